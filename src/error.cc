@@ -1,0 +1,24 @@
+#include "error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+namespace pto {
+namespace {
+// One sentence per thread; long enough for any message this library writes.
+thread_local char last_error[256];
+}  // namespace
+
+pto_status Fail(pto_status status, const char* function, const char* format, ...) {
+  int used = snprintf(last_error, sizeof(last_error), "%s: ", function);
+  if (used < 0 || static_cast<size_t>(used) >= sizeof(last_error)) return status;
+  va_list args;
+  va_start(args, format);
+  vsnprintf(last_error + used, sizeof(last_error) - used, format, args);
+  va_end(args);
+  return status;
+}
+
+const char* LastError() { return last_error; }
+
+}  // namespace pto

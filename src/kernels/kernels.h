@@ -1,0 +1,60 @@
+// Kernel entry points. Each one dispatches at run time to the best SIMD
+// target (Highway HWY_DYNAMIC_DISPATCH) and assumes its arguments were already
+// validated by src/validate.h: dtypes supported and equal, regions in range.
+#ifndef PTO_KERNELS_KERNELS_H_
+#define PTO_KERNELS_KERNELS_H_
+
+#include <stddef.h>
+
+#include "pto_c.h"
+
+namespace pto {
+namespace kernels {
+
+// A rows x cols window of a row-major array; stride counts elements.
+struct Plane {
+  void* data;
+  size_t stride;
+};
+struct ConstPlane {
+  const void* data;
+  size_t stride;
+};
+
+// The SIMD target HWY_DYNAMIC_DISPATCH selects now ("AVX2", "EMU128", ...).
+const char* TargetName();
+
+// dst = base ^ exp elementwise (pow.cc).
+void Pow(pto_dtype dtype, pto_pow_algorithm algo, size_t rows, size_t cols,
+         Plane dst, ConstPlane base, ConstPlane exp);
+
+// dst = 1 / sqrt(src) elementwise; FLOAT32 and FLOAT16 (rsqrt.cc).
+void Rsqrt(pto_dtype dtype, size_t rows, size_t cols, Plane dst,
+           ConstPlane src);
+
+// dst = a > 0 ? a : a * b elementwise (binary.cc).
+void Prelu(pto_dtype dtype, size_t rows, size_t cols, Plane dst, ConstPlane a,
+           ConstPlane b);
+
+// dst = a + b elementwise, wrapping for integers (binary.cc).
+void Add(pto_dtype dtype, size_t rows, size_t cols, Plane dst, ConstPlane a,
+         ConstPlane b);
+
+// dst = src elementwise (binary.cc).
+void Copy(pto_dtype dtype, size_t rows, size_t cols, Plane dst,
+          ConstPlane src);
+
+// dst[i, j] = src[i, j] / divisor[j]; FLOAT32 and FLOAT16 (broadcast.cc).
+// Row 0 is written last, so divisor may be row 0 of dst itself.
+void ColExpandDiv(pto_dtype dtype, size_t rows, size_t cols, Plane dst,
+                  ConstPlane src, const void* divisor);
+
+// Converts n floats to FLOAT16/BFLOAT16/FLOAT32 with round-to-nearest-even
+// and back (convert.cc).
+void FromF32(pto_dtype dtype, size_t n, void* dst, const float* src);
+void ToF32(pto_dtype dtype, size_t n, float* dst, const void* src);
+
+}  // namespace kernels
+}  // namespace pto
+
+#endif  // PTO_KERNELS_KERNELS_H_

@@ -1,0 +1,253 @@
+// Per-target building blocks shared by the kernel families: loading and
+// storing every element type as compute lanes (FLOAT16/BFLOAT16 as f32 with
+// one round-to-nearest-even on the way back, 8-bit integers as 16-bit lanes)
+// and the row drivers that walk a 2-D region Lanes(d) elements at a time.
+//
+// Re-included once per target by foreach_target.h, hence the toggle guard.
+#if defined(PTO_KERNELS_SIMD_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef PTO_KERNELS_SIMD_INL_H_
+#undef PTO_KERNELS_SIMD_INL_H_
+#else
+#define PTO_KERNELS_SIMD_INL_H_
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <type_traits>
+
+#include "hwy/highway.h"
+#include "pto_c.h"
+#include "src/kernels/kernels.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace pto {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+// Highway's HWY_IF_* macros name TFromD unqualified.
+using hn::TFromD;
+
+// ---------------------------------------------------------------------------
+// FLOAT16 / BFLOAT16 <-> f32 lanes, exact widening and round-to-nearest-even
+// narrowing on every target. Highway 1.0.3 truncates in its software paths
+// (targets without F16C, and bfloat16 everywhere), so those are done here with
+// integer lanes.
+
+template <class DF>
+HWY_INLINE hn::Vec<DF> F32FromF16Bits(DF df, hn::Vec<hn::RebindToUnsigned<DF>> h) {
+  const hn::RebindToUnsigned<DF> du;
+  const auto em = hn::And(h, hn::Set(du, 0x7FFFu));
+  const auto sign = hn::ShiftLeft<16>(hn::And(h, hn::Set(du, 0x8000u)));
+  const auto shifted = hn::ShiftLeft<13>(em);
+  // Scaling by 2^112 rebiases the exponent; f16 subnormals arrive as f32
+  // subnormals and come out normalised, exactly.
+  const auto finite =
+      hn::Mul(hn::BitCast(df, shifted), hn::Set(df, 5.192296858534828e+33f));
+  const auto special = hn::BitCast(df, hn::Or(shifted, hn::Set(du, 0x7F800000u)));
+  const auto is_special = hn::RebindMask(df, hn::Gt(em, hn::Set(du, 0x7BFFu)));
+  const auto magnitude = hn::IfThenElse(is_special, special, finite);
+  return hn::Or(magnitude, hn::BitCast(df, sign));
+}
+
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> F16BitsFromF32(DF df, hn::Vec<DF> v) {
+  const hn::RebindToUnsigned<DF> du;
+  const auto bits = hn::BitCast(du, v);
+  const auto sign = hn::And(bits, hn::Set(du, 0x80000000u));
+  const auto abs = hn::Xor(bits, sign);
+  // Overflow, infinity and NaN (quietened).
+  const auto big = hn::IfThenElse(hn::Gt(abs, hn::Set(du, 0x7F800000u)),
+                                  hn::Set(du, 0x7E00u), hn::Set(du, 0x7C00u));
+  // Results below the f16 normal range: adding a magic number makes the FPU
+  // round the mantissa to the f16 subnormal grid (nearest even).
+  const auto magic = hn::Set(du, 126u << 23);
+  const auto sub = hn::Sub(
+      hn::BitCast(du, hn::Add(hn::BitCast(df, abs), hn::BitCast(df, magic))),
+      magic);
+  // Normal results: rebias and round to nearest even on the 13 dropped bits.
+  const auto odd = hn::And(hn::ShiftRight<13>(abs), hn::Set(du, 1u));
+  const auto rebiased =
+      hn::Add(abs, hn::Set(du, 0xFFFu - (112u << 23)));
+  const auto normal = hn::ShiftRight<13>(hn::Add(rebiased, odd));
+  auto out = hn::IfThenElse(hn::Lt(abs, hn::Set(du, 113u << 23)), sub, normal);
+  out = hn::IfThenElse(hn::Gt(abs, hn::Set(du, (143u << 23) - 1)), big, out);
+  return hn::Or(out, hn::ShiftRight<16>(sign));
+}
+
+template <class DF>
+HWY_INLINE hn::Vec<DF> F32FromBF16Bits(DF df, hn::Vec<hn::RebindToUnsigned<DF>> h) {
+  (void)df;
+  return hn::BitCast(df, hn::ShiftLeft<16>(h));
+}
+
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> BF16BitsFromF32(DF df, hn::Vec<DF> v) {
+  (void)df;
+  const hn::RebindToUnsigned<DF> du;
+  const auto bits = hn::BitCast(du, v);
+  const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
+  const auto rounded = hn::ShiftRight<16>(hn::Add(bits, hn::Add(hn::Set(du, 0x7FFFu), lsb)));
+  const auto quiet_nan = hn::Or(hn::ShiftRight<16>(bits), hn::Set(du, 0x40u));
+  const auto is_nan = hn::Gt(hn::And(bits, hn::Set(du, 0x7FFFFFFFu)), hn::Set(du, 0x7F800000u));
+  return hn::IfThenElse(is_nan, quiet_nan, rounded);
+}
+
+// ---------------------------------------------------------------------------
+// LoadAs / StoreAs: Lanes(d) elements of storage type T <-> lanes of d.
+
+template <class D>
+HWY_INLINE hn::Vec<D> LoadAs(D d, const hn::TFromD<D>* HWY_RESTRICT p) {
+  return hn::LoadU(d, p);
+}
+template <class D>
+HWY_INLINE void StoreAs(D d, hn::Vec<D> v, hn::TFromD<D>* HWY_RESTRICT p) {
+  hn::StoreU(v, d, p);
+}
+
+template <class DF, HWY_IF_FLOAT_D(DF)>
+HWY_INLINE hn::Vec<DF> LoadAs(DF df, const hwy::float16_t* HWY_RESTRICT p) {
+#if HWY_TARGET <= HWY_AVX2 && HWY_ARCH_X86
+  return hn::PromoteTo(df, hn::LoadU(hn::Rebind<hwy::float16_t, DF>(), p));
+#else
+  const hn::RebindToUnsigned<DF> du;
+  const hn::Rebind<uint16_t, DF> du16;
+  return F32FromF16Bits(
+      df, hn::PromoteTo(du, hn::LoadU(du16, reinterpret_cast<const uint16_t*>(p))));
+#endif
+}
+template <class DF, HWY_IF_FLOAT_D(DF)>
+HWY_INLINE void StoreAs(DF df, hn::Vec<DF> v, hwy::float16_t* HWY_RESTRICT p) {
+#if HWY_TARGET <= HWY_AVX2 && HWY_ARCH_X86
+  // F16C's vcvtps2ph, which Highway issues with round-to-nearest-even.
+  hn::StoreU(hn::DemoteTo(hn::Rebind<hwy::float16_t, DF>(), v),
+             hn::Rebind<hwy::float16_t, DF>(), p);
+#else
+  const hn::Rebind<uint16_t, DF> du16;
+  hn::StoreU(hn::TruncateTo(du16, F16BitsFromF32(df, v)), du16,
+             reinterpret_cast<uint16_t*>(p));
+#endif
+}
+
+template <class DF, HWY_IF_FLOAT_D(DF)>
+HWY_INLINE hn::Vec<DF> LoadAs(DF df, const hwy::bfloat16_t* HWY_RESTRICT p) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::Rebind<uint16_t, DF> du16;
+  return F32FromBF16Bits(
+      df, hn::PromoteTo(du, hn::LoadU(du16, reinterpret_cast<const uint16_t*>(p))));
+}
+template <class DF, HWY_IF_FLOAT_D(DF)>
+HWY_INLINE void StoreAs(DF df, hn::Vec<DF> v, hwy::bfloat16_t* HWY_RESTRICT p) {
+  const hn::Rebind<uint16_t, DF> du16;
+  hn::StoreU(hn::TruncateTo(du16, BF16BitsFromF32(df, v)), du16,
+             reinterpret_cast<uint16_t*>(p));
+}
+
+// 8-bit integers in 16-bit lanes (Highway has no 8-bit multiply); storing
+// keeps the low 8 bits, which is the wrapped result.
+template <class D16, typename T8, hwy::EnableIf<sizeof(T8) == 1 && sizeof(hn::TFromD<D16>) == 2>* = nullptr>
+HWY_INLINE hn::Vec<D16> LoadAs(D16 d, const T8* HWY_RESTRICT p) {
+  using Wide = hn::TFromD<D16>;
+  using Narrow = std::conditional_t<hwy::IsSigned<Wide>(), int8_t, uint8_t>;
+  const hn::Rebind<Narrow, D16> d8;
+  return hn::PromoteTo(d, hn::LoadU(d8, reinterpret_cast<const Narrow*>(p)));
+}
+template <class D16, typename T8, hwy::EnableIf<sizeof(T8) == 1 && sizeof(hn::TFromD<D16>) == 2>* = nullptr>
+HWY_INLINE void StoreAs(D16 d, hn::Vec<D16> v, T8* HWY_RESTRICT p) {
+  (void)d;
+  const hn::RebindToUnsigned<D16> du16;
+  const hn::Rebind<uint8_t, D16> du8;
+  hn::StoreU(hn::TruncateTo(du8, hn::BitCast(du16, v)), du8,
+             reinterpret_cast<uint8_t*>(p));
+}
+
+// ---------------------------------------------------------------------------
+// Row drivers. `body(d, a, b, out)` processes exactly Lanes(d) elements from
+// pointers of the storage types. The last partial vector of each row goes
+// through zero-filled stack buffers, so nothing outside the region is read or
+// written (a masked store would be a read-modify-write on some targets).
+
+template <class D, typename TD, typename TA, typename TB, class Body>
+HWY_INLINE void ForEachBinary(D d, size_t rows, size_t cols, TD* dst, size_t dst_stride,
+                              const TA* a, size_t a_stride, const TB* b, size_t b_stride,
+                              const Body& body) {
+  const size_t N = hn::Lanes(d);
+  constexpr size_t kMax = HWY_MAX_BYTES / sizeof(hn::TFromD<D>) > 0
+                              ? HWY_MAX_BYTES / sizeof(hn::TFromD<D>)
+                              : 1;
+  for (size_t r = 0; r < rows; ++r) {
+    TD* HWY_RESTRICT out = dst + r * dst_stride;
+    const TA* pa = a + r * a_stride;
+    const TB* pb = b + r * b_stride;
+    size_t i = 0;
+    for (; i + N <= cols; i += N) body(d, pa + i, pb + i, out + i);
+    if (i < cols) {
+      const size_t rest = cols - i;
+      TA abuf[kMax] = {};
+      TB bbuf[kMax] = {};
+      TD obuf[kMax];
+      memcpy(abuf, pa + i, rest * sizeof(TA));
+      memcpy(bbuf, pb + i, rest * sizeof(TB));
+      body(d, abuf, bbuf, obuf);
+      memcpy(out + i, obuf, rest * sizeof(TD));
+    }
+  }
+}
+
+template <class D, typename TD, typename TA, class Body>
+HWY_INLINE void ForEachUnary(D d, size_t rows, size_t cols, TD* dst, size_t dst_stride,
+                             const TA* a, size_t a_stride, const Body& body) {
+  ForEachBinary(d, rows, cols, dst, dst_stride, a, a_stride, a, a_stride,
+                [&body](D dd, const TA* pa, const TA*, TD* out) { body(dd, pa, out); });
+}
+
+// The compute descriptor for storage type T: 8-bit integers widen to 16-bit
+// lanes and FLOAT16/BFLOAT16 to f32, so Lanes() counts elements of T.
+template <typename T>
+struct ComputeLane {
+  using type = T;
+};
+template <>
+struct ComputeLane<int8_t> {
+  using type = int16_t;
+};
+template <>
+struct ComputeLane<uint8_t> {
+  using type = uint16_t;
+};
+template <>
+struct ComputeLane<hwy::float16_t> {
+  using type = float;
+};
+template <>
+struct ComputeLane<hwy::bfloat16_t> {
+  using type = float;
+};
+
+// A full vector of T's compute lanes; LoadAs/StoreAs move Lanes() elements
+// of T (a half vector when T is narrower).
+template <typename T>
+using ComputeTag = hn::ScalableTag<typename ComputeLane<T>::type>;
+
+// Calls fn(T{}) with T the storage type of dtype; a dtype outside the enum
+// (never reached after validation) does nothing.
+template <class Fn>
+HWY_INLINE void VisitDtype(pto_dtype dtype, const Fn& fn) {
+  switch (dtype) {
+    case PTO_INT8: return fn(int8_t{});
+    case PTO_UINT8: return fn(uint8_t{});
+    case PTO_INT16: return fn(int16_t{});
+    case PTO_UINT16: return fn(uint16_t{});
+    case PTO_INT32: return fn(int32_t{});
+    case PTO_UINT32: return fn(uint32_t{});
+    case PTO_FLOAT16: return fn(hwy::float16_t{});
+    case PTO_BFLOAT16: return fn(hwy::bfloat16_t{});
+    case PTO_FLOAT32: return fn(float{});
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace pto
+HWY_AFTER_NAMESPACE();
+
+#endif  // PTO_KERNELS_SIMD_INL_H_

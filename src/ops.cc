@@ -1,0 +1,153 @@
+// The five tile instructions: validate every rule, then hand the dst valid
+// region to a kernel. Kernels never see invalid arguments.
+#include "kernels/kernels.h"
+#include "pto_c.h"
+#include "tile.h"
+#include "validate.h"
+
+namespace {
+
+using pto::ConstPlaneOf;
+using pto::PlaneOf;
+using pto::Validator;
+
+bool IsEmptyRegion(const pto_tile* t) { return t->valid_rows == 0 || t->valid_cols == 0; }
+
+bool RegionFits(const pto_tile* inner, const pto_tile* outer) {
+  return inner->valid_rows <= outer->valid_rows && inner->valid_cols <= outer->valid_cols;
+}
+
+bool SameRegion(const pto_tile* a, const pto_tile* b) {
+  return a->valid_rows == b->valid_rows && a->valid_cols == b->valid_cols;
+}
+
+// Moves a plane by (row, col) elements of its tile's dtype.
+pto::kernels::ConstPlane Offset(const pto_tile* t, uint32_t row, uint32_t col) {
+  const char* base = static_cast<const char*>(t->data);
+  return {base + (static_cast<size_t>(row) * t->cols + col) * pto_dtype_size(t->dtype), t->cols};
+}
+pto::kernels::Plane Offset(pto_tile* t, uint32_t row, uint32_t col) {
+  char* base = static_cast<char*>(t->data);
+  return {base + (static_cast<size_t>(row) * t->cols + col) * pto_dtype_size(t->dtype), t->cols};
+}
+
+}  // namespace
+
+extern "C" {
+
+pto_status pto_tpow(pto_tile* dst, const pto_tile* base, const pto_tile* exp, pto_tile* tmp,
+                    pto_pow_algorithm algo) {
+  Validator v("pto_tpow");
+  v.NotNull("dst", dst).NotNull("base", base).NotNull("exp", exp).NotNull("tmp", tmp);
+  v.EnumInRange("algo", static_cast<int>(algo), 2);
+  if (!v.ok()) return v.status();
+  const bool high_precision = algo == PTO_POW_HIGH_PRECISION;
+  v.DtypeSupported("dst", dst, high_precision ? pto::kFloatDtypes : pto::kAllDtypes,
+                   high_precision ? " with PTO_POW_HIGH_PRECISION" : "")
+      .SameDtype("base", base, "dst", dst)
+      .SameDtype("exp", exp, "dst", dst)
+      .SameDtype("tmp", tmp, "dst", dst)
+      .Distinct("tmp", tmp, "dst", dst)
+      .Distinct("tmp", tmp, "base", base)
+      .Distinct("tmp", tmp, "exp", exp)
+      .SameValidRegion("base", base, "dst", dst)
+      .SameValidRegion("exp", exp, "dst", dst)
+      .SameValidRegion("tmp", tmp, "dst", dst);
+  if (!v.ok() || IsEmptyRegion(dst)) return v.status();
+  pto::kernels::Pow(dst->dtype, algo, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                    ConstPlaneOf(base), ConstPlaneOf(exp));
+  return PTO_OK;
+}
+
+pto_status pto_trsqrt(pto_tile* dst, const pto_tile* src) {
+  Validator v("pto_trsqrt");
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  v.DtypeSupported("dst", dst, pto::kF32F16Dtypes, " (FLOAT32 and FLOAT16 only)")
+      .SameDtype("src", src, "dst", dst)
+      .SameValidRegion("src", src, "dst", dst);
+  if (!v.ok() || IsEmptyRegion(dst)) return v.status();
+  pto::kernels::Rsqrt(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                      ConstPlaneOf(src));
+  return PTO_OK;
+}
+
+pto_status pto_tprelu(pto_tile* dst, const pto_tile* src0, const pto_tile* src1,
+                      pto_tile* tmp) {
+  Validator v("pto_tprelu");
+  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
+  if (!v.ok()) return v.status();
+  v.SameDtype("src0", src0, "dst", dst).SameDtype("src1", src1, "dst", dst);
+  if (tmp != nullptr) {
+    v.Distinct("tmp", tmp, "dst", dst)
+        .Distinct("tmp", tmp, "src0", src0)
+        .Distinct("tmp", tmp, "src1", src1);
+  }
+  v.SameValidRegion("src0", src0, "dst", dst).SameValidRegion("src1", src1, "dst", dst);
+  if (!v.ok() || IsEmptyRegion(dst)) return v.status();
+  pto::kernels::Prelu(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                      ConstPlaneOf(src0), ConstPlaneOf(src1));
+  return PTO_OK;
+}
+
+pto_status pto_tcolexpanddiv(pto_tile* dst, const pto_tile* src0, const pto_tile* src1) {
+  Validator v("pto_tcolexpanddiv");
+  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
+  if (!v.ok()) return v.status();
+  v.DtypeSupported("dst", dst, pto::kF32F16Dtypes, " (FLOAT32 and FLOAT16 only)")
+      .SameDtype("src0", src0, "dst", dst)
+      .SameDtype("src1", src1, "dst", dst)
+      .SameValidRegion("src0", src0, "dst", dst);
+  if (!v.ok()) return v.status();
+  v.Require(src1->valid_rows >= 1, PTO_ERR_SHAPE_MISMATCH,
+            "src1 valid region %ux%u has no row 0 to divide by", src1->valid_rows,
+            src1->valid_cols)
+      .Require(src1->valid_cols >= dst->valid_cols, PTO_ERR_SHAPE_MISMATCH,
+               "src1 valid cols %u is less than dst valid cols %u", src1->valid_cols,
+               dst->valid_cols);
+  if (!v.ok() || IsEmptyRegion(dst)) return v.status();
+  pto::kernels::ColExpandDiv(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                             ConstPlaneOf(src0), src1->data);
+  return PTO_OK;
+}
+
+pto_status pto_tpartadd(pto_tile* dst, const pto_tile* src0, const pto_tile* src1) {
+  Validator v("pto_tpartadd");
+  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
+  if (!v.ok()) return v.status();
+  v.SameDtype("src0", src0, "dst", dst).SameDtype("src1", src1, "dst", dst);
+  if (!v.ok()) return v.status();
+  const bool src0_full = SameRegion(src0, dst) && RegionFits(src1, dst);
+  const bool src1_full = SameRegion(src1, dst) && RegionFits(src0, dst);
+  v.Require(src0_full || src1_full, PTO_ERR_SHAPE_MISMATCH,
+            "src0 valid region %ux%u and src1 valid region %ux%u do not fit dst valid region "
+            "%ux%u: one must equal it and the other must not exceed it",
+            src0->valid_rows, src0->valid_cols, src1->valid_rows, src1->valid_cols,
+            dst->valid_rows, dst->valid_cols);
+  if (!v.ok() || IsEmptyRegion(dst)) return v.status();
+
+  // `full` covers dst's whole valid region; `part` its top-left corner. The
+  // corner is summed, the rest of dst is a copy of `full`.
+  const pto_tile* full = src0_full ? src0 : src1;
+  const pto_tile* part = src0_full ? src1 : src0;
+  const pto_dtype dtype = dst->dtype;
+  const uint32_t rows = dst->valid_rows, cols = dst->valid_cols;
+  const uint32_t part_rows = part->valid_rows, part_cols = part->valid_cols;
+  if (part_rows > 0 && part_cols > 0) {
+    pto::kernels::Add(dtype, part_rows, part_cols, PlaneOf(dst), ConstPlaneOf(src0),
+                      ConstPlaneOf(src1));
+  }
+  if (full != dst) {
+    if (part_cols < cols && part_rows > 0) {
+      pto::kernels::Copy(dtype, part_rows, cols - part_cols, Offset(dst, 0, part_cols),
+                         Offset(full, 0, part_cols));
+    }
+    if (part_rows < rows) {
+      pto::kernels::Copy(dtype, rows - part_rows, cols, Offset(dst, part_rows, 0),
+                         Offset(full, part_rows, 0));
+    }
+  }
+  return PTO_OK;
+}
+
+}  // extern "C"

@@ -1,0 +1,137 @@
+// Tile lifetime, valid regions and whole-tile copies.
+#include "tile.h"
+
+#include <string.h>
+
+#include "alloc.h"
+#include "error.h"
+#include "kernels/kernels.h"
+
+namespace {
+
+bool IsFloatType(pto_dtype dtype) {
+  return dtype == PTO_FLOAT16 || dtype == PTO_BFLOAT16 || dtype == PTO_FLOAT32;
+}
+
+size_t ByteCount(const pto_tile* tile) {
+  return pto::ElementCount(tile) * pto_dtype_size(tile->dtype);
+}
+
+}  // namespace
+
+extern "C" {
+
+pto_status pto_tile_create(pto_dtype dtype, uint32_t rows, uint32_t cols, pto_tile** out) {
+  static const char kFn[] = "pto_tile_create";
+  if (out == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "out is NULL");
+  const size_t element_size = pto_dtype_size(dtype);
+  if (element_size == 0)
+    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, kFn, "dtype %d is not a pto_dtype value",
+                     static_cast<int>(dtype));
+  if (rows == 0 || cols == 0)
+    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, kFn, "shape %ux%u has a zero dimension",
+                     rows, cols);
+  // rows and cols are below 2^32, so the element count fits in 64 bits; the
+  // byte count is compared by division to stay clear of overflow.
+  const uint64_t elements = static_cast<uint64_t>(rows) * cols;
+  if (elements > PTO_TILE_MAX_BYTES / element_size)
+    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, kFn,
+                     "shape %ux%u of %zu-byte elements exceeds PTO_TILE_MAX_BYTES (%zu bytes)",
+                     rows, cols, element_size, static_cast<size_t>(PTO_TILE_MAX_BYTES));
+  const size_t bytes = static_cast<size_t>(elements) * element_size;
+
+  pto_tile* tile = static_cast<pto_tile*>(pto::AllocateZeroed(sizeof(pto_tile)));
+  void* data = tile != nullptr ? pto::AllocateZeroed(bytes) : nullptr;
+  if (data == nullptr) {
+    pto::Free(tile);
+    return pto::Fail(PTO_ERR_OUT_OF_MEMORY, kFn, "cannot allocate %zu bytes for a %ux%u tile",
+                     bytes, rows, cols);
+  }
+  *tile = pto_tile{dtype, rows, cols, rows, cols, data};
+  *out = tile;
+  return PTO_OK;
+}
+
+void pto_tile_destroy(pto_tile* tile) {
+  if (tile == nullptr) return;
+  pto::Free(tile->data);
+  pto::Free(tile);
+}
+
+pto_status pto_tile_set_valid(pto_tile* tile, uint32_t valid_rows, uint32_t valid_cols) {
+  static const char kFn[] = "pto_tile_set_valid";
+  if (tile == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "tile is NULL");
+  if (valid_rows > tile->rows || valid_cols > tile->cols)
+    return pto::Fail(PTO_ERR_OUT_OF_RANGE, kFn, "valid region %ux%u exceeds the %ux%u tile",
+                     valid_rows, valid_cols, tile->rows, tile->cols);
+  tile->valid_rows = valid_rows;
+  tile->valid_cols = valid_cols;
+  return PTO_OK;
+}
+
+pto_dtype pto_tile_dtype(const pto_tile* tile) {
+  return tile != nullptr ? tile->dtype : static_cast<pto_dtype>(0);
+}
+uint32_t pto_tile_rows(const pto_tile* tile) { return tile != nullptr ? tile->rows : 0; }
+uint32_t pto_tile_cols(const pto_tile* tile) { return tile != nullptr ? tile->cols : 0; }
+uint32_t pto_tile_valid_rows(const pto_tile* tile) {
+  return tile != nullptr ? tile->valid_rows : 0;
+}
+uint32_t pto_tile_valid_cols(const pto_tile* tile) {
+  return tile != nullptr ? tile->valid_cols : 0;
+}
+void* pto_tile_data(pto_tile* tile) { return tile != nullptr ? tile->data : nullptr; }
+
+pto_status pto_tile_write(pto_tile* tile, const void* src, size_t nbytes) {
+  static const char kFn[] = "pto_tile_write";
+  if (tile == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "tile is NULL");
+  if (src == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "src is NULL");
+  if (nbytes != ByteCount(tile))
+    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, kFn, "nbytes %zu differs from the tile's %zu bytes",
+                     nbytes, ByteCount(tile));
+  memmove(tile->data, src, nbytes);
+  return PTO_OK;
+}
+
+pto_status pto_tile_read(const pto_tile* tile, void* dst, size_t nbytes) {
+  static const char kFn[] = "pto_tile_read";
+  if (tile == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "tile is NULL");
+  if (dst == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "dst is NULL");
+  if (nbytes != ByteCount(tile))
+    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, kFn, "nbytes %zu differs from the tile's %zu bytes",
+                     nbytes, ByteCount(tile));
+  memmove(dst, tile->data, nbytes);
+  return PTO_OK;
+}
+
+pto_status pto_tile_write_f32(pto_tile* tile, const float* src, size_t count) {
+  static const char kFn[] = "pto_tile_write_f32";
+  if (tile == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "tile is NULL");
+  if (src == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "src is NULL");
+  if (!IsFloatType(tile->dtype))
+    return pto::Fail(PTO_ERR_UNSUPPORTED_DTYPE, kFn,
+                     "tile dtype %d is not FLOAT16, BFLOAT16 or FLOAT32",
+                     static_cast<int>(tile->dtype));
+  if (count != pto::ElementCount(tile))
+    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, kFn, "count %zu differs from the tile's %zu elements",
+                     count, pto::ElementCount(tile));
+  pto::kernels::FromF32(tile->dtype, count, tile->data, src);
+  return PTO_OK;
+}
+
+pto_status pto_tile_read_f32(const pto_tile* tile, float* dst, size_t count) {
+  static const char kFn[] = "pto_tile_read_f32";
+  if (tile == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "tile is NULL");
+  if (dst == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "dst is NULL");
+  if (!IsFloatType(tile->dtype))
+    return pto::Fail(PTO_ERR_UNSUPPORTED_DTYPE, kFn,
+                     "tile dtype %d is not FLOAT16, BFLOAT16 or FLOAT32",
+                     static_cast<int>(tile->dtype));
+  if (count != pto::ElementCount(tile))
+    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, kFn, "count %zu differs from the tile's %zu elements",
+                     count, pto::ElementCount(tile));
+  pto::kernels::ToF32(tile->dtype, count, dst, tile->data);
+  return PTO_OK;
+}
+
+}  // extern "C"

@@ -1,0 +1,32 @@
+// The tile object behind the opaque pto_tile handle.
+#ifndef PTO_TILE_H_
+#define PTO_TILE_H_
+
+#include <stdint.h>
+
+#include "kernels/kernels.h"
+#include "pto_c.h"
+
+struct pto_tile {
+  pto_dtype dtype;
+  uint32_t rows;
+  uint32_t cols;
+  uint32_t valid_rows;
+  uint32_t valid_cols;
+  void* data;  // rows * cols elements, 64-byte aligned
+};
+
+namespace pto {
+
+inline size_t ElementCount(const pto_tile* t) {
+  return static_cast<size_t>(t->rows) * t->cols;
+}
+
+inline kernels::Plane PlaneOf(pto_tile* t) { return {t->data, t->cols}; }
+inline kernels::ConstPlane ConstPlaneOf(const pto_tile* t) {
+  return {t->data, t->cols};
+}
+
+}  // namespace pto
+
+#endif  // PTO_TILE_H_

@@ -1,0 +1,61 @@
+// Argument validation for the five operations: the one place that knows each
+// operation's rules. A Validator runs checks in the order they are written and
+// stops at the first failure, which decides the status and the sentence that
+// pto_last_error() returns.
+#ifndef PTO_VALIDATE_H_
+#define PTO_VALIDATE_H_
+
+#include <stdint.h>
+
+#include "pto_c.h"
+
+namespace pto {
+
+// Bit masks of pto_dtype values.
+constexpr uint32_t DtypeBit(pto_dtype d) { return 1u << static_cast<unsigned>(d); }
+constexpr uint32_t kAllDtypes = 0x1FFu;
+constexpr uint32_t kFloatDtypes =
+    DtypeBit(PTO_FLOAT16) | DtypeBit(PTO_BFLOAT16) | DtypeBit(PTO_FLOAT32);
+constexpr uint32_t kF32F16Dtypes = DtypeBit(PTO_FLOAT16) | DtypeBit(PTO_FLOAT32);
+
+const char* DtypeName(pto_dtype d);
+
+class Validator {
+ public:
+  explicit Validator(const char* function) : function_(function) {}
+
+  pto_status status() const { return status_; }
+  bool ok() const { return status_ == PTO_OK; }
+
+  // The operand must be non-NULL.
+  Validator& NotNull(const char* operand, const void* handle);
+  // enum_value must be below count (an enum argument with values 0..count-1).
+  Validator& EnumInRange(const char* operand, int enum_value, int count);
+  // The operand's dtype must be in `supported` (a DtypeBit mask); `why`
+  // completes "… is not supported by <function><why>".
+  Validator& DtypeSupported(const char* operand, const pto_tile* t, uint32_t supported,
+                            const char* why = "");
+  // The operand's dtype must equal the reference operand's.
+  Validator& SameDtype(const char* operand, const pto_tile* t, const char* ref_name,
+                       const pto_tile* ref);
+  // The operand must be a different handle than the other one.
+  Validator& Distinct(const char* operand, const pto_tile* t, const char* other_name,
+                      const pto_tile* other);
+  // The operand's valid region must equal the reference's.
+  Validator& SameValidRegion(const char* operand, const pto_tile* t, const char* ref_name,
+                             const pto_tile* ref);
+  // A custom rule: fails with `status` and the sentence when `holds` is false.
+  Validator& Require(bool holds, pto_status status, const char* format, ...)
+#if defined(__GNUC__)
+      __attribute__((format(printf, 4, 5)))
+#endif
+      ;
+
+ private:
+  const char* function_;
+  pto_status status_ = PTO_OK;
+};
+
+}  // namespace pto
+
+#endif  // PTO_VALIDATE_H_
