@@ -20,11 +20,16 @@ HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
   const auto one = hn::Set(d, 1.0f);
   const auto zero = hn::Zero(d);
   const auto inf = hn::Set(d, HUGE_VALF);
-  // Subnormal inputs (which estimates treat as zero) are scaled by 2^24 and
-  // the result by 2^12.
-  const auto tiny = hn::Lt(x, hn::Set(d, 1.17549435e-38f));
-  const auto xs = hn::IfThenElse(tiny, hn::Mul(x, hn::Set(d, 16777216.0f)), x);
-  const auto scale = hn::IfThenElse(tiny, hn::Set(d, 4096.0f), one);
+  // Subnormal inputs (which estimates treat as zero) are scaled up by 2^24
+  // and the result by 2^12; inputs above 2^64 are scaled down by 2^-64 so
+  // that y*y below stays a normal number.
+  const auto tiny = hn::Lt(x, hn::Set(d, 0x1p-126f));
+  const auto huge = hn::Gt(x, hn::Set(d, 0x1p64f));
+  auto x_scale = hn::IfThenElse(tiny, hn::Set(d, 0x1p24f), one);
+  x_scale = hn::IfThenElse(huge, hn::Set(d, 0x1p-64f), x_scale);
+  auto scale = hn::IfThenElse(tiny, hn::Set(d, 0x1p12f), one);
+  scale = hn::IfThenElse(huge, hn::Set(d, 0x1p-32f), scale);
+  const auto xs = hn::Mul(x, x_scale);
 
   auto y = hn::ApproximateReciprocalSqrt(xs);
   const auto half_x = hn::Mul(xs, hn::Set(d, 0.5f));

@@ -43,7 +43,7 @@ HWY_INLINE hn::Vec<DF> F32FromF16Bits(DF df, hn::Vec<hn::RebindToUnsigned<DF>> h
   // Scaling by 2^112 rebiases the exponent; f16 subnormals arrive as f32
   // subnormals and come out normalised, exactly.
   const auto finite =
-      hn::Mul(hn::BitCast(df, shifted), hn::Set(df, 5.192296858534828e+33f));
+      hn::Mul(hn::BitCast(df, shifted), hn::Set(df, 0x1p112f));
   const auto special = hn::BitCast(df, hn::Or(shifted, hn::Set(du, 0x7F800000u)));
   const auto is_special = hn::RebindMask(df, hn::Gt(em, hn::Set(du, 0x7BFFu)));
   const auto magnitude = hn::IfThenElse(is_special, special, finite);
