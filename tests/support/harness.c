@@ -1,0 +1,216 @@
+#include "harness.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- random numbers ---- */
+
+uint64_t rng_next(rng *r) {
+    uint64_t z = (r->state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+uint32_t rng_below(rng *r, uint32_t n) { return (uint32_t)((rng_next(r) >> 32) % n); }
+
+double rng_unit(rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
+
+/* ---- targets ---- */
+
+void for_each_target(const char *test_name, target_body body, void *ctx) {
+    const size_t n = targets_count();
+    assert_true(n >= 1);
+    char ran[256] = "";
+    for (size_t i = 0; i < n; ++i) {
+        const int64_t target = targets_at(i);
+        const char *name = targets_name(target);
+        targets_select(target);
+        assert_string_equal(pto_simd_target(), name);
+        body(ctx, i, name);
+        strncat(ran, " ", sizeof(ran) - strlen(ran) - 1);
+        strncat(ran, name, sizeof(ran) - strlen(ran) - 1);
+    }
+    targets_select(0);
+    print_message("[targets] %s ran on:%s\n", test_name, ran);
+}
+
+/* ---- values ---- */
+
+size_t float_specials(pto_dtype dt, uint32_t out[16]) {
+    int frac = 23, exp = 8;
+    if (dt == PTO_FLOAT16) frac = 10, exp = 5;
+    if (dt == PTO_BFLOAT16) frac = 7;
+    const uint32_t sign = 1u << (frac + exp);
+    const uint32_t inf = ((1u << exp) - 1u) << frac;
+    const uint32_t values[] = {
+        0,                      /* +0 */
+        sign,                   /* -0 */
+        inf,                    /* +inf */
+        sign | inf,             /* -inf */
+        inf | (1u << (frac - 1)), /* quiet NaN */
+        sign | inf | 1u,        /* negative signalling NaN */
+        1u,                     /* least subnormal */
+        sign | 1u,
+        (1u << frac) - 1u,      /* greatest subnormal */
+        1u << frac,             /* least normal */
+        inf - 1u,               /* greatest finite */
+        sign | (inf - 1u),
+    };
+    const size_t n = sizeof(values) / sizeof(values[0]);
+    memcpy(out, values, sizeof(values));
+    return n;
+}
+
+static uint32_t random_bits(rng *r, pto_dtype dt) {
+    return ref_int_wrap(dt, rng_next(r));
+}
+
+static uint32_t gen_float(rng *r, pto_dtype dt, gen_kind kind) {
+    const uint32_t pick = rng_below(r, 100);
+    if (pick < 8) {
+        uint32_t specials[16];
+        return specials[rng_below(r, (uint32_t)float_specials(dt, specials))];
+    }
+    if (pick < 18) {
+        const uint32_t bits = random_bits(r, dt);
+        return kind == GEN_POSITIVE ? bits & ~(1u << (ref_bits(dt) - 1)) : bits;
+    }
+    const double sign = rng_below(r, 2) ? -1.0 : 1.0;
+    double v;
+    switch (kind) {
+    case GEN_POSITIVE: v = ldexp(1.0 + rng_unit(r), (int)rng_below(r, 41) - 20); break;
+    case GEN_POW_BASE:
+        v = ldexp(1.0 + rng_unit(r), (int)rng_below(r, 13) - 6);
+        if (rng_below(r, 10) < 3) v = -v;
+        break;
+    case GEN_POW_EXP:
+        v = rng_below(r, 2) ? (double)((int)rng_below(r, 25) - 12) : rng_unit(r) * 16.0 - 8.0;
+        break;
+    default: v = sign * ldexp(1.0 + rng_unit(r), (int)rng_below(r, 49) - 24); break;
+    }
+    return ref_from_double(dt, v);
+}
+
+static uint32_t gen_int(rng *r, pto_dtype dt, gen_kind kind) {
+    const bool is_signed = ref_is_signed(dt);
+    const uint32_t pick = rng_below(r, 10);
+    if (kind == GEN_POW_BASE && pick < 6)
+        return ref_int_wrap(dt, (uint64_t)(is_signed ? (int64_t)rng_below(r, 9) - 4
+                                                     : (int64_t)rng_below(r, 7)));
+    if (kind == GEN_POW_EXP && pick < 7)
+        return ref_int_wrap(dt, (uint64_t)(is_signed ? (int64_t)rng_below(r, 24) - 3
+                                                     : (int64_t)rng_below(r, 21)));
+    return random_bits(r, dt);
+}
+
+uint32_t gen_value(rng *r, pto_dtype dt, gen_kind kind) {
+    return ref_is_float(dt) ? gen_float(r, dt, kind) : gen_int(r, dt, kind);
+}
+
+/* ---- tiles ---- */
+
+pto_tile *tile_new(pto_dtype dt, uint32_t rows, uint32_t cols, uint32_t valid_rows,
+                   uint32_t valid_cols) {
+    pto_tile *t = NULL;
+    assert_int_equal(pto_tile_create(dt, rows, cols, &t), PTO_OK);
+    assert_non_null(t);
+    assert_int_equal(pto_tile_set_valid(t, valid_rows, valid_cols), PTO_OK);
+    return t;
+}
+
+static size_t element_index(const pto_tile *t, size_t row, size_t col) {
+    return row * pto_tile_cols(t) + col;
+}
+
+uint32_t tile_get(const pto_tile *t, size_t row, size_t col) {
+    const void *data = pto_tile_data((pto_tile *)t);
+    const size_t i = element_index(t, row, col);
+    switch (pto_dtype_size(pto_tile_dtype(t))) {
+    case 1: return ((const uint8_t *)data)[i];
+    case 2: return ((const uint16_t *)data)[i];
+    default: return ((const uint32_t *)data)[i];
+    }
+}
+
+void tile_put(pto_tile *t, size_t row, size_t col, uint32_t bits) {
+    void *data = pto_tile_data(t);
+    const size_t i = element_index(t, row, col);
+    switch (pto_dtype_size(pto_tile_dtype(t))) {
+    case 1: ((uint8_t *)data)[i] = (uint8_t)bits; break;
+    case 2: ((uint16_t *)data)[i] = (uint16_t)bits; break;
+    default: ((uint32_t *)data)[i] = bits; break;
+    }
+}
+
+void tile_fill(pto_tile *t, rng *r, gen_kind kind) {
+    const pto_dtype dt = pto_tile_dtype(t);
+    for (size_t i = 0; i < pto_tile_rows(t); ++i)
+        for (size_t j = 0; j < pto_tile_cols(t); ++j) tile_put(t, i, j, gen_value(r, dt, kind));
+}
+
+uint32_t *tile_snapshot(const pto_tile *t) {
+    const size_t rows = pto_tile_rows(t), cols = pto_tile_cols(t);
+    uint32_t *snapshot = malloc(rows * cols * sizeof(uint32_t));
+    assert_non_null(snapshot);
+    for (size_t i = 0; i < rows; ++i)
+        for (size_t j = 0; j < cols; ++j) snapshot[i * cols + j] = tile_get(t, i, j);
+    return snapshot;
+}
+
+void assert_tile_unchanged(const pto_tile *t, const uint32_t *snapshot, const char *what) {
+    const size_t rows = pto_tile_rows(t), cols = pto_tile_cols(t);
+    for (size_t i = 0; i < rows; ++i)
+        for (size_t j = 0; j < cols; ++j)
+            if (tile_get(t, i, j) != snapshot[i * cols + j])
+                fail_msg("%s: element (%zu,%zu) changed from 0x%x to 0x%x", what, i, j,
+                         snapshot[i * cols + j], tile_get(t, i, j));
+}
+
+/* ---- operations ---- */
+
+const char *op_name(op_id op) {
+    static const char *const names[] = {"pto_tpow", "pto_trsqrt", "pto_tprelu",
+                                        "pto_tcolexpanddiv", "pto_tpartadd"};
+    return names[op];
+}
+
+pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *src0,
+                   pto_tile *src1, pto_tile *tmp) {
+    switch (op) {
+    case OP_TPOW: return pto_tpow(dst, src0, src1, tmp, algo);
+    case OP_TRSQRT: return pto_trsqrt(dst, src0);
+    case OP_TPRELU: return pto_tprelu(dst, src0, src1, tmp);
+    case OP_TCOLEXPANDDIV: return pto_tcolexpanddiv(dst, src0, src1);
+    case OP_TPARTADD: return pto_tpartadd(dst, src0, src1);
+    }
+    fail_msg("unknown op %d", (int)op);
+    return PTO_ERR_INVALID_ARGUMENT;
+}
+
+uint32_t op_reference(op_id op, pto_dtype dt, uint32_t a, uint32_t b) {
+    switch (op) {
+    case OP_TPOW: return ref_pow(dt, a, b);
+    case OP_TRSQRT: return ref_rsqrt(dt, a);
+    case OP_TPRELU: return ref_prelu(dt, a, b);
+    case OP_TCOLEXPANDDIV: return ref_div(dt, a, b);
+    case OP_TPARTADD: return ref_add(dt, a, b);
+    }
+    return 0;
+}
+
+uint64_t op_tolerance(op_id op, pto_dtype dt, pto_pow_algorithm algo, uint32_t reference) {
+    if (!ref_is_float(dt)) return 0;
+    if (op == OP_TRSQRT) return 1;
+    if (op != OP_TPOW) return 0;
+    if (dt == PTO_FLOAT32 && algo == PTO_POW_DEFAULT)
+        return ref_is_normal(dt, reference) ? 8 : TOL_NAN_CLASS_ONLY;
+    return 1;
+}
+
+bool within_tolerance(pto_dtype dt, uint64_t tolerance, uint32_t reference, uint32_t got) {
+    if (tolerance == TOL_NAN_CLASS_ONLY) return ref_is_nan(dt, reference) == ref_is_nan(dt, got);
+    return ref_ulp_steps(dt, reference, got) <= tolerance;
+}

@@ -1,0 +1,73 @@
+/* Shared test machinery: running a body on every SIMD target, tiles filled
+ * with generated values, element access by bit pattern, the five operations
+ * behind one call, their per-element reference and accuracy bounds. */
+#ifndef PTO_TEST_HARNESS_H
+#define PTO_TEST_HARNESS_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "pto_c.h"
+#include "ref.h"
+#include "targets.h"
+
+/* ---- deterministic random numbers (splitmix64) ---- */
+typedef struct {
+    uint64_t state;
+} rng;
+uint64_t rng_next(rng *r);
+uint32_t rng_below(rng *r, uint32_t n); /* uniform in [0, n) */
+double rng_unit(rng *r);                /* uniform in [0, 1) */
+
+/* ---- targets ---- */
+typedef void (*target_body)(void *ctx, size_t target_index, const char *target);
+/* Selects each target in turn (best first), asserts that pto_simd_target()
+ * reports it, runs body, restores the real target set and prints which
+ * targets ran. */
+void for_each_target(const char *test_name, target_body body, void *ctx);
+
+/* ---- values ---- */
+typedef enum {
+    GEN_ANY,      /* everything: specials, subnormals, random bits, moderate values */
+    GEN_POSITIVE, /* mostly positive, with the specials */
+    GEN_POW_BASE, /* bases whose powers stay mostly in range */
+    GEN_POW_EXP   /* integer and fractional exponents of moderate size */
+} gen_kind;
+uint32_t gen_value(rng *r, pto_dtype dt, gen_kind kind);
+/* The interesting values of a float type: zeros, infinities, NaN, the
+ * subnormal and normal extremes. Returns how many were written (<= 16). */
+size_t float_specials(pto_dtype dt, uint32_t out[16]);
+
+/* ---- tiles ---- */
+pto_tile *tile_new(pto_dtype dt, uint32_t rows, uint32_t cols, uint32_t valid_rows,
+                   uint32_t valid_cols);
+uint32_t tile_get(const pto_tile *t, size_t row, size_t col);
+void tile_put(pto_tile *t, size_t row, size_t col, uint32_t bits);
+void tile_fill(pto_tile *t, rng *r, gen_kind kind);
+/* All rows*cols elements as bit patterns (free() the result). */
+uint32_t *tile_snapshot(const pto_tile *t);
+/* Every element of t (the whole tile) still equals the snapshot, bitwise. */
+void assert_tile_unchanged(const pto_tile *t, const uint32_t *snapshot, const char *what);
+
+/* ---- operations ---- */
+typedef enum { OP_TPOW, OP_TRSQRT, OP_TPRELU, OP_TCOLEXPANDDIV, OP_TPARTADD } op_id;
+const char *op_name(op_id op);
+/* Calls the operation; src1 is ignored by trsqrt, tmp/algo by all but tpow
+ * (tprelu passes tmp through). */
+pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *src0,
+                   pto_tile *src1, pto_tile *tmp);
+/* The reference for one element: pow(a, b), rsqrt(a), prelu(a, b), a / b, a + b. */
+uint32_t op_reference(op_id op, pto_dtype dt, uint32_t a, uint32_t b);
+
+#define TOL_NAN_CLASS_ONLY UINT64_MAX
+/* The contract's bound, in ulp steps from the correctly rounded reference;
+ * TOL_NAN_CLASS_ONLY where it promises nothing but NaN-ness (float32 DEFAULT
+ * pow with a result that is not a normal number). */
+uint64_t op_tolerance(op_id op, pto_dtype dt, pto_pow_algorithm algo, uint32_t reference);
+bool within_tolerance(pto_dtype dt, uint64_t tolerance, uint32_t reference, uint32_t got);
+
+#endif

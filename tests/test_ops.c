@@ -1,0 +1,294 @@
+/* Every (operation, dtype) pair of the contract against the scalar reference,
+ * on every SIMD target: many shapes, partial and empty valid regions, in-place
+ * calls, operands of different physical shapes, and dst elements outside the
+ * valid region checked unchanged. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "support/harness.h"
+
+typedef enum { ALIAS_NONE, ALIAS_SRC0, ALIAS_SRC1, ALIAS_ALL } alias_kind;
+
+/* One call: the operands' physical shapes and valid regions. */
+typedef struct {
+    op_id op;
+    pto_dtype dt;
+    pto_pow_algorithm algo;
+    uint32_t rows, cols, vr, vc;     /* dst */
+    uint32_t r0, c0, vr0, vc0;       /* src0 (unless it is dst) */
+    uint32_t r1, c1, vr1, vc1;       /* src1 (unless it is dst) */
+    alias_kind alias;
+    const char *target;
+} op_run;
+
+static gen_kind input_kind(op_id op, int operand) {
+    switch (op) {
+    case OP_TPOW: return operand == 0 ? GEN_POW_BASE : GEN_POW_EXP;
+    case OP_TRSQRT: return GEN_POSITIVE;
+    default: return GEN_ANY;
+    }
+}
+
+static pto_tile *source_tile(const op_run *run, pto_tile *dst, int operand, rng *r) {
+    const bool aliased = run->alias == ALIAS_ALL || run->alias == (operand == 0 ? ALIAS_SRC0 : ALIAS_SRC1);
+    if (aliased) return dst;
+    pto_tile *t = operand == 0 ? tile_new(run->dt, run->r0, run->c0, run->vr0, run->vc0)
+                               : tile_new(run->dt, run->r1, run->c1, run->vr1, run->vc1);
+    tile_fill(t, r, input_kind(run->op, operand));
+    return t;
+}
+
+/* The expected value of dst(i, j) inside its valid region, from the
+ * sources' contents before the call. */
+static uint32_t expected_at(const op_run *run, const pto_tile *src0, const uint32_t *s0,
+                            const pto_tile *src1, const uint32_t *s1, size_t i, size_t j) {
+    const size_t c0 = pto_tile_cols(src0);
+    const uint32_t a = s0[i * c0 + j];
+    if (run->op == OP_TRSQRT) return op_reference(run->op, run->dt, a, 0);
+    const size_t c1 = pto_tile_cols(src1);
+    if (run->op == OP_TCOLEXPANDDIV) return op_reference(run->op, run->dt, a, s1[j]);
+    const uint32_t b = s1[i * c1 + j];
+    if (run->op != OP_TPARTADD) return op_reference(run->op, run->dt, a, b);
+    const bool in0 = i < pto_tile_valid_rows(src0) && j < pto_tile_valid_cols(src0);
+    const bool in1 = i < pto_tile_valid_rows(src1) && j < pto_tile_valid_cols(src1);
+    if (in0 && in1) return op_reference(run->op, run->dt, a, b);
+    if (!in0 && !in1) fail_msg("tpartadd: (%zu,%zu) is in neither source", i, j);
+    return in0 ? a : b;
+}
+
+static void report_mismatch(const op_run *run, size_t i, size_t j, const pto_tile *src0,
+                            const uint32_t *s0, const pto_tile *src1, const uint32_t *s1,
+                            uint32_t expected, uint32_t got, bool inside) {
+    const uint32_t a = s0[i * pto_tile_cols(src0) + j];
+    const uint32_t b = src1 == NULL ? 0
+                       : run->op == OP_TCOLEXPANDDIV ? s1[j]
+                                                     : s1[i * pto_tile_cols(src1) + j];
+    fail_msg("%s %s algo %d target %s dst %ux%u valid %ux%u alias %d: (%zu,%zu) %s: "
+             "a=0x%x (%.9g) b=0x%x (%.9g) expected 0x%x (%.9g) got 0x%x (%.9g)",
+             op_name(run->op), ref_dtype_name(run->dt), (int)run->algo, run->target, run->rows,
+             run->cols, run->vr, run->vc, (int)run->alias, i, j,
+             inside ? "inside the valid region" : "outside the valid region was written", a,
+             ref_to_double(run->dt, a), b, ref_to_double(run->dt, b), expected,
+             ref_to_double(run->dt, expected), got, ref_to_double(run->dt, got));
+}
+
+static void run_op(const op_run *run, rng *r) {
+    pto_tile *dst = tile_new(run->dt, run->rows, run->cols, run->vr, run->vc);
+    tile_fill(dst, r, run->alias == ALIAS_SRC1 ? input_kind(run->op, 1) : input_kind(run->op, 0));
+    pto_tile *src0 = source_tile(run, dst, 0, r);
+    pto_tile *src1 = run->op == OP_TRSQRT ? NULL : source_tile(run, dst, 1, r);
+    pto_tile *tmp = NULL;
+    if (run->op == OP_TPOW || (run->op == OP_TPRELU && run->alias == ALIAS_NONE)) {
+        tmp = tile_new(run->dt, run->rows + 1, run->cols + 2, run->vr, run->vc);
+        tile_fill(tmp, r, GEN_ANY);
+    }
+    uint32_t *s_dst = tile_snapshot(dst);
+    uint32_t *s0 = tile_snapshot(src0);
+    uint32_t *s1 = src1 != NULL ? tile_snapshot(src1) : NULL;
+    uint32_t *s_tmp = tmp != NULL ? tile_snapshot(tmp) : NULL;
+
+    assert_int_equal(op_call(run->op, run->algo, dst, src0, src1, tmp), PTO_OK);
+
+    for (size_t i = 0; i < run->rows; ++i) {
+        for (size_t j = 0; j < run->cols; ++j) {
+            const uint32_t got = tile_get(dst, i, j);
+            const bool inside = i < run->vr && j < run->vc;
+            if (!inside) {
+                if (got != s_dst[i * run->cols + j])
+                    report_mismatch(run, i, j, src0, s0, src1, s1, s_dst[i * run->cols + j], got,
+                                    false);
+                continue;
+            }
+            const uint32_t want = expected_at(run, src0, s0, src1, s1, i, j);
+            if (!within_tolerance(run->dt, op_tolerance(run->op, run->dt, run->algo, want), want,
+                                  got))
+                report_mismatch(run, i, j, src0, s0, src1, s1, want, got, true);
+        }
+    }
+    assert_int_equal(pto_tile_valid_rows(dst), run->vr);
+    assert_int_equal(pto_tile_valid_cols(dst), run->vc);
+    if (src0 != dst) assert_tile_unchanged(src0, s0, "src0");
+    if (src1 != NULL && src1 != dst && src1 != src0) assert_tile_unchanged(src1, s1, "src1");
+    if (run->op == OP_TPRELU && tmp != NULL) assert_tile_unchanged(tmp, s_tmp, "tprelu tmp");
+
+    free(s_dst), free(s0), free(s1), free(s_tmp);
+    if (src0 != dst) pto_tile_destroy(src0);
+    if (src1 != dst) pto_tile_destroy(src1);
+    pto_tile_destroy(tmp);
+    pto_tile_destroy(dst);
+}
+
+/* ---- elementwise operations (tpow, trsqrt, tprelu, tcolexpanddiv) ---- */
+
+typedef struct {
+    uint32_t rows, cols, vr, vc;
+    uint32_t pad_r, pad_c; /* sources are this much larger than dst */
+    alias_kind alias;
+} scenario;
+
+static const scenario kScenarios[] = {
+    {1, 1, 1, 1, 0, 0, ALIAS_NONE},      {3, 17, 3, 17, 0, 0, ALIAS_NONE},
+    {13, 7, 13, 7, 0, 0, ALIAS_NONE},    {16, 16, 16, 16, 0, 0, ALIAS_NONE},
+    {64, 64, 64, 64, 0, 0, ALIAS_NONE},  {16, 256, 16, 256, 0, 0, ALIAS_NONE},
+    {16, 16, 5, 9, 0, 0, ALIAS_NONE},    {64, 64, 63, 33, 0, 0, ALIAS_NONE},
+    {16, 256, 3, 251, 0, 0, ALIAS_NONE}, {16, 16, 0, 16, 0, 0, ALIAS_NONE},
+    {16, 16, 16, 0, 0, 0, ALIAS_NONE},   {16, 16, 0, 0, 0, 0, ALIAS_NONE},
+    {16, 16, 5, 9, 3, 7, ALIAS_NONE},    {13, 7, 13, 7, 4, 9, ALIAS_NONE},
+    {3, 17, 3, 17, 5, 0, ALIAS_NONE},    {1, 1, 1, 1, 2, 30, ALIAS_NONE},
+    {13, 7, 13, 7, 0, 0, ALIAS_SRC0},    {13, 7, 13, 7, 0, 0, ALIAS_SRC1},
+    {13, 7, 13, 7, 0, 0, ALIAS_ALL},     {16, 16, 5, 9, 2, 3, ALIAS_SRC0},
+    {16, 16, 5, 9, 2, 3, ALIAS_SRC1},    {16, 16, 5, 9, 0, 0, ALIAS_ALL},
+    {64, 64, 64, 64, 1, 1, ALIAS_SRC1},  {64, 64, 64, 64, 0, 0, ALIAS_ALL},
+    {1, 1, 1, 1, 0, 0, ALIAS_ALL},
+};
+
+static op_run elementwise_run(op_id op, pto_dtype dt, pto_pow_algorithm algo, const scenario *s,
+                              const char *target) {
+    op_run run = {op, dt, algo, s->rows, s->cols, s->vr, s->vc,
+                  s->rows + s->pad_r, s->cols + s->pad_c, s->vr, s->vc,
+                  s->rows + s->pad_r, s->cols + s->pad_c, s->vr, s->vc, s->alias, target};
+    if (op == OP_TCOLEXPANDDIV) {
+        /* A divisor row vector: 1 row, or a few with row 0 the one that counts. */
+        run.r1 = 1 + s->pad_r;
+        run.vr1 = 1 + s->pad_r / 2;
+        run.vc1 = s->vc + s->pad_c / 2;
+    }
+    if (op == OP_TRSQRT && s->alias != ALIAS_NONE) run.alias = ALIAS_SRC0;
+    return run;
+}
+
+typedef struct {
+    op_id op;
+    uint32_t dtypes; /* bit per pto_dtype */
+    pto_pow_algorithm algo;
+    uint64_t seed;
+} elementwise_test;
+
+static void elementwise_body(void *ctx, size_t target_index, const char *target) {
+    const elementwise_test *t = ctx;
+    rng r = {t->seed + target_index};
+    for (int dt = 0; dt <= PTO_FLOAT32; ++dt) {
+        if (!(t->dtypes & (1u << dt))) continue;
+        for (size_t s = 0; s < sizeof(kScenarios) / sizeof(kScenarios[0]); ++s) {
+            const op_run run = elementwise_run(t->op, (pto_dtype)dt, t->algo, &kScenarios[s], target);
+            run_op(&run, &r);
+        }
+    }
+}
+
+#define ALL_DTYPES 0x1FFu
+#define FLOAT_DTYPES ((1u << PTO_FLOAT16) | (1u << PTO_BFLOAT16) | (1u << PTO_FLOAT32))
+#define F32_F16 ((1u << PTO_FLOAT16) | (1u << PTO_FLOAT32))
+
+static void run_elementwise(const char *name, op_id op, uint32_t dtypes, pto_pow_algorithm algo) {
+    elementwise_test t = {op, dtypes, algo, 0x5EED0000u + (uint64_t)op * 977u + (uint64_t)algo};
+    for_each_target(name, elementwise_body, &t);
+}
+
+static void test_tpow_default(void **state) {
+    (void)state;
+    run_elementwise("tpow DEFAULT (9 dtypes)", OP_TPOW, ALL_DTYPES, PTO_POW_DEFAULT);
+}
+
+static void test_tpow_high_precision(void **state) {
+    (void)state;
+    run_elementwise("tpow HIGH_PRECISION (3 float dtypes)", OP_TPOW, FLOAT_DTYPES,
+                    PTO_POW_HIGH_PRECISION);
+}
+
+static void test_trsqrt(void **state) {
+    (void)state;
+    run_elementwise("trsqrt (f32, f16)", OP_TRSQRT, F32_F16, PTO_POW_DEFAULT);
+}
+
+static void test_tprelu(void **state) {
+    (void)state;
+    run_elementwise("tprelu (9 dtypes)", OP_TPRELU, ALL_DTYPES, PTO_POW_DEFAULT);
+}
+
+static void test_tcolexpanddiv(void **state) {
+    (void)state;
+    run_elementwise("tcolexpanddiv (f32, f16)", OP_TCOLEXPANDDIV, F32_F16, PTO_POW_DEFAULT);
+}
+
+/* ---- tpartadd: every supported validity pattern ---- */
+
+/* A source valid region relative to dst's R x C. */
+typedef enum { P_FULL, P_ROWS, P_COLS, P_BOTH, P_EMPTY, P_NO_ROWS, P_NO_COLS } part;
+
+static void part_region(part p, uint32_t R, uint32_t C, uint32_t *vr, uint32_t *vc) {
+    const uint32_t fewer_rows = R / 2, fewer_cols = C / 3;
+    switch (p) {
+    case P_FULL: *vr = R, *vc = C; break;
+    case P_ROWS: *vr = fewer_rows, *vc = C; break;
+    case P_COLS: *vr = R, *vc = fewer_cols; break;
+    case P_BOTH: *vr = fewer_rows, *vc = fewer_cols; break;
+    case P_EMPTY: *vr = 0, *vc = 0; break;
+    case P_NO_ROWS: *vr = 0, *vc = C; break;
+    case P_NO_COLS: *vr = R, *vc = 0; break;
+    }
+}
+
+typedef struct {
+    part src0, src1;
+    alias_kind alias;
+} partadd_pattern;
+
+static const partadd_pattern kPartaddPatterns[] = {
+    {P_FULL, P_FULL, ALIAS_NONE},    {P_FULL, P_ROWS, ALIAS_NONE},    {P_FULL, P_COLS, ALIAS_NONE},
+    {P_FULL, P_BOTH, ALIAS_NONE},    {P_FULL, P_EMPTY, ALIAS_NONE},   {P_FULL, P_NO_ROWS, ALIAS_NONE},
+    {P_FULL, P_NO_COLS, ALIAS_NONE}, {P_ROWS, P_FULL, ALIAS_NONE},    {P_COLS, P_FULL, ALIAS_NONE},
+    {P_BOTH, P_FULL, ALIAS_NONE},    {P_EMPTY, P_FULL, ALIAS_NONE},   {P_NO_ROWS, P_FULL, ALIAS_NONE},
+    {P_NO_COLS, P_FULL, ALIAS_NONE}, {P_FULL, P_BOTH, ALIAS_SRC0},    {P_BOTH, P_FULL, ALIAS_SRC1},
+    {P_FULL, P_ROWS, ALIAS_SRC0},    {P_COLS, P_FULL, ALIAS_SRC1},    {P_FULL, P_FULL, ALIAS_ALL},
+};
+
+typedef struct {
+    uint32_t rows, cols, vr, vc;
+    bool tight; /* sources exactly as large as their valid regions (other strides) */
+} partadd_dst;
+
+static const partadd_dst kPartaddDsts[] = {
+    {16, 16, 13, 11, false}, {16, 16, 13, 11, true}, {64, 64, 64, 64, false},
+    {3, 17, 3, 17, true},    {1, 1, 1, 1, false},    {16, 256, 16, 256, true},
+    {16, 16, 0, 0, false},   {16, 16, 7, 0, false},
+};
+
+static void partadd_body(void *ctx, size_t target_index, const char *target) {
+    rng r = {*(const uint64_t *)ctx + target_index};
+    for (int dt = 0; dt <= PTO_FLOAT32; ++dt) {
+        for (size_t d = 0; d < sizeof(kPartaddDsts) / sizeof(kPartaddDsts[0]); ++d) {
+            const partadd_dst *pd = &kPartaddDsts[d];
+            for (size_t p = 0; p < sizeof(kPartaddPatterns) / sizeof(kPartaddPatterns[0]); ++p) {
+                const partadd_pattern *pp = &kPartaddPatterns[p];
+                op_run run = {OP_TPARTADD, (pto_dtype)dt, PTO_POW_DEFAULT, pd->rows, pd->cols,
+                              pd->vr, pd->vc, 0, 0, 0, 0, 0, 0, 0, 0, pp->alias, target};
+                part_region(pp->src0, pd->vr, pd->vc, &run.vr0, &run.vc0);
+                part_region(pp->src1, pd->vr, pd->vc, &run.vr1, &run.vc1);
+                run.r0 = pd->tight ? (run.vr0 ? run.vr0 : 1) : pd->rows + 3;
+                run.c0 = pd->tight ? (run.vc0 ? run.vc0 : 1) : pd->cols + 5;
+                run.r1 = pd->tight ? (run.vr1 ? run.vr1 : 1) : pd->rows + 1;
+                run.c1 = pd->tight ? (run.vc1 ? run.vc1 : 1) : pd->cols + 2;
+                run_op(&run, &r);
+            }
+        }
+    }
+}
+
+static void test_tpartadd(void **state) {
+    (void)state;
+    uint64_t seed = 0xADD5EEDu;
+    for_each_target("tpartadd (9 dtypes, every supported pattern)", partadd_body, &seed);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tprelu),
+        cmocka_unit_test(test_tcolexpanddiv),
+        cmocka_unit_test(test_tpartadd),
+        cmocka_unit_test(test_trsqrt),
+        cmocka_unit_test(test_tpow_default),
+        cmocka_unit_test(test_tpow_high_precision),
+    };
+    return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
+}
