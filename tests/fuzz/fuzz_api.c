@@ -1,0 +1,731 @@
+/*
+ * libFuzzer harness for the whole C API.
+ *
+ * The input is a little program: each operation is one opcode byte followed
+ * by its argument bytes (a missing byte reads as 0). Arguments are arbitrary:
+ * dtypes outside the enum, zero and huge dimensions, valid regions beyond the
+ * tile, NULL handles and buffers, the same tile in several operand positions,
+ * wrong byte and element counts. After every call the harness checks
+ *  - the status is a pto_status value and equals the one the contract's rules
+ *    predict (a model of the check order lives below);
+ *  - a failed call changed no tile (every operand is snapshotted before) and
+ *    left a sentence naming the function in pto_last_error();
+ *  - a successful call wrote only dst's valid region, and for the cheap
+ *    operations (prelu, partadd, colexpanddiv, rsqrt) that the values agree
+ *    with a scalar double-precision reference rounded once.
+ * Any violation aborts, which libFuzzer reports as a crash.
+ *
+ * tests/fuzz/make-corpus.py writes the seed corpus in this encoding.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pto_c.h"
+#include "reference.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+enum { kSlots = 4, kMaxOperands = 4 };
+
+/* Tiles the fuzzer may create successfully; larger valid requests are
+ * skipped (they would only be slow), larger invalid ones still run, since
+ * they must fail before allocating anything. */
+static const uint64_t kMaxFuzzElements = 1u << 16;
+
+#define CHECK(cond, ...)                                                       \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            fprintf(stderr, "fuzz_api.c:%d: check failed: %s\n  ", __LINE__,   \
+                    #cond);                                                    \
+            fprintf(stderr, __VA_ARGS__);                                      \
+            fprintf(stderr, "\n  last error: \"%s\"\n", pto_last_error());     \
+            abort();                                                           \
+        }                                                                      \
+    } while (0)
+
+/* ------------------------------------------------------------------------ */
+/* Input decoding                                                            */
+
+typedef struct {
+    const uint8_t *p;
+    size_t left;
+} reader;
+
+static uint8_t take(reader *r) {
+    if (r->left == 0) return 0;
+    r->left--;
+    return *r->p++;
+}
+
+static uint32_t take_u32(reader *r) {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) v |= (uint32_t)take(r) << (8 * i);
+    return v;
+}
+
+static pto_dtype take_dtype(reader *r) {
+    static const int64_t kOdd[16] = {9,  10, 255, -1, INT_MIN, INT_MAX, 256, 1000,
+                                     -9, 16, 31,  32, 0x7FFF,  0x10000, 12,  100};
+    const uint8_t b = take(r);
+    return (pto_dtype)(b < 0xF0 ? b % 9 : kOdd[b - 0xF0]);
+}
+
+/* A tile dimension: mostly small (1..40), sometimes a vector-width edge,
+ * zero, or one of the sizes that probe the byte limit and its overflow. */
+static uint32_t take_dim(reader *r) {
+    static const uint32_t kEdges[32] = {0,   63,  64,  65,  127, 128, 129, 255, 256, 257, 1,
+                                        2,   3,   7,   8,   9,   15,  16,  17,  31,  32,  33,
+                                        47,  48,  49,  95,  96,  97,  191, 192, 193, 1000};
+    static const uint32_t kHuge[15] = {UINT32_MAX,       UINT32_MAX - 1,  1u << 31,
+                                       1u << 16,         (1u << 16) + 1,  1u << 28,
+                                       (1u << 28) + 1,   1u << 27,        (1u << 26) + 1,
+                                       1u << 14,         (1u << 14) + 1,  0x7FFFFFFF,
+                                       (1u << 26) - 1,   1u << 20,        (1u << 24) + 3};
+    const uint8_t b = take(r);
+    if (b < 0xD0) return 1 + b % 40;
+    if (b < 0xF0) return kEdges[b - 0xD0];
+    if (b < 0xFF) return kHuge[b - 0xF0];
+    return take_u32(r);
+}
+
+/* A valid-region extent for a dimension of size n: mostly inside, sometimes
+ * just beyond or far beyond. */
+static uint32_t take_extent(reader *r, uint32_t n) {
+    const uint8_t b = take(r);
+    if (b < 0xC0) return b % (n + 1);
+    if (b < 0xE0) return n + 1 + (b & 7);
+    if (b < 0xF0) return b & 1 ? n : 0;
+    if (b < 0xFF) return b & 1 ? UINT32_MAX : (uint32_t)1 << (b & 31);
+    return take_u32(r);
+}
+
+static pto_pow_algorithm take_algo(reader *r) {
+    static const int64_t kOdd[16] = {2, 3, -1, 255, INT_MIN, INT_MAX, 100, 0x100,
+                                     -2, 7, 1, 0, 65535, 0x7FFF, 8, 9};
+    const uint8_t b = take(r);
+    return (pto_pow_algorithm)(b < 0xF0 ? b % 2 : kOdd[b - 0xF0]);
+}
+
+/* A byte or element count near `exact`: right, off by one, zero, doubled or
+ * absurd. */
+static size_t take_count(reader *r, size_t exact) {
+    const uint8_t b = take(r);
+    if (b < 0xC0) return exact;
+    switch (b & 7) {
+    case 0: return exact + 1;
+    case 1: return exact - 1; /* wraps to SIZE_MAX when exact is 0 */
+    case 2: return 0;
+    case 3: return exact * 2;
+    case 4: return SIZE_MAX;
+    case 5: return (size_t)1 << 40;
+    case 6: return exact + 4;
+    default: return exact / 2;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tile snapshots                                                            */
+
+typedef struct {
+    const pto_tile *tile; /* NULL: unused entry */
+    pto_dtype dtype;
+    uint32_t rows, cols, valid_rows, valid_cols;
+    size_t bytes;
+    unsigned char *data;
+} snapshot;
+
+static size_t tile_bytes(const pto_tile *t) {
+    return (size_t)pto_tile_rows(t) * pto_tile_cols(t) * pto_dtype_size(pto_tile_dtype(t));
+}
+
+static void snapshot_take(snapshot *s, const pto_tile *t) {
+    memset(s, 0, sizeof(*s));
+    if (t == NULL) return;
+    s->tile = t;
+    s->dtype = pto_tile_dtype(t);
+    s->rows = pto_tile_rows(t);
+    s->cols = pto_tile_cols(t);
+    s->valid_rows = pto_tile_valid_rows(t);
+    s->valid_cols = pto_tile_valid_cols(t);
+    s->bytes = tile_bytes(t);
+    s->data = malloc(s->bytes);
+    CHECK(s->data != NULL, "out of memory in the harness");
+    memcpy(s->data, pto_tile_data((pto_tile *)t), s->bytes);
+}
+
+static void snapshot_free(snapshot *s) {
+    free(s->data);
+    s->data = NULL;
+}
+
+static void check_unchanged(const snapshot *s, const char *what) {
+    if (s->tile == NULL) return;
+    const pto_tile *t = s->tile;
+    CHECK(pto_tile_dtype(t) == s->dtype && pto_tile_rows(t) == s->rows &&
+              pto_tile_cols(t) == s->cols && pto_tile_valid_rows(t) == s->valid_rows &&
+              pto_tile_valid_cols(t) == s->valid_cols,
+          "%s: a tile's shape or valid region changed", what);
+    CHECK(memcmp(pto_tile_data((pto_tile *)t), s->data, s->bytes) == 0,
+          "%s: a tile's bytes changed", what);
+}
+
+/* Operand snapshots for one call: one per distinct non-NULL handle. */
+typedef struct {
+    snapshot s[kMaxOperands];
+} operand_snapshots;
+
+static void snapshots_take(operand_snapshots *o, const pto_tile *const *tiles, int n) {
+    memset(o, 0, sizeof(*o));
+    for (int i = 0; i < n; i++) {
+        int seen = tiles[i] == NULL;
+        for (int j = 0; j < i; j++) seen |= tiles[j] == tiles[i];
+        if (!seen) snapshot_take(&o->s[i], tiles[i]);
+    }
+}
+
+static const snapshot *snapshot_of(const operand_snapshots *o, const pto_tile *t) {
+    for (int i = 0; i < kMaxOperands; i++)
+        if (o->s[i].tile == t) return &o->s[i];
+    return NULL;
+}
+
+static void snapshots_free(operand_snapshots *o) {
+    for (int i = 0; i < kMaxOperands; i++) snapshot_free(&o->s[i]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Status checks                                                             */
+
+static int is_status(pto_status s) { return s >= PTO_OK && s <= PTO_ERR_OUT_OF_MEMORY; }
+
+/* Every call's status is a member of the enum and the expected one; a failure
+ * leaves a sentence that starts with the function's name. */
+static void check_status(const char *fn, pto_status got, pto_status want) {
+    CHECK(is_status(got), "%s returned %d, not a pto_status", fn, (int)got);
+    CHECK(pto_status_string(got) != NULL, "pto_status_string returned NULL");
+    CHECK(got == want, "%s returned %s, the contract says %s", fn, pto_status_string(got),
+          pto_status_string(want));
+    if (got != PTO_OK) {
+        const char *message = pto_last_error();
+        const size_t n = strlen(fn);
+        CHECK(message != NULL && strncmp(message, fn, n) == 0 && message[n] == ':' &&
+                  strlen(message) > n + 2,
+              "%s failed without a sentence naming it", fn);
+    }
+}
+
+/* The check order of the contract: NULL handles, enum arguments, element
+ * types (unsupported, then mismatched), aliasing, valid regions. Each helper
+ * returns the first failing status of its group, or PTO_OK. */
+static int same_region(const pto_tile *a, const pto_tile *b) {
+    return pto_tile_valid_rows(a) == pto_tile_valid_rows(b) &&
+           pto_tile_valid_cols(a) == pto_tile_valid_cols(b);
+}
+static int region_fits(const pto_tile *inner, const pto_tile *outer) {
+    return pto_tile_valid_rows(inner) <= pto_tile_valid_rows(outer) &&
+           pto_tile_valid_cols(inner) <= pto_tile_valid_cols(outer);
+}
+static int dtypes_equal(const pto_tile *const *t, int n) {
+    for (int i = 1; i < n; i++)
+        if (pto_tile_dtype(t[i]) != pto_tile_dtype(t[0])) return 0;
+    return 1;
+}
+static int is_f32_or_f16(pto_dtype d) { return d == PTO_FLOAT32 || d == PTO_FLOAT16; }
+
+/* ------------------------------------------------------------------------ */
+/* Result checks                                                             */
+
+/* Elements of dst outside its valid region are never written. */
+static void check_outside_region(const snapshot *before, const pto_tile *dst, const char *fn) {
+    const unsigned char *now = pto_tile_data((pto_tile *)dst);
+    const size_t size = pto_dtype_size(before->dtype);
+    for (uint32_t i = 0; i < before->rows; i++) {
+        for (uint32_t j = 0; j < before->cols; j++) {
+            if (i < before->valid_rows && j < before->valid_cols) continue;
+            const size_t at = ((size_t)i * before->cols + j) * size;
+            CHECK(memcmp(now + at, before->data + at, size) == 0,
+                  "%s wrote element (%u,%u) outside dst's %ux%u valid region", fn, i, j,
+                  before->valid_rows, before->valid_cols);
+        }
+    }
+}
+
+/* Compares dst's valid region with `want` (a dst-shaped buffer); NaNs match
+ * any NaN, everything else bit for bit. */
+static void check_values(const pto_tile *dst, const unsigned char *want, const char *fn) {
+    const pto_dtype d = pto_tile_dtype(dst);
+    const unsigned char *got = pto_tile_data((pto_tile *)dst);
+    const size_t size = pto_dtype_size(d);
+    const uint32_t cols = pto_tile_cols(dst);
+    for (uint32_t i = 0; i < pto_tile_valid_rows(dst); i++) {
+        for (uint32_t j = 0; j < pto_tile_valid_cols(dst); j++) {
+            const size_t k = (size_t)i * cols + j;
+            if (ref_is_nan_at(d, want, k) && ref_is_nan_at(d, got, k)) continue;
+            CHECK(memcmp(got + k * size, want + k * size, size) == 0,
+                  "%s: dtype %d element (%u,%u) differs from the reference", fn, (int)d, i, j);
+        }
+    }
+}
+
+typedef void (*element_rule)(pto_dtype d, unsigned char *out, size_t k, const snapshot *a,
+                             size_t ka, const snapshot *b, size_t kb);
+
+static void rule_prelu(pto_dtype d, unsigned char *out, size_t k, const snapshot *a, size_t ka,
+                       const snapshot *b, size_t kb) {
+    if (ref_is_float(d)) {
+        const double x = ref_load_float(d, a->data, ka);
+        const double s = ref_load_float(d, b->data, kb);
+        ref_store_float(d, out, k, x > 0 ? x : x * s);
+    } else {
+        const int64_t x = ref_load_int(d, a->data, ka);
+        const int64_t s = ref_load_int(d, b->data, kb);
+        /* The product of two 32-bit values fits in 64 bits; only its low
+         * bits are kept. */
+        ref_store_int(d, out, k, x > 0 ? (uint64_t)x : (uint64_t)x * (uint64_t)s);
+    }
+}
+
+static void rule_add(pto_dtype d, unsigned char *out, size_t k, const snapshot *a, size_t ka,
+                     const snapshot *b, size_t kb) {
+    if (ref_is_float(d))
+        ref_store_float(d, out, k, ref_load_float(d, a->data, ka) + ref_load_float(d, b->data, kb));
+    else
+        ref_store_int(d, out, k,
+                      (uint64_t)ref_load_int(d, a->data, ka) + (uint64_t)ref_load_int(d, b->data, kb));
+}
+
+static void rule_copy(pto_dtype d, unsigned char *out, size_t k, const snapshot *a, size_t ka,
+                      const snapshot *b, size_t kb) {
+    (void)b;
+    (void)kb;
+    const size_t size = pto_dtype_size(d);
+    memcpy(out + k * size, a->data + ka * size, size);
+}
+
+static void rule_div(pto_dtype d, unsigned char *out, size_t k, const snapshot *a, size_t ka,
+                     const snapshot *b, size_t kb) {
+    ref_store_float(d, out, k, ref_load_float(d, a->data, ka) / ref_load_float(d, b->data, kb));
+}
+
+/* dst-shaped expected values: the snapshot of dst with its valid region
+ * replaced by rule(a, b) evaluated per element; b_row0 reads b's row 0 only. */
+static unsigned char *expected_from(const snapshot *dst, element_rule rule, const snapshot *a,
+                                    const snapshot *b, int b_row0, const snapshot *part) {
+    unsigned char *want = malloc(dst->bytes);
+    CHECK(want != NULL, "out of memory in the harness");
+    memcpy(want, dst->data, dst->bytes);
+    for (uint32_t i = 0; i < dst->valid_rows; i++) {
+        for (uint32_t j = 0; j < dst->valid_cols; j++) {
+            const size_t k = (size_t)i * dst->cols + j;
+            const size_t ka = (size_t)i * a->cols + j;
+            const size_t kb = (b_row0 ? 0 : (size_t)i * b->cols) + j;
+            if (part != NULL && (i >= part->valid_rows || j >= part->valid_cols))
+                rule_copy(dst->dtype, want, k, a, ka, NULL, 0);
+            else
+                rule(dst->dtype, want, k, a, ka, b, kb);
+        }
+    }
+    return want;
+}
+
+/* One unit in the last place of float dtype d at magnitude |x|. */
+static double ulp_of(pto_dtype d, double x) {
+    const int fraction_bits = d == PTO_FLOAT32 ? 23 : d == PTO_FLOAT16 ? 10 : 7;
+    const int min_exponent = d == PTO_FLOAT16 ? -14 : -126;
+    int exponent;
+    frexp(x, &exponent);
+    exponent -= 1;
+    if (exponent < min_exponent) exponent = min_exponent;
+    return ldexp(1.0, exponent - fraction_bits);
+}
+
+/* trsqrt: exact at the IEEE edges, within 1 ulp of the exact result
+ * elsewhere (1/sqrt in double is far closer than that). */
+static void check_rsqrt(const pto_tile *dst, const snapshot *src) {
+    const pto_dtype d = pto_tile_dtype(dst);
+    const unsigned char *got = pto_tile_data((pto_tile *)dst);
+    const uint32_t cols = pto_tile_cols(dst);
+    for (uint32_t i = 0; i < pto_tile_valid_rows(dst); i++) {
+        for (uint32_t j = 0; j < pto_tile_valid_cols(dst); j++) {
+            const double x = ref_load_float(d, src->data, (size_t)i * src->cols + j);
+            const double r = x == 0 ? copysign(INFINITY, x) : 1.0 / sqrt(x);
+            const double g = ref_load_float(d, got, (size_t)i * cols + j);
+            if (isnan(r) || isinf(r) || r == 0 || isinf(g) || isnan(g)) {
+                CHECK((isnan(r) && isnan(g)) || r == g,
+                      "pto_trsqrt: dtype %d rsqrt(%a) gave %a, want %a", (int)d, x, g, r);
+                continue;
+            }
+            CHECK(fabs(g - r) <= ulp_of(d, r),
+                  "pto_trsqrt: dtype %d rsqrt(%a) gave %a, more than 1 ulp from %a", (int)d, x,
+                  g, r);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Operations                                                                */
+
+typedef struct {
+    pto_tile *slot[kSlots];
+} state;
+
+/* A tile operand: one of the slots (possibly still empty) or NULL. */
+static pto_tile *take_tile(reader *r, state *st) {
+    const uint8_t b = take(r) % 9;
+    return b == 8 ? NULL : st->slot[b % kSlots];
+}
+
+static void op_create(reader *r, state *st) {
+    const int slot = take(r) % kSlots;
+    const pto_dtype dtype = take_dtype(r);
+    const uint32_t rows = take_dim(r), cols = take_dim(r);
+    const int null_out = take(r) % 16 == 0;
+
+    const size_t size = pto_dtype_size(dtype);
+    const uint64_t elements = (uint64_t)rows * cols;
+    pto_status want = PTO_OK;
+    if (null_out)
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if (size == 0 || rows == 0 || cols == 0 || elements > PTO_TILE_MAX_BYTES / size)
+        want = PTO_ERR_INVALID_ARGUMENT;
+    if (want == PTO_OK && elements > kMaxFuzzElements) return; /* valid but slow */
+
+    pto_tile *sentinel = (pto_tile *)(uintptr_t)0x5A5A5A5A;
+    pto_tile *out = sentinel;
+    const pto_status got = pto_tile_create(dtype, rows, cols, null_out ? NULL : &out);
+    check_status("pto_tile_create", got, want);
+    if (got != PTO_OK) {
+        CHECK(out == sentinel || out == NULL, "a failed pto_tile_create changed *out");
+        return;
+    }
+    CHECK(out != NULL && out != sentinel, "pto_tile_create succeeded without a tile");
+    CHECK(pto_tile_dtype(out) == dtype && pto_tile_rows(out) == rows &&
+              pto_tile_cols(out) == cols && pto_tile_valid_rows(out) == rows &&
+              pto_tile_valid_cols(out) == cols,
+          "new tile has the wrong shape");
+    const unsigned char *bytes = pto_tile_data(out);
+    CHECK(((uintptr_t)bytes & 63) == 0, "tile storage is not 64-byte aligned");
+    for (size_t i = 0; i < elements * size; i++) CHECK(bytes[i] == 0, "new tile is not zeroed");
+    pto_tile_destroy(st->slot[slot]);
+    st->slot[slot] = out;
+}
+
+static void op_destroy(reader *r, state *st) {
+    const uint8_t b = take(r) % (kSlots + 1);
+    if (b == kSlots) {
+        pto_tile_destroy(NULL);
+        return;
+    }
+    pto_tile_destroy(st->slot[b]);
+    st->slot[b] = NULL;
+}
+
+static void op_set_valid(reader *r, state *st) {
+    pto_tile *t = take_tile(r, st);
+    const uint32_t vr = take_extent(r, pto_tile_rows(t));
+    const uint32_t vc = take_extent(r, pto_tile_cols(t));
+    pto_status want = PTO_OK;
+    if (t == NULL)
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if (vr > pto_tile_rows(t) || vc > pto_tile_cols(t))
+        want = PTO_ERR_OUT_OF_RANGE;
+    snapshot before;
+    snapshot_take(&before, t);
+    check_status("pto_tile_set_valid", pto_tile_set_valid(t, vr, vc), want);
+    if (want != PTO_OK) {
+        check_unchanged(&before, "pto_tile_set_valid");
+    } else {
+        CHECK(pto_tile_valid_rows(t) == vr && pto_tile_valid_cols(t) == vc,
+              "pto_tile_set_valid did not set the region");
+        CHECK(memcmp(pto_tile_data(t), before.data, before.bytes) == 0,
+              "pto_tile_set_valid changed the data");
+    }
+    snapshot_free(&before);
+}
+
+/* A float for write_f32: specials, small values or raw bits from the input. */
+static float take_float(reader *r) {
+    static const float kSpecial[16] = {0.0f,  -0.0f,     INFINITY,  -INFINITY, NAN,      -NAN,
+                                       1e-45f, -1e-45f,  1e-40f,    6e-8f,     65504.0f, 65520.0f,
+                                       3e38f,  1.0f / 3, 1.00390625f, -2.0f};
+    const uint8_t b = take(r);
+    if (b < 0x10) return kSpecial[b];
+    if (b < 0xF0) return (float)((int)b - 0x80) / 8.0f;
+    const uint32_t bits = take_u32(r);
+    float f;
+    memcpy(&f, &bits, sizeof(f));
+    return f;
+}
+
+static void op_write(reader *r, state *st, int as_f32) {
+    pto_tile *t = take_tile(r, st);
+    const char *fn = as_f32 ? "pto_tile_write_f32" : "pto_tile_write";
+    const size_t elements = (size_t)pto_tile_rows(t) * pto_tile_cols(t);
+    const size_t exact = as_f32 ? elements : tile_bytes(t);
+    const size_t count = take_count(r, exact);
+    const int null_src = take(r) % 16 == 0;
+    /* The source holds exactly `exact` values, so a library that trusted a
+     * larger count would overrun it (and trip AddressSanitizer). */
+    const size_t unit = as_f32 ? sizeof(float) : 1;
+    unsigned char *src = malloc(exact * unit + 1);
+    CHECK(src != NULL, "out of memory in the harness");
+    for (size_t i = 0; i < exact; i++) {
+        if (as_f32) {
+            const float f = take_float(r);
+            memcpy(src + i * unit, &f, sizeof(f));
+        } else {
+            src[i] = take(r);
+        }
+    }
+    pto_status want = PTO_OK;
+    if (t == NULL || null_src)
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if (as_f32 && !ref_is_float(pto_tile_dtype(t)))
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    else if (count != exact)
+        want = PTO_ERR_INVALID_ARGUMENT;
+
+    snapshot before;
+    snapshot_take(&before, t);
+    const pto_status got = as_f32 ? pto_tile_write_f32(t, null_src ? NULL : (const float *)src, count)
+                                  : pto_tile_write(t, null_src ? NULL : src, count);
+    check_status(fn, got, want);
+    if (got != PTO_OK) {
+        check_unchanged(&before, fn);
+    } else if (!as_f32) {
+        CHECK(memcmp(pto_tile_data(t), src, exact) == 0, "pto_tile_write: bytes differ");
+    } else {
+        const pto_dtype d = pto_tile_dtype(t);
+        for (size_t i = 0; i < elements; i++) {
+            float f;
+            memcpy(&f, src + i * unit, sizeof(f));
+            unsigned char want_bits[4];
+            ref_store_float(d, want_bits, 0, f);
+            const unsigned char *got_bits = (const unsigned char *)pto_tile_data(t) + i * pto_dtype_size(d);
+            CHECK((isnan(f) && ref_is_nan_at(d, got_bits, 0)) ||
+                      memcmp(got_bits, want_bits, pto_dtype_size(d)) == 0,
+                  "pto_tile_write_f32: dtype %d element %zu (%a) is not rounded to nearest even",
+                  (int)d, i, (double)f);
+        }
+    }
+    snapshot_free(&before);
+    free(src);
+}
+
+static void op_read(reader *r, state *st, int as_f32) {
+    const pto_tile *t = take_tile(r, st);
+    const char *fn = as_f32 ? "pto_tile_read_f32" : "pto_tile_read";
+    const size_t elements = (size_t)pto_tile_rows(t) * pto_tile_cols(t);
+    const size_t exact = as_f32 ? elements : tile_bytes(t);
+    const size_t count = take_count(r, exact);
+    const int null_dst = take(r) % 16 == 0;
+    const size_t unit = as_f32 ? sizeof(float) : 1;
+    unsigned char *out = malloc(exact * unit + 1);
+    CHECK(out != NULL, "out of memory in the harness");
+    memset(out, 0xA5, exact * unit + 1);
+    pto_status want = PTO_OK;
+    if (t == NULL || null_dst)
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if (as_f32 && !ref_is_float(pto_tile_dtype(t)))
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    else if (count != exact)
+        want = PTO_ERR_INVALID_ARGUMENT;
+    snapshot before;
+    snapshot_take(&before, t);
+    const pto_status got = as_f32 ? pto_tile_read_f32(t, null_dst ? NULL : (float *)out, count)
+                                  : pto_tile_read(t, null_dst ? NULL : out, count);
+    check_status(fn, got, want);
+    check_unchanged(&before, fn);
+    if (got != PTO_OK) {
+        for (size_t i = 0; i < exact * unit; i++) CHECK(out[i] == 0xA5, "%s wrote after failing", fn);
+    } else if (!as_f32) {
+        CHECK(memcmp(out, before.data, exact) == 0, "pto_tile_read: bytes differ");
+    } else {
+        for (size_t i = 0; i < elements; i++) {
+            float f;
+            memcpy(&f, out + i * unit, sizeof(f));
+            const double w = ref_load_float(before.dtype, before.data, i);
+            CHECK((isnan(w) && isnan(f)) || ((double)f == w && !signbit(f) == !signbit(w)),
+                  "pto_tile_read_f32: element %zu is %a, want %a", i, (double)f, w);
+        }
+    }
+    snapshot_free(&before);
+    free(out);
+}
+
+/* The binary operations share the snapshot / call / compare sequence. */
+enum binary_op { kPrelu, kPartAdd, kColExpandDiv };
+
+static void op_binary(reader *r, state *st, enum binary_op op) {
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *a = take_tile(r, st);
+    const pto_tile *b = take_tile(r, st);
+    pto_tile *tmp = op == kPrelu ? take_tile(r, st) : NULL;
+    static const char *const kNames[] = {"pto_tprelu", "pto_tpartadd", "pto_tcolexpanddiv"};
+    const char *fn = kNames[op];
+
+    pto_status want = PTO_OK;
+    const pto_tile *const typed[3] = {dst, a, b};
+    int partadd_a_full = 0;
+    if (dst == NULL || a == NULL || b == NULL) {
+        want = PTO_ERR_NULL_ARGUMENT;
+    } else if (op == kColExpandDiv && !is_f32_or_f16(pto_tile_dtype(dst))) {
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    } else if (!dtypes_equal(typed, 3)) {
+        want = PTO_ERR_DTYPE_MISMATCH;
+    } else if (tmp != NULL && (tmp == dst || tmp == a || tmp == b)) {
+        want = PTO_ERR_ALIASING;
+    } else if (op == kPrelu) {
+        if (!same_region(a, dst) || !same_region(b, dst)) want = PTO_ERR_SHAPE_MISMATCH;
+    } else if (op == kColExpandDiv) {
+        if (!same_region(a, dst) || pto_tile_valid_rows(b) < 1 ||
+            pto_tile_valid_cols(b) < pto_tile_valid_cols(dst))
+            want = PTO_ERR_SHAPE_MISMATCH;
+    } else {
+        partadd_a_full = same_region(a, dst) && region_fits(b, dst);
+        const int b_full = same_region(b, dst) && region_fits(a, dst);
+        if (!partadd_a_full && !b_full) want = PTO_ERR_SHAPE_MISMATCH;
+    }
+
+    const pto_tile *const operands[4] = {dst, a, b, tmp};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 4);
+    pto_status got;
+    switch (op) {
+    case kPrelu: got = pto_tprelu(dst, a, b, tmp); break;
+    case kPartAdd: got = pto_tpartadd(dst, a, b); break;
+    default: got = pto_tcolexpanddiv(dst, a, b); break;
+    }
+    check_status(fn, got, want);
+    for (int i = 0; i < 4; i++) {
+        /* Only dst may change, and only when the call succeeds. */
+        if (got != PTO_OK || before.s[i].tile != dst) check_unchanged(&before.s[i], fn);
+    }
+    if (got == PTO_OK) {
+        const snapshot *sd = snapshot_of(&before, dst);
+        const snapshot *sa = snapshot_of(&before, a);
+        const snapshot *sb = snapshot_of(&before, b);
+        check_outside_region(sd, dst, fn);
+        unsigned char *want_bytes;
+        if (op == kPrelu) {
+            want_bytes = expected_from(sd, rule_prelu, sa, sb, 0, NULL);
+        } else if (op == kColExpandDiv) {
+            want_bytes = expected_from(sd, rule_div, sa, sb, 1, NULL);
+        } else {
+            /* Sum where both are valid, a copy of the full one elsewhere. */
+            const snapshot *full = partadd_a_full ? sa : sb;
+            const snapshot *part = partadd_a_full ? sb : sa;
+            want_bytes = expected_from(sd, rule_add, full, part, 0, part);
+        }
+        check_values(dst, want_bytes, fn);
+        free(want_bytes);
+    }
+    snapshots_free(&before);
+}
+
+static void op_rsqrt(reader *r, state *st) {
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *src = take_tile(r, st);
+    pto_status want = PTO_OK;
+    if (dst == NULL || src == NULL)
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if (!is_f32_or_f16(pto_tile_dtype(dst)))
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    else if (pto_tile_dtype(src) != pto_tile_dtype(dst))
+        want = PTO_ERR_DTYPE_MISMATCH;
+    else if (!same_region(src, dst))
+        want = PTO_ERR_SHAPE_MISMATCH;
+    const pto_tile *const operands[2] = {dst, src};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 2);
+    const pto_status got = pto_trsqrt(dst, src);
+    check_status("pto_trsqrt", got, want);
+    for (int i = 0; i < 2; i++)
+        if (got != PTO_OK || before.s[i].tile != dst) check_unchanged(&before.s[i], "pto_trsqrt");
+    if (got == PTO_OK) {
+        check_outside_region(snapshot_of(&before, dst), dst, "pto_trsqrt");
+        check_rsqrt(dst, snapshot_of(&before, src));
+    }
+    snapshots_free(&before);
+}
+
+/* tpow: statuses, untouched operands and the region rule; its values are
+ * checked by the core suite against a reference too costly to run here. */
+static void op_pow(reader *r, state *st) {
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *base = take_tile(r, st);
+    const pto_tile *ex = take_tile(r, st);
+    pto_tile *tmp = take_tile(r, st);
+    const pto_pow_algorithm algo = take_algo(r);
+    pto_status want = PTO_OK;
+    const pto_tile *const typed[4] = {dst, base, ex, tmp};
+    if (dst == NULL || base == NULL || ex == NULL || tmp == NULL)
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if ((int)algo < 0 || (int)algo > 1)
+        want = PTO_ERR_INVALID_ARGUMENT;
+    else if (algo == PTO_POW_HIGH_PRECISION && !ref_is_float(pto_tile_dtype(dst)))
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    else if (!dtypes_equal(typed, 4))
+        want = PTO_ERR_DTYPE_MISMATCH;
+    else if (tmp == dst || tmp == base || tmp == ex)
+        want = PTO_ERR_ALIASING;
+    else if (!same_region(base, dst) || !same_region(ex, dst) || !same_region(tmp, dst))
+        want = PTO_ERR_SHAPE_MISMATCH;
+    operand_snapshots before;
+    snapshots_take(&before, typed, 4);
+    const pto_status got = pto_tpow(dst, base, ex, tmp, algo);
+    check_status("pto_tpow", got, want);
+    for (int i = 0; i < 4; i++) {
+        const pto_tile *t = before.s[i].tile;
+        if (got != PTO_OK || (t != dst && t != tmp)) check_unchanged(&before.s[i], "pto_tpow");
+    }
+    if (got == PTO_OK) check_outside_region(snapshot_of(&before, dst), dst, "pto_tpow");
+    snapshots_free(&before);
+}
+
+/* The calls that cannot fail: queries with arbitrary arguments. */
+static void op_queries(reader *r) {
+    const pto_status s = (pto_status)(int32_t)take_u32(r);
+    const char *name = pto_status_string(s);
+    CHECK(name != NULL && name[0] != '\0', "pto_status_string(%d) is empty", (int)s);
+    const pto_dtype d = (pto_dtype)(int32_t)take_u32(r);
+    const size_t size = pto_dtype_size(d);
+    CHECK(((unsigned)d <= PTO_FLOAT32) == (size != 0), "pto_dtype_size(%d) is %zu", (int)d, size);
+    CHECK(pto_tile_rows(NULL) == 0 && pto_tile_cols(NULL) == 0 && pto_tile_valid_rows(NULL) == 0 &&
+              pto_tile_valid_cols(NULL) == 0 && pto_tile_data(NULL) == NULL &&
+              pto_tile_dtype(NULL) == (pto_dtype)0,
+          "an accessor on NULL is not 0");
+    CHECK(strcmp(pto_version_string(), PTO_VERSION_STRING) == 0, "version mismatch");
+    CHECK(pto_simd_target() != NULL, "pto_simd_target is NULL");
+    CHECK(pto_last_error() != NULL, "pto_last_error is NULL");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    reader r = {data, size};
+    state st;
+    memset(&st, 0, sizeof(st));
+    /* Bounded work per input, whatever its length. */
+    for (int steps = 0; r.left > 0 && steps < 64; steps++) {
+        switch (take(&r) % 13) {
+        case 0: op_create(&r, &st); break;
+        case 1: op_destroy(&r, &st); break;
+        case 2: op_set_valid(&r, &st); break;
+        case 3: op_write(&r, &st, 0); break;
+        case 4: op_write(&r, &st, 1); break;
+        case 5: op_read(&r, &st, take(&r) & 1); break;
+        case 6: op_binary(&r, &st, kPrelu); break;
+        case 7: op_binary(&r, &st, kPartAdd); break;
+        case 8: op_binary(&r, &st, kColExpandDiv); break;
+        case 9: op_rsqrt(&r, &st); break;
+        case 10: op_pow(&r, &st); break;
+        case 11: op_queries(&r); break;
+        default: op_create(&r, &st); break;
+        }
+    }
+    for (int i = 0; i < kSlots; i++) pto_tile_destroy(st.slot[i]);
+    return 0;
+}

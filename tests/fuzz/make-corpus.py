@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Writes the fuzz seed corpus (tests/fuzz/corpus/) in the encoding that
+tests/fuzz/fuzz_api.c decodes: one opcode byte per API call, then its
+argument bytes. Deterministic: rerun after changing the encoding, then commit
+the corpus. Usage: make-corpus.py [OUTDIR]"""
+import os
+import random
+import struct
+import sys
+
+CREATE, DESTROY, SET_VALID, WRITE, WRITE_F32, READ = 0, 1, 2, 3, 4, 5
+PRELU, PARTADD, COLDIV, RSQRT, POW, QUERIES = 6, 7, 8, 9, 10, 11
+DTYPES = range(9)
+FLOATS = (6, 7, 8)
+F32_F16 = (6, 8)
+SIZE = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 2, 7: 2, 8: 4}
+NULL = 8        # a tile-operand byte meaning NULL
+HUGE = 0xF0     # first take_dim code of the huge table (UINT32_MAX, ...)
+BAD_DTYPE = 0xF0  # first take_dtype code of the out-of-range table
+
+rng = random.Random(20261122)
+
+
+def dim(n):
+    """take_dim code of a small dimension 1..40."""
+    assert 1 <= n <= 40
+    return n - 1
+
+
+class Program:
+    def __init__(self):
+        self.b = bytearray()
+        self.shape = {}
+
+    def create(self, slot, dtype, rows, cols):
+        self.b += bytes([CREATE, slot, dtype, dim(rows), dim(cols), 1])
+        self.shape[slot] = (dtype, rows, cols)
+        return self
+
+    def raw(self, *codes):
+        self.b += bytes(codes)
+        return self
+
+    def fill(self, slot, specials=False):
+        dtype, rows, cols = self.shape[slot]
+        n = rows * cols
+        if specials and dtype in FLOATS:
+            self.b += bytes([WRITE_F32, slot, 0, 1])
+            for _ in range(n):
+                self.b.append(rng.choice([rng.randrange(0x10), rng.randrange(0x10, 0xF0)]))
+        else:
+            self.b += bytes([WRITE, slot, 0, 1])
+            self.b += bytes(rng.randrange(256) for _ in range(n * SIZE[dtype]))
+        return self
+
+    def valid(self, slot, vr, vc):
+        self.b += bytes([SET_VALID, slot, vr, vc])
+        return self
+
+    def op(self, code, *tiles):
+        self.b += bytes([code, *tiles])
+        return self
+
+
+def write(out, name, program):
+    data = program.b if isinstance(program, Program) else bytes(program)
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(data)
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "corpus")
+    os.makedirs(out, exist_ok=True)
+    for old in os.listdir(out):
+        os.remove(os.path.join(out, old))
+
+    # Every operation on every dtype with full and partial regions.
+    for d in DTYPES:
+        for rows, cols, tag in ((3, 37, "odd"), (1, 1, "one")):
+            p = Program().create(0, d, rows, cols).create(1, d, rows, cols).create(2, d, rows, cols)
+            p.fill(1).fill(2, specials=True)
+            p.op(PRELU, 0, 1, 2, NULL).op(PARTADD, 0, 1, 2).op(COLDIV, 0, 1, 2).op(RSQRT, 0, 1)
+            p.create(3, d, rows, cols).op(POW, 0, 1, 2, 3, 0).op(POW, 0, 1, 2, 3, 1)
+            p.valid(2, rows - 1, cols // 2).op(PARTADD, 0, 1, 2).op(PARTADD, 0, 2, 1)
+            p.raw(READ, 0, 0, 0, 1).raw(READ, 1, 0, 0, 1)
+            write(out, f"ops-{d}-{tag}", p)
+
+    # In place: dst is each source in turn, including colexpanddiv on src1.
+    for d in (0, 4, 6, 7, 8):
+        p = Program().create(0, d, 5, 40).create(1, d, 5, 40).fill(0).fill(1)
+        p.op(PRELU, 0, 0, 1, NULL).op(PRELU, 1, 0, 1, NULL).op(PARTADD, 0, 0, 0)
+        p.op(COLDIV, 1, 0, 1).op(COLDIV, 0, 0, 0).op(RSQRT, 0, 0)
+        p.valid(1, 2, 7).op(PARTADD, 1, 0, 1)
+        write(out, f"inplace-{d}", p)
+
+    # Aliasing, mismatched dtypes and shapes, NULL operands.
+    p = Program().create(0, 8, 4, 4).create(1, 8, 4, 4).create(2, 6, 4, 4).fill(0)
+    p.op(PRELU, 0, 0, 1, 0).op(PRELU, 0, 1, 1, 1).op(POW, 0, 1, 1, 0, 0).op(POW, 0, 1, 1, 1, 1)
+    p.op(PRELU, 0, 1, 2, NULL).op(PARTADD, 2, 0, 1).op(COLDIV, 0, 2, 1).op(RSQRT, 2, 0)
+    p.op(PRELU, NULL, 0, 1, NULL).op(PARTADD, 0, NULL, 1).op(COLDIV, 0, 1, NULL)
+    p.op(RSQRT, NULL, NULL).op(POW, 0, 1, 1, NULL, 0)
+    write(out, "aliasing-mismatch", p)
+
+    p = Program().create(0, 4, 6, 6).create(1, 4, 6, 6).create(2, 4, 6, 6)
+    p.valid(1, 3, 6).op(PRELU, 0, 1, 2, NULL).valid(0, 3, 6).op(PRELU, 0, 1, 2, NULL)
+    p.valid(2, 4, 2).op(PARTADD, 0, 1, 2).valid(2, 2, 2).op(PARTADD, 0, 1, 2)
+    p.op(PARTADD, 0, 2, 1).valid(1, 2, 2).op(PARTADD, 0, 1, 2)
+    p.valid(0, 0, 0).op(PARTADD, 0, 1, 2).valid(0, 6, 0).op(PRELU, 0, 0, 0, NULL)
+    write(out, "regions", p)
+
+    p = Program().create(0, 8, 4, 9).create(1, 8, 4, 9).create(2, 8, 1, 3).fill(1).fill(2)
+    p.op(COLDIV, 0, 1, 2).valid(0, 4, 3).valid(1, 4, 3).op(COLDIV, 0, 1, 2)
+    p.valid(2, 0, 3).op(COLDIV, 0, 1, 2).valid(0, 0, 0).valid(1, 0, 0).op(COLDIV, 0, 1, 2)
+    write(out, "colexpanddiv-regions", p)
+
+    # Region edges: beyond the tile, UINT32_MAX, zero.
+    p = Program().create(0, 2, 3, 5)
+    p.valid(0, 0xC0, 0).valid(0, 0, 0xC7).valid(0, 0xF1, 0xF1).valid(0, 0xE0, 0xE1)
+    p.valid(0, 0xFF, 0xFF).raw(0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF).valid(NULL, 1, 1)
+    write(out, "set-valid-edges", p)
+
+    # Creation limits: zero, huge and overflowing dimensions, bad dtypes,
+    # a NULL out pointer.
+    for d in DTYPES:
+        p = Program()
+        for rows_code in range(HUGE, HUGE + 15):
+            p.raw(CREATE, 0, d, rows_code, rows_code, 1)
+            p.raw(CREATE, 1, d, rows_code, dim(2), 1)
+            p.raw(CREATE, 2, d, dim(1), rows_code, 1)
+        p.raw(CREATE, 0, d, 0xD0, dim(3), 1).raw(CREATE, 0, d, dim(3), 0xD0, 1)
+        write(out, f"create-limits-{d}", p)
+    p = Program()
+    for code in range(BAD_DTYPE, BAD_DTYPE + 16):
+        p.raw(CREATE, 0, code, dim(2), dim(2), 1)
+    p.raw(CREATE, 0, 8, dim(2), dim(2), 0).raw(CREATE, 1, 8, 0xFF, 0, 0, 0, 0x10, 0xFF, 0, 0, 1, 0, 1)
+    write(out, "create-bad-args", p)
+
+    # Byte and element counts: every take_count variant and NULL buffers.
+    for d in (1, 3, 6, 7, 8):
+        p = Program().create(0, d, 2, 3)
+        for variant in range(8):
+            p.raw(WRITE, 0, 0xC0 + variant, 1, *range(2 * 3 * SIZE[d]))
+            p.raw(WRITE_F32, 0, 0xC0 + variant, 1, *range(6))
+            p.raw(READ, 0, 0, 0xC0 + variant, 1).raw(READ, 1, 0, 0xC0 + variant, 1)
+        p.raw(WRITE, 0, 0, 0, *range(12)).raw(READ, 0, 0, 0, 0).raw(READ, 1, NULL, 0, 1)
+        p.raw(WRITE_F32, NULL, 0, 1)
+        write(out, f"counts-{d}", p)
+
+    # Float edges through write_f32: every special, then the arithmetic.
+    for d in FLOATS:
+        p = Program().create(0, d, 4, 16).create(1, d, 4, 16).create(2, d, 4, 16)
+        p.raw(WRITE_F32, 1, 0, 1, *range(16), *range(15, -1, -1), *range(16), *range(16))
+        p.raw(WRITE_F32, 2, 0, 1, *([0, 1, 2, 3, 4, 5, 6, 7] * 2), *range(16), *range(16), *range(16))
+        p.op(PRELU, 0, 1, 2, NULL).op(PARTADD, 0, 1, 2).op(COLDIV, 0, 1, 2).op(RSQRT, 0, 1)
+        p.op(COLDIV, 0, 2, 1).op(RSQRT, 0, 2)
+        p.raw(WRITE_F32, 1, 0, 1, *([0xFF, 1, 0, 0, 0] * 64)).op(RSQRT, 0, 1).op(PRELU, 0, 1, 1, NULL)
+        write(out, f"float-edges-{d}", p)
+
+    # Pow: every algorithm code, integer HIGH_PRECISION, tmp rules.
+    p = Program().create(0, 8, 2, 2).create(1, 8, 2, 2).create(2, 8, 2, 2).create(3, 8, 2, 2)
+    for code in list(range(0xF0, 0x100)) + [0, 1]:
+        p.op(POW, 0, 1, 2, 3, code)
+    p.create(0, 4, 2, 2).create(1, 4, 2, 2).create(2, 4, 2, 2).create(3, 4, 2, 2)
+    p.op(POW, 0, 1, 2, 3, 1).op(POW, 0, 1, 2, 3, 0).valid(3, 1, 1).op(POW, 0, 1, 2, 3, 0)
+    write(out, "pow-args", p)
+
+    # Queries with arbitrary values.
+    q = bytearray()
+    for s, d in ((0, 0), (8, 8), (9, 9), (0xFFFFFFFF, 0xFFFFFFFF), (0x80000000, 0x7FFFFFFF)):
+        q += bytes([QUERIES]) + struct.pack("<II", s, d)
+    write(out, "queries", q + bytes([DESTROY, 4, DESTROY, 0]))
+
+    # Random programs over small tiles.
+    for i in range(8):
+        write(out, f"random-{i}", bytes(rng.randrange(256) for _ in range(rng.randrange(16, 400))))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,265 @@
+/* Argument checking of the five operations: every status each one can
+ * return, the documented order of checks (the first failing rule decides),
+ * pto_last_error() naming the function and the operand, nothing written on
+ * failure, and the per-thread error message. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/harness.h"
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A tile operand: dtype (NO_TILE passes NULL), shape and valid region, or
+ * the very handle of an earlier operand. */
+#define NO_TILE (-1)
+typedef struct {
+    int dtype;
+    uint32_t rows, cols, vr, vc;
+    int same_as; /* index of an earlier operand, or -1 */
+} operand_spec;
+
+#define T(dt, r, c, vr, vc) {dt, r, c, vr, vc, -1}
+#define FULL(dt) T(dt, 16, 16, 16, 16)
+#define SAME(index) {0, 0, 0, 0, 0, index}
+#define NUL {NO_TILE, 0, 0, 0, 0, -1}
+enum { DST, SRC0, SRC1, TMP };
+
+typedef struct {
+    op_id op;
+    int algo;
+    operand_spec operand[4]; /* dst, src0 (base), src1 (exp), tmp */
+    pto_status expected;
+    const char *names; /* what pto_last_error() must mention besides the function */
+} error_case;
+
+#define F32 PTO_FLOAT32
+#define F16 PTO_FLOAT16
+#define BF16 PTO_BFLOAT16
+#define I32 PTO_INT32
+#define U8 PTO_UINT8
+
+static const error_case kCases[] = {
+    /* ---- pto_tpow ---- */
+    {OP_TPOW, 0, {NUL, FULL(F32), FULL(F32), FULL(F32)}, PTO_ERR_NULL_ARGUMENT, "dst"},
+    {OP_TPOW, 0, {FULL(F32), NUL, FULL(F32), FULL(F32)}, PTO_ERR_NULL_ARGUMENT, "base"},
+    {OP_TPOW, 0, {FULL(F32), FULL(F32), NUL, FULL(F32)}, PTO_ERR_NULL_ARGUMENT, "exp"},
+    {OP_TPOW, 0, {FULL(F32), FULL(F32), FULL(F32), NUL}, PTO_ERR_NULL_ARGUMENT, "tmp"},
+    {OP_TPOW, 2, {FULL(F32), FULL(F32), FULL(F32), FULL(F32)}, PTO_ERR_INVALID_ARGUMENT, "algo"},
+    {OP_TPOW, -1, {FULL(I32), FULL(I32), FULL(I32), FULL(I32)}, PTO_ERR_INVALID_ARGUMENT, "algo"},
+    {OP_TPOW, 1, {FULL(I32), FULL(I32), FULL(I32), FULL(I32)}, PTO_ERR_UNSUPPORTED_DTYPE, "HIGH_PRECISION"},
+    {OP_TPOW, 0, {FULL(F32), FULL(F16), FULL(F32), FULL(F32)}, PTO_ERR_DTYPE_MISMATCH, "base"},
+    {OP_TPOW, 1, {FULL(F32), FULL(F32), FULL(BF16), FULL(F32)}, PTO_ERR_DTYPE_MISMATCH, "exp"},
+    {OP_TPOW, 0, {FULL(U8), FULL(U8), FULL(U8), FULL(PTO_INT8)}, PTO_ERR_DTYPE_MISMATCH, "tmp"},
+    {OP_TPOW, 0, {FULL(F32), FULL(F32), FULL(F32), SAME(DST)}, PTO_ERR_ALIASING, "tmp"},
+    {OP_TPOW, 0, {FULL(F32), FULL(F32), FULL(F32), SAME(SRC0)}, PTO_ERR_ALIASING, "base"},
+    {OP_TPOW, 0, {FULL(F32), FULL(F32), FULL(F32), SAME(SRC1)}, PTO_ERR_ALIASING, "exp"},
+    {OP_TPOW, 0, {FULL(F32), T(F32, 16, 16, 16, 8), FULL(F32), FULL(F32)}, PTO_ERR_SHAPE_MISMATCH, "base valid region 16x8"},
+    {OP_TPOW, 0, {FULL(F32), FULL(F32), T(F32, 32, 32, 17, 16), FULL(F32)}, PTO_ERR_SHAPE_MISMATCH, "exp"},
+    {OP_TPOW, 0, {FULL(F32), FULL(F32), FULL(F32), T(F32, 16, 16, 0, 0)}, PTO_ERR_SHAPE_MISMATCH, "tmp"},
+    {OP_TPOW, 0, {T(F32, 16, 16, 0, 0), FULL(F32), T(F32, 16, 16, 0, 0), FULL(F32)}, PTO_ERR_SHAPE_MISMATCH, "base"},
+    /* order: NULL, enum, unsupported, mismatched, aliasing, regions */
+    {OP_TPOW, 7, {FULL(F32), FULL(F32), FULL(F32), NUL}, PTO_ERR_NULL_ARGUMENT, "tmp"},
+    {OP_TPOW, 2, {FULL(I32), FULL(F32), FULL(F16), SAME(DST)}, PTO_ERR_INVALID_ARGUMENT, "algo"},
+    {OP_TPOW, 1, {FULL(I32), FULL(F32), FULL(I32), SAME(DST)}, PTO_ERR_UNSUPPORTED_DTYPE, "dst"},
+    {OP_TPOW, 0, {FULL(F32), FULL(F32), FULL(F16), SAME(DST)}, PTO_ERR_DTYPE_MISMATCH, "exp"},
+    {OP_TPOW, 0, {FULL(F32), T(F32, 16, 16, 1, 1), FULL(F32), SAME(SRC1)}, PTO_ERR_ALIASING, "tmp"},
+    {OP_TPOW, 0, {FULL(F32), T(F32, 16, 16, 1, 1), T(F32, 16, 16, 2, 2), FULL(F32)}, PTO_ERR_SHAPE_MISMATCH, "base"},
+
+    /* ---- pto_trsqrt ---- */
+    {OP_TRSQRT, 0, {NUL, FULL(F32), NUL, NUL}, PTO_ERR_NULL_ARGUMENT, "dst"},
+    {OP_TRSQRT, 0, {FULL(F32), NUL, NUL, NUL}, PTO_ERR_NULL_ARGUMENT, "src"},
+    {OP_TRSQRT, 0, {FULL(I32), FULL(I32), NUL, NUL}, PTO_ERR_UNSUPPORTED_DTYPE, "INT32"},
+    {OP_TRSQRT, 0, {FULL(BF16), FULL(BF16), NUL, NUL}, PTO_ERR_UNSUPPORTED_DTYPE, "BFLOAT16"},
+    {OP_TRSQRT, 0, {FULL(F32), FULL(F16), NUL, NUL}, PTO_ERR_DTYPE_MISMATCH, "src"},
+    {OP_TRSQRT, 0, {FULL(F16), FULL(PTO_UINT16), NUL, NUL}, PTO_ERR_DTYPE_MISMATCH, "src"},
+    {OP_TRSQRT, 0, {FULL(F32), T(F32, 16, 16, 15, 16), NUL, NUL}, PTO_ERR_SHAPE_MISMATCH, "src valid region 15x16"},
+    {OP_TRSQRT, 0, {T(F16, 8, 8, 0, 8), T(F16, 8, 8, 0, 7), NUL, NUL}, PTO_ERR_SHAPE_MISMATCH, "src"},
+    {OP_TRSQRT, 0, {FULL(PTO_INT8), FULL(F32), NUL, NUL}, PTO_ERR_UNSUPPORTED_DTYPE, "dst"},
+    {OP_TRSQRT, 0, {FULL(F32), T(F16, 16, 16, 1, 1), NUL, NUL}, PTO_ERR_DTYPE_MISMATCH, "src"},
+
+    /* ---- pto_tprelu ---- */
+    {OP_TPRELU, 0, {NUL, FULL(F32), FULL(F32), NUL}, PTO_ERR_NULL_ARGUMENT, "dst"},
+    {OP_TPRELU, 0, {FULL(F32), NUL, FULL(F32), NUL}, PTO_ERR_NULL_ARGUMENT, "src0"},
+    {OP_TPRELU, 0, {FULL(F32), FULL(F32), NUL, FULL(F32)}, PTO_ERR_NULL_ARGUMENT, "src1"},
+    {OP_TPRELU, 0, {FULL(I32), FULL(PTO_UINT32), FULL(I32), NUL}, PTO_ERR_DTYPE_MISMATCH, "src0"},
+    {OP_TPRELU, 0, {FULL(BF16), FULL(BF16), FULL(F16), NUL}, PTO_ERR_DTYPE_MISMATCH, "src1"},
+    {OP_TPRELU, 0, {FULL(F32), FULL(F32), FULL(F32), SAME(DST)}, PTO_ERR_ALIASING, "tmp"},
+    {OP_TPRELU, 0, {FULL(F32), FULL(F32), FULL(F32), SAME(SRC0)}, PTO_ERR_ALIASING, "src0"},
+    {OP_TPRELU, 0, {FULL(U8), FULL(U8), FULL(U8), SAME(SRC1)}, PTO_ERR_ALIASING, "src1"},
+    {OP_TPRELU, 0, {FULL(F32), T(F32, 20, 20, 16, 17), FULL(F32), NUL}, PTO_ERR_SHAPE_MISMATCH, "src0"},
+    {OP_TPRELU, 0, {FULL(F32), FULL(F32), T(F32, 16, 16, 16, 15), NUL}, PTO_ERR_SHAPE_MISMATCH, "src1"},
+    {OP_TPRELU, 0, {FULL(F32), FULL(F16), FULL(F32), SAME(DST)}, PTO_ERR_DTYPE_MISMATCH, "src0"},
+    {OP_TPRELU, 0, {FULL(F32), T(F32, 16, 16, 3, 3), FULL(F32), SAME(SRC0)}, PTO_ERR_ALIASING, "tmp"},
+    {OP_TPRELU, 0, {NUL, FULL(F32), FULL(F16), SAME(SRC0)}, PTO_ERR_NULL_ARGUMENT, "dst"},
+
+    /* ---- pto_tcolexpanddiv ---- */
+    {OP_TCOLEXPANDDIV, 0, {NUL, FULL(F32), T(F32, 1, 16, 1, 16), NUL}, PTO_ERR_NULL_ARGUMENT, "dst"},
+    {OP_TCOLEXPANDDIV, 0, {FULL(F32), NUL, T(F32, 1, 16, 1, 16), NUL}, PTO_ERR_NULL_ARGUMENT, "src0"},
+    {OP_TCOLEXPANDDIV, 0, {FULL(F32), FULL(F32), NUL, NUL}, PTO_ERR_NULL_ARGUMENT, "src1"},
+    {OP_TCOLEXPANDDIV, 0, {FULL(BF16), FULL(BF16), T(BF16, 1, 16, 1, 16), NUL}, PTO_ERR_UNSUPPORTED_DTYPE, "BFLOAT16"},
+    {OP_TCOLEXPANDDIV, 0, {FULL(I32), FULL(I32), T(I32, 1, 16, 1, 16), NUL}, PTO_ERR_UNSUPPORTED_DTYPE, "dst"},
+    {OP_TCOLEXPANDDIV, 0, {FULL(F16), FULL(F32), T(F16, 1, 16, 1, 16), NUL}, PTO_ERR_DTYPE_MISMATCH, "src0"},
+    {OP_TCOLEXPANDDIV, 0, {FULL(F16), FULL(F16), T(F32, 1, 16, 1, 16), NUL}, PTO_ERR_DTYPE_MISMATCH, "src1"},
+    {OP_TCOLEXPANDDIV, 0, {FULL(F32), T(F32, 16, 16, 16, 9), T(F32, 1, 16, 1, 16), NUL}, PTO_ERR_SHAPE_MISMATCH, "src0"},
+    {OP_TCOLEXPANDDIV, 0, {FULL(F32), FULL(F32), T(F32, 1, 16, 0, 16), NUL}, PTO_ERR_SHAPE_MISMATCH, "src1"},
+    {OP_TCOLEXPANDDIV, 0, {FULL(F32), FULL(F32), T(F32, 4, 16, 4, 15), NUL}, PTO_ERR_SHAPE_MISMATCH, "src1 valid cols 15"},
+    {OP_TCOLEXPANDDIV, 0, {T(F16, 4, 4, 0, 0), T(F16, 4, 4, 0, 0), T(F16, 4, 4, 0, 0), NUL}, PTO_ERR_SHAPE_MISMATCH, "src1"},
+    {OP_TCOLEXPANDDIV, 0, {FULL(F32), T(F32, 16, 16, 15, 16), T(F32, 1, 16, 0, 0), NUL}, PTO_ERR_SHAPE_MISMATCH, "src0"},
+    {OP_TCOLEXPANDDIV, 0, {FULL(PTO_UINT16), FULL(F16), T(F16, 1, 16, 1, 16), NUL}, PTO_ERR_UNSUPPORTED_DTYPE, "dst"},
+    {OP_TCOLEXPANDDIV, 0, {FULL(F32), T(F32, 16, 16, 1, 1), T(F16, 1, 16, 0, 0), NUL}, PTO_ERR_DTYPE_MISMATCH, "src1"},
+
+    /* ---- pto_tpartadd ---- */
+    {OP_TPARTADD, 0, {NUL, FULL(F32), FULL(F32), NUL}, PTO_ERR_NULL_ARGUMENT, "dst"},
+    {OP_TPARTADD, 0, {FULL(F32), NUL, FULL(F32), NUL}, PTO_ERR_NULL_ARGUMENT, "src0"},
+    {OP_TPARTADD, 0, {FULL(F32), FULL(F32), NUL, NUL}, PTO_ERR_NULL_ARGUMENT, "src1"},
+    {OP_TPARTADD, 0, {FULL(PTO_INT16), FULL(PTO_UINT16), FULL(PTO_INT16), NUL}, PTO_ERR_DTYPE_MISMATCH, "src0"},
+    {OP_TPARTADD, 0, {FULL(F16), FULL(F16), FULL(BF16), NUL}, PTO_ERR_DTYPE_MISMATCH, "src1"},
+    /* refused validity patterns, dst valid 8x8 */
+    {OP_TPARTADD, 0, {T(F32, 16, 16, 8, 8), T(F32, 16, 16, 4, 8), T(F32, 16, 16, 8, 4), NUL}, PTO_ERR_SHAPE_MISMATCH, "src0 valid region 4x8"},
+    {OP_TPARTADD, 0, {T(F32, 16, 16, 8, 8), T(F32, 16, 16, 8, 8), T(F32, 16, 16, 9, 8), NUL}, PTO_ERR_SHAPE_MISMATCH, "src1 valid region 9x8"},
+    {OP_TPARTADD, 0, {T(F32, 16, 16, 8, 8), T(F32, 16, 16, 8, 8), T(F32, 16, 16, 8, 9), NUL}, PTO_ERR_SHAPE_MISMATCH, "src1"},
+    {OP_TPARTADD, 0, {T(F32, 16, 16, 8, 8), T(F32, 16, 16, 9, 8), T(F32, 16, 16, 8, 8), NUL}, PTO_ERR_SHAPE_MISMATCH, "src0 valid region 9x8"},
+    {OP_TPARTADD, 0, {T(F32, 16, 16, 8, 8), T(F32, 16, 16, 8, 9), T(F32, 16, 16, 8, 8), NUL}, PTO_ERR_SHAPE_MISMATCH, "src0"},
+    {OP_TPARTADD, 0, {T(F32, 16, 16, 8, 8), T(F32, 16, 16, 9, 4), T(F32, 16, 16, 8, 8), NUL}, PTO_ERR_SHAPE_MISMATCH, "src0"},
+    {OP_TPARTADD, 0, {T(F32, 16, 16, 8, 8), T(F32, 16, 16, 16, 16), T(F32, 16, 16, 16, 16), NUL}, PTO_ERR_SHAPE_MISMATCH, "dst valid region 8x8"},
+    {OP_TPARTADD, 0, {T(F32, 16, 16, 8, 8), T(F32, 16, 16, 0, 0), T(F32, 16, 16, 7, 7), NUL}, PTO_ERR_SHAPE_MISMATCH, "src0"},
+    {OP_TPARTADD, 0, {T(I32, 16, 16, 0, 0), T(I32, 16, 16, 0, 0), T(I32, 16, 16, 1, 1), NUL}, PTO_ERR_SHAPE_MISMATCH, "src1"},
+    {OP_TPARTADD, 0, {T(U8, 16, 16, 8, 0), T(U8, 16, 16, 8, 1), T(U8, 16, 16, 8, 0), NUL}, PTO_ERR_SHAPE_MISMATCH, "src0"},
+    {OP_TPARTADD, 0, {T(F32, 16, 16, 8, 8), T(F16, 16, 16, 1, 1), T(F32, 16, 16, 9, 9), NUL}, PTO_ERR_DTYPE_MISMATCH, "src0"},
+};
+
+static pto_tile *make_operand(const operand_spec *spec, pto_tile *const made[], rng *r) {
+    if (spec->same_as >= 0) return made[spec->same_as];
+    if (spec->dtype == NO_TILE) return NULL;
+    pto_tile *t = tile_new((pto_dtype)spec->dtype, spec->rows, spec->cols, spec->vr, spec->vc);
+    tile_fill(t, r, GEN_ANY);
+    return t;
+}
+
+static void run_error_case(const error_case *c, size_t index, rng *r) {
+    pto_tile *t[4] = {NULL, NULL, NULL, NULL};
+    uint32_t *snapshot[4] = {NULL, NULL, NULL, NULL};
+    uint32_t valid[4][2];
+    for (int k = 0; k < 4; ++k) {
+        t[k] = make_operand(&c->operand[k], t, r);
+        if (t[k] != NULL) snapshot[k] = tile_snapshot(t[k]);
+        valid[k][0] = pto_tile_valid_rows(t[k]);
+        valid[k][1] = pto_tile_valid_cols(t[k]);
+    }
+    const pto_status got = op_call(c->op, (pto_pow_algorithm)c->algo, t[DST], t[SRC0], t[SRC1], t[TMP]);
+    const char *message = pto_last_error();
+    if (got != c->expected)
+        fail_msg("case %zu (%s): status %s, expected %s; last error \"%s\"", index, op_name(c->op),
+                 pto_status_string(got), pto_status_string(c->expected), message);
+    if (strstr(message, op_name(c->op)) == NULL || strstr(message, c->names) == NULL)
+        fail_msg("case %zu: last error \"%s\" should mention \"%s\" and \"%s\"", index, message,
+                 op_name(c->op), c->names);
+    for (int k = 0; k < 4; ++k) {
+        if (t[k] == NULL || c->operand[k].same_as >= 0) continue;
+        assert_tile_unchanged(t[k], snapshot[k], "operand of a refused call");
+        assert_int_equal(pto_tile_valid_rows(t[k]), valid[k][0]);
+        assert_int_equal(pto_tile_valid_cols(t[k]), valid[k][1]);
+    }
+    for (int k = 0; k < 4; ++k) {
+        free(snapshot[k]);
+        if (c->operand[k].same_as < 0) pto_tile_destroy(t[k]);
+    }
+}
+
+static void test_operation_errors(void **state) {
+    (void)state;
+    rng r = {99};
+    bool seen[5][PTO_ERR_OUT_OF_MEMORY + 1] = {{false}};
+    for (size_t i = 0; i < COUNT(kCases); ++i) {
+        run_error_case(&kCases[i], i, &r);
+        seen[kCases[i].op][kCases[i].expected] = true;
+    }
+    /* Every status each operation can return was produced at least once. */
+    static const pto_status kReachable[5][6] = {
+        {PTO_ERR_NULL_ARGUMENT, PTO_ERR_INVALID_ARGUMENT, PTO_ERR_UNSUPPORTED_DTYPE,
+         PTO_ERR_DTYPE_MISMATCH, PTO_ERR_ALIASING, PTO_ERR_SHAPE_MISMATCH},
+        {PTO_ERR_NULL_ARGUMENT, PTO_ERR_UNSUPPORTED_DTYPE, PTO_ERR_DTYPE_MISMATCH, PTO_ERR_SHAPE_MISMATCH},
+        {PTO_ERR_NULL_ARGUMENT, PTO_ERR_DTYPE_MISMATCH, PTO_ERR_ALIASING, PTO_ERR_SHAPE_MISMATCH},
+        {PTO_ERR_NULL_ARGUMENT, PTO_ERR_UNSUPPORTED_DTYPE, PTO_ERR_DTYPE_MISMATCH, PTO_ERR_SHAPE_MISMATCH},
+        {PTO_ERR_NULL_ARGUMENT, PTO_ERR_DTYPE_MISMATCH, PTO_ERR_SHAPE_MISMATCH},
+    };
+    for (int op = 0; op < 5; ++op)
+        for (int k = 0; k < 6 && kReachable[op][k] != PTO_OK; ++k)
+            if (!seen[op][kReachable[op][k]])
+                fail_msg("%s never returned %s", op_name((op_id)op), pto_status_string(kReachable[op][k]));
+    print_message("[errors] %zu refused calls checked\n", COUNT(kCases));
+}
+
+/* Integer dtypes with HIGH_PRECISION are refused; every float dtype with
+ * either algorithm and every integer with DEFAULT is accepted. */
+static void test_tpow_dtype_algorithm_matrix(void **state) {
+    (void)state;
+    for (int dt = 0; dt <= PTO_FLOAT32; ++dt) {
+        for (int algo = 0; algo <= 1; ++algo) {
+            pto_tile *d = tile_new((pto_dtype)dt, 4, 4, 4, 4), *b = tile_new((pto_dtype)dt, 4, 4, 4, 4);
+            pto_tile *e = tile_new((pto_dtype)dt, 4, 4, 4, 4), *tmp = tile_new((pto_dtype)dt, 4, 4, 4, 4);
+            const pto_status want = algo == 1 && !ref_is_float((pto_dtype)dt) ? PTO_ERR_UNSUPPORTED_DTYPE : PTO_OK;
+            assert_int_equal(pto_tpow(d, b, e, tmp, (pto_pow_algorithm)algo), want);
+            if (want != PTO_OK) assert_non_null(strstr(pto_last_error(), "pto_tpow"));
+            pto_tile_destroy(d), pto_tile_destroy(b), pto_tile_destroy(e), pto_tile_destroy(tmp);
+        }
+    }
+}
+
+/* A successful call leaves the last error alone. */
+static void test_success_keeps_last_error(void **state) {
+    (void)state;
+    assert_int_equal(pto_trsqrt(NULL, NULL), PTO_ERR_NULL_ARGUMENT);
+    char before[256];
+    strncpy(before, pto_last_error(), sizeof(before) - 1);
+    before[sizeof(before) - 1] = '\0';
+    pto_tile *t = tile_new(PTO_FLOAT32, 2, 2, 2, 2);
+    assert_int_equal(pto_trsqrt(t, t), PTO_OK);
+    assert_string_equal(pto_last_error(), before);
+    pto_tile_destroy(t);
+}
+
+typedef struct {
+    char initial[256];
+    char after[256];
+} thread_report;
+
+static void *thread_main(void *arg) {
+    thread_report *report = arg;
+    strncpy(report->initial, pto_last_error(), sizeof(report->initial) - 1);
+    (void)pto_tile_set_valid(NULL, 1, 1);
+    strncpy(report->after, pto_last_error(), sizeof(report->after) - 1);
+    return NULL;
+}
+
+static void test_last_error_is_per_thread(void **state) {
+    (void)state;
+    pto_tile *t = tile_new(PTO_FLOAT32, 4, 4, 4, 4);
+    assert_int_equal(pto_tpow(t, NULL, t, NULL, PTO_POW_DEFAULT), PTO_ERR_NULL_ARGUMENT);
+    char mine[256];
+    strncpy(mine, pto_last_error(), sizeof(mine) - 1);
+    mine[sizeof(mine) - 1] = '\0';
+    assert_non_null(strstr(mine, "pto_tpow"));
+    assert_non_null(strstr(mine, "base"));
+
+    thread_report report;
+    memset(&report, 0, sizeof(report));
+    pthread_t thread;
+    assert_int_equal(pthread_create(&thread, NULL, thread_main, &report), 0);
+    assert_int_equal(pthread_join(thread, NULL), 0);
+    assert_string_equal(report.initial, "");
+    assert_non_null(strstr(report.after, "pto_tile_set_valid"));
+    assert_string_equal(pto_last_error(), mine);
+    pto_tile_destroy(t);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_operation_errors),
+        cmocka_unit_test(test_tpow_dtype_algorithm_matrix),
+        cmocka_unit_test(test_success_keeps_last_error),
+        cmocka_unit_test(test_last_error_is_per_thread),
+    };
+    return cmocka_run_group_tests_name("errors", tests, NULL, NULL);
+}
