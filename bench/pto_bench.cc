@@ -1,0 +1,584 @@
+// pto-bench: nanoseconds per element of each libpto tile instruction, next to
+// the loops a user would otherwise run (a scalar double-precision loop, an
+// AVX2 add loop, SLEEF's powf, a vectorised 1/sqrtf), timed in the same run on
+// the same tiles. See `pto-bench --help`.
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmath>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "baselines.h"
+#include "pto_c.h"
+#include "report.h"
+#include "target_select.h"
+#include "timing.h"
+
+namespace bench {
+namespace {
+
+// ---------------------------------------------------------------------------
+// Command line
+
+struct Options {
+  const char* csv = nullptr;
+  const char* plot = nullptr;
+  const char* target = nullptr;
+  const char* filter = nullptr;
+  bool quick = false;
+};
+
+void PrintUsage(FILE* out) {
+  fprintf(out,
+          "usage: pto-bench [--quick] [--filter OP] [--target NAME] [--csv FILE] [--plot FILE]\n"
+          "  --quick        fewer and shorter samples (a rough run in a few seconds)\n"
+          "  --filter OP    only this operation: tpow, trsqrt, tprelu, tcolexpanddiv, tpartadd\n"
+          "  --target NAME  restrict libpto's kernels to one SIMD target (AVX3, AVX2, SSE4, ...)\n"
+          "  --csv FILE     also write every row as CSV\n"
+          "  --plot FILE    render the 64x64 ratios as a PNG chart (needs gnuplot on PATH)\n");
+}
+
+bool ParseOptions(int argc, char** argv, Options* options) {
+  for (int i = 1; i < argc; ++i) {
+    const char* arg = argv[i];
+    const char** value = nullptr;
+    if (strcmp(arg, "--quick") == 0) {
+      options->quick = true;
+      continue;
+    }
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      PrintUsage(stdout);
+      exit(0);
+    }
+    if (strcmp(arg, "--csv") == 0) value = &options->csv;
+    if (strcmp(arg, "--plot") == 0) value = &options->plot;
+    if (strcmp(arg, "--target") == 0) value = &options->target;
+    if (strcmp(arg, "--filter") == 0) value = &options->filter;
+    if (value == nullptr || i + 1 >= argc) {
+      fprintf(stderr, "pto-bench: %s '%s'\n", value == nullptr ? "unknown option" : "missing value for",
+              arg);
+      PrintUsage(stderr);
+      return false;
+    }
+    *value = argv[++i];
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// The machine
+
+std::string CpuModel() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const size_t colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  }
+  return "unknown CPU";
+}
+
+std::string L1DataCacheSize() {
+  for (int index = 0; index < 8; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    std::string level, type, size;
+    std::ifstream(dir + "/level") >> level;
+    std::ifstream(dir + "/type") >> type;
+    std::ifstream(dir + "/size") >> size;
+    if (level == "1" && type == "Data") return size;
+  }
+  return "?";
+}
+
+// One CPU for the whole run: no migrations between samples.
+void PinToCurrentCpu() {
+  const int cpu = sched_getcpu();
+  if (cpu < 0) return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  sched_setaffinity(0, sizeof set, &set);
+}
+
+// ---------------------------------------------------------------------------
+// Deterministic inputs
+
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : state_(seed) {}
+  uint64_t Next() {  // splitmix64
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  double Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }  // [0, 1)
+  double Uniform(double lo, double hi) { return lo + (hi - lo) * Uniform(); }
+  int64_t Int(int64_t lo, int64_t hi) {  // [lo, hi]
+    return lo + static_cast<int64_t>(Next() % static_cast<uint64_t>(hi - lo + 1));
+  }
+
+ private:
+  uint64_t state_;
+};
+
+bool IsFloat(pto_dtype t) { return t == PTO_FLOAT32 || t == PTO_FLOAT16 || t == PTO_BFLOAT16; }
+bool IsSigned(pto_dtype t) { return t == PTO_INT8 || t == PTO_INT16 || t == PTO_INT32; }
+
+struct TileDeleter {
+  void operator()(pto_tile* t) const { pto_tile_destroy(t); }
+};
+using TilePtr = std::unique_ptr<pto_tile, TileDeleter>;
+
+TilePtr MakeTile(pto_dtype dtype, uint32_t rows, uint32_t cols) {
+  pto_tile* t = nullptr;
+  if (pto_tile_create(dtype, rows, cols, &t) != PTO_OK) {
+    fprintf(stderr, "pto-bench: %s\n", pto_last_error());
+    exit(1);
+  }
+  return TilePtr(t);
+}
+
+// Fills the whole tile with gen(rng): through pto_tile_write_f32 (rounding to
+// nearest even) for float tiles, truncated to the element width for integers.
+template <class Gen>
+void Fill(pto_tile* tile, Rng& rng, const Gen& gen) {
+  const pto_dtype dtype = pto_tile_dtype(tile);
+  const size_t n = static_cast<size_t>(pto_tile_rows(tile)) * pto_tile_cols(tile);
+  pto_status status;
+  if (IsFloat(dtype)) {
+    std::vector<float> values(n);
+    for (float& v : values) v = static_cast<float>(gen(rng));
+    status = pto_tile_write_f32(tile, values.data(), n);
+  } else {
+    const size_t size = pto_dtype_size(dtype);
+    std::vector<unsigned char> bytes(n * size);
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t v = static_cast<uint64_t>(static_cast<int64_t>(gen(rng)));
+      memcpy(&bytes[i * size], &v, size);  // little-endian: the low bytes
+    }
+    status = pto_tile_write(tile, bytes.data(), bytes.size());
+  }
+  if (status != PTO_OK) {
+    fprintf(stderr, "pto-bench: %s\n", pto_last_error());
+    exit(1);
+  }
+}
+
+// Float tiles uniform in [-range, range]; integer tiles random bits of the
+// element width (negatives included).
+void FillSigned(pto_tile* tile, Rng& rng, double range) {
+  if (IsFloat(pto_tile_dtype(tile))) {
+    Fill(tile, rng, [range](Rng& r) { return r.Uniform(-range, range); });
+  } else {
+    Fill(tile, rng, [](Rng& r) { return static_cast<double>(r.Int(INT32_MIN, UINT32_MAX)); });
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Cases
+
+enum class Op { kPow, kRsqrt, kPrelu, kColExpandDiv, kPartAdd };
+
+struct Case {
+  Op op;
+  pto_dtype dtype;
+  pto_pow_algorithm algo = PTO_POW_DEFAULT;  // tpow only
+  bool partial = false;                      // tpartadd only
+};
+
+const char* OpName(Op op) {
+  switch (op) {
+    case Op::kPow: return "tpow";
+    case Op::kRsqrt: return "trsqrt";
+    case Op::kPrelu: return "tprelu";
+    case Op::kColExpandDiv: return "tcolexpanddiv";
+    case Op::kPartAdd: return "tpartadd";
+  }
+  return "?";
+}
+
+const char* DtypeName(pto_dtype t) {
+  static const char* const kNames[] = {"int8",    "uint8",   "int16",    "uint16", "int32",
+                                       "uint32",  "float16", "bfloat16", "float32"};
+  return kNames[t];
+}
+
+std::string AlgoName(const Case& c) {
+  if (c.op == Op::kPow) return c.algo == PTO_POW_HIGH_PRECISION ? "high" : "default";
+  if (c.op == Op::kPartAdd) return c.partial ? "partial" : "full";
+  return "-";
+}
+
+// Float types first: they carry the targets.
+const pto_dtype kAllDtypes[] = {PTO_FLOAT32, PTO_FLOAT16, PTO_BFLOAT16, PTO_INT8, PTO_UINT8,
+                                PTO_INT16,   PTO_UINT16,  PTO_INT32,    PTO_UINT32};
+const pto_dtype kFloatDtypes[] = {PTO_FLOAT32, PTO_FLOAT16, PTO_BFLOAT16};
+const pto_dtype kF32F16[] = {PTO_FLOAT32, PTO_FLOAT16};
+
+std::vector<Case> AllCases() {
+  std::vector<Case> cases;
+  for (pto_dtype t : kAllDtypes) cases.push_back({Op::kPow, t, PTO_POW_DEFAULT, false});
+  for (pto_dtype t : kFloatDtypes) cases.push_back({Op::kPow, t, PTO_POW_HIGH_PRECISION, false});
+  for (pto_dtype t : kF32F16) cases.push_back({Op::kRsqrt, t});
+  for (pto_dtype t : kAllDtypes) cases.push_back({Op::kPrelu, t});
+  for (pto_dtype t : kF32F16) cases.push_back({Op::kColExpandDiv, t});
+  for (pto_dtype t : kAllDtypes) {
+    cases.push_back({Op::kPartAdd, t, PTO_POW_DEFAULT, false});
+    cases.push_back({Op::kPartAdd, t, PTO_POW_DEFAULT, true});
+  }
+  return cases;
+}
+
+bool MatchesFilter(const Case& c, const char* filter) {
+  if (filter == nullptr) return true;
+  const char* name = OpName(c.op);
+  return strcmp(filter, name) == 0 || strcmp(filter, name + 1) == 0;
+}
+
+// ---------------------------------------------------------------------------
+// One measurement
+
+struct Machine {
+  TimingConfig timing;
+  bool avx2 = false;   // AVX2 baselines may run
+  bool sleef = false;  // ... and SLEEF's AVX2 powf (needs FMA too)
+};
+
+struct AlignedFree {
+  void operator()(void* p) const { free(p); }
+};
+using Buffer = std::unique_ptr<void, AlignedFree>;
+
+Buffer AllocBuffer(size_t bytes) {
+  void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
+  if (p == nullptr) {
+    fprintf(stderr, "pto-bench: out of memory\n");
+    exit(1);
+  }
+  memset(p, 0, bytes);
+  return Buffer(p);
+}
+
+// The operands of one case, plus the buffers the baselines write to.
+struct Operands {
+  pto_dtype dtype;
+  uint32_t rows, cols, part_rows, part_cols;
+  size_t n;
+  TilePtr dst, src0, src1, tmp;
+  Buffer scalar_out, vector_out, add_a, add_b, add_out;
+};
+
+Operands MakeOperands(const Case& c, uint32_t rows, uint32_t cols, Rng& rng) {
+  Operands o;
+  o.dtype = c.dtype;
+  o.rows = rows;
+  o.cols = cols;
+  o.n = static_cast<size_t>(rows) * cols;
+  o.part_rows = c.partial ? rows * 3 / 4 : rows;
+  o.part_cols = c.partial ? cols * 3 / 4 : cols;
+  o.dst = MakeTile(c.dtype, rows, cols);
+  o.src0 = MakeTile(c.dtype, rows, cols);
+  o.src1 = MakeTile(c.dtype, rows, cols);
+  const bool is_float = IsFloat(c.dtype);
+  const bool is_signed = IsSigned(c.dtype);
+  switch (c.op) {
+    case Op::kPow:
+      o.tmp = MakeTile(c.dtype, rows, cols);
+      if (is_float) {
+        Fill(o.src0.get(), rng, [](Rng& r) { return 4.0 * (1.0 - r.Uniform()); });  // (0, 4]
+        Fill(o.src1.get(), rng, [](Rng& r) { return r.Uniform(-4, 4); });
+      } else {
+        Fill(o.src0.get(), rng, [is_signed](Rng& r) {
+          return static_cast<double>(is_signed ? r.Int(-6, 6) : r.Int(0, 12));
+        });
+        Fill(o.src1.get(), rng, [is_signed](Rng& r) {
+          return static_cast<double>(is_signed ? r.Int(-2, 12) : r.Int(0, 12));
+        });
+      }
+      break;
+    case Op::kRsqrt: {
+      // Positive, log-uniform over most of the type's range.
+      const double lo = c.dtype == PTO_FLOAT16 ? -14 : -60, hi = c.dtype == PTO_FLOAT16 ? 15.5 : 60;
+      Fill(o.src0.get(), rng, [lo, hi](Rng& r) { return std::exp2(r.Uniform(lo, hi)); });
+      break;
+    }
+    case Op::kPrelu:
+      FillSigned(o.src0.get(), rng, 10);
+      FillSigned(o.src1.get(), rng, 1);  // slopes
+      break;
+    case Op::kColExpandDiv:
+      Fill(o.src0.get(), rng, [](Rng& r) { return r.Uniform(-100, 100); });
+      Fill(o.src1.get(), rng, [](Rng& r) {
+        return (r.Next() & 1 ? -1 : 1) * r.Uniform(0.5, 10);  // never zero
+      });
+      break;
+    case Op::kPartAdd:
+      FillSigned(o.src0.get(), rng, 100);
+      FillSigned(o.src1.get(), rng, 100);
+      if (pto_tile_set_valid(o.src1.get(), o.part_rows, o.part_cols) != PTO_OK) {
+        fprintf(stderr, "pto-bench: %s\n", pto_last_error());
+        exit(1);
+      }
+      break;
+  }
+  const size_t bytes = o.n * pto_dtype_size(c.dtype);
+  o.scalar_out = AllocBuffer(bytes);
+  o.vector_out = AllocBuffer(o.n * sizeof(float));
+  o.add_a = AllocBuffer(o.n * sizeof(float));
+  o.add_b = AllocBuffer(o.n * sizeof(float));
+  o.add_out = AllocBuffer(o.n * sizeof(float));
+  float* a = static_cast<float*>(o.add_a.get());
+  float* b = static_cast<float*>(o.add_b.get());
+  for (size_t i = 0; i < o.n; ++i) {
+    a[i] = static_cast<float>(rng.Uniform(-100, 100));
+    b[i] = static_cast<float>(rng.Uniform(-100, 100));
+  }
+  return o;
+}
+
+// Bytes that one call reads or writes.
+double WorkingSetKib(const Case& c, const Operands& o) {
+  const double element = static_cast<double>(pto_dtype_size(c.dtype));
+  const double n = static_cast<double>(o.n);
+  double elements = 3 * n;
+  if (c.op == Op::kRsqrt) elements = 2 * n;
+  if (c.op == Op::kColExpandDiv) elements = 2 * n + o.cols;
+  if (c.op == Op::kPartAdd) elements = 2 * n + static_cast<double>(o.part_rows) * o.part_cols;
+  return elements * element / 1024.0;
+}
+
+double UlpError(pto_dtype dtype, double got, double exact) {
+  if (std::isnan(exact) && std::isnan(got)) return 0;
+  if (got == scalar_round_to_dtype(dtype, exact) && std::isinf(got)) return 0;  // overflow
+  if (!std::isfinite(got) || !std::isfinite(exact)) return INFINITY;
+  const int mantissa_bits = dtype == PTO_FLOAT32 ? 23 : dtype == PTO_FLOAT16 ? 10 : 7;
+  const int min_exponent = dtype == PTO_FLOAT16 ? -14 : -126;
+  const int exponent = exact == 0 ? min_exponent : std::max(std::ilogb(exact), min_exponent);
+  return std::fabs(got - exact) / std::ldexp(1.0, exponent - mantissa_bits);
+}
+
+// Max ulp error of `out` (elements of dtype) against the double-precision
+// result of the case on its own inputs.
+double MaxUlpError(const Case& c, const Operands& o, const void* out, pto_dtype out_dtype) {
+  const void* a = pto_tile_data(o.src0.get());
+  const void* b = pto_tile_data(o.src1.get());
+  double worst = 0;
+  for (size_t i = 0; i < o.n; ++i) {
+    const double x = scalar_element_to_double(c.dtype, a, i);
+    const double exact = c.op == Op::kPow ? std::pow(x, scalar_element_to_double(c.dtype, b, i))
+                                          : 1.0 / std::sqrt(x);
+    worst = std::max(worst, UlpError(out_dtype, scalar_element_to_double(out_dtype, out, i), exact));
+  }
+  return worst;
+}
+
+// Elements of dst that differ (bitwise) from the scalar loop's output.
+long Mismatches(const Operands& o) {
+  const size_t size = pto_dtype_size(o.dtype);
+  const unsigned char* lib = static_cast<const unsigned char*>(pto_tile_data(o.dst.get()));
+  const unsigned char* ref = static_cast<const unsigned char*>(o.scalar_out.get());
+  long count = 0;
+  for (size_t i = 0; i < o.n; ++i) count += memcmp(lib + i * size, ref + i * size, size) != 0;
+  return count;
+}
+
+// Times libpto's call and the scalar loop, with the vector baselines that
+// apply, all interleaved; fills the row's Stats.
+template <class Lib, class Scalar>
+void TimeCase(const Case& c, Operands& o, const Machine& m, Lib& lib, Scalar& scalar, Row* row) {
+  const size_t n = o.n;
+  float* add_out = static_cast<float*>(o.add_out.get());
+  const float* add_a = static_cast<const float*>(o.add_a.get());
+  const float* add_b = static_cast<const float*>(o.add_b.get());
+  float* vec_out = static_cast<float*>(o.vector_out.get());
+  const float* in0 = static_cast<const float*>(pto_tile_data(o.src0.get()));
+  const float* in1 = static_cast<const float*>(pto_tile_data(o.src1.get()));
+  auto add = [=] { avx2_add_f32(n, add_out, add_a, add_b); };
+  auto sleef = [=] { sleef_powf_u10_avx2(n, vec_out, in0, in1); };
+  auto rsqrtf = [=] { vec_rsqrtf_f32(n, vec_out, in0); };
+
+  std::vector<Timed> timed = {MakeTimed(lib), MakeTimed(scalar)};
+  std::vector<Stats*> results = {&row->lib, &row->scalar};
+  const bool f32 = c.dtype == PTO_FLOAT32;
+  if (m.avx2 && (c.op == Op::kPrelu || c.op == Op::kPartAdd || c.op == Op::kColExpandDiv)) {
+    timed.push_back(MakeTimed(add));
+    results.push_back(&row->avx2_add);
+  }
+  if (m.sleef && f32 && c.op == Op::kPow) {
+    timed.push_back(MakeTimed(sleef));
+    results.push_back(&row->sleef);
+  }
+  if (m.avx2 && f32 && c.op == Op::kRsqrt) {
+    timed.push_back(MakeTimed(rsqrtf));
+    results.push_back(&row->rsqrtf);
+  }
+  const std::vector<Stats> stats = Measure(timed, n, m.timing);
+  for (size_t i = 0; i < stats.size(); ++i) *results[i] = stats[i];
+}
+
+// Runs the call once outside the timing to see that libpto accepts it.
+template <class Lib>
+bool Accepted(const Case& c, Lib& lib) {
+  if (lib() == PTO_OK) return true;
+  fprintf(stderr, "pto-bench: %s %s: %s\n", OpName(c.op), DtypeName(c.dtype), pto_last_error());
+  return false;
+}
+
+Row RunCase(const Case& c, uint32_t rows, uint32_t cols, const Machine& m, Rng& rng) {
+  Operands o = MakeOperands(c, rows, cols, rng);
+  Row row;
+  row.op = OpName(c.op);
+  row.dtype = DtypeName(c.dtype);
+  row.algo = AlgoName(c);
+  row.shape = std::to_string(rows) + "x" + std::to_string(cols);
+  row.elements = o.n;
+  row.working_set_kib = WorkingSetKib(c, o);
+
+  pto_tile* dst = o.dst.get();
+  pto_tile* src0 = o.src0.get();
+  pto_tile* src1 = o.src1.get();
+  pto_tile* tmp = o.tmp.get();
+  const void* in0 = pto_tile_data(src0);
+  const void* in1 = pto_tile_data(src1);
+  void* out = o.scalar_out.get();
+  const pto_dtype t = c.dtype;
+  const size_t n = o.n;
+  bool ok = false;
+  switch (c.op) {
+    case Op::kPow: {
+      const pto_pow_algorithm algo = c.algo;
+      auto lib = [=] { return pto_tpow(dst, src0, src1, tmp, algo); };
+      auto scalar = [=] { scalar_pow(t, n, out, in0, in1); };
+      if ((ok = Accepted(c, lib))) TimeCase(c, o, m, lib, scalar, &row);
+      break;
+    }
+    case Op::kRsqrt: {
+      auto lib = [=] { return pto_trsqrt(dst, src0); };
+      auto scalar = [=] { scalar_rsqrt(t, n, out, in0); };
+      if ((ok = Accepted(c, lib))) TimeCase(c, o, m, lib, scalar, &row);
+      break;
+    }
+    case Op::kPrelu: {
+      auto lib = [=] { return pto_tprelu(dst, src0, src1, nullptr); };
+      auto scalar = [=] { scalar_prelu(t, n, out, in0, in1); };
+      if ((ok = Accepted(c, lib))) TimeCase(c, o, m, lib, scalar, &row);
+      break;
+    }
+    case Op::kColExpandDiv: {
+      auto lib = [=] { return pto_tcolexpanddiv(dst, src0, src1); };
+      auto scalar = [=] { scalar_colexpanddiv(t, rows, cols, out, in0, in1); };
+      if ((ok = Accepted(c, lib))) TimeCase(c, o, m, lib, scalar, &row);
+      break;
+    }
+    case Op::kPartAdd: {
+      const size_t pr = o.part_rows, pc = o.part_cols;
+      auto lib = [=] { return pto_tpartadd(dst, src0, src1); };
+      auto scalar = [=] { scalar_partadd(t, rows, cols, pr, pc, out, in0, in1); };
+      if ((ok = Accepted(c, lib))) TimeCase(c, o, m, lib, scalar, &row);
+      break;
+    }
+  }
+  if (!ok) return row;
+
+  const bool approximated = IsFloat(t) && (c.op == Op::kPow || c.op == Op::kRsqrt);
+  if (approximated) {
+    row.lib_ulp = MaxUlpError(c, o, pto_tile_data(dst), t);
+    if (row.sleef.valid() || row.rsqrtf.valid()) {
+      row.base_ulp = MaxUlpError(c, o, o.vector_out.get(), PTO_FLOAT32);
+    }
+  } else {
+    row.mismatches = Mismatches(o);
+  }
+  return row;
+}
+
+struct Shape {
+  uint32_t rows, cols;
+};
+const Shape kShapes[] = {{1, 1}, {16, 16}, {64, 64}, {128, 128}};
+
+int Main(int argc, char** argv) {
+  Options options;
+  if (!ParseOptions(argc, argv, &options)) return 2;
+  if (options.filter != nullptr) {
+    bool known = false;
+    for (const Case& c : AllCases()) known |= MatchesFilter(c, options.filter);
+    if (!known) {
+      fprintf(stderr, "pto-bench: unknown operation '%s'\n", options.filter);
+      return 2;
+    }
+  }
+  const std::string supported = SupportedTargetNames();
+  if (options.target != nullptr) {
+    if (!SelectTarget(options.target)) {
+      fprintf(stderr, "pto-bench: this CPU has no SIMD target '%s' (supported: %s)\n",
+              options.target, supported.c_str());
+      return 2;
+    }
+    if (strcasecmp(pto_simd_target(), options.target) != 0) {
+      fprintf(stderr, "pto-bench: libpto dispatches to %s, not %s\n", pto_simd_target(),
+              options.target);
+      return 1;
+    }
+  }
+  PinToCurrentCpu();
+
+  Machine m;
+  m.timing = options.quick ? TimingConfig{9, 20000, 200000} : TimingConfig{51, 200000, 2000000};
+  m.avx2 = __builtin_cpu_supports("avx2");
+  m.sleef = m.avx2 && __builtin_cpu_supports("fma") && sleef_available();
+
+  RunInfo info;
+  info.cpu = CpuModel();
+  info.target = pto_simd_target();
+  info.library_version = pto_version_string();
+  printf("pto-bench: libpto %s\n", info.library_version.c_str());
+  printf("CPU: %s (L1d %s; SIMD targets supported: %s)\n", info.cpu.c_str(),
+         L1DataCacheSize().c_str(), supported.c_str());
+  printf("libpto SIMD target: %s%s\n", info.target.c_str(),
+         options.target != nullptr ? " (selected with --target)" : " (best available)");
+  printf("Baselines: AVX2 loops %s; SLEEF %s\n", m.avx2 ? "on" : "off (no AVX2)",
+         m.sleef ? "on" : sleef_available() ? "off (no AVX2+FMA)" : "off (built without SLEEF)");
+  printf("Timing: %zu samples of ~%.0f us each after %.1f ms warm-up, CLOCK_MONOTONIC%s\n\n",
+         m.timing.samples, m.timing.sample_ns / 1e3, m.timing.warmup_ns / 1e6,
+         options.quick ? " (--quick)" : "");
+  PrintTableHeader(stdout);
+
+  Rng rng(0x5054'4F42'454E'4348ull);
+  std::vector<Row> rows;
+  for (const Shape& shape : kShapes) {
+    printf("\n");
+    for (const Case& c : AllCases()) {
+      if (!MatchesFilter(c, options.filter)) continue;
+      if (c.partial && shape.rows * 3 / 4 == 0) continue;  // 1x1 has no partial region
+      rows.push_back(RunCase(c, shape.rows, shape.cols, m, rng));
+      PrintRow(stdout, rows.back());
+    }
+  }
+  PrintCallOverhead(stdout, rows);
+  PrintTargetChecks(stdout, rows);
+
+  int status = 0;
+  if (options.csv != nullptr) {
+    if (WriteCsv(options.csv, rows, info)) printf("\nCSV written to %s\n", options.csv);
+    else status = 1;
+  }
+  if (options.plot != nullptr && PlotRatios(options.plot, rows, "64x64", info)) {
+    printf("Chart written to %s\n", options.plot);
+  }
+  return status;
+}
+
+}  // namespace
+}  // namespace bench
+
+int main(int argc, char** argv) { return bench::Main(argc, argv); }

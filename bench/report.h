@@ -1,0 +1,63 @@
+// The results of one pto-bench run and the ways it shows them: the table,
+// the CSV file, the gnuplot chart and the check against the targets.
+#ifndef PTO_BENCH_REPORT_H_
+#define PTO_BENCH_REPORT_H_
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <string>
+#include <vector>
+
+#include "timing.h"
+
+namespace bench {
+
+// One (operation, dtype, algorithm or region, shape) measurement. A baseline
+// that does not apply (or could not run on this CPU) has invalid Stats.
+struct Row {
+  std::string op;      // "tpow"
+  std::string dtype;   // "float32"
+  std::string algo;    // "default", "high", "full", "partial" or "-"
+  std::string shape;   // "64x64"
+  size_t elements = 0;
+  double working_set_kib = 0;  // bytes of every operand the call reads or writes
+  Stats lib, scalar, avx2_add, sleef, rsqrtf;
+  // tpow and trsqrt: max ulp error against a double reference on the
+  // benchmark data, of libpto and of the vector baseline (SLEEF or 1/sqrtf).
+  double lib_ulp = NAN, base_ulp = NAN;
+  // Other operations: elements where libpto differs from the scalar loop
+  // (both should be exact); -1 when not checked.
+  long mismatches = -1;
+};
+
+// Run description printed above the table and stored in every CSV row.
+struct RunInfo {
+  std::string cpu;
+  std::string target;
+  std::string library_version;
+};
+
+// baseline time / libpto time: > 1 means libpto is faster. NaN if either is missing.
+double Ratio(const Stats& baseline, const Stats& lib);
+
+void PrintTableHeader(FILE* out);
+void PrintRow(FILE* out, const Row& row);
+
+// The 1x1 rows as per-call costs.
+void PrintCallOverhead(FILE* out, const std::vector<Row>& rows);
+
+// Each of the speed targets that the rows cover, PASS or MISS.
+void PrintTargetChecks(FILE* out, const std::vector<Row>& rows);
+
+// False (with a message on stderr) if the file cannot be written.
+bool WriteCsv(const char* path, const std::vector<Row>& rows, const RunInfo& info);
+
+// Renders the ratios of the `shape` rows to a PNG with gnuplot. Prints a note
+// and returns false if gnuplot is not on PATH or fails.
+bool PlotRatios(const char* png_path, const std::vector<Row>& rows, const std::string& shape,
+                const RunInfo& info);
+
+}  // namespace bench
+
+#endif  // PTO_BENCH_REPORT_H_
