@@ -1,0 +1,3 @@
+module libpto/pto
+
+go 1.19

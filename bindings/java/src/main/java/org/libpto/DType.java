@@ -1,0 +1,46 @@
+package org.libpto;
+
+/** A tile's element type (the C {@code pto_dtype}). */
+public enum DType {
+    INT8(pto_dtype.PTO_INT8),
+    UINT8(pto_dtype.PTO_UINT8),
+    INT16(pto_dtype.PTO_INT16),
+    UINT16(pto_dtype.PTO_UINT16),
+    INT32(pto_dtype.PTO_INT32),
+    UINT32(pto_dtype.PTO_UINT32),
+    /** IEEE binary16, written and read through {@code float[]}. */
+    FLOAT16(pto_dtype.PTO_FLOAT16),
+    /** bfloat16, written and read through {@code float[]}. */
+    BFLOAT16(pto_dtype.PTO_BFLOAT16),
+    FLOAT32(pto_dtype.PTO_FLOAT32);
+
+    private final int code;
+
+    DType(int code) {
+        this.code = code;
+    }
+
+    /** The C value of the element type. */
+    public int code() {
+        return code;
+    }
+
+    /** Bytes per element. */
+    public int size() {
+        return (int) PtoNative.pto_dtype_size(code);
+    }
+
+    /** True for FLOAT16, BFLOAT16 and FLOAT32. */
+    public boolean isFloatingPoint() {
+        return this == FLOAT16 || this == BFLOAT16 || this == FLOAT32;
+    }
+
+    static DType of(int code) {
+        for (DType d : values()) {
+            if (d.code == code) {
+                return d;
+            }
+        }
+        throw new PtoException(Status.INVALID_ARGUMENT, "unknown dtype " + code);
+    }
+}

@@ -1,0 +1,285 @@
+package org.libpto;
+
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+
+/**
+ * A libpto tile: a {@code rows x cols} row-major array of one element type
+ * with a valid region anchored at (0, 0), zero-filled at creation.
+ *
+ * <p>A Tile owns its native storage. {@link #close()} frees it (use
+ * try-with-resources); a {@link Cleaner} frees a tile that becomes unreachable
+ * without being closed, as a safety net only. After {@code close()} every
+ * method throws {@link PtoException} with {@link Status#NULL_ARGUMENT};
+ * closing again does nothing.
+ *
+ * <p>Bulk copies move the whole tile (not just the valid region) in one
+ * native call: {@code byte[]} for INT8/UINT8, {@code short[]} for
+ * INT16/UINT16, {@code int[]} for INT32/UINT32 (unsigned types as their bit
+ * patterns, see {@link Byte#toUnsignedInt} and friends), and {@code float[]}
+ * for FLOAT32, FLOAT16 and BFLOAT16 (narrowing rounds to nearest even).
+ *
+ * <p>Distinct tiles may be used from different threads at once; one tile must
+ * not be written by one thread while another uses or closes it.
+ */
+public final class Tile implements AutoCloseable {
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    /** The native handle, shared with the cleaning action (which must not reference the Tile). */
+    private static final class Handle implements Runnable {
+        private volatile long pointer;
+
+        Handle(long pointer) {
+            this.pointer = pointer;
+        }
+
+        @Override
+        public synchronized void run() {
+            long p = pointer;
+            pointer = 0;
+            if (p != 0) {
+                PtoNative.pto_tile_destroy(p);
+            }
+        }
+    }
+
+    private final Handle handle;
+    private final Cleaner.Cleanable cleanable;
+
+    /**
+     * Creates a zero-filled tile whose valid region is the whole tile.
+     *
+     * @throws PtoException INVALID_ARGUMENT for a dimension of 0 (or negative)
+     *     or a size above libpto's limit; OUT_OF_MEMORY
+     */
+    public Tile(DType dtype, int rows, int cols) {
+        if (dtype == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Tile: dtype is null");
+        }
+        if (rows < 0 || cols < 0) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Tile: rows and cols must be positive");
+        }
+        long[] out = new long[1];
+        PtoNative.pto_tile_create(dtype.code(), rows, cols, out);
+        this.handle = new Handle(out[0]);
+        this.cleanable = CLEANER.register(this, handle);
+    }
+
+    /** Frees the tile; closing a closed tile does nothing. */
+    @Override
+    public void close() {
+        cleanable.clean();
+    }
+
+    /** Whether {@link #close()} has been called. */
+    public boolean isClosed() {
+        return handle.pointer == 0;
+    }
+
+    /**
+     * The native handle for an operation; callers keep {@code this} reachable
+     * (Reference.reachabilityFence) until the native call returns.
+     */
+    long handle(String op, String operand) {
+        long p = handle.pointer;
+        if (p == 0) {
+            throw new PtoException(Status.NULL_ARGUMENT, op + ": " + operand + " tile is closed");
+        }
+        return p;
+    }
+
+    /** The handle of a tile that may be null (libpto reports a missing required one). */
+    static long handleOf(Tile tile, String op, String operand) {
+        return tile == null ? 0 : tile.handle(op, operand);
+    }
+
+    public DType dtype() {
+        try {
+            return DType.of(PtoNative.pto_tile_dtype(handle("Tile.dtype", "this")));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    public int rows() {
+        try {
+            return (int) PtoNative.pto_tile_rows(handle("Tile.rows", "this"));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    public int cols() {
+        try {
+            return (int) PtoNative.pto_tile_cols(handle("Tile.cols", "this"));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    public int validRows() {
+        try {
+            return (int) PtoNative.pto_tile_valid_rows(handle("Tile.validRows", "this"));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    public int validCols() {
+        try {
+            return (int) PtoNative.pto_tile_valid_cols(handle("Tile.validCols", "this"));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** Number of elements, {@code rows() * cols()}. */
+    public int size() {
+        return Math.multiplyExact(rows(), cols());
+    }
+
+    /**
+     * Sets the valid region, anchored at (0, 0); 0 dimensions are allowed.
+     *
+     * @throws PtoException OUT_OF_RANGE if the region exceeds the tile (it is then unchanged)
+     */
+    public Tile setValid(int validRows, int validCols) {
+        if (validRows < 0 || validCols < 0) {
+            throw new PtoException(Status.OUT_OF_RANGE, "Tile.setValid: negative valid region");
+        }
+        try {
+            PtoNative.pto_tile_set_valid(handle("Tile.setValid", "this"), validRows, validCols);
+            return this;
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    // ------------------------------------------------------------ bulk copies
+
+    private long handleForArray(String op, DType a, DType b, String arrayType) {
+        long p = handle(op, "this");
+        DType d = DType.of(PtoNative.pto_tile_dtype(p));
+        if (d != a && d != b) {
+            throw new PtoException(Status.DTYPE_MISMATCH,
+                    op + ": tile is " + d + ", " + arrayType + " needs " + a + " or " + b);
+        }
+        return p;
+    }
+
+    /** Copies {@code size()} values into an INT8 or UINT8 tile. */
+    public Tile write(byte[] data) {
+        try {
+            PtoNative.pto_tile_write_i8(handleForArray("Tile.write", DType.INT8, DType.UINT8, "byte[]"), data);
+            return this;
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** Copies {@code size()} values into an INT16 or UINT16 tile. */
+    public Tile write(short[] data) {
+        try {
+            PtoNative.pto_tile_write_i16(handleForArray("Tile.write", DType.INT16, DType.UINT16, "short[]"), data);
+            return this;
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** Copies {@code size()} values into an INT32 or UINT32 tile. */
+    public Tile write(int[] data) {
+        try {
+            PtoNative.pto_tile_write_i32(handleForArray("Tile.write", DType.INT32, DType.UINT32, "int[]"), data);
+            return this;
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /**
+     * Copies {@code size()} floats into a FLOAT32, FLOAT16 or BFLOAT16 tile.
+     *
+     * @throws PtoException UNSUPPORTED_DTYPE for an integer tile; INVALID_ARGUMENT for a wrong length
+     */
+    public Tile write(float[] data) {
+        try {
+            PtoNative.pto_tile_write_f32(handle("Tile.write", "this"), data);
+            return this;
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** Copies an INT8 or UINT8 tile into {@code dst} ({@code size()} elements). */
+    public void read(byte[] dst) {
+        try {
+            PtoNative.pto_tile_read_i8(handleForArray("Tile.read", DType.INT8, DType.UINT8, "byte[]"), dst);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** Copies an INT16 or UINT16 tile into {@code dst} ({@code size()} elements). */
+    public void read(short[] dst) {
+        try {
+            PtoNative.pto_tile_read_i16(handleForArray("Tile.read", DType.INT16, DType.UINT16, "short[]"), dst);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** Copies an INT32 or UINT32 tile into {@code dst} ({@code size()} elements). */
+    public void read(int[] dst) {
+        try {
+            PtoNative.pto_tile_read_i32(handleForArray("Tile.read", DType.INT32, DType.UINT32, "int[]"), dst);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** Copies a FLOAT32, FLOAT16 or BFLOAT16 tile into {@code dst} (widening is exact). */
+    public void read(float[] dst) {
+        try {
+            PtoNative.pto_tile_read_f32(handle("Tile.read", "this"), dst);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** The values of an INT8 or UINT8 tile. */
+    public byte[] readBytes() {
+        byte[] out = new byte[size()];
+        read(out);
+        return out;
+    }
+
+    /** The values of an INT16 or UINT16 tile. */
+    public short[] readShorts() {
+        short[] out = new short[size()];
+        read(out);
+        return out;
+    }
+
+    /** The values of an INT32 or UINT32 tile. */
+    public int[] readInts() {
+        int[] out = new int[size()];
+        read(out);
+        return out;
+    }
+
+    /** The values of a FLOAT32, FLOAT16 or BFLOAT16 tile as floats. */
+    public float[] readFloats() {
+        float[] out = new float[size()];
+        read(out);
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        if (isClosed()) {
+            return "Tile[closed]";
+        }
+        return "Tile[" + dtype() + " " + rows() + "x" + cols() + " valid " + validRows() + "x" + validCols() + "]";
+    }
+}
