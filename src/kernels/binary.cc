@@ -29,7 +29,7 @@ using AddTag = std::conditional_t<sizeof(T) == 1, hn::ScalableTag<T>, ComputeTag
 template <typename T>
 void PreluTyped(size_t rows, size_t cols, kernels::Plane dst, kernels::ConstPlane a,
                 kernels::ConstPlane b) {
-  ForEachBinary(ComputeTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
+  ForEachBinaryAnyWidth(ComputeTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
                 static_cast<const T*>(a.data), a.stride, static_cast<const T*>(b.data),
                 b.stride, [](auto d, const T* pa, const T* pb, T* out) {
                   const auto x = LoadAs(d, pa);
@@ -41,7 +41,7 @@ void PreluTyped(size_t rows, size_t cols, kernels::Plane dst, kernels::ConstPlan
 template <typename T>
 void AddTyped(size_t rows, size_t cols, kernels::Plane dst, kernels::ConstPlane a,
               kernels::ConstPlane b) {
-  ForEachBinary(AddTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
+  ForEachBinaryAnyWidth(AddTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
                 static_cast<const T*>(a.data), a.stride, static_cast<const T*>(b.data),
                 b.stride, [](auto d, const T* pa, const T* pb, T* out) {
                   StoreAs(d, hn::Add(LoadAs(d, pa), LoadAs(d, pb)), out);

@@ -21,9 +21,9 @@ void ColExpandDivTyped(size_t rows, size_t cols, kernels::Plane dst, kernels::Co
     StoreAs(d, hn::Div(LoadAs(d, pa), LoadAs(d, pb)), po);
   };
   // Row 0 last: the divisor may be dst's own row 0 (in-place on src1).
-  ForEachBinary(ComputeTag<T>(), rows - 1, cols, out + dst.stride, dst.stride,
+  ForEachBinaryAnyWidth(ComputeTag<T>(), rows - 1, cols, out + dst.stride, dst.stride,
                 in + src.stride, src.stride, div, 0, body);
-  ForEachBinary(ComputeTag<T>(), 1, cols, out, dst.stride, in, src.stride, div, 0, body);
+  ForEachBinaryAnyWidth(ComputeTag<T>(), 1, cols, out, dst.stride, in, src.stride, div, 0, body);
 }
 
 void ColExpandDivImpl(pto_dtype dtype, size_t rows, size_t cols, kernels::Plane dst,

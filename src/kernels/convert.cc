@@ -12,7 +12,7 @@ namespace HWY_NAMESPACE {
 template <typename T>
 void FromF32Typed(size_t n, T* dst, const float* src) {
   const hn::ScalableTag<float> d;
-  ForEachUnary(d, 1, n, dst, n, src, n, [](auto dd, const float* in, T* out) {
+  ForEachUnaryAnyWidth(d, 1, n, dst, n, src, n, [](auto dd, const float* in, T* out) {
     StoreAs(dd, hn::LoadU(dd, in), out);
   });
 }
@@ -20,7 +20,7 @@ void FromF32Typed(size_t n, T* dst, const float* src) {
 template <typename T>
 void ToF32Typed(size_t n, float* dst, const T* src) {
   const hn::ScalableTag<float> d;
-  ForEachUnary(d, 1, n, dst, n, src, n, [](auto dd, const T* in, float* out) {
+  ForEachUnaryAnyWidth(d, 1, n, dst, n, src, n, [](auto dd, const T* in, float* out) {
     hn::StoreU(LoadAs(dd, in), dd, out);
   });
 }

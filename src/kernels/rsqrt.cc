@@ -57,30 +57,37 @@ HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
   if (HWY_LIKELY(hn::AllTrue(d, in_range))) return RsqrtInRange(d, x);
   return RsqrtAnyInput(d, x);
 }
-#elif HWY_TARGET == HWY_SCALAR
-// The one-lane fallback: sqrt and divide in double, rounded once.
-template <class D>
-HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
-  const hn::Rebind<double, D> dd;
-  return hn::DemoteTo(d, hn::Div(hn::Set(dd, 1.0), hn::Sqrt(hn::PromoteTo(dd, x))));
-}
 #else
 // Without fused multiply-add the residual above loses its accuracy, so these
 // targets take sqrt and divide in double lanes and round once.
 template <class D>
-HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
-  const hn::Half<D> dh;
-  const hn::Rebind<double, decltype(dh)> dd;
-  const auto one = hn::Set(dd, 1.0);
-  const auto lo = hn::Div(one, hn::Sqrt(hn::PromoteTo(dd, hn::LowerHalf(dh, x))));
-  const auto hi = hn::Div(one, hn::Sqrt(hn::PromoteTo(dd, hn::UpperHalf(dh, x))));
-  return hn::Combine(d, hn::DemoteTo(dh, hi), hn::DemoteTo(dh, lo));
+HWY_INLINE hn::Vec<D> RsqrtViaDouble(D d, hn::Vec<D> x) {
+  const hn::Rebind<double, D> dd;
+  return hn::DemoteTo(d, hn::Div(hn::Set(dd, 1.0), hn::Sqrt(hn::PromoteTo(dd, x))));
 }
+
+#if HWY_TARGET == HWY_SCALAR
+template <class D>
+HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
+  return RsqrtViaDouble(d, x);
+}
+#else
+template <class D>
+HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
+  if constexpr (hn::MaxLanes(D()) == 1) {
+    return RsqrtViaDouble(d, x);
+  } else {
+    const hn::Half<D> dh;
+    return hn::Combine(d, RsqrtViaDouble(dh, hn::UpperHalf(dh, x)),
+                       RsqrtViaDouble(dh, hn::LowerHalf(dh, x)));
+  }
+}
+#endif  // HWY_TARGET == HWY_SCALAR
 #endif
 
 template <typename T>
 void RsqrtTyped(size_t rows, size_t cols, kernels::Plane dst, kernels::ConstPlane src) {
-  ForEachUnary(ComputeTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
+  ForEachUnaryAnyWidth(ComputeTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
                static_cast<const T*>(src.data), src.stride,
                [](auto d, const T* in, T* out) { StoreAs(d, Rsqrt(d, LoadAs(d, in)), out); });
 }

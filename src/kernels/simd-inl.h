@@ -89,7 +89,10 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> BF16BitsFromF32(DF df, hn::Vec<DF> 
   const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
   const auto rounded = hn::ShiftRight<16>(hn::Add(bits, hn::Add(hn::Set(du, 0x7FFFu), lsb)));
   const auto quiet_nan = hn::Or(hn::ShiftRight<16>(bits), hn::Set(du, 0x40u));
-  const auto is_nan = hn::Gt(hn::And(bits, hn::Set(du, 0x7FFFFFFFu)), hn::Set(du, 0x7F800000u));
+  // |v| fits in 31 bits, so the signed compare (one instruction) suffices.
+  const hn::RebindToSigned<DF> di;
+  const auto abs = hn::BitCast(di, hn::And(bits, hn::Set(du, 0x7FFFFFFFu)));
+  const auto is_nan = hn::RebindMask(du, hn::Gt(abs, hn::Set(di, 0x7F800000)));
   return hn::IfThenElse(is_nan, quiet_nan, rounded);
 }
 
@@ -163,9 +166,45 @@ HWY_INLINE void StoreAs(D16 d, hn::Vec<D16> v, T8* HWY_RESTRICT p) {
 
 // ---------------------------------------------------------------------------
 // Row drivers. `body(d, a, b, out)` processes exactly Lanes(d) elements from
-// pointers of the storage types. The last partial vector of each row goes
-// through zero-filled stack buffers, so nothing outside the region is read or
-// written (a masked store would be a read-modify-write on some targets).
+// pointers of the storage types. Nothing outside the region is read or
+// written: a masked store would be a read-modify-write on some targets.
+//
+// ForEachBinaryAnyWidth finishes each row with ever narrower vectors (half,
+// quarter, ... of d), so `body` must accept a descriptor of any width; it is
+// the cheaper driver. ForEachBinary accepts any body: its row tail goes
+// through zero-filled stack buffers of one full vector.
+
+template <class D, typename TD, typename TA, typename TB, class Body>
+HWY_INLINE void NarrowingTail(D, size_t rest, TD* out, const TA* a, const TB* b,
+                              const Body& body) {
+  constexpr size_t kHalf = hn::MaxLanes(D()) / 2;
+  if constexpr (kHalf >= 1) {
+    const hn::CappedTag<hn::TFromD<D>, kHalf> dh;
+    if (rest >= kHalf) {
+      body(dh, a, b, out);
+      a += kHalf;
+      b += kHalf;
+      out += kHalf;
+      rest -= kHalf;
+    }
+    if (rest != 0) NarrowingTail(dh, rest, out, a, b, body);
+  }
+}
+
+template <class D, typename TD, typename TA, typename TB, class Body>
+HWY_INLINE void ForEachBinaryAnyWidth(D d, size_t rows, size_t cols, TD* dst,
+                                      size_t dst_stride, const TA* a, size_t a_stride,
+                                      const TB* b, size_t b_stride, const Body& body) {
+  const size_t N = hn::Lanes(d);
+  for (size_t r = 0; r < rows; ++r) {
+    TD* HWY_RESTRICT out = dst + r * dst_stride;
+    const TA* pa = a + r * a_stride;
+    const TB* pb = b + r * b_stride;
+    size_t i = 0;
+    for (; i + N <= cols; i += N) body(d, pa + i, pb + i, out + i);
+    if (i < cols) NarrowingTail(d, cols - i, out + i, pa + i, pb + i, body);
+  }
+}
 
 template <class D, typename TD, typename TA, typename TB, class Body>
 HWY_INLINE void ForEachBinary(D d, size_t rows, size_t cols, TD* dst, size_t dst_stride,
@@ -195,10 +234,11 @@ HWY_INLINE void ForEachBinary(D d, size_t rows, size_t cols, TD* dst, size_t dst
 }
 
 template <class D, typename TD, typename TA, class Body>
-HWY_INLINE void ForEachUnary(D d, size_t rows, size_t cols, TD* dst, size_t dst_stride,
-                             const TA* a, size_t a_stride, const Body& body) {
-  ForEachBinary(d, rows, cols, dst, dst_stride, a, a_stride, a, a_stride,
-                [&body](D dd, const TA* pa, const TA*, TD* out) { body(dd, pa, out); });
+HWY_INLINE void ForEachUnaryAnyWidth(D d, size_t rows, size_t cols, TD* dst,
+                                     size_t dst_stride, const TA* a, size_t a_stride,
+                                     const Body& body) {
+  ForEachBinaryAnyWidth(d, rows, cols, dst, dst_stride, a, a_stride, a, a_stride,
+                [&body](auto dd, const TA* pa, const TA*, TD* out) { body(dd, pa, out); });
 }
 
 // The compute descriptor for storage type T: 8-bit integers widen to 16-bit
