@@ -58,9 +58,17 @@ fn main() {
 /// Runs a program and returns its standard output, failing the build with a
 /// clear message otherwise.
 fn capture(program: &str, args: &[&str]) -> String {
-    let out = Command::new(program).args(args).output().unwrap_or_else(|e| {
-        panic!("cannot run `{} {}`: {} (install pkg-config)", program, args.join(" "), e)
-    });
+    let out = Command::new(program)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run `{} {}`: {} (install pkg-config)",
+                program,
+                args.join(" "),
+                e
+            )
+        });
     if !out.status.success() {
         panic!(
             "`{} {}` failed: {}\nis libpto installed, or PKG_CONFIG_PATH set to its build tree \
@@ -70,7 +78,10 @@ fn capture(program: &str, args: &[&str]) -> String {
             String::from_utf8_lossy(&out.stderr).trim()
         );
     }
-    String::from_utf8(out.stdout).expect("pkg-config output is UTF-8").trim().to_string()
+    String::from_utf8(out.stdout)
+        .expect("pkg-config output is UTF-8")
+        .trim()
+        .to_string()
 }
 
 /// Turns `pkg-config --libs` into cargo link instructions. An rpath (the

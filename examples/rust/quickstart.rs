@@ -12,7 +12,14 @@ const ROWS: u32 = 2;
 const COLS: u32 = 4;
 
 fn show(name: &str, t: &Tile) -> pto::Result<()> {
-    print!("  {:<6} [{}x{} valid {}x{}]", name, t.rows(), t.cols(), t.valid_rows(), t.valid_cols());
+    print!(
+        "  {:<6} [{}x{} valid {}x{}]",
+        name,
+        t.rows(),
+        t.cols(),
+        t.valid_rows(),
+        t.valid_cols()
+    );
     for (i, v) in t.to_vec::<f32>()?.iter().enumerate() {
         if i % t.cols() as usize == 0 {
             print!("\n    ");
@@ -24,10 +31,24 @@ fn show(name: &str, t: &Tile) -> pto::Result<()> {
 }
 
 fn main() -> Result<(), pto::Error> {
-    println!("libpto {}, SIMD target {}\n", pto::version(), pto::simd_target());
+    println!(
+        "libpto {}, SIMD target {}\n",
+        pto::version(),
+        pto::simd_target()
+    );
 
-    let x = Tile::from_slice(DType::Float32, ROWS, COLS, &[2.0f32, -3.0, 0.5, 9.0, -1.5, 4.0, 10.0, 0.0])?;
-    let mut y = Tile::from_slice(DType::Float32, ROWS, COLS, &[10.0f32, 3.0, -2.0, 0.5, 0.25, 0.25, -1.0, 0.1])?;
+    let x = Tile::from_slice(
+        DType::Float32,
+        ROWS,
+        COLS,
+        &[2.0f32, -3.0, 0.5, 9.0, -1.5, 4.0, 10.0, 0.0],
+    )?;
+    let mut y = Tile::from_slice(
+        DType::Float32,
+        ROWS,
+        COLS,
+        &[10.0f32, 3.0, -2.0, 0.5, 0.25, 0.25, -1.0, 0.1],
+    )?;
     let dst = Tile::new(DType::Float32, ROWS, COLS)?;
     let tmp = Tile::new(DType::Float32, ROWS, COLS)?;
     show("x", &x)?;

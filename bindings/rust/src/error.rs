@@ -91,7 +91,10 @@ impl Error {
 
     /// An error the binding itself detects before calling libpto.
     pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error { kind, message: message.into() }
+        Error {
+            kind,
+            message: message.into(),
+        }
     }
 }
 
@@ -114,7 +117,10 @@ pub(crate) fn check(status: sys::pto_status) -> Result<()> {
         return Ok(());
     }
     let message = crate::c_string(unsafe { sys::pto_last_error() });
-    Err(Error { kind: ErrorKind::from_status(status), message })
+    Err(Error {
+        kind: ErrorKind::from_status(status),
+        message,
+    })
 }
 
 #[cfg(test)]
@@ -129,17 +135,31 @@ mod tests {
         let err = check(unsafe { sys::pto_trsqrt(ptr::null_mut(), ptr::null()) }).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::NullArgument);
         assert!(err.message().contains("pto_trsqrt"), "{}", err);
-        assert!(err.to_string().starts_with("PTO_ERR_NULL_ARGUMENT: "), "{}", err);
+        assert!(
+            err.to_string().starts_with("PTO_ERR_NULL_ARGUMENT: "),
+            "{}",
+            err
+        );
 
         let mut t: *mut sys::pto_tile = ptr::null_mut();
         check(unsafe { sys::pto_tile_create(sys::pto_dtype::PTO_FLOAT32, 1, 1, &mut t) }).unwrap();
-        let err = check(unsafe { sys::pto_tpow(t, t, t, ptr::null_mut(), sys::pto_pow_algorithm::PTO_POW_DEFAULT) })
-            .unwrap_err();
+        let err = check(unsafe {
+            sys::pto_tpow(
+                t,
+                t,
+                t,
+                ptr::null_mut(),
+                sys::pto_pow_algorithm::PTO_POW_DEFAULT,
+            )
+        })
+        .unwrap_err();
         assert_eq!(err.kind(), ErrorKind::NullArgument);
         assert!(err.message().contains("pto_tpow"), "{}", err);
         let mut tmp: *mut sys::pto_tile = ptr::null_mut();
-        check(unsafe { sys::pto_tile_create(sys::pto_dtype::PTO_FLOAT32, 1, 1, &mut tmp) }).unwrap();
-        let err = check(unsafe { sys::pto_tpow(t, t, t, tmp, sys::pto_pow_algorithm(9)) }).unwrap_err();
+        check(unsafe { sys::pto_tile_create(sys::pto_dtype::PTO_FLOAT32, 1, 1, &mut tmp) })
+            .unwrap();
+        let err =
+            check(unsafe { sys::pto_tpow(t, t, t, tmp, sys::pto_pow_algorithm(9)) }).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::InvalidArgument);
         assert!(err.message().contains("pto_tpow"), "{}", err);
         unsafe {

@@ -38,7 +38,13 @@ pub use ops::{tcolexpanddiv, tpartadd, tpow, tprelu, trsqrt, PowAlgorithm};
 pub use tile::{DType, Element, Tile};
 
 /// The C ABI as bindgen generates it from `pto_c.h` (unsafe; prefer the safe API).
-#[allow(non_camel_case_types, non_upper_case_globals, non_snake_case, dead_code, missing_docs)]
+#[allow(
+    non_camel_case_types,
+    non_upper_case_globals,
+    non_snake_case,
+    dead_code,
+    missing_docs
+)]
 pub mod sys {
     include!(concat!(env!("OUT_DIR"), "/pto_sys.rs"));
 }

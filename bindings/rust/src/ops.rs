@@ -33,7 +33,15 @@ fn opt(tile: Option<&Tile>) -> *mut sys::pto_tile {
 /// valid region, distinct from the others; its contents afterwards are
 /// unspecified. `HighPrecision` is for float tiles only; integers wrap.
 pub fn tpow(dst: &Tile, base: &Tile, exp: &Tile, tmp: &Tile, algo: PowAlgorithm) -> Result<()> {
-    check(unsafe { sys::pto_tpow(dst.as_ptr(), base.as_ptr(), exp.as_ptr(), tmp.as_ptr(), algo.raw()) })
+    check(unsafe {
+        sys::pto_tpow(
+            dst.as_ptr(),
+            base.as_ptr(),
+            exp.as_ptr(),
+            tmp.as_ptr(),
+            algo.raw(),
+        )
+    })
 }
 
 /// `dst = 1 / sqrt(src)` for `Float32` or `Float16` tiles.

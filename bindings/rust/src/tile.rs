@@ -60,7 +60,11 @@ impl DType {
     }
 
     fn from_raw(raw: sys::pto_dtype) -> DType {
-        DType::ALL.iter().copied().find(|d| d.raw() == raw).unwrap_or(DType::Int8)
+        DType::ALL
+            .iter()
+            .copied()
+            .find(|d| d.raw() == raw)
+            .unwrap_or(DType::Int8)
     }
 
     /// Bytes per element.
@@ -104,9 +108,13 @@ impl Tile {
     pub fn new(dtype: DType, rows: u32, cols: u32) -> Result<Tile> {
         let mut raw: *mut sys::pto_tile = std::ptr::null_mut();
         check(unsafe { sys::pto_tile_create(dtype.raw(), rows, cols, &mut raw) })?;
-        let raw = NonNull::new(raw)
-            .ok_or_else(|| Error::new(ErrorKind::OutOfMemory, "pto_tile_create returned no tile"))?;
-        Ok(Tile { raw, _not_sync: PhantomData })
+        let raw = NonNull::new(raw).ok_or_else(|| {
+            Error::new(ErrorKind::OutOfMemory, "pto_tile_create returned no tile")
+        })?;
+        Ok(Tile {
+            raw,
+            _not_sync: PhantomData,
+        })
     }
 
     /// Creates a tile and writes `data` (`rows * cols` values) into it.
@@ -228,13 +236,21 @@ macro_rules! integer_element {
             fn write(tile: &mut Tile, data: &[$t]) -> Result<()> {
                 check_dtype(tile, $dtype, stringify!($t), "write")?;
                 check(unsafe {
-                    sys::pto_tile_write(tile.as_ptr(), data.as_ptr() as *const c_void, std::mem::size_of_val(data) as _)
+                    sys::pto_tile_write(
+                        tile.as_ptr(),
+                        data.as_ptr() as *const c_void,
+                        std::mem::size_of_val(data) as _,
+                    )
                 })
             }
             fn read(tile: &Tile, out: &mut [$t]) -> Result<()> {
                 check_dtype(tile, $dtype, stringify!($t), "read_into")?;
                 check(unsafe {
-                    sys::pto_tile_read(tile.as_ptr(), out.as_mut_ptr() as *mut c_void, std::mem::size_of_val(out) as _)
+                    sys::pto_tile_read(
+                        tile.as_ptr(),
+                        out.as_mut_ptr() as *mut c_void,
+                        std::mem::size_of_val(out) as _,
+                    )
                 })
             }
         }
@@ -249,7 +265,10 @@ fn check_dtype(tile: &Tile, want: DType, rust_type: &str, op: &str) -> Result<()
     }
     Err(Error::new(
         ErrorKind::DTypeMismatch,
-        format!("Tile::{}: tile is {:?}, [{}] needs {:?}", op, got, rust_type, want),
+        format!(
+            "Tile::{}: tile is {:?}, [{}] needs {:?}",
+            op, got, rust_type, want
+        ),
     ))
 }
 

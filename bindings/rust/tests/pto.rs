@@ -19,14 +19,23 @@ fn assert_floats(got: &[f32], want: &[f32]) {
     assert_eq!(got.len(), want.len());
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
         let same = (g.is_nan() && w.is_nan()) || g.to_bits() == w.to_bits();
-        assert!(same, "element {}: got {:?}, want {:?} (all: {:?})", i, g, w, got);
+        assert!(
+            same,
+            "element {}: got {:?}, want {:?} (all: {:?})",
+            i, g, w, got
+        );
     }
 }
 
 fn assert_err<T: std::fmt::Debug>(r: pto::Result<T>, kind: ErrorKind, in_message: &str) {
     let err = r.expect_err("expected an error");
     assert_eq!(err.kind(), kind, "{}", err);
-    assert!(err.message().contains(in_message), "message {:?} lacks {:?}", err.message(), in_message);
+    assert!(
+        err.message().contains(in_message),
+        "message {:?} lacks {:?}",
+        err.message(),
+        in_message
+    );
     assert!(err.to_string().starts_with(&kind.name()), "{}", err);
 }
 
@@ -53,7 +62,10 @@ fn dtype_sizes() {
 #[test]
 fn shape_and_valid_region() {
     let mut t = zeros(DType::Int16, 3, 5);
-    assert_eq!((t.dtype(), t.rows(), t.cols(), t.len()), (DType::Int16, 3, 5, 15));
+    assert_eq!(
+        (t.dtype(), t.rows(), t.cols(), t.len()),
+        (DType::Int16, 3, 5, 15)
+    );
     assert_eq!((t.valid_rows(), t.valid_cols()), (3, 5));
     t.set_valid(2, 0).unwrap();
     assert_eq!((t.valid_rows(), t.valid_cols()), (2, 0));
@@ -65,8 +77,16 @@ fn shape_and_valid_region() {
 
 #[test]
 fn create_errors() {
-    assert_err(Tile::new(DType::Float32, 0, 4), ErrorKind::InvalidArgument, "pto_tile_create");
-    assert_err(Tile::new(DType::Float32, 1 << 20, 1 << 20), ErrorKind::InvalidArgument, "pto_tile_create");
+    assert_err(
+        Tile::new(DType::Float32, 0, 4),
+        ErrorKind::InvalidArgument,
+        "pto_tile_create",
+    );
+    assert_err(
+        Tile::new(DType::Float32, 1 << 20, 1 << 20),
+        ErrorKind::InvalidArgument,
+        "pto_tile_create",
+    );
 }
 
 #[test]
@@ -94,15 +114,45 @@ fn lifetime() {
 #[test]
 fn round_trip_integers() {
     let i8s = [i8::MIN, -1, 0, 1, 42, i8::MAX];
-    assert_eq!(Tile::from_slice(DType::Int8, 2, 3, &i8s).unwrap().to_vec::<i8>().unwrap(), i8s);
+    assert_eq!(
+        Tile::from_slice(DType::Int8, 2, 3, &i8s)
+            .unwrap()
+            .to_vec::<i8>()
+            .unwrap(),
+        i8s
+    );
     let u8s = [0u8, 1, 200, u8::MAX];
-    assert_eq!(Tile::from_slice(DType::Uint8, 1, 4, &u8s).unwrap().to_vec::<u8>().unwrap(), u8s);
+    assert_eq!(
+        Tile::from_slice(DType::Uint8, 1, 4, &u8s)
+            .unwrap()
+            .to_vec::<u8>()
+            .unwrap(),
+        u8s
+    );
     let i16s = [i16::MIN, -2, 300, i16::MAX];
-    assert_eq!(Tile::from_slice(DType::Int16, 2, 2, &i16s).unwrap().to_vec::<i16>().unwrap(), i16s);
+    assert_eq!(
+        Tile::from_slice(DType::Int16, 2, 2, &i16s)
+            .unwrap()
+            .to_vec::<i16>()
+            .unwrap(),
+        i16s
+    );
     let u16s = [0u16, 1, 40000, u16::MAX];
-    assert_eq!(Tile::from_slice(DType::Uint16, 2, 2, &u16s).unwrap().to_vec::<u16>().unwrap(), u16s);
+    assert_eq!(
+        Tile::from_slice(DType::Uint16, 2, 2, &u16s)
+            .unwrap()
+            .to_vec::<u16>()
+            .unwrap(),
+        u16s
+    );
     let i32s = [i32::MIN, -7, 0, 123456789, i32::MAX];
-    assert_eq!(Tile::from_slice(DType::Int32, 1, 5, &i32s).unwrap().to_vec::<i32>().unwrap(), i32s);
+    assert_eq!(
+        Tile::from_slice(DType::Int32, 1, 5, &i32s)
+            .unwrap()
+            .to_vec::<i32>()
+            .unwrap(),
+        i32s
+    );
     let u32s = [0u32, 3_000_000_000, u32::MAX];
     let t = Tile::from_slice(DType::Uint32, 1, 3, &u32s).unwrap();
     let mut into = [0u32; 3];
@@ -114,30 +164,85 @@ fn round_trip_integers() {
 fn round_trip_floats() {
     let denormal = f32::from_bits(1);
     let f32s = [0.0, -0.0, 1.5, -2.25, INF, -INF, NAN, denormal];
-    assert_floats(&f32_tile(DType::Float32, 2, 4, &f32s).to_vec::<f32>().unwrap(), &f32s);
+    assert_floats(
+        &f32_tile(DType::Float32, 2, 4, &f32s)
+            .to_vec::<f32>()
+            .unwrap(),
+        &f32s,
+    );
     // float16: 1 + 2^-11 rounds to even (1), 65520 overflows, 2^-24 is the smallest subnormal.
     let tiny = 2f32.powi(-24);
-    let f16_in = [1.5, -0.099975586, 1.0 + 1.0 / 2048.0, 65520.0, 65504.0, NAN, tiny, -INF];
+    let f16_in = [
+        1.5,
+        -0.099975586,
+        1.0 + 1.0 / 2048.0,
+        65520.0,
+        65504.0,
+        NAN,
+        tiny,
+        -INF,
+    ];
     let f16_out = [1.5, -0.099975586, 1.0, INF, 65504.0, NAN, tiny, -INF];
-    assert_floats(&f32_tile(DType::Float16, 2, 4, &f16_in).to_vec::<f32>().unwrap(), &f16_out);
+    assert_floats(
+        &f32_tile(DType::Float16, 2, 4, &f16_in)
+            .to_vec::<f32>()
+            .unwrap(),
+        &f16_out,
+    );
     // bfloat16 keeps 8 significant bits.
     let bf_in = [1.5, 1.0 + 1.0 / 256.0, 1.0 + 3.0 / 256.0, 3.0e38, -INF, NAN];
-    let bf_out = [1.5, 1.0, 1.0 + 1.0 / 64.0, f32::from_bits(0x7f62 << 16), -INF, NAN];
-    assert_floats(&f32_tile(DType::BFloat16, 2, 3, &bf_in).to_vec::<f32>().unwrap(), &bf_out);
+    let bf_out = [
+        1.5,
+        1.0,
+        1.0 + 1.0 / 64.0,
+        f32::from_bits(0x7f62 << 16),
+        -INF,
+        NAN,
+    ];
+    assert_floats(
+        &f32_tile(DType::BFloat16, 2, 3, &bf_in)
+            .to_vec::<f32>()
+            .unwrap(),
+        &bf_out,
+    );
 }
 
 #[test]
 fn bulk_copy_errors() {
     let mut t = zeros(DType::Int8, 2, 2);
-    assert_err(t.write(&[1i8, 2, 3]), ErrorKind::InvalidArgument, "pto_tile_write");
-    assert_err(t.read_into(&mut [0i8; 5]), ErrorKind::InvalidArgument, "pto_tile_read");
+    assert_err(
+        t.write(&[1i8, 2, 3]),
+        ErrorKind::InvalidArgument,
+        "pto_tile_write",
+    );
+    assert_err(
+        t.read_into(&mut [0i8; 5]),
+        ErrorKind::InvalidArgument,
+        "pto_tile_read",
+    );
     assert_err(t.write(&[1i16, 2]), ErrorKind::DTypeMismatch, "[i16]");
     assert_err(t.to_vec::<u8>(), ErrorKind::DTypeMismatch, "[u8]");
-    assert_err(t.write(&[0f32; 4]), ErrorKind::UnsupportedDType, "pto_tile_write_f32");
-    assert_err(t.to_vec::<f32>(), ErrorKind::UnsupportedDType, "pto_tile_read_f32");
+    assert_err(
+        t.write(&[0f32; 4]),
+        ErrorKind::UnsupportedDType,
+        "pto_tile_write_f32",
+    );
+    assert_err(
+        t.to_vec::<f32>(),
+        ErrorKind::UnsupportedDType,
+        "pto_tile_read_f32",
+    );
     let mut f = zeros(DType::Float32, 2, 2);
-    assert_err(f.write(&[1f32]), ErrorKind::InvalidArgument, "pto_tile_write_f32");
-    assert_err(f.write::<f32>(&[]), ErrorKind::InvalidArgument, "pto_tile_write_f32");
+    assert_err(
+        f.write(&[1f32]),
+        ErrorKind::InvalidArgument,
+        "pto_tile_write_f32",
+    );
+    assert_err(
+        f.write::<f32>(&[]),
+        ErrorKind::InvalidArgument,
+        "pto_tile_write_f32",
+    );
 }
 
 // --------------------------------------------------------------- operations
@@ -150,7 +255,10 @@ fn tpow_floats() {
             let exp = f32_tile(dtype, 2, 3, &[10.0, 2.0, 3.0, 0.5, 100.0, 0.0]);
             let dst = zeros(dtype, 2, 3);
             pto::tpow(&dst, &base, &exp, &zeros(dtype, 2, 3), algo).unwrap();
-            assert_floats(&dst.to_vec::<f32>().unwrap(), &[1024.0, 9.0, -8.0, 2.0, 1.0, 1.0]);
+            assert_floats(
+                &dst.to_vec::<f32>().unwrap(),
+                &[1024.0, 9.0, -8.0, 2.0, 1.0, 1.0],
+            );
         }
     }
     let dst = zeros(DType::Float32, 1, 2);
@@ -181,17 +289,38 @@ fn tpow_integers() {
     let d8 = zeros(DType::Int8, 1, 2);
     let b8 = Tile::from_slice(DType::Int8, 1, 2, &[2i8, 2]).unwrap();
     let e8 = Tile::from_slice(DType::Int8, 1, 2, &[7i8, 9]).unwrap();
-    pto::tpow(&d8, &b8, &e8, &zeros(DType::Int8, 1, 2), PowAlgorithm::Default).unwrap();
+    pto::tpow(
+        &d8,
+        &b8,
+        &e8,
+        &zeros(DType::Int8, 1, 2),
+        PowAlgorithm::Default,
+    )
+    .unwrap();
     assert_eq!(d8.to_vec::<i8>().unwrap(), [-128, 0]);
     let u8d = zeros(DType::Uint8, 1, 1);
     let u8b = Tile::from_slice(DType::Uint8, 1, 1, &[3u8]).unwrap();
     let u8e = Tile::from_slice(DType::Uint8, 1, 1, &[5u8]).unwrap();
-    pto::tpow(&u8d, &u8b, &u8e, &zeros(DType::Uint8, 1, 1), PowAlgorithm::Default).unwrap();
+    pto::tpow(
+        &u8d,
+        &u8b,
+        &u8e,
+        &zeros(DType::Uint8, 1, 1),
+        PowAlgorithm::Default,
+    )
+    .unwrap();
     assert_eq!(u8d.to_vec::<u8>().unwrap(), [243]);
     let u16d = zeros(DType::Uint16, 1, 1);
     let u16b = Tile::from_slice(DType::Uint16, 1, 1, &[2u16]).unwrap();
     let u16e = Tile::from_slice(DType::Uint16, 1, 1, &[10u16]).unwrap();
-    pto::tpow(&u16d, &u16b, &u16e, &zeros(DType::Uint16, 1, 1), PowAlgorithm::Default).unwrap();
+    pto::tpow(
+        &u16d,
+        &u16b,
+        &u16e,
+        &zeros(DType::Uint16, 1, 1),
+        PowAlgorithm::Default,
+    )
+    .unwrap();
     assert_eq!(u16d.to_vec::<u16>().unwrap(), [1024]);
 }
 
@@ -200,10 +329,26 @@ fn tpow_errors() {
     let f = |r, c| zeros(DType::Float32, r, c);
     let (dst, base, exp, tmp) = (f(2, 2), f(2, 2), f(2, 2), f(2, 2));
     let d = PowAlgorithm::Default;
-    assert_err(pto::tpow(&dst, &base, &exp, &dst, d), ErrorKind::Aliasing, "pto_tpow");
-    assert_err(pto::tpow(&dst, &base, &zeros(DType::Float16, 2, 2), &tmp, d), ErrorKind::DTypeMismatch, "pto_tpow");
-    assert_err(pto::tpow(&dst, &f(1, 2), &exp, &tmp, d), ErrorKind::ShapeMismatch, "pto_tpow");
-    assert_err(pto::tpow(&dst, &base, &exp, &f(1, 2), d), ErrorKind::ShapeMismatch, "pto_tpow");
+    assert_err(
+        pto::tpow(&dst, &base, &exp, &dst, d),
+        ErrorKind::Aliasing,
+        "pto_tpow",
+    );
+    assert_err(
+        pto::tpow(&dst, &base, &zeros(DType::Float16, 2, 2), &tmp, d),
+        ErrorKind::DTypeMismatch,
+        "pto_tpow",
+    );
+    assert_err(
+        pto::tpow(&dst, &f(1, 2), &exp, &tmp, d),
+        ErrorKind::ShapeMismatch,
+        "pto_tpow",
+    );
+    assert_err(
+        pto::tpow(&dst, &base, &exp, &f(1, 2), d),
+        ErrorKind::ShapeMismatch,
+        "pto_tpow",
+    );
     let i = |_| zeros(DType::Int32, 2, 2);
     assert_err(
         pto::tpow(&i(0), &i(1), &i(2), &i(3), PowAlgorithm::HighPrecision),
@@ -218,7 +363,10 @@ fn trsqrt() {
         let src = f32_tile(dtype, 2, 3, &[4.0, 0.25, 0.0, -0.0, -1.0, INF]);
         let dst = zeros(dtype, 2, 3);
         pto::trsqrt(&dst, &src).unwrap();
-        assert_floats(&dst.to_vec::<f32>().unwrap(), &[0.5, 2.0, INF, -INF, NAN, 0.0]);
+        assert_floats(
+            &dst.to_vec::<f32>().unwrap(),
+            &[0.5, 2.0, INF, -INF, NAN, 0.0],
+        );
         pto::trsqrt(&src, &src).unwrap(); // in place
         assert_floats(&src.to_vec::<f32>().unwrap()[..2], &[0.5, 2.0]);
     }
@@ -250,12 +398,30 @@ fn tprelu() {
     assert_floats(&dst.to_vec::<f32>().unwrap(), &[2.0, -1.5, 0.0, 1.0]);
     // Integers wrap: -100 * 2 = -200 is 56 in i8; in place.
     let a = Tile::from_slice(DType::Int8, 1, 3, &[5i8, -3, -100]).unwrap();
-    pto::tprelu(&a, &a, &Tile::from_slice(DType::Int8, 1, 3, &[9i8, 4, 2]).unwrap(), None).unwrap();
+    pto::tprelu(
+        &a,
+        &a,
+        &Tile::from_slice(DType::Int8, 1, 3, &[9i8, 4, 2]).unwrap(),
+        None,
+    )
+    .unwrap();
     assert_eq!(a.to_vec::<i8>().unwrap(), [5, -12, 56]);
 
-    assert_err(pto::tprelu(&dst, &src0, &src1, Some(&src0)), ErrorKind::Aliasing, "pto_tprelu");
-    assert_err(pto::tprelu(&dst, &src0, &zeros(DType::Int32, 1, 4), None), ErrorKind::DTypeMismatch, "pto_tprelu");
-    assert_err(pto::tprelu(&dst, &src0, &zeros(DType::Float32, 1, 3), None), ErrorKind::ShapeMismatch, "pto_tprelu");
+    assert_err(
+        pto::tprelu(&dst, &src0, &src1, Some(&src0)),
+        ErrorKind::Aliasing,
+        "pto_tprelu",
+    );
+    assert_err(
+        pto::tprelu(&dst, &src0, &zeros(DType::Int32, 1, 4), None),
+        ErrorKind::DTypeMismatch,
+        "pto_tprelu",
+    );
+    assert_err(
+        pto::tprelu(&dst, &src0, &zeros(DType::Float32, 1, 3), None),
+        ErrorKind::ShapeMismatch,
+        "pto_tprelu",
+    );
 }
 
 #[test]
@@ -268,7 +434,10 @@ fn tcolexpanddiv() {
             &f32_tile(dtype, 2, 3, &[2.0, 3.0, 0.0, 100.0, 100.0, 100.0]),
         )
         .unwrap();
-        assert_floats(&dst.to_vec::<f32>().unwrap(), &[1.0, 3.0, INF, 2.0, -1.0, NAN]);
+        assert_floats(
+            &dst.to_vec::<f32>().unwrap(),
+            &[1.0, 3.0, INF, 2.0, -1.0, NAN],
+        );
     }
     let s = f32_tile(DType::Float32, 2, 2, &[2.0, 4.0, 8.0, 16.0]);
     pto::tcolexpanddiv(&s, &s, &s).unwrap(); // every row divided by the original row 0
@@ -280,9 +449,17 @@ fn tcolexpanddiv() {
     pto::tcolexpanddiv(&dst, &src0, &row).unwrap();
     assert_floats(&dst.to_vec::<f32>().unwrap(), &[1.0, 1.0, 3.0, 2.0]);
     row.set_valid(1, 1).unwrap();
-    assert_err(pto::tcolexpanddiv(&dst, &src0, &row), ErrorKind::ShapeMismatch, "pto_tcolexpanddiv");
+    assert_err(
+        pto::tcolexpanddiv(&dst, &src0, &row),
+        ErrorKind::ShapeMismatch,
+        "pto_tcolexpanddiv",
+    );
     let i = zeros(DType::Int32, 2, 2);
-    assert_err(pto::tcolexpanddiv(&i, &i, &i), ErrorKind::UnsupportedDType, "pto_tcolexpanddiv");
+    assert_err(
+        pto::tcolexpanddiv(&i, &i, &i),
+        ErrorKind::UnsupportedDType,
+        "pto_tcolexpanddiv",
+    );
 }
 
 #[test]
@@ -292,13 +469,19 @@ fn tpartadd() {
     src1.set_valid(1, 2).unwrap();
     let mut dst = f32_tile(DType::Float32, 2, 3, &[-1.0; 6]);
     pto::tpartadd(&dst, &src0, &src1).unwrap();
-    assert_floats(&dst.to_vec::<f32>().unwrap(), &[11.0, 22.0, 3.0, 4.0, 5.0, 6.0]);
+    assert_floats(
+        &dst.to_vec::<f32>().unwrap(),
+        &[11.0, 22.0, 3.0, 4.0, 5.0, 6.0],
+    );
     // Only dst's valid region is written.
     dst.write(&[-1.0f32; 6]).unwrap();
     dst.set_valid(1, 3).unwrap();
     src0.set_valid(1, 3).unwrap();
     pto::tpartadd(&dst, &src1, &src0).unwrap();
-    assert_floats(&dst.to_vec::<f32>().unwrap(), &[11.0, 22.0, 3.0, -1.0, -1.0, -1.0]);
+    assert_floats(
+        &dst.to_vec::<f32>().unwrap(),
+        &[11.0, 22.0, 3.0, -1.0, -1.0, -1.0],
+    );
     // Integers wrap.
     let u = Tile::from_slice(DType::Uint16, 1, 2, &[u16::MAX, 1]).unwrap();
     pto::tpartadd(&u, &u, &u).unwrap();
@@ -309,8 +492,16 @@ fn tpartadd() {
     let mut y = zeros(DType::Float32, 2, 2);
     x.set_valid(1, 2).unwrap();
     y.set_valid(2, 1).unwrap();
-    assert_err(pto::tpartadd(&d, &x, &y), ErrorKind::ShapeMismatch, "pto_tpartadd");
-    assert_err(pto::tpartadd(&d, &x, &zeros(DType::Int8, 2, 2)), ErrorKind::DTypeMismatch, "pto_tpartadd");
+    assert_err(
+        pto::tpartadd(&d, &x, &y),
+        ErrorKind::ShapeMismatch,
+        "pto_tpartadd",
+    );
+    assert_err(
+        pto::tpartadd(&d, &x, &zeros(DType::Int8, 2, 2)),
+        ErrorKind::DTypeMismatch,
+        "pto_tpartadd",
+    );
 }
 
 /// pto_last_error is per thread: concurrent failures keep their own messages.
@@ -324,9 +515,17 @@ fn errors_from_many_threads() {
                 let bad = zeros(DType::Int16, 2, 2);
                 for i in 0..200 {
                     if (i + g) % 2 == 0 {
-                        assert_err(pto::trsqrt(&dst, &bad), ErrorKind::DTypeMismatch, "pto_trsqrt");
+                        assert_err(
+                            pto::trsqrt(&dst, &bad),
+                            ErrorKind::DTypeMismatch,
+                            "pto_trsqrt",
+                        );
                     } else {
-                        assert_err(pto::tpartadd(&dst, &other, &bad), ErrorKind::DTypeMismatch, "pto_tpartadd");
+                        assert_err(
+                            pto::tpartadd(&dst, &other, &bad),
+                            ErrorKind::DTypeMismatch,
+                            "pto_tpartadd",
+                        );
                     }
                 }
             })
