@@ -2,13 +2,14 @@
 #include "error.h"
 #include "kernels/kernels.h"
 #include "pto_c.h"
+#include "validate.h"
 
 extern "C" {
 
 const char* pto_version_string(void) { return PTO_VERSION_STRING; }
 
 const char* pto_status_string(pto_status s) {
-  switch (s) {
+  switch (pto::RawEnumValue(s)) {
     case PTO_OK: return "PTO_OK";
     case PTO_ERR_NULL_ARGUMENT: return "PTO_ERR_NULL_ARGUMENT";
     case PTO_ERR_INVALID_ARGUMENT: return "PTO_ERR_INVALID_ARGUMENT";
@@ -27,7 +28,7 @@ const char* pto_last_error(void) { return pto::LastError(); }
 const char* pto_simd_target(void) { return pto::kernels::TargetName(); }
 
 size_t pto_dtype_size(pto_dtype dtype) {
-  switch (dtype) {
+  switch (pto::RawEnumValue(dtype)) {
     case PTO_INT8:
     case PTO_UINT8:
       return 1;

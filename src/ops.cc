@@ -39,7 +39,7 @@ pto_status pto_tpow(pto_tile* dst, const pto_tile* base, const pto_tile* exp, pt
                     pto_pow_algorithm algo) {
   Validator v("pto_tpow");
   v.NotNull("dst", dst).NotNull("base", base).NotNull("exp", exp).NotNull("tmp", tmp);
-  v.EnumInRange("algo", static_cast<int>(algo), 2);
+  v.EnumInRange("algo", pto::RawEnumValue(algo), 2);
   if (!v.ok()) return v.status();
   const bool high_precision = algo == PTO_POW_HIGH_PRECISION;
   v.DtypeSupported("dst", dst, high_precision ? pto::kFloatDtypes : pto::kAllDtypes,

@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "kernels/kernels.h"
+#include "validate.h"
 
 namespace {
 
@@ -24,10 +25,11 @@ extern "C" {
 pto_status pto_tile_create(pto_dtype dtype, uint32_t rows, uint32_t cols, pto_tile** out) {
   static const char kFn[] = "pto_tile_create";
   if (out == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "out is NULL");
-  const size_t element_size = pto_dtype_size(dtype);
-  if (element_size == 0)
+  const int raw_dtype = pto::RawEnumValue(dtype);
+  if (raw_dtype < PTO_INT8 || raw_dtype > PTO_FLOAT32)
     return pto::Fail(PTO_ERR_INVALID_ARGUMENT, kFn, "dtype %d is not a pto_dtype value",
-                     static_cast<int>(dtype));
+                     raw_dtype);
+  const size_t element_size = pto_dtype_size(dtype);
   if (rows == 0 || cols == 0)
     return pto::Fail(PTO_ERR_INVALID_ARGUMENT, kFn, "shape %ux%u has a zero dimension",
                      rows, cols);

@@ -6,6 +6,7 @@
 #define PTO_VALIDATE_H_
 
 #include <stdint.h>
+#include <string.h>
 
 #include "pto_c.h"
 
@@ -19,6 +20,18 @@ constexpr uint32_t kFloatDtypes =
 constexpr uint32_t kF32F16Dtypes = DtypeBit(PTO_FLOAT16) | DtypeBit(PTO_FLOAT32);
 
 const char* DtypeName(pto_dtype d);
+
+// The int a C caller passed as an enum argument. C allows any int there, but
+// C++ may assume an enum object only holds values in its enumerators' range
+// (UBSan's -fsanitize=enum reports such loads), so the bits are copied out
+// without ever reading the object as an enum.
+template <typename Enum>
+inline int RawEnumValue(const Enum& e) {
+  static_assert(sizeof(Enum) == sizeof(int), "the C ABI passes enums as int");
+  int value;
+  memcpy(&value, &e, sizeof(value));
+  return value;
+}
 
 class Validator {
  public:
