@@ -384,7 +384,8 @@ static void test_reference_narrowing(void **state) {
     assert_true(ref_to_double(PTO_BFLOAT16, 0x8001) == -0x1p-133);
     assert_int_equal(ref_ulp_steps(PTO_FLOAT16, 0x8000, 0x0000), 0);
     assert_int_equal(ref_ulp_steps(PTO_FLOAT16, 0x8001, 0x0001), 2);
-    assert_int_equal(ref_ulp_steps(PTO_FLOAT16, 0x7BFF, 0x7C00), 1);
+    assert_int_equal(ref_ulp_steps(PTO_FLOAT16, 0x7BFE, 0x7BFF), 1);
+    assert_true(ref_ulp_steps(PTO_FLOAT16, 0x7BFF, 0x7C00) == UINT64_MAX);
     assert_true(ref_ulp_steps(PTO_FLOAT16, 0x7E00, 0x7C00) == UINT64_MAX);
     assert_int_equal(ref_ulp_steps(PTO_FLOAT16, 0x7E00, 0xFE01), 0);
 }

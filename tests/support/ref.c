@@ -175,6 +175,8 @@ uint64_t ref_ulp_steps(pto_dtype dt, uint32_t a, uint32_t b) {
     if (!ref_is_float(dt)) return a == b ? 0 : UINT64_MAX;
     const bool nan_a = ref_is_nan(dt, a), nan_b = ref_is_nan(dt, b);
     if (nan_a || nan_b) return nan_a && nan_b ? 0 : UINT64_MAX;
+    /* An infinity is no ulp away from a finite value: overflow is not rounding. */
+    if (isinf(ref_to_double(dt, a)) || isinf(ref_to_double(dt, b))) return a == b ? 0 : UINT64_MAX;
     const int64_t d = ordinal(dt, a) - ordinal(dt, b);
     return (uint64_t)(d < 0 ? -d : d);
 }

@@ -40,7 +40,8 @@ uint64_t ref_ipow(int64_t base, int64_t exp);
 
 bool ref_is_nan(pto_dtype dt, uint32_t bits);
 /* Float types: how many representable values lie between a and b (+0 == -0,
- * a NaN is 0 away from a NaN and UINT64_MAX from anything else). Integers:
+ * a NaN is 0 away from a NaN and UINT64_MAX from anything else, an infinity
+ * UINT64_MAX from anything but itself). Integers:
  * 0 when equal, UINT64_MAX otherwise. */
 uint64_t ref_ulp_steps(pto_dtype dt, uint32_t a, uint32_t b);
 /* |got - exact| in units of the ulp of the type at exact (finite values;
