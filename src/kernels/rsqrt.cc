@@ -67,9 +67,12 @@ HWY_INLINE hn::Vec<D> RsqrtViaDouble(D d, hn::Vec<D> x) {
 }
 
 #if HWY_TARGET == HWY_SCALAR
+// Highway's scalar DemoteTo saturates infinities to the largest float, and
+// 1/sqrt(+-0) = +-inf is the only infinite result: 1/x gives it directly.
 template <class D>
 HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
-  return RsqrtViaDouble(d, x);
+  const auto zero = hn::Eq(x, hn::Zero(d));
+  return hn::IfThenElse(zero, hn::Div(hn::Set(d, 1.0f), x), RsqrtViaDouble(d, x));
 }
 #else
 template <class D>
