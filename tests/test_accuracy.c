@@ -183,55 +183,34 @@ static void measure_body(void *ctx, size_t target_index, const char *target) {
     measure(ctx, target_index, target);
 }
 
-static void run_accuracy(op_id op, pto_dtype dt, pto_pow_algorithm algo, const char *name) {
-    accuracy_config c = {make_inputs(op, dt), algo};
-    for_each_target(name, measure_body, &c);
+typedef struct {
+    const char *name;
+    op_id op;
+    pto_dtype dt;
+    pto_pow_algorithm algo;
+} sweep;
+
+static const sweep kSweeps[] = {
+    {"tpow float32 HIGH_PRECISION accuracy", OP_TPOW, PTO_FLOAT32, PTO_POW_HIGH_PRECISION},
+    {"tpow float32 DEFAULT accuracy", OP_TPOW, PTO_FLOAT32, PTO_POW_DEFAULT},
+    {"tpow float16 HIGH_PRECISION accuracy", OP_TPOW, PTO_FLOAT16, PTO_POW_HIGH_PRECISION},
+    {"tpow float16 DEFAULT accuracy", OP_TPOW, PTO_FLOAT16, PTO_POW_DEFAULT},
+    {"tpow bfloat16 HIGH_PRECISION accuracy", OP_TPOW, PTO_BFLOAT16, PTO_POW_HIGH_PRECISION},
+    {"tpow bfloat16 DEFAULT accuracy", OP_TPOW, PTO_BFLOAT16, PTO_POW_DEFAULT},
+    {"trsqrt float32 accuracy", OP_TRSQRT, PTO_FLOAT32, PTO_POW_DEFAULT},
+    {"trsqrt float16 accuracy (exhaustive)", OP_TRSQRT, PTO_FLOAT16, PTO_POW_DEFAULT},
+};
+
+static void test_sweep(void **state) {
+    const sweep *s = *state;
+    accuracy_config c = {make_inputs(s->op, s->dt), s->algo};
+    for_each_target(s->name, measure_body, &c);
     free_inputs(c.inputs);
 }
 
-static void test_tpow_f32_high_precision(void **state) {
-    (void)state;
-    run_accuracy(OP_TPOW, PTO_FLOAT32, PTO_POW_HIGH_PRECISION, "tpow float32 HIGH_PRECISION accuracy");
-}
-static void test_tpow_f32_default(void **state) {
-    (void)state;
-    run_accuracy(OP_TPOW, PTO_FLOAT32, PTO_POW_DEFAULT, "tpow float32 DEFAULT accuracy");
-}
-static void test_tpow_f16_high_precision(void **state) {
-    (void)state;
-    run_accuracy(OP_TPOW, PTO_FLOAT16, PTO_POW_HIGH_PRECISION, "tpow float16 HIGH_PRECISION accuracy");
-}
-static void test_tpow_f16_default(void **state) {
-    (void)state;
-    run_accuracy(OP_TPOW, PTO_FLOAT16, PTO_POW_DEFAULT, "tpow float16 DEFAULT accuracy");
-}
-static void test_tpow_bf16_high_precision(void **state) {
-    (void)state;
-    run_accuracy(OP_TPOW, PTO_BFLOAT16, PTO_POW_HIGH_PRECISION, "tpow bfloat16 HIGH_PRECISION accuracy");
-}
-static void test_tpow_bf16_default(void **state) {
-    (void)state;
-    run_accuracy(OP_TPOW, PTO_BFLOAT16, PTO_POW_DEFAULT, "tpow bfloat16 DEFAULT accuracy");
-}
-static void test_trsqrt_f32(void **state) {
-    (void)state;
-    run_accuracy(OP_TRSQRT, PTO_FLOAT32, PTO_POW_DEFAULT, "trsqrt float32 accuracy");
-}
-static void test_trsqrt_f16(void **state) {
-    (void)state;
-    run_accuracy(OP_TRSQRT, PTO_FLOAT16, PTO_POW_DEFAULT, "trsqrt float16 accuracy (exhaustive)");
-}
-
 int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tpow_f32_high_precision),
-        cmocka_unit_test(test_tpow_f32_default),
-        cmocka_unit_test(test_tpow_f16_high_precision),
-        cmocka_unit_test(test_tpow_f16_default),
-        cmocka_unit_test(test_tpow_bf16_high_precision),
-        cmocka_unit_test(test_tpow_bf16_default),
-        cmocka_unit_test(test_trsqrt_f32),
-        cmocka_unit_test(test_trsqrt_f16),
-    };
+    struct CMUnitTest tests[COUNT(kSweeps)];
+    for (size_t i = 0; i < COUNT(kSweeps); ++i)
+        tests[i] = (struct CMUnitTest){kSweeps[i].name, test_sweep, NULL, NULL, (void *)&kSweeps[i]};
     return cmocka_run_group_tests_name("accuracy", tests, NULL, NULL);
 }

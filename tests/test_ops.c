@@ -7,6 +7,8 @@
 
 #include "support/harness.h"
 
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 typedef enum { ALIAS_NONE, ALIAS_SRC0, ALIAS_SRC1, ALIAS_ALL } alias_kind;
 
 /* One call: the operands' physical shapes and valid regions. */
@@ -157,58 +159,39 @@ static op_run elementwise_run(op_id op, pto_dtype dt, pto_pow_algorithm algo, co
     return run;
 }
 
+#define ALL_DTYPES 0x1FFu
+#define FLOAT_DTYPES ((1u << PTO_FLOAT16) | (1u << PTO_BFLOAT16) | (1u << PTO_FLOAT32))
+#define F32_F16 ((1u << PTO_FLOAT16) | (1u << PTO_FLOAT32))
+
 typedef struct {
+    const char *name;
     op_id op;
     uint32_t dtypes; /* bit per pto_dtype */
     pto_pow_algorithm algo;
-    uint64_t seed;
 } elementwise_test;
+
+static const elementwise_test kElementwise[] = {
+    {"tprelu (9 dtypes)", OP_TPRELU, ALL_DTYPES, PTO_POW_DEFAULT},
+    {"tcolexpanddiv (f32, f16)", OP_TCOLEXPANDDIV, F32_F16, PTO_POW_DEFAULT},
+    {"trsqrt (f32, f16)", OP_TRSQRT, F32_F16, PTO_POW_DEFAULT},
+    {"tpow DEFAULT (9 dtypes)", OP_TPOW, ALL_DTYPES, PTO_POW_DEFAULT},
+    {"tpow HIGH_PRECISION (3 float dtypes)", OP_TPOW, FLOAT_DTYPES, PTO_POW_HIGH_PRECISION},
+};
 
 static void elementwise_body(void *ctx, size_t target_index, const char *target) {
     const elementwise_test *t = ctx;
-    rng r = {t->seed + target_index};
+    rng r = {0x5EED0000u + (uint64_t)t->op * 977u + (uint64_t)t->algo + target_index};
     for (int dt = 0; dt <= PTO_FLOAT32; ++dt) {
         if (!(t->dtypes & (1u << dt))) continue;
-        for (size_t s = 0; s < sizeof(kScenarios) / sizeof(kScenarios[0]); ++s) {
+        for (size_t s = 0; s < COUNT(kScenarios); ++s) {
             const op_run run = elementwise_run(t->op, (pto_dtype)dt, t->algo, &kScenarios[s], target);
             run_op(&run, &r);
         }
     }
 }
 
-#define ALL_DTYPES 0x1FFu
-#define FLOAT_DTYPES ((1u << PTO_FLOAT16) | (1u << PTO_BFLOAT16) | (1u << PTO_FLOAT32))
-#define F32_F16 ((1u << PTO_FLOAT16) | (1u << PTO_FLOAT32))
-
-static void run_elementwise(const char *name, op_id op, uint32_t dtypes, pto_pow_algorithm algo) {
-    elementwise_test t = {op, dtypes, algo, 0x5EED0000u + (uint64_t)op * 977u + (uint64_t)algo};
-    for_each_target(name, elementwise_body, &t);
-}
-
-static void test_tpow_default(void **state) {
-    (void)state;
-    run_elementwise("tpow DEFAULT (9 dtypes)", OP_TPOW, ALL_DTYPES, PTO_POW_DEFAULT);
-}
-
-static void test_tpow_high_precision(void **state) {
-    (void)state;
-    run_elementwise("tpow HIGH_PRECISION (3 float dtypes)", OP_TPOW, FLOAT_DTYPES,
-                    PTO_POW_HIGH_PRECISION);
-}
-
-static void test_trsqrt(void **state) {
-    (void)state;
-    run_elementwise("trsqrt (f32, f16)", OP_TRSQRT, F32_F16, PTO_POW_DEFAULT);
-}
-
-static void test_tprelu(void **state) {
-    (void)state;
-    run_elementwise("tprelu (9 dtypes)", OP_TPRELU, ALL_DTYPES, PTO_POW_DEFAULT);
-}
-
-static void test_tcolexpanddiv(void **state) {
-    (void)state;
-    run_elementwise("tcolexpanddiv (f32, f16)", OP_TCOLEXPANDDIV, F32_F16, PTO_POW_DEFAULT);
+static void test_elementwise(void **state) {
+    for_each_target(((const elementwise_test *)*state)->name, elementwise_body, *state);
 }
 
 /* ---- tpartadd: every supported validity pattern ---- */
@@ -257,9 +240,9 @@ static const partadd_dst kPartaddDsts[] = {
 static void partadd_body(void *ctx, size_t target_index, const char *target) {
     rng r = {*(const uint64_t *)ctx + target_index};
     for (int dt = 0; dt <= PTO_FLOAT32; ++dt) {
-        for (size_t d = 0; d < sizeof(kPartaddDsts) / sizeof(kPartaddDsts[0]); ++d) {
+        for (size_t d = 0; d < COUNT(kPartaddDsts); ++d) {
             const partadd_dst *pd = &kPartaddDsts[d];
-            for (size_t p = 0; p < sizeof(kPartaddPatterns) / sizeof(kPartaddPatterns[0]); ++p) {
+            for (size_t p = 0; p < COUNT(kPartaddPatterns); ++p) {
                 const partadd_pattern *pp = &kPartaddPatterns[p];
                 op_run run = {OP_TPARTADD, (pto_dtype)dt, PTO_POW_DEFAULT, pd->rows, pd->cols,
                               pd->vr, pd->vc, 0, 0, 0, 0, 0, 0, 0, 0, pp->alias, target};
@@ -282,13 +265,10 @@ static void test_tpartadd(void **state) {
 }
 
 int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tprelu),
-        cmocka_unit_test(test_tcolexpanddiv),
-        cmocka_unit_test(test_tpartadd),
-        cmocka_unit_test(test_trsqrt),
-        cmocka_unit_test(test_tpow_default),
-        cmocka_unit_test(test_tpow_high_precision),
-    };
+    struct CMUnitTest tests[COUNT(kElementwise) + 1];
+    for (size_t i = 0; i < COUNT(kElementwise); ++i)
+        tests[i] = (struct CMUnitTest){kElementwise[i].name, test_elementwise, NULL, NULL,
+                                       (void *)&kElementwise[i]};
+    tests[COUNT(kElementwise)] = (struct CMUnitTest)cmocka_unit_test(test_tpartadd);
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

@@ -154,6 +154,14 @@ typedef struct {
     case_set *set;
 } special_ctx;
 
+/* Runs body on every target with a scratch case_set (too large for the stack). */
+static void for_each_target_with_cases(const char *name, target_body body) {
+    special_ctx ctx = {calloc(1, sizeof(case_set))};
+    assert_non_null(ctx.set);
+    for_each_target(name, body, &ctx);
+    free(ctx.set);
+}
+
 static void pow_tables_body(void *ctx, size_t target_index, const char *target) {
     (void)target_index;
     case_set *s = ((special_ctx *)ctx)->set;
@@ -180,10 +188,7 @@ static void pow_tables_body(void *ctx, size_t target_index, const char *target) 
 
 static void test_pow_special_cases(void **state) {
     (void)state;
-    special_ctx ctx = {calloc(1, sizeof(case_set))};
-    assert_non_null(ctx.set);
-    for_each_target("pow Annex F table and exact results", pow_tables_body, &ctx);
-    free(ctx.set);
+    for_each_target_with_cases("pow Annex F table and exact results", pow_tables_body);
 }
 
 /* ---- trsqrt at the edges ---- */
@@ -221,10 +226,7 @@ static void rsqrt_body(void *ctx, size_t target_index, const char *target) {
 
 static void test_trsqrt_edges(void **state) {
     (void)state;
-    special_ctx ctx = {calloc(1, sizeof(case_set))};
-    assert_non_null(ctx.set);
-    for_each_target("trsqrt edge cases", rsqrt_body, &ctx);
-    free(ctx.set);
+    for_each_target_with_cases("trsqrt edge cases", rsqrt_body);
 }
 
 /* ---- integer pow ---- */
@@ -307,10 +309,7 @@ static void int_pow_body(void *ctx, size_t target_index, const char *target) {
 
 static void test_integer_pow(void **state) {
     (void)state;
-    special_ctx ctx = {calloc(1, sizeof(case_set))};
-    assert_non_null(ctx.set);
-    for_each_target("integer pow (6 dtypes)", int_pow_body, &ctx);
-    free(ctx.set);
+    for_each_target_with_cases("integer pow (6 dtypes)", int_pow_body);
 }
 
 int main(void) {

@@ -34,6 +34,7 @@ void for_each_target(const char *test_name, target_body body, void *ctx) {
         strncat(ran, name, sizeof(ran) - strlen(ran) - 1);
     }
     targets_select(0);
+    assert_string_equal(pto_simd_target(), targets_name(targets_at(0))); /* the best again */
     print_message("[targets] %s ran on:%s\n", test_name, ran);
 }
 
