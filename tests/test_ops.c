@@ -40,16 +40,19 @@ static pto_tile *source_tile(const op_run *run, pto_tile *dst, int operand, rng 
     return t;
 }
 
+/* Element (i, j) of a source from its snapshot; 0 outside its tile (tpartadd
+ * sources may be smaller than dst). */
+static uint32_t source_at(const pto_tile *t, const uint32_t *snapshot, size_t i, size_t j) {
+    if (t == NULL || i >= pto_tile_rows(t) || j >= pto_tile_cols(t)) return 0;
+    return snapshot[i * pto_tile_cols(t) + j];
+}
+
 /* The expected value of dst(i, j) inside its valid region, from the
  * sources' contents before the call. */
 static uint32_t expected_at(const op_run *run, const pto_tile *src0, const uint32_t *s0,
                             const pto_tile *src1, const uint32_t *s1, size_t i, size_t j) {
-    const size_t c0 = pto_tile_cols(src0);
-    const uint32_t a = s0[i * c0 + j];
-    if (run->op == OP_TRSQRT) return op_reference(run->op, run->dt, a, 0);
-    const size_t c1 = pto_tile_cols(src1);
-    if (run->op == OP_TCOLEXPANDDIV) return op_reference(run->op, run->dt, a, s1[j]);
-    const uint32_t b = s1[i * c1 + j];
+    const uint32_t a = source_at(src0, s0, i, j);
+    const uint32_t b = run->op == OP_TCOLEXPANDDIV ? source_at(src1, s1, 0, j) : source_at(src1, s1, i, j);
     if (run->op != OP_TPARTADD) return op_reference(run->op, run->dt, a, b);
     const bool in0 = i < pto_tile_valid_rows(src0) && j < pto_tile_valid_cols(src0);
     const bool in1 = i < pto_tile_valid_rows(src1) && j < pto_tile_valid_cols(src1);
@@ -61,10 +64,8 @@ static uint32_t expected_at(const op_run *run, const pto_tile *src0, const uint3
 static void report_mismatch(const op_run *run, size_t i, size_t j, const pto_tile *src0,
                             const uint32_t *s0, const pto_tile *src1, const uint32_t *s1,
                             uint32_t expected, uint32_t got, bool inside) {
-    const uint32_t a = s0[i * pto_tile_cols(src0) + j];
-    const uint32_t b = src1 == NULL ? 0
-                       : run->op == OP_TCOLEXPANDDIV ? s1[j]
-                                                     : s1[i * pto_tile_cols(src1) + j];
+    const uint32_t a = source_at(src0, s0, i, j);
+    const uint32_t b = run->op == OP_TCOLEXPANDDIV ? source_at(src1, s1, 0, j) : source_at(src1, s1, i, j);
     fail_msg("%s %s algo %d target %s dst %ux%u valid %ux%u alias %d: (%zu,%zu) %s: "
              "a=0x%x (%.9g) b=0x%x (%.9g) expected 0x%x (%.9g) got 0x%x (%.9g)",
              op_name(run->op), ref_dtype_name(run->dt), (int)run->algo, run->target, run->rows,
