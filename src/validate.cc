@@ -15,62 +15,44 @@ const char* DtypeName(pto_dtype d) {
   return i < sizeof(kNames) / sizeof(kNames[0]) ? kNames[i] : "an invalid dtype";
 }
 
-Validator& Validator::NotNull(const char* operand, const void* handle) {
-  if (ok() && handle == nullptr)
-    status_ = Fail(PTO_ERR_NULL_ARGUMENT, function_, "%s is NULL", operand);
-  return *this;
+void Validator::FailNull(const char* operand) {
+  status_ = Fail(PTO_ERR_NULL_ARGUMENT, function_, "%s is NULL", operand);
 }
 
-Validator& Validator::EnumInRange(const char* operand, int enum_value, int count) {
-  if (ok() && (enum_value < 0 || enum_value >= count))
-    status_ = Fail(PTO_ERR_INVALID_ARGUMENT, function_, "%s %d is not a valid value (0..%d)",
-                   operand, enum_value, count - 1);
-  return *this;
+void Validator::FailEnum(const char* operand, int enum_value, int count) {
+  status_ = Fail(PTO_ERR_INVALID_ARGUMENT, function_, "%s %d is not a valid value (0..%d)",
+                 operand, enum_value, count - 1);
 }
 
-Validator& Validator::DtypeSupported(const char* operand, const pto_tile* t,
-                                     uint32_t supported, const char* why) {
-  if (ok() && (supported & DtypeBit(t->dtype)) == 0)
-    status_ = Fail(PTO_ERR_UNSUPPORTED_DTYPE, function_, "%s dtype %s is not supported%s",
-                   operand, DtypeName(t->dtype), why);
-  return *this;
+void Validator::FailUnsupported(const char* operand, const pto_tile* t, const char* why) {
+  status_ = Fail(PTO_ERR_UNSUPPORTED_DTYPE, function_, "%s dtype %s is not supported%s",
+                 operand, DtypeName(t->dtype), why);
 }
 
-Validator& Validator::SameDtype(const char* operand, const pto_tile* t, const char* ref_name,
-                                const pto_tile* ref) {
-  if (ok() && t->dtype != ref->dtype)
-    status_ = Fail(PTO_ERR_DTYPE_MISMATCH, function_, "%s dtype %s differs from %s dtype %s",
-                   operand, DtypeName(t->dtype), ref_name, DtypeName(ref->dtype));
-  return *this;
+void Validator::FailDtypeMismatch(const char* operand, const pto_tile* t, const char* ref_name,
+                                  const pto_tile* ref) {
+  status_ = Fail(PTO_ERR_DTYPE_MISMATCH, function_, "%s dtype %s differs from %s dtype %s",
+                 operand, DtypeName(t->dtype), ref_name, DtypeName(ref->dtype));
 }
 
-Validator& Validator::Distinct(const char* operand, const pto_tile* t, const char* other_name,
-                               const pto_tile* other) {
-  if (ok() && t == other)
-    status_ = Fail(PTO_ERR_ALIASING, function_, "%s is the same tile as %s", operand,
-                   other_name);
-  return *this;
+void Validator::FailAliasing(const char* operand, const char* other_name) {
+  status_ = Fail(PTO_ERR_ALIASING, function_, "%s is the same tile as %s", operand, other_name);
 }
 
-Validator& Validator::SameValidRegion(const char* operand, const pto_tile* t,
-                                      const char* ref_name, const pto_tile* ref) {
-  if (ok() && (t->valid_rows != ref->valid_rows || t->valid_cols != ref->valid_cols))
-    status_ = Fail(PTO_ERR_SHAPE_MISMATCH, function_,
-                   "%s valid region %ux%u differs from %s valid region %ux%u", operand,
-                   t->valid_rows, t->valid_cols, ref_name, ref->valid_rows, ref->valid_cols);
-  return *this;
+void Validator::FailRegionMismatch(const char* operand, const pto_tile* t,
+                                   const char* ref_name, const pto_tile* ref) {
+  status_ = Fail(PTO_ERR_SHAPE_MISMATCH, function_,
+                 "%s valid region %ux%u differs from %s valid region %ux%u", operand,
+                 t->valid_rows, t->valid_cols, ref_name, ref->valid_rows, ref->valid_cols);
 }
 
-Validator& Validator::Require(bool holds, pto_status status, const char* format, ...) {
-  if (ok() && !holds) {
-    char sentence[200];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(sentence, sizeof(sentence), format, args);
-    va_end(args);
-    status_ = Fail(status, function_, "%s", sentence);
-  }
-  return *this;
+void Validator::FailFormatted(pto_status status, const char* format, ...) {
+  char sentence[200];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(sentence, sizeof(sentence), format, args);
+  va_end(args);
+  status_ = Fail(status, function_, "%s", sentence);
 }
 
 }  // namespace pto

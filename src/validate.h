@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pto_c.h"
+#include "tile.h"
 
 namespace pto {
 
@@ -33,6 +34,8 @@ inline int RawEnumValue(const Enum& e) {
   return value;
 }
 
+// Each check is inline, so a call that passes costs a few compares; the
+// sentences are only formatted, out of line, when a rule fails.
 class Validator {
  public:
   explicit Validator(const char* function) : function_(function) {}
@@ -41,30 +44,69 @@ class Validator {
   bool ok() const { return status_ == PTO_OK; }
 
   // The operand must be non-NULL.
-  Validator& NotNull(const char* operand, const void* handle);
+  Validator& NotNull(const char* operand, const void* handle) {
+    if (ok() && handle == nullptr) FailNull(operand);
+    return *this;
+  }
   // enum_value must be below count (an enum argument with values 0..count-1).
-  Validator& EnumInRange(const char* operand, int enum_value, int count);
+  Validator& EnumInRange(const char* operand, int enum_value, int count) {
+    if (ok() && (enum_value < 0 || enum_value >= count)) FailEnum(operand, enum_value, count);
+    return *this;
+  }
   // The operand's dtype must be in `supported` (a DtypeBit mask); `why`
-  // completes "… is not supported by <function><why>".
+  // completes "<operand> dtype <name> is not supported".
   Validator& DtypeSupported(const char* operand, const pto_tile* t, uint32_t supported,
-                            const char* why = "");
+                            const char* why = "") {
+    if (ok() && (supported & DtypeBit(t->dtype)) == 0) FailUnsupported(operand, t, why);
+    return *this;
+  }
   // The operand's dtype must equal the reference operand's.
   Validator& SameDtype(const char* operand, const pto_tile* t, const char* ref_name,
-                       const pto_tile* ref);
+                       const pto_tile* ref) {
+    if (ok() && t->dtype != ref->dtype) FailDtypeMismatch(operand, t, ref_name, ref);
+    return *this;
+  }
   // The operand must be a different handle than the other one.
   Validator& Distinct(const char* operand, const pto_tile* t, const char* other_name,
-                      const pto_tile* other);
+                      const pto_tile* other) {
+    if (ok() && t == other) FailAliasing(operand, other_name);
+    return *this;
+  }
   // The operand's valid region must equal the reference's.
   Validator& SameValidRegion(const char* operand, const pto_tile* t, const char* ref_name,
-                             const pto_tile* ref);
-  // A custom rule: fails with `status` and the sentence when `holds` is false.
-  Validator& Require(bool holds, pto_status status, const char* format, ...)
-#if defined(__GNUC__)
-      __attribute__((format(printf, 4, 5)))
-#endif
-      ;
+                             const pto_tile* ref) {
+    if (ok() && (t->valid_rows != ref->valid_rows || t->valid_cols != ref->valid_cols))
+      FailRegionMismatch(operand, t, ref_name, ref);
+    return *this;
+  }
+  // A custom rule: fails with `status` and the printf-style sentence when
+  // `holds` is false.
+  template <typename... Args>
+  Validator& Require(bool holds, pto_status status, const char* format, Args... args) {
+    if (ok() && !holds) FailFormatted(status, format, args...);
+    return *this;
+  }
 
  private:
+#if defined(__GNUC__)
+#define PTO_COLD __attribute__((cold, noinline))
+#define PTO_PRINTF(fmt, first) __attribute__((format(printf, fmt, first)))
+#else
+#define PTO_COLD
+#define PTO_PRINTF(fmt, first)
+#endif
+  PTO_COLD void FailNull(const char* operand);
+  PTO_COLD void FailEnum(const char* operand, int enum_value, int count);
+  PTO_COLD void FailUnsupported(const char* operand, const pto_tile* t, const char* why);
+  PTO_COLD void FailDtypeMismatch(const char* operand, const pto_tile* t, const char* ref_name,
+                                  const pto_tile* ref);
+  PTO_COLD void FailAliasing(const char* operand, const char* other_name);
+  PTO_COLD void FailRegionMismatch(const char* operand, const pto_tile* t,
+                                   const char* ref_name, const pto_tile* ref);
+  PTO_COLD void FailFormatted(pto_status status, const char* format, ...) PTO_PRINTF(3, 4);
+#undef PTO_COLD
+#undef PTO_PRINTF
+
   const char* function_;
   pto_status status_ = PTO_OK;
 };
