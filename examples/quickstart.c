@@ -3,6 +3,7 @@
  *
  *   cc quickstart.c $(pkg-config --cflags --libs pto) -o quickstart
  */
+#include <math.h>
 #include <pto_c.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,11 @@ static void print_tile(const char *name, const pto_tile *t) {
     check(pto_tile_read_f32(t, v, n), "pto_tile_read_f32");
     printf("  %-6s [%ux%u valid %ux%u]", name, pto_tile_rows(t), pto_tile_cols(t),
            pto_tile_valid_rows(t), pto_tile_valid_cols(t));
-    for (size_t i = 0; i < n; ++i) printf("%s%10.6g", i % pto_tile_cols(t) == 0 ? "\n    " : " ", v[i]);
+    for (size_t i = 0; i < n; ++i) {
+        const char *sep = i % pto_tile_cols(t) == 0 ? "\n    " : " ";
+        if (isnan(v[i])) printf("%s%10s", sep, "nan"); /* the sign of a NaN means nothing */
+        else printf("%s%10.6g", sep, v[i]);
+    }
     printf("\n");
 }
 
