@@ -1,0 +1,141 @@
+// Allocation failure: for every scenario, count the allocations N it makes,
+// then for each n in 1..N make the n-th one fail and check that the call
+// reports PTO_ERR_OUT_OF_MEMORY, leaves *out and every tile unchanged, and
+// that the same call succeeds right after. Leaks show up under the
+// LeakSanitizer and valgrind runs of tests/run-all.sh.
+//
+// Links the internal static library for pto::testing::FailNthAllocation.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <functional>
+#include <vector>
+
+extern "C" {
+#include <cmocka.h>
+}
+
+#include "alloc.h"
+#include "pto_c.h"
+
+namespace {
+
+const pto_dtype kDtypes[] = {PTO_INT8,   PTO_UINT8,   PTO_INT16,    PTO_UINT16, PTO_INT32,
+                             PTO_UINT32, PTO_FLOAT16, PTO_BFLOAT16, PTO_FLOAT32};
+
+// How many allocations `call` makes when none fails.
+size_t CountAllocations(const std::function<pto_status()>& call) {
+  pto::testing::FailNthAllocation(0);
+  assert_int_equal(call(), PTO_OK);
+  return pto::testing::FailNthAllocation(0);
+}
+
+std::vector<unsigned char> Bytes(pto_tile* t) {
+  const size_t n = size_t{pto_tile_rows(t)} * pto_tile_cols(t) * pto_dtype_size(pto_tile_dtype(t));
+  const unsigned char* p = static_cast<const unsigned char*>(pto_tile_data(t));
+  return std::vector<unsigned char>(p, p + n);
+}
+
+void TestCreate(void**) {
+  const uint32_t shapes[][2] = {{1, 1}, {3, 37}, {64, 64}};
+  for (pto_dtype dtype : kDtypes) {
+    for (const auto& shape : shapes) {
+      pto_tile* made = nullptr;
+      const size_t n_allocs = CountAllocations([&] {
+        return pto_tile_create(dtype, shape[0], shape[1], &made);
+      });
+      pto_tile_destroy(made);
+      assert_true(n_allocs >= 1);
+      for (size_t n = 1; n <= n_allocs; ++n) {
+        pto::testing::FailNthAllocation(n);
+        pto_tile* const sentinel = reinterpret_cast<pto_tile*>(uintptr_t{0x5A5A5A5A});
+        pto_tile* out = sentinel;
+        assert_int_equal(pto_tile_create(dtype, shape[0], shape[1], &out), PTO_ERR_OUT_OF_MEMORY);
+        assert_true(out == sentinel || out == nullptr);
+        assert_non_null(strstr(pto_last_error(), "pto_tile_create"));
+        // Only the n-th allocation fails: the next call succeeds.
+        pto::testing::FailNthAllocation(0);
+        out = nullptr;
+        assert_int_equal(pto_tile_create(dtype, shape[0], shape[1], &out), PTO_OK);
+        assert_non_null(out);
+        pto_tile_destroy(out);
+      }
+    }
+  }
+  pto::testing::FailNthAllocation(0);
+}
+
+// One operation on tiles of one dtype; returns its status.
+struct OpScenario {
+  const char* name;
+  bool (*supports)(pto_dtype);
+  pto_status (*run)(pto_tile* dst, pto_tile* a, pto_tile* b, pto_tile* tmp);
+};
+
+bool AnyDtype(pto_dtype) { return true; }
+bool F32OrF16(pto_dtype d) { return d == PTO_FLOAT32 || d == PTO_FLOAT16; }
+
+const OpScenario kOps[] = {
+    {"pto_tprelu", AnyDtype,
+     [](pto_tile* d, pto_tile* a, pto_tile* b, pto_tile* t) { return pto_tprelu(d, a, b, t); }},
+    {"pto_tpartadd", AnyDtype,
+     [](pto_tile* d, pto_tile* a, pto_tile* b, pto_tile*) { return pto_tpartadd(d, a, b); }},
+    {"pto_tcolexpanddiv", F32OrF16,
+     [](pto_tile* d, pto_tile* a, pto_tile* b, pto_tile*) { return pto_tcolexpanddiv(d, a, b); }},
+    {"pto_trsqrt", F32OrF16,
+     [](pto_tile* d, pto_tile* a, pto_tile*, pto_tile*) { return pto_trsqrt(d, a); }},
+    {"pto_tpow default", AnyDtype,
+     [](pto_tile* d, pto_tile* a, pto_tile* b, pto_tile* t) {
+       return pto_tpow(d, a, b, t, PTO_POW_DEFAULT);
+     }},
+    {"pto_tpow high precision",
+     [](pto_dtype d) { return d == PTO_FLOAT32 || d == PTO_FLOAT16 || d == PTO_BFLOAT16; },
+     [](pto_tile* d, pto_tile* a, pto_tile* b, pto_tile* t) {
+       return pto_tpow(d, a, b, t, PTO_POW_HIGH_PRECISION);
+     }},
+};
+
+// The operations allocate nothing today; should one start to, every
+// allocation it makes must fail cleanly too.
+void TestOperations(void**) {
+  size_t total_allocs = 0;
+  for (const OpScenario& op : kOps) {
+    for (pto_dtype dtype : kDtypes) {
+      if (!op.supports(dtype)) continue;
+      pto_tile* tiles[4] = {};
+      for (pto_tile*& t : tiles) assert_int_equal(pto_tile_create(dtype, 3, 37, &t), PTO_OK);
+      std::vector<unsigned char> fill(Bytes(tiles[1]).size());
+      for (size_t i = 0; i < fill.size(); ++i) fill[i] = static_cast<unsigned char>(i * 7 + 3);
+      assert_int_equal(pto_tile_write(tiles[1], fill.data(), fill.size()), PTO_OK);
+      assert_int_equal(pto_tile_write(tiles[2], fill.data(), fill.size()), PTO_OK);
+      auto call = [&] { return op.run(tiles[0], tiles[1], tiles[2], tiles[3]); };
+      const size_t n_allocs = CountAllocations(call);
+      total_allocs += n_allocs;
+      for (size_t n = 1; n <= n_allocs; ++n) {
+        std::vector<unsigned char> before[4];
+        for (int i = 0; i < 4; ++i) before[i] = Bytes(tiles[i]);
+        pto::testing::FailNthAllocation(n);
+        assert_int_equal(call(), PTO_ERR_OUT_OF_MEMORY);
+        for (int i = 0; i < 3; ++i) assert_true(Bytes(tiles[i]) == before[i]);
+        pto::testing::FailNthAllocation(0);
+        assert_int_equal(call(), PTO_OK);
+      }
+      for (pto_tile* t : tiles) pto_tile_destroy(t);
+    }
+  }
+  print_message("operations made %zu allocations in all\n", total_allocs);
+}
+
+}  // namespace
+
+int main() {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(TestCreate),
+      cmocka_unit_test(TestOperations),
+  };
+  return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
