@@ -1,27 +1,44 @@
 // Elementwise power, dst = base ^ exp, for every element type.
 //
-// Floating point (FLOAT32, and FLOAT16/BFLOAT16 through f32 lanes):
-//   |x|^y = 2^(y * log2|x|), evaluated in double lanes after the design of
-//   the glibc / ARM optimized-routines powf, with tables small enough to
-//   live in one register (a lane permute instead of a gather):
+// Floating point, |x|^y = 2^(y * log2|x|), two algorithms:
+//
+// HIGH_PRECISION, FLOAT32: double lanes after the design of the glibc / ARM
+// optimized-routines powf, with tables small enough to live in one register
+// (a lane permute instead of a gather):
 //   - log2: |x| = 2^k * z with z in [0.674, 1.349); the top two mantissa
 //     bits of z pick c from a 4-entry table holding invc ~ 1/c (an f32
 //     value, so r = z * invc - 1 is exact in double) and log2(c); then
-//     log2|x| = k + log2(c) + r * P(r) with |r| <= 0.1022. The bucket around
-//     1 has c = 1 exactly, so x near 1 loses nothing to cancellation.
+//     log2|x| = k + log2(c) + r * P(r) with |r| <= 0.1022, P of degree 7.
+//     The bucket around 1 has c = 1 exactly, so x near 1 loses nothing.
 //   - exp2: t = y * log2|x| in double, clamped to +-200 so that 2^t stays a
 //     normal double whose f64 -> f32 conversion rounds once to the right
 //     f32, subnormal, zero or infinity. 2^t = 2^(k + i/4) * Q(r) with
-//     round(4 t) = 4 k + i, |r| <= 1/8 and Q(0) = 1.
-//   HIGH_PRECISION: P of degree 7 and Q of degree 5, so the double result is
-//   within ~2^-29 of the exact value: the f32 result is within 0.52 ulp and
-//   exact whenever the exact value is representable.
-//   DEFAULT: P of degree 6 and Q of degree 4 (within ~0.8 ulp measured).
-//   f32 subnormal inputs become normal doubles and need no handling.
-//   The sign (negative base, odd integer exponent), NaN for a negative base
-//   with a non-integer exponent and the Annex F special cases (zeros,
-//   infinities, NaN, y = 0, x = 1) are applied in f32 lanes, the special
-//   cases only in vectors that contain one.
+//     round(4 t) = 4 k + i, |r| <= 1/8, Q of degree 5 and Q(0) = 1.
+//   The double result is within ~2^-29 of the exact value: measured max
+//   0.514 ulp, exact whenever the exact value is representable.
+//   On AVX2/AVX-512 the fast path takes k, z and the bucket from the f32
+//   bits once per f32 vector and builds unmasked permute indices; it covers
+//   vectors whose x are all positive normal and y all finite (negative bases
+//   only add their sign), the rest goes through the general path (same
+//   arithmetic plus the special cases).
+//
+// DEFAULT, FLOAT32 (targets with FMA): f32 lanes only, with exact FMA splits
+// (see PowF32Default): 16 register-table buckets for log2 (r exact,
+// |r| <= 0.0333, tail polynomial of degree 5), t = y * log2|x| carried as an
+// unevaluated sum of f32 terms, 2^f on |f| <= 0.5 by a degree-6 polynomial
+// and the exponent added to the bits. It covers |y log2 x| <= 125 with x
+// normal; other vectors (special cases, subnormal x, results near overflow
+// or underflow) take the HIGH_PRECISION general path. Measured max 2.46 ulp
+// (normal results). Targets without FMA (SSE4, SSSE3) use the double-lane
+// path with P of degree 6 and Q of degree 4 (max ~0.86 ulp).
+//
+// FLOAT16/BFLOAT16 (both algorithms): the DEFAULT f32 result rounded once to
+// the narrow type (a few f32 ulp stay far inside 1 ulp of the narrow type).
+//
+// f32 subnormal inputs become normal doubles in the general path. The sign
+// (negative base, odd integer exponent), NaN for a negative base with a
+// non-integer exponent and the Annex F special cases (zeros, infinities, NaN,
+// y = 0, x = 1) are applied in f32 lanes, only in vectors that need them.
 //
 // Integers: exponentiation by squaring in wrapping lanes (8-bit types in
 // 16-bit lanes), one squaring per exponent bit until every lane's remaining
@@ -47,19 +64,23 @@ namespace pow_tables {
 // [kLogOff + i * 2^50, kLogOff + (i + 1) * 2^50); c is its midpoint (1 for
 // bucket 2, which holds 1), kInvC[i] = 1/c rounded to f32 and
 // kLogC[i] = -log2(kInvC[i]). kLogOff minimises max |r| = 0.1022. Tables
-// have 8 entries (4 used) so that one vector load holds them on every target.
+// have 8 entries (the 4 repeated) so that one vector load holds them on every
+// target and an AVX-512 permute may index with three bits.
 constexpr uint64_t kLogOff = 0x3FE5933333333333ull;  // 0.674...
 alignas(64) constexpr double kInvC[8] = {
-    0x1.5b7c9cp+0, 0x1.2914a8p+0, 0x1p+0, 0x1.a27e34p-1, 0, 0, 0, 0,
+    0x1.5b7c9cp+0, 0x1.2914a8p+0, 0x1p+0, 0x1.a27e34p-1,
+    0x1.5b7c9cp+0, 0x1.2914a8p+0, 0x1p+0, 0x1.a27e34p-1,
 };
 alignas(64) constexpr double kLogC[8] = {
-    -0x1.c364cad46f359p-2, -0x1.b7ba68d3676b5p-3, 0x0p+0, 0x1.29ec46b0525adp-2, 0, 0, 0, 0,
+    -0x1.c364cad46f359p-2, -0x1.b7ba68d3676b5p-3, 0x0p+0, 0x1.29ec46b0525adp-2,
+    -0x1.c364cad46f359p-2, -0x1.b7ba68d3676b5p-3, 0x0p+0, 0x1.29ec46b0525adp-2,
 };
 
 // exp2 reduction: the bits of 2^(i/4) minus i << 50, so that adding
 // round(4 t) << 50 to entry (round(4 t) mod 4) also sets the exponent.
 alignas(64) constexpr uint64_t kExp2Bits[8] = {
-    0x3ff0000000000000, 0x3fef06fe0a31b715, 0x3feea09e667f3bcd, 0x3feee89f995ad3ad, 0, 0, 0, 0,
+    0x3ff0000000000000, 0x3fef06fe0a31b715, 0x3feea09e667f3bcd, 0x3feee89f995ad3ad,
+    0x3ff0000000000000, 0x3fef06fe0a31b715, 0x3feea09e667f3bcd, 0x3feee89f995ad3ad,
 };
 
 // Minimax fits with relative error weighting. log2(1 + r) ~ r * P(r) for
@@ -86,6 +107,50 @@ constexpr double kExp2Fast[5] = {
     0x1.c6dc3e1aaef84p-5, 0x1.3b2ab61f78cf5p-7,
 };
 
+
+// HIGH_PRECISION fast path: the same buckets found from the f32 bits (the
+// f32 image of kLogOff, rounded up, so every f32 lands in the same bucket).
+constexpr uint32_t kLogOffHigh = 0x3F2C999Au;
+
+// DEFAULT (f32 lanes): 16 buckets of 2^19 f32 bit patterns from
+// kLogOffF, z in [0.704, 1.407); 1 sits 0.48 into bucket 9 (c = 1).
+// kInvCF[i] has at most 6 significant bits, so r = z * invc - 1 is exact in
+// one f32 FMA (|r| <= 0.0333); -log2(invc) = kLogCHiF + kLogCLoF with the
+// high part a multiple of 2^-15, so k + kLogCHiF is exact for every
+// |k| <= 255. The bucket position of 1 and each invc minimise
+// max r^2 / |log2 z| (the weight of the f32 tail term in t near x = 1)
+// subject to 1.55 |r| < |log2 invc| (which keeps a_hi - n exact below).
+constexpr uint32_t kLogOffF = 0x3F3428F6u;
+alignas(64) constexpr float kInvCF[16] = {
+    0x1.6p+0, 0x1.58p+0, 0x1.48p+0, 0x1.38p+0,
+    0x1.3p+0, 0x1.2p+0, 0x1.18p+0, 0x1.1p+0,
+    0x1.08p+0, 0x1p+0, 0x1.ep-1, 0x1.c8p-1,
+    0x1.bp-1, 0x1.98p-1, 0x1.88p-1, 0x1.7p-1,
+};
+alignas(64) constexpr float kLogCHiF[16] = {
+    -0x1.d678p-2, -0x1.b48p-2, -0x1.6e2p-2, -0x1.244p-2,
+    -0x1.fbcp-3, -0x1.5cp-3, -0x1.08cp-3, -0x1.664p-4,
+    -0x1.6bcp-5, 0x0p+0, 0x1.7d6p-4, 0x1.564p-3,
+    0x1.f6p-3, 0x1.4f7p-2, 0x1.8a88p-2, 0x1.e7ep-2,
+};
+alignas(64) constexpr float kLogCLoF[16] = {
+    0x1.60fe68p-17, 0x1.408c78p-18, -0x1.0e6ce8p-17, -0x1.eac382p-20,
+    -0x1.6b9026p-19, -0x1.a39fbep-19, -0x1.62336ap-17, 0x1.20a6dep-21,
+    0x1.2c8a72p-17, 0x0p+0, 0x1.25b3eep-22, -0x1.1eb002p-18,
+    -0x1.3ab7cep-18, -0x1.134c4ep-20, 0x1.80abfcp-18, -0x1.40358ep-19,
+};
+
+// log2(1 + r) = kC1Hi * r + r * M(r), M of degree 5 (absolute error 2^-33.8
+// on [-0.03335, 0.03255]; M(0) holds the low part of 1/ln 2).
+constexpr float kC1Hi = 0x1.715476p+0f;
+constexpr float kLogTailF[6] = {
+    0x1.4b04f8p-26f, -0x1.715476p-1f, 0x1.ec7096p-2f, -0x1.715d14p-2f, 0x1.27c42ep-2f, -0x1.bee148p-3f,
+};
+// 2^f ~ E(f) on |f| <= 0.5002, E(0) = 1, degree 6, relative error 2^-28.3.
+constexpr float kExp2F[7] = {
+    0x1p+0f, 0x1.62e43p-1f, 0x1.ebfbdcp-3f, 0x1.c6af7ap-5f, 0x1.3b2dd6p-7f, 0x1.5f095cp-10f, 0x1.4176acp-13f,
+};
+
 }  // namespace pow_tables
 }  // namespace pto
 #endif  // PTO_KERNELS_POW_TABLES_
@@ -98,8 +163,8 @@ namespace HWY_NAMESPACE {
 // Floating point.
 
 // Horner evaluation of c[0] + c[1] x + ... + c[n-1] x^(n-1).
-template <size_t kN, class D>
-HWY_INLINE hn::Vec<D> Polynomial(D d, hn::Vec<D> x, const double (&c)[kN]) {
+template <size_t kN, class D, typename T>
+HWY_INLINE hn::Vec<D> Polynomial(D d, hn::Vec<D> x, const T (&c)[kN]) {
   auto p = hn::Set(d, c[kN - 1]);
   for (size_t i = kN - 1; i > 0; --i) p = hn::MulAdd(p, x, hn::Set(d, c[i - 1]));
   return p;
@@ -212,9 +277,10 @@ HWY_INLINE hn::Vec<DF> PowSpecial(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Mask<
   return hn::IfThenElse(hn::RebindMask(df, is_one), one, result);
 }
 
-// pow(x, y) on f32 lanes; the magnitude is computed in double halves.
+// pow(x, y) on f32 lanes for every input; the magnitude is computed in
+// double halves. The fast paths below hand it the vectors they do not cover.
 template <bool kHigh, class DF>
-HWY_INLINE hn::Vec<DF> PowF32(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
+HWY_INLINE hn::Vec<DF> PowGeneral(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   const hn::RebindToUnsigned<DF> du;
   const hn::RebindToSigned<DF> di;
   const hn::Half<DF> dh;
@@ -259,10 +325,259 @@ HWY_INLINE hn::Vec<DF> PowF32(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   return result;
 }
 
+
+// mag = |x|^y; negative bases make odd integer powers negative and
+// non-integer powers NaN.
+template <class DF>
+HWY_INLINE hn::Vec<DF> ApplyBaseSign(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<DF> mag) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+  const auto sign = hn::Set(du, 0x80000000u);
+  const auto xb = hn::BitCast(du, x);
+  const auto ay = hn::Abs(y);
+  const auto y_big = hn::Ge(ay, hn::Set(df, 16777216.0f));
+  const auto y_small = hn::IfThenZeroElse(y_big, y);
+  const auto y_int32 = hn::ConvertTo(di, y_small);
+  const auto y_integer = hn::Or(y_big, hn::Eq(hn::ConvertTo(df, y_int32), y_small));
+  const auto y_odd = hn::And(
+      y_integer, hn::RebindMask(df, hn::Ne(hn::And(hn::BitCast(du, y_int32), hn::Set(du, 1u)),
+                                           hn::Zero(du))));
+  const auto x_sign = hn::And(xb, sign);
+  auto result = hn::Or(mag, hn::BitCast(df, hn::IfThenElseZero(hn::RebindMask(du, y_odd), x_sign)));
+  const auto x_neg = hn::RebindMask(df, hn::Ne(x_sign, hn::Zero(du)));
+  return hn::IfThenElse(hn::AndNot(y_integer, x_neg), hn::Set(df, NAN), result);
+}
+
+// A vector in which some lane left a fast path. mag_ok marks the lanes whose
+// fast magnitude is valid when |x| is a normal number; if every lane is
+// such, only negative bases remain (their sign), else the general path runs.
+template <class DF>
+HWY_NOINLINE hn::Vec<DF> PowFinishSlow(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<DF> mag,
+                                       hn::Mask<DF> mag_ok) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+  // |x| normal: |x| bits + 0x7F800000 wrap to [INT32_MIN, -2^24 - 1] exactly
+  // for the normal range (zero and subnormals land above INT32_MAX - 2^23,
+  // infinity and NaN in [-2^24, -2^23 - 1]).
+  const auto axb = hn::And(hn::BitCast(du, x), hn::Set(du, 0x7FFFFFFFu));
+  const auto x_normal = hn::RebindMask(
+      df, hn::Lt(hn::BitCast(di, hn::Add(axb, hn::Set(du, 0x7F800000u))), hn::Set(di, -0x1000000)));
+  if (hn::AllTrue(df, hn::And(x_normal, mag_ok))) return ApplyBaseSign(df, x, y, mag);
+  return PowGeneral<true>(df, x, y);
+}
+
+// x > 0 normal (the same wrap-around as above on the signed bits: negative
+// bases fall outside too).
+template <class DF>
+HWY_INLINE hn::Mask<DF> IsPositiveNormal(DF df, hn::Vec<DF> x) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+  return hn::RebindMask(df, hn::Lt(hn::BitCast(di, hn::Add(hn::BitCast(du, x), hn::Set(du, 0x7F800000u))),
+                                   hn::Set(di, -0x1000000)));
+}
+
+// table[i] for the low four bits i of each idx lane (higher bits ignored):
+// one permute of a 16-float register on AVX-512, two permutes and a blend on
+// AVX2 (hi_sel: bit 3 of idx moved to the sign), a gather elsewhere.
+template <class DF>
+HWY_INLINE hn::Vec<DF> Lookup16(DF df, const float* table, hn::Vec<hn::RebindToUnsigned<DF>> idx,
+                                hn::Vec<DF> hi_sel) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  (void)hi_sel;
+  static_assert(hn::MaxLanes(DF()) == 16, "one register per table");
+  return hn::Vec<DF>{_mm512_permutexvar_ps(idx.raw, hn::LoadU(df, table).raw)};
+#elif HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
+  static_assert(hn::MaxLanes(DF()) == 8, "two registers per table");
+  const __m256 lo = _mm256_permutevar8x32_ps(hn::LoadU(df, table).raw, idx.raw);
+  const __m256 hi = _mm256_permutevar8x32_ps(hn::LoadU(df, table + 8).raw, idx.raw);
+  return hn::Vec<DF>{_mm256_blendv_ps(lo, hi, hi_sel.raw)};
+#else
+  (void)hi_sel;
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+  return hn::GatherIndex(df, table, hn::BitCast(di, hn::And(idx, hn::Set(du, 15u))));
+#endif
+}
+
+// The value of v as rounded, hidden from the compiler so that it cannot fuse
+// the product into a later addition (GCC contracts intrinsic mul + add into
+// FMA): the exact splits below rely on each hi part being one rounding.
+template <class V>
+HWY_INLINE V Rounded(V v) {
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+  asm("" : "+v"(v.raw));
+#endif
+  return v;
+}
+
+// DEFAULT: |x|^y entirely in f32 lanes for x > 0 normal and |y log2 x| <=
+// 125, other vectors through PowFinishSlow.
+//   |x| = 2^k z, bucket i (top four bits of z's offset mantissa):
+//   log2|x| = A + kC1Hi r + r M(r) + kLogCLoF[i], A = k + kLogCHiF[i] exact.
+//   t = y log2|x| is carried as the unevaluated sum
+//   a_hi + b_hi + p_hi M + (a_lo + b_lo + p_lo kC1Hi + y kLogCLoF) with
+//   a = y A, p = y r and b = kC1Hi p_hi split exactly by FMA; n = round(t)
+//   and f = t - n come out with |f| <= 0.5 + 2^-16 and an absolute error of
+//   a few 2^-25 for |t| <= 125, so 2^t = 2^n E(f).
+template <class DF>
+HWY_INLINE hn::Vec<DF> PowF32Default(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
+  namespace tab = pow_tables;
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+
+  const auto axb = hn::And(hn::BitCast(du, x), hn::Set(du, 0x7FFFFFFFu));
+  const auto tmp = hn::Sub(axb, hn::Set(du, tab::kLogOffF));
+  const auto k = hn::ConvertTo(df, hn::ShiftRight<23>(hn::BitCast(di, tmp)));
+  const auto z = hn::BitCast(df, hn::Sub(axb, hn::And(tmp, hn::Set(du, 0xFF800000u))));
+  const auto idx = hn::ShiftRight<19>(tmp);
+  const auto hi_sel = hn::BitCast(df, hn::ShiftLeft<28>(idx));
+  const auto invc = Lookup16(df, tab::kInvCF, idx, hi_sel);
+  const auto logc_hi = Lookup16(df, tab::kLogCHiF, idx, hi_sel);
+  const auto logc_lo = Lookup16(df, tab::kLogCLoF, idx, hi_sel);
+
+  const auto r = hn::MulAdd(z, invc, hn::Set(df, -1.0f));  // exact
+  const auto a = hn::Add(k, logc_hi);                      // exact
+  const auto a_hi = Rounded(hn::Mul(y, a));
+  const auto a_lo = hn::MulSub(y, a, a_hi);
+  const auto p_hi = Rounded(hn::Mul(y, r));
+  const auto p_lo = hn::MulSub(y, r, p_hi);
+  const auto c1 = hn::Set(df, tab::kC1Hi);
+  const auto b_hi = Rounded(hn::Mul(c1, p_hi));
+  const auto b_lo = hn::MulSub(c1, p_hi, b_hi);
+  const auto m = Polynomial(df, r, tab::kLogTailF);
+
+  const auto s = hn::MulAdd(p_hi, m, hn::Add(a_hi, b_hi));  // ~t, picks n
+  const auto shifter = hn::Set(df, 0x1.8p23f);
+  const auto s_shifted = hn::Add(s, shifter);
+  const auto n = hn::Sub(s_shifted, shifter);
+  auto lo = hn::Add(a_lo, b_lo);
+  lo = hn::MulAdd(p_lo, c1, lo);
+  lo = hn::MulAdd(y, logc_lo, lo);
+  const auto u = hn::Add(hn::Sub(a_hi, n), b_hi);  // exact where it matters
+  const auto f = hn::Add(hn::MulAdd(p_hi, m, u), lo);
+  const auto e = Polynomial(df, f, tab::kExp2F);
+  const auto mag =
+      hn::BitCast(df, hn::Add(hn::BitCast(du, e), hn::ShiftLeft<23>(hn::BitCast(du, s_shifted))));
+
+  // |s| <= 125 also rules out y infinite or NaN (s is then NaN or infinite).
+  const auto s_ok = hn::Le(hn::Abs(s), hn::Set(df, 125.0f));
+  if (HWY_LIKELY(hn::AllTrue(df, hn::And(s_ok, IsPositiveNormal(df, x))))) return mag;
+  return PowFinishSlow(df, x, y, mag, s_ok);
+}
+
+#if HWY_ARCH_X86 && (HWY_TARGET == HWY_AVX2 || HWY_TARGET <= HWY_AVX3)
+
+// table[i] for double lanes; AVX2: idx holds the dword pair (2i, 2i + 1) in
+// each 64-bit lane (bits above the low three ignored), AVX-512: i in the low
+// three bits of each 64-bit lane (tables repeat after four entries).
+template <class DD>
+HWY_INLINE hn::Vec<DD> LookupPairs(DD dd, const void* table, hn::Vec<hn::RebindToUnsigned<DD>> idx) {
+  (void)dd;
+#if HWY_TARGET <= HWY_AVX3
+  return hn::Vec<DD>{_mm512_permutexvar_pd(idx.raw, _mm512_loadu_pd(table))};
+#else
+  return hn::Vec<DD>{_mm256_castps_pd(
+      _mm256_permutevar8x32_ps(_mm256_loadu_ps(static_cast<const float*>(table)), idx.raw))};
+#endif
+}
+
+// HIGH_PRECISION, for x > 0 normal and y finite: the double-lane algorithm
+// of PowMagnitude<true> (same buckets, polynomials and clamp, so the same
+// results), with k, z and the bucket taken from the f32 bits once per f32
+// vector and the table indices built without masking.
+template <class DF>
+HWY_INLINE hn::Vec<DF> PowF32High(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
+  namespace tab = pow_tables;
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+  const hn::Half<DF> dh;
+  const hn::Rebind<double, decltype(dh)> dd;
+  const hn::RebindToUnsigned<decltype(dd)> du64;
+  const hn::Rebind<int32_t, decltype(dh)> dhi;
+  const hn::Rebind<uint32_t, decltype(dh)> dhu;
+
+  const auto axb = hn::And(hn::BitCast(du, x), hn::Set(du, 0x7FFFFFFFu));
+  const auto tmp = hn::Sub(axb, hn::Set(du, tab::kLogOffHigh));
+  const auto k = hn::ShiftRight<23>(hn::BitCast(di, tmp));
+  const auto z = hn::BitCast(df, hn::Sub(axb, hn::And(tmp, hn::Set(du, 0xFF800000u))));
+#if HWY_TARGET <= HWY_AVX3
+  const auto bucket = hn::ShiftRight<21>(tmp);  // low 3 bits; tables repeat
+#else
+  const auto bucket2 = hn::And(hn::ShiftRight<20>(tmp), hn::Set(du, 6u));  // 2 * bucket
+#endif
+
+  const auto half = [&](auto zh, auto kh, auto yh, auto bh) HWY_ATTR {
+    const auto zd = hn::PromoteTo(dd, zh);
+    const auto kd = hn::PromoteTo(dd, kh);
+    const auto yd = hn::PromoteTo(dd, yh);
+    const auto invc = LookupPairs(dd, tab::kInvC, bh);
+    const auto logc = LookupPairs(dd, tab::kLogC, bh);
+    const auto r = hn::MulAdd(zd, invc, hn::Set(dd, -1.0));  // exact
+    const auto log2x = hn::MulAdd(r, Polynomial(dd, r, tab::kLog2High), hn::Add(kd, logc));
+    auto t = hn::Mul(yd, log2x);
+    t = hn::Min(hn::Max(t, hn::Set(dd, -200.0)), hn::Set(dd, 200.0));
+    const auto shift = hn::Set(dd, 0x1.8p52 / 4);
+    const auto t_shifted = hn::Add(t, shift);
+    const auto ki = hn::BitCast(du64, t_shifted);
+    const auto rt = hn::Sub(t, hn::Sub(t_shifted, shift));
+#if HWY_TARGET <= HWY_AVX3
+    const auto eidx = ki;
+#else
+    const auto eidx = hn::Vec<decltype(du64)>{_mm256_add_epi32(
+        _mm256_castps_si256(_mm256_moveldup_ps(_mm256_castsi256_ps(_mm256_slli_epi32(ki.raw, 1)))),
+        _mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1))};
+#endif
+    const auto entry = hn::BitCast(du64, LookupPairs(dd, tab::kExp2Bits, eidx));
+    const auto scale = hn::BitCast(dd, hn::Add(entry, hn::ShiftLeft<50>(ki)));
+    return hn::DemoteTo(dh, hn::Mul(scale, Polynomial(dd, rt, tab::kExp2High)));
+  };
+#if HWY_TARGET <= HWY_AVX3
+  const auto b_lo = hn::PromoteTo(du64, hn::LowerHalf(dhu, bucket));
+  const auto b_hi = hn::PromoteTo(du64, hn::UpperHalf(dhu, bucket));
+#else
+  const auto ones = _mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1);
+  const auto b_lo = hn::Vec<decltype(du64)>{_mm256_add_epi32(
+      _mm256_permutevar8x32_epi32(bucket2.raw, _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3)), ones)};
+  const auto b_hi = hn::Vec<decltype(du64)>{_mm256_add_epi32(
+      _mm256_permutevar8x32_epi32(bucket2.raw, _mm256_setr_epi32(4, 4, 5, 5, 6, 6, 7, 7)), ones)};
+#endif
+  const auto mag_lo = half(hn::LowerHalf(dh, z), hn::LowerHalf(dhi, k), hn::LowerHalf(dh, y), b_lo);
+  const auto mag_hi = half(hn::UpperHalf(dh, z), hn::UpperHalf(dhi, k), hn::UpperHalf(dh, y), b_hi);
+  const auto mag = hn::Combine(df, mag_hi, mag_lo);
+
+  const auto ayb = hn::And(hn::BitCast(du, y), hn::Set(du, 0x7FFFFFFFu));
+  const auto y_finite = hn::RebindMask(df, hn::Lt(hn::BitCast(di, ayb), hn::Set(di, 0x7F800000)));
+  if (HWY_LIKELY(hn::AllTrue(df, hn::And(y_finite, IsPositiveNormal(df, x))))) return mag;
+  return PowFinishSlow(df, x, y, mag, y_finite);
+}
+
+#else  // narrower vectors: the general path.
+
+template <class DF>
+HWY_INLINE hn::Vec<DF> PowF32High(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
+  return PowGeneral<true>(df, x, y);
+}
+
+#endif
+
+// f32 HIGH_PRECISION needs the double-lane path; FLOAT16/BFLOAT16 results
+// are within 1 of their ulp from the DEFAULT f32 result (a few f32 ulp).
+// Targets without FMA (SSE4, SSSE3) cannot split products exactly in f32
+// and run DEFAULT through the double-lane path with the shorter polynomials.
+template <bool kHigh, typename T, class DF>
+HWY_INLINE hn::Vec<DF> PowF32(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
+  if (kHigh && hwy::IsSame<T, float>()) return PowF32High(df, x, y);
+#if HWY_NATIVE_FMA
+  return PowF32Default(df, x, y);
+#else
+  return PowGeneral<false>(df, x, y);
+#endif
+}
+
 #else  // HWY_TARGET == HWY_SCALAR
 
 // The one-lane fallback: the C library's pow in double, rounded once.
-template <bool kHigh, class DF>
+template <bool kHigh, typename T, class DF>
 HWY_INLINE hn::Vec<DF> PowF32(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   return hn::Set(df, static_cast<float>(pow(static_cast<double>(hn::GetLane(x)),
                                             static_cast<double>(hn::GetLane(y)))));
@@ -276,8 +591,8 @@ void PowFloat(size_t rows, size_t cols, kernels::Plane dst, kernels::ConstPlane 
   ForEachBinary(ComputeTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
                 static_cast<const T*>(base.data), base.stride,
                 static_cast<const T*>(exp.data), exp.stride,
-                [](auto d, const T* pb, const T* pe, T* out) {
-                  StoreAs(d, PowF32<kHigh>(d, LoadAs(d, pb), LoadAs(d, pe)), out);
+                [](auto d, const T* pb, const T* pe, T* out) __attribute__((always_inline)) {
+                  StoreAs(d, PowF32<kHigh, T>(d, LoadAs(d, pb), LoadAs(d, pe)), out);
                 });
 }
 
