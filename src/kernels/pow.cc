@@ -24,13 +24,14 @@
 //
 // DEFAULT, FLOAT32 (targets with FMA): f32 lanes only, with exact FMA splits
 // (see PowF32Default): 16 register-table buckets for log2 (r exact,
-// |r| <= 0.0333, tail polynomial of degree 5), t = y * log2|x| carried as an
+// |r| <= 0.0333, tail polynomial of degree 4), t = y * log2|x| carried as an
 // unevaluated sum of f32 terms, 2^f on |f| <= 0.5 by a degree-6 polynomial
 // and the exponent added to the bits. It covers |y log2 x| <= 125 with x
 // normal; other vectors (special cases, subnormal x, results near overflow
-// or underflow) take the HIGH_PRECISION general path. Measured max 2.46 ulp
-// (normal results). Targets without FMA (SSE4, SSSE3) use the double-lane
-// path with P of degree 6 and Q of degree 4 (max ~0.86 ulp).
+// or underflow) take the HIGH_PRECISION general path. Measured max 3.07 ulp
+// for normal results (2.46 with a degree-5 tail; a degree-5 2^f reaches
+// 8.2). Targets without FMA (SSE4, SSSE3) use the double-lane path with P of
+// degree 6 and Q of degree 4 (max 0.86 ulp).
 //
 // FLOAT16/BFLOAT16 (both algorithms): the DEFAULT f32 result rounded once to
 // the narrow type (a few f32 ulp stay far inside 1 ulp of the narrow type).
@@ -140,11 +141,11 @@ alignas(64) constexpr float kLogCLoF[16] = {
     -0x1.3ab7cep-18, -0x1.134c4ep-20, 0x1.80abfcp-18, -0x1.40358ep-19,
 };
 
-// log2(1 + r) = kC1Hi * r + r * M(r), M of degree 5 (absolute error 2^-33.8
+// log2(1 + r) = kC1Hi * r + r * M(r), M of degree 4 (absolute error 2^-30.4
 // on [-0.03335, 0.03255]; M(0) holds the low part of 1/ln 2).
 constexpr float kC1Hi = 0x1.715476p+0f;
-constexpr float kLogTailF[6] = {
-    0x1.4b04f8p-26f, -0x1.715476p-1f, 0x1.ec7096p-2f, -0x1.715d14p-2f, 0x1.27c42ep-2f, -0x1.bee148p-3f,
+constexpr float kLogTailF[5] = {
+    0x1.4bc598p-26f, -0x1.715474p-1f, 0x1.ec7078p-2f, -0x1.71a47p-2f, 0x1.28593cp-2f,
 };
 // 2^f ~ E(f) on |f| <= 0.5002, E(0) = 1, degree 6, relative error 2^-28.3.
 constexpr float kExp2F[7] = {
