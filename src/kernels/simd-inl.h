@@ -172,7 +172,7 @@ HWY_INLINE void StoreAs(D16 d, hn::Vec<D16> v, T8* HWY_RESTRICT p) {
 // ForEachBinaryAnyWidth finishes each row with ever narrower vectors (half,
 // quarter, ... of d), so `body` must accept a descriptor of any width; it is
 // the cheaper driver. ForEachBinary accepts any body: its row tail goes
-// through zero-filled stack buffers of one full vector.
+// through stack buffers of one full vector.
 
 template <class D, typename TD, typename TA, typename TB, class Body>
 HWY_INLINE void NarrowingTail(D, size_t rest, TD* out, const TA* a, const TB* b,
@@ -222,11 +222,16 @@ HWY_INLINE void ForEachBinary(D d, size_t rows, size_t cols, TD* dst, size_t dst
     for (; i + N <= cols; i += N) body(d, pa + i, pb + i, out + i);
     if (i < cols) {
       const size_t rest = cols - i;
-      TA abuf[kMax] = {};
-      TB bbuf[kMax] = {};
+      TA abuf[kMax];
+      TB bbuf[kMax];
       TD obuf[kMax];
-      memcpy(abuf, pa + i, rest * sizeof(TA));
-      memcpy(bbuf, pb + i, rest * sizeof(TB));
+      // The unused lanes repeat the row's last element, so they take the
+      // same (fast or slow) path as the real ones.
+      for (size_t k = 0; k < N; ++k) {
+        const size_t from = i + (k < rest ? k : rest - 1);
+        abuf[k] = pa[from];
+        bbuf[k] = pb[from];
+      }
       body(d, abuf, bbuf, obuf);
       memcpy(out + i, obuf, rest * sizeof(TD));
     }
