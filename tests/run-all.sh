@@ -10,11 +10,17 @@ cd "$root"
 step() { printf '\n=== %s\n' "$*"; }
 
 step "meson test (all suites)"
-[ -d "$build" ] || meson setup "$build"
+# The bindings are required here, so a missing toolchain fails instead of
+# silently leaving the go, java and rust suites out.
+if [ -d "$build" ]; then
+  meson configure "$build" -Dbindings=enabled -Dtests=true
+else
+  meson setup "$build" -Dbindings=enabled
+fi
 meson test -C "$build" --print-errorlogs --num-processes 2
 
 # ---------------------------------------------------------------------------
-# Hardening (tests/hardening/GUARANTEES.md): the C suites under sanitizers and
+# Hardening (README "Guarantees"): the C suites under sanitizers and
 # valgrind, a bounded libFuzzer run, and the ABI checks. Each run has its own
 # build directory next to the source (build-asan, build-tsan, build-fuzz,
 # build-abi), kept between runs. The bindings are left to the first step.
