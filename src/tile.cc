@@ -18,6 +18,29 @@ size_t ByteCount(const pto_tile* tile) {
   return pto::ElementCount(tile) * pto_dtype_size(tile->dtype);
 }
 
+// How a whole-tile copy counts its buffer: bytes in the tile's encoding, or
+// floats (FLOAT16, BFLOAT16 and FLOAT32 tiles only).
+enum CopyUnit { kBytes, kFloats };
+
+// The rules shared by the four whole-tile copies.
+pto_status CheckWholeTileCopy(const char* function, const pto_tile* tile, const char* buffer_name,
+                              const void* buffer, size_t count, CopyUnit unit) {
+  pto::Validator v(function);
+  v.NotNull("tile", tile).NotNull(buffer_name, buffer);
+  if (!v.ok()) return v.status();
+  if (unit == kBytes) {
+    v.Require(count == ByteCount(tile), PTO_ERR_INVALID_ARGUMENT,
+              "nbytes %zu differs from the tile's %zu bytes", count, ByteCount(tile));
+  } else {
+    v.Require(IsFloatType(tile->dtype), PTO_ERR_UNSUPPORTED_DTYPE,
+              "tile dtype %s is not FLOAT16, BFLOAT16 or FLOAT32", pto::DtypeName(tile->dtype))
+        .Require(count == pto::ElementCount(tile), PTO_ERR_INVALID_ARGUMENT,
+                 "count %zu differs from the tile's %zu elements", count,
+                 pto::ElementCount(tile));
+  }
+  return v.status();
+}
+
 }  // namespace
 
 extern "C" {
@@ -85,55 +108,29 @@ uint32_t pto_tile_valid_cols(const pto_tile* tile) {
 void* pto_tile_data(pto_tile* tile) { return tile != nullptr ? tile->data : nullptr; }
 
 pto_status pto_tile_write(pto_tile* tile, const void* src, size_t nbytes) {
-  static const char kFn[] = "pto_tile_write";
-  if (tile == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "tile is NULL");
-  if (src == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "src is NULL");
-  if (nbytes != ByteCount(tile))
-    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, kFn, "nbytes %zu differs from the tile's %zu bytes",
-                     nbytes, ByteCount(tile));
-  memmove(tile->data, src, nbytes);
-  return PTO_OK;
+  const pto_status s = CheckWholeTileCopy("pto_tile_write", tile, "src", src, nbytes, kBytes);
+  if (s == PTO_OK) memmove(tile->data, src, nbytes);
+  return s;
 }
 
 pto_status pto_tile_read(const pto_tile* tile, void* dst, size_t nbytes) {
-  static const char kFn[] = "pto_tile_read";
-  if (tile == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "tile is NULL");
-  if (dst == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "dst is NULL");
-  if (nbytes != ByteCount(tile))
-    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, kFn, "nbytes %zu differs from the tile's %zu bytes",
-                     nbytes, ByteCount(tile));
-  memmove(dst, tile->data, nbytes);
-  return PTO_OK;
+  const pto_status s = CheckWholeTileCopy("pto_tile_read", tile, "dst", dst, nbytes, kBytes);
+  if (s == PTO_OK) memmove(dst, tile->data, nbytes);
+  return s;
 }
 
 pto_status pto_tile_write_f32(pto_tile* tile, const float* src, size_t count) {
-  static const char kFn[] = "pto_tile_write_f32";
-  if (tile == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "tile is NULL");
-  if (src == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "src is NULL");
-  if (!IsFloatType(tile->dtype))
-    return pto::Fail(PTO_ERR_UNSUPPORTED_DTYPE, kFn,
-                     "tile dtype %d is not FLOAT16, BFLOAT16 or FLOAT32",
-                     static_cast<int>(tile->dtype));
-  if (count != pto::ElementCount(tile))
-    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, kFn, "count %zu differs from the tile's %zu elements",
-                     count, pto::ElementCount(tile));
-  pto::kernels::FromF32(tile->dtype, count, tile->data, src);
-  return PTO_OK;
+  const pto_status s =
+      CheckWholeTileCopy("pto_tile_write_f32", tile, "src", src, count, kFloats);
+  if (s == PTO_OK) pto::kernels::FromF32(tile->dtype, count, tile->data, src);
+  return s;
 }
 
 pto_status pto_tile_read_f32(const pto_tile* tile, float* dst, size_t count) {
-  static const char kFn[] = "pto_tile_read_f32";
-  if (tile == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "tile is NULL");
-  if (dst == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "dst is NULL");
-  if (!IsFloatType(tile->dtype))
-    return pto::Fail(PTO_ERR_UNSUPPORTED_DTYPE, kFn,
-                     "tile dtype %d is not FLOAT16, BFLOAT16 or FLOAT32",
-                     static_cast<int>(tile->dtype));
-  if (count != pto::ElementCount(tile))
-    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, kFn, "count %zu differs from the tile's %zu elements",
-                     count, pto::ElementCount(tile));
-  pto::kernels::ToF32(tile->dtype, count, dst, tile->data);
-  return PTO_OK;
+  const pto_status s =
+      CheckWholeTileCopy("pto_tile_read_f32", tile, "dst", dst, count, kFloats);
+  if (s == PTO_OK) pto::kernels::ToF32(tile->dtype, count, dst, tile->data);
+  return s;
 }
 
 }  // extern "C"
