@@ -192,9 +192,28 @@ HWY_INLINE void NarrowingTail(D, size_t rest, TD* out, const TA* a, const TB* b,
 }
 
 template <class D, typename TD, typename TA, typename TB, class Body>
-HWY_INLINE void ForEachBinaryAnyWidth(D d, size_t rows, size_t cols, TD* dst,
-                                      size_t dst_stride, const TA* a, size_t a_stride,
-                                      const TB* b, size_t b_stride, const Body& body) {
+HWY_INLINE void BufferedTail(D d, size_t rest, TD* out, const TA* a, const TB* b,
+                             const Body& body) {
+  constexpr size_t kMax = hn::MaxLanes(D());
+  TA abuf[kMax];
+  TB bbuf[kMax];
+  TD obuf[kMax];
+  // The unused lanes repeat the row's last element, so they take the same
+  // (fast or slow) path as the real ones.
+  for (size_t k = 0; k < hn::Lanes(d); ++k) {
+    const size_t from = k < rest ? k : rest - 1;
+    abuf[k] = a[from];
+    bbuf[k] = b[from];
+  }
+  body(d, abuf, bbuf, obuf);
+  memcpy(out, obuf, rest * sizeof(TD));
+}
+
+// Full vectors along each row, then tail(rest, out, a, b) for the remainder.
+template <class D, typename TD, typename TA, typename TB, class Body, class Tail>
+HWY_INLINE void ForEachRow(D d, size_t rows, size_t cols, TD* dst, size_t dst_stride,
+                           const TA* a, size_t a_stride, const TB* b, size_t b_stride,
+                           const Body& body, const Tail& tail) {
   const size_t N = hn::Lanes(d);
   for (size_t r = 0; r < rows; ++r) {
     TD* HWY_RESTRICT out = dst + r * dst_stride;
@@ -202,40 +221,28 @@ HWY_INLINE void ForEachBinaryAnyWidth(D d, size_t rows, size_t cols, TD* dst,
     const TB* pb = b + r * b_stride;
     size_t i = 0;
     for (; i + N <= cols; i += N) body(d, pa + i, pb + i, out + i);
-    if (i < cols) NarrowingTail(d, cols - i, out + i, pa + i, pb + i, body);
+    if (i < cols) tail(cols - i, out + i, pa + i, pb + i);
   }
+}
+
+template <class D, typename TD, typename TA, typename TB, class Body>
+HWY_INLINE void ForEachBinaryAnyWidth(D d, size_t rows, size_t cols, TD* dst,
+                                      size_t dst_stride, const TA* a, size_t a_stride,
+                                      const TB* b, size_t b_stride, const Body& body) {
+  ForEachRow(d, rows, cols, dst, dst_stride, a, a_stride, b, b_stride, body,
+             [&](size_t rest, TD* out, const TA* pa, const TB* pb) {
+               NarrowingTail(d, rest, out, pa, pb, body);
+             });
 }
 
 template <class D, typename TD, typename TA, typename TB, class Body>
 HWY_INLINE void ForEachBinary(D d, size_t rows, size_t cols, TD* dst, size_t dst_stride,
                               const TA* a, size_t a_stride, const TB* b, size_t b_stride,
                               const Body& body) {
-  const size_t N = hn::Lanes(d);
-  constexpr size_t kMax = HWY_MAX_BYTES / sizeof(hn::TFromD<D>) > 0
-                              ? HWY_MAX_BYTES / sizeof(hn::TFromD<D>)
-                              : 1;
-  for (size_t r = 0; r < rows; ++r) {
-    TD* HWY_RESTRICT out = dst + r * dst_stride;
-    const TA* pa = a + r * a_stride;
-    const TB* pb = b + r * b_stride;
-    size_t i = 0;
-    for (; i + N <= cols; i += N) body(d, pa + i, pb + i, out + i);
-    if (i < cols) {
-      const size_t rest = cols - i;
-      TA abuf[kMax];
-      TB bbuf[kMax];
-      TD obuf[kMax];
-      // The unused lanes repeat the row's last element, so they take the
-      // same (fast or slow) path as the real ones.
-      for (size_t k = 0; k < N; ++k) {
-        const size_t from = i + (k < rest ? k : rest - 1);
-        abuf[k] = pa[from];
-        bbuf[k] = pb[from];
-      }
-      body(d, abuf, bbuf, obuf);
-      memcpy(out + i, obuf, rest * sizeof(TD));
-    }
-  }
+  ForEachRow(d, rows, cols, dst, dst_stride, a, a_stride, b, b_stride, body,
+             [&](size_t rest, TD* out, const TA* pa, const TB* pb) {
+               BufferedTail(d, rest, out, pa, pb, body);
+             });
 }
 
 template <class D, typename TD, typename TA, class Body>
@@ -243,7 +250,7 @@ HWY_INLINE void ForEachUnaryAnyWidth(D d, size_t rows, size_t cols, TD* dst,
                                      size_t dst_stride, const TA* a, size_t a_stride,
                                      const Body& body) {
   ForEachBinaryAnyWidth(d, rows, cols, dst, dst_stride, a, a_stride, a, a_stride,
-                [&body](auto dd, const TA* pa, const TA*, TD* out) { body(dd, pa, out); });
+                        [&body](auto dd, const TA* pa, const TA*, TD* out) { body(dd, pa, out); });
 }
 
 // The compute descriptor for storage type T: 8-bit integers widen to 16-bit
