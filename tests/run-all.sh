@@ -7,7 +7,15 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 cd "$root"
 
-step() { printf '\n=== %s\n' "$*"; }
+# Each step must pass before the next starts (set -e); the closing line
+# counts them.
+steps_passed=0
+current_step=
+step() {
+  [ -z "$current_step" ] || steps_passed=$((steps_passed + 1))
+  current_step=$*
+  printf '\n=== %s\n' "$*"
+}
 
 step "meson test (all suites)"
 # The bindings are required here, so a missing toolchain fails instead of
@@ -67,4 +75,5 @@ tests/hardening/check-exports.sh build-abi/src/libpto.so include/pto_c.h \
   tests/hardening/exported-symbols.txt libpto.so.0
 tests/abi/check-abi.sh build-abi/src/libpto.so
 
-step "all tests passed"
+steps_passed=$((steps_passed + 1))
+printf '\n=== all tests passed\nsteps: %d passed, 0 failed\n' "$steps_passed"
