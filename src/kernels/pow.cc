@@ -15,7 +15,11 @@
 //     f32, subnormal, zero or infinity. 2^t = 2^(k + i/4) * Q(r) with
 //     round(4 t) = 4 k + i, |r| <= 1/8, Q of degree 5 and Q(0) = 1.
 //   The double result is within ~2^-29 of the exact value: measured max
-//   0.514 ulp, exact whenever the exact value is representable.
+//   0.514 ulp, exact whenever the exact value is representable. A row tail
+//   of at most half a vector (a 1x1 tile) computes one double vector, not
+//   two, with the polynomials by Estrin's scheme (a shorter dependency chain;
+//   the double results differ from Horner's in the last bits only, same
+//   measured max).
 //   On AVX2/AVX-512 the fast path takes k, z and the bucket from the f32
 //   bits once per f32 vector and builds unmasked permute indices; it covers
 //   vectors whose x are all positive normal and y all finite (negative bases
@@ -28,9 +32,12 @@
 // unevaluated sum of f32 terms, 2^f on |f| <= 0.5 by a degree-6 polynomial
 // and the exponent added to the bits. It covers |y log2 x| <= 125 with x
 // normal; other vectors (special cases, subnormal x, results near overflow
-// or underflow) take the HIGH_PRECISION general path. Measured max 3.07 ulp
-// for normal results (2.46 with a degree-5 tail; a degree-5 2^f reaches
-// 8.2). Targets without FMA (SSE4, SSSE3) use the double-lane path with P of
+// or underflow) take the HIGH_PRECISION general path. Measured max 3.16 ulp
+// for normal results (1.7M single-element tiles: random, bases near 1 with
+// huge exponents, near overflow/underflow; 2.46 with a degree-5 tail; a
+// degree-5 2^f reaches 8.2). The per-vector check costs 8 instructions; the
+// fast path does not clear x's sign (a negative x leaves it anyway) and
+// the slow path recomputes from |x|. AVX2 loop: 65 instructions per 8 f32. Targets without FMA (SSE4, SSSE3) use the double-lane path with P of
 // degree 6 and Q of degree 4 (max 0.86 ulp).
 //
 // FLOAT16/BFLOAT16 (both algorithms): the DEFAULT f32 result rounded once to
@@ -40,6 +47,11 @@
 // (negative base, odd integer exponent), NaN for a negative base with a
 // non-integer exponent and the Annex F special cases (zeros, infinities, NaN,
 // y = 0, x = 1) are applied in f32 lanes, only in vectors that need them.
+//
+// Row tails (AVX2, AVX-512): masked loads and stores instead of stack
+// buffers, the unused lanes set to x = y = 1 (see PowFloat). A 1x1 call is
+// then bound by the latency of one vector's dependency chain (~25 FMAs and
+// conversions) plus validation and dispatch outside this file.
 //
 // Integers: exponentiation by squaring in wrapping lanes (8-bit types in
 // 16-bit lanes), one squaring per exponent bit until every lane's remaining
@@ -169,6 +181,29 @@ HWY_INLINE hn::Vec<D> Polynomial(D d, hn::Vec<D> x, const T (&c)[kN]) {
   auto p = hn::Set(d, c[kN - 1]);
   for (size_t i = kN - 1; i > 0; --i) p = hn::MulAdd(p, x, hn::Set(d, c[i - 1]));
   return p;
+}
+
+// The same polynomial by Estrin's scheme: pairs c[2i] + c[2i+1] x, then
+// pairs of those with x^2, and so on. More multiplications, but a dependency
+// chain of about log2(kN) FMAs instead of kN - 1: for a single vector, where
+// latency rather than throughput bounds the time.
+template <class D, typename T>
+HWY_INLINE hn::Vec<D> PolynomialEstrin(D d, hn::Vec<D> x, const T (&c)[6]) {
+  const auto x2 = hn::Mul(x, x);
+  const auto p01 = hn::MulAdd(hn::Set(d, c[1]), x, hn::Set(d, c[0]));
+  const auto p23 = hn::MulAdd(hn::Set(d, c[3]), x, hn::Set(d, c[2]));
+  const auto p45 = hn::MulAdd(hn::Set(d, c[5]), x, hn::Set(d, c[4]));
+  return hn::MulAdd(hn::MulAdd(p45, x2, p23), x2, p01);
+}
+template <class D, typename T>
+HWY_INLINE hn::Vec<D> PolynomialEstrin(D d, hn::Vec<D> x, const T (&c)[8]) {
+  const auto x2 = hn::Mul(x, x);
+  const auto x4 = hn::Mul(x2, x2);
+  const auto p01 = hn::MulAdd(hn::Set(d, c[1]), x, hn::Set(d, c[0]));
+  const auto p23 = hn::MulAdd(hn::Set(d, c[3]), x, hn::Set(d, c[2]));
+  const auto p45 = hn::MulAdd(hn::Set(d, c[5]), x, hn::Set(d, c[4]));
+  const auto p67 = hn::MulAdd(hn::Set(d, c[7]), x, hn::Set(d, c[6]));
+  return hn::MulAdd(hn::MulAdd(p67, x2, p45), x4, hn::MulAdd(p23, x2, p01));
 }
 
 #if HWY_TARGET != HWY_SCALAR
@@ -391,7 +426,11 @@ HWY_INLINE hn::Vec<DF> Lookup16(DF df, const float* table, hn::Vec<hn::RebindToU
   static_assert(hn::MaxLanes(DF()) == 8, "two registers per table");
   const __m256 lo = _mm256_permutevar8x32_ps(hn::LoadU(df, table).raw, idx.raw);
   const __m256 hi = _mm256_permutevar8x32_ps(hn::LoadU(df, table + 8).raw, idx.raw);
-  return hn::Vec<DF>{_mm256_blendv_ps(lo, hi, hi_sel.raw)};
+  // Written out: GCC turns _mm256_blendv_ps on a shifted mask into a compare
+  // with zero plus the blend (two more instructions per vector).
+  __m256 out;
+  asm("vblendvps %3, %2, %1, %0" : "=x"(out) : "x"(lo), "xm"(hi), "x"(hi_sel.raw));
+  return hn::Vec<DF>{out};
 #else
   (void)hi_sel;
   const hn::RebindToUnsigned<DF> du;
@@ -412,7 +451,7 @@ HWY_INLINE V Rounded(V v) {
 }
 
 // DEFAULT: |x|^y entirely in f32 lanes for x > 0 normal and |y log2 x| <=
-// 125, other vectors through PowFinishSlow.
+// 125, other vectors through PowDefaultSlow.
 //   |x| = 2^k z, bucket i (top four bits of z's offset mantissa):
 //   log2|x| = A + kC1Hi r + r M(r) + kLogCLoF[i], A = k + kLogCHiF[i] exact.
 //   t = y log2|x| is carried as the unevaluated sum
@@ -420,16 +459,18 @@ HWY_INLINE V Rounded(V v) {
 //   a = y A, p = y r and b = kC1Hi p_hi split exactly by FMA; n = round(t)
 //   and f = t - n come out with |f| <= 0.5 + 2^-16 and an absolute error of
 //   a few 2^-25 for |t| <= 125, so 2^t = 2^n E(f).
+// xb: the bits of x > 0 (the fast path passes x's own bits, so a negative x
+// gives garbage there, and leaves the fast path by its sign); *s_out: ~t.
 template <class DF>
-HWY_INLINE hn::Vec<DF> PowF32Default(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
+HWY_INLINE hn::Vec<DF> PowDefaultCore(DF df, hn::Vec<hn::RebindToUnsigned<DF>> xb, hn::Vec<DF> y,
+                                      hn::Vec<DF>* s_out) {
   namespace tab = pow_tables;
   const hn::RebindToUnsigned<DF> du;
   const hn::RebindToSigned<DF> di;
 
-  const auto axb = hn::And(hn::BitCast(du, x), hn::Set(du, 0x7FFFFFFFu));
-  const auto tmp = hn::Sub(axb, hn::Set(du, tab::kLogOffF));
+  const auto tmp = hn::Sub(xb, hn::Set(du, tab::kLogOffF));
   const auto k = hn::ConvertTo(df, hn::ShiftRight<23>(hn::BitCast(di, tmp)));
-  const auto z = hn::BitCast(df, hn::Sub(axb, hn::And(tmp, hn::Set(du, 0xFF800000u))));
+  const auto z = hn::BitCast(df, hn::Sub(xb, hn::And(tmp, hn::Set(du, 0xFF800000u))));
   const auto idx = hn::ShiftRight<19>(tmp);
   const auto hi_sel = hn::BitCast(df, hn::ShiftLeft<28>(idx));
   const auto invc = Lookup16(df, tab::kInvCF, idx, hi_sel);
@@ -457,13 +498,50 @@ HWY_INLINE hn::Vec<DF> PowF32Default(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   const auto u = hn::Add(hn::Sub(a_hi, n), b_hi);  // exact where it matters
   const auto f = hn::Add(hn::MulAdd(p_hi, m, u), lo);
   const auto e = Polynomial(df, f, tab::kExp2F);
-  const auto mag =
-      hn::BitCast(df, hn::Add(hn::BitCast(du, e), hn::ShiftLeft<23>(hn::BitCast(du, s_shifted))));
+  *s_out = s;
+  return hn::BitCast(df, hn::Add(hn::BitCast(du, e), hn::ShiftLeft<23>(hn::BitCast(du, s_shifted))));
+}
 
+// Lanes outside the DEFAULT fast path: |s| > 125 or NaN (compared as
+// integer bits, so NaN counts as large) or x not positive normal (see
+// IsPositiveNormal). Both as greater-than compares against a constant, which
+// x86 encodes with the constant as a memory operand.
+template <class DF>
+HWY_INLINE hn::Mask<DF> DefaultOutOfRange(DF df, hn::Vec<DF> s) {
+  const hn::RebindToSigned<DF> di;
+  const auto as = hn::And(hn::BitCast(di, s), hn::Set(di, 0x7FFFFFFF));
+  return hn::RebindMask(df, hn::Gt(as, hn::Set(di, 0x42FA0000)));  // 125.0f
+}
+template <class DF>
+HWY_INLINE hn::Mask<DF> NotPositiveNormal(DF df, hn::Vec<DF> x) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+  // Hidden from GCC, which otherwise rewrites the compare as >= -2^24, a
+  // min and an equality test (one instruction more).
+  const auto limit = Rounded(hn::Set(di, -0x1000001));
+  return hn::RebindMask(df, hn::Gt(hn::BitCast(di, hn::Add(hn::BitCast(du, x), hn::Set(du, 0x7F800000u))),
+                                   limit));
+}
+
+// A vector with some lane outside the DEFAULT fast path.
+template <class DF>
+HWY_NOINLINE hn::Vec<DF> PowDefaultSlow(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
+  const hn::RebindToUnsigned<DF> du;
+  hn::Vec<DF> s;
+  const auto mag = PowDefaultCore(df, hn::And(hn::BitCast(du, x), hn::Set(du, 0x7FFFFFFFu)), y, &s);
+  return PowFinishSlow(df, x, y, mag, hn::Not(DefaultOutOfRange(df, s)));
+}
+
+template <class DF>
+HWY_INLINE hn::Vec<DF> PowF32Default(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
+  const hn::RebindToUnsigned<DF> du;
+  hn::Vec<DF> s;
+  const auto mag = PowDefaultCore(df, hn::BitCast(du, x), y, &s);
   // |s| <= 125 also rules out y infinite or NaN (s is then NaN or infinite).
-  const auto s_ok = hn::Le(hn::Abs(s), hn::Set(df, 125.0f));
-  if (HWY_LIKELY(hn::AllTrue(df, hn::And(s_ok, IsPositiveNormal(df, x))))) return mag;
-  return PowFinishSlow(df, x, y, mag, s_ok);
+  if (HWY_LIKELY(hn::AllFalse(df, hn::Or(DefaultOutOfRange(df, s), NotPositiveNormal(df, x))))) {
+    return mag;
+  }
+  return PowDefaultSlow(df, x, y);
 }
 
 #if HWY_ARCH_X86 && (HWY_TARGET == HWY_AVX2 || HWY_TARGET <= HWY_AVX3)
@@ -486,7 +564,10 @@ HWY_INLINE hn::Vec<DD> LookupPairs(DD dd, const void* table, hn::Vec<hn::RebindT
 // of PowMagnitude<true> (same buckets, polynomials and clamp, so the same
 // results), with k, z and the bucket taken from the f32 bits once per f32
 // vector and the table indices built without masking.
-template <class DF>
+// kLowHalf: only the lower half of the lanes is wanted (a row tail of at
+// most half a vector, whose other lanes hold x = y = 1); the upper half of
+// the result repeats the lower one, and the second double vector is skipped.
+template <bool kLowHalf = false, class DF>
 HWY_INLINE hn::Vec<DF> PowF32High(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   namespace tab = pow_tables;
   const hn::RebindToUnsigned<DF> du;
@@ -514,9 +595,17 @@ HWY_INLINE hn::Vec<DF> PowF32High(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
     const auto invc = LookupPairs(dd, tab::kInvC, bh);
     const auto logc = LookupPairs(dd, tab::kLogC, bh);
     const auto r = hn::MulAdd(zd, invc, hn::Set(dd, -1.0));  // exact
-    const auto log2x = hn::MulAdd(r, Polynomial(dd, r, tab::kLog2High), hn::Add(kd, logc));
+    const auto log2x = hn::MulAdd(
+        r, kLowHalf ? PolynomialEstrin(dd, r, tab::kLog2High) : Polynomial(dd, r, tab::kLog2High),
+        hn::Add(kd, logc));
     auto t = hn::Mul(yd, log2x);
+#if HWY_TARGET <= HWY_AVX3
+    // The same clamp in one instruction: |t| <= 200 keeps t, else 200 with
+    // t's sign (VRANGEPD, absolute minimum, sign of the first operand).
+    t = hn::Vec<decltype(dd)>{_mm512_range_pd(t.raw, _mm512_set1_pd(200.0), 2)};
+#else
     t = hn::Min(hn::Max(t, hn::Set(dd, -200.0)), hn::Set(dd, 200.0));
+#endif
     const auto shift = hn::Set(dd, 0x1.8p52 / 4);
     const auto t_shifted = hn::Add(t, shift);
     const auto ki = hn::BitCast(du64, t_shifted);
@@ -530,7 +619,9 @@ HWY_INLINE hn::Vec<DF> PowF32High(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
 #endif
     const auto entry = hn::BitCast(du64, LookupPairs(dd, tab::kExp2Bits, eidx));
     const auto scale = hn::BitCast(dd, hn::Add(entry, hn::ShiftLeft<50>(ki)));
-    return hn::DemoteTo(dh, hn::Mul(scale, Polynomial(dd, rt, tab::kExp2High)));
+    const auto q =
+        kLowHalf ? PolynomialEstrin(dd, rt, tab::kExp2High) : Polynomial(dd, rt, tab::kExp2High);
+    return hn::DemoteTo(dh, hn::Mul(scale, q));
   };
 #if HWY_TARGET <= HWY_AVX3
   const auto b_lo = hn::PromoteTo(du64, hn::LowerHalf(dhu, bucket));
@@ -543,8 +634,14 @@ HWY_INLINE hn::Vec<DF> PowF32High(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
       _mm256_permutevar8x32_epi32(bucket2.raw, _mm256_setr_epi32(4, 4, 5, 5, 6, 6, 7, 7)), ones)};
 #endif
   const auto mag_lo = half(hn::LowerHalf(dh, z), hn::LowerHalf(dhi, k), hn::LowerHalf(dh, y), b_lo);
-  const auto mag_hi = half(hn::UpperHalf(dh, z), hn::UpperHalf(dhi, k), hn::UpperHalf(dh, y), b_hi);
-  const auto mag = hn::Combine(df, mag_hi, mag_lo);
+  hn::Vec<DF> mag;
+  if constexpr (kLowHalf) {
+    (void)b_hi;
+    mag = hn::ZeroExtendVector(df, mag_lo);  // upper lanes unused
+  } else {
+    mag = hn::Combine(df, half(hn::UpperHalf(dh, z), hn::UpperHalf(dhi, k), hn::UpperHalf(dh, y), b_hi),
+                      mag_lo);
+  }
 
   const auto ayb = hn::And(hn::BitCast(du, y), hn::Set(du, 0x7FFFFFFFu));
   const auto y_finite = hn::RebindMask(df, hn::Lt(hn::BitCast(di, ayb), hn::Set(di, 0x7F800000)));
@@ -554,7 +651,7 @@ HWY_INLINE hn::Vec<DF> PowF32High(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
 
 #else  // narrower vectors: the general path.
 
-template <class DF>
+template <bool kLowHalf = false, class DF>
 HWY_INLINE hn::Vec<DF> PowF32High(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   return PowGeneral<true>(df, x, y);
 }
@@ -565,9 +662,9 @@ HWY_INLINE hn::Vec<DF> PowF32High(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
 // are within 1 of their ulp from the DEFAULT f32 result (a few f32 ulp).
 // Targets without FMA (SSE4, SSSE3) cannot split products exactly in f32
 // and run DEFAULT through the double-lane path with the shorter polynomials.
-template <bool kHigh, typename T, class DF>
+template <bool kHigh, typename T, bool kLowHalf = false, class DF>
 HWY_INLINE hn::Vec<DF> PowF32(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
-  if (kHigh && hwy::IsSame<T, float>()) return PowF32High(df, x, y);
+  if (kHigh && hwy::IsSame<T, float>()) return PowF32High<kLowHalf>(df, x, y);
 #if HWY_NATIVE_FMA
   return PowF32Default(df, x, y);
 #else
@@ -578,7 +675,7 @@ HWY_INLINE hn::Vec<DF> PowF32(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
 #else  // HWY_TARGET == HWY_SCALAR
 
 // The one-lane fallback: the C library's pow in double, rounded once.
-template <bool kHigh, typename T, class DF>
+template <bool kHigh, typename T, bool kLowHalf = false, class DF>
 HWY_INLINE hn::Vec<DF> PowF32(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   return hn::Set(df, static_cast<float>(pow(static_cast<double>(hn::GetLane(x)),
                                             static_cast<double>(hn::GetLane(y)))));
@@ -586,15 +683,100 @@ HWY_INLINE hn::Vec<DF> PowF32(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
 
 #endif  // HWY_TARGET != HWY_SCALAR
 
+#undef PTO_POW_MASKED_TAIL
+#if HWY_ARCH_X86 && (HWY_TARGET == HWY_AVX2 || HWY_TARGET <= HWY_AVX3)
+#define PTO_POW_MASKED_TAIL 1
+
+// Row tails by masked loads and stores, which neither touch memory outside
+// the region nor write it back (AVX2 vmaskmovps, AVX-512 masked moves); the
+// unused lanes get x = y = 1, which stays on the fast paths. A tail through
+// stack buffers filled element by element costs more than the vector itself
+// (a store-forwarding stall on the reload, the fill loop and a memcpy call).
+// AVX2 has no 16-bit masked moves: FLOAT16/BFLOAT16 keep the buffered tail.
+template <typename T>
+constexpr bool HasMaskedTail() {
+  return hwy::IsSame<T, float>() || HWY_TARGET <= HWY_AVX3;
+}
+
+template <class DF, typename T>
+HWY_INLINE hn::Vec<DF> LoadTail(DF df, const T* p, size_t rest) {
+  const auto one = hn::Set(df, 1.0f);
+  if constexpr (hwy::IsSame<T, float>()) {
+    const auto m = hn::FirstN(df, rest);
+#if HWY_TARGET <= HWY_AVX3
+    return hn::Vec<DF>{_mm512_mask_loadu_ps(one.raw, m.raw, p)};
+#else
+    return hn::IfThenElse(m, hn::MaskedLoad(m, df, p), one);
+#endif
+  } else {
+    // 1.0 in the narrow type: 0x3C00 (FLOAT16) or 0x3F80 (BFLOAT16).
+    const hn::Rebind<uint16_t, DF> du16;
+    const uint16_t one_bits = hwy::IsSame<T, hwy::float16_t>() ? 0x3C00 : 0x3F80;
+    const auto m = hn::FirstN(du16, rest);
+    const auto bits = hn::IfThenElse(
+        m, hn::MaskedLoad(m, du16, reinterpret_cast<const uint16_t*>(p)), hn::Set(du16, one_bits));
+    if constexpr (hwy::IsSame<T, hwy::float16_t>()) {
+      return hn::PromoteTo(df, hn::BitCast(hn::Rebind<hwy::float16_t, DF>(), bits));
+    } else {
+      const hn::RebindToUnsigned<DF> du;
+      return F32FromBF16Bits(df, hn::PromoteTo(du, bits));
+    }
+  }
+}
+
+template <class DF, typename T>
+HWY_INLINE void StoreTail(DF df, hn::Vec<DF> v, T* p, size_t rest) {
+  if constexpr (hwy::IsSame<T, float>()) {
+    hn::BlendedStore(v, hn::FirstN(df, rest), df, p);
+  } else {
+    const hn::Rebind<uint16_t, DF> du16;
+    hn::Vec<decltype(du16)> bits;
+    if constexpr (hwy::IsSame<T, hwy::float16_t>()) {
+      bits = hn::BitCast(du16, hn::DemoteTo(hn::Rebind<hwy::float16_t, DF>(), v));
+    } else {
+      bits = hn::TruncateTo(du16, BF16BitsFromF32(df, v));
+    }
+    hn::BlendedStore(bits, hn::FirstN(du16, rest), du16, reinterpret_cast<uint16_t*>(p));
+  }
+}
+
+#else
+#define PTO_POW_MASKED_TAIL 0
+template <typename T>
+constexpr bool HasMaskedTail() {
+  return false;
+}
+#endif
+
+// The planes travel as separate pointer and stride arguments (see Pow below).
 template <typename T, bool kHigh>
-void PowFloat(size_t rows, size_t cols, kernels::Plane dst, kernels::ConstPlane base,
-              kernels::ConstPlane exp) {
-  ForEachBinary(ComputeTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
-                static_cast<const T*>(base.data), base.stride,
-                static_cast<const T*>(exp.data), exp.stride,
-                [](auto d, const T* pb, const T* pe, T* out) __attribute__((always_inline)) {
-                  StoreAs(d, PowF32<kHigh, T>(d, LoadAs(d, pb), LoadAs(d, pe)), out);
-                });
+void PowFloat(size_t rows, size_t cols, void* dst, size_t dst_stride, const void* base,
+              size_t base_stride, const void* exp, size_t exp_stride) {
+  const ComputeTag<T> d;
+  const auto body = [](auto dv, const T* pb, const T* pe, T* out) __attribute__((always_inline)) {
+    StoreAs(dv, PowF32<kHigh, T>(dv, LoadAs(dv, pb), LoadAs(dv, pe)), out);
+  };
+  T* out = static_cast<T*>(dst);
+  const T* pb = static_cast<const T*>(base);
+  const T* pe = static_cast<const T*>(exp);
+#if PTO_POW_MASKED_TAIL
+  if constexpr (HasMaskedTail<T>()) {
+    ForEachRow(d, rows, cols, out, dst_stride, pb, base_stride, pe, exp_stride, body,
+               [d](size_t rest, T* o, const T* b, const T* e) __attribute__((always_inline)) {
+                 const auto x = LoadTail(d, b, rest);
+                 const auto y = LoadTail(d, e, rest);
+                 // HIGH_PRECISION float32 computes in two double vectors;
+                 // a short tail (a 1x1 tile) needs only the first.
+                 if (kHigh && hwy::IsSame<T, float>() && rest <= hn::Lanes(d) / 2) {
+                   StoreTail(d, PowF32<kHigh, T, true>(d, x, y), o, rest);
+                 } else {
+                   StoreTail(d, PowF32<kHigh, T>(d, x, y), o, rest);
+                 }
+               });
+    return;
+  }
+#endif
+  ForEachBinary(d, rows, cols, out, dst_stride, pb, base_stride, pe, exp_stride, body);
 }
 
 // ---------------------------------------------------------------------------
@@ -628,38 +810,37 @@ HWY_INLINE hn::Vec<D> PowInteger(D d, hn::Vec<D> base, hn::Vec<D> exp) {
 }
 
 template <typename T>
-void PowInt(size_t rows, size_t cols, kernels::Plane dst, kernels::ConstPlane base,
-            kernels::ConstPlane exp) {
-  ForEachBinary(ComputeTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
-                static_cast<const T*>(base.data), base.stride,
-                static_cast<const T*>(exp.data), exp.stride,
+void PowInt(size_t rows, size_t cols, void* dst, size_t dst_stride, const void* base,
+            size_t base_stride, const void* exp, size_t exp_stride) {
+  ForEachBinary(ComputeTag<T>(), rows, cols, static_cast<T*>(dst), dst_stride,
+                static_cast<const T*>(base), base_stride, static_cast<const T*>(exp), exp_stride,
                 [](auto d, const T* pb, const T* pe, T* out) {
                   StoreAs(d, PowInteger(d, LoadAs(d, pb), LoadAs(d, pe)), out);
                 });
 }
 
 template <typename T>
-void PowFloatAlgo(pto_pow_algorithm algo, size_t rows, size_t cols, kernels::Plane dst,
-                  kernels::ConstPlane base, kernels::ConstPlane exp) {
+void PowFloatAlgo(pto_pow_algorithm algo, size_t rows, size_t cols, void* dst, size_t ds,
+                  const void* base, size_t bs, const void* exp, size_t es) {
   if (algo == PTO_POW_HIGH_PRECISION) {
-    PowFloat<T, true>(rows, cols, dst, base, exp);
+    PowFloat<T, true>(rows, cols, dst, ds, base, bs, exp, es);
   } else {
-    PowFloat<T, false>(rows, cols, dst, base, exp);
+    PowFloat<T, false>(rows, cols, dst, ds, base, bs, exp, es);
   }
 }
 
-void PowImpl(pto_dtype dtype, pto_pow_algorithm algo, size_t rows, size_t cols,
-             kernels::Plane dst, kernels::ConstPlane base, kernels::ConstPlane exp) {
+void PowImpl(pto_dtype dtype, pto_pow_algorithm algo, size_t rows, size_t cols, void* dst,
+             size_t ds, const void* base, size_t bs, const void* exp, size_t es) {
   switch (dtype) {
-    case PTO_INT8: return PowInt<int8_t>(rows, cols, dst, base, exp);
-    case PTO_UINT8: return PowInt<uint8_t>(rows, cols, dst, base, exp);
-    case PTO_INT16: return PowInt<int16_t>(rows, cols, dst, base, exp);
-    case PTO_UINT16: return PowInt<uint16_t>(rows, cols, dst, base, exp);
-    case PTO_INT32: return PowInt<int32_t>(rows, cols, dst, base, exp);
-    case PTO_UINT32: return PowInt<uint32_t>(rows, cols, dst, base, exp);
-    case PTO_FLOAT16: return PowFloatAlgo<hwy::float16_t>(algo, rows, cols, dst, base, exp);
-    case PTO_BFLOAT16: return PowFloatAlgo<hwy::bfloat16_t>(algo, rows, cols, dst, base, exp);
-    case PTO_FLOAT32: return PowFloatAlgo<float>(algo, rows, cols, dst, base, exp);
+    case PTO_INT8: return PowInt<int8_t>(rows, cols, dst, ds, base, bs, exp, es);
+    case PTO_UINT8: return PowInt<uint8_t>(rows, cols, dst, ds, base, bs, exp, es);
+    case PTO_INT16: return PowInt<int16_t>(rows, cols, dst, ds, base, bs, exp, es);
+    case PTO_UINT16: return PowInt<uint16_t>(rows, cols, dst, ds, base, bs, exp, es);
+    case PTO_INT32: return PowInt<int32_t>(rows, cols, dst, ds, base, bs, exp, es);
+    case PTO_UINT32: return PowInt<uint32_t>(rows, cols, dst, ds, base, bs, exp, es);
+    case PTO_FLOAT16: return PowFloatAlgo<hwy::float16_t>(algo, rows, cols, dst, ds, base, bs, exp, es);
+    case PTO_BFLOAT16: return PowFloatAlgo<hwy::bfloat16_t>(algo, rows, cols, dst, ds, base, bs, exp, es);
+    case PTO_FLOAT32: return PowFloatAlgo<float>(algo, rows, cols, dst, ds, base, bs, exp, es);
   }
 }
 
@@ -671,9 +852,20 @@ HWY_AFTER_NAMESPACE();
 namespace pto {
 HWY_EXPORT(PowImpl);
 namespace kernels {
+// base and exp arrive on the stack as two 8-byte stores each; copying them
+// as 16-byte structs (what passing them on by value compiles to) reloads
+// each across two stores, which cannot be store-forwarded and stalls every
+// call (~15 ns per 1x1 call). The fields are read one by one instead (the
+// empty asm keeps GCC from merging the loads) and passed as scalars.
 void Pow(pto_dtype dtype, pto_pow_algorithm algo, size_t rows, size_t cols, Plane dst,
          ConstPlane base, ConstPlane exp) {
-  HWY_DYNAMIC_DISPATCH(PowImpl)(dtype, algo, rows, cols, dst, base, exp);
+  const void* base_data = base.data;
+  size_t base_stride = base.stride;
+  const void* exp_data = exp.data;
+  size_t exp_stride = exp.stride;
+  asm("" : "+r"(base_data), "+r"(base_stride), "+r"(exp_data), "+r"(exp_stride));
+  HWY_DYNAMIC_DISPATCH(PowImpl)(dtype, algo, rows, cols, dst.data, dst.stride, base_data,
+                                base_stride, exp_data, exp_stride);
 }
 }  // namespace kernels
 }  // namespace pto
