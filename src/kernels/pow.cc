@@ -37,7 +37,8 @@
 // huge exponents, near overflow/underflow; 2.46 with a degree-5 tail; a
 // degree-5 2^f reaches 8.2). The per-vector check costs 8 instructions; the
 // fast path does not clear x's sign (a negative x leaves it anyway) and
-// the slow path recomputes from |x|. AVX2 loop: 65 instructions per 8 f32. Targets without FMA (SSE4, SSSE3) use the double-lane path with P of
+// the slow path recomputes from |x|. AVX2 loop: 65 instructions per 8 f32.
+// Targets without FMA (SSE4, SSSE3) use the double-lane path with P of
 // degree 6 and Q of degree 4 (max 0.86 ulp).
 //
 // FLOAT16/BFLOAT16 (both algorithms): the DEFAULT f32 result rounded once to
