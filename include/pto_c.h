@@ -13,6 +13,10 @@
  *  - Distinct tiles may be used concurrently from any threads. A tile that one
  *    thread writes must not be used by another thread at the same time.
  *  - Denormal (subnormal) numbers are honoured: nothing flushes to zero.
+ *    Results do not depend on the calling thread's floating-point mode
+ *    (flush-to-zero, denormals-are-zero, rounding direction): calls that
+ *    compute in floating point run with the IEEE defaults and restore the
+ *    caller's mode before returning.
  *
  * This header is C11 and C++ compatible and declares only pto_* / PTO_* names.
  */

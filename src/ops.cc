@@ -1,5 +1,6 @@
 // The five tile instructions: validate every rule, then hand the dst valid
 // region to a kernel. Kernels never see invalid arguments.
+#include "float_env.h"
 #include "kernels/kernels.h"
 #include "pto_c.h"
 #include "tile.h"
@@ -54,6 +55,7 @@ pto_status pto_tpow(pto_tile* dst, const pto_tile* base, const pto_tile* exp, pt
       .SameValidRegion("exp", exp, "dst", dst)
       .SameValidRegion("tmp", tmp, "dst", dst);
   if (!v.ok() || IsEmptyRegion(dst)) return v.status();
+  const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(dst->dtype));
   pto::kernels::Pow(dst->dtype, algo, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
                     ConstPlaneOf(base), ConstPlaneOf(exp));
   return PTO_OK;
@@ -67,6 +69,7 @@ pto_status pto_trsqrt(pto_tile* dst, const pto_tile* src) {
       .SameDtype("src", src, "dst", dst)
       .SameValidRegion("src", src, "dst", dst);
   if (!v.ok() || IsEmptyRegion(dst)) return v.status();
+  const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(dst->dtype));
   pto::kernels::Rsqrt(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
                       ConstPlaneOf(src));
   return PTO_OK;
@@ -85,6 +88,7 @@ pto_status pto_tprelu(pto_tile* dst, const pto_tile* src0, const pto_tile* src1,
   }
   v.SameValidRegion("src0", src0, "dst", dst).SameValidRegion("src1", src1, "dst", dst);
   if (!v.ok() || IsEmptyRegion(dst)) return v.status();
+  const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(dst->dtype));
   pto::kernels::Prelu(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
                       ConstPlaneOf(src0), ConstPlaneOf(src1));
   return PTO_OK;
@@ -106,6 +110,7 @@ pto_status pto_tcolexpanddiv(pto_tile* dst, const pto_tile* src0, const pto_tile
                "src1 valid cols %u is less than dst valid cols %u", src1->valid_cols,
                dst->valid_cols);
   if (!v.ok() || IsEmptyRegion(dst)) return v.status();
+  const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(dst->dtype));
   pto::kernels::ColExpandDiv(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
                              ConstPlaneOf(src0), src1->data);
   return PTO_OK;
@@ -128,6 +133,7 @@ pto_status pto_tpartadd(pto_tile* dst, const pto_tile* src0, const pto_tile* src
 
   // `full` covers dst's whole valid region; `part` its top-left corner. The
   // corner is summed, the rest of dst is a copy of `full`.
+  const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(dst->dtype));
   const pto_tile* full = src0_full ? src0 : src1;
   const pto_tile* part = src0_full ? src1 : src0;
   const pto_dtype dtype = dst->dtype;

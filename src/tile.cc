@@ -5,14 +5,11 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "float_env.h"
 #include "kernels/kernels.h"
 #include "validate.h"
 
 namespace {
-
-bool IsFloatType(pto_dtype dtype) {
-  return dtype == PTO_FLOAT16 || dtype == PTO_BFLOAT16 || dtype == PTO_FLOAT32;
-}
 
 size_t ByteCount(const pto_tile* tile) {
   return pto::ElementCount(tile) * pto_dtype_size(tile->dtype);
@@ -32,7 +29,7 @@ pto_status CheckWholeTileCopy(const char* function, const pto_tile* tile, const 
     v.Require(count == ByteCount(tile), PTO_ERR_INVALID_ARGUMENT,
               "nbytes %zu differs from the tile's %zu bytes", count, ByteCount(tile));
   } else {
-    v.Require(IsFloatType(tile->dtype), PTO_ERR_UNSUPPORTED_DTYPE,
+    v.Require(pto::IsFloatDtype(tile->dtype), PTO_ERR_UNSUPPORTED_DTYPE,
               "tile dtype %s is not FLOAT16, BFLOAT16 or FLOAT32", pto::DtypeName(tile->dtype))
         .Require(count == pto::ElementCount(tile), PTO_ERR_INVALID_ARGUMENT,
                  "count %zu differs from the tile's %zu elements", count,
@@ -122,14 +119,20 @@ pto_status pto_tile_read(const pto_tile* tile, void* dst, size_t nbytes) {
 pto_status pto_tile_write_f32(pto_tile* tile, const float* src, size_t count) {
   const pto_status s =
       CheckWholeTileCopy("pto_tile_write_f32", tile, "src", src, count, kFloats);
-  if (s == PTO_OK) pto::kernels::FromF32(tile->dtype, count, tile->data, src);
+  if (s == PTO_OK) {
+    const pto::FloatEnvironmentGuard float_env(true);
+    pto::kernels::FromF32(tile->dtype, count, tile->data, src);
+  }
   return s;
 }
 
 pto_status pto_tile_read_f32(const pto_tile* tile, float* dst, size_t count) {
   const pto_status s =
       CheckWholeTileCopy("pto_tile_read_f32", tile, "dst", dst, count, kFloats);
-  if (s == PTO_OK) pto::kernels::ToF32(tile->dtype, count, dst, tile->data);
+  if (s == PTO_OK) {
+    const pto::FloatEnvironmentGuard float_env(true);
+    pto::kernels::ToF32(tile->dtype, count, dst, tile->data);
+  }
   return s;
 }
 

@@ -22,6 +22,8 @@ constexpr uint32_t kF32F16Dtypes = DtypeBit(PTO_FLOAT16) | DtypeBit(PTO_FLOAT32)
 
 const char* DtypeName(pto_dtype d);
 
+inline bool IsFloatDtype(pto_dtype d) { return (kFloatDtypes & DtypeBit(d)) != 0; }
+
 // The int a C caller passed as an enum argument. C allows any int there, but
 // C++ may assume an enum object only holds values in its enumerators' range
 // (UBSan's -fsanitize=enum reports such loads), so the bits are copied out

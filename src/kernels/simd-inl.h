@@ -100,16 +100,16 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> BF16BitsFromF32(DF df, hn::Vec<DF> 
 // LoadAs / StoreAs: Lanes(d) elements of storage type T <-> lanes of d.
 
 template <class D>
-HWY_INLINE hn::Vec<D> LoadAs(D d, const hn::TFromD<D>* HWY_RESTRICT p) {
+HWY_INLINE hn::Vec<D> LoadAs(D d, const hn::TFromD<D>* p) {
   return hn::LoadU(d, p);
 }
 template <class D>
-HWY_INLINE void StoreAs(D d, hn::Vec<D> v, hn::TFromD<D>* HWY_RESTRICT p) {
+HWY_INLINE void StoreAs(D d, hn::Vec<D> v, hn::TFromD<D>* p) {
   hn::StoreU(v, d, p);
 }
 
 template <class DF, HWY_IF_FLOAT_D(DF)>
-HWY_INLINE hn::Vec<DF> LoadAs(DF df, const hwy::float16_t* HWY_RESTRICT p) {
+HWY_INLINE hn::Vec<DF> LoadAs(DF df, const hwy::float16_t* p) {
 #if HWY_TARGET <= HWY_AVX2 && HWY_ARCH_X86
   return hn::PromoteTo(df, hn::LoadU(hn::Rebind<hwy::float16_t, DF>(), p));
 #else
@@ -120,7 +120,7 @@ HWY_INLINE hn::Vec<DF> LoadAs(DF df, const hwy::float16_t* HWY_RESTRICT p) {
 #endif
 }
 template <class DF, HWY_IF_FLOAT_D(DF)>
-HWY_INLINE void StoreAs(DF df, hn::Vec<DF> v, hwy::float16_t* HWY_RESTRICT p) {
+HWY_INLINE void StoreAs(DF df, hn::Vec<DF> v, hwy::float16_t* p) {
 #if HWY_TARGET <= HWY_AVX2 && HWY_ARCH_X86
   // F16C's vcvtps2ph, which Highway issues with round-to-nearest-even.
   hn::StoreU(hn::DemoteTo(hn::Rebind<hwy::float16_t, DF>(), v),
@@ -133,14 +133,14 @@ HWY_INLINE void StoreAs(DF df, hn::Vec<DF> v, hwy::float16_t* HWY_RESTRICT p) {
 }
 
 template <class DF, HWY_IF_FLOAT_D(DF)>
-HWY_INLINE hn::Vec<DF> LoadAs(DF df, const hwy::bfloat16_t* HWY_RESTRICT p) {
+HWY_INLINE hn::Vec<DF> LoadAs(DF df, const hwy::bfloat16_t* p) {
   const hn::RebindToUnsigned<DF> du;
   const hn::Rebind<uint16_t, DF> du16;
   return F32FromBF16Bits(
       df, hn::PromoteTo(du, hn::LoadU(du16, reinterpret_cast<const uint16_t*>(p))));
 }
 template <class DF, HWY_IF_FLOAT_D(DF)>
-HWY_INLINE void StoreAs(DF df, hn::Vec<DF> v, hwy::bfloat16_t* HWY_RESTRICT p) {
+HWY_INLINE void StoreAs(DF df, hn::Vec<DF> v, hwy::bfloat16_t* p) {
   const hn::Rebind<uint16_t, DF> du16;
   hn::StoreU(hn::TruncateTo(du16, BF16BitsFromF32(df, v)), du16,
              reinterpret_cast<uint16_t*>(p));
@@ -149,14 +149,14 @@ HWY_INLINE void StoreAs(DF df, hn::Vec<DF> v, hwy::bfloat16_t* HWY_RESTRICT p) {
 // 8-bit integers in 16-bit lanes (Highway has no 8-bit multiply); storing
 // keeps the low 8 bits, which is the wrapped result.
 template <class D16, typename T8, hwy::EnableIf<sizeof(T8) == 1 && sizeof(hn::TFromD<D16>) == 2>* = nullptr>
-HWY_INLINE hn::Vec<D16> LoadAs(D16 d, const T8* HWY_RESTRICT p) {
+HWY_INLINE hn::Vec<D16> LoadAs(D16 d, const T8* p) {
   using Wide = hn::TFromD<D16>;
   using Narrow = std::conditional_t<hwy::IsSigned<Wide>(), int8_t, uint8_t>;
   const hn::Rebind<Narrow, D16> d8;
   return hn::PromoteTo(d, hn::LoadU(d8, reinterpret_cast<const Narrow*>(p)));
 }
 template <class D16, typename T8, hwy::EnableIf<sizeof(T8) == 1 && sizeof(hn::TFromD<D16>) == 2>* = nullptr>
-HWY_INLINE void StoreAs(D16 d, hn::Vec<D16> v, T8* HWY_RESTRICT p) {
+HWY_INLINE void StoreAs(D16 d, hn::Vec<D16> v, T8* p) {
   (void)d;
   const hn::RebindToUnsigned<D16> du16;
   const hn::Rebind<uint8_t, D16> du8;
@@ -216,7 +216,7 @@ HWY_INLINE void ForEachRow(D d, size_t rows, size_t cols, TD* dst, size_t dst_st
                            const Body& body, const Tail& tail) {
   const size_t N = hn::Lanes(d);
   for (size_t r = 0; r < rows; ++r) {
-    TD* HWY_RESTRICT out = dst + r * dst_stride;
+    TD* out = dst + r * dst_stride;
     const TA* pa = a + r * a_stride;
     const TB* pb = b + r * b_stride;
     size_t i = 0;
