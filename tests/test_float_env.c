@@ -118,6 +118,16 @@ static void test_conversions_ignore_caller_mode(void **state) {
 }
 
 int main(void) {
+    /* valgrind does not model FTZ, DAZ or the rounding bits: there the mode
+     * cannot be set, so there is nothing to test (meson reports a skip). */
+    const unsigned saved = _mm_getcsr();
+    _mm_setcsr(saved | HOSTILE_MODE);
+    const unsigned held = _mm_getcsr();
+    _mm_setcsr(saved);
+    if ((held & HOSTILE_MODE) != HOSTILE_MODE) {
+        fprintf(stderr, "float_env: MXCSR does not keep FTZ/DAZ/rounding here (0x%x); skipped\n", held);
+        return 77;
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_operations_ignore_caller_mode),
         cmocka_unit_test(test_conversions_ignore_caller_mode),
