@@ -180,8 +180,10 @@ PTO_API pto_status pto_tile_read_f32(const pto_tile *tile, float *dst, size_t co
  *    and every source (PTO_ERR_ALIASING).
  *  - Operands may have different physical shapes; only valid regions matter.
  *  - Checks run before any write, in this order, and the first failing one
- *    decides the status: NULL handles; enum arguments; element types
- *    (unsupported, then mismatched); aliasing; valid regions.
+ *    decides the status: NULL handles; enum arguments; element types (dst's
+ *    type unsupported, then another operand's type differing from dst's);
+ *    aliasing; valid regions. So a FLOAT32 dst with a BFLOAT16 src is
+ *    PTO_ERR_DTYPE_MISMATCH, a BFLOAT16 dst PTO_ERR_UNSUPPORTED_DTYPE.
  */
 
 /* dst[i,j] = base[i,j] ^ exp[i,j].
