@@ -27,8 +27,8 @@ template <typename T>
 using AddTag = std::conditional_t<sizeof(T) == 1, hn::ScalableTag<T>, ComputeTag<T>>;
 
 template <typename T>
-void PreluTyped(size_t rows, size_t cols, kernels::Plane dst, kernels::ConstPlane a,
-                kernels::ConstPlane b) {
+void PreluTyped(size_t rows, size_t cols, const kernels::Plane& dst, const kernels::ConstPlane& a,
+                const kernels::ConstPlane& b) {
   ForEachBinaryAnyWidth(ComputeTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
                 static_cast<const T*>(a.data), a.stride, static_cast<const T*>(b.data),
                 b.stride, [](auto d, const T* pa, const T* pb, T* out) {
@@ -39,8 +39,8 @@ void PreluTyped(size_t rows, size_t cols, kernels::Plane dst, kernels::ConstPlan
 }
 
 template <typename T>
-void AddTyped(size_t rows, size_t cols, kernels::Plane dst, kernels::ConstPlane a,
-              kernels::ConstPlane b) {
+void AddTyped(size_t rows, size_t cols, const kernels::Plane& dst, const kernels::ConstPlane& a,
+              const kernels::ConstPlane& b) {
   ForEachBinaryAnyWidth(AddTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
                 static_cast<const T*>(a.data), a.stride, static_cast<const T*>(b.data),
                 b.stride, [](auto d, const T* pa, const T* pb, T* out) {
@@ -48,13 +48,13 @@ void AddTyped(size_t rows, size_t cols, kernels::Plane dst, kernels::ConstPlane 
                 });
 }
 
-void PreluImpl(pto_dtype dtype, size_t rows, size_t cols, kernels::Plane dst,
-               kernels::ConstPlane a, kernels::ConstPlane b) {
+void PreluImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
+               const kernels::ConstPlane& a, const kernels::ConstPlane& b) {
   VisitDtype(dtype, [&](auto tag) { PreluTyped<decltype(tag)>(rows, cols, dst, a, b); });
 }
 
-void AddImpl(pto_dtype dtype, size_t rows, size_t cols, kernels::Plane dst,
-             kernels::ConstPlane a, kernels::ConstPlane b) {
+void AddImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
+             const kernels::ConstPlane& a, const kernels::ConstPlane& b) {
   VisitDtype(dtype, [&](auto tag) { AddTyped<decltype(tag)>(rows, cols, dst, a, b); });
 }
 
@@ -71,15 +71,15 @@ HWY_EXPORT(PreluImpl);
 HWY_EXPORT(AddImpl);
 namespace kernels {
 
-void Prelu(pto_dtype dtype, size_t rows, size_t cols, Plane dst, ConstPlane a, ConstPlane b) {
+void Prelu(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a, const ConstPlane& b) {
   HWY_DYNAMIC_DISPATCH(PreluImpl)(dtype, rows, cols, dst, a, b);
 }
 
-void Add(pto_dtype dtype, size_t rows, size_t cols, Plane dst, ConstPlane a, ConstPlane b) {
+void Add(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a, const ConstPlane& b) {
   HWY_DYNAMIC_DISPATCH(AddImpl)(dtype, rows, cols, dst, a, b);
 }
 
-void Copy(pto_dtype dtype, size_t rows, size_t cols, Plane dst, ConstPlane src) {
+void Copy(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src) {
   // Rows of distinct tiles never overlap; memcpy is already vectorised.
   const size_t size = pto_dtype_size(dtype);
   for (size_t r = 0; r < rows; ++r) {

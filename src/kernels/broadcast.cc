@@ -12,7 +12,7 @@ namespace HWY_NAMESPACE {
 // Division of FLOAT16 values in f32 lanes is correctly rounded: f32 has more
 // than 2*11+2 significand bits, so rounding twice equals rounding once.
 template <typename T>
-void ColExpandDivTyped(size_t rows, size_t cols, kernels::Plane dst, kernels::ConstPlane src,
+void ColExpandDivTyped(size_t rows, size_t cols, const kernels::Plane& dst, const kernels::ConstPlane& src,
                        const void* divisor) {
   T* out = static_cast<T*>(dst.data);
   const T* in = static_cast<const T*>(src.data);
@@ -26,8 +26,8 @@ void ColExpandDivTyped(size_t rows, size_t cols, kernels::Plane dst, kernels::Co
   ForEachBinaryAnyWidth(ComputeTag<T>(), 1, cols, out, dst.stride, in, src.stride, div, 0, body);
 }
 
-void ColExpandDivImpl(pto_dtype dtype, size_t rows, size_t cols, kernels::Plane dst,
-                      kernels::ConstPlane src, const void* divisor) {
+void ColExpandDivImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
+                      const kernels::ConstPlane& src, const void* divisor) {
   if (dtype == PTO_FLOAT32) ColExpandDivTyped<float>(rows, cols, dst, src, divisor);
   if (dtype == PTO_FLOAT16) ColExpandDivTyped<hwy::float16_t>(rows, cols, dst, src, divisor);
 }
@@ -41,7 +41,7 @@ HWY_AFTER_NAMESPACE();
 namespace pto {
 HWY_EXPORT(ColExpandDivImpl);
 namespace kernels {
-void ColExpandDiv(pto_dtype dtype, size_t rows, size_t cols, Plane dst, ConstPlane src,
+void ColExpandDiv(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src,
                   const void* divisor) {
   HWY_DYNAMIC_DISPATCH(ColExpandDivImpl)(dtype, rows, cols, dst, src, divisor);
 }

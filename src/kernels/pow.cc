@@ -853,20 +853,10 @@ HWY_AFTER_NAMESPACE();
 namespace pto {
 HWY_EXPORT(PowImpl);
 namespace kernels {
-// base and exp arrive on the stack as two 8-byte stores each; copying them
-// as 16-byte structs (what passing them on by value compiles to) reloads
-// each across two stores, which cannot be store-forwarded and stalls every
-// call (~15 ns per 1x1 call). The fields are read one by one instead (the
-// empty asm keeps GCC from merging the loads) and passed as scalars.
-void Pow(pto_dtype dtype, pto_pow_algorithm algo, size_t rows, size_t cols, Plane dst,
-         ConstPlane base, ConstPlane exp) {
-  const void* base_data = base.data;
-  size_t base_stride = base.stride;
-  const void* exp_data = exp.data;
-  size_t exp_stride = exp.stride;
-  asm("" : "+r"(base_data), "+r"(base_stride), "+r"(exp_data), "+r"(exp_stride));
-  HWY_DYNAMIC_DISPATCH(PowImpl)(dtype, algo, rows, cols, dst.data, dst.stride, base_data,
-                                base_stride, exp_data, exp_stride);
+void Pow(pto_dtype dtype, pto_pow_algorithm algo, size_t rows, size_t cols, const Plane& dst,
+         const ConstPlane& base, const ConstPlane& exp) {
+  HWY_DYNAMIC_DISPATCH(PowImpl)(dtype, algo, rows, cols, dst.data, dst.stride, base.data,
+                                base.stride, exp.data, exp.stride);
 }
 }  // namespace kernels
 }  // namespace pto

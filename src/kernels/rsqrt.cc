@@ -89,14 +89,14 @@ HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
 #endif
 
 template <typename T>
-void RsqrtTyped(size_t rows, size_t cols, kernels::Plane dst, kernels::ConstPlane src) {
+void RsqrtTyped(size_t rows, size_t cols, const kernels::Plane& dst, const kernels::ConstPlane& src) {
   ForEachUnaryAnyWidth(ComputeTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
                static_cast<const T*>(src.data), src.stride,
                [](auto d, const T* in, T* out) { StoreAs(d, Rsqrt(d, LoadAs(d, in)), out); });
 }
 
-void RsqrtImpl(pto_dtype dtype, size_t rows, size_t cols, kernels::Plane dst,
-               kernels::ConstPlane src) {
+void RsqrtImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
+               const kernels::ConstPlane& src) {
   if (dtype == PTO_FLOAT32) RsqrtTyped<float>(rows, cols, dst, src);
   if (dtype == PTO_FLOAT16) RsqrtTyped<hwy::float16_t>(rows, cols, dst, src);
 }
@@ -110,7 +110,7 @@ HWY_AFTER_NAMESPACE();
 namespace pto {
 HWY_EXPORT(RsqrtImpl);
 namespace kernels {
-void Rsqrt(pto_dtype dtype, size_t rows, size_t cols, Plane dst, ConstPlane src) {
+void Rsqrt(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src) {
   HWY_DYNAMIC_DISPATCH(RsqrtImpl)(dtype, rows, cols, dst, src);
 }
 }  // namespace kernels
