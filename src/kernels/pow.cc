@@ -314,6 +314,42 @@ HWY_INLINE hn::Vec<DF> PowSpecial(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Mask<
   return hn::IfThenElse(hn::RebindMask(df, is_one), one, result);
 }
 
+// Which exponents are integers, and which odd integers. Every f32 of
+// magnitude >= 2^24 is an even integer; smaller ones convert to int32
+// exactly.
+template <class DF>
+struct ExponentKind {
+  hn::Mask<DF> integer;
+  hn::Mask<DF> odd;
+};
+
+template <class DF>
+HWY_INLINE ExponentKind<DF> ClassifyExponent(DF df, hn::Vec<DF> y) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+  const auto y_big = hn::Ge(hn::Abs(y), hn::Set(df, 16777216.0f));
+  const auto y_small = hn::IfThenZeroElse(y_big, y);
+  const auto y_int32 = hn::ConvertTo(di, y_small);
+  const auto integer = hn::Or(y_big, hn::Eq(hn::ConvertTo(df, y_int32), y_small));
+  const auto odd = hn::And(
+      integer, hn::RebindMask(df, hn::Ne(hn::And(hn::BitCast(du, y_int32), hn::Set(du, 1u)),
+                                         hn::Zero(du))));
+  return {integer, odd};
+}
+
+// mag = |x|^y; negative bases make odd integer powers negative and
+// non-integer powers NaN.
+template <class DF>
+HWY_INLINE hn::Vec<DF> ApplyBaseSign(DF df, hn::Vec<DF> x, hn::Vec<DF> mag,
+                                     const ExponentKind<DF>& kind) {
+  const hn::RebindToUnsigned<DF> du;
+  const auto x_sign = hn::And(hn::BitCast(du, x), hn::Set(du, 0x80000000u));
+  const auto result =
+      hn::Or(mag, hn::BitCast(df, hn::IfThenElseZero(hn::RebindMask(du, kind.odd), x_sign)));
+  const auto x_neg = hn::RebindMask(df, hn::Ne(x_sign, hn::Zero(du)));
+  return hn::IfThenElse(hn::AndNot(kind.integer, x_neg), hn::Set(df, NAN), result);
+}
+
 // pow(x, y) on f32 lanes for every input; the magnitude is computed in
 // double halves. The fast paths below hand it the vectors they do not cover.
 template <bool kHigh, class DF>
@@ -335,21 +371,8 @@ HWY_INLINE hn::Vec<DF> PowGeneral(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
                                           hn::PromoteTo(dd, hn::UpperHalf(dh, y)));
   const auto mag = hn::Combine(df, DemoteToF32(dh, dd, mag_hi), DemoteToF32(dh, dd, mag_lo));
 
-  // Integer and odd-integer exponents. Every f32 of magnitude >= 2^24 is an
-  // even integer; smaller ones convert to int32 exactly.
-  const auto y_big = hn::Ge(hn::BitCast(df, ayb), hn::Set(df, 16777216.0f));
-  const auto y_small = hn::IfThenZeroElse(y_big, y);
-  const auto y_int32 = hn::ConvertTo(di, y_small);
-  const auto y_integer = hn::Or(y_big, hn::Eq(hn::ConvertTo(df, y_int32), y_small));
-  const auto y_odd = hn::And(
-      y_integer, hn::RebindMask(df, hn::Ne(hn::And(hn::BitCast(du, y_int32), hn::Set(du, 1u)),
-                                           hn::Zero(du))));
-
-  // Negative base: odd powers are negative, non-integer powers NaN.
-  const auto x_sign = hn::And(xb, sign);
-  auto result = hn::Or(mag, hn::BitCast(df, hn::IfThenElseZero(hn::RebindMask(du, y_odd), x_sign)));
-  const auto x_neg = hn::RebindMask(df, hn::Ne(x_sign, hn::Zero(du)));
-  result = hn::IfThenElse(hn::AndNot(y_integer, x_neg), hn::Set(df, NAN), result);
+  const ExponentKind<DF> kind = ClassifyExponent(df, y);
+  auto result = ApplyBaseSign(df, x, mag, kind);
 
   // x zero, infinite or NaN; y infinite or NaN.
   const auto axb_i = hn::BitCast(di, axb);
@@ -357,33 +380,11 @@ HWY_INLINE hn::Vec<DF> PowGeneral(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   const auto y_special = hn::Gt(hn::BitCast(di, ayb), hn::Set(di, 0x7F7FFFFF));
   const auto special = hn::RebindMask(df, hn::Or(x_special, y_special));
   if (HWY_UNLIKELY(!hn::AllFalse(df, special))) {
-    result = hn::IfThenElse(special, PowSpecial(df, x, y, y_odd), result);
+    result = hn::IfThenElse(special, PowSpecial(df, x, y, kind.odd), result);
   }
   return result;
 }
 
-
-// mag = |x|^y; negative bases make odd integer powers negative and
-// non-integer powers NaN.
-template <class DF>
-HWY_INLINE hn::Vec<DF> ApplyBaseSign(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<DF> mag) {
-  const hn::RebindToUnsigned<DF> du;
-  const hn::RebindToSigned<DF> di;
-  const auto sign = hn::Set(du, 0x80000000u);
-  const auto xb = hn::BitCast(du, x);
-  const auto ay = hn::Abs(y);
-  const auto y_big = hn::Ge(ay, hn::Set(df, 16777216.0f));
-  const auto y_small = hn::IfThenZeroElse(y_big, y);
-  const auto y_int32 = hn::ConvertTo(di, y_small);
-  const auto y_integer = hn::Or(y_big, hn::Eq(hn::ConvertTo(df, y_int32), y_small));
-  const auto y_odd = hn::And(
-      y_integer, hn::RebindMask(df, hn::Ne(hn::And(hn::BitCast(du, y_int32), hn::Set(du, 1u)),
-                                           hn::Zero(du))));
-  const auto x_sign = hn::And(xb, sign);
-  auto result = hn::Or(mag, hn::BitCast(df, hn::IfThenElseZero(hn::RebindMask(du, y_odd), x_sign)));
-  const auto x_neg = hn::RebindMask(df, hn::Ne(x_sign, hn::Zero(du)));
-  return hn::IfThenElse(hn::AndNot(y_integer, x_neg), hn::Set(df, NAN), result);
-}
 
 // A vector in which some lane left a fast path. mag_ok marks the lanes whose
 // fast magnitude is valid when |x| is a normal number; if every lane is
@@ -399,7 +400,8 @@ HWY_NOINLINE hn::Vec<DF> PowFinishSlow(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::
   const auto axb = hn::And(hn::BitCast(du, x), hn::Set(du, 0x7FFFFFFFu));
   const auto x_normal = hn::RebindMask(
       df, hn::Lt(hn::BitCast(di, hn::Add(axb, hn::Set(du, 0x7F800000u))), hn::Set(di, -0x1000000)));
-  if (hn::AllTrue(df, hn::And(x_normal, mag_ok))) return ApplyBaseSign(df, x, y, mag);
+  if (hn::AllTrue(df, hn::And(x_normal, mag_ok)))
+    return ApplyBaseSign(df, x, mag, ClassifyExponent(df, y));
   return PowGeneral<true>(df, x, y);
 }
 
