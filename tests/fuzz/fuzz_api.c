@@ -461,16 +461,43 @@ static float take_float(reader *r) {
     return f;
 }
 
+/* What a whole-tile copy call is given and what the contract says it
+ * returns: the element or byte count read from the input (mostly the exact
+ * one), whether the buffer is NULL, and the expected status. */
+typedef struct {
+    const char *fn;
+    size_t elements, exact, count, unit;
+    int null_buffer;
+    pto_status want;
+} copy_call;
+
+static copy_call plan_copy(reader *r, const pto_tile *t, int as_f32, const char *fn) {
+    copy_call c;
+    c.fn = fn;
+    c.elements = (size_t)pto_tile_rows(t) * pto_tile_cols(t);
+    c.exact = as_f32 ? c.elements : tile_bytes(t);
+    c.count = take_count(r, c.exact);
+    c.null_buffer = take(r) % 16 == 0;
+    c.unit = as_f32 ? sizeof(float) : 1;
+    c.want = PTO_OK;
+    if (t == NULL || c.null_buffer)
+        c.want = PTO_ERR_NULL_ARGUMENT;
+    else if (as_f32 && !ref_is_float(pto_tile_dtype(t)))
+        c.want = PTO_ERR_UNSUPPORTED_DTYPE;
+    else if (c.count != c.exact)
+        c.want = PTO_ERR_INVALID_ARGUMENT;
+    return c;
+}
+
 static void op_write(reader *r, state *st, int as_f32) {
     pto_tile *t = take_tile(r, st);
-    const char *fn = as_f32 ? "pto_tile_write_f32" : "pto_tile_write";
-    const size_t elements = (size_t)pto_tile_rows(t) * pto_tile_cols(t);
-    const size_t exact = as_f32 ? elements : tile_bytes(t);
-    const size_t count = take_count(r, exact);
-    const int null_src = take(r) % 16 == 0;
+    const copy_call c = plan_copy(r, t, as_f32, as_f32 ? "pto_tile_write_f32" : "pto_tile_write");
+    const char *fn = c.fn;
+    const size_t elements = c.elements, exact = c.exact, count = c.count, unit = c.unit;
+    const int null_src = c.null_buffer;
+    const pto_status want = c.want;
     /* The source holds exactly `exact` values, so a library that trusted a
      * larger count would overrun it (and trip AddressSanitizer). */
-    const size_t unit = as_f32 ? sizeof(float) : 1;
     unsigned char *src = malloc(exact * unit + 1);
     CHECK(src != NULL, "out of memory in the harness");
     for (size_t i = 0; i < exact; i++) {
@@ -481,13 +508,6 @@ static void op_write(reader *r, state *st, int as_f32) {
             src[i] = take(r);
         }
     }
-    pto_status want = PTO_OK;
-    if (t == NULL || null_src)
-        want = PTO_ERR_NULL_ARGUMENT;
-    else if (as_f32 && !ref_is_float(pto_tile_dtype(t)))
-        want = PTO_ERR_UNSUPPORTED_DTYPE;
-    else if (count != exact)
-        want = PTO_ERR_INVALID_ARGUMENT;
 
     snapshot before;
     snapshot_take(&before, t);
@@ -518,22 +538,14 @@ static void op_write(reader *r, state *st, int as_f32) {
 
 static void op_read(reader *r, state *st, int as_f32) {
     const pto_tile *t = take_tile(r, st);
-    const char *fn = as_f32 ? "pto_tile_read_f32" : "pto_tile_read";
-    const size_t elements = (size_t)pto_tile_rows(t) * pto_tile_cols(t);
-    const size_t exact = as_f32 ? elements : tile_bytes(t);
-    const size_t count = take_count(r, exact);
-    const int null_dst = take(r) % 16 == 0;
-    const size_t unit = as_f32 ? sizeof(float) : 1;
+    const copy_call c = plan_copy(r, t, as_f32, as_f32 ? "pto_tile_read_f32" : "pto_tile_read");
+    const char *fn = c.fn;
+    const size_t elements = c.elements, exact = c.exact, count = c.count, unit = c.unit;
+    const int null_dst = c.null_buffer;
+    const pto_status want = c.want;
     unsigned char *out = malloc(exact * unit + 1);
     CHECK(out != NULL, "out of memory in the harness");
     memset(out, 0xA5, exact * unit + 1);
-    pto_status want = PTO_OK;
-    if (t == NULL || null_dst)
-        want = PTO_ERR_NULL_ARGUMENT;
-    else if (as_f32 && !ref_is_float(pto_tile_dtype(t)))
-        want = PTO_ERR_UNSUPPORTED_DTYPE;
-    else if (count != exact)
-        want = PTO_ERR_INVALID_ARGUMENT;
     snapshot before;
     snapshot_take(&before, t);
     const pto_status got = as_f32 ? pto_tile_read_f32(t, null_dst ? NULL : (float *)out, count)
