@@ -31,8 +31,7 @@ pto_status CheckWholeTileCopy(const char* function, const pto_tile* tile, const 
     v.Require(count == ByteCount(tile), PTO_ERR_INVALID_ARGUMENT,
               "nbytes %zu differs from the tile's %zu bytes", count, ByteCount(tile));
   } else {
-    v.Require(pto::IsFloatDtype(tile->dtype), PTO_ERR_UNSUPPORTED_DTYPE,
-              "tile dtype %s is not FLOAT16, BFLOAT16 or FLOAT32", pto::DtypeName(tile->dtype))
+    v.DtypeAccepted(pto::OpDtypes::kFloatCopy, PTO_PROFILE_HOST, "tile", tile)
         .Require(count == pto::ElementCount(tile), PTO_ERR_INVALID_ARGUMENT,
                  "count %zu differs from the tile's %zu elements", count,
                  pto::ElementCount(tile));
