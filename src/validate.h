@@ -62,6 +62,14 @@ PTO_COLD pto_status FailFormatted(const char* function, pto_status status, const
 #undef PTO_PRINTF
 }  // namespace validation
 
+// Fully inlined (GCC would otherwise outline each check's failure branch into
+// a function taking `this`, which keeps the status in memory).
+#if defined(__GNUC__)
+#define PTO_CHECK_INLINE __attribute__((always_inline))
+#else
+#define PTO_CHECK_INLINE
+#endif
+
 // Each check is inline, so a call that passes costs a few compares; the
 // sentences are only formatted, out of line, when a rule fails.
 class Validator {
@@ -72,11 +80,13 @@ class Validator {
   bool ok() const { return status_ == PTO_OK; }
 
   // The operand must be non-NULL.
+  PTO_CHECK_INLINE
   Validator& NotNull(const char* operand, const void* handle) {
     if (ok() && handle == nullptr) status_ = validation::FailNull(function_, operand);
     return *this;
   }
   // enum_value must be below count (an enum argument with values 0..count-1).
+  PTO_CHECK_INLINE
   Validator& EnumInRange(const char* operand, int enum_value, int count) {
     if (ok() && (enum_value < 0 || enum_value >= count))
       status_ = validation::FailEnum(function_, operand, enum_value, count);
@@ -84,6 +94,7 @@ class Validator {
   }
   // The operand's dtype must be one the operation accepts under the profile
   // (the table in dtype_rules.h).
+  PTO_CHECK_INLINE
   Validator& DtypeAccepted(OpDtypes op, pto_profile profile, const char* operand,
                            const pto_tile* t) {
     if (ok() && !AcceptedDtypes(op, profile).Contains(t->dtype))
@@ -91,6 +102,7 @@ class Validator {
     return *this;
   }
   // The operand's dtype must equal the reference operand's.
+  PTO_CHECK_INLINE
   Validator& SameDtype(const char* operand, const pto_tile* t, const char* ref_name,
                        const pto_tile* ref) {
     if (ok() && t->dtype != ref->dtype)
@@ -98,6 +110,7 @@ class Validator {
     return *this;
   }
   // The operand must be a different handle than the other one.
+  PTO_CHECK_INLINE
   Validator& Distinct(const char* operand, const pto_tile* t, const char* other_name,
                       const pto_tile* other) {
     if (ok() && t == other) status_ = validation::FailAliasing(function_, operand, other_name);
@@ -106,6 +119,7 @@ class Validator {
   // A source read while dst is written: it may be dst itself or placed
   // exactly on it (in place), but its valid elements must not otherwise
   // share a byte with dst's.
+  PTO_CHECK_INLINE
   Validator& InPlaceOrApart(const char* operand, const pto_tile* src, const pto_tile* dst) {
     if (ok() && src != dst && (src->buffer != nullptr || dst->buffer != nullptr) &&
         !SamePlacement(src, dst) && ValidRegionsOverlapSlow(src, dst))
@@ -114,6 +128,7 @@ class Validator {
   }
   // A profile's rule that two operands occupy non-overlapping storage; the
   // same handle and identical placement count as overlap.
+  PTO_CHECK_INLINE
   Validator& ApartOn(pto_profile profile, const char* rule, const char* operand,
                      const pto_tile* t, const char* other_name, const pto_tile* other) {
     if (ok() && (t == other || SamePlacement(t, other) || ValidRegionsOverlap(t, other)))
@@ -122,6 +137,7 @@ class Validator {
     return *this;
   }
   // The operand's valid region must equal the reference's.
+  PTO_CHECK_INLINE
   Validator& SameValidRegion(const char* operand, const pto_tile* t, const char* ref_name,
                              const pto_tile* ref) {
     if (ok() && (t->valid_rows != ref->valid_rows || t->valid_cols != ref->valid_cols))
@@ -131,6 +147,7 @@ class Validator {
   // A custom rule: fails with `status` and the printf-style sentence when
   // `holds` is false.
   template <typename... Args>
+  PTO_CHECK_INLINE
   Validator& Require(bool holds, pto_status status, const char* format, Args... args) {
     if (ok() && !holds) status_ = validation::FailFormatted(function_, status, format, args...);
     return *this;
