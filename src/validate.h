@@ -66,8 +66,10 @@ PTO_COLD pto_status FailFormatted(const char* function, pto_status status, const
 // a function taking `this`, which keeps the status in memory).
 #if defined(__GNUC__)
 #define PTO_CHECK_INLINE __attribute__((always_inline))
+#define PTO_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define PTO_CHECK_INLINE
+#define PTO_UNLIKELY(x) (x)
 #endif
 
 // Each check is inline, so a call that passes costs a few compares; the
@@ -121,7 +123,7 @@ class Validator {
   // share a byte with dst's.
   PTO_CHECK_INLINE
   Validator& InPlaceOrApart(const char* operand, const pto_tile* src, const pto_tile* dst) {
-    if (ok() && src != dst && (src->buffer != nullptr || dst->buffer != nullptr) &&
+    if (ok() && src != dst && PTO_UNLIKELY(src->buffer != nullptr || dst->buffer != nullptr) &&
         !SamePlacement(src, dst) && ValidRegionsOverlapSlow(src, dst))
       status_ = validation::FailOverlap(function_, operand, "dst");
     return *this;
