@@ -2,8 +2,7 @@
 
 namespace pto {
 
-static_assert(sizeof(kOpDtypeRules) / sizeof(kOpDtypeRules[0]) ==
-                  static_cast<size_t>(OpDtypes::kFloatCopy) + 1,
+static_assert(kOpDtypeRuleCount == static_cast<size_t>(OpDtypes::kFloatCopy) + 1,
               "one dtype rule per OpDtypes value");
 
 const char* DtypeName(pto_dtype d) {

@@ -3,6 +3,7 @@
 #ifndef PTO_DTYPE_RULES_H_
 #define PTO_DTYPE_RULES_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pto_c.h"
@@ -87,6 +88,26 @@ inline constexpr OpDtypeRule kOpDtypeRules[] = {
 
 inline const DtypeSet& AcceptedDtypes(OpDtypes op, pto_profile profile) {
   return kOpDtypeRules[static_cast<int>(op)].by_profile[static_cast<int>(profile)];
+}
+
+// The table's masks alone, packed, for the check every call makes (derived
+// at compile time, so the table above stays the one place to edit).
+constexpr size_t kOpDtypeRuleCount = sizeof(kOpDtypeRules) / sizeof(kOpDtypeRules[0]);
+struct AcceptMasks {
+  uint32_t by_op_and_profile[kOpDtypeRuleCount][3];
+};
+constexpr AcceptMasks MakeAcceptMasks() {
+  AcceptMasks masks{};
+  for (size_t op = 0; op < kOpDtypeRuleCount; ++op)
+    for (size_t profile = 0; profile < 3; ++profile)
+      masks.by_op_and_profile[op][profile] = kOpDtypeRules[op].by_profile[profile].mask;
+  return masks;
+}
+inline constexpr AcceptMasks kAcceptMasks = MakeAcceptMasks();
+
+inline bool Accepts(OpDtypes op, pto_profile profile, pto_dtype d) {
+  return (kAcceptMasks.by_op_and_profile[static_cast<int>(op)][static_cast<int>(profile)] &
+          DtypeBit(d)) != 0;
 }
 
 }  // namespace pto

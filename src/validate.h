@@ -99,7 +99,7 @@ class Validator {
   PTO_CHECK_INLINE
   Validator& DtypeAccepted(OpDtypes op, pto_profile profile, const char* operand,
                            const pto_tile* t) {
-    if (ok() && !AcceptedDtypes(op, profile).Contains(t->dtype))
+    if (ok() && !Accepts(op, profile, t->dtype))
       status_ = validation::FailUnsupported(function_, op, profile, operand, t);
     return *this;
   }
