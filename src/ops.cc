@@ -45,6 +45,10 @@ pto_status pto_tpow(pto_tile* dst, const pto_tile* base, const pto_tile* exp, pt
   v.NotNull("dst", dst).NotNull("base", base).NotNull("exp", exp).NotNull("tmp", tmp);
   v.EnumInRange("algo", pto::RawEnumValue(algo), 2);
   if (!v.ok()) return v.status();
+  // The A2A3 page: "the precision option is ignored" there, so HIGH_PRECISION
+  // computes exactly what DEFAULT computes. (Decided here, so that neither
+  // the profile nor algo stays live through the checks.)
+  const pto_pow_algorithm computed = profile == PTO_PROFILE_A2A3 ? PTO_POW_DEFAULT : algo;
   const bool high_precision = algo == PTO_POW_HIGH_PRECISION;
   v.DtypeAccepted(high_precision ? OpDtypes::kPowHighPrecision : OpDtypes::kPowDefault, profile,
                   "dst", dst)
@@ -60,9 +64,6 @@ pto_status pto_tpow(pto_tile* dst, const pto_tile* base, const pto_tile* exp, pt
       .SameValidRegion("exp", exp, "dst", dst)
       .SameValidRegion("tmp", tmp, "dst", dst);
   if (!v.ok() || IsEmptyRegion(dst)) return v.status();
-  // The A2A3 page: "the precision option is ignored" there, so HIGH_PRECISION
-  // computes exactly what DEFAULT computes.
-  const pto_pow_algorithm computed = profile == PTO_PROFILE_A2A3 ? PTO_POW_DEFAULT : algo;
   const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(dst->dtype));
   pto::kernels::Pow(dst->dtype, computed, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
                     ConstPlaneOf(base), ConstPlaneOf(exp));
