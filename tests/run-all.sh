@@ -75,5 +75,11 @@ tests/hardening/check-exports.sh build-abi/src/libpto.so include/pto_c.h \
   tests/hardening/exported-symbols.txt libpto.so.0
 tests/abi/check-abi.sh build-abi/src/libpto.so
 
+step "clang: core suites on every x86 target (EMU128 included), default and portable kernels"
+tests/ci/clang.sh
+
+step "aarch64 cross build: core suites under qemu-user (NEON, SVE2_128, SVE_256, 2048-bit SVE)"
+tests/ci/aarch64-qemu.sh
+
 steps_passed=$((steps_passed + 1))
 printf '\n=== all tests passed\nsteps: %d passed, 0 failed\n' "$steps_passed"
