@@ -290,7 +290,7 @@ class Tile(_pto.TileCore):
                                     "(or pass the raw bits as uint16)")
                 arr = arr.astype(_NUMPY_TYPES[dtype], casting="same_kind")
         tile = cls(dtype, arr.shape[0], arr.shape[1])
-        raw = np.asarray(tile)
+        raw = np.asarray(memoryview(tile))
         np.copyto(raw, arr.view(_RAW_TYPES[dtype]) if arr.dtype != raw.dtype else arr)
         return tile
 
@@ -301,7 +301,7 @@ class Tile(_pto.TileCore):
         sees every later write; writes to it change the tile. BFLOAT16 tiles give
         ml_dtypes.bfloat16 arrays, or uint16 raw bits without ml_dtypes.
         """
-        raw = np.asarray(self)
+        raw = np.asarray(memoryview(self))  # memoryview: a closed tile raises
         want = _NUMPY_TYPES[self.dtype]
         return raw if raw.dtype == want else raw.view(want)
 
@@ -328,7 +328,7 @@ class Buffer(_pto.BufferCore):
     def numpy(self) -> np.ndarray:
         """A writable uint8 numpy view of the whole buffer (zero-copy), which
         keeps the buffer alive."""
-        return np.asarray(self)
+        return np.asarray(memoryview(self))  # memoryview: a closed buffer raises
 
     def __repr__(self) -> str:
         if self.closed:
