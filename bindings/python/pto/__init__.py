@@ -186,8 +186,12 @@ class Error(Exception):
     status: Status
 
     def __init__(self, message: str, status: Union[Status, int]) -> None:
+        """An error with libpto's sentence and its Status."""
         super().__init__(message)
         self.status = status  # type: ignore[assignment]
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return (type(self), (str(self), self.status))
 
 
 class NullArgumentError(Error, ValueError):
@@ -237,6 +241,7 @@ _ERROR_CLASSES: Tuple[Type[Error], ...] = (
     OutOfMemoryError,
 )
 _pto._register(tuple(DType), Status, tuple(Profile), Error, _ERROR_CLASSES)
+_pto.PowAlgorithm = PowAlgorithm  # the C functions' signatures name it
 
 
 def _dtype_of_array(dtype: np.dtype) -> DType:
@@ -272,10 +277,16 @@ class Tile(_pto.TileCore):
 
         The dtype comes from the array unless given. With ``dtype`` given, an
         array of another type is converted by numpy (``astype``, same-kind
-        casting); ``dtype=DType.BFLOAT16`` with a uint16 array takes the values
-        as raw bfloat16 bits.
+        casting; a nested list is converted value by value);
+        ``dtype=DType.BFLOAT16`` with a uint16 array takes the values as raw
+        bfloat16 bits. Raises TypeError for a numpy dtype without a DType or a
+        conversion across kinds, ValueError for an array that is not 2-D.
         """
         arr = np.asarray(array)
+        if dtype is not None and not isinstance(array, np.ndarray):
+            dtype = DType(dtype)  # a list: numpy converts the values themselves
+            if dtype is not DType.BFLOAT16 or _bfloat16 is not None:
+                arr = np.asarray(array, dtype=_NUMPY_TYPES[dtype])
         if arr.ndim != 2:
             raise ValueError(f"from_numpy needs a 2-D array, not {arr.ndim}-D")
         if dtype is None:

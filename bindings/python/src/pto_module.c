@@ -318,8 +318,9 @@ static PyMethodDef buffer_methods[] = {
      "buffer-protocol object (a numpy array, bytearray, memoryview, mmap...). The buffer\n"
      "keeps a reference to obj and holds its buffer export, so obj cannot be resized,\n"
      "until the buffer is closed and every tile placed in it is gone.\n"
-     "Raises BufferError for read-only or non-contiguous memory, TypeError for an object\n"
-     "without the buffer protocol, InvalidArgumentError for 0 bytes or more than 256 MiB."},
+     "Raises BufferError (or the exporter's ValueError) for read-only or non-contiguous\n"
+     "memory, TypeError for an object"
+     " without the buffer protocol, InvalidArgumentError for 0 bytes or more than 256 MiB."},
     {"close", (PyCFunction)buffer_close, METH_NOARGS,
      "close()\n--\n\n"
      "Ends the use of this buffer: afterwards it raises ValueError when used. Tiles placed in\n"

@@ -175,3 +175,13 @@ def test_messages_are_per_thread():
     for t in threads:
         t.join()
     assert not failures, failures[:3]
+
+
+def test_errors_pickle():
+    import pickle
+    try:
+        pto.trsqrt(pto.Tile(D.INT8, 1, 1), pto.Tile(D.INT8, 1, 1))
+    except pto.UnsupportedDTypeError as e:
+        copy = pickle.loads(pickle.dumps(e))
+        assert type(copy) is pto.UnsupportedDTypeError and copy.status is pto.Status.ERR_UNSUPPORTED_DTYPE
+        assert str(copy) == str(e)
