@@ -28,13 +28,14 @@ meson test -C "$build" --suite python --print-errorlogs
 echo "--- pip install . from a clean clone, fresh venv"
 git clone -q "$root" "$work/src"
 "$python" -m venv "$work/venv-install"
-"$work/venv-install/bin/pip" install -q "$work/src" pytest
+# One meson build directory for both builds: the wheel reuses the objects.
+"$work/venv-install/bin/pip" install -q -Cbuild-dir="$work/mesonpy-build" "$work/src" pytest
 (cd "$work/src" && "$work/venv-install/bin/python" -m pytest "${pytest_args[@]}" bindings/python/tests)
 "$work/venv-install/bin/python" "$work/src/examples/python/quickstart.py" > "$work/quickstart.out"
 grep -q "PTO_ERR_SHAPE_MISMATCH" "$work/quickstart.out"
 
 echo "--- pip wheel ., installed into a fresh venv without libpto"
-"$work/venv-install/bin/pip" wheel -q --no-deps -w "$work/wheels" "$work/src"
+"$work/venv-install/bin/pip" wheel -q --no-deps -Cbuild-dir="$work/mesonpy-build" -w "$work/wheels" "$work/src"
 "$python" -m venv "$work/venv-wheel"
 "$work/venv-wheel/bin/pip" install -q "$work"/wheels/libpto-*.whl pytest ml_dtypes
 cd "$work"
