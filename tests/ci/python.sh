@@ -3,10 +3,11 @@
 #  1. the `python` meson suite on the build tree, required (-Dpython=enabled);
 #  2. `pip install .` from a clean clone into a fresh venv, then pytest and the
 #     quickstart there (numpy only: BFLOAT16 maps to uint16);
-#  3. `pip wheel .` installed into another fresh venv, with ml_dtypes, run from
-#     outside the checkout: the wheel must carry libpto itself.
-# Build requirements (meson-python, meson, ninja), numpy, pytest and ml_dtypes
-# come from PyPI. The clone is of the committed HEAD, not of local changes.
+#  3. `pip wheel .` installed into another fresh venv, with ml_dtypes and mypy
+#     (for the type-check test), run from outside the checkout: the wheel must
+#     carry libpto itself.
+# Build requirements (meson-python, meson, ninja), numpy, pytest, ml_dtypes
+# and mypy come from PyPI. The clone is of the committed HEAD, not of local changes.
 # Usage: tests/ci/python.sh [build-dir]   (PYTHON=python3 by default)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,7 +38,7 @@ grep -q "PTO_ERR_SHAPE_MISMATCH" "$work/quickstart.out"
 echo "--- pip wheel ., installed into a fresh venv without libpto"
 "$work/venv-install/bin/pip" wheel -q --no-deps -Cbuild-dir="$work/mesonpy-build" -w "$work/wheels" "$work/src"
 "$python" -m venv "$work/venv-wheel"
-"$work/venv-wheel/bin/pip" install -q "$work"/wheels/libpto-*.whl pytest ml_dtypes
+"$work/venv-wheel/bin/pip" install -q "$work"/wheels/libpto-*.whl pytest ml_dtypes mypy
 cd "$work"
 site=$("$work/venv-wheel/bin/python" -c 'import pto, os; print(os.path.dirname(pto.__file__))')
 case "$site" in "$work/venv-wheel/"*) ;; *) echo "pto imported from $site, not the wheel"; exit 1 ;; esac

@@ -241,7 +241,7 @@ _ERROR_CLASSES: Tuple[Type[Error], ...] = (
     OutOfMemoryError,
 )
 _pto._register(tuple(DType), Status, tuple(Profile), Error, _ERROR_CLASSES)
-_pto.PowAlgorithm = PowAlgorithm  # the C functions' signatures name it
+setattr(_pto, "PowAlgorithm", PowAlgorithm)  # the C functions' signatures name it
 
 
 def _dtype_of_array(dtype: np.dtype) -> DType:

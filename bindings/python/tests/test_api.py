@@ -94,3 +94,27 @@ def test_type_information_ships():
     package = pathlib.Path(pto.__file__).parent
     assert (package / "py.typed").is_file() and (package / "_pto.pyi").is_file()
     assert pto.Tile.from_numpy.__annotations__ and pto.set_profile.__annotations__
+
+
+USER_CODE = '''
+import numpy as np
+import pto
+
+t = pto.Tile(pto.DType.FLOAT32, 2, 2)
+a: np.ndarray = t.numpy()
+d: pto.Tile = pto.tpow(t, t, t, pto.Tile(pto.DType.FLOAT32, 2, 2), pto.PowAlgorithm.HIGH_PRECISION)
+rows: int = t.valid[0]
+t.valid = (1, 1)
+b: pto.Buffer = pto.Buffer.wrap(bytearray(8))
+p: pto.Tile = pto.Tile.at(b, 0, pto.DType.UINT8, 1, 1)
+s: pto.Status = pto.ShapeMismatchError("x", pto.Status.ERR_SHAPE_MISMATCH).status
+with pto.profile(pto.Profile.A5) as prof:
+    q: pto.Profile = prof
+'''
+
+
+def test_type_checkers_see_the_api(tmp_path):
+    api = pytest.importorskip("mypy.api", reason="mypy is not installed here (tests/ci/python.sh installs it)")
+    (tmp_path / "use_pto.py").write_text(USER_CODE)
+    out, err, status = api.run(["--strict", "--cache-dir", str(tmp_path / "cache"), str(tmp_path / "use_pto.py")])
+    assert status == 0, out + err

@@ -269,3 +269,25 @@ def test_large_tiles_release_the_gil_and_match_small_results(rng):
     big = pto.trsqrt(pto.Tile(D.FLOAT32, 64, 64), make(D.FLOAT32, x))
     rows = [pto.trsqrt(pto.Tile(D.FLOAT32, 1, 64), make(D.FLOAT32, x[i:i + 1])).numpy() for i in range(64)]
     np.testing.assert_array_equal(big.numpy(), np.vstack(rows))
+
+
+@pytest.mark.parametrize("dtype", ALL_TYPES, ids=lambda d: d.name)
+def test_dtype_support_per_operation(dtype):
+    """trsqrt and tcolexpanddiv: FLOAT32 and FLOAT16; tpow HIGH_PRECISION: the
+    float types; everything else takes all nine."""
+    t = [make(dtype, np.ones((2, 2))) for _ in range(4)]
+    float_only = [lambda: pto.trsqrt(t[0], t[1]), lambda: pto.tcolexpanddiv(t[0], t[1], t[2])]
+    for call in float_only:
+        if dtype in (D.FLOAT32, D.FLOAT16):
+            call()
+        else:
+            with pytest.raises(pto.UnsupportedDTypeError):
+                call()
+    if dtype in FLOAT_TYPES:
+        pto.tpow(*t, pto.PowAlgorithm.HIGH_PRECISION)
+    else:
+        with pytest.raises(pto.UnsupportedDTypeError):
+            pto.tpow(*t, pto.PowAlgorithm.HIGH_PRECISION)
+    pto.tpow(*t)
+    pto.tprelu(*t)
+    pto.tpartadd(*t[:3])
