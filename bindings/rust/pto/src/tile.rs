@@ -1,6 +1,4 @@
-use std::cell::Cell;
 use std::fmt;
-use std::marker::PhantomData;
 use std::os::raw::c_void;
 use std::ptr::NonNull;
 
@@ -80,10 +78,11 @@ impl DType {
 
 /// A libpto tile, freed when dropped.
 ///
-/// Tiles are written through shared references by the instructions (so that
-/// `dst` may be the same tile as a source, which libpto allows); a `Tile` is
-/// therefore [`Send`] but not [`Sync`]: it can move to another thread, never
-/// be used from two at once.
+/// Everything that writes a tile takes `&mut Tile` (the `dst` of the
+/// instructions, [`Tile::write`], [`Tile::set_valid`], [`Tile::as_mut_slice`]);
+/// reads take `&Tile`. The C contract lets threads read one tile at once and
+/// forbids only using a tile while another thread writes it, which is what
+/// the borrow rules enforce, so a `Tile` is [`Send`] and [`Sync`].
 ///
 /// Use after free cannot happen: dropping consumes the tile.
 ///
@@ -92,13 +91,23 @@ impl DType {
 /// drop(t);
 /// t.rows(); // error[E0382]: borrow of moved value
 /// ```
+///
+/// Nor can a slice outlive its tile, or a tile be written while borrowed:
+///
+/// ```compile_fail
+/// let mut t = pto::Tile::new(pto::DType::Float32, 1, 2).unwrap();
+/// let v = t.as_slice::<f32>().unwrap();
+/// t.write(&[1.0f32, 2.0]).unwrap(); // error[E0502]: t is borrowed by v
+/// println!("{}", v[0]);
+/// ```
 pub struct Tile {
     raw: NonNull<sys::pto_tile>,
-    _not_sync: PhantomData<Cell<()>>,
 }
 
-// SAFETY: libpto allows a tile to be used from any thread, one at a time.
+// SAFETY: libpto allows a tile to be used from any thread; concurrent use is
+// limited to reads (&Tile), and every write needs &mut Tile.
 unsafe impl Send for Tile {}
+unsafe impl Sync for Tile {}
 
 impl Tile {
     /// Creates a zero-filled `rows x cols` tile whose valid region is the whole tile.
@@ -111,10 +120,7 @@ impl Tile {
         let raw = NonNull::new(raw).ok_or_else(|| {
             Error::new(ErrorKind::OutOfMemory, "pto_tile_create returned no tile")
         })?;
-        Ok(Tile {
-            raw,
-            _not_sync: PhantomData,
-        })
+        Ok(Tile { raw })
     }
 
     /// Creates a tile and writes `data` (`rows * cols` values) into it.
@@ -187,6 +193,29 @@ impl Tile {
     /// The element type rules are those of [`Tile::write`].
     pub fn read_into<T: Element>(&self, out: &mut [T]) -> Result<()> {
         T::read(self, out)
+    }
+
+    /// The tile's storage as a slice of its `len()` elements, without copying.
+    /// `T` is the tile's own encoding: `i8` for `Int8`, ..., `f32` for
+    /// `Float32`, `u16` for the bits of `Float16` and `BFloat16` (else
+    /// [`ErrorKind::DTypeMismatch`]). The slice borrows the tile, so it cannot
+    /// outlive it or coexist with a write.
+    pub fn as_slice<T: Storage>(&self) -> Result<&[T]> {
+        check_storage::<T>(self, "as_slice")?;
+        // SAFETY: the storage is len() elements of T's encoding, 64-byte
+        // aligned, owned by the tile, and only written through &mut Tile.
+        Ok(unsafe { std::slice::from_raw_parts(self.data() as *const T, self.len()) })
+    }
+
+    /// The tile's storage as a mutable slice (see [`Tile::as_slice`]).
+    pub fn as_mut_slice<T: Storage>(&mut self) -> Result<&mut [T]> {
+        check_storage::<T>(self, "as_mut_slice")?;
+        // SAFETY: as in as_slice; &mut self makes this the only access.
+        Ok(unsafe { std::slice::from_raw_parts_mut(self.data() as *mut T, self.len()) })
+    }
+
+    fn data(&self) -> *mut c_void {
+        unsafe { sys::pto_tile_data(self.as_ptr()) }
     }
 
     /// The whole tile as a `Vec` (see [`Tile::read_into`]).
@@ -287,4 +316,46 @@ impl Element for f32 {
     fn read(tile: &Tile, out: &mut [f32]) -> Result<()> {
         check(unsafe { sys::pto_tile_read_f32(tile.as_ptr(), out.as_mut_ptr(), out.len() as _) })
     }
+}
+
+/// A Rust type whose values are a tile element's encoding bit for bit, for
+/// [`Tile::as_slice`]: `i8`, `u8`, `i16`, `u16`, `i32`, `u32` for the integer
+/// dtypes, `f32` for `Float32`, `u16` also for `Float16` and `BFloat16`.
+pub trait Storage: Copy + sealed::Sealed {
+    #[doc(hidden)]
+    fn holds(dtype: DType) -> bool;
+}
+
+macro_rules! storage {
+    ($t:ty, $($dtype:pat_param)|+) => {
+        impl Storage for $t {
+            fn holds(dtype: DType) -> bool {
+                matches!(dtype, $($dtype)|+)
+            }
+        }
+    };
+}
+
+storage!(i8, DType::Int8);
+storage!(u8, DType::Uint8);
+storage!(i16, DType::Int16);
+storage!(u16, DType::Uint16 | DType::Float16 | DType::BFloat16);
+storage!(i32, DType::Int32);
+storage!(u32, DType::Uint32);
+storage!(f32, DType::Float32);
+
+fn check_storage<T: Storage>(tile: &Tile, op: &str) -> Result<()> {
+    let got = tile.dtype();
+    if T::holds(got) {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::DTypeMismatch,
+        format!(
+            "Tile::{}: tile is {:?}, not stored as {}",
+            op,
+            got,
+            std::any::type_name::<T>()
+        ),
+    ))
 }
