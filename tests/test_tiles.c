@@ -26,7 +26,7 @@ static void test_version(void **state) {
              PTO_VERSION_PATCH);
     assert_string_equal(pto_version_string(), expected);
     assert_string_equal(pto_version_string(), PTO_VERSION_STRING);
-    assert_string_equal(PTO_VERSION_STRING, "0.1.0");
+    assert_string_equal(PTO_VERSION_STRING, "0.2.0");
 }
 
 static void test_status_strings(void **state) {

@@ -15,7 +15,7 @@ java=${JAVA:-java}
 echo "+ mvn package (swig, libptojni.so, tests, jar, sources, javadoc)"
 # shellcheck disable=SC2086
 "$mvn" -B -q -Dstyle.color=never ${MAVEN_FLAGS:-} -f "$here/pom.xml" \
-  -Dpto.build.directory="$build" package
+  -Dpto.build.directory="$build" clean package
 # -q hides Surefire's summary; count from its reports.
 cat "$build"/surefire-reports/TEST-*.xml | awk '
   /<testsuite / {

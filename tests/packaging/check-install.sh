@@ -15,8 +15,8 @@ root="$scratch$prefix"
 pcdir=$(dirname "$(find "$root" -name pto.pc | head -n1)")
 [ -f "$pcdir/pto.pc" ] || { echo "pto.pc not installed"; exit 1; }
 [ -f "$root/include/pto_c.h" ] || { echo "pto_c.h not installed"; exit 1; }
-lib=$(find "$root" -name 'libpto.so.0.1.0' | head -n1)
-[ -n "$lib" ] || { echo "libpto.so.0.1.0 not installed"; exit 1; }
+lib=$(find "$root" -name 'libpto.so.0.2.0' | head -n1)
+[ -n "$lib" ] || { echo "libpto.so.0.2.0 not installed"; exit 1; }
 soname=$(readelf -d "$lib" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
 [ "$soname" = libpto.so.0 ] || { echo "SONAME is '$soname', expected libpto.so.0"; exit 1; }
 
