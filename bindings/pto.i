@@ -39,11 +39,18 @@
 /* Tile handles as uintptr: a C pointer the Go GC never looks at. */
 %typemap(gotype) pto_tile *, const pto_tile * "uintptr"
 %typemap(in) pto_tile *, const pto_tile * %{ $1 = ($1_ltype)$input; %}
-%typemap(out) pto_tile *, const pto_tile * %{ $result = (uintptr_t)$1; %}
 
 /* pto_tile_create's out-parameter: a *uintptr the wrapper fills in. */
 %typemap(gotype) pto_tile **out "*uintptr"
 %typemap(in) pto_tile **out %{ $1 = (pto_tile **)$input; %}
+
+/* Buffer handles likewise. Go memory cannot be wrapped (C may not keep Go
+ * pointers), so pto_buffer_wrap is left out. */
+%typemap(gotype) pto_buffer *, const pto_buffer * "uintptr"
+%typemap(in) pto_buffer *, const pto_buffer * %{ $1 = ($1_ltype)$input; %}
+%typemap(gotype) pto_buffer **out "*uintptr"
+%typemap(in) pto_buffer **out %{ $1 = (pto_buffer **)$input; %}
+%ignore pto_buffer_wrap;
 
 /* Whole-tile copies in the tile's own encoding: a byte slice, passed as is
  * (the Go layer reinterprets typed slices as bytes without copying). */

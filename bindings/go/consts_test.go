@@ -33,6 +33,9 @@ func TestConstantsMatchHeader(t *testing.T) {
 		{"Float32", int(Float32), int(ptoc.PTO_FLOAT32)},
 		{"PowDefault", int(PowDefault), int(ptoc.PTO_POW_DEFAULT)},
 		{"PowHighPrecision", int(PowHighPrecision), int(ptoc.PTO_POW_HIGH_PRECISION)},
+		{"ProfileHost", int(ProfileHost), int(ptoc.PTO_PROFILE_HOST)},
+		{"ProfileA2A3", int(ProfileA2A3), int(ptoc.PTO_PROFILE_A2A3)},
+		{"ProfileA5", int(ProfileA5), int(ptoc.PTO_PROFILE_A5)},
 	}
 	for _, p := range pairs {
 		if p.got != p.want {

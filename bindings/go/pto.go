@@ -19,6 +19,11 @@
 // Every failing call returns an *Error carrying the libpto status and its
 // message; test for a status with errors.Is(err, pto.ErrShapeMismatch).
 //
+// Version 0.2 adds target profiles (WithProfile runs a function under the
+// rules of an NPU target; profiles are per OS thread, which WithProfile
+// handles) and buffers with placed tiles (NewBuffer, NewTileAt: the pages'
+// TASSIGN), whose bytes Buffer.Bytes shows without copying.
+//
 // Import path github.com/libpto/pto-go. Building needs a C compiler (cgo),
 // pkg-config and an installed libpto (pkg-config pto; set PKG_CONFIG_PATH
 // for a non-standard prefix, and LD_LIBRARY_PATH to run). The cgo layer

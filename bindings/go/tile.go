@@ -128,6 +128,18 @@ func (t *Tile) ValidCols() int {
 	return int(ptoc.Pto_tile_valid_cols(t.raw()))
 }
 
+// Placed reports whether the tile was placed in a Buffer (NewTileAt).
+func (t *Tile) Placed() bool {
+	defer t.keepAlive()
+	return ptoc.Pto_tile_buffer(t.raw()) != 0
+}
+
+// Offset is a placed tile's byte offset in its buffer (0 for an owned tile).
+func (t *Tile) Offset() int {
+	defer t.keepAlive()
+	return int(ptoc.Pto_tile_offset(t.raw()))
+}
+
 // Len is the number of elements, Rows()*Cols().
 func (t *Tile) Len() int { return t.Rows() * t.Cols() }
 
