@@ -24,6 +24,11 @@
 //! }
 //! ```
 //!
+//! Version 0.2 adds target [`Profile`]s ([`with_profile`] runs a closure
+//! under the rules of an NPU target on the calling thread) and [`Buffer`]s
+//! with [`PlacedTile`]s (the pages' TASSIGN), including buffers over the
+//! caller's own memory ([`Buffer::wrap`]).
+//!
 //! Building needs an installed libpto found by `pkg-config pto` (set
 //! `PKG_CONFIG_PATH` for a prefix that is not a system one, and
 //! `LD_LIBRARY_PATH` to run); the raw C ABI is the `pto-sys` crate,
@@ -32,12 +37,17 @@
 #![warn(missing_docs)]
 
 mod error;
-mod ops;
+#[macro_use]
 mod tile;
+mod ops;
+mod placement;
+mod profile;
 
 pub use error::{Error, ErrorKind, Result};
 pub use ops::{tcolexpanddiv, tpartadd, tpow, tprelu, trsqrt, InPlace, PowAlgorithm, Source};
-pub use tile::{DType, Element, Storage, Tile};
+pub use placement::{Buffer, PlacedTile};
+pub use profile::{set_profile, with_profile, Profile, ProfileGuard};
+pub use tile::{DType, Element, Operand, Storage, Tile};
 
 /// The raw C ABI (the `pto-sys` crate; unsafe, prefer the safe API).
 pub use pto_sys as sys;

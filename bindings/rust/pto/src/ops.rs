@@ -1,15 +1,16 @@
 //! The five instructions. The iteration domain is dst's valid region.
 //!
-//! `dst` is always `&mut Tile`: an instruction writes it, and a shared
-//! borrow of the same tile cannot exist at the same time. To compute in
-//! place (libpto allows `dst` to be any source), pass [`InPlace`] for that
-//! source: `pto::trsqrt(&mut x, InPlace)`.
+//! Operands are [`Tile`](crate::Tile)s or [`PlacedTile`](crate::PlacedTile)s.
+//! `dst` is always `&mut`: an instruction writes it, and a shared borrow of
+//! the same tile cannot exist at the same time. To compute in place (libpto
+//! allows `dst` to be any source), pass [`InPlace`] for that source:
+//! `pto::trsqrt(&mut x, InPlace)`.
 
 use std::ptr;
 
 use crate::error::{check, Result};
 use crate::sys;
-use crate::tile::Tile;
+use crate::tile::Operand;
 
 /// The floating-point algorithm of [`tpow`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -29,7 +30,7 @@ impl PowAlgorithm {
     }
 }
 
-/// A source operand: another tile (`&Tile`) or [`InPlace`], dst itself.
+/// A source operand: another tile (`&Tile`, `&PlacedTile`) or [`InPlace`], dst itself.
 pub trait Source: sealed::Sealed {
     #[doc(hidden)]
     fn source_ptr(&self, dst: *mut sys::pto_tile) -> *const sys::pto_tile;
@@ -40,7 +41,7 @@ pub trait Source: sealed::Sealed {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InPlace;
 
-impl Source for &Tile {
+impl<T: Operand> Source for &T {
     fn source_ptr(&self, _dst: *mut sys::pto_tile) -> *const sys::pto_tile {
         self.as_ptr()
     }
@@ -54,7 +55,7 @@ impl Source for InPlace {
 
 mod sealed {
     pub trait Sealed {}
-    impl Sealed for &crate::Tile {}
+    impl<T: crate::tile::Operand> Sealed for &T {}
     impl Sealed for super::InPlace {}
 }
 
@@ -62,10 +63,10 @@ mod sealed {
 /// valid region, distinct from the others; libpto does not write it.
 /// `HighPrecision` is for float tiles only; integers wrap.
 pub fn tpow(
-    dst: &mut Tile,
+    dst: &mut impl Operand,
     base: impl Source,
     exp: impl Source,
-    tmp: &Tile,
+    tmp: &impl Operand,
     algo: PowAlgorithm,
 ) -> Result<()> {
     let d = dst.as_ptr();
@@ -81,7 +82,7 @@ pub fn tpow(
 }
 
 /// `dst = 1 / sqrt(src)` for `Float32` or `Float16` tiles.
-pub fn trsqrt(dst: &mut Tile, src: impl Source) -> Result<()> {
+pub fn trsqrt(dst: &mut impl Operand, src: impl Source) -> Result<()> {
     let d = dst.as_ptr();
     check(unsafe { sys::pto_trsqrt(d, src.source_ptr(d)) })
 }
@@ -89,18 +90,18 @@ pub fn trsqrt(dst: &mut Tile, src: impl Source) -> Result<()> {
 /// `dst = src0 > 0 ? src0 : src0 * src1` elementwise (`src1` is the slope);
 /// `tmp` is optional (a profile may require it) and never written.
 pub fn tprelu(
-    dst: &mut Tile,
+    dst: &mut impl Operand,
     src0: impl Source,
     src1: impl Source,
-    tmp: Option<&Tile>,
+    tmp: Option<&dyn Operand>,
 ) -> Result<()> {
     let d = dst.as_ptr();
-    let t = tmp.map_or(ptr::null_mut(), Tile::as_ptr);
+    let t = tmp.map_or(ptr::null_mut(), |t| t.as_ptr());
     check(unsafe { sys::pto_tprelu(d, src0.source_ptr(d), src1.source_ptr(d), t) })
 }
 
 /// `dst[i,j] = src0[i,j] / src1[0,j]` for `Float32` or `Float16` tiles.
-pub fn tcolexpanddiv(dst: &mut Tile, src0: impl Source, src1: impl Source) -> Result<()> {
+pub fn tcolexpanddiv(dst: &mut impl Operand, src0: impl Source, src1: impl Source) -> Result<()> {
     let d = dst.as_ptr();
     check(unsafe { sys::pto_tcolexpanddiv(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
@@ -108,7 +109,7 @@ pub fn tcolexpanddiv(dst: &mut Tile, src0: impl Source, src1: impl Source) -> Re
 /// The sum where both sources' valid regions contain (i,j), a copy of the one
 /// valid source elsewhere in dst's valid region. One source's valid region
 /// must equal dst's and the other's must not exceed it.
-pub fn tpartadd(dst: &mut Tile, src0: impl Source, src1: impl Source) -> Result<()> {
+pub fn tpartadd(dst: &mut impl Operand, src0: impl Source, src1: impl Source) -> Result<()> {
     let d = dst.as_ptr();
     check(unsafe { sys::pto_tpartadd(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }

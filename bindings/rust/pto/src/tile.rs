@@ -57,7 +57,7 @@ impl DType {
         }
     }
 
-    fn from_raw(raw: sys::pto_dtype) -> DType {
+    pub(crate) fn from_raw(raw: sys::pto_dtype) -> DType {
         DType::ALL
             .iter()
             .copied()
@@ -76,10 +76,82 @@ impl DType {
     }
 }
 
+/// The methods owned and placed tiles share, over `self.as_ptr()`.
+macro_rules! tile_methods {
+    () => {
+        /// The element type.
+        pub fn dtype(&self) -> DType {
+            DType::from_raw(unsafe { sys::pto_tile_dtype(self.as_ptr()) })
+        }
+
+        /// Number of rows.
+        pub fn rows(&self) -> u32 {
+            unsafe { sys::pto_tile_rows(self.as_ptr()) }
+        }
+
+        /// Number of columns.
+        pub fn cols(&self) -> u32 {
+            unsafe { sys::pto_tile_cols(self.as_ptr()) }
+        }
+
+        /// Rows of the valid region.
+        pub fn valid_rows(&self) -> u32 {
+            unsafe { sys::pto_tile_valid_rows(self.as_ptr()) }
+        }
+
+        /// Columns of the valid region.
+        pub fn valid_cols(&self) -> u32 {
+            unsafe { sys::pto_tile_valid_cols(self.as_ptr()) }
+        }
+
+        /// Number of elements, `rows * cols`.
+        pub fn len(&self) -> usize {
+            self.rows() as usize * self.cols() as usize
+        }
+
+        /// Always false: a tile has at least one element.
+        pub fn is_empty(&self) -> bool {
+            self.len() == 0
+        }
+
+        /// Sets the valid region, anchored at (0, 0); 0 dimensions are allowed.
+        ///
+        /// Errors: [`ErrorKind::OutOfRange`] if it exceeds the tile (it is then unchanged).
+        pub fn set_valid(&mut self, valid_rows: u32, valid_cols: u32) -> Result<()> {
+            check(unsafe { sys::pto_tile_set_valid(self.as_ptr(), valid_rows, valid_cols) })
+        }
+
+        /// Copies `data` (exactly `len()` values) into the whole tile in one call.
+        ///
+        /// Integer slices need the tile of their own type (`&[u16]` a `Uint16`
+        /// tile, ...; else [`ErrorKind::DTypeMismatch`]); `&[f32]` fills
+        /// `Float32`, `Float16` and `BFloat16` tiles, rounding to nearest even.
+        /// A wrong length is [`ErrorKind::InvalidArgument`].
+        pub fn write<T: Element>(&mut self, data: &[T]) -> Result<()> {
+            // SAFETY: the handle is live; &mut self makes this the only access.
+            unsafe { T::write(self.as_ptr(), data) }
+        }
+
+        /// Copies the whole tile into `out` (exactly `len()` values) in one call.
+        /// The element type rules are those of `write`.
+        pub fn read_into<T: Element>(&self, out: &mut [T]) -> Result<()> {
+            // SAFETY: the handle is live; reading needs no exclusive access.
+            unsafe { T::read(self.as_ptr(), out) }
+        }
+
+        /// The whole tile as a `Vec` (see `read_into`).
+        pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
+            let mut out = vec![T::default(); self.len()];
+            self.read_into(&mut out)?;
+            Ok(out)
+        }
+    };
+}
+
 /// A libpto tile, freed when dropped.
 ///
 /// Everything that writes a tile takes `&mut Tile` (the `dst` of the
-/// instructions, [`Tile::write`], [`Tile::set_valid`], [`Tile::as_mut_slice`]);
+/// instructions, `write`, [`Tile::set_valid`], [`Tile::as_mut_slice`]);
 /// reads take `&Tile`. The C contract lets threads read one tile at once and
 /// forbids only using a tile while another thread writes it, which is what
 /// the borrow rules enforce, so a `Tile` is [`Send`] and [`Sync`].
@@ -133,67 +205,7 @@ impl Tile {
     /// Frees the tile now (the same as dropping it).
     pub fn close(self) {}
 
-    pub(crate) fn as_ptr(&self) -> *mut sys::pto_tile {
-        self.raw.as_ptr()
-    }
-
-    /// The element type.
-    pub fn dtype(&self) -> DType {
-        DType::from_raw(unsafe { sys::pto_tile_dtype(self.as_ptr()) })
-    }
-
-    /// Number of rows.
-    pub fn rows(&self) -> u32 {
-        unsafe { sys::pto_tile_rows(self.as_ptr()) }
-    }
-
-    /// Number of columns.
-    pub fn cols(&self) -> u32 {
-        unsafe { sys::pto_tile_cols(self.as_ptr()) }
-    }
-
-    /// Rows of the valid region.
-    pub fn valid_rows(&self) -> u32 {
-        unsafe { sys::pto_tile_valid_rows(self.as_ptr()) }
-    }
-
-    /// Columns of the valid region.
-    pub fn valid_cols(&self) -> u32 {
-        unsafe { sys::pto_tile_valid_cols(self.as_ptr()) }
-    }
-
-    /// Number of elements, `rows * cols`.
-    pub fn len(&self) -> usize {
-        self.rows() as usize * self.cols() as usize
-    }
-
-    /// Always false: a tile has at least one element.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Sets the valid region, anchored at (0, 0); 0 dimensions are allowed.
-    ///
-    /// Errors: [`ErrorKind::OutOfRange`] if it exceeds the tile (it is then unchanged).
-    pub fn set_valid(&mut self, valid_rows: u32, valid_cols: u32) -> Result<()> {
-        check(unsafe { sys::pto_tile_set_valid(self.as_ptr(), valid_rows, valid_cols) })
-    }
-
-    /// Copies `data` (exactly `len()` values) into the whole tile in one call.
-    ///
-    /// Integer slices need the tile of their own type (`&[u16]` a `Uint16`
-    /// tile, ...; else [`ErrorKind::DTypeMismatch`]); `&[f32]` fills
-    /// `Float32`, `Float16` and `BFloat16` tiles, rounding to nearest even.
-    /// A wrong length is [`ErrorKind::InvalidArgument`].
-    pub fn write<T: Element>(&mut self, data: &[T]) -> Result<()> {
-        T::write(self, data)
-    }
-
-    /// Copies the whole tile into `out` (exactly `len()` values) in one call.
-    /// The element type rules are those of [`Tile::write`].
-    pub fn read_into<T: Element>(&self, out: &mut [T]) -> Result<()> {
-        T::read(self, out)
-    }
+    tile_methods!();
 
     /// The tile's storage as a slice of its `len()` elements, without copying.
     /// `T` is the tile's own encoding: `i8` for `Int8`, ..., `f32` for
@@ -217,12 +229,18 @@ impl Tile {
     fn data(&self) -> *mut c_void {
         unsafe { sys::pto_tile_data(self.as_ptr()) }
     }
+}
 
-    /// The whole tile as a `Vec` (see [`Tile::read_into`]).
-    pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
-        let mut out = vec![T::default(); self.len()];
-        self.read_into(&mut out)?;
-        Ok(out)
+/// A tile handle the instructions accept: a [`Tile`] or a [`PlacedTile`](crate::PlacedTile).
+pub trait Operand: sealed::Operand {
+    #[doc(hidden)]
+    fn as_ptr(&self) -> *mut sys::pto_tile;
+}
+
+impl sealed::Operand for Tile {}
+impl Operand for Tile {
+    fn as_ptr(&self) -> *mut sys::pto_tile {
+        self.raw.as_ptr()
     }
 }
 
@@ -244,8 +262,9 @@ impl fmt::Debug for Tile {
     }
 }
 
-mod sealed {
+pub(crate) mod sealed {
     pub trait Sealed {}
+    pub trait Operand {}
 }
 
 /// A Rust element type for bulk copies: `i8`, `u8`, `i16`, `u16`, `i32`,
@@ -253,30 +272,34 @@ mod sealed {
 /// `BFloat16` tiles).
 pub trait Element: Copy + Default + sealed::Sealed {
     #[doc(hidden)]
-    fn write(tile: &mut Tile, data: &[Self]) -> Result<()>;
+    /// # Safety
+    /// `tile` is a live handle that nothing else uses meanwhile.
+    unsafe fn write(tile: *mut sys::pto_tile, data: &[Self]) -> Result<()>;
     #[doc(hidden)]
-    fn read(tile: &Tile, out: &mut [Self]) -> Result<()>;
+    /// # Safety
+    /// `tile` is a live handle that nothing writes meanwhile.
+    unsafe fn read(tile: *mut sys::pto_tile, out: &mut [Self]) -> Result<()>;
 }
 
 macro_rules! integer_element {
     ($t:ty, $dtype:expr) => {
         impl sealed::Sealed for $t {}
         impl Element for $t {
-            fn write(tile: &mut Tile, data: &[$t]) -> Result<()> {
+            unsafe fn write(tile: *mut sys::pto_tile, data: &[$t]) -> Result<()> {
                 check_dtype(tile, $dtype, stringify!($t), "write")?;
                 check(unsafe {
                     sys::pto_tile_write(
-                        tile.as_ptr(),
+                        tile,
                         data.as_ptr() as *const c_void,
                         std::mem::size_of_val(data) as _,
                     )
                 })
             }
-            fn read(tile: &Tile, out: &mut [$t]) -> Result<()> {
+            unsafe fn read(tile: *mut sys::pto_tile, out: &mut [$t]) -> Result<()> {
                 check_dtype(tile, $dtype, stringify!($t), "read_into")?;
                 check(unsafe {
                     sys::pto_tile_read(
-                        tile.as_ptr(),
+                        tile,
                         out.as_mut_ptr() as *mut c_void,
                         std::mem::size_of_val(out) as _,
                     )
@@ -287,8 +310,8 @@ macro_rules! integer_element {
 }
 
 /// The byte count alone would let `&[i16]` fill an `Int8` tile of twice the length.
-fn check_dtype(tile: &Tile, want: DType, rust_type: &str, op: &str) -> Result<()> {
-    let got = tile.dtype();
+fn check_dtype(tile: *mut sys::pto_tile, want: DType, rust_type: &str, op: &str) -> Result<()> {
+    let got = DType::from_raw(unsafe { sys::pto_tile_dtype(tile) });
     if got == want {
         return Ok(());
     }
@@ -310,11 +333,11 @@ integer_element!(u32, DType::Uint32);
 
 impl sealed::Sealed for f32 {}
 impl Element for f32 {
-    fn write(tile: &mut Tile, data: &[f32]) -> Result<()> {
-        check(unsafe { sys::pto_tile_write_f32(tile.as_ptr(), data.as_ptr(), data.len() as _) })
+    unsafe fn write(tile: *mut sys::pto_tile, data: &[f32]) -> Result<()> {
+        check(unsafe { sys::pto_tile_write_f32(tile, data.as_ptr(), data.len() as _) })
     }
-    fn read(tile: &Tile, out: &mut [f32]) -> Result<()> {
-        check(unsafe { sys::pto_tile_read_f32(tile.as_ptr(), out.as_mut_ptr(), out.len() as _) })
+    unsafe fn read(tile: *mut sys::pto_tile, out: &mut [f32]) -> Result<()> {
+        check(unsafe { sys::pto_tile_read_f32(tile, out.as_mut_ptr(), out.len() as _) })
     }
 }
 

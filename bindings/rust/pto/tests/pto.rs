@@ -368,17 +368,26 @@ fn trsqrt() {
         assert_floats(&src.to_vec::<f32>().unwrap()[..2], &[0.5, 2.0]);
     }
     assert_err(
-        pto::trsqrt(&mut zeros(DType::BFloat16, 1, 1), &zeros(DType::BFloat16, 1, 1)),
+        pto::trsqrt(
+            &mut zeros(DType::BFloat16, 1, 1),
+            &zeros(DType::BFloat16, 1, 1),
+        ),
         ErrorKind::UnsupportedDType,
         "pto_trsqrt",
     );
     assert_err(
-        pto::trsqrt(&mut zeros(DType::Float32, 1, 1), &zeros(DType::Float16, 1, 1)),
+        pto::trsqrt(
+            &mut zeros(DType::Float32, 1, 1),
+            &zeros(DType::Float16, 1, 1),
+        ),
         ErrorKind::DTypeMismatch,
         "pto_trsqrt",
     );
     assert_err(
-        pto::trsqrt(&mut zeros(DType::Float32, 2, 2), &zeros(DType::Float32, 2, 1)),
+        pto::trsqrt(
+            &mut zeros(DType::Float32, 2, 2),
+            &zeros(DType::Float32, 2, 1),
+        ),
         ErrorKind::ShapeMismatch,
         "pto_trsqrt",
     );
@@ -566,13 +575,124 @@ fn slices_are_zero_copy() {
     let after = t.as_slice::<f32>().unwrap();
     assert_eq!(after.as_ptr(), before, "the slice is the tile's storage");
     assert_floats(after, &[1.0, 0.5, 0.25, 0.125]);
-    assert_eq!(after.as_ptr() as usize % 64, 0, "storage is 64-byte aligned");
+    assert_eq!(
+        after.as_ptr() as usize % 64,
+        0,
+        "storage is 64-byte aligned"
+    );
 
     let h = f32_tile(DType::Float16, 1, 2, &[1.0, -2.0]);
     assert_eq!(h.as_slice::<u16>().unwrap(), [0x3c00, 0xc000]);
     assert_err(h.as_slice::<f32>(), ErrorKind::DTypeMismatch, "as_slice");
     let mut i = zeros(DType::Int32, 1, 1);
-    assert_err(i.as_mut_slice::<u32>(), ErrorKind::DTypeMismatch, "as_mut_slice");
+    assert_err(
+        i.as_mut_slice::<u32>(),
+        ErrorKind::DTypeMismatch,
+        "as_mut_slice",
+    );
     i.as_mut_slice::<i32>().unwrap()[0] = -7;
     assert_eq!(i.to_vec::<i32>().unwrap(), [-7]);
+}
+
+// ------------------------------------------------------------- v0.2 API
+
+#[test]
+fn profiles_are_scoped_and_per_thread() {
+    use pto::Profile;
+    assert_eq!(Profile::A2A3.name(), "A2A3");
+    assert_eq!(Profile::current(), Profile::Host);
+    let mut t = zeros(DType::Uint8, 1, 2);
+    pto::tpartadd(&mut t, InPlace, InPlace).unwrap();
+    {
+        let _guard = pto::set_profile(Profile::A2A3);
+        assert_eq!(Profile::current(), Profile::A2A3);
+        assert_err(
+            pto::tpartadd(&mut t, InPlace, InPlace),
+            ErrorKind::UnsupportedDType,
+            "A2A3",
+        );
+        // Another thread still has its own (HOST) profile.
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                assert_eq!(Profile::current(), Profile::Host);
+                let mut u = zeros(DType::Uint8, 1, 2);
+                pto::tpartadd(&mut u, InPlace, InPlace).unwrap();
+            });
+        });
+        pto::with_profile(Profile::A5, || {
+            assert_eq!(Profile::current(), Profile::A5);
+            pto::tpartadd(&mut t, InPlace, InPlace).unwrap();
+        });
+        assert_eq!(Profile::current(), Profile::A2A3);
+    }
+    assert_eq!(Profile::current(), Profile::Host);
+    // Restored after a panic too.
+    let caught = std::panic::catch_unwind(|| pto::with_profile(Profile::A5, || panic!("inside")));
+    assert!(caught.is_err());
+    assert_eq!(Profile::current(), Profile::Host);
+}
+
+#[test]
+fn placed_tiles_in_owned_and_wrapped_buffers() {
+    let mut buf = pto::Buffer::new(64).unwrap();
+    assert_eq!(buf.len(), 64);
+    {
+        let mut a = buf.tile_at(DType::Float32, 1, 4, 0).unwrap();
+        let mut b = buf.tile_at(DType::Float32, 1, 4, 16).unwrap();
+        assert_eq!((b.offset(), b.rows(), b.cols()), (16, 1, 4));
+        a.write(&[1.0f32, 4.0, 16.0, 64.0]).unwrap();
+        pto::trsqrt(&mut b, &a).unwrap();
+        assert_floats(&b.to_vec::<f32>().unwrap(), &[1.0, 0.5, 0.25, 0.125]);
+        // Mixed operands: an owned source into a placed dst.
+        let owned = f32_tile(DType::Float32, 1, 4, &[1.0, 1.0, 1.0, 1.0]);
+        pto::tpartadd(&mut b, InPlace, &owned).unwrap();
+        assert_floats(&b.to_vec::<f32>().unwrap(), &[2.0, 1.5, 1.25, 1.125]);
+        // A partial overlap between dst and a source is refused.
+        let mut c = buf.tile_at(DType::Float32, 1, 4, 8).unwrap();
+        assert_err(pto::trsqrt(&mut c, &a), ErrorKind::Aliasing, "pto_trsqrt");
+        assert_err(
+            buf.tile_at(DType::Float32, 1, 16, 8),
+            ErrorKind::OutOfRange,
+            "pto_tile_create_at",
+        );
+        assert_err(
+            buf.tile_at(DType::Float32, 1, 1, 2),
+            ErrorKind::InvalidArgument,
+            "pto_tile_create_at",
+        );
+    }
+    // With the tiles gone, the bytes are the buffer's.
+    assert_eq!(buf.as_bytes()[16..20], 2.0f32.to_ne_bytes());
+    buf.as_bytes_mut()[0..4].copy_from_slice(&9.0f32.to_ne_bytes());
+    assert_eq!(
+        buf.tile_at(DType::Float32, 1, 1, 0)
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap(),
+        [9.0]
+    );
+
+    // Over the caller's memory: results land there, zero-copy.
+    let mut memory = vec![0u8; 8];
+    {
+        let wrapped = pto::Buffer::wrap(&mut memory).unwrap();
+        let mut t = wrapped.tile_at(DType::Int16, 1, 4, 0).unwrap();
+        t.write(&[1i16, 2, 3, 4]).unwrap();
+        pto::tpartadd(&mut t, InPlace, InPlace).unwrap();
+    }
+    let words: Vec<i16> = memory
+        .chunks(2)
+        .map(|c| i16::from_ne_bytes([c[0], c[1]]))
+        .collect();
+    assert_eq!(words, [2, 4, 6, 8]);
+    assert_err(
+        pto::Buffer::new(0),
+        ErrorKind::InvalidArgument,
+        "pto_buffer_create",
+    );
+    assert_err(
+        pto::Buffer::wrap(&mut []),
+        ErrorKind::InvalidArgument,
+        "pto_buffer_wrap",
+    );
 }
