@@ -162,6 +162,54 @@ void ptoc_failure_free(uintptr_t f) { free((void *)f); }
   }
 %}
 
+/* Buffer handles as long, and pto_buffer_create's out-parameter as long[1]. */
+%typemap(jni) pto_buffer *, const pto_buffer * "jlong"
+%typemap(jtype) pto_buffer *, const pto_buffer * "long"
+%typemap(jstype) pto_buffer *, const pto_buffer * "long"
+%typemap(javain) pto_buffer *, const pto_buffer * "$javainput"
+%typemap(javaout) pto_buffer *, const pto_buffer * { return $jnicall; }
+%typemap(in) pto_buffer *, const pto_buffer * %{ $1 = ($1_ltype)(intptr_t)$input; %}
+%typemap(out) pto_buffer *, const pto_buffer * %{ $result = (jlong)(intptr_t)$1; %}
+%typemap(jni) pto_buffer **out "jlongArray"
+%typemap(jtype) pto_buffer **out "long[]"
+%typemap(jstype) pto_buffer **out "long[]"
+%typemap(javain) pto_buffer **out "$javainput"
+%typemap(in) pto_buffer **out (pto_buffer *handle = NULL) %{
+  if (!$input || (*jenv)->GetArrayLength(jenv, $input) < 1) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "handle holder must be a long[1]");
+    return $null;
+  }
+  $1 = &handle;
+%}
+%typemap(argout) pto_buffer **out %{
+  if (handle$argnum != NULL) {
+    jlong value = (jlong)(intptr_t)handle$argnum;
+    (*jenv)->SetLongArrayRegion(jenv, $input, 0, 1, &value);
+  }
+%}
+
+/* pto_buffer_wrap over a direct java.nio.ByteBuffer: its address and
+ * capacity, zero-copy. The Java layer keeps the ByteBuffer reachable for as
+ * long as the buffer or a tile placed in it exists. */
+%typemap(jni) (void *memory, size_t nbytes) "jobject"
+%typemap(jtype) (void *memory, size_t nbytes) "java.nio.ByteBuffer"
+%typemap(jstype) (void *memory, size_t nbytes) "java.nio.ByteBuffer"
+%typemap(javain) (void *memory, size_t nbytes) "$javainput"
+%typemap(in) (void *memory, size_t nbytes) %{
+  if (!$input) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "ByteBuffer is null");
+    return $null;
+  }
+  $1 = (*jenv)->GetDirectBufferAddress(jenv, $input);
+  if (!$1) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaIllegalArgumentException, "the ByteBuffer is not direct");
+    return $null;
+  }
+  $2 = (size_t)(*jenv)->GetDirectBufferCapacity(jenv, $input);
+%}
+/* The storage is reached through the ByteBuffers, never as a raw address. */
+%ignore pto_buffer_data;
+
 /* Every failing call throws PtoException(status, pto_last_error()) from the
  * wrapper itself, so a call that returns normally returned PTO_OK (0). */
 %typemap(jni) pto_status "jint"
