@@ -8,13 +8,8 @@
 # figure is the best of 7 rounds (the fastest round is the least disturbed
 # by other load on the machine).
 set -eu
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build=$(cd "${1:-$root/build}" && pwd)
-here=$root/bench/bindings
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export PKG_CONFIG_PATH=$build/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-export LD_LIBRARY_PATH=$build/src${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# shellcheck source=bench/bindings/env.sh
+. "$(dirname "$0")/env.sh"
 results=$tmp/results
 
 # shellcheck disable=SC2046
@@ -29,11 +24,7 @@ cc -O2 "$here/bench.c" $(pkg-config --cflags --libs pto) -o "$tmp/bench-c"
              for (k in v) printf "go %s %.1f\n", map[k], v[k] }' |
   tee -a "$results"
 
-jar=$(ls "$build"/bindings/java/maven/pto-*.jar 2>/dev/null | grep -v -e sources -e javadoc | head -n 1)
-if [ -z "$jar" ]; then
-  mvn -B -q -f "$root/bindings/java/pom.xml" -Dpto.build.directory="$tmp/maven" -DskipTests package
-  jar=$(ls "$tmp"/maven/pto-*.jar | grep -v -e sources -e javadoc | head -n 1)
-fi
+jar=$(java_jar)
 javac -d "$tmp/java" -cp "$jar" "$here/Bench.java"
 java -cp "$tmp/java:$jar" Bench | tee -a "$results"
 
