@@ -49,6 +49,7 @@ type Error struct {
 	closed  bool
 }
 
+// Error formats the status and the message: "pto: PTO_ERR_...: sentence".
 func (e *Error) Error() string {
 	if e.Message == "" {
 		return "pto: " + e.Status.String()
