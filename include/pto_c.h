@@ -11,7 +11,10 @@
  *    rule that failed.
  *  - No call aborts, asserts, prints or exits on bad input.
  *  - Distinct tiles may be used concurrently from any threads. A tile that one
- *    thread writes must not be used by another thread at the same time.
+ *    thread writes must not be used by another thread at the same time. The
+ *    same holds for storage: bytes that one thread writes (through any tile or
+ *    buffer over them) must not be used by another thread at the same time.
+ *  - Each thread has its own target profile (pto_set_profile), HOST until set.
  *  - Denormal (subnormal) numbers are honoured: nothing flushes to zero.
  *    Results do not depend on the calling thread's floating-point mode
  *    (flush-to-zero, denormals-are-zero, rounding direction): calls that
@@ -31,13 +34,14 @@ extern "C" {
 #endif
 
 #define PTO_VERSION_MAJOR 0
-#define PTO_VERSION_MINOR 1
+#define PTO_VERSION_MINOR 2
 #define PTO_VERSION_PATCH 0
-#define PTO_VERSION_STRING "0.1.0"
+#define PTO_VERSION_STRING "0.2.0"
 
 /* Largest tile, in bytes (rows * cols * element size), that pto_tile_create
- * accepts: 256 MiB. Larger requests fail with PTO_ERR_INVALID_ARGUMENT before
- * anything is allocated. */
+ * and pto_tile_create_at accept, and largest buffer that pto_buffer_create and
+ * pto_buffer_wrap accept: 256 MiB. Larger requests fail with
+ * PTO_ERR_INVALID_ARGUMENT before anything is allocated. */
 #define PTO_TILE_MAX_BYTES ((size_t)1 << 28)
 
 #if defined(_WIN32)
@@ -87,6 +91,19 @@ typedef enum pto_pow_algorithm {
     PTO_POW_HIGH_PRECISION = 1 /* slower, <= 1 ulp, exact when the exact result is representable */
 } pto_pow_algorithm;
 
+/* Target profiles: whose rules the operations enforce (see "Target profiles"
+ * below). */
+typedef enum pto_profile {
+    PTO_PROFILE_HOST = 0, /* the v0.1 rules: everything libpto can compute (the default) */
+    PTO_PROFILE_A2A3 = 1, /* HOST rules plus the pages' A2A3 (A3) implementation checks */
+    PTO_PROFILE_A5 = 2    /* HOST rules plus the pages' A5 implementation checks */
+} pto_profile;
+
+/* A buffer: an opaque byte arena (standing, e.g., for the on-chip unified
+ * buffer) in which tiles are placed with pto_tile_create_at. Created by
+ * pto_buffer_create or pto_buffer_wrap, released by pto_buffer_destroy. */
+typedef struct pto_buffer pto_buffer;
+
 /* ------------------------------------------------------------------------ */
 /* Library                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -111,13 +128,59 @@ PTO_API const char *pto_simd_target(void);
 PTO_API size_t pto_dtype_size(pto_dtype dtype);
 
 /* ------------------------------------------------------------------------ */
+/* Target profiles                                                           */
+/* ------------------------------------------------------------------------ */
+/*
+ * A profile makes the operations enforce, on top of the HOST rules, the
+ * implementation checks that the instruction pages list for one NPU target,
+ * so that a program run on a CPU is refused where that target would refuse
+ * it. A profile changes validation only, except where a page says a target
+ * ignores an option (TPOW's HIGH_PRECISION on A2A3 computes exactly DEFAULT).
+ * What each profile adds (the operations below say it again):
+ *
+ *   op             A2A3                                      A5
+ *   tpow           dtypes INT32, INT16, INT8, UINT32,        as HOST
+ *                  UINT16, UINT8, FLOAT32 only; HIGH_PRECISION
+ *                  accepted for each of them, computed as DEFAULT
+ *   trsqrt         as HOST                                   as HOST
+ *   tprelu         tmp required; tmp valid_rows >=           tmp unused: may be
+ *                  dst valid_cols + 1; dst, src0, src1, tmp  NULL, any dtype or
+ *                  pairwise non-overlapping (no in place);   shape
+ *                  tmp of any dtype
+ *   tcolexpanddiv  as HOST                                   as HOST
+ *   tpartadd       dtypes INT32, INT16, FLOAT16, FLOAT32     as HOST
+ *
+ * A refusal that HOST would not make for the identical call names the
+ * profile in pto_last_error(), and a dtype refusal lists what the profile
+ * accepts, e.g.
+ *   "pto_tpartadd: dst dtype UINT8 is not supported on A2A3 (INT32, INT16, FLOAT16, FLOAT32)".
+ * Profile checks belong to the same steps of the check order as the others
+ * (a profile's dtype rule is part of the dtype step, and so on).
+ */
+
+/* Sets the calling thread's profile; other threads are not affected.
+ * Errors: PTO_ERR_INVALID_ARGUMENT for a value outside the enum (the profile
+ * is then unchanged). */
+PTO_API pto_status pto_set_profile(pto_profile profile);
+
+/* The calling thread's profile; PTO_PROFILE_HOST until the thread sets one. */
+PTO_API pto_profile pto_get_profile(void);
+
+/* The profile's name: "HOST", "A2A3" or "A5"; "PTO_PROFILE_UNKNOWN" for a
+ * value outside the enum. Never NULL. */
+PTO_API const char *pto_profile_string(pto_profile p);
+
+/* ------------------------------------------------------------------------ */
 /* Tiles                                                                     */
 /* ------------------------------------------------------------------------ */
 /*
  * A tile is a rows x cols row-major array of one element type, contiguous (the
  * row stride is cols elements), with a valid region valid_rows x valid_cols
- * anchored at (0, 0). The valid region starts as the whole tile. Storage is
- * 64-byte aligned and zero-filled at creation.
+ * anchored at (0, 0). The valid region starts as the whole tile.
+ * A tile made by pto_tile_create owns its storage, 64-byte aligned and
+ * zero-filled at creation. A tile made by pto_tile_create_at is placed in a
+ * buffer (see "Buffers and placement" below): its storage is bytes of that
+ * buffer, aligned to the element size only, and left as they were.
  */
 
 /* Creates a tile and stores its handle in *out.
@@ -127,7 +190,10 @@ PTO_API size_t pto_dtype_size(pto_dtype dtype);
  * On failure *out is left unchanged. */
 PTO_API pto_status pto_tile_create(pto_dtype dtype, uint32_t rows, uint32_t cols, pto_tile **out);
 
-/* Frees the tile and its storage. NULL is a no-op. */
+/* Frees the tile and, for an owned tile, its storage. A placed tile releases
+ * its reference to its buffer (whose storage is freed when the buffer handle
+ * and every tile placed in it are destroyed). NULL is a no-op. Safe to call
+ * from any thread, in any order with the buffer and its other tiles. */
 PTO_API void pto_tile_destroy(pto_tile *tile);
 
 /* Sets the valid region. A 0 dimension is allowed (an empty region).
@@ -142,8 +208,9 @@ PTO_API uint32_t pto_tile_cols(const pto_tile *tile);
 PTO_API uint32_t pto_tile_valid_rows(const pto_tile *tile);
 PTO_API uint32_t pto_tile_valid_cols(const pto_tile *tile);
 
-/* The tile's storage: rows*cols elements in the tile's encoding, 64-byte
- * aligned, owned by the tile. NULL for NULL. */
+/* The tile's storage: rows*cols elements in the tile's encoding. For an owned
+ * tile 64-byte aligned and owned by the tile; for a placed tile the buffer's
+ * data plus the tile's offset. NULL for NULL. */
 PTO_API void *pto_tile_data(pto_tile *tile);
 
 /* Copies the whole tile (not just the valid region) from src, in the tile's own
@@ -166,6 +233,83 @@ PTO_API pto_status pto_tile_write_f32(pto_tile *tile, const float *src, size_t c
 PTO_API pto_status pto_tile_read_f32(const pto_tile *tile, float *dst, size_t count);
 
 /* ------------------------------------------------------------------------ */
+/* Buffers and placement                                                     */
+/* ------------------------------------------------------------------------ */
+/*
+ * Manual placement (the pages' TASSIGN(tile, 0x1000), pto.tassign): a buffer
+ * is a byte arena and pto_tile_create_at makes a tile whose elements are the
+ * bytes [offset, offset + rows*cols*size) of it. A buffer may wrap the
+ * caller's own memory, so a placed tile reads and writes the caller's arrays
+ * directly (zero-copy).
+ *
+ * Lifetime: a buffer's storage lives until the buffer handle and every tile
+ * placed in it are destroyed, in any order (reference counted; tiles may be
+ * destroyed from other threads).
+ *
+ * Overlap: tiles may be placed so that their storage overlaps (that is how a
+ * program reuses on-chip memory); it is legal until an operation would read
+ * and write overlapping storage. Two operands overlap when some byte belongs
+ * to an element of both valid regions (row stride = cols), judged by memory
+ * addresses whatever buffers or tiles they come from; tiles that interleave
+ * without sharing a byte do not overlap. See the operations' common rules.
+ */
+
+/* Creates a buffer of nbytes zero-filled bytes, 64-byte aligned, owned by the
+ * library, and stores its handle in *out.
+ * Errors, in this order: PTO_ERR_NULL_ARGUMENT if out is NULL;
+ * PTO_ERR_INVALID_ARGUMENT if nbytes is 0 or above PTO_TILE_MAX_BYTES
+ * (decided before any allocation); PTO_ERR_OUT_OF_MEMORY.
+ * On failure *out is left unchanged. */
+PTO_API pto_status pto_buffer_create(size_t nbytes, pto_buffer **out);
+
+/* Makes a buffer over the caller's nbytes bytes at memory, without copying,
+ * and stores its handle in *out. libpto never frees, reallocates or (by
+ * itself) writes that memory; the caller keeps it alive and unmoved until the
+ * buffer and every tile placed in it are destroyed. memory needs no alignment
+ * beyond what the tiles placed in it need (see pto_tile_create_at).
+ * Errors, in this order: PTO_ERR_NULL_ARGUMENT if out or memory is NULL;
+ * PTO_ERR_INVALID_ARGUMENT if nbytes is 0 or above PTO_TILE_MAX_BYTES;
+ * PTO_ERR_OUT_OF_MEMORY (for the handle). On failure *out is left unchanged. */
+PTO_API pto_status pto_buffer_wrap(void *memory, size_t nbytes, pto_buffer **out);
+
+/* Releases the buffer handle. The storage (for pto_buffer_create) is freed
+ * once every tile placed in it is destroyed too; wrapped memory is never
+ * freed. NULL is a no-op. */
+PTO_API void pto_buffer_destroy(pto_buffer *buffer);
+
+/* The buffer's first byte: the owned storage or the wrapped memory. NULL for
+ * NULL. */
+PTO_API void *pto_buffer_data(pto_buffer *buffer);
+
+/* The buffer's size in bytes; 0 for NULL. */
+PTO_API size_t pto_buffer_size(const pto_buffer *buffer);
+
+/* TASSIGN: creates a rows x cols tile whose elements are the bytes
+ * [offset, offset + rows*cols*pto_dtype_size(dtype)) of buffer, and stores
+ * its handle in *out. The bytes are not changed (no zero-fill). The tile
+ * holds a reference to the buffer, so the buffer's storage outlives the
+ * buffer handle while the tile exists.
+ * Errors, in this order: PTO_ERR_NULL_ARGUMENT if buffer or out is NULL;
+ * PTO_ERR_INVALID_ARGUMENT for a dtype outside the enum, rows or cols of 0,
+ * rows*cols*size above PTO_TILE_MAX_BYTES (as pto_tile_create), or an offset
+ * such that pto_buffer_data(buffer) + offset is not a multiple of the element
+ * size; PTO_ERR_OUT_OF_RANGE if the tile does not fit inside the buffer
+ * (offset + bytes > pto_buffer_size, computed without overflow);
+ * PTO_ERR_OUT_OF_MEMORY (for the handle). On failure *out is left unchanged. */
+PTO_API pto_status pto_tile_create_at(pto_dtype dtype, uint32_t rows, uint32_t cols,
+                                      pto_buffer *buffer, size_t offset, pto_tile **out);
+
+/* The buffer a placed tile lives in; NULL for an owned tile or NULL. It is
+ * the handle pto_tile_create_at was given, and it stays usable with
+ * pto_buffer_data, pto_buffer_size and pto_tile_create_at while the tile
+ * exists, even after pto_buffer_destroy on it (the tile holds a reference).
+ * It is no new handle: destroy each buffer exactly once, as created. */
+PTO_API pto_buffer *pto_tile_buffer(pto_tile *tile);
+
+/* A placed tile's byte offset in its buffer; 0 for an owned tile or NULL. */
+PTO_API size_t pto_tile_offset(const pto_tile *tile);
+
+/* ------------------------------------------------------------------------ */
 /* Operations                                                                */
 /* ------------------------------------------------------------------------ */
 /*
@@ -176,14 +320,26 @@ PTO_API pto_status pto_tile_read_f32(const pto_tile *tile, float *dst, size_t co
  *    are never written. A call that passes every check with an empty dst valid
  *    region returns PTO_OK and writes nothing.
  *  - dst may be the very same handle as any source (in place); the result is
- *    the same as with a separate dst. A tmp must be a handle distinct from dst
- *    and every source (PTO_ERR_ALIASING).
+ *    the same as with a separate dst. A source placed exactly on dst (same
+ *    start address, dtype and cols; rows and valid regions may differ as the
+ *    operation's shape rules allow) is in place too, with the same result.
+ *    Any other overlap between dst's valid elements and a source's valid
+ *    elements (some byte belonging to both) is PTO_ERR_ALIASING in every
+ *    profile.
+ *  - tmp is never written (its contents are unchanged), so a tmp may overlap
+ *    any operand except where a profile forbids it (A2A3 tprelu); but a tmp
+ *    must be a handle distinct from dst and every source (PTO_ERR_ALIASING)
+ *    in every profile.
  *  - Operands may have different physical shapes; only valid regions matter.
+ *    Operands need no alignment beyond their element size.
  *  - Checks run before any write, in this order, and the first failing one
  *    decides the status: NULL handles; enum arguments; element types (dst's
- *    type unsupported, then another operand's type differing from dst's);
- *    aliasing; valid regions. So a FLOAT32 dst with a BFLOAT16 src is
+ *    type unsupported by the operation or the profile, then another operand's
+ *    type differing from dst's); aliasing (same handles, then overlapping
+ *    storage); valid regions. So a FLOAT32 dst with a BFLOAT16 src is
  *    PTO_ERR_DTYPE_MISMATCH, a BFLOAT16 dst PTO_ERR_UNSUPPORTED_DTYPE.
+ *  - Results on placed tiles are bit-identical to the same call on owned
+ *    tiles.
  */
 
 /* dst[i,j] = base[i,j] ^ exp[i,j].
@@ -191,9 +347,12 @@ PTO_API pto_status pto_tile_read_f32(const pto_tile *tile, float *dst, size_t co
  *   PTO_POW_DEFAULT: all nine dtypes. PTO_POW_HIGH_PRECISION: FLOAT16,
  *   BFLOAT16, FLOAT32; an integer dtype with it is PTO_ERR_UNSUPPORTED_DTYPE.
  *   An algo outside the enum is PTO_ERR_INVALID_ARGUMENT.
- * - tmp is required (PTO_ERR_NULL_ARGUMENT) and distinct from the others
- *   (PTO_ERR_ALIASING); its contents afterwards are unspecified.
+ * - tmp is required (PTO_ERR_NULL_ARGUMENT), a handle distinct from the others
+ *   (PTO_ERR_ALIASING); it is not written (contents unchanged).
  * - base, exp and tmp valid regions equal dst's (PTO_ERR_SHAPE_MISMATCH).
+ * - PTO_PROFILE_A2A3: dst dtype INT32, INT16, INT8, UINT32, UINT16, UINT8 or
+ *   FLOAT32 only (PTO_ERR_UNSUPPORTED_DTYPE); HIGH_PRECISION is accepted for
+ *   each of them and computes exactly what DEFAULT computes.
  * - Floating point: C99 Annex F pow for every special case (as std::pow).
  *   FLOAT32 HIGH_PRECISION: <= 1 ulp everywhere, exact where the exact result
  *   is representable; FLOAT32 DEFAULT: <= 8 ulp where the result is normal.
@@ -211,8 +370,15 @@ PTO_API pto_status pto_trsqrt(pto_tile *dst, const pto_tile *src);
 /* dst[i,j] = src0[i,j] > 0 ? src0[i,j] : src0[i,j] * src1[i,j] (src1 is the
  * per-element slope). All nine dtypes, all equal; integer products wrap; float
  * products are correctly rounded. src0 and src1 valid regions equal dst's.
- * tmp may be NULL (this target needs none); if given it must be distinct from
- * the others (PTO_ERR_ALIASING) and its contents are left unchanged. */
+ * tmp may be NULL (this target needs none); if given it must be a handle
+ * distinct from the others (PTO_ERR_ALIASING), may have any dtype and shape,
+ * and its contents are left unchanged.
+ * - PTO_PROFILE_A2A3: tmp is required (PTO_ERR_NULL_ARGUMENT); dst, src0, src1
+ *   and tmp must not overlap pairwise, so in place (same handle or identical
+ *   placement) is refused too (PTO_ERR_ALIASING); tmp valid_rows must be at
+ *   least dst valid_cols + 1 (PTO_ERR_SHAPE_MISMATCH); tmp may have any dtype.
+ * - PTO_PROFILE_A5: tmp is not used (may be NULL, any dtype or shape), but it
+ *   is still not the same handle as another operand. */
 PTO_API pto_status pto_tprelu(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
                               pto_tile *tmp);
 
@@ -220,7 +386,8 @@ PTO_API pto_status pto_tprelu(pto_tile *dst, const pto_tile *src0, const pto_til
  * FLOAT32 or FLOAT16, all equal. src0's valid region equals dst's; src1 needs
  * valid_rows >= 1 and valid_cols >= dst's valid_cols (PTO_ERR_SHAPE_MISMATCH).
  * IEEE division, correctly rounded (x/0 is +/-inf, 0/0 is NaN). With dst ==
- * src1 every row is still divided by the original row 0. */
+ * src1, or dst placed exactly on src1, every row is still divided by the
+ * original row 0. */
 PTO_API pto_status pto_tcolexpanddiv(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
 /* Over dst's valid region: src0 + src1 where both sources' valid regions
@@ -228,7 +395,9 @@ PTO_API pto_status pto_tcolexpanddiv(pto_tile *dst, const pto_tile *src0, const 
  * All nine dtypes, all equal; integer sums wrap; float sums correctly rounded.
  * Supported patterns: one source's valid region equals dst's and the other's
  * does not exceed dst's in either dimension. Every other pattern is
- * PTO_ERR_SHAPE_MISMATCH. */
+ * PTO_ERR_SHAPE_MISMATCH.
+ * - PTO_PROFILE_A2A3: dst dtype INT32, INT16, FLOAT16 or FLOAT32 only
+ *   (PTO_ERR_UNSUPPORTED_DTYPE). */
 PTO_API pto_status pto_tpartadd(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
 #ifdef __cplusplus

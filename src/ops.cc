@@ -2,6 +2,7 @@
 // region to a kernel. Kernels never see invalid arguments.
 #include "float_env.h"
 #include "kernels/kernels.h"
+#include "profile.h"
 #include "pto_c.h"
 #include "tile.h"
 #include "validate.h"
@@ -9,6 +10,7 @@
 namespace {
 
 using pto::ConstPlaneOf;
+using pto::OpDtypes;
 using pto::PlaneOf;
 using pto::Validator;
 
@@ -38,35 +40,43 @@ extern "C" {
 
 pto_status pto_tpow(pto_tile* dst, const pto_tile* base, const pto_tile* exp, pto_tile* tmp,
                     pto_pow_algorithm algo) {
+  const pto_profile profile = pto::CurrentProfile();
   Validator v("pto_tpow");
   v.NotNull("dst", dst).NotNull("base", base).NotNull("exp", exp).NotNull("tmp", tmp);
   v.EnumInRange("algo", pto::RawEnumValue(algo), 2);
   if (!v.ok()) return v.status();
   const bool high_precision = algo == PTO_POW_HIGH_PRECISION;
-  v.DtypeSupported("dst", dst, high_precision ? pto::kFloatDtypes : pto::kAllDtypes,
-                   high_precision ? " with PTO_POW_HIGH_PRECISION" : "")
+  v.DtypeAccepted(high_precision ? OpDtypes::kPowHighPrecision : OpDtypes::kPowDefault, profile,
+                  "dst", dst)
       .SameDtype("base", base, "dst", dst)
       .SameDtype("exp", exp, "dst", dst)
       .SameDtype("tmp", tmp, "dst", dst)
       .Distinct("tmp", tmp, "dst", dst)
       .Distinct("tmp", tmp, "base", base)
       .Distinct("tmp", tmp, "exp", exp)
+      .InPlaceOrApart("base", base, dst)
+      .InPlaceOrApart("exp", exp, dst)
       .SameValidRegion("base", base, "dst", dst)
       .SameValidRegion("exp", exp, "dst", dst)
       .SameValidRegion("tmp", tmp, "dst", dst);
   if (!v.ok() || IsEmptyRegion(dst)) return v.status();
+  // The A2A3 page: "the precision option is ignored" there, so HIGH_PRECISION
+  // computes exactly what DEFAULT computes.
+  const pto_pow_algorithm computed = profile == PTO_PROFILE_A2A3 ? PTO_POW_DEFAULT : algo;
   const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(dst->dtype));
-  pto::kernels::Pow(dst->dtype, algo, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+  pto::kernels::Pow(dst->dtype, computed, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
                     ConstPlaneOf(base), ConstPlaneOf(exp));
   return PTO_OK;
 }
 
 pto_status pto_trsqrt(pto_tile* dst, const pto_tile* src) {
+  const pto_profile profile = pto::CurrentProfile();
   Validator v("pto_trsqrt");
   v.NotNull("dst", dst).NotNull("src", src);
   if (!v.ok()) return v.status();
-  v.DtypeSupported("dst", dst, pto::kF32F16Dtypes, " (FLOAT32 and FLOAT16 only)")
+  v.DtypeAccepted(OpDtypes::kRsqrt, profile, "dst", dst)
       .SameDtype("src", src, "dst", dst)
+      .InPlaceOrApart("src", src, dst)
       .SameValidRegion("src", src, "dst", dst);
   if (!v.ok() || IsEmptyRegion(dst)) return v.status();
   const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(dst->dtype));
@@ -77,16 +87,39 @@ pto_status pto_trsqrt(pto_tile* dst, const pto_tile* src) {
 
 pto_status pto_tprelu(pto_tile* dst, const pto_tile* src0, const pto_tile* src1,
                       pto_tile* tmp) {
+  const pto_profile profile = pto::CurrentProfile();
+  // The A3 page: "2 source Tile, destination Tile, temporary space must in
+  // different memory range without overlapping", and tmp holds at least
+  // dst valid_cols + 1 rows.
+  const bool a2a3 = profile == PTO_PROFILE_A2A3;
+  static const char kA2A3Apart[] = "dst, src0, src1 and tmp must not overlap";
   Validator v("pto_tprelu");
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
+  if (a2a3) v.Require(tmp != nullptr, PTO_ERR_NULL_ARGUMENT, "tmp is NULL, but on A2A3 tprelu needs a tmp");
   if (!v.ok()) return v.status();
-  v.SameDtype("src0", src0, "dst", dst).SameDtype("src1", src1, "dst", dst);
+  v.DtypeAccepted(OpDtypes::kPrelu, profile, "dst", dst)
+      .SameDtype("src0", src0, "dst", dst)
+      .SameDtype("src1", src1, "dst", dst);
   if (tmp != nullptr) {
     v.Distinct("tmp", tmp, "dst", dst)
         .Distinct("tmp", tmp, "src0", src0)
         .Distinct("tmp", tmp, "src1", src1);
   }
+  v.InPlaceOrApart("src0", src0, dst).InPlaceOrApart("src1", src1, dst);
+  if (a2a3) {
+    v.ApartOn(profile, kA2A3Apart, "src0", src0, "dst", dst)
+        .ApartOn(profile, kA2A3Apart, "src1", src1, "dst", dst)
+        .ApartOn(profile, kA2A3Apart, "src1", src1, "src0", src0)
+        .ApartOn(profile, kA2A3Apart, "tmp", tmp, "dst", dst)
+        .ApartOn(profile, kA2A3Apart, "tmp", tmp, "src0", src0)
+        .ApartOn(profile, kA2A3Apart, "tmp", tmp, "src1", src1);
+  }
   v.SameValidRegion("src0", src0, "dst", dst).SameValidRegion("src1", src1, "dst", dst);
+  if (a2a3) {
+    v.Require(uint64_t{tmp->valid_rows} >= uint64_t{dst->valid_cols} + 1, PTO_ERR_SHAPE_MISMATCH,
+              "tmp valid rows %u is less than dst valid cols %u + 1, which A2A3 requires",
+              tmp->valid_rows, dst->valid_cols);
+  }
   if (!v.ok() || IsEmptyRegion(dst)) return v.status();
   const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(dst->dtype));
   pto::kernels::Prelu(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
@@ -95,12 +128,15 @@ pto_status pto_tprelu(pto_tile* dst, const pto_tile* src0, const pto_tile* src1,
 }
 
 pto_status pto_tcolexpanddiv(pto_tile* dst, const pto_tile* src0, const pto_tile* src1) {
+  const pto_profile profile = pto::CurrentProfile();
   Validator v("pto_tcolexpanddiv");
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
   if (!v.ok()) return v.status();
-  v.DtypeSupported("dst", dst, pto::kF32F16Dtypes, " (FLOAT32 and FLOAT16 only)")
+  v.DtypeAccepted(OpDtypes::kColExpandDiv, profile, "dst", dst)
       .SameDtype("src0", src0, "dst", dst)
       .SameDtype("src1", src1, "dst", dst)
+      .InPlaceOrApart("src0", src0, dst)
+      .InPlaceOrApart("src1", src1, dst)
       .SameValidRegion("src0", src0, "dst", dst);
   if (!v.ok()) return v.status();
   v.Require(src1->valid_rows >= 1, PTO_ERR_SHAPE_MISMATCH,
@@ -110,6 +146,8 @@ pto_status pto_tcolexpanddiv(pto_tile* dst, const pto_tile* src0, const pto_tile
                "src1 valid cols %u is less than dst valid cols %u", src1->valid_cols,
                dst->valid_cols);
   if (!v.ok() || IsEmptyRegion(dst)) return v.status();
+  // src1 is dst itself or placed exactly on it, or apart from dst's valid
+  // region: the kernel writes row 0 last, so the divisor row is read intact.
   const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(dst->dtype));
   pto::kernels::ColExpandDiv(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
                              ConstPlaneOf(src0), src1->data);
@@ -117,10 +155,15 @@ pto_status pto_tcolexpanddiv(pto_tile* dst, const pto_tile* src0, const pto_tile
 }
 
 pto_status pto_tpartadd(pto_tile* dst, const pto_tile* src0, const pto_tile* src1) {
+  const pto_profile profile = pto::CurrentProfile();
   Validator v("pto_tpartadd");
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
   if (!v.ok()) return v.status();
-  v.SameDtype("src0", src0, "dst", dst).SameDtype("src1", src1, "dst", dst);
+  v.DtypeAccepted(OpDtypes::kPartAdd, profile, "dst", dst)
+      .SameDtype("src0", src0, "dst", dst)
+      .SameDtype("src1", src1, "dst", dst)
+      .InPlaceOrApart("src0", src0, dst)
+      .InPlaceOrApart("src1", src1, dst);
   if (!v.ok()) return v.status();
   const bool src0_full = SameRegion(src0, dst) && RegionFits(src1, dst);
   const bool src1_full = SameRegion(src1, dst) && RegionFits(src0, dst);
@@ -143,7 +186,7 @@ pto_status pto_tpartadd(pto_tile* dst, const pto_tile* src0, const pto_tile* src
     pto::kernels::Add(dtype, part_rows, part_cols, PlaneOf(dst), ConstPlaneOf(src0),
                       ConstPlaneOf(src1));
   }
-  if (full != dst) {
+  if (!pto::SamePlacement(full, dst)) {
     if (part_cols < cols && part_rows > 0) {
       pto::kernels::Copy(dtype, part_rows, cols - part_cols, Offset(dst, 0, part_cols),
                          Offset(full, 0, part_cols));

@@ -13,7 +13,9 @@ struct pto_tile {
   uint32_t cols;
   uint32_t valid_rows;
   uint32_t valid_cols;
-  void* data;  // rows * cols elements, 64-byte aligned
+  void* data;          // rows * cols elements: owned (64-byte aligned) or in `buffer`
+  pto_buffer* buffer;  // the buffer a placed tile holds a reference to; NULL if owned
+  size_t offset;       // data - buffer->data for a placed tile; 0 if owned
 };
 
 namespace pto {

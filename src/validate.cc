@@ -8,13 +8,6 @@
 
 namespace pto {
 
-const char* DtypeName(pto_dtype d) {
-  static const char* const kNames[] = {"INT8",   "UINT8",   "INT16",    "UINT16", "INT32",
-                                       "UINT32", "FLOAT16", "BFLOAT16", "FLOAT32"};
-  const unsigned i = static_cast<unsigned>(d);
-  return i < sizeof(kNames) / sizeof(kNames[0]) ? kNames[i] : "an invalid dtype";
-}
-
 void Validator::FailNull(const char* operand) {
   status_ = Fail(PTO_ERR_NULL_ARGUMENT, function_, "%s is NULL", operand);
 }
@@ -24,9 +17,29 @@ void Validator::FailEnum(const char* operand, int enum_value, int count) {
                  operand, enum_value, count - 1);
 }
 
-void Validator::FailUnsupported(const char* operand, const pto_tile* t, const char* why) {
-  status_ = Fail(PTO_ERR_UNSUPPORTED_DTYPE, function_, "%s dtype %s is not supported%s",
-                 operand, DtypeName(t->dtype), why);
+void Validator::FailUnsupported(OpDtypes op, pto_profile profile, const char* operand,
+                                const pto_tile* t) {
+  // Name the profile only where HOST would have accepted the dtype.
+  const bool host_refuses = !AcceptedDtypes(op, PTO_PROFILE_HOST).Contains(t->dtype);
+  if (host_refuses) profile = PTO_PROFILE_HOST;
+  const DtypeSet& accepted = AcceptedDtypes(op, profile);
+  char list[128] = "";
+  size_t used = 0;
+  for (uint32_t i = 0; i < accepted.count && used < sizeof(list); ++i) {
+    const int n = snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "",
+                           DtypeName(accepted.members[i]));
+    if (n < 0) break;
+    used += static_cast<size_t>(n);
+  }
+  char condition[64];
+  if (host_refuses) {
+    snprintf(condition, sizeof(condition), "%s",
+             kOpDtypeRules[static_cast<int>(op)].host_condition);
+  } else {
+    snprintf(condition, sizeof(condition), " on %s", pto_profile_string(profile));
+  }
+  status_ = Fail(PTO_ERR_UNSUPPORTED_DTYPE, function_, "%s dtype %s is not supported%s (%s)",
+                 operand, DtypeName(t->dtype), condition, list);
 }
 
 void Validator::FailDtypeMismatch(const char* operand, const pto_tile* t, const char* ref_name,
@@ -37,6 +50,20 @@ void Validator::FailDtypeMismatch(const char* operand, const pto_tile* t, const 
 
 void Validator::FailAliasing(const char* operand, const char* other_name) {
   status_ = Fail(PTO_ERR_ALIASING, function_, "%s is the same tile as %s", operand, other_name);
+}
+
+void Validator::FailOverlap(const char* operand, const char* other_name) {
+  status_ = Fail(PTO_ERR_ALIASING, function_,
+                 "%s storage overlaps %s storage without being placed exactly on it "
+                 "(same address, dtype and cols)",
+                 operand, other_name);
+}
+
+void Validator::FailApartOn(pto_profile profile, const char* rule, const char* operand,
+                            bool same_handle, const char* other_name) {
+  status_ = Fail(PTO_ERR_ALIASING, function_, "%s %s %s, but on %s %s", operand,
+                 same_handle ? "is the same tile as" : "overlaps the storage of", other_name,
+                 pto_profile_string(profile), rule);
 }
 
 void Validator::FailRegionMismatch(const char* operand, const pto_tile* t,

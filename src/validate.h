@@ -8,21 +8,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "dtype_rules.h"
+#include "overlap.h"
 #include "pto_c.h"
 #include "tile.h"
 
 namespace pto {
-
-// Bit masks of pto_dtype values.
-constexpr uint32_t DtypeBit(pto_dtype d) { return 1u << static_cast<unsigned>(d); }
-constexpr uint32_t kAllDtypes = 0x1FFu;
-constexpr uint32_t kFloatDtypes =
-    DtypeBit(PTO_FLOAT16) | DtypeBit(PTO_BFLOAT16) | DtypeBit(PTO_FLOAT32);
-constexpr uint32_t kF32F16Dtypes = DtypeBit(PTO_FLOAT16) | DtypeBit(PTO_FLOAT32);
-
-const char* DtypeName(pto_dtype d);
-
-inline bool IsFloatDtype(pto_dtype d) { return (kFloatDtypes & DtypeBit(d)) != 0; }
 
 // The int a C caller passed as an enum argument. C allows any int there, but
 // C++ may assume an enum object only holds values in its enumerators' range
@@ -55,11 +46,12 @@ class Validator {
     if (ok() && (enum_value < 0 || enum_value >= count)) FailEnum(operand, enum_value, count);
     return *this;
   }
-  // The operand's dtype must be in `supported` (a DtypeBit mask); `why`
-  // completes "<operand> dtype <name> is not supported".
-  Validator& DtypeSupported(const char* operand, const pto_tile* t, uint32_t supported,
-                            const char* why = "") {
-    if (ok() && (supported & DtypeBit(t->dtype)) == 0) FailUnsupported(operand, t, why);
+  // The operand's dtype must be one the operation accepts under the profile
+  // (the table in dtype_rules.h).
+  Validator& DtypeAccepted(OpDtypes op, pto_profile profile, const char* operand,
+                           const pto_tile* t) {
+    if (ok() && !AcceptedDtypes(op, profile).Contains(t->dtype))
+      FailUnsupported(op, profile, operand, t);
     return *this;
   }
   // The operand's dtype must equal the reference operand's.
@@ -72,6 +64,23 @@ class Validator {
   Validator& Distinct(const char* operand, const pto_tile* t, const char* other_name,
                       const pto_tile* other) {
     if (ok() && t == other) FailAliasing(operand, other_name);
+    return *this;
+  }
+  // A source read while dst is written: it may be dst itself or placed
+  // exactly on it (in place), but its valid elements must not otherwise
+  // share a byte with dst's.
+  Validator& InPlaceOrApart(const char* operand, const pto_tile* src, const pto_tile* dst) {
+    if (ok() && src != dst && (src->buffer != nullptr || dst->buffer != nullptr) &&
+        !SamePlacement(src, dst) && ValidRegionsOverlapSlow(src, dst))
+      FailOverlap(operand, "dst");
+    return *this;
+  }
+  // A profile's rule that two operands occupy non-overlapping storage; the
+  // same handle and identical placement count as overlap.
+  Validator& ApartOn(pto_profile profile, const char* rule, const char* operand,
+                     const pto_tile* t, const char* other_name, const pto_tile* other) {
+    if (ok() && (t == other || SamePlacement(t, other) || ValidRegionsOverlap(t, other)))
+      FailApartOn(profile, rule, operand, t == other, other_name);
     return *this;
   }
   // The operand's valid region must equal the reference's.
@@ -99,10 +108,14 @@ class Validator {
 #endif
   PTO_COLD void FailNull(const char* operand);
   PTO_COLD void FailEnum(const char* operand, int enum_value, int count);
-  PTO_COLD void FailUnsupported(const char* operand, const pto_tile* t, const char* why);
+  PTO_COLD void FailUnsupported(OpDtypes op, pto_profile profile, const char* operand,
+                                const pto_tile* t);
   PTO_COLD void FailDtypeMismatch(const char* operand, const pto_tile* t, const char* ref_name,
                                   const pto_tile* ref);
   PTO_COLD void FailAliasing(const char* operand, const char* other_name);
+  PTO_COLD void FailOverlap(const char* operand, const char* other_name);
+  PTO_COLD void FailApartOn(pto_profile profile, const char* rule, const char* operand,
+                            bool same_handle, const char* other_name);
   PTO_COLD void FailRegionMismatch(const char* operand, const pto_tile* t,
                                    const char* ref_name, const pto_tile* ref);
   PTO_COLD void FailFormatted(pto_status status, const char* format, ...) PTO_PRINTF(3, 4);

@@ -22,6 +22,11 @@ expect include/pto_c.h "$(macro PTO_VERSION_STRING)" "\"$version\""
 # The project's own <version>: the first one at the top level of <project>.
 expect bindings/java/pom.xml \
   "$(sed -n 's:^  <version>\(.*\)</version>:\1:p' "$root/bindings/java/pom.xml" | head -n1)" "$version"
-expect bindings/rust/Cargo.toml \
-  "$(sed -n 's/^version = "\(.*\)"/\1/p' "$root/bindings/rust/Cargo.toml" | head -n1)" "$version"
+for crate in pto-sys pto; do
+  expect bindings/rust/$crate/Cargo.toml \
+    "$(sed -n 's/^version = "\(.*\)"/\1/p' "$root/bindings/rust/$crate/Cargo.toml" | head -n1)" "$version"
+done
+# The safe crate pins the -sys crate of the same release.
+expect "bindings/rust/pto/Cargo.toml (pto-sys dependency)" \
+  "$(sed -n 's/^pto-sys = { version = "=\([^"]*\)".*/\1/p' "$root/bindings/rust/pto/Cargo.toml")" "$version"
 exit $status

@@ -27,6 +27,12 @@ else
 fi
 meson test -C "$build" --print-errorlogs --num-processes 2
 
+step "Python: meson suite, pip install . from a clean clone, the wheel in a fresh venv"
+tests/ci/python.sh "$build"
+
+step "bindings as packages: library-only install, publish-local, user projects without swig/bindgen"
+tests/ci/bindings-packages.sh "$root/build-packages"
+
 # ---------------------------------------------------------------------------
 # Hardening (README "Guarantees"): the C suites under sanitizers and
 # valgrind, a bounded libFuzzer run, and the ABI checks. Each run has its own
