@@ -142,6 +142,11 @@ static void free_inputs(input_set *s) {
 
 /* ---- measuring ---- */
 
+/* Under an emulator (qemu-user, valgrind) the long sweeps are sampled. */
+static int emulated(void) {
+    return getenv("PTO_TEST_UNDER_QEMU") != NULL || getenv("PTO_TEST_UNDER_VALGRIND") != NULL;
+}
+
 typedef struct {
     size_t n, bounded;
     uint64_t max_steps;
@@ -152,7 +157,7 @@ typedef struct {
 
 static void measure(const accuracy_config *c, size_t target_index, const char *target) {
     const input_set *s = c->inputs;
-    /* Under qemu (PTO_TEST_UNDER_QEMU) every target gets the sample. */
+    /* Under qemu every target gets the sample. */
     const int full = target_index == 0 && getenv("PTO_TEST_UNDER_QEMU") == NULL;
     const size_t n = full ? s->n : (s->n < SAMPLE_N ? s->n : SAMPLE_N);
     uint32_t *a = malloc(n * sizeof(uint32_t)), *b = malloc(n * sizeof(uint32_t));
@@ -232,8 +237,9 @@ static const sweep kSweeps[] = {
  * times one in [1, 4), with the same significand and exponent parity, which
  * is all that the estimate instructions and the correction see (subnormals
  * and huge inputs are scaled by powers of 4 into that range). So [1, 4)
- * holds every case the kernels meet: 2^24 inputs per target. Under qemu
- * (PTO_TEST_UNDER_QEMU) every 61st input, as the log says;
+ * holds every case the kernels meet: 2^24 inputs per target. Under qemu or
+ * valgrind (PTO_TEST_UNDER_QEMU, PTO_TEST_UNDER_VALGRIND) every 61st input,
+ * as the log says;
  * PTO_TEST_RSQRT_STRIDE=n sets the step (1: exhaustive under qemu too). */
 #define RSQRT_FIRST 0x3F800000u /* 1.0f */
 #define RSQRT_END 0x40800000u   /* 4.0f */
@@ -243,7 +249,7 @@ static void rsqrt_range_body(void *ctx, size_t target_index, const char *target)
     (void)ctx, (void)target_index;
     const char *stride_env = getenv("PTO_TEST_RSQRT_STRIDE");
     const uint32_t stride = stride_env != NULL ? (uint32_t)strtoul(stride_env, NULL, 10)
-                            : getenv("PTO_TEST_UNDER_QEMU") != NULL ? 61 : 1;
+                            : emulated() ? 61 : 1;
     assert_true(stride >= 1);
     uint32_t *a = malloc(RSQRT_CHUNK * sizeof(uint32_t)), *got = malloc(RSQRT_CHUNK * sizeof(uint32_t));
     assert_true(a && got);

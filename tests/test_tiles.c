@@ -146,10 +146,7 @@ static void test_create_out_of_memory(void **state) {
         print_message("[tiles] RLIMIT_AS does not bind valgrind's allocator: out-of-memory not testable\n");
         skip();
     }
-    if (getenv("PTO_TEST_UNDER_QEMU") != NULL) {
-        print_message("[tiles] qemu-user ignores RLIMIT_AS: out-of-memory not testable under emulation\n");
-        skip();
-    }
+    skip_under_qemu("tiles", "qemu-user ignores RLIMIT_AS");
     struct rlimit saved;
     assert_int_equal(getrlimit(RLIMIT_AS, &saved), 0);
     long pages = 0;

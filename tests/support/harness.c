@@ -237,3 +237,9 @@ void op_run_arrays(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_
     pto_tile_destroy(src1);
     pto_tile_destroy(tmp);
 }
+
+void skip_under_qemu(const char *test, const char *why) {
+    if (getenv("PTO_TEST_UNDER_QEMU") == NULL) return;
+    print_message("[%s] %s: not tested under emulation\n", test, why);
+    skip();
+}

@@ -30,6 +30,10 @@ typedef void (*target_body)(void *ctx, size_t target_index, const char *target);
  * targets ran. */
 void for_each_target(const char *test_name, target_body body, void *ctx);
 
+/* Under qemu-user (PTO_TEST_UNDER_QEMU, set by tests/ci/aarch64-qemu.sh):
+ * prints "[test] why: not tested under emulation" and skips the test. */
+void skip_under_qemu(const char *test, const char *why);
+
 /* ---- values ---- */
 typedef enum {
     GEN_ANY,      /* everything: specials, subnormals, random bits, moderate values */
