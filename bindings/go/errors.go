@@ -2,9 +2,8 @@ package pto
 
 import (
 	"errors"
-	"runtime"
 
-	"libpto/pto/internal/ptoc"
+	"github.com/libpto/pto-go/internal/ptoc"
 )
 
 // Status is the outcome of a libpto call (pto_status). Every Status other than
@@ -13,17 +12,18 @@ import (
 //	if errors.Is(err, pto.ErrShapeMismatch) { ... }
 type Status int
 
-// The statuses of the C ABI, with the values of include/pto_c.h.
-var (
-	StatusOK            = Status(ptoc.PTO_OK)
-	ErrNullArgument     = Status(ptoc.PTO_ERR_NULL_ARGUMENT)
-	ErrInvalidArgument  = Status(ptoc.PTO_ERR_INVALID_ARGUMENT)
-	ErrUnsupportedDType = Status(ptoc.PTO_ERR_UNSUPPORTED_DTYPE)
-	ErrDTypeMismatch    = Status(ptoc.PTO_ERR_DTYPE_MISMATCH)
-	ErrShapeMismatch    = Status(ptoc.PTO_ERR_SHAPE_MISMATCH)
-	ErrOutOfRange       = Status(ptoc.PTO_ERR_OUT_OF_RANGE)
-	ErrAliasing         = Status(ptoc.PTO_ERR_ALIASING)
-	ErrOutOfMemory      = Status(ptoc.PTO_ERR_OUT_OF_MEMORY)
+// The statuses of the C ABI, with the values of include/pto_c.h (a test
+// compares them with the header's).
+const (
+	StatusOK            Status = 0
+	ErrNullArgument     Status = 1
+	ErrInvalidArgument  Status = 2
+	ErrUnsupportedDType Status = 3
+	ErrDTypeMismatch    Status = 4
+	ErrShapeMismatch    Status = 5
+	ErrOutOfRange       Status = 6
+	ErrAliasing         Status = 7
+	ErrOutOfMemory      Status = 8
 )
 
 // ErrClosed is matched (errors.Is) by the error of any use of a closed Tile.
@@ -32,7 +32,7 @@ var (
 var ErrClosed = errors.New("pto: tile is closed")
 
 // String returns the enumerator's name, e.g. "PTO_ERR_SHAPE_MISMATCH".
-func (s Status) String() string { return ptoc.Pto_status_string(ptoc.Enum_SS_pto_status(s)) }
+func (s Status) String() string { return ptoc.Pto_status_string(int(s)) }
 
 // Error makes a Status usable as an error value (a sentinel for errors.Is).
 func (s Status) Error() string { return s.String() }
@@ -49,6 +49,7 @@ type Error struct {
 	closed  bool
 }
 
+// Error formats the status and the message: "pto: PTO_ERR_...: sentence".
 func (e *Error) Error() string {
 	if e.Message == "" {
 		return "pto: " + e.Status.String()
@@ -64,17 +65,15 @@ func (e *Error) Is(target error) bool {
 	return e.closed && target == ErrClosed
 }
 
-// call runs one fallible C call and, if it fails, reads pto_last_error() on
-// the same OS thread: the message is thread-local in C, and without the lock
-// the Go scheduler may move the goroutine between the two cgo calls.
-func call(f func() ptoc.Enum_SS_pto_status) error {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	status := Status(f())
-	if status == StatusOK {
+// check turns what a cgo wrapper returned into an error. The wrapper read
+// pto_last_error() itself, in the same C call and so on the OS thread that
+// failed (the message is per thread in C), so no LockOSThread is needed and
+// a successful call allocates nothing.
+func check(f *ptoc.Failure) error {
+	if f == nil {
 		return nil
 	}
-	return &Error{Status: status, Message: ptoc.Pto_last_error()}
+	return &Error{Status: Status(f.Status), Message: f.Message}
 }
 
 // closedError is what any use of a closed tile returns.

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"libpto/pto"
+	"github.com/libpto/pto-go"
 )
 
 func Example() {

@@ -1,3 +1,3 @@
-module libpto/pto
+module github.com/libpto/pto-go
 
 go 1.19

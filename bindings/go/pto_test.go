@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"libpto/pto"
+	"github.com/libpto/pto-go"
 )
 
 // newTile creates a tile and closes it when the test ends.

@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"libpto/pto/internal/ptoc"
+	"github.com/libpto/pto-go/internal/ptoc"
 )
 
 // Tile owns one libpto tile. Close frees it; a finalizer frees a tile that
@@ -14,10 +14,19 @@ import (
 // fail returns an error matching ErrClosed (and ErrNullArgument); the
 // accessors return 0. Closing twice is harmless.
 //
+// A Tile value is a reference, like os.File: copies of it (c := *t) share
+// one handle, and closing any of them closes it once for all.
+//
 // Distinct tiles may be used from different goroutines at once; one tile must
 // not be written by one goroutine while another uses or closes it.
 type Tile struct {
-	handle uintptr // 0 once closed; changed only by Close
+	*tile
+}
+
+// tile is the one owner of a C handle; Tile values point to it.
+type tile struct {
+	handle uintptr // 0 once closed; changed only by release
+	bytes  int64   // what accountCreate counted for it
 }
 
 // NewTile creates a zero-filled rows x cols tile of dtype whose valid region
@@ -29,52 +38,107 @@ func NewTile(dtype DType, rows, cols int) (*Tile, error) {
 		return nil, bindingError(ErrInvalidArgument, "pto.NewTile: rows and cols must be in [1, 2^32)")
 	}
 	var handle uintptr
-	err := call(func() ptoc.Enum_SS_pto_status {
-		return ptoc.Pto_tile_create(ptoc.Enum_SS_pto_dtype(dtype), uint(rows), uint(cols), &handle)
-	})
-	if err != nil {
+	if err := check(ptoc.Pto_tile_create(ptoc.Enum_SS_pto_dtype(dtype), uint(rows), uint(cols), &handle)); err != nil {
 		return nil, err
 	}
-	t := &Tile{handle: handle}
-	runtime.SetFinalizer(t, (*Tile).release)
-	return t, nil
+	return newOwner(handle, int64(rows)*int64(cols)*int64(dtype.Size())), nil
+}
+
+// newOwner wraps a fresh handle whose storage is nbytes.
+func newOwner(handle uintptr, nbytes int64) *Tile {
+	t := &tile{handle: handle, bytes: nbytes + nativeOverhead}
+	accountCreate(t.bytes)
+	runtime.SetFinalizer(t, (*tile).finalize)
+	return &Tile{t}
 }
 
 // Close frees the tile. It always returns nil; closing again does nothing.
 func (t *Tile) Close() error {
-	if t == nil {
+	if t == nil || t.tile == nil {
 		return nil
 	}
-	runtime.SetFinalizer(t, nil)
-	t.release()
+	if t.release() {
+		accountClose(t.bytes)
+	}
+	runtime.SetFinalizer(t.tile, nil)
 	return nil
 }
 
-func (t *Tile) release() {
-	if h := atomic.SwapUintptr(&t.handle, 0); h != 0 {
-		ptoc.Pto_tile_destroy(h)
+// release destroys the handle once; false if it was already gone.
+func (t *tile) release() bool {
+	h := atomic.SwapUintptr(&t.handle, 0)
+	if h == 0 {
+		return false
+	}
+	ptoc.Pto_tile_destroy(h)
+	return true
+}
+
+func (t *tile) finalize() {
+	if t.release() {
+		accountFinalized(t.bytes)
 	}
 }
 
 // Closed reports whether Close has been called.
-func (t *Tile) Closed() bool { return t == nil || atomic.LoadUintptr(&t.handle) == 0 }
+func (t *Tile) Closed() bool { return t.raw() == 0 }
+
+// raw is the handle, 0 for a nil, zero or closed Tile.
+func (t *Tile) raw() uintptr {
+	if t == nil || t.tile == nil {
+		return 0
+	}
+	return atomic.LoadUintptr(&t.handle)
+}
+
+// keepAlive keeps t's owner (and so its C storage) alive up to this call.
+func (t *Tile) keepAlive() {
+	if t != nil {
+		runtime.KeepAlive(t.tile)
+	}
+}
 
 // DType is the element type (Int8 for a closed tile).
 func (t *Tile) DType() DType {
-	return DType(t.with(func(h uintptr) uint { return uint(ptoc.Pto_tile_dtype(h)) }))
+	defer t.keepAlive()
+	return DType(ptoc.Pto_tile_dtype(t.raw()))
 }
 
 // Rows is the number of rows (0 for a closed tile).
-func (t *Tile) Rows() int { return int(t.with(ptoc.Pto_tile_rows)) }
+func (t *Tile) Rows() int {
+	defer t.keepAlive()
+	return int(ptoc.Pto_tile_rows(t.raw()))
+}
 
 // Cols is the number of columns (0 for a closed tile).
-func (t *Tile) Cols() int { return int(t.with(ptoc.Pto_tile_cols)) }
+func (t *Tile) Cols() int {
+	defer t.keepAlive()
+	return int(ptoc.Pto_tile_cols(t.raw()))
+}
 
 // ValidRows is the number of rows of the valid region (0 for a closed tile).
-func (t *Tile) ValidRows() int { return int(t.with(ptoc.Pto_tile_valid_rows)) }
+func (t *Tile) ValidRows() int {
+	defer t.keepAlive()
+	return int(ptoc.Pto_tile_valid_rows(t.raw()))
+}
 
 // ValidCols is the number of columns of the valid region (0 for a closed tile).
-func (t *Tile) ValidCols() int { return int(t.with(ptoc.Pto_tile_valid_cols)) }
+func (t *Tile) ValidCols() int {
+	defer t.keepAlive()
+	return int(ptoc.Pto_tile_valid_cols(t.raw()))
+}
+
+// Placed reports whether the tile was placed in a Buffer (NewTileAt).
+func (t *Tile) Placed() bool {
+	defer t.keepAlive()
+	return ptoc.Pto_tile_buffer(t.raw()) != 0
+}
+
+// Offset is a placed tile's byte offset in its buffer (0 for an owned tile).
+func (t *Tile) Offset() int {
+	defer t.keepAlive()
+	return int(ptoc.Pto_tile_offset(t.raw()))
+}
 
 // Len is the number of elements, Rows()*Cols().
 func (t *Tile) Len() int { return t.Rows() * t.Cols() }
@@ -89,19 +153,8 @@ func (t *Tile) SetValid(validRows, validCols int) error {
 	if validRows < 0 || validCols < 0 || uint64(validRows) > math.MaxUint32 || uint64(validCols) > math.MaxUint32 {
 		return bindingError(ErrOutOfRange, "pto.Tile.SetValid: valid region must be in [0, 2^32)")
 	}
-	defer runtime.KeepAlive(t)
-	return call(func() ptoc.Enum_SS_pto_status {
-		return ptoc.Pto_tile_set_valid(h, uint(validRows), uint(validCols))
-	})
-}
-
-// with runs a C accessor on the handle, 0 for a closed tile.
-func (t *Tile) with(accessor func(uintptr) uint) uint {
-	if t.Closed() {
-		return 0
-	}
-	defer runtime.KeepAlive(t)
-	return accessor(t.handle)
+	defer t.keepAlive()
+	return check(ptoc.Pto_tile_set_valid(h, uint(validRows), uint(validCols)))
 }
 
 // handleFor returns the handle to pass to C: 0 for a nil tile (libpto then
@@ -110,7 +163,7 @@ func (t *Tile) handleFor(op, operand string) (uintptr, error) {
 	if t == nil {
 		return 0, nil
 	}
-	h := atomic.LoadUintptr(&t.handle)
+	h := t.raw()
 	if h == 0 {
 		return 0, closedError(op, operand)
 	}
@@ -141,8 +194,8 @@ func writeRaw[T element](t *Tile, op string, want DType, data []T) error {
 	if err := t.checkDType(op, want); err != nil {
 		return err
 	}
-	defer runtime.KeepAlive(t)
-	return call(func() ptoc.Enum_SS_pto_status { return ptoc.Pto_tile_write(h, asBytes(data)) })
+	defer t.keepAlive()
+	return check(ptoc.Pto_tile_write(h, asBytes(data)))
 }
 
 func readRaw[T element](t *Tile, op string, want DType) ([]T, error) {
@@ -153,9 +206,9 @@ func readRaw[T element](t *Tile, op string, want DType) ([]T, error) {
 	if err := t.checkDType(op, want); err != nil {
 		return nil, err
 	}
-	defer runtime.KeepAlive(t)
+	defer t.keepAlive()
 	out := make([]T, t.Len())
-	if err := call(func() ptoc.Enum_SS_pto_status { return ptoc.Pto_tile_read(h, asBytes(out)) }); err != nil {
+	if err := check(ptoc.Pto_tile_read(h, asBytes(out))); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -225,8 +278,8 @@ func (t *Tile) WriteFloat32(data []float32) error {
 	if data == nil {
 		data = []float32{}
 	}
-	defer runtime.KeepAlive(t)
-	return call(func() ptoc.Enum_SS_pto_status { return ptoc.Pto_tile_write_f32(h, data) })
+	defer t.keepAlive()
+	return check(ptoc.Pto_tile_write_f32(h, data))
 }
 
 // ReadFloat32 returns the Len() values of a Float32, Float16 or BFloat16 tile
@@ -236,10 +289,70 @@ func (t *Tile) ReadFloat32() ([]float32, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer runtime.KeepAlive(t)
+	defer t.keepAlive()
 	out := make([]float32, t.Len())
-	if err := call(func() ptoc.Enum_SS_pto_status { return ptoc.Pto_tile_read_f32(h, out) }); err != nil {
+	if err := check(ptoc.Pto_tile_read_f32(h, out)); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
+
+// ---------------------------------------------------------------------------
+// Zero-copy access.
+
+// Storage is a Go type whose values are a tile element's encoding bit for
+// bit: the integer types for the integer dtypes, float32 for Float32, and
+// uint16 for the bits of Float16 and BFloat16.
+type Storage interface {
+	int8 | uint8 | int16 | uint16 | int32 | uint32 | float32
+}
+
+func storageDType[T Storage]() (DType, DType) {
+	var zero T
+	switch any(zero).(type) {
+	case int8:
+		return Int8, Int8
+	case uint8:
+		return Uint8, Uint8
+	case int16:
+		return Int16, Int16
+	case uint16:
+		return Uint16, Float16 // and BFloat16, checked by the caller
+	case int32:
+		return Int32, Int32
+	case uint32:
+		return Uint32, Uint32
+	case float32:
+		return Float32, Float32
+	}
+	return DType(-1), DType(-1)
+}
+
+// View calls f with the tile's storage as a slice of its Len() elements,
+// without copying: writes through the slice change the tile. The slice is
+// valid only while f runs (the tile stays alive until f returns); do not
+// keep it, and do not Close the tile inside f. T must be the tile's own
+// encoding: int8 for Int8, ..., float32 for Float32, uint16 for Float16 and
+// BFloat16 (else ErrDTypeMismatch).
+//
+// Like every write, f must not run while another goroutine uses the tile.
+func View[T Storage](t *Tile, f func([]T)) error {
+	h, err := t.handleFor("pto.View", "the")
+	if err != nil {
+		return err
+	}
+	defer t.keepAlive()
+	got := DType(ptoc.Pto_tile_dtype(h))
+	want, alt := storageDType[T]()
+	if got != want && got != alt && !(want == Uint16 && got == BFloat16) {
+		return bindingError(ErrDTypeMismatch, "pto.View: tile is "+got.String()+", the slice type needs "+want.String())
+	}
+	n := int(ptoc.Pto_tile_rows(h)) * int(ptoc.Pto_tile_cols(h))
+	f(unsafe.Slice((*T)(cPointer(ptoc.Pto_tile_data(h))), n))
+	return nil
+}
+
+// cPointer turns a C address held as uintptr into a pointer. C memory never
+// moves, so this is sound; the indirection keeps vet's unsafeptr check,
+// which is about Go memory, quiet.
+func cPointer(p uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&p)) }

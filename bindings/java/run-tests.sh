@@ -1,21 +1,21 @@
 #!/bin/sh
-# Runs the Java binding's JUnit 5 tests with Maven, then the Java quickstart
-# against the classes Maven compiled. LD_LIBRARY_PATH must include the
-# directory of libptojni.so.
-#   run-tests.sh GENERATED_SOURCES_DIR MAVEN_BUILD_DIR     (MVN, JAVA: commands)
+# Runs the Java binding's Maven build (SWIG and the JNI library are built by
+# Maven itself, see pom.xml), its JUnit 5 tests against the native libraries
+# as bundled in the jar, then the Java quickstart against the packaged jar.
+#   run-tests.sh MAVEN_BUILD_DIR     (MVN, JAVA: commands; PKG_CONFIG_PATH
+#                                     must find libpto)
 # MAVEN_FLAGS adds Maven options, e.g. -o once the local repository is filled.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-generated=$1
-build=$2
+build=$1
 mvn=${MVN:-mvn}
 java=${JAVA:-java}
 
-echo "+ mvn test"
+echo "+ mvn package (swig, libptojni.so, tests, jar, sources, javadoc)"
 # shellcheck disable=SC2086
 "$mvn" -B -q -Dstyle.color=never ${MAVEN_FLAGS:-} -f "$here/pom.xml" \
-  -Dpto.generated.sources="$generated" -Dpto.build.directory="$build" test
+  -Dpto.build.directory="$build" clean package
 # -q hides Surefire's summary; count from its reports.
 cat "$build"/surefire-reports/TEST-*.xml | awk '
   /<testsuite / {
@@ -27,5 +27,9 @@ cat "$build"/surefire-reports/TEST-*.xml | awk '
   }
   END { printf "JUnit: %d tests, %d failures, %d errors, %d skipped\n", n["tests"], n["failures"], n["errors"], n["skipped"] }'
 
-echo "+ java examples/java/Quickstart.java"
-"$java" -cp "$build/classes" "$root/examples/java/Quickstart.java"
+jar=$(ls "$build"/pto-*.jar | grep -v -e '-sources.jar$' -e '-javadoc.jar$')
+for f in "$build"/pto-*-sources.jar "$build"/pto-*-javadoc.jar; do
+  [ -s "$f" ] || { echo "missing $f"; exit 1; }
+done
+echo "+ java -cp $(basename "$jar") examples/java/Quickstart.java (bundled native library, no LD_LIBRARY_PATH)"
+env -u LD_LIBRARY_PATH "$java" -cp "$jar" "$root/examples/java/Quickstart.java"

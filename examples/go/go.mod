@@ -1,9 +1,9 @@
-module libpto/examples/quickstart
+module example.com/pto-quickstart
 
 go 1.19
 
-require libpto/pto v0.0.0
+require github.com/libpto/pto-go v0.2.0
 
-// The binding lives in this repository; against a copy elsewhere, point
-// this at its bindings/go directory.
-replace libpto/pto => ../../bindings/go
+// Inside this repository the binding is the working copy; a project of your
+// own needs no replace (see the README, "Use from your own project").
+replace github.com/libpto/pto-go => ../../bindings/go

@@ -1,7 +1,6 @@
 // Quickstart: runs each of the five tile instructions on small tiles and
 // prints inputs and results (the Go version of examples/quickstart.c).
 //
-//	cd bindings/go && go generate ./...   # once: SWIG writes the cgo layer
 //	cd examples/go && go run .
 //
 // with PKG_CONFIG_PATH pointing at libpto's pkg-config file if it is not
@@ -14,7 +13,7 @@ import (
 	"log"
 	"os"
 
-	"libpto/pto"
+	"github.com/libpto/pto-go"
 )
 
 const rows, cols = 2, 4

@@ -1,11 +1,10 @@
 // Quickstart: runs each of the five tile instructions on small tiles and
 // prints inputs and results (the Java version of examples/quickstart.c).
 //
-// With the binding's classes and libptojni.so built (meson builds both; see
-// bindings/java/pom.xml), run this single file directly:
+// With the binding's jar built (`meson test --suite java`, or mvn package in
+// bindings/java; it carries its native libraries), run this single file:
 //
-//   LD_LIBRARY_PATH=build/bindings/java \
-//     java -cp build/bindings/java/maven/classes examples/java/Quickstart.java
+//   java -cp build/bindings/java/maven/pto-0.2.0.jar examples/java/Quickstart.java
 
 import org.libpto.DType;
 import org.libpto.PowAlgorithm;

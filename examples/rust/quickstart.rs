@@ -1,7 +1,7 @@
 //! Quickstart: runs each of the five tile instructions on small tiles and
 //! prints inputs and results (the Rust version of examples/quickstart.c).
 //!
-//!     cd bindings/rust && cargo run --example quickstart
+//!     cd bindings/rust && cargo run -p pto --example quickstart
 //!
 //! with PKG_CONFIG_PATH pointing at libpto's pkg-config file if it is not
 //! installed system-wide.
@@ -49,34 +49,34 @@ fn main() -> Result<(), pto::Error> {
         COLS,
         &[10.0f32, 3.0, -2.0, 0.5, 0.25, 0.25, -1.0, 0.1],
     )?;
-    let dst = Tile::new(DType::Float32, ROWS, COLS)?;
+    let mut dst = Tile::new(DType::Float32, ROWS, COLS)?;
     let tmp = Tile::new(DType::Float32, ROWS, COLS)?;
     show("x", &x)?;
     show("y", &y)?;
 
     println!("\nTPOW dst = x ^ y (high precision)");
-    pto::tpow(&dst, &x, &y, &tmp, PowAlgorithm::HighPrecision)?;
+    pto::tpow(&mut dst, &x, &y, &tmp, PowAlgorithm::HighPrecision)?;
     show("dst", &dst)?;
 
     println!("\nTRSQRT dst = 1 / sqrt(x)  (negative -> NaN, 0 -> inf)");
-    pto::trsqrt(&dst, &x)?;
+    pto::trsqrt(&mut dst, &x)?;
     show("dst", &dst)?;
 
     println!("\nTPRELU dst = x > 0 ? x : x * y");
-    pto::tprelu(&dst, &x, &y, None)?;
+    pto::tprelu(&mut dst, &x, &y, None)?;
     show("dst", &dst)?;
 
     println!("\nTCOLEXPANDDIV dst[i,j] = x[i,j] / y[0,j]");
-    pto::tcolexpanddiv(&dst, &x, &y)?;
+    pto::tcolexpanddiv(&mut dst, &x, &y)?;
     show("dst", &dst)?;
 
     println!("\nTPARTADD with y valid only in its 1x2 corner: sum there, copy of x elsewhere");
     y.set_valid(1, 2)?;
-    pto::tpartadd(&dst, &x, &y)?;
+    pto::tpartadd(&mut dst, &x, &y)?;
     show("dst", &dst)?;
 
     println!("\nErrors are values: a 1x2 base against a 2x4 dst");
-    match pto::tpow(&dst, &y, &x, &tmp, PowAlgorithm::Default) {
+    match pto::tpow(&mut dst, &y, &x, &tmp, PowAlgorithm::Default) {
         Err(e) if e.kind() == pto::ErrorKind::ShapeMismatch => {
             println!("  {}: {}", e.kind(), e.message());
             Ok(())

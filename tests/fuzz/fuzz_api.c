@@ -13,6 +13,11 @@
  *  - a successful call wrote only dst's valid region, and for the cheap
  *    operations (prelu, partadd, colexpanddiv, rsqrt) that the values agree
  *    with a scalar double-precision reference rounded once.
+ * Buffers (owned, wrapping a harness arena at any byte, or wrapping another
+ * tile's storage), tiles placed in them at arbitrary offsets (so operands
+ * overlap, interleave or sit exactly on each other) and the calling thread's
+ * target profile are part of the program; the model predicts the profile
+ * rules and the overlap rules (decided here by merging row intervals).
  * Any violation aborts, which libFuzzer reports as a crash.
  *
  * tests/fuzz/make-corpus.py writes the seed corpus in this encoding.
@@ -29,7 +34,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-enum { kSlots = 4, kMaxOperands = 4 };
+enum { kSlots = 4, kMaxOperands = 4, kBufferSlots = 2, kArenaBytes = 1 << 14, kMaxPinned = 64 };
 
 /* Tiles the fuzzer may create successfully; larger valid requests are
  * skipped (they would only be slow), larger invalid ones still run, since
@@ -236,8 +241,70 @@ static int dtypes_equal(const pto_tile *const *t, int n) {
 }
 static int is_f32_or_f16(pto_dtype d) { return d == PTO_FLOAT32 || d == PTO_FLOAT16; }
 
+/* Whether some byte belongs to an element of both valid regions: a merge of
+ * the two sorted sequences of row intervals. */
+static int regions_overlap(const pto_tile *a, const pto_tile *b) {
+    const size_t ea = pto_dtype_size(pto_tile_dtype(a)), eb = pto_dtype_size(pto_tile_dtype(b));
+    const uintptr_t la = pto_tile_valid_cols(a) * ea, lb = pto_tile_valid_cols(b) * eb;
+    const uintptr_t sa = pto_tile_cols(a) * ea, sb = pto_tile_cols(b) * eb;
+    const uintptr_t pa = (uintptr_t)pto_tile_data((pto_tile *)a);
+    const uintptr_t pb = (uintptr_t)pto_tile_data((pto_tile *)b);
+    if (la == 0 || lb == 0) return 0;
+    uint32_t i = 0, k = 0;
+    while (i < pto_tile_valid_rows(a) && k < pto_tile_valid_rows(b)) {
+        const uintptr_t x = pa + i * sa, y = pb + k * sb;
+        if (x < y + lb && y < x + la) return 1;
+        if (x + la <= y + lb) i++; else k++;
+    }
+    return 0;
+}
+
+static int same_placement(const pto_tile *a, const pto_tile *b) {
+    return pto_tile_data((pto_tile *)a) == pto_tile_data((pto_tile *)b) &&
+           pto_tile_dtype(a) == pto_tile_dtype(b) && pto_tile_cols(a) == pto_tile_cols(b);
+}
+
+/* A source read while dst is written: dst itself, exactly on it, or apart. */
+static int clashes_with_dst(const pto_tile *src, const pto_tile *dst) {
+    return src != dst && !same_placement(src, dst) && regions_overlap(src, dst);
+}
+
+/* A2A3 tprelu: no two operands may overlap; the same handle and identical
+ * placement count. */
+static int a2a3_clash(const pto_tile *a, const pto_tile *b) {
+    return a == b || same_placement(a, b) || regions_overlap(a, b);
+}
+
+/* Whole storage ranges intersect (what a successful call may change). */
+static int storage_intersects(const pto_tile *a, const pto_tile *b) {
+    const uintptr_t pa = (uintptr_t)pto_tile_data((pto_tile *)a);
+    const uintptr_t pb = (uintptr_t)pto_tile_data((pto_tile *)b);
+    return pa < pb + tile_bytes(b) && pb < pa + tile_bytes(a);
+}
+
+/* The calling thread's profile as the harness set it. */
+static pto_profile g_profile = PTO_PROFILE_HOST;
+
+static int profile_accepts_dtype(int op_is_pow, pto_dtype d) {
+    if (g_profile != PTO_PROFILE_A2A3) return 1;
+    if (op_is_pow) return d != PTO_FLOAT16 && d != PTO_BFLOAT16;
+    return d == PTO_INT32 || d == PTO_INT16 || d == PTO_FLOAT16 || d == PTO_FLOAT32;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Result checks                                                             */
+
+/* A failed call changed no operand; a successful one changed none whose
+ * storage lies apart from dst's (tmp included: it is never written). */
+static void check_operands_unchanged(const operand_snapshots *o, pto_status got,
+                                     const pto_tile *dst, const char *fn) {
+    for (int i = 0; i < kMaxOperands; i++) {
+        const pto_tile *t = o->s[i].tile;
+        if (t == NULL) continue;
+        if (got != PTO_OK || (t != dst && !storage_intersects(t, dst)))
+            check_unchanged(&o->s[i], fn);
+    }
+}
 
 /* Elements of dst outside its valid region are never written. */
 static void check_outside_region(const snapshot *before, const pto_tile *dst, const char *fn) {
@@ -371,7 +438,24 @@ static void check_rsqrt(const pto_tile *dst, const snapshot *src) {
 
 typedef struct {
     pto_tile *slot[kSlots];
+    int pinned[kSlots];                /* a buffer wraps this tile's storage */
+    pto_tile *graveyard[kMaxPinned];   /* pinned tiles whose slot was reused */
+    int buried;
+    pto_buffer *buffer[kBufferSlots];
+    unsigned char *arena;              /* memory that wrapped buffers cover */
 } state;
+
+/* Empties a tile slot. A tile whose storage a buffer wraps must outlive the
+ * tiles placed in that buffer, so it is kept until the input ends. */
+static void slot_release(state *st, int i) {
+    if (st->pinned[i] && st->buried < kMaxPinned) {
+        st->graveyard[st->buried++] = st->slot[i];
+    } else {
+        pto_tile_destroy(st->slot[i]);
+    }
+    st->slot[i] = NULL;
+    st->pinned[i] = 0;
+}
 
 /* A tile operand: one of the slots (possibly still empty) or NULL. */
 static pto_tile *take_tile(reader *r, state *st) {
@@ -410,7 +494,8 @@ static void op_create(reader *r, state *st) {
     const unsigned char *bytes = pto_tile_data(out);
     CHECK(((uintptr_t)bytes & 63) == 0, "tile storage is not 64-byte aligned");
     for (size_t i = 0; i < elements * size; i++) CHECK(bytes[i] == 0, "new tile is not zeroed");
-    pto_tile_destroy(st->slot[slot]);
+    CHECK(pto_tile_buffer(out) == NULL && pto_tile_offset(out) == 0, "an owned tile has a buffer");
+    slot_release(st, slot);
     st->slot[slot] = out;
 }
 
@@ -420,8 +505,155 @@ static void op_destroy(reader *r, state *st) {
         pto_tile_destroy(NULL);
         return;
     }
-    pto_tile_destroy(st->slot[b]);
-    st->slot[b] = NULL;
+    slot_release(st, b);
+}
+
+/* A buffer size: mostly 1..limit, sometimes 0 or beyond PTO_TILE_MAX_BYTES. */
+static size_t take_size(reader *r, size_t limit) {
+    const uint8_t b = take(r);
+    if (b < 0xF0) return 1 + ((((size_t)b << 8) | take(r)) % limit);
+    static const size_t kBad[4] = {0, (size_t)PTO_TILE_MAX_BYTES + 1, SIZE_MAX,
+                                   (size_t)1 << 40};
+    return kBad[b & 3];
+}
+
+/* Buffers: created, wrapping the arena at any byte, wrapping a tile's
+ * storage (which pins that tile), or wrapping NULL. */
+static void op_buffer(reader *r, state *st) {
+    const int slot = take(r) % kBufferSlots;
+    const int kind = take(r) % 4;
+    const int null_out = take(r) % 16 == 0;
+    void *memory = NULL;
+    size_t nbytes;
+    int pin = -1;
+    if (kind == 0) {
+        nbytes = take_size(r, 1 << 16);
+    } else if (kind == 1) {
+        const size_t offset = ((size_t)take(r) * 61 + take(r)) % kArenaBytes;
+        memory = st->arena + offset;
+        nbytes = take_size(r, kArenaBytes - offset);
+    } else if (kind == 2) {
+        const int i = take(r) % (kSlots + 1);
+        if (i < kSlots && st->slot[i] != NULL) {
+            memory = pto_tile_data(st->slot[i]);
+            nbytes = take_size(r, tile_bytes(st->slot[i]));
+            pin = i;
+        } else {
+            nbytes = take_size(r, 64);
+        }
+    } else {
+        nbytes = take_size(r, 64);
+    }
+    pto_status want = PTO_OK;
+    if (null_out || (kind != 0 && memory == NULL))
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if (nbytes == 0 || nbytes > PTO_TILE_MAX_BYTES)
+        want = PTO_ERR_INVALID_ARGUMENT;
+    pto_buffer *const sentinel = (pto_buffer *)(uintptr_t)0x5A5A5A50;
+    pto_buffer *out = sentinel;
+    const char *fn = kind == 0 ? "pto_buffer_create" : "pto_buffer_wrap";
+    const pto_status got = kind == 0 ? pto_buffer_create(nbytes, null_out ? NULL : &out)
+                                     : pto_buffer_wrap(memory, nbytes, null_out ? NULL : &out);
+    check_status(fn, got, want);
+    if (got != PTO_OK) {
+        CHECK(out == sentinel, "a failed %s changed *out", fn);
+        return;
+    }
+    CHECK(pto_buffer_size(out) == nbytes, "%s: size %zu, asked %zu", fn, pto_buffer_size(out), nbytes);
+    const unsigned char *bytes = pto_buffer_data(out);
+    if (kind == 0) {
+        CHECK(((uintptr_t)bytes & 63) == 0, "buffer storage is not 64-byte aligned");
+        for (size_t i = 0; i < nbytes; i++) CHECK(bytes[i] == 0, "new buffer is not zeroed");
+    } else {
+        CHECK(bytes == memory, "a wrapped buffer does not use the caller's memory");
+    }
+    if (pin >= 0) st->pinned[pin] = 1;
+    pto_buffer_destroy(st->buffer[slot]); /* tiles placed in it keep it alive */
+    st->buffer[slot] = out;
+}
+
+static void op_buffer_destroy(reader *r, state *st) {
+    const int b = take(r) % (kBufferSlots + 1);
+    if (b == kBufferSlots) {
+        pto_buffer_destroy(NULL);
+        return;
+    }
+    pto_buffer_destroy(st->buffer[b]);
+    st->buffer[b] = NULL;
+}
+
+/* An offset in a buffer of `size` bytes: mostly inside (any byte), sometimes
+ * at or beyond the end, or near SIZE_MAX. */
+static size_t take_offset(reader *r, size_t size) {
+    const uint8_t b = take(r);
+    if (b < 0xE0) return (((size_t)b << 8) | take(r)) % (size + 1);
+    static const size_t kFar[16] = {0, 1, 2, 3, 4, 63, 64, SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - 3,
+                                    SIZE_MAX / 2, (size_t)1 << 40, (size_t)PTO_TILE_MAX_BYTES,
+                                    (size_t)PTO_TILE_MAX_BYTES + 4, 4096, 0x1000 + 2};
+    if (b < 0xF0) return size - (b & 15) * (b & 1 ? 1 : 4); /* wraps below 0 when size is small */
+    return kFar[b & 15];
+}
+
+/* TASSIGN: a tile at an offset of a buffer slot (or NULL). */
+static void op_create_at(reader *r, state *st) {
+    const int slot = take(r) % kSlots;
+    const int bslot = take(r) % (kBufferSlots + 1);
+    pto_buffer *buffer = bslot < kBufferSlots ? st->buffer[bslot] : NULL;
+    const pto_dtype dtype = take_dtype(r);
+    const uint32_t rows = take_dim(r), cols = take_dim(r);
+    const size_t offset = take_offset(r, pto_buffer_size(buffer));
+    const int null_out = take(r) % 16 == 0;
+
+    const size_t size = pto_dtype_size(dtype);
+    const uint64_t elements = (uint64_t)rows * cols;
+    const uintptr_t address = (uintptr_t)pto_buffer_data(buffer) + offset;
+    pto_status want = PTO_OK;
+    if (buffer == NULL || null_out)
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if (size == 0 || rows == 0 || cols == 0 || elements > PTO_TILE_MAX_BYTES / size ||
+             address % size != 0)
+        want = PTO_ERR_INVALID_ARGUMENT;
+    else if (offset > pto_buffer_size(buffer) || elements * size > pto_buffer_size(buffer) - offset)
+        want = PTO_ERR_OUT_OF_RANGE;
+
+    unsigned char *before = NULL;
+    if (want == PTO_OK) {
+        before = malloc(elements * size);
+        CHECK(before != NULL, "out of memory in the harness");
+        memcpy(before, (const void *)address, elements * size);
+    }
+    pto_tile *const sentinel = (pto_tile *)(uintptr_t)0x5A5A5A50;
+    pto_tile *out = sentinel;
+    const pto_status got =
+        pto_tile_create_at(dtype, rows, cols, buffer, offset, null_out ? NULL : &out);
+    check_status("pto_tile_create_at", got, want);
+    if (got != PTO_OK) {
+        CHECK(out == sentinel, "a failed pto_tile_create_at changed *out");
+        return;
+    }
+    CHECK(pto_tile_data(out) == (void *)address && pto_tile_buffer(out) == buffer &&
+              pto_tile_offset(out) == offset && pto_tile_rows(out) == rows &&
+              pto_tile_cols(out) == cols && pto_tile_valid_rows(out) == rows &&
+              pto_tile_valid_cols(out) == cols && pto_tile_dtype(out) == dtype,
+          "placed tile has the wrong place or shape");
+    CHECK(memcmp(before, (const void *)address, elements * size) == 0,
+          "pto_tile_create_at changed the bytes it placed the tile on");
+    free(before);
+    slot_release(st, slot);
+    st->slot[slot] = out;
+}
+
+static void op_set_profile(reader *r) {
+    static const int kOdd[16] = {3, -1, INT_MIN, INT_MAX, 4, 255, 256, -2,
+                                 0, 1, 2, 100, 0x7FFF, 0x10000, 7, 8};
+    const uint8_t b = take(r);
+    const int value = b < 0xF0 ? b % 3 : kOdd[b - 0xF0];
+    const pto_status want = value >= 0 && value <= 2 ? PTO_OK : PTO_ERR_INVALID_ARGUMENT;
+    check_status("pto_set_profile", pto_set_profile((pto_profile)value), want);
+    if (want == PTO_OK) g_profile = (pto_profile)value;
+    CHECK(pto_get_profile() == g_profile, "profile %d, expected %d", (int)pto_get_profile(),
+          (int)g_profile);
+    CHECK(pto_profile_string((pto_profile)value) != NULL, "pto_profile_string is NULL");
 }
 
 static void op_set_valid(reader *r, state *st) {
@@ -583,16 +815,26 @@ static void op_binary(reader *r, state *st, enum binary_op op) {
     pto_status want = PTO_OK;
     const pto_tile *const typed[3] = {dst, a, b};
     int partadd_a_full = 0;
-    if (dst == NULL || a == NULL || b == NULL) {
+    const int a2a3_prelu = op == kPrelu && g_profile == PTO_PROFILE_A2A3;
+    if (dst == NULL || a == NULL || b == NULL || (a2a3_prelu && tmp == NULL)) {
         want = PTO_ERR_NULL_ARGUMENT;
     } else if (op == kColExpandDiv && !is_f32_or_f16(pto_tile_dtype(dst))) {
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    } else if (op == kPartAdd && !profile_accepts_dtype(0, pto_tile_dtype(dst))) {
         want = PTO_ERR_UNSUPPORTED_DTYPE;
     } else if (!dtypes_equal(typed, 3)) {
         want = PTO_ERR_DTYPE_MISMATCH;
     } else if (tmp != NULL && (tmp == dst || tmp == a || tmp == b)) {
         want = PTO_ERR_ALIASING;
+    } else if (clashes_with_dst(a, dst) || clashes_with_dst(b, dst)) {
+        want = PTO_ERR_ALIASING;
+    } else if (a2a3_prelu && (a2a3_clash(a, dst) || a2a3_clash(b, dst) || a2a3_clash(b, a) ||
+                              a2a3_clash(tmp, dst) || a2a3_clash(tmp, a) || a2a3_clash(tmp, b))) {
+        want = PTO_ERR_ALIASING;
     } else if (op == kPrelu) {
-        if (!same_region(a, dst) || !same_region(b, dst)) want = PTO_ERR_SHAPE_MISMATCH;
+        if (!same_region(a, dst) || !same_region(b, dst) ||
+            (a2a3_prelu && (uint64_t)pto_tile_valid_rows(tmp) < (uint64_t)pto_tile_valid_cols(dst) + 1))
+            want = PTO_ERR_SHAPE_MISMATCH;
     } else if (op == kColExpandDiv) {
         if (!same_region(a, dst) || pto_tile_valid_rows(b) < 1 ||
             pto_tile_valid_cols(b) < pto_tile_valid_cols(dst))
@@ -613,10 +855,7 @@ static void op_binary(reader *r, state *st, enum binary_op op) {
     default: got = pto_tcolexpanddiv(dst, a, b); break;
     }
     check_status(fn, got, want);
-    for (int i = 0; i < 4; i++) {
-        /* Only dst may change, and only when the call succeeds. */
-        if (got != PTO_OK || before.s[i].tile != dst) check_unchanged(&before.s[i], fn);
-    }
+    check_operands_unchanged(&before, got, dst, fn);
     if (got == PTO_OK) {
         const snapshot *sd = snapshot_of(&before, dst);
         const snapshot *sa = snapshot_of(&before, a);
@@ -649,6 +888,8 @@ static void op_rsqrt(reader *r, state *st) {
         want = PTO_ERR_UNSUPPORTED_DTYPE;
     else if (pto_tile_dtype(src) != pto_tile_dtype(dst))
         want = PTO_ERR_DTYPE_MISMATCH;
+    else if (clashes_with_dst(src, dst))
+        want = PTO_ERR_ALIASING;
     else if (!same_region(src, dst))
         want = PTO_ERR_SHAPE_MISMATCH;
     const pto_tile *const operands[2] = {dst, src};
@@ -656,8 +897,7 @@ static void op_rsqrt(reader *r, state *st) {
     snapshots_take(&before, operands, 2);
     const pto_status got = pto_trsqrt(dst, src);
     check_status("pto_trsqrt", got, want);
-    for (int i = 0; i < 2; i++)
-        if (got != PTO_OK || before.s[i].tile != dst) check_unchanged(&before.s[i], "pto_trsqrt");
+    check_operands_unchanged(&before, got, dst, "pto_trsqrt");
     if (got == PTO_OK) {
         check_outside_region(snapshot_of(&before, dst), dst, "pto_trsqrt");
         check_rsqrt(dst, snapshot_of(&before, src));
@@ -679,11 +919,13 @@ static void op_pow(reader *r, state *st) {
         want = PTO_ERR_NULL_ARGUMENT;
     else if ((int)algo < 0 || (int)algo > 1)
         want = PTO_ERR_INVALID_ARGUMENT;
-    else if (algo == PTO_POW_HIGH_PRECISION && !ref_is_float(pto_tile_dtype(dst)))
-        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    else if (g_profile == PTO_PROFILE_A2A3 ? !profile_accepts_dtype(1, pto_tile_dtype(dst))
+             : algo == PTO_POW_HIGH_PRECISION && !ref_is_float(pto_tile_dtype(dst)))
+        want = PTO_ERR_UNSUPPORTED_DTYPE; /* A2A3 ignores the algorithm */
     else if (!dtypes_equal(typed, 4))
         want = PTO_ERR_DTYPE_MISMATCH;
-    else if (tmp == dst || tmp == base || tmp == ex)
+    else if (tmp == dst || tmp == base || tmp == ex || clashes_with_dst(base, dst) ||
+             clashes_with_dst(ex, dst))
         want = PTO_ERR_ALIASING;
     else if (!same_region(base, dst) || !same_region(ex, dst) || !same_region(tmp, dst))
         want = PTO_ERR_SHAPE_MISMATCH;
@@ -691,10 +933,7 @@ static void op_pow(reader *r, state *st) {
     snapshots_take(&before, typed, 4);
     const pto_status got = pto_tpow(dst, base, ex, tmp, algo);
     check_status("pto_tpow", got, want);
-    for (int i = 0; i < 4; i++) {
-        const pto_tile *t = before.s[i].tile;
-        if (got != PTO_OK || (t != dst && t != tmp)) check_unchanged(&before.s[i], "pto_tpow");
-    }
+    check_operands_unchanged(&before, got, dst, "pto_tpow"); /* tmp included: never written */
     if (got == PTO_OK) check_outside_region(snapshot_of(&before, dst), dst, "pto_tpow");
     snapshots_free(&before);
 }
@@ -712,6 +951,9 @@ static void op_queries(reader *r) {
               pto_tile_dtype(NULL) == (pto_dtype)0,
           "an accessor on NULL is not 0");
     CHECK(strcmp(pto_version_string(), PTO_VERSION_STRING) == 0, "version mismatch");
+    CHECK(pto_buffer_data(NULL) == NULL && pto_buffer_size(NULL) == 0 &&
+              pto_tile_buffer(NULL) == NULL && pto_tile_offset(NULL) == 0,
+          "a buffer accessor on NULL is not 0");
     CHECK(pto_simd_target() != NULL, "pto_simd_target is NULL");
     CHECK(pto_last_error() != NULL, "pto_last_error is NULL");
 }
@@ -720,9 +962,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     reader r = {data, size};
     state st;
     memset(&st, 0, sizeof(st));
-    /* Bounded work per input, whatever its length. */
+    st.arena = calloc(kArenaBytes, 1);
+    CHECK(st.arena != NULL, "out of memory in the harness");
+    g_profile = PTO_PROFILE_HOST;
+    CHECK(pto_set_profile(PTO_PROFILE_HOST) == PTO_OK, "pto_set_profile(HOST) failed");
+    /* Bounded work per input, whatever its length. Opcodes 0-12 keep the
+     * meaning they had before buffers and profiles existed. */
     for (int steps = 0; r.left > 0 && steps < 64; steps++) {
-        switch (take(&r) % 13) {
+        switch (take(&r) % 17) {
         case 0: op_create(&r, &st); break;
         case 1: op_destroy(&r, &st); break;
         case 2: op_set_valid(&r, &st); break;
@@ -735,9 +982,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         case 9: op_rsqrt(&r, &st); break;
         case 10: op_pow(&r, &st); break;
         case 11: op_queries(&r); break;
+        case 13: op_buffer(&r, &st); break;
+        case 14: op_buffer_destroy(&r, &st); break;
+        case 15: op_create_at(&r, &st); break;
+        case 16: op_set_profile(&r); break;
         default: op_create(&r, &st); break;
         }
     }
     for (int i = 0; i < kSlots; i++) pto_tile_destroy(st.slot[i]);
+    for (int i = 0; i < st.buried; i++) pto_tile_destroy(st.graveyard[i]);
+    for (int i = 0; i < kBufferSlots; i++) pto_buffer_destroy(st.buffer[i]);
+    free(st.arena);
     return 0;
 }

@@ -10,6 +10,9 @@ import sys
 
 CREATE, DESTROY, SET_VALID, WRITE, WRITE_F32, READ = 0, 1, 2, 3, 4, 5
 PRELU, PARTADD, COLDIV, RSQRT, POW, QUERIES = 6, 7, 8, 9, 10, 11
+BUFFER, BUFFER_DESTROY, CREATE_AT, PROFILE = 13, 14, 15, 16
+BUF_CREATE, BUF_WRAP_ARENA, BUF_WRAP_TILE, BUF_WRAP_NULL = 0, 1, 2, 3
+HOST, A2A3, A5 = 0, 1, 2
 DTYPES = range(9)
 FLOATS = (6, 7, 8)
 F32_F16 = (6, 8)
@@ -59,6 +62,35 @@ class Program:
 
     def op(self, code, *tiles):
         self.b += bytes([code, *tiles])
+        return self
+
+    @staticmethod
+    def size_code(n):
+        """take_size code of a size 1..limit."""
+        assert 1 <= n and (n - 1) >> 8 < 0xF0
+        return [(n - 1) >> 8, (n - 1) & 0xFF]
+
+    def buffer(self, slot, kind, size, arg=None):
+        """A buffer: created, wrapping the arena at offset arg*61 (arg < 256),
+        wrapping tile slot arg's storage, or wrapping NULL."""
+        self.b += bytes([BUFFER, slot, kind, 1])
+        if kind == BUF_WRAP_ARENA:
+            self.b += bytes([arg, 0])
+        elif kind == BUF_WRAP_TILE:
+            self.b += bytes([arg])
+        self.b += bytes(self.size_code(size))
+        return self
+
+    def place(self, slot, bslot, dtype, rows, cols, offset):
+        """TASSIGN: a tile at byte `offset` (below 0xE000) of buffer slot bslot."""
+        assert offset >> 8 < 0xE0
+        self.b += bytes([CREATE_AT, slot, bslot, dtype, dim(rows), dim(cols),
+                         offset >> 8, offset & 0xFF, 1])
+        self.shape[slot] = (dtype, rows, cols)
+        return self
+
+    def profile(self, code):
+        self.b += bytes([PROFILE, code])
         return self
 
 
@@ -169,6 +201,70 @@ def main():
     for s, d in ((0, 0), (8, 8), (9, 9), (0xFFFFFFFF, 0xFFFFFFFF), (0x80000000, 0x7FFFFFFF)):
         q += bytes([QUERIES]) + struct.pack("<II", s, d)
     write(out, "queries", q + bytes([DESTROY, 4, DESTROY, 0]))
+
+    # Placed tiles at unaligned offsets of one buffer under each profile:
+    # every operation apart, then in place by identical placement, then with
+    # partial overlaps (refused) and tmp over a source (legal in HOST and A5).
+    for prof in (HOST, A2A3, A5):
+        for d in (8, 6, 4, 1):
+            e = SIZE[d]
+            p = Program().profile(prof).buffer(0, BUF_CREATE, 8192)
+            p.place(0, 0, d, 3, 37, 0x100 + e).place(1, 0, d, 3, 37, 0x800 + 3 * e)
+            p.place(2, 0, d, 3, 37, 0x1000 + 5 * e).place(3, 0, d, 40, 2, 0x1800 + 7 * e)
+            p.fill(1).fill(2, specials=True)
+            p.op(PRELU, 0, 1, 2, 3).op(PRELU, 0, 1, 2, NULL).op(PARTADD, 0, 1, 2)
+            p.op(COLDIV, 0, 1, 2).op(RSQRT, 0, 1)
+            p.place(3, 0, d, 3, 37, 0x100 + e)  # exactly on dst
+            p.op(PRELU, 0, 3, 2, NULL).op(PARTADD, 0, 2, 3).op(COLDIV, 0, 1, 3).op(RSQRT, 0, 3)
+            p.op(POW, 0, 3, 2, 1, 0).op(POW, 0, 1, 2, 3, 1)
+            p.place(3, 0, d, 3, 37, 0x100 + 2 * e)  # one element off: overlaps
+            p.op(PRELU, 0, 3, 2, NULL).op(PARTADD, 0, 1, 3).op(RSQRT, 0, 3).op(PRELU, 0, 1, 2, 3)
+            p.place(3, 0, d, 3, 37, 0x800 + 3 * e)  # tmp exactly over src0
+            p.op(POW, 0, 1, 2, 3, 0).op(PRELU, 0, 1, 2, 3)
+            p.place(3, 0, d, 6, 3, 0x100 + e).valid(3, 6, 3).valid(0, 3, 2)  # interleaved rows
+            p.op(RSQRT, 0, 3).op(PARTADD, 0, 1, 3)
+            write(out, f"placed-{prof}-{d}", p)
+
+    # Every dtype under A2A3 (refusals naming the profile) and A5.
+    for prof in (A2A3, A5):
+        p = Program().profile(prof).buffer(1, BUF_CREATE, 4096)
+        for d in DTYPES:
+            p.place(0, 1, d, 2, 9, 0).place(1, 1, d, 2, 9, 512).place(2, 1, d, 2, 9, 1024)
+            p.place(3, 1, d, 12, 2, 2048).fill(1).fill(2)
+            p.op(PARTADD, 0, 1, 2).op(POW, 0, 1, 2, 3, 0).op(POW, 0, 1, 2, 3, 1)
+            p.op(PRELU, 0, 1, 2, 3).op(PRELU, 0, 1, 2, NULL).op(PRELU, 0, 0, 2, 3)
+            p.op(PRELU, 0, 1, 1, 3).valid(3, 9, 2).op(PRELU, 0, 1, 2, 3)
+        write(out, f"profile-dtypes-{prof}", p)
+
+    # Buffers over the arena at odd bytes and over another tile's storage;
+    # placement arguments at their limits; lifetime in several orders.
+    p = Program().buffer(0, BUF_WRAP_ARENA, 3000, 1).buffer(1, BUF_WRAP_ARENA, 200, 255)
+    for d in DTYPES:
+        for off in (0, 1, 2, 3, 4, 2999, 3000):
+            p.raw(CREATE_AT, 0, 0, d, dim(1), dim(1), off >> 8, off & 0xFF, 1)
+    for code in range(0xE0, 0x100):
+        p.raw(CREATE_AT, 1, 1, 8, dim(2), dim(2), code, 1)
+    p.raw(CREATE_AT, 1, 2, 8, dim(2), dim(2), 0, 0, 1).raw(CREATE_AT, 1, 0, 8, dim(2), dim(2), 0, 0, 0)
+    p.raw(CREATE_AT, 1, 0, 0xF0, dim(2), dim(2), 0, 0, 1).raw(CREATE_AT, 1, 0, 8, 0xF0, 0xF0, 0, 0, 1)
+    p.buffer(0, BUF_WRAP_NULL, 10).raw(BUFFER, 0, BUF_CREATE, 0).raw(BUFFER, 0, BUF_CREATE, 1, 0xF1)
+    p.raw(BUFFER, 0, BUF_CREATE, 1, 0xF2).raw(BUFFER, 0, BUF_WRAP_ARENA, 1, 3, 0, 0xF0)
+    write(out, "placement-args", p)
+
+    p = Program().create(0, 8, 8, 8).fill(0).buffer(1, BUF_WRAP_TILE, 256, 0)
+    p.place(1, 1, 8, 8, 8, 0).place(2, 1, 8, 4, 8, 64).place(3, 1, 8, 2, 8, 4)
+    p.op(RSQRT, 0, 1).op(RSQRT, 0, 2).op(RSQRT, 2, 0).op(PARTADD, 0, 1, 3).op(PRELU, 1, 0, 3, 2)
+    p.valid(0, 2, 8).op(RSQRT, 0, 2).op(PARTADD, 2, 3, 3)
+    p.raw(BUFFER_DESTROY, 1).raw(DESTROY, 0).op(RSQRT, 1, 3).create(0, 8, 8, 8)
+    p.raw(BUFFER_DESTROY, 2).raw(DESTROY, 1).op(RSQRT, 2, 3).raw(DESTROY, 2).raw(DESTROY, 3)
+    write(out, "wrap-tile-data", p)
+
+    p = Program().buffer(0, BUF_CREATE, 1024).place(0, 0, 8, 4, 4, 0).place(1, 0, 8, 4, 4, 64)
+    p.raw(BUFFER_DESTROY, 0).fill(0).op(RSQRT, 1, 0).raw(DESTROY, 0).op(RSQRT, 1, 1)
+    p.buffer(0, BUF_CREATE, 512).place(2, 0, 6, 2, 2, 2).buffer(0, BUF_CREATE, 64)
+    p.raw(DESTROY, 1).op(RSQRT, 2, 2).raw(DESTROY, 2)
+    for code in [0, 1, 2] + list(range(0xF0, 0x100)) + [1, 0]:
+        p.profile(code)
+    write(out, "lifetime-profiles", p)
 
     # Random programs over small tiles.
     for i in range(8):

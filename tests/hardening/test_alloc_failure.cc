@@ -130,12 +130,80 @@ void TestOperations(void**) {
   print_message("operations made %zu allocations in all\n", total_allocs);
 }
 
+// Buffers (handle + owned storage, or handle only for a wrap) and placed
+// tiles (handle only): each allocation of each fails in turn with
+// PTO_ERR_OUT_OF_MEMORY, *out unchanged, the buffer's bytes and reference
+// count unchanged (destroying everything afterwards frees exactly once, which
+// ASan and valgrind check), and the same call succeeds right after.
+void TestBuffersAndPlacedTiles(void**) {
+  unsigned char memory[256];
+  for (size_t i = 0; i < sizeof(memory); ++i) memory[i] = static_cast<unsigned char>(i);
+  pto_buffer* const sentinel_buffer = reinterpret_cast<pto_buffer*>(uintptr_t{0x5A5A5A50});
+  pto_tile* const sentinel_tile = reinterpret_cast<pto_tile*>(uintptr_t{0x5A5A5A50});
+  struct BufferScenario {
+    const char* name;
+    size_t allocations;  // the handle, and the storage of an owned buffer
+    std::function<pto_status(pto_buffer**)> make;
+  };
+  const BufferScenario scenarios[] = {
+      {"pto_buffer_create", 2, [](pto_buffer** out) { return pto_buffer_create(1000, out); }},
+      {"pto_buffer_wrap", 1,
+       [&](pto_buffer** out) { return pto_buffer_wrap(memory, sizeof(memory), out); }},
+  };
+  for (const BufferScenario& sc : scenarios) {
+    pto_buffer* made = nullptr;
+    const size_t n_allocs = CountAllocations([&] { return sc.make(&made); });
+    pto_buffer_destroy(made);
+    assert_int_equal(n_allocs, sc.allocations);
+    for (size_t n = 1; n <= n_allocs; ++n) {
+      pto::testing::FailNthAllocation(n);
+      pto_buffer* out = sentinel_buffer;
+      assert_int_equal(sc.make(&out), PTO_ERR_OUT_OF_MEMORY);
+      assert_ptr_equal(out, sentinel_buffer);
+      assert_non_null(strstr(pto_last_error(), sc.name));
+      pto::testing::FailNthAllocation(0);
+      out = nullptr;
+      assert_int_equal(sc.make(&out), PTO_OK);
+      pto_buffer_destroy(out);
+    }
+    // Placing a tile in this kind of buffer.
+    pto_buffer* buffer = nullptr;
+    assert_int_equal(sc.make(&buffer), PTO_OK);
+    for (pto_dtype dtype : kDtypes) {
+      pto_tile* first = nullptr;
+      const auto place = [&](pto_tile** out) {
+        return pto_tile_create_at(dtype, 3, 5, buffer, 4 * pto_dtype_size(dtype), out);
+      };
+      const size_t tile_allocs = CountAllocations([&] { return place(&first); });
+      assert_int_equal(tile_allocs, 1);
+      std::vector<unsigned char> before(static_cast<unsigned char*>(pto_buffer_data(buffer)),
+                                        static_cast<unsigned char*>(pto_buffer_data(buffer)) + 200);
+      pto::testing::FailNthAllocation(1);
+      pto_tile* out = sentinel_tile;
+      assert_int_equal(place(&out), PTO_ERR_OUT_OF_MEMORY);
+      assert_ptr_equal(out, sentinel_tile);
+      assert_non_null(strstr(pto_last_error(), "pto_tile_create_at"));
+      pto::testing::FailNthAllocation(0);
+      assert_memory_equal(pto_buffer_data(buffer), before.data(), before.size());
+      out = nullptr;
+      assert_int_equal(place(&out), PTO_OK);
+      pto_tile_destroy(first);
+      pto_tile_destroy(out);
+    }
+    // The failed placements took no reference: this is the last one.
+    pto_buffer_destroy(buffer);
+  }
+  for (size_t i = 0; i < sizeof(memory); ++i) assert_int_equal(memory[i], static_cast<unsigned char>(i));
+  pto::testing::FailNthAllocation(0);
+}
+
 }  // namespace
 
 int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(TestCreate),
       cmocka_unit_test(TestOperations),
+      cmocka_unit_test(TestBuffersAndPlacedTiles),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -125,6 +125,94 @@ void TestExactlyAtTheLimit(void**) {
   }
 }
 
+// Buffers obey the same limit, decided before any allocation.
+void TestBufferLimits(void**) {
+  unsigned char byte = 0;
+  const size_t refused[] = {0, PTO_TILE_MAX_BYTES + 1, SIZE_MAX / 2, SIZE_MAX};
+  for (size_t nbytes : refused) {
+    pto_buffer* out = nullptr;
+    pto::testing::FailNthAllocation(0);
+    assert_int_equal(pto_buffer_create(nbytes, &out), PTO_ERR_INVALID_ARGUMENT);
+    assert_int_equal(pto_buffer_wrap(&byte, nbytes, &out), PTO_ERR_INVALID_ARGUMENT);
+    assert_int_equal(pto::testing::FailNthAllocation(0), 0);
+    assert_null(out);
+  }
+}
+
+// Rows of a tile as sorted byte intervals [start, start + length).
+struct Intervals {
+  uintptr_t start, stride, length, count;
+};
+
+// Whether two sorted interval sequences share a byte, by a two-pointer merge
+// (independent of the library's arithmetic).
+bool MergeOverlap(const Intervals& a, const Intervals& b) {
+  if (a.length == 0 || b.length == 0) return false;
+  uintptr_t i = 0, k = 0;
+  while (i < a.count && k < b.count) {
+    const uintptr_t as = a.start + i * a.stride, bs = b.start + k * b.stride;
+    if (as < bs + b.length && bs < as + a.length) return true;
+    if (as + a.length <= bs + b.length) ++i; else ++k;
+  }
+  return false;
+}
+
+// Placement arithmetic at the limit, in a wrapped 256 MiB range that is never
+// touched (every call below is refused or needs no kernel): fit checks at the
+// last byte and with offsets near SIZE_MAX, and the exact overlap decision for
+// tiles of ~16000 rows whose strides differ by one element, against a merge of
+// their row intervals.
+void TestPlacementArithmeticAtTheLimit(void**) {
+  void* const fake = reinterpret_cast<void*>(uintptr_t{1} << 32);
+  pto_buffer* b = nullptr;
+  assert_int_equal(pto_buffer_wrap(fake, PTO_TILE_MAX_BYTES, &b), PTO_OK);
+  pto_tile* t = nullptr;
+  // 8192 x 8192 float32 = exactly 2^28 bytes at offset 0; one element less at 4.
+  assert_int_equal(pto_tile_create_at(PTO_FLOAT32, 8192, 8192, b, 0, &t), PTO_OK);
+  pto_tile_destroy(t);
+  assert_int_equal(pto_tile_create_at(PTO_FLOAT32, 8192, 8192, b, 4, &t), PTO_ERR_OUT_OF_RANGE);
+  assert_int_equal(pto_tile_create_at(PTO_FLOAT32, 1, 1, b, PTO_TILE_MAX_BYTES - 4, &t), PTO_OK);
+  pto_tile_destroy(t);
+  const size_t offsets[] = {PTO_TILE_MAX_BYTES, SIZE_MAX - 3, SIZE_MAX & ~size_t{3},
+                            SIZE_MAX - PTO_TILE_MAX_BYTES + 1};
+  for (size_t offset : offsets) {
+    pto_tile* out = kSentinel;
+    const pto_status s = pto_tile_create_at(PTO_FLOAT32, 1, 1, b, offset, &out);
+    if (s != PTO_ERR_OUT_OF_RANGE && s != PTO_ERR_INVALID_ARGUMENT)
+      fail_msg("offset %zu: %s", offset, pto_status_string(s));
+    assert_ptr_equal(out, kSentinel);
+  }
+
+  const uint32_t cols[][2] = {{8193, 8192}, {8192, 8192}, {4097, 8191}, {3, 5}};
+  size_t overlapping = 0;
+  for (const auto& c : cols) {
+    for (uint32_t shift = 0; shift < 40; ++shift) {
+      const uint32_t rows_a = static_cast<uint32_t>((PTO_TILE_MAX_BYTES - 8192) / 2 / c[0]);
+      const uint32_t rows_b = static_cast<uint32_t>((PTO_TILE_MAX_BYTES - 8192) / 2 / c[1]);
+      pto_tile *dst = nullptr, *src = nullptr;
+      assert_int_equal(pto_tile_create_at(PTO_FLOAT16, rows_a, c[0], b, 0, &dst), PTO_OK);
+      assert_int_equal(pto_tile_create_at(PTO_FLOAT16, rows_b, c[1], b, 2 * (3 + shift * 97), &src),
+                       PTO_OK);
+      const uint32_t vc_a = 1 + shift % 3, vc_b = vc_a % 3 + 1; /* never equal */
+      assert_int_equal(pto_tile_set_valid(dst, rows_a, vc_a), PTO_OK);
+      assert_int_equal(pto_tile_set_valid(src, rows_b - shift, vc_b), PTO_OK);
+      const bool expected = MergeOverlap(
+          {reinterpret_cast<uintptr_t>(pto_tile_data(dst)), 2u * c[0], 2u * vc_a, rows_a},
+          {reinterpret_cast<uintptr_t>(pto_tile_data(src)), 2u * c[1], 2u * vc_b, rows_b - shift});
+      // Regions differ, so a call not refused for aliasing is refused for
+      // its shapes and no kernel touches the fake range.
+      const pto_status s = pto_trsqrt(dst, src);
+      assert_int_equal(s, expected ? PTO_ERR_ALIASING : PTO_ERR_SHAPE_MISMATCH);
+      overlapping += expected;
+      pto_tile_destroy(dst);
+      pto_tile_destroy(src);
+    }
+  }
+  print_message("%zu of 160 long placed pairs overlap\n", overlapping);
+  assert_true(overlapping > 10 && overlapping < 150);
+  pto_buffer_destroy(b);
+}
+
 void TestValidRegionEdges(void**) {
   pto_tile* t = nullptr;
   assert_int_equal(pto_tile_create(PTO_INT16, 3, 5, &t), PTO_OK);
@@ -174,6 +262,8 @@ int main() {
       cmocka_unit_test(TestValidRegionEdges),
       cmocka_unit_test(TestCountEdges),
       cmocka_unit_test(TestExactlyAtTheLimit),
+      cmocka_unit_test(TestBufferLimits),
+      cmocka_unit_test(TestPlacementArithmeticAtTheLimit),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -1,6 +1,7 @@
 /*
- * Thread safety: distinct tiles may be used concurrently from any threads, and
- * pto_last_error() belongs to the calling thread.
+ * Thread safety: distinct tiles may be used concurrently from any threads,
+ * pto_last_error() and the profile belong to the calling thread, and placed
+ * tiles may be released on any thread.
  *
  * kThreads threads start together (so the first SIMD dispatch races too) and
  * each runs rounds of: create its own tiles, successful operations checked
@@ -174,10 +175,70 @@ static void test_tile_handed_between_threads(void **state) {
     assert_null(result);
 }
 
+/* Placed tiles of one buffer are used and destroyed on several threads while
+ * the main thread destroys the buffer handle: the last release, wherever it
+ * happens, frees the storage exactly once (ASan, valgrind and
+ * ThreadSanitizer check it). Each thread also runs under its own profile. */
+typedef struct {
+    pto_tile *tile;
+    pto_profile profile;
+    int failures;
+} placed_worker;
+
+static void *use_and_release_placed(void *arg) {
+    placed_worker *w = arg;
+    int bad = 0;
+    if (pto_get_profile() != PTO_PROFILE_HOST) bad++;
+    if (pto_set_profile(w->profile) != PTO_OK) bad++;
+    pthread_barrier_wait(&barrier);
+    const float v[8] = {1, 4, 9, 16, 25, 36, 49, 64};
+    float out[8];
+    if (pto_tile_write_f32(w->tile, v, 8) != PTO_OK) bad++;
+    if (pto_trsqrt(w->tile, w->tile) != PTO_OK) bad++;
+    if (pto_tile_read_f32(w->tile, out, 8) != PTO_OK || out[1] != 0.5f) bad++;
+    /* A2A3 requires tprelu's tmp; HOST and A5 do not. */
+    const pto_status s = pto_tprelu(w->tile, w->tile, w->tile, NULL);
+    if (s != (w->profile == PTO_PROFILE_A2A3 ? PTO_ERR_NULL_ARGUMENT : PTO_OK)) bad++;
+    if (pto_get_profile() != w->profile) bad++;
+    pto_tile_destroy(w->tile);
+    w->failures = bad;
+    return NULL;
+}
+
+static void test_placed_tiles_released_across_threads(void **state) {
+    (void)state;
+    assert_int_equal(pthread_barrier_init(&barrier, NULL, kThreads + 1), 0);
+    for (int round = 0; round < 20; round++) {
+        pto_buffer *b = NULL;
+        unsigned char memory[kThreads * 40];
+        if (round % 2) {
+            assert_int_equal(pto_buffer_wrap(memory, sizeof(memory), &b), PTO_OK);
+        } else {
+            assert_int_equal(pto_buffer_create(kThreads * 32, &b), PTO_OK);
+        }
+        pthread_t threads[kThreads];
+        placed_worker workers[kThreads];
+        for (unsigned i = 0; i < kThreads; i++) {
+            workers[i] = (placed_worker){NULL, (pto_profile)(i % 3), 0};
+            assert_int_equal(pto_tile_create_at(PTO_FLOAT32, 2, 4, b, i * 32, &workers[i].tile),
+                             PTO_OK);
+            assert_int_equal(pthread_create(&threads[i], NULL, use_and_release_placed, &workers[i]), 0);
+        }
+        pthread_barrier_wait(&barrier);
+        pto_buffer_destroy(b); /* races with the threads' destroys */
+        for (unsigned i = 0; i < kThreads; i++) {
+            assert_int_equal(pthread_join(threads[i], NULL), 0);
+            assert_int_equal(workers[i].failures, 0);
+        }
+    }
+    pthread_barrier_destroy(&barrier);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_mixed_calls),
         cmocka_unit_test(test_tile_handed_between_threads),
+        cmocka_unit_test(test_placed_tiles_released_across_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

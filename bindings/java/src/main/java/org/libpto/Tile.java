@@ -2,14 +2,19 @@ package org.libpto;
 
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * A libpto tile: a {@code rows x cols} row-major array of one element type
  * with a valid region anchored at (0, 0), zero-filled at creation.
  *
- * <p>A Tile owns its native storage. {@link #close()} frees it (use
+ * <p>A Tile owns a native handle. {@link #close()} frees it (use
  * try-with-resources); a {@link Cleaner} frees a tile that becomes unreachable
- * without being closed, as a safety net only. After {@code close()} every
+ * without being closed, as a safety net only, and the binding forces a
+ * collection when unclosed tiles pile up in libpto's memory. A tile lives in
+ * libpto's memory ({@code new Tile}) or in Java memory ({@link #direct},
+ * {@link Buffer#tileAt}), which {@link #asByteBuffer()} shows without copying. After {@code close()} every
  * method throws {@link PtoException} with {@link Status#NULL_ARGUMENT};
  * closing again does nothing.
  *
@@ -23,31 +28,14 @@ import java.lang.ref.Reference;
  * not be written by one thread while another uses or closes it.
  */
 public final class Tile implements AutoCloseable {
-    private static final Cleaner CLEANER = Cleaner.create();
-
-    /** The native handle, shared with the cleaning action (which must not reference the Tile). */
-    private static final class Handle implements Runnable {
-        private volatile long pointer;
-
-        Handle(long pointer) {
-            this.pointer = pointer;
-        }
-
-        @Override
-        public synchronized void run() {
-            long p = pointer;
-            pointer = 0;
-            if (p != 0) {
-                PtoNative.pto_tile_destroy(p);
-            }
-        }
-    }
-
-    private final Handle handle;
+    private final NativeHandle handle;
     private final Cleaner.Cleanable cleanable;
+    /** For a tile placed in a {@link Buffer}: its Java memory, kept reachable; else null. */
+    private final ByteBuffer memory;
 
     /**
-     * Creates a zero-filled tile whose valid region is the whole tile.
+     * Creates a zero-filled tile whose valid region is the whole tile, in
+     * libpto's memory.
      *
      * @throws PtoException INVALID_ARGUMENT for a dimension of 0 (or negative)
      *     or a size above libpto's limit; OUT_OF_MEMORY
@@ -61,19 +49,82 @@ public final class Tile implements AutoCloseable {
         }
         long[] out = new long[1];
         PtoNative.pto_tile_create(dtype.code(), rows, cols, out);
-        this.handle = new Handle(out[0]);
-        this.cleanable = CLEANER.register(this, handle);
+        this.handle = new NativeHandle(out[0], (long) rows * cols * dtype.size(), PtoNative::pto_tile_destroy);
+        this.cleanable = NativeHandle.CLEANER.register(this, handle);
+        this.memory = null;
+    }
+
+    /** A tile placed in memory (see Buffer.tileAt). */
+    Tile(long pointer, ByteBuffer memory) {
+        this.handle = new NativeHandle(pointer, 0, PtoNative::pto_tile_destroy);
+        this.cleanable = NativeHandle.CLEANER.register(this, handle);
+        this.memory = memory;
+    }
+
+    /**
+     * Creates a zero-filled tile in Java memory (a direct {@link ByteBuffer},
+     * 64-byte aligned), whose storage {@link #asByteBuffer()} shows without
+     * copying. The JVM counts that memory (-XX:MaxDirectMemorySize).
+     */
+    public static Tile direct(DType dtype, int rows, int cols) {
+        if (dtype == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Tile.direct: dtype is null");
+        }
+        long nbytes = (long) rows * cols * dtype.size();
+        if (rows <= 0 || cols <= 0 || nbytes > Integer.MAX_VALUE - 64) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Tile.direct: " + rows + "x" + cols + " " + dtype
+                    + " is empty or too large for one ByteBuffer");
+        }
+        try (Buffer buffer = Buffer.allocate((int) nbytes)) {
+            return buffer.tileAt(dtype, rows, cols, 0);
+        }
     }
 
     /** Frees the tile; closing a closed tile does nothing. */
     @Override
     public void close() {
+        handle.markExplicit();
         cleanable.clean();
     }
 
     /** Whether {@link #close()} has been called. */
     public boolean isClosed() {
-        return handle.pointer == 0;
+        return handle.pointer() == 0;
+    }
+
+    /** Whether the tile lives in a {@link Buffer} (made by {@link Buffer#tileAt} or {@link #direct}). */
+    public boolean isPlaced() {
+        return memory != null;
+    }
+
+    /** A placed tile's byte offset in its buffer; 0 for a tile in libpto's memory. */
+    public long offset() {
+        try {
+            return PtoNative.pto_tile_offset(handle("Tile.offset", "this"));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /**
+     * The tile's storage without copying: its rows*cols elements in the
+     * tile's encoding, in native byte order (use asFloatBuffer(),
+     * asShortBuffer(), ... for typed views). Writes through it change the
+     * tile. Only for tiles in Java memory ({@link #direct}, {@link Buffer}):
+     * the view keeps that memory alive, so it stays valid even after close().
+     *
+     * @throws PtoException INVALID_ARGUMENT for a tile in libpto's memory
+     */
+    public ByteBuffer asByteBuffer() {
+        if (memory == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT,
+                    "Tile.asByteBuffer: the tile is in libpto's memory; create it with Tile.direct or Buffer.tileAt");
+        }
+        int offset = Math.toIntExact(offset());
+        int nbytes = Math.multiplyExact(size(), dtype().size());
+        ByteBuffer view = memory.duplicate();
+        view.position(offset).limit(offset + nbytes);
+        return view.slice().order(ByteOrder.nativeOrder());
     }
 
     /**
@@ -81,7 +132,7 @@ public final class Tile implements AutoCloseable {
      * (Reference.reachabilityFence) until the native call returns.
      */
     long handle(String op, String operand) {
-        long p = handle.pointer;
+        long p = handle.pointer();
         if (p == 0) {
             throw new PtoException(Status.NULL_ARGUMENT, op + ": " + operand + " tile is closed");
         }

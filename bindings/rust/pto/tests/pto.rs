@@ -1,7 +1,7 @@
 //! The Rust binding against known results: every instruction, every error a
 //! safe caller can meet, tile lifetime and bulk round trips for every dtype.
 
-use pto::{DType, ErrorKind, PowAlgorithm, Tile};
+use pto::{DType, ErrorKind, InPlace, PowAlgorithm, Tile};
 
 const INF: f32 = f32::INFINITY;
 const NAN: f32 = f32::NAN;
@@ -99,9 +99,9 @@ fn lifetime() {
         let _ = zeros(DType::Uint8, 64, 64);
     }
     // A tile can move to another thread.
-    let t = f32_tile(DType::Float32, 1, 2, &[4.0, 16.0]);
+    let mut t = f32_tile(DType::Float32, 1, 2, &[4.0, 16.0]);
     let out = std::thread::spawn(move || {
-        pto::trsqrt(&t, &t).unwrap();
+        pto::trsqrt(&mut t, InPlace).unwrap();
         t.to_vec::<f32>().unwrap()
     })
     .join()
@@ -253,17 +253,17 @@ fn tpow_floats() {
         for dtype in [DType::Float32, DType::Float16, DType::BFloat16] {
             let base = f32_tile(dtype, 2, 3, &[2.0, 3.0, -2.0, 4.0, 1.0, 0.0]);
             let exp = f32_tile(dtype, 2, 3, &[10.0, 2.0, 3.0, 0.5, 100.0, 0.0]);
-            let dst = zeros(dtype, 2, 3);
-            pto::tpow(&dst, &base, &exp, &zeros(dtype, 2, 3), algo).unwrap();
+            let mut dst = zeros(dtype, 2, 3);
+            pto::tpow(&mut dst, &base, &exp, &zeros(dtype, 2, 3), algo).unwrap();
             assert_floats(
                 &dst.to_vec::<f32>().unwrap(),
                 &[1024.0, 9.0, -8.0, 2.0, 1.0, 1.0],
             );
         }
     }
-    let dst = zeros(DType::Float32, 1, 2);
+    let mut dst = zeros(DType::Float32, 1, 2);
     pto::tpow(
-        &dst,
+        &mut dst,
         &f32_tile(DType::Float32, 1, 2, &[-2.0, 0.0]),
         &f32_tile(DType::Float32, 1, 2, &[0.5, -1.0]),
         &zeros(DType::Float32, 1, 2),
@@ -275,9 +275,9 @@ fn tpow_floats() {
 
 #[test]
 fn tpow_integers() {
-    let dst = zeros(DType::Int32, 1, 6);
+    let mut dst = zeros(DType::Int32, 1, 6);
     pto::tpow(
-        &dst,
+        &mut dst,
         &Tile::from_slice(DType::Int32, 1, 6, &[2i32, 3, -2, 0, 1, -1]).unwrap(),
         &Tile::from_slice(DType::Int32, 1, 6, &[10i32, 4, 3, 0, -5, -3]).unwrap(),
         &zeros(DType::Int32, 1, 6),
@@ -286,11 +286,11 @@ fn tpow_integers() {
     .unwrap();
     assert_eq!(dst.to_vec::<i32>().unwrap(), [1024, 81, -8, 1, 1, -1]);
     // Wrapping modulo 2^8.
-    let d8 = zeros(DType::Int8, 1, 2);
+    let mut d8 = zeros(DType::Int8, 1, 2);
     let b8 = Tile::from_slice(DType::Int8, 1, 2, &[2i8, 2]).unwrap();
     let e8 = Tile::from_slice(DType::Int8, 1, 2, &[7i8, 9]).unwrap();
     pto::tpow(
-        &d8,
+        &mut d8,
         &b8,
         &e8,
         &zeros(DType::Int8, 1, 2),
@@ -298,11 +298,11 @@ fn tpow_integers() {
     )
     .unwrap();
     assert_eq!(d8.to_vec::<i8>().unwrap(), [-128, 0]);
-    let u8d = zeros(DType::Uint8, 1, 1);
+    let mut u8d = zeros(DType::Uint8, 1, 1);
     let u8b = Tile::from_slice(DType::Uint8, 1, 1, &[3u8]).unwrap();
     let u8e = Tile::from_slice(DType::Uint8, 1, 1, &[5u8]).unwrap();
     pto::tpow(
-        &u8d,
+        &mut u8d,
         &u8b,
         &u8e,
         &zeros(DType::Uint8, 1, 1),
@@ -310,11 +310,11 @@ fn tpow_integers() {
     )
     .unwrap();
     assert_eq!(u8d.to_vec::<u8>().unwrap(), [243]);
-    let u16d = zeros(DType::Uint16, 1, 1);
+    let mut u16d = zeros(DType::Uint16, 1, 1);
     let u16b = Tile::from_slice(DType::Uint16, 1, 1, &[2u16]).unwrap();
     let u16e = Tile::from_slice(DType::Uint16, 1, 1, &[10u16]).unwrap();
     pto::tpow(
-        &u16d,
+        &mut u16d,
         &u16b,
         &u16e,
         &zeros(DType::Uint16, 1, 1),
@@ -327,31 +327,28 @@ fn tpow_integers() {
 #[test]
 fn tpow_errors() {
     let f = |r, c| zeros(DType::Float32, r, c);
-    let (dst, base, exp, tmp) = (f(2, 2), f(2, 2), f(2, 2), f(2, 2));
+    let (mut dst, base, exp, tmp) = (f(2, 2), f(2, 2), f(2, 2), f(2, 2));
     let d = PowAlgorithm::Default;
+    // tmp == dst cannot be written: tmp is &Tile while dst is &mut Tile. The
+    // raw call's Aliasing status is checked in error.rs.
     assert_err(
-        pto::tpow(&dst, &base, &exp, &dst, d),
-        ErrorKind::Aliasing,
-        "pto_tpow",
-    );
-    assert_err(
-        pto::tpow(&dst, &base, &zeros(DType::Float16, 2, 2), &tmp, d),
+        pto::tpow(&mut dst, &base, &zeros(DType::Float16, 2, 2), &tmp, d),
         ErrorKind::DTypeMismatch,
         "pto_tpow",
     );
     assert_err(
-        pto::tpow(&dst, &f(1, 2), &exp, &tmp, d),
+        pto::tpow(&mut dst, &f(1, 2), &exp, &tmp, d),
         ErrorKind::ShapeMismatch,
         "pto_tpow",
     );
     assert_err(
-        pto::tpow(&dst, &base, &exp, &f(1, 2), d),
+        pto::tpow(&mut dst, &base, &exp, &f(1, 2), d),
         ErrorKind::ShapeMismatch,
         "pto_tpow",
     );
     let i = |_| zeros(DType::Int32, 2, 2);
     assert_err(
-        pto::tpow(&i(0), &i(1), &i(2), &i(3), PowAlgorithm::HighPrecision),
+        pto::tpow(&mut i(0), &i(1), &i(2), &i(3), PowAlgorithm::HighPrecision),
         ErrorKind::UnsupportedDType,
         "pto_tpow",
     );
@@ -360,28 +357,37 @@ fn tpow_errors() {
 #[test]
 fn trsqrt() {
     for dtype in [DType::Float32, DType::Float16] {
-        let src = f32_tile(dtype, 2, 3, &[4.0, 0.25, 0.0, -0.0, -1.0, INF]);
-        let dst = zeros(dtype, 2, 3);
-        pto::trsqrt(&dst, &src).unwrap();
+        let mut src = f32_tile(dtype, 2, 3, &[4.0, 0.25, 0.0, -0.0, -1.0, INF]);
+        let mut dst = zeros(dtype, 2, 3);
+        pto::trsqrt(&mut dst, &src).unwrap();
         assert_floats(
             &dst.to_vec::<f32>().unwrap(),
             &[0.5, 2.0, INF, -INF, NAN, 0.0],
         );
-        pto::trsqrt(&src, &src).unwrap(); // in place
+        pto::trsqrt(&mut src, InPlace).unwrap();
         assert_floats(&src.to_vec::<f32>().unwrap()[..2], &[0.5, 2.0]);
     }
     assert_err(
-        pto::trsqrt(&zeros(DType::BFloat16, 1, 1), &zeros(DType::BFloat16, 1, 1)),
+        pto::trsqrt(
+            &mut zeros(DType::BFloat16, 1, 1),
+            &zeros(DType::BFloat16, 1, 1),
+        ),
         ErrorKind::UnsupportedDType,
         "pto_trsqrt",
     );
     assert_err(
-        pto::trsqrt(&zeros(DType::Float32, 1, 1), &zeros(DType::Float16, 1, 1)),
+        pto::trsqrt(
+            &mut zeros(DType::Float32, 1, 1),
+            &zeros(DType::Float16, 1, 1),
+        ),
         ErrorKind::DTypeMismatch,
         "pto_trsqrt",
     );
     assert_err(
-        pto::trsqrt(&zeros(DType::Float32, 2, 2), &zeros(DType::Float32, 2, 1)),
+        pto::trsqrt(
+            &mut zeros(DType::Float32, 2, 2),
+            &zeros(DType::Float32, 2, 1),
+        ),
         ErrorKind::ShapeMismatch,
         "pto_trsqrt",
     );
@@ -391,16 +397,16 @@ fn trsqrt() {
 fn tprelu() {
     let src0 = f32_tile(DType::Float32, 1, 4, &[2.0, -3.0, 0.0, -0.5]);
     let src1 = f32_tile(DType::Float32, 1, 4, &[10.0, 0.5, 7.0, -2.0]);
-    let dst = zeros(DType::Float32, 1, 4);
-    pto::tprelu(&dst, &src0, &src1, None).unwrap();
+    let mut dst = zeros(DType::Float32, 1, 4);
+    pto::tprelu(&mut dst, &src0, &src1, None).unwrap();
     assert_floats(&dst.to_vec::<f32>().unwrap(), &[2.0, -1.5, 0.0, 1.0]);
-    pto::tprelu(&dst, &src0, &src1, Some(&zeros(DType::Float32, 1, 4))).unwrap();
+    pto::tprelu(&mut dst, &src0, &src1, Some(&zeros(DType::Float32, 1, 4))).unwrap();
     assert_floats(&dst.to_vec::<f32>().unwrap(), &[2.0, -1.5, 0.0, 1.0]);
     // Integers wrap: -100 * 2 = -200 is 56 in i8; in place.
-    let a = Tile::from_slice(DType::Int8, 1, 3, &[5i8, -3, -100]).unwrap();
+    let mut a = Tile::from_slice(DType::Int8, 1, 3, &[5i8, -3, -100]).unwrap();
     pto::tprelu(
-        &a,
-        &a,
+        &mut a,
+        InPlace,
         &Tile::from_slice(DType::Int8, 1, 3, &[9i8, 4, 2]).unwrap(),
         None,
     )
@@ -408,17 +414,17 @@ fn tprelu() {
     assert_eq!(a.to_vec::<i8>().unwrap(), [5, -12, 56]);
 
     assert_err(
-        pto::tprelu(&dst, &src0, &src1, Some(&src0)),
+        pto::tprelu(&mut dst, &src0, &src1, Some(&src0)),
         ErrorKind::Aliasing,
         "pto_tprelu",
     );
     assert_err(
-        pto::tprelu(&dst, &src0, &zeros(DType::Int32, 1, 4), None),
+        pto::tprelu(&mut dst, &src0, &zeros(DType::Int32, 1, 4), None),
         ErrorKind::DTypeMismatch,
         "pto_tprelu",
     );
     assert_err(
-        pto::tprelu(&dst, &src0, &zeros(DType::Float32, 1, 3), None),
+        pto::tprelu(&mut dst, &src0, &zeros(DType::Float32, 1, 3), None),
         ErrorKind::ShapeMismatch,
         "pto_tprelu",
     );
@@ -427,9 +433,9 @@ fn tprelu() {
 #[test]
 fn tcolexpanddiv() {
     for dtype in [DType::Float32, DType::Float16] {
-        let dst = zeros(dtype, 2, 3);
+        let mut dst = zeros(dtype, 2, 3);
         pto::tcolexpanddiv(
-            &dst,
+            &mut dst,
             &f32_tile(dtype, 2, 3, &[2.0, 9.0, 1.0, 4.0, -3.0, 0.0]),
             &f32_tile(dtype, 2, 3, &[2.0, 3.0, 0.0, 100.0, 100.0, 100.0]),
         )
@@ -439,24 +445,24 @@ fn tcolexpanddiv() {
             &[1.0, 3.0, INF, 2.0, -1.0, NAN],
         );
     }
-    let s = f32_tile(DType::Float32, 2, 2, &[2.0, 4.0, 8.0, 16.0]);
-    pto::tcolexpanddiv(&s, &s, &s).unwrap(); // every row divided by the original row 0
+    let mut s = f32_tile(DType::Float32, 2, 2, &[2.0, 4.0, 8.0, 16.0]);
+    pto::tcolexpanddiv(&mut s, InPlace, InPlace).unwrap(); // every row divided by the original row 0
     assert_floats(&s.to_vec::<f32>().unwrap(), &[1.0, 1.0, 4.0, 4.0]);
 
     let src0 = f32_tile(DType::Float32, 2, 2, &[2.0, 4.0, 6.0, 8.0]);
     let mut row = f32_tile(DType::Float32, 1, 2, &[2.0, 4.0]);
-    let dst = zeros(DType::Float32, 2, 2);
-    pto::tcolexpanddiv(&dst, &src0, &row).unwrap();
+    let mut dst = zeros(DType::Float32, 2, 2);
+    pto::tcolexpanddiv(&mut dst, &src0, &row).unwrap();
     assert_floats(&dst.to_vec::<f32>().unwrap(), &[1.0, 1.0, 3.0, 2.0]);
     row.set_valid(1, 1).unwrap();
     assert_err(
-        pto::tcolexpanddiv(&dst, &src0, &row),
+        pto::tcolexpanddiv(&mut dst, &src0, &row),
         ErrorKind::ShapeMismatch,
         "pto_tcolexpanddiv",
     );
-    let i = zeros(DType::Int32, 2, 2);
+    let mut i = zeros(DType::Int32, 2, 2);
     assert_err(
-        pto::tcolexpanddiv(&i, &i, &i),
+        pto::tcolexpanddiv(&mut i, InPlace, InPlace),
         ErrorKind::UnsupportedDType,
         "pto_tcolexpanddiv",
     );
@@ -468,7 +474,7 @@ fn tpartadd() {
     let mut src1 = f32_tile(DType::Float32, 2, 3, &[10.0, 20.0, 30.0, 40.0, 50.0, 60.0]);
     src1.set_valid(1, 2).unwrap();
     let mut dst = f32_tile(DType::Float32, 2, 3, &[-1.0; 6]);
-    pto::tpartadd(&dst, &src0, &src1).unwrap();
+    pto::tpartadd(&mut dst, &src0, &src1).unwrap();
     assert_floats(
         &dst.to_vec::<f32>().unwrap(),
         &[11.0, 22.0, 3.0, 4.0, 5.0, 6.0],
@@ -477,28 +483,28 @@ fn tpartadd() {
     dst.write(&[-1.0f32; 6]).unwrap();
     dst.set_valid(1, 3).unwrap();
     src0.set_valid(1, 3).unwrap();
-    pto::tpartadd(&dst, &src1, &src0).unwrap();
+    pto::tpartadd(&mut dst, &src1, &src0).unwrap();
     assert_floats(
         &dst.to_vec::<f32>().unwrap(),
         &[11.0, 22.0, 3.0, -1.0, -1.0, -1.0],
     );
     // Integers wrap.
-    let u = Tile::from_slice(DType::Uint16, 1, 2, &[u16::MAX, 1]).unwrap();
-    pto::tpartadd(&u, &u, &u).unwrap();
+    let mut u = Tile::from_slice(DType::Uint16, 1, 2, &[u16::MAX, 1]).unwrap();
+    pto::tpartadd(&mut u, InPlace, InPlace).unwrap();
     assert_eq!(u.to_vec::<u16>().unwrap(), [65534, 2]);
 
-    let d = zeros(DType::Float32, 2, 2);
+    let mut d = zeros(DType::Float32, 2, 2);
     let mut x = zeros(DType::Float32, 2, 2);
     let mut y = zeros(DType::Float32, 2, 2);
     x.set_valid(1, 2).unwrap();
     y.set_valid(2, 1).unwrap();
     assert_err(
-        pto::tpartadd(&d, &x, &y),
+        pto::tpartadd(&mut d, &x, &y),
         ErrorKind::ShapeMismatch,
         "pto_tpartadd",
     );
     assert_err(
-        pto::tpartadd(&d, &x, &zeros(DType::Int8, 2, 2)),
+        pto::tpartadd(&mut d, &x, &zeros(DType::Int8, 2, 2)),
         ErrorKind::DTypeMismatch,
         "pto_tpartadd",
     );
@@ -510,19 +516,19 @@ fn errors_from_many_threads() {
     let threads: Vec<_> = (0..8)
         .map(|g| {
             std::thread::spawn(move || {
-                let dst = zeros(DType::Float32, 2, 2);
+                let mut dst = zeros(DType::Float32, 2, 2);
                 let other = zeros(DType::Float32, 2, 2);
                 let bad = zeros(DType::Int16, 2, 2);
                 for i in 0..200 {
                     if (i + g) % 2 == 0 {
                         assert_err(
-                            pto::trsqrt(&dst, &bad),
+                            pto::trsqrt(&mut dst, &bad),
                             ErrorKind::DTypeMismatch,
                             "pto_trsqrt",
                         );
                     } else {
                         assert_err(
-                            pto::tpartadd(&dst, &other, &bad),
+                            pto::tpartadd(&mut dst, &other, &bad),
                             ErrorKind::DTypeMismatch,
                             "pto_tpartadd",
                         );
@@ -534,4 +540,159 @@ fn errors_from_many_threads() {
     for t in threads {
         t.join().unwrap();
     }
+}
+
+// ---------------------------------------------------- sharing and zero copy
+
+#[test]
+fn tiles_are_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<Tile>();
+    // One source read by several threads at once, each writing its own dst.
+    let src = f32_tile(DType::Float32, 1, 4, &[1.0, 4.0, 16.0, 64.0]);
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                let mut dst = zeros(DType::Float32, 1, 4);
+                for _ in 0..100 {
+                    pto::trsqrt(&mut dst, &src).unwrap();
+                }
+                assert_floats(dst.as_slice::<f32>().unwrap(), &[1.0, 0.5, 0.25, 0.125]);
+            });
+        }
+    });
+}
+
+#[test]
+fn slices_are_zero_copy() {
+    let mut t = zeros(DType::Float32, 2, 2);
+    t.as_mut_slice::<f32>()
+        .unwrap()
+        .copy_from_slice(&[1.0, 4.0, 16.0, 64.0]);
+    assert_eq!(t.to_vec::<f32>().unwrap(), [1.0, 4.0, 16.0, 64.0]);
+    let before = t.as_slice::<f32>().unwrap().as_ptr();
+    pto::trsqrt(&mut t, InPlace).unwrap();
+    let after = t.as_slice::<f32>().unwrap();
+    assert_eq!(after.as_ptr(), before, "the slice is the tile's storage");
+    assert_floats(after, &[1.0, 0.5, 0.25, 0.125]);
+    assert_eq!(
+        after.as_ptr() as usize % 64,
+        0,
+        "storage is 64-byte aligned"
+    );
+
+    let h = f32_tile(DType::Float16, 1, 2, &[1.0, -2.0]);
+    assert_eq!(h.as_slice::<u16>().unwrap(), [0x3c00, 0xc000]);
+    assert_err(h.as_slice::<f32>(), ErrorKind::DTypeMismatch, "as_slice");
+    let mut i = zeros(DType::Int32, 1, 1);
+    assert_err(
+        i.as_mut_slice::<u32>(),
+        ErrorKind::DTypeMismatch,
+        "as_mut_slice",
+    );
+    i.as_mut_slice::<i32>().unwrap()[0] = -7;
+    assert_eq!(i.to_vec::<i32>().unwrap(), [-7]);
+}
+
+// ------------------------------------------------------------- v0.2 API
+
+#[test]
+fn profiles_are_scoped_and_per_thread() {
+    use pto::Profile;
+    assert_eq!(Profile::A2A3.name(), "A2A3");
+    assert_eq!(Profile::current(), Profile::Host);
+    let mut t = zeros(DType::Uint8, 1, 2);
+    pto::tpartadd(&mut t, InPlace, InPlace).unwrap();
+    {
+        let _guard = pto::set_profile(Profile::A2A3);
+        assert_eq!(Profile::current(), Profile::A2A3);
+        assert_err(
+            pto::tpartadd(&mut t, InPlace, InPlace),
+            ErrorKind::UnsupportedDType,
+            "A2A3",
+        );
+        // Another thread still has its own (HOST) profile.
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                assert_eq!(Profile::current(), Profile::Host);
+                let mut u = zeros(DType::Uint8, 1, 2);
+                pto::tpartadd(&mut u, InPlace, InPlace).unwrap();
+            });
+        });
+        pto::with_profile(Profile::A5, || {
+            assert_eq!(Profile::current(), Profile::A5);
+            pto::tpartadd(&mut t, InPlace, InPlace).unwrap();
+        });
+        assert_eq!(Profile::current(), Profile::A2A3);
+    }
+    assert_eq!(Profile::current(), Profile::Host);
+    // Restored after a panic too.
+    let caught = std::panic::catch_unwind(|| pto::with_profile(Profile::A5, || panic!("inside")));
+    assert!(caught.is_err());
+    assert_eq!(Profile::current(), Profile::Host);
+}
+
+#[test]
+fn placed_tiles_in_owned_and_wrapped_buffers() {
+    let mut buf = pto::Buffer::new(64).unwrap();
+    assert_eq!(buf.len(), 64);
+    {
+        let mut a = buf.tile_at(DType::Float32, 1, 4, 0).unwrap();
+        let mut b = buf.tile_at(DType::Float32, 1, 4, 16).unwrap();
+        assert_eq!((b.offset(), b.rows(), b.cols()), (16, 1, 4));
+        a.write(&[1.0f32, 4.0, 16.0, 64.0]).unwrap();
+        pto::trsqrt(&mut b, &a).unwrap();
+        assert_floats(&b.to_vec::<f32>().unwrap(), &[1.0, 0.5, 0.25, 0.125]);
+        // Mixed operands: an owned source into a placed dst.
+        let owned = f32_tile(DType::Float32, 1, 4, &[1.0, 1.0, 1.0, 1.0]);
+        pto::tpartadd(&mut b, InPlace, &owned).unwrap();
+        assert_floats(&b.to_vec::<f32>().unwrap(), &[2.0, 1.5, 1.25, 1.125]);
+        // A partial overlap between dst and a source is refused.
+        let mut c = buf.tile_at(DType::Float32, 1, 4, 8).unwrap();
+        assert_err(pto::trsqrt(&mut c, &a), ErrorKind::Aliasing, "pto_trsqrt");
+        assert_err(
+            buf.tile_at(DType::Float32, 1, 16, 8),
+            ErrorKind::OutOfRange,
+            "pto_tile_create_at",
+        );
+        assert_err(
+            buf.tile_at(DType::Float32, 1, 1, 2),
+            ErrorKind::InvalidArgument,
+            "pto_tile_create_at",
+        );
+    }
+    // With the tiles gone, the bytes are the buffer's.
+    assert_eq!(buf.as_bytes()[16..20], 2.0f32.to_ne_bytes());
+    buf.as_bytes_mut()[0..4].copy_from_slice(&9.0f32.to_ne_bytes());
+    assert_eq!(
+        buf.tile_at(DType::Float32, 1, 1, 0)
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap(),
+        [9.0]
+    );
+
+    // Over the caller's memory: results land there, zero-copy.
+    let mut memory = vec![0u8; 8];
+    {
+        let wrapped = pto::Buffer::wrap(&mut memory).unwrap();
+        let mut t = wrapped.tile_at(DType::Int16, 1, 4, 0).unwrap();
+        t.write(&[1i16, 2, 3, 4]).unwrap();
+        pto::tpartadd(&mut t, InPlace, InPlace).unwrap();
+    }
+    let words: Vec<i16> = memory
+        .chunks(2)
+        .map(|c| i16::from_ne_bytes([c[0], c[1]]))
+        .collect();
+    assert_eq!(words, [2, 4, 6, 8]);
+    assert_err(
+        pto::Buffer::new(0),
+        ErrorKind::InvalidArgument,
+        "pto_buffer_create",
+    );
+    assert_err(
+        pto::Buffer::wrap(&mut []),
+        ErrorKind::InvalidArgument,
+        "pto_buffer_wrap",
+    );
 }

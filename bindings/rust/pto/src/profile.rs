@@ -1,0 +1,90 @@
+//! Target profiles: the rules of an NPU target enforced on the CPU.
+
+use std::marker::PhantomData;
+
+use crate::sys;
+
+/// Whose rules the instructions enforce (the C `pto_profile`). `Host` is
+/// libpto's own; `A2A3` and `A5` add the pages' implementation checks for
+/// those targets, so a program is refused on the CPU where the target would
+/// refuse it, with a message naming the profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// Everything libpto can compute (the default).
+    Host,
+    /// Host plus the A2A3 (A3) implementation checks.
+    A2A3,
+    /// Host plus the A5 implementation checks.
+    A5,
+}
+
+impl Profile {
+    fn raw(self) -> sys::pto_profile {
+        match self {
+            Profile::Host => sys::pto_profile::PTO_PROFILE_HOST,
+            Profile::A2A3 => sys::pto_profile::PTO_PROFILE_A2A3,
+            Profile::A5 => sys::pto_profile::PTO_PROFILE_A5,
+        }
+    }
+
+    fn from_raw(raw: sys::pto_profile) -> Profile {
+        match raw {
+            sys::pto_profile::PTO_PROFILE_A2A3 => Profile::A2A3,
+            sys::pto_profile::PTO_PROFILE_A5 => Profile::A5,
+            _ => Profile::Host,
+        }
+    }
+
+    /// libpto's name: `"HOST"`, `"A2A3"`, `"A5"`.
+    pub fn name(self) -> String {
+        crate::c_string(unsafe { sys::pto_profile_string(self.raw()) })
+    }
+
+    /// The calling thread's profile.
+    pub fn current() -> Profile {
+        Profile::from_raw(unsafe { sys::pto_get_profile() })
+    }
+}
+
+/// Restores the thread's previous profile when dropped (see [`set_profile`]).
+/// It cannot leave its thread, since profiles are per thread.
+#[must_use = "the profile is restored when the guard is dropped"]
+pub struct ProfileGuard {
+    previous: sys::pto_profile,
+    _not_send: PhantomData<*const ()>,
+}
+
+impl Drop for ProfileGuard {
+    fn drop(&mut self) {
+        // A valid enum value: cannot fail.
+        unsafe { sys::pto_set_profile(self.previous) };
+    }
+}
+
+/// Sets the calling thread's profile until the returned guard is dropped.
+/// Profiles are per thread: other threads keep theirs.
+pub fn set_profile(profile: Profile) -> ProfileGuard {
+    let previous = unsafe { sys::pto_get_profile() };
+    // Every Profile is inside the C enum, so this cannot fail.
+    unsafe { sys::pto_set_profile(profile.raw()) };
+    ProfileGuard {
+        previous,
+        _not_send: PhantomData,
+    }
+}
+
+/// Runs `f` under `profile` on this thread and restores the previous profile
+/// afterwards (also if `f` panics).
+///
+/// ```
+/// use pto::{DType, ErrorKind, InPlace, Profile, Tile};
+/// let mut t = Tile::new(DType::Uint8, 1, 2).unwrap();
+/// assert!(pto::tpartadd(&mut t, InPlace, InPlace).is_ok());
+/// let err = pto::with_profile(Profile::A2A3, || pto::tpartadd(&mut t, InPlace, InPlace)).unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::UnsupportedDType);
+/// assert!(err.message().contains("A2A3"));
+/// ```
+pub fn with_profile<R>(profile: Profile, f: impl FnOnce() -> R) -> R {
+    let _guard = set_profile(profile);
+    f()
+}

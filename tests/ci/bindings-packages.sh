@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# CI step: the bindings as packages. Installs libpto alone (the README's
+# library-only install) into a scratch prefix, publishes the Go module, the
+# Maven artifact and the crates into local registries
+# (bindings/publish-local.sh), and builds a user project per language from
+# them with swig, bindgen and libclang out of reach
+# (tests/packaging/check-user-projects.sh).
+#   tests/ci/bindings-packages.sh [WORK_DIR]     (default: build-packages)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=${1:-$root/build-packages}
+cd "$root"
+
+prefix=$work/prefix
+rm -rf "$prefix" "$work/out"
+[ -d "$work/build" ] || meson setup "$work/build" --prefix "$prefix" \
+  -Dtests=false -Dbench=false -Dbindings=disabled
+meson configure "$work/build" --prefix "$prefix"
+meson install -C "$work/build" --quiet
+
+# What the README tells users of a non-system prefix to set (libdir is
+# lib/x86_64-linux-gnu on Debian, lib elsewhere).
+libdir=$(dirname "$(find "$prefix" -name 'libpto.so.0' | head -n 1)")
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+export LD_LIBRARY_PATH=$libdir
+echo "libpto installed in $prefix (libdir $libdir)"
+
+bindings/publish-local.sh "$work/out"
+tests/packaging/check-user-projects.sh "$work/out"

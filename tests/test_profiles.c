@@ -1,0 +1,367 @@
+/* Target profiles: the profile API, every row of API.md's profile table for
+ * every operation, dtype and algorithm with the exact status, the sentence
+ * (which names the profile exactly where HOST would have accepted the call)
+ * and operands unchanged on refusal; accepted calls compute what HOST
+ * computes (A2A3 tpow HIGH_PRECISION: what DEFAULT computes); A2A3 and A5
+ * tprelu's tmp rules; profiles are per thread.
+ *
+ * The expectations are written out here from API.md, independently of the
+ * library's own table. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/harness.h"
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A2A3, PTO_PROFILE_A5};
+
+/* ---- the profile API ---- */
+
+static void test_profile_api(void **state) {
+    (void)state;
+    assert_int_equal(pto_get_profile(), PTO_PROFILE_HOST);
+    assert_string_equal(pto_profile_string(PTO_PROFILE_HOST), "HOST");
+    assert_string_equal(pto_profile_string(PTO_PROFILE_A2A3), "A2A3");
+    assert_string_equal(pto_profile_string(PTO_PROFILE_A5), "A5");
+    assert_string_equal(pto_profile_string((pto_profile)3), "PTO_PROFILE_UNKNOWN");
+    assert_string_equal(pto_profile_string((pto_profile)-1), "PTO_PROFILE_UNKNOWN");
+    for (size_t i = 0; i < COUNT(kProfiles); ++i) {
+        assert_int_equal(pto_set_profile(kProfiles[i]), PTO_OK);
+        assert_int_equal(pto_get_profile(), kProfiles[i]);
+    }
+    static const int kBad[] = {3, -1, 1000, INT32_MIN};
+    for (size_t i = 0; i < COUNT(kBad); ++i) {
+        assert_int_equal(pto_set_profile((pto_profile)kBad[i]), PTO_ERR_INVALID_ARGUMENT);
+        assert_int_equal(pto_get_profile(), PTO_PROFILE_A5); /* unchanged */
+        assert_non_null(strstr(pto_last_error(), "pto_set_profile"));
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+}
+
+/* ---- the table, from API.md ---- */
+
+static const char *const kA2A3PowList = "INT32, INT16, INT8, UINT32, UINT16, UINT8, FLOAT32";
+static const char *const kA2A3PartAddList = "INT32, INT16, FLOAT16, FLOAT32";
+
+static const char *const kDtypeNames[] = {"INT8",   "UINT8",   "INT16",    "UINT16", "INT32",
+                                          "UINT32", "FLOAT16", "BFLOAT16", "FLOAT32"};
+
+static bool is_f32_or_f16(pto_dtype dt) { return dt == PTO_FLOAT32 || dt == PTO_FLOAT16; }
+
+static bool host_accepts(op_id op, int algo, pto_dtype dt) {
+    switch (op) {
+    case OP_TPOW: return algo == PTO_POW_DEFAULT || ref_is_float(dt);
+    case OP_TRSQRT:
+    case OP_TCOLEXPANDDIV: return is_f32_or_f16(dt);
+    case OP_TPRELU:
+    case OP_TPARTADD: return true;
+    }
+    return false;
+}
+
+/* NULL where the profile accepts the dtype, else the list the sentence quotes
+ * (only used when HOST accepts: otherwise the HOST sentence applies). */
+static bool profile_accepts(pto_profile p, op_id op, int algo, pto_dtype dt,
+                            const char **list) {
+    *list = NULL;
+    if (p != PTO_PROFILE_A2A3) return host_accepts(op, algo, dt);
+    switch (op) {
+    case OP_TPOW:
+        *list = kA2A3PowList;
+        return dt != PTO_FLOAT16 && dt != PTO_BFLOAT16; /* either algorithm */
+    case OP_TPARTADD:
+        *list = kA2A3PartAddList;
+        return dt == PTO_INT32 || dt == PTO_INT16 || dt == PTO_FLOAT16 || dt == PTO_FLOAT32;
+    default: return host_accepts(op, algo, dt);
+    }
+}
+
+/* ---- operands ---- */
+
+enum { kRows = 3, kCols = 19 };
+
+typedef struct {
+    pto_tile *dst, *src0, *src1, *tmp;
+} operands;
+
+/* Operands every rule accepts in every profile, filled from a fixed seed so
+ * that two calls see the same inputs. */
+static operands make_operands(op_id op, pto_dtype dt, uint64_t seed) {
+    rng r = {seed};
+    operands o = {NULL, NULL, NULL, NULL};
+    o.dst = tile_new(dt, kRows, kCols, kRows, kCols);
+    o.src0 = tile_new(dt, kRows, kCols, kRows, kCols);
+    o.src1 = op == OP_TCOLEXPANDDIV ? tile_new(dt, 1, kCols, 1, kCols)
+                                    : tile_new(dt, kRows, kCols, kRows, kCols);
+    if (op == OP_TPOW) o.tmp = tile_new(dt, kRows, kCols, kRows, kCols);
+    /* A2A3: tmp valid_rows >= dst valid_cols + 1, any dtype. */
+    if (op == OP_TPRELU) o.tmp = tile_new(PTO_UINT8, kCols + 1, 2, kCols + 1, 2);
+    tile_fill(o.dst, &r, GEN_ANY);
+    tile_fill(o.src0, &r, op == OP_TPOW ? GEN_POW_BASE : GEN_ANY);
+    tile_fill(o.src1, &r, op == OP_TPOW ? GEN_POW_EXP : GEN_ANY);
+    if (o.tmp != NULL) tile_fill(o.tmp, &r, GEN_ANY);
+    return o;
+}
+
+static void free_operands(operands *o) {
+    pto_tile_destroy(o->dst);
+    pto_tile_destroy(o->src0);
+    pto_tile_destroy(o->src1);
+    pto_tile_destroy(o->tmp);
+}
+
+static pto_status call(op_id op, int algo, operands *o) {
+    return op_call(op, (pto_pow_algorithm)algo, o->dst, o->src0, o->src1, o->tmp);
+}
+
+static void assert_same_tile(const pto_tile *a, const pto_tile *b, const char *what) {
+    const uint32_t *snapshot = tile_snapshot(a);
+    assert_tile_unchanged(b, snapshot, what);
+    free((void *)snapshot);
+}
+
+/* One (profile, op, algo, dtype) cell of the table. */
+static void check_cell(pto_profile p, op_id op, int algo, pto_dtype dt, size_t *refusals) {
+    const uint64_t seed = 1000 + (uint64_t)op * 100 + (uint64_t)algo * 10 + (uint64_t)dt;
+    const char *list;
+    const bool accepted = profile_accepts(p, op, algo, dt, &list);
+    const bool host = host_accepts(op, algo, dt);
+    operands o = make_operands(op, dt, seed);
+    uint32_t *before[4] = {tile_snapshot(o.dst), tile_snapshot(o.src0), tile_snapshot(o.src1),
+                           o.tmp ? tile_snapshot(o.tmp) : NULL};
+    assert_int_equal(pto_set_profile(p), PTO_OK);
+    const pto_status got = call(op, algo, &o);
+    char message[256];
+    snprintf(message, sizeof(message), "%s", pto_last_error());
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    char where[128];
+    snprintf(where, sizeof(where), "%s %s algo %d dtype %d", pto_profile_string(p),
+             op_name(op), algo, (int)dt);
+
+    if (!accepted) {
+        if (got != PTO_ERR_UNSUPPORTED_DTYPE)
+            fail_msg("%s: status %s, expected PTO_ERR_UNSUPPORTED_DTYPE", where,
+                     pto_status_string(got));
+        if (host) {
+            /* Only the profile refuses: the sentence names it and its list. */
+            char expected[256];
+            snprintf(expected, sizeof(expected), "%s: dst dtype %s is not supported on %s (%s)",
+                     op_name(op), kDtypeNames[dt], pto_profile_string(p), list);
+            if (strcmp(message, expected) != 0)
+                fail_msg("%s: sentence \"%s\", expected \"%s\"", where, message, expected);
+        } else if (strstr(message, "A2A3") != NULL || strstr(message, "A5") != NULL ||
+                   strstr(message, op_name(op)) != message) {
+            fail_msg("%s: HOST would refuse too, so \"%s\" must not name a profile", where,
+                     message);
+        }
+        assert_tile_unchanged(o.dst, before[0], where);
+        assert_tile_unchanged(o.src0, before[1], where);
+        assert_tile_unchanged(o.src1, before[2], where);
+        if (o.tmp) assert_tile_unchanged(o.tmp, before[3], where);
+        ++*refusals;
+    } else {
+        if (got != PTO_OK) fail_msg("%s: status %s (%s), expected PTO_OK", where,
+                                    pto_status_string(got), message);
+        /* Profiles change validation only, except A2A3's "precision option
+         * is ignored": compare with HOST on the same inputs. */
+        const int host_algo = p == PTO_PROFILE_A2A3 ? PTO_POW_DEFAULT : algo;
+        operands h = make_operands(op, dt, seed);
+        assert_int_equal(call(op, host_algo, &h), PTO_OK);
+        assert_same_tile(h.dst, o.dst, where);
+        if (o.tmp) assert_tile_unchanged(o.tmp, before[3], "tmp is never written");
+        free_operands(&h);
+    }
+    for (int k = 0; k < 4; ++k) free(before[k]);
+    free_operands(&o);
+}
+
+static void test_profile_table(void **state) {
+    (void)state;
+    size_t cells = 0, refusals = 0;
+    for (size_t pi = 0; pi < COUNT(kProfiles); ++pi)
+        for (int op = OP_TPOW; op <= OP_TPARTADD; ++op)
+            for (int algo = 0; algo <= (op == OP_TPOW ? 1 : 0); ++algo)
+                for (int dt = PTO_INT8; dt <= PTO_FLOAT32; ++dt) {
+                    check_cell(kProfiles[pi], (op_id)op, algo, (pto_dtype)dt, &refusals);
+                    ++cells;
+                }
+    /* 3 profiles x (2 tpow algorithms + 4 ops) x 9 dtypes. */
+    assert_int_equal(cells, 3 * 6 * 9);
+    /* HOST and A5 refuse the same 6+7+7 cells (tpow HIGH_PRECISION integers,
+     * trsqrt and tcolexpanddiv), A2A3 2+2 tpow, 7+7, 5 tpartadd. */
+    assert_int_equal(refusals, 2 * (6 + 7 + 7) + (4 + 7 + 7 + 5));
+    print_message("[profiles] %zu table cells, %zu refusals checked\n", cells, refusals);
+}
+
+/* ---- A2A3 / A5 tprelu ---- */
+
+typedef struct {
+    const char *what;
+    pto_profile profile;
+    int tmp_kind; /* 0 NULL, 1 separate, 2 same handle as dst, 3 as src0, 4 as src1 */
+    int in_place; /* 0 none, 1 dst == src0, 2 dst == src1, 3 src0 == src1 */
+    uint32_t tmp_valid_rows;
+    pto_dtype tmp_dtype;
+    pto_status expected;
+    bool names_profile;
+} prelu_case;
+
+static const prelu_case kPreluCases[] = {
+    {"A2A3 valid", PTO_PROFILE_A2A3, 1, 0, 9, PTO_FLOAT32, PTO_OK, false},
+    {"A2A3 tmp of another dtype", PTO_PROFILE_A2A3, 1, 0, 9, PTO_INT8, PTO_OK, false},
+    {"A2A3 tmp NULL", PTO_PROFILE_A2A3, 0, 0, 0, PTO_FLOAT32, PTO_ERR_NULL_ARGUMENT, true},
+    {"A2A3 tmp rows = dst cols", PTO_PROFILE_A2A3, 1, 0, 8, PTO_FLOAT32, PTO_ERR_SHAPE_MISMATCH, true},
+    {"A2A3 tmp rows 0", PTO_PROFILE_A2A3, 1, 0, 0, PTO_FLOAT32, PTO_ERR_SHAPE_MISMATCH, true},
+    {"A2A3 dst == src0", PTO_PROFILE_A2A3, 1, 1, 9, PTO_FLOAT32, PTO_ERR_ALIASING, true},
+    {"A2A3 dst == src1", PTO_PROFILE_A2A3, 1, 2, 9, PTO_FLOAT32, PTO_ERR_ALIASING, true},
+    {"A2A3 src0 == src1", PTO_PROFILE_A2A3, 1, 3, 9, PTO_FLOAT32, PTO_ERR_ALIASING, true},
+    {"A2A3 tmp == dst", PTO_PROFILE_A2A3, 2, 0, 9, PTO_FLOAT32, PTO_ERR_ALIASING, false},
+    {"A2A3 tmp == src1", PTO_PROFILE_A2A3, 4, 0, 9, PTO_FLOAT32, PTO_ERR_ALIASING, false},
+    /* order: aliasing before the tmp shape rule */
+    {"A2A3 dst == src0, short tmp", PTO_PROFILE_A2A3, 1, 1, 2, PTO_FLOAT32, PTO_ERR_ALIASING, true},
+    {"A5 tmp NULL", PTO_PROFILE_A5, 0, 0, 0, PTO_FLOAT32, PTO_OK, false},
+    {"A5 tmp of any dtype and shape", PTO_PROFILE_A5, 1, 0, 1, PTO_UINT16, PTO_OK, false},
+    {"A5 in place", PTO_PROFILE_A5, 0, 1, 0, PTO_FLOAT32, PTO_OK, false},
+    {"A5 tmp == dst", PTO_PROFILE_A5, 2, 0, 9, PTO_FLOAT32, PTO_ERR_ALIASING, false},
+    {"A5 tmp == src0", PTO_PROFILE_A5, 3, 0, 9, PTO_FLOAT32, PTO_ERR_ALIASING, false},
+    {"HOST in place, tmp NULL", PTO_PROFILE_HOST, 0, 2, 0, PTO_FLOAT32, PTO_OK, false},
+};
+
+static void test_tprelu_profiles(void **state) {
+    (void)state;
+    for (size_t i = 0; i < COUNT(kPreluCases); ++i) {
+        const prelu_case *c = &kPreluCases[i];
+        rng r = {77 + i};
+        pto_tile *dst = tile_new(PTO_FLOAT32, 4, 8, 4, 8);
+        pto_tile *src0 = tile_new(PTO_FLOAT32, 4, 8, 4, 8);
+        pto_tile *src1 = tile_new(PTO_FLOAT32, 4, 8, 4, 8);
+        pto_tile *own_tmp = c->tmp_kind == 1 ? tile_new(c->tmp_dtype, 12, 3, c->tmp_valid_rows, 3) : NULL;
+        tile_fill(dst, &r, GEN_ANY);
+        tile_fill(src0, &r, GEN_ANY);
+        tile_fill(src1, &r, GEN_ANY);
+        pto_tile *a = src0, *b = src1, *d = dst;
+        if (c->in_place == 1) a = dst;
+        if (c->in_place == 2) b = dst;
+        if (c->in_place == 3) b = src0;
+        pto_tile *tmp = c->tmp_kind == 1 ? own_tmp : c->tmp_kind == 2 ? d
+                        : c->tmp_kind == 3 ? a : c->tmp_kind == 4 ? b : NULL;
+        uint32_t *snap[3] = {tile_snapshot(dst), tile_snapshot(src0), tile_snapshot(src1)};
+        assert_int_equal(pto_set_profile(c->profile), PTO_OK);
+        const pto_status got = pto_tprelu(d, a, b, tmp);
+        const char *message = pto_last_error();
+        assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+        if (got != c->expected)
+            fail_msg("%s: status %s, expected %s (%s)", c->what, pto_status_string(got),
+                     pto_status_string(c->expected), message);
+        if (got != PTO_OK) {
+            const bool named = strstr(message, pto_profile_string(c->profile)) != NULL;
+            if (named != c->names_profile)
+                fail_msg("%s: \"%s\" should %sname the profile", c->what, message,
+                         c->names_profile ? "" : "not ");
+            assert_tile_unchanged(dst, snap[0], c->what);
+            assert_tile_unchanged(src0, snap[1], c->what);
+            assert_tile_unchanged(src1, snap[2], c->what);
+        } else {
+            for (uint32_t row = 0; row < 4; ++row)
+                for (uint32_t col = 0; col < 8; ++col) {
+                    const uint32_t x = snap[a == dst ? 0 : 1][row * 8 + col];
+                    const uint32_t s = snap[b == dst ? 0 : b == src0 ? 1 : 2][row * 8 + col];
+                    assert_int_equal(ref_ulp_steps(PTO_FLOAT32, tile_get(d, row, col),
+                                                   ref_prelu(PTO_FLOAT32, x, s)), 0);
+                }
+        }
+        for (int k = 0; k < 3; ++k) free(snap[k]);
+        pto_tile_destroy(dst);
+        pto_tile_destroy(src0);
+        pto_tile_destroy(src1);
+        pto_tile_destroy(own_tmp);
+    }
+    print_message("[profiles] %zu tprelu tmp/aliasing cases\n", COUNT(kPreluCases));
+}
+
+/* The check order holds with profiles: NULL before dtype, dst's dtype
+ * (unsupported by the profile) before another operand's mismatch. */
+static void test_profile_check_order(void **state) {
+    (void)state;
+    pto_tile *u8 = tile_new(PTO_UINT8, 2, 2, 2, 2), *i32 = tile_new(PTO_INT32, 2, 2, 2, 2);
+    pto_tile *f16 = tile_new(PTO_FLOAT16, 2, 2, 2, 2), *f32 = tile_new(PTO_FLOAT32, 2, 2, 2, 2);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    assert_int_equal(pto_tpartadd(u8, i32, i32), PTO_ERR_UNSUPPORTED_DTYPE);
+    assert_non_null(strstr(pto_last_error(), "on A2A3"));
+    assert_int_equal(pto_tpartadd(i32, u8, i32), PTO_ERR_DTYPE_MISMATCH);
+    assert_null(strstr(pto_last_error(), "A2A3"));
+    assert_int_equal(pto_tpow(f16, f32, f32, NULL, PTO_POW_DEFAULT), PTO_ERR_NULL_ARGUMENT);
+    assert_int_equal(pto_tpow(f16, f32, f32, f16, (pto_pow_algorithm)5), PTO_ERR_INVALID_ARGUMENT);
+    assert_int_equal(pto_tpow(f16, f32, f32, f16, PTO_POW_DEFAULT), PTO_ERR_UNSUPPORTED_DTYPE);
+    assert_int_equal(pto_tprelu(NULL, f32, f32, NULL), PTO_ERR_NULL_ARGUMENT);
+    assert_non_null(strstr(pto_last_error(), "dst is NULL"));
+    assert_int_equal(pto_tprelu(f32, f16, f32, NULL), PTO_ERR_NULL_ARGUMENT);
+    assert_non_null(strstr(pto_last_error(), "tmp"));
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    pto_tile_destroy(u8);
+    pto_tile_destroy(i32);
+    pto_tile_destroy(f16);
+    pto_tile_destroy(f32);
+}
+
+/* ---- per thread ---- */
+
+typedef struct {
+    pto_profile profile;
+    int failures;
+    pthread_barrier_t *barrier;
+} thread_arg;
+
+static void *profile_worker(void *p) {
+    thread_arg *a = p;
+    if (pto_get_profile() != PTO_PROFILE_HOST) a->failures++; /* a new thread starts at HOST */
+    if (pto_set_profile(a->profile) != PTO_OK) a->failures++;
+    pthread_barrier_wait(a->barrier); /* every thread has set its own */
+    pto_tile *d = NULL, *s = NULL;
+    if (pto_tile_create(PTO_UINT8, 2, 2, &d) != PTO_OK || pto_tile_create(PTO_UINT8, 2, 2, &s) != PTO_OK)
+        a->failures++;
+    for (int round = 0; round < 200; ++round) {
+        if (pto_get_profile() != a->profile) a->failures++;
+        const pto_status expected = a->profile == PTO_PROFILE_A2A3 ? PTO_ERR_UNSUPPORTED_DTYPE : PTO_OK;
+        if (pto_tpartadd(d, s, s) != expected) a->failures++;
+    }
+    pto_tile_destroy(d);
+    pto_tile_destroy(s);
+    return NULL;
+}
+
+static void test_profile_per_thread(void **state) {
+    (void)state;
+    enum { kThreads = 6 };
+    pthread_barrier_t barrier;
+    pthread_barrier_init(&barrier, NULL, kThreads);
+    pthread_t threads[kThreads];
+    thread_arg args[kThreads];
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK); /* not inherited */
+    for (int i = 0; i < kThreads; ++i) {
+        args[i] = (thread_arg){kProfiles[i % 3], 0, &barrier};
+        assert_int_equal(pthread_create(&threads[i], NULL, profile_worker, &args[i]), 0);
+    }
+    for (int i = 0; i < kThreads; ++i) {
+        pthread_join(threads[i], NULL);
+        assert_int_equal(args[i].failures, 0);
+    }
+    assert_int_equal(pto_get_profile(), PTO_PROFILE_A2A3);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    pthread_barrier_destroy(&barrier);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_profile_api),
+        cmocka_unit_test(test_profile_table),
+        cmocka_unit_test(test_tprelu_profiles),
+        cmocka_unit_test(test_profile_check_order),
+        cmocka_unit_test(test_profile_per_thread),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
