@@ -7,18 +7,19 @@
 #include "tile.h"
 
 namespace pto {
+namespace validation {
 
-void Validator::FailNull(const char* operand) {
-  status_ = Fail(PTO_ERR_NULL_ARGUMENT, function_, "%s is NULL", operand);
+pto_status FailNull(const char* function, const char* operand) {
+  return Fail(PTO_ERR_NULL_ARGUMENT, function, "%s is NULL", operand);
 }
 
-void Validator::FailEnum(const char* operand, int enum_value, int count) {
-  status_ = Fail(PTO_ERR_INVALID_ARGUMENT, function_, "%s %d is not a valid value (0..%d)",
-                 operand, enum_value, count - 1);
+pto_status FailEnum(const char* function, const char* operand, int enum_value, int count) {
+  return Fail(PTO_ERR_INVALID_ARGUMENT, function, "%s %d is not a valid value (0..%d)",
+              operand, enum_value, count - 1);
 }
 
-void Validator::FailUnsupported(OpDtypes op, pto_profile profile, const char* operand,
-                                const pto_tile* t) {
+pto_status FailUnsupported(const char* function, OpDtypes op, pto_profile profile,
+                           const char* operand, const pto_tile* t) {
   // Name the profile only where HOST would have accepted the dtype.
   const bool host_refuses = !AcceptedDtypes(op, PTO_PROFILE_HOST).Contains(t->dtype);
   if (host_refuses) profile = PTO_PROFILE_HOST;
@@ -38,48 +39,49 @@ void Validator::FailUnsupported(OpDtypes op, pto_profile profile, const char* op
   } else {
     snprintf(condition, sizeof(condition), " on %s", pto_profile_string(profile));
   }
-  status_ = Fail(PTO_ERR_UNSUPPORTED_DTYPE, function_, "%s dtype %s is not supported%s (%s)",
-                 operand, DtypeName(t->dtype), condition, list);
+  return Fail(PTO_ERR_UNSUPPORTED_DTYPE, function, "%s dtype %s is not supported%s (%s)", operand,
+              DtypeName(t->dtype), condition, list);
 }
 
-void Validator::FailDtypeMismatch(const char* operand, const pto_tile* t, const char* ref_name,
-                                  const pto_tile* ref) {
-  status_ = Fail(PTO_ERR_DTYPE_MISMATCH, function_, "%s dtype %s differs from %s dtype %s",
-                 operand, DtypeName(t->dtype), ref_name, DtypeName(ref->dtype));
+pto_status FailDtypeMismatch(const char* function, const char* operand, const pto_tile* t,
+                             const char* ref_name, const pto_tile* ref) {
+  return Fail(PTO_ERR_DTYPE_MISMATCH, function, "%s dtype %s differs from %s dtype %s",
+              operand, DtypeName(t->dtype), ref_name, DtypeName(ref->dtype));
 }
 
-void Validator::FailAliasing(const char* operand, const char* other_name) {
-  status_ = Fail(PTO_ERR_ALIASING, function_, "%s is the same tile as %s", operand, other_name);
+pto_status FailAliasing(const char* function, const char* operand, const char* other_name) {
+  return Fail(PTO_ERR_ALIASING, function, "%s is the same tile as %s", operand, other_name);
 }
 
-void Validator::FailOverlap(const char* operand, const char* other_name) {
-  status_ = Fail(PTO_ERR_ALIASING, function_,
-                 "%s storage overlaps %s storage without being placed exactly on it "
-                 "(same address, dtype and cols)",
-                 operand, other_name);
+pto_status FailOverlap(const char* function, const char* operand, const char* other_name) {
+  return Fail(PTO_ERR_ALIASING, function,
+              "%s storage overlaps %s storage without being placed exactly on it "
+              "(same address, dtype and cols)",
+              operand, other_name);
 }
 
-void Validator::FailApartOn(pto_profile profile, const char* rule, const char* operand,
-                            bool same_handle, const char* other_name) {
-  status_ = Fail(PTO_ERR_ALIASING, function_, "%s %s %s, but on %s %s", operand,
-                 same_handle ? "is the same tile as" : "overlaps the storage of", other_name,
-                 pto_profile_string(profile), rule);
+pto_status FailApartOn(const char* function, pto_profile profile, const char* rule,
+                       const char* operand, bool same_handle, const char* other_name) {
+  return Fail(PTO_ERR_ALIASING, function, "%s %s %s, but on %s %s", operand,
+              same_handle ? "is the same tile as" : "overlaps the storage of", other_name,
+              pto_profile_string(profile), rule);
 }
 
-void Validator::FailRegionMismatch(const char* operand, const pto_tile* t,
-                                   const char* ref_name, const pto_tile* ref) {
-  status_ = Fail(PTO_ERR_SHAPE_MISMATCH, function_,
-                 "%s valid region %ux%u differs from %s valid region %ux%u", operand,
-                 t->valid_rows, t->valid_cols, ref_name, ref->valid_rows, ref->valid_cols);
+pto_status FailRegionMismatch(const char* function, const char* operand, const pto_tile* t,
+                              const char* ref_name, const pto_tile* ref) {
+  return Fail(PTO_ERR_SHAPE_MISMATCH, function,
+              "%s valid region %ux%u differs from %s valid region %ux%u", operand,
+              t->valid_rows, t->valid_cols, ref_name, ref->valid_rows, ref->valid_cols);
 }
 
-void Validator::FailFormatted(pto_status status, const char* format, ...) {
+pto_status FailFormatted(const char* function, pto_status status, const char* format, ...) {
   char sentence[200];
   va_list args;
   va_start(args, format);
   vsnprintf(sentence, sizeof(sentence), format, args);
   va_end(args);
-  status_ = Fail(status, function_, "%s", sentence);
+  return Fail(status, function, "%s", sentence);
 }
 
+}  // namespace validation
 }  // namespace pto

@@ -27,6 +27,49 @@ inline int RawEnumValue(const Enum& e) {
   return value;
 }
 
+// The sentences of failed checks, formatted out of line; each records
+// "function: sentence" as the thread's last error and returns the status.
+// Free functions rather than members, so that a Validator never escapes and
+// its status stays in a register: a passing chain costs only its compares.
+namespace validation {
+#if defined(__GNUC__)
+#define PTO_COLD __attribute__((cold, noinline))
+#define PTO_PRINTF(fmt, first) __attribute__((format(printf, fmt, first)))
+#else
+#define PTO_COLD
+#define PTO_PRINTF(fmt, first)
+#endif
+PTO_COLD pto_status FailNull(const char* function, const char* operand);
+PTO_COLD pto_status FailEnum(const char* function, const char* operand, int enum_value,
+                             int count);
+PTO_COLD pto_status FailUnsupported(const char* function, OpDtypes op, pto_profile profile,
+                                    const char* operand, const pto_tile* t);
+PTO_COLD pto_status FailDtypeMismatch(const char* function, const char* operand,
+                                      const pto_tile* t, const char* ref_name,
+                                      const pto_tile* ref);
+PTO_COLD pto_status FailAliasing(const char* function, const char* operand,
+                                 const char* other_name);
+PTO_COLD pto_status FailOverlap(const char* function, const char* operand,
+                                const char* other_name);
+PTO_COLD pto_status FailApartOn(const char* function, pto_profile profile, const char* rule,
+                                const char* operand, bool same_handle, const char* other_name);
+PTO_COLD pto_status FailRegionMismatch(const char* function, const char* operand,
+                                       const pto_tile* t, const char* ref_name,
+                                       const pto_tile* ref);
+PTO_COLD pto_status FailFormatted(const char* function, pto_status status, const char* format,
+                                  ...) PTO_PRINTF(3, 4);
+#undef PTO_COLD
+#undef PTO_PRINTF
+}  // namespace validation
+
+// Fully inlined (GCC would otherwise outline each check's failure branch into
+// a function taking `this`, which keeps the status in memory).
+#if defined(__GNUC__)
+#define PTO_CHECK_INLINE __attribute__((always_inline))
+#else
+#define PTO_CHECK_INLINE
+#endif
+
 // Each check is inline, so a call that passes costs a few compares; the
 // sentences are only formatted, out of line, when a rule fails.
 class Validator {
@@ -37,91 +80,80 @@ class Validator {
   bool ok() const { return status_ == PTO_OK; }
 
   // The operand must be non-NULL.
+  PTO_CHECK_INLINE
   Validator& NotNull(const char* operand, const void* handle) {
-    if (ok() && handle == nullptr) FailNull(operand);
+    if (ok() && handle == nullptr) status_ = validation::FailNull(function_, operand);
     return *this;
   }
   // enum_value must be below count (an enum argument with values 0..count-1).
+  PTO_CHECK_INLINE
   Validator& EnumInRange(const char* operand, int enum_value, int count) {
-    if (ok() && (enum_value < 0 || enum_value >= count)) FailEnum(operand, enum_value, count);
+    if (ok() && (enum_value < 0 || enum_value >= count))
+      status_ = validation::FailEnum(function_, operand, enum_value, count);
     return *this;
   }
   // The operand's dtype must be one the operation accepts under the profile
   // (the table in dtype_rules.h).
+  PTO_CHECK_INLINE
   Validator& DtypeAccepted(OpDtypes op, pto_profile profile, const char* operand,
                            const pto_tile* t) {
     if (ok() && !AcceptedDtypes(op, profile).Contains(t->dtype))
-      FailUnsupported(op, profile, operand, t);
+      status_ = validation::FailUnsupported(function_, op, profile, operand, t);
     return *this;
   }
   // The operand's dtype must equal the reference operand's.
+  PTO_CHECK_INLINE
   Validator& SameDtype(const char* operand, const pto_tile* t, const char* ref_name,
                        const pto_tile* ref) {
-    if (ok() && t->dtype != ref->dtype) FailDtypeMismatch(operand, t, ref_name, ref);
+    if (ok() && t->dtype != ref->dtype)
+      status_ = validation::FailDtypeMismatch(function_, operand, t, ref_name, ref);
     return *this;
   }
   // The operand must be a different handle than the other one.
+  PTO_CHECK_INLINE
   Validator& Distinct(const char* operand, const pto_tile* t, const char* other_name,
                       const pto_tile* other) {
-    if (ok() && t == other) FailAliasing(operand, other_name);
+    if (ok() && t == other) status_ = validation::FailAliasing(function_, operand, other_name);
     return *this;
   }
   // A source read while dst is written: it may be dst itself or placed
   // exactly on it (in place), but its valid elements must not otherwise
   // share a byte with dst's.
+  PTO_CHECK_INLINE
   Validator& InPlaceOrApart(const char* operand, const pto_tile* src, const pto_tile* dst) {
     if (ok() && src != dst && (src->buffer != nullptr || dst->buffer != nullptr) &&
         !SamePlacement(src, dst) && ValidRegionsOverlapSlow(src, dst))
-      FailOverlap(operand, "dst");
+      status_ = validation::FailOverlap(function_, operand, "dst");
     return *this;
   }
   // A profile's rule that two operands occupy non-overlapping storage; the
   // same handle and identical placement count as overlap.
+  PTO_CHECK_INLINE
   Validator& ApartOn(pto_profile profile, const char* rule, const char* operand,
                      const pto_tile* t, const char* other_name, const pto_tile* other) {
     if (ok() && (t == other || SamePlacement(t, other) || ValidRegionsOverlap(t, other)))
-      FailApartOn(profile, rule, operand, t == other, other_name);
+      status_ =
+          validation::FailApartOn(function_, profile, rule, operand, t == other, other_name);
     return *this;
   }
   // The operand's valid region must equal the reference's.
+  PTO_CHECK_INLINE
   Validator& SameValidRegion(const char* operand, const pto_tile* t, const char* ref_name,
                              const pto_tile* ref) {
     if (ok() && (t->valid_rows != ref->valid_rows || t->valid_cols != ref->valid_cols))
-      FailRegionMismatch(operand, t, ref_name, ref);
+      status_ = validation::FailRegionMismatch(function_, operand, t, ref_name, ref);
     return *this;
   }
   // A custom rule: fails with `status` and the printf-style sentence when
   // `holds` is false.
   template <typename... Args>
+  PTO_CHECK_INLINE
   Validator& Require(bool holds, pto_status status, const char* format, Args... args) {
-    if (ok() && !holds) FailFormatted(status, format, args...);
+    if (ok() && !holds) status_ = validation::FailFormatted(function_, status, format, args...);
     return *this;
   }
 
  private:
-#if defined(__GNUC__)
-#define PTO_COLD __attribute__((cold, noinline))
-#define PTO_PRINTF(fmt, first) __attribute__((format(printf, fmt, first)))
-#else
-#define PTO_COLD
-#define PTO_PRINTF(fmt, first)
-#endif
-  PTO_COLD void FailNull(const char* operand);
-  PTO_COLD void FailEnum(const char* operand, int enum_value, int count);
-  PTO_COLD void FailUnsupported(OpDtypes op, pto_profile profile, const char* operand,
-                                const pto_tile* t);
-  PTO_COLD void FailDtypeMismatch(const char* operand, const pto_tile* t, const char* ref_name,
-                                  const pto_tile* ref);
-  PTO_COLD void FailAliasing(const char* operand, const char* other_name);
-  PTO_COLD void FailOverlap(const char* operand, const char* other_name);
-  PTO_COLD void FailApartOn(pto_profile profile, const char* rule, const char* operand,
-                            bool same_handle, const char* other_name);
-  PTO_COLD void FailRegionMismatch(const char* operand, const pto_tile* t,
-                                   const char* ref_name, const pto_tile* ref);
-  PTO_COLD void FailFormatted(pto_status status, const char* format, ...) PTO_PRINTF(3, 4);
-#undef PTO_COLD
-#undef PTO_PRINTF
-
   const char* function_;
   pto_status status_ = PTO_OK;
 };
