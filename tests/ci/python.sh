@@ -7,7 +7,8 @@
 #     (for the type-check test), run from outside the checkout: the wheel must
 #     carry libpto itself.
 # Build requirements (meson-python, meson, ninja), numpy, pytest, ml_dtypes
-# and mypy come from PyPI. The clone is of the committed HEAD, not of local changes.
+# and mypy come from PyPI. The clone is of the committed HEAD, not of local changes
+# (outside a git checkout, a copy of the tree without build directories).
 # Usage: tests/ci/python.sh [build-dir]   (PYTHON=python3 by default)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -27,16 +28,22 @@ fi
 meson test -C "$build" --suite python --print-errorlogs
 
 echo "--- pip install . from a clean clone, fresh venv"
-git clone -q "$root" "$work/src"
+if command -v git >/dev/null && git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  git clone -q "$root" "$work/src"
+else  # not a git checkout (or no git): the tree without build outputs
+  echo "no git checkout here: copying the source tree without build directories"
+  mkdir -p "$work/src"
+  tar -C "$root" --exclude='./build*' --exclude='./.mesonpy-*' --exclude='./target' -cf - . | tar -C "$work/src" -xf -
+fi
 "$python" -m venv "$work/venv-install"
 # One meson build directory for both builds: the wheel reuses the objects.
-"$work/venv-install/bin/pip" install -q -Cbuild-dir="$work/mesonpy-build" "$work/src" pytest
+"$work/venv-install/bin/pip" install -q --config-settings=build-dir="$work/mesonpy-build" "$work/src" pytest
 (cd "$work/src" && "$work/venv-install/bin/python" -m pytest "${pytest_args[@]}" bindings/python/tests)
 "$work/venv-install/bin/python" "$work/src/examples/python/quickstart.py" > "$work/quickstart.out"
 grep -q "PTO_ERR_SHAPE_MISMATCH" "$work/quickstart.out"
 
 echo "--- pip wheel ., installed into a fresh venv without libpto"
-"$work/venv-install/bin/pip" wheel -q --no-deps -Cbuild-dir="$work/mesonpy-build" -w "$work/wheels" "$work/src"
+"$work/venv-install/bin/pip" wheel -q --no-deps --config-settings=build-dir="$work/mesonpy-build" -w "$work/wheels" "$work/src"
 "$python" -m venv "$work/venv-wheel"
 "$work/venv-wheel/bin/pip" install -q "$work"/wheels/libpto-*.whl pytest ml_dtypes mypy
 cd "$work"

@@ -43,7 +43,7 @@ static PyObject *finish_operation(pto_status s, operands *ops, PyObject *dst) {
     return dst;
 }
 
-/* Releasing and retaking the GIL costs about 30 ns here, more than the kernel
+/* Releasing and retaking the GIL costs 30-90 ns here, more than the kernel
  * for a few hundred elements, so (as numpy does for small arrays) a call whose
  * dst valid region has fewer elements than this keeps it. */
 #define GIL_RELEASE_MIN_ELEMENTS 1024

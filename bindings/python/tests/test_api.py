@@ -118,3 +118,16 @@ def test_type_checkers_see_the_api(tmp_path):
     (tmp_path / "use_pto.py").write_text(USER_CODE)
     out, err, status = api.run(["--strict", "--cache-dir", str(tmp_path / "cache"), str(tmp_path / "use_pto.py")])
     assert status == 0, out + err
+
+
+def test_readme_example_runs():
+    path = header_path()
+    readme = path.parents[1] / "README.md" if path is not None else None
+    if readme is None or not readme.is_file():
+        pytest.skip("README.md not found beside the tests (set PTO_SOURCE_ROOT)")
+    section = readme.read_text().split("\n## Python\n", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    names = {}
+    exec(compile(code, "README.md (Python)", "exec"), names)
+    assert names["out"].tolist() == [[1024.0, -27.0, 4.0, 3.0]]
+    assert (names["host"][1] == 0.25).all() and not names["host"][0].any()
