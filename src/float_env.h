@@ -4,6 +4,7 @@
 // point that computes in floating point holds a FloatEnvironmentGuard, which
 // switches to the defaults only when they differ and restores the caller's
 // settings on return. Reading MXCSR costs ~6 ns, so integer work skips it.
+// x86: MXCSR. aarch64: FPCR.
 #ifndef PTO_FLOAT_ENV_H_
 #define PTO_FLOAT_ENV_H_
 
@@ -12,6 +13,12 @@
 #define PTO_HAVE_MXCSR 1
 #else
 #define PTO_HAVE_MXCSR 0
+#endif
+#if defined(__aarch64__)
+#include <stdint.h>
+#define PTO_HAVE_FPCR 1
+#else
+#define PTO_HAVE_FPCR 0
 #endif
 
 namespace pto {
@@ -33,6 +40,31 @@ class FloatEnvironmentGuard {
 
  private:
   unsigned saved_;
+#elif PTO_HAVE_FPCR
+  // FPCR bits that change results: FIZ (0, flush inputs to zero), AH (1,
+  // alternate handling: estimates, min/max and NaN rules), NEP (2), FZ16
+  // (19), rounding mode (22-23), FZ (24) and DN (25, default NaN). FIZ, AH
+  // and NEP exist with FEAT_AFP only and read as zero elsewhere. The trap
+  // enables and the rest are left alone.
+  static constexpr uint64_t kModeBits =
+      (1u << 0) | (1u << 1) | (1u << 2) | (1u << 19) | (3u << 22) | (1u << 24) | (1u << 25);
+
+  explicit FloatEnvironmentGuard(bool needed) : saved_(needed ? ReadFpcr() : 0) {
+    if (saved_ & kModeBits) WriteFpcr(saved_ & ~kModeBits);
+  }
+  ~FloatEnvironmentGuard() {
+    if (saved_ & kModeBits) WriteFpcr(saved_);
+  }
+
+ private:
+  static uint64_t ReadFpcr() {
+    uint64_t v;
+    __asm__ __volatile__("mrs %0, fpcr" : "=r"(v));
+    return v;
+  }
+  static void WriteFpcr(uint64_t v) { __asm__ __volatile__("msr fpcr, %0" : : "r"(v) : "memory"); }
+
+  uint64_t saved_;
 #else
   explicit FloatEnvironmentGuard(bool) {}
 #endif

@@ -646,32 +646,44 @@ static void test_placed_ops_every_target(void **state) {
 }
 
 /* tcolexpanddiv with dst placed exactly on a 1-row src1: every row divided by
- * the original row 0. */
+ * the original row 0 (on every target: the kernel must read the divisor row
+ * before it writes dst's row 0). */
+static void colexpanddiv_on_divisor_body(void *ctx, size_t target_index, const char *target) {
+    (void)ctx;
+    (void)target;
+    static const pto_dtype kTypes[] = {PTO_FLOAT32, PTO_FLOAT16};
+    for (size_t t = 0; t < COUNT(kTypes); ++t) {
+        const pto_dtype dt = kTypes[t];
+        const size_t e = pto_dtype_size(dt);
+        rng r = {9 + target_index};
+        pto_buffer *b = buffer_new(4096);
+        pto_tile *dst = place(b, dt, 4, 21, e, 4, 21);
+        pto_tile *divisor = place(b, dt, 1, 21, e, 1, 21);
+        pto_tile *src0 = tile_new(dt, 4, 21, 4, 21);
+        tile_fill(dst, &r, GEN_ANY);
+        tile_fill(src0, &r, GEN_ANY);
+        uint32_t *row0 = tile_snapshot(divisor), *in = tile_snapshot(src0);
+        assert_int_equal(pto_tcolexpanddiv(dst, src0, divisor), PTO_OK);
+        for (uint32_t i = 0; i < 4; ++i)
+            for (uint32_t j = 0; j < 21; ++j)
+                assert_int_equal(ref_ulp_steps(dt, tile_get(dst, i, j),
+                                               ref_div(dt, in[i * 21 + j], row0[j])), 0);
+        /* a divisor row overlapping dst's row 1 partially: refused */
+        pto_tile *skew = place(b, dt, 1, 21, e + 22 * e, 1, 21);
+        assert_int_equal(pto_tcolexpanddiv(dst, src0, skew), PTO_ERR_ALIASING);
+        free(row0);
+        free(in);
+        pto_tile_destroy(dst);
+        pto_tile_destroy(divisor);
+        pto_tile_destroy(skew);
+        pto_tile_destroy(src0);
+        pto_buffer_destroy(b);
+    }
+}
+
 static void test_colexpanddiv_on_divisor(void **state) {
     (void)state;
-    rng r = {9};
-    pto_buffer *b = buffer_new(4096);
-    pto_tile *dst = place(b, PTO_FLOAT32, 4, 21, 4, 4, 21);
-    pto_tile *divisor = place(b, PTO_FLOAT32, 1, 21, 4, 1, 21);
-    pto_tile *src0 = tile_new(PTO_FLOAT32, 4, 21, 4, 21);
-    tile_fill(dst, &r, GEN_ANY);
-    tile_fill(src0, &r, GEN_ANY);
-    uint32_t *row0 = tile_snapshot(divisor), *in = tile_snapshot(src0);
-    assert_int_equal(pto_tcolexpanddiv(dst, src0, divisor), PTO_OK);
-    for (uint32_t i = 0; i < 4; ++i)
-        for (uint32_t j = 0; j < 21; ++j)
-            assert_int_equal(ref_ulp_steps(PTO_FLOAT32, tile_get(dst, i, j),
-                                           ref_div(PTO_FLOAT32, in[i * 21 + j], row0[j])), 0);
-    /* a divisor row overlapping dst's row 1 partially: refused */
-    pto_tile *skew = place(b, PTO_FLOAT32, 1, 21, 4 + 22 * 4, 1, 21);
-    assert_int_equal(pto_tcolexpanddiv(dst, src0, skew), PTO_ERR_ALIASING);
-    free(row0);
-    free(in);
-    pto_tile_destroy(dst);
-    pto_tile_destroy(divisor);
-    pto_tile_destroy(skew);
-    pto_tile_destroy(src0);
-    pto_buffer_destroy(b);
+    for_each_target("tcolexpanddiv with dst on its divisor row", colexpanddiv_on_divisor_body, NULL);
 }
 
 int main(void) {

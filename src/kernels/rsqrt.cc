@@ -1,10 +1,13 @@
 // Reciprocal square root family.
 //
-// With FMA (AVX2, AVX-512): a hardware estimate (12 to 14 bits) and one
-// third-order correction whose residual is formed exactly with FMAs; the
-// last FMA rounds once, so results are within ~0.5 ulp (tests measure the
-// bound) in 8 arithmetic instructions, cheaper than sqrt + divide. Targets
-// without FMA compute sqrt and divide in double lanes and round once.
+// With FMA (AVX2, AVX-512, NEON, SVE): a hardware estimate and one
+// higher-order correction whose residual is formed exactly with FMAs; the
+// last FMA rounds once, so results are within ~0.5 ulp (an exhaustive test
+// over [1, 4) measures the bound on every target), cheaper than sqrt +
+// divide. The estimate's precision differs per target: 12 bits (AVX2) or 14
+// (AVX-512) on x86, about 8 on Arm (FRSQRTE), so the correction has three
+// terms on x86 and five elsewhere. Targets without FMA compute sqrt and
+// divide in double lanes and round once.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/kernels/rsqrt.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -16,12 +19,15 @@ namespace pto {
 namespace HWY_NAMESPACE {
 
 #if HWY_NATIVE_FMA
-// y ~ 1/sqrt(x) from the estimate y0 (relative error e <= 2^-11): with the
-// residual r = 1 - x*y0^2 (~2e), 1/sqrt(x) = y0 * (1 - r)^(-1/2)
-// = y0 * (1 + r/2 + 3r^2/8 + 5r^3/16 + ...). Three terms leave a truncation
-// error below 2^-31, and r is formed from the exact square y0^2 = yy + lo
-// with FMAs, so the final FMA is the only rounding that matters. Requires
-// x in [2^-126, 2^64) so that y0^2 is a normal number.
+// y ~ 1/sqrt(x) from the estimate y0 = (1 + e) / sqrt(x): with the residual
+// r = 1 - x*y0^2 (~ -2e), 1/sqrt(x) = y0 * (1 - r)^(-1/2)
+// = y0 * (1 + r/2 + 3r^2/8 + 5r^3/16 + 35r^4/128 + ...). r is formed from
+// the exact square y0^2 = yy + lo with FMAs, so the final FMA is the only
+// rounding that matters, plus the truncation of the series:
+//   x86, |e| <= 1.5 * 2^-12: terms up to r^2 leave 5r^3/16 < 2^-31;
+//   other targets (Arm's FRSQRTE, |e| < 2^-7.5; the portable assumption):
+//   terms up to r^4 leave 63r^5/256 < 2^-34.
+// Requires x in [2^-126, 2^64) so that y0^2 is a normal number.
 template <class D>
 HWY_INLINE hn::Vec<D> RsqrtInRange(D d, hn::Vec<D> x) {
   const auto one = hn::Set(d, 1.0f);
@@ -30,7 +36,13 @@ HWY_INLINE hn::Vec<D> RsqrtInRange(D d, hn::Vec<D> x) {
   const auto lo = hn::MulSub(y0, y0, yy);  // y0*y0 - yy, exact
   auto r = hn::NegMulAdd(x, yy, one);
   r = hn::NegMulAdd(x, lo, r);
+#if PTO_X86_SPECIALIZED
   const auto poly = hn::MulAdd(r, hn::Set(d, 0.375f), hn::Set(d, 0.5f));
+#else
+  auto poly = hn::MulAdd(r, hn::Set(d, 0.2734375f), hn::Set(d, 0.3125f));
+  poly = hn::MulAdd(poly, r, hn::Set(d, 0.375f));
+  poly = hn::MulAdd(poly, r, hn::Set(d, 0.5f));
+#endif
   return hn::MulAdd(hn::Mul(y0, r), poly, y0);
 }
 
@@ -63,20 +75,15 @@ HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
 template <class D>
 HWY_INLINE hn::Vec<D> RsqrtViaDouble(D d, hn::Vec<D> x) {
   const hn::Rebind<double, D> dd;
-  return hn::DemoteTo(d, hn::Div(hn::Set(dd, 1.0), hn::Sqrt(hn::PromoteTo(dd, x))));
+  (void)d;
+  return DemoteToF32(dd, hn::Div(hn::Set(dd, 1.0), hn::Sqrt(hn::PromoteTo(dd, x))));
 }
 
+template <class D>
+HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
 #if HWY_TARGET == HWY_SCALAR
-// Highway's scalar DemoteTo saturates infinities to the largest float, and
-// 1/sqrt(+-0) = +-inf is the only infinite result: 1/x gives it directly.
-template <class D>
-HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
-  const auto zero = hn::Eq(x, hn::Zero(d));
-  return hn::IfThenElse(zero, hn::Div(hn::Set(d, 1.0f), x), RsqrtViaDouble(d, x));
-}
+  return RsqrtViaDouble(d, x);
 #else
-template <class D>
-HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
   if constexpr (hn::MaxLanes(D()) == 1) {
     return RsqrtViaDouble(d, x);
   } else {
@@ -84,9 +91,9 @@ HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
     return hn::Combine(d, RsqrtViaDouble(dh, hn::UpperHalf(dh, x)),
                        RsqrtViaDouble(dh, hn::LowerHalf(dh, x)));
   }
-}
-#endif  // HWY_TARGET == HWY_SCALAR
 #endif
+}
+#endif  // HWY_NATIVE_FMA
 
 template <typename T>
 void RsqrtTyped(size_t rows, size_t cols, const kernels::Plane& dst, const kernels::ConstPlane& src) {

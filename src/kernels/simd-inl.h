@@ -11,6 +11,7 @@
 #define PTO_KERNELS_SIMD_INL_H_
 #endif
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -20,6 +21,18 @@
 #include "hwy/highway.h"
 #include "pto_c.h"
 #include "src/kernels/kernels.h"
+
+// 1 where this target may use an x86-specific variant of a kernel building
+// block (AVX2 and AVX-512, in files named *-x86-inl.h), 0 where it runs the
+// portable twin. The build option x86_specializations=false defines
+// PTO_PORTABLE_KERNELS_ONLY, so that the portable code is tested on x86 too.
+#undef PTO_X86_SPECIALIZED
+#if HWY_ARCH_X86 && (HWY_TARGET == HWY_AVX2 || HWY_TARGET <= HWY_AVX3) && \
+    !defined(PTO_PORTABLE_KERNELS_ONLY)
+#define PTO_X86_SPECIALIZED 1
+#else
+#define PTO_X86_SPECIALIZED 0
+#endif
 
 HWY_BEFORE_NAMESPACE();
 namespace pto {
@@ -94,6 +107,27 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> BF16BitsFromF32(DF df, hn::Vec<DF> 
   const auto abs = hn::BitCast(di, hn::And(bits, hn::Set(du, 0x7FFFFFFFu)));
   const auto is_nan = hn::RebindMask(du, hn::Gt(abs, hn::Set(di, 0x7F800000)));
   return hn::IfThenElse(is_nan, quiet_nan, rounded);
+}
+
+// ---------------------------------------------------------------------------
+// double -> f32 lanes, rounded once to nearest even with subnormals, zeros
+// and infinities as IEEE rounding gives them. Highway's EMU128 and SCALAR
+// DemoteTo saturate at +-FLT_MAX instead of rounding to infinity, so there
+// the lanes that round to +-inf travel as +-1 in a second vector.
+template <class DD>
+HWY_INLINE hn::Vec<hn::Rebind<float, DD>> DemoteToF32(DD dd, hn::Vec<DD> v) {
+  const hn::Rebind<float, DD> df;
+#if HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
+  // FLT_MAX + half an ulp rounds to infinity (FLT_MAX's last bit is odd).
+  const auto overflow = hn::Ge(hn::Abs(v), hn::Set(dd, 0x1.ffffffp127));
+  const auto inf_sign = hn::DemoteTo(df, hn::IfThenElseZero(overflow, hn::CopySign(hn::Set(dd, 1.0), v)));
+  const auto finite = hn::DemoteTo(df, hn::IfThenZeroElse(overflow, v));
+  return hn::IfThenElse(hn::Eq(inf_sign, hn::Zero(df)), finite,
+                        hn::Mul(inf_sign, hn::Set(df, HUGE_VALF)));
+#else
+  (void)dd;
+  return hn::DemoteTo(df, v);
+#endif
 }
 
 // ---------------------------------------------------------------------------

@@ -218,15 +218,17 @@ bool within_tolerance(pto_dtype dt, uint64_t tolerance, uint32_t reference, uint
 
 void op_run_arrays(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_t *a,
                    const uint32_t *b, uint32_t *out, size_t n) {
-    assert_true(n > 0 && op != OP_TCOLEXPANDDIV);
+    assert_true(n > 0);
     const uint32_t cols = n % 512 == 0 ? 512 : (uint32_t)n, rows = (uint32_t)(n / cols);
+    /* tcolexpanddiv's divisor is one row: b's first cols elements. */
+    const uint32_t rows1 = op == OP_TCOLEXPANDDIV ? 1 : rows;
     pto_tile *dst = tile_new(dt, rows, cols, rows, cols);
     pto_tile *src0 = tile_new(dt, rows, cols, rows, cols);
-    pto_tile *src1 = tile_new(dt, rows, cols, rows, cols);
+    pto_tile *src1 = tile_new(dt, rows1, cols, rows1, cols);
     pto_tile *tmp = op == OP_TPOW ? tile_new(dt, rows, cols, rows, cols) : NULL;
     for (size_t i = 0; i < n; ++i) {
         tile_put(src0, i / cols, i % cols, a[i]);
-        tile_put(src1, i / cols, i % cols, b != NULL ? b[i] : 0);
+        if (i / cols < rows1) tile_put(src1, i / cols, i % cols, b != NULL ? b[i] : 0);
     }
     assert_int_equal(op_call(op, algo, dst, src0, src1, tmp), PTO_OK);
     for (size_t i = 0; i < n; ++i) out[i] = tile_get(dst, i / cols, i % cols);

@@ -71,8 +71,9 @@ uint64_t op_tolerance(op_id op, pto_dtype dt, pto_pow_algorithm algo, uint32_t r
 bool within_tolerance(pto_dtype dt, uint64_t tolerance, uint32_t reference, uint32_t got);
 
 /* Runs the operation elementwise over n values (src1 = b, ignored by
- * trsqrt; tcolexpanddiv is not elementwise and not supported here) and
- * stores the results in out. Asserts PTO_OK. */
+ * trsqrt; tcolexpanddiv divides by one row: out[i] = a[i] / b[i % cols] with
+ * cols = 512 when n is a multiple of 512, else n) and stores the results in
+ * out. Asserts PTO_OK. */
 void op_run_arrays(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_t *a,
                    const uint32_t *b, uint32_t *out, size_t n);
 
