@@ -6,7 +6,7 @@
 
 namespace pto {
 #if defined(__GNUC__) && !defined(_WIN32)
-thread_local pto_profile current_profile __attribute__((tls_model("initial-exec"))) =
+__thread pto_profile current_profile __attribute__((tls_model("initial-exec"))) =
     PTO_PROFILE_HOST;
 #else
 thread_local pto_profile current_profile = PTO_PROFILE_HOST;

@@ -7,12 +7,13 @@
 
 namespace pto {
 
-// Every operation reads the profile, so the variable uses the initial-exec
-// TLS model: one load from the thread pointer instead of a __tls_get_addr
-// call. Four bytes fit in the static TLS space glibc keeps for libraries
-// loaded with dlopen.
+// Every operation reads the profile, so the variable is plain __thread data
+// (no C++ thread_local initialisation guard to test on each access) with the
+// initial-exec TLS model: one load from the thread pointer instead of a
+// __tls_get_addr call. Four bytes fit in the static TLS space glibc keeps for
+// libraries loaded with dlopen.
 #if defined(__GNUC__) && !defined(_WIN32)
-extern thread_local pto_profile current_profile __attribute__((tls_model("initial-exec")));
+extern __thread pto_profile current_profile __attribute__((tls_model("initial-exec")));
 #else
 extern thread_local pto_profile current_profile;
 #endif

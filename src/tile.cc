@@ -40,9 +40,11 @@ pto_status CheckWholeTileCopy(const char* function, const pto_tile* tile, const 
 }
 
 // The dtype and dimension rules of pto_tile_create and pto_tile_create_at;
-// on success *bytes is the tile's byte size.
-pto_status CheckTileShape(const char* function, pto_dtype dtype, uint32_t rows, uint32_t cols,
-                          size_t* bytes) {
+// on success *bytes is the tile's byte size. dtype comes by reference: it may
+// hold any int a C caller passed, and copying such an enum is undefined in
+// C++ (see RawEnumValue).
+pto_status CheckTileShape(const char* function, const pto_dtype& dtype, uint32_t rows,
+                          uint32_t cols, size_t* bytes) {
   const int raw_dtype = pto::RawEnumValue(dtype);
   if (raw_dtype < PTO_INT8 || raw_dtype > PTO_FLOAT32)
     return pto::Fail(PTO_ERR_INVALID_ARGUMENT, function, "dtype %d is not a pto_dtype value",

@@ -27,6 +27,9 @@ else
 fi
 meson test -C "$build" --print-errorlogs --num-processes 2
 
+step "Python: meson suite, pip install . from a clean clone, the wheel in a fresh venv"
+tests/ci/python.sh "$build"
+
 step "bindings as packages: library-only install, publish-local, user projects without swig/bindgen"
 tests/ci/bindings-packages.sh "$root/build-packages"
 
@@ -77,6 +80,12 @@ meson compile -C build-abi pto:shared_library
 tests/hardening/check-exports.sh build-abi/src/libpto.so include/pto_c.h \
   tests/hardening/exported-symbols.txt libpto.so.0
 tests/abi/check-abi.sh build-abi/src/libpto.so
+
+step "clang: core suites on every x86 target (EMU128 included), default and portable kernels"
+tests/ci/clang.sh
+
+step "aarch64 cross build: core suites under qemu-user (NEON, SVE2_128, SVE_256, 2048-bit SVE)"
+tests/ci/aarch64-qemu.sh
 
 steps_passed=$((steps_passed + 1))
 printf '\n=== all tests passed\nsteps: %d passed, 0 failed\n' "$steps_passed"

@@ -2,10 +2,11 @@
  * trsqrt (float32, float16) on every SIMD target: 2^20 inputs per type on the
  * best target (float16 trsqrt: every bit pattern; float16/bfloat16 tpow: every
  * base bit pattern against 8 exponents plus 2^19 random pairs), a 2^16 sample
- * on the others. Prints one line per (op, dtype, algo, target) with the max
- * error in ulp steps from the correctly rounded result, the max error in
- * fractional ulp of the exact result, and the worst input; asserts the
- * contract's bounds. */
+ * on the others (on every target under qemu, PTO_TEST_UNDER_QEMU); float32
+ * trsqrt also over every input in [1, 4) on every target. Prints one line per
+ * (op, dtype, algo, target) with the max error in ulp steps from the
+ * correctly rounded result, the max error in fractional ulp of the exact
+ * result, and the worst input; asserts the contract's bounds. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,7 +152,9 @@ typedef struct {
 
 static void measure(const accuracy_config *c, size_t target_index, const char *target) {
     const input_set *s = c->inputs;
-    const size_t n = target_index == 0 ? s->n : (s->n < SAMPLE_N ? s->n : SAMPLE_N);
+    /* Under qemu (PTO_TEST_UNDER_QEMU) every target gets the sample. */
+    const int full = target_index == 0 && getenv("PTO_TEST_UNDER_QEMU") == NULL;
+    const size_t n = full ? s->n : (s->n < SAMPLE_N ? s->n : SAMPLE_N);
     uint32_t *a = malloc(n * sizeof(uint32_t)), *b = malloc(n * sizeof(uint32_t));
     uint32_t *got = malloc(n * sizeof(uint32_t));
     size_t *index = malloc(n * sizeof(size_t));
@@ -223,6 +226,62 @@ static const sweep kSweeps[] = {
     {"trsqrt float16 accuracy (exhaustive)", OP_TRSQRT, PTO_FLOAT16, PTO_POW_DEFAULT, 0},
 };
 
+/* ---- trsqrt float32 over [1, 4), every input ---- */
+
+/* 1/sqrt(4^k x) = 2^-k / sqrt(x): every positive normal float32 is 4^k
+ * times one in [1, 4), with the same significand and exponent parity, which
+ * is all that the estimate instructions and the correction see (subnormals
+ * and huge inputs are scaled by powers of 4 into that range). So [1, 4)
+ * holds every case the kernels meet: 2^24 inputs per target. Under qemu
+ * (PTO_TEST_UNDER_QEMU) every 61st input, as the log says;
+ * PTO_TEST_RSQRT_STRIDE=n sets the step (1: exhaustive under qemu too). */
+#define RSQRT_FIRST 0x3F800000u /* 1.0f */
+#define RSQRT_END 0x40800000u   /* 4.0f */
+#define RSQRT_CHUNK (1u << 18)
+
+static void rsqrt_range_body(void *ctx, size_t target_index, const char *target) {
+    (void)ctx, (void)target_index;
+    const char *stride_env = getenv("PTO_TEST_RSQRT_STRIDE");
+    const uint32_t stride = stride_env != NULL ? (uint32_t)strtoul(stride_env, NULL, 10)
+                            : getenv("PTO_TEST_UNDER_QEMU") != NULL ? 61 : 1;
+    assert_true(stride >= 1);
+    uint32_t *a = malloc(RSQRT_CHUNK * sizeof(uint32_t)), *got = malloc(RSQRT_CHUNK * sizeof(uint32_t));
+    assert_true(a && got);
+    size_t n = 0, violations = 0;
+    uint64_t max_steps = 0;
+    double max_err = 0;
+    uint32_t worst = RSQRT_FIRST;
+    for (uint64_t start = RSQRT_FIRST; start < RSQRT_END; start += (uint64_t)RSQRT_CHUNK * stride) {
+        size_t m = 0;
+        for (uint64_t x = start; x < RSQRT_END && m < RSQRT_CHUNK; x += stride) a[m++] = (uint32_t)x;
+        op_run_arrays(OP_TRSQRT, PTO_FLOAT32, PTO_POW_DEFAULT, a, NULL, got, m);
+        for (size_t k = 0; k < m; ++k) {
+            const double exact = 1.0 / sqrt(ref_to_double(PTO_FLOAT32, a[k]));
+            const uint32_t want = ref_from_double(PTO_FLOAT32, exact);
+            const uint64_t bound = op_tolerance(OP_TRSQRT, PTO_FLOAT32, PTO_POW_DEFAULT, want);
+            const uint64_t steps = ref_ulp_steps(PTO_FLOAT32, want, got[k]);
+            const double err = ref_ulp_error(PTO_FLOAT32, got[k], exact);
+            if (steps > bound && ++violations <= 10)
+                print_error("trsqrt float32 on %s: x=0x%x (%.9g) got 0x%x want 0x%x\n", target, a[k],
+                            ref_to_double(PTO_FLOAT32, a[k]), got[k], want);
+            if (steps > max_steps) max_steps = steps;
+            if (err > max_err) max_err = err, worst = a[k];
+        }
+        n += m;
+    }
+    print_message("[accuracy] trsqrt     float32  [1,4)          %-6s n=%8zu (every %u%s) max_ulp=%llu "
+                  "max_err=%.4f ulp  worst: a=0x%x (%.9g)\n",
+                  target, n, stride, stride == 1 ? ": exhaustive" : ", sampled",
+                  (unsigned long long)max_steps, max_err, worst, ref_to_double(PTO_FLOAT32, worst));
+    free(a), free(got);
+    if (violations != 0) fail_msg("trsqrt float32 on %s: %zu results in [1, 4) outside the bound", target, violations);
+}
+
+static void test_rsqrt_every_input_in_1_4(void **state) {
+    (void)state;
+    for_each_target("trsqrt float32 over [1, 4)", rsqrt_range_body, NULL);
+}
+
 static void test_sweep(void **state) {
     const sweep *s = *state;
     accuracy_config c = {make_inputs(s->op, s->dt, s->fast_path_only), s->algo};
@@ -231,8 +290,9 @@ static void test_sweep(void **state) {
 }
 
 int main(void) {
-    struct CMUnitTest tests[COUNT(kSweeps)];
+    struct CMUnitTest tests[COUNT(kSweeps) + 1];
     for (size_t i = 0; i < COUNT(kSweeps); ++i)
         tests[i] = (struct CMUnitTest){kSweeps[i].name, test_sweep, NULL, NULL, (void *)&kSweeps[i]};
+    tests[COUNT(kSweeps)] = (struct CMUnitTest)cmocka_unit_test(test_rsqrt_every_input_in_1_4);
     return cmocka_run_group_tests_name("accuracy", tests, NULL, NULL);
 }

@@ -27,7 +27,7 @@ struct ConstPlane {
 // The SIMD target HWY_DYNAMIC_DISPATCH selects now ("AVX2", "EMU128", ...).
 const char* TargetName();
 
-// dst = base ^ exp elementwise (pow.cc).
+// dst = base ^ exp elementwise (pow.cc; floating point in pow-float-inl.h).
 void Pow(pto_dtype dtype, pto_pow_algorithm algo, size_t rows, size_t cols,
          const Plane& dst, const ConstPlane& base, const ConstPlane& exp);
 

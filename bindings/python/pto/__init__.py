@@ -1,0 +1,373 @@
+"""pto: the PTO tile instructions on CPUs, from Python (libpto).
+
+libpto runs TPOW, TRSQRT, TPRELU, TCOLEXPANDDIV and TPARTADD with the exact
+semantics of the instruction pages (results, valid regions, errors, per-target
+refusals) and SIMD kernels picked for the running CPU. This package is its
+Python binding; numpy arrays and tiles share memory both ways without copies.
+
+Quick start::
+
+    import numpy as np, pto
+    x = pto.Tile.from_numpy(np.array([[2, -3, 0.5, 9]], dtype=np.float32))
+    y = pto.Tile.from_numpy(np.array([[10, 3, -2, 0.5]], dtype=np.float32))
+    dst, tmp = pto.Tile(pto.DType.FLOAT32, 1, 4), pto.Tile(pto.DType.FLOAT32, 1, 4)
+    pto.tpow(dst, x, y, tmp, pto.PowAlgorithm.HIGH_PRECISION)
+    print(dst.numpy())                  # a view of the tile's memory
+
+Tiles. ``Tile(dtype, rows, cols)`` is a zero-filled row-major tile with a valid
+region (``tile.valid``, anchored at (0, 0)); operations iterate over dst's valid
+region and never write outside it. ``Tile.from_numpy(a)`` copies a 2-D array,
+``tile.numpy()`` is a writable view of all rows x cols elements.
+
+Buffers and placement. ``Buffer(nbytes)`` is a byte arena, ``Buffer.wrap(obj)``
+one over the memory of a numpy array or bytearray (zero-copy); ``Tile.at(buffer,
+offset, dtype, rows, cols)`` places a tile in it (TASSIGN). Tiles may overlap;
+an operation that would read and write overlapping storage raises AliasingError.
+
+Operations (destination first, each returns dst; the GIL is released while the
+kernel runs): tpow, trsqrt, tprelu, tcolexpanddiv, tpartadd.
+
+Profiles. ``set_profile(Profile.A2A3)`` or ``with profile(Profile.A5):`` makes
+the calling thread's operations enforce that NPU target's checks too.
+
+Errors. A failing call raises a subclass of ``pto.Error`` that also derives from
+the matching built-in (e.g. ShapeMismatchError is a ValueError); its message is
+libpto's sentence (pto_last_error) and ``.status`` the ``Status``. A failed call
+writes nothing. A closed tile or buffer raises ValueError when used.
+
+Lifetimes. ``close()`` (or leaving a ``with`` block) ends a tile's or buffer's
+use at once; memory still seen by a live numpy view, or by tiles placed in a
+buffer, is freed only when the last of them is gone, so a view never dangles.
+
+dtypes. INT8..UINT32, FLOAT16 and FLOAT32 map to the numpy types of the same
+name; BFLOAT16 to ``ml_dtypes.bfloat16`` when ml_dtypes is installed, otherwise
+to ``numpy.uint16`` holding the raw bits.
+
+Threads. Distinct tiles may be used from any threads at once; a tile (or
+storage) one thread writes must not be used by another at the same time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+from typing import Any, Iterator, Optional, Tuple, Type, TypeVar, Union
+
+import numpy as np
+
+from . import _pto
+from ._pto import (
+    get_profile as _get_profile,
+    simd_target,
+    tcolexpanddiv,
+    tpartadd,
+    tpow,
+    tprelu,
+    trsqrt,
+)
+
+__all__ = [
+    "__version__",
+    "simd_target",
+    "DType",
+    "Status",
+    "PowAlgorithm",
+    "Profile",
+    "Tile",
+    "Buffer",
+    "tpow",
+    "trsqrt",
+    "tprelu",
+    "tcolexpanddiv",
+    "tpartadd",
+    "set_profile",
+    "get_profile",
+    "profile",
+    "Error",
+    "NullArgumentError",
+    "InvalidArgumentError",
+    "UnsupportedDTypeError",
+    "DTypeMismatchError",
+    "ShapeMismatchError",
+    "OutOfRangeError",
+    "AliasingError",
+    "OutOfMemoryError",
+]
+
+__version__: str = _pto.version()
+"""The version of the libpto inside this package (pto_version_string())."""
+
+try:  # optional: a real numpy bfloat16
+    from ml_dtypes import bfloat16 as _bfloat16
+except ImportError:  # pragma: no cover - depends on the environment
+    _bfloat16 = None
+
+
+class DType(enum.IntEnum):
+    """Element types of a tile (pto_dtype), with their numpy counterparts."""
+
+    INT8 = _pto.PTO_INT8
+    UINT8 = _pto.PTO_UINT8
+    INT16 = _pto.PTO_INT16
+    UINT16 = _pto.PTO_UINT16
+    INT32 = _pto.PTO_INT32
+    UINT32 = _pto.PTO_UINT32
+    FLOAT16 = _pto.PTO_FLOAT16
+    BFLOAT16 = _pto.PTO_BFLOAT16
+    FLOAT32 = _pto.PTO_FLOAT32
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element."""
+        return int(_pto.dtype_size(self))
+
+    @property
+    def numpy_dtype(self) -> np.dtype:
+        """The numpy dtype of Tile.numpy() for this type (for BFLOAT16:
+        ml_dtypes.bfloat16 if installed, else uint16 holding the raw bits)."""
+        return np.dtype(_NUMPY_TYPES[self])
+
+
+_RAW_TYPES = {
+    DType.INT8: np.int8,
+    DType.UINT8: np.uint8,
+    DType.INT16: np.int16,
+    DType.UINT16: np.uint16,
+    DType.INT32: np.int32,
+    DType.UINT32: np.uint32,
+    DType.FLOAT16: np.float16,
+    DType.BFLOAT16: np.uint16,
+    DType.FLOAT32: np.float32,
+}
+_NUMPY_TYPES = dict(_RAW_TYPES)
+if _bfloat16 is not None:
+    _NUMPY_TYPES[DType.BFLOAT16] = _bfloat16
+
+
+class Status(enum.IntEnum):
+    """Result codes of libpto (pto_status); every failure raises the matching
+    Error subclass, whose ``.status`` is one of these."""
+
+    OK = _pto.PTO_OK
+    ERR_NULL_ARGUMENT = _pto.PTO_ERR_NULL_ARGUMENT
+    ERR_INVALID_ARGUMENT = _pto.PTO_ERR_INVALID_ARGUMENT
+    ERR_UNSUPPORTED_DTYPE = _pto.PTO_ERR_UNSUPPORTED_DTYPE
+    ERR_DTYPE_MISMATCH = _pto.PTO_ERR_DTYPE_MISMATCH
+    ERR_SHAPE_MISMATCH = _pto.PTO_ERR_SHAPE_MISMATCH
+    ERR_OUT_OF_RANGE = _pto.PTO_ERR_OUT_OF_RANGE
+    ERR_ALIASING = _pto.PTO_ERR_ALIASING
+    ERR_OUT_OF_MEMORY = _pto.PTO_ERR_OUT_OF_MEMORY
+
+
+class PowAlgorithm(enum.IntEnum):
+    """tpow's algorithm for floating-point tiles: DEFAULT (faster; float32 <= 8
+    ulp where the result is normal) or HIGH_PRECISION (<= 1 ulp, exact where the
+    exact result is representable; float types only)."""
+
+    DEFAULT = _pto.PTO_POW_DEFAULT
+    HIGH_PRECISION = _pto.PTO_POW_HIGH_PRECISION
+
+
+class Profile(enum.IntEnum):
+    """Target profiles (per thread): HOST (the default: everything libpto can
+    compute), A2A3 and A5 (HOST plus that NPU target's implementation checks)."""
+
+    HOST = _pto.PTO_PROFILE_HOST
+    A2A3 = _pto.PTO_PROFILE_A2A3
+    A5 = _pto.PTO_PROFILE_A5
+
+
+class Error(Exception):
+    """A libpto call failed. ``str(e)`` is libpto's sentence naming the function,
+    the operand and the rule (pto_last_error()); ``e.status`` is the Status.
+    Each status raises its own subclass, which also derives from the matching
+    built-in exception."""
+
+    status: Status
+
+    def __init__(self, message: str, status: Union[Status, int]) -> None:
+        """An error with libpto's sentence and its Status."""
+        super().__init__(message)
+        self.status = status  # type: ignore[assignment]
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return (type(self), (str(self), self.status))
+
+
+class NullArgumentError(Error, ValueError):
+    """ERR_NULL_ARGUMENT: a required tile or buffer is None."""
+
+
+class InvalidArgumentError(Error, ValueError):
+    """ERR_INVALID_ARGUMENT: a bad enum value, a zero dimension, a size above 256
+    MiB, a wrong byte count or a misaligned placement."""
+
+
+class UnsupportedDTypeError(Error, TypeError):
+    """ERR_UNSUPPORTED_DTYPE: the operation (or the profile, or the algorithm)
+    does not support dst's element type."""
+
+
+class DTypeMismatchError(Error, TypeError):
+    """ERR_DTYPE_MISMATCH: an operand's element type differs from dst's."""
+
+
+class ShapeMismatchError(Error, ValueError):
+    """ERR_SHAPE_MISMATCH: valid regions violate the operation's rules."""
+
+
+class OutOfRangeError(Error, IndexError):
+    """ERR_OUT_OF_RANGE: a valid region larger than the tile, or a placed tile
+    that does not fit in its buffer."""
+
+
+class AliasingError(Error, ValueError):
+    """ERR_ALIASING: operands share storage where the operation forbids it."""
+
+
+class OutOfMemoryError(Error, MemoryError):
+    """ERR_OUT_OF_MEMORY: an allocation failed."""
+
+
+_ERROR_CLASSES: Tuple[Type[Error], ...] = (
+    Error,  # PTO_OK: never raised
+    NullArgumentError,
+    InvalidArgumentError,
+    UnsupportedDTypeError,
+    DTypeMismatchError,
+    ShapeMismatchError,
+    OutOfRangeError,
+    AliasingError,
+    OutOfMemoryError,
+)
+_pto._register(tuple(DType), Status, tuple(Profile), Error, _ERROR_CLASSES)
+setattr(_pto, "PowAlgorithm", PowAlgorithm)  # the C functions' signatures name it
+
+
+def _dtype_of_array(dtype: np.dtype) -> DType:
+    for member, numpy_type in _NUMPY_TYPES.items():
+        if dtype == np.dtype(numpy_type):
+            return member  # uint16 finds UINT16 first: raw bfloat16 bits need dtype=BFLOAT16
+    raise TypeError(f"numpy dtype {dtype} has no pto.DType (int8..uint32, float16, float32"
+                    f"{', ml_dtypes.bfloat16' if _bfloat16 is not None else ''})")
+
+
+_T = TypeVar("_T", bound="Tile")
+
+
+class Tile(_pto.TileCore):
+    """A rows x cols row-major tile of one DType, with a valid region.
+
+    ``Tile(dtype, rows, cols)`` owns zero-filled, 64-byte aligned storage.
+    ``Tile.from_numpy(array)`` copies a 2-D array; ``Tile.at(buffer, offset,
+    dtype, rows, cols)`` places a tile in a Buffer (TASSIGN).
+
+    Attributes: dtype, rows, cols, shape, valid (settable), nbytes, buffer,
+    offset, closed. ``numpy()`` is a zero-copy view. A tile is a context manager
+    (close() on exit) and supports the buffer protocol (memoryview(tile)).
+    Raises InvalidArgumentError for a zero dimension, an unknown dtype or more
+    than 256 MiB, OutOfMemoryError when the allocation fails.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def from_numpy(cls: Type[_T], array: Any, dtype: Optional[DType] = None) -> _T:
+        """A new owned tile holding a copy of a 2-D array.
+
+        The dtype comes from the array unless given. With ``dtype`` given, an
+        array of another type is converted by numpy (``astype``, same-kind
+        casting; a nested list is converted value by value);
+        ``dtype=DType.BFLOAT16`` with a uint16 array takes the values as raw
+        bfloat16 bits. Raises TypeError for a numpy dtype without a DType or a
+        conversion across kinds, ValueError for an array that is not 2-D.
+        """
+        arr = np.asarray(array)
+        if dtype is not None and not isinstance(array, np.ndarray):
+            dtype = DType(dtype)  # a list: numpy converts the values themselves
+            if dtype is not DType.BFLOAT16 or _bfloat16 is not None:
+                arr = np.asarray(array, dtype=_NUMPY_TYPES[dtype])
+        if arr.ndim != 2:
+            raise ValueError(f"from_numpy needs a 2-D array, not {arr.ndim}-D")
+        if dtype is None:
+            dtype = _dtype_of_array(arr.dtype)
+        else:
+            dtype = DType(dtype)
+            if dtype is DType.BFLOAT16 and arr.dtype == np.uint16:
+                pass  # raw bits
+            elif arr.dtype != np.dtype(_NUMPY_TYPES[dtype]):
+                if dtype is DType.BFLOAT16 and _bfloat16 is None:
+                    raise TypeError("BFLOAT16 from a non-uint16 array needs ml_dtypes "
+                                    "(or pass the raw bits as uint16)")
+                arr = arr.astype(_NUMPY_TYPES[dtype], casting="same_kind")
+        tile = cls(dtype, arr.shape[0], arr.shape[1])
+        raw = np.asarray(memoryview(tile))
+        np.copyto(raw, arr.view(_RAW_TYPES[dtype]) if arr.dtype != raw.dtype else arr)
+        return tile
+
+    def numpy(self) -> np.ndarray:
+        """A writable numpy view of all rows x cols elements (zero-copy).
+
+        The array keeps the tile alive (its ``base`` chain holds the tile) and
+        sees every later write; writes to it change the tile. BFLOAT16 tiles give
+        ml_dtypes.bfloat16 arrays, or uint16 raw bits without ml_dtypes.
+        """
+        raw = np.asarray(memoryview(self))  # memoryview: a closed tile raises
+        want = _NUMPY_TYPES[self.dtype]
+        return raw if raw.dtype == want else raw.view(want)
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<pto.Tile (closed)>"
+        placed = f" at offset {self.offset}" if self.buffer is not None else ""
+        return (f"<pto.Tile {self.dtype.name} {self.rows}x{self.cols}, valid "
+                f"{self.valid[0]}x{self.valid[1]}{placed}>")
+
+
+class Buffer(_pto.BufferCore):
+    """A byte arena in which tiles are placed with Tile.at (TASSIGN).
+
+    ``Buffer(nbytes)`` owns zero-filled, 64-byte aligned memory;
+    ``Buffer.wrap(obj)`` uses the memory of a writable C-contiguous
+    buffer-protocol object (numpy array, bytearray...) without copying and keeps
+    a reference to it. ``nbytes``, ``numpy()`` (a uint8 view), ``close()``; a
+    context manager.
+    """
+
+    __slots__ = ()
+
+    def numpy(self) -> np.ndarray:
+        """A writable uint8 numpy view of the whole buffer (zero-copy), which
+        keeps the buffer alive."""
+        return np.asarray(memoryview(self))  # memoryview: a closed buffer raises
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<pto.Buffer (closed)>"
+        return f"<pto.Buffer {self.nbytes} bytes>"
+
+
+def set_profile(p: Profile) -> None:
+    """Sets the calling thread's target profile (other threads keep theirs).
+
+    Raises InvalidArgumentError for a value outside Profile, changing nothing.
+    """
+    _pto.set_profile(p)
+
+
+def get_profile() -> Profile:
+    """The calling thread's target profile; Profile.HOST until set."""
+    return _get_profile()  # type: ignore[no-any-return]
+
+
+@contextlib.contextmanager
+def profile(p: Profile) -> Iterator[Profile]:
+    """``with pto.profile(pto.Profile.A2A3): ...`` runs the block under that
+    profile on the calling thread and restores the previous one afterwards,
+    also when the block raises."""
+    previous = _get_profile()
+    _pto.set_profile(p)
+    try:
+        yield Profile(p)
+    finally:
+        _pto.set_profile(previous)

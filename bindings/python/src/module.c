@@ -1,0 +1,154 @@
+/*
+ * pto._pto: the CPython extension under the `pto` package.
+ *
+ * Why a hand-written extension (and not SWIG, cffi or nanobind):
+ *  - Zero-copy numpy both ways is the buffer protocol (PEP 3118). A C type can
+ *    count the views it has exported and so decide what close() does while
+ *    numpy still looks at the memory; cffi and SWIG hand out raw pointers that
+ *    know nothing of the tile's lifetime.
+ *  - Per-call overhead is what a Python caller of a 1x1 tile pays: a METH_FASTCALL
+ *    function that checks its arguments, releases the GIL and calls libpto costs
+ *    less than a cffi or SWIG call through a Python wrapper (README, Python).
+ *  - Exceptions: the status and the pto_last_error() sentence are read on the
+ *    calling OS thread right after the call, before anything else runs.
+ *  - No build dependency beyond Python's headers (no numpy headers, no generator),
+ *    and nothing generated to commit. The enum values come from the compiled
+ *    header (the module's constants), so Python cannot drift from C.
+ * The Pythonic surface (enums, exceptions, numpy dtypes, profile context
+ * manager) is the pure-Python package in ../pto/__init__.py. The files here:
+ * registry.c (enum members, exceptions), args.c, buffer.c, tile.c,
+ * operations.c and this one (queries, profiles, the module).
+ */
+#include "pto_python.h"
+
+static PyObject *mod_version(PyObject *module, PyObject *unused) {
+    (void)module;
+    (void)unused;
+    return PyUnicode_FromString(pto_version_string());
+}
+
+static PyObject *mod_simd_target(PyObject *module, PyObject *unused) {
+    (void)module;
+    (void)unused;
+    return PyUnicode_FromString(pto_simd_target());
+}
+
+static PyObject *mod_dtype_size(PyObject *module, PyObject *arg) {
+    (void)module;
+    int dtype;
+    if (as_enum_value(arg, "dtype", &dtype) < 0) return NULL;
+    return PyLong_FromSize_t(pto_dtype_size((pto_dtype)dtype));
+}
+
+static PyObject *mod_set_profile(PyObject *module, PyObject *arg) {
+    (void)module;
+    int profile;
+    if (as_enum_value(arg, "profile", &profile) < 0) return NULL;
+    pto_status s = pto_set_profile((pto_profile)profile);
+    if (s != PTO_OK) {
+        raise_status(s);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *mod_get_profile(PyObject *module, PyObject *unused) {
+    (void)module;
+    (void)unused;
+    return profile_object(pto_get_profile());
+}
+
+/* GIL_RELEASE_MIN_ELEMENTS in operations.c. */
+#define RELEASES_GIL "\nThe GIL is released while the kernel runs (dst valid region of 1024+ elements)."
+
+static PyMethodDef module_methods[] = {
+    {"tpow", (PyCFunction)(void (*)(void))op_tpow, METH_FASTCALL | METH_KEYWORDS,
+     "tpow($module, /, dst, base, exp, tmp, algorithm=PowAlgorithm.DEFAULT)\n--\n\n"
+     "TPOW: dst[i, j] = base[i, j] ** exp[i, j] over dst's valid region; returns dst.\n\n"
+     "All tiles have dst's dtype; base, exp and tmp valid regions equal dst's. tmp is\n"
+     "required and left unchanged. DEFAULT: all nine dtypes (float32 <= 8 ulp where the\n"
+     "result is normal). HIGH_PRECISION: FLOAT16, BFLOAT16, FLOAT32 (<= 1 ulp, exact where\n"
+     "representable). Integers are exact and wrap modulo 2**bits; a negative exponent gives\n"
+     "1 for base 1, +/-1 for base -1, else 0. Special cases follow C99 Annex F pow."
+     RELEASES_GIL},
+    {"trsqrt", (PyCFunction)(void (*)(void))op_trsqrt, METH_FASTCALL | METH_KEYWORDS,
+     "trsqrt($module, /, dst, src)\n--\n\n"
+     "TRSQRT: dst[i, j] = 1 / sqrt(src[i, j]), FLOAT32 or FLOAT16, <= 1 ulp; returns dst.\n\n"
+     "+0 -> +inf, -0 -> -inf, negative -> nan, +inf -> +0. src's valid region equals\n"
+     "dst's." RELEASES_GIL},
+    {"tprelu", (PyCFunction)(void (*)(void))op_tprelu, METH_FASTCALL | METH_KEYWORDS,
+     "tprelu($module, /, dst, src0, src1, tmp=None)\n--\n\n"
+     "TPRELU: dst[i, j] = src0 if src0 > 0 else src0 * src1 (src1 is the slope); returns dst.\n\n"
+     "All nine dtypes, all equal; integer products wrap, float products are correctly\n"
+     "rounded. tmp is optional on HOST and A5, required on the A2A3 profile (with valid\n"
+     "rows >= dst's valid cols + 1 and no overlapping operands)." RELEASES_GIL},
+    {"tcolexpanddiv", (PyCFunction)(void (*)(void))op_tcolexpanddiv, METH_FASTCALL | METH_KEYWORDS,
+     "tcolexpanddiv($module, /, dst, src0, src1)\n--\n\n"
+     "TCOLEXPANDDIV: dst[i, j] = src0[i, j] / src1[0, j]; returns dst.\n\n"
+     "FLOAT32 or FLOAT16, correctly rounded IEEE division. src0's valid region equals\n"
+     "dst's;"
+     " src1 needs valid rows >= 1 and valid cols >= dst's." RELEASES_GIL},
+    {"tpartadd", (PyCFunction)(void (*)(void))op_tpartadd, METH_FASTCALL | METH_KEYWORDS,
+     "tpartadd($module, /, dst, src0, src1)\n--\n\n"
+     "TPARTADD over dst's valid region: src0 + src1 where both sources are valid, a copy of\n"
+     "the one valid source elsewhere; returns dst.\n\n"
+     "All nine dtypes, all equal; integer sums wrap, float sums are correctly rounded. One\n"
+     "source's valid region must equal dst's and the other's must not exceed it\n"
+     "(ShapeMismatchError otherwise)." RELEASES_GIL},
+    {"version", mod_version, METH_NOARGS, "version()\n--\n\nThe library's version, pto_version_string()."},
+    {"simd_target", mod_simd_target, METH_NOARGS,
+     "simd_target()\n--\n\n"
+     "The SIMD target the kernels dispatch to on this CPU, e.g. \"AVX3\", \"AVX2\", \"SSE4\" or\n"
+     "\"EMU128\" (the portable fallback)."},
+    {"dtype_size", mod_dtype_size, METH_O,
+     "dtype_size(dtype)\n--\n\nBytes per element; 0 for an unknown value."},
+    {"set_profile", mod_set_profile, METH_O,
+     "set_profile(profile)\n--\n\n"
+     "Sets the calling thread's target profile (other threads keep theirs). A value\n"
+     "outside pto.Profile raises InvalidArgumentError and changes nothing."},
+    {"get_profile", mod_get_profile, METH_NOARGS,
+     "get_profile()\n--\n\nThe calling thread's target profile; Profile.HOST until set."},
+    {"_register", mod_register, METH_VARARGS,
+     "_register(dtypes, status, profiles, error, error_classes)\n--\n\n"
+     "Called once by the pto package: the enum members and exception classes the C layer\n"
+     "returns and raises."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef pto_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "pto._pto",
+    .m_doc = "The C layer of the pto package (libpto's tiles, buffers and operations). Use `pto`.",
+    .m_size = -1,
+    .m_methods = module_methods,
+};
+
+/* The C enumerators, so that pto's enums take their values from the header. */
+static int add_constants(PyObject *m) {
+#define ADD(name) \
+    if (PyModule_AddIntConstant(m, #name, name) < 0) return -1
+    ADD(PTO_INT8); ADD(PTO_UINT8); ADD(PTO_INT16); ADD(PTO_UINT16); ADD(PTO_INT32);
+    ADD(PTO_UINT32); ADD(PTO_FLOAT16); ADD(PTO_BFLOAT16); ADD(PTO_FLOAT32);
+    ADD(PTO_OK); ADD(PTO_ERR_NULL_ARGUMENT); ADD(PTO_ERR_INVALID_ARGUMENT);
+    ADD(PTO_ERR_UNSUPPORTED_DTYPE); ADD(PTO_ERR_DTYPE_MISMATCH); ADD(PTO_ERR_SHAPE_MISMATCH);
+    ADD(PTO_ERR_OUT_OF_RANGE); ADD(PTO_ERR_ALIASING); ADD(PTO_ERR_OUT_OF_MEMORY);
+    ADD(PTO_POW_DEFAULT); ADD(PTO_POW_HIGH_PRECISION);
+    ADD(PTO_PROFILE_HOST); ADD(PTO_PROFILE_A2A3); ADD(PTO_PROFILE_A5);
+#undef ADD
+    if (PyModule_AddObject(m, "TILE_MAX_BYTES", PyLong_FromSize_t(PTO_TILE_MAX_BYTES)) < 0) return -1;
+    return 0;
+}
+
+PyMODINIT_FUNC PyInit__pto(void) {
+    if (PyType_Ready(&TileType) < 0 || PyType_Ready(&BufferType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&pto_module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&TileType);
+    Py_INCREF(&BufferType);
+    if (PyModule_AddObject(m, "TileCore", (PyObject *)&TileType) < 0 ||
+        PyModule_AddObject(m, "BufferCore", (PyObject *)&BufferType) < 0 || add_constants(m) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

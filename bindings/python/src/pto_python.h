@@ -1,0 +1,73 @@
+/*
+ * Shared declarations of the pto._pto extension (see module.c).
+ *
+ * Lifetime model. TileCore and BufferCore objects own one libpto handle each.
+ * Their memory is "pinned" by every exported buffer view (numpy arrays,
+ * memoryviews) and, for a tile, by every operation running without the GIL; a
+ * buffer is also pinned by each live tile placed in it. close() makes the object
+ * unusable at once (ValueError) but destroys the handle only when the last pin
+ * is gone, so a view never dangles. All counters change under the GIL.
+ */
+#ifndef PTO_PYTHON_H
+#define PTO_PYTHON_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <pto_c.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    PyObject_HEAD
+    pto_buffer *handle; /* NULL until created, and after the deferred destroy */
+    int closed;
+    Py_ssize_t pins;    /* exported views + live placed tiles */
+    Py_buffer wrapped;  /* the caller's memory, for Buffer.wrap */
+    int has_wrapped;
+    Py_ssize_t shape[1];
+} BufferObject;
+
+typedef struct {
+    PyObject_HEAD
+    pto_tile *handle;     /* NULL until created, and after the deferred destroy */
+    int closed;
+    Py_ssize_t pins;      /* exported views + operations running without the GIL */
+    BufferObject *buffer; /* the buffer a placed tile lives in (a reference), or NULL */
+    Py_ssize_t shape[2];
+    Py_ssize_t strides[2];
+} TileObject;
+
+extern PyTypeObject BufferType;
+extern PyTypeObject TileType;
+
+/* registry.c */
+void raise_status(pto_status status);
+PyObject *dtype_object(pto_dtype dtype);
+PyObject *profile_object(pto_profile profile);
+PyObject *mod_register(PyObject *module, PyObject *args);
+
+/* args.c */
+int as_enum_value(PyObject *o, const char *what, int *out);
+int as_uint32(PyObject *o, const char *what, uint32_t *out);
+int as_size(PyObject *o, const char *what, size_t *out);
+int parse_fastcall(const char *fname, const char *const *names, Py_ssize_t nrequired, Py_ssize_t nmax,
+                   PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **out);
+
+/* buffer.c */
+int buffer_check_open(BufferObject *self);
+void buffer_unpin(BufferObject *self);
+
+/* tile.c */
+int tile_arg(PyObject *o, const char *fname, const char *argname, pto_tile **out);
+void tile_unpin(TileObject *self);
+
+/* operations.c */
+PyObject *op_tpow(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *op_trsqrt(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *op_tprelu(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *op_tcolexpanddiv(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *op_tpartadd(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
+#endif /* PTO_PYTHON_H */

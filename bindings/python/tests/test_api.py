@@ -1,0 +1,120 @@
+"""The package surface: version, enums taken from the C header, docstrings on
+every public name, help(pto) as the manual, type information."""
+
+import inspect
+import os
+import pathlib
+import pydoc
+import re
+
+import pytest
+
+import pto
+
+
+def test_version_and_target():
+    assert pto.__version__ == "0.2.0"
+    target = pto.simd_target()
+    assert isinstance(target, str) and target
+
+
+def header_path():
+    roots = [os.environ.get("PTO_SOURCE_ROOT"), pathlib.Path(__file__).resolve().parents[3]]
+    for root in roots:
+        if root and (pathlib.Path(root) / "include" / "pto_c.h").is_file():
+            return pathlib.Path(root) / "include" / "pto_c.h"
+    return None
+
+
+def header_enum(text, name):
+    body = re.search(r"typedef enum %s \{(.*?)\}" % name, text, re.S).group(1)
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r"(PTO_\w+)\s*=\s*(\d+)", body)}
+
+
+@pytest.mark.parametrize("enum_name,cls,prefix", [
+    ("pto_dtype", pto.DType, "PTO_"), ("pto_status", pto.Status, "PTO_"),
+    ("pto_pow_algorithm", pto.PowAlgorithm, "PTO_POW_"), ("pto_profile", pto.Profile, "PTO_PROFILE_")])
+def test_enums_match_the_header(enum_name, cls, prefix):
+    path = header_path()
+    if path is None:
+        pytest.skip("include/pto_c.h not found beside the tests (set PTO_SOURCE_ROOT)")
+    c = header_enum(path.read_text(), enum_name)
+    assert {k[len(prefix):]: v for k, v in c.items()} == {m.name: int(m) for m in cls}
+
+
+def test_fixed_names():
+    assert pto.Status.ERR_SHAPE_MISMATCH == 5 and issubclass(pto.Status, int)
+    assert [m.name for m in pto.DType] == ["INT8", "UINT8", "INT16", "UINT16", "INT32", "UINT32",
+                                           "FLOAT16", "BFLOAT16", "FLOAT32"]
+    assert [m.name for m in pto.PowAlgorithm] == ["DEFAULT", "HIGH_PRECISION"]
+    assert [m.name for m in pto.Profile] == ["HOST", "A2A3", "A5"]
+    for name in pto.__all__:
+        assert hasattr(pto, name), name
+
+
+def public_members(obj):
+    for name, member in inspect.getmembers(obj):
+        if not name.startswith("_") or name in ("__init__", "__enter__", "__exit__"):
+            yield name, member
+
+
+def test_docstrings_everywhere():
+    assert pto.__doc__ and len(pto.__doc__) > 1000
+    missing = []
+    for name in pto.__all__:
+        obj = getattr(pto, name)
+        if name == "__version__":
+            continue
+        if not inspect.getdoc(obj):
+            missing.append(name)
+        if inspect.isclass(obj) and not issubclass(obj, BaseException):
+            for member_name, member in public_members(obj):
+                if isinstance(obj, type) and issubclass(obj, int) and member_name in dir(int):
+                    continue  # inherited from int
+                if not inspect.getdoc(member):
+                    missing.append(f"{name}.{member_name}")
+    assert not missing, missing
+
+
+def test_help_reads_as_the_manual():
+    text = pydoc.render_doc(pto, renderer=pydoc.plaintext)
+    for needle in ["Quick start", "Errors.", "Lifetimes.", "class Tile", "class Buffer", "from_numpy",
+                   "tpow(dst, base, exp, tmp, algorithm=<PowAlgorithm.DEFAULT: 0>)", "trsqrt(dst, src)",
+                   "tprelu(dst, src0, src1, tmp=None)", "ShapeMismatchError", "profile(p"]:
+        assert needle in text, needle
+
+
+def test_signatures():
+    assert str(inspect.signature(pto.tpow)) == "(dst, base, exp, tmp, algorithm=<PowAlgorithm.DEFAULT: 0>)"
+    assert str(inspect.signature(pto.Tile.at)) == "(buffer, offset, dtype, rows, cols)"
+
+
+def test_type_information_ships():
+    package = pathlib.Path(pto.__file__).parent
+    assert (package / "py.typed").is_file() and (package / "_pto.pyi").is_file()
+    assert pto.Tile.from_numpy.__annotations__ and pto.set_profile.__annotations__
+
+
+USER_CODE = '''
+import numpy as np
+import pto
+
+t = pto.Tile(pto.DType.FLOAT32, 2, 2)
+a: np.ndarray = t.numpy()
+d: pto.Tile = pto.tpow(t, t, t, pto.Tile(pto.DType.FLOAT32, 2, 2), pto.PowAlgorithm.HIGH_PRECISION)
+rows: int = t.valid[0]
+t.valid = (1, 1)
+b: pto.Buffer = pto.Buffer.wrap(bytearray(8))
+p: pto.Tile = pto.Tile.at(b, 0, pto.DType.UINT8, 1, 1)
+s: pto.Status = pto.ShapeMismatchError("x", pto.Status.ERR_SHAPE_MISMATCH).status
+with pto.profile(pto.Profile.A5) as prof:
+    q: pto.Profile = prof
+'''
+
+
+def test_type_checkers_see_the_api(tmp_path):
+    api = pytest.importorskip("mypy.api", reason="mypy is not installed here (tests/ci/python.sh installs it)")
+    (tmp_path / "use_pto.py").write_text(USER_CODE)
+    out, err, status = api.run(["--strict", "--cache-dir", str(tmp_path / "cache"), str(tmp_path / "use_pto.py")])
+    assert status == 0, out + err

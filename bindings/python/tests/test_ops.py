@@ -1,0 +1,293 @@
+"""Every operation and dtype against numpy references, with the contract's
+bounds: tpow float32 HIGH_PRECISION <= 1 ulp, DEFAULT <= 8 ulp on normal
+results, float16/bfloat16 <= 1 ulp; trsqrt <= 1 ulp; tprelu, tcolexpanddiv and
+tpartadd correctly rounded; integers exact and wrapping; special cases as C99
+Annex F (numpy's float64 power is libm's pow)."""
+
+import numpy as np
+import pytest
+
+import pto
+from helpers import (ALL_TYPES, D, FLOAT_TYPES, INT_TYPES, RAW, int_pow, make, random_ints, raw,
+                     round_to, same_bits, to_float64, ulp_error, values)
+
+POW_SPECIALS = [  # (base, exponent): every C99 Annex F pow rule
+    (0.0, -1.0), (-0.0, -1.0), (0.0, -2.0), (-0.0, -2.0), (0.0, -np.inf), (-0.0, -np.inf),
+    (0.0, 1.0), (-0.0, 1.0), (0.0, 2.0), (-0.0, 2.0), (-0.0, 0.5), (-1.0, np.inf), (-1.0, -np.inf),
+    (1.0, np.nan), (1.0, -3.0), (np.nan, 0.0), (np.inf, -0.0), (-2.0, 0.5), (-2.0, -1.5),
+    (0.5, -np.inf), (2.0, -np.inf), (0.5, np.inf), (2.0, np.inf), (-0.5, np.inf), (-2.0, -np.inf),
+    (-np.inf, -1.0), (-np.inf, -2.0), (-np.inf, -0.5), (-np.inf, 3.0), (-np.inf, 2.0), (-np.inf, 0.5),
+    (np.inf, -1.0), (np.inf, 2.0), (np.nan, 1.0), (2.0, np.nan), (np.nan, np.nan), (-3.0, 3.0),
+    (-2.0, 2.0), (2.0, 0.5), (4.0, -0.5), (10.0, 3.0), (-1.0, 5.0),
+]
+
+
+def float_tiles(dtype, *arrays):
+    return [make(dtype, a) for a in arrays]
+
+
+def pow_inputs(rng, n=32):
+    """Bases and exponents whose results are normal numbers in every float type:
+    positive bases in [1/4, 4] with exponents in [-6, 6], negative bases with
+    integer exponents."""
+    base = np.exp2(rng.uniform(-2, 2, (n, n)))
+    exp = rng.uniform(-6, 6, (n, n))
+    neg = rng.random((n, n)) < 0.25
+    base = np.where(neg, -base, base)
+    exp = np.where(neg, np.round(exp), exp)
+    return base, exp
+
+
+POW_BOUNDS = [(D.FLOAT32, pto.PowAlgorithm.HIGH_PRECISION, 1.0), (D.FLOAT32, pto.PowAlgorithm.DEFAULT, 8.0),
+              (D.FLOAT16, pto.PowAlgorithm.HIGH_PRECISION, 1.0), (D.FLOAT16, pto.PowAlgorithm.DEFAULT, 1.0),
+              (D.BFLOAT16, pto.PowAlgorithm.HIGH_PRECISION, 1.0), (D.BFLOAT16, pto.PowAlgorithm.DEFAULT, 1.0)]
+
+
+@pytest.mark.parametrize("dtype,algorithm,bound", POW_BOUNDS, ids=lambda p: getattr(p, "name", str(p)))
+def test_tpow_float_within_bound(rng, dtype, algorithm, bound):
+    base, exp = pow_inputs(rng)
+    b, e = float_tiles(dtype, base, exp)
+    dst, tmp = pto.Tile(dtype, *b.shape), pto.Tile(dtype, *b.shape)
+    assert pto.tpow(dst, b, e, tmp, algorithm) is dst
+    exact = np.power(values(b), values(e))
+    err = ulp_error(dtype, values(dst), exact)
+    assert err.max() <= bound, f"max {err.max():.3f} ulp at base {values(b).flat[err.argmax()]}"
+
+
+@pytest.mark.parametrize("dtype", FLOAT_TYPES, ids=lambda d: d.name)
+def test_tpow_high_precision_exact_when_representable(dtype):
+    b, e = make(dtype, [[2, 3, -5, 0.25, 9, 1024]]), make(dtype, [[5, 4, 3, -3, 0.5, -0.5]])
+    dst, tmp = pto.Tile(dtype, 1, 6), pto.Tile(dtype, 1, 6)
+    pto.tpow(dst, b, e, tmp, algorithm=pto.PowAlgorithm.HIGH_PRECISION)
+    assert values(dst).tolist() == [[32, 81, -125, 64, 3, 1 / 32]]
+
+
+def test_tpow_float32_high_precision_subnormal_results(rng):
+    base = np.exp2(rng.uniform(-140, -127, (8, 8))).astype(np.float32)
+    b, e = make(D.FLOAT32, base), make(D.FLOAT32, np.ones((8, 8)) * 1.0)
+    e.numpy()[:] = rng.choice([1.0, 1.03125, 0.98], size=(8, 8))
+    dst, tmp = pto.Tile(D.FLOAT32, 8, 8), pto.Tile(D.FLOAT32, 8, 8)
+    pto.tpow(dst, b, e, tmp, pto.PowAlgorithm.HIGH_PRECISION)
+    exact = np.power(values(b), values(e))
+    assert ulp_error(D.FLOAT32, values(dst), exact).max() <= 1.0
+
+
+@pytest.mark.parametrize("algorithm", list(pto.PowAlgorithm), ids=lambda a: a.name)
+@pytest.mark.parametrize("dtype", FLOAT_TYPES, ids=lambda d: d.name)
+def test_tpow_special_cases(dtype, algorithm):
+    base = np.array([[p[0] for p in POW_SPECIALS]])
+    exp = np.array([[p[1] for p in POW_SPECIALS]])
+    b, e = float_tiles(dtype, base, exp)
+    dst, tmp = pto.Tile(dtype, *b.shape), pto.Tile(dtype, *b.shape)
+    pto.tpow(dst, b, e, tmp, algorithm)
+    with np.errstate(all="ignore"):
+        want = to_float64(dtype, round_to(dtype, np.power(values(b), values(e))))
+    got = values(dst)
+    bad = ~same_bits(got, want)
+    assert not bad.any(), list(zip(base[bad], exp[bad], got[bad], want[bad]))
+
+
+@pytest.mark.parametrize("dtype", INT_TYPES, ids=lambda d: d.name)
+def test_tpow_integers_exact_and_wrapping(rng, dtype):
+    signed = np.issubdtype(RAW[dtype], np.signedinteger)
+    small = rng.integers(-5 if signed else 0, 6, (16, 16))
+    exps = rng.integers(-3 if signed else 0, 40, (16, 16))
+    full = random_ints(rng, dtype, (16, 16))
+    base = np.vstack([small, full])
+    exp = np.vstack([exps, rng.integers(0, 4, (16, 16))])
+    if signed:  # every negative-exponent rule, and 0 ** 0
+        base[0, :6], exp[0, :6] = [1, -1, -1, 2, 0, -7], [-3, -3, -4, -1, 0, -2]
+    b, e = make(dtype, base), make(dtype, exp)
+    dst, tmp = pto.Tile(dtype, 32, 16), pto.Tile(dtype, 32, 16)
+    pto.tpow(dst, b, e, tmp)
+    want = np.array([[int_pow(dtype, int(x), int(y)) for x, y in zip(rb, re)] for rb, re in zip(base, exp)])
+    np.testing.assert_array_equal(values(dst), want)
+
+
+@pytest.mark.parametrize("dtype", [D.FLOAT32, D.FLOAT16], ids=lambda d: d.name)
+def test_trsqrt_within_one_ulp(rng, dtype):
+    lo, hi = (-149, 127) if dtype is D.FLOAT32 else (-24, 15)
+    x = make(dtype, np.exp2(rng.uniform(lo, hi, (32, 32))))
+    dst = pto.Tile(dtype, 32, 32)
+    assert pto.trsqrt(dst, x) is dst
+    exact = 1.0 / np.sqrt(values(x))
+    assert ulp_error(dtype, values(dst), exact).max() <= 1.0
+
+
+@pytest.mark.parametrize("dtype", [D.FLOAT32, D.FLOAT16], ids=lambda d: d.name)
+def test_trsqrt_special_cases(dtype):
+    x = make(dtype, [[0.0, -0.0, -1.0, np.inf, np.nan, -np.inf, 4.0, 0.25]])
+    dst = pto.Tile(dtype, 1, 8)
+    pto.trsqrt(dst, x)
+    want = [np.inf, -np.inf, np.nan, 0.0, np.nan, np.nan, 0.5, 2.0]
+    assert same_bits(values(dst), [want]).all(), values(dst)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_TYPES, ids=lambda d: d.name)
+def test_tprelu_float_correctly_rounded(rng, dtype):
+    x = rng.standard_normal((24, 24)) * np.exp2(rng.integers(-8, 8, (24, 24)))
+    x[0, :6] = [0.0, -0.0, np.inf, -np.inf, np.nan, -1e-3]
+    s = rng.standard_normal((24, 24))
+    a, slope = make(dtype, x), make(dtype, s)
+    dst = pto.Tile(dtype, 24, 24)
+    assert pto.tprelu(dst, a, slope) is dst
+    xa, sa = values(a), values(slope)
+    with np.errstate(all="ignore"):
+        want = np.where(xa > 0, xa, to_float64(dtype, round_to(dtype, xa * sa)))
+    assert same_bits(values(dst), want).all()
+
+
+@pytest.mark.parametrize("dtype", INT_TYPES, ids=lambda d: d.name)
+def test_tprelu_integers_wrap(rng, dtype):
+    x, s = random_ints(rng, dtype, (16, 16)), random_ints(rng, dtype, (16, 16))
+    a, slope = make(dtype, x), make(dtype, s)
+    dst, tmp = pto.Tile(dtype, 16, 16), pto.Tile(dtype, 16, 16)
+    pto.tprelu(dst, a, slope, tmp)
+    xr, sr = raw(a), raw(slope)
+    want = np.where(xr > 0, xr, xr * sr)  # numpy arrays wrap in their own type
+    np.testing.assert_array_equal(raw(dst), want)
+    assert not raw(tmp).any(), "tmp is never written"
+
+
+@pytest.mark.parametrize("dtype", [D.FLOAT32, D.FLOAT16], ids=lambda d: d.name)
+def test_tcolexpanddiv_correctly_rounded(rng, dtype):
+    x = rng.standard_normal((20, 24)) * 100
+    x[0, 1] = 0.0
+    d = rng.standard_normal((3, 24))
+    d[0, :3] = [0.0, 0.0, -0.0]
+    a, div = make(dtype, x), make(dtype, d)
+    dst = pto.Tile(dtype, 20, 24)
+    assert pto.tcolexpanddiv(dst, a, div) is dst
+    with np.errstate(all="ignore"):
+        want = to_float64(dtype, round_to(dtype, values(a) / values(div)[0]))
+    assert same_bits(values(dst), want).all()
+
+
+def partadd_reference(a, b, valid_a, valid_b, valid_dst, initial):
+    """Sum where both sources are valid, the one valid source elsewhere (in the
+    arrays' own type, so integer sums wrap)."""
+    def region(valid):
+        m = np.zeros(initial.shape, bool)
+        m[:valid[0], :valid[1]] = True
+        return m
+    in_a, in_b, in_dst = region(valid_a), region(valid_b), region(valid_dst)
+    out = initial.copy()
+    out[in_dst & in_a & in_b] = (a + b)[in_dst & in_a & in_b]
+    out[in_dst & in_a & ~in_b] = a[in_dst & in_a & ~in_b]
+    out[in_dst & ~in_a & in_b] = b[in_dst & ~in_a & in_b]
+    return out
+
+
+@pytest.mark.parametrize("pattern", ["src1_smaller", "src0_smaller", "equal"])
+@pytest.mark.parametrize("dtype", ALL_TYPES, ids=lambda d: d.name)
+def test_tpartadd(rng, dtype, pattern):
+    full, part = (12, 20), {"src1_smaller": (5, 7), "src0_smaller": (12, 3), "equal": (12, 20)}[pattern]
+    va, vb = (part, full) if pattern == "src0_smaller" else (full, part)
+    if dtype in FLOAT_TYPES:
+        xa, xb = rng.standard_normal(full) * 1e3, rng.standard_normal(full)
+    else:
+        xa, xb = random_ints(rng, dtype, full), random_ints(rng, dtype, full)
+    a, b = make(dtype, xa, valid=va), make(dtype, xb, valid=vb)
+    dst = pto.Tile(dtype, *full)
+    assert pto.tpartadd(dst, a, b) is dst
+    if dtype in FLOAT_TYPES:
+        va64, vb64 = values(a), values(b)
+        want = partadd_reference(va64, vb64, va, vb, full, np.zeros(full))
+        want = to_float64(dtype, round_to(dtype, want))
+        assert same_bits(values(dst), want).all()
+    else:
+        want = partadd_reference(raw(a), raw(b), va, vb, full, raw(dst))  # wraps in its type
+        np.testing.assert_array_equal(raw(dst), want)
+
+
+OPS = {
+    "tpow": (lambda d, a, b, t: pto.tpow(d, a, b, t), D.FLOAT32),
+    "trsqrt": (lambda d, a, b, t: pto.trsqrt(d, a), D.FLOAT32),
+    "tprelu": (lambda d, a, b, t: pto.tprelu(d, a, b), D.INT16),
+    "tcolexpanddiv": (lambda d, a, b, t: pto.tcolexpanddiv(d, a, b), D.FLOAT16),
+    "tpartadd": (lambda d, a, b, t: pto.tpartadd(d, a, b), D.UINT8),
+}
+
+
+@pytest.mark.parametrize("op", sorted(OPS))
+def test_only_dst_valid_region_is_written(rng, op):
+    """Operands of other physical shapes; dst's valid region is the domain."""
+    call, dtype = OPS[op]
+    dst = make(dtype, np.full((8, 12), 7), valid=(3, 5))
+    a = make(dtype, rng.integers(1, 9, (3, 5)))
+    b = make(dtype, rng.integers(1, 9, (3, 16)), valid=(3, 5))
+    tmp = pto.Tile(dtype, 3, 5)
+    before = raw(dst)
+    call(dst, a, b, tmp)
+    after = raw(dst)
+    outside = np.ones((8, 12), bool)
+    outside[:3, :5] = False
+    np.testing.assert_array_equal(after[outside], before[outside])
+    assert (after[:3, :5] != 7).any()
+
+
+@pytest.mark.parametrize("op", sorted(OPS))
+def test_empty_valid_region_writes_nothing(op):
+    call, dtype = OPS[op]
+    dst, a, tmp = (make(dtype, np.full((4, 4), 3), valid=(0, 4)) for _ in range(3))
+    b = make(dtype, np.full((4, 4), 3), valid=(0, 4) if op != "tcolexpanddiv" else (1, 4))
+    call(dst, a, b, tmp)
+    assert (raw(dst) == raw(a)).all()
+
+
+@pytest.mark.parametrize("op", sorted(OPS))
+def test_in_place_equals_separate_dst(rng, op):
+    call, dtype = OPS[op]
+    x, y = rng.integers(1, 9, (6, 6)), rng.integers(1, 9, (6, 6))
+    separate = pto.Tile(dtype, 6, 6)
+    call(separate, make(dtype, x), make(dtype, y), pto.Tile(dtype, 6, 6))
+    a = make(dtype, x)
+    call(a, a, make(dtype, y), pto.Tile(dtype, 6, 6))
+    np.testing.assert_array_equal(raw(a), raw(separate))
+
+
+def test_keyword_arguments():
+    x = make(D.FLOAT32, [[4.0, 16.0]])
+    dst, tmp = pto.Tile(D.FLOAT32, 1, 2), pto.Tile(D.FLOAT32, 1, 2)
+    pto.tpow(dst=dst, base=x, exp=x, tmp=tmp, algorithm=pto.PowAlgorithm.HIGH_PRECISION)
+    assert values(dst).tolist() == [[256.0, 16.0 ** 16]]
+    assert pto.trsqrt(dst, src=x).numpy().tolist() == [[0.5, 0.25]]
+    pto.tprelu(dst, src0=x, src1=x, tmp=None)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        pto.trsqrt(dst, source=x)
+    with pytest.raises(TypeError, match="multiple values"):
+        pto.trsqrt(dst, x, src=x)
+    with pytest.raises(TypeError, match="missing required argument 'tmp'"):
+        pto.tpow(dst, x, x)
+    with pytest.raises(TypeError, match="pto.Tile or None"):
+        pto.trsqrt(dst, np.zeros((1, 2), np.float32))
+
+
+def test_large_tiles_release_the_gil_and_match_small_results(rng):
+    """1024+ elements take the GIL-free path; results equal a tile-by-tile run."""
+    x = rng.uniform(0.5, 2, (64, 64)).astype(np.float32)
+    big = pto.trsqrt(pto.Tile(D.FLOAT32, 64, 64), make(D.FLOAT32, x))
+    rows = [pto.trsqrt(pto.Tile(D.FLOAT32, 1, 64), make(D.FLOAT32, x[i:i + 1])).numpy() for i in range(64)]
+    np.testing.assert_array_equal(big.numpy(), np.vstack(rows))
+
+
+@pytest.mark.parametrize("dtype", ALL_TYPES, ids=lambda d: d.name)
+def test_dtype_support_per_operation(dtype):
+    """trsqrt and tcolexpanddiv: FLOAT32 and FLOAT16; tpow HIGH_PRECISION: the
+    float types; everything else takes all nine."""
+    t = [make(dtype, np.ones((2, 2))) for _ in range(4)]
+    float_only = [lambda: pto.trsqrt(t[0], t[1]), lambda: pto.tcolexpanddiv(t[0], t[1], t[2])]
+    for call in float_only:
+        if dtype in (D.FLOAT32, D.FLOAT16):
+            call()
+        else:
+            with pytest.raises(pto.UnsupportedDTypeError):
+                call()
+    if dtype in FLOAT_TYPES:
+        pto.tpow(*t, pto.PowAlgorithm.HIGH_PRECISION)
+    else:
+        with pytest.raises(pto.UnsupportedDTypeError):
+            pto.tpow(*t, pto.PowAlgorithm.HIGH_PRECISION)
+    pto.tpow(*t)
+    pto.tprelu(*t)
+    pto.tpartadd(*t[:3])

@@ -1,0 +1,167 @@
+"""Tiles: attributes, valid regions, from_numpy copies, numpy() zero-copy views
+and their lifetime (close() never leaves a view dangling)."""
+
+import gc
+import sys
+
+import numpy as np
+import pytest
+
+import pto
+from helpers import ALL_TYPES, D, RAW, bf16_bits_from_f32, make, raw
+
+try:
+    import ml_dtypes
+except ImportError:
+    ml_dtypes = None
+
+
+def test_attributes_and_zero_fill():
+    t = pto.Tile(D.INT16, 3, 5)
+    assert (t.dtype, t.rows, t.cols, t.shape, t.valid) == (D.INT16, 3, 5, (3, 5), (3, 5))
+    assert isinstance(t.dtype, pto.DType) and t.nbytes == 30 and t.buffer is None and t.offset == 0
+    assert not t.closed and not raw(t).any()
+    t.valid = (2, 0)
+    assert t.valid == (2, 0)
+    t.valid = [3, 5]
+    assert t.valid == (3, 5)
+    assert "INT16 3x5" in repr(t)
+
+
+@pytest.mark.parametrize("dtype", ALL_TYPES, ids=lambda d: d.name)
+def test_numpy_dtype_mapping(dtype):
+    t = pto.Tile(dtype, 2, 3)
+    a = t.numpy()
+    assert a.shape == (2, 3) and a.flags.writeable and a.flags.c_contiguous
+    if dtype is D.BFLOAT16:
+        want = ml_dtypes.bfloat16 if ml_dtypes is not None else np.uint16
+    else:
+        want = RAW[dtype]
+        assert np.dtype(want).name == dtype.name.lower()
+    assert a.dtype == np.dtype(want) == dtype.numpy_dtype
+    assert a.itemsize == dtype.itemsize
+
+
+@pytest.mark.parametrize("dtype", ALL_TYPES, ids=lambda d: d.name)
+def test_numpy_is_a_zero_copy_view(dtype):
+    t = pto.Tile(dtype, 4, 4)
+    a = t.numpy()
+    a[1, 2] = 1
+    assert raw(t)[1, 2] != 0
+    assert np.shares_memory(a, np.asarray(memoryview(t)))
+    pto.tpartadd(t, t, make(dtype, np.ones((4, 4))))  # a write by libpto shows in the view
+    assert raw(t)[0, 0] == raw(make(dtype, np.ones((1, 1))))[0, 0]
+    np.testing.assert_array_equal(np.asarray(a).view(np.uint8), np.asarray(memoryview(t)).view(np.uint8))
+
+
+def holds(array, obj):
+    """Whether array's base chain (arrays, memoryviews) reaches obj."""
+    base = array
+    while base is not None:
+        if base is obj or getattr(base, "obj", None) is obj:
+            return True
+        base = getattr(base, "base", None)
+    return False
+
+
+def test_view_keeps_the_tile_alive():
+    t = make(D.FLOAT32, np.arange(12.0).reshape(3, 4))
+    a = t.numpy()
+    assert holds(a, t)
+    refs = sys.getrefcount(t)
+    b = t.numpy()
+    assert sys.getrefcount(t) > refs
+    del b, t
+    gc.collect()
+    others = [make(D.FLOAT32, np.full((3, 4), 99.0)) for _ in range(50)]  # reuse freed memory, if any
+    np.testing.assert_array_equal(a, np.arange(12.0).reshape(3, 4))
+    a[0, 0] = -1
+    assert a[0, 0] == -1 and len(others) == 50
+
+
+def test_close_with_live_view_keeps_the_memory_until_the_view_dies():
+    t = make(D.INT32, np.arange(6).reshape(2, 3))
+    a = t.numpy()
+    with t:
+        pass  # __exit__ closes
+    assert t.closed
+    with pytest.raises(ValueError):
+        t.numpy()
+    with pytest.raises(ValueError):
+        pto.tpartadd(t, t, t)
+    [make(D.INT32, np.full((2, 3), 7)) for _ in range(50)]
+    np.testing.assert_array_equal(a, np.arange(6).reshape(2, 3))  # still the tile's memory
+    a += 1
+    assert a.sum() == 21
+    del a  # the deferred destroy runs here
+    gc.collect()
+
+
+def test_context_manager_and_closed_repr():
+    with pto.Tile(D.UINT8, 1, 1) as t:
+        assert isinstance(t, pto.Tile)
+    assert t.closed and repr(t) == "<pto.Tile (closed)>"
+    with pytest.raises(ValueError):
+        with t:
+            pass
+
+
+def test_from_numpy_copies_and_infers_the_dtype():
+    a = np.arange(12, dtype=np.int16).reshape(3, 4)
+    t = pto.Tile.from_numpy(a)
+    assert t.dtype is D.INT16 and t.shape == (3, 4) and t.valid == (3, 4)
+    a[0, 0] = 100
+    assert t.numpy()[0, 0] == 0  # a copy
+    assert not np.shares_memory(a, t.numpy())
+    nc = np.arange(20, dtype=np.float32).reshape(4, 5)[:, ::2]  # not contiguous
+    np.testing.assert_array_equal(pto.Tile.from_numpy(nc).numpy(), nc)
+    f = pto.Tile.from_numpy(np.array([[1.5, 2.25]]), dtype=D.FLOAT32)  # float64 converted
+    assert f.dtype is D.FLOAT32 and f.numpy().tolist() == [[1.5, 2.25]]
+    assert pto.Tile.from_numpy([[1, 2]], dtype=D.UINT8).numpy().dtype == np.uint8
+
+
+def test_from_numpy_refusals():
+    with pytest.raises(ValueError, match="2-D"):
+        pto.Tile.from_numpy(np.zeros(4, np.float32))
+    with pytest.raises(TypeError, match="float64"):
+        pto.Tile.from_numpy(np.zeros((2, 2)))
+    with pytest.raises(TypeError):
+        pto.Tile.from_numpy(np.ones((2, 2), np.float32), dtype=D.INT32)  # float -> int is not same-kind
+    with pytest.raises(pto.InvalidArgumentError):
+        pto.Tile.from_numpy(np.zeros((0, 3), np.float32))
+
+
+def test_bfloat16_raw_bits():
+    bits = bf16_bits_from_f32(np.array([[1.0, -2.5, 3.140625]], np.float32))
+    t = pto.Tile.from_numpy(bits, dtype=D.BFLOAT16)
+    assert t.dtype is D.BFLOAT16
+    np.testing.assert_array_equal(np.asarray(memoryview(t)), bits)
+    view = t.numpy()
+    if ml_dtypes is None:
+        assert view.dtype == np.uint16
+        np.testing.assert_array_equal(view, bits)
+    else:
+        assert view.dtype == ml_dtypes.bfloat16
+        assert view.astype(np.float32).tolist() == [[1.0, -2.5, 3.140625]]
+
+
+@pytest.mark.skipif(ml_dtypes is None, reason="ml_dtypes is not installed: BFLOAT16 maps to uint16 here")
+def test_bfloat16_with_ml_dtypes():
+    a = np.array([[1.0, 0.5], [-4.0, 8.0]], dtype=ml_dtypes.bfloat16)
+    t = pto.Tile.from_numpy(a)
+    assert t.dtype is D.BFLOAT16
+    np.testing.assert_array_equal(t.numpy(), a)
+    f = pto.Tile.from_numpy(np.array([[3.0]], np.float32), dtype=D.BFLOAT16)
+    assert f.numpy().astype(np.float32)[0, 0] == 3.0
+
+
+def test_uint16_array_is_uint16_unless_told():
+    assert pto.Tile.from_numpy(np.zeros((1, 1), np.uint16)).dtype is D.UINT16
+
+
+def test_buffer_protocol_formats():
+    for dtype, fmt in [(D.INT8, "b"), (D.UINT32, "I"), (D.FLOAT16, "e"), (D.BFLOAT16, "H"), (D.FLOAT32, "f")]:
+        m = memoryview(pto.Tile(dtype, 2, 3))
+        assert (m.format, m.shape, m.itemsize, m.readonly) == (fmt, (2, 3), dtype.itemsize, False)
+        assert m.strides == (3 * dtype.itemsize, dtype.itemsize)
+        m.release()

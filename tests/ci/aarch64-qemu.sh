@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# aarch64 cross build (cross/aarch64-linux-gnu.ini, Debian's
+# crossbuild-essential-arm64 and :arm64 libraries) with the core suites run
+# under qemu-user on several emulated CPUs, each of which makes Highway
+# dispatch to other targets:
+#   cortex-a57     NEON
+#   max,sve128=on  SVE2_128, SVE2, SVE, NEON (128-bit vectors)
+#   max,sve256=on  SVE_256, SVE2, SVE, NEON
+#   max,sve2048=on SVE2, SVE, NEON with 2048-bit vectors (no table may be
+#                  read past its end at any vector length)
+# Under emulation (PTO_TEST_UNDER_QEMU=1) the tests skip what qemu-user
+# cannot do (a thread in a dynamically linked program can hang; RLIMIT_AS is
+# ignored) and test_accuracy samples 2^16 inputs per target and every 61st
+# float32 in [1, 4) for trsqrt; each says so in its log. Prints the accuracy
+# lines per CPU. Build directory build-aarch64 is kept between runs.
+# Usage: tests/ci/aarch64-qemu.sh [QEMU_CPU...]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+cpus=("$@")
+[ ${#cpus[@]} -gt 0 ] || cpus=(cortex-a57 max,sve128=on max,sve256=on max,sve2048=on)
+
+[ -d build-aarch64 ] || meson setup build-aarch64 --cross-file cross/aarch64-linux-gnu.ini -Dbindings=disabled
+meson compile -C build-aarch64
+
+export PTO_TEST_UNDER_QEMU=1
+for cpu in "${cpus[@]}"; do
+  printf '\n--- QEMU_CPU=%s\n' "$cpu"
+  start=$SECONDS
+  QEMU_CPU=$cpu meson test -C build-aarch64 --suite core --no-rebuild --print-errorlogs \
+    --num-processes 2 --timeout-multiplier 4
+  grep -h '^\[accuracy\]\|^\[targets\].*ran on' build-aarch64/meson-logs/testlog.txt | sort -u
+  echo "QEMU_CPU=$cpu: $((SECONDS - start)) s"
+done

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# clang builds, core suites on every x86 target this CPU supports. clang
+# builds Highway's EMU128 target where gcc 12.2 builds SCALAR, so this is
+# where EMU128 runs. Two builds: the default one, and one with
+# -Dx86_specializations=false, whose AVX2 and AVX-512 targets run the
+# portable twins of the x86-specific kernel code (pow-x86-inl.h, rsqrt's
+# short correction). Prints the accuracy lines of both. Build directories
+# build-clang and build-clang-portable are kept between runs.
+# Usage: tests/ci/clang.sh (from anywhere).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+run() {  # build dir, meson options...
+  local dir=$1
+  shift
+  [ -d "$dir" ] || CC=clang CXX=clang++ meson setup "$dir" -Dbindings=disabled "$@"
+  meson compile -C "$dir"
+  meson test -C "$dir" --suite core --print-errorlogs --num-processes 2
+  grep -h '^\[accuracy\]' "$dir/meson-logs/testlog.txt" || true
+}
+
+run build-clang
+run build-clang-portable -Dx86_specializations=false -Dbench=false
