@@ -50,8 +50,11 @@ git -C "$root/bindings/go" ls-files |
   python3 "$publish/go_module_proxy.py" "$out/go" "$go_module" "v$version" "$root/bindings/go" "$time"
 
 echo "=== Maven: $maven_group:$maven_artifact:$version -> $out/maven"
+# PTO_JNI_CROSS (see bindings/java/src/main/native/build-native.sh) adds
+# cross-built platforms to the jar, e.g. linux-aarch64.
 "$mvn" -B -q -Dstyle.color=never ${MAVEN_FLAGS:-} -f "$root/bindings/java/pom.xml" \
   -Dpto.build.directory="$work/maven" -DskipTests -Dmaven.install.skip=true \
+  -Dpto.jni.cross="${PTO_JNI_CROSS:-}" \
   -DaltDeploymentRepository="pto-local::file://$out/maven" deploy
 
 echo "=== cargo: pto-sys, pto $version -> $out/cargo"

@@ -23,10 +23,14 @@ expect include/pto_c.h "$(macro PTO_VERSION_STRING)" "\"$version\""
 expect bindings/java/pom.xml \
   "$(sed -n 's:^  <version>\(.*\)</version>:\1:p' "$root/bindings/java/pom.xml" | head -n1)" "$version"
 for crate in pto-sys pto; do
-  expect bindings/rust/$crate/Cargo.toml \
+  expect "bindings/rust/$crate/Cargo.toml" \
     "$(sed -n 's/^version = "\(.*\)"/\1/p' "$root/bindings/rust/$crate/Cargo.toml" | head -n1)" "$version"
 done
-# The safe crate pins the -sys crate of the same release.
+# pto depends on exactly its own version of pto-sys.
 expect "bindings/rust/pto/Cargo.toml (pto-sys dependency)" \
   "$(sed -n 's/^pto-sys = { version = "=\([^"]*\)".*/\1/p' "$root/bindings/rust/pto/Cargo.toml")" "$version"
+# The Go module's version is the git tag a release adds (bindings/publish-local.sh
+# uses v$version); the example requires that version.
+expect examples/go/go.mod \
+  "$(sed -n 's/^require github.com\/libpto\/pto-go v\(.*\)$/\1/p' "$root/examples/go/go.mod")" "$version"
 exit $status

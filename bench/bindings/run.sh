@@ -5,7 +5,7 @@
 # table with each binding's overhead over the C call.
 #   bench/bindings/run.sh [BUILD_DIR]     (default: build; bindings enabled)
 # Go also reports a bare cgo call (pto_tile_rows) for reference. Each
-# figure is the best of 7 rounds (the fastest round is the least disturbed
+# figure is the best of 31 rounds (the fastest round is the least disturbed
 # by other load on the machine).
 set -eu
 # shellcheck source=bench/bindings/env.sh
@@ -17,7 +17,7 @@ cc -O2 "$here/bench.c" $(pkg-config --cflags --libs pto) -o "$tmp/bench-c"
 "$tmp/bench-c" | tee -a "$results"
 
 (cd "$root/bindings/go" && GOTOOLCHAIN=local GOPROXY=off go test -run '^$' \
-  -bench '^(BenchmarkBareCgo|BenchmarkTRsqrt1x1|BenchmarkTRsqrt64x64)$' -benchtime 200000x -count 7 .) |
+  -bench '^(BenchmarkBareCgo|BenchmarkTRsqrt1x1|BenchmarkTRsqrt64x64)$' -benchtime 100000x -count 31 .) |
   awk '/^Benchmark/ { name = $1; sub(/-[0-9]+$/, "", name); if (!(name in v) || $3 + 0 < v[name]) v[name] = $3 + 0 }
        END { map["BenchmarkBareCgo"] = "bare_cgo"; map["BenchmarkTRsqrt1x1"] = "trsqrt_1x1"
              map["BenchmarkTRsqrt64x64"] = "trsqrt_64x64"
@@ -36,7 +36,7 @@ awk -v cpu="$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)" '
   { t[$1 " " $2] = $3 }
   END {
     c1 = t["c trsqrt_1x1"]; c64 = t["c trsqrt_64x64"]
-    printf "\n%s; pto_trsqrt float32, best of 7 rounds, ns\n\n", cpu
+    printf "\n%s; pto_trsqrt float32, best of 31 rounds, ns\n\n", cpu
     print "| language | 1x1 call (ns) | overhead over C (ns) | 64x64 per element (ns) |"
     print "|---|---|---|---|"
     split("c go java rust", langs, " ")

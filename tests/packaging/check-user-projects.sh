@@ -74,7 +74,8 @@ sed -i -e "s|@MAVEN_REPO_URL@|file://$out/maven|" -e "s|@MAVEN_GROUP@|$MAVEN_GRO
 m2=$scratch/m2
 mkdir -p "$m2"
 if [ -d "$HOME/.m2/repository" ]; then
-  cp -al "$HOME/.m2/repository/." "$m2/" 2>/dev/null || cp -a "$HOME/.m2/repository/." "$m2/"
+  # A copy, not hard links: Maven may rewrite its bookkeeping files in place.
+  cp -a "$HOME/.m2/repository/." "$m2/"
 fi
 rm -rf "$m2/${MAVEN_GROUP//.//}/$MAVEN_ARTIFACT"
 (

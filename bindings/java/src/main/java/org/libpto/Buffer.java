@@ -50,10 +50,12 @@ public final class Buffer implements AutoCloseable {
         if (nbytes <= 0 || nbytes > (1 << 28)) {
             throw new PtoException(Status.INVALID_ARGUMENT, "Buffer.allocate: nbytes must be in [1, 2^28], got " + nbytes);
         }
+        // alignedSlice would also round the end down to a multiple of 64, so
+        // the aligned start is found with alignmentOffset instead.
         ByteBuffer raw = ByteBuffer.allocateDirect(nbytes + 63);
-        ByteBuffer aligned = raw.alignedSlice(64);
-        aligned.limit(nbytes);
-        return new Buffer(aligned.slice().order(ByteOrder.nativeOrder()));
+        int start = (64 - raw.alignmentOffset(0, 64)) % 64;
+        raw.position(start).limit(start + nbytes);
+        return new Buffer(raw.slice().order(ByteOrder.nativeOrder()));
     }
 
     /**

@@ -85,6 +85,20 @@ class PlacementAndProfileTest {
         assertEquals(Status.INVALID_ARGUMENT, assertThrows(PtoException.class, () -> Buffer.allocate(0)).status());
     }
 
+    /** Every size and every alignment the JVM's allocator happens to give. */
+    @Test
+    void allocatedBuffersAreAlignedAndExact() {
+        for (int n = 1; n <= 300; n++) {
+            try (Buffer b = Buffer.allocate(n)) {
+                assertEquals(n, b.size());
+                assertEquals(0, b.asByteBuffer().alignmentOffset(0, 64), "size " + n);
+                try (Tile t = b.tileAt(DType.UINT8, 1, n, 0)) {
+                    assertEquals(n, t.asByteBuffer().capacity());
+                }
+            }
+        }
+    }
+
     @Test
     void directTilesAreZeroCopy() {
         try (Tile t = Tile.direct(DType.FLOAT32, 2, 2); Tile owned = new Tile(DType.FLOAT32, 2, 2)) {
