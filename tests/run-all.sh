@@ -38,7 +38,7 @@ tests/ci/bindings-packages.sh "$root/build-packages"
 # valgrind, a bounded libFuzzer run, and the ABI checks. Each run has its own
 # build directory next to the source (build-asan, build-tsan, build-fuzz,
 # build-abi), kept between runs. The bindings are left to the first step.
-c_only=(-Dbindings=disabled -Dbench=false -Dtests=true)
+c_only=(-Dbindings=disabled -Dpython=disabled -Dbench=false -Dtests=true)
 c_suites=(--suite core --suite hardening)
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 # Allocation-failure tests ask for more than a lowered RLIMIT_AS allows:

@@ -22,7 +22,7 @@ cd "$(dirname "$0")/../.."
 cpus=("$@")
 [ ${#cpus[@]} -gt 0 ] || cpus=(cortex-a57 max,sve128=on max,sve256=on max,sve2048=on)
 
-[ -d build-aarch64 ] || meson setup build-aarch64 --cross-file cross/aarch64-linux-gnu.ini -Dbindings=disabled
+[ -d build-aarch64 ] || meson setup build-aarch64 --cross-file cross/aarch64-linux-gnu.ini -Dbindings=disabled -Dpython=disabled
 meson compile -C build-aarch64
 
 export PTO_TEST_UNDER_QEMU=1

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.."
 run() {  # build dir, meson options...
   local dir=$1
   shift
-  [ -d "$dir" ] || CC=clang CXX=clang++ meson setup "$dir" -Dbindings=disabled "$@"
+  [ -d "$dir" ] || CC=clang CXX=clang++ meson setup "$dir" -Dbindings=disabled -Dpython=disabled "$@"
   meson compile -C "$dir"
   meson test -C "$dir" --suite core --print-errorlogs --num-processes 2
   grep -h '^\[accuracy\]' "$dir/meson-logs/testlog.txt" || true
