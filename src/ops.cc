@@ -97,8 +97,8 @@ pto_status pto_tprelu(pto_tile* dst, const pto_tile* src0, const pto_tile* src1,
   Validator v("pto_tprelu");
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
   if (a2a3) {
-    v.Require(tmp != nullptr, PTO_ERR_NULL_ARGUMENT,
-              "tmp is NULL, but on A2A3 tprelu needs a tmp");
+    v.Require(tmp != nullptr, PTO_ERR_NULL_ARGUMENT, "tmp is NULL, but on %s tprelu needs a tmp",
+              pto_profile_string(profile));
   }
   if (!v.ok()) return v.status();
   v.DtypeAccepted(OpDtypes::kPrelu, profile, "dst", dst)
