@@ -103,6 +103,21 @@ static void pow_fast_path_input(rng *r, pto_dtype dt, uint32_t *a, uint32_t *b) 
     *b = ref_from_double(dt, lx != 0 ? t / lx : t);
 }
 
+/* Under an emulator (qemu-user, valgrind) the long sweeps are sampled. */
+static int emulated(void) {
+    return getenv("PTO_TEST_UNDER_QEMU") != NULL || getenv("PTO_TEST_UNDER_VALGRIND") != NULL;
+}
+
+/* The k-th input of a sample of n from a set of size (a power of two):
+ * an odd multiplier permutes the power-of-two range, a spread sample. */
+/* Every how many enumerated cases one is tested: 1 natively, 16 under
+ * emulation. */
+static int under_emulation_stride(void) { return emulated() ? 16 : 1; }
+
+static size_t sample_index(size_t k, size_t n, size_t size) {
+    return n == size ? k : (k * 0x9E3779B1u) & (size - 1);
+}
+
 static input_set *make_inputs(op_id op, pto_dtype dt, int fast_path_only) {
     input_set *s = calloc(1, sizeof(*s));
     assert_non_null(s);
@@ -121,7 +136,6 @@ static input_set *make_inputs(op_id op, pto_dtype dt, int fast_path_only) {
                 pow_fast_path_input(&r, dt, &s->a[i], &s->b[i]);
             else
                 pow_input(&r, dt, i, &s->a[i], &s->b[i]);
-            s->exact[i] = pow(ref_to_double(dt, s->a[i]), ref_to_double(dt, s->b[i]));
         } else {
             /* float16: every pattern; float32: positive finite values (one in
              * 256 subnormal), one in ten any bit pattern. */
@@ -129,8 +143,15 @@ static input_set *make_inputs(op_id op, pto_dtype dt, int fast_path_only) {
                       : i % 10 ? 1u + (uint32_t)(rng_next(&r) % 0x7F7FFFFFu)
                                : (uint32_t)rng_next(&r);
             s->b[i] = 0;
-            s->exact[i] = 1.0 / sqrt(ref_to_double(dt, s->a[i]));
         }
+    }
+    /* The references (MPFR for pow) of the inputs that will be measured:
+     * under emulation only the sample's. */
+    const size_t measured = emulated() && s->n > SAMPLE_N ? SAMPLE_N : s->n;
+    for (size_t k = 0; k < measured; ++k) {
+        const size_t i = sample_index(k, measured, s->n);
+        const double a = ref_to_double(dt, s->a[i]);
+        s->exact[i] = op == OP_TPOW ? pow(a, ref_to_double(dt, s->b[i])) : 1.0 / sqrt(a);
         s->want[i] = op_reference(op, dt, s->a[i], s->b[i]);
     }
     return s;
@@ -141,11 +162,6 @@ static void free_inputs(input_set *s) {
 }
 
 /* ---- measuring ---- */
-
-/* Under an emulator (qemu-user, valgrind) the long sweeps are sampled. */
-static int emulated(void) {
-    return getenv("PTO_TEST_UNDER_QEMU") != NULL || getenv("PTO_TEST_UNDER_VALGRIND") != NULL;
-}
 
 typedef struct {
     size_t n, bounded;
@@ -165,8 +181,7 @@ static void measure(const accuracy_config *c, size_t target_index, const char *t
     size_t *index = malloc(n * sizeof(size_t));
     assert_true(a && b && got && index);
     for (size_t k = 0; k < n; ++k) {
-        /* An odd multiplier permutes the power-of-two range: a spread sample. */
-        index[k] = n == s->n ? k : (k * 0x9E3779B1u) & (s->n - 1);
+        index[k] = sample_index(k, n, s->n);
         a[k] = s->a[index[k]];
         b[k] = s->b[index[k]];
     }
@@ -288,6 +303,118 @@ static void test_rsqrt_every_input_in_1_4(void **state) {
     for_each_target("trsqrt float32 over [1, 4)", rsqrt_range_body, NULL);
 }
 
+/* ---- tpow HIGH_PRECISION float32: exact results and exact ties ---- */
+
+/* x^y is exactly a float32 or exactly halfway between two (a tie, rounded
+ * to even) only for x = m 2^e with a small odd m and y an integer or a
+ * fraction with a power-of-two denominator. Enumerated here:
+ *   - y = n in 2..15 (and -1, -2 for powers of two), every odd m with m^n <
+ *     2^27 (representable, tie or just beyond), e over the whole range that
+ *     keeps m^n 2^(n e) between 2^-152 and 2^129 (subnormal ties included),
+ *     x positive and, for odd n, negative;
+ *   - y = j/2, j/4 (j odd, |y| <= 8) with x = m^(2 or 4) 2^(even): results
+ *     m^j, exact or ties when they fit;
+ *   - x = 2^e for every e in [-149, 127], y = k/4 for every |k| <= 640;
+ *   - near-exact cases: y = 1/3 and 2/3 rounded to float32, x = m^3.
+ * Every result is compared with MPFR (0 ulp); the log counts the ties. */
+typedef struct {
+    uint32_t *a, *b, *want;
+    size_t n, cap, ties;
+} case_list;
+
+static void add_case(case_list *c, float x, float y) {
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 1u << 16;
+        c->a = realloc(c->a, c->cap * sizeof(uint32_t));
+        c->b = realloc(c->b, c->cap * sizeof(uint32_t));
+        assert_true(c->a && c->b);
+    }
+    c->a[c->n] = ref_from_double(PTO_FLOAT32, x);
+    c->b[c->n] = ref_from_double(PTO_FLOAT32, y);
+    c->n++;
+}
+
+static int bit_length(uint64_t v) { return v ? 64 - __builtin_clzll(v) : 0; }
+
+static case_list *make_exact_cases(void) {
+    case_list *c = calloc(1, sizeof(*c));
+    assert_non_null(c);
+    const int stride = under_emulation_stride();
+    size_t count = 0;
+    for (int n = 2; n <= 15; ++n)
+        for (uint64_t m = 1;; m += 2) {
+            uint64_t p = 1;
+            for (int i = 0; i < n; ++i) p *= m;
+            if (bit_length(p) > 27) break;
+            for (int e = -160; e <= 130; ++e) {
+                const int r = bit_length(p) + n * e; /* result in [2^(r-1), 2^r) */
+                if (r < -151 || r > 129 || (count++ % (size_t)stride) != 0) continue;
+                const float x = ldexpf((float)m, e);
+                if (x == 0 || isinf(x)) continue;
+                add_case(c, x, (float)n);
+                if (n & 1) add_case(c, -x, (float)n);
+            }
+        }
+    for (int root = 2; root <= 4; root += 2)
+        for (uint64_t m = 3; m * m * (root == 4 ? m * m : 1) < (1u << 24); m += 2)
+            for (int j = -8 * root + 1; j < 8 * root; j += 2)
+                for (int e = -8; e <= 8; e += 4) {
+                    const double x = ldexp((double)(root == 4 ? m * m * m * m : m * m), root * e);
+                    if ((count++ % (size_t)stride) == 0) add_case(c, (float)x, (float)j / (float)root);
+                }
+    for (int e = -149; e <= 127; ++e)
+        for (int k = -640; k <= 640; ++k)
+            if ((count++ % (size_t)stride) == 0) add_case(c, ldexpf(1.0f, e), (float)k / 4.0f);
+    for (uint64_t m = 2; m * m * m < (1u << 24); ++m) {
+        add_case(c, (float)(m * m * m), 1.0f / 3.0f);
+        add_case(c, (float)(m * m * m), 2.0f / 3.0f);
+    }
+    c->want = malloc(c->n * sizeof(uint32_t));
+    assert_non_null(c->want);
+    for (size_t i = 0; i < c->n; ++i) {
+        c->want[i] = ref_pow(PTO_FLOAT32, c->a[i], c->b[i]);
+        /* A tie: x^y (exact in double here when it is one) halfway between
+         * two float32 values. */
+        const double v = pow(ref_to_double(PTO_FLOAT32, c->a[i]), ref_to_double(PTO_FLOAT32, c->b[i]));
+        const float lo = (float)v;
+        if (isfinite(v) && (double)lo != v) {
+            const float other = nextafterf(lo, fabs(v) > fabsf(lo) ? copysignf(INFINITY, lo) : 0.0f);
+            if (((double)lo + (double)other) / 2 == v) c->ties++;
+        }
+    }
+    return c;
+}
+
+static void exact_cases_body(void *ctx, size_t target_index, const char *target) {
+    (void)target_index;
+    const case_list *c = ctx;
+    uint32_t *got = malloc(c->n * sizeof(uint32_t));
+    assert_non_null(got);
+    op_run_arrays(OP_TPOW, PTO_FLOAT32, PTO_POW_HIGH_PRECISION, c->a, c->b, got, c->n);
+    size_t wrong = 0;
+    for (size_t i = 0; i < c->n; ++i) {
+        if (ref_ulp_steps(PTO_FLOAT32, c->want[i], got[i]) == 0 ||
+            (ref_is_nan(PTO_FLOAT32, c->want[i]) && ref_is_nan(PTO_FLOAT32, got[i])))
+            continue;
+        if (++wrong <= 10)
+            print_error("tpow float32 HIGH_PRECISION on %s: x=0x%x (%.9g) y=0x%x (%.9g) got 0x%x want 0x%x\n",
+                        target, c->a[i], ref_to_double(PTO_FLOAT32, c->a[i]), c->b[i],
+                        ref_to_double(PTO_FLOAT32, c->b[i]), got[i], c->want[i]);
+    }
+    print_message("[accuracy] tpow       float32  exact and ties %-6s n=%7zu ties=%zu%s wrong=%zu\n", target,
+                  c->n, c->ties, under_emulation_stride() > 1 ? " (sampled)" : "", wrong);
+    free(got);
+    if (wrong != 0) fail_msg("tpow float32 HIGH_PRECISION on %s: %zu exact cases misrounded", target, wrong);
+}
+
+static void test_pow_exact_cases(void **state) {
+    (void)state;
+    case_list *c = make_exact_cases();
+    assert_true(c->ties > 1000);
+    for_each_target("tpow float32 HIGH_PRECISION exact results and ties", exact_cases_body, c);
+    free(c->a), free(c->b), free(c->want), free(c);
+}
+
 static void test_sweep(void **state) {
     const sweep *s = *state;
     accuracy_config c = {make_inputs(s->op, s->dt, s->fast_path_only), s->algo};
@@ -296,9 +423,10 @@ static void test_sweep(void **state) {
 }
 
 int main(void) {
-    struct CMUnitTest tests[COUNT(kSweeps) + 1];
+    struct CMUnitTest tests[COUNT(kSweeps) + 2];
     for (size_t i = 0; i < COUNT(kSweeps); ++i)
         tests[i] = (struct CMUnitTest){kSweeps[i].name, test_sweep, NULL, NULL, (void *)&kSweeps[i]};
     tests[COUNT(kSweeps)] = (struct CMUnitTest)cmocka_unit_test(test_rsqrt_every_input_in_1_4);
+    tests[COUNT(kSweeps) + 1] = (struct CMUnitTest)cmocka_unit_test(test_pow_exact_cases);
     return cmocka_run_group_tests_name("accuracy", tests, NULL, NULL);
 }

@@ -5,26 +5,27 @@
 //
 // Two algorithms for the magnitude:
 //
-// Log2Exp2 (HIGH_PRECISION FLOAT32; DEFAULT on targets without FMA): double
-// lanes after the design of the glibc / ARM optimized-routines powf, with
-// 4-entry tables (a lane permute or selects instead of a gather):
+// Log2Exp2 (HIGH_PRECISION, every float type; DEFAULT on targets without
+// FMA): double lanes after the design of the glibc / ARM optimized-routines
+// powf, with 4-entry tables (a lane permute or selects instead of a gather):
 //   - log2: |x| = 2^k * z with z in [0.674, 1.349), split from the f32 bits
 //     (SplitLog2Argument); the top two mantissa bits of z pick c from a
 //     table holding invc ~ 1/c (an f32 value, so r = z * invc - 1 is exact
 //     in double) and log2(c); then log2|x| = k + log2(c) + r * P(r) with
-//     |r| <= 0.1022, P of degree 7. The bucket around 1 has c = 1 exactly,
-//     so x near 1 loses nothing.
+//     |r| <= 0.1022. The bucket around 1 has c = 1 exactly, so x near 1
+//     loses nothing.
 //   - exp2: t = y * log2|x| in double, clamped to +-200 so that 2^t stays a
-//     normal double whose f64 -> f32 conversion rounds once to the right
-//     f32, subnormal, zero or infinity. 2^t = 2^(k + i/4) * Q(r) with
-//     round(4 t) = 4 k + i, |r| <= 1/8, Q of degree 5 and Q(0) = 1.
-//   The double result is within ~2^-29 of the exact value; exact whenever
-//   the exact value is representable (test_accuracy prints the measured
-//   max per target). Without FMA, DEFAULT uses P of degree 6 and Q of
-//   degree 4. A 1x1 tile (one short masked tail, x86) computes one double
-//   vector, not two, with the polynomials by Estrin's scheme (a shorter
-//   dependency chain; the results differ from Horner's in the last bits of
-//   the double only).
+//     normal double. 2^t = 2^(k + i/4) * Q(r) with round(4 t) = 4 k + i,
+//     |r| <= 1/8.
+//   HIGH_PRECISION is correctly rounded (to nearest, ties to even) in the
+//   storage type: P of degree 10 and Q of degree 6 bound the double result's
+//   error by 2^-41.3 relative (MarkHardToRound derives it); a lane whose
+//   result lies closer than that to a rounding boundary of the format, or
+//   below its normal range, goes to the accurate path (pow-accurate.cc),
+//   one lane at a time. Both polynomials by Estrin's scheme (a dependency
+//   chain of about log2 of their length: the loop is latency bound).
+//   DEFAULT without FMA uses P of degree 6 and Q of degree 4 by Horner and
+//   rounds the double result once (within ~2^-29 of x^y).
 //
 // PowDefaultF32 (DEFAULT on targets with FMA): f32 lanes only, with exact FMA
 // splits: 16 table buckets for log2 (r exact, |r| <= 0.0333, tail
@@ -35,10 +36,12 @@
 // rounded on its own: the kernels are compiled with -ffp-contract=off.
 //
 // Both fast paths cover vectors whose x are all positive normal and y all
-// finite (and, for DEFAULT, |t| <= 125); PowFinishSlow gives negative bases
-// their sign, and PowGeneral runs the rest (f32 subnormal x scaled to
-// normal, the same magnitude arithmetic, then the sign and the Annex F
-// special cases: zeros, infinities, NaN, y = 0, x = 1).
+// finite (and, for DEFAULT, |t| <= 125; for HIGH_PRECISION, results safely
+// rounded); PowFinishSlow gives negative bases their sign, and PowGeneral
+// runs the rest (f32 subnormal x scaled to normal, the same magnitude
+// arithmetic and accurate path, then the sign and the Annex F special
+// cases: zeros, infinities, NaN, y = 0, x = 1). The one-lane SCALAR target
+// runs the accurate path for HIGH_PRECISION.
 //
 // Re-included once per target by foreach_target.h, hence the toggle guard.
 #if defined(PTO_KERNELS_POW_FLOAT_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -53,6 +56,7 @@
 #include <stdint.h>
 
 #include "hwy/highway.h"
+#include "src/kernels/pow-accurate.h"
 #include "src/kernels/pow-tables.h"
 #include "src/kernels/pow-x86-inl.h"
 #include "src/kernels/simd-inl.h"
@@ -74,31 +78,36 @@ HWY_INLINE hn::Vec<D> Polynomial(D d, hn::Vec<D> x, const T (&c)[kN]) {
 // chain of about log2(kN) FMAs instead of kN - 1: for a single vector, where
 // latency rather than throughput bounds the time.
 template <class D, typename T>
-HWY_INLINE hn::Vec<D> PolynomialEstrin(D d, hn::Vec<D> x, const T (&c)[6]) {
+HWY_INLINE hn::Vec<D> PolynomialEstrin(D d, hn::Vec<D> x, const T (&c)[7]) {
   const auto x2 = hn::Mul(x, x);
+  const auto x4 = hn::Mul(x2, x2);
   const auto p01 = hn::MulAdd(hn::Set(d, c[1]), x, hn::Set(d, c[0]));
   const auto p23 = hn::MulAdd(hn::Set(d, c[3]), x, hn::Set(d, c[2]));
   const auto p45 = hn::MulAdd(hn::Set(d, c[5]), x, hn::Set(d, c[4]));
-  return hn::MulAdd(hn::MulAdd(p45, x2, p23), x2, p01);
+  const auto p46 = hn::MulAdd(hn::Set(d, c[6]), x2, p45);
+  return hn::MulAdd(p46, x4, hn::MulAdd(p23, x2, p01));
 }
 template <class D, typename T>
-HWY_INLINE hn::Vec<D> PolynomialEstrin(D d, hn::Vec<D> x, const T (&c)[8]) {
+HWY_INLINE hn::Vec<D> PolynomialEstrin(D d, hn::Vec<D> x, const T (&c)[11]) {
   const auto x2 = hn::Mul(x, x);
   const auto x4 = hn::Mul(x2, x2);
   const auto p01 = hn::MulAdd(hn::Set(d, c[1]), x, hn::Set(d, c[0]));
   const auto p23 = hn::MulAdd(hn::Set(d, c[3]), x, hn::Set(d, c[2]));
   const auto p45 = hn::MulAdd(hn::Set(d, c[5]), x, hn::Set(d, c[4]));
   const auto p67 = hn::MulAdd(hn::Set(d, c[7]), x, hn::Set(d, c[6]));
-  return hn::MulAdd(hn::MulAdd(p67, x2, p45), x4, hn::MulAdd(p23, x2, p01));
+  const auto p89 = hn::MulAdd(hn::Set(d, c[9]), x, hn::Set(d, c[8]));
+  const auto p8a = hn::MulAdd(hn::Set(d, c[10]), x2, p89);
+  const auto q03 = hn::MulAdd(p23, x2, p01);
+  const auto q47 = hn::MulAdd(p67, x2, p45);
+  return hn::MulAdd(hn::MulAdd(p8a, x4, q47), x4, q03);
 }
 
-template <bool kEstrin, size_t kN, class D, typename T>
-HWY_INLINE hn::Vec<D> EvalPolynomial(D d, hn::Vec<D> x, const T (&c)[kN]) {
-  if constexpr (kEstrin) {
-    return PolynomialEstrin(d, x, c);
-  } else {
-    return Polynomial(d, x, c);
-  }
+// The format that HIGH_PRECISION rounds storage type T to.
+template <typename T>
+constexpr pow_accurate::Format FormatOf() {
+  return hwy::IsSame<T, float>()            ? pow_accurate::kFloat32
+         : hwy::IsSame<T, hwy::float16_t>() ? pow_accurate::kFloat16
+                                            : pow_accurate::kBFloat16;
 }
 
 #if HWY_TARGET != HWY_SCALAR
@@ -173,22 +182,21 @@ constexpr bool HasMaskedTail() {
 // log2|x| for |x| = 2^k z, z in [kLogOff, 2 kLogOff) and bucket its table
 // entry (see SplitLog2Argument); |error| <= 2^-32 relative (2^-36.5 for kHigh,
 // the polynomial's fit).
-template <bool kHigh, bool kEstrin, class DD>
+template <bool kHigh, class DD>
 HWY_INLINE hn::Vec<DD> Log2Reduced(DD dd, hn::Vec<DD> z, hn::Vec<DD> k,
                                    hn::Vec<hn::RebindToUnsigned<DD>> bucket) {
   namespace tab = pow_tables;
   const auto invc = Lookup4(dd, tab::kInvC, bucket);
   const auto logc = Lookup4(dd, tab::kLogC, bucket);
   const auto r = hn::MulAdd(z, invc, hn::Set(dd, -1.0));  // exact
-  const auto poly = kHigh ? EvalPolynomial<kEstrin>(dd, r, tab::kLog2High)
-                          : EvalPolynomial<false>(dd, r, tab::kLog2Fast);
+  const auto poly = kHigh ? PolynomialEstrin(dd, r, tab::kLog2High) : Polynomial(dd, r, tab::kLog2Fast);
   return hn::MulAdd(r, poly, hn::Add(k, logc));
 }
 
 // 2^t, t clamped to +-200 first (beyond that the f32 result is already 0 or
 // infinity; the clamp keeps 2^t a normal double). t = round(4 t) / 4 + r,
 // |r| <= 1/8.
-template <bool kHigh, bool kEstrin, class DD>
+template <bool kHigh, class DD>
 HWY_INLINE hn::Vec<DD> Exp2Clamped(DD dd, hn::Vec<DD> t) {
   namespace tab = pow_tables;
   const hn::RebindToUnsigned<DD> du;
@@ -199,8 +207,7 @@ HWY_INLINE hn::Vec<DD> Exp2Clamped(DD dd, hn::Vec<DD> t) {
   const auto r = hn::Sub(t, hn::Sub(t_shifted, shift));
   const auto entry = Lookup4(du, tab::kExp2Bits, Exp2Index(du, ki));
   const auto scale = hn::BitCast(dd, hn::Add(entry, hn::ShiftLeft<50>(ki)));
-  const auto q = kHigh ? EvalPolynomial<kEstrin>(dd, r, tab::kExp2High)
-                       : EvalPolynomial<false>(dd, r, tab::kExp2Fast);
+  const auto q = kHigh ? PolynomialEstrin(dd, r, tab::kExp2High) : Polynomial(dd, r, tab::kExp2Fast);
   return hn::Mul(scale, q);
 }
 
@@ -218,8 +225,66 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> SplitLog2Argument(
   return tmp;
 }
 
-// |x|^y rounded to f32 for the lower or upper half of the f32 lanes.
-template <bool kHigh, bool kEstrin, bool kUpper, class DF>
+// The rounding test of HIGH_PRECISION: v (> 0, a normal double) is the fast
+// result and rounds correctly to T's format when no rounding boundary of
+// the format lies within v's error of it; lanes where one may become 0,
+// which HardLanes (below) sends to the accurate path together with the
+// lanes whose results fall below the format's normal range (their
+// boundaries lie on a coarser grid).
+//
+// Error of v, relative to x^y (u = 2^-53):
+//   log2|x| = k + logc + r P(r): P's fit 2^-49.67, its Horner or Estrin
+//   evaluation (|r| <= 0.1022) 1.5u, the table's logc 0.5u, the addition
+//   and the FMA u each. Outside the table bucket holding 1, |log2 x| >=
+//   0.114 while |r P(r)| <= 0.16 and |logc| <= 0.44, which bounds the
+//   cancellation: relative error <= 8u + 1.4 * 2^-49.67 < 2^-48.5; in the
+//   bucket of 1, k + logc = 0 and it is 2.5u + 2^-49.67. The product
+//   t = y log2|x| adds u: t carries a relative error below 2^-48.4, and
+//   |t| <= 129 wherever the result is a normal float or the boundary to
+//   infinity (beyond, the result is 0 or infinity, or below the normal
+//   range), so 2^t carries ln 2 * 129 * 2^-48.4 < 2^-41.9.
+//   2^t = 2^(j/4) Q(r'), r' = t - j/4 exact: Q's fit 2^-42.89, its
+//   evaluation 1.2u, the table entry u, the product u: below 2^-42.88.
+// So |v - x^y| < 2^-41.3 v, which in units of v's last place (v < 2^(e+1),
+// ulp 2^(e-52)) is below 2^11.7; the test keeps 2^13 of them (a margin of
+// 2.5) from each boundary. The format's boundaries are the doubles whose
+// low 53 - precision bits are 10...0, so the test measures the distance of
+// v's low bits from that pattern, modulo 2^(53 - precision). A FLOAT32
+// lane fails it with a chance of about 2^-15.
+//
+// FLOAT16 and BFLOAT16 results are rounded to f32 (DemoteToF32) and then to
+// the narrow type (StoreAs): the first rounding moves v by at most 2^28 of
+// its last places, so the test also keeps that far from a boundary, and the
+// f32 value rounds to the same narrow number as v (a lane fails with a
+// chance of about 2^-13 for FLOAT16, 2^-16 for BFLOAT16).
+template <typename T, class DD>
+HWY_INLINE hn::Vec<DD> MarkHardToRound(DD dd, hn::Vec<DD> v) {
+  constexpr pow_accurate::Format kFmt = FormatOf<T>();
+  constexpr int kLowBits = 53 - kFmt.precision;
+  constexpr uint64_t kAllowed = (uint64_t{1} << 13) + (kFmt.precision < 24 ? (uint64_t{1} << 28) + 2 : 0);
+  const hn::RebindToUnsigned<DD> du;
+  const hn::RebindToSigned<DD> di;
+  const auto from_lower_edge = hn::And(
+      hn::Sub(hn::BitCast(du, v), hn::Set(du, (uint64_t{1} << (kLowBits - 1)) - kAllowed)),
+      hn::Set(du, (uint64_t{1} << kLowBits) - 1));
+  const auto near = hn::Lt(hn::BitCast(di, from_lower_edge), hn::Set(di, static_cast<int64_t>(2 * kAllowed + 1)));
+  return hn::IfThenZeroElse(hn::RebindMask(dd, near), v);
+}
+
+// Lanes of |x|^y rounded to f32 that the accurate path must compute: those
+// MarkHardToRound zeroed and those at or below T's smallest normal number
+// (mag >= +0, so its bits compare as integers).
+template <typename T, class DF>
+HWY_INLINE hn::Mask<DF> HardLanes(DF df, hn::Vec<DF> mag) {
+  const hn::RebindToSigned<DF> di;
+  const int32_t min_normal_bits = hwy::IsSame<T, hwy::float16_t>() ? 0x38800000 : 0x00800000;
+  return hn::RebindMask(df, hn::Lt(hn::BitCast(di, mag), hn::Set(di, min_normal_bits + 1)));
+}
+
+// |x|^y rounded to f32 for the lower or upper half of the f32 lanes; kHigh:
+// 0 where MarkHardToRound finds the result too close to a boundary of T's
+// format.
+template <bool kHigh, typename T, bool kUpper, class DF>
 HWY_INLINE hn::Vec<hn::Half<DF>> Log2Exp2Half(DF df, hn::Vec<DF> z, hn::Vec<hn::RebindToSigned<DF>> k,
                                               hn::Vec<DF> y, hn::Vec<hn::RebindToUnsigned<DF>> tmp) {
   const hn::Half<DF> dh;
@@ -228,28 +293,50 @@ HWY_INLINE hn::Vec<hn::Half<DF>> Log2Exp2Half(DF df, hn::Vec<DF> z, hn::Vec<hn::
   const auto zh = kUpper ? hn::UpperHalf(dh, z) : hn::LowerHalf(dh, z);
   const auto kh = kUpper ? hn::UpperHalf(dhi, k) : hn::LowerHalf(dhi, k);
   const auto yh = kUpper ? hn::UpperHalf(dh, y) : hn::LowerHalf(dh, y);
-  const auto log2x = Log2Reduced<kHigh, kEstrin>(dd, hn::PromoteTo(dd, zh), hn::PromoteTo(dd, kh),
+  const auto log2x = Log2Reduced<kHigh>(dd, hn::PromoteTo(dd, zh), hn::PromoteTo(dd, kh),
                                                  BucketIndexHalf<kUpper>(df, tmp));
-  return DemoteToF32(dd, Exp2Clamped<kHigh, kEstrin>(dd, hn::Mul(hn::PromoteTo(dd, yh), log2x)));
+  const auto t = hn::Mul(hn::PromoteTo(dd, yh), log2x);
+  auto v = Exp2Clamped<kHigh>(dd, t);
+  if constexpr (kHigh) v = MarkHardToRound<T>(dd, v);
+  return DemoteToF32(dd, v);
 }
 
 // |x|^y for lanes with x positive normal and y finite (other lanes: any
 // value), axb the bits of x; k_adjust is added to x's exponent (PowGeneral
 // scales subnormals). kLowHalf: only the lower half of the lanes is wanted
-// (a row tail of at most half a vector); the upper half of the result is 0.
-template <bool kHigh, bool kLowHalf, class DF>
+// (a row tail of at most half a vector); the upper half of the result is 1.
+template <bool kHigh, typename T, bool kLowHalf, class DF>
 HWY_INLINE hn::Vec<DF> Log2Exp2(DF df, hn::Vec<hn::RebindToUnsigned<DF>> axb, hn::Vec<DF> y,
                                 hn::Vec<hn::RebindToSigned<DF>> k_adjust) {
   hn::Vec<DF> z;
   hn::Vec<hn::RebindToSigned<DF>> k;
   const auto tmp = SplitLog2Argument(df, axb, &z, &k);
   k = hn::Add(k, k_adjust);
-  const auto lo = Log2Exp2Half<kHigh, kLowHalf, false>(df, z, k, y, tmp);
+  const auto lo = Log2Exp2Half<kHigh, T, false>(df, z, k, y, tmp);
   if constexpr (kLowHalf) {
-    return hn::ZeroExtendVector(df, lo);
+    return hn::Combine(df, hn::Set(hn::Half<DF>(), 1.0f), lo);
   } else {
-    return hn::Combine(df, Log2Exp2Half<kHigh, false, true>(df, z, k, y, tmp), lo);
+    return hn::Combine(df, Log2Exp2Half<kHigh, T, true>(df, z, k, y, tmp), lo);
   }
+}
+
+// Lanes marked by hard get |x|^y from the accurate path.
+template <typename T, class DF>
+HWY_NOINLINE hn::Vec<DF> PatchHardLanes(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<DF> mag,
+                                        hn::Mask<DF> hard) {
+  constexpr size_t kMax = hn::MaxLanes(DF());
+  HWY_ALIGN float xs[kMax];
+  HWY_ALIGN float ys[kMax];
+  HWY_ALIGN float ms[kMax];
+  HWY_ALIGN float hs[kMax];
+  hn::Store(x, df, xs);
+  hn::Store(y, df, ys);
+  hn::Store(mag, df, ms);
+  hn::Store(hn::IfThenElseZero(hard, hn::Set(df, 1.0f)), df, hs);
+  for (size_t i = 0; i < hn::Lanes(df); ++i) {
+    if (hs[i] != 0.0f) ms[i] = pow_accurate::PowMagnitude(xs[i], ys[i], FormatOf<T>());
+  }
+  return hn::Load(df, ms);
 }
 
 // ---------------------------------------------------------------------------
@@ -329,8 +416,10 @@ HWY_INLINE hn::Vec<DF> PowSpecial(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Mask<
 // ---------------------------------------------------------------------------
 // The general path and the fast paths' exits.
 
-// pow(x, y) on f32 lanes for every input, the magnitude by Log2Exp2.
-template <bool kHigh, class DF>
+// pow(x, y) on f32 lanes for every input, the magnitude by Log2Exp2 (kHigh:
+// correctly rounded to T's format, through the accurate path where the
+// rounding test fails).
+template <bool kHigh, typename T, class DF>
 HWY_INLINE hn::Vec<DF> PowGeneral(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   const hn::RebindToUnsigned<DF> du;
   const hn::RebindToSigned<DF> di;
@@ -341,12 +430,11 @@ HWY_INLINE hn::Vec<DF> PowGeneral(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   const auto ax = hn::BitCast(df, axb);
   const auto ax_normal = hn::IfThenElse(subnormal, hn::Mul(ax, hn::Set(df, 0x1p23f)), ax);
   const auto k_adjust = hn::IfThenElseZero(hn::RebindMask(di, subnormal), hn::Set(di, -23));
-  const auto mag = Log2Exp2<kHigh, false>(df, hn::BitCast(du, ax_normal), y, k_adjust);
+  auto mag = Log2Exp2<kHigh, T, false>(df, hn::BitCast(du, ax_normal), y, k_adjust);
 
   hn::Vec<decltype(di)> y_int32;
   const auto y_integer = IsIntegerExponent(df, y, &y_int32);
   const auto y_odd = IsOddExponent(df, y_integer, y_int32);
-  auto result = ApplyBaseSign(df, x, mag, y_integer, y_odd);
 
   // x zero, infinite or NaN; y infinite or NaN.
   const auto axb_i = hn::BitCast(di, axb);
@@ -354,6 +442,15 @@ HWY_INLINE hn::Vec<DF> PowGeneral(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   const auto x_special = hn::Or(hn::Eq(axb_i, hn::Zero(di)), hn::Gt(axb_i, hn::Set(di, 0x7F7FFFFF)));
   const auto y_special = hn::Gt(ayb_i, hn::Set(di, 0x7F7FFFFF));
   const auto special = hn::RebindMask(df, hn::Or(x_special, y_special));
+  if constexpr (kHigh) {
+    // Lanes the rounding test left undecided, unless their result is a
+    // special case or NaN (a negative base with a non-integer exponent).
+    const auto x_neg = hn::RebindMask(df, hn::Lt(hn::BitCast(di, x), hn::Zero(di)));
+    const auto nan_result = hn::AndNot(y_integer, x_neg);
+    const auto hard = hn::AndNot(hn::Or(special, nan_result), HardLanes<T>(df, mag));
+    if (HWY_UNLIKELY(!hn::AllFalse(df, hard))) mag = PatchHardLanes<T>(df, x, y, mag, hard);
+  }
+  auto result = ApplyBaseSign(df, x, mag, y_integer, y_odd);
   if (HWY_UNLIKELY(!hn::AllFalse(df, special))) {
     result = hn::IfThenElse(special, PowSpecial(df, x, y, y_odd), result);
   }
@@ -362,8 +459,9 @@ HWY_INLINE hn::Vec<DF> PowGeneral(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
 
 // A vector in which some lane left a fast path. mag_ok marks the lanes whose
 // fast magnitude is valid when |x| is a normal number; if every lane is
-// such, only negative bases remain (their sign), else the general path runs.
-template <class DF>
+// such, only negative bases remain (their sign), else the general path runs
+// (HIGH_PRECISION: correctly rounded to T's format).
+template <typename T, class DF>
 HWY_NOINLINE hn::Vec<DF> PowFinishSlow(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<DF> mag,
                                        hn::Mask<DF> mag_ok) {
   if (hn::AllTrue(df, hn::And(IsPositiveNormal(df, hn::Abs(x)), mag_ok))) {
@@ -371,22 +469,23 @@ HWY_NOINLINE hn::Vec<DF> PowFinishSlow(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::
     const auto y_integer = IsIntegerExponent(df, y, &y_int32);
     return ApplyBaseSign(df, x, mag, y_integer, IsOddExponent(df, y_integer, y_int32));
   }
-  return PowGeneral<true>(df, x, y);
+  return PowGeneral<true, T>(df, x, y);
 }
 
-// HIGH_PRECISION FLOAT32: Log2Exp2 straight from x's bits, for vectors
-// whose x are all positive normal and y all finite; the rest through
-// PowFinishSlow. kLowHalf: see Log2Exp2.
-template <bool kLowHalf, class DF>
-HWY_INLINE hn::Vec<DF> PowHighF32(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
+// HIGH_PRECISION: Log2Exp2 straight from x's bits, for vectors whose x are
+// all positive normal, y all finite and results all safely rounded; the
+// rest through PowFinishSlow. kLowHalf: see Log2Exp2.
+template <typename T, bool kLowHalf, class DF>
+HWY_INLINE hn::Vec<DF> PowHigh(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   const hn::RebindToUnsigned<DF> du;
   const hn::RebindToSigned<DF> di;
   const auto axb = hn::And(hn::BitCast(du, x), hn::Set(du, 0x7FFFFFFFu));
-  const auto mag = Log2Exp2<true, kLowHalf>(df, axb, y, hn::Zero(di));
+  const auto mag = Log2Exp2<true, T, kLowHalf>(df, axb, y, hn::Zero(di));
   const auto ayb = hn::And(hn::BitCast(du, y), hn::Set(du, 0x7FFFFFFFu));
   const auto y_finite = hn::RebindMask(df, hn::Lt(hn::BitCast(di, ayb), hn::Set(di, 0x7F800000)));
-  if (HWY_LIKELY(hn::AllTrue(df, hn::And(y_finite, IsPositiveNormal(df, x))))) return mag;
-  return PowFinishSlow(df, x, y, mag, y_finite);
+  const auto mag_ok = hn::AndNot(HardLanes<T>(df, mag), y_finite);
+  if (HWY_LIKELY(hn::AllTrue(df, hn::And(mag_ok, IsPositiveNormal(df, x))))) return mag;
+  return PowFinishSlow<T>(df, x, y, mag, mag_ok);
 }
 
 // ---------------------------------------------------------------------------
@@ -458,7 +557,7 @@ HWY_NOINLINE hn::Vec<DF> PowDefaultSlow(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   const hn::RebindToUnsigned<DF> du;
   hn::Vec<DF> s;
   const auto mag = PowDefaultCore(df, hn::And(hn::BitCast(du, x), hn::Set(du, 0x7FFFFFFFu)), y, &s);
-  return PowFinishSlow(df, x, y, mag, DefaultInRange(df, s));
+  return PowFinishSlow<float>(df, x, y, mag, DefaultInRange(df, s));
 }
 
 template <class DF>
@@ -473,32 +572,38 @@ HWY_INLINE hn::Vec<DF> PowDefaultF32(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
 }
 
 // ---------------------------------------------------------------------------
-// pow on f32 lanes for storage type T: HIGH_PRECISION FLOAT32 needs the
-// double-lane path; FLOAT16/BFLOAT16 results are within 1 of their ulp from
-// the DEFAULT f32 result (a few f32 ulp). Targets without FMA cannot split
-// products exactly in f32 and run DEFAULT through the double-lane path with
-// the shorter polynomials.
+// pow on f32 lanes for storage type T: HIGH_PRECISION is correctly rounded
+// to T's format by the double-lane path; DEFAULT FLOAT16/BFLOAT16 results
+// are within 1 of their ulp from the DEFAULT f32 result (a few f32 ulp).
+// Targets without FMA cannot split products exactly in f32 and run DEFAULT
+// through the double-lane path with the shorter polynomials.
 template <bool kHigh, typename T, bool kLowHalf = false, class DF>
 HWY_INLINE hn::Vec<DF> PowInF32Lanes(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
-  if constexpr (kHigh && hwy::IsSame<T, float>()) {
-    return PowHighF32<kLowHalf>(df, x, y);
+  if constexpr (kHigh) {
+    return PowHigh<T, kLowHalf>(df, x, y);
   } else {
 #if HWY_NATIVE_FMA
     return PowDefaultF32(df, x, y);
 #else
-    return PowGeneral<false>(df, x, y);
+    return PowGeneral<false, T>(df, x, y);
 #endif
   }
 }
 
 #else  // HWY_TARGET == HWY_SCALAR
 
-// The one-lane fallback: the C library's pow in double, rounded once.
+// The one-lane fallback: HIGH_PRECISION by the accurate path (the same
+// correctly rounded results as every other target), DEFAULT by the C
+// library's pow in double, rounded once.
 template <bool kHigh, typename T, bool kLowHalf = false, class DF>
-HWY_INLINE hn::Vec<DF> PowInF32Lanes(DF, hn::Vec<DF> x, hn::Vec<DF> y) {
-  const hn::Rebind<double, DF> dd;
-  return DemoteToF32(dd, hn::Set(dd, pow(static_cast<double>(hn::GetLane(x)),
-                                         static_cast<double>(hn::GetLane(y)))));
+HWY_INLINE hn::Vec<DF> PowInF32Lanes(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
+  if constexpr (kHigh) {
+    return hn::Set(df, pow_accurate::Pow(hn::GetLane(x), hn::GetLane(y), FormatOf<T>()));
+  } else {
+    const hn::Rebind<double, DF> dd;
+    return DemoteToF32(dd, hn::Set(dd, pow(static_cast<double>(hn::GetLane(x)),
+                                           static_cast<double>(hn::GetLane(y)))));
+  }
 }
 
 template <typename T>
@@ -527,7 +632,7 @@ void PowFloatRows(size_t rows, size_t cols, void* dst, size_t dst_stride, const 
                  const auto y = LoadTail(d, e, rest);
                  // HIGH_PRECISION float32 computes in two double vectors;
                  // a short tail (a 1x1 tile) needs only the first.
-                 if (kHigh && hwy::IsSame<T, float>() && rest <= hn::Lanes(d) / 2) {
+                 if (kHigh && rest <= hn::Lanes(d) / 2) {
                    StoreTail(d, PowInF32Lanes<kHigh, T, true>(d, x, y), o, rest);
                  } else {
                    StoreTail(d, PowInF32Lanes<kHigh, T>(d, x, y), o, rest);

@@ -32,24 +32,28 @@ alignas(64) constexpr uint64_t kExp2Bits[8] = {
     0x3ff0000000000000, 0x3fef06fe0a31b715, 0x3feea09e667f3bcd, 0x3feee89f995ad3ad,
 };
 
-// Minimax fits with relative error weighting. log2(1 + r) ~ r * P(r) for
-// |r| <= 0.1022; 2^r ~ Q(r) for |r| <= 1/8 with Q(0) = 1, so that exact
-// powers of two come out exact (and 2^-150 rounds to 0). Relative errors:
-//   r P(r) degree 8: 2^-36.5     r P(r) degree 7: 2^-32.0
-//   Q degree 5:      2^-34.6     Q degree 4:      2^-27.5
-constexpr double kLog2High[8] = {
-    0x1.71547652a7848p+0,  -0x1.715476523c951p-1, 0x1.ec70a0e1172aep-2,
-    -0x1.71547b510572dp-2, 0x1.2770f3fc595a9p-2,  -0x1.ec62dde92f08ep-3,
-    0x1.ad075394c852fp-3,  -0x1.78468289a4599p-3,
+// Polynomial fits. log2(1 + r) ~ r * P(r) for |r| <= 0.1022; 2^r ~ Q(r) for
+// |r| <= 1/8. HIGH_PRECISION (kLog2High, kExp2High): Chebyshev fits whose
+// relative error, evaluated with the coefficients as stored, is
+//   P degree 10: 2^-49.67    Q degree 6: 2^-42.89
+// (tools/pow-coefficients.py fits and measures them). The fast DEFAULT path
+// of targets without FMA (kLog2Fast, kExp2Fast, minimax with Q(0) = 1):
+//   r P(r) degree 7: 2^-32.0  Q degree 4: 2^-27.5
+constexpr double kLog2High[11] = {
+    0x1.71547652b82fep+0,  -0x1.71547652b88c4p-1, 0x1.ec709dc3a0ea7p-2,
+    -0x1.7154764d521b8p-2, 0x1.2776c509fdafcp-2,  -0x1.ec70b45d4ee8fp-3,
+    0x1.a617778591c06p-3,  -0x1.71412d35b566ap-3, 0x1.48394581f8564p-3,
+    -0x1.2ea4f390412a6p-3, 0x1.133b96edac2a8p-3,
 };
 constexpr double kLog2Fast[7] = {
     0x1.71547652a99a9p+0,  -0x1.71547716971b8p-1, 0x1.ec70a0a8e1be7p-2,
     -0x1.714fe3b077715p-2, 0x1.27712c13dcdb3p-2,  -0x1.f3428fe7e7d6p-3,
     0x1.aceb56c357eep-3,
 };
-constexpr double kExp2High[6] = {
-    0x1p+0,               0x1.62e42fef8fa21p-1, 0x1.ebfbde64812e3p-3,
-    0x1.c6b08f502910fp-5, 0x1.3b43f386d948bp-7, 0x1.5d87fdc81b70ep-10,
+constexpr double kExp2High[7] = {
+    0x1p+0,               0x1.62e42fefb19e3p-1, 0x1.ebfbdff83132cp-3,
+    0x1.c6b08bb064224p-5, 0x1.3b2ab6606b75bp-7, 0x1.5da3fc8f88406p-10,
+    0x1.431c79fede795p-13,
 };
 constexpr double kExp2Fast[5] = {
     0x1p+0,               0x1.62e42e924e46dp-1, 0x1.ebfbe31fdffb9p-3,

@@ -1,0 +1,252 @@
+// The accurate path of correctly rounded pow (pow-accurate.h).
+//
+// |x|^y is either
+//   - computed exactly (ExactPower): every case in which x^y is a dyadic
+//     number of at most 53 significant bits, which includes every x^y that
+//     some format represents or that lies exactly halfway between two of its
+//     numbers (x^2, x^3, x^0.5 of small-significand x, powers of two); or
+//   - computed as a double-double hi + lo (PowDD) with a relative error below
+//     2^-94 (the bound is derived next to each step),
+// and then rounded once to the format (RoundToFormat), ties to even.
+//
+// Why that rounds correctly: RoundToFormat returns the correct rounding of
+// hi + lo, and hi + lo rounds like x^y unless a rounding boundary (a
+// midpoint between two numbers of the format) lies between them, that is,
+// unless x^y is within 2^-94 |x^y| of a midpoint without being one
+// (midpoints themselves are exact cases). That is not proven here for all
+// 2^64 pairs of float32 inputs (it would take a search of the worst cases);
+// for random-like digits the expected number of such pairs among all of them
+// is about 2^64 * 2^-(94 - 25) = 2^-5, and none occurred in the tests
+// (tests/test_accuracy.c compares with MPFR).
+//
+// Compiled without contraction (-ffp-contract=off): the error-free
+// transformations below need each operation rounded on its own, and the
+// same bits on every compiler and target.
+#include "src/kernels/pow-accurate.h"
+
+#include <math.h>
+#include <stdint.h>
+
+#include <algorithm>
+
+namespace pto {
+namespace pow_accurate {
+namespace {
+
+// ln 2 = kLn2Hi + kLn2Lo to 2^-110.
+constexpr double kLn2Hi = 0x1.62e42fefa39efp-1;
+constexpr double kLn2Lo = 0x1.abc9e3b39803fp-56;
+constexpr double kInvLn2 = 0x1.71547652b82fep+0;
+
+// A double-double: the unevaluated sum hi + lo with |lo| <= ulp(hi) / 2.
+// u = 2^-53 below is the unit roundoff of double.
+struct DD {
+  double hi, lo;
+};
+
+DD TwoSum(double a, double b) {
+  const double s = a + b;
+  const double bb = s - a;
+  return {s, (a - (s - bb)) + (b - bb)};
+}
+
+// Requires |a| >= |b| (or a = 0).
+DD FastTwoSum(double a, double b) {
+  const double s = a + b;
+  return {s, b - (s - a)};
+}
+
+DD TwoProd(double a, double b) {
+  const double p = a * b;
+  return {p, fma(a, b, -p)};
+}
+
+// Relative error <= 3u^2 unless a + b cancels.
+DD Add(DD a, DD b) {
+  DD s = TwoSum(a.hi, b.hi);
+  const DD t = TwoSum(a.lo, b.lo);
+  s = FastTwoSum(s.hi, s.lo + t.hi);
+  return FastTwoSum(s.hi, s.lo + t.lo);
+}
+
+// Relative error <= 4u^2.
+DD Mul(DD a, DD b) {
+  const DD p = TwoProd(a.hi, b.hi);
+  return FastTwoSum(p.hi, p.lo + (a.hi * b.lo + a.lo * b.hi));
+}
+
+DD MulD(DD a, double b) {
+  const DD p = TwoProd(a.hi, b);
+  return FastTwoSum(p.hi, p.lo + a.lo * b);
+}
+
+// a / n for a small positive integer n, relative error <= 3u^2: the
+// remainder a.hi - q n of a rounded quotient q is exact in double.
+DD DivN(DD a, double n) {
+  const double q = a.hi / n;
+  const double rem = fma(-q, n, a.hi) + a.lo;
+  return FastTwoSum(q, rem / n);
+}
+
+// ln x for a positive normal double x of at most 24 significant bits (a
+// float). x = 2^k z with z in [sqrt(1/2), sqrt(2)), and
+//   ln z = 2 atanh(s) = 2 s + 2 s^3 S(s^2),  S(w) = sum_n w^n / (2n + 3),
+// with s = (z - 1) / (z + 1), |s| <= 0.1716, w = s^2 <= 0.02944. The sum is
+// cut after n = 19: the rest is below w^20 / 43 < 2^-106 of S (~1/3).
+// z - 1 and z + 1 are exact (24-bit z), s is formed to 2u^2, and the 20
+// Horner steps add <= 20 * 7u^2 to the relative error of S, whose weight in
+// ln z is w / 3 < 2^-6.6: ln z carries <= 12u^2. For k != 0, |ln x| >=
+// ln 2 / 2 = |ln z|max, so adding k ln 2 (to 2^-110 relative) cancels at most
+// a factor of 2: ln x carries a relative error below 2^-100.
+DD Log(double x) {
+  int k;
+  double z = frexp(x, &k);  // z in [1/2, 1)
+  if (z < 0x1.6a09e667f3bcdp-1) {
+    z *= 2;
+    k -= 1;
+  }
+  const double num = z - 1.0;
+  const double den = z + 1.0;
+  const double s_hi = num / den;
+  const DD s = {s_hi, fma(-s_hi, den, num) / den};
+  const DD w = Mul(s, s);
+  constexpr int kTerms = 20;
+  DD sum = DivN({1.0, 0.0}, 2 * (kTerms - 1) + 3);
+  for (int n = kTerms - 2; n >= 0; --n) sum = Add(DivN({1.0, 0.0}, 2 * n + 3), Mul(sum, w));
+  DD ln_z = Add(s, Mul(Mul(s, w), sum));
+  ln_z = {2 * ln_z.hi, 2 * ln_z.lo};
+  const double kd = k;
+  const DD k_ln2 = FastTwoSum(kd * kLn2Hi, kd * kLn2Lo);  // kd * kLn2Hi is exact: |k| < 2^11
+  return Add(k_ln2, ln_z);
+}
+
+// e^t for |t| <= 200, as a double-double with relative error below 2^-96
+// plus t's own absolute error: t = n ln 2 + r, |r| <= 0.3466 + 2^-40, r
+// formed with absolute error <= |t| 2^-104 + 2^-101 (n ln 2 to 2^-110
+// relative, |n| <= 289); e^r by its Taylor series to r^22, whose remainder
+// is below 0.35^23 / 23! < 2^-103, evaluated by Horner in 22 steps of
+// <= 10u^2 each.
+DD Exp(DD t) {
+  const double n = nearbyint(t.hi * kInvLn2);
+  const DD n_ln2 = FastTwoSum(n * kLn2Hi, n * kLn2Lo);  // n * kLn2Hi exact: |n| < 2^10
+  const DD r = Add(t, {-n_ln2.hi, -n_ln2.lo});
+  constexpr int kDegree = 22;
+  DD e = {1.0, 0.0};
+  for (int j = kDegree; j >= 1; --j) e = Add({1.0, 0.0}, DivN(Mul(r, e), j));
+  const int ni = static_cast<int>(n);
+  return {ldexp(e.hi, ni), ldexp(e.lo, ni)};
+}
+
+// x = m 2^e with m odd (as an integer); x > 0 finite, its significand at
+// most 53 bits.
+void OddSignificand(double x, int64_t* m, int* e) {
+  int ex;
+  const double frac = frexp(x, &ex);
+  uint64_t mant = static_cast<uint64_t>(ldexp(frac, 53));
+  ex -= 53;
+  const int tz = __builtin_ctzll(mant);
+  mant >>= tz;
+  *m = static_cast<int64_t>(mant);
+  *e = ex + tz;
+}
+
+// x^y exactly, where it is a number of at most 53 significant bits that
+// stays well inside the double range (|log2| <= ~950); false otherwise. x > 0
+// finite, y finite and nonzero, x != 1.
+//
+// With x = mx 2^ex and y = Y 2^ey (mx, Y odd): for ey < 0, x^y is rational
+// only if x is a perfect 2^-ey-th power (mx a perfect power, ex divisible by
+// 2^-ey); then x^y = x'^Y with x' = mx' 2^ex' the root. For integer y, x^Y
+// = mx^Y 2^(ex Y) is dyadic for Y > 0, or for Y < 0 only if mx = 1. Results
+// whose odd part has more than 53 bits are neither representable in a
+// format nor a midpoint of one, so the double-double path may round them.
+bool ExactPower(double x, double y, double* out) {
+  int64_t mx, yy;
+  int ex, ey;
+  OddSignificand(x, &mx, &ex);
+  OddSignificand(fabs(y), &yy, &ey);
+  if (y < 0) yy = -yy;
+  for (; ey < 0; ++ey) {  // take square roots while y has a fraction
+    if ((ex & 1) != 0) return false;
+    const int64_t s = static_cast<int64_t>(sqrt(static_cast<double>(mx)));  // exact for squares
+    if (s * s != mx) return false;
+    mx = s;
+    ex /= 2;
+  }
+  // x'^Y with Y = yy 2^ey an integer; x' = mx 2^ex.
+  if (ey > 20 || (yy > 0 ? yy : -yy) > (int64_t{1} << 20) >> ey) return false;  // |Y| > 2^20
+  const int64_t big_y = yy * (int64_t{1} << ey);
+  if (big_y < 0 && mx != 1) return false;
+  uint64_t odd = 1;
+  if (mx != 1) {
+    for (int64_t i = 0; i < big_y; ++i) {
+      if (odd > (uint64_t{1} << 53) / static_cast<uint64_t>(mx)) return false;
+      odd *= static_cast<uint64_t>(mx);
+    }
+  }
+  const int64_t e = static_cast<int64_t>(ex) * big_y;
+  if (e < -900 || e > 900) return false;
+  *out = ldexp(static_cast<double>(odd), static_cast<int>(e));
+  return true;
+}
+
+// hi + lo (hi > 0, |lo| <= ulp(hi) / 2) rounded to nearest-even in fmt.
+// The format's ulp at hi is 2^q; hi / 2^q is exact, and it is a midpoint
+// exactly when its fraction is 1/2: then lo decides (lo = 0: a true tie,
+// to even). Otherwise no boundary lies between hi and hi + lo.
+float RoundToFormat(DD v, const Format& fmt) {
+  if (!(v.hi <= 0x1p300)) return HUGE_VALF;
+  if (v.hi < 0x1p-300) return 0.0f;
+  int e;
+  frexp(v.hi, &e);  // v.hi in [2^(e-1), 2^e)
+  const int q = std::max(e - 1, fmt.emin) - (fmt.precision - 1);
+  const double scaled = ldexp(v.hi, -q);
+  double n = nearbyint(scaled);  // ties to even: float calls run in the default mode
+  if (fabs(scaled - n) == 0.5 && v.lo != 0) n = v.lo > 0 ? scaled + 0.5 : scaled - 0.5;
+  const double rounded = ldexp(n, q);
+  const double max_finite = ldexp(2.0 - ldexp(1.0, 1 - fmt.precision), fmt.emax);
+  return rounded > max_finite ? HUGE_VALF : static_cast<float>(rounded);
+}
+
+bool IsInteger(float y) { return nearbyintf(y) == y; }
+
+bool IsOddInteger(float y) {
+  return fabsf(y) < 0x1p24f && IsInteger(y) && (static_cast<int32_t>(y) & 1) != 0;
+}
+
+}  // namespace
+
+float PowMagnitude(float x, float y, const Format& fmt) {
+  const double ax = fabs(static_cast<double>(x));
+  if (y == 0 || ax == 1.0) return 1.0f;
+  double exact;
+  if (ExactPower(ax, y, &exact)) return RoundToFormat({exact, 0.0}, fmt);
+  const DD t = MulD(Log(ax), y);
+  // e^200 and e^-200 lie beyond every format's range (2^288, 2^-288).
+  if (t.hi > 200) return HUGE_VALF;
+  if (t.hi < -200) return 0.0f;
+  return RoundToFormat(Exp(t), fmt);
+}
+
+float Pow(float x, float y, const Format& fmt) {
+  if (y == 0 || x == 1.0f) return 1.0f;
+  if (isnan(x) || isnan(y)) return x + y;
+  const bool x_neg = signbit(x);
+  const float ax = fabsf(x);
+  if (isinf(y)) {
+    if (ax == 1.0f) return 1.0f;
+    return (ax < 1.0f) == (y < 0) ? HUGE_VALF : 0.0f;
+  }
+  const bool odd = IsOddInteger(y);
+  if (ax == 0.0f || isinf(ax)) {
+    // 0^y and inf^y: 0 or inf (inf^y = 1 / 0^-y), negative for odd y.
+    const float mag = (ax == 0.0f) == (y < 0) ? HUGE_VALF : 0.0f;
+    return x_neg && odd ? -mag : mag;
+  }
+  if (x_neg && !IsInteger(y)) return NAN;
+  const float mag = PowMagnitude(ax, y, fmt);
+  return x_neg && odd ? -mag : mag;
+}
+
+}  // namespace pow_accurate
+}  // namespace pto
