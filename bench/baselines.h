@@ -39,6 +39,10 @@ void avx2_add_f32(size_t n, float *dst, const float *a, const float *b);
  * -O3 -mavx2 -fno-math-errno. */
 void vec_rsqrtf_f32(size_t n, float *dst, const float *src);
 
+/* baseline_empty_call.c: does nothing; a call to it is the cost of calling
+ * a function in another object (what every libpto call pays at least). */
+int empty_call(void *dst, const void *src0, const void *src1);
+
 /* baseline_sleef.c: SLEEF's Sleef_powf8_u10avx2 over n floats (-O2 -mavx2).
  * sleef_available() is 0 when pto-bench was built without SLEEF. */
 int sleef_available(void);

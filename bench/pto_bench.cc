@@ -1,13 +1,15 @@
 // pto-bench: nanoseconds per element of each libpto tile instruction, next to
 // the loops a user would otherwise run (a scalar double-precision loop, an
 // AVX2 add loop, SLEEF's powf, a vectorised 1/sqrtf), timed in the same run on
-// the same tiles. See `pto-bench --help`.
+// the same tiles; a 1x1 call next to an empty call; and whether each
+// operation gives the same bits on every SIMD target. See `pto-bench --help`.
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <memory>
@@ -39,7 +41,8 @@ void PrintUsage(FILE* out) {
           "usage: pto-bench [--quick] [--filter OP] [--target NAME] [--csv FILE] [--plot FILE]\n"
           "  --quick        fewer and shorter samples (a rough run in a few seconds)\n"
           "  --filter OP    only this operation: tpow, trsqrt, tprelu, tcolexpanddiv, tpartadd\n"
-          "  --target NAME  restrict libpto's kernels to one SIMD target (AVX3, AVX2, SSE4, ...)\n"
+          "  --target NAME  restrict libpto's timed kernels to one SIMD target (AVX3, AVX2, SSE4, ...);\n"
+          "                 the identity summary still runs every target\n"
           "  --csv FILE     also write every row as CSV\n"
           "  --plot FILE    render the 64x64 ratios as a PNG chart (needs gnuplot on PATH)\n");
 }
@@ -405,6 +408,7 @@ void TimeCase(const Case& c, Operands& o, const Machine& m, Lib& lib, Scalar& sc
   auto add = [=] { avx2_add_f32(n, add_out, add_a, add_b); };
   auto sleef = [=] { sleef_powf_u10_avx2(n, vec_out, in0, in1); };
   auto rsqrtf = [=] { vec_rsqrtf_f32(n, vec_out, in0); };
+  auto empty = [=] { return empty_call(vec_out, in0, in1); };
 
   std::vector<Timed> timed = {MakeTimed(lib), MakeTimed(scalar)};
   std::vector<Stats*> results = {&row->lib, &row->scalar};
@@ -421,6 +425,10 @@ void TimeCase(const Case& c, Operands& o, const Machine& m, Lib& lib, Scalar& sc
     timed.push_back(MakeTimed(rsqrtf));
     results.push_back(&row->rsqrtf);
   }
+  if (n == 1) {  // a 1x1 call is mostly call overhead: time the bare call beside it
+    timed.push_back(MakeTimed(empty));
+    results.push_back(&row->empty_call);
+  }
   const std::vector<Stats> stats = Measure(timed, n, m.timing);
   for (size_t i = 0; i < stats.size(); ++i) *results[i] = stats[i];
 }
@@ -433,7 +441,94 @@ bool Accepted(const Case& c, Lib& lib) {
   return false;
 }
 
-Row RunCase(const Case& c, uint32_t rows, uint32_t cols, const Machine& m, Rng& rng) {
+// Calls fn(lib, scalar) with the case's libpto call and scalar loop as
+// lambdas: each has its own type, so that timing calls them directly.
+template <class Fn>
+void WithCalls(const Case& c, Operands& o, const Fn& fn) {
+  pto_tile* dst = o.dst.get();
+  pto_tile* src0 = o.src0.get();
+  pto_tile* src1 = o.src1.get();
+  pto_tile* tmp = o.tmp.get();
+  const void* in0 = pto_tile_data(src0);
+  const void* in1 = pto_tile_data(src1);
+  void* out = o.scalar_out.get();
+  const pto_dtype t = c.dtype;
+  const size_t n = o.n, rows = o.rows, cols = o.cols;
+  switch (c.op) {
+    case Op::kPow: {
+      const pto_pow_algorithm algo = c.algo;
+      auto lib = [=] { return pto_tpow(dst, src0, src1, tmp, algo); };
+      auto scalar = [=] { scalar_pow(t, n, out, in0, in1); };
+      fn(lib, scalar);
+      break;
+    }
+    case Op::kRsqrt: {
+      auto lib = [=] { return pto_trsqrt(dst, src0); };
+      auto scalar = [=] { scalar_rsqrt(t, n, out, in0); };
+      fn(lib, scalar);
+      break;
+    }
+    case Op::kPrelu: {
+      auto lib = [=] { return pto_tprelu(dst, src0, src1, nullptr); };
+      auto scalar = [=] { scalar_prelu(t, n, out, in0, in1); };
+      fn(lib, scalar);
+      break;
+    }
+    case Op::kColExpandDiv: {
+      auto lib = [=] { return pto_tcolexpanddiv(dst, src0, src1); };
+      auto scalar = [=] { scalar_colexpanddiv(t, rows, cols, out, in0, in1); };
+      fn(lib, scalar);
+      break;
+    }
+    case Op::kPartAdd: {
+      const size_t pr = o.part_rows, pc = o.part_cols;
+      auto lib = [=] { return pto_tpartadd(dst, src0, src1); };
+      auto scalar = [=] { scalar_partadd(t, rows, cols, pr, pc, out, in0, in1); };
+      fn(lib, scalar);
+      break;
+    }
+  }
+}
+
+// Whether two elements hold the same result: the same bits, or both NaN.
+bool SameResult(pto_dtype dtype, const unsigned char* a, const unsigned char* b) {
+  if (memcmp(a, b, pto_dtype_size(dtype)) == 0) return true;
+  return IsFloat(dtype) && std::isnan(scalar_element_to_double(dtype, a, 0)) &&
+         std::isnan(scalar_element_to_double(dtype, b, 0));
+}
+
+// Runs the call on every supported target and compares each target's dst
+// with the first (best) target's.
+template <class Lib>
+TargetIdentity CompareTargets(const Operands& o, Lib& lib) {
+  const size_t size = pto_dtype_size(o.dtype);
+  const unsigned char* dst = static_cast<const unsigned char*>(pto_tile_data(o.dst.get()));
+  std::vector<unsigned char> first;
+  std::vector<bool> differs(o.n);
+  TargetIdentity identity;
+  ForEachTarget([&](const char* target) {
+    lib();
+    identity.targets += (identity.targets.empty() ? "" : ",") + std::string(target);
+    if (first.empty()) {
+      first.assign(dst, dst + o.n * size);
+      return;
+    }
+    long count = 0;
+    for (size_t i = 0; i < o.n; ++i) {
+      if (SameResult(o.dtype, &first[i * size], dst + i * size)) continue;
+      differs[i] = true;
+      ++count;
+    }
+    if (count == 0) return;
+    if (!identity.per_target.empty()) identity.per_target += ", ";
+    identity.per_target += std::string(target) + " " + std::to_string(count);
+  });
+  identity.differing = std::count(differs.begin(), differs.end(), true);
+  return identity;
+}
+
+Row RunCase(const Case& c, uint32_t rows, uint32_t cols, const Machine& m, bool check_identity,
+            Rng& rng) {
   Operands o = MakeOperands(c, rows, cols, rng);
   Row row;
   row.op = OpName(c.op);
@@ -443,60 +538,23 @@ Row RunCase(const Case& c, uint32_t rows, uint32_t cols, const Machine& m, Rng& 
   row.elements = o.n;
   row.working_set_kib = WorkingSetKib(c, o);
 
-  pto_tile* dst = o.dst.get();
-  pto_tile* src0 = o.src0.get();
-  pto_tile* src1 = o.src1.get();
-  pto_tile* tmp = o.tmp.get();
-  const void* in0 = pto_tile_data(src0);
-  const void* in1 = pto_tile_data(src1);
-  void* out = o.scalar_out.get();
-  const pto_dtype t = c.dtype;
-  const size_t n = o.n;
   bool ok = false;
-  switch (c.op) {
-    case Op::kPow: {
-      const pto_pow_algorithm algo = c.algo;
-      auto lib = [=] { return pto_tpow(dst, src0, src1, tmp, algo); };
-      auto scalar = [=] { scalar_pow(t, n, out, in0, in1); };
-      if ((ok = Accepted(c, lib))) TimeCase(c, o, m, lib, scalar, &row);
-      break;
-    }
-    case Op::kRsqrt: {
-      auto lib = [=] { return pto_trsqrt(dst, src0); };
-      auto scalar = [=] { scalar_rsqrt(t, n, out, in0); };
-      if ((ok = Accepted(c, lib))) TimeCase(c, o, m, lib, scalar, &row);
-      break;
-    }
-    case Op::kPrelu: {
-      auto lib = [=] { return pto_tprelu(dst, src0, src1, nullptr); };
-      auto scalar = [=] { scalar_prelu(t, n, out, in0, in1); };
-      if ((ok = Accepted(c, lib))) TimeCase(c, o, m, lib, scalar, &row);
-      break;
-    }
-    case Op::kColExpandDiv: {
-      auto lib = [=] { return pto_tcolexpanddiv(dst, src0, src1); };
-      auto scalar = [=] { scalar_colexpanddiv(t, rows, cols, out, in0, in1); };
-      if ((ok = Accepted(c, lib))) TimeCase(c, o, m, lib, scalar, &row);
-      break;
-    }
-    case Op::kPartAdd: {
-      const size_t pr = o.part_rows, pc = o.part_cols;
-      auto lib = [=] { return pto_tpartadd(dst, src0, src1); };
-      auto scalar = [=] { scalar_partadd(t, rows, cols, pr, pc, out, in0, in1); };
-      if ((ok = Accepted(c, lib))) TimeCase(c, o, m, lib, scalar, &row);
-      break;
-    }
-  }
+  WithCalls(c, o, [&](auto& lib, auto& scalar) {
+    if ((ok = Accepted(c, lib))) TimeCase(c, o, m, lib, scalar, &row);
+  });
   if (!ok) return row;
 
-  const bool approximated = IsFloat(t) && (c.op == Op::kPow || c.op == Op::kRsqrt);
+  const bool approximated = IsFloat(c.dtype) && (c.op == Op::kPow || c.op == Op::kRsqrt);
   if (approximated) {
-    row.lib_ulp = MaxUlpError(c, o, pto_tile_data(dst), t);
+    row.lib_ulp = MaxUlpError(c, o, pto_tile_data(o.dst.get()), c.dtype);
     if (row.sleef.valid() || row.rsqrtf.valid()) {
       row.base_ulp = MaxUlpError(c, o, o.vector_out.get(), PTO_FLOAT32);
     }
   } else {
     row.mismatches = Mismatches(o);
+  }
+  if (check_identity) {  // last: it leaves dst as the last target computed it
+    WithCalls(c, o, [&](auto& lib, auto&) { row.identity = CompareTargets(o, lib); });
   }
   return row;
 }
@@ -505,6 +563,15 @@ struct Shape {
   uint32_t rows, cols;
 };
 const Shape kShapes[] = {{1, 1}, {16, 16}, {64, 64}, {128, 128}};
+// The shape whose data every target also computes, for the identity summary.
+const Shape kIdentityShape = {64, 64};
+// Far beyond the caches: float32 operations bound by loads and stores only.
+const Shape kLargeShape = {1024, 1024};
+
+bool InLargeShape(const Case& c) {
+  return c.dtype == PTO_FLOAT32 &&
+         (c.op == Op::kPrelu || c.op == Op::kPartAdd || c.op == Op::kColExpandDiv);
+}
 
 int Main(int argc, char** argv) {
   Options options;
@@ -523,11 +590,6 @@ int Main(int argc, char** argv) {
       fprintf(stderr, "pto-bench: this CPU has no SIMD target '%s' (supported: %s)\n",
               options.target, supported.c_str());
       return 2;
-    }
-    if (strcasecmp(pto_simd_target(), options.target) != 0) {
-      fprintf(stderr, "pto-bench: libpto dispatches to %s, not %s\n", pto_simd_target(),
-              options.target);
-      return 1;
     }
   }
   PinToCurrentCpu();
@@ -557,15 +619,24 @@ int Main(int argc, char** argv) {
   std::vector<Row> rows;
   for (const Shape& shape : kShapes) {
     printf("\n");
+    const bool identity = shape.rows == kIdentityShape.rows && shape.cols == kIdentityShape.cols;
     for (const Case& c : AllCases()) {
       if (!MatchesFilter(c, options.filter)) continue;
       if (c.partial && shape.rows * 3 / 4 == 0) continue;  // 1x1 has no partial region
-      rows.push_back(RunCase(c, shape.rows, shape.cols, m, rng));
+      rows.push_back(RunCase(c, shape.rows, shape.cols, m, identity, rng));
       PrintRow(stdout, rows.back());
     }
   }
+  printf("\n");
+  for (const Case& c : AllCases()) {
+    if (!MatchesFilter(c, options.filter) || !InLargeShape(c)) continue;
+    rows.push_back(RunCase(c, kLargeShape.rows, kLargeShape.cols, m, false, rng));
+    PrintRow(stdout, rows.back());
+  }
   PrintCallOverhead(stdout, rows);
+  PrintNarrowTypes(stdout, rows);
   PrintTargetChecks(stdout, rows);
+  PrintIdentity(stdout, rows);
 
   int status = 0;
   if (options.csv != nullptr) {

@@ -5,6 +5,7 @@
 #ifndef PTO_BENCH_TARGET_SELECT_H_
 #define PTO_BENCH_TARGET_SELECT_H_
 
+#include <functional>
 #include <string>
 
 namespace bench {
@@ -16,6 +17,11 @@ std::string SupportedTargetNames();
 // Makes `name` (case-insensitive) the only supported target. False if this
 // CPU does not support a target of that name.
 bool SelectTarget(const char* name);
+
+// Calls fn(name) with libpto dispatching to each supported target in turn,
+// best first, then restores the selection made by SelectTarget (or none).
+// Exits if libpto does not dispatch to the target selected.
+void ForEachTarget(const std::function<void(const char* name)>& fn);
 
 }  // namespace bench
 

@@ -33,17 +33,6 @@ typedef struct {
 
 /* ---- inputs ---- */
 
-/* A base x and an exponent y with x^y = 2^t, t uniform in [lo, hi]. */
-static void targeted_pow_pair(rng *r, pto_dtype dt, int base_lo, int base_hi, double lo, double hi,
-                              uint32_t *a, uint32_t *b) {
-    const double x = ldexp(1.0 + rng_unit(r), base_lo + (int)rng_below(r, (uint32_t)(base_hi - base_lo + 1)));
-    const uint32_t xb = ref_from_double(dt, x);
-    const double lx = log2(ref_to_double(dt, xb));
-    const double t = lo + (hi - lo) * rng_unit(r);
-    *a = xb;
-    *b = ref_from_double(dt, lx != 0 ? t / lx : t);
-}
-
 static void pow_input(rng *r, pto_dtype dt, size_t i, uint32_t *a, uint32_t *b) {
     /* Exponent range of results that are normal numbers in dt. */
     const int emin = dt == PTO_FLOAT16 ? -14 : -126, emax = dt == PTO_FLOAT16 ? 15 : 127;
@@ -55,7 +44,7 @@ static void pow_input(rng *r, pto_dtype dt, size_t i, uint32_t *a, uint32_t *b) 
     }
     switch (rng_below(r, 10)) {
     case 0: case 1: case 2: case 3:
-        targeted_pow_pair(r, dt, emin, emax, emin + 1, emax + 0.99, a, b);
+        gen_pow_pair_log2_result(r, dt, emin, emax, emin + 1, emax + 0.99, a, b);
         break;
     case 4: { /* bases near 1, where log(x) must be accurate */
         const double x = 1.0 + (rng_unit(r) * 2 - 1) * ldexp(1.0, -1 - (int)rng_below(r, dt == PTO_FLOAT32 ? 23 : 10));
@@ -93,7 +82,7 @@ static void pow_input(rng *r, pto_dtype dt, size_t i, uint32_t *a, uint32_t *b) 
  * the kernels' fast paths, which mixed inputs mostly leave. */
 static void pow_fast_path_input(rng *r, pto_dtype dt, uint32_t *a, uint32_t *b) {
     if (rng_below(r, 2)) {
-        targeted_pow_pair(r, dt, -126, 127, -125, 125, a, b);
+        gen_pow_pair_log2_result(r, dt, -126, 127, -125, 125, a, b);
         return;
     }
     const double x = 1.0 + (rng_unit(r) * 2 - 1) * ldexp(1.0, -1 - (int)rng_below(r, 23));
@@ -264,7 +253,7 @@ static void rsqrt_range_body(void *ctx, size_t target_index, const char *target)
     (void)ctx, (void)target_index;
     const char *stride_env = getenv("PTO_TEST_RSQRT_STRIDE");
     const uint32_t stride = stride_env != NULL ? (uint32_t)strtoul(stride_env, NULL, 10)
-                            : emulated() ? 61 : 1;
+                            : under_emulation() ? 61 : 1;
     assert_true(stride >= 1);
     uint32_t *a = malloc(RSQRT_CHUNK * sizeof(uint32_t)), *got = malloc(RSQRT_CHUNK * sizeof(uint32_t));
     assert_true(a && got);

@@ -65,6 +65,16 @@ size_t float_specials(pto_dtype dt, uint32_t out[16]) {
     return n;
 }
 
+void gen_pow_pair_log2_result(rng *r, pto_dtype dt, int base_lo, int base_hi, double lo, double hi,
+                              uint32_t *a, uint32_t *b) {
+    const double x = ldexp(1.0 + rng_unit(r), base_lo + (int)rng_below(r, (uint32_t)(base_hi - base_lo + 1)));
+    const uint32_t xb = ref_from_double(dt, x);
+    const double lx = log2(ref_to_double(dt, xb));
+    const double t = lo + (hi - lo) * rng_unit(r);
+    *a = xb;
+    *b = ref_from_double(dt, lx != 0 ? t / lx : t);
+}
+
 static uint32_t random_bits(rng *r, pto_dtype dt) {
     return ref_int_wrap(dt, rng_next(r));
 }
@@ -236,6 +246,10 @@ void op_run_arrays(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_
     pto_tile_destroy(src0);
     pto_tile_destroy(src1);
     pto_tile_destroy(tmp);
+}
+
+bool under_emulation(void) {
+    return getenv("PTO_TEST_UNDER_QEMU") != NULL || getenv("PTO_TEST_UNDER_VALGRIND") != NULL;
 }
 
 void skip_under_qemu(const char *test, const char *why) {

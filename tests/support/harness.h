@@ -33,6 +33,9 @@ void for_each_target(const char *test_name, target_body body, void *ctx);
 /* Under qemu-user (PTO_TEST_UNDER_QEMU, set by tests/ci/aarch64-qemu.sh):
  * prints "[test] why: not tested under emulation" and skips the test. */
 void skip_under_qemu(const char *test, const char *why);
+/* Under an emulator (qemu-user: PTO_TEST_UNDER_QEMU; valgrind:
+ * PTO_TEST_UNDER_VALGRIND), where the long sweeps take a sample. */
+bool under_emulation(void);
 
 /* ---- values ---- */
 typedef enum {
@@ -45,6 +48,11 @@ uint32_t gen_value(rng *r, pto_dtype dt, gen_kind kind);
 /* The interesting values of a float type: zeros, infinities, NaN, the
  * subnormal and normal extremes. Returns how many were written (<= 16). */
 size_t float_specials(pto_dtype dt, uint32_t out[16]);
+/* A pow input whose result lands where the caller wants: a base x =
+ * (1 + u) 2^k, k uniform in [base_lo, base_hi], and an exponent y with
+ * x^y = 2^t, t uniform in [lo, hi]. */
+void gen_pow_pair_log2_result(rng *r, pto_dtype dt, int base_lo, int base_hi, double lo, double hi,
+                              uint32_t *a, uint32_t *b);
 
 /* ---- tiles ---- */
 pto_tile *tile_new(pto_dtype dt, uint32_t rows, uint32_t cols, uint32_t valid_rows,
