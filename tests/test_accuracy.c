@@ -267,7 +267,7 @@ static void rsqrt_range_body(void *ctx, size_t target_index, const char *target)
         op_run_arrays(OP_TRSQRT, PTO_FLOAT32, PTO_POW_DEFAULT, a, NULL, got, m);
         for (size_t k = 0; k < m; ++k) {
             const double exact = 1.0 / sqrt(ref_to_double(PTO_FLOAT32, a[k]));
-            const uint32_t want = ref_from_double(PTO_FLOAT32, exact);
+            const uint32_t want = ref_rsqrt(PTO_FLOAT32, a[k]);
             const uint64_t bound = op_tolerance(OP_TRSQRT, PTO_FLOAT32, PTO_POW_DEFAULT, want);
             const uint64_t steps = ref_ulp_steps(PTO_FLOAT32, want, got[k]);
             const double err = ref_ulp_error(PTO_FLOAT32, got[k], exact);

@@ -1,13 +1,20 @@
-// Reciprocal square root family.
+// Reciprocal square root family: float32 results correctly rounded (the
+// nearest float to the exact 1/sqrt(x), ties cannot occur) on every target,
+// so every target gives the same bits.
 //
-// With FMA (AVX2, AVX-512, NEON, SVE): a hardware estimate and one
-// higher-order correction whose residual is formed exactly with FMAs; the
-// last FMA rounds once, so results are within ~0.5 ulp (an exhaustive test
-// over [1, 4) measures the bound on every target), cheaper than sqrt +
-// divide. The estimate's precision differs per target: 12 bits (AVX2) or 14
-// (AVX-512) on x86, about 8 on Arm (FRSQRTE), so the correction has three
-// terms on x86 and five elsewhere. Targets without FMA compute sqrt and
-// divide in double lanes and round once.
+// Targets without FMA compute sqrt and divide in double lanes and round once
+// (RsqrtViaDouble). The double result is within 2^-52 (relative) of the exact
+// one; it rounds to the right float32 unless the exact value lies that close
+// to a float32 midpoint. Every positive float32 is 4^k times one in [1, 4),
+// and both the double operations and the final rounding commute with that
+// scaling (double never under- or overflows here), so the test's exhaustive
+// sweep of [1, 4) covers every input: it finds one close case (x = 0x403a18e3,
+// 2^-52.2 from a midpoint) and that one rounds right too.
+//
+// FMA targets (AVX2, AVX-512, NEON, SVE) bracket the exact value between two
+// cheap float results (RsqrtBracket below); the rare vector with a lane whose
+// two results differ goes to an exact decision (RsqrtNearMidpoint), and vectors with inputs outside [2^-126, 2^64) (zeros,
+// negatives, infinities, NaN, subnormals, huge values) to RsqrtViaDouble.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/kernels/rsqrt.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -18,80 +25,127 @@ HWY_BEFORE_NAMESPACE();
 namespace pto {
 namespace HWY_NAMESPACE {
 
-#if HWY_NATIVE_FMA
-// y ~ 1/sqrt(x) from the estimate y0 = (1 + e) / sqrt(x): with the residual
-// r = 1 - x*y0^2 (~ -2e), 1/sqrt(x) = y0 * (1 - r)^(-1/2)
-// = y0 * (1 + r/2 + 3r^2/8 + 5r^3/16 + 35r^4/128 + ...). r is formed from
-// the exact square y0^2 = yy + lo with FMAs, so the final FMA is the only
-// rounding that matters, plus the truncation of the series:
-//   x86, |e| <= 1.5 * 2^-12: terms up to r^2 leave 5r^3/16 < 2^-31;
-//   other targets (Arm's FRSQRTE, |e| < 2^-7.5; the portable assumption):
-//   terms up to r^4 leave 63r^5/256 < 2^-34.
-// Requires x in [2^-126, 2^64) so that y0^2 is a normal number.
-template <class D>
-HWY_INLINE hn::Vec<D> RsqrtInRange(D d, hn::Vec<D> x) {
-  const auto one = hn::Set(d, 1.0f);
-  const auto y0 = hn::ApproximateReciprocalSqrt(x);
-  const auto yy = hn::Mul(y0, y0);
-  const auto lo = hn::MulSub(y0, y0, yy);  // y0*y0 - yy, exact
-  auto r = hn::NegMulAdd(x, yy, one);
-  r = hn::NegMulAdd(x, lo, r);
-#if PTO_X86_SPECIALIZED
-  const auto poly = hn::MulAdd(r, hn::Set(d, 0.375f), hn::Set(d, 0.5f));
-#else
-  auto poly = hn::MulAdd(r, hn::Set(d, 0.2734375f), hn::Set(d, 0.3125f));
-  poly = hn::MulAdd(poly, r, hn::Set(d, 0.375f));
-  poly = hn::MulAdd(poly, r, hn::Set(d, 0.5f));
-#endif
-  return hn::MulAdd(hn::Mul(y0, r), poly, y0);
-}
-
-// Any input: scales subnormals up by 2^24 (result by 2^12) and inputs of
-// 2^64 and above down by 2^-64 (result by 2^-32), and gives the IEEE results
-// for zeros, negatives, infinity and NaN.
-template <class D>
-HWY_NOINLINE hn::Vec<D> RsqrtAnyInput(D d, hn::Vec<D> x) {
-  const auto one = hn::Set(d, 1.0f);
-  const auto tiny = hn::Lt(x, hn::Set(d, 0x1p-126f));
-  const auto huge = hn::Ge(x, hn::Set(d, 0x1p64f));
-  auto x_scale = hn::IfThenElse(tiny, hn::Set(d, 0x1p24f), one);
-  x_scale = hn::IfThenElse(huge, hn::Set(d, 0x1p-64f), x_scale);
-  auto y_scale = hn::IfThenElse(tiny, hn::Set(d, 0x1p12f), one);
-  y_scale = hn::IfThenElse(huge, hn::Set(d, 0x1p-32f), y_scale);
-  const auto y = hn::Mul(RsqrtInRange(d, hn::Mul(x, x_scale)), y_scale);
-  const auto regular = hn::And(hn::Gt(x, hn::Zero(d)), hn::Lt(x, hn::Set(d, HUGE_VALF)));
-  return hn::IfThenElse(regular, y, hn::Div(one, hn::Sqrt(x)));
-}
-
-template <class D>
-HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
-  const auto in_range = hn::And(hn::Ge(x, hn::Set(d, 0x1p-126f)), hn::Lt(x, hn::Set(d, 0x1p64f)));
-  if (HWY_LIKELY(hn::AllTrue(d, in_range))) return RsqrtInRange(d, x);
-  return RsqrtAnyInput(d, x);
-}
-#else
-// Without fused multiply-add the residual above loses its accuracy, so these
-// targets take sqrt and divide in double lanes and round once.
-template <class D>
-HWY_INLINE hn::Vec<D> RsqrtViaDouble(D d, hn::Vec<D> x) {
-  const hn::Rebind<double, D> dd;
-  (void)d;
-  return DemoteToF32(dd, hn::Div(hn::Set(dd, 1.0), hn::Sqrt(hn::PromoteTo(dd, x))));
-}
-
-template <class D>
-HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
+// f(dd, a, b, c) on the lanes of a, b, c widened to double, the double
+// result rounded once to float32 (one split into halves where the doubles
+// need two vectors).
+template <class D, class F>
+HWY_INLINE hn::Vec<D> InDoubleLanes(D d, const F& f, hn::Vec<D> a, hn::Vec<D> b, hn::Vec<D> c) {
+  const auto whole = [&f](auto df, auto va, auto vb, auto vc) {
+    const hn::Rebind<double, decltype(df)> dd;
+    return DemoteToF32(dd, f(dd, hn::PromoteTo(dd, va), hn::PromoteTo(dd, vb), hn::PromoteTo(dd, vc)));
+  };
 #if HWY_TARGET == HWY_SCALAR
-  return RsqrtViaDouble(d, x);
+  return whole(d, a, b, c);
 #else
   if constexpr (hn::MaxLanes(D()) == 1) {
-    return RsqrtViaDouble(d, x);
+    return whole(d, a, b, c);
   } else {
     const hn::Half<D> dh;
-    return hn::Combine(d, RsqrtViaDouble(dh, hn::UpperHalf(dh, x)),
-                       RsqrtViaDouble(dh, hn::LowerHalf(dh, x)));
+    return hn::Combine(d, whole(dh, hn::UpperHalf(dh, a), hn::UpperHalf(dh, b), hn::UpperHalf(dh, c)),
+                       whole(dh, hn::LowerHalf(dh, a), hn::LowerHalf(dh, b), hn::LowerHalf(dh, c)));
   }
 #endif
+}
+
+// Any input, IEEE results for zeros (+-inf), negatives (NaN), +inf (+0) and NaN.
+template <class D>
+HWY_NOINLINE hn::Vec<D> RsqrtViaDouble(D d, hn::Vec<D> x) {
+  return InDoubleLanes(
+      d, [](auto dd, auto xd, auto, auto) { return hn::Div(hn::Set(dd, 1.0), hn::Sqrt(xd)); }, x, x, x);
+}
+
+#if HWY_NATIVE_FMA
+// An estimate y0 = (1 + e) / sqrt(x) with |e| <= 1.5 * 2^-12. x86's RSQRTPS
+// guarantees that (AVX-512's RSQRT14PS 2^-14); elsewhere (Arm's FRSQRTE, about
+// 8 bits; the portable assumption is |e| <= 2^-7) one Newton step
+// y0 (1 + r0/2), r0 = 1 - x y0^2, leaves |e| <= 1.5 e^2 + 2^-22 < 0.4 * 2^-12.
+template <class D>
+HWY_INLINE hn::Vec<D> EstimateTo12Bits(D d, hn::Vec<D> x) {
+  const auto y0 = hn::ApproximateReciprocalSqrt(x);
+#if PTO_X86_SPECIALIZED
+  (void)d;
+  return y0;
+#else
+  const auto r0 = hn::NegMulAdd(x, hn::Mul(y0, y0), hn::Set(d, 1.0f));
+  return hn::MulAdd(hn::Mul(y0, hn::Set(d, 0.5f)), r0, y0);
+#endif
+}
+
+// For x in [2^-126, 2^64): y_lo <= 1/sqrt(x) <= y_hi (or the reverse),
+// rounded once each, so that where they are the same float, that float is
+// 1/sqrt(x) correctly rounded (rounding is monotonic). Elsewhere they are
+// adjacent floats (the interval is narrower than 2^-31 y).
+//
+// y0 is the estimate rounded to 12 significant bits: y0 = (1 + e)/sqrt(x),
+// |e| <= (1 + 1.5*2^-12)(1 + 2^-12) - 1 < 2.51 * 2^-12, and y0^2 is exact in
+// float32. The residual r = 1 - x*y0^2, |r| <= 2|e| + e^2 < 5.03 * 2^-12 = R,
+// is rounded once (the FMA; relative error <= u = 2^-24). Then
+//   1/sqrt(x) = y0 (1 - r)^(-1/2) = y0 + y0 r P*,
+//   P* = 1/2 + 3r/8 + 5r^2/16 + 35r^3/128 + ...
+// Computed: y0r = RN(y0 r) and P = RN(1/2 + r (3/8 + 5r/16)), so that
+// y0 r P* = y0r P' with P' = P* / ((1 + d0)(1 + d1)), |d0|, |d1| <= u, and
+// |P' - P| <= 2u * 0.501 (d0, d1) + 2^-25 (rounding P near 1/2)
+//   + 0.276 R^3 (the series' tail) + 2^-35 (r's and 3/8 + 5r/16's roundings
+//   inside the polynomial) < 1.52u.
+// p_hi = P + 2u (rounded together with P) and p_lo = p_hi - 4u (exact: both
+// are multiples of 2^-25 in [1/4, 1)) thus bracket P', and y_hi, y_lo are
+// RN(y0 + y0r * p_hi), RN(y0 + y0r * p_lo), the exact value lying between
+// y0 + y0r*p_lo and y0 + y0r*p_hi. The interval is 4u |y0r| < 2^-31.6 y
+// wide: random inputs see two different floats in about 1% of lanes.
+template <class D>
+HWY_INLINE hn::Vec<D> RsqrtBracket(D d, hn::Vec<D> x, hn::Vec<D>& y_lo) {
+  const hn::RebindToSigned<D> di;
+  // Round to nearest on the 12th significant bit; a carry into the exponent
+  // gives the next power of two, still exact.
+  const auto y0 = hn::BitCast(
+      d, hn::And(hn::Add(hn::BitCast(di, EstimateTo12Bits(d, x)), hn::Set(di, 0x800)),
+                 hn::Set(di, ~0xFFF)));
+  const auto r = hn::NegMulAdd(x, hn::Mul(y0, y0), hn::Set(d, 1.0f));
+  const auto q = hn::MulAdd(r, hn::Set(d, 0.3125f), hn::Set(d, 0.375f));
+  const auto p_hi = hn::MulAdd(q, r, hn::Set(d, 0.5f + 0x1p-23f));
+  const auto p_lo = hn::Sub(p_hi, hn::Set(d, 0x1p-22f));
+  const auto y0r = hn::Mul(y0, r);
+  y_lo = hn::MulAdd(y0r, p_lo, y0);
+  return hn::MulAdd(y0r, p_hi, y0);
+}
+
+// The exact decision between adjacent y_lo and y_hi (or equal ones), for x
+// in [2^-126, 2^64). With m = (y_lo + y_hi)/2 (25 significant bits; m^2
+// exact in double), 1/sqrt(x) > m exactly when x m^2 < 1: the sign of the
+// one rounding of x (2m)^2 - 4 is that of the exact value, which is never 0
+// for a midpoint m (1/sqrt(x) is never a midpoint) and at least 2^-73 in
+// size (x m^2 = X M^2 2^k with integers X < 2^24, M < 2^25), so it survives
+// the rounding to float32.
+template <class D>
+HWY_NOINLINE hn::Vec<D> RsqrtNearMidpoint(D d, hn::Vec<D> x, hn::Vec<D> y_lo, hn::Vec<D> y_hi) {
+  const auto s = InDoubleLanes(
+      d,
+      [](auto dd, auto xd, auto lo, auto hi) {
+        const auto m2 = hn::Add(lo, hi);
+        return hn::MulAdd(xd, hn::Mul(m2, m2), hn::Set(dd, -4.0));
+      },
+      x, y_lo, y_hi);
+  const auto above = hn::Lt(s, hn::Zero(d));
+  return hn::IfThenElse(above, hn::Max(y_lo, y_hi), hn::Min(y_lo, y_hi));
+}
+
+template <class D>
+HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
+  const hn::RebindToSigned<D> di;
+  hn::Vec<D> y_lo;
+  const auto y_hi = RsqrtBracket(d, x, y_lo);
+  // x in [2^-126, 2^64), bits in [0x00800000, 0x5F800000): moved to start
+  // at INT32_MIN, one signed compare.
+  const auto moved = hn::Add(hn::BitCast(di, x), hn::Set(di, 0x7F800000));
+  const auto in_range = hn::RebindMask(d, hn::Lt(moved, hn::Set(di, -0x21000000)));
+  if (HWY_LIKELY(hn::AllTrue(d, hn::And(hn::Eq(y_lo, y_hi), in_range)))) return y_hi;
+  if (!hn::AllTrue(d, in_range)) return RsqrtViaDouble(d, x);
+  return RsqrtNearMidpoint(d, x, y_lo, y_hi);
+}
+#else
+template <class D>
+HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
+  return RsqrtViaDouble(d, x);
 }
 #endif  // HWY_NATIVE_FMA
 

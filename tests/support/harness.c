@@ -214,7 +214,6 @@ uint32_t op_reference(op_id op, pto_dtype dt, uint32_t a, uint32_t b) {
 
 uint64_t op_tolerance(op_id op, pto_dtype dt, pto_pow_algorithm algo, uint32_t reference) {
     if (!ref_is_float(dt)) return 0;
-    if (op == OP_TRSQRT) return 1;
     if (op != OP_TPOW) return 0;
     if (algo == PTO_POW_HIGH_PRECISION) return 0; /* correctly rounded */
     if (dt == PTO_FLOAT32) return ref_is_normal(dt, reference) ? 8 : TOL_NAN_CLASS_ONLY;

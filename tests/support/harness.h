@@ -76,7 +76,8 @@ pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *sr
 uint32_t op_reference(op_id op, pto_dtype dt, uint32_t a, uint32_t b);
 
 #define TOL_NAN_CLASS_ONLY UINT64_MAX
-/* The contract's bound, in ulp steps from the correctly rounded reference;
+/* The contract's bound, in ulp steps from the correctly rounded reference
+ * (trsqrt: 0, it is correctly rounded although the contract allows 1 ulp);
  * TOL_NAN_CLASS_ONLY where it promises nothing but NaN-ness (float32 DEFAULT
  * pow with a result that is not a normal number). */
 uint64_t op_tolerance(op_id op, pto_dtype dt, pto_pow_algorithm algo, uint32_t reference);

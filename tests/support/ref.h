@@ -31,6 +31,7 @@ uint32_t ref_int_wrap(pto_dtype dt, uint64_t value);  /* modulo 2^bits */
 
 /* Per-element operations, bits in and bits out. */
 uint32_t ref_pow(pto_dtype dt, uint32_t base, uint32_t exp);
+/* rsqrt is exact: the rounding is decided with integer arithmetic. */
 uint32_t ref_rsqrt(pto_dtype dt, uint32_t x);
 uint32_t ref_prelu(pto_dtype dt, uint32_t x, uint32_t slope);
 uint32_t ref_div(pto_dtype dt, uint32_t a, uint32_t b);
