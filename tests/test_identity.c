@@ -16,9 +16,9 @@
  * cancel). Under an emulator a 2^14 sample, as the line says.
  *
  * Prints one line per row with the number of elements in which some target
- * differs from the first. Two kinds of rows print without failing: tpow
+ * differs from the first. One kind of row prints without failing: tpow
  * DEFAULT on float types, whose contract is an error bound that each target
- * may meet differently, and the rows of kNotYetIdentical. */
+ * may meet differently. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,18 +31,6 @@
 #define EMULATED_N (1u << 14)
 #define MAX_TARGETS 16
 
-/* Rows whose kernels are not yet correctly rounded, so that targets still
- * round some results differently: they print their counts without failing.
- * Delete a row when its kernel becomes identical on every target; the NULL
- * ends the list. */
-static const char *const kNotYetIdentical[] = {
-    "tpow float32 HIGH_PRECISION",
-    "tpow float16 HIGH_PRECISION",
-    "tpow bfloat16 HIGH_PRECISION",
-    "trsqrt float32",
-    NULL,
-};
-
 typedef struct {
     op_id op;
     pto_dtype dt;
@@ -50,12 +38,10 @@ typedef struct {
     char name[48]; /* "tpow float32 HIGH_PRECISION", "tprelu int8" */
 } identity_row;
 
-typedef enum { ENFORCED, NOT_PROMISED, NOT_YET_IDENTICAL } row_policy;
+typedef enum { ENFORCED, NOT_PROMISED } row_policy;
 
 static row_policy policy(const identity_row *row) {
     if (row->op == OP_TPOW && row->algo == PTO_POW_DEFAULT && ref_is_float(row->dt)) return NOT_PROMISED;
-    for (const char *const *name = kNotYetIdentical; *name != NULL; ++name)
-        if (strcmp(*name, row->name) == 0) return NOT_YET_IDENTICAL;
     return ENFORCED;
 }
 
@@ -348,8 +334,6 @@ static void test_identity(void **state) {
     if (p == NOT_PROMISED)
         print_message("[identity] %s: not enforced (DEFAULT promises an error bound, not the same bits)\n",
                       row->name);
-    if (p == NOT_YET_IDENTICAL)
-        print_message("[identity] %s: not enforced yet (kNotYetIdentical)\n", row->name);
     free(run.a), free(run.b), free(run.first), free(run.got), free(run.differs);
     if (p == ENFORCED && differing != 0)
         fail_msg("%s: %zu of %zu results differ between SIMD targets", row->name, differing, run.n);
