@@ -88,7 +88,7 @@ typedef enum pto_status {
 /* Algorithm choice for pto_tpow on floating-point tiles. */
 typedef enum pto_pow_algorithm {
     PTO_POW_DEFAULT = 0,       /* faster, lower precision (float32: <= 8 ulp for normal results) */
-    PTO_POW_HIGH_PRECISION = 1 /* slower, <= 1 ulp, exact when the exact result is representable */
+    PTO_POW_HIGH_PRECISION = 1 /* slower, correctly rounded (so <= 1 ulp, and exact when representable) */
 } pto_pow_algorithm;
 
 /* Target profiles: whose rules the operations enforce (see "Target profiles"
@@ -354,9 +354,11 @@ PTO_API size_t pto_tile_offset(const pto_tile *tile);
  *   FLOAT32 only (PTO_ERR_UNSUPPORTED_DTYPE); HIGH_PRECISION is accepted for
  *   each of them and computes exactly what DEFAULT computes.
  * - Floating point: C99 Annex F pow for every special case (as std::pow).
- *   FLOAT32 HIGH_PRECISION: <= 1 ulp everywhere, exact where the exact result
- *   is representable; FLOAT32 DEFAULT: <= 8 ulp where the result is normal.
- *   FLOAT16/BFLOAT16: <= 1 ulp with either algorithm.
+ *   HIGH_PRECISION (FLOAT32, FLOAT16, BFLOAT16): correctly rounded, to
+ *   nearest with ties to even, subnormal results included, so <= 1 ulp
+ *   everywhere and exact where the exact result is representable; the same
+ *   bits on every SIMD target. FLOAT32 DEFAULT: <= 8 ulp where the result is
+ *   normal; FLOAT16/BFLOAT16 DEFAULT: <= 1 ulp.
  * - Integers: exact, wrapping modulo 2^bits; x^0 = 1 (0^0 too); a negative
  *   exponent gives 1 for base 1, +/-1 for base -1 (by parity), 0 otherwise. */
 PTO_API pto_status pto_tpow(pto_tile *dst, const pto_tile *base, const pto_tile *exp,
@@ -364,7 +366,8 @@ PTO_API pto_status pto_tpow(pto_tile *dst, const pto_tile *base, const pto_tile 
 
 /* dst[i,j] = 1 / sqrt(src[i,j]), FLOAT32 or FLOAT16 (else
  * PTO_ERR_UNSUPPORTED_DTYPE), equal dtypes, src valid region equal to dst's.
- * +0 -> +inf, -0 -> -inf, negative -> NaN, +inf -> +0, NaN -> NaN; <= 1 ulp. */
+ * +0 -> +inf, -0 -> -inf, negative -> NaN, +inf -> +0, NaN -> NaN; finite
+ * results correctly rounded (so <= 1 ulp), the same bits on every SIMD target. */
 PTO_API pto_status pto_trsqrt(pto_tile *dst, const pto_tile *src);
 
 /* dst[i,j] = src0[i,j] > 0 ? src0[i,j] : src0[i,j] * src1[i,j] (src1 is the

@@ -94,6 +94,6 @@ type PowAlgorithm int
 const (
 	// PowDefault is faster with lower precision (float32: <= 8 ulp for normal results).
 	PowDefault PowAlgorithm = 0
-	// PowHighPrecision is within 1 ulp, exact where the result is representable.
+	// PowHighPrecision is correctly rounded (the same bits on every SIMD target).
 	PowHighPrecision PowAlgorithm = 1
 )

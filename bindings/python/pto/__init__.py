@@ -161,8 +161,8 @@ class Status(enum.IntEnum):
 
 class PowAlgorithm(enum.IntEnum):
     """tpow's algorithm for floating-point tiles: DEFAULT (faster; float32 <= 8
-    ulp where the result is normal) or HIGH_PRECISION (<= 1 ulp, exact where the
-    exact result is representable; float types only)."""
+    ulp where the result is normal) or HIGH_PRECISION (correctly rounded, the
+    same bits on every SIMD target; float types only)."""
 
     DEFAULT = _pto.PTO_POW_DEFAULT
     HIGH_PRECISION = _pto.PTO_POW_HIGH_PRECISION

@@ -17,7 +17,7 @@ use crate::tile::Operand;
 pub enum PowAlgorithm {
     /// Faster, lower precision (float32: within 8 ulp for normal results).
     Default,
-    /// Within 1 ulp, exact where the result is representable; float tiles only.
+    /// Correctly rounded (the same bits on every SIMD target); float tiles only.
     HighPrecision,
 }
 

@@ -4,7 +4,7 @@ package org.libpto;
 public enum PowAlgorithm {
     /** Faster, lower precision (float32: within 8 ulp for normal results). */
     DEFAULT(pto_pow_algorithm.PTO_POW_DEFAULT),
-    /** Within 1 ulp, exact where the exact result is representable; floating-point tiles only. */
+    /** Correctly rounded (the same bits on every SIMD target); floating-point tiles only. */
     HIGH_PRECISION(pto_pow_algorithm.PTO_POW_HIGH_PRECISION);
 
     private final int code;
