@@ -12,9 +12,11 @@
 // 2^-52.2 from a midpoint) and that one rounds right too.
 //
 // FMA targets (AVX2, AVX-512, NEON, SVE) bracket the exact value between two
-// cheap float results (RsqrtBracket below); the rare vector with a lane whose
-// two results differ goes to an exact decision (RsqrtNearMidpoint), and vectors with inputs outside [2^-126, 2^64) (zeros,
-// negatives, infinities, NaN, subnormals, huge values) to RsqrtViaDouble.
+// cheap float results (RsqrtBracket below) and keep the upper one where one
+// compare shows both equal and the input in range (RsqrtFastPathHolds). The
+// rare vector failing that goes to an exact decision (RsqrtNearMidpoint)
+// when its inputs lie in [2^-126, 2^64), else to RsqrtViaDouble (zeros,
+// negatives, infinities, NaN, subnormals, huge values).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/kernels/rsqrt.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -71,42 +73,69 @@ HWY_INLINE hn::Vec<D> EstimateTo12Bits(D d, hn::Vec<D> x) {
 #endif
 }
 
-// For x in [2^-126, 2^64): y_lo <= 1/sqrt(x) <= y_hi (or the reverse),
-// rounded once each, so that where they are the same float, that float is
-// 1/sqrt(x) correctly rounded (rounding is monotonic). Elsewhere they are
-// adjacent floats (the interval is narrower than 2^-31 y).
+// For x > 0 below 2^125 whose y0 (below) is below 2^64 (every x from
+// 2^-126 up is): y_lo < 1/sqrt(x) < y_hi (or the reverse), rounded once
+// each, so that where they are the same float, that float is 1/sqrt(x)
+// correctly rounded (rounding is monotonic). Elsewhere they are adjacent
+// floats (the interval is narrower than 2^-30.8 y).
 //
-// y0 is the estimate rounded to 12 significant bits: y0 = (1 + e)/sqrt(x),
-// |e| <= (1 + 1.5*2^-12)(1 + 2^-12) - 1 < 2.51 * 2^-12, and y0^2 is exact in
-// float32. The residual r = 1 - x*y0^2, |r| <= 2|e| + e^2 < 5.03 * 2^-12 = R,
-// is rounded once (the FMA; relative error <= u = 2^-24). Then
+// y0 is the estimate with its low 12 bits cleared (12 significant bits; one
+// AND, no carry to handle): y0 = est (1 - t), 0 <= t < 2^-11, so
+// y0 = (1 + e)/sqrt(x) with -3.5 * 2^-12 < e <= 1.5 * 2^-12. Then
+// y0 = M 2^j, M < 2^12, j >= -74 (y0 > 2^-63), so y0^2 is exact in float32.
+// The residual r = 1 - x*y0^2 = -e (2 + e), |r| < 7 * 2^-12 = R, is rounded
+// once (the FMA; relative error <= u = 2^-24). r is 0 or above 2^-49 in size
+// (1 and x*y0^2 = X M^2 2^k, X < 2^24, are multiples of 2^k >= 2^-49), so
+// y0 r stays a normal number. Then
 //   1/sqrt(x) = y0 (1 - r)^(-1/2) = y0 + y0 r P*,
-//   P* = 1/2 + 3r/8 + 5r^2/16 + 35r^3/128 + ...
-// Computed: y0r = RN(y0 r) and P = RN(1/2 + r (3/8 + 5r/16)), so that
-// y0 r P* = y0r P' with P' = P* / ((1 + d0)(1 + d1)), |d0|, |d1| <= u, and
-// |P' - P| <= 2u * 0.501 (d0, d1) + 2^-25 (rounding P near 1/2)
-//   + 0.276 R^3 (the series' tail) + 2^-35 (r's and 3/8 + 5r/16's roundings
-//   inside the polynomial) < 1.52u.
-// p_hi = P + 2u (rounded together with P) and p_lo = p_hi - 4u (exact: both
-// are multiples of 2^-25 in [1/4, 1)) thus bracket P', and y_hi, y_lo are
-// RN(y0 + y0r * p_hi), RN(y0 + y0r * p_lo), the exact value lying between
-// y0 + y0r*p_lo and y0 + y0r*p_hi. The interval is 4u |y0r| < 2^-31.6 y
-// wide: random inputs see two different floats in about 1% of lanes.
+//   P* = 1/2 + 3r/8 + 5r^2/16 + 35r^3/128 + ... (< 0.501).
+// Computed: y0r = RN(y0 r), q = RN(3/8 + 5r/16), so that y0 r P* = y0r P'
+// with P' = P* / ((1 + d0)(1 + d1)), |d0|, |d1| <= u (y0r's and r's
+// roundings). With E = 1/2 + r q exactly (the computed r and q),
+// |P' - E| <= 2u * 0.501 (d0, d1) + 0.276 R^3 (the series' tail)
+//   + 3R/8 u (r's rounding in 3r/8) + R u/4 (q's rounding) < 1.03u.
+// p_hi = RN(E + 2u) and p_lo = RN(E - 2u), each one FMA from q and r and
+// within u/2 of its exact value (both near 1/2), thus p_lo < P' < p_hi and
+// p_hi - p_lo <= 5u. y_hi, y_lo are RN(y0 + y0r * p_hi), RN(y0 + y0r * p_lo),
+// the exact value lying strictly between y0 + y0r*p_lo and y0 + y0r*p_hi.
+// The interval is at most 5u |y0r| < 35 * 2^-36 (1 + 2^-11) y < 2^-30.8 y
+// wide: random inputs see two different floats in about 0.1% of lanes.
+//
+// Other inputs give y_lo and y_hi that RsqrtFastPathHolds rejects:
+// x >= 2^125 finite: only y0^2's rounding (relative error <= 2^-21, y0^2
+//   >= 2^-128) adds to the above, so both are below 2^-62.5 (1 + 2^-20).
+// +-0, +inf, negatives and NaN: an estimate of +-inf, 0 or NaN makes r NaN.
+// Tiny x whose y0 is +inf or 2^64 or more (RSQRTPS reads subnormals as 0):
+//   y0^2 = inf, r = -inf, and y_hi = y_lo = -inf or NaN.
 template <class D>
 HWY_INLINE hn::Vec<D> RsqrtBracket(D d, hn::Vec<D> x, hn::Vec<D>& y_lo) {
   const hn::RebindToSigned<D> di;
-  // Round to nearest on the 12th significant bit; a carry into the exponent
-  // gives the next power of two, still exact.
-  const auto y0 = hn::BitCast(
-      d, hn::And(hn::Add(hn::BitCast(di, EstimateTo12Bits(d, x)), hn::Set(di, 0x800)),
-                 hn::Set(di, ~0xFFF)));
+  const auto y0 =
+      hn::BitCast(d, hn::And(hn::BitCast(di, EstimateTo12Bits(d, x)), hn::Set(di, ~0xFFF)));
   const auto r = hn::NegMulAdd(x, hn::Mul(y0, y0), hn::Set(d, 1.0f));
   const auto q = hn::MulAdd(r, hn::Set(d, 0.3125f), hn::Set(d, 0.375f));
+  // Two FMAs side by side rather than p_hi - 4u: one step less on the
+  // longest dependency chain.
   const auto p_hi = hn::MulAdd(q, r, hn::Set(d, 0.5f + 0x1p-23f));
-  const auto p_lo = hn::Sub(p_hi, hn::Set(d, 0x1p-22f));
+  const auto p_lo = hn::MulAdd(q, r, hn::Set(d, 0.5f - 0x1p-23f));
   const auto y0r = hn::Mul(y0, r);
   y_lo = hn::MulAdd(y0r, p_lo, y0);
   return hn::MulAdd(y0r, p_hi, y0);
+}
+
+// True when y_hi is 1/sqrt(x) correctly rounded in every lane, for any x:
+// max(y_lo, 2^-62) == y_hi, one compare for both conditions, y_lo == y_hi
+// and x in RsqrtBracket's range. Lanes with y_lo >= 2^-62 pass exactly when
+// y_lo == y_hi >= 2^-62, which rules out the x >= 2^125 above; -inf and NaN
+// fail the compare (y_lo and y_hi differ only in p_lo, p_hi, which are both
+// NaN, both +inf or both above 0.38, so one is NaN exactly when the other
+// is; Max with a NaN gives NaN or 2^-62). Lanes with y_lo < 2^-62 pass only
+// if y_hi == 2^-62 != y_lo, impossible in range: 1/sqrt(x) would lie within
+// 2^-30.8 of the midpoint 2^-62 (1 - 2^-25), so x = 2^124 (1 + 2^-24 +- 2^-29),
+// not a float.
+template <class D>
+HWY_INLINE bool RsqrtFastPathHolds(D d, hn::Vec<D> y_lo, hn::Vec<D> y_hi) {
+  return hn::AllTrue(d, hn::Eq(hn::Max(y_lo, hn::Set(d, 0x1p-62f)), y_hi));
 }
 
 // The exact decision between adjacent y_lo and y_hi (or equal ones), for x
@@ -131,15 +160,14 @@ HWY_NOINLINE hn::Vec<D> RsqrtNearMidpoint(D d, hn::Vec<D> x, hn::Vec<D> y_lo, hn
 
 template <class D>
 HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
-  const hn::RebindToSigned<D> di;
   hn::Vec<D> y_lo;
   const auto y_hi = RsqrtBracket(d, x, y_lo);
+  if (HWY_LIKELY(RsqrtFastPathHolds(d, y_lo, y_hi))) return y_hi;
   // x in [2^-126, 2^64), bits in [0x00800000, 0x5F800000): moved to start
   // at INT32_MIN, one signed compare.
+  const hn::RebindToSigned<D> di;
   const auto moved = hn::Add(hn::BitCast(di, x), hn::Set(di, 0x7F800000));
-  const auto in_range = hn::RebindMask(d, hn::Lt(moved, hn::Set(di, -0x21000000)));
-  if (HWY_LIKELY(hn::AllTrue(d, hn::And(hn::Eq(y_lo, y_hi), in_range)))) return y_hi;
-  if (!hn::AllTrue(d, in_range)) return RsqrtViaDouble(d, x);
+  if (!hn::AllTrue(di, hn::Lt(moved, hn::Set(di, -0x21000000)))) return RsqrtViaDouble(d, x);
   return RsqrtNearMidpoint(d, x, y_lo, y_hi);
 }
 #else
