@@ -1,7 +1,8 @@
 // Per-target building blocks shared by the kernel families: loading and
 // storing every element type as compute lanes (FLOAT16/BFLOAT16 as f32 with
 // one round-to-nearest-even on the way back, 8-bit integers as 16-bit lanes)
-// and the row drivers that walk a 2-D region Lanes(d) elements at a time.
+// and the row drivers that walk a 2-D region Lanes(d) elements at a time
+// (elementwise BFLOAT16: a full vector of storage at a time, in pairs).
 //
 // Re-included once per target by foreach_target.h, hence the toggle guard.
 #if defined(PTO_KERNELS_SIMD_INL_H_) == defined(HWY_TARGET_TOGGLE)
