@@ -129,8 +129,10 @@ HWY_INLINE hn::Vec<hn::RebindToFloat<DU>> F32FromBF16PairHigh(DU du, hn::Vec<DU>
 template <class DF>
 HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> BF16PairFromF32(DF df, hn::Vec<DF> low, hn::Vec<DF> high) {
   const hn::RebindToUnsigned<DF> du;
-  return hn::Or(hn::And(BF16RoundedHigh(df, high), hn::Set(du, 0xFFFF0000u)),
-                hn::ShiftRight<16>(BF16RoundedHigh(df, low)));
+  const hn::Repartition<uint16_t, DF> d16;
+  // Odd 16-bit lanes from high, even ones from low (one blend on x86).
+  return hn::BitCast(du, hn::OddEven(hn::BitCast(d16, BF16RoundedHigh(df, high)),
+                                     hn::BitCast(d16, hn::ShiftRight<16>(BF16RoundedHigh(df, low)))));
 }
 
 // ---------------------------------------------------------------------------
