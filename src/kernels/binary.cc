@@ -29,23 +29,19 @@ using AddTag = std::conditional_t<sizeof(T) == 1, hn::ScalableTag<T>, ComputeTag
 template <typename T>
 void PreluTyped(size_t rows, size_t cols, const kernels::Plane& dst, const kernels::ConstPlane& a,
                 const kernels::ConstPlane& b) {
-  ForEachBinaryAnyWidth(ComputeTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
-                static_cast<const T*>(a.data), a.stride, static_cast<const T*>(b.data),
-                b.stride, [](auto d, const T* pa, const T* pb, T* out) {
-                  const auto x = LoadAs(d, pa);
-                  const auto slope = LoadAs(d, pb);
-                  StoreAs(d, hn::IfThenElse(IsPositive(d, x), x, hn::Mul(x, slope)), out);
-                });
+  ForEachElementwise(ComputeTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
+                     static_cast<const T*>(a.data), a.stride, static_cast<const T*>(b.data),
+                     b.stride, [](auto d, auto x, auto slope) {
+                       return hn::IfThenElse(IsPositive(d, x), x, hn::Mul(x, slope));
+                     });
 }
 
 template <typename T>
 void AddTyped(size_t rows, size_t cols, const kernels::Plane& dst, const kernels::ConstPlane& a,
               const kernels::ConstPlane& b) {
-  ForEachBinaryAnyWidth(AddTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
-                static_cast<const T*>(a.data), a.stride, static_cast<const T*>(b.data),
-                b.stride, [](auto d, const T* pa, const T* pb, T* out) {
-                  StoreAs(d, hn::Add(LoadAs(d, pa), LoadAs(d, pb)), out);
-                });
+  ForEachElementwise(AddTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
+                     static_cast<const T*>(a.data), a.stride, static_cast<const T*>(b.data),
+                     b.stride, [](auto, auto x, auto y) { return hn::Add(x, y); });
 }
 
 void PreluImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,

@@ -21,9 +21,10 @@
 //   storage type: P of degree 10 and Q of degree 6 bound the double result's
 //   error by 2^-41.3 relative (MarkHardToRound derives it); a lane whose
 //   result lies closer than that to a rounding boundary of the format, or
-//   below its normal range, goes to the accurate path (pow-accurate.cc),
-//   one lane at a time. Both polynomials by Estrin's scheme (a dependency
-//   chain of about log2 of their length: the loop is latency bound).
+//   below its normal range (FLOAT16: below 2^-150), goes to the accurate
+//   path (pow-accurate.cc), one lane at a time. Both polynomials by
+//   Estrin's scheme (a dependency chain of about log2 of their length: the
+//   loop is latency bound).
 //   DEFAULT without FMA uses P of degree 6 and Q of degree 4 by Horner and
 //   rounds the double result once (within ~2^-29 of x^y).
 //
@@ -230,7 +231,7 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> SplitLog2Argument(
 // the format lies within v's error of it; lanes where one may become 0,
 // which HardLanes (below) sends to the accurate path together with the
 // lanes whose results fall below the format's normal range (their
-// boundaries lie on a coarser grid).
+// boundaries lie on a coarser grid), except for FLOAT16 (below).
 //
 // Error of v, relative to x^y (u = 2^-53):
 //   log2|x| = k + logc + r P(r): P's fit 2^-49.67, its Horner or Estrin
@@ -257,28 +258,52 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> SplitLog2Argument(
 // its last places, so the test also keeps that far from a boundary, and the
 // f32 value rounds to the same narrow number as v (a lane fails with a
 // chance of about 2^-13 for FLOAT16, 2^-16 for BFLOAT16).
+//
+// FLOAT16 below 2^-13 (its subnormals and lowest binade, one grid of step
+// 2^-24, boundaries at the odd multiples of 2^-25) is tested on the bits of
+// w = 2^-12 + v, whose last place is U = 2^-64, so that the boundaries are
+// the w whose low 40 bits are 10...0. There |v - x^y| < 2^-54.3 = 2^9.7 U
+// (the relative bound above for t >= -129; below, v and x^y are both under
+// 2^-128, and with them their difference, the clamp of t included), the
+// rounding to f32 moves v by at most 2^-38 = 2^26 U and the addition by
+// U/2; the test keeps 2^26 + 2^13 + 2 U from each boundary (a lane fails it
+// with a chance of about 2^-13). Such results are common (x^4 < 2^-14 for
+// x < 0.09), and the accurate path costs as much as hundreds of fast lanes.
+template <int kLowBits, uint64_t kAllowed, class DU>
+HWY_INLINE hn::Mask<DU> NearBoundary(DU du, hn::Vec<DU> bits) {
+  const hn::RebindToSigned<DU> di;
+  const auto from_lower_edge = hn::And(
+      hn::Sub(bits, hn::Set(du, (uint64_t{1} << (kLowBits - 1)) - kAllowed)),
+      hn::Set(du, (uint64_t{1} << kLowBits) - 1));
+  return hn::RebindMask(du, hn::Lt(hn::BitCast(di, from_lower_edge),
+                                   hn::Set(di, static_cast<int64_t>(2 * kAllowed + 1))));
+}
+
 template <typename T, class DD>
 HWY_INLINE hn::Vec<DD> MarkHardToRound(DD dd, hn::Vec<DD> v) {
   constexpr pow_accurate::Format kFmt = FormatOf<T>();
   constexpr int kLowBits = 53 - kFmt.precision;
   constexpr uint64_t kAllowed = (uint64_t{1} << 13) + (kFmt.precision < 24 ? (uint64_t{1} << 28) + 2 : 0);
   const hn::RebindToUnsigned<DD> du;
-  const hn::RebindToSigned<DD> di;
-  const auto from_lower_edge = hn::And(
-      hn::Sub(hn::BitCast(du, v), hn::Set(du, (uint64_t{1} << (kLowBits - 1)) - kAllowed)),
-      hn::Set(du, (uint64_t{1} << kLowBits) - 1));
-  const auto near = hn::Lt(hn::BitCast(di, from_lower_edge), hn::Set(di, static_cast<int64_t>(2 * kAllowed + 1)));
+  auto near = NearBoundary<kLowBits, kAllowed>(du, hn::BitCast(du, v));
+  if constexpr (hwy::IsSame<T, hwy::float16_t>()) {
+    constexpr uint64_t kAllowedLow = (uint64_t{1} << 26) + (uint64_t{1} << 13) + 2;
+    const auto w = hn::BitCast(du, hn::Add(v, hn::Set(dd, 0x1p-12)));
+    const auto low = hn::RebindMask(du, hn::Lt(v, hn::Set(dd, 0x1p-13)));
+    near = hn::Or(hn::And(low, NearBoundary<40, kAllowedLow>(du, w)), hn::AndNot(low, near));
+  }
   return hn::IfThenZeroElse(hn::RebindMask(dd, near), v);
 }
 
 // Lanes of |x|^y rounded to f32 that the accurate path must compute: those
 // MarkHardToRound zeroed and those at or below T's smallest normal number
-// (mag >= +0, so its bits compare as integers).
+// (mag >= +0, so its bits compare as integers); for FLOAT16, whose test
+// covers its whole range, only the zeroed ones (and results below 2^-150).
 template <typename T, class DF>
 HWY_INLINE hn::Mask<DF> HardLanes(DF df, hn::Vec<DF> mag) {
   const hn::RebindToSigned<DF> di;
-  const int32_t min_normal_bits = hwy::IsSame<T, hwy::float16_t>() ? 0x38800000 : 0x00800000;
-  return hn::RebindMask(df, hn::Lt(hn::BitCast(di, mag), hn::Set(di, min_normal_bits + 1)));
+  const int32_t last_hard_bits = hwy::IsSame<T, hwy::float16_t>() ? 0 : 0x00800000;
+  return hn::RebindMask(df, hn::Lt(hn::BitCast(di, mag), hn::Set(di, last_hard_bits + 1)));
 }
 
 // |x|^y rounded to f32 for the lower or upper half of the f32 lanes; kHigh:

@@ -1,7 +1,8 @@
 // Per-target building blocks shared by the kernel families: loading and
 // storing every element type as compute lanes (FLOAT16/BFLOAT16 as f32 with
 // one round-to-nearest-even on the way back, 8-bit integers as 16-bit lanes)
-// and the row drivers that walk a 2-D region Lanes(d) elements at a time.
+// and the row drivers that walk a 2-D region Lanes(d) elements at a time
+// (elementwise BFLOAT16: a full vector of storage at a time, in pairs).
 //
 // Re-included once per target by foreach_target.h, hence the toggle guard.
 #if defined(PTO_KERNELS_SIMD_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -94,19 +95,44 @@ HWY_INLINE hn::Vec<DF> F32FromBF16Bits(DF df, hn::Vec<hn::RebindToUnsigned<DF>> 
   return hn::BitCast(df, hn::ShiftLeft<16>(h));
 }
 
+// v rounded to nearest even in the upper 16 bits of each lane, NaN quietened;
+// the lower 16 bits are left over from the rounding.
 template <class DF>
-HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> BF16BitsFromF32(DF df, hn::Vec<DF> v) {
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> BF16RoundedHigh(DF df, hn::Vec<DF> v) {
   (void)df;
   const hn::RebindToUnsigned<DF> du;
   const auto bits = hn::BitCast(du, v);
   const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
-  const auto rounded = hn::ShiftRight<16>(hn::Add(bits, hn::Add(hn::Set(du, 0x7FFFu), lsb)));
-  const auto quiet_nan = hn::Or(hn::ShiftRight<16>(bits), hn::Set(du, 0x40u));
-  // |v| fits in 31 bits, so the signed compare (one instruction) suffices.
-  const hn::RebindToSigned<DF> di;
-  const auto abs = hn::BitCast(di, hn::And(bits, hn::Set(du, 0x7FFFFFFFu)));
-  const auto is_nan = hn::RebindMask(du, hn::Gt(abs, hn::Set(di, 0x7F800000)));
-  return hn::IfThenElse(is_nan, quiet_nan, rounded);
+  const auto rounded = hn::Add(hn::Add(bits, hn::Set(du, 0x7FFFu)), lsb);
+  const auto quiet_nan = hn::Or(bits, hn::Set(du, 0x400000u));
+  return hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(v)), quiet_nan, rounded);
+}
+
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> BF16BitsFromF32(DF df, hn::Vec<DF> v) {
+  return hn::ShiftRight<16>(BF16RoundedHigh(df, v));
+}
+
+// BFLOAT16 in pairs: the 32-bit lanes of a full vector loaded from BFLOAT16
+// storage hold elements 2i (low half) and 2i + 1 (high half), each of which
+// is an f32 once the other half is cleared. Elementwise operations thus need
+// no widening or narrowing shuffles, only these shifts and masks.
+template <class DU>
+HWY_INLINE hn::Vec<hn::RebindToFloat<DU>> F32FromBF16PairLow(DU du, hn::Vec<DU> pairs) {
+  (void)du;
+  return hn::BitCast(hn::RebindToFloat<DU>(), hn::ShiftLeft<16>(pairs));
+}
+template <class DU>
+HWY_INLINE hn::Vec<hn::RebindToFloat<DU>> F32FromBF16PairHigh(DU du, hn::Vec<DU> pairs) {
+  return hn::BitCast(hn::RebindToFloat<DU>(), hn::And(pairs, hn::Set(du, 0xFFFF0000u)));
+}
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> BF16PairFromF32(DF df, hn::Vec<DF> low, hn::Vec<DF> high) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::Repartition<uint16_t, DF> d16;
+  // Odd 16-bit lanes from high, even ones from low (one blend on x86).
+  return hn::BitCast(du, hn::OddEven(hn::BitCast(d16, BF16RoundedHigh(df, high)),
+                                     hn::BitCast(d16, hn::ShiftRight<16>(BF16RoundedHigh(df, low)))));
 }
 
 // ---------------------------------------------------------------------------
@@ -285,6 +311,49 @@ HWY_INLINE void ForEachUnaryAnyWidth(D d, size_t rows, size_t cols, TD* dst,
                                      const Body& body) {
   ForEachBinaryAnyWidth(d, rows, cols, dst, dst_stride, a, a_stride, a, a_stride,
                         [&body](auto dd, const TA* pa, const TA*, TD* out) { body(dd, pa, out); });
+}
+
+// dst = op(d, a, b) elementwise over a region of storage type T, op taking
+// and returning vectors of d's lanes for any width of d (d: T's compute
+// lanes, or T's own where no widening is needed). BFLOAT16 goes by pairs
+// (F32FromBF16PairLow above), two f32 vectors per full vector of storage,
+// with the same rounding as StoreAs; the row tails as in
+// ForEachBinaryAnyWidth.
+template <class D, typename T, class Op>
+HWY_INLINE void ForEachElementwise(D d, size_t rows, size_t cols, T* dst, size_t dst_stride,
+                                   const T* a, size_t a_stride, const T* b, size_t b_stride,
+                                   const Op& op) {
+  const auto body = [&op](auto dv, const T* pa, const T* pb, T* out) {
+    StoreAs(dv, op(dv, LoadAs(dv, pa), LoadAs(dv, pb)), out);
+  };
+  if constexpr (hwy::IsSame<T, hwy::bfloat16_t>() && HWY_TARGET != HWY_SCALAR) {
+    static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "element 2i in the low half of a 32-bit lane");
+    // Lanes(d16) = 2 * Lanes(d): one step of ForEachRow is a full vector of
+    // storage.
+    const hn::Repartition<uint16_t, D> d16;
+    const hn::RebindToUnsigned<D> du;
+    const auto pair_body = [&op, d, du](auto, const T* pa, const T* pb, T* out) {
+      const auto va = hn::LoadU(du, reinterpret_cast<const uint32_t*>(pa));
+      const auto vb = hn::LoadU(du, reinterpret_cast<const uint32_t*>(pb));
+      const auto low = op(d, F32FromBF16PairLow(du, va), F32FromBF16PairLow(du, vb));
+      const auto high = op(d, F32FromBF16PairHigh(du, va), F32FromBF16PairHigh(du, vb));
+      hn::StoreU(BF16PairFromF32(d, low, high), du, reinterpret_cast<uint32_t*>(out));
+    };
+    ForEachRow(d16, rows, cols, dst, dst_stride, a, a_stride, b, b_stride, pair_body,
+               [&](size_t rest, T* out, const T* pa, const T* pb) {
+                 const size_t N = hn::Lanes(d);
+                 if (rest >= N) {
+                   body(d, pa, pb, out);
+                   rest -= N;
+                   out += N;
+                   pa += N;
+                   pb += N;
+                 }
+                 if (rest != 0) NarrowingTail(d, rest, out, pa, pb, body);
+               });
+  } else {
+    ForEachBinaryAnyWidth(d, rows, cols, dst, dst_stride, a, a_stride, b, b_stride, body);
+  }
 }
 
 // The compute descriptor for storage type T: 8-bit integers widen to 16-bit
