@@ -50,6 +50,15 @@ cd "$work"
 site=$("$work/venv-wheel/bin/python" -c 'import pto, os; print(os.path.dirname(pto.__file__))')
 case "$site" in "$work/venv-wheel/"*) ;; *) echo "pto imported from $site, not the wheel"; exit 1 ;; esac
 # libpto must resolve to the copy inside the package, whatever is installed.
-ldd "$site"/_pto*.so | grep -q "libpto.so => $site/libpto.so" || { ldd "$site"/_pto*.so; exit 1; }
+# (ldd's output is captured first: under pipefail, `ldd | grep -q` fails at
+# random when grep exits on its match while ldd is still writing.)
+deps=$(ldd "$site"/_pto*.so)
+want=$(realpath "$site/libpto.so")
+got=$(awk '$1 == "libpto.so" && $2 == "=>" {print $3}' <<<"$deps")
+if [ -z "$got" ] || [ "$(realpath "$got")" != "$want" ]; then
+  echo "the extension loads libpto from '${got:-nowhere}', not $want:"
+  echo "$deps"
+  exit 1
+fi
 LD_LIBRARY_PATH= "$work/venv-wheel/bin/python" -m pytest "${pytest_args[@]}" "$work/src/bindings/python/tests"
 echo "python: meson suite, pip install . and the wheel passed"
