@@ -35,7 +35,7 @@ typedef struct {
 
 static void pow_input(rng *r, pto_dtype dt, size_t i, uint32_t *a, uint32_t *b) {
     /* Exponent range of results that are normal numbers in dt. */
-    const int emin = dt == PTO_FLOAT16 ? -14 : -126, emax = dt == PTO_FLOAT16 ? 15 : 127;
+    const int emin = ref_min_exponent(dt), emax = ref_max_exponent(dt);
     if (dt != PTO_FLOAT32 && i < FULL_N / 2) {
         static const double kExps[8] = {0.5, -0.5, 2.0, -3.0, 1.5, -1.25, 0.3, 5.0};
         *a = (uint32_t)(i & 0xFFFFu);
@@ -92,20 +92,9 @@ static void pow_fast_path_input(rng *r, pto_dtype dt, uint32_t *a, uint32_t *b) 
     *b = ref_from_double(dt, lx != 0 ? t / lx : t);
 }
 
-/* Under an emulator (qemu-user, valgrind) the long sweeps are sampled. */
-static int emulated(void) {
-    return getenv("PTO_TEST_UNDER_QEMU") != NULL || getenv("PTO_TEST_UNDER_VALGRIND") != NULL;
-}
-
-/* The k-th input of a sample of n from a set of size (a power of two):
- * an odd multiplier permutes the power-of-two range, a spread sample. */
 /* Every how many enumerated cases one is tested: 1 natively, 16 under
  * emulation. */
-static int under_emulation_stride(void) { return emulated() ? 16 : 1; }
-
-static size_t sample_index(size_t k, size_t n, size_t size) {
-    return n == size ? k : (k * 0x9E3779B1u) & (size - 1);
-}
+static int under_emulation_stride(void) { return under_emulation() ? 16 : 1; }
 
 static input_set *make_inputs(op_id op, pto_dtype dt, int fast_path_only) {
     input_set *s = calloc(1, sizeof(*s));
@@ -136,7 +125,7 @@ static input_set *make_inputs(op_id op, pto_dtype dt, int fast_path_only) {
     }
     /* The references (MPFR for pow) of the inputs that will be measured:
      * under emulation only the sample's. */
-    const size_t measured = emulated() && s->n > SAMPLE_N ? SAMPLE_N : s->n;
+    const size_t measured = under_emulation() && s->n > SAMPLE_N ? SAMPLE_N : s->n;
     for (size_t k = 0; k < measured; ++k) {
         const size_t i = sample_index(k, measured, s->n);
         const double a = ref_to_double(dt, s->a[i]);
@@ -164,7 +153,7 @@ static void measure(const accuracy_config *c, size_t target_index, const char *t
     const input_set *s = c->inputs;
     /* Under emulation every target gets the sample, whose references alone
      * were computed. */
-    const int full = target_index == 0 && !emulated();
+    const int full = target_index == 0 && !under_emulation();
     const size_t n = full ? s->n : (s->n < SAMPLE_N ? s->n : SAMPLE_N);
     uint32_t *a = malloc(n * sizeof(uint32_t)), *b = malloc(n * sizeof(uint32_t));
     uint32_t *got = malloc(n * sizeof(uint32_t));

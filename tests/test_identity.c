@@ -47,8 +47,6 @@ static row_policy policy(const identity_row *row) {
 
 /* ---- inputs ---- */
 
-static int frac_bits(pto_dtype dt) { return dt == PTO_FLOAT32 ? 23 : dt == PTO_FLOAT16 ? 10 : 7; }
-
 static uint32_t sign_bit(pto_dtype dt) { return 1u << (ref_bits(dt) - 1); }
 
 static uint32_t random_sign(rng *r, pto_dtype dt) { return rng_below(r, 2) ? sign_bit(dt) : 0; }
@@ -78,7 +76,7 @@ static uint32_t any_value(rng *r, pto_dtype dt) {
     if (pick < 4) return ref_int_wrap(dt, rng_next(r));
     if (pick == 4) return edges[rng_below(r, (uint32_t)edge_values(dt, edges))];
     if (!ref_is_float(dt)) return ref_int_wrap(dt, (uint64_t)((int64_t)rng_below(r, 65) - 32));
-    const int frac = frac_bits(dt);
+    const int frac = ref_frac_bits(dt);
     const uint32_t frac_mask = (1u << frac) - 1u;
     const uint32_t max_exp = (sign_bit(dt) >> frac) - 1u; /* the infinity/NaN exponent */
     if (pick == 5) return random_sign(r, dt) | ((uint32_t)rng_next(r) & frac_mask); /* subnormal */
@@ -95,8 +93,8 @@ static uint32_t from_double(pto_dtype dt, double x) {
 
 /* Float tpow: the inputs each part of the kernels treats apart. */
 static void float_pow_input(rng *r, pto_dtype dt, uint32_t *a, uint32_t *b) {
-    const int frac = frac_bits(dt);
-    const int emin = dt == PTO_FLOAT16 ? -14 : -126, emax = dt == PTO_FLOAT16 ? 15 : 127;
+    const int frac = ref_frac_bits(dt);
+    const int emin = ref_min_exponent(dt), emax = ref_max_exponent(dt);
     switch (rng_below(r, 10)) {
     case 0: /* negative bases, integer exponents (odd and even, small and huge) */
         *a = ref_from_double(dt, -ldexp(1.0 + rng_unit(r), (int)rng_below(r, 25) - 12));
@@ -173,13 +171,13 @@ static void int_pow_input(rng *r, pto_dtype dt, uint32_t *a, uint32_t *b) {
 /* Division and addition: results that overflow, underflow or cancel, and
  * exact quotients. */
 static void float_arith_input(rng *r, op_id op, pto_dtype dt, uint32_t *a, uint32_t *b) {
-    const uint32_t max_exp = (sign_bit(dt) >> frac_bits(dt)) - 1u;
+    const uint32_t max_exp = (sign_bit(dt) >> ref_frac_bits(dt)) - 1u;
     const uint32_t magnitude = ~sign_bit(dt) & (sign_bit(dt) * 2 - 1);
     switch (rng_below(r, 4)) {
     case 0: { /* a huge, b tiny, or the other way round */
-        const uint32_t huge = (max_exp - 1 - rng_below(r, 3)) << frac_bits(dt);
-        const uint32_t tiny = (1u + rng_below(r, 3)) << frac_bits(dt);
-        const uint32_t low = ref_int_wrap(dt, rng_next(r)) & ((1u << frac_bits(dt)) - 1u);
+        const uint32_t huge = (max_exp - 1 - rng_below(r, 3)) << ref_frac_bits(dt);
+        const uint32_t tiny = (1u + rng_below(r, 3)) << ref_frac_bits(dt);
+        const uint32_t low = ref_int_wrap(dt, rng_next(r)) & ((1u << ref_frac_bits(dt)) - 1u);
         *a = random_sign(r, dt) | (rng_below(r, 2) ? huge : tiny) | low;
         *b = random_sign(r, dt) | (rng_below(r, 2) ? huge : tiny) | (low ^ 1u);
         break;
@@ -311,8 +309,7 @@ static void test_identity(void **state) {
     assert_true(a && b && run.a && run.b && run.first && run.got && run.differs);
     make_inputs(row, a, b);
     for (size_t k = 0; k < run.n; ++k) {
-        /* An odd multiplier permutes the power-of-two range: a spread sample. */
-        const size_t i = run.n == FULL_N ? k : (k * 0x9E3779B1u) & (FULL_N - 1);
+        const size_t i = sample_index(k, run.n, FULL_N);
         run.a[k] = a[i];
         run.b[k] = b[i];
     }

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include <algorithm>
+#include <array>
 
 namespace pto {
 namespace pow_accurate {
@@ -88,6 +89,18 @@ DD DivN(DD a, double n) {
   return FastTwoSum(q, rem / n);
 }
 
+// S's coefficients 1 / (2n + 3), n < kLogTerms (see Log), each to 3u^2,
+// computed on first use.
+constexpr int kLogTerms = 20;
+const std::array<DD, kLogTerms>& InverseOddNumbers() {
+  static const std::array<DD, kLogTerms> table = [] {
+    std::array<DD, kLogTerms> t;
+    for (int n = 0; n < kLogTerms; ++n) t[n] = DivN({1.0, 0.0}, 2 * n + 3);
+    return t;
+  }();
+  return table;
+}
+
 // ln x for a positive normal double x of at most 24 significant bits (a
 // float). x = 2^k z with z in [sqrt(1/2), sqrt(2)), and
 //   ln z = 2 atanh(s) = 2 s + 2 s^3 S(s^2),  S(w) = sum_n w^n / (2n + 3),
@@ -110,9 +123,9 @@ DD Log(double x) {
   const double s_hi = num / den;
   const DD s = {s_hi, fma(-s_hi, den, num) / den};
   const DD w = Mul(s, s);
-  constexpr int kTerms = 20;
-  DD sum = DivN({1.0, 0.0}, 2 * (kTerms - 1) + 3);
-  for (int n = kTerms - 2; n >= 0; --n) sum = Add(DivN({1.0, 0.0}, 2 * n + 3), Mul(sum, w));
+  const auto& coeff = InverseOddNumbers();
+  DD sum = coeff[kLogTerms - 1];
+  for (int n = kLogTerms - 2; n >= 0; --n) sum = Add(coeff[n], Mul(sum, w));
   DD ln_z = Add(s, Mul(Mul(s, w), sum));
   ln_z = {2 * ln_z.hi, 2 * ln_z.lo};
   const double kd = k;

@@ -317,8 +317,7 @@ HWY_INLINE void ForEachUnaryAnyWidth(D d, size_t rows, size_t cols, TD* dst,
 // and returning vectors of d's lanes for any width of d (d: T's compute
 // lanes, or T's own where no widening is needed). BFLOAT16 goes by pairs
 // (F32FromBF16PairLow above), two f32 vectors per full vector of storage,
-// with the same rounding as StoreAs; the row tails as in
-// ForEachBinaryAnyWidth.
+// with the same rounding as StoreAs.
 template <class D, typename T, class Op>
 HWY_INLINE void ForEachElementwise(D d, size_t rows, size_t cols, T* dst, size_t dst_stride,
                                    const T* a, size_t a_stride, const T* b, size_t b_stride,
@@ -339,17 +338,11 @@ HWY_INLINE void ForEachElementwise(D d, size_t rows, size_t cols, T* dst, size_t
       const auto high = op(d, F32FromBF16PairHigh(du, va), F32FromBF16PairHigh(du, vb));
       hn::StoreU(BF16PairFromF32(d, low, high), du, reinterpret_cast<uint32_t*>(out));
     };
+    // The rest of a row, under a full vector of storage: as one row of
+    // ForEachBinaryAnyWidth (at most one vector of d, then narrower ones).
     ForEachRow(d16, rows, cols, dst, dst_stride, a, a_stride, b, b_stride, pair_body,
                [&](size_t rest, T* out, const T* pa, const T* pb) {
-                 const size_t N = hn::Lanes(d);
-                 if (rest >= N) {
-                   body(d, pa, pb, out);
-                   rest -= N;
-                   out += N;
-                   pa += N;
-                   pb += N;
-                 }
-                 if (rest != 0) NarrowingTail(d, rest, out, pa, pb, body);
+                 ForEachBinaryAnyWidth(d, 1, rest, out, 0, pa, 0, pb, 0, body);
                });
   } else {
     ForEachBinaryAnyWidth(d, rows, cols, dst, dst_stride, a, a_stride, b, b_stride, body);

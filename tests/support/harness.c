@@ -251,6 +251,10 @@ bool under_emulation(void) {
     return getenv("PTO_TEST_UNDER_QEMU") != NULL || getenv("PTO_TEST_UNDER_VALGRIND") != NULL;
 }
 
+size_t sample_index(size_t k, size_t n, size_t size) {
+    return n == size ? k : (k * 0x9E3779B1u) & (size - 1);
+}
+
 void skip_under_qemu(const char *test, const char *why) {
     if (getenv("PTO_TEST_UNDER_QEMU") == NULL) return;
     print_message("[%s] %s: not tested under emulation\n", test, why);

@@ -36,6 +36,10 @@ void skip_under_qemu(const char *test, const char *why);
 /* Under an emulator (qemu-user: PTO_TEST_UNDER_QEMU; valgrind:
  * PTO_TEST_UNDER_VALGRIND), where the long sweeps take a sample. */
 bool under_emulation(void);
+/* The k-th input of a sample of n from a set of size (a power of two; k
+ * itself when n == size): an odd multiplier permutes the power-of-two range,
+ * a spread sample. */
+size_t sample_index(size_t k, size_t n, size_t size);
 
 /* ---- values ---- */
 typedef enum {

@@ -27,6 +27,12 @@ bool ref_is_signed(pto_dtype dt) {
 
 unsigned ref_bits(pto_dtype dt) { return (unsigned)pto_dtype_size(dt) * 8u; }
 
+int ref_frac_bits(pto_dtype dt) { return format_of(dt).frac_bits; }
+
+int ref_max_exponent(pto_dtype dt) { return (1 << (format_of(dt).exp_bits - 1)) - 1; }
+
+int ref_min_exponent(pto_dtype dt) { return 1 - ref_max_exponent(dt); }
+
 const char *ref_dtype_name(pto_dtype dt) {
     static const char *const names[] = {"int8",   "uint8",   "int16",    "uint16", "int32",
                                         "uint32", "float16", "bfloat16", "float32"};
