@@ -403,6 +403,180 @@ PTO_API pto_status pto_tcolexpanddiv(pto_tile *dst, const pto_tile *src0, const 
  *   (PTO_ERR_UNSUPPORTED_DTYPE). */
 PTO_API pto_status pto_tpartadd(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
+/* ------------------------------------------------------------------------ */
+/* Element types by name                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* The dtype's name without the PTO_ prefix: "INT8", "UINT8", "INT16",
+ * "UINT16", "INT32", "UINT32", "FLOAT16", "BFLOAT16", "FLOAT32"; "UNKNOWN"
+ * for a value outside the enum. Never NULL. */
+PTO_API const char *pto_dtype_string(pto_dtype d);
+
+/* ------------------------------------------------------------------------ */
+/* Programs: PTO assembly text                                               */
+/* ------------------------------------------------------------------------ */
+/*
+ * A program is PTO assembly text (the subset the README's "PTO assembly"
+ * section defines: the synchronous form, AS Level 1 (SSA), AS Level 2 (DPS),
+ * manual placement with pto.tassign, and kernels over global memory in a
+ * func.func), parsed and verified once by pto_program_create, then run any
+ * number of times, from any threads, with arguments bound in a pto_args.
+ *
+ * Profile: the module's pto.target_arch ("a3" or "a2a3": A2A3; "a5": A5)
+ * when present, else the calling thread's profile at creation. A module
+ * target that differs from a non-HOST thread profile is
+ * PTO_ERR_INVALID_ARGUMENT. The program keeps that profile for every run,
+ * whatever thread runs it.
+ *
+ * Diagnostics: a text that does not parse or verify is refused with the
+ * status the C API would return for the same mistake (PTO_ERR_INVALID_ARGUMENT
+ * for syntax and unsupported constructs), nothing is created, and
+ * pto_last_error() reads "SOURCE:LINE:COL: error: SENTENCE" (1-based line
+ * and column of the offending token; SENTENCE as the C API's where the C API
+ * has the same rule). The first error stops.
+ *
+ * Parameters: a kernel's parameters are its entry func.func's arguments in
+ * order; a snippet (text with no func.func) has one tile parameter per free
+ * tile name (used before any definition, or declared with .arg) and one per
+ * tile it defines as a result, in order of first appearance. Each has a kind,
+ * a dtype, for tiles a declared shape, and an access: PTO_PARAM_READ if the
+ * program reads its value as bound, PTO_PARAM_WRITE if the program writes it.
+ *
+ * Results are bit-identical to the equivalent sequence of C API calls under
+ * the program's profile.
+ */
+
+/* A verified program; immutable once created. */
+typedef struct pto_program pto_program;
+
+/* The values bound to one program's parameters for a run. */
+typedef struct pto_args pto_args;
+
+/* What a parameter is. */
+typedef enum pto_param_kind {
+    PTO_PARAM_POINTER = 0, /* !pto.ptr<T>: global memory, an array of dtype T */
+    PTO_PARAM_INT = 1,     /* index, i1, i8, i16, i32, i64 scalar */
+    PTO_PARAM_FLOAT = 2,   /* f16, bf16, f32, f64 scalar */
+    PTO_PARAM_TILE = 3     /* a tile (tile-typed func argument, snippet tile) */
+} pto_param_kind;
+
+/* pto_program_param_access flags. */
+#define PTO_PARAM_READ 1u
+#define PTO_PARAM_WRITE 2u
+
+/* Parses and verifies length bytes of text (need not be NUL-terminated) and
+ * stores the program in *out. source_name names the text in diagnostics
+ * (NULL: "<string>").
+ * Errors: PTO_ERR_NULL_ARGUMENT if text or out is NULL; a syntax error or a
+ * construct outside the supported subset is PTO_ERR_INVALID_ARGUMENT; a rule
+ * an operation's C function checks gives that function's status (e.g.
+ * PTO_ERR_UNSUPPORTED_DTYPE, PTO_ERR_SHAPE_MISMATCH, PTO_ERR_ALIASING); a tile
+ * outside the profile's unified buffer is PTO_ERR_OUT_OF_RANGE;
+ * PTO_ERR_OUT_OF_MEMORY. On failure *out is left unchanged. */
+PTO_API pto_status pto_program_create(const char *text, size_t length, const char *source_name,
+                                      pto_program **out);
+
+/* Frees the program. NULL is a no-op. Argument sets made for it must be
+ * destroyed too (before or after). */
+PTO_API void pto_program_destroy(pto_program *program);
+
+/* The profile the program was verified under; PTO_PROFILE_HOST for NULL. */
+PTO_API pto_profile pto_program_profile(const pto_program *program);
+
+/* Number of parameters; 0 for NULL. */
+PTO_API size_t pto_program_param_count(const pto_program *program);
+
+/* Parameter index's name without '%', valid while the program exists; NULL
+ * for NULL or an index >= pto_program_param_count. */
+PTO_API const char *pto_program_param_name(const pto_program *program, size_t index);
+
+/* Parameter index's kind; PTO_PARAM_POINTER for NULL or a bad index (check
+ * the index first). */
+PTO_API pto_param_kind pto_program_param_kind(const pto_program *program, size_t index);
+
+/* The element type of a POINTER or TILE parameter; for an INT parameter
+ * PTO_INT8, PTO_INT16 or PTO_INT32 where the declared type is one of those
+ * widths and PTO_INT32 otherwise (i1, i64, index: see
+ * pto_args_set_int); for a FLOAT parameter PTO_FLOAT16, PTO_BFLOAT16 or
+ * PTO_FLOAT32 (FLOAT32 for f64). (pto_dtype)0 for NULL or a bad index. */
+PTO_API pto_dtype pto_program_param_dtype(const pto_program *program, size_t index);
+
+/* A TILE parameter's declared rows and cols; 0 for other kinds, NULL or a bad
+ * index. */
+PTO_API uint32_t pto_program_param_rows(const pto_program *program, size_t index);
+PTO_API uint32_t pto_program_param_cols(const pto_program *program, size_t index);
+
+/* PTO_PARAM_READ and/or PTO_PARAM_WRITE (global memory through a pointer:
+ * READ if the program loads from it, WRITE if it stores to it; scalars are
+ * READ); 0 for NULL or a bad index. */
+PTO_API unsigned pto_program_param_access(const pto_program *program, size_t index);
+
+/* Finds a parameter by name (with or without a leading '%') and stores its
+ * index in *index.
+ * Errors: PTO_ERR_NULL_ARGUMENT; PTO_ERR_INVALID_ARGUMENT if the program has
+ * no parameter of that name (*index unchanged). */
+PTO_API pto_status pto_program_param_find(const pto_program *program, const char *name,
+                                          size_t *index);
+
+/* Creates an empty argument set for program (nothing bound) in *out. The
+ * program must outlive it.
+ * Errors: PTO_ERR_NULL_ARGUMENT; PTO_ERR_OUT_OF_MEMORY. */
+PTO_API pto_status pto_args_create(const pto_program *program, pto_args **out);
+
+/* Frees the argument set (never the memory or tiles bound in it). NULL is a
+ * no-op. */
+PTO_API void pto_args_destroy(pto_args *args);
+
+/* Binds a POINTER parameter to nbytes of the caller's memory (zero-copy: the
+ * program loads from and stores to it during runs; the caller keeps it alive).
+ * Errors: PTO_ERR_NULL_ARGUMENT (args or data); PTO_ERR_INVALID_ARGUMENT for
+ * a bad index, a parameter of another kind, nbytes not a multiple of the
+ * element size, or data not aligned to the element size. */
+PTO_API pto_status pto_args_set_pointer(pto_args *args, size_t index, void *data, size_t nbytes);
+
+/* Binds an INT parameter. value must fit the declared type (i1: 0 or 1; iN:
+ * signed N bits; index and i64: any value).
+ * Errors: PTO_ERR_NULL_ARGUMENT; PTO_ERR_INVALID_ARGUMENT for a bad index or
+ * kind; PTO_ERR_OUT_OF_RANGE for a value that does not fit. */
+PTO_API pto_status pto_args_set_int(pto_args *args, size_t index, int64_t value);
+
+/* Binds a FLOAT parameter (rounded to nearest even to the declared type).
+ * Errors: PTO_ERR_NULL_ARGUMENT; PTO_ERR_INVALID_ARGUMENT for a bad index or
+ * kind. */
+PTO_API pto_status pto_args_set_float(pto_args *args, size_t index, double value);
+
+/* Binds a TILE parameter to a tile (not copied now; see the run functions).
+ * The tile must have the declared dtype (PTO_ERR_DTYPE_MISMATCH) and rows x
+ * cols (PTO_ERR_SHAPE_MISMATCH); where the declared valid region is static,
+ * the tile's valid region must equal it (PTO_ERR_SHAPE_MISMATCH).
+ * NULL unbinds. Errors: PTO_ERR_NULL_ARGUMENT (args); PTO_ERR_INVALID_ARGUMENT
+ * for a bad index or kind. */
+PTO_API pto_status pto_args_set_tile(pto_args *args, size_t index, pto_tile *tile);
+
+/* Runs the program once as block 0 of 1. Same as pto_program_launch(program,
+ * 1, args). */
+PTO_API pto_status pto_program_run(const pto_program *program, const pto_args *args);
+
+/* Runs the program for block ids 0..blocks-1 (pto.get_block_idx,
+ * pto.get_block_num), concurrently on at most as many threads as online
+ * CPUs (or the PTO_NUM_THREADS environment variable, if set to a positive
+ * number). Each block has its own zero-filled unified buffer, so tiles placed
+ * at the same address in different blocks do not collide; global memory is
+ * shared. Bound tiles are copied into the block's tiles before the run, and
+ * tiles the program writes are copied back (whole tile, and its valid region)
+ * after it.
+ * Errors, before anything runs: PTO_ERR_NULL_ARGUMENT; PTO_ERR_INVALID_ARGUMENT
+ * if args was made for another program, blocks is 0 or above 65536, a
+ * parameter the program reads is not bound, or blocks > 1 with a bound tile
+ * the program writes. During the run: an access outside a bound pointer's
+ * memory, outside a view, or a valid region or argument that a rule refuses
+ * stops the block before that instruction writes anything, with the status
+ * and a diagnostic "SOURCE:LINE:COL: error: SENTENCE" for the instruction;
+ * other blocks stop at their next instruction; the first error is returned.
+ * Floating-point mode: as every operation (IEEE defaults, caller's restored). */
+PTO_API pto_status pto_program_launch(const pto_program *program, uint32_t blocks,
+                                      const pto_args *args);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
