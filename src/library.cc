@@ -1,4 +1,5 @@
-// Library-wide queries: version, status names, last error, SIMD target.
+// Library-wide queries: version, status and dtype names, last error, SIMD target.
+#include "dtype_rules.h"
 #include "error.h"
 #include "kernels/kernels.h"
 #include "pto_c.h"
@@ -26,6 +27,10 @@ const char* pto_status_string(pto_status s) {
 const char* pto_last_error(void) { return pto::LastError(); }
 
 const char* pto_simd_target(void) { return pto::kernels::TargetName(); }
+
+const char* pto_dtype_string(pto_dtype d) {
+  return pto::DtypeNameOr(pto::RawEnumValue(d), "UNKNOWN");
+}
 
 size_t pto_dtype_size(pto_dtype dtype) {
   switch (pto::RawEnumValue(dtype)) {
