@@ -377,7 +377,7 @@ static void test_overlap_mixed_and_long(void **state) {
         assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
         if (got != expected)
             fail_msg("trial %d: tmp %s %ux%u valid %ux%u at %zu vs dst %ux%u valid %ux%u at "
-                     "%zu: %s, expected %s", trial, ref_dtype_name(tmp_dt), pto_tile_rows(tmp),
+                     "%zu: %s, expected %s", trial, pto_dtype_string(tmp_dt), pto_tile_rows(tmp),
                      pto_tile_cols(tmp), pto_tile_valid_rows(tmp), pto_tile_valid_cols(tmp),
                      pto_tile_offset(tmp), pto_tile_rows(dst), pto_tile_cols(dst), vr, vc,
                      pto_tile_offset(dst), pto_status_string(got), pto_status_string(expected));
@@ -586,7 +586,7 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
             const uint32_t got = tile_get(pd, i, j);
             if (!within_tolerance(c->dt, op_tolerance(c->op, c->dt, c->algo, want), want, got))
                 fail_msg("%s %s (%u,%u): 0x%x, reference 0x%x", op_name(c->op),
-                         ref_dtype_name(c->dt), i, j, got, want);
+                         pto_dtype_string(c->dt), i, j, got, want);
         }
 
     /* in place: src0 placed exactly on dst (a different handle) gives what
