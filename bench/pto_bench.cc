@@ -3,6 +3,7 @@
 // AVX2 add loop, SLEEF's powf, a vectorised 1/sqrtf), timed in the same run on
 // the same tiles; a 1x1 call next to an empty call; and whether each
 // operation gives the same bits on every SIMD target. See `pto-bench --help`.
+#include <ctype.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -209,10 +210,11 @@ const char* OpName(Op op) {
   return "?";
 }
 
-const char* DtypeName(pto_dtype t) {
-  static const char* const kNames[] = {"int8",    "uint8",   "int16",    "uint16", "int32",
-                                       "uint32",  "float16", "bfloat16", "float32"};
-  return kNames[t];
+// The dtype's name as the results files spell it: pto_dtype_string in lower case.
+std::string DtypeName(pto_dtype t) {
+  std::string name = pto_dtype_string(t);
+  for (char& c : name) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
+  return name;
 }
 
 std::string AlgoName(const Case& c) {
@@ -437,7 +439,7 @@ void TimeCase(const Case& c, Operands& o, const Machine& m, Lib& lib, Scalar& sc
 template <class Lib>
 bool Accepted(const Case& c, Lib& lib) {
   if (lib() == PTO_OK) return true;
-  fprintf(stderr, "pto-bench: %s %s: %s\n", OpName(c.op), DtypeName(c.dtype), pto_last_error());
+  fprintf(stderr, "pto-bench: %s %s: %s\n", OpName(c.op), DtypeName(c.dtype).c_str(), pto_last_error());
   return false;
 }
 

@@ -30,19 +30,26 @@ static int check(pto_status s, const char *what) {
     return s == PTO_OK;
 }
 
-/* TASSIGN(tile, address) for a ROWS x COLS float tile. */
-static pto_tile *tassign(pto_buffer *buffer, size_t address, uint32_t rows) {
+/* TASSIGN(tile, address) for a rows x cols tile. */
+static pto_tile *tassign_as(pto_buffer *buffer, size_t address, pto_dtype dtype, uint32_t rows,
+                            uint32_t cols) {
     pto_tile *t = NULL;
-    return check(pto_tile_create_at(PTO_FLOAT32, rows, COLS, buffer, address, &t), "TASSIGN") ? t : NULL;
+    return check(pto_tile_create_at(dtype, rows, cols, buffer, address, &t), "TASSIGN") ? t : NULL;
+}
+static pto_tile *tassign(pto_buffer *buffer, size_t address, uint32_t rows) {
+    return tassign_as(buffer, address, PTO_FLOAT32, rows, COLS);
 }
 
 /* The kernel: TPARTADD as on its page (src0 0x1000, src1 0x2000, dst 0x3000),
  * then TPRELU of the sum with a slope at 0x4000, writing 0x5000, its tmp
- * reusing 0x5000 (17 rows: A3 wants tmp valid rows >= dst valid cols + 1). */
+ * reusing 0x5000: UINT8, 17 rows (A3 wants tmp valid rows >= dst valid cols
+ * + 1 and rows >= dst valid rows + 1) of 2 columns (one mask bit per element
+ * of a dst row). */
 static pto_status run_kernel(pto_buffer *ub_buffer) {
     pto_tile *src0 = tassign(ub_buffer, 0x1000, ROWS), *src1 = tassign(ub_buffer, 0x2000, ROWS);
     pto_tile *sum = tassign(ub_buffer, 0x3000, ROWS), *slope = tassign(ub_buffer, 0x4000, ROWS);
-    pto_tile *out = tassign(ub_buffer, 0x5000, ROWS), *tmp = tassign(ub_buffer, 0x5000, COLS + 1);
+    pto_tile *out = tassign(ub_buffer, 0x5000, ROWS);
+    pto_tile *tmp = tassign_as(ub_buffer, 0x5000, PTO_UINT8, COLS + 1, (COLS + 7) / 8);
     pto_status s = PTO_ERR_NULL_ARGUMENT;
     if (src0 && src1 && sum && slope && out && tmp) {
         s = pto_tpartadd(sum, src0, src1);

@@ -133,8 +133,10 @@ PTO_API size_t pto_dtype_size(pto_dtype dtype);
 /*
  * A profile makes the operations enforce, on top of the HOST rules, the
  * implementation checks that the instruction pages list for one NPU target,
+ * and where the pages are silent what that target's implementation refuses,
  * so that a program run on a CPU is refused where that target would refuse
- * it. A profile changes validation only, except where a page says a target
+ * it (README.md, "Target profiles", cites the source of each rule). A
+ * profile changes validation only, except where a page says a target
  * ignores an option (TPOW's HIGH_PRECISION on A2A3 computes exactly DEFAULT).
  * What each profile adds (the operations below say it again):
  *
@@ -143,10 +145,12 @@ PTO_API size_t pto_dtype_size(pto_dtype dtype);
  *                  UINT16, UINT8, FLOAT32 only; HIGH_PRECISION
  *                  accepted for each of them, computed as DEFAULT
  *   trsqrt         as HOST                                   as HOST
- *   tprelu         tmp required; tmp valid_rows >=           tmp unused: may be
- *                  dst valid_cols + 1; dst, src0, src1, tmp  NULL, any dtype or
- *                  pairwise non-overlapping (no in place);   shape
- *                  tmp of any dtype
+ *   tprelu         dtypes FLOAT16, FLOAT32 only; tmp         dtypes FLOAT16,
+ *                  required, UINT8, valid_rows >= dst        FLOAT32 only; tmp
+ *                  valid_cols + 1, rows >= dst valid_rows    unused: may be
+ *                  + 1, valid_cols >= ceil(dst valid_cols    NULL, any dtype
+ *                  / 8); dst, src0, src1, tmp pairwise       or shape
+ *                  non-overlapping (no in place)
  *   tcolexpanddiv  as HOST                                   as HOST
  *   tpartadd       dtypes INT32, INT16, FLOAT16, FLOAT32     as HOST
  *
@@ -376,12 +380,17 @@ PTO_API pto_status pto_trsqrt(pto_tile *dst, const pto_tile *src);
  * tmp may be NULL (this target needs none); if given it must be a handle
  * distinct from the others (PTO_ERR_ALIASING), may have any dtype and shape,
  * and its contents are left unchanged.
- * - PTO_PROFILE_A2A3: tmp is required (PTO_ERR_NULL_ARGUMENT); dst, src0, src1
- *   and tmp must not overlap pairwise, so in place (same handle or identical
- *   placement) is refused too (PTO_ERR_ALIASING); tmp valid_rows must be at
- *   least dst valid_cols + 1 (PTO_ERR_SHAPE_MISMATCH); tmp may have any dtype.
- * - PTO_PROFILE_A5: tmp is not used (may be NULL, any dtype or shape), but it
- *   is still not the same handle as another operand. */
+ * - PTO_PROFILE_A2A3: dst dtype FLOAT16 or FLOAT32 only
+ *   (PTO_ERR_UNSUPPORTED_DTYPE); tmp is required (PTO_ERR_NULL_ARGUMENT) and
+ *   must be UINT8 (PTO_ERR_UNSUPPORTED_DTYPE, after src0's and src1's dtypes);
+ *   dst, src0, src1 and tmp must not overlap pairwise, so in place (same
+ *   handle or identical placement) is refused too (PTO_ERR_ALIASING); after
+ *   src0's and src1's valid regions, tmp valid_rows >= dst valid_cols + 1,
+ *   then tmp rows >= dst valid_rows + 1, then tmp valid_cols >=
+ *   ceil(dst valid_cols / 8) (PTO_ERR_SHAPE_MISMATCH).
+ * - PTO_PROFILE_A5: dst dtype FLOAT16 or FLOAT32 only
+ *   (PTO_ERR_UNSUPPORTED_DTYPE); tmp is not used (may be NULL, any dtype or
+ *   shape), but it is still not the same handle as another operand. */
 PTO_API pto_status pto_tprelu(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
                               pto_tile *tmp);
 

@@ -2,14 +2,14 @@
 
 namespace pto {
 
-static_assert(kOpDtypeRuleCount == static_cast<size_t>(OpDtypes::kFloatCopy) + 1,
-              "one dtype rule per OpDtypes value");
-
-const char* DtypeName(pto_dtype d) {
+const char* DtypeNameOr(int dtype_value, const char* outside) {
   static const char* const kNames[] = {"INT8",   "UINT8",   "INT16",    "UINT16", "INT32",
                                        "UINT32", "FLOAT16", "BFLOAT16", "FLOAT32"};
-  const unsigned i = static_cast<unsigned>(d);
-  return i < sizeof(kNames) / sizeof(kNames[0]) ? kNames[i] : "an invalid dtype";
+  static_assert(sizeof(kNames) / sizeof(kNames[0]) == PTO_FLOAT32 + 1, "a name per dtype");
+  const unsigned i = static_cast<unsigned>(dtype_value);
+  return i < sizeof(kNames) / sizeof(kNames[0]) ? kNames[i] : outside;
 }
+
+const char* DtypeName(pto_dtype d) { return DtypeNameOr(static_cast<int>(d), "an invalid dtype"); }
 
 }  // namespace pto

@@ -36,6 +36,8 @@ inline bool IsFloatDtype(pto_dtype d) { return kFloatDtypes.Contains(d); }
 
 // "FLOAT32", ...; "an invalid dtype" outside the enum.
 const char* DtypeName(pto_dtype d);
+// The same names for a raw enum value; `outside` for one outside the enum.
+const char* DtypeNameOr(int dtype_value, const char* outside);
 
 // The operations as far as their dtype rules go (tpow's differ by algorithm).
 enum class OpDtypes {
@@ -43,48 +45,70 @@ enum class OpDtypes {
   kPowHighPrecision,
   kRsqrt,
   kPrelu,
+  kPreluTmp,  // tprelu's tmp, where a profile uses it
   kColExpandDiv,
   kPartAdd,
   kFloatCopy,  // pto_tile_write_f32 / pto_tile_read_f32
+  kCount
 };
 
 struct OpDtypeRule {
+  OpDtypes op;                 // the row's key: kOpDtypeRules[i].op == i
   DtypeSet by_profile[3];      // indexed by pto_profile: HOST, A2A3, A5
   const char* host_condition;  // completes "dst dtype X is not supported" under HOST
 };
 
-// The rule table: HOST from the v0.1 contract, A2A3 and A5 from the pages'
-// implementation checks (API.md, "Target profiles").
+// The rule table: HOST from the v0.1 contract; A2A3 and A5 from the pages'
+// implementation checks and, where the pages are silent, from the NPU
+// implementations (README.md, "Target profiles", cites each list's source).
 inline constexpr OpDtypeRule kOpDtypeRules[] = {
     // tpow DEFAULT. A2A3 ignores the algorithm, so its HIGH_PRECISION row is
     // the same list.
-    {{kAllDtypes,
+    {OpDtypes::kPowDefault,
+     {kAllDtypes,
       MakeDtypeSet(PTO_INT32, PTO_INT16, PTO_INT8, PTO_UINT32, PTO_UINT16, PTO_UINT8,
                    PTO_FLOAT32),
       kAllDtypes},
      ""},
-    // tpow HIGH_PRECISION
-    {{kFloatDtypes,
+    {OpDtypes::kPowHighPrecision,
+     {kFloatDtypes,
       MakeDtypeSet(PTO_INT32, PTO_INT16, PTO_INT8, PTO_UINT32, PTO_UINT16, PTO_UINT8,
                    PTO_FLOAT32),
       kFloatDtypes},
      " with PTO_POW_HIGH_PRECISION"},
-    // trsqrt
-    {{MakeDtypeSet(PTO_FLOAT32, PTO_FLOAT16), MakeDtypeSet(PTO_FLOAT32, PTO_FLOAT16),
+    {OpDtypes::kRsqrt,
+     {MakeDtypeSet(PTO_FLOAT32, PTO_FLOAT16), MakeDtypeSet(PTO_FLOAT32, PTO_FLOAT16),
       MakeDtypeSet(PTO_FLOAT32, PTO_FLOAT16)},
      ""},
-    // tprelu
-    {{kAllDtypes, kAllDtypes, kAllDtypes}, ""},
-    // tcolexpanddiv
-    {{MakeDtypeSet(PTO_FLOAT32, PTO_FLOAT16), MakeDtypeSet(PTO_FLOAT32, PTO_FLOAT16),
+    {OpDtypes::kPrelu,
+     {kAllDtypes, MakeDtypeSet(PTO_FLOAT16, PTO_FLOAT32), MakeDtypeSet(PTO_FLOAT16, PTO_FLOAT32)},
+     ""},
+    // A2A3 keeps tprelu's comparison mask, one bit per element, in tmp.
+    {OpDtypes::kPreluTmp, {kAllDtypes, MakeDtypeSet(PTO_UINT8), kAllDtypes}, ""},
+    {OpDtypes::kColExpandDiv,
+     {MakeDtypeSet(PTO_FLOAT32, PTO_FLOAT16), MakeDtypeSet(PTO_FLOAT32, PTO_FLOAT16),
       MakeDtypeSet(PTO_FLOAT32, PTO_FLOAT16)},
      ""},
-    // tpartadd
-    {{kAllDtypes, MakeDtypeSet(PTO_INT32, PTO_INT16, PTO_FLOAT16, PTO_FLOAT32), kAllDtypes},
+    {OpDtypes::kPartAdd,
+     {kAllDtypes, MakeDtypeSet(PTO_INT32, PTO_INT16, PTO_FLOAT16, PTO_FLOAT32), kAllDtypes},
      ""},
     // whole-tile float copies (no profile restricts them)
-    {{kFloatDtypes, kFloatDtypes, kFloatDtypes}, ""},
+    {OpDtypes::kFloatCopy, {kFloatDtypes, kFloatDtypes, kFloatDtypes}, ""},
 };
+
+constexpr size_t kOpDtypeRuleCount = sizeof(kOpDtypeRules) / sizeof(kOpDtypeRules[0]);
+
+// Rows are looked up by index, so row i must carry key i, and every key must
+// have its row: an inserted or missing row fails to compile instead of
+// handing one operation another's rules.
+constexpr bool RuleRowsKeyedInOrder() {
+  if (kOpDtypeRuleCount != static_cast<size_t>(OpDtypes::kCount)) return false;
+  for (size_t i = 0; i < kOpDtypeRuleCount; ++i)
+    if (static_cast<size_t>(kOpDtypeRules[i].op) != i) return false;
+  return true;
+}
+static_assert(RuleRowsKeyedInOrder(),
+              "kOpDtypeRules: one row per OpDtypes value, row i keyed OpDtypes(i)");
 
 inline const DtypeSet& AcceptedDtypes(OpDtypes op, pto_profile profile) {
   return kOpDtypeRules[static_cast<int>(op)].by_profile[static_cast<int>(profile)];
@@ -92,7 +116,6 @@ inline const DtypeSet& AcceptedDtypes(OpDtypes op, pto_profile profile) {
 
 // The table's masks alone, packed, for the check every call makes (derived
 // at compile time, so the table above stays the one place to edit).
-constexpr size_t kOpDtypeRuleCount = sizeof(kOpDtypeRules) / sizeof(kOpDtypeRules[0]);
 struct AcceptMasks {
   uint32_t by_op_and_profile[kOpDtypeRuleCount][3];
 };

@@ -106,9 +106,11 @@ PTO_CHECK_INLINE inline pto_status CheckTprelu(const Operands& o, pto_profile pr
   pto_tile* dst = o.dst;
   const pto_tile *src0 = o.src0, *src1 = o.src1;
   const pto_tile* tmp = o.tmp;
-  // The A3 page: "2 source Tile, destination Tile, temporary space must in
-  // different memory range without overlapping", and tmp holds at least
-  // dst valid_cols + 1 rows.
+  // A2A3 (README.md, "Target profiles"): the A3 page's "2 source Tile,
+  // destination Tile, temporary space must in different memory range without
+  // overlapping" and tmp valid_rows >= dst valid_cols + 1; the NPU
+  // implementation's UINT8 tmp holding a one-bit-per-element mask in
+  // ceil(dst valid_cols / 8) columns, plus one physical scratch row.
   const bool a2a3 = profile == PTO_PROFILE_A2A3;
   static const char kA2A3Apart[] = "dst, src0, src1 and tmp must not overlap";
   Validator v("pto_tprelu");
@@ -122,7 +124,8 @@ PTO_CHECK_INLINE inline pto_status CheckTprelu(const Operands& o, pto_profile pr
       .SameDtype("src0", src0, "dst", dst)
       .SameDtype("src1", src1, "dst", dst);
   if (tmp != nullptr) {
-    v.Distinct("tmp", tmp, "dst", dst)
+    v.DtypeAccepted(OpDtypes::kPreluTmp, profile, "tmp", tmp)
+        .Distinct("tmp", tmp, "dst", dst)
         .Distinct("tmp", tmp, "src0", src0)
         .Distinct("tmp", tmp, "src1", src1);
   }
@@ -137,9 +140,17 @@ PTO_CHECK_INLINE inline pto_status CheckTprelu(const Operands& o, pto_profile pr
   }
   v.SameValidRegion("src0", src0, "dst", dst).SameValidRegion("src1", src1, "dst", dst);
   if (a2a3) {
+    const uint32_t mask_cols = dst->valid_cols / 8 + (dst->valid_cols % 8 != 0);
     v.Require(uint64_t{tmp->valid_rows} >= uint64_t{dst->valid_cols} + 1, PTO_ERR_SHAPE_MISMATCH,
               "tmp valid rows %u is less than dst valid cols %u + 1, which A2A3 requires",
-              tmp->valid_rows, dst->valid_cols);
+              tmp->valid_rows, dst->valid_cols)
+        .Require(uint64_t{tmp->rows} >= uint64_t{dst->valid_rows} + 1, PTO_ERR_SHAPE_MISMATCH,
+                 "tmp rows %u is less than dst valid rows %u + 1, which A2A3 requires",
+                 tmp->rows, dst->valid_rows)
+        .Require(tmp->valid_cols >= mask_cols, PTO_ERR_SHAPE_MISMATCH,
+                 "tmp valid cols %u is less than ceil(dst valid cols %u / 8) = %u, which A2A3 "
+                 "requires",
+                 tmp->valid_cols, dst->valid_cols, mask_cols);
   }
   return v.status();
 }

@@ -173,7 +173,7 @@ static void measure(const accuracy_config *c, size_t target_index, const char *t
         if (!within_tolerance(s->dt, bound, s->want[i], got[k])) {
             if (++m.violations <= 10)
                 print_error("%s %s algo %d on %s: a=0x%x (%.9g) b=0x%x (%.9g) got 0x%x (%.9g) want 0x%x (%.9g)\n",
-                            op_name(s->op), ref_dtype_name(s->dt), (int)c->algo, target, a[k],
+                            op_name(s->op), pto_dtype_string(s->dt), (int)c->algo, target, a[k],
                             ref_to_double(s->dt, a[k]), b[k], ref_to_double(s->dt, b[k]), got[k],
                             ref_to_double(s->dt, got[k]), s->want[i], ref_to_double(s->dt, s->want[i]));
         }
@@ -188,14 +188,14 @@ static void measure(const accuracy_config *c, size_t target_index, const char *t
     const size_t w = m.worst;
     print_message("[accuracy] %-10s %-8s %-14s %-6s n=%7zu checked=%7zu max_ulp=%llu max_err=%.4f ulp"
                   "  worst: a=0x%x (%.9g) b=0x%x (%.9g) got 0x%x want 0x%x\n",
-                  op_name(s->op) + 4, ref_dtype_name(s->dt),
+                  op_name(s->op) + 4, pto_dtype_string(s->dt),
                   s->op == OP_TRSQRT ? "-" : c->algo ? "HIGH_PRECISION" : "DEFAULT", target, m.n,
                   m.bounded, (unsigned long long)m.max_steps, m.max_err, a[w], ref_to_double(s->dt, a[w]),
                   b[w], ref_to_double(s->dt, b[w]), got[w], s->want[index[w]]);
     free(a), free(b), free(got), free(index);
     if (m.violations != 0)
         fail_msg("%s %s algo %d on %s: %zu results outside the contract's bound", op_name(s->op),
-                 ref_dtype_name(s->dt), (int)c->algo, target, m.violations);
+                 pto_dtype_string(s->dt), (int)c->algo, target, m.violations);
     assert_true(m.bounded * 3 > n); /* most of the sweep had a bound to meet */
 }
 

@@ -351,7 +351,7 @@ static void add_rows(op_id op, pto_pow_algorithm algo, const pto_dtype *dts, siz
         assert_true(row_count < COUNT(rows));
         identity_row *row = &rows[row_count++];
         *row = (identity_row){op, dts[i], algo, ""};
-        snprintf(row->name, sizeof(row->name), "%s %s%s", op_name(op) + 4, ref_dtype_name(dts[i]),
+        snprintf(row->name, sizeof(row->name), "%s %s%s", op_name(op) + 4, pto_dtype_string(dts[i]),
                  op != OP_TPOW ? "" : algo == PTO_POW_HIGH_PRECISION ? " HIGH_PRECISION" : " DEFAULT");
     }
 }

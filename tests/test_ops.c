@@ -68,7 +68,7 @@ static void report_mismatch(const op_run *run, size_t i, size_t j, const pto_til
     const uint32_t b = run->op == OP_TCOLEXPANDDIV ? source_at(src1, s1, 0, j) : source_at(src1, s1, i, j);
     fail_msg("%s %s algo %d target %s dst %ux%u valid %ux%u alias %d: (%zu,%zu) %s: "
              "a=0x%x (%.9g) b=0x%x (%.9g) expected 0x%x (%.9g) got 0x%x (%.9g)",
-             op_name(run->op), ref_dtype_name(run->dt), (int)run->algo, run->target, run->rows,
+             op_name(run->op), pto_dtype_string(run->dt), (int)run->algo, run->target, run->rows,
              run->cols, run->vr, run->vc, (int)run->alias, i, j,
              inside ? "inside the valid region" : "outside the valid region was written", a,
              ref_to_double(run->dt, a), b, ref_to_double(run->dt, b), expected,

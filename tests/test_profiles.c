@@ -3,7 +3,8 @@
  * (which names the profile exactly where HOST would have accepted the call)
  * and operands unchanged on refusal; accepted calls compute what HOST
  * computes (A2A3 tpow HIGH_PRECISION: what DEFAULT computes); A2A3 and A5
- * tprelu's tmp rules; profiles are per thread.
+ * tprelu's dtype and tmp rules (the NPU implementations' where the pages are
+ * silent) with their sentences and order; profiles are per thread.
  *
  * The expectations are written out here from API.md, independently of the
  * library's own table. */
@@ -46,9 +47,7 @@ static void test_profile_api(void **state) {
 
 static const char *const kA2A3PowList = "INT32, INT16, INT8, UINT32, UINT16, UINT8, FLOAT32";
 static const char *const kA2A3PartAddList = "INT32, INT16, FLOAT16, FLOAT32";
-
-static const char *const kDtypeNames[] = {"INT8",   "UINT8",   "INT16",    "UINT16", "INT32",
-                                          "UINT32", "FLOAT16", "BFLOAT16", "FLOAT32"};
+static const char *const kNpuPreluList = "FLOAT16, FLOAT32";
 
 static bool is_f32_or_f16(pto_dtype dt) { return dt == PTO_FLOAT32 || dt == PTO_FLOAT16; }
 
@@ -68,6 +67,11 @@ static bool host_accepts(op_id op, int algo, pto_dtype dt) {
 static bool profile_accepts(pto_profile p, op_id op, int algo, pto_dtype dt,
                             const char **list) {
     *list = NULL;
+    if (p == PTO_PROFILE_HOST) return host_accepts(op, algo, dt);
+    if (op == OP_TPRELU) { /* A2A3 and A5 alike */
+        *list = kNpuPreluList;
+        return dt == PTO_FLOAT16 || dt == PTO_FLOAT32;
+    }
     if (p != PTO_PROFILE_A2A3) return host_accepts(op, algo, dt);
     switch (op) {
     case OP_TPOW:
@@ -98,8 +102,9 @@ static operands make_operands(op_id op, pto_dtype dt, uint64_t seed) {
     o.src1 = op == OP_TCOLEXPANDDIV ? tile_new(dt, 1, kCols, 1, kCols)
                                     : tile_new(dt, kRows, kCols, kRows, kCols);
     if (op == OP_TPOW) o.tmp = tile_new(dt, kRows, kCols, kRows, kCols);
-    /* A2A3: tmp valid_rows >= dst valid_cols + 1, any dtype. */
-    if (op == OP_TPRELU) o.tmp = tile_new(PTO_UINT8, kCols + 1, 2, kCols + 1, 2);
+    /* A2A3: a UINT8 tmp, valid_rows >= dst valid_cols + 1, rows >= dst
+     * valid_rows + 1, valid_cols >= ceil(dst valid_cols / 8). */
+    if (op == OP_TPRELU) o.tmp = tile_new(PTO_UINT8, kCols + 1, 3, kCols + 1, 3);
     tile_fill(o.dst, &r, GEN_ANY);
     tile_fill(o.src0, &r, op == OP_TPOW ? GEN_POW_BASE : GEN_ANY);
     tile_fill(o.src1, &r, op == OP_TPOW ? GEN_POW_EXP : GEN_ANY);
@@ -150,7 +155,7 @@ static void check_cell(pto_profile p, op_id op, int algo, pto_dtype dt, size_t *
             /* Only the profile refuses: the sentence names it and its list. */
             char expected[256];
             snprintf(expected, sizeof(expected), "%s: dst dtype %s is not supported on %s (%s)",
-                     op_name(op), kDtypeNames[dt], pto_profile_string(p), list);
+                     op_name(op), pto_dtype_string(dt), pto_profile_string(p), list);
             if (strcmp(message, expected) != 0)
                 fail_msg("%s: sentence \"%s\", expected \"%s\"", where, message, expected);
         } else if (strstr(message, "A2A3") != NULL || strstr(message, "A5") != NULL ||
@@ -191,9 +196,10 @@ static void test_profile_table(void **state) {
                 }
     /* 3 profiles x (2 tpow algorithms + 4 ops) x 9 dtypes. */
     assert_int_equal(cells, 3 * 6 * 9);
-    /* HOST and A5 refuse the same 6+7+7 cells (tpow HIGH_PRECISION integers,
-     * trsqrt and tcolexpanddiv), A2A3 2+2 tpow, 7+7, 5 tpartadd. */
-    assert_int_equal(refusals, 2 * (6 + 7 + 7) + (4 + 7 + 7 + 5));
+    /* HOST refuses 6+7+7 cells (tpow HIGH_PRECISION integers, trsqrt and
+     * tcolexpanddiv), A5 those and 7 tprelu, A2A3 2+2 tpow, 7+7, 7 tprelu,
+     * 5 tpartadd. */
+    assert_int_equal(refusals, (6 + 7 + 7) + (6 + 7 + 7 + 7) + (4 + 7 + 7 + 7 + 5));
     print_message("[profiles] %zu table cells, %zu refusals checked\n", cells, refusals);
 }
 
@@ -202,44 +208,75 @@ static void test_profile_table(void **state) {
 typedef struct {
     const char *what;
     pto_profile profile;
+    uint32_t dst_rows, dst_cols; /* dst, src0 and src1: FLOAT32, whole tile valid */
     int tmp_kind; /* 0 NULL, 1 separate, 2 same handle as dst, 3 as src0, 4 as src1 */
     int in_place; /* 0 none, 1 dst == src0, 2 dst == src1, 3 src0 == src1 */
-    uint32_t tmp_valid_rows;
+    uint32_t tmp_rows, tmp_valid_rows, tmp_valid_cols; /* tmp has tmp_valid_cols cols */
     pto_dtype tmp_dtype;
     pto_status expected;
     bool names_profile;
+    const char *sentence; /* the exact sentence, where written out */
 } prelu_case;
 
 static const prelu_case kPreluCases[] = {
-    {"A2A3 valid", PTO_PROFILE_A2A3, 1, 0, 9, PTO_FLOAT32, PTO_OK, false},
-    {"A2A3 tmp of another dtype", PTO_PROFILE_A2A3, 1, 0, 9, PTO_INT8, PTO_OK, false},
-    {"A2A3 tmp NULL", PTO_PROFILE_A2A3, 0, 0, 0, PTO_FLOAT32, PTO_ERR_NULL_ARGUMENT, true},
-    {"A2A3 tmp rows = dst cols", PTO_PROFILE_A2A3, 1, 0, 8, PTO_FLOAT32, PTO_ERR_SHAPE_MISMATCH, true},
-    {"A2A3 tmp rows 0", PTO_PROFILE_A2A3, 1, 0, 0, PTO_FLOAT32, PTO_ERR_SHAPE_MISMATCH, true},
-    {"A2A3 dst == src0", PTO_PROFILE_A2A3, 1, 1, 9, PTO_FLOAT32, PTO_ERR_ALIASING, true},
-    {"A2A3 dst == src1", PTO_PROFILE_A2A3, 1, 2, 9, PTO_FLOAT32, PTO_ERR_ALIASING, true},
-    {"A2A3 src0 == src1", PTO_PROFILE_A2A3, 1, 3, 9, PTO_FLOAT32, PTO_ERR_ALIASING, true},
-    {"A2A3 tmp == dst", PTO_PROFILE_A2A3, 2, 0, 9, PTO_FLOAT32, PTO_ERR_ALIASING, false},
-    {"A2A3 tmp == src1", PTO_PROFILE_A2A3, 4, 0, 9, PTO_FLOAT32, PTO_ERR_ALIASING, false},
-    /* order: aliasing before the tmp shape rule */
-    {"A2A3 dst == src0, short tmp", PTO_PROFILE_A2A3, 1, 1, 2, PTO_FLOAT32, PTO_ERR_ALIASING, true},
-    {"A5 tmp NULL", PTO_PROFILE_A5, 0, 0, 0, PTO_FLOAT32, PTO_OK, false},
-    {"A5 tmp of any dtype and shape", PTO_PROFILE_A5, 1, 0, 1, PTO_UINT16, PTO_OK, false},
-    {"A5 in place", PTO_PROFILE_A5, 0, 1, 0, PTO_FLOAT32, PTO_OK, false},
-    {"A5 tmp == dst", PTO_PROFILE_A5, 2, 0, 9, PTO_FLOAT32, PTO_ERR_ALIASING, false},
-    {"A5 tmp == src0", PTO_PROFILE_A5, 3, 0, 9, PTO_FLOAT32, PTO_ERR_ALIASING, false},
-    {"HOST in place, tmp NULL", PTO_PROFILE_HOST, 0, 2, 0, PTO_FLOAT32, PTO_OK, false},
+    {"A2A3 valid", PTO_PROFILE_A2A3, 4, 8, 1, 0, 12, 9, 3, PTO_UINT8, PTO_OK, false, NULL},
+    {"A2A3 tmp at its minimum", PTO_PROFILE_A2A3, 4, 16, 1, 0, 17, 17, 2, PTO_UINT8, PTO_OK, false, NULL},
+    {"A2A3 tmp rows at their minimum", PTO_PROFILE_A2A3, 12, 2, 1, 0, 13, 3, 1, PTO_UINT8, PTO_OK, false, NULL},
+    {"A2A3 tmp FLOAT32", PTO_PROFILE_A2A3, 4, 8, 1, 0, 12, 9, 3, PTO_FLOAT32,
+     PTO_ERR_UNSUPPORTED_DTYPE, true, "pto_tprelu: tmp dtype FLOAT32 is not supported on A2A3 (UINT8)"},
+    {"A2A3 tmp INT8", PTO_PROFILE_A2A3, 4, 8, 1, 0, 12, 9, 3, PTO_INT8,
+     PTO_ERR_UNSUPPORTED_DTYPE, true, "pto_tprelu: tmp dtype INT8 is not supported on A2A3 (UINT8)"},
+    {"A2A3 tmp NULL", PTO_PROFILE_A2A3, 4, 8, 0, 0, 0, 0, 0, PTO_UINT8, PTO_ERR_NULL_ARGUMENT, true, NULL},
+    {"A2A3 tmp valid rows = dst cols", PTO_PROFILE_A2A3, 4, 8, 1, 0, 12, 8, 3, PTO_UINT8,
+     PTO_ERR_SHAPE_MISMATCH, true,
+     "pto_tprelu: tmp valid rows 8 is less than dst valid cols 8 + 1, which A2A3 requires"},
+    {"A2A3 tmp valid rows 0", PTO_PROFILE_A2A3, 4, 8, 1, 0, 12, 0, 3, PTO_UINT8, PTO_ERR_SHAPE_MISMATCH, true, NULL},
+    {"A2A3 tmp rows = dst valid rows", PTO_PROFILE_A2A3, 12, 2, 1, 0, 12, 12, 1, PTO_UINT8,
+     PTO_ERR_SHAPE_MISMATCH, true,
+     "pto_tprelu: tmp rows 12 is less than dst valid rows 12 + 1, which A2A3 requires"},
+    {"A2A3 tmp valid cols short of the mask", PTO_PROFILE_A2A3, 4, 17, 1, 0, 20, 18, 2, PTO_UINT8,
+     PTO_ERR_SHAPE_MISMATCH, true,
+     "pto_tprelu: tmp valid cols 2 is less than ceil(dst valid cols 17 / 8) = 3, which A2A3 requires"},
+    /* order of the three tmp shape rules: the page's, then rows, then cols */
+    {"A2A3 tmp short by all three rules", PTO_PROFILE_A2A3, 12, 17, 1, 0, 12, 12, 1, PTO_UINT8,
+     PTO_ERR_SHAPE_MISMATCH, true,
+     "pto_tprelu: tmp valid rows 12 is less than dst valid cols 17 + 1, which A2A3 requires"},
+    {"A2A3 tmp short in rows and cols", PTO_PROFILE_A2A3, 12, 9, 1, 0, 12, 12, 1, PTO_UINT8,
+     PTO_ERR_SHAPE_MISMATCH, true,
+     "pto_tprelu: tmp rows 12 is less than dst valid rows 12 + 1, which A2A3 requires"},
+    {"A2A3 dst == src0", PTO_PROFILE_A2A3, 4, 8, 1, 1, 12, 9, 3, PTO_UINT8, PTO_ERR_ALIASING, true, NULL},
+    {"A2A3 dst == src1", PTO_PROFILE_A2A3, 4, 8, 1, 2, 12, 9, 3, PTO_UINT8, PTO_ERR_ALIASING, true, NULL},
+    {"A2A3 src0 == src1", PTO_PROFILE_A2A3, 4, 8, 1, 3, 12, 9, 3, PTO_UINT8, PTO_ERR_ALIASING, true, NULL},
+    {"A2A3 tmp == dst", PTO_PROFILE_A2A3, 4, 8, 2, 0, 0, 0, 0, PTO_UINT8, PTO_ERR_UNSUPPORTED_DTYPE, true,
+     "pto_tprelu: tmp dtype FLOAT32 is not supported on A2A3 (UINT8)"},
+    /* order: the tmp dtype (dtype step) before aliasing, aliasing before
+     * the tmp shape rules (region step) */
+    {"A2A3 dst == src0, FLOAT32 tmp", PTO_PROFILE_A2A3, 4, 8, 1, 1, 12, 9, 3, PTO_FLOAT32,
+     PTO_ERR_UNSUPPORTED_DTYPE, true, "pto_tprelu: tmp dtype FLOAT32 is not supported on A2A3 (UINT8)"},
+    {"A2A3 dst == src0, short tmp", PTO_PROFILE_A2A3, 4, 8, 1, 1, 12, 2, 3, PTO_UINT8, PTO_ERR_ALIASING, true, NULL},
+    {"A5 tmp NULL", PTO_PROFILE_A5, 4, 8, 0, 0, 0, 0, 0, PTO_UINT8, PTO_OK, false, NULL},
+    {"A5 tmp of any dtype and shape", PTO_PROFILE_A5, 4, 8, 1, 0, 1, 1, 1, PTO_UINT16, PTO_OK, false, NULL},
+    {"A5 FLOAT32 tmp", PTO_PROFILE_A5, 4, 8, 1, 0, 12, 9, 3, PTO_FLOAT32, PTO_OK, false, NULL},
+    {"A5 in place", PTO_PROFILE_A5, 4, 8, 0, 1, 0, 0, 0, PTO_UINT8, PTO_OK, false, NULL},
+    {"A5 tmp == dst", PTO_PROFILE_A5, 4, 8, 2, 0, 0, 0, 0, PTO_UINT8, PTO_ERR_ALIASING, false,
+     "pto_tprelu: tmp is the same tile as dst"},
+    {"A5 tmp == src0", PTO_PROFILE_A5, 4, 8, 3, 0, 0, 0, 0, PTO_UINT8, PTO_ERR_ALIASING, false, NULL},
+    {"HOST in place, tmp NULL", PTO_PROFILE_HOST, 4, 8, 0, 2, 0, 0, 0, PTO_UINT8, PTO_OK, false, NULL},
+    {"HOST short FLOAT32 tmp", PTO_PROFILE_HOST, 12, 17, 1, 0, 1, 1, 1, PTO_FLOAT32, PTO_OK, false, NULL},
 };
 
 static void test_tprelu_profiles(void **state) {
     (void)state;
     for (size_t i = 0; i < COUNT(kPreluCases); ++i) {
         const prelu_case *c = &kPreluCases[i];
+        const uint32_t rows = c->dst_rows, cols = c->dst_cols;
         rng r = {77 + i};
-        pto_tile *dst = tile_new(PTO_FLOAT32, 4, 8, 4, 8);
-        pto_tile *src0 = tile_new(PTO_FLOAT32, 4, 8, 4, 8);
-        pto_tile *src1 = tile_new(PTO_FLOAT32, 4, 8, 4, 8);
-        pto_tile *own_tmp = c->tmp_kind == 1 ? tile_new(c->tmp_dtype, 12, 3, c->tmp_valid_rows, 3) : NULL;
+        pto_tile *dst = tile_new(PTO_FLOAT32, rows, cols, rows, cols);
+        pto_tile *src0 = tile_new(PTO_FLOAT32, rows, cols, rows, cols);
+        pto_tile *src1 = tile_new(PTO_FLOAT32, rows, cols, rows, cols);
+        pto_tile *own_tmp = c->tmp_kind == 1 ? tile_new(c->tmp_dtype, c->tmp_rows, c->tmp_valid_cols,
+                                                        c->tmp_valid_rows, c->tmp_valid_cols)
+                                             : NULL;
         tile_fill(dst, &r, GEN_ANY);
         tile_fill(src0, &r, GEN_ANY);
         tile_fill(src1, &r, GEN_ANY);
@@ -262,14 +299,16 @@ static void test_tprelu_profiles(void **state) {
             if (named != c->names_profile)
                 fail_msg("%s: \"%s\" should %sname the profile", c->what, message,
                          c->names_profile ? "" : "not ");
+            if (c->sentence != NULL && strcmp(message, c->sentence) != 0)
+                fail_msg("%s: sentence \"%s\", expected \"%s\"", c->what, message, c->sentence);
             assert_tile_unchanged(dst, snap[0], c->what);
             assert_tile_unchanged(src0, snap[1], c->what);
             assert_tile_unchanged(src1, snap[2], c->what);
         } else {
-            for (uint32_t row = 0; row < 4; ++row)
-                for (uint32_t col = 0; col < 8; ++col) {
-                    const uint32_t x = snap[a == dst ? 0 : 1][row * 8 + col];
-                    const uint32_t s = snap[b == dst ? 0 : b == src0 ? 1 : 2][row * 8 + col];
+            for (uint32_t row = 0; row < rows; ++row)
+                for (uint32_t col = 0; col < cols; ++col) {
+                    const uint32_t x = snap[a == dst ? 0 : 1][row * cols + col];
+                    const uint32_t s = snap[b == dst ? 0 : b == src0 ? 1 : 2][row * cols + col];
                     assert_int_equal(ref_ulp_steps(PTO_FLOAT32, tile_get(d, row, col),
                                                    ref_prelu(PTO_FLOAT32, x, s)), 0);
                 }
@@ -301,6 +340,26 @@ static void test_profile_check_order(void **state) {
     assert_non_null(strstr(pto_last_error(), "dst is NULL"));
     assert_int_equal(pto_tprelu(f32, f16, f32, NULL), PTO_ERR_NULL_ARGUMENT);
     assert_non_null(strstr(pto_last_error(), "tmp"));
+    /* tprelu's dtype step: dst's dtype (refused by the profile), then a
+     * source differing from dst, then tmp's dtype. */
+    assert_int_equal(pto_tprelu(i32, f32, f32, f32), PTO_ERR_UNSUPPORTED_DTYPE);
+    assert_string_equal(pto_last_error(),
+                        "pto_tprelu: dst dtype INT32 is not supported on A2A3 (FLOAT16, FLOAT32)");
+    assert_int_equal(pto_tprelu(f32, f16, f32, i32), PTO_ERR_DTYPE_MISMATCH);
+    assert_string_equal(pto_last_error(), "pto_tprelu: src0 dtype FLOAT16 differs from dst dtype FLOAT32");
+    pto_tile *f32b = tile_new(PTO_FLOAT32, 2, 2, 2, 2), *f32c = tile_new(PTO_FLOAT32, 2, 2, 2, 1);
+    assert_int_equal(pto_tprelu(f32, f32b, f32c, i32), PTO_ERR_UNSUPPORTED_DTYPE);
+    assert_string_equal(pto_last_error(), "pto_tprelu: tmp dtype INT32 is not supported on A2A3 (UINT8)");
+    /* the region step: src1's region before the tmp shape rules */
+    assert_int_equal(pto_tprelu(f32, f32b, f32c, u8), PTO_ERR_SHAPE_MISMATCH);
+    assert_string_equal(pto_last_error(),
+                        "pto_tprelu: src1 valid region 2x1 differs from dst valid region 2x2");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    assert_int_equal(pto_tprelu(u8, u8, u8, NULL), PTO_ERR_UNSUPPORTED_DTYPE);
+    assert_string_equal(pto_last_error(),
+                        "pto_tprelu: dst dtype UINT8 is not supported on A5 (FLOAT16, FLOAT32)");
+    pto_tile_destroy(f32b);
+    pto_tile_destroy(f32c);
     assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
     pto_tile_destroy(u8);
     pto_tile_destroy(i32);

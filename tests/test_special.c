@@ -56,21 +56,21 @@ static void check_case_set(case_set *s, const char *target) {
         if (!ok && ++failures <= 24)
             print_error("%s %s %s algo %d on %s: a=0x%x (%g) b=0x%x (%g): got 0x%x (%g), expected "
                         "0x%x (%g)%s\n",
-                        s->what, op_name(s->op), ref_dtype_name(dt), (int)s->cfg.algo, target, s->a[i],
+                        s->what, op_name(s->op), pto_dtype_string(dt), (int)s->cfg.algo, target, s->a[i],
                         ref_to_double(dt, s->a[i]), s->b[i], ref_to_double(dt, s->b[i]), s->got[i],
                         ref_to_double(dt, s->got[i]), want, ref_to_double(dt, want),
                         strict ? " bitwise" : "");
     }
     if (failures != 0)
         fail_msg("%s: %zu of %zu cases wrong for %s %s algo %d on %s", s->what, failures, s->n,
-                 op_name(s->op), ref_dtype_name(dt), (int)s->cfg.algo, target);
+                 op_name(s->op), pto_dtype_string(dt), (int)s->cfg.algo, target);
 }
 
 static uint32_t encode_exactly(pto_dtype dt, double v) {
     const uint32_t bits = ref_from_double(dt, v);
     const double back = ref_to_double(dt, bits);
     if (!(isnan(v) ? isnan(back) : back == v && signbit(back) == signbit(v)))
-        fail_msg("test value %a is not a %s", v, ref_dtype_name(dt));
+        fail_msg("test value %a is not a %s", v, pto_dtype_string(dt));
     return bits;
 }
 
@@ -173,7 +173,7 @@ static void pow_tables_body(void *ctx, size_t target_index, const char *target) 
         s->what = "Annex F table";
         annex_f_cases(s);
         check_case_set(s, target);
-        print_message("[pow special] %-8s %-14s %-6s %zu Annex F cases ok\n", ref_dtype_name(s->cfg.dt),
+        print_message("[pow special] %-8s %-14s %-6s %zu Annex F cases ok\n", pto_dtype_string(s->cfg.dt),
                       s->cfg.algo ? "HIGH_PRECISION" : "DEFAULT", target, s->n);
     }
     s->cfg = (config){PTO_FLOAT32, PTO_POW_HIGH_PRECISION};
@@ -220,7 +220,7 @@ static void rsqrt_body(void *ctx, size_t target_index, const char *target) {
         assert_int_equal(s->got[1], ref_from_double(dt, -INFINITY));
         assert_int_equal(s->got[2], 0);
         assert_true(ref_is_nan(dt, s->got[3]) && ref_is_nan(dt, s->got[4]));
-        print_message("[trsqrt edges] %-8s %-6s %zu cases ok\n", ref_dtype_name(dt), target, s->n);
+        print_message("[trsqrt edges] %-8s %-6s %zu cases ok\n", pto_dtype_string(dt), target, s->n);
     }
 }
 
@@ -269,7 +269,7 @@ static void test_reference_int_pow(void **state) {
         const int_pow_case *c = &kIntPow[i];
         const uint32_t got = ref_pow(c->dt, ref_int_wrap(c->dt, (uint64_t)c->base), ref_int_wrap(c->dt, (uint64_t)c->exp));
         if (got != c->expected)
-            fail_msg("reference %s %lld^%lld = 0x%x, expected 0x%x", ref_dtype_name(c->dt),
+            fail_msg("reference %s %lld^%lld = 0x%x, expected 0x%x", pto_dtype_string(c->dt),
                      (long long)c->base, (long long)c->exp, got, c->expected);
     }
 }
@@ -303,7 +303,7 @@ static void int_pow_body(void *ctx, size_t target_index, const char *target) {
                         .what = "integer pow"};
         int_pow_cases(s, &r);
         check_case_set(s, target);
-        print_message("[int pow] %-6s %-6s %zu cases exact\n", ref_dtype_name(kTypes[k]), target, s->n);
+        print_message("[int pow] %-6s %-6s %zu cases exact\n", pto_dtype_string(kTypes[k]), target, s->n);
     }
 }
 

@@ -28,8 +28,9 @@ void ColExpandDivTyped(size_t rows, size_t cols, const kernels::Plane& dst, cons
 
 void ColExpandDivImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
                       const kernels::ConstPlane& src, const void* divisor) {
-  if (dtype == PTO_FLOAT32) ColExpandDivTyped<float>(rows, cols, dst, src, divisor);
-  if (dtype == PTO_FLOAT16) ColExpandDivTyped<hwy::float16_t>(rows, cols, dst, src, divisor);
+  VisitDtypeAmong<float, hwy::float16_t>(dtype, [&](auto tag) {
+    ColExpandDivTyped<decltype(tag)>(rows, cols, dst, src, divisor);
+  });
 }
 
 }  // namespace HWY_NAMESPACE

@@ -1,4 +1,5 @@
-// Whole-tile conversions between float arrays and FLOAT16/BFLOAT16 tiles.
+// Whole-tile conversions between float arrays and FLOAT16/BFLOAT16 tiles
+// (FLOAT32 tiles are copied as they are).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/kernels/convert.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -26,13 +27,15 @@ void ToF32Typed(size_t n, float* dst, const T* src) {
 }
 
 void FromF32Impl(pto_dtype dtype, size_t n, void* dst, const float* src) {
-  if (dtype == PTO_FLOAT16) FromF32Typed(n, static_cast<hwy::float16_t*>(dst), src);
-  if (dtype == PTO_BFLOAT16) FromF32Typed(n, static_cast<hwy::bfloat16_t*>(dst), src);
+  VisitDtypeAmong<hwy::float16_t, hwy::bfloat16_t>(dtype, [&](auto tag) {
+    FromF32Typed(n, static_cast<decltype(tag)*>(dst), src);
+  });
 }
 
 void ToF32Impl(pto_dtype dtype, size_t n, float* dst, const void* src) {
-  if (dtype == PTO_FLOAT16) ToF32Typed(n, dst, static_cast<const hwy::float16_t*>(src));
-  if (dtype == PTO_BFLOAT16) ToF32Typed(n, dst, static_cast<const hwy::bfloat16_t*>(src));
+  VisitDtypeAmong<hwy::float16_t, hwy::bfloat16_t>(dtype, [&](auto tag) {
+    ToF32Typed(n, dst, static_cast<const decltype(tag)*>(src));
+  });
 }
 
 }  // namespace HWY_NAMESPACE

@@ -73,17 +73,14 @@ void PowFloatAlgo(pto_pow_algorithm algo, size_t rows, size_t cols, void* dst, s
 
 void PowImpl(pto_dtype dtype, pto_pow_algorithm algo, size_t rows, size_t cols, void* dst,
              size_t ds, const void* base, size_t bs, const void* exp, size_t es) {
-  switch (dtype) {
-    case PTO_INT8: return PowInt<int8_t>(rows, cols, dst, ds, base, bs, exp, es);
-    case PTO_UINT8: return PowInt<uint8_t>(rows, cols, dst, ds, base, bs, exp, es);
-    case PTO_INT16: return PowInt<int16_t>(rows, cols, dst, ds, base, bs, exp, es);
-    case PTO_UINT16: return PowInt<uint16_t>(rows, cols, dst, ds, base, bs, exp, es);
-    case PTO_INT32: return PowInt<int32_t>(rows, cols, dst, ds, base, bs, exp, es);
-    case PTO_UINT32: return PowInt<uint32_t>(rows, cols, dst, ds, base, bs, exp, es);
-    case PTO_FLOAT16: return PowFloatAlgo<hwy::float16_t>(algo, rows, cols, dst, ds, base, bs, exp, es);
-    case PTO_BFLOAT16: return PowFloatAlgo<hwy::bfloat16_t>(algo, rows, cols, dst, ds, base, bs, exp, es);
-    case PTO_FLOAT32: return PowFloatAlgo<float>(algo, rows, cols, dst, ds, base, bs, exp, es);
-  }
+  VisitDtype(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_integral_v<T>) {
+      PowInt<T>(rows, cols, dst, ds, base, bs, exp, es);
+    } else {
+      PowFloatAlgo<T>(algo, rows, cols, dst, ds, base, bs, exp, es);
+    }
+  });
 }
 
 }  // namespace HWY_NAMESPACE

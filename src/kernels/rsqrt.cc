@@ -186,8 +186,8 @@ void RsqrtTyped(size_t rows, size_t cols, const kernels::Plane& dst, const kerne
 
 void RsqrtImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
                const kernels::ConstPlane& src) {
-  if (dtype == PTO_FLOAT32) RsqrtTyped<float>(rows, cols, dst, src);
-  if (dtype == PTO_FLOAT16) RsqrtTyped<hwy::float16_t>(rows, cols, dst, src);
+  VisitDtypeAmong<float, hwy::float16_t>(
+      dtype, [&](auto tag) { RsqrtTyped<decltype(tag)>(rows, cols, dst, src); });
 }
 
 }  // namespace HWY_NAMESPACE

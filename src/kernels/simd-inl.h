@@ -377,8 +377,15 @@ struct ComputeLane<hwy::bfloat16_t> {
 template <typename T>
 using ComputeTag = hn::ScalableTag<typename ComputeLane<T>::type>;
 
-// Calls fn(T{}) with T the storage type of dtype; a dtype outside the enum
-// (never reached after validation) does nothing.
+// The one way kernels choose their code by dtype. Validation admits only the
+// dtypes of the rule table (src/dtype_rules.h), so a dtype a kernel has no
+// code for is a broken invariant, not bad input: it aborts rather than return
+// with dst untouched.
+[[noreturn]] HWY_NOINLINE inline void DtypeWithoutKernel(pto_dtype dtype) {
+  HWY_ABORT("libpto: no kernel for dtype %d (validation admitted it)", static_cast<int>(dtype));
+}
+
+// Calls fn(T{}) with T the storage type of dtype.
 template <class Fn>
 HWY_INLINE void VisitDtype(pto_dtype dtype, const Fn& fn) {
   switch (dtype) {
@@ -391,7 +398,20 @@ HWY_INLINE void VisitDtype(pto_dtype dtype, const Fn& fn) {
     case PTO_FLOAT16: return fn(hwy::float16_t{});
     case PTO_BFLOAT16: return fn(hwy::bfloat16_t{});
     case PTO_FLOAT32: return fn(float{});
+    default: DtypeWithoutKernel(dtype);
   }
+}
+
+// VisitDtype for a kernel that has code for the storage types Ts only.
+template <typename... Ts, class Fn>
+HWY_INLINE void VisitDtypeAmong(pto_dtype dtype, const Fn& fn) {
+  VisitDtype(dtype, [&](auto tag) {
+    if constexpr ((std::is_same_v<decltype(tag), Ts> || ...)) {
+      fn(tag);
+    } else {
+      DtypeWithoutKernel(dtype);
+    }
+  });
 }
 
 }  // namespace HWY_NAMESPACE

@@ -822,8 +822,12 @@ static void op_binary(reader *r, state *st, enum binary_op op) {
         want = PTO_ERR_UNSUPPORTED_DTYPE;
     } else if (op == kPartAdd && !profile_accepts_dtype(0, pto_tile_dtype(dst))) {
         want = PTO_ERR_UNSUPPORTED_DTYPE;
+    } else if (op == kPrelu && g_profile != PTO_PROFILE_HOST && !is_f32_or_f16(pto_tile_dtype(dst))) {
+        want = PTO_ERR_UNSUPPORTED_DTYPE; /* the NPUs' tprelu: FLOAT16 and FLOAT32 */
     } else if (!dtypes_equal(typed, 3)) {
         want = PTO_ERR_DTYPE_MISMATCH;
+    } else if (a2a3_prelu && pto_tile_dtype(tmp) != PTO_UINT8) {
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
     } else if (tmp != NULL && (tmp == dst || tmp == a || tmp == b)) {
         want = PTO_ERR_ALIASING;
     } else if (clashes_with_dst(a, dst) || clashes_with_dst(b, dst)) {
@@ -833,7 +837,10 @@ static void op_binary(reader *r, state *st, enum binary_op op) {
         want = PTO_ERR_ALIASING;
     } else if (op == kPrelu) {
         if (!same_region(a, dst) || !same_region(b, dst) ||
-            (a2a3_prelu && (uint64_t)pto_tile_valid_rows(tmp) < (uint64_t)pto_tile_valid_cols(dst) + 1))
+            (a2a3_prelu && ((uint64_t)pto_tile_valid_rows(tmp) < (uint64_t)pto_tile_valid_cols(dst) + 1 ||
+                            (uint64_t)pto_tile_rows(tmp) < (uint64_t)pto_tile_valid_rows(dst) + 1 ||
+                            pto_tile_valid_cols(tmp) < pto_tile_valid_cols(dst) / 8 +
+                                                           (pto_tile_valid_cols(dst) % 8 != 0))))
             want = PTO_ERR_SHAPE_MISMATCH;
     } else if (op == kColExpandDiv) {
         if (!same_region(a, dst) || pto_tile_valid_rows(b) < 1 ||

@@ -33,12 +33,6 @@ int ref_max_exponent(pto_dtype dt) { return (1 << (format_of(dt).exp_bits - 1)) 
 
 int ref_min_exponent(pto_dtype dt) { return 1 - ref_max_exponent(dt); }
 
-const char *ref_dtype_name(pto_dtype dt) {
-    static const char *const names[] = {"int8",   "uint8",   "int16",    "uint16", "int32",
-                                        "uint32", "float16", "bfloat16", "float32"};
-    return (unsigned)dt < 9u ? names[dt] : "invalid";
-}
-
 /* Decodes sign | exponent | fraction of any binary format exactly. */
 static double decode_binary(uint32_t bits, float_format f) {
     const uint32_t frac = bits & ((1u << f.frac_bits) - 1u);

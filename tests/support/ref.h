@@ -15,7 +15,6 @@
 bool ref_is_float(pto_dtype dt);
 bool ref_is_signed(pto_dtype dt);
 unsigned ref_bits(pto_dtype dt); /* element width in bits */
-const char *ref_dtype_name(pto_dtype dt);
 /* Float types: explicit fraction bits, and the exponents of the smallest and
  * the largest normal numbers (FLOAT16: 10, -14, 15). */
 int ref_frac_bits(pto_dtype dt);

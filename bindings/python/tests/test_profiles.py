@@ -70,7 +70,11 @@ def test_a2a3_refusals_name_the_profile():
         x = [make(D.FLOAT32, np.ones((2, 4))) for _ in range(3)]
         with pytest.raises(pto.NullArgumentError, match="A2A3"):
             pto.tprelu(x[0], x[1], x[2])  # tmp required there
-        tmp = pto.Tile(D.INT8, 5, 1)  # any dtype; valid rows >= dst valid cols + 1
+        with pytest.raises(pto.UnsupportedDTypeError, match="A2A3 \\(UINT8\\)"):
+            pto.tprelu(x[0], x[1], x[2], pto.Tile(D.INT8, 5, 1))  # tmp must be UINT8
+        # UINT8; valid rows >= dst valid cols + 1, rows >= dst valid rows + 1,
+        # valid cols >= ceil(dst valid cols / 8)
+        tmp = pto.Tile(D.UINT8, 5, 1)
         pto.tprelu(x[0], x[1], x[2], tmp)
         with pytest.raises(pto.AliasingError, match="A2A3"):
             pto.tprelu(x[0], x[0], x[2], tmp)  # no in place there
