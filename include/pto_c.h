@@ -562,9 +562,10 @@ PTO_API pto_status pto_program_run(const pto_program *program, const pto_args *a
  * CPUs (or the PTO_NUM_THREADS environment variable, if set to a positive
  * number). Each block has its own zero-filled unified buffer, so tiles placed
  * at the same address in different blocks do not collide; global memory is
- * shared. Bound tiles are copied into the block's tiles before the run, and
- * tiles the program writes are copied back (whole tile, and its valid region)
- * after it.
+ * shared. Bound tiles the program reads (PTO_PARAM_READ) are copied into the
+ * block's tiles before the run, and bound tiles the program writes
+ * (PTO_PARAM_WRITE) are copied back (the whole tile, and its valid region)
+ * after it; a tile parameter that is not bound starts zero-filled.
  * Errors, before anything runs: PTO_ERR_NULL_ARGUMENT; PTO_ERR_INVALID_ARGUMENT
  * if args was made for another program, blocks is 0 or above 65536, a
  * parameter the program reads is not bound, or blocks > 1 with a bound tile

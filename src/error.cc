@@ -6,7 +6,7 @@
 namespace pto {
 namespace {
 // One sentence per thread; long enough for any message this library writes.
-thread_local char last_error[256];
+thread_local char last_error[1024];
 }  // namespace
 
 pto_status Fail(pto_status status, const char* function, const char* format, ...) {
@@ -20,5 +20,7 @@ pto_status Fail(pto_status status, const char* function, const char* format, ...
 }
 
 const char* LastError() { return last_error; }
+
+void SetLastError(const char* message) { snprintf(last_error, sizeof(last_error), "%s", message); }
 
 }  // namespace pto

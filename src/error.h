@@ -15,6 +15,8 @@ pto_status Fail(pto_status status, const char* function, const char* format, ...
     ;
 
 const char* LastError();
+// Records message as it is (a diagnostic formatted elsewhere).
+void SetLastError(const char* message);
 
 }  // namespace pto
 

@@ -27,6 +27,21 @@ const char* pto_last_error(void) { return pto::LastError(); }
 
 const char* pto_simd_target(void) { return pto::kernels::TargetName(); }
 
+const char* pto_dtype_string(pto_dtype d) {
+  switch (pto::RawEnumValue(d)) {
+    case PTO_INT8: return "INT8";
+    case PTO_UINT8: return "UINT8";
+    case PTO_INT16: return "INT16";
+    case PTO_UINT16: return "UINT16";
+    case PTO_INT32: return "INT32";
+    case PTO_UINT32: return "UINT32";
+    case PTO_FLOAT16: return "FLOAT16";
+    case PTO_BFLOAT16: return "BFLOAT16";
+    case PTO_FLOAT32: return "FLOAT32";
+  }
+  return "UNKNOWN";
+}
+
 size_t pto_dtype_size(pto_dtype dtype) {
   switch (pto::RawEnumValue(dtype)) {
     case PTO_INT8:

@@ -1,5 +1,11 @@
-// The five tile instructions: validate every rule, then hand the dst valid
-// region to a kernel. Kernels never see invalid arguments.
+// The five tile instructions. Each has a check (every rule of its C
+// function, in order, under a given profile) and a run (the kernels over
+// dst's valid region); the C functions and the program executor call them
+// through the table in ops.h. Kernels never see invalid arguments.
+#include "ops.h"
+
+#include <string.h>
+
 #include "float_env.h"
 #include "kernels/kernels.h"
 #include "profile.h"
@@ -7,6 +13,8 @@
 #include "tile.h"
 #include "validate.h"
 
+namespace pto {
+namespace ops {
 namespace {
 
 using pto::ConstPlaneOf;
@@ -25,31 +33,26 @@ bool SameRegion(const pto_tile* a, const pto_tile* b) {
 }
 
 // Moves a plane by (row, col) elements of its tile's dtype.
-pto::kernels::ConstPlane Offset(const pto_tile* t, uint32_t row, uint32_t col) {
+kernels::ConstPlane Offset(const pto_tile* t, uint32_t row, uint32_t col) {
   const char* base = static_cast<const char*>(t->data);
   return {base + (static_cast<size_t>(row) * t->cols + col) * pto_dtype_size(t->dtype), t->cols};
 }
-pto::kernels::Plane Offset(pto_tile* t, uint32_t row, uint32_t col) {
+kernels::Plane Offset(pto_tile* t, uint32_t row, uint32_t col) {
   char* base = static_cast<char*>(t->data);
   return {base + (static_cast<size_t>(row) * t->cols + col) * pto_dtype_size(t->dtype), t->cols};
 }
 
-}  // namespace
+// ---- tpow ----------------------------------------------------------------
 
-extern "C" {
-
-pto_status pto_tpow(pto_tile* dst, const pto_tile* base, const pto_tile* exp, pto_tile* tmp,
-                    pto_pow_algorithm algo) {
-  const pto_profile profile = pto::CurrentProfile();
+PTO_CHECK_INLINE inline pto_status CheckTpow(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile *base = o.src0, *exp = o.src1;
+  const pto_tile* tmp = o.tmp;
   Validator v("pto_tpow");
   v.NotNull("dst", dst).NotNull("base", base).NotNull("exp", exp).NotNull("tmp", tmp);
-  v.EnumInRange("algo", pto::RawEnumValue(algo), 2);
+  v.EnumInRange("algo", o.attr, 2);
   if (!v.ok()) return v.status();
-  // The A2A3 page: "the precision option is ignored" there, so HIGH_PRECISION
-  // computes exactly what DEFAULT computes. (Decided here, so that neither
-  // the profile nor algo stays live through the checks.)
-  const pto_pow_algorithm computed = profile == PTO_PROFILE_A2A3 ? PTO_POW_DEFAULT : algo;
-  const bool high_precision = algo == PTO_POW_HIGH_PRECISION;
+  const bool high_precision = o.attr == PTO_POW_HIGH_PRECISION;
   v.DtypeAccepted(high_precision ? OpDtypes::kPowHighPrecision : OpDtypes::kPowDefault, profile,
                   "dst", dst)
       .SameDtype("base", base, "dst", dst)
@@ -63,15 +66,25 @@ pto_status pto_tpow(pto_tile* dst, const pto_tile* base, const pto_tile* exp, pt
       .SameValidRegion("base", base, "dst", dst)
       .SameValidRegion("exp", exp, "dst", dst)
       .SameValidRegion("tmp", tmp, "dst", dst);
-  if (!v.ok() || IsEmptyRegion(dst)) return v.status();
-  const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(dst->dtype));
-  pto::kernels::Pow(dst->dtype, computed, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
-                    ConstPlaneOf(base), ConstPlaneOf(exp));
-  return PTO_OK;
+  return v.status();
 }
 
-pto_status pto_trsqrt(pto_tile* dst, const pto_tile* src) {
-  const pto_profile profile = pto::CurrentProfile();
+void RunTpow(const Operands& o, pto_profile profile) {
+  // The A2A3 page: "the precision option is ignored" there, so HIGH_PRECISION
+  // computes exactly what DEFAULT computes.
+  const pto_pow_algorithm computed = profile == PTO_PROFILE_A2A3 || o.attr == PTO_POW_DEFAULT
+                                         ? PTO_POW_DEFAULT
+                                         : PTO_POW_HIGH_PRECISION;
+  pto_tile* dst = o.dst;
+  kernels::Pow(dst->dtype, computed, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+               ConstPlaneOf(o.src0), ConstPlaneOf(o.src1));
+}
+
+// ---- trsqrt --------------------------------------------------------------
+
+PTO_CHECK_INLINE inline pto_status CheckTrsqrt(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
   Validator v("pto_trsqrt");
   v.NotNull("dst", dst).NotNull("src", src);
   if (!v.ok()) return v.status();
@@ -79,16 +92,20 @@ pto_status pto_trsqrt(pto_tile* dst, const pto_tile* src) {
       .SameDtype("src", src, "dst", dst)
       .InPlaceOrApart("src", src, dst)
       .SameValidRegion("src", src, "dst", dst);
-  if (!v.ok() || IsEmptyRegion(dst)) return v.status();
-  const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(dst->dtype));
-  pto::kernels::Rsqrt(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
-                      ConstPlaneOf(src));
-  return PTO_OK;
+  return v.status();
 }
 
-pto_status pto_tprelu(pto_tile* dst, const pto_tile* src0, const pto_tile* src1,
-                      pto_tile* tmp) {
-  const pto_profile profile = pto::CurrentProfile();
+void RunTrsqrt(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  kernels::Rsqrt(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0));
+}
+
+// ---- tprelu --------------------------------------------------------------
+
+PTO_CHECK_INLINE inline pto_status CheckTprelu(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src0 = o.src0, *src1 = o.src1;
+  const pto_tile* tmp = o.tmp;
   // The A3 page: "2 source Tile, destination Tile, temporary space must in
   // different memory range without overlapping", and tmp holds at least
   // dst valid_cols + 1 rows.
@@ -124,15 +141,20 @@ pto_status pto_tprelu(pto_tile* dst, const pto_tile* src0, const pto_tile* src1,
               "tmp valid rows %u is less than dst valid cols %u + 1, which A2A3 requires",
               tmp->valid_rows, dst->valid_cols);
   }
-  if (!v.ok() || IsEmptyRegion(dst)) return v.status();
-  const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(dst->dtype));
-  pto::kernels::Prelu(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
-                      ConstPlaneOf(src0), ConstPlaneOf(src1));
-  return PTO_OK;
+  return v.status();
 }
 
-pto_status pto_tcolexpanddiv(pto_tile* dst, const pto_tile* src0, const pto_tile* src1) {
-  const pto_profile profile = pto::CurrentProfile();
+void RunTprelu(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  kernels::Prelu(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0),
+                 ConstPlaneOf(o.src1));
+}
+
+// ---- tcolexpanddiv -------------------------------------------------------
+
+PTO_CHECK_INLINE inline pto_status CheckTcolexpanddiv(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src0 = o.src0, *src1 = o.src1;
   Validator v("pto_tcolexpanddiv");
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
   if (!v.ok()) return v.status();
@@ -149,17 +171,33 @@ pto_status pto_tcolexpanddiv(pto_tile* dst, const pto_tile* src0, const pto_tile
       .Require(src1->valid_cols >= dst->valid_cols, PTO_ERR_SHAPE_MISMATCH,
                "src1 valid cols %u is less than dst valid cols %u", src1->valid_cols,
                dst->valid_cols);
-  if (!v.ok() || IsEmptyRegion(dst)) return v.status();
-  // src1 is dst itself or placed exactly on it, or apart from dst's valid
-  // region: the kernel writes row 0 last, so the divisor row is read intact.
-  const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(dst->dtype));
-  pto::kernels::ColExpandDiv(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
-                             ConstPlaneOf(src0), src1->data);
-  return PTO_OK;
+  return v.status();
 }
 
-pto_status pto_tpartadd(pto_tile* dst, const pto_tile* src0, const pto_tile* src1) {
-  const pto_profile profile = pto::CurrentProfile();
+void RunTcolexpanddiv(const Operands& o, pto_profile) {
+  // src1 is dst itself or placed exactly on it, or apart from dst's valid
+  // region: the kernel writes row 0 last, so the divisor row is read intact.
+  pto_tile* dst = o.dst;
+  kernels::ColExpandDiv(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                        ConstPlaneOf(o.src0), o.src1->data);
+}
+
+// ---- tpartadd ------------------------------------------------------------
+
+// Which source covers dst's whole valid region (the other covers its
+// top-left corner); false for both when the pattern is not supported.
+struct PartAddPattern {
+  bool src0_full;
+  bool src1_full;
+};
+inline PartAddPattern PartAddPatternOf(const Operands& o) {
+  return {SameRegion(o.src0, o.dst) && RegionFits(o.src1, o.dst),
+          SameRegion(o.src1, o.dst) && RegionFits(o.src0, o.dst)};
+}
+
+PTO_CHECK_INLINE inline pto_status CheckTpartadd(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src0 = o.src0, *src1 = o.src1;
   Validator v("pto_tpartadd");
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
   if (!v.ok()) return v.status();
@@ -169,38 +207,134 @@ pto_status pto_tpartadd(pto_tile* dst, const pto_tile* src0, const pto_tile* src
       .InPlaceOrApart("src0", src0, dst)
       .InPlaceOrApart("src1", src1, dst);
   if (!v.ok()) return v.status();
-  const bool src0_full = SameRegion(src0, dst) && RegionFits(src1, dst);
-  const bool src1_full = SameRegion(src1, dst) && RegionFits(src0, dst);
-  v.Require(src0_full || src1_full, PTO_ERR_SHAPE_MISMATCH,
+  const PartAddPattern pattern = PartAddPatternOf(o);
+  v.Require(pattern.src0_full || pattern.src1_full, PTO_ERR_SHAPE_MISMATCH,
             "src0 valid region %ux%u and src1 valid region %ux%u do not fit dst valid region "
             "%ux%u: one must equal it and the other must not exceed it",
             src0->valid_rows, src0->valid_cols, src1->valid_rows, src1->valid_cols,
             dst->valid_rows, dst->valid_cols);
-  if (!v.ok() || IsEmptyRegion(dst)) return v.status();
+  return v.status();
+}
 
+void RunTpartadd(const Operands& o, pto_profile) {
   // `full` covers dst's whole valid region; `part` its top-left corner. The
   // corner is summed, the rest of dst is a copy of `full`.
-  const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(dst->dtype));
-  const pto_tile* full = src0_full ? src0 : src1;
-  const pto_tile* part = src0_full ? src1 : src0;
+  pto_tile* dst = o.dst;
+  const bool src0_full = PartAddPatternOf(o).src0_full;
+  const pto_tile* full = src0_full ? o.src0 : o.src1;
+  const pto_tile* part = src0_full ? o.src1 : o.src0;
   const pto_dtype dtype = dst->dtype;
   const uint32_t rows = dst->valid_rows, cols = dst->valid_cols;
   const uint32_t part_rows = part->valid_rows, part_cols = part->valid_cols;
   if (part_rows > 0 && part_cols > 0) {
-    pto::kernels::Add(dtype, part_rows, part_cols, PlaneOf(dst), ConstPlaneOf(src0),
-                      ConstPlaneOf(src1));
+    kernels::Add(dtype, part_rows, part_cols, PlaneOf(dst), ConstPlaneOf(o.src0),
+                 ConstPlaneOf(o.src1));
   }
-  if (!pto::SamePlacement(full, dst)) {
+  if (!SamePlacement(full, dst)) {
     if (part_cols < cols && part_rows > 0) {
-      pto::kernels::Copy(dtype, part_rows, cols - part_cols, Offset(dst, 0, part_cols),
-                         Offset(full, 0, part_cols));
+      kernels::Copy(dtype, part_rows, cols - part_cols, Offset(dst, 0, part_cols),
+                    Offset(full, 0, part_cols));
     }
     if (part_rows < rows) {
-      pto::kernels::Copy(dtype, rows - part_rows, cols, Offset(dst, part_rows, 0),
-                         Offset(full, part_rows, 0));
+      kernels::Copy(dtype, rows - part_rows, cols, Offset(dst, part_rows, 0),
+                    Offset(full, part_rows, 0));
     }
   }
+}
+
+// What every C function does with its operands: the check under the calling
+// thread's profile, then the kernels. Inlined into each C function, so a
+// passing call costs its compares and the kernel call.
+template <pto_status (*Check)(const Operands&, pto_profile),
+          void (*Run)(const Operands&, pto_profile)>
+PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
+  const pto_profile profile = CurrentProfile();
+  const pto_status status = Check(o, profile);
+  if (status != PTO_OK || IsEmptyRegion(o.dst)) return status;
+  const FloatEnvironmentGuard float_env(IsFloatDtype(o.dst->dtype));
+  Run(o, profile);
   return PTO_OK;
+}
+
+// Out-of-line copies of the checks for the table (the C functions inline theirs).
+pto_status TableCheckTpow(const Operands& o, pto_profile p) { return CheckTpow(o, p); }
+pto_status TableCheckTrsqrt(const Operands& o, pto_profile p) { return CheckTrsqrt(o, p); }
+pto_status TableCheckTprelu(const Operands& o, pto_profile p) { return CheckTprelu(o, p); }
+pto_status TableCheckTcolexpanddiv(const Operands& o, pto_profile p) {
+  return CheckTcolexpanddiv(o, p);
+}
+pto_status TableCheckTpartadd(const Operands& o, pto_profile p) { return CheckTpartadd(o, p); }
+
+}  // namespace
+
+constexpr OpDescriptor kOps[kOpCount] = {
+    {OpId::kTpow, "tpow", "pto_tpow", 2, {"base", "exp"}, TmpRole::kRequired,
+     AttrKind::kPowPrecision, 2, TableCheckTpow, RunTpow},
+    {OpId::kTrsqrt, "trsqrt", "pto_trsqrt", 1, {"src", nullptr}, TmpRole::kNone, AttrKind::kNone,
+     0, TableCheckTrsqrt, RunTrsqrt},
+    {OpId::kTprelu, "tprelu", "pto_tprelu", 2, {"src0", "src1"}, TmpRole::kOptional,
+     AttrKind::kNone, 0, TableCheckTprelu, RunTprelu},
+    {OpId::kTcolexpanddiv, "tcolexpanddiv", "pto_tcolexpanddiv", 2, {"src0", "src1"},
+     TmpRole::kNone, AttrKind::kDivPrecision, 0, TableCheckTcolexpanddiv, RunTcolexpanddiv},
+    {OpId::kTpartadd, "tpartadd", "pto_tpartadd", 2, {"src0", "src1"}, TmpRole::kNone,
+     AttrKind::kNone, 0, TableCheckTpartadd, RunTpartadd},
+};
+
+// The table is indexed by OpId: row i must describe operation i.
+constexpr bool TableInOrder() {
+  for (size_t i = 0; i < kOpCount; ++i)
+    if (static_cast<size_t>(kOps[i].id) != i) return false;
+  return true;
+}
+static_assert(TableInOrder(), "kOps must list the operations in OpId order");
+
+const OpDescriptor* FindOp(const char* name, size_t name_length) {
+  for (const OpDescriptor& op : kOps) {
+    if (strlen(op.mnemonic) == name_length && memcmp(op.mnemonic, name, name_length) == 0)
+      return &op;
+  }
+  return nullptr;
+}
+
+pto_status CheckAndRun(const OpDescriptor& op, const Operands& o, pto_profile profile) {
+  const pto_status status = op.check(o, profile);
+  if (status != PTO_OK || IsEmptyRegion(o.dst)) return status;
+  const FloatEnvironmentGuard float_env(IsFloatDtype(o.dst->dtype));
+  op.run(o, profile);
+  return PTO_OK;
+}
+
+}  // namespace ops
+}  // namespace pto
+
+using pto::ops::Call;
+using pto::ops::Operands;
+
+extern "C" {
+
+pto_status pto_tpow(pto_tile* dst, const pto_tile* base, const pto_tile* exp, pto_tile* tmp,
+                    pto_pow_algorithm algo) {
+  return Call<pto::ops::CheckTpow, pto::ops::RunTpow>(
+      Operands{dst, base, exp, tmp, pto::RawEnumValue(algo)});
+}
+
+pto_status pto_trsqrt(pto_tile* dst, const pto_tile* src) {
+  return Call<pto::ops::CheckTrsqrt, pto::ops::RunTrsqrt>(Operands{dst, src, nullptr, nullptr, 0});
+}
+
+pto_status pto_tprelu(pto_tile* dst, const pto_tile* src0, const pto_tile* src1,
+                      pto_tile* tmp) {
+  return Call<pto::ops::CheckTprelu, pto::ops::RunTprelu>(Operands{dst, src0, src1, tmp, 0});
+}
+
+pto_status pto_tcolexpanddiv(pto_tile* dst, const pto_tile* src0, const pto_tile* src1) {
+  return Call<pto::ops::CheckTcolexpanddiv, pto::ops::RunTcolexpanddiv>(
+      Operands{dst, src0, src1, nullptr, 0});
+}
+
+pto_status pto_tpartadd(pto_tile* dst, const pto_tile* src0, const pto_tile* src1) {
+  return Call<pto::ops::CheckTpartadd, pto::ops::RunTpartadd>(
+      Operands{dst, src0, src1, nullptr, 0});
 }
 
 }  // extern "C"

@@ -1,0 +1,78 @@
+// The one table of operations. Each instruction is described once: its
+// mnemonic, its operands' roles, its attribute, the C function whose rules it
+// follows, and two entry points — a check that applies every rule of that C
+// function under a given profile, and a run that computes on operands the
+// check accepted. The C functions (ops.cc), the program verifier and executor
+// (program/), the tests' and the fuzzer's operation lists read this table.
+#ifndef PTO_OPS_H_
+#define PTO_OPS_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dtype_rules.h"
+#include "pto_c.h"
+
+namespace pto {
+namespace ops {
+
+// The operands of one call. Unused roles are NULL; `attr` is the enum
+// argument (pto_pow_algorithm for tpow), 0 where the operation has none.
+struct Operands {
+  pto_tile* dst;
+  const pto_tile* src0;
+  const pto_tile* src1;
+  pto_tile* tmp;
+  int attr;
+};
+
+enum class OpId : uint8_t { kTpow, kTrsqrt, kTprelu, kTcolexpanddiv, kTpartadd };
+constexpr size_t kOpCount = 5;
+
+// How the C function treats tmp.
+enum class TmpRole : uint8_t {
+  kNone,      // no tmp operand
+  kOptional,  // may be NULL (a profile may require it)
+  kRequired,  // must be given
+};
+
+// The attribute an operation takes in PTO assembly, and so its enum argument.
+enum class AttrKind : uint8_t {
+  kNone,
+  kPowPrecision,  // #pto<pow_precision default|high_precision> -> pto_pow_algorithm
+  kDivPrecision,  // #pto<div_precision ...>: division is always correctly rounded
+};
+
+struct OpDescriptor {
+  OpId id;
+  const char* mnemonic;    // "tpow": PTO assembly spells it `tpow` or `pto.tpow`
+  const char* c_function;  // "pto_tpow": names every refusal
+  uint8_t source_count;    // 1 or 2
+  const char* source_names[2];
+  TmpRole tmp;
+  AttrKind attr;
+  int attr_count;  // values of the enum argument (0..attr_count-1); 0 without one
+  // Every rule of the C function under `profile`, in its order; records the
+  // C function's sentence on failure. Reads no profile of its own.
+  pto_status (*check)(const Operands& o, pto_profile profile);
+  // Computes over dst's valid region; only for operands `check` accepted
+  // under the same profile, with a non-empty dst valid region, inside a
+  // FloatEnvironmentGuard where dst's dtype is a float type.
+  void (*run)(const Operands& o, pto_profile profile);
+};
+
+extern const OpDescriptor kOps[kOpCount];
+
+inline const OpDescriptor& Descriptor(OpId id) { return kOps[static_cast<size_t>(id)]; }
+
+// The operation whose mnemonic is `name` (name_length bytes); NULL if none.
+const OpDescriptor* FindOp(const char* name, size_t name_length);
+
+// check, then run when the check passes and dst's region is not empty, with
+// the floating-point environment the kernels assume: what each C function does.
+pto_status CheckAndRun(const OpDescriptor& op, const Operands& o, pto_profile profile);
+
+}  // namespace ops
+}  // namespace pto
+
+#endif  // PTO_OPS_H_

@@ -1,0 +1,270 @@
+// The C functions of programs: create (compile and verify), introspection,
+// argument sets, run and launch.
+#include <math.h>
+#include <string.h>
+
+#include <new>
+#include <string>
+#include <vector>
+
+#include "error.h"
+#include "profile.h"
+#include "program/execute.h"
+#include "program/program.h"
+#include "pto_c.h"
+#include "tile.h"
+#include "validate.h"
+
+struct pto_program {
+  pto::program::Program program;
+};
+
+struct pto_args {
+  const pto_program* program;
+  std::vector<pto::program::Binding> bindings;
+};
+
+namespace {
+
+using pto::Fail;
+using pto::program::Param;
+
+const Param* ParamAt(const pto_program* program, size_t index) {
+  if (program == nullptr || index >= program->program.params.size()) return nullptr;
+  return &program->program.params[index];
+}
+
+// The parameter `index` of args' program, which must be of `kind`.
+pto_status BindTarget(const char* function, pto_args* args, size_t index, pto_param_kind kind,
+                      const Param** out) {
+  if (args == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, function, "args is NULL");
+  const Param* param = ParamAt(args->program, index);
+  if (param == nullptr)
+    return Fail(PTO_ERR_INVALID_ARGUMENT, function, "index %zu is not a parameter (the program has %zu)", index,
+                args->program->program.params.size());
+  if (param->kind != kind) {
+    static const char* const kKinds[] = {"a pointer", "an integer", "a float", "a tile"};
+    return Fail(PTO_ERR_INVALID_ARGUMENT, function, "parameter %%%s is %s, not %s", param->name.c_str(),
+                kKinds[param->kind], kKinds[kind]);
+  }
+  *out = param;
+  return PTO_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+pto_status pto_program_create(const char* text, size_t length, const char* source_name, pto_program** out) {
+  if (text == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, "pto_program_create", "text is NULL");
+  if (out == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, "pto_program_create", "out is NULL");
+  try {
+    pto_program* program = new pto_program;
+    pto::program::Program& p = program->program;
+    p.source_name = source_name != nullptr ? source_name : "<string>";
+    p.profile = pto::CurrentProfile();
+    pto_status status = pto::program::Compile(std::string_view(text, length), &p);
+    if (status == PTO_OK) status = pto::program::Verify(&p);
+    if (status != PTO_OK) {
+      delete program;
+      return status;
+    }
+    *out = program;
+    return PTO_OK;
+  } catch (const std::bad_alloc&) {
+    return Fail(PTO_ERR_OUT_OF_MEMORY, "pto_program_create", "out of memory");
+  }
+}
+
+void pto_program_destroy(pto_program* program) { delete program; }
+
+pto_profile pto_program_profile(const pto_program* program) {
+  return program != nullptr ? program->program.profile : PTO_PROFILE_HOST;
+}
+
+size_t pto_program_param_count(const pto_program* program) {
+  return program != nullptr ? program->program.params.size() : 0;
+}
+
+const char* pto_program_param_name(const pto_program* program, size_t index) {
+  const Param* p = ParamAt(program, index);
+  return p != nullptr ? p->name.c_str() : nullptr;
+}
+
+pto_param_kind pto_program_param_kind(const pto_program* program, size_t index) {
+  const Param* p = ParamAt(program, index);
+  return p != nullptr ? p->kind : PTO_PARAM_POINTER;
+}
+
+pto_dtype pto_program_param_dtype(const pto_program* program, size_t index) {
+  const Param* p = ParamAt(program, index);
+  if (p == nullptr) return static_cast<pto_dtype>(0);
+  switch (p->kind) {
+    case PTO_PARAM_INT:
+      return p->type.bits == 8 ? PTO_INT8 : p->type.bits == 16 ? PTO_INT16 : PTO_INT32;
+    case PTO_PARAM_FLOAT:
+      return p->type.bits == 64 ? PTO_FLOAT32 : p->type.dtype;
+    default:
+      return p->type.dtype;
+  }
+}
+
+uint32_t pto_program_param_rows(const pto_program* program, size_t index) {
+  const Param* p = ParamAt(program, index);
+  return p != nullptr && p->kind == PTO_PARAM_TILE ? p->type.rows : 0;
+}
+
+uint32_t pto_program_param_cols(const pto_program* program, size_t index) {
+  const Param* p = ParamAt(program, index);
+  return p != nullptr && p->kind == PTO_PARAM_TILE ? p->type.cols : 0;
+}
+
+unsigned pto_program_param_access(const pto_program* program, size_t index) {
+  const Param* p = ParamAt(program, index);
+  return p != nullptr ? p->access : 0;
+}
+
+pto_status pto_program_param_find(const pto_program* program, const char* name, size_t* index) {
+  static const char kFunction[] = "pto_program_param_find";
+  if (program == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, kFunction, "program is NULL");
+  if (name == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, kFunction, "name is NULL");
+  if (index == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, kFunction, "index is NULL");
+  const char* bare = name[0] == '%' ? name + 1 : name;
+  const auto& params = program->program.params;
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i].name == bare) {
+      *index = i;
+      return PTO_OK;
+    }
+  }
+  return Fail(PTO_ERR_INVALID_ARGUMENT, kFunction, "the program has no parameter %%%.200s", bare);
+}
+
+pto_status pto_args_create(const pto_program* program, pto_args** out) {
+  if (program == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, "pto_args_create", "program is NULL");
+  if (out == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, "pto_args_create", "out is NULL");
+  try {
+    pto_args* args = new pto_args;
+    args->program = program;
+    args->bindings.resize(program->program.params.size());
+    *out = args;
+    return PTO_OK;
+  } catch (const std::bad_alloc&) {
+    return Fail(PTO_ERR_OUT_OF_MEMORY, "pto_args_create", "out of memory");
+  }
+}
+
+void pto_args_destroy(pto_args* args) { delete args; }
+
+pto_status pto_args_set_pointer(pto_args* args, size_t index, void* data, size_t nbytes) {
+  static const char kFunction[] = "pto_args_set_pointer";
+  const Param* param = nullptr;
+  const pto_status status = BindTarget(kFunction, args, index, PTO_PARAM_POINTER, &param);
+  if (status != PTO_OK) return status;
+  if (data == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, kFunction, "data is NULL");
+  const size_t size = pto_dtype_size(param->type.dtype);
+  if (nbytes % size != 0)
+    return Fail(PTO_ERR_INVALID_ARGUMENT, kFunction, "nbytes %zu for %%%s is not a multiple of %s's %zu bytes",
+                nbytes, param->name.c_str(), pto_dtype_string(param->type.dtype), size);
+  if (reinterpret_cast<uintptr_t>(data) % size != 0)
+    return Fail(PTO_ERR_INVALID_ARGUMENT, kFunction, "data for %%%s is not aligned to %zu bytes",
+                param->name.c_str(), size);
+  pto::program::Binding& b = args->bindings[index];
+  b = {};
+  b.bound = true;
+  b.data = static_cast<char*>(data);
+  b.count = static_cast<int64_t>(nbytes / size);
+  return PTO_OK;
+}
+
+pto_status pto_args_set_int(pto_args* args, size_t index, int64_t value) {
+  static const char kFunction[] = "pto_args_set_int";
+  const Param* param = nullptr;
+  const pto_status status = BindTarget(kFunction, args, index, PTO_PARAM_INT, &param);
+  if (status != PTO_OK) return status;
+  const unsigned bits = param->type.bits;
+  const bool fits = bits >= 64 || (bits == 1 ? (value == 0 || value == 1)
+                                             : (value >= -(int64_t{1} << (bits - 1)) &&
+                                                value < (int64_t{1} << (bits - 1))));
+  if (!fits)
+    return Fail(PTO_ERR_OUT_OF_RANGE, kFunction, "%lld does not fit %%%s's type i%u",
+                static_cast<long long>(value), param->name.c_str(), bits);
+  pto::program::Binding& b = args->bindings[index];
+  b = {};
+  b.bound = true;
+  b.int_value = value;
+  return PTO_OK;
+}
+
+pto_status pto_args_set_float(pto_args* args, size_t index, double value) {
+  const Param* param = nullptr;
+  const pto_status status = BindTarget("pto_args_set_float", args, index, PTO_PARAM_FLOAT, &param);
+  if (status != PTO_OK) return status;
+  pto::program::Binding& b = args->bindings[index];
+  b = {};
+  b.bound = true;
+  // Rounded once to the declared type (no operation of this subset reads
+  // float scalars yet; the value is kept as the type would hold it).
+  b.float_value = param->type.bits == 32 ? static_cast<double>(static_cast<float>(value)) : value;
+  return PTO_OK;
+}
+
+pto_status pto_args_set_tile(pto_args* args, size_t index, pto_tile* tile) {
+  static const char kFunction[] = "pto_args_set_tile";
+  const Param* param = nullptr;
+  const pto_status status = BindTarget(kFunction, args, index, PTO_PARAM_TILE, &param);
+  if (status != PTO_OK) return status;
+  pto::program::Binding& b = args->bindings[index];
+  if (tile == nullptr) {
+    b = {};
+    return PTO_OK;
+  }
+  const pto::program::Type& t = param->type;
+  if (tile->dtype != t.dtype)
+    return Fail(PTO_ERR_DTYPE_MISMATCH, kFunction, "tile dtype %s differs from %%%s's %s",
+                pto_dtype_string(tile->dtype), param->name.c_str(), pto_dtype_string(t.dtype));
+  if (tile->rows != t.rows || tile->cols != t.cols)
+    return Fail(PTO_ERR_SHAPE_MISMATCH, kFunction, "tile of %ux%u differs from %%%s's %ux%u", tile->rows,
+                tile->cols, param->name.c_str(), t.rows, t.cols);
+  if ((t.valid_rows != pto::program::kDynamic && tile->valid_rows != t.valid_rows) ||
+      (t.valid_cols != pto::program::kDynamic && tile->valid_cols != t.valid_cols))
+    return Fail(PTO_ERR_SHAPE_MISMATCH, kFunction, "tile valid region %ux%u differs from %%%s's %lldx%lld",
+                tile->valid_rows, tile->valid_cols, param->name.c_str(), static_cast<long long>(t.valid_rows),
+                static_cast<long long>(t.valid_cols));
+  b = {};
+  b.bound = true;
+  b.tile = tile;
+  return PTO_OK;
+}
+
+pto_status pto_program_launch(const pto_program* program, uint32_t blocks, const pto_args* args) {
+  static const char kFunction[] = "pto_program_launch";
+  if (program == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, kFunction, "program is NULL");
+  if (args == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, kFunction, "args is NULL");
+  if (args->program != program)
+    return Fail(PTO_ERR_INVALID_ARGUMENT, kFunction, "args were made for another program");
+  if (blocks == 0 || blocks > 65536)
+    return Fail(PTO_ERR_INVALID_ARGUMENT, kFunction, "blocks %u is outside 1..65536", blocks);
+  const auto& params = program->program.params;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const pto::program::Binding& b = args->bindings[i];
+    if (!b.bound && (params[i].access & PTO_PARAM_READ) != 0)
+      return Fail(PTO_ERR_INVALID_ARGUMENT, kFunction, "parameter %%%s is read but not bound",
+                  params[i].name.c_str());
+    if (b.bound && blocks > 1 && params[i].kind == PTO_PARAM_TILE && (params[i].access & PTO_PARAM_WRITE) != 0)
+      return Fail(PTO_ERR_INVALID_ARGUMENT, kFunction,
+                  "tile %%%s is written, so it cannot be bound for %u blocks (each block would write it)",
+                  params[i].name.c_str(), blocks);
+  }
+  try {
+    return pto::program::Launch(program->program, blocks, args->bindings);
+  } catch (const std::bad_alloc&) {
+    return Fail(PTO_ERR_OUT_OF_MEMORY, kFunction, "out of memory");
+  }
+}
+
+pto_status pto_program_run(const pto_program* program, const pto_args* args) {
+  return pto_program_launch(program, 1, args);
+}
+
+}  // extern "C"

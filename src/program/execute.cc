@@ -1,0 +1,445 @@
+// The executor: each block runs the instruction list over its own registers,
+// tiles and unified buffer. Operations go straight to their kernels (their
+// rules were applied by the verifier); only what the text leaves to run time
+// is checked here: loop steps, division by zero, view bounds against the bound
+// memory, dynamic valid regions.
+#include "program/execute.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <mutex>
+#include <new>
+#include <string>
+#include <thread>
+
+#include "alloc.h"
+#include "buffer.h"
+#include "dtype_rules.h"
+#include "error.h"
+#include "float_env.h"
+#include "tile.h"
+
+namespace pto {
+namespace program {
+namespace {
+
+// A window of a bound pointer, in elements.
+struct View {
+  uint32_t pointer;
+  uint32_t rank;
+  int64_t offset;
+  int64_t shape[kMaxRank];
+  int64_t strides[kMaxRank];
+};
+
+int64_t Wrap(uint64_t v, unsigned bits) {
+  if (bits >= 64) return static_cast<int64_t>(v);
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  v &= mask;
+  if (bits > 1 && (v >> (bits - 1)) != 0) v |= ~mask;
+  return static_cast<int64_t>(v);
+}
+uint64_t Unsigned(int64_t v, unsigned bits) {
+  return bits >= 64 ? static_cast<uint64_t>(v) : static_cast<uint64_t>(v) & ((uint64_t{1} << bits) - 1);
+}
+
+// The state of one block.
+class Block {
+ public:
+  Block(const Program& p, const std::vector<Binding>& bindings)
+      : p_(p), bindings_(bindings), ints_(p.int_regs), floats_(p.float_regs), views_(p.view_regs),
+        tiles_(p.tiles.size()), pointers_(p.pointer_count) {}
+
+  ~Block() { Free(ub_); }
+
+  bool Allocate() {
+    ub_ = static_cast<char*>(AllocateZeroed(p_.ub_size));
+    return ub_ != nullptr;
+  }
+
+  pto_status Run(uint32_t block, uint32_t blocks, const std::atomic<bool>& stop);
+
+ private:
+  pto_status Error(const Instr& in, pto_status status, const std::string& message) {
+    return Diagnose(p_, in.loc, status, message);
+  }
+  void Setup();
+  void CopyResultsOut();
+  pto_status Execute(uint32_t block, uint32_t blocks, const std::atomic<bool>& stop);
+  pto_status IntBinary(const Instr& in);
+  pto_status MakeView(const Instr& in);
+  pto_status PartitionView(const Instr& in);
+  pto_status Transfer(const Instr& in, bool load);
+  pto_status TileOp(const Instr& in);
+  std::string PointerName(uint32_t pointer) const {
+    for (const Param& q : p_.params)
+      if (q.kind == PTO_PARAM_POINTER && q.reg == pointer) return "%" + q.name;
+    return "a pointer";
+  }
+
+  const Program& p_;
+  const std::vector<Binding>& bindings_;
+  std::vector<int64_t> ints_;
+  std::vector<double> floats_;
+  std::vector<View> views_;
+  std::vector<pto_tile> tiles_;
+  std::vector<Binding> pointers_;
+  char* ub_ = nullptr;
+};
+
+// Marks the block's tiles as placed (the overlap rules then judge them by
+// address, as placed tiles); never dereferenced.
+pto_buffer block_buffer_marker;
+
+void Block::Setup() {
+  memset(ub_, 0, p_.ub_size);
+  for (size_t i = 0; i < p_.tiles.size(); ++i) {
+    const TileSlot& s = p_.tiles[i];
+    pto_tile& t = tiles_[i];
+    t.dtype = s.type.dtype;
+    t.rows = s.type.rows;
+    t.cols = s.type.cols;
+    t.valid_rows = s.type.valid_rows == kDynamic ? 0 : static_cast<uint32_t>(s.type.valid_rows);
+    t.valid_cols = s.type.valid_cols == kDynamic ? 0 : static_cast<uint32_t>(s.type.valid_cols);
+    // An implicit tmp is never read or written: any address serves.
+    t.data = ub_ + (s.in_ub ? s.addr : 0);
+    t.buffer = s.in_ub ? &block_buffer_marker : nullptr;
+    t.offset = s.addr;
+  }
+  for (size_t i = 0; i < p_.params.size(); ++i) {
+    const Param& q = p_.params[i];
+    const Binding& b = bindings_[i];
+    if (!b.bound) continue;
+    switch (q.kind) {
+      case PTO_PARAM_INT: ints_[q.reg] = b.int_value; break;
+      case PTO_PARAM_FLOAT: floats_[q.reg] = b.float_value; break;
+      case PTO_PARAM_POINTER: pointers_[q.reg] = b; break;
+      case PTO_PARAM_TILE: {
+        // Only what the program reads: a result placed over an input must
+        // not overwrite it before the run.
+        if ((q.access & PTO_PARAM_READ) == 0) break;
+        pto_tile& t = tiles_[q.reg];
+        memcpy(t.data, b.tile->data, ElementCount(&t) * pto_dtype_size(t.dtype));
+        t.valid_rows = b.tile->valid_rows;
+        t.valid_cols = b.tile->valid_cols;
+        break;
+      }
+    }
+  }
+}
+
+void Block::CopyResultsOut() {
+  for (size_t i = 0; i < p_.params.size(); ++i) {
+    const Param& q = p_.params[i];
+    const Binding& b = bindings_[i];
+    if (!b.bound || q.kind != PTO_PARAM_TILE || (q.access & PTO_PARAM_WRITE) == 0) continue;
+    const pto_tile& t = tiles_[q.reg];
+    memcpy(b.tile->data, t.data, ElementCount(&t) * pto_dtype_size(t.dtype));
+    b.tile->valid_rows = t.valid_rows;
+    b.tile->valid_cols = t.valid_cols;
+  }
+}
+
+pto_status Block::Run(uint32_t block, uint32_t blocks, const std::atomic<bool>& stop) {
+  Setup();
+  const pto_status status = Execute(block, blocks, stop);
+  if (status == PTO_OK) CopyResultsOut();
+  return status;
+}
+
+pto_status Block::IntBinary(const Instr& in) {
+  const int64_t x = ints_[in.b], y = ints_[in.c];
+  const uint64_t ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
+  int64_t r = 0;
+  switch (static_cast<IntOp>(in.sub)) {
+    case IntOp::kAdd: r = Wrap(ux + uy, in.bits); break;
+    case IntOp::kSub: r = Wrap(ux - uy, in.bits); break;
+    case IntOp::kMul: r = Wrap(ux * uy, in.bits); break;
+    case IntOp::kMinS: r = x < y ? x : y; break;
+    case IntOp::kMaxS: r = x < y ? y : x; break;
+    case IntOp::kDivS:
+    case IntOp::kRemS:
+    case IntOp::kCeilDivS:
+    case IntOp::kDivU:
+    case IntOp::kRemU: {
+      if (y == 0) return Error(in, PTO_ERR_INVALID_ARGUMENT, "integer division by zero");
+      const IntOp op = static_cast<IntOp>(in.sub);
+      if (op == IntOp::kDivU || op == IntOp::kRemU) {
+        const uint64_t a = Unsigned(x, in.bits), b = Unsigned(y, in.bits);
+        r = Wrap(op == IntOp::kDivU ? a / b : a % b, in.bits);
+        break;
+      }
+      const int64_t min = in.bits >= 64 ? INT64_MIN : -(int64_t{1} << (in.bits - 1));
+      if (x == min && y == -1) return Error(in, PTO_ERR_OUT_OF_RANGE, "signed division overflows");
+      if (op == IntOp::kRemS) {
+        r = x % y;
+      } else {
+        r = x / y;
+        if (op == IntOp::kCeilDivS && (x % y != 0) && ((x < 0) == (y < 0))) ++r;
+      }
+      r = Wrap(static_cast<uint64_t>(r), in.bits);
+      break;
+    }
+  }
+  ints_[in.a] = r;
+  return PTO_OK;
+}
+
+pto_status Block::MakeView(const Instr& in) {
+  const Binding& ptr = pointers_[in.b];
+  View& v = views_[in.a];
+  v.pointer = in.b;
+  v.rank = in.rank;
+  v.offset = 0;
+  // The last element the view reaches must be inside the bound memory.
+  unsigned __int128 last = 0;
+  bool empty = false;
+  for (uint32_t i = 0; i < in.rank; ++i) {
+    v.shape[i] = ints_[p_.lists[in.extra + i]];
+    v.strides[i] = ints_[p_.lists[in.extra + in.rank + i]];
+    if (v.shape[i] < 0 || v.strides[i] < 0)
+      return Error(in, PTO_ERR_OUT_OF_RANGE,
+                   "pto.make_tensor_view: dimension " + std::to_string(i) + " has shape " + std::to_string(v.shape[i]) +
+                       " and stride " + std::to_string(v.strides[i]) + ": both must be >= 0");
+    if (v.shape[i] == 0) empty = true;
+    else last += static_cast<unsigned __int128>(v.shape[i] - 1) * static_cast<uint64_t>(v.strides[i]);
+  }
+  if (!empty && last >= static_cast<unsigned __int128>(ptr.count))
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 "pto.make_tensor_view: the view reaches element " +
+                     (last > INT64_MAX ? std::string("beyond 2^63") : std::to_string(static_cast<int64_t>(last))) +
+                     " of " + PointerName(in.b) + ", which holds " + std::to_string(ptr.count) + " elements");
+  return PTO_OK;
+}
+
+pto_status Block::PartitionView(const Instr& in) {
+  const View& src = views_[in.b];
+  View v = src;
+  for (uint32_t i = 0; i < in.rank; ++i) {
+    const int64_t offset = ints_[p_.lists[in.extra + i]];
+    const int64_t size = ints_[p_.lists[in.extra + in.rank + i]];
+    if (offset < 0 || size < 0 || offset > src.shape[i] - size)
+      return Error(in, PTO_ERR_OUT_OF_RANGE,
+                   "pto.partition_view: [" + std::to_string(offset) + ", " + std::to_string(offset + size) +
+                       ") of dimension " + std::to_string(i) + " is outside the view's " + std::to_string(src.shape[i]));
+    v.offset += offset * src.strides[i];
+    v.shape[i] = size;
+  }
+  views_[in.a] = v;
+  return PTO_OK;
+}
+
+// tload / tstore between a view and a tile's valid region: the view's last
+// dimension runs along a row, the others, flattened, over the rows.
+pto_status Block::Transfer(const Instr& in, bool load) {
+  const View& v = views_[in.b];
+  pto_tile& t = tiles_[in.a];
+  int64_t outer = 1;
+  for (uint32_t i = 0; i + 1 < v.rank; ++i) outer *= v.shape[i];
+  const int64_t inner = v.shape[v.rank - 1];
+  if (outer != t.valid_rows || inner != t.valid_cols)
+    return Error(in, PTO_ERR_SHAPE_MISMATCH,
+                 std::string(load ? "pto.tload" : "pto.tstore") + ": view of " + std::to_string(outer) + "x" +
+                     std::to_string(inner) + " elements does not match the tile's valid region " +
+                     std::to_string(t.valid_rows) + "x" + std::to_string(t.valid_cols));
+  const size_t size = pto_dtype_size(t.dtype);
+  char* memory = pointers_[v.pointer].data;
+  const int64_t col_stride = v.strides[v.rank - 1];
+  int64_t index[kMaxRank] = {};
+  for (int64_t r = 0; r < outer; ++r) {
+    int64_t element = v.offset;
+    for (uint32_t i = 0; i + 1 < v.rank; ++i) element += index[i] * v.strides[i];
+    char* row = static_cast<char*>(t.data) + static_cast<size_t>(r) * t.cols * size;
+    char* global = memory + static_cast<size_t>(element) * size;
+    if (col_stride == 1) {
+      if (load) memcpy(row, global, static_cast<size_t>(inner) * size);
+      else memcpy(global, row, static_cast<size_t>(inner) * size);
+    } else {
+      for (int64_t c = 0; c < inner; ++c) {
+        char* g = global + static_cast<size_t>(c * col_stride) * size;
+        if (load) memcpy(row + c * size, g, size);
+        else memcpy(g, row + c * size, size);
+      }
+    }
+    for (int i = static_cast<int>(v.rank) - 2; i >= 0; --i) {
+      if (++index[i] < v.shape[i]) break;
+      index[i] = 0;
+    }
+  }
+  return PTO_OK;
+}
+
+pto_status Block::TileOp(const Instr& in) {
+  pto_tile* dst = &tiles_[in.a];
+  pto_tile* tmp = in.d != kNoSlot ? &tiles_[in.d] : nullptr;
+  const ops::Operands o{dst, &tiles_[in.b], in.c != kNoSlot ? &tiles_[in.c] : nullptr, tmp, in.attr};
+  if (in.check_at_run) {
+    if (tmp != nullptr && !p_.tiles[in.d].in_ub) {
+      tmp->valid_rows = dst->valid_rows;
+      tmp->valid_cols = dst->valid_cols;
+    }
+    const pto_status status = in.op->check(o, p_.profile);
+    if (status != PTO_OK) return Error(in, status, LastError());
+  }
+  if (dst->valid_rows != 0 && dst->valid_cols != 0) in.op->run(o, p_.profile);
+  return PTO_OK;
+}
+
+pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<bool>& stop) {
+  const Instr* code = p_.code.data();
+  const uint32_t n = static_cast<uint32_t>(p_.code.size());
+  int64_t* ints = ints_.data();
+  pto_status status = PTO_OK;
+  for (uint32_t pc = 0; pc < n; ++pc) {
+    const Instr& in = code[pc];
+    switch (in.code) {
+      case Code::kConstInt: ints[in.a] = in.imm; break;
+      case Code::kConstFloat: floats_[in.a] = in.fimm; break;
+      case Code::kIntBinary: status = IntBinary(in); break;
+      case Code::kIntCompare: {
+        const int64_t x = ints[in.b], y = ints[in.c];
+        const uint64_t ux = Unsigned(x, in.bits), uy = Unsigned(y, in.bits);
+        bool r = false;
+        switch (static_cast<Predicate>(in.sub)) {
+          case Predicate::kEq: r = x == y; break;
+          case Predicate::kNe: r = x != y; break;
+          case Predicate::kSlt: r = x < y; break;
+          case Predicate::kSle: r = x <= y; break;
+          case Predicate::kSgt: r = x > y; break;
+          case Predicate::kSge: r = x >= y; break;
+          case Predicate::kUlt: r = ux < uy; break;
+          case Predicate::kUle: r = ux <= uy; break;
+          case Predicate::kUgt: r = ux > uy; break;
+          case Predicate::kUge: r = ux >= uy; break;
+        }
+        ints[in.a] = r;
+        break;
+      }
+      case Code::kIntCast: {
+        const int64_t x = in.sub != 0 ? static_cast<int64_t>(Unsigned(ints[in.b], in.sub)) : ints[in.b];
+        ints[in.a] = Wrap(static_cast<uint64_t>(x), in.bits);
+        break;
+      }
+      case Code::kBlockIdx: ints[in.a] = block; break;
+      case Code::kBlockNum: ints[in.a] = blocks; break;
+      case Code::kJump: pc = in.target - 1; break;
+      case Code::kJumpIfZero:
+        if (ints[in.a] == 0) pc = in.target - 1;
+        break;
+      case Code::kForCheck:
+        if (ints[in.c] <= 0) {
+          status = Error(in, PTO_ERR_INVALID_ARGUMENT,
+                         "scf.for: step " + std::to_string(ints[in.c]) + " is not positive");
+        } else if (ints[in.a] >= ints[in.b]) {
+          pc = in.target - 1;
+        } else if (stop.load(std::memory_order_relaxed)) {
+          return PTO_OK;  // another block failed: stop at this loop's next turn
+        }
+        break;
+      case Code::kForStep:
+        ints[in.a] = Wrap(static_cast<uint64_t>(ints[in.a]) + static_cast<uint64_t>(ints[in.b]), in.bits);
+        pc = in.target - 1;
+        break;
+      case Code::kMakeView: status = MakeView(in); break;
+      case Code::kPartView: status = PartitionView(in); break;
+      case Code::kLoad: status = Transfer(in, true); break;
+      case Code::kStore: status = Transfer(in, false); break;
+      case Code::kSetValid: {
+        pto_tile& t = tiles_[in.a];
+        const int64_t r = ints[in.b], c = ints[in.c];
+        if (r < 0 || c < 0 || r > t.rows || c > t.cols) {
+          status = Error(in, PTO_ERR_OUT_OF_RANGE,
+                         "valid region " + std::to_string(r) + "x" + std::to_string(c) + " of %" +
+                             p_.tiles[in.a].name + " is outside its " + std::to_string(t.rows) + "x" +
+                             std::to_string(t.cols));
+        } else {
+          t.valid_rows = static_cast<uint32_t>(r);
+          t.valid_cols = static_cast<uint32_t>(c);
+        }
+        break;
+      }
+      case Code::kTileOp: status = TileOp(in); break;
+    }
+    if (status != PTO_OK) return status;
+  }
+  return PTO_OK;
+}
+
+// The first failure of a launch, carried to the calling thread.
+struct FirstError {
+  std::mutex mutex;
+  pto_status status = PTO_OK;
+  std::string message;
+  void Record(pto_status s) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (status != PTO_OK) return;
+    status = s;
+    message = LastError();
+  }
+};
+
+unsigned WorkerCount(uint32_t blocks) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cpus < 1) cpus = 1;
+  unsigned n = static_cast<unsigned>(cpus);
+  if (const char* env = getenv("PTO_NUM_THREADS")) {
+    char* end = nullptr;
+    const long v = strtol(env, &end, 10);
+    if (end != env && *end == '\0' && v > 0) n = static_cast<unsigned>(v < 1024 ? v : 1024);
+  }
+  return n < blocks ? n : blocks;
+}
+
+// Runs blocks from the shared counter until none is left or one failed.
+void Work(const Program& p, const std::vector<Binding>& bindings, uint32_t blocks, std::atomic<uint32_t>* next,
+          std::atomic<bool>* stop, FirstError* first) {
+  const FloatEnvironmentGuard float_env(p.uses_float);
+  Block state(p, bindings);
+  if (!state.Allocate()) {
+    first->Record(Fail(PTO_ERR_OUT_OF_MEMORY, "pto_program_launch", "no memory for a block's unified buffer"));
+    stop->store(true);
+    return;
+  }
+  for (;;) {
+    if (stop->load(std::memory_order_relaxed)) return;
+    const uint32_t block = next->fetch_add(1);
+    if (block >= blocks) return;
+    const pto_status status = state.Run(block, blocks, *stop);
+    if (status != PTO_OK) {
+      first->Record(status);
+      stop->store(true);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+pto_status Launch(const Program& p, uint32_t blocks, const std::vector<Binding>& bindings) {
+  std::atomic<uint32_t> next{0};
+  std::atomic<bool> stop{false};
+  FirstError first;
+  const unsigned workers = WorkerCount(blocks);
+  std::vector<std::thread> threads;
+  for (unsigned i = 1; i < workers; ++i) {
+    // A thread that cannot be started leaves its blocks to the others.
+    try {
+      threads.emplace_back(Work, std::cref(p), std::cref(bindings), blocks, &next, &stop, &first);
+    } catch (const std::exception&) {
+      break;
+    }
+  }
+  Work(p, bindings, blocks, &next, &stop, &first);
+  for (std::thread& t : threads) t.join();
+  if (first.status != PTO_OK) {
+    SetLastError(first.message.c_str());
+    return first.status;
+  }
+  return PTO_OK;
+}
+
+}  // namespace program
+}  // namespace pto

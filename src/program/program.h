@@ -1,0 +1,115 @@
+// A verified program: the instructions of one PTO assembly text resolved to
+// registers, tile slots and kernel entries, ready to run any number of times.
+// compile.cc builds it (parse and type-check), verify.cc places its tiles in
+// the unified buffer and applies every operation's rules once, execute.cc
+// runs it on blocks.
+#ifndef PTO_PROGRAM_PROGRAM_H_
+#define PTO_PROGRAM_PROGRAM_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <string>
+#include <vector>
+
+#include "ops.h"
+#include "program/lexer.h"
+#include "program/types.h"
+#include "pto_c.h"
+
+namespace pto {
+namespace program {
+
+// One entry parameter, or one tile of a snippet.
+struct Param {
+  std::string name;
+  pto_param_kind kind;
+  Type type;
+  unsigned access = 0;  // PTO_PARAM_READ | PTO_PARAM_WRITE
+  uint32_t reg = 0;     // int/float register, pointer index, or tile slot
+};
+
+// A tile of the program: its type and where it lives in a block's unified
+// buffer.
+struct TileSlot {
+  Type type;
+  uint64_t addr = 0;
+  bool has_addr = false;  // placed by addr = / pto.tassign (else placed by the verifier)
+  bool used = false;      // some instruction uses it (it can no longer move)
+  bool in_ub = true;      // false: an implicit tmp, never read or written
+  int32_t param = -1;     // the parameter it is, if any
+  SourceLoc loc;          // where it was declared
+  std::string name;
+};
+
+enum class Code : uint8_t {
+  kConstInt,     // ints[a] = imm
+  kConstFloat,   // floats[a] = fimm
+  kIntBinary,    // ints[a] = ints[b] (sub) ints[c], wrapped to `bits`
+  kIntCompare,   // ints[a] = ints[b] (sub) ints[c]
+  kIntCast,      // ints[a] = ints[b] wrapped to `bits`
+  kBlockIdx,     // ints[a] = block id
+  kBlockNum,     // ints[a] = number of blocks
+  kJump,         // pc = target
+  kJumpIfZero,   // if ints[a] == 0: pc = target
+  kForCheck,     // if ints[a] >= ints[b]: pc = target (loop exit); ints[c] is the step
+  kForStep,      // ints[a] += ints[b]; pc = target
+  kMakeView,     // views[a] = pointer b with shape/strides regs list[extra..]
+  kPartView,     // views[a] = views[b] at offsets, sizes list[extra..]
+  kLoad,         // tile a <- views[b]
+  kStore,        // views[b] <- tile a
+  kSetValid,     // tile a valid region = ints[b] x ints[c]
+  kTileOp,       // an operation of the table on tiles
+};
+
+enum class IntOp : uint8_t { kAdd, kSub, kMul, kDivS, kRemS, kMinS, kMaxS, kDivU, kRemU, kCeilDivS };
+enum class Predicate : uint8_t { kEq, kNe, kSlt, kSle, kSgt, kSge, kUlt, kUle, kUgt, kUge };
+
+struct Instr {
+  Code code;
+  uint8_t sub = 0;   // IntOp, Predicate
+  uint8_t bits = 64; // result width of integer arithmetic
+  bool check_at_run = false;  // kTileOp: an operand's valid region is dynamic
+  uint32_t a = 0, b = 0, c = 0, d = 0;
+  uint32_t target = 0;  // jumps
+  uint32_t extra = 0;   // index into Program::lists
+  uint32_t rank = 0;
+  int64_t imm = 0;
+  double fimm = 0;
+  const ops::OpDescriptor* op = nullptr;
+  int attr = 0;
+  uint32_t tmp_slot = 0;   // kTileOp: the tmp tile slot, or kNoSlot
+  SourceLoc loc;
+};
+
+constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
+
+struct Program {
+  std::string source_name;
+  pto_profile profile = PTO_PROFILE_HOST;
+  bool is_kernel = false;  // a func.func (else a snippet)
+  std::vector<Param> params;
+  std::vector<TileSlot> tiles;
+  std::vector<Instr> code;
+  std::vector<uint32_t> lists;  // register lists of view instructions
+  uint32_t int_regs = 0, float_regs = 0, view_regs = 0, pointer_count = 0;
+  uint64_t ub_capacity = 0;  // the profile's unified buffer, bytes
+  uint64_t ub_size = 0;      // bytes a block allocates (end of the last tile)
+  bool uses_float = false;   // some operation computes in floating point
+};
+
+// Parses and type-checks text into *program (source_name and profile set by
+// the caller; the profile may be replaced by the module's target). On failure
+// records "SOURCE:LINE:COL: error: ..." and returns the status.
+pto_status Compile(std::string_view text, Program* program);
+
+// Places the tiles and applies every operation's rules; same failure contract.
+pto_status Verify(Program* program);
+
+// Records "SOURCE:LINE:COL: error: MESSAGE" as the thread's last error.
+pto_status Diagnose(const Program& p, SourceLoc loc, pto_status status, const std::string& message);
+
+}  // namespace program
+}  // namespace pto
+
+#endif  // PTO_PROGRAM_PROGRAM_H_

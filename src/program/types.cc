@@ -1,0 +1,413 @@
+#include "program/types.h"
+
+#include <stdio.h>
+
+#include <vector>
+
+namespace pto {
+namespace program {
+namespace {
+
+struct DtypeName {
+  const char* spelling;
+  pto_dtype dtype;
+};
+// PTOAS's spellings; the signless iN are the signed dtypes, as the NPU
+// instructions read them.
+constexpr DtypeName kDtypeNames[] = {
+    {"f32", PTO_FLOAT32}, {"f16", PTO_FLOAT16},  {"bf16", PTO_BFLOAT16}, {"i8", PTO_INT8},
+    {"i16", PTO_INT16},   {"i32", PTO_INT32},    {"ui8", PTO_UINT8},     {"ui16", PTO_UINT16},
+    {"ui32", PTO_UINT32}, {"si8", PTO_INT8},     {"si16", PTO_INT16},    {"si32", PTO_INT32},
+};
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+// A piece of the body with its offset in the whole token text.
+struct Field {
+  std::string_view text;
+  size_t offset;
+};
+
+class BodyParser {
+ public:
+  BodyParser(std::string_view text, std::string* error, size_t* error_offset)
+      : text_(text), error_(error), error_offset_(error_offset) {}
+
+  bool Fail(const Field& f, std::string message) { return Fail(f.offset, std::move(message)); }
+  bool Fail(size_t offset, std::string message) {
+    *error_ = std::move(message);
+    *error_offset_ = offset;
+    return false;
+  }
+
+  // Splits "<a, b, c>" into trimmed fields; false if there is no body.
+  bool Split(std::vector<Field>* fields) {
+    const size_t open = text_.find('<');
+    if (open == std::string_view::npos || text_.back() != '>')
+      return Fail(size_t{0}, "expected '<' after the type name");
+    std::string_view body = text_.substr(open + 1, text_.size() - open - 2);
+    size_t at = open + 1;
+    for (;;) {
+      const size_t comma = body.find(',');
+      std::string_view piece = body.substr(0, comma);
+      size_t skip = 0;
+      while (skip < piece.size() && (piece[skip] == ' ' || piece[skip] == '\t' ||
+                                     piece[skip] == '\n' || piece[skip] == '\r'))
+        ++skip;
+      fields->push_back({Trim(piece), at + skip});
+      if (comma == std::string_view::npos) break;
+      body.remove_prefix(comma + 1);
+      at += comma + 1;
+    }
+    return true;
+  }
+
+  std::string_view text_;
+  std::string* error_;
+  size_t* error_offset_;
+  std::string* error = error_;
+};
+
+bool ParseInt(std::string_view s, int64_t* out) {
+  if (s.empty() || s.size() > 18) return false;
+  bool negative = false;
+  if (s[0] == '-') {
+    negative = true;
+    s.remove_prefix(1);
+    if (s.empty()) return false;
+  }
+  int64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  *out = negative ? -v : v;
+  return true;
+}
+
+// A valid dimension: an integer, `?` or -1 (dynamic).
+bool ParseValidDim(std::string_view s, int64_t* out) {
+  if (s == "?") {
+    *out = kDynamic;
+    return true;
+  }
+  return ParseInt(s, out) && *out >= -1;
+}
+
+// "16x64xf32" (dims then the element type) or "1x255" (dims only, dtype
+// false). Dims may be `?` where allow_dynamic.
+bool ParseShape(std::string_view s, bool with_dtype, bool allow_dynamic, std::vector<int64_t>* dims,
+                pto_dtype* dtype, std::string* what) {
+  std::vector<std::string_view> parts;
+  for (;;) {
+    const size_t x = s.find('x');
+    parts.push_back(s.substr(0, x));
+    if (x == std::string_view::npos) break;
+    s.remove_prefix(x + 1);
+  }
+  if (with_dtype) {
+    if (parts.size() < 2) {
+      *what = "expected a shape and an element type such as 16x16xf32";
+      return false;
+    }
+    const std::string_view elem = parts.back();
+    parts.pop_back();
+    if (!ParseDtype(elem, dtype)) {
+      *what = "element type '" + std::string(elem) +
+              "' is not supported (f32, f16, bf16, i8, i16, i32, ui8, ui16, ui32)";
+      return false;
+    }
+  }
+  for (std::string_view p : parts) {
+    int64_t v;
+    if (p == "?" && allow_dynamic) {
+      v = kDynamic;
+    } else if (!ParseInt(p, &v) || v < 0) {
+      *what = "'" + std::string(p) + "' is not a dimension";
+      return false;
+    }
+    dims->push_back(v);
+  }
+  return true;
+}
+
+bool CheckTileShape(Type* t, std::string* what) {
+  if (t->rows == 0 || t->cols == 0) {
+    *what = "a tile needs rows and cols of at least 1";
+    return false;
+  }
+  const uint64_t bytes = uint64_t{t->rows} * t->cols * pto_dtype_size(t->dtype);
+  if (bytes > PTO_TILE_MAX_BYTES) {
+    *what = "a tile of " + std::to_string(t->rows) + "x" + std::to_string(t->cols) +
+            " elements is larger than PTO_TILE_MAX_BYTES";
+    return false;
+  }
+  if (t->valid_rows > int64_t{t->rows} || t->valid_cols > int64_t{t->cols}) {
+    *what = "valid region " + std::to_string(t->valid_rows) + "x" + std::to_string(t->valid_cols) +
+            " exceeds the tile's " + std::to_string(t->rows) + "x" + std::to_string(t->cols);
+    return false;
+  }
+  return true;
+}
+
+// Layout keys shared by both !pto.tile_buf spellings: only what the CPU
+// tiles are (vec, row-major, no box layout, no padding) is accepted.
+bool CheckLayoutKey(std::string_view key, std::string_view value, std::string* what) {
+  int64_t n;
+  if (key == "loc") {
+    if (value == "vec") return true;
+    *what = "loc=" + std::string(value) + " is not supported: only vec tiles (the unified buffer) run here";
+    return false;
+  }
+  if (key == "blayout") {
+    if (value == "row_major") return true;
+    *what = "blayout=" + std::string(value) + " is not supported: tiles are row_major";
+    return false;
+  }
+  if (key == "slayout") {
+    if (value == "none_box") return true;
+    *what = "slayout=" + std::string(value) + " is not supported: tiles are none_box";
+    return false;
+  }
+  if (key == "fractal") {
+    if (ParseInt(value, &n) && (n == 32 || n == 512 || n == 1024)) return true;
+    *what = "fractal=" + std::string(value) + " is not one of 32, 512, 1024";
+    return false;
+  }
+  if (key == "pad") {
+    if (value == "0") return true;
+    *what = "pad=" + std::string(value) + " is not supported: only pad=0 (no padding)";
+    return false;
+  }
+  if (key == "compact") {
+    if (value == "0") return true;
+    *what = "compact=" + std::string(value) + " is not supported: only compact=0";
+    return false;
+  }
+  *what = "unknown tile_buf key '" + std::string(key) + "'";
+  return false;
+}
+
+bool SplitKey(std::string_view field, std::string_view* key, std::string_view* value) {
+  const size_t eq = field.find('=');
+  if (eq == std::string_view::npos) return false;
+  *key = Trim(field.substr(0, eq));
+  *value = Trim(field.substr(eq + 1));
+  return true;
+}
+
+bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
+  std::string what;
+  std::string_view key, value;
+  if (SplitKey(f[0].text, &key, &value) && key == "loc") {
+    // Keyword spelling: every key, in this order.
+    static const char* const kOrder[] = {"loc",     "dtype",   "rows",    "cols",
+                                         "v_row",   "v_col",   "blayout", "slayout",
+                                         "fractal", "pad",     "compact"};
+    if (f.size() < 10 || f.size() > 11)
+      return p.Fail(f[0], "!pto.tile_buf<loc=...> needs the keys loc, dtype, rows, cols, v_row, "
+                          "v_col, blayout, slayout, fractal, pad (and optionally compact), in that order");
+    for (size_t i = 0; i < f.size(); ++i) {
+      if (!SplitKey(f[i].text, &key, &value) || key != kOrder[i])
+        return p.Fail(f[i], std::string("expected '") + kOrder[i] + "=' here");
+      int64_t n = 0;
+      if (i == 1) {
+        if (!ParseDtype(value, &t->dtype))
+          return p.Fail(f[i], "dtype '" + std::string(value) +
+                                  "' is not supported (f32, f16, bf16, i8, i16, i32, ui8, ui16, ui32)");
+      } else if (i == 2 || i == 3) {
+        if (!ParseInt(value, &n) || n <= 0 || n > 0xFFFFFFFFll)
+          return p.Fail(f[i], std::string(kOrder[i]) + " must be a positive integer");
+        (i == 2 ? t->rows : t->cols) = static_cast<uint32_t>(n);
+      } else if (i == 4 || i == 5) {
+        if (!ParseValidDim(value, &n)) return p.Fail(f[i], std::string(kOrder[i]) + " must be an integer or ?");
+        (i == 4 ? t->valid_rows : t->valid_cols) = n;
+      } else if (!CheckLayoutKey(key, value, &what)) {
+        return p.Fail(f[i], what);
+      }
+    }
+  } else {
+    // Compact spelling: LOC, ROWSxCOLSxTYPE, then optional keys in any order.
+    if (!CheckLayoutKey("loc", f[0].text, &what)) return p.Fail(f[0], what);
+    if (f.size() < 2) return p.Fail(f[0], "expected a shape such as 16x16xf32 after the location");
+    std::vector<int64_t> dims;
+    if (!ParseShape(f[1].text, true, false, &dims, &t->dtype, &what)) return p.Fail(f[1], what);
+    if (dims.size() != 2) return p.Fail(f[1], "a tile shape has two dimensions");
+    if (dims[0] <= 0 || dims[1] <= 0 || dims[0] > 0xFFFFFFFFll || dims[1] > 0xFFFFFFFFll)
+      return p.Fail(f[1], "a tile needs rows and cols of at least 1");
+    t->rows = static_cast<uint32_t>(dims[0]);
+    t->cols = static_cast<uint32_t>(dims[1]);
+    t->valid_rows = t->rows;
+    t->valid_cols = t->cols;
+    std::vector<std::string_view> seen;
+    for (size_t i = 2; i < f.size(); ++i) {
+      if (!SplitKey(f[i].text, &key, &value)) return p.Fail(f[i], "expected key=value");
+      for (std::string_view s : seen)
+        if (s == key) return p.Fail(f[i], "key '" + std::string(key) + "' given twice");
+      seen.push_back(key);
+      if (key == "valid") {
+        const size_t x = value.find('x');
+        if (x == std::string_view::npos ||
+            !ParseValidDim(Trim(value.substr(0, x)), &t->valid_rows) ||
+            !ParseValidDim(Trim(value.substr(x + 1)), &t->valid_cols))
+          return p.Fail(f[i], "valid= expects ROWSxCOLS (each an integer or ?)");
+      } else if (key == "loc" || !CheckLayoutKey(key, value, &what)) {
+        return p.Fail(f[i], key == "loc" ? "key 'loc' given twice" : what);
+      }
+    }
+  }
+  if (!CheckTileShape(t, &what)) return p.Fail(f[0], what);
+  return true;
+}
+
+// !pto.tile<RxCxT[, valid=VRxVC]>: the synchronous and SSA forms' tile.
+bool ParseTile(BodyParser& p, const std::vector<Field>& f, Type* t) {
+  std::string what;
+  std::vector<int64_t> dims;
+  if (!ParseShape(f[0].text, true, false, &dims, &t->dtype, &what)) return p.Fail(f[0], what);
+  if (dims.size() != 2 || dims[0] <= 0 || dims[1] <= 0 || dims[0] > 0xFFFFFFFFll ||
+      dims[1] > 0xFFFFFFFFll)
+    return p.Fail(f[0], "a tile shape has two dimensions of at least 1, such as 16x16xf32");
+  t->rows = static_cast<uint32_t>(dims[0]);
+  t->cols = static_cast<uint32_t>(dims[1]);
+  t->valid_rows = t->rows;
+  t->valid_cols = t->cols;
+  for (size_t i = 1; i < f.size(); ++i) {
+    std::string_view key, value;
+    if (!SplitKey(f[i].text, &key, &value) || key != "valid")
+      return p.Fail(f[i], "!pto.tile<...> takes a shape and optionally valid=ROWSxCOLS");
+    const size_t x = value.find('x');
+    if (x == std::string_view::npos || !ParseValidDim(Trim(value.substr(0, x)), &t->valid_rows) ||
+        !ParseValidDim(Trim(value.substr(x + 1)), &t->valid_cols))
+      return p.Fail(f[i], "valid= expects ROWSxCOLS (each an integer or ?)");
+  }
+  if (!CheckTileShape(t, &what)) return p.Fail(f[0], what);
+  return true;
+}
+
+}  // namespace
+
+bool ParseDtype(std::string_view s, pto_dtype* out) {
+  for (const DtypeName& n : kDtypeNames) {
+    if (s == n.spelling) {
+      *out = n.dtype;
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* DtypeSpelling(pto_dtype d) {
+  for (const DtypeName& n : kDtypeNames)
+    if (n.dtype == d) return n.spelling;
+  return "?";
+}
+
+bool ParseScalarType(std::string_view name, Type* out) {
+  Type t;
+  if (name == "index") {
+    t.kind = TypeKind::kIndex;
+    t.bits = 64;
+  } else if (name == "i1" || name == "i8" || name == "i16" || name == "i32" || name == "i64") {
+    t.kind = TypeKind::kInt;
+    t.bits = static_cast<uint8_t>(name == "i1" ? 1 : name == "i8" ? 8 : name == "i16" ? 16 : name == "i32" ? 32 : 64);
+  } else if (name == "f16" || name == "bf16" || name == "f32" || name == "f64") {
+    t.kind = TypeKind::kFloat;
+    t.bits = static_cast<uint8_t>(name == "f32" ? 32 : name == "f64" ? 64 : 16);
+    t.dtype = name == "f16" ? PTO_FLOAT16 : name == "bf16" ? PTO_BFLOAT16 : PTO_FLOAT32;
+  } else {
+    return false;
+  }
+  *out = t;
+  return true;
+}
+
+bool SameType(const Type& a, const Type& b) {
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case TypeKind::kIndex:
+    case TypeKind::kNone:
+      return true;
+    case TypeKind::kInt:
+      return a.bits == b.bits;
+    case TypeKind::kFloat:
+      return a.bits == b.bits && a.dtype == b.dtype;
+    case TypeKind::kPtr:
+      return a.dtype == b.dtype;
+    case TypeKind::kTile:
+      return a.dtype == b.dtype && a.rows == b.rows && a.cols == b.cols &&
+             a.valid_rows == b.valid_rows && a.valid_cols == b.valid_cols;
+    case TypeKind::kTensorView:
+    case TypeKind::kPartitionView:
+      if (a.dtype != b.dtype || a.rank != b.rank) return false;
+      for (int i = 0; i < a.rank; ++i)
+        if (a.dims[i] != b.dims[i]) return false;
+      return true;
+  }
+  return false;
+}
+
+std::string TypeString(const Type& t) {
+  auto dim = [](int64_t d) { return d == kDynamic ? std::string("?") : std::to_string(d); };
+  switch (t.kind) {
+    case TypeKind::kNone: return "none";
+    case TypeKind::kIndex: return "index";
+    case TypeKind::kInt: return "i" + std::to_string(t.bits);
+    case TypeKind::kFloat: return t.bits == 64 ? "f64" : DtypeSpelling(t.dtype);
+    case TypeKind::kPtr: return std::string("!pto.ptr<") + DtypeSpelling(t.dtype) + ">";
+    case TypeKind::kTile:
+      return "tile " + std::to_string(t.rows) + "x" + std::to_string(t.cols) + "x" +
+             DtypeSpelling(t.dtype) + " (valid " + dim(t.valid_rows) + "x" + dim(t.valid_cols) + ")";
+    case TypeKind::kTensorView:
+    case TypeKind::kPartitionView: {
+      std::string s = t.kind == TypeKind::kTensorView ? "!pto.tensor_view<" : "!pto.partition_tensor_view<";
+      for (int i = 0; i < t.rank; ++i) s += dim(t.dims[i]) + "x";
+      return s + DtypeSpelling(t.dtype) + ">";
+    }
+  }
+  return "?";
+}
+
+bool ParsePtoType(std::string_view text, Type* out, std::string* error, size_t* error_offset) {
+  BodyParser p(text, error, error_offset);
+  const size_t open = text.find('<');
+  const std::string_view name = text.substr(0, open);
+  Type t;
+  std::vector<Field> fields;
+  if (name == "!pto.tile_buf" || name == "!pto.tile") {
+    if (!p.Split(&fields)) return false;
+    t.kind = TypeKind::kTile;
+    if (!(name == "!pto.tile" ? ParseTile(p, fields, &t) : ParseTileBuf(p, fields, &t))) return false;
+  } else if (name == "!pto.ptr") {
+    if (!p.Split(&fields)) return false;
+    t.kind = TypeKind::kPtr;
+    if (!ParseDtype(fields[0].text, &t.dtype))
+      return p.Fail(fields[0], "pointer element type '" + std::string(fields[0].text) + "' is not supported");
+    if (fields.size() > 2 || (fields.size() == 2 && fields[1].text != "gm"))
+      return p.Fail(fields.back(), "only global-memory pointers (!pto.ptr<T> or !pto.ptr<T, gm>) are supported");
+  } else if (name == "!pto.tensor_view" || name == "!pto.partition_tensor_view") {
+    if (!p.Split(&fields)) return false;
+    t.kind = name == "!pto.tensor_view" ? TypeKind::kTensorView : TypeKind::kPartitionView;
+    if (fields.size() != 1) return p.Fail(fields[1], "a view type is a shape and an element type only");
+    std::vector<int64_t> dims;
+    std::string what;
+    if (!ParseShape(fields[0].text, true, true, &dims, &t.dtype, &what)) return p.Fail(fields[0], what);
+    if (dims.empty() || dims.size() > kMaxRank)
+      return p.Fail(fields[0], "a view has 1 to " + std::to_string(kMaxRank) + " dimensions");
+    t.rank = static_cast<uint8_t>(dims.size());
+    for (size_t i = 0; i < dims.size(); ++i) t.dims[i] = dims[i];
+  } else {
+    return p.Fail(size_t{0}, "type '" + std::string(name) + "' is not supported");
+  }
+  *out = t;
+  return true;
+}
+
+}  // namespace program
+}  // namespace pto

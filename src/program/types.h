@@ -1,0 +1,66 @@
+// The types of PTO assembly: tiles (!pto.tile_buf in PTOAS's keyword and
+// compact spellings, !pto.tile of the synchronous and SSA forms), global
+// memory (!pto.ptr, !pto.tensor_view, !pto.partition_tensor_view) and the
+// builtin scalars (index, iN, fN).
+#ifndef PTO_PROGRAM_TYPES_H_
+#define PTO_PROGRAM_TYPES_H_
+
+#include <stdint.h>
+
+#include <string>
+#include <string_view>
+
+#include "pto_c.h"
+
+namespace pto {
+namespace program {
+
+constexpr int kMaxRank = 8;
+constexpr int64_t kDynamic = -1;
+
+enum class TypeKind : uint8_t {
+  kNone,
+  kIndex,
+  kInt,    // bits: 1, 8, 16, 32, 64
+  kFloat,  // dtype FLOAT16/BFLOAT16/FLOAT32, or bits 64 for f64
+  kPtr,
+  kTensorView,
+  kPartitionView,
+  kTile,
+};
+
+struct Type {
+  TypeKind kind = TypeKind::kNone;
+  uint8_t bits = 0;           // kInt, kIndex (64), kFloat (16/32/64)
+  pto_dtype dtype = PTO_INT8;  // element type of pointers, views and tiles; kFloat's format
+  // Tiles: shape and valid region (kDynamic: `?`, set at run time).
+  uint32_t rows = 0, cols = 0;
+  int64_t valid_rows = 0, valid_cols = 0;
+  // Views: rank and static dims (kDynamic: `?`).
+  uint8_t rank = 0;
+  int64_t dims[kMaxRank] = {};
+
+  bool IsInteger() const { return kind == TypeKind::kInt || kind == TypeKind::kIndex; }
+  bool HasDynamicValid() const { return valid_rows == kDynamic || valid_cols == kDynamic; }
+};
+
+bool SameType(const Type& a, const Type& b);
+// How the type is written, for messages ("index", "i32", "tile 16x16xf32", ...).
+std::string TypeString(const Type& t);
+
+// The element type spelled as PTOAS spells it: f32 f16 bf16 i8 i16 i32 ui8
+// ui16 ui32 (si8 si16 si32 as i8 i16 i32). False for anything else.
+bool ParseDtype(std::string_view s, pto_dtype* out);
+const char* DtypeSpelling(pto_dtype d);
+
+// A builtin scalar type name (index, i1..i64, f16, bf16, f32, f64).
+bool ParseScalarType(std::string_view name, Type* out);
+
+// A !pto.* type token's text. On failure returns false with a sentence in
+// *error and, in *error_offset, the byte offset in `text` it is about.
+bool ParsePtoType(std::string_view text, Type* out, std::string* error, size_t* error_offset);
+
+}  // namespace program
+}  // namespace pto
+
+#endif  // PTO_PROGRAM_TYPES_H_

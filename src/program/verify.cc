@@ -1,0 +1,156 @@
+// Verification: every tile gets its place in the unified buffer, then every
+// operation's rules are applied once, as its C function would apply them to
+// tiles placed there. What depends on values known only at run time (dynamic
+// valid regions) is marked to be checked again when the instruction runs.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "buffer.h"
+#include "dtype_rules.h"
+#include "error.h"
+#include "program/program.h"
+#include "tile.h"
+
+namespace pto {
+namespace program {
+namespace {
+
+// The unified buffer (UB, the vec tiles' memory) per profile, and the
+// alignment TASSIGN asks of a vec tile's address: pto-isa
+// include/pto/common/buffer_limits.hpp (PTO_UBUF_SIZE_BYTES: 192 KiB on A2A3,
+// 256 KiB on A5; PTO_UBUF_ALIGN_BYTES: 32) and docs/isa/TASSIGN.md (SA-0352
+// tile larger than the memory, SA-0353 addr + size out of bounds, SA-0354
+// address not aligned). HOST has no on-chip memory to model: any size a
+// buffer may have, addresses aligned to the element size as in
+// pto_tile_create_at.
+struct UnifiedBuffer {
+  uint64_t capacity;
+  uint64_t align;  // 0: the element size
+};
+UnifiedBuffer UnifiedBufferOf(pto_profile profile) {
+  switch (profile) {
+    case PTO_PROFILE_A2A3: return {192u * 1024u, 32};
+    case PTO_PROFILE_A5: return {256u * 1024u, 32};
+    default: return {PTO_TILE_MAX_BYTES, 0};
+  }
+}
+
+uint64_t TileBytes(const Type& t) { return uint64_t{t.rows} * t.cols * pto_dtype_size(t.dtype); }
+
+std::string Hex(uint64_t v) {
+  char s[24];
+  snprintf(s, sizeof(s), "0x%llx", static_cast<unsigned long long>(v));
+  return s;
+}
+
+std::string TileName(const TileSlot& s) { return s.name.empty() ? std::string("tmp") : "%" + s.name; }
+
+struct Range {
+  uint64_t begin, end;
+};
+
+pto_status PlaceTiles(Program* p) {
+  const UnifiedBuffer ub = UnifiedBufferOf(p->profile);
+  const char* where = p->profile == PTO_PROFILE_HOST ? "HOST's limit" : pto_profile_string(p->profile);
+  std::vector<Range> taken;
+  for (TileSlot& s : p->tiles) {
+    if (!s.in_ub || !s.has_addr) continue;
+    const uint64_t size = TileBytes(s.type);
+    const uint64_t align = ub.align != 0 ? ub.align : pto_dtype_size(s.type.dtype);
+    if (s.addr % align != 0)
+      return Diagnose(*p, s.loc, PTO_ERR_INVALID_ARGUMENT,
+                      "address " + Hex(s.addr) + " of " + TileName(s) + " is not a multiple of " +
+                          std::to_string(align) + (ub.align != 0 ? std::string(" bytes, which ") + where + " requires"
+                                                                 : std::string(" bytes (its element size)")));
+    if (s.addr > ub.capacity || size > ub.capacity - s.addr)
+      return Diagnose(*p, s.loc, PTO_ERR_OUT_OF_RANGE,
+                      TileName(s) + " at " + Hex(s.addr) + " (" + std::to_string(size) + " bytes) ends beyond the " +
+                          std::to_string(ub.capacity) + "-byte unified buffer of " + where);
+    taken.push_back({s.addr, s.addr + size});
+  }
+  // The others go first-fit into what manual placement leaves, in order of
+  // declaration, each at an address aligned to 64 bytes.
+  for (TileSlot& s : p->tiles) {
+    if (!s.in_ub || s.has_addr) continue;
+    const uint64_t size = TileBytes(s.type);
+    std::sort(taken.begin(), taken.end(), [](const Range& a, const Range& b) { return a.begin < b.begin; });
+    uint64_t at = 0;
+    for (const Range& r : taken) {
+      if (r.begin >= at + size) break;
+      at = std::max(at, (r.end + 63) / 64 * 64);
+    }
+    if (at > ub.capacity || size > ub.capacity - at)
+      return Diagnose(*p, s.loc, PTO_ERR_OUT_OF_RANGE,
+                      TileName(s) + " (" + std::to_string(size) + " bytes) does not fit in the " +
+                          std::to_string(ub.capacity) + "-byte unified buffer of " + where +
+                          " beside the program's other tiles");
+    s.addr = at;
+    s.has_addr = true;
+    taken.push_back({at, at + size});
+  }
+  uint64_t end = 64;
+  for (const Range& r : taken) end = std::max(end, r.end);
+  p->ub_capacity = ub.capacity;
+  p->ub_size = (end + 63) / 64 * 64;
+  return PTO_OK;
+}
+
+// Stand-in tiles at the program's addresses: the operations' checks judge
+// overlap by address only, so an address range that is never dereferenced
+// serves (the base keeps every address non-null).
+constexpr uintptr_t kVerifyBase = 0x10000;
+
+pto_status CheckOperations(Program* p) {
+  static pto_buffer placed_marker;  // marks a tile as placed (never dereferenced)
+  std::vector<pto_tile> tiles(p->tiles.size());
+  for (size_t i = 0; i < p->tiles.size(); ++i) {
+    const TileSlot& s = p->tiles[i];
+    pto_tile& t = tiles[i];
+    t.dtype = s.type.dtype;
+    t.rows = s.type.rows;
+    t.cols = s.type.cols;
+    t.valid_rows = s.type.valid_rows == kDynamic ? s.type.rows : static_cast<uint32_t>(s.type.valid_rows);
+    t.valid_cols = s.type.valid_cols == kDynamic ? s.type.cols : static_cast<uint32_t>(s.type.valid_cols);
+    t.data = reinterpret_cast<void*>(kVerifyBase + (s.in_ub ? s.addr : p->ub_size + 64 * i));
+    t.buffer = s.in_ub ? &placed_marker : nullptr;
+    t.offset = s.addr;
+  }
+  for (Instr& in : p->code) {
+    if (in.code != Code::kTileOp) continue;
+    const uint32_t operands[] = {in.a, in.b, in.c, in.d};
+    for (uint32_t slot : operands)
+      if (slot != kNoSlot && p->tiles[slot].type.HasDynamicValid()) in.check_at_run = true;
+    pto_tile* dst = &tiles[in.a];
+    if (in.d != kNoSlot && !p->tiles[in.d].in_ub) {
+      tiles[in.d].valid_rows = dst->valid_rows;
+      tiles[in.d].valid_cols = dst->valid_cols;
+    }
+    const ops::Operands o{dst, &tiles[in.b], in.c != kNoSlot ? &tiles[in.c] : nullptr,
+                          in.d != kNoSlot ? &tiles[in.d] : nullptr, in.attr};
+    const pto_status status = in.op->check(o, p->profile);
+    if (status == PTO_OK) {
+      if (IsFloatDtype(dst->dtype)) p->uses_float = true;
+      continue;
+    }
+    // A rule about regions may hold once the run sets them: decided then.
+    const bool region_rule = status == PTO_ERR_SHAPE_MISMATCH || status == PTO_ERR_ALIASING;
+    if (in.check_at_run && region_rule) {
+      if (IsFloatDtype(dst->dtype)) p->uses_float = true;
+      continue;
+    }
+    return Diagnose(*p, in.loc, status, LastError());
+  }
+  return PTO_OK;
+}
+
+}  // namespace
+
+pto_status Verify(Program* p) {
+  const pto_status placed = PlaceTiles(p);
+  if (placed != PTO_OK) return placed;
+  return CheckOperations(p);
+}
+
+}  // namespace program
+}  // namespace pto
