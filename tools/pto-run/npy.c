@@ -437,6 +437,38 @@ int npy_read_file(const char *path, npy_array *out, char *err, size_t errlen) {
     return 0;
 }
 
+int npy_array_zeros(npy_array *out, npy_dtype dtype, int ndim, const size_t *shape, char *err, size_t errlen) {
+    size_t size = npy_dtype_size(dtype);
+    if (out == NULL || size == 0 || ndim < 0 || ndim > NPY_MAX_DIMS || (ndim > 0 && shape == NULL)) {
+        set_error(err, errlen, "npy_array_zeros: bad arguments");
+        return -1;
+    }
+    npy_header h;
+    memset(&h, 0, sizeof(h));
+    h.dtype = dtype;
+    h.ndim = ndim;
+    h.count = 1;
+    for (int i = 0; i < ndim; ++i) {
+        if (shape[i] != 0 && (h.count > SIZE_MAX / shape[i] || h.count * shape[i] > SIZE_MAX / size)) {
+            set_error(err, errlen, "an array of that shape overflows");
+            return -1;
+        }
+        h.shape[i] = shape[i];
+        h.count *= shape[i];
+    }
+    h.nbytes = h.count * size;
+    h.major_version = 1;
+    void *data = alloc_data(h.nbytes);
+    if (data == NULL) {
+        set_error(err, errlen, "out of memory for %zu bytes", h.nbytes);
+        return -1;
+    }
+    memset(data, 0, h.nbytes);
+    out->header = h;
+    out->data = data;
+    return 0;
+}
+
 void npy_array_free(npy_array *array) {
     if (array == NULL)
         return;
