@@ -90,10 +90,10 @@ static int parse_dtype_name(const char *text, size_t len, pto_dtype *out) {
 static pto_dtype pto_dtype_of(npy_dtype dtype) { return (pto_dtype)dtype; }
 static npy_dtype npy_dtype_of(pto_dtype dtype) { return (npy_dtype)dtype; }
 
-/* Whether an array of dtype may be bound where want is declared: "<u2" holds
- * bfloat16 bits too. */
-static int dtype_fits(npy_dtype have, pto_dtype want) {
-    return pto_dtype_of(have) == want || (have == NPY_UINT16 && want == PTO_BFLOAT16);
+/* Whether an array of dtype may be bound where want is declared; a file's
+ * "<u2" may hold bfloat16 bits (how they are saved without ml_dtypes). */
+static int dtype_fits(npy_dtype have, pto_dtype want, int from_file) {
+    return pto_dtype_of(have) == want || (from_file && have == NPY_UINT16 && want == PTO_BFLOAT16);
 }
 
 /* ---- the command line ----------------------------------------------------- */
@@ -388,7 +388,8 @@ static void shape_text(const npy_header *h, char *buf, size_t cap) {
  * the parameter's dtype. */
 static int load_array(const run *r, size_t index, const char *name, const char *value, npy_array *out) {
     int rc;
-    if (strncmp(value, "zeros:", 6) == 0) {
+    int from_file = strncmp(value, "zeros:", 6) != 0;
+    if (!from_file) {
         rc = make_zeros(name, value, out);
     } else {
         double number;
@@ -403,13 +404,36 @@ static int load_array(const run *r, size_t index, const char *name, const char *
     if (rc != 0)
         return rc;
     pto_dtype want = pto_program_param_dtype(r->program, index);
-    if (!dtype_fits(out->header.dtype, want)) {
+    if (!dtype_fits(out->header.dtype, want, from_file)) {
         char what[64];
-        const char *have = out->header.dtype == NPY_BFLOAT16 ? "bf16" : dtype_name(pto_dtype_of(out->header.dtype));
-        return usage_error("%s=%s: the array's dtype %s does not match %s, %s", name, value, have, name,
+        return usage_error("%s=%s: the array's dtype %s does not match %s, %s", name, value,
+                           dtype_name(pto_dtype_of(out->header.dtype)), name,
                            describe(r->program, index, what, sizeof(what)));
     }
     return 0;
+}
+
+/* Binds tile to parameter index. A declared static valid region smaller
+ * than the tile must be matched by the tile's, and the API says only whether
+ * a region matches (pto_args_set_tile), not what the declared one is: so the
+ * regions are tried, largest first (rows+1 x cols+1 cheap calls at most, and
+ * one for the usual whole-tile or dynamic region). */
+static int set_tile_with_declared_region(pto_args *args, size_t index, pto_tile *tile, const char *what) {
+    pto_status status = pto_args_set_tile(args, index, tile);
+    if (status == PTO_OK)
+        return 0;
+    char first_error[512];
+    snprintf(first_error, sizeof(first_error), "%s", pto_last_error());
+    if (status != PTO_ERR_SHAPE_MISMATCH)
+        return usage_error("%s: %s", what, first_error);
+    for (uint32_t rows = pto_tile_rows(tile) + 1; rows-- > 0;) {
+        for (uint32_t cols = pto_tile_cols(tile) + 1; cols-- > 0;) {
+            if (pto_tile_set_valid(tile, rows, cols) == PTO_OK && pto_args_set_tile(args, index, tile) == PTO_OK)
+                return 0;
+        }
+    }
+    /* Nothing matched: the first refusal explains why. */
+    return usage_error("%s: %s", what, first_error);
 }
 
 static int bind_tile(run *r, size_t index, const char *name, const char *value) {
@@ -425,11 +449,12 @@ static int bind_tile(run *r, size_t index, const char *name, const char *value) 
                            value, shape, name, describe(r->program, index, what, sizeof(what)), rows, cols,
                            (size_t)rows * cols);
     }
+    char what[512];
+    snprintf(what, sizeof(what), "%s=%s", name, value);
     if (pto_tile_create(pto_program_param_dtype(r->program, index), rows, cols, &s->tile) != PTO_OK ||
-        pto_tile_write(s->tile, s->array.data, h->nbytes) != PTO_OK ||
-        pto_args_set_tile(r->args, index, s->tile) != PTO_OK)
-        return usage_error("%s=%s: %s", name, value, pto_last_error());
-    return 0;
+        pto_tile_write(s->tile, s->array.data, h->nbytes) != PTO_OK)
+        return usage_error("%s: %s", what, pto_last_error());
+    return set_tile_with_declared_region(r->args, index, s->tile, what);
 }
 
 /* An INT or FLOAT parameter from a literal. */
@@ -468,11 +493,12 @@ static int bind_value(run *r, size_t index, const char *name, const char *value)
  * one of the declared shape to receive the result. */
 static int bind_result_tile(run *r, size_t index, const char *name) {
     param_state *s = &r->params[index];
+    char what[512];
+    snprintf(what, sizeof(what), "--out %s", name);
     if (pto_tile_create(pto_program_param_dtype(r->program, index), pto_program_param_rows(r->program, index),
-                        pto_program_param_cols(r->program, index), &s->tile) != PTO_OK ||
-        pto_args_set_tile(r->args, index, s->tile) != PTO_OK)
-        return usage_error("--out %s: %s", name, pto_last_error());
-    return 0;
+                        pto_program_param_cols(r->program, index), &s->tile) != PTO_OK)
+        return usage_error("%s: %s", what, pto_last_error());
+    return set_tile_with_declared_region(r->args, index, s->tile, what);
 }
 
 static int bind_all(run *r, const options *o) {

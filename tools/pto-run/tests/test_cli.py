@@ -164,6 +164,42 @@ class Programs(PtoRun):
         self.assert_exit(0, [prelu, "--out=dst=z.npy", "src0=a.npy", "%src1=zeros:f32:16x16"])
         np.testing.assert_array_equal(np.load(self.path("z.npy")), np.where(a > 0, a, a * 0))
 
+    def test_partial_valid_region(self):
+        part = "!pto.tile_buf<vec, 16x16xf32, valid=16x8>"
+        prelu = self.write_text("part.pto", f"pto.tprelu ins(%src0, %src1 : {part}, {part}) outs(%dst : {part})\n")
+        a = rng_f32((16, 16), 13)
+        self.save("a.npy", a)
+        self.assert_exit(0, [prelu, "src0=a.npy", "src1=a.npy", "--out", "dst=o.npy"])
+        # --out writes the valid region.
+        np.testing.assert_array_equal(np.load(self.path("o.npy")), np.where(a > 0, a, a * a)[:, :8])
+
+    def test_bfloat16(self):
+        bf16 = "!pto.tile_buf<vec, 4x8xbf16>"
+        add = self.write_text("add.pto", f"pto.tpartadd ins(%src0, %src1 : {bf16}, {bf16}) outs(%dst : {bf16})\n")
+        a = rng_f32((4, 8), 14)
+        b = rng_f32((4, 8), 15)
+        # bfloat16 bits: the upper halves of float32 values that bfloat16 holds exactly.
+        a_bits = (a.view(np.uint32) >> 16).astype(np.uint16)
+        b_bits = (b.view(np.uint32) >> 16).astype(np.uint16)
+        self.save("a.npy", a_bits)  # "<u2" raw bits
+        # ml_dtypes' bfloat16 as np.save writes it: descr "<V2".
+        header = "{'descr': '<V2', 'fortran_order': False, 'shape': (4, 8), }"
+        header += " " * (63 - (10 + len(header)) % 64) + "\n"
+        with open(self.path("b.npy"), "wb") as f:
+            f.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + b_bits.tobytes())
+        self.assert_exit(0, [add, "src0=a.npy", "src1=b.npy", "--out", "dst=o.npy"])
+        with open(self.path("o.npy"), "rb") as f:
+            self.assertIn(b"'descr': '<u2'", f.read(128))
+        o = np.load(self.path("o.npy"))
+        self.assertEqual(o.dtype, np.uint16)
+        exact = ((a_bits.astype(np.uint32) << 16).view(np.float32) + (b_bits.astype(np.uint32) << 16).view(np.float32))
+        # Round the float32 sums to bfloat16, to nearest even.
+        u = exact.view(np.uint32)
+        expected = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+        np.testing.assert_array_equal(o, expected)
+        self.assert_exit(2, [add, "src0=a.npy", "src1=zeros:ui16:4x8"], "dtype ui16 does not match src1, a tile 4x8xbf16")
+        self.assert_exit(0, [add, "src0=a.npy", "src1=zeros:bf16:32"])
+
     def test_prelu_profiles(self):
         prelu = self.write_text("prelu.pto", PRELU)
         self.save("a.npy", rng_f32((16, 16), 12))
