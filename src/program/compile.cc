@@ -488,7 +488,7 @@ class Compiler {
       }
       if (tok_.IsIdent("return") || tok_.IsIdent("func.return")) {
         Advance();
-        if (tok_.kind == Tok::kValue) {
+        if (tok_.kind == Tok::kValue && !Peek().Is('=') && !Peek().Is(',')) {
           Error(tok_.loc, "a kernel returns no results");
           return;
         }
