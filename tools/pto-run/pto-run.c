@@ -1,0 +1,637 @@
+/* pto-run: verifies a PTO assembly file and runs it, with .npy files as its
+ * global-memory arrays and tiles, literals as its scalars, and --out to save
+ * arrays and tiles after the run.
+ *
+ * Exit status: 0 success; 1 the program did not verify or failed at run time
+ * (pto_last_error() on stderr, "FILE:LINE:COL: error: ..."); 2 a usage error
+ * (bad option or argument, unreadable file, bad value, unknown name, dtype or
+ * shape mismatch). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "npy.h"
+#include "pto_c.h"
+
+#define EXIT_RUN_ERROR 1
+#define EXIT_USAGE 2
+
+static const char kUsage[] =
+    "Usage: pto-run FILE.pto [--profile HOST|A2A3|A5] [--blocks N] [--check]\n"
+    "               [--out NAME=FILE.npy]... [NAME=VALUE]...\n"
+    "\n"
+    "Verifies the PTO assembly in FILE.pto and runs it.\n"
+    "\n"
+    "  NAME=VALUE          binds the entry parameter or snippet tile NAME (no '%'):\n"
+    "                        FILE.npy            an array (pointer) or a tile's contents\n"
+    "                                            (rows x cols, or rows*cols in 1-D)\n"
+    "                        42, -7, 0x1f        an integer scalar\n"
+    "                        1.5, -2e-3, inf, nan  a float scalar\n"
+    "                        zeros:DTYPE:SHAPE   zeros, e.g. zeros:f32:1024x1024\n"
+    "                      DTYPE: f32 f16 bf16 i8 i16 i32 ui8 ui16 ui32 (si8 si16 si32)\n"
+    "  --out NAME=FILE.npy writes, after the run, a pointer's array (its shape as\n"
+    "                      given) or a tile's valid region as FILE.npy\n"
+    "  --profile P         the target profile to verify and run under (HOST, A2A3, A5)\n"
+    "  --blocks N          runs blocks 0..N-1 (default 1)\n"
+    "  --check             parses and verifies only, and lists the parameters\n"
+    "  --help, --version\n"
+    "\n"
+    "Exit status: 0 success, 1 verifier or run-time error, 2 usage error.\n";
+
+/* ---- messages ----------------------------------------------------------- */
+
+static int usage_error(const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    fputs("pto-run: ", stderr);
+    vfprintf(stderr, format, args);
+    fputs("\n", stderr);
+    va_end(args);
+    return EXIT_USAGE;
+}
+
+static int run_error(void) {
+    fprintf(stderr, "%s\n", pto_last_error());
+    return EXIT_RUN_ERROR;
+}
+
+/* ---- element types -------------------------------------------------------- */
+
+/* PTOAS spellings; the first of each dtype is the one printed. */
+static const struct {
+    const char *name;
+    pto_dtype dtype;
+} kDtypeNames[] = {
+    {"f32", PTO_FLOAT32}, {"f16", PTO_FLOAT16}, {"bf16", PTO_BFLOAT16}, {"i8", PTO_INT8},
+    {"i16", PTO_INT16},   {"i32", PTO_INT32},   {"ui8", PTO_UINT8},     {"ui16", PTO_UINT16},
+    {"ui32", PTO_UINT32}, {"si8", PTO_INT8},    {"si16", PTO_INT16},    {"si32", PTO_INT32},
+};
+
+static const char *dtype_name(pto_dtype dtype) {
+    for (size_t i = 0; i < sizeof(kDtypeNames) / sizeof(kDtypeNames[0]); ++i)
+        if (kDtypeNames[i].dtype == dtype)
+            return kDtypeNames[i].name;
+    return "?";
+}
+
+static int parse_dtype_name(const char *text, size_t len, pto_dtype *out) {
+    for (size_t i = 0; i < sizeof(kDtypeNames) / sizeof(kDtypeNames[0]); ++i) {
+        if (strlen(kDtypeNames[i].name) == len && strncmp(kDtypeNames[i].name, text, len) == 0) {
+            *out = kDtypeNames[i].dtype;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* The .npy and libpto enums list the nine types in the same order. */
+static pto_dtype pto_dtype_of(npy_dtype dtype) { return (pto_dtype)dtype; }
+static npy_dtype npy_dtype_of(pto_dtype dtype) { return (npy_dtype)dtype; }
+
+/* Whether an array of dtype may be bound where want is declared; a file's
+ * "<u2" may hold bfloat16 bits (how they are saved without ml_dtypes). */
+static int dtype_fits(npy_dtype have, pto_dtype want, int from_file) {
+    return pto_dtype_of(have) == want || (from_file && have == NPY_UINT16 && want == PTO_BFLOAT16);
+}
+
+/* ---- the command line ----------------------------------------------------- */
+
+typedef struct name_value {
+    const char *name; /* up to '=' (not NUL-terminated there: see name_len) */
+    size_t name_len;
+    const char *value;
+} name_value;
+
+typedef struct options {
+    const char *file;
+    int has_profile;
+    pto_profile profile;
+    uint32_t blocks;
+    int check;
+    name_value *outs;
+    size_t out_count;
+    name_value *values;
+    size_t value_count;
+} options;
+
+enum { PARSE_OK = 0, PARSE_EXIT_OK = -1 };
+
+static int split_name_value(const char *arg, name_value *out) {
+    const char *eq = strchr(arg, '=');
+    if (eq == NULL || eq == arg)
+        return -1;
+    out->name = arg[0] == '%' ? arg + 1 : arg;
+    out->name_len = (size_t)(eq - out->name);
+    out->value = eq + 1;
+    return out->name_len == 0 ? -1 : 0;
+}
+
+static int parse_profile(const char *text, pto_profile *out) {
+    static const struct {
+        const char *name;
+        pto_profile profile;
+    } kProfiles[] = {{"HOST", PTO_PROFILE_HOST}, {"host", PTO_PROFILE_HOST}, {"A2A3", PTO_PROFILE_A2A3},
+                     {"a2a3", PTO_PROFILE_A2A3}, {"A5", PTO_PROFILE_A5},     {"a5", PTO_PROFILE_A5}};
+    for (size_t i = 0; i < sizeof(kProfiles) / sizeof(kProfiles[0]); ++i) {
+        if (strcmp(text, kProfiles[i].name) == 0) {
+            *out = kProfiles[i].profile;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int parse_blocks(const char *text, uint32_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno != 0 || v < 1 || v > 65536)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* The value of option `name` at argv[*i]: after '=' in the same argument, or
+ * the next argument. NULL if there is none. */
+static const char *option_value(int argc, char **argv, int *i, const char *name) {
+    size_t n = strlen(name);
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (*i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+static int is_option(const char *arg, const char *name) {
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+static int parse_command_line(int argc, char **argv, options *o) {
+    memset(o, 0, sizeof(*o));
+    o->blocks = 1;
+    o->outs = calloc((size_t)argc, sizeof(name_value));
+    o->values = calloc((size_t)argc, sizeof(name_value));
+    if (o->outs == NULL || o->values == NULL)
+        return usage_error("out of memory");
+    int options_done = 0;
+    for (int i = 1; i < argc; ++i) {
+        const char *arg = argv[i];
+        if (!options_done && arg[0] == '-' && arg[1] == '-') {
+            if (strcmp(arg, "--") == 0) {
+                options_done = 1;
+            } else if (strcmp(arg, "--help") == 0) {
+                fputs(kUsage, stdout);
+                return PARSE_EXIT_OK;
+            } else if (strcmp(arg, "--version") == 0) {
+                printf("pto-run (libpto) %s\n", pto_version_string());
+                return PARSE_EXIT_OK;
+            } else if (strcmp(arg, "--check") == 0) {
+                o->check = 1;
+            } else if (is_option(arg, "--profile")) {
+                const char *v = option_value(argc, argv, &i, "--profile");
+                if (v == NULL)
+                    return usage_error("--profile needs a value: HOST, A2A3 or A5");
+                if (parse_profile(v, &o->profile) != 0)
+                    return usage_error("unknown profile '%s' (HOST, A2A3 or A5)", v);
+                o->has_profile = 1;
+            } else if (is_option(arg, "--blocks")) {
+                const char *v = option_value(argc, argv, &i, "--blocks");
+                if (v == NULL)
+                    return usage_error("--blocks needs a value");
+                if (parse_blocks(v, &o->blocks) != 0)
+                    return usage_error("--blocks '%s' is not an integer in 1..65536", v);
+            } else if (is_option(arg, "--out")) {
+                const char *v = option_value(argc, argv, &i, "--out");
+                if (v == NULL)
+                    return usage_error("--out needs NAME=FILE.npy");
+                if (split_name_value(v, &o->outs[o->out_count]) != 0 || o->outs[o->out_count].value[0] == '\0')
+                    return usage_error("--out '%s' is not NAME=FILE.npy", v);
+                ++o->out_count;
+            } else {
+                return usage_error("unknown option '%s' (see pto-run --help)", arg);
+            }
+        } else if (!options_done && arg[0] == '-' && arg[1] != '\0') {
+            return usage_error("unknown option '%s' (see pto-run --help)", arg);
+        } else if (o->file == NULL) {
+            o->file = arg;
+        } else if (split_name_value(arg, &o->values[o->value_count]) == 0) {
+            ++o->value_count;
+        } else {
+            return usage_error("extra argument '%s' (arguments after FILE.pto are NAME=VALUE)", arg);
+        }
+    }
+    if (o->file == NULL)
+        return usage_error("missing FILE.pto (see pto-run --help)");
+    return PARSE_OK;
+}
+
+/* ---- reading the program -------------------------------------------------- */
+
+static char *read_text(const char *path, size_t *length) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *text = malloc(cap);
+    while (text != NULL) {
+        n += fread(text + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        char *grown = realloc(text, cap * 2);
+        if (grown == NULL) {
+            free(text);
+            text = NULL;
+            errno = ENOMEM;
+        }
+        text = grown;
+        cap *= 2;
+    }
+    if (text != NULL && ferror(f)) {
+        free(text);
+        text = NULL;
+    }
+    int saved = errno;
+    fclose(f);
+    errno = saved;
+    *length = n;
+    return text;
+}
+
+/* ---- parameters ----------------------------------------------------------- */
+
+/* What the command line gave one parameter. */
+typedef struct param_state {
+    const char *value;    /* NAME=VALUE's VALUE, or NULL */
+    const char *out_path; /* --out NAME=FILE, or NULL */
+    npy_array array;      /* a pointer's memory or a tile's initial contents */
+    pto_tile *tile;
+} param_state;
+
+typedef struct run {
+    const pto_program *program;
+    pto_args *args;
+    param_state *params;
+    size_t count;
+} run;
+
+/* "a tile 16x16xf32", "a pointer to f32", "an integer (i32)". */
+static const char *describe(const pto_program *p, size_t i, char *buf, size_t cap) {
+    pto_dtype dtype = pto_program_param_dtype(p, i);
+    switch (pto_program_param_kind(p, i)) {
+    case PTO_PARAM_POINTER:
+        snprintf(buf, cap, "a pointer to %s", dtype_name(dtype));
+        break;
+    case PTO_PARAM_TILE:
+        snprintf(buf, cap, "a tile %ux%ux%s", pto_program_param_rows(p, i), pto_program_param_cols(p, i),
+                 dtype_name(dtype));
+        break;
+    case PTO_PARAM_INT:
+        snprintf(buf, cap, "an integer scalar");
+        break;
+    case PTO_PARAM_FLOAT:
+        snprintf(buf, cap, "a float scalar (%s)", dtype_name(dtype));
+        break;
+    }
+    return buf;
+}
+
+static void list_parameters(const pto_program *p, FILE *out) {
+    size_t count = pto_program_param_count(p);
+    for (size_t i = 0; i < count; ++i) {
+        char what[64];
+        unsigned access = pto_program_param_access(p, i);
+        fprintf(out, "  %-12s %s%s%s\n", pto_program_param_name(p, i), describe(p, i, what, sizeof(what)),
+                access & PTO_PARAM_READ ? ", read" : "", access & PTO_PARAM_WRITE ? ", written" : "");
+    }
+}
+
+static int find_param(const pto_program *p, const name_value *nv, size_t *index) {
+    char name[256];
+    if (nv->name_len >= sizeof(name))
+        return usage_error("unknown parameter '%.*s'", (int)nv->name_len, nv->name);
+    memcpy(name, nv->name, nv->name_len);
+    name[nv->name_len] = '\0';
+    if (pto_program_param_find(p, name, index) == PTO_OK)
+        return 0;
+    fprintf(stderr, "pto-run: unknown parameter '%s'; the program's parameters are:\n", name);
+    list_parameters(p, stderr);
+    return EXIT_USAGE;
+}
+
+/* An integer: decimal or 0x hexadecimal, optionally negative. */
+static int parse_int(const char *text, int64_t *out) {
+    const char *digits = text[0] == '-' || text[0] == '+' ? text + 1 : text;
+    int hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+    const char *first = hex ? digits + 2 : digits;
+    if (!(first[0] >= '0' && first[0] <= '9') && !(hex && strchr("abcdefABCDEF", first[0]) && first[0] != '\0'))
+        return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, hex ? 16 : 10);
+    if (*end != '\0' || errno != 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* A float: what strtod reads (decimal, hexadecimal, inf, nan), whole. */
+static int parse_float(const char *text, double *out) {
+    char *end;
+    if (text[0] == '\0' || text[0] == ' ')
+        return -1;
+    *out = strtod(text, &end);
+    return *end == '\0' ? 0 : -1;
+}
+
+/* zeros:DTYPE:SHAPE into a zero-filled array. */
+static int make_zeros(const char *name, const char *value, npy_array *out) {
+    const char *spec = value + strlen("zeros:");
+    const char *colon = strchr(spec, ':');
+    pto_dtype dtype;
+    if (colon == NULL || parse_dtype_name(spec, (size_t)(colon - spec), &dtype) != 0)
+        return usage_error("%s=%s: expected zeros:DTYPE:SHAPE with DTYPE one of f32 f16 bf16 i8 i16 i32 ui8 "
+                           "ui16 ui32 si8 si16 si32", name, value);
+    size_t shape[NPY_MAX_DIMS];
+    int ndim = 0;
+    const char *p = colon + 1;
+    for (;;) {
+        char *end;
+        errno = 0;
+        unsigned long long dim = strtoull(p, &end, 10);
+        if (p[0] < '0' || p[0] > '9' || errno != 0 || dim > SIZE_MAX || ndim == NPY_MAX_DIMS ||
+            (*end != 'x' && *end != '\0'))
+            return usage_error("%s=%s: SHAPE must be dimensions separated by 'x', e.g. 16x16 or 1024", name,
+                               value);
+        shape[ndim++] = (size_t)dim;
+        if (*end == '\0')
+            break;
+        p = end + 1;
+    }
+    char err[256];
+    if (npy_array_zeros(out, npy_dtype_of(dtype), ndim, shape, err, sizeof(err)) != 0)
+        return usage_error("%s=%s: %s", name, value, err);
+    return 0;
+}
+
+static void shape_text(const npy_header *h, char *buf, size_t cap) {
+    size_t n = (size_t)snprintf(buf, cap, "(");
+    for (int i = 0; i < h->ndim && n < cap; ++i)
+        n += (size_t)snprintf(buf + n, cap - n, i == 0 ? "%zu" : ", %zu", h->shape[i]);
+    if (n < cap)
+        snprintf(buf + n, cap - n, "%s)", h->ndim == 1 ? "," : "");
+}
+
+/* An array for a pointer or tile parameter: a .npy file or zeros:..., with
+ * the parameter's dtype. */
+static int load_array(const run *r, size_t index, const char *name, const char *value, npy_array *out) {
+    int rc;
+    int from_file = strncmp(value, "zeros:", 6) != 0;
+    if (!from_file) {
+        rc = make_zeros(name, value, out);
+    } else {
+        double number;
+        char err[512];
+        if (parse_float(value, &number) == 0) {
+            char what[64];
+            return usage_error("%s=%s: %s is %s; give a .npy file or zeros:DTYPE:SHAPE", name, value, name,
+                               describe(r->program, index, what, sizeof(what)));
+        }
+        rc = npy_read_file(value, out, err, sizeof(err)) == 0 ? 0 : usage_error("%s=%s: %s", name, value, err);
+    }
+    if (rc != 0)
+        return rc;
+    pto_dtype want = pto_program_param_dtype(r->program, index);
+    if (!dtype_fits(out->header.dtype, want, from_file)) {
+        char what[64];
+        return usage_error("%s=%s: the array's dtype %s does not match %s, %s", name, value,
+                           dtype_name(pto_dtype_of(out->header.dtype)), name,
+                           describe(r->program, index, what, sizeof(what)));
+    }
+    return 0;
+}
+
+/* Binds tile to parameter index. A declared static valid region smaller
+ * than the tile must be matched by the tile's, and the API says only whether
+ * a region matches (pto_args_set_tile), not what the declared one is: so the
+ * regions are tried, largest first (rows+1 x cols+1 cheap calls at most, and
+ * one for the usual whole-tile or dynamic region). */
+static int set_tile_with_declared_region(pto_args *args, size_t index, pto_tile *tile, const char *what) {
+    pto_status status = pto_args_set_tile(args, index, tile);
+    if (status == PTO_OK)
+        return 0;
+    char first_error[512];
+    snprintf(first_error, sizeof(first_error), "%s", pto_last_error());
+    if (status != PTO_ERR_SHAPE_MISMATCH)
+        return usage_error("%s: %s", what, first_error);
+    for (uint32_t rows = pto_tile_rows(tile) + 1; rows-- > 0;) {
+        for (uint32_t cols = pto_tile_cols(tile) + 1; cols-- > 0;) {
+            if (pto_tile_set_valid(tile, rows, cols) == PTO_OK && pto_args_set_tile(args, index, tile) == PTO_OK)
+                return 0;
+        }
+    }
+    /* Nothing matched: the first refusal explains why. */
+    return usage_error("%s: %s", what, first_error);
+}
+
+static int bind_tile(run *r, size_t index, const char *name, const char *value) {
+    param_state *s = &r->params[index];
+    uint32_t rows = pto_program_param_rows(r->program, index), cols = pto_program_param_cols(r->program, index);
+    const npy_header *h = &s->array.header;
+    int shape_ok = (h->ndim == 2 && h->shape[0] == rows && h->shape[1] == cols) ||
+                   (h->ndim == 1 && h->shape[0] == (size_t)rows * cols);
+    if (!shape_ok) {
+        char shape[128], what[64];
+        shape_text(h, shape, sizeof(shape));
+        return usage_error("%s=%s: shape %s does not match %s, %s (give %ux%u, or %zu elements in 1-D)", name,
+                           value, shape, name, describe(r->program, index, what, sizeof(what)), rows, cols,
+                           (size_t)rows * cols);
+    }
+    char what[512];
+    snprintf(what, sizeof(what), "%s=%s", name, value);
+    if (pto_tile_create(pto_program_param_dtype(r->program, index), rows, cols, &s->tile) != PTO_OK ||
+        pto_tile_write(s->tile, s->array.data, h->nbytes) != PTO_OK)
+        return usage_error("%s: %s", what, pto_last_error());
+    return set_tile_with_declared_region(r->args, index, s->tile, what);
+}
+
+/* An INT or FLOAT parameter from a literal. */
+static int bind_scalar(run *r, size_t index, const char *name, const char *value) {
+    int is_int = pto_program_param_kind(r->program, index) == PTO_PARAM_INT;
+    int64_t int_value = 0;
+    double float_value = 0;
+    if ((is_int ? parse_int(value, &int_value) : parse_float(value, &float_value)) != 0) {
+        char what[64];
+        return usage_error("%s=%s: %s is %s; give %s", name, value, name,
+                           describe(r->program, index, what, sizeof(what)),
+                           is_int ? "a decimal or 0x hexadecimal integer" : "a number (e.g. 1.5, -2e-3, inf, nan)");
+    }
+    pto_status status = is_int ? pto_args_set_int(r->args, index, int_value)
+                               : pto_args_set_float(r->args, index, float_value);
+    return status == PTO_OK ? 0 : usage_error("%s=%s: %s", name, value, pto_last_error());
+}
+
+static int bind_value(run *r, size_t index, const char *name, const char *value) {
+    param_state *s = &r->params[index];
+    pto_param_kind kind = pto_program_param_kind(r->program, index);
+    if (kind == PTO_PARAM_INT || kind == PTO_PARAM_FLOAT)
+        return bind_scalar(r, index, name, value);
+    int rc = load_array(r, index, name, value, &s->array);
+    if (rc != 0)
+        return rc;
+    if (kind == PTO_PARAM_TILE)
+        return bind_tile(r, index, name, value);
+    /* Zero-copy: the program works on the array, which --out then writes. */
+    if (pto_args_set_pointer(r->args, index, s->array.data, s->array.header.nbytes) != PTO_OK)
+        return usage_error("%s=%s: %s", name, value, pto_last_error());
+    return 0;
+}
+
+/* A tile the program only writes, named by --out and given no value: a fresh
+ * one of the declared shape to receive the result. */
+static int bind_result_tile(run *r, size_t index, const char *name) {
+    param_state *s = &r->params[index];
+    char what[512];
+    snprintf(what, sizeof(what), "--out %s", name);
+    if (pto_tile_create(pto_program_param_dtype(r->program, index), pto_program_param_rows(r->program, index),
+                        pto_program_param_cols(r->program, index), &s->tile) != PTO_OK)
+        return usage_error("%s: %s", what, pto_last_error());
+    return set_tile_with_declared_region(r->args, index, s->tile, what);
+}
+
+static int bind_all(run *r, const options *o) {
+    for (size_t v = 0; v < o->value_count; ++v) {
+        size_t index;
+        int rc = find_param(r->program, &o->values[v], &index);
+        if (rc != 0)
+            return rc;
+        if (r->params[index].value != NULL)
+            return usage_error("%s is given twice", pto_program_param_name(r->program, index));
+        r->params[index].value = o->values[v].value;
+    }
+    for (size_t v = 0; v < o->out_count; ++v) {
+        size_t index;
+        int rc = find_param(r->program, &o->outs[v], &index);
+        if (rc != 0)
+            return rc;
+        const char *name = pto_program_param_name(r->program, index);
+        pto_param_kind kind = pto_program_param_kind(r->program, index);
+        if (r->params[index].out_path != NULL)
+            return usage_error("--out %s is given twice", name);
+        if (kind == PTO_PARAM_INT || kind == PTO_PARAM_FLOAT)
+            return usage_error("--out %s: %s is a scalar; only pointers and tiles can be written", name, name);
+        if (kind == PTO_PARAM_POINTER && r->params[index].value == NULL)
+            return usage_error("--out %s: give %s an array to run on (%s=FILE.npy or %s=zeros:DTYPE:SHAPE)", name,
+                               name, name, name);
+        r->params[index].out_path = o->outs[v].value;
+    }
+    for (size_t i = 0; i < r->count; ++i) {
+        const char *name = pto_program_param_name(r->program, i);
+        param_state *s = &r->params[i];
+        int rc = 0;
+        if (s->value != NULL)
+            rc = bind_value(r, i, name, s->value);
+        else if (s->out_path != NULL && !(pto_program_param_access(r->program, i) & PTO_PARAM_READ))
+            rc = bind_result_tile(r, i, name);
+        if (rc != 0)
+            return rc;
+    }
+    int missing = 0;
+    for (size_t i = 0; i < r->count; ++i) {
+        if (r->params[i].value == NULL && (pto_program_param_access(r->program, i) & PTO_PARAM_READ)) {
+            char what[64];
+            usage_error("missing value for %s, %s read by the program (%s=VALUE)", pto_program_param_name(r->program, i),
+                        describe(r->program, i, what, sizeof(what)), pto_program_param_name(r->program, i));
+            missing = 1;
+        }
+    }
+    return missing ? EXIT_USAGE : 0;
+}
+
+/* ---- results -------------------------------------------------------------- */
+
+static int write_outputs(const run *r) {
+    for (size_t i = 0; i < r->count; ++i) {
+        const param_state *s = &r->params[i];
+        if (s->out_path == NULL)
+            continue;
+        char err[512];
+        int rc;
+        if (s->tile == NULL) {
+            const npy_header *h = &s->array.header;
+            npy_dtype dtype = h->dtype == NPY_BFLOAT16 ? NPY_UINT16 : h->dtype;
+            rc = npy_write_file(s->out_path, dtype, h->ndim, h->shape, s->array.data, err, sizeof(err));
+        } else {
+            /* The valid region, rows of valid_cols out of the row-major tile. */
+            size_t cols = pto_tile_cols(s->tile), size = pto_dtype_size(pto_tile_dtype(s->tile));
+            size_t shape[2] = {pto_tile_valid_rows(s->tile), pto_tile_valid_cols(s->tile)};
+            const unsigned char *data = pto_tile_data(s->tile);
+            unsigned char *region = malloc(shape[0] * shape[1] * size + 1);
+            if (region == NULL)
+                return usage_error("out of memory");
+            for (size_t row = 0; row < shape[0]; ++row)
+                memcpy(region + row * shape[1] * size, data + row * cols * size, shape[1] * size);
+            rc = npy_write_file(s->out_path, npy_dtype_of(pto_tile_dtype(s->tile)), 2, shape, region, err,
+                                sizeof(err));
+            free(region);
+        }
+        if (rc != 0)
+            return usage_error("--out %s: %s", pto_program_param_name(r->program, i), err);
+    }
+    return 0;
+}
+
+/* ---- main ----------------------------------------------------------------- */
+
+static int verify_and_run(const options *o, const char *text, size_t length) {
+    pto_program *program = NULL;
+    if (o->has_profile)
+        pto_set_profile(o->profile);
+    if (pto_program_create(text, length, o->file, &program) != PTO_OK)
+        return run_error();
+    if (o->check) {
+        printf("%s: verified under profile %s\n", o->file, pto_profile_string(pto_program_profile(program)));
+        list_parameters(program, stdout);
+        pto_program_destroy(program);
+        return 0;
+    }
+    run r = {program, NULL, NULL, pto_program_param_count(program)};
+    int rc = 0;
+    r.params = calloc(r.count + 1, sizeof(param_state));
+    if (r.params == NULL || pto_args_create(program, &r.args) != PTO_OK)
+        rc = usage_error("out of memory");
+    if (rc == 0)
+        rc = bind_all(&r, o);
+    if (rc == 0 && pto_program_launch(program, o->blocks, r.args) != PTO_OK)
+        rc = run_error();
+    if (rc == 0)
+        rc = write_outputs(&r);
+    for (size_t i = 0; r.params != NULL && i < r.count; ++i) {
+        pto_tile_destroy(r.params[i].tile);
+        npy_array_free(&r.params[i].array);
+    }
+    free(r.params);
+    pto_args_destroy(r.args);
+    pto_program_destroy(program);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    options o;
+    int rc = parse_command_line(argc, argv, &o);
+    if (rc == PARSE_OK) {
+        size_t length = 0;
+        char *text = read_text(o.file, &length);
+        if (text == NULL) {
+            rc = usage_error("cannot read %s: %s", o.file, strerror(errno));
+        } else {
+            rc = verify_and_run(&o, text, length);
+            free(text);
+        }
+    }
+    free(o.outs);
+    free(o.values);
+    return rc == PARSE_EXIT_OK ? 0 : rc;
+}

@@ -1,0 +1,267 @@
+"""pto-run from the command line: usage errors (exit 2), verifier and run-time
+errors (exit 1, "FILE:LINE:COL: error:"), --help, --version, --check, and
+end-to-end runs of snippets and kernels checked against numpy.
+
+Usage: python3 test_cli.py PATH/TO/pto-run   (standard library and numpy only)
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+PTO_RUN = None
+
+TILE = "!pto.tile_buf<vec, 16x16xf32>"
+PRELU = (f"pto.tprelu ins(%src0, %src1 : {TILE}, {TILE})\n"
+         f"           outs(%dst : {TILE})\n")
+# A 16x64 reciprocal square root over global memory (the PTOAS smoke test's shape).
+RSQRT_KERNEL = """module {
+  func.func @rsqrt(%a_ptr: !pto.ptr<f32>, %b_ptr: !pto.ptr<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %c64 = arith.constant 64 : index
+    %a_view = pto.make_tensor_view %a_ptr, shape = [%c16, %c64], strides = [%c64, %c1] : !pto.tensor_view<16x64xf32>
+    %b_view = pto.make_tensor_view %b_ptr, shape = [%c16, %c64], strides = [%c64, %c1] : !pto.tensor_view<16x64xf32>
+    %a_part = pto.partition_view %a_view, offsets = [%c0, %c0], sizes = [%c16, %c64] : !pto.tensor_view<16x64xf32> -> !pto.partition_tensor_view<16x64xf32>
+    %b_part = pto.partition_view %b_view, offsets = [%c0, %c0], sizes = [%c16, %c64] : !pto.tensor_view<16x64xf32> -> !pto.partition_tensor_view<16x64xf32>
+    %a = pto.alloc_tile : !pto.tile_buf<vec, 16x64xf32>
+    %b = pto.alloc_tile : !pto.tile_buf<vec, 16x64xf32>
+    pto.tload ins(%a_part : !pto.partition_tensor_view<16x64xf32>) outs(%a : !pto.tile_buf<vec, 16x64xf32>)
+    pto.trsqrt ins(%a : !pto.tile_buf<vec, 16x64xf32>) outs(%b : !pto.tile_buf<vec, 16x64xf32>)
+    pto.tstore ins(%b : !pto.tile_buf<vec, 16x64xf32>) outs(%b_part : !pto.partition_tensor_view<16x64xf32>)
+    return
+  }
+}
+"""
+# Scalars the program does not use still need valid values.
+SCALARS_KERNEL = """module {
+  func.func @k(%n: i8, %m: index, %x: f32) {
+    return
+  }
+}
+"""
+
+
+def rng_f32(shape, seed):
+    rng = np.random.default_rng(seed)
+    return rng.uniform(-4.0, 4.0, size=shape).astype(np.float32)
+
+
+class PtoRun(unittest.TestCase):
+    def setUp(self):
+        self._dir = tempfile.TemporaryDirectory()
+        self.dir = self._dir.name
+
+    def tearDown(self):
+        self._dir.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def write_text(self, name, text):
+        with open(self.path(name), "w") as f:
+            f.write(text)
+        return self.path(name)
+
+    def save(self, name, array):
+        np.save(self.path(name), array)
+        return self.path(name)
+
+    def run_tool(self, *args):
+        done = subprocess.run([PTO_RUN, *args], cwd=self.dir, capture_output=True, text=True, timeout=60)
+        return done.returncode, done.stdout, done.stderr
+
+    def assert_exit(self, expected, args, stderr_pattern=None):
+        rc, out, err = self.run_tool(*args)
+        self.assertEqual(rc, expected, f"pto-run {' '.join(args)}\nstdout: {out}\nstderr: {err}")
+        if stderr_pattern is not None:
+            self.assertRegex(err, stderr_pattern)
+        return out, err
+
+
+class Usage(PtoRun):
+    def test_help_and_version(self):
+        out, _ = self.assert_exit(0, ["--help"])
+        self.assertIn("Usage: pto-run FILE.pto", out)
+        self.assertIn("zeros:DTYPE:SHAPE", out)
+        out, _ = self.assert_exit(0, ["--version"])
+        self.assertRegex(out, r"^pto-run \(libpto\) \d+\.\d+\.\d+")
+
+    def test_command_line_errors(self):
+        prelu = self.write_text("prelu.pto", PRELU)
+        self.assert_exit(2, [], "missing FILE.pto")
+        self.assert_exit(2, ["--frobnicate", prelu], "unknown option '--frobnicate'")
+        self.assert_exit(2, ["-x", prelu], "unknown option '-x'")
+        self.assert_exit(2, [self.path("absent.pto")], "cannot read .*absent.pto")
+        self.assert_exit(2, [prelu, "--profile", "A9"], "unknown profile 'A9'")
+        self.assert_exit(2, [prelu, "--profile"], "--profile needs a value")
+        self.assert_exit(2, [prelu, "--blocks", "0"], "--blocks '0'")
+        self.assert_exit(2, [prelu, "--blocks=65537"], "--blocks '65537'")
+        self.assert_exit(2, [prelu, "--out", "dst"], "--out 'dst' is not NAME=FILE.npy")
+        self.assert_exit(2, [prelu, "stray"], "extra argument 'stray'")
+
+    def test_value_errors(self):
+        prelu = self.write_text("prelu.pto", PRELU)
+        a = self.save("a.npy", rng_f32((16, 16), 1))
+        self.assert_exit(2, [prelu, "src0=a.npy"], "missing value for src1")
+        self.assert_exit(2, [prelu, "src0=a.npy", "src1=a.npy", "bogus=a.npy"], "unknown parameter 'bogus'")
+        self.assert_exit(2, [prelu, "src0=a.npy", "src0=a.npy", "src1=a.npy"], "src0 is given twice")
+        self.assert_exit(2, [prelu, "src0=missing.npy", "src1=a.npy"], "cannot open missing.npy")
+        self.save("h.npy", rng_f32((16, 16), 2).astype(np.float16))
+        self.assert_exit(2, [prelu, "src0=h.npy", "src1=a.npy"], "dtype f16 does not match src0, a tile 16x16xf32")
+        self.save("small.npy", rng_f32((8, 8), 3))
+        self.assert_exit(2, [prelu, "src0=small.npy", "src1=a.npy"], r"shape \(8, 8\) does not match src0")
+        self.save("f.npy", np.asfortranarray(rng_f32((16, 16), 4)))
+        self.assert_exit(2, [prelu, "src0=f.npy", "src1=a.npy"], "Fortran order")
+        self.save("be.npy", rng_f32((16, 16), 5).astype(">f4"))
+        self.assert_exit(2, [prelu, "src0=be.npy", "src1=a.npy"], "big-endian")
+        self.save("d.npy", rng_f32((16, 16), 6).astype(np.float64))
+        self.assert_exit(2, [prelu, "src0=d.npy", "src1=a.npy"], "unsupported .npy dtype '<f8'")
+        self.assert_exit(2, [prelu, "src0=1.5", "src1=a.npy"], "src0 is a tile 16x16xf32")
+        self.assert_exit(2, [prelu, "src0=zeros:f64:16x16", "src1=a.npy"], "zeros:DTYPE:SHAPE")
+        self.assert_exit(2, [prelu, "src0=zeros:f32:16y16", "src1=a.npy"], "SHAPE must be")
+        self.assert_exit(2, [prelu, "src0=zeros:i32:16x16", "src1=a.npy"], "dtype i32 does not match")
+        self.assert_exit(2, [prelu, "src0=a.npy", "src1=a.npy", "--out", "nothing=o.npy"], "unknown parameter 'nothing'")
+        self.assert_exit(2, [prelu, "src0=a.npy", "src1=a.npy", "--out", "dst=" + self.path("no/such/dir.npy")],
+                         "cannot write")
+
+    def test_scalars(self):
+        k = self.write_text("scalars.pto", SCALARS_KERNEL)
+        for n in ["0", "-128", "127", "0x7f", "-0x80"]:
+            self.assert_exit(0, [k, "n=" + n, "m=-5", "x=1.5"])
+        for x in ["inf", "-inf", "nan", "0x1p-3", "-2e-3", "7"]:
+            self.assert_exit(0, [k, "n=1", "m=0x123456789", "x=" + x])
+        self.assert_exit(2, [k, "n=128", "m=0", "x=0"], "n=128: .*does not fit")
+        self.assert_exit(2, [k, "n=1.5", "m=0", "x=0"], "n=1.5: n is an integer scalar")
+        self.assert_exit(2, [k, "n=010z", "m=0", "x=0"], "integer")
+        self.assert_exit(2, [k, "n=1", "m=0", "x=a.npy"], "x=a.npy: x is a float scalar")
+        self.assert_exit(2, [k, "n=1", "m=0"], "missing value for x")
+        self.assert_exit(2, [k, "n=1", "m=0", "x=1", "--out", "x=o.npy"], "x is a scalar")
+
+
+class Programs(PtoRun):
+    def test_prelu_snippet(self):
+        prelu = self.write_text("prelu.pto", PRELU)
+        a = rng_f32((16, 16), 10)
+        b = rng_f32((16, 16), 11)
+        self.save("a.npy", a)
+        self.save("b.npy", b.reshape(256))  # 1-D of rows*cols is accepted
+        self.assert_exit(0, [prelu, "src0=a.npy", "src1=b.npy", "--out", "dst=o.npy"])
+        o = np.load(self.path("o.npy"))
+        self.assertEqual(o.dtype, np.float32)
+        self.assertEqual(o.shape, (16, 16))
+        np.testing.assert_array_equal(o, np.where(a > 0, a, a * b))
+        # The file is what np.save writes for the same array, byte for byte.
+        np.save(self.path("expected.npy"), o)
+        with open(self.path("o.npy"), "rb") as f1, open(self.path("expected.npy"), "rb") as f2:
+            self.assertEqual(f1.read(), f2.read())
+        # zeros as the slope: negatives become (signed) zeros.
+        self.assert_exit(0, [prelu, "--out=dst=z.npy", "src0=a.npy", "%src1=zeros:f32:16x16"])
+        np.testing.assert_array_equal(np.load(self.path("z.npy")), np.where(a > 0, a, a * 0))
+
+    def test_partial_valid_region(self):
+        part = "!pto.tile_buf<vec, 16x16xf32, valid=16x8>"
+        prelu = self.write_text("part.pto", f"pto.tprelu ins(%src0, %src1 : {part}, {part}) outs(%dst : {part})\n")
+        a = rng_f32((16, 16), 13)
+        self.save("a.npy", a)
+        self.assert_exit(0, [prelu, "src0=a.npy", "src1=a.npy", "--out", "dst=o.npy"])
+        # --out writes the valid region.
+        np.testing.assert_array_equal(np.load(self.path("o.npy")), np.where(a > 0, a, a * a)[:, :8])
+
+    def test_bfloat16(self):
+        bf16 = "!pto.tile_buf<vec, 4x8xbf16>"
+        add = self.write_text("add.pto", f"pto.tpartadd ins(%src0, %src1 : {bf16}, {bf16}) outs(%dst : {bf16})\n")
+        a = rng_f32((4, 8), 14)
+        b = rng_f32((4, 8), 15)
+        # bfloat16 bits: the upper halves of float32 values that bfloat16 holds exactly.
+        a_bits = (a.view(np.uint32) >> 16).astype(np.uint16)
+        b_bits = (b.view(np.uint32) >> 16).astype(np.uint16)
+        self.save("a.npy", a_bits)  # "<u2" raw bits
+        # ml_dtypes' bfloat16 as np.save writes it: descr "<V2".
+        header = "{'descr': '<V2', 'fortran_order': False, 'shape': (4, 8), }"
+        header += " " * (63 - (10 + len(header)) % 64) + "\n"
+        with open(self.path("b.npy"), "wb") as f:
+            f.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + b_bits.tobytes())
+        self.assert_exit(0, [add, "src0=a.npy", "src1=b.npy", "--out", "dst=o.npy"])
+        with open(self.path("o.npy"), "rb") as f:
+            self.assertIn(b"'descr': '<u2'", f.read(128))
+        o = np.load(self.path("o.npy"))
+        self.assertEqual(o.dtype, np.uint16)
+        exact = ((a_bits.astype(np.uint32) << 16).view(np.float32) + (b_bits.astype(np.uint32) << 16).view(np.float32))
+        # Round the float32 sums to bfloat16, to nearest even.
+        u = exact.view(np.uint32)
+        expected = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+        np.testing.assert_array_equal(o, expected)
+        self.assert_exit(2, [add, "src0=a.npy", "src1=zeros:ui16:4x8"], "dtype ui16 does not match src1, a tile 4x8xbf16")
+        self.assert_exit(0, [add, "src0=a.npy", "src1=zeros:bf16:32"])
+
+    def test_prelu_profiles(self):
+        prelu = self.write_text("prelu.pto", PRELU)
+        self.save("a.npy", rng_f32((16, 16), 12))
+        self.assert_exit(0, [prelu, "--profile", "A5", "src0=a.npy", "src1=a.npy"])
+        # A2A3's TPRELU needs a tmp tile: the verifier refuses the snippet.
+        _, err = self.assert_exit(1, [prelu, "--profile=A2A3", "src0=a.npy", "src1=a.npy"],
+                                  r"^.*prelu\.pto:\d+:\d+: error: ")
+        self.assertIn("A2A3", err)
+
+    def test_rsqrt_kernel(self):
+        k = self.write_text("rsqrt.pto", RSQRT_KERNEL)
+        a = np.random.default_rng(20).uniform(0.01, 100.0, size=(16, 64)).astype(np.float32)
+        self.save("a.npy", a)
+        self.assert_exit(0, [k, "a_ptr=a.npy", "b_ptr=zeros:f32:16x64", "--out", "b_ptr=b.npy"])
+        b = np.load(self.path("b.npy"))
+        self.assertEqual(b.shape, (16, 64))
+        expected = (1.0 / np.sqrt(a.astype(np.float64))).astype(np.float32)
+        np.testing.assert_array_max_ulp(b, expected, maxulp=1)
+        # Every block computes the same thing into the same memory.
+        self.assert_exit(0, [k, "--blocks", "3", "a_ptr=a.npy", "b_ptr=zeros:f32:1024", "--out", "b_ptr=b3.npy"])
+        b3 = np.load(self.path("b3.npy"))
+        self.assertEqual(b3.shape, (1024,))
+        np.testing.assert_array_equal(b3.reshape(16, 64), b)
+        # The output pointer needs an array.
+        self.assert_exit(2, [k, "a_ptr=a.npy", "--out", "b_ptr=b.npy"], "give b_ptr an array")
+        self.assert_exit(2, [k, "a_ptr=a.npy", "b_ptr=zeros:f16:1024"], "dtype f16 does not match b_ptr, a pointer to f32")
+        # An array too small for the view is a run-time error.
+        self.save("short.npy", a.reshape(-1)[:100])
+        self.assert_exit(1, [k, "a_ptr=short.npy", "b_ptr=zeros:f32:16x64"], r"rsqrt\.pto:\d+:\d+: error: ")
+
+    def test_check(self):
+        prelu = self.write_text("prelu.pto", PRELU)
+        out, _ = self.assert_exit(0, ["--check", prelu])
+        self.assertIn("verified under profile HOST", out)
+        for name in ["src0", "src1", "dst"]:
+            self.assertRegex(out, rf"\n  {name} +a tile 16x16xf32")
+        k = self.write_text("rsqrt.pto", RSQRT_KERNEL)
+        out, _ = self.assert_exit(0, [k, "--check"])
+        self.assertRegex(out, r"a_ptr +a pointer to f32, read")
+        self.assertRegex(out, r"b_ptr +a pointer to f32, written")
+
+    def test_verifier_errors(self):
+        bad_dtype = self.write_text(
+            "bad.pto",
+            "// a comment line\n"
+            "pto.tprelu ins(%src0, %src1 : !pto.tile_buf<vec, 16x16xf16>, !pto.tile_buf<vec, 16x16xf32>)\n"
+            "           outs(%dst : !pto.tile_buf<vec, 16x16xf32>)\n")
+        _, err = self.assert_exit(1, ["--check", bad_dtype], r"^.*bad\.pto:\d+:\d+: error: ")
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assert_exit(1, [bad_dtype, "src0=zeros:f16:16x16", "src1=zeros:f32:16x16"],
+                         r"^.*bad\.pto:\d+:\d+: error: ")
+        syntax = self.write_text("syntax.pto", "pto.tprelu ins(%src0 %src1)\n")
+        self.assert_exit(1, [syntax], r"^.*syntax\.pto:1:\d+: error: ")
+
+
+def main():
+    global PTO_RUN
+    if len(sys.argv) < 2:
+        sys.exit("usage: test_cli.py PATH/TO/pto-run [unittest arguments]")
+    PTO_RUN = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)
+
+
+if __name__ == "__main__":
+    main()
