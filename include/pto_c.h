@@ -515,6 +515,12 @@ PTO_API pto_dtype pto_program_param_dtype(const pto_program *program, size_t ind
 PTO_API uint32_t pto_program_param_rows(const pto_program *program, size_t index);
 PTO_API uint32_t pto_program_param_cols(const pto_program *program, size_t index);
 
+/* A TILE parameter's declared valid rows and cols: the type's static values,
+ * or -1 where the type says `?` (the bound tile's region is then taken); 0 for
+ * other kinds, NULL or a bad index. */
+PTO_API int64_t pto_program_param_valid_rows(const pto_program *program, size_t index);
+PTO_API int64_t pto_program_param_valid_cols(const pto_program *program, size_t index);
+
 /* PTO_PARAM_READ and/or PTO_PARAM_WRITE (global memory through a pointer:
  * READ if the program loads from it, WRITE if it stores to it; scalars are
  * READ); 0 for NULL or a bad index. */

@@ -535,6 +535,8 @@ static void test_arguments(void **state) {
     assert_int_equal(pto_program_param_access(p, 2), PTO_PARAM_WRITE);
     assert_int_equal(pto_program_param_rows(p, 2), 16);
     assert_int_equal(pto_program_param_rows(p, 7), 0);
+    assert_int_equal(pto_program_param_valid_rows(p, 2), 16);
+    assert_int_equal(pto_program_param_valid_cols(p, 7), 0);
     assert_int_equal(pto_program_param_find(p, "%b", &i), PTO_OK);
     assert_int_equal(i, 1);
     assert_int_equal(pto_program_param_find(p, "zz", &i), PTO_ERR_INVALID_ARGUMENT);

@@ -119,6 +119,16 @@ uint32_t pto_program_param_cols(const pto_program* program, size_t index) {
   return p != nullptr && p->kind == PTO_PARAM_TILE ? p->type.cols : 0;
 }
 
+int64_t pto_program_param_valid_rows(const pto_program* program, size_t index) {
+  const Param* p = ParamAt(program, index);
+  return p != nullptr && p->kind == PTO_PARAM_TILE ? p->type.valid_rows : 0;
+}
+
+int64_t pto_program_param_valid_cols(const pto_program* program, size_t index) {
+  const Param* p = ParamAt(program, index);
+  return p != nullptr && p->kind == PTO_PARAM_TILE ? p->type.valid_cols : 0;
+}
+
 unsigned pto_program_param_access(const pto_program* program, size_t index) {
   const Param* p = ParamAt(program, index);
   return p != nullptr ? p->access : 0;

@@ -413,27 +413,17 @@ static int load_array(const run *r, size_t index, const char *name, const char *
     return 0;
 }
 
-/* Binds tile to parameter index. A declared static valid region smaller
- * than the tile must be matched by the tile's, and the API says only whether
- * a region matches (pto_args_set_tile), not what the declared one is: so the
- * regions are tried, largest first (rows+1 x cols+1 cheap calls at most, and
- * one for the usual whole-tile or dynamic region). */
-static int set_tile_with_declared_region(pto_args *args, size_t index, pto_tile *tile, const char *what) {
-    pto_status status = pto_args_set_tile(args, index, tile);
-    if (status == PTO_OK)
-        return 0;
-    char first_error[512];
-    snprintf(first_error, sizeof(first_error), "%s", pto_last_error());
-    if (status != PTO_ERR_SHAPE_MISMATCH)
-        return usage_error("%s: %s", what, first_error);
-    for (uint32_t rows = pto_tile_rows(tile) + 1; rows-- > 0;) {
-        for (uint32_t cols = pto_tile_cols(tile) + 1; cols-- > 0;) {
-            if (pto_tile_set_valid(tile, rows, cols) == PTO_OK && pto_args_set_tile(args, index, tile) == PTO_OK)
-                return 0;
-        }
-    }
-    /* Nothing matched: the first refusal explains why. */
-    return usage_error("%s: %s", what, first_error);
+/* Binds tile to parameter index, with the declared valid region where the
+ * type gives one statically. */
+static int set_tile_with_declared_region(const pto_program *program, pto_args *args, size_t index,
+                                         pto_tile *tile, const char *what) {
+    const int64_t rows = pto_program_param_valid_rows(program, index);
+    const int64_t cols = pto_program_param_valid_cols(program, index);
+    if (rows >= 0 && cols >= 0 && pto_tile_set_valid(tile, (uint32_t)rows, (uint32_t)cols) != PTO_OK)
+        return usage_error("%s: %s", what, pto_last_error());
+    if (pto_args_set_tile(args, index, tile) != PTO_OK)
+        return usage_error("%s: %s", what, pto_last_error());
+    return 0;
 }
 
 static int bind_tile(run *r, size_t index, const char *name, const char *value) {
@@ -454,7 +444,7 @@ static int bind_tile(run *r, size_t index, const char *name, const char *value) 
     if (pto_tile_create(pto_program_param_dtype(r->program, index), rows, cols, &s->tile) != PTO_OK ||
         pto_tile_write(s->tile, s->array.data, h->nbytes) != PTO_OK)
         return usage_error("%s: %s", what, pto_last_error());
-    return set_tile_with_declared_region(r->args, index, s->tile, what);
+    return set_tile_with_declared_region(r->program, r->args, index, s->tile, what);
 }
 
 /* An INT or FLOAT parameter from a literal. */
@@ -498,7 +488,7 @@ static int bind_result_tile(run *r, size_t index, const char *name) {
     if (pto_tile_create(pto_program_param_dtype(r->program, index), pto_program_param_rows(r->program, index),
                         pto_program_param_cols(r->program, index), &s->tile) != PTO_OK)
         return usage_error("%s: %s", what, pto_last_error());
-    return set_tile_with_declared_region(r->args, index, s->tile, what);
+    return set_tile_with_declared_region(r->program, r->args, index, s->tile, what);
 }
 
 static int bind_all(run *r, const options *o) {
