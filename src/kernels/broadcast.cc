@@ -40,9 +40,10 @@ void ColExpandDivByDivision(size_t rows, size_t cols, const kernels::Plane& dst,
 // one ulp of a/s, r is exact and RN(q + r y) = RN(a/s). RN(a y) is within
 // 1.5 ulp of a/s, not always one (for a < s about 1 pair in 70 at p = 14);
 // there r is rounded, but the correction is still right: checked for every
-// pair of significands at p = 8, 10 to 14 and 16 (an emulation), and in float32 for
-// every dividend significand against 4000 divisor significands (2^-23 and
-// 1 - 2^-23 above 1 and below 2, and random ones), 0 differences from a / s.
+// pair of significands at p = 8, 10 to 14 and 16 (an emulation), and in
+// float32 for every dividend significand against 4000 divisor significands
+// (1, the 40 just above 1, the 38 just below 2, and random ones): 0
+// differences from a / s.
 // A quotient is never exactly a midpoint (no ties to decide).
 //
 // The hypotheses, as masks:
