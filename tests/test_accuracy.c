@@ -297,20 +297,27 @@ static void test_rsqrt_every_input_in_1_4(void **state) {
  *   - near-exact cases: y = 1/3 and 2/3 rounded to float32, x = m^3.
  * Every result is compared with MPFR (0 ulp); the log counts the ties. */
 typedef struct {
+    pto_dtype dt;
+    const char *what;      /* the log's name of the cases */
+    const char *ties_what; /* and of what ties counts */
     uint32_t *a, *b, *want;
     size_t n, cap, ties;
 } case_list;
 
-static void add_case(case_list *c, float x, float y) {
+static void add_case_bits(case_list *c, uint32_t a, uint32_t b) {
     if (c->n == c->cap) {
         c->cap = c->cap ? 2 * c->cap : 1u << 16;
         c->a = realloc(c->a, c->cap * sizeof(uint32_t));
         c->b = realloc(c->b, c->cap * sizeof(uint32_t));
         assert_true(c->a && c->b);
     }
-    c->a[c->n] = ref_from_double(PTO_FLOAT32, x);
-    c->b[c->n] = ref_from_double(PTO_FLOAT32, y);
+    c->a[c->n] = a;
+    c->b[c->n] = b;
     c->n++;
+}
+
+static void add_case(case_list *c, float x, float y) {
+    add_case_bits(c, ref_from_double(c->dt, x), ref_from_double(c->dt, y));
 }
 
 static int bit_length(uint64_t v) { return v ? 64 - __builtin_clzll(v) : 0; }
@@ -318,6 +325,9 @@ static int bit_length(uint64_t v) { return v ? 64 - __builtin_clzll(v) : 0; }
 static case_list *make_exact_cases(void) {
     case_list *c = calloc(1, sizeof(*c));
     assert_non_null(c);
+    c->dt = PTO_FLOAT32;
+    c->what = "exact and ties";
+    c->ties_what = "ties";
     const int stride = under_emulation_stride();
     size_t count = 0;
     for (int n = 2; n <= 15; ++n)
@@ -364,35 +374,109 @@ static case_list *make_exact_cases(void) {
     return c;
 }
 
-static void exact_cases_body(void *ctx, size_t target_index, const char *target) {
+/* ---- tpow HIGH_PRECISION: near powers of two to dyadic powers ---- */
+
+/* x = 2^e (1 + j 2^-p) for a few j (p the format's precision, j < 0 below
+ * the power of two), y = i/8: x^y = 2^(e y) (1 + y j 2^-p + y (y - 1)/2
+ * j^2 2^-2p + ...). When the first-order term puts x^y on a midpoint of the
+ * format, the second-order one leaves it only about 2^-2p relative away
+ * (2^-48 for float32: 16777215^1.5 = 2^36 - 6144 + 3/8 2^-12), inside the
+ * fast path's error bound, so these go to the accurate path, whose error
+ * must then stay far below 2^-2p. Its k ln 2 and n ln 2 (the base's and the
+ * result's exponents times ln 2) once carried a rounding error of half an
+ * ulp of k ln 2, about 2^-49 relative at the ends of the exponent range:
+ * every base exponent and every result from the format's least subnormal
+ * to beyond its largest number is enumerated, those ends included. Bit
+ * patterns j away from 2^e's, so subnormal bases count their own ulps.
+ * The log counts the results within 2^(4 - 2p) relative of a midpoint (by
+ * the double pow; only an indication). */
+#define NEAR_POW2_ULPS 4
+#define NEAR_POW2_EIGHTHS 128 /* |y| <= 16 */
+
+static case_list *make_near_pow2_cases(pto_dtype dt) {
+    case_list *c = calloc(1, sizeof(*c));
+    assert_non_null(c);
+    c->dt = dt;
+    c->what = "near 2^e, y=i/8";
+    c->ties_what = "near_midpoint";
+    const int frac = ref_frac_bits(dt);
+    const int emin = ref_min_exponent(dt), emax = ref_max_exponent(dt);
+    const int stride = under_emulation_stride();
+    size_t count = 0;
+    for (int e = emin - frac; e <= emax; ++e) {
+        const uint32_t pow2 = ref_from_double(dt, ldexp(1.0, e));
+        for (int j = -NEAR_POW2_ULPS; j <= NEAR_POW2_ULPS; ++j) {
+            if (j < 0 && pow2 < (uint32_t)-j) continue; /* below the least subnormal */
+            const uint32_t a = pow2 + (uint32_t)j;
+            for (int i = -NEAR_POW2_EIGHTHS; i <= NEAR_POW2_EIGHTHS; ++i) {
+                const double y = i / 8.0, r = e * y; /* x^y ~ 2^r */
+                if (i == 0 || r < emin - frac - 2 || r > emax + 2) continue;
+                if ((count++ % (size_t)stride) == 0) add_case_bits(c, a, ref_from_double(dt, y));
+            }
+        }
+    }
+    c->want = malloc(c->n * sizeof(uint32_t));
+    assert_non_null(c->want);
+    for (size_t i = 0; i < c->n; ++i) {
+        c->want[i] = ref_pow(dt, c->a[i], c->b[i]);
+        const double v = pow(ref_to_double(dt, c->a[i]), ref_to_double(dt, c->b[i]));
+        if (!isfinite(v) || v == 0) continue;
+        int ev;
+        (void)frexp(v, &ev); /* v in [2^(ev-1), 2^ev) */
+        const int q = (ev - 1 < emin ? emin : ev - 1) - frac; /* dt's ulp at v: 2^q */
+        const double scaled = ldexp(v, -q);
+        if (fabs(scaled - floor(scaled) - 0.5) < ldexp(v, 4 - 2 * (frac + 1) - q)) c->ties++;
+    }
+    return c;
+}
+
+/* Runs a case list's tpow HIGH_PRECISION on the selected target: 0 ulp from
+ * MPFR (NaN for NaN) required. */
+static void case_list_body(void *ctx, size_t target_index, const char *target) {
     (void)target_index;
     const case_list *c = ctx;
+    const pto_dtype dt = c->dt;
     uint32_t *got = malloc(c->n * sizeof(uint32_t));
     assert_non_null(got);
-    op_run_arrays(OP_TPOW, PTO_FLOAT32, PTO_POW_HIGH_PRECISION, c->a, c->b, got, c->n);
+    op_run_arrays(OP_TPOW, dt, PTO_POW_HIGH_PRECISION, c->a, c->b, got, c->n);
     size_t wrong = 0;
     for (size_t i = 0; i < c->n; ++i) {
-        if (ref_ulp_steps(PTO_FLOAT32, c->want[i], got[i]) == 0 ||
-            (ref_is_nan(PTO_FLOAT32, c->want[i]) && ref_is_nan(PTO_FLOAT32, got[i])))
+        if (ref_ulp_steps(dt, c->want[i], got[i]) == 0 ||
+            (ref_is_nan(dt, c->want[i]) && ref_is_nan(dt, got[i])))
             continue;
         if (++wrong <= 10)
-            print_error("tpow float32 HIGH_PRECISION on %s: x=0x%x (%.9g) y=0x%x (%.9g) got 0x%x want 0x%x\n",
-                        target, c->a[i], ref_to_double(PTO_FLOAT32, c->a[i]), c->b[i],
-                        ref_to_double(PTO_FLOAT32, c->b[i]), got[i], c->want[i]);
+            print_error("tpow %s HIGH_PRECISION on %s: x=0x%x (%.9g) y=0x%x (%.9g) got 0x%x want 0x%x\n",
+                        pto_dtype_string(dt), target, c->a[i], ref_to_double(dt, c->a[i]), c->b[i],
+                        ref_to_double(dt, c->b[i]), got[i], c->want[i]);
     }
-    print_message("[accuracy] tpow       float32  exact and ties %-6s n=%7zu ties=%zu%s wrong=%zu\n", target,
-                  c->n, c->ties, under_emulation_stride() > 1 ? " (sampled)" : "", wrong);
+    print_message("[accuracy] tpow       %-8s %s %-6s n=%7zu %s=%zu%s wrong=%zu\n", pto_dtype_string(dt),
+                  c->what, target, c->n, c->ties_what,
+                  c->ties, under_emulation_stride() > 1 ? " (sampled)" : "", wrong);
     free(got);
-    if (wrong != 0) fail_msg("tpow float32 HIGH_PRECISION on %s: %zu exact cases misrounded", target, wrong);
+    if (wrong != 0)
+        fail_msg("tpow %s HIGH_PRECISION on %s: %zu of the %s cases misrounded", pto_dtype_string(dt), target,
+                 wrong, c->what);
 }
+
+static void free_case_list(case_list *c) { free(c->a), free(c->b), free(c->want), free(c); }
 
 static void test_pow_exact_cases(void **state) {
     (void)state;
     case_list *c = make_exact_cases();
     assert_true(c->ties > 1000);
-    for_each_target("tpow float32 HIGH_PRECISION exact results and ties", exact_cases_body, c);
-    free(c->a), free(c->b), free(c->want), free(c);
+    for_each_target("tpow float32 HIGH_PRECISION exact results and ties", case_list_body, c);
+    free_case_list(c);
 }
+
+static void test_pow_near_powers_of_two(void **state) {
+    const pto_dtype dt = *(const pto_dtype *)*state;
+    case_list *c = make_near_pow2_cases(dt);
+    assert_true(c->ties > (size_t)(100 / under_emulation_stride())); /* the class does reach midpoints */
+    for_each_target("tpow HIGH_PRECISION near powers of two", case_list_body, c);
+    free_case_list(c);
+}
+
+static const pto_dtype kNearPow2Types[] = {PTO_FLOAT32, PTO_FLOAT16, PTO_BFLOAT16};
 
 static void test_sweep(void **state) {
     const sweep *s = *state;
@@ -402,10 +486,16 @@ static void test_sweep(void **state) {
 }
 
 int main(void) {
-    struct CMUnitTest tests[COUNT(kSweeps) + 2];
+    struct CMUnitTest tests[COUNT(kSweeps) + 2 + COUNT(kNearPow2Types)];
     for (size_t i = 0; i < COUNT(kSweeps); ++i)
         tests[i] = (struct CMUnitTest){kSweeps[i].name, test_sweep, NULL, NULL, (void *)&kSweeps[i]};
     tests[COUNT(kSweeps)] = (struct CMUnitTest)cmocka_unit_test(test_rsqrt_every_input_in_1_4);
     tests[COUNT(kSweeps) + 1] = (struct CMUnitTest)cmocka_unit_test(test_pow_exact_cases);
+    static const char *const kNearPow2Names[] = {"tpow float32 HIGH_PRECISION near powers of two",
+                                                 "tpow float16 HIGH_PRECISION near powers of two",
+                                                 "tpow bfloat16 HIGH_PRECISION near powers of two"};
+    for (size_t i = 0; i < COUNT(kNearPow2Types); ++i)
+        tests[COUNT(kSweeps) + 2 + i] = (struct CMUnitTest){kNearPow2Names[i], test_pow_near_powers_of_two,
+                                                            NULL, NULL, (void *)&kNearPow2Types[i]};
     return cmocka_run_group_tests_name("accuracy", tests, NULL, NULL);
 }

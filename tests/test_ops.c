@@ -2,6 +2,7 @@
  * on every SIMD target: many shapes, partial and empty valid regions, in-place
  * calls, operands of different physical shapes, and dst elements outside the
  * valid region checked unchanged. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -265,11 +266,175 @@ static void test_tpartadd(void **state) {
     for_each_target("tpartadd (9 dtypes, every supported pattern)", partadd_body, &seed);
 }
 
+/* ---- tcolexpanddiv against division, bit for bit ---- */
+
+/* Targets with FMA divide by a column's reciprocal and a remainder
+ * correction (src/kernels/broadcast.cc), falling back to division where its
+ * hypotheses fail; the others divide. Both must give the plain division's
+ * bits (NaN: NaN-ness) for divisors and dividends chosen at those
+ * hypotheses' edges: significands of all ones or just above 1, powers of
+ * two, subnormals, the reciprocal's range ends 2^-126 and 2^126, zeros,
+ * infinities, NaN; dividends whose quotients lie near a midpoint of float32,
+ * near overflow, near 2^-124 and in the subnormal range, and dividends near
+ * 2^-101, subnormal or special. float16: every divisor bit pattern. Tiles of
+ * more than 1024 columns with odd widths cross the kernel's column passes
+ * and row tails. */
+#define DIV_ROWS 24
+#define DIV_COLS_F32 1331
+#define DIV_BATCHES_F32 32
+#define DIV_ROWS_F16 16
+#define DIV_COLS_F16 4096
+
+static float f32_of(uint32_t bits) { return (float)ref_to_double(PTO_FLOAT32, bits); }
+
+static uint32_t random_sign(rng *r) { return rng_below(r, 2) ? 0x80000000u : 0u; }
+
+/* sign | biased exponent | fraction. */
+static uint32_t f32_bits(rng *r, uint32_t biased_exp, uint32_t frac) {
+    return random_sign(r) | biased_exp << 23 | (frac & 0x7FFFFFu);
+}
+
+/* The kinds of value below are drawn per group of DIV_GROUP columns (a
+ * vector of the widest target, from each row's start), so that vectors of
+ * one kind take the kernel's fast path, or its fallback, as a whole. */
+#define DIV_GROUP 16
+#define DIV_KINDS 8
+
+static uint32_t adversarial_divisor(rng *r, uint32_t kind) {
+    const uint32_t frac = (uint32_t)rng_next(r);
+    switch (kind) {
+    case 0: return f32_bits(r, 1 + rng_below(r, 254), frac);
+    case 1: { /* powers of two, subnormal ones included */
+        const int e = -149 + (int)rng_below(r, 277);
+        return random_sign(r) | ref_from_double(PTO_FLOAT32, ldexp(1.0, e));
+    }
+    case 2: return f32_bits(r, 1 + rng_below(r, 254), 0x7FFFFFu - rng_below(r, 4));
+    case 3: return f32_bits(r, 1 + rng_below(r, 254), rng_below(r, 4));
+    case 4: return f32_bits(r, 0, frac); /* subnormal (or zero) */
+    case 5: { /* the ends of the reciprocal's range and of the format */
+        static const uint32_t kEdges[] = {0x00800000u, 0x7E800000u, 0x7F7FFFFFu, 0x00000001u, 0x3F800000u};
+        return random_sign(r) | (kEdges[rng_below(r, COUNT(kEdges))] + rng_below(r, 3) - 1);
+    }
+    case 6: {
+        uint32_t specials[16];
+        return specials[rng_below(r, (uint32_t)float_specials(PTO_FLOAT32, specials))];
+    }
+    default: return f32_bits(r, 107 + rng_below(r, 40), frac);
+    }
+}
+
+static uint32_t adversarial_dividend(rng *r, uint32_t divisor, uint32_t kind) {
+    const double s = fabs(ref_to_double(PTO_FLOAT32, divisor));
+    const double sign = rng_below(r, 2) ? -1.0 : 1.0;
+    const double frac = 1.0 + ldexp((double)(rng_next(r) & 0x7FFFFFu), -23);
+    switch (kind) {
+    case 0: return f32_bits(r, 1 + rng_below(r, 254), (uint32_t)rng_next(r));
+    case 1: { /* a quotient just off a float32 midpoint */
+        const double mid = ldexp(frac + ldexp(1.0, -24), (int)rng_below(r, 61) - 30);
+        return ref_from_double(PTO_FLOAT32, sign * s * mid);
+    }
+    case 2: { /* a quotient near the ends of the range */
+        static const int kEnds[] = {-152, -149, -140, -127, -126, -125, -124, -123, 125, 126, 127, 128};
+        const int e = kEnds[rng_below(r, COUNT(kEnds))];
+        return ref_from_double(PTO_FLOAT32, sign * s * ldexp(frac, e));
+    }
+    case 3: return ref_from_double(PTO_FLOAT32, sign * ldexp(frac, -104 + (int)rng_below(r, 7)));
+    case 4: return f32_bits(r, 0, (uint32_t)rng_next(r));
+    case 5: {
+        uint32_t specials[16];
+        return specials[rng_below(r, (uint32_t)float_specials(PTO_FLOAT32, specials))];
+    }
+    case 6: return (uint32_t)rng_next(r);
+    default: /* exact quotients */
+        return ref_from_double(PTO_FLOAT32, sign * s * (double)(1 + rng_below(r, 1000)));
+    }
+}
+
+static bool same_quotient(pto_dtype dt, uint32_t got, uint32_t want) {
+    return got == want || (ref_is_nan(dt, got) && ref_is_nan(dt, want));
+}
+
+/* Runs one rows x cols tcolexpanddiv and counts the elements that differ
+ * from want. */
+static size_t count_wrong_quotients(pto_dtype dt, const uint32_t *a, const uint32_t *s, const uint32_t *want,
+                                    uint32_t rows, uint32_t cols, const char *target) {
+    const size_t n = (size_t)rows * cols;
+    uint32_t *got = malloc(n * sizeof(uint32_t));
+    assert_non_null(got);
+    op_run_rows(OP_TCOLEXPANDDIV, dt, PTO_POW_DEFAULT, a, s, got, rows, cols);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (same_quotient(dt, got[i], want[i])) continue;
+        if (++wrong <= 10)
+            print_error("tcolexpanddiv %s on %s: 0x%x / 0x%x got 0x%x want 0x%x\n", pto_dtype_string(dt), target,
+                        a[i], s[i % cols], got[i], want[i]);
+    }
+    free(got);
+    return wrong;
+}
+
+static void division_body(void *ctx, size_t target_index, const char *target) {
+    (void)ctx;
+    rng r = {0xD1F1DEu + target_index};
+    const size_t n_max = (size_t)DIV_ROWS_F16 * DIV_COLS_F16;
+    uint32_t *a = malloc(n_max * sizeof(uint32_t)), *s = malloc(n_max * sizeof(uint32_t));
+    uint32_t *want = malloc(n_max * sizeof(uint32_t));
+    assert_true(a && s && want);
+    size_t n32 = 0, wrong32 = 0, n16 = 0, wrong16 = 0;
+    uint32_t kind = 0;
+    for (int batch = 0; batch < DIV_BATCHES_F32; ++batch) {
+        for (uint32_t j = 0; j < DIV_COLS_F32; ++j) {
+            /* Half the groups of ordinary divisors (kind 0 or 7). */
+            if (j % DIV_GROUP == 0) kind = rng_below(&r, 2) ? rng_below(&r, 2) * 7 : rng_below(&r, DIV_KINDS);
+            s[j] = adversarial_divisor(&r, kind);
+        }
+        for (size_t i = 0; i < (size_t)DIV_ROWS * DIV_COLS_F32; ++i) {
+            const uint32_t sj = s[i % DIV_COLS_F32];
+            /* Half the groups of dividends whose quotients are near a
+             * midpoint or exact (kind 1 or 7). */
+            if (i % DIV_COLS_F32 % DIV_GROUP == 0)
+                kind = rng_below(&r, 2) ? 1 + rng_below(&r, 2) * 6 : rng_below(&r, DIV_KINDS);
+            a[i] = adversarial_dividend(&r, sj, kind);
+            want[i] = ref_from_double(PTO_FLOAT32, f32_of(a[i]) / f32_of(sj)); /* float division */
+        }
+        wrong32 += count_wrong_quotients(PTO_FLOAT32, a, s, want, DIV_ROWS, DIV_COLS_F32, target);
+        n32 += (size_t)DIV_ROWS * DIV_COLS_F32;
+    }
+    /* float16: the 65536 divisors in 16 tiles, random dividends and ones
+     * whose quotients lie near a float16 midpoint. */
+    for (uint32_t first = 0; first < 0x10000u; first += DIV_COLS_F16) {
+        for (uint32_t j = 0; j < DIV_COLS_F16; ++j) s[j] = first + j;
+        for (size_t i = 0; i < n_max; ++i) {
+            const uint32_t sj = s[i % DIV_COLS_F16];
+            const double sd = ref_to_double(PTO_FLOAT16, sj);
+            if (i % DIV_COLS_F16 % DIV_GROUP == 0) kind = rng_below(&r, 4);
+            a[i] = kind == 0 ? gen_value(&r, PTO_FLOAT16, GEN_ANY)
+                                    : ref_from_double(PTO_FLOAT16, sd * ldexp(1.0 + ldexp(2.0 * rng_below(&r, 1024) + 1, -11),
+                                                                             (int)rng_below(&r, 41) - 20));
+            want[i] = ref_div(PTO_FLOAT16, a[i], sj);
+        }
+        wrong16 += count_wrong_quotients(PTO_FLOAT16, a, s, want, DIV_ROWS_F16, DIV_COLS_F16, target);
+        n16 += n_max;
+    }
+    print_message("[ops] tcolexpanddiv vs division on %-6s float32 n=%zu wrong=%zu, float16 n=%zu "
+                  "(every divisor) wrong=%zu\n", target, n32, wrong32, n16, wrong16);
+    free(a), free(s), free(want);
+    if (wrong32 + wrong16 != 0)
+        fail_msg("tcolexpanddiv on %s: %zu float32 and %zu float16 quotients differ from division", target, wrong32,
+                 wrong16);
+}
+
+static void test_colexpanddiv_is_division(void **state) {
+    (void)state;
+    for_each_target("tcolexpanddiv against division, bit for bit", division_body, NULL);
+}
+
 int main(void) {
-    struct CMUnitTest tests[COUNT(kElementwise) + 1];
+    struct CMUnitTest tests[COUNT(kElementwise) + 2];
     for (size_t i = 0; i < COUNT(kElementwise); ++i)
         tests[i] = (struct CMUnitTest){kElementwise[i].name, test_elementwise, NULL, NULL,
                                        (void *)&kElementwise[i]};
     tests[COUNT(kElementwise)] = (struct CMUnitTest)cmocka_unit_test(test_tpartadd);
+    tests[COUNT(kElementwise) + 1] = (struct CMUnitTest)cmocka_unit_test(test_colexpanddiv_is_division);
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }

@@ -10,10 +10,12 @@ namespace pto {
 namespace HWY_NAMESPACE {
 
 // Division of FLOAT16 values in f32 lanes is correctly rounded: f32 has more
-// than 2*11+2 significand bits, so rounding twice equals rounding once.
+// than 2*11+2 significand bits, so rounding twice equals rounding once. The
+// f32 quotient below is the correctly rounded one on every path, so FLOAT16
+// stays exact too.
 template <typename T>
-void ColExpandDivTyped(size_t rows, size_t cols, const kernels::Plane& dst, const kernels::ConstPlane& src,
-                       const void* divisor) {
+void ColExpandDivByDivision(size_t rows, size_t cols, const kernels::Plane& dst,
+                            const kernels::ConstPlane& src, const void* divisor) {
   T* out = static_cast<T*>(dst.data);
   const T* in = static_cast<const T*>(src.data);
   const T* div = static_cast<const T*>(divisor);
@@ -22,14 +24,104 @@ void ColExpandDivTyped(size_t rows, size_t cols, const kernels::Plane& dst, cons
   };
   // Row 0 last: the divisor may be dst's own row 0 (in-place on src1).
   ForEachBinaryAnyWidth(ComputeTag<T>(), rows - 1, cols, out + dst.stride, dst.stride,
-                in + src.stride, src.stride, div, 0, body);
+                        in + src.stride, src.stride, div, 0, body);
   ForEachBinaryAnyWidth(ComputeTag<T>(), 1, cols, out, dst.stride, in, src.stride, div, 0, body);
 }
+
+#if HWY_NATIVE_FMA
+// Every row divides by the same s, so the division becomes one reciprocal
+// per column and, per element, Markstein's correction:
+//   y = RN(1/s), q = RN(a y), r = fma(-q, s, a), q' = RN(q + r y) = RN(a/s).
+//
+// Why q' is the correctly rounded quotient. Scaling a and s by powers of two
+// scales every step alike while nothing leaves the normal range, so take
+// their significands in [1, 2) (p = 24). y = RN(1/s) gives |1 - s y| < 2^-p.
+// Markstein's theorem (IBM J. Res. Dev. 34, 1990): if moreover q is within
+// one ulp of a/s, r is exact and RN(q + r y) = RN(a/s). RN(a y) is within
+// 1.5 ulp of a/s, not always one (for a < s about 1 pair in 70 at p = 14);
+// there r is rounded, but the correction is still right: checked for every
+// pair of significands at p = 8, 10 to 14 and 16 (an emulation), and in
+// float32 for every dividend significand against 4000 divisor significands
+// (1, the 40 just above 1, the 38 just below 2, and random ones): 0
+// differences from a / s.
+// A quotient is never exactly a midpoint (no ties to decide).
+//
+// The hypotheses, as masks:
+//   - per column: 2^-126 <= |s| < 2^126, so that y is a normal number (else
+//     y is set to NaN, which fails the next test: zero, subnormal, huge,
+//     infinite and NaN divisors);
+//   - per element: L <= |q| <= 2^126 with L = max(2^-124, 2^-100 |y|) (per
+//     column; NaN q fails too). |q| >= 2^-124 and the 1.5 ulp above keep
+//     a/s and q' normal and far from overflow; |q| >= 2^-100 |y| keeps
+//     |a| = |a/s| |s| > 2^-101 (so a is not zero or subnormal), and with it
+//     r: exactly a - s q, a multiple of ulp(s) ulp(q) >= 2^(e_a - 47) >=
+//     2^-149, r is exact wherever it is in the unbounded exponent range
+//     (subnormal or not), and where it is rounded there it is >= 2^-126 in
+//     magnitude, so normal and rounded alike. Every step rounds as in the
+//     significand argument above. An infinite or NaN a makes q infinite or
+//     NaN.
+// A vector in which some lane fails them (zeros, infinities, NaN, results
+// near overflow or underflow, subnormals) divides with Div instead.
+//
+// Without a fused multiply-add the remainder cannot be formed exactly:
+// those targets keep ColExpandDivByDivision.
+
+// Columns per pass: the pass's divisors, their reciprocals and the lower
+// bounds L as f32 on the stack (12 KiB), read by every row of the pass.
+constexpr size_t kColumnChunk = 1024;
+
+template <typename T>
+void ColExpandDivByReciprocal(size_t rows, size_t cols, const kernels::Plane& dst,
+                              const kernels::ConstPlane& src, const void* divisor) {
+  const ComputeTag<T> d;
+  HWY_ALIGN float columns[3 * kColumnChunk];  // s, y = RN(1/s) (NaN where unusable), L
+  const auto per_column = [](auto dv, const T* ps, float* out) {
+    const auto s = LoadAs(dv, ps);
+    const auto abs_s = hn::Abs(s);
+    const auto usable = hn::And(hn::Ge(abs_s, hn::Set(dv, 0x1p-126f)), hn::Lt(abs_s, hn::Set(dv, 0x1p126f)));
+    const auto y = hn::IfThenElse(usable, hn::Div(hn::Set(dv, 1.0f), s), hn::Set(dv, NAN));
+    hn::StoreU(s, dv, out);
+    hn::StoreU(y, dv, out + kColumnChunk);
+    hn::StoreU(hn::Max(hn::Set(dv, 0x1p-124f), hn::Mul(hn::Abs(y), hn::Set(dv, 0x1p-100f))), dv,
+               out + 2 * kColumnChunk);
+  };
+  const auto body = [](auto dv, const T* pa, const float* ps, T* po) {
+    const auto a = LoadAs(dv, pa);
+    const auto s = hn::LoadU(dv, ps);
+    const auto y = hn::LoadU(dv, ps + kColumnChunk);
+    const auto q = hn::Mul(a, y);
+    const auto abs_q = hn::Abs(q);
+    const auto ok = hn::And(hn::Ge(abs_q, hn::LoadU(dv, ps + 2 * kColumnChunk)),
+                            hn::Le(abs_q, hn::Set(dv, 0x1p126f)));
+    if (HWY_LIKELY(hn::AllTrue(dv, ok))) {
+      StoreAs(dv, hn::MulAdd(hn::NegMulAdd(q, s, a), y, q), po);
+    } else {
+      StoreAs(dv, hn::Div(a, s), po);
+    }
+  };
+  T* out = static_cast<T*>(dst.data);
+  const T* in = static_cast<const T*>(src.data);
+  const T* div = static_cast<const T*>(divisor);
+  for (size_t c0 = 0; c0 < cols; c0 += kColumnChunk) {
+    const size_t n = cols - c0 < kColumnChunk ? cols - c0 : kColumnChunk;
+    // The divisor row (possibly dst's own row 0) is read before any row of
+    // these columns is written.
+    ForEachUnaryAnyWidth(d, 1, n, columns, 0, div + c0, 0, per_column);
+    ForEachBinaryAnyWidth(d, rows, n, out + c0, dst.stride, in + c0, src.stride,
+                          static_cast<const float*>(columns), 0, body);
+  }
+}
+#endif  // HWY_NATIVE_FMA
 
 void ColExpandDivImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
                       const kernels::ConstPlane& src, const void* divisor) {
   VisitDtypeAmong<float, hwy::float16_t>(dtype, [&](auto tag) {
-    ColExpandDivTyped<decltype(tag)>(rows, cols, dst, src, divisor);
+    using T = decltype(tag);
+#if HWY_NATIVE_FMA
+    ColExpandDivByReciprocal<T>(rows, cols, dst, src, divisor);
+#else
+    ColExpandDivByDivision<T>(rows, cols, dst, src, divisor);
+#endif
   });
 }
 

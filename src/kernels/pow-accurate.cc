@@ -5,19 +5,24 @@
 //     number of at most 53 significant bits, which includes every x^y that
 //     some format represents or that lies exactly halfway between two of its
 //     numbers (x^2, x^3, x^0.5 of small-significand x, powers of two); or
-//   - computed as a double-double hi + lo (PowDD) with a relative error below
-//     2^-94 (the bound is derived next to each step),
+//   - computed as a double-double hi + lo (Log, then Exp) with a relative
+//     error below 2^-93.5 wherever the result is within the formats' range,
+//     |ln x^y| <= 104 (the bound is derived next to each step: Log below
+//     2^-101, t = y ln x below 2^-101 + 2u^2, hence an absolute error below
+//     2^-94.4 in t, and Exp's own below 2^-96),
 // and then rounded once to the format (RoundToFormat), ties to even.
 //
 // Why that rounds correctly: RoundToFormat returns the correct rounding of
 // hi + lo, and hi + lo rounds like x^y unless a rounding boundary (a
 // midpoint between two numbers of the format) lies between them, that is,
-// unless x^y is within 2^-94 |x^y| of a midpoint without being one
+// unless x^y is within 2^-93.5 |x^y| of a midpoint without being one
 // (midpoints themselves are exact cases). That is not proven here for all
 // 2^64 pairs of float32 inputs (it would take a search of the worst cases);
 // for random-like digits the expected number of such pairs among all of them
-// is about 2^64 * 2^-(94 - 25) = 2^-5, and none occurred in the tests
-// (tests/test_accuracy.c compares with MPFR).
+// is about 2^64 * 2^-(93.5 - 25) = 2^-4.5, and none occurred in the tests
+// (tests/test_accuracy.c compares with MPFR). Structured inputs are not
+// random-like, but the closest ones known, x = 2^e (1 + j 2^-24) to small
+// dyadic powers (see ScaledLn2), stay about 2^-49 away.
 //
 // Compiled without contraction (-ffp-contract=off): the error-free
 // transformations below need each operation rounded on its own, and the
@@ -34,7 +39,9 @@ namespace pto {
 namespace pow_accurate {
 namespace {
 
-// ln 2 = kLn2Hi + kLn2Lo to 2^-110.
+// ln 2 = kLn2Hi + kLn2Lo to 2^-109.9 relative. kLn2Hi is ln 2 rounded to
+// double: all 53 of its bits are significant, so n * kLn2Hi is NOT exact
+// for an integer n (see ScaledLn2).
 constexpr double kLn2Hi = 0x1.62e42fefa39efp-1;
 constexpr double kLn2Lo = 0x1.abc9e3b39803fp-56;
 constexpr double kInvLn2 = 0x1.71547652b82fep+0;
@@ -81,6 +88,30 @@ DD MulD(DD a, double b) {
   return FastTwoSum(p.hi, p.lo + a.lo * b);
 }
 
+// n ln 2 for an integer |n| < 2^10, relative error below 2^-105.2: n kLn2Hi
+// exactly (TwoProd), n kLn2Lo to u, their sum's tail rounded once (u^2 of
+// the whole), and kLn2Hi + kLn2Lo's own 2^-109.9.
+//
+// Both Log (k ln 2) and Exp (n ln 2) used to form this as
+// FastTwoSum(n * kLn2Hi, n * kLn2Lo), taking n * kLn2Hi for exact "because
+// |n| < 2^11". That holds only for a kLn2Hi with 11 trailing zero bits (a
+// Cody-Waite split); this kLn2Hi has none, so the product was rounded, an
+// error of up to half an ulp of n ln 2 (2^-47 where 64 <= |n ln 2| < 128):
+// about 2^-53 relative in ln x, carried by t = y ln x into e^t as an
+// absolute error in t, and again in Exp's reduction t - n ln 2, where it is
+// a relative error of the result itself. So the accurate path was good to
+// about 2^-49, not 2^-94, far from x = 1 (exponent k != 0) or for results
+// away from 1 (n != 0). Random inputs almost never lie that close to a
+// rounding boundary, but the ones the fast path's rounding test sends here
+// are exactly those within 2^-41.3 of one, among them a whole structured
+// class: x = 2^e (1 + j 2^-24) for a few j, y = k/2^m, whose x^y =
+// 2^(e y) (1 + y j 2^-24 + y (y - 1)/2 j^2 2^-48 + ...) sits about 2^-49
+// beyond a midpoint whenever the first-order term lands on one (16777215^1.5
+// = 2^36 - 6144 + 3/8 2^-12). About 1 in 400 of those were misrounded, on
+// every target alike (this path is shared). tests/test_accuracy.c checks the
+// class, for every format and the whole exponent range.
+DD ScaledLn2(double n) { return MulD({kLn2Hi, kLn2Lo}, n); }
+
 // a / n for a small positive integer n, relative error <= 3u^2: the
 // remainder a.hi - q n of a rounded quotient q is exact in double.
 DD DivN(DD a, double n) {
@@ -108,9 +139,11 @@ const std::array<DD, kLogTerms>& InverseOddNumbers() {
 // cut after n = 19: the rest is below w^20 / 43 < 2^-106 of S (~1/3).
 // z - 1 and z + 1 are exact (24-bit z), s is formed to 2u^2, and the 20
 // Horner steps add <= 20 * 7u^2 to the relative error of S, whose weight in
-// ln z is w / 3 < 2^-6.6: ln z carries <= 12u^2. For k != 0, |ln x| >=
-// ln 2 / 2 = |ln z|max, so adding k ln 2 (to 2^-110 relative) cancels at most
-// a factor of 2: ln x carries a relative error below 2^-100.
+// ln z is w / 3 < 2^-6.6: ln z carries <= 12u^2 = 2^-102.4. For k != 0,
+// |ln x| >= |k| ln 2 - ln 2 / 2 >= max(|k ln 2| / 2, |ln z|), so the errors
+// of ln z and of k ln 2 (2^-105.2, ScaledLn2) grow by at most a factor of 1
+// and 2, and the addition adds 3u^2: ln x carries a relative error below
+// 2^-102.4 + 2^-104.2 + 2^-104.4 < 2^-101.
 DD Log(double x) {
   int k;
   double z = frexp(x, &k);  // z in [1/2, 1)
@@ -128,20 +161,18 @@ DD Log(double x) {
   for (int n = kLogTerms - 2; n >= 0; --n) sum = Add(coeff[n], Mul(sum, w));
   DD ln_z = Add(s, Mul(Mul(s, w), sum));
   ln_z = {2 * ln_z.hi, 2 * ln_z.lo};
-  const double kd = k;
-  const DD k_ln2 = FastTwoSum(kd * kLn2Hi, kd * kLn2Lo);  // kd * kLn2Hi is exact: |k| < 2^11
-  return Add(k_ln2, ln_z);
+  return Add(ScaledLn2(k), ln_z);
 }
 
 // e^t for |t| <= 200, as a double-double with relative error below 2^-96
 // plus t's own absolute error: t = n ln 2 + r, |r| <= 0.3466 + 2^-40, r
-// formed with absolute error <= |t| 2^-104 + 2^-101 (n ln 2 to 2^-110
-// relative, |n| <= 289); e^r by its Taylor series to r^22, whose remainder
+// formed with absolute error <= |t| 2^-104 + 2^-101 (n ln 2 to 2^-105.2
+// relative by ScaledLn2, |n| <= 289); e^r by its Taylor series to r^22, whose remainder
 // is below 0.35^23 / 23! < 2^-103, evaluated by Horner in 22 steps of
 // <= 10u^2 each.
 DD Exp(DD t) {
   const double n = nearbyint(t.hi * kInvLn2);
-  const DD n_ln2 = FastTwoSum(n * kLn2Hi, n * kLn2Lo);  // n * kLn2Hi exact: |n| < 2^10
+  const DD n_ln2 = ScaledLn2(n);
   const DD r = Add(t, {-n_ln2.hi, -n_ln2.lo});
   constexpr int kDegree = 22;
   DD e = {1.0, 0.0};

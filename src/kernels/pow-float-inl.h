@@ -26,7 +26,10 @@
 //   Estrin's scheme (a dependency chain of about log2 of their length: the
 //   loop is latency bound).
 //   DEFAULT without FMA uses P of degree 6 and Q of degree 4 by Horner and
-//   rounds the double result once (within ~2^-29 of x^y).
+//   rounds the double result once: Q's fit 2^-27.5 and log2's 2^-32.0,
+//   which t = y log2|x| carries into 2^t as up to ln 2 * 129 * 2^-32 =
+//   2^-25.2 (|t| <= 129 for normal results), keep it within about 2^-24.9
+//   of x^y before that rounding.
 //
 // PowDefaultF32 (DEFAULT on targets with FMA): f32 lanes only, with exact FMA
 // splits: 16 table buckets for log2 (r exact, |r| <= 0.0333, tail
@@ -181,8 +184,9 @@ constexpr bool HasMaskedTail() {
 // Log2Exp2: the double-lane core.
 
 // log2|x| for |x| = 2^k z, z in [kLogOff, 2 kLogOff) and bucket its table
-// entry (see SplitLog2Argument); |error| <= 2^-32 relative (2^-36.5 for kHigh,
-// the polynomial's fit).
+// entry (see SplitLog2Argument). The polynomial's fit is 2^-32.0 (kHigh:
+// 2^-49.67, pow-tables.h); with the evaluation, the relative error of the
+// kHigh result is bounded in MarkHardToRound.
 template <bool kHigh, class DD>
 HWY_INLINE hn::Vec<DD> Log2Reduced(DD dd, hn::Vec<DD> z, hn::Vec<DD> k,
                                    hn::Vec<hn::RebindToUnsigned<DD>> bucket) {

@@ -228,7 +228,13 @@ bool within_tolerance(pto_dtype dt, uint64_t tolerance, uint32_t reference, uint
 void op_run_arrays(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_t *a,
                    const uint32_t *b, uint32_t *out, size_t n) {
     assert_true(n > 0);
-    const uint32_t cols = n % 512 == 0 ? 512 : (uint32_t)n, rows = (uint32_t)(n / cols);
+    const uint32_t cols = n % 512 == 0 ? 512 : (uint32_t)n;
+    op_run_rows(op, dt, algo, a, b, out, (uint32_t)(n / cols), cols);
+}
+
+void op_run_rows(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_t *a, const uint32_t *b,
+                 uint32_t *out, uint32_t rows, uint32_t cols) {
+    const size_t n = (size_t)rows * cols;
     /* tcolexpanddiv's divisor is one row: b's first cols elements. */
     const uint32_t rows1 = op == OP_TCOLEXPANDDIV ? 1 : rows;
     pto_tile *dst = tile_new(dt, rows, cols, rows, cols);

@@ -93,5 +93,9 @@ bool within_tolerance(pto_dtype dt, uint64_t tolerance, uint32_t reference, uint
  * out. Asserts PTO_OK. */
 void op_run_arrays(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_t *a,
                    const uint32_t *b, uint32_t *out, size_t n);
+/* The same over a rows x cols tile (tcolexpanddiv divides by b's first
+ * cols elements). */
+void op_run_rows(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_t *a, const uint32_t *b,
+                 uint32_t *out, uint32_t rows, uint32_t cols);
 
 #endif
