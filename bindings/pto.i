@@ -52,6 +52,26 @@
 %typemap(in) pto_buffer **out %{ $1 = (pto_buffer **)$input; %}
 %ignore pto_buffer_wrap;
 
+/* Programs and argument sets (v0.3): handles as uintptr, like tiles. */
+%typemap(gotype) pto_program *, const pto_program *, pto_args *, const pto_args * "uintptr"
+%typemap(in) pto_program *, const pto_program *, pto_args *, const pto_args * %{ $1 = ($1_ltype)$input; %}
+%typemap(gotype) pto_program **out, pto_args **out "*uintptr"
+%typemap(in) pto_program **out, pto_args **out %{ $1 = ($1_ltype)$input; %}
+/* pto_program_param_find's out-parameter. */
+%typemap(gotype) size_t *index "*uint64"
+%typemap(in) size_t *index %{ $1 = (size_t *)$input; %}
+/* Program text: a Go string passed as pointer and length (no copy, no NUL
+ * needed); "" becomes a non-NULL empty text. */
+%typemap(gotype) (const char *text, size_t length) "string"
+%typemap(in) (const char *text, size_t length)
+%{ $1 = ($1_ltype)($input.n ? $input.p : ""); $2 = (size_t)$input.n; %}
+/* Global memory for a pointer parameter: an unsafe.Pointer to the first
+ * element of a Go slice that the Go layer pins (runtime.Pinner) for as long
+ * as the argument set holds it, as the cgo rules require of a Go pointer C
+ * keeps after the call. */
+%typemap(gotype) void *data "unsafe.Pointer"
+%typemap(in) void *data %{ $1 = $input; %}
+
 /* Whole-tile copies in the tile's own encoding: a byte slice, passed as is
  * (the Go layer reinterprets typed slices as bytes without copying). */
 %typemap(gotype) (const void *src, size_t nbytes), (void *dst, size_t nbytes) "[]byte"
@@ -209,6 +229,78 @@ void ptoc_failure_free(uintptr_t f) { free((void *)f); }
 %}
 /* The storage is reached through the ByteBuffers, never as a raw address. */
 %ignore pto_buffer_data;
+
+/* Programs and argument sets (v0.3): handles as long, out-parameters as
+ * long[1], like tiles. */
+%define PTO_JAVA_HANDLE(TYPE)
+%typemap(jni) TYPE *, const TYPE * "jlong"
+%typemap(jtype) TYPE *, const TYPE * "long"
+%typemap(jstype) TYPE *, const TYPE * "long"
+%typemap(javain) TYPE *, const TYPE * "$javainput"
+%typemap(javaout) TYPE *, const TYPE * { return $jnicall; }
+%typemap(in) TYPE *, const TYPE * %{ $1 = ($1_ltype)(intptr_t)$input; %}
+%typemap(out) TYPE *, const TYPE * %{ $result = (jlong)(intptr_t)$1; %}
+%typemap(jni) TYPE **out "jlongArray"
+%typemap(jtype) TYPE **out "long[]"
+%typemap(jstype) TYPE **out "long[]"
+%typemap(javain) TYPE **out "$javainput"
+%typemap(in) TYPE **out (TYPE *handle = NULL) %{
+  if (!$input || (*jenv)->GetArrayLength(jenv, $input) < 1) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "handle holder must be a long[1]");
+    return $null;
+  }
+  $1 = &handle;
+%}
+%typemap(argout) TYPE **out %{
+  if (handle$argnum != NULL) {
+    jlong value = (jlong)(intptr_t)handle$argnum;
+    (*jenv)->SetLongArrayRegion(jenv, $input, 0, 1, &value);
+  }
+%}
+%enddef
+PTO_JAVA_HANDLE(pto_program)
+PTO_JAVA_HANDLE(pto_args)
+
+/* pto_program_param_find's out-parameter: a long[1]. */
+%typemap(jni) size_t *index "jlongArray"
+%typemap(jtype) size_t *index "long[]"
+%typemap(jstype) size_t *index "long[]"
+%typemap(javain) size_t *index "$javainput"
+%typemap(in) size_t *index (size_t value = 0) %{
+  if (!$input || (*jenv)->GetArrayLength(jenv, $input) < 1) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "index holder must be a long[1]");
+    return $null;
+  }
+  $1 = &value;
+%}
+%typemap(argout) size_t *index %{
+  {
+    jlong out = (jlong)value$argnum;
+    (*jenv)->SetLongArrayRegion(jenv, $input, 0, 1, &out);
+  }
+%}
+
+/* Program text: its UTF-8 bytes as a byte[] (exact, unlike modified UTF-8),
+ * copied for the call. */
+%typemap(jni) (const char *text, size_t length) "jbyteArray"
+%typemap(jtype) (const char *text, size_t length) "byte[]"
+%typemap(jstype) (const char *text, size_t length) "byte[]"
+%typemap(javain) (const char *text, size_t length) "$javainput"
+%typemap(in) (const char *text, size_t length) %{
+  if (!$input) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "text is null");
+    return $null;
+  }
+  $2 = (size_t)(*jenv)->GetArrayLength(jenv, $input);
+  $1 = (const char *)(*jenv)->GetByteArrayElements(jenv, $input, NULL);
+  if (!$1) return $null; /* OutOfMemoryError pending */
+%}
+%typemap(freearg) (const char *text, size_t length)
+%{ (*jenv)->ReleaseByteArrayElements(jenv, $input, (jbyte *)$1, JNI_ABORT); %}
+
+/* Global memory for a pointer parameter: a direct ByteBuffer, zero-copy, as
+ * pto_buffer_wrap (the Java layer keeps it reachable while it is bound). */
+%apply (void *memory, size_t nbytes) { (void *data, size_t nbytes) };
 
 /* Every failing call throws PtoException(status, pto_last_error()) from the
  * wrapper itself, so a call that returns normally returned PTO_OK (0). */
