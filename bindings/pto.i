@@ -154,84 +154,9 @@ void ptoc_failure_free(uintptr_t f) { free((void *)f); }
 %}
 %typemap(javaclassmodifiers) enum SWIGTYPE "final class"
 
-/* Tile handles as long. */
-%typemap(jni) pto_tile *, const pto_tile * "jlong"
-%typemap(jtype) pto_tile *, const pto_tile * "long"
-%typemap(jstype) pto_tile *, const pto_tile * "long"
-%typemap(javain) pto_tile *, const pto_tile * "$javainput"
-%typemap(javaout) pto_tile *, const pto_tile * { return $jnicall; }
-%typemap(in) pto_tile *, const pto_tile * %{ $1 = ($1_ltype)(intptr_t)$input; %}
-%typemap(out) pto_tile *, const pto_tile * %{ $result = (jlong)(intptr_t)$1; %}
-
-/* pto_tile_create's out-parameter: a long[1] the wrapper fills in. */
-%typemap(jni) pto_tile **out "jlongArray"
-%typemap(jtype) pto_tile **out "long[]"
-%typemap(jstype) pto_tile **out "long[]"
-%typemap(javain) pto_tile **out "$javainput"
-%typemap(in) pto_tile **out (pto_tile *handle = NULL) %{
-  if (!$input || (*jenv)->GetArrayLength(jenv, $input) < 1) {
-    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "handle holder must be a long[1]");
-    return $null;
-  }
-  $1 = &handle;
-%}
-%typemap(argout) pto_tile **out %{
-  if (handle$argnum != NULL) {
-    jlong value = (jlong)(intptr_t)handle$argnum;
-    (*jenv)->SetLongArrayRegion(jenv, $input, 0, 1, &value);
-  }
-%}
-
-/* Buffer handles as long, and pto_buffer_create's out-parameter as long[1]. */
-%typemap(jni) pto_buffer *, const pto_buffer * "jlong"
-%typemap(jtype) pto_buffer *, const pto_buffer * "long"
-%typemap(jstype) pto_buffer *, const pto_buffer * "long"
-%typemap(javain) pto_buffer *, const pto_buffer * "$javainput"
-%typemap(javaout) pto_buffer *, const pto_buffer * { return $jnicall; }
-%typemap(in) pto_buffer *, const pto_buffer * %{ $1 = ($1_ltype)(intptr_t)$input; %}
-%typemap(out) pto_buffer *, const pto_buffer * %{ $result = (jlong)(intptr_t)$1; %}
-%typemap(jni) pto_buffer **out "jlongArray"
-%typemap(jtype) pto_buffer **out "long[]"
-%typemap(jstype) pto_buffer **out "long[]"
-%typemap(javain) pto_buffer **out "$javainput"
-%typemap(in) pto_buffer **out (pto_buffer *handle = NULL) %{
-  if (!$input || (*jenv)->GetArrayLength(jenv, $input) < 1) {
-    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "handle holder must be a long[1]");
-    return $null;
-  }
-  $1 = &handle;
-%}
-%typemap(argout) pto_buffer **out %{
-  if (handle$argnum != NULL) {
-    jlong value = (jlong)(intptr_t)handle$argnum;
-    (*jenv)->SetLongArrayRegion(jenv, $input, 0, 1, &value);
-  }
-%}
-
-/* pto_buffer_wrap over a direct java.nio.ByteBuffer: its address and
- * capacity, zero-copy. The Java layer keeps the ByteBuffer reachable for as
- * long as the buffer or a tile placed in it exists. */
-%typemap(jni) (void *memory, size_t nbytes) "jobject"
-%typemap(jtype) (void *memory, size_t nbytes) "java.nio.ByteBuffer"
-%typemap(jstype) (void *memory, size_t nbytes) "java.nio.ByteBuffer"
-%typemap(javain) (void *memory, size_t nbytes) "$javainput"
-%typemap(in) (void *memory, size_t nbytes) %{
-  if (!$input) {
-    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "ByteBuffer is null");
-    return $null;
-  }
-  $1 = (*jenv)->GetDirectBufferAddress(jenv, $input);
-  if (!$1) {
-    SWIG_JavaThrowException(jenv, SWIG_JavaIllegalArgumentException, "the ByteBuffer is not direct");
-    return $null;
-  }
-  $2 = (size_t)(*jenv)->GetDirectBufferCapacity(jenv, $input);
-%}
-/* The storage is reached through the ByteBuffers, never as a raw address. */
-%ignore pto_buffer_data;
-
-/* Programs and argument sets (v0.3): handles as long, out-parameters as
- * long[1], like tiles. */
+/* Handles as long: tiles, buffers, programs and argument sets (v0.3); the
+ * out-parameter of each create function (TYPE **out) is a long[1] the
+ * wrapper fills in. */
 %define PTO_JAVA_HANDLE(TYPE)
 %typemap(jni) TYPE *, const TYPE * "jlong"
 %typemap(jtype) TYPE *, const TYPE * "long"
@@ -258,8 +183,33 @@ void ptoc_failure_free(uintptr_t f) { free((void *)f); }
   }
 %}
 %enddef
+PTO_JAVA_HANDLE(pto_tile)
+PTO_JAVA_HANDLE(pto_buffer)
 PTO_JAVA_HANDLE(pto_program)
 PTO_JAVA_HANDLE(pto_args)
+
+/* pto_buffer_wrap over a direct java.nio.ByteBuffer: its address and
+ * capacity, zero-copy. The Java layer keeps the ByteBuffer reachable for as
+ * long as the buffer or a tile placed in it exists. */
+%typemap(jni) (void *memory, size_t nbytes) "jobject"
+%typemap(jtype) (void *memory, size_t nbytes) "java.nio.ByteBuffer"
+%typemap(jstype) (void *memory, size_t nbytes) "java.nio.ByteBuffer"
+%typemap(javain) (void *memory, size_t nbytes) "$javainput"
+%typemap(in) (void *memory, size_t nbytes) %{
+  if (!$input) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "ByteBuffer is null");
+    return $null;
+  }
+  $1 = (*jenv)->GetDirectBufferAddress(jenv, $input);
+  if (!$1) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaIllegalArgumentException, "the ByteBuffer is not direct");
+    return $null;
+  }
+  $2 = (size_t)(*jenv)->GetDirectBufferCapacity(jenv, $input);
+%}
+/* The storage is reached through the ByteBuffers, never as a raw address. */
+%ignore pto_buffer_data;
+
 
 /* pto_program_param_find's out-parameter: a long[1]. */
 %typemap(jni) size_t *index "jlongArray"
@@ -292,7 +242,7 @@ PTO_JAVA_HANDLE(pto_args)
     return $null;
   }
   $2 = (size_t)(*jenv)->GetArrayLength(jenv, $input);
-  $1 = (const char *)(*jenv)->GetByteArrayElements(jenv, $input, NULL);
+  $1 = ($1_ltype)(*jenv)->GetByteArrayElements(jenv, $input, NULL);
   if (!$1) return $null; /* OutOfMemoryError pending */
 %}
 %typemap(freearg) (const char *text, size_t length)
@@ -301,6 +251,16 @@ PTO_JAVA_HANDLE(pto_args)
 /* Global memory for a pointer parameter: a direct ByteBuffer, zero-copy, as
  * pto_buffer_wrap (the Java layer keeps it reachable while it is bound). */
 %apply (void *memory, size_t nbytes) { (void *data, size_t nbytes) };
+
+/* The access flags are macros of unsigned type, which SWIG would write into
+ * a public constants interface as invalid Java ("1u"); the Java layer reads
+ * them from these functions instead. */
+%ignore PTO_PARAM_READ;
+%ignore PTO_PARAM_WRITE;
+%inline %{
+static unsigned pto_java_param_read(void) { return PTO_PARAM_READ; }
+static unsigned pto_java_param_write(void) { return PTO_PARAM_WRITE; }
+%}
 
 /* Every failing call throws PtoException(status, pto_last_error()) from the
  * wrapper itself, so a call that returns normally returned PTO_OK (0). */
