@@ -52,6 +52,26 @@
 %typemap(in) pto_buffer **out %{ $1 = (pto_buffer **)$input; %}
 %ignore pto_buffer_wrap;
 
+/* Programs and argument sets (v0.3): handles as uintptr, like tiles. */
+%typemap(gotype) pto_program *, const pto_program *, pto_args *, const pto_args * "uintptr"
+%typemap(in) pto_program *, const pto_program *, pto_args *, const pto_args * %{ $1 = ($1_ltype)$input; %}
+%typemap(gotype) pto_program **out, pto_args **out "*uintptr"
+%typemap(in) pto_program **out, pto_args **out %{ $1 = ($1_ltype)$input; %}
+/* pto_program_param_find's out-parameter. */
+%typemap(gotype) size_t *index "*uint64"
+%typemap(in) size_t *index %{ $1 = (size_t *)$input; %}
+/* Program text: a Go string passed as pointer and length (no copy, no NUL
+ * needed); "" becomes a non-NULL empty text. */
+%typemap(gotype) (const char *text, size_t length) "string"
+%typemap(in) (const char *text, size_t length)
+%{ $1 = ($1_ltype)($input.n ? $input.p : ""); $2 = (size_t)$input.n; %}
+/* Global memory for a pointer parameter: an unsafe.Pointer to the first
+ * element of a Go slice that the Go layer pins (runtime.Pinner) for as long
+ * as the argument set holds it, as the cgo rules require of a Go pointer C
+ * keeps after the call. */
+%typemap(gotype) void *data "unsafe.Pointer"
+%typemap(in) void *data %{ $1 = $input; %}
+
 /* Whole-tile copies in the tile's own encoding: a byte slice, passed as is
  * (the Go layer reinterprets typed slices as bytes without copying). */
 %typemap(gotype) (const void *src, size_t nbytes), (void *dst, size_t nbytes) "[]byte"
@@ -134,59 +154,39 @@ void ptoc_failure_free(uintptr_t f) { free((void *)f); }
 %}
 %typemap(javaclassmodifiers) enum SWIGTYPE "final class"
 
-/* Tile handles as long. */
-%typemap(jni) pto_tile *, const pto_tile * "jlong"
-%typemap(jtype) pto_tile *, const pto_tile * "long"
-%typemap(jstype) pto_tile *, const pto_tile * "long"
-%typemap(javain) pto_tile *, const pto_tile * "$javainput"
-%typemap(javaout) pto_tile *, const pto_tile * { return $jnicall; }
-%typemap(in) pto_tile *, const pto_tile * %{ $1 = ($1_ltype)(intptr_t)$input; %}
-%typemap(out) pto_tile *, const pto_tile * %{ $result = (jlong)(intptr_t)$1; %}
-
-/* pto_tile_create's out-parameter: a long[1] the wrapper fills in. */
-%typemap(jni) pto_tile **out "jlongArray"
-%typemap(jtype) pto_tile **out "long[]"
-%typemap(jstype) pto_tile **out "long[]"
-%typemap(javain) pto_tile **out "$javainput"
-%typemap(in) pto_tile **out (pto_tile *handle = NULL) %{
+/* Handles as long: tiles, buffers, programs and argument sets (v0.3); the
+ * out-parameter of each create function (TYPE **out) is a long[1] the
+ * wrapper fills in. */
+%define PTO_JAVA_HANDLE(TYPE)
+%typemap(jni) TYPE *, const TYPE * "jlong"
+%typemap(jtype) TYPE *, const TYPE * "long"
+%typemap(jstype) TYPE *, const TYPE * "long"
+%typemap(javain) TYPE *, const TYPE * "$javainput"
+%typemap(javaout) TYPE *, const TYPE * { return $jnicall; }
+%typemap(in) TYPE *, const TYPE * %{ $1 = ($1_ltype)(intptr_t)$input; %}
+%typemap(out) TYPE *, const TYPE * %{ $result = (jlong)(intptr_t)$1; %}
+%typemap(jni) TYPE **out "jlongArray"
+%typemap(jtype) TYPE **out "long[]"
+%typemap(jstype) TYPE **out "long[]"
+%typemap(javain) TYPE **out "$javainput"
+%typemap(in) TYPE **out (TYPE *handle = NULL) %{
   if (!$input || (*jenv)->GetArrayLength(jenv, $input) < 1) {
     SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "handle holder must be a long[1]");
     return $null;
   }
   $1 = &handle;
 %}
-%typemap(argout) pto_tile **out %{
+%typemap(argout) TYPE **out %{
   if (handle$argnum != NULL) {
     jlong value = (jlong)(intptr_t)handle$argnum;
     (*jenv)->SetLongArrayRegion(jenv, $input, 0, 1, &value);
   }
 %}
-
-/* Buffer handles as long, and pto_buffer_create's out-parameter as long[1]. */
-%typemap(jni) pto_buffer *, const pto_buffer * "jlong"
-%typemap(jtype) pto_buffer *, const pto_buffer * "long"
-%typemap(jstype) pto_buffer *, const pto_buffer * "long"
-%typemap(javain) pto_buffer *, const pto_buffer * "$javainput"
-%typemap(javaout) pto_buffer *, const pto_buffer * { return $jnicall; }
-%typemap(in) pto_buffer *, const pto_buffer * %{ $1 = ($1_ltype)(intptr_t)$input; %}
-%typemap(out) pto_buffer *, const pto_buffer * %{ $result = (jlong)(intptr_t)$1; %}
-%typemap(jni) pto_buffer **out "jlongArray"
-%typemap(jtype) pto_buffer **out "long[]"
-%typemap(jstype) pto_buffer **out "long[]"
-%typemap(javain) pto_buffer **out "$javainput"
-%typemap(in) pto_buffer **out (pto_buffer *handle = NULL) %{
-  if (!$input || (*jenv)->GetArrayLength(jenv, $input) < 1) {
-    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "handle holder must be a long[1]");
-    return $null;
-  }
-  $1 = &handle;
-%}
-%typemap(argout) pto_buffer **out %{
-  if (handle$argnum != NULL) {
-    jlong value = (jlong)(intptr_t)handle$argnum;
-    (*jenv)->SetLongArrayRegion(jenv, $input, 0, 1, &value);
-  }
-%}
+%enddef
+PTO_JAVA_HANDLE(pto_tile)
+PTO_JAVA_HANDLE(pto_buffer)
+PTO_JAVA_HANDLE(pto_program)
+PTO_JAVA_HANDLE(pto_args)
 
 /* pto_buffer_wrap over a direct java.nio.ByteBuffer: its address and
  * capacity, zero-copy. The Java layer keeps the ByteBuffer reachable for as
@@ -209,6 +209,58 @@ void ptoc_failure_free(uintptr_t f) { free((void *)f); }
 %}
 /* The storage is reached through the ByteBuffers, never as a raw address. */
 %ignore pto_buffer_data;
+
+
+/* pto_program_param_find's out-parameter: a long[1]. */
+%typemap(jni) size_t *index "jlongArray"
+%typemap(jtype) size_t *index "long[]"
+%typemap(jstype) size_t *index "long[]"
+%typemap(javain) size_t *index "$javainput"
+%typemap(in) size_t *index (size_t value = 0) %{
+  if (!$input || (*jenv)->GetArrayLength(jenv, $input) < 1) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "index holder must be a long[1]");
+    return $null;
+  }
+  $1 = &value;
+%}
+%typemap(argout) size_t *index %{
+  {
+    jlong out = (jlong)value$argnum;
+    (*jenv)->SetLongArrayRegion(jenv, $input, 0, 1, &out);
+  }
+%}
+
+/* Program text: its UTF-8 bytes as a byte[] (exact, unlike modified UTF-8),
+ * copied for the call. */
+%typemap(jni) (const char *text, size_t length) "jbyteArray"
+%typemap(jtype) (const char *text, size_t length) "byte[]"
+%typemap(jstype) (const char *text, size_t length) "byte[]"
+%typemap(javain) (const char *text, size_t length) "$javainput"
+%typemap(in) (const char *text, size_t length) %{
+  if (!$input) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "text is null");
+    return $null;
+  }
+  $2 = (size_t)(*jenv)->GetArrayLength(jenv, $input);
+  $1 = ($1_ltype)(*jenv)->GetByteArrayElements(jenv, $input, NULL);
+  if (!$1) return $null; /* OutOfMemoryError pending */
+%}
+%typemap(freearg) (const char *text, size_t length)
+%{ (*jenv)->ReleaseByteArrayElements(jenv, $input, (jbyte *)$1, JNI_ABORT); %}
+
+/* Global memory for a pointer parameter: a direct ByteBuffer, zero-copy, as
+ * pto_buffer_wrap (the Java layer keeps it reachable while it is bound). */
+%apply (void *memory, size_t nbytes) { (void *data, size_t nbytes) };
+
+/* The access flags are macros of unsigned type, which SWIG would write into
+ * a public constants interface as invalid Java ("1u"); the Java layer reads
+ * them from these functions instead. */
+%ignore PTO_PARAM_READ;
+%ignore PTO_PARAM_WRITE;
+%inline %{
+static unsigned pto_java_param_read(void) { return PTO_PARAM_READ; }
+static unsigned pto_java_param_write(void) { return PTO_PARAM_WRITE; }
+%}
 
 /* Every failing call throws PtoException(status, pto_last_error()) from the
  * wrapper itself, so a call that returns normally returned PTO_OK (0). */

@@ -36,6 +36,10 @@ func TestConstantsMatchHeader(t *testing.T) {
 		{"ProfileHost", int(ProfileHost), int(ptoc.PTO_PROFILE_HOST)},
 		{"ProfileA2A3", int(ProfileA2A3), int(ptoc.PTO_PROFILE_A2A3)},
 		{"ProfileA5", int(ProfileA5), int(ptoc.PTO_PROFILE_A5)},
+		{"ParamPointer", int(ParamPointer), int(ptoc.PTO_PARAM_POINTER)},
+		{"ParamInt", int(ParamInt), int(ptoc.PTO_PARAM_INT)},
+		{"ParamFloat", int(ParamFloat), int(ptoc.PTO_PARAM_FLOAT)},
+		{"ParamTile", int(ParamTile), int(ptoc.PTO_PARAM_TILE)},
 	}
 	for _, p := range pairs {
 		if p.got != p.want {

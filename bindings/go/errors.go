@@ -43,9 +43,15 @@ func (s Status) Error() string { return s.String() }
 //
 //	var perr *pto.Error
 //	if errors.As(err, &perr) { fmt.Println(perr.Status, perr.Message) }
+//
+// For a program's diagnostic (NewProgram, and run-time faults of Run and
+// Launch), Message reads "NAME:LINE:COL: error: SENTENCE" and Line and
+// Column hold LINE and COL (1-based); they are 0 for every other error.
 type Error struct {
 	Status  Status
 	Message string
+	Line    int
+	Column  int
 	closed  bool
 }
 

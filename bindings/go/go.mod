@@ -1,3 +1,3 @@
 module github.com/libpto/pto-go
 
-go 1.19
+go 1.21

@@ -63,29 +63,12 @@ const (
 // Size is the number of bytes per element; 0 for a value outside the enum.
 func (d DType) Size() int { return int(ptoc.Pto_dtype_size(ptoc.Enum_SS_pto_dtype(d))) }
 
-// String returns the element type's name, e.g. "FLOAT32".
+// String returns the element type's name, e.g. "FLOAT32" (pto_dtype_string).
 func (d DType) String() string {
-	switch d {
-	case Int8:
-		return "INT8"
-	case Uint8:
-		return "UINT8"
-	case Int16:
-		return "INT16"
-	case Uint16:
-		return "UINT16"
-	case Int32:
-		return "INT32"
-	case Uint32:
-		return "UINT32"
-	case Float16:
-		return "FLOAT16"
-	case BFloat16:
-		return "BFLOAT16"
-	case Float32:
-		return "FLOAT32"
+	if d < Int8 || d > Float32 {
+		return "DType(" + strconv.Itoa(int(d)) + ")"
 	}
-	return "DType(" + strconv.Itoa(int(d)) + ")"
+	return ptoc.Pto_dtype_string(ptoc.Enum_SS_pto_dtype(d))
 }
 
 // PowAlgorithm selects the floating-point algorithm of TPow.

@@ -1,6 +1,6 @@
 module example.com/pto-quickstart
 
-go 1.19
+go 1.21
 
 require github.com/libpto/pto-go v0.2.0
 

@@ -44,64 +44,106 @@ typedef long long swig_type_11;
 typedef long long swig_type_12;
 typedef long long swig_type_13;
 typedef long long swig_type_14;
-extern void _wrap_Swig_free_ptoc_259ee82e90febd58(uintptr_t arg1);
-extern uintptr_t _wrap_Swig_malloc_ptoc_259ee82e90febd58(swig_intgo arg1);
-extern swig_intgo _wrap_PTO_INT8_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_UINT8_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_INT16_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_UINT16_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_INT32_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_UINT32_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_FLOAT16_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_BFLOAT16_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_FLOAT32_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_OK_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_ERR_ALIASING_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_POW_DEFAULT_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_PROFILE_HOST_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_PROFILE_A2A3_ptoc_259ee82e90febd58(void);
-extern swig_intgo _wrap_PTO_PROFILE_A5_ptoc_259ee82e90febd58(void);
-extern swig_type_1 _wrap_pto_version_string_ptoc_259ee82e90febd58(void);
-extern swig_type_2 _wrap_pto_status_string_ptoc_259ee82e90febd58(swig_intgo arg1);
-extern swig_type_3 _wrap_pto_last_error_ptoc_259ee82e90febd58(void);
-extern swig_type_4 _wrap_pto_simd_target_ptoc_259ee82e90febd58(void);
-extern swig_type_5 _wrap_pto_dtype_size_ptoc_259ee82e90febd58(swig_intgo arg1);
-extern uintptr_t _wrap_pto_set_profile_ptoc_259ee82e90febd58(swig_intgo arg1);
-extern swig_intgo _wrap_pto_get_profile_ptoc_259ee82e90febd58(void);
-extern swig_type_6 _wrap_pto_profile_string_ptoc_259ee82e90febd58(swig_intgo arg1);
-extern uintptr_t _wrap_pto_tile_create_ptoc_259ee82e90febd58(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern void _wrap_pto_tile_destroy_ptoc_259ee82e90febd58(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_set_valid_ptoc_259ee82e90febd58(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3);
-extern swig_intgo _wrap_pto_tile_dtype_ptoc_259ee82e90febd58(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_rows_ptoc_259ee82e90febd58(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_cols_ptoc_259ee82e90febd58(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_valid_rows_ptoc_259ee82e90febd58(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_valid_cols_ptoc_259ee82e90febd58(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_data_ptoc_259ee82e90febd58(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_write_ptoc_259ee82e90febd58(uintptr_t arg1, swig_type_7 arg2);
-extern uintptr_t _wrap_pto_tile_read_ptoc_259ee82e90febd58(uintptr_t arg1, swig_type_8 arg2);
-extern uintptr_t _wrap_pto_tile_write_f32_ptoc_259ee82e90febd58(uintptr_t arg1, swig_type_9 arg2);
-extern uintptr_t _wrap_pto_tile_read_f32_ptoc_259ee82e90febd58(uintptr_t arg1, swig_type_10 arg2);
-extern uintptr_t _wrap_pto_buffer_create_ptoc_259ee82e90febd58(swig_type_11 arg1, swig_voidp arg2);
-extern void _wrap_pto_buffer_destroy_ptoc_259ee82e90febd58(uintptr_t arg1);
-extern uintptr_t _wrap_pto_buffer_data_ptoc_259ee82e90febd58(uintptr_t arg1);
-extern swig_type_12 _wrap_pto_buffer_size_ptoc_259ee82e90febd58(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_create_at_ptoc_259ee82e90febd58(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, uintptr_t arg4, swig_type_13 arg5, swig_voidp arg6);
-extern uintptr_t _wrap_pto_tile_buffer_ptoc_259ee82e90febd58(uintptr_t arg1);
-extern swig_type_14 _wrap_pto_tile_offset_ptoc_259ee82e90febd58(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tpow_ptoc_259ee82e90febd58(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, swig_intgo arg5);
-extern uintptr_t _wrap_pto_trsqrt_ptoc_259ee82e90febd58(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tprelu_ptoc_259ee82e90febd58(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpanddiv_ptoc_259ee82e90febd58(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tpartadd_ptoc_259ee82e90febd58(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+typedef _gostring_ swig_type_15;
+typedef _gostring_ swig_type_16;
+typedef _gostring_ swig_type_17;
+typedef long long swig_type_18;
+typedef _gostring_ swig_type_19;
+typedef long long swig_type_20;
+typedef long long swig_type_21;
+typedef long long swig_type_22;
+typedef long long swig_type_23;
+typedef long long swig_type_24;
+typedef long long swig_type_25;
+typedef _gostring_ swig_type_26;
+typedef long long swig_type_27;
+typedef long long swig_type_28;
+typedef long long swig_type_29;
+typedef long long swig_type_30;
+typedef long long swig_type_31;
+typedef long long swig_type_32;
+extern void _wrap_Swig_free_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern uintptr_t _wrap_Swig_malloc_ptoc_0efb69d9ae783efc(swig_intgo arg1);
+extern swig_intgo _wrap_PTO_INT8_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_UINT8_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_INT16_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_UINT16_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_INT32_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_UINT32_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_FLOAT16_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_BFLOAT16_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_FLOAT32_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_OK_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_ERR_ALIASING_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_POW_DEFAULT_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_PROFILE_HOST_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_PROFILE_A2A3_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_PROFILE_A5_ptoc_0efb69d9ae783efc(void);
+extern swig_type_1 _wrap_pto_version_string_ptoc_0efb69d9ae783efc(void);
+extern swig_type_2 _wrap_pto_status_string_ptoc_0efb69d9ae783efc(swig_intgo arg1);
+extern swig_type_3 _wrap_pto_last_error_ptoc_0efb69d9ae783efc(void);
+extern swig_type_4 _wrap_pto_simd_target_ptoc_0efb69d9ae783efc(void);
+extern swig_type_5 _wrap_pto_dtype_size_ptoc_0efb69d9ae783efc(swig_intgo arg1);
+extern uintptr_t _wrap_pto_set_profile_ptoc_0efb69d9ae783efc(swig_intgo arg1);
+extern swig_intgo _wrap_pto_get_profile_ptoc_0efb69d9ae783efc(void);
+extern swig_type_6 _wrap_pto_profile_string_ptoc_0efb69d9ae783efc(swig_intgo arg1);
+extern uintptr_t _wrap_pto_tile_create_ptoc_0efb69d9ae783efc(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern void _wrap_pto_tile_destroy_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tile_set_valid_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3);
+extern swig_intgo _wrap_pto_tile_dtype_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_rows_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_cols_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_valid_rows_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_valid_cols_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tile_data_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tile_write_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_7 arg2);
+extern uintptr_t _wrap_pto_tile_read_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_8 arg2);
+extern uintptr_t _wrap_pto_tile_write_f32_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_9 arg2);
+extern uintptr_t _wrap_pto_tile_read_f32_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_10 arg2);
+extern uintptr_t _wrap_pto_buffer_create_ptoc_0efb69d9ae783efc(swig_type_11 arg1, swig_voidp arg2);
+extern void _wrap_pto_buffer_destroy_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern uintptr_t _wrap_pto_buffer_data_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern swig_type_12 _wrap_pto_buffer_size_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tile_create_at_ptoc_0efb69d9ae783efc(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, uintptr_t arg4, swig_type_13 arg5, swig_voidp arg6);
+extern uintptr_t _wrap_pto_tile_buffer_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern swig_type_14 _wrap_pto_tile_offset_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tpow_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, swig_intgo arg5);
+extern uintptr_t _wrap_pto_trsqrt_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tprelu_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpanddiv_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tpartadd_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern swig_type_15 _wrap_pto_dtype_string_ptoc_0efb69d9ae783efc(swig_intgo arg1);
+extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_PARAM_FLOAT_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_PARAM_TILE_ptoc_0efb69d9ae783efc(void);
+extern uintptr_t _wrap_pto_program_create_ptoc_0efb69d9ae783efc(swig_type_16 arg1, swig_type_17 arg2, swig_voidp arg3);
+extern void _wrap_pto_program_destroy_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern swig_intgo _wrap_pto_program_profile_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern swig_type_18 _wrap_pto_program_param_count_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern swig_type_19 _wrap_pto_program_param_name_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_20 arg2);
+extern swig_intgo _wrap_pto_program_param_kind_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_21 arg2);
+extern swig_intgo _wrap_pto_program_param_dtype_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_22 arg2);
+extern swig_intgo _wrap_pto_program_param_rows_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_23 arg2);
+extern swig_intgo _wrap_pto_program_param_cols_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_24 arg2);
+extern swig_intgo _wrap_pto_program_param_access_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_25 arg2);
+extern uintptr_t _wrap_pto_program_param_find_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_26 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_args_create_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_voidp arg2);
+extern void _wrap_pto_args_destroy_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern uintptr_t _wrap_pto_args_set_pointer_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_27 arg2, swig_voidp arg3, swig_type_28 arg4);
+extern uintptr_t _wrap_pto_args_set_int_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_29 arg2, swig_type_30 arg3);
+extern uintptr_t _wrap_pto_args_set_float_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_31 arg2, double arg3);
+extern uintptr_t _wrap_pto_args_set_tile_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_32 arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_program_run_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_program_launch_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_intgo arg2, uintptr_t arg3);
 #undef intgo
 */
 import "C"
@@ -144,13 +186,13 @@ func swigCopyString(s string) string {
 
 func Swig_free(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_Swig_free_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0))
+	C._wrap_Swig_free_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0))
 }
 
 func Swig_malloc(arg1 int) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_Swig_malloc_ptoc_259ee82e90febd58(C.swig_intgo(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_Swig_malloc_ptoc_0efb69d9ae783efc(C.swig_intgo(_swig_i_0)))
 	return swig_r
 }
 
@@ -161,63 +203,63 @@ const PTO_VERSION_STRING string = "0.2.0"
 type Enum_SS_pto_dtype int
 func _swig_getPTO_INT8() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT8_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT8_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_INT8 Enum_SS_pto_dtype = _swig_getPTO_INT8()
 func _swig_getPTO_UINT8() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT8_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT8_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_UINT8 Enum_SS_pto_dtype = _swig_getPTO_UINT8()
 func _swig_getPTO_INT16() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT16_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT16_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_INT16 Enum_SS_pto_dtype = _swig_getPTO_INT16()
 func _swig_getPTO_UINT16() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT16_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT16_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_UINT16 Enum_SS_pto_dtype = _swig_getPTO_UINT16()
 func _swig_getPTO_INT32() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT32_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT32_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_INT32 Enum_SS_pto_dtype = _swig_getPTO_INT32()
 func _swig_getPTO_UINT32() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT32_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT32_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_UINT32 Enum_SS_pto_dtype = _swig_getPTO_UINT32()
 func _swig_getPTO_FLOAT16() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT16_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT16_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_FLOAT16 Enum_SS_pto_dtype = _swig_getPTO_FLOAT16()
 func _swig_getPTO_BFLOAT16() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_BFLOAT16_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_BFLOAT16_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_BFLOAT16 Enum_SS_pto_dtype = _swig_getPTO_BFLOAT16()
 func _swig_getPTO_FLOAT32() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT32_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT32_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
@@ -225,63 +267,63 @@ var PTO_FLOAT32 Enum_SS_pto_dtype = _swig_getPTO_FLOAT32()
 type Enum_SS_pto_status int
 func _swig_getPTO_OK() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_OK_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_OK_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_OK Enum_SS_pto_status = _swig_getPTO_OK()
 func _swig_getPTO_ERR_NULL_ARGUMENT() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_NULL_ARGUMENT_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_NULL_ARGUMENT_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_ERR_NULL_ARGUMENT Enum_SS_pto_status = _swig_getPTO_ERR_NULL_ARGUMENT()
 func _swig_getPTO_ERR_INVALID_ARGUMENT() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_ERR_INVALID_ARGUMENT Enum_SS_pto_status = _swig_getPTO_ERR_INVALID_ARGUMENT()
 func _swig_getPTO_ERR_UNSUPPORTED_DTYPE() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_ERR_UNSUPPORTED_DTYPE Enum_SS_pto_status = _swig_getPTO_ERR_UNSUPPORTED_DTYPE()
 func _swig_getPTO_ERR_DTYPE_MISMATCH() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_ERR_DTYPE_MISMATCH Enum_SS_pto_status = _swig_getPTO_ERR_DTYPE_MISMATCH()
 func _swig_getPTO_ERR_SHAPE_MISMATCH() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_ERR_SHAPE_MISMATCH Enum_SS_pto_status = _swig_getPTO_ERR_SHAPE_MISMATCH()
 func _swig_getPTO_ERR_OUT_OF_RANGE() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_OUT_OF_RANGE_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_OUT_OF_RANGE_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_ERR_OUT_OF_RANGE Enum_SS_pto_status = _swig_getPTO_ERR_OUT_OF_RANGE()
 func _swig_getPTO_ERR_ALIASING() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_ALIASING_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_ALIASING_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_ERR_ALIASING Enum_SS_pto_status = _swig_getPTO_ERR_ALIASING()
 func _swig_getPTO_ERR_OUT_OF_MEMORY() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
@@ -289,14 +331,14 @@ var PTO_ERR_OUT_OF_MEMORY Enum_SS_pto_status = _swig_getPTO_ERR_OUT_OF_MEMORY()
 type Enum_SS_pto_pow_algorithm int
 func _swig_getPTO_POW_DEFAULT() (_swig_ret Enum_SS_pto_pow_algorithm) {
 	var swig_r Enum_SS_pto_pow_algorithm
-	swig_r = (Enum_SS_pto_pow_algorithm)(C._wrap_PTO_POW_DEFAULT_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_pow_algorithm)(C._wrap_PTO_POW_DEFAULT_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_POW_DEFAULT Enum_SS_pto_pow_algorithm = _swig_getPTO_POW_DEFAULT()
 func _swig_getPTO_POW_HIGH_PRECISION() (_swig_ret Enum_SS_pto_pow_algorithm) {
 	var swig_r Enum_SS_pto_pow_algorithm
-	swig_r = (Enum_SS_pto_pow_algorithm)(C._wrap_PTO_POW_HIGH_PRECISION_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_pow_algorithm)(C._wrap_PTO_POW_HIGH_PRECISION_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
@@ -304,28 +346,28 @@ var PTO_POW_HIGH_PRECISION Enum_SS_pto_pow_algorithm = _swig_getPTO_POW_HIGH_PRE
 type Enum_SS_pto_profile int
 func _swig_getPTO_PROFILE_HOST() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
-	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_HOST_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_HOST_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_PROFILE_HOST Enum_SS_pto_profile = _swig_getPTO_PROFILE_HOST()
 func _swig_getPTO_PROFILE_A2A3() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
-	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_A2A3_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_A2A3_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_PROFILE_A2A3 Enum_SS_pto_profile = _swig_getPTO_PROFILE_A2A3()
 func _swig_getPTO_PROFILE_A5() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
-	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_A5_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_A5_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 var PTO_PROFILE_A5 Enum_SS_pto_profile = _swig_getPTO_PROFILE_A5()
 func Pto_version_string() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_pto_version_string_ptoc_259ee82e90febd58()
+	swig_r_p := C._wrap_pto_version_string_ptoc_0efb69d9ae783efc()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -335,7 +377,7 @@ func Pto_version_string() (_swig_ret string) {
 func Pto_status_string(arg1 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_pto_status_string_ptoc_259ee82e90febd58(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_pto_status_string_ptoc_0efb69d9ae783efc(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -344,7 +386,7 @@ func Pto_status_string(arg1 int) (_swig_ret string) {
 
 func Pto_last_error() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_pto_last_error_ptoc_259ee82e90febd58()
+	swig_r_p := C._wrap_pto_last_error_ptoc_0efb69d9ae783efc()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -353,7 +395,7 @@ func Pto_last_error() (_swig_ret string) {
 
 func Pto_simd_target() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_pto_simd_target_ptoc_259ee82e90febd58()
+	swig_r_p := C._wrap_pto_simd_target_ptoc_0efb69d9ae783efc()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -363,14 +405,14 @@ func Pto_simd_target() (_swig_ret string) {
 func Pto_dtype_size(arg1 Enum_SS_pto_dtype) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
-	swig_r = (int64)(C._wrap_pto_dtype_size_ptoc_259ee82e90febd58(C.swig_intgo(_swig_i_0)))
+	swig_r = (int64)(C._wrap_pto_dtype_size_ptoc_0efb69d9ae783efc(C.swig_intgo(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_set_profile(arg1 Enum_SS_pto_profile) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_set_profile_ptoc_259ee82e90febd58(C.swig_intgo(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_set_profile_ptoc_0efb69d9ae783efc(C.swig_intgo(_swig_i_0)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -378,14 +420,14 @@ func Pto_set_profile(arg1 Enum_SS_pto_profile) (_swig_ret *Failure) {
 
 func Pto_get_profile() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
-	swig_r = (Enum_SS_pto_profile)(C._wrap_pto_get_profile_ptoc_259ee82e90febd58())
+	swig_r = (Enum_SS_pto_profile)(C._wrap_pto_get_profile_ptoc_0efb69d9ae783efc())
 	return swig_r
 }
 
 func Pto_profile_string(arg1 Enum_SS_pto_profile) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_pto_profile_string_ptoc_259ee82e90febd58(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_pto_profile_string_ptoc_0efb69d9ae783efc(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -398,7 +440,7 @@ func Pto_tile_create(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 *uintptr
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tile_create_ptoc_259ee82e90febd58(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tile_create_ptoc_0efb69d9ae783efc(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -406,7 +448,7 @@ func Pto_tile_create(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 *uintptr
 
 func Pto_tile_destroy(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_pto_tile_destroy_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0))
+	C._wrap_pto_tile_destroy_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0))
 }
 
 func Pto_tile_set_valid(arg1 uintptr, arg2 uint, arg3 uint) (_swig_ret *Failure) {
@@ -414,7 +456,7 @@ func Pto_tile_set_valid(arg1 uintptr, arg2 uint, arg3 uint) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tile_set_valid_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tile_set_valid_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -423,42 +465,42 @@ func Pto_tile_set_valid(arg1 uintptr, arg2 uint, arg3 uint) (_swig_ret *Failure)
 func Pto_tile_dtype(arg1 uintptr) (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
 	_swig_i_0 := arg1
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_tile_dtype_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0)))
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_tile_dtype_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_rows(arg1 uintptr) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
-	swig_r = (uint)(C._wrap_pto_tile_rows_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint)(C._wrap_pto_tile_rows_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_cols(arg1 uintptr) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
-	swig_r = (uint)(C._wrap_pto_tile_cols_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint)(C._wrap_pto_tile_cols_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_valid_rows(arg1 uintptr) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
-	swig_r = (uint)(C._wrap_pto_tile_valid_rows_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint)(C._wrap_pto_tile_valid_rows_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_valid_cols(arg1 uintptr) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
-	swig_r = (uint)(C._wrap_pto_tile_valid_cols_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint)(C._wrap_pto_tile_valid_cols_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_data(arg1 uintptr) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_tile_data_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_tile_data_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -466,7 +508,7 @@ func Pto_tile_write(arg1 uintptr, arg2 []byte) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_write_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0), *(*C.swig_type_7)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_write_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), *(*C.swig_type_7)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -479,7 +521,7 @@ func Pto_tile_read(arg1 uintptr, arg2 []byte) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_read_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_read_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -492,7 +534,7 @@ func Pto_tile_write_f32(arg1 uintptr, arg2 []float32) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_write_f32_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0), *(*C.swig_type_9)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_write_f32_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), *(*C.swig_type_9)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -505,7 +547,7 @@ func Pto_tile_read_f32(arg1 uintptr, arg2 []float32) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_read_f32_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_read_f32_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -518,7 +560,7 @@ func Pto_buffer_create(arg1 int64, arg2 *uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_buffer_create_ptoc_259ee82e90febd58(C.swig_type_11(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_buffer_create_ptoc_0efb69d9ae783efc(C.swig_type_11(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -526,20 +568,20 @@ func Pto_buffer_create(arg1 int64, arg2 *uintptr) (_swig_ret *Failure) {
 
 func Pto_buffer_destroy(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_pto_buffer_destroy_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0))
+	C._wrap_pto_buffer_destroy_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0))
 }
 
 func Pto_buffer_data(arg1 uintptr) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_buffer_data_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_buffer_data_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_buffer_size(arg1 uintptr) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
-	swig_r = (int64)(C._wrap_pto_buffer_size_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0)))
+	swig_r = (int64)(C._wrap_pto_buffer_size_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -551,7 +593,7 @@ func Pto_tile_create_at(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 uintp
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (uintptr)(C._wrap_pto_tile_create_at_ptoc_259ee82e90febd58(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_type_13(_swig_i_4), C.swig_voidp(_swig_i_5)))
+	swig_r = (uintptr)(C._wrap_pto_tile_create_at_ptoc_0efb69d9ae783efc(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_type_13(_swig_i_4), C.swig_voidp(_swig_i_5)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -560,14 +602,14 @@ func Pto_tile_create_at(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 uintp
 func Pto_tile_buffer(arg1 uintptr) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_tile_buffer_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_tile_buffer_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_offset(arg1 uintptr) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
-	swig_r = (int64)(C._wrap_pto_tile_offset_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0)))
+	swig_r = (int64)(C._wrap_pto_tile_offset_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -578,7 +620,7 @@ func Pto_tpow(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 Enum_
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tpow_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_intgo(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tpow_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_intgo(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -588,7 +630,7 @@ func Pto_trsqrt(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_trsqrt_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_trsqrt_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -600,7 +642,7 @@ func Pto_tprelu(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_r
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tprelu_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tprelu_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -611,7 +653,7 @@ func Pto_tcolexpanddiv(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Fai
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tcolexpanddiv_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpanddiv_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -622,7 +664,230 @@ func Pto_tpartadd(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tpartadd_ptoc_259ee82e90febd58(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tpartadd_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_dtype_string(arg1 Enum_SS_pto_dtype) (_swig_ret string) {
+	var swig_r string
+	_swig_i_0 := arg1
+	swig_r_p := C._wrap_pto_dtype_string_ptoc_0efb69d9ae783efc(C.swig_intgo(_swig_i_0))
+	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
+	var swig_r_1 string
+ swig_r_1 = swigCopyString(swig_r) 
+	return swig_r_1
+}
+
+type Enum_SS_pto_param_kind int
+func _swig_getPTO_PARAM_POINTER() (_swig_ret Enum_SS_pto_param_kind) {
+	var swig_r Enum_SS_pto_param_kind
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_POINTER_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_PARAM_POINTER Enum_SS_pto_param_kind = _swig_getPTO_PARAM_POINTER()
+func _swig_getPTO_PARAM_INT() (_swig_ret Enum_SS_pto_param_kind) {
+	var swig_r Enum_SS_pto_param_kind
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_INT_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_PARAM_INT Enum_SS_pto_param_kind = _swig_getPTO_PARAM_INT()
+func _swig_getPTO_PARAM_FLOAT() (_swig_ret Enum_SS_pto_param_kind) {
+	var swig_r Enum_SS_pto_param_kind
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_FLOAT_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_PARAM_FLOAT Enum_SS_pto_param_kind = _swig_getPTO_PARAM_FLOAT()
+func _swig_getPTO_PARAM_TILE() (_swig_ret Enum_SS_pto_param_kind) {
+	var swig_r Enum_SS_pto_param_kind
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_TILE_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_PARAM_TILE Enum_SS_pto_param_kind = _swig_getPTO_PARAM_TILE()
+const PTO_PARAM_READ uint = 1
+const PTO_PARAM_WRITE uint = 2
+func Pto_program_create(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_0efb69d9ae783efc(*(*C.swig_type_16)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_17)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = arg2
+	}
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_program_destroy(arg1 uintptr) {
+	_swig_i_0 := arg1
+	C._wrap_pto_program_destroy_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0))
+}
+
+func Pto_program_profile(arg1 uintptr) (_swig_ret Enum_SS_pto_profile) {
+	var swig_r Enum_SS_pto_profile
+	_swig_i_0 := arg1
+	swig_r = (Enum_SS_pto_profile)(C._wrap_pto_program_profile_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func Pto_program_param_count(arg1 uintptr) (_swig_ret int64) {
+	var swig_r int64
+	_swig_i_0 := arg1
+	swig_r = (int64)(C._wrap_pto_program_param_count_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func Pto_program_param_name(arg1 uintptr, arg2 int64) (_swig_ret string) {
+	var swig_r string
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r_p := C._wrap_pto_program_param_name_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_20(_swig_i_1))
+	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
+	var swig_r_1 string
+ swig_r_1 = swigCopyString(swig_r) 
+	return swig_r_1
+}
+
+func Pto_program_param_kind(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_param_kind) {
+	var swig_r Enum_SS_pto_param_kind
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_21(_swig_i_1)))
+	return swig_r
+}
+
+func Pto_program_param_dtype(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_dtype) {
+	var swig_r Enum_SS_pto_dtype
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_22(_swig_i_1)))
+	return swig_r
+}
+
+func Pto_program_param_rows(arg1 uintptr, arg2 int64) (_swig_ret uint) {
+	var swig_r uint
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_23(_swig_i_1)))
+	return swig_r
+}
+
+func Pto_program_param_cols(arg1 uintptr, arg2 int64) (_swig_ret uint) {
+	var swig_r uint
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_24(_swig_i_1)))
+	return swig_r
+}
+
+func Pto_program_param_access(arg1 uintptr, arg2 int64) (_swig_ret uint) {
+	var swig_r uint
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_25(_swig_i_1)))
+	return swig_r
+}
+
+func Pto_program_param_find(arg1 uintptr, arg2 string, arg3 *uint64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), *(*C.swig_type_26)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg2
+	}
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_args_create(arg1 uintptr, arg2 *uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uintptr)(C._wrap_pto_args_create_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_args_destroy(arg1 uintptr) {
+	_swig_i_0 := arg1
+	C._wrap_pto_args_destroy_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0))
+}
+
+func Pto_args_set_pointer(arg1 uintptr, arg2 int64, arg3 unsafe.Pointer, arg4 int64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_27(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_28(_swig_i_3)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_args_set_int(arg1 uintptr, arg2 int64, arg3 int64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_29(_swig_i_1), C.swig_type_30(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_args_set_float(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_31(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_args_set_tile(arg1 uintptr, arg2 int64, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_32(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_program_run(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uintptr)(C._wrap_pto_program_run_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_program_launch(arg1 uintptr, arg2 uint, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_program_launch_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -213,7 +213,7 @@ void ptoc_failure_free(uintptr_t f) { free((void *)f); }
 extern "C" {
 #endif
 
-void _wrap_Swig_free_ptoc_259ee82e90febd58(void *_swig_go_0) {
+void _wrap_Swig_free_ptoc_0efb69d9ae783efc(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -223,7 +223,7 @@ void _wrap_Swig_free_ptoc_259ee82e90febd58(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_ptoc_259ee82e90febd58(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -236,7 +236,7 @@ void *_wrap_Swig_malloc_ptoc_259ee82e90febd58(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_PTO_INT8_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_INT8_ptoc_0efb69d9ae783efc() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -248,7 +248,7 @@ intgo _wrap_PTO_INT8_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_UINT8_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_UINT8_ptoc_0efb69d9ae783efc() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -260,7 +260,7 @@ intgo _wrap_PTO_UINT8_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_INT16_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_INT16_ptoc_0efb69d9ae783efc() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -272,7 +272,7 @@ intgo _wrap_PTO_INT16_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_UINT16_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_UINT16_ptoc_0efb69d9ae783efc() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -284,7 +284,7 @@ intgo _wrap_PTO_UINT16_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_INT32_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_INT32_ptoc_0efb69d9ae783efc() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -296,7 +296,7 @@ intgo _wrap_PTO_INT32_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_UINT32_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_UINT32_ptoc_0efb69d9ae783efc() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -308,7 +308,7 @@ intgo _wrap_PTO_UINT32_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_FLOAT16_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_FLOAT16_ptoc_0efb69d9ae783efc() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -320,7 +320,7 @@ intgo _wrap_PTO_FLOAT16_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_BFLOAT16_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_BFLOAT16_ptoc_0efb69d9ae783efc() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -332,7 +332,7 @@ intgo _wrap_PTO_BFLOAT16_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_FLOAT32_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_FLOAT32_ptoc_0efb69d9ae783efc() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -344,7 +344,7 @@ intgo _wrap_PTO_FLOAT32_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_OK_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_OK_ptoc_0efb69d9ae783efc() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -356,7 +356,7 @@ intgo _wrap_PTO_OK_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_0efb69d9ae783efc() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -368,7 +368,7 @@ intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_0efb69d9ae783efc() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -380,7 +380,7 @@ intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_0efb69d9ae783efc() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -392,7 +392,7 @@ intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_0efb69d9ae783efc() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -404,7 +404,7 @@ intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_0efb69d9ae783efc() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -416,7 +416,7 @@ intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_0efb69d9ae783efc() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -428,7 +428,7 @@ intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_ERR_ALIASING_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_ERR_ALIASING_ptoc_0efb69d9ae783efc() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -440,7 +440,7 @@ intgo _wrap_PTO_ERR_ALIASING_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_0efb69d9ae783efc() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -452,7 +452,7 @@ intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_POW_DEFAULT_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_POW_DEFAULT_ptoc_0efb69d9ae783efc() {
   enum pto_pow_algorithm result;
   intgo _swig_go_result;
   
@@ -464,7 +464,7 @@ intgo _wrap_PTO_POW_DEFAULT_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_0efb69d9ae783efc() {
   enum pto_pow_algorithm result;
   intgo _swig_go_result;
   
@@ -476,7 +476,7 @@ intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_PROFILE_HOST_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_PROFILE_HOST_ptoc_0efb69d9ae783efc() {
   enum pto_profile result;
   intgo _swig_go_result;
   
@@ -488,7 +488,7 @@ intgo _wrap_PTO_PROFILE_HOST_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_PROFILE_A2A3_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_PROFILE_A2A3_ptoc_0efb69d9ae783efc() {
   enum pto_profile result;
   intgo _swig_go_result;
   
@@ -500,7 +500,7 @@ intgo _wrap_PTO_PROFILE_A2A3_ptoc_259ee82e90febd58() {
 }
 
 
-intgo _wrap_PTO_PROFILE_A5_ptoc_259ee82e90febd58() {
+intgo _wrap_PTO_PROFILE_A5_ptoc_0efb69d9ae783efc() {
   enum pto_profile result;
   intgo _swig_go_result;
   
@@ -512,7 +512,7 @@ intgo _wrap_PTO_PROFILE_A5_ptoc_259ee82e90febd58() {
 }
 
 
-_gostring_ _wrap_pto_version_string_ptoc_259ee82e90febd58() {
+_gostring_ _wrap_pto_version_string_ptoc_0efb69d9ae783efc() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -523,7 +523,7 @@ _gostring_ _wrap_pto_version_string_ptoc_259ee82e90febd58() {
 }
 
 
-_gostring_ _wrap_pto_status_string_ptoc_259ee82e90febd58(intgo _swig_go_0) {
+_gostring_ _wrap_pto_status_string_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
   pto_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -536,7 +536,7 @@ _gostring_ _wrap_pto_status_string_ptoc_259ee82e90febd58(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_pto_last_error_ptoc_259ee82e90febd58() {
+_gostring_ _wrap_pto_last_error_ptoc_0efb69d9ae783efc() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -547,7 +547,7 @@ _gostring_ _wrap_pto_last_error_ptoc_259ee82e90febd58() {
 }
 
 
-_gostring_ _wrap_pto_simd_target_ptoc_259ee82e90febd58() {
+_gostring_ _wrap_pto_simd_target_ptoc_0efb69d9ae783efc() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -558,7 +558,7 @@ _gostring_ _wrap_pto_simd_target_ptoc_259ee82e90febd58() {
 }
 
 
-long long _wrap_pto_dtype_size_ptoc_259ee82e90febd58(intgo _swig_go_0) {
+long long _wrap_pto_dtype_size_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
   pto_dtype arg1 ;
   size_t result;
   long long _swig_go_result;
@@ -571,7 +571,7 @@ long long _wrap_pto_dtype_size_ptoc_259ee82e90febd58(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_pto_set_profile_ptoc_259ee82e90febd58(intgo _swig_go_0) {
+intgo _wrap_pto_set_profile_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
   pto_profile arg1 ;
   pto_status result;
   intgo _swig_go_result;
@@ -584,7 +584,7 @@ intgo _wrap_pto_set_profile_ptoc_259ee82e90febd58(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_pto_get_profile_ptoc_259ee82e90febd58() {
+intgo _wrap_pto_get_profile_ptoc_0efb69d9ae783efc() {
   pto_profile result;
   intgo _swig_go_result;
   
@@ -595,7 +595,7 @@ intgo _wrap_pto_get_profile_ptoc_259ee82e90febd58() {
 }
 
 
-_gostring_ _wrap_pto_profile_string_ptoc_259ee82e90febd58(intgo _swig_go_0) {
+_gostring_ _wrap_pto_profile_string_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
   pto_profile arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -608,7 +608,7 @@ _gostring_ _wrap_pto_profile_string_ptoc_259ee82e90febd58(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_create_ptoc_259ee82e90febd58(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, pto_tile **_swig_go_3) {
+intgo _wrap_pto_tile_create_ptoc_0efb69d9ae783efc(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, pto_tile **_swig_go_3) {
   pto_dtype arg1 ;
   uint32_t arg2 ;
   uint32_t arg3 ;
@@ -627,7 +627,7 @@ intgo _wrap_pto_tile_create_ptoc_259ee82e90febd58(intgo _swig_go_0, intgo _swig_
 }
 
 
-void _wrap_pto_tile_destroy_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
+void _wrap_pto_tile_destroy_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   
   arg1 = (pto_tile *)_swig_go_0; 
@@ -637,7 +637,7 @@ void _wrap_pto_tile_destroy_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_set_valid_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+intgo _wrap_pto_tile_set_valid_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t arg2 ;
   uint32_t arg3 ;
@@ -654,7 +654,7 @@ intgo _wrap_pto_tile_set_valid_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, intgo
 }
 
 
-intgo _wrap_pto_tile_dtype_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_dtype_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_dtype result;
   intgo _swig_go_result;
@@ -667,7 +667,7 @@ intgo _wrap_pto_tile_dtype_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_rows_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_rows_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t result;
   intgo _swig_go_result;
@@ -680,7 +680,7 @@ intgo _wrap_pto_tile_rows_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_cols_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_cols_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t result;
   intgo _swig_go_result;
@@ -693,7 +693,7 @@ intgo _wrap_pto_tile_cols_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_valid_rows_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_valid_rows_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t result;
   intgo _swig_go_result;
@@ -706,7 +706,7 @@ intgo _wrap_pto_tile_valid_rows_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_valid_cols_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_valid_cols_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t result;
   intgo _swig_go_result;
@@ -719,7 +719,7 @@ intgo _wrap_pto_tile_valid_cols_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
 }
 
 
-void *_wrap_pto_tile_data_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
+void *_wrap_pto_tile_data_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -732,7 +732,7 @@ void *_wrap_pto_tile_data_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_write_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
+intgo _wrap_pto_tile_write_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   void *arg2 = (void *) 0 ;
   size_t arg3 ;
@@ -748,7 +748,7 @@ intgo _wrap_pto_tile_write_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, _goslice_
 }
 
 
-intgo _wrap_pto_tile_read_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
+intgo _wrap_pto_tile_read_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   void *arg2 = (void *) 0 ;
   size_t arg3 ;
@@ -764,7 +764,7 @@ intgo _wrap_pto_tile_read_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, _goslice_ 
 }
 
 
-intgo _wrap_pto_tile_write_f32_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
+intgo _wrap_pto_tile_write_f32_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   float *arg2 = (float *) 0 ;
   size_t arg3 ;
@@ -780,7 +780,7 @@ intgo _wrap_pto_tile_write_f32_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, _gosl
 }
 
 
-intgo _wrap_pto_tile_read_f32_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
+intgo _wrap_pto_tile_read_f32_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   float *arg2 = (float *) 0 ;
   size_t arg3 ;
@@ -796,7 +796,7 @@ intgo _wrap_pto_tile_read_f32_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, _gosli
 }
 
 
-intgo _wrap_pto_buffer_create_ptoc_259ee82e90febd58(long long _swig_go_0, pto_buffer **_swig_go_1) {
+intgo _wrap_pto_buffer_create_ptoc_0efb69d9ae783efc(long long _swig_go_0, pto_buffer **_swig_go_1) {
   size_t arg1 ;
   pto_buffer **arg2 = (pto_buffer **) 0 ;
   pto_status result;
@@ -811,7 +811,7 @@ intgo _wrap_pto_buffer_create_ptoc_259ee82e90febd58(long long _swig_go_0, pto_bu
 }
 
 
-void _wrap_pto_buffer_destroy_ptoc_259ee82e90febd58(pto_buffer *_swig_go_0) {
+void _wrap_pto_buffer_destroy_ptoc_0efb69d9ae783efc(pto_buffer *_swig_go_0) {
   pto_buffer *arg1 = (pto_buffer *) 0 ;
   
   arg1 = (pto_buffer *)_swig_go_0; 
@@ -821,7 +821,7 @@ void _wrap_pto_buffer_destroy_ptoc_259ee82e90febd58(pto_buffer *_swig_go_0) {
 }
 
 
-void *_wrap_pto_buffer_data_ptoc_259ee82e90febd58(pto_buffer *_swig_go_0) {
+void *_wrap_pto_buffer_data_ptoc_0efb69d9ae783efc(pto_buffer *_swig_go_0) {
   pto_buffer *arg1 = (pto_buffer *) 0 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -834,7 +834,7 @@ void *_wrap_pto_buffer_data_ptoc_259ee82e90febd58(pto_buffer *_swig_go_0) {
 }
 
 
-long long _wrap_pto_buffer_size_ptoc_259ee82e90febd58(pto_buffer *_swig_go_0) {
+long long _wrap_pto_buffer_size_ptoc_0efb69d9ae783efc(pto_buffer *_swig_go_0) {
   pto_buffer *arg1 = (pto_buffer *) 0 ;
   size_t result;
   long long _swig_go_result;
@@ -847,7 +847,7 @@ long long _wrap_pto_buffer_size_ptoc_259ee82e90febd58(pto_buffer *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_create_at_ptoc_259ee82e90febd58(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, pto_buffer *_swig_go_3, long long _swig_go_4, pto_tile **_swig_go_5) {
+intgo _wrap_pto_tile_create_at_ptoc_0efb69d9ae783efc(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, pto_buffer *_swig_go_3, long long _swig_go_4, pto_tile **_swig_go_5) {
   pto_dtype arg1 ;
   uint32_t arg2 ;
   uint32_t arg3 ;
@@ -870,7 +870,7 @@ intgo _wrap_pto_tile_create_at_ptoc_259ee82e90febd58(intgo _swig_go_0, intgo _sw
 }
 
 
-pto_buffer *_wrap_pto_tile_buffer_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
+pto_buffer *_wrap_pto_tile_buffer_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_buffer *result = 0 ;
   pto_buffer *_swig_go_result;
@@ -883,7 +883,7 @@ pto_buffer *_wrap_pto_tile_buffer_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
 }
 
 
-long long _wrap_pto_tile_offset_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
+long long _wrap_pto_tile_offset_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   size_t result;
   long long _swig_go_result;
@@ -896,7 +896,7 @@ long long _wrap_pto_tile_offset_ptoc_259ee82e90febd58(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tpow_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, intgo _swig_go_4) {
+intgo _wrap_pto_tpow_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, intgo _swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -917,7 +917,7 @@ intgo _wrap_pto_tpow_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_trsqrt_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_trsqrt_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -932,7 +932,7 @@ intgo _wrap_pto_trsqrt_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_tprelu_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tprelu_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -951,7 +951,7 @@ intgo _wrap_pto_tprelu_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_tcolexpanddiv_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tcolexpanddiv_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -968,7 +968,7 @@ intgo _wrap_pto_tcolexpanddiv_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tpartadd_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tpartadd_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -980,6 +980,365 @@ intgo _wrap_pto_tpartadd_ptoc_259ee82e90febd58(pto_tile *_swig_go_0, pto_tile *_
   arg3 = (pto_tile *)_swig_go_2; 
   
   result = (pto_status)pto_tpartadd(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_pto_dtype_string_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
+  pto_dtype arg1 ;
+  char *result = 0 ;
+  _gostring_ _swig_go_result;
+  
+  arg1 = (pto_dtype)_swig_go_0; 
+  
+  result = (char *)pto_dtype_string(arg1);
+  _swig_go_result = Swig_AllocateString((char*)result, result ? strlen((char*)result) : 0); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_PARAM_POINTER_ptoc_0efb69d9ae783efc() {
+  enum pto_param_kind result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_PARAM_POINTER;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_PARAM_INT_ptoc_0efb69d9ae783efc() {
+  enum pto_param_kind result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_PARAM_INT;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_PARAM_FLOAT_ptoc_0efb69d9ae783efc() {
+  enum pto_param_kind result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_PARAM_FLOAT;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_PARAM_TILE_ptoc_0efb69d9ae783efc() {
+  enum pto_param_kind result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_PARAM_TILE;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_program_create_ptoc_0efb69d9ae783efc(_gostring_ _swig_go_0, _gostring_ _swig_go_1, pto_program **_swig_go_2) {
+  char *arg1 = (char *) 0 ;
+  size_t arg2 ;
+  char *arg3 = (char *) 0 ;
+  pto_program **arg4 = (pto_program **) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (char *)(_swig_go_0.n ? _swig_go_0.p : ""); arg2 = (size_t)_swig_go_0.n; 
+  
+  arg3 = (char *)malloc(_swig_go_1.n + 1);
+  memcpy(arg3, _swig_go_1.p, _swig_go_1.n);
+  arg3[_swig_go_1.n] = '\0';
+  
+  arg4 = (pto_program **)_swig_go_2; 
+  
+  result = (pto_status)pto_program_create((char const *)arg1,arg2,(char const *)arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  free(arg3); 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_program_destroy_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0) {
+  pto_program *arg1 = (pto_program *) 0 ;
+  
+  arg1 = (pto_program *)_swig_go_0; 
+  
+  pto_program_destroy(arg1);
+  
+}
+
+
+intgo _wrap_pto_program_profile_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0) {
+  pto_program *arg1 = (pto_program *) 0 ;
+  pto_profile result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_program *)_swig_go_0; 
+  
+  result = (pto_profile)pto_program_profile((struct pto_program const *)arg1);
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+long long _wrap_pto_program_param_count_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0) {
+  pto_program *arg1 = (pto_program *) 0 ;
+  size_t result;
+  long long _swig_go_result;
+  
+  arg1 = (pto_program *)_swig_go_0; 
+  
+  result = pto_program_param_count((struct pto_program const *)arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_pto_program_param_name_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, long long _swig_go_1) {
+  pto_program *arg1 = (pto_program *) 0 ;
+  size_t arg2 ;
+  char *result = 0 ;
+  _gostring_ _swig_go_result;
+  
+  arg1 = (pto_program *)_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = (char *)pto_program_param_name((struct pto_program const *)arg1,arg2);
+  _swig_go_result = Swig_AllocateString((char*)result, result ? strlen((char*)result) : 0); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_program_param_kind_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, long long _swig_go_1) {
+  pto_program *arg1 = (pto_program *) 0 ;
+  size_t arg2 ;
+  pto_param_kind result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_program *)_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = (pto_param_kind)pto_program_param_kind((struct pto_program const *)arg1,arg2);
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_program_param_dtype_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, long long _swig_go_1) {
+  pto_program *arg1 = (pto_program *) 0 ;
+  size_t arg2 ;
+  pto_dtype result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_program *)_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = (pto_dtype)pto_program_param_dtype((struct pto_program const *)arg1,arg2);
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_program_param_rows_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, long long _swig_go_1) {
+  pto_program *arg1 = (pto_program *) 0 ;
+  size_t arg2 ;
+  uint32_t result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_program *)_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = (uint32_t)pto_program_param_rows((struct pto_program const *)arg1,arg2);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_program_param_cols_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, long long _swig_go_1) {
+  pto_program *arg1 = (pto_program *) 0 ;
+  size_t arg2 ;
+  uint32_t result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_program *)_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = (uint32_t)pto_program_param_cols((struct pto_program const *)arg1,arg2);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_program_param_access_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, long long _swig_go_1) {
+  pto_program *arg1 = (pto_program *) 0 ;
+  size_t arg2 ;
+  unsigned int result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_program *)_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = (unsigned int)pto_program_param_access((struct pto_program const *)arg1,arg2);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_program_param_find_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, _gostring_ _swig_go_1, long long *_swig_go_2) {
+  pto_program *arg1 = (pto_program *) 0 ;
+  char *arg2 = (char *) 0 ;
+  size_t *arg3 = (size_t *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_program *)_swig_go_0; 
+  
+  arg2 = (char *)malloc(_swig_go_1.n + 1);
+  memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
+  arg2[_swig_go_1.n] = '\0';
+  
+  arg3 = (size_t *)_swig_go_2; 
+  
+  result = (pto_status)pto_program_param_find((struct pto_program const *)arg1,(char const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  free(arg2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_args_create_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, pto_args **_swig_go_1) {
+  pto_program *arg1 = (pto_program *) 0 ;
+  pto_args **arg2 = (pto_args **) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_program *)_swig_go_0; 
+  arg2 = (pto_args **)_swig_go_1; 
+  
+  result = (pto_status)pto_args_create((struct pto_program const *)arg1,arg2);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_args_destroy_ptoc_0efb69d9ae783efc(pto_args *_swig_go_0) {
+  pto_args *arg1 = (pto_args *) 0 ;
+  
+  arg1 = (pto_args *)_swig_go_0; 
+  
+  pto_args_destroy(arg1);
+  
+}
+
+
+intgo _wrap_pto_args_set_pointer_ptoc_0efb69d9ae783efc(pto_args *_swig_go_0, long long _swig_go_1, void *_swig_go_2, long long _swig_go_3) {
+  pto_args *arg1 = (pto_args *) 0 ;
+  size_t arg2 ;
+  void *arg3 = (void *) 0 ;
+  size_t arg4 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_args *)_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  arg3 = _swig_go_2; 
+  arg4 = (size_t)_swig_go_3; 
+  
+  result = (pto_status)pto_args_set_pointer(arg1,arg2,arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_args_set_int_ptoc_0efb69d9ae783efc(pto_args *_swig_go_0, long long _swig_go_1, long long _swig_go_2) {
+  pto_args *arg1 = (pto_args *) 0 ;
+  size_t arg2 ;
+  int64_t arg3 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_args *)_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  arg3 = (int64_t)_swig_go_2; 
+  
+  result = (pto_status)pto_args_set_int(arg1,arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_args_set_float_ptoc_0efb69d9ae783efc(pto_args *_swig_go_0, long long _swig_go_1, double _swig_go_2) {
+  pto_args *arg1 = (pto_args *) 0 ;
+  size_t arg2 ;
+  double arg3 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_args *)_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  arg3 = (double)_swig_go_2; 
+  
+  result = (pto_status)pto_args_set_float(arg1,arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_args_set_tile_ptoc_0efb69d9ae783efc(pto_args *_swig_go_0, long long _swig_go_1, pto_tile *_swig_go_2) {
+  pto_args *arg1 = (pto_args *) 0 ;
+  size_t arg2 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_args *)_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_args_set_tile(arg1,arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_program_run_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, pto_args *_swig_go_1) {
+  pto_program *arg1 = (pto_program *) 0 ;
+  pto_args *arg2 = (pto_args *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_program *)_swig_go_0; 
+  arg2 = (pto_args *)_swig_go_1; 
+  
+  result = (pto_status)pto_program_run((struct pto_program const *)arg1,(struct pto_args const *)arg2);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_program_launch_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, intgo _swig_go_1, pto_args *_swig_go_2) {
+  pto_program *arg1 = (pto_program *) 0 ;
+  uint32_t arg2 ;
+  pto_args *arg3 = (pto_args *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_program *)_swig_go_0; 
+  arg2 = (uint32_t)_swig_go_1; 
+  arg3 = (pto_args *)_swig_go_2; 
+  
+  result = (pto_status)pto_program_launch((struct pto_program const *)arg1,arg2,(struct pto_args const *)arg3);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }

@@ -70,9 +70,14 @@ impl fmt::Display for ErrorKind {
 /// The error of every failing call: its [`ErrorKind`] and libpto's sentence
 /// naming the operation, the operand and the rule that failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// A program's diagnostic ([`Program`](crate::Program) creation, and a
+/// run-time fault of a run) reads "NAME:LINE:COL: error: SENTENCE"; its
+/// [`Error::line`] and [`Error::column`] hold LINE and COL.
 pub struct Error {
     kind: ErrorKind,
     message: String,
+    position: Option<(u32, u32)>,
 }
 
 /// `Result<T, pto::Error>`.
@@ -89,12 +94,50 @@ impl Error {
         &self.message
     }
 
+    /// The 1-based line of a program diagnostic; `None` for other errors.
+    pub fn line(&self) -> Option<u32> {
+        self.position.map(|p| p.0)
+    }
+
+    /// The 1-based column of a program diagnostic; `None` for other errors.
+    pub fn column(&self) -> Option<u32> {
+        self.position.map(|p| p.1)
+    }
+
     /// An error the binding itself detects before calling libpto.
     pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
         Error {
             kind,
             message: message.into(),
+            position: None,
         }
+    }
+
+    /// Fills in the position of a diagnostic "NAME:LINE:COL: error: ..." of
+    /// the text called `name`.
+    pub(crate) fn with_position(mut self, name: &str) -> Error {
+        let rest = match self
+            .message
+            .strip_prefix(name)
+            .and_then(|r| r.strip_prefix(':'))
+        {
+            Some(rest) => rest,
+            None => return self,
+        };
+        let mut parts = rest.splitn(3, ':');
+        let (line, col, tail) = (parts.next(), parts.next(), parts.next());
+        if let (Some(l), Some(c), Some(t)) = (line, col, tail) {
+            if let (Ok(l), Ok(c), true) = (
+                l.parse::<u32>(),
+                c.parse::<u32>(),
+                t.starts_with(" error: "),
+            ) {
+                if l > 0 && c > 0 {
+                    self.position = Some((l, c));
+                }
+            }
+        }
+        self
     }
 }
 
@@ -120,6 +163,7 @@ pub(crate) fn check(status: sys::pto_status) -> Result<()> {
     Err(Error {
         kind: ErrorKind::from_status(status),
         message,
+        position: None,
     })
 }
 

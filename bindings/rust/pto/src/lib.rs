@@ -29,6 +29,10 @@
 //! with [`PlacedTile`]s (the pages' TASSIGN), including buffers over the
 //! caller's own memory ([`Buffer::wrap`]).
 //!
+//! Version 0.3 adds [`Program`]s: PTO assembly text verified once and run
+//! with [`Args`] bound by name or position (slices zero-copy, scalars,
+//! tiles); see the `program` module's example.
+//!
 //! Building needs an installed libpto found by `pkg-config pto` (set
 //! `PKG_CONFIG_PATH` for a prefix that is not a system one, and
 //! `LD_LIBRARY_PATH` to run); the raw C ABI is the `pto-sys` crate,
@@ -42,11 +46,13 @@ mod tile;
 mod ops;
 mod placement;
 mod profile;
+mod program;
 
 pub use error::{Error, ErrorKind, Result};
 pub use ops::{tcolexpanddiv, tpartadd, tpow, tprelu, trsqrt, InPlace, PowAlgorithm, Source};
 pub use placement::{Buffer, PlacedTile};
 pub use profile::{set_profile, with_profile, Profile, ProfileGuard};
+pub use program::{Arg, Args, Memory, Param, ParamKey, ParamKind, Program, ProgramBuilder};
 pub use tile::{DType, Element, Operand, Storage, Tile};
 
 /// The raw C ABI (the `pto-sys` crate; unsafe, prefer the safe API).

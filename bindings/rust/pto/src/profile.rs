@@ -27,7 +27,7 @@ impl Profile {
         }
     }
 
-    fn from_raw(raw: sys::pto_profile) -> Profile {
+    pub(crate) fn from_raw(raw: sys::pto_profile) -> Profile {
         match raw {
             sys::pto_profile::PTO_PROFILE_A2A3 => Profile::A2A3,
             sys::pto_profile::PTO_PROFILE_A5 => Profile::A5,

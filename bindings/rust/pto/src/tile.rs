@@ -76,6 +76,15 @@ impl DType {
     }
 }
 
+impl fmt::Display for DType {
+    /// libpto's name (`pto_dtype_string`), e.g. `FLOAT32`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::c_string(unsafe {
+            sys::pto_dtype_string(self.raw())
+        }))
+    }
+}
+
 /// The methods owned and placed tiles share, over `self.as_ptr()`.
 macro_rules! tile_methods {
     () => {

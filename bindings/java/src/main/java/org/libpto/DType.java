@@ -35,6 +35,12 @@ public enum DType {
         return this == FLOAT16 || this == BFLOAT16 || this == FLOAT32;
     }
 
+    /** The name, e.g. {@code "FLOAT32"} (libpto's {@code pto_dtype_string}). */
+    @Override
+    public String toString() {
+        return PtoNative.pto_dtype_string(code);
+    }
+
     static DType of(int code) {
         for (DType d : values()) {
             if (d.code == code) {

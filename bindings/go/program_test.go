@@ -1,0 +1,243 @@
+package pto_test
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/libpto/pto-go"
+)
+
+const preluDPS = `pto.tprelu ins(%src0, %src1 : !pto.tile_buf<vec, 16x16xf32>, !pto.tile_buf<vec, 16x16xf32>) outs(%dst : !pto.tile_buf<vec, 16x16xf32>)`
+
+const powSSA = `%dst = pto.tpow %base, %exp : (!pto.tile<16x16xf32>, !pto.tile<16x16xf32>) -> !pto.tile<16x16xf32>`
+
+const preluKernel = `module {
+  func.func @prelu_rows(%x: !pto.ptr<f32>, %s: !pto.ptr<f32>, %y: !pto.ptr<f32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %bid = pto.get_block_idx
+    %nb = pto.get_block_num
+    %b = arith.index_cast %bid : i64 to index
+    %nbi = arith.index_cast %nb : i64 to index
+    %rows = arith.muli %n, %c4 : index
+    %xv = pto.make_tensor_view %x, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>
+    %sv = pto.make_tensor_view %s, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>
+    %yv = pto.make_tensor_view %y, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>
+    %a = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>
+    %bt = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>
+    %o = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>
+    scf.for %i = %b to %n step %nbi {
+      %r = arith.muli %i, %c4 : index
+      %xp = pto.partition_view %xv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>
+      %sp = pto.partition_view %sv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>
+      %yp = pto.partition_view %yv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>
+      pto.tload ins(%xp : !pto.partition_tensor_view<4x16xf32>) outs(%a : !pto.tile_buf<vec, 4x16xf32>)
+      pto.tload ins(%sp : !pto.partition_tensor_view<4x16xf32>) outs(%bt : !pto.tile_buf<vec, 4x16xf32>)
+      pto.tprelu ins(%a, %bt : !pto.tile_buf<vec, 4x16xf32>, !pto.tile_buf<vec, 4x16xf32>) outs(%o : !pto.tile_buf<vec, 4x16xf32>)
+      pto.tstore ins(%o : !pto.tile_buf<vec, 4x16xf32>) outs(%yp : !pto.partition_tensor_view<4x16xf32>)
+    }
+    return
+  }
+}
+`
+
+// values returns n deterministic floats in [-lo, hi), some negative.
+func values(n int, seed uint32, lo, hi float32) []float32 {
+	out := make([]float32, n)
+	x := seed
+	for i := range out {
+		x = x*1664525 + 1013904223
+		out[i] = -lo + (lo+hi)*float32(x>>8)/float32(1<<24)
+	}
+	return out
+}
+
+func sameBits(t *testing.T, what string, got, want []float32) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
+	}
+	for i := range want {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			t.Fatalf("%s[%d] = %v (%#x), want %v (%#x)", what, i, got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+		}
+	}
+}
+
+func newProgram(t *testing.T, text string, opts ...pto.ProgramOption) *pto.Program {
+	t.Helper()
+	p, err := pto.NewProgram(text, opts...)
+	if err != nil {
+		t.Fatalf("NewProgram: %v", err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+func TestProgramDPSMatchesTPrelu(t *testing.T) {
+	p := newProgram(t, preluDPS, pto.SourceName("prelu.pto"))
+	if p.Name() != "prelu.pto" || p.Profile() != pto.ProfileHost {
+		t.Errorf("Name %q Profile %v", p.Name(), p.Profile())
+	}
+	params := p.Params()
+	if len(params) != 3 {
+		t.Fatalf("params %+v", params)
+	}
+	byName := map[string]pto.Param{}
+	for _, prm := range params {
+		byName[prm.Name] = prm
+		if prm.Kind != pto.ParamTile || prm.DType != pto.Float32 || prm.Rows != 16 || prm.Cols != 16 {
+			t.Errorf("param %+v", prm)
+		}
+	}
+	if !byName["src0"].Reads() || byName["src0"].Writes() || !byName["dst"].Writes() {
+		t.Errorf("access: %+v", params)
+	}
+	if i, err := p.Find("%dst"); err != nil || params[i].Name != "dst" {
+		t.Errorf("Find(%%dst) = %d, %v", i, err)
+	}
+
+	src0 := f32Tile(t, pto.Float32, 16, 16, values(256, 1, 4, 4)...)
+	src1 := f32Tile(t, pto.Float32, 16, 16, values(256, 2, 1, 1)...)
+	want := newTile(t, pto.Float32, 16, 16)
+	must(t, pto.TPrelu(want, src0, src1, nil))
+
+	// The caller's own dst, by name; the sources by name and position.
+	dst := newTile(t, pto.Float32, 16, 16)
+	i1, err := p.Find("src1")
+	must(t, err)
+	res, err := p.Run(pto.Named("src0", src0), pto.At(i1, src1), pto.Named("dst", dst))
+	must(t, err)
+	if len(res) != 0 {
+		t.Errorf("results for a bound dst: %v", res)
+	}
+	sameBits(t, "dst", readF32(t, dst), readF32(t, want))
+
+	// dst left unbound: Run creates it and returns it.
+	res, err = p.Run(pto.Named("src0", src0), pto.Named("src1", src1))
+	must(t, err)
+	defer res.Close()
+	got := res["dst"]
+	if got == nil || got.Rows() != 16 || got.Cols() != 16 || got.DType() != pto.Float32 {
+		t.Fatalf("results %v", res)
+	}
+	sameBits(t, "created dst", readF32(t, got), readF32(t, want))
+}
+
+func TestProgramSSAMatchesTPow(t *testing.T) {
+	p := newProgram(t, powSSA)
+	base := f32Tile(t, pto.Float32, 16, 16, values(256, 3, 0, 8)...)
+	exp := f32Tile(t, pto.Float32, 16, 16, values(256, 4, 3, 3)...)
+	tmp := newTile(t, pto.Float32, 16, 16)
+	want := newTile(t, pto.Float32, 16, 16)
+	must(t, pto.TPow(want, base, exp, tmp, pto.PowDefault))
+
+	res, err := p.Run(pto.Named("base", base), pto.Named("exp", exp))
+	must(t, err)
+	defer res.Close()
+	if len(res) != 1 || res["dst"] == nil {
+		t.Fatalf("results %v", res)
+	}
+	sameBits(t, "dst", readF32(t, res["dst"]), readF32(t, want))
+}
+
+func TestProgramKernelOneAndThreeBlocks(t *testing.T) {
+	p := newProgram(t, preluKernel, pto.SourceName("prelu_rows.pto"))
+	kinds := []pto.ParamKind{pto.ParamPointer, pto.ParamPointer, pto.ParamPointer, pto.ParamInt}
+	for i, prm := range p.Params() {
+		if prm.Kind != kinds[i] {
+			t.Errorf("param %d %+v", i, prm)
+		}
+	}
+	if prm := p.Params()[2]; prm.Name != "y" || !prm.Writes() || prm.Reads() || prm.DType != pto.Float32 {
+		t.Errorf("y: %+v", prm)
+	}
+	const n = 7
+	x := values(n*64, 5, 3, 3)
+	s := values(n*64, 6, 1, 1)
+	y1 := make([]float32, n*64)
+	y3 := make([]float32, n*64)
+	res, err := p.Run(pto.Named("x", x), pto.Named("s", s), pto.Named("y", y1), pto.Named("n", n))
+	must(t, err)
+	if len(res) != 0 {
+		t.Errorf("a kernel returned tiles: %v", res)
+	}
+	_, err = p.Launch(3, pto.At(0, x), pto.At(1, s), pto.At(2, y3), pto.At(3, int64(n)))
+	must(t, err)
+	sameBits(t, "3 blocks", y3, y1)
+
+	// The same computation through the direct call, 4 rows at a time.
+	a := newTile(t, pto.Float32, 4, 16)
+	b := newTile(t, pto.Float32, 4, 16)
+	o := newTile(t, pto.Float32, 4, 16)
+	for r := 0; r < n; r++ {
+		must(t, a.WriteFloat32(x[r*64:(r+1)*64]))
+		must(t, b.WriteFloat32(s[r*64:(r+1)*64]))
+		must(t, pto.TPrelu(o, a, b, nil))
+		sameBits(t, "rows", y1[r*64:(r+1)*64], readF32(t, o))
+	}
+
+	// A slice of the wrong element type is refused before anything runs.
+	_, err = p.Run(pto.Named("x", make([]int32, n*64)), pto.Named("s", s), pto.Named("y", y1), pto.Named("n", n))
+	expectStatus(t, err, pto.ErrDTypeMismatch, "%x")
+}
+
+func TestProgramErrors(t *testing.T) {
+	_, err := pto.NewProgram("pto.tfoo ins()", pto.SourceName("bad.pto"))
+	expectStatus(t, err, pto.ErrInvalidArgument, "bad.pto:1:1: error: ")
+	var perr *pto.Error
+	if !errors.As(err, &perr) || perr.Line != 1 || perr.Column != 1 {
+		t.Fatalf("position of %v: %+v", err, perr)
+	}
+
+	_, err = pto.NewProgram("\n\n  pto.tfoo ins()")
+	if !errors.As(err, &perr) || perr.Line != 3 || perr.Column != 3 || !strings.HasPrefix(perr.Message, "<string>:3:3: error: ") {
+		t.Fatalf("second error %v: %+v", err, perr)
+	}
+
+	// A missing argument that the program reads.
+	p := newProgram(t, preluKernel, pto.SourceName("k.pto"))
+	y := make([]float32, 64)
+	_, err = p.Run(pto.Named("s", y), pto.Named("y", y), pto.Named("n", 1))
+	expectStatus(t, err, pto.ErrInvalidArgument, "%x is read but not bound")
+	// An unknown name, a value of the wrong kind, an unsupported Go type.
+	_, err = p.Run(pto.Named("nope", 1))
+	expectStatus(t, err, pto.ErrInvalidArgument, "nope")
+	_, err = p.Run(pto.Named("n", 1.5))
+	expectStatus(t, err, pto.ErrInvalidArgument, "")
+	_, err = p.Run(pto.Named("n", "one"))
+	expectStatus(t, err, pto.ErrInvalidArgument, "string")
+	// A run-time fault: n larger than the arrays, with its position.
+	x := make([]float32, 64)
+	_, err = p.Run(pto.Named("x", x), pto.Named("s", x), pto.Named("y", y), pto.Named("n", 2))
+	if !errors.As(err, &perr) || perr.Line == 0 || !strings.HasPrefix(perr.Message, "k.pto:") {
+		t.Fatalf("run-time fault: %v", err)
+	}
+
+	// A closed program.
+	q, err := pto.NewProgram(powSSA)
+	must(t, err)
+	q.Close()
+	q.Close()
+	_, err = q.Run()
+	if !errors.Is(err, pto.ErrClosed) || !q.Closed() {
+		t.Fatalf("closed program: %v", err)
+	}
+}
+
+func TestProgramProfile(t *testing.T) {
+	p := newProgram(t, preluDPS, pto.ForProfile(pto.ProfileA5))
+	if p.Profile() != pto.ProfileA5 {
+		t.Errorf("Profile %v", p.Profile())
+	}
+	if pto.CurrentProfile() != pto.ProfileHost {
+		t.Errorf("ForProfile leaked into the thread: %v", pto.CurrentProfile())
+	}
+	if pto.ParamTile.String() != "TILE" || pto.Float16.String() != "FLOAT16" || pto.DType(42).String() != "DType(42)" {
+		t.Error("names")
+	}
+}

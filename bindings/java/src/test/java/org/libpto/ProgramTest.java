@@ -1,0 +1,256 @@
+package org.libpto;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ProgramTest {
+    static final String PRELU_DPS = "pto.tprelu ins(%src0, %src1 : !pto.tile_buf<vec, 16x16xf32>, "
+            + "!pto.tile_buf<vec, 16x16xf32>) outs(%dst : !pto.tile_buf<vec, 16x16xf32>)";
+    static final String POW_SSA = "%dst = pto.tpow %base, %exp : (!pto.tile<16x16xf32>, !pto.tile<16x16xf32>) "
+            + "-> !pto.tile<16x16xf32>";
+    static final String PRELU_KERNEL = "module {\n"
+            + "  func.func @prelu_rows(%x: !pto.ptr<f32>, %s: !pto.ptr<f32>, %y: !pto.ptr<f32>, %n: index) {\n"
+            + "    %c0 = arith.constant 0 : index\n"
+            + "    %c1 = arith.constant 1 : index\n"
+            + "    %c4 = arith.constant 4 : index\n"
+            + "    %c16 = arith.constant 16 : index\n"
+            + "    %bid = pto.get_block_idx\n"
+            + "    %nb = pto.get_block_num\n"
+            + "    %b = arith.index_cast %bid : i64 to index\n"
+            + "    %nbi = arith.index_cast %nb : i64 to index\n"
+            + "    %rows = arith.muli %n, %c4 : index\n"
+            + "    %xv = pto.make_tensor_view %x, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>\n"
+            + "    %sv = pto.make_tensor_view %s, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>\n"
+            + "    %yv = pto.make_tensor_view %y, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>\n"
+            + "    %a = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>\n"
+            + "    %bt = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>\n"
+            + "    %o = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>\n"
+            + "    scf.for %i = %b to %n step %nbi {\n"
+            + "      %r = arith.muli %i, %c4 : index\n"
+            + "      %xp = pto.partition_view %xv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>\n"
+            + "      %sp = pto.partition_view %sv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>\n"
+            + "      %yp = pto.partition_view %yv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>\n"
+            + "      pto.tload ins(%xp : !pto.partition_tensor_view<4x16xf32>) outs(%a : !pto.tile_buf<vec, 4x16xf32>)\n"
+            + "      pto.tload ins(%sp : !pto.partition_tensor_view<4x16xf32>) outs(%bt : !pto.tile_buf<vec, 4x16xf32>)\n"
+            + "      pto.tprelu ins(%a, %bt : !pto.tile_buf<vec, 4x16xf32>, !pto.tile_buf<vec, 4x16xf32>) outs(%o : !pto.tile_buf<vec, 4x16xf32>)\n"
+            + "      pto.tstore ins(%o : !pto.tile_buf<vec, 4x16xf32>) outs(%yp : !pto.partition_tensor_view<4x16xf32>)\n"
+            + "    }\n"
+            + "    return\n"
+            + "  }\n"
+            + "}\n";
+
+    private final List<AutoCloseable> owned = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (AutoCloseable c : owned) {
+            c.close();
+        }
+    }
+
+    private <T extends AutoCloseable> T own(T c) {
+        owned.add(c);
+        return c;
+    }
+
+    /** n deterministic floats in [-lo, hi). */
+    static float[] values(int n, int seed, float lo, float hi) {
+        float[] out = new float[n];
+        int x = seed;
+        for (int i = 0; i < n; i++) {
+            x = x * 1664525 + 1013904223;
+            out[i] = -lo + (lo + hi) * (x >>> 8) / (float) (1 << 24);
+        }
+        return out;
+    }
+
+    static void assertSameBits(float[] want, float[] got) {
+        assertEquals(want.length, got.length);
+        for (int i = 0; i < want.length; i++) {
+            assertEquals(Float.floatToRawIntBits(want[i]), Float.floatToRawIntBits(got[i]), "element " + i);
+        }
+    }
+
+    static ByteBuffer direct(float[] values) {
+        ByteBuffer b = ByteBuffer.allocateDirect(values.length * 4).order(ByteOrder.nativeOrder());
+        b.asFloatBuffer().put(values);
+        return b;
+    }
+
+    static float[] floats(ByteBuffer b) {
+        FloatBuffer f = b.duplicate().order(ByteOrder.nativeOrder()).asFloatBuffer();
+        float[] out = new float[f.remaining()];
+        f.get(out);
+        return out;
+    }
+
+    private Tile tile(float[] values) {
+        return own(new Tile(DType.FLOAT32, 16, 16)).write(values);
+    }
+
+    @Test
+    void dpsSnippetMatchesTprelu() {
+        Program p = own(new Program(PRELU_DPS, "prelu.pto"));
+        assertEquals("prelu.pto", p.sourceName());
+        assertEquals(Profile.HOST, p.profile());
+        assertEquals(3, p.parameters().size());
+        for (Program.Parameter prm : p.parameters()) {
+            assertEquals(Program.Kind.TILE, prm.kind());
+            assertEquals(DType.FLOAT32, prm.dtype());
+            assertEquals(16, prm.rows());
+            assertEquals(16, prm.cols());
+        }
+        assertTrue(p.parameter("src0").reads());
+        assertFalse(p.parameter("src0").writes());
+        assertTrue(p.parameter("%dst").writes());
+
+        Tile src0 = tile(values(256, 1, 4, 4));
+        Tile src1 = tile(values(256, 2, 1, 1));
+        Tile want = own(new Tile(DType.FLOAT32, 16, 16));
+        Pto.tprelu(want, src0, src1, null);
+
+        Tile dst = own(new Tile(DType.FLOAT32, 16, 16));
+        try (Program.Arguments args = p.arguments()) {
+            args.set("src0", src0).set(p.indexOf("src1"), src1).set("dst", dst);
+            assertTrue(p.run(args).isEmpty());
+        }
+        assertSameBits(want.readFloats(), dst.readFloats());
+
+        // dst left unbound: run creates it and returns it; the set stays reusable.
+        try (Program.Arguments args = p.arguments()) {
+            args.set("src0", src0).set("src1", src1);
+            for (int k = 0; k < 2; k++) {
+                Map<String, Tile> out = p.run(args);
+                assertEquals(List.of("dst"), List.copyOf(out.keySet()));
+                try (Tile got = out.get("dst")) {
+                    assertEquals(16, got.rows());
+                    assertSameBits(want.readFloats(), got.readFloats());
+                }
+            }
+        }
+    }
+
+    @Test
+    void ssaSnippetMatchesTpow() {
+        Program p = own(new Program(POW_SSA));
+        Tile base = tile(values(256, 3, 0, 8));
+        Tile exp = tile(values(256, 4, 3, 3));
+        Tile tmp = own(new Tile(DType.FLOAT32, 16, 16));
+        Tile want = own(new Tile(DType.FLOAT32, 16, 16));
+        Pto.tpow(want, base, exp, tmp, PowAlgorithm.DEFAULT);
+        try (Program.Arguments args = p.arguments()) {
+            Map<String, Tile> out = p.run(args.set("base", base).set("exp", exp));
+            try (Tile dst = out.get("dst")) {
+                assertNotNull(dst);
+                assertSameBits(want.readFloats(), dst.readFloats());
+            }
+        }
+    }
+
+    @Test
+    void kernelOnOneAndThreeBlocks() {
+        Program p = own(new Program(PRELU_KERNEL, "prelu_rows.pto", null));
+        List<Program.Parameter> ps = p.parameters();
+        assertEquals(4, ps.size());
+        assertEquals(Program.Kind.POINTER, ps.get(0).kind());
+        assertEquals(Program.Kind.INT, ps.get(3).kind());
+        assertTrue(ps.get(2).writes());
+        assertFalse(ps.get(2).reads());
+        int n = 7;
+        float[] xv = values(n * 64, 5, 3, 3);
+        float[] sv = values(n * 64, 6, 1, 1);
+        ByteBuffer x = direct(xv);
+        ByteBuffer s = direct(sv);
+        ByteBuffer y1 = direct(new float[n * 64]);
+        ByteBuffer y3 = direct(new float[n * 64]);
+        try (Program.Arguments args = p.arguments()) {
+            args.set("x", x).set("s", s).set("y", y1).set("n", n);
+            assertTrue(p.run(args).isEmpty());
+            args.set(2, y3);
+            assertTrue(p.launch(3, args).isEmpty());
+        }
+        assertSameBits(floats(y1), floats(y3));
+        // The same computation through the direct call, 4 rows at a time.
+        float[] y = floats(y1);
+        try (Tile a = new Tile(DType.FLOAT32, 4, 16); Tile b = new Tile(DType.FLOAT32, 4, 16);
+             Tile o = new Tile(DType.FLOAT32, 4, 16)) {
+            for (int r = 0; r < n; r++) {
+                a.write(java.util.Arrays.copyOfRange(xv, r * 64, (r + 1) * 64));
+                b.write(java.util.Arrays.copyOfRange(sv, r * 64, (r + 1) * 64));
+                Pto.tprelu(o, a, b, null);
+                assertSameBits(o.readFloats(), java.util.Arrays.copyOfRange(y, r * 64, (r + 1) * 64));
+            }
+        }
+    }
+
+    @Test
+    void errorsCarryThePosition() {
+        ProgramException e = assertThrows(ProgramException.class, () -> new Program("pto.tfoo ins()", "bad.pto"));
+        assertEquals(Status.INVALID_ARGUMENT, e.status());
+        assertEquals(1, e.line());
+        assertEquals(1, e.column());
+        assertEquals("bad.pto", e.sourceName());
+        assertTrue(e.detail().startsWith("bad.pto:1:1: error: "), e.detail());
+
+        e = assertThrows(ProgramException.class, () -> new Program("\n\n  pto.tfoo ins()"));
+        assertEquals(3, e.line());
+        assertEquals(3, e.column());
+        assertTrue(e.detail().startsWith("<string>:3:3: error: "), e.detail());
+
+        Program p = own(new Program(PRELU_KERNEL, "k.pto"));
+        ByteBuffer small = direct(new float[64]);
+        try (Program.Arguments args = p.arguments()) {
+            // A missing argument that the program reads.
+            args.set("s", small).set("y", small).set("n", 1);
+            PtoException missing = assertThrows(PtoException.class, () -> p.run(args));
+            assertEquals(Status.INVALID_ARGUMENT, missing.status());
+            assertFalse(missing instanceof ProgramException);
+            assertTrue(missing.detail().contains("%x is read but not bound"), missing.detail());
+            // Unknown names and values of the wrong kind.
+            assertEquals(Status.INVALID_ARGUMENT, assertThrows(PtoException.class, () -> args.set("nope", 1)).status());
+            assertEquals(Status.INVALID_ARGUMENT, assertThrows(PtoException.class, () -> args.set("n", 1.5)).status());
+            assertThrows(IllegalArgumentException.class, () -> args.set("x", ByteBuffer.allocate(64)));
+            assertEquals(Status.INVALID_ARGUMENT,
+                    assertThrows(PtoException.class, () -> args.set("y", small.asReadOnlyBuffer())).status());
+            // A run-time fault, with its position: n larger than the arrays.
+            args.set("x", small).set("n", 2);
+            ProgramException fault = assertThrows(ProgramException.class, () -> p.run(args));
+            assertEquals(Status.OUT_OF_RANGE, fault.status());
+            assertTrue(fault.line() > 1);
+            assertEquals("k.pto", fault.sourceName());
+        }
+
+        Program closed = new Program(POW_SSA);
+        Program.Arguments args = closed.arguments();
+        closed.close();
+        closed.close();
+        assertTrue(closed.isClosed());
+        assertEquals(Status.NULL_ARGUMENT, assertThrows(PtoException.class, () -> closed.run(args)).status());
+        args.close();
+        args.close();
+    }
+
+    @Test
+    void profilesAndNames() {
+        try (Program p = new Program(PRELU_DPS, null, Profile.A5)) {
+            assertEquals(Profile.A5, p.profile());
+        }
+        assertEquals(Profile.HOST, Profile.current());
+        assertEquals("FLOAT16", DType.FLOAT16.toString());
+        assertEquals(pto_param_kind.PTO_PARAM_TILE, Program.Kind.TILE.code());
+        assertEquals(pto_param_kind.PTO_PARAM_POINTER, Program.Kind.POINTER.code());
+    }
+}

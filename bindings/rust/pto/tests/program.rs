@@ -1,0 +1,283 @@
+//! Programs: snippets against the direct calls, a kernel on 1 and 3 blocks,
+//! diagnostics with their position.
+
+use std::collections::HashMap;
+
+use pto::{DType, ErrorKind, ParamKind, PowAlgorithm, Profile, Program, Tile};
+
+const PRELU_DPS: &str = "pto.tprelu ins(%src0, %src1 : !pto.tile_buf<vec, 16x16xf32>, !pto.tile_buf<vec, 16x16xf32>) outs(%dst : !pto.tile_buf<vec, 16x16xf32>)";
+
+const POW_SSA: &str = "%dst = pto.tpow %base, %exp : (!pto.tile<16x16xf32>, !pto.tile<16x16xf32>) -> !pto.tile<16x16xf32>";
+
+const PRELU_KERNEL: &str = r#"module {
+  func.func @prelu_rows(%x: !pto.ptr<f32>, %s: !pto.ptr<f32>, %y: !pto.ptr<f32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %bid = pto.get_block_idx
+    %nb = pto.get_block_num
+    %b = arith.index_cast %bid : i64 to index
+    %nbi = arith.index_cast %nb : i64 to index
+    %rows = arith.muli %n, %c4 : index
+    %xv = pto.make_tensor_view %x, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>
+    %sv = pto.make_tensor_view %s, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>
+    %yv = pto.make_tensor_view %y, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>
+    %a = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>
+    %bt = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>
+    %o = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>
+    scf.for %i = %b to %n step %nbi {
+      %r = arith.muli %i, %c4 : index
+      %xp = pto.partition_view %xv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>
+      %sp = pto.partition_view %sv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>
+      %yp = pto.partition_view %yv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>
+      pto.tload ins(%xp : !pto.partition_tensor_view<4x16xf32>) outs(%a : !pto.tile_buf<vec, 4x16xf32>)
+      pto.tload ins(%sp : !pto.partition_tensor_view<4x16xf32>) outs(%bt : !pto.tile_buf<vec, 4x16xf32>)
+      pto.tprelu ins(%a, %bt : !pto.tile_buf<vec, 4x16xf32>, !pto.tile_buf<vec, 4x16xf32>) outs(%o : !pto.tile_buf<vec, 4x16xf32>)
+      pto.tstore ins(%o : !pto.tile_buf<vec, 4x16xf32>) outs(%yp : !pto.partition_tensor_view<4x16xf32>)
+    }
+    return
+  }
+}
+"#;
+
+/// n deterministic floats in [-lo, hi).
+fn values(n: usize, seed: u32, lo: f32, hi: f32) -> Vec<f32> {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_mul(1664525).wrapping_add(1013904223);
+            -lo + (lo + hi) * (x >> 8) as f32 / (1u32 << 24) as f32
+        })
+        .collect()
+}
+
+fn assert_bits(got: &[f32], want: &[f32]) {
+    assert_eq!(got.len(), want.len());
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert_eq!(g.to_bits(), w.to_bits(), "element {}: {} vs {}", i, g, w);
+    }
+}
+
+fn tile(values: &[f32]) -> Tile {
+    Tile::from_slice(DType::Float32, 16, 16, values).unwrap()
+}
+
+#[test]
+fn dps_snippet_matches_tprelu() {
+    let p = Program::builder()
+        .name("prelu.pto")
+        .build(PRELU_DPS)
+        .unwrap();
+    assert_eq!(p.name(), "prelu.pto");
+    assert_eq!(p.profile(), Profile::Host);
+    assert_eq!(p.params().len(), 3);
+    for prm in p.params() {
+        assert_eq!(
+            (prm.kind(), prm.dtype(), prm.rows(), prm.cols()),
+            (ParamKind::Tile, DType::Float32, 16, 16)
+        );
+    }
+    let src0_i = p.find("src0").unwrap();
+    assert!(p.params()[src0_i].reads() && !p.params()[src0_i].writes());
+    let dst_i = p.find("%dst").unwrap();
+    assert!(p.params()[dst_i].writes());
+
+    let src0 = tile(&values(256, 1, 4.0, 4.0));
+    let src1 = tile(&values(256, 2, 1.0, 1.0));
+    let mut want = Tile::new(DType::Float32, 16, 16).unwrap();
+    pto::tprelu(&mut want, &src0, &src1, None).unwrap();
+
+    // The caller's own dst, by name; src1 by position.
+    let mut dst = Tile::new(DType::Float32, 16, 16).unwrap();
+    {
+        let mut args = p.args().unwrap();
+        args.set("src0", &src0)
+            .unwrap()
+            .set(p.find("src1").unwrap(), &src1)
+            .unwrap();
+        args.set("dst", &mut dst).unwrap();
+        assert!(p.run(&mut args).unwrap().is_empty());
+    }
+    assert_bits(
+        dst.as_slice::<f32>().unwrap(),
+        want.as_slice::<f32>().unwrap(),
+    );
+
+    // dst left unbound: run creates it and returns it; the set is reusable.
+    let mut args = p.args().unwrap();
+    args.set("src0", &src0).unwrap().set("src1", &src1).unwrap();
+    for _ in 0..2 {
+        let out: HashMap<String, Tile> = p.run(&mut args).unwrap();
+        assert_eq!(out.len(), 1);
+        assert_bits(
+            out["dst"].as_slice::<f32>().unwrap(),
+            want.as_slice::<f32>().unwrap(),
+        );
+    }
+}
+
+#[test]
+fn ssa_snippet_matches_tpow() {
+    let p = Program::new(POW_SSA).unwrap();
+    let base = tile(&values(256, 3, 0.0, 8.0));
+    let exp = tile(&values(256, 4, 3.0, 3.0));
+    let tmp = Tile::new(DType::Float32, 16, 16).unwrap();
+    let mut want = Tile::new(DType::Float32, 16, 16).unwrap();
+    pto::tpow(&mut want, &base, &exp, &tmp, PowAlgorithm::Default).unwrap();
+    let mut args = p.args().unwrap();
+    args.set("base", &base).unwrap().set("exp", &exp).unwrap();
+    let out = p.run(&mut args).unwrap();
+    assert_bits(
+        out["dst"].as_slice::<f32>().unwrap(),
+        want.as_slice::<f32>().unwrap(),
+    );
+}
+
+#[test]
+fn kernel_on_one_and_three_blocks() {
+    let p = Program::builder()
+        .name("prelu_rows.pto")
+        .build(PRELU_KERNEL)
+        .unwrap();
+    let kinds: Vec<ParamKind> = p.params().iter().map(|q| q.kind()).collect();
+    assert_eq!(
+        kinds,
+        [
+            ParamKind::Pointer,
+            ParamKind::Pointer,
+            ParamKind::Pointer,
+            ParamKind::Int
+        ]
+    );
+    assert!(p.params()[2].writes() && !p.params()[2].reads());
+    let n = 7usize;
+    let x = values(n * 64, 5, 3.0, 3.0);
+    let s = values(n * 64, 6, 1.0, 1.0);
+    let mut y1 = vec![0f32; n * 64];
+    let mut y3 = vec![0f32; n * 64];
+    {
+        let mut args = p.args().unwrap();
+        args.set("x", &x[..]).unwrap().set("s", &s).unwrap();
+        args.set("y", &mut y1[..])
+            .unwrap()
+            .set("n", n as i64)
+            .unwrap();
+        assert!(p.run(&mut args).unwrap().is_empty());
+    }
+    {
+        let mut args = p.args().unwrap();
+        args.set(0, &x)
+            .unwrap()
+            .set(1, &s[..])
+            .unwrap()
+            .set(2, &mut y3)
+            .unwrap()
+            .set(3, n as i32)
+            .unwrap();
+        assert!(p.launch(3, &mut args).unwrap().is_empty());
+    }
+    assert_bits(&y3, &y1);
+    // The same computation through the direct call, 4 rows at a time.
+    let mut o = Tile::new(DType::Float32, 4, 16).unwrap();
+    for r in 0..n {
+        let a = Tile::from_slice(DType::Float32, 4, 16, &x[r * 64..(r + 1) * 64]).unwrap();
+        let b = Tile::from_slice(DType::Float32, 4, 16, &s[r * 64..(r + 1) * 64]).unwrap();
+        pto::tprelu(&mut o, &a, &b, None).unwrap();
+        assert_bits(&y1[r * 64..(r + 1) * 64], o.as_slice::<f32>().unwrap());
+    }
+}
+
+#[test]
+fn errors_carry_the_position() {
+    let err = Program::builder()
+        .name("bad.pto")
+        .build("pto.tfoo ins()")
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+    assert_eq!((err.line(), err.column()), (Some(1), Some(1)));
+    assert!(err.message().starts_with("bad.pto:1:1: error: "), "{}", err);
+    let err = Program::new("\n\n  pto.tfoo ins()").unwrap_err();
+    assert_eq!((err.line(), err.column()), (Some(3), Some(3)));
+    assert!(
+        err.message().starts_with("<string>:3:3: error: "),
+        "{}",
+        err
+    );
+
+    let p = Program::builder()
+        .name("k.pto")
+        .build(PRELU_KERNEL)
+        .unwrap();
+    let small = vec![0f32; 64];
+    let mut out = vec![0f32; 64];
+    let mut ints = vec![0i32; 64];
+    {
+        // A missing argument that the program reads.
+        let mut args = p.args().unwrap();
+        args.set("s", &small)
+            .unwrap()
+            .set("y", &mut out)
+            .unwrap()
+            .set("n", 1)
+            .unwrap();
+        let err = p.run(&mut args).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+        assert!(
+            err.message().contains("%x is read but not bound"),
+            "{}",
+            err
+        );
+        assert_eq!(err.line(), None);
+        // Unknown names, values of the wrong kind or element type, shared memory to write.
+        assert_eq!(
+            args.set("nope", 1).unwrap_err().kind(),
+            ErrorKind::InvalidArgument
+        );
+        assert_eq!(
+            args.set("n", 1.5).unwrap_err().kind(),
+            ErrorKind::InvalidArgument
+        );
+        assert_eq!(
+            args.set("x", &mut ints).unwrap_err().kind(),
+            ErrorKind::DTypeMismatch
+        );
+        assert_eq!(
+            args.set("y", &small).unwrap_err().kind(),
+            ErrorKind::InvalidArgument
+        );
+        // A run-time fault, with its position: n larger than the arrays.
+        args.set("x", &small).unwrap().set("n", 2).unwrap();
+        let err = p.run(&mut args).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::OutOfRange);
+        assert!(
+            err.line().unwrap() > 1 && err.message().starts_with("k.pto:"),
+            "{}",
+            err
+        );
+    }
+}
+
+#[test]
+fn profiles_names_and_threads() {
+    let p = Program::builder()
+        .profile(Profile::A5)
+        .build(PRELU_DPS)
+        .unwrap();
+    assert_eq!(p.profile(), Profile::A5);
+    assert_eq!(Profile::current(), Profile::Host);
+    assert_eq!(DType::Float16.to_string(), "FLOAT16");
+    // One program, runs from several threads.
+    let p = Program::new(POW_SSA).unwrap();
+    let base = tile(&values(256, 7, 0.0, 4.0));
+    let exp = tile(&values(256, 8, 2.0, 2.0));
+    std::thread::scope(|sc| {
+        for _ in 0..2 {
+            sc.spawn(|| {
+                let mut args = p.args().unwrap();
+                args.set("base", &base).unwrap().set("exp", &exp).unwrap();
+                assert_eq!(p.run(&mut args).unwrap().len(), 1);
+            });
+        }
+    });
+}
