@@ -3,15 +3,13 @@ the direct calls on the same data (bit for bit), kernels over global memory on
 several blocks, diagnostics and argument errors, threads."""
 
 import pickle
-import sys
 import threading
-import time
 
 import numpy as np
 import pytest
 
 import pto
-from helpers import D
+from helpers import D, other_thread_progresses
 
 F32_F16 = [(D.FLOAT32, "f32", np.float32), (D.FLOAT16, "f16", np.float16)]
 
@@ -428,33 +426,7 @@ def test_one_program_from_several_threads(prelu_kernel):
 def test_run_releases_the_gil(prelu_kernel):
     x = np.ones((1 << 16, 16), np.float32)  # 4 MiB per array: long enough to observe
     y = np.zeros_like(x)
-    counter = [0]
-    stop = threading.Event()
-
-    def spin():
-        while not stop.is_set():
-            counter[0] += 1
-            time.sleep(0)  # lets the main thread take the GIL back at once
-
-    interval = sys.getswitchinterval()
-    # With a 100 s switch interval the spinner can only count while the main
-    # thread releases the GIL (test_threads.py does the same for tpow).
-    sys.setswitchinterval(100)
-    spinner = threading.Thread(target=spin)
-    try:
-        spinner.start()
-        progressed = 0
-        for _ in range(5):
-            time.sleep(0.02)
-            before = counter[0]
-            prelu_kernel(x=x, s=x, y=y, rows=1 << 16)
-            progressed = counter[0] - before
-            if progressed:
-                break
-    finally:
-        stop.set()
-        spinner.join()
-        sys.setswitchinterval(interval)
+    progressed = other_thread_progresses(lambda: prelu_kernel(x=x, s=x, y=y, rows=1 << 16))
     assert progressed > 0, "no other thread ran while the program was inside libpto"
     assert (y == 1).all()
 
