@@ -10,7 +10,7 @@ import enum
 import numbers
 import operator
 import re
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
+from typing import Any, Dict, List, NamedTuple, NoReturn, Optional, Tuple, Union
 
 import numpy as np
 
@@ -87,7 +87,7 @@ def _diagnostic(name: str, message: str) -> Optional[Tuple[int, int]]:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
-def _raise_failure(name: str, failure: Tuple[str, int, str, int], params: List[Any]) -> None:
+def _raise_failure(name: str, failure: Tuple[str, int, str, int], params: List[Any]) -> NoReturn:
     stage, code, message, index = failure
     status = _status(code)
     where = _diagnostic(name, message)
@@ -147,7 +147,8 @@ class Program:
         core = _pto._program_create(text, name, profile)
         if isinstance(core, tuple):
             _raise_failure(name, core, [])
-        self._core = core
+        assert isinstance(core, _pto.ProgramCore)
+        self._core: _pto.ProgramCore = core
         # (name, kind, dtype, rows, cols, access) per parameter
         self._params: List[Tuple[str, ParamKind, DType, int, int, int]] = []
         for i in range(core.param_count):
@@ -335,7 +336,7 @@ class Program:
         out: Dict[str, np.ndarray] = {}
         for pname, tile in tiles.items():
             vr, vc = tile.valid
-            out[pname] = Tile.numpy(tile)[:vr, :vc]
+            out[pname] = Tile.numpy(tile)[:vr, :vc]  # type: ignore[arg-type]  # a TileCore will do
         return out
 
 

@@ -449,3 +449,51 @@ def test_exports_and_docs():
     assert issubclass(pto.ProgramError, pto.Error) and issubclass(pto.ProgramError, ValueError)
     assert pto.Program.__call__.__doc__ and "ProgramError" in pto.Program.__call__.__doc__
     assert "Programs." in pto.__doc__
+
+
+USER_CODE = '''
+from typing import List, Optional, Tuple
+import numpy as np
+import pto
+
+prog = pto.Program("%dst = trsqrt %src : !pto.tile<2x2xf32>", profile=pto.Profile.A5, name="x.pto")
+out = prog(src=np.ones((2, 2), np.float32))
+dims: Tuple[int, ...] = out["dst"].shape
+more = prog(1, src=np.ones((2, 2), np.float32))
+params: List[pto.Parameter] = prog.parameters
+name, kind, dtype = params[0]
+k: pto.ParamKind = kind
+d: pto.DType = dtype
+p: pto.Profile = prog.profile
+shape = prog.tile_shape("src")
+try:
+    pto.Program(b"bad")
+except pto.ProgramError as e:
+    line: Optional[int] = e.line
+    s: pto.Status = e.status
+'''
+
+
+def test_type_checkers_see_the_program_api(tmp_path):
+    api = pytest.importorskip("mypy.api", reason="mypy is not installed here (tests/ci/python.sh installs it)")
+    (tmp_path / "use_program.py").write_text(USER_CODE)
+    out, err, status = api.run(["--strict", "--cache-dir", str(tmp_path / "cache"), str(tmp_path / "use_program.py")])
+    assert status == 0, out + err
+
+
+@pytest.mark.parametrize("as_ml_dtypes", [False, True])
+def test_bfloat16_kernel_raw_bits_or_ml_dtypes(rng, as_ml_dtypes):
+    prog = pto.Program(PRELU_KERNEL.replace("f32", "bf16"))
+    assert prog.parameters[0] == ("x", pto.ParamKind.POINTER, D.BFLOAT16)
+    x = (rng.integers(0x3E00, 0x4200, (8, 16)) | (rng.integers(0, 2, (8, 16)) << 15)).astype(np.uint16)
+    s = rng.integers(0x3E00, 0x4000, (8, 16)).astype(np.uint16)
+    want = direct(pto.tprelu, (8, 16), D.BFLOAT16, pto.Tile.from_numpy(x, dtype=D.BFLOAT16),
+                  pto.Tile.from_numpy(s, dtype=D.BFLOAT16))
+    y = np.zeros((8, 16), np.uint16)
+    if as_ml_dtypes:
+        ml_dtypes = pytest.importorskip("ml_dtypes")
+        x, s, y = (a.view(ml_dtypes.bfloat16) for a in (x, s, y))
+    prog(x=x, s=s, y=y, rows=8)
+    assert np.array_equal(bits(y), bits(want))
+    with pytest.raises(TypeError, match="dtype"):
+        prog(x=x.view(np.int16), s=s, y=y, rows=8)
