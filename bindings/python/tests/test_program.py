@@ -2,6 +2,7 @@
 the direct calls on the same data (bit for bit), kernels over global memory on
 several blocks, diagnostics and argument errors, threads."""
 
+import gc
 import pickle
 import threading
 
@@ -506,3 +507,30 @@ def test_readme_program_example_runs(capsys):
     x = names["x"]
     assert_same_bits(names["y"], np.where(x > 0, x, x * np.float32(0.25)))
     assert "ERR_OUT_OF_RANGE prelu.pto:" in capsys.readouterr().out
+
+
+def test_runs_and_failures_keep_rss_bounded(prelu_kernel):
+    from test_leaks import rss_bytes
+    snippet = pto.Program("%dst = tpow %base, %exp : !pto.tile<16x16xf32>")
+    x = np.ones((16, 16), np.float32)
+
+    def churn(n):
+        for _ in range(n):
+            prelu_kernel(x=x, s=x, y=np.zeros_like(x), rows=16)  # 1 KiB array bound each time
+            snippet(base=x, exp=x)
+            try:
+                prelu_kernel(x=x, s=x, y=x[:4].copy(), rows=16)
+            except pto.ProgramError:
+                pass
+            try:
+                pto.Program("%dst = bogus")
+            except pto.ProgramError:
+                pass
+            pto.Program(PRELU_KERNEL)
+        gc.collect()
+
+    churn(2000)  # warm up allocator and caches
+    before = rss_bytes()
+    churn(10_000)
+    grown = rss_bytes() - before
+    assert grown < 4 << 20, f"RSS grew by {grown / 2**20:.1f} MiB over 10k runs"
