@@ -34,7 +34,12 @@ static PyObject *program_type; /* the heap type, made by program_init */
 static PyObject *failure(const char *stage, pto_status status, Py_ssize_t index) {
     const char *sentence = pto_last_error();
     if (sentence == NULL || sentence[0] == '\0') sentence = pto_status_string(status);
-    return Py_BuildValue("(sisn)", stage, (int)status, sentence, index);
+    /* The sentence may quote the text's bytes: undecodable ones are replaced. */
+    PyObject *message = PyUnicode_DecodeUTF8(sentence, (Py_ssize_t)strlen(sentence), "replace");
+    if (message == NULL) return NULL;
+    PyObject *result = Py_BuildValue("(siOn)", stage, (int)status, message, index);
+    Py_DECREF(message);
+    return result;
 }
 
 static void program_dealloc(PyObject *self) {

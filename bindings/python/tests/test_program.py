@@ -534,3 +534,9 @@ def test_runs_and_failures_keep_rss_bounded(prelu_kernel):
     churn(10_000)
     grown = rss_bytes() - before
     assert grown < 4 << 20, f"RSS grew by {grown / 2**20:.1f} MiB over 10k runs"
+
+
+def test_undecodable_bytes_in_the_text_still_give_a_program_error():
+    with pytest.raises(pto.ProgramError) as info:
+        pto.Program(b"%dst = \xff\xfe bogus")
+    assert info.value.line == 1
