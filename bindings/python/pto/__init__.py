@@ -45,6 +45,12 @@ to ``numpy.uint16`` holding the raw bits.
 
 Threads. Distinct tiles may be used from any threads at once; a tile (or
 storage) one thread writes must not be used by another at the same time.
+
+Programs. ``Program(text)`` parses and verifies PTO assembly once (raising
+ProgramError, with ``.line`` and ``.column``, for a text it refuses);
+``prog(blocks=1, **args)`` runs it with numpy arrays as global memory (updated
+in place, zero-copy) or as input tiles, and returns the tiles it writes as a
+dict of numpy arrays. ``prog.parameters`` lists ``(name, kind, dtype)``.
 """
 
 from __future__ import annotations
@@ -92,6 +98,10 @@ __all__ = [
     "OutOfRangeError",
     "AliasingError",
     "OutOfMemoryError",
+    "Program",
+    "ProgramError",
+    "Parameter",
+    "ParamKind",
 ]
 
 __version__: str = _pto.version()
@@ -371,3 +381,6 @@ def profile(p: Profile) -> Iterator[Profile]:
         yield Profile(p)
     finally:
         _pto.set_profile(previous)
+
+
+from ._program import Parameter, ParamKind, Program, ProgramError  # noqa: E402  (needs the names above)

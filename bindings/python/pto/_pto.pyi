@@ -1,6 +1,6 @@
 """Type information for pto._pto, the C layer of the pto package."""
 
-from typing import Any, Optional, Tuple, Type, TypeVar
+from typing import Any, Optional, Tuple, Type, TypeVar, Union
 
 _TC = TypeVar("_TC", bound="TileCore")
 _BC = TypeVar("_BC", bound="BufferCore")
@@ -28,6 +28,12 @@ PTO_POW_HIGH_PRECISION: int
 PTO_PROFILE_HOST: int
 PTO_PROFILE_A2A3: int
 PTO_PROFILE_A5: int
+PTO_PARAM_POINTER: int
+PTO_PARAM_INT: int
+PTO_PARAM_FLOAT: int
+PTO_PARAM_TILE: int
+PTO_PARAM_READ: int
+PTO_PARAM_WRITE: int
 TILE_MAX_BYTES: int
 
 class BufferCore:
@@ -73,6 +79,18 @@ class TileCore:
     def __enter__(self: _TC) -> _TC: ...
     def __exit__(self, *exc_info: object) -> None: ...
 
+class ProgramCore:
+    @property
+    def profile(self) -> Any: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def param_count(self) -> int: ...
+    def param(self, index: int, /) -> Tuple[str, int, Any, int, int, int]: ...
+    def run(self, blocks: int, values: Tuple[Any, ...], /) -> Optional[Tuple[str, int, str, int]]: ...
+
+def _program_create(text: Union[str, bytes], name: str, profile: Optional[int],
+                    /) -> Union[ProgramCore, Tuple[str, int, str, int]]: ...
 def tpow(dst: _TC, base: Optional[TileCore], exp: Optional[TileCore], tmp: Optional[TileCore],
          algorithm: int = ...) -> _TC: ...
 def trsqrt(dst: _TC, src: Optional[TileCore]) -> _TC: ...

@@ -17,7 +17,8 @@
  * The Pythonic surface (enums, exceptions, numpy dtypes, profile context
  * manager) is the pure-Python package in ../pto/__init__.py. The files here:
  * registry.c (enum members, exceptions), args.c, buffer.c, tile.c,
- * operations.c and this one (queries, profiles, the module).
+ * operations.c, program.c (pto.Program's core) and this one (queries,
+ * profiles, the module).
  */
 #include "pto_python.h"
 
@@ -146,7 +147,8 @@ PyMODINIT_FUNC PyInit__pto(void) {
     Py_INCREF(&TileType);
     Py_INCREF(&BufferType);
     if (PyModule_AddObject(m, "TileCore", (PyObject *)&TileType) < 0 ||
-        PyModule_AddObject(m, "BufferCore", (PyObject *)&BufferType) < 0 || add_constants(m) < 0) {
+        PyModule_AddObject(m, "BufferCore", (PyObject *)&BufferType) < 0 || add_constants(m) < 0 ||
+        program_init(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -70,4 +70,7 @@ PyObject *op_tprelu(PyObject *module, PyObject *const *args, Py_ssize_t nargs, P
 PyObject *op_tcolexpanddiv(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *op_tpartadd(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
+/* program.c */
+int program_init(PyObject *module);
+
 #endif /* PTO_PYTHON_H */

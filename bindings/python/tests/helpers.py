@@ -9,6 +9,10 @@ innocuous, Figueroa 1995).
 
 from __future__ import annotations
 
+import sys
+import threading
+import time
+
 import numpy as np
 
 import pto
@@ -120,3 +124,36 @@ def int_pow(dtype: pto.DType, base: int, exp: int) -> int:
 def random_ints(rng: np.random.Generator, dtype: pto.DType, shape) -> np.ndarray:
     info = np.iinfo(RAW[dtype])
     return rng.integers(info.min, info.max, size=shape, endpoint=True, dtype=np.int64)
+
+
+def other_thread_progresses(call) -> int:
+    """How far a spinning Python thread counted while call() ran on this one
+    (tried up to 5 times until it is nonzero). With a 100 s switch interval the
+    interpreter never takes the GIL from this thread: the spinner can only count
+    while call() releases it."""
+    counter = [0]
+    stop = threading.Event()
+
+    def spin():
+        while not stop.is_set():
+            counter[0] += 1
+            time.sleep(0)  # lets the calling thread take the GIL back at once
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(100)
+    spinner = threading.Thread(target=spin)
+    progressed = 0
+    try:
+        spinner.start()
+        for _ in range(5):  # a busy machine may not schedule the spinner at once
+            time.sleep(0.02)
+            before = counter[0]
+            call()
+            progressed = counter[0] - before
+            if progressed:
+                break
+    finally:
+        stop.set()
+        spinner.join()
+        sys.setswitchinterval(interval)
+    return progressed

@@ -2,14 +2,12 @@
 operation, another Python thread makes progress; two threads on distinct large
 tiles get the results of a sequential run. No timing is asserted."""
 
-import sys
 import threading
-import time
 
 import numpy as np
 
 import pto
-from helpers import D, make
+from helpers import D, make, other_thread_progresses
 
 
 def long_pow_operands(rows=1024, cols=2048):
@@ -20,33 +18,7 @@ def long_pow_operands(rows=1024, cols=2048):
 
 def test_another_thread_progresses_during_an_operation():
     base, exp, dst, tmp = long_pow_operands()
-    counter = [0]
-    stop = threading.Event()
-
-    def spin():
-        while not stop.is_set():
-            counter[0] += 1
-            time.sleep(0)  # lets the main thread take the GIL back at once
-
-    interval = sys.getswitchinterval()
-    # With a 100 s switch interval the interpreter never takes the GIL from the
-    # main thread: the spinner can only count while the main thread releases it.
-    sys.setswitchinterval(100)
-    spinner = threading.Thread(target=spin)
-    try:
-        spinner.start()
-        progressed = 0
-        for _ in range(5):  # a busy machine may not schedule the spinner at once
-            time.sleep(0.02)
-            before = counter[0]
-            pto.tpow(dst, base, exp, tmp, pto.PowAlgorithm.HIGH_PRECISION)
-            progressed = counter[0] - before
-            if progressed:
-                break
-    finally:
-        stop.set()
-        spinner.join()
-        sys.setswitchinterval(interval)
+    progressed = other_thread_progresses(lambda: pto.tpow(dst, base, exp, tmp, pto.PowAlgorithm.HIGH_PRECISION))
     assert progressed > 0, "no other thread ran while tpow was inside libpto"
 
 
