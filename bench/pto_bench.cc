@@ -19,6 +19,7 @@
 
 #include "baselines.h"
 #include "pto_c.h"
+#include "programs.h"
 #include "report.h"
 #include "target_select.h"
 #include "timing.h"
@@ -35,12 +36,14 @@ struct Options {
   const char* target = nullptr;
   const char* filter = nullptr;
   bool quick = false;
+  bool programs_only = false;
 };
 
 void PrintUsage(FILE* out) {
   fprintf(out,
-          "usage: pto-bench [--quick] [--filter OP] [--target NAME] [--csv FILE] [--plot FILE]\n"
+          "usage: pto-bench [--quick] [--programs] [--filter OP] [--target NAME] [--csv FILE] [--plot FILE]\n"
           "  --quick        fewer and shorter samples (a rough run in a few seconds)\n"
+          "  --programs     only the PTO assembly rows (instructions in a program, the 4096x4096 kernel)\n"
           "  --filter OP    only this operation: tpow, trsqrt, tprelu, tcolexpanddiv, tpartadd\n"
           "  --target NAME  restrict libpto's timed kernels to one SIMD target (AVX3, AVX2, SSE4, ...);\n"
           "                 the identity summary still runs every target\n"
@@ -54,6 +57,10 @@ bool ParseOptions(int argc, char** argv, Options* options) {
     const char** value = nullptr;
     if (strcmp(arg, "--quick") == 0) {
       options->quick = true;
+      continue;
+    }
+    if (strcmp(arg, "--programs") == 0) {
+      options->programs_only = true;
       continue;
     }
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -615,6 +622,10 @@ int Main(int argc, char** argv) {
   printf("Timing: %zu samples of ~%.0f us each after %.1f ms warm-up, CLOCK_MONOTONIC%s\n\n",
          m.timing.samples, m.timing.sample_ns / 1e3, m.timing.warmup_ns / 1e6,
          options.quick ? " (--quick)" : "");
+  if (options.programs_only) {
+    RunProgramRows(stdout, m.timing, PTO_BENCH_EXAMPLES_DIR);
+    return 0;
+  }
   PrintTableHeader(stdout);
 
   Rng rng(0x5054'4F42'454E'4348ull);
@@ -636,6 +647,7 @@ int Main(int argc, char** argv) {
     PrintRow(stdout, rows.back());
   }
   PrintCallOverhead(stdout, rows);
+  if (options.filter == nullptr) RunProgramRows(stdout, m.timing, PTO_BENCH_EXAMPLES_DIR);
   PrintNarrowTypes(stdout, rows);
   PrintTargetChecks(stdout, rows);
   PrintIdentity(stdout, rows);

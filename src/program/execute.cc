@@ -382,9 +382,10 @@ struct FirstError {
 };
 
 unsigned WorkerCount(uint32_t blocks) {
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  if (cpus < 1) cpus = 1;
-  unsigned n = static_cast<unsigned>(cpus);
+  if (blocks == 1) return 1;
+  // sysconf reads /sys (microseconds): once per process.
+  static const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  unsigned n = cpus < 1 ? 1u : static_cast<unsigned>(cpus);
   if (const char* env = getenv("PTO_NUM_THREADS")) {
     char* end = nullptr;
     const long v = strtol(env, &end, 10);

@@ -1,0 +1,186 @@
+#include "programs.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "baselines.h"
+#include "pto_c.h"
+
+namespace bench {
+namespace {
+
+struct Program {
+  pto_program* p = nullptr;
+  pto_args* args = nullptr;
+  ~Program() {
+    pto_args_destroy(args);
+    pto_program_destroy(p);
+  }
+};
+
+bool Create(const std::string& text, Program* out) {
+  if (pto_program_create(text.data(), text.size(), "bench", &out->p) != PTO_OK ||
+      pto_args_create(out->p, &out->args) != PTO_OK) {
+    fprintf(stderr, "pto-bench: %s\n", pto_last_error());
+    return false;
+  }
+  return true;
+}
+
+// One instruction on 1x1 float32 tiles, `count` times in a row (DPS form: the
+// same tiles each time).
+std::string Repeated(const char* instruction, int count) {
+  std::string text;
+  for (int i = 0; i < count; ++i) text += std::string(instruction) + "\n";
+  return text;
+}
+
+#define T1 "!pto.tile_buf<vec, 1x1xf32>"
+#define T0 "!pto.tile_buf<vec, 1x1xf32, valid=0x0>"
+struct Instruction {
+  const char* name;
+  const char* text;
+};
+const Instruction kInstructions[] = {
+    {"tprelu", "pto.tprelu ins(%a, %b : " T1 ", " T1 ") outs(%d : " T1 ")"},
+    {"tpartadd", "pto.tpartadd ins(%a, %b : " T1 ", " T1 ") outs(%d : " T1 ")"},
+    {"tcolexpanddiv", "pto.tcolexpanddiv ins(%a, %b : " T1 ", " T1 ") outs(%d : " T1 ")"},
+    {"trsqrt", "pto.trsqrt ins(%a : " T1 ") outs(%d : " T1 ")"},
+    {"tpow default", "pto.tpow ins(%a, %b : " T1 ", " T1 ") outs(%d : " T1 ")"},
+    // Empty valid regions: the interpreter's own cost, no kernel.
+    {"tprelu 0x0", "pto.tprelu ins(%a, %b : " T0 ", " T0 ") outs(%d : " T0 ")"},
+};
+
+bool BindTiles(Program* prog, pto_tile* a, pto_tile* b, pto_tile* d) {
+  if (pto_program_param_valid_rows(prog->p, 0) == 0) {
+    static pto_tile* empty[3];
+    for (pto_tile*& t : empty) {
+      if (t == nullptr && pto_tile_create(PTO_FLOAT32, 1, 1, &t) == PTO_OK) pto_tile_set_valid(t, 0, 0);
+    }
+    a = empty[0];
+    b = empty[1];
+    d = empty[2];
+  }
+  const char* names[] = {"a", "b", "d"};
+  pto_tile* tiles[] = {a, b, d};
+  for (int i = 0; i < 3; ++i) {
+    size_t index;
+    if (pto_program_param_find(prog->p, names[i], &index) != PTO_OK) continue;  // trsqrt has no %b
+    if (pto_args_set_tile(prog->args, index, tiles[i]) != PTO_OK) return false;
+  }
+  return true;
+}
+
+constexpr int kRepeat = 256;
+
+void PerInstruction(FILE* out, const TimingConfig& timing) {
+  fprintf(out,
+          "\nProgram instructions, 1x1 float32 tiles (ns per instruction, median): a verified program of\n"
+          "%d copies timed against one of 1 copy, the difference / %d; beside it the direct C call\n"
+          "and an empty call (a function in another object file that does nothing):\n",
+          kRepeat + 1, kRepeat);
+  pto_tile *a = nullptr, *b = nullptr, *d = nullptr, *tmp = nullptr;
+  pto_tile_create(PTO_FLOAT32, 1, 1, &a);
+  pto_tile_create(PTO_FLOAT32, 1, 1, &b);
+  pto_tile_create(PTO_FLOAT32, 1, 1, &d);
+  pto_tile_create(PTO_FLOAT32, 1, 1, &tmp);
+  const float va = 1.5f, vb = 0.75f;
+  pto_tile_write_f32(a, &va, 1);
+  pto_tile_write_f32(b, &vb, 1);
+  for (const Instruction& ins : kInstructions) {
+    Program one, many;
+    if (!Create(Repeated(ins.text, 1), &one) || !Create(Repeated(ins.text, kRepeat + 1), &many)) continue;
+    if (!BindTiles(&one, a, b, d) || !BindTiles(&many, a, b, d)) continue;
+    const char* name = ins.name;
+    auto run_one = [&] { pto_program_run(one.p, one.args); };
+    auto run_many = [&] { pto_program_run(many.p, many.args); };
+    auto direct = [&] {
+      if (strncmp(name, "tprelu", 6) == 0) pto_tprelu(d, a, b, nullptr);
+      else if (strcmp(name, "tpartadd") == 0) pto_tpartadd(d, a, b);
+      else if (strcmp(name, "tcolexpanddiv") == 0) pto_tcolexpanddiv(d, a, b);
+      else if (strcmp(name, "trsqrt") == 0) pto_trsqrt(d, a);
+      else pto_tpow(d, a, b, tmp, PTO_POW_DEFAULT);
+    };
+    auto empty = [&] { empty_call(d, a, b); };
+    const std::vector<Stats> s =
+        Measure({MakeTimed(run_one), MakeTimed(run_many), MakeTimed(direct), MakeTimed(empty)}, 1, timing);
+    const double per = (s[1].median - s[0].median) / kRepeat;
+    fprintf(out, "  %-14s in a program %6.2f ns  (%5.2fx empty)   direct C call %6.2f ns  (%5.2fx empty)   "
+                 "empty %5.2f ns   one-instruction run %6.1f ns\n",
+            ins.name, per, per / s[3].median, s[2].median, s[2].median / s[3].median, s[3].median,
+            s[0].median);
+  }
+  pto_tile_destroy(a);
+  pto_tile_destroy(b);
+  pto_tile_destroy(d);
+  pto_tile_destroy(tmp);
+}
+
+std::string ReadFile(const std::string& path) {
+  std::string text;
+  FILE* f = fopen(path.c_str(), "rb");
+  if (f == nullptr) return text;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+  fclose(f);
+  return text;
+}
+
+void Kernel(FILE* out, const TimingConfig& timing, const char* examples_dir) {
+  const std::string path = std::string(examples_dir) + "/prelu-4096.pto";
+  const std::string text = ReadFile(path);
+  Program k;
+  if (text.empty() || !Create(text, &k)) {
+    fprintf(out, "\nKernel rows skipped: cannot read or verify %s\n", path.c_str());
+    return;
+  }
+  const size_t n = 4096, count = n * n;
+  std::vector<float> x(count), s(count), y(count);
+  for (size_t i = 0; i < count; ++i) {
+    x[i] = static_cast<float>(static_cast<int>(i * 2654435761u % 2001) - 1000) / 100.0f;
+    s[i] = 0.25f;
+  }
+  const char* names[] = {"x", "s", "y"};
+  float* arrays[] = {x.data(), s.data(), y.data()};
+  for (int i = 0; i < 3; ++i) {
+    size_t index;
+    pto_program_param_find(k.p, names[i], &index);
+    pto_args_set_pointer(k.args, index, arrays[i], count * sizeof(float));
+  }
+  size_t index;
+  pto_program_param_find(k.p, "m", &index);
+  pto_args_set_int(k.args, index, static_cast<int64_t>(n));
+  pto_program_param_find(k.p, "n", &index);
+  pto_args_set_int(k.args, index, static_cast<int64_t>(n));
+
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  std::vector<uint32_t> block_counts = {1, 2};
+  if (cpus > 2) block_counts.push_back(static_cast<uint32_t>(cpus));
+  // Whole-tensor runs are long: fewer, longer samples.
+  TimingConfig config = timing;
+  config.samples = config.samples < 9 ? config.samples : 9;
+  fprintf(out, "\nKernel examples/pto/prelu-4096.pto: PReLU over a 4096x4096 float32 tensor, 32x512 tiles\n"
+               "loaded, computed and stored by N blocks (ns per element, median; %ld online CPUs):\n", cpus);
+  double first = 0;
+  for (uint32_t blocks : block_counts) {
+    auto run = [&] { pto_program_launch(k.p, blocks, k.args); };
+    const Stats st = Measure({MakeTimed(run)}, count, config)[0];
+    if (blocks == 1) first = st.median;
+    fprintf(out, "  %2u block%s  %7.3f ns/element   %5.2fx the 1-block speed\n", blocks, blocks == 1 ? " " : "s",
+            st.median, first / st.median);
+  }
+}
+
+}  // namespace
+
+void RunProgramRows(FILE* out, const TimingConfig& timing, const char* examples_dir) {
+  PerInstruction(out, timing);
+  Kernel(out, timing, examples_dir);
+}
+
+}  // namespace bench
