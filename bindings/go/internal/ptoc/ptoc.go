@@ -55,13 +55,17 @@ typedef long long swig_type_22;
 typedef long long swig_type_23;
 typedef long long swig_type_24;
 typedef long long swig_type_25;
-typedef _gostring_ swig_type_26;
+typedef long long swig_type_26;
 typedef long long swig_type_27;
 typedef long long swig_type_28;
 typedef long long swig_type_29;
-typedef long long swig_type_30;
+typedef _gostring_ swig_type_30;
 typedef long long swig_type_31;
 typedef long long swig_type_32;
+typedef long long swig_type_33;
+typedef long long swig_type_34;
+typedef long long swig_type_35;
+typedef long long swig_type_36;
 extern void _wrap_Swig_free_ptoc_0efb69d9ae783efc(uintptr_t arg1);
 extern uintptr_t _wrap_Swig_malloc_ptoc_0efb69d9ae783efc(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_INT8_ptoc_0efb69d9ae783efc(void);
@@ -134,14 +138,16 @@ extern swig_intgo _wrap_pto_program_param_kind_ptoc_0efb69d9ae783efc(uintptr_t a
 extern swig_intgo _wrap_pto_program_param_dtype_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_22 arg2);
 extern swig_intgo _wrap_pto_program_param_rows_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_23 arg2);
 extern swig_intgo _wrap_pto_program_param_cols_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_24 arg2);
-extern swig_intgo _wrap_pto_program_param_access_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_25 arg2);
-extern uintptr_t _wrap_pto_program_param_find_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_26 arg2, swig_voidp arg3);
+extern swig_type_25 _wrap_pto_program_param_valid_rows_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_26 arg2);
+extern swig_type_27 _wrap_pto_program_param_valid_cols_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_28 arg2);
+extern swig_intgo _wrap_pto_program_param_access_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_29 arg2);
+extern uintptr_t _wrap_pto_program_param_find_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_30 arg2, swig_voidp arg3);
 extern uintptr_t _wrap_pto_args_create_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_voidp arg2);
 extern void _wrap_pto_args_destroy_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern uintptr_t _wrap_pto_args_set_pointer_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_27 arg2, swig_voidp arg3, swig_type_28 arg4);
-extern uintptr_t _wrap_pto_args_set_int_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_29 arg2, swig_type_30 arg3);
-extern uintptr_t _wrap_pto_args_set_float_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_31 arg2, double arg3);
-extern uintptr_t _wrap_pto_args_set_tile_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_32 arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_args_set_pointer_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_31 arg2, swig_voidp arg3, swig_type_32 arg4);
+extern uintptr_t _wrap_pto_args_set_int_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_33 arg2, swig_type_34 arg3);
+extern uintptr_t _wrap_pto_args_set_float_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_35 arg2, double arg3);
+extern uintptr_t _wrap_pto_args_set_tile_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_36 arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_program_run_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_program_launch_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_intgo arg2, uintptr_t arg3);
 #undef intgo
@@ -790,11 +796,27 @@ func Pto_program_param_cols(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	return swig_r
 }
 
+func Pto_program_param_valid_rows(arg1 uintptr, arg2 int64) (_swig_ret int64) {
+	var swig_r int64
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_26(_swig_i_1)))
+	return swig_r
+}
+
+func Pto_program_param_valid_cols(arg1 uintptr, arg2 int64) (_swig_ret int64) {
+	var swig_r int64
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_28(_swig_i_1)))
+	return swig_r
+}
+
 func Pto_program_param_access(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_25(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_29(_swig_i_1)))
 	return swig_r
 }
 
@@ -803,7 +825,7 @@ func Pto_program_param_find(arg1 uintptr, arg2 string, arg3 *uint64) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), *(*C.swig_type_26)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), *(*C.swig_type_30)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -833,7 +855,7 @@ func Pto_args_set_pointer(arg1 uintptr, arg2 int64, arg3 unsafe.Pointer, arg4 in
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_27(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_28(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_31(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_32(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -844,7 +866,7 @@ func Pto_args_set_int(arg1 uintptr, arg2 int64, arg3 int64) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_29(_swig_i_1), C.swig_type_30(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_33(_swig_i_1), C.swig_type_34(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -855,7 +877,7 @@ func Pto_args_set_float(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_31(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_35(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -866,7 +888,7 @@ func Pto_args_set_tile(arg1 uintptr, arg2 int64, arg3 uintptr) (_swig_ret *Failu
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_32(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_36(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

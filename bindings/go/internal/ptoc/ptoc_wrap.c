@@ -1180,6 +1180,36 @@ intgo _wrap_pto_program_param_cols_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0
 }
 
 
+long long _wrap_pto_program_param_valid_rows_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, long long _swig_go_1) {
+  pto_program *arg1 = (pto_program *) 0 ;
+  size_t arg2 ;
+  int64_t result;
+  long long _swig_go_result;
+  
+  arg1 = (pto_program *)_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = (int64_t)pto_program_param_valid_rows((struct pto_program const *)arg1,arg2);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+long long _wrap_pto_program_param_valid_cols_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, long long _swig_go_1) {
+  pto_program *arg1 = (pto_program *) 0 ;
+  size_t arg2 ;
+  int64_t result;
+  long long _swig_go_result;
+  
+  arg1 = (pto_program *)_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = (int64_t)pto_program_param_valid_cols((struct pto_program const *)arg1,arg2);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_pto_program_param_access_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
