@@ -283,6 +283,11 @@ static void run_kernel(const pto_program *p, uint32_t blocks, float *x, float *e
 
 static void test_kernel_on_blocks(void **state) {
     (void)state;
+    if (getenv("PTO_TEST_UNDER_QEMU") != NULL) {
+        /* Threads can hang under qemu-user: the blocks run one after another. */
+        printf("[program kernel] under qemu-user: PTO_NUM_THREADS=1\n");
+        setenv("PTO_NUM_THREADS", "1", 1);
+    }
     pto_program *p = create_ok(kKernel);
     assert_int_equal(pto_program_param_count(p), 5);
     assert_int_equal(pto_program_param_kind(p, 0), PTO_PARAM_POINTER);
@@ -350,6 +355,62 @@ static void test_kernel_on_blocks(void **state) {
     free(s);
     free(want);
     free(y);
+}
+
+/* A2A3 tprelu with the tmp its NPU takes (UINT8, rows >= dst valid rows + 1,
+ * valid cols >= ceil(dst valid cols / 8), valid rows >= dst valid cols + 1):
+ * runs, and gives the C call's bits. */
+static void test_a2a3_prelu_with_its_tmp(void **state) {
+    (void)state;
+    static const char kText[] =
+        "module attributes {pto.target_arch = \"a3\"} {\n"
+        "  func.func @k(%x: !pto.tile_buf<vec, 16x16xf32>, %s: !pto.tile_buf<vec, 16x16xf32>, %o: !pto.tile_buf<vec, 16x16xf32>) {\n"
+        "    %t = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=ui8, rows=17, cols=32, v_row=17, v_col=2, "
+        "blayout=row_major, slayout=none_box, fractal=512, pad=0>\n"
+        "    %y = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>\n"
+        "    pto.tprelu ins(%x, %s, %t : !pto.tile_buf<vec, 16x16xf32>, !pto.tile_buf<vec, 16x16xf32>, "
+        "!pto.tile_buf<vec, 17x32xui8, valid=17x2>) outs(%y : !pto.tile_buf<vec, 16x16xf32>)\n"
+        "    pto.tprelu ins(%y, %s, %t : !pto.tile_buf<vec, 16x16xf32>, !pto.tile_buf<vec, 16x16xf32>, "
+        "!pto.tile_buf<vec, 17x32xui8, valid=17x2>) outs(%o : !pto.tile_buf<vec, 16x16xf32>)\n"
+        "    return\n"
+        "  }\n"
+        "}\n";
+    pto_program *p = create_ok(kText);
+    assert_int_equal(pto_program_profile(p), PTO_PROFILE_A2A3);
+    rng r = {7};
+    pto_tile *x = tile_new(PTO_FLOAT32, 16, 16, 16, 16), *s = tile_new(PTO_FLOAT32, 16, 16, 16, 16);
+    fill(x, &r, PTO_FLOAT32, GEN_ANY);
+    fill(s, &r, PTO_FLOAT32, GEN_ANY);
+    pto_tile *y = tile_new(PTO_FLOAT32, 16, 16, 16, 16), *want = tile_new(PTO_FLOAT32, 16, 16, 16, 16);
+    assert_int_equal(pto_tprelu(y, x, s, NULL), PTO_OK);
+    assert_int_equal(pto_tprelu(want, y, s, NULL), PTO_OK);
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_tile(a, param(p, "x"), x), PTO_OK);
+    assert_int_equal(pto_args_set_tile(a, param(p, "s"), s), PTO_OK);
+    pto_tile *o = tile_new(PTO_FLOAT32, 16, 16, 16, 16);
+    assert_int_equal(pto_args_set_tile(a, param(p, "o"), o), PTO_OK);
+    assert_int_equal(pto_program_param_access(p, 0), PTO_PARAM_READ);
+    assert_int_equal(pto_program_param_access(p, 2), PTO_PARAM_READ | PTO_PARAM_WRITE);
+    assert_int_equal(pto_program_run(p, a), PTO_OK);
+    for (uint32_t i = 0; i < 16; ++i)
+        for (uint32_t j = 0; j < 16; ++j) assert_int_equal(tile_get(o, i, j), tile_get(want, i, j));
+    pto_tile_destroy(o);
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+
+    /* The same text without the tmp: A2A3 requires one. */
+    static const char kNoTmp[] = "module attributes {pto.target_arch = \"a3\"} {\n func.func @k() {\n"
+                                 "  %y = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf16>\n"
+                                 "  pto.tprelu ins(%y, %y : !pto.tile_buf<vec, 16x16xf16>, !pto.tile_buf<vec, 16x16xf16>) "
+                                 "outs(%y : !pto.tile_buf<vec, 16x16xf16>)\n  return\n }\n}\n";
+    p = (pto_program *)0x1;
+    assert_int_equal(pto_program_create(kNoTmp, strlen(kNoTmp), "t.pto", &p), PTO_ERR_NULL_ARGUMENT);
+    assert_string_equal(pto_last_error(), "t.pto:4:3: error: pto_tprelu: tmp is NULL, but on A2A3 tprelu needs a tmp");
+    pto_tile_destroy(x);
+    pto_tile_destroy(s);
+    pto_tile_destroy(y);
+    pto_tile_destroy(want);
 }
 
 /* ---- verifier refusals: status, line, column, sentence ---- */
@@ -688,6 +749,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_form_matches_the_c_call),
         cmocka_unit_test(test_kernel_on_blocks),
+        cmocka_unit_test(test_a2a3_prelu_with_its_tmp),
         cmocka_unit_test(test_verifier_refusals),
         cmocka_unit_test(test_run_time_faults),
         cmocka_unit_test(test_arguments),
