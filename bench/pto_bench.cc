@@ -230,7 +230,7 @@ std::string AlgoName(const Case& c) {
   return "-";
 }
 
-// Float types first: they carry the targets.
+// Float types first: they carry the speed goals.
 const pto_dtype kAllDtypes[] = {PTO_FLOAT32, PTO_FLOAT16, PTO_BFLOAT16, PTO_INT8, PTO_UINT8,
                                 PTO_INT16,   PTO_UINT16,  PTO_INT32,    PTO_UINT32};
 const pto_dtype kFloatDtypes[] = {PTO_FLOAT32, PTO_FLOAT16, PTO_BFLOAT16};

@@ -1,5 +1,5 @@
 // The results of one pto-bench run and the ways it shows them: the table,
-// the CSV file, the gnuplot chart and the check against the targets.
+// the CSV file, the gnuplot chart and the check against the speed goals.
 #ifndef PTO_BENCH_REPORT_H_
 #define PTO_BENCH_REPORT_H_
 
@@ -60,7 +60,7 @@ void PrintCallOverhead(FILE* out, const std::vector<Row>& rows);
 // float16 and bfloat16 time per element over float32's, per operation (64x64).
 void PrintNarrowTypes(FILE* out, const std::vector<Row>& rows);
 
-// Each of the speed targets that the rows cover, PASS or MISS.
+// Each of the project's speed goals that the rows cover, PASS or MISS.
 void PrintTargetChecks(FILE* out, const std::vector<Row>& rows);
 
 // Per row compared across targets: identical, or how many elements differ;

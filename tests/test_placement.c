@@ -395,7 +395,7 @@ static void test_overlap_mixed_and_long(void **state) {
     print_message("[placement] %zu mixed-dtype pairs, %zu overlapping\n", checked, refused);
 }
 
-/* The named cases of API.md. */
+/* The named cases of the placement rules in pto_c.h ("Buffers and placement"). */
 static void test_overlap_cases(void **state) {
     (void)state;
     pto_buffer *b = buffer_new(4096);

@@ -1,4 +1,4 @@
-/* Target profiles: the profile API, every row of API.md's profile table for
+/* Target profiles: the profile API, every row of the profile table in pto_c.h for
  * every operation, dtype and algorithm with the exact status, the sentence
  * (which names the profile exactly where HOST would have accepted the call)
  * and operands unchanged on refusal; accepted calls compute what HOST
@@ -6,7 +6,7 @@
  * tprelu's dtype and tmp rules (the NPU implementations' where the pages are
  * silent) with their sentences and order; profiles are per thread.
  *
- * The expectations are written out here from API.md, independently of the
+ * The expectations are written out here from pto_c.h, independently of the
  * library's own table. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -43,7 +43,7 @@ static void test_profile_api(void **state) {
     assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
 }
 
-/* ---- the table, from API.md ---- */
+/* ---- the table, from pto_c.h ---- */
 
 static const char *const kA2A3PowList = "INT32, INT16, INT8, UINT32, UINT16, UINT8, FLOAT32";
 static const char *const kA2A3PartAddList = "INT32, INT16, FLOAT16, FLOAT32";
