@@ -197,7 +197,11 @@ void FillSigned(pto_tile* tile, Rng& rng, double range) {
 // ---------------------------------------------------------------------------
 // Cases
 
-enum class Op { kPow, kRsqrt, kPrelu, kColExpandDiv, kPartAdd };
+enum class Op {
+#define PTO_OPERATION(Camel, UPPER, mnemonic) k##Camel,
+#include "../src/operations.def"
+#undef PTO_OPERATION
+};
 
 struct Case {
   Op op;
@@ -208,11 +212,11 @@ struct Case {
 
 const char* OpName(Op op) {
   switch (op) {
-    case Op::kPow: return "tpow";
-    case Op::kRsqrt: return "trsqrt";
-    case Op::kPrelu: return "tprelu";
-    case Op::kColExpandDiv: return "tcolexpanddiv";
-    case Op::kPartAdd: return "tpartadd";
+#define PTO_OPERATION(Camel, UPPER, mnemonic) \
+  case Op::k##Camel:                          \
+    return #mnemonic;
+#include "../src/operations.def"
+#undef PTO_OPERATION
   }
   return "?";
 }
@@ -225,8 +229,8 @@ std::string DtypeName(pto_dtype t) {
 }
 
 std::string AlgoName(const Case& c) {
-  if (c.op == Op::kPow) return c.algo == PTO_POW_HIGH_PRECISION ? "high" : "default";
-  if (c.op == Op::kPartAdd) return c.partial ? "partial" : "full";
+  if (c.op == Op::kTpow) return c.algo == PTO_POW_HIGH_PRECISION ? "high" : "default";
+  if (c.op == Op::kTpartadd) return c.partial ? "partial" : "full";
   return "-";
 }
 
@@ -238,14 +242,14 @@ const pto_dtype kF32F16[] = {PTO_FLOAT32, PTO_FLOAT16};
 
 std::vector<Case> AllCases() {
   std::vector<Case> cases;
-  for (pto_dtype t : kAllDtypes) cases.push_back({Op::kPow, t, PTO_POW_DEFAULT, false});
-  for (pto_dtype t : kFloatDtypes) cases.push_back({Op::kPow, t, PTO_POW_HIGH_PRECISION, false});
-  for (pto_dtype t : kF32F16) cases.push_back({Op::kRsqrt, t});
-  for (pto_dtype t : kAllDtypes) cases.push_back({Op::kPrelu, t});
-  for (pto_dtype t : kF32F16) cases.push_back({Op::kColExpandDiv, t});
+  for (pto_dtype t : kAllDtypes) cases.push_back({Op::kTpow, t, PTO_POW_DEFAULT, false});
+  for (pto_dtype t : kFloatDtypes) cases.push_back({Op::kTpow, t, PTO_POW_HIGH_PRECISION, false});
+  for (pto_dtype t : kF32F16) cases.push_back({Op::kTrsqrt, t});
+  for (pto_dtype t : kAllDtypes) cases.push_back({Op::kTprelu, t});
+  for (pto_dtype t : kF32F16) cases.push_back({Op::kTcolexpanddiv, t});
   for (pto_dtype t : kAllDtypes) {
-    cases.push_back({Op::kPartAdd, t, PTO_POW_DEFAULT, false});
-    cases.push_back({Op::kPartAdd, t, PTO_POW_DEFAULT, true});
+    cases.push_back({Op::kTpartadd, t, PTO_POW_DEFAULT, false});
+    cases.push_back({Op::kTpartadd, t, PTO_POW_DEFAULT, true});
   }
   return cases;
 }
@@ -303,7 +307,7 @@ Operands MakeOperands(const Case& c, uint32_t rows, uint32_t cols, Rng& rng) {
   const bool is_float = IsFloat(c.dtype);
   const bool is_signed = IsSigned(c.dtype);
   switch (c.op) {
-    case Op::kPow:
+    case Op::kTpow:
       o.tmp = MakeTile(c.dtype, rows, cols);
       if (is_float) {
         Fill(o.src0.get(), rng, [](Rng& r) { return 4.0 * (1.0 - r.Uniform()); });  // (0, 4]
@@ -317,23 +321,23 @@ Operands MakeOperands(const Case& c, uint32_t rows, uint32_t cols, Rng& rng) {
         });
       }
       break;
-    case Op::kRsqrt: {
+    case Op::kTrsqrt: {
       // Positive, log-uniform over most of the type's range.
       const double lo = c.dtype == PTO_FLOAT16 ? -14 : -60, hi = c.dtype == PTO_FLOAT16 ? 15.5 : 60;
       Fill(o.src0.get(), rng, [lo, hi](Rng& r) { return std::exp2(r.Uniform(lo, hi)); });
       break;
     }
-    case Op::kPrelu:
+    case Op::kTprelu:
       FillSigned(o.src0.get(), rng, 10);
       FillSigned(o.src1.get(), rng, 1);  // slopes
       break;
-    case Op::kColExpandDiv:
+    case Op::kTcolexpanddiv:
       Fill(o.src0.get(), rng, [](Rng& r) { return r.Uniform(-100, 100); });
       Fill(o.src1.get(), rng, [](Rng& r) {
         return (r.Next() & 1 ? -1 : 1) * r.Uniform(0.5, 10);  // never zero
       });
       break;
-    case Op::kPartAdd:
+    case Op::kTpartadd:
       FillSigned(o.src0.get(), rng, 100);
       FillSigned(o.src1.get(), rng, 100);
       if (pto_tile_set_valid(o.src1.get(), o.part_rows, o.part_cols) != PTO_OK) {
@@ -362,9 +366,9 @@ double WorkingSetKib(const Case& c, const Operands& o) {
   const double element = static_cast<double>(pto_dtype_size(c.dtype));
   const double n = static_cast<double>(o.n);
   double elements = 3 * n;
-  if (c.op == Op::kRsqrt) elements = 2 * n;
-  if (c.op == Op::kColExpandDiv) elements = 2 * n + o.cols;
-  if (c.op == Op::kPartAdd) elements = 2 * n + static_cast<double>(o.part_rows) * o.part_cols;
+  if (c.op == Op::kTrsqrt) elements = 2 * n;
+  if (c.op == Op::kTcolexpanddiv) elements = 2 * n + o.cols;
+  if (c.op == Op::kTpartadd) elements = 2 * n + static_cast<double>(o.part_rows) * o.part_cols;
   return elements * element / 1024.0;
 }
 
@@ -386,7 +390,7 @@ double MaxUlpError(const Case& c, const Operands& o, const void* out, pto_dtype 
   double worst = 0;
   for (size_t i = 0; i < o.n; ++i) {
     const double x = scalar_element_to_double(c.dtype, a, i);
-    const double exact = c.op == Op::kPow ? std::pow(x, scalar_element_to_double(c.dtype, b, i))
+    const double exact = c.op == Op::kTpow ? std::pow(x, scalar_element_to_double(c.dtype, b, i))
                                           : 1.0 / std::sqrt(x);
     worst = std::max(worst, UlpError(out_dtype, scalar_element_to_double(out_dtype, out, i), exact));
   }
@@ -422,15 +426,15 @@ void TimeCase(const Case& c, Operands& o, const Machine& m, Lib& lib, Scalar& sc
   std::vector<Timed> timed = {MakeTimed(lib), MakeTimed(scalar)};
   std::vector<Stats*> results = {&row->lib, &row->scalar};
   const bool f32 = c.dtype == PTO_FLOAT32;
-  if (m.avx2 && (c.op == Op::kPrelu || c.op == Op::kPartAdd || c.op == Op::kColExpandDiv)) {
+  if (m.avx2 && (c.op == Op::kTprelu || c.op == Op::kTpartadd || c.op == Op::kTcolexpanddiv)) {
     timed.push_back(MakeTimed(add));
     results.push_back(&row->avx2_add);
   }
-  if (m.sleef && f32 && c.op == Op::kPow) {
+  if (m.sleef && f32 && c.op == Op::kTpow) {
     timed.push_back(MakeTimed(sleef));
     results.push_back(&row->sleef);
   }
-  if (m.avx2 && f32 && c.op == Op::kRsqrt) {
+  if (m.avx2 && f32 && c.op == Op::kTrsqrt) {
     timed.push_back(MakeTimed(rsqrtf));
     results.push_back(&row->rsqrtf);
   }
@@ -464,32 +468,32 @@ void WithCalls(const Case& c, Operands& o, const Fn& fn) {
   const pto_dtype t = c.dtype;
   const size_t n = o.n, rows = o.rows, cols = o.cols;
   switch (c.op) {
-    case Op::kPow: {
+    case Op::kTpow: {
       const pto_pow_algorithm algo = c.algo;
       auto lib = [=] { return pto_tpow(dst, src0, src1, tmp, algo); };
       auto scalar = [=] { scalar_pow(t, n, out, in0, in1); };
       fn(lib, scalar);
       break;
     }
-    case Op::kRsqrt: {
+    case Op::kTrsqrt: {
       auto lib = [=] { return pto_trsqrt(dst, src0); };
       auto scalar = [=] { scalar_rsqrt(t, n, out, in0); };
       fn(lib, scalar);
       break;
     }
-    case Op::kPrelu: {
+    case Op::kTprelu: {
       auto lib = [=] { return pto_tprelu(dst, src0, src1, nullptr); };
       auto scalar = [=] { scalar_prelu(t, n, out, in0, in1); };
       fn(lib, scalar);
       break;
     }
-    case Op::kColExpandDiv: {
+    case Op::kTcolexpanddiv: {
       auto lib = [=] { return pto_tcolexpanddiv(dst, src0, src1); };
       auto scalar = [=] { scalar_colexpanddiv(t, rows, cols, out, in0, in1); };
       fn(lib, scalar);
       break;
     }
-    case Op::kPartAdd: {
+    case Op::kTpartadd: {
       const size_t pr = o.part_rows, pc = o.part_cols;
       auto lib = [=] { return pto_tpartadd(dst, src0, src1); };
       auto scalar = [=] { scalar_partadd(t, rows, cols, pr, pc, out, in0, in1); };
@@ -553,7 +557,7 @@ Row RunCase(const Case& c, uint32_t rows, uint32_t cols, const Machine& m, bool 
   });
   if (!ok) return row;
 
-  const bool approximated = IsFloat(c.dtype) && (c.op == Op::kPow || c.op == Op::kRsqrt);
+  const bool approximated = IsFloat(c.dtype) && (c.op == Op::kTpow || c.op == Op::kTrsqrt);
   if (approximated) {
     row.lib_ulp = MaxUlpError(c, o, pto_tile_data(o.dst.get()), c.dtype);
     if (row.sleef.valid() || row.rsqrtf.valid()) {
@@ -579,7 +583,7 @@ const Shape kLargeShape = {1024, 1024};
 
 bool InLargeShape(const Case& c) {
   return c.dtype == PTO_FLOAT32 &&
-         (c.op == Op::kPrelu || c.op == Op::kPartAdd || c.op == Op::kColExpandDiv);
+         (c.op == Op::kTprelu || c.op == Op::kTpartadd || c.op == Op::kTcolexpanddiv);
 }
 
 int Main(int argc, char** argv) {

@@ -291,10 +291,20 @@ constexpr OpDescriptor kOps[kOpCount] = {
      AttrKind::kNone, 0, TableCheckTpartadd, RunTpartadd},
 };
 
-// The table is indexed by OpId: row i must describe operation i.
+// The table is indexed by OpId: row i must describe operation i, under the
+// mnemonic operations.def gives it.
+constexpr bool SameText(const char* a, const char* b) {
+  while (*a != '\0' && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+constexpr const char* kMnemonics[] = {
+#define PTO_OPERATION(Camel, UPPER, mnemonic) #mnemonic,
+#include "operations.def"
+#undef PTO_OPERATION
+};
 constexpr bool TableInOrder() {
   for (size_t i = 0; i < kOpCount; ++i)
-    if (static_cast<size_t>(kOps[i].id) != i) return false;
+    if (static_cast<size_t>(kOps[i].id) != i || !SameText(kOps[i].mnemonic, kMnemonics[i])) return false;
   return true;
 }
 static_assert(TableInOrder(), "kOps must list the operations in OpId order");

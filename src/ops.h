@@ -26,8 +26,16 @@ struct Operands {
   int attr;
 };
 
-enum class OpId : uint8_t { kTpow, kTrsqrt, kTprelu, kTcolexpanddiv, kTpartadd };
-constexpr size_t kOpCount = 5;
+enum class OpId : uint8_t {
+#define PTO_OPERATION(Camel, UPPER, mnemonic) k##Camel,
+#include "operations.def"
+#undef PTO_OPERATION
+};
+constexpr size_t kOpCount = 0
+#define PTO_OPERATION(Camel, UPPER, mnemonic) +1
+#include "operations.def"
+#undef PTO_OPERATION
+    ;
 
 // How the C function treats tmp.
 enum class TmpRole : uint8_t {

@@ -183,8 +183,11 @@ void assert_tile_unchanged(const pto_tile *t, const uint32_t *snapshot, const ch
 /* ---- operations ---- */
 
 const char *op_name(op_id op) {
-    static const char *const names[] = {"pto_tpow", "pto_trsqrt", "pto_tprelu",
-                                        "pto_tcolexpanddiv", "pto_tpartadd"};
+    static const char *const names[] = {
+#define PTO_OPERATION(Camel, UPPER, mnemonic) "pto_" #mnemonic,
+#include "../../src/operations.def"
+#undef PTO_OPERATION
+    };
     return names[op];
 }
 

@@ -70,7 +70,17 @@ uint32_t *tile_snapshot(const pto_tile *t);
 void assert_tile_unchanged(const pto_tile *t, const uint32_t *snapshot, const char *what);
 
 /* ---- operations ---- */
-typedef enum { OP_TPOW, OP_TRSQRT, OP_TPRELU, OP_TCOLEXPANDDIV, OP_TPARTADD } op_id;
+typedef enum {
+#define PTO_OPERATION(Camel, UPPER, mnemonic) OP_##UPPER,
+#include "../../src/operations.def"
+#undef PTO_OPERATION
+} op_id;
+enum {
+    OP_COUNT = 0
+#define PTO_OPERATION(Camel, UPPER, mnemonic) +1
+#include "../../src/operations.def"
+#undef PTO_OPERATION
+};
 const char *op_name(op_id op);
 /* Calls the operation; src1 is ignored by trsqrt, tmp/algo by all but tpow
  * (tprelu passes tmp through). */
