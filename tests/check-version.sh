@@ -51,6 +51,13 @@ expect "README.md (go get)" "$(sed -n 's/^go get github.com\/libpto\/pto-go@v\(.
 expect "README.md (Maven dependency)" \
   "$(sed -n 's:.*<artifactId>pto</artifactId><version>\(.*\)</version>.*:\1:p' "$root/README.md" | head -n1)" "$version"
 expect "README.md (Cargo)" "$(sed -n "s/^echo 'pto = \"\(.*\)\"' >> Cargo.toml$/\1/p" "$root/README.md")" "$major.$minor"
+# The Install table: package file names and coordinates, each occurrence.
+for pattern in 'libpto0_[0-9.]*-' 'libpto-dev_[0-9.]*-' 'libpto-[0-9.]*-cp' 'libpto-[0-9.]*\.tar\.gz' \
+  'pto-go@v[0-9.]*' 'org\.libpto:pto:[0-9.]*'; do
+  while read -r found; do
+    expect "README.md ($pattern)" "$(sed -E 's/^(libpto0_|libpto-dev_|libpto-|pto-go@v|org\.libpto:pto:)//; s/(-|-cp|\.tar\.gz)$//' <<<"$found")" "$version"
+  done < <(grep -o -- "$pattern" "$root/README.md" | sort -u || true)
+done
 expect bindings/java/README.md \
   "$(sed -n 's:^  <version>\(.*\)</version>:\1:p' "$root/bindings/java/README.md" | head -n1)" "$version"
 expect bindings/rust/pto/README.md "$(sed -n 's/^pto = "\(.*\)"$/\1/p' "$root/bindings/rust/pto/README.md")" "$major.$minor"

@@ -87,7 +87,7 @@ fi
 show=$(auditwheel show "$wheel")
 echo "$show"
 # Every library auditwheel names must be in the wheel or the C/C++ runtime.
-inside=$(unzip -Z1 "$wheel" | sed 's:.*/::')
+inside=$("$python" -c 'import sys, zipfile; print("\n".join(n.rsplit("/", 1)[-1] for n in zipfile.ZipFile(sys.argv[1]).namelist()))' "$wheel")
 outside=$(tr '\n' ' ' <<<"$show" | grep -o 'lib[A-Za-z0-9_+-]*\(-[0-9a-f]*\)\?\.so[0-9.]*' | sort -u |
   grep -v -x -F "$inside" | grep -v -E '^(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt)\.so' || true)
 if [ -n "$outside" ]; then
