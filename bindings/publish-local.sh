@@ -13,10 +13,20 @@
 #
 #   bindings/publish-local.sh OUTDIR
 #
+# The jar carries the natives of linux-x86_64 and linux-aarch64 (of the
+# host and of the other one): the host's libpto is the one pkg-config finds,
+# the other is cross-built here from this checkout, library only
+# (cross/aarch64-linux-gnu.ini, or cross/x86_64-linux-gnu.ini on an aarch64
+# host, with Debian's crossbuild-essential and the :ARCH libhwy-dev).
+# PTO_JNI_CROSS, when set, replaces that cross build (see
+# bindings/java/src/main/native/build-native.sh); PTO_JAR_HOST_ONLY=1 gives a
+# jar with the host's natives only.
+#
 # Needs: libpto found by pkg-config (PKG_CONFIG_PATH; the jar bundles that
-# libpto), python3, git, and for the Java artifact mvn, swig and cc, for the
-# crates cargo (network: crates.io for the pkg-config crate, Maven Central for
-# plugins, unless already cached). Every version is the meson project's.
+# libpto), python3, git, meson and the cross toolchain, and for the Java
+# artifact mvn, swig and cc, for the crates cargo (network: crates.io for the
+# pkg-config crate, Maven Central for plugins, unless already cached). Every
+# version is the meson project's.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -eq 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
@@ -50,8 +60,22 @@ git -C "$root/bindings/go" ls-files |
   python3 "$publish/go_module_proxy.py" "$out/go" "$go_module" "v$version" "$root/bindings/go" "$time"
 
 echo "=== Maven: $maven_group:$maven_artifact:$version -> $out/maven"
-# PTO_JNI_CROSS (see bindings/java/src/main/native/build-native.sh) adds
-# cross-built platforms to the jar, e.g. linux-aarch64.
+if [ -z "${PTO_JNI_CROSS:-}" ] && [ "${PTO_JAR_HOST_ONLY:-0}" != 1 ]; then
+  case "$(uname -m)" in
+    x86_64 | amd64) other=linux-aarch64 triple=aarch64-linux-gnu ;;
+    aarch64 | arm64) other=linux-x86_64 triple=x86_64-linux-gnu ;;
+    *) echo "publish-local.sh: no cross build for $(uname -m); set PTO_JNI_CROSS or PTO_JAR_HOST_ONLY=1" >&2; exit 1 ;;
+  esac
+  cross_file=$root/cross/$triple.ini
+  [ -f "$cross_file" ] && command -v "$triple-gcc" >/dev/null || {
+    echo "publish-local.sh: the $other natives need $triple-gcc and $cross_file (or PTO_JAR_HOST_ONLY=1)" >&2; exit 1; }
+  echo "--- libpto for $other (cross, library only)"
+  meson setup "$work/cross" --cross-file "$cross_file" --prefix "$work/cross-prefix" --libdir lib \
+    -Dtests=false -Dbench=false -Dbindings=disabled -Dpython=disabled > "$work/cross-setup.log" ||
+    { cat "$work/cross-setup.log" >&2; exit 1; }
+  meson install -C "$work/cross" --quiet > "$work/cross-build.log" || { tail -n 40 "$work/cross-build.log" >&2; exit 1; }
+  PTO_JNI_CROSS="$other:$triple-gcc:$triple-pkg-config:$work/cross-prefix/lib/pkgconfig"
+fi
 "$mvn" -B -q -Dstyle.color=never ${MAVEN_FLAGS:-} -f "$root/bindings/java/pom.xml" \
   -Dpto.build.directory="$work/maven" -DskipTests -Dmaven.install.skip=true \
   -Dpto.jni.cross="${PTO_JNI_CROSS:-}" \

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the meson suites (C core, packaging and,
 # when their toolchains are installed, the Go, Java and Rust bindings), then
-# the hardening runs. Usage: tests/run-all.sh [build-dir]
+# the hardening runs and the packages. Every build tree it makes is under
+# build-ci/ (git-ignored, kept between runs); the developer's own build/ is
+# left alone. Usage: tests/run-all.sh [build-dir]   (default: build-ci/main)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build}
+build=${1:-$root/build-ci/main}
+ci=$root/build-ci
 cd "$root"
 
 # Each step must pass before the next starts (set -e); the closing line
@@ -30,14 +33,14 @@ meson test -C "$build" --print-errorlogs --num-processes 2
 step "Python: meson suite, pip install . from a clean clone, the wheel in a fresh venv"
 tests/ci/python.sh "$build"
 
-step "bindings as packages: library-only install, publish-local, user projects without swig/bindgen"
-tests/ci/bindings-packages.sh "$root/build-packages"
+step "bindings as packages: library-only install, publish-local (jar for x86-64 and aarch64), user projects without swig/bindgen"
+tests/ci/bindings-packages.sh "$ci/packages"
 
 # ---------------------------------------------------------------------------
 # Hardening (README "Guarantees"): the C suites under sanitizers and
 # valgrind, a bounded libFuzzer run, and the ABI checks. Each run has its own
-# build directory next to the source (build-asan, build-tsan, build-fuzz,
-# build-abi), kept between runs. The bindings are left to the first step.
+# build directory under build-ci/ (asan, tsan, fuzz, abi), kept between runs.
+# The bindings are left to the first step.
 c_only=(-Dbindings=disabled -Dpython=disabled -Dbench=false -Dtests=true)
 c_suites=(--suite core --suite hardening)
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -46,8 +49,8 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1
 
 step "ASan + UBSan: C suites"
-[ -d build-asan ] || meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false "${c_only[@]}"
-meson test -C build-asan "${c_suites[@]}" --print-errorlogs --num-processes 2
+[ -d "$ci/asan" ] || meson setup "$ci/asan" -Db_sanitize=address,undefined -Db_lundef=false "${c_only[@]}"
+meson test -C "$ci/asan" "${c_suites[@]}" --print-errorlogs --num-processes 2
 
 step "valgrind memcheck: C suites"
 # Under valgrind, Highway sees the CPU features valgrind emulates (no
@@ -57,29 +60,32 @@ PTO_TEST_UNDER_VALGRIND=1 meson test -C "$build" "${c_suites[@]}" --print-errorl
   --timeout-multiplier 10 --wrapper "$root/tests/hardening/valgrind-wrapper.sh"
 
 step "ThreadSanitizer: thread test"
-[ -d build-tsan ] || meson setup build-tsan -Db_sanitize=thread -Db_lundef=false "${c_only[@]}"
-meson compile -C build-tsan test_threads
-TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --no-rebuild --print-errorlogs threads
+[ -d "$ci/tsan" ] || meson setup "$ci/tsan" -Db_sanitize=thread -Db_lundef=false "${c_only[@]}"
+meson compile -C "$ci/tsan" test_threads
+TSAN_OPTIONS=halt_on_error=1 meson test -C "$ci/tsan" --no-rebuild --print-errorlogs threads
 
 step "libFuzzer: ${PTO_FUZZ_SECONDS:-120} s from the seed corpus"
-[ -d build-fuzz ] || CC=clang CXX=clang++ meson setup build-fuzz -Db_sanitize=address,undefined \
+[ -d "$ci/fuzz" ] || CC=clang CXX=clang++ meson setup "$ci/fuzz" -Db_sanitize=address,undefined \
   -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link -Dcpp_args=-fsanitize=fuzzer-no-link "${c_only[@]}"
-meson compile -C build-fuzz pto-fuzz
-mkdir -p build-fuzz/corpus
-# New inputs go to build-fuzz/corpus; the committed seeds are only read. A
-# failing input is saved as build-fuzz/crash-*; replay it with
-# build/tests/fuzz/pto-fuzz-replay FILE.
-build-fuzz/tests/fuzz/pto-fuzz -max_total_time="${PTO_FUZZ_SECONDS:-120}" -max_len=4096 \
-  -rss_limit_mb=2048 -timeout=30 -print_final_stats=1 -artifact_prefix=build-fuzz/ \
-  build-fuzz/corpus tests/fuzz/corpus
+meson compile -C "$ci/fuzz" pto-fuzz
+mkdir -p "$ci/fuzz/corpus"
+# New inputs go to build-ci/fuzz/corpus; the committed seeds are only read. A
+# failing input is saved as build-ci/fuzz/crash-*; replay it with
+# build-ci/main/tests/fuzz/pto-fuzz-replay FILE.
+"$ci/fuzz/tests/fuzz/pto-fuzz" -max_total_time="${PTO_FUZZ_SECONDS:-120}" -max_len=4096 \
+  -rss_limit_mb=2048 -timeout=30 -print_final_stats=1 -artifact_prefix="$ci/fuzz/" \
+  "$ci/fuzz/corpus" tests/fuzz/corpus
 
 step "ABI: exported symbols, SONAME and abidiff against tests/abi"
 # abidiff reads DWARF, so the library is built once more with debug info.
-[ -d build-abi ] || meson setup build-abi -Ddebug=true -Dtests=false -Dbench=false -Dbindings=disabled
-meson compile -C build-abi pto:shared_library
-tests/hardening/check-exports.sh build-abi/src/libpto.so include/pto_c.h \
+[ -d "$ci/abi" ] || meson setup "$ci/abi" -Ddebug=true -Dtests=false -Dbench=false -Dbindings=disabled
+meson compile -C "$ci/abi" pto:shared_library
+tests/hardening/check-exports.sh "$ci/abi/src/libpto.so" include/pto_c.h \
   tests/hardening/exported-symbols.txt libpto.so.0
-tests/abi/check-abi.sh build-abi/src/libpto.so
+tests/abi/check-abi.sh "$ci/abi/src/libpto.so"
+
+step "Debian packages: dpkg-buildpackage, lintian, apt-get install ./*.deb, quickstart with pkg-config pto"
+tests/ci/debian.sh "$ci/debian"
 
 step "clang: core suites on every x86 target (EMU128 included), default and portable kernels"
 tests/ci/clang.sh

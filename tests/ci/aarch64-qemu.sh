@@ -14,7 +14,7 @@
 # trsqrt, every 61st input in [1, 4); each says so in its log. On cortex-a57
 # (NEON only, the fastest to emulate) trsqrt goes over every input in [1, 4):
 # FRSQRTE's estimate is the same for NEON and SVE. Prints the accuracy lines
-# per CPU. Build directory build-aarch64 is kept between runs.
+# per CPU. Build directory build-ci/aarch64 is kept between runs.
 # Usage: tests/ci/aarch64-qemu.sh [QEMU_CPU...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,8 +22,8 @@ cd "$(dirname "$0")/../.."
 cpus=("$@")
 [ ${#cpus[@]} -gt 0 ] || cpus=(cortex-a57 max,sve128=on max,sve256=on max,sve2048=on)
 
-[ -d build-aarch64 ] || meson setup build-aarch64 --cross-file cross/aarch64-linux-gnu.ini -Dbindings=disabled -Dpython=disabled
-meson compile -C build-aarch64
+[ -d build-ci/aarch64 ] || meson setup build-ci/aarch64 --cross-file cross/aarch64-linux-gnu.ini -Dbindings=disabled -Dpython=disabled
+meson compile -C build-ci/aarch64
 
 export PTO_TEST_UNDER_QEMU=1
 for cpu in "${cpus[@]}"; do
@@ -31,8 +31,8 @@ for cpu in "${cpus[@]}"; do
   start=$SECONDS
   stride=61
   [ "$cpu" != cortex-a57 ] || stride=1
-  PTO_TEST_RSQRT_STRIDE=$stride QEMU_CPU=$cpu meson test -C build-aarch64 --suite core --no-rebuild --print-errorlogs \
+  PTO_TEST_RSQRT_STRIDE=$stride QEMU_CPU=$cpu meson test -C build-ci/aarch64 --suite core --no-rebuild --print-errorlogs \
     --num-processes 2 --timeout-multiplier 4
-  grep -h '^\[accuracy\]\|^\[targets\].*ran on' build-aarch64/meson-logs/testlog.txt | sort -u
+  grep -h '^\[accuracy\]\|^\[targets\].*ran on' build-ci/aarch64/meson-logs/testlog.txt | sort -u
   echo "QEMU_CPU=$cpu: $((SECONDS - start)) s"
 done

@@ -5,10 +5,10 @@
 # (bindings/publish-local.sh), and builds a user project per language from
 # them with swig, bindgen and libclang out of reach
 # (tests/packaging/check-user-projects.sh).
-#   tests/ci/bindings-packages.sh [WORK_DIR]     (default: build-packages)
+#   tests/ci/bindings-packages.sh [WORK_DIR]     (default: build-ci/packages)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-work=${1:-$root/build-packages}
+work=${1:-$root/build-ci/packages}
 cd "$root"
 
 prefix=$work/prefix
@@ -27,3 +27,6 @@ echo "libpto installed in $prefix (libdir $libdir)"
 
 bindings/publish-local.sh "$work/out"
 tests/packaging/check-user-projects.sh "$work/out"
+# The jar's two platforms: ELF aarch64 natives exporting the contract, and
+# the Java quickstart on Debian's arm64 JRE under qemu-aarch64.
+tests/ci/java-jar-platforms.sh "$work/out"

@@ -5,7 +5,7 @@
 # -Dx86_specializations=false, whose AVX2 and AVX-512 targets run the
 # portable twins of the x86-specific kernel code (pow-x86-inl.h, rsqrt's
 # short correction). Prints the accuracy lines of both. Build directories
-# build-clang and build-clang-portable are kept between runs.
+# build-ci/clang and build-ci/clang-portable are kept between runs.
 # Usage: tests/ci/clang.sh (from anywhere).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,5 +19,5 @@ run() {  # build dir, meson options...
   grep -h '^\[accuracy\]' "$dir/meson-logs/testlog.txt" || true
 }
 
-run build-clang
-run build-clang-portable -Dx86_specializations=false -Dbench=false
+run build-ci/clang
+run build-ci/clang-portable -Dx86_specializations=false -Dbench=false

@@ -3,14 +3,29 @@
 
 #include <stdint.h>
 
+/* The name of o's type (a new reference), for error messages. */
+PyObject *type_name(PyObject *o) { return PyType_GetName(Py_TYPE(o)); }
+
+/* tp_dealloc's last step for the heap types: free self, then drop the
+ * reference each instance holds on its heap type. */
+void object_free(PyObject *self) {
+    PyTypeObject *type = Py_TYPE(self);
+    freefunc free_slot = (freefunc)PyType_GetSlot(type, Py_tp_free);
+    free_slot(self);
+    Py_DECREF(type);
+}
+
 /* An int-like (int, IntEnum) as a C int; the library judges the value. */
 int as_enum_value(PyObject *o, const char *what, int *out) {
     long v = PyLong_AsLong(o);
     if (v == -1 && PyErr_Occurred()) {
         if (PyErr_ExceptionMatches(PyExc_TypeError)) {
             PyErr_Clear();
-            PyErr_Format(PyExc_TypeError, "%s must be an int or an enum member, not %.100s", what,
-                         Py_TYPE(o)->tp_name);
+            PyObject *name = type_name(o);
+            if (name != NULL) {
+                PyErr_Format(PyExc_TypeError, "%s must be an int or an enum member, not %.100U", what, name);
+                Py_DECREF(name);
+            }
         }
         return -1;
     }
@@ -60,9 +75,9 @@ int parse_fastcall(const char *fname, const char *const *names, Py_ssize_t nrequ
         return -1;
     }
     for (Py_ssize_t i = 0; i < nmax; ++i) out[i] = i < nargs ? args[i] : NULL;
-    const Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
+    const Py_ssize_t nkw = kwnames != NULL ? PyTuple_Size(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw; ++k) {
-        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        PyObject *key = PyTuple_GetItem(kwnames, k);
         Py_ssize_t slot = -1;
         for (Py_ssize_t i = 0; i < nmax; ++i)
             if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0) slot = i;

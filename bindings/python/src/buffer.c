@@ -25,7 +25,7 @@ int buffer_check_open(BufferObject *self) {
 static PyObject *buffer_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     (void)args;
     (void)kwds;
-    BufferObject *self = (BufferObject *)type->tp_alloc(type, 0);
+    BufferObject *self = (BufferObject *)PyType_GenericAlloc(type, 0);
     return (PyObject *)self; /* zeroed: no handle, open, no pins */
 }
 
@@ -50,21 +50,21 @@ static int buffer_init(BufferObject *self, PyObject *args, PyObject *kwds) {
 static void buffer_dealloc(BufferObject *self) {
     /* Views and placed tiles hold references, so no pin is left here. */
     buffer_release_storage(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    object_free((PyObject *)self);
 }
 
 static PyObject *buffer_wrap(PyTypeObject *cls, PyObject *obj) {
-    BufferObject *self = (BufferObject *)cls->tp_alloc(cls, 0);
+    BufferObject *self = (BufferObject *)PyType_GenericAlloc(cls, 0);
     if (self == NULL) return NULL;
     if (PyObject_GetBuffer(obj, &self->wrapped, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
-        Py_DECREF(self);
+        Py_DECREF((PyObject *)self);
         return NULL;
     }
     self->has_wrapped = 1;
     pto_status s = pto_buffer_wrap(self->wrapped.buf, (size_t)self->wrapped.len, &self->handle);
     if (s != PTO_OK) {
         raise_status(s);
-        Py_DECREF(self); /* releases the view */
+        Py_DECREF((PyObject *)self); /* releases the view */
         return NULL;
     }
     return (PyObject *)self;
@@ -82,7 +82,7 @@ static PyObject *buffer_close(BufferObject *self, PyObject *unused) {
 static PyObject *buffer_enter(BufferObject *self, PyObject *unused) {
     (void)unused;
     if (buffer_check_open(self) < 0) return NULL;
-    Py_INCREF(self);
+    Py_INCREF((PyObject *)self);
     return (PyObject *)self;
 }
 
@@ -120,9 +120,6 @@ static void buffer_releasebuffer(BufferObject *self, Py_buffer *view) {
     buffer_unpin(self);
 }
 
-static PyBufferProcs buffer_as_buffer = {(getbufferproc)buffer_getbuffer,
-                                         (releasebufferproc)buffer_releasebuffer};
-
 static PyMethodDef buffer_methods[] = {
     {"wrap", (PyCFunction)buffer_wrap, METH_O | METH_CLASS,
      "wrap(obj)\n--\n\n"
@@ -149,16 +146,23 @@ static PyGetSetDef buffer_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-PyTypeObject BufferType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "pto._pto.BufferCore",
-    .tp_basicsize = sizeof(BufferObject),
-    .tp_dealloc = (destructor)buffer_dealloc,
-    .tp_as_buffer = &buffer_as_buffer,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "The C core of pto.Buffer: one pto_buffer handle and its lifetime.",
-    .tp_methods = buffer_methods,
-    .tp_getset = buffer_getset,
-    .tp_init = (initproc)buffer_init,
-    .tp_new = buffer_new,
+PyTypeObject *BufferType;
+
+static PyType_Slot buffer_slots[] = {
+    {Py_tp_dealloc, (void *)buffer_dealloc},
+    {Py_bf_getbuffer, (void *)buffer_getbuffer},
+    {Py_bf_releasebuffer, (void *)buffer_releasebuffer},
+    {Py_tp_doc, (void *)"The C core of pto.Buffer: one pto_buffer handle and its lifetime."},
+    {Py_tp_methods, buffer_methods},
+    {Py_tp_getset, buffer_getset},
+    {Py_tp_init, (void *)buffer_init},
+    {Py_tp_new, (void *)buffer_new},
+    {0, NULL},
+};
+
+PyType_Spec buffer_spec = {
+    .name = "pto._pto.BufferCore",
+    .basicsize = sizeof(BufferObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .slots = buffer_slots,
 };

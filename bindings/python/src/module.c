@@ -141,13 +141,14 @@ static int add_constants(PyObject *m) {
 }
 
 PyMODINIT_FUNC PyInit__pto(void) {
-    if (PyType_Ready(&TileType) < 0 || PyType_Ready(&BufferType) < 0) return NULL;
     PyObject *m = PyModule_Create(&pto_module);
     if (m == NULL) return NULL;
-    Py_INCREF(&TileType);
-    Py_INCREF(&BufferType);
-    if (PyModule_AddObject(m, "TileCore", (PyObject *)&TileType) < 0 ||
-        PyModule_AddObject(m, "BufferCore", (PyObject *)&BufferType) < 0 || add_constants(m) < 0 ||
+    /* The module keeps one reference to each type and so do these globals:
+     * the types live as long as the process (the module is never unloaded). */
+    TileType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &tile_spec, NULL);
+    BufferType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &buffer_spec, NULL);
+    if (TileType == NULL || BufferType == NULL || PyModule_AddObjectRef(m, "TileCore", (PyObject *)TileType) < 0 ||
+        PyModule_AddObjectRef(m, "BufferCore", (PyObject *)BufferType) < 0 || add_constants(m) < 0 ||
         program_init(m) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -11,6 +11,12 @@
 #ifndef PTO_PYTHON_H
 #define PTO_PYTHON_H
 
+/* The stable ABI of CPython 3.11+ (abi3): one build serves every later
+ * CPython. 3.11 is the first whose limited API has the buffer protocol
+ * (Py_buffer, Py_bf_getbuffer) that the zero-copy views need. */
+#ifndef Py_LIMITED_API
+#define Py_LIMITED_API 0x030b0000
+#endif
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
@@ -39,8 +45,11 @@ typedef struct {
     Py_ssize_t strides[2];
 } TileObject;
 
-extern PyTypeObject BufferType;
-extern PyTypeObject TileType;
+/* Heap types (the limited API has no static ones), made by PyInit__pto. */
+extern PyTypeObject *BufferType;
+extern PyTypeObject *TileType;
+extern PyType_Spec buffer_spec;
+extern PyType_Spec tile_spec;
 
 /* registry.c */
 void raise_status(pto_status status);
@@ -49,6 +58,8 @@ PyObject *profile_object(pto_profile profile);
 PyObject *mod_register(PyObject *module, PyObject *args);
 
 /* args.c */
+PyObject *type_name(PyObject *o);
+void object_free(PyObject *self);
 int as_enum_value(PyObject *o, const char *what, int *out);
 int as_uint32(PyObject *o, const char *what, uint32_t *out);
 int as_size(PyObject *o, const char *what, size_t *out);

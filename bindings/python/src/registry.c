@@ -20,12 +20,12 @@ void raise_status(pto_status status) {
         return;
     }
     PyObject *cls = error_base;
-    if ((int)status > 0 && (Py_ssize_t)status < PyTuple_GET_SIZE(error_classes))
-        cls = PyTuple_GET_ITEM(error_classes, (Py_ssize_t)status);
+    if ((int)status > 0 && (Py_ssize_t)status < PyTuple_Size(error_classes))
+        cls = PyTuple_GetItem(error_classes, (Py_ssize_t)status);
     PyObject *message = PyUnicode_FromString(sentence);
     if (message == NULL) return;
     PyObject *code = PyLong_FromLong((long)status);
-    PyObject *member = code != NULL ? PyObject_CallOneArg(status_type, code) : NULL;
+    PyObject *member = code != NULL ? PyObject_CallFunctionObjArgs(status_type, code, NULL) : NULL;
     if (member == NULL) { /* a value Status does not name: keep the int */
         PyErr_Clear();
         member = code;
@@ -43,8 +43,8 @@ void raise_status(pto_status status) {
 
 /* The registered member for value, or an int for a value it lacks. */
 static PyObject *member_or_int(PyObject *members, int value) {
-    if (members != NULL && value >= 0 && (Py_ssize_t)value < PyTuple_GET_SIZE(members)) {
-        PyObject *m = PyTuple_GET_ITEM(members, (Py_ssize_t)value);
+    if (members != NULL && value >= 0 && (Py_ssize_t)value < PyTuple_Size(members)) {
+        PyObject *m = PyTuple_GetItem(members, (Py_ssize_t)value);
         Py_INCREF(m);
         return m;
     }
@@ -56,8 +56,10 @@ PyObject *dtype_object(pto_dtype dtype) { return member_or_int(dtype_members, (i
 PyObject *profile_object(pto_profile profile) { return member_or_int(profile_members, (int)profile); }
 
 static int set_registry(PyObject **slot, PyObject *value) {
+    PyObject *old = *slot;
     Py_XINCREF(value);
-    Py_XSETREF(*slot, value);
+    *slot = value;
+    Py_XDECREF(old);
     return 0;
 }
 

@@ -12,7 +12,7 @@ static void tile_destroy_handle(TileObject *self) {
         BufferObject *buffer = self->buffer;
         self->buffer = NULL;
         buffer_unpin(buffer);
-        Py_DECREF(buffer);
+        Py_DECREF((PyObject *)buffer);
     }
 }
 
@@ -28,9 +28,13 @@ int tile_arg(PyObject *o, const char *fname, const char *argname, pto_tile **out
         *out = NULL;
         return 0;
     }
-    if (!PyObject_TypeCheck(o, &TileType)) {
-        PyErr_Format(PyExc_TypeError, "%s: %s must be a pto.Tile or None, not %.100s", fname, argname,
-                     Py_TYPE(o)->tp_name);
+    if (!PyObject_TypeCheck(o, TileType)) {
+        PyObject *name = type_name(o);
+        if (name != NULL) {
+            PyErr_Format(PyExc_TypeError, "%s: %s must be a pto.Tile or None, not %.100U", fname, argname,
+                         name);
+            Py_DECREF(name);
+        }
         return -1;
     }
     TileObject *t = (TileObject *)o;
@@ -54,7 +58,7 @@ static int tile_check_open(TileObject *self) {
 static PyObject *tile_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     (void)args;
     (void)kwds;
-    return type->tp_alloc(type, 0); /* zeroed: no handle, open, no pins */
+    return PyType_GenericAlloc(type, 0); /* zeroed: no handle, open, no pins */
 }
 
 static int tile_parse_layout(PyObject *dtype_obj, PyObject *rows_obj, PyObject *cols_obj, int *dtype,
@@ -90,9 +94,12 @@ static PyObject *tile_at(PyTypeObject *cls, PyObject *const *args, Py_ssize_t na
     if (parse_fastcall("at", names, 5, 5, args, nargs, kwnames, a) < 0) return NULL;
     BufferObject *buffer = NULL;
     if (a[0] != Py_None) {
-        if (!PyObject_TypeCheck(a[0], &BufferType)) {
-            PyErr_Format(PyExc_TypeError, "at: buffer must be a pto.Buffer or None, not %.100s",
-                         Py_TYPE(a[0])->tp_name);
+        if (!PyObject_TypeCheck(a[0], BufferType)) {
+            PyObject *name = type_name(a[0]);
+            if (name != NULL) {
+                PyErr_Format(PyExc_TypeError, "at: buffer must be a pto.Buffer or None, not %.100U", name);
+                Py_DECREF(name);
+            }
             return NULL;
         }
         buffer = (BufferObject *)a[0];
@@ -103,16 +110,16 @@ static PyObject *tile_at(PyTypeObject *cls, PyObject *const *args, Py_ssize_t na
     uint32_t rows, cols;
     if (as_size(a[1], "offset", &offset) < 0) return NULL;
     if (tile_parse_layout(a[2], a[3], a[4], &dtype, &rows, &cols) < 0) return NULL;
-    TileObject *self = (TileObject *)cls->tp_alloc(cls, 0);
+    TileObject *self = (TileObject *)PyType_GenericAlloc(cls, 0);
     if (self == NULL) return NULL;
     pto_status s = pto_tile_create_at((pto_dtype)dtype, rows, cols, buffer != NULL ? buffer->handle : NULL,
                                       offset, &self->handle);
     if (s != PTO_OK) {
         raise_status(s);
-        Py_DECREF(self);
+        Py_DECREF((PyObject *)self);
         return NULL;
     }
-    Py_INCREF(buffer);
+    Py_INCREF((PyObject *)buffer);
     self->buffer = buffer;
     buffer->pins++;
     return (PyObject *)self;
@@ -121,7 +128,7 @@ static PyObject *tile_at(PyTypeObject *cls, PyObject *const *args, Py_ssize_t na
 static void tile_dealloc(TileObject *self) {
     /* Views and running operations hold references, so no pin is left here. */
     tile_destroy_handle(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    object_free((PyObject *)self);
 }
 
 static PyObject *tile_close(TileObject *self, PyObject *unused) {
@@ -136,7 +143,7 @@ static PyObject *tile_close(TileObject *self, PyObject *unused) {
 static PyObject *tile_enter(TileObject *self, PyObject *unused) {
     (void)unused;
     if (tile_check_open(self) < 0) return NULL;
-    Py_INCREF(self);
+    Py_INCREF((PyObject *)self);
     return (PyObject *)self;
 }
 
@@ -186,14 +193,17 @@ static int tile_set_valid(TileObject *self, PyObject *value, void *closure) {
     if (seq == NULL) return -1;
     uint32_t rows = 0, cols = 0;
     int rc = -1;
-    if (PySequence_Fast_GET_SIZE(seq) != 2)
+    PyObject *r = NULL, *c = NULL;
+    if (PySequence_Size(seq) != 2)
         PyErr_SetString(PyExc_ValueError, "valid must be a (rows, cols) pair");
-    else if (as_uint32(PySequence_Fast_GET_ITEM(seq, 0), "valid rows", &rows) == 0 &&
-             as_uint32(PySequence_Fast_GET_ITEM(seq, 1), "valid cols", &cols) == 0) {
+    else if ((r = PySequence_GetItem(seq, 0)) != NULL && (c = PySequence_GetItem(seq, 1)) != NULL &&
+             as_uint32(r, "valid rows", &rows) == 0 && as_uint32(c, "valid cols", &cols) == 0) {
         pto_status s = pto_tile_set_valid(self->handle, rows, cols);
         if (s == PTO_OK) rc = 0;
         else raise_status(s);
     }
+    Py_XDECREF(r);
+    Py_XDECREF(c);
     Py_DECREF(seq);
     return rc;
 }
@@ -235,7 +245,7 @@ static int tile_getbuffer(TileObject *self, Py_buffer *view, int flags) {
     view->internal = NULL;
     if (view->shape == NULL) view->ndim = 1; /* PyBUF_SIMPLE: plain bytes */
     view->obj = (PyObject *)self;
-    Py_INCREF(self);
+    Py_INCREF((PyObject *)self);
     self->pins++;
     return 0;
 }
@@ -244,8 +254,6 @@ static void tile_releasebuffer(TileObject *self, Py_buffer *view) {
     (void)view;
     tile_unpin(self);
 }
-
-static PyBufferProcs tile_as_buffer = {(getbufferproc)tile_getbuffer, (releasebufferproc)tile_releasebuffer};
 
 static PyMethodDef tile_methods[] = {
     {"at", (PyCFunction)(void (*)(void))tile_at, METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
@@ -284,16 +292,23 @@ static PyGetSetDef tile_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-PyTypeObject TileType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "pto._pto.TileCore",
-    .tp_basicsize = sizeof(TileObject),
-    .tp_dealloc = (destructor)tile_dealloc,
-    .tp_as_buffer = &tile_as_buffer,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "The C core of pto.Tile: one pto_tile handle and its lifetime.",
-    .tp_methods = tile_methods,
-    .tp_getset = tile_getset,
-    .tp_init = (initproc)tile_init,
-    .tp_new = tile_new,
+PyTypeObject *TileType;
+
+static PyType_Slot tile_slots[] = {
+    {Py_tp_dealloc, (void *)tile_dealloc},
+    {Py_bf_getbuffer, (void *)tile_getbuffer},
+    {Py_bf_releasebuffer, (void *)tile_releasebuffer},
+    {Py_tp_doc, (void *)"The C core of pto.Tile: one pto_tile handle and its lifetime."},
+    {Py_tp_methods, tile_methods},
+    {Py_tp_getset, tile_getset},
+    {Py_tp_init, (void *)tile_init},
+    {Py_tp_new, (void *)tile_new},
+    {0, NULL},
+};
+
+PyType_Spec tile_spec = {
+    .name = "pto._pto.TileCore",
+    .basicsize = sizeof(TileObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .slots = tile_slots,
 };

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The Debian packages (debian/) as a C user gets them: built from a clean
+# clone with `dpkg-buildpackage -b -us -uc` (debhelper's meson build; the
+# symbols file generated from tests/hardening/exported-symbols.txt, checked
+# strictly against the library), checked with lintian (errors fail, warnings
+# are printed), installed with `apt-get install ./*.deb`, and used:
+# examples/quickstart.c compiled with `pkg-config pto` alone and run, the
+# installed programs run. The packages are removed again at the end, so the
+# steps after this one see the system as before. Needs root or sudo for
+# apt-get. The .debs are left in WORK_DIR.
+#   tests/ci/debian.sh [WORK_DIR]     (default: build-ci/debian)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=${1:-$root/build-ci/debian}
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+rm -rf "$work"
+mkdir -p "$work"
+# dpkg-buildpackage writes the packages next to the source tree: a clone in
+# WORK_DIR keeps them (and debhelper's build tree) out of the checkout.
+if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  git clone -q "$root" "$work/libpto"
+else
+  mkdir -p "$work/libpto"
+  tar -C "$root" --exclude='./build*' --exclude='./.mesonpy-*' --exclude='./target' -cf - . | tar -C "$work/libpto" -xf -
+fi
+
+echo "--- dpkg-buildpackage -b -us -uc"
+start=$SECONDS
+(cd "$work/libpto" && DEB_BUILD_OPTIONS="nocheck parallel=2" dpkg-buildpackage -b -us -uc > "$work/build.log" 2>&1) || {
+  tail -n 60 "$work/build.log"; exit 1; }
+grep -E '^dpkg-(gensymbols|shlibdeps)' "$work/build.log" || true
+echo "built in $((SECONDS - start)) s:"
+(cd "$work" && ls -1 ./*.deb)
+for p in libpto0 libpto-dev pto-tools; do
+  echo "-- $p"
+  dpkg-deb -c "$work/${p}_"*.deb | awk '{print $6}' | grep -v '/$'
+done
+dpkg-deb -f "$work"/libpto0_*.deb Depends
+dpkg-deb -f "$work"/pto-tools_*.deb Depends
+
+echo "--- lintian (errors fail; warnings listed)"
+# As root lintian warns that it should not run as root; that line is no tag.
+lintian --fail-on error --tag-display-limit 0 "$work"/libpto_*.changes 2>&1 |
+  grep -v 'running with root privileges' | tee "$work/lintian.txt" || {
+  echo "lintian reported errors"; exit 1; }
+echo "lintian: $(grep -c '^E: ' "$work/lintian.txt" || true) errors, $(grep -c '^W: ' "$work/lintian.txt" || true) warnings"
+
+echo "--- apt-get install ./*.deb"
+trap 'as_root apt-get remove -y -qq libpto0 libpto-dev pto-tools >/dev/null 2>&1 || true' EXIT
+(cd "$work" && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./libpto0_*.deb ./libpto-dev_*.deb ./pto-tools_*.deb >/dev/null)
+dpkg-query -W libpto0 libpto-dev pto-tools
+
+echo "--- examples/quickstart.c against the installed package, pkg-config pto alone"
+cd "$work"
+# shellcheck disable=SC2046
+env -u PKG_CONFIG_PATH -u LD_LIBRARY_PATH cc "$root/examples/quickstart.c" $(env -u PKG_CONFIG_PATH pkg-config --cflags --libs pto) -o quickstart
+echo "pkg-config pto: $(env -u PKG_CONFIG_PATH pkg-config --modversion pto) ($(env -u PKG_CONFIG_PATH pkg-config --libs pto))"
+env -u LD_LIBRARY_PATH ./quickstart > quickstart.out
+grep -q PTO_ERR_SHAPE_MISMATCH quickstart.out
+ldd quickstart | grep -E 'libpto.so.0 => (/usr)?/lib/'
+for tool in $(dpkg -L pto-tools | grep '^/usr/bin/'); do
+  echo "$tool --help: $("$tool" --help 2>&1 | head -n 1)"
+done
+echo "debian: packages built, lintian clean of errors, installed, quickstart built with pkg-config and run"
