@@ -23,7 +23,8 @@ import (
 // A snippet (text with no func.func) has one tile parameter per free tile
 // name and one per tile it defines as a result; Run and Launch create a Tile
 // of the declared shape for every written tile parameter the caller leaves
-// unbound and return them by name (see Results).
+// unbound and return them by name (see Results), with the declared valid
+// region where the type gives a static one (e.g. valid=8x8).
 
 // ParamKind is what a program parameter is (pto_param_kind).
 type ParamKind int
@@ -63,12 +64,35 @@ const (
 
 // Param describes one program parameter.
 type Param struct {
-	Name   string    // without '%'
-	Kind   ParamKind //
-	DType  DType     // element type of a pointer or tile; for scalars see pto_program_param_dtype
-	Rows   int       // a tile's declared rows (0 for other kinds)
-	Cols   int       // a tile's declared cols (0 for other kinds)
-	Access Access    // AccessRead and/or AccessWrite
+	Name  string    // without '%'
+	Kind  ParamKind //
+	DType DType     // element type of a pointer or tile; for scalars see pto_program_param_dtype
+	Rows  int       // a tile's declared rows (0 for other kinds)
+	Cols  int       // a tile's declared cols (0 for other kinds)
+	// A tile's declared valid region: the type's static valid rows and cols,
+	// or -1 where the type says `?` (the bound tile's region is then taken);
+	// 0 for other kinds.
+	ValidRows int64
+	ValidCols int64
+	Access    Access // AccessRead and/or AccessWrite
+}
+
+// StaticValid reports whether both dimensions of a tile's declared valid
+// region are static (ValidRows and ValidCols are not -1).
+func (p Param) StaticValid() bool { return p.ValidRows >= 0 && p.ValidCols >= 0 }
+
+// declaredValid is the valid region a tile made for the parameter needs: the
+// static dimensions, the whole tile's for a `?` one; ok is false when both are
+// `?` (any region will do).
+func (p Param) declaredValid() (rows, cols int, ok bool) {
+	rows, cols = p.Rows, p.Cols
+	if p.ValidRows >= 0 {
+		rows, ok = int(p.ValidRows), true
+	}
+	if p.ValidCols >= 0 {
+		cols, ok = int(p.ValidCols), true
+	}
+	return rows, cols, ok
 }
 
 // Reads reports whether the program reads the parameter's value as bound.
@@ -141,12 +165,14 @@ func NewProgram(text string, opts ...ProgramOption) (*Program, error) {
 	for i := range p.params {
 		j := int64(i)
 		p.params[i] = Param{
-			Name:   ptoc.Pto_program_param_name(handle, j),
-			Kind:   ParamKind(ptoc.Pto_program_param_kind(handle, j)),
-			DType:  DType(ptoc.Pto_program_param_dtype(handle, j)),
-			Rows:   int(ptoc.Pto_program_param_rows(handle, j)),
-			Cols:   int(ptoc.Pto_program_param_cols(handle, j)),
-			Access: Access(ptoc.Pto_program_param_access(handle, j)),
+			Name:      ptoc.Pto_program_param_name(handle, j),
+			Kind:      ParamKind(ptoc.Pto_program_param_kind(handle, j)),
+			DType:     DType(ptoc.Pto_program_param_dtype(handle, j)),
+			Rows:      int(ptoc.Pto_program_param_rows(handle, j)),
+			Cols:      int(ptoc.Pto_program_param_cols(handle, j)),
+			ValidRows: ptoc.Pto_program_param_valid_rows(handle, j),
+			ValidCols: ptoc.Pto_program_param_valid_cols(handle, j),
+			Access:    Access(ptoc.Pto_program_param_access(handle, j)),
 		}
 	}
 	runtime.SetFinalizer(p, (*program).release)
@@ -229,7 +255,8 @@ func At(index int, value any) Arg { return Arg{Index: index, Value: value} }
 
 // Results maps the names of written tile parameters that the caller left
 // unbound to the tiles Run created for them, of the declared dtype and
-// shape, holding the program's results. The caller owns (and closes) them.
+// shape (and the declared valid region where it is static), holding the
+// program's results. The caller owns (and closes) them.
 type Results map[string]*Tile
 
 // Close closes every tile in r.
@@ -315,6 +342,12 @@ func (p *Program) launch(op string, blocks int, args []Arg) (_ Results, err erro
 			}
 			results[prm.Name] = t
 			tiles = append(tiles, t)
+			if vr, vc, ok := prm.declaredValid(); ok {
+				// pto_args_set_tile requires the declared static region.
+				if err := t.SetValid(vr, vc); err != nil {
+					return nil, err
+				}
+			}
 			if err := check(ptoc.Pto_args_set_tile(a, int64(i), t.raw())); err != nil {
 				return nil, err
 			}

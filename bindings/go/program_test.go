@@ -241,3 +241,62 @@ func TestProgramProfile(t *testing.T) {
 		t.Error("names")
 	}
 }
+
+const preluValid8 = `%dst = pto.tprelu %a, %b : !pto.tile<16x16xf32, valid=8x8>`
+
+const preluValidDynamic = `%dst = pto.tprelu %a, %b : !pto.tile<16x16xf32, valid=?x?>`
+
+func TestProgramDeclaredValidRegion(t *testing.T) {
+	p := newProgram(t, preluValid8)
+	params := p.Params()
+	if len(params) != 3 {
+		t.Fatalf("params %+v", params)
+	}
+	for _, prm := range params {
+		if prm.Rows != 16 || prm.Cols != 16 || prm.ValidRows != 8 || prm.ValidCols != 8 || !prm.StaticValid() {
+			t.Errorf("param %+v: want 16x16, valid 8x8", prm)
+		}
+	}
+
+	// Full 16x16 inputs whose valid region is the declared one.
+	a := f32Tile(t, pto.Float32, 16, 16, values(256, 5, 4, 4)...)
+	b := f32Tile(t, pto.Float32, 16, 16, values(256, 6, 1, 1)...)
+	must(t, a.SetValid(8, 8))
+	must(t, b.SetValid(8, 8))
+	want := newTile(t, pto.Float32, 16, 16)
+	must(t, want.SetValid(8, 8))
+	must(t, pto.TPrelu(want, a, b, nil))
+
+	// The created dst has the declared valid region.
+	res, err := p.Run(pto.Named("a", a), pto.Named("b", b))
+	must(t, err)
+	defer res.Close()
+	dst := res["dst"]
+	if dst == nil || dst.Rows() != 16 || dst.Cols() != 16 || dst.ValidRows() != 8 || dst.ValidCols() != 8 {
+		t.Fatalf("results %v", res)
+	}
+	w := validF32(readF32(t, want), 16, 8, 8)
+	sameBits(t, "dst valid region", validF32(readF32(t, dst), 16, 8, 8), w)
+
+	// A tile whose region is not the declared one is refused.
+	full := newTile(t, pto.Float32, 16, 16)
+	_, err = p.Run(pto.Named("a", a), pto.Named("b", b), pto.Named("dst", full))
+	expectStatus(t, err, pto.ErrShapeMismatch, "")
+
+	dyn := newProgram(t, preluValidDynamic)
+	for _, prm := range dyn.Params() {
+		if prm.ValidRows != -1 || prm.ValidCols != -1 || prm.StaticValid() {
+			t.Errorf("param %+v: want a dynamic valid region", prm)
+		}
+	}
+}
+
+// validF32 returns the top-left rows x cols elements of a tile's values
+// (row stride stride), row by row.
+func validF32(all []float32, stride, rows, cols int) []float32 {
+	out := make([]float32, 0, rows*cols)
+	for r := 0; r < rows; r++ {
+		out = append(out, all[r*stride:r*stride+cols]...)
+	}
+	return out
+}

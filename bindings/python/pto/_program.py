@@ -113,6 +113,18 @@ def _dtype_names(want: DType) -> str:
     return str(np.dtype(_NUMPY_TYPES[want]))
 
 
+_Param = Tuple[str, ParamKind, DType, int, int, int, Optional[int], Optional[int]]
+
+
+def _new_tile(p: _Param, tile: Any) -> Any:
+    """Gives a tile made for parameter p the declared valid region where the
+    type gives a static one (pto_args_set_tile requires it); returns tile."""
+    rows, cols, vrows, vcols = p[3], p[4], p[6], p[7]
+    if vrows is not None or vcols is not None:
+        tile.valid = (rows if vrows is None else vrows, cols if vcols is None else vcols)
+    return tile
+
+
 class Program:
     """PTO assembly text, parsed and verified once, then run any number of times.
 
@@ -130,7 +142,8 @@ class Program:
     immutable: one may run from several threads at once.
 
     Attributes: ``parameters`` (a list of Parameter, i.e. ``(name, kind,
-    dtype)`` tuples), ``profile``, ``name``.
+    dtype)`` tuples), ``profile``, ``name``; a tile's declared shape and valid
+    region: ``tile_shape(name)``, ``tile_valid(name)``.
     """
 
     __slots__ = ("_core", "_params", "_index")
@@ -149,11 +162,13 @@ class Program:
             _raise_failure(name, core, [])
         assert isinstance(core, _pto.ProgramCore)
         self._core: _pto.ProgramCore = core
-        # (name, kind, dtype, rows, cols, access) per parameter
-        self._params: List[Tuple[str, ParamKind, DType, int, int, int]] = []
+        # (name, kind, dtype, rows, cols, access, valid_rows, valid_cols) per
+        # parameter; a valid dimension is None where the type says `?`
+        self._params: List[_Param] = []
         for i in range(core.param_count):
-            pname, kind, dtype, rows, cols, access = core.param(i)
-            self._params.append((pname, ParamKind(kind), DType(dtype), rows, cols, access))
+            pname, kind, dtype, rows, cols, access, vrows, vcols = core.param(i)
+            self._params.append((pname, ParamKind(kind), DType(dtype), rows, cols, access,
+                                 None if vrows < 0 else vrows, None if vcols < 0 else vcols))
         self._index = {p[0]: i for i, p in enumerate(self._params)}
 
     @property
@@ -181,6 +196,17 @@ class Program:
             raise ValueError(f"parameter '{p[0]}' is {p[1].name}, not TILE")
         return (p[3], p[4])
 
+    def tile_valid(self, name: str) -> Tuple[Optional[int], Optional[int]]:
+        """A TILE parameter's declared valid region (rows, cols): the type's
+        static values, None for a dimension the type gives as ``?`` (the bound
+        tile's own region is then taken). A tile without ``valid=`` declares
+        its whole shape. KeyError for an unknown name, ValueError for a
+        parameter of another kind."""
+        p = self._params[self._index[name.lstrip("%")]]
+        if p[1] is not ParamKind.TILE:
+            raise ValueError(f"parameter '{p[0]}' is {p[1].name}, not TILE")
+        return (p[6], p[7])
+
     def reads(self, name: str) -> bool:
         """Whether the program reads the parameter's value as bound (scalars:
         always; pointers: loads from it; tiles: uses it before writing it)."""
@@ -191,9 +217,11 @@ class Program:
         tiles: a result, returned by a call)."""
         return bool(self._params[self._index[name.lstrip("%")]][5] & _pto.PTO_PARAM_WRITE)
 
-    def _describe(self, p: Tuple[str, ParamKind, DType, int, int, int]) -> str:
-        pname, kind, dtype, rows, cols, access = p
+    def _describe(self, p: _Param) -> str:
+        pname, kind, dtype, rows, cols, access, vrows, vcols = p
         shape = f" {rows}x{cols}" if kind is ParamKind.TILE else ""
+        if kind is ParamKind.TILE and (vrows, vcols) != (rows, cols):
+            shape += f" valid={'?' if vrows is None else vrows}x{'?' if vcols is None else vcols}"
         rw = ("r" if access & _pto.PTO_PARAM_READ else "") + ("w" if access & _pto.PTO_PARAM_WRITE else "")
         return f"{pname}: {kind.name.lower()} {dtype.name}{shape} ({rw or '-'})"
 
@@ -204,7 +232,8 @@ class Program:
     def _bind(self, index: int, value: Any) -> Tuple[Any, Optional[_pto.TileCore]]:
         """The value passed to the C core for parameter index, and the tile
         bound for a TILE parameter."""
-        pname, kind, dtype, rows, cols, access = self._params[index]
+        p = self._params[index]
+        pname, kind, dtype, rows, cols, access = p[:6]
         if kind is ParamKind.POINTER:
             try:
                 array = np.asarray(memoryview(value)) if not isinstance(value, np.ndarray) else value
@@ -257,7 +286,9 @@ class Program:
                             f"(the program's tile is {dtype.name}), not {array.dtype}")
         if array.shape != (rows, cols):
             raise ValueError(f"argument '{pname}' must have shape ({rows}, {cols}), not {array.shape}")
-        tile = Tile.from_numpy(array, dtype=dtype)
+        # The whole array is copied in; a static declared valid region is then
+        # the tile's (the results are that region).
+        tile = _new_tile(p, Tile.from_numpy(array, dtype=dtype))
         return tile, tile
 
     def __call__(self, blocks: int = 1, /, **args: Any) -> Dict[str, np.ndarray]:
@@ -270,13 +301,16 @@ class Program:
            the program stores to it. BFLOAT16: ml_dtypes.bfloat16 or uint16 raw
            bits. Any shape; its size in bytes bounds every access.
          - INT: an int; FLOAT: a float (rounded to the declared type).
-         - TILE: a numpy array of the declared rows x cols and dtype (copied
-           into a new tile with a full valid region; the array itself is not
-           changed), or a pto.Tile of that dtype and shape (bound as is: a
-           tile the program writes is updated in place).
+         - TILE: a numpy array of the declared rows x cols and dtype (the
+           whole array is copied into a new tile whose valid region is the
+           declared one where the type gives a static one, e.g. ``valid=8x8``,
+           and the whole tile otherwise; the array itself is not changed), or
+           a pto.Tile of that dtype and shape (bound as is, with its own
+           valid region, which must equal a static declared one: a tile the
+           program writes is updated in place).
         Every pointer and scalar and every tile the program reads must be
         given; a tile the program only writes may be left out (it starts
-        zero-filled). ``blocks`` (1..65536) may also be given by keyword
+        zero-filled, with the declared valid region where it is static). ``blocks`` (1..65536) may also be given by keyword
         unless the program has a parameter named ``blocks``; the blocks run
         concurrently, each with its own unified buffer.
 
@@ -324,7 +358,7 @@ class Program:
             if i in given:
                 values[i], tile = self._bind(i, given[i])
             elif p[1] is ParamKind.TILE and p[5] & _pto.PTO_PARAM_WRITE:
-                tile = Tile(p[2], p[3], p[4])
+                tile = _new_tile(p, Tile(p[2], p[3], p[4]))
                 values[i] = tile
             else:
                 tile = None

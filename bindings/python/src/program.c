@@ -130,7 +130,8 @@ static PyObject *program_get_param_count(PyObject *self, void *closure) {
     return PyLong_FromSize_t(pto_program_param_count(((ProgramObject *)self)->program));
 }
 
-/* param(index) -> (name, kind, dtype, rows, cols, access) */
+/* param(index) -> (name, kind, dtype, rows, cols, access, valid_rows, valid_cols);
+ * a valid dimension is -1 where the type says `?`. */
 static PyObject *program_param(PyObject *self, PyObject *arg) {
     const pto_program *program = ((ProgramObject *)self)->program;
     size_t index;
@@ -142,11 +143,13 @@ static PyObject *program_param(PyObject *self, PyObject *arg) {
     }
     PyObject *dtype = dtype_object(pto_program_param_dtype(program, index));
     if (dtype == NULL) return NULL;
-    PyObject *result = Py_BuildValue("(siOkkI)", pto_program_param_name(program, index),
+    PyObject *result = Py_BuildValue("(siOkkILL)", pto_program_param_name(program, index),
                                      (int)pto_program_param_kind(program, index), dtype,
                                      (unsigned long)pto_program_param_rows(program, index),
                                      (unsigned long)pto_program_param_cols(program, index),
-                                     pto_program_param_access(program, index));
+                                     pto_program_param_access(program, index),
+                                     (long long)pto_program_param_valid_rows(program, index),
+                                     (long long)pto_program_param_valid_cols(program, index));
     Py_DECREF(dtype);
     return result;
 }
@@ -265,7 +268,8 @@ static PyGetSetDef program_getset[] = {
 
 static PyMethodDef program_methods[] = {
     {"param", program_param, METH_O,
-     "param(index)\n--\n\n(name, kind, dtype, rows, cols, access) of parameter index."},
+     "param(index)\n--\n\n(name, kind, dtype, rows, cols, access, valid_rows, valid_cols) of parameter "
+     "index (a valid dimension is -1 where the type says ?)."},
     {"run", program_run, METH_VARARGS,
      "run(blocks, values)\n--\n\n"
      "Binds values (one per parameter: None, a buffer, an int, a float or a pto.Tile) and\n"

@@ -113,11 +113,13 @@ def test_tpartadd_with_a_partial_source_as_a_tile(rng, dtype, spelling, npt):
     prog = pto.Program(f"%dst = pto.tpartadd %a, %b : (!pto.tile<16x16x{spelling}>, "
                        f"!pto.tile<16x16x{spelling}, valid=8x8>) -> !pto.tile<16x16x{spelling}>")
     tb = tile(b)
-    tb.valid = (8, 8)  # the declared valid region: a numpy array binds with its full one
+    tb.valid = (8, 8)  # the declared valid region
     want = direct(pto.tpartadd, (16, 16), dtype, a, tb)
     assert_same_bits(prog(a=a, b=tb)["dst"], want)
+    assert_same_bits(prog(a=a, b=b)["dst"], want)  # a numpy array gets the declared region
+    tb.valid = (16, 16)  # a pto.Tile is bound as is: its region must be the declared one
     with pytest.raises(ValueError, match="valid region"):
-        prog(a=a, b=b)
+        prog(a=a, b=tb)
 
 
 def test_integer_and_bfloat16_tiles(rng):
@@ -155,6 +157,49 @@ def test_a_tile_written_in_place_is_updated_and_returned(rng):
     out = prog(a=ta, s=s)  # a pto.Tile is bound as is
     assert_same_bits(ta.numpy(), want)
     assert np.shares_memory(out["a"], ta.numpy())
+
+
+@pytest.mark.parametrize("dtype,spelling,npt", F32_F16)
+def test_declared_valid_region_from_numpy(rng, dtype, spelling, npt):
+    prog = pto.Program(f"%dst = pto.tprelu %a, %b : !pto.tile<16x16x{spelling}, valid=8x8>")
+    for name in ("a", "b", "dst"):
+        assert prog.tile_shape(name) == (16, 16)
+        assert prog.tile_valid(name) == (8, 8)
+    assert [tuple(p) for p in prog.parameters] == [(n, pto.ParamKind.TILE, dtype) for n in ("a", "b", "dst")]
+    assert all(len(p) == 3 for p in prog.parameters)
+    assert "16x16 valid=8x8" in repr(prog)
+    a = rng.standard_normal((16, 16)).astype(npt)
+    b = rng.standard_normal((16, 16)).astype(npt)
+    before = a.copy()
+    out = prog(a=a, b=b)  # full 16x16 arrays: copied whole, the declared region set
+    ta, tb, want = tile(a), tile(b), pto.Tile(dtype, 16, 16)
+    for t in (ta, tb, want):
+        t.valid = (8, 8)
+    pto.tprelu(want, ta, tb)
+    assert out["dst"].shape == (8, 8)
+    assert_same_bits(out["dst"], want.numpy()[:8, :8])
+    assert_same_bits(a, before)
+    # a dst the caller gives keeps its region, which must be the declared one
+    dst = pto.Tile(dtype, 16, 16)
+    dst.valid = (8, 8)
+    assert_same_bits(prog(a=a, b=b, dst=dst)["dst"], want.numpy()[:8, :8])
+    with pytest.raises(ValueError, match="valid region"):
+        prog(a=a, b=b, dst=pto.Tile(dtype, 16, 16))
+
+    dyn = pto.Program(f"%dst = pto.tprelu %a, %b : !pto.tile<16x16x{spelling}, valid=?x?>")
+    assert dyn.tile_valid("a") == (None, None) and dyn.tile_valid("%dst") == (None, None)
+    assert "16x16 valid=?x?" in repr(dyn)
+    mixed = pto.Program(f"%dst = pto.tprelu %a, %b : !pto.tile<16x16x{spelling}, valid=8x?>")
+    assert mixed.tile_valid("b") == (8, None)
+    assert "16x16 valid=8x?" in repr(mixed)
+
+    plain = pto.Program(f"%dst = pto.tprelu %a, %b : !pto.tile<16x16x{spelling}>")
+    assert plain.tile_valid("a") == (16, 16)
+    with pytest.raises(KeyError):
+        plain.tile_valid("nope")
+    kernel = pto.Program(PRELU_KERNEL)
+    with pytest.raises(ValueError, match="not TILE"):
+        kernel.tile_valid("x")
 
 
 def test_results_are_the_valid_region():

@@ -65,6 +65,8 @@ pub struct Param {
     dtype: DType,
     rows: u32,
     cols: u32,
+    valid_rows: Option<u32>,
+    valid_cols: Option<u32>,
     access: u32,
 }
 
@@ -92,6 +94,17 @@ impl Param {
     /// A tile's declared columns (0 for other kinds).
     pub fn cols(&self) -> u32 {
         self.cols
+    }
+    /// A tile's declared valid rows: the type's static value, or `None`
+    /// where the type says `?` (the bound tile's region is then taken);
+    /// `Some(0)` for other kinds.
+    pub fn valid_rows(&self) -> Option<u32> {
+        self.valid_rows
+    }
+    /// A tile's declared valid columns: static, or `None` for `?`; `Some(0)`
+    /// for other kinds.
+    pub fn valid_cols(&self) -> Option<u32> {
+        self.valid_cols
     }
     /// Whether the program reads the value as bound.
     pub fn reads(&self) -> bool {
@@ -184,6 +197,8 @@ impl ProgramBuilder {
                     dtype: DType::from_raw(sys::pto_program_param_dtype(p, j)),
                     rows: sys::pto_program_param_rows(p, j),
                     cols: sys::pto_program_param_cols(p, j),
+                    valid_rows: u32::try_from(sys::pto_program_param_valid_rows(p, j)).ok(),
+                    valid_cols: u32::try_from(sys::pto_program_param_valid_cols(p, j)).ok(),
                     access: sys::pto_program_param_access(p, j),
                 }
             })
@@ -261,7 +276,8 @@ impl Program {
 
     /// Runs the program once, as block 0 of 1, and returns the tiles it
     /// created for the written tile parameters left unbound, by name (a
-    /// snippet's results; empty for a kernel). A `&mut Tile` bound to a
+    /// snippet's results, of the declared shape and, where the type gives a
+    /// static one, the declared valid region; empty for a kernel). A `&mut Tile` bound to a
     /// written parameter receives the result itself.
     ///
     /// Errors: [`ErrorKind::InvalidArgument`] for a parameter the program
@@ -284,7 +300,14 @@ impl Program {
         if blocks == 1 && ptr::eq(args.program, self) {
             for p in &self.params {
                 if p.kind == ParamKind::Tile && p.writes() && !p.reads() && !args.bound[p.index] {
-                    let t = Tile::new(p.dtype, p.rows, p.cols)?;
+                    let mut t = Tile::new(p.dtype, p.rows, p.cols)?;
+                    if p.valid_rows.is_some() || p.valid_cols.is_some() {
+                        // pto_args_set_tile requires the declared static region.
+                        t.set_valid(
+                            p.valid_rows.unwrap_or(p.rows),
+                            p.valid_cols.unwrap_or(p.cols),
+                        )?;
+                    }
                     args.set_raw_tile(p.index, t.as_ptr())?;
                     created.push((p.index, p.name.clone(), t));
                 }

@@ -117,6 +117,63 @@ fn dps_snippet_matches_tprelu() {
     }
 }
 
+const PRELU_VALID_8: &str = "%dst = pto.tprelu %a, %b : !pto.tile<16x16xf32, valid=8x8>";
+
+const PRELU_VALID_DYNAMIC: &str = "%dst = pto.tprelu %a, %b : !pto.tile<16x16xf32, valid=?x?>";
+
+/// The top-left rows x cols elements of a 16-column tile, row by row.
+fn valid_region(tile: &Tile, rows: usize, cols: usize) -> Vec<f32> {
+    let all = tile.as_slice::<f32>().unwrap();
+    (0..rows)
+        .flat_map(|r| all[r * 16..r * 16 + cols].iter().copied())
+        .collect()
+}
+
+#[test]
+fn declared_valid_region() {
+    let p = Program::new(PRELU_VALID_8).unwrap();
+    assert_eq!(p.params().len(), 3);
+    for prm in p.params() {
+        assert_eq!(
+            (prm.rows(), prm.cols(), prm.valid_rows(), prm.valid_cols()),
+            (16, 16, Some(8), Some(8))
+        );
+    }
+
+    // Full 16x16 inputs whose valid region is the declared one.
+    let mut a = tile(&values(256, 5, 4.0, 4.0));
+    let mut b = tile(&values(256, 6, 1.0, 1.0));
+    a.set_valid(8, 8).unwrap();
+    b.set_valid(8, 8).unwrap();
+    let mut want = Tile::new(DType::Float32, 16, 16).unwrap();
+    want.set_valid(8, 8).unwrap();
+    pto::tprelu(&mut want, &a, &b, None).unwrap();
+    let want_valid = valid_region(&want, 8, 8);
+
+    // The created dst has the declared valid region.
+    let mut full = Tile::new(DType::Float32, 16, 16).unwrap();
+    {
+        let mut args = p.args().unwrap();
+        args.set("a", &a).unwrap().set("b", &b).unwrap();
+        let out = p.run(&mut args).unwrap();
+        let dst = &out["dst"];
+        assert_eq!(
+            (dst.rows(), dst.cols(), dst.valid_rows(), dst.valid_cols()),
+            (16, 16, 8, 8)
+        );
+        assert_bits(&valid_region(dst, 8, 8), &want_valid);
+
+        // A tile whose region differs from the declared one is refused.
+        let err = args.set("dst", &mut full).map(|_| ()).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::ShapeMismatch);
+    }
+
+    let dyn_p = Program::new(PRELU_VALID_DYNAMIC).unwrap();
+    for prm in dyn_p.params() {
+        assert_eq!((prm.valid_rows(), prm.valid_cols()), (None, None));
+    }
+}
+
 #[test]
 fn ssa_snippet_matches_tpow() {
     let p = Program::new(POW_SSA).unwrap();

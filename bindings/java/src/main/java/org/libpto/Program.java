@@ -27,8 +27,9 @@ import java.util.Map;
  * parameter) as a direct {@link ByteBuffer}, read and written in place during
  * the run; integers as {@code long}, floats as {@code double}; tiles as a
  * {@link Tile}. For a snippet, {@link #run} creates a tile of the declared
- * shape for every written tile parameter left unbound and returns them by
- * name; a Tile the caller binds to a written parameter receives the result
+ * shape (with the declared valid region where the type gives a static one,
+ * e.g. {@code valid=8x8}) for every written tile parameter left unbound and
+ * returns them by name; a Tile the caller binds to a written parameter receives the result
  * itself.
  *
  * <p>{@link #close()} frees the program (a {@link Cleaner} does for one never
@@ -80,15 +81,20 @@ public final class Program implements AutoCloseable {
         private final DType dtype;
         private final int rows;
         private final int cols;
+        private final int validRows;
+        private final int validCols;
         private final int access;
 
-        Parameter(int index, String name, Kind kind, DType dtype, int rows, int cols, int access) {
+        Parameter(int index, String name, Kind kind, DType dtype, int rows, int cols, int validRows, int validCols,
+                int access) {
             this.index = index;
             this.name = name;
             this.kind = kind;
             this.dtype = dtype;
             this.rows = rows;
             this.cols = cols;
+            this.validRows = validRows;
+            this.validCols = validCols;
             this.access = access;
         }
 
@@ -121,6 +127,25 @@ public final class Program implements AutoCloseable {
             return cols;
         }
 
+        /**
+         * A tile's declared valid rows: the type's static value, or -1 where
+         * the type says {@code ?} (the bound tile's region is then taken); 0
+         * for other kinds.
+         */
+        public int validRows() {
+            return validRows;
+        }
+
+        /** A tile's declared valid columns: static, or -1 for {@code ?}; 0 for other kinds. */
+        public int validCols() {
+            return validCols;
+        }
+
+        /** Whether both dimensions of a tile's declared valid region are static (not -1). */
+        public boolean hasStaticValid() {
+            return validRows >= 0 && validCols >= 0;
+        }
+
         /** Whether the program reads the value as bound. */
         public boolean reads() {
             return (access & READ) != 0;
@@ -133,7 +158,13 @@ public final class Program implements AutoCloseable {
 
         @Override
         public String toString() {
-            String shape = kind == Kind.TILE ? " " + rows + "x" + cols : "";
+            String shape = "";
+            if (kind == Kind.TILE) {
+                shape = " " + rows + "x" + cols;
+                if (validRows != rows || validCols != cols) {
+                    shape += " valid=" + (validRows < 0 ? "?" : validRows) + "x" + (validCols < 0 ? "?" : validCols);
+                }
+            }
             return "%" + name + ": " + kind + " " + dtype + shape + (reads() ? " read" : "") + (writes() ? " write" : "");
         }
     }
@@ -193,6 +224,8 @@ public final class Program implements AutoCloseable {
             list.add(new Parameter(i, PtoNative.pto_program_param_name(p, i), kind,
                     DType.of(PtoNative.pto_program_param_dtype(p, i)),
                     (int) PtoNative.pto_program_param_rows(p, i), (int) PtoNative.pto_program_param_cols(p, i),
+                    (int) PtoNative.pto_program_param_valid_rows(p, i),
+                    (int) PtoNative.pto_program_param_valid_cols(p, i),
                     (int) PtoNative.pto_program_param_access(p, i)));
         }
         this.parameters = Collections.unmodifiableList(list);
@@ -284,6 +317,11 @@ public final class Program implements AutoCloseable {
                     if (prm.kind == Kind.TILE && prm.writes() && !prm.reads() && args.bound[prm.index] == null) {
                         Tile t = new Tile(prm.dtype, prm.rows, prm.cols);
                         created.put(prm.name, t);
+                        if (prm.validRows >= 0 || prm.validCols >= 0) {
+                            // pto_args_set_tile requires the declared static region.
+                            t.setValid(prm.validRows >= 0 ? prm.validRows : prm.rows,
+                                    prm.validCols >= 0 ? prm.validCols : prm.cols);
+                        }
                         PtoNative.pto_args_set_tile(a, prm.index, t.handle("Program.launch", prm.name));
                     }
                 }

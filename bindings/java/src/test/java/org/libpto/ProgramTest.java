@@ -143,6 +143,64 @@ class ProgramTest {
         }
     }
 
+    static final String PRELU_VALID_8 = "%dst = pto.tprelu %a, %b : !pto.tile<16x16xf32, valid=8x8>";
+    static final String PRELU_VALID_DYNAMIC = "%dst = pto.tprelu %a, %b : !pto.tile<16x16xf32, valid=?x?>";
+
+    /** The top-left rows x cols elements of a 16-column tile's values, row by row. */
+    static float[] validRegion(float[] all, int rows, int cols) {
+        float[] out = new float[rows * cols];
+        for (int r = 0; r < rows; r++) {
+            System.arraycopy(all, r * 16, out, r * cols, cols);
+        }
+        return out;
+    }
+
+    @Test
+    void declaredValidRegion() {
+        Program p = own(new Program(PRELU_VALID_8));
+        assertEquals(3, p.parameters().size());
+        for (Program.Parameter prm : p.parameters()) {
+            assertEquals(16, prm.rows());
+            assertEquals(16, prm.cols());
+            assertEquals(8, prm.validRows());
+            assertEquals(8, prm.validCols());
+            assertTrue(prm.hasStaticValid());
+        }
+        assertTrue(p.parameter("a").toString().contains("16x16 valid=8x8"), p.parameter("a").toString());
+
+        // Full 16x16 inputs whose valid region is the declared one.
+        Tile a = tile(values(256, 5, 4, 4)).setValid(8, 8);
+        Tile b = tile(values(256, 6, 1, 1)).setValid(8, 8);
+        Tile want = own(new Tile(DType.FLOAT32, 16, 16)).setValid(8, 8);
+        Pto.tprelu(want, a, b, null);
+        float[] wantValid = validRegion(want.readFloats(), 8, 8);
+
+        // The created dst has the declared valid region.
+        try (Program.Arguments args = p.arguments()) {
+            Map<String, Tile> out = p.run(args.set("a", a).set("b", b));
+            try (Tile dst = out.get("dst")) {
+                assertNotNull(dst);
+                assertEquals(16, dst.rows());
+                assertEquals(16, dst.cols());
+                assertEquals(8, dst.validRows());
+                assertEquals(8, dst.validCols());
+                assertSameBits(wantValid, validRegion(dst.readFloats(), 8, 8));
+            }
+            // A tile whose region differs from the declared one is refused.
+            Tile full = own(new Tile(DType.FLOAT32, 16, 16));
+            PtoException e = assertThrows(PtoException.class, () -> args.set("dst", full));
+            assertEquals(Status.SHAPE_MISMATCH, e.status());
+        }
+
+        Program dyn = own(new Program(PRELU_VALID_DYNAMIC));
+        for (Program.Parameter prm : dyn.parameters()) {
+            assertEquals(-1, prm.validRows());
+            assertEquals(-1, prm.validCols());
+            assertFalse(prm.hasStaticValid());
+        }
+        assertTrue(dyn.parameter("a").toString().contains("16x16 valid=?x?"), dyn.parameter("a").toString());
+    }
+
     @Test
     void ssaSnippetMatchesTpow() {
         Program p = own(new Program(POW_SSA));
