@@ -516,8 +516,9 @@ PTO_API uint32_t pto_program_param_rows(const pto_program *program, size_t index
 PTO_API uint32_t pto_program_param_cols(const pto_program *program, size_t index);
 
 /* A TILE parameter's declared valid rows and cols: the type's static values,
- * or -1 where the type says `?` (the bound tile's region is then taken); 0 for
- * other kinds, NULL or a bad index. */
+ * or -1 where the type says `?` (a bound tile's region is then taken at the
+ * start of a run; an unbound tile starts with 0 there); 0 for other kinds,
+ * NULL or a bad index. */
 PTO_API int64_t pto_program_param_valid_rows(const pto_program *program, size_t index);
 PTO_API int64_t pto_program_param_valid_cols(const pto_program *program, size_t index);
 

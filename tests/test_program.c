@@ -570,6 +570,28 @@ static void test_run_time_faults(void **state) {
     pto_args_destroy(a);
     pto_program_destroy(p);
 
+    /* Dynamic regions of a snippet's tiles: the bound tiles' regions, a
+     * result's included (its contents are not read). */
+    p = create_ok("%d = tprelu %a, %b : !pto.tile<16x16xf32, valid=?x?>");
+    assert_int_equal(pto_program_param_valid_rows(p, 2), -1);
+    pto_tile *ta = tile_new(PTO_FLOAT32, 16, 16, 8, 8), *tb = tile_new(PTO_FLOAT32, 16, 16, 8, 8);
+    pto_tile *td = tile_new(PTO_FLOAT32, 16, 16, 8, 8);
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_tile(a, 0, ta), PTO_OK);
+    assert_int_equal(pto_args_set_tile(a, 1, tb), PTO_OK);
+    assert_int_equal(pto_args_set_tile(a, 2, td), PTO_OK);
+    assert_int_equal(pto_program_run(p, a), PTO_OK);
+    assert_int_equal(pto_tile_valid_rows(td), 8);
+    assert_int_equal(pto_tile_set_valid(td, 4, 8), PTO_OK);
+    assert_int_equal(pto_program_run(p, a), PTO_ERR_SHAPE_MISMATCH);
+    assert_string_equal(pto_last_error(),
+                        "t.pto:1:6: error: pto_tprelu: src0 valid region 8x8 differs from dst valid region 4x8");
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    pto_tile_destroy(ta);
+    pto_tile_destroy(tb);
+    pto_tile_destroy(td);
+
     static const char kLoop[] = "func.func @k(%s: index) {\n  %c0 = arith.constant 0 : index\n"
                                 "  scf.for %i = %c0 to %s step %s {\n  }\n  return\n}\n";
     p = create_ok(kLoop);

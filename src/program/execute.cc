@@ -118,13 +118,14 @@ void Block::Setup() {
       case PTO_PARAM_FLOAT: floats_[q.reg] = b.float_value; break;
       case PTO_PARAM_POINTER: pointers_[q.reg] = b; break;
       case PTO_PARAM_TILE: {
-        // Only what the program reads: a result placed over an input must
-        // not overwrite it before the run.
-        if ((q.access & PTO_PARAM_READ) == 0) break;
+        // The bound tile's valid region (equal to the declared one where
+        // that is static); its contents only where the program reads them: a
+        // result placed over an input must not overwrite it before the run.
         pto_tile& t = tiles_[q.reg];
-        memcpy(t.data, b.tile->data, ElementCount(&t) * pto_dtype_size(t.dtype));
         t.valid_rows = b.tile->valid_rows;
         t.valid_cols = b.tile->valid_cols;
+        if ((q.access & PTO_PARAM_READ) != 0)
+          memcpy(t.data, b.tile->data, ElementCount(&t) * pto_dtype_size(t.dtype));
         break;
       }
     }
