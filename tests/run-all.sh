@@ -59,22 +59,27 @@ step "valgrind memcheck: C suites"
 PTO_TEST_UNDER_VALGRIND=1 meson test -C "$build" "${c_suites[@]}" --print-errorlogs --num-processes 2 \
   --timeout-multiplier 10 --wrapper "$root/tests/hardening/valgrind-wrapper.sh"
 
-step "ThreadSanitizer: thread test"
+step "ThreadSanitizer: thread test, programs on blocks"
 [ -d "$ci/tsan" ] || meson setup "$ci/tsan" -Db_sanitize=thread -Db_lundef=false "${c_only[@]}"
-meson compile -C "$ci/tsan" test_threads
-TSAN_OPTIONS=halt_on_error=1 meson test -C "$ci/tsan" --no-rebuild --print-errorlogs threads
+meson compile -C "$ci/tsan" test_threads test_program
+TSAN_OPTIONS=halt_on_error=1 meson test -C "$ci/tsan" --no-rebuild --print-errorlogs threads program
 
-step "libFuzzer: ${PTO_FUZZ_SECONDS:-120} s from the seed corpus"
+step "libFuzzer: ${PTO_FUZZ_SECONDS:-120} s of the API, ${PTO_FUZZ_PROGRAM_SECONDS:-90} s of PTO assembly, from the seed corpora"
 [ -d "$ci/fuzz" ] || CC=clang CXX=clang++ meson setup "$ci/fuzz" -Db_sanitize=address,undefined \
   -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link -Dcpp_args=-fsanitize=fuzzer-no-link "${c_only[@]}"
-meson compile -C "$ci/fuzz" pto-fuzz
-mkdir -p "$ci/fuzz/corpus"
+meson compile -C "$ci/fuzz" pto-fuzz pto-fuzz-program
+mkdir -p "$ci/fuzz/corpus" "$ci/fuzz/program-corpus"
 # New inputs go to build-ci/fuzz/corpus; the committed seeds are only read. A
 # failing input is saved as build-ci/fuzz/crash-*; replay it with
 # build-ci/main/tests/fuzz/pto-fuzz-replay FILE.
 "$ci/fuzz/tests/fuzz/pto-fuzz" -max_total_time="${PTO_FUZZ_SECONDS:-120}" -max_len=4096 \
   -rss_limit_mb=2048 -timeout=30 -print_final_stats=1 -artifact_prefix="$ci/fuzz/" \
   "$ci/fuzz/corpus" tests/fuzz/corpus
+# The PTO assembly front end (parser, verifier, snippets run): its own seeds.
+# A failing input replays with build-ci/main/tests/fuzz/pto-fuzz-program-replay FILE.
+"$ci/fuzz/tests/fuzz/pto-fuzz-program" -max_total_time="${PTO_FUZZ_PROGRAM_SECONDS:-90}" -max_len=4096 \
+  -rss_limit_mb=2048 -timeout=30 -print_final_stats=1 -artifact_prefix="$ci/fuzz/program-" \
+  "$ci/fuzz/program-corpus" tests/fuzz/program-corpus
 
 step "ABI: exported symbols, SONAME and abidiff against tests/abi"
 # abidiff reads DWARF, so the library is built once more with debug info.
