@@ -169,13 +169,28 @@ HWY_INLINE hn::Vec<DF> PowInF32Lanes(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   return PowFinish<kHigh, T>(df, x, y, mag);
 }
 
-// Vectors per step of the row loop. The fast paths are long dependency
-// chains (HIGH_PRECISION: about 80 cycles from x to the result): with one
-// vector per step the loop is latency bound, and the out-of-order core
-// overlaps little of the next step. kV independent vectors in one basic
-// block (no branch until all are computed) let the compiler interleave
-// their chains.
-constexpr size_t kPowVectorsPerStep = 2;
+// Vectors per step of the row loop. HIGH_PRECISION's fast path is a long
+// dependency chain (about 80 cycles from x to the result): with one vector
+// per step the loop is latency bound, and the out-of-order core overlaps
+// little of the next step; two independent vectors in one basic block (no
+// branch until both are computed) let the compiler interleave their four
+// double-lane chains (four vectors: no faster). DEFAULT's f32 chain is
+// short enough for the core to overlap steps (two vectors: 2% faster on
+// AVX2, 5% slower on AVX-512), so it keeps one.
+//
+// The bound for HIGH_PRECISION float32: per group of double lanes, 25
+// operations on the FMA units with Estrin's scheme (r; P, 13; the log2
+// sum; t; Q, 8; the scale), 20 with Horner's rule (HighPolynomial), so
+// 6.25 or 5 per element, on two FMA units: 3.1 cycles per element on AVX2,
+// 2.5 on AVX-512 (AMD Zen 4 splits 512-bit operations in two). At 3.7 GHz
+// that is 0.85 and 0.68 ns per element; GCC's AVX2 loop has about 16
+// vector operations per element in all (4 cycles on four pipes, 1.1 ns).
+// Measured on an AMD EPYC (Zen 4, shared and loaded): 2.05 ns on AVX2 and
+// 1.44 ns on AVX-512, from 2.65 and 1.70 with one vector per step.
+template <bool kHigh>
+constexpr size_t PowVectorsPerStep() {
+  return kHigh ? 2 : 1;
+}
 
 template <size_t... kI, class Fn>
 HWY_INLINE void ForEachIndex(std::index_sequence<kI...>, const Fn& fn) {
@@ -224,7 +239,10 @@ HWY_INLINE hn::Vec<DF> PowInF32Lanes(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   }
 }
 
-constexpr size_t kPowVectorsPerStep = 1;
+template <bool kHigh>
+constexpr size_t PowVectorsPerStep() {
+  return 1;
+}
 
 template <bool kHigh, typename T, size_t kV, class DF>
 HWY_INLINE void PowVectors(DF df, const T* pb, const T* pe, T* out) {
@@ -262,7 +280,7 @@ void PowFloatRows(size_t rows, size_t cols, void* dst, size_t dst_stride, const 
                   size_t base_stride, const void* exp, size_t exp_stride) {
   const ComputeTag<T> d;
   const size_t n = hn::Lanes(d);
-  constexpr size_t kV = kPowVectorsPerStep;
+  constexpr size_t kV = PowVectorsPerStep<kHigh>();
   for (size_t r = 0; r < rows; ++r) {
     T* out = static_cast<T*>(dst) + r * dst_stride;
     const T* pb = static_cast<const T*>(base) + r * base_stride;

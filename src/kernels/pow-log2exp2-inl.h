@@ -11,7 +11,7 @@
 //     normal double. 2^t = 2^(k + i/4) * Q(r) with round(4 t) = 4 k + i,
 //     |r| <= 1/8.
 // HIGH_PRECISION is correctly rounded (to nearest, ties to even) in the
-// storage type: P of degree 10 and Q of degree 6, both by Estrin's scheme,
+// storage type: P of degree 10 and Q of degree 6 (see HighPolynomial)
 // bound the double result's error by 2^-41.3 relative (MarkHardToRound
 // derives it); a lane whose result lies closer than that to a rounding
 // boundary of the format, or below its normal range (FLOAT16: below
@@ -56,6 +56,22 @@ constexpr pow_accurate::Format FormatOf() {
 
 #if HWY_TARGET != HWY_SCALAR
 
+// HIGH_PRECISION's polynomials: P of degree 10 and Q of degree 6 cost 13
+// and 8 FMA-unit operations by Estrin's scheme, 10 and 6 by Horner's rule,
+// whose dependency chain is about twice as long. With two vectors per step
+// (PowVectorsPerStep) AVX2 runs faster with Estrin and AVX-512 with Horner
+// (measured on AMD Zen 4: 2.05 against 2.15 ns per float32 element on AVX2,
+// 1.55 against 1.44 on AVX-512). Either evaluation keeps within the error
+// that MarkHardToRound assumes, so the results are the same bits.
+template <size_t kN, class DD>
+HWY_INLINE hn::Vec<DD> HighPolynomial(DD dd, hn::Vec<DD> x, const double (&c)[kN]) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  return Horner(dd, x, c);
+#else
+  return Estrin(dd, x, c);
+#endif
+}
+
 // log2|x| for |x| = 2^k z, z in [kLogOff, 2 kLogOff) and bucket its table
 // entry (see SplitLog2Argument). The polynomial's fit is 2^-32.0 (kHigh:
 // 2^-49.67, pow-tables.h); with the evaluation, the relative error of the
@@ -67,7 +83,7 @@ HWY_INLINE hn::Vec<DD> Log2Reduced(DD dd, hn::Vec<DD> z, hn::Vec<DD> k,
   const auto invc = Lookup4(dd, tab::kInvC, bucket);
   const auto logc = Lookup4(dd, tab::kLogC, bucket);
   const auto r = hn::MulAdd(z, invc, hn::Set(dd, -1.0));  // exact
-  const auto poly = kHigh ? Estrin(dd, r, tab::kLog2High) : Horner(dd, r, tab::kLog2Fast);
+  const auto poly = kHigh ? HighPolynomial(dd, r, tab::kLog2High) : Horner(dd, r, tab::kLog2Fast);
   return hn::MulAdd(r, poly, hn::Add(k, logc));
 }
 
@@ -85,7 +101,7 @@ HWY_INLINE hn::Vec<DD> Exp2Clamped(DD dd, hn::Vec<DD> t) {
   const auto r = hn::Sub(t, hn::Sub(t_shifted, shift));
   const auto entry = Lookup4(du, tab::kExp2Bits, Exp2Index(du, ki));
   const auto scale = hn::BitCast(dd, hn::Add(entry, hn::ShiftLeft<50>(ki)));
-  const auto q = kHigh ? Estrin(dd, r, tab::kExp2High) : Horner(dd, r, tab::kExp2Fast);
+  const auto q = kHigh ? HighPolynomial(dd, r, tab::kExp2High) : Horner(dd, r, tab::kExp2Fast);
   return hn::Mul(scale, q);
 }
 
@@ -97,19 +113,21 @@ HWY_INLINE hn::Vec<DD> Exp2Clamped(DD dd, hn::Vec<DD> t) {
 // boundaries lie on a coarser grid), except for FLOAT16 (below).
 //
 // Error of v, relative to x^y (u = 2^-53):
-//   log2|x| = k + logc + r P(r): P's fit 2^-49.67, its Estrin evaluation
-//   (|r| <= 0.1022: each of the four FMAs on the path of c0 rounds once)
-//   2u, the table's logc 0.5u, the addition and the FMA u each. Outside the
+//   log2|x| = k + logc + r P(r): P's fit 2^-49.67, its evaluation
+//   (|r| <= 0.1022; Estrin: each of the four FMAs on the path of c0 rounds
+//   once; Horner: the rounding of the FMA that adds c_i reaches the result
+//   scaled by |r^i c_i / c_0| <= 0.1^i) 2u, the table's logc 0.5u, the addition and the FMA u each. Outside the
 //   table bucket holding 1, |log2 x| >= 0.114 while |r P(r)| <= 0.16 and
 //   |logc| <= 0.44, which bounds the cancellation: relative error <= 8.5u +
 //   1.4 * 2^-49.67 < 2^-48.5; in the bucket of 1, k + logc = 0 and it is
-//   3u + 2^-49.67. The product
-//   t = y log2|x| adds u: t carries a relative error below 2^-48.4, and
-//   |t| <= 129 wherever the result is a normal float or the boundary to
-//   infinity (beyond, the result is 0 or infinity, or below the normal
-//   range), so 2^t carries ln 2 * 129 * 2^-48.4 < 2^-41.9.
+//   3u + 2^-49.67. The product t = y log2|x| adds u: t carries a relative
+//   error below 2^-48.4, and |t| <= 129 wherever the result is a normal
+//   float or the boundary to infinity (beyond, the result is 0 or
+//   infinity, or below the normal range), so 2^t carries
+//   ln 2 * 129 * 2^-48.4 < 2^-41.9.
 //   2^t = 2^(j/4) Q(r'), r' = t - j/4 exact: Q's fit 2^-42.89, its
-//   evaluation 1.2u, the table entry u, the product u: below 2^-42.88.
+//   evaluation (either scheme) 1.2u, the table entry u, the product u:
+//   below 2^-42.88.
 // So |v - x^y| < 2^-41.3 v, which in units of v's last place (v < 2^(e+1),
 // ulp 2^(e-52)) is below 2^11.7; the test keeps 2^13 of them (a margin of
 // 2.5) from each boundary. The format's boundaries are the doubles whose
