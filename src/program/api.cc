@@ -34,6 +34,12 @@ const Param* ParamAt(const pto_program* program, size_t index) {
   return &program->program.params[index];
 }
 
+// A TILE parameter, or NULL (another kind, a bad index, NULL).
+const Param* TileParamAt(const pto_program* program, size_t index) {
+  const Param* p = ParamAt(program, index);
+  return p != nullptr && p->kind == PTO_PARAM_TILE ? p : nullptr;
+}
+
 // The parameter `index` of args' program, which must be of `kind`.
 pto_status BindTarget(const char* function, pto_args* args, size_t index, pto_param_kind kind,
                       const Param** out) {
@@ -110,23 +116,23 @@ pto_dtype pto_program_param_dtype(const pto_program* program, size_t index) {
 }
 
 uint32_t pto_program_param_rows(const pto_program* program, size_t index) {
-  const Param* p = ParamAt(program, index);
-  return p != nullptr && p->kind == PTO_PARAM_TILE ? p->type.rows : 0;
+  const Param* p = TileParamAt(program, index);
+  return p != nullptr ? p->type.rows : 0;
 }
 
 uint32_t pto_program_param_cols(const pto_program* program, size_t index) {
-  const Param* p = ParamAt(program, index);
-  return p != nullptr && p->kind == PTO_PARAM_TILE ? p->type.cols : 0;
+  const Param* p = TileParamAt(program, index);
+  return p != nullptr ? p->type.cols : 0;
 }
 
 int64_t pto_program_param_valid_rows(const pto_program* program, size_t index) {
-  const Param* p = ParamAt(program, index);
-  return p != nullptr && p->kind == PTO_PARAM_TILE ? p->type.valid_rows : 0;
+  const Param* p = TileParamAt(program, index);
+  return p != nullptr ? p->type.valid_rows : 0;
 }
 
 int64_t pto_program_param_valid_cols(const pto_program* program, size_t index) {
-  const Param* p = ParamAt(program, index);
-  return p != nullptr && p->kind == PTO_PARAM_TILE ? p->type.valid_cols : 0;
+  const Param* p = TileParamAt(program, index);
+  return p != nullptr ? p->type.valid_cols : 0;
 }
 
 unsigned pto_program_param_access(const pto_program* program, size_t index) {

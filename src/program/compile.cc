@@ -608,8 +608,6 @@ class Compiler {
   void ParseConstantValue(const Token& result) {
     const Token lit = tok_;
     Advance();
-    bool negative_zero = false;
-    (void)negative_zero;
     int64_t ivalue = 0;
     double fvalue = 0;
     bool is_int = true;
@@ -1280,6 +1278,26 @@ class Compiler {
     return true;
   }
 
+  // The sources, then optionally tmp: as many as the operation takes.
+  bool OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count, const char* what) {
+    const size_t most = desc.source_count + (TextTmpAllowed(desc) ? 1 : 0);
+    if (count >= desc.source_count && count <= most) return true;
+    return Error(op.loc, std::string(op.text) + " takes " + std::to_string(desc.source_count) +
+                             (most > desc.source_count ? " or " + std::to_string(most) : std::string()) + " " +
+                             what + ", not " + std::to_string(count));
+  }
+
+  // The tile slots of an operation's sources (read) and tmp (never read).
+  bool UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names, const std::vector<Type>& types,
+                   const std::vector<SourceLoc>& type_locs, std::vector<uint32_t>* slots) {
+    slots->resize(names.size());
+    for (size_t i = 0; i < names.size(); ++i) {
+      const Use use = i < desc.source_count ? Use::kRead : Use::kTmp;
+      if (!UseTile(names[i], types[i], type_locs[i], use, &(*slots)[i])) return false;
+    }
+    return true;
+  }
+
   // pto.OP ins(%a, %b[, %tmp] : T, T[, T]) outs(%d : T) [{attrs}]
   void ParseDpsTileOp(const Token& op, const ops::OpDescriptor& desc) {
     Advance();  // ins
@@ -1292,11 +1310,7 @@ class Compiler {
       Advance();
     }
     if (!Expect(':')) return;
-    const size_t max_ins = desc.source_count + (TextTmpAllowed(desc) ? 1 : 0);
-    if (names.size() < desc.source_count || names.size() > max_ins)
-      return (void)Error(op.loc, std::string(op.text) + " takes " + std::to_string(desc.source_count) +
-                                     (max_ins > desc.source_count ? " or " + std::to_string(max_ins) : std::string()) +
-                                     " inputs, not " + std::to_string(names.size()));
+    if (!OperandCountFits(op, desc, names.size(), "inputs")) return;
     std::vector<Type> types(names.size());
     std::vector<SourceLoc> type_locs(names.size());
     for (size_t i = 0; i < names.size(); ++i) {
@@ -1311,11 +1325,8 @@ class Compiler {
     if (!ParseType(&dst_type) || !Expect(')')) return;
     int attr = 0;
     if (tok_.Is('{') && !ParseOpAttrs(desc, &attr)) return;
-    std::vector<uint32_t> slots(names.size());
-    for (size_t i = 0; i < names.size(); ++i) {
-      const Use use = i < desc.source_count ? Use::kRead : Use::kTmp;
-      if (!UseTile(names[i], types[i], type_locs[i], use, &slots[i])) return;
-    }
+    std::vector<uint32_t> slots;
+    if (!UseOperands(desc, names, types, type_locs, &slots)) return;
     uint32_t dst;
     if (!UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &dst)) return;
     if (names.size() > desc.source_count && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
@@ -1331,11 +1342,7 @@ class Compiler {
       if (!tok_.Is(',')) break;
       Advance();
     }
-    const size_t max_ins = desc.source_count + (TextTmpAllowed(desc) ? 1 : 0);
-    if (names.size() < desc.source_count || names.size() > max_ins)
-      return (void)Error(op.loc, std::string(op.text) + " takes " + std::to_string(desc.source_count) +
-                                     (max_ins > desc.source_count ? " or " + std::to_string(max_ins) : std::string()) +
-                                     " operands, not " + std::to_string(names.size()));
+    if (!OperandCountFits(op, desc, names.size(), "operands")) return;
     int attr = 0;
     if (tok_.Is('{') && !ParseOpAttrs(desc, &attr)) return;
     if (!Expect(':')) return;
@@ -1362,11 +1369,8 @@ class Compiler {
         type_locs[i] = dst_loc;
       }
     }
-    std::vector<uint32_t> slots(names.size());
-    for (size_t i = 0; i < names.size(); ++i) {
-      const Use use = i < desc.source_count ? Use::kRead : Use::kTmp;
-      if (!UseTile(names[i], types[i], type_locs[i], use, &slots[i])) return;
-    }
+    std::vector<uint32_t> slots;
+    if (!UseOperands(desc, names, types, type_locs, &slots)) return;
     if (dst_type.kind != TypeKind::kTile) return (void)Error(dst_loc, std::string(op.text) + " gives a tile");
     if (Lookup(result.text) != nullptr) return (void)Error(result.loc, "%" + std::string(result.text) + " is defined twice");
     Value v;

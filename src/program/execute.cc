@@ -96,19 +96,9 @@ pto_buffer block_buffer_marker;
 
 void Block::Setup() {
   memset(ub_, 0, p_.ub_size);
-  for (size_t i = 0; i < p_.tiles.size(); ++i) {
-    const TileSlot& s = p_.tiles[i];
-    pto_tile& t = tiles_[i];
-    t.dtype = s.type.dtype;
-    t.rows = s.type.rows;
-    t.cols = s.type.cols;
-    t.valid_rows = s.type.valid_rows == kDynamic ? 0 : static_cast<uint32_t>(s.type.valid_rows);
-    t.valid_cols = s.type.valid_cols == kDynamic ? 0 : static_cast<uint32_t>(s.type.valid_cols);
-    // An implicit tmp is never read or written: any address serves.
-    t.data = ub_ + (s.in_ub ? s.addr : 0);
-    t.buffer = s.in_ub ? &block_buffer_marker : nullptr;
-    t.offset = s.addr;
-  }
+  // A dynamic region starts empty; an implicit tmp is never read or written.
+  for (size_t i = 0; i < p_.tiles.size(); ++i)
+    tiles_[i] = TileFromSlot(p_.tiles[i], ub_, 0, 0, &block_buffer_marker);
   for (size_t i = 0; i < p_.params.size(); ++i) {
     const Param& q = p_.params[i];
     const Binding& b = bindings_[i];

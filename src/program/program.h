@@ -16,6 +16,7 @@
 #include "program/lexer.h"
 #include "program/types.h"
 #include "pto_c.h"
+#include "tile.h"
 
 namespace pto {
 namespace program {
@@ -41,6 +42,24 @@ struct TileSlot {
   SourceLoc loc;          // where it was declared
   std::string name;
 };
+
+// A tile of one block (or of the verifier's stand-in buffer) for slot s:
+// its storage at ub + s.addr (any non-null address for an implicit tmp),
+// marked as placed, with the declared valid region where it is static and
+// `dynamic` where the type says `?`.
+inline pto_tile TileFromSlot(const TileSlot& s, char* ub, uint32_t dynamic_rows, uint32_t dynamic_cols,
+                             pto_buffer* placed_marker) {
+  pto_tile t;
+  t.dtype = s.type.dtype;
+  t.rows = s.type.rows;
+  t.cols = s.type.cols;
+  t.valid_rows = s.type.valid_rows == kDynamic ? dynamic_rows : static_cast<uint32_t>(s.type.valid_rows);
+  t.valid_cols = s.type.valid_cols == kDynamic ? dynamic_cols : static_cast<uint32_t>(s.type.valid_cols);
+  t.data = ub + (s.in_ub ? s.addr : 0);
+  t.buffer = s.in_ub ? placed_marker : nullptr;
+  t.offset = s.addr;
+  return t;
+}
 
 enum class Code : uint8_t {
   kConstInt,     // ints[a] = imm

@@ -137,6 +137,13 @@ bool ParseShape(std::string_view s, bool with_dtype, bool allow_dynamic, std::ve
   return true;
 }
 
+// The value of valid=ROWSxCOLS (each an integer or ?).
+bool ParseValidValue(std::string_view value, Type* t) {
+  const size_t x = value.find('x');
+  return x != std::string_view::npos && ParseValidDim(Trim(value.substr(0, x)), &t->valid_rows) &&
+         ParseValidDim(Trim(value.substr(x + 1)), &t->valid_cols);
+}
+
 bool CheckTileShape(Type* t, std::string* what) {
   if (t->rows == 0 || t->cols == 0) {
     *what = "a tile needs rows and cols of at least 1";
@@ -252,11 +259,7 @@ bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
         if (s == key) return p.Fail(f[i], "key '" + std::string(key) + "' given twice");
       seen.push_back(key);
       if (key == "valid") {
-        const size_t x = value.find('x');
-        if (x == std::string_view::npos ||
-            !ParseValidDim(Trim(value.substr(0, x)), &t->valid_rows) ||
-            !ParseValidDim(Trim(value.substr(x + 1)), &t->valid_cols))
-          return p.Fail(f[i], "valid= expects ROWSxCOLS (each an integer or ?)");
+        if (!ParseValidValue(value, t)) return p.Fail(f[i], "valid= expects ROWSxCOLS (each an integer or ?)");
       } else if (key == "loc" || !CheckLayoutKey(key, value, &what)) {
         return p.Fail(f[i], key == "loc" ? "key 'loc' given twice" : what);
       }
@@ -282,10 +285,7 @@ bool ParseTile(BodyParser& p, const std::vector<Field>& f, Type* t) {
     std::string_view key, value;
     if (!SplitKey(f[i].text, &key, &value) || key != "valid")
       return p.Fail(f[i], "!pto.tile<...> takes a shape and optionally valid=ROWSxCOLS");
-    const size_t x = value.find('x');
-    if (x == std::string_view::npos || !ParseValidDim(Trim(value.substr(0, x)), &t->valid_rows) ||
-        !ParseValidDim(Trim(value.substr(x + 1)), &t->valid_cols))
-      return p.Fail(f[i], "valid= expects ROWSxCOLS (each an integer or ?)");
+    if (!ParseValidValue(value, t)) return p.Fail(f[i], "valid= expects ROWSxCOLS (each an integer or ?)");
   }
   if (!CheckTileShape(t, &what)) return p.Fail(f[0], what);
   return true;

@@ -104,17 +104,13 @@ constexpr uintptr_t kVerifyBase = 0x10000;
 pto_status CheckOperations(Program* p) {
   static pto_buffer placed_marker;  // marks a tile as placed (never dereferenced)
   std::vector<pto_tile> tiles(p->tiles.size());
+  char* base = reinterpret_cast<char*>(kVerifyBase);
   for (size_t i = 0; i < p->tiles.size(); ++i) {
     const TileSlot& s = p->tiles[i];
-    pto_tile& t = tiles[i];
-    t.dtype = s.type.dtype;
-    t.rows = s.type.rows;
-    t.cols = s.type.cols;
-    t.valid_rows = s.type.valid_rows == kDynamic ? s.type.rows : static_cast<uint32_t>(s.type.valid_rows);
-    t.valid_cols = s.type.valid_cols == kDynamic ? s.type.cols : static_cast<uint32_t>(s.type.valid_cols);
-    t.data = reinterpret_cast<void*>(kVerifyBase + (s.in_ub ? s.addr : p->ub_size + 64 * i));
-    t.buffer = s.in_ub ? &placed_marker : nullptr;
-    t.offset = s.addr;
+    // A dynamic region is checked as the whole tile here, again at run time.
+    tiles[i] = TileFromSlot(s, base, s.type.rows, s.type.cols, &placed_marker);
+    // An implicit tmp gets an address of its own, apart from every tile.
+    if (!s.in_ub) tiles[i].data = base + p->ub_size + 64 * i;
   }
   for (Instr& in : p->code) {
     if (in.code != Code::kTileOp) continue;
