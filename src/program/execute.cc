@@ -57,6 +57,7 @@ class Block {
 
   bool Allocate() {
     ub_ = static_cast<char*>(AllocateZeroed(p_.ub_size));
+    ub_zeroed_ = true;
     return ub_ != nullptr;
   }
 
@@ -88,6 +89,7 @@ class Block {
   std::vector<pto_tile> tiles_;
   std::vector<Binding> pointers_;
   char* ub_ = nullptr;
+  bool ub_zeroed_ = false;  // still as allocated: the first block needs no memset
 };
 
 // Marks the block's tiles as placed (the overlap rules then judge them by
@@ -95,7 +97,8 @@ class Block {
 pto_buffer block_buffer_marker;
 
 void Block::Setup() {
-  memset(ub_, 0, p_.ub_size);
+  if (!ub_zeroed_) memset(ub_, 0, p_.ub_size);
+  ub_zeroed_ = false;
   // A dynamic region starts empty; an implicit tmp is never read or written.
   for (size_t i = 0; i < p_.tiles.size(); ++i)
     tiles_[i] = TileFromSlot(p_.tiles[i], ub_, 0, 0, &block_buffer_marker);
