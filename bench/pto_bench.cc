@@ -578,12 +578,14 @@ struct Shape {
 const Shape kShapes[] = {{1, 1}, {16, 16}, {64, 64}, {128, 128}};
 // The shape whose data every target also computes, for the identity summary.
 const Shape kIdentityShape = {64, 64};
-// Far beyond the caches: float32 operations bound by loads and stores only.
+// Far beyond the caches: float32 operations bound by loads and stores only,
+// and tpow, whose time per element should not depend on the size (rows long
+// enough that the row tail and the call cost vanish).
 const Shape kLargeShape = {1024, 1024};
 
 bool InLargeShape(const Case& c) {
-  return c.dtype == PTO_FLOAT32 &&
-         (c.op == Op::kTprelu || c.op == Op::kTpartadd || c.op == Op::kTcolexpanddiv);
+  return c.dtype == PTO_FLOAT32 && (c.op == Op::kTprelu || c.op == Op::kTpartadd ||
+                                    c.op == Op::kTcolexpanddiv || c.op == Op::kTpow);
 }
 
 int Main(int argc, char** argv) {

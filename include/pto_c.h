@@ -362,7 +362,10 @@ PTO_API size_t pto_tile_offset(const pto_tile *tile);
  *   nearest with ties to even, subnormal results included, so <= 1 ulp
  *   everywhere and exact where the exact result is representable; the same
  *   bits on every SIMD target. FLOAT32 DEFAULT: <= 8 ulp where the result is
- *   normal; FLOAT16/BFLOAT16 DEFAULT: <= 1 ulp.
+ *   normal; FLOAT16/BFLOAT16 DEFAULT: <= 1 ulp. DEFAULT results may differ
+ *   between SIMD targets, but on one target an element's result depends
+ *   only on its own base and exponent, not on the other elements of the
+ *   tile (e.g. special values beside it) or on its position.
  * - Integers: exact, wrapping modulo 2^bits; x^0 = 1 (0^0 too); a negative
  *   exponent gives 1 for base 1, +/-1 for base -1 (by parity), 0 otherwise. */
 PTO_API pto_status pto_tpow(pto_tile *dst, const pto_tile *base, const pto_tile *exp,

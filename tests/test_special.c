@@ -191,6 +191,56 @@ static void test_pow_special_cases(void **state) {
     for_each_target_with_cases("pow Annex F table and exact results", pow_tables_body);
 }
 
+/* ---- pow: an element's result does not depend on its neighbours ---- */
+
+/* Elements that leave the float fast paths' range: a negative base, zero,
+ * subnormal, infinite and NaN operands, results that overflow or underflow. */
+static const double kSlowNeighbours[][2] = {{-2, 3}, {0, 2}, {0x1p-140, 0.5}, {1e30, 5},
+                                            {3, -200}, {INFINITY, 1}, {NAN, 2}, {-0.5, 0.5}};
+
+/* Each probe (a positive base and an exponent in the fast range) runs in a
+ * row of copies of itself, then at every position of a row of the elements
+ * above; its result must keep the same bits. DEFAULT has two paths whose
+ * results differ in their last bits, and a vector with one slow element
+ * takes the slower one: pto_c.h promises that the others do not notice. */
+static void pow_neighbours_body(void *ctx, size_t target_index, const char *target) {
+    (void)ctx, (void)target_index;
+    enum { W = 37, PROBES = 256 }; /* W: several vectors and a row tail on every target */
+    static const pto_pow_algorithm kAlgos[] = {PTO_POW_DEFAULT, PTO_POW_HIGH_PRECISION};
+    static uint32_t a[W * W], b[W * W], out[W * W];
+    uint32_t alone[W];
+    for (size_t g = 0; g < COUNT(kAlgos); ++g) {
+        rng r = {0x4E16B0u};
+        for (int p = 0; p < PROBES; ++p) {
+            const uint32_t x = ref_from_double(PTO_FLOAT32, exp2(-6 + 12 * rng_unit(&r)));
+            const uint32_t y = ref_from_double(PTO_FLOAT32, -8 + 16 * rng_unit(&r));
+            for (size_t i = 0; i < W; ++i) a[i] = x, b[i] = y;
+            op_run_rows(OP_TPOW, PTO_FLOAT32, kAlgos[g], a, b, alone, 1, W);
+            for (size_t row = 0; row < W; ++row)
+                for (size_t col = 0; col < W; ++col) {
+                    const double *n = kSlowNeighbours[(row + col) % COUNT(kSlowNeighbours)];
+                    a[row * W + col] = row == col ? x : ref_from_double(PTO_FLOAT32, n[0]);
+                    b[row * W + col] = row == col ? y : ref_from_double(PTO_FLOAT32, n[1]);
+                }
+            op_run_rows(OP_TPOW, PTO_FLOAT32, kAlgos[g], a, b, out, W, W);
+            for (size_t i = 0; i < W; ++i) {
+                if (alone[i] == alone[0] && out[i * W + i] == alone[0]) continue;
+                fail_msg("tpow float32 %s on %s: x=%.9g y=%.9g gives 0x%x among copies of itself, "
+                         "0x%x at position %zu among slow elements (first copy: 0x%x)",
+                         kAlgos[g] ? "HIGH_PRECISION" : "DEFAULT", target, ref_to_double(PTO_FLOAT32, x),
+                         ref_to_double(PTO_FLOAT32, y), alone[i], out[i * W + i], i, alone[0]);
+            }
+        }
+        print_message("[pow neighbours] float32  %-14s %-6s %d probes at %d positions: same bits\n",
+                      kAlgos[g] ? "HIGH_PRECISION" : "DEFAULT", target, PROBES, W);
+    }
+}
+
+static void test_pow_independent_of_neighbours(void **state) {
+    (void)state;
+    for_each_target("pow results independent of neighbouring elements", pow_neighbours_body, NULL);
+}
+
 /* ---- trsqrt at the edges ---- */
 
 static bool rsqrt_edge(const config *c, uint32_t a, uint32_t b, uint32_t expected) {
@@ -319,6 +369,7 @@ int main(void) {
         cmocka_unit_test(test_trsqrt_edges),
         cmocka_unit_test(test_integer_pow),
         cmocka_unit_test(test_pow_special_cases),
+        cmocka_unit_test(test_pow_independent_of_neighbours),
     };
     return cmocka_run_group_tests_name("special", tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
 // Correctly rounded pow for single lanes: the accurate path behind the
-// vector HIGH_PRECISION kernels (pow-float-inl.h), which send it the rare
+// vector HIGH_PRECISION kernels (pow-log2exp2-inl.h), which send it the rare
 // lanes whose fast double result is too close to a rounding boundary to be
 // rounded safely, and the whole computation of the one-lane SCALAR target.
 // Compiled once (no SIMD), so every target rounds those lanes identically.
@@ -28,7 +28,7 @@ constexpr Format kBFloat16 = {8, -126, 127};
 float PowMagnitude(float x, float y, const Format& fmt);
 
 // pow(x, y) for every input with the C99 Annex F special cases (see
-// pow-float-inl.h), the finite results rounded correctly to fmt.
+// pow-special-inl.h), the finite results rounded correctly to fmt.
 float Pow(float x, float y, const Format& fmt);
 
 }  // namespace pow_accurate

@@ -1,4 +1,4 @@
-// Constants of the floating-point pow kernels (pow-float-inl.h): reduction
+// Constants of the floating-point pow kernels (pow-*-inl.h): reduction
 // tables and polynomial coefficients. Shared by every SIMD target, so outside
 // HWY_NAMESPACE and included once.
 #ifndef PTO_KERNELS_POW_TABLES_H_

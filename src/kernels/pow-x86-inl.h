@@ -1,6 +1,6 @@
 // x86 variants (AVX2, AVX-512) of building blocks of the floating-point pow
 // kernels. Each has a portable twin of the same name and meaning in
-// pow-float-inl.h, which every other target runs, and which x86 runs too in a
+// pow-portable-inl.h, which every other target runs, and which x86 runs too in a
 // build with -Dx86_specializations=false (tests/ci/clang.sh tests that build
 // on every x86 target):
 //   - Lookup4, Lookup16: one or two register permutes per table (the

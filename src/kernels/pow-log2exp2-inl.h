@@ -1,0 +1,255 @@
+// Log2Exp2: |x|^y = 2^(y * log2|x|) in double lanes, after the design of the
+// glibc / ARM optimized-routines powf, with 4-entry tables (a lane permute
+// or selects instead of a gather). HIGH_PRECISION for every float type, and
+// DEFAULT on targets without FMA.
+//   - log2: |x| = 2^k * z with z in [0.674, 1.349) (SplitLog2Argument); the
+//     top two mantissa bits of z pick c from a table holding invc ~ 1/c (an
+//     f32 value, so r = z * invc - 1 is exact in double) and log2(c); then
+//     log2|x| = k + log2(c) + r * P(r) with |r| <= 0.1022. The bucket around
+//     1 has c = 1 exactly, so x near 1 loses nothing.
+//   - exp2: t = y * log2|x| in double, clamped to +-200 so that 2^t stays a
+//     normal double. 2^t = 2^(k + i/4) * Q(r) with round(4 t) = 4 k + i,
+//     |r| <= 1/8.
+// HIGH_PRECISION is correctly rounded (to nearest, ties to even) in the
+// storage type: P of degree 10 and Q of degree 6 (see HighPolynomial)
+// bound the double result's error by 2^-41.3 relative (MarkHardToRound
+// derives it); a lane whose result lies closer than that to a rounding
+// boundary of the format, or below its normal range (FLOAT16: below
+// 2^-150), goes to the accurate path (pow-accurate.cc), one lane at a time.
+// DEFAULT without FMA uses P of degree 6 and Q of degree 4 by Horner's rule
+// and rounds the double result once: Q's fit 2^-27.5 and log2's 2^-32.0,
+// which t = y log2|x| carries into 2^t as up to ln 2 * 129 * 2^-32 =
+// 2^-25.2 (|t| <= 129 for normal results), keep it within about 2^-24.9 of
+// x^y before that rounding.
+//
+// Re-included once per target by foreach_target.h, hence the toggle guard.
+#if defined(PTO_KERNELS_POW_LOG2EXP2_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef PTO_KERNELS_POW_LOG2EXP2_INL_H_
+#undef PTO_KERNELS_POW_LOG2EXP2_INL_H_
+#else
+#define PTO_KERNELS_POW_LOG2EXP2_INL_H_
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwy/highway.h"
+#include "src/kernels/polynomial-inl.h"
+#include "src/kernels/pow-accurate.h"
+#include "src/kernels/pow-argument-inl.h"
+#include "src/kernels/pow-portable-inl.h"
+#include "src/kernels/pow-tables.h"
+#include "src/kernels/pow-x86-inl.h"
+#include "src/kernels/simd-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace pto {
+namespace HWY_NAMESPACE {
+
+// The format that HIGH_PRECISION rounds storage type T to.
+template <typename T>
+constexpr pow_accurate::Format FormatOf() {
+  return hwy::IsSame<T, float>()            ? pow_accurate::kFloat32
+         : hwy::IsSame<T, hwy::float16_t>() ? pow_accurate::kFloat16
+                                            : pow_accurate::kBFloat16;
+}
+
+#if HWY_TARGET != HWY_SCALAR
+
+// HIGH_PRECISION's polynomials: P of degree 10 and Q of degree 6 cost 13
+// and 8 FMA-unit operations by Estrin's scheme, 10 and 6 by Horner's rule,
+// whose dependency chain is about twice as long. With two vectors per step
+// (PowVectorsPerStep) AVX2 runs faster with Estrin and AVX-512 with Horner
+// (measured on AMD Zen 4: 2.05 against 2.15 ns per float32 element on AVX2,
+// 1.55 against 1.44 on AVX-512). Either evaluation keeps within the error
+// that MarkHardToRound assumes, so the results are the same bits.
+template <size_t kN, class DD>
+HWY_INLINE hn::Vec<DD> HighPolynomial(DD dd, hn::Vec<DD> x, const double (&c)[kN]) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  return Horner(dd, x, c);
+#else
+  return Estrin(dd, x, c);
+#endif
+}
+
+// log2|x| for |x| = 2^k z, z in [kLogOff, 2 kLogOff) and bucket its table
+// entry (see SplitLog2Argument). The polynomial's fit is 2^-32.0 (kHigh:
+// 2^-49.67, pow-tables.h); with the evaluation, the relative error of the
+// kHigh result is bounded in MarkHardToRound.
+template <bool kHigh, class DD>
+HWY_INLINE hn::Vec<DD> Log2Reduced(DD dd, hn::Vec<DD> z, hn::Vec<DD> k,
+                                   hn::Vec<hn::RebindToUnsigned<DD>> bucket) {
+  namespace tab = pow_tables;
+  const auto invc = Lookup4(dd, tab::kInvC, bucket);
+  const auto logc = Lookup4(dd, tab::kLogC, bucket);
+  const auto r = hn::MulAdd(z, invc, hn::Set(dd, -1.0));  // exact
+  const auto poly = kHigh ? HighPolynomial(dd, r, tab::kLog2High) : Horner(dd, r, tab::kLog2Fast);
+  return hn::MulAdd(r, poly, hn::Add(k, logc));
+}
+
+// 2^t, t clamped to +-200 first (beyond that the f32 result is already 0 or
+// infinity; the clamp keeps 2^t a normal double). t = round(4 t) / 4 + r,
+// |r| <= 1/8.
+template <bool kHigh, class DD>
+HWY_INLINE hn::Vec<DD> Exp2Clamped(DD dd, hn::Vec<DD> t) {
+  namespace tab = pow_tables;
+  const hn::RebindToUnsigned<DD> du;
+  t = ClampExponent(dd, t);
+  const auto shift = hn::Set(dd, 0x1.8p52 / 4);
+  const auto t_shifted = hn::Add(t, shift);
+  const auto ki = hn::BitCast(du, t_shifted);
+  const auto r = hn::Sub(t, hn::Sub(t_shifted, shift));
+  const auto entry = Lookup4(du, tab::kExp2Bits, Exp2Index(du, ki));
+  const auto scale = hn::BitCast(dd, hn::Add(entry, hn::ShiftLeft<50>(ki)));
+  const auto q = kHigh ? HighPolynomial(dd, r, tab::kExp2High) : Horner(dd, r, tab::kExp2Fast);
+  return hn::Mul(scale, q);
+}
+
+// The rounding test of HIGH_PRECISION: v (> 0, a normal double) is the fast
+// result and rounds correctly to T's format when no rounding boundary of
+// the format lies within v's error of it; lanes where one may become 0,
+// which HardLanes (below) sends to the accurate path together with the
+// lanes whose results fall below the format's normal range (their
+// boundaries lie on a coarser grid), except for FLOAT16 (below).
+//
+// Error of v, relative to x^y (u = 2^-53):
+//   log2|x| = k + logc + r P(r): P's fit 2^-49.67, its evaluation
+//   (|r| <= 0.1022; Estrin: each of the four FMAs on the path of c0 rounds
+//   once; Horner: the rounding of the FMA that adds c_i reaches the result
+//   scaled by |r^i c_i / c_0| <= 0.1^i) 2u, the table's logc 0.5u, the addition and the FMA u each. Outside the
+//   table bucket holding 1, |log2 x| >= 0.114 while |r P(r)| <= 0.16 and
+//   |logc| <= 0.44, which bounds the cancellation: relative error <= 8.5u +
+//   1.4 * 2^-49.67 < 2^-48.5; in the bucket of 1, k + logc = 0 and it is
+//   3u + 2^-49.67. The product t = y log2|x| adds u: t carries a relative
+//   error below 2^-48.4, and |t| <= 129 wherever the result is a normal
+//   float or the boundary to infinity (beyond, the result is 0 or
+//   infinity, or below the normal range), so 2^t carries
+//   ln 2 * 129 * 2^-48.4 < 2^-41.9.
+//   2^t = 2^(j/4) Q(r'), r' = t - j/4 exact: Q's fit 2^-42.89, its
+//   evaluation (either scheme) 1.2u, the table entry u, the product u:
+//   below 2^-42.88.
+// So |v - x^y| < 2^-41.3 v, which in units of v's last place (v < 2^(e+1),
+// ulp 2^(e-52)) is below 2^11.7; the test keeps 2^13 of them (a margin of
+// 2.5) from each boundary. The format's boundaries are the doubles whose
+// low 53 - precision bits are 10...0, so the test measures the distance of
+// v's low bits from that pattern, modulo 2^(53 - precision). A FLOAT32
+// lane fails it with a chance of about 2^-15.
+//
+// FLOAT16 and BFLOAT16 results are rounded to f32 (DemoteToF32) and then to
+// the narrow type (StoreAs): the first rounding moves v by at most 2^28 of
+// its last places, so the test also keeps that far from a boundary, and the
+// f32 value rounds to the same narrow number as v (a lane fails with a
+// chance of about 2^-13 for FLOAT16, 2^-16 for BFLOAT16).
+//
+// FLOAT16 below 2^-13 (its subnormals and lowest binade, one grid of step
+// 2^-24, boundaries at the odd multiples of 2^-25) is tested on the bits of
+// w = 2^-12 + v, whose last place is U = 2^-64, so that the boundaries are
+// the w whose low 40 bits are 10...0. There |v - x^y| < 2^-54.3 = 2^9.7 U
+// (the relative bound above for t >= -129; below, v and x^y are both under
+// 2^-128, and with them their difference, the clamp of t included), the
+// rounding to f32 moves v by at most 2^-38 = 2^26 U and the addition by
+// U/2; the test keeps 2^26 + 2^13 + 2 U from each boundary (a lane fails it
+// with a chance of about 2^-13). Such results are common (x^4 < 2^-14 for
+// x < 0.09), and the accurate path costs as much as hundreds of fast lanes.
+template <int kLowBits, uint64_t kAllowed, class DU>
+HWY_INLINE hn::Mask<DU> NearBoundary(DU du, hn::Vec<DU> bits) {
+  const hn::RebindToSigned<DU> di;
+  const auto from_lower_edge = hn::And(
+      hn::Sub(bits, hn::Set(du, (uint64_t{1} << (kLowBits - 1)) - kAllowed)),
+      hn::Set(du, (uint64_t{1} << kLowBits) - 1));
+  return hn::RebindMask(du, hn::Lt(hn::BitCast(di, from_lower_edge),
+                                   hn::Set(di, static_cast<int64_t>(2 * kAllowed + 1))));
+}
+
+template <typename T, class DD>
+HWY_INLINE hn::Vec<DD> MarkHardToRound(DD dd, hn::Vec<DD> v) {
+  constexpr pow_accurate::Format kFmt = FormatOf<T>();
+  constexpr int kLowBits = 53 - kFmt.precision;
+  constexpr uint64_t kAllowed = (uint64_t{1} << 13) + (kFmt.precision < 24 ? (uint64_t{1} << 28) + 2 : 0);
+  const hn::RebindToUnsigned<DD> du;
+  auto near = NearBoundary<kLowBits, kAllowed>(du, hn::BitCast(du, v));
+  if constexpr (hwy::IsSame<T, hwy::float16_t>()) {
+    constexpr uint64_t kAllowedLow = (uint64_t{1} << 26) + (uint64_t{1} << 13) + 2;
+    const auto w = hn::BitCast(du, hn::Add(v, hn::Set(dd, 0x1p-12)));
+    const auto low = hn::RebindMask(du, hn::Lt(v, hn::Set(dd, 0x1p-13)));
+    near = hn::Or(hn::And(low, NearBoundary<40, kAllowedLow>(du, w)), hn::AndNot(low, near));
+  }
+  return hn::IfThenZeroElse(hn::RebindMask(dd, near), v);
+}
+
+// Lanes of |x|^y rounded to f32 that the accurate path must compute: those
+// MarkHardToRound zeroed and those at or below T's smallest normal number
+// (mag >= +0, so its bits compare as integers); for FLOAT16, whose test
+// covers its whole range, only the zeroed ones (and results below 2^-150).
+template <typename T, class DF>
+HWY_INLINE hn::Mask<DF> HardLanes(DF df, hn::Vec<DF> mag) {
+  const hn::RebindToSigned<DF> di;
+  const int32_t last_hard_bits = hwy::IsSame<T, hwy::float16_t>() ? 0 : 0x00800000;
+  return hn::RebindMask(df, hn::Lt(hn::BitCast(di, mag), hn::Set(di, last_hard_bits + 1)));
+}
+
+// |x|^y rounded to f32 for the lower or upper half of the f32 lanes; kHigh:
+// 0 where MarkHardToRound finds the result too close to a boundary of T's
+// format.
+template <bool kHigh, typename T, bool kUpper, class DF>
+HWY_INLINE hn::Vec<hn::Half<DF>> Log2Exp2Half(DF df, hn::Vec<DF> z, hn::Vec<hn::RebindToSigned<DF>> k,
+                                              hn::Vec<DF> y, hn::Vec<hn::RebindToUnsigned<DF>> tmp) {
+  const hn::Half<DF> dh;
+  const hn::Half<hn::RebindToSigned<DF>> dhi;
+  const hn::Rebind<double, decltype(dh)> dd;
+  const auto zh = kUpper ? hn::UpperHalf(dh, z) : hn::LowerHalf(dh, z);
+  const auto kh = kUpper ? hn::UpperHalf(dhi, k) : hn::LowerHalf(dhi, k);
+  const auto yh = kUpper ? hn::UpperHalf(dh, y) : hn::LowerHalf(dh, y);
+  const auto log2x = Log2Reduced<kHigh>(dd, hn::PromoteTo(dd, zh), hn::PromoteTo(dd, kh),
+                                        BucketIndexHalf<kUpper>(df, tmp));
+  const auto t = hn::Mul(hn::PromoteTo(dd, yh), log2x);
+  auto v = Exp2Clamped<kHigh>(dd, t);
+  if constexpr (kHigh) v = MarkHardToRound<T>(dd, v);
+  return DemoteToF32(dd, v);
+}
+
+// |x|^y for lanes with x positive normal and y finite (other lanes: any
+// value), axb the bits of x; k_adjust is added to x's exponent (PowGeneral
+// scales subnormals). kLowHalf: only the lower half of the lanes is wanted
+// (a row tail of at most half a vector); the upper half of the result is 1.
+template <bool kHigh, typename T, bool kLowHalf, class DF>
+HWY_INLINE hn::Vec<DF> Log2Exp2(DF df, hn::Vec<hn::RebindToUnsigned<DF>> axb, hn::Vec<DF> y,
+                                hn::Vec<hn::RebindToSigned<DF>> k_adjust) {
+  hn::Vec<DF> z;
+  hn::Vec<hn::RebindToSigned<DF>> k;
+  const auto tmp = SplitLog2Argument<pow_tables::kLogOffFromF32>(df, axb, &z, &k);
+  k = hn::Add(k, k_adjust);
+  const auto lo = Log2Exp2Half<kHigh, T, false>(df, z, k, y, tmp);
+  if constexpr (kLowHalf) {
+    return hn::Combine(df, hn::Set(hn::Half<DF>(), 1.0f), lo);
+  } else {
+    return hn::Combine(df, Log2Exp2Half<kHigh, T, true>(df, z, k, y, tmp), lo);
+  }
+}
+
+// Lanes marked by hard get |x|^y from the accurate path.
+template <typename T, class DF>
+HWY_NOINLINE hn::Vec<DF> PatchHardLanes(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<DF> mag,
+                                        hn::Mask<DF> hard) {
+  constexpr size_t kMax = hn::MaxLanes(DF());
+  HWY_ALIGN float xs[kMax];
+  HWY_ALIGN float ys[kMax];
+  HWY_ALIGN float ms[kMax];
+  HWY_ALIGN float hs[kMax];
+  hn::Store(x, df, xs);
+  hn::Store(y, df, ys);
+  hn::Store(mag, df, ms);
+  hn::Store(hn::IfThenElseZero(hard, hn::Set(df, 1.0f)), df, hs);
+  for (size_t i = 0; i < hn::Lanes(df); ++i) {
+    if (hs[i] != 0.0f) ms[i] = pow_accurate::PowMagnitude(xs[i], ys[i], FormatOf<T>());
+  }
+  return hn::Load(df, ms);
+}
+
+#endif  // HWY_TARGET != HWY_SCALAR
+
+}  // namespace HWY_NAMESPACE
+}  // namespace pto
+HWY_AFTER_NAMESPACE();
+
+#endif  // PTO_KERNELS_POW_LOG2EXP2_INL_H_
