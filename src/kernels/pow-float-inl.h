@@ -33,7 +33,6 @@
 #include <stdint.h>
 
 #include <type_traits>
-#include <utility>
 
 #include "hwy/highway.h"
 #include "src/kernels/pow-accurate.h"
@@ -192,35 +191,51 @@ constexpr size_t PowVectorsPerStep() {
   return kHigh ? 2 : 1;
 }
 
-template <size_t... kI, class Fn>
-HWY_INLINE void ForEachIndex(std::index_sequence<kI...>, const Fn& fn) {
-  (fn(kI), ...);
+// out[0, kV Lanes(df)) = pb ^ pe. Written out per kV, not over arrays: SVE
+// vectors and masks are sizeless and cannot be array elements.
+template <bool kHigh, typename T, class DF>
+HWY_INLINE void PowOneVector(DF df, const hn::Vec<DF> x, const hn::Vec<DF> y, T* out) {
+  hn::Mask<DF> done;
+  const auto mag = PowFast<kHigh, T, false>(df, x, y, &done);
+  if (HWY_LIKELY(hn::AllTrue(df, done))) {
+    StoreAs(df, mag, out);
+  } else {
+    StoreAs(df, PowFinish<kHigh, T>(df, x, y, mag), out);
+  }
 }
 
-// out[0, kV Lanes(df)) = pb ^ pe.
 template <bool kHigh, typename T, size_t kV, class DF>
 HWY_INLINE void PowVectors(DF df, const T* pb, const T* pe, T* out) {
-  const size_t n = hn::Lanes(df);
-  const auto each = std::make_index_sequence<kV>();
-  hn::Vec<DF> x[kV], y[kV], mag[kV];
-  hn::Mask<DF> done[kV];
-  ForEachIndex(each, [&](size_t j) __attribute__((always_inline)) {
-    x[j] = LoadAs(df, pb + j * n);
-    y[j] = LoadAs(df, pe + j * n);
-  });
-  ForEachIndex(each, [&](size_t j) __attribute__((always_inline)) {
-    mag[j] = PowFast<kHigh, T, false>(df, x[j], y[j], &done[j]);
-  });
-  auto all_done = done[0];
-  ForEachIndex(each, [&](size_t j) __attribute__((always_inline)) { all_done = hn::And(all_done, done[j]); });
-  if (HWY_LIKELY(hn::AllTrue(df, all_done))) {
-    ForEachIndex(each, [&](size_t j) __attribute__((always_inline)) { StoreAs(df, mag[j], out + j * n); });
-    return;
+  static_assert(kV == 1 || kV == 2, "one or two vectors per step");
+  if constexpr (kV == 1) {
+    PowOneVector<kHigh, T>(df, LoadAs(df, pb), LoadAs(df, pe), out);
+  } else {
+    // Both vectors loaded and computed before any branch, so that their
+    // chains interleave.
+    const size_t n = hn::Lanes(df);
+    const auto x0 = LoadAs(df, pb);
+    const auto y0 = LoadAs(df, pe);
+    const auto x1 = LoadAs(df, pb + n);
+    const auto y1 = LoadAs(df, pe + n);
+    hn::Mask<DF> done0, done1;
+    const auto mag0 = PowFast<kHigh, T, false>(df, x0, y0, &done0);
+    const auto mag1 = PowFast<kHigh, T, false>(df, x1, y1, &done1);
+    if (HWY_LIKELY(hn::AllTrue(df, hn::And(done0, done1)))) {
+      StoreAs(df, mag0, out);
+      StoreAs(df, mag1, out + n);
+      return;
+    }
+    if (hn::AllTrue(df, done0)) {
+      StoreAs(df, mag0, out);
+    } else {
+      StoreAs(df, PowFinish<kHigh, T>(df, x0, y0, mag0), out);
+    }
+    if (hn::AllTrue(df, done1)) {
+      StoreAs(df, mag1, out + n);
+    } else {
+      StoreAs(df, PowFinish<kHigh, T>(df, x1, y1, mag1), out + n);
+    }
   }
-  ForEachIndex(each, [&](size_t j) __attribute__((always_inline)) {
-    const auto v = hn::AllTrue(df, done[j]) ? mag[j] : PowFinish<kHigh, T>(df, x[j], y[j], mag[j]);
-    StoreAs(df, v, out + j * n);
-  });
 }
 
 #else  // HWY_TARGET == HWY_SCALAR
