@@ -259,11 +259,15 @@ HWY_INLINE void BufferedTail(D d, size_t rest, TD* out, const TA* a, const TB* b
   TB bbuf[kMax];
   TD obuf[kMax];
   // The unused lanes repeat the row's last element, so they take the same
-  // (fast or slow) path as the real ones.
+  // (fast or slow) path as the real ones. Copied as bytes: the body may read
+  // the buffers through another type (LoadAs reads FLOAT16, which is __fp16
+  // on aarch64, as uint16_t), and element assignments would let the
+  // compiler move that read above them (strict aliasing); memcpy's accesses
+  // alias every type.
   for (size_t k = 0; k < hn::Lanes(d); ++k) {
     const size_t from = k < rest ? k : rest - 1;
-    abuf[k] = a[from];
-    bbuf[k] = b[from];
+    memcpy(&abuf[k], &a[from], sizeof(TA));
+    memcpy(&bbuf[k], &b[from], sizeof(TB));
   }
   body(d, abuf, bbuf, obuf);
   memcpy(out, obuf, rest * sizeof(TD));
