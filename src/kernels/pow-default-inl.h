@@ -18,9 +18,8 @@
 #include "hwy/highway.h"
 #include "src/kernels/polynomial-inl.h"
 #include "src/kernels/pow-argument-inl.h"
-#include "src/kernels/pow-portable-inl.h"
+#include "src/kernels/portable-inl.h"
 #include "src/kernels/pow-tables.h"
-#include "src/kernels/pow-x86-inl.h"
 #include "src/kernels/simd-inl.h"
 
 HWY_BEFORE_NAMESPACE();

@@ -7,8 +7,8 @@
 //   - pow-default-inl.h: DEFAULT in f32 lanes (targets with FMA);
 //   - pow-special-inl.h: the sign of negative bases and the Annex F cases;
 //   - pow-argument-inl.h, polynomial-inl.h: what the two algorithms share;
-//   - pow-x86-inl.h and pow-portable-inl.h: building blocks, in x86 and
-//     portable versions; constants in pow-tables.h.
+//   - x86-inl.h and portable-inl.h: building blocks, in x86 and portable
+//     versions; constants in pow-tables.h.
 //
 // Both fast paths (PowFast) cover lanes whose x are positive normal and y
 // finite (and, for DEFAULT, |y log2 x| <= 125; for HIGH_PRECISION, results
@@ -39,9 +39,8 @@
 #include "src/kernels/pow-argument-inl.h"
 #include "src/kernels/pow-default-inl.h"
 #include "src/kernels/pow-log2exp2-inl.h"
-#include "src/kernels/pow-portable-inl.h"
+#include "src/kernels/portable-inl.h"
 #include "src/kernels/pow-special-inl.h"
-#include "src/kernels/pow-x86-inl.h"
 #include "src/kernels/simd-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -270,23 +269,15 @@ HWY_INLINE void PowVectors(DF df, const T* pb, const T* pe, T* out) {
 // The last rest < Lanes(d) elements of a row.
 template <bool kHigh, typename T, class D>
 HWY_INLINE void PowRowTail(D d, size_t rest, T* out, const T* pb, const T* pe) {
-#if PTO_X86_SPECIALIZED
-  if constexpr (HasMaskedTail<T>()) {
-    const auto x = LoadTail(d, pb, rest);
-    const auto y = LoadTail(d, pe, rest);
-    // HIGH_PRECISION computes in two double vectors; a short tail (a 1x1
-    // tile) needs only the first.
-    if (kHigh && rest <= hn::Lanes(d) / 2) {
-      StoreTail(d, PowInF32Lanes<kHigh, T, true>(d, x, y), out, rest);
-    } else {
-      StoreTail(d, PowInF32Lanes<kHigh, T>(d, x, y), out, rest);
-    }
-    return;
+  const auto x = LoadTail(d, pb, rest);
+  const auto y = LoadTail(d, pe, rest);
+  // HIGH_PRECISION computes in two double vectors; a short tail (a 1x1
+  // tile) needs only the first.
+  if (kHigh && rest <= hn::Lanes(d) / 2) {
+    StoreTail(d, PowInF32Lanes<kHigh, T, true>(d, x, y), out, rest);
+  } else {
+    StoreTail(d, PowInF32Lanes<kHigh, T>(d, x, y), out, rest);
   }
-#endif
-  BufferedTail(d, rest, out, pb, pe, [](auto dv, const T* b, const T* e, T* o) __attribute__((always_inline)) {
-    PowVectors<kHigh, T, 1>(dv, b, e, o);
-  });
 }
 
 // dst = base ^ exp over a region of storage type T.

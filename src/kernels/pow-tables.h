@@ -14,7 +14,7 @@ namespace pow_tables {
 // bucket 2, which holds 1), kInvC[i] = 1/c rounded to f32 and
 // kLogC[i] = -log2(kInvC[i]). kLogOff minimises max |r| = 0.1022. The four
 // entries are stored twice so that an AVX-512 permute may index with three
-// bits (pow-x86-inl.h); the portable lookup reads the first four.
+// bits (x86-inl.h); the portable lookup reads the first four.
 constexpr uint64_t kLogOff = 0x3FE5933333333333ull;  // 0.674...
 alignas(64) constexpr double kInvC[8] = {
     0x1.5b7c9cp+0, 0x1.2914a8p+0, 0x1p+0, 0x1.a27e34p-1,

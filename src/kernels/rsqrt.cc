@@ -21,6 +21,7 @@
 #define HWY_TARGET_INCLUDE "src/kernels/rsqrt.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "src/kernels/portable-inl.h"
 #include "src/kernels/simd-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -57,29 +58,14 @@ HWY_NOINLINE hn::Vec<D> RsqrtViaDouble(D d, hn::Vec<D> x) {
 }
 
 #if HWY_NATIVE_FMA
-// An estimate y0 = (1 + e) / sqrt(x) with |e| <= 1.5 * 2^-12. x86's RSQRTPS
-// guarantees that (AVX-512's RSQRT14PS 2^-14); elsewhere (Arm's FRSQRTE, about
-// 8 bits; the portable assumption is |e| <= 2^-7) one Newton step
-// y0 (1 + r0/2), r0 = 1 - x y0^2, leaves |e| <= 1.5 e^2 + 2^-22 < 0.4 * 2^-12.
-template <class D>
-HWY_INLINE hn::Vec<D> EstimateTo12Bits(D d, hn::Vec<D> x) {
-  const auto y0 = hn::ApproximateReciprocalSqrt(x);
-#if PTO_X86_SPECIALIZED
-  (void)d;
-  return y0;
-#else
-  const auto r0 = hn::NegMulAdd(x, hn::Mul(y0, y0), hn::Set(d, 1.0f));
-  return hn::MulAdd(hn::Mul(y0, hn::Set(d, 0.5f)), r0, y0);
-#endif
-}
-
 // For x > 0 below 2^125 whose y0 (below) is below 2^64 (every x from
 // 2^-126 up is): y_lo < 1/sqrt(x) < y_hi (or the reverse), rounded once
 // each, so that where they are the same float, that float is 1/sqrt(x)
 // correctly rounded (rounding is monotonic). Elsewhere they are adjacent
 // floats (the interval is narrower than 2^-30.8 y).
 //
-// y0 is the estimate with its low 12 bits cleared (12 significant bits; one
+// y0 is the estimate (EstimateTo12Bits: x86-inl.h, portable-inl.h, both
+// within (1 + e)/sqrt(x), |e| <= 1.5 * 2^-12) with its low 12 bits cleared (12 significant bits; one
 // AND, no carry to handle): y0 = est (1 - t), 0 <= t < 2^-11, so
 // y0 = (1 + e)/sqrt(x) with -3.5 * 2^-12 < e <= 1.5 * 2^-12. Then
 // y0 = M 2^j, M < 2^12, j >= -74 (y0 > 2^-63), so y0^2 is exact in float32.

@@ -251,6 +251,17 @@ HWY_INLINE void NarrowingTail(D, size_t rest, TD* out, const TA* a, const TB* b,
   }
 }
 
+// buf[0, Lanes(d)) = p's first rest elements, then repeats of the last, so
+// that the unused lanes take the same (fast or slow) path as the real ones.
+// Copied as bytes: the buffer may be read through another type (LoadAs
+// reads FLOAT16, which is __fp16 on aarch64, as uint16_t), and element
+// assignments would let the compiler move that read above them (strict
+// aliasing); memcpy's accesses alias every type.
+template <class D, typename T>
+HWY_INLINE void FillTailBuffer(D d, T* buf, const T* p, size_t rest) {
+  for (size_t k = 0; k < hn::Lanes(d); ++k) memcpy(&buf[k], &p[k < rest ? k : rest - 1], sizeof(T));
+}
+
 template <class D, typename TD, typename TA, typename TB, class Body>
 HWY_INLINE void BufferedTail(D d, size_t rest, TD* out, const TA* a, const TB* b,
                              const Body& body) {
@@ -258,19 +269,26 @@ HWY_INLINE void BufferedTail(D d, size_t rest, TD* out, const TA* a, const TB* b
   TA abuf[kMax];
   TB bbuf[kMax];
   TD obuf[kMax];
-  // The unused lanes repeat the row's last element, so they take the same
-  // (fast or slow) path as the real ones. Copied as bytes: the body may read
-  // the buffers through another type (LoadAs reads FLOAT16, which is __fp16
-  // on aarch64, as uint16_t), and element assignments would let the
-  // compiler move that read above them (strict aliasing); memcpy's accesses
-  // alias every type.
-  for (size_t k = 0; k < hn::Lanes(d); ++k) {
-    const size_t from = k < rest ? k : rest - 1;
-    memcpy(&abuf[k], &a[from], sizeof(TA));
-    memcpy(&bbuf[k], &b[from], sizeof(TB));
-  }
+  FillTailBuffer(d, abuf, a, rest);
+  FillTailBuffer(d, bbuf, b, rest);
   body(d, abuf, bbuf, obuf);
   memcpy(out, obuf, rest * sizeof(TD));
+}
+
+// The rest < Lanes(d) elements at p as lanes of d (FillTailBuffer's unused
+// lanes), and back: the portable LoadTail/StoreTail (portable-inl.h).
+template <class D, typename T>
+HWY_INLINE hn::Vec<D> LoadTailBuffered(D d, const T* p, size_t rest) {
+  T buf[hn::MaxLanes(D())];
+  FillTailBuffer(d, buf, p, rest);
+  return LoadAs(d, buf);
+}
+
+template <class D, typename T>
+HWY_INLINE void StoreTailBuffered(D d, hn::Vec<D> v, T* p, size_t rest) {
+  T buf[hn::MaxLanes(D())];
+  StoreAs(d, v, buf);
+  memcpy(p, buf, rest * sizeof(T));
 }
 
 // Full vectors along each row, then tail(rest, out, a, b) for the remainder.

@@ -3,8 +3,8 @@
 # builds Highway's EMU128 target where gcc 12.2 builds SCALAR, so this is
 # where EMU128 runs. Two builds: the default one, and one with
 # -Dx86_specializations=false, whose AVX2 and AVX-512 targets run the
-# portable twins of the x86-specific kernel code (pow-x86-inl.h, rsqrt's
-# short correction). Prints the accuracy lines of both. Build directories
+# portable twins of the x86-specific kernel code (src/kernels/x86-inl.h:
+# each block's twin in portable-inl.h). Prints the accuracy lines of both. Build directories
 # build-ci/clang and build-ci/clang-portable are kept between runs.
 # Usage: tests/ci/clang.sh (from anywhere).
 set -euo pipefail

@@ -1,22 +1,27 @@
-// x86 variants (AVX2, AVX-512) of building blocks of the floating-point pow
-// kernels. Each has a portable twin of the same name and meaning in
-// pow-portable-inl.h, which every other target runs, and which x86 runs too in a
-// build with -Dx86_specializations=false (tests/ci/clang.sh tests that build
-// on every x86 target):
-//   - Lookup4, Lookup16: one or two register permutes per table (the
-//     portable twins: selects and gathers);
-//   - BucketIndexHalf, Exp2Index: table indices in the form the permutes
-//     take, built without masking;
-//   - ClampExponent: one VRANGEPD on AVX-512;
-//   - LoadTail, StoreTail: row tails by masked loads and stores instead of
-//     stack buffers (the portable twin is BufferedTail in simd-inl.h).
+// x86 variants (AVX2, AVX-512) of kernel building blocks. Each is defined
+// beside the flag PTO_NATIVE_<BLOCK> that it toggles; its portable twin, of
+// the same name and meaning, is in portable-inl.h, compiled for every target
+// where no variant toggled the flag: every non-x86 target, x86's older ones,
+// and every x86 target in a build with -Dx86_specializations=false
+// (tests/ci/clang.sh tests that build on every x86 target).
+//   - PTO_NATIVE_LOOKUP4: Lookup4 by one register permute, with
+//     BucketIndexHalf and Exp2Index building its indices in the form the
+//     permute takes, without masking;
+//   - PTO_NATIVE_LOOKUP16: Lookup16, one or two permutes per table;
+//   - PTO_NATIVE_CLAMP_EXPONENT: ClampExponent, one VRANGEPD on AVX-512;
+//   - PTO_NATIVE_POW_TAIL: LoadTail/StoreTail, row tails by masked loads
+//     and stores instead of stack buffers;
+//   - PTO_NATIVE_RSQRT_ESTIMATE: EstimateTo12Bits, RSQRTPS alone.
+// The flags follow Highway's HWY_NATIVE_* convention: this file is compiled
+// once per target (foreach_target.h), and each pass toggles the flags of the
+// blocks it defines, so that portable-inl.h, included after it, sees which.
 //
 // Re-included once per target by foreach_target.h, hence the toggle guard.
-#if defined(PTO_KERNELS_POW_X86_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef PTO_KERNELS_POW_X86_INL_H_
-#undef PTO_KERNELS_POW_X86_INL_H_
+#if defined(PTO_KERNELS_X86_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef PTO_KERNELS_X86_INL_H_
+#undef PTO_KERNELS_X86_INL_H_
 #else
-#define PTO_KERNELS_POW_X86_INL_H_
+#define PTO_KERNELS_X86_INL_H_
 #endif
 
 #include <stddef.h>
@@ -29,6 +34,12 @@
 HWY_BEFORE_NAMESPACE();
 namespace pto {
 namespace HWY_NAMESPACE {
+
+#ifdef PTO_NATIVE_LOOKUP4
+#undef PTO_NATIVE_LOOKUP4
+#else
+#define PTO_NATIVE_LOOKUP4
+#endif
 
 // table[i] for 64-bit lanes (a double vector of the same width as the
 // register). AVX2: idx holds the dword pair (2i, 2i + 1) in each 64-bit lane;
@@ -83,6 +94,12 @@ HWY_INLINE hn::Vec<DU64> Exp2Index(DU64 du64, hn::Vec<DU64> ki) {
 #endif
 }
 
+#ifdef PTO_NATIVE_CLAMP_EXPONENT
+#undef PTO_NATIVE_CLAMP_EXPONENT
+#else
+#define PTO_NATIVE_CLAMP_EXPONENT
+#endif
+
 // t clamped to [-200, 200].
 template <class DD>
 HWY_INLINE hn::Vec<DD> ClampExponent(DD dd, hn::Vec<DD> t) {
@@ -95,6 +112,12 @@ HWY_INLINE hn::Vec<DD> ClampExponent(DD dd, hn::Vec<DD> t) {
   return hn::Min(hn::Max(t, hn::Set(dd, -200.0)), hn::Set(dd, 200.0));
 #endif
 }
+
+#ifdef PTO_NATIVE_LOOKUP16
+#undef PTO_NATIVE_LOOKUP16
+#else
+#define PTO_NATIVE_LOOKUP16
+#endif
 
 // table[i] for the low four bits i of each idx lane (higher bits ignored):
 // one permute of a 16-float register on AVX-512, two permutes and a blend on
@@ -118,21 +141,30 @@ HWY_INLINE hn::Vec<DF> Lookup16(DF df, const float* table, hn::Vec<hn::RebindToU
 #endif
 }
 
-// Row tails by masked loads and stores, which neither touch memory outside
-// the region nor write it back (AVX2 vmaskmovps, AVX-512 masked moves); the
+#ifdef PTO_NATIVE_POW_TAIL
+#undef PTO_NATIVE_POW_TAIL
+#else
+#define PTO_NATIVE_POW_TAIL
+#endif
+
+// The rest < Lanes(df) elements of a pow row tail at p as f32 lanes, and
+// back, by masked loads and stores, which neither touch memory outside the
+// region nor write it back (AVX2 vmaskmovps, AVX-512 masked moves); the
 // unused lanes get x = y = 1, which stays on the fast paths. A tail through
-// stack buffers filled element by element costs more than the vector itself
-// (a store-forwarding stall on the reload, the fill loop and a memcpy call).
-// AVX2 has no 16-bit masked moves: FLOAT16/BFLOAT16 keep the buffered tail.
+// stack buffers costs more than the vector itself (a store-forwarding stall
+// on the reload, the fill loop and a memcpy call). AVX2 has no 16-bit masked
+// moves: FLOAT16/BFLOAT16 go through the buffers there.
 template <typename T>
-constexpr bool HasMaskedTail() {
+constexpr bool MaskedTailFor() {
   return hwy::IsSame<T, float>() || HWY_TARGET <= HWY_AVX3;
 }
 
 template <class DF, typename T>
 HWY_INLINE hn::Vec<DF> LoadTail(DF df, const T* p, size_t rest) {
   const auto one = hn::Set(df, 1.0f);
-  if constexpr (hwy::IsSame<T, float>()) {
+  if constexpr (!MaskedTailFor<T>()) {
+    return LoadTailBuffered(df, p, rest);
+  } else if constexpr (hwy::IsSame<T, float>()) {
     const auto m = hn::FirstN(df, rest);
 #if HWY_TARGET <= HWY_AVX3
     return hn::Vec<DF>{_mm512_mask_loadu_ps(one.raw, m.raw, p)};
@@ -157,7 +189,9 @@ HWY_INLINE hn::Vec<DF> LoadTail(DF df, const T* p, size_t rest) {
 
 template <class DF, typename T>
 HWY_INLINE void StoreTail(DF df, hn::Vec<DF> v, T* p, size_t rest) {
-  if constexpr (hwy::IsSame<T, float>()) {
+  if constexpr (!MaskedTailFor<T>()) {
+    StoreTailBuffered(df, v, p, rest);
+  } else if constexpr (hwy::IsSame<T, float>()) {
     hn::BlendedStore(v, hn::FirstN(df, rest), df, p);
   } else {
     const hn::Rebind<uint16_t, DF> du16;
@@ -171,9 +205,23 @@ HWY_INLINE void StoreTail(DF df, hn::Vec<DF> v, T* p, size_t rest) {
   }
 }
 
+#ifdef PTO_NATIVE_RSQRT_ESTIMATE
+#undef PTO_NATIVE_RSQRT_ESTIMATE
+#else
+#define PTO_NATIVE_RSQRT_ESTIMATE
+#endif
+
+// An estimate (1 + e)/sqrt(x) with |e| <= 1.5 * 2^-12 (see rsqrt.cc):
+// RSQRTPS guarantees that bound, AVX-512's RSQRT14PS 2^-14.
+template <class D>
+HWY_INLINE hn::Vec<D> EstimateTo12Bits(D d, hn::Vec<D> x) {
+  (void)d;
+  return hn::ApproximateReciprocalSqrt(x);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace pto
 HWY_AFTER_NAMESPACE();
 #endif  // PTO_X86_SPECIALIZED
 
-#endif  // PTO_KERNELS_POW_X86_INL_H_
+#endif  // PTO_KERNELS_X86_INL_H_
