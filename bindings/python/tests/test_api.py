@@ -43,6 +43,38 @@ def test_enums_match_the_header(enum_name, cls, prefix):
     assert {k[len(prefix):]: v for k, v in c.items()} == {m.name: int(m) for m in cls}
 
 
+# The functions of include/pto_c.h that the extension does not call, and why.
+NOT_CALLED = {
+    "pto_dtype_string": "DType is an IntEnum whose names are the header's (test_fixed_names)",
+    "pto_profile_string": "Profile is an IntEnum whose names are the header's (test_fixed_names)",
+    "pto_program_run": "Program.run calls pto_program_launch, of which it is the one-block case",
+    "pto_program_param_find": "Program looks parameters up in a dict of pto_program_param_name",
+    "pto_tile_buffer": "a placed Tile keeps a reference to its Buffer object itself",
+    "pto_tile_read": "tiles expose their memory through the buffer protocol (numpy views)",
+    "pto_tile_write": "tiles expose their memory through the buffer protocol (numpy views)",
+    "pto_tile_read_f32": "tiles expose their memory through the buffer protocol (numpy views)",
+    "pto_tile_write_f32": "tiles expose their memory through the buffer protocol (numpy views)",
+}
+
+
+def test_every_header_function_is_bound():
+    """Fails when include/pto_c.h declares a function that the extension's C
+    sources neither call nor list in NOT_CALLED, so a new instruction cannot
+    be left out of the Python binding unnoticed."""
+    path = header_path()
+    src_dir = path.parent.parent / "bindings" / "python" / "src" if path else None
+    if path is None or not src_dir.is_dir():
+        pytest.skip("include/pto_c.h and bindings/python/src not found (an installed wheel; "
+                    "set PTO_SOURCE_ROOT to a source tree)")
+    declared = set(re.findall(r"PTO_API[^;]*?\b(pto_\w+)\s*\(", path.read_text()))
+    assert len(declared) >= 40, declared
+    sources = "".join(f.read_text() for f in sorted(src_dir.glob("*.c")))
+    called = {name for name in declared if re.search(r"\b%s\b" % name, sources)}
+    assert sorted(declared - called - NOT_CALLED.keys()) == [], "declared in pto_c.h, not bound"
+    assert sorted(called & NOT_CALLED.keys()) == [], "bound, yet listed in NOT_CALLED"
+    assert sorted(NOT_CALLED.keys() - declared) == [], "listed in NOT_CALLED, not in pto_c.h"
+
+
 def test_fixed_names():
     assert pto.Status.ERR_SHAPE_MISMATCH == 5 and issubclass(pto.Status, int)
     assert [m.name for m in pto.DType] == ["INT8", "UINT8", "INT16", "UINT16", "INT32", "UINT32",
