@@ -191,28 +191,3 @@ void scalar_colexpanddiv(pto_dtype dtype, size_t rows, size_t cols, void *dst, c
   if (dtype == PTO_FLOAT32) colexpanddiv_f32(rows, cols, dst, src, divisor_row);
   if (dtype == PTO_FLOAT16) colexpanddiv_f16(rows, cols, dst, src, divisor_row);
 }
-
-double scalar_element_to_double(pto_dtype dtype, const void *p, size_t i) {
-  switch (dtype) {
-    case PTO_INT8: return ((const int8_t *)p)[i];
-    case PTO_UINT8: return ((const uint8_t *)p)[i];
-    case PTO_INT16: return ((const int16_t *)p)[i];
-    case PTO_UINT16: return ((const uint16_t *)p)[i];
-    case PTO_INT32: return ((const int32_t *)p)[i];
-    case PTO_UINT32: return ((const uint32_t *)p)[i];
-    case PTO_FLOAT16: return ld_f16(p, i);
-    case PTO_BFLOAT16: return ld_bf16(p, i);
-    case PTO_FLOAT32: return ld_f32(p, i);
-  }
-  return NAN;
-}
-
-double scalar_round_to_dtype(pto_dtype dtype, double x) {
-  unsigned char buf[4];
-  switch (dtype) {
-    case PTO_FLOAT16: st_f16(buf, 0, x); return ld_f16(buf, 0);
-    case PTO_BFLOAT16: st_bf16(buf, 0, x); return ld_bf16(buf, 0);
-    case PTO_FLOAT32: return (float)x;
-    default: return x;
-  }
-}

@@ -27,11 +27,6 @@ void scalar_colexpanddiv(pto_dtype dtype, size_t rows, size_t cols, void *dst, c
 void scalar_partadd(pto_dtype dtype, size_t rows, size_t cols, size_t part_rows,
                     size_t part_cols, void *dst, const void *full, const void *part);
 
-/* Element <-> double conversions of the scalar file, for the accuracy checks:
- * to_double is exact; round_to_dtype rounds once to nearest even. */
-double scalar_element_to_double(pto_dtype dtype, const void *p, size_t i);
-double scalar_round_to_dtype(pto_dtype dtype, double x);
-
 /* baseline_avx2_add.c: d[i] = a[i] + b[i] on floats, AVX2, -O2 -mavx2. */
 void avx2_add_f32(size_t n, float *dst, const float *a, const float *b);
 

@@ -21,6 +21,7 @@
 #include "pto_c.h"
 #include "programs.h"
 #include "report.h"
+#include "support.h"
 #include "target_select.h"
 #include "timing.h"
 
@@ -44,7 +45,12 @@ void PrintUsage(FILE* out) {
           "usage: pto-bench [--quick] [--programs] [--filter OP] [--target NAME] [--csv FILE] [--plot FILE]\n"
           "  --quick        fewer and shorter samples (a rough run in a few seconds)\n"
           "  --programs     only the PTO assembly rows (instructions in a program, the 4096x4096 kernel)\n"
-          "  --filter OP    only this operation: tpow, trsqrt, tprelu, tcolexpanddiv, tpartadd\n"
+          "  --filter OP    only this operation:");
+  for (int op = 0; op < OP_COUNT; ++op) {
+    fprintf(out, "%s %s", op == 0 ? "" : ",", op_mnemonic(static_cast<op_id>(op)));
+  }
+  fprintf(out,
+          "\n"
           "  --target NAME  restrict libpto's timed kernels to one SIMD target (AVX3, AVX2, SSE4, ...);\n"
           "                 the identity summary still runs every target\n"
           "  --csv FILE     also write every row as CSV\n"
@@ -122,28 +128,6 @@ void PinToCurrentCpu() {
 // ---------------------------------------------------------------------------
 // Deterministic inputs
 
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {  // splitmix64
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  double Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }  // [0, 1)
-  double Uniform(double lo, double hi) { return lo + (hi - lo) * Uniform(); }
-  int64_t Int(int64_t lo, int64_t hi) {  // [lo, hi]
-    return lo + static_cast<int64_t>(Next() % static_cast<uint64_t>(hi - lo + 1));
-  }
-
- private:
-  uint64_t state_;
-};
-
-bool IsFloat(pto_dtype t) { return t == PTO_FLOAT32 || t == PTO_FLOAT16 || t == PTO_BFLOAT16; }
-bool IsSigned(pto_dtype t) { return t == PTO_INT8 || t == PTO_INT16 || t == PTO_INT32; }
-
 struct TileDeleter {
   void operator()(pto_tile* t) const { pto_tile_destroy(t); }
 };
@@ -161,19 +145,19 @@ TilePtr MakeTile(pto_dtype dtype, uint32_t rows, uint32_t cols) {
 // Fills the whole tile with gen(rng): through pto_tile_write_f32 (rounding to
 // nearest even) for float tiles, truncated to the element width for integers.
 template <class Gen>
-void Fill(pto_tile* tile, Rng& rng, const Gen& gen) {
+void Fill(pto_tile* tile, rng* r, const Gen& gen) {
   const pto_dtype dtype = pto_tile_dtype(tile);
   const size_t n = static_cast<size_t>(pto_tile_rows(tile)) * pto_tile_cols(tile);
   pto_status status;
-  if (IsFloat(dtype)) {
+  if (ref_is_float(dtype)) {
     std::vector<float> values(n);
-    for (float& v : values) v = static_cast<float>(gen(rng));
+    for (float& v : values) v = static_cast<float>(gen(r));
     status = pto_tile_write_f32(tile, values.data(), n);
   } else {
     const size_t size = pto_dtype_size(dtype);
     std::vector<unsigned char> bytes(n * size);
     for (size_t i = 0; i < n; ++i) {
-      const uint64_t v = static_cast<uint64_t>(static_cast<int64_t>(gen(rng)));
+      const uint64_t v = static_cast<uint64_t>(static_cast<int64_t>(gen(r)));
       memcpy(&bytes[i * size], &v, size);  // little-endian: the low bytes
     }
     status = pto_tile_write(tile, bytes.data(), bytes.size());
@@ -186,40 +170,23 @@ void Fill(pto_tile* tile, Rng& rng, const Gen& gen) {
 
 // Float tiles uniform in [-range, range]; integer tiles random bits of the
 // element width (negatives included).
-void FillSigned(pto_tile* tile, Rng& rng, double range) {
-  if (IsFloat(pto_tile_dtype(tile))) {
-    Fill(tile, rng, [range](Rng& r) { return r.Uniform(-range, range); });
+void FillSigned(pto_tile* tile, rng* r, double range) {
+  if (ref_is_float(pto_tile_dtype(tile))) {
+    Fill(tile, r, [range](rng* g) { return rng_uniform(g, -range, range); });
   } else {
-    Fill(tile, rng, [](Rng& r) { return static_cast<double>(r.Int(INT32_MIN, UINT32_MAX)); });
+    Fill(tile, r, [](rng* g) { return static_cast<double>(rng_between(g, INT32_MIN, UINT32_MAX)); });
   }
 }
 
 // ---------------------------------------------------------------------------
 // Cases
 
-enum class Op {
-#define PTO_OPERATION(Camel, UPPER, mnemonic) k##Camel,
-#include "../src/operations.def"
-#undef PTO_OPERATION
-};
-
 struct Case {
-  Op op;
+  op_id op;
   pto_dtype dtype;
   pto_pow_algorithm algo = PTO_POW_DEFAULT;  // tpow only
   bool partial = false;                      // tpartadd only
 };
-
-const char* OpName(Op op) {
-  switch (op) {
-#define PTO_OPERATION(Camel, UPPER, mnemonic) \
-  case Op::k##Camel:                          \
-    return #mnemonic;
-#include "../src/operations.def"
-#undef PTO_OPERATION
-  }
-  return "?";
-}
 
 // The dtype's name as the results files spell it: pto_dtype_string in lower case.
 std::string DtypeName(pto_dtype t) {
@@ -229,8 +196,8 @@ std::string DtypeName(pto_dtype t) {
 }
 
 std::string AlgoName(const Case& c) {
-  if (c.op == Op::kTpow) return c.algo == PTO_POW_HIGH_PRECISION ? "high" : "default";
-  if (c.op == Op::kTpartadd) return c.partial ? "partial" : "full";
+  if (c.op == OP_TPOW) return c.algo == PTO_POW_HIGH_PRECISION ? "high" : "default";
+  if (c.op == OP_TPARTADD) return c.partial ? "partial" : "full";
   return "-";
 }
 
@@ -242,21 +209,21 @@ const pto_dtype kF32F16[] = {PTO_FLOAT32, PTO_FLOAT16};
 
 std::vector<Case> AllCases() {
   std::vector<Case> cases;
-  for (pto_dtype t : kAllDtypes) cases.push_back({Op::kTpow, t, PTO_POW_DEFAULT, false});
-  for (pto_dtype t : kFloatDtypes) cases.push_back({Op::kTpow, t, PTO_POW_HIGH_PRECISION, false});
-  for (pto_dtype t : kF32F16) cases.push_back({Op::kTrsqrt, t});
-  for (pto_dtype t : kAllDtypes) cases.push_back({Op::kTprelu, t});
-  for (pto_dtype t : kF32F16) cases.push_back({Op::kTcolexpanddiv, t});
+  for (pto_dtype t : kAllDtypes) cases.push_back({OP_TPOW, t, PTO_POW_DEFAULT, false});
+  for (pto_dtype t : kFloatDtypes) cases.push_back({OP_TPOW, t, PTO_POW_HIGH_PRECISION, false});
+  for (pto_dtype t : kF32F16) cases.push_back({OP_TRSQRT, t});
+  for (pto_dtype t : kAllDtypes) cases.push_back({OP_TPRELU, t});
+  for (pto_dtype t : kF32F16) cases.push_back({OP_TCOLEXPANDDIV, t});
   for (pto_dtype t : kAllDtypes) {
-    cases.push_back({Op::kTpartadd, t, PTO_POW_DEFAULT, false});
-    cases.push_back({Op::kTpartadd, t, PTO_POW_DEFAULT, true});
+    cases.push_back({OP_TPARTADD, t, PTO_POW_DEFAULT, false});
+    cases.push_back({OP_TPARTADD, t, PTO_POW_DEFAULT, true});
   }
   return cases;
 }
 
 bool MatchesFilter(const Case& c, const char* filter) {
   if (filter == nullptr) return true;
-  const char* name = OpName(c.op);
+  const char* name = op_mnemonic(c.op);
   return strcmp(filter, name) == 0 || strcmp(filter, name + 1) == 0;
 }
 
@@ -293,7 +260,7 @@ struct Operands {
   Buffer scalar_out, vector_out, add_a, add_b, add_out;
 };
 
-Operands MakeOperands(const Case& c, uint32_t rows, uint32_t cols, Rng& rng) {
+Operands MakeOperands(const Case& c, uint32_t rows, uint32_t cols, rng* r) {
   Operands o;
   o.dtype = c.dtype;
   o.rows = rows;
@@ -304,42 +271,42 @@ Operands MakeOperands(const Case& c, uint32_t rows, uint32_t cols, Rng& rng) {
   o.dst = MakeTile(c.dtype, rows, cols);
   o.src0 = MakeTile(c.dtype, rows, cols);
   o.src1 = MakeTile(c.dtype, rows, cols);
-  const bool is_float = IsFloat(c.dtype);
-  const bool is_signed = IsSigned(c.dtype);
+  const bool is_float = ref_is_float(c.dtype);
+  const bool is_signed = ref_is_signed(c.dtype);
   switch (c.op) {
-    case Op::kTpow:
+    case OP_TPOW:
       o.tmp = MakeTile(c.dtype, rows, cols);
       if (is_float) {
-        Fill(o.src0.get(), rng, [](Rng& r) { return 4.0 * (1.0 - r.Uniform()); });  // (0, 4]
-        Fill(o.src1.get(), rng, [](Rng& r) { return r.Uniform(-4, 4); });
+        Fill(o.src0.get(), r, [](rng* g) { return 4.0 * (1.0 - rng_unit(g)); });  // (0, 4]
+        Fill(o.src1.get(), r, [](rng* g) { return rng_uniform(g, -4, 4); });
       } else {
-        Fill(o.src0.get(), rng, [is_signed](Rng& r) {
-          return static_cast<double>(is_signed ? r.Int(-6, 6) : r.Int(0, 12));
+        Fill(o.src0.get(), r, [is_signed](rng* g) {
+          return static_cast<double>(is_signed ? rng_between(g, -6, 6) : rng_between(g, 0, 12));
         });
-        Fill(o.src1.get(), rng, [is_signed](Rng& r) {
-          return static_cast<double>(is_signed ? r.Int(-2, 12) : r.Int(0, 12));
+        Fill(o.src1.get(), r, [is_signed](rng* g) {
+          return static_cast<double>(is_signed ? rng_between(g, -2, 12) : rng_between(g, 0, 12));
         });
       }
       break;
-    case Op::kTrsqrt: {
+    case OP_TRSQRT: {
       // Positive, log-uniform over most of the type's range.
       const double lo = c.dtype == PTO_FLOAT16 ? -14 : -60, hi = c.dtype == PTO_FLOAT16 ? 15.5 : 60;
-      Fill(o.src0.get(), rng, [lo, hi](Rng& r) { return std::exp2(r.Uniform(lo, hi)); });
+      Fill(o.src0.get(), r, [lo, hi](rng* g) { return std::exp2(rng_uniform(g, lo, hi)); });
       break;
     }
-    case Op::kTprelu:
-      FillSigned(o.src0.get(), rng, 10);
-      FillSigned(o.src1.get(), rng, 1);  // slopes
+    case OP_TPRELU:
+      FillSigned(o.src0.get(), r, 10);
+      FillSigned(o.src1.get(), r, 1);  // slopes
       break;
-    case Op::kTcolexpanddiv:
-      Fill(o.src0.get(), rng, [](Rng& r) { return r.Uniform(-100, 100); });
-      Fill(o.src1.get(), rng, [](Rng& r) {
-        return (r.Next() & 1 ? -1 : 1) * r.Uniform(0.5, 10);  // never zero
+    case OP_TCOLEXPANDDIV:
+      Fill(o.src0.get(), r, [](rng* g) { return rng_uniform(g, -100, 100); });
+      Fill(o.src1.get(), r, [](rng* g) {
+        return (rng_next(g) & 1 ? -1 : 1) * rng_uniform(g, 0.5, 10);  // never zero
       });
       break;
-    case Op::kTpartadd:
-      FillSigned(o.src0.get(), rng, 100);
-      FillSigned(o.src1.get(), rng, 100);
+    case OP_TPARTADD:
+      FillSigned(o.src0.get(), r, 100);
+      FillSigned(o.src1.get(), r, 100);
       if (pto_tile_set_valid(o.src1.get(), o.part_rows, o.part_cols) != PTO_OK) {
         fprintf(stderr, "pto-bench: %s\n", pto_last_error());
         exit(1);
@@ -355,8 +322,8 @@ Operands MakeOperands(const Case& c, uint32_t rows, uint32_t cols, Rng& rng) {
   float* a = static_cast<float*>(o.add_a.get());
   float* b = static_cast<float*>(o.add_b.get());
   for (size_t i = 0; i < o.n; ++i) {
-    a[i] = static_cast<float>(rng.Uniform(-100, 100));
-    b[i] = static_cast<float>(rng.Uniform(-100, 100));
+    a[i] = static_cast<float>(rng_uniform(r, -100, 100));
+    b[i] = static_cast<float>(rng_uniform(r, -100, 100));
   }
   return o;
 }
@@ -366,20 +333,10 @@ double WorkingSetKib(const Case& c, const Operands& o) {
   const double element = static_cast<double>(pto_dtype_size(c.dtype));
   const double n = static_cast<double>(o.n);
   double elements = 3 * n;
-  if (c.op == Op::kTrsqrt) elements = 2 * n;
-  if (c.op == Op::kTcolexpanddiv) elements = 2 * n + o.cols;
-  if (c.op == Op::kTpartadd) elements = 2 * n + static_cast<double>(o.part_rows) * o.part_cols;
+  if (c.op == OP_TRSQRT) elements = 2 * n;
+  if (c.op == OP_TCOLEXPANDDIV) elements = 2 * n + o.cols;
+  if (c.op == OP_TPARTADD) elements = 2 * n + static_cast<double>(o.part_rows) * o.part_cols;
   return elements * element / 1024.0;
-}
-
-double UlpError(pto_dtype dtype, double got, double exact) {
-  if (std::isnan(exact) && std::isnan(got)) return 0;
-  if (got == scalar_round_to_dtype(dtype, exact) && std::isinf(got)) return 0;  // overflow
-  if (!std::isfinite(got) || !std::isfinite(exact)) return INFINITY;
-  const int mantissa_bits = dtype == PTO_FLOAT32 ? 23 : dtype == PTO_FLOAT16 ? 10 : 7;
-  const int min_exponent = dtype == PTO_FLOAT16 ? -14 : -126;
-  const int exponent = exact == 0 ? min_exponent : std::max(std::ilogb(exact), min_exponent);
-  return std::fabs(got - exact) / std::ldexp(1.0, exponent - mantissa_bits);
 }
 
 // Max ulp error of `out` (elements of dtype) against the double-precision
@@ -389,10 +346,10 @@ double MaxUlpError(const Case& c, const Operands& o, const void* out, pto_dtype 
   const void* b = pto_tile_data(o.src1.get());
   double worst = 0;
   for (size_t i = 0; i < o.n; ++i) {
-    const double x = scalar_element_to_double(c.dtype, a, i);
-    const double exact = c.op == Op::kTpow ? std::pow(x, scalar_element_to_double(c.dtype, b, i))
-                                          : 1.0 / std::sqrt(x);
-    worst = std::max(worst, UlpError(out_dtype, scalar_element_to_double(out_dtype, out, i), exact));
+    const double x = ref_to_double(c.dtype, ref_load(c.dtype, a, i));
+    const double exact = c.op == OP_TPOW ? std::pow(x, ref_to_double(c.dtype, ref_load(c.dtype, b, i)))
+                                         : 1.0 / std::sqrt(x);
+    worst = std::max(worst, ref_ulp_error(out_dtype, ref_load(out_dtype, out, i), exact));
   }
   return worst;
 }
@@ -426,15 +383,15 @@ void TimeCase(const Case& c, Operands& o, const Machine& m, Lib& lib, Scalar& sc
   std::vector<Timed> timed = {MakeTimed(lib), MakeTimed(scalar)};
   std::vector<Stats*> results = {&row->lib, &row->scalar};
   const bool f32 = c.dtype == PTO_FLOAT32;
-  if (m.avx2 && (c.op == Op::kTprelu || c.op == Op::kTpartadd || c.op == Op::kTcolexpanddiv)) {
+  if (m.avx2 && (c.op == OP_TPRELU || c.op == OP_TPARTADD || c.op == OP_TCOLEXPANDDIV)) {
     timed.push_back(MakeTimed(add));
     results.push_back(&row->avx2_add);
   }
-  if (m.sleef && f32 && c.op == Op::kTpow) {
+  if (m.sleef && f32 && c.op == OP_TPOW) {
     timed.push_back(MakeTimed(sleef));
     results.push_back(&row->sleef);
   }
-  if (m.avx2 && f32 && c.op == Op::kTrsqrt) {
+  if (m.avx2 && f32 && c.op == OP_TRSQRT) {
     timed.push_back(MakeTimed(rsqrtf));
     results.push_back(&row->rsqrtf);
   }
@@ -450,7 +407,7 @@ void TimeCase(const Case& c, Operands& o, const Machine& m, Lib& lib, Scalar& sc
 template <class Lib>
 bool Accepted(const Case& c, Lib& lib) {
   if (lib() == PTO_OK) return true;
-  fprintf(stderr, "pto-bench: %s %s: %s\n", OpName(c.op), DtypeName(c.dtype).c_str(), pto_last_error());
+  fprintf(stderr, "pto-bench: %s %s: %s\n", op_mnemonic(c.op), DtypeName(c.dtype).c_str(), pto_last_error());
   return false;
 }
 
@@ -468,32 +425,32 @@ void WithCalls(const Case& c, Operands& o, const Fn& fn) {
   const pto_dtype t = c.dtype;
   const size_t n = o.n, rows = o.rows, cols = o.cols;
   switch (c.op) {
-    case Op::kTpow: {
+    case OP_TPOW: {
       const pto_pow_algorithm algo = c.algo;
       auto lib = [=] { return pto_tpow(dst, src0, src1, tmp, algo); };
       auto scalar = [=] { scalar_pow(t, n, out, in0, in1); };
       fn(lib, scalar);
       break;
     }
-    case Op::kTrsqrt: {
+    case OP_TRSQRT: {
       auto lib = [=] { return pto_trsqrt(dst, src0); };
       auto scalar = [=] { scalar_rsqrt(t, n, out, in0); };
       fn(lib, scalar);
       break;
     }
-    case Op::kTprelu: {
+    case OP_TPRELU: {
       auto lib = [=] { return pto_tprelu(dst, src0, src1, nullptr); };
       auto scalar = [=] { scalar_prelu(t, n, out, in0, in1); };
       fn(lib, scalar);
       break;
     }
-    case Op::kTcolexpanddiv: {
+    case OP_TCOLEXPANDDIV: {
       auto lib = [=] { return pto_tcolexpanddiv(dst, src0, src1); };
       auto scalar = [=] { scalar_colexpanddiv(t, rows, cols, out, in0, in1); };
       fn(lib, scalar);
       break;
     }
-    case Op::kTpartadd: {
+    case OP_TPARTADD: {
       const size_t pr = o.part_rows, pc = o.part_cols;
       auto lib = [=] { return pto_tpartadd(dst, src0, src1); };
       auto scalar = [=] { scalar_partadd(t, rows, cols, pr, pc, out, in0, in1); };
@@ -505,9 +462,8 @@ void WithCalls(const Case& c, Operands& o, const Fn& fn) {
 
 // Whether two elements hold the same result: the same bits, or both NaN.
 bool SameResult(pto_dtype dtype, const unsigned char* a, const unsigned char* b) {
-  if (memcmp(a, b, pto_dtype_size(dtype)) == 0) return true;
-  return IsFloat(dtype) && std::isnan(scalar_element_to_double(dtype, a, 0)) &&
-         std::isnan(scalar_element_to_double(dtype, b, 0));
+  const uint32_t x = ref_load(dtype, a, 0), y = ref_load(dtype, b, 0);
+  return x == y || (ref_is_nan(dtype, x) && ref_is_nan(dtype, y));
 }
 
 // Runs the call on every supported target and compares each target's dst
@@ -541,10 +497,10 @@ TargetIdentity CompareTargets(const Operands& o, Lib& lib) {
 }
 
 Row RunCase(const Case& c, uint32_t rows, uint32_t cols, const Machine& m, bool check_identity,
-            Rng& rng) {
-  Operands o = MakeOperands(c, rows, cols, rng);
+            rng* r) {
+  Operands o = MakeOperands(c, rows, cols, r);
   Row row;
-  row.op = OpName(c.op);
+  row.op = op_mnemonic(c.op);
   row.dtype = DtypeName(c.dtype);
   row.algo = AlgoName(c);
   row.shape = std::to_string(rows) + "x" + std::to_string(cols);
@@ -557,7 +513,7 @@ Row RunCase(const Case& c, uint32_t rows, uint32_t cols, const Machine& m, bool 
   });
   if (!ok) return row;
 
-  const bool approximated = IsFloat(c.dtype) && (c.op == Op::kTpow || c.op == Op::kTrsqrt);
+  const bool approximated = ref_is_float(c.dtype) && (c.op == OP_TPOW || c.op == OP_TRSQRT);
   if (approximated) {
     row.lib_ulp = MaxUlpError(c, o, pto_tile_data(o.dst.get()), c.dtype);
     if (row.sleef.valid() || row.rsqrtf.valid()) {
@@ -584,8 +540,8 @@ const Shape kIdentityShape = {64, 64};
 const Shape kLargeShape = {1024, 1024};
 
 bool InLargeShape(const Case& c) {
-  return c.dtype == PTO_FLOAT32 && (c.op == Op::kTprelu || c.op == Op::kTpartadd ||
-                                    c.op == Op::kTcolexpanddiv || c.op == Op::kTpow);
+  return c.dtype == PTO_FLOAT32 && (c.op == OP_TPRELU || c.op == OP_TPARTADD ||
+                                    c.op == OP_TCOLEXPANDDIV || c.op == OP_TPOW);
 }
 
 int Main(int argc, char** argv) {
@@ -634,7 +590,7 @@ int Main(int argc, char** argv) {
   }
   PrintTableHeader(stdout);
 
-  Rng rng(0x5054'4F42'454E'4348ull);
+  rng r = {0x5054'4F42'454E'4348ull};
   std::vector<Row> rows;
   for (const Shape& shape : kShapes) {
     printf("\n");
@@ -642,14 +598,14 @@ int Main(int argc, char** argv) {
     for (const Case& c : AllCases()) {
       if (!MatchesFilter(c, options.filter)) continue;
       if (c.partial && shape.rows * 3 / 4 == 0) continue;  // 1x1 has no partial region
-      rows.push_back(RunCase(c, shape.rows, shape.cols, m, identity, rng));
+      rows.push_back(RunCase(c, shape.rows, shape.cols, m, identity, &r));
       PrintRow(stdout, rows.back());
     }
   }
   printf("\n");
   for (const Case& c : AllCases()) {
     if (!MatchesFilter(c, options.filter) || !InLargeShape(c)) continue;
-    rows.push_back(RunCase(c, kLargeShape.rows, kLargeShape.cols, m, false, rng));
+    rows.push_back(RunCase(c, kLargeShape.rows, kLargeShape.cols, m, false, &r));
     PrintRow(stdout, rows.back());
   }
   PrintCallOverhead(stdout, rows);

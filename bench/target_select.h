@@ -11,7 +11,7 @@
 namespace bench {
 
 // Names of the targets this CPU supports and libpto has kernels for, best
-// first ("AVX3 AVX2 SSE4 ...").
+// first ("AVX3 AVX2 SSE4 ..."): support.h's targets.
 std::string SupportedTargetNames();
 
 // Makes `name` (case-insensitive) the only supported target. False if this

@@ -14,7 +14,6 @@
 
 #include "support/harness.h"
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define FULL_N (1u << 20)
 #define SAMPLE_N (1u << 16)
 

@@ -8,8 +8,6 @@
 
 #include "support/harness.h"
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
 /* A tile operand: dtype (NO_TILE passes NULL), shape and valid region, or
  * the very handle of an earlier operand. */
 #define NO_TILE (-1)

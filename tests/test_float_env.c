@@ -9,8 +9,6 @@
 
 #include "support/harness.h"
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
 #if defined(__x86_64__) || defined(__SSE2__)
 #include <xmmintrin.h>
 

@@ -26,7 +26,6 @@
 
 #include "support/harness.h"
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define FULL_N (1u << 20)
 #define EMULATED_N (1u << 14)
 #define MAX_TARGETS 16

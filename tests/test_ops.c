@@ -8,8 +8,6 @@
 
 #include "support/harness.h"
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
 typedef enum { ALIAS_NONE, ALIAS_SRC0, ALIAS_SRC1, ALIAS_ALL } alias_kind;
 
 /* One call: the operands' physical shapes and valid regions. */

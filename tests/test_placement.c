@@ -13,8 +13,6 @@
 
 #include "support/harness.h"
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
 static pto_tile *const kSentinelTile = (pto_tile *)(uintptr_t)0x5A5A5A50;
 static pto_buffer *const kSentinelBuffer = (pto_buffer *)(uintptr_t)0x5A5A5A50;
 

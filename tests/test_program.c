@@ -15,8 +15,6 @@
 
 #include "support/harness.h"
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
 static const pto_dtype kDtypes[] = {PTO_INT8,  PTO_UINT8,   PTO_INT16,    PTO_UINT16, PTO_INT32,
                                     PTO_UINT32, PTO_FLOAT16, PTO_BFLOAT16, PTO_FLOAT32};
 static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A2A3, PTO_PROFILE_A5};
@@ -63,10 +61,6 @@ typedef struct {
     uint32_t src1_rows, src1_valid_rows, src1_valid_cols; /* tcolexpanddiv, tpartadd */
 } op_case;
 
-static const char *mnemonic(op_id op) {
-    static const char *const kNames[] = {"tpow", "trsqrt", "tprelu", "tcolexpanddiv", "tpartadd"};
-    return kNames[op];
-}
 static int source_count(op_id op) { return op == OP_TRSQRT ? 1 : 2; }
 static bool tmp_allowed(op_id op) { return op == OP_TPOW || op == OP_TPRELU; }
 
@@ -106,16 +100,16 @@ static void write_text(char *text, size_t n, const op_case *c, text_form form) {
     }
     switch (form) {
     case FORM_DPS:
-        snprintf(text + used, n - used, "pto.%s ins(%s : %s) outs(%%dst : %s)%s\n", mnemonic(c->op), operands, types,
+        snprintf(text + used, n - used, "pto.%s ins(%s : %s) outs(%%dst : %s)%s\n", op_mnemonic(c->op), operands, types,
                  td, attr);
         break;
     case FORM_SSA:
     case FORM_MANUAL:
-        snprintf(text + used, n - used, "%%dst = pto.%s %s%s : (%s) -> %s\n", mnemonic(c->op), operands, attr, types,
+        snprintf(text + used, n - used, "%%dst = pto.%s %s%s : (%s) -> %s\n", op_mnemonic(c->op), operands, attr, types,
                  td);
         break;
     case FORM_SYNC:
-        snprintf(text + used, n - used, "%%dst = %s %s%s : (%s) -> %s\n", mnemonic(c->op), operands, attr, types, td);
+        snprintf(text + used, n - used, "%%dst = %s %s%s : (%s) -> %s\n", op_mnemonic(c->op), operands, attr, types, td);
         break;
     default: break;
     }
@@ -180,7 +174,7 @@ static void check_case(const op_case *c, text_form form, pto_profile profile, rn
             for (uint32_t j = 0; j < c->cols; ++j)
                 if (tile_get(got, i, j) != tile_get(want, i, j))
                     fail_msg("%s form, %s %s on %s: element (%u,%u) is 0x%x, the C call gives 0x%x\n%s",
-                             kFormNames[form], pto_profile_string(profile), mnemonic(c->op),
+                             kFormNames[form], pto_profile_string(profile), op_mnemonic(c->op),
                              pto_dtype_string(c->dt), i, j, tile_get(got, i, j), tile_get(want, i, j), text);
         assert_int_equal(pto_tile_valid_rows(got), c->valid_rows);
         assert_int_equal(pto_tile_valid_cols(got), c->valid_cols);

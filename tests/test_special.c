@@ -10,7 +10,6 @@
 
 #include "support/harness.h"
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_CASES 70000
 
 typedef struct {

@@ -10,8 +10,6 @@
 
 #include "support/harness.h"
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
 static void assert_last_error_names(const char *function, const char *operand) {
     const char *message = pto_last_error();
     assert_non_null(message);

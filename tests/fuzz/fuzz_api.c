@@ -30,11 +30,32 @@
 #include <string.h>
 
 #include "pto_c.h"
-#include "reference.h"
+#include "support.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum { kSlots = 4, kMaxOperands = 4, kBufferSlots = 2, kArenaBytes = 1 << 14, kMaxPinned = 64 };
+
+/* The opcode byte, modulo kOpcodes: the tile, query, buffer and profile
+ * calls, a spare one (a create), then one opcode per operation in the order
+ * of src/operations.def, so that a new operation only adds one at the end.
+ * tests/fuzz/make-corpus.py writes the same numbers. */
+enum {
+    kCreate,
+    kDestroy,
+    kSetValid,
+    kWrite,
+    kWriteF32,
+    kRead,
+    kQueries,
+    kSpare,
+    kBuffer,
+    kBufferDestroy,
+    kCreateAt,
+    kSetProfile,
+    kFirstInstruction,
+    kOpcodes = kFirstInstruction + OP_COUNT
+};
 
 /* Tiles the fuzzer may create successfully; larger valid requests are
  * skipped (they would only be slow), larger invalid ones still run, since
@@ -331,55 +352,19 @@ static void check_values(const pto_tile *dst, const unsigned char *want, const c
     for (uint32_t i = 0; i < pto_tile_valid_rows(dst); i++) {
         for (uint32_t j = 0; j < pto_tile_valid_cols(dst); j++) {
             const size_t k = (size_t)i * cols + j;
-            if (ref_is_nan_at(d, want, k) && ref_is_nan_at(d, got, k)) continue;
+            if (ref_is_nan(d, ref_load(d, want, k)) && ref_is_nan(d, ref_load(d, got, k))) continue;
             CHECK(memcmp(got + k * size, want + k * size, size) == 0,
                   "%s: dtype %d element (%u,%u) differs from the reference", fn, (int)d, i, j);
         }
     }
 }
 
-typedef void (*element_rule)(pto_dtype d, unsigned char *out, size_t k, const snapshot *a,
-                             size_t ka, const snapshot *b, size_t kb);
-
-static void rule_prelu(pto_dtype d, unsigned char *out, size_t k, const snapshot *a, size_t ka,
-                       const snapshot *b, size_t kb) {
-    if (ref_is_float(d)) {
-        const double x = ref_load_float(d, a->data, ka);
-        const double s = ref_load_float(d, b->data, kb);
-        ref_store_float(d, out, k, x > 0 ? x : x * s);
-    } else {
-        const int64_t x = ref_load_int(d, a->data, ka);
-        const int64_t s = ref_load_int(d, b->data, kb);
-        /* The product of two 32-bit values fits in 64 bits; only its low
-         * bits are kept. */
-        ref_store_int(d, out, k, x > 0 ? (uint64_t)x : (uint64_t)x * (uint64_t)s);
-    }
-}
-
-static void rule_add(pto_dtype d, unsigned char *out, size_t k, const snapshot *a, size_t ka,
-                     const snapshot *b, size_t kb) {
-    if (ref_is_float(d))
-        ref_store_float(d, out, k, ref_load_float(d, a->data, ka) + ref_load_float(d, b->data, kb));
-    else
-        ref_store_int(d, out, k,
-                      (uint64_t)ref_load_int(d, a->data, ka) + (uint64_t)ref_load_int(d, b->data, kb));
-}
-
-static void rule_copy(pto_dtype d, unsigned char *out, size_t k, const snapshot *a, size_t ka,
-                      const snapshot *b, size_t kb) {
-    (void)b;
-    (void)kb;
-    const size_t size = pto_dtype_size(d);
-    memcpy(out + k * size, a->data + ka * size, size);
-}
-
-static void rule_div(pto_dtype d, unsigned char *out, size_t k, const snapshot *a, size_t ka,
-                     const snapshot *b, size_t kb) {
-    ref_store_float(d, out, k, ref_load_float(d, a->data, ka) / ref_load_float(d, b->data, kb));
-}
+/* The value of one element from an element of a and one of b. */
+typedef uint32_t (*element_rule)(pto_dtype d, uint32_t a, uint32_t b);
 
 /* dst-shaped expected values: the snapshot of dst with its valid region
- * replaced by rule(a, b) evaluated per element; b_row0 reads b's row 0 only. */
+ * replaced by rule(a, b) evaluated per element; b_row0 reads b's row 0 only;
+ * outside part's valid region (when part is given) a copy of a. */
 static unsigned char *expected_from(const snapshot *dst, element_rule rule, const snapshot *a,
                                     const snapshot *b, int b_row0, const snapshot *part) {
     unsigned char *want = malloc(dst->bytes);
@@ -390,24 +375,15 @@ static unsigned char *expected_from(const snapshot *dst, element_rule rule, cons
             const size_t k = (size_t)i * dst->cols + j;
             const size_t ka = (size_t)i * a->cols + j;
             const size_t kb = (b_row0 ? 0 : (size_t)i * b->cols) + j;
+            const pto_dtype d = dst->dtype;
+            const uint32_t x = ref_load(d, a->data, ka);
             if (part != NULL && (i >= part->valid_rows || j >= part->valid_cols))
-                rule_copy(dst->dtype, want, k, a, ka, NULL, 0);
+                ref_store(d, want, k, x);
             else
-                rule(dst->dtype, want, k, a, ka, b, kb);
+                ref_store(d, want, k, rule(d, x, ref_load(d, b->data, kb)));
         }
     }
     return want;
-}
-
-/* One unit in the last place of float dtype d at magnitude |x|. */
-static double ulp_of(pto_dtype d, double x) {
-    const int fraction_bits = d == PTO_FLOAT32 ? 23 : d == PTO_FLOAT16 ? 10 : 7;
-    const int min_exponent = d == PTO_FLOAT16 ? -14 : -126;
-    int exponent;
-    frexp(x, &exponent);
-    exponent -= 1;
-    if (exponent < min_exponent) exponent = min_exponent;
-    return ldexp(1.0, exponent - fraction_bits);
 }
 
 /* trsqrt: exact at the IEEE edges, within 1 ulp of the exact result
@@ -418,15 +394,16 @@ static void check_rsqrt(const pto_tile *dst, const snapshot *src) {
     const uint32_t cols = pto_tile_cols(dst);
     for (uint32_t i = 0; i < pto_tile_valid_rows(dst); i++) {
         for (uint32_t j = 0; j < pto_tile_valid_cols(dst); j++) {
-            const double x = ref_load_float(d, src->data, (size_t)i * src->cols + j);
+            const double x = ref_to_double(d, ref_load(d, src->data, (size_t)i * src->cols + j));
             const double r = x == 0 ? copysign(INFINITY, x) : 1.0 / sqrt(x);
-            const double g = ref_load_float(d, got, (size_t)i * cols + j);
+            const uint32_t g_bits = ref_load(d, got, (size_t)i * cols + j);
+            const double g = ref_to_double(d, g_bits);
             if (isnan(r) || isinf(r) || r == 0 || isinf(g) || isnan(g)) {
                 CHECK((isnan(r) && isnan(g)) || r == g,
                       "pto_trsqrt: dtype %d rsqrt(%a) gave %a, want %a", (int)d, x, g, r);
                 continue;
             }
-            CHECK(fabs(g - r) <= ulp_of(d, r),
+            CHECK(ref_ulp_error(d, g_bits, r) <= 1,
                   "pto_trsqrt: dtype %d rsqrt(%a) gave %a, more than 1 ulp from %a", (int)d, x,
                   g, r);
         }
@@ -755,11 +732,8 @@ static void op_write(reader *r, state *st, int as_f32) {
         for (size_t i = 0; i < elements; i++) {
             float f;
             memcpy(&f, src + i * unit, sizeof(f));
-            unsigned char want_bits[4];
-            ref_store_float(d, want_bits, 0, f);
-            const unsigned char *got_bits = (const unsigned char *)pto_tile_data(t) + i * pto_dtype_size(d);
-            CHECK((isnan(f) && ref_is_nan_at(d, got_bits, 0)) ||
-                      memcmp(got_bits, want_bits, pto_dtype_size(d)) == 0,
+            const uint32_t got_bits = ref_load(d, pto_tile_data(t), i);
+            CHECK((isnan(f) && ref_is_nan(d, got_bits)) || got_bits == ref_from_double(d, f),
                   "pto_tile_write_f32: dtype %d element %zu (%a) is not rounded to nearest even",
                   (int)d, i, (double)f);
         }
@@ -792,7 +766,7 @@ static void op_read(reader *r, state *st, int as_f32) {
         for (size_t i = 0; i < elements; i++) {
             float f;
             memcpy(&f, out + i * unit, sizeof(f));
-            const double w = ref_load_float(before.dtype, before.data, i);
+            const double w = ref_to_double(before.dtype, ref_load(before.dtype, before.data, i));
             CHECK((isnan(w) && isnan(f)) || ((double)f == w && !signbit(f) == !signbit(w)),
                   "pto_tile_read_f32: element %zu is %a, want %a", i, (double)f, w);
         }
@@ -801,28 +775,26 @@ static void op_read(reader *r, state *st, int as_f32) {
     free(out);
 }
 
-/* The binary operations share the snapshot / call / compare sequence. */
-enum binary_op { kPrelu, kPartAdd, kColExpandDiv };
-
-static void op_binary(reader *r, state *st, enum binary_op op) {
+/* The binary operations (tprelu, tpartadd, tcolexpanddiv) share the
+ * snapshot / call / compare sequence. */
+static void op_binary(reader *r, state *st, op_id op) {
     pto_tile *dst = take_tile(r, st);
     const pto_tile *a = take_tile(r, st);
     const pto_tile *b = take_tile(r, st);
-    pto_tile *tmp = op == kPrelu ? take_tile(r, st) : NULL;
-    static const char *const kNames[] = {"pto_tprelu", "pto_tpartadd", "pto_tcolexpanddiv"};
-    const char *fn = kNames[op];
+    pto_tile *tmp = op == OP_TPRELU ? take_tile(r, st) : NULL;
+    const char *fn = op_name(op);
 
     pto_status want = PTO_OK;
     const pto_tile *const typed[3] = {dst, a, b};
     int partadd_a_full = 0;
-    const int a2a3_prelu = op == kPrelu && g_profile == PTO_PROFILE_A2A3;
+    const int a2a3_prelu = op == OP_TPRELU && g_profile == PTO_PROFILE_A2A3;
     if (dst == NULL || a == NULL || b == NULL || (a2a3_prelu && tmp == NULL)) {
         want = PTO_ERR_NULL_ARGUMENT;
-    } else if (op == kColExpandDiv && !is_f32_or_f16(pto_tile_dtype(dst))) {
+    } else if (op == OP_TCOLEXPANDDIV && !is_f32_or_f16(pto_tile_dtype(dst))) {
         want = PTO_ERR_UNSUPPORTED_DTYPE;
-    } else if (op == kPartAdd && !profile_accepts_dtype(0, pto_tile_dtype(dst))) {
+    } else if (op == OP_TPARTADD && !profile_accepts_dtype(0, pto_tile_dtype(dst))) {
         want = PTO_ERR_UNSUPPORTED_DTYPE;
-    } else if (op == kPrelu && g_profile != PTO_PROFILE_HOST && !is_f32_or_f16(pto_tile_dtype(dst))) {
+    } else if (op == OP_TPRELU && g_profile != PTO_PROFILE_HOST && !is_f32_or_f16(pto_tile_dtype(dst))) {
         want = PTO_ERR_UNSUPPORTED_DTYPE; /* the NPUs' tprelu: FLOAT16 and FLOAT32 */
     } else if (!dtypes_equal(typed, 3)) {
         want = PTO_ERR_DTYPE_MISMATCH;
@@ -835,14 +807,14 @@ static void op_binary(reader *r, state *st, enum binary_op op) {
     } else if (a2a3_prelu && (a2a3_clash(a, dst) || a2a3_clash(b, dst) || a2a3_clash(b, a) ||
                               a2a3_clash(tmp, dst) || a2a3_clash(tmp, a) || a2a3_clash(tmp, b))) {
         want = PTO_ERR_ALIASING;
-    } else if (op == kPrelu) {
+    } else if (op == OP_TPRELU) {
         if (!same_region(a, dst) || !same_region(b, dst) ||
             (a2a3_prelu && ((uint64_t)pto_tile_valid_rows(tmp) < (uint64_t)pto_tile_valid_cols(dst) + 1 ||
                             (uint64_t)pto_tile_rows(tmp) < (uint64_t)pto_tile_valid_rows(dst) + 1 ||
                             pto_tile_valid_cols(tmp) < pto_tile_valid_cols(dst) / 8 +
                                                            (pto_tile_valid_cols(dst) % 8 != 0))))
             want = PTO_ERR_SHAPE_MISMATCH;
-    } else if (op == kColExpandDiv) {
+    } else if (op == OP_TCOLEXPANDDIV) {
         if (!same_region(a, dst) || pto_tile_valid_rows(b) < 1 ||
             pto_tile_valid_cols(b) < pto_tile_valid_cols(dst))
             want = PTO_ERR_SHAPE_MISMATCH;
@@ -857,8 +829,8 @@ static void op_binary(reader *r, state *st, enum binary_op op) {
     snapshots_take(&before, operands, 4);
     pto_status got;
     switch (op) {
-    case kPrelu: got = pto_tprelu(dst, a, b, tmp); break;
-    case kPartAdd: got = pto_tpartadd(dst, a, b); break;
+    case OP_TPRELU: got = pto_tprelu(dst, a, b, tmp); break;
+    case OP_TPARTADD: got = pto_tpartadd(dst, a, b); break;
     default: got = pto_tcolexpanddiv(dst, a, b); break;
     }
     check_status(fn, got, want);
@@ -869,15 +841,15 @@ static void op_binary(reader *r, state *st, enum binary_op op) {
         const snapshot *sb = snapshot_of(&before, b);
         check_outside_region(sd, dst, fn);
         unsigned char *want_bytes;
-        if (op == kPrelu) {
-            want_bytes = expected_from(sd, rule_prelu, sa, sb, 0, NULL);
-        } else if (op == kColExpandDiv) {
-            want_bytes = expected_from(sd, rule_div, sa, sb, 1, NULL);
+        if (op == OP_TPRELU) {
+            want_bytes = expected_from(sd, ref_prelu, sa, sb, 0, NULL);
+        } else if (op == OP_TCOLEXPANDDIV) {
+            want_bytes = expected_from(sd, ref_div, sa, sb, 1, NULL);
         } else {
             /* Sum where both are valid, a copy of the full one elsewhere. */
             const snapshot *full = partadd_a_full ? sa : sb;
             const snapshot *part = partadd_a_full ? sb : sa;
-            want_bytes = expected_from(sd, rule_add, full, part, 0, part);
+            want_bytes = expected_from(sd, ref_add, full, part, 0, part);
         }
         check_values(dst, want_bytes, fn);
         free(want_bytes);
@@ -945,6 +917,17 @@ static void op_pow(reader *r, state *st) {
     snapshots_free(&before);
 }
 
+/* One instruction call, its rules and checks by operation. */
+static void op_instruction(reader *r, state *st, op_id op) {
+    switch (op) {
+    case OP_TPOW: op_pow(r, st); break;
+    case OP_TRSQRT: op_rsqrt(r, st); break;
+    case OP_TPRELU:
+    case OP_TCOLEXPANDDIV:
+    case OP_TPARTADD: op_binary(r, st, op); break;
+    }
+}
+
 /* The calls that cannot fail: queries with arbitrary arguments. */
 static void op_queries(reader *r) {
     const pto_status s = (pto_status)(int32_t)take_u32(r);
@@ -973,26 +956,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     CHECK(st.arena != NULL, "out of memory in the harness");
     g_profile = PTO_PROFILE_HOST;
     CHECK(pto_set_profile(PTO_PROFILE_HOST) == PTO_OK, "pto_set_profile(HOST) failed");
-    /* Bounded work per input, whatever its length. Opcodes 0-12 keep the
-     * meaning they had before buffers and profiles existed. */
+    /* Bounded work per input, whatever its length. */
     for (int steps = 0; r.left > 0 && steps < 64; steps++) {
-        switch (take(&r) % 17) {
-        case 0: op_create(&r, &st); break;
-        case 1: op_destroy(&r, &st); break;
-        case 2: op_set_valid(&r, &st); break;
-        case 3: op_write(&r, &st, 0); break;
-        case 4: op_write(&r, &st, 1); break;
-        case 5: op_read(&r, &st, take(&r) & 1); break;
-        case 6: op_binary(&r, &st, kPrelu); break;
-        case 7: op_binary(&r, &st, kPartAdd); break;
-        case 8: op_binary(&r, &st, kColExpandDiv); break;
-        case 9: op_rsqrt(&r, &st); break;
-        case 10: op_pow(&r, &st); break;
-        case 11: op_queries(&r); break;
-        case 13: op_buffer(&r, &st); break;
-        case 14: op_buffer_destroy(&r, &st); break;
-        case 15: op_create_at(&r, &st); break;
-        case 16: op_set_profile(&r); break;
+        const unsigned code = take(&r) % kOpcodes;
+        if (code >= kFirstInstruction) {
+            op_instruction(&r, &st, (op_id)(code - kFirstInstruction));
+            continue;
+        }
+        switch (code) {
+        case kCreate: op_create(&r, &st); break;
+        case kDestroy: op_destroy(&r, &st); break;
+        case kSetValid: op_set_valid(&r, &st); break;
+        case kWrite: op_write(&r, &st, 0); break;
+        case kWriteF32: op_write(&r, &st, 1); break;
+        case kRead: op_read(&r, &st, take(&r) & 1); break;
+        case kQueries: op_queries(&r); break;
+        case kBuffer: op_buffer(&r, &st); break;
+        case kBufferDestroy: op_buffer_destroy(&r, &st); break;
+        case kCreateAt: op_create_at(&r, &st); break;
+        case kSetProfile: op_set_profile(&r); break;
         default: op_create(&r, &st); break;
         }
     }

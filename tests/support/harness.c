@@ -5,19 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- random numbers ---- */
-
-uint64_t rng_next(rng *r) {
-    uint64_t z = (r->state += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-uint32_t rng_below(rng *r, uint32_t n) { return (uint32_t)((rng_next(r) >> 32) % n); }
-
-double rng_unit(rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
-
 /* ---- targets ---- */
 
 void for_each_target(const char *test_name, target_body body, void *ctx) {
@@ -60,7 +47,7 @@ size_t float_specials(pto_dtype dt, uint32_t out[16]) {
         inf - 1u,               /* greatest finite */
         sign | (inf - 1u),
     };
-    const size_t n = sizeof(values) / sizeof(values[0]);
+    const size_t n = COUNT(values);
     memcpy(out, values, sizeof(values));
     return n;
 }
@@ -70,7 +57,7 @@ void gen_pow_pair_log2_result(rng *r, pto_dtype dt, int base_lo, int base_hi, do
     const double x = ldexp(1.0 + rng_unit(r), base_lo + (int)rng_below(r, (uint32_t)(base_hi - base_lo + 1)));
     const uint32_t xb = ref_from_double(dt, x);
     const double lx = log2(ref_to_double(dt, xb));
-    const double t = lo + (hi - lo) * rng_unit(r);
+    const double t = rng_uniform(r, lo, hi);
     *a = xb;
     *b = ref_from_double(dt, lx != 0 ? t / lx : t);
 }
@@ -137,23 +124,11 @@ static size_t element_index(const pto_tile *t, size_t row, size_t col) {
 }
 
 uint32_t tile_get(const pto_tile *t, size_t row, size_t col) {
-    const void *data = pto_tile_data((pto_tile *)t);
-    const size_t i = element_index(t, row, col);
-    switch (pto_dtype_size(pto_tile_dtype(t))) {
-    case 1: return ((const uint8_t *)data)[i];
-    case 2: return ((const uint16_t *)data)[i];
-    default: return ((const uint32_t *)data)[i];
-    }
+    return ref_load(pto_tile_dtype(t), pto_tile_data((pto_tile *)t), element_index(t, row, col));
 }
 
 void tile_put(pto_tile *t, size_t row, size_t col, uint32_t bits) {
-    void *data = pto_tile_data(t);
-    const size_t i = element_index(t, row, col);
-    switch (pto_dtype_size(pto_tile_dtype(t))) {
-    case 1: ((uint8_t *)data)[i] = (uint8_t)bits; break;
-    case 2: ((uint16_t *)data)[i] = (uint16_t)bits; break;
-    default: ((uint32_t *)data)[i] = bits; break;
-    }
+    ref_store(pto_tile_dtype(t), pto_tile_data(t), element_index(t, row, col), bits);
 }
 
 void tile_fill(pto_tile *t, rng *r, gen_kind kind) {
@@ -181,15 +156,6 @@ void assert_tile_unchanged(const pto_tile *t, const uint32_t *snapshot, const ch
 }
 
 /* ---- operations ---- */
-
-const char *op_name(op_id op) {
-    static const char *const names[] = {
-#define PTO_OPERATION(Camel, UPPER, mnemonic) "pto_" #mnemonic,
-#include "../../src/operations.def"
-#undef PTO_OPERATION
-    };
-    return names[op];
-}
 
 pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *src0,
                    pto_tile *src1, pto_tile *tmp) {

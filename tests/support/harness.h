@@ -13,15 +13,7 @@
 
 #include "pto_c.h"
 #include "ref.h"
-#include "targets.h"
-
-/* ---- deterministic random numbers (splitmix64) ---- */
-typedef struct {
-    uint64_t state;
-} rng;
-uint64_t rng_next(rng *r);
-uint32_t rng_below(rng *r, uint32_t n); /* uniform in [0, n) */
-double rng_unit(rng *r);                /* uniform in [0, 1) */
+#include "support.h"
 
 /* ---- targets ---- */
 typedef void (*target_body)(void *ctx, size_t target_index, const char *target);
@@ -70,18 +62,6 @@ uint32_t *tile_snapshot(const pto_tile *t);
 void assert_tile_unchanged(const pto_tile *t, const uint32_t *snapshot, const char *what);
 
 /* ---- operations ---- */
-typedef enum {
-#define PTO_OPERATION(Camel, UPPER, mnemonic) OP_##UPPER,
-#include "../../src/operations.def"
-#undef PTO_OPERATION
-} op_id;
-enum {
-    OP_COUNT = 0
-#define PTO_OPERATION(Camel, UPPER, mnemonic) +1
-#include "../../src/operations.def"
-#undef PTO_OPERATION
-};
-const char *op_name(op_id op);
 /* Calls the operation; src1 is ignored by trsqrt, tmp/algo by all but tpow
  * (tprelu passes tmp through). */
 pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *src0,

@@ -1,9 +1,10 @@
-// Highway's target list and test mock behind a C interface.
-#include "targets.h"
+// Highway's target list and test mock behind the C interface of support.h.
+#include <strings.h>
 
 #include <vector>
 
 #include "hwy/targets.h"
+#include "support.h"
 
 namespace {
 
@@ -26,6 +27,13 @@ int64_t targets_at(size_t index) {
 }
 
 const char* targets_name(int64_t target) { return hwy::TargetName(target); }
+
+int64_t targets_find(const char* name) {
+  for (int64_t target : AllTargets()) {
+    if (strcasecmp(hwy::TargetName(target), name) == 0) return target;
+  }
+  return 0;
+}
 
 void targets_select(int64_t target) {
   (void)AllTargets();  // the list reflects the real CPU, not a mock

@@ -1,0 +1,189 @@
+/* Element encodings: the float formats decoded and rounded exactly, integer
+ * wrap-around, element access by bit pattern, ulp distances. */
+#include <math.h>
+#include <string.h>
+
+#include "support.h"
+
+typedef struct {
+    int frac_bits;
+    int exp_bits;
+} float_format;
+
+static float_format format_of(pto_dtype dt) {
+    switch (dt) {
+    case PTO_FLOAT16: return (float_format){10, 5};
+    case PTO_BFLOAT16: return (float_format){7, 8};
+    default: return (float_format){23, 8};
+    }
+}
+
+bool ref_is_float(pto_dtype dt) {
+    return dt == PTO_FLOAT16 || dt == PTO_BFLOAT16 || dt == PTO_FLOAT32;
+}
+
+bool ref_is_signed(pto_dtype dt) {
+    return dt == PTO_INT8 || dt == PTO_INT16 || dt == PTO_INT32;
+}
+
+unsigned ref_bits(pto_dtype dt) { return (unsigned)pto_dtype_size(dt) * 8u; }
+
+int ref_frac_bits(pto_dtype dt) { return format_of(dt).frac_bits; }
+
+int ref_max_exponent(pto_dtype dt) { return (1 << (format_of(dt).exp_bits - 1)) - 1; }
+
+int ref_min_exponent(pto_dtype dt) { return 1 - ref_max_exponent(dt); }
+
+/* Decodes sign | exponent | fraction of any binary format exactly. */
+static double decode_binary(uint32_t bits, float_format f) {
+    const uint32_t frac = bits & ((1u << f.frac_bits) - 1u);
+    const uint32_t exp_max = (1u << f.exp_bits) - 1u;
+    const uint32_t exponent = (bits >> f.frac_bits) & exp_max;
+    const int bias = (int)(exp_max >> 1);
+    const bool negative = (bits >> (f.frac_bits + f.exp_bits)) & 1u;
+    double v;
+    if (exponent == exp_max)
+        v = frac != 0 ? NAN : INFINITY;
+    else if (exponent == 0)
+        v = ldexp((double)frac, 1 - bias - f.frac_bits);
+    else
+        v = ldexp((double)(frac | (1u << f.frac_bits)), (int)exponent - bias - f.frac_bits);
+    return negative ? -v : v;
+}
+
+uint32_t ref_round_binary(double x, int frac_bits, int exp_bits) {
+    const uint32_t exp_max = (1u << exp_bits) - 1u;
+    const int bias = (int)(exp_max >> 1);
+    const uint32_t sign = signbit(x) ? 1u << (frac_bits + exp_bits) : 0u;
+    const uint32_t inf = exp_max << frac_bits;
+    if (isnan(x)) return sign | inf | (1u << (frac_bits - 1)); /* quiet NaN */
+    const double a = fabs(x);
+    if (isinf(a)) return sign | inf;
+    if (a == 0.0) return sign;
+    int e;
+    (void)frexp(a, &e);
+    const int unbiased = e - 1; /* a in [2^unbiased, 2^(unbiased+1)) */
+    const int emin = 1 - bias;
+    const int quantum = (unbiased < emin ? emin : unbiased) - frac_bits;
+    /* a / 2^quantum is exact; nearbyint rounds it to nearest even. */
+    uint64_t n = (uint64_t)nearbyint(ldexp(a, -quantum));
+    if (unbiased < emin) return sign | (uint32_t)n; /* n == 2^frac_bits encodes the least normal */
+    int biased = unbiased + bias;
+    if (n == (UINT64_C(1) << (frac_bits + 1))) { /* carried into the next binade */
+        n >>= 1;
+        ++biased;
+    }
+    if (biased >= (int)exp_max) return sign | inf;
+    return sign | ((uint32_t)biased << frac_bits) | (uint32_t)(n - (UINT64_C(1) << frac_bits));
+}
+
+int64_t ref_int_value(pto_dtype dt, uint32_t bits) {
+    switch (dt) {
+    case PTO_INT8: return (int8_t)bits;
+    case PTO_UINT8: return (uint8_t)bits;
+    case PTO_INT16: return (int16_t)bits;
+    case PTO_UINT16: return (uint16_t)bits;
+    case PTO_INT32: return (int32_t)bits;
+    default: return (uint32_t)bits;
+    }
+}
+
+uint32_t ref_int_wrap(pto_dtype dt, uint64_t value) {
+    const unsigned bits = ref_bits(dt);
+    return bits >= 32 ? (uint32_t)value : (uint32_t)(value & ((UINT64_C(1) << bits) - 1u));
+}
+
+/* Through memcpy: a buffer need not be aligned to its element (a fuzzed
+ * placement), and a byte buffer must not be read through a wider type. */
+uint32_t ref_load(pto_dtype dt, const void *p, size_t i) {
+    switch (pto_dtype_size(dt)) {
+    case 1: return ((const uint8_t *)p)[i];
+    case 2: {
+        uint16_t v;
+        memcpy(&v, (const char *)p + 2 * i, 2);
+        return v;
+    }
+    default: {
+        uint32_t v;
+        memcpy(&v, (const char *)p + 4 * i, 4);
+        return v;
+    }
+    }
+}
+
+void ref_store(pto_dtype dt, void *p, size_t i, uint32_t bits) {
+    switch (pto_dtype_size(dt)) {
+    case 1: ((uint8_t *)p)[i] = (uint8_t)bits; break;
+    case 2: {
+        const uint16_t v = (uint16_t)bits;
+        memcpy((char *)p + 2 * i, &v, 2);
+        break;
+    }
+    default: memcpy((char *)p + 4 * i, &bits, 4); break;
+    }
+}
+
+double ref_to_double(pto_dtype dt, uint32_t bits) {
+    if (!ref_is_float(dt)) return (double)ref_int_value(dt, bits);
+    return decode_binary(bits, format_of(dt));
+}
+
+uint32_t ref_from_double(pto_dtype dt, double x) {
+    if (dt == PTO_FLOAT32) {
+        union {
+            float f;
+            uint32_t u;
+        } v = {(float)x};
+        return v.u;
+    }
+    if (ref_is_float(dt)) {
+        const float_format f = format_of(dt);
+        return ref_round_binary(x, f.frac_bits, f.exp_bits);
+    }
+    return ref_int_wrap(dt, (uint64_t)(int64_t)x);
+}
+
+bool ref_is_nan(pto_dtype dt, uint32_t bits) {
+    return ref_is_float(dt) && isnan(ref_to_double(dt, bits));
+}
+
+bool ref_is_normal(pto_dtype dt, uint32_t bits) {
+    const float_format f = format_of(dt);
+    const uint32_t exp_max = (1u << f.exp_bits) - 1u;
+    const uint32_t exponent = (bits >> f.frac_bits) & exp_max;
+    return ref_is_float(dt) && exponent != 0 && exponent != exp_max;
+}
+
+/* Position on the number line: consecutive values differ by one, zeros are 0. */
+static int64_t ordinal(pto_dtype dt, uint32_t bits) {
+    const unsigned width = ref_bits(dt);
+    const uint32_t magnitude = bits & (uint32_t)((UINT64_C(1) << (width - 1)) - 1u);
+    return (bits >> (width - 1)) & 1u ? -(int64_t)magnitude : (int64_t)magnitude;
+}
+
+uint64_t ref_ulp_steps(pto_dtype dt, uint32_t a, uint32_t b) {
+    if (!ref_is_float(dt)) return a == b ? 0 : UINT64_MAX;
+    const bool nan_a = ref_is_nan(dt, a), nan_b = ref_is_nan(dt, b);
+    if (nan_a || nan_b) return nan_a && nan_b ? 0 : UINT64_MAX;
+    /* An infinity is no ulp away from a finite value: overflow is not rounding. */
+    if (isinf(ref_to_double(dt, a)) || isinf(ref_to_double(dt, b))) return a == b ? 0 : UINT64_MAX;
+    const int64_t d = ordinal(dt, a) - ordinal(dt, b);
+    return (uint64_t)(d < 0 ? -d : d);
+}
+
+double ref_ulp_error(pto_dtype dt, uint32_t got, double exact) {
+    const double g = ref_to_double(dt, got);
+    if (!isfinite(g) || !isfinite(exact)) {
+        const uint64_t steps = ref_ulp_steps(dt, got, ref_from_double(dt, exact));
+        return steps == UINT64_MAX ? INFINITY : (double)steps;
+    }
+    const float_format f = format_of(dt);
+    const int emin = 2 - (1 << (f.exp_bits - 1));
+    int e = emin;
+    if (exact != 0) {
+        (void)frexp(exact, &e);
+        e -= 1;
+        if (e < emin) e = emin;
+    }
+    return fabs(g - exact) / ldexp(1.0, e - f.frac_bits);
+}

@@ -1,0 +1,80 @@
+/* The elementwise references that need no MPFR: each result computed in
+ * double (or in 64-bit integers) and rounded once to the element type. */
+#include <math.h>
+
+#include "support.h"
+
+uint64_t ref_ipow(int64_t base, int64_t exp) {
+    if (exp < 0) {
+        if (base == 1) return 1;
+        if (base == -1) return (exp & 1) ? (uint64_t)-1 : 1;
+        return 0;
+    }
+    uint64_t result = 1, square = (uint64_t)base;
+    for (uint64_t e = (uint64_t)exp; e != 0; e >>= 1) {
+        if (e & 1u) result *= square;
+        square *= square;
+    }
+    return result;
+}
+
+/* v = n * 2^e with n odd (v > 0 and finite, at most 53 significant bits). */
+static uint64_t odd_part(double v, int *e) {
+    int ex;
+    uint64_t n = (uint64_t)ldexp(frexp(v, &ex), 53);
+    ex -= 53;
+    while ((n & 1u) == 0) n >>= 1, ++ex;
+    *e = ex;
+    return n;
+}
+
+/* The sign of x*m^2 - 1, exactly, for x with at most 24 and m with at most
+ * 25 significant bits (x*m^2 fits 74 bits of a 128-bit integer). */
+static int sign_x_m2_minus_1(double x, double m) {
+    int ex, em;
+    const uint64_t nx = odd_part(x, &ex), nm = odd_part(m, &em);
+    const unsigned __int128 p = (unsigned __int128)nx * nm * nm; /* x m^2 = p 2^k */
+    const int k = ex + 2 * em;
+    if (k >= 0) return 1; /* p >= 1 is odd: p 2^k == 1 only for p == 1, k == 0 */
+    if (k <= -127) return -1; /* p < 2^74 */
+    const unsigned __int128 one = (unsigned __int128)1 << -k;
+    return p > one ? 1 : p < one ? -1 : 0;
+}
+
+/* 1/sqrt(x) correctly rounded: the double quotient picks a candidate, and the
+ * exact comparison of 1/sqrt(x) with the midpoints on both sides of it
+ * (1/sqrt(x) > m exactly when x m^2 < 1) moves it by one if it is wrong. */
+uint32_t ref_rsqrt(pto_dtype dt, uint32_t x) {
+    const double xd = ref_to_double(dt, x);
+    uint32_t y = ref_from_double(dt, 1.0 / sqrt(xd));
+    if (!(xd > 0) || isinf(xd)) return y;
+    for (;;) {
+        const double yd = ref_to_double(dt, y);
+        const double above = ref_to_double(dt, y + 1), below = ref_to_double(dt, y - 1);
+        if (!isinf(above) && sign_x_m2_minus_1(xd, (yd + above) / 2) < 0)
+            ++y;
+        else if (y > 1 && sign_x_m2_minus_1(xd, (yd + below) / 2) > 0)
+            --y;
+        else
+            return y;
+    }
+}
+
+uint32_t ref_prelu(pto_dtype dt, uint32_t x, uint32_t slope) {
+    if (ref_is_float(dt)) {
+        const double v = ref_to_double(dt, x);
+        return v > 0 ? x : ref_from_double(dt, v * ref_to_double(dt, slope));
+    }
+    const int64_t v = ref_int_value(dt, x);
+    if (v > 0) return x;
+    return ref_int_wrap(dt, (uint64_t)v * (uint64_t)ref_int_value(dt, slope));
+}
+
+uint32_t ref_div(pto_dtype dt, uint32_t a, uint32_t b) {
+    return ref_from_double(dt, ref_to_double(dt, a) / ref_to_double(dt, b));
+}
+
+uint32_t ref_add(pto_dtype dt, uint32_t a, uint32_t b) {
+    if (ref_is_float(dt)) return ref_from_double(dt, ref_to_double(dt, a) + ref_to_double(dt, b));
+    return ref_int_wrap(dt, (uint64_t)ref_int_value(dt, a) + (uint64_t)ref_int_value(dt, b));
+}

@@ -1,0 +1,115 @@
+/* The helpers that the tests, the fuzz harnesses and pto-bench share, once:
+ * the operation list (from src/operations.def), element encodings decoded and
+ * rounded exactly, ulp distances, the elementwise references that need no
+ * MPFR, deterministic random numbers and the SIMD targets to run on.
+ * Plain C with a C++ guard; depends on nothing but libpto's header, libm and
+ * (for the targets) Highway. Lives only in tests; shares no code with src/.
+ *
+ * Every element is handled as its raw bit pattern zero-extended to 32 bits. */
+#ifndef PTO_TEST_SUPPORT_H
+#define PTO_TEST_SUPPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pto_c.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- operations ---- */
+typedef enum {
+#define PTO_OPERATION(Camel, UPPER, mnemonic) OP_##UPPER,
+#include "../../src/operations.def"
+#undef PTO_OPERATION
+} op_id;
+enum {
+    OP_COUNT = 0
+#define PTO_OPERATION(Camel, UPPER, mnemonic) +1
+#include "../../src/operations.def"
+#undef PTO_OPERATION
+};
+const char *op_mnemonic(op_id op); /* "tpow", as PTO assembly spells it */
+const char *op_name(op_id op);     /* "pto_tpow", the C function */
+
+/* ---- element types ---- */
+bool ref_is_float(pto_dtype dt);
+bool ref_is_signed(pto_dtype dt);
+unsigned ref_bits(pto_dtype dt); /* element width in bits */
+/* Float types: explicit fraction bits, and the exponents of the smallest and
+ * the largest normal numbers (FLOAT16: 10, -14, 15). */
+int ref_frac_bits(pto_dtype dt);
+int ref_min_exponent(pto_dtype dt);
+int ref_max_exponent(pto_dtype dt);
+
+/* Element i of a row-major buffer of dt, as bits; and its store. */
+uint32_t ref_load(pto_dtype dt, const void *p, size_t i);
+void ref_store(pto_dtype dt, void *p, size_t i, uint32_t bits);
+
+/* Decoding is exact for every float type. Integers decode to their value. */
+double ref_to_double(pto_dtype dt, uint32_t bits);
+/* Rounds once to nearest even (float types); NaN stays NaN, overflow gives
+ * infinity, subnormals are kept. FLOAT32 goes through a cast. Integers take
+ * the low bits of the truncated value. */
+uint32_t ref_from_double(pto_dtype dt, double x);
+/* The same rounding written out for any binary format: frac_bits explicit
+ * fraction bits, exp_bits exponent bits (FLOAT16: 10, 5; BFLOAT16: 7, 8). */
+uint32_t ref_round_binary(double x, int frac_bits, int exp_bits);
+
+int64_t ref_int_value(pto_dtype dt, uint32_t bits);   /* sign-extended as the type says */
+uint32_t ref_int_wrap(pto_dtype dt, uint64_t value);  /* modulo 2^bits */
+
+bool ref_is_nan(pto_dtype dt, uint32_t bits);
+/* True for a finite non-zero value at or above the smallest normal. */
+bool ref_is_normal(pto_dtype dt, uint32_t bits);
+/* Float types: how many representable values lie between a and b (+0 == -0,
+ * a NaN is 0 away from a NaN and UINT64_MAX from anything else, an infinity
+ * UINT64_MAX from anything but itself). Integers:
+ * 0 when equal, UINT64_MAX otherwise. */
+uint64_t ref_ulp_steps(pto_dtype dt, uint32_t a, uint32_t b);
+/* |got - exact| in units of the ulp of the type at exact (finite values;
+ * non-finite ones fall back to ulp steps from the rounded exact value, and
+ * UINT64_MAX steps read as infinity). */
+double ref_ulp_error(pto_dtype dt, uint32_t got, double exact);
+
+/* ---- per-element references, bits in and bits out ---- */
+/* rsqrt is exact: the rounding is decided with integer arithmetic. */
+uint32_t ref_rsqrt(pto_dtype dt, uint32_t x);
+uint32_t ref_prelu(pto_dtype dt, uint32_t x, uint32_t slope);
+uint32_t ref_div(pto_dtype dt, uint32_t a, uint32_t b);
+uint32_t ref_add(pto_dtype dt, uint32_t a, uint32_t b);
+/* Integer power with wrap-around and the contract's negative exponents. */
+uint64_t ref_ipow(int64_t base, int64_t exp);
+
+/* ---- deterministic random numbers (splitmix64) ---- */
+typedef struct {
+    uint64_t state;
+} rng;
+uint64_t rng_next(rng *r);
+uint32_t rng_below(rng *r, uint32_t n);              /* uniform in [0, n) */
+double rng_unit(rng *r);                             /* uniform in [0, 1) */
+double rng_uniform(rng *r, double lo, double hi);    /* uniform in [lo, hi) */
+int64_t rng_between(rng *r, int64_t lo, int64_t hi); /* uniform in [lo, hi] */
+
+/* ---- SIMD targets ----
+ * Those this CPU supports and libpto was compiled for (Highway's
+ * SupportedAndGeneratedTargets), best first, as the CPU reports them before
+ * any selection. Selecting one mocks Highway's supported-target set, which
+ * libpto.so shares through libhwy.so, so the library's next dispatch picks it. */
+size_t targets_count(void);
+int64_t targets_at(size_t index);
+const char *targets_name(int64_t target);
+/* The target of that name (case-insensitive), or 0 when there is none. */
+int64_t targets_find(const char *name);
+/* Makes `target` the only supported one; 0 restores the CPU's real set. */
+void targets_select(int64_t target);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
