@@ -4,6 +4,7 @@
 // through the table in ops.h. Kernels never see invalid arguments.
 #include "ops.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "float_env.h"
@@ -44,7 +45,7 @@ kernels::Plane Offset(pto_tile* t, uint32_t row, uint32_t col) {
 
 // ---- tpow ----------------------------------------------------------------
 
-PTO_CHECK_INLINE inline pto_status CheckTpow(const Operands& o, pto_profile profile) {
+pto_status CheckTpow(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile *base = o.src0, *exp = o.src1;
   const pto_tile* tmp = o.tmp;
@@ -82,7 +83,7 @@ void RunTpow(const Operands& o, pto_profile profile) {
 
 // ---- trsqrt --------------------------------------------------------------
 
-PTO_CHECK_INLINE inline pto_status CheckTrsqrt(const Operands& o, pto_profile profile) {
+pto_status CheckTrsqrt(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
   Validator v("pto_trsqrt");
@@ -102,7 +103,7 @@ void RunTrsqrt(const Operands& o, pto_profile) {
 
 // ---- tprelu --------------------------------------------------------------
 
-PTO_CHECK_INLINE inline pto_status CheckTprelu(const Operands& o, pto_profile profile) {
+pto_status CheckTprelu(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile *src0 = o.src0, *src1 = o.src1;
   const pto_tile* tmp = o.tmp;
@@ -163,7 +164,7 @@ void RunTprelu(const Operands& o, pto_profile) {
 
 // ---- tcolexpanddiv -------------------------------------------------------
 
-PTO_CHECK_INLINE inline pto_status CheckTcolexpanddiv(const Operands& o, pto_profile profile) {
+pto_status CheckTcolexpanddiv(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile *src0 = o.src0, *src1 = o.src1;
   Validator v("pto_tcolexpanddiv");
@@ -206,7 +207,7 @@ inline PartAddPattern PartAddPatternOf(const Operands& o) {
           SameRegion(o.src1, o.dst) && RegionFits(o.src0, o.dst)};
 }
 
-PTO_CHECK_INLINE inline pto_status CheckTpartadd(const Operands& o, pto_profile profile) {
+pto_status CheckTpartadd(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile *src0 = o.src0, *src1 = o.src1;
   Validator v("pto_tpartadd");
@@ -253,42 +254,20 @@ void RunTpartadd(const Operands& o, pto_profile) {
   }
 }
 
-// What every C function does with its operands: the check under the calling
-// thread's profile, then the kernels. Inlined into each C function, so a
-// passing call costs its compares and the kernel call.
-template <pto_status (*Check)(const Operands&, pto_profile),
-          void (*Run)(const Operands&, pto_profile)>
-PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
-  const pto_profile profile = CurrentProfile();
-  const pto_status status = Check(o, profile);
-  if (status != PTO_OK || IsEmptyRegion(o.dst)) return status;
-  const FloatEnvironmentGuard float_env(IsFloatDtype(o.dst->dtype));
-  Run(o, profile);
-  return PTO_OK;
-}
-
-// Out-of-line copies of the checks for the table (the C functions inline theirs).
-pto_status TableCheckTpow(const Operands& o, pto_profile p) { return CheckTpow(o, p); }
-pto_status TableCheckTrsqrt(const Operands& o, pto_profile p) { return CheckTrsqrt(o, p); }
-pto_status TableCheckTprelu(const Operands& o, pto_profile p) { return CheckTprelu(o, p); }
-pto_status TableCheckTcolexpanddiv(const Operands& o, pto_profile p) {
-  return CheckTcolexpanddiv(o, p);
-}
-pto_status TableCheckTpartadd(const Operands& o, pto_profile p) { return CheckTpartadd(o, p); }
 
 }  // namespace
 
 constexpr OpDescriptor kOps[kOpCount] = {
     {OpId::kTpow, "tpow", "pto_tpow", 2, {"base", "exp"}, TmpRole::kRequired,
-     AttrKind::kPowPrecision, 2, TableCheckTpow, RunTpow},
+     AttrKind::kPowPrecision, 2, CheckTpow, RunTpow},
     {OpId::kTrsqrt, "trsqrt", "pto_trsqrt", 1, {"src", nullptr}, TmpRole::kNone, AttrKind::kNone,
-     0, TableCheckTrsqrt, RunTrsqrt},
+     0, CheckTrsqrt, RunTrsqrt},
     {OpId::kTprelu, "tprelu", "pto_tprelu", 2, {"src0", "src1"}, TmpRole::kOptional,
-     AttrKind::kNone, 0, TableCheckTprelu, RunTprelu},
+     AttrKind::kNone, 0, CheckTprelu, RunTprelu},
     {OpId::kTcolexpanddiv, "tcolexpanddiv", "pto_tcolexpanddiv", 2, {"src0", "src1"},
-     TmpRole::kNone, AttrKind::kDivPrecision, 0, TableCheckTcolexpanddiv, RunTcolexpanddiv},
+     TmpRole::kNone, AttrKind::kDivPrecision, 0, CheckTcolexpanddiv, RunTcolexpanddiv},
     {OpId::kTpartadd, "tpartadd", "pto_tpartadd", 2, {"src0", "src1"}, TmpRole::kNone,
-     AttrKind::kNone, 0, TableCheckTpartadd, RunTpartadd},
+     AttrKind::kNone, 0, CheckTpartadd, RunTpartadd},
 };
 
 // The table is indexed by OpId: row i must describe operation i, under the
@@ -325,6 +304,82 @@ pto_status CheckAndRun(const OpDescriptor& op, const Operands& o, pto_profile pr
   return PTO_OK;
 }
 
+namespace {
+
+// ---- the C functions' path ----------------------------------------------
+
+// valid_rows and valid_cols as one value, so that two regions compare in one
+// instruction.
+inline uint64_t ValidRegionKey(const pto_tile* t) {
+  static_assert(offsetof(pto_tile, valid_cols) == offsetof(pto_tile, valid_rows) + 4,
+                "valid_rows and valid_cols are adjacent");
+  uint64_t key;
+  memcpy(&key, &t->valid_rows, sizeof(key));
+  return key;
+}
+
+// The dtypes the operation accepts for dst under HOST, whatever its attribute.
+constexpr uint32_t HostDtypes(OpId id) {
+  const auto host = [](OpDtypes op) {
+    return kAcceptMasks.by_op_and_profile[static_cast<int>(op)][PTO_PROFILE_HOST];
+  };
+  switch (id) {
+    case OpId::kTpow: return host(OpDtypes::kPowDefault) & host(OpDtypes::kPowHighPrecision);
+    case OpId::kTrsqrt: return host(OpDtypes::kRsqrt);
+    case OpId::kTprelu: return host(OpDtypes::kPrelu);
+    case OpId::kTcolexpanddiv: return host(OpDtypes::kColExpandDiv);
+    case OpId::kTpartadd: return host(OpDtypes::kPartAdd);
+  }
+  return 0;
+}
+
+// The common call, accepted in a few compares: the HOST profile; every
+// operand given, owned (owned tiles are separate allocations, so sources are
+// dst itself or apart from it) and of dst's dtype and valid region, which is
+// not empty; the attribute in range; tmp, where the operation requires one,
+// none of the other operands (an optional tmp is absent). Every rule of every
+// C function holds for such a call under HOST, so its check would accept it;
+// any other call goes through the check.
+template <OpId kId>
+PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile) {
+  constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
+  constexpr uint32_t dtypes = HostDtypes(kId);
+  const pto_tile* dst = o.dst;
+  const pto_tile* src1 = op.source_count == 2 ? o.src1 : o.src0;
+  const pto_tile* tmp = op.tmp == TmpRole::kRequired ? o.tmp : o.src0;
+  if (profile != PTO_PROFILE_HOST || dst == nullptr || o.src0 == nullptr || src1 == nullptr ||
+      tmp == nullptr)
+    return false;
+  if (op.tmp == TmpRole::kOptional && o.tmp != nullptr) return false;
+  if (op.tmp == TmpRole::kRequired && (tmp == dst || tmp == o.src0 || tmp == src1)) return false;
+  if (op.attr_count != 0 && static_cast<unsigned>(o.attr) >= static_cast<unsigned>(op.attr_count))
+    return false;
+  const pto_dtype dtype = dst->dtype;
+  const uint64_t region = ValidRegionKey(dst);
+  return (dtypes & DtypeBit(dtype)) != 0 && o.src0->dtype == dtype && src1->dtype == dtype &&
+         tmp->dtype == dtype && ValidRegionKey(o.src0) == region &&
+         ValidRegionKey(src1) == region && ValidRegionKey(tmp) == region &&
+         static_cast<uint32_t>(region) != 0 && (region >> 32) != 0 &&
+         (reinterpret_cast<uintptr_t>(dst->buffer) | reinterpret_cast<uintptr_t>(o.src0->buffer) |
+          reinterpret_cast<uintptr_t>(src1->buffer) | reinterpret_cast<uintptr_t>(tmp->buffer)) ==
+             0;
+}
+
+// What every C function does with its operands: a common call goes straight
+// to the kernels; any other call goes through CheckAndRun, the check under the
+// calling thread's profile and then the kernels. Inlined into each C
+// function, which then holds only the common call's compares and the kernel
+// call (the full check stays out of line in the table).
+template <OpId kId, void (*Run)(const Operands&, pto_profile)>
+PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
+  const pto_profile profile = CurrentProfile();
+  if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile))) return CheckAndRun(Descriptor(kId), o, profile);
+  const FloatEnvironmentGuard float_env(IsFloatDtype(o.dst->dtype));
+  Run(o, profile);
+  return PTO_OK;
+}
+
+}  // namespace
 }  // namespace ops
 }  // namespace pto
 
@@ -335,26 +390,26 @@ extern "C" {
 
 pto_status pto_tpow(pto_tile* dst, const pto_tile* base, const pto_tile* exp, pto_tile* tmp,
                     pto_pow_algorithm algo) {
-  return Call<pto::ops::CheckTpow, pto::ops::RunTpow>(
+  return Call<pto::ops::OpId::kTpow, pto::ops::RunTpow>(
       Operands{dst, base, exp, tmp, pto::RawEnumValue(algo)});
 }
 
 pto_status pto_trsqrt(pto_tile* dst, const pto_tile* src) {
-  return Call<pto::ops::CheckTrsqrt, pto::ops::RunTrsqrt>(Operands{dst, src, nullptr, nullptr, 0});
+  return Call<pto::ops::OpId::kTrsqrt, pto::ops::RunTrsqrt>(Operands{dst, src, nullptr, nullptr, 0});
 }
 
 pto_status pto_tprelu(pto_tile* dst, const pto_tile* src0, const pto_tile* src1,
                       pto_tile* tmp) {
-  return Call<pto::ops::CheckTprelu, pto::ops::RunTprelu>(Operands{dst, src0, src1, tmp, 0});
+  return Call<pto::ops::OpId::kTprelu, pto::ops::RunTprelu>(Operands{dst, src0, src1, tmp, 0});
 }
 
 pto_status pto_tcolexpanddiv(pto_tile* dst, const pto_tile* src0, const pto_tile* src1) {
-  return Call<pto::ops::CheckTcolexpanddiv, pto::ops::RunTcolexpanddiv>(
+  return Call<pto::ops::OpId::kTcolexpanddiv, pto::ops::RunTcolexpanddiv>(
       Operands{dst, src0, src1, nullptr, 0});
 }
 
 pto_status pto_tpartadd(pto_tile* dst, const pto_tile* src0, const pto_tile* src1) {
-  return Call<pto::ops::CheckTpartadd, pto::ops::RunTpartadd>(
+  return Call<pto::ops::OpId::kTpartadd, pto::ops::RunTpartadd>(
       Operands{dst, src0, src1, nullptr, 0});
 }
 

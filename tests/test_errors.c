@@ -19,6 +19,7 @@ typedef struct {
 
 #define T(dt, r, c, vr, vc) {dt, r, c, vr, vc, -1}
 #define FULL(dt) T(dt, 16, 16, 16, 16)
+#define ONE(dt) T(dt, 1, 1, 1, 1)
 #define SAME(index) {0, 0, 0, 0, 0, index}
 #define NUL {NO_TILE, 0, 0, 0, 0, -1}
 enum { DST, SRC0, SRC1, TMP };
@@ -125,6 +126,33 @@ static const error_case kCases[] = {
     {OP_TPARTADD, 0, {T(I32, 16, 16, 0, 0), T(I32, 16, 16, 0, 0), T(I32, 16, 16, 1, 1), NUL}, PTO_ERR_SHAPE_MISMATCH, "src1"},
     {OP_TPARTADD, 0, {T(U8, 16, 16, 8, 0), T(U8, 16, 16, 8, 1), T(U8, 16, 16, 8, 0), NUL}, PTO_ERR_SHAPE_MISMATCH, "src0"},
     {OP_TPARTADD, 0, {T(F32, 16, 16, 8, 8), T(F16, 16, 16, 1, 1), T(F32, 16, 16, 9, 9), NUL}, PTO_ERR_DTYPE_MISMATCH, "src0"},
+
+    /* ---- one element: each rule that a common call (all operands owned, of
+     * dst's dtype and region; the C functions skip the full check for it)
+     * is decided by, broken once ---- */
+    {OP_TPOW, 0, {ONE(F32), ONE(F32), ONE(F32), NUL}, PTO_ERR_NULL_ARGUMENT, "tmp"},
+    {OP_TPOW, 0, {ONE(F32), NUL, ONE(F32), ONE(F32)}, PTO_ERR_NULL_ARGUMENT, "base"},
+    {OP_TPOW, 2, {ONE(F32), ONE(F32), ONE(F32), ONE(F32)}, PTO_ERR_INVALID_ARGUMENT, "algo"},
+    {OP_TPOW, -1, {ONE(F32), ONE(F32), ONE(F32), ONE(F32)}, PTO_ERR_INVALID_ARGUMENT, "algo -1"},
+    {OP_TPOW, 1, {ONE(I32), ONE(I32), ONE(I32), ONE(I32)}, PTO_ERR_UNSUPPORTED_DTYPE, "HIGH_PRECISION"},
+    {OP_TPOW, 0, {ONE(F32), ONE(F32), ONE(F32), ONE(F16)}, PTO_ERR_DTYPE_MISMATCH, "tmp"},
+    {OP_TPOW, 0, {ONE(F32), ONE(F32), ONE(F32), SAME(DST)}, PTO_ERR_ALIASING, "tmp"},
+    {OP_TPOW, 1, {ONE(F32), ONE(F32), ONE(F32), SAME(SRC1)}, PTO_ERR_ALIASING, "exp"},
+    {OP_TPOW, 0, {ONE(F32), ONE(F32), ONE(F32), T(F32, 1, 2, 1, 2)}, PTO_ERR_SHAPE_MISMATCH, "tmp valid region 1x2"},
+    {OP_TRSQRT, 0, {ONE(F32), NUL, NUL, NUL}, PTO_ERR_NULL_ARGUMENT, "src"},
+    {OP_TRSQRT, 0, {ONE(I32), ONE(I32), NUL, NUL}, PTO_ERR_UNSUPPORTED_DTYPE, "INT32"},
+    {OP_TRSQRT, 0, {ONE(F16), ONE(F32), NUL, NUL}, PTO_ERR_DTYPE_MISMATCH, "src"},
+    {OP_TRSQRT, 0, {ONE(F32), T(F32, 2, 1, 2, 1), NUL, NUL}, PTO_ERR_SHAPE_MISMATCH, "src valid region 2x1"},
+    {OP_TPRELU, 0, {ONE(F32), ONE(F32), NUL, NUL}, PTO_ERR_NULL_ARGUMENT, "src1"},
+    {OP_TPRELU, 0, {ONE(F32), ONE(F32), ONE(BF16), NUL}, PTO_ERR_DTYPE_MISMATCH, "src1"},
+    {OP_TPRELU, 0, {ONE(F32), ONE(F32), ONE(F32), SAME(SRC1)}, PTO_ERR_ALIASING, "src1"},
+    {OP_TPRELU, 0, {ONE(F32), ONE(F32), T(F32, 1, 1, 0, 0), NUL}, PTO_ERR_SHAPE_MISMATCH, "src1 valid region 0x0"},
+    {OP_TCOLEXPANDDIV, 0, {NUL, ONE(F32), ONE(F32), NUL}, PTO_ERR_NULL_ARGUMENT, "dst"},
+    {OP_TCOLEXPANDDIV, 0, {ONE(BF16), ONE(BF16), ONE(BF16), NUL}, PTO_ERR_UNSUPPORTED_DTYPE, "BFLOAT16"},
+    {OP_TCOLEXPANDDIV, 0, {ONE(F32), ONE(F32), T(F32, 1, 1, 0, 0), NUL}, PTO_ERR_SHAPE_MISMATCH, "src1 valid region 0x0"},
+    {OP_TCOLEXPANDDIV, 0, {ONE(F32), T(F32, 1, 2, 1, 2), ONE(F32), NUL}, PTO_ERR_SHAPE_MISMATCH, "src0"},
+    {OP_TPARTADD, 0, {ONE(F32), ONE(PTO_INT32), ONE(F32), NUL}, PTO_ERR_DTYPE_MISMATCH, "src0"},
+    {OP_TPARTADD, 0, {ONE(F32), T(F32, 2, 2, 2, 1), ONE(F32), NUL}, PTO_ERR_SHAPE_MISMATCH, "src0 valid region 2x1"},
 };
 
 static pto_tile *make_operand(const operand_spec *spec, pto_tile *const made[], rng *r) {
@@ -187,6 +215,50 @@ static void test_operation_errors(void **state) {
             if (!seen[op][kReachable[op][k]])
                 fail_msg("%s never returned %s", op_name((op_id)op), pto_status_string(kReachable[op][k]));
     print_message("[errors] %zu refused calls checked\n", COUNT(kCases));
+}
+
+/* One-element calls that differ from a common call only where the full
+ * check decides: a profile other than HOST, placed tiles whose elements share
+ * bytes without identical placement, an empty valid region (accepted, with
+ * nothing written). */
+static void test_one_element_full_path(void **state) {
+    (void)state;
+    rng r = {7};
+    pto_tile *d = tile_new(F32, 1, 1, 1, 1), *a = tile_new(F32, 1, 1, 1, 1);
+    pto_tile *b = tile_new(F32, 1, 1, 1, 1);
+    tile_fill(a, &r, GEN_ANY);
+    tile_fill(b, &r, GEN_ANY);
+    uint32_t *before = tile_snapshot(d);
+
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    assert_int_equal(pto_tprelu(d, a, b, NULL), PTO_ERR_NULL_ARGUMENT);
+    assert_non_null(strstr(pto_last_error(), "pto_tprelu: tmp is NULL, but on A2A3"));
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    assert_tile_unchanged(d, before, "dst of a refused one-element call");
+
+    pto_buffer *buffer = NULL;
+    assert_int_equal(pto_buffer_create(64, &buffer), PTO_OK);
+    pto_tile *placed_dst = NULL, *overlapping = NULL;
+    assert_int_equal(pto_tile_create_at(F32, 1, 1, buffer, 0, &placed_dst), PTO_OK);
+    assert_int_equal(pto_tile_create_at(F32, 1, 2, buffer, 0, &overlapping), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(overlapping, 1, 1), PTO_OK);
+    assert_int_equal(pto_trsqrt(placed_dst, overlapping), PTO_ERR_ALIASING);
+    assert_non_null(strstr(pto_last_error(), "pto_trsqrt: src storage overlaps dst storage"));
+    assert_int_equal(pto_tpartadd(placed_dst, a, overlapping), PTO_ERR_ALIASING);
+    assert_non_null(strstr(pto_last_error(), "pto_tpartadd: src1 storage overlaps dst storage"));
+
+    assert_int_equal(pto_tile_set_valid(d, 0, 0), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(a, 0, 0), PTO_OK);
+    assert_int_equal(pto_trsqrt(d, a), PTO_OK);
+    assert_tile_unchanged(d, before, "dst with an empty valid region");
+
+    free(before);
+    pto_tile_destroy(placed_dst);
+    pto_tile_destroy(overlapping);
+    pto_buffer_destroy(buffer);
+    pto_tile_destroy(d);
+    pto_tile_destroy(a);
+    pto_tile_destroy(b);
 }
 
 /* Integer dtypes with HIGH_PRECISION are refused; every float dtype with
@@ -257,6 +329,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_operation_errors),
         cmocka_unit_test(test_tpow_dtype_algorithm_matrix),
+        cmocka_unit_test(test_one_element_full_path),
         cmocka_unit_test(test_success_keeps_last_error),
         cmocka_unit_test(test_last_error_is_per_thread),
     };

@@ -641,6 +641,8 @@ static void placed_ops_body(void *ctx, size_t target_index, const char *target) 
             }
 }
 
+/* Placed tiles always go through the full check, owned ones of one shape
+ * through the C functions' common call: the 1x1 rows compare the two paths. */
 static void test_placed_ops_every_target(void **state) {
     (void)state;
     g_placed_calls = 0;

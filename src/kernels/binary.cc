@@ -68,11 +68,11 @@ HWY_EXPORT(AddImpl);
 namespace kernels {
 
 void Prelu(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a, const ConstPlane& b) {
-  HWY_DYNAMIC_DISPATCH(PreluImpl)(dtype, rows, cols, dst, a, b);
+  PTO_DYNAMIC_DISPATCH(PreluImpl)(dtype, rows, cols, dst, a, b);
 }
 
 void Add(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a, const ConstPlane& b) {
-  HWY_DYNAMIC_DISPATCH(AddImpl)(dtype, rows, cols, dst, a, b);
+  PTO_DYNAMIC_DISPATCH(AddImpl)(dtype, rows, cols, dst, a, b);
 }
 
 void Copy(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src) {

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "hwy/targets.h"
 #include "pto_c.h"
 
 namespace pto {
@@ -26,6 +27,28 @@ struct ConstPlane {
 
 // The SIMD target HWY_DYNAMIC_DISPATCH selects now ("AVX2", "EMU128", ...).
 const char* TargetName();
+
+// The object that holds the chosen targets, hwy::GetChosenTarget(), whose
+// address is fixed: asked for once, while the library loads (target.cc).
+extern hwy::ChosenTarget& chosen_target;
+
+// The index into HWY_EXPORT's tables that HWY_DYNAMIC_DISPATCH computes, the
+// same way, but without HWY_DYNAMIC_DISPATCH's call into libhwy for that
+// object (through the PLT, with every argument register saved around it: a
+// third of a one-element kernel call). A change of targets
+// (hwy::SetSupportedTargetsForTest, pto-bench --target) changes the object
+// and is seen by the next call.
+inline size_t ChosenTargetIndex() { return chosen_target.GetIndex(); }
+
+}  // namespace kernels
+}  // namespace pto
+
+// HWY_DYNAMIC_DISPATCH(FUNC_NAME), through ChosenTargetIndex().
+#define PTO_DYNAMIC_DISPATCH(FUNC_NAME) \
+  (*(HWY_DISPATCH_TABLE(FUNC_NAME)[::pto::kernels::ChosenTargetIndex()]))
+
+namespace pto {
+namespace kernels {
 
 // dst = base ^ exp elementwise (pow.cc; floating point in pow-float-inl.h).
 void Pow(pto_dtype dtype, pto_pow_algorithm algo, size_t rows, size_t cols,

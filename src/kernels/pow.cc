@@ -93,7 +93,7 @@ HWY_EXPORT(PowImpl);
 namespace kernels {
 void Pow(pto_dtype dtype, pto_pow_algorithm algo, size_t rows, size_t cols, const Plane& dst,
          const ConstPlane& base, const ConstPlane& exp) {
-  HWY_DYNAMIC_DISPATCH(PowImpl)(dtype, algo, rows, cols, dst.data, dst.stride, base.data,
+  PTO_DYNAMIC_DISPATCH(PowImpl)(dtype, algo, rows, cols, dst.data, dst.stride, base.data,
                                 base.stride, exp.data, exp.stride);
 }
 }  // namespace kernels

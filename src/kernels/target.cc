@@ -18,7 +18,8 @@ HWY_AFTER_NAMESPACE();
 namespace pto {
 HWY_EXPORT(TargetNameImpl);
 namespace kernels {
-const char* TargetName() { return HWY_DYNAMIC_DISPATCH(TargetNameImpl)(); }
+hwy::ChosenTarget& chosen_target = hwy::GetChosenTarget();
+const char* TargetName() { return PTO_DYNAMIC_DISPATCH(TargetNameImpl)(); }
 }  // namespace kernels
 }  // namespace pto
 #endif
