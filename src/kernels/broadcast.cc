@@ -136,7 +136,7 @@ HWY_EXPORT(ColExpandDivImpl);
 namespace kernels {
 void ColExpandDiv(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src,
                   const void* divisor) {
-  HWY_DYNAMIC_DISPATCH(ColExpandDivImpl)(dtype, rows, cols, dst, src, divisor);
+  PTO_DYNAMIC_DISPATCH(ColExpandDivImpl)(dtype, rows, cols, dst, src, divisor);
 }
 }  // namespace kernels
 }  // namespace pto

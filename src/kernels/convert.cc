@@ -56,7 +56,7 @@ void FromF32(pto_dtype dtype, size_t n, void* dst, const float* src) {
     memmove(dst, src, n * sizeof(float));
     return;
   }
-  HWY_DYNAMIC_DISPATCH(FromF32Impl)(dtype, n, dst, src);
+  PTO_DYNAMIC_DISPATCH(FromF32Impl)(dtype, n, dst, src);
 }
 
 void ToF32(pto_dtype dtype, size_t n, float* dst, const void* src) {
@@ -64,7 +64,7 @@ void ToF32(pto_dtype dtype, size_t n, float* dst, const void* src) {
     memmove(dst, src, n * sizeof(float));
     return;
   }
-  HWY_DYNAMIC_DISPATCH(ToF32Impl)(dtype, n, dst, src);
+  PTO_DYNAMIC_DISPATCH(ToF32Impl)(dtype, n, dst, src);
 }
 
 }  // namespace kernels

@@ -186,7 +186,7 @@ namespace pto {
 HWY_EXPORT(RsqrtImpl);
 namespace kernels {
 void Rsqrt(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src) {
-  HWY_DYNAMIC_DISPATCH(RsqrtImpl)(dtype, rows, cols, dst, src);
+  PTO_DYNAMIC_DISPATCH(RsqrtImpl)(dtype, rows, cols, dst, src);
 }
 }  // namespace kernels
 }  // namespace pto
