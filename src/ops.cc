@@ -296,12 +296,21 @@ const OpDescriptor* FindOp(const char* name, size_t name_length) {
   return nullptr;
 }
 
-pto_status CheckAndRun(const OpDescriptor& op, const Operands& o, pto_profile profile) {
-  const pto_status status = op.check(o, profile);
-  if (status != PTO_OK || IsEmptyRegion(o.dst)) return status;
+namespace {
+// op.run on operands its check accepted, dst's valid region not empty, under
+// IEEE defaults where dst's dtype is a float type.
+PTO_CHECK_INLINE inline pto_status RunAccepted(const OpDescriptor& op, const Operands& o,
+                                               pto_profile profile) {
   const FloatEnvironmentGuard float_env(IsFloatDtype(o.dst->dtype));
   op.run(o, profile);
   return PTO_OK;
+}
+}  // namespace
+
+pto_status CheckAndRun(const OpDescriptor& op, const Operands& o, pto_profile profile) {
+  const pto_status status = op.check(o, profile);
+  if (status != PTO_OK || IsEmptyRegion(o.dst)) return status;
+  return RunAccepted(op, o, profile);
 }
 
 namespace {
@@ -370,13 +379,12 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
 // calling thread's profile and then the kernels. Inlined into each C
 // function, which then holds only the common call's compares and the kernel
 // call (the full check stays out of line in the table).
-template <OpId kId, void (*Run)(const Operands&, pto_profile)>
+template <OpId kId>
 PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
+  constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   const pto_profile profile = CurrentProfile();
-  if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile))) return CheckAndRun(Descriptor(kId), o, profile);
-  const FloatEnvironmentGuard float_env(IsFloatDtype(o.dst->dtype));
-  Run(o, profile);
-  return PTO_OK;
+  if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile))) return CheckAndRun(op, o, profile);
+  return RunAccepted(op, o, profile);
 }
 
 }  // namespace
@@ -390,26 +398,26 @@ extern "C" {
 
 pto_status pto_tpow(pto_tile* dst, const pto_tile* base, const pto_tile* exp, pto_tile* tmp,
                     pto_pow_algorithm algo) {
-  return Call<pto::ops::OpId::kTpow, pto::ops::RunTpow>(
+  return Call<pto::ops::OpId::kTpow>(
       Operands{dst, base, exp, tmp, pto::RawEnumValue(algo)});
 }
 
 pto_status pto_trsqrt(pto_tile* dst, const pto_tile* src) {
-  return Call<pto::ops::OpId::kTrsqrt, pto::ops::RunTrsqrt>(Operands{dst, src, nullptr, nullptr, 0});
+  return Call<pto::ops::OpId::kTrsqrt>(Operands{dst, src, nullptr, nullptr, 0});
 }
 
 pto_status pto_tprelu(pto_tile* dst, const pto_tile* src0, const pto_tile* src1,
                       pto_tile* tmp) {
-  return Call<pto::ops::OpId::kTprelu, pto::ops::RunTprelu>(Operands{dst, src0, src1, tmp, 0});
+  return Call<pto::ops::OpId::kTprelu>(Operands{dst, src0, src1, tmp, 0});
 }
 
 pto_status pto_tcolexpanddiv(pto_tile* dst, const pto_tile* src0, const pto_tile* src1) {
-  return Call<pto::ops::OpId::kTcolexpanddiv, pto::ops::RunTcolexpanddiv>(
+  return Call<pto::ops::OpId::kTcolexpanddiv>(
       Operands{dst, src0, src1, nullptr, 0});
 }
 
 pto_status pto_tpartadd(pto_tile* dst, const pto_tile* src0, const pto_tile* src1) {
-  return Call<pto::ops::OpId::kTpartadd, pto::ops::RunTpartadd>(
+  return Call<pto::ops::OpId::kTpartadd>(
       Operands{dst, src0, src1, nullptr, 0});
 }
 
