@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""The port bound of a kernel's hot loop, from its machine code.
+
+Finds the innermost hot loop of a function in libpto.so (the longest
+backward jump whose body calls nothing), hands its instructions to llvm-mca
+for a CPU model, and prints per element: instructions, FMA-unit operations
+(multiplies and FMAs), and two bounds from llvm-mca's model of the CPU: the block reciprocal
+throughput (the cycles the loop's resources need, perfectly spread over the
+pipes that can take each operation) and the busiest pipe's cycles as
+llvm-mca assigns the work (its resource pressure per iteration). Pipe pressure ignores
+dependencies: it is the least a loop can take on that CPU, whatever the
+scheduling, so a measured time near it says the loop is bound by that pipe.
+
+  bench/loop_bound.py build/src/libpto.so.0 'N_AVX2::PowFloatRows<float, true>' 16 znver3
+
+ELEMENTS is the number of elements one iteration computes (two AVX2 vectors
+of float32: 16). Needs objdump (binutils) and llvm-mca (Debian: llvm).
+"""
+import re
+import subprocess
+import sys
+
+
+def function_range(lib, pattern):
+    out = subprocess.run(["nm", "-C", "-S", lib], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        parts = line.split(None, 3)
+        if len(parts) == 4 and pattern in parts[3]:
+            start = int(parts[0], 16)
+            return start, start + int(parts[1], 16), parts[3]
+    sys.exit(f"loop_bound: no function matching {pattern!r} in {lib}")
+
+
+def disassemble(lib, start, end):
+    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", f"--start-address={start}",
+                          f"--stop-address={end}", lib], capture_output=True, text=True, check=True).stdout
+    insns = []
+    for line in out.splitlines():
+        m = re.match(r"^\s+([0-9a-f]+):\s+(.*)$", line)
+        if m:
+            insns.append((int(m.group(1), 16), re.sub(r"\s*#.*$", "", m.group(2)).strip()))
+    return insns
+
+
+def hot_loop(insns):
+    best = None
+    for i, (addr, text) in enumerate(insns):
+        m = re.match(r"^j\w+\s+([0-9a-f]+)\b", text)
+        if not m:
+            continue
+        target = int(m.group(1), 16)
+        if target >= addr:
+            continue
+        body = [t for a, t in insns if target <= a <= addr]
+        if any(t.startswith("call") for t in body):
+            continue
+        if best is None or len(body) > len(best):
+            best = body
+    if best is None:
+        sys.exit("loop_bound: no loop without calls found")
+    return best
+
+
+def main():
+    if len(sys.argv) != 5:
+        sys.exit(__doc__)
+    lib, pattern, elements, cpu = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+    start, end, name = function_range(lib, pattern)
+    body = hot_loop(disassemble(lib, start, end))
+    code = [t for t in body if not re.match(r"^(j\w+|nop|xchg\s+%ax,%ax|cs nop)", t)]
+    fma = sum(1 for t in code if re.match(r"^v(fn?m(add|sub)\d*[ps][sd]|mul[ps][sd])\b", t))
+    run = subprocess.run(["llvm-mca", f"-mcpu={cpu}", "-iterations=100"], input="\n".join(code) + "\n",
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"loop_bound: llvm-mca -mcpu={cpu} failed: {run.stderr.strip()[:300]}")
+    mca = run.stdout
+    names = dict(re.findall(r"^\[(\d+(?:\.\d+)?)\]\s+-\s+(\S+)", mca, re.M))
+    lines = mca.splitlines()
+    i = lines.index("Resource pressure per iteration:")
+    header, values = lines[i + 1].split(), lines[i + 2].split()
+    pressure = {}
+    for col, val in zip(header, values):
+        key = col.strip("[]")
+        if val != "-":
+            pressure[names.get(key, key) + (key[key.index("."):] if "." in key else "")] = float(val)
+    busiest = max(pressure, key=pressure.get)
+    print(f"{name}: hot loop of {len(code)} instructions for {elements} elements ({cpu})")
+    print(f"  per element: {len(code) / elements:.1f} instructions, {fma / elements:.2f} multiplies and FMAs")
+    rthroughput = float(re.search(r"Block RThroughput:\s+([\d.]+)", mca).group(1))
+    print(f"  llvm-mca's block reciprocal throughput: {rthroughput:.1f} cycles per iteration = "
+          f"{rthroughput / elements:.2f} cycles per element (the resources alone, perfectly spread)")
+    print(f"  busiest pipe: {busiest}, {pressure[busiest]:.1f} cycles per iteration = "
+          f"{pressure[busiest] / elements:.2f} cycles per element (as llvm-mca assigns the work)")
+    top = sorted(pressure.items(), key=lambda kv: -kv[1])[:6]
+    print("  busiest resources, cycles per iteration: " + ", ".join(f"{k} {v:.1f}" for k, v in top))
+
+
+if __name__ == "__main__":
+    main()
