@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The port bound of a kernel's hot loop, from its machine code.
 
-Finds the innermost hot loop of a function in libpto.so (the longest
-backward jump whose body calls nothing), hands its instructions to llvm-mca
+Finds the hot loop of a function in libpto.so (the longest innermost
+loop whose body calls nothing), hands its instructions to llvm-mca
 for a CPU model, and prints per element: instructions, FMA-unit operations
 (multiplies and FMAs), and two bounds from llvm-mca's model of the CPU: the block reciprocal
 throughput (the cycles the loop's resources need, perfectly spread over the
@@ -43,21 +43,24 @@ def disassemble(lib, start, end):
 
 
 def hot_loop(insns):
-    best = None
-    for i, (addr, text) in enumerate(insns):
+    """The longest innermost loop without calls: a backward jump's span that
+    holds no other backward jump."""
+    loops = []
+    for addr, text in insns:
         m = re.match(r"^j\w+\s+([0-9a-f]+)\b", text)
-        if not m:
+        if m and int(m.group(1), 16) < addr:
+            loops.append((int(m.group(1), 16), addr))
+    best = None
+    for start, end in loops:
+        if any((s, e) != (start, end) and start <= s and e <= end for s, e in loops):
             continue
-        target = int(m.group(1), 16)
-        if target >= addr:
-            continue
-        body = [t for a, t in insns if target <= a <= addr]
+        body = [t for a, t in insns if start <= a <= end]
         if any(t.startswith("call") for t in body):
             continue
         if best is None or len(body) > len(best):
             best = body
     if best is None:
-        sys.exit("loop_bound: no loop without calls found")
+        sys.exit("loop_bound: no innermost loop without calls found")
     return best
 
 
