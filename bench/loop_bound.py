@@ -14,7 +14,9 @@ scheduling, so a measured time near it says the loop is bound by that pipe.
   bench/loop_bound.py build/src/libpto.so.0 'N_AVX2::PowFloatRows<float, true>' 16 znver3
 
 ELEMENTS is the number of elements one iteration computes (two AVX2 vectors
-of float32: 16). Needs objdump (binutils) and llvm-mca (Debian: llvm).
+of float32: 16). An optional fifth argument, a regular expression, picks the
+longest innermost loop with an instruction matching it (for kernels whose
+longest loop is a tail: 'vfnmadd.*ymm'). Needs objdump (binutils) and llvm-mca (Debian: llvm).
 """
 import re
 import subprocess
@@ -42,9 +44,10 @@ def disassemble(lib, start, end):
     return insns
 
 
-def hot_loop(insns):
+def hot_loop(insns, must_match=None):
     """The longest innermost loop without calls: a backward jump's span that
-    holds no other backward jump."""
+    holds no other backward jump (and, if given, an instruction matching
+    must_match)."""
     loops = []
     for addr, text in insns:
         m = re.match(r"^j\w+\s+([0-9a-f]+)\b", text)
@@ -57,6 +60,8 @@ def hot_loop(insns):
         body = [t for a, t in insns if start <= a <= end]
         if any(t.startswith("call") for t in body):
             continue
+        if must_match and not any(re.search(must_match, t) for t in body):
+            continue
         if best is None or len(body) > len(best):
             best = body
     if best is None:
@@ -65,11 +70,11 @@ def hot_loop(insns):
 
 
 def main():
-    if len(sys.argv) != 5:
+    if len(sys.argv) not in (5, 6):
         sys.exit(__doc__)
     lib, pattern, elements, cpu = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
     start, end, name = function_range(lib, pattern)
-    body = hot_loop(disassemble(lib, start, end))
+    body = hot_loop(disassemble(lib, start, end), sys.argv[5] if len(sys.argv) == 6 else None)
     code = [t for t in body if not re.match(r"^(j\w+|nop|xchg\s+%ax,%ax|cs nop)", t)]
     fma = sum(1 for t in code if re.match(r"^v(fn?m(add|sub)\d*[ps][sd]|mul[ps][sd])\b", t))
     run = subprocess.run(["llvm-mca", f"-mcpu={cpu}", "-iterations=100"], input="\n".join(code) + "\n",
