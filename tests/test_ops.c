@@ -398,17 +398,24 @@ static void division_body(void *ctx, size_t target_index, const char *target) {
         wrong32 += count_wrong_quotients(PTO_FLOAT32, a, s, want, DIV_ROWS, DIV_COLS_F32, target);
         n32 += (size_t)DIV_ROWS * DIV_COLS_F32;
     }
-    /* float16: the 65536 divisors in 16 tiles, random dividends and ones
-     * whose quotients lie near a float16 midpoint. */
+    /* float16: the 65536 divisors in 16 tiles, random dividends, ones whose
+     * quotients lie near a float16 midpoint, and ones whose quotients are a
+     * subnormal midpoint (2k+1) 2^-25, exactly where a's float16 rounding
+     * allows (the kernel divides there: a quotient from the reciprocal can
+     * land on the wrong side of the tie). */
     for (uint32_t first = 0; first < 0x10000u; first += DIV_COLS_F16) {
         for (uint32_t j = 0; j < DIV_COLS_F16; ++j) s[j] = first + j;
         for (size_t i = 0; i < n_max; ++i) {
             const uint32_t sj = s[i % DIV_COLS_F16];
             const double sd = ref_to_double(PTO_FLOAT16, sj);
-            if (i % DIV_COLS_F16 % DIV_GROUP == 0) kind = rng_below(&r, 4);
-            a[i] = kind == 0 ? gen_value(&r, PTO_FLOAT16, GEN_ANY)
-                                    : ref_from_double(PTO_FLOAT16, sd * ldexp(1.0 + ldexp(2.0 * rng_below(&r, 1024) + 1, -11),
-                                                                             (int)rng_below(&r, 41) - 20));
+            if (i % DIV_COLS_F16 % DIV_GROUP == 0) kind = rng_below(&r, 5);
+            if (kind == 0)
+                a[i] = gen_value(&r, PTO_FLOAT16, GEN_ANY);
+            else if (kind == 4)
+                a[i] = ref_from_double(PTO_FLOAT16, sd * ldexp(2.0 * rng_below(&r, 64) + 1, -25));
+            else
+                a[i] = ref_from_double(PTO_FLOAT16, sd * ldexp(1.0 + ldexp(2.0 * rng_below(&r, 1024) + 1, -11),
+                                                             (int)rng_below(&r, 41) - 20));
             want[i] = ref_div(PTO_FLOAT16, a[i], sj);
         }
         wrong16 += count_wrong_quotients(PTO_FLOAT16, a, s, want, DIV_ROWS_F16, DIV_COLS_F16, target);
