@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "support/harness.h"
 
@@ -434,12 +435,64 @@ static void test_colexpanddiv_is_division(void **state) {
     for_each_target("tcolexpanddiv against division, bit for bit", division_body, NULL);
 }
 
+/* Why float16 needs no correction step (src/kernels/broadcast.cc): with
+ * y = RN32(1/s) and q = RN32(a y), RN16(q) = RN16(a/s) for every pair of
+ * finite nonzero float16 a and s with |q| >= 2^-14. That is IEEE arithmetic
+ * alone, so it is checked here for every pair of positive finite float16
+ * values (signs are exact), against RN16(RN32(a/s)) = RN16(a/s) (24 >=
+ * 2*11+2 bits). Under emulation a spread sample of 256 divisors. The pairs
+ * below 2^-14 where the two differ are counted too: the kernel divides
+ * there, and natively there must be some, or the comparison proves nothing. */
+
+/* x (>= 0) rounded to float16's grid, ties to even, as a float: multiples
+ * of 2^-24 below 2^-14; above, x's bits rounded to 10 fraction bits (65520
+ * and above become 65536, float16's infinity). */
+static float on_float16_grid(float x) {
+    if (x < 0x1p-14f) return rintf(x * 0x1p24f) * 0x1p-24f;
+    uint32_t b;
+    memcpy(&b, &x, sizeof(b));
+    b = (b + 0xFFFu + ((b >> 13) & 1u)) & ~0x1FFFu;
+    memcpy(&x, &b, sizeof(x));
+    return x;
+}
+
+static void test_float16_reciprocal_rounds_like_division(void **state) {
+    (void)state;
+    enum { kFinite = 0x7C00 }; /* positive finite float16 bit patterns, zero included */
+    static float value[kFinite];
+    for (uint32_t bits = 0; bits < kFinite; ++bits) value[bits] = (float)ref_to_double(PTO_FLOAT16, bits);
+    const size_t divisors = under_emulation() ? 256 : 0x8000;
+    size_t pairs = 0, wrong = 0, below = 0;
+    for (size_t k = 0; k < divisors; ++k) {
+        const size_t sb = sample_index(k, divisors, 0x8000);
+        if (sb == 0 || sb >= kFinite) continue;
+        const float s = value[sb];
+        const float y = 1.0f / s;
+        size_t wrong_here = 0, below_here = 0;
+        for (uint32_t ab = 1; ab < kFinite; ++ab) {
+            const float a = value[ab];
+            const float q = a * y;
+            const int differs = on_float16_grid(q) != on_float16_grid(a / s);
+            wrong_here += differs & (q >= 0x1p-14f);
+            below_here += differs & (q < 0x1p-14f);
+        }
+        if (wrong_here != 0 && wrong < 5)
+            print_error("float16 divisor 0x%zx: %zu quotients at or above 2^-14 round apart\n", sb, wrong_here);
+        pairs += kFinite - 1, wrong += wrong_here, below += below_here;
+    }
+    print_message("[ops] float16 a * RN32(1/s) against a / s: %zu pairs, %zu differ at or above 2^-14, "
+                  "%zu below (where the kernel divides)\n", pairs, wrong, below);
+    assert_int_equal(wrong, 0);
+    if (!under_emulation()) assert_true(below > 0);
+}
+
 int main(void) {
-    struct CMUnitTest tests[COUNT(kElementwise) + 2];
+    struct CMUnitTest tests[COUNT(kElementwise) + 3];
     for (size_t i = 0; i < COUNT(kElementwise); ++i)
         tests[i] = (struct CMUnitTest){kElementwise[i].name, test_elementwise, NULL, NULL,
                                        (void *)&kElementwise[i]};
     tests[COUNT(kElementwise)] = (struct CMUnitTest)cmocka_unit_test(test_tpartadd);
     tests[COUNT(kElementwise) + 1] = (struct CMUnitTest)cmocka_unit_test(test_colexpanddiv_is_division);
+    tests[COUNT(kElementwise) + 2] = (struct CMUnitTest)cmocka_unit_test(test_float16_reciprocal_rounds_like_division);
     return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
 }
