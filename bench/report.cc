@@ -210,7 +210,8 @@ void PrintTargetChecks(FILE* out, const std::vector<Row>& rows) {
     const Row* bound_rows[] = {Find(rows, "tprelu", f32, "-", bound_shape),
                                Find(rows, "tpartadd", f32, "full", bound_shape),
                                Find(rows, "tpartadd", f32, "partial", bound_shape),
-                               Find(rows, "tcolexpanddiv", f32, "-", bound_shape)};
+                               Find(rows, "tcolexpanddiv", f32, "-", bound_shape),
+                               Find(rows, "tcolexpanddiv", "float16", "-", bound_shape)};
     for (const Row* r : bound_rows) {
       if (r == nullptr) continue;
       CheckRatio(out, *r, Ratio(r->avx2_add, r->lib), 1.0 / 1.5, what.c_str(),
