@@ -55,16 +55,17 @@ HWY_INLINE void ByColumnPasses(size_t rows, size_t cols, const kernels::Plane& d
 // FLOAT16 needs no correction step: with y = RN32(1/s) (f32, from the f16
 // divisor) and q = RN32(a y), RN16(q) = RN16(a/s) for every pair of finite
 // nonzero float16 a and s with |q| >= 2^-14, the smallest normal float16.
-// Checked exhaustively (all 31743^2 pairs of positive finite values; signs
-// are exact): the pairs where RN16(q) differs, 1495 of them, all have
-// subnormal float16 quotients, where a/s can be exactly a midpoint of the
-// float16 grid (e.g. 91 * 2^-24 / 14 = 6.5 * 2^-24) and q's error decides
-// the tie. Below 2^-14 the lane divides. No f32 step leaves the normal range
-// for float16 operands (|a y| lies in [2^-40, 2^40]), so this holds on
-// every target, with or without FMA. Specials:
-// s = +-0 gives y = +-inf and q = +-inf = a/s (a = 0 or NaN gives NaN,
-// which divides); s = +-inf gives q = +-0 (fails the test and divides);
-// NaN s or a gives NaN q (divides).
+// Checked exhaustively by tests/test_ops.c (all 31743^2 pairs of positive
+// finite values; signs are exact): the 1495 pairs where RN16(q) differs all
+// have subnormal float16 quotients, where a/s can be exactly a midpoint of
+// the float16 grid (e.g. 91 * 2^-24 / 14 = 6.5 * 2^-24) and q's error
+// decides the tie. Below 2^-14 the lane divides. No f32 step leaves the
+// normal range for float16 operands (|a y| lies in [2^-40, 2^40]), so this
+// holds on every target, with or without FMA, and a zero q is a/s exactly
+// (a zero, or s infinite: nonzero finite operands give |q| >= 2^-40), so
+// zero dividends stay on the fast path. Specials: infinite a and finite
+// nonzero s give q = +-inf = a/s; s = +-0 gives y = +-inf and q = +-inf =
+// a/s (a = 0 gives NaN, which divides); a NaN operand gives NaN q (divides).
 HWY_INLINE void ColExpandDivHalf(size_t rows, size_t cols, const kernels::Plane& dst,
                                  const kernels::ConstPlane& src, const void* divisor) {
   using T = hwy::float16_t;
@@ -76,7 +77,8 @@ HWY_INLINE void ColExpandDivHalf(size_t rows, size_t cols, const kernels::Plane&
   const auto body = [](auto dv, const T* pa, const float* ps, T* po) {
     const auto a = LoadAs(dv, pa);
     const auto q = hn::Mul(a, hn::LoadU(dv, ps + kColumnChunk));
-    if (HWY_LIKELY(hn::AllTrue(dv, hn::Ge(hn::Abs(q), hn::Set(dv, 0x1p-14f))))) {
+    const auto exact = hn::Or(hn::Ge(hn::Abs(q), hn::Set(dv, 0x1p-14f)), hn::Eq(q, hn::Zero(dv)));
+    if (HWY_LIKELY(hn::AllTrue(dv, exact))) {
       StoreAs(dv, q, po);
     } else {
       StoreAs(dv, hn::Div(a, hn::LoadU(dv, ps)), po);
@@ -121,7 +123,7 @@ HWY_INLINE void ColExpandDivHalf(size_t rows, size_t cols, const kernels::Plane&
 // near overflow or underflow, subnormals) divides with Div instead.
 //
 // Without a fused multiply-add the remainder cannot be formed exactly:
-// those targets keep ColExpandDivByDivision.
+// those targets keep ColExpandDivByDivision for float32.
 
 HWY_INLINE void ColExpandDivByReciprocal(size_t rows, size_t cols, const kernels::Plane& dst,
                                          const kernels::ConstPlane& src, const void* divisor) {
