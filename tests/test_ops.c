@@ -446,7 +446,9 @@ static void test_colexpanddiv_is_division(void **state) {
 
 /* x (>= 0) rounded to float16's grid, ties to even, as a float: multiples
  * of 2^-24 below 2^-14; above, x's bits rounded to 10 fraction bits (65520
- * and above become 65536, float16's infinity). */
+ * and above become 65536, float16's infinity). ref_from_double gives the
+ * same rounding at about 31 ns a call: a minute for the 2 * 10^9 roundings
+ * below. */
 static float on_float16_grid(float x) {
     if (x < 0x1p-14f) return rintf(x * 0x1p24f) * 0x1p-24f;
     uint32_t b;

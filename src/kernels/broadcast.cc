@@ -1,8 +1,6 @@
 // Column-broadcast family: every row of src divided by one divisor row.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/kernels/broadcast.cc"
-#include <type_traits>
-
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "src/kernels/simd-inl.h"
@@ -10,23 +8,6 @@
 HWY_BEFORE_NAMESPACE();
 namespace pto {
 namespace HWY_NAMESPACE {
-
-// Division of FLOAT16 values in f32 lanes is correctly rounded: f32 has
-// 24 >= 2*11+2 significand bits, so rounding twice equals rounding once.
-template <typename T>
-void ColExpandDivByDivision(size_t rows, size_t cols, const kernels::Plane& dst,
-                            const kernels::ConstPlane& src, const void* divisor) {
-  T* out = static_cast<T*>(dst.data);
-  const T* in = static_cast<const T*>(src.data);
-  const T* div = static_cast<const T*>(divisor);
-  const auto body = [](auto d, const T* pa, const T* pb, T* po) {
-    StoreAs(d, hn::Div(LoadAs(d, pa), LoadAs(d, pb)), po);
-  };
-  // Row 0 last: the divisor may be dst's own row 0 (in-place on src1).
-  ForEachBinaryAnyWidth(ComputeTag<T>(), rows - 1, cols, out + dst.stride, dst.stride,
-                        in + src.stride, src.stride, div, 0, body);
-  ForEachBinaryAnyWidth(ComputeTag<T>(), 1, cols, out, dst.stride, in, src.stride, div, 0, body);
-}
 
 // Columns per pass: per-column f32 constants (at most three arrays of
 // kColumnChunk, 12 KiB on the stack), filled from the divisor row by
@@ -59,13 +40,15 @@ HWY_INLINE void ByColumnPasses(size_t rows, size_t cols, const kernels::Plane& d
 // finite values; signs are exact): the 1495 pairs where RN16(q) differs all
 // have subnormal float16 quotients, where a/s can be exactly a midpoint of
 // the float16 grid (e.g. 91 * 2^-24 / 14 = 6.5 * 2^-24) and q's error
-// decides the tie. Below 2^-14 the lane divides. No f32 step leaves the
-// normal range for float16 operands (|a y| lies in [2^-40, 2^40]), so this
-// holds on every target, with or without FMA, and a zero q is a/s exactly
-// (a zero, or s infinite: nonzero finite operands give |q| >= 2^-40), so
-// zero dividends stay on the fast path. Specials: infinite a and finite
-// nonzero s give q = +-inf = a/s; s = +-0 gives y = +-inf and q = +-inf =
-// a/s (a = 0 gives NaN, which divides); a NaN operand gives NaN q (divides).
+// decides the tie. Below 2^-14 the vector divides in f32 lanes, correctly
+// rounded for float16 (f32 has 24 >= 2*11+2 significand bits, so rounding
+// twice equals rounding once). No f32 step leaves the normal range for
+// float16 operands (|a y| lies in [2^-40, 2^40]), so this holds on every
+// target, with or without FMA, and a zero q is a/s exactly (a zero, or s
+// infinite: nonzero finite operands give |q| >= 2^-40), so zero dividends
+// stay on the fast path. Specials: infinite a and finite nonzero s give
+// q = +-inf = a/s; s = +-0 gives y = +-inf and q = +-inf = a/s (a = 0 gives
+// NaN, which divides); a NaN operand gives NaN q (divides).
 HWY_INLINE void ColExpandDivHalf(size_t rows, size_t cols, const kernels::Plane& dst,
                                  const kernels::ConstPlane& src, const void* divisor) {
   using T = hwy::float16_t;
@@ -121,9 +104,6 @@ HWY_INLINE void ColExpandDivHalf(size_t rows, size_t cols, const kernels::Plane&
 //     NaN.
 // A vector in which some lane fails them (zeros, infinities, NaN, results
 // near overflow or underflow, subnormals) divides with Div instead.
-//
-// Without a fused multiply-add the remainder cannot be formed exactly:
-// those targets keep ColExpandDivByDivision for float32.
 
 HWY_INLINE void ColExpandDivByReciprocal(size_t rows, size_t cols, const kernels::Plane& dst,
                                          const kernels::ConstPlane& src, const void* divisor) {
@@ -155,19 +135,36 @@ HWY_INLINE void ColExpandDivByReciprocal(size_t rows, size_t cols, const kernels
   };
   ByColumnPasses<T>(rows, cols, dst, src, divisor, per_column, body);
 }
+#else
+// Without a fused multiply-add the remainder cannot be formed exactly:
+// float32 divides.
+HWY_INLINE void ColExpandDivByDivision(size_t rows, size_t cols, const kernels::Plane& dst,
+                                       const kernels::ConstPlane& src, const void* divisor) {
+  using T = float;
+  T* out = static_cast<T*>(dst.data);
+  const T* in = static_cast<const T*>(src.data);
+  const T* div = static_cast<const T*>(divisor);
+  const auto body = [](auto d, const T* pa, const T* pb, T* po) {
+    StoreAs(d, hn::Div(LoadAs(d, pa), LoadAs(d, pb)), po);
+  };
+  // Row 0 last: the divisor may be dst's own row 0 (in-place on src1).
+  ForEachBinaryAnyWidth(ComputeTag<T>(), rows - 1, cols, out + dst.stride, dst.stride,
+                        in + src.stride, src.stride, div, 0, body);
+  ForEachBinaryAnyWidth(ComputeTag<T>(), 1, cols, out, dst.stride, in, src.stride, div, 0, body);
+}
 #endif  // HWY_NATIVE_FMA
 
 void ColExpandDivImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
                       const kernels::ConstPlane& src, const void* divisor) {
   VisitDtypeAmong<float, hwy::float16_t>(dtype, [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (std::is_same_v<T, hwy::float16_t>) {
+    if constexpr (hwy::IsSame<T, hwy::float16_t>()) {
       ColExpandDivHalf(rows, cols, dst, src, divisor);
     } else {
 #if HWY_NATIVE_FMA
       ColExpandDivByReciprocal(rows, cols, dst, src, divisor);
 #else
-      ColExpandDivByDivision<T>(rows, cols, dst, src, divisor);
+      ColExpandDivByDivision(rows, cols, dst, src, divisor);
 #endif
     }
   });

@@ -181,9 +181,9 @@ HWY_INLINE hn::Vec<DF> PowInF32Lanes(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
 // branch until both are computed) let the compiler interleave their four
 // double-lane chains (four vectors: no faster). DEFAULT's f32 chain is
 // shorter, and the core overlaps steps by itself: two vectors per step are
-// 2-3% faster on AVX2 (AMD Zen 4 and Zen 3: 1.51 against 1.55 ns per
-// float32 element at 64x64, best of 6 alternating runs) and 5% slower on
-// AVX-512, which keeps one (TwoVectorsPerStep).
+// 2% faster on AVX2 (AMD Zen 4; Zen 3: 1.51 against 1.55 ns per float32
+// element at 64x64, best of 6 alternating runs) and 5% slower on AVX-512
+// (Zen 4), which keeps one (TwoVectorsPerStep).
 //
 // The bound for HIGH_PRECISION float32: per group of double lanes, 25
 // operations on the FMA units with Estrin's scheme (r; P, 13; the log2
@@ -195,7 +195,6 @@ HWY_INLINE hn::Vec<DF> PowInF32Lanes(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
 // Measured on an AMD EPYC (Zen 4): 1.88 ns on AVX2 and 1.46 ns on AVX-512,
 // from 2.65 and 1.70 with one vector per step (2.05 on AVX2 while both
 // vectors' stores waited for one test of all their lanes).
-//
 template <bool kHigh>
 constexpr bool TwoVectorsPerStep() {
   return kHigh || !(HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3);

@@ -10,7 +10,8 @@
 //   - PTO_NATIVE_LOOKUP16: Lookup16, one or two permutes per table;
 //   - PTO_NATIVE_CLAMP_EXPONENT: ClampExponent, one VRANGEPD on AVX-512;
 //   - PTO_NATIVE_POW_TAIL: LoadTail/StoreTail, row tails by masked loads
-//     and stores instead of stack buffers;
+//     and stores instead of stack buffers (AVX2 float32 stores: by 4, 2 and
+//     1 lanes, StoreFirstLanesByHalves);
 //   - PTO_NATIVE_RSQRT_ESTIMATE: EstimateTo12Bits, RSQRTPS alone.
 // The flags follow Highway's HWY_NATIVE_* convention: this file is compiled
 // once per target (foreach_target.h), and each pass toggles the flags of the
@@ -151,8 +152,8 @@ HWY_INLINE hn::Vec<DF> Lookup16(DF df, const float* table, hn::Vec<hn::RebindToU
 // back, by masked loads and stores, which neither touch memory outside the
 // region nor write it back (AVX2 vmaskmovps, AVX-512 masked moves; AVX2 f32
 // stores by halves, below); the unused lanes get x = y = 1, which stays on
-// the fast paths. A tail through
-// stack buffers costs more than the vector itself (a store-forwarding stall
+// the fast paths. A tail through stack buffers costs more than the vector
+// itself (a store-forwarding stall
 // on the reload, the fill loop and a memcpy call). AVX2 has no 16-bit masked
 // moves: FLOAT16/BFLOAT16 go through the buffers there.
 template <typename T>
