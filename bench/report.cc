@@ -169,12 +169,16 @@ void PrintRow(FILE* out, const Row& r) {
 void PrintCallOverhead(FILE* out, const std::vector<Row>& rows) {
   fprintf(out,
           "\nPer-call cost on 1x1 tiles (ns per call, median; the scalar loop for scale; empty: a\n"
-          "call to a function in another object file that does nothing, and the call's multiple of it):\n");
+          "call to a function in another object file that does nothing; add: the AVX2 add loop of\n"
+          "another object file on one element; the call's multiple of each):\n");
   for (const Row& r : rows) {
     if (r.shape != "1x1" || r.dtype != "float32") continue;
-    fprintf(out, "  %-14s %-8s %-7s %7.1f ns   scalar %7.1f ns   empty %5.2f ns   %6s empty\n",
+    fprintf(out,
+            "  %-14s %-8s %-7s %7.1f ns   scalar %7.1f ns   empty %5.2f ns   add %5.2f ns   %6s empty"
+            "   %6s add\n",
             r.op.c_str(), r.dtype.c_str(), r.algo.c_str(), r.lib.median, r.scalar.median,
-            r.empty_call.median, FormatRatio(Ratio(r.lib, r.empty_call)).c_str());
+            r.empty_call.median, r.avx2_add.median, FormatRatio(Ratio(r.lib, r.empty_call)).c_str(),
+            FormatRatio(Ratio(r.lib, r.avx2_add)).c_str());
   }
 }
 
@@ -248,6 +252,15 @@ void PrintTargetChecks(FILE* out, const std::vector<Row>& rows) {
     const std::string measured = FormatRatio(t.half_ratio) + " | " + FormatRatio(t.bfloat_ratio) +
                                  " f32 time";
     Check(out, *judged, fast, Describe(wide, "float16 | bfloat16 vs float32"), measured, "<= 2x");
+  }
+  // Issue 18's 1x1 goals, against a non-inlined one-element add call.
+  for (const Row* r : {Find(rows, "tprelu", f32, "-", "1x1"), Find(rows, "tpow", f32, "default", "1x1")}) {
+    if (r == nullptr) continue;
+    const double ratio = Ratio(r->lib, r->avx2_add);
+    if (std::isnan(ratio)) continue;
+    const double goal = r->op == "tpow" ? 8.0 : 5.0;
+    Check(out, *r, ratio <= goal, Describe(*r, "1x1 call vs 1-element add call"),
+          FormatRatio(ratio) + " add", goal == 8.0 ? "<= 8x" : "<= 5x");
   }
   // A call's own cost, against an empty call; tpow's is reported above only.
   for (const Row& r : rows) {
