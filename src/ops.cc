@@ -374,6 +374,16 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
              0;
 }
 
+// CheckAndRun for a call that is not the common one, out of line and with
+// the operands in registers: the common call's path then stores none of
+// them (CheckAndRun takes them by reference).
+template <OpId kId>
+__attribute__((noinline, cold)) pto_status CheckAndRunApart(pto_tile* dst, const pto_tile* src0,
+                                                            const pto_tile* src1, pto_tile* tmp,
+                                                            int attr, pto_profile profile) {
+  return CheckAndRun(kOps[static_cast<size_t>(kId)], Operands{dst, src0, src1, tmp, attr}, profile);
+}
+
 // What every C function does with its operands: a common call goes straight
 // to the kernels; any other call goes through CheckAndRun, the check under the
 // calling thread's profile and then the kernels. Inlined into each C
@@ -383,7 +393,8 @@ template <OpId kId>
 PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   const pto_profile profile = CurrentProfile();
-  if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile))) return CheckAndRun(op, o, profile);
+  if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile)))
+    return CheckAndRunApart<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, profile);
   return RunAccepted(op, o, profile);
 }
 
