@@ -254,13 +254,19 @@ void PrintTargetChecks(FILE* out, const std::vector<Row>& rows) {
     Check(out, *judged, fast, Describe(wide, "float16 | bfloat16 vs float32"), measured, "<= 2x");
   }
   // Issue 18's 1x1 goals, against a non-inlined one-element add call.
-  for (const Row* r : {Find(rows, "tprelu", f32, "-", "1x1"), Find(rows, "tpow", f32, "default", "1x1")}) {
+  struct CallGoal {
+    const char* op;
+    const char* algo;
+    double times;
+    const char* text;
+  };
+  for (const CallGoal& g : {CallGoal{"tprelu", "-", 5.0, "<= 5x"}, CallGoal{"tpow", "default", 8.0, "<= 8x"}}) {
+    const Row* r = Find(rows, g.op, f32, g.algo, "1x1");
     if (r == nullptr) continue;
     const double ratio = Ratio(r->lib, r->avx2_add);
     if (std::isnan(ratio)) continue;
-    const double goal = r->op == "tpow" ? 8.0 : 5.0;
-    Check(out, *r, ratio <= goal, Describe(*r, "1x1 call vs 1-element add call"),
-          FormatRatio(ratio) + " add", goal == 8.0 ? "<= 8x" : "<= 5x");
+    Check(out, *r, ratio <= g.times, Describe(*r, "1x1 call vs 1-element add call"),
+          FormatRatio(ratio) + " add", g.text);
   }
   // A call's own cost, against an empty call; tpow's is reported above only.
   for (const Row& r : rows) {

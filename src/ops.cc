@@ -305,15 +305,6 @@ PTO_CHECK_INLINE inline pto_status RunAccepted(const OpDescriptor& op, const Ope
   op.run(o, profile);
   return PTO_OK;
 }
-}  // namespace
-
-pto_status CheckAndRun(const OpDescriptor& op, const Operands& o, pto_profile profile) {
-  const pto_status status = op.check(o, profile);
-  if (status != PTO_OK || IsEmptyRegion(o.dst)) return status;
-  return RunAccepted(op, o, profile);
-}
-
-namespace {
 
 // ---- the C functions' path ----------------------------------------------
 
@@ -374,14 +365,19 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
              0;
 }
 
-// CheckAndRun for a call that is not the common one, out of line and with
-// the operands in registers: the common call's path then stores none of
-// them (CheckAndRun takes them by reference).
+// Any call that is not the common one: the check under `profile`, then the
+// kernels when it passes and dst's region is not empty. Out of line, with
+// the operands in registers, so that the common call's path stores none of
+// them.
 template <OpId kId>
-__attribute__((noinline, cold)) pto_status CheckAndRunApart(pto_tile* dst, const pto_tile* src0,
-                                                            const pto_tile* src1, pto_tile* tmp,
-                                                            int attr, pto_profile profile) {
-  return CheckAndRun(kOps[static_cast<size_t>(kId)], Operands{dst, src0, src1, tmp, attr}, profile);
+__attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_tile* src0,
+                                                       const pto_tile* src1, pto_tile* tmp, int attr,
+                                                       pto_profile profile) {
+  constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
+  const Operands o{dst, src0, src1, tmp, attr};
+  const pto_status status = op.check(o, profile);
+  if (status != PTO_OK || IsEmptyRegion(dst)) return status;
+  return RunAccepted(op, o, profile);
 }
 
 // What every C function does with its operands: a common call goes straight
@@ -394,7 +390,7 @@ PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   const pto_profile profile = CurrentProfile();
   if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile)))
-    return CheckAndRunApart<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, profile);
+    return CheckAndRun<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, profile);
   return RunAccepted(op, o, profile);
 }
 

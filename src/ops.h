@@ -76,10 +76,6 @@ inline const OpDescriptor& Descriptor(OpId id) { return kOps[static_cast<size_t>
 // The operation whose mnemonic is `name` (name_length bytes); NULL if none.
 const OpDescriptor* FindOp(const char* name, size_t name_length);
 
-// check, then run when the check passes and dst's region is not empty, with
-// the floating-point environment the kernels assume: what each C function does.
-pto_status CheckAndRun(const OpDescriptor& op, const Operands& o, pto_profile profile);
-
 }  // namespace ops
 }  // namespace pto
 

@@ -141,16 +141,11 @@ HWY_INLINE void ColExpandDivByReciprocal(size_t rows, size_t cols, const kernels
 HWY_INLINE void ColExpandDivByDivision(size_t rows, size_t cols, const kernels::Plane& dst,
                                        const kernels::ConstPlane& src, const void* divisor) {
   using T = float;
-  T* out = static_cast<T*>(dst.data);
-  const T* in = static_cast<const T*>(src.data);
-  const T* div = static_cast<const T*>(divisor);
-  const auto body = [](auto d, const T* pa, const T* pb, T* po) {
-    StoreAs(d, hn::Div(LoadAs(d, pa), LoadAs(d, pb)), po);
+  const auto per_column = [](auto dv, const T* ps, float* out) { hn::StoreU(LoadAs(dv, ps), dv, out); };
+  const auto body = [](auto dv, const T* pa, const float* ps, T* po) {
+    StoreAs(dv, hn::Div(LoadAs(dv, pa), hn::LoadU(dv, ps)), po);
   };
-  // Row 0 last: the divisor may be dst's own row 0 (in-place on src1).
-  ForEachBinaryAnyWidth(ComputeTag<T>(), rows - 1, cols, out + dst.stride, dst.stride,
-                        in + src.stride, src.stride, div, 0, body);
-  ForEachBinaryAnyWidth(ComputeTag<T>(), 1, cols, out, dst.stride, in, src.stride, div, 0, body);
+  ByColumnPasses<T>(rows, cols, dst, src, divisor, per_column, body);
 }
 #endif  // HWY_NATIVE_FMA
 

@@ -71,7 +71,8 @@ void Copy(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,
           const ConstPlane& src);
 
 // dst[i, j] = src[i, j] / divisor[j]; FLOAT32 and FLOAT16 (broadcast.cc).
-// Row 0 is written last, so divisor may be row 0 of dst itself.
+// Each pass copies its columns of divisor before writing any row of them, so
+// divisor may be row 0 of dst itself.
 void ColExpandDiv(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,
                   const ConstPlane& src, const void* divisor);
 

@@ -153,9 +153,9 @@ HWY_INLINE hn::Vec<DF> Lookup16(DF df, const float* table, hn::Vec<hn::RebindToU
 // region nor write it back (AVX2 vmaskmovps, AVX-512 masked moves; AVX2 f32
 // stores by halves, below); the unused lanes get x = y = 1, which stays on
 // the fast paths. A tail through stack buffers costs more than the vector
-// itself (a store-forwarding stall
-// on the reload, the fill loop and a memcpy call). AVX2 has no 16-bit masked
-// moves: FLOAT16/BFLOAT16 go through the buffers there.
+// itself (a store-forwarding stall on the reload, the fill loop and a memcpy
+// call). AVX2 has no 16-bit masked moves: FLOAT16/BFLOAT16 go through the
+// buffers there.
 template <typename T>
 constexpr bool MaskedTailFor() {
   return hwy::IsSame<T, float>() || HWY_TARGET <= HWY_AVX3;
