@@ -43,6 +43,17 @@ kernels::Plane Offset(pto_tile* t, uint32_t row, uint32_t col) {
   return {base + (static_cast<size_t>(row) * t->cols + col) * pto_dtype_size(t->dtype), t->cols};
 }
 
+// Whether the valid regions of dst and of sources with dst's valid region
+// are each valid_rows * valid_cols consecutive elements from the tile's
+// data: every tile's rows are exactly its valid columns. The elementwise
+// kernels then take the region as one row (kernels.h).
+bool Contiguous(const pto_tile* dst, const pto_tile* a, const pto_tile* b) {
+  const uint32_t cols = dst->valid_cols;
+  return dst->cols == cols && a->cols == cols && b->cols == cols;
+}
+
+size_t RegionElements(const pto_tile* t) { return size_t{t->valid_rows} * t->valid_cols; }
+
 // ---- tpow ----------------------------------------------------------------
 
 pto_status CheckTpow(const Operands& o, pto_profile profile) {
@@ -77,6 +88,10 @@ void RunTpow(const Operands& o, pto_profile profile) {
                                          ? PTO_POW_DEFAULT
                                          : PTO_POW_HIGH_PRECISION;
   pto_tile* dst = o.dst;
+  if (Contiguous(dst, o.src0, o.src1)) {
+    return kernels::PowContiguous(dst->dtype, computed, RegionElements(dst), dst->data,
+                                  o.src0->data, o.src1->data);
+  }
   kernels::Pow(dst->dtype, computed, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
                ConstPlaneOf(o.src0), ConstPlaneOf(o.src1));
 }
@@ -98,6 +113,9 @@ pto_status CheckTrsqrt(const Operands& o, pto_profile profile) {
 
 void RunTrsqrt(const Operands& o, pto_profile) {
   pto_tile* dst = o.dst;
+  if (Contiguous(dst, o.src0, o.src0)) {
+    return kernels::RsqrtContiguous(dst->dtype, RegionElements(dst), dst->data, o.src0->data);
+  }
   kernels::Rsqrt(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0));
 }
 
@@ -158,6 +176,10 @@ pto_status CheckTprelu(const Operands& o, pto_profile profile) {
 
 void RunTprelu(const Operands& o, pto_profile) {
   pto_tile* dst = o.dst;
+  if (Contiguous(dst, o.src0, o.src1)) {
+    return kernels::PreluContiguous(dst->dtype, RegionElements(dst), dst->data, o.src0->data,
+                                    o.src1->data);
+  }
   kernels::Prelu(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0),
                  ConstPlaneOf(o.src1));
 }
@@ -238,6 +260,11 @@ void RunTpartadd(const Operands& o, pto_profile) {
   const pto_dtype dtype = dst->dtype;
   const uint32_t rows = dst->valid_rows, cols = dst->valid_cols;
   const uint32_t part_rows = part->valid_rows, part_cols = part->valid_cols;
+  // Both sources of dst's region: the sum over the whole of it.
+  if (part_rows == rows && part_cols == cols && Contiguous(dst, o.src0, o.src1)) {
+    return kernels::AddContiguous(dtype, RegionElements(dst), dst->data, o.src0->data,
+                                  o.src1->data);
+  }
   if (part_rows > 0 && part_cols > 0) {
     kernels::Add(dtype, part_rows, part_cols, PlaneOf(dst), ConstPlaneOf(o.src0),
                  ConstPlaneOf(o.src1));

@@ -15,6 +15,12 @@
  * division and addition: quotients and sums that overflow, underflow or
  * cancel). Under an emulator a 2^14 sample, as the line says.
  *
+ * Layout: on every target, the same elements as rows of 1021 in tiles of
+ * exactly that width (the region one run of consecutive elements, which the
+ * kernels take as one row) and in tiles 3 columns wider (row by row) give the
+ * same bits, for every row, DEFAULT included: no result depends on how its
+ * tile is laid out.
+ *
  * Prints one line per row with the number of elements in which some target
  * differs from the first. One kind of row prints without failing: tpow
  * DEFAULT on float types, whose contract is an error bound that each target
@@ -270,7 +276,36 @@ typedef struct {
     char targets[MAX_TARGETS * 12];    /* "AVX2,SSE4,..." */
     size_t examples;
     uint32_t last_a, last_b;
+    size_t layout_differing[MAX_TARGETS]; /* per target, padded vs unpadded rows */
 } identity_run;
+
+#define LAYOUT_COLS 1021u
+#define LAYOUT_PAD 3u
+
+/* The first rows * LAYOUT_COLS inputs in unpadded and in padded tiles; the
+ * number of elements whose results differ (NaN-ness for NaNs), with an
+ * example or two. */
+static size_t layout_differences(identity_run *run, const char *target) {
+    const identity_row *row = run->row;
+    const uint32_t rows = (uint32_t)(run->n / LAYOUT_COLS);
+    const size_t n = (size_t)rows * LAYOUT_COLS;
+    uint32_t *padded = run->got; /* compared already */
+    uint32_t *plain = malloc(n * sizeof(uint32_t));
+    assert_non_null(plain);
+    op_run_rows(row->op, row->dt, row->algo, run->a, run->b, plain, rows, LAYOUT_COLS);
+    op_run_padded(row->op, row->dt, row->algo, run->a, run->b, padded, rows, LAYOUT_COLS, LAYOUT_PAD);
+    size_t differing = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (same_result(row->dt, plain[i], padded[i])) continue;
+        if (differing++ < 2)
+            print_message("[identity] %s on %s, layout: a=0x%x b=0x%x: 0x%x in %u-wide tiles, 0x%x in "
+                          "%u-wide ones\n",
+                          row->name, target, run->a[i], run->b[i], plain[i], LAYOUT_COLS, padded[i],
+                          LAYOUT_COLS + LAYOUT_PAD);
+    }
+    free(plain);
+    return differing;
+}
 
 static void run_on_target(void *ctx, size_t target_index, const char *target) {
     identity_run *run = ctx;
@@ -280,8 +315,7 @@ static void run_on_target(void *ctx, size_t target_index, const char *target) {
     strncat(run->targets, target, sizeof(run->targets) - strlen(run->targets) - 1);
     uint32_t *out = target_index == 0 ? run->first : run->got;
     run_op(run->row, run->a, run->b, out, run->n);
-    if (target_index == 0) return;
-    for (size_t i = 0; i < run->n; ++i) {
+    for (size_t i = 0; target_index > 0 && i < run->n; ++i) {
         if (same_result(dt, run->first[i], out[i])) continue;
         run->differing[target_index]++;
         run->differs[i] = true;
@@ -293,6 +327,7 @@ static void run_on_target(void *ctx, size_t target_index, const char *target) {
                           run->row->name, target, run->a[i], ref_to_double(dt, run->a[i]), run->b[i],
                           ref_to_double(dt, run->b[i]), out[i], run->first[i]);
     }
+    if (run->n >= LAYOUT_COLS) run->layout_differing[target_index] = layout_differences(run, target);
 }
 
 static void test_identity(void **state) {
@@ -330,9 +365,16 @@ static void test_identity(void **state) {
     if (p == NOT_PROMISED)
         print_message("[identity] %s: not enforced (DEFAULT promises an error bound, not the same bits)\n",
                       row->name);
+    size_t layout_differing = 0;
+    for (size_t t = 0; t < MAX_TARGETS; ++t) layout_differing += run.layout_differing[t];
+    print_message("[identity] %s layout: %u-wide rows in %u- and %u-wide tiles on %s: %zu differ\n",
+                  row->name, LAYOUT_COLS, LAYOUT_COLS, LAYOUT_COLS + LAYOUT_PAD, run.targets,
+                  layout_differing);
     free(run.a), free(run.b), free(run.first), free(run.got), free(run.differs);
     if (p == ENFORCED && differing != 0)
         fail_msg("%s: %zu of %zu results differ between SIMD targets", row->name, differing, run.n);
+    if (layout_differing != 0)
+        fail_msg("%s: %zu results differ between padded and unpadded tiles", row->name, layout_differing);
 }
 
 /* ---- the rows: every (op, dtype[, algo]) that HOST accepts ---- */

@@ -26,32 +26,63 @@ HWY_INLINE hn::Mask<D> IsPositive(D d, hn::Vec<D> x) {
 template <typename T>
 using AddTag = std::conditional_t<sizeof(T) == 1, hn::ScalableTag<T>, ComputeTag<T>>;
 
-template <typename T>
-void PreluTyped(size_t rows, size_t cols, const kernels::Plane& dst, const kernels::ConstPlane& a,
-                const kernels::ConstPlane& b) {
-  ForEachElementwise(ComputeTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
-                     static_cast<const T*>(a.data), a.stride, static_cast<const T*>(b.data),
-                     b.stride, [](auto d, auto x, auto slope) {
-                       return hn::IfThenElse(IsPositive(d, x), x, hn::Mul(x, slope));
-                     });
+struct PreluOp {
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> slope) const {
+    return hn::IfThenElse(IsPositive(d, x), x, hn::Mul(x, slope));
+  }
+};
+
+struct AddOp {
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
+    return hn::Add(x, y);
+  }
+};
+
+// dst = op(a, b) over a region of T, in Tag<T>'s lanes.
+template <template <typename> class Tag, typename T, class Op>
+HWY_INLINE void BinaryTyped(size_t rows, size_t cols, void* dst, size_t dst_stride, const void* a,
+                            size_t a_stride, const void* b, size_t b_stride) {
+  ForEachElementwise(Tag<T>(), rows, cols, static_cast<T*>(dst), dst_stride,
+                     static_cast<const T*>(a), a_stride, static_cast<const T*>(b), b_stride, Op());
 }
 
-template <typename T>
-void AddTyped(size_t rows, size_t cols, const kernels::Plane& dst, const kernels::ConstPlane& a,
-              const kernels::ConstPlane& b) {
-  ForEachElementwise(AddTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
-                     static_cast<const T*>(a.data), a.stride, static_cast<const T*>(b.data),
-                     b.stride, [](auto, auto x, auto y) { return hn::Add(x, y); });
+template <template <typename> class Tag, class Op>
+void BinaryImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
+                const kernels::ConstPlane& a, const kernels::ConstPlane& b) {
+  VisitDtype(dtype, [&](auto tag) {
+    BinaryTyped<Tag, decltype(tag), Op>(rows, cols, dst.data, dst.stride, a.data, a.stride, b.data,
+                                        b.stride);
+  });
+}
+
+// n contiguous elements: float32 decided first and inline; the other dtypes
+// through BinaryImpl as one row.
+template <template <typename> class Tag, class Op>
+void BinaryContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b) {
+  if (HWY_UNLIKELY(dtype != PTO_FLOAT32)) {
+    return BinaryImpl<Tag, Op>(dtype, 1, n, {dst, 0}, {a, 0}, {b, 0});
+  }
+  BinaryTyped<Tag, float, Op>(1, n, dst, 0, a, 0, b, 0);
 }
 
 void PreluImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
                const kernels::ConstPlane& a, const kernels::ConstPlane& b) {
-  VisitDtype(dtype, [&](auto tag) { PreluTyped<decltype(tag)>(rows, cols, dst, a, b); });
+  BinaryImpl<ComputeTag, PreluOp>(dtype, rows, cols, dst, a, b);
 }
 
 void AddImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
              const kernels::ConstPlane& a, const kernels::ConstPlane& b) {
-  VisitDtype(dtype, [&](auto tag) { AddTyped<decltype(tag)>(rows, cols, dst, a, b); });
+  BinaryImpl<AddTag, AddOp>(dtype, rows, cols, dst, a, b);
+}
+
+void PreluContiguousImpl(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b) {
+  BinaryContiguous<ComputeTag, PreluOp>(dtype, n, dst, a, b);
+}
+
+void AddContiguousImpl(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b) {
+  BinaryContiguous<AddTag, AddOp>(dtype, n, dst, a, b);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -65,6 +96,8 @@ HWY_AFTER_NAMESPACE();
 namespace pto {
 HWY_EXPORT(PreluImpl);
 HWY_EXPORT(AddImpl);
+HWY_EXPORT(PreluContiguousImpl);
+HWY_EXPORT(AddContiguousImpl);
 namespace kernels {
 
 void Prelu(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a, const ConstPlane& b) {
@@ -73,6 +106,14 @@ void Prelu(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const Co
 
 void Add(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a, const ConstPlane& b) {
   PTO_DYNAMIC_DISPATCH(AddImpl)(dtype, rows, cols, dst, a, b);
+}
+
+void PreluContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b) {
+  PTO_DYNAMIC_DISPATCH(PreluContiguousImpl)(dtype, n, dst, a, b);
+}
+
+void AddContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b) {
+  PTO_DYNAMIC_DISPATCH(AddContiguousImpl)(dtype, n, dst, a, b);
 }
 
 void Copy(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src) {

@@ -78,6 +78,17 @@ void ColExpandDiv(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,
 
 // Converts n floats to FLOAT16/BFLOAT16/FLOAT32 with round-to-nearest-even
 // and back (convert.cc).
+// The elementwise kernels over n contiguous elements: a region whose rows
+// follow one another in memory (each tile's rows are exactly its valid
+// columns), taken as one row. Same results as the entries above over that
+// region; float32 is decided in one compare and runs inline, so a small
+// call does not pay for planes, a row loop and a dtype switch.
+void PowContiguous(pto_dtype dtype, pto_pow_algorithm algo, size_t n, void* dst,
+                   const void* base, const void* exp);
+void RsqrtContiguous(pto_dtype dtype, size_t n, void* dst, const void* src);
+void PreluContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b);
+void AddContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b);
+
 void FromF32(pto_dtype dtype, size_t n, void* dst, const float* src);
 void ToF32(pto_dtype dtype, size_t n, float* dst, const void* src);
 

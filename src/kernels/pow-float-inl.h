@@ -249,26 +249,31 @@ HWY_INLINE void PowRowTail(D d, size_t rest, T* out, const T* pb, const T* pe) {
   }
 }
 
+// out[i] = pb[i] ^ pe[i] for i < cols, of storage type T.
+template <typename T, bool kHigh>
+HWY_INLINE void PowFloatRow(size_t cols, T* out, const T* pb, const T* pe) {
+  const ComputeTag<T> d;
+  const size_t n = hn::Lanes(d);
+  size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (TwoVectorsPerStep<kHigh>()) {
+    for (; i + 2 * n <= cols; i += 2 * n) PowTwoVectors<kHigh>(d, pb + i, pe + i, out + i);
+  }
+#endif
+  for (; i + n <= cols; i += n) {
+    StoreAs(d, PowInF32Lanes<kHigh, T>(d, LoadAs(d, pb + i), LoadAs(d, pe + i)), out + i);
+  }
+  if (i < cols) PowRowTail<kHigh>(d, cols - i, out + i, pb + i, pe + i);
+}
+
 // dst = base ^ exp over a region of storage type T.
 template <typename T, bool kHigh>
 void PowFloatRows(size_t rows, size_t cols, void* dst, size_t dst_stride, const void* base,
                   size_t base_stride, const void* exp, size_t exp_stride) {
-  const ComputeTag<T> d;
-  const size_t n = hn::Lanes(d);
   for (size_t r = 0; r < rows; ++r) {
-    T* out = static_cast<T*>(dst) + r * dst_stride;
-    const T* pb = static_cast<const T*>(base) + r * base_stride;
-    const T* pe = static_cast<const T*>(exp) + r * exp_stride;
-    size_t i = 0;
-#if HWY_TARGET != HWY_SCALAR
-    if constexpr (TwoVectorsPerStep<kHigh>()) {
-      for (; i + 2 * n <= cols; i += 2 * n) PowTwoVectors<kHigh>(d, pb + i, pe + i, out + i);
-    }
-#endif
-    for (; i + n <= cols; i += n) {
-      StoreAs(d, PowInF32Lanes<kHigh, T>(d, LoadAs(d, pb + i), LoadAs(d, pe + i)), out + i);
-    }
-    if (i < cols) PowRowTail<kHigh>(d, cols - i, out + i, pb + i, pe + i);
+    PowFloatRow<T, kHigh>(cols, static_cast<T*>(dst) + r * dst_stride,
+                          static_cast<const T*>(base) + r * base_stride,
+                          static_cast<const T*>(exp) + r * exp_stride);
   }
 }
 

@@ -83,6 +83,18 @@ void PowImpl(pto_dtype dtype, pto_pow_algorithm algo, size_t rows, size_t cols, 
   });
 }
 
+// n contiguous elements: float32 decided first, its two algorithms inline;
+// the other dtypes through PowImpl as one row.
+void PowContiguousImpl(pto_dtype dtype, pto_pow_algorithm algo, size_t n, void* dst,
+                       const void* base, const void* exp) {
+  if (HWY_UNLIKELY(dtype != PTO_FLOAT32)) return PowImpl(dtype, algo, 1, n, dst, 0, base, 0, exp, 0);
+  float* out = static_cast<float*>(dst);
+  const float* pb = static_cast<const float*>(base);
+  const float* pe = static_cast<const float*>(exp);
+  if (algo == PTO_POW_HIGH_PRECISION) return PowFloatRow<float, true>(n, out, pb, pe);
+  PowFloatRow<float, false>(n, out, pb, pe);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace pto
 HWY_AFTER_NAMESPACE();
@@ -90,11 +102,17 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace pto {
 HWY_EXPORT(PowImpl);
+HWY_EXPORT(PowContiguousImpl);
 namespace kernels {
 void Pow(pto_dtype dtype, pto_pow_algorithm algo, size_t rows, size_t cols, const Plane& dst,
          const ConstPlane& base, const ConstPlane& exp) {
   PTO_DYNAMIC_DISPATCH(PowImpl)(dtype, algo, rows, cols, dst.data, dst.stride, base.data,
                                 base.stride, exp.data, exp.stride);
+}
+
+void PowContiguous(pto_dtype dtype, pto_pow_algorithm algo, size_t n, void* dst, const void* base,
+                   const void* exp) {
+  PTO_DYNAMIC_DISPATCH(PowContiguousImpl)(dtype, algo, n, dst, base, exp);
 }
 }  // namespace kernels
 }  // namespace pto

@@ -164,16 +164,26 @@ HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
 #endif  // HWY_NATIVE_FMA
 
 template <typename T>
-void RsqrtTyped(size_t rows, size_t cols, const kernels::Plane& dst, const kernels::ConstPlane& src) {
-  ForEachUnaryAnyWidth(ComputeTag<T>(), rows, cols, static_cast<T*>(dst.data), dst.stride,
-               static_cast<const T*>(src.data), src.stride,
-               [](auto d, const T* in, T* out) { StoreAs(d, Rsqrt(d, LoadAs(d, in)), out); });
+HWY_INLINE void RsqrtTyped(size_t rows, size_t cols, T* dst, size_t dst_stride, const T* src,
+                           size_t src_stride) {
+  ForEachUnaryAnyWidth(ComputeTag<T>(), rows, cols, dst, dst_stride, src, src_stride,
+                       [](auto d, const T* in, T* out) { StoreAs(d, Rsqrt(d, LoadAs(d, in)), out); });
 }
 
 void RsqrtImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
                const kernels::ConstPlane& src) {
-  VisitDtypeAmong<float, hwy::float16_t>(
-      dtype, [&](auto tag) { RsqrtTyped<decltype(tag)>(rows, cols, dst, src); });
+  VisitDtypeAmong<float, hwy::float16_t>(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    RsqrtTyped<T>(rows, cols, static_cast<T*>(dst.data), dst.stride,
+                  static_cast<const T*>(src.data), src.stride);
+  });
+}
+
+// n contiguous elements: float32 decided first and inline; float16 through
+// RsqrtImpl as one row.
+void RsqrtContiguousImpl(pto_dtype dtype, size_t n, void* dst, const void* src) {
+  if (HWY_UNLIKELY(dtype != PTO_FLOAT32)) return RsqrtImpl(dtype, 1, n, {dst, 0}, {src, 0});
+  RsqrtTyped<float>(1, n, static_cast<float*>(dst), 0, static_cast<const float*>(src), 0);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -184,9 +194,13 @@ HWY_AFTER_NAMESPACE();
 #include "src/kernels/kernels.h"
 namespace pto {
 HWY_EXPORT(RsqrtImpl);
+HWY_EXPORT(RsqrtContiguousImpl);
 namespace kernels {
 void Rsqrt(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src) {
   PTO_DYNAMIC_DISPATCH(RsqrtImpl)(dtype, rows, cols, dst, src);
+}
+void RsqrtContiguous(pto_dtype dtype, size_t n, void* dst, const void* src) {
+  PTO_DYNAMIC_DISPATCH(RsqrtContiguousImpl)(dtype, n, dst, src);
 }
 }  // namespace kernels
 }  // namespace pto

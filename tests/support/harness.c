@@ -203,13 +203,18 @@ void op_run_arrays(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_
 
 void op_run_rows(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_t *a, const uint32_t *b,
                  uint32_t *out, uint32_t rows, uint32_t cols) {
+    op_run_padded(op, dt, algo, a, b, out, rows, cols, 0);
+}
+
+void op_run_padded(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_t *a, const uint32_t *b,
+                   uint32_t *out, uint32_t rows, uint32_t cols, uint32_t pad) {
     const size_t n = (size_t)rows * cols;
     /* tcolexpanddiv's divisor is one row: b's first cols elements. */
     const uint32_t rows1 = op == OP_TCOLEXPANDDIV ? 1 : rows;
-    pto_tile *dst = tile_new(dt, rows, cols, rows, cols);
-    pto_tile *src0 = tile_new(dt, rows, cols, rows, cols);
-    pto_tile *src1 = tile_new(dt, rows1, cols, rows1, cols);
-    pto_tile *tmp = op == OP_TPOW ? tile_new(dt, rows, cols, rows, cols) : NULL;
+    pto_tile *dst = tile_new(dt, rows, cols + pad, rows, cols);
+    pto_tile *src0 = tile_new(dt, rows, cols + pad, rows, cols);
+    pto_tile *src1 = tile_new(dt, rows1, cols + pad, rows1, cols);
+    pto_tile *tmp = op == OP_TPOW ? tile_new(dt, rows, cols + pad, rows, cols) : NULL;
     for (size_t i = 0; i < n; ++i) {
         tile_put(src0, i / cols, i % cols, a[i]);
         if (i / cols < rows1) tile_put(src1, i / cols, i % cols, b != NULL ? b[i] : 0);

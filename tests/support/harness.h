@@ -87,5 +87,9 @@ void op_run_arrays(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_
  * cols elements). */
 void op_run_rows(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_t *a, const uint32_t *b,
                  uint32_t *out, uint32_t rows, uint32_t cols);
+/* The same in tiles pad columns wider than their valid region (cols): rows
+ * that do not follow one another in memory. */
+void op_run_padded(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_t *a, const uint32_t *b,
+                   uint32_t *out, uint32_t rows, uint32_t cols, uint32_t pad);
 
 #endif
