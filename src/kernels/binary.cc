@@ -57,14 +57,11 @@ void BinaryImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane&
   });
 }
 
-// n contiguous elements: float32 decided first and inline; the other dtypes
-// through BinaryImpl as one row.
+// n contiguous elements as one row, float32 decided first.
 template <template <typename> class Tag, class Op>
 void BinaryContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b) {
-  if (HWY_UNLIKELY(dtype != PTO_FLOAT32)) {
-    return BinaryImpl<Tag, Op>(dtype, 1, n, {dst, 0}, {a, 0}, {b, 0});
-  }
-  BinaryTyped<Tag, float, Op>(1, n, dst, 0, a, 0, b, 0);
+  if (HWY_LIKELY(dtype == PTO_FLOAT32)) return BinaryTyped<Tag, float, Op>(1, n, dst, 0, a, 0, b, 0);
+  VisitDtype(dtype, [&](auto tag) { BinaryTyped<Tag, decltype(tag), Op>(1, n, dst, 0, a, 0, b, 0); });
 }
 
 void PreluImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,

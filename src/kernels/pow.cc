@@ -71,28 +71,39 @@ void PowFloatAlgo(pto_pow_algorithm algo, size_t rows, size_t cols, void* dst, s
   }
 }
 
+template <typename T>
+HWY_INLINE void PowTyped(pto_pow_algorithm algo, size_t rows, size_t cols, void* dst, size_t ds,
+                         const void* base, size_t bs, const void* exp, size_t es) {
+  if constexpr (std::is_integral_v<T>) {
+    PowInt<T>(rows, cols, dst, ds, base, bs, exp, es);
+  } else {
+    PowFloatAlgo<T>(algo, rows, cols, dst, ds, base, bs, exp, es);
+  }
+}
+
 void PowImpl(pto_dtype dtype, pto_pow_algorithm algo, size_t rows, size_t cols, void* dst,
              size_t ds, const void* base, size_t bs, const void* exp, size_t es) {
   VisitDtype(dtype, [&](auto tag) {
-    using T = decltype(tag);
-    if constexpr (std::is_integral_v<T>) {
-      PowInt<T>(rows, cols, dst, ds, base, bs, exp, es);
-    } else {
-      PowFloatAlgo<T>(algo, rows, cols, dst, ds, base, bs, exp, es);
-    }
+    PowTyped<decltype(tag)>(algo, rows, cols, dst, ds, base, bs, exp, es);
   });
 }
 
-// n contiguous elements: float32 decided first, its two algorithms inline;
-// the other dtypes through PowImpl as one row.
-void PowContiguousImpl(pto_dtype dtype, pto_pow_algorithm algo, size_t n, void* dst,
-                       const void* base, const void* exp) {
-  if (HWY_UNLIKELY(dtype != PTO_FLOAT32)) return PowImpl(dtype, algo, 1, n, dst, 0, base, 0, exp, 0);
+// n contiguous float32 elements, both algorithms inline.
+HWY_NOINLINE void PowContiguousF32(pto_pow_algorithm algo, size_t n, void* dst, const void* base,
+                                   const void* exp) {
   float* out = static_cast<float*>(dst);
   const float* pb = static_cast<const float*>(base);
   const float* pe = static_cast<const float*>(exp);
   if (algo == PTO_POW_HIGH_PRECISION) return PowFloatRow<float, true>(n, out, pb, pe);
   PowFloatRow<float, false>(n, out, pb, pe);
+}
+
+// n contiguous elements as one row: float32 decided first (a tail call, so
+// it pays for no other dtype's frame), the others by dtype.
+void PowContiguousImpl(pto_dtype dtype, pto_pow_algorithm algo, size_t n, void* dst,
+                       const void* base, const void* exp) {
+  if (HWY_LIKELY(dtype == PTO_FLOAT32)) return PowContiguousF32(algo, n, dst, base, exp);
+  VisitDtype(dtype, [&](auto tag) { PowTyped<decltype(tag)>(algo, 1, n, dst, 0, base, 0, exp, 0); });
 }
 
 }  // namespace HWY_NAMESPACE

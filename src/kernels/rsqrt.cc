@@ -179,11 +179,15 @@ void RsqrtImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& 
   });
 }
 
-// n contiguous elements: float32 decided first and inline; float16 through
-// RsqrtImpl as one row.
+// n contiguous elements as one row, float32 decided first.
 void RsqrtContiguousImpl(pto_dtype dtype, size_t n, void* dst, const void* src) {
-  if (HWY_UNLIKELY(dtype != PTO_FLOAT32)) return RsqrtImpl(dtype, 1, n, {dst, 0}, {src, 0});
-  RsqrtTyped<float>(1, n, static_cast<float*>(dst), 0, static_cast<const float*>(src), 0);
+  if (HWY_LIKELY(dtype == PTO_FLOAT32)) {
+    return RsqrtTyped<float>(1, n, static_cast<float*>(dst), 0, static_cast<const float*>(src), 0);
+  }
+  VisitDtypeAmong<hwy::float16_t>(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    RsqrtTyped<T>(1, n, static_cast<T*>(dst), 0, static_cast<const T*>(src), 0);
+  });
 }
 
 }  // namespace HWY_NAMESPACE
