@@ -1,0 +1,151 @@
+// pow-chain: the dependency chain of the float32 pow kernels, measured. One
+// vector of float32 lanes goes through the kernel's arithmetic
+// (PowInF32Lanes, the fast path every lane takes for x = 1.5, y = 1) again
+// and again, each pass starting from the previous pass's result, so a pass
+// takes the chain's latency; the same loop over dependent vector adds gives
+// the add's latency, the unit the chain is counted in. Run on every SIMD
+// target this CPU supports (or the one --target names):
+//
+//   build/bench/pow-chain [--target AVX2]
+//
+// prints per target an add's latency, a pass's own cost (carrying the
+// vector from one pass to the next), the ns of one pass of DEFAULT and of
+// HIGH_PRECISION, and each chain without the pass's cost as dependent adds
+// and as cycles at 3 cycles per add (the add latency of current x86 and Arm
+// cores). A 1x1 tpow call cannot finish sooner than its chain: this is the
+// floor under pto-bench's 1x1 tpow rows.
+// Not installed; not run by `meson test`.
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <utility>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "bench/pow_chain.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "src/kernels/pow-float-inl.h"
+
+#ifndef PTO_BENCH_POW_CHAIN_ONCE
+#define PTO_BENCH_POW_CHAIN_ONCE
+namespace pto {
+namespace chain {
+struct Result {
+  double add_ns, pass_ns, default_ns, high_ns;
+};
+inline double NowNs() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e9 + t.tv_nsec;
+}
+// v, unknown to the compiler: nothing in a pass can be folded.
+inline float Opaque(float v) {
+  volatile float x = v;
+  return x;
+}
+constexpr int kPasses = 2000;
+constexpr int kRounds = 200;
+}  // namespace chain
+}  // namespace pto
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace pto {
+namespace HWY_NAMESPACE {
+
+// Best of kRounds of kPasses dependent passes of step, ns per pass.
+template <class D, class Step>
+double PassNs(D d, const Step& step) {
+  double best = 1e30;
+  auto v = hn::Set(d, chain::Opaque(1.5f));
+  for (int round = 0; round < chain::kRounds; ++round) {
+    const double t0 = chain::NowNs();
+    for (int i = 0; i < chain::kPasses; ++i) v = step(v);
+    const double ns = (chain::NowNs() - t0) / chain::kPasses;
+    if (ns < best) best = ns;
+  }
+  // The result is used, so that the loop is not removed.
+  if (hn::GetLane(v) != 1.5f) fprintf(stderr, "pow-chain: the chain drifted to %g\n", hn::GetLane(v));
+  return best;
+}
+
+// v + z + z + ... (sizeof...(k) adds), each add waiting for the last.
+template <class V, int... k>
+HWY_INLINE V AddChain(V v, V z, std::integer_sequence<int, k...>) {
+  ((v = hn::Add(v, z), (void)k), ...);
+  return v;
+}
+
+void MeasureChains(chain::Result* out) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)out;
+#else
+  const hn::ScalableTag<float> d;
+  const auto one = hn::Set(d, chain::Opaque(1.0f));
+  const auto zero = hn::Set(d, chain::Opaque(0.0f));
+  // Dependent adds, written out: 8 and 40 a pass. Their difference over 32
+  // is an add's latency; what 8 adds a pass take beyond 8 latencies is the
+  // pass's own cost (carrying v from one pass to the next), taken off the
+  // pow passes.
+  const auto adds = [&](auto count) {
+    return PassNs(d, [&](hn::Vec<decltype(d)> v) { return AddChain(v, zero, count); });
+  };
+  const double ns8 = adds(std::make_integer_sequence<int, 8>());
+  const double ns40 = adds(std::make_integer_sequence<int, 40>());
+  out->add_ns = (ns40 - ns8) / 32;
+  out->pass_ns = ns8 - 8 * out->add_ns;
+  out->default_ns = PassNs(d, [&](hn::Vec<decltype(d)> v) {
+    return PowInF32Lanes<false, float>(d, v, one);
+  });
+  out->high_ns = PassNs(d, [&](hn::Vec<decltype(d)> v) {
+    return PowInF32Lanes<true, float>(d, v, one);
+  });
+#endif
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace pto
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace pto {
+HWY_EXPORT(MeasureChains);
+}  // namespace pto
+
+int main(int argc, char** argv) {
+  const char* only = nullptr;
+  if (argc == 3 && strcmp(argv[1], "--target") == 0) {
+    only = argv[2];
+  } else if (argc != 1) {
+    fprintf(stderr, "usage: pow-chain [--target NAME]\n");
+    return 2;
+  }
+  bool ran = false;
+  printf("float32, one vector a pass: ns, and the chain without the pass's own cost in\n"
+         "dependent adds and in cycles at 3 an add\n");
+  printf("%-8s %8s %8s %26s %26s\n", "target", "add ns", "pass ns", "DEFAULT ns (adds, cycles)",
+         "HIGH ns (adds, cycles)");
+  for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    if (target == HWY_SCALAR || target == HWY_EMU128) continue;  // no vector lanes to time
+    const char* name = hwy::TargetName(target);
+    if (only != nullptr && strcmp(only, name) != 0) continue;
+    hwy::SetSupportedTargetsForTest(target);
+    pto::chain::Result r{};
+    HWY_DYNAMIC_DISPATCH(pto::MeasureChains)(&r);
+    const double default_adds = (r.default_ns - r.pass_ns) / r.add_ns;
+    const double high_adds = (r.high_ns - r.pass_ns) / r.add_ns;
+    printf("%-8s %8.3f %8.3f %9.2f (%5.1f, %6.1f) %9.2f (%5.1f, %6.1f)\n", name, r.add_ns,
+           r.pass_ns, r.default_ns, default_adds, 3 * default_adds, r.high_ns, high_adds,
+           3 * high_adds);
+    ran = true;
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  if (!ran) {
+    fprintf(stderr, "pow-chain: no vector target%s%s on this CPU\n", only ? " named " : "",
+            only ? only : "");
+    return 1;
+  }
+  return 0;
+}
+#endif
