@@ -76,8 +76,6 @@ void Copy(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,
 void ColExpandDiv(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,
                   const ConstPlane& src, const void* divisor);
 
-// Converts n floats to FLOAT16/BFLOAT16/FLOAT32 with round-to-nearest-even
-// and back (convert.cc).
 // The elementwise kernels over n contiguous elements: a region whose rows
 // follow one another in memory (each tile's rows are exactly its valid
 // columns), taken as one row. Same results as the entries above over that
@@ -89,6 +87,8 @@ void RsqrtContiguous(pto_dtype dtype, size_t n, void* dst, const void* src);
 void PreluContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b);
 void AddContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b);
 
+// Converts n floats to FLOAT16/BFLOAT16/FLOAT32 with round-to-nearest-even
+// and back (convert.cc).
 void FromF32(pto_dtype dtype, size_t n, void* dst, const float* src);
 void ToF32(pto_dtype dtype, size_t n, float* dst, const void* src);
 
