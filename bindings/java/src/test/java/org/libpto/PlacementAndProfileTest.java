@@ -129,13 +129,21 @@ class PlacementAndProfileTest {
         }
         assertTrue(NativeHandle.forcedCollections() - forcedBefore >= 2,
                 () -> (NativeHandle.forcedCollections() - forcedBefore) + " forced collections");
-        // Closed tiles never force one. The unclosed tiles counted since the
-        // last forced collection (this test's and earlier tests' in the same
-        // JVM) may lie within one tile of the trigger, so the first tile
-        // created may still force one; after it, each closed tile takes back
-        // what it added and the count never grows.
-        new Tile(DType.FLOAT32, 64, 64).close();
+        // Closed tiles never force one. The bytes of unclosed tiles (this
+        // test's and earlier tests' in the same JVM) counted since the last
+        // forced collection may lie within one tile of the trigger, and
+        // whether a creation there forces one also depends on the bytes that
+        // survived that collection, which the Cleaner thread lowers as it
+        // frees them: so the count is first brought to zero by a forced
+        // collection (unclosed tiles until one is forced). From there each
+        // closed tile takes back what it added and the count stays far below
+        // the trigger, whatever came before.
+        long forced = NativeHandle.forcedCollections();
+        for (long i = 0; i < 2 * n && NativeHandle.forcedCollections() == forced; i++) {
+            new Tile(DType.FLOAT32, 64, 64);
+        }
         long before = NativeHandle.forcedCollections();
+        assertTrue(before > forced, "no collection forced by " + 2 * n + " unclosed tiles");
         for (long i = 0; i < n; i++) {
             new Tile(DType.FLOAT32, 64, 64).close();
         }
