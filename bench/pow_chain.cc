@@ -17,9 +17,11 @@
 // Not installed; not run by `meson test`.
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include <utility>
+
+#include "bench/target_select.h"
+#include "bench/timing.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "bench/pow_chain.cc"
@@ -34,11 +36,6 @@ namespace chain {
 struct Result {
   double add_ns, pass_ns, default_ns, high_ns;
 };
-inline double NowNs() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e9 + t.tv_nsec;
-}
 // v, unknown to the compiler: nothing in a pass can be folded.
 inline float Opaque(float v) {
   volatile float x = v;
@@ -60,9 +57,9 @@ double PassNs(D d, const Step& step) {
   double best = 1e30;
   auto v = hn::Set(d, chain::Opaque(1.5f));
   for (int round = 0; round < chain::kRounds; ++round) {
-    const double t0 = chain::NowNs();
+    const uint64_t t0 = bench::NowNs();
     for (int i = 0; i < chain::kPasses; ++i) v = step(v);
-    const double ns = (chain::NowNs() - t0) / chain::kPasses;
+    const double ns = static_cast<double>(bench::NowNs() - t0) / chain::kPasses;
     if (ns < best) best = ns;
   }
   // The result is used, so that the loop is not removed.
@@ -113,6 +110,18 @@ namespace pto {
 HWY_EXPORT(MeasureChains);
 }  // namespace pto
 
+// One line for the target libpto dispatches to now; nothing for targets
+// without vector lanes (SCALAR, EMU128), where MeasureChains measures nothing.
+static void PrintChains(const char* name) {
+  pto::chain::Result r{};
+  HWY_DYNAMIC_DISPATCH(pto::MeasureChains)(&r);
+  if (r.add_ns == 0) return;
+  const double default_adds = (r.default_ns - r.pass_ns) / r.add_ns;
+  const double high_adds = (r.high_ns - r.pass_ns) / r.add_ns;
+  printf("%-8s %8.3f %8.3f %9.2f (%5.1f, %6.1f) %9.2f (%5.1f, %6.1f)\n", name, r.add_ns, r.pass_ns,
+         r.default_ns, default_adds, 3 * default_adds, r.high_ns, high_adds, 3 * high_adds);
+}
+
 int main(int argc, char** argv) {
   const char* only = nullptr;
   if (argc == 3 && strcmp(argv[1], "--target") == 0) {
@@ -121,30 +130,19 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: pow-chain [--target NAME]\n");
     return 2;
   }
-  bool ran = false;
+  if (only != nullptr && !bench::SelectTarget(only)) {
+    fprintf(stderr, "pow-chain: this CPU has no target %s (it has: %s)\n", only,
+            bench::SupportedTargetNames().c_str());
+    return 1;
+  }
   printf("float32, one vector a pass: ns, and the chain without the pass's own cost in\n"
          "dependent adds and in cycles at 3 an add\n");
   printf("%-8s %8s %8s %26s %26s\n", "target", "add ns", "pass ns", "DEFAULT ns (adds, cycles)",
          "HIGH ns (adds, cycles)");
-  for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    if (target == HWY_SCALAR || target == HWY_EMU128) continue;  // no vector lanes to time
-    const char* name = hwy::TargetName(target);
-    if (only != nullptr && strcmp(only, name) != 0) continue;
-    hwy::SetSupportedTargetsForTest(target);
-    pto::chain::Result r{};
-    HWY_DYNAMIC_DISPATCH(pto::MeasureChains)(&r);
-    const double default_adds = (r.default_ns - r.pass_ns) / r.add_ns;
-    const double high_adds = (r.high_ns - r.pass_ns) / r.add_ns;
-    printf("%-8s %8.3f %8.3f %9.2f (%5.1f, %6.1f) %9.2f (%5.1f, %6.1f)\n", name, r.add_ns,
-           r.pass_ns, r.default_ns, default_adds, 3 * default_adds, r.high_ns, high_adds,
-           3 * high_adds);
-    ran = true;
-  }
-  hwy::SetSupportedTargetsForTest(0);
-  if (!ran) {
-    fprintf(stderr, "pow-chain: no vector target%s%s on this CPU\n", only ? " named " : "",
-            only ? only : "");
-    return 1;
+  if (only != nullptr) {
+    PrintChains(only);
+  } else {
+    bench::ForEachTarget(PrintChains);
   }
   return 0;
 }
