@@ -2,7 +2,7 @@
 """The port bound of a kernel's hot loop, from its machine code.
 
 Finds the hot loop of a function in libpto.so (the longest innermost
-loop whose body calls nothing), hands its instructions to llvm-mca
+loop whose body neither calls nor returns), hands its instructions to llvm-mca
 for a CPU model, and prints per element: instructions, FMA-unit operations
 (multiplies and FMAs), and two bounds from llvm-mca's model of the CPU: the block reciprocal
 throughput (the cycles the loop's resources need, perfectly spread over the
@@ -10,6 +10,10 @@ pipes that can take each operation) and the busiest pipe's cycles as
 llvm-mca assigns the work (its resource pressure per iteration). Pipe pressure ignores
 dependencies: it is the least a loop can take on that CPU, whatever the
 scheduling, so a measured time near it says the loop is bound by that pipe.
+It also counts the loop's vector operations by register width and, for an
+AVX-512 loop, the cycles they need at two 512-bit operations a cycle, which
+neither Intel's AVX-512 server cores nor Zen 4 exceed (a bound that does not
+depend on llvm-mca's model of either).
 
   bench/loop_bound.py build/src/libpto.so.0 'N_AVX2::PowFloatRows<float, true>' 16 znver3
 
@@ -46,8 +50,8 @@ def disassemble(lib, start, end):
 
 def hot_loop(insns, must_match=None):
     """The longest innermost loop without calls: a backward jump's span that
-    holds no other backward jump (and, if given, an instruction matching
-    must_match)."""
+    holds no other backward jump and no call or return (and, if given, an
+    instruction matching must_match)."""
     loops = []
     for addr, text in insns:
         m = re.match(r"^j\w+\s+([0-9a-f]+)\b", text)
@@ -58,7 +62,7 @@ def hot_loop(insns, must_match=None):
         if any((s, e) != (start, end) and start <= s and e <= end for s, e in loops):
             continue
         body = [t for a, t in insns if start <= a <= end]
-        if any(t.startswith("call") for t in body):
+        if any(t.startswith(("call", "ret")) for t in body):
             continue
         if must_match and not any(re.search(must_match, t) for t in body):
             continue
@@ -67,6 +71,29 @@ def hot_loop(insns, must_match=None):
     if best is None:
         sys.exit("loop_bound: no innermost loop without calls found")
     return best
+
+
+def vector_operations(code):
+    """Vector operations that need an execution pipe, by register width: not
+    the plain loads and stores (vmov* with a memory operand: load and store
+    ports) nor register-to-register moves (which the renamer may remove); an
+    operation with a folded memory operand counts; mask-register operations
+    (k*) are counted apart."""
+    widths = {"zmm": 0, "ymm": 0, "xmm": 0, "mask": 0}
+    for t in code:
+        op, _, operands = t.partition(" ")
+        if not op.startswith(("v", "k")) or op == "vzeroupper":
+            continue
+        if op.startswith("vmov") and ("(" in operands or operands.count("%") == 2):
+            continue
+        if op.startswith("k"):
+            widths["mask"] += 1
+            continue
+        for width in ("zmm", "ymm", "xmm"):
+            if width in operands:
+                widths[width] += 1
+                break
+    return widths
 
 
 def main():
@@ -101,6 +128,17 @@ def main():
           f"{pressure[busiest] / elements:.2f} cycles per element (as llvm-mca assigns the work)")
     top = sorted(pressure.items(), key=lambda kv: -kv[1])[:6]
     print("  busiest resources, cycles per iteration: " + ", ".join(f"{k} {v:.1f}" for k, v in top))
+    widths = vector_operations(code)
+    print("  vector operations per iteration (not plain loads, stores, register moves): " +
+          ", ".join(f"{n} {w}" for w, n in widths.items() if n))
+    if widths["zmm"]:
+        # Intel's AVX-512 server cores run 512-bit operations on ports 0 and 5
+        # only; Zen 4 runs each on two of its four 256-bit pipes. Narrower and
+        # mask operations count as half a 512-bit one, so the bound holds on both.
+        wide = widths["zmm"] + (widths["ymm"] + widths["xmm"] + widths["mask"]) / 2
+        print(f"  at most two 512-bit operations a cycle (Intel's AVX-512 server cores: ports 0 and 5; "
+              f"Zen 4: each on two of its four 256-bit pipes; narrower and mask operations counted as half): "
+              f"at least {wide / 2:.1f} cycles per iteration = {wide / 2 / elements:.2f} cycles per element")
 
 
 if __name__ == "__main__":
