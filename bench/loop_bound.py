@@ -8,8 +8,14 @@ for a CPU model, and prints per element: instructions, FMA-unit operations
 throughput (the cycles the loop's resources need, perfectly spread over the
 pipes that can take each operation) and the busiest pipe's cycles as
 llvm-mca assigns the work (its resource pressure per iteration). Pipe pressure ignores
-dependencies: it is the least a loop can take on that CPU, whatever the
-scheduling, so a measured time near it says the loop is bound by that pipe.
+dependencies, so it is the least a loop can take on that CPU whatever the
+scheduling, if the model is right. It is not always: LLVM 14's Zen 3 model
+(znver3) gives a 256-bit FMA or multiply a cycle of both FMA pipes, one a
+cycle, where Zen 3 starts two a cycle (bench/pow-chain measures it), so
+for FMA-heavy loops its figures are up to twice the real bound. The script
+therefore also prints bounds from counts alone: multiplies and FMAs at two
+a cycle (two FMA units: Zen 3, Zen 4, Intel since Haswell), and all vector
+operations at four a cycle (the most any of these x86 cores starts).
 It also counts the loop's vector operations by register width and, for an
 AVX-512 loop, the cycles they need at two 512-bit operations a cycle, which
 neither Intel's AVX-512 server cores nor Zen 4 exceed (a bound that does not
@@ -131,6 +137,9 @@ def main():
     widths = vector_operations(code)
     print("  vector operations per iteration (not plain loads, stores, register moves): " +
           ", ".join(f"{n} {w}" for w, n in widths.items() if n))
+    total = sum(widths.values())
+    print(f"  from counts alone: multiplies and FMAs at two a cycle, at least {fma / 2 / elements:.2f} "
+          f"cycles per element; vector operations at four a cycle, at least {total / 4 / elements:.2f}")
     if widths["zmm"]:
         # Intel's AVX-512 server cores run 512-bit operations on ports 0 and 5
         # only; Zen 4 runs each on two of its four 256-bit pipes. Narrower and

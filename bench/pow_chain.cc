@@ -13,7 +13,10 @@
 // HIGH_PRECISION, and each chain without the pass's cost as dependent adds
 // and as cycles at 3 cycles per add (the add latency of current x86 and Arm
 // cores). A 1x1 tpow call cannot finish sooner than its chain: this is the
-// floor under pto-bench's 1x1 tpow rows.
+// floor under pto-bench's 1x1 tpow rows. It also measures how many
+// independent f64 FMAs (the operation HIGH_PRECISION's polynomials are made
+// of) the target starts per cycle: 12 accumulators, each waiting only for
+// itself, so the FMA units' throughput and not their latency sets the pace.
 // Not installed; not run by `meson test`.
 #include <stdio.h>
 #include <string.h>
@@ -34,7 +37,7 @@
 namespace pto {
 namespace chain {
 struct Result {
-  double add_ns, pass_ns, default_ns, high_ns;
+  double add_ns, pass_ns, default_ns, high_ns, fma_ns;
 };
 // v, unknown to the compiler: nothing in a pass can be folded.
 inline float Opaque(float v) {
@@ -74,6 +77,39 @@ HWY_INLINE V AddChain(V v, V z, std::integer_sequence<int, k...>) {
   return v;
 }
 
+// ns per f64 FMA when 12 independent ones are in flight (v = v * 1 + 0 in
+// each of 12 accumulators, unknown to the compiler), best of kRounds.
+HWY_NOINLINE double IndependentFmaNs() {
+#if HWY_HAVE_FLOAT64
+  const hn::ScalableTag<double> dd;
+  const auto m = hn::Set(dd, static_cast<double>(chain::Opaque(1.0f)));
+  const auto c = hn::Set(dd, static_cast<double>(chain::Opaque(0.0f)));
+  // Each accumulator from its own volatile read: equal values the compiler
+  // could prove equal would become one accumulator.
+  const auto one = [&] { return hn::Set(dd, static_cast<double>(chain::Opaque(1.0f))); };
+  auto v0 = one(), v1 = one(), v2 = one(), v3 = one(), v4 = one(), v5 = one();
+  auto v6 = one(), v7 = one(), v8 = one(), v9 = one(), v10 = one(), v11 = one();
+  double best = 1e30;
+  for (int round = 0; round < chain::kRounds; ++round) {
+    const uint64_t t0 = bench::NowNs();
+    for (int i = 0; i < chain::kPasses; ++i) {
+      v0 = hn::MulAdd(v0, m, c), v1 = hn::MulAdd(v1, m, c), v2 = hn::MulAdd(v2, m, c);
+      v3 = hn::MulAdd(v3, m, c), v4 = hn::MulAdd(v4, m, c), v5 = hn::MulAdd(v5, m, c);
+      v6 = hn::MulAdd(v6, m, c), v7 = hn::MulAdd(v7, m, c), v8 = hn::MulAdd(v8, m, c);
+      v9 = hn::MulAdd(v9, m, c), v10 = hn::MulAdd(v10, m, c), v11 = hn::MulAdd(v11, m, c);
+    }
+    const double ns = static_cast<double>(bench::NowNs() - t0) / (12.0 * chain::kPasses);
+    if (ns < best) best = ns;
+  }
+  const auto sum = hn::Add(hn::Add(hn::Add(hn::Add(v0, v1), hn::Add(v2, v3)), hn::Add(hn::Add(v4, v5), hn::Add(v6, v7))),
+                           hn::Add(hn::Add(v8, v9), hn::Add(v10, v11)));
+  if (hn::GetLane(sum) != 12.0) fprintf(stderr, "pow-chain: the FMAs drifted to %g\n", hn::GetLane(sum));
+  return best;
+#else
+  return 0;
+#endif
+}
+
 void MeasureChains(chain::Result* out) {
 #if HWY_TARGET == HWY_SCALAR
   (void)out;
@@ -98,6 +134,7 @@ void MeasureChains(chain::Result* out) {
   out->high_ns = PassNs(d, [&](hn::Vec<decltype(d)> v) {
     return PowInF32Lanes<true, float>(d, v, one);
   });
+  out->fma_ns = IndependentFmaNs();
 #endif
 }
 
@@ -118,8 +155,10 @@ static void PrintChains(const char* name) {
   if (r.add_ns == 0) return;
   const double default_adds = (r.default_ns - r.pass_ns) / r.add_ns;
   const double high_adds = (r.high_ns - r.pass_ns) / r.add_ns;
-  printf("%-8s %8.3f %8.3f %9.2f (%5.1f, %6.1f) %9.2f (%5.1f, %6.1f)\n", name, r.add_ns, r.pass_ns,
-         r.default_ns, default_adds, 3 * default_adds, r.high_ns, high_adds, 3 * high_adds);
+  const double fma_per_cycle = r.fma_ns > 0 ? r.add_ns / 3 / r.fma_ns : 0;
+  printf("%-8s %8.3f %8.3f %9.2f (%5.1f, %6.1f) %9.2f (%5.1f, %6.1f) %9.2f\n", name, r.add_ns,
+         r.pass_ns, r.default_ns, default_adds, 3 * default_adds, r.high_ns, high_adds,
+         3 * high_adds, fma_per_cycle);
 }
 
 int main(int argc, char** argv) {
@@ -136,9 +175,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   printf("float32, one vector a pass: ns, and the chain without the pass's own cost in\n"
-         "dependent adds and in cycles at 3 an add\n");
-  printf("%-8s %8s %8s %26s %26s\n", "target", "add ns", "pass ns", "DEFAULT ns (adds, cycles)",
-         "HIGH ns (adds, cycles)");
+         "dependent adds and in cycles at 3 an add; FMA/cycle: independent f64 vector FMAs\n"
+         "started per cycle (a cycle: a third of the add's latency)\n");
+  printf("%-8s %8s %8s %26s %26s %9s\n", "target", "add ns", "pass ns", "DEFAULT ns (adds, cycles)",
+         "HIGH ns (adds, cycles)", "FMA/cycle");
   if (only != nullptr) {
     PrintChains(only);
   } else {
