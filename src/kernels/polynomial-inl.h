@@ -2,7 +2,9 @@
 // coefficients in an array (pow-tables.h): Horner's rule, a chain of n - 1
 // FMAs with the fewest operations, and Estrin's scheme (Highway's
 // impl::Estrin), a chain of about log2(n) operations at the cost of a few
-// more multiplications, for loops that latency rather than throughput bounds.
+// more multiplications, for loops that latency rather than throughput bounds;
+// between them EvenOdd, two Horner chains in x^2 (one multiplication more
+// than Horner's rule, half its chain).
 //
 // The two round differently: changing a kernel's scheme changes its bits
 // (and, for the correctly rounded paths, the evaluation error that their
@@ -45,6 +47,24 @@ HWY_INLINE hn::Vec<D> EstrinOfSequence(D d, hn::Vec<D> x, const T (&c)[kN], std:
 template <size_t kN, class D, typename T>
 HWY_INLINE hn::Vec<D> Estrin(D d, hn::Vec<D> x, const T (&c)[kN]) {
   return EstrinOfSequence(d, x, c, std::make_index_sequence<kN>());
+}
+
+// The even and the odd coefficients by Horner's rule in x^2, two chains of
+// about n/2 FMAs side by side, joined by one FMA: P(x) = E(x^2) + x O(x^2).
+// One multiplication more than Horner's rule, half its chain, and fewer
+// values live at once than Estrin's scheme. The FMA that adds c[0] and the
+// joining FMA round once each on the path of c[0].
+template <size_t kN, class D, typename T>
+HWY_INLINE hn::Vec<D> EvenOdd(D d, hn::Vec<D> x, const T (&c)[kN]) {
+  static_assert(kN >= 3, "EvenOdd needs a polynomial of degree 2 or more");
+  const auto x2 = hn::Mul(x, x);
+  constexpr size_t kLastEven = (kN - 1) & ~size_t{1};
+  constexpr size_t kLastOdd = (kN - 2) | size_t{1};
+  auto even = hn::Set(d, c[kLastEven]);
+  for (size_t i = kLastEven; i >= 2; i -= 2) even = hn::MulAdd(even, x2, hn::Set(d, c[i - 2]));
+  auto odd = hn::Set(d, c[kLastOdd]);
+  for (size_t i = kLastOdd; i >= 3; i -= 2) odd = hn::MulAdd(odd, x2, hn::Set(d, c[i - 2]));
+  return hn::MulAdd(odd, x, even);
 }
 
 }  // namespace HWY_NAMESPACE

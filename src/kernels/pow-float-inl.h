@@ -187,14 +187,15 @@ HWY_INLINE hn::Vec<DF> PowInF32Lanes(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
 //
 // The bound for HIGH_PRECISION float32: per group of double lanes, 25
 // operations on the FMA units with Estrin's scheme (r; P, 13; the log2
-// sum; t; Q, 8; the scale), 20 with Horner's rule (HighPolynomial), so
-// 6.25 or 5 per element, on two FMA units: 3.1 cycles per element on AVX2,
-// 2.5 on AVX-512 (AMD Zen 4 splits 512-bit operations in two). At 3.7 GHz
-// that is 0.85 and 0.68 ns per element; GCC's AVX2 loop has about 16
-// vector operations per element in all (4 cycles on four pipes, 1.1 ns).
-// Measured on an AMD EPYC (Zen 4): 1.88 ns on AVX2 and 1.46 ns on AVX-512,
-// from 2.65 and 1.70 with one vector per step (2.05 on AVX2 while both
-// vectors' stores waited for one test of all their lanes).
+// sum; t; Q, 8; the scale), 22 with EvenOdd (AVX2), 20 with Horner's rule
+// (AVX-512; HighPolynomial), so 5.5 per element on AVX2, on two FMA units:
+// 2.75 cycles per element, and 2.5 on AVX-512 (AMD Zen 4 splits 512-bit
+// operations in two). GCC's AVX2 loop has about 15 vector operations per
+// element in all (3.7 cycles on four pipes; bench/loop_bound.py counts
+// them). Measured on an AMD EPYC (Zen 4), with Estrin on AVX2: 1.88 ns on
+// AVX2 and 1.46 ns on AVX-512, from 2.65 and 1.70 with one vector per step
+// (2.05 on AVX2 while both vectors' stores waited for one test of all their
+// lanes).
 template <bool kHigh>
 constexpr bool TwoVectorsPerStep() {
   return kHigh || !(HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3);

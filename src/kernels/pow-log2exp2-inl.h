@@ -57,15 +57,22 @@ constexpr pow_accurate::Format FormatOf() {
 
 // HIGH_PRECISION's polynomials: P of degree 10 and Q of degree 6 cost 13
 // and 8 FMA-unit operations by Estrin's scheme, 10 and 6 by Horner's rule,
-// whose dependency chain is about twice as long. With two vectors per step
-// (PowVectorsPerStep) AVX2 runs faster with Estrin and AVX-512 with Horner
-// (measured on AMD Zen 4: 2.05 against 2.15 ns per float32 element on AVX2,
-// 1.55 against 1.44 on AVX-512). Either evaluation keeps within the error
-// that MarkHardToRound assumes, so the results are the same bits.
+// whose dependency chain is about twice as long, and 11 and 7 by EvenOdd,
+// two Horner chains in r^2 (half Horner's chain, fewer values live than
+// Estrin's). With two vectors per step (TwoVectorsPerStep) AVX-512 runs
+// fastest with Horner (AMD Zen 4: 1.44 against 1.55 ns per float32 element
+// with Estrin), AVX2 with EvenOdd (AMD Zen 3, 64x64, alternating pinned
+// runs: 2.336-2.341 ns against 2.422-2.427 with Estrin and about 2.50 with
+// Horner; EvenOdd for P with Estrin for Q: the same), and the targets without FMA
+// with Estrin (SSE4: EvenOdd 5.84-5.87 against 5.48-5.50). Every evaluation
+// keeps within the error that MarkHardToRound assumes, so the results are
+// the same bits.
 template <size_t kN, class DD>
 HWY_INLINE hn::Vec<DD> HighPolynomial(DD dd, hn::Vec<DD> x, const double (&c)[kN]) {
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
   return Horner(dd, x, c);
+#elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+  return EvenOdd(dd, x, c);
 #else
   return Estrin(dd, x, c);
 #endif
@@ -115,18 +122,23 @@ HWY_INLINE hn::Vec<DD> Exp2Clamped(DD dd, hn::Vec<DD> t) {
 //   log2|x| = k + logc + r P(r): P's fit 2^-49.67, its evaluation
 //   (|r| <= 0.1022; Estrin: each of the four FMAs on the path of c0 rounds
 //   once; Horner: the rounding of the FMA that adds c_i reaches the result
-//   scaled by |r^i c_i / c_0| <= 0.1^i) 2u, the table's logc 0.5u, the addition and the FMA u each. Outside the
-//   table bucket holding 1, |log2 x| >= 0.114 while |r P(r)| <= 0.16 and
-//   |logc| <= 0.44, which bounds the cancellation: relative error <= 8.5u +
-//   1.4 * 2^-49.67 < 2^-48.5; in the bucket of 1, k + logc = 0 and it is
-//   3u + 2^-49.67. The product t = y log2|x| adds u: t carries a relative
-//   error below 2^-48.4, and |t| <= 129 wherever the result is a normal
+//   scaled by |r^i c_i / c_0| <= 0.1^i) 2u; EvenOdd (P = E(r^2) + r O(r^2),
+//   |E| <= 1.058 |P|): the joining FMA u, the FMA that adds c0 to E 1.058u,
+//   the one that adds c1 to O 0.054u (scaled by |r O / P|), r^2 and the
+//   rest below 0.01u: 2.2u. The table's logc 0.5u, the addition and the FMA
+//   u each. Outside the table bucket holding 1, |log2 x| >= 0.114 while
+//   |r P(r)| <= 0.16 and |logc| <= 0.44, which bounds the cancellation:
+//   relative error <= 8.5u + 1.4 * 2^-49.67 < 2^-48.5 (EvenOdd: 8.8u,
+//   < 2^-48.48); in the bucket of 1, k + logc = 0 and it is 3.2u +
+//   2^-49.67. The product t = y log2|x| adds u: t carries a relative
+//   error below 2^-48.4 (EvenOdd: 2^-48.42), and |t| <= 129 wherever the result is a normal
 //   float or the boundary to infinity (beyond, the result is 0 or
 //   infinity, or below the normal range), so 2^t carries
 //   ln 2 * 129 * 2^-48.4 < 2^-41.9.
 //   2^t = 2^(j/4) Q(r'), r' = t - j/4 exact: Q's fit 2^-42.89, its
-//   evaluation (either scheme) 1.2u, the table entry u, the product u:
-//   below 2^-42.88.
+//   evaluation (Horner or Estrin) 1.2u, EvenOdd 2.3u (Q >= 0.917, |E| <=
+//   1.095 Q: the joining FMA u, the one that adds c0 1.095u, the one that
+//   adds c1 to O 0.095u), the table entry u, the product u: below 2^-42.88.
 // So |v - x^y| < 2^-41.3 v, which in units of v's last place (v < 2^(e+1),
 // ulp 2^(e-52)) is below 2^11.7; the test keeps 2^13 of them (a margin of
 // 2.5) from each boundary. The format's boundaries are the doubles whose
