@@ -66,12 +66,16 @@ constexpr pow_accurate::Format FormatOf() {
 // Horner; EvenOdd for P with Estrin for Q: the same), and the targets without FMA
 // with Estrin (SSE4: EvenOdd 5.84-5.87 against 5.48-5.50). Every evaluation
 // keeps within the error that MarkHardToRound assumes, so the results are
-// the same bits.
-template <size_t kN, class DD>
+// the same bits. kShortChain (a row tail of at most half a vector, such as
+// a 1x1 tile, where nothing overlaps the chain): Estrin's scheme on AVX2,
+// whose chain is the shortest (a 1x1 float32 call 30.0 ns against 32.0-32.9
+// with EvenOdd).
+template <bool kShortChain, size_t kN, class DD>
 HWY_INLINE hn::Vec<DD> HighPolynomial(DD dd, hn::Vec<DD> x, const double (&c)[kN]) {
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
   return Horner(dd, x, c);
 #elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+  if constexpr (kShortChain) return Estrin(dd, x, c);
   return EvenOdd(dd, x, c);
 #else
   return Estrin(dd, x, c);
@@ -82,21 +86,21 @@ HWY_INLINE hn::Vec<DD> HighPolynomial(DD dd, hn::Vec<DD> x, const double (&c)[kN
 // entry (see SplitLog2Argument). The polynomial's fit is 2^-32.0 (kHigh:
 // 2^-49.67, pow-tables.h); with the evaluation, the relative error of the
 // kHigh result is bounded in MarkHardToRound.
-template <bool kHigh, class DD>
+template <bool kHigh, bool kShortChain, class DD>
 HWY_INLINE hn::Vec<DD> Log2Reduced(DD dd, hn::Vec<DD> z, hn::Vec<DD> k,
                                    hn::Vec<hn::RebindToUnsigned<DD>> bucket) {
   namespace tab = pow_tables;
   const auto invc = Lookup4(dd, tab::kInvC, bucket);
   const auto logc = Lookup4(dd, tab::kLogC, bucket);
   const auto r = hn::MulAdd(z, invc, hn::Set(dd, -1.0));  // exact
-  const auto poly = kHigh ? HighPolynomial(dd, r, tab::kLog2High) : Horner(dd, r, tab::kLog2Fast);
+  const auto poly = kHigh ? HighPolynomial<kShortChain>(dd, r, tab::kLog2High) : Horner(dd, r, tab::kLog2Fast);
   return hn::MulAdd(r, poly, hn::Add(k, logc));
 }
 
 // 2^t, t clamped to +-200 first (beyond that the f32 result is already 0 or
 // infinity; the clamp keeps 2^t a normal double). t = round(4 t) / 4 + r,
 // |r| <= 1/8.
-template <bool kHigh, class DD>
+template <bool kHigh, bool kShortChain, class DD>
 HWY_INLINE hn::Vec<DD> Exp2Clamped(DD dd, hn::Vec<DD> t) {
   namespace tab = pow_tables;
   const hn::RebindToUnsigned<DD> du;
@@ -107,7 +111,7 @@ HWY_INLINE hn::Vec<DD> Exp2Clamped(DD dd, hn::Vec<DD> t) {
   const auto r = hn::Sub(t, hn::Sub(t_shifted, shift));
   const auto entry = Lookup4(du, tab::kExp2Bits, Exp2Index(du, ki));
   const auto scale = hn::BitCast(dd, hn::Add(entry, hn::ShiftLeft<50>(ki)));
-  const auto q = kHigh ? HighPolynomial(dd, r, tab::kExp2High) : Horner(dd, r, tab::kExp2Fast);
+  const auto q = kHigh ? HighPolynomial<kShortChain>(dd, r, tab::kExp2High) : Horner(dd, r, tab::kExp2Fast);
   return hn::Mul(scale, q);
 }
 
@@ -202,7 +206,7 @@ HWY_INLINE hn::Mask<DF> HardLanes(DF df, hn::Vec<DF> mag) {
 // |x|^y rounded to f32 for the lower or upper half of the f32 lanes; kHigh:
 // 0 where MarkHardToRound finds the result too close to a boundary of T's
 // format.
-template <bool kHigh, typename T, bool kUpper, class DF>
+template <bool kHigh, typename T, bool kUpper, bool kShortChain, class DF>
 HWY_INLINE hn::Vec<hn::Half<DF>> Log2Exp2Half(DF df, hn::Vec<DF> z, hn::Vec<hn::RebindToSigned<DF>> k,
                                               hn::Vec<DF> y, hn::Vec<hn::RebindToUnsigned<DF>> tmp) {
   const hn::Half<DF> dh;
@@ -211,10 +215,10 @@ HWY_INLINE hn::Vec<hn::Half<DF>> Log2Exp2Half(DF df, hn::Vec<DF> z, hn::Vec<hn::
   const auto zh = kUpper ? hn::UpperHalf(dh, z) : hn::LowerHalf(dh, z);
   const auto kh = kUpper ? hn::UpperHalf(dhi, k) : hn::LowerHalf(dhi, k);
   const auto yh = kUpper ? hn::UpperHalf(dh, y) : hn::LowerHalf(dh, y);
-  const auto log2x = Log2Reduced<kHigh>(dd, hn::PromoteTo(dd, zh), hn::PromoteTo(dd, kh),
+  const auto log2x = Log2Reduced<kHigh, kShortChain>(dd, hn::PromoteTo(dd, zh), hn::PromoteTo(dd, kh),
                                         BucketIndexHalf<kUpper>(df, tmp));
   const auto t = hn::Mul(hn::PromoteTo(dd, yh), log2x);
-  auto v = Exp2Clamped<kHigh>(dd, t);
+  auto v = Exp2Clamped<kHigh, kShortChain>(dd, t);
   if constexpr (kHigh) v = MarkHardToRound<T>(dd, v);
   return DemoteToF32(dd, v);
 }
@@ -222,7 +226,8 @@ HWY_INLINE hn::Vec<hn::Half<DF>> Log2Exp2Half(DF df, hn::Vec<DF> z, hn::Vec<hn::
 // |x|^y for lanes with x positive normal and y finite (other lanes: any
 // value), axb the bits of x; k_adjust is added to x's exponent (PowGeneral
 // scales subnormals). kLowHalf: only the lower half of the lanes is wanted
-// (a row tail of at most half a vector); the upper half of the result is 1.
+// (a row tail of at most half a vector); the upper half of the result is 1,
+// and the polynomials take their shortest chain (HighPolynomial).
 template <bool kHigh, typename T, bool kLowHalf, class DF>
 HWY_INLINE hn::Vec<DF> Log2Exp2(DF df, hn::Vec<hn::RebindToUnsigned<DF>> axb, hn::Vec<DF> y,
                                 hn::Vec<hn::RebindToSigned<DF>> k_adjust) {
@@ -230,11 +235,11 @@ HWY_INLINE hn::Vec<DF> Log2Exp2(DF df, hn::Vec<hn::RebindToUnsigned<DF>> axb, hn
   hn::Vec<hn::RebindToSigned<DF>> k;
   const auto tmp = SplitLog2Argument<pow_tables::kLogOffFromF32>(df, axb, &z, &k);
   k = hn::Add(k, k_adjust);
-  const auto lo = Log2Exp2Half<kHigh, T, false>(df, z, k, y, tmp);
+  const auto lo = Log2Exp2Half<kHigh, T, false, kLowHalf>(df, z, k, y, tmp);
   if constexpr (kLowHalf) {
     return hn::Combine(df, hn::Set(hn::Half<DF>(), 1.0f), lo);
   } else {
-    return hn::Combine(df, Log2Exp2Half<kHigh, T, true>(df, z, k, y, tmp), lo);
+    return hn::Combine(df, Log2Exp2Half<kHigh, T, true, false>(df, z, k, y, tmp), lo);
   }
 }
 
