@@ -13,13 +13,12 @@ scheduling, if the model is right. It is not always: LLVM 14's Zen 3 model
 (znver3) gives a 256-bit FMA or multiply a cycle of both FMA pipes, one a
 cycle, where Zen 3 starts two a cycle (bench/pow-chain measures it), so
 for FMA-heavy loops its figures are up to twice the real bound. The script
-therefore also prints bounds from counts alone: multiplies and FMAs at two
-a cycle (two FMA units: Zen 3, Zen 4, Intel since Haswell), and all vector
-operations at four a cycle (the most any of these x86 cores starts).
-It also counts the loop's vector operations by register width and, for an
-AVX-512 loop, the cycles they need at two 512-bit operations a cycle, which
-neither Intel's AVX-512 server cores nor Zen 4 exceed (a bound that does not
-depend on llvm-mca's model of either).
+therefore also counts the loop's vector operations by register width and
+prints bounds from the counts alone: multiplies and FMAs at two a cycle (two
+FMA units: Zen 3, Zen 4, Intel since Haswell), all vector operations at four
+a cycle (the most any of these x86 cores starts), and, for an AVX-512 loop,
+two 512-bit operations a cycle, which neither Intel's AVX-512 server cores
+nor Zen 4 exceed.
 
   bench/loop_bound.py build/src/libpto.so.0 'N_AVX2::PowFloatRows<float, true>' 16 znver3
 

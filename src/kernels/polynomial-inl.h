@@ -6,7 +6,7 @@
 // between them EvenOdd, two Horner chains in x^2 (one multiplication more
 // than Horner's rule, half its chain).
 //
-// The two round differently: changing a kernel's scheme changes its bits
+// The schemes round differently: changing a kernel's scheme changes its bits
 // (and, for the correctly rounded paths, the evaluation error that their
 // rounding tests assume).
 //

@@ -239,7 +239,7 @@ HWY_INLINE hn::Vec<DF> Log2Exp2(DF df, hn::Vec<hn::RebindToUnsigned<DF>> axb, hn
   if constexpr (kLowHalf) {
     return hn::Combine(df, hn::Set(hn::Half<DF>(), 1.0f), lo);
   } else {
-    return hn::Combine(df, Log2Exp2Half<kHigh, T, true, false>(df, z, k, y, tmp), lo);
+    return hn::Combine(df, Log2Exp2Half<kHigh, T, true, kLowHalf>(df, z, k, y, tmp), lo);
   }
 }
 
