@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""meson test 'bench-scripts': loop_replay.py and instruction_rates.py run on
+this build and print what the README quotes from them. Asserts their output,
+not their speed (speed is the benchmarks' business, not the tests').
+
+  bench/test_scripts.py build/src/libpto.so.0
+
+Skips (exit 77) where the CPU lacks AVX2 or FMA, or objdump or cc is missing.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SKIP = 77
+
+
+def run(*args):
+    out = subprocess.run([sys.executable, *args], capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(args)} exited {out.returncode}:\n{out.stdout}{out.stderr}")
+    return out.stdout
+
+
+def main():
+    lib = sys.argv[1]
+    flags = open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else ""
+    if not (re.search(r"\bavx2\b", flags) and re.search(r"\bfma\b", flags)):
+        print("SKIP: this CPU lacks AVX2 or FMA, which the replayed loops and timed instructions need")
+        sys.exit(SKIP)
+    for tool in ("objdump", "cc"):
+        if shutil.which(tool) is None:
+            print(f"SKIP: {tool} not found (the scripts need it)")
+            sys.exit(SKIP)
+    replay = os.path.join(HERE, "loop_replay.py")
+    ns = r"([0-9.]+) ns per iteration = ([0-9.]+) ns per element"
+    out = run(replay, lib, "N_AVX2::PowContiguousF32", "16")
+    count = re.search(r"hot loop of (\d+) instructions for 16 elements", out)
+    assert count and int(count.group(1)) > 100, out
+    assert re.search(r"as compiled: " + ns, out) and re.search(r"independent: " + ns, out), out
+    for name, value in re.findall(r"(as compiled|independent): ([0-9.]+) ns per iteration", out):
+        assert float(value) > 0, f"{name}: {value}"
+    dropped = run(replay, lib, "N_AVX2::PowContiguousF32", "16", "--drop", "^vpermps")
+    left = re.search(r"hot loop of (\d+) instructions .*\((\d+) matching", dropped)
+    assert left and int(left.group(1)) + int(left.group(2)) == int(count.group(1)) and int(left.group(2)) > 0, dropped
+    # SSE code: the as-compiled form only, and says why.
+    sse = run(replay, lib, "N_SSE4::PowContiguousF32", "8")
+    assert re.search(r"as compiled: " + ns, sse) and "independent: not measured: legacy SSE" in sse, sse
+    rates = run(os.path.join(HERE, "instruction_rates.py"))
+    assert re.search(r"dependent vaddpd: [0-9.]+ ns an add", rates), rates
+    for kind in ("vfmadd231pd", "vpermps", "vcvtps2pd", "vmulpd x2 + vpermps"):
+        assert re.search(r"^  " + re.escape(kind) + r" +[0-9.]+ cycles a group", rates, re.M), rates
+    print("loop_replay.py and instruction_rates.py ran; output as documented")
+
+
+if __name__ == "__main__":
+    main()
