@@ -256,6 +256,8 @@ def main():
     if args.drop:
         kept = [t for t in code if not re.search(args.drop, t)]
         dropped, code = len(code) - len(kept), kept
+        if not code:
+            sys.exit(f"loop_replay: --drop {args.drop!r} leaves no instruction of the loop")
     written = {gpr(split_operands(t)[1][-1])[0] for t in code
                if split_operands(t)[1] and gpr(split_operands(t)[1][-1])}
     base = "rsp"
