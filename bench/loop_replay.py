@@ -25,12 +25,13 @@ The independent time is a measured floor for the loop as compiled: no order
 of these instructions runs faster here. Where the kernel is much slower, the
 dependencies (chains, spills, the reach of the out-of-order window) cost the
 difference. --drop REGEX leaves matching instructions out of both forms: the
-difference to the full replay is what they cost (dropping an instruction
-also cuts the chains through its result, so the as-compiled difference is
-an upper estimate).
+difference to the full replay is what they cost among the others. In the
+as-compiled form that is rough either way, since the registers a left-out
+instruction would have written keep older values, whose chains may be
+shorter or longer.
 
-  bench/loop_replay.py build/src/libpto.so.0 'N_AVX2::PowFloatRows<float, true>' 16
-  bench/loop_replay.py build/src/libpto.so.0 'N_AVX2::PowFloatRows<float, true>' 16 --drop '^vpermps'
+  bench/loop_replay.py build/src/libpto.so.0 N_AVX2::PowContiguousF32 16
+  bench/loop_replay.py build/src/libpto.so.0 N_AVX2::PowContiguousF32 16 --drop '^vpermps'
 
 ELEMENTS is the number of elements one iteration computes; an optional
 fourth argument picks the loop as loop_bound's fifth does. Pin it to one CPU
@@ -50,8 +51,6 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import loop_bound  # noqa: E402
 
-GPR64 = ["rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp",
-         "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"]
 GPR_NAMES = {
     "rax": ("rax", "eax", "ax", "al"), "rbx": ("rbx", "ebx", "bx", "bl"),
     "rcx": ("rcx", "ecx", "cx", "cl"), "rdx": ("rdx", "edx", "dx", "dl"),
