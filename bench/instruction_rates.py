@@ -5,7 +5,7 @@ Each kind is timed in a loop of its own (bench/loop_replay.py's harness):
 groups of instructions that read registers none of them writes and write
 twelve registers in rotation, so that nothing waits for a result (an FMA,
 which also reads its destination, chains through a register every twelve
-instructions, three times its latency at two a cycle). A pair of kinds shows
+instructions: six cycles apart at two a cycle, more than its latency of four). A pair of kinds shows
 whether they share a pipe: if two kinds that each start once a cycle take
 two cycles a pair, they do. A dependent vaddpd chain gives the clock: cycles
 are ns times (3 / ns per dependent add), 3 cycles an add on AMD Zen 2-4 (on
