@@ -21,8 +21,9 @@ of 20 alternating rounds of 20,000 iterations:
                 result: the time is what the instructions themselves take on
                 this CPU's decoders, schedulers and pipes.
 
-The independent time is a measured floor for the loop as compiled: no order
-of these instructions runs faster here. Where the kernel is much slower, the
+The independent time is a measured floor for the loop as compiled: its
+instructions with nothing to wait for (in this order; the out-of-order core
+picks their pipes as they come). Where the kernel is much slower, the
 dependencies (chains, spills, the reach of the out-of-order window) cost the
 difference. --drop REGEX leaves matching instructions out of both forms: the
 difference to the full replay is what they cost among the others. In the
