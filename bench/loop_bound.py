@@ -78,6 +78,11 @@ def hot_loop(insns, must_match=None):
     return best
 
 
+def operations(body):
+    """A loop body's instructions without its jumps and padding."""
+    return [t for t in body if not re.match(r"^(j\w+|nop|xchg\s+%ax,%ax|cs nop)", t)]
+
+
 def vector_operations(code):
     """Vector operations that need an execution pipe, by register width: not
     the plain loads and stores (vmov* with a memory operand: load and store
@@ -107,7 +112,7 @@ def main():
     lib, pattern, elements, cpu = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
     start, end, name = function_range(lib, pattern)
     body = hot_loop(disassemble(lib, start, end), sys.argv[5] if len(sys.argv) == 6 else None)
-    code = [t for t in body if not re.match(r"^(j\w+|nop|xchg\s+%ax,%ax|cs nop)", t)]
+    code = operations(body)
     fma = sum(1 for t in code if re.match(r"^v(fn?m(add|sub)\d*[ps][sd]|mul[ps][sd])\b", t))
     run = subprocess.run(["llvm-mca", f"-mcpu={cpu}", "-iterations=100"], input="\n".join(code) + "\n",
                          capture_output=True, text=True)

@@ -112,12 +112,15 @@ def gpr_name(base, width):
 
 
 class Rewriter:
-    """Rewrites one instruction: memory operands to slots off `base`; in the
-    independent form, registers as the docstring says."""
+    """Rewrites one instruction: memory operands to %rsp-relative slots; in
+    the independent form, registers as the docstring says."""
 
-    def __init__(self, base, independent):
-        self.base, self.independent = base, independent
-        self.pool = [r for r in ("rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11") if r != base]
+    # Destinations of general registers in the independent form (not %r12,
+    # which sources read, nor %rsp and %rbp).
+    GPR_POOL = ("rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11")
+
+    def __init__(self, independent):
+        self.independent = independent
         self.slots = {}
         self.fma_next = self.other_next = self.gpr_next = self.mask_next = 0
 
@@ -125,15 +128,15 @@ class Rewriter:
         core, deco = decorations(operand)
         if core not in self.slots:
             self.slots[core] = len(self.slots)
-        return f"{self.slots[core] * SLOT}(%{self.base}){deco}"
+        return f"{self.slots[core] * SLOT}(%rsp){deco}"
 
     def rewrite(self, text):
         op, operands = split_operands(text)
         if op == "lea":
             # Address arithmetic only: keep it an ALU operation.
-            operands[0] = f"16(%{self.base})"
+            operands[0] = "16(%rsp)"
             if self.independent:
-                operands[1] = self.gpr_dest(*gpr(operands[1]))
+                operands[1] = self.gpr_dest(gpr(operands[1])[1])
             return f"{op} {', '.join(operands)}"
         operands = [self.memory(o) if is_memory(o) else o for o in operands]
         if not self.independent:
@@ -159,7 +162,7 @@ class Rewriter:
                 dest = f"%k{1 + self.mask_next % 5}"
                 self.mask_next += 1
             else:
-                dest = self.gpr_dest(*gpr(last))
+                dest = self.gpr_dest(gpr(last)[1])
             # A write mask ({%kN}) reads a mask no instruction here writes.
             out[-1] = dest + re.sub(r"%k\d", "%k7", last_deco)
         for i, o in enumerate(operands[:-1] if dest else operands):
@@ -173,54 +176,52 @@ class Rewriter:
                 out[i] = gpr_name("r12", gpr(core)[1])
         return f"{op} {', '.join(out)}"
 
-    def gpr_dest(self, _base, width):
-        reg = self.pool[self.gpr_next % len(self.pool)]
+    def gpr_dest(self, width):
+        reg = self.GPR_POOL[self.gpr_next % len(self.GPR_POOL)]
         self.gpr_next += 1
         return gpr_name(reg, width)
 
 
 DRIVER = r"""
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include <xmmintrin.h>
-void replay_dependent(void *buf, long iterations);
-void replay_independent(void *buf, long iterations);
+DECLARATIONS
+static void (*const functions[])(void *, long) = {NAMES};
+enum { kCount = sizeof functions / sizeof functions[0] };
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
-static double timed(void (*f)(void *, long), void *buf, long iterations) {
-  double t = now();
-  f(buf, iterations);
-  return (now() - t) / iterations;
-}
 int main(int argc, char **argv) {
   size_t bytes = strtoul(argv[1], 0, 10) + 4096;
   float *buf = aligned_alloc(64, bytes);
   for (size_t i = 0; i < bytes / 4; ++i) buf[i] = 1.0f + (float)(i % 7) / 8;
-  _mm_setcsr(_mm_getcsr() | 0x8040);  /* FTZ, DAZ */
-  long iterations = 20000;
-  /* Best of 20 alternating rounds each, after two to warm up. */
-  double dep = 1e300, ind = 1e300;
+  _mm_setcsr(_mm_getcsr() | 0x8040); /* FTZ, DAZ */
+  const long iterations = 20000;
+  /* Best of 20 rounds, the functions alternating, after two to warm up. */
+  double best[kCount];
+  for (int k = 0; k < kCount; ++k) best[k] = 1e300;
   for (int r = 0; r < 22; ++r) {
-    double d = timed(replay_dependent, buf, iterations), i = timed(replay_independent, buf, iterations);
-    if (r >= 2 && d < dep) dep = d;
-    if (r >= 2 && i < ind) ind = i;
+    for (int k = 0; k < kCount; ++k) {
+      double t = now();
+      functions[k](buf, iterations);
+      t = (now() - t) / iterations;
+      if (r >= 2 && t < best[k]) best[k] = t;
+    }
   }
-  printf("%.3f %.3f\n", dep, ind);
+  for (int k = 0; k < kCount; ++k) printf("%.4f\n", best[k]);
   return 0;
 }
 """
 
 
-def function_asm(name, slots, base, code):
-    """The replay function: (buffer, iterations). Its slots live on its own
-    stack, addressed from `base` (%rsp, or a register that holds it); the
-    iteration count and the caller's %rsp sit in the slots after them."""
+def function_asm(name, slots, code):
+    """A timed function: (buffer, iterations). Its slots live on its own
+    stack (%rsp-relative); the iteration count and the caller's %rsp sit in
+    the slots after them."""
     size = slots * SLOT
     lines = [f".globl {name}", f".type {name}, @function", f"{name}:",
              "push %rbx", "push %rbp", "push %r12", "push %r13", "push %r14", "push %r15",
@@ -230,13 +231,37 @@ def function_asm(name, slots, base, code):
              # do every vector register and the GPR that sources read.
              "mov %rdi, %rsi", "mov %rsp, %rdi", f"mov ${size}, %rcx", "rep movsb",
              *[f"vmovups {32 * i}(%rsp), %ymm{i}" for i in range(16)],
-             "mov 8(%rsp), %r12", f"mov %rsp, %{base}" if base != "rsp" else "nop",
-             ".p2align 6", "1:"]
+             "mov 8(%rsp), %r12", ".p2align 6", "1:"]
     lines += code
     lines += [f"decq {size}(%rsp)", "jnz 1b", "vzeroupper", f"mov {size + 8}(%rsp), %rsp",
               "pop %r15", "pop %r14", "pop %r13", "pop %r12", "pop %rbp", "pop %rbx", "ret",
               f".size {name}, .-{name}"]
     return "\n".join(lines) + "\n"
+
+
+def time_loops(loops, slots, who):
+    """ns per iteration of each instruction list in `loops`, each run as a
+    loop of its own over `slots` memory slots (DRIVER: best of 20 alternating
+    rounds of 20,000 iterations). `who` names the script in errors."""
+    names = [f"loop{k}" for k in range(len(loops))]
+    driver = (DRIVER.replace("DECLARATIONS", "".join(f"void {n}(void *, long);\n" for n in names))
+              .replace("NAMES", ", ".join(names)))
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "loops.S"), "w") as f:
+            f.write(".text\n" + "".join(function_asm(n, slots, code) for n, code in zip(names, loops))
+                    + '.section .note.GNU-stack,"",@progbits\n')
+        with open(os.path.join(tmp, "driver.c"), "w") as f:
+            f.write(driver)
+        exe = os.path.join(tmp, "loops")
+        build = subprocess.run(["cc", "-O2", "-o", exe, os.path.join(tmp, "driver.c"),
+                                os.path.join(tmp, "loops.S")], capture_output=True, text=True)
+        if build.returncode != 0:
+            sys.exit(f"{who}: the timed loops did not assemble:\n" + build.stderr[:2000])
+        run = subprocess.run([exe, str(slots * SLOT)], capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit(f"{who}: the timed loops failed (exit status {run.returncode}; a negative status is a "
+                     "signal: SIGILL where this CPU lacks their instructions)")
+    return [float(v) for v in run.stdout.split()]
 
 
 def main():
@@ -251,43 +276,25 @@ def main():
     args = parser.parse_args()
     start, end, name = loop_bound.function_range(args.lib, args.function)
     body = loop_bound.hot_loop(loop_bound.disassemble(args.lib, start, end), args.pick)
-    code = [t for t in body if not re.match(r"^(j\w+|nop|xchg\s+%ax,%ax|cs nop)", t)]
+    code = loop_bound.operations(body)
     dropped = 0
     if args.drop:
         kept = [t for t in code if not re.search(args.drop, t)]
         dropped, code = len(code) - len(kept), kept
         if not code:
             sys.exit(f"loop_replay: --drop {args.drop!r} leaves no instruction of the loop")
-    written = {gpr(split_operands(t)[1][-1])[0] for t in code
-               if split_operands(t)[1] and gpr(split_operands(t)[1][-1])}
-    base = "rsp"
+    written = {gpr(ops[-1])[0] for ops in (split_operands(t)[1] for t in code) if ops and gpr(ops[-1])}
     if "rsp" in written:
         sys.exit("loop_replay: the loop writes %rsp, which the replay keeps for its slots")
-    dep = Rewriter(base, independent=False)
-    ind = Rewriter(base, independent=True)
+    dep = Rewriter(independent=False)
+    ind = Rewriter(independent=True)
     dependent = [dep.rewrite(t) for t in code]
     # Legacy SSE operations overwrite a source (two operands): their
     # chains through the destination cannot be cut by renaming alone.
     legacy = [t for t in code if not t.startswith(("v", "k")) and "%xmm" in t]
     independent = dependent if legacy else [ind.rewrite(t) for t in code]
     slots = max(len(dep.slots), len(ind.slots)) + 1
-    with tempfile.TemporaryDirectory() as tmp:
-        with open(os.path.join(tmp, "replay.S"), "w") as f:
-            f.write(".text\n" + function_asm("replay_dependent", slots, base, dependent)
-                    + function_asm("replay_independent", slots, base, independent)
-                    + '.section .note.GNU-stack,"",@progbits\n')
-        with open(os.path.join(tmp, "driver.c"), "w") as f:
-            f.write(DRIVER)
-        exe = os.path.join(tmp, "replay")
-        build = subprocess.run(["cc", "-O2", "-o", exe, os.path.join(tmp, "driver.c"),
-                                os.path.join(tmp, "replay.S")], capture_output=True, text=True)
-        if build.returncode != 0:
-            sys.exit("loop_replay: the replay did not assemble:\n" + build.stderr[:2000])
-        run = subprocess.run([exe, str(slots * SLOT)], capture_output=True, text=True)
-        if run.returncode != 0:
-            sys.exit(f"loop_replay: the replay failed (exit status {run.returncode}; a negative status is a "
-                     "signal: SIGILL where this CPU lacks the loop's instructions)")
-    dep_ns, ind_ns = (float(v) for v in run.stdout.split())
+    dep_ns, ind_ns = time_loops([dependent, independent], slots, "loop_replay")
     elements = args.elements
     print(f"{name}: hot loop of {len(code)} instructions for {elements} elements, "
           f"{len(dep.slots)} memory slots" + (f" ({dropped} matching {args.drop!r} left out)" if dropped else ""))
