@@ -3,8 +3,8 @@
 // pass (its PTO_NATIVE_<BLOCK> flag, Highway's HWY_NATIVE_* convention):
 // every non-x86 target, x86's older ones, and every x86 target in a build
 // with -Dx86_specializations=false, which tests this code there.
-//   - Lookup4 (with BucketIndexHalf, Exp2Index), Lookup16: table lookups by
-//     selects and by a gather;
+//   - Lookup4 (with BucketIndexHalf, Exp2Index), Lookup16 and Lookup8:
+//     table lookups by selects and by gathers;
 //   - ClampExponent: a min and a max;
 //   - LoadTail/StoreTail: row tails through stack buffers (simd-inl.h);
 //   - EstimateTo12Bits: the target's estimate and one Newton step.
@@ -93,12 +93,26 @@ HWY_INLINE hn::Vec<DD> ClampExponent(DD dd, hn::Vec<DD> t) {
 #endif
 #if HWY_TARGET != HWY_SCALAR  // (SCALAR computes pow by the accurate path)
 
-// table[i] for the low four bits i of each idx lane (higher bits ignored).
-template <class DF>
-HWY_INLINE hn::Vec<DF> Lookup16(DF df, const float* table, hn::Vec<hn::RebindToUnsigned<DF>> idx) {
+// table[i] for the low kBits bits i of each idx lane (higher bits ignored),
+// by a gather.
+template <int kBits, class DF>
+HWY_INLINE hn::Vec<DF> GatherByLowBits(DF df, const float* table,
+                                       hn::Vec<hn::RebindToUnsigned<DF>> idx) {
   const hn::RebindToUnsigned<DF> du;
   const hn::RebindToSigned<DF> di;
-  return hn::GatherIndex(df, table, hn::BitCast(di, hn::And(idx, hn::Set(du, 15u))));
+  return hn::GatherIndex(df, table, hn::BitCast(di, hn::And(idx, hn::Set(du, (1u << kBits) - 1))));
+}
+
+// table[i] for the low four bits i of each idx lane.
+template <class DF>
+HWY_INLINE hn::Vec<DF> Lookup16(DF df, const float* table, hn::Vec<hn::RebindToUnsigned<DF>> idx) {
+  return GatherByLowBits<4>(df, table, idx);
+}
+
+// table[i] for the low three bits i of each idx lane.
+template <class DF>
+HWY_INLINE hn::Vec<DF> Lookup8(DF df, const float* table, hn::Vec<hn::RebindToUnsigned<DF>> idx) {
+  return GatherByLowBits<3>(df, table, idx);
 }
 #endif  // HWY_TARGET != HWY_SCALAR
 #endif  // PTO_NATIVE_LOOKUP16

@@ -1,8 +1,8 @@
 // DEFAULT pow in f32 lanes, for targets with FMA: f32 lanes only, with exact
 // FMA splits. 16 table buckets for log2 (r exact, |r| <= 0.0333, tail
-// polynomial of degree 4), t = y * log2|x| carried as an unevaluated sum of
-// f32 terms, 2^f on |f| <= 0.5 by a degree-6 polynomial and the exponent
-// added to the bits. It covers |y log2 x| <= 125 with x positive normal
+// polynomial of degree 4), or 8 on AVX2 (EightBuckets), t = y * log2|x|
+// carried as an unevaluated sum of f32 terms, 2^f on |f| <= 0.5 by a
+// degree-6 polynomial and the exponent added to the bits. It covers |y log2 x| <= 125 with x positive normal
 // (DefaultInRange); pow-float-inl.h sends the other lanes elsewhere. The
 // exact splits need each product rounded on its own: the kernels are
 // compiled with -ffp-contract=off.
@@ -28,14 +28,44 @@ namespace HWY_NAMESPACE {
 
 #if HWY_TARGET != HWY_SCALAR && HWY_NATIVE_FMA
 
+// The log2 table of DEFAULT: 8 buckets on AVX2, where a table of eight f32
+// is one register and a lookup one VPERMPS (Lookup8) against two and a
+// blend for 16 (Lookup16); 16 elsewhere (AVX-512: one permute either way;
+// other targets gather). With 8 buckets |r| is twice as large, and so is
+// the tail term of t (y r M(r), about -0.72 y r^2): its -y r^2/2 is carried
+// apart, exactly, which leaves the rounding of what remains about a third
+// of the 16-bucket table's (pow-tables.h), and M of degree 5 by Estrin's
+// scheme keeps its fit. AMD Zen 3, float32 64x64, alternating pinned runs:
+// 1.266-1.276 -> 1.196-1.205 ns per element; the largest error
+// test_accuracy finds (its fast-path inputs, a quarter of them where the
+// tail weighs most) 2.89 -> 3.26 ulp. By Horner's rule the loop ran at
+// 1.30 ns, and one more operation (the -p_lo r/2 that PowDefaultCore
+// leaves out: 2.65 ulp on inputs where the 8 buckets give 3.50) at 1.26:
+// GCC then spills more of the two vectors' values (180 against 171
+// instructions an iteration).
+constexpr bool EightBuckets() { return HWY_TARGET == HWY_AVX2; }
+
+template <bool kEight, class DF, size_t kN8, size_t kN16>
+HWY_INLINE hn::Vec<DF> LookupBucket(DF df, const float (&table8)[kN8], const float (&table16)[kN16],
+                                    hn::Vec<hn::RebindToUnsigned<DF>> idx) {
+  if constexpr (kEight) {
+    return Lookup8(df, table8, idx);
+  } else {
+    return Lookup16(df, table16, idx);
+  }
+}
+
 // |x|^y for x > 0 normal and |y log2 x| <= 125:
-//   |x| = 2^k z, bucket i (top four bits of z's offset mantissa):
+//   |x| = 2^k z, bucket i (top four bits of z's offset mantissa; three
+//   with 8 buckets):
 //   log2|x| = A + kC1Hi r + r M(r) + kLogCLoF[i], A = k + kLogCHiF[i] exact.
 //   t = y log2|x| is carried as the unevaluated sum
 //   a_hi + b_hi + p_hi M + (a_lo + b_lo + p_lo kC1Hi + y kLogCLoF) with
 //   a = y A, p = y r and b = kC1Hi p_hi split exactly by FMA; n = round(t)
 //   and f = t - n come out with |f| <= 0.5 + 2^-16 and an absolute error of
-//   a few 2^-25 for |t| <= 125, so 2^t = 2^n E(f).
+//   a few 2^-25 for |t| <= 125, so 2^t = 2^n E(f). With 8 buckets,
+//   r M(r) = -r^2/2 + r M8(r) and the sum has -(q_hi + q_lo)/2 besides,
+//   q = p_hi r split exactly.
 // xb: the bits of x > 0 (the fast path passes x's own bits, so a negative x
 // gives garbage there, and leaves the fast path by its sign); *s_out: ~t.
 template <class DF>
@@ -44,14 +74,16 @@ HWY_INLINE hn::Vec<DF> PowDefaultCore(DF df, hn::Vec<hn::RebindToUnsigned<DF>> x
   namespace tab = pow_tables;
   const hn::RebindToUnsigned<DF> du;
 
+  constexpr bool kEight = EightBuckets();
+
   hn::Vec<DF> z;
   hn::Vec<hn::RebindToSigned<DF>> k_int;
-  const auto tmp = SplitLog2Argument<tab::kLogOffF>(df, xb, &z, &k_int);
+  const auto tmp = SplitLog2Argument<kEight ? tab::kLogOffF8 : tab::kLogOffF>(df, xb, &z, &k_int);
   const auto k = hn::ConvertTo(df, k_int);
-  const auto idx = hn::ShiftRight<19>(tmp);
-  const auto invc = Lookup16(df, tab::kInvCF, idx);
-  const auto logc_hi = Lookup16(df, tab::kLogCHiF, idx);
-  const auto logc_lo = Lookup16(df, tab::kLogCLoF, idx);
+  const auto idx = hn::ShiftRight<kEight ? 20 : 19>(tmp);
+  const auto invc = LookupBucket<kEight>(df, tab::kInvCF8, tab::kInvCF, idx);
+  const auto logc_hi = LookupBucket<kEight>(df, tab::kLogCHiF8, tab::kLogCHiF, idx);
+  const auto logc_lo = LookupBucket<kEight>(df, tab::kLogCLoF8, tab::kLogCLoF, idx);
 
   // Each product below is rounded on its own (no contraction, see the top).
   const auto r = hn::MulAdd(z, invc, hn::Set(df, -1.0f));  // exact
@@ -63,16 +95,32 @@ HWY_INLINE hn::Vec<DF> PowDefaultCore(DF df, hn::Vec<hn::RebindToUnsigned<DF>> x
   const auto c1 = hn::Set(df, tab::kC1Hi);
   const auto b_hi = hn::Mul(c1, p_hi);
   const auto b_lo = hn::MulSub(c1, p_hi, b_hi);
-  const auto m = Horner(df, r, tab::kLogTailF);
-
-  const auto s = hn::MulAdd(p_hi, m, hn::Add(a_hi, b_hi));  // ~t, picks n
+  // 8 buckets: log2(1 + r) = kC1Hi r - r^2/2 + r M8(r), and -y r^2/2 =
+  // -(q_hi + q_lo)/2 with q = p_hi r split exactly (the rest, -p_lo r/2,
+  // is below 2^-25 |q|); halving is exact.
+  hn::Vec<DF> m, q_hi, q_lo;
+  const auto minus_half = hn::Set(df, -0.5f);
+  auto s = hn::Add(a_hi, b_hi);
+  if constexpr (kEight) {
+    m = Estrin(df, r, tab::kLogTailF8);
+    q_hi = hn::Mul(p_hi, r);
+    q_lo = hn::MulSub(p_hi, r, q_hi);
+    s = hn::MulAdd(q_hi, minus_half, hn::MulAdd(p_hi, m, s));  // ~t, picks n
+  } else {
+    m = Horner(df, r, tab::kLogTailF);
+    s = hn::MulAdd(p_hi, m, s);  // ~t, picks n
+  }
   const auto shifter = hn::Set(df, 0x1.8p23f);
   const auto s_shifted = hn::Add(s, shifter);
   const auto n = hn::Sub(s_shifted, shifter);
   auto lo = hn::Add(a_lo, b_lo);
   lo = hn::MulAdd(p_lo, c1, lo);
   lo = hn::MulAdd(y, logc_lo, lo);
-  const auto u = hn::Add(hn::Sub(a_hi, n), b_hi);  // exact where it matters
+  auto u = hn::Add(hn::Sub(a_hi, n), b_hi);  // exact where it matters
+  if constexpr (kEight) {
+    lo = hn::MulAdd(q_lo, minus_half, lo);
+    u = hn::MulAdd(q_hi, minus_half, u);  // exact where it matters
+  }
   const auto f = hn::Add(hn::MulAdd(p_hi, m, u), lo);
   const auto e = Horner(df, f, tab::kExp2F);
   *s_out = s;

@@ -92,11 +92,43 @@ alignas(64) constexpr float kLogCLoF[16] = {
     -0x1.3ab7cep-18, -0x1.134c4ep-20, 0x1.80abfcp-18, -0x1.40358ep-19,
 };
 
+// DEFAULT with 8 buckets (AVX2, where a table of eight f32 is one register
+// and one VPERMPS, against two and a blend for 16; see pow-default-inl.h):
+// buckets of 2^20 f32 bit patterns from kLogOffF8, z in [0.711, 1.422); 1
+// sits 0.625 into bucket 4 (c = 1). tools/pow-coefficients.py chooses the
+// offset and each kInvCF8[i] (at most 5 significant bits) to minimise the
+// weight of the f32 tail term, max r^2 / |log2 z| = 0.0398 over the buckets,
+// subject to r = z * invc - 1 being exact in one f32 FMA (|r| below invc's
+// last place where z < 1, twice it where z >= 1) and to 1.55 |r| <
+// |log2 invc|; r in [-0.0596, 0.0664]. The 16-bucket table's weight is
+// 0.0229: the tail carries -r^2/2 apart (pow-default-inl.h), which cuts
+// what is left of it to about a third. -log2(invc) = kLogCHiF8 + kLogCLoF8
+// as above; tests/test_pow_tables.cc checks these properties bucket by
+// bucket, for every z.
+constexpr uint32_t kLogOffF8 = 0x3F360000u;
+alignas(32) constexpr float kInvCF8[8] = {
+    0x1.6p+0, 0x1.4p+0, 0x1.2p+0, 0x1.1p+0, 0x1p+0, 0x1.dp-1, 0x1.ap-1, 0x1.8p-1,
+};
+alignas(32) constexpr float kLogCHiF8[8] = {
+    -0x1.d678p-2, -0x1.49a8p-2, -0x1.5cp-3, -0x1.664p-4,
+    0x0p+0, 0x1.22ep-3, 0x1.32cp-2, 0x1.a9p-2,
+};
+alignas(32) constexpr float kLogCLoF8[8] = {
+    0x1.60fe68p-17, 0x1.ed0cbap-20, -0x1.a39fbep-19, 0x1.20a6dep-21,
+    0x0p+0, -0x1.48f554p-17, -0x1.1c8f12p-22, -0x1.a39fbep-20,
+};
+
 // log2(1 + r) = kC1Hi * r + r * M(r), M of degree 4 (absolute error 2^-30.4
 // on [-0.03335, 0.03255]; M(0) holds the low part of 1/ln 2).
 constexpr float kC1Hi = 0x1.715476p+0f;
 constexpr float kLogTailF[5] = {
     0x1.4bc598p-26f, -0x1.715474p-1f, 0x1.ec7078p-2f, -0x1.71a47p-2f, 0x1.28593cp-2f,
+};
+// 8 buckets: log2(1 + r) = kC1Hi * r - r^2 / 2 + r * M8(r), M8 of degree 5
+// (absolute error 2^-30.81 on [-0.0596, 0.0664]; M8(0) holds the low part of
+// 1/ln 2; tools/pow-coefficients.py).
+constexpr float kLogTailF8[6] = {
+    0x1.5156ap-26f, -0x1.c551d8p-3f, 0x1.ec702ap-2f, -0x1.71585cp-2f, 0x1.28ae1ep-2f, -0x1.e606d2p-3f,
 };
 // 2^f ~ E(f) on |f| <= 0.5002, E(0) = 1, degree 6, relative error 2^-28.3.
 constexpr float kExp2F[7] = {

@@ -7,7 +7,8 @@
 //   - PTO_NATIVE_LOOKUP4: Lookup4 by one register permute, with
 //     BucketIndexHalf and Exp2Index building its indices in the form the
 //     permute takes, without masking;
-//   - PTO_NATIVE_LOOKUP16: Lookup16, one or two permutes per table;
+//   - PTO_NATIVE_LOOKUP16: Lookup16, one or two permutes per table, and on
+//     AVX2 Lookup8, one permute (the only target whose kernels use it);
 //   - PTO_NATIVE_CLAMP_EXPONENT: ClampExponent, one VRANGEPD on AVX-512;
 //   - PTO_NATIVE_POW_TAIL: LoadTail/StoreTail, row tails by masked loads
 //     and stores instead of stack buffers (AVX2 float32 stores: by 4, 2 and
@@ -141,6 +142,16 @@ HWY_INLINE hn::Vec<DF> Lookup16(DF df, const float* table, hn::Vec<hn::RebindToU
   return hn::Vec<DF>{out};
 #endif
 }
+
+#if HWY_TARGET == HWY_AVX2
+// table[i] for the low three bits i of each idx lane (higher bits ignored):
+// one permute of an 8-float register, which reads only those bits.
+template <class DF>
+HWY_INLINE hn::Vec<DF> Lookup8(DF df, const float* table, hn::Vec<hn::RebindToUnsigned<DF>> idx) {
+  static_assert(hn::MaxLanes(DF()) == 8, "one register per table");
+  return hn::Vec<DF>{_mm256_permutevar8x32_ps(hn::LoadU(df, table).raw, idx.raw)};
+}
+#endif
 
 #ifdef PTO_NATIVE_POW_TAIL
 #undef PTO_NATIVE_POW_TAIL
