@@ -4,7 +4,9 @@
 // impl::Estrin), a chain of about log2(n) operations at the cost of a few
 // more multiplications, for loops that latency rather than throughput bounds;
 // between them EvenOdd, two Horner chains in x^2 (one multiplication more
-// than Horner's rule, half its chain).
+// than Horner's rule, half its chain), and Pairs, Horner's rule in x^2 over
+// the pairs c[2i] + c[2i+1] x (the same count as EvenOdd, and its lowest
+// pair joins last, so that c[0] + c[1] x is rounded once before the end).
 //
 // The schemes round differently: changing a kernel's scheme changes its bits
 // (and, for the correctly rounded paths, the evaluation error that their
@@ -65,6 +67,31 @@ HWY_INLINE hn::Vec<D> EvenOdd(D d, hn::Vec<D> x, const T (&c)[kN]) {
   auto odd = hn::Set(d, c[kLastOdd]);
   for (size_t i = kLastOdd; i >= 3; i -= 2) odd = hn::MulAdd(odd, x2, hn::Set(d, c[i - 2]));
   return hn::MulAdd(odd, x, even);
+}
+
+template <size_t kI, size_t kN, class D, typename T>
+HWY_INLINE hn::Vec<D> PairsFrom(D d, hn::Vec<D> x, hn::Vec<D> x2, const T (&c)[kN]) {
+  if constexpr (kI + 1 == kN) {
+    return hn::Set(d, c[kI]);
+  } else {
+    const auto pair = hn::MulAdd(hn::Set(d, c[kI + 1]), x, hn::Set(d, c[kI]));
+    if constexpr (kI + 2 == kN) {
+      return pair;
+    } else {
+      return hn::MulAdd(x2, PairsFrom<kI + 2>(d, x, x2, c), pair);
+    }
+  }
+}
+
+// (c[0] + c[1] x) + x^2 ((c[2] + c[3] x) + x^2 (...)): each pair one FMA
+// off the chain, which after x^2 is one FMA a pair; about Estrin's speed
+// where the chain sets the pace, and more accurate, with one rounding of
+// c[0] + c[1] x and one of the result on the path of the leading terms
+// (Estrin's scheme adds the x^2 term to them first).
+template <size_t kN, class D, typename T>
+HWY_INLINE hn::Vec<D> Pairs(D d, hn::Vec<D> x, const T (&c)[kN]) {
+  static_assert(kN >= 3, "Pairs needs a polynomial of degree 2 or more");
+  return PairsFrom<0>(d, x, hn::Mul(x, x), c);
 }
 
 }  // namespace HWY_NAMESPACE

@@ -35,14 +35,17 @@ namespace HWY_NAMESPACE {
 // the tail term of t (y r M(r), about -0.72 y r^2): its -y r^2/2 is carried
 // apart, exactly, which leaves the rounding of what remains about a third
 // of the 16-bucket table's (pow-tables.h), and M of degree 5 by Estrin's
-// scheme keeps its fit. AMD Zen 3, float32 64x64, alternating pinned runs:
-// 1.266-1.276 -> 1.196-1.205 ns per element; the largest error
-// test_accuracy finds (its fast-path inputs, a quarter of them where the
-// tail weighs most) 2.89 -> 3.26 ulp. By Horner's rule the loop ran at
-// 1.30 ns, and one more operation (the -p_lo r/2 that PowDefaultCore
-// leaves out: 2.65 ulp on inputs where the 8 buckets give 3.50) at 1.26:
-// GCC then spills more of the two vectors' values (180 against 171
-// instructions an iteration).
+// scheme keeps its fit. 2^f is evaluated by Pairs (polynomial-inl.h), whose
+// chain is shorter than Horner's. AMD Zen 3, float32 64x64, alternating
+// pinned runs: 1.266-1.276 ns per element with 16 buckets, 1.196-1.205
+// with 8 and 2^f by Horner's rule, 1.145-1.153 by Pairs; the largest error
+// test_accuracy finds on its fast-path inputs (a quarter of them where the
+// tail weighs most) 2.89, 3.26 and 3.26 ulp, on its mixed inputs 2.16,
+// 2.31 and 3.14, on pto-bench's 64x64 data 0.83, 1.00 and 1.23 (Estrin's
+// scheme for 2^f: 1.58). M by Horner's rule ran at 1.30 ns, and one more
+// operation (the -p_lo r/2 that PowDefaultCore leaves out) at 1.26: GCC
+// then spills more of the two vectors' values (180 instructions an
+// iteration against 171).
 constexpr bool EightBuckets() { return HWY_TARGET == HWY_AVX2; }
 
 template <bool kEight, class DF, size_t kN8, size_t kN16>
@@ -65,7 +68,7 @@ HWY_INLINE hn::Vec<DF> LookupBucket(DF df, const float (&table8)[kN8], const flo
 //   and f = t - n come out with |f| <= 0.5 + 2^-16 and an absolute error of
 //   a few 2^-25 for |t| <= 125, so 2^t = 2^n E(f). With 8 buckets,
 //   r M(r) = -r^2/2 + r M8(r) and the sum has -(q_hi + q_lo)/2 besides,
-//   q = p_hi r split exactly.
+//   q = p_hi r split exactly; E by Pairs.
 // xb: the bits of x > 0 (the fast path passes x's own bits, so a negative x
 // gives garbage there, and leaves the fast path by its sign); *s_out: ~t.
 template <class DF>
@@ -122,7 +125,7 @@ HWY_INLINE hn::Vec<DF> PowDefaultCore(DF df, hn::Vec<hn::RebindToUnsigned<DF>> x
     u = hn::MulAdd(q_hi, minus_half, u);  // exact where it matters
   }
   const auto f = hn::Add(hn::MulAdd(p_hi, m, u), lo);
-  const auto e = Horner(df, f, tab::kExp2F);
+  const auto e = kEight ? Pairs(df, f, tab::kExp2F) : Horner(df, f, tab::kExp2F);
   *s_out = s;
   return hn::BitCast(df, hn::Add(hn::BitCast(du, e), hn::ShiftLeft<23>(hn::BitCast(du, s_shifted))));
 }
