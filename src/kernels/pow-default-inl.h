@@ -98,21 +98,16 @@ HWY_INLINE hn::Vec<DF> PowDefaultCore(DF df, hn::Vec<hn::RebindToUnsigned<DF>> x
   const auto c1 = hn::Set(df, tab::kC1Hi);
   const auto b_hi = hn::Mul(c1, p_hi);
   const auto b_lo = hn::MulSub(c1, p_hi, b_hi);
+  const auto m = kEight ? Estrin(df, r, tab::kLogTailF8) : Horner(df, r, tab::kLogTailF);
   // 8 buckets: log2(1 + r) = kC1Hi r - r^2/2 + r M8(r), and -y r^2/2 =
   // -(q_hi + q_lo)/2 with q = p_hi r split exactly (the rest, -p_lo r/2,
-  // is below 2^-25 |q|); halving is exact.
-  hn::Vec<DF> m, q_hi, q_lo;
+  // is below 2^-25 |q|); halving is exact. (16 buckets: unused.)
+  const auto q_hi = hn::Mul(p_hi, r);
+  const auto q_lo = hn::MulSub(p_hi, r, q_hi);
   const auto minus_half = hn::Set(df, -0.5f);
-  auto s = hn::Add(a_hi, b_hi);
-  if constexpr (kEight) {
-    m = Estrin(df, r, tab::kLogTailF8);
-    q_hi = hn::Mul(p_hi, r);
-    q_lo = hn::MulSub(p_hi, r, q_hi);
-    s = hn::MulAdd(q_hi, minus_half, hn::MulAdd(p_hi, m, s));  // ~t, picks n
-  } else {
-    m = Horner(df, r, tab::kLogTailF);
-    s = hn::MulAdd(p_hi, m, s);  // ~t, picks n
-  }
+
+  auto s = hn::MulAdd(p_hi, m, hn::Add(a_hi, b_hi));  // ~t, picks n
+  if constexpr (kEight) s = hn::MulAdd(q_hi, minus_half, s);
   const auto shifter = hn::Set(df, 0x1.8p23f);
   const auto s_shifted = hn::Add(s, shifter);
   const auto n = hn::Sub(s_shifted, shifter);
