@@ -167,13 +167,15 @@ HWY_INLINE hn::Vec<DD> Exp2Clamped(DD dd, hn::Vec<DD> t) {
 // with a chance of about 2^-13). Such results are common (x^4 < 2^-14 for
 // x < 0.09), and the accurate path costs as much as hundreds of fast lanes.
 template <int kLowBits, uint64_t kAllowed, class DU>
-HWY_INLINE hn::Mask<DU> NearBoundary(DU du, hn::Vec<DU> bits) {
+HWY_INLINE hn::Mask<DU> FarFromBoundary(DU du, hn::Vec<DU> bits) {
   const hn::RebindToSigned<DU> di;
   const auto from_lower_edge = hn::And(
       hn::Sub(bits, hn::Set(du, (uint64_t{1} << (kLowBits - 1)) - kAllowed)),
       hn::Set(du, (uint64_t{1} << kLowBits) - 1));
-  return hn::RebindMask(du, hn::Lt(hn::BitCast(di, from_lower_edge),
-                                   hn::Set(di, static_cast<int64_t>(2 * kAllowed + 1))));
+  // Greater than, and the lanes kept rather than the ones zeroed: one compare
+  // and one AND (a "less than" compiles to a compare and its negation).
+  return hn::RebindMask(du, hn::Gt(hn::BitCast(di, from_lower_edge),
+                                   hn::Set(di, static_cast<int64_t>(2 * kAllowed))));
 }
 
 template <typename T, class DD>
@@ -182,14 +184,14 @@ HWY_INLINE hn::Vec<DD> MarkHardToRound(DD dd, hn::Vec<DD> v) {
   constexpr int kLowBits = 53 - kFmt.precision;
   constexpr uint64_t kAllowed = (uint64_t{1} << 13) + (kFmt.precision < 24 ? (uint64_t{1} << 28) + 2 : 0);
   const hn::RebindToUnsigned<DD> du;
-  auto near = NearBoundary<kLowBits, kAllowed>(du, hn::BitCast(du, v));
+  auto far = FarFromBoundary<kLowBits, kAllowed>(du, hn::BitCast(du, v));
   if constexpr (hwy::IsSame<T, hwy::float16_t>()) {
     constexpr uint64_t kAllowedLow = (uint64_t{1} << 26) + (uint64_t{1} << 13) + 2;
     const auto w = hn::BitCast(du, hn::Add(v, hn::Set(dd, 0x1p-12)));
     const auto low = hn::RebindMask(du, hn::Lt(v, hn::Set(dd, 0x1p-13)));
-    near = hn::Or(hn::And(low, NearBoundary<40, kAllowedLow>(du, w)), hn::AndNot(low, near));
+    far = hn::Or(hn::And(low, FarFromBoundary<40, kAllowedLow>(du, w)), hn::AndNot(low, far));
   }
-  return hn::IfThenZeroElse(hn::RebindMask(dd, near), v);
+  return hn::IfThenElseZero(hn::RebindMask(dd, far), v);
 }
 
 // Lanes of |x|^y rounded to f32 that the accurate path must compute: those
@@ -203,12 +205,12 @@ HWY_INLINE hn::Mask<DF> HardLanes(DF df, hn::Vec<DF> mag) {
   return hn::RebindMask(df, hn::Lt(hn::BitCast(di, mag), hn::Set(di, last_hard_bits + 1)));
 }
 
-// |x|^y rounded to f32 for the lower or upper half of the f32 lanes; kHigh:
-// 0 where MarkHardToRound finds the result too close to a boundary of T's
-// format.
-template <bool kHigh, typename T, bool kUpper, bool kShortChain, class DF>
-HWY_INLINE hn::Vec<hn::Half<DF>> Log2Exp2Half(DF df, hn::Vec<DF> z, hn::Vec<hn::RebindToSigned<DF>> k,
-                                              hn::Vec<DF> y, hn::Vec<hn::RebindToUnsigned<DF>> tmp) {
+// t = y log2|x| in double lanes for the lower or upper half of the f32
+// lanes (z, k and tmp from SplitLog2Argument).
+template <bool kHigh, bool kUpper, bool kShortChain, class DF>
+HWY_INLINE hn::Vec<hn::Rebind<double, hn::Half<DF>>> Log2TimesY(
+    DF df, hn::Vec<DF> z, hn::Vec<hn::RebindToSigned<DF>> k, hn::Vec<DF> y,
+    hn::Vec<hn::RebindToUnsigned<DF>> tmp) {
   const hn::Half<DF> dh;
   const hn::Half<hn::RebindToSigned<DF>> dhi;
   const hn::Rebind<double, decltype(dh)> dd;
@@ -216,30 +218,53 @@ HWY_INLINE hn::Vec<hn::Half<DF>> Log2Exp2Half(DF df, hn::Vec<DF> z, hn::Vec<hn::
   const auto kh = kUpper ? hn::UpperHalf(dhi, k) : hn::LowerHalf(dhi, k);
   const auto yh = kUpper ? hn::UpperHalf(dh, y) : hn::LowerHalf(dh, y);
   const auto log2x = Log2Reduced<kHigh, kShortChain>(dd, hn::PromoteTo(dd, zh), hn::PromoteTo(dd, kh),
-                                        BucketIndexHalf<kUpper>(df, tmp));
-  const auto t = hn::Mul(hn::PromoteTo(dd, yh), log2x);
+                                                     BucketIndexHalf<kUpper>(df, tmp));
+  return hn::Mul(hn::PromoteTo(dd, yh), log2x);
+}
+
+// 2^t rounded to f32; kHigh: 0 where MarkHardToRound finds the result too
+// close to a boundary of T's format.
+template <bool kHigh, typename T, bool kShortChain, class DD>
+HWY_INLINE hn::Vec<hn::Rebind<float, DD>> Exp2ToF32(DD dd, hn::Vec<DD> t) {
   auto v = Exp2Clamped<kHigh, kShortChain>(dd, t);
   if constexpr (kHigh) v = MarkHardToRound<T>(dd, v);
   return DemoteToF32(dd, v);
 }
 
-// |x|^y for lanes with x positive normal and y finite (other lanes: any
-// value), axb the bits of x; k_adjust is added to x's exponent (PowGeneral
-// scales subnormals). kLowHalf: only the lower half of the lanes is wanted
-// (a row tail of at most half a vector); the upper half of the result is 1,
-// and the polynomials take their shortest chain (HighPolynomial).
-template <bool kHigh, typename T, bool kLowHalf, class DF>
-HWY_INLINE hn::Vec<DF> Log2Exp2(DF df, hn::Vec<hn::RebindToUnsigned<DF>> axb, hn::Vec<DF> y,
-                                hn::Vec<hn::RebindToSigned<DF>> k_adjust) {
+// t = y log2|x| for lanes with x positive normal and y finite (other lanes:
+// any value), axb the bits of x, in double lanes: *lo for the lower half of
+// the f32 lanes, *hi for the upper (unless kLowHalf: only the lower half is
+// wanted, a row tail of at most half a vector, and *hi is left alone);
+// k_adjust is added to x's exponent (PowGeneral scales subnormals).
+template <bool kHigh, bool kLowHalf, class DF, class DD = hn::Rebind<double, hn::Half<DF>>>
+HWY_INLINE void Log2TimesYHalves(DF df, hn::Vec<hn::RebindToUnsigned<DF>> axb, hn::Vec<DF> y,
+                                 hn::Vec<hn::RebindToSigned<DF>> k_adjust, hn::Vec<DD>* lo,
+                                 hn::Vec<DD>* hi) {
   hn::Vec<DF> z;
   hn::Vec<hn::RebindToSigned<DF>> k;
   const auto tmp = SplitLog2Argument<pow_tables::kLogOffFromF32>(df, axb, &z, &k);
   k = hn::Add(k, k_adjust);
-  const auto lo = Log2Exp2Half<kHigh, T, false, kLowHalf>(df, z, k, y, tmp);
+  *lo = Log2TimesY<kHigh, false, kLowHalf>(df, z, k, y, tmp);
+  if constexpr (!kLowHalf) *hi = Log2TimesY<kHigh, true, kLowHalf>(df, z, k, y, tmp);
+}
+
+// |x|^y rounded to f32 for lanes with x positive normal and y finite (see
+// Log2TimesYHalves); kHigh: 0 where MarkHardToRound finds the result too
+// close to a boundary of T's format. kLowHalf: the upper half of the
+// result is 1, and the polynomials take their shortest chain
+// (HighPolynomial).
+template <bool kHigh, typename T, bool kLowHalf, class DF>
+HWY_INLINE hn::Vec<DF> Log2Exp2(DF df, hn::Vec<hn::RebindToUnsigned<DF>> axb, hn::Vec<DF> y,
+                                hn::Vec<hn::RebindToSigned<DF>> k_adjust) {
+  const hn::Half<DF> dh;
+  const hn::Rebind<double, decltype(dh)> dd;
+  hn::Vec<decltype(dd)> t_lo, t_hi;
+  Log2TimesYHalves<kHigh, kLowHalf>(df, axb, y, k_adjust, &t_lo, &t_hi);
+  const auto lo = Exp2ToF32<kHigh, T, kLowHalf>(dd, t_lo);
   if constexpr (kLowHalf) {
-    return hn::Combine(df, hn::Set(hn::Half<DF>(), 1.0f), lo);
+    return hn::Combine(df, hn::Set(dh, 1.0f), lo);
   } else {
-    return hn::Combine(df, Log2Exp2Half<kHigh, T, true, kLowHalf>(df, z, k, y, tmp), lo);
+    return hn::Combine(df, Exp2ToF32<kHigh, T, kLowHalf>(dd, t_hi), lo);
   }
 }
 
