@@ -53,10 +53,10 @@ def disassemble(lib, start, end):
     return insns
 
 
-def hot_loop(insns, must_match=None):
+def hot_loop(insns, must_match=None, must_not_match=None):
     """The longest innermost loop without calls: a backward jump's span that
     holds no other backward jump and no call or return (and, if given, an
-    instruction matching must_match)."""
+    instruction matching must_match and none matching must_not_match)."""
     loops = []
     for addr, text in insns:
         m = re.match(r"^j\w+\s+([0-9a-f]+)\b", text)
@@ -70,6 +70,8 @@ def hot_loop(insns, must_match=None):
         if any(t.startswith(("call", "ret")) for t in body):
             continue
         if must_match and not any(re.search(must_match, t) for t in body):
+            continue
+        if must_not_match and any(re.search(must_not_match, t) for t in body):
             continue
         if best is None or len(body) > len(best):
             best = body

@@ -33,9 +33,12 @@ shorter or longer.
 
   bench/loop_replay.py build/src/libpto.so.0 N_AVX2::PowContiguousF32 16
   bench/loop_replay.py build/src/libpto.so.0 N_AVX2::PowContiguousF32 16 --drop '^vpermps'
+  bench/loop_replay.py build/src/libpto.so.0 N_AVX2::PowContiguousF32 16 vcvtpd2ps --without vcvtps2pd
 
 ELEMENTS is the number of elements one iteration computes; an optional
-fourth argument picks the loop as loop_bound's fifth does. Pin it to one CPU
+fourth argument picks the loop as loop_bound's fifth does, and --without
+REGEX passes over loops with an instruction matching it (the third example:
+HIGH_PRECISION's second pass, which converts to f32 and not from it). Pin it to one CPU
 (taskset -c 1) as pto-bench is. x86-64 only, and the CPU must run the loop's
 instructions (an AVX-512 loop needs AVX-512); the independent form needs VEX
 or EVEX code (AVX2, AVX-512). Needs objdump and a C compiler (cc). The
@@ -271,11 +274,12 @@ def main():
     parser.add_argument("function")
     parser.add_argument("elements", type=int)
     parser.add_argument("pick", nargs="?", help="a regular expression the loop must match (loop_bound's fifth argument)")
+    parser.add_argument("--without", help="pick a loop with no instruction matching this regular expression")
     parser.add_argument("--drop", help="leave out the instructions matching this regular expression "
                         "(what they cost: the difference to the full replay)")
     args = parser.parse_args()
     start, end, name = loop_bound.function_range(args.lib, args.function)
-    body = loop_bound.hot_loop(loop_bound.disassemble(args.lib, start, end), args.pick)
+    body = loop_bound.hot_loop(loop_bound.disassemble(args.lib, start, end), args.pick, args.without)
     code = loop_bound.operations(body)
     dropped = 0
     if args.drop:

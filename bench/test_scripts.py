@@ -45,6 +45,11 @@ def main():
     dropped = run(replay, lib, "N_AVX2::PowContiguousF32", "16", "--drop", "^vpermps")
     left = re.search(r"hot loop of (\d+) instructions .*\((\d+) matching", dropped)
     assert left and int(left.group(1)) + int(left.group(2)) == int(count.group(1)) and int(left.group(2)) > 0, dropped
+    # HIGH_PRECISION's two passes: loops shorter than the one-pass loop.
+    for pick, without in (("vcvtps2pd", "vcvtpd2ps"), ("vcvtpd2ps", "vcvtps2pd")):
+        part = run(replay, lib, "N_AVX2::PowContiguousF32", "16", pick, "--without", without)
+        size = re.search(r"hot loop of (\d+) instructions", part)
+        assert size and 50 < int(size.group(1)) < int(count.group(1)), part
     # SSE code: the as-compiled form only, and says why.
     sse = run(replay, lib, "N_SSE4::PowContiguousF32", "8")
     assert re.search(r"as compiled: " + ns, sse) and "independent: not measured: legacy SSE" in sse, sse
