@@ -19,8 +19,8 @@
 // path, then the sign and the Annex F special cases: zeros, infinities,
 // NaN, y = 0, x = 1). So a lane's result does not depend on its neighbours.
 // The one-lane SCALAR target runs the accurate path for HIGH_PRECISION.
-// HIGH_PRECISION rows of at least kPowBlock elements run in two passes
-// (PowHighBlocks), log2 then exp2, for the same bits.
+// HIGH_PRECISION rows of at least kPowBlock elements run in passes over
+// blocks (PowHighBlocks), log2, then exp2, for the same bits.
 //
 // Re-included once per target by foreach_target.h, hence the toggle guard.
 #if defined(PTO_KERNELS_POW_FLOAT_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -221,19 +221,22 @@ HWY_INLINE void PowTwoVectors(DF df, const T* pb, const T* pe, T* out) {
   StoreAs(df, FastOrFinish<kHigh, T>(df, x1, y1, mag1, done1), out + n);
 }
 
-// HIGH_PRECISION in blocks of kPowBlock elements, in two passes: the first
-// computes t = y log2|x| for every lane of the block into a buffer of
-// doubles, the second 2^t, the rounding test and the rest (PowFast's done,
-// then FastOrFinish, from x and y loaded again). The same operations as
-// PowInF32Lanes, so the same bits. Each pass's dependency chain is about
-// half of the whole, and the out-of-order core overlaps consecutive steps
-// better than in the one-pass loop: AVX2 on AMD Zen 3, float32 1024x1024
-// (a contiguous tile is one row), alternating pinned runs of pto-bench:
-// 2.56-2.64 ns per element against 2.68-3.17 in one pass, each pass alone
-// about 1.2 ns; FLOAT16 and BFLOAT16 at 64x64 2.7-3.5 against 3.1-7.1. On
-// SSE4 float32 is a little faster (64x64: 5.67-5.81 against 5.84-5.96) and
-// FLOAT16 a little slower (8.26-8.28 against 7.93-8.12: without F16C its
-// inputs' conversion, done in both passes, is dear). Rows shorter than a
+// HIGH_PRECISION in blocks of kPowBlock elements, in four passes over each
+// block, each a loop of its own through buffers on the stack:
+//   1. t = y log2|x| (double lanes);
+//   2. 2^t's reduction: r and the scale 2^(j/4) (Exp2Reduce);
+//   3. scale Q(r), the rounding test and the rounding to f32;
+//   4. PowFast's done from x and y loaded again, then FastOrFinish, and the
+//      stores.
+// The same operations as PowInF32Lanes, so the same bits. The one-pass loop
+// is one dependency chain of about 80 cycles a step, and Zen 3's
+// out-of-order window holds too little of the next steps to hide it; each
+// pass's chain is a fraction of that, and its steps overlap. AVX2 on AMD
+// Zen 3, float32 64x64 (a contiguous tile is one row), medians of
+// alternating pinned runs of one loop of calls: 2.50 ns per element in one
+// pass, 2.35 in two (log2, then the rest), 2.24 in three (the f32 results
+// checked and stored apart), 2.17-2.20 in these four; log2 split in two as
+// well, 2.28; four vectors a step in pass 3, no faster. Rows shorter than a
 // block keep the one-pass loop. Returns the number of elements done (a
 // multiple of kPowBlock).
 constexpr size_t kPowBlock = 256;
@@ -246,7 +249,9 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
   const hn::Rebind<double, hn::Half<decltype(d)>> dd;
   const size_t n = hn::Lanes(d);
   const size_t nh = hn::Lanes(dd);
-  HWY_ALIGN double t[kPowBlock];
+  HWY_ALIGN double t[kPowBlock];      // t, then r
+  HWY_ALIGN double scale[kPowBlock];
+  HWY_ALIGN float mag[kPowBlock];
   size_t i = 0;
   for (; i + kPowBlock <= cols; i += kPowBlock) {
     for (size_t j = 0; j < kPowBlock; j += 2 * n) {
@@ -263,11 +268,22 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
       hn::Store(t2, dd, t + j + 2 * nh);
       hn::Store(t3, dd, t + j + 3 * nh);
     }
+    for (size_t j = 0; j < kPowBlock; j += nh) {
+      hn::Vec<decltype(dd)> s;
+      hn::Store(Exp2Reduce(dd, hn::Load(dd, t + j), &s), dd, t + j);
+      hn::Store(s, dd, scale + j);
+    }
     for (size_t j = 0; j < kPowBlock; j += 2 * n) {
-      const auto mag0 = hn::Combine(d, Exp2ToF32<true, T, false>(dd, hn::Load(dd, t + j + nh)),
-                                    Exp2ToF32<true, T, false>(dd, hn::Load(dd, t + j)));
-      const auto mag1 = hn::Combine(d, Exp2ToF32<true, T, false>(dd, hn::Load(dd, t + j + 3 * nh)),
-                                    Exp2ToF32<true, T, false>(dd, hn::Load(dd, t + j + 2 * nh)));
+      const auto m0 = Exp2ReducedToF32<T>(dd, hn::Load(dd, t + j), hn::Load(dd, scale + j));
+      const auto m1 = Exp2ReducedToF32<T>(dd, hn::Load(dd, t + j + nh), hn::Load(dd, scale + j + nh));
+      const auto m2 = Exp2ReducedToF32<T>(dd, hn::Load(dd, t + j + 2 * nh), hn::Load(dd, scale + j + 2 * nh));
+      const auto m3 = Exp2ReducedToF32<T>(dd, hn::Load(dd, t + j + 3 * nh), hn::Load(dd, scale + j + 3 * nh));
+      hn::Store(hn::Combine(d, m1, m0), d, mag + j);
+      hn::Store(hn::Combine(d, m3, m2), d, mag + j + n);
+    }
+    for (size_t j = 0; j < kPowBlock; j += 2 * n) {
+      const auto mag0 = hn::Load(d, mag + j);
+      const auto mag1 = hn::Load(d, mag + j + n);
       const auto x0 = LoadAs(d, pb + i + j);
       const auto y0 = LoadAs(d, pe + i + j);
       const auto x1 = LoadAs(d, pb + i + j + n);

@@ -99,18 +99,25 @@ HWY_INLINE hn::Vec<DD> Log2Reduced(DD dd, hn::Vec<DD> z, hn::Vec<DD> k,
 
 // 2^t, t clamped to +-200 first (beyond that the f32 result is already 0 or
 // infinity; the clamp keeps 2^t a normal double). t = round(4 t) / 4 + r,
-// |r| <= 1/8.
-template <bool kHigh, bool kShortChain, class DD>
-HWY_INLINE hn::Vec<DD> Exp2Clamped(DD dd, hn::Vec<DD> t) {
-  namespace tab = pow_tables;
+// |r| <= 1/8: Exp2Reduce returns r and sets *scale = 2^(round(4 t) / 4),
+// and Exp2Clamped's 2^t is *scale Q(r).
+template <class DD>
+HWY_INLINE hn::Vec<DD> Exp2Reduce(DD dd, hn::Vec<DD> t, hn::Vec<DD>* scale) {
   const hn::RebindToUnsigned<DD> du;
   t = ClampExponent(dd, t);
   const auto shift = hn::Set(dd, 0x1.8p52 / 4);
   const auto t_shifted = hn::Add(t, shift);
   const auto ki = hn::BitCast(du, t_shifted);
-  const auto r = hn::Sub(t, hn::Sub(t_shifted, shift));
-  const auto entry = Lookup4(du, tab::kExp2Bits, Exp2Index(du, ki));
-  const auto scale = hn::BitCast(dd, hn::Add(entry, hn::ShiftLeft<50>(ki)));
+  const auto entry = Lookup4(du, pow_tables::kExp2Bits, Exp2Index(du, ki));
+  *scale = hn::BitCast(dd, hn::Add(entry, hn::ShiftLeft<50>(ki)));
+  return hn::Sub(t, hn::Sub(t_shifted, shift));
+}
+
+template <bool kHigh, bool kShortChain, class DD>
+HWY_INLINE hn::Vec<DD> Exp2Clamped(DD dd, hn::Vec<DD> t) {
+  namespace tab = pow_tables;
+  hn::Vec<DD> scale;
+  const auto r = Exp2Reduce(dd, t, &scale);
   const auto q = kHigh ? HighPolynomial<kShortChain>(dd, r, tab::kExp2High) : Horner(dd, r, tab::kExp2Fast);
   return hn::Mul(scale, q);
 }
@@ -229,6 +236,12 @@ HWY_INLINE hn::Vec<hn::Rebind<float, DD>> Exp2ToF32(DD dd, hn::Vec<DD> t) {
   auto v = Exp2Clamped<kHigh, kShortChain>(dd, t);
   if constexpr (kHigh) v = MarkHardToRound<T>(dd, v);
   return DemoteToF32(dd, v);
+}
+
+// Exp2ToF32 for HIGH_PRECISION from Exp2Reduce's r and scale.
+template <typename T, class DD>
+HWY_INLINE hn::Vec<hn::Rebind<float, DD>> Exp2ReducedToF32(DD dd, hn::Vec<DD> r, hn::Vec<DD> scale) {
+  return DemoteToF32(dd, MarkHardToRound<T>(dd, hn::Mul(scale, HighPolynomial<false>(dd, r, pow_tables::kExp2High))));
 }
 
 // t = y log2|x| for lanes with x positive normal and y finite (other lanes:
