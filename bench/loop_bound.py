@@ -25,7 +25,9 @@ nor Zen 4 exceed.
 ELEMENTS is the number of elements one iteration computes (two AVX2 vectors
 of float32: 16). An optional fifth argument, a regular expression, picks the
 longest innermost loop with an instruction matching it (for kernels whose
-longest loop is a tail: 'vfnmadd.*ymm'). Needs objdump (binutils) and llvm-mca (Debian: llvm).
+longest loop is a tail: 'vfnmadd.*ymm'), and --without REGEX passes over
+loops with an instruction matching it, as in loop_replay.py (tpow
+HIGH_PRECISION's passes: 'vcvtps2pd --without vcvtpd2ps' picks the first). Needs objdump (binutils) and llvm-mca (Debian: llvm).
 """
 import re
 import subprocess
@@ -109,11 +111,19 @@ def vector_operations(code):
 
 
 def main():
-    if len(sys.argv) not in (5, 6):
+    args = sys.argv[1:]
+    without = None
+    if "--without" in args:
+        i = args.index("--without")
+        if i + 1 == len(args):
+            sys.exit("loop_bound: --without needs a regular expression")
+        without = args[i + 1]
+        del args[i:i + 2]
+    if len(args) not in (4, 5):
         sys.exit(__doc__)
-    lib, pattern, elements, cpu = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+    lib, pattern, elements, cpu = args[0], args[1], int(args[2]), args[3]
     start, end, name = function_range(lib, pattern)
-    body = hot_loop(disassemble(lib, start, end), sys.argv[5] if len(sys.argv) == 6 else None)
+    body = hot_loop(disassemble(lib, start, end), args[4] if len(args) == 5 else None, without)
     code = operations(body)
     fma = sum(1 for t in code if re.match(r"^v(fn?m(add|sub)\d*[ps][sd]|mul[ps][sd])\b", t))
     run = subprocess.run(["llvm-mca", f"-mcpu={cpu}", "-iterations=100"], input="\n".join(code) + "\n",

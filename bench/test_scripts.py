@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""meson test 'bench-scripts': loop_replay.py and instruction_rates.py run on
-this build and print what the README quotes from them. Asserts their output,
+"""meson test 'bench-scripts': loop_replay.py, instruction_rates.py and
+loop_bound.py (where llvm-mca is installed) run on this build and print what
+the README quotes from them. Asserts their output,
 not their speed (speed is the benchmarks' business, not the tests').
 
   bench/test_scripts.py build/src/libpto.so.0
@@ -50,6 +51,17 @@ def main():
         part = run(replay, lib, "N_AVX2::PowContiguousF32", "16", pick, "--without", without)
         size = re.search(r"hot loop of (\d+) instructions", part)
         assert size and 50 < int(size.group(1)) < int(count.group(1)), part
+    # loop_bound.py picks the same passes (it only reads the code; llvm-mca
+    # gives its model's figures beside the counts).
+    if shutil.which("llvm-mca") is None:
+        print("loop_bound.py not run: llvm-mca not found")
+    else:
+        bound = os.path.join(HERE, "loop_bound.py")
+        whole = run(bound, lib, "N_AVX2::PowContiguousF32", "16", "znver3", "vcvtps2pd")
+        first = run(bound, lib, "N_AVX2::PowContiguousF32", "16", "znver3", "vcvtps2pd", "--without", "vcvtpd2ps")
+        sizes = [re.search(r"hot loop of (\d+) instructions", o) for o in (whole, first)]
+        assert all(sizes) and 50 < int(sizes[1].group(1)) < int(sizes[0].group(1)), whole + first
+        assert re.search(r"vector operations per iteration .*: \d+ ymm", first), first
     # SSE code: the as-compiled form only, and says why.
     sse = run(replay, lib, "N_SSE4::PowContiguousF32", "8")
     assert re.search(r"as compiled: " + ns, sse) and "independent: not measured: legacy SSE" in sse, sse
@@ -57,7 +69,7 @@ def main():
     assert re.search(r"dependent vaddpd: [0-9.]+ ns an add", rates), rates
     for kind in ("vfmadd231pd", "vpermps", "vcvtps2pd", "vmulpd x2 + vpermps"):
         assert re.search(r"^  " + re.escape(kind) + r" +[0-9.]+ cycles a group", rates, re.M), rates
-    print("loop_replay.py and instruction_rates.py ran; output as documented")
+    print("the analysis scripts ran; output as documented")
 
 
 if __name__ == "__main__":
