@@ -97,6 +97,28 @@ static void test_create_every_dtype(void **state) {
     }
 }
 
+/* Tiles of 4 MiB or more start on a 2 MiB boundary on Linux (for
+ * transparent huge pages, src/alloc.cc), zero-filled up to their last byte. */
+static void test_create_large(void **state) {
+    (void)state;
+    static const uint32_t kShapes[][2] = {{1024, 1024}, {1023, 1025}, {2048, 1024}};
+    for (size_t s = 0; s < COUNT(kShapes); ++s) {
+        pto_tile *t = NULL;
+        assert_int_equal(pto_tile_create(PTO_FLOAT32, kShapes[s][0], kShapes[s][1], &t), PTO_OK);
+        const unsigned char *data = pto_tile_data(t);
+        assert_non_null(data);
+#if defined(__linux__)
+        assert_int_equal((uintptr_t)data % (2u << 20), 0);
+#else
+        assert_int_equal((uintptr_t)data % 64, 0);
+#endif
+        const size_t bytes = (size_t)kShapes[s][0] * kShapes[s][1] * sizeof(float);
+        for (size_t i = 0; i < bytes; ++i)
+            if (data[i] != 0) fail_msg("%ux%u tile byte %zu is 0x%x, not zero", kShapes[s][0], kShapes[s][1], i, data[i]);
+        pto_tile_destroy(t);
+    }
+}
+
 static void test_null_handles(void **state) {
     (void)state;
     assert_int_equal(pto_tile_dtype(NULL), 0);
@@ -412,6 +434,7 @@ int main(void) {
         cmocka_unit_test(test_dtype_size),
         cmocka_unit_test(test_dtype_strings),
         cmocka_unit_test(test_create_every_dtype),
+        cmocka_unit_test(test_create_large),
         cmocka_unit_test(test_null_handles),
         cmocka_unit_test(test_create_limits),
         cmocka_unit_test(test_create_out_of_memory),
