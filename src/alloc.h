@@ -8,6 +8,7 @@
 namespace pto {
 
 // 64-byte aligned, zero-filled storage of `bytes` (> 0) bytes; NULL on failure.
+// From 4 MiB on, 2 MiB aligned, with transparent huge pages asked for (Linux).
 void* AllocateZeroed(size_t bytes);
 void Free(void* p);
 
