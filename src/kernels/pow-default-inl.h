@@ -71,11 +71,12 @@ HWY_INLINE hn::Vec<DF> LookupBucket(DF df, const float (&table8)[kN8], const flo
 //   q = p_hi r split exactly; E by Pairs.
 // xb: the bits of x > 0 (the fast path passes x's own bits, so a negative x
 // gives garbage there, and leaves the fast path by its sign); *s_out: ~t.
+// In two steps, PowDefaultReduce (f, and s, from which n comes) and
+// PowDefaultScale (2^n E(f)), so that a row may run them in two passes.
 template <class DF>
-HWY_INLINE hn::Vec<DF> PowDefaultCore(DF df, hn::Vec<hn::RebindToUnsigned<DF>> xb, hn::Vec<DF> y,
-                                      hn::Vec<DF>* s_out) {
+HWY_INLINE hn::Vec<DF> PowDefaultReduce(DF df, hn::Vec<hn::RebindToUnsigned<DF>> xb, hn::Vec<DF> y,
+                                        hn::Vec<DF>* s_out) {
   namespace tab = pow_tables;
-  const hn::RebindToUnsigned<DF> du;
 
   constexpr bool kEight = EightBuckets();
 
@@ -119,10 +120,24 @@ HWY_INLINE hn::Vec<DF> PowDefaultCore(DF df, hn::Vec<hn::RebindToUnsigned<DF>> x
     lo = hn::MulAdd(q_lo, minus_half, lo);
     u = hn::MulAdd(q_hi, minus_half, u);  // exact where it matters
   }
-  const auto f = hn::Add(hn::MulAdd(p_hi, m, u), lo);
-  const auto e = kEight ? Pairs(df, f, tab::kExp2F) : Horner(df, f, tab::kExp2F);
   *s_out = s;
+  return hn::Add(hn::MulAdd(p_hi, m, u), lo);
+}
+
+// 2^n E(f), n = round(s) as PowDefaultReduce picked it.
+template <class DF>
+HWY_INLINE hn::Vec<DF> PowDefaultScale(DF df, hn::Vec<DF> f, hn::Vec<DF> s) {
+  const hn::RebindToUnsigned<DF> du;
+  const auto s_shifted = hn::Add(s, hn::Set(df, 0x1.8p23f));
+  const auto e = EightBuckets() ? Pairs(df, f, pow_tables::kExp2F) : Horner(df, f, pow_tables::kExp2F);
   return hn::BitCast(df, hn::Add(hn::BitCast(du, e), hn::ShiftLeft<23>(hn::BitCast(du, s_shifted))));
+}
+
+template <class DF>
+HWY_INLINE hn::Vec<DF> PowDefaultCore(DF df, hn::Vec<hn::RebindToUnsigned<DF>> xb, hn::Vec<DF> y,
+                                      hn::Vec<DF>* s_out) {
+  const auto f = PowDefaultReduce(df, xb, y, s_out);
+  return PowDefaultScale(df, f, *s_out);
 }
 
 // Lanes inside the DEFAULT fast path's range: |s| <= 125, compared as

@@ -19,8 +19,9 @@
 // path, then the sign and the Annex F special cases: zeros, infinities,
 // NaN, y = 0, x = 1). So a lane's result does not depend on its neighbours.
 // The one-lane SCALAR target runs the accurate path for HIGH_PRECISION.
-// HIGH_PRECISION rows of at least kPowBlock elements run in passes over
-// blocks (PowHighBlocks), log2, then exp2, for the same bits.
+// Rows of at least kPowBlock elements run in passes over blocks, for the
+// same bits: HIGH_PRECISION in four (PowHighBlocks: log2, then exp2),
+// DEFAULT on targets with FMA in two (PowDefaultBlocks).
 //
 // Re-included once per target by foreach_target.h, hence the toggle guard.
 #if defined(PTO_KERNELS_POW_FLOAT_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -240,8 +241,13 @@ HWY_INLINE void PowTwoVectors(DF df, const T* pb, const T* pe, T* out) {
 // AVX-512 1.35 -> 1.26 ns, AVX2 1.79 -> 1.59 (the first two passes merged:
 // 1.33 and 1.71; blocks of 128 or 512 elements: within 2%). Rows shorter
 // than a block keep the one-pass loop. Returns the number of elements done (a
-// multiple of kPowBlock).
+// multiple of the block).
 constexpr size_t kPowBlock = 256;
+
+// The elements of a block: the most whole steps of `step` elements that fit
+// in kPowBlock (all of it where vectors are a power of two long; SVE allows
+// other lengths).
+HWY_INLINE size_t PowBlockOf(size_t step) { return kPowBlock / step * step; }
 
 template <typename T>
 HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
@@ -254,9 +260,10 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
   HWY_ALIGN double t[kPowBlock];      // t, then r
   HWY_ALIGN double scale[kPowBlock];
   HWY_ALIGN float mag[kPowBlock];
+  const size_t block = PowBlockOf(2 * n);
   size_t i = 0;
-  for (; i + kPowBlock <= cols; i += kPowBlock) {
-    for (size_t j = 0; j < kPowBlock; j += 2 * n) {
+  for (; i + block <= cols; i += block) {
+    for (size_t j = 0; j < block; j += 2 * n) {
       const auto x0 = LoadAs(d, pb + i + j);
       const auto y0 = LoadAs(d, pe + i + j);
       const auto x1 = LoadAs(d, pb + i + j + n);
@@ -270,12 +277,12 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
       hn::Store(t2, dd, t + j + 2 * nh);
       hn::Store(t3, dd, t + j + 3 * nh);
     }
-    for (size_t j = 0; j < kPowBlock; j += nh) {
+    for (size_t j = 0; j < block; j += nh) {
       hn::Vec<decltype(dd)> s;
       hn::Store(Exp2Reduce(dd, hn::Load(dd, t + j), &s), dd, t + j);
       hn::Store(s, dd, scale + j);
     }
-    for (size_t j = 0; j < kPowBlock; j += 2 * n) {
+    for (size_t j = 0; j < block; j += 2 * n) {
       const auto m0 = Exp2ReducedToF32<T>(dd, hn::Load(dd, t + j), hn::Load(dd, scale + j));
       const auto m1 = Exp2ReducedToF32<T>(dd, hn::Load(dd, t + j + nh), hn::Load(dd, scale + j + nh));
       const auto m2 = Exp2ReducedToF32<T>(dd, hn::Load(dd, t + j + 2 * nh), hn::Load(dd, scale + j + 2 * nh));
@@ -283,7 +290,7 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
       hn::Store(hn::Combine(d, m1, m0), d, mag + j);
       hn::Store(hn::Combine(d, m3, m2), d, mag + j + n);
     }
-    for (size_t j = 0; j < kPowBlock; j += 2 * n) {
+    for (size_t j = 0; j < block; j += 2 * n) {
       const auto mag0 = hn::Load(d, mag + j);
       const auto mag1 = hn::Load(d, mag + j + n);
       const auto x0 = LoadAs(d, pb + i + j);
@@ -298,6 +305,43 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
   }
   return i;
 }
+
+#if HWY_NATIVE_FMA
+// DEFAULT in blocks of kPowBlock elements, in two passes over each block:
+// PowDefaultReduce's f and s into buffers on the stack, then
+// PowDefaultScale, the checks and the stores (FastOrFinish). The same
+// operations as PowInF32Lanes, so the same bits; each pass's chain is a
+// part of the one-pass loop's (about 66 cycles from x to the result on
+// AVX-512), and its steps overlap. Returns the number of elements done (a
+// multiple of the block).
+template <typename T>
+HWY_INLINE size_t PowDefaultBlocks(size_t cols, T* out, const T* pb, const T* pe) {
+  const ComputeTag<T> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  const size_t n = hn::Lanes(d);
+  HWY_ALIGN float f[kPowBlock];
+  HWY_ALIGN float s[kPowBlock];
+  const size_t block = PowBlockOf(n);
+  size_t i = 0;
+  for (; i + block <= cols; i += block) {
+    for (size_t j = 0; j < block; j += n) {
+      hn::Vec<decltype(d)> sj;
+      const auto fj = PowDefaultReduce(d, hn::BitCast(du, LoadAs(d, pb + i + j)), LoadAs(d, pe + i + j), &sj);
+      hn::Store(fj, d, f + j);
+      hn::Store(sj, d, s + j);
+    }
+    for (size_t j = 0; j < block; j += n) {
+      const auto sj = hn::Load(d, s + j);
+      const auto mag = PowDefaultScale(d, hn::Load(d, f + j), sj);
+      const auto x = LoadAs(d, pb + i + j);
+      const auto y = LoadAs(d, pe + i + j);
+      const auto done = hn::And(DefaultInRange(d, sj), IsPositiveNormal(d, x));
+      StoreAs(d, FastOrFinish<false, T>(d, x, y, mag, done), out + i + j);
+    }
+  }
+  return i;
+}
+#endif  // HWY_NATIVE_FMA
 
 #else  // HWY_TARGET == HWY_SCALAR
 
@@ -339,6 +383,9 @@ HWY_INLINE void PowFloatRow(size_t cols, T* out, const T* pb, const T* pe) {
   size_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
   if constexpr (kHigh) i = PowHighBlocks(cols, out, pb, pe);
+#if HWY_NATIVE_FMA
+  if constexpr (!kHigh) i = PowDefaultBlocks(cols, out, pb, pe);
+#endif
   if constexpr (TwoVectorsPerStep<kHigh>()) {
     for (; i + 2 * n <= cols; i += 2 * n) PowTwoVectors<kHigh>(d, pb + i, pe + i, out + i);
   }
