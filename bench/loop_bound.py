@@ -29,6 +29,7 @@ longest loop is a tail: 'vfnmadd.*ymm'), and --without REGEX passes over
 loops with an instruction matching it, as in loop_replay.py (tpow
 HIGH_PRECISION's passes: 'vcvtps2pd --without vcvtpd2ps' picks the first). Needs objdump (binutils) and llvm-mca (Debian: llvm).
 """
+import argparse
 import re
 import subprocess
 import sys
@@ -111,19 +112,17 @@ def vector_operations(code):
 
 
 def main():
-    args = sys.argv[1:]
-    without = None
-    if "--without" in args:
-        i = args.index("--without")
-        if i + 1 == len(args):
-            sys.exit("loop_bound: --without needs a regular expression")
-        without = args[i + 1]
-        del args[i:i + 2]
-    if len(args) not in (4, 5):
-        sys.exit(__doc__)
-    lib, pattern, elements, cpu = args[0], args[1], int(args[2]), args[3]
-    start, end, name = function_range(lib, pattern)
-    body = hot_loop(disassemble(lib, start, end), args[4] if len(args) == 5 else None, without)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("lib")
+    parser.add_argument("function")
+    parser.add_argument("elements", type=int)
+    parser.add_argument("cpu", help="llvm-mca's -mcpu")
+    parser.add_argument("pick", nargs="?", help="a regular expression the loop must match")
+    parser.add_argument("--without", help="pick a loop with no instruction matching this regular expression")
+    args = parser.parse_args()
+    lib, elements, cpu = args.lib, args.elements, args.cpu
+    start, end, name = function_range(lib, args.function)
+    body = hot_loop(disassemble(lib, start, end), args.pick, args.without)
     code = operations(body)
     fma = sum(1 for t in code if re.match(r"^v(fn?m(add|sub)\d*[ps][sd]|mul[ps][sd])\b", t))
     run = subprocess.run(["llvm-mca", f"-mcpu={cpu}", "-iterations=100"], input="\n".join(code) + "\n",

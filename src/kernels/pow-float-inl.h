@@ -104,6 +104,20 @@ HWY_INLINE hn::Mask<DF> HighMagnitudeOk(DF df, hn::Vec<DF> y, hn::Vec<DF> mag) {
   return hn::AndNot(HardLanes<T>(df, mag), y_finite);
 }
 
+// The lanes a fast path's result stands for: x positive normal, and for
+// HIGH_PRECISION HighMagnitudeOk, for DEFAULT DefaultInRange of its s.
+template <typename T, class DF>
+HWY_INLINE hn::Mask<DF> HighDone(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<DF> mag) {
+  return hn::And(HighMagnitudeOk<T>(df, y, mag), IsPositiveNormal(df, x));
+}
+
+#if HWY_NATIVE_FMA
+template <class DF>
+HWY_INLINE hn::Mask<DF> DefaultDone(DF df, hn::Vec<DF> x, hn::Vec<DF> s) {
+  return hn::And(DefaultInRange(df, s), IsPositiveNormal(df, x));
+}
+#endif
+
 // The fast path for one vector: |x|^y in the lanes that *done marks (x
 // positive normal, y finite, and see HighMagnitudeOk and DefaultInRange).
 // kLowHalf: see Log2Exp2.
@@ -114,13 +128,13 @@ HWY_INLINE hn::Vec<DF> PowFast(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Mask<DF>
   if constexpr (kHigh) {
     const auto axb = hn::And(hn::BitCast(du, x), hn::Set(du, 0x7FFFFFFFu));
     const auto mag = Log2Exp2<true, T, kLowHalf>(df, axb, y, hn::Zero(di));
-    *done = hn::And(HighMagnitudeOk<T>(df, y, mag), IsPositiveNormal(df, x));
+    *done = HighDone<T>(df, x, y, mag);
     return mag;
   } else {
 #if HWY_NATIVE_FMA
     hn::Vec<DF> s;
     const auto mag = PowDefaultCore(df, hn::BitCast(du, x), y, &s);
-    *done = hn::And(DefaultInRange(df, s), IsPositiveNormal(df, x));
+    *done = DefaultDone(df, x, s);
     return mag;
 #else
     // Without FMA, the double-lane algorithm with its shorter polynomials,
@@ -297,10 +311,8 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
       const auto y0 = LoadAs(d, pe + i + j);
       const auto x1 = LoadAs(d, pb + i + j + n);
       const auto y1 = LoadAs(d, pe + i + j + n);
-      const auto done0 = hn::And(HighMagnitudeOk<T>(d, y0, mag0), IsPositiveNormal(d, x0));
-      const auto done1 = hn::And(HighMagnitudeOk<T>(d, y1, mag1), IsPositiveNormal(d, x1));
-      StoreAs(d, FastOrFinish<true, T>(d, x0, y0, mag0, done0), out + i + j);
-      StoreAs(d, FastOrFinish<true, T>(d, x1, y1, mag1, done1), out + i + j + n);
+      StoreAs(d, FastOrFinish<true, T>(d, x0, y0, mag0, HighDone<T>(d, x0, y0, mag0)), out + i + j);
+      StoreAs(d, FastOrFinish<true, T>(d, x1, y1, mag1, HighDone<T>(d, x1, y1, mag1)), out + i + j + n);
     }
   }
   return i;
@@ -335,8 +347,7 @@ HWY_INLINE size_t PowDefaultBlocks(size_t cols, T* out, const T* pb, const T* pe
       const auto mag = PowDefaultScale(d, hn::Load(d, f + j), sj);
       const auto x = LoadAs(d, pb + i + j);
       const auto y = LoadAs(d, pe + i + j);
-      const auto done = hn::And(DefaultInRange(d, sj), IsPositiveNormal(d, x));
-      StoreAs(d, FastOrFinish<false, T>(d, x, y, mag, done), out + i + j);
+      StoreAs(d, FastOrFinish<false, T>(d, x, y, mag, DefaultDone(d, x, sj)), out + i + j);
     }
   }
   return i;

@@ -102,7 +102,7 @@ HWY_INLINE hn::Vec<DD> Log2Reduced(DD dd, hn::Vec<DD> z, hn::Vec<DD> k,
 // 2^t, t clamped to +-200 first (beyond that the f32 result is already 0 or
 // infinity; the clamp keeps 2^t a normal double). t = round(4 t) / 4 + r,
 // |r| <= 1/8: Exp2Reduce returns r and sets *scale = 2^(round(4 t) / 4),
-// and Exp2Clamped's 2^t is *scale Q(r).
+// and 2^t is *scale Q(r) (Exp2Clamped, Exp2ReducedToF32).
 template <class DD>
 HWY_INLINE hn::Vec<DD> Exp2Reduce(DD dd, hn::Vec<DD> t, hn::Vec<DD>* scale) {
   const hn::RebindToUnsigned<DD> du;
@@ -115,13 +115,13 @@ HWY_INLINE hn::Vec<DD> Exp2Reduce(DD dd, hn::Vec<DD> t, hn::Vec<DD>* scale) {
   return hn::Sub(t, hn::Sub(t_shifted, shift));
 }
 
-template <bool kHigh, bool kShortChain, class DD>
+// The fast path's 2^t without FMA (DEFAULT there): *scale times Q of
+// degree 4; HIGH_PRECISION's is Exp2ReducedToF32.
+template <class DD>
 HWY_INLINE hn::Vec<DD> Exp2Clamped(DD dd, hn::Vec<DD> t) {
-  namespace tab = pow_tables;
   hn::Vec<DD> scale;
   const auto r = Exp2Reduce(dd, t, &scale);
-  const auto q = kHigh ? HighPolynomial<kShortChain>(dd, r, tab::kExp2High) : Horner(dd, r, tab::kExp2Fast);
-  return hn::Mul(scale, q);
+  return hn::Mul(scale, Horner(dd, r, pow_tables::kExp2Fast));
 }
 
 // The rounding test of HIGH_PRECISION: v (> 0, a normal double) is the fast
@@ -231,19 +231,25 @@ HWY_INLINE hn::Vec<hn::Rebind<double, hn::Half<DF>>> Log2TimesY(
   return hn::Mul(hn::PromoteTo(dd, yh), log2x);
 }
 
-// 2^t rounded to f32; kHigh: 0 where MarkHardToRound finds the result too
-// close to a boundary of T's format.
-template <bool kHigh, typename T, bool kShortChain, class DD>
-HWY_INLINE hn::Vec<hn::Rebind<float, DD>> Exp2ToF32(DD dd, hn::Vec<DD> t) {
-  auto v = Exp2Clamped<kHigh, kShortChain>(dd, t);
-  if constexpr (kHigh) v = MarkHardToRound<T>(dd, v);
-  return DemoteToF32(dd, v);
+// HIGH_PRECISION's 2^t rounded to f32 from Exp2Reduce's r and scale: 0
+// where MarkHardToRound finds the result too close to a boundary of T's
+// format.
+template <typename T, bool kShortChain = false, class DD>
+HWY_INLINE hn::Vec<hn::Rebind<float, DD>> Exp2ReducedToF32(DD dd, hn::Vec<DD> r, hn::Vec<DD> scale) {
+  const auto q = HighPolynomial<kShortChain>(dd, r, pow_tables::kExp2High);
+  return DemoteToF32(dd, MarkHardToRound<T>(dd, hn::Mul(scale, q)));
 }
 
-// Exp2ToF32 for HIGH_PRECISION from Exp2Reduce's r and scale.
-template <typename T, class DD>
-HWY_INLINE hn::Vec<hn::Rebind<float, DD>> Exp2ReducedToF32(DD dd, hn::Vec<DD> r, hn::Vec<DD> scale) {
-  return DemoteToF32(dd, MarkHardToRound<T>(dd, hn::Mul(scale, HighPolynomial<false>(dd, r, pow_tables::kExp2High))));
+// 2^t rounded to f32 (kHigh: see Exp2ReducedToF32).
+template <bool kHigh, typename T, bool kShortChain, class DD>
+HWY_INLINE hn::Vec<hn::Rebind<float, DD>> Exp2ToF32(DD dd, hn::Vec<DD> t) {
+  if constexpr (kHigh) {
+    hn::Vec<DD> scale;
+    const auto r = Exp2Reduce(dd, t, &scale);
+    return Exp2ReducedToF32<T, kShortChain>(dd, r, scale);
+  } else {
+    return DemoteToF32(dd, Exp2Clamped(dd, t));
+  }
 }
 
 // t = y log2|x| for lanes with x positive normal and y finite (other lanes:
