@@ -215,17 +215,16 @@ HWY_INLINE hn::Mask<DF> HardLanes(DF df, hn::Vec<DF> mag) {
 }
 
 // t = y log2|x| in double lanes for the lower or upper half of the f32
-// lanes (z, k and tmp from SplitLog2Argument).
+// lanes (z, k and tmp from SplitLog2Argument), yh that half of y.
 template <bool kHigh, bool kUpper, bool kShortChain, class DF>
 HWY_INLINE hn::Vec<hn::Rebind<double, hn::Half<DF>>> Log2TimesY(
-    DF df, hn::Vec<DF> z, hn::Vec<hn::RebindToSigned<DF>> k, hn::Vec<DF> y,
+    DF df, hn::Vec<DF> z, hn::Vec<hn::RebindToSigned<DF>> k, hn::Vec<hn::Half<DF>> yh,
     hn::Vec<hn::RebindToUnsigned<DF>> tmp) {
   const hn::Half<DF> dh;
   const hn::Half<hn::RebindToSigned<DF>> dhi;
   const hn::Rebind<double, decltype(dh)> dd;
   const auto zh = kUpper ? hn::UpperHalf(dh, z) : hn::LowerHalf(dh, z);
   const auto kh = kUpper ? hn::UpperHalf(dhi, k) : hn::LowerHalf(dhi, k);
-  const auto yh = kUpper ? hn::UpperHalf(dh, y) : hn::LowerHalf(dh, y);
   const auto log2x = Log2Reduced<kHigh, kShortChain>(dd, hn::PromoteTo(dd, zh), hn::PromoteTo(dd, kh),
                                                      BucketIndexHalf<kUpper>(df, tmp));
   return hn::Mul(hn::PromoteTo(dd, yh), log2x);
@@ -253,20 +252,24 @@ HWY_INLINE hn::Vec<hn::Rebind<float, DD>> Exp2ToF32(DD dd, hn::Vec<DD> t) {
 }
 
 // t = y log2|x| for lanes with x positive normal and y finite (other lanes:
-// any value), axb the bits of x, in double lanes: *lo for the lower half of
-// the f32 lanes, *hi for the upper (unless kLowHalf: only the lower half is
-// wanted, a row tail of at most half a vector, and *hi is left alone);
-// k_adjust is added to x's exponent (PowGeneral scales subnormals).
+// any value), axb the bits of x and y_lo, y_hi the halves of y, in double
+// lanes: *lo for the lower half of the f32 lanes, *hi for the upper (unless
+// kLowHalf: only the lower half is wanted, a row tail of at most half a
+// vector, and *hi is left alone); k_adjust is added to x's exponent
+// (PowGeneral scales subnormals). y comes in halves so that a caller can
+// load them from memory as halves (LoadHalvesAs): on x86 the conversion to
+// double then reads memory, and the upper half takes no extract.
 template <bool kHigh, bool kLowHalf, class DF, class DD = hn::Rebind<double, hn::Half<DF>>>
-HWY_INLINE void Log2TimesYHalves(DF df, hn::Vec<hn::RebindToUnsigned<DF>> axb, hn::Vec<DF> y,
+HWY_INLINE void Log2TimesYHalves(DF df, hn::Vec<hn::RebindToUnsigned<DF>> axb,
+                                 hn::Vec<hn::Half<DF>> y_lo, hn::Vec<hn::Half<DF>> y_hi,
                                  hn::Vec<hn::RebindToSigned<DF>> k_adjust, hn::Vec<DD>* lo,
                                  hn::Vec<DD>* hi) {
   hn::Vec<DF> z;
   hn::Vec<hn::RebindToSigned<DF>> k;
   const auto tmp = SplitLog2Argument<pow_tables::kLogOffFromF32>(df, axb, &z, &k);
   k = hn::Add(k, k_adjust);
-  *lo = Log2TimesY<kHigh, false, kLowHalf>(df, z, k, y, tmp);
-  if constexpr (!kLowHalf) *hi = Log2TimesY<kHigh, true, kLowHalf>(df, z, k, y, tmp);
+  *lo = Log2TimesY<kHigh, false, kLowHalf>(df, z, k, y_lo, tmp);
+  if constexpr (!kLowHalf) *hi = Log2TimesY<kHigh, true, kLowHalf>(df, z, k, y_hi, tmp);
 }
 
 // |x|^y rounded to f32 for lanes with x positive normal and y finite (see
@@ -280,7 +283,8 @@ HWY_INLINE hn::Vec<DF> Log2Exp2(DF df, hn::Vec<hn::RebindToUnsigned<DF>> axb, hn
   const hn::Half<DF> dh;
   const hn::Rebind<double, decltype(dh)> dd;
   hn::Vec<decltype(dd)> t_lo, t_hi;
-  Log2TimesYHalves<kHigh, kLowHalf>(df, axb, y, k_adjust, &t_lo, &t_hi);
+  Log2TimesYHalves<kHigh, kLowHalf>(df, axb, hn::LowerHalf(dh, y), hn::UpperHalf(dh, y), k_adjust,
+                                    &t_lo, &t_hi);
   const auto lo = Exp2ToF32<kHigh, T, kLowHalf>(dd, t_lo);
   if constexpr (kLowHalf) {
     return hn::Combine(df, hn::Set(dh, 1.0f), lo);

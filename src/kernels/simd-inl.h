@@ -206,6 +206,25 @@ HWY_INLINE void StoreAs(DF df, hn::Vec<DF> v, hwy::bfloat16_t* p) {
              reinterpret_cast<uint16_t*>(p));
 }
 
+#if HWY_TARGET != HWY_SCALAR
+// The lower and upper halves of LoadAs(d, p). Storage of d's own type loads
+// as two halves, so that what uses a half on its own (a conversion to
+// double) can read it from memory; other types are widened whole and split.
+template <class D, typename T>
+HWY_INLINE void LoadHalvesAs(D d, const T* p, hn::Vec<hn::Half<D>>* lo, hn::Vec<hn::Half<D>>* hi) {
+  const hn::Half<D> dh;
+  if constexpr (hwy::IsSame<T, hn::TFromD<D>>()) {
+    (void)d;
+    *lo = hn::LoadU(dh, p);
+    *hi = hn::LoadU(dh, p + hn::Lanes(dh));
+  } else {
+    const auto v = LoadAs(d, p);
+    *lo = hn::LowerHalf(dh, v);
+    *hi = hn::UpperHalf(dh, v);
+  }
+}
+#endif
+
 // 8-bit integers in 16-bit lanes (Highway has no 8-bit multiply); storing
 // keeps the low 8 bits, which is the wrapped result.
 template <class D16, typename T8, hwy::EnableIf<sizeof(T8) == 1 && sizeof(hn::TFromD<D16>) == 2>* = nullptr>
