@@ -6,7 +6,9 @@ script measures. It takes the same hot loop out of libpto.so (loop_bound's
 search), writes its instructions into a loop of their own (jumps dropped,
 every memory operand redirected to a slot on the replay's stack, one slot
 per distinct operand, so that a spill and its reload still meet, and
-%rsp-relative as the compiled loop's spills are) and times both forms, best
+%rsp-relative as the compiled loop's spills are; a store through a pointer
+other than %rsp or %rbp gets a slot apart from the loads through the same
+operand, since the loop moves that pointer on before it loads again) and times both forms, best
 of 20 alternating rounds of 20,000 iterations:
 
   as compiled   the instructions with their registers: the loop's own
@@ -114,6 +116,10 @@ def gpr_name(base, width):
     return "%" + GPR_NAMES[base][width]
 
 
+# Instructions that read their last operand rather than write it.
+READS_ONLY = ("cmp", "test", "vptest", "vucomiss", "vucomisd", "vcomiss", "vcomisd")
+
+
 class Rewriter:
     """Rewrites one instruction: memory operands to %rsp-relative slots; in
     the independent form, registers as the docstring says."""
@@ -127,11 +133,15 @@ class Rewriter:
         self.slots = {}
         self.fma_next = self.other_next = self.gpr_next = self.mask_next = 0
 
-    def memory(self, operand):
+    def memory(self, operand, store=False):
         core, deco = decorations(operand)
-        if core not in self.slots:
-            self.slots[core] = len(self.slots)
-        return f"{self.slots[core] * SLOT}(%rsp){deco}"
+        # A store through a pointer other than the stack's gets a slot of its
+        # own: the loop moves such a pointer on, so its next iteration's loads
+        # through the same operand read other memory, not this store.
+        key = ("store", core) if store and not re.search(r"\(%r[sb]p\b", core) else core
+        if key not in self.slots:
+            self.slots[key] = len(self.slots)
+        return f"{self.slots[key] * SLOT}(%rsp){deco}"
 
     def rewrite(self, text):
         op, operands = split_operands(text)
@@ -141,12 +151,14 @@ class Rewriter:
             if self.independent:
                 operands[1] = self.gpr_dest(gpr(operands[1])[1])
             return f"{op} {', '.join(operands)}"
-        operands = [self.memory(o) if is_memory(o) else o for o in operands]
+        stores = op not in READS_ONLY and not op.startswith(("kortest", "ktest"))
+        operands = [self.memory(o, stores and i == len(operands) - 1) if is_memory(o) else o
+                    for i, o in enumerate(operands)]
         if not self.independent:
             return f"{op} {', '.join(operands)}"
         zero_idiom = op in ("vpxor", "vxorps", "vxorpd", "vpcmpeqd") and len(set(operands)) == 1
-        writes_last = (op not in ("cmp", "test", "vptest", "vucomiss", "vucomisd", "vcomiss", "vcomisd")
-                       and not op.startswith(("kortest", "ktest")) and not is_memory(operands[-1]))
+        writes_last = (op not in READS_ONLY and not op.startswith(("kortest", "ktest"))
+                       and not is_memory(operands[-1]))
         fma = re.match(r"^vfn?m(add|sub)", op) is not None
         out = list(operands)
         dest = None

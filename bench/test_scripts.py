@@ -46,6 +46,15 @@ def main():
     dropped = run(replay, lib, "N_AVX2::PowContiguousF32", "16", "--drop", "^vpermps")
     left = re.search(r"hot loop of (\d+) instructions .*\((\d+) matching", dropped)
     assert left and int(left.group(1)) + int(left.group(2)) == int(count.group(1)) and int(left.group(2)) > 0, dropped
+    # Slots: a spill and its reload meet; a store through a moving pointer
+    # and the loads through the same operand do not.
+    sys.path.insert(0, HERE)
+    import loop_replay  # noqa: E402
+    rewriter = loop_replay.Rewriter(False)
+    slot = lambda text: re.search(r"(\d+)\(%rsp\)", rewriter.rewrite(text)).group(1)  # noqa: E731
+    assert slot("vmovapd %ymm2,-0x20(%rbp)") == slot("vmovapd -0x20(%rbp),%ymm3")
+    assert slot("vmovapd (%rax),%ymm1") != slot("vmovapd %ymm1,(%rax)")
+    assert slot("vaddpd (%rax),%ymm1,%ymm1") == slot("vmovapd (%rax),%ymm4")
     # HIGH_PRECISION's two passes: loops shorter than the one-pass loop.
     for pick, without in (("vcvtps2pd", "vcvtpd2ps"), ("vcvtpd2ps", "vcvtps2pd")):
         part = run(replay, lib, "N_AVX2::PowContiguousF32", "16", pick, "--without", without)
