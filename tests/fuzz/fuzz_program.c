@@ -49,8 +49,11 @@ static void run_snippet(const pto_program *p) {
             runnable = 0;
             break;
         }
+        /* The declared region where the type gives it; a `?` dimension keeps
+         * the tile's whole extent (rows or cols), which any run accepts. */
         const int64_t vr = pto_program_param_valid_rows(p, i), vc = pto_program_param_valid_cols(p, i);
-        if (vr >= 0 && vc >= 0) require(pto_tile_set_valid(tiles[i], (uint32_t)vr, (uint32_t)vc) == PTO_OK, "declared region");
+        require(pto_tile_set_valid(tiles[i], vr >= 0 ? (uint32_t)vr : rows, vc >= 0 ? (uint32_t)vc : cols) == PTO_OK,
+                "declared region");
         require(pto_args_set_tile(args, i, tiles[i]) == PTO_OK, "binding a tile of the declared type failed");
     }
     if (runnable) {
