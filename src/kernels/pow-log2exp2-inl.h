@@ -107,12 +107,12 @@ template <class DD>
 HWY_INLINE hn::Vec<DD> Exp2Reduce(DD dd, hn::Vec<DD> t, hn::Vec<DD>* scale) {
   const hn::RebindToUnsigned<DD> du;
   t = ClampExponent(dd, t);
-  const auto shift = hn::Set(dd, 0x1.8p52 / 4);
-  const auto t_shifted = hn::Add(t, shift);
+  hn::Vec<DD> t_shifted;
+  const auto r = QuarterSplit(dd, t, hn::Set(dd, 0x1.8p52 / 4), &t_shifted);
   const auto ki = hn::BitCast(du, t_shifted);
   const auto entry = Lookup4(du, pow_tables::kExp2Bits, Exp2Index(du, ki));
   *scale = hn::BitCast(dd, hn::Add(entry, hn::ShiftLeft<50>(ki)));
-  return hn::Sub(t, hn::Sub(t_shifted, shift));
+  return r;
 }
 
 // The fast path's 2^t without FMA (DEFAULT there): *scale times Q of
