@@ -116,8 +116,10 @@ def gpr_name(base, width):
     return "%" + GPR_NAMES[base][width]
 
 
-# Instructions that read their last operand rather than write it.
-READS_ONLY = ("cmp", "test", "vptest", "vucomiss", "vucomisd", "vcomiss", "vcomisd")
+def writes_last_operand(op):
+    """Whether op writes its last operand (compares and tests only read it)."""
+    return (op not in ("cmp", "test", "vptest", "vucomiss", "vucomisd", "vcomiss", "vcomisd")
+            and not op.startswith(("kortest", "ktest")))
 
 
 class Rewriter:
@@ -151,14 +153,13 @@ class Rewriter:
             if self.independent:
                 operands[1] = self.gpr_dest(gpr(operands[1])[1])
             return f"{op} {', '.join(operands)}"
-        stores = op not in READS_ONLY and not op.startswith(("kortest", "ktest"))
-        operands = [self.memory(o, stores and i == len(operands) - 1) if is_memory(o) else o
+        writes = writes_last_operand(op)
+        operands = [self.memory(o, writes and i == len(operands) - 1) if is_memory(o) else o
                     for i, o in enumerate(operands)]
         if not self.independent:
             return f"{op} {', '.join(operands)}"
         zero_idiom = op in ("vpxor", "vxorps", "vxorpd", "vpcmpeqd") and len(set(operands)) == 1
-        writes_last = (op not in READS_ONLY and not op.startswith(("kortest", "ktest"))
-                       and not is_memory(operands[-1]))
+        writes_last = writes and not is_memory(operands[-1])
         fma = re.match(r"^vfn?m(add|sub)", op) is not None
         out = list(operands)
         dest = None

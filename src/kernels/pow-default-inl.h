@@ -48,8 +48,14 @@ namespace HWY_NAMESPACE {
 // iteration against 171).
 constexpr bool EightBuckets() { return HWY_TARGET == HWY_AVX2; }
 
-// s + kRoundShifter holds round(s) in its low mantissa bits (|s| < 2^22).
+// RoundShifted(s) = s + kRoundShifter holds round(s) in its low mantissa
+// bits (|s| < 2^22).
 constexpr float kRoundShifter = 0x1.8p23f;
+
+template <class DF>
+HWY_INLINE hn::Vec<DF> RoundShifted(DF df, hn::Vec<DF> s) {
+  return hn::Add(s, hn::Set(df, kRoundShifter));
+}
 
 template <bool kEight, class DF, size_t kN8, size_t kN16>
 HWY_INLINE hn::Vec<DF> LookupBucket(DF df, const float (&table8)[kN8], const float (&table16)[kN16],
@@ -112,9 +118,7 @@ HWY_INLINE hn::Vec<DF> PowDefaultReduce(DF df, hn::Vec<hn::RebindToUnsigned<DF>>
 
   auto s = hn::MulAdd(p_hi, m, hn::Add(a_hi, b_hi));  // ~t, picks n
   if constexpr (kEight) s = hn::MulAdd(q_hi, minus_half, s);
-  const auto shifter = hn::Set(df, kRoundShifter);
-  const auto s_shifted = hn::Add(s, shifter);
-  const auto n = hn::Sub(s_shifted, shifter);
+  const auto n = hn::Sub(RoundShifted(df, s), hn::Set(df, kRoundShifter));
   auto lo = hn::Add(a_lo, b_lo);
   lo = hn::MulAdd(p_lo, c1, lo);
   lo = hn::MulAdd(y, logc_lo, lo);
@@ -131,7 +135,7 @@ HWY_INLINE hn::Vec<DF> PowDefaultReduce(DF df, hn::Vec<hn::RebindToUnsigned<DF>>
 template <class DF>
 HWY_INLINE hn::Vec<DF> PowDefaultScale(DF df, hn::Vec<DF> f, hn::Vec<DF> s) {
   const hn::RebindToUnsigned<DF> du;
-  const auto s_shifted = hn::Add(s, hn::Set(df, kRoundShifter));
+  const auto s_shifted = RoundShifted(df, s);
   const auto e = EightBuckets() ? Pairs(df, f, pow_tables::kExp2F) : Horner(df, f, pow_tables::kExp2F);
   return hn::BitCast(df, hn::Add(hn::BitCast(du, e), hn::ShiftLeft<23>(hn::BitCast(du, s_shifted))));
 }

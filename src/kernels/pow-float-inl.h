@@ -259,8 +259,7 @@ HWY_INLINE void PowTwoVectors(DF df, const T* pb, const T* pe, T* out) {
 // memory and no extract or insert joins the halves (Zen 4, 64x64,
 // alternating pinned runs: AVX2 1.574-1.580 -> 1.531-1.541 ns, AVX-512
 // 1.247-1.253 -> 1.228-1.234). Rows shorter than a block keep the one-pass
-// loop. Returns the number of elements done (a
-// multiple of the block).
+// loop. Returns the number of elements done (a multiple of the block).
 constexpr size_t kPowBlock = 256;
 
 // The elements of a block: the most whole steps of `step` elements that fit
