@@ -214,20 +214,19 @@ HWY_INLINE hn::Mask<DF> HardLanes(DF df, hn::Vec<DF> mag) {
   return hn::RebindMask(df, hn::Lt(hn::BitCast(di, mag), hn::Set(di, last_hard_bits + 1)));
 }
 
-// t = y log2|x| in double lanes for the lower or upper half of the f32
-// lanes (z, k and tmp from SplitLog2Argument), yh that half of y.
+// log2|x| in double lanes for the lower or upper half of the f32 lanes (z,
+// k and tmp from SplitLog2Argument).
 template <bool kHigh, bool kUpper, bool kShortChain, class DF>
-HWY_INLINE hn::Vec<hn::Rebind<double, hn::Half<DF>>> Log2TimesY(
-    DF df, hn::Vec<DF> z, hn::Vec<hn::RebindToSigned<DF>> k, hn::Vec<hn::Half<DF>> yh,
-    hn::Vec<hn::RebindToUnsigned<DF>> tmp) {
+HWY_INLINE hn::Vec<hn::Rebind<double, hn::Half<DF>>> Log2Half(DF df, hn::Vec<DF> z,
+                                                               hn::Vec<hn::RebindToSigned<DF>> k,
+                                                               hn::Vec<hn::RebindToUnsigned<DF>> tmp) {
   const hn::Half<DF> dh;
   const hn::Half<hn::RebindToSigned<DF>> dhi;
   const hn::Rebind<double, decltype(dh)> dd;
   const auto zh = kUpper ? hn::UpperHalf(dh, z) : hn::LowerHalf(dh, z);
   const auto kh = kUpper ? hn::UpperHalf(dhi, k) : hn::LowerHalf(dhi, k);
-  const auto log2x = Log2Reduced<kHigh, kShortChain>(dd, hn::PromoteTo(dd, zh), hn::PromoteTo(dd, kh),
-                                                     BucketIndexHalf<kUpper>(df, tmp));
-  return hn::Mul(hn::PromoteTo(dd, yh), log2x);
+  return Log2Reduced<kHigh, kShortChain>(dd, hn::PromoteTo(dd, zh), hn::PromoteTo(dd, kh),
+                                         BucketIndexHalf<kUpper>(df, tmp));
 }
 
 // HIGH_PRECISION's 2^t rounded to f32 from Exp2Reduce's r and scale: 0
@@ -251,44 +250,40 @@ HWY_INLINE hn::Vec<hn::Rebind<float, DD>> Exp2ToF32(DD dd, hn::Vec<DD> t) {
   }
 }
 
-// t = y log2|x| for lanes with x positive normal and y finite (other lanes:
-// any value), axb the bits of x and y_lo, y_hi the halves of y, in double
-// lanes: *lo for the lower half of the f32 lanes, *hi for the upper (unless
-// kLowHalf: only the lower half is wanted, a row tail of at most half a
-// vector, and *hi is left alone); k_adjust is added to x's exponent
-// (PowGeneral scales subnormals). y comes in halves so that a caller can
-// load them from memory as halves (LoadHalvesAs): on x86 the conversion to
-// double then reads memory, and the upper half takes no extract.
+// log2|x| for lanes with x positive normal (other lanes: any value), axb
+// the bits of x, in double lanes: *lo for the lower half of the f32 lanes,
+// *hi for the upper (unless kLowHalf: only the lower half is wanted, a row
+// tail of at most half a vector, and *hi is left alone); k_adjust is added
+// to x's exponent (PowGeneral scales subnormals).
 template <bool kHigh, bool kLowHalf, class DF, class DD = hn::Rebind<double, hn::Half<DF>>>
-HWY_INLINE void Log2TimesYHalves(DF df, hn::Vec<hn::RebindToUnsigned<DF>> axb,
-                                 hn::Vec<hn::Half<DF>> y_lo, hn::Vec<hn::Half<DF>> y_hi,
-                                 hn::Vec<hn::RebindToSigned<DF>> k_adjust, hn::Vec<DD>* lo,
-                                 hn::Vec<DD>* hi) {
+HWY_INLINE void Log2Halves(DF df, hn::Vec<hn::RebindToUnsigned<DF>> axb,
+                           hn::Vec<hn::RebindToSigned<DF>> k_adjust, hn::Vec<DD>* lo, hn::Vec<DD>* hi) {
   hn::Vec<DF> z;
   hn::Vec<hn::RebindToSigned<DF>> k;
   const auto tmp = SplitLog2Argument<pow_tables::kLogOffFromF32>(df, axb, &z, &k);
   k = hn::Add(k, k_adjust);
-  *lo = Log2TimesY<kHigh, false, kLowHalf>(df, z, k, y_lo, tmp);
-  if constexpr (!kLowHalf) *hi = Log2TimesY<kHigh, true, kLowHalf>(df, z, k, y_hi, tmp);
+  *lo = Log2Half<kHigh, false, kLowHalf>(df, z, k, tmp);
+  if constexpr (!kLowHalf) *hi = Log2Half<kHigh, true, kLowHalf>(df, z, k, tmp);
 }
 
-// |x|^y rounded to f32 for lanes with x positive normal and y finite (see
-// Log2TimesYHalves); kHigh: 0 where MarkHardToRound finds the result too
-// close to a boundary of T's format. kLowHalf: the upper half of the
-// result is 1, and the polynomials take their shortest chain
-// (HighPolynomial).
+// |x|^y rounded to f32 for lanes with x positive normal and y finite, as
+// 2^t with t = y log2|x| in double lanes (Log2Halves); kHigh: 0 where
+// MarkHardToRound finds the result too close to a boundary of T's format.
+// kLowHalf: the upper half of the result is 1, and the polynomials take
+// their shortest chain (HighPolynomial).
 template <bool kHigh, typename T, bool kLowHalf, class DF>
 HWY_INLINE hn::Vec<DF> Log2Exp2(DF df, hn::Vec<hn::RebindToUnsigned<DF>> axb, hn::Vec<DF> y,
                                 hn::Vec<hn::RebindToSigned<DF>> k_adjust) {
   const hn::Half<DF> dh;
   const hn::Rebind<double, decltype(dh)> dd;
-  hn::Vec<decltype(dd)> t_lo, t_hi;
-  Log2TimesYHalves<kHigh, kLowHalf>(df, axb, hn::LowerHalf(dh, y), hn::UpperHalf(dh, y), k_adjust,
-                                    &t_lo, &t_hi);
+  hn::Vec<decltype(dd)> log2_lo, log2_hi;
+  Log2Halves<kHigh, kLowHalf>(df, axb, k_adjust, &log2_lo, &log2_hi);
+  const auto t_lo = hn::Mul(hn::PromoteTo(dd, hn::LowerHalf(dh, y)), log2_lo);
   const auto lo = Exp2ToF32<kHigh, T, kLowHalf>(dd, t_lo);
   if constexpr (kLowHalf) {
     return hn::Combine(df, hn::Set(dh, 1.0f), lo);
   } else {
+    const auto t_hi = hn::Mul(hn::PromoteTo(dd, hn::UpperHalf(dh, y)), log2_hi);
     return hn::Combine(df, Exp2ToF32<kHigh, T, kLowHalf>(dd, t_hi), lo);
   }
 }

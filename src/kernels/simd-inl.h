@@ -206,6 +206,14 @@ HWY_INLINE void StoreAs(DF df, hn::Vec<DF> v, hwy::bfloat16_t* p) {
              reinterpret_cast<uint16_t*>(p));
 }
 
+// A compiler barrier: no load or store is moved across it, and it emits no
+// instruction. GCC schedules a loop's loads at the top of its body, and a
+// value loaded early but used last stays live through all of the body's
+// work; where registers are short it is spilled to the stack and read back
+// (PowHighBlocks: y, converted to double at the top of pass 1, spilled and
+// reloaded for its multiply at the end).
+HWY_INLINE void LoadsBelowThis() { asm volatile("" ::: "memory"); }
+
 #if HWY_TARGET != HWY_SCALAR
 // The lower and upper halves of LoadAs(d, p). Storage of d's own type loads
 // as two halves, so that what uses a half on its own (a conversion to
