@@ -6,7 +6,6 @@
 //   - Lookup4 (with BucketIndexHalf, Exp2Index), Lookup16 and Lookup8:
 //     table lookups by selects and by gathers;
 //   - ClampExponent: a min and a max;
-//   - QuarterSplit: an addition and two subtractions;
 //   - LoadTail/StoreTail: row tails through stack buffers (simd-inl.h);
 //   - EstimateTo12Bits: the target's estimate and one Newton step.
 //
@@ -85,24 +84,6 @@ HWY_INLINE hn::Vec<DD> ClampExponent(DD dd, hn::Vec<DD> t) {
 }
 #endif  // HWY_TARGET != HWY_SCALAR
 #endif  // PTO_NATIVE_CLAMP_EXPONENT
-
-#if defined(PTO_NATIVE_QUARTER_SPLIT) == defined(HWY_TARGET_TOGGLE)
-#ifdef PTO_NATIVE_QUARTER_SPLIT
-#undef PTO_NATIVE_QUARTER_SPLIT
-#else
-#define PTO_NATIVE_QUARTER_SPLIT
-#endif
-#if HWY_TARGET != HWY_SCALAR  // (SCALAR computes pow by the accurate path)
-
-// t = j/4 + r with j = round(4 t), |r| <= 1/8 (see Exp2Reduce): returns r,
-// exact, and sets *shifted = t + shift, whose low bits hold j.
-template <class DD>
-HWY_INLINE hn::Vec<DD> QuarterSplit(DD, hn::Vec<DD> t, hn::Vec<DD> shift, hn::Vec<DD>* shifted) {
-  *shifted = hn::Add(t, shift);
-  return hn::Sub(t, hn::Sub(*shifted, shift));
-}
-#endif  // HWY_TARGET != HWY_SCALAR
-#endif  // PTO_NATIVE_QUARTER_SPLIT
 
 #if defined(PTO_NATIVE_LOOKUP16) == defined(HWY_TARGET_TOGGLE)
 #ifdef PTO_NATIVE_LOOKUP16

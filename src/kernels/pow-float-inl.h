@@ -236,30 +236,35 @@ HWY_INLINE void PowTwoVectors(DF df, const T* pb, const T* pe, T* out) {
   StoreAs(df, FastOrFinish<kHigh, T>(df, x1, y1, mag1, done1), out + n);
 }
 
-// HIGH_PRECISION in blocks of kPowBlock elements, in four passes over each
+// HIGH_PRECISION in blocks of kPowBlock elements, in three passes over each
 // block, each a loop of its own through buffers on the stack:
 //   1. t = y log2|x| (double lanes);
-//   2. 2^t's reduction: r and the scale 2^(j/4) (Exp2Reduce);
-//   3. scale Q(r), the rounding test and the rounding to f32;
-//   4. PowFast's done from x and y loaded again, then FastOrFinish, and the
+//   2. 2^t rounded to f32: Exp2Reduce's r and scale, then scale Q(r), the
+//      rounding test and the rounding (Exp2ReducedToF32);
+//   3. PowFast's done from x and y loaded again, then FastOrFinish, and the
 //      stores.
 // The same operations as PowInF32Lanes, so the same bits. The one-pass loop
-// is one dependency chain of about 80 cycles a step, and Zen 3's
-// out-of-order window holds too little of the next steps to hide it; each
-// pass's chain is a fraction of that, and its steps overlap. AVX2 on AMD
-// Zen 3, float32 64x64 (a contiguous tile is one row), medians of
-// alternating pinned runs of one loop of calls: 2.50 ns per element in one
-// pass, 2.35 in two (log2, then the rest), 2.24 in three (the f32 results
-// checked and stored apart), 2.17-2.20 in these four; log2 split in two as
-// well, 2.28; four vectors a step in pass 3, no faster. AMD Zen 4, 64x64:
-// AVX-512 1.35 -> 1.26 ns, AVX2 1.79 -> 1.59 (the first two passes merged:
-// 1.33 and 1.71; blocks of 128 or 512 elements: within 2%). Pass 1 loads y
-// as halves (LoadHalvesAs), pass 2 takes two vectors a step and pass 3
-// stores its f32 halves apart: on x86, float32 converts y to double from
-// memory and no extract or insert joins the halves (Zen 4, 64x64,
+// is one dependency chain of about 80 cycles a step, and the out-of-order
+// window holds too little of the next steps to hide it; each pass's chain
+// is a fraction of that, and its steps overlap. AVX2 on AMD Zen 3, float32
+// 64x64 (a contiguous tile is one row), medians of alternating pinned runs
+// of one loop of calls: 2.50 ns per element in one pass, 2.35 in two (log2,
+// then the rest), 2.24 in three (the f32 results checked and stored apart),
+// 2.17-2.20 in four (2^t's reduction apart as well); log2 split in two as
+// well, 2.28. AMD Zen 4, 64x64: AVX-512 1.35 -> 1.26 ns, AVX2 1.79 -> 1.59
+// in four passes (the first two merged: 1.33 and 1.71; blocks of 128 or
+// 512 elements: within 2%). Pass 1 loads y as halves (LoadHalvesAs), and
+// pass 2 stores its f32 halves apart: on x86, float32 converts y to double
+// from memory and no extract or insert joins the halves (Zen 4, 64x64,
 // alternating pinned runs: AVX2 1.574-1.580 -> 1.531-1.541 ns, AVX-512
 // 1.247-1.253 -> 1.228-1.234); on x86, pass 1 reads y only after log2|x|
-// (ReadYLate). Rows shorter than a block keep the one-pass loop. Returns the number of elements done (a multiple of the block).
+// (ReadYLate). Once pass 1 no longer spilled y, 2^t's reduction and its
+// rounding ran faster as one pass than as two (Zen 4, 64x64, alternating
+// pinned runs: AVX-512 1.213-1.218 -> 1.144-1.147 ns, AVX2 1.439-1.443 ->
+// 1.421-1.425 with the reduction's additions, 1.428-1.432 with them as
+// FMAs, which had been faster in the pass of its own). Rows shorter than a
+// block keep the one-pass loop. Returns the number of elements done (a
+// multiple of the block).
 constexpr size_t kPowBlock = 256;
 
 // Whether pass 1 reads y after log2|x| (LoadsBelowThis), rather than where
@@ -307,25 +312,16 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
       hn::Store(hn::Mul(hn::PromoteTo(dd, y1_lo), l2), dd, t + j + 2 * nh);
       hn::Store(hn::Mul(hn::PromoteTo(dd, y1_hi), l3), dd, t + j + 3 * nh);
     }
-    for (size_t j = 0; j < block; j += 2 * nh) {
-      hn::Vec<decltype(dd)> s0, s1;
+    for (size_t j = 0; j < block; j += 2 * n) {
+      hn::Vec<decltype(dd)> s0, s1, s2, s3;
       const auto r0 = Exp2Reduce(dd, hn::Load(dd, t + j), &s0);
       const auto r1 = Exp2Reduce(dd, hn::Load(dd, t + j + nh), &s1);
-      hn::Store(r0, dd, t + j);
-      hn::Store(r1, dd, t + j + nh);
-      hn::Store(s0, dd, scale + j);
-      hn::Store(s1, dd, scale + j + nh);
-    }
-    for (size_t j = 0; j < block; j += 2 * n) {
-      const auto m0 = Exp2ReducedToF32<T>(dd, hn::Load(dd, t + j), hn::Load(dd, scale + j));
-      const auto m1 = Exp2ReducedToF32<T>(dd, hn::Load(dd, t + j + nh), hn::Load(dd, scale + j + nh));
-      const auto m2 = Exp2ReducedToF32<T>(dd, hn::Load(dd, t + j + 2 * nh), hn::Load(dd, scale + j + 2 * nh));
-      const auto m3 = Exp2ReducedToF32<T>(dd, hn::Load(dd, t + j + 3 * nh), hn::Load(dd, scale + j + 3 * nh));
-      // Stored as halves: on x86 a store each instead of an insert each.
-      hn::Store(m0, dh, mag + j);
-      hn::Store(m1, dh, mag + j + nh);
-      hn::Store(m2, dh, mag + j + n);
-      hn::Store(m3, dh, mag + j + n + nh);
+      const auto r2 = Exp2Reduce(dd, hn::Load(dd, t + j + 2 * nh), &s2);
+      const auto r3 = Exp2Reduce(dd, hn::Load(dd, t + j + 3 * nh), &s3);
+      hn::Store(Exp2ReducedToF32<T>(dd, r0, s0), dh, mag + j);
+      hn::Store(Exp2ReducedToF32<T>(dd, r1, s1), dh, mag + j + nh);
+      hn::Store(Exp2ReducedToF32<T>(dd, r2, s2), dh, mag + j + n);
+      hn::Store(Exp2ReducedToF32<T>(dd, r3, s3), dh, mag + j + n + nh);
     }
     for (size_t j = 0; j < block; j += 2 * n) {
       const auto mag0 = hn::Load(d, mag + j);

@@ -107,8 +107,11 @@ template <class DD>
 HWY_INLINE hn::Vec<DD> Exp2Reduce(DD dd, hn::Vec<DD> t, hn::Vec<DD>* scale) {
   const hn::RebindToUnsigned<DD> du;
   t = ClampExponent(dd, t);
-  hn::Vec<DD> t_shifted;
-  const auto r = QuarterSplit(dd, t, hn::Set(dd, 0x1.8p52 / 4), &t_shifted);
+  // t_shifted = t + shift holds j = round(4 t) in its low bits, and r =
+  // t - (t_shifted - shift) is exact.
+  const auto shift = hn::Set(dd, 0x1.8p52 / 4);
+  const auto t_shifted = hn::Add(t, shift);
+  const auto r = hn::Sub(t, hn::Sub(t_shifted, shift));
   const auto ki = hn::BitCast(du, t_shifted);
   const auto entry = Lookup4(du, pow_tables::kExp2Bits, Exp2Index(du, ki));
   *scale = hn::BitCast(dd, hn::Add(entry, hn::ShiftLeft<50>(ki)));

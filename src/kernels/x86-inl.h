@@ -10,7 +10,6 @@
 //   - PTO_NATIVE_LOOKUP16: Lookup16, one or two permutes per table, and on
 //     AVX2 Lookup8, one permute (the only target whose kernels use it);
 //   - PTO_NATIVE_CLAMP_EXPONENT: ClampExponent, one VRANGEPD on AVX-512;
-//   - PTO_NATIVE_QUARTER_SPLIT: QuarterSplit by FMAs (AVX2 only);
 //   - PTO_NATIVE_POW_TAIL: LoadTail/StoreTail, row tails by masked loads
 //     and stores instead of stack buffers (AVX2 float32 stores: by 4, 2 and
 //     1 lanes, StoreFirstLanesByHalves);
@@ -115,29 +114,6 @@ HWY_INLINE hn::Vec<DD> ClampExponent(DD dd, hn::Vec<DD> t) {
   return hn::Min(hn::Max(t, hn::Set(dd, -200.0)), hn::Set(dd, 200.0));
 #endif
 }
-
-#if HWY_TARGET == HWY_AVX2
-#ifdef PTO_NATIVE_QUARTER_SPLIT
-#undef PTO_NATIVE_QUARTER_SPLIT
-#else
-#define PTO_NATIVE_QUARTER_SPLIT
-#endif
-
-// t = j/4 + r with j = round(4 t), |r| <= 1/8 (see Exp2Reduce): returns r,
-// exact, and sets *shifted = t + shift, whose low bits hold j. The addition
-// and the two subtractions as FMAs by 1 (the same roundings, so the same
-// bits) on the FMA pipes, which the pass that reduces 2^t leaves idle while
-// its additions share their pipes with the clamp (AMD Zen 4, pass 2 of
-// PowHighBlocks: float32 64x64 HIGH_PRECISION 1.536-1.537 -> 1.487-1.490 ns
-// per element, alternating pinned runs). AVX2 only: AVX-512 gained nothing
-// (1.240 ns either way) and takes the portable twin.
-template <class DD>
-HWY_INLINE hn::Vec<DD> QuarterSplit(DD dd, hn::Vec<DD> t, hn::Vec<DD> shift, hn::Vec<DD>* shifted) {
-  const auto one = hn::Set(dd, 1.0);
-  *shifted = hn::MulAdd(t, one, shift);
-  return hn::NegMulAdd(hn::MulSub(*shifted, one, shift), one, t);
-}
-#endif  // HWY_TARGET == HWY_AVX2
 
 #ifdef PTO_NATIVE_LOOKUP16
 #undef PTO_NATIVE_LOOKUP16
