@@ -49,6 +49,14 @@ KINDS = [
     ("vcvtps2pd + vinsertf128", ["vcvtps2pd %xmm12,D", "vinsertf128 $1,%xmm12,%ymm13,D"]),
     ("vcvtps2pd + vpermps", ["vcvtps2pd %xmm12,D", PERMPS]),
     ("vmulpd x2 + vaddpd x2", [MUL, MUL, ADD, ADD]),
+    ("vcvtps2pd from memory", ["vcvtps2pd 64(%rsp),D"]),
+    ("vmulpd x2 + vcvtps2pd", [MUL, MUL, "vcvtps2pd %xmm12,D"]),
+    ("vmulpd x2 + vcvtps2pd from memory", [MUL, MUL, "vcvtps2pd 64(%rsp),D"]),
+    ("vmulpd x2 + vcvtdq2pd", [MUL, MUL, "vcvtdq2pd %xmm12,D"]),
+    ("vmulpd x2 + vextractf128", [MUL, MUL, "vextractf128 $1,%ymm12,X"]),
+    ("vmulpd x2 + vpermd", [MUL, MUL, "vpermd %ymm12,%ymm13,D"]),
+    ("vmulpd x2 + vpaddd x2", [MUL, MUL, "vpaddd %ymm12,%ymm13,D", "vpaddd %ymm12,%ymm14,D"]),
+    ("vaddpd x2 + vcvtps2pd", [ADD, ADD, "vcvtps2pd %xmm12,D"]),
 ]
 REPEAT = 24  # groups per loop iteration
 
