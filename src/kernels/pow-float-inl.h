@@ -289,8 +289,7 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
   const hn::Rebind<double, decltype(dh)> dd;
   const size_t n = hn::Lanes(d);
   const size_t nh = hn::Lanes(dd);
-  HWY_ALIGN double t[kPowBlock];      // t, then r
-  HWY_ALIGN double scale[kPowBlock];
+  HWY_ALIGN double t[kPowBlock];
   HWY_ALIGN float mag[kPowBlock];
   const size_t block = PowBlockOf(2 * n);
   size_t i = 0;
