@@ -19,6 +19,14 @@ HWY_BEFORE_NAMESPACE();
 namespace pto {
 namespace HWY_NAMESPACE {
 
+// The bits of |x|.
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> AbsBits(DF df, hn::Vec<DF> x) {
+  const hn::RebindToUnsigned<DF> du;
+  (void)df;
+  return hn::And(hn::BitCast(du, x), hn::Set(du, 0x7FFFFFFFu));
+}
+
 // x > 0 and normal: x's bits + 0x7F800000 wrap, as int32, to
 // [INT32_MIN, -2^24 - 1] exactly for positive normal x (zero and positive
 // subnormals land above INT32_MAX - 2^23, infinity and NaN in

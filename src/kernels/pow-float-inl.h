@@ -59,7 +59,7 @@ template <bool kHigh, typename T, class DF>
 HWY_INLINE hn::Vec<DF> PowGeneral(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   const hn::RebindToUnsigned<DF> du;
   const hn::RebindToSigned<DF> di;
-  const auto axb = hn::And(hn::BitCast(du, x), hn::Set(du, 0x7FFFFFFFu));
+  const auto axb = AbsBits(df, x);
   // Subnormal x: scaled by 2^23 to a normal f32 (exactly), its exponent
   // adjusted back.
   const auto subnormal = hn::RebindMask(df, hn::Lt(axb, hn::Set(du, 0x00800000u)));
@@ -126,8 +126,7 @@ HWY_INLINE hn::Vec<DF> PowFast(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Mask<DF>
   const hn::RebindToUnsigned<DF> du;
   const hn::RebindToSigned<DF> di;
   if constexpr (kHigh) {
-    const auto axb = hn::And(hn::BitCast(du, x), hn::Set(du, 0x7FFFFFFFu));
-    const auto mag = Log2Exp2<true, T, kLowHalf>(df, axb, y, hn::Zero(di));
+    const auto mag = Log2Exp2<true, T, kLowHalf>(df, AbsBits(df, x), y, hn::Zero(di));
     *done = HighDone<T>(df, x, y, mag);
     return mag;
   } else {
@@ -151,7 +150,6 @@ HWY_INLINE hn::Vec<DF> PowFast(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Mask<DF>
 // (HIGH_PRECISION: correctly rounded to T's format, for DEFAULT too).
 template <bool kHigh, typename T, class DF>
 HWY_NOINLINE hn::Vec<DF> PowFinish(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<DF> mag) {
-  const hn::RebindToUnsigned<DF> du;
   hn::Mask<DF> mag_ok;
   if constexpr (kHigh) {
     mag_ok = HighMagnitudeOk<T>(df, y, mag);
@@ -159,7 +157,7 @@ HWY_NOINLINE hn::Vec<DF> PowFinish(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<
 #if HWY_NATIVE_FMA
     // The fast path ran on x's own bits; a negative base needs |x|'s.
     hn::Vec<DF> s;
-    mag = PowDefaultCore(df, hn::And(hn::BitCast(du, x), hn::Set(du, 0x7FFFFFFFu)), y, &s);
+    mag = PowDefaultCore(df, AbsBits(df, x), y, &s);
     mag_ok = DefaultInRange(df, s);
 #else
     return mag;  // PowFast's general path: every lane done
@@ -283,7 +281,6 @@ HWY_INLINE size_t PowBlockOf(size_t step) { return kPowBlock / step * step; }
 template <typename T>
 HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
   const ComputeTag<T> d;
-  const hn::RebindToUnsigned<decltype(d)> du;
   const hn::RebindToSigned<decltype(d)> di;
   const hn::Half<decltype(d)> dh;
   const hn::Rebind<double, decltype(dh)> dd;
@@ -295,21 +292,19 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
   size_t i = 0;
   for (; i + block <= cols; i += block) {
     for (size_t j = 0; j < block; j += 2 * n) {
-      const auto mask = hn::Set(du, 0x7FFFFFFFu);
       hn::Vec<decltype(dd)> l0, l1, l2, l3;
-      Log2Halves<true, false>(d, hn::And(hn::BitCast(du, LoadAs(d, pb + i + j)), mask), hn::Zero(di), &l0, &l1);
-      Log2Halves<true, false>(d, hn::And(hn::BitCast(du, LoadAs(d, pb + i + j + n)), mask), hn::Zero(di), &l2,
-                              &l3);
+      Log2Halves<true, false>(d, AbsBits(d, LoadAs(d, pb + i + j)), hn::Zero(di), &l0, &l1);
+      Log2Halves<true, false>(d, AbsBits(d, LoadAs(d, pb + i + j + n)), hn::Zero(di), &l2, &l3);
       // y is read where it is multiplied on AVX2 and AVX-512 (see
       // ReadYLate).
       if constexpr (ReadYLate()) LoadsBelowThis();
       hn::Vec<hn::Half<decltype(d)>> y0_lo, y0_hi, y1_lo, y1_hi;
       LoadHalvesAs(d, pe + i + j, &y0_lo, &y0_hi);
       LoadHalvesAs(d, pe + i + j + n, &y1_lo, &y1_hi);
-      hn::Store(hn::Mul(hn::PromoteTo(dd, y0_lo), l0), dd, t + j);
-      hn::Store(hn::Mul(hn::PromoteTo(dd, y0_hi), l1), dd, t + j + nh);
-      hn::Store(hn::Mul(hn::PromoteTo(dd, y1_lo), l2), dd, t + j + 2 * nh);
-      hn::Store(hn::Mul(hn::PromoteTo(dd, y1_hi), l3), dd, t + j + 3 * nh);
+      hn::Store(YTimesLog2(dd, y0_lo, l0), dd, t + j);
+      hn::Store(YTimesLog2(dd, y0_hi, l1), dd, t + j + nh);
+      hn::Store(YTimesLog2(dd, y1_lo, l2), dd, t + j + 2 * nh);
+      hn::Store(YTimesLog2(dd, y1_hi, l3), dd, t + j + 3 * nh);
     }
     for (size_t j = 0; j < block; j += 2 * n) {
       hn::Vec<decltype(dd)> s0, s1, s2, s3;
@@ -319,8 +314,8 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
       const auto r3 = Exp2Reduce(dd, hn::Load(dd, t + j + 3 * nh), &s3);
       hn::Store(Exp2ReducedToF32<T>(dd, r0, s0), dh, mag + j);
       hn::Store(Exp2ReducedToF32<T>(dd, r1, s1), dh, mag + j + nh);
-      hn::Store(Exp2ReducedToF32<T>(dd, r2, s2), dh, mag + j + n);
-      hn::Store(Exp2ReducedToF32<T>(dd, r3, s3), dh, mag + j + n + nh);
+      hn::Store(Exp2ReducedToF32<T>(dd, r2, s2), dh, mag + j + 2 * nh);
+      hn::Store(Exp2ReducedToF32<T>(dd, r3, s3), dh, mag + j + 3 * nh);
     }
     for (size_t j = 0; j < block; j += 2 * n) {
       const auto mag0 = hn::Load(d, mag + j);

@@ -253,6 +253,12 @@ HWY_INLINE hn::Vec<hn::Rebind<float, DD>> Exp2ToF32(DD dd, hn::Vec<DD> t) {
   }
 }
 
+// t = y log2|x| in double lanes, yh the matching half of y's f32 lanes.
+template <class DD>
+HWY_INLINE hn::Vec<DD> YTimesLog2(DD dd, hn::Vec<hn::Rebind<float, DD>> yh, hn::Vec<DD> log2x) {
+  return hn::Mul(hn::PromoteTo(dd, yh), log2x);
+}
+
 // log2|x| for lanes with x positive normal (other lanes: any value), axb
 // the bits of x, in double lanes: *lo for the lower half of the f32 lanes,
 // *hi for the upper (unless kLowHalf: only the lower half is wanted, a row
@@ -281,12 +287,12 @@ HWY_INLINE hn::Vec<DF> Log2Exp2(DF df, hn::Vec<hn::RebindToUnsigned<DF>> axb, hn
   const hn::Rebind<double, decltype(dh)> dd;
   hn::Vec<decltype(dd)> log2_lo, log2_hi;
   Log2Halves<kHigh, kLowHalf>(df, axb, k_adjust, &log2_lo, &log2_hi);
-  const auto t_lo = hn::Mul(hn::PromoteTo(dd, hn::LowerHalf(dh, y)), log2_lo);
+  const auto t_lo = YTimesLog2(dd, hn::LowerHalf(dh, y), log2_lo);
   const auto lo = Exp2ToF32<kHigh, T, kLowHalf>(dd, t_lo);
   if constexpr (kLowHalf) {
     return hn::Combine(df, hn::Set(dh, 1.0f), lo);
   } else {
-    const auto t_hi = hn::Mul(hn::PromoteTo(dd, hn::UpperHalf(dh, y)), log2_hi);
+    const auto t_hi = YTimesLog2(dd, hn::UpperHalf(dh, y), log2_hi);
     return hn::Combine(df, Exp2ToF32<kHigh, T, kLowHalf>(dd, t_hi), lo);
   }
 }
