@@ -20,7 +20,7 @@
 // NaN, y = 0, x = 1). So a lane's result does not depend on its neighbours.
 // The one-lane SCALAR target runs the accurate path for HIGH_PRECISION.
 // Rows of at least kPowBlock elements run in passes over blocks, for the
-// same bits: HIGH_PRECISION in four (PowHighBlocks: log2, then exp2),
+// same bits: HIGH_PRECISION in three (PowHighBlocks: log2, exp2, rounding),
 // DEFAULT on targets with FMA in two (PowDefaultBlocks).
 //
 // Re-included once per target by foreach_target.h, hence the toggle guard.
@@ -237,10 +237,11 @@ HWY_INLINE void PowTwoVectors(DF df, const T* pb, const T* pe, T* out) {
 // HIGH_PRECISION in blocks of kPowBlock elements, in three passes over each
 // block, each a loop of its own through buffers on the stack:
 //   1. t = y log2|x| (double lanes);
-//   2. 2^t rounded to f32: Exp2Reduce's r and scale, then scale Q(r), the
-//      rounding test and the rounding (Exp2ReducedToF32);
-//   3. PowFast's done from x and y loaded again, then FastOrFinish, and the
-//      stores.
+//   2. 2^t in double lanes: Exp2Reduce's r and scale, then scale Q(r)
+//      (Exp2Scaled), stored over t;
+//   3. 2^t rounded to f32 (the rounding test and the conversion,
+//      LoadRoundedToF32), PowFast's done from x and y loaded again, then
+//      FastOrFinish, and the stores.
 // The same operations as PowInF32Lanes, so the same bits. The one-pass loop
 // is one dependency chain of about 80 cycles a step, and the out-of-order
 // window holds too little of the next steps to hide it; each pass's chain
@@ -252,17 +253,25 @@ HWY_INLINE void PowTwoVectors(DF df, const T* pb, const T* pe, T* out) {
 // well, 2.28. AMD Zen 4, 64x64: AVX-512 1.35 -> 1.26 ns, AVX2 1.79 -> 1.59
 // in four passes (the first two merged: 1.33 and 1.71; blocks of 128 or
 // 512 elements: within 2%). Pass 1 loads y as halves (LoadHalvesAs), and
-// pass 2 stores its f32 halves apart: on x86, float32 converts y to double
-// from memory and no extract or insert joins the halves (Zen 4, 64x64,
+// pass 2 stored its f32 halves apart (before pass 3 took the rounding): on
+// x86, float32 converts y to double from memory and no extract or insert
+// joins the halves (Zen 4, 64x64,
 // alternating pinned runs: AVX2 1.574-1.580 -> 1.531-1.541 ns, AVX-512
 // 1.247-1.253 -> 1.228-1.234); on x86, pass 1 reads y only after log2|x|
 // (ReadYLate). Once pass 1 no longer spilled y, 2^t's reduction and its
 // rounding ran faster as one pass than as two (Zen 4, 64x64, alternating
 // pinned runs: AVX-512 1.213-1.218 -> 1.144-1.147 ns, AVX2 1.439-1.443 ->
 // 1.421-1.425 with the reduction's additions, 1.428-1.432 with them as
-// FMAs, which had been faster in the pass of its own). Rows shorter than a
-// block keep the one-pass loop. Returns the number of elements done (a
-// multiple of the block).
+// FMAs, which had been faster in the pass of its own). The rounding test
+// and the conversion to f32 then moved from pass 2 to pass 3, which loads
+// the doubles (pass 2's chain shorter by about 8 cycles; Zen 4, 64x64,
+// alternating pinned runs: AVX2 1.424-1.426 -> 1.406-1.409 ns, AVX-512
+// 1.134-1.145 -> 1.101; with Horner's rule for Q, HornerQInBlocks, AVX2
+// 1.390-1.395). Moving more the same way did not pay (AVX2 against 1.39:
+// the scale's multiply into pass 3 1.45, t's multiply by y into pass 2
+// 1.46, the clamp into pass 1 1.39-1.40, two double vectors a step in pass
+// 2 1.46). Rows shorter than a block keep the one-pass loop. Returns the
+// number of elements done (a multiple of the block).
 constexpr size_t kPowBlock = 256;
 
 // Whether pass 1 reads y after log2|x| (LoadsBelowThis), rather than where
@@ -272,6 +281,23 @@ constexpr size_t kPowBlock = 256;
 // ns per element, AVX-512 1.230-1.251 -> 1.211-1.214; SSE4 (16 registers,
 // no FMA) 4.45 -> 4.54, so it keeps the compiler's order.
 constexpr bool ReadYLate() { return HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2; }
+
+// Whether pass 2 evaluates Q by Horner's rule (fewest operations, longest
+// chain) rather than by HighPolynomial's choice: on AVX2 as on AVX-512, once
+// the rounding test and the conversion to f32 had moved to pass 3 (AMD Zen
+// 4, float32 64x64, alternating pinned runs: AVX2 1.406-1.409 -> 1.390-1.395
+// ns per element against EvenOdd; SSE4, without FMA, keeps Estrin's scheme:
+// 4.64 with Horner's rule against 4.41).
+constexpr bool HornerQInBlocks() { return HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2; }
+
+// Pass 3's magnitudes: the 2^t of a vector's lanes that pass 2 stored at
+// p, lower half first, rounded to f32 (RoundedToF32).
+template <typename T, class DF>
+HWY_INLINE hn::Vec<DF> LoadRoundedToF32(DF df, const double* p) {
+  const hn::Rebind<double, hn::Half<DF>> dd;
+  return hn::Combine(df, RoundedToF32<T>(dd, hn::Load(dd, p + hn::Lanes(dd))),
+                     RoundedToF32<T>(dd, hn::Load(dd, p)));
+}
 
 // The elements of a block: the most whole steps of `step` elements that fit
 // in kPowBlock (all of it where vectors are a power of two long; SVE allows
@@ -287,7 +313,6 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
   const size_t n = hn::Lanes(d);
   const size_t nh = hn::Lanes(dd);
   HWY_ALIGN double t[kPowBlock];
-  HWY_ALIGN float mag[kPowBlock];
   const size_t block = PowBlockOf(2 * n);
   size_t i = 0;
   for (; i + block <= cols; i += block) {
@@ -312,14 +337,14 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
       const auto r1 = Exp2Reduce(dd, hn::Load(dd, t + j + nh), &s1);
       const auto r2 = Exp2Reduce(dd, hn::Load(dd, t + j + 2 * nh), &s2);
       const auto r3 = Exp2Reduce(dd, hn::Load(dd, t + j + 3 * nh), &s3);
-      hn::Store(Exp2ReducedToF32<T>(dd, r0, s0), dh, mag + j);
-      hn::Store(Exp2ReducedToF32<T>(dd, r1, s1), dh, mag + j + nh);
-      hn::Store(Exp2ReducedToF32<T>(dd, r2, s2), dh, mag + j + 2 * nh);
-      hn::Store(Exp2ReducedToF32<T>(dd, r3, s3), dh, mag + j + 3 * nh);
+      hn::Store(Exp2Scaled<false, HornerQInBlocks()>(dd, r0, s0), dd, t + j);
+      hn::Store(Exp2Scaled<false, HornerQInBlocks()>(dd, r1, s1), dd, t + j + nh);
+      hn::Store(Exp2Scaled<false, HornerQInBlocks()>(dd, r2, s2), dd, t + j + 2 * nh);
+      hn::Store(Exp2Scaled<false, HornerQInBlocks()>(dd, r3, s3), dd, t + j + 3 * nh);
     }
     for (size_t j = 0; j < block; j += 2 * n) {
-      const auto mag0 = hn::Load(d, mag + j);
-      const auto mag1 = hn::Load(d, mag + j + n);
+      const auto mag0 = LoadRoundedToF32<T>(d, t + j);
+      const auto mag1 = LoadRoundedToF32<T>(d, t + j + n);
       const auto x0 = LoadAs(d, pb + i + j);
       const auto y0 = LoadAs(d, pe + i + j);
       const auto x1 = LoadAs(d, pb + i + j + n);

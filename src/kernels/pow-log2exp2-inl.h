@@ -102,7 +102,7 @@ HWY_INLINE hn::Vec<DD> Log2Reduced(DD dd, hn::Vec<DD> z, hn::Vec<DD> k,
 // 2^t, t clamped to +-200 first (beyond that the f32 result is already 0 or
 // infinity; the clamp keeps 2^t a normal double). t = round(4 t) / 4 + r,
 // |r| <= 1/8: Exp2Reduce returns r and sets *scale = 2^(round(4 t) / 4),
-// and 2^t is *scale Q(r) (Exp2Clamped, Exp2ReducedToF32).
+// and 2^t is *scale Q(r) (Exp2Clamped, Exp2Scaled).
 template <class DD>
 HWY_INLINE hn::Vec<DD> Exp2Reduce(DD dd, hn::Vec<DD> t, hn::Vec<DD>* scale) {
   const hn::RebindToUnsigned<DD> du;
@@ -232,13 +232,26 @@ HWY_INLINE hn::Vec<hn::Rebind<double, hn::Half<DF>>> Log2Half(DF df, hn::Vec<DF>
                                          BucketIndexHalf<kUpper>(df, tmp));
 }
 
-// HIGH_PRECISION's 2^t rounded to f32 from Exp2Reduce's r and scale: 0
-// where MarkHardToRound finds the result too close to a boundary of T's
-// format.
+// HIGH_PRECISION's 2^t in double lanes from Exp2Reduce's r and scale: scale
+// Q(r), Q by HighPolynomial<kShortChain> (kHornerQ: by Horner's rule).
+template <bool kShortChain = false, bool kHornerQ = false, class DD>
+HWY_INLINE hn::Vec<DD> Exp2Scaled(DD dd, hn::Vec<DD> r, hn::Vec<DD> scale) {
+  const auto q = kHornerQ ? Horner(dd, r, pow_tables::kExp2High)
+                          : HighPolynomial<kShortChain>(dd, r, pow_tables::kExp2High);
+  return hn::Mul(scale, q);
+}
+
+// HIGH_PRECISION's 2^t v rounded to f32: 0 where MarkHardToRound finds it too
+// close to a boundary of T's format.
+template <typename T, class DD>
+HWY_INLINE hn::Vec<hn::Rebind<float, DD>> RoundedToF32(DD dd, hn::Vec<DD> v) {
+  return DemoteToF32(dd, MarkHardToRound<T>(dd, v));
+}
+
+// Both: 2^t rounded to f32 from Exp2Reduce's r and scale.
 template <typename T, bool kShortChain = false, class DD>
 HWY_INLINE hn::Vec<hn::Rebind<float, DD>> Exp2ReducedToF32(DD dd, hn::Vec<DD> r, hn::Vec<DD> scale) {
-  const auto q = HighPolynomial<kShortChain>(dd, r, pow_tables::kExp2High);
-  return DemoteToF32(dd, MarkHardToRound<T>(dd, hn::Mul(scale, q)));
+  return RoundedToF32<T>(dd, Exp2Scaled<kShortChain>(dd, r, scale));
 }
 
 // 2^t rounded to f32 (kHigh: see Exp2ReducedToF32).
