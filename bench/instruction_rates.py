@@ -25,6 +25,8 @@ import loop_replay  # noqa: E402
 MUL = "vmulpd %ymm12,%ymm13,D"
 ADD = "vaddpd %ymm12,%ymm13,D"
 PERMPS = "vpermps %ymm12,%ymm13,D"
+MAX = "vmaxpd %ymm12,%ymm13,D"
+MINSD = "vpminsd %ymm12,%ymm13,D"
 KINDS = [
     ("vfmadd231pd", ["vfmadd231pd %ymm12,%ymm13,D"]),
     ("vmulpd", [MUL]),
@@ -57,6 +59,14 @@ KINDS = [
     ("vmulpd x2 + vpermd", [MUL, MUL, "vpermd %ymm12,%ymm13,D"]),
     ("vmulpd x2 + vpaddd x2", [MUL, MUL, "vpaddd %ymm12,%ymm13,D", "vpaddd %ymm12,%ymm14,D"]),
     ("vaddpd x2 + vcvtps2pd", [ADD, ADD, "vcvtps2pd %xmm12,D"]),
+    ("vmaxpd", [MAX]),
+    ("vmulpd x2 + vmaxpd x2", [MUL, MUL, MAX, MAX]),
+    ("vaddpd x2 + vmaxpd x2", [ADD, ADD, MAX, MAX]),
+    ("vmulpd x2 + vaddpd x2 + vmaxpd x2", [MUL, MUL, ADD, ADD, MAX, MAX]),
+    ("vpminsd", [MINSD]),
+    ("vaddpd x2 + vpminsd x2", [ADD, ADD, MINSD, MINSD]),
+    ("vmulpd x2 + vpminsd x2", [MUL, MUL, MINSD, MINSD]),
+    ("vmulpd x2 + vaddpd x2 + vpminsd x2", [MUL, MUL, ADD, ADD, MINSD, MINSD]),
 ]
 REPEAT = 24  # groups per loop iteration
 
