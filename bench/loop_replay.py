@@ -40,7 +40,7 @@ shorter or longer.
 ELEMENTS is the number of elements one iteration computes; an optional
 fourth argument picks the loop as loop_bound's fifth does, and --without
 REGEX passes over loops with an instruction matching it (the third example:
-HIGH_PRECISION's second pass, which converts to f32 and not from it). Pin it to one CPU
+HIGH_PRECISION's third pass, which converts to f32 and not from it). Pin it to one CPU
 (taskset -c 1) as pto-bench is. x86-64 only, and the CPU must run the loop's
 instructions (an AVX-512 loop needs AVX-512); the independent form needs VEX
 or EVEX code (AVX2, AVX-512). Needs objdump and a C compiler (cc). The
