@@ -190,6 +190,18 @@ HWY_INLINE hn::Mask<DU> FarFromBoundary(DU du, hn::Vec<DU> bits) {
                                    hn::Set(di, static_cast<int64_t>(2 * kAllowed))));
 }
 
+// FarFromBoundary for FLOAT32 on the lower 32 bits of each double (its test
+// reads only the low 29), in 32-bit lanes.
+template <class DU32>
+HWY_INLINE hn::Mask<DU32> FarFromFloat32Boundary(DU32 du32, hn::Vec<DU32> low_words) {
+  const hn::RebindToSigned<DU32> di32;
+  constexpr uint32_t kAllowed = uint32_t{1} << 13;
+  const auto from_lower_edge =
+      hn::And(hn::Sub(low_words, hn::Set(du32, (uint32_t{1} << 28) - kAllowed)), hn::Set(du32, (uint32_t{1} << 29) - 1));
+  return hn::RebindMask(du32, hn::Gt(hn::BitCast(di32, from_lower_edge),
+                                     hn::Set(di32, static_cast<int32_t>(2 * kAllowed))));
+}
+
 template <typename T, class DD>
 HWY_INLINE hn::Vec<DD> MarkHardToRound(DD dd, hn::Vec<DD> v) {
   constexpr pow_accurate::Format kFmt = FormatOf<T>();
