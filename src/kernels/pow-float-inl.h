@@ -240,7 +240,7 @@ HWY_INLINE void PowTwoVectors(DF df, const T* pb, const T* pe, T* out) {
 //   2. 2^t in double lanes: Exp2Reduce's r and scale, then scale Q(r)
 //      (Exp2Scaled), stored over t;
 //   3. 2^t rounded to f32 (the rounding test and the conversion,
-//      LoadRoundedToF32), PowFast's done from x and y loaded again, then
+//      RoundedPairToF32), PowFast's done from x and y loaded again, then
 //      FastOrFinish, and the stores.
 // The same operations as PowInF32Lanes, so the same bits. The one-pass loop
 // is one dependency chain of about 80 cycles a step, and the out-of-order
@@ -255,9 +255,8 @@ HWY_INLINE void PowTwoVectors(DF df, const T* pb, const T* pe, T* out) {
 // 512 elements: within 2%). Pass 1 loads y as halves (LoadHalvesAs), and
 // pass 2 stored its f32 halves apart (before pass 3 took the rounding): on
 // x86, float32 converts y to double from memory and no extract or insert
-// joins the halves (Zen 4, 64x64,
-// alternating pinned runs: AVX2 1.574-1.580 -> 1.531-1.541 ns, AVX-512
-// 1.247-1.253 -> 1.228-1.234); on x86, pass 1 reads y only after log2|x|
+// joins the halves (Zen 4, 64x64, alternating pinned runs: AVX2
+// 1.574-1.580 -> 1.531-1.541 ns, AVX-512 1.247-1.253 -> 1.228-1.234); on x86, pass 1 reads y only after log2|x|
 // (ReadYLate). Once pass 1 no longer spilled y, 2^t's reduction and its
 // rounding ran faster as one pass than as two (Zen 4, 64x64, alternating
 // pinned runs: AVX-512 1.213-1.218 -> 1.144-1.147 ns, AVX2 1.439-1.443 ->
@@ -266,7 +265,7 @@ HWY_INLINE void PowTwoVectors(DF df, const T* pb, const T* pe, T* out) {
 // and the conversion to f32 then moved from pass 2 to pass 3, which loads
 // the doubles (pass 2's chain shorter by about 8 cycles; Zen 4, 64x64,
 // alternating pinned runs: AVX2 1.424-1.426 -> 1.406-1.409 ns, AVX-512
-// 1.134-1.145 -> 1.101; with Horner's rule for Q, HornerQInBlocks, AVX2
+// 1.134-1.145 -> 1.101; with Horner's rule for Q, PolyUse::kBlockPass, AVX2
 // 1.390-1.395). Moving more the same way did not pay (AVX2 against 1.39:
 // the scale's multiply into pass 3 1.45, t's multiply by y into pass 2
 // 1.46, the clamp into pass 1 1.39-1.40, two double vectors a step in pass
@@ -281,39 +280,6 @@ constexpr size_t kPowBlock = 256;
 // ns per element, AVX-512 1.230-1.251 -> 1.211-1.214; SSE4 (16 registers,
 // no FMA) 4.45 -> 4.54, so it keeps the compiler's order.
 constexpr bool ReadYLate() { return HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2; }
-
-// Whether pass 2 evaluates Q by Horner's rule (fewest operations, longest
-// chain) rather than by HighPolynomial's choice: on AVX2 as on AVX-512, once
-// the rounding test and the conversion to f32 had moved to pass 3 (AMD Zen
-// 4, float32 64x64, alternating pinned runs: AVX2 1.406-1.409 -> 1.390-1.395
-// ns per element against EvenOdd; SSE4, without FMA, keeps Estrin's scheme:
-// 4.64 with Horner's rule against 4.41).
-constexpr bool HornerQInBlocks() { return HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2; }
-
-// Pass 3's magnitudes: the 2^t of a vector's lanes that pass 2 stored at
-// p, lower half first, rounded to f32 (RoundedToF32).
-template <typename T, class DF>
-HWY_INLINE hn::Vec<DF> LoadRoundedToF32(DF df, const double* p) {
-  const hn::Rebind<double, hn::Half<DF>> dd;
-  const auto lo = hn::Load(dd, p);
-  const auto hi = hn::Load(dd, p + hn::Lanes(dd));
-  if constexpr (hwy::IsSame<T, float>()) {
-    // FLOAT32's test reads the low 29 bits of each double, in its lower 32:
-    // those of both halves side by side in the f32 lanes' order, tested at
-    // once, and the rounded lanes zeroed after the conversion (the same
-    // zeros). AMD Zen 4, float32 64x64, alternating pinned runs: AVX-512
-    // 1.098-1.103 -> 1.070-1.088 ns per element (pass 3 replayed 0.224 ->
-    // 0.174), SSE4 4.416 -> 4.35-4.36, AVX2 1.392 either way.
-    const hn::RebindToUnsigned<DF> du;
-    const hn::Repartition<uint32_t, decltype(dd)> du2;
-    const auto low_words = hn::ConcatEven(du, hn::BitCast(du2, hi), hn::BitCast(du2, lo));
-    const auto far = FarFromFloat32Boundary(du, low_words);
-    return hn::IfThenElseZero(hn::RebindMask(df, far),
-                              hn::Combine(df, DemoteToF32(dd, hi), DemoteToF32(dd, lo)));
-  } else {
-    return hn::Combine(df, RoundedToF32<T>(dd, hi), RoundedToF32<T>(dd, lo));
-  }
-}
 
 // The elements of a block: the most whole steps of `step` elements that fit
 // in kPowBlock (all of it where vectors are a power of two long; SVE allows
@@ -353,14 +319,14 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
       const auto r1 = Exp2Reduce(dd, hn::Load(dd, t + j + nh), &s1);
       const auto r2 = Exp2Reduce(dd, hn::Load(dd, t + j + 2 * nh), &s2);
       const auto r3 = Exp2Reduce(dd, hn::Load(dd, t + j + 3 * nh), &s3);
-      hn::Store(Exp2Scaled<false, HornerQInBlocks()>(dd, r0, s0), dd, t + j);
-      hn::Store(Exp2Scaled<false, HornerQInBlocks()>(dd, r1, s1), dd, t + j + nh);
-      hn::Store(Exp2Scaled<false, HornerQInBlocks()>(dd, r2, s2), dd, t + j + 2 * nh);
-      hn::Store(Exp2Scaled<false, HornerQInBlocks()>(dd, r3, s3), dd, t + j + 3 * nh);
+      hn::Store(Exp2Scaled<PolyUse::kBlockPass>(dd, r0, s0), dd, t + j);
+      hn::Store(Exp2Scaled<PolyUse::kBlockPass>(dd, r1, s1), dd, t + j + nh);
+      hn::Store(Exp2Scaled<PolyUse::kBlockPass>(dd, r2, s2), dd, t + j + 2 * nh);
+      hn::Store(Exp2Scaled<PolyUse::kBlockPass>(dd, r3, s3), dd, t + j + 3 * nh);
     }
     for (size_t j = 0; j < block; j += 2 * n) {
-      const auto mag0 = LoadRoundedToF32<T>(d, t + j);
-      const auto mag1 = LoadRoundedToF32<T>(d, t + j + n);
+      const auto mag0 = RoundedPairToF32<T>(d, hn::Load(dd, t + j), hn::Load(dd, t + j + nh));
+      const auto mag1 = RoundedPairToF32<T>(d, hn::Load(dd, t + j + 2 * nh), hn::Load(dd, t + j + 3 * nh));
       const auto x0 = LoadAs(d, pb + i + j);
       const auto y0 = LoadAs(d, pe + i + j);
       const auto x1 = LoadAs(d, pb + i + j + n);

@@ -66,18 +66,31 @@ constexpr pow_accurate::Format FormatOf() {
 // Horner; EvenOdd for P with Estrin for Q: the same), and the targets without FMA
 // with Estrin (SSE4: EvenOdd 5.84-5.87 against 5.48-5.50). Every evaluation
 // keeps within the error that MarkHardToRound assumes, so the results are
-// the same bits. kShortChain (a row tail of at most half a vector, such as
+// the same bits. kLoneChain (a row tail of at most half a vector, such as
 // a 1x1 tile, where nothing overlaps the chain): Estrin's scheme on every
 // target, whose chain is the shortest (a 1x1 float32 call on AVX2, Zen 3:
 // 30.0 ns against 32.0-32.9 with EvenOdd; on AVX-512, Zen 4, alternating
 // pinned runs: 29.7-31.1 ns against 32.2-33.2 with Horner's rule, float16
-// 33.7-35.4 against 37.1-37.6).
-template <bool kShortChain, size_t kN, class DD>
+// 33.7-35.4 against 37.1-37.6). kBlockPass (Q in PowHighBlocks' 2^t pass,
+// whose chain is short once the rounding test is in the next pass): Horner's
+// rule, the fewest operations, on AVX2 as on AVX-512 (AMD Zen 4, float32
+// 64x64, alternating pinned runs: AVX2 1.406-1.409 -> 1.390-1.395 ns per
+// element against EvenOdd); the targets without FMA keep Estrin's scheme
+// (SSE4: 4.64 with Horner's rule against 4.41).
+enum class PolyUse { kOverlapped, kLoneChain, kBlockPass };
+
+// kLoneChain where kShortChain, else kOverlapped.
+constexpr PolyUse PolyUseFor(bool short_chain) {
+  return short_chain ? PolyUse::kLoneChain : PolyUse::kOverlapped;
+}
+
+template <PolyUse kUse, size_t kN, class DD>
 HWY_INLINE hn::Vec<DD> HighPolynomial(DD dd, hn::Vec<DD> x, const double (&c)[kN]) {
-  if constexpr (kShortChain) return Estrin(dd, x, c);
+  if constexpr (kUse == PolyUse::kLoneChain) return Estrin(dd, x, c);
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
   return Horner(dd, x, c);
 #elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+  if constexpr (kUse == PolyUse::kBlockPass) return Horner(dd, x, c);
   return EvenOdd(dd, x, c);
 #else
   return Estrin(dd, x, c);
@@ -95,7 +108,7 @@ HWY_INLINE hn::Vec<DD> Log2Reduced(DD dd, hn::Vec<DD> z, hn::Vec<DD> k,
   const auto invc = Lookup4(dd, tab::kInvC, bucket);
   const auto logc = Lookup4(dd, tab::kLogC, bucket);
   const auto r = hn::MulAdd(z, invc, hn::Set(dd, -1.0));  // exact
-  const auto poly = kHigh ? HighPolynomial<kShortChain>(dd, r, tab::kLog2High) : Horner(dd, r, tab::kLog2Fast);
+  const auto poly = kHigh ? HighPolynomial<PolyUseFor(kShortChain)>(dd, r, tab::kLog2High) : Horner(dd, r, tab::kLog2Fast);
   return hn::MulAdd(r, poly, hn::Add(k, logc));
 }
 
@@ -119,7 +132,7 @@ HWY_INLINE hn::Vec<DD> Exp2Reduce(DD dd, hn::Vec<DD> t, hn::Vec<DD>* scale) {
 }
 
 // The fast path's 2^t without FMA (DEFAULT there): *scale times Q of
-// degree 4; HIGH_PRECISION's is Exp2ReducedToF32.
+// degree 4; HIGH_PRECISION's is Exp2Scaled.
 template <class DD>
 HWY_INLINE hn::Vec<DD> Exp2Clamped(DD dd, hn::Vec<DD> t) {
   hn::Vec<DD> scale;
@@ -178,37 +191,38 @@ HWY_INLINE hn::Vec<DD> Exp2Clamped(DD dd, hn::Vec<DD> t) {
 // U/2; the test keeps 2^26 + 2^13 + 2 U from each boundary (a lane fails it
 // with a chance of about 2^-13). Such results are common (x^4 < 2^-14 for
 // x < 0.09), and the accurate path costs as much as hundreds of fast lanes.
+//
+// bits: the doubles' bits, or their lower 32 (in 32-bit lanes) where the
+// low kLowBits lie there.
 template <int kLowBits, uint64_t kAllowed, class DU>
 HWY_INLINE hn::Mask<DU> FarFromBoundary(DU du, hn::Vec<DU> bits) {
+  using TU = hn::TFromD<DU>;
+  static_assert(kLowBits < 8 * static_cast<int>(sizeof(TU)), "the low bits fit the lanes");
   const hn::RebindToSigned<DU> di;
   const auto from_lower_edge = hn::And(
-      hn::Sub(bits, hn::Set(du, (uint64_t{1} << (kLowBits - 1)) - kAllowed)),
-      hn::Set(du, (uint64_t{1} << kLowBits) - 1));
+      hn::Sub(bits, hn::Set(du, static_cast<TU>((uint64_t{1} << (kLowBits - 1)) - kAllowed))),
+      hn::Set(du, static_cast<TU>((uint64_t{1} << kLowBits) - 1)));
   // Greater than, and the lanes kept rather than the ones zeroed: one compare
   // and one AND (a "less than" compiles to a compare and its negation).
   return hn::RebindMask(du, hn::Gt(hn::BitCast(di, from_lower_edge),
-                                   hn::Set(di, static_cast<int64_t>(2 * kAllowed))));
+                                   hn::Set(di, static_cast<hn::TFromD<decltype(di)>>(2 * kAllowed))));
 }
 
-// FarFromBoundary for FLOAT32 on the lower 32 bits of each double (its test
-// reads only the low 29), in 32-bit lanes.
-template <class DU32>
-HWY_INLINE hn::Mask<DU32> FarFromFloat32Boundary(DU32 du32, hn::Vec<DU32> low_words) {
-  const hn::RebindToSigned<DU32> di32;
-  constexpr uint32_t kAllowed = uint32_t{1} << 13;
-  const auto from_lower_edge =
-      hn::And(hn::Sub(low_words, hn::Set(du32, (uint32_t{1} << 28) - kAllowed)), hn::Set(du32, (uint32_t{1} << 29) - 1));
-  return hn::RebindMask(du32, hn::Gt(hn::BitCast(di32, from_lower_edge),
-                                     hn::Set(di32, static_cast<int32_t>(2 * kAllowed))));
+// The test's low bits of a double (53 - T's precision) and the last places
+// it keeps from each boundary, for storage type T (see above).
+template <typename T>
+constexpr int RoundingTestLowBits() {
+  return 53 - FormatOf<T>().precision;
+}
+template <typename T>
+constexpr uint64_t RoundingTestAllowed() {
+  return (uint64_t{1} << 13) + (FormatOf<T>().precision < 24 ? (uint64_t{1} << 28) + 2 : 0);
 }
 
 template <typename T, class DD>
 HWY_INLINE hn::Vec<DD> MarkHardToRound(DD dd, hn::Vec<DD> v) {
-  constexpr pow_accurate::Format kFmt = FormatOf<T>();
-  constexpr int kLowBits = 53 - kFmt.precision;
-  constexpr uint64_t kAllowed = (uint64_t{1} << 13) + (kFmt.precision < 24 ? (uint64_t{1} << 28) + 2 : 0);
   const hn::RebindToUnsigned<DD> du;
-  auto far = FarFromBoundary<kLowBits, kAllowed>(du, hn::BitCast(du, v));
+  auto far = FarFromBoundary<RoundingTestLowBits<T>(), RoundingTestAllowed<T>()>(du, hn::BitCast(du, v));
   if constexpr (hwy::IsSame<T, hwy::float16_t>()) {
     constexpr uint64_t kAllowedLow = (uint64_t{1} << 26) + (uint64_t{1} << 13) + 2;
     const auto w = hn::BitCast(du, hn::Add(v, hn::Set(dd, 0x1p-12)));
@@ -245,12 +259,10 @@ HWY_INLINE hn::Vec<hn::Rebind<double, hn::Half<DF>>> Log2Half(DF df, hn::Vec<DF>
 }
 
 // HIGH_PRECISION's 2^t in double lanes from Exp2Reduce's r and scale: scale
-// Q(r), Q by HighPolynomial<kShortChain> (kHornerQ: by Horner's rule).
-template <bool kShortChain = false, bool kHornerQ = false, class DD>
+// Q(r), Q evaluated as HighPolynomial does for kUse.
+template <PolyUse kUse, class DD>
 HWY_INLINE hn::Vec<DD> Exp2Scaled(DD dd, hn::Vec<DD> r, hn::Vec<DD> scale) {
-  const auto q = kHornerQ ? Horner(dd, r, pow_tables::kExp2High)
-                          : HighPolynomial<kShortChain>(dd, r, pow_tables::kExp2High);
-  return hn::Mul(scale, q);
+  return hn::Mul(scale, HighPolynomial<kUse>(dd, r, pow_tables::kExp2High));
 }
 
 // HIGH_PRECISION's 2^t v rounded to f32: 0 where MarkHardToRound finds it too
@@ -260,19 +272,36 @@ HWY_INLINE hn::Vec<hn::Rebind<float, DD>> RoundedToF32(DD dd, hn::Vec<DD> v) {
   return DemoteToF32(dd, MarkHardToRound<T>(dd, v));
 }
 
-// Both: 2^t rounded to f32 from Exp2Reduce's r and scale.
-template <typename T, bool kShortChain = false, class DD>
-HWY_INLINE hn::Vec<hn::Rebind<float, DD>> Exp2ReducedToF32(DD dd, hn::Vec<DD> r, hn::Vec<DD> scale) {
-  return RoundedToF32<T>(dd, Exp2Scaled<kShortChain>(dd, r, scale));
+// RoundedToF32 of both halves of an f32 vector's 2^t (lo: its lower lanes),
+// joined. Where the test's low bits lie in each double's lower 32 (FLOAT32:
+// 29; FLOAT16 and BFLOAT16 read 42 and 45), those words of both halves go
+// side by side in the f32 lanes' order (ConcatEven), one test covers them
+// all, and the lanes it fails are zeroed after the conversion (the same
+// zeros). AMD Zen 4, float32 64x64, alternating pinned runs: AVX-512
+// 1.098-1.103 -> 1.070-1.088 ns per element (PowHighBlocks' third pass
+// replayed 0.224 -> 0.174), SSE4 4.416 -> 4.35-4.36, AVX2 1.392 either way.
+template <typename T, class DF, class DD = hn::Rebind<double, hn::Half<DF>>>
+HWY_INLINE hn::Vec<DF> RoundedPairToF32(DF df, hn::Vec<DD> lo, hn::Vec<DD> hi) {
+  const DD dd;
+  if constexpr (RoundingTestLowBits<T>() < 32) {
+    const hn::RebindToUnsigned<DF> du;
+    const hn::Repartition<uint32_t, DD> dw;
+    const auto low_words = hn::ConcatEven(du, hn::BitCast(dw, hi), hn::BitCast(dw, lo));
+    const auto far = FarFromBoundary<RoundingTestLowBits<T>(), RoundingTestAllowed<T>()>(du, low_words);
+    return hn::IfThenElseZero(hn::RebindMask(df, far),
+                              hn::Combine(df, DemoteToF32(dd, hi), DemoteToF32(dd, lo)));
+  } else {
+    return hn::Combine(df, RoundedToF32<T>(dd, hi), RoundedToF32<T>(dd, lo));
+  }
 }
 
-// 2^t rounded to f32 (kHigh: see Exp2ReducedToF32).
+// 2^t rounded to f32 (kHigh: Exp2Scaled, then RoundedToF32).
 template <bool kHigh, typename T, bool kShortChain, class DD>
 HWY_INLINE hn::Vec<hn::Rebind<float, DD>> Exp2ToF32(DD dd, hn::Vec<DD> t) {
   if constexpr (kHigh) {
     hn::Vec<DD> scale;
     const auto r = Exp2Reduce(dd, t, &scale);
-    return Exp2ReducedToF32<T, kShortChain>(dd, r, scale);
+    return RoundedToF32<T>(dd, Exp2Scaled<PolyUseFor(kShortChain)>(dd, r, scale));
   } else {
     return DemoteToF32(dd, Exp2Clamped(dd, t));
   }
