@@ -32,6 +32,20 @@ HWY_BEFORE_NAMESPACE();
 namespace pto {
 namespace HWY_NAMESPACE {
 
+// kN coefficients as a value (a constexpr array derived from another).
+template <size_t kN>
+struct Coefficients {
+  double c[kN];
+};
+
+// c[1], ..., c[kN - 1]: for c[0] + x Tail(x) where c[0] is exact.
+template <size_t kN>
+constexpr Coefficients<kN - 1> WithoutFirst(const double (&c)[kN]) {
+  Coefficients<kN - 1> tail{};
+  for (size_t i = 1; i < kN; ++i) tail.c[i - 1] = c[i];
+  return tail;
+}
+
 template <size_t kN, class D, typename T>
 HWY_INLINE hn::Vec<D> Horner(D d, hn::Vec<D> x, const T (&c)[kN]) {
   auto p = hn::Set(d, c[kN - 1]);
