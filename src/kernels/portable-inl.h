@@ -5,7 +5,7 @@
 // with -Dx86_specializations=false, which tests this code there.
 //   - Lookup4 (with BucketIndexHalf, Exp2Index), Lookup16 and Lookup8:
 //     table lookups by selects and by gathers;
-//   - ClampExponent: a min and a max;
+//   - ClampExponent: a compare, a select and a min (NaN to -200);
 //   - LoadTail/StoreTail: row tails through stack buffers (simd-inl.h);
 //   - EstimateTo12Bits: the target's estimate and one Newton step.
 //
@@ -78,9 +78,12 @@ HWY_INLINE hn::Vec<DU64> Exp2Index(DU64, hn::Vec<DU64> ki) {
 #endif
 #if HWY_TARGET != HWY_SCALAR  // (SCALAR computes pow by the accurate path)
 
+// NaN gives -200: the compare is false for it (Highway leaves Min and Max of
+// a NaN to the target).
 template <class DD>
 HWY_INLINE hn::Vec<DD> ClampExponent(DD dd, hn::Vec<DD> t) {
-  return hn::Min(hn::Max(t, hn::Set(dd, -200.0)), hn::Set(dd, 200.0));
+  const auto low = hn::Set(dd, -200.0);
+  return hn::IfThenElse(hn::Gt(t, low), hn::Min(t, hn::Set(dd, 200.0)), low);
 }
 #endif  // HWY_TARGET != HWY_SCALAR
 #endif  // PTO_NATIVE_CLAMP_EXPONENT

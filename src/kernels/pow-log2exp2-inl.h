@@ -127,7 +127,8 @@ HWY_INLINE hn::Vec<DD> Log2Reduced(DD dd, hn::Vec<DD> z, hn::Vec<DD> k,
 }
 
 // 2^t, t clamped to +-200 first (beyond that the f32 result is already 0 or
-// infinity; the clamp keeps 2^t a normal double). t = round(4 t) / 4 + r,
+// infinity; the clamp keeps 2^t a normal double; a NaN t becomes -200, as
+// HighDone requires). t = round(4 t) / 4 + r,
 // |r| <= 1/8: Exp2Reduce returns r and sets *scale = 2^(round(4 t) / 4),
 // and 2^t is *scale Q(r) (Exp2Clamped, Exp2Scaled).
 template <class DD>

@@ -9,7 +9,8 @@
 //     permute takes, without masking;
 //   - PTO_NATIVE_LOOKUP16: Lookup16, one or two permutes per table, and on
 //     AVX2 Lookup8, one permute (the only target whose kernels use it);
-//   - PTO_NATIVE_CLAMP_EXPONENT: ClampExponent, one VRANGEPD on AVX-512;
+//   - PTO_NATIVE_CLAMP_EXPONENT: ClampExponent by MAXPD and MINPD, whose
+//     operand order sends a NaN to -200 (the twin: a compare and a select);
 //   - PTO_NATIVE_POW_TAIL: LoadTail/StoreTail, row tails by masked loads
 //     and stores instead of stack buffers (AVX2 float32 stores: by 4, 2 and
 //     1 lanes, StoreFirstLanesByHalves);
@@ -102,16 +103,15 @@ HWY_INLINE hn::Vec<DU64> Exp2Index(DU64 du64, hn::Vec<DU64> ki) {
 #define PTO_NATIVE_CLAMP_EXPONENT
 #endif
 
-// t clamped to [-200, 200].
+// t clamped to [-200, 200], NaN to -200: x86's MAXPD returns its second
+// operand where either is a NaN.
 template <class DD>
 HWY_INLINE hn::Vec<DD> ClampExponent(DD dd, hn::Vec<DD> t) {
-#if HWY_TARGET <= HWY_AVX3
   (void)dd;
-  // |t| <= 200 keeps t, else 200 with t's sign (VRANGEPD, absolute minimum,
-  // sign of the first operand).
-  return hn::Vec<DD>{_mm512_range_pd(t.raw, _mm512_set1_pd(200.0), 2)};
+#if HWY_TARGET <= HWY_AVX3
+  return hn::Vec<DD>{_mm512_min_pd(_mm512_max_pd(t.raw, _mm512_set1_pd(-200.0)), _mm512_set1_pd(200.0))};
 #else
-  return hn::Min(hn::Max(t, hn::Set(dd, -200.0)), hn::Set(dd, 200.0));
+  return hn::Vec<DD>{_mm256_min_pd(_mm256_max_pd(t.raw, _mm256_set1_pd(-200.0)), _mm256_set1_pd(200.0))};
 #endif
 }
 
