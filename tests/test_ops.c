@@ -143,6 +143,9 @@ static const scenario kScenarios[] = {
     {16, 16, 5, 9, 2, 3, ALIAS_SRC1},    {16, 16, 5, 9, 0, 0, ALIAS_ALL},
     {64, 64, 64, 64, 1, 1, ALIAS_SRC1},  {64, 64, 64, 64, 0, 0, ALIAS_ALL},
     {1, 1, 1, 1, 0, 0, ALIAS_ALL},
+    /* rows long enough for pow's passes over blocks, in place */
+    {3, 512, 3, 512, 0, 0, ALIAS_SRC0},  {3, 512, 3, 509, 0, 0, ALIAS_SRC1},
+    {2, 768, 2, 768, 0, 0, ALIAS_ALL},
 };
 
 static op_run elementwise_run(op_id op, pto_dtype dt, pto_pow_algorithm algo, const scenario *s,

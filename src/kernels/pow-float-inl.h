@@ -247,8 +247,14 @@ HWY_INLINE void PowTwoVectors(DF df, const T* pb, const T* pe, T* out) {
 //   2. 2^t in double lanes: Exp2Reduce's r and scale, then scale Q(r)
 //      (Exp2Scaled), stored over t;
 //   3. 2^t rounded to f32 (the rounding test and the conversion,
-//      RoundedPairToF32), PowFast's done from x and y loaded again, then
-//      FastOrFinish, and the stores.
+//      RoundedPairToF32), stored as the results, and HighDone from x
+//      loaded again, gathered over the block; a block where some lane is
+//      not done is finished by PowHighFinishBlock. No call or branch in the
+//      loop, whose constants stay in registers (a call clobbers them all;
+//      AMD Zen 4, float32, alternating pinned runs: AVX2 64x64 1.324 ->
+//      1.311 ns per element, AVX-512 1.061-1.085 -> 1.050-1.057). In place
+//      (out is pb or pe), each vector is finished before its store
+//      (FastOrFinish), as x and y are overwritten.
 // The same operations as PowInF32Lanes, so the same bits. The one-pass loop
 // is one dependency chain of about 80 cycles a step, and the out-of-order
 // window holds too little of the next steps to hide it; each pass's chain
@@ -293,6 +299,22 @@ constexpr bool ReadYLate() { return HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2; }
 // other lengths).
 HWY_INLINE size_t PowBlockOf(size_t step) { return kPowBlock / step * step; }
 
+// The vectors of a block whose stored fast results (out) PowFinish must
+// complete: lanes that HighDone finds not done, from x and y (not in place).
+// A narrow T's stored result widens to the f32 magnitude's rounding, which
+// HighDone and PowFinish treat as they would the magnitude (a zeroed lane
+// stays 0; at worst a lane that underflows in T runs the general path,
+// whose result is the same correctly rounded one).
+template <class D, typename T>
+HWY_NOINLINE void PowHighFinishBlock(D d, size_t block, T* out, const T* pb, const T* pe) {
+  const size_t n = hn::Lanes(d);
+  for (size_t j = 0; j < block; j += n) {
+    const auto x = LoadAs(d, pb + j);
+    const auto mag = LoadAs(d, out + j);
+    if (!hn::AllTrue(d, HighDone<T>(d, x, mag))) StoreAs(d, PowFinish<true, T>(d, x, LoadAs(d, pe + j), mag), out + j);
+  }
+}
+
 template <typename T>
 HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
   const ComputeTag<T> d;
@@ -303,6 +325,9 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
   const size_t nh = hn::Lanes(dd);
   HWY_ALIGN double t[kPowBlock];
   const size_t block = PowBlockOf(2 * n);
+  // In place (dst the same storage as a source; pto_c.h refuses any other
+  // overlap), the third pass finishes each vector before its store.
+  const bool in_place = out == pb || out == pe;
   size_t i = 0;
   for (; i + block <= cols; i += block) {
     for (size_t j = 0; j < block; j += 2 * n) {
@@ -331,15 +356,31 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
       hn::Store(Exp2Scaled<PolyUse::kBlockPass>(dd, r2, s2), dd, t + j + 2 * nh);
       hn::Store(Exp2Scaled<PolyUse::kBlockPass>(dd, r3, s3), dd, t + j + 3 * nh);
     }
-    for (size_t j = 0; j < block; j += 2 * n) {
-      const auto mag0 = RoundedPairToF32<T>(d, hn::Load(dd, t + j), hn::Load(dd, t + j + nh));
-      const auto mag1 = RoundedPairToF32<T>(d, hn::Load(dd, t + j + 2 * nh), hn::Load(dd, t + j + 3 * nh));
-      const auto x0 = LoadAs(d, pb + i + j);
-      const auto y0 = LoadAs(d, pe + i + j);
-      const auto x1 = LoadAs(d, pb + i + j + n);
-      const auto y1 = LoadAs(d, pe + i + j + n);
-      StoreAs(d, FastOrFinish<true, T>(d, x0, y0, mag0, HighDone<T>(d, x0, mag0)), out + i + j);
-      StoreAs(d, FastOrFinish<true, T>(d, x1, y1, mag1, HighDone<T>(d, x1, mag1)), out + i + j + n);
+    if (HWY_LIKELY(!in_place)) {
+      // The results go out at once; a block with a lane left over is
+      // finished afterwards (PowHighFinishBlock), from x and y still intact.
+      auto all_done = hn::RebindMask(d, hn::Eq(hn::Zero(di), hn::Zero(di)));
+      for (size_t j = 0; j < block; j += 2 * n) {
+        const auto mag0 = RoundedPairToF32<T>(d, hn::Load(dd, t + j), hn::Load(dd, t + j + nh));
+        const auto mag1 = RoundedPairToF32<T>(d, hn::Load(dd, t + j + 2 * nh), hn::Load(dd, t + j + 3 * nh));
+        const auto x0 = LoadAs(d, pb + i + j);
+        const auto x1 = LoadAs(d, pb + i + j + n);
+        all_done = hn::And(all_done, hn::And(HighDone<T>(d, x0, mag0), HighDone<T>(d, x1, mag1)));
+        StoreAs(d, mag0, out + i + j);
+        StoreAs(d, mag1, out + i + j + n);
+      }
+      if (HWY_UNLIKELY(!hn::AllTrue(d, all_done))) PowHighFinishBlock(d, block, out + i, pb + i, pe + i);
+    } else {
+      for (size_t j = 0; j < block; j += 2 * n) {
+        const auto mag0 = RoundedPairToF32<T>(d, hn::Load(dd, t + j), hn::Load(dd, t + j + nh));
+        const auto mag1 = RoundedPairToF32<T>(d, hn::Load(dd, t + j + 2 * nh), hn::Load(dd, t + j + 3 * nh));
+        const auto x0 = LoadAs(d, pb + i + j);
+        const auto y0 = LoadAs(d, pe + i + j);
+        const auto x1 = LoadAs(d, pb + i + j + n);
+        const auto y1 = LoadAs(d, pe + i + j + n);
+        StoreAs(d, FastOrFinish<true, T>(d, x0, y0, mag0, HighDone<T>(d, x0, mag0)), out + i + j);
+        StoreAs(d, FastOrFinish<true, T>(d, x1, y1, mag1, HighDone<T>(d, x1, mag1)), out + i + j + n);
+      }
     }
   }
   return i;
