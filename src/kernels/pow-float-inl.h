@@ -389,7 +389,12 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
 #if HWY_NATIVE_FMA
 // DEFAULT in blocks of kPowBlock elements, in two passes over each block:
 // PowDefaultReduce's f and s into buffers on the stack, then
-// PowDefaultScale, the checks and the stores (FastOrFinish). The same
+// PowDefaultScale and the stores, with DefaultDone gathered over the block
+// and the vectors with a lane not done finished afterwards by PowFinish,
+// which recomputes from x and y (in place: FastOrFinish before each store;
+// as in PowHighBlocks, no call in the loop: AMD Zen 4, float32, alternating
+// pinned runs: AVX2 64x64 0.815-0.835 -> 0.787-0.791 ns per element,
+// AVX-512 0.478-0.482 -> 0.480-0.481, 128x128 0.476 -> 0.478-0.487). The same
 // operations as PowInF32Lanes, so the same bits; each pass's chain is a
 // part of the one-pass loop's (about 66 cycles from x to the result on
 // AVX-512), and its steps overlap. Returns the number of elements done (a
@@ -402,6 +407,7 @@ HWY_INLINE size_t PowDefaultBlocks(size_t cols, T* out, const T* pb, const T* pe
   HWY_ALIGN float f[kPowBlock];
   HWY_ALIGN float s[kPowBlock];
   const size_t block = PowBlockOf(n);
+  const bool in_place = out == pb || out == pe;
   size_t i = 0;
   for (; i + block <= cols; i += block) {
     for (size_t j = 0; j < block; j += n) {
@@ -410,12 +416,32 @@ HWY_INLINE size_t PowDefaultBlocks(size_t cols, T* out, const T* pb, const T* pe
       hn::Store(fj, d, f + j);
       hn::Store(sj, d, s + j);
     }
-    for (size_t j = 0; j < block; j += n) {
-      const auto sj = hn::Load(d, s + j);
-      const auto mag = PowDefaultScale(d, hn::Load(d, f + j), sj);
-      const auto x = LoadAs(d, pb + i + j);
-      const auto y = LoadAs(d, pe + i + j);
-      StoreAs(d, FastOrFinish<false, T>(d, x, y, mag, DefaultDone(d, x, sj)), out + i + j);
+    if (HWY_LIKELY(!in_place)) {
+      // As in PowHighBlocks: the results go out at once, and a block with a
+      // lane left over is finished afterwards from x, y and s.
+      auto all_done = hn::RebindMask(d, hn::Eq(hn::Zero(du), hn::Zero(du)));
+      for (size_t j = 0; j < block; j += n) {
+        const auto sj = hn::Load(d, s + j);
+        const auto x = LoadAs(d, pb + i + j);
+        all_done = hn::And(all_done, DefaultDone(d, x, sj));
+        StoreAs(d, PowDefaultScale(d, hn::Load(d, f + j), sj), out + i + j);
+      }
+      if (HWY_UNLIKELY(!hn::AllTrue(d, all_done))) {
+        for (size_t j = 0; j < block; j += n) {
+          const auto x = LoadAs(d, pb + i + j);
+          if (!hn::AllTrue(d, DefaultDone(d, x, hn::Load(d, s + j)))) {
+            StoreAs(d, PowFinish<false, T>(d, x, LoadAs(d, pe + i + j), hn::Zero(d)), out + i + j);
+          }
+        }
+      }
+    } else {
+      for (size_t j = 0; j < block; j += n) {
+        const auto sj = hn::Load(d, s + j);
+        const auto mag = PowDefaultScale(d, hn::Load(d, f + j), sj);
+        const auto x = LoadAs(d, pb + i + j);
+        const auto y = LoadAs(d, pe + i + j);
+        StoreAs(d, FastOrFinish<false, T>(d, x, y, mag, DefaultDone(d, x, sj)), out + i + j);
+      }
     }
   }
   return i;
