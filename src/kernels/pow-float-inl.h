@@ -102,7 +102,7 @@ HWY_INLINE hn::Mask<DF> HighMagnitudeOk(DF df, hn::Vec<DF> y, hn::Vec<DF> mag) {
   const hn::RebindToSigned<DF> di;
   const auto ayb = hn::And(hn::BitCast(du, y), hn::Set(du, 0x7FFFFFFFu));
   const auto y_finite = hn::RebindMask(df, hn::Lt(hn::BitCast(di, ayb), hn::Set(di, 0x7F800000)));
-  return hn::AndNot(HardLanes<T>(df, mag), y_finite);
+  return hn::And(RoundedLanes<T>(df, mag), y_finite);
 }
 
 // The lanes where HIGH_PRECISION's fast result mag is pow(x, y): x positive
@@ -115,7 +115,7 @@ HWY_INLINE hn::Mask<DF> HighMagnitudeOk(DF df, hn::Vec<DF> y, hn::Vec<DF> mag) {
 // ns per element: pass 3 of PowHighBlocks no longer loads y).
 template <typename T, class DF>
 HWY_INLINE hn::Mask<DF> HighDone(DF df, hn::Vec<DF> x, hn::Vec<DF> mag) {
-  return hn::AndNot(HardLanes<T>(df, mag), IsPositiveNormal(df, x));
+  return hn::And(RoundedLanes<T>(df, mag), IsPositiveNormal(df, x));
 }
 
 #if HWY_NATIVE_FMA
