@@ -86,9 +86,9 @@ HWY_INLINE hn::Vec<D> EvenOdd(D d, hn::Vec<D> x, const T (&c)[kN]) {
 
 // v0 + x P(x), P's coefficients c, by EvenOdd over v0, c[0], ..., c[kN - 1]
 // (a vector, then the constants): the even powers v0 + c[1] x^2 + c[3] x^4
-// ..., the odd x (c[0] + c[2] x^2 + ...), joined by one FMA. One FMA fewer
-// than v0 + x EvenOdd(x, c), and one fewer on the chain; the last FMA of the
-// even chain, which adds v0, rounds once more on a value of v0's size.
+// ..., the odd x (c[0] + c[2] x^2 + ...), joined by one FMA. As many FMAs
+// as v0 + x EvenOdd(x, c), one fewer on the chain; the last FMA of the even
+// chain, which adds v0, rounds once more on a value of v0's size.
 template <size_t kN, class D, typename T>
 HWY_INLINE hn::Vec<D> EvenOddPlus(D d, hn::Vec<D> x, const T (&c)[kN], hn::Vec<D> v0) {
   static_assert(kN >= 3, "EvenOddPlus needs P of degree 2 or more");

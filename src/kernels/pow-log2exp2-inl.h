@@ -99,7 +99,7 @@ HWY_INLINE hn::Vec<DD> HighPolynomial(DD dd, hn::Vec<DD> x, const double (&c)[kN
 
 // kc + r P(r), P HIGH_PRECISION's log2 polynomial kLog2High, evaluated as
 // HighPolynomial does for kUse; where that is EvenOdd, kc joins the even
-// chain (EvenOddPlus: an FMA fewer, and a shorter chain; AMD Zen 4, AVX2,
+// chain (EvenOddPlus: as many FMAs, one fewer on the chain; AMD Zen 4, AVX2,
 // float32, alternating pinned runs: 64x64 1.370-1.380 -> 1.359-1.364 ns per
 // element, 16x16 1.422-1.426 -> 1.414-1.421).
 template <PolyUse kUse, class DD>
