@@ -4,8 +4,8 @@
 // impl::Estrin), a chain of about log2(n) operations at the cost of a few
 // more multiplications, for loops that latency rather than throughput bounds;
 // between them EvenOdd, two Horner chains in x^2 (one multiplication more
-// than Horner's rule, half its chain; EvenOddPlus adds a vector v0 + x P(x)
-// in its even chain), and Pairs, Horner's rule in x^2 over
+// than Horner's rule, half its chain; EvenOddPlus, its general form, adds a
+// vector v0 + x P(x) in its even chain), and Pairs, Horner's rule in x^2 over
 // the pairs c[2i] + c[2i+1] x (the same count as EvenOdd, and its lowest
 // pair joins last, so that c[0] + c[1] x is rounded once before the end).
 //
@@ -67,41 +67,37 @@ HWY_INLINE hn::Vec<D> Estrin(D d, hn::Vec<D> x, const T (&c)[kN]) {
 }
 
 // The even and the odd coefficients by Horner's rule in x^2, two chains of
-// about n/2 FMAs side by side, joined by one FMA: P(x) = E(x^2) + x O(x^2).
-// One multiplication more than Horner's rule, half its chain, and fewer
-// values live at once than Estrin's scheme. The FMA that adds c[0] and the
-// joining FMA round once each on the path of c[0].
-template <size_t kN, class D, typename T>
-HWY_INLINE hn::Vec<D> EvenOdd(D d, hn::Vec<D> x, const T (&c)[kN]) {
-  static_assert(kN >= 3, "EvenOdd needs a polynomial of degree 2 or more");
+// v0 + x P(x), P's coefficients c[kFirst], ..., c[kN - 1], by EvenOdd over
+// v0 and those (a vector, then the constants): the even powers v0 + c[kFirst
+// + 1] x^2 + c[kFirst + 3] x^4 ..., the odd x (c[kFirst] + c[kFirst + 2] x^2
+// + ...), joined by one FMA. As many FMAs as v0 + x EvenOdd(x, P), one
+// fewer on the chain; the last FMA of the even chain, which adds v0, rounds
+// once more on a value of v0's size.
+template <size_t kFirst = 0, size_t kN, class D, typename T>
+HWY_INLINE hn::Vec<D> EvenOddPlus(D d, hn::Vec<D> x, const T (&c)[kN], hn::Vec<D> v0) {
+  constexpr size_t kM = kN - kFirst;  // P's coefficients
+  static_assert(kFirst < kN && kM >= 2, "EvenOddPlus needs P of degree 1 or more");
   const auto x2 = hn::Mul(x, x);
-  constexpr size_t kLastEven = (kN - 1) & ~size_t{1};
-  constexpr size_t kLastOdd = (kN - 2) | size_t{1};
-  auto even = hn::Set(d, c[kLastEven]);
-  for (size_t i = kLastEven; i >= 2; i -= 2) even = hn::MulAdd(even, x2, hn::Set(d, c[i - 2]));
-  auto odd = hn::Set(d, c[kLastOdd]);
-  for (size_t i = kLastOdd; i >= 3; i -= 2) odd = hn::MulAdd(odd, x2, hn::Set(d, c[i - 2]));
+  // P's coefficient i belongs to x^(i + 1): the odd i to the even powers.
+  constexpr size_t kLastOdd = (kM - 2) | size_t{1};
+  constexpr size_t kLastEven = (kM - 1) & ~size_t{1};
+  auto even = hn::Set(d, c[kFirst + kLastOdd]);
+  for (size_t i = kLastOdd; i >= 3; i -= 2) even = hn::MulAdd(even, x2, hn::Set(d, c[kFirst + i - 2]));
+  even = hn::MulAdd(even, x2, v0);
+  auto odd = hn::Set(d, c[kFirst + kLastEven]);
+  for (size_t i = kLastEven; i >= 2; i -= 2) odd = hn::MulAdd(odd, x2, hn::Set(d, c[kFirst + i - 2]));
   return hn::MulAdd(odd, x, even);
 }
 
-// v0 + x P(x), P's coefficients c, by EvenOdd over v0, c[0], ..., c[kN - 1]
-// (a vector, then the constants): the even powers v0 + c[1] x^2 + c[3] x^4
-// ..., the odd x (c[0] + c[2] x^2 + ...), joined by one FMA. As many FMAs
-// as v0 + x EvenOdd(x, c), one fewer on the chain; the last FMA of the even
-// chain, which adds v0, rounds once more on a value of v0's size.
+// about n/2 FMAs side by side, joined by one FMA: P(x) = E(x^2) + x O(x^2),
+// that is c[0] + x (c[1] + c[2] x + ...) by EvenOddPlus. One multiplication
+// more than Horner's rule, half its chain, and fewer values live at once
+// than Estrin's scheme. The FMA that adds c[0] and the joining FMA round
+// once each on the path of c[0].
 template <size_t kN, class D, typename T>
-HWY_INLINE hn::Vec<D> EvenOddPlus(D d, hn::Vec<D> x, const T (&c)[kN], hn::Vec<D> v0) {
-  static_assert(kN >= 3, "EvenOddPlus needs P of degree 2 or more");
-  const auto x2 = hn::Mul(x, x);
-  // c[i] belongs to x^(i + 1): the odd i to the even powers.
-  constexpr size_t kLastOdd = (kN - 2) | size_t{1};
-  constexpr size_t kLastEven = (kN - 1) & ~size_t{1};
-  auto even = hn::Set(d, c[kLastOdd]);
-  for (size_t i = kLastOdd; i >= 3; i -= 2) even = hn::MulAdd(even, x2, hn::Set(d, c[i - 2]));
-  even = hn::MulAdd(even, x2, v0);
-  auto odd = hn::Set(d, c[kLastEven]);
-  for (size_t i = kLastEven; i >= 2; i -= 2) odd = hn::MulAdd(odd, x2, hn::Set(d, c[i - 2]));
-  return hn::MulAdd(odd, x, even);
+HWY_INLINE hn::Vec<D> EvenOdd(D d, hn::Vec<D> x, const T (&c)[kN]) {
+  static_assert(kN >= 3, "EvenOdd needs a polynomial of degree 2 or more");
+  return EvenOddPlus<1>(d, x, c, hn::Set(d, c[0]));
 }
 
 template <size_t kI, size_t kN, class D, typename T>

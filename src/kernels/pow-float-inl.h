@@ -84,7 +84,7 @@ HWY_INLINE hn::Vec<DF> PowGeneral(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
     // special case or NaN (a negative base with a non-integer exponent).
     const auto x_neg = hn::RebindMask(df, hn::Lt(hn::BitCast(di, x), hn::Zero(di)));
     const auto nan_result = hn::AndNot(y_integer, x_neg);
-    const auto hard = hn::AndNot(hn::Or(special, nan_result), HardLanes<T>(df, mag));
+    const auto hard = hn::Not(hn::Or(hn::Or(special, nan_result), RoundedLanes<T>(df, mag)));
     if (HWY_UNLIKELY(!hn::AllFalse(df, hard))) mag = PatchHardLanes<T>(df, x, y, mag, hard);
   }
   auto result = ApplyBaseSign(df, x, mag, y_integer, y_odd);
@@ -110,7 +110,7 @@ HWY_INLINE hn::Mask<DF> HighMagnitudeOk(DF df, hn::Vec<DF> y, hn::Vec<DF> mag) {
 // y log2 x is infinite or NaN (NaN for x = 1), which ClampExponent turns
 // into 200 or -200 (NaN into -200): 2^200 becomes +inf, which is pow(x, y)
 // wherever t is +inf (x > 1 and y = +inf, x < 1 and y = -inf), and 2^-200
-// becomes 0, which HardLanes sends to PowFinish. So y is not read (AMD Zen
+// becomes 0, which RoundedLanes leaves to PowFinish. So y is not read (AMD Zen
 // 4, AVX2, float32 64x64, alternating pinned runs: 1.360-1.362 -> 1.324-1.327
 // ns per element: pass 3 of PowHighBlocks no longer loads y).
 template <typename T, class DF>
@@ -145,7 +145,7 @@ HWY_INLINE hn::Vec<DF> PowFast(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Mask<DF>
 #else
     // Without FMA, the double-lane algorithm with its shorter polynomials,
     // for every lane.
-    *done = hn::RebindMask(df, hn::Eq(hn::Zero(di), hn::Zero(di)));
+    *done = AllLanes(df);
     return PowGeneral<false, T>(df, x, y);
 #endif
   }
@@ -247,14 +247,11 @@ HWY_INLINE void PowTwoVectors(DF df, const T* pb, const T* pe, T* out) {
 //   2. 2^t in double lanes: Exp2Reduce's r and scale, then scale Q(r)
 //      (Exp2Scaled), stored over t;
 //   3. 2^t rounded to f32 (the rounding test and the conversion,
-//      RoundedPairToF32), stored as the results, and HighDone from x
-//      loaded again, gathered over the block; a block where some lane is
-//      not done is finished by PowHighFinishBlock. No call or branch in the
-//      loop, whose constants stay in registers (a call clobbers them all;
-//      AMD Zen 4, float32, alternating pinned runs: AVX2 64x64 1.324 ->
-//      1.311 ns per element, AVX-512 1.061-1.085 -> 1.050-1.057). In place
-//      (out is pb or pe), each vector is finished before its store
-//      (FastOrFinish), as x and y are overwritten.
+//      RoundedPairToF32), HighDone from x loaded again, and the stores
+//      (PowHighRoundPass; StoreFastResult, PowFinishBlock: AMD Zen 4,
+//      float32, alternating pinned runs: AVX2 64x64 1.324 -> 1.311 ns per
+//      element, AVX-512 1.061-1.085 -> 1.050-1.057 with no call in the
+//      loop).
 // The same operations as PowInF32Lanes, so the same bits. The one-pass loop
 // is one dependency chain of about 80 cycles a step, and the out-of-order
 // window holds too little of the next steps to hide it; each pass's chain
@@ -299,20 +296,76 @@ constexpr bool ReadYLate() { return HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2; }
 // other lengths).
 HWY_INLINE size_t PowBlockOf(size_t step) { return kPowBlock / step * step; }
 
-// The vectors of a block whose stored fast results (out) PowFinish must
-// complete: lanes that HighDone finds not done, from x and y (not in place).
-// A narrow T's stored result widens to the f32 magnitude's rounding, which
-// HighDone and PowFinish treat as they would the magnitude (a zeroed lane
-// stays 0; at worst a lane that underflows in T runs the general path,
-// whose result is the same correctly rounded one).
-template <class D, typename T>
-HWY_NOINLINE void PowHighFinishBlock(D d, size_t block, T* out, const T* pb, const T* pe) {
+// Whether a row is computed in place: out the same storage as base or
+// exponent (pto_c.h refuses any other overlap between them). The passes over
+// blocks then finish each vector before its store (FastOrFinish), as the
+// sources are overwritten; otherwise they store the fast results at once
+// and finish a block with a lane not done afterwards (PowFinishBlock),
+// with no call in their loops (a call clobbers every vector register, and
+// GCC then rebuilt two constant broadcasts every step).
+template <typename T>
+HWY_INLINE bool PowInPlace(const T* out, const T* pb, const T* pe) {
+  return out == pb || out == pe;
+}
+
+// Stores the fast result mag of the vector x, y (its done mask: done):
+// kFinishEach (in place), finished by FastOrFinish; else as it is, done
+// gathered into *all_done.
+template <bool kHigh, bool kFinishEach, typename T, class D>
+HWY_INLINE void StoreFastResult(D d, hn::Vec<D> x, const T* y, hn::Vec<D> mag, hn::Mask<D> done,
+                                hn::Mask<D>* all_done, T* out) {
+  if constexpr (kFinishEach) {
+    StoreAs(d, FastOrFinish<kHigh, T>(d, x, LoadAs(d, y), mag, done), out);
+  } else {
+    *all_done = hn::And(*all_done, done);
+    StoreAs(d, mag, out);
+  }
+}
+
+// The vectors of a block (not in place) whose stored fast results PowFinish
+// must complete: those with a lane not done (HIGH_PRECISION: HighDone of x
+// and the stored result; DEFAULT: DefaultDone of x and s, PowDefaultReduce's
+// buffer, and PowFinish recomputes the magnitude). A narrow T's stored
+// result widens to the f32 magnitude's rounding, which HighDone and
+// PowFinish treat as they would the magnitude (a zeroed lane stays 0; at
+// worst a lane that underflows in T runs the general path, whose result is
+// the same correctly rounded one).
+template <bool kHigh, typename T, class D>
+HWY_NOINLINE void PowFinishBlock(D d, size_t block, T* out, const T* pb, const T* pe, const float* s) {
+  (void)s;
   const size_t n = hn::Lanes(d);
   for (size_t j = 0; j < block; j += n) {
     const auto x = LoadAs(d, pb + j);
     const auto mag = LoadAs(d, out + j);
-    if (!hn::AllTrue(d, HighDone<T>(d, x, mag))) StoreAs(d, PowFinish<true, T>(d, x, LoadAs(d, pe + j), mag), out + j);
+    auto done = AllLanes(d);
+    if constexpr (kHigh) {
+      done = HighDone<T>(d, x, mag);
+    } else {
+#if HWY_NATIVE_FMA
+      done = DefaultDone(d, x, hn::Load(d, s + j));
+#endif
+    }
+    if (!hn::AllTrue(d, done)) StoreAs(d, PowFinish<kHigh, T>(d, x, LoadAs(d, pe + j), mag), out + j);
   }
+}
+
+// PowHighBlocks' third pass over one block, 2^t in t: whether every lane is
+// done (kFinishEach: see StoreFastResult).
+template <bool kFinishEach, typename T, class D>
+HWY_INLINE bool PowHighRoundPass(D d, size_t block, const double* t, T* out, const T* pb, const T* pe) {
+  const hn::Rebind<double, hn::Half<D>> dd;
+  const size_t n = hn::Lanes(d);
+  const size_t nh = hn::Lanes(dd);
+  auto all_done = AllLanes(d);
+  for (size_t j = 0; j < block; j += 2 * n) {
+    const auto mag0 = RoundedPairToF32<T>(d, hn::Load(dd, t + j), hn::Load(dd, t + j + nh));
+    const auto mag1 = RoundedPairToF32<T>(d, hn::Load(dd, t + j + 2 * nh), hn::Load(dd, t + j + 3 * nh));
+    const auto x0 = LoadAs(d, pb + j);
+    const auto x1 = LoadAs(d, pb + j + n);
+    StoreFastResult<true, kFinishEach>(d, x0, pe + j, mag0, HighDone<T>(d, x0, mag0), &all_done, out + j);
+    StoreFastResult<true, kFinishEach>(d, x1, pe + j + n, mag1, HighDone<T>(d, x1, mag1), &all_done, out + j + n);
+  }
+  return hn::AllTrue(d, all_done);
 }
 
 template <typename T>
@@ -325,9 +378,7 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
   const size_t nh = hn::Lanes(dd);
   HWY_ALIGN double t[kPowBlock];
   const size_t block = PowBlockOf(2 * n);
-  // In place (dst the same storage as a source; pto_c.h refuses any other
-  // overlap), the third pass finishes each vector before its store.
-  const bool in_place = out == pb || out == pe;
+  const bool in_place = PowInPlace(out, pb, pe);
   size_t i = 0;
   for (; i + block <= cols; i += block) {
     for (size_t j = 0; j < block; j += 2 * n) {
@@ -356,43 +407,34 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
       hn::Store(Exp2Scaled<PolyUse::kBlockPass>(dd, r2, s2), dd, t + j + 2 * nh);
       hn::Store(Exp2Scaled<PolyUse::kBlockPass>(dd, r3, s3), dd, t + j + 3 * nh);
     }
-    if (HWY_LIKELY(!in_place)) {
-      // The results go out at once; a block with a lane left over is
-      // finished afterwards (PowHighFinishBlock), from x and y still intact.
-      auto all_done = hn::RebindMask(d, hn::Eq(hn::Zero(di), hn::Zero(di)));
-      for (size_t j = 0; j < block; j += 2 * n) {
-        const auto mag0 = RoundedPairToF32<T>(d, hn::Load(dd, t + j), hn::Load(dd, t + j + nh));
-        const auto mag1 = RoundedPairToF32<T>(d, hn::Load(dd, t + j + 2 * nh), hn::Load(dd, t + j + 3 * nh));
-        const auto x0 = LoadAs(d, pb + i + j);
-        const auto x1 = LoadAs(d, pb + i + j + n);
-        all_done = hn::And(all_done, hn::And(HighDone<T>(d, x0, mag0), HighDone<T>(d, x1, mag1)));
-        StoreAs(d, mag0, out + i + j);
-        StoreAs(d, mag1, out + i + j + n);
-      }
-      if (HWY_UNLIKELY(!hn::AllTrue(d, all_done))) PowHighFinishBlock(d, block, out + i, pb + i, pe + i);
-    } else {
-      for (size_t j = 0; j < block; j += 2 * n) {
-        const auto mag0 = RoundedPairToF32<T>(d, hn::Load(dd, t + j), hn::Load(dd, t + j + nh));
-        const auto mag1 = RoundedPairToF32<T>(d, hn::Load(dd, t + j + 2 * nh), hn::Load(dd, t + j + 3 * nh));
-        const auto x0 = LoadAs(d, pb + i + j);
-        const auto y0 = LoadAs(d, pe + i + j);
-        const auto x1 = LoadAs(d, pb + i + j + n);
-        const auto y1 = LoadAs(d, pe + i + j + n);
-        StoreAs(d, FastOrFinish<true, T>(d, x0, y0, mag0, HighDone<T>(d, x0, mag0)), out + i + j);
-        StoreAs(d, FastOrFinish<true, T>(d, x1, y1, mag1, HighDone<T>(d, x1, mag1)), out + i + j + n);
-      }
-    }
+    const bool done = in_place ? PowHighRoundPass<true>(d, block, t, out + i, pb + i, pe + i)
+                               : PowHighRoundPass<false>(d, block, t, out + i, pb + i, pe + i);
+    if (HWY_UNLIKELY(!done)) PowFinishBlock<true>(d, block, out + i, pb + i, pe + i, nullptr);
   }
   return i;
 }
 
 #if HWY_NATIVE_FMA
+// PowDefaultBlocks' second pass over one block, from PowDefaultReduce's f
+// and s: whether every lane is done (kFinishEach: see StoreFastResult).
+template <bool kFinishEach, typename T, class D>
+HWY_INLINE bool PowDefaultScalePass(D d, size_t block, const float* f, const float* s, T* out, const T* pb,
+                                    const T* pe) {
+  const size_t n = hn::Lanes(d);
+  auto all_done = AllLanes(d);
+  for (size_t j = 0; j < block; j += n) {
+    const auto sj = hn::Load(d, s + j);
+    const auto x = LoadAs(d, pb + j);
+    StoreFastResult<false, kFinishEach>(d, x, pe + j, PowDefaultScale(d, hn::Load(d, f + j), sj),
+                                        DefaultDone(d, x, sj), &all_done, out + j);
+  }
+  return hn::AllTrue(d, all_done);
+}
+
 // DEFAULT in blocks of kPowBlock elements, in two passes over each block:
 // PowDefaultReduce's f and s into buffers on the stack, then
-// PowDefaultScale and the stores, with DefaultDone gathered over the block
-// and the vectors with a lane not done finished afterwards by PowFinish,
-// which recomputes from x and y (in place: FastOrFinish before each store;
-// as in PowHighBlocks, no call in the loop: AMD Zen 4, float32, alternating
+// PowDefaultScale, the checks and the stores (PowDefaultScalePass; with no
+// call in the loop, as in PowHighBlocks: AMD Zen 4, float32, alternating
 // pinned runs: AVX2 64x64 0.815-0.835 -> 0.787-0.791 ns per element,
 // AVX-512 0.478-0.482 -> 0.480-0.481, 128x128 0.476 -> 0.478-0.487). The same
 // operations as PowInF32Lanes, so the same bits; each pass's chain is a
@@ -407,7 +449,7 @@ HWY_INLINE size_t PowDefaultBlocks(size_t cols, T* out, const T* pb, const T* pe
   HWY_ALIGN float f[kPowBlock];
   HWY_ALIGN float s[kPowBlock];
   const size_t block = PowBlockOf(n);
-  const bool in_place = out == pb || out == pe;
+  const bool in_place = PowInPlace(out, pb, pe);
   size_t i = 0;
   for (; i + block <= cols; i += block) {
     for (size_t j = 0; j < block; j += n) {
@@ -416,33 +458,9 @@ HWY_INLINE size_t PowDefaultBlocks(size_t cols, T* out, const T* pb, const T* pe
       hn::Store(fj, d, f + j);
       hn::Store(sj, d, s + j);
     }
-    if (HWY_LIKELY(!in_place)) {
-      // As in PowHighBlocks: the results go out at once, and a block with a
-      // lane left over is finished afterwards from x, y and s.
-      auto all_done = hn::RebindMask(d, hn::Eq(hn::Zero(du), hn::Zero(du)));
-      for (size_t j = 0; j < block; j += n) {
-        const auto sj = hn::Load(d, s + j);
-        const auto x = LoadAs(d, pb + i + j);
-        all_done = hn::And(all_done, DefaultDone(d, x, sj));
-        StoreAs(d, PowDefaultScale(d, hn::Load(d, f + j), sj), out + i + j);
-      }
-      if (HWY_UNLIKELY(!hn::AllTrue(d, all_done))) {
-        for (size_t j = 0; j < block; j += n) {
-          const auto x = LoadAs(d, pb + i + j);
-          if (!hn::AllTrue(d, DefaultDone(d, x, hn::Load(d, s + j)))) {
-            StoreAs(d, PowFinish<false, T>(d, x, LoadAs(d, pe + i + j), hn::Zero(d)), out + i + j);
-          }
-        }
-      }
-    } else {
-      for (size_t j = 0; j < block; j += n) {
-        const auto sj = hn::Load(d, s + j);
-        const auto mag = PowDefaultScale(d, hn::Load(d, f + j), sj);
-        const auto x = LoadAs(d, pb + i + j);
-        const auto y = LoadAs(d, pe + i + j);
-        StoreAs(d, FastOrFinish<false, T>(d, x, y, mag, DefaultDone(d, x, sj)), out + i + j);
-      }
-    }
+    const bool done = in_place ? PowDefaultScalePass<true>(d, block, f, s, out + i, pb + i, pe + i)
+                               : PowDefaultScalePass<false>(d, block, f, s, out + i, pb + i, pe + i);
+    if (HWY_UNLIKELY(!done)) PowFinishBlock<false>(d, block, out + i, pb + i, pe + i, s);
   }
   return i;
 }

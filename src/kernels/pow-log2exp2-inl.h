@@ -158,7 +158,7 @@ HWY_INLINE hn::Vec<DD> Exp2Clamped(DD dd, hn::Vec<DD> t) {
 // The rounding test of HIGH_PRECISION: v (> 0, a normal double) is the fast
 // result and rounds correctly to T's format when no rounding boundary of
 // the format lies within v's error of it; lanes where one may become 0,
-// which HardLanes (below) sends to the accurate path together with the
+// which RoundedLanes (below) leaves to the accurate path together with the
 // lanes whose results fall below the format's normal range (their
 // boundaries lie on a coarser grid), except for FLOAT16 (below).
 //
@@ -257,28 +257,20 @@ HWY_INLINE hn::Vec<DD> MarkHardToRound(DD dd, hn::Vec<DD> v) {
   return hn::IfThenElseZero(hn::RebindMask(dd, far), v);
 }
 
-// Lanes of |x|^y rounded to f32 that the accurate path must compute: those
-// MarkHardToRound zeroed and those at or below T's smallest normal number
-// (mag >= +0, so its bits compare as integers); for FLOAT16, whose test
-// covers its whole range, only the zeroed ones (and results below 2^-150).
-template <typename T>
-constexpr int32_t LastHardBits() {
-  return hwy::IsSame<T, hwy::float16_t>() ? 0 : 0x00800000;
-}
-template <typename T, class DF>
-HWY_INLINE hn::Mask<DF> HardLanes(DF df, hn::Vec<DF> mag) {
-  const hn::RebindToSigned<DF> di;
-  return hn::RebindMask(df, hn::Lt(hn::BitCast(di, mag), hn::Set(di, LastHardBits<T>() + 1)));
-}
-
-// The other lanes, by one compare (a mask's negation, or AndNot with it,
-// GCC compiles to a minimum and an equality: PowHighBlocks' third pass on
-// AVX2 26 -> 24 vector operations per 16 elements; AMD Zen 4, float32
-// 64x64, alternating pinned runs: 1.296-1.301 -> 1.296-1.297 ns per element).
+// Lanes of |x|^y rounded to f32 that stand as they are: neither zeroed by
+// MarkHardToRound nor at or below T's smallest normal number (mag >= +0,
+// so its bits compare as integers); for FLOAT16, whose test covers its
+// whole range, those not zeroed (nor below 2^-150). The others, the hard
+// lanes, the accurate path computes. One compare (a mask's negation, or
+// AndNot with it, GCC compiles to a minimum and an equality: PowHighBlocks'
+// third pass on AVX2 26 -> 24 vector operations per 16 elements; AMD Zen 4,
+// float32 64x64, alternating pinned runs: 1.296-1.301 -> 1.296-1.297 ns per
+// element).
 template <typename T, class DF>
 HWY_INLINE hn::Mask<DF> RoundedLanes(DF df, hn::Vec<DF> mag) {
   const hn::RebindToSigned<DF> di;
-  return hn::RebindMask(df, hn::Gt(hn::BitCast(di, mag), hn::Set(di, LastHardBits<T>())));
+  const int32_t last_hard_bits = hwy::IsSame<T, hwy::float16_t>() ? 0 : 0x00800000;
+  return hn::RebindMask(df, hn::Gt(hn::BitCast(di, mag), hn::Set(di, last_hard_bits)));
 }
 
 // log2|x| in double lanes for the lower or upper half of the f32 lanes (z,

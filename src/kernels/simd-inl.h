@@ -206,6 +206,13 @@ HWY_INLINE void StoreAs(DF df, hn::Vec<DF> v, hwy::bfloat16_t* p) {
              reinterpret_cast<uint16_t*>(p));
 }
 
+// A mask with every lane set (Highway 1.0.3 has no MaskTrue).
+template <class D>
+HWY_INLINE hn::Mask<D> AllLanes(D d) {
+  const hn::RebindToUnsigned<D> du;
+  return hn::RebindMask(d, hn::Eq(hn::Zero(du), hn::Zero(du)));
+}
+
 // A compiler barrier: no load or store is moved across it, and it emits no
 // instruction. GCC schedules a loop's loads at the top of its body, and a
 // value loaded early but used last stays live through all of the body's
