@@ -153,19 +153,19 @@ def test_type_checkers_see_the_api(tmp_path):
 
 
 def readme_example(heading):
-    """Runs the first python block after the README's line `heading`; its names."""
+    """Runs the first python block after bindings/python/README.md's line `heading`; its names."""
     path = header_path()
-    readme = path.parents[1] / "README.md" if path is not None else None
+    readme = path.parents[1] / "bindings" / "python" / "README.md" if path is not None else None
     if readme is None or not readme.is_file():
-        pytest.skip("README.md not found beside the tests (set PTO_SOURCE_ROOT)")
+        pytest.skip("bindings/python/README.md not found beside the tests (set PTO_SOURCE_ROOT)")
     section = readme.read_text().split("\n" + heading + "\n", 1)[1]
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     names = {}
-    exec(compile(code, f"README.md ({heading.lstrip('# ')})", "exec"), names)
+    exec(compile(code, f"bindings/python/README.md ({heading.lstrip('# ')})", "exec"), names)
     return names
 
 
 def test_readme_example_runs():
-    names = readme_example("## Python")
+    names = readme_example("## Quick start")
     assert names["out"].tolist() == [[1024.0, -27.0, 4.0, 3.0]]
     assert (names["host"][1] == 0.25).all() and not names["host"][0].any()

@@ -547,7 +547,7 @@ def test_bfloat16_kernel_raw_bits_or_ml_dtypes(rng, as_ml_dtypes):
 
 def test_readme_program_example_runs(capsys):
     import test_api
-    names = test_api.readme_example("### Python: pto.Program")
+    names = test_api.readme_example("## Programs: pto.Program")
     assert names["out"]["dst"].tolist() == [[1, 2, 4, 8], [16, 32, 64, 128]]
     x = names["x"]
     assert_same_bits(names["y"], np.where(x > 0, x, x * np.float32(0.25)))
