@@ -1,4 +1,6 @@
-// The tile object behind the opaque pto_tile handle.
+// The tile object behind the opaque pto_tile handle, and the views of it that
+// kernels and checks read. A ground header: it includes no other layer of
+// src/ but the kernels' interface; the C functions of tiles are tile_api.cc.
 #ifndef PTO_TILE_H_
 #define PTO_TILE_H_
 

@@ -1,4 +1,5 @@
-// Tile lifetime, valid regions and whole-tile copies.
+// The tile C functions: lifetime, valid regions and whole-tile copies. The
+// object itself (tile.h) sits below validation; these functions above it.
 #include "tile.h"
 
 #include <stdint.h>
