@@ -4,7 +4,7 @@ Unlike times, counts do not depend on other load on the machine. The
 interpreter's own share is left out: attributing it needs symbols Debian's
 python3 does not ship.
 
-    python bench/python/call_instructions.py      # needs valgrind; ~4 minutes
+    python bench/lab/python/call_instructions.py      # needs valgrind; ~4 minutes
 """
 
 import os

@@ -3,7 +3,7 @@
  * unreliable (a shared machine) but counts are not:
  *
  *   valgrind --tool=callgrind --toggle-collect=pto_tprelu \
- *       build/bench/one-element-calls tprelu 10000
+ *       build/bench/lab/one-element-calls tprelu 10000
  *
  * divides to the instructions per call (callgrind runs the AVX2 kernels).
  * OP: tpow, tpow-high, trsqrt, tprelu, tcolexpanddiv, tpartadd or empty

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How fast this CPU runs the AVX2 instructions that pow's loops are made of.
 
-Each kind is timed in a loop of its own (bench/loop_replay.py's harness,
+Each kind is timed in a loop of its own (loop_replay.py's harness,
 best of 20 alternating rounds): groups of instructions that read registers
 none of them writes and write twelve registers in rotation, so that nothing
 waits for a result (an FMA, which also reads its destination, chains through
@@ -12,7 +12,7 @@ two cycles a pair, they do. A dependent vaddpd chain gives the clock: cycles
 are ns times (3 / ns per dependent add), 3 cycles an add on AMD Zen 2-4 (on
 Intel since Skylake an add takes 4: multiply the cycles by 4/3).
 
-  taskset -c 1 bench/instruction_rates.py
+  taskset -c 1 bench/lab/instruction_rates.py
 
 x86-64 with AVX2 and FMA only; needs a C compiler (cc).
 """

@@ -2,7 +2,7 @@
  * search finds where its error bound is tightest, against long double powl
  * (64-bit significand: its own error is far below a float32 ulp):
  *
- *   build/bench/pow-worst-region [XLO XHI [TLO THI [ROUNDS]]]
+ *   build/bench/lab/pow-worst-region [XLO XHI [TLO THI [ROUNDS]]]
  *
  * Bases uniform over the float32 bit patterns of [XLO, XHI) (default 0.85,
  * 1.2: the log2 table buckets beside 1), exponents y = +-t / log2(x) with t

@@ -9,7 +9,7 @@
  * a float32 for odd i), against the same call on a tile of ordinary inputs,
  * best of ROUNDS (default 7) rounds of N calls (default 20000):
  *
- *   build/bench/pow-hard-lanes [N [ROUNDS]]
+ *   build/bench/lab/pow-hard-lanes [N [ROUNDS]]
  *
  * prints both times per call and their difference per hard lane. */
 #define _POSIX_C_SOURCE 199309L  /* clock_gettime */

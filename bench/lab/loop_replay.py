@@ -33,9 +33,9 @@ as-compiled form that is rough either way, since the registers a left-out
 instruction would have written keep older values, whose chains may be
 shorter or longer.
 
-  bench/loop_replay.py build/src/libpto.so.0 N_AVX2::PowContiguousF32 16
-  bench/loop_replay.py build/src/libpto.so.0 N_AVX2::PowContiguousF32 16 --drop '^vpermps'
-  bench/loop_replay.py build/src/libpto.so.0 N_AVX2::PowContiguousF32 16 vcvtpd2ps --without vcvtps2pd
+  bench/lab/loop_replay.py build/src/libpto.so.0 N_AVX2::PowContiguousF32 16
+  bench/lab/loop_replay.py build/src/libpto.so.0 N_AVX2::PowContiguousF32 16 --drop '^vpermps'
+  bench/lab/loop_replay.py build/src/libpto.so.0 N_AVX2::PowContiguousF32 16 vcvtpd2ps --without vcvtps2pd
 
 ELEMENTS is the number of elements one iteration computes; an optional
 fourth argument picks the loop as loop_bound's fifth does, and --without

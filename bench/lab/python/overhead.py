@@ -2,7 +2,7 @@
 per element on 64x64 float32 tiles, next to C's figures from pto-bench (same
 machine, same run). Speed is measured here, never asserted by tests.
 
-    python bench/python/overhead.py [--pto-bench build/bench/pto-bench]
+    python bench/lab/python/overhead.py [--pto-bench build/bench/pto-bench]
 
 Python times are the best of 7 repeats of timeit loops (a bound call with its
 arguments in locals, as in a user's inner loop); C times are pto-bench's medians.

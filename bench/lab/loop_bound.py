@@ -11,7 +11,7 @@ llvm-mca assigns the work (its resource pressure per iteration). Pipe pressure i
 dependencies, so it is the least a loop can take on that CPU whatever the
 scheduling, if the model is right. It is not always: LLVM 14's Zen 3 model
 (znver3) gives a 256-bit FMA or multiply a cycle of both FMA pipes, one a
-cycle, where Zen 3 starts two a cycle (bench/pow-chain measures it), so
+cycle, where Zen 3 starts two a cycle (pow-chain measures it), so
 for FMA-heavy loops its figures are up to twice the real bound. The script
 therefore also counts the loop's vector operations by register width and
 prints bounds from the counts alone: multiplies and FMAs at two a cycle (two
@@ -20,7 +20,7 @@ a cycle (the most any of these x86 cores starts), and, for an AVX-512 loop,
 two 512-bit operations a cycle, which neither Intel's AVX-512 server cores
 nor Zen 4 exceed.
 
-  bench/loop_bound.py build/src/libpto.so.0 'N_AVX2::PowFloatRows<float, true>' 16 znver3
+  bench/lab/loop_bound.py build/src/libpto.so.0 'N_AVX2::PowFloatRows<float, true>' 16 znver3
 
 ELEMENTS is the number of elements one iteration computes (two AVX2 vectors
 of float32: 16). An optional fifth argument, a regular expression, picks the
