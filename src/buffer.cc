@@ -5,6 +5,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "validate.h"
 
 namespace pto {
 
@@ -25,19 +26,20 @@ void ReleaseBuffer(pto_buffer* buffer) {
 
 namespace {
 
-// The checks and the handle allocation shared by create and wrap; `data`
-// NULL asks for owned, zero-filled storage.
-pto_status MakeBuffer(const char* function, void* data, size_t nbytes, pto_buffer** out) {
-  if (nbytes == 0 || nbytes > PTO_TILE_MAX_BYTES)
-    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, function,
-                     "nbytes %zu is not between 1 and PTO_TILE_MAX_BYTES (%zu)", nbytes,
-                     static_cast<size_t>(PTO_TILE_MAX_BYTES));
+// The size rule and the handle allocation shared by create and wrap, after
+// v's chain of their NULL checks; `data` NULL asks for owned, zero-filled
+// storage.
+pto_status MakeBuffer(pto::Validator& v, void* data, size_t nbytes, pto_buffer** out) {
+  v.Require(nbytes != 0 && nbytes <= PTO_TILE_MAX_BYTES, PTO_ERR_INVALID_ARGUMENT,
+            "nbytes %zu is not between 1 and PTO_TILE_MAX_BYTES (%zu)", nbytes,
+            static_cast<size_t>(PTO_TILE_MAX_BYTES));
+  if (!v.ok()) return v.status();
   void* handle = pto::AllocateZeroed(sizeof(pto_buffer));
   const bool owned = data == nullptr;
   if (handle != nullptr && owned) data = pto::AllocateZeroed(nbytes);
   if (handle == nullptr || data == nullptr) {
     pto::Free(handle);
-    return pto::Fail(PTO_ERR_OUT_OF_MEMORY, function, "cannot allocate a %zu-byte buffer",
+    return pto::Fail(PTO_ERR_OUT_OF_MEMORY, v.function(), "cannot allocate a %zu-byte buffer",
                      nbytes);
   }
   pto_buffer* buffer = new (handle) pto_buffer;
@@ -54,16 +56,15 @@ pto_status MakeBuffer(const char* function, void* data, size_t nbytes, pto_buffe
 extern "C" {
 
 pto_status pto_buffer_create(size_t nbytes, pto_buffer** out) {
-  static const char kFn[] = "pto_buffer_create";
-  if (out == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "out is NULL");
-  return MakeBuffer(kFn, nullptr, nbytes, out);
+  pto::Validator v("pto_buffer_create");
+  v.NotNull("out", out);
+  return MakeBuffer(v, nullptr, nbytes, out);
 }
 
 pto_status pto_buffer_wrap(void* memory, size_t nbytes, pto_buffer** out) {
-  static const char kFn[] = "pto_buffer_wrap";
-  if (out == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "out is NULL");
-  if (memory == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "memory is NULL");
-  return MakeBuffer(kFn, memory, nbytes, out);
+  pto::Validator v("pto_buffer_wrap");
+  v.NotNull("out", out).NotNull("memory", memory);
+  return MakeBuffer(v, memory, nbytes, out);
 }
 
 void pto_buffer_destroy(pto_buffer* buffer) {

@@ -1,6 +1,5 @@
 #include "error.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 
 namespace pto {
@@ -9,12 +8,17 @@ namespace {
 thread_local char last_error[1024];
 }  // namespace
 
-pto_status Fail(pto_status status, const char* function, const char* format, ...) {
+pto_status FailV(pto_status status, const char* function, const char* format, va_list args) {
   int used = snprintf(last_error, sizeof(last_error), "%s: ", function);
   if (used < 0 || static_cast<size_t>(used) >= sizeof(last_error)) return status;
+  vsnprintf(last_error + used, sizeof(last_error) - used, format, args);
+  return status;
+}
+
+pto_status Fail(pto_status status, const char* function, const char* format, ...) {
   va_list args;
   va_start(args, format);
-  vsnprintf(last_error + used, sizeof(last_error) - used, format, args);
+  FailV(status, function, format, args);
   va_end(args);
   return status;
 }

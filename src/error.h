@@ -2,6 +2,8 @@
 #ifndef PTO_ERROR_H_
 #define PTO_ERROR_H_
 
+#include <stdarg.h>
+
 #include "pto_c.h"
 
 namespace pto {
@@ -11,6 +13,12 @@ namespace pto {
 pto_status Fail(pto_status status, const char* function, const char* format, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+// The same with the format's arguments in a va_list.
+pto_status FailV(pto_status status, const char* function, const char* format, va_list args)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 0)))
 #endif
     ;
 

@@ -1,7 +1,6 @@
 // Target profiles: per-thread selection of which target's rules apply.
 #include "profile.h"
 
-#include "error.h"
 #include "validate.h"
 
 namespace pto {
@@ -17,9 +16,11 @@ extern "C" {
 
 pto_status pto_set_profile(pto_profile profile) {
   const int raw = pto::RawEnumValue(profile);
-  if (raw < PTO_PROFILE_HOST || raw > PTO_PROFILE_A5)
-    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, "pto_set_profile",
-                     "profile %d is not a pto_profile value (0..2)", raw);
+  pto::Validator v("pto_set_profile");
+  v.Require(raw >= PTO_PROFILE_HOST && raw <= PTO_PROFILE_A5, PTO_ERR_INVALID_ARGUMENT,
+            "profile %d is not a pto_profile value (%d..%d)", raw, PTO_PROFILE_HOST,
+            PTO_PROFILE_A5);
+  if (!v.ok()) return v.status();
   pto::current_profile = profile;
   return PTO_OK;
 }

@@ -40,29 +40,26 @@ pto_status CheckWholeTileCopy(const char* function, const pto_tile* tile, const 
   return v.status();
 }
 
-// The dtype and dimension rules of pto_tile_create and pto_tile_create_at;
-// on success *bytes is the tile's byte size. dtype comes by reference: it may
-// hold any int a C caller passed, and copying such an enum is undefined in
-// C++ (see RawEnumValue).
-pto_status CheckTileShape(const char* function, const pto_dtype& dtype, uint32_t rows,
-                          uint32_t cols, size_t* bytes) {
+// The dtype and dimension rules of pto_tile_create and pto_tile_create_at,
+// on v's chain; when they hold, *bytes is the tile's byte size. dtype comes
+// by reference: it may hold any int a C caller passed, and copying such an
+// enum is undefined in C++ (see RawEnumValue).
+void CheckTileShape(pto::Validator& v, const pto_dtype& dtype, uint32_t rows, uint32_t cols,
+                    size_t* bytes) {
   const int raw_dtype = pto::RawEnumValue(dtype);
-  if (raw_dtype < PTO_INT8 || raw_dtype > PTO_FLOAT32)
-    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, function, "dtype %d is not a pto_dtype value",
-                     raw_dtype);
-  const size_t element_size = pto_dtype_size(dtype);
-  if (rows == 0 || cols == 0)
-    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, function, "shape %ux%u has a zero dimension",
-                     rows, cols);
+  v.Require(raw_dtype >= PTO_INT8 && raw_dtype <= PTO_FLOAT32, PTO_ERR_INVALID_ARGUMENT,
+            "dtype %d is not a pto_dtype value", raw_dtype);
+  if (!v.ok()) return;
   // rows and cols are below 2^32, so the element count fits in 64 bits; the
   // byte count is compared by division to stay clear of overflow.
+  const size_t element_size = pto_dtype_size(dtype);
   const uint64_t elements = static_cast<uint64_t>(rows) * cols;
-  if (elements > PTO_TILE_MAX_BYTES / element_size)
-    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, function,
-                     "shape %ux%u of %zu-byte elements exceeds PTO_TILE_MAX_BYTES (%zu bytes)",
-                     rows, cols, element_size, static_cast<size_t>(PTO_TILE_MAX_BYTES));
+  v.Require(rows != 0 && cols != 0, PTO_ERR_INVALID_ARGUMENT, "shape %ux%u has a zero dimension",
+            rows, cols)
+      .Require(elements <= PTO_TILE_MAX_BYTES / element_size, PTO_ERR_INVALID_ARGUMENT,
+               "shape %ux%u of %zu-byte elements exceeds PTO_TILE_MAX_BYTES (%zu bytes)", rows,
+               cols, element_size, static_cast<size_t>(PTO_TILE_MAX_BYTES));
   *bytes = static_cast<size_t>(elements) * element_size;
-  return PTO_OK;
 }
 
 }  // namespace
@@ -70,18 +67,18 @@ pto_status CheckTileShape(const char* function, const pto_dtype& dtype, uint32_t
 extern "C" {
 
 pto_status pto_tile_create(pto_dtype dtype, uint32_t rows, uint32_t cols, pto_tile** out) {
-  static const char kFn[] = "pto_tile_create";
-  if (out == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "out is NULL");
+  pto::Validator v("pto_tile_create");
   size_t bytes = 0;
-  const pto_status shape = CheckTileShape(kFn, dtype, rows, cols, &bytes);
-  if (shape != PTO_OK) return shape;
+  v.NotNull("out", out);
+  CheckTileShape(v, dtype, rows, cols, &bytes);
+  if (!v.ok()) return v.status();
 
   pto_tile* tile = static_cast<pto_tile*>(pto::AllocateZeroed(sizeof(pto_tile)));
   void* data = tile != nullptr ? pto::AllocateZeroed(bytes) : nullptr;
   if (data == nullptr) {
     pto::Free(tile);
-    return pto::Fail(PTO_ERR_OUT_OF_MEMORY, kFn, "cannot allocate %zu bytes for a %ux%u tile",
-                     bytes, rows, cols);
+    return pto::Fail(PTO_ERR_OUT_OF_MEMORY, v.function(),
+                     "cannot allocate %zu bytes for a %ux%u tile", bytes, rows, cols);
   }
   *tile = pto_tile{dtype, rows, cols, rows, cols, data, nullptr, 0};
   *out = tile;
@@ -90,31 +87,27 @@ pto_status pto_tile_create(pto_dtype dtype, uint32_t rows, uint32_t cols, pto_ti
 
 pto_status pto_tile_create_at(pto_dtype dtype, uint32_t rows, uint32_t cols, pto_buffer* buffer,
                               size_t offset, pto_tile** out) {
-  static const char kFn[] = "pto_tile_create_at";
-  if (buffer == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "buffer is NULL");
-  if (out == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "out is NULL");
+  pto::Validator v("pto_tile_create_at");
   size_t bytes = 0;
-  const pto_status shape = CheckTileShape(kFn, dtype, rows, cols, &bytes);
-  if (shape != PTO_OK) return shape;
+  v.NotNull("buffer", buffer).NotNull("out", out);
+  CheckTileShape(v, dtype, rows, cols, &bytes);
+  if (!v.ok()) return v.status();
   const size_t element_size = pto_dtype_size(dtype);
   // The address, not just the offset, must be element-aligned: a wrapped
   // buffer may start anywhere. Unsigned wrap-around keeps the remainder right.
   const uintptr_t address = reinterpret_cast<uintptr_t>(buffer->data) + offset;
-  if (address % element_size != 0)
-    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, kFn,
-                     "offset %zu puts the tile at address %p, not a multiple of its %zu-byte "
-                     "element size",
-                     offset, reinterpret_cast<void*>(address), element_size);
-  // offset + bytes > size, written so that nothing can overflow.
-  if (offset > buffer->size || bytes > buffer->size - offset)
-    return pto::Fail(PTO_ERR_OUT_OF_RANGE, kFn,
-                     "a %ux%u tile of %zu bytes at offset %zu does not fit in the %zu-byte "
-                     "buffer",
-                     rows, cols, bytes, offset, buffer->size);
+  v.Require(address % element_size == 0, PTO_ERR_INVALID_ARGUMENT,
+            "offset %zu puts the tile at address %p, not a multiple of its %zu-byte element size",
+            offset, reinterpret_cast<void*>(address), element_size)
+      // offset + bytes <= size, written so that nothing can overflow.
+      .Require(offset <= buffer->size && bytes <= buffer->size - offset, PTO_ERR_OUT_OF_RANGE,
+               "a %ux%u tile of %zu bytes at offset %zu does not fit in the %zu-byte buffer", rows,
+               cols, bytes, offset, buffer->size);
+  if (!v.ok()) return v.status();
 
   pto_tile* tile = static_cast<pto_tile*>(pto::AllocateZeroed(sizeof(pto_tile)));
   if (tile == nullptr)
-    return pto::Fail(PTO_ERR_OUT_OF_MEMORY, kFn, "cannot allocate a tile handle");
+    return pto::Fail(PTO_ERR_OUT_OF_MEMORY, v.function(), "cannot allocate a tile handle");
   pto::RetainBuffer(buffer);
   *tile = pto_tile{dtype, rows, cols, rows, cols, static_cast<char*>(buffer->data) + offset,
                    buffer, offset};
@@ -137,11 +130,13 @@ pto_buffer* pto_tile_buffer(pto_tile* tile) { return tile != nullptr ? tile->buf
 size_t pto_tile_offset(const pto_tile* tile) { return tile != nullptr ? tile->offset : 0; }
 
 pto_status pto_tile_set_valid(pto_tile* tile, uint32_t valid_rows, uint32_t valid_cols) {
-  static const char kFn[] = "pto_tile_set_valid";
-  if (tile == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, kFn, "tile is NULL");
-  if (valid_rows > tile->rows || valid_cols > tile->cols)
-    return pto::Fail(PTO_ERR_OUT_OF_RANGE, kFn, "valid region %ux%u exceeds the %ux%u tile",
-                     valid_rows, valid_cols, tile->rows, tile->cols);
+  pto::Validator v("pto_tile_set_valid");
+  v.NotNull("tile", tile);
+  if (!v.ok()) return v.status();
+  v.Require(valid_rows <= tile->rows && valid_cols <= tile->cols, PTO_ERR_OUT_OF_RANGE,
+            "valid region %ux%u exceeds the %ux%u tile", valid_rows, valid_cols, tile->rows,
+            tile->cols);
+  if (!v.ok()) return v.status();
   tile->valid_rows = valid_rows;
   tile->valid_cols = valid_cols;
   return PTO_OK;

@@ -75,12 +75,11 @@ pto_status FailRegionMismatch(const char* function, const char* operand, const p
 }
 
 pto_status FailFormatted(const char* function, pto_status status, const char* format, ...) {
-  char sentence[200];
   va_list args;
   va_start(args, format);
-  vsnprintf(sentence, sizeof(sentence), format, args);
+  FailV(status, function, format, args);
   va_end(args);
-  return Fail(status, function, "%s", sentence);
+  return status;
 }
 
 }  // namespace validation

@@ -80,6 +80,9 @@ class Validator {
 
   pto_status status() const { return status_; }
   bool ok() const { return status_ == PTO_OK; }
+  // The C function the checks are of (for a failure that is not a check's,
+  // such as running out of memory).
+  const char* function() const { return function_; }
 
   // The operand must be non-NULL.
   PTO_CHECK_INLINE

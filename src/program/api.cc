@@ -40,21 +40,22 @@ const Param* TileParamAt(const pto_program* program, size_t index) {
   return p != nullptr && p->kind == PTO_PARAM_TILE ? p : nullptr;
 }
 
-// The parameter `index` of args' program, which must be of `kind`.
-pto_status BindTarget(const char* function, pto_args* args, size_t index, pto_param_kind kind,
-                      const Param** out) {
-  if (args == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, function, "args is NULL");
+// The parameter `index` of args' program, which must be of `kind`: the
+// first checks of v's chain. False when one fails.
+bool BindTarget(pto::Validator& v, pto_args* args, size_t index, pto_param_kind kind,
+                const Param** out) {
+  v.NotNull("args", args);
+  if (!v.ok()) return false;
   const Param* param = ParamAt(args->program, index);
-  if (param == nullptr)
-    return Fail(PTO_ERR_INVALID_ARGUMENT, function, "index %zu is not a parameter (the program has %zu)", index,
-                args->program->program.params.size());
-  if (param->kind != kind) {
-    static const char* const kKinds[] = {"a pointer", "an integer", "a float", "a tile"};
-    return Fail(PTO_ERR_INVALID_ARGUMENT, function, "parameter %%%s is %s, not %s", param->name.c_str(),
-                kKinds[param->kind], kKinds[kind]);
-  }
+  v.Require(param != nullptr, PTO_ERR_INVALID_ARGUMENT,
+            "index %zu is not a parameter (the program has %zu)", index,
+            args->program->program.params.size());
+  if (!v.ok()) return false;
+  static const char* const kKinds[] = {"a pointer", "an integer", "a float", "a tile"};
+  v.Require(param->kind == kind, PTO_ERR_INVALID_ARGUMENT, "parameter %%%s is %s, not %s",
+            param->name.c_str(), kKinds[param->kind], kKinds[kind]);
   *out = param;
-  return PTO_OK;
+  return v.ok();
 }
 
 }  // namespace
@@ -62,8 +63,9 @@ pto_status BindTarget(const char* function, pto_args* args, size_t index, pto_pa
 extern "C" {
 
 pto_status pto_program_create(const char* text, size_t length, const char* source_name, pto_program** out) {
-  if (text == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, "pto_program_create", "text is NULL");
-  if (out == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, "pto_program_create", "out is NULL");
+  pto::Validator v("pto_program_create");
+  v.NotNull("text", text).NotNull("out", out);
+  if (!v.ok()) return v.status();
   try {
     pto_program* program = new pto_program;
     pto::program::Program& p = program->program;
@@ -78,7 +80,7 @@ pto_status pto_program_create(const char* text, size_t length, const char* sourc
     *out = program;
     return PTO_OK;
   } catch (const std::bad_alloc&) {
-    return Fail(PTO_ERR_OUT_OF_MEMORY, "pto_program_create", "out of memory");
+    return Fail(PTO_ERR_OUT_OF_MEMORY, v.function(), "out of memory");
   }
 }
 
@@ -141,24 +143,23 @@ unsigned pto_program_param_access(const pto_program* program, size_t index) {
 }
 
 pto_status pto_program_param_find(const pto_program* program, const char* name, size_t* index) {
-  static const char kFunction[] = "pto_program_param_find";
-  if (program == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, kFunction, "program is NULL");
-  if (name == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, kFunction, "name is NULL");
-  if (index == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, kFunction, "index is NULL");
+  pto::Validator v("pto_program_param_find");
+  v.NotNull("program", program).NotNull("name", name).NotNull("index", index);
+  if (!v.ok()) return v.status();
   const char* bare = name[0] == '%' ? name + 1 : name;
   const auto& params = program->program.params;
-  for (size_t i = 0; i < params.size(); ++i) {
-    if (params[i].name == bare) {
-      *index = i;
-      return PTO_OK;
-    }
-  }
-  return Fail(PTO_ERR_INVALID_ARGUMENT, kFunction, "the program has no parameter %%%.200s", bare);
+  size_t found = 0;
+  while (found < params.size() && params[found].name != bare) ++found;
+  v.Require(found < params.size(), PTO_ERR_INVALID_ARGUMENT,
+            "the program has no parameter %%%.200s", bare);
+  if (v.ok()) *index = found;
+  return v.status();
 }
 
 pto_status pto_args_create(const pto_program* program, pto_args** out) {
-  if (program == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, "pto_args_create", "program is NULL");
-  if (out == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, "pto_args_create", "out is NULL");
+  pto::Validator v("pto_args_create");
+  v.NotNull("program", program).NotNull("out", out);
+  if (!v.ok()) return v.status();
   try {
     pto_args* args = new pto_args;
     args->program = program;
@@ -166,25 +167,24 @@ pto_status pto_args_create(const pto_program* program, pto_args** out) {
     *out = args;
     return PTO_OK;
   } catch (const std::bad_alloc&) {
-    return Fail(PTO_ERR_OUT_OF_MEMORY, "pto_args_create", "out of memory");
+    return Fail(PTO_ERR_OUT_OF_MEMORY, v.function(), "out of memory");
   }
 }
 
 void pto_args_destroy(pto_args* args) { delete args; }
 
 pto_status pto_args_set_pointer(pto_args* args, size_t index, void* data, size_t nbytes) {
-  static const char kFunction[] = "pto_args_set_pointer";
+  pto::Validator v("pto_args_set_pointer");
   const Param* param = nullptr;
-  const pto_status status = BindTarget(kFunction, args, index, PTO_PARAM_POINTER, &param);
-  if (status != PTO_OK) return status;
-  if (data == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, kFunction, "data is NULL");
+  if (!BindTarget(v, args, index, PTO_PARAM_POINTER, &param)) return v.status();
   const size_t size = pto_dtype_size(param->type.dtype);
-  if (nbytes % size != 0)
-    return Fail(PTO_ERR_INVALID_ARGUMENT, kFunction, "nbytes %zu for %%%s is not a multiple of %s's %zu bytes",
-                nbytes, param->name.c_str(), pto_dtype_string(param->type.dtype), size);
-  if (reinterpret_cast<uintptr_t>(data) % size != 0)
-    return Fail(PTO_ERR_INVALID_ARGUMENT, kFunction, "data for %%%s is not aligned to %zu bytes",
-                param->name.c_str(), size);
+  v.NotNull("data", data)
+      .Require(nbytes % size == 0, PTO_ERR_INVALID_ARGUMENT,
+               "nbytes %zu for %%%s is not a multiple of %s's %zu bytes", nbytes,
+               param->name.c_str(), pto_dtype_string(param->type.dtype), size)
+      .Require(reinterpret_cast<uintptr_t>(data) % size == 0, PTO_ERR_INVALID_ARGUMENT,
+               "data for %%%s is not aligned to %zu bytes", param->name.c_str(), size);
+  if (!v.ok()) return v.status();
   pto::program::Binding& b = args->bindings[index];
   b = {};
   b.bound = true;
@@ -194,17 +194,16 @@ pto_status pto_args_set_pointer(pto_args* args, size_t index, void* data, size_t
 }
 
 pto_status pto_args_set_int(pto_args* args, size_t index, int64_t value) {
-  static const char kFunction[] = "pto_args_set_int";
+  pto::Validator v("pto_args_set_int");
   const Param* param = nullptr;
-  const pto_status status = BindTarget(kFunction, args, index, PTO_PARAM_INT, &param);
-  if (status != PTO_OK) return status;
+  if (!BindTarget(v, args, index, PTO_PARAM_INT, &param)) return v.status();
   const unsigned bits = param->type.bits;
   const bool fits = bits >= 64 || (bits == 1 ? (value == 0 || value == 1)
                                              : (value >= -(int64_t{1} << (bits - 1)) &&
                                                 value < (int64_t{1} << (bits - 1))));
-  if (!fits)
-    return Fail(PTO_ERR_OUT_OF_RANGE, kFunction, "%lld does not fit %%%s's type i%u",
-                static_cast<long long>(value), param->name.c_str(), bits);
+  v.Require(fits, PTO_ERR_OUT_OF_RANGE, "%lld does not fit %%%s's type i%u",
+            static_cast<long long>(value), param->name.c_str(), bits);
+  if (!v.ok()) return v.status();
   pto::program::Binding& b = args->bindings[index];
   b = {};
   b.bound = true;
@@ -213,9 +212,9 @@ pto_status pto_args_set_int(pto_args* args, size_t index, int64_t value) {
 }
 
 pto_status pto_args_set_float(pto_args* args, size_t index, double value) {
+  pto::Validator v("pto_args_set_float");
   const Param* param = nullptr;
-  const pto_status status = BindTarget("pto_args_set_float", args, index, PTO_PARAM_FLOAT, &param);
-  if (status != PTO_OK) return status;
+  if (!BindTarget(v, args, index, PTO_PARAM_FLOAT, &param)) return v.status();
   pto::program::Binding& b = args->bindings[index];
   b = {};
   b.bound = true;
@@ -226,27 +225,28 @@ pto_status pto_args_set_float(pto_args* args, size_t index, double value) {
 }
 
 pto_status pto_args_set_tile(pto_args* args, size_t index, pto_tile* tile) {
-  static const char kFunction[] = "pto_args_set_tile";
+  pto::Validator v("pto_args_set_tile");
   const Param* param = nullptr;
-  const pto_status status = BindTarget(kFunction, args, index, PTO_PARAM_TILE, &param);
-  if (status != PTO_OK) return status;
+  if (!BindTarget(v, args, index, PTO_PARAM_TILE, &param)) return v.status();
   pto::program::Binding& b = args->bindings[index];
   if (tile == nullptr) {
     b = {};
     return PTO_OK;
   }
   const pto::program::Type& t = param->type;
-  if (tile->dtype != t.dtype)
-    return Fail(PTO_ERR_DTYPE_MISMATCH, kFunction, "tile dtype %s differs from %%%s's %s",
-                pto_dtype_string(tile->dtype), param->name.c_str(), pto_dtype_string(t.dtype));
-  if (tile->rows != t.rows || tile->cols != t.cols)
-    return Fail(PTO_ERR_SHAPE_MISMATCH, kFunction, "tile of %ux%u differs from %%%s's %ux%u", tile->rows,
-                tile->cols, param->name.c_str(), t.rows, t.cols);
-  if ((t.valid_rows != pto::program::kDynamic && tile->valid_rows != t.valid_rows) ||
-      (t.valid_cols != pto::program::kDynamic && tile->valid_cols != t.valid_cols))
-    return Fail(PTO_ERR_SHAPE_MISMATCH, kFunction, "tile valid region %ux%u differs from %%%s's %lldx%lld",
-                tile->valid_rows, tile->valid_cols, param->name.c_str(), static_cast<long long>(t.valid_rows),
-                static_cast<long long>(t.valid_cols));
+  const bool region_fits =
+      (t.valid_rows == pto::program::kDynamic || tile->valid_rows == t.valid_rows) &&
+      (t.valid_cols == pto::program::kDynamic || tile->valid_cols == t.valid_cols);
+  v.Require(tile->dtype == t.dtype, PTO_ERR_DTYPE_MISMATCH, "tile dtype %s differs from %%%s's %s",
+            pto_dtype_string(tile->dtype), param->name.c_str(), pto_dtype_string(t.dtype))
+      .Require(tile->rows == t.rows && tile->cols == t.cols, PTO_ERR_SHAPE_MISMATCH,
+               "tile of %ux%u differs from %%%s's %ux%u", tile->rows, tile->cols,
+               param->name.c_str(), t.rows, t.cols)
+      .Require(region_fits, PTO_ERR_SHAPE_MISMATCH,
+               "tile valid region %ux%u differs from %%%s's %lldx%lld", tile->valid_rows,
+               tile->valid_cols, param->name.c_str(), static_cast<long long>(t.valid_rows),
+               static_cast<long long>(t.valid_cols));
+  if (!v.ok()) return v.status();
   b = {};
   b.bound = true;
   b.tile = tile;
@@ -254,28 +254,30 @@ pto_status pto_args_set_tile(pto_args* args, size_t index, pto_tile* tile) {
 }
 
 pto_status pto_program_launch(const pto_program* program, uint32_t blocks, const pto_args* args) {
-  static const char kFunction[] = "pto_program_launch";
-  if (program == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, kFunction, "program is NULL");
-  if (args == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, kFunction, "args is NULL");
-  if (args->program != program)
-    return Fail(PTO_ERR_INVALID_ARGUMENT, kFunction, "args were made for another program");
-  if (blocks == 0 || blocks > 65536)
-    return Fail(PTO_ERR_INVALID_ARGUMENT, kFunction, "blocks %u is outside 1..65536", blocks);
+  pto::Validator v("pto_program_launch");
+  v.NotNull("program", program).NotNull("args", args);
+  if (!v.ok()) return v.status();
+  v.Require(args->program == program, PTO_ERR_INVALID_ARGUMENT,
+            "args were made for another program")
+      .Require(blocks != 0 && blocks <= 65536, PTO_ERR_INVALID_ARGUMENT,
+               "blocks %u is outside 1..65536", blocks);
   const auto& params = program->program.params;
-  for (size_t i = 0; i < params.size(); ++i) {
+  for (size_t i = 0; i < params.size() && v.ok(); ++i) {
     const pto::program::Binding& b = args->bindings[i];
-    if (!b.bound && (params[i].access & PTO_PARAM_READ) != 0)
-      return Fail(PTO_ERR_INVALID_ARGUMENT, kFunction, "parameter %%%s is read but not bound",
-                  params[i].name.c_str());
-    if (b.bound && blocks > 1 && params[i].kind == PTO_PARAM_TILE && (params[i].access & PTO_PARAM_WRITE) != 0)
-      return Fail(PTO_ERR_INVALID_ARGUMENT, kFunction,
-                  "tile %%%s is written, so it cannot be bound for %u blocks (each block would write it)",
-                  params[i].name.c_str(), blocks);
+    const bool written_tile =
+        params[i].kind == PTO_PARAM_TILE && (params[i].access & PTO_PARAM_WRITE) != 0;
+    v.Require(b.bound || (params[i].access & PTO_PARAM_READ) == 0, PTO_ERR_INVALID_ARGUMENT,
+              "parameter %%%s is read but not bound", params[i].name.c_str())
+        .Require(!(b.bound && blocks > 1 && written_tile), PTO_ERR_INVALID_ARGUMENT,
+                 "tile %%%s is written, so it cannot be bound for %u blocks (each block would "
+                 "write it)",
+                 params[i].name.c_str(), blocks);
   }
+  if (!v.ok()) return v.status();
   try {
     return pto::program::Launch(program->program, blocks, args->bindings);
   } catch (const std::bad_alloc&) {
-    return Fail(PTO_ERR_OUT_OF_MEMORY, kFunction, "out of memory");
+    return Fail(PTO_ERR_OUT_OF_MEMORY, v.function(), "out of memory");
   }
 }
 
