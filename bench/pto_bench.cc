@@ -222,6 +222,13 @@ std::vector<Case> AllCases() {
     cases.push_back({OP_TPARTADD, t, PTO_POW_DEFAULT, false});
     cases.push_back({OP_TPARTADD, t, PTO_POW_DEFAULT, true});
   }
+  // Every other operations.def row, in each dtype HOST accepts.
+  for (int op = 0; op < OP_COUNT; ++op) {
+    if (op_row(static_cast<op_id>(op))->family == OP_FAMILY_SPECIAL) continue;
+    for (pto_dtype t : kAllDtypes)
+      if (op_accepts(static_cast<op_id>(op), PTO_PROFILE_HOST, t))
+        cases.push_back({static_cast<op_id>(op), t});
+  }
   return cases;
 }
 
@@ -326,6 +333,10 @@ Operands MakeOperands(const Case& c, uint32_t rows, uint32_t cols, rng* r) {
         exit(1);
       }
       break;
+    default:  // the Binary family
+      FillSigned(o.src0.get(), r, 100);
+      FillSigned(o.src1.get(), r, 100);
+      break;
   }
   const size_t bytes = o.n * pto_dtype_size(c.dtype);
   o.scalar_out = AllocBuffer(bytes);
@@ -399,7 +410,8 @@ void TimeCase(const Case& c, Operands& o, const Machine& m, Lib& lib, Scalar& sc
   const bool f32 = c.dtype == PTO_FLOAT32;
   // On 1x1 tiles the add loop is a non-inlined one-element add call, the
   // floor issue 18 measures every 1x1 call against.
-  if (m.avx2 && (n == 1 || c.op == OP_TPRELU || c.op == OP_TPARTADD || c.op == OP_TCOLEXPANDDIV)) {
+  if (m.avx2 && (n == 1 || c.op == OP_TPRELU || c.op == OP_TPARTADD || c.op == OP_TCOLEXPANDDIV ||
+                 op_row(c.op)->family == OP_FAMILY_BINARY)) {
     timed.push_back(MakeTimed(add));
     results.push_back(&row->avx2_add);
   }
@@ -470,6 +482,17 @@ void WithCalls(const Case& c, Operands& o, const Fn& fn) {
       const size_t pr = o.part_rows, pc = o.part_cols;
       auto lib = [=] { return pto_tpartadd(dst, src0, src1); };
       auto scalar = [=] { scalar_partadd(t, rows, cols, pr, pc, out, in0, in1); };
+      fn(lib, scalar);
+      break;
+    }
+    default: {  // the Binary family; its scalar loop is the tests' reference
+      const op_binary_call call = op_binary_function(c.op);
+      const op_element_reference ref = op_binary_reference(c.op);
+      auto lib = [=] { return call(dst, src0, src1); };
+      auto scalar = [=] {
+        for (size_t i = 0; i < n; ++i)
+          ref_store(t, out, i, ref(t, ref_load(t, in0, i), ref_load(t, in1, i)));
+      };
       fn(lib, scalar);
       break;
     }

@@ -416,6 +416,26 @@ PTO_API pto_status pto_tcolexpanddiv(pto_tile *dst, const pto_tile *src0, const 
 PTO_API pto_status pto_tpartadd(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
 /* ------------------------------------------------------------------------ */
+/* Elementwise tile-tile operations (v0.4)                                   */
+/* ------------------------------------------------------------------------ */
+/*
+ * dst[i,j] = f(src0[i,j], src1[i,j]) over dst's valid region. Rules, checked
+ * in this order: dst, src0, src1 not NULL (PTO_ERR_NULL_ARGUMENT); dst's
+ * dtype accepted under the calling thread's profile (PTO_ERR_UNSUPPORTED_DTYPE);
+ * src0's and src1's dtypes equal dst's (PTO_ERR_DTYPE_MISMATCH); each source
+ * is dst itself, placed exactly on dst, or shares no byte with dst's valid
+ * elements (PTO_ERR_ALIASING); src0's and src1's valid regions equal dst's
+ * (PTO_ERR_SHAPE_MISMATCH). Float results are correctly rounded in the
+ * element type (the same bits on every SIMD target); integer results wrap.
+ */
+
+/* dst = src0 + src1. HOST: all nine dtypes.
+ * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32.
+ * - PTO_PROFILE_A5: INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16,
+ *   UINT8, INT8. */
+PTO_API pto_status pto_tadd(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */
 /* ------------------------------------------------------------------------ */
 

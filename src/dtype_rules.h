@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <initializer_list>
+
 #include "pto_c.h"
 
 namespace pto {
@@ -39,16 +41,50 @@ const char* DtypeName(pto_dtype d);
 // The same names for a raw enum value; `outside` for one outside the enum.
 const char* DtypeNameOr(int dtype_value, const char* outside);
 
-// The operations as far as their dtype rules go (tpow's differ by algorithm).
+// Sets as operations.def spells them: a parenthesised list of dtype names, ALL
+// (every dtype) and FLOAT (the float dtypes) among them, in the page's order.
+namespace def_dtypes {
+enum Name : int {
+  INT8 = PTO_INT8,
+  UINT8 = PTO_UINT8,
+  INT16 = PTO_INT16,
+  UINT16 = PTO_UINT16,
+  INT32 = PTO_INT32,
+  UINT32 = PTO_UINT32,
+  FLOAT16 = PTO_FLOAT16,
+  BFLOAT16 = PTO_BFLOAT16,
+  FLOAT32 = PTO_FLOAT32,
+  ALL = -1,
+  FLOAT = -2,
+};
+}  // namespace def_dtypes
+
+constexpr DtypeSet DtypesOf(std::initializer_list<def_dtypes::Name> names) {
+  DtypeSet set{0, 0, {}};
+  const auto add = [&set](pto_dtype d) {
+    if (set.Contains(d)) return;
+    set.mask |= DtypeBit(d);
+    set.members[set.count++] = d;
+  };
+  for (const def_dtypes::Name name : names) {
+    const DtypeSet& group = name == def_dtypes::ALL     ? kAllDtypes
+                            : name == def_dtypes::FLOAT ? kFloatDtypes
+                                                        : DtypeSet{0, 0, {}};
+    if (group.count == 0) add(static_cast<pto_dtype>(name));
+    for (uint32_t i = 0; i < group.count; ++i) add(group.members[i]);
+  }
+  return set;
+}
+
+// The operations as far as their dtype rules go: one key per operations.def
+// row (dst's dtypes), then the rules an operation has besides.
 enum class OpDtypes {
-  kPowDefault,
-  kPowHighPrecision,
-  kRsqrt,
-  kPrelu,
-  kPreluTmp,  // tprelu's tmp, where a profile uses it
-  kColExpandDiv,
-  kPartAdd,
-  kFloatCopy,  // pto_tile_write_f32 / pto_tile_read_f32
+#define PTO_OPERATION(Camel, UPPER, mnemonic, ...) k##Camel,
+#include "operations.def"
+#undef PTO_OPERATION
+  kPowHighPrecision,  // tpow with PTO_POW_HIGH_PRECISION
+  kPreluTmp,          // tprelu's tmp, where a profile uses it
+  kFloatCopy,         // pto_tile_write_f32 / pto_tile_read_f32
   kCount
 };
 
@@ -58,43 +94,31 @@ struct OpDtypeRule {
   const char* host_condition;  // completes "dst dtype X is not supported" under HOST
 };
 
-// The rule table: HOST from the v0.1 contract; A2A3 and A5 from the pages'
-// implementation checks and, where the pages are silent, from the NPU
-// implementations (README.md, "Target profiles", cites each list's source).
+// The rule table: operations.def's lists first (HOST from the contract; A2A3
+// and A5 from the pages' implementation checks and, where the pages are
+// silent, from the NPU implementations: docs/profiles.md cites each), then
+// the rules beside them.
+namespace def_dtypes {
+#define PTO_DTYPE_LIST(...) DtypesOf({__VA_ARGS__})
 inline constexpr OpDtypeRule kOpDtypeRules[] = {
-    // tpow DEFAULT. A2A3 ignores the algorithm, so its HIGH_PRECISION row is
-    // the same list.
-    {OpDtypes::kPowDefault,
-     {kAllDtypes,
-      MakeDtypeSet(PTO_INT32, PTO_INT16, PTO_INT8, PTO_UINT32, PTO_UINT16, PTO_UINT8,
-                   PTO_FLOAT32),
-      kAllDtypes},
-     ""},
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Family, n, s0, s1, Tmp, Attr, host, a2a3, a5, ...) \
+  {OpDtypes::k##Camel, {PTO_DTYPE_LIST host, PTO_DTYPE_LIST a2a3, PTO_DTYPE_LIST a5}, ""},
+#include "operations.def"
+#undef PTO_OPERATION
+    // tpow HIGH_PRECISION: float dtypes; A2A3 ignores the algorithm, so its
+    // list is tpow's.
     {OpDtypes::kPowHighPrecision,
-     {kFloatDtypes,
-      MakeDtypeSet(PTO_INT32, PTO_INT16, PTO_INT8, PTO_UINT32, PTO_UINT16, PTO_UINT8,
-                   PTO_FLOAT32),
+     {kFloatDtypes, PTO_DTYPE_LIST(INT32, INT16, INT8, UINT32, UINT16, UINT8, FLOAT32),
       kFloatDtypes},
      " with PTO_POW_HIGH_PRECISION"},
-    {OpDtypes::kRsqrt,
-     {MakeDtypeSet(PTO_FLOAT32, PTO_FLOAT16), MakeDtypeSet(PTO_FLOAT32, PTO_FLOAT16),
-      MakeDtypeSet(PTO_FLOAT32, PTO_FLOAT16)},
-     ""},
-    {OpDtypes::kPrelu,
-     {kAllDtypes, MakeDtypeSet(PTO_FLOAT16, PTO_FLOAT32), MakeDtypeSet(PTO_FLOAT16, PTO_FLOAT32)},
-     ""},
     // A2A3 keeps tprelu's comparison mask, one bit per element, in tmp.
-    {OpDtypes::kPreluTmp, {kAllDtypes, MakeDtypeSet(PTO_UINT8), kAllDtypes}, ""},
-    {OpDtypes::kColExpandDiv,
-     {MakeDtypeSet(PTO_FLOAT32, PTO_FLOAT16), MakeDtypeSet(PTO_FLOAT32, PTO_FLOAT16),
-      MakeDtypeSet(PTO_FLOAT32, PTO_FLOAT16)},
-     ""},
-    {OpDtypes::kPartAdd,
-     {kAllDtypes, MakeDtypeSet(PTO_INT32, PTO_INT16, PTO_FLOAT16, PTO_FLOAT32), kAllDtypes},
-     ""},
+    {OpDtypes::kPreluTmp, {kAllDtypes, PTO_DTYPE_LIST(UINT8), kAllDtypes}, ""},
     // whole-tile float copies (no profile restricts them)
     {OpDtypes::kFloatCopy, {kFloatDtypes, kFloatDtypes, kFloatDtypes}, ""},
 };
+#undef PTO_DTYPE_LIST
+}  // namespace def_dtypes
+using def_dtypes::kOpDtypeRules;
 
 constexpr size_t kOpDtypeRuleCount = sizeof(kOpDtypeRules) / sizeof(kOpDtypeRules[0]);
 

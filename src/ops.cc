@@ -1,6 +1,7 @@
-// The five tile instructions. Each has a check (every rule of its C
-// function, in order, under a given profile) and a run (the kernels over
-// dst's valid region); the C functions and the program executor call them
+// The tile instructions of operations.def. Each has a check (every rule of
+// its C function, in order, under a given profile) and a run (the kernels
+// over dst's valid region): written here for the Special family, the family's
+// own for the others. The C functions and the program executor call them
 // through the table in ops.h. Kernels never see invalid arguments.
 #include "ops.h"
 
@@ -65,7 +66,7 @@ pto_status CheckTpow(const Operands& o, pto_profile profile) {
   v.EnumInRange("algo", o.attr, 2);
   if (!v.ok()) return v.status();
   const bool high_precision = o.attr == PTO_POW_HIGH_PRECISION;
-  v.DtypeAccepted(high_precision ? OpDtypes::kPowHighPrecision : OpDtypes::kPowDefault, profile,
+  v.DtypeAccepted(high_precision ? OpDtypes::kPowHighPrecision : OpDtypes::kTpow, profile,
                   "dst", dst)
       .SameDtype("base", base, "dst", dst)
       .SameDtype("exp", exp, "dst", dst)
@@ -104,7 +105,7 @@ pto_status CheckTrsqrt(const Operands& o, pto_profile profile) {
   Validator v("pto_trsqrt");
   v.NotNull("dst", dst).NotNull("src", src);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kRsqrt, profile, "dst", dst)
+  v.DtypeAccepted(OpDtypes::kTrsqrt, profile, "dst", dst)
       .SameDtype("src", src, "dst", dst)
       .InPlaceOrApart("src", src, dst)
       .SameValidRegion("src", src, "dst", dst);
@@ -139,7 +140,7 @@ pto_status CheckTprelu(const Operands& o, pto_profile profile) {
               pto_profile_string(profile));
   }
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kPrelu, profile, "dst", dst)
+  v.DtypeAccepted(OpDtypes::kTprelu, profile, "dst", dst)
       .SameDtype("src0", src0, "dst", dst)
       .SameDtype("src1", src1, "dst", dst);
   if (tmp != nullptr) {
@@ -192,7 +193,7 @@ pto_status CheckTcolexpanddiv(const Operands& o, pto_profile profile) {
   Validator v("pto_tcolexpanddiv");
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kColExpandDiv, profile, "dst", dst)
+  v.DtypeAccepted(OpDtypes::kTcolexpanddiv, profile, "dst", dst)
       .SameDtype("src0", src0, "dst", dst)
       .SameDtype("src1", src1, "dst", dst)
       .InPlaceOrApart("src0", src0, dst)
@@ -235,7 +236,7 @@ pto_status CheckTpartadd(const Operands& o, pto_profile profile) {
   Validator v("pto_tpartadd");
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kPartAdd, profile, "dst", dst)
+  v.DtypeAccepted(OpDtypes::kTpartadd, profile, "dst", dst)
       .SameDtype("src0", src0, "dst", dst)
       .SameDtype("src1", src1, "dst", dst)
       .InPlaceOrApart("src0", src0, dst)
@@ -282,20 +283,78 @@ void RunTpartadd(const Operands& o, pto_profile) {
 }
 
 
+// ---- the Binary family ---------------------------------------------------
+
+// dst = f(src0, src1) elementwise over dst's valid region: both sources of
+// dst's dtype and valid region, each dst itself (in place) or apart from it.
+pto_status CheckBinary(const Operands& o, pto_profile profile, OpDtypes rule,
+                       const char* c_function) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src0 = o.src0, *src1 = o.src1;
+  Validator v(c_function);
+  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(rule, profile, "dst", dst)
+      .SameDtype("src0", src0, "dst", dst)
+      .SameDtype("src1", src1, "dst", dst)
+      .InPlaceOrApart("src0", src0, dst)
+      .InPlaceOrApart("src1", src1, dst)
+      .SameValidRegion("src0", src0, "dst", dst)
+      .SameValidRegion("src1", src1, "dst", dst);
+  return v.status();
+}
+
+using BinaryKernel = void (*)(pto_dtype, size_t, size_t, const kernels::Plane&,
+                              const kernels::ConstPlane&, const kernels::ConstPlane&);
+using BinaryContiguousKernel = void (*)(pto_dtype, size_t, void*, const void*, const void*);
+
+void RunBinary(const Operands& o, BinaryKernel kernel, BinaryContiguousKernel contiguous) {
+  pto_tile* dst = o.dst;
+  if (Contiguous(dst, o.src0, o.src1)) {
+    return contiguous(dst->dtype, RegionElements(dst), dst->data, o.src0->data, o.src1->data);
+  }
+  kernel(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0),
+         ConstPlaneOf(o.src1));
+}
+
+// CheckCamel and RunCamel of every row outside the Special family.
+#define PTO_FAMILY_FUNCTIONS_Special(Camel, mnemonic)
+#define PTO_FAMILY_FUNCTIONS_Binary(Camel, mnemonic)                                  \
+  pto_status Check##Camel(const Operands& o, pto_profile profile) {                   \
+    return CheckBinary(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic);             \
+  }                                                                                   \
+  void Run##Camel(const Operands& o, pto_profile) {                                   \
+    RunBinary(o, kernels::Camel, kernels::Camel##Contiguous);                         \
+  }
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) \
+  PTO_FAMILY_FUNCTIONS_##Fam(Camel, mnemonic)
+#include "operations.def"
+#undef PTO_OPERATION
+
 }  // namespace
 
+// The table, row by row from operations.def.
+#define PTO_SOURCE1_NAME_1(name) nullptr
+#define PTO_SOURCE1_NAME_2(name) name
 constexpr OpDescriptor kOps[kOpCount] = {
-    {OpId::kTpow, "tpow", "pto_tpow", 2, {"base", "exp"}, TmpRole::kRequired,
-     AttrKind::kPowPrecision, 2, CheckTpow, RunTpow},
-    {OpId::kTrsqrt, "trsqrt", "pto_trsqrt", 1, {"src", nullptr}, TmpRole::kNone, AttrKind::kNone,
-     0, CheckTrsqrt, RunTrsqrt},
-    {OpId::kTprelu, "tprelu", "pto_tprelu", 2, {"src0", "src1"}, TmpRole::kOptional,
-     AttrKind::kNone, 0, CheckTprelu, RunTprelu},
-    {OpId::kTcolexpanddiv, "tcolexpanddiv", "pto_tcolexpanddiv", 2, {"src0", "src1"},
-     TmpRole::kNone, AttrKind::kDivPrecision, 0, CheckTcolexpanddiv, RunTcolexpanddiv},
-    {OpId::kTpartadd, "tpartadd", "pto_tpartadd", 2, {"src0", "src1"}, TmpRole::kNone,
-     AttrKind::kNone, 0, CheckTpartadd, RunTpartadd},
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, host, a2a3, a5, summary) \
+  {OpId::k##Camel,                                                                               \
+   Family::k##Fam,                                                                               \
+   #mnemonic,                                                                                    \
+   "pto_" #mnemonic,                                                                             \
+   summary,                                                                                      \
+   n,                                                                                            \
+   {#s0, PTO_SOURCE1_NAME_##n(#s1)},                                                             \
+   TmpRole::k##Tmp,                                                                              \
+   AttrKind::k##Attr,                                                                            \
+   AttrValueCount(AttrKind::k##Attr),                                                            \
+   Check##Camel,                                                                                 \
+   Run##Camel},
+#include "operations.def"
+#undef PTO_OPERATION
 };
+#undef PTO_SOURCE1_NAME_1
+#undef PTO_SOURCE1_NAME_2
 
 // The table is indexed by OpId: row i must describe operation i, under the
 // mnemonic operations.def gives it.
@@ -304,7 +363,7 @@ constexpr bool SameText(const char* a, const char* b) {
   return *a == *b;
 }
 constexpr const char* kMnemonics[] = {
-#define PTO_OPERATION(Camel, UPPER, mnemonic) #mnemonic,
+#define PTO_OPERATION(Camel, UPPER, mnemonic, ...) #mnemonic,
 #include "operations.def"
 #undef PTO_OPERATION
 };
@@ -345,19 +404,16 @@ inline uint64_t ValidRegionKey(const pto_tile* t) {
   return key;
 }
 
-// The dtypes the operation accepts for dst under HOST, whatever its attribute.
+// The dtypes the operation accepts for dst under HOST, whatever its attribute
+// (an operation's OpDtypes key is its OpId's value).
 constexpr uint32_t HostDtypes(OpId id) {
   const auto host = [](OpDtypes op) {
     return kAcceptMasks.by_op_and_profile[static_cast<int>(op)][PTO_PROFILE_HOST];
   };
-  switch (id) {
-    case OpId::kTpow: return host(OpDtypes::kPowDefault) & host(OpDtypes::kPowHighPrecision);
-    case OpId::kTrsqrt: return host(OpDtypes::kRsqrt);
-    case OpId::kTprelu: return host(OpDtypes::kPrelu);
-    case OpId::kTcolexpanddiv: return host(OpDtypes::kColExpandDiv);
-    case OpId::kTpartadd: return host(OpDtypes::kPartAdd);
-  }
-  return 0;
+  const uint32_t own = host(static_cast<OpDtypes>(id));
+  return kOps[static_cast<size_t>(id)].attr == AttrKind::kPowPrecision
+             ? own & host(OpDtypes::kPowHighPrecision)
+             : own;
 }
 
 // The common call, accepted in a few compares: the HOST profile; every
@@ -428,31 +484,34 @@ PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
 using pto::ops::Call;
 using pto::ops::Operands;
 
+// The C functions, their parameters from each row's roles: dst, the
+// sources, tmp where the row has one, the attribute's argument.
+#define PTO_SOURCE_PARAMS_1(s0, s1) const pto_tile* s0
+#define PTO_SOURCE_PARAMS_2(s0, s1) const pto_tile *s0, const pto_tile *s1
+#define PTO_SOURCE_ARGS_1(s0, s1) s0, nullptr
+#define PTO_SOURCE_ARGS_2(s0, s1) s0, s1
+#define PTO_TMP_PARAM_None
+#define PTO_TMP_PARAM_Optional , pto_tile* tmp
+#define PTO_TMP_PARAM_Required , pto_tile* tmp
+#define PTO_TMP_ARG_None nullptr
+#define PTO_TMP_ARG_Optional tmp
+#define PTO_TMP_ARG_Required tmp
+#define PTO_ATTR_PARAM_None
+#define PTO_ATTR_PARAM_DivPrecision
+#define PTO_ATTR_PARAM_PowPrecision , pto_pow_algorithm algo
+#define PTO_ATTR_ARG_None 0
+#define PTO_ATTR_ARG_DivPrecision 0
+#define PTO_ATTR_ARG_PowPrecision pto::RawEnumValue(algo)
+
 extern "C" {
 
-pto_status pto_tpow(pto_tile* dst, const pto_tile* base, const pto_tile* exp, pto_tile* tmp,
-                    pto_pow_algorithm algo) {
-  return Call<pto::ops::OpId::kTpow>(
-      Operands{dst, base, exp, tmp, pto::RawEnumValue(algo)});
-}
-
-pto_status pto_trsqrt(pto_tile* dst, const pto_tile* src) {
-  return Call<pto::ops::OpId::kTrsqrt>(Operands{dst, src, nullptr, nullptr, 0});
-}
-
-pto_status pto_tprelu(pto_tile* dst, const pto_tile* src0, const pto_tile* src1,
-                      pto_tile* tmp) {
-  return Call<pto::ops::OpId::kTprelu>(Operands{dst, src0, src1, tmp, 0});
-}
-
-pto_status pto_tcolexpanddiv(pto_tile* dst, const pto_tile* src0, const pto_tile* src1) {
-  return Call<pto::ops::OpId::kTcolexpanddiv>(
-      Operands{dst, src0, src1, nullptr, 0});
-}
-
-pto_status pto_tpartadd(pto_tile* dst, const pto_tile* src0, const pto_tile* src1) {
-  return Call<pto::ops::OpId::kTpartadd>(
-      Operands{dst, src0, src1, nullptr, 0});
-}
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, ...)                \
+  pto_status pto_##mnemonic(pto_tile* dst, PTO_SOURCE_PARAMS_##n(s0, s1) PTO_TMP_PARAM_##Tmp \
+                                               PTO_ATTR_PARAM_##Attr) {                      \
+    return Call<pto::ops::OpId::k##Camel>(Operands{dst, PTO_SOURCE_ARGS_##n(s0, s1),         \
+                                                   PTO_TMP_ARG_##Tmp, PTO_ATTR_ARG_##Attr});  \
+  }
+#include "operations.def"
+#undef PTO_OPERATION
 
 }  // extern "C"

@@ -27,15 +27,21 @@ struct Operands {
 };
 
 enum class OpId : uint8_t {
-#define PTO_OPERATION(Camel, UPPER, mnemonic) k##Camel,
+#define PTO_OPERATION(Camel, UPPER, mnemonic, ...) k##Camel,
 #include "operations.def"
 #undef PTO_OPERATION
 };
 constexpr size_t kOpCount = 0
-#define PTO_OPERATION(Camel, UPPER, mnemonic) +1
+#define PTO_OPERATION(Camel, UPPER, mnemonic, ...) +1
 #include "operations.def"
 #undef PTO_OPERATION
     ;
+
+// Where an operation's check and run come from (operations.def's Family).
+enum class Family : uint8_t {
+  kSpecial,  // written by hand in ops.cc
+  kBinary,   // elementwise dst = f(src0, src1): the family's rules and kernels
+};
 
 // How the C function treats tmp.
 enum class TmpRole : uint8_t {
@@ -51,10 +57,15 @@ enum class AttrKind : uint8_t {
   kDivPrecision,  // #pto<div_precision ...>: division is always correctly rounded
 };
 
+// How many values the attribute's enum argument takes (0: no argument).
+constexpr int AttrValueCount(AttrKind kind) { return kind == AttrKind::kPowPrecision ? 2 : 0; }
+
 struct OpDescriptor {
   OpId id;
+  Family family;
   const char* mnemonic;    // "tpow": PTO assembly spells it `tpow` or `pto.tpow`
   const char* c_function;  // "pto_tpow": names every refusal
+  const char* summary;     // operations.def's one line
   uint8_t source_count;    // 1 or 2
   const char* source_names[2];
   TmpRole tmp;

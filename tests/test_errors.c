@@ -1,4 +1,4 @@
-/* Argument checking of the five operations: every status each one can
+/* Argument checking of every operation: every status each one can
  * return, the documented order of checks (the first failing rule decides),
  * pto_last_error() naming the function and the operand, nothing written on
  * failure, and the per-thread error message. */
@@ -193,15 +193,72 @@ static void run_error_case(const error_case *c, size_t index, rng *r) {
     }
 }
 
+/* The Binary family's refusals, for each of its rows: each operand NULL,
+ * a dtype its HOST list lacks (where it lacks one), each source's dtype and
+ * valid region apart from dst's, and two rules broken at once (the first in
+ * the contract's order decides). */
+static size_t family_cases(op_id op, error_case *out) {
+    size_t n = 0;
+    const op_info *row = op_row(op);
+    if (row->family != OP_FAMILY_BINARY) return 0;
+    /* An accepted dtype, one of another width, and a refused one if any. */
+    int ok = -1, other = -1, refused = -1;
+    for (int dt = PTO_FLOAT32; dt >= PTO_INT8; --dt) {
+        if (!op_accepts(op, PTO_PROFILE_HOST, (pto_dtype)dt)) {
+            if (refused < 0) refused = dt;
+        } else if (ok < 0) {
+            ok = dt;
+        }
+    }
+    for (int dt = PTO_INT8; dt <= PTO_FLOAT32; ++dt)
+        if (dt != ok && op_accepts(op, PTO_PROFILE_HOST, (pto_dtype)dt)) other = dt;
+    assert_true(ok >= 0 && other >= 0);
+    const operand_spec full = FULL(ok), nul = NUL;
+    const operand_spec wrong_type = FULL(other), narrow = T(ok, 16, 16, 16, 8);
+    const char *const names[3] = {"dst", row->source_names[0], row->source_names[1]};
+    for (int k = 0; k < 3; ++k) { /* NULL operands */
+        error_case c = {op, 0, {full, full, full, nul}, PTO_ERR_NULL_ARGUMENT, names[k]};
+        c.operand[k] = nul;
+        out[n++] = c;
+    }
+    if (refused >= 0) {
+        const operand_spec bad = FULL(refused);
+        out[n++] = (error_case){op, 0, {bad, bad, bad, nul}, PTO_ERR_UNSUPPORTED_DTYPE, "dst"};
+        out[n++] = (error_case){op, 0, {bad, wrong_type, nul, nul}, PTO_ERR_NULL_ARGUMENT, names[2]};
+    }
+    for (int k = 1; k < 3; ++k) { /* sources apart from dst */
+        error_case c = {op, 0, {full, full, full, nul}, PTO_ERR_DTYPE_MISMATCH, names[k]};
+        c.operand[k] = wrong_type;
+        out[n++] = c;
+        c.operand[k] = narrow;
+        c.expected = PTO_ERR_SHAPE_MISMATCH;
+        out[n++] = c;
+    }
+    /* dtype before region: src1 of another dtype, src0 of another region. */
+    out[n++] = (error_case){op, 0, {full, narrow, wrong_type, nul}, PTO_ERR_DTYPE_MISMATCH, names[2]};
+    return n;
+}
+
 static void test_operation_errors(void **state) {
     (void)state;
     rng r = {99};
-    bool seen[5][PTO_ERR_OUT_OF_MEMORY + 1] = {{false}};
+    bool seen[OP_COUNT][PTO_ERR_OUT_OF_MEMORY + 1] = {{false}};
     for (size_t i = 0; i < COUNT(kCases); ++i) {
         run_error_case(&kCases[i], i, &r);
         seen[kCases[i].op][kCases[i].expected] = true;
     }
-    /* Every status each operation can return was produced at least once. */
+    size_t family_count = 0;
+    for (int op = 0; op < OP_COUNT; ++op) {
+        error_case cases[16];
+        const size_t n = family_cases((op_id)op, cases);
+        for (size_t i = 0; i < n; ++i) {
+            run_error_case(&cases[i], COUNT(kCases) + family_count + i, &r);
+            seen[op][cases[i].expected] = true;
+        }
+        family_count += n;
+    }
+    /* Every status each operation can return was produced at least once:
+     * the five of 0.3 as listed, every Binary row those of its family. */
     static const pto_status kReachable[5][6] = {
         {PTO_ERR_NULL_ARGUMENT, PTO_ERR_INVALID_ARGUMENT, PTO_ERR_UNSUPPORTED_DTYPE,
          PTO_ERR_DTYPE_MISMATCH, PTO_ERR_ALIASING, PTO_ERR_SHAPE_MISMATCH},
@@ -210,11 +267,18 @@ static void test_operation_errors(void **state) {
         {PTO_ERR_NULL_ARGUMENT, PTO_ERR_UNSUPPORTED_DTYPE, PTO_ERR_DTYPE_MISMATCH, PTO_ERR_SHAPE_MISMATCH},
         {PTO_ERR_NULL_ARGUMENT, PTO_ERR_DTYPE_MISMATCH, PTO_ERR_SHAPE_MISMATCH},
     };
-    for (int op = 0; op < 5; ++op)
-        for (int k = 0; k < 6 && kReachable[op][k] != PTO_OK; ++k)
-            if (!seen[op][kReachable[op][k]])
-                fail_msg("%s never returned %s", op_name((op_id)op), pto_status_string(kReachable[op][k]));
-    print_message("[errors] %zu refused calls checked\n", COUNT(kCases));
+    static const pto_status kBinaryReachable[6] = {PTO_ERR_NULL_ARGUMENT, PTO_ERR_DTYPE_MISMATCH,
+                                                   PTO_ERR_SHAPE_MISMATCH};
+    for (int op = 0; op < OP_COUNT; ++op) {
+        const pto_status *reachable =
+            op_row((op_id)op)->family == OP_FAMILY_SPECIAL ? kReachable[op] : kBinaryReachable;
+        assert_true(op_row((op_id)op)->family != OP_FAMILY_SPECIAL || op < 5);
+        for (int k = 0; k < 6 && reachable[k] != PTO_OK; ++k)
+            if (!seen[op][reachable[k]])
+                fail_msg("%s never returned %s", op_name((op_id)op), pto_status_string(reachable[k]));
+    }
+    print_message("[errors] %zu refused calls checked (%zu of them the Binary family's)\n",
+                  COUNT(kCases) + family_count, family_count);
 }
 
 /* One-element calls that differ from a common call only where the full

@@ -229,6 +229,12 @@ static void random_input(rng *r, const identity_row *row, uint32_t *a, uint32_t 
         break;
     case OP_TPRELU:
         break;
+    default: /* the Binary family: the arithmetic edge cases */
+        if (ref_is_float(dt)) {
+            float_arith_input(r, row->op, dt, a, b);
+            return;
+        }
+        break;
     }
     *a = any_value(r, dt);
     *b = any_value(r, dt);
@@ -384,7 +390,7 @@ static const pto_dtype kAllDtypes[] = {PTO_FLOAT32, PTO_FLOAT16, PTO_BFLOAT16, P
 static const pto_dtype kFloatDtypes[] = {PTO_FLOAT32, PTO_FLOAT16, PTO_BFLOAT16};
 static const pto_dtype kF32F16[] = {PTO_FLOAT32, PTO_FLOAT16};
 
-static identity_row rows[64];
+static identity_row rows[64 + 9 * OP_COUNT];
 static size_t row_count;
 
 static void add_rows(op_id op, pto_pow_algorithm algo, const pto_dtype *dts, size_t n) {
@@ -404,6 +410,12 @@ int main(void) {
     add_rows(OP_TPRELU, PTO_POW_DEFAULT, kAllDtypes, COUNT(kAllDtypes));
     add_rows(OP_TCOLEXPANDDIV, PTO_POW_DEFAULT, kF32F16, COUNT(kF32F16));
     add_rows(OP_TPARTADD, PTO_POW_DEFAULT, kAllDtypes, COUNT(kAllDtypes));
+    for (int op = 0; op < OP_COUNT; ++op) { /* every other row, every HOST dtype */
+        if (op_row((op_id)op)->family == OP_FAMILY_SPECIAL) continue;
+        for (size_t i = 0; i < COUNT(kAllDtypes); ++i)
+            if (op_accepts((op_id)op, PTO_PROFILE_HOST, kAllDtypes[i]))
+                add_rows((op_id)op, PTO_POW_DEFAULT, &kAllDtypes[i], 1);
+    }
     struct CMUnitTest tests[row_count];
     for (size_t i = 0; i < row_count; ++i)
         tests[i] = (struct CMUnitTest){rows[i].name, test_identity, NULL, NULL, &rows[i]};

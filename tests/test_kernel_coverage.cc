@@ -23,6 +23,7 @@ extern "C" {
 
 #include "dtype_rules.h"
 #include "pto_c.h"
+#include "support.h"
 
 namespace {
 
@@ -99,28 +100,36 @@ bool RunCell(OpDtypes op, pto_profile profile, pto_dtype dtype) {
   Tile dst = NewTile(dtype, kRows, kCols);
   FillSentinel(dst.get());
   pto_status status = PTO_OK;
-  switch (op) {
-    case OpDtypes::kPowDefault:
+  const bool is_operation = static_cast<int>(op) < OP_COUNT;
+  if (is_operation && op_row(static_cast<op_id>(op))->family == OP_FAMILY_BINARY) {
+    // f(1, 2): every Binary row's result differs from the sentinel pattern.
+    Tile src0 = NewTile(dtype, kRows, kCols), src1 = NewTile(dtype, kRows, kCols);
+    Fill(src0.get(), 1);
+    Fill(src1.get(), 2);
+    status = op_call(static_cast<op_id>(op), PTO_POW_DEFAULT, dst.get(), src0.get(), src1.get(),
+                     nullptr);
+  } else switch (op) {
+    case OpDtypes::kTpow:
     case OpDtypes::kPowHighPrecision: {  // 2^1 = 2
       Tile base = NewTile(dtype, kRows, kCols), exp = NewTile(dtype, kRows, kCols);
       Tile tmp = NewTile(dtype, kRows, kCols);
       Fill(base.get(), 2);
       Fill(exp.get(), 1);
       status = pto_tpow(dst.get(), base.get(), exp.get(), tmp.get(),
-                        op == OpDtypes::kPowDefault ? PTO_POW_DEFAULT : PTO_POW_HIGH_PRECISION);
+                        op == OpDtypes::kTpow ? PTO_POW_DEFAULT : PTO_POW_HIGH_PRECISION);
       break;
     }
-    case OpDtypes::kRsqrt: {  // 1/sqrt(4) = 0.5
+    case OpDtypes::kTrsqrt: {  // 1/sqrt(4) = 0.5
       Tile src = NewTile(dtype, kRows, kCols);
       Fill(src.get(), 4);
       status = pto_trsqrt(dst.get(), src.get());
       break;
     }
-    case OpDtypes::kPrelu:
+    case OpDtypes::kTprelu:
     case OpDtypes::kPreluTmp: {  // 3 > 0: 3; the tmp row runs FLOAT32 with a tmp of `dtype`
-      const pto_dtype dt = op == OpDtypes::kPrelu ? dtype : PTO_FLOAT32;
-      const pto_dtype tmp_dt = op == OpDtypes::kPrelu ? PTO_UINT8 : dtype;
-      if (op == OpDtypes::kPreluTmp && !pto::Accepts(OpDtypes::kPrelu, profile, dt)) return true;
+      const pto_dtype dt = op == OpDtypes::kTprelu ? dtype : PTO_FLOAT32;
+      const pto_dtype tmp_dt = op == OpDtypes::kTprelu ? PTO_UINT8 : dtype;
+      if (op == OpDtypes::kPreluTmp && !pto::Accepts(OpDtypes::kTprelu, profile, dt)) return true;
       dst = NewTile(dt, kRows, kCols);
       FillSentinel(dst.get());
       Tile src0 = NewTile(dt, kRows, kCols), src1 = NewTile(dt, kRows, kCols);
@@ -130,14 +139,14 @@ bool RunCell(OpDtypes op, pto_profile profile, pto_dtype dtype) {
       status = pto_tprelu(dst.get(), src0.get(), src1.get(), tmp.get());
       break;
     }
-    case OpDtypes::kColExpandDiv: {  // 6 / 3 = 2
+    case OpDtypes::kTcolexpanddiv: {  // 6 / 3 = 2
       Tile src0 = NewTile(dtype, kRows, kCols), src1 = NewTile(dtype, 1, kCols);
       Fill(src0.get(), 6);
       Fill(src1.get(), 3);
       status = pto_tcolexpanddiv(dst.get(), src0.get(), src1.get());
       break;
     }
-    case OpDtypes::kPartAdd: {  // 1 + 2 = 3 in the corner, 1 elsewhere
+    case OpDtypes::kTpartadd: {  // 1 + 2 = 3 in the corner, 1 elsewhere
       Tile src0 = NewTile(dtype, kRows, kCols), src1 = NewTile(dtype, kRows, kCols);
       assert_int_equal(pto_tile_set_valid(src1.get(), kRows - 1, kCols - 5), PTO_OK);
       Fill(src0.get(), 1);
@@ -158,6 +167,7 @@ bool RunCell(OpDtypes op, pto_profile profile, pto_dtype dtype) {
       break;
     }
     case OpDtypes::kCount: return false;
+    default: fail_msg("%s: an operation of no family this test knows", where);
   }
   assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
   if (status != PTO_OK)

@@ -492,12 +492,29 @@ static void test_float16_reciprocal_rounds_like_division(void **state) {
 }
 
 int main(void) {
-    struct CMUnitTest tests[COUNT(kElementwise) + 3];
+    /* The five of 0.3 as listed, then every other operations.def row in the
+     * dtypes HOST accepts for it. */
+    elementwise_test family[OP_COUNT];
+    char family_names[OP_COUNT][48];
+    size_t family_count = 0;
+    for (int op = 0; op < OP_COUNT; ++op) {
+        if (op_row((op_id)op)->family == OP_FAMILY_SPECIAL) continue;
+        snprintf(family_names[family_count], sizeof(family_names[0]), "%s (HOST dtypes)",
+                 op_mnemonic((op_id)op));
+        family[family_count] = (elementwise_test){family_names[family_count], (op_id)op,
+                                                  op_row((op_id)op)->dtypes[PTO_PROFILE_HOST],
+                                                  PTO_POW_DEFAULT};
+        ++family_count;
+    }
+    struct CMUnitTest tests[COUNT(kElementwise) + OP_COUNT + 3];
+    size_t n = 0;
     for (size_t i = 0; i < COUNT(kElementwise); ++i)
-        tests[i] = (struct CMUnitTest){kElementwise[i].name, test_elementwise, NULL, NULL,
-                                       (void *)&kElementwise[i]};
-    tests[COUNT(kElementwise)] = (struct CMUnitTest)cmocka_unit_test(test_tpartadd);
-    tests[COUNT(kElementwise) + 1] = (struct CMUnitTest)cmocka_unit_test(test_colexpanddiv_is_division);
-    tests[COUNT(kElementwise) + 2] = (struct CMUnitTest)cmocka_unit_test(test_float16_reciprocal_rounds_like_division);
-    return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
+        tests[n++] = (struct CMUnitTest){kElementwise[i].name, test_elementwise, NULL, NULL,
+                                         (void *)&kElementwise[i]};
+    for (size_t i = 0; i < family_count; ++i)
+        tests[n++] = (struct CMUnitTest){family[i].name, test_elementwise, NULL, NULL, &family[i]};
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tpartadd);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_colexpanddiv_is_division);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_float16_reciprocal_rounds_like_division);
+    return _cmocka_run_group_tests("ops", tests, n, NULL, NULL);
 }

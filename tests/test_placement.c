@@ -613,6 +613,7 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
 }
 
 static bool host_supports(op_id op, pto_pow_algorithm algo, pto_dtype dt) {
+    if (op_row(op)->family != OP_FAMILY_SPECIAL) return op_accepts(op, PTO_PROFILE_HOST, dt);
     if (op == OP_TRSQRT || op == OP_TCOLEXPANDDIV) return dt == PTO_FLOAT32 || dt == PTO_FLOAT16;
     if (op == OP_TPOW && algo == PTO_POW_HIGH_PRECISION) return ref_is_float(dt);
     return true;
@@ -628,7 +629,7 @@ static void placed_ops_body(void *ctx, size_t target_index, const char *target) 
         {2, 70, 2, 65, 2, 65},
         {5, 17, 4, 9, 1, 3},
     };
-    for (int op = OP_TPOW; op <= OP_TPARTADD; ++op)
+    for (int op = 0; op < OP_COUNT; ++op)
         for (int algo = 0; algo <= (op == OP_TPOW ? 1 : 0); ++algo)
             for (int dt = PTO_INT8; dt <= PTO_FLOAT32; ++dt) {
                 if (!host_supports((op_id)op, (pto_pow_algorithm)algo, (pto_dtype)dt)) continue;

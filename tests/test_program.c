@@ -61,8 +61,8 @@ typedef struct {
     uint32_t src1_rows, src1_valid_rows, src1_valid_cols; /* tcolexpanddiv, tpartadd */
 } op_case;
 
-static int source_count(op_id op) { return op == OP_TRSQRT ? 1 : 2; }
-static bool tmp_allowed(op_id op) { return op == OP_TPOW || op == OP_TPRELU; }
+static int source_count(op_id op) { return op_row(op)->source_count; }
+static bool tmp_allowed(op_id op) { return op_row(op)->tmp != OP_TMP_NONE; }
 
 static void tile_type(char *out, size_t n, text_form form, pto_dtype dt, uint32_t rows, uint32_t cols,
                       uint32_t vr, uint32_t vc) {
@@ -192,7 +192,7 @@ static void check_case(const op_case *c, text_form form, pto_profile profile, rn
 static void test_every_form_matches_the_c_call(void **state) {
     (void)state;
     rng r = {0x5eed};
-    for (int op = OP_TPOW; op <= OP_TPARTADD; ++op) {
+    for (int op = 0; op < OP_COUNT; ++op) {
         for (int algo = 0; algo < (op == OP_TPOW ? 2 : 1); ++algo) {
             for (size_t d = 0; d < COUNT(kDtypes); ++d) {
                 for (int with_tmp = 0; with_tmp <= (tmp_allowed((op_id)op) ? 1 : 0); ++with_tmp) {

@@ -1,5 +1,7 @@
 // Elementwise binary family: PReLU and addition (and the copy that TPARTADD
-// uses where only one source is valid).
+// uses where only one source is valid), and every Binary row of
+// operations.def, whose functor CamelOp is defined here: a functor computes
+// one vector of results in the lanes of its Tag<T> (T the storage type).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/kernels/binary.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -38,6 +40,16 @@ struct AddOp {
   HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
     return hn::Add(x, y);
   }
+};
+
+// ---- the Binary rows' functors ----
+
+// Correctly rounded in every dtype: a float16 or bfloat16 sum computed in
+// float32 lanes and rounded once more is the correctly rounded sum (float32
+// has more than 2p + 2 bits for p = 11 or 8); integers wrap.
+struct TaddOp : AddOp {
+  template <typename T>
+  using Tag = AddTag<T>;
 };
 
 // dst = op(a, b) over a region of T, in Tag<T>'s lanes.
@@ -82,6 +94,21 @@ void AddContiguousImpl(pto_dtype dtype, size_t n, void* dst, const void* a, cons
   BinaryContiguous<AddTag, AddOp>(dtype, n, dst, a, b);
 }
 
+// CamelImpl and CamelContiguousImpl for each Binary row.
+#define PTO_BINARY_IMPL_Special(Camel)
+#define PTO_BINARY_IMPL_Binary(Camel)                                                         \
+  void Camel##Impl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,      \
+                   const kernels::ConstPlane& a, const kernels::ConstPlane& b) {              \
+    BinaryImpl<Camel##Op::Tag, Camel##Op>(dtype, rows, cols, dst, a, b);                      \
+  }                                                                                           \
+  void Camel##ContiguousImpl(pto_dtype dtype, size_t n, void* dst, const void* a,             \
+                             const void* b) {                                                 \
+    BinaryContiguous<Camel##Op::Tag, Camel##Op>(dtype, n, dst, a, b);                         \
+  }
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_BINARY_IMPL_##Fam(Camel)
+#include "../operations.def"
+#undef PTO_OPERATION
+
 }  // namespace HWY_NAMESPACE
 }  // namespace pto
 HWY_AFTER_NAMESPACE();
@@ -112,6 +139,21 @@ void PreluContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const 
 void AddContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b) {
   PTO_DYNAMIC_DISPATCH(AddContiguousImpl)(dtype, n, dst, a, b);
 }
+
+#define PTO_BINARY_ENTRIES_Special(Camel)
+#define PTO_BINARY_ENTRIES_Binary(Camel)                                                     \
+  HWY_EXPORT(Camel##Impl);                                                                   \
+  HWY_EXPORT(Camel##ContiguousImpl);                                                         \
+  void Camel(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a, \
+             const ConstPlane& b) {                                                          \
+    PTO_DYNAMIC_DISPATCH(Camel##Impl)(dtype, rows, cols, dst, a, b);                         \
+  }                                                                                          \
+  void Camel##Contiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b) { \
+    PTO_DYNAMIC_DISPATCH(Camel##ContiguousImpl)(dtype, n, dst, a, b);                        \
+  }
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_BINARY_ENTRIES_##Fam(Camel)
+#include "../operations.def"
+#undef PTO_OPERATION
 
 void Copy(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src) {
   // Rows of distinct tiles never overlap; memcpy is already vectorised.

@@ -87,6 +87,18 @@ void RsqrtContiguous(pto_dtype dtype, size_t n, void* dst, const void* src);
 void PreluContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b);
 void AddContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b);
 
+// The Binary family of operations.def: for a row Camel, Camel(...) computes
+// dst = CamelOp(a, b) elementwise (binary.cc) and CamelContiguous the same
+// over n contiguous elements.
+#define PTO_BINARY_KERNELS_Special(Camel)
+#define PTO_BINARY_KERNELS_Binary(Camel)                                                  \
+  void Camel(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a, \
+             const ConstPlane& b);                                                        \
+  void Camel##Contiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b);
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_BINARY_KERNELS_##Fam(Camel)
+#include "../operations.def"
+#undef PTO_OPERATION
+
 // Converts n floats to FLOAT16/BFLOAT16/FLOAT32 with round-to-nearest-even
 // and back (convert.cc).
 void FromF32(pto_dtype dtype, size_t n, void* dst, const float* src);

@@ -917,6 +917,46 @@ static void op_pow(reader *r, state *st) {
     snapshots_free(&before);
 }
 
+/* An operation of the Binary family: the family's rules in the contract's
+ * order, with the dtypes of its operations.def row under the profile, and
+ * its elementwise reference. */
+static void op_elementwise(reader *r, state *st, op_id op) {
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *a = take_tile(r, st);
+    const pto_tile *b = take_tile(r, st);
+    const char *fn = op_name(op);
+
+    pto_status want = PTO_OK;
+    const pto_tile *const typed[3] = {dst, a, b};
+    if (dst == NULL || a == NULL || b == NULL)
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if (!op_accepts(op, g_profile, pto_tile_dtype(dst)))
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    else if (!dtypes_equal(typed, 3))
+        want = PTO_ERR_DTYPE_MISMATCH;
+    else if (clashes_with_dst(a, dst) || clashes_with_dst(b, dst))
+        want = PTO_ERR_ALIASING;
+    else if (!same_region(a, dst) || !same_region(b, dst))
+        want = PTO_ERR_SHAPE_MISMATCH;
+
+    const pto_tile *const operands[3] = {dst, a, b};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 3);
+    const pto_status got = op_call(op, PTO_POW_DEFAULT, dst, (pto_tile *)a, (pto_tile *)b, NULL);
+    check_status(fn, got, want);
+    check_operands_unchanged(&before, got, dst, fn);
+    if (got == PTO_OK) {
+        const snapshot *sd = snapshot_of(&before, dst);
+        check_outside_region(sd, dst, fn);
+        unsigned char *want_bytes = expected_from(sd, op_binary_reference(op),
+                                                  snapshot_of(&before, a),
+                                                  snapshot_of(&before, b), 0, NULL);
+        check_values(dst, want_bytes, fn);
+        free(want_bytes);
+    }
+    snapshots_free(&before);
+}
+
 /* One instruction call, its rules and checks by operation. */
 static void op_instruction(reader *r, state *st, op_id op) {
     switch (op) {
@@ -925,6 +965,7 @@ static void op_instruction(reader *r, state *st, op_id op) {
     case OP_TPRELU:
     case OP_TCOLEXPANDDIV:
     case OP_TPARTADD: op_binary(r, st, op); break;
+    default: op_elementwise(r, st, op); break; /* the Binary family */
     }
 }
 

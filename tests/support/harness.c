@@ -157,19 +157,6 @@ void assert_tile_unchanged(const pto_tile *t, const uint32_t *snapshot, const ch
 
 /* ---- operations ---- */
 
-pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *src0,
-                   pto_tile *src1, pto_tile *tmp) {
-    switch (op) {
-    case OP_TPOW: return pto_tpow(dst, src0, src1, tmp, algo);
-    case OP_TRSQRT: return pto_trsqrt(dst, src0);
-    case OP_TPRELU: return pto_tprelu(dst, src0, src1, tmp);
-    case OP_TCOLEXPANDDIV: return pto_tcolexpanddiv(dst, src0, src1);
-    case OP_TPARTADD: return pto_tpartadd(dst, src0, src1);
-    }
-    fail_msg("unknown op %d", (int)op);
-    return PTO_ERR_INVALID_ARGUMENT;
-}
-
 uint32_t op_reference(op_id op, pto_dtype dt, uint32_t a, uint32_t b) {
     switch (op) {
     case OP_TPOW: return ref_pow(dt, a, b);
@@ -177,6 +164,12 @@ uint32_t op_reference(op_id op, pto_dtype dt, uint32_t a, uint32_t b) {
     case OP_TPRELU: return ref_prelu(dt, a, b);
     case OP_TCOLEXPANDDIV: return ref_div(dt, a, b);
     case OP_TPARTADD: return ref_add(dt, a, b);
+#define PTO_REFERENCE_CASE_Special(UPPER, mnemonic)
+#define PTO_REFERENCE_CASE_Binary(UPPER, mnemonic) \
+    case OP_##UPPER: return ref_##mnemonic(dt, a, b);
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_REFERENCE_CASE_##Fam(UPPER, mnemonic)
+#include "../../src/operations.def"
+#undef PTO_OPERATION
     }
     return 0;
 }

@@ -62,10 +62,6 @@ uint32_t *tile_snapshot(const pto_tile *t);
 void assert_tile_unchanged(const pto_tile *t, const uint32_t *snapshot, const char *what);
 
 /* ---- operations ---- */
-/* Calls the operation; src1 is ignored by trsqrt, tmp/algo by all but tpow
- * (tprelu passes tmp through). */
-pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *src0,
-                   pto_tile *src1, pto_tile *tmp);
 /* The reference for one element: pow(a, b), rsqrt(a), prelu(a, b), a / b, a + b. */
 uint32_t op_reference(op_id op, pto_dtype dt, uint32_t a, uint32_t b);
 

@@ -1,9 +1,9 @@
-/* The operations' names, from src/operations.def. */
+/* The operations' rows, from src/operations.def. */
 #include "support.h"
 
 const char *op_mnemonic(op_id op) {
     static const char *const names[] = {
-#define PTO_OPERATION(Camel, UPPER, mnemonic) #mnemonic,
+#define PTO_OPERATION(Camel, UPPER, mnemonic, ...) #mnemonic,
 #include "../../src/operations.def"
 #undef PTO_OPERATION
     };
@@ -12,9 +12,92 @@ const char *op_mnemonic(op_id op) {
 
 const char *op_name(op_id op) {
     static const char *const names[] = {
-#define PTO_OPERATION(Camel, UPPER, mnemonic) "pto_" #mnemonic,
+#define PTO_OPERATION(Camel, UPPER, mnemonic, ...) "pto_" #mnemonic,
 #include "../../src/operations.def"
 #undef PTO_OPERATION
     };
     return names[op];
 }
+
+/* operations.def's dtype names, as bits (ALL and FLOAT as their sets). */
+enum {
+    INT8 = 1u << PTO_INT8,
+    UINT8 = 1u << PTO_UINT8,
+    INT16 = 1u << PTO_INT16,
+    UINT16 = 1u << PTO_UINT16,
+    INT32 = 1u << PTO_INT32,
+    UINT32 = 1u << PTO_UINT32,
+    FLOAT16 = 1u << PTO_FLOAT16,
+    BFLOAT16 = 1u << PTO_BFLOAT16,
+    FLOAT32 = 1u << PTO_FLOAT32,
+    FLOAT = FLOAT16 | BFLOAT16 | FLOAT32,
+    ALL = INT8 | UINT8 | INT16 | UINT16 | INT32 | UINT32 | FLOAT,
+};
+
+/* The union of a parenthesised list of up to nine of the names above, as a
+ * constant expression. */
+#define PTO_TEST_OR_(a, b, c, d, e, f, g, h, i, ...) (a | b | c | d | e | f | g | h | i)
+#define PTO_TEST_MASK(...) PTO_TEST_OR_(__VA_ARGS__, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+#define PTO_TEST_SOURCE1_NAME_1(name) NULL
+#define PTO_TEST_SOURCE1_NAME_2(name) name
+#define PTO_TEST_FAMILY_Special OP_FAMILY_SPECIAL
+#define PTO_TEST_FAMILY_Binary OP_FAMILY_BINARY
+#define PTO_TEST_TMP_None OP_TMP_NONE
+#define PTO_TEST_TMP_Optional OP_TMP_OPTIONAL
+#define PTO_TEST_TMP_Required OP_TMP_REQUIRED
+#define PTO_TEST_ATTR_None OP_ATTR_NONE
+#define PTO_TEST_ATTR_PowPrecision OP_ATTR_POW_PRECISION
+#define PTO_TEST_ATTR_DivPrecision OP_ATTR_DIV_PRECISION
+
+const op_info *op_row(op_id op) {
+    static const op_info rows[] = {
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, host, a2a3, a5, ...) \
+        {PTO_TEST_FAMILY_##Fam,                                                                \
+         n,                                                                                    \
+         {#s0, PTO_TEST_SOURCE1_NAME_##n(#s1)},                                                \
+         PTO_TEST_TMP_##Tmp,                                                                   \
+         PTO_TEST_ATTR_##Attr,                                                                 \
+         {PTO_TEST_MASK host, PTO_TEST_MASK a2a3, PTO_TEST_MASK a5},                            \
+         {#host, #a2a3, #a5}},
+#include "../../src/operations.def"
+#undef PTO_OPERATION
+    };
+    return &rows[op];
+}
+
+bool op_accepts(op_id op, pto_profile profile, pto_dtype dt) {
+    return (op_row(op)->dtypes[profile] >> dt) & 1u;
+}
+
+pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *src0,
+                   pto_tile *src1, pto_tile *tmp) {
+    (void)src1, (void)tmp, (void)algo;
+    switch (op) {
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, ...)                     \
+    case OP_##UPPER:                                                                                \
+        return pto_##mnemonic(dst, PTO_TEST_SOURCE_ARGS_##n(src0, src1) PTO_TEST_TMP_ARG_##Tmp(tmp) \
+                                       PTO_TEST_ATTR_ARG_##Attr(algo));
+#include "../../src/operations.def"
+#undef PTO_OPERATION
+    }
+    return PTO_ERR_INVALID_ARGUMENT;
+}
+
+/* A Binary row's reference and C function; NULLs for any other row. */
+typedef struct {
+    op_element_reference reference;
+    op_binary_call function;
+} binary_entry;
+
+#define PTO_TEST_BINARY_ENTRY_Special(mnemonic) {NULL, NULL}
+#define PTO_TEST_BINARY_ENTRY_Binary(mnemonic) {ref_##mnemonic, pto_##mnemonic}
+static const binary_entry kBinaryEntries[] = {
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_TEST_BINARY_ENTRY_##Fam(mnemonic),
+#include "../../src/operations.def"
+#undef PTO_OPERATION
+};
+
+op_element_reference op_binary_reference(op_id op) { return kBinaryEntries[op].reference; }
+
+op_binary_call op_binary_function(op_id op) { return kBinaryEntries[op].function; }

@@ -78,3 +78,7 @@ uint32_t ref_add(pto_dtype dt, uint32_t a, uint32_t b) {
     if (ref_is_float(dt)) return ref_from_double(dt, ref_to_double(dt, a) + ref_to_double(dt, b));
     return ref_int_wrap(dt, (uint64_t)ref_int_value(dt, a) + (uint64_t)ref_int_value(dt, b));
 }
+
+/* ---- the Binary rows of operations.def ---- */
+
+uint32_t ref_tadd(pto_dtype dt, uint32_t a, uint32_t b) { return ref_add(dt, a, b); }

@@ -23,18 +23,57 @@ extern "C" {
 
 /* ---- operations ---- */
 typedef enum {
-#define PTO_OPERATION(Camel, UPPER, mnemonic) OP_##UPPER,
+#define PTO_OPERATION(Camel, UPPER, mnemonic, ...) OP_##UPPER,
 #include "../../src/operations.def"
 #undef PTO_OPERATION
 } op_id;
 enum {
     OP_COUNT = 0
-#define PTO_OPERATION(Camel, UPPER, mnemonic) +1
+#define PTO_OPERATION(Camel, UPPER, mnemonic, ...) +1
 #include "../../src/operations.def"
 #undef PTO_OPERATION
 };
 const char *op_mnemonic(op_id op); /* "tpow", as PTO assembly spells it */
 const char *op_name(op_id op);     /* "pto_tpow", the C function */
+
+/* An operation's row of operations.def, as the tests read it. */
+typedef enum { OP_FAMILY_SPECIAL, OP_FAMILY_BINARY } op_family;
+typedef enum { OP_TMP_NONE, OP_TMP_OPTIONAL, OP_TMP_REQUIRED } op_tmp_role;
+typedef enum { OP_ATTR_NONE, OP_ATTR_POW_PRECISION, OP_ATTR_DIV_PRECISION } op_attr_kind;
+typedef struct {
+    op_family family;
+    int source_count;            /* 1 or 2 */
+    const char *source_names[2]; /* NULL past source_count */
+    op_tmp_role tmp;
+    op_attr_kind attr;
+    uint32_t dtypes[3];          /* dst's dtypes under HOST, A2A3, A5: bit 1 << dtype */
+    const char *dtype_lists[3];  /* the same as operations.def spells them: "(INT32, INT16)" */
+} op_info;
+const op_info *op_row(op_id op);
+/* Calls the operation's C function with the operands its row has: src1
+ * unless it takes one source, tmp unless it has none, algo where its
+ * attribute is the pow algorithm. */
+pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *src0,
+                   pto_tile *src1, pto_tile *tmp);
+/* ref_<mnemonic> of a Binary row; NULL for any other. */
+typedef uint32_t (*op_element_reference)(pto_dtype dt, uint32_t a, uint32_t b);
+op_element_reference op_binary_reference(op_id op);
+/* The C function of a Binary row; NULL for any other. */
+typedef pto_status (*op_binary_call)(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+op_binary_call op_binary_function(op_id op);
+/* Whether dst dtype dt is accepted under profile (for tpow: DEFAULT's list). */
+bool op_accepts(op_id op, pto_profile profile, pto_dtype dt);
+
+/* The call of a row's C function from the shared operand set (dst, src0,
+ * src1, tmp, algo): what each role passes. */
+#define PTO_TEST_SOURCE_ARGS_1(src0, src1) src0
+#define PTO_TEST_SOURCE_ARGS_2(src0, src1) src0, src1
+#define PTO_TEST_TMP_ARG_None(tmp)
+#define PTO_TEST_TMP_ARG_Optional(tmp) , tmp
+#define PTO_TEST_TMP_ARG_Required(tmp) , tmp
+#define PTO_TEST_ATTR_ARG_None(algo)
+#define PTO_TEST_ATTR_ARG_DivPrecision(algo)
+#define PTO_TEST_ATTR_ARG_PowPrecision(algo) , algo
 
 /* ---- element types ---- */
 bool ref_is_float(pto_dtype dt);
@@ -82,6 +121,14 @@ uint32_t ref_rsqrt(pto_dtype dt, uint32_t x);
 uint32_t ref_prelu(pto_dtype dt, uint32_t x, uint32_t slope);
 uint32_t ref_div(pto_dtype dt, uint32_t a, uint32_t b);
 uint32_t ref_add(pto_dtype dt, uint32_t a, uint32_t b);
+/* The reference of every operation outside the Special family:
+ * ref_<mnemonic>(dt, a, b), the correctly rounded (or, for integers, wrapped)
+ * result for one element (reference.c). */
+#define PTO_REFERENCE_DECL_Special(mnemonic)
+#define PTO_REFERENCE_DECL_Binary(mnemonic) uint32_t ref_##mnemonic(pto_dtype dt, uint32_t a, uint32_t b);
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_REFERENCE_DECL_##Fam(mnemonic)
+#include "../../src/operations.def"
+#undef PTO_OPERATION
 /* Integer power with wrap-around and the contract's negative exponents. */
 uint64_t ref_ipow(int64_t base, int64_t exp);
 
