@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # The ABI probe (meson.build here) compiles src/meson.build's pto_api_sources
 # again with debug info: a file that defines an exported function but is not
-# in that list leaves its types out of the check without any error. This
-# test finds, under SRC_DIR, every file that defines a function of
-# EXPECTED_SYMBOLS (tests/hardening/exported-symbols.txt) and compares that
-# set of files with the list meson passes.
-# Usage: check-api-sources.sh SRC_DIR EXPECTED_SYMBOLS API_SOURCE...
+# in that list leaves its types out of the check without any error. This test
+# finds, under SRC_DIR, every file that defines a function HEADER declares
+# (PTO_API) and compares that set of files with the list meson passes. The
+# operations' C functions are expanded from operations.def's rows
+# (pto_##mnemonic): for pto_<mnemonic> of a row, the file that expands it.
+# Usage: check-api-sources.sh SRC_DIR HEADER API_SOURCE...
 set -euo pipefail
-src=$(cd "$1" && pwd) expected=$2
+src=$(cd "$1" && pwd) header=$2
 shift 2
 status=0
+declared=$(grep -o '^PTO_API[^(]*(' "$header" | sed -E 's/.*[ *]([a-z0-9_]+)\($/\1/' | sort -u)
+operations=$(sed -nE 's/^PTO_OPERATION\([A-Za-z0-9]+, *[A-Z0-9_]+, *([a-z0-9_]+),.*/pto_\1/p' \
+               "$src/operations.def" | sort -u)
 
 # The list as meson passes it, relative to SRC_DIR.
 listed=$(for f in "$@"; do
@@ -24,13 +28,18 @@ defining=
 undefined=
 while read -r symbol; do
   [ -n "$symbol" ] || continue
-  files=$(cd "$src" && grep -rlE --include='*.c' --include='*.cc' \
-            "^[A-Za-z_][A-Za-z0-9_ *]*[ *]${symbol}\(" . | sed 's|^\./||' || true)
+  if grep -qx "$symbol" <<<"$operations"; then
+    pattern='^[^/]*[ *]pto_##mnemonic\('
+  else
+    pattern="^[A-Za-z_][A-Za-z0-9_ *]*[ *]${symbol}\\("
+  fi
+  files=$(cd "$src" && grep -rlE --include='*.c' --include='*.cc' "$pattern" . |
+            sed 's|^\./||' || true)
   if [ -z "$files" ]; then
     undefined+="$symbol"$'\n'
   fi
   defining+="$files"$'\n'
-done < "$expected"
+done <<<"$declared"
 defining=$(echo "$defining" | sed '/^$/d' | sort -u)
 
 if [ -n "$undefined" ]; then
