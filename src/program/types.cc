@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "dtype_rules.h"
+
 namespace pto {
 namespace program {
 namespace {
@@ -12,12 +14,11 @@ struct DtypeName {
   const char* spelling;
   pto_dtype dtype;
 };
-// PTOAS's spellings; the signless iN are the signed dtypes, as the NPU
-// instructions read them.
+// PTOAS's spellings (dtype_spellings.def).
 constexpr DtypeName kDtypeNames[] = {
-    {"f32", PTO_FLOAT32}, {"f16", PTO_FLOAT16},  {"bf16", PTO_BFLOAT16}, {"i8", PTO_INT8},
-    {"i16", PTO_INT16},   {"i32", PTO_INT32},    {"ui8", PTO_UINT8},     {"ui16", PTO_UINT16},
-    {"ui32", PTO_UINT32}, {"si8", PTO_INT8},     {"si16", PTO_INT16},    {"si32", PTO_INT32},
+#define PTO_DTYPE_SPELLING(spelling, dtype) {spelling, dtype},
+#include "program/dtype_spellings.def"
+#undef PTO_DTYPE_SPELLING
 };
 
 std::string_view Trim(std::string_view s) {
@@ -317,10 +318,13 @@ bool ParseScalarType(std::string_view name, Type* out) {
   } else if (name == "i1" || name == "i8" || name == "i16" || name == "i32" || name == "i64") {
     t.kind = TypeKind::kInt;
     t.bits = static_cast<uint8_t>(name == "i1" ? 1 : name == "i8" ? 8 : name == "i16" ? 16 : name == "i32" ? 32 : 64);
-  } else if (name == "f16" || name == "bf16" || name == "f32" || name == "f64") {
+  } else if (name == "f64") {
     t.kind = TypeKind::kFloat;
-    t.bits = static_cast<uint8_t>(name == "f32" ? 32 : name == "f64" ? 64 : 16);
-    t.dtype = name == "f16" ? PTO_FLOAT16 : name == "bf16" ? PTO_BFLOAT16 : PTO_FLOAT32;
+    t.bits = 64;
+    t.dtype = PTO_FLOAT32;
+  } else if (ParseDtype(name, &t.dtype) && IsFloatDtype(t.dtype)) {
+    t.kind = TypeKind::kFloat;
+    t.bits = static_cast<uint8_t>(pto_dtype_size(t.dtype) * 8);
   } else {
     return false;
   }

@@ -59,25 +59,27 @@ static int run_error(void) {
 
 /* ---- element types -------------------------------------------------------- */
 
-/* PTOAS spellings; the first of each dtype is the one printed. */
+/* PTOAS spellings, the front end's table; the first of each dtype is the one
+ * printed. */
 static const struct {
     const char *name;
     pto_dtype dtype;
 } kDtypeNames[] = {
-    {"f32", PTO_FLOAT32}, {"f16", PTO_FLOAT16}, {"bf16", PTO_BFLOAT16}, {"i8", PTO_INT8},
-    {"i16", PTO_INT16},   {"i32", PTO_INT32},   {"ui8", PTO_UINT8},     {"ui16", PTO_UINT16},
-    {"ui32", PTO_UINT32}, {"si8", PTO_INT8},    {"si16", PTO_INT16},    {"si32", PTO_INT32},
+#define PTO_DTYPE_SPELLING(spelling, dtype) {spelling, dtype},
+#include "../../src/program/dtype_spellings.def"
+#undef PTO_DTYPE_SPELLING
 };
+#define DTYPE_NAME_COUNT (sizeof(kDtypeNames) / sizeof(kDtypeNames[0]))
 
 static const char *dtype_name(pto_dtype dtype) {
-    for (size_t i = 0; i < sizeof(kDtypeNames) / sizeof(kDtypeNames[0]); ++i)
+    for (size_t i = 0; i < DTYPE_NAME_COUNT; ++i)
         if (kDtypeNames[i].dtype == dtype)
             return kDtypeNames[i].name;
     return "?";
 }
 
 static int parse_dtype_name(const char *text, size_t len, pto_dtype *out) {
-    for (size_t i = 0; i < sizeof(kDtypeNames) / sizeof(kDtypeNames[0]); ++i) {
+    for (size_t i = 0; i < DTYPE_NAME_COUNT; ++i) {
         if (strlen(kDtypeNames[i].name) == len && strncmp(kDtypeNames[i].name, text, len) == 0) {
             *out = kDtypeNames[i].dtype;
             return 0;
@@ -351,9 +353,14 @@ static int make_zeros(const char *name, const char *value, npy_array *out) {
     const char *spec = value + strlen("zeros:");
     const char *colon = strchr(spec, ':');
     pto_dtype dtype;
-    if (colon == NULL || parse_dtype_name(spec, (size_t)(colon - spec), &dtype) != 0)
-        return usage_error("%s=%s: expected zeros:DTYPE:SHAPE with DTYPE one of f32 f16 bf16 i8 i16 i32 ui8 "
-                           "ui16 ui32 si8 si16 si32", name, value);
+    if (colon == NULL || parse_dtype_name(spec, (size_t)(colon - spec), &dtype) != 0) {
+        char names[128] = "";
+        for (size_t i = 0; i < DTYPE_NAME_COUNT; ++i) {
+            strcat(names, " ");
+            strcat(names, kDtypeNames[i].name);
+        }
+        return usage_error("%s=%s: expected zeros:DTYPE:SHAPE with DTYPE one of%s", name, value, names);
+    }
     size_t shape[NPY_MAX_DIMS];
     int ndim = 0;
     const char *p = colon + 1;
