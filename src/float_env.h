@@ -3,7 +3,9 @@
 // with other settings (FTZ/DAZ are common in audio and ML code); each entry
 // point that computes in floating point holds a FloatEnvironmentGuard, which
 // switches to the defaults only when they differ and restores the caller's
-// settings on return. Reading MXCSR costs ~6 ns, so integer work skips it.
+// settings on return. For integer work (needed = false) it reads nothing:
+// reading the control register is not free, and integer results do not
+// depend on it.
 // x86: MXCSR. aarch64: FPCR.
 #ifndef PTO_FLOAT_ENV_H_
 #define PTO_FLOAT_ENV_H_

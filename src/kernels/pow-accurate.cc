@@ -90,26 +90,25 @@ DD MulD(DD a, double b) {
 
 // n ln 2 for an integer |n| < 2^10, relative error below 2^-105.2: n kLn2Hi
 // exactly (TwoProd), n kLn2Lo to u, their sum's tail rounded once (u^2 of
-// the whole), and kLn2Hi + kLn2Lo's own 2^-109.9.
+// the whole), and kLn2Hi + kLn2Lo's own 2^-109.9. Log (k ln 2) and Exp
+// (n ln 2) both use it.
 //
-// Both Log (k ln 2) and Exp (n ln 2) used to form this as
-// FastTwoSum(n * kLn2Hi, n * kLn2Lo), taking n * kLn2Hi for exact "because
-// |n| < 2^11". That holds only for a kLn2Hi with 11 trailing zero bits (a
-// Cody-Waite split); this kLn2Hi has none, so the product was rounded, an
-// error of up to half an ulp of n ln 2 (2^-47 where 64 <= |n ln 2| < 128):
-// about 2^-53 relative in ln x, carried by t = y ln x into e^t as an
+// n * kLn2Hi alone is not exact: that needs a kLn2Hi with 11 trailing zero
+// bits (a Cody-Waite split), and this kLn2Hi has none. Rounded, the product
+// would carry up to half an ulp of n ln 2 (2^-47 where 64 <= |n ln 2| <
+// 128): about 2^-53 relative in ln x, carried by t = y ln x into e^t as an
 // absolute error in t, and again in Exp's reduction t - n ln 2, where it is
-// a relative error of the result itself. So the accurate path was good to
-// about 2^-49, not 2^-94, far from x = 1 (exponent k != 0) or for results
-// away from 1 (n != 0). Random inputs almost never lie that close to a
-// rounding boundary, but the ones the fast path's rounding test sends here
-// are exactly those within 2^-41.3 of one, among them a whole structured
-// class: x = 2^e (1 + j 2^-24) for a few j, y = k/2^m, whose x^y =
-// 2^(e y) (1 + y j 2^-24 + y (y - 1)/2 j^2 2^-48 + ...) sits about 2^-49
-// beyond a midpoint whenever the first-order term lands on one (16777215^1.5
-// = 2^36 - 6144 + 3/8 2^-12). About 1 in 400 of those were misrounded, on
-// every target alike (this path is shared). tests/test_accuracy.c checks the
-// class, for every format and the whole exponent range.
+// a relative error of the result itself, so the accurate path would be
+// good to about 2^-49, not 2^-94, far from x = 1 (exponent k != 0) or for
+// results away from 1 (n != 0). Random inputs almost never lie that close
+// to a rounding boundary, but the ones the fast path's rounding test sends
+// here are exactly those within 2^-41.3 of one, among them a whole
+// structured class: x = 2^e (1 + j 2^-24) for a few j, y = k/2^m, whose
+// x^y = 2^(e y) (1 + y j 2^-24 + y (y - 1)/2 j^2 2^-48 + ...) sits about
+// 2^-49 beyond a midpoint whenever the first-order term lands on one
+// (16777215^1.5 = 2^36 - 6144 + 3/8 2^-12); about 1 in 400 of them would
+// be misrounded. tests/test_accuracy.c checks the class, for every format
+// and the whole exponent range.
 DD ScaledLn2(double n) { return MulD({kLn2Hi, kLn2Lo}, n); }
 
 // a / n for a small positive integer n, relative error <= 3u^2: the
@@ -204,9 +203,10 @@ const std::array<DD, kExpDegree + 1>& InverseFactorials() {
 // terms from r^14 on (r^14 / 14! < 2^-57.5) summed in double to 17u, below
 // u^2, and 14 double-double steps of a product (4u^2) and a sum (3u^2, at
 // most doubled by the cancellation of 1 + r e' for r < 0): below 144u^2 =
-// 2^-98.8 in all. Before (22 double-double steps, each dividing r e' by j:
-// two divisions a step), a lane of the accurate path took about 1.0 us on
-// AMD Zen 4; now 0.55 (bench/pow-hard-lanes, with Log's double tail).
+// 2^-98.8 in all. The coefficients come from a table, so no step divides,
+// and the terms from r^14 on are summed in double: the double-double steps
+// set the cost of a lane of the accurate path (bench/lab/pow_hard_lanes.c
+// times it).
 DD Exp(DD t) {
   const double n = nearbyint(t.hi * kInvLn2);
   const DD n_ln2 = ScaledLn2(n);

@@ -1,11 +1,12 @@
 // DEFAULT pow in f32 lanes, for targets with FMA: f32 lanes only, with exact
 // FMA splits. 16 table buckets for log2 (r exact, |r| <= 0.0333, tail
-// polynomial of degree 4), or 8 on AVX2 (EightBuckets), t = y * log2|x|
-// carried as an unevaluated sum of f32 terms, 2^f on |f| <= 0.5 by a
-// degree-6 polynomial and the exponent added to the bits. It covers |y log2 x| <= 125 with x positive normal
-// (DefaultInRange); pow-float-inl.h sends the other lanes elsewhere. The
-// exact splits need each product rounded on its own: the kernels are
-// compiled with -ffp-contract=off.
+// polynomial of degree 4), or 8 where EightBuckets (pow-tuning-inl.h: on
+// AVX2), t = y * log2|x| carried as an unevaluated sum of f32 terms, 2^f on
+// |f| <= 0.5 by a degree-6 polynomial and the exponent added to the bits.
+// It covers |y log2 x| <= 125 with x positive normal (DefaultInRange);
+// pow-float-inl.h sends the other lanes elsewhere. The exact splits need
+// each product rounded on its own: the kernels are compiled with
+// -ffp-contract=off.
 //
 // Re-included once per target by foreach_target.h, hence the toggle guard.
 #if defined(PTO_KERNELS_POW_DEFAULT_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -20,6 +21,7 @@
 #include "src/kernels/pow-argument-inl.h"
 #include "src/kernels/portable-inl.h"
 #include "src/kernels/pow-tables.h"
+#include "src/kernels/pow-tuning-inl.h"
 #include "src/kernels/simd-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -27,26 +29,6 @@ namespace pto {
 namespace HWY_NAMESPACE {
 
 #if HWY_TARGET != HWY_SCALAR && HWY_NATIVE_FMA
-
-// The log2 table of DEFAULT: 8 buckets on AVX2, where a table of eight f32
-// is one register and a lookup one VPERMPS (Lookup8) against two and a
-// blend for 16 (Lookup16); 16 elsewhere (AVX-512: one permute either way;
-// other targets gather). With 8 buckets |r| is twice as large, and so is
-// the tail term of t (y r M(r), about -0.72 y r^2): its -y r^2/2 is carried
-// apart, exactly, which leaves the rounding of what remains about a third
-// of the 16-bucket table's (pow-tables.h), and M of degree 5 by Estrin's
-// scheme keeps its fit. 2^f is evaluated by Pairs (polynomial-inl.h), whose
-// chain is shorter than Horner's. AMD Zen 3, float32 64x64, alternating
-// pinned runs: 1.266-1.276 ns per element with 16 buckets, 1.196-1.205
-// with 8 and 2^f by Horner's rule, 1.145-1.153 by Pairs; the largest error
-// test_accuracy finds on its fast-path inputs (a quarter of them where the
-// tail weighs most) 2.89, 3.26 and 3.26 ulp, on its mixed inputs 2.16,
-// 2.31 and 3.14, on pto-bench's 64x64 data 0.83, 1.00 and 1.23 (Estrin's
-// scheme for 2^f: 1.58). M by Horner's rule ran at 1.30 ns, and one more
-// operation (the -p_lo r/2 that PowDefaultCore leaves out) at 1.26: GCC
-// then spills more of the two vectors' values (180 instructions an
-// iteration against 171).
-constexpr bool EightBuckets() { return HWY_TARGET == HWY_AVX2; }
 
 // RoundShifted(s) = s + kRoundShifter holds round(s) in its low mantissa
 // bits (|s| < 2^22).
@@ -77,7 +59,14 @@ HWY_INLINE hn::Vec<DF> LookupBucket(DF df, const float (&table8)[kN8], const flo
 //   and f = t - n come out with |f| <= 0.5 + 2^-16 and an absolute error of
 //   a few 2^-25 for |t| <= 125, so 2^t = 2^n E(f). With 8 buckets,
 //   r M(r) = -r^2/2 + r M8(r) and the sum has -(q_hi + q_lo)/2 besides,
-//   q = p_hi r split exactly; E by Pairs.
+//   q = p_hi r split exactly.
+// 8 buckets (EightBuckets, pow-tuning-inl.h) make |r| twice as large, and so
+// the tail term of t (y r M(r), about -0.72 y r^2): carrying its -y r^2/2
+// apart leaves the rounding of what remains about a third of the 16-bucket
+// table's (pow-tables.h), and M8 of degree 5 keeps its fit by Estrin's
+// scheme, whose chain is shorter than Horner's rule's. The rest of the
+// term, -p_lo r/2, below 2^-25 |q|, is left out: one more operation makes
+// GCC spill more of the values of a step's two vectors.
 // xb: the bits of x > 0 (the fast path passes x's own bits, so a negative x
 // gives garbage there, and leaves the fast path by its sign); *s_out: ~t.
 // In two steps, PowDefaultReduce (f, and s, from which n comes) and
@@ -131,12 +120,13 @@ HWY_INLINE hn::Vec<DF> PowDefaultReduce(DF df, hn::Vec<hn::RebindToUnsigned<DF>>
   return hn::Add(hn::MulAdd(p_hi, m, u), lo);
 }
 
-// 2^n E(f), n = round(s) as PowDefaultReduce picked it.
+// 2^n E(f), n = round(s) as PowDefaultReduce picked it; E by Pairs where
+// DefaultExp2ByPairs (pow-tuning-inl.h), else by Horner's rule.
 template <class DF>
 HWY_INLINE hn::Vec<DF> PowDefaultScale(DF df, hn::Vec<DF> f, hn::Vec<DF> s) {
   const hn::RebindToUnsigned<DF> du;
   const auto s_shifted = RoundShifted(df, s);
-  const auto e = EightBuckets() ? Pairs(df, f, pow_tables::kExp2F) : Horner(df, f, pow_tables::kExp2F);
+  const auto e = DefaultExp2ByPairs() ? Pairs(df, f, pow_tables::kExp2F) : Horner(df, f, pow_tables::kExp2F);
   return hn::BitCast(df, hn::Add(hn::BitCast(du, e), hn::ShiftLeft<23>(hn::BitCast(du, s_shifted))));
 }
 

@@ -8,7 +8,9 @@
 //   - pow-special-inl.h: the sign of negative bases and the Annex F cases;
 //   - pow-argument-inl.h, polynomial-inl.h: what the two algorithms share;
 //   - x86-inl.h and portable-inl.h: building blocks, in x86 and portable
-//     versions; constants in pow-tables.h.
+//     versions; constants in pow-tables.h;
+//   - pow-tuning-inl.h: the tuning choices made by target (polynomial
+//     schemes, vectors per step, DEFAULT's table size), with their reasons.
 //
 // Both fast paths (PowFast) cover lanes whose x are positive normal: for
 // DEFAULT, y finite and |y log2 x| <= 125; for HIGH_PRECISION, results
@@ -45,6 +47,7 @@
 #include "src/kernels/pow-log2exp2-inl.h"
 #include "src/kernels/portable-inl.h"
 #include "src/kernels/pow-special-inl.h"
+#include "src/kernels/pow-tuning-inl.h"
 #include "src/kernels/simd-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -110,9 +113,8 @@ HWY_INLINE hn::Mask<DF> HighMagnitudeOk(DF df, hn::Vec<DF> y, hn::Vec<DF> mag) {
 // y log2 x is infinite or NaN (NaN for x = 1), which ClampExponent turns
 // into 200 or -200 (NaN into -200): 2^200 becomes +inf, which is pow(x, y)
 // wherever t is +inf (x > 1 and y = +inf, x < 1 and y = -inf), and 2^-200
-// becomes 0, which RoundedLanes leaves to PowFinish. So y is not read (AMD Zen
-// 4, AVX2, float32 64x64, alternating pinned runs: 1.360-1.362 -> 1.324-1.327
-// ns per element: pass 3 of PowHighBlocks no longer loads y).
+// becomes 0, which RoundedLanes leaves to PowFinish. So y is not read, and
+// PowHighBlocks' third pass does not load it.
 template <typename T, class DF>
 HWY_INLINE hn::Mask<DF> HighDone(DF df, hn::Vec<DF> x, hn::Vec<DF> mag) {
   return hn::And(RoundedLanes<T>(df, mag), IsPositiveNormal(df, x));
@@ -196,37 +198,11 @@ HWY_INLINE hn::Vec<DF> PowInF32Lanes(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   return FastOrFinish<kHigh, T>(df, x, y, mag, done);
 }
 
-// Vectors per step of the row loop. HIGH_PRECISION's fast path is a long
-// dependency chain (about 80 cycles from x to the result): with one vector
-// per step the loop is latency bound, and the out-of-order core overlaps
-// little of the next step; two independent vectors in one basic block (no
-// branch until both are computed) let the compiler interleave their four
-// double-lane chains (four vectors: no faster). DEFAULT's f32 chain is
-// shorter, and the core overlaps steps by itself: two vectors per step are
-// 2% faster on AVX2 (AMD Zen 4; Zen 3: 1.51 against 1.55 ns per float32
-// element at 64x64, best of 6 alternating runs) and 5% slower on AVX-512
-// (Zen 4), which keeps one (TwoVectorsPerStep).
-//
-// The bound for HIGH_PRECISION float32: per group of double lanes, 25
-// operations on the FMA units with Estrin's scheme (r; P, 13; the log2
-// sum; t; Q, 8; the scale), 22 with EvenOdd (AVX2), 20 with Horner's rule
-// (AVX-512; HighPolynomial), so 5.5 per element on AVX2, on two FMA units:
-// 2.75 cycles per element, and 2.5 on AVX-512 (AMD Zen 4 splits 512-bit
-// operations in two). GCC's AVX2 loop has about 15 vector operations per
-// element in all (3.7 cycles on four pipes; bench/loop_bound.py counts
-// them). Measured on an AMD EPYC (Zen 4), with Estrin on AVX2: 1.88 ns on
-// AVX2 and 1.46 ns on AVX-512, from 2.65 and 1.70 with one vector per step
-// (2.05 on AVX2 while both vectors' stores waited for one test of all their
-// lanes); on Zen 3, AVX2 with EvenOdd: 2.40 ns, and 3.32 with one vector per
-// step.
-template <bool kHigh>
-constexpr bool TwoVectorsPerStep() {
-  return kHigh || !(HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3);
-}
-
 // PowTwoVectors: out[0, 2 Lanes(df)) = pb ^ pe, both vectors loaded and
-// computed before any branch. Written out, not over arrays: SVE vectors and
-// masks are sizeless and cannot be array elements.
+// computed before any branch (TwoVectorsPerStep, pow-tuning-inl.h), then
+// each tested and stored on its own: a store that waits for one test of
+// both vectors' lanes is slower. Written out, not over arrays: SVE vectors
+// and masks are sizeless and cannot be array elements.
 template <bool kHigh, typename T, class DF>
 HWY_INLINE void PowTwoVectors(DF df, const T* pb, const T* pe, T* out) {
   const size_t n = hn::Lanes(df);
@@ -241,55 +217,9 @@ HWY_INLINE void PowTwoVectors(DF df, const T* pb, const T* pe, T* out) {
   StoreAs(df, FastOrFinish<kHigh, T>(df, x1, y1, mag1, done1), out + n);
 }
 
-// HIGH_PRECISION in blocks of kPowBlock elements, in three passes over each
-// block, each a loop of its own through buffers on the stack:
-//   1. t = y log2|x| (double lanes);
-//   2. 2^t in double lanes: Exp2Reduce's r and scale, then scale Q(r)
-//      (Exp2Scaled), stored over t;
-//   3. 2^t rounded to f32 (the rounding test and the conversion,
-//      RoundedPairToF32), HighDone from x loaded again, and the stores
-//      (PowHighRoundPass; StoreFastResult, PowFinishBlock: AMD Zen 4,
-//      float32, alternating pinned runs: AVX2 64x64 1.324 -> 1.311 ns per
-//      element, AVX-512 1.061-1.085 -> 1.050-1.057 with no call in the
-//      loop).
-// The same operations as PowInF32Lanes, so the same bits. The one-pass loop
-// is one dependency chain of about 80 cycles a step, and the out-of-order
-// window holds too little of the next steps to hide it; each pass's chain
-// is a fraction of that, and its steps overlap. AVX2 on AMD Zen 3, float32
-// 64x64 (a contiguous tile is one row), medians of alternating pinned runs
-// of one loop of calls: 2.50 ns per element in one pass, 2.35 in two (log2,
-// then the rest), 2.24 in three (the f32 results checked and stored apart),
-// 2.17-2.20 in four (2^t's reduction apart as well); log2 split in two as
-// well, 2.28. AMD Zen 4, 64x64: AVX-512 1.35 -> 1.26 ns, AVX2 1.79 -> 1.59
-// in four passes (the first two merged: 1.33 and 1.71; blocks of 128 or
-// 512 elements: within 2%). Pass 1 loads y as halves (LoadHalvesAs), and
-// pass 2 stored its f32 halves apart (before pass 3 took the rounding): on
-// x86, float32 converts y to double from memory and no extract or insert
-// joins the halves (Zen 4, 64x64, alternating pinned runs: AVX2
-// 1.574-1.580 -> 1.531-1.541 ns, AVX-512 1.247-1.253 -> 1.228-1.234); on x86, pass 1 reads y only after log2|x|
-// (ReadYLate). Once pass 1 no longer spilled y, 2^t's reduction and its
-// rounding ran faster as one pass than as two (Zen 4, 64x64, alternating
-// pinned runs: AVX-512 1.213-1.218 -> 1.144-1.147 ns, AVX2 1.439-1.443 ->
-// 1.421-1.425 with the reduction's additions, 1.428-1.432 with them as
-// FMAs, which had been faster in the pass of its own). The rounding test
-// and the conversion to f32 then moved from pass 2 to pass 3, which loads
-// the doubles (pass 2's chain shorter by about 8 cycles; Zen 4, 64x64,
-// alternating pinned runs: AVX2 1.424-1.426 -> 1.406-1.409 ns, AVX-512
-// 1.134-1.145 -> 1.101; with Horner's rule for Q, PolyUse::kBlockPass, AVX2
-// 1.390-1.395). Moving more the same way did not pay (AVX2 against 1.39:
-// the scale's multiply into pass 3 1.45, t's multiply by y into pass 2
-// 1.46, the clamp into pass 1 1.39-1.40, two double vectors a step in pass
-// 2 1.46). Rows shorter than a block keep the one-pass loop. Returns the
-// number of elements done (a multiple of the block).
+// Elements per block of the pass loops (PowHighBlocks, PowDefaultBlocks),
+// whose buffers are on the stack; half or twice as many run about as fast.
 constexpr size_t kPowBlock = 256;
-
-// Whether pass 1 reads y after log2|x| (LoadsBelowThis), rather than where
-// the compiler schedules it: at the top of the loop, converted to double
-// there and spilled to the stack until its multiply at the end. AMD Zen 4,
-// float32 64x64, alternating pinned runs: AVX2 1.487-1.489 -> 1.441-1.443
-// ns per element, AVX-512 1.230-1.251 -> 1.211-1.214; SSE4 (16 registers,
-// no FMA) 4.45 -> 4.54, so it keeps the compiler's order.
-constexpr bool ReadYLate() { return HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2; }
 
 // The elements of a block: the most whole steps of `step` elements that fit
 // in kPowBlock (all of it where vectors are a power of two long; SVE allows
@@ -302,7 +232,7 @@ HWY_INLINE size_t PowBlockOf(size_t step) { return kPowBlock / step * step; }
 // sources are overwritten; otherwise they store the fast results at once
 // and finish a block with a lane not done afterwards (PowFinishBlock),
 // with no call in their loops (a call clobbers every vector register, and
-// GCC then rebuilt two constant broadcasts every step).
+// GCC then rebuilds constant broadcasts every step).
 template <typename T>
 HWY_INLINE bool PowInPlace(const T* out, const T* pb, const T* pe) {
   return out == pb || out == pe;
@@ -368,6 +298,32 @@ HWY_INLINE bool PowHighRoundPass(D d, size_t block, const double* t, T* out, con
   return hn::AllTrue(d, all_done);
 }
 
+// HIGH_PRECISION in blocks of kPowBlock elements, in three passes over each
+// block, each a loop of its own through a buffer t on the stack:
+//   1. t = y log2|x| in double lanes. y is loaded as halves (LoadHalvesAs):
+//      on x86, float32 converts each half to double from memory, with no
+//      extract or insert; where ReadYLate (pow-tuning-inl.h), y is read
+//      after log2|x| rather than converted at the top of the loop and
+//      spilled;
+//   2. 2^t in double lanes: Exp2Reduce's r and scale, then scale Q(r)
+//      (Exp2Scaled, Q by the kBlockPass scheme), stored over t;
+//   3. 2^t rounded to f32 (the rounding test and the conversion,
+//      RoundedPairToF32), HighDone from x loaded again, and the stores
+//      (PowHighRoundPass, StoreFastResult; not in place, a block with a
+//      lane not done is finished afterwards by PowFinishBlock, and the loop
+//      has no call).
+// The same operations as PowInF32Lanes, so the same bits. A step of the
+// one-pass loop is one long dependency chain (TwoVectorsPerStep), and the
+// out-of-order window holds too little of the next steps to hide it; each
+// pass's chain is a fraction of that, and its steps overlap. The cuts between the passes
+// are where they run fastest: 2^t's reduction and Q(r) in one pass rather
+// than two; the rounding test and the conversion in pass 3, which loads
+// the doubles, rather than at the end of pass 2, whose chain is shorter
+// for it; log2 in one pass rather than two. Moving more work between passes
+// does not pay (the scale's multiply into pass 3, t's multiply by y into
+// pass 2, the clamp into pass 1), nor do two double vectors a step in pass
+// 2. Rows shorter than a block keep the one-pass loop. Returns the number
+// of elements done (a multiple of the block).
 template <typename T>
 HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
   const ComputeTag<T> d;
@@ -385,8 +341,7 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
       hn::Vec<decltype(dd)> l0, l1, l2, l3;
       Log2Halves<true, false>(d, AbsBits(d, LoadAs(d, pb + i + j)), hn::Zero(di), &l0, &l1);
       Log2Halves<true, false>(d, AbsBits(d, LoadAs(d, pb + i + j + n)), hn::Zero(di), &l2, &l3);
-      // y is read where it is multiplied on AVX2 and AVX-512 (see
-      // ReadYLate).
+      // Where ReadYLate, y is read only here, for its multiply.
       if constexpr (ReadYLate()) LoadsBelowThis();
       hn::Vec<hn::Half<decltype(d)>> y0_lo, y0_hi, y1_lo, y1_hi;
       LoadHalvesAs(d, pe + i + j, &y0_lo, &y0_hi);
@@ -433,14 +388,12 @@ HWY_INLINE bool PowDefaultScalePass(D d, size_t block, const float* f, const flo
 
 // DEFAULT in blocks of kPowBlock elements, in two passes over each block:
 // PowDefaultReduce's f and s into buffers on the stack, then
-// PowDefaultScale, the checks and the stores (PowDefaultScalePass; with no
-// call in the loop, as in PowHighBlocks: AMD Zen 4, float32, alternating
-// pinned runs: AVX2 64x64 0.815-0.835 -> 0.787-0.791 ns per element,
-// AVX-512 0.478-0.482 -> 0.480-0.481, 128x128 0.476 -> 0.478-0.487). The same
-// operations as PowInF32Lanes, so the same bits; each pass's chain is a
-// part of the one-pass loop's (about 66 cycles from x to the result on
-// AVX-512), and its steps overlap. Returns the number of elements done (a
-// multiple of the block).
+// PowDefaultScale, the checks and the stores (PowDefaultScalePass, with no
+// call in the loop, as in PowHighBlocks). The same operations as
+// PowInF32Lanes, so the same bits; each pass's chain is a part of the
+// one-pass loop's (about 66 cycles from x to the result on AVX-512), and
+// its steps overlap. Returns the number of elements done (a multiple of the
+// block).
 template <typename T>
 HWY_INLINE size_t PowDefaultBlocks(size_t cols, T* out, const T* pb, const T* pe) {
   const ComputeTag<T> d;

@@ -39,6 +39,7 @@
 #include "src/kernels/pow-argument-inl.h"
 #include "src/kernels/portable-inl.h"
 #include "src/kernels/pow-tables.h"
+#include "src/kernels/pow-tuning-inl.h"
 #include "src/kernels/simd-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -55,59 +56,39 @@ constexpr pow_accurate::Format FormatOf() {
 
 #if HWY_TARGET != HWY_SCALAR
 
-// HIGH_PRECISION's polynomials: P of degree 10 and Q of degree 6 cost 13
-// and 8 FMA-unit operations by Estrin's scheme, 10 and 6 by Horner's rule,
-// whose dependency chain is about twice as long, and 11 and 7 by EvenOdd,
-// two Horner chains in r^2 (half Horner's chain, fewer values live than
-// Estrin's). With two vectors per step (TwoVectorsPerStep) AVX-512 runs
-// fastest with Horner (AMD Zen 4: 1.44 against 1.55 ns per float32 element
-// with Estrin), AVX2 with EvenOdd (AMD Zen 3, 64x64, alternating pinned
-// runs: 2.336-2.341 ns against 2.422-2.427 with Estrin and about 2.50 with
-// Horner; EvenOdd for P with Estrin for Q: the same), and the targets without FMA
-// with Estrin (SSE4: EvenOdd 5.84-5.87 against 5.48-5.50). Every evaluation
-// keeps within the error that MarkHardToRound assumes, so the results are
-// the same bits. kLoneChain (a row tail of at most half a vector, such as
-// a 1x1 tile, where nothing overlaps the chain): Estrin's scheme on every
-// target, whose chain is the shortest (a 1x1 float32 call on AVX2, Zen 3:
-// 30.0 ns against 32.0-32.9 with EvenOdd; on AVX-512, Zen 4, alternating
-// pinned runs: 29.7-31.1 ns against 32.2-33.2 with Horner's rule, float16
-// 33.7-35.4 against 37.1-37.6). kBlockPass (Q in PowHighBlocks' 2^t pass,
-// whose chain is short once the rounding test is in the next pass): Horner's
-// rule, the fewest operations, on AVX2 as on AVX-512 (AMD Zen 4, float32
-// 64x64, alternating pinned runs: AVX2 1.406-1.409 -> 1.390-1.395 ns per
-// element against EvenOdd); the targets without FMA keep Estrin's scheme
-// (SSE4: 4.64 with Horner's rule against 4.41).
-enum class PolyUse { kOverlapped, kLoneChain, kBlockPass };
-
-// kLoneChain where kShortChain, else kOverlapped.
+// kLoneChain where kShortChain (a row tail of at most half a vector), else
+// kOverlapped (PolyUse, pow-tuning-inl.h).
 constexpr PolyUse PolyUseFor(bool short_chain) {
   return short_chain ? PolyUse::kLoneChain : PolyUse::kOverlapped;
 }
 
+// One of HIGH_PRECISION's polynomials (P of degree 10, Q of degree 6) by the
+// scheme that pow-tuning-inl.h picks for this target and kUse
+// (HighPolyScheme). Every scheme keeps within the error that
+// MarkHardToRound assumes, so the results are the same bits whichever it
+// is.
 template <PolyUse kUse, size_t kN, class DD>
 HWY_INLINE hn::Vec<DD> HighPolynomial(DD dd, hn::Vec<DD> x, const double (&c)[kN]) {
-  if constexpr (kUse == PolyUse::kLoneChain) return Estrin(dd, x, c);
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
-  return Horner(dd, x, c);
-#elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
-  if constexpr (kUse == PolyUse::kBlockPass) return Horner(dd, x, c);
-  return EvenOdd(dd, x, c);
-#else
-  return Estrin(dd, x, c);
-#endif
+  constexpr PolyScheme kScheme = HighPolyScheme(kUse);
+  if constexpr (kScheme == PolyScheme::kHorner) {
+    return Horner(dd, x, c);
+  } else if constexpr (kScheme == PolyScheme::kEvenOdd) {
+    return EvenOdd(dd, x, c);
+  } else {
+    return Estrin(dd, x, c);
+  }
 }
 
 // kc + r P(r), P HIGH_PRECISION's log2 polynomial kLog2High, evaluated as
 // HighPolynomial does for kUse; where that is EvenOdd, kc joins the even
-// chain (EvenOddPlus: as many FMAs, one fewer on the chain; AMD Zen 4, AVX2,
-// float32, alternating pinned runs: 64x64 1.370-1.380 -> 1.359-1.364 ns per
-// element, 16x16 1.422-1.426 -> 1.414-1.421).
+// chain (EvenOddPlus: as many FMAs, one fewer on the chain).
 template <PolyUse kUse, class DD>
 HWY_INLINE hn::Vec<DD> HighLog2Sum(DD dd, hn::Vec<DD> r, hn::Vec<DD> kc) {
-#if HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
-  if constexpr (kUse == PolyUse::kOverlapped) return EvenOddPlus(dd, r, pow_tables::kLog2High, kc);
-#endif
-  return hn::MulAdd(r, HighPolynomial<kUse>(dd, r, pow_tables::kLog2High), kc);
+  if constexpr (HighPolyScheme(kUse) == PolyScheme::kEvenOdd) {
+    return EvenOddPlus(dd, r, pow_tables::kLog2High, kc);
+  } else {
+    return hn::MulAdd(r, HighPolynomial<kUse>(dd, r, pow_tables::kLog2High), kc);
+  }
 }
 
 // log2|x| for |x| = 2^k z, z in [kLogOff, 2 kLogOff) and bucket its table
@@ -153,6 +134,35 @@ HWY_INLINE hn::Vec<DD> Exp2Clamped(DD dd, hn::Vec<DD> t) {
   hn::Vec<DD> scale;
   const auto r = Exp2Reduce(dd, t, &scale);
   return hn::Mul(scale, Horner(dd, r, pow_tables::kExp2Fast));
+}
+
+// The lanes whose low kLowBits bits lie more than kAllowed last places from
+// the pattern 10...0 of a rounding boundary, modulo 2^kLowBits (the
+// rounding test, MarkHardToRound). bits: the doubles' bits, or their lower
+// 32 (in 32-bit lanes) where the low kLowBits lie there.
+template <int kLowBits, uint64_t kAllowed, class DU>
+HWY_INLINE hn::Mask<DU> FarFromBoundary(DU du, hn::Vec<DU> bits) {
+  using TU = hn::TFromD<DU>;
+  static_assert(kLowBits < 8 * static_cast<int>(sizeof(TU)), "the low bits fit the lanes");
+  const hn::RebindToSigned<DU> di;
+  const auto from_lower_edge = hn::And(
+      hn::Sub(bits, hn::Set(du, static_cast<TU>((uint64_t{1} << (kLowBits - 1)) - kAllowed))),
+      hn::Set(du, static_cast<TU>((uint64_t{1} << kLowBits) - 1)));
+  // Greater than, and the lanes kept rather than the ones zeroed: one compare
+  // and one AND (a "less than" compiles to a compare and its negation).
+  return hn::RebindMask(du, hn::Gt(hn::BitCast(di, from_lower_edge),
+                                   hn::Set(di, static_cast<hn::TFromD<decltype(di)>>(2 * kAllowed))));
+}
+
+// The test's low bits of a double (53 - T's precision) and the last places
+// it keeps from each boundary, for storage type T (see MarkHardToRound).
+template <typename T>
+constexpr int RoundingTestLowBits() {
+  return 53 - FormatOf<T>().precision;
+}
+template <typename T>
+constexpr uint64_t RoundingTestAllowed() {
+  return (uint64_t{1} << 13) + (FormatOf<T>().precision < 24 ? (uint64_t{1} << 28) + 2 : 0);
 }
 
 // The rounding test of HIGH_PRECISION: v (> 0, a normal double) is the fast
@@ -216,34 +226,6 @@ HWY_INLINE hn::Vec<DD> Exp2Clamped(DD dd, hn::Vec<DD> t) {
 // U/2; the test keeps 2^26 + 2^13 + 2 U from each boundary (a lane fails it
 // with a chance of about 2^-13). Such results are common (x^4 < 2^-14 for
 // x < 0.09), and the accurate path costs as much as hundreds of fast lanes.
-//
-// bits: the doubles' bits, or their lower 32 (in 32-bit lanes) where the
-// low kLowBits lie there.
-template <int kLowBits, uint64_t kAllowed, class DU>
-HWY_INLINE hn::Mask<DU> FarFromBoundary(DU du, hn::Vec<DU> bits) {
-  using TU = hn::TFromD<DU>;
-  static_assert(kLowBits < 8 * static_cast<int>(sizeof(TU)), "the low bits fit the lanes");
-  const hn::RebindToSigned<DU> di;
-  const auto from_lower_edge = hn::And(
-      hn::Sub(bits, hn::Set(du, static_cast<TU>((uint64_t{1} << (kLowBits - 1)) - kAllowed))),
-      hn::Set(du, static_cast<TU>((uint64_t{1} << kLowBits) - 1)));
-  // Greater than, and the lanes kept rather than the ones zeroed: one compare
-  // and one AND (a "less than" compiles to a compare and its negation).
-  return hn::RebindMask(du, hn::Gt(hn::BitCast(di, from_lower_edge),
-                                   hn::Set(di, static_cast<hn::TFromD<decltype(di)>>(2 * kAllowed))));
-}
-
-// The test's low bits of a double (53 - T's precision) and the last places
-// it keeps from each boundary, for storage type T (see above).
-template <typename T>
-constexpr int RoundingTestLowBits() {
-  return 53 - FormatOf<T>().precision;
-}
-template <typename T>
-constexpr uint64_t RoundingTestAllowed() {
-  return (uint64_t{1} << 13) + (FormatOf<T>().precision < 24 ? (uint64_t{1} << 28) + 2 : 0);
-}
-
 template <typename T, class DD>
 HWY_INLINE hn::Vec<DD> MarkHardToRound(DD dd, hn::Vec<DD> v) {
   const hn::RebindToUnsigned<DD> du;
@@ -261,11 +243,9 @@ HWY_INLINE hn::Vec<DD> MarkHardToRound(DD dd, hn::Vec<DD> v) {
 // MarkHardToRound nor at or below T's smallest normal number (mag >= +0,
 // so its bits compare as integers); for FLOAT16, whose test covers its
 // whole range, those not zeroed (nor below 2^-150). The others, the hard
-// lanes, the accurate path computes. One compare (a mask's negation, or
-// AndNot with it, GCC compiles to a minimum and an equality: PowHighBlocks'
-// third pass on AVX2 26 -> 24 vector operations per 16 elements; AMD Zen 4,
-// float32 64x64, alternating pinned runs: 1.296-1.301 -> 1.296-1.297 ns per
-// element).
+// lanes, the accurate path computes. One compare that keeps the rounded
+// lanes, rather than a mask of the hard ones to negate: GCC compiles a
+// mask's negation, or AndNot with it, to a minimum and an equality.
 template <typename T, class DF>
 HWY_INLINE hn::Mask<DF> RoundedLanes(DF df, hn::Vec<DF> mag) {
   const hn::RebindToSigned<DF> di;
@@ -293,17 +273,12 @@ constexpr auto kExp2HighQ1 = WithoutFirst(pow_tables::kExp2High);
 static_assert(pow_tables::kExp2High[0] == 1.0, "Q(r) = 1 + r Q1(r)");
 
 // HIGH_PRECISION's 2^t in double lanes from Exp2Reduce's r and scale: scale
-// Q(r), Q evaluated as HighPolynomial does for kUse. With FMA, outside the
-// lone chain, as scale + (scale r) Q1(r): an FMA in place of Q's last one
-// and the multiply by scale, which no longer wait for each other (AMD Zen 4,
-// 64x64 float32, alternating pinned runs: AVX2 1.390-1.394 -> 1.365-1.386 ns
-// per element, AVX-512 1.084-1.087 -> 1.064-1.076; 16x16, one pass: AVX2
-// 1.439-1.447 -> 1.419-1.420); the lone chain's Estrin keeps the product
-// (1x1 float32 on AVX2: 22.6 ns against 22.9), and without FMA the FMA
-// would be a multiply and an add (SSE4, 64x64: 4.35 against 4.48).
+// Q(r), Q evaluated as HighPolynomial does for kUse; where Exp2ScaleInFma
+// (pow-tuning-inl.h), as scale + (scale r) Q1(r): an FMA in place of Q's
+// last one and the multiply by scale, which do not wait for each other.
 template <PolyUse kUse, class DD>
 HWY_INLINE hn::Vec<DD> Exp2Scaled(DD dd, hn::Vec<DD> r, hn::Vec<DD> scale) {
-  if constexpr (HWY_NATIVE_FMA && kUse != PolyUse::kLoneChain) {
+  if constexpr (Exp2ScaleInFma(kUse)) {
     return hn::MulAdd(hn::Mul(scale, r), HighPolynomial<kUse>(dd, r, kExp2HighQ1.c), scale);
   } else {
     return hn::Mul(scale, HighPolynomial<kUse>(dd, r, pow_tables::kExp2High));
@@ -322,9 +297,8 @@ HWY_INLINE hn::Vec<hn::Rebind<float, DD>> RoundedToF32(DD dd, hn::Vec<DD> v) {
 // 29; FLOAT16 and BFLOAT16 read 42 and 45), those words of both halves go
 // side by side in the f32 lanes' order (ConcatEven), one test covers them
 // all, and the lanes it fails are zeroed after the conversion (the same
-// zeros). AMD Zen 4, float32 64x64, alternating pinned runs: AVX-512
-// 1.098-1.103 -> 1.070-1.088 ns per element (PowHighBlocks' third pass
-// replayed 0.224 -> 0.174), SSE4 4.416 -> 4.35-4.36, AVX2 1.392 either way.
+// zeros): one test in f32 lanes in place of one in each half's double
+// lanes.
 template <typename T, class DF, class DD = hn::Rebind<double, hn::Half<DF>>>
 HWY_INLINE hn::Vec<DF> RoundedPairToF32(DF df, hn::Vec<DD> lo, hn::Vec<DD> hi) {
   const DD dd;

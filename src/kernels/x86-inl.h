@@ -202,10 +202,9 @@ HWY_INLINE hn::Vec<DF> LoadTail(DF df, const T* p, size_t rest) {
 
 // The first rest < 8 lanes of an AVX2 f32 vector stored as 4, 2 and 1 lanes
 // by the bits of rest. AVX2's masked store (vmaskmovps) is microcoded on
-// AMD Zen: a 1x1 tpow DEFAULT call took 52.6 ns with it against 34.8 ns with
-// these plain stores, and 37.7 ns through the stack buffer of the portable
-// StoreTail (AMD EPYC Zen 3, best of 5 alternating runs). AVX-512's masked
-// stores are native and stay.
+// AMD Zen, and a short row's tail stored with it costs more than these
+// plain stores, and more than the stack buffer of the portable StoreTail.
+// AVX-512's masked stores are native and stay.
 template <class DF>
 HWY_INLINE void StoreFirstLanesByHalves(DF df, hn::Vec<DF> v, float* p, size_t rest) {
   const hn::Half<DF> d4;
