@@ -435,6 +435,36 @@ PTO_API pto_status pto_tpartadd(pto_tile *dst, const pto_tile *src0, const pto_t
  *   UINT8, INT8. */
 PTO_API pto_status pto_tadd(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
+/* dst = src0 - src1. HOST: all nine dtypes.
+ * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32.
+ * - PTO_PROFILE_A5: all nine. */
+PTO_API pto_status pto_tsub(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* dst = src0 * src1. HOST and A5: INT32, UINT32, FLOAT32, INT16, UINT16,
+ * FLOAT16, BFLOAT16 (no 8-bit dtype).
+ * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32. */
+PTO_API pto_status pto_tmul(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* dst = src0 / src1. HOST and A5: INT32, UINT32, FLOAT32, INT16, UINT16,
+ * FLOAT16. Floats: IEEE division, correctly rounded (x/0 = +/-inf, 0/0 =
+ * NaN). Integers: the quotient truncated toward zero; x / 0 has every bit
+ * set (-1 signed, the largest value unsigned) and the most negative value
+ * divided by -1 wraps to itself (the page leaves division by zero to the
+ * target; these are HOST's, on every profile).
+ * - PTO_PROFILE_A2A3: FLOAT16, FLOAT32. */
+PTO_API pto_status pto_tdiv(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* dst = the larger of src0 and src1; for floats IEEE 754-2019 maximum: NaN
+ * when either is NaN (either operand order), and +0 is larger than -0.
+ * HOST: all nine dtypes.
+ * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32.
+ * - PTO_PROFILE_A5: all nine. */
+PTO_API pto_status pto_tmax(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* dst = the smaller of src0 and src1; for floats IEEE 754-2019 minimum: NaN
+ * when either is NaN, and -0 is smaller than +0. Dtypes as pto_tmax. */
+PTO_API pto_status pto_tmin(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
 /* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */
 /* ------------------------------------------------------------------------ */

@@ -52,6 +52,83 @@ struct TaddOp : AddOp {
   using Tag = AddTag<T>;
 };
 
+struct TsubOp {
+  template <typename T>
+  using Tag = AddTag<T>;
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
+    return hn::Sub(x, y);
+  }
+};
+
+// Highway multiplies 16- and 32-bit integer lanes (the low half of the
+// product: the wrapped result); TMUL has no 8-bit dtype.
+struct TmulOp {
+  template <typename T>
+  using Tag = ComputeTag<T>;
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
+    return hn::Mul(x, y);
+  }
+};
+
+// The integer quotient truncated toward zero, x / 0 with every bit set and
+// the most negative value / -1 wrapped to itself (pto_c.h). No SIMD target
+// divides integer lanes, so each lane is divided on its own.
+template <typename T>
+HWY_INLINE T IntegerQuotient(T x, T y) {
+  if (y == 0) return static_cast<T>(~T{0});
+  if constexpr (hwy::IsSigned<T>()) {
+    if (y == -1) return static_cast<T>(0 - static_cast<std::make_unsigned_t<T>>(x));
+  }
+  return static_cast<T>(x / y);
+}
+
+// Float quotients in float32 lanes for float16 too: float32 keeps more than
+// 2p + 2 bits for p = 11, so rounding the float32 quotient to float16 gives
+// the correctly rounded quotient.
+struct TdivOp {
+  template <typename T>
+  using Tag = ComputeTag<T>;
+  template <class D, HWY_IF_FLOAT_D(D)>
+  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
+    return hn::Div(x, y);
+  }
+  template <class D, HWY_IF_NOT_FLOAT_D(D)>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
+    using T = hn::TFromD<D>;
+    HWY_ALIGN T a[HWY_MAX_BYTES / sizeof(T)];
+    HWY_ALIGN T b[HWY_MAX_BYTES / sizeof(T)];
+    hn::Store(x, d, a);
+    hn::Store(y, d, b);
+    for (size_t i = 0; i < hn::Lanes(d); ++i) a[i] = IntegerQuotient(a[i], b[i]);
+    return hn::Load(d, a);
+  }
+};
+
+// IEEE 754-2019 maximum / minimum for floats: NaN when either operand is
+// NaN (Highway, like x86's maxps, leaves that to the target), and -0 < +0:
+// equal operands differ at most in the sign of zero, so the AND of their
+// bits is the maximum and the OR the minimum. Integers: Highway's Max/Min.
+template <bool kMax>
+struct ExtremeOp {
+  template <typename T>
+  using Tag = ComputeTag<T>;
+  template <class D, HWY_IF_FLOAT_D(D)>
+  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
+    const hn::Vec<D> larger = hn::IfThenElse(hn::Gt(x, y), kMax ? x : y, kMax ? y : x);
+    const hn::Vec<D> equal = kMax ? hn::And(x, y) : hn::Or(x, y);
+    const hn::Vec<D> ordered = hn::IfThenElse(hn::Eq(x, y), equal, larger);
+    return hn::IfThenElse(hn::IsNaN(x), x, hn::IfThenElse(hn::IsNaN(y), y, ordered));
+  }
+  template <class D, HWY_IF_NOT_FLOAT_D(D)>
+  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
+    return kMax ? hn::Max(x, y) : hn::Min(x, y);
+  }
+};
+using TmaxOp = ExtremeOp<true>;
+using TminOp = ExtremeOp<false>;
+
 // dst = op(a, b) over a region of T, in Tag<T>'s lanes.
 template <template <typename> class Tag, typename T, class Op>
 HWY_INLINE void BinaryTyped(size_t rows, size_t cols, void* dst, size_t dst_stride, const void* a,

@@ -82,3 +82,41 @@ uint32_t ref_add(pto_dtype dt, uint32_t a, uint32_t b) {
 /* ---- the Binary rows of operations.def ---- */
 
 uint32_t ref_tadd(pto_dtype dt, uint32_t a, uint32_t b) { return ref_add(dt, a, b); }
+
+uint32_t ref_tsub(pto_dtype dt, uint32_t a, uint32_t b) {
+    if (ref_is_float(dt)) return ref_from_double(dt, ref_to_double(dt, a) - ref_to_double(dt, b));
+    return ref_int_wrap(dt, (uint64_t)ref_int_value(dt, a) - (uint64_t)ref_int_value(dt, b));
+}
+
+/* A float32 product is exact in double, so one rounding. */
+uint32_t ref_tmul(pto_dtype dt, uint32_t a, uint32_t b) {
+    if (ref_is_float(dt)) return ref_from_double(dt, ref_to_double(dt, a) * ref_to_double(dt, b));
+    return ref_int_wrap(dt, (uint64_t)ref_int_value(dt, a) * (uint64_t)ref_int_value(dt, b));
+}
+
+/* Integers: the quotient truncated toward zero; x / 0 has every bit set (-1
+ * signed, the maximum unsigned) and the most negative value / -1 wraps to
+ * itself, as pto_tdiv documents. */
+uint32_t ref_tdiv(pto_dtype dt, uint32_t a, uint32_t b) {
+    if (ref_is_float(dt)) return ref_div(dt, a, b);
+    const int64_t x = ref_int_value(dt, a), y = ref_int_value(dt, b);
+    if (y == 0) return ref_int_wrap(dt, UINT64_MAX);
+    return ref_int_wrap(dt, (uint64_t)(x / y));
+}
+
+/* IEEE 754-2019 maximum and minimum: NaN when either is NaN, and -0 < +0. */
+static uint32_t ref_extreme(pto_dtype dt, uint32_t a, uint32_t b, int want_max) {
+    if (ref_is_float(dt)) {
+        const double x = ref_to_double(dt, a), y = ref_to_double(dt, b);
+        if (x != x) return a;
+        if (y != y) return b;
+        if (x == y) return want_max ? (a & b) : (a | b); /* +0 and -0 differ in the sign bit */
+        return (x > y) == (want_max != 0) ? a : b;
+    }
+    const int64_t x = ref_int_value(dt, a), y = ref_int_value(dt, b);
+    return (x > y) == (want_max != 0) ? a : b;
+}
+
+uint32_t ref_tmax(pto_dtype dt, uint32_t a, uint32_t b) { return ref_extreme(dt, a, b, 1); }
+
+uint32_t ref_tmin(pto_dtype dt, uint32_t a, uint32_t b) { return ref_extreme(dt, a, b, 0); }
