@@ -1,0 +1,374 @@
+// PTO assembly: global-memory views (make_tensor_view, partition_view),
+// tload/tstore, tile allocation, valid shapes and placement (tassign).
+#include <stdlib.h>
+
+#include <string>
+#include <vector>
+
+#include "program/compiler.h"
+
+namespace pto {
+namespace program {
+
+// `name = [%a, %b, ...]`: integer operands into Program::lists.
+bool Compiler::ParseIndexList(std::string_view key, std::vector<Value>* out) {
+  if (!ExpectIdent(key) || !Expect('=') || !Expect('[')) return false;
+  while (ok() && !tok_.Is(']')) {
+    Value v;
+    if (!ParseIntOperand(&v, std::string(key).c_str())) return false;
+    out->push_back(v);
+    if (!tok_.Is(',')) break;
+    Advance();
+  }
+  return Expect(']');
+}
+
+bool Compiler::SkipLayoutAttr() {
+  if (!tok_.Is('{')) return true;
+  std::vector<AttrEntry> attrs;
+  if (!ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs) {
+    if (e.key == "layout" && e.value.text == "#pto.layout<nd>") continue;
+    if (e.key == "layout")
+      return Error(e.loc, "layout " + std::string(e.value.text) + " is not supported: views are row-major (#pto.layout<nd>)");
+    return Error(e.loc, "unknown attribute '" + std::string(e.key) + "'");
+  }
+  return true;
+}
+
+void Compiler::ParseMakeView(const Token& op, const Token& result) {
+  Token ptr_name;
+  if (!ExpectValueName(&ptr_name)) return;
+  Value* ptr = Lookup(ptr_name.text);
+  if (ptr == nullptr) return (void)Error(ptr_name.loc, "%" + std::string(ptr_name.text) + " is not defined");
+  if (ptr->type.kind != TypeKind::kPtr)
+    return (void)Error(ptr_name.loc, "pto.make_tensor_view needs a !pto.ptr, not " + TypeString(ptr->type));
+  const Value pointer = *ptr;
+  std::vector<Value> shape, strides;
+  if (!Expect(',') || !ParseIndexList("shape", &shape) || !Expect(',') || !ParseIndexList("strides", &strides) ||
+      !SkipLayoutAttr() || !Expect(':'))
+    return;
+  const SourceLoc type_loc = tok_.loc;
+  Type t;
+  if (!ParseType(&t)) return;
+  if (t.kind != TypeKind::kTensorView) return (void)Error(type_loc, "pto.make_tensor_view gives a !pto.tensor_view");
+  if (t.dtype != pointer.type.dtype)
+    return (void)Error(type_loc, std::string("view element type ") + DtypeSpelling(t.dtype) +
+                                     " differs from the pointer's " + DtypeSpelling(pointer.type.dtype),
+                       PTO_ERR_DTYPE_MISMATCH);
+  if (shape.size() != t.rank || strides.size() != t.rank)
+    return (void)Error(op.loc, "a rank-" + std::to_string(t.rank) + " view needs " + std::to_string(t.rank) +
+                                   " shape and stride operands");
+  for (int i = 0; i < t.rank; ++i) {
+    if (!TakeDim(op.loc, "shape operand " + std::to_string(i), shape[i], &t.dims[i])) return;
+    if (shape[i].is_const && shape[i].const_value < 0)
+      return (void)Error(op.loc, "shape operand " + std::to_string(i) + " is negative");
+    if (strides[i].is_const && strides[i].const_value < 0)
+      return (void)Error(op.loc, "stride " + std::to_string(i) + " is negative: views run forward");
+  }
+  view_ptr_[EmitView(Code::kMakeView, op.loc, pointer.reg, t, shape, strides, result)] =
+      pointer.reg;
+}
+
+void Compiler::ParsePartitionView(const Token& op, const Token& result) {
+  Token src_name;
+  if (!ExpectValueName(&src_name)) return;
+  Value* src = Lookup(src_name.text);
+  if (src == nullptr) return (void)Error(src_name.loc, "%" + std::string(src_name.text) + " is not defined");
+  if (src->type.kind != TypeKind::kTensorView && src->type.kind != TypeKind::kPartitionView)
+    return (void)Error(src_name.loc, "pto.partition_view needs a view, not " + TypeString(src->type));
+  const Value source = *src;
+  std::vector<Value> offsets, sizes;
+  if (!Expect(',') || !ParseIndexList("offsets", &offsets) || !Expect(',') || !ParseIndexList("sizes", &sizes) ||
+      !Expect(':'))
+    return;
+  const SourceLoc type_loc = tok_.loc;
+  Type from, to;
+  if (!ParseType(&from) || !ExpectArrow()) return;
+  const SourceLoc to_loc = tok_.loc;
+  if (!ParseType(&to)) return;
+  if (from.kind != source.type.kind || from.dtype != source.type.dtype || from.rank != source.type.rank)
+    return (void)Error(type_loc, "%" + std::string(src_name.text) + " is " + TypeString(source.type) +
+                                     ", written as " + TypeString(from));
+  if (to.kind != TypeKind::kPartitionView || to.dtype != from.dtype || to.rank != from.rank)
+    return (void)Error(to_loc, "pto.partition_view gives a !pto.partition_tensor_view of the same rank and element type");
+  if (offsets.size() != to.rank || sizes.size() != to.rank)
+    return (void)Error(op.loc, "a rank-" + std::to_string(to.rank) + " partition needs " + std::to_string(to.rank) +
+                                   " offsets and sizes");
+  for (int i = 0; i < to.rank; ++i) {
+    if (!TakeDim(op.loc, "size " + std::to_string(i), sizes[i], &to.dims[i])) return;
+    // Outside the parent view: refused now where every number is known.
+    const int64_t parent = source.type.dims[i];
+    if (offsets[i].is_const && sizes[i].is_const && parent != kDynamic &&
+        (offsets[i].const_value < 0 || sizes[i].const_value < 0 ||
+         offsets[i].const_value > parent - sizes[i].const_value))
+      return (void)Error(op.loc, "partition [" + std::to_string(offsets[i].const_value) + ", " +
+                                     std::to_string(offsets[i].const_value + sizes[i].const_value) +
+                                     ") of dimension " + std::to_string(i) + " is outside the view's " +
+                                     std::to_string(parent), PTO_ERR_OUT_OF_RANGE);
+  }
+  const uint32_t view = EmitView(Code::kPartView, op.loc, source.reg, to, offsets, sizes, result);
+  view_ptr_[view] = view_ptr_[source.reg];
+}
+
+// A view type's dimension and the operand that gives it (`what`, for the
+// message): a constant operand must equal a static dimension and sets a
+// dynamic (`?`) one.
+bool Compiler::TakeDim(SourceLoc loc, const std::string& what, const Value& given,
+                       int64_t* dim) {
+  if (!given.is_const) return true;
+  if (*dim == kDynamic) {
+    *dim = given.const_value;
+    return true;
+  }
+  if (given.const_value == *dim) return true;
+  return Error(loc, what + " is " + std::to_string(given.const_value) + ", but the type says " +
+                        std::to_string(*dim));
+}
+
+// A view instruction (kMakeView: pointer `from` with its shape and strides;
+// kPartView: view `from` at offsets with sizes) into a new view register,
+// defined as result. Returns the register.
+uint32_t Compiler::EmitView(Code code, SourceLoc loc, uint32_t from, const Type& type,
+                            const std::vector<Value>& first, const std::vector<Value>& second,
+                            const Token& result) {
+  Instr in;
+  in.code = code;
+  in.loc = loc;
+  in.b = from;
+  in.rank = type.rank;
+  in.extra = static_cast<uint32_t>(p_->lists.size());
+  for (const Value& v : first) p_->lists.push_back(v.reg);
+  for (const Value& v : second) p_->lists.push_back(v.reg);
+  Value v;
+  v.type = type;
+  v.reg = in.a = p_->view_regs++;
+  p_->code.push_back(in);
+  Define(result, v);
+  return v.reg;
+}
+
+// ins(%x : T) outs(%y : T)
+bool Compiler::ParseOneInOneOut(Token* in_name, Type* in_type, SourceLoc* in_loc, Token* out_name, Type* out_type,
+                      SourceLoc* out_loc) {
+  if (!ExpectIdent("ins") || !Expect('(') || !ExpectValueName(in_name) || !Expect(':')) return false;
+  *in_loc = tok_.loc;
+  if (!ParseType(in_type) || !Expect(')') || !ExpectIdent("outs") || !Expect('(') || !ExpectValueName(out_name) ||
+      !Expect(':'))
+    return false;
+  *out_loc = tok_.loc;
+  return ParseType(out_type) && Expect(')');
+}
+
+void Compiler::ParseLoadStore(const Token& op, bool load) {
+  Token a, b;
+  Type ta, tb;
+  SourceLoc la, lb;
+  if (!ParseOneInOneOut(&a, &ta, &la, &b, &tb, &lb)) return;
+  if (tok_.Is('{')) return (void)Error(tok_.loc, std::string(op.text) + " attributes are not supported");
+  const Token& view_name = load ? a : b;
+  const Type& view_type = load ? ta : tb;
+  const SourceLoc view_loc = load ? la : lb;
+  Value* view = Lookup(view_name.text);
+  if (view == nullptr) return (void)Error(view_name.loc, "%" + std::string(view_name.text) + " is not defined");
+  if (view->type.kind != TypeKind::kPartitionView && view->type.kind != TypeKind::kTensorView)
+    return (void)Error(view_name.loc, "%" + std::string(view_name.text) + " is " + TypeString(view->type) + ", not a view");
+  if (view_type.kind != view->type.kind || view_type.dtype != view->type.dtype || view_type.rank != view->type.rank)
+    return (void)Error(view_loc, "%" + std::string(view_name.text) + " is " + TypeString(view->type) +
+                                     ", written as " + TypeString(view_type));
+  const Value v = *view;
+  uint32_t slot;
+  if (!UseTile(load ? b : a, load ? tb : ta, load ? lb : la, load ? Use::kWrite : Use::kRead, &slot)) return;
+  const Type& tile = p_->tiles[slot].type;
+  if (tile.dtype != v.type.dtype)
+    return (void)Error(op.loc, std::string(op.text) + ": view element type " + DtypeSpelling(v.type.dtype) +
+                                   " differs from the tile's " + DtypeSpelling(tile.dtype),
+                       PTO_ERR_DTYPE_MISMATCH);
+  // Static shapes must agree: the last dimension is the valid columns, the
+  // others multiply to the valid rows.
+  bool known = !tile.HasDynamicValid();
+  int64_t outer = 1;
+  for (int i = 0; i + 1 < v.type.rank; ++i) {
+    if (v.type.dims[i] == kDynamic) known = false;
+    else outer *= v.type.dims[i];
+  }
+  const int64_t inner = v.type.dims[v.type.rank - 1];
+  if (inner == kDynamic) known = false;
+  if (known && (outer != tile.valid_rows || inner != tile.valid_cols))
+    return (void)Error(op.loc, std::string(op.text) + ": view of " + std::to_string(outer) + "x" +
+                                   std::to_string(inner) + " elements does not match the tile's valid region " +
+                                   std::to_string(tile.valid_rows) + "x" + std::to_string(tile.valid_cols),
+                       PTO_ERR_SHAPE_MISMATCH);
+  Instr in;
+  in.code = load ? Code::kLoad : Code::kStore;
+  in.loc = op.loc;
+  in.a = slot;
+  in.b = v.reg;
+  in.rank = v.type.rank;
+  p_->code.push_back(in);
+  const uint32_t pointer = view_ptr_[v.reg];
+  for (Param& param : p_->params) {
+    if (param.kind == PTO_PARAM_POINTER && param.reg == pointer)
+      param.access |= load ? PTO_PARAM_READ : PTO_PARAM_WRITE;
+  }
+}
+
+bool Compiler::ConstantAddress(const Token& name, uint64_t* addr) {
+  Value* v = Lookup(name.text);
+  if (v == nullptr) return Error(name.loc, "%" + std::string(name.text) + " is not defined");
+  if (!v->type.IsInteger()) return Error(name.loc, "an address is an integer, not " + TypeString(v->type));
+  if (!v->is_const)
+    return Error(name.loc, "address %" + std::string(name.text) +
+                               " is not a constant: tiles are placed once, when the program is verified");
+  if (v->const_value < 0) return Error(name.loc, "address " + std::to_string(v->const_value) + " is negative", PTO_ERR_OUT_OF_RANGE);
+  *addr = static_cast<uint64_t>(v->const_value);
+  return true;
+}
+
+void Compiler::ParseAllocTile(const Token& op, const Token& result) {
+  bool has_addr = false;
+  uint64_t addr = 0;
+  Token addr_loc_tok;
+  Value vr, vc;
+  bool has_vr = false, has_vc = false;
+  SourceLoc vr_loc, vc_loc;
+  for (;;) {
+    if (tok_.IsIdent("addr")) {
+      Advance();
+      Token name;
+      if (!Expect('=') || !ExpectValueName(&name) || !ConstantAddress(name, &addr)) return;
+      has_addr = true;
+      addr_loc_tok = name;
+    } else if (tok_.IsIdent("valid_row")) {
+      vr_loc = tok_.loc;
+      Advance();
+      if (!Expect('=') || !ParseIntOperand(&vr, "valid_row")) return;
+      has_vr = true;
+    } else if (tok_.IsIdent("valid_col")) {
+      vc_loc = tok_.loc;
+      Advance();
+      if (!Expect('=') || !ParseIntOperand(&vc, "valid_col")) return;
+      has_vc = true;
+    } else {
+      break;
+    }
+  }
+  if (tok_.Is('{')) return (void)Error(tok_.loc, "pto.alloc_tile attributes are not supported");
+  if (!Expect(':')) return;
+  const SourceLoc type_loc = tok_.loc;
+  Type t;
+  if (!ParseType(&t)) return;
+  if (t.kind != TypeKind::kTile) return (void)Error(type_loc, "pto.alloc_tile gives a tile type");
+  if ((t.valid_rows == kDynamic) != has_vr)
+    return (void)Error(has_vr ? vr_loc : op.loc, has_vr ? "valid_row is given, but the type's v_row is static"
+                                                        : "the type's v_row is ?, so valid_row = %r is required");
+  if ((t.valid_cols == kDynamic) != has_vc)
+    return (void)Error(has_vc ? vc_loc : op.loc, has_vc ? "valid_col is given, but the type's v_col is static"
+                                                        : "the type's v_col is ?, so valid_col = %c is required");
+  Value v;
+  v.type = t;
+  v.reg = NewTileSlot(t, result.loc, result.text);
+  if (has_addr) {
+    p_->tiles[v.reg].addr = addr;
+    p_->tiles[v.reg].has_addr = true;
+  }
+  if (t.HasDynamicValid()) EmitSetValid(op.loc, v.reg, has_vr ? &vr : nullptr, has_vc ? &vc : nullptr);
+  Define(result, v);
+}
+
+// Sets a dynamic tile's valid region at run time; a null operand keeps the
+// type's static value.
+void Compiler::EmitSetValid(SourceLoc loc, uint32_t slot, const Value* rows, const Value* cols) {
+  const Type& t = p_->tiles[slot].type;
+  auto reg_of = [&](const Value* v, int64_t fixed) {
+    if (v != nullptr) return v->reg;
+    Instr c;
+    c.code = Code::kConstInt;
+    c.loc = loc;
+    c.a = NewIntReg();
+    c.imm = fixed;
+    p_->code.push_back(c);
+    return c.a;
+  };
+  Instr in;
+  in.code = Code::kSetValid;
+  in.loc = loc;
+  in.a = slot;
+  in.b = reg_of(rows, t.valid_rows);
+  in.c = reg_of(cols, t.valid_cols);
+  p_->code.push_back(in);
+}
+
+void Compiler::ParseSetValidShape(const Token& op) {
+  Token name;
+  Value vr, vc;
+  if (!ExpectValueName(&name) || !Expect(',') || !ParseIntOperand(&vr, "valid rows") || !Expect(',') ||
+      !ParseIntOperand(&vc, "valid cols") || !Expect(':'))
+    return;
+  const SourceLoc type_loc = tok_.loc;
+  Type t;
+  if (!ParseType(&t)) return;
+  if (t.kind != TypeKind::kTile || t.valid_rows != kDynamic || t.valid_cols != kDynamic)
+    return (void)Error(type_loc, "pto.set_validshape needs a tile type with v_row=? and v_col=?");
+  uint32_t slot;
+  if (!UseTile(name, t, type_loc, Use::kWrite, &slot)) return;
+  EmitSetValid(op.loc, slot, &vr, &vc);
+}
+
+bool Compiler::PlaceSlot(uint32_t slot, uint64_t addr, SourceLoc loc) {
+  TileSlot& s = p_->tiles[slot];
+  if (s.used)
+    return Error(loc, "pto.tassign moves %" + s.name + " after an operation used it: place a tile before its first use");
+  s.addr = addr;
+  s.has_addr = true;
+  return true;
+}
+
+// %t2 = pto.tassign %t, %addr : T -> T   |   pto.tassign %t, @tile(0x1000)
+void Compiler::ParseTassign(const Token& op, const std::vector<Token>& results) {
+  Token name;
+  if (!ExpectValueName(&name) || !Expect(',')) return;
+  if (tok_.kind == Tok::kSymbol) {
+    if (tok_.text != "tile") return (void)Error(tok_.loc, "expected @tile(ADDRESS)");
+    Advance();
+    if (!Expect('(')) return;
+    if (tok_.kind != Tok::kInt || tok_.text[0] == '-')
+      return (void)Error(tok_.loc, "expected an address such as 0x1000");
+    const uint64_t addr = strtoull(std::string(tok_.text).c_str(), nullptr, 0);
+    const SourceLoc addr_loc = tok_.loc;
+    Advance();
+    if (!Expect(')')) return;
+    if (!results.empty()) return (void)Error(op.loc, "pto.tassign %x, @tile(...) defines no result");
+    Value* v = Lookup(name.text);
+    if (v == nullptr) {
+      if (p_->is_kernel) return (void)Error(name.loc, "%" + std::string(name.text) + " is not defined");
+      const std::string key(name.text);
+      if (pending_addr_.count(key) != 0) return (void)Error(name.loc, "%" + key + " is placed twice");
+      pending_addr_[key] = addr;
+      pending_loc_[key] = name.loc;
+      return;
+    }
+    if (v->type.kind != TypeKind::kTile) return (void)Error(name.loc, "pto.tassign places tiles only");
+    PlaceSlot(v->reg, addr, addr_loc);
+    return;
+  }
+  Token addr_name;
+  uint64_t addr;
+  if (!ExpectValueName(&addr_name) || !ConstantAddress(addr_name, &addr) || !Expect(':')) return;
+  const SourceLoc from_loc = tok_.loc;
+  Type from, to;
+  if (!ParseType(&from) || !ExpectArrow()) return;
+  const SourceLoc to_loc = tok_.loc;
+  if (!ParseType(&to)) return;
+  Value* v = Lookup(name.text);
+  if (v == nullptr) return (void)Error(name.loc, "%" + std::string(name.text) + " is not defined");
+  if (v->type.kind != TypeKind::kTile || !SameType(v->type, from))
+    return (void)Error(from_loc, "%" + std::string(name.text) + " is " + TypeString(v->type) + ", written as " + TypeString(from));
+  if (!SameType(from, to)) return (void)Error(to_loc, "pto.tassign keeps the tile's type");
+  const Value tile = *v;
+  if (!PlaceSlot(tile.reg, addr, addr_name.loc)) return;
+  if (results.size() == 1) Define(results[0], tile);
+}
+
+}  // namespace program
+}  // namespace pto

@@ -1,0 +1,172 @@
+// PTO assembly: the operations of the table (ops::FindOp) on tiles, in the
+// DPS form (ins/outs) and the SSA form (%d = OP %a, %b).
+#include <string>
+#include <vector>
+
+#include "program/compiler.h"
+
+namespace pto {
+namespace program {
+
+// {precisionType = #pto<pow_precision high_precision>}
+bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
+  std::vector<AttrEntry> attrs;
+  if (!ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs) {
+    if (e.key != "precisionType" || op.attr == ops::AttrKind::kNone)
+      return Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for " + op.mnemonic);
+    const char* kind = op.attr == ops::AttrKind::kPowPrecision ? "pow_precision" : "div_precision";
+    const std::string want_default = std::string("#pto<") + kind + " default>";
+    const std::string want_high = std::string("#pto<") + kind + " high_precision>";
+    if (e.value.text == want_default) {
+      *attr = 0;
+    } else if (e.value.text == want_high) {
+      // Division is correctly rounded either way: the attribute changes nothing there.
+      *attr = op.attr == ops::AttrKind::kPowPrecision ? PTO_POW_HIGH_PRECISION : 0;
+    } else {
+      return Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) + " is " + want_default +
+                                    " or " + want_high);
+    }
+  }
+  return true;
+}
+
+bool Compiler::TextTmpAllowed(const ops::OpDescriptor& op) {
+  // trsqrt's tmp (PTOAS: for its high_precision path) is accepted and unused.
+  return op.tmp != ops::TmpRole::kNone || op.id == ops::OpId::kTrsqrt;
+}
+
+bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins, uint32_t dst, int attr) {
+  Instr in;
+  in.code = Code::kTileOp;
+  in.loc = loc;
+  in.op = &op;
+  in.attr = attr;
+  in.a = dst;
+  in.b = ins[0];
+  in.c = op.source_count > 1 ? ins[1] : kNoSlot;
+  in.d = kNoSlot;
+  if (ins.size() > op.source_count && op.tmp != ops::TmpRole::kNone) in.d = ins[op.source_count];
+  if (in.d == kNoSlot && op.tmp == ops::TmpRole::kRequired) {
+    // The text leaves tmp out ("an implementation aid, not an
+    // architecture-visible input"): a tile the C call needs and never reads.
+    Type t = p_->tiles[dst].type;
+    in.d = NewTileSlot(t, loc, "");
+    p_->tiles[in.d].in_ub = false;
+    p_->tiles[in.d].used = true;
+  }
+  p_->code.push_back(in);
+  return true;
+}
+
+// The sources, then optionally tmp: as many as the operation takes.
+bool Compiler::OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count, const char* what) {
+  const size_t most = desc.source_count + (TextTmpAllowed(desc) ? 1 : 0);
+  if (count >= desc.source_count && count <= most) return true;
+  return Error(op.loc, std::string(op.text) + " takes " + std::to_string(desc.source_count) +
+                           (most > desc.source_count ? " or " + std::to_string(most) : std::string()) + " " +
+                           what + ", not " + std::to_string(count));
+}
+
+// The tile slots of an operation's sources (read) and tmp (never read).
+bool Compiler::UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names, const std::vector<Type>& types,
+                 const std::vector<SourceLoc>& type_locs, std::vector<uint32_t>* slots) {
+  slots->resize(names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    const Use use = i < desc.source_count ? Use::kRead : Use::kTmp;
+    if (!UseTile(names[i], types[i], type_locs[i], use, &(*slots)[i])) return false;
+  }
+  return true;
+}
+
+// pto.OP ins(%a, %b[, %tmp] : T, T[, T]) outs(%d : T) [{attrs}]
+void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& desc) {
+  Advance();  // ins
+  std::vector<Token> names;
+  if (!Expect('(')) return;
+  while (ok() && tok_.kind == Tok::kValue) {
+    names.push_back(tok_);
+    Advance();
+    if (!tok_.Is(',')) break;
+    Advance();
+  }
+  if (!Expect(':')) return;
+  if (!OperandCountFits(op, desc, names.size(), "inputs")) return;
+  std::vector<Type> types(names.size());
+  std::vector<SourceLoc> type_locs(names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0 && !Expect(',')) return;
+    type_locs[i] = tok_.loc;
+    if (!ParseType(&types[i])) return;
+  }
+  Token dst_name;
+  Type dst_type;
+  if (!Expect(')') || !ExpectIdent("outs") || !Expect('(') || !ExpectValueName(&dst_name) || !Expect(':')) return;
+  const SourceLoc dst_loc = tok_.loc;
+  if (!ParseType(&dst_type) || !Expect(')')) return;
+  int attr = 0;
+  if (tok_.Is('{') && !ParseOpAttrs(desc, &attr)) return;
+  std::vector<uint32_t> slots;
+  if (!UseOperands(desc, names, types, type_locs, &slots)) return;
+  uint32_t dst;
+  if (!UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &dst)) return;
+  if (names.size() > desc.source_count && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
+  EmitTileOp(desc, op.loc, slots, dst, attr);
+}
+
+// %d = [pto.]OP %a, %b[, %tmp] [{attrs}] : (T, T[, T]) -> T   or   : T
+void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& desc, const Token& result) {
+  std::vector<Token> names;
+  while (ok() && tok_.kind == Tok::kValue) {
+    names.push_back(tok_);
+    Advance();
+    if (!tok_.Is(',')) break;
+    Advance();
+  }
+  if (!OperandCountFits(op, desc, names.size(), "operands")) return;
+  int attr = 0;
+  if (tok_.Is('{') && !ParseOpAttrs(desc, &attr)) return;
+  if (!Expect(':')) return;
+  std::vector<Type> types(names.size());
+  std::vector<SourceLoc> type_locs(names.size());
+  Type dst_type;
+  SourceLoc dst_loc = tok_.loc;
+  if (tok_.Is('(')) {
+    Advance();
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (i > 0 && !Expect(',')) return;
+      type_locs[i] = tok_.loc;
+      if (!ParseType(&types[i])) return;
+    }
+    if (tok_.Is(',')) return (void)Error(tok_.loc, "more types than operands");
+    if (!Expect(')') || !ExpectArrow()) return;
+    dst_loc = tok_.loc;
+    if (!ParseType(&dst_type)) return;
+  } else {
+    // The pages' shorthand: one type for every operand and the result.
+    if (!ParseType(&dst_type)) return;
+    for (size_t i = 0; i < names.size(); ++i) {
+      types[i] = dst_type;
+      type_locs[i] = dst_loc;
+    }
+  }
+  std::vector<uint32_t> slots;
+  if (!UseOperands(desc, names, types, type_locs, &slots)) return;
+  if (dst_type.kind != TypeKind::kTile) return (void)Error(dst_loc, std::string(op.text) + " gives a tile");
+  if (Lookup(result.text) != nullptr) return (void)Error(result.loc, "%" + std::string(result.text) + " is defined twice");
+  Value v;
+  v.type = dst_type;
+  v.reg = NewTileSlot(dst_type, result.loc, result.text);
+  p_->tiles[v.reg].used = true;
+  if (!p_->is_kernel) {
+    const uint32_t index = AddParam(result.text, PTO_PARAM_TILE, dst_type, v.reg);
+    p_->params[index].access = PTO_PARAM_WRITE;
+    p_->tiles[v.reg].param = static_cast<int32_t>(index);
+  }
+  if (!Define(result, v)) return;
+  if (names.size() > desc.source_count && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
+  EmitTileOp(desc, op.loc, slots, v.reg, attr);
+}
+
+}  // namespace program
+}  // namespace pto
