@@ -62,7 +62,8 @@ bool BindTarget(pto::Validator& v, pto_args* args, size_t index, pto_param_kind 
 
 extern "C" {
 
-pto_status pto_program_create(const char* text, size_t length, const char* source_name, pto_program** out) {
+pto_status pto_program_create(const char* text, size_t length, const char* source_name,
+                              pto_program** out) {
   pto::Validator v("pto_program_create");
   v.NotNull("text", text).NotNull("out", out);
   if (!v.ok()) return v.status();

@@ -13,9 +13,10 @@
 namespace pto {
 namespace program {
 
-pto_status Diagnose(const Program& p, SourceLoc loc, pto_status status, const std::string& message) {
-  const std::string line = p.source_name + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col) +
-                           ": error: " + message;
+pto_status Diagnose(const Program& p, SourceLoc loc, pto_status status,
+                    const std::string& message) {
+  const std::string line = p.source_name + ":" + std::to_string(loc.line) + ":" +
+                           std::to_string(loc.col) + ": error: " + message;
   SetLastError(line.c_str());
   return status;
 }
@@ -55,7 +56,8 @@ std::string Compiler::Describe(const Token& t) {
 
 bool Compiler::Expect(char c) {
   if (!ok()) return false;
-  if (!tok_.Is(c)) return Error(tok_.loc, std::string("expected '") + c + "', found " + Describe(tok_));
+  if (!tok_.Is(c))
+    return Error(tok_.loc, std::string("expected '") + c + "', found " + Describe(tok_));
   Advance();
   return true;
 }
@@ -87,7 +89,8 @@ bool Compiler::ParseType(Type* out) {
   if (!ok()) return false;
   const Token t = tok_;
   if (t.kind == Tok::kIdent) {
-    if (!ParseScalarType(t.text, out)) return Error(t.loc, "unknown type '" + std::string(t.text) + "'");
+    if (!ParseScalarType(t.text, out))
+      return Error(t.loc, "unknown type '" + std::string(t.text) + "'");
     Advance();
     return true;
   }
@@ -95,7 +98,8 @@ bool Compiler::ParseType(Type* out) {
   Advance();
   if (t.text.find('<') == std::string_view::npos) {
     auto it = aliases_.find(std::string(t.text));
-    if (it == aliases_.end()) return Error(t.loc, "unknown type alias '" + std::string(t.text) + "'");
+    if (it == aliases_.end())
+      return Error(t.loc, "unknown type alias '" + std::string(t.text) + "'");
     *out = it->second;
     return true;
   }
@@ -165,7 +169,8 @@ uint32_t Compiler::NewTileSlot(const Type& type, SourceLoc loc, std::string_view
   return static_cast<uint32_t>(p_->tiles.size() - 1);
 }
 
-uint32_t Compiler::AddParam(std::string_view name, pto_param_kind kind, const Type& type, uint32_t reg) {
+uint32_t Compiler::AddParam(std::string_view name, pto_param_kind kind, const Type& type,
+                            uint32_t reg) {
   Param param;
   param.name = std::string(name);
   param.kind = kind;
@@ -175,9 +180,11 @@ uint32_t Compiler::AddParam(std::string_view name, pto_param_kind kind, const Ty
   return static_cast<uint32_t>(p_->params.size() - 1);
 }
 
-bool Compiler::UseTile(const Token& name, const Type& type, SourceLoc type_loc, Use use, uint32_t* slot) {
+bool Compiler::UseTile(const Token& name, const Type& type, SourceLoc type_loc, Use use,
+                       uint32_t* slot) {
   if (type.kind != TypeKind::kTile)
-    return Error(type_loc, "%" + std::string(name.text) + " is used as a tile, but its type is " + TypeString(type));
+    return Error(type_loc, "%" + std::string(name.text) + " is used as a tile, but its type is " +
+                               TypeString(type));
   Value* v = Lookup(name.text);
   if (v == nullptr) {
     if (p_->is_kernel) return Error(name.loc, "%" + std::string(name.text) + " is not defined");
@@ -191,7 +198,8 @@ bool Compiler::UseTile(const Token& name, const Type& type, SourceLoc type_loc, 
     v = Lookup(name.text);
   }
   if (v->type.kind != TypeKind::kTile)
-    return Error(name.loc, "%" + std::string(name.text) + " is " + TypeString(v->type) + ", not a tile");
+    return Error(name.loc,
+                 "%" + std::string(name.text) + " is " + TypeString(v->type) + ", not a tile");
   if (!SameType(v->type, type))
     return Error(type_loc, "%" + std::string(name.text) + " is " + TypeString(v->type) +
                                ", but is written here as " + TypeString(type));

@@ -30,7 +30,8 @@ bool Compiler::SkipLayoutAttr() {
   for (const AttrEntry& e : attrs) {
     if (e.key == "layout" && e.value.text == "#pto.layout<nd>") continue;
     if (e.key == "layout")
-      return Error(e.loc, "layout " + std::string(e.value.text) + " is not supported: views are row-major (#pto.layout<nd>)");
+      return Error(e.loc, "layout " + std::string(e.value.text) +
+                              " is not supported: views are row-major (#pto.layout<nd>)");
     return Error(e.loc, "unknown attribute '" + std::string(e.key) + "'");
   }
   return true;
@@ -40,25 +41,29 @@ void Compiler::ParseMakeView(const Token& op, const Token& result) {
   Token ptr_name;
   if (!ExpectValueName(&ptr_name)) return;
   Value* ptr = Lookup(ptr_name.text);
-  if (ptr == nullptr) return (void)Error(ptr_name.loc, "%" + std::string(ptr_name.text) + " is not defined");
+  if (ptr == nullptr)
+    return (void)Error(ptr_name.loc, "%" + std::string(ptr_name.text) + " is not defined");
   if (ptr->type.kind != TypeKind::kPtr)
-    return (void)Error(ptr_name.loc, "pto.make_tensor_view needs a !pto.ptr, not " + TypeString(ptr->type));
+    return (void)Error(ptr_name.loc,
+                       "pto.make_tensor_view needs a !pto.ptr, not " + TypeString(ptr->type));
   const Value pointer = *ptr;
   std::vector<Value> shape, strides;
-  if (!Expect(',') || !ParseIndexList("shape", &shape) || !Expect(',') || !ParseIndexList("strides", &strides) ||
-      !SkipLayoutAttr() || !Expect(':'))
+  if (!Expect(',') || !ParseIndexList("shape", &shape) || !Expect(',') ||
+      !ParseIndexList("strides", &strides) || !SkipLayoutAttr() || !Expect(':'))
     return;
   const SourceLoc type_loc = tok_.loc;
   Type t;
   if (!ParseType(&t)) return;
-  if (t.kind != TypeKind::kTensorView) return (void)Error(type_loc, "pto.make_tensor_view gives a !pto.tensor_view");
+  if (t.kind != TypeKind::kTensorView)
+    return (void)Error(type_loc, "pto.make_tensor_view gives a !pto.tensor_view");
   if (t.dtype != pointer.type.dtype)
-    return (void)Error(type_loc, std::string("view element type ") + DtypeSpelling(t.dtype) +
-                                     " differs from the pointer's " + DtypeSpelling(pointer.type.dtype),
+    return (void)Error(type_loc,
+                       std::string("view element type ") + DtypeSpelling(t.dtype) +
+                           " differs from the pointer's " + DtypeSpelling(pointer.type.dtype),
                        PTO_ERR_DTYPE_MISMATCH);
   if (shape.size() != t.rank || strides.size() != t.rank)
-    return (void)Error(op.loc, "a rank-" + std::to_string(t.rank) + " view needs " + std::to_string(t.rank) +
-                                   " shape and stride operands");
+    return (void)Error(op.loc, "a rank-" + std::to_string(t.rank) + " view needs " +
+                                   std::to_string(t.rank) + " shape and stride operands");
   for (int i = 0; i < t.rank; ++i) {
     if (!TakeDim(op.loc, "shape operand " + std::to_string(i), shape[i], &t.dims[i])) return;
     if (shape[i].is_const && shape[i].const_value < 0)
@@ -74,27 +79,32 @@ void Compiler::ParsePartitionView(const Token& op, const Token& result) {
   Token src_name;
   if (!ExpectValueName(&src_name)) return;
   Value* src = Lookup(src_name.text);
-  if (src == nullptr) return (void)Error(src_name.loc, "%" + std::string(src_name.text) + " is not defined");
+  if (src == nullptr)
+    return (void)Error(src_name.loc, "%" + std::string(src_name.text) + " is not defined");
   if (src->type.kind != TypeKind::kTensorView && src->type.kind != TypeKind::kPartitionView)
-    return (void)Error(src_name.loc, "pto.partition_view needs a view, not " + TypeString(src->type));
+    return (void)Error(src_name.loc,
+                       "pto.partition_view needs a view, not " + TypeString(src->type));
   const Value source = *src;
   std::vector<Value> offsets, sizes;
-  if (!Expect(',') || !ParseIndexList("offsets", &offsets) || !Expect(',') || !ParseIndexList("sizes", &sizes) ||
-      !Expect(':'))
+  if (!Expect(',') || !ParseIndexList("offsets", &offsets) || !Expect(',') ||
+      !ParseIndexList("sizes", &sizes) || !Expect(':'))
     return;
   const SourceLoc type_loc = tok_.loc;
   Type from, to;
   if (!ParseType(&from) || !ExpectArrow()) return;
   const SourceLoc to_loc = tok_.loc;
   if (!ParseType(&to)) return;
-  if (from.kind != source.type.kind || from.dtype != source.type.dtype || from.rank != source.type.rank)
-    return (void)Error(type_loc, "%" + std::string(src_name.text) + " is " + TypeString(source.type) +
-                                     ", written as " + TypeString(from));
+  if (from.kind != source.type.kind || from.dtype != source.type.dtype ||
+      from.rank != source.type.rank)
+    return (void)Error(type_loc, "%" + std::string(src_name.text) + " is " +
+                                     TypeString(source.type) + ", written as " + TypeString(from));
   if (to.kind != TypeKind::kPartitionView || to.dtype != from.dtype || to.rank != from.rank)
-    return (void)Error(to_loc, "pto.partition_view gives a !pto.partition_tensor_view of the same rank and element type");
+    return (void)Error(
+        to_loc,
+        "pto.partition_view gives a !pto.partition_tensor_view of the same rank and element type");
   if (offsets.size() != to.rank || sizes.size() != to.rank)
-    return (void)Error(op.loc, "a rank-" + std::to_string(to.rank) + " partition needs " + std::to_string(to.rank) +
-                                   " offsets and sizes");
+    return (void)Error(op.loc, "a rank-" + std::to_string(to.rank) + " partition needs " +
+                                   std::to_string(to.rank) + " offsets and sizes");
   for (int i = 0; i < to.rank; ++i) {
     if (!TakeDim(op.loc, "size " + std::to_string(i), sizes[i], &to.dims[i])) return;
     // Outside the parent view: refused now where every number is known.
@@ -102,10 +112,12 @@ void Compiler::ParsePartitionView(const Token& op, const Token& result) {
     if (offsets[i].is_const && sizes[i].is_const && parent != kDynamic &&
         (offsets[i].const_value < 0 || sizes[i].const_value < 0 ||
          offsets[i].const_value > parent - sizes[i].const_value))
-      return (void)Error(op.loc, "partition [" + std::to_string(offsets[i].const_value) + ", " +
-                                     std::to_string(offsets[i].const_value + sizes[i].const_value) +
-                                     ") of dimension " + std::to_string(i) + " is outside the view's " +
-                                     std::to_string(parent), PTO_ERR_OUT_OF_RANGE);
+      return (void)Error(op.loc,
+                         "partition [" + std::to_string(offsets[i].const_value) + ", " +
+                             std::to_string(offsets[i].const_value + sizes[i].const_value) +
+                             ") of dimension " + std::to_string(i) + " is outside the view's " +
+                             std::to_string(parent),
+                         PTO_ERR_OUT_OF_RANGE);
   }
   const uint32_t view = EmitView(Code::kPartView, op.loc, source.reg, to, offsets, sizes, result);
   view_ptr_[view] = view_ptr_[source.reg];
@@ -149,12 +161,13 @@ uint32_t Compiler::EmitView(Code code, SourceLoc loc, uint32_t from, const Type&
 }
 
 // ins(%x : T) outs(%y : T)
-bool Compiler::ParseOneInOneOut(Token* in_name, Type* in_type, SourceLoc* in_loc, Token* out_name, Type* out_type,
-                      SourceLoc* out_loc) {
-  if (!ExpectIdent("ins") || !Expect('(') || !ExpectValueName(in_name) || !Expect(':')) return false;
+bool Compiler::ParseOneInOneOut(Token* in_name, Type* in_type, SourceLoc* in_loc, Token* out_name,
+                                Type* out_type, SourceLoc* out_loc) {
+  if (!ExpectIdent("ins") || !Expect('(') || !ExpectValueName(in_name) || !Expect(':'))
+    return false;
   *in_loc = tok_.loc;
-  if (!ParseType(in_type) || !Expect(')') || !ExpectIdent("outs") || !Expect('(') || !ExpectValueName(out_name) ||
-      !Expect(':'))
+  if (!ParseType(in_type) || !Expect(')') || !ExpectIdent("outs") || !Expect('(') ||
+      !ExpectValueName(out_name) || !Expect(':'))
     return false;
   *out_loc = tok_.loc;
   return ParseType(out_type) && Expect(')');
@@ -165,24 +178,32 @@ void Compiler::ParseLoadStore(const Token& op, bool load) {
   Type ta, tb;
   SourceLoc la, lb;
   if (!ParseOneInOneOut(&a, &ta, &la, &b, &tb, &lb)) return;
-  if (tok_.Is('{')) return (void)Error(tok_.loc, std::string(op.text) + " attributes are not supported");
+  if (tok_.Is('{'))
+    return (void)Error(tok_.loc, std::string(op.text) + " attributes are not supported");
   const Token& view_name = load ? a : b;
   const Type& view_type = load ? ta : tb;
   const SourceLoc view_loc = load ? la : lb;
   Value* view = Lookup(view_name.text);
-  if (view == nullptr) return (void)Error(view_name.loc, "%" + std::string(view_name.text) + " is not defined");
+  if (view == nullptr)
+    return (void)Error(view_name.loc, "%" + std::string(view_name.text) + " is not defined");
   if (view->type.kind != TypeKind::kPartitionView && view->type.kind != TypeKind::kTensorView)
-    return (void)Error(view_name.loc, "%" + std::string(view_name.text) + " is " + TypeString(view->type) + ", not a view");
-  if (view_type.kind != view->type.kind || view_type.dtype != view->type.dtype || view_type.rank != view->type.rank)
-    return (void)Error(view_loc, "%" + std::string(view_name.text) + " is " + TypeString(view->type) +
-                                     ", written as " + TypeString(view_type));
+    return (void)Error(view_name.loc, "%" + std::string(view_name.text) + " is " +
+                                          TypeString(view->type) + ", not a view");
+  if (view_type.kind != view->type.kind || view_type.dtype != view->type.dtype ||
+      view_type.rank != view->type.rank)
+    return (void)Error(view_loc, "%" + std::string(view_name.text) + " is " +
+                                     TypeString(view->type) + ", written as " +
+                                     TypeString(view_type));
   const Value v = *view;
   uint32_t slot;
-  if (!UseTile(load ? b : a, load ? tb : ta, load ? lb : la, load ? Use::kWrite : Use::kRead, &slot)) return;
+  if (!UseTile(load ? b : a, load ? tb : ta, load ? lb : la, load ? Use::kWrite : Use::kRead,
+               &slot))
+    return;
   const Type& tile = p_->tiles[slot].type;
   if (tile.dtype != v.type.dtype)
-    return (void)Error(op.loc, std::string(op.text) + ": view element type " + DtypeSpelling(v.type.dtype) +
-                                   " differs from the tile's " + DtypeSpelling(tile.dtype),
+    return (void)Error(op.loc,
+                       std::string(op.text) + ": view element type " + DtypeSpelling(v.type.dtype) +
+                           " differs from the tile's " + DtypeSpelling(tile.dtype),
                        PTO_ERR_DTYPE_MISMATCH);
   // Static shapes must agree: the last dimension is the valid columns, the
   // others multiply to the valid rows.
@@ -195,9 +216,11 @@ void Compiler::ParseLoadStore(const Token& op, bool load) {
   const int64_t inner = v.type.dims[v.type.rank - 1];
   if (inner == kDynamic) known = false;
   if (known && (outer != tile.valid_rows || inner != tile.valid_cols))
-    return (void)Error(op.loc, std::string(op.text) + ": view of " + std::to_string(outer) + "x" +
-                                   std::to_string(inner) + " elements does not match the tile's valid region " +
-                                   std::to_string(tile.valid_rows) + "x" + std::to_string(tile.valid_cols),
+    return (void)Error(op.loc,
+                       std::string(op.text) + ": view of " + std::to_string(outer) + "x" +
+                           std::to_string(inner) +
+                           " elements does not match the tile's valid region " +
+                           std::to_string(tile.valid_rows) + "x" + std::to_string(tile.valid_cols),
                        PTO_ERR_SHAPE_MISMATCH);
   Instr in;
   in.code = load ? Code::kLoad : Code::kStore;
@@ -216,11 +239,15 @@ void Compiler::ParseLoadStore(const Token& op, bool load) {
 bool Compiler::ConstantAddress(const Token& name, uint64_t* addr) {
   Value* v = Lookup(name.text);
   if (v == nullptr) return Error(name.loc, "%" + std::string(name.text) + " is not defined");
-  if (!v->type.IsInteger()) return Error(name.loc, "an address is an integer, not " + TypeString(v->type));
+  if (!v->type.IsInteger())
+    return Error(name.loc, "an address is an integer, not " + TypeString(v->type));
   if (!v->is_const)
-    return Error(name.loc, "address %" + std::string(name.text) +
-                               " is not a constant: tiles are placed once, when the program is verified");
-  if (v->const_value < 0) return Error(name.loc, "address " + std::to_string(v->const_value) + " is negative", PTO_ERR_OUT_OF_RANGE);
+    return Error(name.loc,
+                 "address %" + std::string(name.text) +
+                     " is not a constant: tiles are placed once, when the program is verified");
+  if (v->const_value < 0)
+    return Error(name.loc, "address " + std::to_string(v->const_value) + " is negative",
+                 PTO_ERR_OUT_OF_RANGE);
   *addr = static_cast<uint64_t>(v->const_value);
   return true;
 }
@@ -260,11 +287,13 @@ void Compiler::ParseAllocTile(const Token& op, const Token& result) {
   if (!ParseType(&t)) return;
   if (t.kind != TypeKind::kTile) return (void)Error(type_loc, "pto.alloc_tile gives a tile type");
   if ((t.valid_rows == kDynamic) != has_vr)
-    return (void)Error(has_vr ? vr_loc : op.loc, has_vr ? "valid_row is given, but the type's v_row is static"
-                                                        : "the type's v_row is ?, so valid_row = %r is required");
+    return (void)Error(has_vr ? vr_loc : op.loc,
+                       has_vr ? "valid_row is given, but the type's v_row is static"
+                              : "the type's v_row is ?, so valid_row = %r is required");
   if ((t.valid_cols == kDynamic) != has_vc)
-    return (void)Error(has_vc ? vc_loc : op.loc, has_vc ? "valid_col is given, but the type's v_col is static"
-                                                        : "the type's v_col is ?, so valid_col = %c is required");
+    return (void)Error(has_vc ? vc_loc : op.loc,
+                       has_vc ? "valid_col is given, but the type's v_col is static"
+                              : "the type's v_col is ?, so valid_col = %c is required");
   Value v;
   v.type = t;
   v.reg = NewTileSlot(t, result.loc, result.text);
@@ -272,7 +301,8 @@ void Compiler::ParseAllocTile(const Token& op, const Token& result) {
     p_->tiles[v.reg].addr = addr;
     p_->tiles[v.reg].has_addr = true;
   }
-  if (t.HasDynamicValid()) EmitSetValid(op.loc, v.reg, has_vr ? &vr : nullptr, has_vc ? &vc : nullptr);
+  if (t.HasDynamicValid())
+    EmitSetValid(op.loc, v.reg, has_vr ? &vr : nullptr, has_vc ? &vc : nullptr);
   Define(result, v);
 }
 
@@ -302,8 +332,8 @@ void Compiler::EmitSetValid(SourceLoc loc, uint32_t slot, const Value* rows, con
 void Compiler::ParseSetValidShape(const Token& op) {
   Token name;
   Value vr, vc;
-  if (!ExpectValueName(&name) || !Expect(',') || !ParseIntOperand(&vr, "valid rows") || !Expect(',') ||
-      !ParseIntOperand(&vc, "valid cols") || !Expect(':'))
+  if (!ExpectValueName(&name) || !Expect(',') || !ParseIntOperand(&vr, "valid rows") ||
+      !Expect(',') || !ParseIntOperand(&vc, "valid cols") || !Expect(':'))
     return;
   const SourceLoc type_loc = tok_.loc;
   Type t;
@@ -318,7 +348,8 @@ void Compiler::ParseSetValidShape(const Token& op) {
 bool Compiler::PlaceSlot(uint32_t slot, uint64_t addr, SourceLoc loc) {
   TileSlot& s = p_->tiles[slot];
   if (s.used)
-    return Error(loc, "pto.tassign moves %" + s.name + " after an operation used it: place a tile before its first use");
+    return Error(loc, "pto.tassign moves %" + s.name +
+                          " after an operation used it: place a tile before its first use");
   s.addr = addr;
   s.has_addr = true;
   return true;
@@ -338,17 +369,21 @@ void Compiler::ParseTassign(const Token& op, const std::vector<Token>& results) 
     const SourceLoc addr_loc = tok_.loc;
     Advance();
     if (!Expect(')')) return;
-    if (!results.empty()) return (void)Error(op.loc, "pto.tassign %x, @tile(...) defines no result");
+    if (!results.empty())
+      return (void)Error(op.loc, "pto.tassign %x, @tile(...) defines no result");
     Value* v = Lookup(name.text);
     if (v == nullptr) {
-      if (p_->is_kernel) return (void)Error(name.loc, "%" + std::string(name.text) + " is not defined");
+      if (p_->is_kernel)
+        return (void)Error(name.loc, "%" + std::string(name.text) + " is not defined");
       const std::string key(name.text);
-      if (pending_addr_.count(key) != 0) return (void)Error(name.loc, "%" + key + " is placed twice");
+      if (pending_addr_.count(key) != 0)
+        return (void)Error(name.loc, "%" + key + " is placed twice");
       pending_addr_[key] = addr;
       pending_loc_[key] = name.loc;
       return;
     }
-    if (v->type.kind != TypeKind::kTile) return (void)Error(name.loc, "pto.tassign places tiles only");
+    if (v->type.kind != TypeKind::kTile)
+      return (void)Error(name.loc, "pto.tassign places tiles only");
     PlaceSlot(v->reg, addr, addr_loc);
     return;
   }
@@ -363,7 +398,8 @@ void Compiler::ParseTassign(const Token& op, const std::vector<Token>& results) 
   Value* v = Lookup(name.text);
   if (v == nullptr) return (void)Error(name.loc, "%" + std::string(name.text) + " is not defined");
   if (v->type.kind != TypeKind::kTile || !SameType(v->type, from))
-    return (void)Error(from_loc, "%" + std::string(name.text) + " is " + TypeString(v->type) + ", written as " + TypeString(from));
+    return (void)Error(from_loc, "%" + std::string(name.text) + " is " + TypeString(v->type) +
+                                     ", written as " + TypeString(from));
   if (!SameType(from, to)) return (void)Error(to_loc, "pto.tassign keeps the tile's type");
   const Value tile = *v;
   if (!PlaceSlot(tile.reg, addr, addr_name.loc)) return;

@@ -45,7 +45,8 @@ void Compiler::ParseFile() {
   if (ok() && !saw_func && !saw_op) Error(tok_.loc, "the text holds no operation");
   if (ok() && !pending_addr_.empty()) {
     const auto& first = *pending_addr_.begin();
-    Error(pending_loc_[first.first], "pto.tassign places %" + first.first + ", which no operation uses");
+    Error(pending_loc_[first.first],
+          "pto.tassign places %" + first.first + ", which no operation uses");
   }
 }
 
@@ -63,7 +64,8 @@ void Compiler::ParseAlias() {
 }
 
 bool Compiler::SetTarget(const AttrEntry& e) {
-  if (e.value.kind != Tok::kString) return Error(e.loc, "pto.target_arch takes a string (\"a3\", \"a2a3\" or \"a5\")");
+  if (e.value.kind != Tok::kString)
+    return Error(e.loc, "pto.target_arch takes a string (\"a3\", \"a2a3\" or \"a5\")");
   pto_profile target;
   if (e.value.text == "a3" || e.value.text == "a2a3" || e.value.text == "a2") {
     target = PTO_PROFILE_A2A3;
@@ -93,7 +95,8 @@ void Compiler::ParseModule() {
         if (!SetTarget(e)) return;
       } else if (e.key == "pto.kernel_kind") {
         if (e.value.text != "#pto.kernel_kind<vector>") {
-          Error(e.loc, "pto.kernel_kind must be #pto.kernel_kind<vector>: only vector kernels run here");
+          Error(e.loc,
+                "pto.kernel_kind must be #pto.kernel_kind<vector>: only vector kernels run here");
           return;
         }
       } else if (e.key == "pto.device-spec") {
@@ -294,7 +297,8 @@ void Compiler::ParseOperation() {
   } else if (name == "scf.if") {
     if (want_results(0)) ParseIf(op);
   } else if (name == "scf.yield") {
-    if (want_results(0) && tok_.kind == Tok::kValue) Error(tok_.loc, "scf.yield with values is not supported");
+    if (want_results(0) && tok_.kind == Tok::kValue)
+      Error(tok_.loc, "scf.yield with values is not supported");
   } else if (name == "pto.get_block_idx" || name == "pto.get_block_num" ||
              name == "pto.get_subblock_idx" || name == "pto.get_subblock_num") {
     if (want_results(1)) ParseBlockQuery(op, results[0]);
@@ -322,7 +326,8 @@ void Compiler::ParseOperation() {
     if (prefixed && tok_.IsIdent("ins")) {
       if (want_results(0)) ParseDpsTileOp(op, *desc);
     } else if (results.empty()) {
-      Error(op.loc, std::string(name) + (prefixed ? " needs ins(...) outs(...) or a %result" : " needs a %result"));
+      Error(op.loc, std::string(name) +
+                        (prefixed ? " needs ins(...) outs(...) or a %result" : " needs a %result"));
     } else if (want_results(1)) {
       ParseSsaTileOp(op, *desc, results[0]);
     }

@@ -92,14 +92,16 @@ void Compiler::ParseArith(const Token& op, const Token& result) {
   for (const auto& b : kBinary) {
     if (op.text != b.name) continue;
     Value x, y;
-    if (!ParseIntOperand(&x, "operand") || !Expect(',') || !ParseIntOperand(&y, "operand") || !Expect(':'))
+    if (!ParseIntOperand(&x, "operand") || !Expect(',') || !ParseIntOperand(&y, "operand") ||
+        !Expect(':'))
       return;
     const SourceLoc type_loc = tok_.loc;
     Type t;
     if (!ParseType(&t)) return;
     if (!t.IsInteger() || !SameType(t, x.type) || !SameType(t, y.type))
-      return (void)Error(type_loc, std::string(b.name) + " operands are " + TypeString(x.type) + " and " +
-                                       TypeString(y.type) + ", written as " + TypeString(t));
+      return (void)Error(type_loc, std::string(b.name) + " operands are " + TypeString(x.type) +
+                                       " and " + TypeString(y.type) + ", written as " +
+                                       TypeString(t));
     in.code = Code::kIntBinary;
     in.sub = static_cast<uint8_t>(b.op);
     in.bits = t.bits;
@@ -107,8 +109,8 @@ void Compiler::ParseArith(const Token& op, const Token& result) {
     in.c = y.reg;
     return EmitIntResult(in, t, result);
   }
-  if (op.text == "arith.index_cast" || op.text == "arith.index_castui" || op.text == "arith.extsi" ||
-      op.text == "arith.trunci" || op.text == "arith.extui") {
+  if (op.text == "arith.index_cast" || op.text == "arith.index_castui" ||
+      op.text == "arith.extsi" || op.text == "arith.trunci" || op.text == "arith.extui") {
     Value x;
     if (!ParseIntOperand(&x, "operand") || !Expect(':')) return;
     Type from, to;
@@ -116,8 +118,11 @@ void Compiler::ParseArith(const Token& op, const Token& result) {
     if (!ParseType(&from) || !ExpectIdent("to")) return;
     const SourceLoc to_loc = tok_.loc;
     if (!ParseType(&to)) return;
-    if (!SameType(from, x.type)) return (void)Error(from_loc, "operand is " + TypeString(x.type) + ", written as " + TypeString(from));
-    if (!to.IsInteger()) return (void)Error(to_loc, "cast to " + TypeString(to) + " is not supported");
+    if (!SameType(from, x.type))
+      return (void)Error(from_loc,
+                         "operand is " + TypeString(x.type) + ", written as " + TypeString(from));
+    if (!to.IsInteger())
+      return (void)Error(to_loc, "cast to " + TypeString(to) + " is not supported");
     const bool unsigned_source = op.text == "arith.index_castui" || op.text == "arith.extui";
     in.code = Code::kIntCast;
     in.bits = to.bits;
@@ -126,12 +131,15 @@ void Compiler::ParseArith(const Token& op, const Token& result) {
     return EmitIntResult(in, to, result);
   }
   if (op.text == "arith.cmpi") {
-    static const char* const kPredicates[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
-    if (tok_.kind != Tok::kIdent) return (void)Error(tok_.loc, "expected a predicate (eq, ne, slt, ...)");
+    static const char* const kPredicates[] = {"eq",  "ne",  "slt", "sle", "sgt",
+                                              "sge", "ult", "ule", "ugt", "uge"};
+    if (tok_.kind != Tok::kIdent)
+      return (void)Error(tok_.loc, "expected a predicate (eq, ne, slt, ...)");
     int predicate = -1;
     for (int i = 0; i < 10; ++i)
       if (tok_.text == kPredicates[i]) predicate = i;
-    if (predicate < 0) return (void)Error(tok_.loc, "unknown predicate '" + std::string(tok_.text) + "'");
+    if (predicate < 0)
+      return (void)Error(tok_.loc, "unknown predicate '" + std::string(tok_.text) + "'");
     Advance();
     Value x, y;
     if (!Expect(',') || !ParseIntOperand(&x, "operand") || !Expect(',') ||
@@ -188,19 +196,24 @@ void Compiler::ParseFor(const Token& op) {
   Token iv;
   if (!ExpectValueName(&iv) || !Expect('=')) return;
   Value lb, ub, step;
-  if (!ParseIntOperand(&lb, "lower bound") || !ExpectIdent("to") || !ParseIntOperand(&ub, "upper bound") ||
-      !ExpectIdent("step") || !ParseIntOperand(&step, "step"))
+  if (!ParseIntOperand(&lb, "lower bound") || !ExpectIdent("to") ||
+      !ParseIntOperand(&ub, "upper bound") || !ExpectIdent("step") ||
+      !ParseIntOperand(&step, "step"))
     return;
-  if (tok_.IsIdent("iter_args")) return (void)Error(tok_.loc, "scf.for with iter_args is not supported");
+  if (tok_.IsIdent("iter_args"))
+    return (void)Error(tok_.loc, "scf.for with iter_args is not supported");
   if (tok_.Is(':')) {
     Advance();
     Type t;
     if (!ParseType(&t)) return;
-    if (!SameType(t, lb.type)) return (void)Error(op.loc, "loop bounds are " + TypeString(lb.type) + ", written as " + TypeString(t));
+    if (!SameType(t, lb.type))
+      return (void)Error(
+          op.loc, "loop bounds are " + TypeString(lb.type) + ", written as " + TypeString(t));
   }
   if (!SameType(lb.type, ub.type) || !SameType(lb.type, step.type))
-    return (void)Error(op.loc, "scf.for bounds and step must have one type (" + TypeString(lb.type) + ", " +
-                                   TypeString(ub.type) + ", " + TypeString(step.type) + ")");
+    return (void)Error(op.loc, "scf.for bounds and step must have one type (" +
+                                   TypeString(lb.type) + ", " + TypeString(ub.type) + ", " +
+                                   TypeString(step.type) + ")");
   Value ivv;
   ivv.type = lb.type;
   ivv.reg = NewIntReg();
@@ -240,7 +253,8 @@ void Compiler::ParseIf(const Token& op) {
   if (!ParseIntOperand(&cond, "condition")) return;
   if (cond.type.kind != TypeKind::kInt || cond.type.bits != 1)
     return (void)Error(op.loc, "scf.if needs an i1 condition, not " + TypeString(cond.type));
-  if (tok_.kind == Tok::kArrow) return (void)Error(tok_.loc, "scf.if with results is not supported");
+  if (tok_.kind == Tok::kArrow)
+    return (void)Error(tok_.loc, "scf.if with results is not supported");
   const uint32_t branch_at = static_cast<uint32_t>(p_->code.size());
   Instr branch;
   branch.code = Code::kJumpIfZero;

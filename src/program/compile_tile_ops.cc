@@ -24,8 +24,8 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
       // Division is correctly rounded either way: the attribute changes nothing there.
       *attr = op.attr == ops::AttrKind::kPowPrecision ? PTO_POW_HIGH_PRECISION : 0;
     } else {
-      return Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) + " is " + want_default +
-                                    " or " + want_high);
+      return Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) + " is " +
+                                    want_default + " or " + want_high);
     }
   }
   return true;
@@ -36,7 +36,8 @@ bool Compiler::TextTmpAllowed(const ops::OpDescriptor& op) {
   return op.tmp != ops::TmpRole::kNone || op.id == ops::OpId::kTrsqrt;
 }
 
-bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins, uint32_t dst, int attr) {
+bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
+                          const std::vector<uint32_t>& ins, uint32_t dst, int attr) {
   Instr in;
   in.code = Code::kTileOp;
   in.loc = loc;
@@ -60,17 +61,20 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc, const std:
 }
 
 // The sources, then optionally tmp: as many as the operation takes.
-bool Compiler::OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count, const char* what) {
+bool Compiler::OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
+                                const char* what) {
   const size_t most = desc.source_count + (TextTmpAllowed(desc) ? 1 : 0);
   if (count >= desc.source_count && count <= most) return true;
-  return Error(op.loc, std::string(op.text) + " takes " + std::to_string(desc.source_count) +
-                           (most > desc.source_count ? " or " + std::to_string(most) : std::string()) + " " +
-                           what + ", not " + std::to_string(count));
+  return Error(
+      op.loc, std::string(op.text) + " takes " + std::to_string(desc.source_count) +
+                  (most > desc.source_count ? " or " + std::to_string(most) : std::string()) + " " +
+                  what + ", not " + std::to_string(count));
 }
 
 // The tile slots of an operation's sources (read) and tmp (never read).
-bool Compiler::UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names, const std::vector<Type>& types,
-                 const std::vector<SourceLoc>& type_locs, std::vector<uint32_t>* slots) {
+bool Compiler::UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names,
+                           const std::vector<Type>& types, const std::vector<SourceLoc>& type_locs,
+                           std::vector<uint32_t>* slots) {
   slots->resize(names.size());
   for (size_t i = 0; i < names.size(); ++i) {
     const Use use = i < desc.source_count ? Use::kRead : Use::kTmp;
@@ -101,7 +105,9 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& desc) {
   }
   Token dst_name;
   Type dst_type;
-  if (!Expect(')') || !ExpectIdent("outs") || !Expect('(') || !ExpectValueName(&dst_name) || !Expect(':')) return;
+  if (!Expect(')') || !ExpectIdent("outs") || !Expect('(') || !ExpectValueName(&dst_name) ||
+      !Expect(':'))
+    return;
   const SourceLoc dst_loc = tok_.loc;
   if (!ParseType(&dst_type) || !Expect(')')) return;
   int attr = 0;
@@ -152,8 +158,10 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& desc, co
   }
   std::vector<uint32_t> slots;
   if (!UseOperands(desc, names, types, type_locs, &slots)) return;
-  if (dst_type.kind != TypeKind::kTile) return (void)Error(dst_loc, std::string(op.text) + " gives a tile");
-  if (Lookup(result.text) != nullptr) return (void)Error(result.loc, "%" + std::string(result.text) + " is defined twice");
+  if (dst_type.kind != TypeKind::kTile)
+    return (void)Error(dst_loc, std::string(op.text) + " gives a tile");
+  if (Lookup(result.text) != nullptr)
+    return (void)Error(result.loc, "%" + std::string(result.text) + " is defined twice");
   Value v;
   v.type = dst_type;
   v.reg = NewTileSlot(dst_type, result.loc, result.text);

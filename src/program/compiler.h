@@ -57,7 +57,8 @@ class Compiler {
 
   void Advance();
   const Token& Peek();
-  bool Error(SourceLoc loc, const std::string& message, pto_status status = PTO_ERR_INVALID_ARGUMENT);
+  bool Error(SourceLoc loc, const std::string& message,
+             pto_status status = PTO_ERR_INVALID_ARGUMENT);
   static std::string Describe(const Token& t);
   bool Expect(char c);
   bool ExpectIdent(std::string_view word);
@@ -112,8 +113,8 @@ class Compiler {
   uint32_t EmitView(Code code, SourceLoc loc, uint32_t from, const Type& type,
                     const std::vector<Value>& first, const std::vector<Value>& second,
                     const Token& result);
-  bool ParseOneInOneOut(Token* in_name, Type* in_type, SourceLoc* in_loc, Token* out_name, Type* out_type,
-                        SourceLoc* out_loc);
+  bool ParseOneInOneOut(Token* in_name, Type* in_type, SourceLoc* in_loc, Token* out_name,
+                        Type* out_type, SourceLoc* out_loc);
   void ParseLoadStore(const Token& op, bool load);
   bool ConstantAddress(const Token& name, uint64_t* addr);
   void ParseAllocTile(const Token& op, const Token& result);
@@ -126,10 +127,13 @@ class Compiler {
 
   bool ParseOpAttrs(const ops::OpDescriptor& op, int* attr);
   bool TextTmpAllowed(const ops::OpDescriptor& op);
-  bool EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins, uint32_t dst, int attr);
-  bool OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count, const char* what);
-  bool UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names, const std::vector<Type>& types,
-                   const std::vector<SourceLoc>& type_locs, std::vector<uint32_t>* slots);
+  bool EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins,
+                  uint32_t dst, int attr);
+  bool OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
+                        const char* what);
+  bool UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names,
+                   const std::vector<Type>& types, const std::vector<SourceLoc>& type_locs,
+                   std::vector<uint32_t>* slots);
   void ParseDpsTileOp(const Token& op, const ops::OpDescriptor& desc);
   void ParseSsaTileOp(const Token& op, const ops::OpDescriptor& desc, const Token& result);
 

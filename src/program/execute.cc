@@ -43,7 +43,8 @@ int64_t Wrap(uint64_t v, unsigned bits) {
   return static_cast<int64_t>(v);
 }
 uint64_t Unsigned(int64_t v, unsigned bits) {
-  return bits >= 64 ? static_cast<uint64_t>(v) : static_cast<uint64_t>(v) & ((uint64_t{1} << bits) - 1);
+  return bits >= 64 ? static_cast<uint64_t>(v)
+                    : static_cast<uint64_t>(v) & ((uint64_t{1} << bits) - 1);
 }
 
 // The state of one block.
@@ -196,16 +197,22 @@ pto_status Block::MakeView(const Instr& in) {
     v.strides[i] = ints_[p_.lists[in.extra + in.rank + i]];
     if (v.shape[i] < 0 || v.strides[i] < 0)
       return Error(in, PTO_ERR_OUT_OF_RANGE,
-                   "pto.make_tensor_view: dimension " + std::to_string(i) + " has shape " + std::to_string(v.shape[i]) +
-                       " and stride " + std::to_string(v.strides[i]) + ": both must be >= 0");
-    if (v.shape[i] == 0) empty = true;
-    else last += static_cast<unsigned __int128>(v.shape[i] - 1) * static_cast<uint64_t>(v.strides[i]);
+                   "pto.make_tensor_view: dimension " + std::to_string(i) + " has shape " +
+                       std::to_string(v.shape[i]) + " and stride " + std::to_string(v.strides[i]) +
+                       ": both must be >= 0");
+    if (v.shape[i] == 0) {
+      empty = true;
+    } else {
+      last += static_cast<unsigned __int128>(v.shape[i] - 1) * static_cast<uint64_t>(v.strides[i]);
+    }
   }
   if (!empty && last >= static_cast<unsigned __int128>(ptr.count))
     return Error(in, PTO_ERR_OUT_OF_RANGE,
                  "pto.make_tensor_view: the view reaches element " +
-                     (last > INT64_MAX ? std::string("beyond 2^63") : std::to_string(static_cast<int64_t>(last))) +
-                     " of " + PointerName(in.b) + ", which holds " + std::to_string(ptr.count) + " elements");
+                     (last > INT64_MAX ? std::string("beyond 2^63")
+                                       : std::to_string(static_cast<int64_t>(last))) +
+                     " of " + PointerName(in.b) + ", which holds " + std::to_string(ptr.count) +
+                     " elements");
   return PTO_OK;
 }
 
@@ -217,8 +224,9 @@ pto_status Block::PartitionView(const Instr& in) {
     const int64_t size = ints_[p_.lists[in.extra + in.rank + i]];
     if (offset < 0 || size < 0 || offset > src.shape[i] - size)
       return Error(in, PTO_ERR_OUT_OF_RANGE,
-                   "pto.partition_view: [" + std::to_string(offset) + ", " + std::to_string(offset + size) +
-                       ") of dimension " + std::to_string(i) + " is outside the view's " + std::to_string(src.shape[i]));
+                   "pto.partition_view: [" + std::to_string(offset) + ", " +
+                       std::to_string(offset + size) + ") of dimension " + std::to_string(i) +
+                       " is outside the view's " + std::to_string(src.shape[i]));
     v.offset += offset * src.strides[i];
     v.shape[i] = size;
   }
@@ -236,8 +244,9 @@ pto_status Block::Transfer(const Instr& in, bool load) {
   const int64_t inner = v.shape[v.rank - 1];
   if (outer != t.valid_rows || inner != t.valid_cols)
     return Error(in, PTO_ERR_SHAPE_MISMATCH,
-                 std::string(load ? "pto.tload" : "pto.tstore") + ": view of " + std::to_string(outer) + "x" +
-                     std::to_string(inner) + " elements does not match the tile's valid region " +
+                 std::string(load ? "pto.tload" : "pto.tstore") + ": view of " +
+                     std::to_string(outer) + "x" + std::to_string(inner) +
+                     " elements does not match the tile's valid region " +
                      std::to_string(t.valid_rows) + "x" + std::to_string(t.valid_cols));
   const size_t size = pto_dtype_size(t.dtype);
   char* memory = pointers_[v.pointer].data;
@@ -269,7 +278,8 @@ pto_status Block::Transfer(const Instr& in, bool load) {
 pto_status Block::TileOp(const Instr& in) {
   pto_tile* dst = &tiles_[in.a];
   pto_tile* tmp = in.d != kNoSlot ? &tiles_[in.d] : nullptr;
-  const ops::Operands o{dst, &tiles_[in.b], in.c != kNoSlot ? &tiles_[in.c] : nullptr, tmp, in.attr};
+  const ops::Operands o{dst, &tiles_[in.b], in.c != kNoSlot ? &tiles_[in.c] : nullptr, tmp,
+                        in.attr};
   if (in.check_at_run) {
     if (tmp != nullptr && !p_.tiles[in.d].in_ub) {
       tmp->valid_rows = dst->valid_rows;
@@ -313,7 +323,8 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         break;
       }
       case Code::kIntCast: {
-        const int64_t x = in.sub != 0 ? static_cast<int64_t>(Unsigned(ints[in.b], in.sub)) : ints[in.b];
+        const int64_t x =
+            in.sub != 0 ? static_cast<int64_t>(Unsigned(ints[in.b], in.sub)) : ints[in.b];
         ints[in.a] = Wrap(static_cast<uint64_t>(x), in.bits);
         break;
       }
@@ -334,7 +345,8 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         }
         break;
       case Code::kForStep:
-        ints[in.a] = Wrap(static_cast<uint64_t>(ints[in.a]) + static_cast<uint64_t>(ints[in.b]), in.bits);
+        ints[in.a] =
+            Wrap(static_cast<uint64_t>(ints[in.a]) + static_cast<uint64_t>(ints[in.b]), in.bits);
         pc = in.target - 1;
         break;
       case Code::kMakeView: status = MakeView(in); break;
@@ -347,8 +359,8 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         if (r < 0 || c < 0 || r > t.rows || c > t.cols) {
           status = Error(in, PTO_ERR_OUT_OF_RANGE,
                          "valid region " + std::to_string(r) + "x" + std::to_string(c) + " of %" +
-                             p_.tiles[in.a].name + " is outside its " + std::to_string(t.rows) + "x" +
-                             std::to_string(t.cols));
+                             p_.tiles[in.a].name + " is outside its " + std::to_string(t.rows) +
+                             "x" + std::to_string(t.cols));
         } else {
           t.valid_rows = static_cast<uint32_t>(r);
           t.valid_cols = static_cast<uint32_t>(c);
@@ -389,12 +401,13 @@ unsigned WorkerCount(uint32_t blocks) {
 }
 
 // Runs blocks from the shared counter until none is left or one failed.
-void Work(const Program& p, const std::vector<Binding>& bindings, uint32_t blocks, std::atomic<uint32_t>* next,
-          std::atomic<bool>* stop, FirstError* first) {
+void Work(const Program& p, const std::vector<Binding>& bindings, uint32_t blocks,
+          std::atomic<uint32_t>* next, std::atomic<bool>* stop, FirstError* first) {
   const FloatEnvironmentGuard float_env(p.uses_float);
   Block state(p, bindings);
   if (!state.Allocate()) {
-    first->Record(Fail(PTO_ERR_OUT_OF_MEMORY, "pto_program_launch", "no memory for a block's unified buffer"));
+    first->Record(Fail(PTO_ERR_OUT_OF_MEMORY, "pto_program_launch",
+                       "no memory for a block's unified buffer"));
     stop->store(true);
     return;
   }

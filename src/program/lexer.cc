@@ -12,7 +12,9 @@ bool IsHexDigit(char c) {
   return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 // MLIR's suffix-id characters, for %names, @names and dotted identifiers.
-bool IsNameChar(char c) { return IsIdentStart(c) || IsDigit(c) || c == '.' || c == '$' || c == '-'; }
+bool IsNameChar(char c) {
+  return IsIdentStart(c) || IsDigit(c) || c == '.' || c == '$' || c == '-';
+}
 bool IsIdentChar(char c) { return IsIdentStart(c) || IsDigit(c) || c == '.' || c == '$'; }
 
 }  // namespace
@@ -93,13 +95,16 @@ Token Lexer::Next() {
   };
   if (c == '%' || c == '@') {
     Advance();
-    if (!IsNameChar(Peek())) return error(c == '%' ? "expected a name after '%'" : "expected a name after '@'");
+    if (!IsNameChar(Peek()))
+      return error(c == '%' ? "expected a name after '%'" : "expected a name after '@'");
     while (IsNameChar(Peek())) Advance();
     return finish(c == '%' ? Tok::kValue : Tok::kSymbol, 1);
   }
   if (c == '!' || c == '#') {
     Advance();
-    if (!IsIdentStart(Peek())) return error(c == '!' ? "expected a type name after '!'" : "expected an attribute name after '#'");
+    if (!IsIdentStart(Peek()))
+      return error(c == '!' ? "expected a type name after '!'"
+                            : "expected an attribute name after '#'");
     while (IsIdentChar(Peek())) Advance();
     if (Peek() == '<' && !SkipAngleBody()) return error("unterminated '<' in a type or attribute");
     return finish(c == '!' ? Tok::kType : Tok::kAttr);

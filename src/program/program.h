@@ -47,14 +47,16 @@ struct TileSlot {
 // its storage at ub + s.addr (any non-null address for an implicit tmp),
 // marked as placed, with the declared valid region where it is static and
 // `dynamic` where the type says `?`.
-inline pto_tile TileFromSlot(const TileSlot& s, char* ub, uint32_t dynamic_rows, uint32_t dynamic_cols,
-                             pto_buffer* placed_marker) {
+inline pto_tile TileFromSlot(const TileSlot& s, char* ub, uint32_t dynamic_rows,
+                             uint32_t dynamic_cols, pto_buffer* placed_marker) {
   pto_tile t;
   t.dtype = s.type.dtype;
   t.rows = s.type.rows;
   t.cols = s.type.cols;
-  t.valid_rows = s.type.valid_rows == kDynamic ? dynamic_rows : static_cast<uint32_t>(s.type.valid_rows);
-  t.valid_cols = s.type.valid_cols == kDynamic ? dynamic_cols : static_cast<uint32_t>(s.type.valid_cols);
+  t.valid_rows =
+      s.type.valid_rows == kDynamic ? dynamic_rows : static_cast<uint32_t>(s.type.valid_rows);
+  t.valid_cols =
+      s.type.valid_cols == kDynamic ? dynamic_cols : static_cast<uint32_t>(s.type.valid_cols);
   t.data = ub + (s.in_ub ? s.addr : 0);
   t.buffer = s.in_ub ? placed_marker : nullptr;
   t.offset = s.addr;
@@ -81,7 +83,18 @@ enum class Code : uint8_t {
   kTileOp,       // an operation of the table on tiles
 };
 
-enum class IntOp : uint8_t { kAdd, kSub, kMul, kDivS, kRemS, kMinS, kMaxS, kDivU, kRemU, kCeilDivS };
+enum class IntOp : uint8_t {
+  kAdd,
+  kSub,
+  kMul,
+  kDivS,
+  kRemS,
+  kMinS,
+  kMaxS,
+  kDivU,
+  kRemU,
+  kCeilDivS
+};
 enum class Predicate : uint8_t { kEq, kNe, kSlt, kSle, kSgt, kSge, kUlt, kUle, kUgt, kUge };
 
 struct Instr {

@@ -22,9 +22,11 @@ constexpr DtypeName kDtypeNames[] = {
 };
 
 std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r'))
+  while (!s.empty() &&
+         (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r'))
     s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r'))
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r'))
     s.remove_suffix(1);
   return s;
 }
@@ -170,7 +172,8 @@ bool CheckLayoutKey(std::string_view key, std::string_view value, std::string* w
   int64_t n;
   if (key == "loc") {
     if (value == "vec") return true;
-    *what = "loc=" + std::string(value) + " is not supported: only vec tiles (the unified buffer) run here";
+    *what = "loc=" + std::string(value) +
+            " is not supported: only vec tiles (the unified buffer) run here";
     return false;
   }
   if (key == "blayout") {
@@ -219,22 +222,26 @@ bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
                                          "v_row",   "v_col",   "blayout", "slayout",
                                          "fractal", "pad",     "compact"};
     if (f.size() < 10 || f.size() > 11)
-      return p.Fail(f[0], "!pto.tile_buf<loc=...> needs the keys loc, dtype, rows, cols, v_row, "
-                          "v_col, blayout, slayout, fractal, pad (and optionally compact), in that order");
+      return p.Fail(
+          f[0],
+          "!pto.tile_buf<loc=...> needs the keys loc, dtype, rows, cols, v_row, "
+          "v_col, blayout, slayout, fractal, pad (and optionally compact), in that order");
     for (size_t i = 0; i < f.size(); ++i) {
       if (!SplitKey(f[i].text, &key, &value) || key != kOrder[i])
         return p.Fail(f[i], std::string("expected '") + kOrder[i] + "=' here");
       int64_t n = 0;
       if (i == 1) {
         if (!ParseDtype(value, &t->dtype))
-          return p.Fail(f[i], "dtype '" + std::string(value) +
-                                  "' is not supported (f32, f16, bf16, i8, i16, i32, ui8, ui16, ui32)");
+          return p.Fail(f[i],
+                        "dtype '" + std::string(value) +
+                            "' is not supported (f32, f16, bf16, i8, i16, i32, ui8, ui16, ui32)");
       } else if (i == 2 || i == 3) {
         if (!ParseInt(value, &n) || n <= 0 || n > 0xFFFFFFFFll)
           return p.Fail(f[i], std::string(kOrder[i]) + " must be a positive integer");
         (i == 2 ? t->rows : t->cols) = static_cast<uint32_t>(n);
       } else if (i == 4 || i == 5) {
-        if (!ParseValidDim(value, &n)) return p.Fail(f[i], std::string(kOrder[i]) + " must be an integer or ?");
+        if (!ParseValidDim(value, &n))
+          return p.Fail(f[i], std::string(kOrder[i]) + " must be an integer or ?");
         (i == 4 ? t->valid_rows : t->valid_cols) = n;
       } else if (!CheckLayoutKey(key, value, &what)) {
         return p.Fail(f[i], what);
@@ -260,7 +267,8 @@ bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
         if (s == key) return p.Fail(f[i], "key '" + std::string(key) + "' given twice");
       seen.push_back(key);
       if (key == "valid") {
-        if (!ParseValidValue(value, t)) return p.Fail(f[i], "valid= expects ROWSxCOLS (each an integer or ?)");
+        if (!ParseValidValue(value, t))
+          return p.Fail(f[i], "valid= expects ROWSxCOLS (each an integer or ?)");
       } else if (key == "loc" || !CheckLayoutKey(key, value, &what)) {
         return p.Fail(f[i], key == "loc" ? "key 'loc' given twice" : what);
       }
@@ -286,7 +294,8 @@ bool ParseTile(BodyParser& p, const std::vector<Field>& f, Type* t) {
     std::string_view key, value;
     if (!SplitKey(f[i].text, &key, &value) || key != "valid")
       return p.Fail(f[i], "!pto.tile<...> takes a shape and optionally valid=ROWSxCOLS");
-    if (!ParseValidValue(value, t)) return p.Fail(f[i], "valid= expects ROWSxCOLS (each an integer or ?)");
+    if (!ParseValidValue(value, t))
+      return p.Fail(f[i], "valid= expects ROWSxCOLS (each an integer or ?)");
   }
   if (!CheckTileShape(t, &what)) return p.Fail(f[0], what);
   return true;
@@ -317,7 +326,11 @@ bool ParseScalarType(std::string_view name, Type* out) {
     t.bits = 64;
   } else if (name == "i1" || name == "i8" || name == "i16" || name == "i32" || name == "i64") {
     t.kind = TypeKind::kInt;
-    t.bits = static_cast<uint8_t>(name == "i1" ? 1 : name == "i8" ? 8 : name == "i16" ? 16 : name == "i32" ? 32 : 64);
+    t.bits = static_cast<uint8_t>(name == "i1"    ? 1
+                                  : name == "i8"  ? 8
+                                  : name == "i16" ? 16
+                                  : name == "i32" ? 32
+                                                  : 64);
   } else if (name == "f64") {
     t.kind = TypeKind::kFloat;
     t.bits = 64;
@@ -367,10 +380,12 @@ std::string TypeString(const Type& t) {
     case TypeKind::kPtr: return std::string("!pto.ptr<") + DtypeSpelling(t.dtype) + ">";
     case TypeKind::kTile:
       return "tile " + std::to_string(t.rows) + "x" + std::to_string(t.cols) + "x" +
-             DtypeSpelling(t.dtype) + " (valid " + dim(t.valid_rows) + "x" + dim(t.valid_cols) + ")";
+             DtypeSpelling(t.dtype) + " (valid " + dim(t.valid_rows) + "x" + dim(t.valid_cols) +
+             ")";
     case TypeKind::kTensorView:
     case TypeKind::kPartitionView: {
-      std::string s = t.kind == TypeKind::kTensorView ? "!pto.tensor_view<" : "!pto.partition_tensor_view<";
+      std::string s =
+          t.kind == TypeKind::kTensorView ? "!pto.tensor_view<" : "!pto.partition_tensor_view<";
       for (int i = 0; i < t.rank; ++i) s += dim(t.dims[i]) + "x";
       return s + DtypeSpelling(t.dtype) + ">";
     }
@@ -387,21 +402,26 @@ bool ParsePtoType(std::string_view text, Type* out, std::string* error, size_t* 
   if (name == "!pto.tile_buf" || name == "!pto.tile") {
     if (!p.Split(&fields)) return false;
     t.kind = TypeKind::kTile;
-    if (!(name == "!pto.tile" ? ParseTile(p, fields, &t) : ParseTileBuf(p, fields, &t))) return false;
+    if (!(name == "!pto.tile" ? ParseTile(p, fields, &t) : ParseTileBuf(p, fields, &t)))
+      return false;
   } else if (name == "!pto.ptr") {
     if (!p.Split(&fields)) return false;
     t.kind = TypeKind::kPtr;
     if (!ParseDtype(fields[0].text, &t.dtype))
-      return p.Fail(fields[0], "pointer element type '" + std::string(fields[0].text) + "' is not supported");
+      return p.Fail(fields[0],
+                    "pointer element type '" + std::string(fields[0].text) + "' is not supported");
     if (fields.size() > 2 || (fields.size() == 2 && fields[1].text != "gm"))
-      return p.Fail(fields.back(), "only global-memory pointers (!pto.ptr<T> or !pto.ptr<T, gm>) are supported");
+      return p.Fail(fields.back(),
+                    "only global-memory pointers (!pto.ptr<T> or !pto.ptr<T, gm>) are supported");
   } else if (name == "!pto.tensor_view" || name == "!pto.partition_tensor_view") {
     if (!p.Split(&fields)) return false;
     t.kind = name == "!pto.tensor_view" ? TypeKind::kTensorView : TypeKind::kPartitionView;
-    if (fields.size() != 1) return p.Fail(fields[1], "a view type is a shape and an element type only");
+    if (fields.size() != 1)
+      return p.Fail(fields[1], "a view type is a shape and an element type only");
     std::vector<int64_t> dims;
     std::string what;
-    if (!ParseShape(fields[0].text, true, true, &dims, &t.dtype, &what)) return p.Fail(fields[0], what);
+    if (!ParseShape(fields[0].text, true, true, &dims, &t.dtype, &what))
+      return p.Fail(fields[0], what);
     if (dims.empty() || dims.size() > kMaxRank)
       return p.Fail(fields[0], "a view has 1 to " + std::to_string(kMaxRank) + " dimensions");
     t.rank = static_cast<uint8_t>(dims.size());

@@ -44,7 +44,9 @@ std::string Hex(uint64_t v) {
   return s;
 }
 
-std::string TileName(const TileSlot& s) { return s.name.empty() ? std::string("tmp") : "%" + s.name; }
+std::string TileName(const TileSlot& s) {
+  return s.name.empty() ? std::string("tmp") : "%" + s.name;
+}
 
 struct Range {
   uint64_t begin, end;
@@ -52,7 +54,8 @@ struct Range {
 
 pto_status PlaceTiles(Program* p) {
   const UnifiedBuffer ub = UnifiedBufferOf(p->profile);
-  const char* where = p->profile == PTO_PROFILE_HOST ? "HOST's limit" : pto_profile_string(p->profile);
+  const char* where =
+      p->profile == PTO_PROFILE_HOST ? "HOST's limit" : pto_profile_string(p->profile);
   std::vector<Range> taken;
   for (TileSlot& s : p->tiles) {
     if (!s.in_ub || !s.has_addr) continue;
@@ -61,12 +64,14 @@ pto_status PlaceTiles(Program* p) {
     if (s.addr % align != 0)
       return Diagnose(*p, s.loc, PTO_ERR_INVALID_ARGUMENT,
                       "address " + Hex(s.addr) + " of " + TileName(s) + " is not a multiple of " +
-                          std::to_string(align) + (ub.align != 0 ? std::string(" bytes, which ") + where + " requires"
-                                                                 : std::string(" bytes (its element size)")));
+                          std::to_string(align) +
+                          (ub.align != 0 ? std::string(" bytes, which ") + where + " requires"
+                                         : std::string(" bytes (its element size)")));
     if (s.addr > ub.capacity || size > ub.capacity - s.addr)
       return Diagnose(*p, s.loc, PTO_ERR_OUT_OF_RANGE,
-                      TileName(s) + " at " + Hex(s.addr) + " (" + std::to_string(size) + " bytes) ends beyond the " +
-                          std::to_string(ub.capacity) + "-byte unified buffer of " + where);
+                      TileName(s) + " at " + Hex(s.addr) + " (" + std::to_string(size) +
+                          " bytes) ends beyond the " + std::to_string(ub.capacity) +
+                          "-byte unified buffer of " + where);
     taken.push_back({s.addr, s.addr + size});
   }
   // The others go first-fit into what manual placement leaves, in order of
@@ -74,7 +79,8 @@ pto_status PlaceTiles(Program* p) {
   for (TileSlot& s : p->tiles) {
     if (!s.in_ub || s.has_addr) continue;
     const uint64_t size = TileBytes(s.type);
-    std::sort(taken.begin(), taken.end(), [](const Range& a, const Range& b) { return a.begin < b.begin; });
+    std::sort(taken.begin(), taken.end(),
+              [](const Range& a, const Range& b) { return a.begin < b.begin; });
     uint64_t at = 0;
     for (const Range& r : taken) {
       if (r.begin >= at + size) break;

@@ -141,7 +141,8 @@ static int parse_bool(cursor *c, int *out) {
 static int parse_dim(cursor *c, size_t *out) {
     skip_space(c);
     if (peek(c) < '0' || peek(c) > '9') {
-        set_error(c->err, c->errlen, "malformed .npy header: a shape dimension is not a non-negative integer");
+        set_error(c->err, c->errlen,
+                  "malformed .npy header: a shape dimension is not a non-negative integer");
         return -1;
     }
     size_t value = 0;
@@ -171,7 +172,8 @@ static int parse_shape(cursor *c, npy_header *h) {
         if (peek(c) == ')')
             break;
         if (ndim == NPY_MAX_DIMS) {
-            set_error(c->err, c->errlen, "unsupported .npy array: more than %d dimensions", NPY_MAX_DIMS);
+            set_error(c->err, c->errlen, "unsupported .npy array: more than %d dimensions",
+                      NPY_MAX_DIMS);
             return -1;
         }
         if (parse_dim(c, &h->shape[ndim]) != 0)
@@ -188,7 +190,8 @@ static int parse_shape(cursor *c, npy_header *h) {
     }
     ++c->p;
     if (ndim == 1 && !trailing_comma) {
-        set_error(c->err, c->errlen, "malformed .npy header: the shape (N) is not a tuple (write (N,))");
+        set_error(c->err, c->errlen,
+                  "malformed .npy header: the shape (N) is not a tuple (write (N,))");
         return -1;
     }
     h->ndim = ndim;
@@ -211,7 +214,10 @@ static int parse_descr(cursor *c, npy_header *h) {
         }
     }
     if (descr[0] == '>')
-        set_error(c->err, c->errlen, "unsupported .npy dtype '%s': big-endian data is not supported (save it little-endian)", descr);
+        set_error(
+            c->err, c->errlen,
+            "unsupported .npy dtype '%s': big-endian data is not supported (save it little-endian)",
+            descr);
     else
         set_error(c->err, c->errlen,
                   "unsupported .npy dtype '%s' (supported: <f4 <f2 <i1 |i1 <i2 <i4 |u1 <u2 <u4, "
@@ -243,14 +249,17 @@ static int parse_dict(cursor *c, npy_header *h) {
             return -1;
         }
         seen |= bit;
-        int rc = bit == KEY_DESCR ? parse_descr(c, h) : bit == KEY_FORTRAN ? parse_bool(c, &fortran) : parse_shape(c, h);
+        int rc = bit == KEY_DESCR     ? parse_descr(c, h)
+                 : bit == KEY_FORTRAN ? parse_bool(c, &fortran)
+                                      : parse_shape(c, h);
         if (rc != 0)
             return -1;
         skip_space(c);
         if (peek(c) == ',')
             ++c->p;
         else if (peek(c) != '}') {
-            set_error(c->err, c->errlen, "malformed .npy header: expected ',' or '}' after a value");
+            set_error(c->err, c->errlen,
+                      "malformed .npy header: expected ',' or '}' after a value");
             return -1;
         }
     }
@@ -262,11 +271,15 @@ static int parse_dict(cursor *c, npy_header *h) {
     }
     if (seen != (KEY_DESCR | KEY_FORTRAN | KEY_SHAPE)) {
         set_error(c->err, c->errlen, "malformed .npy header: missing key '%s'",
-                  !(seen & KEY_DESCR) ? "descr" : !(seen & KEY_FORTRAN) ? "fortran_order" : "shape");
+                  !(seen & KEY_DESCR)     ? "descr"
+                  : !(seen & KEY_FORTRAN) ? "fortran_order"
+                                          : "shape");
         return -1;
     }
     if (fortran) {
-        set_error(c->err, c->errlen, "unsupported .npy array: Fortran order (save a C-ordered array, e.g. numpy.ascontiguousarray)");
+        set_error(c->err, c->errlen,
+                  "unsupported .npy array: Fortran order (save a C-ordered array, e.g. "
+                  "numpy.ascontiguousarray)");
         return -1;
     }
     return 0;
@@ -295,7 +308,8 @@ int npy_parse_header(const void *bytes, size_t len, npy_header *out, char *err, 
     }
     int major = b[6], minor = b[7];
     if (major < 1 || major > 3 || minor != 0) {
-        set_error(err, errlen, "unsupported .npy format version %d.%d (1.0, 2.0 and 3.0 are)", major, minor);
+        set_error(err, errlen, "unsupported .npy format version %d.%d (1.0, 2.0 and 3.0 are)",
+                  major, minor);
         return -1;
     }
     size_t length_bytes = major == 1 ? 2 : 4;
@@ -305,13 +319,14 @@ int npy_parse_header(const void *bytes, size_t len, npy_header *out, char *err, 
     }
     size_t header_len = read_le(b + 8, (int)length_bytes);
     if (header_len > NPY_MAX_HEADER_BYTES) {
-        set_error(err, errlen, "malformed .npy header: %zu bytes long (at most %u accepted)", header_len,
-                  NPY_MAX_HEADER_BYTES);
+        set_error(err, errlen, "malformed .npy header: %zu bytes long (at most %u accepted)",
+                  header_len, NPY_MAX_HEADER_BYTES);
         return -1;
     }
     size_t prefix = 8 + length_bytes;
     if (len - prefix < header_len) {
-        set_error(err, errlen, "truncated .npy header: %zu bytes announced, %zu present", header_len, len - prefix);
+        set_error(err, errlen, "truncated .npy header: %zu bytes announced, %zu present",
+                  header_len, len - prefix);
         return -1;
     }
     npy_header h;
@@ -359,7 +374,8 @@ int npy_read_memory(const void *bytes, size_t len, npy_array *out, char *err, si
     if (npy_parse_header(bytes, len, &h, err, errlen) != 0)
         return -1;
     if (len - h.data_offset < h.nbytes) {
-        set_error(err, errlen, "truncated .npy data: %zu bytes expected, %zu present", h.nbytes, len - h.data_offset);
+        set_error(err, errlen, "truncated .npy data: %zu bytes expected, %zu present", h.nbytes,
+                  len - h.data_offset);
         return -1;
     }
     void *data = alloc_data(h.nbytes);
@@ -408,8 +424,8 @@ int npy_read_file(const char *path, npy_array *out, char *err, size_t errlen) {
     if (here >= 0 && fseek(f, 0, SEEK_END) == 0) {
         long end = ftell(f);
         if (end >= 0 && (size_t)(end - (long)h.data_offset) < h.nbytes) {
-            set_error(err, errlen, "%s: truncated .npy data: %zu bytes expected, %ld present", path, h.nbytes,
-                      end - (long)h.data_offset);
+            set_error(err, errlen, "%s: truncated .npy data: %zu bytes expected, %ld present", path,
+                      h.nbytes, end - (long)h.data_offset);
             fclose(f);
             return -1;
         }
@@ -428,7 +444,8 @@ int npy_read_file(const char *path, npy_array *out, char *err, size_t errlen) {
     size_t read = h.nbytes == 0 ? 0 : fread(data, 1, h.nbytes, f);
     fclose(f);
     if (read != h.nbytes) {
-        set_error(err, errlen, "%s: truncated .npy data: %zu bytes expected, %zu present", path, h.nbytes, read);
+        set_error(err, errlen, "%s: truncated .npy data: %zu bytes expected, %zu present", path,
+                  h.nbytes, read);
         free(data);
         return -1;
     }
@@ -437,9 +454,11 @@ int npy_read_file(const char *path, npy_array *out, char *err, size_t errlen) {
     return 0;
 }
 
-int npy_array_zeros(npy_array *out, npy_dtype dtype, int ndim, const size_t *shape, char *err, size_t errlen) {
+int npy_array_zeros(npy_array *out, npy_dtype dtype, int ndim, const size_t *shape, char *err,
+                    size_t errlen) {
     size_t size = npy_dtype_size(dtype);
-    if (out == NULL || size == 0 || ndim < 0 || ndim > NPY_MAX_DIMS || (ndim > 0 && shape == NULL)) {
+    if (out == NULL || size == 0 || ndim < 0 || ndim > NPY_MAX_DIMS ||
+        (ndim > 0 && shape == NULL)) {
         set_error(err, errlen, "npy_array_zeros: bad arguments");
         return -1;
     }
@@ -449,7 +468,8 @@ int npy_array_zeros(npy_array *out, npy_dtype dtype, int ndim, const size_t *sha
     h.ndim = ndim;
     h.count = 1;
     for (int i = 0; i < ndim; ++i) {
-        if (shape[i] != 0 && (h.count > SIZE_MAX / shape[i] || h.count * shape[i] > SIZE_MAX / size)) {
+        if (shape[i] != 0 &&
+            (h.count > SIZE_MAX / shape[i] || h.count * shape[i] > SIZE_MAX / size)) {
             set_error(err, errlen, "an array of that shape overflows");
             return -1;
         }
@@ -484,7 +504,8 @@ size_t npy_format_header(char *buf, size_t cap, npy_dtype dtype, int ndim, const
         return 0;
     /* The dict as NumPy writes it: keys sorted, repr of the shape tuple. */
     char dict[64 + NPY_MAX_DIMS * 24 + NPY_GROWTH_AXIS_MAX_DIGITS];
-    size_t n = (size_t)snprintf(dict, sizeof(dict), "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
+    size_t n = (size_t)snprintf(dict, sizeof(dict),
+                                "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
     for (int i = 0; i < ndim; ++i)
         n += (size_t)snprintf(dict + n, sizeof(dict) - n, i == 0 ? "%zu" : ", %zu", shape[i]);
     n += (size_t)snprintf(dict + n, sizeof(dict) - n, "%s), }", ndim == 1 ? "," : "");
@@ -507,8 +528,8 @@ size_t npy_format_header(char *buf, size_t cap, npy_dtype dtype, int ndim, const
     return total;
 }
 
-int npy_write_file(const char *path, npy_dtype dtype, int ndim, const size_t *shape, const void *data,
-                   char *err, size_t errlen) {
+int npy_write_file(const char *path, npy_dtype dtype, int ndim, const size_t *shape,
+                   const void *data, char *err, size_t errlen) {
     char header[1024];
     size_t header_len = npy_format_header(header, sizeof(header), dtype, ndim, shape);
     if (path == NULL || header_len == 0) {
@@ -532,7 +553,8 @@ int npy_write_file(const char *path, npy_dtype dtype, int ndim, const size_t *sh
         set_error(err, errlen, "cannot write %s: %s", path, strerror(errno));
         return -1;
     }
-    int ok = fwrite(header, 1, header_len, f) == header_len && (nbytes == 0 || fwrite(data, 1, nbytes, f) == nbytes);
+    int ok = fwrite(header, 1, header_len, f) == header_len &&
+             (nbytes == 0 || fwrite(data, 1, nbytes, f) == nbytes);
     int saved = errno;
     if (fclose(f) != 0 && ok) {
         ok = 0;

@@ -76,7 +76,8 @@ int npy_read_memory(const void *bytes, size_t len, npy_array *out, char *err, si
 int npy_read_file(const char *path, npy_array *out, char *err, size_t errlen);
 
 /* Makes a zero-filled array of dtype and shape in *out. */
-int npy_array_zeros(npy_array *out, npy_dtype dtype, int ndim, const size_t *shape, char *err, size_t errlen);
+int npy_array_zeros(npy_array *out, npy_dtype dtype, int ndim, const size_t *shape, char *err,
+                    size_t errlen);
 
 /* Frees the array's data and clears it; NULL is a no-op. */
 void npy_array_free(npy_array *array);

@@ -134,8 +134,9 @@ static int parse_profile(const char *text, pto_profile *out) {
     static const struct {
         const char *name;
         pto_profile profile;
-    } kProfiles[] = {{"HOST", PTO_PROFILE_HOST}, {"host", PTO_PROFILE_HOST}, {"A2A3", PTO_PROFILE_A2A3},
-                     {"a2a3", PTO_PROFILE_A2A3}, {"A5", PTO_PROFILE_A5},     {"a5", PTO_PROFILE_A5}};
+    } kProfiles[] = {{"HOST", PTO_PROFILE_HOST}, {"host", PTO_PROFILE_HOST},
+                     {"A2A3", PTO_PROFILE_A2A3}, {"a2a3", PTO_PROFILE_A2A3},
+                     {"A5", PTO_PROFILE_A5},     {"a5", PTO_PROFILE_A5}};
     for (size_t i = 0; i < sizeof(kProfiles) / sizeof(kProfiles[0]); ++i) {
         if (strcmp(text, kProfiles[i].name) == 0) {
             *out = kProfiles[i].profile;
@@ -209,7 +210,8 @@ static int parse_command_line(int argc, char **argv, options *o) {
                 const char *v = option_value(argc, argv, &i, "--out");
                 if (v == NULL)
                     return usage_error("--out needs NAME=FILE.npy");
-                if (split_name_value(v, &o->outs[o->out_count]) != 0 || o->outs[o->out_count].value[0] == '\0')
+                if (split_name_value(v, &o->outs[o->out_count]) != 0 ||
+                    o->outs[o->out_count].value[0] == '\0')
                     return usage_error("--out '%s' is not NAME=FILE.npy", v);
                 ++o->out_count;
             } else {
@@ -222,7 +224,8 @@ static int parse_command_line(int argc, char **argv, options *o) {
         } else if (split_name_value(arg, &o->values[o->value_count]) == 0) {
             ++o->value_count;
         } else {
-            return usage_error("extra argument '%s' (arguments after FILE.pto are NAME=VALUE)", arg);
+            return usage_error("extra argument '%s' (arguments after FILE.pto are NAME=VALUE)",
+                               arg);
         }
     }
     if (o->file == NULL)
@@ -287,8 +290,8 @@ static const char *describe(const pto_program *p, size_t i, char *buf, size_t ca
         snprintf(buf, cap, "a pointer to %s", dtype_name(dtype));
         break;
     case PTO_PARAM_TILE:
-        snprintf(buf, cap, "a tile %ux%ux%s", pto_program_param_rows(p, i), pto_program_param_cols(p, i),
-                 dtype_name(dtype));
+        snprintf(buf, cap, "a tile %ux%ux%s", pto_program_param_rows(p, i),
+                 pto_program_param_cols(p, i), dtype_name(dtype));
         break;
     case PTO_PARAM_INT:
         snprintf(buf, cap, "an integer scalar");
@@ -305,8 +308,9 @@ static void list_parameters(const pto_program *p, FILE *out) {
     for (size_t i = 0; i < count; ++i) {
         char what[64];
         unsigned access = pto_program_param_access(p, i);
-        fprintf(out, "  %-12s %s%s%s\n", pto_program_param_name(p, i), describe(p, i, what, sizeof(what)),
-                access & PTO_PARAM_READ ? ", read" : "", access & PTO_PARAM_WRITE ? ", written" : "");
+        fprintf(out, "  %-12s %s%s%s\n", pto_program_param_name(p, i),
+                describe(p, i, what, sizeof(what)), access & PTO_PARAM_READ ? ", read" : "",
+                access & PTO_PARAM_WRITE ? ", written" : "");
     }
 }
 
@@ -328,7 +332,8 @@ static int parse_int(const char *text, int64_t *out) {
     const char *digits = text[0] == '-' || text[0] == '+' ? text + 1 : text;
     int hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
     const char *first = hex ? digits + 2 : digits;
-    if (!(first[0] >= '0' && first[0] <= '9') && !(hex && strchr("abcdefABCDEF", first[0]) && first[0] != '\0'))
+    if (!(first[0] >= '0' && first[0] <= '9') &&
+        !(hex && strchr("abcdefABCDEF", first[0]) && first[0] != '\0'))
         return -1;
     char *end;
     errno = 0;
@@ -359,7 +364,8 @@ static int make_zeros(const char *name, const char *value, npy_array *out) {
             strcat(names, " ");
             strcat(names, kDtypeNames[i].name);
         }
-        return usage_error("%s=%s: expected zeros:DTYPE:SHAPE with DTYPE one of%s", name, value, names);
+        return usage_error("%s=%s: expected zeros:DTYPE:SHAPE with DTYPE one of%s", name, value,
+                           names);
     }
     size_t shape[NPY_MAX_DIMS];
     int ndim = 0;
@@ -370,8 +376,9 @@ static int make_zeros(const char *name, const char *value, npy_array *out) {
         unsigned long long dim = strtoull(p, &end, 10);
         if (p[0] < '0' || p[0] > '9' || errno != 0 || dim > SIZE_MAX || ndim == NPY_MAX_DIMS ||
             (*end != 'x' && *end != '\0'))
-            return usage_error("%s=%s: SHAPE must be dimensions separated by 'x', e.g. 16x16 or 1024", name,
-                               value);
+            return usage_error(
+                "%s=%s: SHAPE must be dimensions separated by 'x', e.g. 16x16 or 1024", name,
+                value);
         shape[ndim++] = (size_t)dim;
         if (*end == '\0')
             break;
@@ -393,7 +400,8 @@ static void shape_text(const npy_header *h, char *buf, size_t cap) {
 
 /* An array for a pointer or tile parameter: a .npy file or zeros:..., with
  * the parameter's dtype. */
-static int load_array(const run *r, size_t index, const char *name, const char *value, npy_array *out) {
+static int load_array(const run *r, size_t index, const char *name, const char *value,
+                      npy_array *out) {
     int rc;
     int from_file = strncmp(value, "zeros:", 6) != 0;
     if (!from_file) {
@@ -403,10 +411,12 @@ static int load_array(const run *r, size_t index, const char *name, const char *
         char err[512];
         if (parse_float(value, &number) == 0) {
             char what[64];
-            return usage_error("%s=%s: %s is %s; give a .npy file or zeros:DTYPE:SHAPE", name, value, name,
-                               describe(r->program, index, what, sizeof(what)));
+            return usage_error("%s=%s: %s is %s; give a .npy file or zeros:DTYPE:SHAPE", name,
+                               value, name, describe(r->program, index, what, sizeof(what)));
         }
-        rc = npy_read_file(value, out, err, sizeof(err)) == 0 ? 0 : usage_error("%s=%s: %s", name, value, err);
+        rc = npy_read_file(value, out, err, sizeof(err)) == 0
+                 ? 0
+                 : usage_error("%s=%s: %s", name, value, err);
     }
     if (rc != 0)
         return rc;
@@ -426,7 +436,8 @@ static int set_tile_with_declared_region(const pto_program *program, pto_args *a
                                          pto_tile *tile, const char *what) {
     const int64_t rows = pto_program_param_valid_rows(program, index);
     const int64_t cols = pto_program_param_valid_cols(program, index);
-    if (rows >= 0 && cols >= 0 && pto_tile_set_valid(tile, (uint32_t)rows, (uint32_t)cols) != PTO_OK)
+    if (rows >= 0 && cols >= 0 &&
+        pto_tile_set_valid(tile, (uint32_t)rows, (uint32_t)cols) != PTO_OK)
         return usage_error("%s: %s", what, pto_last_error());
     if (pto_args_set_tile(args, index, tile) != PTO_OK)
         return usage_error("%s: %s", what, pto_last_error());
@@ -435,20 +446,23 @@ static int set_tile_with_declared_region(const pto_program *program, pto_args *a
 
 static int bind_tile(run *r, size_t index, const char *name, const char *value) {
     param_state *s = &r->params[index];
-    uint32_t rows = pto_program_param_rows(r->program, index), cols = pto_program_param_cols(r->program, index);
+    uint32_t rows = pto_program_param_rows(r->program, index),
+             cols = pto_program_param_cols(r->program, index);
     const npy_header *h = &s->array.header;
     int shape_ok = (h->ndim == 2 && h->shape[0] == rows && h->shape[1] == cols) ||
                    (h->ndim == 1 && h->shape[0] == (size_t)rows * cols);
     if (!shape_ok) {
         char shape[128], what[64];
         shape_text(h, shape, sizeof(shape));
-        return usage_error("%s=%s: shape %s does not match %s, %s (give %ux%u, or %zu elements in 1-D)", name,
-                           value, shape, name, describe(r->program, index, what, sizeof(what)), rows, cols,
-                           (size_t)rows * cols);
+        return usage_error(
+            "%s=%s: shape %s does not match %s, %s (give %ux%u, or %zu elements in 1-D)", name,
+            value, shape, name, describe(r->program, index, what, sizeof(what)), rows, cols,
+            (size_t)rows * cols);
     }
     char what[512];
     snprintf(what, sizeof(what), "%s=%s", name, value);
-    if (pto_tile_create(pto_program_param_dtype(r->program, index), rows, cols, &s->tile) != PTO_OK ||
+    if (pto_tile_create(pto_program_param_dtype(r->program, index), rows, cols, &s->tile) !=
+            PTO_OK ||
         pto_tile_write(s->tile, s->array.data, h->nbytes) != PTO_OK)
         return usage_error("%s: %s", what, pto_last_error());
     return set_tile_with_declared_region(r->program, r->args, index, s->tile, what);
@@ -463,7 +477,8 @@ static int bind_scalar(run *r, size_t index, const char *name, const char *value
         char what[64];
         return usage_error("%s=%s: %s is %s; give %s", name, value, name,
                            describe(r->program, index, what, sizeof(what)),
-                           is_int ? "a decimal or 0x hexadecimal integer" : "a number (e.g. 1.5, -2e-3, inf, nan)");
+                           is_int ? "a decimal or 0x hexadecimal integer"
+                                  : "a number (e.g. 1.5, -2e-3, inf, nan)");
     }
     pto_status status = is_int ? pto_args_set_int(r->args, index, int_value)
                                : pto_args_set_float(r->args, index, float_value);
@@ -492,7 +507,8 @@ static int bind_result_tile(run *r, size_t index, const char *name) {
     param_state *s = &r->params[index];
     char what[512];
     snprintf(what, sizeof(what), "--out %s", name);
-    if (pto_tile_create(pto_program_param_dtype(r->program, index), pto_program_param_rows(r->program, index),
+    if (pto_tile_create(pto_program_param_dtype(r->program, index),
+                        pto_program_param_rows(r->program, index),
                         pto_program_param_cols(r->program, index), &s->tile) != PTO_OK)
         return usage_error("%s: %s", what, pto_last_error());
     return set_tile_with_declared_region(r->program, r->args, index, s->tile, what);
@@ -518,10 +534,12 @@ static int bind_all(run *r, const options *o) {
         if (r->params[index].out_path != NULL)
             return usage_error("--out %s is given twice", name);
         if (kind == PTO_PARAM_INT || kind == PTO_PARAM_FLOAT)
-            return usage_error("--out %s: %s is a scalar; only pointers and tiles can be written", name, name);
+            return usage_error("--out %s: %s is a scalar; only pointers and tiles can be written",
+                               name, name);
         if (kind == PTO_PARAM_POINTER && r->params[index].value == NULL)
-            return usage_error("--out %s: give %s an array to run on (%s=FILE.npy or %s=zeros:DTYPE:SHAPE)", name,
-                               name, name, name);
+            return usage_error(
+                "--out %s: give %s an array to run on (%s=FILE.npy or %s=zeros:DTYPE:SHAPE)", name,
+                name, name, name);
         r->params[index].out_path = o->outs[v].value;
     }
     for (size_t i = 0; i < r->count; ++i) {
@@ -537,10 +555,13 @@ static int bind_all(run *r, const options *o) {
     }
     int missing = 0;
     for (size_t i = 0; i < r->count; ++i) {
-        if (r->params[i].value == NULL && (pto_program_param_access(r->program, i) & PTO_PARAM_READ)) {
+        if (r->params[i].value == NULL &&
+            (pto_program_param_access(r->program, i) & PTO_PARAM_READ)) {
             char what[64];
-            usage_error("missing value for %s, %s read by the program (%s=VALUE)", pto_program_param_name(r->program, i),
-                        describe(r->program, i, what, sizeof(what)), pto_program_param_name(r->program, i));
+            usage_error("missing value for %s, %s read by the program (%s=VALUE)",
+                        pto_program_param_name(r->program, i),
+                        describe(r->program, i, what, sizeof(what)),
+                        pto_program_param_name(r->program, i));
             missing = 1;
         }
     }
@@ -559,7 +580,8 @@ static int write_outputs(const run *r) {
         if (s->tile == NULL) {
             const npy_header *h = &s->array.header;
             npy_dtype dtype = h->dtype == NPY_BFLOAT16 ? NPY_UINT16 : h->dtype;
-            rc = npy_write_file(s->out_path, dtype, h->ndim, h->shape, s->array.data, err, sizeof(err));
+            rc = npy_write_file(s->out_path, dtype, h->ndim, h->shape, s->array.data, err,
+                                sizeof(err));
         } else {
             /* The valid region, rows of valid_cols out of the row-major tile. */
             size_t cols = pto_tile_cols(s->tile), size = pto_dtype_size(pto_tile_dtype(s->tile));
@@ -570,8 +592,8 @@ static int write_outputs(const run *r) {
                 return usage_error("out of memory");
             for (size_t row = 0; row < shape[0]; ++row)
                 memcpy(region + row * shape[1] * size, data + row * cols * size, shape[1] * size);
-            rc = npy_write_file(s->out_path, npy_dtype_of(pto_tile_dtype(s->tile)), 2, shape, region, err,
-                                sizeof(err));
+            rc = npy_write_file(s->out_path, npy_dtype_of(pto_tile_dtype(s->tile)), 2, shape,
+                                region, err, sizeof(err));
             free(region);
         }
         if (rc != 0)
@@ -589,7 +611,8 @@ static int verify_and_run(const options *o, const char *text, size_t length) {
     if (pto_program_create(text, length, o->file, &program) != PTO_OK)
         return run_error();
     if (o->check) {
-        printf("%s: verified under profile %s\n", o->file, pto_profile_string(pto_program_profile(program)));
+        printf("%s: verified under profile %s\n", o->file,
+               pto_profile_string(pto_program_profile(program)));
         list_parameters(program, stdout);
         pto_program_destroy(program);
         return 0;

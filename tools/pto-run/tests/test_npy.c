@@ -19,8 +19,8 @@
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A .npy image: prefix for version major, the header text, then data. */
-static size_t make_image(unsigned char *out, size_t cap, int major, const char *header, const void *data,
-                         size_t nbytes) {
+static size_t make_image(unsigned char *out, size_t cap, int major, const char *header,
+                         const void *data, size_t nbytes) {
     size_t hlen = strlen(header);
     size_t prefix = major == 1 ? 10 : 12;
     assert_true(prefix + hlen + nbytes <= cap);
@@ -61,8 +61,9 @@ static char *temp_path(void) {
 
 static void test_round_trip_every_dtype(void **state) {
     (void)state;
-    static const npy_dtype kDtypes[] = {NPY_INT8,   NPY_UINT8,   NPY_INT16,    NPY_UINT16, NPY_INT32,
-                                        NPY_UINT32, NPY_FLOAT16, NPY_BFLOAT16, NPY_FLOAT32};
+    static const npy_dtype kDtypes[] = {NPY_INT8,    NPY_UINT8,    NPY_INT16,
+                                        NPY_UINT16,  NPY_INT32,    NPY_UINT32,
+                                        NPY_FLOAT16, NPY_BFLOAT16, NPY_FLOAT32};
     static const size_t kShapes[][3] = {{3, 5, 0}, {7, 0, 0}, {1, 1, 0}, {2, 3, 4}};
     static const int kNdims[] = {2, 1, 2, 3};
     for (size_t d = 0; d < COUNT(kDtypes); ++d) {
@@ -75,7 +76,8 @@ static void test_round_trip_every_dtype(void **state) {
             for (size_t i = 0; i < nbytes; ++i)
                 data[i] = (unsigned char)(i * 37 + d);
             char header[1024];
-            size_t hlen = npy_format_header(header, sizeof(header), kDtypes[d], kNdims[s], kShapes[s]);
+            size_t hlen =
+                npy_format_header(header, sizeof(header), kDtypes[d], kNdims[s], kShapes[s]);
             assert_true(hlen > 0);
             assert_int_equal(hlen % 64, 0);
             assert_int_equal(header[hlen - 1], '\n');
@@ -98,7 +100,8 @@ static void test_round_trip_every_dtype(void **state) {
             assert_null(a.data);
 
             char *path = temp_path();
-            assert_int_equal(npy_write_file(path, kDtypes[d], kNdims[s], kShapes[s], data, err, sizeof(err)), 0);
+            assert_int_equal(
+                npy_write_file(path, kDtypes[d], kNdims[s], kShapes[s], data, err, sizeof(err)), 0);
             assert_int_equal(npy_read_file(path, &a, err, sizeof(err)), 0);
             assert_int_equal(a.header.nbytes, nbytes);
             assert_int_equal(a.header.data_offset, hlen);
@@ -124,7 +127,8 @@ static void test_header_as_numpy_writes_it(void **state) {
     size_t one[] = {5};
     hlen = npy_format_header(header, sizeof(header), NPY_INT8, 1, one);
     assert_true(hlen > 0);
-    assert_true(contains(header, hlen, "{'descr': '|i1', 'fortran_order': False, 'shape': (5,), }"));
+    assert_true(
+        contains(header, hlen, "{'descr': '|i1', 'fortran_order': False, 'shape': (5,), }"));
     hlen = npy_format_header(header, sizeof(header), NPY_UINT8, 0, NULL);
     assert_true(hlen > 0);
     assert_true(contains(header, hlen, "'shape': (), }"));
@@ -163,8 +167,8 @@ static void test_versions_2_and_3(void **state) {
     for (int major = 1; major <= 3; ++major) {
         unsigned char image[512];
         size_t len = make_image(image, sizeof(image), major,
-                                "{\"shape\": (2,2), 'descr':'<f4' ,'fortran_order':False}  \n", values,
-                                sizeof(values));
+                                "{\"shape\": (2,2), 'descr':'<f4' ,'fortran_order':False}  \n",
+                                values, sizeof(values));
         npy_array a;
         char err[256];
         assert_int_equal(npy_read_memory(image, len, &a, err, sizeof(err)), 0);
@@ -188,15 +192,20 @@ static void test_malformed_headers(void **state) {
         {"{'descr': '<f4', 'fortran_order': False}", "missing key 'shape'"},
         {"{'descr': '<f4', 'shape': (1,)}", "missing key 'fortran_order'"},
         {"{'fortran_order': False, 'shape': (1,)}", "missing key 'descr'"},
-        {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'extra': 1}", "unexpected key 'extra'"},
-        {"{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (1,)}", "repeated key 'descr'"},
-        {"{'descr': '<f4, 'fortran_order': False, 'shape': (1,)}", "unsupported .npy dtype '<f4, '"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'extra': 1}",
+         "unexpected key 'extra'"},
+        {"{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (1,)}",
+         "repeated key 'descr'"},
+        {"{'descr': '<f4, 'fortran_order': False, 'shape': (1,)}",
+         "unsupported .npy dtype '<f4, '"},
         {"{'descr' '<f4', 'fortran_order': False, 'shape': (1,)}", "expected ':'"},
         {"{'descr': '<f4", "unterminated string"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (5)}", "not a tuple"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (-1,)}", "non-negative integer"},
-        {"{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999,)}", "overflows"},
-        {"{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296)}", "overflows"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999,)}",
+         "overflows"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296)}",
+         "overflows"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904,)}", "overflows"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2, 3", "expected ',' or ')'"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (1 2)}", "expected ',' or ')'"},
@@ -206,13 +215,15 @@ static void test_malformed_headers(void **state) {
         {"{'descr': '>i2', 'fortran_order': False, 'shape': (1,)}", "big-endian"},
         {"{'descr': '<f8', 'fortran_order': False, 'shape': (1,)}", "unsupported .npy dtype '<f8'"},
         {"{'descr': '|V2', 'fortran_order': False, 'shape': (1,)}", "unsupported .npy dtype '|V2'"},
-        {"{'descr': '<f4xxxxxxxxxxxxxxxxxxxxxxxxxxx', 'fortran_order': False, 'shape': (1,)}", "too long"},
+        {"{'descr': '<f4xxxxxxxxxxxxxxxxxxxxxxxxxxx', 'fortran_order': False, 'shape': (1,)}",
+         "too long"},
         {"{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,)}", "structured"},
         {"{'descr': 4, 'fortran_order': False, 'shape': (1,)}", "not a string"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,)} x", "text after the dict"},
         {"{'descr': '<f4' 'fortran_order': False, 'shape': (1,)}", "expected ',' or '}'"},
         {"{'descr': '<f\\x34', 'fortran_order': False, 'shape': (1,)}", "escaped"},
-        {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,"
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': "
+         "(1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,"
          "1,1,1,1,1,1,1,1,1)}",
          "more than 32 dimensions"},
     };
@@ -224,7 +235,8 @@ static void test_malformed_headers(void **state) {
         if (npy_parse_header(image, len, &h, err, sizeof(err)) == 0)
             fail_msg("header %s was accepted", kCases[i].header);
         if (strstr(err, kCases[i].fragment) == NULL)
-            fail_msg("header %s: error \"%s\" should contain \"%s\"", kCases[i].header, err, kCases[i].fragment);
+            fail_msg("header %s: error \"%s\" should contain \"%s\"", kCases[i].header, err,
+                     kCases[i].fragment);
     }
 }
 
@@ -284,9 +296,10 @@ static void test_mutations_are_bounded(void **state) {
     const float values[6] = {1, 2, 3, 4, 5, 6};
     unsigned char image[256];
     size_t len = make_image(image, sizeof(image), 1,
-                            "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }      \n", values,
-                            sizeof(values));
-    static const unsigned char kBytes[] = {0, '\'', '"', '(', ')', ',', '{', '}', '9', 'L', ' ', 0xff, '<', '>'};
+                            "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }      \n",
+                            values, sizeof(values));
+    static const unsigned char kBytes[] = {0,   '\'', '"', '(', ')',  ',', '{',
+                                           '}', '9',  'L', ' ', 0xff, '<', '>'};
     for (size_t at = 0; at < len; ++at) {
         for (size_t b = 0; b < COUNT(kBytes); ++b) {
             unsigned char mutated[256];
@@ -327,7 +340,9 @@ static void test_truncated_file(void **state) {
     unlink(path);
     assert_int_equal(npy_read_file(path, &a, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "cannot open"));
-    assert_int_equal(npy_write_file("/nonexistent-dir/x.npy", NPY_FLOAT32, 1, shape, data, err, sizeof(err)), -1);
+    assert_int_equal(
+        npy_write_file("/nonexistent-dir/x.npy", NPY_FLOAT32, 1, shape, data, err, sizeof(err)),
+        -1);
     assert_non_null(strstr(err, "cannot write"));
 }
 
