@@ -1,8 +1,8 @@
 """pto: the PTO tile instructions on CPUs, from Python (libpto).
 
-libpto runs TPOW, TRSQRT, TPRELU, TCOLEXPANDDIV and TPARTADD with the exact
-semantics of the instruction pages (results, valid regions, errors, per-target
-refusals) and SIMD kernels picked for the running CPU. This package is its
+libpto runs PTO tile instructions with the exact semantics of the instruction
+pages (results, valid regions, errors, per-target refusals) and SIMD kernels
+picked for the running CPU. This package is its
 Python binding; numpy arrays and tiles share memory both ways without copies.
 
 Quick start::
@@ -24,8 +24,9 @@ one over the memory of a numpy array or bytearray (zero-copy); ``Tile.at(buffer,
 offset, dtype, rows, cols)`` places a tile in it (TASSIGN). Tiles may overlap;
 an operation that would read and write overlapping storage raises AliasingError.
 
-Operations (destination first, each returns dst; the GIL is released while the
-kernel runs): tpow, trsqrt, tprelu, tcolexpanddiv, tpartadd.
+Operations. One function per instruction, named after it (``pto.tpow`` runs
+TPOW; help(pto) lists them all under FUNCTIONS): destination first, each
+returns dst; the GIL is released while the kernel runs.
 
 Profiles. ``set_profile(Profile.A2A3)`` or ``with profile(Profile.A5):`` makes
 the calling thread's operations enforce that NPU target's checks too.
@@ -61,16 +62,9 @@ from typing import Any, Iterator, Optional, Tuple, Type, TypeVar, Union
 
 import numpy as np
 
-from . import _pto
-from ._pto import (
-    get_profile as _get_profile,
-    simd_target,
-    tcolexpanddiv,
-    tpartadd,
-    tpow,
-    tprelu,
-    trsqrt,
-)
+from . import _operations, _pto
+from ._operations import *  # noqa: F401,F403  (one function per operation of src/operations.def)
+from ._pto import get_profile as _get_profile, simd_target
 
 __all__ = [
     "__version__",
@@ -81,11 +75,6 @@ __all__ = [
     "Profile",
     "Tile",
     "Buffer",
-    "tpow",
-    "trsqrt",
-    "tprelu",
-    "tcolexpanddiv",
-    "tpartadd",
     "set_profile",
     "get_profile",
     "profile",
@@ -103,6 +92,7 @@ __all__ = [
     "Parameter",
     "ParamKind",
 ]
+__all__ += _operations.__all__
 
 __version__: str = _pto.version()
 """The version of the libpto inside this package (pto_version_string())."""

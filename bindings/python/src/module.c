@@ -11,14 +11,17 @@
  *    less than a cffi or SWIG call through a Python wrapper (README, Python).
  *  - Exceptions: the status and the pto_last_error() sentence are read on the
  *    calling OS thread right after the call, before anything else runs.
- *  - No build dependency beyond Python's headers (no numpy headers, no generator),
- *    and nothing generated to commit. The enum values come from the compiled
- *    header (the module's constants), so Python cannot drift from C.
+ *  - No build dependency beyond Python's headers (no numpy headers, no binding
+ *    generator), and nothing generated to commit: the operations' table is
+ *    written from src/operations.def at build time (tools/gen-operations.py,
+ *    stdlib Python). The enum values come from the compiled header (the
+ *    module's constants), so Python cannot drift from C.
  * The Pythonic surface (enums, exceptions, numpy dtypes, profile context
  * manager) is the pure-Python package in ../pto/__init__.py. The files here:
  * registry.c (enum members, exceptions), args.c, buffer.c, tile.c,
- * operations.c, program.c (pto.Program's core) and this one (queries,
- * profiles, the module).
+ * operations.c (the operations, from a table tools/gen-operations.py writes
+ * from src/operations.def), program.c (pto.Program's core) and this one
+ * (queries, profiles, the module).
  */
 #include "pto_python.h"
 
@@ -59,43 +62,9 @@ static PyObject *mod_get_profile(PyObject *module, PyObject *unused) {
     return profile_object(pto_get_profile());
 }
 
-/* GIL_RELEASE_MIN_ELEMENTS in operations.c. */
-#define RELEASES_GIL "\nThe GIL is released while the kernel runs (dst valid region of 1024+ elements)."
-
+/* The operations' functions are operations.c's operation_methods, added by
+ * PyInit__pto. */
 static PyMethodDef module_methods[] = {
-    {"tpow", (PyCFunction)(void (*)(void))op_tpow, METH_FASTCALL | METH_KEYWORDS,
-     "tpow($module, /, dst, base, exp, tmp, algorithm=PowAlgorithm.DEFAULT)\n--\n\n"
-     "TPOW: dst[i, j] = base[i, j] ** exp[i, j] over dst's valid region; returns dst.\n\n"
-     "All tiles have dst's dtype; base, exp and tmp valid regions equal dst's. tmp is\n"
-     "required and left unchanged. DEFAULT: all nine dtypes (float32 <= 8 ulp where the\n"
-     "result is normal). HIGH_PRECISION: FLOAT16, BFLOAT16, FLOAT32 (<= 1 ulp, exact where\n"
-     "representable). Integers are exact and wrap modulo 2**bits; a negative exponent gives\n"
-     "1 for base 1, +/-1 for base -1, else 0. Special cases follow C99 Annex F pow."
-     RELEASES_GIL},
-    {"trsqrt", (PyCFunction)(void (*)(void))op_trsqrt, METH_FASTCALL | METH_KEYWORDS,
-     "trsqrt($module, /, dst, src)\n--\n\n"
-     "TRSQRT: dst[i, j] = 1 / sqrt(src[i, j]), FLOAT32 or FLOAT16, <= 1 ulp; returns dst.\n\n"
-     "+0 -> +inf, -0 -> -inf, negative -> nan, +inf -> +0. src's valid region equals\n"
-     "dst's." RELEASES_GIL},
-    {"tprelu", (PyCFunction)(void (*)(void))op_tprelu, METH_FASTCALL | METH_KEYWORDS,
-     "tprelu($module, /, dst, src0, src1, tmp=None)\n--\n\n"
-     "TPRELU: dst[i, j] = src0 if src0 > 0 else src0 * src1 (src1 is the slope); returns dst.\n\n"
-     "All nine dtypes, all equal; integer products wrap, float products are correctly\n"
-     "rounded. tmp is optional on HOST and A5, required on the A2A3 profile (with valid\n"
-     "rows >= dst's valid cols + 1 and no overlapping operands)." RELEASES_GIL},
-    {"tcolexpanddiv", (PyCFunction)(void (*)(void))op_tcolexpanddiv, METH_FASTCALL | METH_KEYWORDS,
-     "tcolexpanddiv($module, /, dst, src0, src1)\n--\n\n"
-     "TCOLEXPANDDIV: dst[i, j] = src0[i, j] / src1[0, j]; returns dst.\n\n"
-     "FLOAT32 or FLOAT16, correctly rounded IEEE division. src0's valid region equals\n"
-     "dst's;"
-     " src1 needs valid rows >= 1 and valid cols >= dst's." RELEASES_GIL},
-    {"tpartadd", (PyCFunction)(void (*)(void))op_tpartadd, METH_FASTCALL | METH_KEYWORDS,
-     "tpartadd($module, /, dst, src0, src1)\n--\n\n"
-     "TPARTADD over dst's valid region: src0 + src1 where both sources are valid, a copy of\n"
-     "the one valid source elsewhere; returns dst.\n\n"
-     "All nine dtypes, all equal; integer sums wrap, float sums are correctly rounded. One\n"
-     "source's valid region must equal dst's and the other's must not exceed it\n"
-     "(ShapeMismatchError otherwise)." RELEASES_GIL},
     {"version", mod_version, METH_NOARGS, "version()\n--\n\nThe library's version, pto_version_string()."},
     {"simd_target", mod_simd_target, METH_NOARGS,
      "simd_target()\n--\n\n"
@@ -149,6 +118,7 @@ PyMODINIT_FUNC PyInit__pto(void) {
     BufferType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &buffer_spec, NULL);
     if (TileType == NULL || BufferType == NULL || PyModule_AddObjectRef(m, "TileCore", (PyObject *)TileType) < 0 ||
         PyModule_AddObjectRef(m, "BufferCore", (PyObject *)BufferType) < 0 || add_constants(m) < 0 ||
+        PyModule_AddFunctions(m, operation_methods) < 0 ||
         program_init(m) < 0) {
         Py_DECREF(m);
         return NULL;

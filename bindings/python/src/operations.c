@@ -1,4 +1,8 @@
-/* The five operations: argument checks, pins, the GIL, the call. */
+/* The operations: argument checks, pins, the GIL, the call. One helper,
+ * run_operation, serves them all; what differs between them (names, counts,
+ * the attribute, the C function) is a table that tools/gen-operations.py
+ * writes from src/operations.def into operations_generated.inc (meson builds
+ * it), included at the end of this file with the functions' PyMethodDefs. */
 #include "pto_python.h"
 
 #include <stdint.h>
@@ -67,66 +71,59 @@ static int worth_releasing_gil(pto_tile *dst) {
         }                                         \
     } while (0)
 
-PyObject *op_tpow(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)module;
-    static const char *const names[] = {"dst", "base", "exp", "tmp", "algorithm"};
-    PyObject *a[5];
-    if (parse_fastcall("tpow", names, 4, 5, args, nargs, kwnames, a) < 0) return NULL;
-    int algo = PTO_POW_DEFAULT;
-    if (a[4] != NULL && as_enum_value(a[4], "algorithm", &algo) < 0) return NULL;
+/* The attribute argument after the tiles, as the generated call takes it. */
+typedef union {
+    int i;    /* ATTR_ENUM: an enum value */
+    double d; /* ATTR_DOUBLE */
+} attr_value;
+
+typedef enum { ATTR_NONE, ATTR_ENUM, ATTR_DOUBLE } attr_kind;
+
+/* One operation: its Python name, the C function's name (for the messages),
+ * the call of the C function on the tile handles and the attribute, the
+ * argument names (the tiles, dst first, then the attribute), how many are
+ * tiles and how many are required, the attribute's kind and default. */
+typedef struct {
+    const char *name;
+    const char *cname;
+    pto_status (*call)(pto_tile *const *tiles, attr_value attr);
+    const char *names[MAX_OPERANDS + 1];
+    Py_ssize_t tiles;
+    Py_ssize_t required;
+    attr_kind attr;
+    attr_value attr_default;
+} operation_def;
+
+static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
+    const char *name = op->names[op->tiles];
+    switch (op->attr) {
+    case ATTR_NONE:
+        return 0;
+    case ATTR_ENUM:
+        return as_enum_value(o, name, &out->i);
+    case ATTR_DOUBLE:
+        out->d = PyFloat_AsDouble(o);
+        return out->d == -1.0 && PyErr_Occurred() ? -1 : 0;
+    }
+    return 0;
+}
+
+/* An operation's METH_FASTCALL | METH_KEYWORDS function, given its table entry. */
+static PyObject *run_operation(const operation_def *op, PyObject *const *args, Py_ssize_t nargs,
+                               PyObject *kwnames) {
+    PyObject *a[MAX_OPERANDS + 1];
+    const Py_ssize_t nmax = op->tiles + (op->attr != ATTR_NONE);
+    if (parse_fastcall(op->name, op->names, op->required, nmax, args, nargs, kwnames, a) < 0) return NULL;
+    attr_value attr = op->attr_default;
+    if (op->attr != ATTR_NONE && a[op->tiles] != NULL && attr_arg(op, a[op->tiles], &attr) < 0) return NULL;
     operands ops;
-    if (collect_operands("pto_tpow", names, a, 4, &ops) < 0) return NULL;
+    if (collect_operands(op->cname, op->names, a, (int)op->tiles, &ops) < 0) return NULL;
     pto_status s;
-    RUN_OPERATION(s, ops, pto_tpow(ops.handle[0], ops.handle[1], ops.handle[2], ops.handle[3],
-                                     (pto_pow_algorithm)algo));
+    RUN_OPERATION(s, ops, op->call(ops.handle, attr));
     return finish_operation(s, &ops, a[0]);
 }
 
-PyObject *op_trsqrt(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)module;
-    static const char *const names[] = {"dst", "src"};
-    PyObject *a[2];
-    if (parse_fastcall("trsqrt", names, 2, 2, args, nargs, kwnames, a) < 0) return NULL;
-    operands ops;
-    if (collect_operands("pto_trsqrt", names, a, 2, &ops) < 0) return NULL;
-    pto_status s;
-    RUN_OPERATION(s, ops, pto_trsqrt(ops.handle[0], ops.handle[1]));
-    return finish_operation(s, &ops, a[0]);
-}
+/* The end of every operation's docstring (GIL_RELEASE_MIN_ELEMENTS). */
+#define RELEASES_GIL "\nThe GIL is released while the kernel runs (dst valid region of 1024+ elements)."
 
-PyObject *op_tprelu(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)module;
-    static const char *const names[] = {"dst", "src0", "src1", "tmp"};
-    PyObject *a[4];
-    if (parse_fastcall("tprelu", names, 3, 4, args, nargs, kwnames, a) < 0) return NULL;
-    operands ops;
-    if (collect_operands("pto_tprelu", names, a, 4, &ops) < 0) return NULL;
-    pto_status s;
-    RUN_OPERATION(s, ops, pto_tprelu(ops.handle[0], ops.handle[1], ops.handle[2], ops.handle[3]));
-    return finish_operation(s, &ops, a[0]);
-}
-
-/* tcolexpanddiv and tpartadd: (dst, src0, src1). */
-typedef pto_status (*binary_operation)(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
-
-static PyObject *run_binary(const char *pyname, const char *cname, binary_operation fn, PyObject *const *args,
-                            Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"dst", "src0", "src1"};
-    PyObject *a[3];
-    if (parse_fastcall(pyname, names, 3, 3, args, nargs, kwnames, a) < 0) return NULL;
-    operands ops;
-    if (collect_operands(cname, names, a, 3, &ops) < 0) return NULL;
-    pto_status s;
-    RUN_OPERATION(s, ops, fn(ops.handle[0], ops.handle[1], ops.handle[2]));
-    return finish_operation(s, &ops, a[0]);
-}
-
-PyObject *op_tcolexpanddiv(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)module;
-    return run_binary("tcolexpanddiv", "pto_tcolexpanddiv", pto_tcolexpanddiv, args, nargs, kwnames);
-}
-
-PyObject *op_tpartadd(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)module;
-    return run_binary("tpartadd", "pto_tpartadd", pto_tpartadd, args, nargs, kwnames);
-}
+#include "operations_generated.inc"

@@ -74,12 +74,8 @@ void buffer_unpin(BufferObject *self);
 int tile_arg(PyObject *o, const char *fname, const char *argname, pto_tile **out);
 void tile_unpin(TileObject *self);
 
-/* operations.c */
-PyObject *op_tpow(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
-PyObject *op_trsqrt(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
-PyObject *op_tprelu(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
-PyObject *op_tcolexpanddiv(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
-PyObject *op_tpartadd(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+/* operations.c: one function per operation of src/operations.def, NULL-ended */
+extern PyMethodDef operation_methods[];
 
 /* program.c */
 int program_init(PyObject *module);

@@ -1,5 +1,5 @@
-//! PTO tile instructions (TPOW, TRSQRT, TPRELU, TCOLEXPANDDIV, TPARTADD) on
-//! the CPU, through libpto.
+//! PTO tile instructions on the CPU, through libpto: one function each,
+//! named after it ([`tpow`] runs TPOW).
 //!
 //! A [`Tile`] is a `rows x cols` row-major array of one element type with a
 //! valid region anchored at (0, 0). Create tiles, fill them with
@@ -49,7 +49,7 @@ mod profile;
 mod program;
 
 pub use error::{Error, ErrorKind, Result};
-pub use ops::{tcolexpanddiv, tpartadd, tpow, tprelu, trsqrt, InPlace, PowAlgorithm, Source};
+pub use ops::*; // the instructions (generated from src/operations.def), InPlace, PowAlgorithm, Source
 pub use placement::{Buffer, PlacedTile};
 pub use profile::{set_profile, with_profile, Profile, ProfileGuard};
 pub use program::{Arg, Args, Memory, Param, ParamKey, ParamKind, Program, ProgramBuilder};

@@ -1,12 +1,11 @@
-//! The five instructions. The iteration domain is dst's valid region.
+//! The instructions, one function each. The iteration domain is dst's valid
+//! region.
 //!
 //! Operands are [`Tile`](crate::Tile)s or [`PlacedTile`](crate::PlacedTile)s.
 //! `dst` is always `&mut`: an instruction writes it, and a shared borrow of
 //! the same tile cannot exist at the same time. To compute in place (libpto
 //! allows `dst` to be any source), pass [`InPlace`] for that source:
 //! `pto::trsqrt(&mut x, InPlace)`.
-
-use std::ptr;
 
 use crate::error::{check, Result};
 use crate::sys;
@@ -59,57 +58,7 @@ mod sealed {
     impl Sealed for super::InPlace {}
 }
 
-/// `dst = base ^ exp` elementwise. `tmp` is scratch of the same dtype and
-/// valid region, distinct from the others; libpto does not write it.
-/// `HighPrecision` is for float tiles only; integers wrap.
-pub fn tpow(
-    dst: &mut impl Operand,
-    base: impl Source,
-    exp: impl Source,
-    tmp: &impl Operand,
-    algo: PowAlgorithm,
-) -> Result<()> {
-    let d = dst.as_ptr();
-    check(unsafe {
-        sys::pto_tpow(
-            d,
-            base.source_ptr(d),
-            exp.source_ptr(d),
-            tmp.as_ptr(),
-            algo.raw(),
-        )
-    })
-}
-
-/// `dst = 1 / sqrt(src)` for `Float32` or `Float16` tiles.
-pub fn trsqrt(dst: &mut impl Operand, src: impl Source) -> Result<()> {
-    let d = dst.as_ptr();
-    check(unsafe { sys::pto_trsqrt(d, src.source_ptr(d)) })
-}
-
-/// `dst = src0 > 0 ? src0 : src0 * src1` elementwise (`src1` is the slope);
-/// `tmp` is optional (a profile may require it) and never written.
-pub fn tprelu(
-    dst: &mut impl Operand,
-    src0: impl Source,
-    src1: impl Source,
-    tmp: Option<&dyn Operand>,
-) -> Result<()> {
-    let d = dst.as_ptr();
-    let t = tmp.map_or(ptr::null_mut(), |t| t.as_ptr());
-    check(unsafe { sys::pto_tprelu(d, src0.source_ptr(d), src1.source_ptr(d), t) })
-}
-
-/// `dst[i,j] = src0[i,j] / src1[0,j]` for `Float32` or `Float16` tiles.
-pub fn tcolexpanddiv(dst: &mut impl Operand, src0: impl Source, src1: impl Source) -> Result<()> {
-    let d = dst.as_ptr();
-    check(unsafe { sys::pto_tcolexpanddiv(d, src0.source_ptr(d), src1.source_ptr(d)) })
-}
-
-/// The sum where both sources' valid regions contain (i,j), a copy of the one
-/// valid source elsewhere in dst's valid region. One source's valid region
-/// must equal dst's and the other's must not exceed it.
-pub fn tpartadd(dst: &mut impl Operand, src0: impl Source, src1: impl Source) -> Result<()> {
-    let d = dst.as_ptr();
-    check(unsafe { sys::pto_tpartadd(d, src0.source_ptr(d), src1.source_ptr(d)) })
-}
+// The instructions, one function each: tools/gen-operations.py writes them
+// from src/operations.def (the `core` suite's "bindings match
+// src/operations.def" test fails when the committed file is out of date).
+include!("ops_generated.rs");

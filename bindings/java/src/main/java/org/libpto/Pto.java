@@ -31,18 +31,28 @@ public final class Pto {
         return PtoNative.pto_simd_target();
     }
 
+    // The instructions, one method each (overloads without an optional tmp or
+    // with an attribute's default): tools/gen-operations.py writes what lies
+    // between the markers from src/operations.def (the `core` suite's
+    // "bindings match src/operations.def" test fails when it is out of date).
+    // gen-operations:begin
     /**
-     * {@code dst = base ^ exp} elementwise. {@code tmp} is required scratch of the
-     * same dtype and valid region; its contents afterwards are unspecified.
-     * HIGH_PRECISION is for FLOAT32, FLOAT16 and BFLOAT16 only; integers wrap.
+     * TPOW ({@code pto_tpow}): base ^ exp elementwise; HIGH_PRECISION correctly rounded,
+     * float dtypes only.
+     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, INT8, UINT32, UINT16, UINT8, FLOAT32; A5
+     * all.
+     * <p>{@code tmp} is a required scratch tile of dst's dtype.
      */
     public static void tpow(Tile dst, Tile base, Tile exp, Tile tmp, PowAlgorithm algo) {
         if (algo == null) {
             throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tpow: algo is null");
         }
         try {
-            PtoNative.pto_tpow(Tile.handleOf(dst, "Pto.tpow", "dst"), Tile.handleOf(base, "Pto.tpow", "base"),
-                    Tile.handleOf(exp, "Pto.tpow", "exp"), Tile.handleOf(tmp, "Pto.tpow", "tmp"), algo.code());
+            PtoNative.pto_tpow(Tile.handleOf(dst, "Pto.tpow", "dst"),
+                    Tile.handleOf(base, "Pto.tpow", "base"),
+                    Tile.handleOf(exp, "Pto.tpow", "exp"),
+                    Tile.handleOf(tmp, "Pto.tpow", "tmp"),
+                    algo.code());
         } finally {
             Reference.reachabilityFence(dst);
             Reference.reachabilityFence(base);
@@ -56,21 +66,33 @@ public final class Pto {
         tpow(dst, base, exp, tmp, PowAlgorithm.DEFAULT);
     }
 
-    /** {@code dst = 1 / sqrt(src)} for FLOAT32 or FLOAT16 tiles. */
+    /**
+     * TRSQRT ({@code pto_trsqrt}): 1 / sqrt(src), correctly rounded.
+     * <p>dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32, FLOAT16.
+     */
     public static void trsqrt(Tile dst, Tile src) {
         try {
-            PtoNative.pto_trsqrt(Tile.handleOf(dst, "Pto.trsqrt", "dst"), Tile.handleOf(src, "Pto.trsqrt", "src"));
+            PtoNative.pto_trsqrt(Tile.handleOf(dst, "Pto.trsqrt", "dst"),
+                    Tile.handleOf(src, "Pto.trsqrt", "src"));
         } finally {
             Reference.reachabilityFence(dst);
             Reference.reachabilityFence(src);
         }
     }
 
-    /** {@code dst = src0 > 0 ? src0 : src0 * src1} elementwise; {@code tmp} may be null. */
+    /**
+     * TPRELU ({@code pto_tprelu}): src0 &gt; 0 ? src0 : src0 * src1 elementwise (src1 the
+     * slope).
+     * <p>dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
     public static void tprelu(Tile dst, Tile src0, Tile src1, Tile tmp) {
         try {
-            PtoNative.pto_tprelu(Tile.handleOf(dst, "Pto.tprelu", "dst"), Tile.handleOf(src0, "Pto.tprelu", "src0"),
-                    Tile.handleOf(src1, "Pto.tprelu", "src1"), Tile.handleOf(tmp, "Pto.tprelu", "tmp"));
+            PtoNative.pto_tprelu(Tile.handleOf(dst, "Pto.tprelu", "dst"),
+                    Tile.handleOf(src0, "Pto.tprelu", "src0"),
+                    Tile.handleOf(src1, "Pto.tprelu", "src1"),
+                    Tile.handleOf(tmp, "Pto.tprelu", "tmp"));
         } finally {
             Reference.reachabilityFence(dst);
             Reference.reachabilityFence(src0);
@@ -84,11 +106,15 @@ public final class Pto {
         tprelu(dst, src0, src1, null);
     }
 
-    /** {@code dst[i,j] = src0[i,j] / src1[0,j]} for FLOAT32 or FLOAT16 tiles. */
+    /**
+     * TCOLEXPANDDIV ({@code pto_tcolexpanddiv}): src0[i,j] / src1[0,j], correctly rounded.
+     * <p>dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32, FLOAT16.
+     */
     public static void tcolexpanddiv(Tile dst, Tile src0, Tile src1) {
         try {
             PtoNative.pto_tcolexpanddiv(Tile.handleOf(dst, "Pto.tcolexpanddiv", "dst"),
-                    Tile.handleOf(src0, "Pto.tcolexpanddiv", "src0"), Tile.handleOf(src1, "Pto.tcolexpanddiv", "src1"));
+                    Tile.handleOf(src0, "Pto.tcolexpanddiv", "src0"),
+                    Tile.handleOf(src1, "Pto.tcolexpanddiv", "src1"));
         } finally {
             Reference.reachabilityFence(dst);
             Reference.reachabilityFence(src0);
@@ -97,18 +123,37 @@ public final class Pto {
     }
 
     /**
-     * Sum where both sources' valid regions contain (i,j), a copy of the one valid
-     * source elsewhere in dst's valid region. One source's valid region must equal
-     * dst's and the other's must not exceed it.
+     * TPARTADD ({@code pto_tpartadd}): src0 + src1 where both are valid, a copy of the valid
+     * one elsewhere.
+     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 all.
      */
     public static void tpartadd(Tile dst, Tile src0, Tile src1) {
         try {
             PtoNative.pto_tpartadd(Tile.handleOf(dst, "Pto.tpartadd", "dst"),
-                    Tile.handleOf(src0, "Pto.tpartadd", "src0"), Tile.handleOf(src1, "Pto.tpartadd", "src1"));
+                    Tile.handleOf(src0, "Pto.tpartadd", "src0"),
+                    Tile.handleOf(src1, "Pto.tpartadd", "src1"));
         } finally {
             Reference.reachabilityFence(dst);
             Reference.reachabilityFence(src0);
             Reference.reachabilityFence(src1);
         }
     }
+
+    /**
+     * TADD ({@code pto_tadd}): src0 + src1 elementwise; correctly rounded, integers wrap.
+     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32,
+     * FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
+     */
+    public static void tadd(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tadd(Tile.handleOf(dst, "Pto.tadd", "dst"),
+                    Tile.handleOf(src0, "Pto.tadd", "src0"),
+                    Tile.handleOf(src1, "Pto.tadd", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+    // gen-operations:end
 }
