@@ -112,3 +112,94 @@ func TAdd(dst, src0, src1 *Tile) error {
 	keepAlive(tiles)
 	return err
 }
+
+var tsubOperands = []string{"dst", "src0", "src1"}
+
+// TSub is TSUB (pto_tsub): src0 - src1 elementwise; correctly rounded,
+// integers wrap.
+//
+// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32,
+// INT32, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+func TSub(dst, src0, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TSub", tsubOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tsub(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tmulOperands = []string{"dst", "src0", "src1"}
+
+// TMul is TMUL (pto_tmul): src0 * src1 elementwise; correctly rounded,
+// integers wrap.
+//
+// dst's dtypes: HOST INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16,
+// BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32, FLOAT32,
+// INT16, UINT16, FLOAT16, BFLOAT16.
+func TMul(dst, src0, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TMul", tmulOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmul(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tdivOperands = []string{"dst", "src0", "src1"}
+
+// TDiv is TDIV (pto_tdiv): src0 / src1 elementwise; correctly rounded,
+// integers truncate.
+//
+// dst's dtypes: HOST INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16; A2A3
+// FLOAT16, FLOAT32; A5 INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16.
+func TDiv(dst, src0, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TDiv", tdivOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tdiv(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tmaxOperands = []string{"dst", "src0", "src1"}
+
+// TMax is TMAX (pto_tmax): the larger of src0 and src1 elementwise; NaN if
+// either is NaN.
+//
+// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32,
+// INT32, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+func TMax(dst, src0, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TMax", tmaxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmax(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tminOperands = []string{"dst", "src0", "src1"}
+
+// TMin is TMIN (pto_tmin): the smaller of src0 and src1 elementwise; NaN if
+// either is NaN.
+//
+// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32,
+// INT32, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+func TMin(dst, src0, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TMin", tminOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmin(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}

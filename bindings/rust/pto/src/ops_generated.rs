@@ -103,3 +103,74 @@ pub fn tadd(
     let d = dst.as_ptr();
     check(unsafe { sys::pto_tadd(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
+
+/// TSUB (`pto_tsub`): src0 - src1 elementwise; correctly rounded, integers
+/// wrap.
+///
+/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32,
+/// INT32, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+pub fn tsub(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tsub(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TMUL (`pto_tmul`): src0 \* src1 elementwise; correctly rounded, integers
+/// wrap.
+///
+/// dst's dtypes: HOST INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16,
+/// BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32,
+/// FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16.
+pub fn tmul(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tmul(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TDIV (`pto_tdiv`): src0 / src1 elementwise; correctly rounded, integers
+/// truncate.
+///
+/// dst's dtypes: HOST INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16; A2A3
+/// FLOAT16, FLOAT32; A5 INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16.
+pub fn tdiv(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tdiv(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TMAX (`pto_tmax`): the larger of src0 and src1 elementwise; NaN if
+/// either is NaN.
+///
+/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32,
+/// INT32, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+pub fn tmax(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tmax(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TMIN (`pto_tmin`): the smaller of src0 and src1 elementwise; NaN if
+/// either is NaN.
+///
+/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32,
+/// INT32, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+pub fn tmin(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tmin(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}

@@ -155,5 +155,94 @@ public final class Pto {
             Reference.reachabilityFence(src1);
         }
     }
+
+    /**
+     * TSUB ({@code pto_tsub}): src0 - src1 elementwise; correctly rounded, integers wrap.
+     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32, INT32,
+     * UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+     */
+    public static void tsub(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tsub(Tile.handleOf(dst, "Pto.tsub", "dst"),
+                    Tile.handleOf(src0, "Pto.tsub", "src0"),
+                    Tile.handleOf(src1, "Pto.tsub", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TMUL ({@code pto_tmul}): src0 * src1 elementwise; correctly rounded, integers wrap.
+     * <p>dst's dtypes: HOST INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16; A2A3
+     * INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16,
+     * BFLOAT16.
+     */
+    public static void tmul(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tmul(Tile.handleOf(dst, "Pto.tmul", "dst"),
+                    Tile.handleOf(src0, "Pto.tmul", "src0"),
+                    Tile.handleOf(src1, "Pto.tmul", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TDIV ({@code pto_tdiv}): src0 / src1 elementwise; correctly rounded, integers
+     * truncate.
+     * <p>dst's dtypes: HOST INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16; A2A3 FLOAT16,
+     * FLOAT32; A5 INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16.
+     */
+    public static void tdiv(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tdiv(Tile.handleOf(dst, "Pto.tdiv", "dst"),
+                    Tile.handleOf(src0, "Pto.tdiv", "src0"),
+                    Tile.handleOf(src1, "Pto.tdiv", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TMAX ({@code pto_tmax}): the larger of src0 and src1 elementwise; NaN if either is
+     * NaN.
+     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32, INT32,
+     * UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+     */
+    public static void tmax(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tmax(Tile.handleOf(dst, "Pto.tmax", "dst"),
+                    Tile.handleOf(src0, "Pto.tmax", "src0"),
+                    Tile.handleOf(src1, "Pto.tmax", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TMIN ({@code pto_tmin}): the smaller of src0 and src1 elementwise; NaN if either is
+     * NaN.
+     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32, INT32,
+     * UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+     */
+    public static void tmin(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tmin(Tile.handleOf(dst, "Pto.tmin", "dst"),
+                    Tile.handleOf(src0, "Pto.tmin", "src0"),
+                    Tile.handleOf(src1, "Pto.tmin", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
     // gen-operations:end
 }
