@@ -333,7 +333,7 @@ Operands MakeOperands(const Case& c, uint32_t rows, uint32_t cols, rng* r) {
         exit(1);
       }
       break;
-    default:  // the Binary family
+    default:  // the Binary and Unary families
       FillSigned(o.src0.get(), r, 100);
       FillSigned(o.src1.get(), r, 100);
       break;
@@ -411,7 +411,7 @@ void TimeCase(const Case& c, Operands& o, const Machine& m, Lib& lib, Scalar& sc
   // On 1x1 tiles the add loop is a non-inlined one-element add call, the
   // floor issue 18 measures every 1x1 call against.
   if (m.avx2 && (n == 1 || c.op == OP_TPRELU || c.op == OP_TPARTADD || c.op == OP_TCOLEXPANDDIV ||
-                 op_row(c.op)->family == OP_FAMILY_BINARY)) {
+                 op_row(c.op)->family != OP_FAMILY_SPECIAL)) {
     timed.push_back(MakeTimed(add));
     results.push_back(&row->avx2_add);
   }
@@ -485,7 +485,7 @@ void WithCalls(const Case& c, Operands& o, const Fn& fn) {
       fn(lib, scalar);
       break;
     }
-    default: {  // the Binary family; its scalar loop is the tests' reference
+    default: {  // the Binary and Unary families; the scalar loop is the tests' reference
       const op_binary_call call = op_binary_function(c.op);
       const op_element_reference ref = op_binary_reference(c.op);
       auto lib = [=] { return call(dst, src0, src1); };

@@ -466,6 +466,48 @@ PTO_API pto_status pto_tmax(pto_tile *dst, const pto_tile *src0, const pto_tile 
 PTO_API pto_status pto_tmin(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
 /* ------------------------------------------------------------------------ */
+/* Elementwise unary operations (v0.4)                                       */
+/* ------------------------------------------------------------------------ */
+/*
+ * dst[i,j] = f(src[i,j]) over dst's valid region. Rules, checked in this
+ * order: dst, src not NULL (PTO_ERR_NULL_ARGUMENT); dst's dtype accepted
+ * under the calling thread's profile (PTO_ERR_UNSUPPORTED_DTYPE); src's
+ * dtype equals dst's (PTO_ERR_DTYPE_MISMATCH); src is dst itself, placed
+ * exactly on dst, or shares no byte with dst's valid elements
+ * (PTO_ERR_ALIASING); src's valid region equals dst's
+ * (PTO_ERR_SHAPE_MISMATCH). Float results are correctly rounded (the same
+ * bits on every SIMD target); edge values as IEEE 754 / C99 Annex F.
+ */
+
+/* dst = |src|: floats with the sign bit cleared (a NaN keeps its payload),
+ * integers wrapping (the most negative value stays itself). HOST: FLOAT32,
+ * FLOAT16, BFLOAT16, INT32, INT16, INT8.
+ * - PTO_PROFILE_A2A3: FLOAT32, FLOAT16.
+ * - PTO_PROFILE_A5: FLOAT32, FLOAT16, INT32, INT16, INT8. */
+PTO_API pto_status pto_tabs(pto_tile *dst, const pto_tile *src);
+
+/* dst = -src: IEEE negation for floats (-(+0) = -0, a NaN's sign flips),
+ * 0 - src wrapping for integers. HOST and A5: INT32, INT16, UINT32, UINT16,
+ * FLOAT16, FLOAT32, BFLOAT16.
+ * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32. */
+PTO_API pto_status pto_tneg(pto_tile *dst, const pto_tile *src);
+
+/* dst = src > 0 ? src : +0; a NaN stays the same NaN. FLOAT16, FLOAT32,
+ * INT32 on every profile. */
+PTO_API pto_status pto_trelu(pto_tile *dst, const pto_tile *src);
+
+/* dst = sqrt(src), correctly rounded: sqrt(-0) = -0, sqrt(+inf) = +inf, a
+ * negative input or NaN gives NaN. FLOAT32, FLOAT16 on every profile. */
+PTO_API pto_status pto_tsqrt(pto_tile *dst, const pto_tile *src);
+
+/* dst = 1 / src, a true division: floats correctly rounded (1/+-0 = +-inf),
+ * integers as pto_tdiv (1/0 has every bit set, 1/-1 = -1, otherwise 0 for
+ * |src| > 1). FLOAT32, FLOAT16, INT32, INT16 on every profile.
+ * - PTO_PROFILE_A2A3: src must not share memory with dst, so in place (the
+ *   same handle or identical placement) is refused too (PTO_ERR_ALIASING). */
+PTO_API pto_status pto_trecip(pto_tile *dst, const pto_tile *src);
+
+/* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */
 /* ------------------------------------------------------------------------ */
 

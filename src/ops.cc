@@ -317,6 +317,44 @@ void RunBinary(const Operands& o, BinaryKernel kernel, BinaryContiguousKernel co
          ConstPlaneOf(o.src1));
 }
 
+// ---- the Unary family ----------------------------------------------------
+
+// The rules a row has beyond its family's, checked after the aliasing rules
+// and before the valid regions; none unless specialised below.
+template <OpId kId>
+void RowRules(Validator&, const Operands&, pto_profile) {}
+
+// TRECIP's page: "A3's TRECIP instruction does not support setting the
+// source Tile and destination Tile to the same memory."
+template <>
+void RowRules<OpId::kTrecip>(Validator& v, const Operands& o, pto_profile profile) {
+  if (profile == PTO_PROFILE_A2A3)
+    v.ApartOn(profile, "src and dst must not share memory", "src", o.src0, "dst", o.dst);
+}
+
+// dst = f(src) elementwise over dst's valid region: src of dst's dtype and
+// valid region, dst itself (in place) or apart from it.
+template <OpId kId>
+pto_status CheckUnary(const Operands& o, pto_profile profile, const char* c_function) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  Validator v(c_function);
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(static_cast<OpDtypes>(kId), profile, "dst", dst)
+      .SameDtype("src", src, "dst", dst)
+      .InPlaceOrApart("src", src, dst);
+  RowRules<kId>(v, o, profile);
+  v.SameValidRegion("src", src, "dst", dst);
+  return v.status();
+}
+
+// A Unary row's kernel is its family kernel with both operands src
+// (binary.cc reads the second operand of none of them).
+void RunUnary(const Operands& o, BinaryKernel kernel, BinaryContiguousKernel contiguous) {
+  RunBinary(Operands{o.dst, o.src0, o.src0, nullptr, 0}, kernel, contiguous);
+}
+
 // CheckCamel and RunCamel of every row outside the Special family.
 #define PTO_FAMILY_FUNCTIONS_Special(Camel, mnemonic)
 #define PTO_FAMILY_FUNCTIONS_Binary(Camel, mnemonic)                                  \
@@ -325,6 +363,13 @@ void RunBinary(const Operands& o, BinaryKernel kernel, BinaryContiguousKernel co
   }                                                                                   \
   void Run##Camel(const Operands& o, pto_profile) {                                   \
     RunBinary(o, kernels::Camel, kernels::Camel##Contiguous);                         \
+  }
+#define PTO_FAMILY_FUNCTIONS_Unary(Camel, mnemonic)                                   \
+  pto_status Check##Camel(const Operands& o, pto_profile profile) {                   \
+    return CheckUnary<OpId::k##Camel>(o, profile, "pto_" #mnemonic);                  \
+  }                                                                                   \
+  void Run##Camel(const Operands& o, pto_profile) {                                   \
+    RunUnary(o, kernels::Camel, kernels::Camel##Contiguous);                          \
   }
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) \
   PTO_FAMILY_FUNCTIONS_##Fam(Camel, mnemonic)

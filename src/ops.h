@@ -41,6 +41,7 @@ constexpr size_t kOpCount = 0
 enum class Family : uint8_t {
   kSpecial,  // written by hand in ops.cc
   kBinary,   // elementwise dst = f(src0, src1): the family's rules and kernels
+  kUnary,    // elementwise dst = f(src): the family's rules and kernels
 };
 
 // How the C function treats tmp.

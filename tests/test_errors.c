@@ -193,14 +193,15 @@ static void run_error_case(const error_case *c, size_t index, rng *r) {
     }
 }
 
-/* The Binary family's refusals, for each of its rows: each operand NULL,
- * a dtype its HOST list lacks (where it lacks one), each source's dtype and
- * valid region apart from dst's, and two rules broken at once (the first in
- * the contract's order decides). */
+/* The Binary and Unary families' refusals, for each of their rows: each
+ * operand NULL, a dtype its HOST list lacks (where it lacks one), each
+ * source's dtype and valid region apart from dst's, and two rules broken at
+ * once (the first in the contract's order decides). */
 static size_t family_cases(op_id op, error_case *out) {
     size_t n = 0;
     const op_info *row = op_row(op);
-    if (row->family != OP_FAMILY_BINARY) return 0;
+    if (row->family == OP_FAMILY_SPECIAL) return 0;
+    const int operands = 1 + row->source_count; /* dst and the sources */
     /* An accepted dtype, one of another width, and a refused one if any. */
     int ok = -1, other = -1, refused = -1;
     for (int dt = PTO_FLOAT32; dt >= PTO_INT8; --dt) {
@@ -215,27 +216,33 @@ static size_t family_cases(op_id op, error_case *out) {
     assert_true(ok >= 0 && other >= 0);
     const operand_spec full = FULL(ok), nul = NUL;
     const operand_spec wrong_type = FULL(other), narrow = T(ok, 16, 16, 16, 8);
+    const operand_spec second = operands == 3 ? full : nul; /* src1, where there is one */
     const char *const names[3] = {"dst", row->source_names[0], row->source_names[1]};
-    for (int k = 0; k < 3; ++k) { /* NULL operands */
-        error_case c = {op, 0, {full, full, full, nul}, PTO_ERR_NULL_ARGUMENT, names[k]};
+    for (int k = 0; k < operands; ++k) { /* NULL operands */
+        error_case c = {op, 0, {full, full, second, nul}, PTO_ERR_NULL_ARGUMENT, names[k]};
         c.operand[k] = nul;
         out[n++] = c;
     }
     if (refused >= 0) {
         const operand_spec bad = FULL(refused);
-        out[n++] = (error_case){op, 0, {bad, bad, bad, nul}, PTO_ERR_UNSUPPORTED_DTYPE, "dst"};
-        out[n++] = (error_case){op, 0, {bad, wrong_type, nul, nul}, PTO_ERR_NULL_ARGUMENT, names[2]};
+        out[n++] = (error_case){op, 0, {bad, bad, operands == 3 ? bad : nul, nul},
+                                PTO_ERR_UNSUPPORTED_DTYPE, "dst"};
+        out[n++] = (error_case){op, 0, {bad, nul, nul, nul}, PTO_ERR_NULL_ARGUMENT, names[1]};
     }
-    for (int k = 1; k < 3; ++k) { /* sources apart from dst */
-        error_case c = {op, 0, {full, full, full, nul}, PTO_ERR_DTYPE_MISMATCH, names[k]};
+    for (int k = 1; k < operands; ++k) { /* sources apart from dst */
+        error_case c = {op, 0, {full, full, second, nul}, PTO_ERR_DTYPE_MISMATCH, names[k]};
         c.operand[k] = wrong_type;
         out[n++] = c;
         c.operand[k] = narrow;
         c.expected = PTO_ERR_SHAPE_MISMATCH;
         out[n++] = c;
     }
-    /* dtype before region: src1 of another dtype, src0 of another region. */
-    out[n++] = (error_case){op, 0, {full, narrow, wrong_type, nul}, PTO_ERR_DTYPE_MISMATCH, names[2]};
+    /* dtype before region: the last source of another dtype, src0 of another
+     * region where there are two. */
+    error_case both = {op, 0, {full, narrow, second, nul}, PTO_ERR_DTYPE_MISMATCH,
+                       names[operands - 1]};
+    both.operand[operands - 1] = wrong_type;
+    out[n++] = both;
     return n;
 }
 
@@ -258,7 +265,7 @@ static void test_operation_errors(void **state) {
         family_count += n;
     }
     /* Every status each operation can return was produced at least once:
-     * the five of 0.3 as listed, every Binary row those of its family. */
+     * the five of 0.3 as listed, every other row those of its family. */
     static const pto_status kReachable[5][6] = {
         {PTO_ERR_NULL_ARGUMENT, PTO_ERR_INVALID_ARGUMENT, PTO_ERR_UNSUPPORTED_DTYPE,
          PTO_ERR_DTYPE_MISMATCH, PTO_ERR_ALIASING, PTO_ERR_SHAPE_MISMATCH},
@@ -267,17 +274,17 @@ static void test_operation_errors(void **state) {
         {PTO_ERR_NULL_ARGUMENT, PTO_ERR_UNSUPPORTED_DTYPE, PTO_ERR_DTYPE_MISMATCH, PTO_ERR_SHAPE_MISMATCH},
         {PTO_ERR_NULL_ARGUMENT, PTO_ERR_DTYPE_MISMATCH, PTO_ERR_SHAPE_MISMATCH},
     };
-    static const pto_status kBinaryReachable[6] = {PTO_ERR_NULL_ARGUMENT, PTO_ERR_DTYPE_MISMATCH,
+    static const pto_status kFamilyReachable[6] = {PTO_ERR_NULL_ARGUMENT, PTO_ERR_DTYPE_MISMATCH,
                                                    PTO_ERR_SHAPE_MISMATCH};
     for (int op = 0; op < OP_COUNT; ++op) {
         const pto_status *reachable =
-            op_row((op_id)op)->family == OP_FAMILY_SPECIAL ? kReachable[op] : kBinaryReachable;
+            op_row((op_id)op)->family == OP_FAMILY_SPECIAL ? kReachable[op] : kFamilyReachable;
         assert_true(op_row((op_id)op)->family != OP_FAMILY_SPECIAL || op < 5);
         for (int k = 0; k < 6 && reachable[k] != PTO_OK; ++k)
             if (!seen[op][reachable[k]])
                 fail_msg("%s never returned %s", op_name((op_id)op), pto_status_string(reachable[k]));
     }
-    print_message("[errors] %zu refused calls checked (%zu of them the Binary family's)\n",
+    print_message("[errors] %zu refused calls checked (%zu of them the families')\n",
                   COUNT(kCases) + family_count, family_count);
 }
 

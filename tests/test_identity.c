@@ -229,7 +229,7 @@ static void random_input(rng *r, const identity_row *row, uint32_t *a, uint32_t 
         break;
     case OP_TPRELU:
         break;
-    default: /* the Binary family: the arithmetic edge cases */
+    default: /* the Binary and Unary families: the arithmetic edge cases */
         if (ref_is_float(dt)) {
             float_arith_input(r, row->op, dt, a, b);
             return;

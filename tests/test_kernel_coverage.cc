@@ -101,8 +101,8 @@ bool RunCell(OpDtypes op, pto_profile profile, pto_dtype dtype) {
   FillSentinel(dst.get());
   pto_status status = PTO_OK;
   const bool is_operation = static_cast<int>(op) < OP_COUNT;
-  if (is_operation && op_row(static_cast<op_id>(op))->family == OP_FAMILY_BINARY) {
-    // f(1, 2): every Binary row's result differs from the sentinel pattern.
+  if (is_operation && op_row(static_cast<op_id>(op))->family != OP_FAMILY_SPECIAL) {
+    // f(1, 2), f(1): every Binary and Unary row's result differs from the sentinel.
     Tile src0 = NewTile(dtype, kRows, kCols), src1 = NewTile(dtype, kRows, kCols);
     Fill(src0.get(), 1);
     Fill(src1.get(), 2);

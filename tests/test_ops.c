@@ -79,7 +79,7 @@ static void run_op(const op_run *run, rng *r) {
     pto_tile *dst = tile_new(run->dt, run->rows, run->cols, run->vr, run->vc);
     tile_fill(dst, r, run->alias == ALIAS_SRC1 ? input_kind(run->op, 1) : input_kind(run->op, 0));
     pto_tile *src0 = source_tile(run, dst, 0, r);
-    pto_tile *src1 = run->op == OP_TRSQRT ? NULL : source_tile(run, dst, 1, r);
+    pto_tile *src1 = op_row(run->op)->source_count == 1 ? NULL : source_tile(run, dst, 1, r);
     pto_tile *tmp = NULL;
     if (run->op == OP_TPOW || (run->op == OP_TPRELU && run->alias == ALIAS_NONE)) {
         tmp = tile_new(run->dt, run->rows + 1, run->cols + 2, run->vr, run->vc);
@@ -159,7 +159,7 @@ static op_run elementwise_run(op_id op, pto_dtype dt, pto_pow_algorithm algo, co
         run.vr1 = 1 + s->pad_r / 2;
         run.vc1 = s->vc + s->pad_c / 2;
     }
-    if (op == OP_TRSQRT && s->alias != ALIAS_NONE) run.alias = ALIAS_SRC0;
+    if (op_row(op)->source_count == 1 && s->alias != ALIAS_NONE) run.alias = ALIAS_SRC0;
     return run;
 }
 

@@ -6,6 +6,7 @@
 #define HWY_TARGET_INCLUDE "src/kernels/binary.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "src/dtype_rules.h"
 #include "src/kernels/simd-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -44,17 +45,19 @@ struct AddOp {
 
 // ---- the Binary rows' functors ----
 
+// The lanes a functor computes in: TagT<T> for storage type T.
+template <template <typename> class TagT>
+struct InLanes {
+  template <typename T>
+  using Tag = TagT<T>;
+};
+
 // Correctly rounded in every dtype: a float16 or bfloat16 sum computed in
 // float32 lanes and rounded once more is the correctly rounded sum (float32
 // has more than 2p + 2 bits for p = 11 or 8); integers wrap.
-struct TaddOp : AddOp {
-  template <typename T>
-  using Tag = AddTag<T>;
-};
+struct TaddOp : AddOp, InLanes<AddTag> {};
 
-struct TsubOp {
-  template <typename T>
-  using Tag = AddTag<T>;
+struct TsubOp : InLanes<AddTag> {
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
     return hn::Sub(x, y);
@@ -63,9 +66,7 @@ struct TsubOp {
 
 // Highway multiplies 16- and 32-bit integer lanes (the low half of the
 // product: the wrapped result); TMUL has no 8-bit dtype.
-struct TmulOp {
-  template <typename T>
-  using Tag = ComputeTag<T>;
+struct TmulOp : InLanes<ComputeTag> {
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
     return hn::Mul(x, y);
@@ -87,9 +88,7 @@ HWY_INLINE T IntegerQuotient(T x, T y) {
 // Float quotients in float32 lanes for float16 too: float32 keeps more than
 // 2p + 2 bits for p = 11, so rounding the float32 quotient to float16 gives
 // the correctly rounded quotient.
-struct TdivOp {
-  template <typename T>
-  using Tag = ComputeTag<T>;
+struct TdivOp : InLanes<ComputeTag> {
   template <class D, HWY_IF_FLOAT_D(D)>
   HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
     return hn::Div(x, y);
@@ -111,9 +110,7 @@ struct TdivOp {
 // equal operands differ at most in the sign of zero, so the AND of their
 // bits is the maximum and the OR the minimum. Integers: Highway's Max/Min.
 template <bool kMax>
-struct ExtremeOp {
-  template <typename T>
-  using Tag = ComputeTag<T>;
+struct ExtremeOp : InLanes<ComputeTag> {
   template <class D, HWY_IF_FLOAT_D(D)>
   HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
     const hn::Vec<D> larger = hn::IfThenElse(hn::Gt(x, y), kMax ? x : y, kMax ? y : x);
@@ -137,20 +134,52 @@ HWY_INLINE void BinaryTyped(size_t rows, size_t cols, void* dst, size_t dst_stri
                      static_cast<const T*>(a), a_stride, static_cast<const T*>(b), b_stride, Op());
 }
 
-template <template <typename> class Tag, class Op>
+// The pto_dtype bit of storage type T.
+template <typename T>
+constexpr uint32_t StorageDtypeBit() {
+  if constexpr (hwy::IsSame<T, int8_t>()) return 1u << PTO_INT8;
+  if constexpr (hwy::IsSame<T, uint8_t>()) return 1u << PTO_UINT8;
+  if constexpr (hwy::IsSame<T, int16_t>()) return 1u << PTO_INT16;
+  if constexpr (hwy::IsSame<T, uint16_t>()) return 1u << PTO_UINT16;
+  if constexpr (hwy::IsSame<T, int32_t>()) return 1u << PTO_INT32;
+  if constexpr (hwy::IsSame<T, uint32_t>()) return 1u << PTO_UINT32;
+  if constexpr (hwy::IsSame<T, hwy::float16_t>()) return 1u << PTO_FLOAT16;
+  if constexpr (hwy::IsSame<T, hwy::bfloat16_t>()) return 1u << PTO_BFLOAT16;
+  return 1u << PTO_FLOAT32;
+}
+constexpr uint32_t kEveryDtype = (1u << (PTO_FLOAT32 + 1)) - 1;
+
+// Code for the dtypes of kDtypes only (a row's HOST list: an operation has
+// no kernel for a dtype validation never admits).
+template <uint32_t kDtypes, class Fn>
+HWY_INLINE void VisitDtypeIn(pto_dtype dtype, const Fn& fn) {
+  VisitDtype(dtype, [&](auto tag) {
+    if constexpr ((kDtypes & StorageDtypeBit<decltype(tag)>()) != 0) {
+      fn(tag);
+    } else {
+      DtypeWithoutKernel(dtype);
+    }
+  });
+}
+
+template <template <typename> class Tag, class Op, uint32_t kDtypes = kEveryDtype>
 void BinaryImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
                 const kernels::ConstPlane& a, const kernels::ConstPlane& b) {
-  VisitDtype(dtype, [&](auto tag) {
+  VisitDtypeIn<kDtypes>(dtype, [&](auto tag) {
     BinaryTyped<Tag, decltype(tag), Op>(rows, cols, dst.data, dst.stride, a.data, a.stride, b.data,
                                         b.stride);
   });
 }
 
 // n contiguous elements as one row, float32 decided first.
-template <template <typename> class Tag, class Op>
+template <template <typename> class Tag, class Op, uint32_t kDtypes = kEveryDtype>
 void BinaryContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b) {
-  if (HWY_LIKELY(dtype == PTO_FLOAT32)) return BinaryTyped<Tag, float, Op>(1, n, dst, 0, a, 0, b, 0);
-  VisitDtype(dtype, [&](auto tag) { BinaryTyped<Tag, decltype(tag), Op>(1, n, dst, 0, a, 0, b, 0); });
+  if constexpr ((kDtypes & (1u << PTO_FLOAT32)) != 0) {
+    if (HWY_LIKELY(dtype == PTO_FLOAT32)) return BinaryTyped<Tag, float, Op>(1, n, dst, 0, a, 0, b, 0);
+  }
+  VisitDtypeIn<kDtypes>(dtype, [&](auto tag) {
+    BinaryTyped<Tag, decltype(tag), Op>(1, n, dst, 0, a, 0, b, 0);
+  });
 }
 
 void PreluImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
@@ -171,18 +200,91 @@ void AddContiguousImpl(pto_dtype dtype, size_t n, void* dst, const void* a, cons
   BinaryContiguous<AddTag, AddOp>(dtype, n, dst, a, b);
 }
 
-// CamelImpl and CamelContiguousImpl for each Binary row.
-#define PTO_BINARY_IMPL_Special(Camel)
-#define PTO_BINARY_IMPL_Binary(Camel)                                                         \
+// ---- the Unary rows' functors: op(d, x) ----
+
+// Floats: the sign bit cleared (NaN keeps its payload); integers wrap.
+struct TabsOp : InLanes<AddTag> {
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x) const {
+    return hn::Abs(x);
+  }
+};
+
+// Floats: the sign bit flipped (IEEE negation); integers 0 - x, wrapping.
+struct TnegOp : InLanes<AddTag> {
+  template <class D, HWY_IF_FLOAT_D(D)>
+  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x) const {
+    return hn::Neg(x);
+  }
+  template <class D, HWY_IF_NOT_FLOAT_D(D)>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x) const {
+    return hn::Sub(hn::Zero(d), x);
+  }
+};
+
+// x > 0 ? x : +0, NaN kept.
+struct TreluOp : InLanes<ComputeTag> {
+  template <class D, HWY_IF_FLOAT_D(D)>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x) const {
+    return hn::IfThenElseZero(hn::Or(hn::Gt(x, hn::Zero(d)), hn::IsNaN(x)), x);
+  }
+  template <class D, HWY_IF_NOT_FLOAT_D(D)>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x) const {
+    return hn::IfThenElseZero(hn::Gt(x, hn::Zero(d)), x);
+  }
+};
+
+// IEEE square root (correctly rounded; float16 in float32 lanes rounds once
+// more to the correctly rounded root, float32 keeping more than 2p + 2 bits).
+struct TsqrtOp : InLanes<ComputeTag> {
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x) const {
+    return hn::Sqrt(x);
+  }
+};
+
+// 1 / x as TDIV divides: floats correctly rounded, integers truncated.
+struct TrecipOp : InLanes<ComputeTag> {
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x) const {
+    return TdivOp()(d, hn::Set(d, hn::TFromD<D>{1}), x);
+  }
+};
+
+// A Unary row's functor, op(d, x), as a binary one that ignores its second
+// operand (the family passes src as both).
+template <class Op>
+struct FirstOperandOnly {
+  template <typename T>
+  using Tag = typename Op::template Tag<T>;
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D>) const {
+    return Op()(d, x);
+  }
+};
+
+// CamelImpl and CamelContiguousImpl for each Binary and Unary row, with code
+// for the dtypes of the row's HOST list (a superset of its other lists).
+#define PTO_FAMILY_IMPL(Camel, Functor, host)                                                 \
+  namespace family_dtypes {                                                                   \
+  using namespace ::pto::def_dtypes;                                                          \
+  constexpr uint32_t k##Camel = ::pto::DtypesOf({PTO_UNPARENTHESISED host}).mask;             \
+  }                                                                                           \
   void Camel##Impl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,      \
                    const kernels::ConstPlane& a, const kernels::ConstPlane& b) {              \
-    BinaryImpl<Camel##Op::Tag, Camel##Op>(dtype, rows, cols, dst, a, b);                      \
+    BinaryImpl<Functor::Tag, Functor, family_dtypes::k##Camel>(dtype, rows, cols, dst, a, b); \
   }                                                                                           \
   void Camel##ContiguousImpl(pto_dtype dtype, size_t n, void* dst, const void* a,             \
                              const void* b) {                                                 \
-    BinaryContiguous<Camel##Op::Tag, Camel##Op>(dtype, n, dst, a, b);                         \
+    BinaryContiguous<Functor::Tag, Functor, family_dtypes::k##Camel>(dtype, n, dst, a, b);    \
   }
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_BINARY_IMPL_##Fam(Camel)
+#define PTO_UNPARENTHESISED(...) __VA_ARGS__
+#define PTO_BINARY_IMPL_Special(Camel, host)
+#define PTO_BINARY_IMPL_Binary(Camel, host) PTO_FAMILY_IMPL(Camel, Camel##Op, host)
+#define PTO_BINARY_IMPL_Unary(Camel, host) \
+  PTO_FAMILY_IMPL(Camel, FirstOperandOnly<Camel##Op>, host)
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, host, ...) \
+  PTO_BINARY_IMPL_##Fam(Camel, host)
 #include "../operations.def"
 #undef PTO_OPERATION
 
@@ -218,6 +320,7 @@ void AddContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const vo
 }
 
 #define PTO_BINARY_ENTRIES_Special(Camel)
+#define PTO_BINARY_ENTRIES_Unary(Camel) PTO_BINARY_ENTRIES_Binary(Camel)
 #define PTO_BINARY_ENTRIES_Binary(Camel)                                                     \
   HWY_EXPORT(Camel##Impl);                                                                   \
   HWY_EXPORT(Camel##ContiguousImpl);                                                         \

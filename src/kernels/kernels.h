@@ -87,10 +87,12 @@ void RsqrtContiguous(pto_dtype dtype, size_t n, void* dst, const void* src);
 void PreluContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b);
 void AddContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b);
 
-// The Binary family of operations.def: for a row Camel, Camel(...) computes
-// dst = CamelOp(a, b) elementwise (binary.cc) and CamelContiguous the same
-// over n contiguous elements.
+// The Binary and Unary families of operations.def: for a row Camel,
+// Camel(...) computes dst = CamelOp(a, b) (Binary) or CamelOp(a) (Unary, b
+// unread) elementwise (binary.cc), and CamelContiguous the same over n
+// contiguous elements.
 #define PTO_BINARY_KERNELS_Special(Camel)
+#define PTO_BINARY_KERNELS_Unary(Camel) PTO_BINARY_KERNELS_Binary(Camel)
 #define PTO_BINARY_KERNELS_Binary(Camel)                                                  \
   void Camel(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a, \
              const ConstPlane& b);                                                        \

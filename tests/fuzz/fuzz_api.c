@@ -917,13 +917,14 @@ static void op_pow(reader *r, state *st) {
     snapshots_free(&before);
 }
 
-/* An operation of the Binary family: the family's rules in the contract's
- * order, with the dtypes of its operations.def row under the profile, and
- * its elementwise reference. */
+/* An operation of the Binary or Unary family: the family's rules in the
+ * contract's order, with the dtypes of its operations.def row under the
+ * profile, and its elementwise reference. A Unary row's b is a (unused). */
 static void op_elementwise(reader *r, state *st, op_id op) {
+    const bool unary = op_row(op)->source_count == 1;
     pto_tile *dst = take_tile(r, st);
     const pto_tile *a = take_tile(r, st);
-    const pto_tile *b = take_tile(r, st);
+    const pto_tile *b = unary ? a : take_tile(r, st);
     const char *fn = op_name(op);
 
     pto_status want = PTO_OK;
@@ -934,14 +935,15 @@ static void op_elementwise(reader *r, state *st, op_id op) {
         want = PTO_ERR_UNSUPPORTED_DTYPE;
     else if (!dtypes_equal(typed, 3))
         want = PTO_ERR_DTYPE_MISMATCH;
-    else if (clashes_with_dst(a, dst) || clashes_with_dst(b, dst))
+    else if (clashes_with_dst(a, dst) || clashes_with_dst(b, dst) ||
+             (op == OP_TRECIP && g_profile == PTO_PROFILE_A2A3 && a2a3_clash(a, dst)))
         want = PTO_ERR_ALIASING;
     else if (!same_region(a, dst) || !same_region(b, dst))
         want = PTO_ERR_SHAPE_MISMATCH;
 
     const pto_tile *const operands[3] = {dst, a, b};
     operand_snapshots before;
-    snapshots_take(&before, operands, 3);
+    snapshots_take(&before, operands, unary ? 2 : 3);
     const pto_status got = op_call(op, PTO_POW_DEFAULT, dst, (pto_tile *)a, (pto_tile *)b, NULL);
     check_status(fn, got, want);
     check_operands_unchanged(&before, got, dst, fn);
@@ -965,7 +967,7 @@ static void op_instruction(reader *r, state *st, op_id op) {
     case OP_TPRELU:
     case OP_TCOLEXPANDDIV:
     case OP_TPARTADD: op_binary(r, st, op); break;
-    default: op_elementwise(r, st, op); break; /* the Binary family */
+    default: op_elementwise(r, st, op); break; /* the Binary and Unary families */
     }
 }
 

@@ -43,6 +43,7 @@ enum {
 #define PTO_TEST_SOURCE1_NAME_2(name) name
 #define PTO_TEST_FAMILY_Special OP_FAMILY_SPECIAL
 #define PTO_TEST_FAMILY_Binary OP_FAMILY_BINARY
+#define PTO_TEST_FAMILY_Unary OP_FAMILY_UNARY
 #define PTO_TEST_TMP_None OP_TMP_NONE
 #define PTO_TEST_TMP_Optional OP_TMP_OPTIONAL
 #define PTO_TEST_TMP_Required OP_TMP_REQUIRED
@@ -84,7 +85,19 @@ pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *sr
     return PTO_ERR_INVALID_ARGUMENT;
 }
 
-/* A Binary row's reference and C function; NULLs for any other row. */
+/* A Unary row's C function with the Binary rows' parameters. */
+#define PTO_TEST_UNARY_CALL_Special(mnemonic)
+#define PTO_TEST_UNARY_CALL_Binary(mnemonic)
+#define PTO_TEST_UNARY_CALL_Unary(mnemonic)                                                    \
+    static pto_status call_##mnemonic(pto_tile *dst, const pto_tile *src, const pto_tile *unused) { \
+        (void)unused;                                                                          \
+        return pto_##mnemonic(dst, src);                                                       \
+    }
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_TEST_UNARY_CALL_##Fam(mnemonic)
+#include "../../src/operations.def"
+#undef PTO_OPERATION
+
+/* A Binary or Unary row's reference and C function; NULLs for any other. */
 typedef struct {
     op_element_reference reference;
     op_binary_call function;
@@ -92,6 +105,7 @@ typedef struct {
 
 #define PTO_TEST_BINARY_ENTRY_Special(mnemonic) {NULL, NULL}
 #define PTO_TEST_BINARY_ENTRY_Binary(mnemonic) {ref_##mnemonic, pto_##mnemonic}
+#define PTO_TEST_BINARY_ENTRY_Unary(mnemonic) {ref_##mnemonic, call_##mnemonic}
 static const binary_entry kBinaryEntries[] = {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_TEST_BINARY_ENTRY_##Fam(mnemonic),
 #include "../../src/operations.def"

@@ -120,3 +120,39 @@ static uint32_t ref_extreme(pto_dtype dt, uint32_t a, uint32_t b, int want_max) 
 uint32_t ref_tmax(pto_dtype dt, uint32_t a, uint32_t b) { return ref_extreme(dt, a, b, 1); }
 
 uint32_t ref_tmin(pto_dtype dt, uint32_t a, uint32_t b) { return ref_extreme(dt, a, b, 0); }
+
+/* ---- the Unary rows of operations.def (b unused) ---- */
+
+static uint32_t sign_of(pto_dtype dt) { return 1u << (ref_bits(dt) - 1); }
+
+uint32_t ref_tabs(pto_dtype dt, uint32_t a, uint32_t b) {
+    (void)b;
+    if (ref_is_float(dt)) return a & ~sign_of(dt);
+    const int64_t x = ref_int_value(dt, a);
+    return ref_int_wrap(dt, (uint64_t)(x < 0 ? -x : x));
+}
+
+uint32_t ref_tneg(pto_dtype dt, uint32_t a, uint32_t b) {
+    (void)b;
+    if (ref_is_float(dt)) return a ^ sign_of(dt);
+    return ref_int_wrap(dt, 0 - (uint64_t)ref_int_value(dt, a));
+}
+
+uint32_t ref_trelu(pto_dtype dt, uint32_t a, uint32_t b) {
+    (void)b;
+    const double x = ref_is_float(dt) ? ref_to_double(dt, a) : (double)ref_int_value(dt, a);
+    if (x != x) return a;
+    return x > 0 ? a : 0;
+}
+
+/* The double square root is correctly rounded and double keeps more than
+ * 2p + 2 bits of every float type: rounding it again is exact. */
+uint32_t ref_tsqrt(pto_dtype dt, uint32_t a, uint32_t b) {
+    (void)b;
+    return ref_from_double(dt, sqrt(ref_to_double(dt, a)));
+}
+
+uint32_t ref_trecip(pto_dtype dt, uint32_t a, uint32_t b) {
+    (void)b;
+    return ref_tdiv(dt, ref_is_float(dt) ? ref_from_double(dt, 1.0) : 1u, a);
+}

@@ -37,7 +37,7 @@ const char *op_mnemonic(op_id op); /* "tpow", as PTO assembly spells it */
 const char *op_name(op_id op);     /* "pto_tpow", the C function */
 
 /* An operation's row of operations.def, as the tests read it. */
-typedef enum { OP_FAMILY_SPECIAL, OP_FAMILY_BINARY } op_family;
+typedef enum { OP_FAMILY_SPECIAL, OP_FAMILY_BINARY, OP_FAMILY_UNARY } op_family;
 typedef enum { OP_TMP_NONE, OP_TMP_OPTIONAL, OP_TMP_REQUIRED } op_tmp_role;
 typedef enum { OP_ATTR_NONE, OP_ATTR_POW_PRECISION, OP_ATTR_DIV_PRECISION } op_attr_kind;
 typedef struct {
@@ -55,10 +55,12 @@ const op_info *op_row(op_id op);
  * attribute is the pow algorithm. */
 pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *src0,
                    pto_tile *src1, pto_tile *tmp);
-/* ref_<mnemonic> of a Binary row; NULL for any other. */
+/* ref_<mnemonic> of a Binary or Unary row (a Unary one ignores b); NULL for
+ * any other. */
 typedef uint32_t (*op_element_reference)(pto_dtype dt, uint32_t a, uint32_t b);
 op_element_reference op_binary_reference(op_id op);
-/* The C function of a Binary row; NULL for any other. */
+/* The C function of a Binary or Unary row (for a Unary one, a function that
+ * passes src0 on and ignores src1); NULL for any other. */
 typedef pto_status (*op_binary_call)(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 op_binary_call op_binary_function(op_id op);
 /* Whether dst dtype dt is accepted under profile (for tpow: DEFAULT's list). */
@@ -123,8 +125,9 @@ uint32_t ref_div(pto_dtype dt, uint32_t a, uint32_t b);
 uint32_t ref_add(pto_dtype dt, uint32_t a, uint32_t b);
 /* The reference of every operation outside the Special family:
  * ref_<mnemonic>(dt, a, b), the correctly rounded (or, for integers, wrapped)
- * result for one element (reference.c). */
+ * result for one element (reference.c); a Unary row's ignores b. */
 #define PTO_REFERENCE_DECL_Special(mnemonic)
+#define PTO_REFERENCE_DECL_Unary(mnemonic) PTO_REFERENCE_DECL_Binary(mnemonic)
 #define PTO_REFERENCE_DECL_Binary(mnemonic) uint32_t ref_##mnemonic(pto_dtype dt, uint32_t a, uint32_t b);
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_REFERENCE_DECL_##Fam(mnemonic)
 #include "../../src/operations.def"
