@@ -203,3 +203,92 @@ func TMin(dst, src0, src1 *Tile) error {
 	keepAlive(tiles)
 	return err
 }
+
+var tabsOperands = []string{"dst", "src"}
+
+// TAbs is TABS (pto_tabs): |src| elementwise; integers wrap (|MIN| is MIN).
+//
+// dst's dtypes: HOST FLOAT32, FLOAT16, BFLOAT16, INT32, INT16, INT8; A2A3
+// FLOAT32, FLOAT16; A5 FLOAT32, FLOAT16, INT32, INT16, INT8.
+func TAbs(dst, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TAbs", tabsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tabs(hs[0], hs[1]))
+	keepAlive(tiles)
+	return err
+}
+
+var tnegOperands = []string{"dst", "src"}
+
+// TNeg is TNEG (pto_tneg): -src elementwise (IEEE negation: -(+0) is -0);
+// integers wrap.
+//
+// dst's dtypes: HOST INT32, INT16, UINT32, UINT16, FLOAT16, FLOAT32,
+// BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, INT16, UINT32,
+// UINT16, FLOAT16, FLOAT32, BFLOAT16.
+func TNeg(dst, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TNeg", tnegOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tneg(hs[0], hs[1]))
+	keepAlive(tiles)
+	return err
+}
+
+var treluOperands = []string{"dst", "src"}
+
+// TRelu is TRELU (pto_trelu): src > 0 ? src : +0 elementwise; NaN stays NaN.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT32; A2A3 FLOAT16, FLOAT32, INT32;
+// A5 FLOAT16, FLOAT32, INT32.
+func TRelu(dst, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TRelu", treluOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trelu(hs[0], hs[1]))
+	keepAlive(tiles)
+	return err
+}
+
+var tsqrtOperands = []string{"dst", "src"}
+
+// TSqrt is TSQRT (pto_tsqrt): sqrt(src) elementwise, correctly rounded;
+// sqrt(-0) is -0, negative gives NaN.
+//
+// dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32,
+// FLOAT16.
+func TSqrt(dst, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TSqrt", tsqrtOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tsqrt(hs[0], hs[1]))
+	keepAlive(tiles)
+	return err
+}
+
+var trecipOperands = []string{"dst", "src"}
+
+// TRecip is TRECIP (pto_trecip): 1 / src elementwise, correctly rounded;
+// integers truncate as tdiv.
+//
+// dst's dtypes: HOST FLOAT32, FLOAT16, INT32, INT16; A2A3 FLOAT32, FLOAT16,
+// INT32, INT16; A5 FLOAT32, FLOAT16, INT32, INT16.
+func TRecip(dst, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TRecip", trecipOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trecip(hs[0], hs[1]))
+	keepAlive(tiles)
+	return err
+}

@@ -174,3 +174,67 @@ pub fn tmin(
     let d = dst.as_ptr();
     check(unsafe { sys::pto_tmin(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
+
+/// TABS (`pto_tabs`): |src| elementwise; integers wrap (|MIN| is MIN).
+///
+/// dst's dtypes: HOST FLOAT32, FLOAT16, BFLOAT16, INT32, INT16, INT8; A2A3
+/// FLOAT32, FLOAT16; A5 FLOAT32, FLOAT16, INT32, INT16, INT8.
+pub fn tabs(
+    dst: &mut impl Operand,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tabs(d, src.source_ptr(d)) })
+}
+
+/// TNEG (`pto_tneg`): -src elementwise (IEEE negation: -(+0) is -0);
+/// integers wrap.
+///
+/// dst's dtypes: HOST INT32, INT16, UINT32, UINT16, FLOAT16, FLOAT32,
+/// BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, INT16, UINT32,
+/// UINT16, FLOAT16, FLOAT32, BFLOAT16.
+pub fn tneg(
+    dst: &mut impl Operand,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tneg(d, src.source_ptr(d)) })
+}
+
+/// TRELU (`pto_trelu`): src \> 0 ? src : +0 elementwise; NaN stays NaN.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT32; A2A3 FLOAT16, FLOAT32,
+/// INT32; A5 FLOAT16, FLOAT32, INT32.
+pub fn trelu(
+    dst: &mut impl Operand,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_trelu(d, src.source_ptr(d)) })
+}
+
+/// TSQRT (`pto_tsqrt`): sqrt(src) elementwise, correctly rounded; sqrt(-0)
+/// is -0, negative gives NaN.
+///
+/// dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32,
+/// FLOAT16.
+pub fn tsqrt(
+    dst: &mut impl Operand,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tsqrt(d, src.source_ptr(d)) })
+}
+
+/// TRECIP (`pto_trecip`): 1 / src elementwise, correctly rounded; integers
+/// truncate as tdiv.
+///
+/// dst's dtypes: HOST FLOAT32, FLOAT16, INT32, INT16; A2A3 FLOAT32,
+/// FLOAT16, INT32, INT16; A5 FLOAT32, FLOAT16, INT32, INT16.
+pub fn trecip(
+    dst: &mut impl Operand,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_trecip(d, src.source_ptr(d)) })
+}

@@ -244,5 +244,82 @@ public final class Pto {
             Reference.reachabilityFence(src1);
         }
     }
+
+    /**
+     * TABS ({@code pto_tabs}): |src| elementwise; integers wrap (|MIN| is MIN).
+     * <p>dst's dtypes: HOST FLOAT32, FLOAT16, BFLOAT16, INT32, INT16, INT8; A2A3 FLOAT32,
+     * FLOAT16; A5 FLOAT32, FLOAT16, INT32, INT16, INT8.
+     */
+    public static void tabs(Tile dst, Tile src) {
+        try {
+            PtoNative.pto_tabs(Tile.handleOf(dst, "Pto.tabs", "dst"),
+                    Tile.handleOf(src, "Pto.tabs", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TNEG ({@code pto_tneg}): -src elementwise (IEEE negation: -(+0) is -0); integers wrap.
+     * <p>dst's dtypes: HOST INT32, INT16, UINT32, UINT16, FLOAT16, FLOAT32, BFLOAT16; A2A3
+     * INT32, INT16, FLOAT16, FLOAT32; A5 INT32, INT16, UINT32, UINT16, FLOAT16, FLOAT32,
+     * BFLOAT16.
+     */
+    public static void tneg(Tile dst, Tile src) {
+        try {
+            PtoNative.pto_tneg(Tile.handleOf(dst, "Pto.tneg", "dst"),
+                    Tile.handleOf(src, "Pto.tneg", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TRELU ({@code pto_trelu}): src &gt; 0 ? src : +0 elementwise; NaN stays NaN.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT32; A2A3 FLOAT16, FLOAT32, INT32; A5
+     * FLOAT16, FLOAT32, INT32.
+     */
+    public static void trelu(Tile dst, Tile src) {
+        try {
+            PtoNative.pto_trelu(Tile.handleOf(dst, "Pto.trelu", "dst"),
+                    Tile.handleOf(src, "Pto.trelu", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TSQRT ({@code pto_tsqrt}): sqrt(src) elementwise, correctly rounded; sqrt(-0) is -0,
+     * negative gives NaN.
+     * <p>dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32, FLOAT16.
+     */
+    public static void tsqrt(Tile dst, Tile src) {
+        try {
+            PtoNative.pto_tsqrt(Tile.handleOf(dst, "Pto.tsqrt", "dst"),
+                    Tile.handleOf(src, "Pto.tsqrt", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TRECIP ({@code pto_trecip}): 1 / src elementwise, correctly rounded; integers truncate
+     * as tdiv.
+     * <p>dst's dtypes: HOST FLOAT32, FLOAT16, INT32, INT16; A2A3 FLOAT32, FLOAT16, INT32,
+     * INT16; A5 FLOAT32, FLOAT16, INT32, INT16.
+     */
+    public static void trecip(Tile dst, Tile src) {
+        try {
+            PtoNative.pto_trecip(Tile.handleOf(dst, "Pto.trecip", "dst"),
+                    Tile.handleOf(src, "Pto.trecip", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
     // gen-operations:end
 }
