@@ -36,6 +36,9 @@ tests/ci/python.sh "$build"
 step "bindings as packages: library-only install, publish-local (jar for x86-64 and aarch64), user projects without swig/bindgen"
 tests/ci/bindings-packages.sh "$ci/packages"
 
+step "a new elementwise operation through the six files src/README.md names (scratch copy: C, programs, Python, Rust)"
+tests/ci/new-operation.sh "$ci/new-operation"
+
 # ---------------------------------------------------------------------------
 # Hardening (README "Guarantees"): the C suites under sanitizers and
 # valgrind, a bounded libFuzzer run, and the ABI checks. Each run has its own

@@ -98,9 +98,12 @@ RUST_FILE = "bindings/rust/pto/src/ops_generated.rs"
 JAVA_FILE = "bindings/java/src/main/java/org/libpto/Pto.java"
 # The committed outputs, each checked by the `bindings match operations.def`
 # test (bindings/meson.build).
-COMMITTED = [("go", GO_FILE), ("rust", RUST_FILE), ("java", JAVA_FILE), ("docs", "README.md")]
+COMMITTED = [("go", GO_FILE), ("rust", RUST_FILE), ("java", JAVA_FILE), ("docs", "README.md"),
+             ("profiles", "docs/profiles.md")]
 
-MARKERS = {"docs": "ops-table"}  # the others' marker name: gen-operations
+# The marker names of the documentation tables; the others': gen-operations.
+MARKERS = {"docs": "ops-table", "profiles": "family-profiles"}
+DOCS = ("docs", "profiles")
 
 
 @dataclasses.dataclass
@@ -451,8 +454,26 @@ def gen_docs(ops):
     return "\n".join(rows) + "\n"
 
 
+def gen_profiles(ops):
+    """docs/profiles.md's table of the rows outside the Special family (whose
+    rules are the family's): dst's dtypes under A2A3 and A5 as each row lists
+    them; the Special rows have their own table with each rule's source."""
+    def listed(op, profile):
+        names = op.dtypes[profile]
+        if names == op.dtypes["HOST"]:
+            return "as HOST"
+        return ", ".join({"ALL": "all nine", "FLOAT": "the float dtypes"}.get(n, n) for n in names)
+    rows = ["| op | family | HOST | `PTO_PROFILE_A2A3` | `PTO_PROFILE_A5` |", "|---|---|---|---|---|"]
+    for op in ops:
+        if op.family == "Special":
+            continue
+        host = ", ".join({"ALL": "all nine", "FLOAT": "the float dtypes"}.get(n, n) for n in op.dtypes["HOST"])
+        rows.append(f"| {op.mnemonic} | {op.family} | {host} | {listed(op, 'A2A3')} | {listed(op, 'A5')} |")
+    return "\n".join(rows) + "\n"
+
+
 GENERATORS = {"python-c": gen_python_c, "python-pyi": gen_python_pyi, "python": gen_python, "go": gen_go,
-              "rust": gen_rust, "java": gen_java, "docs": gen_docs}
+              "rust": gen_rust, "java": gen_java, "docs": gen_docs, "profiles": gen_profiles}
 
 
 # ---------------------------------------------------------------------------
@@ -486,7 +507,7 @@ def expected(lang, generated, path, template=None):
         out = spliced(path.read_text(), lang, generated)
         if out is not None:
             return out
-        if lang == "docs":
+        if lang in DOCS:
             return None
     if lang == "java":
         raise SystemExit(f"{path}: no gen-operations:begin/end markers around Pto's operations")
