@@ -86,12 +86,17 @@ meson test -C "$scratch/build" --print-errorlogs --num-processes 2 \
   'bindings match src/operations.def'
 meson test -C "$scratch/build" --print-errorlogs --num-processes 2 --suite python --suite rust
 # Each iterating test ran the new row, not just passed without it.
-"$scratch/build/tests/test_ops" 2>&1 | grep -q '^\[       OK \] tscratch (HOST dtypes)'
-"$scratch/build/tests/test_errors" 2>&1 | grep -q 'of them the families'
+"$scratch/build/tests/test_ops" > "$scratch/test_ops.log" 2>&1
+grep -q '^\[       OK \] tscratch (HOST dtypes)' "$scratch/test_ops.log"
+"$scratch/build/tests/test_program" > "$scratch/test_program.log" 2>&1
+grep -q 'computed the C call' "$scratch/test_program.log"
 grep -q 'def tscratch(' "$scratch/build/bindings/python/pto/_pto.pyi"
 grep -q 'pub fn tscratch' bindings/rust/pto/src/ops_generated.rs
 grep -q 'func TScratch(' bindings/go/ops_generated.go
-PYTHONPATH="$scratch/build/bindings/python" python3 -c '
+# The interpreter meson built the extension for (the one its pytest suite runs).
+python=$(meson introspect --tests "$scratch/build" |
+           python3 -c 'import json, sys; print(next(t["cmd"][0] for t in json.load(sys.stdin) if t["name"] == "pytest"))')
+PYTHONPATH="$scratch/build/bindings/python" "$python" -c '
 import numpy as np, pto
 a = pto.Tile.from_numpy(np.array([[2, -3, 0.5, 9]], dtype=np.float32))
 b = pto.Tile.from_numpy(np.array([[10, 3, -2, 0.5]], dtype=np.float32))
