@@ -42,14 +42,18 @@ static pto_tile *tassign(pto_buffer *buffer, size_t address, uint32_t rows) {
 
 /* The kernel: TPARTADD as on its page (src0 0x1000, src1 0x2000, dst 0x3000),
  * then TPRELU of the sum with a slope at 0x4000, writing 0x5000, its tmp
- * reusing 0x5000: UINT8, 17 rows (A3 wants tmp valid rows >= dst valid cols
- * + 1 and rows >= dst valid rows + 1) of 2 columns (one mask bit per element
- * of a dst row). */
+ * reusing 0x5000: UINT8, ROWS + 1 rows of which ROWS valid (A3 wants tmp rows
+ * >= dst valid rows + 1 and valid rows == dst valid rows) and 2 columns (one
+ * mask bit per element of a dst row). */
 static pto_status run_kernel(pto_buffer *ub_buffer) {
     pto_tile *src0 = tassign(ub_buffer, 0x1000, ROWS), *src1 = tassign(ub_buffer, 0x2000, ROWS);
     pto_tile *sum = tassign(ub_buffer, 0x3000, ROWS), *slope = tassign(ub_buffer, 0x4000, ROWS);
     pto_tile *out = tassign(ub_buffer, 0x5000, ROWS);
-    pto_tile *tmp = tassign_as(ub_buffer, 0x5000, PTO_UINT8, COLS + 1, (COLS + 7) / 8);
+    pto_tile *tmp = tassign_as(ub_buffer, 0x5000, PTO_UINT8, ROWS + 1, (COLS + 7) / 8);
+    if (tmp != NULL && pto_tile_set_valid(tmp, ROWS, (COLS + 7) / 8) != PTO_OK) {
+        pto_tile_destroy(tmp);
+        tmp = NULL;
+    }
     pto_status s = PTO_ERR_NULL_ARGUMENT;
     if (src0 && src1 && sum && slope && out && tmp) {
         s = pto_tpartadd(sum, src0, src1);

@@ -146,10 +146,10 @@ PTO_API size_t pto_dtype_size(pto_dtype dtype);
  *                  accepted for each of them, computed as DEFAULT
  *   trsqrt         as HOST                                   as HOST
  *   tprelu         dtypes FLOAT16, FLOAT32 only; tmp         dtypes FLOAT16,
- *                  required, UINT8, valid_rows >= dst        FLOAT32 only; tmp
- *                  valid_cols + 1, rows >= dst valid_rows    unused: may be
- *                  + 1, valid_cols >= ceil(dst valid_cols    NULL, any dtype
- *                  / 8); dst, src0, src1, tmp pairwise       or shape
+ *                  required, UINT8, rows >= dst valid_rows   FLOAT32 only; tmp
+ *                  + 1, valid_rows == dst valid_rows,        unused: may be
+ *                  valid_cols >= ceil(dst valid_cols / 8);   NULL, any dtype
+ *                  dst, src0, src1, tmp pairwise             or shape
  *                  non-overlapping (no in place)
  *   tcolexpanddiv  as HOST                                   as HOST
  *   tpartadd       dtypes INT32, INT16, FLOAT16, FLOAT32     as HOST
@@ -388,9 +388,11 @@ PTO_API pto_status pto_trsqrt(pto_tile *dst, const pto_tile *src);
  *   must be UINT8 (PTO_ERR_UNSUPPORTED_DTYPE, after src0's and src1's dtypes);
  *   dst, src0, src1 and tmp must not overlap pairwise, so in place (same
  *   handle or identical placement) is refused too (PTO_ERR_ALIASING); after
- *   src0's and src1's valid regions, tmp valid_rows >= dst valid_cols + 1,
- *   then tmp rows >= dst valid_rows + 1, then tmp valid_cols >=
- *   ceil(dst valid_cols / 8) (PTO_ERR_SHAPE_MISMATCH).
+ *   src0's and src1's valid regions, tmp rows >= dst valid_rows + 1, then
+ *   tmp valid_rows == dst valid_rows, then tmp valid_cols >=
+ *   ceil(dst valid_cols / 8) (PTO_ERR_SHAPE_MISMATCH). (v0.4: the page's
+ *   "tmp valid rows >= dst valid cols + 1" is no longer a rule; the NPU
+ *   implementation asserts valid_rows == dst's.)
  * - PTO_PROFILE_A5: dst dtype FLOAT16 or FLOAT32 only
  *   (PTO_ERR_UNSUPPORTED_DTYPE); tmp is not used (may be NULL, any dtype or
  *   shape), but it is still not the same handle as another operand. */

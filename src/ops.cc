@@ -126,11 +126,14 @@ pto_status CheckTprelu(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile *src0 = o.src0, *src1 = o.src1;
   const pto_tile* tmp = o.tmp;
-  // A2A3 (README.md, "Target profiles"): the A3 page's "2 source Tile,
-  // destination Tile, temporary space must in different memory range without
-  // overlapping" and tmp valid_rows >= dst valid_cols + 1; the NPU
-  // implementation's UINT8 tmp holding a one-bit-per-element mask in
-  // ceil(dst valid_cols / 8) columns, plus one physical scratch row.
+  // A2A3 (docs/profiles.md): the A3 page's "2 source Tile, destination
+  // Tile, temporary space must in different memory range without
+  // overlapping"; the NPU implementation's UINT8 tmp holding a
+  // one-bit-per-element mask in ceil(dst valid_cols / 8) columns of as many
+  // valid rows as dst's, plus one physical scratch row. The page's "tmp
+  // valid rows >= dst valid cols + 1" is not a rule: the implementation
+  // asserts tmp valid rows == dst valid rows, and PTOAS accepts its own
+  // samples that break the page's sentence (v0.4).
   const bool a2a3 = profile == PTO_PROFILE_A2A3;
   static const char kA2A3Apart[] = "dst, src0, src1 and tmp must not overlap";
   Validator v("pto_tprelu");
@@ -161,12 +164,13 @@ pto_status CheckTprelu(const Operands& o, pto_profile profile) {
   v.SameValidRegion("src0", src0, "dst", dst).SameValidRegion("src1", src1, "dst", dst);
   if (a2a3) {
     const uint32_t mask_cols = dst->valid_cols / 8 + (dst->valid_cols % 8 != 0);
-    v.Require(uint64_t{tmp->valid_rows} >= uint64_t{dst->valid_cols} + 1, PTO_ERR_SHAPE_MISMATCH,
-              "tmp valid rows %u is less than dst valid cols %u + 1, which A2A3 requires",
-              tmp->valid_rows, dst->valid_cols)
-        .Require(uint64_t{tmp->rows} >= uint64_t{dst->valid_rows} + 1, PTO_ERR_SHAPE_MISMATCH,
-                 "tmp rows %u is less than dst valid rows %u + 1, which A2A3 requires",
-                 tmp->rows, dst->valid_rows)
+    v.Require(uint64_t{tmp->rows} >= uint64_t{dst->valid_rows} + 1, PTO_ERR_SHAPE_MISMATCH,
+              "tmp rows %u is less than dst valid rows %u + 1, which A2A3 requires",
+              tmp->rows, dst->valid_rows)
+        .Require(tmp->valid_rows == dst->valid_rows, PTO_ERR_SHAPE_MISMATCH,
+                 "tmp valid rows %u differs from dst valid rows %u, which A2A3 requires them to "
+                 "equal",
+                 tmp->valid_rows, dst->valid_rows)
         .Require(tmp->valid_cols >= mask_cols, PTO_ERR_SHAPE_MISMATCH,
                  "tmp valid cols %u is less than ceil(dst valid cols %u / 8) = %u, which A2A3 "
                  "requires",

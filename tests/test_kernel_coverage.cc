@@ -133,7 +133,9 @@ bool RunCell(OpDtypes op, pto_profile profile, pto_dtype dtype) {
       dst = NewTile(dt, kRows, kCols);
       FillSentinel(dst.get());
       Tile src0 = NewTile(dt, kRows, kCols), src1 = NewTile(dt, kRows, kCols);
-      Tile tmp = NewTile(tmp_dt, kCols + 1, (kCols + 7) / 8);  // what A2A3 asks for
+      // What A2A3 asks for: rows >= dst valid rows + 1, valid rows == dst's.
+      Tile tmp = NewTile(tmp_dt, kRows + 1, (kCols + 7) / 8);
+      assert_int_equal(pto_tile_set_valid(tmp.get(), kRows, (kCols + 7) / 8), PTO_OK);
       Fill(src0.get(), 3);
       Fill(src1.get(), 1);
       status = pto_tprelu(dst.get(), src0.get(), src1.get(), tmp.get());

@@ -107,9 +107,9 @@ static operands make_operands(op_id op, pto_dtype dt, uint64_t seed) {
     o.src1 = op == OP_TCOLEXPANDDIV ? tile_new(dt, 1, kCols, 1, kCols)
                                     : tile_new(dt, kRows, kCols, kRows, kCols);
     if (op == OP_TPOW) o.tmp = tile_new(dt, kRows, kCols, kRows, kCols);
-    /* A2A3: a UINT8 tmp, valid_rows >= dst valid_cols + 1, rows >= dst
-     * valid_rows + 1, valid_cols >= ceil(dst valid_cols / 8). */
-    if (op == OP_TPRELU) o.tmp = tile_new(PTO_UINT8, kCols + 1, 3, kCols + 1, 3);
+    /* A2A3: a UINT8 tmp, rows >= dst valid_rows + 1, valid_rows == dst
+     * valid_rows, valid_cols >= ceil(dst valid_cols / 8). */
+    if (op == OP_TPRELU) o.tmp = tile_new(PTO_UINT8, kRows + 1, 3, kRows, 3);
     tile_fill(o.dst, &r, GEN_ANY);
     tile_fill(o.src0, &r, op == OP_TPOW ? GEN_POW_BASE : GEN_ANY);
     tile_fill(o.src1, &r, op == OP_TPOW ? GEN_POW_EXP : GEN_ANY);
@@ -235,39 +235,44 @@ typedef struct {
 } prelu_case;
 
 static const prelu_case kPreluCases[] = {
-    {"A2A3 valid", PTO_PROFILE_A2A3, 4, 8, 1, 0, 12, 9, 3, PTO_UINT8, PTO_OK, false, NULL},
-    {"A2A3 tmp at its minimum", PTO_PROFILE_A2A3, 4, 16, 1, 0, 17, 17, 2, PTO_UINT8, PTO_OK, false, NULL},
-    {"A2A3 tmp rows at their minimum", PTO_PROFILE_A2A3, 12, 2, 1, 0, 13, 3, 1, PTO_UINT8, PTO_OK, false, NULL},
-    {"A2A3 tmp FLOAT32", PTO_PROFILE_A2A3, 4, 8, 1, 0, 12, 9, 3, PTO_FLOAT32,
+    {"A2A3 valid", PTO_PROFILE_A2A3, 4, 8, 1, 0, 12, 4, 3, PTO_UINT8, PTO_OK, false, NULL},
+    {"A2A3 tmp at its minimum", PTO_PROFILE_A2A3, 4, 16, 1, 0, 5, 4, 2, PTO_UINT8, PTO_OK, false, NULL},
+    {"A2A3 tmp rows at their minimum", PTO_PROFILE_A2A3, 12, 2, 1, 0, 13, 12, 1, PTO_UINT8, PTO_OK, false, NULL},
+    /* the page's "tmp valid rows >= dst valid cols + 1" is no rule (v0.4):
+     * PTOAS's own PReLU sample has this tmp for a 32x32 dst */
+    {"A2A3 tmp valid rows below dst cols + 1", PTO_PROFILE_A2A3, 32, 32, 1, 0, 33, 32, 4, PTO_UINT8, PTO_OK,
+     false, NULL},
+    {"A2A3 tmp FLOAT32", PTO_PROFILE_A2A3, 4, 8, 1, 0, 12, 4, 3, PTO_FLOAT32,
      PTO_ERR_UNSUPPORTED_DTYPE, true, "pto_tprelu: tmp dtype FLOAT32 is not supported on A2A3 (UINT8)"},
-    {"A2A3 tmp INT8", PTO_PROFILE_A2A3, 4, 8, 1, 0, 12, 9, 3, PTO_INT8,
+    {"A2A3 tmp INT8", PTO_PROFILE_A2A3, 4, 8, 1, 0, 12, 4, 3, PTO_INT8,
      PTO_ERR_UNSUPPORTED_DTYPE, true, "pto_tprelu: tmp dtype INT8 is not supported on A2A3 (UINT8)"},
     {"A2A3 tmp NULL", PTO_PROFILE_A2A3, 4, 8, 0, 0, 0, 0, 0, PTO_UINT8, PTO_ERR_NULL_ARGUMENT, true, NULL},
-    {"A2A3 tmp valid rows = dst cols", PTO_PROFILE_A2A3, 4, 8, 1, 0, 12, 8, 3, PTO_UINT8,
+    {"A2A3 tmp valid rows above dst's", PTO_PROFILE_A2A3, 4, 8, 1, 0, 12, 9, 3, PTO_UINT8,
      PTO_ERR_SHAPE_MISMATCH, true,
-     "pto_tprelu: tmp valid rows 8 is less than dst valid cols 8 + 1, which A2A3 requires"},
-    {"A2A3 tmp valid rows 0", PTO_PROFILE_A2A3, 4, 8, 1, 0, 12, 0, 3, PTO_UINT8, PTO_ERR_SHAPE_MISMATCH, true, NULL},
+     "pto_tprelu: tmp valid rows 9 differs from dst valid rows 4, which A2A3 requires them to equal"},
+    {"A2A3 tmp valid rows 0", PTO_PROFILE_A2A3, 4, 8, 1, 0, 12, 0, 3, PTO_UINT8, PTO_ERR_SHAPE_MISMATCH, true,
+     "pto_tprelu: tmp valid rows 0 differs from dst valid rows 4, which A2A3 requires them to equal"},
     {"A2A3 tmp rows = dst valid rows", PTO_PROFILE_A2A3, 12, 2, 1, 0, 12, 12, 1, PTO_UINT8,
      PTO_ERR_SHAPE_MISMATCH, true,
      "pto_tprelu: tmp rows 12 is less than dst valid rows 12 + 1, which A2A3 requires"},
-    {"A2A3 tmp valid cols short of the mask", PTO_PROFILE_A2A3, 4, 17, 1, 0, 20, 18, 2, PTO_UINT8,
+    {"A2A3 tmp valid cols short of the mask", PTO_PROFILE_A2A3, 4, 17, 1, 0, 20, 4, 2, PTO_UINT8,
      PTO_ERR_SHAPE_MISMATCH, true,
      "pto_tprelu: tmp valid cols 2 is less than ceil(dst valid cols 17 / 8) = 3, which A2A3 requires"},
-    /* order of the three tmp shape rules: the page's, then rows, then cols */
-    {"A2A3 tmp short by all three rules", PTO_PROFILE_A2A3, 12, 17, 1, 0, 12, 12, 1, PTO_UINT8,
-     PTO_ERR_SHAPE_MISMATCH, true,
-     "pto_tprelu: tmp valid rows 12 is less than dst valid cols 17 + 1, which A2A3 requires"},
-    {"A2A3 tmp short in rows and cols", PTO_PROFILE_A2A3, 12, 9, 1, 0, 12, 12, 1, PTO_UINT8,
+    /* order of the three tmp shape rules: rows, then valid rows, then cols */
+    {"A2A3 tmp short by all three rules", PTO_PROFILE_A2A3, 12, 17, 1, 0, 12, 11, 1, PTO_UINT8,
      PTO_ERR_SHAPE_MISMATCH, true,
      "pto_tprelu: tmp rows 12 is less than dst valid rows 12 + 1, which A2A3 requires"},
-    {"A2A3 dst == src0", PTO_PROFILE_A2A3, 4, 8, 1, 1, 12, 9, 3, PTO_UINT8, PTO_ERR_ALIASING, true, NULL},
-    {"A2A3 dst == src1", PTO_PROFILE_A2A3, 4, 8, 1, 2, 12, 9, 3, PTO_UINT8, PTO_ERR_ALIASING, true, NULL},
-    {"A2A3 src0 == src1", PTO_PROFILE_A2A3, 4, 8, 1, 3, 12, 9, 3, PTO_UINT8, PTO_ERR_ALIASING, true, NULL},
+    {"A2A3 tmp wrong in valid rows and cols", PTO_PROFILE_A2A3, 12, 9, 1, 0, 13, 11, 1, PTO_UINT8,
+     PTO_ERR_SHAPE_MISMATCH, true,
+     "pto_tprelu: tmp valid rows 11 differs from dst valid rows 12, which A2A3 requires them to equal"},
+    {"A2A3 dst == src0", PTO_PROFILE_A2A3, 4, 8, 1, 1, 12, 4, 3, PTO_UINT8, PTO_ERR_ALIASING, true, NULL},
+    {"A2A3 dst == src1", PTO_PROFILE_A2A3, 4, 8, 1, 2, 12, 4, 3, PTO_UINT8, PTO_ERR_ALIASING, true, NULL},
+    {"A2A3 src0 == src1", PTO_PROFILE_A2A3, 4, 8, 1, 3, 12, 4, 3, PTO_UINT8, PTO_ERR_ALIASING, true, NULL},
     {"A2A3 tmp == dst", PTO_PROFILE_A2A3, 4, 8, 2, 0, 0, 0, 0, PTO_UINT8, PTO_ERR_UNSUPPORTED_DTYPE, true,
      "pto_tprelu: tmp dtype FLOAT32 is not supported on A2A3 (UINT8)"},
     /* order: the tmp dtype (dtype step) before aliasing, aliasing before
      * the tmp shape rules (region step) */
-    {"A2A3 dst == src0, FLOAT32 tmp", PTO_PROFILE_A2A3, 4, 8, 1, 1, 12, 9, 3, PTO_FLOAT32,
+    {"A2A3 dst == src0, FLOAT32 tmp", PTO_PROFILE_A2A3, 4, 8, 1, 1, 12, 4, 3, PTO_FLOAT32,
      PTO_ERR_UNSUPPORTED_DTYPE, true, "pto_tprelu: tmp dtype FLOAT32 is not supported on A2A3 (UINT8)"},
     {"A2A3 dst == src0, short tmp", PTO_PROFILE_A2A3, 4, 8, 1, 1, 12, 2, 3, PTO_UINT8, PTO_ERR_ALIASING, true, NULL},
     {"A5 tmp NULL", PTO_PROFILE_A5, 4, 8, 0, 0, 0, 0, 0, PTO_UINT8, PTO_OK, false, NULL},

@@ -352,20 +352,20 @@ static void test_kernel_on_blocks(void **state) {
 }
 
 /* A2A3 tprelu with the tmp its NPU takes (UINT8, rows >= dst valid rows + 1,
- * valid cols >= ceil(dst valid cols / 8), valid rows >= dst valid cols + 1):
+ * valid rows == dst valid rows, valid cols >= ceil(dst valid cols / 8)):
  * runs, and gives the C call's bits. */
 static void test_a2a3_prelu_with_its_tmp(void **state) {
     (void)state;
     static const char kText[] =
         "module attributes {pto.target_arch = \"a3\"} {\n"
         "  func.func @k(%x: !pto.tile_buf<vec, 16x16xf32>, %s: !pto.tile_buf<vec, 16x16xf32>, %o: !pto.tile_buf<vec, 16x16xf32>) {\n"
-        "    %t = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=ui8, rows=17, cols=32, v_row=17, v_col=2, "
+        "    %t = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=ui8, rows=17, cols=32, v_row=16, v_col=2, "
         "blayout=row_major, slayout=none_box, fractal=512, pad=0>\n"
         "    %y = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>\n"
         "    pto.tprelu ins(%x, %s, %t : !pto.tile_buf<vec, 16x16xf32>, !pto.tile_buf<vec, 16x16xf32>, "
-        "!pto.tile_buf<vec, 17x32xui8, valid=17x2>) outs(%y : !pto.tile_buf<vec, 16x16xf32>)\n"
+        "!pto.tile_buf<vec, 17x32xui8, valid=16x2>) outs(%y : !pto.tile_buf<vec, 16x16xf32>)\n"
         "    pto.tprelu ins(%y, %s, %t : !pto.tile_buf<vec, 16x16xf32>, !pto.tile_buf<vec, 16x16xf32>, "
-        "!pto.tile_buf<vec, 17x32xui8, valid=17x2>) outs(%o : !pto.tile_buf<vec, 16x16xf32>)\n"
+        "!pto.tile_buf<vec, 17x32xui8, valid=16x2>) outs(%o : !pto.tile_buf<vec, 16x16xf32>)\n"
         "    return\n"
         "  }\n"
         "}\n";

@@ -809,7 +809,7 @@ static void op_binary(reader *r, state *st, op_id op) {
         want = PTO_ERR_ALIASING;
     } else if (op == OP_TPRELU) {
         if (!same_region(a, dst) || !same_region(b, dst) ||
-            (a2a3_prelu && ((uint64_t)pto_tile_valid_rows(tmp) < (uint64_t)pto_tile_valid_cols(dst) + 1 ||
+            (a2a3_prelu && (pto_tile_valid_rows(tmp) != pto_tile_valid_rows(dst) ||
                             (uint64_t)pto_tile_rows(tmp) < (uint64_t)pto_tile_valid_rows(dst) + 1 ||
                             pto_tile_valid_cols(tmp) < pto_tile_valid_cols(dst) / 8 +
                                                            (pto_tile_valid_cols(dst) % 8 != 0))))

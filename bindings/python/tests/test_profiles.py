@@ -72,9 +72,12 @@ def test_a2a3_refusals_name_the_profile():
             pto.tprelu(x[0], x[1], x[2])  # tmp required there
         with pytest.raises(pto.UnsupportedDTypeError, match="A2A3 \\(UINT8\\)"):
             pto.tprelu(x[0], x[1], x[2], pto.Tile(D.INT8, 5, 1))  # tmp must be UINT8
-        # UINT8; valid rows >= dst valid cols + 1, rows >= dst valid rows + 1,
+        # UINT8; rows >= dst valid rows + 1, valid rows == dst valid rows,
         # valid cols >= ceil(dst valid cols / 8)
-        tmp = pto.Tile(D.UINT8, 5, 1)
+        tmp = pto.Tile(D.UINT8, 3, 1)
+        with pytest.raises(pto.ShapeMismatchError, match="A2A3 requires them to equal"):
+            pto.tprelu(x[0], x[1], x[2], tmp)
+        tmp.valid = (2, 1)
         pto.tprelu(x[0], x[1], x[2], tmp)
         with pytest.raises(pto.AliasingError, match="A2A3"):
             pto.tprelu(x[0], x[0], x[2], tmp)  # no in place there
