@@ -509,6 +509,21 @@ PTO_API pto_status pto_tsqrt(pto_tile *dst, const pto_tile *src);
  *   same handle or identical placement) is refused too (PTO_ERR_ALIASING). */
 PTO_API pto_status pto_trecip(pto_tile *dst, const pto_tile *src);
 
+/* dst = e^src, correctly rounded (nearest, ties to even) in the element
+ * type, the same bits on every SIMD target: e^+-0 = 1, e^+inf = +inf,
+ * e^-inf = +0, NaN gives NaN; results beyond the largest finite value are
+ * +inf, and small ones round to the subnormals or +0 (e^src < 2^-150 in
+ * FLOAT32 and BFLOAT16 is +0). HOST: FLOAT32, FLOAT16, BFLOAT16.
+ * - PTO_PROFILE_A2A3, PTO_PROFILE_A5: FLOAT32, FLOAT16. */
+PTO_API pto_status pto_texp(pto_tile *dst, const pto_tile *src);
+
+/* dst = ln(src), correctly rounded in the element type, the same bits on
+ * every SIMD target: ln(+-0) = -inf, ln(1) = +0, ln(+inf) = +inf, a
+ * negative input (-inf included) or NaN gives NaN; subnormal inputs are
+ * exact arguments like any other. HOST: FLOAT32, FLOAT16, BFLOAT16.
+ * - PTO_PROFILE_A2A3, PTO_PROFILE_A5: FLOAT32, FLOAT16. */
+PTO_API pto_status pto_tlog(pto_tile *dst, const pto_tile *src);
+
 /* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */
 /* ------------------------------------------------------------------------ */

@@ -292,3 +292,38 @@ func TRecip(dst, src *Tile) error {
 	keepAlive(tiles)
 	return err
 }
+
+var texpOperands = []string{"dst", "src"}
+
+// TExp is TEXP (pto_texp): e^src elementwise, correctly rounded.
+//
+// dst's dtypes: HOST FLOAT32, FLOAT16, BFLOAT16; A2A3 FLOAT32, FLOAT16; A5
+// FLOAT32, FLOAT16.
+func TExp(dst, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TExp", texpOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_texp(hs[0], hs[1]))
+	keepAlive(tiles)
+	return err
+}
+
+var tlogOperands = []string{"dst", "src"}
+
+// TLog is TLOG (pto_tlog): ln(src) elementwise, correctly rounded; log(+-0)
+// = -inf, log(x<0) = NaN.
+//
+// dst's dtypes: HOST FLOAT32, FLOAT16, BFLOAT16; A2A3 FLOAT32, FLOAT16; A5
+// FLOAT32, FLOAT16.
+func TLog(dst, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TLog", tlogOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tlog(hs[0], hs[1]))
+	keepAlive(tiles)
+	return err
+}

@@ -8,6 +8,7 @@
 #include "hwy/highway.h"
 #include "src/dtype_rules.h"
 #include "src/kernels/simd-inl.h"
+#include "src/kernels/exp-log-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace pto {

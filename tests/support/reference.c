@@ -156,3 +156,40 @@ uint32_t ref_trecip(pto_dtype dt, uint32_t a, uint32_t b) {
     (void)b;
     return ref_tdiv(dt, ref_is_float(dt) ? ref_from_double(dt, 1.0) : 1u, a);
 }
+
+/* ---- e^x and ln x: long double, rounded once ---- */
+#include <stdio.h>
+#include <stdlib.h>
+
+/* y (a long double result of relative error below 2^-59: glibc's expl and
+ * logl are within a few ulp of 64 (x87) or 113 (binary128) bits) rounded to
+ * nearest even in dt, the correct rounding of the exact value unless a
+ * rounding boundary of dt lies within that error of y; then no answer is
+ * given (abort: tests/test_exp_log.c's exhaustive sweep, which compares the
+ * library with MPFR, would have to list the input here). */
+static uint32_t round_long_double(pto_dtype dt, long double y, const char *op, uint32_t a) {
+    if (y != y || y == 0 || isinf(y)) return ref_from_double(dt, (double)y);
+    const int p = ref_frac_bits(dt) + 1, emin = ref_min_exponent(dt);
+    int e = ilogbl(y);
+    if (e < emin) e = emin;
+    const long double units = ldexpl(fabsl(y), p - 1 - e); /* |y| / last place, exact */
+    const long double nearest = rintl(units);               /* ties to even */
+    const long double from_boundary = fabsl(fabsl(units - nearest) - 0.5L);
+    if (from_boundary <= ldexpl(units, -59)) {
+        fprintf(stderr, "ref_%s: %s input 0x%x lies too close to a rounding boundary\n", op,
+                dt == PTO_FLOAT32 ? "float32" : "narrow", (unsigned)a);
+        abort();
+    }
+    const double rounded = (double)ldexpl(nearest, e - (p - 1)); /* exact, or beyond the range */
+    return ref_from_double(dt, y < 0 ? -rounded : rounded);
+}
+
+uint32_t ref_texp(pto_dtype dt, uint32_t a, uint32_t b) {
+    (void)b;
+    return round_long_double(dt, expl((long double)ref_to_double(dt, a)), "texp", a);
+}
+
+uint32_t ref_tlog(pto_dtype dt, uint32_t a, uint32_t b) {
+    (void)b;
+    return round_long_double(dt, logl((long double)ref_to_double(dt, a)), "tlog", a);
+}

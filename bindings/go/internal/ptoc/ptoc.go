@@ -135,6 +135,8 @@ extern uintptr_t _wrap_pto_tneg_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t 
 extern uintptr_t _wrap_pto_trelu_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_tsqrt_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_trecip_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_texp_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tlog_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
 extern swig_type_15 _wrap_pto_dtype_string_ptoc_0efb69d9ae783efc(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_0efb69d9ae783efc(void);
@@ -798,6 +800,26 @@ func Pto_trecip(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	swig_r = (uintptr)(C._wrap_pto_trecip_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_texp(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uintptr)(C._wrap_pto_texp_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tlog(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uintptr)(C._wrap_pto_tlog_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

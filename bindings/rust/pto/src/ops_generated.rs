@@ -238,3 +238,28 @@ pub fn trecip(
     let d = dst.as_ptr();
     check(unsafe { sys::pto_trecip(d, src.source_ptr(d)) })
 }
+
+/// TEXP (`pto_texp`): e^src elementwise, correctly rounded.
+///
+/// dst's dtypes: HOST FLOAT32, FLOAT16, BFLOAT16; A2A3 FLOAT32, FLOAT16; A5
+/// FLOAT32, FLOAT16.
+pub fn texp(
+    dst: &mut impl Operand,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_texp(d, src.source_ptr(d)) })
+}
+
+/// TLOG (`pto_tlog`): ln(src) elementwise, correctly rounded; log(+-0) =
+/// -inf, log(x\<0) = NaN.
+///
+/// dst's dtypes: HOST FLOAT32, FLOAT16, BFLOAT16; A2A3 FLOAT32, FLOAT16; A5
+/// FLOAT32, FLOAT16.
+pub fn tlog(
+    dst: &mut impl Operand,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tlog(d, src.source_ptr(d)) })
+}

@@ -321,5 +321,36 @@ public final class Pto {
             Reference.reachabilityFence(src);
         }
     }
+
+    /**
+     * TEXP ({@code pto_texp}): e^src elementwise, correctly rounded.
+     * <p>dst's dtypes: HOST FLOAT32, FLOAT16, BFLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32,
+     * FLOAT16.
+     */
+    public static void texp(Tile dst, Tile src) {
+        try {
+            PtoNative.pto_texp(Tile.handleOf(dst, "Pto.texp", "dst"),
+                    Tile.handleOf(src, "Pto.texp", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TLOG ({@code pto_tlog}): ln(src) elementwise, correctly rounded; log(+-0) = -inf,
+     * log(x&lt;0) = NaN.
+     * <p>dst's dtypes: HOST FLOAT32, FLOAT16, BFLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32,
+     * FLOAT16.
+     */
+    public static void tlog(Tile dst, Tile src) {
+        try {
+            PtoNative.pto_tlog(Tile.handleOf(dst, "Pto.tlog", "dst"),
+                    Tile.handleOf(src, "Pto.tlog", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
     // gen-operations:end
 }
