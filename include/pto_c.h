@@ -597,6 +597,28 @@ typedef enum pto_param_kind {
 PTO_API pto_status pto_program_create(const char *text, size_t length, const char *source_name,
                                       pto_program **out);
 
+/* pto_program_create with the entry function chosen by name: entry (with or
+ * without a leading '@') names a func.func of the module; NULL or "" chooses
+ * as pto_program_create does: the function marked pto.entry (or pto.kernel,
+ * or with a pto.kernel_kind attribute), else the module's only public
+ * function, else its only function. Every other function of the module is
+ * checked too (a module is accepted whole or not at all); a call is read in
+ * place (func.call; recursion is refused).
+ * Errors: those of pto_program_create; PTO_ERR_INVALID_ARGUMENT if no
+ * function has that name, or, with no name, if the module marks several
+ * entries or has several public functions and marks none. */
+PTO_API pto_status pto_program_create_entry(const char *text, size_t length,
+                                            const char *source_name, const char *entry,
+                                            pto_program **out);
+
+/* A description of the verified program, in lines of text: the module's
+ * functions with their parameters (the entry marked), the unified buffer's
+ * use (bytes used, the most bytes live at once) and every tile's place in it
+ * (address range, and how it was placed: by the text, as a parameter, or by
+ * liveness with its live instructions). Valid while the program exists; ""
+ * for NULL. pto-run --check prints it. */
+PTO_API const char *pto_program_describe(const pto_program *program);
+
 /* Frees the program. NULL is a no-op. Argument sets made for it must be
  * destroyed too (before or after). */
 PTO_API void pto_program_destroy(pto_program *program);

@@ -17,6 +17,7 @@
 
 struct pto_program {
   pto::program::Program program;
+  std::string description;  // pto_program_describe's text
 };
 
 struct pto_args {
@@ -62,9 +63,11 @@ bool BindTarget(pto::Validator& v, pto_args* args, size_t index, pto_param_kind 
 
 extern "C" {
 
-pto_status pto_program_create(const char* text, size_t length, const char* source_name,
-                              pto_program** out) {
-  pto::Validator v("pto_program_create");
+namespace {
+
+pto_status Create(const char* function, const char* text, size_t length, const char* source_name,
+                  const char* entry, pto_program** out) {
+  pto::Validator v(function);
   v.NotNull("text", text).NotNull("out", out);
   if (!v.ok()) return v.status();
   try {
@@ -72,17 +75,36 @@ pto_status pto_program_create(const char* text, size_t length, const char* sourc
     pto::program::Program& p = program->program;
     p.source_name = source_name != nullptr ? source_name : "<string>";
     p.profile = pto::CurrentProfile();
-    pto_status status = pto::program::Compile(std::string_view(text, length), &p);
-    if (status == PTO_OK) status = pto::program::Verify(&p);
+    const pto_status status = pto::program::Build(std::string_view(text, length),
+                                                  entry != nullptr ? entry : "", &p);
     if (status != PTO_OK) {
       delete program;
       return status;
     }
+    program->description = pto::program::Describe(p);
     *out = program;
     return PTO_OK;
   } catch (const std::bad_alloc&) {
     return Fail(PTO_ERR_OUT_OF_MEMORY, v.function(), "out of memory");
   }
+}
+
+}  // namespace
+
+pto_status pto_program_create(const char* text, size_t length, const char* source_name,
+                              pto_program** out) {
+  return Create("pto_program_create", text, length, source_name, nullptr, out);
+}
+
+pto_status pto_program_create_entry(const char* text, size_t length, const char* source_name,
+                                    const char* entry, pto_program** out) {
+  if (entry != nullptr && entry[0] == '@') ++entry;
+  return Create("pto_program_create_entry", text, length, source_name,
+                entry != nullptr && entry[0] != '\0' ? entry : nullptr, out);
+}
+
+const char* pto_program_describe(const pto_program* program) {
+  return program != nullptr ? program->description.c_str() : "";
 }
 
 void pto_program_destroy(pto_program* program) { delete program; }

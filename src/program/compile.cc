@@ -85,6 +85,15 @@ bool Compiler::ExpectValueName(Token* out) {
   return true;
 }
 
+void Compiler::ParseValueNames(std::vector<Token>* out) {
+  while (ok() && tok_.kind == Tok::kValue) {
+    out->push_back(tok_);
+    Advance();
+    if (!tok_.Is(',')) break;
+    Advance();
+  }
+}
+
 bool Compiler::ParseType(Type* out) {
   if (!ok()) return false;
   const Token t = tok_;
@@ -158,6 +167,7 @@ uint32_t Compiler::NewTileSlot(const Type& type, SourceLoc loc, std::string_view
   TileSlot slot;
   slot.type = type;
   slot.loc = loc;
+  slot.def_pc = static_cast<uint32_t>(p_->code.size());
   slot.name = std::string(name);
   auto pending = pending_addr_.find(slot.name);
   if (pending != pending_addr_.end()) {
@@ -234,9 +244,37 @@ bool Compiler::ParseAttrDict(std::vector<AttrEntry>* out) {
   return Expect('}');
 }
 
-pto_status Compile(std::string_view text, Program* program) {
-  Compiler compiler(text, program);
+Token Compiler::SyntheticName(const std::string& text, SourceLoc loc) {
+  names_.push_back(std::make_unique<std::string>(text));
+  Token t;
+  t.kind = Tok::kValue;
+  t.text = *names_.back();
+  t.loc = loc;
+  return t;
+}
+
+pto_status Compile(std::string_view text, std::string_view entry, bool check_only,
+                   Program* program) {
+  Compiler compiler(text, program, entry, check_only);
   return compiler.Run();
+}
+
+pto_status Build(std::string_view text, std::string_view entry, Program* program) {
+  pto_status status = Compile(text, entry, false, program);
+  if (status == PTO_OK) status = Verify(program);
+  if (status != PTO_OK) return status;
+  for (const FunctionSummary& f : program->functions) {
+    bool read = false;
+    for (const std::string& name : program->inlined) read = read || name == f.name;
+    if (read) continue;
+    Program other;
+    other.source_name = program->source_name;
+    other.profile = program->profile;
+    status = Compile(text, f.name, true, &other);
+    if (status == PTO_OK) status = Verify(&other);
+    if (status != PTO_OK) return status;
+  }
+  return PTO_OK;
 }
 
 }  // namespace program

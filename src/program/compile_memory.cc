@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "dtype_rules.h"
 #include "program/compiler.h"
 
 namespace pto {
@@ -404,6 +405,133 @@ void Compiler::ParseTassign(const Token& op, const std::vector<Token>& results) 
   const Value tile = *v;
   if (!PlaceSlot(tile.reg, addr, addr_name.loc)) return;
   if (results.size() == 1) Define(results[0], tile);
+}
+
+// %v = pto.load_scalar %p[%i] : !pto.ptr<T> -> T
+// pto.store_scalar %v, %p[%i] : !pto.ptr<T>, T
+// One element of global memory; the index is checked against the bound
+// memory when it runs.
+void Compiler::ParseScalarAccess(const Token& op, const std::vector<Token>& results) {
+  const bool load = op.text == "pto.load_scalar";
+  if (results.size() != (load ? 1u : 0u))
+    return (void)Error(op.loc, std::string(op.text) + " defines " + (load ? "1 result" : "no result") +
+                                   ", not " + std::to_string(results.size()));
+  Token value_name, ptr_name, index_name;
+  Value value, ptr, index;
+  if (!load && (!ExpectValueName(&value_name) || !UseValue(value_name, &value) || !Expect(',')))
+    return;
+  if (!ExpectValueName(&ptr_name) || !UseValue(ptr_name, &ptr) || !Expect('[') ||
+      !ExpectValueName(&index_name) || !UseInt(index_name, &index, "index") || !Expect(']') ||
+      !Expect(':'))
+    return;
+  const SourceLoc ptr_loc = tok_.loc;
+  Type ptr_type, elem;
+  if (!ParseType(&ptr_type)) return;
+  if (load ? !ExpectArrow() : !Expect(',')) return;
+  const SourceLoc elem_loc = tok_.loc;
+  if (!ParseType(&elem)) return;
+  if (ptr.type.kind != TypeKind::kPtr || !SameType(ptr.type, ptr_type))
+    return (void)Error(ptr_loc, "%" + std::string(ptr_name.text) + " is " + TypeString(ptr.type) +
+                                    ", written as " + TypeString(ptr_type) + " (a !pto.ptr)");
+  const pto_dtype d = ptr.type.dtype;
+  const bool is_float = IsFloatDtype(d);
+  const bool elem_fits = is_float ? elem.kind == TypeKind::kFloat && elem.bits != 64 &&
+                                        elem.dtype == d
+                                  : elem.kind == TypeKind::kInt &&
+                                        elem.bits == 8 * pto_dtype_size(d);
+  if (!elem_fits)
+    return (void)Error(elem_loc, std::string(op.text) + ": " + TypeString(elem) +
+                                     " is not the element type of " + TypeString(ptr.type),
+                       PTO_ERR_DTYPE_MISMATCH);
+  if (!load && !SameType(value.type, elem))
+    return (void)Error(value_name.loc, "%" + std::string(value_name.text) + " is " +
+                                           TypeString(value.type) + ", written as " +
+                                           TypeString(elem));
+  Instr in;
+  in.code = load ? Code::kLoadScalar : Code::kStoreScalar;
+  in.loc = op.loc;
+  in.sub = is_float;
+  in.b = ptr.reg;
+  in.c = index.reg;
+  in.d = static_cast<uint32_t>(d);
+  for (Param& param : p_->params) {
+    if (param.kind == PTO_PARAM_POINTER && param.reg == ptr.reg)
+      param.access |= load ? PTO_PARAM_READ : PTO_PARAM_WRITE;
+  }
+  if (!load) {
+    in.a = value.reg;
+    p_->code.push_back(in);
+  } else if (is_float) {
+    EmitFloatResult(in, elem, results[0]);
+  } else {
+    EmitIntResult(in, elem, results[0]);
+  }
+}
+
+// Synchronisation: pto.barrier <PIPE_X> | #pto.pipe<PIPE_X>; pto.barrier_sync [<OP>];
+// pto.set_flag / wait_flag [<PIPE_A>, <PIPE_B>, <EVENT_IDn>]; pto.record_event /
+// wait_event [<OP>, <OP>, <EVENT_IDn>]; pto.sync.set / sync.wait <PIPE_X>, N.
+// Checked for form, then nothing: one block runs its instructions in order.
+void Compiler::ParseSync(const Token& op) {
+  const std::string_view n = op.text;
+  const bool bracketed = n != "pto.barrier" && n != "pto.sync.set" && n != "pto.sync.wait" &&
+                         n != "pto.pipe_barrier";
+  std::vector<std::string> items;
+  std::vector<SourceLoc> locs;
+  if (bracketed && !Expect('[')) return;
+  for (;;) {
+    locs.push_back(tok_.loc);
+    if (tok_.Is('<')) {
+      Advance();
+      if (tok_.kind != Tok::kIdent)
+        return (void)Error(tok_.loc, "expected a name such as PIPE_V, found " + Describe(tok_));
+      items.emplace_back(tok_.text);
+      Advance();
+      if (!Expect('>')) return;
+    } else if (tok_.kind == Tok::kAttr && tok_.text.find('<') != std::string_view::npos &&
+               tok_.text.back() == '>') {
+      const size_t open = tok_.text.find('<');
+      items.emplace_back(tok_.text.substr(open + 1, tok_.text.size() - open - 2));
+      Advance();
+    } else if (tok_.kind == Tok::kInt && !bracketed && !items.empty()) {
+      items.emplace_back(tok_.text);
+      Advance();
+    } else {
+      return (void)Error(tok_.loc, std::string(n) + ": expected <NAME>, found " + Describe(tok_));
+    }
+    if (!tok_.Is(',') || (!bracketed && (n == "pto.barrier" || n == "pto.pipe_barrier"))) break;
+    Advance();
+  }
+  if (bracketed && !Expect(']')) return;
+  auto is_pipe = [](const std::string& s) { return s.rfind("PIPE_", 0) == 0 && s.size() > 5; };
+  auto is_event_id = [](const std::string& s) {
+    return s.size() == 9 && s.rfind("EVENT_ID", 0) == 0 && s[8] >= '0' && s[8] <= '7';
+  };
+  size_t want = 1;
+  std::string form = "<PIPE_...>";
+  if (n == "pto.set_flag" || n == "pto.wait_flag" || n == "pto.record_event" ||
+      n == "pto.wait_event") {
+    want = 3;
+    form = n == "pto.set_flag" || n == "pto.wait_flag" ? "[<PIPE_...>, <PIPE_...>, <EVENT_IDn>]"
+                                                       : "[<OP>, <OP>, <EVENT_IDn>]";
+  } else if (n == "pto.sync.set" || n == "pto.sync.wait") {
+    want = 2;
+    form = "<PIPE_...>, EVENT";
+  } else if (n == "pto.barrier_sync") {
+    form = "[<OP>]";
+  }
+  bool well_formed = items.size() == want;
+  for (size_t i = 0; well_formed && i < items.size(); ++i) {
+    const bool flag = n == "pto.set_flag" || n == "pto.wait_flag";
+    const bool event = n == "pto.record_event" || n == "pto.wait_event";
+    if (want == 3 && i == 2) well_formed = is_event_id(items[i]);
+    else if (flag || n == "pto.barrier" || n == "pto.pipe_barrier" || (want == 2 && i == 0))
+      well_formed = is_pipe(items[i]);
+    else if (want == 2 && i == 1) well_formed = items[i][0] >= '0' && items[i][0] <= '9';
+    else if (event || n == "pto.barrier_sync") well_formed = !items[i].empty();
+  }
+  if (!well_formed)
+    Error(locs[0], std::string(n) + " takes " + form);
 }
 
 }  // namespace program

@@ -1,6 +1,9 @@
 // PTO assembly: the file, module and func.func structure, the snippet
 // directives, and the dispatch of one operation to its parser.
+#include <stdlib.h>
+
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "program/compiler.h"
@@ -10,39 +13,46 @@ namespace program {
 
 void Compiler::ParseFile() {
   OpenScope();
-  bool saw_func = false, saw_op = false;
+  bool saw_module = false, saw_op = false;
   while (ok() && tok_.kind != Tok::kEnd) {
+    if (saw_module) {
+      Error(tok_.loc, "a module must hold the whole program: " + Describe(tok_) + " after it");
+      break;
+    }
     if (tok_.kind == Tok::kType && Peek().Is('=')) {
       ParseAlias();
     } else if (tok_.IsIdent("module")) {
-      if (saw_func || saw_op) {
+      if (!funcs_.empty() || saw_op) {
         Error(tok_.loc, "a module must hold the whole program");
         break;
       }
       ParseModule();
-      saw_func = true;
+      saw_module = true;
     } else if (tok_.IsIdent("func.func")) {
-      if (saw_func || saw_op) {
-        Error(tok_.loc, saw_func ? "only one func.func per program is supported"
-                                 : "a func.func after operations outside it");
+      if (saw_op) {
+        Error(tok_.loc, "a func.func after operations outside it");
         break;
       }
-      ParseFunc();
-      saw_func = true;
+      ParseFuncSignature();
     } else {
-      if (saw_func) {
-        Error(tok_.loc, "operation outside the func.func: " + Describe(tok_));
+      if (!funcs_.empty()) {
+        Error(tok_.loc, "operation outside a func.func: " + Describe(tok_));
         break;
       }
       saw_op = true;
       if (tok_.kind == Tok::kDirective) {
         ParseDirective();
       } else {
+        const SourceLoc at = tok_.loc;
         ParseOperation();
+        if (ok() && yield_.seen) Error(at, "scf.yield or scf.condition outside a region");
       }
     }
   }
-  if (ok() && !saw_func && !saw_op) Error(tok_.loc, "the text holds no operation");
+  if (ok() && funcs_.empty() && !saw_op)
+    Error(tok_.loc, saw_module ? "the module holds no func.func" : "the text holds no operation");
+  const FuncInfo* entry = nullptr;
+  if (ok() && !funcs_.empty() && ChooseEntry(&entry)) CompileEntry(*entry);
   if (ok() && !pending_addr_.empty()) {
     const auto& first = *pending_addr_.begin();
     Error(pending_loc_[first.first],
@@ -115,35 +125,44 @@ void Compiler::ParseModule() {
     }
   }
   if (!Expect('{')) return;
-  bool saw_func = false;
   while (ok() && !tok_.Is('}')) {
     if (tok_.kind == Tok::kType && Peek().Is('=')) {
       ParseAlias();
     } else if (tok_.IsIdent("func.func")) {
-      if (saw_func) {
-        Error(tok_.loc, "only one func.func per program is supported");
-        return;
-      }
-      ParseFunc();
-      saw_func = true;
+      ParseFuncSignature();
     } else {
       Error(tok_.loc, "expected func.func in the module, found " + Describe(tok_));
       return;
     }
   }
-  if (ok() && !saw_func) Error(tok_.loc, "the module holds no func.func");
   Expect('}');
 }
 
-void Compiler::ParseFunc() {
-  p_->is_kernel = true;
+// func.func [private] @name(%a: T, ...) [-> R | -> (R, ...)] [attributes {...}] { body }
+// The signature is read now and the body skipped: it is read where it runs.
+void Compiler::ParseFuncSignature() {
+  FuncInfo f;
+  f.loc = tok_.loc;
   Advance();
+  if (tok_.IsIdent("private") || tok_.IsIdent("public") || tok_.IsIdent("nested")) {
+    f.is_private = tok_.text != "public";
+    Advance();
+  }
   if (tok_.kind != Tok::kSymbol) {
     Error(tok_.loc, "expected the function's @name, found " + Describe(tok_));
     return;
   }
+  f.name = std::string(tok_.text);
+  const SourceLoc name_loc = tok_.loc;
   Advance();
+  for (const FuncInfo& g : funcs_) {
+    if (g.name == f.name) {
+      Error(name_loc, "function @" + f.name + " is defined twice");
+      return;
+    }
+  }
   if (!Expect('(')) return;
+  std::string signature = "@" + f.name + "(";
   while (ok() && !tok_.Is(')')) {
     Token name;
     if (!ExpectValueName(&name) || !Expect(':')) return;
@@ -151,84 +170,326 @@ void Compiler::ParseFunc() {
     Type t;
     if (!ParseType(&t)) return;
     if (tok_.Is('{')) {
-      std::vector<AttrEntry> ignored;
       Error(tok_.loc, "argument attributes are not supported");
       return;
     }
-    Value v;
-    v.type = t;
-    switch (t.kind) {
-      case TypeKind::kPtr:
-        v.reg = p_->pointer_count++;
-        AddParam(name.text, PTO_PARAM_POINTER, t, v.reg);
-        break;
-      case TypeKind::kInt:
-      case TypeKind::kIndex:
-        v.reg = NewIntReg();
-        AddParam(name.text, PTO_PARAM_INT, t, v.reg);
-        p_->params.back().access = PTO_PARAM_READ;
-        break;
-      case TypeKind::kFloat:
-        v.reg = p_->float_regs++;
-        AddParam(name.text, PTO_PARAM_FLOAT, t, v.reg);
-        p_->params.back().access = PTO_PARAM_READ;
-        break;
-      case TypeKind::kTile: {
-        v.reg = NewTileSlot(t, name.loc, name.text);
-        const uint32_t index = AddParam(name.text, PTO_PARAM_TILE, t, v.reg);
-        p_->tiles[v.reg].param = static_cast<int32_t>(index);
-        p_->params[index].access = PTO_PARAM_READ;
-        break;
-      }
-      default:
-        Error(type_loc, "a parameter of type " + TypeString(t) + " is not supported");
-        return;
-    }
-    if (!Define(name, v)) return;
+    if (!f.param_names.empty()) signature += ", ";
+    signature += "%" + std::string(name.text) + ": " + TypeString(t);
+    f.param_names.push_back(name);
+    f.param_types.push_back(t);
+    f.param_locs.push_back(type_loc);
     if (!tok_.Is(',')) break;
     Advance();
   }
   if (!Expect(')')) return;
+  signature += ")";
   if (tok_.kind == Tok::kArrow) {
-    Error(tok_.loc, "a kernel returns no results");
-    return;
+    Advance();
+    const bool list = tok_.Is('(');
+    if (list) Advance();
+    while (ok() && !(list && tok_.Is(')'))) {
+      Type t;
+      if (!ParseType(&t)) return;
+      f.result_types.push_back(t);
+      if (!list || !tok_.Is(',')) break;
+      Advance();
+    }
+    if (list && !Expect(')')) return;
+    signature += " -> (";
+    for (size_t i = 0; i < f.result_types.size(); ++i)
+      signature += (i > 0 ? ", " : "") + TypeString(f.result_types[i]);
+    signature += ")";
   }
   if (tok_.IsIdent("attributes")) {
     Advance();
     std::vector<AttrEntry> attrs;
     if (!ParseAttrDict(&attrs)) return;
     for (const AttrEntry& e : attrs) {
-      if (e.key == "pto.kernel" && e.value.kind == Tok::kEnd) continue;
-      if (e.key == "pto.kernel_kind" && e.value.text == "#pto.kernel_kind<vector>") continue;
-      if (e.key == "pto.target_arch") {
+      if ((e.key == "pto.kernel" || e.key == "pto.entry") && e.value.kind == Tok::kEnd) {
+        f.marked_entry = true;
+      } else if (e.key == "pto.kernel_kind") {
+        if (e.value.text != "#pto.kernel_kind<vector>") {
+          Error(e.loc,
+                "pto.kernel_kind must be #pto.kernel_kind<vector>: only vector kernels run here");
+          return;
+        }
+        f.marked_entry = true;
+      } else if (e.key == "pto.target_arch") {
         if (!SetTarget(e)) return;
-        continue;
-      }
-      Error(e.loc, "unknown function attribute '" + std::string(e.key) + "'");
-      return;
-    }
-  }
-  if (!Expect('{')) return;
-  OpenScope();
-  bool returned = false;
-  while (ok() && !tok_.Is('}')) {
-    if (returned) {
-      Error(tok_.loc, "operation after return");
-      return;
-    }
-    if (tok_.IsIdent("return") || tok_.IsIdent("func.return")) {
-      Advance();
-      if (tok_.kind == Tok::kValue && !Peek().Is('=') && !Peek().Is(',')) {
-        Error(tok_.loc, "a kernel returns no results");
+      } else if (e.key == "sym_visibility" && e.value.kind == Tok::kString) {
+        f.is_private = e.value.text != "public";
+      } else {
+        Error(e.loc, "unknown function attribute '" + std::string(e.key) + "'");
         return;
       }
-      returned = true;
+    }
+  }
+  if (!tok_.Is('{')) {
+    Error(tok_.loc, "expected the body of @" + f.name + ", found " + Describe(tok_));
+    return;
+  }
+  f.body = Save();
+  // Skips the body: braces balance (types and attributes are single tokens).
+  int depth = 0;
+  do {
+    if (tok_.Is('{')) ++depth;
+    if (tok_.Is('}')) --depth;
+    if (tok_.kind == Tok::kEnd) {
+      Error(tok_.loc, "expected '}' closing @" + f.name + " before the end of the text");
+      return;
+    }
+    Advance();
+  } while (ok() && depth > 0);
+  FunctionSummary summary;
+  summary.name = f.name;
+  summary.signature = signature;
+  summary.is_private = f.is_private;
+  p_->functions.push_back(summary);
+  funcs_.push_back(std::move(f));
+}
+
+// The function to run: the one named (pto-run --entry, pto_program_create_entry),
+// else the one marked pto.entry / pto.kernel / pto.kernel_kind, else the only
+// public one, else the only one.
+bool Compiler::ChooseEntry(const FuncInfo** entry) {
+  auto names = [&](bool (*keep)(const FuncInfo&)) {
+    std::string list;
+    for (const FuncInfo& f : funcs_)
+      if (keep(f)) list += (list.empty() ? "@" : ", @") + f.name;
+    return list;
+  };
+  if (!entry_.empty()) {
+    for (const FuncInfo& f : funcs_) {
+      if (f.name == entry_) {
+        *entry = &f;
+        return true;
+      }
+    }
+    return Error(funcs_[0].loc, "the module has no function @" + entry_ + " (it has " +
+                                    names([](const FuncInfo&) { return true; }) + ")");
+  }
+  const FuncInfo *marked = nullptr, *public_one = nullptr;
+  size_t marked_count = 0, public_count = 0;
+  for (const FuncInfo& f : funcs_) {
+    if (f.marked_entry && marked_count++ == 0) marked = &f;
+    if (!f.is_private && public_count++ == 0) public_one = &f;
+  }
+  if (marked_count > 1)
+    return Error(funcs_[0].loc,
+                 "the module marks " + std::to_string(marked_count) + " entry functions (" +
+                     names([](const FuncInfo& f) { return f.marked_entry; }) +
+                     "): choose one by name (pto-run --entry NAME, pto_program_create_entry)");
+  *entry = marked != nullptr ? marked : public_count == 1 ? public_one : nullptr;
+  if (*entry == nullptr && funcs_.size() == 1) *entry = &funcs_[0];
+  if (*entry != nullptr) return true;
+  return Error(funcs_[0].loc,
+               "the module has " + std::to_string(public_count) + " public functions (" +
+                   names([](const FuncInfo& f) { return !f.is_private; }) +
+                   ") and marks none pto.entry: choose one by name (pto-run --entry NAME, "
+                   "pto_program_create_entry)");
+}
+
+void Compiler::CompileEntry(const FuncInfo& f) {
+  p_->is_kernel = true;
+  for (FunctionSummary& s : p_->functions) s.is_entry = s.name == f.name;
+  if (!f.result_types.empty() && !check_only_) {
+    Error(f.loc, "the entry function @" + f.name + " returns results: a kernel returns none");
+    return;
+  }
+  p_->inlined.push_back(f.name);
+  call_stack_.push_back(f.name);
+  Restore(f.body);
+  OpenScope();
+  for (size_t i = 0; i < f.param_names.size() && ok(); ++i)
+    BindParam(f.param_names[i], f.param_types[i], f.param_locs[i]);
+  std::vector<Value> returned;
+  if (ok()) ParseBody(f, &returned);
+  CloseScope();
+}
+
+// An entry parameter: bound by the caller of the run.
+bool Compiler::BindParam(const Token& name, const Type& t, SourceLoc type_loc) {
+  Value v;
+  v.type = t;
+  switch (t.kind) {
+    case TypeKind::kPtr:
+      v.reg = p_->pointer_count++;
+      AddParam(name.text, PTO_PARAM_POINTER, t, v.reg);
+      break;
+    case TypeKind::kInt:
+    case TypeKind::kIndex:
+      v.reg = NewIntReg();
+      AddParam(name.text, PTO_PARAM_INT, t, v.reg);
+      p_->params.back().access = PTO_PARAM_READ;
+      break;
+    case TypeKind::kFloat:
+      v.reg = p_->float_regs++;
+      AddParam(name.text, PTO_PARAM_FLOAT, t, v.reg);
+      p_->params.back().access = PTO_PARAM_READ;
+      break;
+    case TypeKind::kTile: {
+      v.reg = NewTileSlot(t, name.loc, name.text);
+      const uint32_t index = AddParam(name.text, PTO_PARAM_TILE, t, v.reg);
+      p_->tiles[v.reg].param = static_cast<int32_t>(index);
+      p_->params[index].access = PTO_PARAM_READ;
+      break;
+    }
+    case TypeKind::kTensorView:
+    case TypeKind::kPartitionView:
+      // Only a called function takes views; checked alone, it is never run.
+      if (check_only_) {
+        v.reg = p_->view_regs++;
+        break;
+      }
+      [[fallthrough]];
+    default:
+      return Error(type_loc, "a parameter of type " + TypeString(t) + " is not supported");
+  }
+  return Define(name, v);
+}
+
+// `{ operations return [%v, ... : T, ...] }` at the cursor, the parameters
+// already defined; the returned values in *returned.
+bool Compiler::ParseBody(const FuncInfo& f, std::vector<Value>* returned) {
+  if (!Expect('{')) return false;
+  OpenScope();
+  bool done = false;
+  while (ok() && !tok_.Is('}')) {
+    if (done) return Error(tok_.loc, "operation after return");
+    if (tok_.kind == Tok::kEnd) return Error(tok_.loc, "expected '}' before the end of the text");
+    if (!tok_.IsIdent("return") && !tok_.IsIdent("func.return")) {
+      const SourceLoc at = tok_.loc;
+      ParseOperation();
+      if (ok() && yield_.seen) return Error(at, "scf.yield or scf.condition outside a region");
       continue;
     }
-    ParseOperation();
+    const SourceLoc loc = tok_.loc;
+    Advance();
+    done = true;
+    std::vector<Token> names;
+    ParseValueNames(&names);
+    if (names.empty()) continue;
+    if (tok_.Is('=') || (tok_.Is(':') && Peek().kind == Tok::kInt))
+      return Error(names[0].loc, "operation after return");
+    if (call_stack_.size() == 1 && !check_only_)
+      return Error(names[0].loc, "a kernel returns no results");
+    if (names.size() != f.result_types.size())
+      return Error(loc, "@" + f.name + " returns " + std::to_string(f.result_types.size()) +
+                            " values, not " + std::to_string(names.size()));
+    if (!Expect(':')) return false;
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (i > 0 && !Expect(',')) return false;
+      const SourceLoc type_loc = tok_.loc;
+      Type t;
+      if (!ParseType(&t)) return false;
+      const Value* v = Lookup(names[i].text);
+      if (v == nullptr)
+        return Error(names[i].loc, "%" + std::string(names[i].text) + " is not defined");
+      if (!SameType(v->type, t) || !SameType(t, f.result_types[i]))
+        return Error(type_loc, "return value " + std::to_string(i) + " is " +
+                                   TypeString(v->type) + ", written as " + TypeString(t) +
+                                   "; @" + f.name + " returns " + TypeString(f.result_types[i]));
+      returned->push_back(*v);
+    }
   }
+  if (ok() && !done && !f.result_types.empty())
+    Error(tok_.loc, "@" + f.name + " ends without returning its results");
   CloseScope();
-  Expect('}');
+  return Expect('}');
+}
+
+// [%r, ... =] func.call @f(%a, ...) : (T, ...) -> (R, ...): f's body read
+// here, with its parameters bound to the arguments (tiles by reference,
+// scalars by value) and its returned values as the results.
+void Compiler::ParseCall(const Token& op, const std::vector<Token>& results) {
+  if (tok_.kind != Tok::kSymbol)
+    return (void)Error(tok_.loc, "expected the called @function, found " + Describe(tok_));
+  const Token callee = tok_;
+  Advance();
+  std::vector<Token> names;
+  if (!Expect('(')) return;
+  ParseValueNames(&names);
+  if (!Expect(')') || !Expect(':') || !Expect('(')) return;
+  std::vector<Type> types;
+  while (ok() && !tok_.Is(')')) {
+    Type t;
+    if (!ParseType(&t)) return;
+    types.push_back(t);
+    if (!tok_.Is(',')) break;
+    Advance();
+  }
+  if (!Expect(')') || !ExpectArrow()) return;
+  std::vector<Type> result_types;
+  const bool list = tok_.Is('(');
+  if (list) Advance();
+  while (ok() && !(list && tok_.Is(')'))) {
+    Type t;
+    if (!ParseType(&t)) return;
+    result_types.push_back(t);
+    if (!list || !tok_.Is(',')) break;
+    Advance();
+  }
+  if (list && !Expect(')')) return;
+  const FuncInfo* f = nullptr;
+  for (const FuncInfo& g : funcs_)
+    if (g.name == callee.text) f = &g;
+  if (f == nullptr)
+    return (void)Error(callee.loc, "no function @" + std::string(callee.text) + " in the module");
+  for (const std::string& active : call_stack_) {
+    if (active == f->name)
+      return (void)Error(callee.loc, "recursive call of @" + f->name +
+                                         " (functions calling themselves are not supported)");
+  }
+  if (names.size() != types.size() || names.size() != f->param_types.size())
+    return (void)Error(op.loc, "@" + f->name + " takes " +
+                                   std::to_string(f->param_types.size()) + " arguments, not " +
+                                   std::to_string(names.size()));
+  if (results.size() != f->result_types.size() || result_types.size() != results.size())
+    return (void)Error(op.loc, "@" + f->name + " returns " +
+                                   std::to_string(f->result_types.size()) + " values, not " +
+                                   std::to_string(results.size()));
+  std::vector<Value> args;
+  for (size_t i = 0; i < names.size(); ++i) {
+    const Value* v = Lookup(names[i].text);
+    if (v == nullptr)
+      return (void)Error(names[i].loc, "%" + std::string(names[i].text) + " is not defined");
+    if (!SameType(v->type, types[i]) || !SameType(types[i], f->param_types[i]))
+      return (void)Error(names[i].loc, "argument " + std::to_string(i) + " is " +
+                                           TypeString(v->type) + "; @" + f->name + " takes " +
+                                           TypeString(f->param_types[i]));
+    args.push_back(*v);
+  }
+  for (size_t i = 0; i < result_types.size(); ++i) {
+    if (!SameType(result_types[i], f->result_types[i]))
+      return (void)Error(op.loc, "result " + std::to_string(i) + " is written as " +
+                                     TypeString(result_types[i]) + "; @" + f->name + " returns " +
+                                     TypeString(f->result_types[i]));
+  }
+  // The callee sees its parameters only.
+  const Cursor back = Save();
+  const Yield caller_yield = yield_;
+  yield_ = Yield();
+  std::unordered_map<std::string, Value> caller_values;
+  std::vector<std::vector<std::string>> caller_scopes;
+  caller_values.swap(values_);
+  caller_scopes.swap(scopes_);
+  call_stack_.push_back(f->name);
+  p_->inlined.push_back(f->name);
+  Restore(f->body);
+  OpenScope();
+  for (size_t i = 0; i < args.size() && ok(); ++i) Define(f->param_names[i], args[i]);
+  std::vector<Value> returned;
+  if (ok()) ParseBody(*f, &returned);
+  call_stack_.pop_back();
+  yield_ = caller_yield;
+  values_.swap(caller_values);
+  scopes_.swap(caller_scopes);
+  if (!ok()) return;
+  Restore(back);
+  if (p_->code.size() > kMaxInstructions)
+    return (void)Error(op.loc, "the program exceeds " + std::to_string(kMaxInstructions) +
+                                   " instructions with its calls read in place");
+  for (size_t i = 0; i < results.size() && ok(); ++i) Define(results[i], returned[i]);
 }
 
 // .arg %a : T   and   .const %c = 0 : index
@@ -264,8 +525,24 @@ void Compiler::ParseOperation() {
   std::vector<Token> results;
   if (tok_.kind == Tok::kValue) {
     for (;;) {
-      results.push_back(tok_);
+      const Token name = tok_;
       Advance();
+      if (tok_.Is(':')) {
+        // %r:2 = ...: results %r#0 and %r#1.
+        Advance();
+        if (tok_.kind != Tok::kInt || tok_.text[0] == '-' || tok_.text.size() > 3) {
+          Error(tok_.loc, "expected the number of results after '%" + std::string(name.text) +
+                              ":', found " + Describe(tok_));
+          return;
+        }
+        const int count = atoi(std::string(tok_.text).c_str());
+        Advance();
+        for (int i = 0; i < count; ++i)
+          results.push_back(SyntheticName(std::string(name.text) + "#" + std::to_string(i),
+                                          name.loc));
+      } else {
+        results.push_back(name);
+      }
       if (!tok_.Is(',')) break;
       Advance();
       if (tok_.kind != Tok::kValue) {
@@ -288,17 +565,35 @@ void Compiler::ParseOperation() {
     return Error(op.loc, std::string(name) + " defines " + std::to_string(n) + " result" +
                              (n == 1 ? "" : "s") + ", not " + std::to_string(results.size()));
   };
-  if (name == "arith.constant") {
+  if (name == "func.call" || name == "call") {
+    ParseCall(op, results);
+  } else if (name == "arith.constant") {
     if (want_results(1)) ParseConstantValue(results[0]);
   } else if (name.substr(0, 6) == "arith.") {
     if (want_results(1)) ParseArith(op, results[0]);
   } else if (name == "scf.for") {
-    if (want_results(0)) ParseFor(op);
+    ParseFor(op, results);
   } else if (name == "scf.if") {
-    if (want_results(0)) ParseIf(op);
-  } else if (name == "scf.yield") {
-    if (want_results(0) && tok_.kind == Tok::kValue)
-      Error(tok_.loc, "scf.yield with values is not supported");
+    ParseIf(op, results);
+  } else if (name == "scf.while") {
+    ParseWhile(op, results);
+  } else if (name == "scf.yield" || name == "scf.condition") {
+    if (want_results(0)) ParseYield(op);
+  } else if (name == "pto.section.vector") {
+    // The vector core's code: what runs here (a block is one vector core).
+    if (!want_results(0)) return;
+    const Yield outer = yield_;
+    ParseRegion();
+    if (ok() && yield_.seen)
+      return (void)Error(yield_.loc, "pto.section.vector has no terminator");
+    yield_ = outer;
+  } else if (name == "pto.load_scalar" || name == "pto.store_scalar") {
+    ParseScalarAccess(op, results);
+  } else if (name == "pto.barrier" || name == "pto.barrier_sync" || name == "pto.set_flag" ||
+             name == "pto.wait_flag" || name == "pto.record_event" ||
+             name == "pto.wait_event" || name == "pto.sync.set" || name == "pto.sync.wait" ||
+             name == "pto.pipe_barrier") {
+    if (want_results(0)) ParseSync(op);
   } else if (name == "pto.get_block_idx" || name == "pto.get_block_num" ||
              name == "pto.get_subblock_idx" || name == "pto.get_subblock_num") {
     if (want_results(1)) ParseBlockQuery(op, results[0]);
@@ -320,7 +615,11 @@ void Compiler::ParseOperation() {
     const std::string_view mnemonic = prefixed ? name.substr(4) : name;
     const ops::OpDescriptor* desc = ops::FindOp(mnemonic.data(), mnemonic.size());
     if (desc == nullptr) {
-      Error(op.loc, "operation '" + std::string(name) + "' is not supported");
+      // PTO's instructions are the t* operations (pto-isa docs/isa/T*.md).
+      if (prefixed && mnemonic.size() > 1 && mnemonic[0] == 't')
+        Error(op.loc, "instruction '" + std::string(name) + "' is not implemented");
+      else
+        Error(op.loc, "operation '" + std::string(name) + "' is not supported");
       return;
     }
     if (prefixed && tok_.IsIdent("ins")) {

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "dtype_rules.h"
 #include "program/compiler.h"
 
 namespace pto {
@@ -13,6 +14,19 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
   std::vector<AttrEntry> attrs;
   if (!ParseAttrDict(&attrs)) return false;
   for (const AttrEntry& e : attrs) {
+    // PTOAS accepts precisionType on trsqrt; its result is correctly rounded
+    // either way, so the attribute changes nothing here.
+    if (e.key == "precisionType" && op.id == ops::OpId::kTrsqrt) {
+      const std::string_view v = e.value.text;
+      const bool known = v.substr(0, 5) == "#pto<" &&
+                         (v.size() > 9 && (v.substr(v.size() - 9) == " default>" ||
+                                           (v.size() > 16 &&
+                                            v.substr(v.size() - 16) == " high_precision>")));
+      if (!known)
+        return Error(e.value.loc, "precisionType of trsqrt is #pto<... default> or "
+                                  "#pto<... high_precision>");
+      continue;
+    }
     if (e.key != "precisionType" || op.attr == ops::AttrKind::kNone)
       return Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for " + op.mnemonic);
     const char* kind = op.attr == ops::AttrKind::kPowPrecision ? "pow_precision" : "div_precision";
@@ -20,6 +34,13 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
     const std::string want_high = std::string("#pto<") + kind + " high_precision>";
     if (e.value.text == want_default) {
       *attr = 0;
+    } else if (e.value.text == want_high && op.attr == ops::AttrKind::kPowPrecision &&
+               p_->profile == PTO_PROFILE_A2A3) {
+      // PTOAS's verifier: A2/A3 has no high-precision pow (the C API computes
+      // it as DEFAULT there, as the page says).
+      return Error(e.value.loc,
+                   "precisionType high_precision of tpow is refused under A2A3 (PTOAS's rule; "
+                   "leave it out or use default)");
     } else if (e.value.text == want_high) {
       // Division is correctly rounded either way: the attribute changes nothing there.
       *attr = op.attr == ops::AttrKind::kPowPrecision ? PTO_POW_HIGH_PRECISION : 0;
@@ -48,6 +69,9 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   in.c = op.source_count > 1 ? ins[1] : kNoSlot;
   in.d = kNoSlot;
   if (ins.size() > op.source_count && op.tmp != ops::TmpRole::kNone) in.d = ins[op.source_count];
+  // PTOAS's verifier: an integer tpow takes no tmp in text.
+  if (in.d != kNoSlot && op.id == ops::OpId::kTpow && !IsFloatDtype(p_->tiles[dst].type.dtype))
+    return Error(loc, "tpow takes no tmp when its element type is an integer (PTOAS's rule)");
   if (in.d == kNoSlot && op.tmp == ops::TmpRole::kRequired) {
     // The text leaves tmp out ("an implementation aid, not an
     // architecture-visible input"): a tile the C call needs and never reads.
@@ -88,12 +112,7 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& desc) {
   Advance();  // ins
   std::vector<Token> names;
   if (!Expect('(')) return;
-  while (ok() && tok_.kind == Tok::kValue) {
-    names.push_back(tok_);
-    Advance();
-    if (!tok_.Is(',')) break;
-    Advance();
-  }
+  ParseValueNames(&names);
   if (!Expect(':')) return;
   if (!OperandCountFits(op, desc, names.size(), "inputs")) return;
   std::vector<Type> types(names.size());
@@ -123,12 +142,7 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& desc) {
 // %d = [pto.]OP %a, %b[, %tmp] [{attrs}] : (T, T[, T]) -> T   or   : T
 void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& desc, const Token& result) {
   std::vector<Token> names;
-  while (ok() && tok_.kind == Tok::kValue) {
-    names.push_back(tok_);
-    Advance();
-    if (!tok_.Is(',')) break;
-    Advance();
-  }
+  ParseValueNames(&names);
   if (!OperandCountFits(op, desc, names.size(), "operands")) return;
   int attr = 0;
   if (tok_.Is('{') && !ParseOpAttrs(desc, &attr)) return;

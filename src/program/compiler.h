@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -28,6 +29,29 @@ struct Value {
   int64_t const_value = 0;
 };
 
+// Where the reader is: the lexer and the current and peeked tokens (saved to
+// read a called function's body, then restored).
+struct Cursor {
+  Lexer lexer;
+  Token tok, peek;
+  bool has_peek = false;
+};
+
+// A func.func of the module, as the first pass reads it: its signature and
+// where its body starts. The body is read where it runs: once for the entry,
+// once per call for the others (a call is inlined).
+struct FuncInfo {
+  std::string name;
+  SourceLoc loc;
+  std::vector<Token> param_names;
+  std::vector<Type> param_types;
+  std::vector<SourceLoc> param_locs;
+  std::vector<Type> result_types;
+  bool is_private = false;
+  bool marked_entry = false;  // pto.entry, pto.kernel or a pto.kernel_kind attribute
+  Cursor body;                // at the body's '{'
+};
+
 struct AttrEntry {
   std::string_view key;
   Token value;  // kEnd for a unit attribute
@@ -40,7 +64,16 @@ struct AttrEntry {
 // parser returns at its first failed step.
 class Compiler {
  public:
-  Compiler(std::string_view text, Program* program) : lexer_(text), p_(program) { Advance(); }
+  // Calls are read in place: a program larger than this is refused.
+  static constexpr size_t kMaxInstructions = size_t{1} << 20;
+
+  // entry: the function to run (empty: chosen by the module's attributes);
+  // check_only: the function is read to be checked, never run (it may return
+  // values and take views).
+  Compiler(std::string_view text, Program* program, std::string_view entry, bool check_only)
+      : lexer_(text), p_(program), entry_(entry), check_only_(check_only) {
+    Advance();
+  }
 
   pto_status Run() {
     ParseFile();
@@ -64,6 +97,8 @@ class Compiler {
   bool ExpectIdent(std::string_view word);
   bool ExpectArrow();
   bool ExpectValueName(Token* out);
+  // `%a, %b, ...` (possibly none).
+  void ParseValueNames(std::vector<Token>* out);
   bool ParseType(Type* out);
   Value* Lookup(std::string_view name);
   bool Define(const Token& name, const Value& v);
@@ -87,7 +122,22 @@ class Compiler {
   void ParseAlias();
   bool SetTarget(const AttrEntry& e);
   void ParseModule();
-  void ParseFunc();
+  void ParseFuncSignature();
+  bool ChooseEntry(const FuncInfo** entry);
+  void CompileEntry(const FuncInfo& f);
+  bool BindParam(const Token& name, const Type& t, SourceLoc type_loc);
+  bool ParseBody(const FuncInfo& f, std::vector<Value>* returned);
+  void ParseCall(const Token& op, const std::vector<Token>& results);
+  Cursor Save() const { return Cursor{lexer_, tok_, peek_, has_peek_}; }
+  void Restore(const Cursor& c) {
+    lexer_ = c.lexer;
+    tok_ = c.tok;
+    peek_ = c.peek;
+    has_peek_ = c.has_peek;
+  }
+  // A name the text does not spell (%r#0 of `%r:2 = ...`), kept for the
+  // compiler's lifetime.
+  Token SyntheticName(const std::string& text, SourceLoc loc);
   void ParseDirective();
   void ParseOperation();
 
@@ -96,11 +146,29 @@ class Compiler {
 
   void ParseConstantValue(const Token& result);
   void ParseArith(const Token& op, const Token& result);
+  bool ParseFloatArith(const Token& op, const Token& result);
+  bool ParseConversion(const Token& op, const Token& result);
   void EmitIntResult(Instr in, const Type& type, const Token& result);
+  void EmitFloatResult(Instr in, const Type& type, const Token& result);
+  bool UseValue(const Token& name, Value* out);
+  bool ParseTypeList(std::vector<Type>* out, std::vector<SourceLoc>* locs);
   void ParseRegion();
-  void ParseFor(const Token& op);
-  void ParseIf(const Token& op);
+  // A home for a carried value (iter_args, scf.if and scf.while results): a
+  // new register, or for a tile the slot of `like`.
+  Value CarryHome(const Value& like);
+  void EmitCopy(const Value& from, const Value& to, SourceLoc loc);
+  void EmitCarry(const std::vector<Value>& from, const std::vector<Value>& to, SourceLoc loc);
+  bool CheckYield(SourceLoc loc, const char* what, const std::vector<Type>& want);
+  void ParseYield(const Token& op);
+  bool ParseIterArgs(std::vector<Token>* names, std::vector<Value>* inits);
+  bool DefineResults(const Token& op, const std::vector<Token>& results,
+                     const std::vector<Value>& values);
+  void ParseFor(const Token& op, const std::vector<Token>& results);
+  void ParseIf(const Token& op, const std::vector<Token>& results);
+  void ParseWhile(const Token& op, const std::vector<Token>& results);
   void ParseBlockQuery(const Token& op, const Token& result);
+  void ParseScalarAccess(const Token& op, const std::vector<Token>& results);
+  void ParseSync(const Token& op);
 
   // ---- compile_memory.cc: global-memory views, tload/tstore, tile allocation,
   // valid shapes and placement
@@ -139,6 +207,11 @@ class Compiler {
 
   Lexer lexer_;
   Program* p_;
+  std::string entry_;
+  bool check_only_ = false;
+  std::vector<FuncInfo> funcs_;
+  std::vector<std::string> call_stack_;  // functions being read, entry first
+  std::vector<std::unique_ptr<std::string>> names_;  // SyntheticName's storage
   Token tok_, peek_;
   bool has_peek_ = false;
   pto_status status_ = PTO_OK;
@@ -148,6 +221,15 @@ class Compiler {
   std::unordered_map<std::string, uint64_t> pending_addr_;
   std::unordered_map<std::string, SourceLoc> pending_loc_;
   std::unordered_map<uint32_t, uint32_t> view_ptr_;  // view register -> pointer index
+  // The innermost region's terminator: scf.yield's or scf.condition's values.
+  struct Yield {
+    bool seen = false;
+    bool is_condition = false;
+    SourceLoc loc;
+    Value condition;
+    std::vector<Value> values;
+  };
+  Yield yield_;
 };
 
 }  // namespace program

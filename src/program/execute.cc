@@ -5,6 +5,7 @@
 // memory, dynamic valid regions.
 #include "program/execute.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -76,6 +77,8 @@ class Block {
   pto_status PartitionView(const Instr& in);
   pto_status Transfer(const Instr& in, bool load);
   pto_status TileOp(const Instr& in);
+  pto_status FloatInstr(const Instr& in);
+  pto_status ScalarAccess(const Instr& in, bool load);
   std::string PointerName(uint32_t pointer) const {
     for (const Param& q : p_.params)
       if (q.kind == PTO_PARAM_POINTER && q.reg == pointer) return "%" + q.name;
@@ -155,6 +158,24 @@ pto_status Block::IntBinary(const Instr& in) {
     case IntOp::kMul: r = Wrap(ux * uy, in.bits); break;
     case IntOp::kMinS: r = x < y ? x : y; break;
     case IntOp::kMaxS: r = x < y ? y : x; break;
+    case IntOp::kMinU: r = Unsigned(x, in.bits) < Unsigned(y, in.bits) ? x : y; break;
+    case IntOp::kMaxU: r = Unsigned(x, in.bits) < Unsigned(y, in.bits) ? y : x; break;
+    case IntOp::kAnd: r = x & y; break;
+    case IntOp::kOr: r = x | y; break;
+    case IntOp::kXor: r = x ^ y; break;
+    case IntOp::kShl:
+    case IntOp::kShrS:
+    case IntOp::kShrU: {
+      // A shift by the width or more is poison in MLIR: refused here.
+      if (uy >= in.bits)
+        return Error(in, PTO_ERR_INVALID_ARGUMENT,
+                     "shift by " + std::to_string(y) + " of an i" + std::to_string(in.bits));
+      const IntOp op = static_cast<IntOp>(in.sub);
+      if (op == IntOp::kShl) r = Wrap(ux << uy, in.bits);
+      else if (op == IntOp::kShrS) r = x >> uy;
+      else r = Wrap(Unsigned(x, in.bits) >> uy, in.bits);
+      break;
+    }
     case IntOp::kDivS:
     case IntOp::kRemS:
     case IntOp::kCeilDivS:
@@ -180,6 +201,131 @@ pto_status Block::IntBinary(const Instr& in) {
     }
   }
   ints_[in.a] = r;
+  return PTO_OK;
+}
+
+double Round(double x, FloatFormat fmt) {
+  switch (fmt) {
+    case FloatFormat::kF32: return RoundToFloatType(x, PTO_FLOAT32, 32);
+    case FloatFormat::kF16: return RoundToFloatType(x, PTO_FLOAT16, 16);
+    case FloatFormat::kBF16: return RoundToFloatType(x, PTO_BFLOAT16, 16);
+    default: return x;
+  }
+}
+
+pto_status Block::FloatInstr(const Instr& in) {
+  double* f = floats_.data();
+  int64_t* ints = ints_.data();
+  switch (in.code) {
+    case Code::kFloatBinary: {
+      const double x = f[in.b], y = f[in.c];
+      double r = 0;
+      switch (static_cast<FloatOp>(in.sub)) {
+        case FloatOp::kAdd: r = x + y; break;
+        case FloatOp::kSub: r = x - y; break;
+        case FloatOp::kMul: r = x * y; break;
+        case FloatOp::kDiv: r = x / y; break;
+        case FloatOp::kMaximum:
+          r = isnan(x) || isnan(y) ? NAN : (x == y ? (signbit(x) ? y : x) : fmax(x, y));
+          break;
+        case FloatOp::kMinimum:
+          r = isnan(x) || isnan(y) ? NAN : (x == y ? (signbit(x) ? x : y) : fmin(x, y));
+          break;
+        case FloatOp::kMaxNum: r = fmax(x, y); break;
+        case FloatOp::kMinNum: r = fmin(x, y); break;
+      }
+      f[in.a] = Round(r, in.fmt);
+      break;
+    }
+    case Code::kFloatCast: f[in.a] = Round(f[in.b], in.fmt); break;
+    case Code::kFloatNeg: f[in.a] = -f[in.b]; break;
+    case Code::kFloatCompare: {
+      const double x = f[in.b], y = f[in.c];
+      const bool unordered = isnan(x) || isnan(y);
+      // false oeq ogt oge olt ole one ord, then the unordered ones, then true.
+      const int p = in.sub;
+      bool r;
+      if (p == 0) r = false;
+      else if (p == 15) r = true;
+      else if (p == 7) r = !unordered;
+      else if (p == 14) r = unordered;
+      else {
+        const int base = p < 8 ? p : p - 7;  // ueq..une as oeq..one
+        bool c = false;
+        switch (base) {
+          case 1: c = x == y; break;
+          case 2: c = x > y; break;
+          case 3: c = x >= y; break;
+          case 4: c = x < y; break;
+          case 5: c = x <= y; break;
+          case 6: c = x != y; break;
+        }
+        r = p < 8 ? (!unordered && c) : (unordered || c);
+      }
+      ints[in.a] = r;
+      break;
+    }
+    case Code::kIntToFloat: {
+      const int64_t x = ints[in.b];
+      const double v = in.sub != 0 ? static_cast<double>(Unsigned(x, in.bits))
+                                   : static_cast<double>(x);
+      f[in.a] = Round(v, in.fmt);
+      break;
+    }
+    case Code::kFloatToInt: {
+      const double t = trunc(f[in.b]);
+      const double lo = in.sub != 0 ? 0.0 : (in.bits >= 64 ? -0x1p63 : -ldexp(1.0, in.bits - 1));
+      const double hi = in.sub != 0 ? ldexp(1.0, in.bits) : ldexp(1.0, in.bits - 1);
+      if (!(t >= lo && t < hi))
+        return Error(in, PTO_ERR_OUT_OF_RANGE,
+                     std::string(in.sub != 0 ? "arith.fptoui" : "arith.fptosi") + ": " +
+                         std::to_string(f[in.b]) + " is outside the range of i" +
+                         std::to_string(in.bits));
+      ints[in.a] = in.sub != 0 && t >= 0x1p63 ? static_cast<int64_t>(static_cast<uint64_t>(t))
+                                              : Wrap(static_cast<uint64_t>(
+                                                         static_cast<int64_t>(t)), in.bits);
+      break;
+    }
+    default: break;
+  }
+  return PTO_OK;
+}
+
+// One element of global memory, after the bounds check.
+pto_status Block::ScalarAccess(const Instr& in, bool load) {
+  const Binding& ptr = pointers_[in.b];
+  const int64_t i = ints_[in.c];
+  const char* what = load ? "pto.load_scalar" : "pto.store_scalar";
+  if (i < 0 || i >= ptr.count)
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 std::string(what) + ": element " + std::to_string(i) + " of " +
+                     PointerName(in.b) + ", which holds " + std::to_string(ptr.count) +
+                     " elements");
+  const pto_dtype d = static_cast<pto_dtype>(in.d);
+  char* at = ptr.data + static_cast<size_t>(i) * pto_dtype_size(d);
+  if (in.sub != 0) {
+    double& v = floats_[in.a];
+    if (d == PTO_FLOAT32) {
+      float x;
+      if (load) memcpy(&x, at, 4), v = x;
+      else x = static_cast<float>(v), memcpy(at, &x, 4);
+    } else {
+      uint16_t bits;
+      if (load) memcpy(&bits, at, 2), v = HalfBitsToDouble(bits, d);
+      else bits = DoubleToHalfBits(v, d), memcpy(at, &bits, 2);
+    }
+    return PTO_OK;
+  }
+  int64_t& v = ints_[in.a];
+  const size_t size = pto_dtype_size(d);
+  if (load) {
+    uint64_t raw = 0;
+    memcpy(&raw, at, size);  // little-endian; iN registers are signless
+    v = Wrap(raw, 8 * static_cast<unsigned>(size));
+  } else {
+    const uint64_t raw = static_cast<uint64_t>(v);
+    memcpy(at, &raw, size);
+  }
   return PTO_OK;
 }
 
@@ -368,6 +514,27 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         break;
       }
       case Code::kTileOp: status = TileOp(in); break;
+      case Code::kTileCopy: {
+        pto_tile& to = tiles_[in.a];
+        const pto_tile& from = tiles_[in.b];
+        memmove(to.data, from.data, ElementCount(&from) * pto_dtype_size(from.dtype));
+        to.valid_rows = from.valid_rows;
+        to.valid_cols = from.valid_cols;
+        break;
+      }
+      case Code::kNop: break;
+      case Code::kFloatBinary:
+      case Code::kFloatCast:
+      case Code::kFloatNeg:
+      case Code::kFloatCompare:
+      case Code::kIntToFloat:
+      case Code::kFloatToInt: status = FloatInstr(in); break;
+      case Code::kSelect:
+        if (in.sub != 0) floats_[in.a] = ints[in.b] != 0 ? floats_[in.c] : floats_[in.d];
+        else ints[in.a] = ints[in.b] != 0 ? ints[in.c] : ints[in.d];
+        break;
+      case Code::kLoadScalar: status = ScalarAccess(in, true); break;
+      case Code::kStoreScalar: status = ScalarAccess(in, false); break;
     }
     if (status != PTO_OK) return status;
   }

@@ -98,7 +98,19 @@ Token Lexer::Next() {
     if (!IsNameChar(Peek()))
       return error(c == '%' ? "expected a name after '%'" : "expected a name after '@'");
     while (IsNameChar(Peek())) Advance();
+    // %r#1: result 1 of an operation with several results (%r:2 = ...).
+    if (c == '%' && Peek() == '#' && IsDigit(Peek(1))) {
+      Advance();
+      while (IsDigit(Peek())) Advance();
+    }
     return finish(c == '%' ? Tok::kValue : Tok::kSymbol, 1);
+  }
+  if (c == '^') {
+    // ^bb0: a block label (a region's arguments, as scf.while's do region).
+    Advance();
+    if (!IsNameChar(Peek())) return error("expected a block name after '^'");
+    while (IsNameChar(Peek())) Advance();
+    return finish(Tok::kLabel, 1);
   }
   if (c == '!' || c == '#') {
     Advance();

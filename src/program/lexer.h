@@ -23,6 +23,7 @@ enum class Tok : uint8_t {
   kIdent,      // module, func.func, pto.tpow, index, f32, ins, ...
   kValue,      // %name (text without '%')
   kSymbol,     // @name (text without '@')
+  kLabel,      // ^name, a block label (text without '^')
   kType,       // !name or !name<...> (text with '!')
   kAttr,       // #name or #name<...> (text with '#')
   kDirective,  // .arg, .const (text with '.')
@@ -45,6 +46,7 @@ struct Token {
 
 class Lexer {
  public:
+  Lexer() = default;
   explicit Lexer(std::string_view text) : text_(text) {}
   // The next token; kEnd at the end, kError (and then kEnd) on a character
   // that starts no token.

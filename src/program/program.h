@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ops.h"
@@ -36,9 +37,12 @@ struct TileSlot {
   Type type;
   uint64_t addr = 0;
   bool has_addr = false;  // placed by addr = / pto.tassign (else placed by the verifier)
+  bool manual = false;    // placed by the text
   bool used = false;      // some instruction uses it (it can no longer move)
   bool in_ub = true;      // false: an implicit tmp, never read or written
   int32_t param = -1;     // the parameter it is, if any
+  uint32_t def_pc = 0;    // the instruction count where it was declared
+  uint32_t first = 0, last = 0;  // live instructions (verify.cc), when placed by liveness
   SourceLoc loc;          // where it was declared
   std::string name;
 };
@@ -63,6 +67,14 @@ inline pto_tile TileFromSlot(const TileSlot& s, char* ub, uint32_t dynamic_rows,
   return t;
 }
 
+// A func.func of the module, for listings (pto_program_describe).
+struct FunctionSummary {
+  std::string name;
+  std::string signature;  // "@k(%a: !pto.ptr<f32>, %n: index) -> (i32)"
+  bool is_entry = false;
+  bool is_private = false;
+};
+
 enum class Code : uint8_t {
   kConstInt,     // ints[a] = imm
   kConstFloat,   // floats[a] = fimm
@@ -81,7 +93,22 @@ enum class Code : uint8_t {
   kStore,        // views[b] <- tile a
   kSetValid,     // tile a valid region = ints[b] x ints[c]
   kTileOp,       // an operation of the table on tiles
+  kTileCopy,     // tile a <- tile b (bytes and valid region): a carried tile value
+  kNop,
+  kFloatBinary,  // floats[a] = floats[b] (FloatOp sub) floats[c], rounded to `fmt`
+  kFloatCast,    // floats[a] = floats[b] rounded to `fmt` (kF64: a move)
+  kFloatNeg,     // floats[a] = -floats[b]
+  kFloatCompare, // ints[a] = floats[b] (FloatPredicate sub) floats[c]
+  kIntToFloat,   // floats[a] = ints[b] (as unsigned of `bits` if sub) rounded to `fmt`
+  kFloatToInt,   // ints[a] = floats[b] toward zero, in range of `bits` (unsigned if sub)
+  kSelect,       // (sub 0: ints, 1: floats)[a] = ints[b] ? [c] : [d]
+  kLoadScalar,   // (sub 0: ints, 1: floats)[a] = pointer b [ints[c]], element dtype d
+  kStoreScalar,  // pointer b [ints[c]] = (sub 0: ints, 1: floats)[a], element dtype d
 };
+
+// A float scalar's format (Instr::fmt).
+enum class FloatFormat : uint8_t { kF64, kF32, kF16, kBF16 };
+enum class FloatOp : uint8_t { kAdd, kSub, kMul, kDiv, kMaximum, kMinimum, kMaxNum, kMinNum };
 
 enum class IntOp : uint8_t {
   kAdd,
@@ -93,7 +120,15 @@ enum class IntOp : uint8_t {
   kMaxS,
   kDivU,
   kRemU,
-  kCeilDivS
+  kCeilDivS,
+  kMinU,
+  kMaxU,
+  kAnd,
+  kOr,
+  kXor,
+  kShl,
+  kShrS,
+  kShrU,
 };
 enum class Predicate : uint8_t { kEq, kNe, kSlt, kSle, kSgt, kSge, kUlt, kUle, kUgt, kUge };
 
@@ -101,6 +136,7 @@ struct Instr {
   Code code;
   uint8_t sub = 0;   // IntOp, Predicate
   uint8_t bits = 64; // result width of integer arithmetic
+  FloatFormat fmt = FloatFormat::kF64;  // float results
   bool check_at_run = false;  // kTileOp: an operand's valid region is dynamic
   uint32_t a = 0, b = 0, c = 0, d = 0;
   uint32_t target = 0;  // jumps
@@ -120,6 +156,8 @@ struct Program {
   std::string source_name;
   pto_profile profile = PTO_PROFILE_HOST;
   bool is_kernel = false;  // a func.func (else a snippet)
+  std::vector<FunctionSummary> functions;  // the module's, in text order
+  std::vector<std::string> inlined;        // functions read into this program (entry, callees)
   std::vector<Param> params;
   std::vector<TileSlot> tiles;
   std::vector<Instr> code;
@@ -127,16 +165,33 @@ struct Program {
   uint32_t int_regs = 0, float_regs = 0, view_regs = 0, pointer_count = 0;
   uint64_t ub_capacity = 0;  // the profile's unified buffer, bytes
   uint64_t ub_size = 0;      // bytes a block allocates (end of the last tile)
+  uint64_t ub_live_peak = 0; // most bytes of tiles live at one instruction
+  // Loops as instruction ranges [begin, end]: a tile declared before one and
+  // used in it lives through the whole loop.
+  std::vector<std::pair<uint32_t, uint32_t>> loops;
   bool uses_float = false;   // some operation computes in floating point
 };
 
 // Parses and type-checks text into *program (source_name and profile set by
 // the caller; the profile may be replaced by the module's target). On failure
 // records "SOURCE:LINE:COL: error: ..." and returns the status.
-pto_status Compile(std::string_view text, Program* program);
+// entry names the func.func to run (empty: the module's pto.entry /
+// kernel-kind function, else its only public one); check_only reads the
+// function to check it (it is never run).
+pto_status Compile(std::string_view text, std::string_view entry, bool check_only,
+                   Program* program);
+
+// Compile and Verify of the entry, then every other function of the module
+// checked the same way (Compile with check_only and Verify, into a program
+// dropped afterwards): a module is accepted whole or not at all.
+pto_status Build(std::string_view text, std::string_view entry, Program* program);
 
 // Places the tiles and applies every operation's rules; same failure contract.
 pto_status Verify(Program* program);
+
+// What pto_program_describe says of p: its functions, the entry's
+// parameters, every tile's place in the unified buffer and the peak use.
+std::string Describe(const Program& p);
 
 // Records "SOURCE:LINE:COL: error: MESSAGE" as the thread's last error.
 pto_status Diagnose(const Program& p, SourceLoc loc, pto_status status, const std::string& message);

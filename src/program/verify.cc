@@ -2,6 +2,8 @@
 // operation's rules are applied once, as its C function would apply them to
 // tiles placed there. What depends on values known only at run time (dynamic
 // valid regions) is marked to be checked again when the instruction runs.
+#include <stdio.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -52,11 +54,77 @@ struct Range {
   uint64_t begin, end;
 };
 
+// The tile slots instruction `in` reads or writes (kNoSlot elsewhere). A
+// valid-shape change is not a use: it touches no byte of the tile.
+void TileUses(const Instr& in, uint32_t out[4]) {
+  out[0] = out[1] = out[2] = out[3] = kNoSlot;
+  switch (in.code) {
+    case Code::kTileOp:
+      out[0] = in.a, out[1] = in.b, out[2] = in.c, out[3] = in.d;
+      break;
+    case Code::kLoad:
+    case Code::kStore:
+      out[0] = in.a;
+      break;
+    case Code::kTileCopy:
+      out[0] = in.a, out[1] = in.b;
+      break;
+    default:
+      break;
+  }
+}
+
+// Live ranges, as PTOAS's PlanMemory decides them: a tile lives from its
+// first use (the instruction that first writes or reads it, not its
+// declaration) to its last; one declared before a loop and used inside lives
+// through the whole loop (the next turn may read it). Parameters live through
+// the whole run (bound before it, copied out after it).
+void LiveRanges(Program* p) {
+  const uint32_t n = static_cast<uint32_t>(p->code.size());
+  std::vector<bool> seen(p->tiles.size(), false);
+  for (TileSlot& s : p->tiles) s.first = s.last = std::min(s.def_pc, n);
+  for (uint32_t pc = 0; pc < n; ++pc) {
+    uint32_t uses[4];
+    TileUses(p->code[pc], uses);
+    for (uint32_t slot : uses) {
+      if (slot == kNoSlot) continue;
+      TileSlot& s = p->tiles[slot];
+      if (!seen[slot]) s.first = pc;
+      seen[slot] = true;
+      s.last = pc;
+    }
+  }
+  for (TileSlot& s : p->tiles) {
+    if (s.param >= 0) {
+      s.first = 0;
+      s.last = n;
+    }
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& loop : p->loops) {
+      for (TileSlot& s : p->tiles) {
+        if (s.def_pc > loop.first || s.first > loop.second || s.last < loop.first) continue;
+        if (s.first > loop.first || s.last < loop.second) changed = true;
+        s.first = std::min(s.first, loop.first);
+        s.last = std::max(s.last, loop.second);
+      }
+    }
+  }
+}
+
+struct Placed {
+  uint64_t begin, end;  // bytes
+  uint32_t first, last; // instructions
+};
+
 pto_status PlaceTiles(Program* p) {
   const UnifiedBuffer ub = UnifiedBufferOf(p->profile);
   const char* where =
       p->profile == PTO_PROFILE_HOST ? "HOST's limit" : pto_profile_string(p->profile);
-  std::vector<Range> taken;
+  LiveRanges(p);
+  const uint32_t always_last = UINT32_MAX;
+  std::vector<Placed> taken;
   for (TileSlot& s : p->tiles) {
     if (!s.in_ub || !s.has_addr) continue;
     const uint64_t size = TileBytes(s.type);
@@ -72,33 +140,54 @@ pto_status PlaceTiles(Program* p) {
                       TileName(s) + " at " + Hex(s.addr) + " (" + std::to_string(size) +
                           " bytes) ends beyond the " + std::to_string(ub.capacity) +
                           "-byte unified buffer of " + where);
-    taken.push_back({s.addr, s.addr + size});
+    // The text's addresses are its own: kept through the whole run.
+    s.manual = true;
+    taken.push_back({s.addr, s.addr + size, 0, always_last});
   }
-  // The others go first-fit into what manual placement leaves, in order of
-  // declaration, each at an address aligned to 64 bytes.
-  for (TileSlot& s : p->tiles) {
-    if (!s.in_ub || s.has_addr) continue;
+  // The others by liveness, in order of first use: each at the lowest
+  // address (aligned as PlanMemory aligns: 32 bytes on the NPU targets, 64 on
+  // HOST) free of every tile live at the same time.
+  const uint64_t align = ub.align != 0 ? ub.align : 64;
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < p->tiles.size(); ++i)
+    if (p->tiles[i].in_ub && !p->tiles[i].has_addr) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return p->tiles[a].first < p->tiles[b].first;
+  });
+  std::vector<Placed> conflicts;
+  for (uint32_t index : order) {
+    TileSlot& s = p->tiles[index];
     const uint64_t size = TileBytes(s.type);
-    std::sort(taken.begin(), taken.end(),
-              [](const Range& a, const Range& b) { return a.begin < b.begin; });
+    conflicts.clear();
+    for (const Placed& r : taken)
+      if (r.first <= s.last && s.first <= r.last) conflicts.push_back(r);
+    std::sort(conflicts.begin(), conflicts.end(),
+              [](const Placed& a, const Placed& b) { return a.begin < b.begin; });
     uint64_t at = 0;
-    for (const Range& r : taken) {
+    for (const Placed& r : conflicts) {
       if (r.begin >= at + size) break;
-      at = std::max(at, (r.end + 63) / 64 * 64);
+      at = std::max(at, (r.end + align - 1) / align * align);
     }
     if (at > ub.capacity || size > ub.capacity - at)
       return Diagnose(*p, s.loc, PTO_ERR_OUT_OF_RANGE,
                       TileName(s) + " (" + std::to_string(size) + " bytes) does not fit in the " +
                           std::to_string(ub.capacity) + "-byte unified buffer of " + where +
-                          " beside the program's other tiles");
+                          " beside the tiles live with it");
     s.addr = at;
-    s.has_addr = true;
-    taken.push_back({at, at + size});
+    taken.push_back({at, at + size, s.first, s.last});
   }
-  uint64_t end = 64;
-  for (const Range& r : taken) end = std::max(end, r.end);
+  for (uint32_t index : order) p->tiles[index].has_addr = true;
+  uint64_t end = 64, peak = 0;
+  for (const Placed& r : taken) {
+    end = std::max(end, r.end);
+    uint64_t live = 0;
+    for (const Placed& q : taken)
+      if (q.first <= r.first && r.first <= q.last) live += q.end - q.begin;
+    peak = std::max(peak, live);
+  }
   p->ub_capacity = ub.capacity;
   p->ub_size = (end + 63) / 64 * 64;
+  p->ub_live_peak = peak;
   return PTO_OK;
 }
 
@@ -147,6 +236,34 @@ pto_status CheckOperations(Program* p) {
 }
 
 }  // namespace
+
+std::string Describe(const Program& p) {
+  std::string out;
+  if (!p.functions.empty()) {
+    out += "functions:\n";
+    for (const FunctionSummary& f : p.functions)
+      out += "  " + f.signature + (f.is_entry ? "  (entry)" : "") +
+             (f.is_private ? "  private" : "") + "\n";
+  }
+  out += "unified buffer (" + std::string(pto_profile_string(p.profile)) + ", " +
+         std::to_string(p.ub_capacity) + " bytes): " + std::to_string(p.ub_size) +
+         " bytes used, at most " + std::to_string(p.ub_live_peak) + " bytes live at once\n";
+  out += "tiles:\n";
+  for (const TileSlot& s : p.tiles) {
+    if (!s.in_ub) continue;
+    const uint64_t size = TileBytes(s.type);
+    out += "  " + TileName(s) + " " + TypeString(s.type) + ": " + std::to_string(size) +
+           " bytes at " + Hex(s.addr) + ".." + Hex(s.addr + size) + ", line " +
+           std::to_string(s.loc.line) +
+           (s.manual ? ", placed by the text"
+            : s.param >= 0
+                ? ", parameter"
+                : ", live at instructions " + std::to_string(s.first) + ".." +
+                      std::to_string(s.last)) +
+           "\n";
+  }
+  return out;
+}
 
 pto_status Verify(Program* p) {
   const pto_status placed = PlaceTiles(p);

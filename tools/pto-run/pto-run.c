@@ -20,7 +20,7 @@
 
 static const char kUsage[] =
     "Usage: pto-run FILE.pto [--profile HOST|A2A3|A5] [--blocks N] [--check]\n"
-    "               [--out NAME=FILE.npy]... [NAME=VALUE]...\n"
+    "               [--entry NAME] [--out NAME=FILE.npy]... [NAME=VALUE]...\n"
     "\n"
     "Verifies the PTO assembly in FILE.pto and runs it.\n"
     "\n"
@@ -35,7 +35,10 @@ static const char kUsage[] =
     "                      given) or a tile's valid region as FILE.npy\n"
     "  --profile P         the target profile to verify and run under (HOST, A2A3, A5)\n"
     "  --blocks N          runs blocks 0..N-1 (default 1)\n"
-    "  --check             parses and verifies only, and lists the parameters\n"
+    "  --entry NAME        the func.func to run (default: the one marked pto.entry,\n"
+    "                      else the module's only public function)\n"
+    "  --check             parses and verifies only; lists the functions, the\n"
+    "                      parameters and every tile's place in the unified buffer\n"
     "  --help, --version\n"
     "\n"
     "Exit status: 0 success, 1 verifier or run-time error, 2 usage error.\n";
@@ -112,6 +115,7 @@ typedef struct options {
     pto_profile profile;
     uint32_t blocks;
     int check;
+    const char *entry; /* --entry NAME, or NULL */
     name_value *outs;
     size_t out_count;
     name_value *values;
@@ -200,6 +204,10 @@ static int parse_command_line(int argc, char **argv, options *o) {
                 if (parse_profile(v, &o->profile) != 0)
                     return usage_error("unknown profile '%s' (HOST, A2A3 or A5)", v);
                 o->has_profile = 1;
+            } else if (is_option(arg, "--entry")) {
+                o->entry = option_value(argc, argv, &i, "--entry");
+                if (o->entry == NULL || o->entry[0] == '\0')
+                    return usage_error("--entry needs a function name");
             } else if (is_option(arg, "--blocks")) {
                 const char *v = option_value(argc, argv, &i, "--blocks");
                 if (v == NULL)
@@ -608,12 +616,14 @@ static int verify_and_run(const options *o, const char *text, size_t length) {
     pto_program *program = NULL;
     if (o->has_profile)
         pto_set_profile(o->profile);
-    if (pto_program_create(text, length, o->file, &program) != PTO_OK)
+    if (pto_program_create_entry(text, length, o->file, o->entry, &program) != PTO_OK)
         return run_error();
     if (o->check) {
         printf("%s: verified under profile %s\n", o->file,
                pto_profile_string(pto_program_profile(program)));
+        printf("parameters:\n");
         list_parameters(program, stdout);
+        fputs(pto_program_describe(program), stdout);
         pto_program_destroy(program);
         return 0;
     }
