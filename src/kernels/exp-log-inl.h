@@ -10,11 +10,9 @@
 // HIGH_PRECISION does) and marks such lanes with a NaN, and the few marked
 // lanes (about 1 in 2^22 for FLOAT32, 2^13 for FLOAT16, 2^16 for
 // BFLOAT16) are recomputed one at a time by the accurate path (ExpAccurate,
-// LogAccurate: double-double, relative error below 2^-94, rounded by
-// RoundToFormat). Lanes whose result is below the normal range of FLOAT32
-// (exp of x in [-103.98, -87.34]; their boundaries lie on the coarser
-// subnormal grid) go there too, except for FLOAT16, whose small results the
-// test covers.
+// LogAccurate: double-double, relative error below 2^-97, rounded by
+// RoundToFormat). Results below the normal range (exp of x in [-103.98,
+// -87.34] for FLOAT32) have a test of their own, on their coarser grid.
 //
 // A FLOAT16 or BFLOAT16 result is rounded to float and then to the storage
 // type, which would round twice; the test keeps the double far enough from
@@ -169,9 +167,9 @@ HWY_INLINE hn::Mask<DU> LowBitsFar(DU du, hn::Vec<DU> bits) {
   return hn::RebindMask(du, hn::Gt(hn::BitCast(di, offset), hn::Set(di, int64_t{2 * kFar})));
 }
 
-// v (relative error below 2^-48.5, so within 2^4.5 of its last places
-// of the exact result y) where it rounds through float to y correctly
-// rounded in T's format, else NaN.
+// v (relative error below 2^-48.5, so within 2^4.5 of its last places of
+// the exact result y) where it rounds through float to y correctly rounded
+// in T's format, else NaN.
 //   A boundary of a p-bit format (a midpoint between two of its numbers) is
 // a double whose low 53 - p bits are 10...0, within the format's normal
 // range. Where v's low bits lie more than kFar = 2^6 last places from that
@@ -180,28 +178,29 @@ HWY_INLINE hn::Mask<DU> LowBitsFar(DU du, hn::Vec<DU> bits) {
 // within half its own last place, 2^28 of v's, from v, so kFar = 2^28 + 2^6
 // keeps it on y's side of every narrow boundary, and the second rounding
 // gives y's.
-//   Below the normal range the boundaries lie on a coarser grid. FLOAT32
-// and BFLOAT16 results there (v in (0, 2^-126)) are marked. FLOAT16 results
-// below 2^-14 (one grid of step 2^-24 from 0, boundaries at the odd
-// multiples of 2^-25) are tested on w = 2^-13 + v, last place U = 2^-65,
-// whose boundaries have low 41 bits 10...0: there |v - y| < 2^-62.4 =
-// 2^2.6 U, the float rounding of v moves it by at most 2^-38 = 2^27 U and
-// the addition by U/2, so kFar = 2^27 + 2^6 U. v = 0 (e^x below 2^-150)
-// passes every test.
+//   Below the normal range, |v| < 2^emin, the boundaries lie on one grid,
+// the odd multiples of 2^(emin - p). There the test reads w = 2^(emin + 1)
+// + |v|, whose last place U = 2^(emin - 51) divides that grid 2^(51 - p)
+// times: the boundaries are the w whose low 52 - p bits are 10...0. |v - y|
+// < 2^-48.5 2^emin = 2^2.5 U, the addition rounds by U/2, and the float
+// rounding of v moves it by at most half the float's last place there,
+// 2^(emin - 25) or 2^-150 (FLOAT16: 2^-38, BFLOAT16: 2^-150), 2^27 U for
+// the narrow types, which that float rounds again: kFar = 2^6 U (FLOAT32)
+// or 2^27 + 2^6 U. v = 0 (e^x below 2^-150) passes the test.
 template <typename T, class DD>
 HWY_INLINE hn::Vec<DD> MarkUnsafe(DD dd, hn::Vec<DD> v) {
   const hn::RebindToUnsigned<DD> du;
   constexpr int kLow = 53 - PrecisionOf<T>();
-  constexpr uint64_t kFar = hwy::IsSame<T, float>() ? 64 : (uint64_t{1} << 28) + 64;
+  constexpr bool kNarrow = !hwy::IsSame<T, float>();
+  constexpr uint64_t kFar = kNarrow ? (uint64_t{1} << 28) + 64 : 64;
+  constexpr uint64_t kFarSmall = kNarrow ? (uint64_t{1} << 27) + 64 : 64;
+  constexpr double kSmallBelow = hwy::IsSame<T, hwy::float16_t>() ? 0x1p-14 : 0x1p-126;  // 2^emin
   auto safe = LowBitsFar<kLow, kFar>(du, hn::BitCast(du, v));
   const auto mag = hn::Abs(v);
-  if constexpr (hwy::IsSame<T, hwy::float16_t>()) {
-    const auto w = hn::BitCast(du, hn::Add(mag, hn::Set(dd, 0x1p-13)));
-    const auto small = hn::RebindMask(du, hn::Lt(mag, hn::Set(dd, 0x1p-14)));
-    safe = hn::Or(hn::And(small, LowBitsFar<41, (uint64_t{1} << 27) + 64>(du, w)), hn::AndNot(small, safe));
-  } else {
-    const auto subnormal = hn::And(hn::Lt(mag, hn::Set(dd, 0x1p-126)), hn::Gt(mag, hn::Zero(dd)));
-    safe = hn::AndNot(hn::RebindMask(du, subnormal), safe);
+  const auto small = hn::RebindMask(du, hn::Lt(mag, hn::Set(dd, kSmallBelow)));
+  if (HWY_UNLIKELY(!hn::AllFalse(du, small))) {
+    const auto w = hn::BitCast(du, hn::Add(mag, hn::Set(dd, 2 * kSmallBelow)));
+    safe = hn::Or(hn::And(small, LowBitsFar<kLow - 1, kFarSmall>(du, w)), hn::AndNot(small, safe));
   }
   return hn::IfThenElse(hn::RebindMask(dd, safe), v, hn::Set(dd, static_cast<double>(NAN)));
 }
