@@ -525,6 +525,57 @@ PTO_API pto_status pto_texp(pto_tile *dst, const pto_tile *src);
 PTO_API pto_status pto_tlog(pto_tile *dst, const pto_tile *src);
 
 /* ------------------------------------------------------------------------ */
+/* Elementwise tile-scalar operations (v0.4)                                 */
+/* ------------------------------------------------------------------------ */
+/*
+ * dst[i,j] = f(src[i,j], scalar) over dst's valid region. The scalar is a
+ * double converted to the element type: for an integer dtype it must be an
+ * integer value within the dtype's range; for a float dtype it is rounded to
+ * nearest even once (NaN and infinities allowed). Rules, checked in this
+ * order: dst, src not NULL (PTO_ERR_NULL_ARGUMENT); dst's dtype accepted
+ * under the calling thread's profile (PTO_ERR_UNSUPPORTED_DTYPE); src's dtype
+ * equals dst's (PTO_ERR_DTYPE_MISMATCH); the scalar a value of the dtype
+ * (PTO_ERR_INVALID_ARGUMENT); src is dst itself, placed exactly on dst, or
+ * shares no byte with dst's valid elements (PTO_ERR_ALIASING); src's valid
+ * region equals dst's (PTO_ERR_SHAPE_MISMATCH). Each computes what the
+ * tile-tile operation computes with a tile full of the scalar: correctly
+ * rounded, the same bits on every SIMD target.
+ */
+
+/* dst = src + scalar; integers wrap. HOST: all nine dtypes.
+ * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32.
+ * - PTO_PROFILE_A5: all nine. */
+PTO_API pto_status pto_tadds(pto_tile *dst, const pto_tile *src, double scalar);
+
+/* dst = src - scalar; integers wrap. Dtypes as pto_tadds. */
+PTO_API pto_status pto_tsubs(pto_tile *dst, const pto_tile *src, double scalar);
+
+/* dst = src * scalar; integers wrap. HOST and A5: UINT16, INT16, UINT32,
+ * INT32, FLOAT16, FLOAT32, BFLOAT16.
+ * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32. */
+PTO_API pto_status pto_tmuls(pto_tile *dst, const pto_tile *src, double scalar);
+
+/* dst = src / scalar, a true division on every profile (floats correctly
+ * rounded, x / 0 = +/-inf; integers as pto_tdiv: truncated, x / 0 with every
+ * bit set). HOST and A5: UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32.
+ * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32. */
+PTO_API pto_status pto_tdivs(pto_tile *dst, const pto_tile *src, double scalar);
+
+/* dst = the larger of src and scalar (IEEE 754-2019 maximum, as pto_tmax).
+ * HOST and A5: all nine dtypes.
+ * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32. */
+PTO_API pto_status pto_tmaxs(pto_tile *dst, const pto_tile *src, double scalar);
+
+/* dst = the smaller of src and scalar (IEEE 754-2019 minimum, as pto_tmin).
+ * Dtypes as pto_tmaxs. */
+PTO_API pto_status pto_tmins(pto_tile *dst, const pto_tile *src, double scalar);
+
+/* dst = src > 0 ? src : src * scalar (leaky ReLU; the scalar is the slope),
+ * the product correctly rounded; NaN stays NaN. FLOAT16, FLOAT32 on every
+ * profile. */
+PTO_API pto_status pto_tlrelu(pto_tile *dst, const pto_tile *src, double scalar);
+
+/* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */
 /* ------------------------------------------------------------------------ */
 

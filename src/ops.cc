@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <cmath>
+
 #include "float_env.h"
 #include "kernels/kernels.h"
 #include "profile.h"
@@ -359,22 +361,88 @@ void RunUnary(const Operands& o, BinaryKernel kernel, BinaryContiguousKernel con
   RunBinary(Operands{o.dst, o.src0, o.src0, nullptr, 0}, kernel, contiguous);
 }
 
+// ---- the Scalar family ---------------------------------------------------
+
+// Whether `scalar` is a value of dtype: for an integer dtype an integer
+// within its range (NaN and the infinities are not); a float dtype takes any
+// value, rounded to it.
+bool ScalarIsValueOf(pto_dtype dtype, double scalar) {
+  if (IsFloatDtype(dtype)) return true;
+  const int bits = static_cast<int>(pto_dtype_size(dtype)) * 8;
+  const bool is_signed = dtype == PTO_INT8 || dtype == PTO_INT16 || dtype == PTO_INT32;
+  const double low = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
+  const double high = std::ldexp(1.0, is_signed ? bits - 1 : bits) - 1;
+  return scalar == std::trunc(scalar) && scalar >= low && scalar <= high;
+}
+
+// dst = f(src, scalar) elementwise over dst's valid region: src of dst's
+// dtype and valid region, dst itself (in place) or apart from it; the scalar
+// a value of the dtype.
+pto_status CheckScalar(const Operands& o, pto_profile profile, OpDtypes rule,
+                       const char* c_function) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  Validator v(c_function);
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(rule, profile, "dst", dst).SameDtype("src", src, "dst", dst);
+  if (!v.ok()) return v.status();
+  v.Require(ScalarIsValueOf(dst->dtype, o.scalar), PTO_ERR_INVALID_ARGUMENT,
+            "scalar %.17g is not a value of dst dtype %s (an integer in its range)", o.scalar,
+            DtypeName(dst->dtype))
+      .InPlaceOrApart("src", src, dst)
+      .SameValidRegion("src", src, "dst", dst);
+  return v.status();
+}
+
+// The scalar as the element type holds it (round to nearest even for float16
+// and bfloat16 too: the double is first rounded to float32 to odd, which
+// keeps the one rounding to the narrower type correct), exactly as a double.
+double ScalarInDtype(pto_dtype dtype, double scalar) {
+  if (!IsFloatDtype(dtype) || dtype == PTO_FLOAT32 || std::isnan(scalar))
+    return dtype == PTO_FLOAT32 ? static_cast<double>(static_cast<float>(scalar)) : scalar;
+  float f = static_cast<float>(scalar);
+  if (std::isfinite(f) && static_cast<double>(f) != scalar) {
+    if (std::fabs(static_cast<double>(f)) > std::fabs(scalar)) f = std::nextafter(f, 0.0f);
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    bits |= 1;  // round to odd: the sticky bit of what was cut
+    memcpy(&f, &bits, sizeof bits);
+  }
+  uint16_t narrow = 0;
+  kernels::FromF32(dtype, 1, &narrow, &f);
+  float back = 0;
+  kernels::ToF32(dtype, 1, &back, &narrow);
+  return back;
+}
+
+using ScalarKernel = void (*)(pto_dtype, size_t, size_t, const kernels::Plane&,
+                              const kernels::ConstPlane&, double);
+using ScalarContiguousKernel = void (*)(pto_dtype, size_t, void*, const void*, double);
+
+void RunScalar(const Operands& o, ScalarKernel kernel, ScalarContiguousKernel contiguous) {
+  pto_tile* dst = o.dst;
+  const double value = ScalarInDtype(dst->dtype, o.scalar);
+  if (Contiguous(dst, o.src0, o.src0)) {
+    return contiguous(dst->dtype, RegionElements(dst), dst->data, o.src0->data, value);
+  }
+  kernel(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0), value);
+}
+
 // CheckCamel and RunCamel of every row outside the Special family.
+#define PTO_FAMILY_FUNCTIONS(Camel, check, run)                                        \
+  pto_status Check##Camel(const Operands& o, pto_profile profile) { return check; }    \
+  void Run##Camel(const Operands& o, pto_profile) { run; }
 #define PTO_FAMILY_FUNCTIONS_Special(Camel, mnemonic)
-#define PTO_FAMILY_FUNCTIONS_Binary(Camel, mnemonic)                                  \
-  pto_status Check##Camel(const Operands& o, pto_profile profile) {                   \
-    return CheckBinary(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic);             \
-  }                                                                                   \
-  void Run##Camel(const Operands& o, pto_profile) {                                   \
-    RunBinary(o, kernels::Camel, kernels::Camel##Contiguous);                         \
-  }
-#define PTO_FAMILY_FUNCTIONS_Unary(Camel, mnemonic)                                   \
-  pto_status Check##Camel(const Operands& o, pto_profile profile) {                   \
-    return CheckUnary<OpId::k##Camel>(o, profile, "pto_" #mnemonic);                  \
-  }                                                                                   \
-  void Run##Camel(const Operands& o, pto_profile) {                                   \
-    RunUnary(o, kernels::Camel, kernels::Camel##Contiguous);                          \
-  }
+#define PTO_FAMILY_FUNCTIONS_Binary(Camel, mnemonic)                                   \
+  PTO_FAMILY_FUNCTIONS(Camel, CheckBinary(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
+                       RunBinary(o, kernels::Camel, kernels::Camel##Contiguous))
+#define PTO_FAMILY_FUNCTIONS_Scalar(Camel, mnemonic)                                   \
+  PTO_FAMILY_FUNCTIONS(Camel, CheckScalar(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
+                       RunScalar(o, kernels::Camel, kernels::Camel##Contiguous))
+#define PTO_FAMILY_FUNCTIONS_Unary(Camel, mnemonic)                                    \
+  PTO_FAMILY_FUNCTIONS(Camel, CheckUnary<OpId::k##Camel>(o, profile, "pto_" #mnemonic), \
+                       RunUnary(o, kernels::Camel, kernels::Camel##Contiguous))
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) \
   PTO_FAMILY_FUNCTIONS_##Fam(Camel, mnemonic)
 #include "operations.def"
@@ -486,6 +554,7 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   if (op.tmp == TmpRole::kRequired && (tmp == dst || tmp == o.src0 || tmp == src1)) return false;
   if (op.attr_count != 0 && static_cast<unsigned>(o.attr) >= static_cast<unsigned>(op.attr_count))
     return false;
+  if (op.attr == AttrKind::kScalar && !ScalarIsValueOf(dst->dtype, o.scalar)) return false;
   const pto_dtype dtype = dst->dtype;
   const uint64_t region = ValidRegionKey(dst);
   return (dtypes & DtypeBit(dtype)) != 0 && o.src0->dtype == dtype && src1->dtype == dtype &&
@@ -504,9 +573,9 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
 template <OpId kId>
 __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_tile* src0,
                                                        const pto_tile* src1, pto_tile* tmp, int attr,
-                                                       pto_profile profile) {
+                                                       double scalar, pto_profile profile) {
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
-  const Operands o{dst, src0, src1, tmp, attr};
+  const Operands o{dst, src0, src1, tmp, attr, scalar};
   const pto_status status = op.check(o, profile);
   if (status != PTO_OK || IsEmptyRegion(dst)) return status;
   return RunAccepted(op, o, profile);
@@ -522,7 +591,7 @@ PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   const pto_profile profile = CurrentProfile();
   if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile)))
-    return CheckAndRun<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, profile);
+    return CheckAndRun<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, o.scalar, profile);
   return RunAccepted(op, o, profile);
 }
 
@@ -548,9 +617,11 @@ using pto::ops::Operands;
 #define PTO_ATTR_PARAM_None
 #define PTO_ATTR_PARAM_DivPrecision
 #define PTO_ATTR_PARAM_PowPrecision , pto_pow_algorithm algo
+#define PTO_ATTR_PARAM_Scalar , double scalar
 #define PTO_ATTR_ARG_None 0
 #define PTO_ATTR_ARG_DivPrecision 0
 #define PTO_ATTR_ARG_PowPrecision pto::RawEnumValue(algo)
+#define PTO_ATTR_ARG_Scalar 0, scalar
 
 extern "C" {
 

@@ -17,13 +17,15 @@ namespace pto {
 namespace ops {
 
 // The operands of one call. Unused roles are NULL; `attr` is the enum
-// argument (pto_pow_algorithm for tpow), 0 where the operation has none.
+// argument (pto_pow_algorithm for tpow), 0 where the operation has none;
+// `scalar` the Scalar family's scalar as the caller gave it (0 elsewhere).
 struct Operands {
   pto_tile* dst;
   const pto_tile* src0;
   const pto_tile* src1;
   pto_tile* tmp;
   int attr;
+  double scalar = 0;
 };
 
 enum class OpId : uint8_t {
@@ -42,6 +44,7 @@ enum class Family : uint8_t {
   kSpecial,  // written by hand in ops.cc
   kBinary,   // elementwise dst = f(src0, src1): the family's rules and kernels
   kUnary,    // elementwise dst = f(src): the family's rules and kernels
+  kScalar,   // elementwise dst = f(src, scalar): the family's rules and kernels
 };
 
 // How the C function treats tmp.
@@ -56,6 +59,7 @@ enum class AttrKind : uint8_t {
   kNone,
   kPowPrecision,  // #pto<pow_precision default|high_precision> -> pto_pow_algorithm
   kDivPrecision,  // #pto<div_precision ...>: division is always correctly rounded
+  kScalar,        // a `double scalar` argument: the Scalar family's operand
 };
 
 // How many values the attribute's enum argument takes (0: no argument).

@@ -2,6 +2,7 @@
  * return, the documented order of checks (the first failing rule decides),
  * pto_last_error() naming the function and the operand, nothing written on
  * failure, and the per-thread error message. */
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +247,41 @@ static size_t family_cases(op_id op, error_case *out) {
     return n;
 }
 
+/* A Scalar row's scalar: an integer dtype takes an integer value in its
+ * range, after the dtype rules and before the aliasing and region rules. */
+static size_t scalar_refusals(op_id op) {
+    op_scalar_call call = op_scalar_function(op);
+    if (call == NULL) return 0;
+    int dt = -1; /* the narrowest integer dtype the row accepts */
+    for (int d = PTO_INT8; d <= PTO_UINT32 && dt < 0; ++d)
+        if (op_accepts(op, PTO_PROFILE_HOST, (pto_dtype)d)) dt = d;
+    if (dt < 0) return 0;
+    const double too_big = ldexp(1.0, (int)ref_bits((pto_dtype)dt));
+    const double bad[] = {1.5, NAN, INFINITY, too_big, -too_big};
+    const char *const said[] = {"scalar 1.5 ", "scalar nan ", "scalar inf ", "scalar ", "scalar -"};
+    pto_tile *dst = tile_new((pto_dtype)dt, 4, 8, 4, 8), *src = tile_new((pto_dtype)dt, 4, 8, 4, 8);
+    pto_tile *narrow = tile_new((pto_dtype)dt, 4, 8, 4, 7);
+    pto_tile *other = tile_new(dt == PTO_FLOAT32 ? PTO_INT32 : PTO_FLOAT32, 4, 8, 4, 8);
+    uint32_t *before = tile_snapshot(dst);
+    for (size_t i = 0; i < COUNT(bad); ++i) {
+        assert_int_equal(call(dst, src, bad[i]), PTO_ERR_INVALID_ARGUMENT);
+        if (strstr(pto_last_error(), op_name(op)) == NULL || strstr(pto_last_error(), said[i]) == NULL)
+            fail_msg("%s: \"%s\" should name the scalar (%s)", op_name(op), pto_last_error(), said[i]);
+        /* the scalar before the region rule, the dtype rules before it */
+        assert_int_equal(call(dst, narrow, bad[i]), PTO_ERR_INVALID_ARGUMENT);
+        assert_int_equal(call(dst, other, bad[i]), PTO_ERR_DTYPE_MISMATCH);
+        assert_tile_unchanged(dst, before, "dst of a refused scalar call");
+    }
+    /* the range's ends are values of the dtype */
+    const double low = ref_is_signed((pto_dtype)dt) ? -too_big / 2 : 0;
+    const double high = (ref_is_signed((pto_dtype)dt) ? too_big / 2 : too_big) - 1;
+    assert_int_equal(call(dst, src, low), PTO_OK);
+    assert_int_equal(call(dst, src, high), PTO_OK);
+    free(before);
+    pto_tile_destroy(dst), pto_tile_destroy(src), pto_tile_destroy(narrow), pto_tile_destroy(other);
+    return 3 * COUNT(bad);
+}
+
 static void test_operation_errors(void **state) {
     (void)state;
     rng r = {99};
@@ -262,7 +298,7 @@ static void test_operation_errors(void **state) {
             run_error_case(&cases[i], COUNT(kCases) + family_count + i, &r);
             seen[op][cases[i].expected] = true;
         }
-        family_count += n;
+        family_count += n + scalar_refusals((op_id)op);
     }
     /* Every status each operation can return was produced at least once:
      * the five of 0.3 as listed, every other row those of its family. */

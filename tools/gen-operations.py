@@ -86,6 +86,13 @@ ATTRS = {
         rust_type="PowAlgorithm", rust_value="{}.raw()",
         java_type="PowAlgorithm", java_value="{}.code()", java_default="PowAlgorithm.DEFAULT",
         java_nullable=True),
+    "Scalar": Attr(
+        c_name="scalar",
+        py_name="scalar", py_default="", py_stub="float", py_kind="ATTR_DOUBLE",
+        py_c_default="{.d = 0}", py_c_value="a.d",
+        go_type="float64", go_value="{}",
+        rust_type="f64", rust_value="{}",
+        java_type="double", java_value="{}", java_default="", java_nullable=False),
 }
 TMP_ROLES = ("None", "Optional", "Required")
 PROFILES = ("HOST", "A2A3", "A5")

@@ -327,3 +327,131 @@ func TLog(dst, src *Tile) error {
 	keepAlive(tiles)
 	return err
 }
+
+var taddsOperands = []string{"dst", "src"}
+
+// TAdds is TADDS (pto_tadds): src + scalar elementwise; correctly rounded,
+// integers wrap.
+//
+// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
+// INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+func TAdds(dst, src *Tile, scalar float64) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TAdds", taddsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tadds(hs[0], hs[1], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var tsubsOperands = []string{"dst", "src"}
+
+// TSubs is TSUBS (pto_tsubs): src - scalar elementwise; correctly rounded,
+// integers wrap.
+//
+// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
+// INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+func TSubs(dst, src *Tile, scalar float64) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TSubs", tsubsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tsubs(hs[0], hs[1], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var tmulsOperands = []string{"dst", "src"}
+
+// TMuls is TMULS (pto_tmuls): src * scalar elementwise; correctly rounded,
+// integers wrap.
+//
+// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32,
+// BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32,
+// INT32, FLOAT16, FLOAT32, BFLOAT16.
+func TMuls(dst, src *Tile, scalar float64) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TMuls", tmulsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmuls(hs[0], hs[1], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var tdivsOperands = []string{"dst", "src"}
+
+// TDivs is TDIVS (pto_tdivs): src / scalar elementwise; correctly rounded,
+// integers truncate as tdiv.
+//
+// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32; A2A3
+// INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32, FLOAT16,
+// FLOAT32.
+func TDivs(dst, src *Tile, scalar float64) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TDivs", tdivsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tdivs(hs[0], hs[1], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var tmaxsOperands = []string{"dst", "src"}
+
+// TMaxs is TMAXS (pto_tmaxs): the larger of src and scalar elementwise; NaN
+// if either is NaN.
+//
+// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32,
+// UINT32, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
+func TMaxs(dst, src *Tile, scalar float64) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TMaxs", tmaxsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmaxs(hs[0], hs[1], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var tminsOperands = []string{"dst", "src"}
+
+// TMins is TMINS (pto_tmins): the smaller of src and scalar elementwise; NaN
+// if either is NaN.
+//
+// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
+// INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+func TMins(dst, src *Tile, scalar float64) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TMins", tminsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmins(hs[0], hs[1], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var tlreluOperands = []string{"dst", "src"}
+
+// TLrelu is TLRELU (pto_tlrelu): src > 0 ? src : src * scalar elementwise
+// (leaky ReLU, scalar the slope).
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+// FLOAT32.
+func TLrelu(dst, src *Tile, scalar float64) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TLrelu", tlreluOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tlrelu(hs[0], hs[1], scalar))
+	keepAlive(tiles)
+	return err
+}

@@ -252,6 +252,23 @@ struct TrecipOp : InLanes<ComputeTag> {
   }
 };
 
+// ---- the Scalar rows' functors: op(d, x, s), s the scalar in every lane ----
+
+using TaddsOp = TaddOp;
+using TsubsOp = TsubOp;
+using TmulsOp = TmulOp;
+using TdivsOp = TdivOp;
+using TmaxsOp = TmaxOp;
+using TminsOp = TminOp;
+
+// Leaky ReLU: x > 0 ? x : x * slope (NaN stays NaN, -0 gives -0 * slope).
+struct TlreluOp : InLanes<ComputeTag> {
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> slope) const {
+    return hn::IfThenElse(hn::Gt(x, hn::Zero(d)), x, hn::Mul(x, slope));
+  }
+};
+
 // A Unary row's functor, op(d, x), as a binary one that ignores its second
 // operand (the family passes src as both).
 template <class Op>
@@ -279,6 +296,52 @@ struct FirstOperandOnly {
                              const void* b) {                                                 \
     BinaryContiguous<Functor::Tag, Functor, family_dtypes::k##Camel>(dtype, n, dst, a, b);    \
   }
+// The Scalar family: a row's functor CamelOp(d, x, s) with s the scalar in
+// every lane, Set per vector width (the drivers finish rows with narrower
+// vectors). The scalar is a value of the element type, so exact in its
+// compute lanes.
+template <class Op>
+struct WithScalar {
+  template <typename T>
+  using Tag = typename Op::template Tag<T>;
+  double scalar;
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D>) const {
+    return Op()(d, x, hn::Set(d, static_cast<hn::TFromD<D>>(scalar)));
+  }
+};
+
+template <class Op, uint32_t kDtypes>
+void ScalarImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
+                const kernels::ConstPlane& a, double scalar) {
+  const WithScalar<Op> op{scalar};
+  VisitDtypeIn<kDtypes>(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    ForEachElementwise(typename Op::template Tag<T>(), rows, cols, static_cast<T*>(dst.data),
+                       dst.stride, static_cast<const T*>(a.data), a.stride,
+                       static_cast<const T*>(a.data), a.stride, op);
+  });
+}
+
+template <class Op, uint32_t kDtypes>
+void ScalarContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, double scalar) {
+  ScalarImpl<Op, kDtypes>(dtype, 1, n, kernels::Plane{dst, 0}, kernels::ConstPlane{a, 0}, scalar);
+}
+
+#define PTO_SCALAR_IMPL(Camel, host)                                                          \
+  namespace family_dtypes {                                                                   \
+  using namespace ::pto::def_dtypes;                                                          \
+  constexpr uint32_t k##Camel = ::pto::DtypesOf({PTO_UNPARENTHESISED host}).mask;             \
+  }                                                                                           \
+  void Camel##Impl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,      \
+                   const kernels::ConstPlane& a, double scalar) {                             \
+    ScalarImpl<Camel##Op, family_dtypes::k##Camel>(dtype, rows, cols, dst, a, scalar);        \
+  }                                                                                           \
+  void Camel##ContiguousImpl(pto_dtype dtype, size_t n, void* dst, const void* a,             \
+                             double scalar) {                                                 \
+    ScalarContiguous<Camel##Op, family_dtypes::k##Camel>(dtype, n, dst, a, scalar);           \
+  }
+#define PTO_BINARY_IMPL_Scalar(Camel, host) PTO_SCALAR_IMPL(Camel, host)
 #define PTO_UNPARENTHESISED(...) __VA_ARGS__
 #define PTO_BINARY_IMPL_Special(Camel, host)
 #define PTO_BINARY_IMPL_Binary(Camel, host) PTO_FAMILY_IMPL(Camel, Camel##Op, host)
@@ -322,6 +385,16 @@ void AddContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const vo
 
 #define PTO_BINARY_ENTRIES_Special(Camel)
 #define PTO_BINARY_ENTRIES_Unary(Camel) PTO_BINARY_ENTRIES_Binary(Camel)
+#define PTO_BINARY_ENTRIES_Scalar(Camel)                                                     \
+  HWY_EXPORT(Camel##Impl);                                                                   \
+  HWY_EXPORT(Camel##ContiguousImpl);                                                         \
+  void Camel(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a, \
+             double scalar) {                                                                \
+    PTO_DYNAMIC_DISPATCH(Camel##Impl)(dtype, rows, cols, dst, a, scalar);                    \
+  }                                                                                          \
+  void Camel##Contiguous(pto_dtype dtype, size_t n, void* dst, const void* a, double scalar) { \
+    PTO_DYNAMIC_DISPATCH(Camel##ContiguousImpl)(dtype, n, dst, a, scalar);                   \
+  }
 #define PTO_BINARY_ENTRIES_Binary(Camel)                                                     \
   HWY_EXPORT(Camel##Impl);                                                                   \
   HWY_EXPORT(Camel##ContiguousImpl);                                                         \

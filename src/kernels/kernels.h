@@ -97,6 +97,12 @@ void AddContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const vo
   void Camel(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a, \
              const ConstPlane& b);                                                        \
   void Camel##Contiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b);
+// The Scalar family: Camel(...) computes dst = CamelOp(a, s) elementwise, s
+// the scalar as the element type holds it (exact as a double).
+#define PTO_BINARY_KERNELS_Scalar(Camel)                                                  \
+  void Camel(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a, \
+             double scalar);                                                              \
+  void Camel##Contiguous(pto_dtype dtype, size_t n, void* dst, const void* a, double scalar);
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_BINARY_KERNELS_##Fam(Camel)
 #include "../operations.def"
 #undef PTO_OPERATION

@@ -917,15 +917,37 @@ static void op_pow(reader *r, state *st) {
     snapshots_free(&before);
 }
 
+/* The contract's rule for a tile-scalar operation's scalar: an integer
+ * dtype holds an integer value within its range; a float dtype any value. */
+static int scalar_is_value_of(pto_dtype d, double scalar) {
+    if (ref_is_float(d)) return 1;
+    const unsigned bits = ref_bits(d);
+    const double low = ref_is_signed(d) ? -ldexp(1.0, (int)bits - 1) : 0.0;
+    const double high = ldexp(1.0, ref_is_signed(d) ? (int)bits - 1 : (int)bits) - 1;
+    return scalar == trunc(scalar) && scalar >= low && scalar <= high;
+}
+
 /* An operation of the Binary or Unary family: the family's rules in the
  * contract's order, with the dtypes of its operations.def row under the
  * profile, and its elementwise reference. A Unary row's b is a (unused). */
 static void op_elementwise(reader *r, state *st, op_id op) {
     const bool unary = op_row(op)->source_count == 1;
+    const bool scalar_row = op_row(op)->family == OP_FAMILY_SCALAR;
     pto_tile *dst = take_tile(r, st);
     const pto_tile *a = take_tile(r, st);
     const pto_tile *b = unary ? a : take_tile(r, st);
     const char *fn = op_name(op);
+    /* A Scalar row's scalar: any 64 bits, or a small integer (which every
+     * dtype holds) more often. */
+    double scalar = 0;
+    if (scalar_row) {
+        if (take(r) & 1) {
+            const uint64_t bits = (uint64_t)take_u32(r) << 32 | take_u32(r);
+            memcpy(&scalar, &bits, sizeof scalar);
+        } else {
+            scalar = (double)(int8_t)take(r);
+        }
+    }
 
     pto_status want = PTO_OK;
     const pto_tile *const typed[3] = {dst, a, b};
@@ -935,6 +957,8 @@ static void op_elementwise(reader *r, state *st, op_id op) {
         want = PTO_ERR_UNSUPPORTED_DTYPE;
     else if (!dtypes_equal(typed, 3))
         want = PTO_ERR_DTYPE_MISMATCH;
+    else if (scalar_row && !scalar_is_value_of(pto_tile_dtype(dst), scalar))
+        want = PTO_ERR_INVALID_ARGUMENT;
     else if (clashes_with_dst(a, dst) || clashes_with_dst(b, dst) ||
              (op == OP_TRECIP && g_profile == PTO_PROFILE_A2A3 && a2a3_clash(a, dst)))
         want = PTO_ERR_ALIASING;
@@ -944,17 +968,35 @@ static void op_elementwise(reader *r, state *st, op_id op) {
     const pto_tile *const operands[3] = {dst, a, b};
     operand_snapshots before;
     snapshots_take(&before, operands, unary ? 2 : 3);
-    const pto_status got = op_call(op, PTO_POW_DEFAULT, dst, (pto_tile *)a, (pto_tile *)b, NULL);
+    const pto_status got =
+        scalar_row ? op_scalar_function(op)(dst, a, scalar)
+                   : op_call(op, PTO_POW_DEFAULT, dst, (pto_tile *)a, (pto_tile *)b, NULL);
     check_status(fn, got, want);
     check_operands_unchanged(&before, got, dst, fn);
     if (got == PTO_OK) {
         const snapshot *sd = snapshot_of(&before, dst);
         check_outside_region(sd, dst, fn);
+        /* A Scalar row's b: row 0 of the scalar, rounded once to the dtype. */
+        snapshot scalar_row0 = {0};
+        unsigned char *scalar_bytes = NULL;
+        if (scalar_row) {
+            const pto_dtype d = pto_tile_dtype(dst);
+            const uint32_t bits = ref_is_float(d) ? ref_from_double(d, scalar)
+                                                  : ref_int_wrap(d, (uint64_t)(int64_t)scalar);
+            scalar_bytes = malloc((size_t)pto_tile_valid_cols(dst) * 4 + 4);
+            CHECK(scalar_bytes != NULL, "out of memory in the harness");
+            for (uint32_t j = 0; j < pto_tile_valid_cols(dst); ++j) ref_store(d, scalar_bytes, j, bits);
+            scalar_row0.dtype = d;
+            scalar_row0.cols = pto_tile_valid_cols(dst);
+            scalar_row0.data = scalar_bytes;
+        }
         unsigned char *want_bytes = expected_from(sd, op_binary_reference(op),
                                                   snapshot_of(&before, a),
-                                                  snapshot_of(&before, b), 0, NULL);
+                                                  scalar_row ? &scalar_row0 : snapshot_of(&before, b),
+                                                  scalar_row, NULL);
         check_values(dst, want_bytes, fn);
         free(want_bytes);
+        free(scalar_bytes);
     }
     snapshots_free(&before);
 }

@@ -166,6 +166,7 @@ uint32_t op_reference(op_id op, pto_dtype dt, uint32_t a, uint32_t b) {
     case OP_TPARTADD: return ref_add(dt, a, b);
 #define PTO_REFERENCE_CASE_Special(UPPER, mnemonic)
 #define PTO_REFERENCE_CASE_Unary(UPPER, mnemonic) PTO_REFERENCE_CASE_Binary(UPPER, mnemonic)
+#define PTO_REFERENCE_CASE_Scalar(UPPER, mnemonic) PTO_REFERENCE_CASE_Binary(UPPER, mnemonic)
 #define PTO_REFERENCE_CASE_Binary(UPPER, mnemonic) \
     case OP_##UPPER: return ref_##mnemonic(dt, a, b);
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_REFERENCE_CASE_##Fam(UPPER, mnemonic)

@@ -44,12 +44,14 @@ enum {
 #define PTO_TEST_FAMILY_Special OP_FAMILY_SPECIAL
 #define PTO_TEST_FAMILY_Binary OP_FAMILY_BINARY
 #define PTO_TEST_FAMILY_Unary OP_FAMILY_UNARY
+#define PTO_TEST_FAMILY_Scalar OP_FAMILY_SCALAR
 #define PTO_TEST_TMP_None OP_TMP_NONE
 #define PTO_TEST_TMP_Optional OP_TMP_OPTIONAL
 #define PTO_TEST_TMP_Required OP_TMP_REQUIRED
 #define PTO_TEST_ATTR_None OP_ATTR_NONE
 #define PTO_TEST_ATTR_PowPrecision OP_ATTR_POW_PRECISION
 #define PTO_TEST_ATTR_DivPrecision OP_ATTR_DIV_PRECISION
+#define PTO_TEST_ATTR_Scalar OP_ATTR_SCALAR
 
 const op_info *op_row(op_id op) {
     static const op_info rows[] = {
@@ -85,9 +87,20 @@ pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *sr
     return PTO_ERR_INVALID_ARGUMENT;
 }
 
-/* A Unary row's C function with the Binary rows' parameters. */
+double op_scalar_value(const pto_tile *t) {
+    if (t == NULL) return 0;
+    const pto_dtype dt = pto_tile_dtype(t);
+    const uint32_t bits = ref_load(dt, pto_tile_data((pto_tile *)t), 0);
+    return ref_is_float(dt) ? ref_to_double(dt, bits) : (double)ref_int_value(dt, bits);
+}
+
+/* A Unary or Scalar row's C function with the Binary rows' parameters. */
 #define PTO_TEST_UNARY_CALL_Special(mnemonic)
 #define PTO_TEST_UNARY_CALL_Binary(mnemonic)
+#define PTO_TEST_UNARY_CALL_Scalar(mnemonic)                                                    \
+    static pto_status call_##mnemonic(pto_tile *dst, const pto_tile *src, const pto_tile *scalar) { \
+        return pto_##mnemonic(dst, src, op_scalar_value(scalar));                              \
+    }
 #define PTO_TEST_UNARY_CALL_Unary(mnemonic)                                                    \
     static pto_status call_##mnemonic(pto_tile *dst, const pto_tile *src, const pto_tile *unused) { \
         (void)unused;                                                                          \
@@ -97,15 +110,17 @@ pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *sr
 #include "../../src/operations.def"
 #undef PTO_OPERATION
 
-/* A Binary or Unary row's reference and C function; NULLs for any other. */
+/* A family row's reference and C functions; NULLs for any other. */
 typedef struct {
     op_element_reference reference;
     op_binary_call function;
+    op_scalar_call scalar_function;
 } binary_entry;
 
-#define PTO_TEST_BINARY_ENTRY_Special(mnemonic) {NULL, NULL}
-#define PTO_TEST_BINARY_ENTRY_Binary(mnemonic) {ref_##mnemonic, pto_##mnemonic}
-#define PTO_TEST_BINARY_ENTRY_Unary(mnemonic) {ref_##mnemonic, call_##mnemonic}
+#define PTO_TEST_BINARY_ENTRY_Special(mnemonic) {NULL, NULL, NULL}
+#define PTO_TEST_BINARY_ENTRY_Binary(mnemonic) {ref_##mnemonic, pto_##mnemonic, NULL}
+#define PTO_TEST_BINARY_ENTRY_Unary(mnemonic) {ref_##mnemonic, call_##mnemonic, NULL}
+#define PTO_TEST_BINARY_ENTRY_Scalar(mnemonic) {ref_##mnemonic, call_##mnemonic, pto_##mnemonic}
 static const binary_entry kBinaryEntries[] = {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_TEST_BINARY_ENTRY_##Fam(mnemonic),
 #include "../../src/operations.def"
@@ -115,3 +130,5 @@ static const binary_entry kBinaryEntries[] = {
 op_element_reference op_binary_reference(op_id op) { return kBinaryEntries[op].reference; }
 
 op_binary_call op_binary_function(op_id op) { return kBinaryEntries[op].function; }
+
+op_scalar_call op_scalar_function(op_id op) { return kBinaryEntries[op].scalar_function; }

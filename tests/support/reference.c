@@ -193,3 +193,18 @@ uint32_t ref_tlog(pto_dtype dt, uint32_t a, uint32_t b) {
     (void)b;
     return round_long_double(dt, logl((long double)ref_to_double(dt, a)), "tlog", a);
 }
+
+/* ---- the Scalar rows of operations.def (b: the scalar as the element type
+ * holds it) ---- */
+
+uint32_t ref_tadds(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tadd(dt, a, b); }
+uint32_t ref_tsubs(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tsub(dt, a, b); }
+uint32_t ref_tmuls(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tmul(dt, a, b); }
+uint32_t ref_tdivs(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tdiv(dt, a, b); }
+uint32_t ref_tmaxs(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tmax(dt, a, b); }
+uint32_t ref_tmins(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tmin(dt, a, b); }
+
+uint32_t ref_tlrelu(pto_dtype dt, uint32_t a, uint32_t b) {
+    const double x = ref_to_double(dt, a);
+    return x > 0 ? a : ref_from_double(dt, x * ref_to_double(dt, b));
+}

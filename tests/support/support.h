@@ -37,9 +37,9 @@ const char *op_mnemonic(op_id op); /* "tpow", as PTO assembly spells it */
 const char *op_name(op_id op);     /* "pto_tpow", the C function */
 
 /* An operation's row of operations.def, as the tests read it. */
-typedef enum { OP_FAMILY_SPECIAL, OP_FAMILY_BINARY, OP_FAMILY_UNARY } op_family;
+typedef enum { OP_FAMILY_SPECIAL, OP_FAMILY_BINARY, OP_FAMILY_UNARY, OP_FAMILY_SCALAR } op_family;
 typedef enum { OP_TMP_NONE, OP_TMP_OPTIONAL, OP_TMP_REQUIRED } op_tmp_role;
-typedef enum { OP_ATTR_NONE, OP_ATTR_POW_PRECISION, OP_ATTR_DIV_PRECISION } op_attr_kind;
+typedef enum { OP_ATTR_NONE, OP_ATTR_POW_PRECISION, OP_ATTR_DIV_PRECISION, OP_ATTR_SCALAR } op_attr_kind;
 typedef struct {
     op_family family;
     int source_count;            /* 1 or 2 */
@@ -59,15 +59,21 @@ pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *sr
  * any other. */
 typedef uint32_t (*op_element_reference)(pto_dtype dt, uint32_t a, uint32_t b);
 op_element_reference op_binary_reference(op_id op);
-/* The C function of a Binary or Unary row (for a Unary one, a function that
- * passes src0 on and ignores src1); NULL for any other. */
+/* The C function of a Binary, Unary or Scalar row (for a Unary one, a
+ * function that passes src0 on and ignores src1; for a Scalar one, one that
+ * passes op_scalar_value(src1)); NULL for any other. */
 typedef pto_status (*op_binary_call)(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 op_binary_call op_binary_function(op_id op);
+/* The C function of a Scalar row, the scalar given; NULL for any other. */
+typedef pto_status (*op_scalar_call)(pto_tile *dst, const pto_tile *src, double scalar);
+op_scalar_call op_scalar_function(op_id op);
 /* Whether dst dtype dt is accepted under profile (for tpow: DEFAULT's list). */
 bool op_accepts(op_id op, pto_profile profile, pto_dtype dt);
 
 /* The call of a row's C function from the shared operand set (dst, src0,
- * src1, tmp, algo): what each role passes. */
+ * src1, tmp, algo): what each role passes. A Scalar row's scalar is src1's
+ * element (0, 0) (op_scalar_value), so that the tests' per-element
+ * references see it as b. */
 #define PTO_TEST_SOURCE_ARGS_1(src0, src1) src0
 #define PTO_TEST_SOURCE_ARGS_2(src0, src1) src0, src1
 #define PTO_TEST_TMP_ARG_None(tmp)
@@ -76,6 +82,9 @@ bool op_accepts(op_id op, pto_profile profile, pto_dtype dt);
 #define PTO_TEST_ATTR_ARG_None(algo)
 #define PTO_TEST_ATTR_ARG_DivPrecision(algo)
 #define PTO_TEST_ATTR_ARG_PowPrecision(algo) , algo
+#define PTO_TEST_ATTR_ARG_Scalar(algo) , op_scalar_value(src1)
+/* Element (0, 0) of t as a double (0 for NULL): a Scalar row's scalar. */
+double op_scalar_value(const pto_tile *t);
 
 /* ---- element types ---- */
 bool ref_is_float(pto_dtype dt);
@@ -128,6 +137,7 @@ uint32_t ref_add(pto_dtype dt, uint32_t a, uint32_t b);
  * result for one element (reference.c); a Unary row's ignores b. */
 #define PTO_REFERENCE_DECL_Special(mnemonic)
 #define PTO_REFERENCE_DECL_Unary(mnemonic) PTO_REFERENCE_DECL_Binary(mnemonic)
+#define PTO_REFERENCE_DECL_Scalar(mnemonic) PTO_REFERENCE_DECL_Binary(mnemonic)
 #define PTO_REFERENCE_DECL_Binary(mnemonic) uint32_t ref_##mnemonic(pto_dtype dt, uint32_t a, uint32_t b);
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_REFERENCE_DECL_##Fam(mnemonic)
 #include "../../src/operations.def"

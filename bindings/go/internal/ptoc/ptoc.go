@@ -47,25 +47,29 @@ typedef long long swig_type_14;
 typedef _gostring_ swig_type_15;
 typedef _gostring_ swig_type_16;
 typedef _gostring_ swig_type_17;
-typedef long long swig_type_18;
+typedef _gostring_ swig_type_18;
 typedef _gostring_ swig_type_19;
-typedef long long swig_type_20;
-typedef long long swig_type_21;
+typedef _gostring_ swig_type_20;
+typedef _gostring_ swig_type_21;
 typedef long long swig_type_22;
-typedef long long swig_type_23;
+typedef _gostring_ swig_type_23;
 typedef long long swig_type_24;
 typedef long long swig_type_25;
 typedef long long swig_type_26;
 typedef long long swig_type_27;
 typedef long long swig_type_28;
 typedef long long swig_type_29;
-typedef _gostring_ swig_type_30;
+typedef long long swig_type_30;
 typedef long long swig_type_31;
 typedef long long swig_type_32;
 typedef long long swig_type_33;
-typedef long long swig_type_34;
+typedef _gostring_ swig_type_34;
 typedef long long swig_type_35;
 typedef long long swig_type_36;
+typedef long long swig_type_37;
+typedef long long swig_type_38;
+typedef long long swig_type_39;
+typedef long long swig_type_40;
 extern void _wrap_Swig_free_ptoc_0efb69d9ae783efc(uintptr_t arg1);
 extern uintptr_t _wrap_Swig_malloc_ptoc_0efb69d9ae783efc(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_INT8_ptoc_0efb69d9ae783efc(void);
@@ -137,30 +141,39 @@ extern uintptr_t _wrap_pto_tsqrt_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t
 extern uintptr_t _wrap_pto_trecip_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_texp_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_tlog_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tadds_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tsubs_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tmuls_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tdivs_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tmaxs_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tmins_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tlrelu_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern swig_type_15 _wrap_pto_dtype_string_ptoc_0efb69d9ae783efc(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PARAM_FLOAT_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PARAM_TILE_ptoc_0efb69d9ae783efc(void);
 extern uintptr_t _wrap_pto_program_create_ptoc_0efb69d9ae783efc(swig_type_16 arg1, swig_type_17 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_program_create_entry_ptoc_0efb69d9ae783efc(swig_type_18 arg1, swig_type_19 arg2, swig_type_20 arg3, swig_voidp arg4);
+extern swig_type_21 _wrap_pto_program_describe_ptoc_0efb69d9ae783efc(uintptr_t arg1);
 extern void _wrap_pto_program_destroy_ptoc_0efb69d9ae783efc(uintptr_t arg1);
 extern swig_intgo _wrap_pto_program_profile_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern swig_type_18 _wrap_pto_program_param_count_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern swig_type_19 _wrap_pto_program_param_name_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_20 arg2);
-extern swig_intgo _wrap_pto_program_param_kind_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_21 arg2);
-extern swig_intgo _wrap_pto_program_param_dtype_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_22 arg2);
-extern swig_intgo _wrap_pto_program_param_rows_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_23 arg2);
-extern swig_intgo _wrap_pto_program_param_cols_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_24 arg2);
-extern swig_type_25 _wrap_pto_program_param_valid_rows_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_26 arg2);
-extern swig_type_27 _wrap_pto_program_param_valid_cols_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_28 arg2);
-extern swig_intgo _wrap_pto_program_param_access_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_29 arg2);
-extern uintptr_t _wrap_pto_program_param_find_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_30 arg2, swig_voidp arg3);
+extern swig_type_22 _wrap_pto_program_param_count_ptoc_0efb69d9ae783efc(uintptr_t arg1);
+extern swig_type_23 _wrap_pto_program_param_name_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_24 arg2);
+extern swig_intgo _wrap_pto_program_param_kind_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_25 arg2);
+extern swig_intgo _wrap_pto_program_param_dtype_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_26 arg2);
+extern swig_intgo _wrap_pto_program_param_rows_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_27 arg2);
+extern swig_intgo _wrap_pto_program_param_cols_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_28 arg2);
+extern swig_type_29 _wrap_pto_program_param_valid_rows_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_30 arg2);
+extern swig_type_31 _wrap_pto_program_param_valid_cols_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_32 arg2);
+extern swig_intgo _wrap_pto_program_param_access_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_33 arg2);
+extern uintptr_t _wrap_pto_program_param_find_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_34 arg2, swig_voidp arg3);
 extern uintptr_t _wrap_pto_args_create_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_voidp arg2);
 extern void _wrap_pto_args_destroy_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern uintptr_t _wrap_pto_args_set_pointer_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_31 arg2, swig_voidp arg3, swig_type_32 arg4);
-extern uintptr_t _wrap_pto_args_set_int_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_33 arg2, swig_type_34 arg3);
-extern uintptr_t _wrap_pto_args_set_float_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_35 arg2, double arg3);
-extern uintptr_t _wrap_pto_args_set_tile_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_36 arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_args_set_pointer_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_35 arg2, swig_voidp arg3, swig_type_36 arg4);
+extern uintptr_t _wrap_pto_args_set_int_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_37 arg2, swig_type_38 arg3);
+extern uintptr_t _wrap_pto_args_set_float_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_39 arg2, double arg3);
+extern uintptr_t _wrap_pto_args_set_tile_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_40 arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_program_run_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_program_launch_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_intgo arg2, uintptr_t arg3);
 #undef intgo
@@ -825,6 +838,83 @@ func Pto_tlog(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	return swig_r_1
 }
 
+func Pto_tadds(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tadds_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tsubs(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tsubs_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tmuls(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tmuls_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tdivs(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tdivs_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tmaxs(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tmaxs_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tmins(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tmins_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tlrelu(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tlrelu_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
 func Pto_dtype_string(arg1 Enum_SS_pto_dtype) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
@@ -883,6 +973,37 @@ func Pto_program_create(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fai
 	return swig_r_1
 }
 
+func Pto_program_create_entry(arg1 string, arg2 string, arg3 string, arg4 *uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_0efb69d9ae783efc(*(*C.swig_type_18)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_19)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_20)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = arg2
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = arg3
+	}
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_program_describe(arg1 uintptr) (_swig_ret string) {
+	var swig_r string
+	_swig_i_0 := arg1
+	swig_r_p := C._wrap_pto_program_describe_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0))
+	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
+	var swig_r_1 string
+ swig_r_1 = swigCopyString(swig_r) 
+	return swig_r_1
+}
+
 func Pto_program_destroy(arg1 uintptr) {
 	_swig_i_0 := arg1
 	C._wrap_pto_program_destroy_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0))
@@ -906,7 +1027,7 @@ func Pto_program_param_name(arg1 uintptr, arg2 int64) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_pto_program_param_name_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_20(_swig_i_1))
+	swig_r_p := C._wrap_pto_program_param_name_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_24(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -917,7 +1038,7 @@ func Pto_program_param_kind(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_par
 	var swig_r Enum_SS_pto_param_kind
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_21(_swig_i_1)))
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_25(_swig_i_1)))
 	return swig_r
 }
 
@@ -925,7 +1046,7 @@ func Pto_program_param_dtype(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_dt
 	var swig_r Enum_SS_pto_dtype
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_22(_swig_i_1)))
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_26(_swig_i_1)))
 	return swig_r
 }
 
@@ -933,7 +1054,7 @@ func Pto_program_param_rows(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_23(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_27(_swig_i_1)))
 	return swig_r
 }
 
@@ -941,7 +1062,7 @@ func Pto_program_param_cols(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_24(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_28(_swig_i_1)))
 	return swig_r
 }
 
@@ -949,7 +1070,7 @@ func Pto_program_param_valid_rows(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_26(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_30(_swig_i_1)))
 	return swig_r
 }
 
@@ -957,7 +1078,7 @@ func Pto_program_param_valid_cols(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_28(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_32(_swig_i_1)))
 	return swig_r
 }
 
@@ -965,7 +1086,7 @@ func Pto_program_param_access(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_29(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_33(_swig_i_1)))
 	return swig_r
 }
 
@@ -974,7 +1095,7 @@ func Pto_program_param_find(arg1 uintptr, arg2 string, arg3 *uint64) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), *(*C.swig_type_30)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), *(*C.swig_type_34)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -1004,7 +1125,7 @@ func Pto_args_set_pointer(arg1 uintptr, arg2 int64, arg3 unsafe.Pointer, arg4 in
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_31(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_32(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_35(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_36(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1015,7 +1136,7 @@ func Pto_args_set_int(arg1 uintptr, arg2 int64, arg3 int64) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_33(_swig_i_1), C.swig_type_34(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_37(_swig_i_1), C.swig_type_38(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1026,7 +1147,7 @@ func Pto_args_set_float(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_35(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_39(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1037,7 +1158,7 @@ func Pto_args_set_tile(arg1 uintptr, arg2 int64, arg3 uintptr) (_swig_ret *Failu
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_36(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_40(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

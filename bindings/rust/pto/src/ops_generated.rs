@@ -263,3 +263,103 @@ pub fn tlog(
     let d = dst.as_ptr();
     check(unsafe { sys::pto_tlog(d, src.source_ptr(d)) })
 }
+
+/// TADDS (`pto_tadds`): src + scalar elementwise; correctly rounded,
+/// integers wrap.
+///
+/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
+/// INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+pub fn tadds(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tadds(d, src.source_ptr(d), scalar) })
+}
+
+/// TSUBS (`pto_tsubs`): src - scalar elementwise; correctly rounded,
+/// integers wrap.
+///
+/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
+/// INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+pub fn tsubs(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tsubs(d, src.source_ptr(d), scalar) })
+}
+
+/// TMULS (`pto_tmuls`): src \* scalar elementwise; correctly rounded,
+/// integers wrap.
+///
+/// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32,
+/// BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32,
+/// INT32, FLOAT16, FLOAT32, BFLOAT16.
+pub fn tmuls(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tmuls(d, src.source_ptr(d), scalar) })
+}
+
+/// TDIVS (`pto_tdivs`): src / scalar elementwise; correctly rounded,
+/// integers truncate as tdiv.
+///
+/// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32; A2A3
+/// INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32,
+/// FLOAT16, FLOAT32.
+pub fn tdivs(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tdivs(d, src.source_ptr(d), scalar) })
+}
+
+/// TMAXS (`pto_tmaxs`): the larger of src and scalar elementwise; NaN if
+/// either is NaN.
+///
+/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32,
+/// UINT32, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
+pub fn tmaxs(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tmaxs(d, src.source_ptr(d), scalar) })
+}
+
+/// TMINS (`pto_tmins`): the smaller of src and scalar elementwise; NaN if
+/// either is NaN.
+///
+/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
+/// INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+pub fn tmins(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tmins(d, src.source_ptr(d), scalar) })
+}
+
+/// TLRELU (`pto_tlrelu`): src \> 0 ? src : src \* scalar elementwise (leaky
+/// ReLU, scalar the slope).
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+/// FLOAT32.
+pub fn tlrelu(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tlrelu(d, src.source_ptr(d), scalar) })
+}

@@ -352,5 +352,121 @@ public final class Pto {
             Reference.reachabilityFence(src);
         }
     }
+
+    /**
+     * TADDS ({@code pto_tadds}): src + scalar elementwise; correctly rounded, integers wrap.
+     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8, INT8,
+     * UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+     */
+    public static void tadds(Tile dst, Tile src, double scalar) {
+        try {
+            PtoNative.pto_tadds(Tile.handleOf(dst, "Pto.tadds", "dst"),
+                    Tile.handleOf(src, "Pto.tadds", "src"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TSUBS ({@code pto_tsubs}): src - scalar elementwise; correctly rounded, integers wrap.
+     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8, INT8,
+     * UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+     */
+    public static void tsubs(Tile dst, Tile src, double scalar) {
+        try {
+            PtoNative.pto_tsubs(Tile.handleOf(dst, "Pto.tsubs", "dst"),
+                    Tile.handleOf(src, "Pto.tsubs", "src"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TMULS ({@code pto_tmuls}): src * scalar elementwise; correctly rounded, integers wrap.
+     * <p>dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16; A2A3
+     * INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32,
+     * BFLOAT16.
+     */
+    public static void tmuls(Tile dst, Tile src, double scalar) {
+        try {
+            PtoNative.pto_tmuls(Tile.handleOf(dst, "Pto.tmuls", "dst"),
+                    Tile.handleOf(src, "Pto.tmuls", "src"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TDIVS ({@code pto_tdivs}): src / scalar elementwise; correctly rounded, integers
+     * truncate as tdiv.
+     * <p>dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32; A2A3 INT32,
+     * INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32.
+     */
+    public static void tdivs(Tile dst, Tile src, double scalar) {
+        try {
+            PtoNative.pto_tdivs(Tile.handleOf(dst, "Pto.tdivs", "dst"),
+                    Tile.handleOf(src, "Pto.tdivs", "src"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TMAXS ({@code pto_tmaxs}): the larger of src and scalar elementwise; NaN if either is
+     * NaN.
+     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32,
+     * FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
+     */
+    public static void tmaxs(Tile dst, Tile src, double scalar) {
+        try {
+            PtoNative.pto_tmaxs(Tile.handleOf(dst, "Pto.tmaxs", "dst"),
+                    Tile.handleOf(src, "Pto.tmaxs", "src"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TMINS ({@code pto_tmins}): the smaller of src and scalar elementwise; NaN if either is
+     * NaN.
+     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8, INT8,
+     * UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+     */
+    public static void tmins(Tile dst, Tile src, double scalar) {
+        try {
+            PtoNative.pto_tmins(Tile.handleOf(dst, "Pto.tmins", "dst"),
+                    Tile.handleOf(src, "Pto.tmins", "src"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TLRELU ({@code pto_tlrelu}): src &gt; 0 ? src : src * scalar elementwise (leaky ReLU,
+     * scalar the slope).
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
+     */
+    public static void tlrelu(Tile dst, Tile src, double scalar) {
+        try {
+            PtoNative.pto_tlrelu(Tile.handleOf(dst, "Pto.tlrelu", "dst"),
+                    Tile.handleOf(src, "Pto.tlrelu", "src"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
     // gen-operations:end
 }
