@@ -51,12 +51,17 @@ expect "README.md (go get)" "$(sed -n 's/^go get github.com\/libpto\/pto-go@v\(.
 expect "README.md (Maven dependency)" \
   "$(sed -n 's:.*<artifactId>pto</artifactId><version>\(.*\)</version>.*:\1:p' "$root/README.md" | head -n1)" "$version"
 expect "README.md (Cargo)" "$(sed -n "s/^echo 'pto = \"\(.*\)\"' >> Cargo.toml$/\1/p" "$root/README.md")" "$major.$minor"
-# The Install table: package file names and coordinates, each occurrence.
-for pattern in 'libpto0_[0-9.]*-' 'libpto-dev_[0-9.]*-' 'libpto-[0-9.]*-cp' 'libpto-[0-9.]*\.tar\.gz' \
-  'pto-go@v[0-9.]*' 'org\.libpto:pto:[0-9.]*'; do
-  while read -r found; do
-    expect "README.md ($pattern)" "$(sed -E 's/^(libpto0_|libpto-dev_|libpto-|pto-go@v|org\.libpto:pto:)//; s/(-|-cp|\.tar\.gz)$//' <<<"$found")" "$version"
-  done < <(grep -o -- "$pattern" "$root/README.md" | sort -u || true)
+# The Install table and docs/install.md: package file names and coordinates,
+# each occurrence.
+for doc in README.md docs/install.md; do
+  for pattern in 'libpto0_[0-9.]*-' 'libpto-dev_[0-9.]*-' 'pto-tools_[0-9.]*-' 'libpto-[0-9.]*-cp' \
+    'libpto-[0-9.]*\.tar\.gz' 'pto-go@v[0-9.]*' 'org\.libpto:pto:[0-9.]*' 'pto-[0-9.]*\.jar' 'pto-[0-9.]*\.crate' \
+    'pto-sys-[0-9.]*\.crate'; do
+    while read -r found; do
+      expect "$doc ($pattern)" "$(sed -E 's/^(libpto0_|libpto-dev_|pto-tools_|libpto-|pto-go@v|org\.libpto:pto:|pto-sys-|pto-)//
+        s/(-|-cp|\.tar\.gz|\.jar|\.crate)$//' <<<"$found")" "$version"
+    done < <(grep -o -- "$pattern" "$root/$doc" | sort -u || true)
+  done
 done
 expect bindings/java/README.md \
   "$(sed -n 's:^  <version>\(.*\)</version>:\1:p' "$root/bindings/java/README.md" | head -n1)" "$version"

@@ -33,6 +33,9 @@ meson test -C "$build" --print-errorlogs --num-processes 2
 step "Python: meson suite, pip install . from a clean clone, the wheel in a fresh venv"
 tests/ci/python.sh "$build"
 
+step "Python aarch64: the wheel cross-built, repaired, installed and tested under qemu-aarch64 without libhwy"
+tests/ci/python-aarch64.sh "$ci/python-aarch64"
+
 step "bindings as packages: library-only install, publish-local (jar for x86-64 and aarch64), user projects without swig/bindgen"
 tests/ci/bindings-packages.sh "$ci/packages"
 

