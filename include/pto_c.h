@@ -531,7 +531,8 @@ PTO_API pto_status pto_tlog(pto_tile *dst, const pto_tile *src);
  * dst[i,j] = f(src[i,j], scalar) over dst's valid region. The scalar is a
  * double converted to the element type: for an integer dtype it must be an
  * integer value within the dtype's range; for a float dtype it is rounded to
- * nearest even once (NaN and infinities allowed). Rules, checked in this
+ * nearest even once (infinities allowed; a NaN scalar of any sign or payload
+ * is the positive quiet NaN). Rules, checked in this
  * order: dst, src not NULL (PTO_ERR_NULL_ARGUMENT); dst's dtype accepted
  * under the calling thread's profile (PTO_ERR_UNSUPPORTED_DTYPE); src's dtype
  * equals dst's (PTO_ERR_DTYPE_MISMATCH); the scalar a value of the dtype

@@ -399,7 +399,11 @@ pto_status CheckScalar(const Operands& o, pto_profile profile, OpDtypes rule,
 // and bfloat16 too: the double is first rounded to float32 to odd, which
 // keeps the one rounding to the narrower type correct), exactly as a double.
 double ScalarInDtype(pto_dtype dtype, double scalar) {
-  if (!IsFloatDtype(dtype) || dtype == PTO_FLOAT32 || std::isnan(scalar))
+  // A NaN scalar is the positive quiet NaN whatever its sign and payload
+  // (neither has a meaning in arithmetic, and a double's payload has no
+  // element-type counterpart), so every way of giving it computes the same.
+  if (std::isnan(scalar)) return std::nan("");
+  if (!IsFloatDtype(dtype) || dtype == PTO_FLOAT32)
     return dtype == PTO_FLOAT32 ? static_cast<double>(static_cast<float>(scalar)) : scalar;
   float f = static_cast<float>(scalar);
   if (std::isfinite(f) && static_cast<double>(f) != scalar) {

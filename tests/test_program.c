@@ -59,6 +59,7 @@ typedef struct {
     pto_dtype dt;
     uint32_t rows, cols, valid_rows, valid_cols;
     uint32_t src1_rows, src1_valid_rows, src1_valid_cols; /* tcolexpanddiv, tpartadd */
+    uint32_t scalar_bits; /* a Scalar row's scalar: src1's element (0, 0), set by check_case */
 } op_case;
 
 static int source_count(op_id op) { return op_row(op)->source_count; }
@@ -85,11 +86,29 @@ static void write_text(char *text, size_t n, const op_case *c, text_form form) {
                  c->algo == PTO_POW_HIGH_PRECISION ? "high_precision" : "default");
     if (c->op == OP_TCOLEXPANDDIV) snprintf(attr, sizeof attr, " {precisionType = #pto<div_precision high_precision>}");
     const bool two = source_count(c->op) == 2;
+    /* A Scalar row's scalar: %c, the value the C call takes (src1's element
+     * (0, 0)), as a constant of the element's float type (its bits) or an
+     * i64. */
+    const bool scalar = op_row(c->op)->family == OP_FAMILY_SCALAR;
+    char constant[96] = "", scalar_type[8] = "";
+    if (scalar) {
+        const uint32_t bits = c->scalar_bits;
+        if (c->dt == PTO_FLOAT32 || c->dt == PTO_FLOAT16 || c->dt == PTO_BFLOAT16) {
+            snprintf(scalar_type, sizeof scalar_type, "%s", spelling(c->dt));
+            snprintf(constant, sizeof constant, "%%c = arith.constant 0x%0*X : %s\n",
+                     c->dt == PTO_FLOAT32 ? 8 : 4, bits, scalar_type);
+        } else {
+            snprintf(scalar_type, sizeof scalar_type, "i64");
+            snprintf(constant, sizeof constant, "%%c = arith.constant %lld : i64\n",
+                     (long long)ref_int_value(c->dt, bits));
+        }
+    }
     char operands[64], types[320];
-    snprintf(operands, sizeof operands, "%%s0%s%s", two ? ", %s1" : "", c->with_tmp ? ", %tmp" : "");
-    snprintf(types, sizeof types, "%s%s%s%s%s", t0, two ? ", " : "", two ? t1 : "", c->with_tmp ? ", " : "",
-             c->with_tmp ? tt : "");
-    size_t used = 0;
+    snprintf(operands, sizeof operands, "%%s0%s%s%s", two ? ", %s1" : "", scalar ? ", %c" : "",
+             c->with_tmp ? ", %tmp" : "");
+    snprintf(types, sizeof types, "%s%s%s%s%s%s%s", t0, two ? ", " : "", two ? t1 : "",
+             scalar ? ", " : "", scalar_type, c->with_tmp ? ", " : "", c->with_tmp ? tt : "");
+    size_t used = (size_t)snprintf(text, n, "%s", constant);
     if (form == FORM_MANUAL) {
         /* TASSIGN as on the pages: the operands 0x1000 apart, dst after them. */
         used += (size_t)snprintf(text + used, n - used,
@@ -162,7 +181,9 @@ static void check_case(const op_case *c, text_form form, pto_profile profile, rn
     }
 
     char text[2048];
-    write_text(text, sizeof text, c, form);
+    op_case with_scalar = *c;
+    with_scalar.scalar_bits = tile_get(s1, 0, 0);
+    write_text(text, sizeof text, &with_scalar, form);
     pto_program *p = NULL;
     const pto_status s = pto_program_create(text, strlen(text), "t.pto", &p);
     assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
@@ -206,31 +227,10 @@ static void test_every_form_matches_the_c_call(void **state) {
     (void)state;
     rng r = {0x5eed};
     for (int op = 0; op < OP_COUNT; ++op) {
-        if (op_row((op_id)op)->family == OP_FAMILY_SCALAR) {
-            /* Not in programs yet (the scalar operand): refused as an
-             * instruction that is not implemented, never run. */
-            char text[256], want[96];
-            snprintf(text, sizeof text,
-                     "pto.%s ins(%%a, %%s : !pto.tile_buf<vec, 8x8xf32>, f32) "
-                     "outs(%%d : !pto.tile_buf<vec, 8x8xf32>)\n",
-                     op_mnemonic((op_id)op));
-            snprintf(want, sizeof want, "instruction 'pto.%s' is not implemented",
-                     op_mnemonic((op_id)op));
-            pto_program *p = NULL;
-            assert_int_equal(pto_program_create(text, strlen(text), "t.pto", &p),
-                             PTO_ERR_INVALID_ARGUMENT);
-            assert_null(p);
-            if (strstr(pto_last_error(), want) == NULL)
-                fail_msg("%s: \"%s\" does not say \"%s\"", op_mnemonic((op_id)op),
-                         pto_last_error(), want);
-            print_message("[program forms] %s: not in programs yet (its scalar operand); "
-                          "refused as not implemented\n", op_mnemonic((op_id)op));
-            continue;
-        }
         for (int algo = 0; algo < (op == OP_TPOW ? 2 : 1); ++algo) {
             for (size_t d = 0; d < COUNT(kDtypes); ++d) {
                 for (int with_tmp = 0; with_tmp <= (tmp_allowed((op_id)op) ? 1 : 0); ++with_tmp) {
-                    op_case c = {(op_id)op, algo, with_tmp != 0, kDtypes[d], 8, 24, 7, 21, 8, 7, 21};
+                    op_case c = {(op_id)op, algo, with_tmp != 0, kDtypes[d], 8, 24, 7, 21, 8, 7, 21, 0};
                     if (op == OP_TCOLEXPANDDIV) {
                         c.src1_rows = 1;
                         c.src1_valid_rows = 1;

@@ -614,10 +614,6 @@ void Compiler::ParseOperation() {
     const bool prefixed = name.substr(0, 4) == "pto.";
     const std::string_view mnemonic = prefixed ? name.substr(4) : name;
     const ops::OpDescriptor* desc = ops::FindOp(mnemonic.data(), mnemonic.size());
-    // The Scalar family's scalar operand is not read from text yet: such an
-    // instruction is refused as one that is not implemented, never run with
-    // a scalar the text did not give.
-    if (desc != nullptr && desc->attr == ops::AttrKind::kScalar) desc = nullptr;
     if (desc == nullptr) {
       // PTO's instructions are the t* operations (pto-isa docs/isa/T*.md).
       if (prefixed && mnemonic.size() > 1 && mnemonic[0] == 't')

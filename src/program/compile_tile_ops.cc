@@ -57,9 +57,50 @@ bool Compiler::TextTmpAllowed(const ops::OpDescriptor& op) {
   return op.tmp != ops::TmpRole::kNone || op.id == ops::OpId::kTrsqrt;
 }
 
+// The scalar of a Scalar-family operation comes after its sources: an SSA
+// value of an integer type for an integer tile, of a float type for a float
+// one, as declared in the operation's type list.
+bool Compiler::TakeScalarOperand(const ops::OpDescriptor& desc, std::vector<Token>* names,
+                                 std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
+                                 Instr* scalar) {
+  const size_t at = desc.source_count;
+  if (names->size() <= at) return Error(tok_.loc, std::string(desc.mnemonic) + " takes a scalar after " +
+                                                      std::to_string(at) + " tile operand(s)");
+  const Token name = (*names)[at];
+  const Value* v = Lookup(name.text);
+  if (v == nullptr) return Error(name.loc, "%" + std::string(name.text) + " is not defined");
+  const bool is_float = v->type.kind == TypeKind::kFloat;
+  if (!is_float && !v->type.IsInteger())
+    return Error(name.loc, "the scalar of " + std::string(desc.mnemonic) +
+                               " is an integer or float value");
+  if (at < types->size() && (*types)[at].kind != v->type.kind)
+    return Error((*type_locs)[at], "%" + std::string(name.text) + " is not of the type given here");
+  scalar->scalar_reg = v->reg;
+  scalar->scalar_is_float = is_float;
+  names->erase(names->begin() + at);
+  if (at < types->size()) {
+    types->erase(types->begin() + at);
+    type_locs->erase(type_locs->begin() + at);
+  }
+  return true;
+}
+
 bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
-                          const std::vector<uint32_t>& ins, uint32_t dst, int attr) {
+                          const std::vector<uint32_t>& ins, uint32_t dst, int attr,
+                          const Instr& scalar) {
   Instr in;
+  in.scalar_reg = scalar.scalar_reg;
+  in.scalar_is_float = scalar.scalar_is_float;
+  if (op.attr == ops::AttrKind::kScalar) {
+    // The scalar's value is known when the instruction runs: its rule is
+    // checked then, with the tile rules again.
+    in.check_at_run = true;
+    const bool float_tile = IsFloatDtype(p_->tiles[dst].type.dtype);
+    if (float_tile != scalar.scalar_is_float)
+      return Error(loc, std::string(op.mnemonic) + " takes a " +
+                            (float_tile ? "float" : "integer") + " scalar for a tile of " +
+                            DtypeName(p_->tiles[dst].type.dtype));
+  }
   in.code = Code::kTileOp;
   in.loc = loc;
   in.op = &op;
@@ -114,7 +155,6 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& desc) {
   if (!Expect('(')) return;
   ParseValueNames(&names);
   if (!Expect(':')) return;
-  if (!OperandCountFits(op, desc, names.size(), "inputs")) return;
   std::vector<Type> types(names.size());
   std::vector<SourceLoc> type_locs(names.size());
   for (size_t i = 0; i < names.size(); ++i) {
@@ -122,6 +162,11 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& desc) {
     type_locs[i] = tok_.loc;
     if (!ParseType(&types[i])) return;
   }
+  Instr scalar;
+  if (desc.attr == ops::AttrKind::kScalar &&
+      !TakeScalarOperand(desc, &names, &types, &type_locs, &scalar))
+    return;
+  if (!OperandCountFits(op, desc, names.size(), "inputs")) return;
   Token dst_name;
   Type dst_type;
   if (!Expect(')') || !ExpectIdent("outs") || !Expect('(') || !ExpectValueName(&dst_name) ||
@@ -136,14 +181,17 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& desc) {
   uint32_t dst;
   if (!UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &dst)) return;
   if (names.size() > desc.source_count && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
-  EmitTileOp(desc, op.loc, slots, dst, attr);
+  EmitTileOp(desc, op.loc, slots, dst, attr, scalar);
 }
 
 // %d = [pto.]OP %a, %b[, %tmp] [{attrs}] : (T, T[, T]) -> T   or   : T
 void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& desc, const Token& result) {
   std::vector<Token> names;
   ParseValueNames(&names);
-  if (!OperandCountFits(op, desc, names.size(), "operands")) return;
+  const bool has_scalar = desc.attr == ops::AttrKind::kScalar;
+  if (!OperandCountFits(op, desc, names.size() - (has_scalar && !names.empty() ? 1 : 0),
+                        "operands"))
+    return;
   int attr = 0;
   if (tok_.Is('{') && !ParseOpAttrs(desc, &attr)) return;
   if (!Expect(':')) return;
@@ -163,13 +211,24 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& desc, co
     dst_loc = tok_.loc;
     if (!ParseType(&dst_type)) return;
   } else {
-    // The pages' shorthand: one type for every operand and the result.
+    // The pages' shorthand: one type for every tile operand and the result
+    // (`: T, f32` where a scalar follows the sources).
     if (!ParseType(&dst_type)) return;
     for (size_t i = 0; i < names.size(); ++i) {
       types[i] = dst_type;
       type_locs[i] = dst_loc;
     }
+    if (has_scalar && tok_.Is(',') && names.size() > desc.source_count) {
+      Advance();
+      type_locs[desc.source_count] = tok_.loc;
+      if (!ParseType(&types[desc.source_count])) return;
+    } else if (has_scalar && names.size() > desc.source_count) {
+      types.resize(desc.source_count);  // the scalar's own type stands
+      type_locs.resize(desc.source_count);
+    }
   }
+  Instr scalar;
+  if (has_scalar && !TakeScalarOperand(desc, &names, &types, &type_locs, &scalar)) return;
   std::vector<uint32_t> slots;
   if (!UseOperands(desc, names, types, type_locs, &slots)) return;
   if (dst_type.kind != TypeKind::kTile)
@@ -187,7 +246,7 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& desc, co
   }
   if (!Define(result, v)) return;
   if (names.size() > desc.source_count && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
-  EmitTileOp(desc, op.loc, slots, v.reg, attr);
+  EmitTileOp(desc, op.loc, slots, v.reg, attr, scalar);
 }
 
 }  // namespace program

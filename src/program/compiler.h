@@ -113,6 +113,11 @@ class Compiler {
   // A tile operand written with its type: an existing tile of that type, or,
   // in a snippet, a new input tile.
   bool UseTile(const Token& name, const Type& type, SourceLoc type_loc, Use use, uint32_t* slot);
+  // A Scalar-family operation's scalar operand: names[index] (declared as
+  // types[index]) is taken out of the lists and checked against the value.
+  bool TakeScalarOperand(const ops::OpDescriptor& desc, std::vector<Token>* names,
+                         std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
+                         Instr* scalar);
   bool ParseAttrDict(std::vector<AttrEntry>* out);
 
   // ---- compile_module.cc: the file, module and func.func structure, directives,
@@ -196,7 +201,7 @@ class Compiler {
   bool ParseOpAttrs(const ops::OpDescriptor& op, int* attr);
   bool TextTmpAllowed(const ops::OpDescriptor& op);
   bool EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins,
-                  uint32_t dst, int attr);
+                  uint32_t dst, int attr, const Instr& scalar);
   bool OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
                         const char* what);
   bool UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names,

@@ -424,8 +424,12 @@ pto_status Block::Transfer(const Instr& in, bool load) {
 pto_status Block::TileOp(const Instr& in) {
   pto_tile* dst = &tiles_[in.a];
   pto_tile* tmp = in.d != kNoSlot ? &tiles_[in.d] : nullptr;
+  const double scalar =
+      in.op->attr != ops::AttrKind::kScalar ? 0.0
+      : in.scalar_is_float                 ? floats_[in.scalar_reg]
+                                           : static_cast<double>(ints_[in.scalar_reg]);
   const ops::Operands o{dst, &tiles_[in.b], in.c != kNoSlot ? &tiles_[in.c] : nullptr, tmp,
-                        in.attr};
+                        in.attr, scalar};
   if (in.check_at_run) {
     if (tmp != nullptr && !p_.tiles[in.d].in_ub) {
       tmp->valid_rows = dst->valid_rows;

@@ -147,6 +147,10 @@ struct Instr {
   const ops::OpDescriptor* op = nullptr;
   int attr = 0;
   uint32_t tmp_slot = 0;   // kTileOp: the tmp tile slot, or kNoSlot
+  // kTileOp of the Scalar family: the register holding the scalar (a float
+  // register when scalar_is_float, else an integer one).
+  uint32_t scalar_reg = 0;
+  bool scalar_is_float = false;
   SourceLoc loc;
 };
 
