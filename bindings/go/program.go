@@ -120,6 +120,7 @@ type ProgramOption func(*programConfig)
 
 type programConfig struct {
 	name    string
+	entry   string
 	profile *Profile
 }
 
@@ -127,6 +128,17 @@ type programConfig struct {
 // the default is "<string>".
 func SourceName(name string) ProgramOption {
 	return func(c *programConfig) { c.name = name }
+}
+
+// Entry chooses the module's entry function by name (with or without a
+// leading '@'), for a module of several func.func; every other function is
+// verified too. Without it (or with "") the entry is the function marked
+// pto.entry (or pto.kernel, or with a pto.kernel_kind attribute), else the
+// module's only public function, else its only function: a module with
+// several public functions and no mark is ErrInvalidArgument. A name that
+// no function has is ErrInvalidArgument.
+func Entry(name string) ProgramOption {
+	return func(c *programConfig) { c.entry = name }
 }
 
 // ForProfile verifies the program under profile p (as if created inside
@@ -148,6 +160,9 @@ func NewProgram(text string, opts ...ProgramOption) (*Program, error) {
 	}
 	var handle uintptr
 	create := func() error {
+		if cfg.entry != "" {
+			return withPosition(check(ptoc.Pto_program_create_entry(text, cfg.name, cfg.entry, &handle)), cfg.name)
+		}
 		return withPosition(check(ptoc.Pto_program_create(text, cfg.name, &handle)), cfg.name)
 	}
 	var err error
@@ -210,6 +225,19 @@ func (p *Program) Name() string { return p.name }
 
 // Profile is the profile the program was verified under and runs under.
 func (p *Program) Profile() Profile { return p.profile }
+
+// Describe returns a listing of the verified program, in lines of text: the
+// module's functions with their parameters (the entry marked "(entry)"), the
+// unified buffer's use and every tile's place in it, as pto-run --check
+// prints it (pto_program_describe). It returns "" once the program is closed.
+func (p *Program) Describe() string {
+	h := p.raw()
+	if h == 0 {
+		return ""
+	}
+	defer runtime.KeepAlive(p.program)
+	return ptoc.Pto_program_describe(h)
+}
 
 // Params returns the parameters in order (a copy).
 func (p *Program) Params() []Param { return append([]Param(nil), p.params...) }

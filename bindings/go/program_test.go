@@ -300,3 +300,55 @@ func validF32(all []float32, stride, rows, cols int) []float32 {
 	}
 	return out
 }
+
+// twoPublic is a module of two public functions and no pto.entry mark: the
+// entry must be chosen by name.
+const twoPublic = `module {
+  func.func @fill(%p: !pto.ptr<i32>) {
+    %c0 = arith.constant 0 : index
+    %k = arith.constant 7 : i32
+    pto.store_scalar %k, %p[%c0] : !pto.ptr<i32>, i32
+    return
+  }
+  func.func @twice(%p: !pto.ptr<i32>, %n: i32) {
+    %c0 = arith.constant 0 : index
+    %v = arith.addi %n, %n : i32
+    pto.store_scalar %v, %p[%c0] : !pto.ptr<i32>, i32
+    return
+  }
+}
+`
+
+func TestProgramEntryAndDescribe(t *testing.T) {
+	_, err := pto.NewProgram(twoPublic, pto.SourceName("two.pto"))
+	expectStatus(t, err, pto.ErrInvalidArgument, "2 public functions (@fill, @twice)")
+	_, err = pto.NewProgram(twoPublic, pto.Entry(""))
+	expectStatus(t, err, pto.ErrInvalidArgument, "2 public functions")
+	_, err = pto.NewProgram(twoPublic, pto.Entry("nope"))
+	expectStatus(t, err, pto.ErrInvalidArgument, "no function @nope")
+
+	p := newProgram(t, twoPublic, pto.Entry("twice"), pto.SourceName("two.pto"))
+	if params := p.Params(); len(params) != 2 || params[0].Name != "p" || params[1].Name != "n" || params[1].Kind != pto.ParamInt {
+		t.Fatalf("params of @twice: %+v", params)
+	}
+	d := p.Describe()
+	if !strings.Contains(d, "@twice(") || !strings.Contains(d, "(entry)") || !strings.Contains(d, "@fill(") {
+		t.Fatalf("Describe:\n%s", d)
+	}
+	out := make([]int32, 1)
+	_, err = p.Run(pto.Named("p", out), pto.Named("n", 21))
+	must(t, err)
+	if out[0] != 42 {
+		t.Fatalf("@twice wrote %d, want 42", out[0])
+	}
+
+	// With a leading '@', the other function.
+	q := newProgram(t, twoPublic, pto.Entry("@fill"))
+	if len(q.Params()) != 1 || !strings.Contains(q.Describe(), "@fill(%p: !pto.ptr<i32>)  (entry)") {
+		t.Fatalf("@fill: %+v\n%s", q.Params(), q.Describe())
+	}
+	q.Close()
+	if q.Describe() != "" {
+		t.Fatalf("Describe of a closed program: %q", q.Describe())
+	}
+}

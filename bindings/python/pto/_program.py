@@ -128,36 +128,45 @@ def _new_tile(p: _Param, tile: Any) -> Any:
 class Program:
     """PTO assembly text, parsed and verified once, then run any number of times.
 
-    ``Program(text, *, profile=None, name="<string>")`` parses and verifies
-    ``text`` (str or bytes): a snippet in the synchronous, SSA (AS Level 1) or
-    DPS (AS Level 2) form, with manual placement (``pto.tassign``), or a module
-    whose ``func.func`` is a kernel over global memory. The profile is the
-    module's ``pto.target_arch`` when present, else ``profile``, else the
-    calling thread's (``profile`` is set on this thread for the creation only;
-    the previous one is restored). ``name`` names the text in diagnostics.
-    Raises ProgramError (a ValueError) with ``.line``, ``.column`` and
-    ``.status`` when the text does not parse or verify.
+    ``Program(text, *, profile=None, name="<string>", entry=None)`` parses
+    and verifies ``text`` (str or bytes): a snippet in the synchronous, SSA
+    (AS Level 1) or DPS (AS Level 2) form, with manual placement
+    (``pto.tassign``), or a module whose ``func.func`` is a kernel over global
+    memory. The profile is the module's ``pto.target_arch`` when present, else
+    ``profile``, else the calling thread's (``profile`` is set on this thread
+    for the creation only; the previous one is restored). ``name`` names the
+    text in diagnostics. ``entry`` names the module's entry function (with or
+    without ``@``); None or "" chooses the function marked ``pto.entry`` (or
+    ``pto.kernel``, or with a ``pto.kernel_kind`` attribute), else the
+    module's only public function, else its only function. Every function of
+    a module is verified, the others too. Raises ProgramError (a ValueError)
+    with ``.line``, ``.column`` and ``.status`` when the text does not parse
+    or verify, when no function is called ``entry``, or, with no entry, when
+    the module has several public functions and marks none.
 
     ``prog(blocks=1, **args)`` runs it; see ``__call__``. A program is
     immutable: one may run from several threads at once.
 
     Attributes: ``parameters`` (a list of Parameter, i.e. ``(name, kind,
     dtype)`` tuples), ``profile``, ``name``; a tile's declared shape and valid
-    region: ``tile_shape(name)``, ``tile_valid(name)``.
+    region: ``tile_shape(name)``, ``tile_valid(name)``; the functions and the
+    memory plan as text: ``describe()``.
     """
 
     __slots__ = ("_core", "_params", "_index")
 
     def __init__(self, text: Union[str, bytes], *, profile: Optional[Profile] = None,
-                 name: str = "<string>") -> None:
+                 name: str = "<string>", entry: Optional[str] = None) -> None:
         """Parses and verifies text; see the class documentation."""
         if not isinstance(text, (str, bytes)):
             raise TypeError(f"Program text must be str or bytes, not {type(text).__name__}")
         if not isinstance(name, str):
             raise TypeError(f"Program name must be a str, not {type(name).__name__}")
+        if entry is not None and not isinstance(entry, str):
+            raise TypeError(f"Program entry must be a str or None, not {type(entry).__name__}")
         if profile is not None:
             profile = Profile(profile)
-        core = _pto._program_create(text, name, profile)
+        core = _pto._program_create(text, name, profile, entry)
         if isinstance(core, tuple):
             _raise_failure(name, core, [])
         assert isinstance(core, _pto.ProgramCore)
@@ -187,6 +196,13 @@ class Program:
     def name(self) -> str:
         """The source name used in diagnostics ("<string>" unless given)."""
         return str(self._core.name)
+
+    def describe(self) -> str:
+        """The verified program as lines of text (pto_program_describe, what
+        ``pto-run --check`` prints): the module's functions with their
+        parameters, the entry marked ``(entry)``, the unified buffer's use and
+        every tile's place in it."""
+        return str(self._core.describe())
 
     def tile_shape(self, name: str) -> Tuple[int, int]:
         """A TILE parameter's declared (rows, cols). KeyError for an unknown

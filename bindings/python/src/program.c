@@ -53,14 +53,16 @@ static void program_dealloc(PyObject *self) {
     Py_DECREF(type);
 }
 
-/* _program_create(text, name, profile) -> ProgramCore, or a failure tuple.
- * text: str (UTF-8) or bytes; name: str; profile: None (the thread's) or an
- * int-like, set for the creation only and the thread's previous profile
- * restored afterwards. */
+/* _program_create(text, name, profile[, entry]) -> ProgramCore, or a failure
+ * tuple. text: str (UTF-8) or bytes; name: str; profile: None (the thread's)
+ * or an int-like, set for the creation only and the thread's previous profile
+ * restored afterwards; entry: None or "" (pto_program_create's choice) or the
+ * name of the module's entry func.func (pto_program_create_entry). */
 static PyObject *program_create(PyObject *module, PyObject *args) {
     (void)module;
-    PyObject *text_obj, *name_obj, *profile_obj;
-    if (!PyArg_ParseTuple(args, "OUO:_program_create", &text_obj, &name_obj, &profile_obj)) return NULL;
+    PyObject *text_obj, *name_obj, *profile_obj, *entry_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "OUO|O:_program_create", &text_obj, &name_obj, &profile_obj, &entry_obj))
+        return NULL;
     const char *text;
     Py_ssize_t length;
     if (PyUnicode_Check(text_obj)) {
@@ -80,6 +82,21 @@ static PyObject *program_create(PyObject *module, PyObject *args) {
     if ((Py_ssize_t)strlen(name) != name_length) {
         PyErr_SetString(PyExc_ValueError, "Program name must not contain NUL characters");
         return NULL;
+    }
+    const char *entry = NULL;
+    if (entry_obj != Py_None) {
+        if (!PyUnicode_Check(entry_obj)) {
+            PyErr_SetString(PyExc_TypeError, "Program entry must be a str or None");
+            return NULL;
+        }
+        Py_ssize_t entry_length;
+        entry = PyUnicode_AsUTF8AndSize(entry_obj, &entry_length);
+        if (entry == NULL) return NULL;
+        if ((Py_ssize_t)strlen(entry) != entry_length) {
+            PyErr_SetString(PyExc_ValueError, "Program entry must not contain NUL characters");
+            return NULL;
+        }
+        if (entry_length == 0) entry = NULL;
     }
     int profile = 0;
     const int set_profile = profile_obj != Py_None;
@@ -103,7 +120,10 @@ static PyObject *program_create(PyObject *module, PyObject *args) {
     /* Verification of a long text takes a while; the GIL is not needed. The
      * thread's profile and last error are per OS thread, so they are safe. */
     Py_BEGIN_ALLOW_THREADS
-    s = pto_program_create(text, (size_t)length, name, &program);
+    if (entry == NULL)
+        s = pto_program_create(text, (size_t)length, name, &program);
+    else
+        s = pto_program_create_entry(text, (size_t)length, name, entry, &program);
     Py_END_ALLOW_THREADS
     PyObject *result = s == PTO_OK ? NULL : failure("create", s, -1); /* before the next libpto call */
     if (set_profile) pto_set_profile(previous);
@@ -128,6 +148,14 @@ static PyObject *program_get_name(PyObject *self, void *closure) {
 static PyObject *program_get_param_count(PyObject *self, void *closure) {
     (void)closure;
     return PyLong_FromSize_t(pto_program_param_count(((ProgramObject *)self)->program));
+}
+
+/* describe() -> str: pto_program_describe's listing (valid while the program
+ * exists; copied). */
+static PyObject *program_describe(PyObject *self, PyObject *unused) {
+    (void)unused;
+    const char *text = pto_program_describe(((ProgramObject *)self)->program);
+    return PyUnicode_DecodeUTF8(text, (Py_ssize_t)strlen(text), "replace");
 }
 
 /* param(index) -> (name, kind, dtype, rows, cols, access, valid_rows, valid_cols);
@@ -270,6 +298,9 @@ static PyMethodDef program_methods[] = {
     {"param", program_param, METH_O,
      "param(index)\n--\n\n(name, kind, dtype, rows, cols, access, valid_rows, valid_cols) of parameter "
      "index (a valid dimension is -1 where the type says ?)."},
+    {"describe", program_describe, METH_NOARGS,
+     "describe()\n--\n\nThe program's listing (pto_program_describe): its functions and parameters,\n"
+     "the entry marked, and every tile's place in the unified buffer."},
     {"run", program_run, METH_VARARGS,
      "run(blocks, values)\n--\n\n"
      "Binds values (one per parameter: None, a buffer, an int, a float or a pto.Tile) and\n"
@@ -296,9 +327,10 @@ static PyType_Spec program_spec = {
 
 static PyMethodDef program_functions[] = {
     {"_program_create", program_create, METH_VARARGS,
-     "_program_create(text, name, profile)\n--\n\n"
-     "Parses and verifies text (str or bytes) under profile (None: the thread's). A\n"
-     "ProgramCore, or the failure (stage, status, message, index)."},
+     "_program_create(text, name, profile, entry=None)\n--\n\n"
+     "Parses and verifies text (str or bytes) under profile (None: the thread's), its\n"
+     "entry function the one called entry (None or \"\": the module's marked or only\n"
+     "public one). A ProgramCore, or the failure (stage, status, message, index)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -333,6 +333,54 @@ def test_scalar_arguments():
         prog(a=1, b=0, f="1")
 
 
+TWO_PUBLIC = """module {
+  func.func @fill(%p: !pto.ptr<i32>) {
+    %c0 = arith.constant 0 : index
+    %k = arith.constant 7 : i32
+    pto.store_scalar %k, %p[%c0] : !pto.ptr<i32>, i32
+    return
+  }
+  func.func @twice(%p: !pto.ptr<i32>, %n: i32) {
+    %c0 = arith.constant 0 : index
+    %v = arith.addi %n, %n : i32
+    pto.store_scalar %v, %p[%c0] : !pto.ptr<i32>, i32
+    return
+  }
+}
+"""
+
+
+def test_entry_chosen_by_name_and_describe():
+    # Two public functions and no pto.entry mark: refused without an entry.
+    for entry in (None, ""):
+        with pytest.raises(pto.ProgramError, match=r"2 public functions \(@fill, @twice\)") as info:
+            pto.Program(TWO_PUBLIC, name="two.pto", entry=entry)
+        assert info.value.status is pto.Status.ERR_INVALID_ARGUMENT
+    with pytest.raises(pto.ProgramError, match="no function @nope") as info:
+        pto.Program(TWO_PUBLIC, entry="nope")
+    assert info.value.status is pto.Status.ERR_INVALID_ARGUMENT
+    with pytest.raises(TypeError, match="entry"):
+        pto.Program(TWO_PUBLIC, entry=b"twice")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="NUL"):
+        pto.Program(TWO_PUBLIC, entry="twi\0ce")
+
+    prog = pto.Program(TWO_PUBLIC, name="two.pto", entry="twice")
+    K = pto.ParamKind
+    assert prog.parameters == [("p", K.POINTER, D.INT32), ("n", K.INT, D.INT32)]
+    listing = prog.describe()
+    assert "@twice(" in listing and "(entry)" in listing and "@fill(" in listing, listing
+    out = np.zeros(1, np.int32)
+    assert prog(p=out, n=21) == {}
+    assert out[0] == 42
+
+    # With a leading '@', under a profile: the other function.
+    fill = pto.Program(TWO_PUBLIC, entry="@fill", profile=pto.Profile.A5)
+    assert [p.name for p in fill.parameters] == ["p"] and fill.profile is pto.Profile.A5
+    assert "@fill(%p: !pto.ptr<i32>)  (entry)" in fill.describe()
+    fill(p=out)
+    assert out[0] == 7
+
+
 # ---- diagnostics ------------------------------------------------------------
 
 
@@ -512,6 +560,8 @@ k: pto.ParamKind = kind
 d: pto.DType = dtype
 p: pto.Profile = prog.profile
 shape = prog.tile_shape("src")
+listing: str = prog.describe()
+two = pto.Program("func.func @a() { return }\\nfunc.func @b() { return }", entry="b")
 try:
     pto.Program(b"bad")
 except pto.ProgramError as e:

@@ -130,10 +130,12 @@ pub struct Program {
 unsafe impl Send for Program {}
 unsafe impl Sync for Program {}
 
-/// Options of [`Program::builder`]: a source name and a profile.
+/// Options of [`Program::builder`]: a source name, an entry function and a
+/// profile.
 #[derive(Debug, Clone, Default)]
 pub struct ProgramBuilder {
     name: Option<String>,
+    entry: Option<String>,
     profile: Option<Profile>,
 }
 
@@ -141,6 +143,20 @@ impl ProgramBuilder {
     /// Names the text in diagnostics (default `"<string>"`).
     pub fn name(mut self, name: impl Into<String>) -> Self {
         self.name = Some(name.into());
+        self
+    }
+
+    /// Chooses the module's entry function by name (with or without a leading
+    /// `@`), for a module of several `func.func`; every other function is
+    /// verified too. Without it (or with `""`) the entry is the function
+    /// marked `pto.entry` (or `pto.kernel`, or with a `pto.kernel_kind`
+    /// attribute), else the module's only public function, else its only
+    /// function. [`build`](Self::build) fails with
+    /// [`ErrorKind::InvalidArgument`] if no function has that name, or, with
+    /// no name, if the module marks several entries or has several public
+    /// functions and marks none.
+    pub fn entry(mut self, entry: impl Into<String>) -> Self {
+        self.entry = Some(entry.into());
         self
     }
 
@@ -162,15 +178,33 @@ impl ProgramBuilder {
                 "Program: the source name contains a NUL byte",
             )
         })?;
+        let c_entry = match self.entry.as_deref() {
+            None | Some("") => None,
+            Some(entry) => Some(CString::new(entry).map_err(|_| {
+                Error::new(
+                    ErrorKind::InvalidArgument,
+                    "Program: the entry name contains a NUL byte",
+                )
+            })?),
+        };
         let create = || {
             let mut raw: *mut sys::pto_program = ptr::null_mut();
             check(unsafe {
-                sys::pto_program_create(
-                    text.as_ptr().cast(),
-                    text.len() as _,
-                    c_name.as_ptr(),
-                    &mut raw,
-                )
+                match &c_entry {
+                    None => sys::pto_program_create(
+                        text.as_ptr().cast(),
+                        text.len() as _,
+                        c_name.as_ptr(),
+                        &mut raw,
+                    ),
+                    Some(entry) => sys::pto_program_create_entry(
+                        text.as_ptr().cast(),
+                        text.len() as _,
+                        c_name.as_ptr(),
+                        entry.as_ptr(),
+                        &mut raw,
+                    ),
+                }
             })
             .map(|()| raw)
         };
@@ -220,9 +254,29 @@ impl Program {
         ProgramBuilder::default().build(text)
     }
 
-    /// Options for a source name and a profile: `Program::builder().name("k.pto").build(text)`.
+    /// Options for a source name, an entry function and a profile:
+    /// `Program::builder().name("k.pto").entry("main").build(text)`.
     pub fn builder() -> ProgramBuilder {
         ProgramBuilder::default()
+    }
+
+    /// Parses and verifies `text`, a module whose entry function is `entry`
+    /// (with or without a leading `@`), named `source_name` in diagnostics;
+    /// see [`ProgramBuilder::entry`].
+    pub fn with_entry(text: &str, source_name: &str, entry: &str) -> Result<Program> {
+        ProgramBuilder::default()
+            .name(source_name)
+            .entry(entry)
+            .build(text)
+    }
+
+    /// A listing of the verified program, in lines of text: the module's
+    /// functions with their parameters (the entry marked `(entry)`), the
+    /// unified buffer's use and every tile's place in it, as `pto-run
+    /// --check` prints it.
+    pub fn describe(&self) -> String {
+        // SAFETY: the text lives as long as the program, which self holds.
+        crate::c_string(unsafe { sys::pto_program_describe(self.raw.as_ptr()) })
     }
 
     /// The source name used in diagnostics.

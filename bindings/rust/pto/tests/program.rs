@@ -338,3 +338,76 @@ fn profiles_names_and_threads() {
         }
     });
 }
+
+/// Two public functions and no `pto.entry` mark: the entry is chosen by name.
+const TWO_PUBLIC: &str = "module {
+  func.func @fill(%p: !pto.ptr<i32>) {
+    %c0 = arith.constant 0 : index
+    %k = arith.constant 7 : i32
+    pto.store_scalar %k, %p[%c0] : !pto.ptr<i32>, i32
+    return
+  }
+  func.func @twice(%p: !pto.ptr<i32>, %n: i32) {
+    %c0 = arith.constant 0 : index
+    %v = arith.addi %n, %n : i32
+    pto.store_scalar %v, %p[%c0] : !pto.ptr<i32>, i32
+    return
+  }
+}
+";
+
+#[test]
+fn entry_by_name_and_describe() {
+    let err = Program::builder()
+        .name("two.pto")
+        .build(TWO_PUBLIC)
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+    assert!(
+        err.message().contains("2 public functions (@fill, @twice)"),
+        "{}",
+        err
+    );
+    assert_eq!(
+        Program::with_entry(TWO_PUBLIC, "two.pto", "")
+            .unwrap_err()
+            .kind(),
+        ErrorKind::InvalidArgument
+    );
+    let err = Program::with_entry(TWO_PUBLIC, "two.pto", "nope").unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+    assert!(err.message().contains("no function @nope"), "{}", err);
+
+    let p = Program::with_entry(TWO_PUBLIC, "two.pto", "twice").unwrap();
+    assert_eq!(p.name(), "two.pto");
+    let names: Vec<&str> = p.params().iter().map(|q| q.name()).collect();
+    assert_eq!(names, ["p", "n"]);
+    assert_eq!(p.params()[1].kind(), ParamKind::Int);
+    let d = p.describe();
+    assert!(
+        d.contains("@twice(") && d.contains("(entry)") && d.contains("@fill("),
+        "{}",
+        d
+    );
+    let mut out = [0i32; 1];
+    {
+        let mut args = p.args().unwrap();
+        args.set("p", &mut out[..]).unwrap().set("n", 21).unwrap();
+        p.run(&mut args).unwrap();
+    }
+    assert_eq!(out[0], 42);
+
+    // Through the builder, with a leading '@' and a profile: the other function.
+    let q = Program::builder()
+        .entry("@fill")
+        .profile(Profile::A5)
+        .build(TWO_PUBLIC)
+        .unwrap();
+    assert_eq!(q.params().len(), 1);
+    assert_eq!(q.profile(), Profile::A5);
+    assert!(
+        q.describe().contains("@fill(%p: !pto.ptr<i32>)  (entry)"),
+        "{}",
+        q.describe()
+    );
+}

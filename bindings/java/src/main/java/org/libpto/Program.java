@@ -196,6 +196,29 @@ public final class Program implements AutoCloseable {
      * @throws PtoException OUT_OF_MEMORY
      */
     public Program(String text, String sourceName, Profile profile) {
+        this(text, sourceName, null, profile);
+    }
+
+    /**
+     * Parses and verifies {@code text}, a module whose entry function is
+     * chosen by name. Every other function of the module is verified too.
+     *
+     * @param sourceName names the text in diagnostics; null for {@code "<string>"}
+     * @param entry the name of the entry {@code func.func} (with or without
+     *     {@code @}); null or {@code ""} for the default choice: the function
+     *     marked {@code pto.entry} (or {@code pto.kernel}, or with a
+     *     {@code pto.kernel_kind} attribute), else the module's only public
+     *     function, else its only function
+     * @param profile the profile to verify and run under; null for the calling
+     *     thread's (a module's {@code pto.target_arch} applies when present)
+     * @throws ProgramException for text that does not parse or verify, with
+     *     the status the C API gives for the same mistake and the position;
+     *     INVALID_ARGUMENT if no function is called {@code entry}, or, with
+     *     no entry, if the module marks several entries or has several
+     *     public functions and marks none
+     * @throws PtoException OUT_OF_MEMORY
+     */
+    public Program(String text, String sourceName, String entry, Profile profile) {
         if (text == null) {
             throw new PtoException(Status.NULL_ARGUMENT, "Program: text is null");
         }
@@ -204,10 +227,10 @@ public final class Program implements AutoCloseable {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         try {
             if (profile == null) {
-                PtoNative.pto_program_create(bytes, this.sourceName, out);
+                create(bytes, this.sourceName, entry, out);
             } else {
                 try (Profile.Scope scope = profile.activate()) {
-                    PtoNative.pto_program_create(bytes, this.sourceName, out);
+                    create(bytes, this.sourceName, entry, out);
                 }
             }
         } catch (PtoException e) {
@@ -231,6 +254,14 @@ public final class Program implements AutoCloseable {
         this.parameters = Collections.unmodifiableList(list);
     }
 
+    private static void create(byte[] text, String sourceName, String entry, long[] out) {
+        if (entry == null || entry.isEmpty()) {
+            PtoNative.pto_program_create(text, sourceName, out);
+        } else {
+            PtoNative.pto_program_create_entry(text, sourceName, entry, out);
+        }
+    }
+
     private static Profile profileOf(int code) {
         for (Profile p : Profile.values()) {
             if (p.code() == code) {
@@ -248,6 +279,22 @@ public final class Program implements AutoCloseable {
     /** The profile the program was verified under and runs under. */
     public Profile profile() {
         return profile;
+    }
+
+    /**
+     * A listing of the verified program, in lines of text: the module's
+     * functions with their parameters (the entry marked {@code (entry)}), the
+     * unified buffer's use and every tile's place in it, as
+     * {@code pto-run --check} prints it.
+     *
+     * @throws PtoException NULL_ARGUMENT once the program is closed
+     */
+    public String describe() {
+        try {
+            return PtoNative.pto_program_describe(pointer("Program.describe"));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     /** The parameters in order (unmodifiable). */

@@ -301,6 +301,56 @@ class ProgramTest {
         args.close();
     }
 
+    /** Two public functions and no pto.entry mark: the entry is chosen by name. */
+    static final String TWO_PUBLIC = "module {\n"
+            + "  func.func @fill(%p: !pto.ptr<i32>) {\n"
+            + "    %c0 = arith.constant 0 : index\n"
+            + "    %k = arith.constant 7 : i32\n"
+            + "    pto.store_scalar %k, %p[%c0] : !pto.ptr<i32>, i32\n"
+            + "    return\n"
+            + "  }\n"
+            + "  func.func @twice(%p: !pto.ptr<i32>, %n: i32) {\n"
+            + "    %c0 = arith.constant 0 : index\n"
+            + "    %v = arith.addi %n, %n : i32\n"
+            + "    pto.store_scalar %v, %p[%c0] : !pto.ptr<i32>, i32\n"
+            + "    return\n"
+            + "  }\n"
+            + "}\n";
+
+    @Test
+    void entryByNameAndDescribe() {
+        ProgramException e = assertThrows(ProgramException.class, () -> new Program(TWO_PUBLIC, "two.pto"));
+        assertEquals(Status.INVALID_ARGUMENT, e.status());
+        assertTrue(e.detail().contains("2 public functions (@fill, @twice)"), e.detail());
+        assertEquals(Status.INVALID_ARGUMENT,
+                assertThrows(PtoException.class, () -> new Program(TWO_PUBLIC, null, "", null)).status());
+        PtoException none = assertThrows(PtoException.class, () -> new Program(TWO_PUBLIC, null, "nope", null));
+        assertEquals(Status.INVALID_ARGUMENT, none.status());
+        assertTrue(none.detail().contains("no function @nope"), none.detail());
+
+        Program p = own(new Program(TWO_PUBLIC, "two.pto", "twice", null));
+        List<Program.Parameter> ps = p.parameters();
+        assertEquals(2, ps.size());
+        assertEquals("n", ps.get(1).name());
+        assertEquals(Program.Kind.INT, ps.get(1).kind());
+        String d = p.describe();
+        assertTrue(d.contains("@twice(") && d.contains("(entry)") && d.contains("@fill("), d);
+        ByteBuffer out = ByteBuffer.allocateDirect(4).order(ByteOrder.nativeOrder());
+        try (Program.Arguments args = p.arguments()) {
+            args.set("p", out).set("n", 21);
+            p.run(args);
+        }
+        assertEquals(42, out.getInt(0));
+
+        // With a leading '@', under a profile: the other function.
+        Program q = new Program(TWO_PUBLIC, null, "@fill", Profile.A5);
+        assertEquals(1, q.parameters().size());
+        assertEquals(Profile.A5, q.profile());
+        assertTrue(q.describe().contains("@fill(%p: !pto.ptr<i32>)  (entry)"), q.describe());
+        q.close();
+        assertEquals(Status.NULL_ARGUMENT, assertThrows(PtoException.class, q::describe).status());
+    }
+
     @Test
     void profilesAndNames() {
         try (Program p = new Program(PRELU_DPS, null, Profile.A5)) {
