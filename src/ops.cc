@@ -490,7 +490,8 @@ constexpr const char* kMnemonics[] = {
 };
 constexpr bool TableInOrder() {
   for (size_t i = 0; i < kOpCount; ++i)
-    if (static_cast<size_t>(kOps[i].id) != i || !SameText(kOps[i].mnemonic, kMnemonics[i])) return false;
+    if (static_cast<size_t>(kOps[i].id) != i || !SameText(kOps[i].mnemonic, kMnemonics[i]))
+      return false;
   return true;
 }
 static_assert(TableInOrder(), "kOps must list the operations in OpId order");
@@ -576,8 +577,9 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
 // them.
 template <OpId kId>
 __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_tile* src0,
-                                                       const pto_tile* src1, pto_tile* tmp, int attr,
-                                                       double scalar, pto_profile profile) {
+                                                       const pto_tile* src1, pto_tile* tmp,
+                                                       int attr, double scalar,
+                                                       pto_profile profile) {
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   const Operands o{dst, src0, src1, tmp, attr, scalar};
   const pto_status status = op.check(o, profile);

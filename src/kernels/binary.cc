@@ -176,7 +176,8 @@ void BinaryImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane&
 template <template <typename> class Tag, class Op, uint32_t kDtypes = kEveryDtype>
 void BinaryContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b) {
   if constexpr ((kDtypes & (1u << PTO_FLOAT32)) != 0) {
-    if (HWY_LIKELY(dtype == PTO_FLOAT32)) return BinaryTyped<Tag, float, Op>(1, n, dst, 0, a, 0, b, 0);
+    if (HWY_LIKELY(dtype == PTO_FLOAT32))
+      return BinaryTyped<Tag, float, Op>(1, n, dst, 0, a, 0, b, 0);
   }
   VisitDtypeIn<kDtypes>(dtype, [&](auto tag) {
     BinaryTyped<Tag, decltype(tag), Op>(1, n, dst, 0, a, 0, b, 0);
@@ -367,11 +368,13 @@ HWY_EXPORT(PreluContiguousImpl);
 HWY_EXPORT(AddContiguousImpl);
 namespace kernels {
 
-void Prelu(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a, const ConstPlane& b) {
+void Prelu(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
+           const ConstPlane& b) {
   PTO_DYNAMIC_DISPATCH(PreluImpl)(dtype, rows, cols, dst, a, b);
 }
 
-void Add(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a, const ConstPlane& b) {
+void Add(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
+         const ConstPlane& b) {
   PTO_DYNAMIC_DISPATCH(AddImpl)(dtype, rows, cols, dst, a, b);
 }
 

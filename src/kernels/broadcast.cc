@@ -112,7 +112,8 @@ HWY_INLINE void ColExpandDivByReciprocal(size_t rows, size_t cols, const kernels
   const auto per_column = [](auto dv, const T* ps, float* out) {
     const auto s = LoadAs(dv, ps);
     const auto abs_s = hn::Abs(s);
-    const auto usable = hn::And(hn::Ge(abs_s, hn::Set(dv, 0x1p-126f)), hn::Lt(abs_s, hn::Set(dv, 0x1p126f)));
+    const auto usable =
+        hn::And(hn::Ge(abs_s, hn::Set(dv, 0x1p-126f)), hn::Lt(abs_s, hn::Set(dv, 0x1p126f)));
     const auto y = hn::IfThenElse(usable, hn::Div(hn::Set(dv, 1.0f), s), hn::Set(dv, NAN));
     hn::StoreU(s, dv, out);
     hn::StoreU(y, dv, out + kColumnChunk);
@@ -141,7 +142,9 @@ HWY_INLINE void ColExpandDivByReciprocal(size_t rows, size_t cols, const kernels
 HWY_INLINE void ColExpandDivByDivision(size_t rows, size_t cols, const kernels::Plane& dst,
                                        const kernels::ConstPlane& src, const void* divisor) {
   using T = float;
-  const auto per_column = [](auto dv, const T* ps, float* out) { hn::StoreU(LoadAs(dv, ps), dv, out); };
+  const auto per_column = [](auto dv, const T* ps, float* out) {
+    hn::StoreU(LoadAs(dv, ps), dv, out);
+  };
   const auto body = [](auto dv, const T* pa, const float* ps, T* po) {
     StoreAs(dv, hn::Div(LoadAs(dv, pa), hn::LoadU(dv, ps)), po);
   };
@@ -174,8 +177,8 @@ HWY_AFTER_NAMESPACE();
 namespace pto {
 HWY_EXPORT(ColExpandDivImpl);
 namespace kernels {
-void ColExpandDiv(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src,
-                  const void* divisor) {
+void ColExpandDiv(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,
+                  const ConstPlane& src, const void* divisor) {
   PTO_DYNAMIC_DISPATCH(ColExpandDivImpl)(dtype, rows, cols, dst, src, divisor);
 }
 }  // namespace kernels

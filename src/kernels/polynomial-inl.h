@@ -55,7 +55,8 @@ HWY_INLINE hn::Vec<D> Horner(D d, hn::Vec<D> x, const T (&c)[kN]) {
 }
 
 template <class D, typename T, size_t kN, size_t... kI>
-HWY_INLINE hn::Vec<D> EstrinOfSequence(D d, hn::Vec<D> x, const T (&c)[kN], std::index_sequence<kI...>) {
+HWY_INLINE hn::Vec<D> EstrinOfSequence(D d, hn::Vec<D> x, const T (&c)[kN],
+                                       std::index_sequence<kI...>) {
   return hn::impl::Estrin(x, hn::Set(d, c[kI])...);
 }
 
@@ -82,10 +83,12 @@ HWY_INLINE hn::Vec<D> EvenOddPlus(D d, hn::Vec<D> x, const T (&c)[kN], hn::Vec<D
   constexpr size_t kLastOdd = (kM - 2) | size_t{1};
   constexpr size_t kLastEven = (kM - 1) & ~size_t{1};
   auto even = hn::Set(d, c[kFirst + kLastOdd]);
-  for (size_t i = kLastOdd; i >= 3; i -= 2) even = hn::MulAdd(even, x2, hn::Set(d, c[kFirst + i - 2]));
+  for (size_t i = kLastOdd; i >= 3; i -= 2)
+    even = hn::MulAdd(even, x2, hn::Set(d, c[kFirst + i - 2]));
   even = hn::MulAdd(even, x2, v0);
   auto odd = hn::Set(d, c[kFirst + kLastEven]);
-  for (size_t i = kLastEven; i >= 2; i -= 2) odd = hn::MulAdd(odd, x2, hn::Set(d, c[kFirst + i - 2]));
+  for (size_t i = kLastEven; i >= 2; i -= 2)
+    odd = hn::MulAdd(odd, x2, hn::Set(d, c[kFirst + i - 2]));
   return hn::MulAdd(odd, x, even);
 }
 

@@ -45,8 +45,10 @@ HWY_INLINE hn::Mask<DF> IsPositiveNormal(DF df, hn::Vec<DF> x) {
 // f32 bits. Returns tmp, whose low 23 bits are z's offset from m in f32
 // bit patterns: its top bits pick the table bucket of the reduction.
 template <uint32_t kOffset, class DF>
-HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> SplitLog2Argument(
-    DF df, hn::Vec<hn::RebindToUnsigned<DF>> xb, hn::Vec<DF>* z, hn::Vec<hn::RebindToSigned<DF>>* k) {
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> SplitLog2Argument(DF df,
+                                                               hn::Vec<hn::RebindToUnsigned<DF>> xb,
+                                                               hn::Vec<DF>* z,
+                                                               hn::Vec<hn::RebindToSigned<DF>>* k) {
   const hn::RebindToUnsigned<DF> du;
   const hn::RebindToSigned<DF> di;
   const auto tmp = hn::Sub(xb, hn::Set(du, kOffset));

@@ -126,8 +126,10 @@ template <class DF>
 HWY_INLINE hn::Vec<DF> PowDefaultScale(DF df, hn::Vec<DF> f, hn::Vec<DF> s) {
   const hn::RebindToUnsigned<DF> du;
   const auto s_shifted = RoundShifted(df, s);
-  const auto e = DefaultExp2ByPairs() ? Pairs(df, f, pow_tables::kExp2F) : Horner(df, f, pow_tables::kExp2F);
-  return hn::BitCast(df, hn::Add(hn::BitCast(du, e), hn::ShiftLeft<23>(hn::BitCast(du, s_shifted))));
+  const auto e =
+      DefaultExp2ByPairs() ? Pairs(df, f, pow_tables::kExp2F) : Horner(df, f, pow_tables::kExp2F);
+  return hn::BitCast(df,
+                     hn::Add(hn::BitCast(du, e), hn::ShiftLeft<23>(hn::BitCast(du, s_shifted))));
 }
 
 template <class DF>

@@ -79,7 +79,8 @@ HWY_INLINE hn::Vec<DF> PowGeneral(DF df, hn::Vec<DF> x, hn::Vec<DF> y) {
   // x zero, infinite or NaN; y infinite or NaN.
   const auto axb_i = hn::BitCast(di, axb);
   const auto ayb_i = hn::And(hn::BitCast(di, y), hn::Set(di, 0x7FFFFFFF));
-  const auto x_special = hn::Or(hn::Eq(axb_i, hn::Zero(di)), hn::Gt(axb_i, hn::Set(di, 0x7F7FFFFF)));
+  const auto x_special =
+      hn::Or(hn::Eq(axb_i, hn::Zero(di)), hn::Gt(axb_i, hn::Set(di, 0x7F7FFFFF)));
   const auto y_special = hn::Gt(ayb_i, hn::Set(di, 0x7F7FFFFF));
   const auto special = hn::RebindMask(df, hn::Or(x_special, y_special));
   if constexpr (kHigh) {
@@ -175,9 +176,11 @@ HWY_NOINLINE hn::Vec<DF> PowFinish(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<
   const auto fast = hn::And(IsPositiveNormal(df, hn::Abs(x)), mag_ok);
   hn::Vec<hn::RebindToSigned<DF>> y_int32;
   const auto y_integer = IsIntegerExponent(df, y, &y_int32);
-  const auto signed_mag = ApplyBaseSign(df, x, mag, y_integer, IsOddExponent(df, y_integer, y_int32));
+  const auto signed_mag =
+      ApplyBaseSign(df, x, mag, y_integer, IsOddExponent(df, y_integer, y_int32));
   if (hn::AllTrue(df, fast)) return signed_mag;
-  return hn::IfThenElse(fast, signed_mag, PowGeneral<true, std::conditional_t<kHigh, T, float>>(df, x, y));
+  return hn::IfThenElse(fast, signed_mag,
+                        PowGeneral<true, std::conditional_t<kHigh, T, float>>(df, x, y));
 }
 
 // PowFast's result mag where every lane is done, else PowFinish's.
@@ -261,7 +264,8 @@ HWY_INLINE void StoreFastResult(D d, hn::Vec<D> x, const T* y, hn::Vec<D> mag, h
 // worst a lane that underflows in T runs the general path, whose result is
 // the same correctly rounded one).
 template <bool kHigh, typename T, class D>
-HWY_NOINLINE void PowFinishBlock(D d, size_t block, T* out, const T* pb, const T* pe, const float* s) {
+HWY_NOINLINE void PowFinishBlock(D d, size_t block, T* out, const T* pb, const T* pe,
+                                 const float* s) {
   (void)s;
   const size_t n = hn::Lanes(d);
   for (size_t j = 0; j < block; j += n) {
@@ -275,25 +279,30 @@ HWY_NOINLINE void PowFinishBlock(D d, size_t block, T* out, const T* pb, const T
       done = DefaultDone(d, x, hn::Load(d, s + j));
 #endif
     }
-    if (!hn::AllTrue(d, done)) StoreAs(d, PowFinish<kHigh, T>(d, x, LoadAs(d, pe + j), mag), out + j);
+    if (!hn::AllTrue(d, done))
+      StoreAs(d, PowFinish<kHigh, T>(d, x, LoadAs(d, pe + j), mag), out + j);
   }
 }
 
 // PowHighBlocks' third pass over one block, 2^t in t: whether every lane is
 // done (kFinishEach: see StoreFastResult).
 template <bool kFinishEach, typename T, class D>
-HWY_INLINE bool PowHighRoundPass(D d, size_t block, const double* t, T* out, const T* pb, const T* pe) {
+HWY_INLINE bool PowHighRoundPass(D d, size_t block, const double* t, T* out, const T* pb,
+                                 const T* pe) {
   const hn::Rebind<double, hn::Half<D>> dd;
   const size_t n = hn::Lanes(d);
   const size_t nh = hn::Lanes(dd);
   auto all_done = AllLanes(d);
   for (size_t j = 0; j < block; j += 2 * n) {
     const auto mag0 = RoundedPairToF32<T>(d, hn::Load(dd, t + j), hn::Load(dd, t + j + nh));
-    const auto mag1 = RoundedPairToF32<T>(d, hn::Load(dd, t + j + 2 * nh), hn::Load(dd, t + j + 3 * nh));
+    const auto mag1 =
+        RoundedPairToF32<T>(d, hn::Load(dd, t + j + 2 * nh), hn::Load(dd, t + j + 3 * nh));
     const auto x0 = LoadAs(d, pb + j);
     const auto x1 = LoadAs(d, pb + j + n);
-    StoreFastResult<true, kFinishEach>(d, x0, pe + j, mag0, HighDone<T>(d, x0, mag0), &all_done, out + j);
-    StoreFastResult<true, kFinishEach>(d, x1, pe + j + n, mag1, HighDone<T>(d, x1, mag1), &all_done, out + j + n);
+    StoreFastResult<true, kFinishEach>(d, x0, pe + j, mag0, HighDone<T>(d, x0, mag0), &all_done,
+                                       out + j);
+    StoreFastResult<true, kFinishEach>(d, x1, pe + j + n, mag1, HighDone<T>(d, x1, mag1), &all_done,
+                                       out + j + n);
   }
   return hn::AllTrue(d, all_done);
 }
@@ -373,8 +382,8 @@ HWY_INLINE size_t PowHighBlocks(size_t cols, T* out, const T* pb, const T* pe) {
 // PowDefaultBlocks' second pass over one block, from PowDefaultReduce's f
 // and s: whether every lane is done (kFinishEach: see StoreFastResult).
 template <bool kFinishEach, typename T, class D>
-HWY_INLINE bool PowDefaultScalePass(D d, size_t block, const float* f, const float* s, T* out, const T* pb,
-                                    const T* pe) {
+HWY_INLINE bool PowDefaultScalePass(D d, size_t block, const float* f, const float* s, T* out,
+                                    const T* pb, const T* pe) {
   const size_t n = hn::Lanes(d);
   auto all_done = AllLanes(d);
   for (size_t j = 0; j < block; j += n) {
@@ -407,12 +416,14 @@ HWY_INLINE size_t PowDefaultBlocks(size_t cols, T* out, const T* pb, const T* pe
   for (; i + block <= cols; i += block) {
     for (size_t j = 0; j < block; j += n) {
       hn::Vec<decltype(d)> sj;
-      const auto fj = PowDefaultReduce(d, hn::BitCast(du, LoadAs(d, pb + i + j)), LoadAs(d, pe + i + j), &sj);
+      const auto fj =
+          PowDefaultReduce(d, hn::BitCast(du, LoadAs(d, pb + i + j)), LoadAs(d, pe + i + j), &sj);
       hn::Store(fj, d, f + j);
       hn::Store(sj, d, s + j);
     }
-    const bool done = in_place ? PowDefaultScalePass<true>(d, block, f, s, out + i, pb + i, pe + i)
-                               : PowDefaultScalePass<false>(d, block, f, s, out + i, pb + i, pe + i);
+    const bool done = in_place
+                          ? PowDefaultScalePass<true>(d, block, f, s, out + i, pb + i, pe + i)
+                          : PowDefaultScalePass<false>(d, block, f, s, out + i, pb + i, pe + i);
     if (HWY_UNLIKELY(!done)) PowFinishBlock<false>(d, block, out + i, pb + i, pe + i, s);
   }
   return i;

@@ -150,8 +150,9 @@ HWY_INLINE hn::Mask<DU> FarFromBoundary(DU du, hn::Vec<DU> bits) {
       hn::Set(du, static_cast<TU>((uint64_t{1} << kLowBits) - 1)));
   // Greater than, and the lanes kept rather than the ones zeroed: one compare
   // and one AND (a "less than" compiles to a compare and its negation).
-  return hn::RebindMask(du, hn::Gt(hn::BitCast(di, from_lower_edge),
-                                   hn::Set(di, static_cast<hn::TFromD<decltype(di)>>(2 * kAllowed))));
+  return hn::RebindMask(du,
+                        hn::Gt(hn::BitCast(di, from_lower_edge),
+                               hn::Set(di, static_cast<hn::TFromD<decltype(di)>>(2 * kAllowed))));
 }
 
 // The test's low bits of a double (53 - T's precision) and the last places
@@ -229,7 +230,8 @@ constexpr uint64_t RoundingTestAllowed() {
 template <typename T, class DD>
 HWY_INLINE hn::Vec<DD> MarkHardToRound(DD dd, hn::Vec<DD> v) {
   const hn::RebindToUnsigned<DD> du;
-  auto far = FarFromBoundary<RoundingTestLowBits<T>(), RoundingTestAllowed<T>()>(du, hn::BitCast(du, v));
+  auto far =
+      FarFromBoundary<RoundingTestLowBits<T>(), RoundingTestAllowed<T>()>(du, hn::BitCast(du, v));
   if constexpr (hwy::IsSame<T, hwy::float16_t>()) {
     constexpr uint64_t kAllowedLow = (uint64_t{1} << 26) + (uint64_t{1} << 13) + 2;
     const auto w = hn::BitCast(du, hn::Add(v, hn::Set(dd, 0x1p-12)));
@@ -256,9 +258,9 @@ HWY_INLINE hn::Mask<DF> RoundedLanes(DF df, hn::Vec<DF> mag) {
 // log2|x| in double lanes for the lower or upper half of the f32 lanes (z,
 // k and tmp from SplitLog2Argument).
 template <bool kHigh, bool kUpper, bool kShortChain, class DF>
-HWY_INLINE hn::Vec<hn::Rebind<double, hn::Half<DF>>> Log2Half(DF df, hn::Vec<DF> z,
-                                                               hn::Vec<hn::RebindToSigned<DF>> k,
-                                                               hn::Vec<hn::RebindToUnsigned<DF>> tmp) {
+HWY_INLINE hn::Vec<hn::Rebind<double, hn::Half<DF>>> Log2Half(
+    DF df, hn::Vec<DF> z, hn::Vec<hn::RebindToSigned<DF>> k,
+    hn::Vec<hn::RebindToUnsigned<DF>> tmp) {
   const hn::Half<DF> dh;
   const hn::Half<hn::RebindToSigned<DF>> dhi;
   const hn::Rebind<double, decltype(dh)> dd;
@@ -306,7 +308,8 @@ HWY_INLINE hn::Vec<DF> RoundedPairToF32(DF df, hn::Vec<DD> lo, hn::Vec<DD> hi) {
     const hn::RebindToUnsigned<DF> du;
     const hn::Repartition<uint32_t, DD> dw;
     const auto low_words = hn::ConcatEven(du, hn::BitCast(dw, hi), hn::BitCast(dw, lo));
-    const auto far = FarFromBoundary<RoundingTestLowBits<T>(), RoundingTestAllowed<T>()>(du, low_words);
+    const auto far =
+        FarFromBoundary<RoundingTestLowBits<T>(), RoundingTestAllowed<T>()>(du, low_words);
     return hn::IfThenElseZero(hn::RebindMask(df, far),
                               hn::Combine(df, DemoteToF32(dd, hi), DemoteToF32(dd, lo)));
   } else {
@@ -339,7 +342,8 @@ HWY_INLINE hn::Vec<DD> YTimesLog2(DD dd, hn::Vec<hn::Rebind<float, DD>> yh, hn::
 // to x's exponent (PowGeneral scales subnormals).
 template <bool kHigh, bool kLowHalf, class DF, class DD = hn::Rebind<double, hn::Half<DF>>>
 HWY_INLINE void Log2Halves(DF df, hn::Vec<hn::RebindToUnsigned<DF>> axb,
-                           hn::Vec<hn::RebindToSigned<DF>> k_adjust, hn::Vec<DD>* lo, hn::Vec<DD>* hi) {
+                           hn::Vec<hn::RebindToSigned<DF>> k_adjust, hn::Vec<DD>* lo,
+                           hn::Vec<DD>* hi) {
   hn::Vec<DF> z;
   hn::Vec<hn::RebindToSigned<DF>> k;
   const auto tmp = SplitLog2Argument<pow_tables::kLogOffFromF32>(df, axb, &z, &k);

@@ -24,7 +24,8 @@ namespace HWY_NAMESPACE {
 // smaller ones convert to int32 exactly. *y_int32: y as int32 where it is a
 // smaller integer (its parity decides the sign of a negative base).
 template <class DF>
-HWY_INLINE hn::Mask<DF> IsIntegerExponent(DF df, hn::Vec<DF> y, hn::Vec<hn::RebindToSigned<DF>>* y_int32) {
+HWY_INLINE hn::Mask<DF> IsIntegerExponent(DF df, hn::Vec<DF> y,
+                                          hn::Vec<hn::RebindToSigned<DF>>* y_int32) {
   const hn::RebindToSigned<DF> di;
   const auto y_big = hn::Ge(hn::Abs(y), hn::Set(df, 16777216.0f));
   const auto y_small = hn::IfThenZeroElse(y_big, y);
@@ -34,7 +35,8 @@ HWY_INLINE hn::Mask<DF> IsIntegerExponent(DF df, hn::Vec<DF> y, hn::Vec<hn::Rebi
 
 // y is an odd integer, given IsIntegerExponent's results.
 template <class DF>
-HWY_INLINE hn::Mask<DF> IsOddExponent(DF df, hn::Mask<DF> integer, hn::Vec<hn::RebindToSigned<DF>> y_int32) {
+HWY_INLINE hn::Mask<DF> IsOddExponent(DF df, hn::Mask<DF> integer,
+                                      hn::Vec<hn::RebindToSigned<DF>> y_int32) {
   const hn::RebindToSigned<DF> di;
   const auto odd_bit = hn::Ne(hn::And(y_int32, hn::Set(di, 1)), hn::Zero(di));
   return hn::And(integer, hn::RebindMask(df, odd_bit));

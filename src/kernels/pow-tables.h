@@ -128,11 +128,13 @@ constexpr float kLogTailF[5] = {
 // (absolute error 2^-30.81 on [-0.0596, 0.0664]; M8(0) holds the low part of
 // 1/ln 2; tools/pow-coefficients.py).
 constexpr float kLogTailF8[6] = {
-    0x1.5156ap-26f, -0x1.c551d8p-3f, 0x1.ec702ap-2f, -0x1.71585cp-2f, 0x1.28ae1ep-2f, -0x1.e606d2p-3f,
+    0x1.5156ap-26f,  -0x1.c551d8p-3f, 0x1.ec702ap-2f,
+    -0x1.71585cp-2f, 0x1.28ae1ep-2f,  -0x1.e606d2p-3f,
 };
 // 2^f ~ E(f) on |f| <= 0.5002, E(0) = 1, degree 6, relative error 2^-28.3.
 constexpr float kExp2F[7] = {
-    0x1p+0f, 0x1.62e43p-1f, 0x1.ebfbdcp-3f, 0x1.c6af7ap-5f, 0x1.3b2dd6p-7f, 0x1.5f095cp-10f, 0x1.4176acp-13f,
+    0x1p+0f,        0x1.62e43p-1f,   0x1.ebfbdcp-3f,  0x1.c6af7ap-5f,
+    0x1.3b2dd6p-7f, 0x1.5f095cp-10f, 0x1.4176acp-13f,
 };
 
 }  // namespace pow_tables

@@ -103,7 +103,8 @@ HWY_NOINLINE void PowContiguousF32(pto_pow_algorithm algo, size_t n, void* dst, 
 void PowContiguousImpl(pto_dtype dtype, pto_pow_algorithm algo, size_t n, void* dst,
                        const void* base, const void* exp) {
   if (HWY_LIKELY(dtype == PTO_FLOAT32)) return PowContiguousF32(algo, n, dst, base, exp);
-  VisitDtype(dtype, [&](auto tag) { PowTyped<decltype(tag)>(algo, 1, n, dst, 0, base, 0, exp, 0); });
+  VisitDtype(dtype,
+             [&](auto tag) { PowTyped<decltype(tag)>(algo, 1, n, dst, 0, base, 0, exp, 0); });
 }
 
 }  // namespace HWY_NAMESPACE

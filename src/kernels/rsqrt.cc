@@ -35,7 +35,8 @@ template <class D, class F>
 HWY_INLINE hn::Vec<D> InDoubleLanes(D d, const F& f, hn::Vec<D> a, hn::Vec<D> b, hn::Vec<D> c) {
   const auto whole = [&f](auto df, auto va, auto vb, auto vc) {
     const hn::Rebind<double, decltype(df)> dd;
-    return DemoteToF32(dd, f(dd, hn::PromoteTo(dd, va), hn::PromoteTo(dd, vb), hn::PromoteTo(dd, vc)));
+    return DemoteToF32(dd,
+                       f(dd, hn::PromoteTo(dd, va), hn::PromoteTo(dd, vb), hn::PromoteTo(dd, vc)));
   };
 #if HWY_TARGET == HWY_SCALAR
   return whole(d, a, b, c);
@@ -44,7 +45,8 @@ HWY_INLINE hn::Vec<D> InDoubleLanes(D d, const F& f, hn::Vec<D> a, hn::Vec<D> b,
     return whole(d, a, b, c);
   } else {
     const hn::Half<D> dh;
-    return hn::Combine(d, whole(dh, hn::UpperHalf(dh, a), hn::UpperHalf(dh, b), hn::UpperHalf(dh, c)),
+    return hn::Combine(d,
+                       whole(dh, hn::UpperHalf(dh, a), hn::UpperHalf(dh, b), hn::UpperHalf(dh, c)),
                        whole(dh, hn::LowerHalf(dh, a), hn::LowerHalf(dh, b), hn::LowerHalf(dh, c)));
   }
 #endif
@@ -54,7 +56,8 @@ HWY_INLINE hn::Vec<D> InDoubleLanes(D d, const F& f, hn::Vec<D> a, hn::Vec<D> b,
 template <class D>
 HWY_NOINLINE hn::Vec<D> RsqrtViaDouble(D d, hn::Vec<D> x) {
   return InDoubleLanes(
-      d, [](auto dd, auto xd, auto, auto) { return hn::Div(hn::Set(dd, 1.0), hn::Sqrt(xd)); }, x, x, x);
+      d, [](auto dd, auto xd, auto, auto) { return hn::Div(hn::Set(dd, 1.0), hn::Sqrt(xd)); }, x, x,
+      x);
 }
 
 #if HWY_NATIVE_FMA
@@ -65,14 +68,12 @@ HWY_NOINLINE hn::Vec<D> RsqrtViaDouble(D d, hn::Vec<D> x) {
 // floats (the interval is narrower than 2^-30.8 y).
 //
 // y0 is the estimate (EstimateTo12Bits: x86-inl.h, portable-inl.h, both
-// within (1 + e)/sqrt(x), |e| <= 1.5 * 2^-12) with its low 12 bits cleared (12 significant bits; one
-// AND, no carry to handle): y0 = est (1 - t), 0 <= t < 2^-11, so
-// y0 = (1 + e)/sqrt(x) with -3.5 * 2^-12 < e <= 1.5 * 2^-12. Then
-// y0 = M 2^j, M < 2^12, j >= -74 (y0 > 2^-63), so y0^2 is exact in float32.
-// The residual r = 1 - x*y0^2 = -e (2 + e), |r| < 7 * 2^-12 = R, is rounded
-// once (the FMA; relative error <= u = 2^-24). r is 0 or above 2^-49 in size
-// (1 and x*y0^2 = X M^2 2^k, X < 2^24, are multiples of 2^k >= 2^-49), so
-// y0 r stays a normal number. Then
+// within (1 + e)/sqrt(x), |e| <= 1.5 * 2^-12) with its low 12 bits cleared (12 significant bits;
+// one AND, no carry to handle): y0 = est (1 - t), 0 <= t < 2^-11, so y0 = (1 + e)/sqrt(x) with -3.5
+// * 2^-12 < e <= 1.5 * 2^-12. Then y0 = M 2^j, M < 2^12, j >= -74 (y0 > 2^-63), so y0^2 is exact in
+// float32. The residual r = 1 - x*y0^2 = -e (2 + e), |r| < 7 * 2^-12 = R, is rounded once (the FMA;
+// relative error <= u = 2^-24). r is 0 or above 2^-49 in size (1 and x*y0^2 = X M^2 2^k, X < 2^24,
+// are multiples of 2^k >= 2^-49), so y0 r stays a normal number. Then
 //   1/sqrt(x) = y0 (1 - r)^(-1/2) = y0 + y0 r P*,
 //   P* = 1/2 + 3r/8 + 5r^2/16 + 35r^3/128 + ... (< 0.501).
 // Computed: y0r = RN(y0 r), q = RN(3/8 + 5r/16), so that y0 r P* = y0r P'
@@ -166,8 +167,9 @@ HWY_INLINE hn::Vec<D> Rsqrt(D d, hn::Vec<D> x) {
 template <typename T>
 HWY_INLINE void RsqrtTyped(size_t rows, size_t cols, T* dst, size_t dst_stride, const T* src,
                            size_t src_stride) {
-  ForEachUnaryAnyWidth(ComputeTag<T>(), rows, cols, dst, dst_stride, src, src_stride,
-                       [](auto d, const T* in, T* out) { StoreAs(d, Rsqrt(d, LoadAs(d, in)), out); });
+  ForEachUnaryAnyWidth(
+      ComputeTag<T>(), rows, cols, dst, dst_stride, src, src_stride,
+      [](auto d, const T* in, T* out) { StoreAs(d, Rsqrt(d, LoadAs(d, in)), out); });
 }
 
 void RsqrtImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,

@@ -127,12 +127,14 @@ HWY_INLINE hn::Vec<hn::RebindToFloat<DU>> F32FromBF16PairHigh(DU du, hn::Vec<DU>
   return hn::BitCast(hn::RebindToFloat<DU>(), hn::And(pairs, hn::Set(du, 0xFFFF0000u)));
 }
 template <class DF>
-HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> BF16PairFromF32(DF df, hn::Vec<DF> low, hn::Vec<DF> high) {
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> BF16PairFromF32(DF df, hn::Vec<DF> low,
+                                                             hn::Vec<DF> high) {
   const hn::RebindToUnsigned<DF> du;
   const hn::Repartition<uint16_t, DF> d16;
   // Odd 16-bit lanes from high, even ones from low (one blend on x86).
-  return hn::BitCast(du, hn::OddEven(hn::BitCast(d16, BF16RoundedHigh(df, high)),
-                                     hn::BitCast(d16, hn::ShiftRight<16>(BF16RoundedHigh(df, low)))));
+  return hn::BitCast(du,
+                     hn::OddEven(hn::BitCast(d16, BF16RoundedHigh(df, high)),
+                                 hn::BitCast(d16, hn::ShiftRight<16>(BF16RoundedHigh(df, low)))));
 }
 
 // ---------------------------------------------------------------------------
@@ -146,7 +148,8 @@ HWY_INLINE hn::Vec<hn::Rebind<float, DD>> DemoteToF32(DD dd, hn::Vec<DD> v) {
 #if HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
   // FLT_MAX + half an ulp rounds to infinity (FLT_MAX's last bit is odd).
   const auto overflow = hn::Ge(hn::Abs(v), hn::Set(dd, 0x1.ffffffp127));
-  const auto inf_sign = hn::DemoteTo(df, hn::IfThenElseZero(overflow, hn::CopySign(hn::Set(dd, 1.0), v)));
+  const auto inf_sign =
+      hn::DemoteTo(df, hn::IfThenElseZero(overflow, hn::CopySign(hn::Set(dd, 1.0), v)));
   const auto finite = hn::DemoteTo(df, hn::IfThenZeroElse(overflow, v));
   return hn::IfThenElse(hn::Eq(inf_sign, hn::Zero(df)), finite,
                         hn::Mul(inf_sign, hn::Set(df, HUGE_VALF)));
@@ -242,14 +245,16 @@ HWY_INLINE void LoadHalvesAs(D d, const T* p, hn::Vec<hn::Half<D>>* lo, hn::Vec<
 
 // 8-bit integers in 16-bit lanes (Highway has no 8-bit multiply); storing
 // keeps the low 8 bits, which is the wrapped result.
-template <class D16, typename T8, hwy::EnableIf<sizeof(T8) == 1 && sizeof(hn::TFromD<D16>) == 2>* = nullptr>
+template <class D16, typename T8,
+          hwy::EnableIf<sizeof(T8) == 1 && sizeof(hn::TFromD<D16>) == 2>* = nullptr>
 HWY_INLINE hn::Vec<D16> LoadAs(D16 d, const T8* p) {
   using Wide = hn::TFromD<D16>;
   using Narrow = std::conditional_t<hwy::IsSigned<Wide>(), int8_t, uint8_t>;
   const hn::Rebind<Narrow, D16> d8;
   return hn::PromoteTo(d, hn::LoadU(d8, reinterpret_cast<const Narrow*>(p)));
 }
-template <class D16, typename T8, hwy::EnableIf<sizeof(T8) == 1 && sizeof(hn::TFromD<D16>) == 2>* = nullptr>
+template <class D16, typename T8,
+          hwy::EnableIf<sizeof(T8) == 1 && sizeof(hn::TFromD<D16>) == 2>* = nullptr>
 HWY_INLINE void StoreAs(D16 d, hn::Vec<D16> v, T8* p) {
   (void)d;
   const hn::RebindToUnsigned<D16> du16;
@@ -382,7 +387,8 @@ HWY_INLINE void ForEachElementwise(D d, size_t rows, size_t cols, T* dst, size_t
     StoreAs(dv, op(dv, LoadAs(dv, pa), LoadAs(dv, pb)), out);
   };
   if constexpr (hwy::IsSame<T, hwy::bfloat16_t>() && HWY_TARGET != HWY_SCALAR) {
-    static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "element 2i in the low half of a 32-bit lane");
+    static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+                  "element 2i in the low half of a 32-bit lane");
     // Lanes(d16) = 2 * Lanes(d): one step of ForEachRow is a full vector of
     // storage.
     const hn::Repartition<uint16_t, D> d16;

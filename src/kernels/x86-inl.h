@@ -53,7 +53,8 @@ HWY_INLINE hn::Vec<D> Lookup4(D d, const hn::TFromD<D>* table,
                               hn::Vec<hn::RebindToUnsigned<D>> idx) {
   const hn::Repartition<double, D> dd;
 #if HWY_TARGET <= HWY_AVX3
-  return hn::BitCast(d, hn::Vec<decltype(dd)>{_mm512_permutexvar_pd(idx.raw, _mm512_loadu_pd(table))});
+  return hn::BitCast(d,
+                     hn::Vec<decltype(dd)>{_mm512_permutexvar_pd(idx.raw, _mm512_loadu_pd(table))});
 #else
   const __m256 words = _mm256_loadu_ps(reinterpret_cast<const float*>(table));
   return hn::BitCast(
@@ -109,9 +110,11 @@ template <class DD>
 HWY_INLINE hn::Vec<DD> ClampExponent(DD dd, hn::Vec<DD> t) {
   (void)dd;
 #if HWY_TARGET <= HWY_AVX3
-  return hn::Vec<DD>{_mm512_min_pd(_mm512_max_pd(t.raw, _mm512_set1_pd(-200.0)), _mm512_set1_pd(200.0))};
+  return hn::Vec<DD>{
+      _mm512_min_pd(_mm512_max_pd(t.raw, _mm512_set1_pd(-200.0)), _mm512_set1_pd(200.0))};
 #else
-  return hn::Vec<DD>{_mm256_min_pd(_mm256_max_pd(t.raw, _mm256_set1_pd(-200.0)), _mm256_set1_pd(200.0))};
+  return hn::Vec<DD>{
+      _mm256_min_pd(_mm256_max_pd(t.raw, _mm256_set1_pd(-200.0)), _mm256_set1_pd(200.0))};
 #endif
 }
 

@@ -414,8 +414,9 @@ void Compiler::ParseTassign(const Token& op, const std::vector<Token>& results) 
 void Compiler::ParseScalarAccess(const Token& op, const std::vector<Token>& results) {
   const bool load = op.text == "pto.load_scalar";
   if (results.size() != (load ? 1u : 0u))
-    return (void)Error(op.loc, std::string(op.text) + " defines " + (load ? "1 result" : "no result") +
-                                   ", not " + std::to_string(results.size()));
+    return (void)Error(op.loc, std::string(op.text) + " defines " +
+                                   (load ? "1 result" : "no result") + ", not " +
+                                   std::to_string(results.size()));
   Token value_name, ptr_name, index_name;
   Value value, ptr, index;
   if (!load && (!ExpectValueName(&value_name) || !UseValue(value_name, &value) || !Expect(',')))

@@ -64,8 +64,9 @@ bool Compiler::TakeScalarOperand(const ops::OpDescriptor& desc, std::vector<Toke
                                  std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
                                  Instr* scalar) {
   const size_t at = desc.source_count;
-  if (names->size() <= at) return Error(tok_.loc, std::string(desc.mnemonic) + " takes a scalar after " +
-                                                      std::to_string(at) + " tile operand(s)");
+  if (names->size() <= at)
+    return Error(tok_.loc, std::string(desc.mnemonic) + " takes a scalar after " +
+                               std::to_string(at) + " tile operand(s)");
   const Token name = (*names)[at];
   const Value* v = Lookup(name.text);
   if (v == nullptr) return Error(name.loc, "%" + std::string(name.text) + " is not defined");

@@ -21,7 +21,7 @@ extern "C" {
 #include <cmocka.h>
 }
 
-#include "kernels/pow-tables.h"
+#include "pow-tables.h"
 
 namespace {
 
