@@ -146,7 +146,34 @@ def cases(n):
             ("np.add(a, b, out=o)", "np.add(p, q, out=o)", False),
         ]),
     ]
+    # The 0.4 families' rows that numpy spells as one ufunc call.
+    for name, libpto_args, numpy_stmt in FAMILY_ROWS:
+        ns[name] = getattr(pto, name)
+        ops.append((name, [("libpto", f"{name}(D, {libpto_args})", True),
+                           (numpy_stmt, numpy_stmt, False)]))
     return ops, ns
+
+
+# (operation, its libpto operands after D, numpy's spelling with out=o).
+FAMILY_ROWS = [
+    ("tadd", "T_p, T_q", "np.add(p, q, out=o)"),
+    ("tsub", "T_p, T_q", "np.subtract(p, q, out=o)"),
+    ("tmul", "T_p, T_q", "np.multiply(p, q, out=o)"),
+    ("tdiv", "T_num, T_q", "np.divide(num, q, out=o)"),
+    ("tmax", "T_p, T_q", "np.maximum(p, q, out=o)"),
+    ("tmin", "T_p, T_q", "np.minimum(p, q, out=o)"),
+    ("tabs", "T_x", "np.abs(x, out=o)"),
+    ("tneg", "T_x", "np.negative(x, out=o)"),
+    ("trelu", "T_x", "np.maximum(x, 0, out=o)"),
+    ("tsqrt", "T_rsq", "np.sqrt(rsq, out=o)"),
+    ("trecip", "T_num", "np.reciprocal(num, out=o)"),
+    ("texp", "T_x", "np.exp(x, out=o)"),
+    ("tlog", "T_rsq", "np.log(rsq, out=o)"),
+    ("tadds", "T_p, 2.5", "np.add(p, np.float32(2.5), out=o)"),
+    ("tmuls", "T_p, 2.5", "np.multiply(p, np.float32(2.5), out=o)"),
+    ("tdivs", "T_p, 2.5", "np.divide(p, np.float32(2.5), out=o)"),
+    ("tmaxs", "T_p, 2.5", "np.maximum(p, np.float32(2.5), out=o)"),
+]
 
 
 def check_prelu(ns):
@@ -164,12 +191,25 @@ def check_prelu(ns):
             raise SystemExit(f"vs_numpy: numpy PReLU '{label}' differs from tprelu")
 
 
+def check_family(ns):
+    """The exact rows give numpy's results (IEEE operations both; == : -0 and 0
+    alike). texp and tlog are not compared: numpy's are not correctly rounded."""
+    for name, _, numpy_stmt in FAMILY_ROWS:
+        if name in ("texp", "tlog"):
+            continue
+        exec(f"{name}(D, {dict((r[0], r[1]) for r in FAMILY_ROWS)[name]})", ns)
+        exec(numpy_stmt, ns)
+        if not np.array_equal(ns["D"].numpy(), ns["o"]):
+            raise SystemExit(f"vs_numpy: {name} differs from {numpy_stmt}")
+
+
 def time_all(shapes, rounds, sample_ms):
     """{(n, op, label): [ns per element per sample]}"""
     plans = []
     for n in shapes:
         ops, ns = cases(n)
         check_prelu(ns)
+        check_family(ns)
         for op, cands in ops:
             for label, stmt, _ in cands:
                 t = timeit.Timer(stmt, globals=ns)
