@@ -1,16 +1,15 @@
 #!/bin/sh
-# Writes libpto0's symbols file (dpkg-gensymbols format) from the list of
-# exported functions the hardening suite holds libpto.so to
-# (tests/hardening/exported-symbols.txt), so the package follows the list
-# as it grows. A function in the 0.2 ABI baseline (tests/abi) dates from
+# Writes libpto0's symbols file (dpkg-gensymbols format) from the functions
+# include/pto_c.h declares, which libpto.so exports exactly (the hardening
+# suite checks it), so the package follows the header as it grows. A function in the 0.2 ABI baseline (tests/abi) dates from
 # 0.2.0, the first version this file describes; any other from VERSION, the
 # package's upstream version. pto.map exports unversioned symbols: @Base.
-#   debian/gen-symbols.sh EXPORTED_SYMBOLS ABI_BASELINE VERSION
+#   debian/gen-symbols.sh HEADER ABI_BASELINE VERSION
 set -eu
-symbols=$1 baseline=$2 version=$3
+header=$1 baseline=$2 version=$3
 echo "libpto.so.0 libpto0 #MINVER#"
 echo "* Build-Depends-Package: libpto-dev"
-grep -v -e '^#' -e '^$' "$symbols" | sort -u | while read -r name; do
+sh tests/hardening/declared-functions.sh "$header" | while read -r name; do
   if grep -q "<elf-symbol name='$name'" "$baseline"; then
     echo " $name@Base 0.2.0"
   else

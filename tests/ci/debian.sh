@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian packages (debian/) as a C user gets them: built from a clean
 # clone with `dpkg-buildpackage -b -us -uc` (debhelper's meson build; the
-# symbols file generated from tests/hardening/exported-symbols.txt, checked
+# symbols file generated from the functions include/pto_c.h declares, checked
 # strictly against the library), checked with lintian (errors fail, warnings
 # are printed), installed with `apt-get install ./*.deb`, and used:
 # examples/quickstart.c compiled with `pkg-config pto` alone and run, the

@@ -2,7 +2,7 @@
 # The published jar (bindings/publish-local.sh OUTDIR) carries working natives
 # for linux-x86_64 and linux-aarch64:
 #  - each platform's directory holds ELF libraries of its machine, libpto.so.0
-#    exporting exactly tests/hardening/exported-symbols.txt;
+#    exporting exactly the functions include/pto_c.h declares;
 #  - examples/java/Quickstart.java, compiled once, runs on the host's JVM and
 #    on Debian's arm64 JRE (openjdk-17-jre-headless:arm64, multiarch) under
 #    qemu-aarch64, each loading its own natives from the jar.
@@ -29,12 +29,13 @@ for platform_machine in linux-x86_64:X86-64 linux-aarch64:AArch64; do
     case "$got" in *"$machine"*) ;; *) echo "$platform/$lib is for '$got', not $machine"; exit 1 ;; esac
   done
   exported=$(nm -D --defined-only "$dir/libpto.so.0" | awk '{print $NF}' | sed 's/@.*//' | sort -u)
-  if [ "$exported" != "$(sort -u "$root/tests/hardening/exported-symbols.txt")" ]; then
-    echo "$platform/libpto.so.0 exports differ from tests/hardening/exported-symbols.txt (< exported, > listed):"
-    diff <(echo "$exported") <(sort -u "$root/tests/hardening/exported-symbols.txt") || true
+  declared=$(sh "$root/tests/hardening/declared-functions.sh" "$root/include/pto_c.h")
+  if [ "$exported" != "$declared" ]; then
+    echo "$platform/libpto.so.0 exports differ from the functions pto_c.h declares (< exported, > declared):"
+    diff <(echo "$exported") <(echo "$declared") || true
     exit 1
   fi
-  echo "$platform: ELF $machine, libpto.so.0 exports the $(echo "$exported" | wc -l) listed functions"
+  echo "$platform: ELF $machine, libpto.so.0 exports the $(echo "$exported" | wc -l) declared functions"
 done
 
 echo "--- Quickstart on the host JVM and on the arm64 JRE under qemu-aarch64"

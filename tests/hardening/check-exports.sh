@@ -12,7 +12,7 @@ status=0
 # Every dynamic symbol the library defines (functions, data, anything).
 exported=$(nm -D --defined-only "$lib" | awk '{print $NF}' | sed 's/@.*//' | sort -u)
 # Every function the header declares with PTO_API.
-declared=$(grep -o '^PTO_API[^(]*(' "$header" | sed -E 's/.*[ *]([a-z0-9_]+)\($/\1/' | sort -u)
+declared=$(sh "$(dirname "$0")/declared-functions.sh" "$header")
 listed=$(sort -u "$expected")
 
 if [ "$exported" != "$declared" ]; then
