@@ -161,6 +161,7 @@ static void *check_with_mpfr(void *p) {
         const uint32_t want = mpfr_rounded(j->set->op, j->set->dt, j->set->in[i]);
         if (!same_result(j->set->dt, want, j->got[i]) && j->wrong++ == 0) j->first_wrong = j->set->in[i];
     }
+    mpfr_free_cache(); /* this thread's cached constants (log 2, ...) */
     return NULL;
 }
 
