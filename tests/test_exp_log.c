@@ -134,6 +134,13 @@ static input_set make_inputs(op_id op, pto_dtype dt, size_t n) {
     }
     s.in = malloc((n + BOUNDARY_MAX) * sizeof *s.in);
     s.n = boundary_inputs(op, s.in);
+    if (under_emulation()) { /* every 64th input around each boundary, and the specials */
+        const size_t specials = 16 < s.n ? 16 : s.n;
+        size_t kept = 0;
+        for (size_t i = 0; i + specials < s.n; i += 64) s.in[kept++] = s.in[i];
+        memmove(s.in + kept, s.in + s.n - specials, specials * sizeof *s.in);
+        s.n = kept + specials;
+    }
     rng r = {0xE1 + (uint64_t)op};
     for (size_t k = 0; k < n; ++k) {
         /* Half uniform bit patterns, half values where e^x or ln x is finite
@@ -208,6 +215,13 @@ static void sweep_body(void *ctx, size_t target_index, const char *target) {
 
 static void test_against_mpfr(void **state) {
     (void)state;
+    if (under_emulation()) {
+        /* MPFR and the sweeps take many minutes per target under qemu-user
+         * and valgrind; texp/tlog run there in test_ops and test_identity. */
+        print_message("[exp_log] the MPFR comparison: not run under emulation (minutes per "
+                      "target); test_ops and test_identity cover texp/tlog there\n");
+        skip();
+    }
     sweep_sizes z = {1u << 16, 1u << 16, 1u << 16, 1u << 16};
     if (g_long) z = (sweep_sizes){1u << 16, 1u << 24, 1u << 16, 1u << 20};
     if (under_emulation()) z = (sweep_sizes){1u << 12, 1u << 12, 1u << 12, 1u << 12};
