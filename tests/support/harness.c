@@ -164,16 +164,9 @@ uint32_t op_reference(op_id op, pto_dtype dt, uint32_t a, uint32_t b) {
     case OP_TPRELU: return ref_prelu(dt, a, b);
     case OP_TCOLEXPANDDIV: return ref_div(dt, a, b);
     case OP_TPARTADD: return ref_add(dt, a, b);
-#define PTO_REFERENCE_CASE_Special(UPPER, mnemonic)
-#define PTO_REFERENCE_CASE_Unary(UPPER, mnemonic) PTO_REFERENCE_CASE_Binary(UPPER, mnemonic)
-#define PTO_REFERENCE_CASE_Scalar(UPPER, mnemonic) PTO_REFERENCE_CASE_Binary(UPPER, mnemonic)
-#define PTO_REFERENCE_CASE_Binary(UPPER, mnemonic) \
-    case OP_##UPPER: return ref_##mnemonic(dt, a, b);
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_REFERENCE_CASE_##Fam(UPPER, mnemonic)
-#include "../../src/operations.def"
-#undef PTO_OPERATION
+    default: /* a family row: its ref_<mnemonic>, from the table in operations.c */
+        return op_binary_reference(op)(dt, a, b);
     }
-    return 0;
 }
 
 uint64_t op_tolerance(op_id op, pto_dtype dt, pto_pow_algorithm algo, uint32_t reference) {
