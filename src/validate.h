@@ -151,10 +151,19 @@ class Validator {
   }
   // A custom rule: fails with `status` and the printf-style sentence when
   // `holds` is false.
-  template <typename... Args>
+  template <typename First, typename... Rest>
   PTO_CHECK_INLINE
-  Validator& Require(bool holds, pto_status status, const char* format, Args... args) {
-    if (ok() && !holds) status_ = validation::FailFormatted(function_, status, format, args...);
+  Validator& Require(bool holds, pto_status status, const char* format, First first,
+                     Rest... rest) {
+    if (ok() && !holds)
+      status_ = validation::FailFormatted(function_, status, format, first, rest...);
+    return *this;
+  }
+  // A custom rule whose sentence has no arguments: it is printed as given, so
+  // a '%' in it is never read as a conversion.
+  PTO_CHECK_INLINE
+  Validator& Require(bool holds, pto_status status, const char* sentence) {
+    if (ok() && !holds) status_ = validation::FailFormatted(function_, status, "%s", sentence);
     return *this;
   }
 
