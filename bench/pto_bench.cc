@@ -485,13 +485,16 @@ void WithCalls(const Case& c, Operands& o, const Fn& fn) {
       fn(lib, scalar);
       break;
     }
-    default: {  // the Binary and Unary families; the scalar loop is the tests' reference
+    default: {  // the other families; the scalar loop is the tests' reference
       const op_binary_call call = op_binary_function(c.op);
       const op_element_reference ref = op_binary_reference(c.op);
+      // A Scalar or Fill row's scalar is src1(0, 0) (op_binary_function).
+      const op_family family = op_row(c.op)->family;
+      const size_t b_step = family == OP_FAMILY_SCALAR || family == OP_FAMILY_FILL ? 0 : 1;
       auto lib = [=] { return call(dst, src0, src1); };
       auto scalar = [=] {
         for (size_t i = 0; i < n; ++i)
-          ref_store(t, out, i, ref(t, ref_load(t, in0, i), ref_load(t, in1, i)));
+          ref_store(t, out, i, ref(t, ref_load(t, in0, i), ref_load(t, in1, i * b_step)));
       };
       fn(lib, scalar);
       break;

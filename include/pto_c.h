@@ -576,6 +576,14 @@ PTO_API pto_status pto_tmins(pto_tile *dst, const pto_tile *src, double scalar);
  * profile. */
 PTO_API pto_status pto_tlrelu(pto_tile *dst, const pto_tile *src, double scalar);
 
+/* dst = scalar in every element of dst's valid region (TEXPANDS); elements
+ * outside it are not written. Rules, in order: dst not NULL
+ * (PTO_ERR_NULL_ARGUMENT); its dtype accepted under the calling thread's
+ * profile (PTO_ERR_UNSUPPORTED_DTYPE); the scalar a value of the dtype, as
+ * above (PTO_ERR_INVALID_ARGUMENT). The scalar's conversion is the one
+ * rounding. HOST, A2A3 and A5: all nine dtypes. */
+PTO_API pto_status pto_texpands(pto_tile *dst, double scalar);
+
 /* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */
 /* ------------------------------------------------------------------------ */

@@ -433,6 +433,30 @@ void RunScalar(const Operands& o, ScalarKernel kernel, ScalarContiguousKernel co
   kernel(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0), value);
 }
 
+// ---- the Fill family -----------------------------------------------------
+
+// dst = scalar over dst's valid region: dst of an accepted dtype, the scalar
+// a value of it.
+pto_status CheckFill(const Operands& o, pto_profile profile, OpDtypes rule,
+                     const char* c_function) {
+  pto_tile* dst = o.dst;
+  Validator v(c_function);
+  v.NotNull("dst", dst);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(rule, profile, "dst", dst);
+  if (!v.ok()) return v.status();
+  v.Require(ScalarIsValueOf(dst->dtype, o.scalar), PTO_ERR_INVALID_ARGUMENT,
+            "scalar %.17g is not a value of dst dtype %s (an integer in its range)", o.scalar,
+            DtypeName(dst->dtype));
+  return v.status();
+}
+
+// A Fill row's kernel is a Scalar one whose functor ignores its source: dst
+// stands in for it, so no element outside dst's valid region is touched.
+void RunFill(const Operands& o, ScalarKernel kernel, ScalarContiguousKernel contiguous) {
+  RunScalar(Operands{o.dst, o.dst, nullptr, nullptr, 0, o.scalar}, kernel, contiguous);
+}
+
 // CheckCamel and RunCamel of every row outside the Special family.
 #define PTO_FAMILY_FUNCTIONS(Camel, check, run)                                        \
   pto_status Check##Camel(const Operands& o, pto_profile profile) { return check; }    \
@@ -444,6 +468,9 @@ void RunScalar(const Operands& o, ScalarKernel kernel, ScalarContiguousKernel co
 #define PTO_FAMILY_FUNCTIONS_Scalar(Camel, mnemonic)                                   \
   PTO_FAMILY_FUNCTIONS(Camel, CheckScalar(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
                        RunScalar(o, kernels::Camel, kernels::Camel##Contiguous))
+#define PTO_FAMILY_FUNCTIONS_Fill(Camel, mnemonic)                                     \
+  PTO_FAMILY_FUNCTIONS(Camel, CheckFill(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
+                       RunFill(o, kernels::Camel, kernels::Camel##Contiguous))
 #define PTO_FAMILY_FUNCTIONS_Unary(Camel, mnemonic)                                    \
   PTO_FAMILY_FUNCTIONS(Camel, CheckUnary<OpId::k##Camel>(o, profile, "pto_" #mnemonic), \
                        RunUnary(o, kernels::Camel, kernels::Camel##Contiguous))
@@ -455,8 +482,9 @@ void RunScalar(const Operands& o, ScalarKernel kernel, ScalarContiguousKernel co
 }  // namespace
 
 // The table, row by row from operations.def.
-#define PTO_SOURCE1_NAME_1(name) nullptr
-#define PTO_SOURCE1_NAME_2(name) name
+#define PTO_SOURCE_NAMES_0(s0, s1) {nullptr, nullptr}
+#define PTO_SOURCE_NAMES_1(s0, s1) {s0, nullptr}
+#define PTO_SOURCE_NAMES_2(s0, s1) {s0, s1}
 constexpr OpDescriptor kOps[kOpCount] = {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, host, a2a3, a5, summary) \
   {OpId::k##Camel,                                                                               \
@@ -465,7 +493,7 @@ constexpr OpDescriptor kOps[kOpCount] = {
    "pto_" #mnemonic,                                                                             \
    summary,                                                                                      \
    n,                                                                                            \
-   {#s0, PTO_SOURCE1_NAME_##n(#s1)},                                                             \
+   PTO_SOURCE_NAMES_##n(#s0, #s1),                                                               \
    TmpRole::k##Tmp,                                                                              \
    AttrKind::k##Attr,                                                                            \
    AttrValueCount(AttrKind::k##Attr),                                                            \
@@ -474,8 +502,9 @@ constexpr OpDescriptor kOps[kOpCount] = {
 #include "operations.def"
 #undef PTO_OPERATION
 };
-#undef PTO_SOURCE1_NAME_1
-#undef PTO_SOURCE1_NAME_2
+#undef PTO_SOURCE_NAMES_0
+#undef PTO_SOURCE_NAMES_1
+#undef PTO_SOURCE_NAMES_2
 
 // The table is indexed by OpId: row i must describe operation i, under the
 // mnemonic operations.def gives it.
@@ -550,23 +579,24 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   constexpr uint32_t dtypes = HostDtypes(kId);
   const pto_tile* dst = o.dst;
-  const pto_tile* src1 = op.source_count == 2 ? o.src1 : o.src0;
-  const pto_tile* tmp = op.tmp == TmpRole::kRequired ? o.tmp : o.src0;
-  if (profile != PTO_PROFILE_HOST || dst == nullptr || o.src0 == nullptr || src1 == nullptr ||
+  const pto_tile* src0 = op.source_count == 0 ? o.dst : o.src0;
+  const pto_tile* src1 = op.source_count == 2 ? o.src1 : src0;
+  const pto_tile* tmp = op.tmp == TmpRole::kRequired ? o.tmp : src0;
+  if (profile != PTO_PROFILE_HOST || dst == nullptr || src0 == nullptr || src1 == nullptr ||
       tmp == nullptr)
     return false;
   if (op.tmp == TmpRole::kOptional && o.tmp != nullptr) return false;
-  if (op.tmp == TmpRole::kRequired && (tmp == dst || tmp == o.src0 || tmp == src1)) return false;
+  if (op.tmp == TmpRole::kRequired && (tmp == dst || tmp == src0 || tmp == src1)) return false;
   if (op.attr_count != 0 && static_cast<unsigned>(o.attr) >= static_cast<unsigned>(op.attr_count))
     return false;
   if (op.attr == AttrKind::kScalar && !ScalarIsValueOf(dst->dtype, o.scalar)) return false;
   const pto_dtype dtype = dst->dtype;
   const uint64_t region = ValidRegionKey(dst);
-  return (dtypes & DtypeBit(dtype)) != 0 && o.src0->dtype == dtype && src1->dtype == dtype &&
-         tmp->dtype == dtype && ValidRegionKey(o.src0) == region &&
+  return (dtypes & DtypeBit(dtype)) != 0 && src0->dtype == dtype && src1->dtype == dtype &&
+         tmp->dtype == dtype && ValidRegionKey(src0) == region &&
          ValidRegionKey(src1) == region && ValidRegionKey(tmp) == region &&
          static_cast<uint32_t>(region) != 0 && (region >> 32) != 0 &&
-         (reinterpret_cast<uintptr_t>(dst->buffer) | reinterpret_cast<uintptr_t>(o.src0->buffer) |
+         (reinterpret_cast<uintptr_t>(dst->buffer) | reinterpret_cast<uintptr_t>(src0->buffer) |
           reinterpret_cast<uintptr_t>(src1->buffer) | reinterpret_cast<uintptr_t>(tmp->buffer)) ==
              0;
 }
@@ -610,8 +640,10 @@ using pto::ops::Operands;
 
 // The C functions, their parameters from each row's roles: dst, the
 // sources, tmp where the row has one, the attribute's argument.
-#define PTO_SOURCE_PARAMS_1(s0, s1) const pto_tile* s0
-#define PTO_SOURCE_PARAMS_2(s0, s1) const pto_tile *s0, const pto_tile *s1
+#define PTO_SOURCE_PARAMS_0(s0, s1)
+#define PTO_SOURCE_PARAMS_1(s0, s1) , const pto_tile* s0
+#define PTO_SOURCE_PARAMS_2(s0, s1) , const pto_tile *s0, const pto_tile *s1
+#define PTO_SOURCE_ARGS_0(s0, s1) nullptr, nullptr
 #define PTO_SOURCE_ARGS_1(s0, s1) s0, nullptr
 #define PTO_SOURCE_ARGS_2(s0, s1) s0, s1
 #define PTO_TMP_PARAM_None
@@ -632,7 +664,7 @@ using pto::ops::Operands;
 extern "C" {
 
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, ...)                \
-  pto_status pto_##mnemonic(pto_tile* dst, PTO_SOURCE_PARAMS_##n(s0, s1) PTO_TMP_PARAM_##Tmp \
+  pto_status pto_##mnemonic(pto_tile* dst PTO_SOURCE_PARAMS_##n(s0, s1) PTO_TMP_PARAM_##Tmp  \
                                                PTO_ATTR_PARAM_##Attr) {                      \
     return Call<pto::ops::OpId::k##Camel>(Operands{dst, PTO_SOURCE_ARGS_##n(s0, s1),         \
                                                    PTO_TMP_ARG_##Tmp, PTO_ATTR_ARG_##Attr});  \

@@ -45,6 +45,7 @@ enum class Family : uint8_t {
   kBinary,   // elementwise dst = f(src0, src1): the family's rules and kernels
   kUnary,    // elementwise dst = f(src): the family's rules and kernels
   kScalar,   // elementwise dst = f(src, scalar): the family's rules and kernels
+  kFill,     // dst = scalar over dst's valid region (no source): a Scalar kernel
 };
 
 // How the C function treats tmp.
@@ -71,7 +72,7 @@ struct OpDescriptor {
   const char* mnemonic;    // "tpow": PTO assembly spells it `tpow` or `pto.tpow`
   const char* c_function;  // "pto_tpow": names every refusal
   const char* summary;     // operations.def's one line
-  uint8_t source_count;    // 1 or 2
+  uint8_t source_count;    // 0, 1 or 2
   const char* source_names[2];
   TmpRole tmp;
   AttrKind attr;

@@ -40,6 +40,18 @@ static pto_tile *source_tile(const op_run *run, pto_tile *dst, int operand, rng 
     return t;
 }
 
+/* Scalar and Fill rows take their scalar from src1(0, 0) (op_call): a 1x1
+ * tile of a random value of the dtype. */
+static bool takes_scalar(op_id op) {
+    return op_row(op)->family == OP_FAMILY_SCALAR || op_row(op)->family == OP_FAMILY_FILL;
+}
+
+static pto_tile *scalar_tile(const op_run *run, rng *r) {
+    pto_tile *t = tile_new(run->dt, 1, 1, 1, 1);
+    tile_fill(t, r, GEN_ANY);
+    return t;
+}
+
 /* Element (i, j) of a source from its snapshot; 0 outside its tile (tpartadd
  * sources may be smaller than dst). */
 static uint32_t source_at(const pto_tile *t, const uint32_t *snapshot, size_t i, size_t j) {
@@ -52,7 +64,9 @@ static uint32_t source_at(const pto_tile *t, const uint32_t *snapshot, size_t i,
 static uint32_t expected_at(const op_run *run, const pto_tile *src0, const uint32_t *s0,
                             const pto_tile *src1, const uint32_t *s1, size_t i, size_t j) {
     const uint32_t a = source_at(src0, s0, i, j);
-    const uint32_t b = run->op == OP_TCOLEXPANDDIV ? source_at(src1, s1, 0, j) : source_at(src1, s1, i, j);
+    const uint32_t b = run->op == OP_TCOLEXPANDDIV ? source_at(src1, s1, 0, j)
+                       : takes_scalar(run->op)     ? source_at(src1, s1, 0, 0)
+                                                   : source_at(src1, s1, i, j);
     if (run->op != OP_TPARTADD) return op_reference(run->op, run->dt, a, b);
     const bool in0 = i < pto_tile_valid_rows(src0) && j < pto_tile_valid_cols(src0);
     const bool in1 = i < pto_tile_valid_rows(src1) && j < pto_tile_valid_cols(src1);
@@ -65,7 +79,9 @@ static void report_mismatch(const op_run *run, size_t i, size_t j, const pto_til
                             const uint32_t *s0, const pto_tile *src1, const uint32_t *s1,
                             uint32_t expected, uint32_t got, bool inside) {
     const uint32_t a = source_at(src0, s0, i, j);
-    const uint32_t b = run->op == OP_TCOLEXPANDDIV ? source_at(src1, s1, 0, j) : source_at(src1, s1, i, j);
+    const uint32_t b = run->op == OP_TCOLEXPANDDIV ? source_at(src1, s1, 0, j)
+                       : takes_scalar(run->op)     ? source_at(src1, s1, 0, 0)
+                                                   : source_at(src1, s1, i, j);
     fail_msg("%s %s algo %d target %s dst %ux%u valid %ux%u alias %d: (%zu,%zu) %s: "
              "a=0x%x (%.9g) b=0x%x (%.9g) expected 0x%x (%.9g) got 0x%x (%.9g)",
              op_name(run->op), pto_dtype_string(run->dt), (int)run->algo, run->target, run->rows,
@@ -79,7 +95,9 @@ static void run_op(const op_run *run, rng *r) {
     pto_tile *dst = tile_new(run->dt, run->rows, run->cols, run->vr, run->vc);
     tile_fill(dst, r, run->alias == ALIAS_SRC1 ? input_kind(run->op, 1) : input_kind(run->op, 0));
     pto_tile *src0 = source_tile(run, dst, 0, r);
-    pto_tile *src1 = op_row(run->op)->source_count == 1 ? NULL : source_tile(run, dst, 1, r);
+    pto_tile *src1 = takes_scalar(run->op) ? scalar_tile(run, r)
+                     : op_row(run->op)->source_count == 2 ? source_tile(run, dst, 1, r)
+                                                          : NULL;
     pto_tile *tmp = NULL;
     if (run->op == OP_TPOW || (run->op == OP_TPRELU && run->alias == ALIAS_NONE)) {
         tmp = tile_new(run->dt, run->rows + 1, run->cols + 2, run->vr, run->vc);
@@ -159,7 +177,7 @@ static op_run elementwise_run(op_id op, pto_dtype dt, pto_pow_algorithm algo, co
         run.vr1 = 1 + s->pad_r / 2;
         run.vc1 = s->vc + s->pad_c / 2;
     }
-    if (op_row(op)->source_count == 1 && s->alias != ALIAS_NONE) run.alias = ALIAS_SRC0;
+    if (op_row(op)->source_count < 2 && s->alias != ALIAS_NONE) run.alias = ALIAS_SRC0;
     return run;
 }
 

@@ -584,7 +584,8 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
             } else if (c->op == OP_TPARTADD) {
                 if (i >= c->part_r || j >= c->part_c) continue;
                 want = ref_add(c->dt, a, in1[i * c->cols + j]);
-            } else if (op_row(c->op)->family == OP_FAMILY_SCALAR) { /* src1(0,0) is the scalar */
+            } else if (op_row(c->op)->family == OP_FAMILY_SCALAR ||
+                       op_row(c->op)->family == OP_FAMILY_FILL) { /* src1(0,0) is the scalar */
                 want = op_reference(c->op, c->dt, a, in1[0]);
             } else {
                 want = op_reference(c->op, c->dt, a, in1[i * c->cols + j]);

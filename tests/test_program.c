@@ -89,7 +89,8 @@ static void write_text(char *text, size_t n, const op_case *c, text_form form) {
     /* A Scalar row's scalar: %c, the value the C call takes (src1's element
      * (0, 0)), as a constant of the element's float type (its bits) or an
      * i64. */
-    const bool scalar = op_row(c->op)->family == OP_FAMILY_SCALAR;
+    const bool scalar = op_row(c->op)->family == OP_FAMILY_SCALAR || op_row(c->op)->family == OP_FAMILY_FILL;
+    const bool one = source_count(c->op) >= 1; /* a Fill row has no source */
     char constant[96] = "", scalar_type[8] = "";
     if (scalar) {
         const uint32_t bits = c->scalar_bits;
@@ -104,15 +105,15 @@ static void write_text(char *text, size_t n, const op_case *c, text_form form) {
         }
     }
     char operands[64], types[320];
-    snprintf(operands, sizeof operands, "%%s0%s%s%s", two ? ", %s1" : "", scalar ? ", %c" : "",
-             c->with_tmp ? ", %tmp" : "");
-    snprintf(types, sizeof types, "%s%s%s%s%s%s%s", t0, two ? ", " : "", two ? t1 : "",
-             scalar ? ", " : "", scalar_type, c->with_tmp ? ", " : "", c->with_tmp ? tt : "");
+    snprintf(operands, sizeof operands, "%s%s%s%s", one ? "%s0" : "", two ? ", %s1" : "",
+             scalar ? (one ? ", %c" : "%c") : "", c->with_tmp ? ", %tmp" : "");
+    snprintf(types, sizeof types, "%s%s%s%s%s%s%s", one ? t0 : "", two ? ", " : "", two ? t1 : "",
+             scalar && one ? ", " : "", scalar_type, c->with_tmp ? ", " : "", c->with_tmp ? tt : "");
     size_t used = (size_t)snprintf(text, n, "%s", constant);
     if (form == FORM_MANUAL) {
         /* TASSIGN as on the pages: the operands 0x1000 apart, dst after them. */
-        used += (size_t)snprintf(text + used, n - used,
-                                 "# Manual mode\npto.tassign %%s0, @tile(0x%x)\n", 0x1000);
+        used += (size_t)snprintf(text + used, n - used, "# Manual mode\n");
+        if (one) used += (size_t)snprintf(text + used, n - used, "pto.tassign %%s0, @tile(0x%x)\n", 0x1000);
         if (two) used += (size_t)snprintf(text + used, n - used, "pto.tassign %%s1, @tile(0x%x)\n", 0x2000);
         if (c->with_tmp) used += (size_t)snprintf(text + used, n - used, "pto.tassign %%tmp, @tile(0x%x)\n", 0x3000);
         used += (size_t)snprintf(text + used, n - used, "pto.tassign %%dst, @tile(0x%x)\n", 0x4000);
@@ -200,7 +201,7 @@ static void check_case(const op_case *c, text_form form, pto_profile profile, rn
         assert_int_equal(pto_program_profile(p), profile);
         pto_args *a = NULL;
         assert_int_equal(pto_args_create(p, &a), PTO_OK);
-        assert_int_equal(pto_args_set_tile(a, param(p, "s0"), s0), PTO_OK);
+        if (source_count(c->op) >= 1) assert_int_equal(pto_args_set_tile(a, param(p, "s0"), s0), PTO_OK);
         if (source_count(c->op) == 2) assert_int_equal(pto_args_set_tile(a, param(p, "%s1"), s1), PTO_OK);
         assert_int_equal(pto_args_set_tile(a, param(p, "dst"), got), PTO_OK);
         assert_int_equal(pto_program_run(p, a), PTO_OK);

@@ -4,6 +4,7 @@
  * rules that are stricter than the C API. Every case is written here. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -274,6 +275,46 @@ static void test_scalars(void **state) {
     pto_program_destroy(p);
 }
 
+/* texpands in the pages' spellings: the scalar alone, `: f32 -> T` (SSA)
+ * and `: f32, T` (synchronous); the valid region filled. The result is a
+ * tile the snippet only writes: it starts zero-filled and is copied back
+ * whole (pto_program_run). */
+static void test_texpands_spellings(void **state) {
+    (void)state;
+    static const char *const texts[] = {
+        "%c = arith.constant -2.5 : f32\n"
+        "%dst = pto.texpands %c : f32 -> !pto.tile<4x8xf32, valid=3x5>\n",
+        "%c = arith.constant -2.5 : f32\n"
+        "%dst = texpands %c : f32, !pto.tile<4x8xf32, valid=3x5>\n",
+    };
+    for (size_t k = 0; k < sizeof texts / sizeof texts[0]; ++k) {
+        pto_program *p = build(texts[k], NULL);
+        pto_tile *t = NULL;
+        assert_int_equal(pto_tile_create(PTO_FLOAT32, 4, 8, &t), PTO_OK);
+        assert_int_equal(pto_tile_set_valid(t, 3, 5), PTO_OK);
+        float *data = pto_tile_data(t);
+        for (int i = 0; i < 32; ++i) data[i] = (float)i;
+        pto_args *a = NULL;
+        size_t index = 0;
+        assert_int_equal(pto_args_create(p, &a), PTO_OK);
+        assert_int_equal(pto_program_param_find(p, "dst", &index), PTO_OK);
+        assert_int_equal(pto_args_set_tile(a, index, t), PTO_OK);
+        assert_int_equal(pto_program_run(p, a), PTO_OK);
+        for (int i = 0; i < 32; ++i) {
+            const bool inside = i / 8 < 3 && i % 8 < 5;
+            if (data[i] != (inside ? -2.5f : 0.0f))
+                fail_msg("form %zu: element %d is %g", k, i, (double)data[i]);
+        }
+        pto_args_destroy(a);
+        pto_tile_destroy(t);
+        pto_program_destroy(p);
+    }
+    refused("%dst = pto.texpands : f32 -> !pto.tile<4x8xf32>\n", NULL, "");
+    refused("%c = arith.constant 1 : i32\n"
+            "%dst = pto.texpands %c : i32 -> !pto.tile<4x8xf32>\n",
+            NULL, "texpands takes a float scalar for a tile of FLOAT32");
+}
+
 /* Synchronisation, pto.section.vector, unimplemented instructions, and the
  * text rules stricter than the C API. */
 static void test_sync_sections_and_rules(void **state) {
@@ -323,6 +364,7 @@ int main(void) {
         cmocka_unit_test(test_liveness_placement),
         cmocka_unit_test(test_carried_values),
         cmocka_unit_test(test_scalars),
+        cmocka_unit_test(test_texpands_spellings),
         cmocka_unit_test(test_sync_sections_and_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -206,7 +206,9 @@ def parse(path):
             fail(f"mnemonic {mnemonic!r} is not lower-case letters and digits")
         if not re.fullmatch(r"[A-Z]\w*", family):  # the bindings do not depend on it
             fail(f"Family {family!r} is not a name")
-        if sources not in ("1", "2") or (src1 == "_") != (sources == "1") or src0 == "_":
+        expected_names = {"0": ("_", "_"), "1": (src0, "_"), "2": (src0, src1)}
+        if (sources not in expected_names or (src0, src1) != expected_names[sources]
+                or (sources != "0" and src0 == "_") or (sources == "2" and src1 == "_")):
             fail(f"sources {sources} with src0 {src0!r} and src1 {src1!r}")
         if tmp not in TMP_ROLES:
             fail(f"Tmp {tmp!r} is none of {', '.join(TMP_ROLES)}")
@@ -221,7 +223,7 @@ def parse(path):
         if not literals or re.sub(r'"(?:\\.|[^"\\])*"', "", summary).strip():
             fail("summary is not a string literal")
         summary = re.sub(r"\\(.)", r"\1", "".join(literals)).rstrip(".")
-        ops.append(Operation(camel, upper, mnemonic, family, [src0] + ([src1] if sources == "2" else []),
+        ops.append(Operation(camel, upper, mnemonic, family, [src0, src1][:int(sources)],
                              tmp, ATTRS[attr], dtypes, summary))
     if not ops:
         raise SystemExit(f"{path}: no PTO_OPERATION rows")

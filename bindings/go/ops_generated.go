@@ -455,3 +455,22 @@ func TLrelu(dst, src *Tile, scalar float64) error {
 	keepAlive(tiles)
 	return err
 }
+
+var texpandsOperands = []string{"dst"}
+
+// TExpands is TEXPANDS (pto_texpands): scalar in every element of dst's
+// valid region.
+//
+// dst's dtypes: HOST all; A2A3 UINT8, INT8, UINT16, INT16, UINT32, INT32,
+// FLOAT16, BFLOAT16, FLOAT32; A5 UINT8, INT8, UINT16, INT16, UINT32, INT32,
+// FLOAT16, BFLOAT16, FLOAT32.
+func TExpands(dst *Tile, scalar float64) error {
+	var hs [1]uintptr
+	tiles := []*Tile{dst}
+	if err := resolve("pto.TExpands", texpandsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_texpands(hs[0], scalar))
+	keepAlive(tiles)
+	return err
+}

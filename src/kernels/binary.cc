@@ -270,6 +270,16 @@ struct TlreluOp : InLanes<ComputeTag> {
   }
 };
 
+// The Fill rows' functors: op(d, x, s) ignores x.
+
+// Every lane the scalar (exact: it is a value of the element type).
+struct TexpandsOp : InLanes<AddTag> {
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D>, hn::Vec<D> s) const {
+    return s;
+  }
+};
+
 // A Unary row's functor, op(d, x), as a binary one that ignores its second
 // operand (the family passes src as both).
 template <class Op>
@@ -343,6 +353,7 @@ void ScalarContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, doubl
     ScalarContiguous<Camel##Op, family_dtypes::k##Camel>(dtype, n, dst, a, scalar);           \
   }
 #define PTO_BINARY_IMPL_Scalar(Camel, host) PTO_SCALAR_IMPL(Camel, host)
+#define PTO_BINARY_IMPL_Fill(Camel, host) PTO_SCALAR_IMPL(Camel, host)
 #define PTO_UNPARENTHESISED(...) __VA_ARGS__
 #define PTO_BINARY_IMPL_Special(Camel, host)
 #define PTO_BINARY_IMPL_Binary(Camel, host) PTO_FAMILY_IMPL(Camel, Camel##Op, host)
@@ -388,6 +399,7 @@ void AddContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const vo
 
 #define PTO_BINARY_ENTRIES_Special(Camel)
 #define PTO_BINARY_ENTRIES_Unary(Camel) PTO_BINARY_ENTRIES_Binary(Camel)
+#define PTO_BINARY_ENTRIES_Fill(Camel) PTO_BINARY_ENTRIES_Scalar(Camel)
 #define PTO_BINARY_ENTRIES_Scalar(Camel)                                                     \
   HWY_EXPORT(Camel##Impl);                                                                   \
   HWY_EXPORT(Camel##ContiguousImpl);                                                         \

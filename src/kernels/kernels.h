@@ -103,6 +103,8 @@ void AddContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const vo
   void Camel(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a, \
              double scalar);                                                              \
   void Camel##Contiguous(pto_dtype dtype, size_t n, void* dst, const void* a, double scalar);
+// The Fill family: a Scalar kernel whose functor ignores a (dst passed as a).
+#define PTO_BINARY_KERNELS_Fill(Camel) PTO_BINARY_KERNELS_Scalar(Camel)
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_BINARY_KERNELS_##Fam(Camel)
 #include "../operations.def"
 #undef PTO_OPERATION

@@ -107,7 +107,7 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   in.op = &op;
   in.attr = attr;
   in.a = dst;
-  in.b = ins[0];
+  in.b = op.source_count > 0 ? ins[0] : kNoSlot;
   in.c = op.source_count > 1 ? ins[1] : kNoSlot;
   in.d = kNoSlot;
   if (ins.size() > op.source_count && op.tmp != ops::TmpRole::kNone) in.d = ins[op.source_count];
@@ -186,6 +186,7 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& desc) {
 }
 
 // %d = [pto.]OP %a, %b[, %tmp] [{attrs}] : (T, T[, T]) -> T   or   : T
+// (texpands: %d = [pto.]texpands %s : f32 -> T   or   : f32, T)
 void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& desc, const Token& result) {
   std::vector<Token> names;
   ParseValueNames(&names);
@@ -209,6 +210,18 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& desc, co
     }
     if (tok_.Is(',')) return (void)Error(tok_.loc, "more types than operands");
     if (!Expect(')') || !ExpectArrow()) return;
+    dst_loc = tok_.loc;
+    if (!ParseType(&dst_type)) return;
+  } else if (desc.source_count == 0 && has_scalar && !names.empty()) {
+    // A scalar alone (texpands): `: f32 -> T`, or `: f32, T` in the
+    // synchronous form.
+    type_locs[0] = tok_.loc;
+    if (!ParseType(&types[0])) return;
+    if (tok_.Is(',')) {
+      Advance();
+    } else if (!ExpectArrow()) {
+      return;
+    }
     dst_loc = tok_.loc;
     if (!ParseType(&dst_type)) return;
   } else {

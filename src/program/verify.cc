@@ -217,7 +217,8 @@ pto_status CheckOperations(Program* p) {
       tiles[in.d].valid_rows = dst->valid_rows;
       tiles[in.d].valid_cols = dst->valid_cols;
     }
-    const ops::Operands o{dst, &tiles[in.b], in.c != kNoSlot ? &tiles[in.c] : nullptr,
+    const ops::Operands o{dst, in.b != kNoSlot ? &tiles[in.b] : nullptr,
+                          in.c != kNoSlot ? &tiles[in.c] : nullptr,
                           in.d != kNoSlot ? &tiles[in.d] : nullptr, in.attr};
     const pto_status status = in.op->check(o, p->profile);
     if (status == PTO_OK) {

@@ -927,15 +927,16 @@ static int scalar_is_value_of(pto_dtype d, double scalar) {
     return scalar == trunc(scalar) && scalar >= low && scalar <= high;
 }
 
-/* An operation of the Binary or Unary family: the family's rules in the
+/* An operation of the Binary, Unary, Scalar or Fill family: the family's rules in the
  * contract's order, with the dtypes of its operations.def row under the
  * profile, and its elementwise reference. A Unary row's b is a (unused). */
 static void op_elementwise(reader *r, state *st, op_id op) {
+    const bool fill = op_row(op)->family == OP_FAMILY_FILL; /* no source: dst stands in */
     const bool unary = op_row(op)->source_count == 1;
-    const bool scalar_row = op_row(op)->family == OP_FAMILY_SCALAR;
+    const bool scalar_row = op_row(op)->family == OP_FAMILY_SCALAR || fill;
     pto_tile *dst = take_tile(r, st);
-    const pto_tile *a = take_tile(r, st);
-    const pto_tile *b = unary ? a : take_tile(r, st);
+    const pto_tile *a = fill ? dst : take_tile(r, st);
+    const pto_tile *b = unary || fill ? a : take_tile(r, st);
     const char *fn = op_name(op);
     /* A Scalar row's scalar: any 64 bits, or a small integer (which every
      * dtype holds) more often. */
@@ -967,7 +968,7 @@ static void op_elementwise(reader *r, state *st, op_id op) {
 
     const pto_tile *const operands[3] = {dst, a, b};
     operand_snapshots before;
-    snapshots_take(&before, operands, unary ? 2 : 3);
+    snapshots_take(&before, operands, fill ? 1 : unary ? 2 : 3);
     const pto_status got =
         scalar_row ? op_scalar_function(op)(dst, a, scalar)
                    : op_call(op, PTO_POW_DEFAULT, dst, (pto_tile *)a, (pto_tile *)b, NULL);

@@ -39,12 +39,14 @@ enum {
 #define PTO_TEST_OR_(a, b, c, d, e, f, g, h, i, ...) (a | b | c | d | e | f | g | h | i)
 #define PTO_TEST_MASK(...) PTO_TEST_OR_(__VA_ARGS__, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
-#define PTO_TEST_SOURCE1_NAME_1(name) NULL
-#define PTO_TEST_SOURCE1_NAME_2(name) name
+#define PTO_TEST_SOURCE_NAMES_0(s0, s1) {NULL, NULL}
+#define PTO_TEST_SOURCE_NAMES_1(s0, s1) {s0, NULL}
+#define PTO_TEST_SOURCE_NAMES_2(s0, s1) {s0, s1}
 #define PTO_TEST_FAMILY_Special OP_FAMILY_SPECIAL
 #define PTO_TEST_FAMILY_Binary OP_FAMILY_BINARY
 #define PTO_TEST_FAMILY_Unary OP_FAMILY_UNARY
 #define PTO_TEST_FAMILY_Scalar OP_FAMILY_SCALAR
+#define PTO_TEST_FAMILY_Fill OP_FAMILY_FILL
 #define PTO_TEST_TMP_None OP_TMP_NONE
 #define PTO_TEST_TMP_Optional OP_TMP_OPTIONAL
 #define PTO_TEST_TMP_Required OP_TMP_REQUIRED
@@ -58,7 +60,7 @@ const op_info *op_row(op_id op) {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, host, a2a3, a5, ...) \
         {PTO_TEST_FAMILY_##Fam,                                                                \
          n,                                                                                    \
-         {#s0, PTO_TEST_SOURCE1_NAME_##n(#s1)},                                                \
+         PTO_TEST_SOURCE_NAMES_##n(#s0, #s1),                                                  \
          PTO_TEST_TMP_##Tmp,                                                                   \
          PTO_TEST_ATTR_##Attr,                                                                 \
          {PTO_TEST_MASK host, PTO_TEST_MASK a2a3, PTO_TEST_MASK a5},                            \
@@ -75,11 +77,11 @@ bool op_accepts(op_id op, pto_profile profile, pto_dtype dt) {
 
 pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *src0,
                    pto_tile *src1, pto_tile *tmp) {
-    (void)src1, (void)tmp, (void)algo;
+    (void)src0, (void)src1, (void)tmp, (void)algo;
     switch (op) {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, ...)                     \
     case OP_##UPPER:                                                                                \
-        return pto_##mnemonic(dst, PTO_TEST_SOURCE_ARGS_##n(src0, src1) PTO_TEST_TMP_ARG_##Tmp(tmp) \
+        return pto_##mnemonic(dst PTO_TEST_SOURCE_ARGS_##n(src0, src1) PTO_TEST_TMP_ARG_##Tmp(tmp)  \
                                        PTO_TEST_ATTR_ARG_##Attr(algo));
 #include "../../src/operations.def"
 #undef PTO_OPERATION
@@ -101,6 +103,15 @@ double op_scalar_value(const pto_tile *t) {
     static pto_status call_##mnemonic(pto_tile *dst, const pto_tile *src, const pto_tile *scalar) { \
         return pto_##mnemonic(dst, src, op_scalar_value(scalar));                              \
     }
+#define PTO_TEST_UNARY_CALL_Fill(mnemonic)                                                      \
+    static pto_status call_##mnemonic(pto_tile *dst, const pto_tile *unused, const pto_tile *scalar) { \
+        (void)unused;                                                                          \
+        return pto_##mnemonic(dst, op_scalar_value(scalar));                                   \
+    }                                                                                          \
+    static pto_status scalar_call_##mnemonic(pto_tile *dst, const pto_tile *unused, double scalar) { \
+        (void)unused;                                                                          \
+        return pto_##mnemonic(dst, scalar);                                                    \
+    }
 #define PTO_TEST_UNARY_CALL_Unary(mnemonic)                                                    \
     static pto_status call_##mnemonic(pto_tile *dst, const pto_tile *src, const pto_tile *unused) { \
         (void)unused;                                                                          \
@@ -121,6 +132,7 @@ typedef struct {
 #define PTO_TEST_BINARY_ENTRY_Binary(mnemonic) {ref_##mnemonic, pto_##mnemonic, NULL}
 #define PTO_TEST_BINARY_ENTRY_Unary(mnemonic) {ref_##mnemonic, call_##mnemonic, NULL}
 #define PTO_TEST_BINARY_ENTRY_Scalar(mnemonic) {ref_##mnemonic, call_##mnemonic, pto_##mnemonic}
+#define PTO_TEST_BINARY_ENTRY_Fill(mnemonic) {ref_##mnemonic, call_##mnemonic, scalar_call_##mnemonic}
 static const binary_entry kBinaryEntries[] = {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_TEST_BINARY_ENTRY_##Fam(mnemonic),
 #include "../../src/operations.def"

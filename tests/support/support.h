@@ -37,12 +37,20 @@ const char *op_mnemonic(op_id op); /* "tpow", as PTO assembly spells it */
 const char *op_name(op_id op);     /* "pto_tpow", the C function */
 
 /* An operation's row of operations.def, as the tests read it. */
-typedef enum { OP_FAMILY_SPECIAL, OP_FAMILY_BINARY, OP_FAMILY_UNARY, OP_FAMILY_SCALAR } op_family;
+/* OP_FAMILY_FILL: dst = scalar, no source; the tests call it as a Scalar row
+ * whose src0 is ignored (the reference's a is unused). */
+typedef enum {
+    OP_FAMILY_SPECIAL,
+    OP_FAMILY_BINARY,
+    OP_FAMILY_UNARY,
+    OP_FAMILY_SCALAR,
+    OP_FAMILY_FILL
+} op_family;
 typedef enum { OP_TMP_NONE, OP_TMP_OPTIONAL, OP_TMP_REQUIRED } op_tmp_role;
 typedef enum { OP_ATTR_NONE, OP_ATTR_POW_PRECISION, OP_ATTR_DIV_PRECISION, OP_ATTR_SCALAR } op_attr_kind;
 typedef struct {
     op_family family;
-    int source_count;            /* 1 or 2 */
+    int source_count;            /* 0, 1 or 2 */
     const char *source_names[2]; /* NULL past source_count */
     op_tmp_role tmp;
     op_attr_kind attr;
@@ -74,8 +82,9 @@ bool op_accepts(op_id op, pto_profile profile, pto_dtype dt);
  * src1, tmp, algo): what each role passes. A Scalar row's scalar is src1's
  * element (0, 0) (op_scalar_value), so that the tests' per-element
  * references see it as b. */
-#define PTO_TEST_SOURCE_ARGS_1(src0, src1) src0
-#define PTO_TEST_SOURCE_ARGS_2(src0, src1) src0, src1
+#define PTO_TEST_SOURCE_ARGS_0(src0, src1)
+#define PTO_TEST_SOURCE_ARGS_1(src0, src1) , src0
+#define PTO_TEST_SOURCE_ARGS_2(src0, src1) , src0, src1
 #define PTO_TEST_TMP_ARG_None(tmp)
 #define PTO_TEST_TMP_ARG_Optional(tmp) , tmp
 #define PTO_TEST_TMP_ARG_Required(tmp) , tmp
@@ -138,6 +147,7 @@ uint32_t ref_add(pto_dtype dt, uint32_t a, uint32_t b);
 #define PTO_REFERENCE_DECL_Special(mnemonic)
 #define PTO_REFERENCE_DECL_Unary(mnemonic) PTO_REFERENCE_DECL_Binary(mnemonic)
 #define PTO_REFERENCE_DECL_Scalar(mnemonic) PTO_REFERENCE_DECL_Binary(mnemonic)
+#define PTO_REFERENCE_DECL_Fill(mnemonic) PTO_REFERENCE_DECL_Binary(mnemonic)
 #define PTO_REFERENCE_DECL_Binary(mnemonic) uint32_t ref_##mnemonic(pto_dtype dt, uint32_t a, uint32_t b);
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_REFERENCE_DECL_##Fam(mnemonic)
 #include "../../src/operations.def"

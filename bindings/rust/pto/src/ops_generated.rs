@@ -363,3 +363,17 @@ pub fn tlrelu(
     let d = dst.as_ptr();
     check(unsafe { sys::pto_tlrelu(d, src.source_ptr(d), scalar) })
 }
+
+/// TEXPANDS (`pto_texpands`): scalar in every element of dst's valid
+/// region.
+///
+/// dst's dtypes: HOST all; A2A3 UINT8, INT8, UINT16, INT16, UINT32, INT32,
+/// FLOAT16, BFLOAT16, FLOAT32; A5 UINT8, INT8, UINT16, INT16, UINT32,
+/// INT32, FLOAT16, BFLOAT16, FLOAT32.
+pub fn texpands(
+    dst: &mut impl Operand,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_texpands(d, scalar) })
+}

@@ -468,5 +468,20 @@ public final class Pto {
             Reference.reachabilityFence(src);
         }
     }
+
+    /**
+     * TEXPANDS ({@code pto_texpands}): scalar in every element of dst's valid region.
+     * <p>dst's dtypes: HOST all; A2A3 UINT8, INT8, UINT16, INT16, UINT32, INT32, FLOAT16,
+     * BFLOAT16, FLOAT32; A5 UINT8, INT8, UINT16, INT16, UINT32, INT32, FLOAT16, BFLOAT16,
+     * FLOAT32.
+     */
+    public static void texpands(Tile dst, double scalar) {
+        try {
+            PtoNative.pto_texpands(Tile.handleOf(dst, "Pto.texpands", "dst"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+        }
+    }
     // gen-operations:end
 }
