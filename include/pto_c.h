@@ -562,6 +562,13 @@ PTO_API pto_status pto_tmuls(pto_tile *dst, const pto_tile *src, double scalar);
  * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32. */
 PTO_API pto_status pto_tdivs(pto_tile *dst, const pto_tile *src, double scalar);
 
+/* dst = scalar / src (TDIVS's scalar/tile form; in PTO assembly `tdivs`
+ * with the scalar first), correctly rounded as pto_tdivs (scalar / +-0 =
+ * +-inf; integers truncated, x / 0 with every bit set). The scalar comes
+ * before src here as in the text; the rules and their order are those of the
+ * section, src in the place of the tile operand. Dtypes as pto_tdivs. */
+PTO_API pto_status pto_tdivs_scalar_by_tile(pto_tile *dst, double scalar, const pto_tile *src);
+
 /* dst = the larger of src and scalar (IEEE 754-2019 maximum, as pto_tmax).
  * HOST and A5: all nine dtypes.
  * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32. */

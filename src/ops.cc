@@ -527,8 +527,20 @@ static_assert(TableInOrder(), "kOps must list the operations in OpId order");
 
 const OpDescriptor* FindOp(const char* name, size_t name_length) {
   for (const OpDescriptor& op : kOps) {
-    if (strlen(op.mnemonic) == name_length && memcmp(op.mnemonic, name, name_length) == 0)
+    if (op.attr != AttrKind::kScalarFirst && strlen(op.mnemonic) == name_length &&
+        memcmp(op.mnemonic, name, name_length) == 0)
       return &op;
+  }
+  return nullptr;
+}
+
+const OpDescriptor* ScalarFirstForm(const OpDescriptor& op) {
+  static constexpr char kSuffix[] = "_scalar_by_tile";
+  const size_t length = strlen(op.mnemonic);
+  for (const OpDescriptor& form : kOps) {
+    if (form.attr == AttrKind::kScalarFirst && strncmp(form.mnemonic, op.mnemonic, length) == 0 &&
+        strcmp(form.mnemonic + length, kSuffix) == 0)
+      return &form;
   }
   return nullptr;
 }
@@ -589,7 +601,7 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   if (op.tmp == TmpRole::kRequired && (tmp == dst || tmp == src0 || tmp == src1)) return false;
   if (op.attr_count != 0 && static_cast<unsigned>(o.attr) >= static_cast<unsigned>(op.attr_count))
     return false;
-  if (op.attr == AttrKind::kScalar && !ScalarIsValueOf(dst->dtype, o.scalar)) return false;
+  if (TakesScalar(op.attr) && !ScalarIsValueOf(dst->dtype, o.scalar)) return false;
   const pto_dtype dtype = dst->dtype;
   const uint64_t region = ValidRegionKey(dst);
   return (dtypes & DtypeBit(dtype)) != 0 && src0->dtype == dtype && src1->dtype == dtype &&
@@ -656,16 +668,24 @@ using pto::ops::Operands;
 #define PTO_ATTR_PARAM_DivPrecision
 #define PTO_ATTR_PARAM_PowPrecision , pto_pow_algorithm algo
 #define PTO_ATTR_PARAM_Scalar , double scalar
+#define PTO_ATTR_PARAM_ScalarFirst
 #define PTO_ATTR_ARG_None 0
 #define PTO_ATTR_ARG_DivPrecision 0
 #define PTO_ATTR_ARG_PowPrecision pto::RawEnumValue(algo)
 #define PTO_ATTR_ARG_Scalar 0, scalar
+#define PTO_ATTR_ARG_ScalarFirst 0, scalar
+// An argument before the sources: ScalarFirst's scalar.
+#define PTO_LEAD_PARAM_None
+#define PTO_LEAD_PARAM_DivPrecision
+#define PTO_LEAD_PARAM_PowPrecision
+#define PTO_LEAD_PARAM_Scalar
+#define PTO_LEAD_PARAM_ScalarFirst , double scalar
 
 extern "C" {
 
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, ...)                \
-  pto_status pto_##mnemonic(pto_tile* dst PTO_SOURCE_PARAMS_##n(s0, s1) PTO_TMP_PARAM_##Tmp  \
-                                               PTO_ATTR_PARAM_##Attr) {                      \
+  pto_status pto_##mnemonic(pto_tile* dst PTO_LEAD_PARAM_##Attr PTO_SOURCE_PARAMS_##n(s0, s1) \
+                                PTO_TMP_PARAM_##Tmp PTO_ATTR_PARAM_##Attr) {                \
     return Call<pto::ops::OpId::k##Camel>(Operands{dst, PTO_SOURCE_ARGS_##n(s0, s1),         \
                                                    PTO_TMP_ARG_##Tmp, PTO_ATTR_ARG_##Attr});  \
   }

@@ -61,7 +61,13 @@ enum class AttrKind : uint8_t {
   kPowPrecision,  // #pto<pow_precision default|high_precision> -> pto_pow_algorithm
   kDivPrecision,  // #pto<div_precision ...>: division is always correctly rounded
   kScalar,        // a `double scalar` argument: the Scalar family's operand
+  kScalarFirst,   // the same, before the sources (scalar / src): dst, scalar, src
 };
+
+// Whether the row takes a `double scalar` (Operands::scalar).
+constexpr bool TakesScalar(AttrKind kind) {
+  return kind == AttrKind::kScalar || kind == AttrKind::kScalarFirst;
+}
 
 // How many values the attribute's enum argument takes (0: no argument).
 constexpr int AttrValueCount(AttrKind kind) { return kind == AttrKind::kPowPrecision ? 2 : 0; }
@@ -91,7 +97,13 @@ extern const OpDescriptor kOps[kOpCount];
 inline const OpDescriptor& Descriptor(OpId id) { return kOps[static_cast<size_t>(id)]; }
 
 // The operation whose mnemonic is `name` (name_length bytes); NULL if none.
+// A ScalarFirst row is not found by its own mnemonic: text spells it as its
+// twin's (ScalarFirstForm).
 const OpDescriptor* FindOp(const char* name, size_t name_length);
+
+// The ScalarFirst row whose text is `op`'s with the scalar first
+// (tdivs_scalar_by_tile for tdivs); NULL if none.
+const OpDescriptor* ScalarFirstForm(const OpDescriptor& op);
 
 }  // namespace ops
 }  // namespace pto

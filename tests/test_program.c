@@ -105,10 +105,15 @@ static void write_text(char *text, size_t n, const op_case *c, text_form form) {
         }
     }
     char operands[64], types[320];
-    snprintf(operands, sizeof operands, "%s%s%s%s", one ? "%s0" : "", two ? ", %s1" : "",
-             scalar ? (one ? ", %c" : "%c") : "", c->with_tmp ? ", %tmp" : "");
-    snprintf(types, sizeof types, "%s%s%s%s%s%s%s", one ? t0 : "", two ? ", " : "", two ? t1 : "",
-             scalar && one ? ", " : "", scalar_type, c->with_tmp ? ", " : "", c->with_tmp ? tt : "");
+    if (op_row(c->op)->attr == OP_ATTR_SCALAR_FIRST) { /* tdivs's scalar/tile form */
+        snprintf(operands, sizeof operands, "%%c, %%s0");
+        snprintf(types, sizeof types, "%s, %s", scalar_type, t0);
+    } else {
+        snprintf(operands, sizeof operands, "%s%s%s%s", one ? "%s0" : "", two ? ", %s1" : "",
+                 scalar ? (one ? ", %c" : "%c") : "", c->with_tmp ? ", %tmp" : "");
+        snprintf(types, sizeof types, "%s%s%s%s%s%s%s", one ? t0 : "", two ? ", " : "", two ? t1 : "",
+                 scalar && one ? ", " : "", scalar_type, c->with_tmp ? ", " : "", c->with_tmp ? tt : "");
+    }
     size_t used = (size_t)snprintf(text, n, "%s", constant);
     if (form == FORM_MANUAL) {
         /* TASSIGN as on the pages: the operands 0x1000 apart, dst after them. */
@@ -120,16 +125,16 @@ static void write_text(char *text, size_t n, const op_case *c, text_form form) {
     }
     switch (form) {
     case FORM_DPS:
-        snprintf(text + used, n - used, "pto.%s ins(%s : %s) outs(%%dst : %s)%s\n", op_mnemonic(c->op), operands, types,
+        snprintf(text + used, n - used, "pto.%s ins(%s : %s) outs(%%dst : %s)%s\n", op_text_mnemonic(c->op), operands, types,
                  td, attr);
         break;
     case FORM_SSA:
     case FORM_MANUAL:
-        snprintf(text + used, n - used, "%%dst = pto.%s %s%s : (%s) -> %s\n", op_mnemonic(c->op), operands, attr, types,
+        snprintf(text + used, n - used, "%%dst = pto.%s %s%s : (%s) -> %s\n", op_text_mnemonic(c->op), operands, attr, types,
                  td);
         break;
     case FORM_SYNC:
-        snprintf(text + used, n - used, "%%dst = %s %s%s : (%s) -> %s\n", op_mnemonic(c->op), operands, attr, types, td);
+        snprintf(text + used, n - used, "%%dst = %s %s%s : (%s) -> %s\n", op_text_mnemonic(c->op), operands, attr, types, td);
         break;
     default: break;
     }

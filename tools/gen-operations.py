@@ -71,6 +71,7 @@ class Attr:
     java_value: str
     java_default: str  # '' for none; else an overload without it passes this
     java_nullable: bool  # a reference type: null is refused before the call
+    leads: bool = False  # the argument comes right after dst, before the sources
 
 
 # operations.def's Attr kinds; None: no argument (DivPrecision only annotates
@@ -94,11 +95,13 @@ ATTRS = {
         rust_type="f64", rust_value="{}",
         java_type="double", java_value="{}", java_default="", java_nullable=False),
 }
+ATTRS["ScalarFirst"] = dataclasses.replace(ATTRS["Scalar"], leads=True)
 TMP_ROLES = ("None", "Optional", "Required")
 PROFILES = ("HOST", "A2A3", "A5")
 
 # Go names that are not "T" + the rest of the mnemonic capitalised.
-GO_NAMES = {"tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd"}
+GO_NAMES = {"tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd",
+            "tdivs_scalar_by_tile": "TDivsScalarByTile"}
 
 GO_FILE = "bindings/go/ops_generated.go"
 RUST_FILE = "bindings/rust/pto/src/ops_generated.rs"
@@ -135,7 +138,20 @@ class Operation:
         return ["dst"] + self.sources + (["tmp"] if self.tmp != "None" else [])
 
     def c_arguments(self):
-        return self.tiles + ([self.attr.c_name] if self.attr else [])
+        return self.arrange(self.tiles, self.attr.c_name if self.attr else None)
+
+    def arrange(self, tiles, attr):
+        """The arguments in the C order: the tiles' items, and attr (None:
+        no attribute) last or, where the attribute leads, after dst's."""
+        items = list(tiles)
+        if attr is not None:
+            items.insert(1 if self.attr.leads else len(items), attr)
+        return items
+
+    @property
+    def attr_at(self):
+        """The attribute's index among the C arguments (after the tiles)."""
+        return 1 if self.attr and self.attr.leads else len(self.tiles)
 
     def doc_lines(self, tmp_none, code=str, text=str):
         """The documentation: the summary, then the dtypes and the scratch tile.
@@ -202,8 +218,8 @@ def parse(path):
         if len(args) != 13:
             fail(f"PTO_OPERATION has 13 arguments, not {len(args)}")
         camel, upper, mnemonic, family, sources, src0, src1, tmp, attr, host, a2a3, a5, summary = args
-        if not re.fullmatch(r"[a-z][a-z0-9]*", mnemonic):
-            fail(f"mnemonic {mnemonic!r} is not lower-case letters and digits")
+        if not re.fullmatch(r"[a-z][a-z0-9]*(_[a-z0-9]+)*", mnemonic):
+            fail(f"mnemonic {mnemonic!r} is not lower-case words of letters and digits")
         if not re.fullmatch(r"[A-Z]\w*", family):  # the bindings do not depend on it
             fail(f"Family {family!r} is not a name")
         expected_names = {"0": ("_", "_"), "1": (src0, "_"), "2": (src0, src1)}
@@ -241,9 +257,7 @@ def c_string(s):
 def python_parameters(op):
     """[(name, default or None)] of the Python function after dst."""
     params = [(name, "None" if name == "tmp" and op.tmp == "Optional" else None) for name in op.tiles]
-    if op.attr:
-        params.append((op.attr.py_name, op.attr.py_default or None))
-    return params
+    return op.arrange(params, (op.attr.py_name, op.attr.py_default or None) if op.attr else None)
 
 
 def python_required(op):
@@ -269,18 +283,18 @@ def gen_python_c(ops):
     out = [f"/* {HEADER}", " * Included by operations.c, which defines operation_def and run_operation. */", ""]
     methods = []
     for op in ops:
-        tiles = ", ".join(f"t[{i}]" for i in range(len(op.tiles)))
-        value = ", " + op.attr.py_c_value if op.attr else ""
+        call_args = ", ".join(op.arrange([f"t[{i}]" for i in range(len(op.tiles))],
+                                         op.attr.py_c_value if op.attr else None))
         names = ", ".join(c_string(n) for n, _ in python_parameters(op))
         kind, default = (op.attr.py_kind, op.attr.py_c_default) if op.attr else ("ATTR_NONE", "{0}")
         out += [
             f"static pto_status call_{op.mnemonic}(pto_tile *const *t, attr_value a) {{",
             "    (void)a;" if not op.attr else None,
-            f"    return {op.cname}({tiles}{value});",
+            f"    return {op.cname}({call_args});",
             "}",
             f"static const operation_def def_{op.mnemonic} = {{",
             f'    "{op.mnemonic}", "{op.cname}", call_{op.mnemonic}, {{{names}}},',
-            f"    {len(op.tiles)}, {python_required(op)}, {kind}, {default}}};",
+            f"    {len(op.tiles)}, {python_required(op)}, {kind}, {default}, {op.attr_at}}};",
             f"static PyObject *op_{op.mnemonic}(PyObject *module, PyObject *const *args, Py_ssize_t nargs,",
             f"{' ' * (len(op.mnemonic) + 22)}PyObject *kwnames) {{",
             "    (void)module;",
@@ -304,10 +318,10 @@ def gen_python_c(ops):
 def gen_python_pyi(ops):
     out = [f"# {HEADER}"]
     for op in ops:
-        params = [f"{name}: {'_TC' if name == 'dst' else 'Optional[TileCore]'}" + (" = ..." if d else "")
-                  for name, d in python_parameters(op)[:len(op.tiles)]]
-        if op.attr:
-            params.append(f"{op.attr.py_name}: {op.attr.py_stub}" + (" = ..." if op.attr.py_default else ""))
+        params = op.arrange([f"{name}: {'_TC' if name == 'dst' else 'Optional[TileCore]'}" + (" = ..." if d else "")
+                             for name, d in python_parameters(op) if not op.attr or name != op.attr.py_name],
+                            f"{op.attr.py_name}: {op.attr.py_stub}" + (" = ..." if op.attr.py_default else "")
+                            if op.attr else None)
         out.append(wrap_call(f"def {op.mnemonic}(", params, ") -> _TC: ..."))
     return "\n".join(out) + "\n"
 
@@ -343,10 +357,12 @@ def gen_go(ops):
            "package pto", "", 'import "github.com/libpto/pto-go/internal/ptoc"']
     for op in ops:
         name, n = go_name(op), len(op.tiles)
-        params = ", ".join(op.tiles) + " *Tile" + (f", {op.attr.c_name} {op.attr.go_type}" if op.attr else "")
-        args = ", ".join(f"hs[{i}]" for i in range(n))
-        if op.attr:
-            args += ", " + op.attr.go_value.format(op.attr.c_name)
+        if op.attr and op.attr.leads:  # dst, then the attribute, then the other tiles
+            params = (f"dst *Tile, {op.attr.c_name} {op.attr.go_type}, " + ", ".join(op.tiles[1:]) + " *Tile")
+        else:
+            params = ", ".join(op.tiles) + " *Tile" + (f", {op.attr.c_name} {op.attr.go_type}" if op.attr else "")
+        args = ", ".join(op.arrange([f"hs[{i}]" for i in range(n)],
+                                    op.attr.go_value.format(op.attr.c_name) if op.attr else None))
         lines = op.doc_lines("nil")
         lines[0] = f"{name} is {lines[0]}"
         out += ["", f"var {op.mnemonic}Operands = []string{{{', '.join(chr(34) + t + chr(34) for t in op.tiles)}}}",
@@ -388,8 +404,8 @@ def gen_rust(ops):
             params.append("tmp: Option<&dyn Operand>")
             args.append("tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr())")
         if op.attr:
-            params.append(f"{op.attr.c_name}: {op.attr.rust_type}")
-            args.append(op.attr.rust_value.format(op.attr.c_name))
+            params = op.arrange(params, f"{op.attr.c_name}: {op.attr.rust_type}")
+            args = op.arrange(args, op.attr.rust_value.format(op.attr.c_name))
         lines = op.doc_lines("None", code=lambda c: f"`{c}`", text=rust_doc)
         out += [""] + comment("/// ", lines)
         out += [f"pub fn {op.mnemonic}("] + [f"    {p}," for p in params] + [
@@ -409,22 +425,27 @@ def java_doc(s):
     return s.replace("*/", "*&#47;")
 
 
+def java_name(op):
+    """The method's name: the mnemonic, its words after the first capitalised."""
+    first, *rest = op.mnemonic.split("_")
+    return first + "".join(w.capitalize() for w in rest)
+
+
 def gen_java(ops):
     out = []
     for op in ops:
         attr = op.attr
-        params = [f"Tile {t}" for t in op.tiles] + ([f"{attr.java_type} {attr.c_name}"] if attr else [])
-        where = f'"Pto.{op.mnemonic}"'
-        args = [f'Tile.handleOf({t}, {where}, "{t}")' for t in op.tiles]
-        if attr:
-            args.append(attr.java_value.format(attr.c_name))
+        params = op.arrange([f"Tile {t}" for t in op.tiles], f"{attr.java_type} {attr.c_name}" if attr else None)
+        where = f'"Pto.{java_name(op)}"'
+        args = op.arrange([f'Tile.handleOf({t}, {where}, "{t}")' for t in op.tiles],
+                          attr.java_value.format(attr.c_name) if attr else None)
         lines = op.doc_lines("null", code=lambda c: f"{{@code {c}}}", text=java_doc)
         lines = lines[:1] + ["<p>" + line for line in lines[1:]]
         out += ["", "    /**"] + [line for line in comment("     * ", lines, 100) if line != "     *"] + ["     */"]
-        out.append(f"    public static void {op.mnemonic}({', '.join(params)}) {{")
+        out.append(f"    public static void {java_name(op)}({', '.join(params)}) {{")
         if attr and attr.java_nullable:
             out += [f"        if ({attr.c_name} == null) {{",
-                    f'            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.{op.mnemonic}: '
+                    f'            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.{java_name(op)}: '
                     f'{attr.c_name} is null");',
                     "        }"]
         out += ["        try {", f"            PtoNative.{op.cname}(" + ",\n                    ".join(args) + ");",
@@ -445,9 +466,9 @@ def gen_java(ops):
                 what = " and ".join(w for w, d in (("without a scratch tile", drop_tmp),
                                                     (f"with {{@link {attr.java_default.replace('.', '#')}}}"
                                                      if attr and attr.java_default else "", drop_attr)) if d)
-                out += ["", f"    /** {{@code {op.mnemonic}}} {what}. */",
-                        f"    public static void {op.mnemonic}({', '.join(own)}) {{",
-                        f"        {op.mnemonic}({', '.join(call)});", "    }"]
+                out += ["", f"    /** {{@code {java_name(op)}}} {what}. */",
+                        f"    public static void {java_name(op)}({', '.join(own)}) {{",
+                        f"        {java_name(op)}({', '.join(call)});", "    }"]
     return "\n".join(out[1:]) + "\n"
 
 

@@ -402,6 +402,26 @@ func TDivs(dst, src *Tile, scalar float64) error {
 	return err
 }
 
+var tdivs_scalar_by_tileOperands = []string{"dst", "src"}
+
+// TDivsScalarByTile is TDIVS_SCALAR_BY_TILE (pto_tdivs_scalar_by_tile):
+// scalar / src elementwise (TDIVS's scalar/tile form); correctly rounded,
+// integers as tdiv.
+//
+// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32; A2A3
+// INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32, FLOAT16,
+// FLOAT32.
+func TDivsScalarByTile(dst *Tile, scalar float64, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TDivsScalarByTile", tdivs_scalar_by_tileOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tdivs_scalar_by_tile(hs[0], scalar, hs[1]))
+	keepAlive(tiles)
+	return err
+}
+
 var tmaxsOperands = []string{"dst", "src"}
 
 // TMaxs is TMAXS (pto_tmaxs): the larger of src and scalar elementwise; NaN

@@ -259,6 +259,13 @@ using TaddsOp = TaddOp;
 using TsubsOp = TsubOp;
 using TmulsOp = TmulOp;
 using TdivsOp = TdivOp;
+// scalar / x: the tile-tile division with the operands swapped.
+struct TdivsScalarByTileOp : InLanes<ComputeTag> {
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> s) const {
+    return TdivOp()(d, s, x);
+  }
+};
 using TmaxsOp = TmaxOp;
 using TminsOp = TminOp;
 

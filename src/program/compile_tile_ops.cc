@@ -57,13 +57,14 @@ bool Compiler::TextTmpAllowed(const ops::OpDescriptor& op) {
   return op.tmp != ops::TmpRole::kNone || op.id == ops::OpId::kTrsqrt;
 }
 
-// The scalar of a Scalar-family operation comes after its sources: an SSA
-// value of an integer type for an integer tile, of a float type for a float
-// one, as declared in the operation's type list.
+// The scalar of a Scalar-family operation comes after its sources (before
+// them in a ScalarFirst row: tdivs's scalar/tile form): an SSA value of an
+// integer type for an integer tile, of a float type for a float one, as
+// declared in the operation's type list.
 bool Compiler::TakeScalarOperand(const ops::OpDescriptor& desc, std::vector<Token>* names,
                                  std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
                                  Instr* scalar) {
-  const size_t at = desc.source_count;
+  const size_t at = desc.attr == ops::AttrKind::kScalarFirst ? 0 : desc.source_count;
   if (names->size() <= at)
     return Error(tok_.loc, std::string(desc.mnemonic) + " takes a scalar after " +
                                std::to_string(at) + " tile operand(s)");
@@ -92,7 +93,7 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   Instr in;
   in.scalar_reg = scalar.scalar_reg;
   in.scalar_is_float = scalar.scalar_is_float;
-  if (op.attr == ops::AttrKind::kScalar) {
+  if (ops::TakesScalar(op.attr)) {
     // The scalar's value is known when the instruction runs: its rule is
     // checked then, with the tile rules again.
     in.check_at_run = true;
@@ -126,6 +127,15 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   return true;
 }
 
+// The row a text form names: `op`, or its ScalarFirst form (tdivs with the
+// scalar first) when the first operand's declared type is not a tile.
+static const ops::OpDescriptor& WithScalarFirst(const ops::OpDescriptor& op,
+                                                const std::vector<Type>& types) {
+  const ops::OpDescriptor* form = ops::ScalarFirstForm(op);
+  if (form == nullptr || types.size() < 2 || types[0].kind == TypeKind::kTile) return op;
+  return *form;
+}
+
 // The sources, then optionally tmp: as many as the operation takes.
 bool Compiler::OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
                                 const char* what) {
@@ -150,7 +160,7 @@ bool Compiler::UseOperands(const ops::OpDescriptor& desc, const std::vector<Toke
 }
 
 // pto.OP ins(%a, %b[, %tmp] : T, T[, T]) outs(%d : T) [{attrs}]
-void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& desc) {
+void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   Advance();  // ins
   std::vector<Token> names;
   if (!Expect('(')) return;
@@ -163,8 +173,9 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& desc) {
     type_locs[i] = tok_.loc;
     if (!ParseType(&types[i])) return;
   }
+  const ops::OpDescriptor& desc = WithScalarFirst(named, types);
   Instr scalar;
-  if (desc.attr == ops::AttrKind::kScalar &&
+  if (ops::TakesScalar(desc.attr) &&
       !TakeScalarOperand(desc, &names, &types, &type_locs, &scalar))
     return;
   if (!OperandCountFits(op, desc, names.size(), "inputs")) return;
@@ -187,10 +198,13 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& desc) {
 
 // %d = [pto.]OP %a, %b[, %tmp] [{attrs}] : (T, T[, T]) -> T   or   : T
 // (texpands: %d = [pto.]texpands %s : f32 -> T   or   : f32, T)
-void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& desc, const Token& result) {
+void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
+                              const Token& result) {
+  const ops::OpDescriptor* form = &named;  // the scalar/tile form once the types say so
+  const ops::OpDescriptor& desc = named;
   std::vector<Token> names;
   ParseValueNames(&names);
-  const bool has_scalar = desc.attr == ops::AttrKind::kScalar;
+  const bool has_scalar = ops::TakesScalar(desc.attr);
   if (!OperandCountFits(op, desc, names.size() - (has_scalar && !names.empty() ? 1 : 0),
                         "operands"))
     return;
@@ -232,7 +246,16 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& desc, co
       types[i] = dst_type;
       type_locs[i] = dst_loc;
     }
-    if (has_scalar && tok_.Is(',') && names.size() > desc.source_count) {
+    if (has_scalar && tok_.Is(',') && dst_type.kind != TypeKind::kTile &&
+        ops::ScalarFirstForm(desc) != nullptr && names.size() == 2) {
+      // tdivs's scalar/tile form, `: f32, T`: the scalar's type, then the
+      // tile's (the source's and the result's).
+      Advance();
+      types[0] = dst_type;
+      dst_loc = type_locs[1] = tok_.loc;
+      if (!ParseType(&dst_type)) return;
+      types[1] = dst_type;
+    } else if (has_scalar && tok_.Is(',') && names.size() > desc.source_count) {
       Advance();
       type_locs[desc.source_count] = tok_.loc;
       if (!ParseType(&types[desc.source_count])) return;
@@ -241,10 +264,11 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& desc, co
       type_locs.resize(desc.source_count);
     }
   }
+  form = &WithScalarFirst(named, types);
   Instr scalar;
-  if (has_scalar && !TakeScalarOperand(desc, &names, &types, &type_locs, &scalar)) return;
+  if (has_scalar && !TakeScalarOperand(*form, &names, &types, &type_locs, &scalar)) return;
   std::vector<uint32_t> slots;
-  if (!UseOperands(desc, names, types, type_locs, &slots)) return;
+  if (!UseOperands(*form, names, types, type_locs, &slots)) return;
   if (dst_type.kind != TypeKind::kTile)
     return (void)Error(dst_loc, std::string(op.text) + " gives a tile");
   if (Lookup(result.text) != nullptr)
@@ -259,8 +283,8 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& desc, co
     p_->tiles[v.reg].param = static_cast<int32_t>(index);
   }
   if (!Define(result, v)) return;
-  if (names.size() > desc.source_count && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
-  EmitTileOp(desc, op.loc, slots, v.reg, attr, scalar);
+  if (names.size() > form->source_count && form->tmp == ops::TmpRole::kNone) slots.pop_back();
+  EmitTileOp(*form, op.loc, slots, v.reg, attr, scalar);
 }
 
 }  // namespace program

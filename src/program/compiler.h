@@ -207,8 +207,8 @@ class Compiler {
   bool UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names,
                    const std::vector<Type>& types, const std::vector<SourceLoc>& type_locs,
                    std::vector<uint32_t>* slots);
-  void ParseDpsTileOp(const Token& op, const ops::OpDescriptor& desc);
-  void ParseSsaTileOp(const Token& op, const ops::OpDescriptor& desc, const Token& result);
+  void ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named);
+  void ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named, const Token& result);
 
   Lexer lexer_;
   Program* p_;

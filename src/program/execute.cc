@@ -425,7 +425,7 @@ pto_status Block::TileOp(const Instr& in) {
   pto_tile* dst = &tiles_[in.a];
   pto_tile* tmp = in.d != kNoSlot ? &tiles_[in.d] : nullptr;
   const double scalar =
-      in.op->attr != ops::AttrKind::kScalar ? 0.0
+      !ops::TakesScalar(in.op->attr) ? 0.0
       : in.scalar_is_float                 ? floats_[in.scalar_reg]
                                            : static_cast<double>(ints_[in.scalar_reg]);
   const pto_tile* src0 = in.b != kNoSlot ? &tiles_[in.b] : nullptr;  // none for texpands

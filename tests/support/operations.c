@@ -1,4 +1,6 @@
 /* The operations' rows, from src/operations.def. */
+#include <string.h>
+
 #include "support.h"
 
 const char *op_mnemonic(op_id op) {
@@ -7,6 +9,19 @@ const char *op_mnemonic(op_id op) {
 #include "../../src/operations.def"
 #undef PTO_OPERATION
     };
+    return names[op];
+}
+
+const char *op_text_mnemonic(op_id op) {
+    static const char kSuffix[] = "_scalar_by_tile";
+    static char names[OP_COUNT][32];
+    const char *m = op_mnemonic(op);
+    if (op_row(op)->attr != OP_ATTR_SCALAR_FIRST) return m;
+    if (names[op][0] == '\0') {
+        const size_t n = strlen(m) - (sizeof kSuffix - 1);
+        memcpy(names[op], m, n);
+        names[op][n] = '\0';
+    }
     return names[op];
 }
 
@@ -54,6 +69,7 @@ enum {
 #define PTO_TEST_ATTR_PowPrecision OP_ATTR_POW_PRECISION
 #define PTO_TEST_ATTR_DivPrecision OP_ATTR_DIV_PRECISION
 #define PTO_TEST_ATTR_Scalar OP_ATTR_SCALAR
+#define PTO_TEST_ATTR_ScalarFirst OP_ATTR_SCALAR_FIRST
 
 const op_info *op_row(op_id op) {
     static const op_info rows[] = {
@@ -81,7 +97,8 @@ pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *sr
     switch (op) {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, ...)                     \
     case OP_##UPPER:                                                                                \
-        return pto_##mnemonic(dst PTO_TEST_SOURCE_ARGS_##n(src0, src1) PTO_TEST_TMP_ARG_##Tmp(tmp)  \
+        return pto_##mnemonic(dst PTO_TEST_LEAD_ARG_##Attr PTO_TEST_SOURCE_ARGS_##n(src0, src1)      \
+                                  PTO_TEST_TMP_ARG_##Tmp(tmp)                                     \
                                        PTO_TEST_ATTR_ARG_##Attr(algo));
 #include "../../src/operations.def"
 #undef PTO_OPERATION
@@ -96,14 +113,21 @@ double op_scalar_value(const pto_tile *t) {
     return ref_is_float(dt) ? ref_to_double(dt, bits) : (double)ref_int_value(dt, bits);
 }
 
-/* A Unary or Scalar row's C function with the Binary rows' parameters. */
-#define PTO_TEST_UNARY_CALL_Special(mnemonic)
-#define PTO_TEST_UNARY_CALL_Binary(mnemonic)
-#define PTO_TEST_UNARY_CALL_Scalar(mnemonic)                                                    \
+/* A Unary, Scalar or Fill row's C function with the Binary rows' parameters
+ * (call_), and a Scalar or Fill row's with (dst, src, scalar) (scalar_call_:
+ * the scalar where the row puts it). */
+#define PTO_TEST_SCALAR_ARGS_Scalar(src, value) src, value
+#define PTO_TEST_SCALAR_ARGS_ScalarFirst(src, value) value, src
+#define PTO_TEST_UNARY_CALL_Special(mnemonic, Attr)
+#define PTO_TEST_UNARY_CALL_Binary(mnemonic, Attr)
+#define PTO_TEST_UNARY_CALL_Scalar(mnemonic, Attr)                                              \
+    static pto_status scalar_call_##mnemonic(pto_tile *dst, const pto_tile *src, double scalar) { \
+        return pto_##mnemonic(dst, PTO_TEST_SCALAR_ARGS_##Attr(src, scalar));                  \
+    }                                                                                          \
     static pto_status call_##mnemonic(pto_tile *dst, const pto_tile *src, const pto_tile *scalar) { \
-        return pto_##mnemonic(dst, src, op_scalar_value(scalar));                              \
+        return scalar_call_##mnemonic(dst, src, op_scalar_value(scalar));                      \
     }
-#define PTO_TEST_UNARY_CALL_Fill(mnemonic)                                                      \
+#define PTO_TEST_UNARY_CALL_Fill(mnemonic, Attr)                                                \
     static pto_status call_##mnemonic(pto_tile *dst, const pto_tile *unused, const pto_tile *scalar) { \
         (void)unused;                                                                          \
         return pto_##mnemonic(dst, op_scalar_value(scalar));                                   \
@@ -112,12 +136,13 @@ double op_scalar_value(const pto_tile *t) {
         (void)unused;                                                                          \
         return pto_##mnemonic(dst, scalar);                                                    \
     }
-#define PTO_TEST_UNARY_CALL_Unary(mnemonic)                                                    \
+#define PTO_TEST_UNARY_CALL_Unary(mnemonic, Attr)                                              \
     static pto_status call_##mnemonic(pto_tile *dst, const pto_tile *src, const pto_tile *unused) { \
         (void)unused;                                                                          \
         return pto_##mnemonic(dst, src);                                                       \
     }
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_TEST_UNARY_CALL_##Fam(mnemonic)
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, ...) \
+    PTO_TEST_UNARY_CALL_##Fam(mnemonic, Attr)
 #include "../../src/operations.def"
 #undef PTO_OPERATION
 
@@ -131,7 +156,7 @@ typedef struct {
 #define PTO_TEST_BINARY_ENTRY_Special(mnemonic) {NULL, NULL, NULL}
 #define PTO_TEST_BINARY_ENTRY_Binary(mnemonic) {ref_##mnemonic, pto_##mnemonic, NULL}
 #define PTO_TEST_BINARY_ENTRY_Unary(mnemonic) {ref_##mnemonic, call_##mnemonic, NULL}
-#define PTO_TEST_BINARY_ENTRY_Scalar(mnemonic) {ref_##mnemonic, call_##mnemonic, pto_##mnemonic}
+#define PTO_TEST_BINARY_ENTRY_Scalar(mnemonic) {ref_##mnemonic, call_##mnemonic, scalar_call_##mnemonic}
 #define PTO_TEST_BINARY_ENTRY_Fill(mnemonic) {ref_##mnemonic, call_##mnemonic, scalar_call_##mnemonic}
 static const binary_entry kBinaryEntries[] = {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_TEST_BINARY_ENTRY_##Fam(mnemonic),

@@ -213,3 +213,7 @@ uint32_t ref_texpands(pto_dtype dt, uint32_t a, uint32_t b) {
     (void)dt, (void)a;
     return b;
 }
+
+uint32_t ref_tdivs_scalar_by_tile(pto_dtype dt, uint32_t a, uint32_t b) {
+    return ref_tdivs(dt, b, a);
+}

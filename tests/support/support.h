@@ -35,6 +35,9 @@ enum {
 };
 const char *op_mnemonic(op_id op); /* "tpow", as PTO assembly spells it */
 const char *op_name(op_id op);     /* "pto_tpow", the C function */
+/* The mnemonic as text spells it: op_mnemonic, but a ScalarFirst row's is
+ * its twin's ("tdivs" for tdivs_scalar_by_tile, with the scalar first). */
+const char *op_text_mnemonic(op_id op);
 
 /* An operation's row of operations.def, as the tests read it. */
 /* OP_FAMILY_FILL: dst = scalar, no source; the tests call it as a Scalar row
@@ -47,7 +50,14 @@ typedef enum {
     OP_FAMILY_FILL
 } op_family;
 typedef enum { OP_TMP_NONE, OP_TMP_OPTIONAL, OP_TMP_REQUIRED } op_tmp_role;
-typedef enum { OP_ATTR_NONE, OP_ATTR_POW_PRECISION, OP_ATTR_DIV_PRECISION, OP_ATTR_SCALAR } op_attr_kind;
+/* OP_ATTR_SCALAR_FIRST: the scalar before the source (scalar / src). */
+typedef enum {
+    OP_ATTR_NONE,
+    OP_ATTR_POW_PRECISION,
+    OP_ATTR_DIV_PRECISION,
+    OP_ATTR_SCALAR,
+    OP_ATTR_SCALAR_FIRST
+} op_attr_kind;
 typedef struct {
     op_family family;
     int source_count;            /* 0, 1 or 2 */
@@ -92,6 +102,12 @@ bool op_accepts(op_id op, pto_profile profile, pto_dtype dt);
 #define PTO_TEST_ATTR_ARG_DivPrecision(algo)
 #define PTO_TEST_ATTR_ARG_PowPrecision(algo) , algo
 #define PTO_TEST_ATTR_ARG_Scalar(algo) , op_scalar_value(src1)
+#define PTO_TEST_ATTR_ARG_ScalarFirst(algo)
+#define PTO_TEST_LEAD_ARG_None
+#define PTO_TEST_LEAD_ARG_PowPrecision
+#define PTO_TEST_LEAD_ARG_DivPrecision
+#define PTO_TEST_LEAD_ARG_Scalar
+#define PTO_TEST_LEAD_ARG_ScalarFirst , op_scalar_value(src1)
 /* Element (0, 0) of t as a double (0 for NULL): a Scalar row's scalar. */
 double op_scalar_value(const pto_tile *t);
 

@@ -81,8 +81,10 @@ typedef enum { ATTR_NONE, ATTR_ENUM, ATTR_DOUBLE } attr_kind;
 
 /* One operation: its Python name, the C function's name (for the messages),
  * the call of the C function on the tile handles and the attribute, the
- * argument names (the tiles, dst first, then the attribute), how many are
- * tiles and how many are required, the attribute's kind and default. */
+ * argument names in the Python order (the tiles, dst first, and the
+ * attribute at attr_at: after the tiles, or after dst where the C function
+ * takes it first), how many are tiles and how many are required, the
+ * attribute's kind and default. */
 typedef struct {
     const char *name;
     const char *cname;
@@ -92,10 +94,11 @@ typedef struct {
     Py_ssize_t required;
     attr_kind attr;
     attr_value attr_default;
+    Py_ssize_t attr_at;
 } operation_def;
 
 static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
-    const char *name = op->names[op->tiles];
+    const char *name = op->names[op->attr_at];
     switch (op->attr) {
     case ATTR_NONE:
         return 0;
@@ -115,9 +118,17 @@ static PyObject *run_operation(const operation_def *op, PyObject *const *args, P
     const Py_ssize_t nmax = op->tiles + (op->attr != ATTR_NONE);
     if (parse_fastcall(op->name, op->names, op->required, nmax, args, nargs, kwnames, a) < 0) return NULL;
     attr_value attr = op->attr_default;
-    if (op->attr != ATTR_NONE && a[op->tiles] != NULL && attr_arg(op, a[op->tiles], &attr) < 0) return NULL;
+    if (op->attr != ATTR_NONE && a[op->attr_at] != NULL && attr_arg(op, a[op->attr_at], &attr) < 0) return NULL;
+    /* The tiles and their names, the attribute taken out. */
+    PyObject *tiles[MAX_OPERANDS];
+    const char *tile_names[MAX_OPERANDS];
+    for (Py_ssize_t i = 0, k = 0; i < nmax; ++i) {
+        if (op->attr != ATTR_NONE && i == op->attr_at) continue;
+        tiles[k] = a[i];
+        tile_names[k++] = op->names[i];
+    }
     operands ops;
-    if (collect_operands(op->cname, op->names, a, (int)op->tiles, &ops) < 0) return NULL;
+    if (collect_operands(op->cname, tile_names, tiles, (int)op->tiles, &ops) < 0) return NULL;
     pto_status s;
     RUN_OPERATION(s, ops, op->call(ops.handle, attr));
     return finish_operation(s, &ops, a[0]);

@@ -263,6 +263,24 @@ def test_keyword_arguments():
         pto.trsqrt(dst, np.zeros((1, 2), np.float32))
 
 
+def test_scalar_first_and_fill_argument_orders():
+    """tdivs_scalar_by_tile takes the scalar before the tile, as its C function;
+    texpands takes only dst and the scalar."""
+    x = make(D.FLOAT32, [[1.0, 4.0], [8.0, -2.0]])
+    dst = pto.Tile(D.FLOAT32, 2, 2)
+    assert pto.tdivs_scalar_by_tile(dst, 2.0, x).numpy().tolist() == [[2.0, 0.5], [0.25, -1.0]]
+    assert pto.tdivs_scalar_by_tile(dst, src=x, scalar=4.0).numpy().tolist() == [[4.0, 1.0], [0.5, -2.0]]
+    assert pto.tdivs(dst, x, 2.0).numpy().tolist() == [[0.5, 2.0], [4.0, -1.0]]
+    dst.valid = (1, 2)
+    pto.texpands(dst, -3.5)
+    assert dst.numpy().tolist() == [[-3.5, -3.5], [4.0, -1.0]]  # row 1 is outside the valid region
+    with pytest.raises(TypeError):
+        pto.tdivs_scalar_by_tile(dst, x, 2.0)
+    ints = pto.Tile(D.INT16, 1, 3)
+    with pytest.raises(pto.Error, match="scalar 1.5 is not a value"):
+        pto.texpands(ints, 1.5)
+
+
 def test_large_tiles_release_the_gil_and_match_small_results(rng):
     """1024+ elements take the GIL-free path; results equal a tile-by-tile run."""
     x = rng.uniform(0.5, 2, (64, 64)).astype(np.float32)

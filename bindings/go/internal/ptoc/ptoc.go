@@ -145,6 +145,7 @@ extern uintptr_t _wrap_pto_tadds_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t
 extern uintptr_t _wrap_pto_tsubs_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_tmuls_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_tdivs_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tdivs_scalar_by_tile_ptoc_0efb69d9ae783efc(uintptr_t arg1, double arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmaxs_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_tmins_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_tlrelu_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
@@ -878,6 +879,17 @@ func Pto_tdivs(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	swig_r = (uintptr)(C._wrap_pto_tdivs_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tdivs_scalar_by_tile(arg1 uintptr, arg2 float64, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tdivs_scalar_by_tile_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

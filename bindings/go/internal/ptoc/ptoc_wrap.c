@@ -1260,6 +1260,23 @@ intgo _wrap_pto_tdivs_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
+intgo _wrap_pto_tdivs_scalar_by_tile_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, double _swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  double arg2 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (double)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_tdivs_scalar_by_tile(arg1,arg2,(struct pto_tile const *)arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_pto_tmaxs_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;

@@ -322,6 +322,22 @@ pub fn tdivs(
     check(unsafe { sys::pto_tdivs(d, src.source_ptr(d), scalar) })
 }
 
+/// TDIVS_SCALAR_BY_TILE (`pto_tdivs_scalar_by_tile`): scalar / src
+/// elementwise (TDIVS's scalar/tile form); correctly rounded, integers as
+/// tdiv.
+///
+/// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32; A2A3
+/// INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32,
+/// FLOAT16, FLOAT32.
+pub fn tdivs_scalar_by_tile(
+    dst: &mut impl Operand,
+    scalar: f64,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tdivs_scalar_by_tile(d, scalar, src.source_ptr(d)) })
+}
+
 /// TMAXS (`pto_tmaxs`): the larger of src and scalar elementwise; NaN if
 /// either is NaN.
 ///

@@ -420,6 +420,23 @@ public final class Pto {
     }
 
     /**
+     * TDIVS_SCALAR_BY_TILE ({@code pto_tdivs_scalar_by_tile}): scalar / src elementwise
+     * (TDIVS's scalar/tile form); correctly rounded, integers as tdiv.
+     * <p>dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32; A2A3 INT32,
+     * INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32.
+     */
+    public static void tdivsScalarByTile(Tile dst, double scalar, Tile src) {
+        try {
+            PtoNative.pto_tdivs_scalar_by_tile(Tile.handleOf(dst, "Pto.tdivsScalarByTile", "dst"),
+                    scalar,
+                    Tile.handleOf(src, "Pto.tdivsScalarByTile", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
      * TMAXS ({@code pto_tmaxs}): the larger of src and scalar elementwise; NaN if either is
      * NaN.
      * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32,
