@@ -357,6 +357,38 @@ static void test_tdivs_both_orders(void **state) {
     }
 }
 
+/* blayout=col_major: a one-column tile (PTOAS's [R,1] vectors) is the same
+ * bytes as row_major and is accepted; a wider one is refused. */
+static void test_col_major_columns(void **state) {
+    (void)state;
+#define COLUMN(cols) "!pto.tile_buf<loc=vec, dtype=f32, rows=4, cols=" cols ", v_row=4, v_col=" cols \
+                     ", blayout=col_major, slayout=none_box, fractal=512, pad=0>"
+    pto_program *p = build("func.func @k(%a: " COLUMN("1") ", %b: " COLUMN("1") ") {\n"
+                           "  %c = arith.constant 1.5 : f32\n"
+                           "  pto.tadds ins(%a, %c : " COLUMN("1") ", f32) outs(%b : " COLUMN("1") ")\n"
+                           "  return\n}\n",
+                           NULL);
+    pto_tile *a = NULL, *b = NULL;
+    assert_int_equal(pto_tile_create(PTO_FLOAT32, 4, 1, &a), PTO_OK);
+    assert_int_equal(pto_tile_create(PTO_FLOAT32, 4, 1, &b), PTO_OK);
+    float *x = pto_tile_data(a), *y = pto_tile_data(b);
+    for (int i = 0; i < 4; ++i) x[i] = (float)i;
+    pto_args *args = NULL;
+    assert_int_equal(pto_args_create(p, &args), PTO_OK);
+    assert_int_equal(pto_args_set_tile(args, 0, a), PTO_OK);
+    assert_int_equal(pto_args_set_tile(args, 1, b), PTO_OK);
+    assert_int_equal(pto_program_run(p, args), PTO_OK);
+    for (int i = 0; i < 4; ++i) assert_true(y[i] == (float)i + 1.5f);
+    pto_args_destroy(args);
+    pto_tile_destroy(a);
+    pto_tile_destroy(b);
+    pto_program_destroy(p);
+    refused("func.func @k(%a: " COLUMN("4") ") {\n  return\n}\n", NULL,
+            "blayout=col_major is supported for tiles of one column (cols=1, the same bytes as "
+            "row_major), not 4 columns");
+#undef COLUMN
+}
+
 /* Synchronisation, pto.section.vector, unimplemented instructions, and the
  * text rules stricter than the C API. */
 static void test_sync_sections_and_rules(void **state) {
@@ -408,6 +440,7 @@ int main(void) {
         cmocka_unit_test(test_scalars),
         cmocka_unit_test(test_texpands_spellings),
         cmocka_unit_test(test_tdivs_both_orders),
+        cmocka_unit_test(test_col_major_columns),
         cmocka_unit_test(test_sync_sections_and_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

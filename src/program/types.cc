@@ -216,9 +216,18 @@ bool SplitKey(std::string_view field, std::string_view* key, std::string_view* v
   return true;
 }
 
+// blayout=col_major: a tile of one column (PTOAS's DN-style [R,1] vector,
+// the row reductions' dst and the row broadcasts' operand) holds its
+// elements in the same bytes as row_major; any wider col_major tile is
+// refused after the shape is known.
+bool IsColMajorKey(std::string_view key, std::string_view value) {
+  return key == "blayout" && value == "col_major";
+}
+
 bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
   std::string what;
   std::string_view key, value;
+  const Field* col_major = nullptr;
   if (SplitKey(f[0].text, &key, &value) && key == "loc") {
     // Keyword spelling: every key, in this order.
     static const char* const kOrder[] = {"loc",     "dtype",   "rows",    "cols",
@@ -246,6 +255,8 @@ bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
         if (!ParseValidDim(value, &n))
           return p.Fail(f[i], std::string(kOrder[i]) + " must be an integer or ?");
         (i == 4 ? t->valid_rows : t->valid_cols) = n;
+      } else if (IsColMajorKey(key, value)) {
+        col_major = &f[i];
       } else if (!CheckLayoutKey(key, value, &what)) {
         return p.Fail(f[i], what);
       }
@@ -272,11 +283,17 @@ bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
       if (key == "valid") {
         if (!ParseValidValue(value, t))
           return p.Fail(f[i], "valid= expects ROWSxCOLS (each an integer or ?)");
+      } else if (IsColMajorKey(key, value)) {
+        col_major = &f[i];
       } else if (key == "loc" || !CheckLayoutKey(key, value, &what)) {
         return p.Fail(f[i], key == "loc" ? "key 'loc' given twice" : what);
       }
     }
   }
+  if (col_major != nullptr && t->cols != 1)
+    return p.Fail(*col_major, "blayout=col_major is supported for tiles of one column (cols=1, "
+                              "the same bytes as row_major), not " +
+                                  std::to_string(t->cols) + " columns");
   if (!CheckTileShape(t, &what)) return p.Fail(f[0], what);
   return true;
 }
