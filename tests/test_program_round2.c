@@ -274,6 +274,18 @@ static void test_scalars(void **state) {
     if (strstr(pto_last_error(), "error: pto.store_scalar: element 0 of %h, which holds 0 elements") == NULL) fail_msg("%s", pto_last_error());
     pto_args_destroy(a);
     pto_program_destroy(p);
+    /* MLIR's typeless boolean constants are i1. */
+    p = build("func.func @b(%p: !pto.ptr<i32>) {\n"
+              "  %c0 = arith.constant 0 : index\n  %t = arith.constant true\n"
+              "  %f = arith.constant false\n  %seven = arith.constant 7 : i32\n"
+              "  %nine = arith.constant 9 : i32\n  %both = arith.andi %t, %f : i1\n"
+              "  %v = arith.select %both, %seven, %nine : i32\n"
+              "  pto.store_scalar %v, %p[%c0] : !pto.ptr<i32>, i32\n  return\n}\n",
+              NULL);
+    int32_t word = 0;
+    run_on(p, &word, sizeof word);
+    assert_int_equal(word, 9);
+    pto_program_destroy(p);
 }
 
 /* texpands in the pages' spellings: the scalar alone, `: f32 -> T` (SSA)

@@ -110,13 +110,17 @@ void Compiler::ParseModule() {
           return;
         }
       } else if (e.key == "pto.device-spec") {
-        if (e.value.kind != Tok::kString || e.value.text.substr(0, 9) != "Ascend910") {
+        // The SoC names PTOAS's tests use: Ascend910* (A2/A3), Ascend950* (A5).
+        const bool a2a3 = e.value.text.substr(0, 9) == "Ascend910";
+        const bool a5 = e.value.text.substr(0, 9) == "Ascend950";
+        if (e.value.kind != Tok::kString || !(a2a3 || a5)) {
           Error(e.loc, "pto.device-spec \"" + std::string(e.value.text) +
-                           "\" is not known (Ascend910* is A2A3; use pto.target_arch otherwise)");
+                           "\" is not known (Ascend910* is A2A3, Ascend950* A5; use "
+                           "pto.target_arch otherwise)");
           return;
         }
         AttrEntry as_target = e;
-        as_target.value.text = "a2a3";
+        as_target.value.text = a2a3 ? "a2a3" : "a5";
         if (!SetTarget(as_target)) return;
       } else {
         Error(e.loc, "unknown module attribute '" + std::string(e.key) + "'");

@@ -49,9 +49,15 @@ void Compiler::ParseConstantValue(const Token& result) {
     return (void)Error(lit.loc, "expected a number, found " + Describe(lit));
   }
   Type t;
-  if (!Expect(':')) return;
   const SourceLoc type_loc = tok_.loc;
-  if (!ParseType(&t)) return;
+  const bool boolean = lit.IsIdent("true") || lit.IsIdent("false");
+  if (boolean && !tok_.Is(':')) {
+    // MLIR's `arith.constant true`: an i1 whose type is implied.
+    t.kind = TypeKind::kInt;
+    t.bits = 1;
+  } else if (!Expect(':') || !ParseType(&t)) {
+    return;
+  }
   Value v;
   v.type = t;
   Instr in;
