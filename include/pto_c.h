@@ -481,6 +481,12 @@ PTO_API pto_status pto_tmin(pto_tile *dst, const pto_tile *src0, const pto_tile 
  * bits on every SIMD target); edge values as IEEE 754 / C99 Annex F.
  */
 
+/* dst = src, bit for bit (TMOV between two vector tiles; NaN payloads and
+ * signalling NaNs kept). All nine dtypes on every profile. The A5
+ * implementation copies the overlap of the two valid regions; here they
+ * must be equal, as for every unary operation. */
+PTO_API pto_status pto_tmov(pto_tile *dst, const pto_tile *src);
+
 /* dst = |src|: floats with the sign bit cleared (a NaN keeps its payload),
  * integers wrapping (the most negative value stays itself). HOST: FLOAT32,
  * FLOAT16, BFLOAT16, INT32, INT16, INT8.

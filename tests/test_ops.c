@@ -216,6 +216,42 @@ static void test_elementwise(void **state) {
     for_each_target(((const elementwise_test *)*state)->name, elementwise_body, *state);
 }
 
+/* ---- tmov keeps every bit ---- */
+
+/* Every 16-bit pattern as float16, bfloat16 and int16, and float32 NaNs
+ * with every payload bit and both signs, signalling ones included: the
+ * copy is bit for bit on every target (the family test compares NaNs by
+ * NaN-ness only). */
+static void tmov_bits_body(void *ctx, size_t target_index, const char *target) {
+    (void)ctx, (void)target_index;
+    static const pto_dtype kSixteen[] = {PTO_FLOAT16, PTO_BFLOAT16, PTO_INT16};
+    for (size_t k = 0; k < COUNT(kSixteen); ++k) {
+        pto_tile *src = tile_new(kSixteen[k], 256, 256, 256, 255);
+        pto_tile *dst = tile_new(kSixteen[k], 256, 256, 256, 255);
+        for (uint32_t i = 0; i < 65536; ++i) tile_put(src, i / 256, i % 256, i);
+        assert_int_equal(pto_tmov(dst, src), PTO_OK);
+        for (uint32_t i = 0; i < 65536; ++i)
+            if (i % 256 < 255 && tile_get(dst, i / 256, i % 256) != i)
+                fail_msg("tmov %s on %s: 0x%x became 0x%x", pto_dtype_string(kSixteen[k]), target, i,
+                         tile_get(dst, i / 256, i % 256));
+        pto_tile_destroy(src), pto_tile_destroy(dst);
+    }
+    pto_tile *src = tile_new(PTO_FLOAT32, 3, 47, 3, 47), *dst = tile_new(PTO_FLOAT32, 3, 47, 3, 47);
+    for (uint32_t i = 0; i < 3 * 47; ++i) {
+        const uint32_t payload = i < 23 ? 1u << i : (uint32_t)(i * 2654435761u) & 0x7FFFFFu;
+        tile_put(src, i / 47, i % 47, (i & 1 ? 0xFF800000u : 0x7F800000u) | (payload ? payload : 1));
+    }
+    assert_int_equal(pto_tmov(dst, src), PTO_OK);
+    for (uint32_t i = 0; i < 3 * 47; ++i)
+        assert_int_equal(tile_get(dst, i / 47, i % 47), tile_get(src, i / 47, i % 47));
+    pto_tile_destroy(src), pto_tile_destroy(dst);
+}
+
+static void test_tmov_keeps_every_bit(void **state) {
+    (void)state;
+    for_each_target("tmov: every 16-bit pattern, float32 NaN payloads", tmov_bits_body, NULL);
+}
+
 /* ---- tpartadd: every supported validity pattern ---- */
 
 /* A source valid region relative to dst's R x C. */
@@ -524,7 +560,7 @@ int main(void) {
                                                   PTO_POW_DEFAULT};
         ++family_count;
     }
-    struct CMUnitTest tests[COUNT(kElementwise) + OP_COUNT + 3];
+    struct CMUnitTest tests[COUNT(kElementwise) + OP_COUNT + 4];
     size_t n = 0;
     for (size_t i = 0; i < COUNT(kElementwise); ++i)
         tests[n++] = (struct CMUnitTest){kElementwise[i].name, test_elementwise, NULL, NULL,
@@ -532,6 +568,7 @@ int main(void) {
     for (size_t i = 0; i < family_count; ++i)
         tests[n++] = (struct CMUnitTest){family[i].name, test_elementwise, NULL, NULL, &family[i]};
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tpartadd);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tmov_keeps_every_bit);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_colexpanddiv_is_division);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_float16_reciprocal_rounds_like_division);
     return _cmocka_run_group_tests("ops", tests, n, NULL, NULL);

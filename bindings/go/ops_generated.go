@@ -204,6 +204,23 @@ func TMin(dst, src0, src1 *Tile) error {
 	return err
 }
 
+var tmovOperands = []string{"dst", "src"}
+
+// TMov is TMOV (pto_tmov): a copy of src's valid region (vec to vec), bit
+// for bit.
+//
+// dst's dtypes: HOST all; A2A3 all; A5 all.
+func TMov(dst, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TMov", tmovOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmov(hs[0], hs[1]))
+	keepAlive(tiles)
+	return err
+}
+
 var tabsOperands = []string{"dst", "src"}
 
 // TAbs is TABS (pto_tabs): |src| elementwise; integers wrap (|MIN| is MIN).

@@ -204,6 +204,14 @@ void AddContiguousImpl(pto_dtype dtype, size_t n, void* dst, const void* a, cons
 
 // ---- the Unary rows' functors: op(d, x) ----
 
+// A vec-to-vec move: every bit of src (NaN payloads and signalling NaNs too).
+struct TmovOp : InLanes<BitsTag> {
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x) const {
+    return x;
+  }
+};
+
 // Floats: the sign bit cleared (NaN keeps its payload); integers wrap.
 struct TabsOp : InLanes<AddTag> {
   template <class D>

@@ -209,6 +209,32 @@ HWY_INLINE void StoreAs(DF df, hn::Vec<DF> v, hwy::bfloat16_t* p) {
              reinterpret_cast<uint16_t*>(p));
 }
 
+// float16/bfloat16 storage as its bits in uint16_t lanes (BitsTag): a copy
+// that keeps every bit, signalling NaNs included.
+template <class DU, hwy::EnableIf<std::is_same<hn::TFromD<DU>, uint16_t>::value>* = nullptr>
+HWY_INLINE hn::Vec<DU> LoadAs(DU du, const hwy::float16_t* p) {
+  return hn::LoadU(du, reinterpret_cast<const uint16_t*>(p));
+}
+template <class DU, hwy::EnableIf<std::is_same<hn::TFromD<DU>, uint16_t>::value>* = nullptr>
+HWY_INLINE void StoreAs(DU du, hn::Vec<DU> v, hwy::float16_t* p) {
+  hn::StoreU(v, du, reinterpret_cast<uint16_t*>(p));
+}
+template <class DU, hwy::EnableIf<std::is_same<hn::TFromD<DU>, uint16_t>::value>* = nullptr>
+HWY_INLINE hn::Vec<DU> LoadAs(DU du, const hwy::bfloat16_t* p) {
+  return hn::LoadU(du, reinterpret_cast<const uint16_t*>(p));
+}
+template <class DU, hwy::EnableIf<std::is_same<hn::TFromD<DU>, uint16_t>::value>* = nullptr>
+HWY_INLINE void StoreAs(DU du, hn::Vec<DU> v, hwy::bfloat16_t* p) {
+  hn::StoreU(v, du, reinterpret_cast<uint16_t*>(p));
+}
+
+// The lanes of a bit-exact move: each type's own, float16 and bfloat16 as
+// uint16_t (their values never enter arithmetic).
+template <typename T>
+using BitsTag = hn::ScalableTag<
+    std::conditional_t<std::is_same<T, hwy::float16_t>::value || std::is_same<T, hwy::bfloat16_t>::value,
+                       uint16_t, T>>;
+
 // A mask with every lane set (Highway 1.0.3 has no MaskTrue).
 template <class D>
 HWY_INLINE hn::Mask<D> AllLanes(D d) {
@@ -386,7 +412,9 @@ HWY_INLINE void ForEachElementwise(D d, size_t rows, size_t cols, T* dst, size_t
   const auto body = [&op](auto dv, const T* pa, const T* pb, T* out) {
     StoreAs(dv, op(dv, LoadAs(dv, pa), LoadAs(dv, pb)), out);
   };
-  if constexpr (hwy::IsSame<T, hwy::bfloat16_t>() && HWY_TARGET != HWY_SCALAR) {
+  // (bfloat16 in uint16_t lanes, BitsTag, is an ordinary row of bits.)
+  if constexpr (hwy::IsSame<T, hwy::bfloat16_t>() && hwy::IsFloat<hn::TFromD<D>>() &&
+                HWY_TARGET != HWY_SCALAR) {
     static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
                   "element 2i in the low half of a 32-bit lane");
     // Lanes(d16) = 2 * Lanes(d): one step of ForEachRow is a full vector of

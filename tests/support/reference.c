@@ -217,3 +217,8 @@ uint32_t ref_texpands(pto_dtype dt, uint32_t a, uint32_t b) {
 uint32_t ref_tdivs_scalar_by_tile(pto_dtype dt, uint32_t a, uint32_t b) {
     return ref_tdivs(dt, b, a);
 }
+
+uint32_t ref_tmov(pto_dtype dt, uint32_t a, uint32_t b) {
+    (void)dt, (void)b;
+    return a;
+}

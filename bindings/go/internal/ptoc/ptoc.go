@@ -134,6 +134,7 @@ extern uintptr_t _wrap_pto_tmul_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t 
 extern uintptr_t _wrap_pto_tdiv_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmax_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmin_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmov_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_tabs_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_tneg_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_trelu_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
@@ -765,6 +766,16 @@ func Pto_tmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	swig_r = (uintptr)(C._wrap_pto_tmin_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tmov(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uintptr)(C._wrap_pto_tmov_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -175,6 +175,18 @@ pub fn tmin(
     check(unsafe { sys::pto_tmin(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
 
+/// TMOV (`pto_tmov`): a copy of src's valid region (vec to vec), bit for
+/// bit.
+///
+/// dst's dtypes: HOST all; A2A3 all; A5 all.
+pub fn tmov(
+    dst: &mut impl Operand,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tmov(d, src.source_ptr(d)) })
+}
+
 /// TABS (`pto_tabs`): |src| elementwise; integers wrap (|MIN| is MIN).
 ///
 /// dst's dtypes: HOST FLOAT32, FLOAT16, BFLOAT16, INT32, INT16, INT8; A2A3

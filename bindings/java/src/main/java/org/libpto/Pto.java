@@ -246,6 +246,20 @@ public final class Pto {
     }
 
     /**
+     * TMOV ({@code pto_tmov}): a copy of src's valid region (vec to vec), bit for bit.
+     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     */
+    public static void tmov(Tile dst, Tile src) {
+        try {
+            PtoNative.pto_tmov(Tile.handleOf(dst, "Pto.tmov", "dst"),
+                    Tile.handleOf(src, "Pto.tmov", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
      * TABS ({@code pto_tabs}): |src| elementwise; integers wrap (|MIN| is MIN).
      * <p>dst's dtypes: HOST FLOAT32, FLOAT16, BFLOAT16, INT32, INT16, INT8; A2A3 FLOAT32,
      * FLOAT16; A5 FLOAT32, FLOAT16, INT32, INT16, INT8.
