@@ -211,29 +211,24 @@ HWY_INLINE void StoreAs(DF df, hn::Vec<DF> v, hwy::bfloat16_t* p) {
 
 // float16/bfloat16 storage as its bits in uint16_t lanes (BitsTag): a copy
 // that keeps every bit, signalling NaNs included.
-template <class DU, hwy::EnableIf<std::is_same<hn::TFromD<DU>, uint16_t>::value>* = nullptr>
-HWY_INLINE hn::Vec<DU> LoadAs(DU du, const hwy::float16_t* p) {
+template <typename S>
+constexpr bool kIsHalfFloat =
+    std::is_same<S, hwy::float16_t>::value || std::is_same<S, hwy::bfloat16_t>::value;
+template <class DU, typename S,
+          hwy::EnableIf<std::is_same<hn::TFromD<DU>, uint16_t>::value && kIsHalfFloat<S>>* = nullptr>
+HWY_INLINE hn::Vec<DU> LoadAs(DU du, const S* p) {
   return hn::LoadU(du, reinterpret_cast<const uint16_t*>(p));
 }
-template <class DU, hwy::EnableIf<std::is_same<hn::TFromD<DU>, uint16_t>::value>* = nullptr>
-HWY_INLINE void StoreAs(DU du, hn::Vec<DU> v, hwy::float16_t* p) {
-  hn::StoreU(v, du, reinterpret_cast<uint16_t*>(p));
-}
-template <class DU, hwy::EnableIf<std::is_same<hn::TFromD<DU>, uint16_t>::value>* = nullptr>
-HWY_INLINE hn::Vec<DU> LoadAs(DU du, const hwy::bfloat16_t* p) {
-  return hn::LoadU(du, reinterpret_cast<const uint16_t*>(p));
-}
-template <class DU, hwy::EnableIf<std::is_same<hn::TFromD<DU>, uint16_t>::value>* = nullptr>
-HWY_INLINE void StoreAs(DU du, hn::Vec<DU> v, hwy::bfloat16_t* p) {
+template <class DU, typename S,
+          hwy::EnableIf<std::is_same<hn::TFromD<DU>, uint16_t>::value && kIsHalfFloat<S>>* = nullptr>
+HWY_INLINE void StoreAs(DU du, hn::Vec<DU> v, S* p) {
   hn::StoreU(v, du, reinterpret_cast<uint16_t*>(p));
 }
 
 // The lanes of a bit-exact move: each type's own, float16 and bfloat16 as
 // uint16_t (their values never enter arithmetic).
 template <typename T>
-using BitsTag = hn::ScalableTag<
-    std::conditional_t<std::is_same<T, hwy::float16_t>::value || std::is_same<T, hwy::bfloat16_t>::value,
-                       uint16_t, T>>;
+using BitsTag = hn::ScalableTag<std::conditional_t<kIsHalfFloat<T>, uint16_t, T>>;
 
 // A mask with every lane set (Highway 1.0.3 has no MaskTrue).
 template <class D>
