@@ -485,7 +485,20 @@ void WithCalls(const Case& c, Operands& o, const Fn& fn) {
       fn(lib, scalar);
       break;
     }
-    default: {  // the Binary and Unary families; the scalar loop is the tests' reference
+    default:
+      if (op_is_reduction(c.op)) {  // the scalar loop: the tests' order reference
+        static std::vector<uint32_t> reduced;
+        reduced.resize(rows + cols);
+        uint32_t* results = reduced.data();
+        const op_id op = c.op;
+        auto lib = [=] { return op_call(op, PTO_POW_DEFAULT, dst, src0, nullptr, nullptr); };
+        auto scalar = [=] {
+          op_reduce_reference(op, PTO_PROFILE_HOST, 0, t, in0, rows, cols, cols, results);
+        };
+        fn(lib, scalar);
+        break;
+      }
+      {  // the Binary, Unary and Scalar families; the scalar loop is the tests' reference
       const op_binary_call call = op_binary_function(c.op);
       const op_element_reference ref = op_binary_reference(c.op);
       auto lib = [=] { return call(dst, src0, src1); };

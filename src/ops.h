@@ -45,6 +45,8 @@ enum class Family : uint8_t {
   kBinary,   // elementwise dst = f(src0, src1): the family's rules and kernels
   kUnary,    // elementwise dst = f(src): the family's rules and kernels
   kScalar,   // elementwise dst = f(src, scalar): the family's rules and kernels
+  kRowReduce,  // dst(i,0) = reduction of src's valid row i (src's region the domain)
+  kColReduce,  // dst(0,j) = reduction of src's valid column j (src's region the domain)
 };
 
 // How the C function treats tmp.
@@ -60,10 +62,13 @@ enum class AttrKind : uint8_t {
   kPowPrecision,  // #pto<pow_precision default|high_precision> -> pto_pow_algorithm
   kDivPrecision,  // #pto<div_precision ...>: division is always correctly rounded
   kScalar,        // a `double scalar` argument: the Scalar family's operand
+  kBinaryOrder,   // an `int binary_order` argument, 0 or 1: {isBinary = false|true}
 };
 
 // How many values the attribute's enum argument takes (0: no argument).
-constexpr int AttrValueCount(AttrKind kind) { return kind == AttrKind::kPowPrecision ? 2 : 0; }
+constexpr int AttrValueCount(AttrKind kind) {
+  return kind == AttrKind::kPowPrecision || kind == AttrKind::kBinaryOrder ? 2 : 0;
+}
 
 struct OpDescriptor {
   OpId id;

@@ -93,12 +93,21 @@ ATTRS = {
         go_type="float64", go_value="{}",
         rust_type="f64", rust_value="{}",
         java_type="double", java_value="{}", java_default="", java_nullable=False),
+    "BinaryOrder": Attr(
+        c_name="binary_order",
+        py_name="binary_order", py_default="False", py_stub="bool", py_kind="ATTR_ENUM",
+        py_c_default="{.i = 0}", py_c_value="a.i",
+        go_type="bool", go_value="boolToInt({})",
+        rust_type="bool", rust_value="{} as std::os::raw::c_int",
+        java_type="boolean", java_value="{} ? 1 : 0", java_default="false", java_nullable=False),
 }
 TMP_ROLES = ("None", "Optional", "Required")
 PROFILES = ("HOST", "A2A3", "A5")
 
 # Go names that are not "T" + the rest of the mnemonic capitalised.
-GO_NAMES = {"tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd"}
+GO_NAMES = {"tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd", "trowsum": "TRowSum",
+            "trowmax": "TRowMax", "trowmin": "TRowMin", "tcolsum": "TColSum", "tcolmax": "TColMax",
+            "tcolmin": "TColMin"}
 
 GO_FILE = "bindings/go/ops_generated.go"
 RUST_FILE = "bindings/rust/pto/src/ops_generated.rs"
