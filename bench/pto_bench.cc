@@ -492,8 +492,14 @@ void WithCalls(const Case& c, Operands& o, const Fn& fn) {
         uint32_t* results = reduced.data();
         const op_id op = c.op;
         auto lib = [=] { return op_call(op, PTO_POW_DEFAULT, dst, src0, nullptr, nullptr); };
+        // dst is a zero-filled [rows, cols] tile whose column 0 (row 0) the
+        // call writes: the scalar loop's output has the same layout.
+        memset(out, 0, n * pto_dtype_size(t));
+        const bool by_row = op_row(op)->family == OP_FAMILY_ROW_REDUCE;
         auto scalar = [=] {
           op_reduce_reference(op, PTO_PROFILE_HOST, 0, t, in0, rows, cols, cols, results);
+          for (size_t k = 0; k < (by_row ? rows : cols); ++k)
+            ref_store(t, out, by_row ? k * cols : k, results[k]);
         };
         fn(lib, scalar);
         break;

@@ -104,21 +104,27 @@ HWY_INLINE void StoreFloat(float x, T* p) {
 template <typename T>
 constexpr size_t kChunk = 256 / sizeof(T);
 
-// vcadd over lanes[0, kChunk<T>): adjacent lanes are added in pairs, level by
-// level, until one value is left (inactive lanes hold +0). Destroys lanes.
+// vcadd over lanes[0, kChunk<T>) of which the first `active` hold values and
+// the rest +0: adjacent lanes are added in pairs, level by level, until one
+// value is left. A sum with +0 is the value itself except that -0 becomes
+// +0, so the +0 lanes are not added one by one: a level's unpaired last
+// value is only made +0 if it is -0, and so is the result of each level left
+// once one value remains. Destroys lanes.
 template <typename T>
-HWY_INLINE float VcaddTree(float* lanes) {
-  for (size_t n = kChunk<T>; n > 1; n /= 2) {
+HWY_INLINE float VcaddTree(float* lanes, size_t active) {
+  size_t n = active;
+  for (size_t width = kChunk<T>; width > 1; width /= 2) {
     for (size_t k = 0; k < n / 2; ++k) lanes[k] = AddIn<T>(lanes[2 * k], lanes[2 * k + 1]);
+    if (n % 2 == 1) lanes[n / 2] = lanes[n - 1] + 0.0f;
+    n = n / 2 + n % 2;
   }
   return lanes[0];
 }
 
-// lanes[0, kChunk) = row[0, n) then +0.
+// lanes[0, n) = row[0, n).
 template <typename T>
 HWY_INLINE void LoadChunk(const T* row, size_t n, float* lanes) {
   for (size_t k = 0; k < n; ++k) lanes[k] = LoadFloat(row + k);
-  for (size_t k = n; k < kChunk<T>; ++k) lanes[k] = 0.0f;
 }
 
 // A5 (TRowReduce.hpp): the accumulator starts at +0; each 256-byte chunk of
@@ -128,8 +134,9 @@ HWY_INLINE float RowSumA5(const T* row, size_t cols) {
   float lanes[kChunk<T>];
   float acc = 0.0f;
   for (size_t c = 0; c < cols; c += kChunk<T>) {
-    LoadChunk(row + c, cols - c < kChunk<T> ? cols - c : kChunk<T>, lanes);
-    acc = AddIn<T>(acc, VcaddTree<T>(lanes));
+    const size_t active = cols - c < kChunk<T> ? cols - c : kChunk<T>;
+    LoadChunk(row + c, active, lanes);
+    acc = AddIn<T>(acc, VcaddTree<T>(lanes, active));
   }
   return acc;
 }
@@ -146,7 +153,7 @@ HWY_INLINE float RowSumA2A3(const T* row, size_t cols, float* tmp) {
   const size_t n = cols / E, rem = cols % E;
   if (cols <= E) {
     LoadChunk(row, cols, tmp);
-    return VcaddTree<T>(tmp);
+    return VcaddTree<T>(tmp, cols);
   }
   const auto chunk = [&](size_t i, size_t k) { return LoadFloat(row + i * E + k); };
   if (n == 1) {
@@ -168,25 +175,8 @@ HWY_INLINE float RowSumA2A3(const T* row, size_t cols, float* tmp) {
       for (size_t k = 0; k < E; ++k)
         tmp[(len - 1) * E + k] = AddIn<T>(tmp[(len - 1) * E + k], tmp[2 * len * E + k]);
   }
-  return VcaddTree<T>(tmp);
+  return VcaddTree<T>(tmp, E);
 }
-
-template <typename T>
-void RowSumFloat(SumOrder order, size_t rows, size_t cols, const kernels::Plane& dst,
-                 const kernels::ConstPlane& src) {
-  constexpr size_t E = kChunk<T>;
-  // A2A3's tmp: at most cols / E / 2 chunk slots, at least one.
-  const size_t slots = cols / E / 2 > 1 ? cols / E / 2 : 1;
-  std::vector<float> tmp(order == SumOrder::kA2A3 ? slots * E : 0);
-  for (size_t r = 0; r < rows; ++r) {
-    const T* row = static_cast<const T*>(src.data) + r * src.stride;
-    const float sum = order == SumOrder::kA2A3 ? RowSumA2A3(row, cols, tmp.data())
-                                               : RowSumA5(row, cols);
-    StoreFloat(sum, static_cast<T*>(dst.data) + r * dst.stride);
-  }
-}
-
-// ---- vector building blocks ----------------------------------------------
 
 // v rounded to storage type T, in T's compute lanes (float32 lanes for
 // FLOAT16 and BFLOAT16; integers wrap when stored).
@@ -200,6 +190,66 @@ HWY_INLINE hn::Vec<D> RoundToStorage(D d, hn::Vec<D> v) {
     return v;
   }
 }
+
+// A5's row sums of Lanes(d) rows at once, one row in each float lane: the
+// rows' chunks are transposed into buf (element k of every row in one
+// vector), and the vcadd trees and the accumulation run as vector additions,
+// each lane the scalar order of RowSumA5 exactly. Returns how many rows it
+// summed (a multiple of Lanes(d)); every row of a group is read before the
+// group's results are written.
+template <typename T>
+size_t RowSumA5Lanes(size_t rows, size_t cols, const kernels::Plane& dst,
+                     const kernels::ConstPlane& src) {
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  constexpr size_t E = kChunk<T>;
+  if (rows < N) return 0;
+  std::vector<float> buf(E * N), sums(N);
+  size_t r = 0;
+  for (; r + N <= rows; r += N) {
+    auto acc = hn::Zero(d);
+    for (size_t c = 0; c < cols; c += E) {
+      const size_t active = cols - c < E ? cols - c : E;
+      for (size_t l = 0; l < N; ++l) {
+        const T* row = static_cast<const T*>(src.data) + (r + l) * src.stride + c;
+        for (size_t k = 0; k < active; ++k) buf[k * N + l] = LoadFloat(row + k);
+      }
+      size_t n = active;  // as VcaddTree
+      for (size_t width = E; width > 1; width /= 2) {
+        for (size_t k = 0; k < n / 2; ++k) {
+          const auto sum = hn::Add(hn::LoadU(d, &buf[2 * k * N]), hn::LoadU(d, &buf[(2 * k + 1) * N]));
+          hn::StoreU(RoundToStorage<T>(d, sum), d, &buf[k * N]);
+        }
+        if (n % 2 == 1)
+          hn::StoreU(hn::Add(hn::LoadU(d, &buf[(n - 1) * N]), hn::Zero(d)), d, &buf[n / 2 * N]);
+        n = n / 2 + n % 2;
+      }
+      acc = RoundToStorage<T>(d, hn::Add(acc, hn::LoadU(d, &buf[0])));
+    }
+    hn::StoreU(acc, d, sums.data());
+    for (size_t l = 0; l < N; ++l)
+      StoreFloat(sums[l], static_cast<T*>(dst.data) + (r + l) * dst.stride);
+  }
+  return r;
+}
+
+template <typename T>
+void RowSumFloat(SumOrder order, size_t rows, size_t cols, const kernels::Plane& dst,
+                 const kernels::ConstPlane& src) {
+  constexpr size_t E = kChunk<T>;
+  // A2A3's tmp: at most cols / E / 2 chunk slots, at least one.
+  const size_t slots = cols / E / 2 > 1 ? cols / E / 2 : 1;
+  std::vector<float> tmp(order == SumOrder::kA2A3 ? slots * E : 0);
+  const size_t done = order == SumOrder::kA2A3 ? 0 : RowSumA5Lanes<T>(rows, cols, dst, src);
+  for (size_t r = done; r < rows; ++r) {
+    const T* row = static_cast<const T*>(src.data) + r * src.stride;
+    const float sum = order == SumOrder::kA2A3 ? RowSumA2A3(row, cols, tmp.data())
+                                               : RowSumA5(row, cols);
+    StoreFloat(sum, static_cast<T*>(dst.data) + r * dst.stride);
+  }
+}
+
+// ---- vector building blocks ----------------------------------------------
 
 // IEEE 754-2019 maximum / minimum (binary.cc's tmax / tmin): NaN when either
 // is NaN, -0 < +0; integers Highway's Max / Min.
