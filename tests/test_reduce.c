@@ -407,6 +407,71 @@ static void test_blocks(void **state) {
     pto_program_destroy(p);
 }
 
+/* ---- isBinary in PTOAS's spellings ---- */
+
+/* Runs a snippet whose free tiles are %s (5x1 float32 column), %t (its tmp)
+ * and %d (1x1), and returns d(0,0). */
+static uint32_t run_colsum_text(const char *text) {
+    pto_program *p = NULL;
+    if (pto_program_create(text, strlen(text), "colsum.pto", &p) != PTO_OK)
+        fail_msg("%s\n%s", text, pto_last_error());
+    const uint32_t col[] = {f32_bits(1.0f), 0, f32_bits(0x1p-24f), 0, f32_bits(0x1p-24f)};
+    pto_tile *src = tile_new(PTO_FLOAT32, 5, 1, 5, 1), *tmp = tile_new(PTO_FLOAT32, 5, 1, 5, 1);
+    pto_tile *dst = tile_new(PTO_FLOAT32, 1, 1, 1, 1);
+    for (uint32_t i = 0; i < 5; ++i) tile_put(src, i, 0, col[i]);
+    pto_args *a = NULL;
+    size_t at = 0;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_program_param_find(p, "s", &at), PTO_OK);
+    assert_int_equal(pto_args_set_tile(a, at, src), PTO_OK);
+    if (pto_program_param_find(p, "t", &at) == PTO_OK) assert_int_equal(pto_args_set_tile(a, at, tmp), PTO_OK);
+    assert_int_equal(pto_program_param_find(p, "d", &at), PTO_OK);
+    assert_int_equal(pto_args_set_tile(a, at, dst), PTO_OK);
+    assert_int_equal(pto_program_run(p, a), PTO_OK);
+    const uint32_t v = tile_get(dst, 0, 0);
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    pto_tile_destroy(src), pto_tile_destroy(tmp), pto_tile_destroy(dst);
+    return v;
+}
+
+static void test_is_binary_spellings(void **state) {
+    (void)state;
+    /* Rows 1, 0, 2^-24, 0, 2^-24: the binary tree gives 1 + 2^-23, A5's
+     * sequential order (HOST's) 1. */
+    const uint32_t binary = f32_bits(1.0f + 0x1p-23f), sequential = f32_bits(1.0f);
+#define S "!pto.tile_buf<vec, 5x1xf32>"
+#define D "!pto.tile_buf<vec, 1x1xf32>"
+    assert_int_equal(run_colsum_text("pto.tcolsum ins(%s, %t {isBinary = true} : " S ", " S ") outs(%d : " D ")\n"),
+                     binary);
+    assert_int_equal(run_colsum_text("pto.tcolsum ins(%s, %t : " S ", " S ") outs(%d : " D ") isBinary = true\n"),
+                     binary);
+    assert_int_equal(run_colsum_text("pto.tcolsum ins(%s, %t : " S ", " S ") outs(%d : " D ") {isBinary = true}\n"),
+                     binary);
+    assert_int_equal(run_colsum_text("pto.tcolsum ins(%s, %t {isBinary = false} : " S ", " S ") outs(%d : " D ")\n"),
+                     sequential);
+    assert_int_equal(run_colsum_text("pto.tcolsum ins(%s : " S ") outs(%d : " D ")\n"), sequential);
+    assert_int_equal(run_colsum_text("%d = pto.tcolsum %s, %t {isBinary = true} : (!pto.tile<5x1xf32>, "
+                                     "!pto.tile<5x1xf32>) -> !pto.tile<1x1xf32>\n"),
+                     binary);
+    assert_int_equal(run_colsum_text("%d = tcolsum %s {isBinary = true} : !pto.tile<5x1xf32> -> !pto.tile<1x1xf32>\n"),
+                     binary);
+#undef S
+#undef D
+    /* The synchronous form leaves tmp out; A2A3's row reductions get one. */
+    pto_program *p = NULL;
+    const char sync[] = "%d = trowsum %s : !pto.tile<5x1xf32> -> !pto.tile<5x1xf32>\n";
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    const pto_status made = pto_program_create(sync, strlen(sync), "rowsum.pto", &p);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    if (made != PTO_OK) fail_msg("%s", pto_last_error());
+    pto_program_destroy(p);
+    p = NULL;
+    const char bad[] = "%d = tcolsum %s {isBinary = 2} : !pto.tile<5x1xf32> -> !pto.tile<1x1xf32>\n";
+    assert_int_equal(pto_program_create(bad, strlen(bad), "colsum.pto", &p), PTO_ERR_INVALID_ARGUMENT);
+    if (strstr(pto_last_error(), "isBinary is true or false") == NULL) fail_msg("%s", pto_last_error());
+}
+
 /* ---- refusals ---- */
 
 static void expect(pto_status got, pto_status want, const char *needle) {
@@ -493,6 +558,7 @@ int main(void) {
         cmocka_unit_test(test_error_bound),
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_blocks),
+        cmocka_unit_test(test_is_binary_spellings),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -251,11 +251,19 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& desc, co
     if (!ParseType(&dst_type)) return;
   } else {
     // The pages' shorthand: one type for every tile operand and the result
-    // (`: T, f32` where a scalar follows the sources).
+    // (`: T, f32` where a scalar follows the sources), or `: T -> U` where
+    // the result's type differs (the reductions' synchronous form).
     if (!ParseType(&dst_type)) return;
+    const Type operand_type = dst_type;
+    const SourceLoc operand_loc = dst_loc;
+    if (tok_.kind == Tok::kArrow) {
+      Advance();
+      dst_loc = tok_.loc;
+      if (!ParseType(&dst_type)) return;
+    }
     for (size_t i = 0; i < names.size(); ++i) {
-      types[i] = dst_type;
-      type_locs[i] = dst_loc;
+      types[i] = operand_type;
+      type_locs[i] = operand_loc;
     }
     if (has_scalar && tok_.Is(',') && names.size() > desc.source_count) {
       Advance();
