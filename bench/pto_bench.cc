@@ -594,12 +594,14 @@ const Shape kShapes[] = {{1, 1}, {16, 16}, {64, 64}, {128, 128}};
 const Shape kIdentityShape = {64, 64};
 // Far beyond the caches: float32 operations bound by loads and stores only,
 // and tpow, whose time per element should not depend on the size (rows long
-// enough that the row tail and the call cost vanish).
+// enough that the row tail and the call cost vanish); the row reductions
+// trowsum and trowmax, whose rows are then 16 of A5's 256-byte chunks.
 const Shape kLargeShape = {1024, 1024};
 
 bool InLargeShape(const Case& c) {
   return c.dtype == PTO_FLOAT32 && (c.op == OP_TPRELU || c.op == OP_TPARTADD ||
-                                    c.op == OP_TCOLEXPANDDIV || c.op == OP_TPOW);
+                                    c.op == OP_TCOLEXPANDDIV || c.op == OP_TPOW ||
+                                    c.op == OP_TROWSUM || c.op == OP_TROWMAX);
 }
 
 int Main(int argc, char** argv) {

@@ -297,6 +297,32 @@ HWY_INLINE void StorePart(D d, hn::Vec<D> v, T* p, size_t rest) {
 
 // ---- row reductions in vectors: max, min, integer sums --------------------
 
+// Two vectors of partial results combined: Add for integer sums (wrapping),
+// Extreme for max and min.
+template <Reduction kOp, class D>
+HWY_INLINE hn::Vec<D> Combine(D d, hn::Vec<D> a, hn::Vec<D> b) {
+  if constexpr (kOp == Reduction::kSum) return hn::Add(a, b);
+  else return Extreme<kOp == Reduction::kMax>(d, a, b);
+}
+
+// The lanes of v combined into one value: the upper half onto the lower,
+// until one lane is left (max / min and wrapping sums give the same value in
+// any order).
+template <Reduction kOp, class D>
+HWY_INLINE hn::TFromD<D> FoldLanes(D d, hn::Vec<D> v) {
+#if HWY_TARGET != HWY_SCALAR  // one lane there, and no UpperHalf
+  if constexpr (hn::MaxLanes(D()) > 1) {
+    if (hn::Lanes(d) > 1) {
+      const hn::Half<D> dh;
+      return FoldLanes<kOp>(dh, Combine<kOp>(dh, hn::LowerHalf(dh, v), hn::UpperHalf(dh, v)));
+    }
+  }
+#else
+  (void)d;
+#endif
+  return hn::GetLane(v);
+}
+
 // The combination of every element of each row, with Lanes(d) partial
 // results per row combined at the end: max and min are order-free (NaN
 // results are the default NaN), integer sums wrap.
@@ -307,28 +333,16 @@ void RowReduceVector(size_t rows, size_t cols, const kernels::Plane& dst,
   using L = hn::TFromD<decltype(d)>;
   const size_t N = hn::Lanes(d);
   const auto combine = [&](hn::Vec<decltype(d)> a, hn::Vec<decltype(d)> b) {
-    if constexpr (kOp == Reduction::kSum) return hn::Add(a, b);
-    else return Extreme<kOp == Reduction::kMax>(d, a, b);
+    return Combine<kOp>(d, a, b);
   };
   constexpr bool kRepeat = kOp != Reduction::kSum;
-  L lanes[hn::MaxLanes(decltype(d)())];
   T out[hn::MaxLanes(decltype(d)())];
   for (size_t r = 0; r < rows; ++r) {
     const T* row = static_cast<const T*>(src.data) + r * src.stride;
     auto acc = LoadPart(d, row, cols, kRepeat);
     for (size_t c = N; c < cols; c += N) acc = combine(acc, LoadPart(d, row + c, cols - c, kRepeat));
-    // Lane halves folded into lane 0 (a fixed order; max / min and wrapping
-    // sums give the same value in any order).
-    hn::StoreU(acc, d, lanes);
-    for (size_t n = N; n > 1; n /= 2) {
-      const auto lo = hn::LoadU(d, lanes);
-      // Lanes n/2 .. n-1 moved down by storing them shifted.
-      L hi_lanes[hn::MaxLanes(decltype(d)())];
-      for (size_t k = 0; k < N; ++k) hi_lanes[k] = k < n / 2 ? lanes[k + n / 2] : lanes[k];
-      hn::StoreU(combine(lo, hn::LoadU(d, hi_lanes)), d, lanes);
-    }
-    acc = DefaultNaN(d, hn::LoadU(d, lanes));
-    StorePart(d, acc, out, 1);
+    const L total = FoldLanes<kOp>(d, acc);
+    StorePart(d, DefaultNaN(d, hn::Set(d, total)), out, 1);
     memcpy(static_cast<T*>(dst.data) + r * dst.stride, out, sizeof(T));
   }
 }
