@@ -449,9 +449,14 @@ def gen_java(ops):
                 call = ["null" if drop_tmp and t == "tmp" else t for t in op.tiles]
                 if attr:
                     call.append(attr.java_default if drop_attr else attr.c_name)
+                # An enum constant's default links to it; a literal is shown as code.
+                default_doc = ""
+                if attr and "." in attr.java_default:
+                    default_doc = f"with {{@link {attr.java_default.replace('.', '#')}}}"
+                elif attr and attr.java_default:
+                    default_doc = f"with {{@code {attr.c_name} = {attr.java_default}}}"
                 what = " and ".join(w for w, d in (("without a scratch tile", drop_tmp),
-                                                    (f"with {{@link {attr.java_default.replace('.', '#')}}}"
-                                                     if attr and attr.java_default else "", drop_attr)) if d)
+                                                    (default_doc, drop_attr)) if d)
                 out += ["", f"    /** {{@code {op.mnemonic}}} {what}. */",
                         f"    public static void {op.mnemonic}({', '.join(own)}) {{",
                         f"        {op.mnemonic}({', '.join(call)});", "    }"]

@@ -565,7 +565,7 @@ public final class Pto {
         }
     }
 
-    /** {@code tcolsum} with {@link false}. */
+    /** {@code tcolsum} with {@code binary_order = false}. */
     public static void tcolsum(Tile dst, Tile src, Tile tmp) {
         tcolsum(dst, src, tmp, false);
     }
@@ -575,7 +575,7 @@ public final class Pto {
         tcolsum(dst, src, null, binary_order);
     }
 
-    /** {@code tcolsum} without a scratch tile and with {@link false}. */
+    /** {@code tcolsum} without a scratch tile and with {@code binary_order = false}. */
     public static void tcolsum(Tile dst, Tile src) {
         tcolsum(dst, src, null, false);
     }
