@@ -421,49 +421,32 @@ HWY_INLINE hn::Vec<D> ColumnSum(D d, SumOrder order, const T* col, size_t stride
   return row(0);
 }
 
+// The reductions of the Lanes(d) columns starting at col, one per lane.
+template <typename T, class D>
+HWY_INLINE hn::Vec<D> ReduceColumns(D d, Reduction op, SumOrder order, const T* col,
+                                    size_t stride, size_t rows) {
+  if (op == Reduction::kSum) return DefaultNaN(d, ColumnSum<T>(d, order, col, stride, rows));
+  auto v = LoadAs(d, col);
+  for (size_t r = 1; r < rows; ++r) {
+    const auto x = LoadAs(d, col + r * stride);
+    v = op == Reduction::kMax ? Extreme<true>(d, v, x) : Extreme<false>(d, v, x);
+  }
+  return DefaultNaN(d, v);
+}
+
 template <typename T>
 void ColReduceTyped(Reduction op, SumOrder order, size_t rows, size_t cols,
                     const kernels::Plane& dst, const kernels::ConstPlane& src) {
   const ComputeTag<T> d;
-  using V = hn::Vec<decltype(d)>;
   const size_t N = hn::Lanes(d);
   const T* in = static_cast<const T*>(src.data);
   T* out = static_cast<T*>(dst.data);
-  for (size_t c = 0; c < cols; c += N) {
-    const size_t rest = cols - c;
-    const T* col = in + c;
-    size_t stride = src.stride;
-    if (rest < N) {
-      // The last rest < N columns: every row's tail copied into full
-      // vectors (zeros beyond), reduced in the same order.
-      std::vector<T> tail(rows * N);
-      for (size_t r = 0; r < rows; ++r) {
-        memset(&tail[r * N], 0, N * sizeof(T));
-        memcpy(&tail[r * N], in + r * src.stride + c, rest * sizeof(T));
-      }
-      V v;
-      if (op == Reduction::kSum) {
-        v = ColumnSum<T>(d, order, tail.data(), N, rows);
-      } else {
-        v = LoadAs(d, tail.data());
-        for (size_t r = 1; r < rows; ++r)
-          v = op == Reduction::kMax ? Extreme<true>(d, v, LoadAs(d, &tail[r * N]))
-                                    : Extreme<false>(d, v, LoadAs(d, &tail[r * N]));
-      }
-      StorePart(d, DefaultNaN(d, v), out + c, rest);
-      break;
-    }
-    V v;
-    if (op == Reduction::kSum) {
-      v = ColumnSum<T>(d, order, col, stride, rows);
-    } else {
-      v = LoadAs(d, col);
-      for (size_t r = 1; r < rows; ++r)
-        v = op == Reduction::kMax ? Extreme<true>(d, v, LoadAs(d, col + r * stride))
-                                  : Extreme<false>(d, v, LoadAs(d, col + r * stride));
-    }
-    StoreAs(d, DefaultNaN(d, v), out + c);
-  }
+  size_t c = 0;
+  for (; c + N <= cols; c += N)
+    StoreAs(d, ReduceColumns<T>(d, op, order, in + c, src.stride, rows), out + c);
+  // The last columns one at a time, in one-lane vectors: the same order.
+  const hn::CappedTag<hn::TFromD<decltype(d)>, 1> d1;
+  for (; c < cols; ++c) StoreAs(d1, ReduceColumns<T>(d1, op, order, in + c, src.stride, rows), out + c);
 }
 
 void ColReduceImpl(Reduction op, SumOrder order, pto_dtype dtype, size_t rows, size_t cols,
