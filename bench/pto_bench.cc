@@ -485,7 +485,26 @@ void WithCalls(const Case& c, Operands& o, const Fn& fn) {
       fn(lib, scalar);
       break;
     }
-    default: {  // the other families; the scalar loop is the tests' reference
+    default:
+      if (op_is_reduction(c.op)) {  // the scalar loop: the tests' order reference
+        static std::vector<uint32_t> reduced;
+        reduced.resize(rows + cols);
+        uint32_t* results = reduced.data();
+        const op_id op = c.op;
+        auto lib = [=] { return op_call(op, PTO_POW_DEFAULT, dst, src0, nullptr, nullptr); };
+        // dst is a zero-filled [rows, cols] tile whose column 0 (row 0) the
+        // call writes: the scalar loop's output has the same layout.
+        memset(out, 0, n * pto_dtype_size(t));
+        const bool by_row = op_row(op)->family == OP_FAMILY_ROW_REDUCE;
+        auto scalar = [=] {
+          op_reduce_reference(op, PTO_PROFILE_HOST, 0, t, in0, rows, cols, cols, results);
+          for (size_t k = 0; k < (by_row ? rows : cols); ++k)
+            ref_store(t, out, by_row ? k * cols : k, results[k]);
+        };
+        fn(lib, scalar);
+        break;
+      }
+      {  // the elementwise families; the scalar loop is the tests' reference
       const op_binary_call call = op_binary_function(c.op);
       const op_element_reference ref = op_binary_reference(c.op);
       // A Scalar or Fill row's scalar is src1(0, 0) (op_binary_function).
@@ -578,12 +597,14 @@ const Shape kShapes[] = {{1, 1}, {16, 16}, {64, 64}, {128, 128}};
 const Shape kIdentityShape = {64, 64};
 // Far beyond the caches: float32 operations bound by loads and stores only,
 // and tpow, whose time per element should not depend on the size (rows long
-// enough that the row tail and the call cost vanish).
+// enough that the row tail and the call cost vanish); the row reductions
+// trowsum and trowmax, whose rows are then 16 of A5's 256-byte chunks.
 const Shape kLargeShape = {1024, 1024};
 
 bool InLargeShape(const Case& c) {
   return c.dtype == PTO_FLOAT32 && (c.op == OP_TPRELU || c.op == OP_TPARTADD ||
-                                    c.op == OP_TCOLEXPANDDIV || c.op == OP_TPOW);
+                                    c.op == OP_TCOLEXPANDDIV || c.op == OP_TPOW ||
+                                    c.op == OP_TROWSUM || c.op == OP_TROWMAX);
 }
 
 int Main(int argc, char** argv) {

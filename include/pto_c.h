@@ -598,6 +598,92 @@ PTO_API pto_status pto_tlrelu(pto_tile *dst, const pto_tile *src, double scalar)
 PTO_API pto_status pto_texpands(pto_tile *dst, double scalar);
 
 /* ------------------------------------------------------------------------ */
+/* Reductions (v0.4)                                                         */
+/* ------------------------------------------------------------------------ */
+/*
+ * src's valid region is the iteration domain. A row reduction writes
+ * dst(i,0) = the reduction of src's valid row i for every valid row i: dst
+ * is an [R,1] tile (the NPU's col_major [R,1] layout) or column 0 of a wider
+ * one. A column reduction writes dst(0,j) = the reduction of src's valid
+ * column j into row 0 of dst. Nothing else of dst is written; every element
+ * a result depends on is read before that result is written, so dst may be
+ * src itself (in place). tmp is never read and never written. Rules, checked
+ * in this order: dst, src not NULL (PTO_ERR_NULL_ARGUMENT; tmp too where the
+ * profile needs one); binary_order 0 or 1 (PTO_ERR_INVALID_ARGUMENT); dst's
+ * dtype accepted under the calling thread's profile
+ * (PTO_ERR_UNSUPPORTED_DTYPE); src's (and a required tmp's) dtype equals
+ * dst's (PTO_ERR_DTYPE_MISMATCH); a given tmp is not the dst or src handle,
+ * and src is dst itself, placed exactly on dst, or shares no byte with dst's
+ * valid elements (PTO_ERR_ALIASING); then the shapes (PTO_ERR_SHAPE_MISMATCH):
+ * - rows: src's valid region is not empty; dst valid rows = src valid rows;
+ *   dst valid cols >= 1.
+ * - columns: dst valid cols = src valid cols; dst valid rows >= 1 unless
+ *   src's valid region is empty, when the call returns PTO_OK and writes
+ *   nothing.
+ * tmp: HOST and A5 never need one (NULL, or any distinct tile). A2A3's row
+ * reductions need one of dst's dtype: integers at least one 32-byte block of
+ * columns (8 INT32, 16 INT16); floats with more valid columns than one
+ * 256-byte repeat (E = 64 FLOAT32, 128 FLOAT16) at least src valid rows rows
+ * and E * max(1, floor(cols / E / 2)) columns. pto_tcolsum's binary order
+ * under A2A3 and A5 needs one of dst's dtype with cols >= src valid cols and
+ * rows >= ceil(src valid rows / 2).
+ *
+ * Order. Float sums are computed in the element type, each addition rounded
+ * once, in a fixed order: the result is the same bits on every SIMD target,
+ * for every block count of a program, and is the NPU's under A5 and A2A3
+ * (docs/reductions.md derives each order from the implementations). HOST
+ * uses A5's. A NaN result of any float reduction is the default NaN
+ * (positive, quiet, no payload). Integer sums wrap (any order gives the same
+ * value). Bound: a sum of n = src valid cols (rows) terms, each addition
+ * rounded to a unit roundoff u (2^-24 FLOAT32, 2^-11 FLOAT16, 2^-8
+ * BFLOAT16), is within d * u * sum|x| (+ d smallest subnormals' worth of
+ * underflow) of the exact sum, d the depth of the order's addition tree:
+ * TROWSUM's A5 order log2(E) + ceil(n / E), A2A3's (isBinary false)
+ * column order n - 1, A5's ceil(n / 2) + 1, the binary orders
+ * ceil(log2 n) + 1.
+ * Max and min: IEEE 754-2019 maximum and minimum, as pto_tmax / pto_tmin
+ * (-0 < +0: max(+0, -0) = +0, min(+0, -0) = -0), NaN if any element is NaN;
+ * the order changes nothing.
+ */
+
+/* dst(i,0) = the sum of src's valid row i. A5 and HOST: an accumulator from
+ * +0 adds, chunk after chunk, the vcadd of each 256-byte chunk of the row
+ * (E = 64 FLOAT32 or 128 FLOAT16 elements, the last padded with +0; vcadd
+ * adds adjacent lanes in pairs, level by level). A2A3: the implementation's
+ * tree through tmp (repeat pairs, then halving, then one vcadd). Dtypes on
+ * every profile: FLOAT16, FLOAT32, INT32, INT16. */
+PTO_API pto_status pto_trowsum(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* dst(i,0) = the largest element of src's valid row i. HOST and A5:
+ * FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8.
+ * - PTO_PROFILE_A2A3: FLOAT16, FLOAT32, INT32, INT16. */
+PTO_API pto_status pto_trowmax(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* dst(i,0) = the smallest element of src's valid row i. Dtypes as
+ * pto_trowmax. */
+PTO_API pto_status pto_trowmin(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* dst(0,j) = the sum of src's valid column j. binary_order 0 (isBinary =
+ * false): A5 and HOST add to row 0 the sums of row pairs (1,2), (3,4), ... in
+ * turn, then an unpaired last row; A2A3 adds row after row. binary_order 1
+ * (isBinary = true): rows summed in pairs (2k, 2k+1), level by level, an odd
+ * level's last value added into the next level's last value (A5, HOST) or
+ * first (A2A3); one row is that row plus +0 (A5, HOST) or the row (A2A3).
+ * HOST: all nine dtypes.
+ * - PTO_PROFILE_A2A3: FLOAT16, FLOAT32, INT16, INT32.
+ * - PTO_PROFILE_A5: all nine. */
+PTO_API pto_status pto_tcolsum(pto_tile *dst, const pto_tile *src, pto_tile *tmp,
+                               int binary_order);
+
+/* dst(0,j) = the largest element of src's valid column j. Dtypes as
+ * pto_tcolsum. */
+PTO_API pto_status pto_tcolmax(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* dst(0,j) = the smallest element of src's valid column j. Dtypes as
+ * pto_tcolsum. */
+PTO_API pto_status pto_tcolmin(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */
 /* ------------------------------------------------------------------------ */
 

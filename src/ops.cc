@@ -457,10 +457,155 @@ void RunFill(const Operands& o, ScalarKernel kernel, ScalarContiguousKernel cont
   RunScalar(Operands{o.dst, o.dst, nullptr, nullptr, 0, o.scalar}, kernel, contiguous);
 }
 
+// ---- the RowReduce and ColReduce families --------------------------------
+
+constexpr kernels::Reduction ReductionOf(OpId id) {
+  return id == OpId::kTrowsum || id == OpId::kTcolsum   ? kernels::Reduction::kSum
+         : id == OpId::kTrowmax || id == OpId::kTcolmax ? kernels::Reduction::kMax
+                                                        : kernels::Reduction::kMin;
+}
+
+// The dtype and aliasing rules of both reduction families: dst's dtype
+// accepted, src's (and, where the profile uses one, tmp's) equal to it; a
+// given tmp another handle than dst and src; src dst itself, placed exactly
+// on it, or apart.
+void ReductionOperandRules(Validator& v, const Operands& o, pto_profile profile, OpId id,
+                           bool tmp_used) {
+  const pto_tile *dst = o.dst, *src = o.src0, *tmp = o.tmp;
+  v.DtypeAccepted(static_cast<OpDtypes>(id), profile, "dst", dst)
+      .SameDtype("src", src, "dst", dst);
+  if (tmp_used) v.SameDtype("tmp", tmp, "dst", dst);
+  if (tmp != nullptr) v.Distinct("tmp", tmp, "dst", dst).Distinct("tmp", tmp, "src", src);
+  v.InPlaceOrApart("src", src, dst);
+}
+
+// dst(i,0) = the reduction of src's valid row i, for every valid row i of
+// src (the iteration domain): src of dst's dtype and not empty, dst of as
+// many valid rows and at least one valid column (an [R,1] tile, or column 0
+// of a wider one), dst itself (in place) or apart from src. tmp is never
+// read or written; A2A3 requires one of dst's dtype, large enough for its
+// implementation's scratch (docs/profiles.md).
+pto_status CheckRowReduce(const Operands& o, pto_profile profile, OpId id,
+                          const char* c_function) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  const pto_tile* tmp = o.tmp;
+  const bool a2a3 = profile == PTO_PROFILE_A2A3;
+  Validator v(c_function);
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (a2a3) {
+    v.Require(tmp != nullptr, PTO_ERR_NULL_ARGUMENT, "tmp is NULL, but on %s %s needs a tmp",
+              pto_profile_string(profile), c_function + 4);
+  }
+  if (!v.ok()) return v.status();
+  ReductionOperandRules(v, o, profile, id, a2a3);
+  if (!v.ok()) return v.status();
+  v.Require(src->valid_rows != 0 && src->valid_cols != 0, PTO_ERR_SHAPE_MISMATCH,
+            "src valid region %ux%u is empty: a row reduction needs at least one element per "
+            "row",
+            src->valid_rows, src->valid_cols)
+      .Require(dst->valid_rows == src->valid_rows, PTO_ERR_SHAPE_MISMATCH,
+               "dst valid rows %u differs from src valid rows %u", dst->valid_rows,
+               src->valid_rows)
+      .Require(dst->valid_cols >= 1, PTO_ERR_SHAPE_MISMATCH,
+               "dst valid cols is 0: the results go to column 0");
+  if (a2a3 && v.ok()) {
+    // TRowSum.hpp / TRowReduceOps.hpp: integers accumulate in one 32-byte
+    // block of tmp; floats longer than one 256-byte repeat sum repeat pairs
+    // into tmp rows of max(1, repeats / 2) repeats.
+    const size_t size = pto_dtype_size(dst->dtype);
+    const size_t per_repeat = 256 / size;
+    const size_t repeats = src->valid_cols / per_repeat;
+    if (!IsFloatDtype(dst->dtype)) {
+      v.Require(tmp->cols >= 32 / size, PTO_ERR_SHAPE_MISMATCH,
+                "tmp cols %u is less than %zu (one 32-byte block), which A2A3 requires",
+                tmp->cols, 32 / size);
+    } else if (src->valid_cols > per_repeat) {
+      const size_t need = per_repeat * (repeats / 2 > 1 ? repeats / 2 : 1);
+      v.Require(tmp->rows >= src->valid_rows, PTO_ERR_SHAPE_MISMATCH,
+                "tmp rows %u is less than src valid rows %u, which A2A3 requires", tmp->rows,
+                src->valid_rows)
+          .Require(tmp->cols >= need, PTO_ERR_SHAPE_MISMATCH,
+                   "tmp cols %u is less than %zu (src valid cols %u in 256-byte repeats, summed "
+                   "in pairs), which A2A3 requires",
+                   tmp->cols, need, src->valid_cols);
+    }
+  }
+  return v.status();
+}
+
+void RunRowReduce(const Operands& o, pto_profile profile, OpId id) {
+  const pto_tile* src = o.src0;
+  kernels::RowReduce(ReductionOf(id),
+                     profile == PTO_PROFILE_A2A3 ? kernels::SumOrder::kA2A3
+                                                 : kernels::SumOrder::kA5,
+                     src->dtype, src->valid_rows, src->valid_cols, PlaneOf(o.dst),
+                     ConstPlaneOf(src));
+}
+
+// dst(0,j) = the reduction of src's valid column j, for every valid column j
+// of src: src of dst's dtype, dst of as many valid columns and, unless src's
+// region is empty (nothing is computed then), at least one valid row. tmp is
+// never read or written; tcolsum's binary order under A2A3 and A5 requires
+// one of dst's dtype with at least src valid cols columns and
+// ceil(src valid rows / 2) rows.
+pto_status CheckColReduce(const Operands& o, pto_profile profile, OpId id,
+                          const char* c_function) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  const pto_tile* tmp = o.tmp;
+  const bool binary = id == OpId::kTcolsum && o.attr == 1;
+  const bool tmp_rules = binary && profile != PTO_PROFILE_HOST;
+  Validator v(c_function);
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (id == OpId::kTcolsum) v.EnumInRange("binary_order", o.attr, 2);
+  if (tmp_rules) {
+    v.Require(tmp != nullptr, PTO_ERR_NULL_ARGUMENT,
+              "tmp is NULL, but on %s the binary order of tcolsum needs a tmp",
+              pto_profile_string(profile));
+  }
+  if (!v.ok()) return v.status();
+  ReductionOperandRules(v, o, profile, id, tmp_rules);
+  if (!v.ok()) return v.status();
+  const bool empty = IsEmptyRegion(src);
+  v.Require(dst->valid_cols == src->valid_cols, PTO_ERR_SHAPE_MISMATCH,
+            "dst valid cols %u differs from src valid cols %u", dst->valid_cols,
+            src->valid_cols)
+      .Require(empty || dst->valid_rows >= 1, PTO_ERR_SHAPE_MISMATCH,
+               "dst valid rows is 0: the results go to row 0");
+  if (tmp_rules && !empty) {
+    const uint32_t half = src->valid_rows / 2 + src->valid_rows % 2;
+    v.Require(tmp->cols >= src->valid_cols, PTO_ERR_SHAPE_MISMATCH,
+              "tmp cols %u is less than src valid cols %u, which the binary order requires on "
+              "%s",
+              tmp->cols, src->valid_cols, pto_profile_string(profile))
+        .Require(tmp->rows >= half, PTO_ERR_SHAPE_MISMATCH,
+                 "tmp rows %u is less than ceil(src valid rows %u / 2) = %u, which the binary "
+                 "order requires on %s",
+                 tmp->rows, src->valid_rows, half, pto_profile_string(profile));
+  }
+  return v.status();
+}
+
+void RunColReduce(const Operands& o, pto_profile profile, OpId id) {
+  const pto_tile* src = o.src0;
+  if (IsEmptyRegion(src)) return;
+  const bool a2a3 = profile == PTO_PROFILE_A2A3;
+  const bool binary = id == OpId::kTcolsum && o.attr == 1;
+  const kernels::SumOrder order =
+      binary ? (a2a3 ? kernels::SumOrder::kA2A3Binary : kernels::SumOrder::kA5Binary)
+             : (a2a3 ? kernels::SumOrder::kA2A3 : kernels::SumOrder::kA5);
+  kernels::ColReduce(ReductionOf(id), order, src->dtype, src->valid_rows, src->valid_cols,
+                     PlaneOf(o.dst), ConstPlaneOf(src));
+}
+
 // CheckCamel and RunCamel of every row outside the Special family.
 #define PTO_FAMILY_FUNCTIONS(Camel, check, run)                                        \
   pto_status Check##Camel(const Operands& o, pto_profile profile) { return check; }    \
-  void Run##Camel(const Operands& o, pto_profile) { run; }
+  void Run##Camel(const Operands& o, pto_profile profile) {                            \
+    (void)profile;                                                                     \
+    run;                                                                               \
+  }
 #define PTO_FAMILY_FUNCTIONS_Special(Camel, mnemonic)
 #define PTO_FAMILY_FUNCTIONS_Binary(Camel, mnemonic)                                   \
   PTO_FAMILY_FUNCTIONS(Camel, CheckBinary(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
@@ -474,6 +619,12 @@ void RunFill(const Operands& o, ScalarKernel kernel, ScalarContiguousKernel cont
 #define PTO_FAMILY_FUNCTIONS_Unary(Camel, mnemonic)                                    \
   PTO_FAMILY_FUNCTIONS(Camel, CheckUnary<OpId::k##Camel>(o, profile, "pto_" #mnemonic), \
                        RunUnary(o, kernels::Camel, kernels::Camel##Contiguous))
+#define PTO_FAMILY_FUNCTIONS_RowReduce(Camel, mnemonic)                                \
+  PTO_FAMILY_FUNCTIONS(Camel, CheckRowReduce(o, profile, OpId::k##Camel, "pto_" #mnemonic), \
+                       RunRowReduce(o, profile, OpId::k##Camel))
+#define PTO_FAMILY_FUNCTIONS_ColReduce(Camel, mnemonic)                                \
+  PTO_FAMILY_FUNCTIONS(Camel, CheckColReduce(o, profile, OpId::k##Camel, "pto_" #mnemonic), \
+                       RunColReduce(o, profile, OpId::k##Camel))
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) \
   PTO_FAMILY_FUNCTIONS_##Fam(Camel, mnemonic)
 #include "operations.def"
@@ -669,6 +820,7 @@ using pto::ops::Operands;
 #define PTO_ATTR_PARAM_PowPrecision , pto_pow_algorithm algo
 #define PTO_ATTR_PARAM_Scalar , double scalar
 #define PTO_ATTR_PARAM_ScalarFirst
+#define PTO_ATTR_PARAM_BinaryOrder , int binary_order
 #define PTO_ATTR_ARG_None 0
 #define PTO_ATTR_ARG_DivPrecision 0
 #define PTO_ATTR_ARG_PowPrecision pto::RawEnumValue(algo)
@@ -680,6 +832,8 @@ using pto::ops::Operands;
 #define PTO_LEAD_PARAM_PowPrecision
 #define PTO_LEAD_PARAM_Scalar
 #define PTO_LEAD_PARAM_ScalarFirst , double scalar
+#define PTO_LEAD_PARAM_BinaryOrder
+#define PTO_ATTR_ARG_BinaryOrder binary_order
 
 extern "C" {
 

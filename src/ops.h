@@ -46,6 +46,8 @@ enum class Family : uint8_t {
   kUnary,    // elementwise dst = f(src): the family's rules and kernels
   kScalar,   // elementwise dst = f(src, scalar): the family's rules and kernels
   kFill,     // dst = scalar over dst's valid region (no source): a Scalar kernel
+  kRowReduce,  // dst(i,0) = reduction of src's valid row i (src's region the domain)
+  kColReduce,  // dst(0,j) = reduction of src's valid column j (src's region the domain)
 };
 
 // How the C function treats tmp.
@@ -62,6 +64,7 @@ enum class AttrKind : uint8_t {
   kDivPrecision,  // #pto<div_precision ...>: division is always correctly rounded
   kScalar,        // a `double scalar` argument: the Scalar family's operand
   kScalarFirst,   // the same, before the sources (scalar / src): dst, scalar, src
+  kBinaryOrder,   // an `int binary_order` argument, 0 or 1: {isBinary = false|true}
 };
 
 // Whether the row takes a `double scalar` (Operands::scalar).
@@ -70,7 +73,9 @@ constexpr bool TakesScalar(AttrKind kind) {
 }
 
 // How many values the attribute's enum argument takes (0: no argument).
-constexpr int AttrValueCount(AttrKind kind) { return kind == AttrKind::kPowPrecision ? 2 : 0; }
+constexpr int AttrValueCount(AttrKind kind) {
+  return kind == AttrKind::kPowPrecision || kind == AttrKind::kBinaryOrder ? 2 : 0;
+}
 
 struct OpDescriptor {
   OpId id;

@@ -194,7 +194,8 @@ static void run_error_case(const error_case *c, size_t index, rng *r) {
     }
 }
 
-/* The Binary and Unary families' refusals, for each of their rows: each
+/* The families' refusals (Binary, Unary, Scalar, RowReduce, ColReduce), for
+ * each of their rows: each
  * operand NULL, a dtype its HOST list lacks (where it lacks one), each
  * source's dtype and valid region apart from dst's, and two rules broken at
  * once (the first in the contract's order decides). */
@@ -216,7 +217,11 @@ static size_t family_cases(op_id op, error_case *out) {
         if (dt != ok && op_accepts(op, PTO_PROFILE_HOST, (pto_dtype)dt)) other = dt;
     assert_true(ok >= 0 && other >= 0);
     const operand_spec full = FULL(ok), nul = NUL;
-    const operand_spec wrong_type = FULL(other), narrow = T(ok, 16, 16, 16, 8);
+    /* A source of another valid region: narrower where the family compares
+     * (a row reduction compares rows with dst's, a column one columns). */
+    const operand_spec wrong_type = FULL(other);
+    const operand_spec narrow_rows = T(ok, 16, 16, 8, 16), narrow_cols = T(ok, 16, 16, 16, 8);
+    const operand_spec narrow = row->family == OP_FAMILY_ROW_REDUCE ? narrow_rows : narrow_cols;
     const operand_spec second = operands == 3 ? full : nul; /* src1, where there is one */
     const char *const names[3] = {"dst", row->source_names[0], row->source_names[1]};
     for (int k = 0; k < operands; ++k) { /* NULL operands */

@@ -1,9 +1,10 @@
 /* Identity across SIMD targets: every operation gives the same bits on every
  * target this CPU supports, so that a result does not depend on the machine
  * it was computed on. For each (op, dtype[, algo]) that HOST accepts, 2^20
- * inputs run on every target (the best first), and each target's output must
- * equal the first target's bit for bit. NaN results are compared by NaN-ness
- * only: the contract promises a NaN, not its sign or payload.
+ * inputs (a 2^16 sample for the reductions) run on every target (the best
+ * first), and each target's output must equal the first target's bit for
+ * bit. NaN results are compared by NaN-ness only: the contract promises a
+ * NaN, not its sign or payload.
  *
  * The inputs: every pair of special values (zeros, infinities, NaNs,
  * subnormal and normal extremes, +-1, 2, 0.5) or, for integers, of extremes;
@@ -33,6 +34,7 @@
 #include "support/harness.h"
 
 #define FULL_N (1u << 20)
+#define REDUCTION_N (1u << 16)
 #define EMULATED_N (1u << 14)
 #define MAX_TARGETS 16
 
@@ -339,7 +341,12 @@ static void run_on_target(void *ctx, size_t target_index, const char *target) {
 static void test_identity(void **state) {
     const identity_row *row = *state;
     const bool sampled = under_emulation();
-    identity_run run = {.row = row, .n = sampled ? EMULATED_N : FULL_N};
+    /* A reduction turns each 512-element row (column) of the inputs into one
+     * result, and test_reduce checks its every order across targets: a 2^16
+     * sample gives it 128 results. */
+    const bool reduction = op_is_reduction(row->op);
+    identity_run run = {.row = row,
+                        .n = sampled ? EMULATED_N : reduction ? REDUCTION_N : FULL_N};
     uint32_t *a = malloc(FULL_N * sizeof(uint32_t)), *b = malloc(FULL_N * sizeof(uint32_t));
     run.a = malloc(run.n * sizeof(uint32_t));
     run.b = malloc(run.n * sizeof(uint32_t));
@@ -366,7 +373,10 @@ static void test_identity(void **state) {
                      targets_name(targets_at(t)), run.differing[t]);
     const row_policy p = policy(row);
     print_message("[identity] %s n=%zu%s targets=%s differing=%zu%s%s%s\n", row->name, run.n,
-                  sampled ? " (sample: under emulation)" : "", run.targets, differing,
+                  sampled       ? " (sample: under emulation)"
+                  : reduction ? " (sample: a reduction, see test_reduce)"
+                              : "",
+                  run.targets, differing,
                   differing != 0 ? " (vs first target:" : "", per_target, differing != 0 ? ")" : "");
     if (p == NOT_PROMISED)
         print_message("[identity] %s: not enforced (DEFAULT promises an error bound, not the same bits)\n",

@@ -85,7 +85,8 @@ size_t SentinelElements(const uint8_t* bytes, size_t count, size_t element_size)
 void ExpectWritten(const pto_tile* dst, const char* where) {
   std::vector<uint8_t> bytes(ByteSize(dst));
   assert_int_equal(pto_tile_read(dst, bytes.data(), bytes.size()), PTO_OK);
-  const size_t untouched = SentinelElements(bytes.data(), size_t{kRows} * kCols,
+  const size_t untouched = SentinelElements(bytes.data(),
+                                            size_t{pto_tile_rows(dst)} * pto_tile_cols(dst),
                                             pto_dtype_size(pto_tile_dtype(dst)));
   if (untouched != 0) fail_msg("%s: %zu elements of dst were not written", where, untouched);
 }
@@ -101,7 +102,17 @@ bool RunCell(OpDtypes op, pto_profile profile, pto_dtype dtype) {
   FillSentinel(dst.get());
   pto_status status = PTO_OK;
   const bool is_operation = static_cast<int>(op) < OP_COUNT;
-  if (is_operation && op_row(static_cast<op_id>(op))->family != OP_FAMILY_SPECIAL) {
+  if (is_operation && op_is_reduction(static_cast<op_id>(op))) {
+    // Reductions of ones: dst is [kRows,1] (rows) or [1,kCols] (columns),
+    // every element of which is a result; A2A3's row reductions take a tmp.
+    const bool rows = op_row(static_cast<op_id>(op))->family == OP_FAMILY_ROW_REDUCE;
+    dst = rows ? NewTile(dtype, kRows, 1) : NewTile(dtype, 1, kCols);
+    FillSentinel(dst.get());
+    Tile src = NewTile(dtype, kRows, kCols), tmp = NewTile(dtype, kRows, 64);
+    Fill(src.get(), 1);
+    status = op_call(static_cast<op_id>(op), PTO_POW_DEFAULT, dst.get(), src.get(), nullptr,
+                     tmp.get());
+  } else if (is_operation && op_row(static_cast<op_id>(op))->family != OP_FAMILY_SPECIAL) {
     // f(1, 2), f(1): every Binary and Unary row's result differs from the sentinel.
     Tile src0 = NewTile(dtype, kRows, kCols), src1 = NewTile(dtype, kRows, kCols);
     Fill(src0.get(), 1);

@@ -553,6 +553,13 @@ int main(void) {
     size_t family_count = 0;
     for (int op = 0; op < OP_COUNT; ++op) {
         if (op_row((op_id)op)->family == OP_FAMILY_SPECIAL) continue;
+        if (op_is_reduction((op_id)op)) {
+            /* No per-element reference: test_reduce checks every reduction
+             * against its order's reference, on every target and shape. */
+            print_message("[ops] %s: not elementwise, checked by test_reduce\n",
+                          op_mnemonic((op_id)op));
+            continue;
+        }
         snprintf(family_names[family_count], sizeof(family_names[0]), "%s (HOST dtypes)",
                  op_mnemonic((op_id)op));
         family[family_count] = (elementwise_test){family_names[family_count], (op_id)op,

@@ -574,12 +574,28 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
         if (start[k] != image[k]) fail_msg("byte %zu outside dst changed", k);
     }
     /* against the reference, where the operation is elementwise over the
-     * whole region (tpartadd: the summed corner) */
+     * whole region (tpartadd: the summed corner; a reduction: its column 0
+     * or row 0, the rest of dst unchanged) */
+    uint32_t *reduced = NULL;
+    if (op_is_reduction(c->op)) {
+        reduced = malloc(sizeof(uint32_t) * (c->vr > c->vc ? c->vr : c->vc));
+        op_reduce_reference(c->op, PTO_PROFILE_HOST, (int)c->algo, c->dt, pto_tile_data(o0), c->vr,
+                            c->vc, c->cols, reduced);
+    }
     for (uint32_t i = 0; i < c->vr; ++i)
         for (uint32_t j = 0; j < c->vc; ++j) {
             const uint32_t a = in0[i * c->cols + j];
             uint32_t want;
-            if (c->op == OP_TCOLEXPANDDIV) {
+            if (reduced != NULL) {
+                const bool rows = op_row(c->op)->family == OP_FAMILY_ROW_REDUCE;
+                want = rows && j == 0    ? reduced[i]
+                       : !rows && i == 0 ? reduced[j]
+                                         : ind[i * c->cols + j];
+                if (tile_get(pd, i, j) != want)
+                    fail_msg("%s %s (%u,%u): 0x%x, reference 0x%x", op_name(c->op),
+                             pto_dtype_string(c->dt), i, j, tile_get(pd, i, j), want);
+                continue;
+            } else if (c->op == OP_TCOLEXPANDDIV) {
                 want = ref_div(c->dt, a, in1[j]);
             } else if (c->op == OP_TPARTADD) {
                 if (i >= c->part_r || j >= c->part_c) continue;
@@ -619,6 +635,7 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
     free(in0);
     free(in1);
     free(ind);
+    free(reduced);
 }
 
 static bool host_supports(op_id op, pto_pow_algorithm algo, pto_dtype dt) {

@@ -102,7 +102,13 @@ typedef struct {
 static operands make_operands(op_id op, pto_dtype dt, uint64_t seed) {
     rng r = {seed};
     operands o = {NULL, NULL, NULL, NULL};
-    o.dst = tile_new(dt, kRows, kCols, kRows, kCols);
+    /* A reduction's dst: an [R,1] tile for rows, [1,C] for columns; A2A3's
+     * row reductions take a tmp of dst's dtype (one 32-byte block at least). */
+    const op_family family = op_row(op)->family;
+    o.dst = family == OP_FAMILY_ROW_REDUCE   ? tile_new(dt, kRows, 1, kRows, 1)
+            : family == OP_FAMILY_COL_REDUCE ? tile_new(dt, 1, kCols, 1, kCols)
+                                             : tile_new(dt, kRows, kCols, kRows, kCols);
+    if (family == OP_FAMILY_ROW_REDUCE) o.tmp = tile_new(dt, kRows, 64, kRows, 64);
     o.src0 = tile_new(dt, kRows, kCols, kRows, kCols);
     o.src1 = op == OP_TCOLEXPANDDIV ? tile_new(dt, 1, kCols, 1, kCols)
                                     : tile_new(dt, kRows, kCols, kRows, kCols);
@@ -176,6 +182,19 @@ static void check_cell(pto_profile p, op_id op, int algo, pto_dtype dt, size_t *
     } else {
         if (got != PTO_OK) fail_msg("%s: status %s (%s), expected PTO_OK", where,
                                     pto_status_string(got), message);
+        if (op_is_reduction(op)) {
+            /* A reduction's float sums follow the profile's order: compare
+             * with that order's reference (reduce_ref.c). */
+            uint32_t want[kRows > kCols ? kRows : kCols];
+            op_reduce_reference(op, p, algo, dt, pto_tile_data(o.src0), kRows, kCols, kCols, want);
+            const bool rows = op_row(op)->family == OP_FAMILY_ROW_REDUCE;
+            for (uint32_t k = 0; k < (rows ? kRows : kCols); ++k)
+                assert_int_equal(rows ? tile_get(o.dst, k, 0) : tile_get(o.dst, 0, k), want[k]);
+            if (o.tmp) assert_tile_unchanged(o.tmp, before[3], "tmp is never written");
+            for (int k = 0; k < 4; ++k) free(before[k]);
+            free_operands(&o);
+            return;
+        }
         /* Profiles change validation only, except A2A3's "precision option
          * is ignored": compare with HOST on the same inputs. */
         const int host_algo = p == PTO_PROFILE_A2A3 ? PTO_POW_DEFAULT : algo;

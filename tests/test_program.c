@@ -54,7 +54,7 @@ static const char *const kFormNames[] = {"DPS", "SSA", "synchronous", "manual"};
 
 typedef struct {
     op_id op;
-    int algo;          /* tpow: pto_pow_algorithm */
+    int algo;          /* tpow: pto_pow_algorithm; tcolsum: binary_order */
     bool with_tmp;     /* the text names a tmp */
     pto_dtype dt;
     uint32_t rows, cols, valid_rows, valid_cols;
@@ -85,6 +85,7 @@ static void write_text(char *text, size_t n, const op_case *c, text_form form) {
         snprintf(attr, sizeof attr, " {precisionType = #pto<pow_precision %s>}",
                  c->algo == PTO_POW_HIGH_PRECISION ? "high_precision" : "default");
     if (c->op == OP_TCOLEXPANDDIV) snprintf(attr, sizeof attr, " {precisionType = #pto<div_precision high_precision>}");
+    if (c->op == OP_TCOLSUM) snprintf(attr, sizeof attr, " {isBinary = %s}", c->algo ? "true" : "false");
     const bool two = source_count(c->op) == 2;
     /* A Scalar row's scalar: %c, the value the C call takes (src1's element
      * (0, 0)), as a constant of the element's float type (its bits) or an
@@ -166,9 +167,12 @@ static void check_case(const op_case *c, text_form form, pto_profile profile, rn
     fill(s1, r, c->dt, k1);
 
     /* The oracle: the C call under the same profile. A text without tmp
-     * stands for the C call with a fresh tmp for tpow and none for tprelu. */
+     * stands for the C call with a fresh tmp for tpow and A2A3's row
+     * reductions (one of src's type) and none for tprelu. */
     assert_int_equal(pto_set_profile(profile), PTO_OK);
-    pto_tile *c_tmp = c->with_tmp || c->op == OP_TPOW ? tmp : NULL;
+    const bool scratch = c->op == OP_TPOW ||
+                         (profile == PTO_PROFILE_A2A3 && op_row(c->op)->family == OP_FAMILY_ROW_REDUCE);
+    pto_tile *c_tmp = c->with_tmp || scratch ? tmp : NULL;
     pto_status expected = op_call(c->op, (pto_pow_algorithm)c->algo, want, s0, s1, c_tmp);
     char expected_sentence[512];
     snprintf(expected_sentence, sizeof expected_sentence, "%s", pto_last_error());
@@ -233,7 +237,7 @@ static void test_every_form_matches_the_c_call(void **state) {
     (void)state;
     rng r = {0x5eed};
     for (int op = 0; op < OP_COUNT; ++op) {
-        for (int algo = 0; algo < (op == OP_TPOW ? 2 : 1); ++algo) {
+        for (int algo = 0; algo < (op == OP_TPOW || op == OP_TCOLSUM ? 2 : 1); ++algo) {
             for (size_t d = 0; d < COUNT(kDtypes); ++d) {
                 for (int with_tmp = 0; with_tmp <= (tmp_allowed((op_id)op) ? 1 : 0); ++with_tmp) {
                     op_case c = {(op_id)op, algo, with_tmp != 0, kDtypes[d], 8, 24, 7, 21, 8, 7, 21, 0};

@@ -94,6 +94,13 @@ ATTRS = {
         go_type="float64", go_value="{}",
         rust_type="f64", rust_value="{}",
         java_type="double", java_value="{}", java_default="", java_nullable=False),
+    "BinaryOrder": Attr(
+        c_name="binary_order",
+        py_name="binary_order", py_default="False", py_stub="bool", py_kind="ATTR_ENUM",
+        py_c_default="{.i = 0}", py_c_value="a.i",
+        go_type="bool", go_value="boolToInt({})",
+        rust_type="bool", rust_value="{} as std::os::raw::c_int",
+        java_type="boolean", java_value="{} ? 1 : 0", java_default="false", java_nullable=False),
 }
 ATTRS["ScalarFirst"] = dataclasses.replace(ATTRS["Scalar"], leads=True)
 TMP_ROLES = ("None", "Optional", "Required")
@@ -101,7 +108,8 @@ PROFILES = ("HOST", "A2A3", "A5")
 
 # Go names that are not "T" + the rest of the mnemonic capitalised.
 GO_NAMES = {"tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd",
-            "tdivs_scalar_by_tile": "TDivsScalarByTile"}
+            "tdivs_scalar_by_tile": "TDivsScalarByTile", "trowsum": "TRowSum", "trowmax": "TRowMax",
+            "trowmin": "TRowMin", "tcolsum": "TColSum", "tcolmax": "TColMax", "tcolmin": "TColMin"}
 
 GO_FILE = "bindings/go/ops_generated.go"
 RUST_FILE = "bindings/rust/pto/src/ops_generated.rs"
@@ -463,9 +471,14 @@ def gen_java(ops):
                 call = ["null" if drop_tmp and t == "tmp" else t for t in op.tiles]
                 if attr:
                     call.append(attr.java_default if drop_attr else attr.c_name)
+                # An enum constant's default links to it; a literal is shown as code.
+                default_doc = ""
+                if attr and "." in attr.java_default:
+                    default_doc = f"with {{@link {attr.java_default.replace('.', '#')}}}"
+                elif attr and attr.java_default:
+                    default_doc = f"with {{@code {attr.c_name} = {attr.java_default}}}"
                 what = " and ".join(w for w, d in (("without a scratch tile", drop_tmp),
-                                                    (f"with {{@link {attr.java_default.replace('.', '#')}}}"
-                                                     if attr and attr.java_default else "", drop_attr)) if d)
+                                                    (default_doc, drop_attr)) if d)
                 out += ["", f"    /** {{@code {java_name(op)}}} {what}. */",
                         f"    public static void {java_name(op)}({', '.join(own)}) {{",
                         f"        {java_name(op)}({', '.join(call)});", "    }"]

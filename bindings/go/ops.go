@@ -29,3 +29,12 @@ func keepAlive(tiles []*Tile) {
 		t.keepAlive()
 	}
 }
+
+// boolToInt passes a Go bool as the C int of an attribute such as
+// pto_tcolsum's binary_order (0 or 1).
+func boolToInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -511,3 +511,125 @@ func TExpands(dst *Tile, scalar float64) error {
 	keepAlive(tiles)
 	return err
 }
+
+var trowsumOperands = []string{"dst", "src", "tmp"}
+
+// TRowSum is TROWSUM (pto_trowsum): dst(i,0) = sum of src row i in the
+// profile's documented order; integers wrap.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16; A2A3 FLOAT16, FLOAT32,
+// INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TRowSum(dst, src, tmp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TRowSum", trowsumOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trowsum(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var trowmaxOperands = []string{"dst", "src", "tmp"}
+
+// TRowMax is TROWMAX (pto_trowmax): dst(i,0) = the largest element of src
+// row i; NaN if any is NaN.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8; A2A3
+// FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16, INT8,
+// UINT8.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TRowMax(dst, src, tmp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TRowMax", trowmaxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trowmax(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var trowminOperands = []string{"dst", "src", "tmp"}
+
+// TRowMin is TROWMIN (pto_trowmin): dst(i,0) = the smallest element of src
+// row i; NaN if any is NaN.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8; A2A3
+// FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16, INT8,
+// UINT8.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TRowMin(dst, src, tmp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TRowMin", trowminOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trowmin(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tcolsumOperands = []string{"dst", "src", "tmp"}
+
+// TColSum is TCOLSUM (pto_tcolsum): dst(0,j) = sum of src column j, row
+// order or binary tree; integers wrap.
+//
+// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+// FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TColSum(dst, src, tmp *Tile, binary_order bool) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TColSum", tcolsumOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcolsum(hs[0], hs[1], hs[2], boolToInt(binary_order)))
+	keepAlive(tiles)
+	return err
+}
+
+var tcolmaxOperands = []string{"dst", "src", "tmp"}
+
+// TColMax is TCOLMAX (pto_tcolmax): dst(0,j) = the largest element of src
+// column j; NaN if any is NaN.
+//
+// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+// FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TColMax(dst, src, tmp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TColMax", tcolmaxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcolmax(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tcolminOperands = []string{"dst", "src", "tmp"}
+
+// TColMin is TCOLMIN (pto_tcolmin): dst(0,j) = the smallest element of src
+// column j; NaN if any is NaN.
+//
+// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+// FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TColMin(dst, src, tmp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TColMin", tcolminOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcolmin(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}

@@ -371,6 +371,8 @@ void ScalarContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, doubl
 #define PTO_BINARY_IMPL_Fill(Camel, host) PTO_SCALAR_IMPL(Camel, host)
 #define PTO_UNPARENTHESISED(...) __VA_ARGS__
 #define PTO_BINARY_IMPL_Special(Camel, host)
+#define PTO_BINARY_IMPL_RowReduce(Camel, host)
+#define PTO_BINARY_IMPL_ColReduce(Camel, host)
 #define PTO_BINARY_IMPL_Binary(Camel, host) PTO_FAMILY_IMPL(Camel, Camel##Op, host)
 #define PTO_BINARY_IMPL_Unary(Camel, host) \
   PTO_FAMILY_IMPL(Camel, FirstOperandOnly<Camel##Op>, host)
@@ -413,6 +415,8 @@ void AddContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const vo
 }
 
 #define PTO_BINARY_ENTRIES_Special(Camel)
+#define PTO_BINARY_ENTRIES_RowReduce(Camel)
+#define PTO_BINARY_ENTRIES_ColReduce(Camel)
 #define PTO_BINARY_ENTRIES_Unary(Camel) PTO_BINARY_ENTRIES_Binary(Camel)
 #define PTO_BINARY_ENTRIES_Fill(Camel) PTO_BINARY_ENTRIES_Scalar(Camel)
 #define PTO_BINARY_ENTRIES_Scalar(Camel)                                                     \

@@ -5,6 +5,7 @@
 #define PTO_KERNELS_KERNELS_H_
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hwy/targets.h"
 #include "pto_c.h"
@@ -54,6 +55,22 @@ namespace kernels {
 void Pow(pto_dtype dtype, pto_pow_algorithm algo, size_t rows, size_t cols,
          const Plane& dst, const ConstPlane& base, const ConstPlane& exp);
 
+// The reductions (reduce.cc): what each combines, and the order of a float
+// sum's additions (docs/reductions.md): kA5 and kA2A3 are the NPUs' row sums
+// (TROWSUM) and column sums with isBinary = false (TCOLSUM), kA5Binary and
+// kA2A3Binary the column sums with isBinary = true.
+enum class Reduction : uint8_t { kSum, kMax, kMin };
+enum class SumOrder : uint8_t { kA5, kA2A3, kA5Binary, kA2A3Binary };
+
+// dst[r * dst.stride] = the reduction of src's row r (cols >= 1 elements),
+// for rows r; every row is read before its result is written.
+void RowReduce(Reduction op, SumOrder order, pto_dtype dtype, size_t rows, size_t cols,
+               const Plane& dst, const ConstPlane& src);
+// dst[c] = the reduction of src's column c (rows >= 1 elements), for cols c;
+// each column's elements are read before its result is written.
+void ColReduce(Reduction op, SumOrder order, pto_dtype dtype, size_t rows, size_t cols,
+               const Plane& dst, const ConstPlane& src);
+
 // dst = 1 / sqrt(src) elementwise; FLOAT32 and FLOAT16 (rsqrt.cc).
 void Rsqrt(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,
            const ConstPlane& src);
@@ -92,6 +109,8 @@ void AddContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const vo
 // unread) elementwise (binary.cc), and CamelContiguous the same over n
 // contiguous elements.
 #define PTO_BINARY_KERNELS_Special(Camel)
+#define PTO_BINARY_KERNELS_RowReduce(Camel)
+#define PTO_BINARY_KERNELS_ColReduce(Camel)
 #define PTO_BINARY_KERNELS_Unary(Camel) PTO_BINARY_KERNELS_Binary(Camel)
 #define PTO_BINARY_KERNELS_Binary(Camel)                                                  \
   void Camel(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a, \

@@ -27,7 +27,12 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
                                   "#pto<... high_precision>");
       continue;
     }
-    if (e.key != "precisionType" || op.attr == ops::AttrKind::kNone)
+    if (e.key == "isBinary" && op.attr == ops::AttrKind::kBinaryOrder) {
+      if (!BinaryOrderValue(e.value, attr)) return false;
+      continue;
+    }
+    if (e.key != "precisionType" || op.attr == ops::AttrKind::kNone ||
+        op.attr == ops::AttrKind::kBinaryOrder)
       return Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for " + op.mnemonic);
     const char* kind = op.attr == ops::AttrKind::kPowPrecision ? "pow_precision" : "div_precision";
     const std::string want_default = std::string("#pto<") + kind + " default>";
@@ -49,6 +54,25 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
                                     want_default + " or " + want_high);
     }
   }
+  return true;
+}
+
+// isBinary = true | false (tcolsum's order of summation, PTOAS's BoolAttr).
+bool Compiler::BinaryOrderValue(const Token& value, int* attr) {
+  if (value.IsIdent("true") || value.IsIdent("false")) {
+    *attr = value.IsIdent("true") ? 1 : 0;
+    return true;
+  }
+  return Error(value.kind == Tok::kEnd ? tok_.loc : value.loc, "isBinary is true or false");
+}
+
+// The bare `isBinary = true|false` after outs(...) of PTOAS's manual.
+bool Compiler::ParseBareBinaryOrder(int* attr) {
+  Advance();  // isBinary
+  if (!Expect('=')) return false;
+  const Token value = tok_;
+  if (!BinaryOrderValue(value, attr)) return false;
+  Advance();
   return true;
 }
 
@@ -115,6 +139,15 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   // PTOAS's verifier: an integer tpow takes no tmp in text.
   if (in.d != kNoSlot && op.id == ops::OpId::kTpow && !IsFloatDtype(p_->tiles[dst].type.dtype))
     return Error(loc, "tpow takes no tmp when its element type is an integer (PTOAS's rule)");
+  // A2A3's row reductions need a tmp the sync form leaves out ("lowering may
+  // introduce internal scratch tiles"): one of src's type, the pages' safe
+  // default.
+  const bool row_scratch = op.family == ops::Family::kRowReduce && p_->profile == PTO_PROFILE_A2A3;
+  if (in.d == kNoSlot && row_scratch) {
+    in.d = NewTileSlot(p_->tiles[ins[0]].type, loc, "");
+    p_->tiles[in.d].in_ub = false;
+    p_->tiles[in.d].used = true;
+  }
   if (in.d == kNoSlot && op.tmp == ops::TmpRole::kRequired) {
     // The text leaves tmp out ("an implementation aid, not an
     // architecture-visible input"): a tile the C call needs and never reads.
@@ -165,6 +198,9 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   std::vector<Token> names;
   if (!Expect('(')) return;
   ParseValueNames(&names);
+  // PTOAS's tcolsum: ins(%src, %tmp {isBinary = ...} : T, T).
+  int attr = 0;
+  if (tok_.Is('{') && !ParseOpAttrs(named, &attr)) return;
   if (!Expect(':')) return;
   std::vector<Type> types(names.size());
   std::vector<SourceLoc> type_locs(names.size());
@@ -186,8 +222,10 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
     return;
   const SourceLoc dst_loc = tok_.loc;
   if (!ParseType(&dst_type) || !Expect(')')) return;
-  int attr = 0;
   if (tok_.Is('{') && !ParseOpAttrs(desc, &attr)) return;
+  if (desc.attr == ops::AttrKind::kBinaryOrder && tok_.IsIdent("isBinary") &&
+      !ParseBareBinaryOrder(&attr))
+    return;
   std::vector<uint32_t> slots;
   if (!UseOperands(desc, names, types, type_locs, &slots)) return;
   uint32_t dst;
@@ -240,11 +278,19 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
     if (!ParseType(&dst_type)) return;
   } else {
     // The pages' shorthand: one type for every tile operand and the result
-    // (`: T, f32` where a scalar follows the sources).
+    // (`: T, f32` where a scalar follows the sources), or `: T -> U` where
+    // the result's type differs (the reductions' synchronous form).
     if (!ParseType(&dst_type)) return;
+    const Type operand_type = dst_type;
+    const SourceLoc operand_loc = dst_loc;
+    if (tok_.kind == Tok::kArrow) {
+      Advance();
+      dst_loc = tok_.loc;
+      if (!ParseType(&dst_type)) return;
+    }
     for (size_t i = 0; i < names.size(); ++i) {
-      types[i] = dst_type;
-      type_locs[i] = dst_loc;
+      types[i] = operand_type;
+      type_locs[i] = operand_loc;
     }
     if (has_scalar && tok_.Is(',') && dst_type.kind != TypeKind::kTile &&
         ops::ScalarFirstForm(desc) != nullptr && names.size() == 2) {

@@ -1002,6 +1002,87 @@ static void op_elementwise(reader *r, state *st, op_id op) {
     snapshots_free(&before);
 }
 
+/* A reduction (RowReduce, ColReduce): the families' rules in the contract's
+ * order under the profile (A2A3's row tmp, tcolsum's binary-order tmp on
+ * A2A3 and A5), and on success the order's reference (reduce_ref.c) in dst's
+ * column 0 (row 0), every other element of dst unchanged. */
+static void op_reduction(reader *r, state *st, op_id op) {
+    const bool rows = op_row(op)->family == OP_FAMILY_ROW_REDUCE;
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *src = take_tile(r, st);
+    pto_tile *tmp = (take(r) & 3) == 0 ? NULL : take_tile(r, st);
+    const uint8_t order_byte = take(r);
+    const int binary = op == OP_TCOLSUM ? (order_byte < 8 ? (int)order_byte - 3 : order_byte & 1) : 0;
+    const char *fn = op_name(op);
+    const bool a2a3_tmp = rows && g_profile == PTO_PROFILE_A2A3;
+    const bool binary_tmp = op == OP_TCOLSUM && binary == 1 && g_profile != PTO_PROFILE_HOST;
+    const bool tmp_rules = a2a3_tmp || binary_tmp;
+
+    pto_status want = PTO_OK;
+    if (dst == NULL || src == NULL)
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if (op == OP_TCOLSUM && (binary < 0 || binary > 1))
+        want = PTO_ERR_INVALID_ARGUMENT;
+    else if (tmp_rules && tmp == NULL)
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if (!op_accepts(op, g_profile, pto_tile_dtype(dst)))
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    else if (pto_tile_dtype(src) != pto_tile_dtype(dst) ||
+             (tmp_rules && pto_tile_dtype(tmp) != pto_tile_dtype(dst)))
+        want = PTO_ERR_DTYPE_MISMATCH;
+    else if ((tmp != NULL && (tmp == dst || tmp == src)) || clashes_with_dst(src, dst))
+        want = PTO_ERR_ALIASING;
+    if (want == PTO_OK) {
+        const uint32_t sr = pto_tile_valid_rows(src), sc = pto_tile_valid_cols(src);
+        const bool empty = sr == 0 || sc == 0;
+        if (rows && (empty || pto_tile_valid_rows(dst) != sr || pto_tile_valid_cols(dst) < 1))
+            want = PTO_ERR_SHAPE_MISMATCH;
+        if (!rows && (pto_tile_valid_cols(dst) != sc || (!empty && pto_tile_valid_rows(dst) < 1)))
+            want = PTO_ERR_SHAPE_MISMATCH;
+        const size_t size = pto_dtype_size(pto_tile_dtype(dst));
+        if (want == PTO_OK && a2a3_tmp) {
+            const uint32_t e = (uint32_t)(256 / size), whole = sc / e;
+            if (!ref_is_float(pto_tile_dtype(dst))) {
+                if (pto_tile_cols(tmp) < 32 / size) want = PTO_ERR_SHAPE_MISMATCH;
+            } else if (sc > e && (pto_tile_rows(tmp) < sr ||
+                                  pto_tile_cols(tmp) < e * (whole / 2 > 1 ? whole / 2 : 1))) {
+                want = PTO_ERR_SHAPE_MISMATCH;
+            }
+        }
+        if (want == PTO_OK && binary_tmp && !empty &&
+            (pto_tile_cols(tmp) < sc || pto_tile_rows(tmp) < sr / 2 + sr % 2))
+            want = PTO_ERR_SHAPE_MISMATCH;
+    }
+
+    const pto_tile *const operands[3] = {dst, src, tmp};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 3);
+    const pto_status got = op_call(op, (pto_pow_algorithm)binary, dst, (pto_tile *)src, NULL, tmp);
+    check_status(fn, got, want);
+    check_operands_unchanged(&before, got, dst, fn);
+    if (got == PTO_OK && pto_tile_valid_rows(src) != 0 && pto_tile_valid_cols(src) != 0) {
+        const snapshot *sd = snapshot_of(&before, dst);
+        const snapshot *ss = snapshot_of(&before, src);
+        const pto_dtype d = pto_tile_dtype(dst);
+        const uint32_t sr = pto_tile_valid_rows(src), sc = pto_tile_valid_cols(src);
+        uint32_t *results = malloc(sizeof(uint32_t) * (rows ? sr : sc));
+        CHECK(results != NULL, "out of memory in the harness");
+        op_reduce_reference(op, g_profile, binary, d, ss->data, sr, sc, ss->cols, results);
+        unsigned char *want_bytes = malloc(sd->bytes);
+        CHECK(want_bytes != NULL, "out of memory in the harness");
+        memcpy(want_bytes, sd->data, sd->bytes);
+        for (uint32_t k = 0; k < (rows ? sr : sc); ++k)
+            ref_store(d, want_bytes, rows ? (size_t)k * sd->cols : k, results[k]);
+        CHECK(memcmp(pto_tile_data(dst), want_bytes, sd->bytes) == 0,
+              "%s: dst differs from the order's reference or was written elsewhere", fn);
+        free(want_bytes);
+        free(results);
+    } else if (got == PTO_OK) {
+        check_unchanged(snapshot_of(&before, dst), fn);
+    }
+    snapshots_free(&before);
+}
+
 /* One instruction call, its rules and checks by operation. */
 static void op_instruction(reader *r, state *st, op_id op) {
     switch (op) {
@@ -1010,7 +1091,10 @@ static void op_instruction(reader *r, state *st, op_id op) {
     case OP_TPRELU:
     case OP_TCOLEXPANDDIV:
     case OP_TPARTADD: op_binary(r, st, op); break;
-    default: op_elementwise(r, st, op); break; /* the Binary and Unary families */
+    default:
+        if (op_is_reduction(op)) op_reduction(r, st, op);
+        else op_elementwise(r, st, op); /* the Binary, Unary and Scalar families */
+        break;
     }
 }
 

@@ -62,6 +62,8 @@ enum {
 #define PTO_TEST_FAMILY_Unary OP_FAMILY_UNARY
 #define PTO_TEST_FAMILY_Scalar OP_FAMILY_SCALAR
 #define PTO_TEST_FAMILY_Fill OP_FAMILY_FILL
+#define PTO_TEST_FAMILY_RowReduce OP_FAMILY_ROW_REDUCE
+#define PTO_TEST_FAMILY_ColReduce OP_FAMILY_COL_REDUCE
 #define PTO_TEST_TMP_None OP_TMP_NONE
 #define PTO_TEST_TMP_Optional OP_TMP_OPTIONAL
 #define PTO_TEST_TMP_Required OP_TMP_REQUIRED
@@ -70,6 +72,7 @@ enum {
 #define PTO_TEST_ATTR_DivPrecision OP_ATTR_DIV_PRECISION
 #define PTO_TEST_ATTR_Scalar OP_ATTR_SCALAR
 #define PTO_TEST_ATTR_ScalarFirst OP_ATTR_SCALAR_FIRST
+#define PTO_TEST_ATTR_BinaryOrder OP_ATTR_BINARY_ORDER
 
 const op_info *op_row(op_id op) {
     static const op_info rows[] = {
@@ -85,6 +88,10 @@ const op_info *op_row(op_id op) {
 #undef PTO_OPERATION
     };
     return &rows[op];
+}
+
+bool op_is_reduction(op_id op) {
+    return op_row(op)->family == OP_FAMILY_ROW_REDUCE || op_row(op)->family == OP_FAMILY_COL_REDUCE;
 }
 
 bool op_accepts(op_id op, pto_profile profile, pto_dtype dt) {
@@ -119,6 +126,8 @@ double op_scalar_value(const pto_tile *t) {
 #define PTO_TEST_SCALAR_ARGS_Scalar(src, value) src, value
 #define PTO_TEST_SCALAR_ARGS_ScalarFirst(src, value) value, src
 #define PTO_TEST_UNARY_CALL_Special(mnemonic, Attr)
+#define PTO_TEST_UNARY_CALL_RowReduce(mnemonic, Attr)
+#define PTO_TEST_UNARY_CALL_ColReduce(mnemonic, Attr)
 #define PTO_TEST_UNARY_CALL_Binary(mnemonic, Attr)
 #define PTO_TEST_UNARY_CALL_Scalar(mnemonic, Attr)                                              \
     static pto_status scalar_call_##mnemonic(pto_tile *dst, const pto_tile *src, double scalar) { \
@@ -154,6 +163,8 @@ typedef struct {
 } binary_entry;
 
 #define PTO_TEST_BINARY_ENTRY_Special(mnemonic) {NULL, NULL, NULL}
+#define PTO_TEST_BINARY_ENTRY_RowReduce(mnemonic) {NULL, NULL, NULL}
+#define PTO_TEST_BINARY_ENTRY_ColReduce(mnemonic) {NULL, NULL, NULL}
 #define PTO_TEST_BINARY_ENTRY_Binary(mnemonic) {ref_##mnemonic, pto_##mnemonic, NULL}
 #define PTO_TEST_BINARY_ENTRY_Unary(mnemonic) {ref_##mnemonic, call_##mnemonic, NULL}
 #define PTO_TEST_BINARY_ENTRY_Scalar(mnemonic) {ref_##mnemonic, call_##mnemonic, scalar_call_##mnemonic}

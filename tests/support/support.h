@@ -47,7 +47,9 @@ typedef enum {
     OP_FAMILY_BINARY,
     OP_FAMILY_UNARY,
     OP_FAMILY_SCALAR,
-    OP_FAMILY_FILL
+    OP_FAMILY_FILL,
+    OP_FAMILY_ROW_REDUCE, /* dst(i,0) from src's row i: dst's shape differs from src's */
+    OP_FAMILY_COL_REDUCE, /* dst(0,j) from src's column j */
 } op_family;
 typedef enum { OP_TMP_NONE, OP_TMP_OPTIONAL, OP_TMP_REQUIRED } op_tmp_role;
 /* OP_ATTR_SCALAR_FIRST: the scalar before the source (scalar / src). */
@@ -56,7 +58,8 @@ typedef enum {
     OP_ATTR_POW_PRECISION,
     OP_ATTR_DIV_PRECISION,
     OP_ATTR_SCALAR,
-    OP_ATTR_SCALAR_FIRST
+    OP_ATTR_SCALAR_FIRST,
+    OP_ATTR_BINARY_ORDER, /* tcolsum's int binary_order (0 or 1): passed as algo's value */
 } op_attr_kind;
 typedef struct {
     op_family family;
@@ -85,6 +88,17 @@ op_binary_call op_binary_function(op_id op);
 /* The C function of a Scalar row, the scalar given; NULL for any other. */
 typedef pto_status (*op_scalar_call)(pto_tile *dst, const pto_tile *src, double scalar);
 op_scalar_call op_scalar_function(op_id op);
+/* Whether the row is a reduction (RowReduce or ColReduce family): src's
+ * valid region is the iteration domain, dst's shape follows from it. */
+bool op_is_reduction(op_id op);
+/* The reduction's results for src (rows x cols valid elements of dt, row
+ * stride `stride`, as bits) under profile, binary_order as pto_tcolsum's:
+ * out[i] for row i (row reductions) or column i (column reductions). Written
+ * from the documented orders (docs/reductions.md), independently of the
+ * kernels; double-precision reference sums in reduce_exact. */
+void op_reduce_reference(op_id op, pto_profile profile, int binary_order, pto_dtype dt,
+                         const void *src, size_t rows, size_t cols, size_t stride,
+                         uint32_t *out);
 /* Whether dst dtype dt is accepted under profile (for tpow: DEFAULT's list). */
 bool op_accepts(op_id op, pto_profile profile, pto_dtype dt);
 
@@ -108,6 +122,8 @@ bool op_accepts(op_id op, pto_profile profile, pto_dtype dt);
 #define PTO_TEST_LEAD_ARG_DivPrecision
 #define PTO_TEST_LEAD_ARG_Scalar
 #define PTO_TEST_LEAD_ARG_ScalarFirst , op_scalar_value(src1)
+#define PTO_TEST_LEAD_ARG_BinaryOrder
+#define PTO_TEST_ATTR_ARG_BinaryOrder(algo) , (int)(algo)
 /* Element (0, 0) of t as a double (0 for NULL): a Scalar row's scalar. */
 double op_scalar_value(const pto_tile *t);
 
@@ -161,6 +177,8 @@ uint32_t ref_add(pto_dtype dt, uint32_t a, uint32_t b);
  * ref_<mnemonic>(dt, a, b), the correctly rounded (or, for integers, wrapped)
  * result for one element (reference.c); a Unary row's ignores b. */
 #define PTO_REFERENCE_DECL_Special(mnemonic)
+#define PTO_REFERENCE_DECL_RowReduce(mnemonic)
+#define PTO_REFERENCE_DECL_ColReduce(mnemonic)
 #define PTO_REFERENCE_DECL_Unary(mnemonic) PTO_REFERENCE_DECL_Binary(mnemonic)
 #define PTO_REFERENCE_DECL_Scalar(mnemonic) PTO_REFERENCE_DECL_Binary(mnemonic)
 #define PTO_REFERENCE_DECL_Fill(mnemonic) PTO_REFERENCE_DECL_Binary(mnemonic)

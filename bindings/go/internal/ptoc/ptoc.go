@@ -151,6 +151,12 @@ extern uintptr_t _wrap_pto_tmaxs_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t
 extern uintptr_t _wrap_pto_tmins_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_tlrelu_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_texpands_ptoc_0efb69d9ae783efc(uintptr_t arg1, double arg2);
+extern uintptr_t _wrap_pto_trowsum_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowmax_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowmin_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcolsum_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_tcolmax_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcolmin_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern swig_type_15 _wrap_pto_dtype_string_ptoc_0efb69d9ae783efc(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_0efb69d9ae783efc(void);
@@ -944,6 +950,73 @@ func Pto_texpands(arg1 uintptr, arg2 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	swig_r = (uintptr)(C._wrap_pto_texpands_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.double(_swig_i_1)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_trowsum(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_trowsum_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_trowmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_trowmax_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_trowmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_trowmin_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tcolsum(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 int) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_tcolsum_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tcolmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tcolmax_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tcolmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tcolmin_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -1358,6 +1358,110 @@ intgo _wrap_pto_texpands_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, double _swi
 }
 
 
+intgo _wrap_pto_trowsum_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_trowsum(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_trowmax_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_trowmax(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_trowmin_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_trowmin(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tcolsum_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  int arg4 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (int)_swig_go_3; 
+  
+  result = (pto_status)pto_tcolsum(arg1,(struct pto_tile const *)arg2,arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tcolmax_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_tcolmax(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tcolmin_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_tcolmin(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 _gostring_ _wrap_pto_dtype_string_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
   pto_dtype arg1 ;
   char *result = 0 ;

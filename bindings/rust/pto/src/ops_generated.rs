@@ -405,3 +405,145 @@ pub fn texpands(
     let d = dst.as_ptr();
     check(unsafe { sys::pto_texpands(d, scalar) })
 }
+
+/// TROWSUM (`pto_trowsum`): dst(i,0) = sum of src row i in the profile's
+/// documented order; integers wrap.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16; A2A3 FLOAT16,
+/// FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn trowsum(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_trowsum(
+            d,
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TROWMAX (`pto_trowmax`): dst(i,0) = the largest element of src row i;
+/// NaN if any is NaN.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8; A2A3
+/// FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16, INT8,
+/// UINT8.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn trowmax(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_trowmax(
+            d,
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TROWMIN (`pto_trowmin`): dst(i,0) = the smallest element of src row i;
+/// NaN if any is NaN.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8; A2A3
+/// FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16, INT8,
+/// UINT8.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn trowmin(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_trowmin(
+            d,
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TCOLSUM (`pto_tcolsum`): dst(0,j) = sum of src column j, row order or
+/// binary tree; integers wrap.
+///
+/// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+/// FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tcolsum(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+    binary_order: bool,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tcolsum(
+            d,
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+            binary_order as std::os::raw::c_int,
+        )
+    })
+}
+
+/// TCOLMAX (`pto_tcolmax`): dst(0,j) = the largest element of src column j;
+/// NaN if any is NaN.
+///
+/// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+/// FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tcolmax(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tcolmax(
+            d,
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TCOLMIN (`pto_tcolmin`): dst(0,j) = the smallest element of src column
+/// j; NaN if any is NaN.
+///
+/// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+/// FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tcolmin(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tcolmin(
+            d,
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}

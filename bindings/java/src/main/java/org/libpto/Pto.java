@@ -514,5 +514,166 @@ public final class Pto {
             Reference.reachabilityFence(dst);
         }
     }
+
+    /**
+     * TROWSUM ({@code pto_trowsum}): dst(i,0) = sum of src row i in the profile's documented
+     * order; integers wrap.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16; A2A3 FLOAT16, FLOAT32, INT32,
+     * INT16; A5 FLOAT16, FLOAT32, INT32, INT16.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void trowsum(Tile dst, Tile src, Tile tmp) {
+        try {
+            PtoNative.pto_trowsum(Tile.handleOf(dst, "Pto.trowsum", "dst"),
+                    Tile.handleOf(src, "Pto.trowsum", "src"),
+                    Tile.handleOf(tmp, "Pto.trowsum", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code trowsum} without a scratch tile. */
+    public static void trowsum(Tile dst, Tile src) {
+        trowsum(dst, src, null);
+    }
+
+    /**
+     * TROWMAX ({@code pto_trowmax}): dst(i,0) = the largest element of src row i; NaN if any
+     * is NaN.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8; A2A3 FLOAT16,
+     * FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void trowmax(Tile dst, Tile src, Tile tmp) {
+        try {
+            PtoNative.pto_trowmax(Tile.handleOf(dst, "Pto.trowmax", "dst"),
+                    Tile.handleOf(src, "Pto.trowmax", "src"),
+                    Tile.handleOf(tmp, "Pto.trowmax", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code trowmax} without a scratch tile. */
+    public static void trowmax(Tile dst, Tile src) {
+        trowmax(dst, src, null);
+    }
+
+    /**
+     * TROWMIN ({@code pto_trowmin}): dst(i,0) = the smallest element of src row i; NaN if
+     * any is NaN.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8; A2A3 FLOAT16,
+     * FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void trowmin(Tile dst, Tile src, Tile tmp) {
+        try {
+            PtoNative.pto_trowmin(Tile.handleOf(dst, "Pto.trowmin", "dst"),
+                    Tile.handleOf(src, "Pto.trowmin", "src"),
+                    Tile.handleOf(tmp, "Pto.trowmin", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code trowmin} without a scratch tile. */
+    public static void trowmin(Tile dst, Tile src) {
+        trowmin(dst, src, null);
+    }
+
+    /**
+     * TCOLSUM ({@code pto_tcolsum}): dst(0,j) = sum of src column j, row order or binary
+     * tree; integers wrap.
+     * <p>dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32,
+     * INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tcolsum(Tile dst, Tile src, Tile tmp, boolean binary_order) {
+        try {
+            PtoNative.pto_tcolsum(Tile.handleOf(dst, "Pto.tcolsum", "dst"),
+                    Tile.handleOf(src, "Pto.tcolsum", "src"),
+                    Tile.handleOf(tmp, "Pto.tcolsum", "tmp"),
+                    binary_order ? 1 : 0);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tcolsum} with {@code binary_order = false}. */
+    public static void tcolsum(Tile dst, Tile src, Tile tmp) {
+        tcolsum(dst, src, tmp, false);
+    }
+
+    /** {@code tcolsum} without a scratch tile. */
+    public static void tcolsum(Tile dst, Tile src, boolean binary_order) {
+        tcolsum(dst, src, null, binary_order);
+    }
+
+    /** {@code tcolsum} without a scratch tile and with {@code binary_order = false}. */
+    public static void tcolsum(Tile dst, Tile src) {
+        tcolsum(dst, src, null, false);
+    }
+
+    /**
+     * TCOLMAX ({@code pto_tcolmax}): dst(0,j) = the largest element of src column j; NaN if
+     * any is NaN.
+     * <p>dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32,
+     * INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tcolmax(Tile dst, Tile src, Tile tmp) {
+        try {
+            PtoNative.pto_tcolmax(Tile.handleOf(dst, "Pto.tcolmax", "dst"),
+                    Tile.handleOf(src, "Pto.tcolmax", "src"),
+                    Tile.handleOf(tmp, "Pto.tcolmax", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tcolmax} without a scratch tile. */
+    public static void tcolmax(Tile dst, Tile src) {
+        tcolmax(dst, src, null);
+    }
+
+    /**
+     * TCOLMIN ({@code pto_tcolmin}): dst(0,j) = the smallest element of src column j; NaN if
+     * any is NaN.
+     * <p>dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32,
+     * INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tcolmin(Tile dst, Tile src, Tile tmp) {
+        try {
+            PtoNative.pto_tcolmin(Tile.handleOf(dst, "Pto.tcolmin", "dst"),
+                    Tile.handleOf(src, "Pto.tcolmin", "src"),
+                    Tile.handleOf(tmp, "Pto.tcolmin", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tcolmin} without a scratch tile. */
+    public static void tcolmin(Tile dst, Tile src) {
+        tcolmin(dst, src, null);
+    }
     // gen-operations:end
 }

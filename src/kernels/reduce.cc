@@ -1,0 +1,482 @@
+// Reductions: row and column sums, maxima and minima (TROWSUM ... TCOLMIN).
+// A float sum's additions happen in a fixed order, the profile's (kernels.h
+// SumOrder, docs/reductions.md), each one rounded to the element type, so the
+// result is the same bits on every SIMD target: vector lanes only ever hold
+// independent partial sums of that order (one column each, or one lane of a
+// fixed-width tree level), never a regrouping of it.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "src/kernels/reduce.cc"
+#include <math.h>
+#include <string.h>
+
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "src/kernels/kernels.h"
+#include "src/kernels/simd-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace pto {
+namespace HWY_NAMESPACE {
+
+using kernels::Reduction;
+using kernels::SumOrder;
+
+// ---- scalar element arithmetic of the row sums' trees --------------------
+
+// FLOAT16 bits <-> float, exact one way and rounded to nearest even the other
+// (the default rounding mode, which FloatEnvironmentGuard sets). A NaN comes
+// back as the default NaN: every NaN a reduction gives is that one.
+HWY_INLINE float FloatFromHalfBits(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  const uint32_t em = h & 0x7FFFu;
+  float magnitude;
+  if (em >= 0x7C00u) {
+    const uint32_t bits = em == 0x7C00u ? 0x7F800000u : 0x7FC00000u;
+    memcpy(&magnitude, &bits, sizeof bits);
+  } else if (em < 0x0400u) {
+    magnitude = static_cast<float>(em) * 0x1p-24f;  // subnormal: exact
+  } else {
+    const uint32_t bits = (em << 13) + (112u << 23);
+    memcpy(&magnitude, &bits, sizeof bits);
+  }
+  uint32_t bits;
+  memcpy(&bits, &magnitude, sizeof bits);
+  bits |= sign;
+  memcpy(&magnitude, &bits, sizeof bits);
+  return magnitude;
+}
+
+HWY_INLINE uint16_t HalfBitsFromFloat(float f) {
+  uint32_t bits;
+  memcpy(&bits, &f, sizeof bits);
+  const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+  const uint32_t abs = bits & 0x7FFFFFFFu;
+  if (abs > 0x7F800000u) return 0x7E00u;                // NaN: the default NaN
+  if (abs >= 0x477FF000u) return sign | 0x7C00u;        // rounds to infinity (>= 65520)
+  if (abs < 0x38800000u) {                              // below 2^-14: the subnormal grid
+    float a;
+    memcpy(&a, &abs, sizeof a);
+    return sign | static_cast<uint16_t>(nearbyintf(a * 0x1p24f));  // exact scaling
+  }
+  const uint32_t odd = (abs >> 13) & 1u;
+  return sign | static_cast<uint16_t>((abs - (112u << 23) + 0xFFFu + odd) >> 13);
+}
+
+// x rounded to T (T float or FLOAT16), as a float.
+template <typename T>
+HWY_INLINE float RoundTo(float x) {
+  if constexpr (std::is_same_v<T, hwy::float16_t>) return FloatFromHalfBits(HalfBitsFromFloat(x));
+  return x;
+}
+// The sum of two values of T, correctly rounded to T (float has more than
+// 2 * 11 + 2 significand bits, so rounding the float sum again is exact).
+template <typename T>
+HWY_INLINE float AddIn(float a, float b) {
+  return RoundTo<T>(a + b);
+}
+
+template <typename T>
+HWY_INLINE float LoadFloat(const T* p) {
+  if constexpr (std::is_same_v<T, hwy::float16_t>) {
+    uint16_t h;
+    memcpy(&h, p, sizeof h);
+    return FloatFromHalfBits(h);
+  } else {
+    return *p;
+  }
+}
+template <typename T>
+HWY_INLINE void StoreFloat(float x, T* p) {
+  if (x != x) x = std::numeric_limits<float>::quiet_NaN();
+  if constexpr (std::is_same_v<T, hwy::float16_t>) {
+    const uint16_t h = HalfBitsFromFloat(x);
+    memcpy(p, &h, sizeof h);
+  } else {
+    *p = x;
+  }
+}
+
+// The elements of one 256-byte vector register of the NPU.
+template <typename T>
+constexpr size_t kChunk = 256 / sizeof(T);
+
+// vcadd over lanes[0, kChunk<T>) of which the first `active` hold values and
+// the rest +0: adjacent lanes are added in pairs, level by level, until one
+// value is left. A sum with +0 is the value itself except that -0 becomes
+// +0, so the +0 lanes are not added one by one: a level's unpaired last
+// value is only made +0 if it is -0, and so is the result of each level left
+// once one value remains. Destroys lanes.
+template <typename T>
+HWY_INLINE float VcaddTree(float* lanes, size_t active) {
+  size_t n = active;
+  for (size_t width = kChunk<T>; width > 1; width /= 2) {
+    for (size_t k = 0; k < n / 2; ++k) lanes[k] = AddIn<T>(lanes[2 * k], lanes[2 * k + 1]);
+    if (n % 2 == 1) lanes[n / 2] = lanes[n - 1] + 0.0f;
+    n = n / 2 + n % 2;
+  }
+  return lanes[0];
+}
+
+// lanes[0, n) = row[0, n).
+template <typename T>
+HWY_INLINE void LoadChunk(const T* row, size_t n, float* lanes) {
+  for (size_t k = 0; k < n; ++k) lanes[k] = LoadFloat(row + k);
+}
+
+// A5 (TRowReduce.hpp): the accumulator starts at +0; each 256-byte chunk of
+// the row is reduced by vcadd and added to it, chunk after chunk.
+template <typename T>
+HWY_INLINE float RowSumA5(const T* row, size_t cols) {
+  float lanes[kChunk<T>];
+  float acc = 0.0f;
+  for (size_t c = 0; c < cols; c += kChunk<T>) {
+    const size_t active = cols - c < kChunk<T> ? cols - c : kChunk<T>;
+    LoadChunk(row + c, active, lanes);
+    acc = AddIn<T>(acc, VcaddTree<T>(lanes, active));
+  }
+  return acc;
+}
+
+// A2A3 (TRowSum.hpp, TRowReduceOps.hpp): with n whole chunks and a partial
+// one of rem elements: one chunk is vcadd'ed as it is; otherwise tmp's chunk
+// slots take the sums of chunk pairs (2i, 2i+1), an odd last chunk is added
+// to slot 0, the partial chunk lane by lane to slot 0's first rem lanes; the
+// slots are then summed pairwise, level by level, an odd last slot going
+// into the level's last slot; vcadd of slot 0 is the sum.
+template <typename T>
+HWY_INLINE float RowSumA2A3(const T* row, size_t cols, float* tmp) {
+  constexpr size_t E = kChunk<T>;
+  const size_t n = cols / E, rem = cols % E;
+  if (cols <= E) {
+    LoadChunk(row, cols, tmp);
+    return VcaddTree<T>(tmp, cols);
+  }
+  const auto chunk = [&](size_t i, size_t k) { return LoadFloat(row + i * E + k); };
+  if (n == 1) {
+    for (size_t k = 0; k < E; ++k) tmp[k] = chunk(0, k);
+  }
+  for (size_t i = 0; i < n / 2; ++i)
+    for (size_t k = 0; k < E; ++k) tmp[i * E + k] = AddIn<T>(chunk(2 * i, k), chunk(2 * i + 1, k));
+  if (n != 1 && n % 2 == 1)
+    for (size_t k = 0; k < E; ++k) tmp[k] = AddIn<T>(tmp[k], chunk(n - 1, k));
+  for (size_t k = 0; k < rem; ++k) tmp[k] = AddIn<T>(tmp[k], chunk(n, k));
+  size_t len = n / 2;
+  while (len > 1) {
+    for (size_t i = 0; i < len / 2; ++i)
+      for (size_t k = 0; k < E; ++k)
+        tmp[i * E + k] = AddIn<T>(tmp[2 * i * E + k], tmp[(2 * i + 1) * E + k]);
+    const bool odd = len % 2 == 1;
+    len /= 2;
+    if (odd)
+      for (size_t k = 0; k < E; ++k)
+        tmp[(len - 1) * E + k] = AddIn<T>(tmp[(len - 1) * E + k], tmp[2 * len * E + k]);
+  }
+  return VcaddTree<T>(tmp, E);
+}
+
+// v rounded to storage type T, in T's compute lanes (float32 lanes for
+// FLOAT16 and BFLOAT16; integers wrap when stored).
+template <typename T, class D>
+HWY_INLINE hn::Vec<D> RoundToStorage(D d, hn::Vec<D> v) {
+  if constexpr (std::is_same_v<T, hwy::float16_t>) {
+    return F32FromF16Bits(d, F16BitsFromF32(d, v));
+  } else if constexpr (std::is_same_v<T, hwy::bfloat16_t>) {
+    return F32FromBF16Bits(d, BF16BitsFromF32(d, v));
+  } else {
+    return v;
+  }
+}
+
+// A5's row sums of Lanes(d) rows at once, one row in each float lane: the
+// rows' chunks are transposed into buf (element k of every row in one
+// vector), and the vcadd trees and the accumulation run as vector additions,
+// each lane the scalar order of RowSumA5 exactly. Returns how many rows it
+// summed (a multiple of Lanes(d)); every row of a group is read before the
+// group's results are written.
+template <typename T>
+size_t RowSumA5Lanes(size_t rows, size_t cols, const kernels::Plane& dst,
+                     const kernels::ConstPlane& src) {
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  constexpr size_t E = kChunk<T>;
+  if (rows < N) return 0;
+  std::vector<float> buf(E * N), sums(N);
+  size_t r = 0;
+  for (; r + N <= rows; r += N) {
+    auto acc = hn::Zero(d);
+    for (size_t c = 0; c < cols; c += E) {
+      const size_t active = cols - c < E ? cols - c : E;
+      for (size_t l = 0; l < N; ++l) {
+        const T* row = static_cast<const T*>(src.data) + (r + l) * src.stride + c;
+        for (size_t k = 0; k < active; ++k) buf[k * N + l] = LoadFloat(row + k);
+      }
+      size_t n = active;  // as VcaddTree
+      for (size_t width = E; width > 1; width /= 2) {
+        for (size_t k = 0; k < n / 2; ++k) {
+          const auto sum = hn::Add(hn::LoadU(d, &buf[2 * k * N]), hn::LoadU(d, &buf[(2 * k + 1) * N]));
+          hn::StoreU(RoundToStorage<T>(d, sum), d, &buf[k * N]);
+        }
+        if (n % 2 == 1)
+          hn::StoreU(hn::Add(hn::LoadU(d, &buf[(n - 1) * N]), hn::Zero(d)), d, &buf[n / 2 * N]);
+        n = n / 2 + n % 2;
+      }
+      acc = RoundToStorage<T>(d, hn::Add(acc, hn::LoadU(d, &buf[0])));
+    }
+    hn::StoreU(acc, d, sums.data());
+    for (size_t l = 0; l < N; ++l)
+      StoreFloat(sums[l], static_cast<T*>(dst.data) + (r + l) * dst.stride);
+  }
+  return r;
+}
+
+template <typename T>
+void RowSumFloat(SumOrder order, size_t rows, size_t cols, const kernels::Plane& dst,
+                 const kernels::ConstPlane& src) {
+  constexpr size_t E = kChunk<T>;
+  // A2A3's tmp: at most cols / E / 2 chunk slots, at least one.
+  const size_t slots = cols / E / 2 > 1 ? cols / E / 2 : 1;
+  std::vector<float> tmp(order == SumOrder::kA2A3 ? slots * E : 0);
+  const size_t done = order == SumOrder::kA2A3 ? 0 : RowSumA5Lanes<T>(rows, cols, dst, src);
+  for (size_t r = done; r < rows; ++r) {
+    const T* row = static_cast<const T*>(src.data) + r * src.stride;
+    const float sum = order == SumOrder::kA2A3 ? RowSumA2A3(row, cols, tmp.data())
+                                               : RowSumA5(row, cols);
+    StoreFloat(sum, static_cast<T*>(dst.data) + r * dst.stride);
+  }
+}
+
+// ---- vector building blocks ----------------------------------------------
+
+// IEEE 754-2019 maximum / minimum (binary.cc's tmax / tmin): NaN when either
+// is NaN, -0 < +0; integers Highway's Max / Min.
+template <bool kMax, class D, HWY_IF_FLOAT_D(D)>
+HWY_INLINE hn::Vec<D> Extreme(D, hn::Vec<D> x, hn::Vec<D> y) {
+  const hn::Vec<D> larger = hn::IfThenElse(hn::Gt(x, y), kMax ? x : y, kMax ? y : x);
+  const hn::Vec<D> equal = kMax ? hn::And(x, y) : hn::Or(x, y);
+  const hn::Vec<D> ordered = hn::IfThenElse(hn::Eq(x, y), equal, larger);
+  return hn::IfThenElse(hn::IsNaN(x), x, hn::IfThenElse(hn::IsNaN(y), y, ordered));
+}
+template <bool kMax, class D, HWY_IF_NOT_FLOAT_D(D)>
+HWY_INLINE hn::Vec<D> Extreme(D, hn::Vec<D> x, hn::Vec<D> y) {
+  return kMax ? hn::Max(x, y) : hn::Min(x, y);
+}
+
+// A NaN lane becomes the default NaN (+, quiet, no payload): which NaN a sum
+// or an extreme would carry depends on the order of operations.
+template <class D, HWY_IF_FLOAT_D(D)>
+HWY_INLINE hn::Vec<D> DefaultNaN(D d, hn::Vec<D> v) {
+  return hn::IfThenElse(hn::IsNaN(v), hn::Set(d, std::numeric_limits<float>::quiet_NaN()), v);
+}
+template <class D, HWY_IF_NOT_FLOAT_D(D)>
+HWY_INLINE hn::Vec<D> DefaultNaN(D, hn::Vec<D> v) {
+  return v;
+}
+
+// Lanes(d) elements at p as compute lanes; the first `rest` only when rest is
+// below Lanes(d), the others `fill` (the identity of the reduction, or a
+// repeat of an element for max / min).
+template <class D, typename T>
+HWY_INLINE hn::Vec<D> LoadPart(D d, const T* p, size_t rest, bool repeat_last) {
+  if (rest >= hn::Lanes(d)) return LoadAs(d, p);
+  if (repeat_last) return LoadTailBuffered(d, p, rest);
+  T buf[hn::MaxLanes(D())];
+  memset(buf, 0, sizeof buf);  // +0 of every storage type
+  memcpy(buf, p, rest * sizeof(T));
+  return LoadAs(d, buf);
+}
+
+template <class D, typename T>
+HWY_INLINE void StorePart(D d, hn::Vec<D> v, T* p, size_t rest) {
+  if (rest >= hn::Lanes(d)) return StoreAs(d, v, p);
+  StoreTailBuffered(d, v, p, rest);
+}
+
+// ---- row reductions in vectors: max, min, integer sums --------------------
+
+// Two vectors of partial results combined: Add for integer sums (wrapping),
+// Extreme for max and min.
+template <Reduction kOp, class D>
+HWY_INLINE hn::Vec<D> Combine(D d, hn::Vec<D> a, hn::Vec<D> b) {
+  if constexpr (kOp == Reduction::kSum) return hn::Add(a, b);
+  else return Extreme<kOp == Reduction::kMax>(d, a, b);
+}
+
+// The lanes of v combined into one value: the upper half onto the lower,
+// until one lane is left (max / min and wrapping sums give the same value in
+// any order).
+template <Reduction kOp, class D>
+HWY_INLINE hn::TFromD<D> FoldLanes(D d, hn::Vec<D> v) {
+#if HWY_TARGET != HWY_SCALAR  // one lane there, and no UpperHalf
+  if constexpr (hn::MaxLanes(D()) > 1) {
+    if (hn::Lanes(d) > 1) {
+      const hn::Half<D> dh;
+      return FoldLanes<kOp>(dh, Combine<kOp>(dh, hn::LowerHalf(dh, v), hn::UpperHalf(dh, v)));
+    }
+  }
+#else
+  (void)d;
+#endif
+  return hn::GetLane(v);
+}
+
+// The combination of every element of each row, with Lanes(d) partial
+// results per row combined at the end: max and min are order-free (NaN
+// results are the default NaN), integer sums wrap.
+template <typename T, Reduction kOp>
+void RowReduceVector(size_t rows, size_t cols, const kernels::Plane& dst,
+                     const kernels::ConstPlane& src) {
+  const ComputeTag<T> d;
+  using L = hn::TFromD<decltype(d)>;
+  const size_t N = hn::Lanes(d);
+  const auto combine = [&](hn::Vec<decltype(d)> a, hn::Vec<decltype(d)> b) {
+    return Combine<kOp>(d, a, b);
+  };
+  constexpr bool kRepeat = kOp != Reduction::kSum;
+  T out[hn::MaxLanes(decltype(d)())];
+  for (size_t r = 0; r < rows; ++r) {
+    const T* row = static_cast<const T*>(src.data) + r * src.stride;
+    auto acc = LoadPart(d, row, cols, kRepeat);
+    for (size_t c = N; c < cols; c += N) acc = combine(acc, LoadPart(d, row + c, cols - c, kRepeat));
+    const L total = FoldLanes<kOp>(d, acc);
+    StorePart(d, DefaultNaN(d, hn::Set(d, total)), out, 1);
+    memcpy(static_cast<T*>(dst.data) + r * dst.stride, out, sizeof(T));
+  }
+}
+
+void RowReduceImpl(Reduction op, SumOrder order, pto_dtype dtype, size_t rows, size_t cols,
+                   const kernels::Plane& dst, const kernels::ConstPlane& src) {
+  VisitDtype(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, hwy::float16_t>) {
+      if (op == Reduction::kSum) return RowSumFloat<T>(order, rows, cols, dst, src);
+    }
+    switch (op) {
+      case Reduction::kSum:
+        if constexpr (!std::is_same_v<T, float> && !std::is_same_v<T, hwy::float16_t> &&
+                      !std::is_same_v<T, hwy::bfloat16_t>)
+          return RowReduceVector<T, Reduction::kSum>(rows, cols, dst, src);
+        return DtypeWithoutKernel(dtype);
+      case Reduction::kMax: return RowReduceVector<T, Reduction::kMax>(rows, cols, dst, src);
+      case Reduction::kMin: return RowReduceVector<T, Reduction::kMin>(rows, cols, dst, src);
+    }
+  });
+}
+
+// ---- column reductions: every column in its own lane ---------------------
+
+// The binary tree of TCOLSUM isBinary = true over rows [0, count) at level
+// 0: node (level, k) is the sum of nodes 2k and 2k+1 a level below; where a
+// level below has an odd count, its last node is added to this level's node
+// `fold` (A5: the last, A2A3: the first). Recursive, so never inlined.
+template <typename T, class D>
+HWY_NOINLINE hn::Vec<D> TreeNode(D d, const T* col, size_t stride, const size_t* counts,
+                               size_t level, size_t k, bool fold_last) {
+  if (level == 0) return LoadAs(d, col + k * stride);
+  const size_t below = counts[level - 1];
+  auto v = RoundToStorage<T>(d, hn::Add(TreeNode<T>(d, col, stride, counts, level - 1, 2 * k, fold_last),
+                                        TreeNode<T>(d, col, stride, counts, level - 1, 2 * k + 1, fold_last)));
+  const size_t fold = fold_last ? counts[level] - 1 : 0;
+  if (below % 2 == 1 && k == fold)
+    v = RoundToStorage<T>(d, hn::Add(v, TreeNode<T>(d, col, stride, counts, level - 1, below - 1, fold_last)));
+  return v;
+}
+
+template <typename T, class D>
+HWY_INLINE hn::Vec<D> ColumnSum(D d, SumOrder order, const T* col, size_t stride, size_t rows) {
+  const auto row = [&](size_t r) { return LoadAs(d, col + r * stride); };
+  const auto add = [&](hn::Vec<D> a, hn::Vec<D> b) { return RoundToStorage<T>(d, hn::Add(a, b)); };
+  switch (order) {
+    case SumOrder::kA5: {
+      // TColReduceOps.hpp (A5): row 0, then the sums of row pairs (1,2), (3,4), ...
+      // added in turn, then a last unpaired row.
+      auto acc = row(0);
+      size_t r = 1;
+      for (; r + 1 < rows; r += 2) acc = add(acc, add(row(r), row(r + 1)));
+      if (r < rows) acc = add(acc, row(r));
+      return acc;
+    }
+    case SumOrder::kA2A3: {
+      auto acc = row(0);  // TColSum.hpp (A2A3): row after row
+      for (size_t r = 1; r < rows; ++r) acc = add(acc, row(r));
+      return acc;
+    }
+    case SumOrder::kA5Binary:
+    case SumOrder::kA2A3Binary: {
+      const bool a5 = order == SumOrder::kA5Binary;
+      if (rows == 1) return a5 ? add(row(0), hn::Zero(d)) : row(0);
+      size_t counts[64];
+      size_t levels = 0;
+      counts[0] = rows;
+      while (counts[levels] > 1) {
+        counts[levels + 1] = counts[levels] / 2;
+        ++levels;
+      }
+      return TreeNode<T>(d, col, stride, counts, levels, 0, a5);
+    }
+  }
+  return row(0);
+}
+
+// The reductions of the Lanes(d) columns starting at col, one per lane.
+template <typename T, class D>
+HWY_INLINE hn::Vec<D> ReduceColumns(D d, Reduction op, SumOrder order, const T* col,
+                                    size_t stride, size_t rows) {
+  if (op == Reduction::kSum) return DefaultNaN(d, ColumnSum<T>(d, order, col, stride, rows));
+  auto v = LoadAs(d, col);
+  for (size_t r = 1; r < rows; ++r) {
+    const auto x = LoadAs(d, col + r * stride);
+    v = op == Reduction::kMax ? Extreme<true>(d, v, x) : Extreme<false>(d, v, x);
+  }
+  return DefaultNaN(d, v);
+}
+
+template <typename T>
+void ColReduceTyped(Reduction op, SumOrder order, size_t rows, size_t cols,
+                    const kernels::Plane& dst, const kernels::ConstPlane& src) {
+  const ComputeTag<T> d;
+  const size_t N = hn::Lanes(d);
+  const T* in = static_cast<const T*>(src.data);
+  T* out = static_cast<T*>(dst.data);
+  size_t c = 0;
+  for (; c + N <= cols; c += N)
+    StoreAs(d, ReduceColumns<T>(d, op, order, in + c, src.stride, rows), out + c);
+  // The last columns one at a time, in one-lane vectors: the same order.
+  const hn::CappedTag<hn::TFromD<decltype(d)>, 1> d1;
+  for (; c < cols; ++c) StoreAs(d1, ReduceColumns<T>(d1, op, order, in + c, src.stride, rows), out + c);
+}
+
+void ColReduceImpl(Reduction op, SumOrder order, pto_dtype dtype, size_t rows, size_t cols,
+                   const kernels::Plane& dst, const kernels::ConstPlane& src) {
+  VisitDtype(dtype, [&](auto tag) {
+    ColReduceTyped<decltype(tag)>(op, order, rows, cols, dst, src);
+  });
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace pto
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace pto {
+namespace kernels {
+
+HWY_EXPORT(RowReduceImpl);
+HWY_EXPORT(ColReduceImpl);
+
+void RowReduce(Reduction op, SumOrder order, pto_dtype dtype, size_t rows, size_t cols,
+               const Plane& dst, const ConstPlane& src) {
+  PTO_DYNAMIC_DISPATCH(RowReduceImpl)(op, order, dtype, rows, cols, dst, src);
+}
+
+void ColReduce(Reduction op, SumOrder order, pto_dtype dtype, size_t rows, size_t cols,
+               const Plane& dst, const ConstPlane& src) {
+  PTO_DYNAMIC_DISPATCH(ColReduceImpl)(op, order, dtype, rows, cols, dst, src);
+}
+
+}  // namespace kernels
+}  // namespace pto
+#endif
