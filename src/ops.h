@@ -45,6 +45,8 @@ enum class Family : uint8_t {
   kBinary,   // elementwise dst = f(src0, src1): the family's rules and kernels
   kUnary,    // elementwise dst = f(src): the family's rules and kernels
   kScalar,   // elementwise dst = f(src, scalar): the family's rules and kernels
+  kRowExpand,  // dst = f(src0, src1), one source per row (or the broadcast alone)
+  kColExpand,  // dst = f(src0, src1), one source per column (or the broadcast alone)
 };
 
 // How the C function treats tmp.

@@ -98,7 +98,16 @@ TMP_ROLES = ("None", "Optional", "Required")
 PROFILES = ("HOST", "A2A3", "A5")
 
 # Go names that are not "T" + the rest of the mnemonic capitalised.
-GO_NAMES = {"tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd"}
+GO_NAMES = {
+    "tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd", "trowexpand": "TRowExpand",
+    "trowexpandadd": "TRowExpandAdd", "trowexpandsub": "TRowExpandSub",
+    "trowexpandmul": "TRowExpandMul", "trowexpanddiv": "TRowExpandDiv",
+    "trowexpandmax": "TRowExpandMax", "trowexpandmin": "TRowExpandMin",
+    "trowexpandexpdif": "TRowExpandExpDif", "tcolexpand": "TColExpand",
+    "tcolexpandadd": "TColExpandAdd", "tcolexpandsub": "TColExpandSub",
+    "tcolexpandmul": "TColExpandMul", "tcolexpandmax": "TColExpandMax",
+    "tcolexpandmin": "TColExpandMin", "tcolexpandexpdif": "TColExpandExpDif"
+}
 
 GO_FILE = "bindings/go/ops_generated.go"
 RUST_FILE = "bindings/rust/pto/src/ops_generated.rs"
