@@ -696,6 +696,34 @@ constexpr uint32_t HostDtypes(OpId id) {
              : own;
 }
 
+// A broadcast's common call: HOST, no tmp, owned tiles of one accepted
+// dtype, dst's valid region not empty; with one source, src of dst's valid
+// rows (row) or columns (column) and at least one value; with two, src0 of
+// dst's valid region and src1 a Mode 1 row operand (R x 1) or a column
+// operand (a row, at least dst's columns). Every rule of the family holds
+// for such a call under HOST; any other goes through the check.
+template <OpId kId>
+PTO_CHECK_INLINE inline bool IsCommonBroadcast(const Operands& o, pto_profile profile) {
+  constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
+  constexpr bool kRow = op.family == Family::kRowExpand;
+  constexpr uint32_t dtypes = HostDtypes(kId);
+  const pto_tile *dst = o.dst, *src0 = o.src0;
+  const pto_tile* e = op.source_count == 2 ? o.src1 : o.src0;
+  if (profile != PTO_PROFILE_HOST || dst == nullptr || src0 == nullptr || e == nullptr ||
+      o.tmp != nullptr)
+    return false;
+  const pto_dtype dtype = dst->dtype;
+  if ((dtypes & DtypeBit(dtype)) == 0 || src0->dtype != dtype || e->dtype != dtype ||
+      IsEmptyRegion(dst) ||
+      (reinterpret_cast<uintptr_t>(dst->buffer) | reinterpret_cast<uintptr_t>(src0->buffer) |
+       reinterpret_cast<uintptr_t>(e->buffer)) != 0)
+    return false;
+  if (op.source_count == 2 && ValidRegionKey(src0) != ValidRegionKey(dst)) return false;
+  if (kRow) return e->valid_rows == dst->valid_rows && e->valid_cols == 1;
+  return e->valid_rows >= 1 && e->valid_cols >= dst->valid_cols &&
+         (op.source_count == 2 || e->valid_cols == dst->valid_cols);
+}
+
 // The common call, accepted in a few compares: the HOST profile; every
 // operand given, owned (owned tiles are separate allocations, so sources are
 // dst itself or apart from it) and of dst's dtype and valid region, which is
@@ -710,8 +738,9 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   const pto_tile* dst = o.dst;
   const pto_tile* src1 = op.source_count == 2 ? o.src1 : o.src0;
   const pto_tile* tmp = op.tmp == TmpRole::kRequired ? o.tmp : o.src0;
-  // A broadcast's sources differ from dst in shape: its check decides.
-  if constexpr (op.family == Family::kRowExpand || op.family == Family::kColExpand) return false;
+  if constexpr (op.family == Family::kRowExpand || op.family == Family::kColExpand) {
+    return IsCommonBroadcast<kId>(o, profile);
+  }
   if (profile != PTO_PROFILE_HOST || dst == nullptr || o.src0 == nullptr || src1 == nullptr ||
       tmp == nullptr)
     return false;
