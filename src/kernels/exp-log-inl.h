@@ -586,8 +586,9 @@ HWY_INLINE hn::Vec<D> ExpDifRounded(D d, hn::Vec<D> a, hn::Vec<D> b) {
             hn::And(hn::Ge(hi, hn::Set(dd, -105.0)), hn::Le(hi, hn::Set(dd, 88.8)));
         const auto near_zero_threshold = hn::And(hn::Lt(hi, hn::Set(dd, kZeroBelow)),
                                                  hn::Ge(hi, hn::Set(dd, kZeroBelow - 0x1p-30)));
-        const auto v = hn::IfThenElse(near_zero_threshold, hn::Set(dd, static_cast<double>(NAN)),
-                                      hn::MulAdd(e, hn::IfThenElseZero(in_range, lo), e));
+        const auto corrected = hn::IfThenElse(in_range, hn::MulAdd(e, lo, e), e);
+        const auto v =
+            hn::IfThenElse(near_zero_threshold, hn::Set(dd, static_cast<double>(NAN)), corrected);
         return DemoteToF32(dd, MarkUnsafe<T>(dd, v));
       },
       a, b);
