@@ -5,7 +5,9 @@
  * tmp and profile refusals, and *expdif's correct rounding: float32 against
  * MPFR over random pairs chosen around its thresholds (overflow, the
  * subnormal range, the last rounding to zero, large and tiny differences,
- * NaN and infinities), float16 and bfloat16 over a grid of operand pairs. */
+ * NaN and infinities), float16 and bfloat16 over a grid of operand pairs;
+ * and a program in PTOAS's spelling whose per-row operand is a col_major
+ * [16,1] tile. */
 #include <math.h>
 #include <mpfr.h>
 #include <stdio.h>
@@ -418,12 +420,73 @@ static void test_expdif_bf16(void **state) {
     expdif_grid(PTO_BFLOAT16);
 }
 
+/* ---- a program in PTOAS's spelling: a col_major [16,1] per-row operand ---- */
+
+#define T128 "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=128, v_row=16, v_col=128, " \
+             "blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+#define T1(cols) "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=" cols ", v_row=16, v_col=1, " \
+                 "blayout=col_major, slayout=none_box, fractal=512, pad=0>"
+#define SOFTMAX_STEP(cols)                                                                           \
+    "module {\n"                                                                                     \
+    "  func.func @k(%x: !pto.ptr<f32>, %m: !pto.ptr<f32>, %y: !pto.ptr<f32>) {\n"                    \
+    "  %c16 = arith.constant 16 : index\n  %c128 = arith.constant 128 : index\n"                     \
+    "  %c1 = arith.constant 1 : index\n  %c0 = arith.constant 0 : index\n"                           \
+    "  %xv = pto.make_tensor_view %x, shape = [%c16, %c128], strides = [%c128, %c1] : "              \
+    "!pto.tensor_view<?x?xf32>\n"                                                                    \
+    "  %mv = pto.make_tensor_view %m, shape = [%c16, %c1], strides = [%c1, %c1] : "                  \
+    "!pto.tensor_view<?x?xf32>\n"                                                                    \
+    "  %yv = pto.make_tensor_view %y, shape = [%c16, %c128], strides = [%c128, %c1] : "              \
+    "!pto.tensor_view<?x?xf32>\n"                                                                    \
+    "  %t = pto.alloc_tile : " T128 "\n  %r = pto.alloc_tile : " T1(cols) "\n"                      \
+    "  %xp = pto.partition_view %xv, offsets = [%c0, %c0], sizes = [%c16, %c128] : "                 \
+    "!pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x128xf32>\n"                          \
+    "  %mp = pto.partition_view %mv, offsets = [%c0, %c0], sizes = [%c16, %c1] : "                   \
+    "!pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x1xf32>\n"                            \
+    "  %yp = pto.partition_view %yv, offsets = [%c0, %c0], sizes = [%c16, %c128] : "                 \
+    "!pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x128xf32>\n"                          \
+    "  pto.tload ins(%xp : !pto.partition_tensor_view<16x128xf32>) outs(%t : " T128 ")\n"           \
+    "  pto.tload ins(%mp : !pto.partition_tensor_view<16x1xf32>) outs(%r : " T1(cols) ")\n"         \
+    "  pto.trowexpandexpdif ins(%t, %r : " T128 ", " T1(cols) ") outs(%t : " T128 ")\n"             \
+    "  pto.tstore ins(%t : " T128 ") outs(%yp : !pto.partition_tensor_view<16x128xf32>)\n"         \
+    "  return\n  }\n}\n"
+
+static void test_program_col_major_operand(void **state) {
+    (void)state;
+    static const char kText[] = SOFTMAX_STEP("1");
+    pto_program *p = NULL;
+    if (pto_program_create(kText, strlen(kText), "softmax.pto", &p) != PTO_OK) fail_msg("%s", pto_last_error());
+    float x[16 * 128], m[16], y[16 * 128];
+    rng r = {0x50F7};
+    for (size_t i = 0; i < 16 * 128; ++i) x[i] = (float)rng_uniform(&r, -30, 30);
+    for (size_t i = 0; i < 16; ++i) m[i] = (float)rng_uniform(&r, -30, 30);
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, x, sizeof x), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 1, m, sizeof m), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 2, y, sizeof y), PTO_OK);
+    if (pto_program_launch(p, 1, a) != PTO_OK) fail_msg("%s", pto_last_error());
+    for (size_t i = 0; i < 16; ++i)
+        for (size_t j = 0; j < 128; ++j) {
+            uint32_t xa, mb, got;
+            memcpy(&xa, &x[i * 128 + j], 4), memcpy(&mb, &m[i], 4), memcpy(&got, &y[i * 128 + j], 4);
+            const uint32_t want = mpfr_expdif(PTO_FLOAT32, xa, mb);
+            if (want != got) fail_msg("program (%zu,%zu): expected 0x%x got 0x%x", i, j, want, got);
+        }
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    /* col_major is a row-major tile's layout only with one column. */
+    static const char kWide[] = SOFTMAX_STEP("2");
+    assert_int_not_equal(pto_program_create(kWide, strlen(kWide), "wide.pto", &p), PTO_OK);
+    assert_non_null(strstr(pto_last_error(), "col_major only with one column"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_row_modes),         cmocka_unit_test(test_col_forms),
         cmocka_unit_test(test_expand_copies_bits), cmocka_unit_test(test_nan_propagation),
         cmocka_unit_test(test_shape_refusals),    cmocka_unit_test(test_expdif_f32),
         cmocka_unit_test(test_expdif_f16),        cmocka_unit_test(test_expdif_bf16),
+        cmocka_unit_test(test_program_col_major_operand),
     };
     return cmocka_run_group_tests_name("broadcast", tests, NULL, NULL);
 }

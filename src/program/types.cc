@@ -170,8 +170,12 @@ bool CheckTileShape(Type* t, std::string* what) {
 }
 
 // Layout keys shared by both !pto.tile_buf spellings: only what the CPU
-// tiles are (vec, row-major, no box layout, no padding) is accepted.
-bool CheckLayoutKey(std::string_view key, std::string_view value, std::string* what) {
+// tiles are (vec, row-major, no box layout, no padding) is accepted, and
+// col_major for a tile of one column (cols, 0 where not known yet), whose
+// elements lie as a row-major one's do: the per-row operand of the row
+// broadcasts (TROWEXPANDADD's Mode 1, PTOAS's samples).
+bool CheckLayoutKey(std::string_view key, std::string_view value, std::string* what,
+                    uint32_t cols = 0) {
   int64_t n;
   if (key == "loc") {
     if (value == "vec") return true;
@@ -180,8 +184,9 @@ bool CheckLayoutKey(std::string_view key, std::string_view value, std::string* w
     return false;
   }
   if (key == "blayout") {
-    if (value == "row_major") return true;
-    *what = "blayout=" + std::string(value) + " is not supported: tiles are row_major";
+    if (value == "row_major" || (value == "col_major" && cols == 1)) return true;
+    *what = "blayout=" + std::string(value) +
+            " is not supported: tiles are row_major (col_major only with one column)";
     return false;
   }
   if (key == "slayout") {
@@ -246,7 +251,7 @@ bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
         if (!ParseValidDim(value, &n))
           return p.Fail(f[i], std::string(kOrder[i]) + " must be an integer or ?");
         (i == 4 ? t->valid_rows : t->valid_cols) = n;
-      } else if (!CheckLayoutKey(key, value, &what)) {
+      } else if (!CheckLayoutKey(key, value, &what, t->cols)) {
         return p.Fail(f[i], what);
       }
     }
@@ -272,7 +277,7 @@ bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
       if (key == "valid") {
         if (!ParseValidValue(value, t))
           return p.Fail(f[i], "valid= expects ROWSxCOLS (each an integer or ?)");
-      } else if (key == "loc" || !CheckLayoutKey(key, value, &what)) {
+      } else if (key == "loc" || !CheckLayoutKey(key, value, &what, t->cols)) {
         return p.Fail(f[i], key == "loc" ? "key 'loc' given twice" : what);
       }
     }
