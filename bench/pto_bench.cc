@@ -333,9 +333,15 @@ Operands MakeOperands(const Case& c, uint32_t rows, uint32_t cols, rng* r) {
         exit(1);
       }
       break;
-    default:  // the Binary and Unary families
+    default:  // the families
       FillSigned(o.src0.get(), r, 100);
       FillSigned(o.src1.get(), r, 100);
+      if (op_is_broadcast(c.op)) {  // the last source: one value per row or column
+        const int e = op_row(c.op)->source_count - 1;
+        uint32_t vr, vc;
+        op_source_region(c.op, e, rows, cols, &vr, &vc);
+        if (pto_tile_set_valid((e == 0 ? o.src0 : o.src1).get(), vr, vc) != PTO_OK) abort();
+      }
       break;
   }
   const size_t bytes = o.n * pto_dtype_size(c.dtype);
@@ -485,8 +491,8 @@ void WithCalls(const Case& c, Operands& o, const Fn& fn) {
       fn(lib, scalar);
       break;
     }
-    default:
-      if (op_is_reduction(c.op)) {  // the scalar loop: the tests' order reference
+    default:  // the families; the scalar loop is the tests' reference
+      if (op_is_reduction(c.op)) {  // the tests' order reference
         static std::vector<uint32_t> reduced;
         reduced.resize(rows + cols);
         uint32_t* results = reduced.data();
@@ -504,20 +510,37 @@ void WithCalls(const Case& c, Operands& o, const Fn& fn) {
         fn(lib, scalar);
         break;
       }
-      {  // the elementwise families; the scalar loop is the tests' reference
-      const op_binary_call call = op_binary_function(c.op);
-      const op_element_reference ref = op_binary_reference(c.op);
-      // A Scalar or Fill row's scalar is src1(0, 0) (op_binary_function).
-      const op_family family = op_row(c.op)->family;
-      const size_t b_step = family == OP_FAMILY_SCALAR || family == OP_FAMILY_FILL ? 0 : 1;
-      auto lib = [=] { return call(dst, src0, src1); };
-      auto scalar = [=] {
-        for (size_t i = 0; i < n; ++i)
-          ref_store(t, out, i, ref(t, ref_load(t, in0, i), ref_load(t, in1, i * b_step)));
-      };
-      fn(lib, scalar);
-      break;
-    }
+      if (op_is_broadcast(c.op)) {
+        const op_id id = c.op;
+        const op_element_reference ref = op_binary_reference(id);
+        auto lib = [=] { return op_call(id, PTO_POW_DEFAULT, dst, src0, src1, nullptr); };
+        auto scalar = [=] {
+          for (size_t i = 0; i < rows; ++i)
+            for (size_t j = 0; j < cols; ++j) {
+              size_t i0, j0, i1, j1;
+              op_source_index(id, 0, i, j, &i0, &j0);
+              op_source_index(id, 1, i, j, &i1, &j1);
+              ref_store(t, out, i * cols + j,
+                        ref(t, ref_load(t, in0, i0 * cols + j0), ref_load(t, in1, i1 * cols + j1)));
+            }
+        };
+        fn(lib, scalar);
+        break;
+      }
+      {  // the elementwise families
+        const op_binary_call call = op_binary_function(c.op);
+        const op_element_reference ref = op_binary_reference(c.op);
+        // A Scalar or Fill row's scalar is src1(0, 0) (op_binary_function).
+        const op_family family = op_row(c.op)->family;
+        const size_t b_step = family == OP_FAMILY_SCALAR || family == OP_FAMILY_FILL ? 0 : 1;
+        auto lib = [=] { return call(dst, src0, src1); };
+        auto scalar = [=] {
+          for (size_t i = 0; i < n; ++i)
+            ref_store(t, out, i, ref(t, ref_load(t, in0, i), ref_load(t, in1, i * b_step)));
+        };
+        fn(lib, scalar);
+        break;
+      }
   }
 }
 

@@ -684,6 +684,118 @@ PTO_API pto_status pto_tcolmax(pto_tile *dst, const pto_tile *src, pto_tile *tmp
 PTO_API pto_status pto_tcolmin(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
 
 /* ------------------------------------------------------------------------ */
+/* Broadcasts (v0.4)                                                          */
+/* ------------------------------------------------------------------------ */
+/*
+ * Over dst's valid region R x C. Row broadcasts (pto_trowexpand*): one
+ * source is the full one, of valid region R x C, and the other, the
+ * expanded one, gives row i's operand s: Mode 1, a valid region R x 1, s =
+ * e[i,0] (tiles are row-major, so an R x 1 tile is the NPU's column-major
+ * [R,1] vector); Mode 2, a valid region R x 32/sizeof(T) (8 elements of 4
+ * bytes, 16 of 2, 32 of 1), s = e[i, j mod 32/sizeof(T)]. Column broadcasts
+ * (pto_tcolexpand*): the expanded source gives column j's operand e[0,j]
+ * and has valid_rows >= 1 and valid_cols >= C. Either source may be the
+ * expanded one: src0 is the full one when its valid region is dst's (also
+ * when src1's is too), else src1 must be; f's operand order is kept
+ * (pto_trowexpandsub(dst, e, x): e[i,0] - x[i,j]).
+ *
+ * Rules, checked in this order: dst and the sources not NULL
+ * (PTO_ERR_NULL_ARGUMENT); dst's dtype accepted under the calling thread's
+ * profile (PTO_ERR_UNSUPPORTED_DTYPE); the sources' dtypes equal dst's
+ * (PTO_ERR_DTYPE_MISMATCH); tmp, where given, a different handle than every
+ * other operand (PTO_ERR_ALIASING); each source dst itself, placed exactly
+ * on dst, or sharing no byte with dst's valid elements (PTO_ERR_ALIASING);
+ * the shapes above (PTO_ERR_SHAPE_MISMATCH). dst may be the full source (in
+ * place); an expanded source placed on dst is read before dst is written.
+ * tmp may be NULL and is never read or written (any dtype and shape), except
+ * for these rules:
+ * - PTO_PROFILE_A2A3, row broadcasts with a tmp: the NPU's tmp form
+ *   broadcasts Mode 1 only (an expanded source of valid_cols 1, else
+ *   PTO_ERR_SHAPE_MISMATCH), and tmp holds at least min(ceil(R / 8), 30) *
+ *   256 bytes (rows * cols * element size; PTO_ERR_SHAPE_MISMATCH).
+ * Results as the elementwise operation of the same arithmetic: floats
+ * correctly rounded in the element type (the same bits on every SIMD
+ * target), integers wrap (division as pto_tdiv), max and min propagate NaN
+ * from either operand.
+ *
+ * Dtypes of the arithmetic forms (add, sub, mul, max, min): HOST and A5 all
+ * nine (FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8,
+ * UINT8).
+ * - PTO_PROFILE_A2A3: FLOAT16, FLOAT32, INT16, INT32.
+ */
+
+/* dst[i,j] = src[i,0]: each row's first element across the row, bits
+ * unchanged (NaN payloads kept). src: R valid rows, at least one valid
+ * column. All nine dtypes on every profile. */
+PTO_API pto_status pto_trowexpand(pto_tile *dst, const pto_tile *src);
+
+/* dst = src0 + src1, one of them per row. */
+PTO_API pto_status pto_trowexpandadd(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                     pto_tile *tmp);
+
+/* dst = src0 - src1, one of them per row. */
+PTO_API pto_status pto_trowexpandsub(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                     pto_tile *tmp);
+
+/* dst = src0 * src1, one of them per row. */
+PTO_API pto_status pto_trowexpandmul(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                     pto_tile *tmp);
+
+/* dst = src0 / src1, one of them per row; floats correctly rounded (x/0 =
+ * +/-inf), integers as pto_tdiv. HOST and A5: all nine dtypes.
+ * - PTO_PROFILE_A2A3: FLOAT16, FLOAT32. */
+PTO_API pto_status pto_trowexpanddiv(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                     pto_tile *tmp);
+
+/* dst = the larger of src0 and src1, one of them per row (IEEE 754-2019
+ * maximum, as pto_tmax). */
+PTO_API pto_status pto_trowexpandmax(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                     pto_tile *tmp);
+
+/* dst = the smaller of src0 and src1, one of them per row (IEEE 754-2019
+ * minimum, as pto_tmin). */
+PTO_API pto_status pto_trowexpandmin(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                     pto_tile *tmp);
+
+/* dst = e^(src0 - src1), one of them per row, correctly rounded in the
+ * element type: the difference is exact (never rounded) and the result is
+ * rounded once. NaN in either source, or inf - inf, gives NaN; +inf gives
+ * +inf and -inf +0. FLOAT16, FLOAT32 on every profile; HOST also BFLOAT16
+ * (as pto_texp). */
+PTO_API pto_status pto_trowexpandexpdif(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                        pto_tile *tmp);
+
+/* dst[i,j] = src[0,j]: the first row down every row, bits unchanged. src:
+ * dst's valid columns, at least one valid row. All nine dtypes on every
+ * profile. */
+PTO_API pto_status pto_tcolexpand(pto_tile *dst, const pto_tile *src);
+
+/* dst = src0 + src1, one of them per column. */
+PTO_API pto_status pto_tcolexpandadd(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                     pto_tile *tmp);
+
+/* dst = src0 - src1, one of them per column. */
+PTO_API pto_status pto_tcolexpandsub(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                     pto_tile *tmp);
+
+/* dst = src0 * src1, one of them per column. */
+PTO_API pto_status pto_tcolexpandmul(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                     pto_tile *tmp);
+
+/* dst = the larger of src0 and src1, one of them per column (as pto_tmax). */
+PTO_API pto_status pto_tcolexpandmax(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                     pto_tile *tmp);
+
+/* dst = the smaller of src0 and src1, one of them per column (as pto_tmin). */
+PTO_API pto_status pto_tcolexpandmin(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                     pto_tile *tmp);
+
+/* dst = e^(src0 - src1), one of them per column, correctly rounded as
+ * pto_trowexpandexpdif; same dtypes. */
+PTO_API pto_status pto_tcolexpandexpdif(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                        pto_tile *tmp);
+
+/* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */
 /* ------------------------------------------------------------------------ */
 

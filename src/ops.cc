@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "float_env.h"
@@ -433,6 +434,155 @@ void RunScalar(const Operands& o, ScalarKernel kernel, ScalarContiguousKernel co
   kernel(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0), value);
 }
 
+// ---- the RowExpand and ColExpand families ---------------------------------
+
+// Which source of a two-source broadcast covers dst's valid region (`full`)
+// and which gives one value per row or column (`expanded`): src0 when its
+// valid region is dst's, else src1 when its is (NULL, NULL when neither is).
+// When both are, src0 is the full one, as the NPU implementations decide.
+struct BroadcastOperands {
+  const pto_tile* full;
+  const pto_tile* expanded;
+  const char* expanded_name;
+};
+BroadcastOperands BroadcastOperandsOf(const Operands& o) {
+  if (SameRegion(o.src0, o.dst)) return {o.src0, o.src1, "src1"};
+  if (SameRegion(o.src1, o.dst)) return {o.src1, o.src0, "src0"};
+  return {nullptr, nullptr, nullptr};
+}
+
+// The elements of a Mode 2 row operand's block: 32 bytes of the dtype.
+uint32_t BlockElements(pto_dtype dtype) {
+  return static_cast<uint32_t>(32 / pto_dtype_size(dtype));
+}
+
+// The rules before the shapes, common to both families: NULLs, dtypes, a
+// given tmp distinct from every other operand (it is never read or written,
+// of any dtype and shape), sources in place or apart from dst.
+void CheckBroadcastOperands(Validator& v, const Operands& o, OpDtypes rule, pto_profile profile,
+                            bool two_sources) {
+  pto_tile* dst = o.dst;
+  const char* src0_name = two_sources ? "src0" : "src";
+  v.NotNull("dst", dst).NotNull(src0_name, o.src0);
+  if (two_sources) v.NotNull("src1", o.src1);
+  if (!v.ok()) return;
+  v.DtypeAccepted(rule, profile, "dst", dst).SameDtype(src0_name, o.src0, "dst", dst);
+  if (two_sources) v.SameDtype("src1", o.src1, "dst", dst);
+  if (o.tmp != nullptr) {
+    v.Distinct("tmp", o.tmp, "dst", dst).Distinct("tmp", o.tmp, "src0", o.src0);
+    if (two_sources) v.Distinct("tmp", o.tmp, "src1", o.src1);
+  }
+  v.InPlaceOrApart(src0_name, o.src0, dst);
+  if (two_sources) v.InPlaceOrApart("src1", o.src1, dst);
+}
+
+// The full-size source: one source's valid region must be dst's.
+void CheckFullSource(Validator& v, const Operands& o, const BroadcastOperands& b) {
+  v.Require(b.full != nullptr, PTO_ERR_SHAPE_MISMATCH,
+            "neither src0 valid region %ux%u nor src1 valid region %ux%u equals dst valid "
+            "region %ux%u: one source must cover dst",
+            o.src0->valid_rows, o.src0->valid_cols, o.src1->valid_rows, o.src1->valid_cols,
+            o.dst->valid_rows, o.dst->valid_cols);
+}
+
+// One source: dst[i,j] = src[i,0] (row) or src[0,j] (column), src of dst's
+// valid rows (row) or columns (column, as the NPU implementations assert)
+// and at least one column (row) or row (column) where dst's region is not
+// empty.
+void CheckOneSource(Validator& v, const Operands& o, bool row) {
+  const pto_tile *src = o.src0, *dst = o.dst;
+  const char* along = row ? "rows" : "cols";
+  v.Require((row ? src->valid_rows : src->valid_cols) == (row ? dst->valid_rows : dst->valid_cols),
+            PTO_ERR_SHAPE_MISMATCH, "src valid %s %u differs from dst valid %s %u", along,
+            row ? src->valid_rows : src->valid_cols, along,
+            row ? dst->valid_rows : dst->valid_cols)
+      .Require((row ? src->valid_cols : src->valid_rows) >= 1 || IsEmptyRegion(dst),
+               PTO_ERR_SHAPE_MISMATCH, "src valid region %ux%u has no %s 0 to broadcast",
+               src->valid_rows, src->valid_cols, row ? "column" : "row");
+}
+
+// Row broadcasts: dst[i,j] = f(full[i,j], s) (or f(s, full[i,j]) where src0
+// is the expanded source e), s row i's value: Mode 1, e of valid region
+// R x 1 (s = e[i,0]); Mode 2, R x 32/sizeof(T) (s = e[i, j mod
+// 32/sizeof(T)]). A2A3: a given tmp is the NPU's broadcast buffer, Mode 1
+// only, of at least ceil(R / 8) 256-byte repeats, 30 at most
+// (docs/profiles.md).
+void CheckRowOperand(Validator& v, const Operands& o, const BroadcastOperands& b,
+                     pto_profile profile) {
+  const pto_tile *dst = o.dst, *e = b.expanded;
+  const uint32_t block = BlockElements(dst->dtype);
+  v.Require(e->valid_rows == dst->valid_rows, PTO_ERR_SHAPE_MISMATCH,
+            "%s valid rows %u differs from dst valid rows %u", b.expanded_name, e->valid_rows,
+            dst->valid_rows)
+      .Require(e->valid_cols == 1 || e->valid_cols == block, PTO_ERR_SHAPE_MISMATCH,
+               "%s valid cols %u is neither 1 (one value per row) nor %u (a 32-byte block per "
+               "row)",
+               b.expanded_name, e->valid_cols, block);
+  if (profile != PTO_PROFILE_A2A3 || o.tmp == nullptr) return;
+  const uint64_t repeats = std::min<uint64_t>((uint64_t{dst->valid_rows} + 7) / 8, 30);
+  const uint64_t tmp_bytes = uint64_t{o.tmp->rows} * o.tmp->cols * pto_dtype_size(o.tmp->dtype);
+  v.Require(e->valid_cols == 1, PTO_ERR_SHAPE_MISMATCH,
+            "%s valid cols %u is not 1: on A2A3 a tmp broadcasts one value per row only",
+            b.expanded_name, e->valid_cols)
+      .Require(tmp_bytes >= repeats * 256, PTO_ERR_SHAPE_MISMATCH,
+               "tmp holds %llu bytes, less than the %llu that A2A3 broadcasts %u rows through",
+               static_cast<unsigned long long>(tmp_bytes),
+               static_cast<unsigned long long>(repeats * 256), dst->valid_rows);
+}
+
+// Column broadcasts: dst[i,j] = f(full[i,j], e[0,j]) (or f(e[0,j],
+// full[i,j])), e of at least one valid row and dst's valid columns (as
+// tcolexpanddiv).
+void CheckColOperand(Validator& v, const Operands& o, const BroadcastOperands& b) {
+  const pto_tile *dst = o.dst, *e = b.expanded;
+  v.Require(e->valid_rows >= 1 || IsEmptyRegion(dst), PTO_ERR_SHAPE_MISMATCH,
+            "%s valid region %ux%u has no row 0 to broadcast", b.expanded_name, e->valid_rows,
+            e->valid_cols)
+      .Require(e->valid_cols >= dst->valid_cols, PTO_ERR_SHAPE_MISMATCH,
+               "%s valid cols %u is less than dst valid cols %u", b.expanded_name, e->valid_cols,
+               dst->valid_cols);
+}
+
+// Every rule of a RowExpand (row) or ColExpand row, in the contract's order.
+pto_status CheckBroadcast(const Operands& o, pto_profile profile, OpDtypes rule,
+                          const char* c_function, bool two_sources, bool row) {
+  Validator v(c_function);
+  CheckBroadcastOperands(v, o, rule, profile, two_sources);
+  if (!v.ok()) return v.status();
+  if (!two_sources) {
+    CheckOneSource(v, o, row);
+    return v.status();
+  }
+  const BroadcastOperands b = BroadcastOperandsOf(o);
+  CheckFullSource(v, o, b);
+  if (!v.ok()) return v.status();
+  if (row) {
+    CheckRowOperand(v, o, b, profile);
+  } else {
+    CheckColOperand(v, o, b);
+  }
+  return v.status();
+}
+
+// The kernel of a RowExpand or ColExpand row (kernels.h).
+using BroadcastKernel = void (*)(pto_dtype, size_t, size_t, const kernels::Plane&,
+                                 const kernels::ConstPlane&, const kernels::ConstPlane&, size_t,
+                                 bool);
+
+// One source: the broadcast itself (the kernel reads only the expanded
+// plane). Two: the full and expanded sources as the check found them, the
+// expanded one first in f's operands when it is src0.
+void RunBroadcast(const Operands& o, BroadcastKernel kernel, bool row, bool two_sources) {
+  pto_tile* dst = o.dst;
+  const BroadcastOperands b =
+      two_sources ? BroadcastOperandsOf(o) : BroadcastOperands{o.src0, o.src0, "src"};
+  const size_t block = row && b.expanded->valid_cols != 1 && two_sources
+                           ? BlockElements(dst->dtype)
+                           : 1;
+  kernel(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(b.full),
+         ConstPlaneOf(b.expanded), block, two_sources && b.expanded == o.src0 && b.full != o.src0);
+}
+
 // ---- the Fill family -----------------------------------------------------
 
 // dst = scalar over dst's valid region: dst of an accepted dtype, the scalar
@@ -606,27 +756,35 @@ void RunColReduce(const Operands& o, pto_profile profile, OpId id) {
     (void)profile;                                                                     \
     run;                                                                               \
   }
-#define PTO_FAMILY_FUNCTIONS_Special(Camel, mnemonic)
-#define PTO_FAMILY_FUNCTIONS_Binary(Camel, mnemonic)                                   \
+#define PTO_FAMILY_FUNCTIONS_Special(Camel, mnemonic, n)
+#define PTO_FAMILY_FUNCTIONS_Binary(Camel, mnemonic, n)                                   \
   PTO_FAMILY_FUNCTIONS(Camel, CheckBinary(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
                        RunBinary(o, kernels::Camel, kernels::Camel##Contiguous))
-#define PTO_FAMILY_FUNCTIONS_Scalar(Camel, mnemonic)                                   \
+#define PTO_FAMILY_FUNCTIONS_Scalar(Camel, mnemonic, n)                                   \
   PTO_FAMILY_FUNCTIONS(Camel, CheckScalar(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
                        RunScalar(o, kernels::Camel, kernels::Camel##Contiguous))
-#define PTO_FAMILY_FUNCTIONS_Fill(Camel, mnemonic)                                     \
+#define PTO_FAMILY_FUNCTIONS_Fill(Camel, mnemonic, n)                                     \
   PTO_FAMILY_FUNCTIONS(Camel, CheckFill(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
                        RunFill(o, kernels::Camel, kernels::Camel##Contiguous))
-#define PTO_FAMILY_FUNCTIONS_Unary(Camel, mnemonic)                                    \
+#define PTO_FAMILY_FUNCTIONS_Unary(Camel, mnemonic, n)                                    \
   PTO_FAMILY_FUNCTIONS(Camel, CheckUnary<OpId::k##Camel>(o, profile, "pto_" #mnemonic), \
                        RunUnary(o, kernels::Camel, kernels::Camel##Contiguous))
-#define PTO_FAMILY_FUNCTIONS_RowReduce(Camel, mnemonic)                                \
+#define PTO_FAMILY_FUNCTIONS_RowReduce(Camel, mnemonic, n)                                \
   PTO_FAMILY_FUNCTIONS(Camel, CheckRowReduce(o, profile, OpId::k##Camel, "pto_" #mnemonic), \
                        RunRowReduce(o, profile, OpId::k##Camel))
-#define PTO_FAMILY_FUNCTIONS_ColReduce(Camel, mnemonic)                                \
+#define PTO_FAMILY_FUNCTIONS_ColReduce(Camel, mnemonic, n)                                \
   PTO_FAMILY_FUNCTIONS(Camel, CheckColReduce(o, profile, OpId::k##Camel, "pto_" #mnemonic), \
                        RunColReduce(o, profile, OpId::k##Camel))
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) \
-  PTO_FAMILY_FUNCTIONS_##Fam(Camel, mnemonic)
+#define PTO_FAMILY_FUNCTIONS_BROADCAST(Camel, mnemonic, n, row)                             \
+  PTO_FAMILY_FUNCTIONS(                                                                     \
+      Camel, CheckBroadcast(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic, n == 2, row), \
+      RunBroadcast(o, kernels::Camel, row, n == 2))
+#define PTO_FAMILY_FUNCTIONS_RowExpand(Camel, mnemonic, n) \
+  PTO_FAMILY_FUNCTIONS_BROADCAST(Camel, mnemonic, n, true)
+#define PTO_FAMILY_FUNCTIONS_ColExpand(Camel, mnemonic, n) \
+  PTO_FAMILY_FUNCTIONS_BROADCAST(Camel, mnemonic, n, false)
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, ...) \
+  PTO_FAMILY_FUNCTIONS_##Fam(Camel, mnemonic, n)
 #include "operations.def"
 #undef PTO_OPERATION
 
@@ -730,6 +888,34 @@ constexpr uint32_t HostDtypes(OpId id) {
              : own;
 }
 
+// A broadcast's common call: HOST, no tmp, owned tiles of one accepted
+// dtype, dst's valid region not empty; with one source, src of dst's valid
+// rows (row) or columns (column) and at least one value; with two, src0 of
+// dst's valid region and src1 a Mode 1 row operand (R x 1) or a column
+// operand (a row, at least dst's columns). Every rule of the family holds
+// for such a call under HOST; any other goes through the check.
+template <OpId kId>
+PTO_CHECK_INLINE inline bool IsCommonBroadcast(const Operands& o, pto_profile profile) {
+  constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
+  constexpr bool kRow = op.family == Family::kRowExpand;
+  constexpr uint32_t dtypes = HostDtypes(kId);
+  const pto_tile *dst = o.dst, *src0 = o.src0;
+  const pto_tile* e = op.source_count == 2 ? o.src1 : o.src0;
+  if (profile != PTO_PROFILE_HOST || dst == nullptr || src0 == nullptr || e == nullptr ||
+      o.tmp != nullptr)
+    return false;
+  const pto_dtype dtype = dst->dtype;
+  if ((dtypes & DtypeBit(dtype)) == 0 || src0->dtype != dtype || e->dtype != dtype ||
+      IsEmptyRegion(dst) ||
+      (reinterpret_cast<uintptr_t>(dst->buffer) | reinterpret_cast<uintptr_t>(src0->buffer) |
+       reinterpret_cast<uintptr_t>(e->buffer)) != 0)
+    return false;
+  if (op.source_count == 2 && ValidRegionKey(src0) != ValidRegionKey(dst)) return false;
+  if (kRow) return e->valid_rows == dst->valid_rows && e->valid_cols == 1;
+  return e->valid_rows >= 1 && e->valid_cols >= dst->valid_cols &&
+         (op.source_count == 2 || e->valid_cols == dst->valid_cols);
+}
+
 // The common call, accepted in a few compares: the HOST profile; every
 // operand given, owned (owned tiles are separate allocations, so sources are
 // dst itself or apart from it) and of dst's dtype and valid region, which is
@@ -745,6 +931,9 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   const pto_tile* src0 = op.source_count == 0 ? o.dst : o.src0;
   const pto_tile* src1 = op.source_count == 2 ? o.src1 : src0;
   const pto_tile* tmp = op.tmp == TmpRole::kRequired ? o.tmp : src0;
+  if constexpr (op.family == Family::kRowExpand || op.family == Family::kColExpand) {
+    return IsCommonBroadcast<kId>(o, profile);
+  }
   if (profile != PTO_PROFILE_HOST || dst == nullptr || src0 == nullptr || src1 == nullptr ||
       tmp == nullptr)
     return false;

@@ -48,6 +48,8 @@ enum class Family : uint8_t {
   kFill,     // dst = scalar over dst's valid region (no source): a Scalar kernel
   kRowReduce,  // dst(i,0) = reduction of src's valid row i (src's region the domain)
   kColReduce,  // dst(0,j) = reduction of src's valid column j (src's region the domain)
+  kRowExpand,  // dst = f(src0, src1), one source per row (or the broadcast alone)
+  kColExpand,  // dst = f(src0, src1), one source per column (or the broadcast alone)
 };
 
 // How the C function treats tmp.

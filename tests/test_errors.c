@@ -222,10 +222,23 @@ static size_t family_cases(op_id op, error_case *out) {
     const operand_spec wrong_type = FULL(other);
     const operand_spec narrow_rows = T(ok, 16, 16, 8, 16), narrow_cols = T(ok, 16, 16, 16, 8);
     const operand_spec narrow = row->family == OP_FAMILY_ROW_REDUCE ? narrow_rows : narrow_cols;
-    const operand_spec second = operands == 3 ? full : nul; /* src1, where there is one */
+    operand_spec second = operands == 3 ? full : nul; /* src1, where there is one */
+    /* A broadcast's last source is the expanded one (op_source_region); its
+     * narrow form lacks a row (row broadcasts) or half the columns. */
+    operand_spec expanded = full, expanded_narrow = narrow, expanded_wrong = wrong_type;
+    if (op_is_broadcast(op)) {
+        uint32_t vr, vc;
+        op_source_region(op, row->source_count - 1, 16, 16, &vr, &vc);
+        expanded = (operand_spec)T(ok, 16, 16, vr, vc);
+        expanded_wrong = (operand_spec)T(other, 16, 16, vr, vc);
+        expanded_narrow = row->family == OP_FAMILY_ROW_EXPAND ? (operand_spec)T(ok, 16, 16, 15, 1)
+                                                              : (operand_spec)T(ok, 16, 16, 1, 8);
+        if (operands == 3) second = expanded;
+    }
     const char *const names[3] = {"dst", row->source_names[0], row->source_names[1]};
+    const operand_spec first = operands == 2 && op_is_broadcast(op) ? expanded : full;
     for (int k = 0; k < operands; ++k) { /* NULL operands */
-        error_case c = {op, 0, {full, full, second, nul}, PTO_ERR_NULL_ARGUMENT, names[k]};
+        error_case c = {op, 0, {full, first, second, nul}, PTO_ERR_NULL_ARGUMENT, names[k]};
         c.operand[k] = nul;
         out[n++] = c;
     }
@@ -237,10 +250,11 @@ static size_t family_cases(op_id op, error_case *out) {
             out[n++] = (error_case){op, 0, {bad, nul, nul, nul}, PTO_ERR_NULL_ARGUMENT, names[1]};
     }
     for (int k = 1; k < operands; ++k) { /* sources apart from dst */
-        error_case c = {op, 0, {full, full, second, nul}, PTO_ERR_DTYPE_MISMATCH, names[k]};
-        c.operand[k] = wrong_type;
+        const bool last = k == operands - 1;
+        error_case c = {op, 0, {full, first, second, nul}, PTO_ERR_DTYPE_MISMATCH, names[k]};
+        c.operand[k] = last ? expanded_wrong : wrong_type;
         out[n++] = c;
-        c.operand[k] = narrow;
+        c.operand[k] = last ? expanded_narrow : narrow;
         c.expected = PTO_ERR_SHAPE_MISMATCH;
         out[n++] = c;
     }

@@ -113,12 +113,18 @@ bool RunCell(OpDtypes op, pto_profile profile, pto_dtype dtype) {
     status = op_call(static_cast<op_id>(op), PTO_POW_DEFAULT, dst.get(), src.get(), nullptr,
                      tmp.get());
   } else if (is_operation && op_row(static_cast<op_id>(op))->family != OP_FAMILY_SPECIAL) {
-    // f(1, 2), f(1): every Binary and Unary row's result differs from the sentinel.
+    // f(1, 2), f(1): every elementwise family row's result differs from the sentinel.
     Tile src0 = NewTile(dtype, kRows, kCols), src1 = NewTile(dtype, kRows, kCols);
     Fill(src0.get(), 1);
     Fill(src1.get(), 2);
-    status = op_call(static_cast<op_id>(op), PTO_POW_DEFAULT, dst.get(), src0.get(), src1.get(),
-                     nullptr);
+    const op_id id = static_cast<op_id>(op);
+    if (op_is_broadcast(id)) {  // the last source gives one value per row or column
+      const int e = op_row(id)->source_count - 1;
+      uint32_t vr, vc;
+      op_source_region(id, e, kRows, kCols, &vr, &vc);
+      assert_int_equal(pto_tile_set_valid((e == 0 ? src0 : src1).get(), vr, vc), PTO_OK);
+    }
+    status = op_call(id, PTO_POW_DEFAULT, dst.get(), src0.get(), src1.get(), nullptr);
   } else switch (op) {
     case OpDtypes::kTpow:
     case OpDtypes::kPowHighPrecision: {  // 2^1 = 2

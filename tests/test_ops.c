@@ -61,12 +61,21 @@ static uint32_t source_at(const pto_tile *t, const uint32_t *snapshot, size_t i,
 
 /* The expected value of dst(i, j) inside its valid region, from the
  * sources' contents before the call. */
+/* Source `operand`'s element that dst(i, j) reads (a broadcast's expanded
+ * source: its row's or column's; tcolexpanddiv's divisor: row 0). */
+static uint32_t operand_at(const op_run *run, int operand, const pto_tile *t,
+                           const uint32_t *snapshot, size_t i, size_t j) {
+    size_t si, sj;
+    op_source_index(run->op, operand, i, j, &si, &sj);
+    if (run->op == OP_TCOLEXPANDDIV && operand == 1) si = 0;
+    if (takes_scalar(run->op) && operand == 1) si = sj = 0; /* the scalar: src1(0, 0) */
+    return source_at(t, snapshot, si, sj);
+}
+
 static uint32_t expected_at(const op_run *run, const pto_tile *src0, const uint32_t *s0,
                             const pto_tile *src1, const uint32_t *s1, size_t i, size_t j) {
-    const uint32_t a = source_at(src0, s0, i, j);
-    const uint32_t b = run->op == OP_TCOLEXPANDDIV ? source_at(src1, s1, 0, j)
-                       : takes_scalar(run->op)     ? source_at(src1, s1, 0, 0)
-                                                   : source_at(src1, s1, i, j);
+    const uint32_t a = operand_at(run, 0, src0, s0, i, j);
+    const uint32_t b = operand_at(run, 1, src1, s1, i, j);
     if (run->op != OP_TPARTADD) return op_reference(run->op, run->dt, a, b);
     const bool in0 = i < pto_tile_valid_rows(src0) && j < pto_tile_valid_cols(src0);
     const bool in1 = i < pto_tile_valid_rows(src1) && j < pto_tile_valid_cols(src1);
@@ -78,10 +87,8 @@ static uint32_t expected_at(const op_run *run, const pto_tile *src0, const uint3
 static void report_mismatch(const op_run *run, size_t i, size_t j, const pto_tile *src0,
                             const uint32_t *s0, const pto_tile *src1, const uint32_t *s1,
                             uint32_t expected, uint32_t got, bool inside) {
-    const uint32_t a = source_at(src0, s0, i, j);
-    const uint32_t b = run->op == OP_TCOLEXPANDDIV ? source_at(src1, s1, 0, j)
-                       : takes_scalar(run->op)     ? source_at(src1, s1, 0, 0)
-                                                   : source_at(src1, s1, i, j);
+    const uint32_t a = operand_at(run, 0, src0, s0, i, j);
+    const uint32_t b = operand_at(run, 1, src1, s1, i, j);
     fail_msg("%s %s algo %d target %s dst %ux%u valid %ux%u alias %d: (%zu,%zu) %s: "
              "a=0x%x (%.9g) b=0x%x (%.9g) expected 0x%x (%.9g) got 0x%x (%.9g)",
              op_name(run->op), pto_dtype_string(run->dt), (int)run->algo, run->target, run->rows,
@@ -176,6 +183,26 @@ static op_run elementwise_run(op_id op, pto_dtype dt, pto_pow_algorithm algo, co
         run.r1 = 1 + s->pad_r;
         run.vr1 = 1 + s->pad_r / 2;
         run.vc1 = s->vc + s->pad_c / 2;
+    }
+    if (op_is_broadcast(op)) {
+        /* The expanded source: one value per row or column, within a tile
+         * as padded as the others; the full source may be dst (in place). */
+        const int e = op_row(op)->source_count - 1;
+        uint32_t *vr = e == 0 ? &run.vr0 : &run.vr1, *vc = e == 0 ? &run.vc0 : &run.vc1;
+        op_source_region(op, e, s->vr, s->vc, vr, vc);
+        if (e == 0) {
+            run.r0 = *vr + s->pad_r + (*vr == 0);
+            run.c0 = *vc + s->pad_c + (*vc == 0);
+        } else {
+            run.r1 = *vr + s->pad_r + (*vr == 0);
+            run.c1 = *vc + s->pad_c + (*vc == 0);
+        }
+        if (s->alias != ALIAS_NONE) run.alias = e == 0 ? ALIAS_NONE : ALIAS_SRC0;
+        /* An empty dst region still asks for a source of the region's rows
+         * (row broadcasts) or columns (column broadcasts) and one value. */
+        if (*vr == 0 && op_row(op)->family == OP_FAMILY_COL_EXPAND) *vr = 1;
+        if (*vc == 0 && op_row(op)->family == OP_FAMILY_ROW_EXPAND) *vc = 1;
+        return run;
     }
     if (op_row(op)->source_count < 2 && s->alias != ALIAS_NONE) run.alias = ALIAS_SRC0;
     return run;

@@ -518,8 +518,9 @@ static size_t g_placed_calls;
 static void run_placed_case(const placed_case *c, uint64_t seed) {
     const size_t e = pto_dtype_size(c->dt);
     const uint32_t src1_rows = c->op == OP_TCOLEXPANDDIV ? 1 : c->rows;
-    const uint32_t s1_vr = c->op == OP_TCOLEXPANDDIV ? 1 : c->op == OP_TPARTADD ? c->part_r : c->vr;
-    const uint32_t s1_vc = c->op == OP_TPARTADD ? c->part_c : c->vc;
+    uint32_t s1_vr = c->op == OP_TCOLEXPANDDIV ? 1 : c->op == OP_TPARTADD ? c->part_r : c->vr;
+    uint32_t s1_vc = c->op == OP_TPARTADD ? c->part_c : c->vc;
+    if (op_source_expanded(c->op, 1)) op_source_region(c->op, 1, c->vr, c->vc, &s1_vr, &s1_vc);
     rng r = {seed};
     pto_tile *od = tile_new(c->dt, c->rows, c->cols, c->vr, c->vc);
     pto_tile *o0 = tile_new(c->dt, c->rows, c->cols, c->vr, c->vc);
@@ -584,7 +585,10 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
     }
     for (uint32_t i = 0; i < c->vr; ++i)
         for (uint32_t j = 0; j < c->vc; ++j) {
-            const uint32_t a = in0[i * c->cols + j];
+            size_t i0, j0, i1, j1; /* a broadcast's expanded source: its row's or column's */
+            op_source_index(c->op, 0, i, j, &i0, &j0);
+            op_source_index(c->op, 1, i, j, &i1, &j1);
+            const uint32_t a = in0[i0 * c->cols + j0];
             uint32_t want;
             if (reduced != NULL) {
                 const bool rows = op_row(c->op)->family == OP_FAMILY_ROW_REDUCE;
@@ -595,6 +599,8 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
                     fail_msg("%s %s (%u,%u): 0x%x, reference 0x%x", op_name(c->op),
                              pto_dtype_string(c->dt), i, j, tile_get(pd, i, j), want);
                 continue;
+            } else if (op_is_broadcast(c->op)) {
+                want = op_reference(c->op, c->dt, a, in1[i1 * c->cols + j1]);
             } else if (c->op == OP_TCOLEXPANDDIV) {
                 want = ref_div(c->dt, a, in1[j]);
             } else if (c->op == OP_TPARTADD) {

@@ -112,6 +112,14 @@ static operands make_operands(op_id op, pto_dtype dt, uint64_t seed) {
     o.src0 = tile_new(dt, kRows, kCols, kRows, kCols);
     o.src1 = op == OP_TCOLEXPANDDIV ? tile_new(dt, 1, kCols, 1, kCols)
                                     : tile_new(dt, kRows, kCols, kRows, kCols);
+    if (op_is_broadcast(op)) { /* the last source is the expanded one */
+        const int e = op_row(op)->source_count - 1;
+        uint32_t vr, vc;
+        op_source_region(op, e, kRows, kCols, &vr, &vc);
+        pto_tile **t = e == 0 ? &o.src0 : &o.src1;
+        pto_tile_destroy(*t);
+        *t = tile_new(dt, kRows, kCols, vr, vc);
+    }
     if (op == OP_TPOW) o.tmp = tile_new(dt, kRows, kCols, kRows, kCols);
     /* A2A3: a UINT8 tmp, rows >= dst valid_rows + 1, valid_rows == dst
      * valid_rows, valid_cols >= ceil(dst valid_cols / 8). */

@@ -58,7 +58,7 @@ typedef struct {
     bool with_tmp;     /* the text names a tmp */
     pto_dtype dt;
     uint32_t rows, cols, valid_rows, valid_cols;
-    uint32_t src1_rows, src1_valid_rows, src1_valid_cols; /* tcolexpanddiv, tpartadd */
+    uint32_t src1_rows, src1_valid_rows, src1_valid_cols; /* tcolexpanddiv, tpartadd, broadcasts */
     uint32_t scalar_bits; /* a Scalar row's scalar: src1's element (0, 0), set by check_case */
 } op_case;
 
@@ -249,6 +249,9 @@ static void test_every_form_matches_the_c_call(void **state) {
                         c.src1_valid_rows = 5;
                         c.src1_valid_cols = 13;
                     }
+                    if (op_source_expanded((op_id)op, 1)) /* one value per row or column */
+                        op_source_region((op_id)op, 1, c.valid_rows, c.valid_cols, &c.src1_valid_rows,
+                                         &c.src1_valid_cols);
                     for (int form = 0; form < FORM_COUNT; ++form)
                         for (size_t pr = 0; pr < COUNT(kProfiles); ++pr)
                             check_case(&c, (text_form)form, kProfiles[pr], &r);

@@ -107,9 +107,18 @@ TMP_ROLES = ("None", "Optional", "Required")
 PROFILES = ("HOST", "A2A3", "A5")
 
 # Go names that are not "T" + the rest of the mnemonic capitalised.
-GO_NAMES = {"tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd",
-            "tdivs_scalar_by_tile": "TDivsScalarByTile", "trowsum": "TRowSum", "trowmax": "TRowMax",
-            "trowmin": "TRowMin", "tcolsum": "TColSum", "tcolmax": "TColMax", "tcolmin": "TColMin"}
+GO_NAMES = {
+    "tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd",
+    "tdivs_scalar_by_tile": "TDivsScalarByTile", "trowsum": "TRowSum", "trowmax": "TRowMax",
+    "trowmin": "TRowMin", "tcolsum": "TColSum", "tcolmax": "TColMax", "tcolmin": "TColMin",
+    "trowexpand": "TRowExpand", "trowexpandadd": "TRowExpandAdd", "trowexpandsub": "TRowExpandSub",
+    "trowexpandmul": "TRowExpandMul", "trowexpanddiv": "TRowExpandDiv",
+    "trowexpandmax": "TRowExpandMax", "trowexpandmin": "TRowExpandMin",
+    "trowexpandexpdif": "TRowExpandExpDif", "tcolexpand": "TColExpand",
+    "tcolexpandadd": "TColExpandAdd", "tcolexpandsub": "TColExpandSub",
+    "tcolexpandmul": "TColExpandMul", "tcolexpandmax": "TColExpandMax",
+    "tcolexpandmin": "TColExpandMin", "tcolexpandexpdif": "TColExpandExpDif",
+}
 
 GO_FILE = "bindings/go/ops_generated.go"
 RUST_FILE = "bindings/rust/pto/src/ops_generated.rs"

@@ -633,3 +633,308 @@ func TColMin(dst, src, tmp *Tile) error {
 	keepAlive(tiles)
 	return err
 }
+
+var trowexpandOperands = []string{"dst", "src"}
+
+// TRowExpand is TROWEXPAND (pto_trowexpand): src[i,0] in every column of row
+// i.
+//
+// dst's dtypes: HOST all; A2A3 all; A5 all.
+func TRowExpand(dst, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TRowExpand", trowexpandOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trowexpand(hs[0], hs[1]))
+	keepAlive(tiles)
+	return err
+}
+
+var trowexpandaddOperands = []string{"dst", "src0", "src1", "tmp"}
+
+// TRowExpandAdd is TROWEXPANDADD (pto_trowexpandadd): src0 + src1, one
+// source per row; correctly rounded, integers wrap.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TRowExpandAdd(dst, src0, src1, tmp *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, tmp}
+	if err := resolve("pto.TRowExpandAdd", trowexpandaddOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trowexpandadd(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var trowexpandsubOperands = []string{"dst", "src0", "src1", "tmp"}
+
+// TRowExpandSub is TROWEXPANDSUB (pto_trowexpandsub): src0 - src1, one
+// source per row; correctly rounded, integers wrap.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TRowExpandSub(dst, src0, src1, tmp *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, tmp}
+	if err := resolve("pto.TRowExpandSub", trowexpandsubOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trowexpandsub(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var trowexpandmulOperands = []string{"dst", "src0", "src1", "tmp"}
+
+// TRowExpandMul is TROWEXPANDMUL (pto_trowexpandmul): src0 * src1, one
+// source per row; correctly rounded, integers wrap.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TRowExpandMul(dst, src0, src1, tmp *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, tmp}
+	if err := resolve("pto.TRowExpandMul", trowexpandmulOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trowexpandmul(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var trowexpanddivOperands = []string{"dst", "src0", "src1", "tmp"}
+
+// TRowExpandDiv is TROWEXPANDDIV (pto_trowexpanddiv): src0 / src1, one
+// source per row; correctly rounded, integers truncate.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32, INT16,
+// INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TRowExpandDiv(dst, src0, src1, tmp *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, tmp}
+	if err := resolve("pto.TRowExpandDiv", trowexpanddivOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trowexpanddiv(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var trowexpandmaxOperands = []string{"dst", "src0", "src1", "tmp"}
+
+// TRowExpandMax is TROWEXPANDMAX (pto_trowexpandmax): the larger of src0 and
+// src1, one source per row; NaN if either is NaN.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TRowExpandMax(dst, src0, src1, tmp *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, tmp}
+	if err := resolve("pto.TRowExpandMax", trowexpandmaxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trowexpandmax(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var trowexpandminOperands = []string{"dst", "src0", "src1", "tmp"}
+
+// TRowExpandMin is TROWEXPANDMIN (pto_trowexpandmin): the smaller of src0
+// and src1, one source per row; NaN if either is NaN.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TRowExpandMin(dst, src0, src1, tmp *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, tmp}
+	if err := resolve("pto.TRowExpandMin", trowexpandminOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trowexpandmin(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var trowexpandexpdifOperands = []string{"dst", "src0", "src1", "tmp"}
+
+// TRowExpandExpDif is TROWEXPANDEXPDIF (pto_trowexpandexpdif): e^(src0 -
+// src1), one source per row; correctly rounded.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, BFLOAT16; A2A3 FLOAT16, FLOAT32; A5
+// FLOAT16, FLOAT32.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TRowExpandExpDif(dst, src0, src1, tmp *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, tmp}
+	if err := resolve("pto.TRowExpandExpDif", trowexpandexpdifOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trowexpandexpdif(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var tcolexpandOperands = []string{"dst", "src"}
+
+// TColExpand is TCOLEXPAND (pto_tcolexpand): src[0,j] in every row of column
+// j.
+//
+// dst's dtypes: HOST all; A2A3 all; A5 all.
+func TColExpand(dst, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TColExpand", tcolexpandOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcolexpand(hs[0], hs[1]))
+	keepAlive(tiles)
+	return err
+}
+
+var tcolexpandaddOperands = []string{"dst", "src0", "src1", "tmp"}
+
+// TColExpandAdd is TCOLEXPANDADD (pto_tcolexpandadd): src0 + src1, one
+// source per column; correctly rounded, integers wrap.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TColExpandAdd(dst, src0, src1, tmp *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, tmp}
+	if err := resolve("pto.TColExpandAdd", tcolexpandaddOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcolexpandadd(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var tcolexpandsubOperands = []string{"dst", "src0", "src1", "tmp"}
+
+// TColExpandSub is TCOLEXPANDSUB (pto_tcolexpandsub): src0 - src1, one
+// source per column; correctly rounded, integers wrap.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TColExpandSub(dst, src0, src1, tmp *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, tmp}
+	if err := resolve("pto.TColExpandSub", tcolexpandsubOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcolexpandsub(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var tcolexpandmulOperands = []string{"dst", "src0", "src1", "tmp"}
+
+// TColExpandMul is TCOLEXPANDMUL (pto_tcolexpandmul): src0 * src1, one
+// source per column; correctly rounded, integers wrap.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TColExpandMul(dst, src0, src1, tmp *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, tmp}
+	if err := resolve("pto.TColExpandMul", tcolexpandmulOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcolexpandmul(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var tcolexpandmaxOperands = []string{"dst", "src0", "src1", "tmp"}
+
+// TColExpandMax is TCOLEXPANDMAX (pto_tcolexpandmax): the larger of src0 and
+// src1, one source per column; NaN if either is NaN.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TColExpandMax(dst, src0, src1, tmp *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, tmp}
+	if err := resolve("pto.TColExpandMax", tcolexpandmaxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcolexpandmax(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var tcolexpandminOperands = []string{"dst", "src0", "src1", "tmp"}
+
+// TColExpandMin is TCOLEXPANDMIN (pto_tcolexpandmin): the smaller of src0
+// and src1, one source per column; NaN if either is NaN.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TColExpandMin(dst, src0, src1, tmp *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, tmp}
+	if err := resolve("pto.TColExpandMin", tcolexpandminOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcolexpandmin(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var tcolexpandexpdifOperands = []string{"dst", "src0", "src1", "tmp"}
+
+// TColExpandExpDif is TCOLEXPANDEXPDIF (pto_tcolexpandexpdif): e^(src0 -
+// src1), one source per column; correctly rounded.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, BFLOAT16; A2A3 FLOAT16, FLOAT32; A5
+// FLOAT16, FLOAT32.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TColExpandExpDif(dst, src0, src1, tmp *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, tmp}
+	if err := resolve("pto.TColExpandExpDif", tcolexpandexpdifOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcolexpandexpdif(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}

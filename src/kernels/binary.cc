@@ -1,13 +1,15 @@
 // Elementwise binary family: PReLU and addition (and the copy that TPARTADD
-// uses where only one source is valid), and every Binary row of
-// operations.def, whose functor CamelOp is defined here: a functor computes
-// one vector of results in the lanes of its Tag<T> (T the storage type).
+// uses where only one source is valid), and every Binary, Unary and Scalar
+// row of operations.def, whose functor CamelOp is defined here or, for the
+// Binary rows, in binary-ops-inl.h: a functor computes one vector of
+// results in the lanes of its Tag<T> (T the storage type).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/kernels/binary.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "src/dtype_rules.h"
 #include "src/kernels/simd-inl.h"
+#include "src/kernels/binary-ops-inl.h"
 #include "src/kernels/exp-log-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -25,11 +27,6 @@ HWY_INLINE hn::Mask<D> IsPositive(D d, hn::Vec<D> x) {
   return hn::Gt(x, hn::Zero(d));
 }
 
-// Addition needs no widening for 8-bit lanes; everything else uses the
-// common compute lanes.
-template <typename T>
-using AddTag = std::conditional_t<sizeof(T) == 1, hn::ScalableTag<T>, ComputeTag<T>>;
-
 struct PreluOp {
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> slope) const {
@@ -37,130 +34,12 @@ struct PreluOp {
   }
 };
 
-struct AddOp {
-  template <class D>
-  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
-    return hn::Add(x, y);
-  }
-};
-
-// ---- the Binary rows' functors ----
-
-// The lanes a functor computes in: TagT<T> for storage type T.
-template <template <typename> class TagT>
-struct InLanes {
-  template <typename T>
-  using Tag = TagT<T>;
-};
-
-// Correctly rounded in every dtype: a float16 or bfloat16 sum computed in
-// float32 lanes and rounded once more is the correctly rounded sum (float32
-// has more than 2p + 2 bits for p = 11 or 8); integers wrap.
-struct TaddOp : AddOp, InLanes<AddTag> {};
-
-struct TsubOp : InLanes<AddTag> {
-  template <class D>
-  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
-    return hn::Sub(x, y);
-  }
-};
-
-// Highway multiplies 16- and 32-bit integer lanes (the low half of the
-// product: the wrapped result); TMUL has no 8-bit dtype.
-struct TmulOp : InLanes<ComputeTag> {
-  template <class D>
-  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
-    return hn::Mul(x, y);
-  }
-};
-
-// The integer quotient truncated toward zero, x / 0 with every bit set and
-// the most negative value / -1 wrapped to itself (pto_c.h). No SIMD target
-// divides integer lanes, so each lane is divided on its own.
-template <typename T>
-HWY_INLINE T IntegerQuotient(T x, T y) {
-  if (y == 0) return static_cast<T>(~T{0});
-  if constexpr (hwy::IsSigned<T>()) {
-    if (y == -1) return static_cast<T>(0 - static_cast<std::make_unsigned_t<T>>(x));
-  }
-  return static_cast<T>(x / y);
-}
-
-// Float quotients in float32 lanes for float16 too: float32 keeps more than
-// 2p + 2 bits for p = 11, so rounding the float32 quotient to float16 gives
-// the correctly rounded quotient.
-struct TdivOp : InLanes<ComputeTag> {
-  template <class D, HWY_IF_FLOAT_D(D)>
-  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
-    return hn::Div(x, y);
-  }
-  template <class D, HWY_IF_NOT_FLOAT_D(D)>
-  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
-    using T = hn::TFromD<D>;
-    HWY_ALIGN T a[HWY_MAX_BYTES / sizeof(T)];
-    HWY_ALIGN T b[HWY_MAX_BYTES / sizeof(T)];
-    hn::Store(x, d, a);
-    hn::Store(y, d, b);
-    for (size_t i = 0; i < hn::Lanes(d); ++i) a[i] = IntegerQuotient(a[i], b[i]);
-    return hn::Load(d, a);
-  }
-};
-
-// IEEE 754-2019 maximum / minimum for floats: NaN when either operand is
-// NaN (Highway, like x86's maxps, leaves that to the target), and -0 < +0:
-// equal operands differ at most in the sign of zero, so the AND of their
-// bits is the maximum and the OR the minimum. Integers: Highway's Max/Min.
-template <bool kMax>
-struct ExtremeOp : InLanes<ComputeTag> {
-  template <class D, HWY_IF_FLOAT_D(D)>
-  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
-    const hn::Vec<D> larger = hn::IfThenElse(hn::Gt(x, y), kMax ? x : y, kMax ? y : x);
-    const hn::Vec<D> equal = kMax ? hn::And(x, y) : hn::Or(x, y);
-    const hn::Vec<D> ordered = hn::IfThenElse(hn::Eq(x, y), equal, larger);
-    return hn::IfThenElse(hn::IsNaN(x), x, hn::IfThenElse(hn::IsNaN(y), y, ordered));
-  }
-  template <class D, HWY_IF_NOT_FLOAT_D(D)>
-  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
-    return kMax ? hn::Max(x, y) : hn::Min(x, y);
-  }
-};
-using TmaxOp = ExtremeOp<true>;
-using TminOp = ExtremeOp<false>;
-
 // dst = op(a, b) over a region of T, in Tag<T>'s lanes.
 template <template <typename> class Tag, typename T, class Op>
 HWY_INLINE void BinaryTyped(size_t rows, size_t cols, void* dst, size_t dst_stride, const void* a,
                             size_t a_stride, const void* b, size_t b_stride) {
   ForEachElementwise(Tag<T>(), rows, cols, static_cast<T*>(dst), dst_stride,
                      static_cast<const T*>(a), a_stride, static_cast<const T*>(b), b_stride, Op());
-}
-
-// The pto_dtype bit of storage type T.
-template <typename T>
-constexpr uint32_t StorageDtypeBit() {
-  if constexpr (hwy::IsSame<T, int8_t>()) return 1u << PTO_INT8;
-  if constexpr (hwy::IsSame<T, uint8_t>()) return 1u << PTO_UINT8;
-  if constexpr (hwy::IsSame<T, int16_t>()) return 1u << PTO_INT16;
-  if constexpr (hwy::IsSame<T, uint16_t>()) return 1u << PTO_UINT16;
-  if constexpr (hwy::IsSame<T, int32_t>()) return 1u << PTO_INT32;
-  if constexpr (hwy::IsSame<T, uint32_t>()) return 1u << PTO_UINT32;
-  if constexpr (hwy::IsSame<T, hwy::float16_t>()) return 1u << PTO_FLOAT16;
-  if constexpr (hwy::IsSame<T, hwy::bfloat16_t>()) return 1u << PTO_BFLOAT16;
-  return 1u << PTO_FLOAT32;
-}
-constexpr uint32_t kEveryDtype = (1u << (PTO_FLOAT32 + 1)) - 1;
-
-// Code for the dtypes of kDtypes only (a row's HOST list: an operation has
-// no kernel for a dtype validation never admits).
-template <uint32_t kDtypes, class Fn>
-HWY_INLINE void VisitDtypeIn(pto_dtype dtype, const Fn& fn) {
-  VisitDtype(dtype, [&](auto tag) {
-    if constexpr ((kDtypes & StorageDtypeBit<decltype(tag)>()) != 0) {
-      fn(tag);
-    } else {
-      DtypeWithoutKernel(dtype);
-    }
-  });
 }
 
 template <template <typename> class Tag, class Op, uint32_t kDtypes = kEveryDtype>
@@ -373,6 +252,8 @@ void ScalarContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, doubl
 #define PTO_BINARY_IMPL_Special(Camel, host)
 #define PTO_BINARY_IMPL_RowReduce(Camel, host)
 #define PTO_BINARY_IMPL_ColReduce(Camel, host)
+#define PTO_BINARY_IMPL_RowExpand(Camel, host)
+#define PTO_BINARY_IMPL_ColExpand(Camel, host)
 #define PTO_BINARY_IMPL_Binary(Camel, host) PTO_FAMILY_IMPL(Camel, Camel##Op, host)
 #define PTO_BINARY_IMPL_Unary(Camel, host) \
   PTO_FAMILY_IMPL(Camel, FirstOperandOnly<Camel##Op>, host)
@@ -417,6 +298,8 @@ void AddContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const vo
 #define PTO_BINARY_ENTRIES_Special(Camel)
 #define PTO_BINARY_ENTRIES_RowReduce(Camel)
 #define PTO_BINARY_ENTRIES_ColReduce(Camel)
+#define PTO_BINARY_ENTRIES_RowExpand(Camel)
+#define PTO_BINARY_ENTRIES_ColExpand(Camel)
 #define PTO_BINARY_ENTRIES_Unary(Camel) PTO_BINARY_ENTRIES_Binary(Camel)
 #define PTO_BINARY_ENTRIES_Fill(Camel) PTO_BINARY_ENTRIES_Scalar(Camel)
 #define PTO_BINARY_ENTRIES_Scalar(Camel)                                                     \

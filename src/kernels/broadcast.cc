@@ -1,9 +1,16 @@
-// Column-broadcast family: every row of src divided by one divisor row.
+// The broadcasts: column-broadcast division (TCOLEXPANDDIV, every row of src
+// divided by one divisor row), and the RowExpand and ColExpand families of
+// operations.def, whose lane math is the Binary rows' functors
+// (binary-ops-inl.h) and, for *EXPDIF, e^(a - b) correctly rounded
+// (exp-log-inl.h).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/kernels/broadcast.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "src/dtype_rules.h"
 #include "src/kernels/simd-inl.h"
+#include "src/kernels/binary-ops-inl.h"
+#include "src/kernels/exp-log-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace pto {
@@ -168,6 +175,209 @@ void ColExpandDivImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::
   });
 }
 
+// ---- the RowExpand and ColExpand families ----
+
+// A Binary functor, op(d, x, y), as the families call it: Apply<T>, T the
+// storage type (which the Binary functors do not need).
+template <class Op>
+struct SameForEveryStorage : Op {
+  template <typename T, class D>
+  static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x, hn::Vec<D> y) {
+    return Op()(d, x, y);
+  }
+};
+
+// e^(x - y) correctly rounded in the storage type T, in T's compute lanes.
+struct ExpDifOp {
+  template <typename T>
+  using Tag = ComputeTag<T>;
+  template <typename T, class D>
+  static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x, hn::Vec<D> y) {
+    return exp_log::ExpDifRounded<T>(d, x, y);
+  }
+};
+
+// The one-source rows: the broadcast value itself, bits unchanged.
+struct ExpandOnly {};
+
+using TrowexpandOp = ExpandOnly;
+using TrowexpandaddOp = SameForEveryStorage<TaddOp>;
+using TrowexpandsubOp = SameForEveryStorage<TsubOp>;
+using TrowexpandmulOp = SameForEveryStorage<TmulOp>;
+using TrowexpanddivOp = SameForEveryStorage<TdivOp>;
+using TrowexpandmaxOp = SameForEveryStorage<TmaxOp>;
+using TrowexpandminOp = SameForEveryStorage<TminOp>;
+using TrowexpandexpdifOp = ExpDifOp;
+using TcolexpandOp = ExpandOnly;
+using TcolexpandaddOp = TrowexpandaddOp;
+using TcolexpandsubOp = TrowexpandsubOp;
+using TcolexpandmulOp = TrowexpandmulOp;
+using TcolexpandmaxOp = TrowexpandmaxOp;
+using TcolexpandminOp = TrowexpandminOp;
+using TcolexpandexpdifOp = ExpDifOp;
+
+// The body both drivers run: Lanes(dv) results of op, from the full source
+// at pa and the broadcast values at pb, in Op's lanes for storage type T.
+template <typename T, class Op, bool kExpandedFirst>
+struct BroadcastBody {
+  template <class DV>
+  HWY_INLINE void operator()(DV dv, const T* pa, const T* pb, T* po) const {
+    const auto x = LoadAs(dv, pa);
+    const auto s = LoadAs(dv, pb);
+    StoreAs(dv, kExpandedFirst ? Op::template Apply<T>(dv, s, x) : Op::template Apply<T>(dv, x, s),
+            po);
+  }
+};
+
+// Row broadcasts, one row at a time, row i's values read before the row
+// is written (an expanded source placed on dst is read intact). Mode 1:
+// s = e[i, 0] in every lane (Set per vector width). Mode 2: the block goes
+// to `pattern`, pattern[k] = e[i, k mod block] for k < kPattern (block + a
+// vector, rounded up to blocks), so that the vector for columns j.. reads
+// pattern + (j mod block) (block a power of two). The rest of the row is
+// the Binary family's: a vector of the full source, one result per column.
+template <typename T, class Op, bool kExpandedFirst>
+HWY_INLINE void RowExpandTyped(size_t rows, size_t cols, const kernels::Plane& dst,
+                               const kernels::ConstPlane& full, const kernels::ConstPlane& ex,
+                               size_t block) {
+  using D = typename Op::template Tag<T>;
+  using Lane = hn::TFromD<D>;
+  const D d;
+  constexpr size_t kBlock = 32 / sizeof(T);
+  constexpr size_t kPattern = kBlock + (hn::MaxLanes(D()) + kBlock - 1) / kBlock * kBlock;
+  const size_t mask = block - 1;
+  const size_t N = hn::Lanes(d);
+  const BroadcastBody<T, Op, kExpandedFirst> body;
+  for (size_t r = 0; r < rows; ++r) {
+    const T* e = static_cast<const T*>(ex.data) + r * ex.stride;
+    T* out = static_cast<T*>(dst.data) + r * dst.stride;
+    const T* a = static_cast<const T*>(full.data) + r * full.stride;
+    if (block == 1) {
+      const Lane s = hn::GetLane(LoadAs(hn::CappedTag<Lane, 1>(), e));
+      const auto body1 = [s](auto dv, const T* pa, const T*, T* po) {
+        const auto x = LoadAs(dv, pa);
+        const auto v = hn::Set(dv, s);
+        StoreAs(dv,
+                kExpandedFirst ? Op::template Apply<T>(dv, v, x) : Op::template Apply<T>(dv, x, v),
+                po);
+      };
+      ForEachBinaryAnyWidth(d, 1, cols, out, 0, a, 0, a, 0, body1);
+      continue;
+    }
+    T pattern[kPattern];
+    for (size_t k = 0; k < kPattern; k += kBlock) memcpy(&pattern[k], e, kBlock * sizeof(T));
+    size_t j = 0;
+    for (; j + N <= cols; j += N) body(d, a + j, pattern + (j & mask), out + j);
+    if (j < cols) NarrowingTail(d, cols - j, out + j, a + j, pattern + (j & mask), body);
+  }
+}
+
+// Column broadcasts: per pass of kColumnChunk columns, row 0 of the
+// expanded source is copied out first (it may be dst's own row 0), then
+// every row reads it as the Binary family's second operand (stride 0).
+template <typename T, class Op, bool kExpandedFirst>
+HWY_INLINE void ColExpandTyped(size_t rows, size_t cols, const kernels::Plane& dst,
+                               const kernels::ConstPlane& full, const kernels::ConstPlane& ex) {
+  using D = typename Op::template Tag<T>;
+  const D d;
+  HWY_ALIGN T row[kColumnChunk];
+  T* out = static_cast<T*>(dst.data);
+  const T* a = static_cast<const T*>(full.data);
+  for (size_t c0 = 0; c0 < cols; c0 += kColumnChunk) {
+    const size_t n = cols - c0 < kColumnChunk ? cols - c0 : kColumnChunk;
+    memcpy(row, static_cast<const T*>(ex.data) + c0, n * sizeof(T));
+    ForEachBinaryAnyWidth(d, rows, n, out + c0, dst.stride, a + c0, full.stride,
+                          static_cast<const T*>(row), 0, BroadcastBody<T, Op, kExpandedFirst>());
+  }
+}
+
+// The one-source rows, as unsigned integers of the element's width (a
+// copy of bits: NaN payloads and signalling NaNs kept).
+template <typename T>
+using BitsOf = std::conditional_t<sizeof(T) == 1, uint8_t,
+                                  std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>>;
+
+template <typename U>
+HWY_INLINE void RowExpandBits(size_t rows, size_t cols, const kernels::Plane& dst,
+                              const kernels::ConstPlane& ex) {
+  const hn::ScalableTag<U> d;
+  const size_t N = hn::Lanes(d);
+  for (size_t r = 0; r < rows; ++r) {
+    U s;
+    memcpy(&s, static_cast<const U*>(ex.data) + r * ex.stride, sizeof(U));
+    U* out = static_cast<U*>(dst.data) + r * dst.stride;
+    const auto v = hn::Set(d, s);
+    size_t j = 0;
+    for (; j + N <= cols; j += N) hn::StoreU(v, d, out + j);
+    for (; j < cols; ++j) out[j] = s;
+  }
+}
+
+template <typename U>
+HWY_INLINE void ColExpandBits(size_t rows, size_t cols, const kernels::Plane& dst,
+                              const kernels::ConstPlane& ex) {
+  // Row 0 first: where src is placed on dst, every later row copies it.
+  for (size_t r = 0; r < rows; ++r) {
+    memmove(static_cast<U*>(dst.data) + r * dst.stride, ex.data, cols * sizeof(U));
+  }
+}
+
+template <class Op, uint32_t kDtypes, bool kRow>
+void BroadcastImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
+                   const kernels::ConstPlane& full, const kernels::ConstPlane& ex, size_t block,
+                   bool expanded_first) {
+  VisitDtypeIn<kDtypes>(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (hwy::IsSame<Op, ExpandOnly>()) {
+      if constexpr (kRow) {
+        RowExpandBits<BitsOf<T>>(rows, cols, dst, ex);
+      } else {
+        ColExpandBits<BitsOf<T>>(rows, cols, dst, ex);
+      }
+    } else if constexpr (kRow) {
+      if (expanded_first) {
+        RowExpandTyped<T, Op, true>(rows, cols, dst, full, ex, block);
+      } else {
+        RowExpandTyped<T, Op, false>(rows, cols, dst, full, ex, block);
+      }
+    } else {
+      if (expanded_first) {
+        ColExpandTyped<T, Op, true>(rows, cols, dst, full, ex);
+      } else {
+        ColExpandTyped<T, Op, false>(rows, cols, dst, full, ex);
+      }
+    }
+  });
+}
+
+// CamelImpl for each RowExpand and ColExpand row, with code for the dtypes
+// of the row's HOST list.
+#define PTO_UNPARENTHESISED(...) __VA_ARGS__
+#define PTO_BROADCAST_IMPL(Camel, host, row)                                                     \
+  namespace broadcast_dtypes {                                                                   \
+  using namespace ::pto::def_dtypes;                                                             \
+  constexpr uint32_t k##Camel = ::pto::DtypesOf({PTO_UNPARENTHESISED host}).mask;                \
+  }                                                                                              \
+  void Camel##Impl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,         \
+                   const kernels::ConstPlane& full, const kernels::ConstPlane& ex, size_t block, \
+                   bool expanded_first) {                                                        \
+    BroadcastImpl<Camel##Op, broadcast_dtypes::k##Camel, row>(dtype, rows, cols, dst, full, ex,  \
+                                                              block, expanded_first);            \
+  }
+#define PTO_BROADCAST_IMPL_Special(Camel, host)
+#define PTO_BROADCAST_IMPL_Binary(Camel, host)
+#define PTO_BROADCAST_IMPL_Unary(Camel, host)
+#define PTO_BROADCAST_IMPL_Scalar(Camel, host)
+#define PTO_BROADCAST_IMPL_Fill(Camel, host)
+#define PTO_BROADCAST_IMPL_RowReduce(Camel, host)
+#define PTO_BROADCAST_IMPL_ColReduce(Camel, host)
+#define PTO_BROADCAST_IMPL_RowExpand(Camel, host) PTO_BROADCAST_IMPL(Camel, host, true)
+#define PTO_BROADCAST_IMPL_ColExpand(Camel, host) PTO_BROADCAST_IMPL(Camel, host, false)
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, host, ...) \
+  PTO_BROADCAST_IMPL_##Fam(Camel, host)
+#include "../operations.def"
+#undef PTO_OPERATION
+
 }  // namespace HWY_NAMESPACE
 }  // namespace pto
 HWY_AFTER_NAMESPACE();
@@ -181,6 +391,26 @@ void ColExpandDiv(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,
                   const ConstPlane& src, const void* divisor) {
   PTO_DYNAMIC_DISPATCH(ColExpandDivImpl)(dtype, rows, cols, dst, src, divisor);
 }
+
+#define PTO_BROADCAST_ENTRIES_Special(Camel)
+#define PTO_BROADCAST_ENTRIES_Binary(Camel)
+#define PTO_BROADCAST_ENTRIES_Unary(Camel)
+#define PTO_BROADCAST_ENTRIES_Scalar(Camel)
+#define PTO_BROADCAST_ENTRIES_Fill(Camel)
+#define PTO_BROADCAST_ENTRIES_RowReduce(Camel)
+#define PTO_BROADCAST_ENTRIES_ColReduce(Camel)
+#define PTO_BROADCAST_ENTRIES_ColExpand(Camel) PTO_BROADCAST_ENTRIES_RowExpand(Camel)
+#define PTO_BROADCAST_ENTRIES_RowExpand(Camel)                                               \
+  HWY_EXPORT(Camel##Impl);                                                                   \
+  void Camel(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,                    \
+             const ConstPlane& full, const ConstPlane& expanded, size_t block,               \
+             bool expanded_first) {                                                          \
+    PTO_DYNAMIC_DISPATCH(Camel##Impl)(dtype, rows, cols, dst, full, expanded, block,         \
+                                      expanded_first);                                       \
+  }
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_BROADCAST_ENTRIES_##Fam(Camel)
+#include "../operations.def"
+#undef PTO_OPERATION
 }  // namespace kernels
 }  // namespace pto
 #endif

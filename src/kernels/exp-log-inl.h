@@ -359,13 +359,17 @@ constexpr DD kInverseFactorials[21] = {
 // below 12 * 7u^2 * 1.3 < 2^-99.2, the coefficients and the last product
 // below 5u^2. So m carries a relative error below 2^-98.5, plus an absolute
 // one below 2^-104 when n != 0.
-HWY_INLINE DD ExpM1Reduced(double t, int* n) {
+//   t may carry a tail t_lo (t + t_lo a double-double, |t_lo| <= 2^-46 for
+// |t| < 128): it joins r's low part, rounded by at most 2^-99 there, so m
+// keeps a relative error below 2^-98 (r is summed by TwoSum, which needs no
+// order of magnitudes: with t_lo, r's parts may be of any size).
+HWY_INLINE DD ExpM1Reduced(double t, int* n, double t_lo = 0.0) {
   const double nd = nearbyint(t * 0x1.71547652b82fep+0);
   const double r0 = t - nd * 0x1.62e42ffp-1;
   const double p_hi = nd * -0x1.718432a1b0e26p-35;
   const double p_lo = fma(nd, -0x1.718432a1b0e26p-35, -p_hi);
   const DD s = TwoSum(r0, -p_hi);
-  const DD r = QuickTwoSum(s.hi, s.lo - (p_lo + nd * -0x1.9ff0342542fc3p-90));
+  const DD r = TwoSum(s.hi, (s.lo + t_lo) - (p_lo + nd * -0x1.9ff0342542fc3p-90));
   double tail = kInverseFactorials[20].hi;
   for (int j = 19; j >= 12; --j) tail = tail * r.hi + kInverseFactorials[j].hi;
   DD sum = {tail, 0.0};
@@ -408,7 +412,7 @@ HWY_INLINE float RoundToFormat(DD v, int n, Format fmt) {
 // e^x correctly rounded in fmt, x finite: 2^n (1 + m) from ExpM1Reduced,
 // relative error below 2^-98 (1 + m is summed to 2u^2), rounded once.
 // Beyond the thresholds of ExpInDouble the result is +inf or 0.
-HWY_NOINLINE float ExpAccurate(float x, Format fmt) {
+HWY_NOINLINE inline float ExpAccurate(float x, Format fmt) {
   if (x > 88.8f) return HUGE_VALF;
   if (static_cast<double>(x) < -0x1.9fe3682cd3be4p+6) return 0.0f;
   int n;
@@ -428,7 +432,7 @@ HWY_NOINLINE float ExpAccurate(float x, Format fmt) {
 // times X: below 2^-98 |m| + 2^-104, and |m| <= 1.2 |y0| (n = 0) or |m| <=
 // 0.42 < 1.3 |ln x| (n != 0, |ln x| > 0.34): ln x carries a relative error
 // below 2^-97, rounded once (ln x = 0 only at x = 1).
-HWY_NOINLINE float LogAccurate(float x, Format fmt) {
+HWY_NOINLINE inline float LogAccurate(float x, Format fmt) {
   if (x == 1.0f) return 0.0f;
   int k;
   double z = frexp(static_cast<double>(x), &k);
@@ -452,22 +456,32 @@ HWY_NOINLINE float LogAccurate(float x, Format fmt) {
   return RoundToFormat(QuickTwoSum(sum.hi, sum.lo + (w.lo - 0.5 * w.hi * w.hi)), 0, fmt);
 }
 
-// The lanes of v marked by redo, recomputed from x by the accurate path.
-template <bool kLog, typename T, class D>
-HWY_NOINLINE hn::Vec<D> Recompute(D d, hn::Vec<D> x, hn::Vec<D> v, hn::Mask<D> redo) {
+// The lanes of v marked by redo, recomputed one at a time: accurate(x, y)
+// from those lanes of x and y.
+template <class D, class Accurate>
+HWY_NOINLINE hn::Vec<D> RecomputeLanes(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> v,
+                                       hn::Mask<D> redo, const Accurate& accurate) {
   constexpr size_t kMax = hn::MaxLanes(D());
   HWY_ALIGN float xs[kMax];
+  HWY_ALIGN float ys[kMax];
   HWY_ALIGN float vs[kMax];
   HWY_ALIGN float marks[kMax];
   hn::Store(x, d, xs);
+  hn::Store(y, d, ys);
   hn::Store(v, d, vs);
   hn::Store(hn::IfThenElseZero(redo, hn::Set(d, 1.0f)), d, marks);
   for (size_t i = 0; i < hn::Lanes(d); ++i) {
-    if (marks[i] != 0.0f) {
-      vs[i] = kLog ? LogAccurate(xs[i], FormatFor<T>()) : ExpAccurate(xs[i], FormatFor<T>());
-    }
+    if (marks[i] != 0.0f) vs[i] = accurate(xs[i], ys[i]);
   }
   return hn::Load(d, vs);
+}
+
+// The lanes of v marked by redo, recomputed from x by the accurate path.
+template <bool kLog, typename T, class D>
+HWY_INLINE hn::Vec<D> Recompute(D d, hn::Vec<D> x, hn::Vec<D> v, hn::Mask<D> redo) {
+  return RecomputeLanes(d, x, x, v, redo, [](float xi, float) {
+    return kLog ? LogAccurate(xi, FormatFor<T>()) : ExpAccurate(xi, FormatFor<T>());
+  });
 }
 
 // ---- the functors' lanes ----
@@ -525,6 +539,67 @@ HWY_INLINE hn::Vec<D> LogRounded(D d, hn::Vec<D> x) {
   }
   if (HWY_UNLIKELY(!hn::AllFalse(d, redo))) v = Recompute<true, T>(d, x, v, redo);
   return v;
+}
+
+// e^(a - b) correctly rounded in fmt, a and b finite: the difference t =
+// a - b exactly as a double-double (TwoSum of the widened floats), then as
+// ExpAccurate with t's tail joining the reduced argument (ExpM1Reduced),
+// relative error below 2^-97, rounded once. e^t > 2^128 for t > 89 and
+// below 2^-151 for t < -105 (ExpM1Reduced's range).
+HWY_NOINLINE inline float ExpDifAccurate(float a, float b, Format fmt) {
+  const DD t = TwoSum(static_cast<double>(a), -static_cast<double>(b));
+  if (t.hi > 89.0) return HUGE_VALF;
+  if (t.hi < -105.0) return 0.0f;
+  int n;
+  const DD m = ExpM1Reduced(t.hi, &n, t.lo);
+  const DD e = QuickTwoSum(1.0, m.hi);
+  return RoundToFormat(QuickTwoSum(e.hi, e.lo + m.lo), n, fmt);
+}
+
+// e^(a - b) in f32 lanes, correctly rounded to T (a, b values of T), with
+// one rounding: the difference is never rounded. In double lanes, t = a - b
+// = hi + lo exactly (TwoSum: two doubles' sum and its error); e^t = e^hi
+// (1 + lo + lo^2/2 ...) with |lo| <= 2^-47 where |hi| < 128, so v =
+// fma(E, lo, E), E = ExpInDouble(hi), is within 2^-48.5 + 2^-53 + 2^-95 <
+// 2^-48.4 of e^t relative, inside MarkUnsafe's margin (2^4.6 of 2^6 last
+// places), which then decides the rounding through float as for texp. hi
+// outside [-105, 88.8] takes E alone: above, E = +inf is right (e^88.8 >
+// 2^128 and lo cannot bring t back); below -150 ln 2 (kZeroBelow) E = 0 is
+// right unless lo brings t across -150 ln 2, where e^t rounds up to the
+// smallest subnormal: hi within 2^-30 under that threshold goes to the
+// accurate path. NaN a or b, or inf - inf, gives NaN; +inf - b gives +inf and
+// a - +inf gives +0 (E of +-inf).
+template <typename T, class D>
+HWY_INLINE hn::Vec<D> ExpDifRounded(D d, hn::Vec<D> a, hn::Vec<D> b) {
+  auto v = InHalves(
+      d,
+      [](auto dh, auto ah, auto bh) {
+        const hn::Rebind<double, decltype(dh)> dd;
+        constexpr double kZeroBelow = -0x1.9fe3682cd3be4p+6;  // -150 ln 2
+        const auto x = hn::PromoteTo(dd, ah);
+        const auto y = hn::Neg(hn::PromoteTo(dd, bh));
+        const auto hi = hn::Add(x, y);
+        const auto y_part = hn::Sub(hi, x);
+        const auto lo = hn::Add(hn::Sub(x, hn::Sub(hi, y_part)), hn::Sub(y, y_part));
+        const auto e = ExpInDouble(dd, hi);
+        const auto in_range =
+            hn::And(hn::Ge(hi, hn::Set(dd, -105.0)), hn::Le(hi, hn::Set(dd, 88.8)));
+        const auto near_zero_threshold = hn::And(hn::Lt(hi, hn::Set(dd, kZeroBelow)),
+                                                 hn::Ge(hi, hn::Set(dd, kZeroBelow - 0x1p-30)));
+        const auto corrected = hn::IfThenElse(in_range, hn::MulAdd(e, lo, e), e);
+        const auto v =
+            hn::IfThenElse(near_zero_threshold, hn::Set(dd, static_cast<double>(NAN)), corrected);
+        return DemoteToF32(dd, MarkUnsafe<T>(dd, v));
+      },
+      a, b);
+  const auto difference = hn::Sub(a, b);
+  const auto is_nan = hn::IsNaN(difference);
+  const auto redo = hn::AndNot(is_nan, hn::IsNaN(v));
+  if (HWY_UNLIKELY(!hn::AllFalse(d, redo))) {
+    v = RecomputeLanes(d, a, b, v, redo,
+                       [](float ai, float bi) { return ExpDifAccurate(ai, bi, FormatFor<T>()); });
+  }
+  return hn::IfThenElse(is_nan, difference, v);
 }
 
 }  // namespace exp_log

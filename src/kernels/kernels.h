@@ -124,6 +124,19 @@ void AddContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const vo
   void Camel##Contiguous(pto_dtype dtype, size_t n, void* dst, const void* a, double scalar);
 // The Fill family: a Scalar kernel whose functor ignores a (dst passed as a).
 #define PTO_BINARY_KERNELS_Fill(Camel) PTO_BINARY_KERNELS_Scalar(Camel)
+// The RowExpand and ColExpand families (broadcast.cc): dst = CamelOp(a, s)
+// over rows x cols, a from `full`, s from `expanded`: row i's value e[i, 0]
+// (row broadcasts, block 1), row i's 32-byte block e[i, j mod block]
+// (block 32 / element size), or column j's value e[0, j] (column
+// broadcasts); CamelOp(s, a) where expanded_first. A one-source row's
+// kernel writes s alone (full unread). expanded may be dst itself or
+// placed exactly on it: each row's (or pass's) values are read before dst
+// is written there.
+#define PTO_BINARY_KERNELS_RowExpand(Camel)                                               \
+  void Camel(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,                 \
+             const ConstPlane& full, const ConstPlane& expanded, size_t block,            \
+             bool expanded_first);
+#define PTO_BINARY_KERNELS_ColExpand(Camel) PTO_BINARY_KERNELS_RowExpand(Camel)
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_BINARY_KERNELS_##Fam(Camel)
 #include "../operations.def"
 #undef PTO_OPERATION

@@ -1083,6 +1083,84 @@ static void op_reduction(reader *r, state *st, op_id op) {
     snapshots_free(&before);
 }
 
+/* A broadcast row (RowExpand, ColExpand): the families' rules in the
+ * contract's order (no tmp), and the per-element reference with the
+ * expanded source read at its row's or column's element. With two sources
+ * the full one is a when its valid region is dst's, else b; a row
+ * broadcast's expanded source is R x 1 (Mode 1) or R x 32/size (Mode 2), a
+ * column broadcast's has a row and dst's valid columns at least. */
+static void op_broadcast(reader *r, state *st, op_id op) {
+    const bool one = op_row(op)->source_count == 1;
+    const bool row = op_row(op)->family == OP_FAMILY_ROW_EXPAND;
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *a = take_tile(r, st);
+    const pto_tile *b = one ? a : take_tile(r, st);
+    const char *fn = op_name(op);
+    pto_status want = PTO_OK;
+    const pto_tile *const typed[3] = {dst, a, b};
+    const pto_tile *full = NULL, *e = a;
+    if (dst == NULL || a == NULL || b == NULL) {
+        want = PTO_ERR_NULL_ARGUMENT;
+    } else if (!op_accepts(op, g_profile, pto_tile_dtype(dst))) {
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    } else if (!dtypes_equal(typed, 3)) {
+        want = PTO_ERR_DTYPE_MISMATCH;
+    } else if (clashes_with_dst(a, dst) || clashes_with_dst(b, dst)) {
+        want = PTO_ERR_ALIASING;
+    } else {
+        const uint32_t R = pto_tile_valid_rows(dst), C = pto_tile_valid_cols(dst);
+        const bool empty = R == 0 || C == 0;
+        if (!one) {
+            full = same_region(a, dst) ? a : same_region(b, dst) ? b : NULL;
+            e = full == a ? b : a;
+        }
+        const uint32_t er = pto_tile_valid_rows(e), ec = pto_tile_valid_cols(e);
+        const uint32_t block = 32 / (uint32_t)pto_dtype_size(pto_tile_dtype(dst));
+        int ok;
+        if (!one && full == NULL) ok = 0;
+        else if (one && row) ok = er == R && (ec >= 1 || empty);
+        else if (one) ok = ec == C && (er >= 1 || empty);
+        else if (row) ok = er == R && (ec == 1 || ec == block);
+        else ok = (er >= 1 || empty) && ec >= C;
+        if (!ok) want = PTO_ERR_SHAPE_MISMATCH;
+    }
+
+    const pto_tile *const operands[3] = {dst, a, b};
+    operand_snapshots before;
+    snapshots_take(&before, operands, one ? 2 : 3);
+    const pto_status got = op_call(op, PTO_POW_DEFAULT, dst, (pto_tile *)a, (pto_tile *)b, NULL);
+    check_status(fn, got, want);
+    check_operands_unchanged(&before, got, dst, fn);
+    if (got == PTO_OK) {
+        const snapshot *sd = snapshot_of(&before, dst);
+        const snapshot *se = snapshot_of(&before, e);
+        const snapshot *sf = full != NULL ? snapshot_of(&before, full) : NULL;
+        check_outside_region(sd, dst, fn);
+        const pto_dtype d = sd->dtype;
+        const element_rule rule = op_binary_reference(op);
+        const uint32_t ec = se->valid_cols;
+        unsigned char *want_bytes = malloc(sd->bytes);
+        CHECK(want_bytes != NULL, "out of memory in the harness");
+        memcpy(want_bytes, sd->data, sd->bytes);
+        for (uint32_t i = 0; i < sd->valid_rows; i++) {
+            for (uint32_t j = 0; j < sd->valid_cols; j++) {
+                const size_t ke = row ? (size_t)i * se->cols + (ec == 1 || one ? 0 : j % ec)
+                                      : (size_t)j;
+                const uint32_t s = ref_load(d, se->data, ke);
+                uint32_t v = s;
+                if (!one) {
+                    const uint32_t x = ref_load(d, sf->data, (size_t)i * sf->cols + j);
+                    v = e == a ? rule(d, s, x) : rule(d, x, s);
+                }
+                ref_store(d, want_bytes, (size_t)i * sd->cols + j, v);
+            }
+        }
+        check_values(dst, want_bytes, fn);
+        free(want_bytes);
+    }
+    snapshots_free(&before);
+}
+
 /* One instruction call, its rules and checks by operation. */
 static void op_instruction(reader *r, state *st, op_id op) {
     switch (op) {
@@ -1091,9 +1169,13 @@ static void op_instruction(reader *r, state *st, op_id op) {
     case OP_TPRELU:
     case OP_TCOLEXPANDDIV:
     case OP_TPARTADD: op_binary(r, st, op); break;
-    default:
-        if (op_is_reduction(op)) op_reduction(r, st, op);
-        else op_elementwise(r, st, op); /* the Binary, Unary and Scalar families */
+    default: /* the families */
+        if (op_is_reduction(op))
+            op_reduction(r, st, op);
+        else if (op_is_broadcast(op))
+            op_broadcast(r, st, op);
+        else
+            op_elementwise(r, st, op);
         break;
     }
 }

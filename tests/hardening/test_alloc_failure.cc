@@ -111,6 +111,14 @@ void TestOperations(void**) {
       for (size_t i = 0; i < fill.size(); ++i) fill[i] = static_cast<unsigned char>(i * 7 + 3);
       assert_int_equal(pto_tile_write(tiles[1], fill.data(), fill.size()), PTO_OK);
       assert_int_equal(pto_tile_write(tiles[2], fill.data(), fill.size()), PTO_OK);
+      if (static_cast<int>(row) < OP_COUNT && op_is_broadcast(static_cast<op_id>(row))) {
+        // The last source gives one value per row or column.
+        const op_id op = static_cast<op_id>(row);
+        const int e = op_row(op)->source_count - 1;
+        uint32_t vr, vc;
+        op_source_region(op, e, 3, 37, &vr, &vc);
+        assert_int_equal(pto_tile_set_valid(tiles[1 + e], vr, vc), PTO_OK);
+      }
       pto_status status = PTO_OK;
       auto call = [&] {
         is_operation = RunRow(row, tiles[0], tiles[1], tiles[2], tiles[3], &status);

@@ -197,6 +197,14 @@ void op_run_rows(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_t 
 void op_run_padded(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_t *a, const uint32_t *b,
                    uint32_t *out, uint32_t rows, uint32_t cols, uint32_t pad) {
     const size_t n = (size_t)rows * cols;
+    /* A broadcast row computes the pairs (a[i], b[i]) as one column (row
+     * broadcasts: each row's own value) or one row (column broadcasts). */
+    if (op_is_broadcast(op) && !(op_row(op)->family == OP_FAMILY_ROW_EXPAND ? cols == 1 : rows == 1)) {
+        if (op_row(op)->family == OP_FAMILY_ROW_EXPAND)
+            rows = (uint32_t)n, cols = 1;
+        else
+            rows = 1, cols = (uint32_t)n;
+    }
     /* tcolexpanddiv's divisor is one row: b's first cols elements. */
     const uint32_t rows1 = op == OP_TCOLEXPANDDIV ? 1 : rows;
     pto_tile *dst = tile_new(dt, rows, cols + pad, rows, cols);

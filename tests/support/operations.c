@@ -64,6 +64,8 @@ enum {
 #define PTO_TEST_FAMILY_Fill OP_FAMILY_FILL
 #define PTO_TEST_FAMILY_RowReduce OP_FAMILY_ROW_REDUCE
 #define PTO_TEST_FAMILY_ColReduce OP_FAMILY_COL_REDUCE
+#define PTO_TEST_FAMILY_RowExpand OP_FAMILY_ROW_EXPAND
+#define PTO_TEST_FAMILY_ColExpand OP_FAMILY_COL_EXPAND
 #define PTO_TEST_TMP_None OP_TMP_NONE
 #define PTO_TEST_TMP_Optional OP_TMP_OPTIONAL
 #define PTO_TEST_TMP_Required OP_TMP_REQUIRED
@@ -128,6 +130,8 @@ double op_scalar_value(const pto_tile *t) {
 #define PTO_TEST_UNARY_CALL_Special(mnemonic, Attr)
 #define PTO_TEST_UNARY_CALL_RowReduce(mnemonic, Attr)
 #define PTO_TEST_UNARY_CALL_ColReduce(mnemonic, Attr)
+#define PTO_TEST_UNARY_CALL_RowExpand(mnemonic, Attr)
+#define PTO_TEST_UNARY_CALL_ColExpand(mnemonic, Attr)
 #define PTO_TEST_UNARY_CALL_Binary(mnemonic, Attr)
 #define PTO_TEST_UNARY_CALL_Scalar(mnemonic, Attr)                                              \
     static pto_status scalar_call_##mnemonic(pto_tile *dst, const pto_tile *src, double scalar) { \
@@ -169,6 +173,8 @@ typedef struct {
 #define PTO_TEST_BINARY_ENTRY_Unary(mnemonic) {ref_##mnemonic, call_##mnemonic, NULL}
 #define PTO_TEST_BINARY_ENTRY_Scalar(mnemonic) {ref_##mnemonic, call_##mnemonic, scalar_call_##mnemonic}
 #define PTO_TEST_BINARY_ENTRY_Fill(mnemonic) {ref_##mnemonic, call_##mnemonic, scalar_call_##mnemonic}
+#define PTO_TEST_BINARY_ENTRY_RowExpand(mnemonic) {ref_##mnemonic, NULL, NULL}
+#define PTO_TEST_BINARY_ENTRY_ColExpand(mnemonic) {ref_##mnemonic, NULL, NULL}
 static const binary_entry kBinaryEntries[] = {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_TEST_BINARY_ENTRY_##Fam(mnemonic),
 #include "../../src/operations.def"
@@ -180,3 +186,31 @@ op_element_reference op_binary_reference(op_id op) { return kBinaryEntries[op].r
 op_binary_call op_binary_function(op_id op) { return kBinaryEntries[op].function; }
 
 op_scalar_call op_scalar_function(op_id op) { return kBinaryEntries[op].scalar_function; }
+
+bool op_is_broadcast(op_id op) {
+    const op_family f = op_row(op)->family;
+    return f == OP_FAMILY_ROW_EXPAND || f == OP_FAMILY_COL_EXPAND;
+}
+
+bool op_source_expanded(op_id op, int operand) {
+    return op_is_broadcast(op) && operand == op_row(op)->source_count - 1;
+}
+
+void op_source_region(op_id op, int operand, uint32_t vr, uint32_t vc, uint32_t *svr,
+                      uint32_t *svc) {
+    *svr = vr, *svc = vc;
+    if (!op_source_expanded(op, operand)) return;
+    if (op_row(op)->family == OP_FAMILY_ROW_EXPAND)
+        *svc = 1;
+    else
+        *svr = 1;
+}
+
+void op_source_index(op_id op, int operand, size_t i, size_t j, size_t *si, size_t *sj) {
+    *si = i, *sj = j;
+    if (!op_source_expanded(op, operand)) return;
+    if (op_row(op)->family == OP_FAMILY_ROW_EXPAND)
+        *sj = 0;
+    else
+        *si = 0;
+}

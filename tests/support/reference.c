@@ -222,3 +222,38 @@ uint32_t ref_tmov(pto_dtype dt, uint32_t a, uint32_t b) {
     (void)dt, (void)b;
     return a;
 }
+/* ---- the broadcast rows: the elementwise references, b the expanded
+ * operand's value; a one-source broadcast's result is its source's value ---- */
+
+uint32_t ref_trowexpand(pto_dtype dt, uint32_t a, uint32_t b) { (void)dt, (void)b; return a; }
+uint32_t ref_tcolexpand(pto_dtype dt, uint32_t a, uint32_t b) { (void)dt, (void)b; return a; }
+uint32_t ref_trowexpandadd(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tadd(dt, a, b); }
+uint32_t ref_trowexpandsub(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tsub(dt, a, b); }
+uint32_t ref_trowexpandmul(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tmul(dt, a, b); }
+uint32_t ref_trowexpanddiv(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tdiv(dt, a, b); }
+uint32_t ref_trowexpandmax(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tmax(dt, a, b); }
+uint32_t ref_trowexpandmin(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tmin(dt, a, b); }
+uint32_t ref_tcolexpandadd(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tadd(dt, a, b); }
+uint32_t ref_tcolexpandsub(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tsub(dt, a, b); }
+uint32_t ref_tcolexpandmul(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tmul(dt, a, b); }
+uint32_t ref_tcolexpandmax(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tmax(dt, a, b); }
+uint32_t ref_tcolexpandmin(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tmin(dt, a, b); }
+
+/* e^(a - b): the difference exactly as hi + lo (two doubles, Knuth's
+ * two-sum), e^(hi + lo) = expl(hi) (1 + lo) to below 2^-61 relative in long
+ * double (|lo| <= 2^-47 where |hi| < 128, lo^2 below 2^-94; beyond, e^hi
+ * is 0 or infinite in every element type and lo is not needed), rounded
+ * once as ref_texp rounds. */
+uint32_t ref_expdif(pto_dtype dt, uint32_t a, uint32_t b) {
+    const double x = ref_to_double(dt, a), y = -ref_to_double(dt, b);
+    const double hi = x + y;
+    if (hi != hi) return ref_from_double(dt, hi);
+    const double y_part = hi - x;
+    const double lo = (x - (hi - y_part)) + (y - y_part);
+    long double e = expl((long double)hi);
+    if (fabs(hi) < 128) e *= 1.0L + (long double)lo;
+    return round_long_double(dt, e, "expdif", a);
+}
+
+uint32_t ref_trowexpandexpdif(pto_dtype dt, uint32_t a, uint32_t b) { return ref_expdif(dt, a, b); }
+uint32_t ref_tcolexpandexpdif(pto_dtype dt, uint32_t a, uint32_t b) { return ref_expdif(dt, a, b); }

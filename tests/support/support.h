@@ -50,6 +50,8 @@ typedef enum {
     OP_FAMILY_FILL,
     OP_FAMILY_ROW_REDUCE, /* dst(i,0) from src's row i: dst's shape differs from src's */
     OP_FAMILY_COL_REDUCE, /* dst(0,j) from src's column j */
+    OP_FAMILY_ROW_EXPAND, /* one source per row (R x 1), the other dst's shape */
+    OP_FAMILY_COL_EXPAND, /* one source per column (1 x C), the other dst's shape */
 } op_family;
 typedef enum { OP_TMP_NONE, OP_TMP_OPTIONAL, OP_TMP_REQUIRED } op_tmp_role;
 /* OP_ATTR_SCALAR_FIRST: the scalar before the source (scalar / src). */
@@ -76,8 +78,9 @@ const op_info *op_row(op_id op);
  * attribute is the pow algorithm. */
 pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *src0,
                    pto_tile *src1, pto_tile *tmp);
-/* ref_<mnemonic> of a Binary or Unary row (a Unary one ignores b); NULL for
- * any other. */
+/* ref_<mnemonic> of a Binary, Unary, Scalar or broadcast row (a Unary one
+ * ignores b; a broadcast row's b is the expanded operand's value, and a
+ * one-source broadcast's result is a, its source's); NULL for any other. */
 typedef uint32_t (*op_element_reference)(pto_dtype dt, uint32_t a, uint32_t b);
 op_element_reference op_binary_reference(op_id op);
 /* The C function of a Binary, Unary or Scalar row (for a Unary one, a
@@ -99,6 +102,19 @@ bool op_is_reduction(op_id op);
 void op_reduce_reference(op_id op, pto_profile profile, int binary_order, pto_dtype dt,
                          const void *src, size_t rows, size_t cols, size_t stride,
                          uint32_t *out);
+/* The broadcast rows (RowExpand, ColExpand): the tests' calls give the
+ * expanded (per-row or per-column) operand as the last source (src1, or src
+ * of a one-source row) and the full one as src0. op_source_region: the
+ * valid region source `operand` (0 or 1) has for a dst valid region vr x vc
+ * (an expanded row operand vr x 1, a column operand 1 x vc, every other
+ * source vr x vc); op_source_index: the element of that source dst(i, j)
+ * reads ((i, 0), (0, j) or (i, j)). op_is_broadcast: a row of either
+ * family. */
+bool op_is_broadcast(op_id op);
+bool op_source_expanded(op_id op, int operand);
+void op_source_region(op_id op, int operand, uint32_t vr, uint32_t vc, uint32_t *svr,
+                      uint32_t *svc);
+void op_source_index(op_id op, int operand, size_t i, size_t j, size_t *si, size_t *sj);
 /* Whether dst dtype dt is accepted under profile (for tpow: DEFAULT's list). */
 bool op_accepts(op_id op, pto_profile profile, pto_dtype dt);
 
@@ -173,6 +189,8 @@ uint32_t ref_rsqrt(pto_dtype dt, uint32_t x);
 uint32_t ref_prelu(pto_dtype dt, uint32_t x, uint32_t slope);
 uint32_t ref_div(pto_dtype dt, uint32_t a, uint32_t b);
 uint32_t ref_add(pto_dtype dt, uint32_t a, uint32_t b);
+/* e^(a - b) correctly rounded (the difference exact) */
+uint32_t ref_expdif(pto_dtype dt, uint32_t a, uint32_t b);
 /* The reference of every operation outside the Special family:
  * ref_<mnemonic>(dt, a, b), the correctly rounded (or, for integers, wrapped)
  * result for one element (reference.c); a Unary row's ignores b. */
@@ -182,6 +200,8 @@ uint32_t ref_add(pto_dtype dt, uint32_t a, uint32_t b);
 #define PTO_REFERENCE_DECL_Unary(mnemonic) PTO_REFERENCE_DECL_Binary(mnemonic)
 #define PTO_REFERENCE_DECL_Scalar(mnemonic) PTO_REFERENCE_DECL_Binary(mnemonic)
 #define PTO_REFERENCE_DECL_Fill(mnemonic) PTO_REFERENCE_DECL_Binary(mnemonic)
+#define PTO_REFERENCE_DECL_RowExpand(mnemonic) PTO_REFERENCE_DECL_Binary(mnemonic)
+#define PTO_REFERENCE_DECL_ColExpand(mnemonic) PTO_REFERENCE_DECL_Binary(mnemonic)
 #define PTO_REFERENCE_DECL_Binary(mnemonic) uint32_t ref_##mnemonic(pto_dtype dt, uint32_t a, uint32_t b);
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_REFERENCE_DECL_##Fam(mnemonic)
 #include "../../src/operations.def"

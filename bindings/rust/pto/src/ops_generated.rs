@@ -547,3 +547,361 @@ pub fn tcolmin(
         )
     })
 }
+
+/// TROWEXPAND (`pto_trowexpand`): src\[i,0\] in every column of row i.
+///
+/// dst's dtypes: HOST all; A2A3 all; A5 all.
+pub fn trowexpand(
+    dst: &mut impl Operand,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_trowexpand(d, src.source_ptr(d)) })
+}
+
+/// TROWEXPANDADD (`pto_trowexpandadd`): src0 + src1, one source per row;
+/// correctly rounded, integers wrap.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+/// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+/// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn trowexpandadd(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_trowexpandadd(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TROWEXPANDSUB (`pto_trowexpandsub`): src0 - src1, one source per row;
+/// correctly rounded, integers wrap.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+/// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+/// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn trowexpandsub(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_trowexpandsub(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TROWEXPANDMUL (`pto_trowexpandmul`): src0 \* src1, one source per row;
+/// correctly rounded, integers wrap.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+/// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+/// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn trowexpandmul(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_trowexpandmul(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TROWEXPANDDIV (`pto_trowexpanddiv`): src0 / src1, one source per row;
+/// correctly rounded, integers truncate.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+/// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32,
+/// INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn trowexpanddiv(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_trowexpanddiv(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TROWEXPANDMAX (`pto_trowexpandmax`): the larger of src0 and src1, one
+/// source per row; NaN if either is NaN.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+/// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+/// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn trowexpandmax(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_trowexpandmax(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TROWEXPANDMIN (`pto_trowexpandmin`): the smaller of src0 and src1, one
+/// source per row; NaN if either is NaN.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+/// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+/// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn trowexpandmin(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_trowexpandmin(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TROWEXPANDEXPDIF (`pto_trowexpandexpdif`): e^(src0 - src1), one source
+/// per row; correctly rounded.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, BFLOAT16; A2A3 FLOAT16, FLOAT32; A5
+/// FLOAT16, FLOAT32.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn trowexpandexpdif(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_trowexpandexpdif(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TCOLEXPAND (`pto_tcolexpand`): src\[0,j\] in every row of column j.
+///
+/// dst's dtypes: HOST all; A2A3 all; A5 all.
+pub fn tcolexpand(
+    dst: &mut impl Operand,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tcolexpand(d, src.source_ptr(d)) })
+}
+
+/// TCOLEXPANDADD (`pto_tcolexpandadd`): src0 + src1, one source per column;
+/// correctly rounded, integers wrap.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+/// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+/// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tcolexpandadd(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tcolexpandadd(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TCOLEXPANDSUB (`pto_tcolexpandsub`): src0 - src1, one source per column;
+/// correctly rounded, integers wrap.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+/// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+/// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tcolexpandsub(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tcolexpandsub(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TCOLEXPANDMUL (`pto_tcolexpandmul`): src0 \* src1, one source per
+/// column; correctly rounded, integers wrap.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+/// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+/// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tcolexpandmul(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tcolexpandmul(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TCOLEXPANDMAX (`pto_tcolexpandmax`): the larger of src0 and src1, one
+/// source per column; NaN if either is NaN.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+/// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+/// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tcolexpandmax(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tcolexpandmax(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TCOLEXPANDMIN (`pto_tcolexpandmin`): the smaller of src0 and src1, one
+/// source per column; NaN if either is NaN.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+/// BFLOAT16, INT8, UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
+/// FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tcolexpandmin(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tcolexpandmin(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TCOLEXPANDEXPDIF (`pto_tcolexpandexpdif`): e^(src0 - src1), one source
+/// per column; correctly rounded.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, BFLOAT16; A2A3 FLOAT16, FLOAT32; A5
+/// FLOAT16, FLOAT32.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tcolexpandexpdif(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tcolexpandexpdif(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}

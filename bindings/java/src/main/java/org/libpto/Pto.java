@@ -675,5 +675,395 @@ public final class Pto {
     public static void tcolmin(Tile dst, Tile src) {
         tcolmin(dst, src, null);
     }
+
+    /**
+     * TROWEXPAND ({@code pto_trowexpand}): src[i,0] in every column of row i.
+     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     */
+    public static void trowexpand(Tile dst, Tile src) {
+        try {
+            PtoNative.pto_trowexpand(Tile.handleOf(dst, "Pto.trowexpand", "dst"),
+                    Tile.handleOf(src, "Pto.trowexpand", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TROWEXPANDADD ({@code pto_trowexpandadd}): src0 + src1, one source per row; correctly
+     * rounded, integers wrap.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8,
+     * UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32, INT16, INT32, UINT16,
+     * UINT32, BFLOAT16, INT8, UINT8.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void trowexpandadd(Tile dst, Tile src0, Tile src1, Tile tmp) {
+        try {
+            PtoNative.pto_trowexpandadd(Tile.handleOf(dst, "Pto.trowexpandadd", "dst"),
+                    Tile.handleOf(src0, "Pto.trowexpandadd", "src0"),
+                    Tile.handleOf(src1, "Pto.trowexpandadd", "src1"),
+                    Tile.handleOf(tmp, "Pto.trowexpandadd", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code trowexpandadd} without a scratch tile. */
+    public static void trowexpandadd(Tile dst, Tile src0, Tile src1) {
+        trowexpandadd(dst, src0, src1, null);
+    }
+
+    /**
+     * TROWEXPANDSUB ({@code pto_trowexpandsub}): src0 - src1, one source per row; correctly
+     * rounded, integers wrap.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8,
+     * UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32, INT16, INT32, UINT16,
+     * UINT32, BFLOAT16, INT8, UINT8.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void trowexpandsub(Tile dst, Tile src0, Tile src1, Tile tmp) {
+        try {
+            PtoNative.pto_trowexpandsub(Tile.handleOf(dst, "Pto.trowexpandsub", "dst"),
+                    Tile.handleOf(src0, "Pto.trowexpandsub", "src0"),
+                    Tile.handleOf(src1, "Pto.trowexpandsub", "src1"),
+                    Tile.handleOf(tmp, "Pto.trowexpandsub", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code trowexpandsub} without a scratch tile. */
+    public static void trowexpandsub(Tile dst, Tile src0, Tile src1) {
+        trowexpandsub(dst, src0, src1, null);
+    }
+
+    /**
+     * TROWEXPANDMUL ({@code pto_trowexpandmul}): src0 * src1, one source per row; correctly
+     * rounded, integers wrap.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8,
+     * UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32, INT16, INT32, UINT16,
+     * UINT32, BFLOAT16, INT8, UINT8.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void trowexpandmul(Tile dst, Tile src0, Tile src1, Tile tmp) {
+        try {
+            PtoNative.pto_trowexpandmul(Tile.handleOf(dst, "Pto.trowexpandmul", "dst"),
+                    Tile.handleOf(src0, "Pto.trowexpandmul", "src0"),
+                    Tile.handleOf(src1, "Pto.trowexpandmul", "src1"),
+                    Tile.handleOf(tmp, "Pto.trowexpandmul", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code trowexpandmul} without a scratch tile. */
+    public static void trowexpandmul(Tile dst, Tile src0, Tile src1) {
+        trowexpandmul(dst, src0, src1, null);
+    }
+
+    /**
+     * TROWEXPANDDIV ({@code pto_trowexpanddiv}): src0 / src1, one source per row; correctly
+     * rounded, integers truncate.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8,
+     * UINT8; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32,
+     * BFLOAT16, INT8, UINT8.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void trowexpanddiv(Tile dst, Tile src0, Tile src1, Tile tmp) {
+        try {
+            PtoNative.pto_trowexpanddiv(Tile.handleOf(dst, "Pto.trowexpanddiv", "dst"),
+                    Tile.handleOf(src0, "Pto.trowexpanddiv", "src0"),
+                    Tile.handleOf(src1, "Pto.trowexpanddiv", "src1"),
+                    Tile.handleOf(tmp, "Pto.trowexpanddiv", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code trowexpanddiv} without a scratch tile. */
+    public static void trowexpanddiv(Tile dst, Tile src0, Tile src1) {
+        trowexpanddiv(dst, src0, src1, null);
+    }
+
+    /**
+     * TROWEXPANDMAX ({@code pto_trowexpandmax}): the larger of src0 and src1, one source per
+     * row; NaN if either is NaN.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8,
+     * UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32, INT16, INT32, UINT16,
+     * UINT32, BFLOAT16, INT8, UINT8.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void trowexpandmax(Tile dst, Tile src0, Tile src1, Tile tmp) {
+        try {
+            PtoNative.pto_trowexpandmax(Tile.handleOf(dst, "Pto.trowexpandmax", "dst"),
+                    Tile.handleOf(src0, "Pto.trowexpandmax", "src0"),
+                    Tile.handleOf(src1, "Pto.trowexpandmax", "src1"),
+                    Tile.handleOf(tmp, "Pto.trowexpandmax", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code trowexpandmax} without a scratch tile. */
+    public static void trowexpandmax(Tile dst, Tile src0, Tile src1) {
+        trowexpandmax(dst, src0, src1, null);
+    }
+
+    /**
+     * TROWEXPANDMIN ({@code pto_trowexpandmin}): the smaller of src0 and src1, one source
+     * per row; NaN if either is NaN.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8,
+     * UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32, INT16, INT32, UINT16,
+     * UINT32, BFLOAT16, INT8, UINT8.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void trowexpandmin(Tile dst, Tile src0, Tile src1, Tile tmp) {
+        try {
+            PtoNative.pto_trowexpandmin(Tile.handleOf(dst, "Pto.trowexpandmin", "dst"),
+                    Tile.handleOf(src0, "Pto.trowexpandmin", "src0"),
+                    Tile.handleOf(src1, "Pto.trowexpandmin", "src1"),
+                    Tile.handleOf(tmp, "Pto.trowexpandmin", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code trowexpandmin} without a scratch tile. */
+    public static void trowexpandmin(Tile dst, Tile src0, Tile src1) {
+        trowexpandmin(dst, src0, src1, null);
+    }
+
+    /**
+     * TROWEXPANDEXPDIF ({@code pto_trowexpandexpdif}): e^(src0 - src1), one source per row;
+     * correctly rounded.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, BFLOAT16; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+     * FLOAT32.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void trowexpandexpdif(Tile dst, Tile src0, Tile src1, Tile tmp) {
+        try {
+            PtoNative.pto_trowexpandexpdif(Tile.handleOf(dst, "Pto.trowexpandexpdif", "dst"),
+                    Tile.handleOf(src0, "Pto.trowexpandexpdif", "src0"),
+                    Tile.handleOf(src1, "Pto.trowexpandexpdif", "src1"),
+                    Tile.handleOf(tmp, "Pto.trowexpandexpdif", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code trowexpandexpdif} without a scratch tile. */
+    public static void trowexpandexpdif(Tile dst, Tile src0, Tile src1) {
+        trowexpandexpdif(dst, src0, src1, null);
+    }
+
+    /**
+     * TCOLEXPAND ({@code pto_tcolexpand}): src[0,j] in every row of column j.
+     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     */
+    public static void tcolexpand(Tile dst, Tile src) {
+        try {
+            PtoNative.pto_tcolexpand(Tile.handleOf(dst, "Pto.tcolexpand", "dst"),
+                    Tile.handleOf(src, "Pto.tcolexpand", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TCOLEXPANDADD ({@code pto_tcolexpandadd}): src0 + src1, one source per column;
+     * correctly rounded, integers wrap.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8,
+     * UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32, INT16, INT32, UINT16,
+     * UINT32, BFLOAT16, INT8, UINT8.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tcolexpandadd(Tile dst, Tile src0, Tile src1, Tile tmp) {
+        try {
+            PtoNative.pto_tcolexpandadd(Tile.handleOf(dst, "Pto.tcolexpandadd", "dst"),
+                    Tile.handleOf(src0, "Pto.tcolexpandadd", "src0"),
+                    Tile.handleOf(src1, "Pto.tcolexpandadd", "src1"),
+                    Tile.handleOf(tmp, "Pto.tcolexpandadd", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tcolexpandadd} without a scratch tile. */
+    public static void tcolexpandadd(Tile dst, Tile src0, Tile src1) {
+        tcolexpandadd(dst, src0, src1, null);
+    }
+
+    /**
+     * TCOLEXPANDSUB ({@code pto_tcolexpandsub}): src0 - src1, one source per column;
+     * correctly rounded, integers wrap.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8,
+     * UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32, INT16, INT32, UINT16,
+     * UINT32, BFLOAT16, INT8, UINT8.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tcolexpandsub(Tile dst, Tile src0, Tile src1, Tile tmp) {
+        try {
+            PtoNative.pto_tcolexpandsub(Tile.handleOf(dst, "Pto.tcolexpandsub", "dst"),
+                    Tile.handleOf(src0, "Pto.tcolexpandsub", "src0"),
+                    Tile.handleOf(src1, "Pto.tcolexpandsub", "src1"),
+                    Tile.handleOf(tmp, "Pto.tcolexpandsub", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tcolexpandsub} without a scratch tile. */
+    public static void tcolexpandsub(Tile dst, Tile src0, Tile src1) {
+        tcolexpandsub(dst, src0, src1, null);
+    }
+
+    /**
+     * TCOLEXPANDMUL ({@code pto_tcolexpandmul}): src0 * src1, one source per column;
+     * correctly rounded, integers wrap.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8,
+     * UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32, INT16, INT32, UINT16,
+     * UINT32, BFLOAT16, INT8, UINT8.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tcolexpandmul(Tile dst, Tile src0, Tile src1, Tile tmp) {
+        try {
+            PtoNative.pto_tcolexpandmul(Tile.handleOf(dst, "Pto.tcolexpandmul", "dst"),
+                    Tile.handleOf(src0, "Pto.tcolexpandmul", "src0"),
+                    Tile.handleOf(src1, "Pto.tcolexpandmul", "src1"),
+                    Tile.handleOf(tmp, "Pto.tcolexpandmul", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tcolexpandmul} without a scratch tile. */
+    public static void tcolexpandmul(Tile dst, Tile src0, Tile src1) {
+        tcolexpandmul(dst, src0, src1, null);
+    }
+
+    /**
+     * TCOLEXPANDMAX ({@code pto_tcolexpandmax}): the larger of src0 and src1, one source per
+     * column; NaN if either is NaN.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8,
+     * UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32, INT16, INT32, UINT16,
+     * UINT32, BFLOAT16, INT8, UINT8.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tcolexpandmax(Tile dst, Tile src0, Tile src1, Tile tmp) {
+        try {
+            PtoNative.pto_tcolexpandmax(Tile.handleOf(dst, "Pto.tcolexpandmax", "dst"),
+                    Tile.handleOf(src0, "Pto.tcolexpandmax", "src0"),
+                    Tile.handleOf(src1, "Pto.tcolexpandmax", "src1"),
+                    Tile.handleOf(tmp, "Pto.tcolexpandmax", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tcolexpandmax} without a scratch tile. */
+    public static void tcolexpandmax(Tile dst, Tile src0, Tile src1) {
+        tcolexpandmax(dst, src0, src1, null);
+    }
+
+    /**
+     * TCOLEXPANDMIN ({@code pto_tcolexpandmin}): the smaller of src0 and src1, one source
+     * per column; NaN if either is NaN.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8,
+     * UINT8; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32, INT16, INT32, UINT16,
+     * UINT32, BFLOAT16, INT8, UINT8.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tcolexpandmin(Tile dst, Tile src0, Tile src1, Tile tmp) {
+        try {
+            PtoNative.pto_tcolexpandmin(Tile.handleOf(dst, "Pto.tcolexpandmin", "dst"),
+                    Tile.handleOf(src0, "Pto.tcolexpandmin", "src0"),
+                    Tile.handleOf(src1, "Pto.tcolexpandmin", "src1"),
+                    Tile.handleOf(tmp, "Pto.tcolexpandmin", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tcolexpandmin} without a scratch tile. */
+    public static void tcolexpandmin(Tile dst, Tile src0, Tile src1) {
+        tcolexpandmin(dst, src0, src1, null);
+    }
+
+    /**
+     * TCOLEXPANDEXPDIF ({@code pto_tcolexpandexpdif}): e^(src0 - src1), one source per
+     * column; correctly rounded.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, BFLOAT16; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+     * FLOAT32.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tcolexpandexpdif(Tile dst, Tile src0, Tile src1, Tile tmp) {
+        try {
+            PtoNative.pto_tcolexpandexpdif(Tile.handleOf(dst, "Pto.tcolexpandexpdif", "dst"),
+                    Tile.handleOf(src0, "Pto.tcolexpandexpdif", "src0"),
+                    Tile.handleOf(src1, "Pto.tcolexpandexpdif", "src1"),
+                    Tile.handleOf(tmp, "Pto.tcolexpandexpdif", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tcolexpandexpdif} without a scratch tile. */
+    public static void tcolexpandexpdif(Tile dst, Tile src0, Tile src1) {
+        tcolexpandexpdif(dst, src0, src1, null);
+    }
     // gen-operations:end
 }
