@@ -18,7 +18,9 @@ namespace ops {
 
 // The operands of one call. Unused roles are NULL; `attr` is the enum
 // argument (pto_pow_algorithm for tpow), 0 where the operation has none;
-// `scalar` the Scalar family's scalar as the caller gave it (0 elsewhere).
+// `scalar` the Scalar family's scalar as the caller gave it (0 elsewhere);
+// `sat` the Conversion attribute's second argument (pto_saturation), with
+// `attr` its pto_round_mode.
 struct Operands {
   pto_tile* dst;
   const pto_tile* src0;
@@ -26,6 +28,7 @@ struct Operands {
   pto_tile* tmp;
   int attr;
   double scalar = 0;
+  int sat = 0;
 };
 
 enum class OpId : uint8_t {
@@ -60,10 +63,15 @@ enum class AttrKind : uint8_t {
   kPowPrecision,  // #pto<pow_precision default|high_precision> -> pto_pow_algorithm
   kDivPrecision,  // #pto<div_precision ...>: division is always correctly rounded
   kScalar,        // a `double scalar` argument: the Scalar family's operand
+  kConversion,    // rmode = #pto<round_mode ...> -> pto_round_mode, and
+                  // sat_mode = #pto<saturation_mode ...> -> pto_saturation
 };
 
 // How many values the attribute's enum argument takes (0: no argument).
-constexpr int AttrValueCount(AttrKind kind) { return kind == AttrKind::kPowPrecision ? 2 : 0; }
+// (kConversion: the round mode's; its saturation takes 2.)
+constexpr int AttrValueCount(AttrKind kind) {
+  return kind == AttrKind::kPowPrecision ? 2 : kind == AttrKind::kConversion ? 7 : 0;
+}
 
 struct OpDescriptor {
   OpId id;

@@ -39,7 +39,13 @@ const char *op_name(op_id op);     /* "pto_tpow", the C function */
 /* An operation's row of operations.def, as the tests read it. */
 typedef enum { OP_FAMILY_SPECIAL, OP_FAMILY_BINARY, OP_FAMILY_UNARY, OP_FAMILY_SCALAR } op_family;
 typedef enum { OP_TMP_NONE, OP_TMP_OPTIONAL, OP_TMP_REQUIRED } op_tmp_role;
-typedef enum { OP_ATTR_NONE, OP_ATTR_POW_PRECISION, OP_ATTR_DIV_PRECISION, OP_ATTR_SCALAR } op_attr_kind;
+typedef enum {
+    OP_ATTR_NONE,
+    OP_ATTR_POW_PRECISION,
+    OP_ATTR_DIV_PRECISION,
+    OP_ATTR_SCALAR,
+    OP_ATTR_CONVERSION /* a pto_round_mode and a pto_saturation argument (tcvt) */
+} op_attr_kind;
 typedef struct {
     op_family family;
     int source_count;            /* 1 or 2 */
@@ -69,6 +75,12 @@ typedef pto_status (*op_scalar_call)(pto_tile *dst, const pto_tile *src, double 
 op_scalar_call op_scalar_function(op_id op);
 /* Whether dst dtype dt is accepted under profile (for tpow: DEFAULT's list). */
 bool op_accepts(op_id op, pto_profile profile, pto_dtype dt);
+/* Whether the row converts between dtypes (tcvt): its source's dtype is not
+ * dst's (every pair but FLOAT32 -> FLOAT32, which rounds to an integral
+ * value), so the loops that give every operand dst's dtype and expect the
+ * row's dst list to decide leave it to tests/test_tcvt.c, which checks its
+ * pairs, rules and results. op_call passes PTO_ROUND_RINT and PTO_SAT_OFF. */
+bool op_converts(op_id op);
 
 /* The call of a row's C function from the shared operand set (dst, src0,
  * src1, tmp, algo): what each role passes. A Scalar row's scalar is src1's
@@ -83,6 +95,7 @@ bool op_accepts(op_id op, pto_profile profile, pto_dtype dt);
 #define PTO_TEST_ATTR_ARG_DivPrecision(algo)
 #define PTO_TEST_ATTR_ARG_PowPrecision(algo) , algo
 #define PTO_TEST_ATTR_ARG_Scalar(algo) , op_scalar_value(src1)
+#define PTO_TEST_ATTR_ARG_Conversion(algo) , PTO_ROUND_RINT, PTO_SAT_OFF
 /* Element (0, 0) of t as a double (0 for NULL): a Scalar row's scalar. */
 double op_scalar_value(const pto_tile *t);
 
