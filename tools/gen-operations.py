@@ -93,6 +93,21 @@ ATTRS = {
         go_type="float64", go_value="{}",
         rust_type="f64", rust_value="{}",
         java_type="double", java_value="{}", java_default="", java_nullable=False),
+    # Two arguments: the rounding mode and the saturation (tcvt).
+    "Conversion": [
+        Attr(c_name="mode",
+             py_name="mode", py_default="", py_stub="int", py_kind="ATTR_ENUM_PAIR",
+             py_c_default="{.i = PTO_ROUND_NONE, .j = PTO_SAT_OFF}", py_c_value="(pto_round_mode)a.i",
+             go_type="RoundMode", go_value="ptoc.Enum_SS_pto_round_mode({})",
+             rust_type="RoundMode", rust_value="{}.raw()",
+             java_type="RoundMode", java_value="{}.code()", java_default="", java_nullable=True),
+        Attr(c_name="sat",
+             py_name="sat", py_default="", py_stub="int", py_kind="ATTR_ENUM_PAIR",
+             py_c_default="", py_c_value="(pto_saturation)a.j",
+             go_type="Saturation", go_value="ptoc.Enum_SS_pto_saturation({})",
+             rust_type="Saturation", rust_value="{}.raw()",
+             java_type="Saturation", java_value="{}.code()", java_default="", java_nullable=True),
+    ],
 }
 TMP_ROLES = ("None", "Optional", "Required")
 PROFILES = ("HOST", "A2A3", "A5")
@@ -121,7 +136,7 @@ class Operation:
     family: str
     sources: list
     tmp: str
-    attr: object  # an Attr or None
+    attrs: list  # the Attr of each argument after the tiles (none, one or two)
     dtypes: dict  # profile -> list of dtype names
     summary: str
 
@@ -135,7 +150,7 @@ class Operation:
         return ["dst"] + self.sources + (["tmp"] if self.tmp != "None" else [])
 
     def c_arguments(self):
-        return self.tiles + ([self.attr.c_name] if self.attr else [])
+        return self.tiles + [a.c_name for a in self.attrs]
 
     def doc_lines(self, tmp_none, code=str, text=str):
         """The documentation: the summary, then the dtypes and the scratch tile.
@@ -190,6 +205,11 @@ def split_arguments(text, start):
     raise ValueError("unterminated PTO_OPERATION(")
 
 
+def attr_list(entry):
+    """An ATTRS entry as the list of its arguments' Attr."""
+    return [] if entry is None else list(entry) if isinstance(entry, list) else [entry]
+
+
 def parse(path):
     text = strip_comments(pathlib.Path(path).read_text())
     ops = []
@@ -222,7 +242,7 @@ def parse(path):
             fail("summary is not a string literal")
         summary = re.sub(r"\\(.)", r"\1", "".join(literals)).rstrip(".")
         ops.append(Operation(camel, upper, mnemonic, family, [src0] + ([src1] if sources == "2" else []),
-                             tmp, ATTRS[attr], dtypes, summary))
+                             tmp, attr_list(ATTRS[attr]), dtypes, summary))
     if not ops:
         raise SystemExit(f"{path}: no PTO_OPERATION rows")
     return ops
@@ -239,8 +259,8 @@ def c_string(s):
 def python_parameters(op):
     """[(name, default or None)] of the Python function after dst."""
     params = [(name, "None" if name == "tmp" and op.tmp == "Optional" else None) for name in op.tiles]
-    if op.attr:
-        params.append((op.attr.py_name, op.attr.py_default or None))
+    for a in op.attrs:
+        params.append((a.py_name, a.py_default or None))
     return params
 
 
@@ -268,12 +288,12 @@ def gen_python_c(ops):
     methods = []
     for op in ops:
         tiles = ", ".join(f"t[{i}]" for i in range(len(op.tiles)))
-        value = ", " + op.attr.py_c_value if op.attr else ""
+        value = "".join(", " + a.py_c_value for a in op.attrs)
         names = ", ".join(c_string(n) for n, _ in python_parameters(op))
-        kind, default = (op.attr.py_kind, op.attr.py_c_default) if op.attr else ("ATTR_NONE", "{0}")
+        kind, default = (op.attrs[0].py_kind, op.attrs[0].py_c_default) if op.attrs else ("ATTR_NONE", "{0}")
         out += [
             f"static pto_status call_{op.mnemonic}(pto_tile *const *t, attr_value a) {{",
-            "    (void)a;" if not op.attr else None,
+            "    (void)a;" if not op.attrs else None,
             f"    return {op.cname}({tiles}{value});",
             "}",
             f"static const operation_def def_{op.mnemonic} = {{",
@@ -304,8 +324,8 @@ def gen_python_pyi(ops):
     for op in ops:
         params = [f"{name}: {'_TC' if name == 'dst' else 'Optional[TileCore]'}" + (" = ..." if d else "")
                   for name, d in python_parameters(op)[:len(op.tiles)]]
-        if op.attr:
-            params.append(f"{op.attr.py_name}: {op.attr.py_stub}" + (" = ..." if op.attr.py_default else ""))
+        for a in op.attrs:
+            params.append(f"{a.py_name}: {a.py_stub}" + (" = ..." if a.py_default else ""))
         out.append(wrap_call(f"def {op.mnemonic}(", params, ") -> _TC: ..."))
     return "\n".join(out) + "\n"
 
@@ -341,10 +361,10 @@ def gen_go(ops):
            "package pto", "", 'import "github.com/libpto/pto-go/internal/ptoc"']
     for op in ops:
         name, n = go_name(op), len(op.tiles)
-        params = ", ".join(op.tiles) + " *Tile" + (f", {op.attr.c_name} {op.attr.go_type}" if op.attr else "")
+        params = ", ".join(op.tiles) + " *Tile" + "".join(f", {a.c_name} {a.go_type}" for a in op.attrs)
         args = ", ".join(f"hs[{i}]" for i in range(n))
-        if op.attr:
-            args += ", " + op.attr.go_value.format(op.attr.c_name)
+        for a in op.attrs:
+            args += ", " + a.go_value.format(a.c_name)
         lines = op.doc_lines("nil")
         lines[0] = f"{name} is {lines[0]}"
         out += ["", f"var {op.mnemonic}Operands = []string{{{', '.join(chr(34) + t + chr(34) for t in op.tiles)}}}",
@@ -385,9 +405,9 @@ def gen_rust(ops):
         elif op.tmp == "Optional":
             params.append("tmp: Option<&dyn Operand>")
             args.append("tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr())")
-        if op.attr:
-            params.append(f"{op.attr.c_name}: {op.attr.rust_type}")
-            args.append(op.attr.rust_value.format(op.attr.c_name))
+        for a in op.attrs:
+            params.append(f"{a.c_name}: {a.rust_type}")
+            args.append(a.rust_value.format(a.c_name))
         lines = op.doc_lines("None", code=lambda c: f"`{c}`", text=rust_doc)
         out += [""] + comment("/// ", lines)
         out += [f"pub fn {op.mnemonic}("] + [f"    {p}," for p in params] + [
@@ -410,21 +430,23 @@ def java_doc(s):
 def gen_java(ops):
     out = []
     for op in ops:
-        attr = op.attr
-        params = [f"Tile {t}" for t in op.tiles] + ([f"{attr.java_type} {attr.c_name}"] if attr else [])
+        # The one attribute an overload may leave at its default (none with two).
+        attr = op.attrs[0] if len(op.attrs) == 1 else None
+        params = [f"Tile {t}" for t in op.tiles] + [f"{a.java_type} {a.c_name}" for a in op.attrs]
         where = f'"Pto.{op.mnemonic}"'
         args = [f'Tile.handleOf({t}, {where}, "{t}")' for t in op.tiles]
-        if attr:
-            args.append(attr.java_value.format(attr.c_name))
+        for a in op.attrs:
+            args.append(a.java_value.format(a.c_name))
         lines = op.doc_lines("null", code=lambda c: f"{{@code {c}}}", text=java_doc)
         lines = lines[:1] + ["<p>" + line for line in lines[1:]]
         out += ["", "    /**"] + [line for line in comment("     * ", lines, 100) if line != "     *"] + ["     */"]
         out.append(f"    public static void {op.mnemonic}({', '.join(params)}) {{")
-        if attr and attr.java_nullable:
-            out += [f"        if ({attr.c_name} == null) {{",
-                    f'            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.{op.mnemonic}: '
-                    f'{attr.c_name} is null");',
-                    "        }"]
+        for a in op.attrs:
+            if a.java_nullable:
+                out += [f"        if ({a.c_name} == null) {{",
+                        f'            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.{op.mnemonic}: '
+                        f'{a.c_name} is null");',
+                        "        }"]
         out += ["        try {", f"            PtoNative.{op.cname}(" + ",\n                    ".join(args) + ");",
                 "        } finally {"]
         out += [f"            Reference.reachabilityFence({t});" for t in op.tiles]
@@ -435,11 +457,11 @@ def gen_java(ops):
                 if not (drop_tmp or drop_attr):
                     continue
                 kept = [t for t in op.tiles if not (drop_tmp and t == "tmp")]
-                own = [f"Tile {t}" for t in kept] + ([f"{attr.java_type} {attr.c_name}"]
-                                                      if attr and not drop_attr else [])
+                own = [f"Tile {t}" for t in kept] + [f"{a.java_type} {a.c_name}" for a in op.attrs
+                                                      if not (drop_attr and a is attr)]
                 call = ["null" if drop_tmp and t == "tmp" else t for t in op.tiles]
-                if attr:
-                    call.append(attr.java_default if drop_attr else attr.c_name)
+                for a in op.attrs:
+                    call.append(a.java_default if drop_attr and a is attr else a.c_name)
                 what = " and ".join(w for w, d in (("without a scratch tile", drop_tmp),
                                                     (f"with {{@link {attr.java_default.replace('.', '#')}}}"
                                                      if attr and attr.java_default else "", drop_attr)) if d)

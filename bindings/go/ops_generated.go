@@ -95,6 +95,26 @@ func TPartAdd(dst, src0, src1 *Tile) error {
 	return err
 }
 
+var tcvtOperands = []string{"dst", "src", "tmp"}
+
+// TCvt is TCVT (pto_tcvt): src converted to dst's dtype, rounded by the
+// mode; saturating as asked.
+//
+// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16, INT32,
+// INT8, UINT8; A5 all.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TCvt(dst, src, tmp *Tile, mode RoundMode, sat Saturation) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TCvt", tcvtOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcvt(hs[0], hs[1], hs[2], ptoc.Enum_SS_pto_round_mode(mode), ptoc.Enum_SS_pto_saturation(sat)))
+	keepAlive(tiles)
+	return err
+}
+
 var taddOperands = []string{"dst", "src0", "src1"}
 
 // TAdd is TADD (pto_tadd): src0 + src1 elementwise; correctly rounded,

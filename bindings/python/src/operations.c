@@ -8,6 +8,8 @@
 #include <stdint.h>
 
 #define MAX_OPERANDS 4
+/* The most arguments after the tiles (tcvt: mode, sat). */
+#define MAX_ATTRS 2
 
 /* The operands of one call: their handles, and the tile objects pinned while
  * the kernel runs without the GIL. */
@@ -71,13 +73,19 @@ static int worth_releasing_gil(pto_tile *dst) {
         }                                         \
     } while (0)
 
-/* The attribute argument after the tiles, as the generated call takes it. */
-typedef union {
-    int i;    /* ATTR_ENUM: an enum value */
+/* The attribute arguments after the tiles, as the generated call takes them. */
+typedef struct {
+    int i;    /* ATTR_ENUM, ATTR_ENUM_PAIR: an enum value */
     double d; /* ATTR_DOUBLE */
+    int j;    /* ATTR_ENUM_PAIR: the second enum value */
 } attr_value;
 
-typedef enum { ATTR_NONE, ATTR_ENUM, ATTR_DOUBLE } attr_kind;
+/* ATTR_ENUM_PAIR: two enum arguments (tcvt's mode and sat). */
+typedef enum { ATTR_NONE, ATTR_ENUM, ATTR_DOUBLE, ATTR_ENUM_PAIR } attr_kind;
+
+static Py_ssize_t attr_count(attr_kind kind) {
+    return kind == ATTR_NONE ? 0 : kind == ATTR_ENUM_PAIR ? 2 : 1;
+}
 
 /* One operation: its Python name, the C function's name (for the messages),
  * the call of the C function on the tile handles and the attribute, the
@@ -87,7 +95,7 @@ typedef struct {
     const char *name;
     const char *cname;
     pto_status (*call)(pto_tile *const *tiles, attr_value attr);
-    const char *names[MAX_OPERANDS + 1];
+    const char *names[MAX_OPERANDS + MAX_ATTRS];
     Py_ssize_t tiles;
     Py_ssize_t required;
     attr_kind attr;
@@ -104,6 +112,8 @@ static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
     case ATTR_DOUBLE:
         out->d = PyFloat_AsDouble(o);
         return out->d == -1.0 && PyErr_Occurred() ? -1 : 0;
+    case ATTR_ENUM_PAIR:
+        return as_enum_value(o, name, &out->i);
     }
     return 0;
 }
@@ -111,11 +121,14 @@ static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
 /* An operation's METH_FASTCALL | METH_KEYWORDS function, given its table entry. */
 static PyObject *run_operation(const operation_def *op, PyObject *const *args, Py_ssize_t nargs,
                                PyObject *kwnames) {
-    PyObject *a[MAX_OPERANDS + 1];
-    const Py_ssize_t nmax = op->tiles + (op->attr != ATTR_NONE);
+    PyObject *a[MAX_OPERANDS + MAX_ATTRS];
+    const Py_ssize_t nmax = op->tiles + attr_count(op->attr);
     if (parse_fastcall(op->name, op->names, op->required, nmax, args, nargs, kwnames, a) < 0) return NULL;
     attr_value attr = op->attr_default;
     if (op->attr != ATTR_NONE && a[op->tiles] != NULL && attr_arg(op, a[op->tiles], &attr) < 0) return NULL;
+    if (op->attr == ATTR_ENUM_PAIR && a[op->tiles + 1] != NULL &&
+        as_enum_value(a[op->tiles + 1], op->names[op->tiles + 1], &attr.j) < 0)
+        return NULL;
     operands ops;
     if (collect_operands(op->cname, op->names, a, (int)op->tiles, &ops) < 0) return NULL;
     pto_status s;
