@@ -97,6 +97,15 @@ extern const OpDescriptor kOps[kOpCount];
 
 inline const OpDescriptor& Descriptor(OpId id) { return kOps[static_cast<size_t>(id)]; }
 
+// A program instruction keeps its attribute in one int; a kConversion one
+// packs the mode in the low byte and the saturation in the next.
+inline int AttrOf(const OpDescriptor& op, int packed) {
+  return op.attr == AttrKind::kConversion ? packed & 0xFF : packed;
+}
+inline int SaturationOf(const OpDescriptor& op, int packed) {
+  return op.attr == AttrKind::kConversion ? packed >> 8 : 0;
+}
+
 // The operation whose mnemonic is `name` (name_length bytes); NULL if none.
 const OpDescriptor* FindOp(const char* name, size_t name_length);
 

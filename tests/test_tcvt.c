@@ -684,6 +684,118 @@ static void test_rules(void **state) {
     pto_tile_destroy(wide);
 }
 
+/* ---- programs: the three text forms ------------------------------------ */
+
+static const char *spelling(pto_dtype dt) {
+    static const char *const names[] = {"i8", "ui8", "i16", "ui16", "i32", "ui32", "f16", "bf16", "f32"};
+    return names[dt];
+}
+
+/* Runs `text` (parameters %s, %d) on s and d; returns its creation status. */
+static pto_status run_program(const char *text, pto_tile *s, pto_tile *d) {
+    pto_program *p = NULL;
+    const pto_status st = pto_program_create(text, strlen(text), "t.pto", &p);
+    if (st != PTO_OK) return st;
+    pto_args *a = NULL;
+    size_t is = 0, id = 0;
+    assert_int_equal(pto_program_param_find(p, "s", &is), PTO_OK);
+    assert_int_equal(pto_program_param_find(p, "d", &id), PTO_OK);
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_tile(a, is, s), PTO_OK);
+    assert_int_equal(pto_args_set_tile(a, id, d), PTO_OK);
+    assert_int_equal(pto_program_run(p, a), PTO_OK);
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    return PTO_OK;
+}
+
+static void test_program_forms(void **state) {
+    (void)state;
+    typedef struct {
+        pto_dtype src, dst;
+        const char *rmode;     /* the attribute's text, "" for none */
+        const char *sat;       /* "" for none */
+        pto_round_mode mode;   /* what the C call takes for them */
+        pto_saturation c_sat;
+    } form_case;
+    static const form_case kCases[] = {
+        {PTO_FLOAT32, PTO_INT32, "#pto<round_mode FLOOR>", "#pto<saturation_mode ON>", PTO_ROUND_FLOOR, PTO_SAT_ON},
+        {PTO_FLOAT32, PTO_BFLOAT16, "#pto<round_mode ROUND>", "", PTO_ROUND_ROUND, PTO_SAT_ON},
+        {PTO_FLOAT32, PTO_FLOAT16, "#pto<round_mode ODD>", "#pto<saturation_mode OFF>", PTO_ROUND_ODD, PTO_SAT_OFF},
+        {PTO_FLOAT32, PTO_INT32, "", "", PTO_ROUND_RINT, PTO_SAT_ON}, /* PTOAS's default CAST_RINT */
+        {PTO_FLOAT32, PTO_INT32, "#pto<round_mode CAST_RINT>", "", PTO_ROUND_RINT, PTO_SAT_ON},
+        {PTO_FLOAT32, PTO_INT16, "#pto.round_mode<CAST_TRUNC>", "", PTO_ROUND_TRUNC, PTO_SAT_OFF},
+        {PTO_FLOAT16, PTO_INT8, "#pto<round_mode TRUNC>", "", PTO_ROUND_TRUNC, PTO_SAT_OFF},
+        {PTO_BFLOAT16, PTO_FLOAT32, "#pto<round_mode NONE>", "", PTO_ROUND_NONE, PTO_SAT_ON},
+        {PTO_INT32, PTO_FLOAT32, "#pto<round_mode CEIL>", "", PTO_ROUND_CEIL, PTO_SAT_ON},
+    };
+    rng r = {0xF0};
+    size_t runs = 0;
+    for (int profile = PTO_PROFILE_HOST; profile <= PTO_PROFILE_A5; ++profile) {
+        for (size_t k = 0; k < COUNT(kCases); ++k) {
+            const form_case *c = &kCases[k];
+            pto_tile *s = tile_new(c->src, 5, 24, 5, 21), *want = tile_new(c->dst, 5, 24, 5, 21);
+            tile_fill(s, &r, GEN_ANY);
+            assert_int_equal(pto_set_profile((pto_profile)profile), PTO_OK);
+            const pto_status expected = pto_tcvt(want, s, NULL, c->mode, c->c_sat);
+            char ts[96], td[96], tbs[96], tbd[96], attrs[160] = "";
+            snprintf(ts, sizeof ts, "!pto.tile<5x24x%s, valid=5x21>", spelling(c->src));
+            snprintf(td, sizeof td, "!pto.tile<5x24x%s, valid=5x21>", spelling(c->dst));
+            snprintf(tbs, sizeof tbs, "!pto.tile_buf<vec, 5x24x%s, valid=5x21>", spelling(c->src));
+            snprintf(tbd, sizeof tbd, "!pto.tile_buf<vec, 5x24x%s, valid=5x21>", spelling(c->dst));
+            if (*c->rmode || *c->sat)
+                snprintf(attrs, sizeof attrs, " {%s%s%s%s%s}", *c->rmode ? "rmode = " : "", c->rmode,
+                         *c->rmode && *c->sat ? ", " : "", *c->sat ? "sat_mode = " : "", c->sat);
+            char texts[4][512];
+            snprintf(texts[0], sizeof texts[0], "%%d = tcvt %%s%s : %s -> %s\n", attrs, ts, td);
+            snprintf(texts[1], sizeof texts[1], "%%d = pto.tcvt %%s%s : (%s) -> %s\n", attrs, ts, td);
+            snprintf(texts[2], sizeof texts[2], "pto.tcvt ins(%%s%s : %s) outs(%%d : %s)\n", attrs, tbs, tbd);
+            snprintf(texts[3], sizeof texts[3], "pto.tcvt ins(%%s : %s) outs(%%d : %s)%s\n", tbs, tbd, attrs);
+            for (size_t f = 0; f < COUNT(texts); ++f) {
+                pto_tile *got = tile_new(c->dst, 5, 24, 5, 21);
+                const pto_status st = run_program(texts[f], s, got);
+                if (st != expected)
+                    fail_msg("%s: program %s (%s), C call %s", texts[f], pto_status_string(st),
+                             pto_last_error(), pto_status_string(expected));
+                if (st == PTO_OK) {
+                    for (uint32_t i = 0; i < 5; ++i)
+                        for (uint32_t j = 0; j < 21; ++j)
+                            if (tile_get(got, i, j) != tile_get(want, i, j))
+                                fail_msg("%s: (%u,%u) 0x%x, the C call 0x%x", texts[f], i, j,
+                                         tile_get(got, i, j), tile_get(want, i, j));
+                    ++runs;
+                }
+                pto_tile_destroy(got);
+            }
+            assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+            pto_tile_destroy(s);
+            pto_tile_destroy(want);
+        }
+    }
+    /* refusals: an unknown mode, a pair the profile lacks, PTOAS's shape rule */
+    static const char *const kBad[] = {
+        "%d = pto.tcvt %s {rmode = #pto<round_mode NEAREST>} : (!pto.tile<4x8xf32>) -> !pto.tile<4x8xi32>\n",
+        "%d = pto.tcvt %s {sat_mode = #pto<saturation_mode MAYBE>} : (!pto.tile<4x8xf32>) -> !pto.tile<4x8xi32>\n",
+        "%d = pto.tcvt %s {rounding = #pto<round_mode RINT>} : (!pto.tile<4x8xf32>) -> !pto.tile<4x8xi32>\n",
+        "%d = pto.tcvt %s : (!pto.tile<4x8xf32>) -> !pto.tile<4x8xi8>\n",
+        "%d = pto.tcvt %s {rmode = #pto<round_mode ODD>} : (!pto.tile<4x8xf32>) -> !pto.tile<4x8xbf16>\n",
+        "%d = pto.tcvt %s : (!pto.tile<4x16xf32, valid=4x8>) -> !pto.tile<4x8xf16>\n",
+    };
+    static const pto_status kBadStatus[] = {PTO_ERR_INVALID_ARGUMENT, PTO_ERR_INVALID_ARGUMENT,
+                                            PTO_ERR_INVALID_ARGUMENT, PTO_ERR_UNSUPPORTED_DTYPE,
+                                            PTO_ERR_INVALID_ARGUMENT, PTO_ERR_INVALID_ARGUMENT};
+    for (size_t k = 0; k < COUNT(kBad); ++k) {
+        pto_program *p = NULL;
+        const pto_status st = pto_program_create(kBad[k], strlen(kBad[k]), "t.pto", &p);
+        if (st != kBadStatus[k])
+            fail_msg("%s: %s (%s), want %s", kBad[k], pto_status_string(st), pto_last_error(),
+                     pto_status_string(kBadStatus[k]));
+        assert_null(p);
+    }
+    print_message("[tcvt] %zu program runs matched the C call (4 text forms x 3 profiles), %zu texts refused\n",
+                  runs, COUNT(kBad));
+}
+
 /* ---- long: 2^28 random sources per mode -------------------------------- */
 
 static void test_long_random(void **state) {
@@ -737,6 +849,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_pairs_per_profile), cmocka_unit_test(test_rules),
         cmocka_unit_test(test_known_values),      cmocka_unit_test(test_padded_tiles),
         cmocka_unit_test(test_every_16bit_source), cmocka_unit_test(test_32bit_sources),
+        cmocka_unit_test(test_program_forms),
     };
     const struct CMUnitTest long_only[] = {cmocka_unit_test(test_long_random)};
     if (g_long) return cmocka_run_group_tests(long_only, NULL, NULL);

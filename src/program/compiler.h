@@ -199,6 +199,7 @@ class Compiler {
   // ---- compile_tile_ops.cc: the operations of the table (ops::FindOp) on tiles
 
   bool ParseOpAttrs(const ops::OpDescriptor& op, int* attr);
+  bool ParseConversionAttrs(int* attr);
   bool TextTmpAllowed(const ops::OpDescriptor& op);
   bool EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins,
                   uint32_t dst, int attr, const Instr& scalar);

@@ -428,8 +428,13 @@ pto_status Block::TileOp(const Instr& in) {
       in.op->attr != ops::AttrKind::kScalar ? 0.0
       : in.scalar_is_float                 ? floats_[in.scalar_reg]
                                            : static_cast<double>(ints_[in.scalar_reg]);
-  const ops::Operands o{dst, &tiles_[in.b], in.c != kNoSlot ? &tiles_[in.c] : nullptr, tmp,
-                        in.attr, scalar};
+  const ops::Operands o{dst,
+                        &tiles_[in.b],
+                        in.c != kNoSlot ? &tiles_[in.c] : nullptr,
+                        tmp,
+                        ops::AttrOf(*in.op, in.attr),
+                        scalar,
+                        ops::SaturationOf(*in.op, in.attr)};
   if (in.check_at_run) {
     if (tmp != nullptr && !p_.tiles[in.d].in_ub) {
       tmp->valid_rows = dst->valid_rows;
