@@ -195,8 +195,8 @@ static uint32_t reference(const spec *s, uint32_t bits) {
 }
 
 static bool same_result(pto_dtype dt, uint32_t want, uint32_t got) {
-    if (ref_is_nan(dt, want)) return ref_is_nan(dt, got);
-    return want == got;
+    if (want == got) return true;
+    return ref_is_nan(dt, want) && ref_is_nan(dt, got);
 }
 
 /* ---- running ----------------------------------------------------------- */

@@ -431,14 +431,11 @@ inline bool HasVectorPath(const ConvertSpec& s) {
   return s.src == PTO_INT32 && s.dst == PTO_FLOAT32;
 }
 
-// Lanes(df) elements from src at index i to dst at index i.
+// Lanes(df) elements from `in` to `out`.
 template <class DF>
-HWY_INLINE void ConvertVector(DF df, const ConvertSpec& s, size_t i, void* dst, const void* src) {
+HWY_INLINE void ConvertVector(DF df, const ConvertSpec& s, void* out, const void* in) {
   const hn::RebindToUnsigned<DF> du;
   const hn::RebindToSigned<DF> di;
-  const size_t in_size = pto_dtype_size(s.src), out_size = pto_dtype_size(s.dst);
-  const void* in = static_cast<const char*>(src) + i * in_size;
-  void* out = static_cast<char*>(dst) + i * out_size;
   if (s.src == PTO_INT32) {
     const auto v = Int32ToFloat(di, hn::LoadU(di, static_cast<const int32_t*>(in)), s.round);
     hn::StoreU(v, df, static_cast<float*>(out));
@@ -489,7 +486,8 @@ void ConvertImpl(const ConvertSpec& spec, size_t rows, size_t cols, void* dst, s
     const char* in = static_cast<const char*>(src) + r * src_stride * in_size;
     size_t i = 0;
     if (vector) {
-      for (; i + lanes <= cols; i += lanes) ConvertVector(df, spec, i, out, in);
+      for (; i + lanes <= cols; i += lanes)
+        ConvertVector(df, spec, out + i * out_size, in + i * in_size);
     }
     kernels::tcvt::ElementRange(spec, i, cols, out, in);
   }
