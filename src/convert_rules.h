@@ -54,15 +54,26 @@ constexpr DtypeSet UnionOf(const DtypeSet& a, const DtypeSet& b) {
   return set;
 }
 
-// The dtypes `src` converts to under `profile`, in the page's order.
-inline DtypeSet ConvertDestinations(pto_dtype src, pto_profile profile) {
+// The lists by profile (HOST, A2A3, A5) and source dtype, derived from the
+// rows above at compile time.
+struct ConvertTable {
+  DtypeSet by_profile_and_src[3][9];
+};
+constexpr ConvertTable MakeConvertTable() {
+  ConvertTable table{};
   for (const ConvertTargets& row : kConvertTargets) {
-    if (row.src != src) continue;
-    if (profile == PTO_PROFILE_A2A3) return row.a2a3;
-    if (profile == PTO_PROFILE_A5) return row.a5;
-    return UnionOf(row.a2a3, row.a5);
+    const int src = static_cast<int>(row.src);
+    table.by_profile_and_src[PTO_PROFILE_HOST][src] = UnionOf(row.a2a3, row.a5);
+    table.by_profile_and_src[PTO_PROFILE_A2A3][src] = row.a2a3;
+    table.by_profile_and_src[PTO_PROFILE_A5][src] = row.a5;
   }
-  return DtypesOf({});
+  return table;
+}
+inline constexpr ConvertTable kConvertTable = MakeConvertTable();
+
+// The dtypes `src` converts to under `profile`, in the page's order.
+inline const DtypeSet& ConvertDestinations(pto_dtype src, pto_profile profile) {
+  return kConvertTable.by_profile_and_src[static_cast<int>(profile)][static_cast<int>(src)];
 }
 
 // The one pair with PTO_ROUND_ODD (both pages' implementations: vconv_f322f16o

@@ -319,7 +319,7 @@ pto_status CheckTcvt(const Operands& o, pto_profile profile) {
   if (!v.ok()) return v.status();
   // The pair: src's dtype must convert to dst's under the profile
   // (convert_rules.h); the refusal lists where src converts to there.
-  const DtypeSet targets = ConvertDestinations(src->dtype, profile);
+  const DtypeSet& targets = ConvertDestinations(src->dtype, profile);
   if (!targets.Contains(dst->dtype)) {
     v.Require(false, PTO_ERR_UNSUPPORTED_DTYPE,
               "converting %s to %s is not supported on %s (%s converts to: %s)",
@@ -327,16 +327,18 @@ pto_status CheckTcvt(const Operands& o, pto_profile profile) {
               DtypeName(src->dtype), targets.count ? ListOf(targets).text : "nothing");
     return v.status();
   }
-  v.Require(o.attr != PTO_ROUND_ODD || ConvertHasOdd(src->dtype, dst->dtype),
-            PTO_ERR_INVALID_ARGUMENT,
-            "mode PTO_ROUND_ODD is not supported converting %s to %s (only FLOAT32 to "
-            "FLOAT16 has it)",
-            DtypeName(src->dtype), DtypeName(dst->dtype));
+  if (o.attr == PTO_ROUND_ODD && !ConvertHasOdd(src->dtype, dst->dtype)) {
+    v.Require(false, PTO_ERR_INVALID_ARGUMENT,
+              "mode PTO_ROUND_ODD is not supported converting %s to %s (only FLOAT32 to "
+              "FLOAT16 has it)",
+              DtypeName(src->dtype), DtypeName(dst->dtype));
+    return v.status();
+  }
   if (tmp != nullptr) v.Distinct("tmp", tmp, "dst", dst).Distinct("tmp", tmp, "src", src);
   // Elementwise in place only where both dtypes have one size: a source
   // element then sits exactly under the dst element it becomes (the same
   // handle, or the same address and row length).
-  const bool same_size = pto_dtype_size(src->dtype) == pto_dtype_size(dst->dtype);
+  const bool same_size = ElementBytes(src->dtype) == ElementBytes(dst->dtype);
   const bool in_place = same_size && (src == static_cast<const pto_tile*>(dst) ||
                                       (src->data == dst->data && src->cols == dst->cols));
   if (v.ok() && !in_place && (src == static_cast<const pto_tile*>(dst) || ValidRegionsOverlap(src, dst))) {

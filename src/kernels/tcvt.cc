@@ -13,6 +13,7 @@
 #define HWY_TARGET_INCLUDE "src/kernels/tcvt.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "src/dtype_rules.h"
 #include "src/kernels/kernels.h"
 #include "src/kernels/simd-inl.h"
 
@@ -201,7 +202,7 @@ inline void Store(size_t size, void* p, size_t i, uint32_t bits) {
 // Elements [begin, end) of one row, one at a time.
 inline void ElementRange(const ConvertSpec& spec, size_t begin, size_t end, void* dst,
                          const void* src) {
-  const size_t in_size = pto_dtype_size(spec.src), out_size = pto_dtype_size(spec.dst);
+  const size_t in_size = ElementBytes(spec.src), out_size = ElementBytes(spec.dst);
   for (size_t i = begin; i < end; ++i)
     Store(out_size, dst, i, Element(spec, Load(in_size, src, i)));
 }
@@ -480,7 +481,7 @@ void ConvertImpl(const ConvertSpec& spec, size_t rows, size_t cols, void* dst, s
   const hn::ScalableTag<float> df;
   const size_t lanes = hn::Lanes(df);
   const bool vector = HasVectorPath(spec);
-  const size_t in_size = pto_dtype_size(spec.src), out_size = pto_dtype_size(spec.dst);
+  const size_t in_size = ElementBytes(spec.src), out_size = ElementBytes(spec.dst);
   for (size_t r = 0; r < rows; ++r) {
     char* out = static_cast<char*>(dst) + r * dst_stride * out_size;
     const char* in = static_cast<const char*>(src) + r * src_stride * in_size;
