@@ -15,9 +15,9 @@
  *
  * Under emulation (PTO_TEST_UNDER_QEMU, PTO_TEST_UNDER_VALGRIND) every 32nd
  * 16-bit value, 2^11 random 32-bit values per kind and every 64th FLOAT16 and
- * BFLOAT16 boundary are checked (said in the log). --long: 2^28 random 32-bit sources per mode for FLOAT32 -> FLOAT16,
- * FLOAT32 -> BFLOAT16, FLOAT32 -> INT32 and INT32 -> FLOAT32 on the best
- * target. */
+ * BFLOAT16 boundary are checked (said in the log). --long: 2^28 random
+ * 32-bit sources per mode for FLOAT32 -> FLOAT16, FLOAT32 -> BFLOAT16,
+ * FLOAT32 -> INT32 and INT32 -> FLOAT32 on the best target. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
