@@ -171,6 +171,9 @@ PTO_API size_t pto_dtype_size(pto_dtype dtype);
  *                  non-overlapping (no in place)
  *   tcolexpanddiv  as HOST                                   as HOST
  *   tpartadd       dtypes INT32, INT16, FLOAT16, FLOAT32     as HOST
+ *   tcvt           the page's A2A3 (src, dst) pairs;         the A5 pairs;
+ *                  SAT_OFF float -> INT16/INT8/UINT8         SAT_OFF as A2A3
+ *                  narrowed through INT32 (pto_tcvt)
  *
  * A refusal that HOST would not make for the identical call names the
  * profile in pto_last_error(), and a dtype refusal lists what the profile
