@@ -261,7 +261,10 @@ def python_parameters(op):
     params = [(name, "None" if name == "tmp" and op.tmp == "Optional" else None) for name in op.tiles]
     for a in op.attrs:
         params.append((a.py_name, a.py_default or None))
-    return params
+    # Python's rule: no default before a parameter without one (tcvt's tmp,
+    # before mode and sat, is then required, None allowed).
+    last_required = max(i for i, (_, default) in enumerate(params) if default is None)
+    return [(name, None if i < last_required else default) for i, (name, default) in enumerate(params)]
 
 
 def python_required(op):
