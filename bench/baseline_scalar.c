@@ -191,3 +191,18 @@ void scalar_colexpanddiv(pto_dtype dtype, size_t rows, size_t cols, void *dst, c
   if (dtype == PTO_FLOAT32) colexpanddiv_f32(rows, cols, dst, src, divisor_row);
   if (dtype == PTO_FLOAT16) colexpanddiv_f16(rows, cols, dst, src, divisor_row);
 }
+
+/* ---- conversions ---------------------------------------------------------- */
+
+void scalar_cvt(pto_dtype dst_dtype, pto_dtype src_dtype, size_t n, void *dst, const void *src) {
+  if (src_dtype == PTO_BFLOAT16 && dst_dtype == PTO_FLOAT32) {
+    for (size_t i = 0; i < n; ++i) ((float *)dst)[i] = (float)ld_bf16(src, i);
+  } else if (src_dtype == PTO_FLOAT32 && dst_dtype == PTO_BFLOAT16) {
+    for (size_t i = 0; i < n; ++i) st_bf16(dst, i, ld_f32(src, i));
+  } else if (src_dtype == PTO_FLOAT32 && dst_dtype == PTO_INT32) {
+    for (size_t i = 0; i < n; ++i) {
+      const double x = nearbyint(ld_f32(src, i));
+      ((int32_t *)dst)[i] = x != x ? 0 : x >= 2147483647.0 ? INT32_MAX : x <= -2147483648.0 ? INT32_MIN : (int32_t)x;
+    }
+  }
+}

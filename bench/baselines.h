@@ -27,6 +27,11 @@ void scalar_colexpanddiv(pto_dtype dtype, size_t rows, size_t cols, void *dst, c
 void scalar_partadd(pto_dtype dtype, size_t rows, size_t cols, size_t part_rows,
                     size_t part_cols, void *dst, const void *full, const void *part);
 
+/* dst = src converted with round-to-nearest-even and saturation (tcvt
+ * with PTO_ROUND_RINT, PTO_SAT_ON), for FLOAT32 -> BFLOAT16, BFLOAT16 ->
+ * FLOAT32 and FLOAT32 -> INT32. */
+void scalar_cvt(pto_dtype dst_dtype, pto_dtype src_dtype, size_t n, void *dst, const void *src);
+
 /* baseline_avx2_add.c: d[i] = a[i] + b[i] on floats, AVX2, -O2 -mavx2. */
 void avx2_add_f32(size_t n, float *dst, const float *a, const float *b);
 

@@ -190,6 +190,7 @@ struct Case {
   pto_dtype dtype;
   pto_pow_algorithm algo = PTO_POW_DEFAULT;  // tpow only
   bool partial = false;                      // tpartadd only
+  pto_dtype src_dtype = PTO_FLOAT32;         // tcvt only: the source's dtype (dtype is dst's)
 };
 
 // The dtype's name as the results files spell it: pto_dtype_string in lower case.
@@ -202,6 +203,7 @@ std::string DtypeName(pto_dtype t) {
 std::string AlgoName(const Case& c) {
   if (c.op == OP_TPOW) return c.algo == PTO_POW_HIGH_PRECISION ? "high" : "default";
   if (c.op == OP_TPARTADD) return c.partial ? "partial" : "full";
+  if (c.op == OP_TCVT) return "from-" + DtypeName(c.src_dtype);
   return "-";
 }
 
@@ -222,6 +224,10 @@ std::vector<Case> AllCases() {
     cases.push_back({OP_TPARTADD, t, PTO_POW_DEFAULT, false});
     cases.push_back({OP_TPARTADD, t, PTO_POW_DEFAULT, true});
   }
+  // tcvt (RINT, SAT_ON) on the pairs models use most: dst first, then src.
+  cases.push_back({OP_TCVT, PTO_BFLOAT16, PTO_POW_DEFAULT, false, PTO_FLOAT32});
+  cases.push_back({OP_TCVT, PTO_FLOAT32, PTO_POW_DEFAULT, false, PTO_BFLOAT16});
+  cases.push_back({OP_TCVT, PTO_INT32, PTO_POW_DEFAULT, false, PTO_FLOAT32});
   // Every other operations.def row, in each dtype HOST accepts.
   for (int op = 0; op < OP_COUNT; ++op) {
     if (op_row(static_cast<op_id>(op))->family == OP_FAMILY_SPECIAL) continue;
@@ -290,7 +296,7 @@ Operands MakeOperands(const Case& c, uint32_t rows, uint32_t cols, rng* r) {
   o.part_rows = c.partial ? rows * 3 / 4 : rows;
   o.part_cols = c.partial ? cols * 3 / 4 : cols;
   o.dst = MakeTile(c.dtype, rows, cols);
-  o.src0 = MakeTile(c.dtype, rows, cols);
+  o.src0 = MakeTile(c.op == OP_TCVT ? c.src_dtype : c.dtype, rows, cols);
   o.src1 = MakeTile(c.dtype, rows, cols);
   const bool is_float = ref_is_float(c.dtype);
   const bool is_signed = ref_is_signed(c.dtype);
@@ -367,6 +373,8 @@ double WorkingSetKib(const Case& c, const Operands& o) {
   if (c.op == OP_TRSQRT) elements = 2 * n;
   if (c.op == OP_TCOLEXPANDDIV) elements = 2 * n + o.cols;
   if (c.op == OP_TPARTADD) elements = 2 * n + static_cast<double>(o.part_rows) * o.part_cols;
+  if (c.op == OP_TCVT)
+    return n * static_cast<double>(pto_dtype_size(c.dtype) + pto_dtype_size(c.src_dtype)) / 1024.0;
   return elements * element / 1024.0;
 }
 
@@ -488,6 +496,13 @@ void WithCalls(const Case& c, Operands& o, const Fn& fn) {
       const size_t pr = o.part_rows, pc = o.part_cols;
       auto lib = [=] { return pto_tpartadd(dst, src0, src1); };
       auto scalar = [=] { scalar_partadd(t, rows, cols, pr, pc, out, in0, in1); };
+      fn(lib, scalar);
+      break;
+    }
+    case OP_TCVT: {
+      const pto_dtype from = c.src_dtype;
+      auto lib = [=] { return pto_tcvt(dst, src0, nullptr, PTO_ROUND_RINT, PTO_SAT_ON); };
+      auto scalar = [=] { scalar_cvt(t, from, n, out, in0); };
       fn(lib, scalar);
       break;
     }
@@ -625,9 +640,10 @@ const Shape kIdentityShape = {64, 64};
 const Shape kLargeShape = {1024, 1024};
 
 bool InLargeShape(const Case& c) {
-  return c.dtype == PTO_FLOAT32 && (c.op == OP_TPRELU || c.op == OP_TPARTADD ||
-                                    c.op == OP_TCOLEXPANDDIV || c.op == OP_TPOW ||
-                                    c.op == OP_TROWSUM || c.op == OP_TROWMAX);
+  return c.op == OP_TCVT ||
+         (c.dtype == PTO_FLOAT32 && (c.op == OP_TPRELU || c.op == OP_TPARTADD ||
+                                     c.op == OP_TCOLEXPANDDIV || c.op == OP_TPOW ||
+                                     c.op == OP_TROWSUM || c.op == OP_TROWMAX));
 }
 
 int Main(int argc, char** argv) {

@@ -91,6 +91,24 @@ typedef enum pto_pow_algorithm {
     PTO_POW_HIGH_PRECISION = 1 /* slower, correctly rounded (so <= 1 ulp, and exact when representable) */
 } pto_pow_algorithm;
 
+/* Rounding of pto_tcvt (the page's RoundMode, same values). */
+typedef enum pto_round_mode {
+    PTO_ROUND_NONE = 0,  /* the target's default: TRUNC for float -> integer, RINT otherwise */
+    PTO_ROUND_RINT = 1,  /* to nearest, ties to even */
+    PTO_ROUND_ROUND = 2, /* to nearest, ties away from zero */
+    PTO_ROUND_FLOOR = 3, /* toward -infinity */
+    PTO_ROUND_CEIL = 4,  /* toward +infinity */
+    PTO_ROUND_TRUNC = 5, /* toward zero */
+    PTO_ROUND_ODD = 6    /* toward zero, then the last bit set if inexact (FLOAT32 -> FLOAT16 only) */
+} pto_round_mode;
+
+/* Saturation of pto_tcvt (the page's SaturationMode; note PTOAS's text
+ * attribute numbers ON 0 and OFF 1, the text spells them). */
+typedef enum pto_saturation {
+    PTO_SAT_OFF = 0, /* out-of-range results as each profile documents (pto_tcvt) */
+    PTO_SAT_ON = 1   /* out-of-range results clamp to the destination's range */
+} pto_saturation;
+
 /* Target profiles: whose rules the operations enforce (see "Target profiles"
  * below). */
 typedef enum pto_profile {
@@ -153,6 +171,9 @@ PTO_API size_t pto_dtype_size(pto_dtype dtype);
  *                  non-overlapping (no in place)
  *   tcolexpanddiv  as HOST                                   as HOST
  *   tpartadd       dtypes INT32, INT16, FLOAT16, FLOAT32     as HOST
+ *   tcvt           the page's A2A3 (src, dst) pairs;         the A5 pairs;
+ *                  SAT_OFF float -> INT16/INT8/UINT8         SAT_OFF as A2A3
+ *                  narrowed through INT32 (pto_tcvt)
  *
  * A refusal that HOST would not make for the identical call names the
  * profile in pto_last_error(), and a dtype refusal lists what the profile
@@ -416,6 +437,54 @@ PTO_API pto_status pto_tcolexpanddiv(pto_tile *dst, const pto_tile *src0, const 
  * - PTO_PROFILE_A2A3: dst dtype INT32, INT16, FLOAT16 or FLOAT32 only
  *   (PTO_ERR_UNSUPPORTED_DTYPE). */
 PTO_API pto_status pto_tpartadd(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* dst[i,j] = src[i,j] converted to dst's dtype, rounded by `mode`.
+ * - The (src dtype, dst dtype) pair must be one the profile lists
+ *   (PTO_ERR_UNSUPPORTED_DTYPE naming the pair and the dtypes src converts to
+ *   there); src's dtype differs from dst's except FLOAT32 -> FLOAT32, which
+ *   rounds to an integral value ("round-only"). A mode or sat outside its enum
+ *   is PTO_ERR_INVALID_ARGUMENT; so is PTO_ROUND_ODD on any pair but FLOAT32
+ *   -> FLOAT16 (after the pair).
+ *   PTO_PROFILE_A2A3 (the page's A2A3 column, libpto's dtypes):
+ *     FLOAT32 -> FLOAT16, FLOAT32, BFLOAT16, INT16, INT32
+ *     FLOAT16 -> FLOAT32, INT32, INT16, INT8, UINT8
+ *     BFLOAT16 -> FLOAT32, INT32;  INT16 -> FLOAT16, FLOAT32
+ *     INT32 -> FLOAT32, INT16, FLOAT16;  UINT8 -> FLOAT16;  INT8 -> FLOAT16
+ *   PTO_PROFILE_A5 (the A5 column):
+ *     FLOAT32 -> FLOAT32, FLOAT16, BFLOAT16, INT16, INT32
+ *     FLOAT16 -> FLOAT32, INT32, INT16, INT8, UINT8
+ *     BFLOAT16 -> FLOAT32, INT32, FLOAT16
+ *     INT16 -> UINT8, FLOAT16, FLOAT32, UINT32, INT32
+ *     INT32 -> FLOAT32, INT16, UINT16, UINT8;  UINT8 -> FLOAT16, UINT16
+ *     INT8 -> FLOAT16, INT16, INT32;  UINT32 -> UINT8, UINT16, INT16
+ *   PTO_PROFILE_HOST: the union of the two.
+ * - tmp may be NULL (libpto needs no scratch); if given it must be a handle
+ *   distinct from dst and src (PTO_ERR_ALIASING), may have any dtype and
+ *   shape, and is neither read nor written.
+ * - src and dst may be the same storage placed exactly on each other only
+ *   when their dtypes have the same size; any other sharing of a byte between
+ *   their valid elements is PTO_ERR_ALIASING. src's valid region equals dst's
+ *   (PTO_ERR_SHAPE_MISMATCH).
+ * - Every result is the exact value rounded once in dst's dtype by the mode
+ *   (correctly rounded, the same bits on every SIMD target and profile but
+ *   for the SAT_OFF rule below). PTO_ROUND_NONE is TRUNC for a float ->
+ *   integer pair and RINT for every other. Widening pairs are exact in every
+ *   mode (ODD refused). NaN stays NaN (sign and leading payload bits kept,
+ *   quiet); infinities stay infinite; zeros keep their sign in float dtypes.
+ * - Float results beyond the largest finite value: PTO_SAT_OFF follows IEEE
+ *   754 overflow for the mode (RINT, ROUND, and FLOOR below / CEIL above
+ *   zero give infinity; TRUNC, ODD, FLOOR above / CEIL below zero give the
+ *   largest finite value); PTO_SAT_ON gives the largest finite value of the
+ *   sign (an infinite src stays infinite).
+ * - Integer results: the value rounded to an integer by the mode; out of
+ *   range with PTO_SAT_ON: the nearest bound, NaN -> 0. PTO_SAT_OFF: an
+ *   integer src keeps the low bits (modulo 2^bits) in every profile; a float
+ *   src saturates (NaN -> 0) under HOST; under A2A3 and A5 FLOAT32 -> INT16,
+ *   FLOAT16 -> INT16, INT8 and UINT8 go through INT32 as the NPU does
+ *   (saturated to INT32, NaN -> 0, then the low bits kept), every other
+ *   float -> integer pair saturates. */
+PTO_API pto_status pto_tcvt(pto_tile *dst, const pto_tile *src, pto_tile *tmp, pto_round_mode mode,
+                            pto_saturation sat);
 
 /* ------------------------------------------------------------------------ */
 /* Elementwise tile-tile operations (v0.4)                                   */

@@ -36,6 +36,14 @@ constexpr DtypeSet kFloatDtypes = MakeDtypeSet(PTO_FLOAT16, PTO_BFLOAT16, PTO_FL
 
 inline bool IsFloatDtype(pto_dtype d) { return kFloatDtypes.Contains(d); }
 
+// Bytes per element of a dtype inside the enum (a tile's), without the call
+// through the exported pto_dtype_size.
+constexpr size_t ElementBytes(pto_dtype d) {
+  return d == PTO_INT8 || d == PTO_UINT8 ? 1
+         : d == PTO_INT32 || d == PTO_UINT32 || d == PTO_FLOAT32 ? 4
+                                                                 : 2;
+}
+
 // "FLOAT32", ...; "an invalid dtype" outside the enum.
 const char* DtypeName(pto_dtype d);
 // The same names for a raw enum value; `outside` for one outside the enum.

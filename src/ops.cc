@@ -6,11 +6,13 @@
 #include "ops.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <algorithm>
 #include <cmath>
 
+#include "convert_rules.h"
 #include "float_env.h"
 #include "kernels/kernels.h"
 #include "profile.h"
@@ -287,6 +289,96 @@ void RunTpartadd(const Operands& o, pto_profile) {
                     Offset(full, part_rows, 0));
     }
   }
+}
+
+// ---- tcvt ----------------------------------------------------------------
+
+// "FLOAT32, INT16" (at most nine names).
+struct DtypeListText {
+  char text[128];
+};
+DtypeListText ListOf(const DtypeSet& set) {
+  DtypeListText out{};
+  size_t used = 0;
+  for (uint32_t i = 0; i < set.count; ++i) {
+    const int n = snprintf(out.text + used, sizeof out.text - used, "%s%s", i ? ", " : "",
+                           DtypeName(set.members[i]));
+    if (n < 0 || static_cast<size_t>(n) >= sizeof out.text - used) break;
+    used += static_cast<size_t>(n);
+  }
+  return out;
+}
+
+pto_status CheckTcvt(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  const pto_tile* tmp = o.tmp;
+  Validator v("pto_tcvt");
+  v.NotNull("dst", dst).NotNull("src", src);
+  v.EnumInRange("mode", o.attr, AttrValueCount(AttrKind::kConversion))
+      .EnumInRange("sat", o.sat, 2);
+  if (!v.ok()) return v.status();
+  // The pair: src's dtype must convert to dst's under the profile
+  // (convert_rules.h); the refusal lists where src converts to there.
+  const DtypeSet& targets = ConvertDestinations(src->dtype, profile);
+  if (!targets.Contains(dst->dtype)) {
+    v.Require(false, PTO_ERR_UNSUPPORTED_DTYPE,
+              "converting %s to %s is not supported on %s (%s converts to: %s)",
+              DtypeName(src->dtype), DtypeName(dst->dtype), pto_profile_string(profile),
+              DtypeName(src->dtype), targets.count ? ListOf(targets).text : "nothing");
+    return v.status();
+  }
+  if (o.attr == PTO_ROUND_ODD && !ConvertHasOdd(src->dtype, dst->dtype)) {
+    v.Require(false, PTO_ERR_INVALID_ARGUMENT,
+              "mode PTO_ROUND_ODD is not supported converting %s to %s (only FLOAT32 to "
+              "FLOAT16 has it)",
+              DtypeName(src->dtype), DtypeName(dst->dtype));
+    return v.status();
+  }
+  if (tmp != nullptr) v.Distinct("tmp", tmp, "dst", dst).Distinct("tmp", tmp, "src", src);
+  // Elementwise in place only where both dtypes have one size: a source
+  // element then sits exactly under the dst element it becomes (the same
+  // handle, or the same address and row length).
+  const bool same_size = ElementBytes(src->dtype) == ElementBytes(dst->dtype);
+  const bool in_place = same_size && (src == static_cast<const pto_tile*>(dst) ||
+                                      (src->data == dst->data && src->cols == dst->cols));
+  if (v.ok() && !in_place && (src == static_cast<const pto_tile*>(dst) || ValidRegionsOverlap(src, dst))) {
+    v.Require(false, PTO_ERR_ALIASING,
+              same_size ? "src's valid elements share storage with dst's without being placed "
+                          "exactly on them"
+                        : "src's valid elements share storage with dst's, and %s and %s differ "
+                          "in size",
+              DtypeName(src->dtype), DtypeName(dst->dtype));
+  }
+  v.SameValidRegion("src", src, "dst", dst);
+  return v.status();
+}
+
+// The kernel's reading of the arguments: PTO_ROUND_NONE resolved, and what
+// happens beyond dst's range under the profile (pto_c.h).
+kernels::ConvertSpec ConvertSpecOf(const Operands& o, pto_profile profile) {
+  const pto_dtype to = o.dst->dtype, from = o.src0->dtype;
+  const bool float_to_int = IsFloatDtype(from) && !IsFloatDtype(to);
+  pto_round_mode round = static_cast<pto_round_mode>(o.attr);
+  if (round == PTO_ROUND_NONE) round = float_to_int ? PTO_ROUND_TRUNC : PTO_ROUND_RINT;
+  const bool sat = o.sat == PTO_SAT_ON;
+  kernels::IntOverflow overflow = kernels::IntOverflow::kSaturate;
+  if (!sat && !IsFloatDtype(from)) {
+    overflow = kernels::IntOverflow::kWrap;
+  } else if (!sat && profile != PTO_PROFILE_HOST && ConvertWrapsThroughInt32(from, to)) {
+    overflow = kernels::IntOverflow::kInt32ThenWrap;
+  }
+  return {to, from, round, sat, overflow};
+}
+
+void RunTcvt(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const kernels::ConvertSpec spec = ConvertSpecOf(o, profile);
+  if (dst->cols == dst->valid_cols && o.src0->cols == dst->valid_cols) {
+    const size_t n = RegionElements(dst);
+    return kernels::Convert(spec, 1, n, {dst->data, n}, {o.src0->data, n});
+  }
+  kernels::Convert(spec, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0));
 }
 
 
@@ -859,7 +951,9 @@ namespace {
 // IEEE defaults where dst's dtype is a float type.
 PTO_CHECK_INLINE inline pto_status RunAccepted(const OpDescriptor& op, const Operands& o,
                                                pto_profile profile) {
-  const FloatEnvironmentGuard float_env(IsFloatDtype(o.dst->dtype));
+  // (tcvt computes in float lanes when either dtype is a float type.)
+  const FloatEnvironmentGuard float_env(IsFloatDtype(o.dst->dtype) ||
+                                        (o.src0 != nullptr && IsFloatDtype(o.src0->dtype)));
   op.run(o, profile);
   return PTO_OK;
 }
@@ -942,6 +1036,8 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   if (op.attr_count != 0 && static_cast<unsigned>(o.attr) >= static_cast<unsigned>(op.attr_count))
     return false;
   if (TakesScalar(op.attr) && !ScalarIsValueOf(dst->dtype, o.scalar)) return false;
+  // A conversion's operands differ in dtype: its check decides every call.
+  if (op.attr == AttrKind::kConversion) return false;
   const pto_dtype dtype = dst->dtype;
   const uint64_t region = ValidRegionKey(dst);
   return (dtypes & DtypeBit(dtype)) != 0 && src0->dtype == dtype && src1->dtype == dtype &&
@@ -960,10 +1056,10 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
 template <OpId kId>
 __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_tile* src0,
                                                        const pto_tile* src1, pto_tile* tmp,
-                                                       int attr, double scalar,
+                                                       int attr, double scalar, int sat,
                                                        pto_profile profile) {
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
-  const Operands o{dst, src0, src1, tmp, attr, scalar};
+  const Operands o{dst, src0, src1, tmp, attr, scalar, sat};
   const pto_status status = op.check(o, profile);
   if (status != PTO_OK || IsEmptyRegion(dst)) return status;
   return RunAccepted(op, o, profile);
@@ -979,7 +1075,7 @@ PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   const pto_profile profile = CurrentProfile();
   if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile)))
-    return CheckAndRun<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, o.scalar, profile);
+    return CheckAndRun<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, o.scalar, o.sat, profile);
   return RunAccepted(op, o, profile);
 }
 
@@ -1010,6 +1106,7 @@ using pto::ops::Operands;
 #define PTO_ATTR_PARAM_Scalar , double scalar
 #define PTO_ATTR_PARAM_ScalarFirst
 #define PTO_ATTR_PARAM_BinaryOrder , int binary_order
+#define PTO_ATTR_PARAM_Conversion , pto_round_mode mode, pto_saturation sat
 #define PTO_ATTR_ARG_None 0
 #define PTO_ATTR_ARG_DivPrecision 0
 #define PTO_ATTR_ARG_PowPrecision pto::RawEnumValue(algo)
@@ -1023,6 +1120,8 @@ using pto::ops::Operands;
 #define PTO_LEAD_PARAM_ScalarFirst , double scalar
 #define PTO_LEAD_PARAM_BinaryOrder
 #define PTO_ATTR_ARG_BinaryOrder binary_order
+#define PTO_LEAD_PARAM_Conversion
+#define PTO_ATTR_ARG_Conversion pto::RawEnumValue(mode), 0, pto::RawEnumValue(sat)
 
 extern "C" {
 

@@ -18,7 +18,9 @@ namespace ops {
 
 // The operands of one call. Unused roles are NULL; `attr` is the enum
 // argument (pto_pow_algorithm for tpow), 0 where the operation has none;
-// `scalar` the Scalar family's scalar as the caller gave it (0 elsewhere).
+// `scalar` the Scalar family's scalar as the caller gave it (0 elsewhere);
+// `sat` the Conversion attribute's second argument (pto_saturation), with
+// `attr` its pto_round_mode.
 struct Operands {
   pto_tile* dst;
   const pto_tile* src0;
@@ -26,6 +28,7 @@ struct Operands {
   pto_tile* tmp;
   int attr;
   double scalar = 0;
+  int sat = 0;
 };
 
 enum class OpId : uint8_t {
@@ -67,6 +70,8 @@ enum class AttrKind : uint8_t {
   kScalar,        // a `double scalar` argument: the Scalar family's operand
   kScalarFirst,   // the same, before the sources (scalar / src): dst, scalar, src
   kBinaryOrder,   // an `int binary_order` argument, 0 or 1: {isBinary = false|true}
+  kConversion,    // rmode = #pto<round_mode ...> -> pto_round_mode, and
+                  // sat_mode = #pto<saturation_mode ...> -> pto_saturation
 };
 
 // Whether the row takes a `double scalar` (Operands::scalar).
@@ -75,8 +80,11 @@ constexpr bool TakesScalar(AttrKind kind) {
 }
 
 // How many values the attribute's enum argument takes (0: no argument).
+// (kConversion: the round mode's; its saturation takes 2.)
 constexpr int AttrValueCount(AttrKind kind) {
-  return kind == AttrKind::kPowPrecision || kind == AttrKind::kBinaryOrder ? 2 : 0;
+  return kind == AttrKind::kPowPrecision || kind == AttrKind::kBinaryOrder ? 2
+         : kind == AttrKind::kConversion                                   ? 7
+                                                                           : 0;
 }
 
 struct OpDescriptor {
@@ -102,6 +110,15 @@ struct OpDescriptor {
 extern const OpDescriptor kOps[kOpCount];
 
 inline const OpDescriptor& Descriptor(OpId id) { return kOps[static_cast<size_t>(id)]; }
+
+// A program instruction keeps its attribute in one int; a kConversion one
+// packs the mode in the low byte and the saturation in the next.
+inline int AttrOf(const OpDescriptor& op, int packed) {
+  return op.attr == AttrKind::kConversion ? packed & 0xFF : packed;
+}
+inline int SaturationOf(const OpDescriptor& op, int packed) {
+  return op.attr == AttrKind::kConversion ? packed >> 8 : 0;
+}
 
 // The operation whose mnemonic is `name` (name_length bytes); NULL if none.
 // A ScalarFirst row is not found by its own mnemonic: text spells it as its

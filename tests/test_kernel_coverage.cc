@@ -173,6 +173,17 @@ bool RunCell(OpDtypes op, pto_profile profile, pto_dtype dtype) {
       status = pto_tpartadd(dst.get(), src0.get(), src1.get());
       break;
     }
+    case OpDtypes::kTcvt: {  // 1 converted from the first source dtype with a pair to dtype
+      status = PTO_ERR_UNSUPPORTED_DTYPE;
+      for (pto_dtype from : {PTO_FLOAT32, PTO_FLOAT16, PTO_BFLOAT16, PTO_INT32, PTO_INT16, PTO_INT8,
+                             PTO_UINT8, PTO_UINT32, PTO_UINT16}) {
+        Tile src = NewTile(from, kRows, kCols);
+        Fill(src.get(), 1);
+        status = pto_tcvt(dst.get(), src.get(), nullptr, PTO_ROUND_RINT, PTO_SAT_ON);
+        if (status == PTO_OK) break;
+      }
+      break;
+    }
     case OpDtypes::kFloatCopy: {  // into the tile, then out of it into a float array
       std::vector<float> values(size_t{kRows} * kCols, 2.0f);
       status = pto_tile_write_f32(dst.get(), values.data(), values.size());

@@ -103,6 +103,21 @@ ATTRS = {
         java_type="boolean", java_value="{} ? 1 : 0", java_default="false", java_nullable=False),
 }
 ATTRS["ScalarFirst"] = dataclasses.replace(ATTRS["Scalar"], leads=True)
+# Two arguments: the rounding mode and the saturation (tcvt).
+ATTRS["Conversion"] = [
+    Attr(c_name="mode",
+         py_name="mode", py_default="", py_stub="int", py_kind="ATTR_ENUM_PAIR",
+         py_c_default="{.i = PTO_ROUND_NONE, .j = PTO_SAT_OFF}", py_c_value="(pto_round_mode)a.i",
+         go_type="RoundMode", go_value="ptoc.Enum_SS_pto_round_mode({})",
+         rust_type="RoundMode", rust_value="{}.raw()",
+         java_type="RoundMode", java_value="{}.code()", java_default="", java_nullable=True),
+    Attr(c_name="sat",
+         py_name="sat", py_default="", py_stub="int", py_kind="ATTR_ENUM_PAIR",
+         py_c_default="", py_c_value="(pto_saturation)a.j",
+         go_type="Saturation", go_value="ptoc.Enum_SS_pto_saturation({})",
+         rust_type="Saturation", rust_value="{}.raw()",
+         java_type="Saturation", java_value="{}.code()", java_default="", java_nullable=True),
+]
 TMP_ROLES = ("None", "Optional", "Required")
 PROFILES = ("HOST", "A2A3", "A5")
 
@@ -141,7 +156,7 @@ class Operation:
     family: str
     sources: list
     tmp: str
-    attr: object  # an Attr or None
+    attrs: list  # the Attr of each argument after the tiles (none, one or two)
     dtypes: dict  # profile -> list of dtype names
     summary: str
 
@@ -155,20 +170,20 @@ class Operation:
         return ["dst"] + self.sources + (["tmp"] if self.tmp != "None" else [])
 
     def c_arguments(self):
-        return self.arrange(self.tiles, self.attr.c_name if self.attr else None)
-
-    def arrange(self, tiles, attr):
-        """The arguments in the C order: the tiles' items, and attr (None:
-        no attribute) last or, where the attribute leads, after dst's."""
-        items = list(tiles)
-        if attr is not None:
-            items.insert(1 if self.attr.leads else len(items), attr)
-        return items
+        return self.arrange(self.tiles, [a.c_name for a in self.attrs])
 
     @property
     def attr_at(self):
-        """The attribute's index among the C arguments (after the tiles)."""
-        return 1 if self.attr and self.attr.leads else len(self.tiles)
+        """The attributes' index among the C arguments: after the tiles, or
+        after dst where they lead (ScalarFirst)."""
+        return 1 if self.attrs and self.attrs[0].leads else len(self.tiles)
+
+    def arrange(self, tiles, attrs):
+        """The arguments in the C order: the tiles' items with the attributes'
+        items (one per argument) at attr_at."""
+        items = list(tiles)
+        items[self.attr_at:self.attr_at] = list(attrs)
+        return items
 
     def doc_lines(self, tmp_none, code=str, text=str):
         """The documentation: the summary, then the dtypes and the scratch tile.
@@ -223,6 +238,11 @@ def split_arguments(text, start):
     raise ValueError("unterminated PTO_OPERATION(")
 
 
+def attr_list(entry):
+    """An ATTRS entry as the list of its arguments' Attr."""
+    return [] if entry is None else list(entry) if isinstance(entry, list) else [entry]
+
+
 def parse(path):
     text = strip_comments(pathlib.Path(path).read_text())
     ops = []
@@ -257,7 +277,7 @@ def parse(path):
             fail("summary is not a string literal")
         summary = re.sub(r"\\(.)", r"\1", "".join(literals)).rstrip(".")
         ops.append(Operation(camel, upper, mnemonic, family, [src0, src1][:int(sources)],
-                             tmp, ATTRS[attr], dtypes, summary))
+                             tmp, attr_list(ATTRS[attr]), dtypes, summary))
     if not ops:
         raise SystemExit(f"{path}: no PTO_OPERATION rows")
     return ops
@@ -274,7 +294,11 @@ def c_string(s):
 def python_parameters(op):
     """[(name, default or None)] of the Python function after dst."""
     params = [(name, "None" if name == "tmp" and op.tmp == "Optional" else None) for name in op.tiles]
-    return op.arrange(params, (op.attr.py_name, op.attr.py_default or None) if op.attr else None)
+    params = op.arrange(params, [(a.py_name, a.py_default or None) for a in op.attrs])
+    # Python's rule: no default before a parameter without one (tcvt's tmp,
+    # before mode and sat, is then required, None allowed).
+    last_required = max(i for i, (_, default) in enumerate(params) if default is None)
+    return [(name, None if i < last_required else default) for i, (name, default) in enumerate(params)]
 
 
 def python_required(op):
@@ -301,12 +325,12 @@ def gen_python_c(ops):
     methods = []
     for op in ops:
         call_args = ", ".join(op.arrange([f"t[{i}]" for i in range(len(op.tiles))],
-                                         op.attr.py_c_value if op.attr else None))
+                                         [a.py_c_value for a in op.attrs]))
         names = ", ".join(c_string(n) for n, _ in python_parameters(op))
-        kind, default = (op.attr.py_kind, op.attr.py_c_default) if op.attr else ("ATTR_NONE", "{0}")
+        kind, default = (op.attrs[0].py_kind, op.attrs[0].py_c_default) if op.attrs else ("ATTR_NONE", "{0}")
         out += [
             f"static pto_status call_{op.mnemonic}(pto_tile *const *t, attr_value a) {{",
-            "    (void)a;" if not op.attr else None,
+            "    (void)a;" if not op.attrs else None,
             f"    return {op.cname}({call_args});",
             "}",
             f"static const operation_def def_{op.mnemonic} = {{",
@@ -336,9 +360,8 @@ def gen_python_pyi(ops):
     out = [f"# {HEADER}"]
     for op in ops:
         params = op.arrange([f"{name}: {'_TC' if name == 'dst' else 'Optional[TileCore]'}" + (" = ..." if d else "")
-                             for name, d in python_parameters(op) if not op.attr or name != op.attr.py_name],
-                            f"{op.attr.py_name}: {op.attr.py_stub}" + (" = ..." if op.attr.py_default else "")
-                            if op.attr else None)
+                             for name, d in python_parameters(op) if name in op.tiles],
+                            [f"{a.py_name}: {a.py_stub}" + (" = ..." if a.py_default else "") for a in op.attrs])
         out.append(wrap_call(f"def {op.mnemonic}(", params, ") -> _TC: ..."))
     return "\n".join(out) + "\n"
 
@@ -374,12 +397,10 @@ def gen_go(ops):
            "package pto", "", 'import "github.com/libpto/pto-go/internal/ptoc"']
     for op in ops:
         name, n = go_name(op), len(op.tiles)
-        if op.attr and op.attr.leads:  # dst, then the attribute, then the other tiles
-            params = (f"dst *Tile, {op.attr.c_name} {op.attr.go_type}, " + ", ".join(op.tiles[1:]) + " *Tile")
-        else:
-            params = ", ".join(op.tiles) + " *Tile" + (f", {op.attr.c_name} {op.attr.go_type}" if op.attr else "")
+        params = ", ".join(op.arrange([f"{t} *Tile" for t in op.tiles],
+                                      [f"{a.c_name} {a.go_type}" for a in op.attrs]))
         args = ", ".join(op.arrange([f"hs[{i}]" for i in range(n)],
-                                    op.attr.go_value.format(op.attr.c_name) if op.attr else None))
+                                    [a.go_value.format(a.c_name) for a in op.attrs]))
         lines = op.doc_lines("nil")
         lines[0] = f"{name} is {lines[0]}"
         out += ["", f"var {op.mnemonic}Operands = []string{{{', '.join(chr(34) + t + chr(34) for t in op.tiles)}}}",
@@ -420,9 +441,8 @@ def gen_rust(ops):
         elif op.tmp == "Optional":
             params.append("tmp: Option<&dyn Operand>")
             args.append("tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr())")
-        if op.attr:
-            params = op.arrange(params, f"{op.attr.c_name}: {op.attr.rust_type}")
-            args = op.arrange(args, op.attr.rust_value.format(op.attr.c_name))
+        params = op.arrange(params, [f"{a.c_name}: {a.rust_type}" for a in op.attrs])
+        args = op.arrange(args, [a.rust_value.format(a.c_name) for a in op.attrs])
         lines = op.doc_lines("None", code=lambda c: f"`{c}`", text=rust_doc)
         out += [""] + comment("/// ", lines)
         out += [f"pub fn {op.mnemonic}("] + [f"    {p}," for p in params] + [
@@ -451,19 +471,20 @@ def java_name(op):
 def gen_java(ops):
     out = []
     for op in ops:
-        attr = op.attr
-        params = op.arrange([f"Tile {t}" for t in op.tiles], f"{attr.java_type} {attr.c_name}" if attr else None)
+        # The one attribute an overload may leave at its default (none with two).
+        attr = op.attrs[0] if len(op.attrs) == 1 else None
+        params = op.arrange([f"Tile {t}" for t in op.tiles], [f"{a.java_type} {a.c_name}" for a in op.attrs])
         where = f'"Pto.{java_name(op)}"'
         args = op.arrange([f'Tile.handleOf({t}, {where}, "{t}")' for t in op.tiles],
-                          attr.java_value.format(attr.c_name) if attr else None)
+                          [a.java_value.format(a.c_name) for a in op.attrs])
         lines = op.doc_lines("null", code=lambda c: f"{{@code {c}}}", text=java_doc)
         lines = lines[:1] + ["<p>" + line for line in lines[1:]]
         out += ["", "    /**"] + [line for line in comment("     * ", lines, 100) if line != "     *"] + ["     */"]
         out.append(f"    public static void {java_name(op)}({', '.join(params)}) {{")
-        if attr and attr.java_nullable:
-            out += [f"        if ({attr.c_name} == null) {{",
+        for a in (a for a in op.attrs if a.java_nullable):
+            out += [f"        if ({a.c_name} == null) {{",
                     f'            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.{java_name(op)}: '
-                    f'{attr.c_name} is null");',
+                    f'{a.c_name} is null");',
                     "        }"]
         out += ["        try {", f"            PtoNative.{op.cname}(" + ",\n                    ".join(args) + ");",
                 "        } finally {"]
@@ -475,11 +496,10 @@ def gen_java(ops):
                 if not (drop_tmp or drop_attr):
                     continue
                 kept = [t for t in op.tiles if not (drop_tmp and t == "tmp")]
-                own = [f"Tile {t}" for t in kept] + ([f"{attr.java_type} {attr.c_name}"]
-                                                      if attr and not drop_attr else [])
-                call = ["null" if drop_tmp and t == "tmp" else t for t in op.tiles]
-                if attr:
-                    call.append(attr.java_default if drop_attr else attr.c_name)
+                own = op.arrange([f"Tile {t}" for t in kept], [f"{a.java_type} {a.c_name}" for a in op.attrs
+                                                                if not (drop_attr and a is attr)])
+                call = op.arrange(["null" if drop_tmp and t == "tmp" else t for t in op.tiles],
+                                  [a.java_default if drop_attr and a is attr else a.c_name for a in op.attrs])
                 # An enum constant's default links to it; a literal is shown as code.
                 default_doc = ""
                 if attr and "." in attr.java_default:

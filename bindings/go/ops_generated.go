@@ -13,7 +13,7 @@ var tpowOperands = []string{"dst", "base", "exp", "tmp"}
 // FLOAT32; A5 all.
 //
 // tmp is a required scratch tile of dst's dtype.
-func TPow(dst, base, exp, tmp *Tile, algo PowAlgorithm) error {
+func TPow(dst *Tile, base *Tile, exp *Tile, tmp *Tile, algo PowAlgorithm) error {
 	var hs [4]uintptr
 	tiles := []*Tile{dst, base, exp, tmp}
 	if err := resolve("pto.TPow", tpowOperands, tiles, hs[:]); err != nil {
@@ -30,7 +30,7 @@ var trsqrtOperands = []string{"dst", "src"}
 //
 // dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32,
 // FLOAT16.
-func TRsqrt(dst, src *Tile) error {
+func TRsqrt(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TRsqrt", trsqrtOperands, tiles, hs[:]); err != nil {
@@ -49,7 +49,7 @@ var tpreluOperands = []string{"dst", "src0", "src1", "tmp"}
 // dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TPrelu(dst, src0, src1, tmp *Tile) error {
+func TPrelu(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile) error {
 	var hs [4]uintptr
 	tiles := []*Tile{dst, src0, src1, tmp}
 	if err := resolve("pto.TPrelu", tpreluOperands, tiles, hs[:]); err != nil {
@@ -67,7 +67,7 @@ var tcolexpanddivOperands = []string{"dst", "src0", "src1"}
 //
 // dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32,
 // FLOAT16.
-func TColExpandDiv(dst, src0, src1 *Tile) error {
+func TColExpandDiv(dst *Tile, src0 *Tile, src1 *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}
 	if err := resolve("pto.TColExpandDiv", tcolexpanddivOperands, tiles, hs[:]); err != nil {
@@ -84,13 +84,33 @@ var tpartaddOperands = []string{"dst", "src0", "src1"}
 // copy of the valid one elsewhere.
 //
 // dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 all.
-func TPartAdd(dst, src0, src1 *Tile) error {
+func TPartAdd(dst *Tile, src0 *Tile, src1 *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}
 	if err := resolve("pto.TPartAdd", tpartaddOperands, tiles, hs[:]); err != nil {
 		return err
 	}
 	err := check(ptoc.Pto_tpartadd(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tcvtOperands = []string{"dst", "src", "tmp"}
+
+// TCvt is TCVT (pto_tcvt): src converted to dst's dtype, rounded by the
+// mode; saturating as asked.
+//
+// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16, INT32,
+// INT8, UINT8; A5 all.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TCvt(dst *Tile, src *Tile, tmp *Tile, mode RoundMode, sat Saturation) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TCvt", tcvtOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcvt(hs[0], hs[1], hs[2], ptoc.Enum_SS_pto_round_mode(mode), ptoc.Enum_SS_pto_saturation(sat)))
 	keepAlive(tiles)
 	return err
 }
@@ -102,7 +122,7 @@ var taddOperands = []string{"dst", "src0", "src1"}
 //
 // dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32,
 // UINT32, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
-func TAdd(dst, src0, src1 *Tile) error {
+func TAdd(dst *Tile, src0 *Tile, src1 *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}
 	if err := resolve("pto.TAdd", taddOperands, tiles, hs[:]); err != nil {
@@ -120,7 +140,7 @@ var tsubOperands = []string{"dst", "src0", "src1"}
 //
 // dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32,
 // INT32, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
-func TSub(dst, src0, src1 *Tile) error {
+func TSub(dst *Tile, src0 *Tile, src1 *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}
 	if err := resolve("pto.TSub", tsubOperands, tiles, hs[:]); err != nil {
@@ -139,7 +159,7 @@ var tmulOperands = []string{"dst", "src0", "src1"}
 // dst's dtypes: HOST INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16,
 // BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32, FLOAT32,
 // INT16, UINT16, FLOAT16, BFLOAT16.
-func TMul(dst, src0, src1 *Tile) error {
+func TMul(dst *Tile, src0 *Tile, src1 *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}
 	if err := resolve("pto.TMul", tmulOperands, tiles, hs[:]); err != nil {
@@ -157,7 +177,7 @@ var tdivOperands = []string{"dst", "src0", "src1"}
 //
 // dst's dtypes: HOST INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16; A2A3
 // FLOAT16, FLOAT32; A5 INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16.
-func TDiv(dst, src0, src1 *Tile) error {
+func TDiv(dst *Tile, src0 *Tile, src1 *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}
 	if err := resolve("pto.TDiv", tdivOperands, tiles, hs[:]); err != nil {
@@ -175,7 +195,7 @@ var tmaxOperands = []string{"dst", "src0", "src1"}
 //
 // dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32,
 // INT32, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
-func TMax(dst, src0, src1 *Tile) error {
+func TMax(dst *Tile, src0 *Tile, src1 *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}
 	if err := resolve("pto.TMax", tmaxOperands, tiles, hs[:]); err != nil {
@@ -193,7 +213,7 @@ var tminOperands = []string{"dst", "src0", "src1"}
 //
 // dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32,
 // INT32, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
-func TMin(dst, src0, src1 *Tile) error {
+func TMin(dst *Tile, src0 *Tile, src1 *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}
 	if err := resolve("pto.TMin", tminOperands, tiles, hs[:]); err != nil {
@@ -210,7 +230,7 @@ var tmovOperands = []string{"dst", "src"}
 // for bit.
 //
 // dst's dtypes: HOST all; A2A3 all; A5 all.
-func TMov(dst, src *Tile) error {
+func TMov(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TMov", tmovOperands, tiles, hs[:]); err != nil {
@@ -227,7 +247,7 @@ var tabsOperands = []string{"dst", "src"}
 //
 // dst's dtypes: HOST FLOAT32, FLOAT16, BFLOAT16, INT32, INT16, INT8; A2A3
 // FLOAT32, FLOAT16; A5 FLOAT32, FLOAT16, INT32, INT16, INT8.
-func TAbs(dst, src *Tile) error {
+func TAbs(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TAbs", tabsOperands, tiles, hs[:]); err != nil {
@@ -246,7 +266,7 @@ var tnegOperands = []string{"dst", "src"}
 // dst's dtypes: HOST INT32, INT16, UINT32, UINT16, FLOAT16, FLOAT32,
 // BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, INT16, UINT32,
 // UINT16, FLOAT16, FLOAT32, BFLOAT16.
-func TNeg(dst, src *Tile) error {
+func TNeg(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TNeg", tnegOperands, tiles, hs[:]); err != nil {
@@ -263,7 +283,7 @@ var treluOperands = []string{"dst", "src"}
 //
 // dst's dtypes: HOST FLOAT16, FLOAT32, INT32; A2A3 FLOAT16, FLOAT32, INT32;
 // A5 FLOAT16, FLOAT32, INT32.
-func TRelu(dst, src *Tile) error {
+func TRelu(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TRelu", treluOperands, tiles, hs[:]); err != nil {
@@ -281,7 +301,7 @@ var tsqrtOperands = []string{"dst", "src"}
 //
 // dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32,
 // FLOAT16.
-func TSqrt(dst, src *Tile) error {
+func TSqrt(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TSqrt", tsqrtOperands, tiles, hs[:]); err != nil {
@@ -299,7 +319,7 @@ var trecipOperands = []string{"dst", "src"}
 //
 // dst's dtypes: HOST FLOAT32, FLOAT16, INT32, INT16; A2A3 FLOAT32, FLOAT16,
 // INT32, INT16; A5 FLOAT32, FLOAT16, INT32, INT16.
-func TRecip(dst, src *Tile) error {
+func TRecip(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TRecip", trecipOperands, tiles, hs[:]); err != nil {
@@ -316,7 +336,7 @@ var texpOperands = []string{"dst", "src"}
 //
 // dst's dtypes: HOST FLOAT32, FLOAT16, BFLOAT16; A2A3 FLOAT32, FLOAT16; A5
 // FLOAT32, FLOAT16.
-func TExp(dst, src *Tile) error {
+func TExp(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TExp", texpOperands, tiles, hs[:]); err != nil {
@@ -334,7 +354,7 @@ var tlogOperands = []string{"dst", "src"}
 //
 // dst's dtypes: HOST FLOAT32, FLOAT16, BFLOAT16; A2A3 FLOAT32, FLOAT16; A5
 // FLOAT32, FLOAT16.
-func TLog(dst, src *Tile) error {
+func TLog(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TLog", tlogOperands, tiles, hs[:]); err != nil {
@@ -352,7 +372,7 @@ var taddsOperands = []string{"dst", "src"}
 //
 // dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
 // INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
-func TAdds(dst, src *Tile, scalar float64) error {
+func TAdds(dst *Tile, src *Tile, scalar float64) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TAdds", taddsOperands, tiles, hs[:]); err != nil {
@@ -370,7 +390,7 @@ var tsubsOperands = []string{"dst", "src"}
 //
 // dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
 // INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
-func TSubs(dst, src *Tile, scalar float64) error {
+func TSubs(dst *Tile, src *Tile, scalar float64) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TSubs", tsubsOperands, tiles, hs[:]); err != nil {
@@ -389,7 +409,7 @@ var tmulsOperands = []string{"dst", "src"}
 // dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32,
 // BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32,
 // INT32, FLOAT16, FLOAT32, BFLOAT16.
-func TMuls(dst, src *Tile, scalar float64) error {
+func TMuls(dst *Tile, src *Tile, scalar float64) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TMuls", tmulsOperands, tiles, hs[:]); err != nil {
@@ -408,7 +428,7 @@ var tdivsOperands = []string{"dst", "src"}
 // dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32; A2A3
 // INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32, FLOAT16,
 // FLOAT32.
-func TDivs(dst, src *Tile, scalar float64) error {
+func TDivs(dst *Tile, src *Tile, scalar float64) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TDivs", tdivsOperands, tiles, hs[:]); err != nil {
@@ -446,7 +466,7 @@ var tmaxsOperands = []string{"dst", "src"}
 //
 // dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32,
 // UINT32, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
-func TMaxs(dst, src *Tile, scalar float64) error {
+func TMaxs(dst *Tile, src *Tile, scalar float64) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TMaxs", tmaxsOperands, tiles, hs[:]); err != nil {
@@ -464,7 +484,7 @@ var tminsOperands = []string{"dst", "src"}
 //
 // dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
 // INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
-func TMins(dst, src *Tile, scalar float64) error {
+func TMins(dst *Tile, src *Tile, scalar float64) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TMins", tminsOperands, tiles, hs[:]); err != nil {
@@ -482,7 +502,7 @@ var tlreluOperands = []string{"dst", "src"}
 //
 // dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
 // FLOAT32.
-func TLrelu(dst, src *Tile, scalar float64) error {
+func TLrelu(dst *Tile, src *Tile, scalar float64) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TLrelu", tlreluOperands, tiles, hs[:]); err != nil {
@@ -521,7 +541,7 @@ var trowsumOperands = []string{"dst", "src", "tmp"}
 // INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TRowSum(dst, src, tmp *Tile) error {
+func TRowSum(dst *Tile, src *Tile, tmp *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src, tmp}
 	if err := resolve("pto.TRowSum", trowsumOperands, tiles, hs[:]); err != nil {
@@ -542,7 +562,7 @@ var trowmaxOperands = []string{"dst", "src", "tmp"}
 // UINT8.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TRowMax(dst, src, tmp *Tile) error {
+func TRowMax(dst *Tile, src *Tile, tmp *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src, tmp}
 	if err := resolve("pto.TRowMax", trowmaxOperands, tiles, hs[:]); err != nil {
@@ -563,7 +583,7 @@ var trowminOperands = []string{"dst", "src", "tmp"}
 // UINT8.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TRowMin(dst, src, tmp *Tile) error {
+func TRowMin(dst *Tile, src *Tile, tmp *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src, tmp}
 	if err := resolve("pto.TRowMin", trowminOperands, tiles, hs[:]); err != nil {
@@ -583,7 +603,7 @@ var tcolsumOperands = []string{"dst", "src", "tmp"}
 // FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TColSum(dst, src, tmp *Tile, binary_order bool) error {
+func TColSum(dst *Tile, src *Tile, tmp *Tile, binary_order bool) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src, tmp}
 	if err := resolve("pto.TColSum", tcolsumOperands, tiles, hs[:]); err != nil {
@@ -603,7 +623,7 @@ var tcolmaxOperands = []string{"dst", "src", "tmp"}
 // FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TColMax(dst, src, tmp *Tile) error {
+func TColMax(dst *Tile, src *Tile, tmp *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src, tmp}
 	if err := resolve("pto.TColMax", tcolmaxOperands, tiles, hs[:]); err != nil {
@@ -623,7 +643,7 @@ var tcolminOperands = []string{"dst", "src", "tmp"}
 // FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TColMin(dst, src, tmp *Tile) error {
+func TColMin(dst *Tile, src *Tile, tmp *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src, tmp}
 	if err := resolve("pto.TColMin", tcolminOperands, tiles, hs[:]); err != nil {
@@ -640,7 +660,7 @@ var trowexpandOperands = []string{"dst", "src"}
 // i.
 //
 // dst's dtypes: HOST all; A2A3 all; A5 all.
-func TRowExpand(dst, src *Tile) error {
+func TRowExpand(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TRowExpand", trowexpandOperands, tiles, hs[:]); err != nil {
@@ -661,7 +681,7 @@ var trowexpandaddOperands = []string{"dst", "src0", "src1", "tmp"}
 // FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TRowExpandAdd(dst, src0, src1, tmp *Tile) error {
+func TRowExpandAdd(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile) error {
 	var hs [4]uintptr
 	tiles := []*Tile{dst, src0, src1, tmp}
 	if err := resolve("pto.TRowExpandAdd", trowexpandaddOperands, tiles, hs[:]); err != nil {
@@ -682,7 +702,7 @@ var trowexpandsubOperands = []string{"dst", "src0", "src1", "tmp"}
 // FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TRowExpandSub(dst, src0, src1, tmp *Tile) error {
+func TRowExpandSub(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile) error {
 	var hs [4]uintptr
 	tiles := []*Tile{dst, src0, src1, tmp}
 	if err := resolve("pto.TRowExpandSub", trowexpandsubOperands, tiles, hs[:]); err != nil {
@@ -703,7 +723,7 @@ var trowexpandmulOperands = []string{"dst", "src0", "src1", "tmp"}
 // FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TRowExpandMul(dst, src0, src1, tmp *Tile) error {
+func TRowExpandMul(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile) error {
 	var hs [4]uintptr
 	tiles := []*Tile{dst, src0, src1, tmp}
 	if err := resolve("pto.TRowExpandMul", trowexpandmulOperands, tiles, hs[:]); err != nil {
@@ -724,7 +744,7 @@ var trowexpanddivOperands = []string{"dst", "src0", "src1", "tmp"}
 // INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TRowExpandDiv(dst, src0, src1, tmp *Tile) error {
+func TRowExpandDiv(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile) error {
 	var hs [4]uintptr
 	tiles := []*Tile{dst, src0, src1, tmp}
 	if err := resolve("pto.TRowExpandDiv", trowexpanddivOperands, tiles, hs[:]); err != nil {
@@ -745,7 +765,7 @@ var trowexpandmaxOperands = []string{"dst", "src0", "src1", "tmp"}
 // FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TRowExpandMax(dst, src0, src1, tmp *Tile) error {
+func TRowExpandMax(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile) error {
 	var hs [4]uintptr
 	tiles := []*Tile{dst, src0, src1, tmp}
 	if err := resolve("pto.TRowExpandMax", trowexpandmaxOperands, tiles, hs[:]); err != nil {
@@ -766,7 +786,7 @@ var trowexpandminOperands = []string{"dst", "src0", "src1", "tmp"}
 // FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TRowExpandMin(dst, src0, src1, tmp *Tile) error {
+func TRowExpandMin(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile) error {
 	var hs [4]uintptr
 	tiles := []*Tile{dst, src0, src1, tmp}
 	if err := resolve("pto.TRowExpandMin", trowexpandminOperands, tiles, hs[:]); err != nil {
@@ -786,7 +806,7 @@ var trowexpandexpdifOperands = []string{"dst", "src0", "src1", "tmp"}
 // FLOAT16, FLOAT32.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TRowExpandExpDif(dst, src0, src1, tmp *Tile) error {
+func TRowExpandExpDif(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile) error {
 	var hs [4]uintptr
 	tiles := []*Tile{dst, src0, src1, tmp}
 	if err := resolve("pto.TRowExpandExpDif", trowexpandexpdifOperands, tiles, hs[:]); err != nil {
@@ -803,7 +823,7 @@ var tcolexpandOperands = []string{"dst", "src"}
 // j.
 //
 // dst's dtypes: HOST all; A2A3 all; A5 all.
-func TColExpand(dst, src *Tile) error {
+func TColExpand(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
 	if err := resolve("pto.TColExpand", tcolexpandOperands, tiles, hs[:]); err != nil {
@@ -824,7 +844,7 @@ var tcolexpandaddOperands = []string{"dst", "src0", "src1", "tmp"}
 // FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TColExpandAdd(dst, src0, src1, tmp *Tile) error {
+func TColExpandAdd(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile) error {
 	var hs [4]uintptr
 	tiles := []*Tile{dst, src0, src1, tmp}
 	if err := resolve("pto.TColExpandAdd", tcolexpandaddOperands, tiles, hs[:]); err != nil {
@@ -845,7 +865,7 @@ var tcolexpandsubOperands = []string{"dst", "src0", "src1", "tmp"}
 // FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TColExpandSub(dst, src0, src1, tmp *Tile) error {
+func TColExpandSub(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile) error {
 	var hs [4]uintptr
 	tiles := []*Tile{dst, src0, src1, tmp}
 	if err := resolve("pto.TColExpandSub", tcolexpandsubOperands, tiles, hs[:]); err != nil {
@@ -866,7 +886,7 @@ var tcolexpandmulOperands = []string{"dst", "src0", "src1", "tmp"}
 // FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TColExpandMul(dst, src0, src1, tmp *Tile) error {
+func TColExpandMul(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile) error {
 	var hs [4]uintptr
 	tiles := []*Tile{dst, src0, src1, tmp}
 	if err := resolve("pto.TColExpandMul", tcolexpandmulOperands, tiles, hs[:]); err != nil {
@@ -887,7 +907,7 @@ var tcolexpandmaxOperands = []string{"dst", "src0", "src1", "tmp"}
 // FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TColExpandMax(dst, src0, src1, tmp *Tile) error {
+func TColExpandMax(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile) error {
 	var hs [4]uintptr
 	tiles := []*Tile{dst, src0, src1, tmp}
 	if err := resolve("pto.TColExpandMax", tcolexpandmaxOperands, tiles, hs[:]); err != nil {
@@ -908,7 +928,7 @@ var tcolexpandminOperands = []string{"dst", "src0", "src1", "tmp"}
 // FLOAT32, INT16, INT32, UINT16, UINT32, BFLOAT16, INT8, UINT8.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TColExpandMin(dst, src0, src1, tmp *Tile) error {
+func TColExpandMin(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile) error {
 	var hs [4]uintptr
 	tiles := []*Tile{dst, src0, src1, tmp}
 	if err := resolve("pto.TColExpandMin", tcolexpandminOperands, tiles, hs[:]); err != nil {
@@ -928,7 +948,7 @@ var tcolexpandexpdifOperands = []string{"dst", "src0", "src1", "tmp"}
 // FLOAT16, FLOAT32.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
-func TColExpandExpDif(dst, src0, src1, tmp *Tile) error {
+func TColExpandExpDif(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile) error {
 	var hs [4]uintptr
 	tiles := []*Tile{dst, src0, src1, tmp}
 	if err := resolve("pto.TColExpandExpDif", tcolexpandexpdifOperands, tiles, hs[:]); err != nil {

@@ -80,3 +80,33 @@ const (
 	// PowHighPrecision is correctly rounded (the same bits on every SIMD target).
 	PowHighPrecision PowAlgorithm = 1
 )
+
+// RoundMode is the rounding of TCvt (the C enum pto_round_mode).
+type RoundMode int
+
+const (
+	// RoundNone is the target's default: TRUNC for float -> integer, RINT otherwise.
+	RoundNone RoundMode = 0
+	// RoundRint rounds to nearest, ties to even.
+	RoundRint RoundMode = 1
+	// RoundRound rounds to nearest, ties away from zero.
+	RoundRound RoundMode = 2
+	// RoundFloor rounds toward -infinity.
+	RoundFloor RoundMode = 3
+	// RoundCeil rounds toward +infinity.
+	RoundCeil RoundMode = 4
+	// RoundTrunc rounds toward zero.
+	RoundTrunc RoundMode = 5
+	// RoundOdd rounds to odd (FLOAT32 -> FLOAT16 only).
+	RoundOdd RoundMode = 6
+)
+
+// Saturation is the saturation of TCvt (the C enum pto_saturation).
+type Saturation int
+
+const (
+	// SatOff leaves out-of-range results as each profile documents.
+	SatOff Saturation = 0
+	// SatOn clamps out-of-range results to the destination's range.
+	SatOn Saturation = 1
+)

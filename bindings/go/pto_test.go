@@ -357,6 +357,31 @@ func TestTPowFloat(t *testing.T) {
 	expectF32(t, "pow special", readF32(t, dst), []float32{float32(math.NaN()), float32(math.Inf(1))})
 }
 
+func TestTCvt(t *testing.T) {
+	src := f32Tile(t, pto.Float32, 1, 5, -2.5, -0.5, 1.5, 2.5, 3e9)
+	for mode, want := range map[pto.RoundMode][]int32{
+		pto.RoundRint:  {-2, 0, 2, 2, math.MaxInt32},
+		pto.RoundRound: {-3, -1, 2, 3, math.MaxInt32},
+		pto.RoundFloor: {-3, -1, 1, 2, math.MaxInt32},
+		pto.RoundCeil:  {-2, 0, 2, 3, math.MaxInt32},
+		pto.RoundTrunc: {-2, 0, 1, 2, math.MaxInt32},
+	} {
+		dst := newTile(t, pto.Int32, 1, 5)
+		must(t, pto.TCvt(dst, src, nil, mode, pto.SatOn))
+		got, err := dst.ReadInt32()
+		must(t, err)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("tcvt mode %d: got %v, want %v", mode, got, want)
+			}
+		}
+	}
+	if err := pto.TCvt(newTile(t, pto.BFloat16, 1, 5), src, nil, pto.RoundOdd, pto.SatOn); err == nil ||
+		!strings.Contains(err.Error(), "PTO_ROUND_ODD") {
+		t.Fatalf("ODD to bfloat16: %v", err)
+	}
+}
+
 func TestTPowIntegers(t *testing.T) {
 	{
 		base := newTile(t, pto.Int32, 1, 6)

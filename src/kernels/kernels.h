@@ -141,6 +141,28 @@ void AddContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, const vo
 #include "../operations.def"
 #undef PTO_OPERATION
 
+// tcvt's conversion of one element (tcvt.cc). `round` is never
+// PTO_ROUND_NONE (the caller resolves it). Float results beyond dst's range:
+// infinity or the largest finite value as IEEE 754 overflow gives for the
+// mode, or the largest finite value when saturate_float. Integer results
+// beyond dst's range (and NaN) by int_overflow.
+enum class IntOverflow : int {
+  kSaturate,        // the nearest bound; NaN -> 0
+  kWrap,            // the low bits (integer sources)
+  kInt32ThenWrap,   // saturated to INT32 (NaN -> 0), then the low bits
+};
+struct ConvertSpec {
+  pto_dtype dst;
+  pto_dtype src;
+  pto_round_mode round;
+  bool saturate_float;
+  IntOverflow int_overflow;
+};
+void Convert(const ConvertSpec& spec, size_t rows, size_t cols, const Plane& dst,
+             const ConstPlane& src);
+// The same for one element, bits in and bits out (zero-extended).
+uint32_t ConvertElement(const ConvertSpec& spec, uint32_t bits);
+
 // Converts n floats to FLOAT16/BFLOAT16/FLOAT32 with round-to-nearest-even
 // and back (convert.cc).
 void FromF32(pto_dtype dtype, size_t n, void* dst, const float* src);

@@ -9,8 +9,69 @@
 namespace pto {
 namespace program {
 
+namespace {
+
+// The enum value a conversion attribute names: `#pto<KIND NAME>` (PTOAS) or
+// `#pto.KIND<NAME>` (the page's synchronous form); -1 for none of `names`.
+int ConversionAttrValue(std::string_view text, std::string_view kind,
+                        const std::vector<std::pair<std::string_view, int>>& names) {
+  std::string_view name;
+  const std::string angle = "#pto<" + std::string(kind) + " ";
+  const std::string dotted = "#pto." + std::string(kind) + "<";
+  if (text.substr(0, angle.size()) == angle && text.back() == '>') {
+    name = text.substr(angle.size(), text.size() - angle.size() - 1);
+  } else if (text.substr(0, dotted.size()) == dotted && text.back() == '>') {
+    name = text.substr(dotted.size(), text.size() - dotted.size() - 1);
+  } else {
+    return -1;
+  }
+  for (const auto& [spelling, value] : names)
+    if (spelling == name) return value;
+  return -1;
+}
+
+// rmode: PTOAS's RoundMode names (CAST_RINT, its default, is RINT) and the
+// page's CAST_* spellings.
+const std::vector<std::pair<std::string_view, int>> kRoundModeNames = {
+    {"NONE", PTO_ROUND_NONE},       {"RINT", PTO_ROUND_RINT},         {"ROUND", PTO_ROUND_ROUND},
+    {"FLOOR", PTO_ROUND_FLOOR},     {"CEIL", PTO_ROUND_CEIL},         {"TRUNC", PTO_ROUND_TRUNC},
+    {"ODD", PTO_ROUND_ODD},         {"CAST_NONE", PTO_ROUND_NONE},    {"CAST_RINT", PTO_ROUND_RINT},
+    {"CAST_ROUND", PTO_ROUND_ROUND}, {"CAST_FLOOR", PTO_ROUND_FLOOR}, {"CAST_CEIL", PTO_ROUND_CEIL},
+    {"CAST_TRUNC", PTO_ROUND_TRUNC}, {"CAST_ODD", PTO_ROUND_ODD}};
+const std::vector<std::pair<std::string_view, int>> kSaturationNames = {{"ON", PTO_SAT_ON},
+                                                                        {"OFF", PTO_SAT_OFF}};
+
+}  // namespace
+
+// {rmode = #pto<round_mode FLOOR>, sat_mode = #pto<saturation_mode ON>}: the
+// mode + 1 in the low byte, the saturation + 1 in the next (0: not given).
+bool Compiler::ParseConversionAttrs(int* attr) {
+  std::vector<AttrEntry> attrs;
+  if (!ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs) {
+    if (e.key == "rmode") {
+      const int mode = ConversionAttrValue(e.value.text, "round_mode", kRoundModeNames);
+      if (mode < 0)
+        return Error(e.value.loc, "rmode of tcvt is #pto<round_mode NAME> with NAME one of NONE, "
+                                  "RINT, ROUND, FLOOR, CEIL, TRUNC, ODD, CAST_RINT");
+      *attr = (*attr & ~0xFF) | (mode + 1);
+    } else if (e.key == "sat_mode") {
+      const int sat = ConversionAttrValue(e.value.text, "saturation_mode", kSaturationNames);
+      if (sat < 0)
+        return Error(e.value.loc, "sat_mode of tcvt is #pto<saturation_mode ON> or "
+                                  "#pto<saturation_mode OFF>");
+      *attr = (*attr & 0xFF) | ((sat + 1) << 8);
+    } else {
+      return Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for tcvt (rmode, "
+                                                                           "sat_mode)");
+    }
+  }
+  return true;
+}
+
 // {precisionType = #pto<pow_precision high_precision>}
 bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
+  if (op.attr == ops::AttrKind::kConversion) return ParseConversionAttrs(attr);
   std::vector<AttrEntry> attrs;
   if (!ParseAttrDict(&attrs)) return false;
   for (const AttrEntry& e : attrs) {
@@ -127,6 +188,27 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
                             (float_tile ? "float" : "integer") + " scalar for a tile of " +
                             DtypeName(p_->tiles[dst].type.dtype));
   }
+  if (op.attr == ops::AttrKind::kConversion) {
+    // PTOAS's verifier: src and dst have the same shape (and valid shape,
+    // which the C rules check). Without sat_mode, the target's default for
+    // the pair (both NPU implementations' TCVT without a SaturationMode):
+    // OFF for FLOAT16 -> UINT8/INT8/INT16, FLOAT32 -> INT16, INT32 ->
+    // INT16; ON for every other pair.
+    const Type& s = p_->tiles[ins[0]].type;
+    const Type& d = p_->tiles[dst].type;
+    if (s.rows != d.rows || s.cols != d.cols)
+      return Error(loc, "tcvt's src shape " + std::to_string(s.rows) + "x" +
+                            std::to_string(s.cols) + " differs from dst's " +
+                            std::to_string(d.rows) + "x" + std::to_string(d.cols) +
+                            " (PTOAS's rule)");
+    // Without rmode, PTOAS's default CAST_RINT.
+    const bool off = (s.dtype == PTO_FLOAT16 &&
+                      (d.dtype == PTO_UINT8 || d.dtype == PTO_INT8 || d.dtype == PTO_INT16)) ||
+                     (d.dtype == PTO_INT16 && (s.dtype == PTO_FLOAT32 || s.dtype == PTO_INT32));
+    const int mode = (attr & 0xFF) == 0 ? PTO_ROUND_RINT : (attr & 0xFF) - 1;
+    const int sat = (attr >> 8) == 0 ? (off ? PTO_SAT_OFF : PTO_SAT_ON) : (attr >> 8) - 1;
+    attr = mode | (sat << 8);
+  }
   in.code = Code::kTileOp;
   in.loc = loc;
   in.op = &op;
@@ -198,7 +280,9 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   std::vector<Token> names;
   if (!Expect('(')) return;
   ParseValueNames(&names);
-  // PTOAS's tcolsum: ins(%src, %tmp {isBinary = ...} : T, T).
+  // PTOAS prints an operation's attributes inside ins( ) before the types
+  // (tcolsum's `ins(%src, %tmp {isBinary = ...} : T, T)`, tcvt's
+  // `ins(%src {rmode = ...} : T)`); after outs( ) is read too.
   int attr = 0;
   if (tok_.Is('{') && !ParseOpAttrs(named, &attr)) return;
   if (!Expect(':')) return;
@@ -278,8 +362,9 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
     if (!ParseType(&dst_type)) return;
   } else {
     // The pages' shorthand: one type for every tile operand and the result
-    // (`: T, f32` where a scalar follows the sources), or `: T -> U` where
-    // the result's type differs (the reductions' synchronous form).
+    // (`: T, f32` where a scalar follows the sources), or `: S -> T` where
+    // the result's type differs (the reductions' and tcvt's synchronous
+    // form; S every source's type).
     if (!ParseType(&dst_type)) return;
     const Type operand_type = dst_type;
     const SourceLoc operand_loc = dst_loc;

@@ -201,6 +201,7 @@ class Compiler {
   bool ParseOpAttrs(const ops::OpDescriptor& op, int* attr);
   bool BinaryOrderValue(const Token& value, int* attr);
   bool ParseBareBinaryOrder(int* attr);
+  bool ParseConversionAttrs(int* attr);
   bool TextTmpAllowed(const ops::OpDescriptor& op);
   bool EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins,
                   uint32_t dst, int attr, const Instr& scalar);

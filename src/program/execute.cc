@@ -429,7 +429,13 @@ pto_status Block::TileOp(const Instr& in) {
       : in.scalar_is_float                 ? floats_[in.scalar_reg]
                                            : static_cast<double>(ints_[in.scalar_reg]);
   const pto_tile* src0 = in.b != kNoSlot ? &tiles_[in.b] : nullptr;  // none for texpands
-  const ops::Operands o{dst, src0, in.c != kNoSlot ? &tiles_[in.c] : nullptr, tmp, in.attr, scalar};
+  const ops::Operands o{dst,
+                        src0,
+                        in.c != kNoSlot ? &tiles_[in.c] : nullptr,
+                        tmp,
+                        ops::AttrOf(*in.op, in.attr),
+                        scalar,
+                        ops::SaturationOf(*in.op, in.attr)};
   if (in.check_at_run) {
     if (tmp != nullptr && !p_.tiles[in.d].in_ub) {
       tmp->valid_rows = dst->valid_rows;

@@ -217,9 +217,13 @@ pto_status CheckOperations(Program* p) {
       tiles[in.d].valid_rows = dst->valid_rows;
       tiles[in.d].valid_cols = dst->valid_cols;
     }
-    const ops::Operands o{dst, in.b != kNoSlot ? &tiles[in.b] : nullptr,
+    const ops::Operands o{dst,
+                          in.b != kNoSlot ? &tiles[in.b] : nullptr,
                           in.c != kNoSlot ? &tiles[in.c] : nullptr,
-                          in.d != kNoSlot ? &tiles[in.d] : nullptr, in.attr};
+                          in.d != kNoSlot ? &tiles[in.d] : nullptr,
+                          ops::AttrOf(*in.op, in.attr),
+                          0,
+                          ops::SaturationOf(*in.op, in.attr)};
     const pto_status status = in.op->check(o, p->profile);
     if (status == PTO_OK) {
       if (IsFloatDtype(dst->dtype)) p->uses_float = true;

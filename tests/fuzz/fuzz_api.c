@@ -1161,6 +1161,75 @@ static void op_broadcast(reader *r, state *st, op_id op) {
     snapshots_free(&before);
 }
 
+/* tcvt's (src, dst) pairs: bit dst of row src under A2A3 and A5 (the
+ * contract's table, pto_c.h); HOST takes their union. */
+static int convert_pair_accepted(pto_dtype src, pto_dtype dst) {
+#define B(d) (1u << PTO_##d)
+    static const uint32_t kA2A3[9] = {
+        [PTO_FLOAT32] = B(FLOAT16) | B(FLOAT32) | B(BFLOAT16) | B(INT16) | B(INT32),
+        [PTO_FLOAT16] = B(FLOAT32) | B(INT32) | B(INT16) | B(INT8) | B(UINT8),
+        [PTO_BFLOAT16] = B(FLOAT32) | B(INT32),
+        [PTO_INT16] = B(FLOAT16) | B(FLOAT32),
+        [PTO_INT32] = B(FLOAT32) | B(INT16) | B(FLOAT16),
+        [PTO_UINT8] = B(FLOAT16),
+        [PTO_INT8] = B(FLOAT16),
+    };
+    static const uint32_t kA5[9] = {
+        [PTO_FLOAT32] = B(FLOAT32) | B(FLOAT16) | B(BFLOAT16) | B(INT16) | B(INT32),
+        [PTO_FLOAT16] = B(FLOAT32) | B(INT32) | B(INT16) | B(INT8) | B(UINT8),
+        [PTO_BFLOAT16] = B(FLOAT32) | B(INT32) | B(FLOAT16),
+        [PTO_INT16] = B(UINT8) | B(FLOAT16) | B(FLOAT32) | B(UINT32) | B(INT32),
+        [PTO_INT32] = B(FLOAT32) | B(INT16) | B(UINT16) | B(UINT8),
+        [PTO_UINT8] = B(FLOAT16) | B(UINT16),
+        [PTO_INT8] = B(FLOAT16) | B(INT16) | B(INT32),
+        [PTO_UINT32] = B(UINT8) | B(UINT16) | B(INT16),
+    };
+#undef B
+    const uint32_t row = g_profile == PTO_PROFILE_A2A3 ? kA2A3[src]
+                         : g_profile == PTO_PROFILE_A5 ? kA5[src]
+                                                       : kA2A3[src] | kA5[src];
+    return (row >> dst) & 1u;
+}
+
+/* tcvt: its rules in the contract's order (NULLs, mode and sat, the pair,
+ * ODD, tmp's handle, aliasing, regions); tmp never written, nothing written
+ * on a refusal, nothing outside dst's region. Its values are test_tcvt's. */
+static void op_convert(reader *r, state *st) {
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *src = take_tile(r, st);
+    pto_tile *tmp = (take(r) & 3) == 0 ? take_tile(r, st) : NULL;
+    const int mode = (int)(take(r) % 9) - 1, sat = (int)(take(r) % 4) - 1;
+    pto_status want = PTO_OK;
+    if (dst == NULL || src == NULL) {
+        want = PTO_ERR_NULL_ARGUMENT;
+    } else if (mode < PTO_ROUND_NONE || mode > PTO_ROUND_ODD || sat < PTO_SAT_OFF || sat > PTO_SAT_ON) {
+        want = PTO_ERR_INVALID_ARGUMENT;
+    } else {
+        const pto_dtype s = pto_tile_dtype(src), d = pto_tile_dtype(dst);
+        const int same_size = pto_dtype_size(s) == pto_dtype_size(d);
+        const int in_place = same_size && (src == dst || (pto_tile_data((pto_tile *)src) == pto_tile_data(dst) &&
+                                                          pto_tile_cols(src) == pto_tile_cols(dst)));
+        if (!convert_pair_accepted(s, d))
+            want = PTO_ERR_UNSUPPORTED_DTYPE;
+        else if (mode == PTO_ROUND_ODD && !(s == PTO_FLOAT32 && d == PTO_FLOAT16))
+            want = PTO_ERR_INVALID_ARGUMENT;
+        else if (tmp != NULL && (tmp == dst || tmp == src))
+            want = PTO_ERR_ALIASING;
+        else if (!in_place && (src == dst || regions_overlap(src, dst)))
+            want = PTO_ERR_ALIASING;
+        else if (!same_region(src, dst))
+            want = PTO_ERR_SHAPE_MISMATCH;
+    }
+    const pto_tile *const operands[3] = {dst, src, tmp};
+    operand_snapshots before;
+    snapshots_take(&before, operands, tmp != NULL ? 3 : 2);
+    const pto_status got = pto_tcvt(dst, src, tmp, (pto_round_mode)mode, (pto_saturation)sat);
+    check_status("pto_tcvt", got, want);
+    check_operands_unchanged(&before, got, dst, "pto_tcvt"); /* tmp included: never written */
+    if (got == PTO_OK) check_outside_region(snapshot_of(&before, dst), dst, "pto_tcvt");
+    snapshots_free(&before);
+}
+
 /* One instruction call, its rules and checks by operation. */
 static void op_instruction(reader *r, state *st, op_id op) {
     switch (op) {
@@ -1169,6 +1238,7 @@ static void op_instruction(reader *r, state *st, op_id op) {
     case OP_TPRELU:
     case OP_TCOLEXPANDDIV:
     case OP_TPARTADD: op_binary(r, st, op); break;
+    case OP_TCVT: op_convert(r, st); break;
     default: /* the families */
         if (op_is_reduction(op))
             op_reduction(r, st, op);

@@ -81,6 +81,12 @@ void TestCreate(void**) {
 bool RunRow(OpDtypes row, pto_tile* d, pto_tile* a, pto_tile* b, pto_tile* t, pto_status* status) {
   if (static_cast<int>(row) < OP_COUNT) {
     const op_id op = static_cast<op_id>(row);
+    // tcvt converts between dtypes; with every tile of one dtype, its one
+    // pair is FLOAT32 -> FLOAT32 (the other dtypes' calls are skipped).
+    if (op_converts(op) && pto_tile_dtype(d) != PTO_FLOAT32) {
+      *status = PTO_OK;
+      return false;
+    }
     *status = op_call(op, PTO_POW_DEFAULT, d, a, b,
                       op_row(op)->tmp == OP_TMP_REQUIRED ? t : nullptr);
     return true;

@@ -62,6 +62,7 @@ typedef enum {
     OP_ATTR_SCALAR,
     OP_ATTR_SCALAR_FIRST,
     OP_ATTR_BINARY_ORDER, /* tcolsum's int binary_order (0 or 1): passed as algo's value */
+    OP_ATTR_CONVERSION /* a pto_round_mode and a pto_saturation argument (tcvt) */
 } op_attr_kind;
 typedef struct {
     op_family family;
@@ -117,6 +118,12 @@ void op_source_region(op_id op, int operand, uint32_t vr, uint32_t vc, uint32_t 
 void op_source_index(op_id op, int operand, size_t i, size_t j, size_t *si, size_t *sj);
 /* Whether dst dtype dt is accepted under profile (for tpow: DEFAULT's list). */
 bool op_accepts(op_id op, pto_profile profile, pto_dtype dt);
+/* Whether the row converts between dtypes (tcvt): its source's dtype is not
+ * dst's (every pair but FLOAT32 -> FLOAT32, which rounds to an integral
+ * value), so the loops that give every operand dst's dtype and expect the
+ * row's dst list to decide leave it to tests/test_tcvt.c, which checks its
+ * pairs, rules and results. op_call passes PTO_ROUND_RINT and PTO_SAT_OFF. */
+bool op_converts(op_id op);
 
 /* The call of a row's C function from the shared operand set (dst, src0,
  * src1, tmp, algo): what each role passes. A Scalar row's scalar is src1's
@@ -140,6 +147,8 @@ bool op_accepts(op_id op, pto_profile profile, pto_dtype dt);
 #define PTO_TEST_LEAD_ARG_ScalarFirst , op_scalar_value(src1)
 #define PTO_TEST_LEAD_ARG_BinaryOrder
 #define PTO_TEST_ATTR_ARG_BinaryOrder(algo) , (int)(algo)
+#define PTO_TEST_ATTR_ARG_Conversion(algo) , PTO_ROUND_RINT, PTO_SAT_OFF
+#define PTO_TEST_LEAD_ARG_Conversion
 /* Element (0, 0) of t as a double (0 for NULL): a Scalar row's scalar. */
 double op_scalar_value(const pto_tile *t);
 

@@ -72,6 +72,8 @@ __all__ = [
     "DType",
     "Status",
     "PowAlgorithm",
+    "RoundMode",
+    "Saturation",
     "Profile",
     "Tile",
     "Buffer",
@@ -168,6 +170,28 @@ class PowAlgorithm(enum.IntEnum):
     HIGH_PRECISION = _pto.PTO_POW_HIGH_PRECISION
 
 
+class RoundMode(enum.IntEnum):
+    """tcvt's rounding: NONE (the target's default: TRUNC for float -> integer,
+    RINT otherwise), RINT (ties to even), ROUND (ties away from zero), FLOOR,
+    CEIL, TRUNC, ODD (FLOAT32 -> FLOAT16 only)."""
+
+    NONE = _pto.PTO_ROUND_NONE
+    RINT = _pto.PTO_ROUND_RINT
+    ROUND = _pto.PTO_ROUND_ROUND
+    FLOOR = _pto.PTO_ROUND_FLOOR
+    CEIL = _pto.PTO_ROUND_CEIL
+    TRUNC = _pto.PTO_ROUND_TRUNC
+    ODD = _pto.PTO_ROUND_ODD
+
+
+class Saturation(enum.IntEnum):
+    """tcvt's saturation: OFF (out-of-range results as each profile documents)
+    or ON (out-of-range results clamp to the destination's range)."""
+
+    OFF = _pto.PTO_SAT_OFF
+    ON = _pto.PTO_SAT_ON
+
+
 class Profile(enum.IntEnum):
     """Target profiles (per thread): HOST (the default: everything libpto can
     compute), A2A3 and A5 (HOST plus that NPU target's implementation checks)."""
@@ -242,6 +266,8 @@ _ERROR_CLASSES: Tuple[Type[Error], ...] = (
 )
 _pto._register(tuple(DType), Status, tuple(Profile), Error, _ERROR_CLASSES)
 setattr(_pto, "PowAlgorithm", PowAlgorithm)  # the C functions' signatures name it
+setattr(_pto, "RoundMode", RoundMode)
+setattr(_pto, "Saturation", Saturation)
 
 
 def _dtype_of_array(dtype: np.dtype) -> DType:

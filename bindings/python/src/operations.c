@@ -8,6 +8,8 @@
 #include <stdint.h>
 
 #define MAX_OPERANDS 4
+/* The most arguments after the tiles (tcvt: mode, sat). */
+#define MAX_ATTRS 2
 
 /* The operands of one call: their handles, and the tile objects pinned while
  * the kernel runs without the GIL. */
@@ -71,13 +73,19 @@ static int worth_releasing_gil(pto_tile *dst) {
         }                                         \
     } while (0)
 
-/* The attribute argument after the tiles, as the generated call takes it. */
-typedef union {
-    int i;    /* ATTR_ENUM: an enum value */
+/* The attribute arguments after the tiles, as the generated call takes them. */
+typedef struct {
+    int i;    /* ATTR_ENUM, ATTR_ENUM_PAIR: an enum value */
     double d; /* ATTR_DOUBLE */
+    int j;    /* ATTR_ENUM_PAIR: the second enum value */
 } attr_value;
 
-typedef enum { ATTR_NONE, ATTR_ENUM, ATTR_DOUBLE } attr_kind;
+/* ATTR_ENUM_PAIR: two enum arguments (tcvt's mode and sat). */
+typedef enum { ATTR_NONE, ATTR_ENUM, ATTR_DOUBLE, ATTR_ENUM_PAIR } attr_kind;
+
+static Py_ssize_t attr_count(attr_kind kind) {
+    return kind == ATTR_NONE ? 0 : kind == ATTR_ENUM_PAIR ? 2 : 1;
+}
 
 /* One operation: its Python name, the C function's name (for the messages),
  * the call of the C function on the tile handles and the attribute, the
@@ -89,7 +97,7 @@ typedef struct {
     const char *name;
     const char *cname;
     pto_status (*call)(pto_tile *const *tiles, attr_value attr);
-    const char *names[MAX_OPERANDS + 1];
+    const char *names[MAX_OPERANDS + MAX_ATTRS];
     Py_ssize_t tiles;
     Py_ssize_t required;
     attr_kind attr;
@@ -107,6 +115,8 @@ static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
     case ATTR_DOUBLE:
         out->d = PyFloat_AsDouble(o);
         return out->d == -1.0 && PyErr_Occurred() ? -1 : 0;
+    case ATTR_ENUM_PAIR:
+        return as_enum_value(o, name, &out->i);
     }
     return 0;
 }
@@ -114,16 +124,21 @@ static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
 /* An operation's METH_FASTCALL | METH_KEYWORDS function, given its table entry. */
 static PyObject *run_operation(const operation_def *op, PyObject *const *args, Py_ssize_t nargs,
                                PyObject *kwnames) {
-    PyObject *a[MAX_OPERANDS + 1];
-    const Py_ssize_t nmax = op->tiles + (op->attr != ATTR_NONE);
+    PyObject *a[MAX_OPERANDS + MAX_ATTRS];
+    const Py_ssize_t nmax = op->tiles + attr_count(op->attr);
     if (parse_fastcall(op->name, op->names, op->required, nmax, args, nargs, kwnames, a) < 0) return NULL;
     attr_value attr = op->attr_default;
     if (op->attr != ATTR_NONE && a[op->attr_at] != NULL && attr_arg(op, a[op->attr_at], &attr) < 0) return NULL;
-    /* The tiles and their names, the attribute taken out. */
+    /* A pair's second enum follows the first. */
+    if (op->attr == ATTR_ENUM_PAIR && a[op->attr_at + 1] != NULL &&
+        as_enum_value(a[op->attr_at + 1], op->names[op->attr_at + 1], &attr.j) < 0)
+        return NULL;
+    /* The tiles and their names, the attribute's arguments taken out. */
+    const Py_ssize_t attr_args = attr_count(op->attr);
     PyObject *tiles[MAX_OPERANDS];
     const char *tile_names[MAX_OPERANDS];
     for (Py_ssize_t i = 0, k = 0; i < nmax; ++i) {
-        if (op->attr != ATTR_NONE && i == op->attr_at) continue;
+        if (i >= op->attr_at && i < op->attr_at + attr_args) continue;
         tiles[k] = a[i];
         tile_names[k++] = op->names[i];
     }

@@ -309,3 +309,27 @@ def test_dtype_support_per_operation(dtype):
     pto.tpow(*t)
     pto.tprelu(*t)
     pto.tpartadd(*t[:3])
+
+
+def test_tcvt_modes_and_saturation():
+    """tcvt through the binding: the mode and saturation reach the C call."""
+    x = make(D.FLOAT32, [[-2.5, -0.5, 0.5, 1.5, 2.5, 3e9]])
+    want = {pto.RoundMode.RINT: [-2, 0, 0, 2, 2, 2147483647],
+            pto.RoundMode.ROUND: [-3, -1, 1, 2, 3, 2147483647],
+            pto.RoundMode.FLOOR: [-3, -1, 0, 1, 2, 2147483647],
+            pto.RoundMode.CEIL: [-2, 0, 1, 2, 3, 2147483647],
+            pto.RoundMode.TRUNC: [-2, 0, 0, 1, 2, 2147483647],
+            pto.RoundMode.NONE: [-2, 0, 0, 1, 2, 2147483647]}
+    for mode, expected in want.items():
+        dst = pto.Tile(D.INT32, 1, 6)
+        pto.tcvt(dst, x, None, mode, pto.Saturation.ON)
+        assert raw(dst).tolist() == [expected], mode
+    h = pto.Tile(D.FLOAT16, 1, 6)
+    pto.tcvt(h, x, tmp=None, mode=pto.RoundMode.TRUNC, sat=pto.Saturation.OFF)
+    assert values(h)[0, 5] == 65504.0  # TRUNC overflows to the largest finite
+    pto.tcvt(h, x, None, pto.RoundMode.RINT, pto.Saturation.OFF)
+    assert np.isinf(values(h)[0, 5])
+    with pytest.raises(pto.Error, match="converting FLOAT32 to INT8"):
+        pto.tcvt(pto.Tile(D.INT8, 1, 6), x, None, pto.RoundMode.RINT, pto.Saturation.ON)
+    with pytest.raises(pto.Error, match="PTO_ROUND_ODD"):
+        pto.tcvt(pto.Tile(D.BFLOAT16, 1, 6), x, None, pto.RoundMode.ODD, pto.Saturation.ON)

@@ -92,6 +92,15 @@ extern swig_intgo _wrap_PTO_ERR_ALIASING_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_POW_DEFAULT_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_ROUND_NONE_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_ROUND_RINT_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_ROUND_ROUND_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_ROUND_FLOOR_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_ROUND_CEIL_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_ROUND_TRUNC_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_ROUND_ODD_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_SAT_OFF_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_SAT_ON_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PROFILE_HOST_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PROFILE_A2A3_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PROFILE_A5_ptoc_0efb69d9ae783efc(void);
@@ -128,6 +137,7 @@ extern uintptr_t _wrap_pto_trsqrt_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_
 extern uintptr_t _wrap_pto_tprelu_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tcolexpanddiv_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tpartadd_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcvt_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4, swig_intgo arg5);
 extern uintptr_t _wrap_pto_tadd_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tsub_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmul_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
@@ -399,6 +409,71 @@ func _swig_getPTO_POW_HIGH_PRECISION() (_swig_ret Enum_SS_pto_pow_algorithm) {
 }
 
 var PTO_POW_HIGH_PRECISION Enum_SS_pto_pow_algorithm = _swig_getPTO_POW_HIGH_PRECISION()
+type Enum_SS_pto_round_mode int
+func _swig_getPTO_ROUND_NONE() (_swig_ret Enum_SS_pto_round_mode) {
+	var swig_r Enum_SS_pto_round_mode
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_NONE_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_ROUND_NONE Enum_SS_pto_round_mode = _swig_getPTO_ROUND_NONE()
+func _swig_getPTO_ROUND_RINT() (_swig_ret Enum_SS_pto_round_mode) {
+	var swig_r Enum_SS_pto_round_mode
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_RINT_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_ROUND_RINT Enum_SS_pto_round_mode = _swig_getPTO_ROUND_RINT()
+func _swig_getPTO_ROUND_ROUND() (_swig_ret Enum_SS_pto_round_mode) {
+	var swig_r Enum_SS_pto_round_mode
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_ROUND_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_ROUND_ROUND Enum_SS_pto_round_mode = _swig_getPTO_ROUND_ROUND()
+func _swig_getPTO_ROUND_FLOOR() (_swig_ret Enum_SS_pto_round_mode) {
+	var swig_r Enum_SS_pto_round_mode
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_FLOOR_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_ROUND_FLOOR Enum_SS_pto_round_mode = _swig_getPTO_ROUND_FLOOR()
+func _swig_getPTO_ROUND_CEIL() (_swig_ret Enum_SS_pto_round_mode) {
+	var swig_r Enum_SS_pto_round_mode
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_CEIL_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_ROUND_CEIL Enum_SS_pto_round_mode = _swig_getPTO_ROUND_CEIL()
+func _swig_getPTO_ROUND_TRUNC() (_swig_ret Enum_SS_pto_round_mode) {
+	var swig_r Enum_SS_pto_round_mode
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_TRUNC_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_ROUND_TRUNC Enum_SS_pto_round_mode = _swig_getPTO_ROUND_TRUNC()
+func _swig_getPTO_ROUND_ODD() (_swig_ret Enum_SS_pto_round_mode) {
+	var swig_r Enum_SS_pto_round_mode
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_ODD_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_ROUND_ODD Enum_SS_pto_round_mode = _swig_getPTO_ROUND_ODD()
+type Enum_SS_pto_saturation int
+func _swig_getPTO_SAT_OFF() (_swig_ret Enum_SS_pto_saturation) {
+	var swig_r Enum_SS_pto_saturation
+	swig_r = (Enum_SS_pto_saturation)(C._wrap_PTO_SAT_OFF_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_SAT_OFF Enum_SS_pto_saturation = _swig_getPTO_SAT_OFF()
+func _swig_getPTO_SAT_ON() (_swig_ret Enum_SS_pto_saturation) {
+	var swig_r Enum_SS_pto_saturation
+	swig_r = (Enum_SS_pto_saturation)(C._wrap_PTO_SAT_ON_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_SAT_ON Enum_SS_pto_saturation = _swig_getPTO_SAT_ON()
 type Enum_SS_pto_profile int
 func _swig_getPTO_PROFILE_HOST() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
@@ -721,6 +796,19 @@ func Pto_tpartadd(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	swig_r = (uintptr)(C._wrap_pto_tpartadd_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tcvt(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 Enum_SS_pto_round_mode, arg5 Enum_SS_pto_saturation) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tcvt_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_intgo(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -476,6 +476,114 @@ intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_0efb69d9ae783efc() {
 }
 
 
+intgo _wrap_PTO_ROUND_NONE_ptoc_0efb69d9ae783efc() {
+  enum pto_round_mode result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_ROUND_NONE;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_ROUND_RINT_ptoc_0efb69d9ae783efc() {
+  enum pto_round_mode result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_ROUND_RINT;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_ROUND_ROUND_ptoc_0efb69d9ae783efc() {
+  enum pto_round_mode result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_ROUND_ROUND;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_ROUND_FLOOR_ptoc_0efb69d9ae783efc() {
+  enum pto_round_mode result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_ROUND_FLOOR;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_ROUND_CEIL_ptoc_0efb69d9ae783efc() {
+  enum pto_round_mode result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_ROUND_CEIL;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_ROUND_TRUNC_ptoc_0efb69d9ae783efc() {
+  enum pto_round_mode result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_ROUND_TRUNC;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_ROUND_ODD_ptoc_0efb69d9ae783efc() {
+  enum pto_round_mode result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_ROUND_ODD;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_SAT_OFF_ptoc_0efb69d9ae783efc() {
+  enum pto_saturation result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_SAT_OFF;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_SAT_ON_ptoc_0efb69d9ae783efc() {
+  enum pto_saturation result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_SAT_ON;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_PTO_PROFILE_HOST_ptoc_0efb69d9ae783efc() {
   enum pto_profile result;
   intgo _swig_go_result;
@@ -980,6 +1088,27 @@ intgo _wrap_pto_tpartadd_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_
   arg3 = (pto_tile *)_swig_go_2; 
   
   result = (pto_status)pto_tpartadd(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tcvt_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3, intgo _swig_go_4) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_round_mode arg4 ;
+  pto_saturation arg5 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_round_mode)_swig_go_3; 
+  arg5 = (pto_saturation)_swig_go_4; 
+  
+  result = (pto_status)pto_tcvt(arg1,(struct pto_tile const *)arg2,arg3,arg4,arg5);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }

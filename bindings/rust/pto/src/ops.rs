@@ -29,6 +29,57 @@ impl PowAlgorithm {
     }
 }
 
+/// The rounding of [`tcvt`] (the C enum `pto_round_mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RoundMode {
+    /// The target's default: TRUNC for float -> integer, RINT otherwise.
+    None,
+    /// To nearest, ties to even.
+    Rint,
+    /// To nearest, ties away from zero.
+    Round,
+    /// Toward -infinity.
+    Floor,
+    /// Toward +infinity.
+    Ceil,
+    /// Toward zero.
+    Trunc,
+    /// To odd (FLOAT32 -> FLOAT16 only).
+    Odd,
+}
+
+impl RoundMode {
+    fn raw(self) -> sys::pto_round_mode {
+        match self {
+            RoundMode::None => sys::pto_round_mode::PTO_ROUND_NONE,
+            RoundMode::Rint => sys::pto_round_mode::PTO_ROUND_RINT,
+            RoundMode::Round => sys::pto_round_mode::PTO_ROUND_ROUND,
+            RoundMode::Floor => sys::pto_round_mode::PTO_ROUND_FLOOR,
+            RoundMode::Ceil => sys::pto_round_mode::PTO_ROUND_CEIL,
+            RoundMode::Trunc => sys::pto_round_mode::PTO_ROUND_TRUNC,
+            RoundMode::Odd => sys::pto_round_mode::PTO_ROUND_ODD,
+        }
+    }
+}
+
+/// The saturation of [`tcvt`] (the C enum `pto_saturation`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Saturation {
+    /// Out-of-range results as each profile documents.
+    Off,
+    /// Out-of-range results clamp to the destination's range.
+    On,
+}
+
+impl Saturation {
+    fn raw(self) -> sys::pto_saturation {
+        match self {
+            Saturation::Off => sys::pto_saturation::PTO_SAT_OFF,
+            Saturation::On => sys::pto_saturation::PTO_SAT_ON,
+        }
+    }
+}
+
 /// A source operand: another tile (`&Tile`, `&PlacedTile`) or [`InPlace`], dst itself.
 pub trait Source: sealed::Sealed {
     #[doc(hidden)]

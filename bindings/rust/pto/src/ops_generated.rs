@@ -90,6 +90,33 @@ pub fn tpartadd(
     check(unsafe { sys::pto_tpartadd(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
 
+/// TCVT (`pto_tcvt`): src converted to dst's dtype, rounded by the mode;
+/// saturating as asked.
+///
+/// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16, INT32,
+/// INT8, UINT8; A5 all.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tcvt(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+    mode: RoundMode,
+    sat: Saturation,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tcvt(
+            d,
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+            mode.raw(),
+            sat.raw(),
+        )
+    })
+}
+
 /// TADD (`pto_tadd`): src0 + src1 elementwise; correctly rounded, integers
 /// wrap.
 ///

@@ -1,7 +1,7 @@
 //! The Rust binding against known results: every instruction, every error a
 //! safe caller can meet, tile lifetime and bulk round trips for every dtype.
 
-use pto::{DType, ErrorKind, InPlace, PowAlgorithm, Tile};
+use pto::{DType, ErrorKind, InPlace, PowAlgorithm, RoundMode, Saturation, Tile};
 
 const INF: f32 = f32::INFINITY;
 const NAN: f32 = f32::NAN;
@@ -271,6 +271,30 @@ fn tpow_floats() {
     )
     .unwrap();
     assert_floats(&dst.to_vec::<f32>().unwrap(), &[NAN, INF]);
+}
+
+#[test]
+fn tcvt_modes_and_saturation() {
+    let src = f32_tile(DType::Float32, 1, 5, &[-2.5, -0.5, 1.5, 2.5, 3e9]);
+    for (mode, want) in [
+        (RoundMode::Rint, [-2, 0, 2, 2, i32::MAX]),
+        (RoundMode::Round, [-3, -1, 2, 3, i32::MAX]),
+        (RoundMode::Floor, [-3, -1, 1, 2, i32::MAX]),
+        (RoundMode::Trunc, [-2, 0, 1, 2, i32::MAX]),
+    ] {
+        let mut dst = zeros(DType::Int32, 1, 5);
+        pto::tcvt(&mut dst, &src, None, mode, Saturation::On).unwrap();
+        assert_eq!(dst.to_vec::<i32>().unwrap(), want, "{mode:?}");
+    }
+    let mut half = zeros(DType::Float16, 1, 5);
+    pto::tcvt(&mut half, &src, None, RoundMode::Trunc, Saturation::Off).unwrap();
+    assert_eq!(half.to_vec::<f32>().unwrap()[4], 65504.0);
+    let mut bf = zeros(DType::BFloat16, 1, 5);
+    assert_err(
+        pto::tcvt(&mut bf, &src, None, RoundMode::Odd, Saturation::On),
+        ErrorKind::InvalidArgument,
+        "PTO_ROUND_ODD",
+    );
 }
 
 #[test]

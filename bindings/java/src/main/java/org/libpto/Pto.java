@@ -140,6 +140,39 @@ public final class Pto {
     }
 
     /**
+     * TCVT ({@code pto_tcvt}): src converted to dst's dtype, rounded by the mode; saturating
+     * as asked.
+     * <p>dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16, INT32, INT8, UINT8;
+     * A5 all.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tcvt(Tile dst, Tile src, Tile tmp, RoundMode mode, Saturation sat) {
+        if (mode == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tcvt: mode is null");
+        }
+        if (sat == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tcvt: sat is null");
+        }
+        try {
+            PtoNative.pto_tcvt(Tile.handleOf(dst, "Pto.tcvt", "dst"),
+                    Tile.handleOf(src, "Pto.tcvt", "src"),
+                    Tile.handleOf(tmp, "Pto.tcvt", "tmp"),
+                    mode.code(),
+                    sat.code());
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tcvt} without a scratch tile. */
+    public static void tcvt(Tile dst, Tile src, RoundMode mode, Saturation sat) {
+        tcvt(dst, src, null, mode, sat);
+    }
+
+    /**
      * TADD ({@code pto_tadd}): src0 + src1 elementwise; correctly rounded, integers wrap.
      * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32,
      * FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.

@@ -1,0 +1,514 @@
+// tcvt: every supported (src, dst) dtype pair, rounded once by the mode.
+//
+// One exact element converter (ConvertElement) decides every pair with
+// integer arithmetic on the value as sign * mantissa * 2^exponent; it is the
+// definition, and it converts the pairs without a vector path and the tail
+// of each row. The vector paths, over Highway's `D d` in 32-bit lanes,
+// compute the same bits for the pairs kernels use most: FLOAT32 <->
+// FLOAT16/BFLOAT16, INT32 <-> FLOAT32, float -> integer, FLOAT32 -> FLOAT32.
+// Rounding to the narrower float is integer arithmetic on the bit pattern
+// (the mode picks the increment), so no target's conversion instruction or
+// rounding-mode register takes part.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "src/kernels/tcvt.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "src/dtype_rules.h"
+#include "src/kernels/kernels.h"
+#include "src/kernels/simd-inl.h"
+
+#ifndef PTO_KERNELS_TCVT_SCALAR_
+#define PTO_KERNELS_TCVT_SCALAR_
+#include <stdint.h>
+
+#include <cmath>
+
+namespace pto {
+namespace kernels {
+namespace tcvt {
+
+struct FloatFormat {
+  int frac_bits;  // explicit fraction bits
+  int exp_bits;
+};
+inline FloatFormat FormatOf(pto_dtype t) {
+  return t == PTO_FLOAT16 ? FloatFormat{10, 5}
+         : t == PTO_BFLOAT16 ? FloatFormat{7, 8}
+                             : FloatFormat{23, 8};
+}
+inline bool IsFloat(pto_dtype t) {
+  return t == PTO_FLOAT16 || t == PTO_BFLOAT16 || t == PTO_FLOAT32;
+}
+inline int IntBits(pto_dtype t) {
+  return t == PTO_INT8 || t == PTO_UINT8 ? 8 : t == PTO_INT16 || t == PTO_UINT16 ? 16 : 32;
+}
+inline bool IsSigned(pto_dtype t) { return t == PTO_INT8 || t == PTO_INT16 || t == PTO_INT32; }
+
+// (-1)^negative * mantissa * 2^exponent, or a NaN (payload: the fraction
+// bits left-aligned in 32) or an infinity.
+struct Value {
+  bool nan, inf, negative;
+  uint64_t mantissa;
+  int exponent;
+  uint32_t payload;
+};
+
+inline Value Decode(pto_dtype t, uint32_t bits) {
+  Value v{false, false, false, 0, 0, 0};
+  if (!IsFloat(t)) {
+    const int n = IntBits(t);
+    int64_t x = bits;
+    if (IsSigned(t) && ((bits >> (n - 1)) & 1)) x -= int64_t{1} << n;
+    v.negative = x < 0;
+    v.mantissa = static_cast<uint64_t>(x < 0 ? -x : x);
+    return v;
+  }
+  const FloatFormat f = FormatOf(t);
+  const uint32_t exp_mask = (1u << f.exp_bits) - 1, frac_mask = (1u << f.frac_bits) - 1;
+  const int bias = static_cast<int>(exp_mask >> 1);
+  const uint32_t e = (bits >> f.frac_bits) & exp_mask, frac = bits & frac_mask;
+  v.negative = ((bits >> (f.frac_bits + f.exp_bits)) & 1) != 0;
+  if (e == exp_mask) {
+    v.nan = frac != 0;
+    v.inf = frac == 0;
+    v.payload = frac << (32 - f.frac_bits);
+    return v;
+  }
+  v.mantissa = e == 0 ? frac : (frac | (1u << f.frac_bits));
+  v.exponent = (e == 0 ? 1 : static_cast<int>(e)) - bias - f.frac_bits;
+  return v;
+}
+
+// mantissa / 2^shift rounded to an integer by the mode (shift > 0), the
+// sign `negative` deciding the directed modes. mantissa < 2^40.
+inline uint64_t RoundShift(uint64_t mantissa, int shift, bool negative, pto_round_mode mode) {
+  if (shift <= 0) return mantissa << -shift;
+  const uint64_t kept = shift >= 64 ? 0 : mantissa >> shift;
+  const uint64_t rest = shift >= 64 ? mantissa : mantissa & ((uint64_t{1} << shift) - 1);
+  // rest against half of 2^shift, without forming 2^shift past 63 bits.
+  const int cmp_half = shift > 63   ? -1
+                       : rest == (uint64_t{1} << (shift - 1)) ? 0
+                       : rest > (uint64_t{1} << (shift - 1))  ? 1
+                                                               : -1;
+  bool up = false;
+  switch (mode) {
+    case PTO_ROUND_ROUND: up = cmp_half >= 0; break;
+    case PTO_ROUND_FLOOR: up = negative && rest != 0; break;
+    case PTO_ROUND_CEIL: up = !negative && rest != 0; break;
+    case PTO_ROUND_TRUNC: up = false; break;
+    case PTO_ROUND_ODD: return rest != 0 ? (kept | 1) : kept;
+    default: up = cmp_half > 0 || (cmp_half == 0 && (kept & 1)); break;  // RINT
+  }
+  return kept + (up ? 1 : 0);
+}
+
+inline int BitLength(uint64_t x) {
+  int n = 0;
+  while (x != 0) ++n, x >>= 1;
+  return n;
+}
+
+// Whether an overflowing result of the mode is infinity (IEEE 754: the modes
+// that round away from zero on the value's side), else the largest finite.
+inline bool OverflowsToInfinity(pto_round_mode mode, bool negative) {
+  switch (mode) {
+    case PTO_ROUND_RINT:
+    case PTO_ROUND_ROUND: return true;
+    case PTO_ROUND_FLOOR: return negative;
+    case PTO_ROUND_CEIL: return !negative;
+    default: return false;
+  }
+}
+
+inline uint32_t EncodeFloat(pto_dtype t, const Value& v, pto_round_mode mode, bool saturate) {
+  const FloatFormat f = FormatOf(t);
+  const int p = f.frac_bits;
+  const uint32_t exp_mask = (1u << f.exp_bits) - 1;
+  const int bias = static_cast<int>(exp_mask >> 1);
+  const uint32_t sign = static_cast<uint32_t>(v.negative) << (p + f.exp_bits);
+  const uint32_t inf = sign | (exp_mask << p);
+  if (v.nan) return inf | (1u << (p - 1)) | (v.payload >> (32 - p));
+  if (v.inf) return inf;
+  if (v.mantissa == 0) return sign;
+  const int top = BitLength(v.mantissa) - 1 + v.exponent;  // the value's exponent
+  const int emin = 1 - bias;
+  int quantum = (top > emin ? top : emin) - p;  // exponent of dst's last bit there
+  uint64_t m = RoundShift(v.mantissa, quantum - v.exponent, v.negative, mode);
+  if (m == (uint64_t{1} << (p + 1))) m >>= 1, ++quantum;
+  if (m >= (uint64_t{1} << p)) {
+    const int biased = quantum + p + bias;
+    if (biased >= static_cast<int>(exp_mask)) {
+      return OverflowsToInfinity(mode, v.negative) && !saturate ? inf : inf - 1;
+    }
+    return sign | (static_cast<uint32_t>(biased) << p) | static_cast<uint32_t>(m - (uint64_t{1} << p));
+  }
+  return sign | static_cast<uint32_t>(m);  // subnormal (or zero)
+}
+
+// The value rounded to an integer by the mode, in dst's range by `overflow`.
+inline uint32_t EncodeInt(pto_dtype t, const Value& v, pto_round_mode mode,
+                          IntOverflow overflow) {
+  const int n = IntBits(t);
+  const uint32_t mask = n == 32 ? 0xFFFFFFFFu : (1u << n) - 1;
+  const int64_t lo = IsSigned(t) ? -(int64_t{1} << (n - 1)) : 0;
+  const int64_t hi = IsSigned(t) ? (int64_t{1} << (n - 1)) - 1 : (int64_t{1} << n) - 1;
+  constexpr int64_t kInt32Min = -(int64_t{1} << 31), kInt32Max = (int64_t{1} << 31) - 1;
+  if (v.nan) return 0;
+  // |value| >= 2^40 (infinities too): beyond every range, its sign's bound.
+  const bool huge = v.inf || (v.mantissa != 0 && BitLength(v.mantissa) + v.exponent > 40);
+  int64_t x;
+  if (huge) {
+    x = v.negative ? kInt32Min - 1 : int64_t{1} << 40;
+  } else {
+    const uint64_t m = RoundShift(v.mantissa, -v.exponent, v.negative, mode);
+    x = v.negative ? -static_cast<int64_t>(m) : static_cast<int64_t>(m);
+  }
+  if (x >= lo && x <= hi) return static_cast<uint32_t>(x) & mask;
+  switch (overflow) {
+    case IntOverflow::kWrap: return static_cast<uint32_t>(x) & mask;
+    case IntOverflow::kInt32ThenWrap:
+      return static_cast<uint32_t>(x < kInt32Min ? kInt32Min : x > kInt32Max ? kInt32Max : x) &
+             mask;
+    default: return static_cast<uint32_t>(x < lo ? lo : hi) & mask;
+  }
+}
+
+inline uint32_t Element(const ConvertSpec& spec, uint32_t bits) {
+  Value v = Decode(spec.src, bits);
+  if (!IsFloat(spec.dst)) return EncodeInt(spec.dst, v, spec.round, spec.int_overflow);
+  if (spec.dst == spec.src && !v.nan && !v.inf && v.exponent < 0) {
+    // FLOAT32 -> FLOAT32 rounds to an integral value (zeros keep the sign).
+    v.mantissa = RoundShift(v.mantissa, -v.exponent, v.negative, spec.round);
+    v.exponent = 0;
+  }
+  return EncodeFloat(spec.dst, v, spec.round, spec.saturate_float);
+}
+
+inline uint32_t Load(size_t size, const void* p, size_t i) {
+  switch (size) {
+    case 1: return static_cast<const uint8_t*>(p)[i];
+    case 2: return static_cast<const uint16_t*>(p)[i];
+    default: return static_cast<const uint32_t*>(p)[i];
+  }
+}
+inline void Store(size_t size, void* p, size_t i, uint32_t bits) {
+  switch (size) {
+    case 1: static_cast<uint8_t*>(p)[i] = static_cast<uint8_t>(bits); break;
+    case 2: static_cast<uint16_t*>(p)[i] = static_cast<uint16_t>(bits); break;
+    default: static_cast<uint32_t*>(p)[i] = bits; break;
+  }
+}
+
+// Elements [begin, end) of one row, one at a time.
+inline void ElementRange(const ConvertSpec& spec, size_t begin, size_t end, void* dst,
+                         const void* src) {
+  const size_t in_size = ElementBytes(spec.src), out_size = ElementBytes(spec.dst);
+  for (size_t i = begin; i < end; ++i)
+    Store(out_size, dst, i, Element(spec, Load(in_size, src, i)));
+}
+
+}  // namespace tcvt
+}  // namespace kernels
+}  // namespace pto
+#endif  // PTO_KERNELS_TCVT_SCALAR_
+
+HWY_BEFORE_NAMESPACE();
+namespace pto {
+namespace HWY_NAMESPACE {
+
+using kernels::ConvertSpec;
+using kernels::IntOverflow;
+
+// ---- narrower floats from f32 lanes ----------------------------------------
+
+// The rounding increment (0 or 1) of kept = value >> shift, from the bits
+// shifted out (`rest`, with `half` = 2^(shift-1)), for the mode; the sign
+// bit `negative` (all ones or zero) decides the directed modes. ODD is
+// handled by the caller.
+template <class DU>
+HWY_INLINE hn::Vec<DU> RoundIncrement(DU du, pto_round_mode mode, hn::Vec<DU> kept,
+                                      hn::Vec<DU> rest, hn::Vec<DU> half, hn::Mask<DU> negative) {
+  const auto one = hn::Set(du, 1u);
+  const auto nonzero = hn::Not(hn::Eq(rest, hn::Zero(du)));
+  switch (mode) {
+    case PTO_ROUND_ROUND:
+      return hn::IfThenElseZero(hn::Not(hn::Lt(rest, half)), one);
+    case PTO_ROUND_FLOOR:
+      return hn::IfThenElseZero(hn::And(negative, nonzero), one);
+    case PTO_ROUND_CEIL:
+      return hn::IfThenElseZero(hn::AndNot(negative, nonzero), one);
+    case PTO_ROUND_TRUNC:
+    case PTO_ROUND_ODD:
+      return hn::Zero(du);
+    default: {  // RINT
+      const auto odd = hn::Eq(hn::And(kept, one), one);
+      const auto up = hn::Or(hn::Gt(rest, half), hn::And(hn::Eq(rest, half), odd));
+      return hn::IfThenElseZero(up, one);
+    }
+  }
+}
+
+// f32 bits (du lanes) -> FLOAT16 (kFrac 10) or BFLOAT16 (kFrac 7) bits in
+// the low 16 of each lane, rounded by the mode, overflow as
+// tcvt::EncodeFloat.
+template <int kFrac, class DU>
+HWY_INLINE hn::Vec<DU> NarrowFloatBits(DU du, hn::Vec<DU> bits, pto_round_mode mode,
+                                       bool saturate) {
+  constexpr bool kHalf = kFrac == 10;
+  constexpr uint32_t kInf = kHalf ? 0x7C00u : 0x7F80u;
+  constexpr uint32_t kQuiet = 1u << (kFrac - 1);
+  const auto magnitude = hn::And(bits, hn::Set(du, 0x7FFFFFFFu));
+  const auto sign = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 0x8000u));
+  const auto negative = hn::Ne(sign, hn::Zero(du));
+  const auto is_nan = hn::Gt(magnitude, hn::Set(du, 0x7F800000u));
+  const auto is_inf = hn::Eq(magnitude, hn::Set(du, 0x7F800000u));
+  // value = mantissa * 2^(e - 150) for e = max(biased exponent, 1).
+  const auto biased = hn::ShiftRight<23>(magnitude);
+  hn::Vec<DU> kept, rest, half;
+  hn::Mask<DU> too_big;
+  if constexpr (kHalf) {
+    // FLOAT16 keeps exponent - 112 where that is >= 1; below, subnormals:
+    // the full mantissa shifted right by 126 - e (at most 31 here: all of
+    // it is then below half of FLOAT16's smallest subnormal).
+    const auto fraction = hn::And(magnitude, hn::Set(du, 0x7FFFFFu));
+    const auto is_normal_here = hn::Gt(biased, hn::Set(du, 112u));
+    const auto mantissa =
+        hn::IfThenElse(hn::Eq(biased, hn::Zero(du)), fraction,
+                       hn::Or(fraction, hn::Set(du, 0x800000u)));
+    const auto sub_shift = hn::Min(hn::Sub(hn::Set(du, 126u), hn::Min(biased, hn::Set(du, 112u))),
+                                   hn::Set(du, 31u));
+    const auto rebased = hn::Sub(magnitude, hn::Set(du, 112u << 23));
+    const auto value = hn::IfThenElse(is_normal_here, rebased, mantissa);
+    const auto shift = hn::IfThenElse(is_normal_here, hn::Set(du, 13u), sub_shift);
+    kept = hn::Shr(value, shift);
+    rest = hn::Sub(value, hn::Shl(kept, shift));
+    half = hn::Shl(hn::Set(du, 1u), hn::Sub(shift, hn::Set(du, 1u)));
+    too_big = hn::Gt(biased, hn::Set(du, 142u));  // >= 65536: beyond FLOAT16 at any rounding
+  } else {
+    kept = hn::ShiftRight<16>(magnitude);
+    rest = hn::And(magnitude, hn::Set(du, 0xFFFFu));
+    half = hn::Set(du, 0x8000u);
+    too_big = hn::Lt(hn::Zero(du), hn::Zero(du));
+  }
+  auto result = mode == PTO_ROUND_ODD
+                    ? hn::Or(kept, hn::IfThenElseZero(hn::Ne(rest, hn::Zero(du)), hn::Set(du, 1u)))
+                    : hn::Add(kept, RoundIncrement(du, mode, kept, rest, half, negative));
+  // Beyond the largest finite: infinity or the largest finite by the mode.
+  const auto max_finite = hn::Set(du, kInf - 1);
+  const auto overflow_value =
+      mode == PTO_ROUND_RINT || mode == PTO_ROUND_ROUND
+          ? hn::Set(du, kInf)
+      : mode == PTO_ROUND_FLOOR ? hn::IfThenElse(negative, hn::Set(du, kInf), max_finite)
+      : mode == PTO_ROUND_CEIL  ? hn::IfThenElse(negative, max_finite, hn::Set(du, kInf))
+                                : max_finite;
+  result = hn::IfThenElse(too_big, overflow_value, result);
+  if (saturate) result = hn::Min(result, max_finite);
+  // Specials: infinity stays infinite, NaN quiet with its leading payload.
+  result = hn::IfThenElse(is_inf, hn::Set(du, kInf), result);
+  const auto nan_bits = hn::Or(hn::Set(du, kInf | kQuiet),
+                               hn::ShiftRight<23 - kFrac>(hn::And(magnitude, hn::Set(du, 0x7FFFFFu))));
+  result = hn::IfThenElse(is_nan, nan_bits, result);
+  return hn::Or(result, sign);
+}
+
+// ---- rounding to an integral value in f32 lanes ---------------------------
+
+template <class DF>
+HWY_INLINE hn::Vec<DF> RoundIntegralAnySignedZero(DF df, hn::Vec<DF> v, pto_round_mode mode) {
+  switch (mode) {
+    case PTO_ROUND_FLOOR: return hn::Floor(v);
+    case PTO_ROUND_CEIL: return hn::Ceil(v);
+    case PTO_ROUND_TRUNC: return hn::Trunc(v);
+    case PTO_ROUND_ROUND: {
+      // x - trunc(x) is exact; a distance of one half or more moves away.
+      const auto t = hn::Trunc(v);
+      const auto away = hn::Ge(hn::Abs(hn::Sub(v, t)), hn::Set(df, 0.5f));
+      return hn::IfThenElse(away, hn::Add(t, hn::CopySign(hn::Set(df, 1.0f), v)), t);
+    }
+    default: return hn::Round(v);  // RINT: ties to even
+  }
+}
+
+// The sign of the input is copied onto the result: a zero result keeps it
+// (IEEE 754 roundToIntegral), which Highway's emulated Floor/Ceil/Round do
+// not all do, and a non-zero result has it already.
+template <class DF>
+HWY_INLINE hn::Vec<DF> RoundIntegral(DF df, hn::Vec<DF> v, pto_round_mode mode) {
+  return hn::CopySign(RoundIntegralAnySignedZero(df, v, mode), v);
+}
+
+// Integral f32 lanes -> int32 lanes in [lo, hi] (NaN -> 0) by `overflow`:
+// clamped to [lo, hi], or clamped to INT32 and kept as is (the caller keeps
+// the low bits).
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToSigned<DF>> IntegralToInt32(DF df, hn::Vec<DF> r, double lo,
+                                                           double hi, bool to_int32) {
+  const hn::RebindToSigned<DF> di;
+  const double low = to_int32 ? -2147483648.0 : lo;
+  const double high = to_int32 ? 2147483647.0 : hi;
+  const auto not_nan = hn::Eq(r, r);
+  const auto below = hn::Lt(r, hn::Set(df, static_cast<float>(low)));
+  // high is exact in float for every dst but INT32, whose 2^31 - 1 is not:
+  // r >= 2^31 is the overflow test there.
+  const auto above = high > 16777216.0 ? hn::Ge(r, hn::Set(df, 2147483648.0f))
+                                       : hn::Gt(r, hn::Set(df, static_cast<float>(high)));
+  const auto in_range = hn::And(not_nan, hn::Not(hn::Or(below, above)));
+  auto x = hn::ConvertTo(di, hn::IfThenElseZero(in_range, r));
+  x = hn::IfThenElse(hn::RebindMask(di, below), hn::Set(di, static_cast<int32_t>(low)), x);
+  x = hn::IfThenElse(hn::RebindMask(di, above), hn::Set(di, static_cast<int32_t>(high)), x);
+  return x;
+}
+
+// ---- INT32 -> f32 rounded by the mode --------------------------------------
+
+template <class DI>
+HWY_INLINE hn::Vec<hn::RebindToFloat<DI>> Int32ToFloat(DI di, hn::Vec<DI> x,
+                                                       pto_round_mode mode) {
+  const hn::RebindToFloat<DI> df;
+  const hn::RebindToUnsigned<DI> du;
+  if (mode == PTO_ROUND_RINT) return hn::ConvertTo(df, x);
+  const auto negative_i = hn::Lt(x, hn::Zero(di));
+  const auto negative = hn::RebindMask(du, negative_i);
+  // |x| as unsigned (INT32_MIN gives 2^31).
+  const auto magnitude = hn::BitCast(du, hn::IfThenElse(negative_i, hn::Neg(x), x));
+  // Its exponent: that of |x| converted (to nearest) is the true one or one
+  // more; 2^k > |x| shows the latter.
+  const auto approx = hn::ConvertTo(df, hn::BitCast(di, hn::ShiftRight<1>(magnitude)));
+  auto k = hn::Sub(hn::ShiftRight<23>(hn::BitCast(du, approx)), hn::Set(du, 126u));
+  k = hn::IfThenElse(hn::Eq(magnitude, hn::Zero(du)), hn::Zero(du), k);
+  k = hn::IfThenElse(hn::Eq(magnitude, hn::Set(du, 1u)), hn::Zero(du), k);
+  const auto big = hn::Gt(k, hn::Set(du, 31u));  // 2^k over 31 bits: none here, guard
+  k = hn::IfThenElse(big, hn::Set(du, 31u), k);
+  const auto pow_k = hn::Shl(hn::Set(du, 1u), k);
+  k = hn::IfThenElse(hn::And(hn::Gt(pow_k, magnitude), hn::Gt(k, hn::Zero(du))),
+                     hn::Sub(k, hn::Set(du, 1u)), k);
+  // |x| in [2^k, 2^(k+1)): 24 significant bits keep shift = k - 23 bits off.
+  const auto shift = hn::IfThenElse(hn::Gt(k, hn::Set(du, 23u)), hn::Sub(k, hn::Set(du, 23u)),
+                                    hn::Zero(du));
+  const auto kept = hn::Shr(magnitude, shift);
+  const auto rest = hn::Sub(magnitude, hn::Shl(kept, shift));
+  const auto half = hn::ShiftRight<1>(hn::Shl(hn::Set(du, 1u), shift));
+  const auto half_or_max = hn::IfThenElse(hn::Eq(shift, hn::Zero(du)), hn::Set(du, 1u), half);
+  const auto rounded = hn::Add(kept, RoundIncrement(du, mode, kept, rest, half_or_max, negative));
+  // rounded <= 2^24, exact in float; times 2^shift is exact too.
+  const auto scale = hn::BitCast(df, hn::ShiftLeft<23>(hn::Add(shift, hn::Set(du, 127u))));
+  const auto value = hn::Mul(hn::ConvertTo(df, hn::BitCast(di, rounded)), scale);
+  return hn::IfThenElse(hn::RebindMask(df, negative_i), hn::Neg(value), value);
+}
+
+// ---- rows -----------------------------------------------------------------
+
+// f32 lanes of src elements (exact: FLOAT32, FLOAT16, BFLOAT16), NaN quiet.
+template <class DF>
+HWY_INLINE hn::Vec<DF> LoadFloatLanes(DF df, pto_dtype src, const void* p) {
+  const hn::RebindToUnsigned<DF> du;
+  hn::Vec<DF> v;
+  if (src == PTO_FLOAT32) {
+    v = hn::LoadU(df, static_cast<const float*>(p));
+  } else if (src == PTO_FLOAT16) {
+    v = LoadAs(df, static_cast<const hwy::float16_t*>(p));
+  } else {
+    v = LoadAs(df, static_cast<const hwy::bfloat16_t*>(p));
+  }
+  const auto quiet = hn::BitCast(df, hn::Or(hn::BitCast(du, v), hn::Set(du, 0x400000u)));
+  return hn::IfThenElse(hn::IsNaN(v), quiet, v);
+}
+
+template <class DU, typename T>
+HWY_INLINE void StoreLowBits(DU /*du*/, hn::Vec<DU> bits, T* p) {
+  const hn::Rebind<T, DU> dn;
+  hn::StoreU(hn::TruncateTo(dn, bits), dn, p);
+}
+
+// Whether a vector path computes this pair (else every element goes through
+// tcvt::Element).
+inline bool HasVectorPath(const ConvertSpec& s) {
+  const bool float_src = s.src == PTO_FLOAT32 || s.src == PTO_FLOAT16 || s.src == PTO_BFLOAT16;
+  if (float_src && (s.dst == PTO_FLOAT16 || s.dst == PTO_BFLOAT16)) return s.src == PTO_FLOAT32;
+  if (float_src && s.dst == PTO_FLOAT32) return true;
+  if (float_src && (s.dst == PTO_INT32 || s.dst == PTO_INT16 || s.dst == PTO_INT8 ||
+                    s.dst == PTO_UINT8))
+    return true;
+  return s.src == PTO_INT32 && s.dst == PTO_FLOAT32;
+}
+
+// Lanes(df) elements from `in` to `out`.
+template <class DF>
+HWY_INLINE void ConvertVector(DF df, const ConvertSpec& s, void* out, const void* in) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+  if (s.src == PTO_INT32) {
+    const auto v = Int32ToFloat(di, hn::LoadU(di, static_cast<const int32_t*>(in)), s.round);
+    hn::StoreU(v, df, static_cast<float*>(out));
+    return;
+  }
+  const auto v = LoadFloatLanes(df, s.src, in);
+  switch (s.dst) {
+    case PTO_FLOAT16:
+      StoreLowBits(du, NarrowFloatBits<10>(du, hn::BitCast(du, v), s.round, s.saturate_float),
+                   static_cast<uint16_t*>(out));
+      return;
+    case PTO_BFLOAT16:
+      StoreLowBits(du, NarrowFloatBits<7>(du, hn::BitCast(du, v), s.round, s.saturate_float),
+                   static_cast<uint16_t*>(out));
+      return;
+    case PTO_FLOAT32:
+      // FLOAT32 -> FLOAT32 rounds to an integral value; the others widen.
+      hn::StoreU(s.src == PTO_FLOAT32 ? RoundIntegral(df, v, s.round) : v, df,
+                 static_cast<float*>(out));
+      return;
+    default: break;
+  }
+  // float -> integer
+  const int bits = s.dst == PTO_INT32 ? 32 : s.dst == PTO_INT16 ? 16 : 8;
+  const bool is_signed = s.dst != PTO_UINT8;
+  const double lo = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
+  const double hi = std::ldexp(1.0, is_signed ? bits - 1 : bits) - 1;
+  const auto x = IntegralToInt32(df, RoundIntegral(df, v, s.round), lo, hi,
+                                 s.int_overflow == IntOverflow::kInt32ThenWrap);
+  const auto xu = hn::BitCast(du, x);
+  if (s.dst == PTO_INT32) {
+    hn::StoreU(x, di, static_cast<int32_t*>(out));
+  } else if (s.dst == PTO_INT16) {
+    StoreLowBits(du, xu, static_cast<uint16_t*>(out));
+  } else {
+    StoreLowBits(du, xu, static_cast<uint8_t*>(out));
+  }
+}
+
+void ConvertImpl(const ConvertSpec& spec, size_t rows, size_t cols, void* dst, size_t dst_stride,
+                 const void* src, size_t src_stride) {
+  const hn::ScalableTag<float> df;
+  const size_t lanes = hn::Lanes(df);
+  const bool vector = HasVectorPath(spec);
+  const size_t in_size = ElementBytes(spec.src), out_size = ElementBytes(spec.dst);
+  for (size_t r = 0; r < rows; ++r) {
+    char* out = static_cast<char*>(dst) + r * dst_stride * out_size;
+    const char* in = static_cast<const char*>(src) + r * src_stride * in_size;
+    size_t i = 0;
+    if (vector) {
+      for (; i + lanes <= cols; i += lanes)
+        ConvertVector(df, spec, out + i * out_size, in + i * in_size);
+    }
+    kernels::tcvt::ElementRange(spec, i, cols, out, in);
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace pto
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace pto {
+HWY_EXPORT(ConvertImpl);
+namespace kernels {
+void Convert(const ConvertSpec& spec, size_t rows, size_t cols, const Plane& dst,
+             const ConstPlane& src) {
+  PTO_DYNAMIC_DISPATCH(ConvertImpl)(spec, rows, cols, dst.data, dst.stride, src.data, src.stride);
+}
+uint32_t ConvertElement(const ConvertSpec& spec, uint32_t bits) {
+  return tcvt::Element(spec, bits);
+}
+}  // namespace kernels
+}  // namespace pto
+#endif
