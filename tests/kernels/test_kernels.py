@@ -1,0 +1,177 @@
+"""The example kernels of examples/kernels/ against numpy references in
+float64, each within the bound its operations imply (u = 2^-24, float32's
+unit roundoff; the derivation beside each reference), on 1 and 3 blocks
+(bit-identical), through pto.Program and through pto-run (bit-identical to
+pto.Program)."""
+
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+
+import pto
+
+ROOT = pathlib.Path(os.environ.get("PTO_SOURCE_ROOT") or pathlib.Path(__file__).resolve().parents[2])
+KERNELS = ROOT / "examples" / "kernels"
+U = 2.0 ** -24
+
+
+def program(name, entry=None):
+    return pto.Program((KERNELS / f"{name}.pto").read_text(), entry=entry)
+
+
+def run_blocks(prog, outputs, **args):
+    """Runs prog on 1 and on 3 blocks from the same inputs; the outputs must
+    be bit-identical; returns the 1-block outputs."""
+    results = []
+    for blocks in (1, 3):
+        fresh = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in args.items()}
+        prog(blocks, **fresh)
+        results.append({k: fresh[k] for k in outputs})
+    for k in outputs:
+        assert np.array_equal(results[0][k].view(np.uint8), results[1][k].view(np.uint8)), k
+    return results[0]
+
+
+def a5_row_sum_depth(n):
+    """The additions a float32 value passes through in A5's row sum: a
+    64-lane tree per 256-byte chunk, then the chunks in order
+    (docs/reductions.md)."""
+    return 6 + -(-n // 64)
+
+
+SHAPES = [(8, 64), (13, 100), (37, 1000), (5, 4096)]
+
+
+@pytest.mark.parametrize("m,n", SHAPES)
+def test_softmax(rng, m, n):
+    x = (rng.standard_normal((m, n)) * 4).astype(np.float32)
+    y = run_blocks(program("softmax"), ["y"], x=x, y=np.zeros_like(x), m=m, n=n)["y"]
+    xd = x.astype(np.float64)
+    shifted = xd - xd.max(axis=1, keepdims=True)
+    ref = np.exp(shifted) / np.exp(shifted).sum(axis=1, keepdims=True)
+    # x - max rounds once (u |x - max| in the exponent), exp and the
+    # division once each, the sum of positive terms at most depth roundings.
+    bound = U * (np.abs(shifted) + a5_row_sum_depth(n) + 3) * 1.01
+    assert np.all(np.abs(y - ref) <= bound * ref)
+
+
+@pytest.mark.parametrize("m,n", SHAPES)
+def test_rmsnorm(rng, m, n):
+    x = rng.standard_normal((m, n)).astype(np.float32)
+    w = rng.uniform(0.5, 1.5, (1, n)).astype(np.float32)
+    inv_n, eps = np.float32(1.0 / n), np.float32(1e-6)
+    y = run_blocks(program("rmsnorm"), ["y"], x=x, w=w, y=np.zeros_like(x), m=m, n=n,
+                   inv_n=float(inv_n), eps=float(eps))["y"]
+    xd = x.astype(np.float64)
+    ref = xd / np.sqrt((xd * xd).sum(axis=1, keepdims=True) * float(inv_n) + float(eps)) * w
+    # x^2, the sum (depth), * inv_n, + eps, sqrt (half of its argument's),
+    # the division and * w: relative.
+    bound = U * (a5_row_sum_depth(n) / 2 + 6) * 1.01
+    assert np.all(np.abs(y - ref) <= bound * np.abs(ref) + 1e-30)
+
+
+@pytest.mark.parametrize("m,n", SHAPES)
+def test_layernorm(rng, m, n):
+    x = (rng.standard_normal((m, n)) + 3).astype(np.float32)
+    w = rng.uniform(0.5, 1.5, (1, n)).astype(np.float32)
+    b = rng.uniform(-1, 1, (1, n)).astype(np.float32)
+    inv_n, eps = np.float32(1.0 / n), np.float32(1e-5)
+    y = run_blocks(program("layernorm"), ["y"], x=x, w=w, b=b, y=np.zeros_like(x), m=m, n=n,
+                   inv_n=float(inv_n), eps=float(eps))["y"]
+    xd = x.astype(np.float64)
+    mean = xd.sum(axis=1, keepdims=True) * float(inv_n)
+    c = xd - mean
+    sigma = np.sqrt((c * c).sum(axis=1, keepdims=True) * float(inv_n) + float(eps))
+    ref = c / sigma * w + b
+    # The mean's error (depth roundings of sum |x|) shifts every centred
+    # value by up to u (depth + 1) mean(|x|); the rest is relative to
+    # |x - mean| / sigma; * w and + b add one rounding each.
+    depth = a5_row_sum_depth(n)
+    scale = np.abs(xd).sum(axis=1, keepdims=True) * float(inv_n)
+    bound = U * ((depth + 2) * scale / sigma * np.abs(w) + (depth + 8) * np.abs(c / sigma * w) +
+                 np.abs(ref)) * 1.01
+    assert np.all(np.abs(y - ref) <= bound)
+
+
+@pytest.mark.parametrize("m,n", [(8, 64), (13, 100), (37, 1000)])
+def test_silu_and_swiglu(rng, m, n):
+    g = (rng.standard_normal((m, n)) * 6).astype(np.float32)
+    u = rng.standard_normal((m, n)).astype(np.float32)
+    gd = g.astype(np.float64)
+    silu = gd / (1 + np.exp(-gd))
+    y = run_blocks(program("swiglu", "silu"), ["y"], g=g, y=np.zeros_like(g), m=m, n=n)["y"]
+    # -g exact; exp, + 1, / each one rounding: relative 3u (+ a rounding).
+    assert np.all(np.abs(y - silu) <= U * 4 * np.abs(silu))
+    y = run_blocks(program("swiglu", "swiglu"), ["y"], g=g, u=u, y=np.zeros_like(g), m=m, n=n)["y"]
+    ref = silu * u
+    assert np.all(np.abs(y - ref) <= U * 5 * np.abs(ref))
+
+
+@pytest.mark.parametrize("m,d", [(8, 64), (13, 128), (37, 1024)])
+def test_rope(rng, m, d):
+    h = d // 2
+    x = rng.standard_normal((m, d)).astype(np.float32)
+    pos = np.arange(m)[:, None] * (10000.0 ** (-np.arange(h) / h))[None, :]
+    cos, sin = np.cos(pos).astype(np.float32), np.sin(pos).astype(np.float32)
+    y = run_blocks(program("rope"), ["y"], x=x, cos=cos, sin=sin, y=np.zeros_like(x), m=m, d=d)["y"]
+    x1, x2 = x[:, :h].astype(np.float64), x[:, h:].astype(np.float64)
+    a, b = x1 * cos, x2 * sin
+    c, e = x2 * cos, x1 * sin
+    # Two products and their sum or difference: one rounding each, absolute
+    # in the terms (the difference may cancel).
+    assert np.all(np.abs(y[:, :h] - (a - b)) <= U * (np.abs(a) + np.abs(b) + np.abs(a - b)))
+    assert np.all(np.abs(y[:, h:] - (c + e)) <= U * (np.abs(c) + np.abs(e) + np.abs(c + e)))
+
+
+@pytest.mark.parametrize("m,n", [(8, 64), (13, 100), (37, 2048)])
+def test_quantize(rng, m, n):
+    x = (rng.standard_normal((m, n)) * rng.uniform(0.1, 10, (m, 1))).astype(np.float32)
+    out = run_blocks(program("quantize"), ["q", "scale"], x=x, q=np.zeros((m, n), np.int8),
+                     scale=np.zeros((m, 1), np.float32), m=m, n=n)
+    # The same float32 operations in numpy (each IEEE, correctly rounded):
+    # bit-exact.
+    scale = np.abs(x).max(axis=1, keepdims=True) * np.float32(1 / 127)
+    assert np.array_equal(out["scale"], scale)
+    q = np.rint((x / scale).astype(np.float16).astype(np.float64))
+    assert np.array_equal(out["q"], q.astype(np.int8))
+    assert np.all(np.abs(out["q"].astype(np.float64) * scale - x) <= scale * 0.51 + np.abs(x) * 2 ** -11)
+
+
+@pytest.mark.parametrize("m,n,d", [(8, 64, 32), (13, 100, 64), (37, 1024, 256)])
+def test_online_softmax(rng, m, n, d):
+    s = (rng.standard_normal((m, n)) * 3).astype(np.float32)
+    pv = rng.standard_normal((m, d)).astype(np.float32)
+    mx = (rng.standard_normal((m, 1)) * 3).astype(np.float32)
+    l = rng.uniform(1, 50, (m, 1)).astype(np.float32)
+    o = rng.standard_normal((m, d)).astype(np.float32)
+    out = run_blocks(program("online_softmax"), ["mx", "l", "o"], s=s, pv=pv, mx=mx, l=l, o=o,
+                     m=m, n=n, d=d)
+    sd, md = s.astype(np.float64), mx.astype(np.float64)
+    mnew = np.maximum(md, sd.max(axis=1, keepdims=True))
+    alpha = np.exp(md - mnew)
+    p = np.exp(sd - mnew)
+    lref = alpha * l + p.sum(axis=1, keepdims=True)
+    oref = alpha * o + pv
+    assert np.array_equal(out["mx"], mnew.astype(np.float32))  # exact: a maximum
+    # alpha and each p correctly rounded (*expdif); the sum (depth) of
+    # positive terms, the product and the sum with l: relative.
+    assert np.all(np.abs(out["l"] - lref) <= U * (a5_row_sum_depth(n) + 4) * lref)
+    assert np.all(np.abs(out["o"] - oref) <= U * 2 * (np.abs(alpha * o) + np.abs(pv) + np.abs(oref)))
+
+
+def test_pto_run_gives_the_programs_bits(rng, tmp_path):
+    """pto-run on .npy files computes what pto.Program computes."""
+    pto_run = os.environ.get("PTO_RUN")
+    if not pto_run:
+        pytest.skip("PTO_RUN (the pto-run binary) is not set: run under meson test")
+    m, n = 13, 100
+    x = (rng.standard_normal((m, n)) * 4).astype(np.float32)
+    want = run_blocks(program("softmax"), ["y"], x=x, y=np.zeros_like(x), m=m, n=n)["y"]
+    np.save(tmp_path / "x.npy", x)
+    subprocess.run([pto_run, str(KERNELS / "softmax.pto"), "--blocks", "2", f"x={tmp_path / 'x.npy'}",
+                    f"y=zeros:f32:{m}x{n}", f"m={m}", f"n={n}", "--out", f"y={tmp_path / 'y.npy'}"],
+                   check=True, capture_output=True)
+    assert np.array_equal(np.load(tmp_path / "y.npy").view(np.uint32), want.view(np.uint32))
