@@ -442,9 +442,12 @@ bool SameType(const Type& a, const Type& b) {
              a.valid_rows == b.valid_rows && a.valid_cols == b.valid_cols;
     case TypeKind::kTensorView:
     case TypeKind::kPartitionView:
+      // A `?` dimension stands for any: a view made with constant shape
+      // operands knows its dims, and the text may still write `?x?` for it
+      // (PTOAS's samples do, in scf.yield and iter_args).
       if (a.dtype != b.dtype || a.rank != b.rank) return false;
       for (int i = 0; i < a.rank; ++i)
-        if (a.dims[i] != b.dims[i]) return false;
+        if (a.dims[i] != b.dims[i] && a.dims[i] != kDynamic && b.dims[i] != kDynamic) return false;
       return true;
   }
   return false;
