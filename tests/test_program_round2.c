@@ -418,6 +418,34 @@ static void test_view_types_with_dynamic_dims(void **state) {
     pto_program_destroy(build(CARRIED("!pto.tensor_view<4x?xf32>"), NULL));
     refused(CARRIED("!pto.tensor_view<4x8xf32>"), NULL, "but the loop gives !pto.tensor_view<4x8xf32>");
 #undef CARRIED
+    /* #pto.layout<dn>: the strides place each element. A 2x3 matrix stored
+     * column by column, read through a dn view and written row by row. */
+    pto_program *p = build(
+        "func.func @t(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>) {\n"
+        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+        "  %c2 = arith.constant 2 : index\n  %c3 = arith.constant 3 : index\n"
+        "  %va = pto.make_tensor_view %a, shape = [%c2, %c3], strides = [%c1, %c2]"
+        " {layout = #pto.layout<dn>} : !pto.tensor_view<?x?xf32>\n"
+        "  %vb = pto.make_tensor_view %b, shape = [%c2, %c3], strides = [%c3, %c1]"
+        " {layout = #pto.layout<nd>} : !pto.tensor_view<?x?xf32>\n"
+        "  %pa = pto.partition_view %va, offsets = [%c0, %c0], sizes = [%c2, %c3]"
+        " : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<2x3xf32>\n"
+        "  %pb = pto.partition_view %vb, offsets = [%c0, %c0], sizes = [%c2, %c3]"
+        " : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<2x3xf32>\n"
+        "  %t = pto.alloc_tile : !pto.tile_buf<vec, 2x3xf32>\n"
+        "  pto.tload ins(%pa : !pto.partition_tensor_view<2x3xf32>) outs(%t : !pto.tile_buf<vec, 2x3xf32>)\n"
+        "  pto.tstore ins(%t : !pto.tile_buf<vec, 2x3xf32>) outs(%pb : !pto.partition_tensor_view<2x3xf32>)\n"
+        "  return\n}\n",
+        NULL);
+    float a[6] = {0, 3, 1, 4, 2, 5}, b[6] = {0};
+    pto_args *args = NULL;
+    assert_int_equal(pto_args_create(p, &args), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 0, a, sizeof a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 1, b, sizeof b), PTO_OK);
+    assert_int_equal(pto_program_run(p, args), PTO_OK);
+    for (int i = 0; i < 6; ++i) assert_true(b[i] == (float)i);
+    pto_args_destroy(args);
+    pto_program_destroy(p);
 }
 
 /* Synchronisation, pto.section.vector, unimplemented instructions, and the

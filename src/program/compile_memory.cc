@@ -29,10 +29,16 @@ bool Compiler::SkipLayoutAttr() {
   std::vector<AttrEntry> attrs;
   if (!ParseAttrDict(&attrs)) return false;
   for (const AttrEntry& e : attrs) {
-    if (e.key == "layout" && e.value.text == "#pto.layout<nd>") continue;
+    // The strides place every element, so the layout only names what they
+    // say: nd (row-major) or dn (column-major, e.g. an [R,1] column with
+    // strides [1, R]); a view is read and written through its strides.
+    if (e.key == "layout" &&
+        (e.value.text == "#pto.layout<nd>" || e.value.text == "#pto.layout<dn>"))
+      continue;
     if (e.key == "layout")
       return Error(e.loc, "layout " + std::string(e.value.text) +
-                              " is not supported: views are row-major (#pto.layout<nd>)");
+                              " is not supported: views are #pto.layout<nd> or <dn>, their "
+                              "strides placing each element");
     return Error(e.loc, "unknown attribute '" + std::string(e.key) + "'");
   }
   return true;
