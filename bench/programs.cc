@@ -185,11 +185,89 @@ void Kernel(FILE* out, const TimingConfig& timing, const char* examples_dir) {
   sched_setaffinity(0, sizeof pinned, &pinned);
 }
 
+// The kernels of examples/kernels on their natural shapes: rows x cols
+// elements per run, the `d` parameter where the kernel has one.
+struct ExampleKernel {
+  const char* file;
+  const char* entry;  // NULL: the module's marked entry
+  size_t rows, cols, d;
+};
+const ExampleKernel kExampleKernels[] = {
+    {"softmax", nullptr, 4096, 4096, 0},      {"rmsnorm", nullptr, 4096, 4096, 0},
+    {"layernorm", nullptr, 4096, 4096, 0},    {"swiglu", "swiglu", 4096, 1024, 0},
+    {"rope", nullptr, 4096, 1024, 1024},      {"quantize", nullptr, 4096, 2048, 0},
+    {"online_softmax", nullptr, 4096, 1024, 256},
+};
+
+// Binds every parameter of k by its name: pointers to rows x cols floats of
+// values in [-2, 2) (room for any element type), m, n and d, inv_n = 1/n,
+// eps = 1e-5.
+void BindExample(const ExampleKernel& e, Program* k, std::vector<std::vector<float>>* arrays) {
+  const size_t count = pto_program_param_count(k->p);
+  for (size_t i = 0; i < count; ++i) {
+    const std::string name = pto_program_param_name(k->p, i);
+    switch (pto_program_param_kind(k->p, i)) {
+      case PTO_PARAM_POINTER: {
+        arrays->emplace_back(e.rows * e.cols);
+        std::vector<float>& a = arrays->back();
+        for (size_t j = 0; j < a.size(); ++j)
+          a[j] = static_cast<float>(static_cast<int>((j + i) * 2654435761u % 4001) - 2000) / 1000.0f;
+        pto_args_set_pointer(k->args, i, a.data(), a.size() * sizeof(float));
+        break;
+      }
+      case PTO_PARAM_INT:
+        pto_args_set_int(k->args, i,
+                         static_cast<int64_t>(name == "m" ? e.rows : name == "d" ? e.d : e.cols));
+        break;
+      case PTO_PARAM_FLOAT:
+        pto_args_set_float(k->args, i, name == "inv_n" ? 1.0 / static_cast<double>(e.cols) : 1e-5);
+        break;
+      case PTO_PARAM_TILE:
+        break;
+    }
+  }
+}
+
+void ExampleKernels(FILE* out, const TimingConfig& timing, const char* examples_dir) {
+  TimingConfig config = timing;
+  config.samples = config.samples < 5 ? config.samples : 5;
+  fprintf(out, "\nKernels of examples/kernels (float32; ns per element, median; 1 and 2 blocks; "
+               "numpy's times: bench/python/kernels_vs_numpy.py):\n");
+  cpu_set_t pinned, all;
+  sched_getaffinity(0, sizeof pinned, &pinned);
+  CPU_ZERO(&all);
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  for (long c = 0; c < cpus && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &all);
+  sched_setaffinity(0, sizeof all, &all);
+  for (const ExampleKernel& e : kExampleKernels) {
+    const std::string path = std::string(examples_dir) + "/../kernels/" + e.file + ".pto";
+    const std::string text = ReadFile(path);
+    Program k;
+    if (text.empty() ||
+        pto_program_create_entry(text.data(), text.size(), path.c_str(), e.entry, &k.p) != PTO_OK ||
+        pto_args_create(k.p, &k.args) != PTO_OK) {
+      fprintf(out, "  %-16s skipped: %s\n", e.file, text.empty() ? "cannot read it" : pto_last_error());
+      continue;
+    }
+    std::vector<std::vector<float>> arrays;
+    BindExample(e, &k, &arrays);
+    double per_block[2] = {0, 0};
+    for (uint32_t blocks = 1; blocks <= 2; ++blocks) {
+      auto run = [&] { pto_program_launch(k.p, blocks, k.args); };
+      per_block[blocks - 1] = Measure({MakeTimed(run)}, e.rows * e.cols, config)[0].median;
+    }
+    fprintf(out, "  %-16s %5zux%-5zu  1 block %7.3f ns/element   2 blocks %7.3f   (%4.2fx)\n", e.file,
+            e.rows, e.cols, per_block[0], per_block[1], per_block[0] / per_block[1]);
+  }
+  sched_setaffinity(0, sizeof pinned, &pinned);
+}
+
 }  // namespace
 
 void RunProgramRows(FILE* out, const TimingConfig& timing, const char* examples_dir) {
   PerInstruction(out, timing);
   Kernel(out, timing, examples_dir);
+  ExampleKernels(out, timing, examples_dir);
 }
 
 }  // namespace bench

@@ -48,7 +48,8 @@ void PrintUsage(FILE* out) {
   fprintf(out,
           "usage: pto-bench [--quick] [--programs] [--filter OP] [--target NAME] [--csv FILE] [--plot FILE]\n"
           "  --quick        fewer and shorter samples (a rough run in a few seconds)\n"
-          "  --programs     only the PTO assembly rows (instructions in a program, the 4096x4096 kernel)\n"
+          "  --programs     only the PTO assembly rows (instructions in a program, the 4096x4096 kernel,\n"
+          "                 the kernels of examples/kernels)\n"
           "  --filter OP    only this operation:");
   for (int op = 0; op < OP_COUNT; ++op) {
     fprintf(out, "%s %s", op == 0 ? "" : ",", op_mnemonic(static_cast<op_id>(op)));
