@@ -281,9 +281,12 @@ HWY_INLINE hn::Vec<D> InHalves(D d, const F& f, V... v) {
   if constexpr (hn::MaxLanes(D()) == 1) {
     return f(d, v...);
   } else {
+    // Each v's halves by the descriptor of d's lanes in v's type: on SVE,
+    // DFromV is the whole register's, whose upper half is not that of a
+    // partial d (float16's lanes under float32 compute).
     const hn::Half<D> dh;
-    return hn::Combine(d, f(dh, hn::UpperHalf(hn::Half<hn::DFromV<V>>(), v)...),
-                       f(dh, hn::LowerHalf(hn::Half<hn::DFromV<V>>(), v)...));
+    return hn::Combine(d, f(dh, hn::UpperHalf(hn::Half<hn::Rebind<hn::TFromV<V>, D>>(), v)...),
+                       f(dh, hn::LowerHalf(hn::Half<hn::Rebind<hn::TFromV<V>, D>>(), v)...));
   }
 #endif
 }
