@@ -305,22 +305,19 @@ HWY_INLINE hn::Vec<D> Combine(D d, hn::Vec<D> a, hn::Vec<D> b) {
   else return Extreme<kOp == Reduction::kMax>(d, a, b);
 }
 
-// The lanes of v combined into one value: the upper half onto the lower,
-// until one lane is left (max / min and wrapping sums give the same value in
-// any order).
+// The lanes of v combined into one value, lane after lane in one-lane
+// vectors (max / min and wrapping sums give the same value in any order).
+// One lane at a time, not by halves: on SVE a halved descriptor of a long
+// register is not the register's half.
 template <Reduction kOp, class D>
 HWY_INLINE hn::TFromD<D> FoldLanes(D d, hn::Vec<D> v) {
-#if HWY_TARGET != HWY_SCALAR  // one lane there, and no UpperHalf
-  if constexpr (hn::MaxLanes(D()) > 1) {
-    if (hn::Lanes(d) > 1) {
-      const hn::Half<D> dh;
-      return FoldLanes<kOp>(dh, Combine<kOp>(dh, hn::LowerHalf(dh, v), hn::UpperHalf(dh, v)));
-    }
-  }
-#else
-  (void)d;
-#endif
-  return hn::GetLane(v);
+  using L = hn::TFromD<D>;
+  const hn::CappedTag<L, 1> d1;
+  HWY_ALIGN L lanes[hn::MaxLanes(D())];
+  hn::Store(v, d, lanes);
+  auto acc = hn::Set(d1, lanes[0]);
+  for (size_t i = 1; i < hn::Lanes(d); ++i) acc = Combine<kOp>(d1, acc, hn::Set(d1, lanes[i]));
+  return hn::GetLane(acc);
 }
 
 // The combination of every element of each row, with Lanes(d) partial
