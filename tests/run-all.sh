@@ -11,14 +11,33 @@ ci=$root/build-ci
 cd "$root"
 
 # Each step must pass before the next starts (set -e); the closing line
-# counts them.
+# counts them; each step's time is printed when the next starts, and a
+# summary of all of them at the end.
 steps_passed=0
 current_step=
+step_start=$SECONDS
+timings=()
+step_done() {
+  [ -n "$current_step" ] || return 0
+  steps_passed=$((steps_passed + 1))
+  timings+=("$(printf '%5d s  %s' $((SECONDS - step_start)) "$current_step")")
+  printf '=== %d s: %s\n' $((SECONDS - step_start)) "$current_step"
+}
 step() {
-  [ -z "$current_step" ] || steps_passed=$((steps_passed + 1))
+  step_done
   current_step=$*
+  step_start=$SECONDS
   printf '\n=== %s\n' "$*"
 }
+
+on_exit() {
+  local rc=$?
+  [ "$rc" -eq 0 ] && return 0
+  printf '\n=== failed (exit %d) in step %d after %d s: %s\n' "$rc" $((steps_passed + 1)) \
+    $((SECONDS - step_start)) "$current_step"
+  [ ${#timings[@]} -eq 0 ] || printf '%s\n' "${timings[@]}"
+}
+trap on_exit EXIT
 
 step "meson test (all suites)"
 # The bindings are required here, so a missing toolchain fails instead of
@@ -104,5 +123,6 @@ tests/ci/clang.sh
 step "aarch64 cross build: core suites under qemu-user (NEON, SVE2_128, SVE_256, 2048-bit SVE)"
 tests/ci/aarch64-qemu.sh
 
-steps_passed=$((steps_passed + 1))
-printf '\n=== all tests passed\nsteps: %d passed, 0 failed\n' "$steps_passed"
+step_done
+printf '\n=== all tests passed\nsteps: %d passed, 0 failed, %d s in all\n' "$steps_passed" "$SECONDS"
+printf '%s\n' "${timings[@]}"

@@ -118,6 +118,34 @@ static void test_col_forms(void **state) {
     for_each_target("column broadcasts: either source expanded, in place", cols_body, NULL);
 }
 
+/* One handle as both sources is src0 = full, src1 = expanded: f(t[i,j],
+ * t[0,j]), with dst apart and with dst that same handle (row 0 read before
+ * it is written). */
+static void test_one_handle_both_sources(void **state) {
+    (void)state;
+    rng r = {0x5A3E0001u};
+    const op_id ops[] = {OP_TCOLEXPANDSUB, OP_TCOLEXPANDEXPDIF};
+    for (size_t k = 0; k < COUNT(ops); ++k)
+        for (int in_place = 0; in_place <= 1; ++in_place) {
+            pto_tile *t = tile_new(PTO_FLOAT32, 4, 9, 4, 9);
+            tile_fill(t, &r, GEN_ANY);
+            pto_tile *dst = in_place ? t : tile_new(PTO_FLOAT32, 4, 9, 4, 9);
+            uint32_t *st = tile_snapshot(t);
+            assert_int_equal(op_call(ops[k], PTO_POW_DEFAULT, dst, t, t, NULL), PTO_OK);
+            for (size_t i = 0; i < 4; ++i)
+                for (size_t j = 0; j < 9; ++j) {
+                    const uint32_t want = op_reference(ops[k], PTO_FLOAT32, st[i * 9 + j], st[j]);
+                    const uint32_t got = tile_get(dst, i, j);
+                    if (!same_result(PTO_FLOAT32, want, got))
+                        fail_at(ops[k], PTO_FLOAT32, in_place ? "one handle, in place" : "one handle", i,
+                                j, want, got);
+                }
+            free(st);
+            if (!in_place) pto_tile_destroy(dst);
+            pto_tile_destroy(t);
+        }
+}
+
 /* ---- the one-source broadcasts copy bits; the expanded source on dst ---- */
 
 static void test_expand_copies_bits(void **state) {
@@ -483,6 +511,7 @@ static void test_program_col_major_operand(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_row_modes),         cmocka_unit_test(test_col_forms),
+        cmocka_unit_test(test_one_handle_both_sources),
         cmocka_unit_test(test_expand_copies_bits), cmocka_unit_test(test_nan_propagation),
         cmocka_unit_test(test_shape_refusals),    cmocka_unit_test(test_expdif_f32),
         cmocka_unit_test(test_expdif_f16),        cmocka_unit_test(test_expdif_bf16),

@@ -1099,6 +1099,10 @@ static void op_broadcast(reader *r, state *st, op_id op) {
     pto_status want = PTO_OK;
     const pto_tile *const typed[3] = {dst, a, b};
     const pto_tile *full = NULL, *e = a;
+    /* src0 is the expanded operand (f's first) only when src1 is the full
+     * one; one handle passed as both sources is src0 = full, src1 =
+     * expanded, so the roles are told apart by position, not by pointer. */
+    bool expanded_first = false;
     if (dst == NULL || a == NULL || b == NULL) {
         want = PTO_ERR_NULL_ARGUMENT;
     } else if (!op_accepts(op, g_profile, pto_tile_dtype(dst))) {
@@ -1113,6 +1117,7 @@ static void op_broadcast(reader *r, state *st, op_id op) {
         if (!one) {
             full = same_region(a, dst) ? a : same_region(b, dst) ? b : NULL;
             e = full == a ? b : a;
+            expanded_first = full != NULL && full != a;
         }
         const uint32_t er = pto_tile_valid_rows(e), ec = pto_tile_valid_cols(e);
         const uint32_t block = 32 / (uint32_t)pto_dtype_size(pto_tile_dtype(dst));
@@ -1150,7 +1155,7 @@ static void op_broadcast(reader *r, state *st, op_id op) {
                 uint32_t v = s;
                 if (!one) {
                     const uint32_t x = ref_load(d, sf->data, (size_t)i * sf->cols + j);
-                    v = e == a ? rule(d, s, x) : rule(d, x, s);
+                    v = expanded_first ? rule(d, s, x) : rule(d, x, s);
                 }
                 ref_store(d, want_bytes, (size_t)i * sd->cols + j, v);
             }
