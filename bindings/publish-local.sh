@@ -20,7 +20,8 @@
 # host, with Debian's crossbuild-essential and the :ARCH libhwy-dev).
 # PTO_JNI_CROSS, when set, replaces that cross build (see
 # bindings/java/src/main/native/build-native.sh); PTO_JAR_HOST_ONLY=1 gives a
-# jar with the host's natives only.
+# jar with the host's natives only; PTO_CROSS_MESON_ARGS adds meson options
+# to the cross build (e.g. -Dsimd_targets=baseline).
 #
 # Needs: libpto found by pkg-config (PKG_CONFIG_PATH; the jar bundles that
 # libpto), python3, git, meson and the cross toolchain, and for the Java
@@ -71,7 +72,7 @@ if [ -z "${PTO_JNI_CROSS:-}" ] && [ "${PTO_JAR_HOST_ONLY:-0}" != 1 ]; then
     echo "publish-local.sh: the $other natives need $triple-gcc and $cross_file (or PTO_JAR_HOST_ONLY=1)" >&2; exit 1; }
   echo "--- libpto for $other (cross, library only)"
   meson setup "$work/cross" --cross-file "$cross_file" --prefix "$work/cross-prefix" --libdir lib \
-    -Dtests=false -Dbench=false -Dbindings=disabled -Dpython=disabled > "$work/cross-setup.log" ||
+    -Dtests=false -Dbench=false -Dbindings=disabled -Dpython=disabled ${PTO_CROSS_MESON_ARGS:-} > "$work/cross-setup.log" ||
     { cat "$work/cross-setup.log" >&2; exit 1; }
   meson install -C "$work/cross" --quiet > "$work/cross-build.log" || { tail -n 40 "$work/cross-build.log" >&2; exit 1; }
   PTO_JNI_CROSS="$other:$triple-gcc:$triple-pkg-config:$work/cross-prefix/lib/pkgconfig"

@@ -1,7 +1,10 @@
 /* Identity across SIMD targets: every operation gives the same bits on every
  * target this CPU supports, so that a result does not depend on the machine
  * it was computed on. For each (op, dtype[, algo]) that HOST accepts, 2^20
- * inputs (a 2^16 sample for the reductions) run on every target (the best
+ * inputs for the five instructions of the Special family, a 2^18 sample for
+ * the other elementwise rows (every edge pair, 8-bit pair and 16-bit first
+ * operand included: the sample takes those first), a 2^16 sample for the
+ * reductions, run on every target (the best
  * first), and each target's output must equal the first target's bit for
  * bit. NaN results are compared by NaN-ness only: the contract promises a
  * NaN, not its sign or payload.
@@ -34,6 +37,7 @@
 #include "support/harness.h"
 
 #define FULL_N (1u << 20)
+#define TABLE_N (1u << 18)
 #define REDUCTION_N (1u << 16)
 #define EMULATED_N (1u << 14)
 #define MAX_TARGETS 16
@@ -282,6 +286,7 @@ typedef struct {
     bool *differs;                     /* some target differs from the first here */
     size_t differing[MAX_TARGETS];     /* per target, elements that differ from the first */
     char targets[MAX_TARGETS * 12];    /* "AVX2,SSE4,..." */
+    const char *names[MAX_TARGETS];    /* by target_index */
     size_t examples;
     uint32_t last_a, last_b;
     size_t layout_differing[MAX_TARGETS]; /* per target, padded vs unpadded rows */
@@ -321,6 +326,7 @@ static void run_on_target(void *ctx, size_t target_index, const char *target) {
     assert_true(target_index < MAX_TARGETS);
     if (target_index > 0) strncat(run->targets, ",", sizeof(run->targets) - strlen(run->targets) - 1);
     strncat(run->targets, target, sizeof(run->targets) - strlen(run->targets) - 1);
+    run->names[target_index] = target;
     uint32_t *out = target_index == 0 ? run->first : run->got;
     run_op(run->row, run->a, run->b, out, run->n);
     for (size_t i = 0; target_index > 0 && i < run->n; ++i) {
@@ -345,8 +351,12 @@ static void test_identity(void **state) {
      * result, and test_reduce checks its every order across targets: a 2^16
      * sample gives it 128 results. */
     const bool reduction = op_is_reduction(row->op);
+    const bool special = op_row(row->op)->family == OP_FAMILY_SPECIAL;
     identity_run run = {.row = row,
-                        .n = sampled ? EMULATED_N : reduction ? REDUCTION_N : FULL_N};
+                        .n = sampled     ? EMULATED_N
+                             : reduction ? REDUCTION_N
+                             : special   ? FULL_N
+                                         : TABLE_N};
     uint32_t *a = malloc(FULL_N * sizeof(uint32_t)), *b = malloc(FULL_N * sizeof(uint32_t));
     run.a = malloc(run.n * sizeof(uint32_t));
     run.b = malloc(run.n * sizeof(uint32_t));
@@ -356,7 +366,9 @@ static void test_identity(void **state) {
     assert_true(a && b && run.a && run.b && run.first && run.got && run.differs);
     make_inputs(row, a, b);
     for (size_t k = 0; k < run.n; ++k) {
-        const size_t i = sample_index(k, run.n, FULL_N);
+        /* The table rows' sample is the inputs' first part: the structured
+         * inputs, then random ones. */
+        const size_t i = run.n == TABLE_N ? k : sample_index(k, run.n, FULL_N);
         run.a[k] = a[i];
         run.b[k] = b[i];
     }
@@ -370,12 +382,13 @@ static void test_identity(void **state) {
     for (size_t t = 1; t < MAX_TARGETS; ++t)
         if (run.differing[t] != 0)
             snprintf(per_target + strlen(per_target), sizeof(per_target) - strlen(per_target), " %s:%zu",
-                     targets_name(targets_at(t)), run.differing[t]);
+                     run.names[t], run.differing[t]);
     const row_policy p = policy(row);
     print_message("[identity] %s n=%zu%s targets=%s differing=%zu%s%s%s\n", row->name, run.n,
-                  sampled       ? " (sample: under emulation)"
-                  : reduction ? " (sample: a reduction, see test_reduce)"
-                              : "",
+                  sampled          ? " (sample: under emulation)"
+                  : reduction      ? " (sample: a reduction, see test_reduce)"
+                  : run.n < FULL_N ? " (the structured inputs and random ones)"
+                                   : "",
                   run.targets, differing,
                   differing != 0 ? " (vs first target:" : "", per_target, differing != 0 ? ")" : "");
     if (p == NOT_PROMISED)

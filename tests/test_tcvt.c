@@ -259,6 +259,7 @@ static void sweep_pair(tally *t, pto_dtype src, pto_dtype dst, const uint32_t *i
                                        (pto_profile)profile);
                 for (size_t i = 0; i < n; ++i) want[i] = reference(&s, in[i]);
                 for (size_t k = 0; k < targets_count(); ++k) {
+                    if (!test_target_wanted(targets_name(targets_at(k)))) continue;
                     targets_select(targets_at(k));
                     run_convert(src, dst, (pto_round_mode)m, (pto_saturation)sat, in, got, n,
                                 n > 4096 ? 4096 : (uint32_t)n, 0);
@@ -288,6 +289,7 @@ static void sweep_pair(tally *t, pto_dtype src, pto_dtype dst, const uint32_t *i
 static void print_targets(const char *what) {
     char names[256] = "";
     for (size_t k = 0; k < targets_count(); ++k) {
+        if (!test_target_wanted(targets_name(targets_at(k)))) continue;
         strncat(names, " ", sizeof names - strlen(names) - 1);
         strncat(names, targets_name(targets_at(k)), sizeof names - strlen(names) - 1);
     }

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# clang builds, core suites on every x86 target this CPU supports. clang
+# A clang build, core suites on every x86 target this CPU supports. clang
 # builds Highway's EMU128 target where gcc 12.2 builds SCALAR, so this is
-# where EMU128 runs. Two builds: the default one, and one with
-# -Dx86_specializations=false, whose AVX2 and AVX-512 targets run the
-# portable twins of the x86-specific kernel code (src/kernels/x86-inl.h:
-# each block's twin in portable-inl.h). Prints the accuracy lines of both. Build directories
-# build-ci/clang and build-ci/clang-portable are kept between runs.
+# where EMU128 runs. It is built with -Dx86_specializations=false: its AVX2
+# and AVX-512 targets run the portable twins of the x86-specific kernel code
+# (src/kernels/x86-inl.h: each block's twin in portable-inl.h); clang's
+# build of the specializations is the libFuzzer step's. Prints the accuracy
+# lines. Build directory build-ci/clang-portable is kept between runs.
 # Usage: tests/ci/clang.sh (from anywhere).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,5 +19,4 @@ run() {  # build dir, meson options...
   grep -h '^\[accuracy\]' "$dir/meson-logs/testlog.txt" || true
 }
 
-run build-ci/clang
 run build-ci/clang-portable -Dx86_specializations=false -Dbench=false

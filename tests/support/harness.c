@@ -4,25 +4,48 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---- targets ---- */
+
+bool test_target_wanted(const char *name) {
+    const char *list = getenv("PTO_TEST_TARGETS");
+    if (list == NULL || *list == '\0') return true;
+    const size_t len = strlen(name);
+    for (const char *p = list; *p != '\0';) {
+        p += strspn(p, " ,");
+        const size_t word = strcspn(p, " ,");
+        if (word == len && strncasecmp(p, name, len) == 0) return true;
+        p += word;
+    }
+    return false;
+}
 
 void for_each_target(const char *test_name, target_body body, void *ctx) {
     const size_t n = targets_count();
     assert_true(n >= 1);
-    char ran[256] = "";
+    char ran[256] = "", left[256] = "";
+    size_t run = 0;
     for (size_t i = 0; i < n; ++i) {
         const int64_t target = targets_at(i);
         const char *name = targets_name(target);
+        char *list = test_target_wanted(name) ? ran : left;
+        strncat(list, " ", 255 - strlen(list));
+        strncat(list, name, 255 - strlen(list));
+        if (list == left) continue;
         targets_select(target);
         assert_string_equal(pto_simd_target(), name);
-        body(ctx, i, name);
-        strncat(ran, " ", sizeof(ran) - strlen(ran) - 1);
-        strncat(ran, name, sizeof(ran) - strlen(ran) - 1);
+        body(ctx, run++, name);
     }
     targets_select(0);
     assert_string_equal(pto_simd_target(), targets_name(targets_at(0))); /* the best again */
-    print_message("[targets] %s ran on:%s\n", test_name, ran);
+    if (run == 0)
+        fail_msg("%s: PTO_TEST_TARGETS=\"%s\" names none of the targets here:%s", test_name,
+                 getenv("PTO_TEST_TARGETS"), left);
+    if (left[0] != '\0')
+        print_message("[targets] %s ran on:%s (left out by PTO_TEST_TARGETS:%s)\n", test_name, ran, left);
+    else
+        print_message("[targets] %s ran on:%s\n", test_name, ran);
 }
 
 /* ---- values ---- */

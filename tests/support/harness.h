@@ -18,9 +18,15 @@
 /* ---- targets ---- */
 typedef void (*target_body)(void *ctx, size_t target_index, const char *target);
 /* Selects each target in turn (best first), asserts that pto_simd_target()
- * reports it, runs body, restores the real target set and prints which
- * targets ran. */
+ * reports it, runs body (target_index counts the targets run: 0 for the
+ * first), restores the real target set and prints which targets ran. Only
+ * the targets test_target_wanted accepts run; the test fails if none does. */
 void for_each_target(const char *test_name, target_body body, void *ctx);
+/* Whether the tests run on target `name`: every target unless
+ * PTO_TEST_TARGETS lists names (separated by spaces or commas, any case),
+ * then those only. The emulated aarch64 CI runs each target on one of its
+ * CPU models this way instead of on all of them. */
+bool test_target_wanted(const char *name);
 
 /* Under qemu-user (PTO_TEST_UNDER_QEMU, set by tests/ci/aarch64-qemu.sh):
  * prints "[test] why: not tested under emulation" and skips the test. */
