@@ -109,6 +109,15 @@ typedef enum pto_saturation {
     PTO_SAT_ON = 1   /* out-of-range results clamp to the destination's range */
 } pto_saturation;
 
+/* The value pto_tfillpad writes outside the source's valid region (the
+ * page's PadValue; PTOAS's tile_buf `pad=` numbers them the same way). */
+typedef enum pto_pad_value {
+    PTO_PAD_NULL = 0, /* no padding: refused by pto_tfillpad (vector tiles need a value) */
+    PTO_PAD_ZERO = 1, /* all bits zero (+0 for float dtypes) */
+    PTO_PAD_MAX = 2,  /* +infinity for float dtypes, the largest value for integers */
+    PTO_PAD_MIN = 3   /* -infinity for float dtypes, the smallest value for integers (0 unsigned) */
+} pto_pad_value;
+
 /* Target profiles: whose rules the operations enforce (see "Target profiles"
  * below). */
 typedef enum pto_profile {
@@ -863,6 +872,35 @@ PTO_API pto_status pto_tcolexpandmin(pto_tile *dst, const pto_tile *src0, const 
  * pto_trowexpandexpdif; same dtypes. */
 PTO_API pto_status pto_tcolexpandexpdif(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
                                         pto_tile *tmp);
+
+/* ------------------------------------------------------------------------ */
+/* Data movement (v0.4)                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* TFILLPAD: dst[i,j] = src[i,j] where i < src valid rows and j < src valid
+ * cols, and the pad value elsewhere, over dst's WHOLE rows x cols (the
+ * padding exists to give later operations a full tile; dst's valid region
+ * is neither read nor changed). Bits are copied unchanged (NaN payloads
+ * kept); the pad is dst's dtype's: PTO_PAD_ZERO all zero bits, PTO_PAD_MAX
+ * +infinity (float dtypes) or the largest integer, PTO_PAD_MIN -infinity or
+ * the smallest integer (0 for unsigned dtypes), as pto-isa's PadValueMap.
+ * Rules, checked in this order:
+ * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT); pad outside the enum, or
+ *   PTO_PAD_NULL (the page: "PadVal != PadValue::Null" for vector tiles):
+ *   PTO_ERR_INVALID_ARGUMENT.
+ * - dtypes: all nine on every profile (the page: element size 1, 2 or 4
+ *   bytes); src's dtype may differ from dst's if its size is the same (the
+ *   page: sizeof equal; the bits are copied), else PTO_ERR_DTYPE_MISMATCH.
+ * - src is dst itself or placed exactly on it (the page's TFILLPAD_INPLACE:
+ *   only the padding is written), or none of src's valid elements shares a
+ *   byte with dst's rows x cols elements (PTO_ERR_ALIASING).
+ * - src's valid region fits in dst's shape: valid rows <= dst rows, valid
+ *   cols <= dst cols (PTO_ERR_SHAPE_MISMATCH). Under PTO_PROFILE_A2A3 and
+ *   PTO_PROFILE_A5 also dst rows x cols equal src's (the page and PTOAS's
+ *   verifier: TFILLPAD's static shapes match; HOST accepts a larger dst as
+ *   TFILLPAD_EXPAND does), PTO_ERR_SHAPE_MISMATCH naming the profile.
+ * In programs the pad is dst's tile_buf `pad=` (1 zero, 2 max, 3 min). */
+PTO_API pto_status pto_tfillpad(pto_tile *dst, const pto_tile *src, pto_pad_value pad);
 
 /* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */

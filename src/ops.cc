@@ -381,6 +381,78 @@ void RunTcvt(const Operands& o, pto_profile profile) {
   kernels::Convert(spec, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0));
 }
 
+// ---- tfillpad ------------------------------------------------------------
+
+// Whether src is dst itself or placed exactly on it (same address and row
+// length; its dtype has dst's size by the dtype rule): TFILLPAD_INPLACE.
+bool FillpadInPlace(const pto_tile* src, const pto_tile* dst) {
+  return src == dst || (src->data == dst->data && src->cols == dst->cols);
+}
+
+pto_status CheckTfillpad(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  Validator v("pto_tfillpad");
+  v.NotNull("dst", dst).NotNull("src", src);
+  v.EnumInRange("pad", o.attr, AttrValueCount(AttrKind::kPadValue))
+      .Require(o.attr != PTO_PAD_NULL, PTO_ERR_INVALID_ARGUMENT,
+               "pad PTO_PAD_NULL is not a value to fill with (the page: a vector tile's "
+               "PadVal is not Null)");
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTfillpad, profile, "dst", dst)
+      .Require(ElementBytes(src->dtype) == ElementBytes(dst->dtype), PTO_ERR_DTYPE_MISMATCH,
+               "src dtype %s differs in size from dst dtype %s", DtypeName(src->dtype),
+               DtypeName(dst->dtype));
+  if (!v.ok()) return v.status();
+  // dst is written over its whole rows x cols: src must be on it exactly or
+  // apart from every element of it.
+  pto_tile whole = *dst;
+  whole.valid_rows = dst->rows;
+  whole.valid_cols = dst->cols;
+  v.Require(FillpadInPlace(src, dst) || !ValidRegionsOverlapSlow(src, &whole), PTO_ERR_ALIASING,
+            "src's valid elements share storage with dst's %ux%u elements without being "
+            "placed exactly on them",
+            dst->rows, dst->cols);
+  v.Require(src->valid_rows <= dst->rows && src->valid_cols <= dst->cols,
+            PTO_ERR_SHAPE_MISMATCH, "src valid region %ux%u does not fit in dst's %ux%u",
+            src->valid_rows, src->valid_cols, dst->rows, dst->cols);
+  if (profile != PTO_PROFILE_HOST)
+    v.Require(src->rows == dst->rows && src->cols == dst->cols, PTO_ERR_SHAPE_MISMATCH,
+              "dst shape %ux%u differs from src shape %ux%u, which %s requires equal",
+              dst->rows, dst->cols, src->rows, src->cols, pto_profile_string(profile));
+  return v.status();
+}
+
+// The pad as the element value of dtype (pto-isa's PadValueMap).
+double PadScalar(pto_dtype dtype, int pad) {
+  if (pad == PTO_PAD_ZERO) return 0;
+  const bool max = pad == PTO_PAD_MAX;
+  if (IsFloatDtype(dtype)) return max ? HUGE_VAL : -HUGE_VAL;
+  const unsigned bits = 8 * static_cast<unsigned>(ElementBytes(dtype));
+  const bool is_signed = dtype == PTO_INT8 || dtype == PTO_INT16 || dtype == PTO_INT32;
+  if (!is_signed) return max ? std::ldexp(1.0, static_cast<int>(bits)) - 1 : 0;
+  return max ? std::ldexp(1.0, static_cast<int>(bits) - 1) - 1
+             : -std::ldexp(1.0, static_cast<int>(bits) - 1);
+}
+
+// The copy of src's valid region (skipped in place: the bits are already
+// there), then the pad to the right of it in its rows and in every row
+// below it, up to dst's rows x cols.
+void RunTfillpad(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  const uint32_t rows = src->valid_rows, cols = src->valid_cols;
+  if (!FillpadInPlace(src, dst) && rows != 0 && cols != 0)
+    kernels::Copy(src->dtype, rows, cols, PlaneOf(dst), ConstPlaneOf(src));
+  const double pad = PadScalar(dst->dtype, o.attr);
+  const pto_tile* view = dst;
+  if (cols < dst->cols && rows != 0)
+    kernels::Texpands(dst->dtype, rows, dst->cols - cols, Offset(dst, 0, cols),
+                      Offset(view, 0, cols), pad);
+  if (rows < dst->rows)
+    kernels::Texpands(dst->dtype, dst->rows - rows, dst->cols, Offset(dst, rows, 0),
+                      Offset(view, rows, 0), pad);
+}
 
 // ---- the Binary family ---------------------------------------------------
 
@@ -1038,6 +1110,9 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   if (TakesScalar(op.attr) && !ScalarIsValueOf(dst->dtype, o.scalar)) return false;
   // A conversion's operands differ in dtype: its check decides every call.
   if (op.attr == AttrKind::kConversion) return false;
+  // tfillpad writes past dst's valid region and refuses PTO_PAD_NULL: its
+  // check decides every call.
+  if (op.attr == AttrKind::kPadValue) return false;
   const pto_dtype dtype = dst->dtype;
   const uint64_t region = ValidRegionKey(dst);
   return (dtypes & DtypeBit(dtype)) != 0 && src0->dtype == dtype && src1->dtype == dtype &&
@@ -1061,7 +1136,7 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   const Operands o{dst, src0, src1, tmp, attr, scalar, sat};
   const pto_status status = op.check(o, profile);
-  if (status != PTO_OK || IsEmptyRegion(dst)) return status;
+  if (status != PTO_OK || (IsEmptyRegion(dst) && !WritesWholeDst(op))) return status;
   return RunAccepted(op, o, profile);
 }
 
@@ -1107,6 +1182,9 @@ using pto::ops::Operands;
 #define PTO_ATTR_PARAM_ScalarFirst
 #define PTO_ATTR_PARAM_BinaryOrder , int binary_order
 #define PTO_ATTR_PARAM_Conversion , pto_round_mode mode, pto_saturation sat
+#define PTO_ATTR_PARAM_PadValue , pto_pad_value pad
+#define PTO_ATTR_ARG_PadValue pto::RawEnumValue(pad)
+#define PTO_LEAD_PARAM_PadValue
 #define PTO_ATTR_ARG_None 0
 #define PTO_ATTR_ARG_DivPrecision 0
 #define PTO_ATTR_ARG_PowPrecision pto::RawEnumValue(algo)

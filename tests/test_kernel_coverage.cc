@@ -184,6 +184,13 @@ bool RunCell(OpDtypes op, pto_profile profile, pto_dtype dtype) {
       }
       break;
     }
+    case OpDtypes::kTfillpad: {  // a 2x3 corner of ones, MAX (never the sentinel) elsewhere
+      Tile src = NewTile(dtype, kRows, kCols);
+      Fill(src.get(), 1);
+      assert_int_equal(pto_tile_set_valid(src.get(), 2, 3), PTO_OK);
+      status = pto_tfillpad(dst.get(), src.get(), PTO_PAD_MAX);
+      break;
+    }
     case OpDtypes::kFloatCopy: {  // into the tile, then out of it into a float array
       std::vector<float> values(size_t{kRows} * kCols, 2.0f);
       status = pto_tile_write_f32(dst.get(), values.data(), values.size());

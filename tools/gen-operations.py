@@ -118,12 +118,20 @@ ATTRS["Conversion"] = [
          rust_type="Saturation", rust_value="{}.raw()",
          java_type="Saturation", java_value="{}.code()", java_default="", java_nullable=True),
 ]
+# The value tfillpad pads with.
+ATTRS["PadValue"] = Attr(
+    c_name="pad",
+    py_name="pad", py_default="", py_stub="int", py_kind="ATTR_ENUM",
+    py_c_default="{.i = PTO_PAD_ZERO}", py_c_value="(pto_pad_value)a.i",
+    go_type="PadValue", go_value="ptoc.Enum_SS_pto_pad_value({})",
+    rust_type="PadValue", rust_value="{}.raw()",
+    java_type="PadValue", java_value="{}.code()", java_default="", java_nullable=True)
 TMP_ROLES = ("None", "Optional", "Required")
 PROFILES = ("HOST", "A2A3", "A5")
 
 # Go names that are not "T" + the rest of the mnemonic capitalised.
 GO_NAMES = {
-    "tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd",
+    "tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd", "tfillpad": "TFillPad",
     "tdivs_scalar_by_tile": "TDivsScalarByTile", "trowsum": "TRowSum", "trowmax": "TRowMax",
     "trowmin": "TRowMin", "tcolsum": "TColSum", "tcolmax": "TColMax", "tcolmin": "TColMin",
     "trowexpand": "TRowExpand", "trowexpandadd": "TRowExpandAdd", "trowexpandsub": "TRowExpandSub",

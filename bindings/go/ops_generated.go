@@ -115,6 +115,23 @@ func TCvt(dst *Tile, src *Tile, tmp *Tile, mode RoundMode, sat Saturation) error
 	return err
 }
 
+var tfillpadOperands = []string{"dst", "src"}
+
+// TFillPad is TFILLPAD (pto_tfillpad): src's valid region copied, the rest
+// of dst's rows x cols set to the pad value.
+//
+// dst's dtypes: HOST all; A2A3 all; A5 all.
+func TFillPad(dst *Tile, src *Tile, pad PadValue) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TFillPad", tfillpadOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tfillpad(hs[0], hs[1], ptoc.Enum_SS_pto_pad_value(pad)))
+	keepAlive(tiles)
+	return err
+}
+
 var taddOperands = []string{"dst", "src0", "src1"}
 
 // TAdd is TADD (pto_tadd): src0 + src1 elementwise; correctly rounded,

@@ -209,6 +209,8 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     const int sat = (attr >> 8) == 0 ? (off ? PTO_SAT_OFF : PTO_SAT_ON) : (attr >> 8) - 1;
     attr = mode | (sat << 8);
   }
+  // tfillpad's pad value is dst's type's (PTOAS: TileDataDst::PadVal).
+  if (op.attr == ops::AttrKind::kPadValue) attr = p_->tiles[dst].type.pad;
   in.code = Code::kTileOp;
   in.loc = loc;
   in.op = &op;

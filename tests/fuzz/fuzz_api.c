@@ -1230,6 +1230,59 @@ static void op_convert(reader *r, state *st) {
     snapshots_free(&before);
 }
 
+/* Whether a valid element of src shares a byte with dst's rows x cols
+ * elements (one contiguous range). */
+static int touches_whole_tile(const pto_tile *src, const pto_tile *dst) {
+    const size_t es = pto_dtype_size(pto_tile_dtype(src));
+    const uintptr_t lo = (uintptr_t)pto_tile_data((pto_tile *)dst);
+    const uintptr_t hi = lo + (uintptr_t)pto_tile_rows(dst) * pto_tile_cols(dst) *
+                                  pto_dtype_size(pto_tile_dtype(dst));
+    const uintptr_t len = pto_tile_valid_cols(src) * es, stride = pto_tile_cols(src) * es;
+    const uintptr_t p = (uintptr_t)pto_tile_data((pto_tile *)src);
+    if (len == 0) return 0;
+    for (uint32_t i = 0; i < pto_tile_valid_rows(src); ++i)
+        if (p + i * stride < hi && lo < p + i * stride + len) return 1;
+    return 0;
+}
+
+/* tfillpad: its rules in the contract's order (NULLs, the pad, dtypes and
+ * their sizes, aliasing with dst's whole storage, src's region within dst's
+ * shape, equal shapes under A2A3 and A5); nothing written on a refusal. Its
+ * values are test_datamove's. */
+static void op_fillpad(reader *r, state *st) {
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *src = take_tile(r, st);
+    const int pad = (int)(take(r) % 6) - 1;
+    pto_status want = PTO_OK;
+    if (dst == NULL || src == NULL) {
+        want = PTO_ERR_NULL_ARGUMENT;
+    } else if (pad <= PTO_PAD_NULL || pad > PTO_PAD_MIN) {
+        want = PTO_ERR_INVALID_ARGUMENT;
+    } else if (!op_accepts(OP_TFILLPAD, g_profile, pto_tile_dtype(dst))) {
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    } else if (pto_dtype_size(pto_tile_dtype(src)) != pto_dtype_size(pto_tile_dtype(dst))) {
+        want = PTO_ERR_DTYPE_MISMATCH;
+    } else {
+        const int in_place = src == dst || (pto_tile_data((pto_tile *)src) == pto_tile_data(dst) &&
+                                            pto_tile_cols(src) == pto_tile_cols(dst));
+        if (!in_place && touches_whole_tile(src, dst))
+            want = PTO_ERR_ALIASING;
+        else if (pto_tile_valid_rows(src) > pto_tile_rows(dst) ||
+                 pto_tile_valid_cols(src) > pto_tile_cols(dst))
+            want = PTO_ERR_SHAPE_MISMATCH;
+        else if (g_profile != PTO_PROFILE_HOST && (pto_tile_rows(src) != pto_tile_rows(dst) ||
+                                                   pto_tile_cols(src) != pto_tile_cols(dst)))
+            want = PTO_ERR_SHAPE_MISMATCH;
+    }
+    const pto_tile *const operands[2] = {dst, src};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 2);
+    const pto_status got = pto_tfillpad(dst, src, (pto_pad_value)pad);
+    check_status("pto_tfillpad", got, want);
+    check_operands_unchanged(&before, got, dst, "pto_tfillpad");
+    snapshots_free(&before);
+}
+
 /* One instruction call, its rules and checks by operation. */
 static void op_instruction(reader *r, state *st, op_id op) {
     switch (op) {
@@ -1239,6 +1292,7 @@ static void op_instruction(reader *r, state *st, op_id op) {
     case OP_TCOLEXPANDDIV:
     case OP_TPARTADD: op_binary(r, st, op); break;
     case OP_TCVT: op_convert(r, st); break;
+    case OP_TFILLPAD: op_fillpad(r, st); break;
     default: /* the families */
         if (op_is_reduction(op))
             op_reduction(r, st, op);

@@ -117,6 +117,19 @@ pub fn tcvt(
     })
 }
 
+/// TFILLPAD (`pto_tfillpad`): src's valid region copied, the rest of dst's
+/// rows x cols set to the pad value.
+///
+/// dst's dtypes: HOST all; A2A3 all; A5 all.
+pub fn tfillpad(
+    dst: &mut impl Operand,
+    src: impl Source,
+    pad: PadValue,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tfillpad(d, src.source_ptr(d), pad.raw()) })
+}
+
 /// TADD (`pto_tadd`): src0 + src1 elementwise; correctly rounded, integers
 /// wrap.
 ///

@@ -173,6 +173,25 @@ public final class Pto {
     }
 
     /**
+     * TFILLPAD ({@code pto_tfillpad}): src's valid region copied, the rest of dst's rows x
+     * cols set to the pad value.
+     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     */
+    public static void tfillpad(Tile dst, Tile src, PadValue pad) {
+        if (pad == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tfillpad: pad is null");
+        }
+        try {
+            PtoNative.pto_tfillpad(Tile.handleOf(dst, "Pto.tfillpad", "dst"),
+                    Tile.handleOf(src, "Pto.tfillpad", "src"),
+                    pad.code());
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
      * TADD ({@code pto_tadd}): src0 + src1 elementwise; correctly rounded, integers wrap.
      * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32,
      * FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
