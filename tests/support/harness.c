@@ -261,3 +261,12 @@ pto_status run_snippet_sd(const char *text, pto_tile *s, pto_tile *d) {
     pto_program_destroy(p);
     return PTO_OK;
 }
+
+void expect_program_refused(const char *text, pto_status want) {
+    pto_program *p = NULL;
+    const pto_status st = pto_program_create(text, strlen(text), "t.pto", &p);
+    if (st != want)
+        fail_msg("%s: %s (%s), want %s", text, pto_status_string(st), pto_last_error(),
+                 pto_status_string(want));
+    assert_null(p);
+}

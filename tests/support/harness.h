@@ -95,5 +95,7 @@ const char *dtype_spelling(pto_dtype dt);
  * it, asserting the run succeeds; returns the creation status (nothing runs
  * when it is not PTO_OK). */
 pto_status run_snippet_sd(const char *text, pto_tile *s, pto_tile *d);
+/* The program `text` is refused with `want` and nothing is created. */
+void expect_program_refused(const char *text, pto_status want);
 
 #endif
