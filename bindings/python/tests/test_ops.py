@@ -311,6 +311,22 @@ def test_dtype_support_per_operation(dtype):
     pto.tpartadd(*t[:3])
 
 
+def test_tfillpad_pad_values():
+    """tfillpad through the binding: the pad reaches the C call; NULL is refused."""
+    src = make(D.FLOAT32, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], valid=(1, 2))
+    dst = pto.Tile(D.FLOAT32, 2, 3)
+    pto.tfillpad(dst, src, pto.PadValue.MIN)
+    assert raw(dst).tolist() == [[1.0, 2.0, -np.inf], [-np.inf, -np.inf, -np.inf]]
+    pto.tfillpad(dst, src, pad=pto.PadValue.MAX)
+    assert raw(dst)[1, 0] == np.inf
+    small = make(D.UINT8, [[7, 8]], valid=(1, 1))
+    out = pto.Tile(D.UINT8, 1, 2)
+    pto.tfillpad(out, small, pto.PadValue.MAX)
+    assert raw(out).tolist() == [[7, 255]]
+    with pytest.raises(pto.Error, match="PTO_PAD_NULL"):
+        pto.tfillpad(dst, src, pto.PadValue.NULL)
+
+
 def test_tcvt_modes_and_saturation():
     """tcvt through the binding: the mode and saturation reach the C call."""
     x = make(D.FLOAT32, [[-2.5, -0.5, 0.5, 1.5, 2.5, 3e9]])
