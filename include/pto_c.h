@@ -902,6 +902,27 @@ PTO_API pto_status pto_tcolexpandexpdif(pto_tile *dst, const pto_tile *src0, con
  * In programs the pad is dst's tile_buf `pad=` (1 zero, 2 max, 3 min). */
 PTO_API pto_status pto_tfillpad(pto_tile *dst, const pto_tile *src, pto_pad_value pad);
 
+/* TCI: the k-th element of dst's valid region (row by row: k = i * valid
+ * cols + j) is start + k, or start - k when descending is 1. Integer dtypes
+ * wrap modulo 2^bits; float dtypes get start (rounded to nearest even in
+ * dst's dtype) plus or minus k, rounded once to nearest even (so exact while
+ * the sequence is representable). Rules, checked in this order:
+ * - dst not NULL (PTO_ERR_NULL_ARGUMENT); descending 0 or 1, else
+ *   PTO_ERR_INVALID_ARGUMENT.
+ * - dst's dtype (PTO_ERR_UNSUPPORTED_DTYPE): HOST and PTO_PROFILE_A2A3
+ *   INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32 (the page's A2A3
+ *   list: any 2- or 4-byte type); PTO_PROFILE_A5 INT16, UINT16, INT32,
+ *   UINT32 (the page: integers only).
+ * - start as the Scalar family's scalar: for an integer dtype an integer in
+ *   its range, else PTO_ERR_INVALID_ARGUMENT; any value for a float dtype.
+ * - PTO_PROFILE_A2A3 and PTO_PROFILE_A5: dst rows == 1 (the page:
+ *   `TileData::Rows == 1`, the sequence runs along the row),
+ *   PTO_ERR_SHAPE_MISMATCH naming the profile. HOST numbers every valid row.
+ * The page's A2A3 tmp (a scratch for its vector path) is not needed and not
+ * taken. In programs the start is the SSA scalar and `{descending = true}`
+ * the order (PTOAS's default false). */
+PTO_API pto_status pto_tci(pto_tile *dst, double start, int descending);
+
 /* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */
 /* ------------------------------------------------------------------------ */

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "convert_rules.h"
 #include "float_env.h"
@@ -771,6 +772,61 @@ void RunFill(const Operands& o, ScalarKernel kernel, ScalarContiguousKernel cont
   RunScalar(Operands{o.dst, o.dst, nullptr, nullptr, 0, o.scalar}, kernel, contiguous);
 }
 
+// ---- tci ----------------------------------------------------------------
+
+pto_status CheckTci(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  Validator v("pto_tci");
+  v.NotNull("dst", dst);
+  v.EnumInRange("descending", o.attr, 2);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTci, profile, "dst", dst);
+  v.Require(ScalarIsValueOf(dst->dtype, o.scalar), PTO_ERR_INVALID_ARGUMENT,
+            "start %.17g is not a value of dst dtype %s (an integer in its range)", o.scalar,
+            DtypeName(dst->dtype));
+  if (profile != PTO_PROFILE_HOST)
+    v.Require(dst->rows == 1, PTO_ERR_SHAPE_MISMATCH,
+              "dst rows %u is not 1, which %s requires (the sequence runs along the row)",
+              dst->rows, pto_profile_string(profile));
+  return v.status();
+}
+
+// Element k (row-major over the valid region) is start + k or start - k:
+// integers modulo 2^bits, float types the exact sum rounded once (start's
+// rounded value plus k is exact in double while it matters: k < 2^32).
+void RunTci(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  const pto_dtype dtype = dst->dtype;
+  const double start = ScalarInDtype(dtype, o.scalar);
+  const bool down = o.attr != 0;
+  const size_t cols = dst->valid_cols, size = ElementBytes(dtype);
+  std::vector<float> row(IsFloatDtype(dtype) ? cols : 0);
+  for (size_t i = 0; i < dst->valid_rows; ++i) {
+    char* out = static_cast<char*>(dst->data) + i * dst->cols * size;
+    const uint64_t first = static_cast<uint64_t>(i) * cols;
+    if (IsFloatDtype(dtype)) {
+      for (size_t j = 0; j < cols; ++j) {
+        const double k = static_cast<double>(first + j);
+        row[j] = static_cast<float>(ScalarInDtype(dtype, down ? start - k : start + k));
+      }
+      kernels::FromF32(dtype, cols, out, row.data());
+      continue;
+    }
+    // The integer start (ScalarIsValueOf: in range) plus or minus k, low bits.
+    const uint64_t base = static_cast<uint64_t>(static_cast<int64_t>(start));
+    for (size_t j = 0; j < cols; ++j) {
+      const uint64_t v = down ? base - (first + j) : base + (first + j);
+      if (size == 2) {
+        const uint16_t e = static_cast<uint16_t>(v);
+        memcpy(out + j * 2, &e, 2);
+      } else {
+        const uint32_t e = static_cast<uint32_t>(v);
+        memcpy(out + j * 4, &e, 4);
+      }
+    }
+  }
+}
+
 // ---- the RowReduce and ColReduce families --------------------------------
 
 constexpr kernels::Reduction ReductionOf(OpId id) {
@@ -1113,6 +1169,8 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   // tfillpad writes past dst's valid region and refuses PTO_PAD_NULL: its
   // check decides every call.
   if (op.attr == AttrKind::kPadValue) return false;
+  // tci has no source and its own shape rules: its check decides every call.
+  if (op.attr == AttrKind::kScalarDescending) return false;
   const pto_dtype dtype = dst->dtype;
   const uint64_t region = ValidRegionKey(dst);
   return (dtypes & DtypeBit(dtype)) != 0 && src0->dtype == dtype && src1->dtype == dtype &&
@@ -1185,6 +1243,9 @@ using pto::ops::Operands;
 #define PTO_ATTR_PARAM_PadValue , pto_pad_value pad
 #define PTO_ATTR_ARG_PadValue pto::RawEnumValue(pad)
 #define PTO_LEAD_PARAM_PadValue
+#define PTO_ATTR_PARAM_ScalarDescending , double start, int descending
+#define PTO_ATTR_ARG_ScalarDescending descending, start
+#define PTO_LEAD_PARAM_ScalarDescending
 #define PTO_ATTR_ARG_None 0
 #define PTO_ATTR_ARG_DivPrecision 0
 #define PTO_ATTR_ARG_PowPrecision pto::RawEnumValue(algo)

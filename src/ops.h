@@ -73,17 +73,22 @@ enum class AttrKind : uint8_t {
   kConversion,    // rmode = #pto<round_mode ...> -> pto_round_mode, and
                   // sat_mode = #pto<saturation_mode ...> -> pto_saturation
   kPadValue,      // a pto_pad_value: dst's tile_buf pad= in text
+  kScalarDescending,  // a `double start` (the scalar) and an `int descending` (0 or 1,
+                      // {descending = false|true} in text): tci
 };
 
 // Whether the row takes a `double scalar` (Operands::scalar).
 constexpr bool TakesScalar(AttrKind kind) {
-  return kind == AttrKind::kScalar || kind == AttrKind::kScalarFirst;
+  return kind == AttrKind::kScalar || kind == AttrKind::kScalarFirst ||
+         kind == AttrKind::kScalarDescending;
 }
 
 // How many values the attribute's enum argument takes (0: no argument).
 // (kConversion: the round mode's; its saturation takes 2.)
 constexpr int AttrValueCount(AttrKind kind) {
-  return kind == AttrKind::kPowPrecision || kind == AttrKind::kBinaryOrder ? 2
+  return kind == AttrKind::kPowPrecision || kind == AttrKind::kBinaryOrder ||
+                 kind == AttrKind::kScalarDescending
+             ? 2
          : kind == AttrKind::kConversion                                   ? 7
          : kind == AttrKind::kPadValue                                     ? 4
                                                                            : 0;

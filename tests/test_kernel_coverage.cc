@@ -191,6 +191,12 @@ bool RunCell(OpDtypes op, pto_profile profile, pto_dtype dtype) {
       status = pto_tfillpad(dst.get(), src.get(), PTO_PAD_MAX);
       break;
     }
+    case OpDtypes::kTci: {  // 1, 2, 3, ... along one row (A2A3 and A5 take one row)
+      dst = NewTile(dtype, 1, kCols);
+      FillSentinel(dst.get());
+      status = pto_tci(dst.get(), 1, 0);
+      break;
+    }
     case OpDtypes::kFloatCopy: {  // into the tile, then out of it into a float array
       std::vector<float> values(size_t{kRows} * kCols, 2.0f);
       status = pto_tile_write_f32(dst.get(), values.data(), values.size());

@@ -132,6 +132,25 @@ func TFillPad(dst *Tile, src *Tile, pad PadValue) error {
 	return err
 }
 
+var tciOperands = []string{"dst"}
+
+// TCI is TCI (pto_tci): start + k (or start - k) at the k-th element of
+// dst's valid region, row by row.
+//
+// dst's dtypes: HOST INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16,
+// FLOAT32; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32; A5
+// INT16, UINT16, INT32, UINT32.
+func TCI(dst *Tile, start float64, descending bool) error {
+	var hs [1]uintptr
+	tiles := []*Tile{dst}
+	if err := resolve("pto.TCI", tciOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tci(hs[0], start, boolToInt(descending)))
+	keepAlive(tiles)
+	return err
+}
+
 var taddOperands = []string{"dst", "src0", "src1"}
 
 // TAdd is TADD (pto_tadd): src0 + src1 elementwise; correctly rounded,

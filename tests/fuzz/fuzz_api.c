@@ -1283,6 +1283,34 @@ static void op_fillpad(reader *r, state *st) {
     snapshots_free(&before);
 }
 
+/* tci: its rules in the contract's order (NULL, descending, dtype, start,
+ * one row under A2A3 and A5); nothing written on a refusal, nothing outside
+ * dst's valid region. Its values are test_datamove's. */
+static void op_sequence(reader *r, state *st) {
+    pto_tile *dst = take_tile(r, st);
+    const int descending = (int)(take(r) % 4) - 1;
+    const double start = (double)(int16_t)(take(r) | (uint16_t)take(r) << 8);
+    pto_status want = PTO_OK;
+    if (dst == NULL)
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if (descending < 0 || descending > 1)
+        want = PTO_ERR_INVALID_ARGUMENT;
+    else if (!op_accepts(OP_TCI, g_profile, pto_tile_dtype(dst)))
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    else if (!scalar_is_value_of(pto_tile_dtype(dst), start))
+        want = PTO_ERR_INVALID_ARGUMENT;
+    else if (g_profile != PTO_PROFILE_HOST && pto_tile_rows(dst) != 1)
+        want = PTO_ERR_SHAPE_MISMATCH;
+    const pto_tile *const operands[1] = {dst};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 1);
+    const pto_status got = pto_tci(dst, start, descending);
+    check_status("pto_tci", got, want);
+    check_operands_unchanged(&before, got, dst, "pto_tci");
+    if (got == PTO_OK) check_outside_region(snapshot_of(&before, dst), dst, "pto_tci");
+    snapshots_free(&before);
+}
+
 /* One instruction call, its rules and checks by operation. */
 static void op_instruction(reader *r, state *st, op_id op) {
     switch (op) {
@@ -1293,6 +1321,7 @@ static void op_instruction(reader *r, state *st, op_id op) {
     case OP_TPARTADD: op_binary(r, st, op); break;
     case OP_TCVT: op_convert(r, st); break;
     case OP_TFILLPAD: op_fillpad(r, st); break;
+    case OP_TCI: op_sequence(r, st); break;
     default: /* the families */
         if (op_is_reduction(op))
             op_reduction(r, st, op);

@@ -327,6 +327,20 @@ def test_tfillpad_pad_values():
         pto.tfillpad(dst, src, pto.PadValue.NULL)
 
 
+def test_tci_sequences():
+    """tci through the binding: the start and the order reach the C call."""
+    t = pto.Tile(D.INT32, 1, 5)
+    pto.tci(t, 10)
+    assert raw(t).tolist() == [[10, 11, 12, 13, 14]]
+    pto.tci(t, -2, descending=True)
+    assert raw(t).tolist() == [[-2, -3, -4, -5, -6]]
+    f = pto.Tile(D.FLOAT32, 2, 2)
+    pto.tci(f, 0.5, True)
+    assert raw(f).tolist() == [[0.5, -0.5], [-1.5, -2.5]]
+    with pytest.raises(pto.Error, match="start 0.5"):
+        pto.tci(t, 0.5)
+
+
 def test_tcvt_modes_and_saturation():
     """tcvt through the binding: the mode and saturation reach the C call."""
     x = make(D.FLOAT32, [[-2.5, -0.5, 0.5, 1.5, 2.5, 3e9]])

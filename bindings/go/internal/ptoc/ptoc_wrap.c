@@ -1933,6 +1933,23 @@ intgo _wrap_pto_tfillpad_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
+intgo _wrap_pto_tci_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, double _swig_go_1, intgo _swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  double arg2 ;
+  int arg3 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (double)_swig_go_1; 
+  arg3 = (int)_swig_go_2; 
+  
+  result = (pto_status)pto_tci(arg1,arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 _gostring_ _wrap_pto_dtype_string_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
   pto_dtype arg1 ;
   char *result = 0 ;

@@ -130,6 +130,21 @@ pub fn tfillpad(
     check(unsafe { sys::pto_tfillpad(d, src.source_ptr(d), pad.raw()) })
 }
 
+/// TCI (`pto_tci`): start + k (or start - k) at the k-th element of dst's
+/// valid region, row by row.
+///
+/// dst's dtypes: HOST INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16,
+/// FLOAT32; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32;
+/// A5 INT16, UINT16, INT32, UINT32.
+pub fn tci(
+    dst: &mut impl Operand,
+    start: f64,
+    descending: bool,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tci(d, start, descending as std::os::raw::c_int) })
+}
+
 /// TADD (`pto_tadd`): src0 + src1 elementwise; correctly rounded, integers
 /// wrap.
 ///

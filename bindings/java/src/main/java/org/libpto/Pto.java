@@ -192,6 +192,23 @@ public final class Pto {
     }
 
     /**
+     * TCI ({@code pto_tci}): start + k (or start - k) at the k-th element of dst's valid
+     * region, row by row.
+     * <p>dst's dtypes: HOST INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32; A2A3
+     * INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32; A5 INT16, UINT16, INT32,
+     * UINT32.
+     */
+    public static void tci(Tile dst, double start, boolean descending) {
+        try {
+            PtoNative.pto_tci(Tile.handleOf(dst, "Pto.tci", "dst"),
+                    start,
+                    descending ? 1 : 0);
+        } finally {
+            Reference.reachabilityFence(dst);
+        }
+    }
+
+    /**
      * TADD ({@code pto_tadd}): src0 + src1 elementwise; correctly rounded, integers wrap.
      * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32,
      * FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
