@@ -923,6 +923,25 @@ PTO_API pto_status pto_tfillpad(pto_tile *dst, const pto_tile *src, pto_pad_valu
  * the order (PTOAS's default false). */
 PTO_API pto_status pto_tci(pto_tile *dst, double start, int descending);
 
+/* TRESHAPE: dst's rows x cols elements become src's rows x cols elements'
+ * bytes, reinterpreted (a bitwise reshape: another shape and/or dtype of the
+ * same total size; valid regions are neither read nor changed). The page
+ * reinterprets the storage in place (A2A3: an alias of src's address) and
+ * copies it on its CPU simulator; libpto copies, since an owned tile cannot
+ * share its storage with a second handle. A view over the same bytes is
+ * pto_tile_create_at on the buffer and offset of a placed src
+ * (pto_tile_buffer, pto_tile_offset), and pto_treshape of a dst placed
+ * exactly there (the same address) writes nothing. Rules, checked in this
+ * order:
+ * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT); any dtypes on every profile.
+ * - dst and src start at the same address, or their rows x cols storages
+ *   share no byte (PTO_ERR_ALIASING).
+ * - rows x cols x element size equal for dst and src (the page: "Total byte
+ *   size must match"; PTO_ERR_SHAPE_MISMATCH).
+ * In programs the SSA forms give a new tile holding the bytes (PTOAS's
+ * `%d = pto.treshape %s : S -> T`; `%d = treshape %s : T`). */
+PTO_API pto_status pto_treshape(pto_tile *dst, const pto_tile *src);
+
 /* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */
 /* ------------------------------------------------------------------------ */

@@ -827,6 +827,37 @@ void RunTci(const Operands& o, pto_profile) {
   }
 }
 
+// ---- treshape -------------------------------------------------------------
+
+size_t TileBytes(const pto_tile* t) { return ElementCount(t) * ElementBytes(t->dtype); }
+
+pto_status CheckTreshape(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  Validator v("pto_treshape");
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTreshape, profile, "dst", dst);
+  if (!v.ok()) return v.status();
+  // Whole storages: [data, data + bytes) of each.
+  pto_tile whole_dst = *dst, whole_src = *src;
+  whole_dst.valid_rows = dst->rows, whole_dst.valid_cols = dst->cols;
+  whole_src.valid_rows = src->rows, whole_src.valid_cols = src->cols;
+  v.Require(src->data == dst->data || !ValidRegionsOverlapSlow(&whole_src, &whole_dst),
+            PTO_ERR_ALIASING,
+            "src's storage shares bytes with dst's without starting at the same address");
+  v.Require(TileBytes(src) == TileBytes(dst), PTO_ERR_SHAPE_MISMATCH,
+            "src %ux%u %s is %zu bytes, dst %ux%u %s %zu (a reshape keeps the size)", src->rows,
+            src->cols, DtypeName(src->dtype), TileBytes(src), dst->rows, dst->cols,
+            DtypeName(dst->dtype), TileBytes(dst));
+  return v.status();
+}
+
+// The bytes, unless they are already there (dst at src's address).
+void RunTreshape(const Operands& o, pto_profile) {
+  if (o.src0->data != o.dst->data) memcpy(o.dst->data, o.src0->data, TileBytes(o.dst));
+}
+
 // ---- the RowReduce and ColReduce families --------------------------------
 
 constexpr kernels::Reduction ReductionOf(OpId id) {
@@ -1166,9 +1197,9 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   if (TakesScalar(op.attr) && !ScalarIsValueOf(dst->dtype, o.scalar)) return false;
   // A conversion's operands differ in dtype: its check decides every call.
   if (op.attr == AttrKind::kConversion) return false;
-  // tfillpad writes past dst's valid region and refuses PTO_PAD_NULL: its
-  // check decides every call.
-  if (op.attr == AttrKind::kPadValue) return false;
+  // tfillpad and treshape write past dst's valid region (tfillpad refuses
+  // PTO_PAD_NULL, treshape compares sizes): their checks decide every call.
+  if (op.attr == AttrKind::kPadValue || kId == OpId::kTreshape) return false;
   // tci has no source and its own shape rules: its check decides every call.
   if (op.attr == AttrKind::kScalarDescending) return false;
   const pto_dtype dtype = dst->dtype;

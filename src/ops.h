@@ -129,8 +129,11 @@ inline int SaturationOf(const OpDescriptor& op, int packed) {
 }
 
 // Whether run writes dst's whole rows x cols rather than its valid region
-// (tfillpad's padding), and so runs whatever dst's valid region.
-inline bool WritesWholeDst(const OpDescriptor& op) { return op.attr == AttrKind::kPadValue; }
+// (tfillpad's padding, treshape's bytes), and so runs whatever dst's valid
+// region.
+inline bool WritesWholeDst(const OpDescriptor& op) {
+  return op.attr == AttrKind::kPadValue || op.id == OpId::kTreshape;
+}
 
 // The operation whose mnemonic is `name` (name_length bytes); NULL if none.
 // A ScalarFirst row is not found by its own mnemonic: text spells it as its

@@ -454,6 +454,112 @@ static void test_tci_program_forms(void **state) {
                   runs, COUNT(kBad));
 }
 
+/* ---- treshape ------------------------------------------------------------ */
+
+/* The bytes of tile t, rows*cols*size of them (free() the result). */
+static unsigned char *tile_bytes(const pto_tile *t, size_t *n) {
+    *n = (size_t)pto_tile_rows(t) * pto_tile_cols(t) * pto_dtype_size(pto_tile_dtype(t));
+    unsigned char *out = malloc(*n);
+    assert_non_null(out);
+    assert_int_equal(pto_tile_read(t, out, *n), PTO_OK);
+    return out;
+}
+
+static void test_treshape(void **state) {
+    (void)state;
+    typedef struct {
+        pto_dtype src_dt;
+        uint32_t src_rows, src_cols;
+        pto_dtype dst_dt;
+        uint32_t dst_rows, dst_cols;
+    } reshape_case;
+    static const reshape_case kCases[] = {
+        {PTO_FLOAT32, 16, 1, PTO_FLOAT32, 1, 16},  {PTO_FLOAT32, 1, 16, PTO_FLOAT32, 16, 1},
+        {PTO_FLOAT16, 4, 8, PTO_FLOAT32, 2, 8},    {PTO_INT8, 3, 8, PTO_UINT16, 4, 3},
+        {PTO_BFLOAT16, 5, 7, PTO_BFLOAT16, 7, 5}, {PTO_UINT32, 2, 3, PTO_INT8, 1, 24},
+    };
+    rng r = {0x2E5};
+    for (size_t k = 0; k < COUNT(kCases); ++k) {
+        const reshape_case *c = &kCases[k];
+        pto_tile *src = tile_new(c->src_dt, c->src_rows, c->src_cols, 1, 1);
+        pto_tile *dst = tile_new(c->dst_dt, c->dst_rows, c->dst_cols, 0, 0);
+        tile_fill(src, &r, GEN_ANY);
+        size_t ns = 0, nd = 0;
+        unsigned char *want = tile_bytes(src, &ns);
+        assert_int_equal(pto_treshape(dst, src), PTO_OK); /* valid regions play no part */
+        unsigned char *got = tile_bytes(dst, &nd);
+        assert_int_equal(ns, nd);
+        assert_memory_equal(got, want, ns);
+        assert_int_equal(pto_tile_valid_rows(dst), 0);
+        free(want);
+        free(got);
+        pto_tile_destroy(src);
+        pto_tile_destroy(dst);
+    }
+    /* the rules: NULLs, overlap without one start, the total size */
+    pto_tile *a = tile_new(PTO_FLOAT32, 4, 8, 4, 8), *b = tile_new(PTO_FLOAT16, 4, 8, 4, 8);
+    assert_int_equal(pto_treshape(NULL, a), PTO_ERR_NULL_ARGUMENT);
+    assert_int_equal(pto_treshape(a, NULL), PTO_ERR_NULL_ARGUMENT);
+    uint32_t *before = tile_snapshot(a);
+    assert_int_equal(pto_treshape(a, b), PTO_ERR_SHAPE_MISMATCH);
+    assert_non_null(strstr(pto_last_error(), "pto_treshape: src 4x8 FLOAT16 is 64 bytes"));
+    assert_tile_unchanged(a, before, "refused treshape");
+    free(before);
+    pto_buffer *buf = NULL;
+    pto_tile *whole = NULL, *view = NULL, *shifted = NULL;
+    assert_int_equal(pto_buffer_create(256, &buf), PTO_OK);
+    assert_int_equal(pto_tile_create_at(PTO_FLOAT32, 4, 8, buf, 0, &whole), PTO_OK);
+    assert_int_equal(pto_tile_create_at(PTO_INT16, 8, 8, buf, 0, &view), PTO_OK);
+    assert_int_equal(pto_tile_create_at(PTO_FLOAT32, 4, 8, buf, 64, &shifted), PTO_OK);
+    rng r2 = {0x11};
+    tile_fill(whole, &r2, GEN_ANY);
+    before = tile_snapshot(whole);
+    assert_int_equal(pto_treshape(view, whole), PTO_OK); /* one start: nothing to write */
+    assert_tile_unchanged(whole, before, "treshape onto its own bytes");
+    assert_int_equal(pto_treshape(shifted, whole), PTO_ERR_ALIASING);
+    assert_non_null(strstr(pto_last_error(), "pto_treshape: src"));
+    assert_tile_unchanged(whole, before, "refused overlapping treshape");
+    free(before);
+    pto_tile_destroy(whole);
+    pto_tile_destroy(view);
+    pto_tile_destroy(shifted);
+    pto_buffer_destroy(buf);
+    /* programs: PTOAS's column vector to row (its paged-attention sample's
+     * spelling), the synchronous form and DPS */
+    static const char *const kForms[] = {
+        "%d = pto.treshape %s : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=1, v_row=16, v_col=1, "
+        "blayout=col_major, slayout=none_box, fractal=512, pad=0> -> !pto.tile_buf<loc=vec, dtype=f32, "
+        "rows=1, cols=16, v_row=1, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>\n",
+        /* the synchronous form names the result's type only: its source
+         * comes from a DPS-declared tile of the snippet */
+        "pto.tmov ins(%s : !pto.tile_buf<vec, 16x1xf32>) outs(%m : !pto.tile_buf<vec, 16x1xf32>)\n"
+        "%d = treshape %m : !pto.tile<1x16xf32>\n",
+        "pto.treshape ins(%s : !pto.tile_buf<vec, 16x1xf32>) outs(%d : !pto.tile_buf<vec, 1x16xf32>)\n",
+    };
+    for (size_t f = 0; f < COUNT(kForms); ++f) {
+        const char *text = kForms[f];
+        pto_tile *s = tile_new(PTO_FLOAT32, 16, 1, 16, 1), *d = tile_new(PTO_FLOAT32, 1, 16, 1, 16);
+        tile_fill(s, &r, GEN_ANY);
+        size_t n = 0;
+        unsigned char *want = tile_bytes(s, &n);
+        if (run_snippet_sd(text, s, d) != PTO_OK)
+            fail_msg("%s: %s", text, pto_last_error());
+        size_t m = 0;
+        unsigned char *got = tile_bytes(d, &m);
+        assert_memory_equal(got, want, n);
+        free(want);
+        free(got);
+        pto_tile_destroy(s);
+        pto_tile_destroy(d);
+    }
+    expect_program_refused("%d = pto.treshape %s : !pto.tile<4x8xf32> -> !pto.tile<4x8xf16>\n",
+                           PTO_ERR_SHAPE_MISMATCH);
+    print_message("[datamove] treshape: %zu reshapes byte for byte, its rules, 3 text forms\n",
+                  COUNT(kCases));
+    pto_tile_destroy(a);
+    pto_tile_destroy(b);
+}
+
 /* ---- programs: the three text forms ------------------------------------ */
 
 static void test_program_forms(void **state) {
@@ -528,6 +634,7 @@ int main(void) {
         cmocka_unit_test(test_tci_values),
         cmocka_unit_test(test_tci_rules),
         cmocka_unit_test(test_tci_program_forms),
+        cmocka_unit_test(test_treshape),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

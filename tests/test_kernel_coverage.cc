@@ -197,6 +197,12 @@ bool RunCell(OpDtypes op, pto_profile profile, pto_dtype dtype) {
       status = pto_tci(dst.get(), 1, 0);
       break;
     }
+    case OpDtypes::kTreshape: {  // ones' bytes, dst's shape transposed
+      Tile src = NewTile(dtype, kCols, kRows);
+      Fill(src.get(), 1);
+      status = pto_treshape(dst.get(), src.get());
+      break;
+    }
     case OpDtypes::kFloatCopy: {  // into the tile, then out of it into a float array
       std::vector<float> values(size_t{kRows} * kCols, 2.0f);
       status = pto_tile_write_f32(dst.get(), values.data(), values.size());

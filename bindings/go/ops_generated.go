@@ -151,6 +151,23 @@ func TCI(dst *Tile, start float64, descending bool) error {
 	return err
 }
 
+var treshapeOperands = []string{"dst", "src"}
+
+// TReshape is TRESHAPE (pto_treshape): src's bytes as dst's rows x cols of
+// dst's dtype (the same total size), copied.
+//
+// dst's dtypes: HOST all; A2A3 all; A5 all.
+func TReshape(dst *Tile, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TReshape", treshapeOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_treshape(hs[0], hs[1]))
+	keepAlive(tiles)
+	return err
+}
+
 var taddOperands = []string{"dst", "src0", "src1"}
 
 // TAdd is TADD (pto_tadd): src0 + src1 elementwise; correctly rounded,

@@ -384,7 +384,8 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
     if (!ParseType(&dst_type)) return;
     const Type operand_type = dst_type;
     const SourceLoc operand_loc = dst_loc;
-    if (tok_.kind == Tok::kArrow) {
+    const bool arrow = tok_.kind == Tok::kArrow;
+    if (arrow) {
       Advance();
       dst_loc = tok_.loc;
       if (!ParseType(&dst_type)) return;
@@ -392,6 +393,10 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
     for (size_t i = 0; i < names.size(); ++i) {
       types[i] = operand_type;
       type_locs[i] = operand_loc;
+      // treshape's one type is the result's (`%d = treshape %s : T`): the
+      // source's own type stands.
+      const Value* source = Lookup(names[i].text);
+      if (!arrow && desc.id == ops::OpId::kTreshape && source != nullptr) types[i] = source->type;
     }
     if (has_scalar && tok_.Is(',') && dst_type.kind != TypeKind::kTile &&
         ops::ScalarFirstForm(desc) != nullptr && names.size() == 2) {

@@ -1311,6 +1311,32 @@ static void op_sequence(reader *r, state *st) {
     snapshots_free(&before);
 }
 
+/* treshape: NULLs, storages that share a byte without one start, sizes;
+ * nothing written on a refusal. Its values are test_datamove's. */
+static void op_reshape(reader *r, state *st) {
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *src = take_tile(r, st);
+    pto_status want = PTO_OK;
+    if (dst == NULL || src == NULL) {
+        want = PTO_ERR_NULL_ARGUMENT;
+    } else {
+        const uintptr_t d = (uintptr_t)pto_tile_data(dst), s = (uintptr_t)pto_tile_data((pto_tile *)src);
+        const size_t db = (size_t)pto_tile_rows(dst) * pto_tile_cols(dst) * pto_dtype_size(pto_tile_dtype(dst));
+        const size_t sb = (size_t)pto_tile_rows(src) * pto_tile_cols(src) * pto_dtype_size(pto_tile_dtype(src));
+        if (d != s && d < s + sb && s < d + db)
+            want = PTO_ERR_ALIASING;
+        else if (db != sb)
+            want = PTO_ERR_SHAPE_MISMATCH;
+    }
+    const pto_tile *const operands[2] = {dst, src};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 2);
+    const pto_status got = pto_treshape(dst, src);
+    check_status("pto_treshape", got, want);
+    check_operands_unchanged(&before, got, dst, "pto_treshape");
+    snapshots_free(&before);
+}
+
 /* One instruction call, its rules and checks by operation. */
 static void op_instruction(reader *r, state *st, op_id op) {
     switch (op) {
@@ -1322,6 +1348,7 @@ static void op_instruction(reader *r, state *st, op_id op) {
     case OP_TCVT: op_convert(r, st); break;
     case OP_TFILLPAD: op_fillpad(r, st); break;
     case OP_TCI: op_sequence(r, st); break;
+    case OP_TRESHAPE: op_reshape(r, st); break;
     default: /* the families */
         if (op_is_reduction(op))
             op_reduction(r, st, op);

@@ -106,7 +106,8 @@ bool op_accepts(op_id op, pto_profile profile, pto_dtype dt) {
 bool op_converts(op_id op) { return op_row(op)->attr == OP_ATTR_CONVERSION; }
 
 bool op_datamove(op_id op) {
-    return op_row(op)->attr == OP_ATTR_PAD_VALUE || op_row(op)->attr == OP_ATTR_SCALAR_DESCENDING;
+    return op_row(op)->attr == OP_ATTR_PAD_VALUE || op_row(op)->attr == OP_ATTR_SCALAR_DESCENDING ||
+           op == OP_TRESHAPE;
 }
 
 pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *src0,

@@ -131,7 +131,8 @@ bool op_converts(op_id op);
  * valid region, and takes a source of another dtype of the same size;
  * op_call passes PTO_PAD_MIN) and tci (no source, a start and an order, one
  * row under A2A3 and A5; op_call passes src1's element (0, 0) as the start,
- * ascending). The loops leave them to tests/test_datamove.c, which checks
+ * ascending) and treshape (dst's whole storage, any dtypes of the same total
+ * size). The loops leave them to tests/test_datamove.c, which checks
  * their rules and results. */
 bool op_datamove(op_id op);
 

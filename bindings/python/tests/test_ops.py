@@ -341,6 +341,16 @@ def test_tci_sequences():
         pto.tci(t, 0.5)
 
 
+def test_treshape_bytes():
+    """treshape through the binding: the bytes under another shape and dtype."""
+    src = make(D.FLOAT32, [[1.0], [2.0]])
+    dst = pto.Tile(D.UINT16, 1, 4)
+    pto.treshape(dst, src)
+    assert raw(dst).tobytes() == np.array([1.0, 2.0], dtype=np.float32).tobytes()
+    with pytest.raises(pto.Error, match="a reshape keeps the size"):
+        pto.treshape(pto.Tile(D.FLOAT32, 1, 3), src)
+
+
 def test_tcvt_modes_and_saturation():
     """tcvt through the binding: the mode and saturation reach the C call."""
     x = make(D.FLOAT32, [[-2.5, -0.5, 0.5, 1.5, 2.5, 3e9]])

@@ -145,6 +145,18 @@ pub fn tci(
     check(unsafe { sys::pto_tci(d, start, descending as std::os::raw::c_int) })
 }
 
+/// TRESHAPE (`pto_treshape`): src's bytes as dst's rows x cols of dst's
+/// dtype (the same total size), copied.
+///
+/// dst's dtypes: HOST all; A2A3 all; A5 all.
+pub fn treshape(
+    dst: &mut impl Operand,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_treshape(d, src.source_ptr(d)) })
+}
+
 /// TADD (`pto_tadd`): src0 + src1 elementwise; correctly rounded, integers
 /// wrap.
 ///

@@ -209,6 +209,21 @@ public final class Pto {
     }
 
     /**
+     * TRESHAPE ({@code pto_treshape}): src's bytes as dst's rows x cols of dst's dtype (the
+     * same total size), copied.
+     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     */
+    public static void treshape(Tile dst, Tile src) {
+        try {
+            PtoNative.pto_treshape(Tile.handleOf(dst, "Pto.treshape", "dst"),
+                    Tile.handleOf(src, "Pto.treshape", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
      * TADD ({@code pto_tadd}): src0 + src1 elementwise; correctly rounded, integers wrap.
      * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32,
      * FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
