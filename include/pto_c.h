@@ -942,6 +942,22 @@ PTO_API pto_status pto_tci(pto_tile *dst, double start, int descending);
  * `%d = pto.treshape %s : S -> T`; `%d = treshape %s : T`). */
 PTO_API pto_status pto_treshape(pto_tile *dst, const pto_tile *src);
 
+/* TTRANS: dst[j,i] = src[i,j] for (i, j) in src's valid region (the page:
+ * "The transpose size is taken from `src.GetValidRow()` /
+ * `src.GetValidCol()`"), bits unchanged. Rules, checked in this order:
+ * - dst, src, tmp not NULL (PTO_ERR_NULL_ARGUMENT: the page's C++ API
+ *   requires tmp; libpto neither reads nor writes it, any dtype and shape).
+ * - dtypes: all nine on every profile; src's dtype may differ from dst's if
+ *   its size is the same (the page: sizeof equal), else
+ *   PTO_ERR_DTYPE_MISMATCH.
+ * - tmp a handle distinct from dst and src; src's valid elements share no
+ *   byte with dst's (a transpose cannot run in place): PTO_ERR_ALIASING.
+ * - dst's valid region is src's transposed: valid rows = src valid cols,
+ *   valid cols = src valid rows (PTO_ERR_SHAPE_MISMATCH).
+ * - PTO_PROFILE_A5: cols x element size a multiple of 32 bytes for src and
+ *   dst (the page's A5 alignment), PTO_ERR_SHAPE_MISMATCH naming A5. */
+PTO_API pto_status pto_ttrans(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
 /* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */
 /* ------------------------------------------------------------------------ */

@@ -858,6 +858,59 @@ void RunTreshape(const Operands& o, pto_profile) {
   if (o.src0->data != o.dst->data) memcpy(o.dst->data, o.src0->data, TileBytes(o.dst));
 }
 
+// ---- ttrans ---------------------------------------------------------------
+
+pto_status CheckTtrans(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  const pto_tile* tmp = o.tmp;
+  Validator v("pto_ttrans");
+  v.NotNull("dst", dst).NotNull("src", src).NotNull("tmp", tmp);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTtrans, profile, "dst", dst)
+      .Require(ElementBytes(src->dtype) == ElementBytes(dst->dtype), PTO_ERR_DTYPE_MISMATCH,
+               "src dtype %s differs in size from dst dtype %s", DtypeName(src->dtype),
+               DtypeName(dst->dtype))
+      .Distinct("tmp", tmp, "dst", dst)
+      .Distinct("tmp", tmp, "src", src);
+  v.Require(src != dst && !ValidRegionsOverlapSlow(src, dst), PTO_ERR_ALIASING,
+            "src's valid elements share storage with dst's (a transpose cannot run in place)");
+  v.Require(dst->valid_rows == src->valid_cols && dst->valid_cols == src->valid_rows,
+            PTO_ERR_SHAPE_MISMATCH, "dst valid region %ux%u is not src's %ux%u transposed",
+            dst->valid_rows, dst->valid_cols, src->valid_rows, src->valid_cols);
+  if (profile == PTO_PROFILE_A5)
+    v.Require((src->cols * ElementBytes(src->dtype)) % 32 == 0 &&
+                  (dst->cols * ElementBytes(dst->dtype)) % 32 == 0,
+              PTO_ERR_SHAPE_MISMATCH,
+              "src cols %u and dst cols %u of %zu-byte elements are not both a multiple of 32 "
+              "bytes, which A5 requires",
+              src->cols, dst->cols, ElementBytes(dst->dtype));
+  return v.status();
+}
+
+// Blocks of 16 x 16 elements, so that both tiles are walked a cache line at
+// a time; element by element, by size.
+template <typename T>
+void TransposeAs(const pto_tile* src, pto_tile* dst) {
+  const T* in = static_cast<const T*>(src->data);
+  T* out = static_cast<T*>(dst->data);
+  const size_t rows = src->valid_rows, cols = src->valid_cols;
+  constexpr size_t kBlock = 16;
+  for (size_t i0 = 0; i0 < rows; i0 += kBlock)
+    for (size_t j0 = 0; j0 < cols; j0 += kBlock)
+      for (size_t i = i0; i < std::min(rows, i0 + kBlock); ++i)
+        for (size_t j = j0; j < std::min(cols, j0 + kBlock); ++j)
+          out[j * dst->cols + i] = in[i * src->cols + j];
+}
+
+void RunTtrans(const Operands& o, pto_profile) {
+  switch (ElementBytes(o.dst->dtype)) {
+    case 1: return TransposeAs<uint8_t>(o.src0, o.dst);
+    case 2: return TransposeAs<uint16_t>(o.src0, o.dst);
+    default: return TransposeAs<uint32_t>(o.src0, o.dst);
+  }
+}
+
 // ---- the RowReduce and ColReduce families --------------------------------
 
 constexpr kernels::Reduction ReductionOf(OpId id) {
@@ -1200,6 +1253,8 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   // tfillpad and treshape write past dst's valid region (tfillpad refuses
   // PTO_PAD_NULL, treshape compares sizes): their checks decide every call.
   if (op.attr == AttrKind::kPadValue || kId == OpId::kTreshape) return false;
+  // ttrans: dst's region is src's transposed, and no source may be dst.
+  if (kId == OpId::kTtrans) return false;
   // tci has no source and its own shape rules: its check decides every call.
   if (op.attr == AttrKind::kScalarDescending) return false;
   const pto_dtype dtype = dst->dtype;

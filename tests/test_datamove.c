@@ -560,6 +560,107 @@ static void test_treshape(void **state) {
     pto_tile_destroy(b);
 }
 
+/* ---- ttrans --------------------------------------------------------------- */
+
+static void test_ttrans(void **state) {
+    (void)state;
+    /* src shape, src valid region, dst shape */
+    static const uint32_t kShapes[][6] = {
+        {1, 1, 1, 1, 1, 1},     {4, 8, 4, 8, 8, 4},     {3, 37, 3, 37, 40, 8},
+        {16, 16, 5, 16, 16, 8}, {33, 70, 33, 65, 66, 40}, {64, 32, 64, 32, 32, 64},
+        {7, 9, 0, 9, 9, 7},
+    };
+    rng r = {0x7A5};
+    size_t elements = 0;
+    for (size_t d = 0; d < COUNT(kDtypes); ++d)
+        for (size_t k = 0; k < COUNT(kShapes); ++k) {
+            const uint32_t *s = kShapes[k];
+            pto_tile *src = tile_new(kDtypes[d], s[0], s[1], s[2], s[3]);
+            pto_tile *dst = tile_new(kDtypes[d], s[4], s[5], s[3], s[2]);
+            pto_tile *tmp = tile_new(PTO_UINT8, 1, 1, 1, 1);
+            tile_fill(src, &r, GEN_ANY);
+            tile_fill(dst, &r, GEN_ANY);
+            uint32_t *before = tile_snapshot(dst);
+            assert_int_equal(pto_ttrans(dst, src, tmp), PTO_OK);
+            for (uint32_t i = 0; i < s[4]; ++i)
+                for (uint32_t j = 0; j < s[5]; ++j) {
+                    const uint32_t want = i < s[3] && j < s[2] ? tile_get(src, j, i) : before[(size_t)i * s[5] + j];
+                    if (tile_get(dst, i, j) != want)
+                        fail_msg("ttrans %s %ux%u: dst (%u,%u) 0x%x, want 0x%x", pto_dtype_string(kDtypes[d]),
+                                 s[2], s[3], i, j, tile_get(dst, i, j), want);
+                }
+            elements += (size_t)s[2] * s[3];
+            free(before);
+            pto_tile_destroy(src);
+            pto_tile_destroy(dst);
+            pto_tile_destroy(tmp);
+        }
+    /* the rules, in order */
+    pto_tile *src = tile_new(PTO_FLOAT32, 4, 8, 4, 8), *dst = tile_new(PTO_FLOAT32, 8, 8, 8, 4);
+    pto_tile *tmp = tile_new(PTO_FLOAT32, 1, 8, 1, 8), *h = tile_new(PTO_FLOAT16, 4, 8, 4, 8);
+    pto_tile *i32 = tile_new(PTO_INT32, 4, 8, 4, 8), *sq = tile_new(PTO_FLOAT32, 8, 8, 8, 8);
+    uint32_t *before = tile_snapshot(dst);
+    assert_int_equal(pto_ttrans(dst, src, NULL), PTO_ERR_NULL_ARGUMENT);
+    assert_non_null(strstr(pto_last_error(), "pto_ttrans: tmp"));
+    assert_int_equal(pto_ttrans(dst, h, tmp), PTO_ERR_DTYPE_MISMATCH);
+    assert_int_equal(pto_ttrans(dst, src, src), PTO_ERR_ALIASING);
+    assert_int_equal(pto_ttrans(sq, sq, tmp), PTO_ERR_ALIASING);
+    assert_int_equal(pto_tile_set_valid(dst, 4, 8), PTO_OK);
+    assert_int_equal(pto_ttrans(dst, src, tmp), PTO_ERR_SHAPE_MISMATCH);
+    assert_non_null(strstr(pto_last_error(), "not src's 4x8 transposed"));
+    assert_tile_unchanged(dst, before, "refused ttrans");
+    assert_int_equal(pto_tile_set_valid(dst, 8, 4), PTO_OK);
+    assert_int_equal(pto_ttrans(dst, i32, tmp), PTO_OK); /* a same-size dtype: its bits */
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    assert_int_equal(pto_ttrans(dst, src, tmp), PTO_OK); /* 8 floats: 32-byte rows */
+    pto_tile *odd = tile_new(PTO_FLOAT32, 4, 6, 4, 6), *odd_dst = tile_new(PTO_FLOAT32, 6, 8, 6, 4);
+    assert_int_equal(pto_ttrans(odd_dst, odd, tmp), PTO_ERR_SHAPE_MISMATCH);
+    assert_non_null(strstr(pto_last_error(), "A5"));
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    assert_int_equal(pto_ttrans(odd_dst, odd, tmp), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    /* programs: DPS with and without tmp, the SSA form */
+    static const char *const kForms[] = {
+        "pto.ttrans ins(%s, %t : !pto.tile_buf<vec, 4x8xf32>, !pto.tile_buf<vec, 1x8xf32>) "
+        "outs(%d : !pto.tile_buf<vec, 8x8xf32, valid=8x4>)\n",
+        "pto.ttrans ins(%s : !pto.tile_buf<vec, 4x8xf32>) outs(%d : !pto.tile_buf<vec, 8x8xf32, valid=8x4>)\n",
+        "%d = pto.ttrans %s : !pto.tile<4x8xf32> -> !pto.tile<8x8xf32, valid=8x4>\n",
+    };
+    for (size_t f = 0; f < COUNT(kForms); ++f) {
+        pto_tile *s = tile_new(PTO_FLOAT32, 4, 8, 4, 8), *d = tile_new(PTO_FLOAT32, 8, 8, 8, 4);
+        pto_tile *want = tile_new(PTO_FLOAT32, 8, 8, 8, 4);
+        tile_fill(s, &r, GEN_ANY);
+        assert_int_equal(pto_ttrans(want, s, tmp), PTO_OK);
+        pto_program *p = NULL;
+        if (pto_program_create(kForms[f], strlen(kForms[f]), "t.pto", &p) != PTO_OK)
+            fail_msg("%s: %s", kForms[f], pto_last_error());
+        pto_args *a = NULL;
+        size_t is = 0, id = 0, it = 0;
+        assert_int_equal(pto_program_param_find(p, "s", &is), PTO_OK);
+        assert_int_equal(pto_program_param_find(p, "d", &id), PTO_OK);
+        assert_int_equal(pto_args_create(p, &a), PTO_OK);
+        assert_int_equal(pto_args_set_tile(a, is, s), PTO_OK);
+        assert_int_equal(pto_args_set_tile(a, id, d), PTO_OK);
+        if (pto_program_param_find(p, "t", &it) == PTO_OK)
+            assert_int_equal(pto_args_set_tile(a, it, tmp), PTO_OK);
+        assert_int_equal(pto_program_run(p, a), PTO_OK);
+        for (uint32_t i = 0; i < 8; ++i)
+            for (uint32_t j = 0; j < 4; ++j) assert_int_equal(tile_get(d, i, j), tile_get(want, i, j));
+        pto_args_destroy(a);
+        pto_program_destroy(p);
+        pto_tile_destroy(s);
+        pto_tile_destroy(d);
+        pto_tile_destroy(want);
+    }
+    expect_program_refused("%d = pto.ttrans %s : !pto.tile<4x8xf32> -> !pto.tile<8x8xf32>\n",
+                           PTO_ERR_SHAPE_MISMATCH);
+    print_message("[datamove] ttrans: %zu elements transposed as the reference, its rules, 3 text forms\n",
+                  elements);
+    free(before);
+    pto_tile *all[] = {src, dst, tmp, h, i32, sq, odd, odd_dst};
+    for (size_t k = 0; k < COUNT(all); ++k) pto_tile_destroy(all[k]);
+}
+
 /* ---- programs: the three text forms ------------------------------------ */
 
 static void test_program_forms(void **state) {
@@ -635,6 +736,7 @@ int main(void) {
         cmocka_unit_test(test_tci_rules),
         cmocka_unit_test(test_tci_program_forms),
         cmocka_unit_test(test_treshape),
+        cmocka_unit_test(test_ttrans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

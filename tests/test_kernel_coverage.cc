@@ -203,6 +203,14 @@ bool RunCell(OpDtypes op, pto_profile profile, pto_dtype dtype) {
       status = pto_treshape(dst.get(), src.get());
       break;
     }
+    case OpDtypes::kTtrans: {  // ones transposed into the whole of dst (rows of 32 bytes: A5)
+      dst = NewTile(dtype, 32, 32);
+      FillSentinel(dst.get());
+      Tile src = NewTile(dtype, 32, 32), tmp = NewTile(dtype, 1, 8);
+      Fill(src.get(), 1);
+      status = pto_ttrans(dst.get(), src.get(), tmp.get());
+      break;
+    }
     case OpDtypes::kFloatCopy: {  // into the tile, then out of it into a float array
       std::vector<float> values(size_t{kRows} * kCols, 2.0f);
       status = pto_tile_write_f32(dst.get(), values.data(), values.size());

@@ -168,6 +168,25 @@ func TReshape(dst *Tile, src *Tile) error {
 	return err
 }
 
+var ttransOperands = []string{"dst", "src", "tmp"}
+
+// TTrans is TTRANS (pto_ttrans): dst[j,i] = src[i,j] over src's valid region
+// (a transpose), bit for bit.
+//
+// dst's dtypes: HOST all; A2A3 all; A5 all.
+//
+// tmp is a required scratch tile of dst's dtype.
+func TTrans(dst *Tile, src *Tile, tmp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TTrans", ttransOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_ttrans(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
 var taddOperands = []string{"dst", "src0", "src1"}
 
 // TAdd is TADD (pto_tadd): src0 + src1 elementwise; correctly rounded,

@@ -1337,6 +1337,40 @@ static void op_reshape(reader *r, state *st) {
     snapshots_free(&before);
 }
 
+/* ttrans: NULLs, dtype sizes, tmp's handle, overlap, the transposed region,
+ * A5's 32-byte rows; nothing written on a refusal, nothing outside dst's
+ * region. Its values are test_datamove's. */
+static void op_transpose(reader *r, state *st) {
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *src = take_tile(r, st);
+    pto_tile *tmp = take_tile(r, st);
+    pto_status want = PTO_OK;
+    if (dst == NULL || src == NULL || tmp == NULL) {
+        want = PTO_ERR_NULL_ARGUMENT;
+    } else if (!op_accepts(OP_TTRANS, g_profile, pto_tile_dtype(dst))) {
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    } else if (pto_dtype_size(pto_tile_dtype(src)) != pto_dtype_size(pto_tile_dtype(dst))) {
+        want = PTO_ERR_DTYPE_MISMATCH;
+    } else if (tmp == dst || tmp == src || src == dst || regions_overlap(src, dst)) {
+        want = PTO_ERR_ALIASING;
+    } else if (pto_tile_valid_rows(dst) != pto_tile_valid_cols(src) ||
+               pto_tile_valid_cols(dst) != pto_tile_valid_rows(src)) {
+        want = PTO_ERR_SHAPE_MISMATCH;
+    } else if (g_profile == PTO_PROFILE_A5 &&
+               ((pto_tile_cols(src) * pto_dtype_size(pto_tile_dtype(src))) % 32 != 0 ||
+                (pto_tile_cols(dst) * pto_dtype_size(pto_tile_dtype(dst))) % 32 != 0)) {
+        want = PTO_ERR_SHAPE_MISMATCH;
+    }
+    const pto_tile *const operands[3] = {dst, src, tmp};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 3);
+    const pto_status got = pto_ttrans(dst, src, tmp);
+    check_status("pto_ttrans", got, want);
+    check_operands_unchanged(&before, got, dst, "pto_ttrans");
+    if (got == PTO_OK) check_outside_region(snapshot_of(&before, dst), dst, "pto_ttrans");
+    snapshots_free(&before);
+}
+
 /* One instruction call, its rules and checks by operation. */
 static void op_instruction(reader *r, state *st, op_id op) {
     switch (op) {
@@ -1349,6 +1383,7 @@ static void op_instruction(reader *r, state *st, op_id op) {
     case OP_TFILLPAD: op_fillpad(r, st); break;
     case OP_TCI: op_sequence(r, st); break;
     case OP_TRESHAPE: op_reshape(r, st); break;
+    case OP_TTRANS: op_transpose(r, st); break;
     default: /* the families */
         if (op_is_reduction(op))
             op_reduction(r, st, op);

@@ -351,6 +351,14 @@ def test_treshape_bytes():
         pto.treshape(pto.Tile(D.FLOAT32, 1, 3), src)
 
 
+def test_ttrans_transposes():
+    """ttrans through the binding: src's valid region transposed into dst."""
+    src = make(D.INT16, [[1, 2, 3], [4, 5, 6]])
+    dst = pto.Tile(D.INT16, 3, 2)
+    pto.ttrans(dst, src, pto.Tile(D.INT16, 1, 1))
+    assert raw(dst).tolist() == [[1, 4], [2, 5], [3, 6]]
+
+
 def test_tcvt_modes_and_saturation():
     """tcvt through the binding: the mode and saturation reach the C call."""
     x = make(D.FLOAT32, [[-2.5, -0.5, 0.5, 1.5, 2.5, 3e9]])

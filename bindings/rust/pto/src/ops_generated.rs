@@ -157,6 +157,21 @@ pub fn treshape(
     check(unsafe { sys::pto_treshape(d, src.source_ptr(d)) })
 }
 
+/// TTRANS (`pto_ttrans`): dst\[j,i\] = src\[i,j\] over src's valid region
+/// (a transpose), bit for bit.
+///
+/// dst's dtypes: HOST all; A2A3 all; A5 all.
+///
+/// `tmp` is a required scratch tile of dst's dtype.
+pub fn ttrans(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: &impl Operand,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_ttrans(d, src.source_ptr(d), tmp.as_ptr()) })
+}
+
 /// TADD (`pto_tadd`): src0 + src1 elementwise; correctly rounded, integers
 /// wrap.
 ///

@@ -224,6 +224,24 @@ public final class Pto {
     }
 
     /**
+     * TTRANS ({@code pto_ttrans}): dst[j,i] = src[i,j] over src's valid region (a
+     * transpose), bit for bit.
+     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     * <p>{@code tmp} is a required scratch tile of dst's dtype.
+     */
+    public static void ttrans(Tile dst, Tile src, Tile tmp) {
+        try {
+            PtoNative.pto_ttrans(Tile.handleOf(dst, "Pto.ttrans", "dst"),
+                    Tile.handleOf(src, "Pto.ttrans", "src"),
+                    Tile.handleOf(tmp, "Pto.ttrans", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /**
      * TADD ({@code pto_tadd}): src0 + src1 elementwise; correctly rounded, integers wrap.
      * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32,
      * FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
