@@ -958,6 +958,21 @@ PTO_API pto_status pto_treshape(pto_tile *dst, const pto_tile *src);
  *   dst (the page's A5 alignment), PTO_ERR_SHAPE_MISMATCH naming A5. */
 PTO_API pto_status pto_ttrans(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
 
+/* TCONCAT (its basic form): over dst's valid region, dst[i,j] = src0[i,j]
+ * for j < src0 valid cols and src1[i, j - src0 valid cols] after it, bits
+ * unchanged. Rules, checked in this order:
+ * - dst, src0, src1 not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - all nine dtypes on every profile (the page's list); src0's and src1's
+ *   equal dst's (PTO_ERR_DTYPE_MISMATCH).
+ * - src0 is dst itself, placed exactly on it, or shares no byte with dst's
+ *   valid elements; src1 shares none (PTO_ERR_ALIASING).
+ * - src0's and src1's valid rows equal dst's, and dst's valid cols are
+ *   src0's plus src1's (PTO_ERR_SHAPE_MISMATCH): the page's A5 rule, in
+ *   every profile (A2A3's implementation only bounds the sum by dst's cols,
+ *   which would write past dst's valid region). The indexed forms (per-row
+ *   column counts from index tiles) are not provided. */
+PTO_API pto_status pto_tconcat(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
 /* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */
 /* ------------------------------------------------------------------------ */

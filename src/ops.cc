@@ -911,6 +911,38 @@ void RunTtrans(const Operands& o, pto_profile) {
   }
 }
 
+// ---- tconcat -------------------------------------------------------------
+
+pto_status CheckTconcat(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src0 = o.src0, *src1 = o.src1;
+  Validator v("pto_tconcat");
+  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTconcat, profile, "dst", dst)
+      .SameDtype("src0", src0, "dst", dst)
+      .SameDtype("src1", src1, "dst", dst)
+      .InPlaceOrApart("src0", src0, dst);
+  v.Require(src1 != dst && !SamePlacement(src1, dst) && !ValidRegionsOverlapSlow(src1, dst),
+            PTO_ERR_ALIASING,
+            "src1's valid elements share storage with dst's (they are written at other columns)");
+  v.Require(src0->valid_rows == dst->valid_rows && src1->valid_rows == dst->valid_rows,
+            PTO_ERR_SHAPE_MISMATCH, "src0 valid rows %u and src1 valid rows %u differ from dst's %u",
+            src0->valid_rows, src1->valid_rows, dst->valid_rows);
+  v.Require(size_t{src0->valid_cols} + src1->valid_cols == dst->valid_cols,
+            PTO_ERR_SHAPE_MISMATCH, "src0 valid cols %u + src1 valid cols %u differ from dst's %u",
+            src0->valid_cols, src1->valid_cols, dst->valid_cols);
+  return v.status();
+}
+
+void RunTconcat(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  const uint32_t rows = dst->valid_rows, left = o.src0->valid_cols, right = o.src1->valid_cols;
+  if (left != 0 && o.src0->data != dst->data)
+    kernels::Copy(dst->dtype, rows, left, PlaneOf(dst), ConstPlaneOf(o.src0));
+  if (right != 0) kernels::Copy(dst->dtype, rows, right, Offset(dst, 0, left), ConstPlaneOf(o.src1));
+}
+
 // ---- the RowReduce and ColReduce families --------------------------------
 
 constexpr kernels::Reduction ReductionOf(OpId id) {
@@ -1254,7 +1286,7 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   // PTO_PAD_NULL, treshape compares sizes): their checks decide every call.
   if (op.attr == AttrKind::kPadValue || kId == OpId::kTreshape) return false;
   // ttrans: dst's region is src's transposed, and no source may be dst.
-  if (kId == OpId::kTtrans) return false;
+  if (kId == OpId::kTtrans || kId == OpId::kTconcat) return false;
   // tci has no source and its own shape rules: its check decides every call.
   if (op.attr == AttrKind::kScalarDescending) return false;
   const pto_dtype dtype = dst->dtype;

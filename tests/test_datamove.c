@@ -661,6 +661,115 @@ static void test_ttrans(void **state) {
     for (size_t k = 0; k < COUNT(all); ++k) pto_tile_destroy(all[k]);
 }
 
+/* ---- tconcat -------------------------------------------------------------- */
+
+static void test_tconcat(void **state) {
+    (void)state;
+    /* rows, src0 valid cols, src1 valid cols (each source's tile is wider) */
+    static const uint32_t kShapes[][3] = {{1, 1, 1}, {4, 8, 8}, {3, 0, 5}, {3, 5, 0}, {7, 13, 30}, {2, 64, 1}};
+    rng r = {0xC0C};
+    size_t elements = 0;
+    for (size_t d = 0; d < COUNT(kDtypes); ++d)
+        for (size_t k = 0; k < COUNT(kShapes); ++k) {
+            const uint32_t rows = kShapes[k][0], c0 = kShapes[k][1], c1 = kShapes[k][2];
+            pto_tile *a = tile_new(kDtypes[d], rows + 1, c0 + 3, rows, c0);
+            pto_tile *b = tile_new(kDtypes[d], rows, c1 + 1, rows, c1);
+            pto_tile *dst = tile_new(kDtypes[d], rows + 2, c0 + c1 + 2, rows, c0 + c1);
+            tile_fill(a, &r, GEN_ANY);
+            tile_fill(b, &r, GEN_ANY);
+            tile_fill(dst, &r, GEN_ANY);
+            uint32_t *before = tile_snapshot(dst);
+            assert_int_equal(pto_tconcat(dst, a, b), PTO_OK);
+            const uint32_t cols = pto_tile_cols(dst);
+            for (uint32_t i = 0; i < pto_tile_rows(dst); ++i)
+                for (uint32_t j = 0; j < cols; ++j) {
+                    const uint32_t want = i >= rows || j >= c0 + c1 ? before[(size_t)i * cols + j]
+                                          : j < c0                ? tile_get(a, i, j)
+                                                                  : tile_get(b, i, j - c0);
+                    if (tile_get(dst, i, j) != want)
+                        fail_msg("tconcat %s %u rows %u+%u: dst (%u,%u) 0x%x, want 0x%x",
+                                 pto_dtype_string(kDtypes[d]), rows, c0, c1, i, j, tile_get(dst, i, j), want);
+                }
+            elements += (size_t)rows * (c0 + c1);
+            free(before);
+            pto_tile_destroy(a);
+            pto_tile_destroy(b);
+            pto_tile_destroy(dst);
+        }
+    /* the rules, in order */
+    pto_tile *a = tile_new(PTO_INT32, 4, 8, 4, 3), *b = tile_new(PTO_INT32, 4, 8, 4, 5);
+    pto_tile *dst = tile_new(PTO_INT32, 4, 8, 4, 8), *f = tile_new(PTO_FLOAT32, 4, 8, 4, 5);
+    uint32_t *before = tile_snapshot(dst);
+    assert_int_equal(pto_tconcat(dst, a, NULL), PTO_ERR_NULL_ARGUMENT);
+    assert_int_equal(pto_tconcat(dst, a, f), PTO_ERR_DTYPE_MISMATCH);
+    assert_int_equal(pto_tconcat(dst, a, dst), PTO_ERR_ALIASING);
+    assert_non_null(strstr(pto_last_error(), "pto_tconcat: src1"));
+    assert_int_equal(pto_tile_set_valid(b, 4, 4), PTO_OK);
+    assert_int_equal(pto_tconcat(dst, a, b), PTO_ERR_SHAPE_MISMATCH);
+    assert_non_null(strstr(pto_last_error(), "src0 valid cols 3 + src1 valid cols 4"));
+    assert_int_equal(pto_tile_set_valid(b, 3, 5), PTO_OK);
+    assert_int_equal(pto_tconcat(dst, a, b), PTO_ERR_SHAPE_MISMATCH);
+    assert_tile_unchanged(dst, before, "refused tconcat");
+    assert_int_equal(pto_tile_set_valid(b, 4, 5), PTO_OK);
+    for (int p = PTO_PROFILE_HOST; p <= PTO_PROFILE_A5; ++p) {
+        assert_int_equal(pto_set_profile((pto_profile)p), PTO_OK);
+        assert_int_equal(pto_tconcat(dst, a, b), PTO_OK);
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    /* in place: src0 is dst's first columns already */
+    pto_buffer *buf = NULL;
+    pto_tile *pd = NULL, *p0 = NULL;
+    assert_int_equal(pto_buffer_create(256, &buf), PTO_OK);
+    assert_int_equal(pto_tile_create_at(PTO_INT32, 4, 8, buf, 0, &pd), PTO_OK);
+    assert_int_equal(pto_tile_create_at(PTO_INT32, 4, 8, buf, 0, &p0), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(p0, 4, 3), PTO_OK);
+    tile_fill(p0, &r, GEN_ANY);
+    uint32_t *first = tile_snapshot(p0);
+    assert_int_equal(pto_tconcat(pd, p0, b), PTO_OK);
+    for (uint32_t i = 0; i < 4; ++i)
+        for (uint32_t j = 0; j < 8; ++j)
+            assert_int_equal(tile_get(pd, i, j), j < 3 ? first[i * 8 + j] : tile_get(b, i, j - 3));
+    free(first);
+    /* programs: DPS and SSA */
+    static const char *const kForms[] = {
+        "pto.tconcat ins(%a, %b : !pto.tile_buf<vec, 4x8xi32, valid=4x3>, !pto.tile_buf<vec, 4x8xi32, valid=4x5>) "
+        "outs(%d : !pto.tile_buf<vec, 4x8xi32>)\n",
+        "%d = pto.tconcat %a, %b : (!pto.tile<4x8xi32, valid=4x3>, !pto.tile<4x8xi32, valid=4x5>) -> !pto.tile<4x8xi32>\n",
+    };
+    pto_tile *want = tile_new(PTO_INT32, 4, 8, 4, 8);
+    assert_int_equal(pto_tconcat(want, a, b), PTO_OK);
+    for (size_t k = 0; k < COUNT(kForms); ++k) {
+        pto_program *p = NULL;
+        if (pto_program_create(kForms[k], strlen(kForms[k]), "t.pto", &p) != PTO_OK)
+            fail_msg("%s: %s", kForms[k], pto_last_error());
+        pto_args *args = NULL;
+        size_t ia = 0, ib = 0, id = 0;
+        assert_int_equal(pto_program_param_find(p, "a", &ia), PTO_OK);
+        assert_int_equal(pto_program_param_find(p, "b", &ib), PTO_OK);
+        assert_int_equal(pto_program_param_find(p, "d", &id), PTO_OK);
+        assert_int_equal(pto_args_create(p, &args), PTO_OK);
+        pto_tile *out = tile_new(PTO_INT32, 4, 8, 4, 8);
+        assert_int_equal(pto_args_set_tile(args, ia, a), PTO_OK);
+        assert_int_equal(pto_args_set_tile(args, ib, b), PTO_OK);
+        assert_int_equal(pto_args_set_tile(args, id, out), PTO_OK);
+        assert_int_equal(pto_program_run(p, args), PTO_OK);
+        for (uint32_t i = 0; i < 4; ++i)
+            for (uint32_t j = 0; j < 8; ++j) assert_int_equal(tile_get(out, i, j), tile_get(want, i, j));
+        pto_tile_destroy(out);
+        pto_args_destroy(args);
+        pto_program_destroy(p);
+    }
+    expect_program_refused("pto.tconcat ins(%a, %b : !pto.tile_buf<vec, 4x8xi32>, !pto.tile_buf<vec, 4x8xi32>) "
+                           "outs(%d : !pto.tile_buf<vec, 4x8xi32>)\n",
+                           PTO_ERR_SHAPE_MISMATCH);
+    print_message("[datamove] tconcat: %zu elements as the reference, its rules, in place, 2 text forms\n",
+                  elements);
+    free(before);
+    pto_tile *all[] = {a, b, dst, f, pd, p0, want};
+    for (size_t k = 0; k < COUNT(all); ++k) pto_tile_destroy(all[k]);
+    pto_buffer_destroy(buf);
+}
+
 /* ---- programs: the three text forms ------------------------------------ */
 
 static void test_program_forms(void **state) {
@@ -737,6 +846,7 @@ int main(void) {
         cmocka_unit_test(test_tci_program_forms),
         cmocka_unit_test(test_treshape),
         cmocka_unit_test(test_ttrans),
+        cmocka_unit_test(test_tconcat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -211,6 +211,13 @@ bool RunCell(OpDtypes op, pto_profile profile, pto_dtype dtype) {
       status = pto_ttrans(dst.get(), src.get(), tmp.get());
       break;
     }
+    case OpDtypes::kTconcat: {  // ones: 20 columns of src0, 17 of src1
+      Tile src0 = NewTile(dtype, kRows, 20), src1 = NewTile(dtype, kRows, 17);
+      Fill(src0.get(), 1);
+      Fill(src1.get(), 1);
+      status = pto_tconcat(dst.get(), src0.get(), src1.get());
+      break;
+    }
     case OpDtypes::kFloatCopy: {  // into the tile, then out of it into a float array
       std::vector<float> values(size_t{kRows} * kCols, 2.0f);
       status = pto_tile_write_f32(dst.get(), values.data(), values.size());

@@ -187,6 +187,23 @@ func TTrans(dst *Tile, src *Tile, tmp *Tile) error {
 	return err
 }
 
+var tconcatOperands = []string{"dst", "src0", "src1"}
+
+// TConcat is TCONCAT (pto_tconcat): each valid row of src0 followed by the
+// same row of src1, bit for bit.
+//
+// dst's dtypes: HOST all; A2A3 all; A5 all.
+func TConcat(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TConcat", tconcatOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tconcat(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
 var taddOperands = []string{"dst", "src0", "src1"}
 
 // TAdd is TADD (pto_tadd): src0 + src1 elementwise; correctly rounded,

@@ -1371,6 +1371,35 @@ static void op_transpose(reader *r, state *st) {
     snapshots_free(&before);
 }
 
+/* tconcat: NULLs, dtypes, src0 in place or apart, src1 apart, rows and the
+ * column sum; nothing written on a refusal, nothing outside dst's region. */
+static void op_concat(reader *r, state *st) {
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *a = take_tile(r, st), *b = take_tile(r, st);
+    pto_status want = PTO_OK;
+    const pto_tile *const typed[3] = {dst, a, b};
+    if (dst == NULL || a == NULL || b == NULL)
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if (!op_accepts(OP_TCONCAT, g_profile, pto_tile_dtype(dst)))
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    else if (!dtypes_equal(typed, 3))
+        want = PTO_ERR_DTYPE_MISMATCH;
+    else if (clashes_with_dst(a, dst) || b == dst || same_placement(b, dst) || regions_overlap(b, dst))
+        want = PTO_ERR_ALIASING;
+    else if (pto_tile_valid_rows(a) != pto_tile_valid_rows(dst) ||
+             pto_tile_valid_rows(b) != pto_tile_valid_rows(dst) ||
+             (size_t)pto_tile_valid_cols(a) + pto_tile_valid_cols(b) != pto_tile_valid_cols(dst))
+        want = PTO_ERR_SHAPE_MISMATCH;
+    const pto_tile *const operands[3] = {dst, a, b};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 3);
+    const pto_status got = pto_tconcat(dst, a, b);
+    check_status("pto_tconcat", got, want);
+    check_operands_unchanged(&before, got, dst, "pto_tconcat");
+    if (got == PTO_OK) check_outside_region(snapshot_of(&before, dst), dst, "pto_tconcat");
+    snapshots_free(&before);
+}
+
 /* One instruction call, its rules and checks by operation. */
 static void op_instruction(reader *r, state *st, op_id op) {
     switch (op) {
@@ -1384,6 +1413,7 @@ static void op_instruction(reader *r, state *st, op_id op) {
     case OP_TCI: op_sequence(r, st); break;
     case OP_TRESHAPE: op_reshape(r, st); break;
     case OP_TTRANS: op_transpose(r, st); break;
+    case OP_TCONCAT: op_concat(r, st); break;
     default: /* the families */
         if (op_is_reduction(op))
             op_reduction(r, st, op);

@@ -107,7 +107,7 @@ bool op_converts(op_id op) { return op_row(op)->attr == OP_ATTR_CONVERSION; }
 
 bool op_datamove(op_id op) {
     return op_row(op)->attr == OP_ATTR_PAD_VALUE || op_row(op)->attr == OP_ATTR_SCALAR_DESCENDING ||
-           op == OP_TRESHAPE || op == OP_TTRANS;
+           op == OP_TRESHAPE || op == OP_TTRANS || op == OP_TCONCAT;
 }
 
 pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *src0,

@@ -132,7 +132,8 @@ bool op_converts(op_id op);
  * op_call passes PTO_PAD_MIN) and tci (no source, a start and an order, one
  * row under A2A3 and A5; op_call passes src1's element (0, 0) as the start,
  * ascending) and treshape (dst's whole storage, any dtypes of the same total
- * size) and ttrans (dst's region src's transposed). The loops leave them to tests/test_datamove.c, which checks
+ * size), ttrans (dst's region src's transposed) and tconcat (dst's valid
+ * cols the sum of its sources'). The loops leave them to tests/test_datamove.c, which checks
  * their rules and results. */
 bool op_datamove(op_id op);
 

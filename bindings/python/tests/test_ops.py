@@ -359,6 +359,15 @@ def test_ttrans_transposes():
     assert raw(dst).tolist() == [[1, 4], [2, 5], [3, 6]]
 
 
+def test_tconcat_rows():
+    """tconcat through the binding: src0's row, then src1's."""
+    a = make(D.FLOAT32, [[1.0], [2.0]])
+    b = make(D.FLOAT32, [[3.0, 4.0], [5.0, 6.0]])
+    dst = pto.Tile(D.FLOAT32, 2, 3)
+    pto.tconcat(dst, a, b)
+    assert raw(dst).tolist() == [[1.0, 3.0, 4.0], [2.0, 5.0, 6.0]]
+
+
 def test_tcvt_modes_and_saturation():
     """tcvt through the binding: the mode and saturation reach the C call."""
     x = make(D.FLOAT32, [[-2.5, -0.5, 0.5, 1.5, 2.5, 3e9]])

@@ -190,6 +190,7 @@ extern uintptr_t _wrap_pto_tfillpad_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintpt
 extern uintptr_t _wrap_pto_tci_ptoc_0efb69d9ae783efc(uintptr_t arg1, double arg2, swig_intgo arg3);
 extern uintptr_t _wrap_pto_treshape_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_ttrans_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tconcat_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern swig_type_15 _wrap_pto_dtype_string_ptoc_0efb69d9ae783efc(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_0efb69d9ae783efc(void);
@@ -1376,6 +1377,17 @@ func Pto_ttrans(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	swig_r = (uintptr)(C._wrap_pto_ttrans_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tconcat(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tconcat_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

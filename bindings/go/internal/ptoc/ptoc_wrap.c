@@ -1982,6 +1982,23 @@ intgo _wrap_pto_ttrans_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
+intgo _wrap_pto_tconcat_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_tconcat(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 _gostring_ _wrap_pto_dtype_string_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
   pto_dtype arg1 ;
   char *result = 0 ;

@@ -172,6 +172,19 @@ pub fn ttrans(
     check(unsafe { sys::pto_ttrans(d, src.source_ptr(d), tmp.as_ptr()) })
 }
 
+/// TCONCAT (`pto_tconcat`): each valid row of src0 followed by the same row
+/// of src1, bit for bit.
+///
+/// dst's dtypes: HOST all; A2A3 all; A5 all.
+pub fn tconcat(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tconcat(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
 /// TADD (`pto_tadd`): src0 + src1 elementwise; correctly rounded, integers
 /// wrap.
 ///

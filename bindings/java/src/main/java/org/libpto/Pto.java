@@ -242,6 +242,23 @@ public final class Pto {
     }
 
     /**
+     * TCONCAT ({@code pto_tconcat}): each valid row of src0 followed by the same row of
+     * src1, bit for bit.
+     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     */
+    public static void tconcat(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tconcat(Tile.handleOf(dst, "Pto.tconcat", "dst"),
+                    Tile.handleOf(src0, "Pto.tconcat", "src0"),
+                    Tile.handleOf(src1, "Pto.tconcat", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
      * TADD ({@code pto_tadd}): src0 + src1 elementwise; correctly rounded, integers wrap.
      * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32,
      * FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
