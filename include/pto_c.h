@@ -109,6 +109,15 @@ typedef enum pto_saturation {
     PTO_SAT_ON = 1   /* out-of-range results clamp to the destination's range */
 } pto_saturation;
 
+/* The value pto_tfillpad writes outside the source's valid region (the
+ * page's PadValue; PTOAS's tile_buf `pad=` numbers them the same way). */
+typedef enum pto_pad_value {
+    PTO_PAD_NULL = 0, /* no padding: refused by pto_tfillpad (vector tiles need a value) */
+    PTO_PAD_ZERO = 1, /* all bits zero (+0 for float dtypes) */
+    PTO_PAD_MAX = 2,  /* +infinity for float dtypes, the largest value for integers */
+    PTO_PAD_MIN = 3   /* -infinity for float dtypes, the smallest value for integers (0 unsigned) */
+} pto_pad_value;
+
 /* Target profiles: whose rules the operations enforce (see "Target profiles"
  * below). */
 typedef enum pto_profile {
@@ -863,6 +872,106 @@ PTO_API pto_status pto_tcolexpandmin(pto_tile *dst, const pto_tile *src0, const 
  * pto_trowexpandexpdif; same dtypes. */
 PTO_API pto_status pto_tcolexpandexpdif(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
                                         pto_tile *tmp);
+
+/* ------------------------------------------------------------------------ */
+/* Data movement (v0.4)                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* TFILLPAD: dst[i,j] = src[i,j] where i < src valid rows and j < src valid
+ * cols, and the pad value elsewhere, over dst's WHOLE rows x cols (the
+ * padding exists to give later operations a full tile; dst's valid region
+ * is neither read nor changed). Bits are copied unchanged (NaN payloads
+ * kept); the pad is dst's dtype's: PTO_PAD_ZERO all zero bits, PTO_PAD_MAX
+ * +infinity (float dtypes) or the largest integer, PTO_PAD_MIN -infinity or
+ * the smallest integer (0 for unsigned dtypes), as pto-isa's PadValueMap.
+ * Rules, checked in this order:
+ * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT); pad outside the enum, or
+ *   PTO_PAD_NULL (the page: "PadVal != PadValue::Null" for vector tiles):
+ *   PTO_ERR_INVALID_ARGUMENT.
+ * - dtypes: all nine on every profile (the page: element size 1, 2 or 4
+ *   bytes); src's dtype may differ from dst's if its size is the same (the
+ *   page: sizeof equal; the bits are copied), else PTO_ERR_DTYPE_MISMATCH.
+ * - src is dst itself or placed exactly on it (the page's TFILLPAD_INPLACE:
+ *   only the padding is written), or none of src's valid elements shares a
+ *   byte with dst's rows x cols elements (PTO_ERR_ALIASING).
+ * - src's valid region fits in dst's shape: valid rows <= dst rows, valid
+ *   cols <= dst cols (PTO_ERR_SHAPE_MISMATCH). Under PTO_PROFILE_A2A3 and
+ *   PTO_PROFILE_A5 also dst rows x cols equal src's (the page and PTOAS's
+ *   verifier: TFILLPAD's static shapes match; HOST accepts a larger dst as
+ *   TFILLPAD_EXPAND does), PTO_ERR_SHAPE_MISMATCH naming the profile.
+ * In programs the pad is dst's tile_buf `pad=` (1 zero, 2 max, 3 min). */
+PTO_API pto_status pto_tfillpad(pto_tile *dst, const pto_tile *src, pto_pad_value pad);
+
+/* TCI: the k-th element of dst's valid region (row by row: k = i * valid
+ * cols + j) is start + k, or start - k when descending is 1. Integer dtypes
+ * wrap modulo 2^bits; float dtypes get start (rounded to nearest even in
+ * dst's dtype) plus or minus k, rounded once to nearest even (so exact while
+ * the sequence is representable). Rules, checked in this order:
+ * - dst not NULL (PTO_ERR_NULL_ARGUMENT); descending 0 or 1, else
+ *   PTO_ERR_INVALID_ARGUMENT.
+ * - dst's dtype (PTO_ERR_UNSUPPORTED_DTYPE): HOST and PTO_PROFILE_A2A3
+ *   INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32 (the page's A2A3
+ *   list: any 2- or 4-byte type); PTO_PROFILE_A5 INT16, UINT16, INT32,
+ *   UINT32 (the page: integers only).
+ * - start as the Scalar family's scalar: for an integer dtype an integer in
+ *   its range, else PTO_ERR_INVALID_ARGUMENT; any value for a float dtype.
+ * - PTO_PROFILE_A2A3 and PTO_PROFILE_A5: dst rows == 1 (the page:
+ *   `TileData::Rows == 1`, the sequence runs along the row),
+ *   PTO_ERR_SHAPE_MISMATCH naming the profile. HOST numbers every valid row.
+ * The page's A2A3 tmp (a scratch for its vector path) is not needed and not
+ * taken. In programs the start is the SSA scalar and `{descending = true}`
+ * the order (PTOAS's default false). */
+PTO_API pto_status pto_tci(pto_tile *dst, double start, int descending);
+
+/* TRESHAPE: dst's rows x cols elements become src's rows x cols elements'
+ * bytes, reinterpreted (a bitwise reshape: another shape and/or dtype of the
+ * same total size; valid regions are neither read nor changed). The page
+ * reinterprets the storage in place (A2A3: an alias of src's address) and
+ * copies it on its CPU simulator; libpto copies, since an owned tile cannot
+ * share its storage with a second handle. A view over the same bytes is
+ * pto_tile_create_at on the buffer and offset of a placed src
+ * (pto_tile_buffer, pto_tile_offset), and pto_treshape of a dst placed
+ * exactly there (the same address) writes nothing. Rules, checked in this
+ * order:
+ * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT); any dtypes on every profile.
+ * - dst and src start at the same address, or their rows x cols storages
+ *   share no byte (PTO_ERR_ALIASING).
+ * - rows x cols x element size equal for dst and src (the page: "Total byte
+ *   size must match"; PTO_ERR_SHAPE_MISMATCH).
+ * In programs the SSA forms give a new tile holding the bytes (PTOAS's
+ * `%d = pto.treshape %s : S -> T`; `%d = treshape %s : T`). */
+PTO_API pto_status pto_treshape(pto_tile *dst, const pto_tile *src);
+
+/* TTRANS: dst[j,i] = src[i,j] for (i, j) in src's valid region (the page:
+ * "The transpose size is taken from `src.GetValidRow()` /
+ * `src.GetValidCol()`"), bits unchanged. Rules, checked in this order:
+ * - dst, src, tmp not NULL (PTO_ERR_NULL_ARGUMENT: the page's C++ API
+ *   requires tmp; libpto neither reads nor writes it, any dtype and shape).
+ * - dtypes: all nine on every profile; src's dtype may differ from dst's if
+ *   its size is the same (the page: sizeof equal), else
+ *   PTO_ERR_DTYPE_MISMATCH.
+ * - tmp a handle distinct from dst and src; src's valid elements share no
+ *   byte with dst's (a transpose cannot run in place): PTO_ERR_ALIASING.
+ * - dst's valid region is src's transposed: valid rows = src valid cols,
+ *   valid cols = src valid rows (PTO_ERR_SHAPE_MISMATCH).
+ * - PTO_PROFILE_A5: cols x element size a multiple of 32 bytes for src and
+ *   dst (the page's A5 alignment), PTO_ERR_SHAPE_MISMATCH naming A5. */
+PTO_API pto_status pto_ttrans(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* TCONCAT (its basic form): over dst's valid region, dst[i,j] = src0[i,j]
+ * for j < src0 valid cols and src1[i, j - src0 valid cols] after it, bits
+ * unchanged. Rules, checked in this order:
+ * - dst, src0, src1 not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - all nine dtypes on every profile (the page's list); src0's and src1's
+ *   equal dst's (PTO_ERR_DTYPE_MISMATCH).
+ * - src0 is dst itself, placed exactly on it, or shares no byte with dst's
+ *   valid elements; src1 shares none (PTO_ERR_ALIASING).
+ * - src0's and src1's valid rows equal dst's, and dst's valid cols are
+ *   src0's plus src1's (PTO_ERR_SHAPE_MISMATCH): the page's A5 rule, in
+ *   every profile (A2A3's implementation only bounds the sum by dst's cols,
+ *   which would write past dst's valid region). The indexed forms (per-row
+ *   column counts from index tiles) are not provided. */
+PTO_API pto_status pto_tconcat(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
 /* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "convert_rules.h"
 #include "float_env.h"
@@ -381,6 +382,78 @@ void RunTcvt(const Operands& o, pto_profile profile) {
   kernels::Convert(spec, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0));
 }
 
+// ---- tfillpad ------------------------------------------------------------
+
+// Whether src is dst itself or placed exactly on it (same address and row
+// length; its dtype has dst's size by the dtype rule): TFILLPAD_INPLACE.
+bool FillpadInPlace(const pto_tile* src, const pto_tile* dst) {
+  return src == dst || (src->data == dst->data && src->cols == dst->cols);
+}
+
+pto_status CheckTfillpad(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  Validator v("pto_tfillpad");
+  v.NotNull("dst", dst).NotNull("src", src);
+  v.EnumInRange("pad", o.attr, AttrValueCount(AttrKind::kPadValue))
+      .Require(o.attr != PTO_PAD_NULL, PTO_ERR_INVALID_ARGUMENT,
+               "pad PTO_PAD_NULL is not a value to fill with (the page: a vector tile's "
+               "PadVal is not Null)");
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTfillpad, profile, "dst", dst)
+      .Require(ElementBytes(src->dtype) == ElementBytes(dst->dtype), PTO_ERR_DTYPE_MISMATCH,
+               "src dtype %s differs in size from dst dtype %s", DtypeName(src->dtype),
+               DtypeName(dst->dtype));
+  if (!v.ok()) return v.status();
+  // dst is written over its whole rows x cols: src must be on it exactly or
+  // apart from every element of it.
+  pto_tile whole = *dst;
+  whole.valid_rows = dst->rows;
+  whole.valid_cols = dst->cols;
+  v.Require(FillpadInPlace(src, dst) || !ValidRegionsOverlapSlow(src, &whole), PTO_ERR_ALIASING,
+            "src's valid elements share storage with dst's %ux%u elements without being "
+            "placed exactly on them",
+            dst->rows, dst->cols);
+  v.Require(src->valid_rows <= dst->rows && src->valid_cols <= dst->cols,
+            PTO_ERR_SHAPE_MISMATCH, "src valid region %ux%u does not fit in dst's %ux%u",
+            src->valid_rows, src->valid_cols, dst->rows, dst->cols);
+  if (profile != PTO_PROFILE_HOST)
+    v.Require(src->rows == dst->rows && src->cols == dst->cols, PTO_ERR_SHAPE_MISMATCH,
+              "dst shape %ux%u differs from src shape %ux%u, which %s requires equal",
+              dst->rows, dst->cols, src->rows, src->cols, pto_profile_string(profile));
+  return v.status();
+}
+
+// The pad as the element value of dtype (pto-isa's PadValueMap).
+double PadScalar(pto_dtype dtype, int pad) {
+  if (pad == PTO_PAD_ZERO) return 0;
+  const bool max = pad == PTO_PAD_MAX;
+  if (IsFloatDtype(dtype)) return max ? HUGE_VAL : -HUGE_VAL;
+  const unsigned bits = 8 * static_cast<unsigned>(ElementBytes(dtype));
+  const bool is_signed = dtype == PTO_INT8 || dtype == PTO_INT16 || dtype == PTO_INT32;
+  if (!is_signed) return max ? std::ldexp(1.0, static_cast<int>(bits)) - 1 : 0;
+  return max ? std::ldexp(1.0, static_cast<int>(bits) - 1) - 1
+             : -std::ldexp(1.0, static_cast<int>(bits) - 1);
+}
+
+// The copy of src's valid region (skipped in place: the bits are already
+// there), then the pad to the right of it in its rows and in every row
+// below it, up to dst's rows x cols.
+void RunTfillpad(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  const uint32_t rows = src->valid_rows, cols = src->valid_cols;
+  if (!FillpadInPlace(src, dst) && rows != 0 && cols != 0)
+    kernels::Copy(src->dtype, rows, cols, PlaneOf(dst), ConstPlaneOf(src));
+  const double pad = PadScalar(dst->dtype, o.attr);
+  const pto_tile* view = dst;
+  if (cols < dst->cols && rows != 0)
+    kernels::Texpands(dst->dtype, rows, dst->cols - cols, Offset(dst, 0, cols),
+                      Offset(view, 0, cols), pad);
+  if (rows < dst->rows)
+    kernels::Texpands(dst->dtype, dst->rows - rows, dst->cols, Offset(dst, rows, 0),
+                      Offset(view, rows, 0), pad);
+}
 
 // ---- the Binary family ---------------------------------------------------
 
@@ -697,6 +770,177 @@ pto_status CheckFill(const Operands& o, pto_profile profile, OpDtypes rule,
 // stands in for it, so no element outside dst's valid region is touched.
 void RunFill(const Operands& o, ScalarKernel kernel, ScalarContiguousKernel contiguous) {
   RunScalar(Operands{o.dst, o.dst, nullptr, nullptr, 0, o.scalar}, kernel, contiguous);
+}
+
+// ---- tci ----------------------------------------------------------------
+
+pto_status CheckTci(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  Validator v("pto_tci");
+  v.NotNull("dst", dst);
+  v.EnumInRange("descending", o.attr, 2);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTci, profile, "dst", dst);
+  v.Require(ScalarIsValueOf(dst->dtype, o.scalar), PTO_ERR_INVALID_ARGUMENT,
+            "start %.17g is not a value of dst dtype %s (an integer in its range)", o.scalar,
+            DtypeName(dst->dtype));
+  if (profile != PTO_PROFILE_HOST)
+    v.Require(dst->rows == 1, PTO_ERR_SHAPE_MISMATCH,
+              "dst rows %u is not 1, which %s requires (the sequence runs along the row)",
+              dst->rows, pto_profile_string(profile));
+  return v.status();
+}
+
+// Element k (row-major over the valid region) is start + k or start - k:
+// integers modulo 2^bits, float types the exact sum rounded once (start's
+// rounded value plus k is exact in double while it matters: k < 2^32).
+void RunTci(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  const pto_dtype dtype = dst->dtype;
+  const double start = ScalarInDtype(dtype, o.scalar);
+  const bool down = o.attr != 0;
+  const size_t cols = dst->valid_cols, size = ElementBytes(dtype);
+  std::vector<float> row(IsFloatDtype(dtype) ? cols : 0);
+  for (size_t i = 0; i < dst->valid_rows; ++i) {
+    char* out = static_cast<char*>(dst->data) + i * dst->cols * size;
+    const uint64_t first = static_cast<uint64_t>(i) * cols;
+    if (IsFloatDtype(dtype)) {
+      for (size_t j = 0; j < cols; ++j) {
+        const double k = static_cast<double>(first + j);
+        row[j] = static_cast<float>(ScalarInDtype(dtype, down ? start - k : start + k));
+      }
+      kernels::FromF32(dtype, cols, out, row.data());
+      continue;
+    }
+    // The integer start (ScalarIsValueOf: in range) plus or minus k, low bits.
+    const uint64_t base = static_cast<uint64_t>(static_cast<int64_t>(start));
+    for (size_t j = 0; j < cols; ++j) {
+      const uint64_t v = down ? base - (first + j) : base + (first + j);
+      if (size == 2) {
+        const uint16_t e = static_cast<uint16_t>(v);
+        memcpy(out + j * 2, &e, 2);
+      } else {
+        const uint32_t e = static_cast<uint32_t>(v);
+        memcpy(out + j * 4, &e, 4);
+      }
+    }
+  }
+}
+
+// ---- treshape -------------------------------------------------------------
+
+size_t TileBytes(const pto_tile* t) { return ElementCount(t) * ElementBytes(t->dtype); }
+
+pto_status CheckTreshape(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  Validator v("pto_treshape");
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTreshape, profile, "dst", dst);
+  if (!v.ok()) return v.status();
+  // Whole storages: [data, data + bytes) of each.
+  pto_tile whole_dst = *dst, whole_src = *src;
+  whole_dst.valid_rows = dst->rows, whole_dst.valid_cols = dst->cols;
+  whole_src.valid_rows = src->rows, whole_src.valid_cols = src->cols;
+  v.Require(src->data == dst->data || !ValidRegionsOverlapSlow(&whole_src, &whole_dst),
+            PTO_ERR_ALIASING,
+            "src's storage shares bytes with dst's without starting at the same address");
+  v.Require(TileBytes(src) == TileBytes(dst), PTO_ERR_SHAPE_MISMATCH,
+            "src %ux%u %s is %zu bytes, dst %ux%u %s %zu (a reshape keeps the size)", src->rows,
+            src->cols, DtypeName(src->dtype), TileBytes(src), dst->rows, dst->cols,
+            DtypeName(dst->dtype), TileBytes(dst));
+  return v.status();
+}
+
+// The bytes, unless they are already there (dst at src's address).
+void RunTreshape(const Operands& o, pto_profile) {
+  if (o.src0->data != o.dst->data) memcpy(o.dst->data, o.src0->data, TileBytes(o.dst));
+}
+
+// ---- ttrans ---------------------------------------------------------------
+
+pto_status CheckTtrans(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  const pto_tile* tmp = o.tmp;
+  Validator v("pto_ttrans");
+  v.NotNull("dst", dst).NotNull("src", src).NotNull("tmp", tmp);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTtrans, profile, "dst", dst)
+      .Require(ElementBytes(src->dtype) == ElementBytes(dst->dtype), PTO_ERR_DTYPE_MISMATCH,
+               "src dtype %s differs in size from dst dtype %s", DtypeName(src->dtype),
+               DtypeName(dst->dtype))
+      .Distinct("tmp", tmp, "dst", dst)
+      .Distinct("tmp", tmp, "src", src);
+  v.Require(src != dst && !ValidRegionsOverlapSlow(src, dst), PTO_ERR_ALIASING,
+            "src's valid elements share storage with dst's (a transpose cannot run in place)");
+  v.Require(dst->valid_rows == src->valid_cols && dst->valid_cols == src->valid_rows,
+            PTO_ERR_SHAPE_MISMATCH, "dst valid region %ux%u is not src's %ux%u transposed",
+            dst->valid_rows, dst->valid_cols, src->valid_rows, src->valid_cols);
+  if (profile == PTO_PROFILE_A5)
+    v.Require((src->cols * ElementBytes(src->dtype)) % 32 == 0 &&
+                  (dst->cols * ElementBytes(dst->dtype)) % 32 == 0,
+              PTO_ERR_SHAPE_MISMATCH,
+              "src cols %u and dst cols %u of %zu-byte elements are not both a multiple of 32 "
+              "bytes, which A5 requires",
+              src->cols, dst->cols, ElementBytes(dst->dtype));
+  return v.status();
+}
+
+// Blocks of 16 x 16 elements, so that both tiles are walked a cache line at
+// a time; element by element, by size.
+template <typename T>
+void TransposeAs(const pto_tile* src, pto_tile* dst) {
+  const T* in = static_cast<const T*>(src->data);
+  T* out = static_cast<T*>(dst->data);
+  const size_t rows = src->valid_rows, cols = src->valid_cols;
+  constexpr size_t kBlock = 16;
+  for (size_t i0 = 0; i0 < rows; i0 += kBlock)
+    for (size_t j0 = 0; j0 < cols; j0 += kBlock)
+      for (size_t i = i0; i < std::min(rows, i0 + kBlock); ++i)
+        for (size_t j = j0; j < std::min(cols, j0 + kBlock); ++j)
+          out[j * dst->cols + i] = in[i * src->cols + j];
+}
+
+void RunTtrans(const Operands& o, pto_profile) {
+  switch (ElementBytes(o.dst->dtype)) {
+    case 1: return TransposeAs<uint8_t>(o.src0, o.dst);
+    case 2: return TransposeAs<uint16_t>(o.src0, o.dst);
+    default: return TransposeAs<uint32_t>(o.src0, o.dst);
+  }
+}
+
+// ---- tconcat -------------------------------------------------------------
+
+pto_status CheckTconcat(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src0 = o.src0, *src1 = o.src1;
+  Validator v("pto_tconcat");
+  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTconcat, profile, "dst", dst)
+      .SameDtype("src0", src0, "dst", dst)
+      .SameDtype("src1", src1, "dst", dst)
+      .InPlaceOrApart("src0", src0, dst);
+  v.Require(src1 != dst && !SamePlacement(src1, dst) && !ValidRegionsOverlapSlow(src1, dst),
+            PTO_ERR_ALIASING,
+            "src1's valid elements share storage with dst's (they are written at other columns)");
+  v.Require(src0->valid_rows == dst->valid_rows && src1->valid_rows == dst->valid_rows,
+            PTO_ERR_SHAPE_MISMATCH, "src0 valid rows %u and src1 valid rows %u differ from dst's %u",
+            src0->valid_rows, src1->valid_rows, dst->valid_rows);
+  v.Require(size_t{src0->valid_cols} + src1->valid_cols == dst->valid_cols,
+            PTO_ERR_SHAPE_MISMATCH, "src0 valid cols %u + src1 valid cols %u differ from dst's %u",
+            src0->valid_cols, src1->valid_cols, dst->valid_cols);
+  return v.status();
+}
+
+void RunTconcat(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  const uint32_t rows = dst->valid_rows, left = o.src0->valid_cols, right = o.src1->valid_cols;
+  if (left != 0 && o.src0->data != dst->data)
+    kernels::Copy(dst->dtype, rows, left, PlaneOf(dst), ConstPlaneOf(o.src0));
+  if (right != 0) kernels::Copy(dst->dtype, rows, right, Offset(dst, 0, left), ConstPlaneOf(o.src1));
 }
 
 // ---- the RowReduce and ColReduce families --------------------------------
@@ -1038,6 +1282,13 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   if (TakesScalar(op.attr) && !ScalarIsValueOf(dst->dtype, o.scalar)) return false;
   // A conversion's operands differ in dtype: its check decides every call.
   if (op.attr == AttrKind::kConversion) return false;
+  // tfillpad and treshape write past dst's valid region (tfillpad refuses
+  // PTO_PAD_NULL, treshape compares sizes): their checks decide every call.
+  if (op.attr == AttrKind::kPadValue || kId == OpId::kTreshape) return false;
+  // ttrans: dst's region is src's transposed, and no source may be dst.
+  if (kId == OpId::kTtrans || kId == OpId::kTconcat) return false;
+  // tci has no source and its own shape rules: its check decides every call.
+  if (op.attr == AttrKind::kScalarDescending) return false;
   const pto_dtype dtype = dst->dtype;
   const uint64_t region = ValidRegionKey(dst);
   return (dtypes & DtypeBit(dtype)) != 0 && src0->dtype == dtype && src1->dtype == dtype &&
@@ -1061,7 +1312,7 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   const Operands o{dst, src0, src1, tmp, attr, scalar, sat};
   const pto_status status = op.check(o, profile);
-  if (status != PTO_OK || IsEmptyRegion(dst)) return status;
+  if (status != PTO_OK || (IsEmptyRegion(dst) && !WritesWholeDst(op))) return status;
   return RunAccepted(op, o, profile);
 }
 
@@ -1107,6 +1358,12 @@ using pto::ops::Operands;
 #define PTO_ATTR_PARAM_ScalarFirst
 #define PTO_ATTR_PARAM_BinaryOrder , int binary_order
 #define PTO_ATTR_PARAM_Conversion , pto_round_mode mode, pto_saturation sat
+#define PTO_ATTR_PARAM_PadValue , pto_pad_value pad
+#define PTO_ATTR_ARG_PadValue pto::RawEnumValue(pad)
+#define PTO_LEAD_PARAM_PadValue
+#define PTO_ATTR_PARAM_ScalarDescending , double start, int descending
+#define PTO_ATTR_ARG_ScalarDescending descending, start
+#define PTO_LEAD_PARAM_ScalarDescending
 #define PTO_ATTR_ARG_None 0
 #define PTO_ATTR_ARG_DivPrecision 0
 #define PTO_ATTR_ARG_PowPrecision pto::RawEnumValue(algo)

@@ -72,18 +72,25 @@ enum class AttrKind : uint8_t {
   kBinaryOrder,   // an `int binary_order` argument, 0 or 1: {isBinary = false|true}
   kConversion,    // rmode = #pto<round_mode ...> -> pto_round_mode, and
                   // sat_mode = #pto<saturation_mode ...> -> pto_saturation
+  kPadValue,      // a pto_pad_value: dst's tile_buf pad= in text
+  kScalarDescending,  // a `double start` (the scalar) and an `int descending` (0 or 1,
+                      // {descending = false|true} in text): tci
 };
 
 // Whether the row takes a `double scalar` (Operands::scalar).
 constexpr bool TakesScalar(AttrKind kind) {
-  return kind == AttrKind::kScalar || kind == AttrKind::kScalarFirst;
+  return kind == AttrKind::kScalar || kind == AttrKind::kScalarFirst ||
+         kind == AttrKind::kScalarDescending;
 }
 
 // How many values the attribute's enum argument takes (0: no argument).
 // (kConversion: the round mode's; its saturation takes 2.)
 constexpr int AttrValueCount(AttrKind kind) {
-  return kind == AttrKind::kPowPrecision || kind == AttrKind::kBinaryOrder ? 2
+  return kind == AttrKind::kPowPrecision || kind == AttrKind::kBinaryOrder ||
+                 kind == AttrKind::kScalarDescending
+             ? 2
          : kind == AttrKind::kConversion                                   ? 7
+         : kind == AttrKind::kPadValue                                     ? 4
                                                                            : 0;
 }
 
@@ -101,8 +108,9 @@ struct OpDescriptor {
   // Every rule of the C function under `profile`, in its order; records the
   // C function's sentence on failure. Reads no profile of its own.
   pto_status (*check)(const Operands& o, pto_profile profile);
-  // Computes over dst's valid region; only for operands `check` accepted
-  // under the same profile, with a non-empty dst valid region, inside a
+  // Computes over dst's valid region (WritesWholeDst: its rows x cols); only
+  // for operands `check` accepted under the same profile, with a non-empty
+  // dst valid region (unless WritesWholeDst), inside a
   // FloatEnvironmentGuard where dst's dtype is a float type.
   void (*run)(const Operands& o, pto_profile profile);
 };
@@ -118,6 +126,13 @@ inline int AttrOf(const OpDescriptor& op, int packed) {
 }
 inline int SaturationOf(const OpDescriptor& op, int packed) {
   return op.attr == AttrKind::kConversion ? packed >> 8 : 0;
+}
+
+// Whether run writes dst's whole rows x cols rather than its valid region
+// (tfillpad's padding, treshape's bytes), and so runs whatever dst's valid
+// region.
+inline bool WritesWholeDst(const OpDescriptor& op) {
+  return op.attr == AttrKind::kPadValue || op.id == OpId::kTreshape;
 }
 
 // The operation whose mnemonic is `name` (name_length bytes); NULL if none.

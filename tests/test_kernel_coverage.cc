@@ -184,6 +184,40 @@ bool RunCell(OpDtypes op, pto_profile profile, pto_dtype dtype) {
       }
       break;
     }
+    case OpDtypes::kTfillpad: {  // a 2x3 corner of ones, MAX (never the sentinel) elsewhere
+      Tile src = NewTile(dtype, kRows, kCols);
+      Fill(src.get(), 1);
+      assert_int_equal(pto_tile_set_valid(src.get(), 2, 3), PTO_OK);
+      status = pto_tfillpad(dst.get(), src.get(), PTO_PAD_MAX);
+      break;
+    }
+    case OpDtypes::kTci: {  // 1, 2, 3, ... along one row (A2A3 and A5 take one row)
+      dst = NewTile(dtype, 1, kCols);
+      FillSentinel(dst.get());
+      status = pto_tci(dst.get(), 1, 0);
+      break;
+    }
+    case OpDtypes::kTreshape: {  // ones' bytes, dst's shape transposed
+      Tile src = NewTile(dtype, kCols, kRows);
+      Fill(src.get(), 1);
+      status = pto_treshape(dst.get(), src.get());
+      break;
+    }
+    case OpDtypes::kTtrans: {  // ones transposed into the whole of dst (rows of 32 bytes: A5)
+      dst = NewTile(dtype, 32, 32);
+      FillSentinel(dst.get());
+      Tile src = NewTile(dtype, 32, 32), tmp = NewTile(dtype, 1, 8);
+      Fill(src.get(), 1);
+      status = pto_ttrans(dst.get(), src.get(), tmp.get());
+      break;
+    }
+    case OpDtypes::kTconcat: {  // ones: 20 columns of src0, 17 of src1
+      Tile src0 = NewTile(dtype, kRows, 20), src1 = NewTile(dtype, kRows, 17);
+      Fill(src0.get(), 1);
+      Fill(src1.get(), 1);
+      status = pto_tconcat(dst.get(), src0.get(), src1.get());
+      break;
+    }
     case OpDtypes::kFloatCopy: {  // into the tile, then out of it into a float array
       std::vector<float> values(size_t{kRows} * kCols, 2.0f);
       status = pto_tile_write_f32(dst.get(), values.data(), values.size());

@@ -688,29 +688,6 @@ static void test_rules(void **state) {
 
 /* ---- programs: the three text forms ------------------------------------ */
 
-static const char *spelling(pto_dtype dt) {
-    static const char *const names[] = {"i8", "ui8", "i16", "ui16", "i32", "ui32", "f16", "bf16", "f32"};
-    return names[dt];
-}
-
-/* Runs `text` (parameters %s, %d) on s and d; returns its creation status. */
-static pto_status run_program(const char *text, pto_tile *s, pto_tile *d) {
-    pto_program *p = NULL;
-    const pto_status st = pto_program_create(text, strlen(text), "t.pto", &p);
-    if (st != PTO_OK) return st;
-    pto_args *a = NULL;
-    size_t is = 0, id = 0;
-    assert_int_equal(pto_program_param_find(p, "s", &is), PTO_OK);
-    assert_int_equal(pto_program_param_find(p, "d", &id), PTO_OK);
-    assert_int_equal(pto_args_create(p, &a), PTO_OK);
-    assert_int_equal(pto_args_set_tile(a, is, s), PTO_OK);
-    assert_int_equal(pto_args_set_tile(a, id, d), PTO_OK);
-    assert_int_equal(pto_program_run(p, a), PTO_OK);
-    pto_args_destroy(a);
-    pto_program_destroy(p);
-    return PTO_OK;
-}
-
 static void test_program_forms(void **state) {
     (void)state;
     typedef struct {
@@ -741,10 +718,10 @@ static void test_program_forms(void **state) {
             assert_int_equal(pto_set_profile((pto_profile)profile), PTO_OK);
             const pto_status expected = pto_tcvt(want, s, NULL, c->mode, c->c_sat);
             char ts[96], td[96], tbs[96], tbd[96], attrs[160] = "";
-            snprintf(ts, sizeof ts, "!pto.tile<5x24x%s, valid=5x21>", spelling(c->src));
-            snprintf(td, sizeof td, "!pto.tile<5x24x%s, valid=5x21>", spelling(c->dst));
-            snprintf(tbs, sizeof tbs, "!pto.tile_buf<vec, 5x24x%s, valid=5x21>", spelling(c->src));
-            snprintf(tbd, sizeof tbd, "!pto.tile_buf<vec, 5x24x%s, valid=5x21>", spelling(c->dst));
+            snprintf(ts, sizeof ts, "!pto.tile<5x24x%s, valid=5x21>", dtype_spelling(c->src));
+            snprintf(td, sizeof td, "!pto.tile<5x24x%s, valid=5x21>", dtype_spelling(c->dst));
+            snprintf(tbs, sizeof tbs, "!pto.tile_buf<vec, 5x24x%s, valid=5x21>", dtype_spelling(c->src));
+            snprintf(tbd, sizeof tbd, "!pto.tile_buf<vec, 5x24x%s, valid=5x21>", dtype_spelling(c->dst));
             if (*c->rmode || *c->sat)
                 snprintf(attrs, sizeof attrs, " {%s%s%s%s%s}", *c->rmode ? "rmode = " : "", c->rmode,
                          *c->rmode && *c->sat ? ", " : "", *c->sat ? "sat_mode = " : "", c->sat);
@@ -755,7 +732,7 @@ static void test_program_forms(void **state) {
             snprintf(texts[3], sizeof texts[3], "pto.tcvt ins(%%s : %s) outs(%%d : %s)%s\n", tbs, tbd, attrs);
             for (size_t f = 0; f < COUNT(texts); ++f) {
                 pto_tile *got = tile_new(c->dst, 5, 24, 5, 21);
-                const pto_status st = run_program(texts[f], s, got);
+                const pto_status st = run_snippet_sd(texts[f], s, got);
                 if (st != expected)
                     fail_msg("%s: program %s (%s), C call %s", texts[f], pto_status_string(st),
                              pto_last_error(), pto_status_string(expected));
@@ -786,14 +763,7 @@ static void test_program_forms(void **state) {
     static const pto_status kBadStatus[] = {PTO_ERR_INVALID_ARGUMENT, PTO_ERR_INVALID_ARGUMENT,
                                             PTO_ERR_INVALID_ARGUMENT, PTO_ERR_UNSUPPORTED_DTYPE,
                                             PTO_ERR_INVALID_ARGUMENT, PTO_ERR_INVALID_ARGUMENT};
-    for (size_t k = 0; k < COUNT(kBad); ++k) {
-        pto_program *p = NULL;
-        const pto_status st = pto_program_create(kBad[k], strlen(kBad[k]), "t.pto", &p);
-        if (st != kBadStatus[k])
-            fail_msg("%s: %s (%s), want %s", kBad[k], pto_status_string(st), pto_last_error(),
-                     pto_status_string(kBadStatus[k]));
-        assert_null(p);
-    }
+    for (size_t k = 0; k < COUNT(kBad); ++k) expect_program_refused(kBad[k], kBadStatus[k]);
     print_message("[tcvt] %zu program runs matched the C call (4 text forms x 3 profiles), %zu texts refused\n",
                   runs, COUNT(kBad));
 }

@@ -118,12 +118,36 @@ ATTRS["Conversion"] = [
          rust_type="Saturation", rust_value="{}.raw()",
          java_type="Saturation", java_value="{}.code()", java_default="", java_nullable=True),
 ]
+# The value tfillpad pads with.
+ATTRS["PadValue"] = Attr(
+    c_name="pad",
+    py_name="pad", py_default="", py_stub="int", py_kind="ATTR_ENUM",
+    py_c_default="{.i = PTO_PAD_ZERO}", py_c_value="(pto_pad_value)a.i",
+    go_type="PadValue", go_value="ptoc.Enum_SS_pto_pad_value({})",
+    rust_type="PadValue", rust_value="{}.raw()",
+    java_type="PadValue", java_value="{}.code()", java_default="", java_nullable=True)
+# tci's start and order: a double and an int (0 or 1) in C, a float and a
+# bool in the bindings.
+ATTRS["ScalarDescending"] = [
+    Attr(c_name="start",
+         py_name="start", py_default="", py_stub="float", py_kind="ATTR_DOUBLE_ENUM",
+         py_c_default="{.d = 0, .i = 0}", py_c_value="a.d",
+         go_type="float64", go_value="{}",
+         rust_type="f64", rust_value="{}",
+         java_type="double", java_value="{}", java_default="", java_nullable=False),
+    Attr(c_name="descending",
+         py_name="descending", py_default="False", py_stub="bool", py_kind="ATTR_DOUBLE_ENUM",
+         py_c_default="", py_c_value="a.i",
+         go_type="bool", go_value="boolToInt({})",
+         rust_type="bool", rust_value="{} as std::os::raw::c_int",
+         java_type="boolean", java_value="{} ? 1 : 0", java_default="false", java_nullable=False),
+]
 TMP_ROLES = ("None", "Optional", "Required")
 PROFILES = ("HOST", "A2A3", "A5")
 
 # Go names that are not "T" + the rest of the mnemonic capitalised.
 GO_NAMES = {
-    "tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd",
+    "tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd", "tfillpad": "TFillPad", "tci": "TCI",
     "tdivs_scalar_by_tile": "TDivsScalarByTile", "trowsum": "TRowSum", "trowmax": "TRowMax",
     "trowmin": "TRowMin", "tcolsum": "TColSum", "tcolmax": "TColMax", "tcolmin": "TColMin",
     "trowexpand": "TRowExpand", "trowexpandadd": "TRowExpandAdd", "trowexpandsub": "TRowExpandSub",

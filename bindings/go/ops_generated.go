@@ -115,6 +115,95 @@ func TCvt(dst *Tile, src *Tile, tmp *Tile, mode RoundMode, sat Saturation) error
 	return err
 }
 
+var tfillpadOperands = []string{"dst", "src"}
+
+// TFillPad is TFILLPAD (pto_tfillpad): src's valid region copied, the rest
+// of dst's rows x cols set to the pad value.
+//
+// dst's dtypes: HOST all; A2A3 all; A5 all.
+func TFillPad(dst *Tile, src *Tile, pad PadValue) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TFillPad", tfillpadOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tfillpad(hs[0], hs[1], ptoc.Enum_SS_pto_pad_value(pad)))
+	keepAlive(tiles)
+	return err
+}
+
+var tciOperands = []string{"dst"}
+
+// TCI is TCI (pto_tci): start + k (or start - k) at the k-th element of
+// dst's valid region, row by row.
+//
+// dst's dtypes: HOST INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16,
+// FLOAT32; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32; A5
+// INT16, UINT16, INT32, UINT32.
+func TCI(dst *Tile, start float64, descending bool) error {
+	var hs [1]uintptr
+	tiles := []*Tile{dst}
+	if err := resolve("pto.TCI", tciOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tci(hs[0], start, boolToInt(descending)))
+	keepAlive(tiles)
+	return err
+}
+
+var treshapeOperands = []string{"dst", "src"}
+
+// TReshape is TRESHAPE (pto_treshape): src's bytes as dst's rows x cols of
+// dst's dtype (the same total size), copied.
+//
+// dst's dtypes: HOST all; A2A3 all; A5 all.
+func TReshape(dst *Tile, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TReshape", treshapeOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_treshape(hs[0], hs[1]))
+	keepAlive(tiles)
+	return err
+}
+
+var ttransOperands = []string{"dst", "src", "tmp"}
+
+// TTrans is TTRANS (pto_ttrans): dst[j,i] = src[i,j] over src's valid region
+// (a transpose), bit for bit.
+//
+// dst's dtypes: HOST all; A2A3 all; A5 all.
+//
+// tmp is a required scratch tile of dst's dtype.
+func TTrans(dst *Tile, src *Tile, tmp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TTrans", ttransOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_ttrans(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tconcatOperands = []string{"dst", "src0", "src1"}
+
+// TConcat is TCONCAT (pto_tconcat): each valid row of src0 followed by the
+// same row of src1, bit for bit.
+//
+// dst's dtypes: HOST all; A2A3 all; A5 all.
+func TConcat(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TConcat", tconcatOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tconcat(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
 var taddOperands = []string{"dst", "src0", "src1"}
 
 // TAdd is TADD (pto_tadd): src0 + src1 elementwise; correctly rounded,

@@ -110,3 +110,18 @@ const (
 	// SatOn clamps out-of-range results to the destination's range.
 	SatOn Saturation = 1
 )
+
+// PadValue is what TFillPad writes outside src's valid region (the C enum
+// pto_pad_value).
+type PadValue int
+
+const (
+	// PadNull is no value: TFillPad refuses it.
+	PadNull PadValue = 0
+	// PadZero is all bits zero.
+	PadZero PadValue = 1
+	// PadMax is +infinity for float dtypes, the largest value for integers.
+	PadMax PadValue = 2
+	// PadMin is -infinity for float dtypes, the smallest value for integers.
+	PadMin PadValue = 3
+)

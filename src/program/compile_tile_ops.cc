@@ -92,8 +92,15 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
       if (!BinaryOrderValue(e.value, attr)) return false;
       continue;
     }
-    if (e.key != "precisionType" || op.attr == ops::AttrKind::kNone ||
-        op.attr == ops::AttrKind::kBinaryOrder)
+    // tci's order, PTOAS's BoolAttr (default false).
+    if (e.key == "descending" && op.attr == ops::AttrKind::kScalarDescending) {
+      if (!e.value.IsIdent("true") && !e.value.IsIdent("false"))
+        return Error(e.value.loc, "descending is true or false");
+      *attr = e.value.IsIdent("true") ? 1 : 0;
+      continue;
+    }
+    if (e.key != "precisionType" || (op.attr != ops::AttrKind::kPowPrecision &&
+                                     op.attr != ops::AttrKind::kDivPrecision))
       return Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for " + op.mnemonic);
     const char* kind = op.attr == ops::AttrKind::kPowPrecision ? "pow_precision" : "div_precision";
     const std::string want_default = std::string("#pto<") + kind + " default>";
@@ -209,6 +216,8 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     const int sat = (attr >> 8) == 0 ? (off ? PTO_SAT_OFF : PTO_SAT_ON) : (attr >> 8) - 1;
     attr = mode | (sat << 8);
   }
+  // tfillpad's pad value is dst's type's (PTOAS: TileDataDst::PadVal).
+  if (op.attr == ops::AttrKind::kPadValue) attr = p_->tiles[dst].type.pad;
   in.code = Code::kTileOp;
   in.loc = loc;
   in.op = &op;
@@ -350,16 +359,23 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
     if (!ParseType(&dst_type)) return;
   } else if (desc.source_count == 0 && has_scalar && !names.empty()) {
     // A scalar alone (texpands): `: f32 -> T`, or `: f32, T` in the
-    // synchronous form.
+    // synchronous form; or the tile's type alone (tci's synchronous form
+    // `: T`), the scalar's own type standing.
     type_locs[0] = tok_.loc;
     if (!ParseType(&types[0])) return;
-    if (tok_.Is(',')) {
-      Advance();
-    } else if (!ExpectArrow()) {
-      return;
+    if (types[0].kind == TypeKind::kTile && !tok_.Is(',') && tok_.kind != Tok::kArrow) {
+      dst_type = types[0];
+      types.clear();
+      type_locs.clear();
+    } else {
+      if (tok_.Is(',')) {
+        Advance();
+      } else if (!ExpectArrow()) {
+        return;
+      }
+      dst_loc = tok_.loc;
+      if (!ParseType(&dst_type)) return;
     }
-    dst_loc = tok_.loc;
-    if (!ParseType(&dst_type)) return;
   } else {
     // The pages' shorthand: one type for every tile operand and the result
     // (`: T, f32` where a scalar follows the sources), or `: S -> T` where
@@ -368,7 +384,8 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
     if (!ParseType(&dst_type)) return;
     const Type operand_type = dst_type;
     const SourceLoc operand_loc = dst_loc;
-    if (tok_.kind == Tok::kArrow) {
+    const bool arrow = tok_.kind == Tok::kArrow;
+    if (arrow) {
       Advance();
       dst_loc = tok_.loc;
       if (!ParseType(&dst_type)) return;
@@ -376,6 +393,10 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
     for (size_t i = 0; i < names.size(); ++i) {
       types[i] = operand_type;
       type_locs[i] = operand_loc;
+      // treshape's one type is the result's (`%d = treshape %s : T`): the
+      // source's own type stands.
+      const Value* source = Lookup(names[i].text);
+      if (!arrow && desc.id == ops::OpId::kTreshape && source != nullptr) types[i] = source->type;
     }
     if (has_scalar && tok_.Is(',') && dst_type.kind != TypeKind::kTile &&
         ops::ScalarFirstForm(desc) != nullptr && names.size() == 2) {

@@ -444,7 +444,8 @@ pto_status Block::TileOp(const Instr& in) {
     const pto_status status = in.op->check(o, p_.profile);
     if (status != PTO_OK) return Error(in, status, LastError());
   }
-  if (dst->valid_rows != 0 && dst->valid_cols != 0) in.op->run(o, p_.profile);
+  if ((dst->valid_rows != 0 && dst->valid_cols != 0) || ops::WritesWholeDst(*in.op))
+    in.op->run(o, p_.profile);
   return PTO_OK;
 }
 

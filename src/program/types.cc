@@ -169,8 +169,20 @@ bool CheckTileShape(Type* t, std::string* what) {
   return true;
 }
 
+// pad=N: PTOAS's PadValue numbers (0 null, 1 zero, 2 max, 3 min), the same
+// as pto_pad_value's. The value changes what tfillpad writes, nothing else.
+bool ParsePadKey(std::string_view value, Type* t, std::string* what) {
+  int64_t n;
+  if (ParseInt(value, &n) && n >= PTO_PAD_NULL && n <= PTO_PAD_MIN) {
+    t->pad = static_cast<uint8_t>(n);
+    return true;
+  }
+  *what = "pad=" + std::string(value) + " is not one of 0 (null), 1 (zero), 2 (max), 3 (min)";
+  return false;
+}
+
 // Layout keys shared by both !pto.tile_buf spellings: only what the CPU
-// tiles are (vec, row-major, no box layout, no padding) is accepted.
+// tiles are (vec, row-major, no box layout) is accepted; pad= is ParsePadKey's.
 bool CheckLayoutKey(std::string_view key, std::string_view value, std::string* what) {
   int64_t n;
   if (key == "loc") {
@@ -192,11 +204,6 @@ bool CheckLayoutKey(std::string_view key, std::string_view value, std::string* w
   if (key == "fractal") {
     if (ParseInt(value, &n) && (n == 32 || n == 512 || n == 1024)) return true;
     *what = "fractal=" + std::string(value) + " is not one of 32, 512, 1024";
-    return false;
-  }
-  if (key == "pad") {
-    if (value == "0") return true;
-    *what = "pad=" + std::string(value) + " is not supported: only pad=0 (no padding)";
     return false;
   }
   if (key == "compact") {
@@ -257,6 +264,8 @@ bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
         (i == 4 ? t->valid_rows : t->valid_cols) = n;
       } else if (IsColMajorKey(key, value)) {
         col_major = &f[i];
+      } else if (key == "pad") {
+        if (!ParsePadKey(value, t, &what)) return p.Fail(f[i], what);
       } else if (!CheckLayoutKey(key, value, &what)) {
         return p.Fail(f[i], what);
       }
@@ -285,6 +294,8 @@ bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
           return p.Fail(f[i], "valid= expects ROWSxCOLS (each an integer or ?)");
       } else if (IsColMajorKey(key, value)) {
         col_major = &f[i];
+      } else if (key == "pad") {
+        if (!ParsePadKey(value, t, &what)) return p.Fail(f[i], what);
       } else if (key == "loc" || !CheckLayoutKey(key, value, &what)) {
         return p.Fail(f[i], key == "loc" ? "key 'loc' given twice" : what);
       }
@@ -312,8 +323,14 @@ bool ParseTile(BodyParser& p, const std::vector<Field>& f, Type* t) {
   t->valid_cols = t->cols;
   for (size_t i = 1; i < f.size(); ++i) {
     std::string_view key, value;
+    if (SplitKey(f[i].text, &key, &value) && key == "pad" && i + 1 == f.size()) {
+      // libpto's spelling of the tile_buf key for these forms' tiles
+      // (tfillpad's dst): the last key.
+      if (!ParsePadKey(value, t, &what)) return p.Fail(f[i], what);
+      continue;
+    }
     if (!SplitKey(f[i].text, &key, &value) || key != "valid")
-      return p.Fail(f[i], "!pto.tile<...> takes a shape and optionally valid=ROWSxCOLS");
+      return p.Fail(f[i], "!pto.tile<...> takes a shape and optionally valid=ROWSxCOLS and pad=N");
     if (!ParseValidValue(value, t))
       return p.Fail(f[i], "valid= expects ROWSxCOLS (each an integer or ?)");
   }
@@ -439,7 +456,7 @@ bool SameType(const Type& a, const Type& b) {
       return a.dtype == b.dtype;
     case TypeKind::kTile:
       return a.dtype == b.dtype && a.rows == b.rows && a.cols == b.cols &&
-             a.valid_rows == b.valid_rows && a.valid_cols == b.valid_cols;
+             a.valid_rows == b.valid_rows && a.valid_cols == b.valid_cols && a.pad == b.pad;
     case TypeKind::kTensorView:
     case TypeKind::kPartitionView:
       // A `?` dimension stands for any: a view made with constant shape
@@ -464,7 +481,7 @@ std::string TypeString(const Type& t) {
     case TypeKind::kTile:
       return "tile " + std::to_string(t.rows) + "x" + std::to_string(t.cols) + "x" +
              DtypeSpelling(t.dtype) + " (valid " + dim(t.valid_rows) + "x" + dim(t.valid_cols) +
-             ")";
+             (t.pad != 0 ? ", pad " + std::to_string(t.pad) : std::string()) + ")";
     case TypeKind::kTensorView:
     case TypeKind::kPartitionView: {
       std::string s =

@@ -36,6 +36,9 @@ struct Type {
   // Tiles: shape and valid region (kDynamic: `?`, set at run time).
   uint32_t rows = 0, cols = 0;
   int64_t valid_rows = 0, valid_cols = 0;
+  // Tiles: the pad value (a pto_pad_value: tile_buf `pad=`), which
+  // tfillpad writes; 0 (null) unless the type says otherwise.
+  uint8_t pad = 0;
   // Views: rank and static dims (kDynamic: `?`).
   uint8_t rank = 0;
   int64_t dims[kMaxRank] = {};

@@ -1235,6 +1235,176 @@ static void op_convert(reader *r, state *st) {
     snapshots_free(&before);
 }
 
+/* Whether a valid element of src shares a byte with dst's rows x cols
+ * elements (one contiguous range). */
+static int touches_whole_tile(const pto_tile *src, const pto_tile *dst) {
+    const size_t es = pto_dtype_size(pto_tile_dtype(src));
+    const uintptr_t lo = (uintptr_t)pto_tile_data((pto_tile *)dst);
+    const uintptr_t hi = lo + (uintptr_t)pto_tile_rows(dst) * pto_tile_cols(dst) *
+                                  pto_dtype_size(pto_tile_dtype(dst));
+    const uintptr_t len = pto_tile_valid_cols(src) * es, stride = pto_tile_cols(src) * es;
+    const uintptr_t p = (uintptr_t)pto_tile_data((pto_tile *)src);
+    if (len == 0) return 0;
+    for (uint32_t i = 0; i < pto_tile_valid_rows(src); ++i)
+        if (p + i * stride < hi && lo < p + i * stride + len) return 1;
+    return 0;
+}
+
+/* tfillpad: its rules in the contract's order (NULLs, the pad, dtypes and
+ * their sizes, aliasing with dst's whole storage, src's region within dst's
+ * shape, equal shapes under A2A3 and A5); nothing written on a refusal. Its
+ * values are test_datamove's. */
+static void op_fillpad(reader *r, state *st) {
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *src = take_tile(r, st);
+    const int pad = (int)(take(r) % 6) - 1;
+    pto_status want = PTO_OK;
+    if (dst == NULL || src == NULL) {
+        want = PTO_ERR_NULL_ARGUMENT;
+    } else if (pad <= PTO_PAD_NULL || pad > PTO_PAD_MIN) {
+        want = PTO_ERR_INVALID_ARGUMENT;
+    } else if (!op_accepts(OP_TFILLPAD, g_profile, pto_tile_dtype(dst))) {
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    } else if (pto_dtype_size(pto_tile_dtype(src)) != pto_dtype_size(pto_tile_dtype(dst))) {
+        want = PTO_ERR_DTYPE_MISMATCH;
+    } else {
+        const int in_place = src == dst || (pto_tile_data((pto_tile *)src) == pto_tile_data(dst) &&
+                                            pto_tile_cols(src) == pto_tile_cols(dst));
+        if (!in_place && touches_whole_tile(src, dst))
+            want = PTO_ERR_ALIASING;
+        else if (pto_tile_valid_rows(src) > pto_tile_rows(dst) ||
+                 pto_tile_valid_cols(src) > pto_tile_cols(dst))
+            want = PTO_ERR_SHAPE_MISMATCH;
+        else if (g_profile != PTO_PROFILE_HOST && (pto_tile_rows(src) != pto_tile_rows(dst) ||
+                                                   pto_tile_cols(src) != pto_tile_cols(dst)))
+            want = PTO_ERR_SHAPE_MISMATCH;
+    }
+    const pto_tile *const operands[2] = {dst, src};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 2);
+    const pto_status got = pto_tfillpad(dst, src, (pto_pad_value)pad);
+    check_status("pto_tfillpad", got, want);
+    check_operands_unchanged(&before, got, dst, "pto_tfillpad");
+    snapshots_free(&before);
+}
+
+/* tci: its rules in the contract's order (NULL, descending, dtype, start,
+ * one row under A2A3 and A5); nothing written on a refusal, nothing outside
+ * dst's valid region. Its values are test_datamove's. */
+static void op_sequence(reader *r, state *st) {
+    pto_tile *dst = take_tile(r, st);
+    const int descending = (int)(take(r) % 4) - 1;
+    const double start = (double)(int16_t)(take(r) | (uint16_t)take(r) << 8);
+    pto_status want = PTO_OK;
+    if (dst == NULL)
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if (descending < 0 || descending > 1)
+        want = PTO_ERR_INVALID_ARGUMENT;
+    else if (!op_accepts(OP_TCI, g_profile, pto_tile_dtype(dst)))
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    else if (!scalar_is_value_of(pto_tile_dtype(dst), start))
+        want = PTO_ERR_INVALID_ARGUMENT;
+    else if (g_profile != PTO_PROFILE_HOST && pto_tile_rows(dst) != 1)
+        want = PTO_ERR_SHAPE_MISMATCH;
+    const pto_tile *const operands[1] = {dst};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 1);
+    const pto_status got = pto_tci(dst, start, descending);
+    check_status("pto_tci", got, want);
+    check_operands_unchanged(&before, got, dst, "pto_tci");
+    if (got == PTO_OK) check_outside_region(snapshot_of(&before, dst), dst, "pto_tci");
+    snapshots_free(&before);
+}
+
+/* treshape: NULLs, storages that share a byte without one start, sizes;
+ * nothing written on a refusal. Its values are test_datamove's. */
+static void op_reshape(reader *r, state *st) {
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *src = take_tile(r, st);
+    pto_status want = PTO_OK;
+    if (dst == NULL || src == NULL) {
+        want = PTO_ERR_NULL_ARGUMENT;
+    } else {
+        const uintptr_t d = (uintptr_t)pto_tile_data(dst), s = (uintptr_t)pto_tile_data((pto_tile *)src);
+        const size_t db = (size_t)pto_tile_rows(dst) * pto_tile_cols(dst) * pto_dtype_size(pto_tile_dtype(dst));
+        const size_t sb = (size_t)pto_tile_rows(src) * pto_tile_cols(src) * pto_dtype_size(pto_tile_dtype(src));
+        if (d != s && d < s + sb && s < d + db)
+            want = PTO_ERR_ALIASING;
+        else if (db != sb)
+            want = PTO_ERR_SHAPE_MISMATCH;
+    }
+    const pto_tile *const operands[2] = {dst, src};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 2);
+    const pto_status got = pto_treshape(dst, src);
+    check_status("pto_treshape", got, want);
+    check_operands_unchanged(&before, got, dst, "pto_treshape");
+    snapshots_free(&before);
+}
+
+/* ttrans: NULLs, dtype sizes, tmp's handle, overlap, the transposed region,
+ * A5's 32-byte rows; nothing written on a refusal, nothing outside dst's
+ * region. Its values are test_datamove's. */
+static void op_transpose(reader *r, state *st) {
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *src = take_tile(r, st);
+    pto_tile *tmp = take_tile(r, st);
+    pto_status want = PTO_OK;
+    if (dst == NULL || src == NULL || tmp == NULL) {
+        want = PTO_ERR_NULL_ARGUMENT;
+    } else if (!op_accepts(OP_TTRANS, g_profile, pto_tile_dtype(dst))) {
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    } else if (pto_dtype_size(pto_tile_dtype(src)) != pto_dtype_size(pto_tile_dtype(dst))) {
+        want = PTO_ERR_DTYPE_MISMATCH;
+    } else if (tmp == dst || tmp == src || src == dst || regions_overlap(src, dst)) {
+        want = PTO_ERR_ALIASING;
+    } else if (pto_tile_valid_rows(dst) != pto_tile_valid_cols(src) ||
+               pto_tile_valid_cols(dst) != pto_tile_valid_rows(src)) {
+        want = PTO_ERR_SHAPE_MISMATCH;
+    } else if (g_profile == PTO_PROFILE_A5 &&
+               ((pto_tile_cols(src) * pto_dtype_size(pto_tile_dtype(src))) % 32 != 0 ||
+                (pto_tile_cols(dst) * pto_dtype_size(pto_tile_dtype(dst))) % 32 != 0)) {
+        want = PTO_ERR_SHAPE_MISMATCH;
+    }
+    const pto_tile *const operands[3] = {dst, src, tmp};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 3);
+    const pto_status got = pto_ttrans(dst, src, tmp);
+    check_status("pto_ttrans", got, want);
+    check_operands_unchanged(&before, got, dst, "pto_ttrans");
+    if (got == PTO_OK) check_outside_region(snapshot_of(&before, dst), dst, "pto_ttrans");
+    snapshots_free(&before);
+}
+
+/* tconcat: NULLs, dtypes, src0 in place or apart, src1 apart, rows and the
+ * column sum; nothing written on a refusal, nothing outside dst's region. */
+static void op_concat(reader *r, state *st) {
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *a = take_tile(r, st), *b = take_tile(r, st);
+    pto_status want = PTO_OK;
+    const pto_tile *const typed[3] = {dst, a, b};
+    if (dst == NULL || a == NULL || b == NULL)
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if (!op_accepts(OP_TCONCAT, g_profile, pto_tile_dtype(dst)))
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    else if (!dtypes_equal(typed, 3))
+        want = PTO_ERR_DTYPE_MISMATCH;
+    else if (clashes_with_dst(a, dst) || b == dst || same_placement(b, dst) || regions_overlap(b, dst))
+        want = PTO_ERR_ALIASING;
+    else if (pto_tile_valid_rows(a) != pto_tile_valid_rows(dst) ||
+             pto_tile_valid_rows(b) != pto_tile_valid_rows(dst) ||
+             (size_t)pto_tile_valid_cols(a) + pto_tile_valid_cols(b) != pto_tile_valid_cols(dst))
+        want = PTO_ERR_SHAPE_MISMATCH;
+    const pto_tile *const operands[3] = {dst, a, b};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 3);
+    const pto_status got = pto_tconcat(dst, a, b);
+    check_status("pto_tconcat", got, want);
+    check_operands_unchanged(&before, got, dst, "pto_tconcat");
+    if (got == PTO_OK) check_outside_region(snapshot_of(&before, dst), dst, "pto_tconcat");
+    snapshots_free(&before);
+}
+
 /* One instruction call, its rules and checks by operation. */
 static void op_instruction(reader *r, state *st, op_id op) {
     switch (op) {
@@ -1244,6 +1414,11 @@ static void op_instruction(reader *r, state *st, op_id op) {
     case OP_TCOLEXPANDDIV:
     case OP_TPARTADD: op_binary(r, st, op); break;
     case OP_TCVT: op_convert(r, st); break;
+    case OP_TFILLPAD: op_fillpad(r, st); break;
+    case OP_TCI: op_sequence(r, st); break;
+    case OP_TRESHAPE: op_reshape(r, st); break;
+    case OP_TTRANS: op_transpose(r, st); break;
+    case OP_TCONCAT: op_concat(r, st); break;
     default: /* the families */
         if (op_is_reduction(op))
             op_reduction(r, st, op);

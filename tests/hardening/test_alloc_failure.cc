@@ -87,6 +87,13 @@ bool RunRow(OpDtypes row, pto_tile* d, pto_tile* a, pto_tile* b, pto_tile* t, pt
       *status = PTO_OK;
       return false;
     }
+    // ttrans needs dst's region to be src's transposed, tconcat dst's
+    // columns the sum of its sources', which these 3x37 tiles cannot hold
+    // (test_datamove runs them; they allocate nothing).
+    if (op == OP_TTRANS || op == OP_TCONCAT) {
+      *status = PTO_OK;
+      return false;
+    }
     *status = op_call(op, PTO_POW_DEFAULT, d, a, b,
                       op_row(op)->tmp == OP_TMP_REQUIRED ? t : nullptr);
     return true;
@@ -145,8 +152,8 @@ void TestOperations(void**) {
     }
     rows_run += is_operation ? 1 : 0;
   }
-  // Every operation, and tpow's HIGH_PRECISION row besides.
-  assert_int_equal(rows_run, OP_COUNT + 1);
+  // Every operation but ttrans and tconcat, and tpow's HIGH_PRECISION row besides.
+  assert_int_equal(rows_run, OP_COUNT - 2 + 1);
   print_message("operations made %zu allocations in all\n", total_allocs);
 }
 

@@ -259,3 +259,37 @@ void skip_under_qemu(const char *test, const char *why) {
     print_message("[%s] %s: not tested under emulation\n", test, why);
     skip();
 }
+
+/* ---- programs ---- */
+
+const char *dtype_spelling(pto_dtype dt) {
+    static const char *const names[] = {"i8", "ui8", "i16", "ui16", "i32", "ui32", "f16", "bf16", "f32"};
+    return (unsigned)dt < COUNT(names) ? names[dt] : "?";
+}
+
+pto_status run_snippet_sd(const char *text, pto_tile *s, pto_tile *d) {
+    pto_program *p = NULL;
+    const pto_status st = pto_program_create(text, strlen(text), "t.pto", &p);
+    if (st != PTO_OK) return st;
+    pto_args *a = NULL;
+    size_t is = 0, id = 0;
+    assert_int_equal(pto_program_param_find(p, "s", &is), PTO_OK);
+    assert_int_equal(pto_program_param_find(p, "d", &id), PTO_OK);
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_tile(a, is, s), PTO_OK);
+    assert_int_equal(pto_args_set_tile(a, id, d), PTO_OK);
+    const pto_status run = pto_program_run(p, a);
+    if (run != PTO_OK) fail_msg("%s: run %s (%s)", text, pto_status_string(run), pto_last_error());
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    return PTO_OK;
+}
+
+void expect_program_refused(const char *text, pto_status want) {
+    pto_program *p = NULL;
+    const pto_status st = pto_program_create(text, strlen(text), "t.pto", &p);
+    if (st != want)
+        fail_msg("%s: %s (%s), want %s", text, pto_status_string(st), pto_last_error(),
+                 pto_status_string(want));
+    assert_null(p);
+}

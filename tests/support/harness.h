@@ -94,4 +94,14 @@ void op_run_rows(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_t 
 void op_run_padded(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_t *a, const uint32_t *b,
                    uint32_t *out, uint32_t rows, uint32_t cols, uint32_t pad);
 
+/* ---- programs ---- */
+/* PTOAS's spelling of dt: i8 ui8 i16 ui16 i32 ui32 f16 bf16 f32. */
+const char *dtype_spelling(pto_dtype dt);
+/* Creates the program `text` (tiles named %s and %d), binds s and d and runs
+ * it, asserting the run succeeds; returns the creation status (nothing runs
+ * when it is not PTO_OK). */
+pto_status run_snippet_sd(const char *text, pto_tile *s, pto_tile *d);
+/* The program `text` is refused with `want` and nothing is created. */
+void expect_program_refused(const char *text, pto_status want);
+
 #endif

@@ -76,6 +76,8 @@ enum {
 #define PTO_TEST_ATTR_ScalarFirst OP_ATTR_SCALAR_FIRST
 #define PTO_TEST_ATTR_BinaryOrder OP_ATTR_BINARY_ORDER
 #define PTO_TEST_ATTR_Conversion OP_ATTR_CONVERSION
+#define PTO_TEST_ATTR_PadValue OP_ATTR_PAD_VALUE
+#define PTO_TEST_ATTR_ScalarDescending OP_ATTR_SCALAR_DESCENDING
 
 const op_info *op_row(op_id op) {
     static const op_info rows[] = {
@@ -102,6 +104,11 @@ bool op_accepts(op_id op, pto_profile profile, pto_dtype dt) {
 }
 
 bool op_converts(op_id op) { return op_row(op)->attr == OP_ATTR_CONVERSION; }
+
+bool op_datamove(op_id op) {
+    return op_row(op)->attr == OP_ATTR_PAD_VALUE || op_row(op)->attr == OP_ATTR_SCALAR_DESCENDING ||
+           op == OP_TRESHAPE || op == OP_TTRANS || op == OP_TCONCAT;
+}
 
 pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *src0,
                    pto_tile *src1, pto_tile *tmp) {

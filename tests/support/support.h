@@ -62,7 +62,9 @@ typedef enum {
     OP_ATTR_SCALAR,
     OP_ATTR_SCALAR_FIRST,
     OP_ATTR_BINARY_ORDER, /* tcolsum's int binary_order (0 or 1): passed as algo's value */
-    OP_ATTR_CONVERSION /* a pto_round_mode and a pto_saturation argument (tcvt) */
+    OP_ATTR_CONVERSION, /* a pto_round_mode and a pto_saturation argument (tcvt) */
+    OP_ATTR_PAD_VALUE,  /* a pto_pad_value argument (tfillpad) */
+    OP_ATTR_SCALAR_DESCENDING /* a double start and an int descending (tci) */
 } op_attr_kind;
 typedef struct {
     op_family family;
@@ -124,6 +126,16 @@ bool op_accepts(op_id op, pto_profile profile, pto_dtype dt);
  * row's dst list to decide leave it to tests/test_tcvt.c, which checks its
  * pairs, rules and results. op_call passes PTO_ROUND_RINT and PTO_SAT_OFF. */
 bool op_converts(op_id op);
+/* Whether the row is a data-movement one whose operands the generic loops
+ * do not model: tfillpad (it writes dst's whole rows x cols, not only its
+ * valid region, and takes a source of another dtype of the same size;
+ * op_call passes PTO_PAD_MIN) and tci (no source, a start and an order, one
+ * row under A2A3 and A5; op_call passes src1's element (0, 0) as the start,
+ * ascending) and treshape (dst's whole storage, any dtypes of the same total
+ * size), ttrans (dst's region src's transposed) and tconcat (dst's valid
+ * cols the sum of its sources'). The loops leave them to tests/test_datamove.c, which checks
+ * their rules and results. */
+bool op_datamove(op_id op);
 
 /* The call of a row's C function from the shared operand set (dst, src0,
  * src1, tmp, algo): what each role passes. A Scalar row's scalar is src1's
@@ -149,6 +161,10 @@ bool op_converts(op_id op);
 #define PTO_TEST_ATTR_ARG_BinaryOrder(algo) , (int)(algo)
 #define PTO_TEST_ATTR_ARG_Conversion(algo) , PTO_ROUND_RINT, PTO_SAT_OFF
 #define PTO_TEST_LEAD_ARG_Conversion
+#define PTO_TEST_ATTR_ARG_PadValue(algo) , PTO_PAD_MIN
+#define PTO_TEST_LEAD_ARG_PadValue
+#define PTO_TEST_ATTR_ARG_ScalarDescending(algo) , op_scalar_value(src1), 0
+#define PTO_TEST_LEAD_ARG_ScalarDescending
 /* Element (0, 0) of t as a double (0 for NULL): a Scalar row's scalar. */
 double op_scalar_value(const pto_tile *t);
 

@@ -74,6 +74,7 @@ __all__ = [
     "PowAlgorithm",
     "RoundMode",
     "Saturation",
+    "PadValue",
     "Profile",
     "Tile",
     "Buffer",
@@ -192,6 +193,16 @@ class Saturation(enum.IntEnum):
     ON = _pto.PTO_SAT_ON
 
 
+class PadValue(enum.IntEnum):
+    """tfillpad's pad: ZERO, MAX (+inf for floats, the largest integer) or MIN
+    (-inf, the smallest integer); NULL is refused."""
+
+    NULL = _pto.PTO_PAD_NULL
+    ZERO = _pto.PTO_PAD_ZERO
+    MAX = _pto.PTO_PAD_MAX
+    MIN = _pto.PTO_PAD_MIN
+
+
 class Profile(enum.IntEnum):
     """Target profiles (per thread): HOST (the default: everything libpto can
     compute), A2A3 and A5 (HOST plus that NPU target's implementation checks)."""
@@ -268,6 +279,7 @@ _pto._register(tuple(DType), Status, tuple(Profile), Error, _ERROR_CLASSES)
 setattr(_pto, "PowAlgorithm", PowAlgorithm)  # the C functions' signatures name it
 setattr(_pto, "RoundMode", RoundMode)
 setattr(_pto, "Saturation", Saturation)
+setattr(_pto, "PadValue", PadValue)
 
 
 def _dtype_of_array(dtype: np.dtype) -> DType:

@@ -75,16 +75,17 @@ static int worth_releasing_gil(pto_tile *dst) {
 
 /* The attribute arguments after the tiles, as the generated call takes them. */
 typedef struct {
-    int i;    /* ATTR_ENUM, ATTR_ENUM_PAIR: an enum value */
-    double d; /* ATTR_DOUBLE */
+    int i;    /* ATTR_ENUM, ATTR_ENUM_PAIR: an enum value; ATTR_DOUBLE_ENUM: the second */
+    double d; /* ATTR_DOUBLE, ATTR_DOUBLE_ENUM */
     int j;    /* ATTR_ENUM_PAIR: the second enum value */
 } attr_value;
 
-/* ATTR_ENUM_PAIR: two enum arguments (tcvt's mode and sat). */
-typedef enum { ATTR_NONE, ATTR_ENUM, ATTR_DOUBLE, ATTR_ENUM_PAIR } attr_kind;
+/* ATTR_ENUM_PAIR: two enum arguments (tcvt's mode and sat); ATTR_DOUBLE_ENUM:
+ * a double and an enum (tci's start and descending). */
+typedef enum { ATTR_NONE, ATTR_ENUM, ATTR_DOUBLE, ATTR_ENUM_PAIR, ATTR_DOUBLE_ENUM } attr_kind;
 
 static Py_ssize_t attr_count(attr_kind kind) {
-    return kind == ATTR_NONE ? 0 : kind == ATTR_ENUM_PAIR ? 2 : 1;
+    return kind == ATTR_NONE ? 0 : kind == ATTR_ENUM_PAIR || kind == ATTR_DOUBLE_ENUM ? 2 : 1;
 }
 
 /* One operation: its Python name, the C function's name (for the messages),
@@ -113,6 +114,7 @@ static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
     case ATTR_ENUM:
         return as_enum_value(o, name, &out->i);
     case ATTR_DOUBLE:
+    case ATTR_DOUBLE_ENUM:
         out->d = PyFloat_AsDouble(o);
         return out->d == -1.0 && PyErr_Occurred() ? -1 : 0;
     case ATTR_ENUM_PAIR:
@@ -132,6 +134,9 @@ static PyObject *run_operation(const operation_def *op, PyObject *const *args, P
     /* A pair's second enum follows the first. */
     if (op->attr == ATTR_ENUM_PAIR && a[op->attr_at + 1] != NULL &&
         as_enum_value(a[op->attr_at + 1], op->names[op->attr_at + 1], &attr.j) < 0)
+        return NULL;
+    if (op->attr == ATTR_DOUBLE_ENUM && a[op->attr_at + 1] != NULL &&
+        as_enum_value(a[op->attr_at + 1], op->names[op->attr_at + 1], &attr.i) < 0)
         return NULL;
     /* The tiles and their names, the attribute's arguments taken out. */
     const Py_ssize_t attr_args = attr_count(op->attr);

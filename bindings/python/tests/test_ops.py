@@ -311,6 +311,63 @@ def test_dtype_support_per_operation(dtype):
     pto.tpartadd(*t[:3])
 
 
+def test_tfillpad_pad_values():
+    """tfillpad through the binding: the pad reaches the C call; NULL is refused."""
+    src = make(D.FLOAT32, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], valid=(1, 2))
+    dst = pto.Tile(D.FLOAT32, 2, 3)
+    pto.tfillpad(dst, src, pto.PadValue.MIN)
+    assert raw(dst).tolist() == [[1.0, 2.0, -np.inf], [-np.inf, -np.inf, -np.inf]]
+    pto.tfillpad(dst, src, pad=pto.PadValue.MAX)
+    assert raw(dst)[1, 0] == np.inf
+    small = make(D.UINT8, [[7, 8]], valid=(1, 1))
+    out = pto.Tile(D.UINT8, 1, 2)
+    pto.tfillpad(out, small, pto.PadValue.MAX)
+    assert raw(out).tolist() == [[7, 255]]
+    with pytest.raises(pto.Error, match="PTO_PAD_NULL"):
+        pto.tfillpad(dst, src, pto.PadValue.NULL)
+
+
+def test_tci_sequences():
+    """tci through the binding: the start and the order reach the C call."""
+    t = pto.Tile(D.INT32, 1, 5)
+    pto.tci(t, 10)
+    assert raw(t).tolist() == [[10, 11, 12, 13, 14]]
+    pto.tci(t, -2, descending=True)
+    assert raw(t).tolist() == [[-2, -3, -4, -5, -6]]
+    f = pto.Tile(D.FLOAT32, 2, 2)
+    pto.tci(f, 0.5, True)
+    assert raw(f).tolist() == [[0.5, -0.5], [-1.5, -2.5]]
+    with pytest.raises(pto.Error, match="start 0.5"):
+        pto.tci(t, 0.5)
+
+
+def test_treshape_bytes():
+    """treshape through the binding: the bytes under another shape and dtype."""
+    src = make(D.FLOAT32, [[1.0], [2.0]])
+    dst = pto.Tile(D.UINT16, 1, 4)
+    pto.treshape(dst, src)
+    assert raw(dst).tobytes() == np.array([1.0, 2.0], dtype=np.float32).tobytes()
+    with pytest.raises(pto.Error, match="a reshape keeps the size"):
+        pto.treshape(pto.Tile(D.FLOAT32, 1, 3), src)
+
+
+def test_ttrans_transposes():
+    """ttrans through the binding: src's valid region transposed into dst."""
+    src = make(D.INT16, [[1, 2, 3], [4, 5, 6]])
+    dst = pto.Tile(D.INT16, 3, 2)
+    pto.ttrans(dst, src, pto.Tile(D.INT16, 1, 1))
+    assert raw(dst).tolist() == [[1, 4], [2, 5], [3, 6]]
+
+
+def test_tconcat_rows():
+    """tconcat through the binding: src0's row, then src1's."""
+    a = make(D.FLOAT32, [[1.0], [2.0]])
+    b = make(D.FLOAT32, [[3.0, 4.0], [5.0, 6.0]])
+    dst = pto.Tile(D.FLOAT32, 2, 3)
+    pto.tconcat(dst, a, b)
+    assert raw(dst).tolist() == [[1.0, 3.0, 4.0], [2.0, 5.0, 6.0]]
+
+
 def test_tcvt_modes_and_saturation():
     """tcvt through the binding: the mode and saturation reach the C call."""
     x = make(D.FLOAT32, [[-2.5, -0.5, 0.5, 1.5, 2.5, 3e9]])

@@ -101,6 +101,10 @@ extern swig_intgo _wrap_PTO_ROUND_TRUNC_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_ROUND_ODD_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_SAT_OFF_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_SAT_ON_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_PAD_NULL_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_PAD_ZERO_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_PAD_MAX_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_PAD_MIN_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PROFILE_HOST_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PROFILE_A2A3_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PROFILE_A5_ptoc_0efb69d9ae783efc(void);
@@ -182,6 +186,11 @@ extern uintptr_t _wrap_pto_tcolexpandmul_ptoc_0efb69d9ae783efc(uintptr_t arg1, u
 extern uintptr_t _wrap_pto_tcolexpandmax_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tcolexpandmin_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tcolexpandexpdif_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tfillpad_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
+extern uintptr_t _wrap_pto_tci_ptoc_0efb69d9ae783efc(uintptr_t arg1, double arg2, swig_intgo arg3);
+extern uintptr_t _wrap_pto_treshape_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_ttrans_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tconcat_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern swig_type_15 _wrap_pto_dtype_string_ptoc_0efb69d9ae783efc(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_0efb69d9ae783efc(void);
@@ -474,6 +483,35 @@ func _swig_getPTO_SAT_ON() (_swig_ret Enum_SS_pto_saturation) {
 }
 
 var PTO_SAT_ON Enum_SS_pto_saturation = _swig_getPTO_SAT_ON()
+type Enum_SS_pto_pad_value int
+func _swig_getPTO_PAD_NULL() (_swig_ret Enum_SS_pto_pad_value) {
+	var swig_r Enum_SS_pto_pad_value
+	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_NULL_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_PAD_NULL Enum_SS_pto_pad_value = _swig_getPTO_PAD_NULL()
+func _swig_getPTO_PAD_ZERO() (_swig_ret Enum_SS_pto_pad_value) {
+	var swig_r Enum_SS_pto_pad_value
+	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_ZERO_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_PAD_ZERO Enum_SS_pto_pad_value = _swig_getPTO_PAD_ZERO()
+func _swig_getPTO_PAD_MAX() (_swig_ret Enum_SS_pto_pad_value) {
+	var swig_r Enum_SS_pto_pad_value
+	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_MAX_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_PAD_MAX Enum_SS_pto_pad_value = _swig_getPTO_PAD_MAX()
+func _swig_getPTO_PAD_MIN() (_swig_ret Enum_SS_pto_pad_value) {
+	var swig_r Enum_SS_pto_pad_value
+	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_MIN_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_PAD_MIN Enum_SS_pto_pad_value = _swig_getPTO_PAD_MIN()
 type Enum_SS_pto_profile int
 func _swig_getPTO_PROFILE_HOST() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
@@ -1296,6 +1334,60 @@ func Pto_tcolexpandexpdif(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	swig_r = (uintptr)(C._wrap_pto_tcolexpandexpdif_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tfillpad(arg1 uintptr, arg2 uintptr, arg3 Enum_SS_pto_pad_value) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tfillpad_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tci(arg1 uintptr, arg2 float64, arg3 int) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tci_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_treshape(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uintptr)(C._wrap_pto_treshape_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_ttrans(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_ttrans_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tconcat(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tconcat_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

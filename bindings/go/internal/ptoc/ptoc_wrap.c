@@ -584,6 +584,54 @@ intgo _wrap_PTO_SAT_ON_ptoc_0efb69d9ae783efc() {
 }
 
 
+intgo _wrap_PTO_PAD_NULL_ptoc_0efb69d9ae783efc() {
+  enum pto_pad_value result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_PAD_NULL;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_PAD_ZERO_ptoc_0efb69d9ae783efc() {
+  enum pto_pad_value result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_PAD_ZERO;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_PAD_MAX_ptoc_0efb69d9ae783efc() {
+  enum pto_pad_value result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_PAD_MAX;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_PAD_MIN_ptoc_0efb69d9ae783efc() {
+  enum pto_pad_value result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_PAD_MIN;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_PTO_PROFILE_HOST_ptoc_0efb69d9ae783efc() {
   enum pto_profile result;
   intgo _swig_go_result;
@@ -1863,6 +1911,89 @@ intgo _wrap_pto_tcolexpandexpdif_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto
   arg4 = (pto_tile *)_swig_go_3; 
   
   result = (pto_status)pto_tcolexpandexpdif(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tfillpad_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_pad_value arg3 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_pad_value)_swig_go_2; 
+  
+  result = (pto_status)pto_tfillpad(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tci_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, double _swig_go_1, intgo _swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  double arg2 ;
+  int arg3 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (double)_swig_go_1; 
+  arg3 = (int)_swig_go_2; 
+  
+  result = (pto_status)pto_tci(arg1,arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_treshape_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  
+  result = (pto_status)pto_treshape(arg1,(struct pto_tile const *)arg2);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_ttrans_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_ttrans(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tconcat_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_tconcat(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }

@@ -80,6 +80,30 @@ impl Saturation {
     }
 }
 
+/// What [`tfillpad`] writes outside src's valid region (the C enum `pto_pad_value`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PadValue {
+    /// No value: `tfillpad` refuses it.
+    Null,
+    /// All bits zero.
+    Zero,
+    /// +infinity for float dtypes, the largest value for integers.
+    Max,
+    /// -infinity for float dtypes, the smallest value for integers.
+    Min,
+}
+
+impl PadValue {
+    fn raw(self) -> sys::pto_pad_value {
+        match self {
+            PadValue::Null => sys::pto_pad_value::PTO_PAD_NULL,
+            PadValue::Zero => sys::pto_pad_value::PTO_PAD_ZERO,
+            PadValue::Max => sys::pto_pad_value::PTO_PAD_MAX,
+            PadValue::Min => sys::pto_pad_value::PTO_PAD_MIN,
+        }
+    }
+}
+
 /// A source operand: another tile (`&Tile`, `&PlacedTile`) or [`InPlace`], dst itself.
 pub trait Source: sealed::Sealed {
     #[doc(hidden)]

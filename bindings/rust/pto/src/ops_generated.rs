@@ -117,6 +117,74 @@ pub fn tcvt(
     })
 }
 
+/// TFILLPAD (`pto_tfillpad`): src's valid region copied, the rest of dst's
+/// rows x cols set to the pad value.
+///
+/// dst's dtypes: HOST all; A2A3 all; A5 all.
+pub fn tfillpad(
+    dst: &mut impl Operand,
+    src: impl Source,
+    pad: PadValue,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tfillpad(d, src.source_ptr(d), pad.raw()) })
+}
+
+/// TCI (`pto_tci`): start + k (or start - k) at the k-th element of dst's
+/// valid region, row by row.
+///
+/// dst's dtypes: HOST INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16,
+/// FLOAT32; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32;
+/// A5 INT16, UINT16, INT32, UINT32.
+pub fn tci(
+    dst: &mut impl Operand,
+    start: f64,
+    descending: bool,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tci(d, start, descending as std::os::raw::c_int) })
+}
+
+/// TRESHAPE (`pto_treshape`): src's bytes as dst's rows x cols of dst's
+/// dtype (the same total size), copied.
+///
+/// dst's dtypes: HOST all; A2A3 all; A5 all.
+pub fn treshape(
+    dst: &mut impl Operand,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_treshape(d, src.source_ptr(d)) })
+}
+
+/// TTRANS (`pto_ttrans`): dst\[j,i\] = src\[i,j\] over src's valid region
+/// (a transpose), bit for bit.
+///
+/// dst's dtypes: HOST all; A2A3 all; A5 all.
+///
+/// `tmp` is a required scratch tile of dst's dtype.
+pub fn ttrans(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: &impl Operand,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_ttrans(d, src.source_ptr(d), tmp.as_ptr()) })
+}
+
+/// TCONCAT (`pto_tconcat`): each valid row of src0 followed by the same row
+/// of src1, bit for bit.
+///
+/// dst's dtypes: HOST all; A2A3 all; A5 all.
+pub fn tconcat(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tconcat(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
 /// TADD (`pto_tadd`): src0 + src1 elementwise; correctly rounded, integers
 /// wrap.
 ///

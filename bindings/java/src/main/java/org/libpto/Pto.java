@@ -173,6 +173,92 @@ public final class Pto {
     }
 
     /**
+     * TFILLPAD ({@code pto_tfillpad}): src's valid region copied, the rest of dst's rows x
+     * cols set to the pad value.
+     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     */
+    public static void tfillpad(Tile dst, Tile src, PadValue pad) {
+        if (pad == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tfillpad: pad is null");
+        }
+        try {
+            PtoNative.pto_tfillpad(Tile.handleOf(dst, "Pto.tfillpad", "dst"),
+                    Tile.handleOf(src, "Pto.tfillpad", "src"),
+                    pad.code());
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TCI ({@code pto_tci}): start + k (or start - k) at the k-th element of dst's valid
+     * region, row by row.
+     * <p>dst's dtypes: HOST INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32; A2A3
+     * INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32; A5 INT16, UINT16, INT32,
+     * UINT32.
+     */
+    public static void tci(Tile dst, double start, boolean descending) {
+        try {
+            PtoNative.pto_tci(Tile.handleOf(dst, "Pto.tci", "dst"),
+                    start,
+                    descending ? 1 : 0);
+        } finally {
+            Reference.reachabilityFence(dst);
+        }
+    }
+
+    /**
+     * TRESHAPE ({@code pto_treshape}): src's bytes as dst's rows x cols of dst's dtype (the
+     * same total size), copied.
+     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     */
+    public static void treshape(Tile dst, Tile src) {
+        try {
+            PtoNative.pto_treshape(Tile.handleOf(dst, "Pto.treshape", "dst"),
+                    Tile.handleOf(src, "Pto.treshape", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TTRANS ({@code pto_ttrans}): dst[j,i] = src[i,j] over src's valid region (a
+     * transpose), bit for bit.
+     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     * <p>{@code tmp} is a required scratch tile of dst's dtype.
+     */
+    public static void ttrans(Tile dst, Tile src, Tile tmp) {
+        try {
+            PtoNative.pto_ttrans(Tile.handleOf(dst, "Pto.ttrans", "dst"),
+                    Tile.handleOf(src, "Pto.ttrans", "src"),
+                    Tile.handleOf(tmp, "Pto.ttrans", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /**
+     * TCONCAT ({@code pto_tconcat}): each valid row of src0 followed by the same row of
+     * src1, bit for bit.
+     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     */
+    public static void tconcat(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tconcat(Tile.handleOf(dst, "Pto.tconcat", "dst"),
+                    Tile.handleOf(src0, "Pto.tconcat", "src0"),
+                    Tile.handleOf(src1, "Pto.tconcat", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
      * TADD ({@code pto_tadd}): src0 + src1 elementwise; correctly rounded, integers wrap.
      * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32,
      * FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
