@@ -186,6 +186,11 @@ PTO_API size_t pto_dtype_size(pto_dtype dtype);
  *   tcvt           the page's A2A3 (src, dst) pairs;         the A5 pairs;
  *                  SAT_OFF float -> INT16/INT8/UINT8         SAT_OFF as A2A3
  *                  narrowed through INT32 (pto_tcvt)
+ *   tcmp, tcmps    sources INT32, FLOAT16, FLOAT32 (tcmps    the A5 lists
+ *                  also UINT16, INT16); INT32 with EQ and    (pto_tcmp)
+ *                  NE only (pto_tcmp)
+ *   tsel, tsels    16- and 32-bit dtypes; tmp required       the A5 lists;
+ *                  (pto_tsel)                                tmp unused
  *
  * A refusal that HOST would not make for the identical call names the
  * profile in pto_last_error(), and a dtype refusal lists what the profile

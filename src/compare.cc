@@ -26,7 +26,7 @@ const char* CmpModeName(int mode) {
   return kNames[mode];
 }
 
-uint32_t MaskBytes(uint32_t cols) { return (cols + 7) / 8; }
+uint32_t MaskBytes(uint32_t cols) { return cols / 8 + (cols % 8 != 0); }
 
 // A tile read while another is written, where the two must not share a byte
 // of their valid elements (the same handle included).

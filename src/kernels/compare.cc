@@ -48,8 +48,9 @@ HWY_INLINE hn::Mask<D> CompareVectors(D, pto_cmp_mode mode, hn::Vec<D> a, hn::Ve
 }
 
 // Writes the first n bits of `bits` (one vector's mask, n <= Lanes) to mask
-// row `row` from column c on. Whole bytes where c is a multiple of 8 and so
-// is the vector's lane count; otherwise bit by bit into a row zeroed first.
+// row `row` from column c on. Whole bytes where the vector's lane count is a
+// multiple of 8 (c then is too); otherwise the lane count is 1, 2 or 4, c a
+// multiple of it, and the n bits fall in one byte of a row zeroed first.
 HWY_INLINE void PutBits(const uint8_t* bits, size_t n, bool bytewise, uint8_t* row, size_t c) {
   if (bytewise) {
     const size_t bytes = (n + 7) / 8;
@@ -59,9 +60,8 @@ HWY_INLINE void PutBits(const uint8_t* bits, size_t n, bool bytewise, uint8_t* r
     row[c / 8 + bytes - 1] = last;
     return;
   }
-  for (size_t k = 0; k < n; ++k) {
-    if ((bits[k / 8] >> (k % 8)) & 1) row[(c + k) / 8] |= static_cast<uint8_t>(1u << ((c + k) % 8));
-  }
+  const unsigned low = bits[0] & ((1u << n) - 1);
+  row[c / 8] = static_cast<uint8_t>(row[c / 8] | (low << (c % 8)));
 }
 
 // mask row r = src0 row r `mode` (kScalar ? scalar : src1 row r).
@@ -87,7 +87,9 @@ void CompareRows(pto_cmp_mode mode, size_t rows, size_t cols, const kernels::Pla
       if (n == lanes) {
         m = CompareVectors(d, mode, LoadAs(d, a + c), kScalar ? fixed : LoadAs(d, b + c));
         if (bytewise) {
-          hn::StoreMaskBits(d, m, out + c / 8);
+          // Through `bits`: Highway allows StoreMaskBits to write up to 8 bytes.
+          hn::StoreMaskBits(d, m, bits);
+          memcpy(out + c / 8, bits, lanes / 8);
           continue;
         }
       } else {
@@ -146,16 +148,16 @@ void SelectRows(size_t rows, size_t cols, const kernels::Plane& dst,
     const uint8_t* sel = static_cast<const uint8_t*>(mask.data) + r * mask.stride;
     U* out = static_cast<U*>(dst.data) + r * dst.stride;
     size_t c = 0;
-    if (bytewise) {
-      for (; c + lanes <= cols; c += lanes) {
-        // Every vector's columns start at a multiple of 8: its bits are whole bytes.
-        const auto m = hn::LoadMaskBits(d, sel + c / 8);
-        const auto v1 = kScalar ? fixed : hn::LoadU(d, b + c);
-        hn::StoreU(hn::IfThenElse(m, hn::LoadU(d, a + c), v1), d, out + c);
-      }
+    for (; c + lanes <= cols; c += lanes) {
+      // A vector's bits: whole bytes from column c (a multiple of 8) when the
+      // lane count is a multiple of 8; else 1, 2 or 4 bits of one byte.
+      uint8_t part = 0;
+      if (!bytewise) part = static_cast<uint8_t>(sel[c / 8] >> (c % 8));
+      const auto m = hn::LoadMaskBits(d, bytewise ? sel + c / 8 : &part);
+      const auto v1 = kScalar ? fixed : hn::LoadU(d, b + c);
+      hn::StoreU(hn::IfThenElse(m, hn::LoadU(d, a + c), v1), d, out + c);
     }
-    // The rest, and every column on targets whose vectors are not whole bytes of
-    // bits: one element at a time.
+    // The rest of the row, one element at a time.
     for (; c < cols; ++c) {
       const bool on = (sel[c / 8] >> (c % 8)) & 1;
       out[c] = on ? a[c] : (kScalar ? scalar : b[c]);
