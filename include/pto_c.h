@@ -117,6 +117,17 @@ typedef enum pto_pad_value {
     PTO_PAD_MAX = 2,  /* +infinity for float dtypes, the largest value for integers */
     PTO_PAD_MIN = 3   /* -infinity for float dtypes, the smallest value for integers (0 unsigned) */
 } pto_pad_value;
+/* Comparison of pto_tcmp and pto_tcmps (the pages' CmpMode; PTOAS's text
+ * attribute `cmpMode = #pto<cmp EQ>`). Float compares are IEEE 754's: every
+ * compare with a NaN is false except PTO_CMP_NE, which is true; -0 equals +0. */
+typedef enum pto_cmp_mode {
+    PTO_CMP_EQ = 0, /* src0 == src1 */
+    PTO_CMP_NE = 1, /* src0 != src1 */
+    PTO_CMP_LT = 2, /* src0 < src1 */
+    PTO_CMP_GT = 3, /* src0 > src1 */
+    PTO_CMP_GE = 4, /* src0 >= src1 */
+    PTO_CMP_LE = 5  /* src0 <= src1 */
+} pto_cmp_mode;
 
 /* Target profiles: whose rules the operations enforce (see "Target profiles"
  * below). */
@@ -183,6 +194,11 @@ PTO_API size_t pto_dtype_size(pto_dtype dtype);
  *   tcvt           the page's A2A3 (src, dst) pairs;         the A5 pairs;
  *                  SAT_OFF float -> INT16/INT8/UINT8         SAT_OFF as A2A3
  *                  narrowed through INT32 (pto_tcvt)
+ *   tcmp, tcmps    sources INT32, FLOAT16, FLOAT32 (tcmps    the A5 lists
+ *                  also UINT16, INT16); INT32 with EQ and    (pto_tcmp)
+ *                  NE only (pto_tcmp)
+ *   tsel, tsels    16- and 32-bit dtypes; tmp required       the A5 lists;
+ *                  (pto_tsel)                                tmp unused
  *
  * A refusal that HOST would not make for the identical call names the
  * profile in pto_last_error(), and a dtype refusal lists what the profile
@@ -972,6 +988,87 @@ PTO_API pto_status pto_ttrans(pto_tile *dst, const pto_tile *src, pto_tile *tmp)
  *   which would write past dst's valid region). The indexed forms (per-row
  *   column counts from index tiles) are not provided. */
 PTO_API pto_status pto_tconcat(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+/* Compare and select (v0.4)                                                 */
+/* ------------------------------------------------------------------------ */
+/*
+ * A mask is a UINT8 tile holding one bit per element of the tile compared:
+ * byte k of mask row i holds columns 8k..8k+7 of row i, the least
+ * significant bit first (the pages' packed predicate layout). For a compared
+ * valid region R x C the mask's valid region is R x ceil(C / 8). A compare
+ * writes every byte of that region; the bits of columns C and beyond in each
+ * row's last byte are written as 0 (the NPU implementations write whole
+ * vectors' worth of bits there; libpto writes nothing outside the mask's
+ * valid region and gives those bits one defined value). A select reads the
+ * bits of the columns it computes and no other.
+ * Rules, checked in this order: every tile but tmp not NULL
+ * (PTO_ERR_NULL_ARGUMENT); mode within pto_cmp_mode (PTO_ERR_INVALID_ARGUMENT);
+ * the compared dtype accepted under the calling thread's profile, then the
+ * mask's dtype UINT8 (PTO_ERR_UNSUPPORTED_DTYPE); sources of one dtype
+ * (PTO_ERR_DTYPE_MISMATCH); the scalar a value of the dtype (an integer in
+ * range for an integer dtype; PTO_ERR_INVALID_ARGUMENT; float dtypes round
+ * it to nearest even, NaN and infinities allowed); valid regions
+ * (PTO_ERR_SHAPE_MISMATCH); storage (PTO_ERR_ALIASING). Results are exact
+ * and the same bits on every SIMD target and profile.
+ */
+
+/* mask[i, j] = src0[i,j] `mode` src1[i,j] over src0's valid region R x C
+ * (the page's iteration domain), packed as above.
+ * - src1's dtype and valid region equal src0's; mask (dst) is UINT8 with
+ *   valid region R x ceil(C / 8) and shares no byte of its valid elements
+ *   with either source's (PTO_ERR_ALIASING).
+ * - HOST: all nine dtypes.
+ *   PTO_PROFILE_A2A3: INT32, FLOAT16, FLOAT32, and INT32 with PTO_CMP_EQ or
+ *   PTO_CMP_NE only (the implementation compares INT32 for equality whatever
+ *   the mode and inverts it for NE; LT, GT, GE, LE are
+ *   PTO_ERR_UNSUPPORTED_DTYPE naming the mode).
+ *   PTO_PROFILE_A5: UINT32, INT32, FLOAT32, INT16, UINT16, FLOAT16, UINT8,
+ *   INT8, BFLOAT16. */
+PTO_API pto_status pto_tcmp(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                            pto_cmp_mode mode);
+
+/* mask[i, j] = src[i,j] `mode` scalar over src's valid region R x C (the
+ * page's scalar form; the scalar converted to src's dtype first).
+ * - mask (dst) as pto_tcmp's.
+ * - HOST: all nine dtypes.
+ *   PTO_PROFILE_A2A3: INT32, FLOAT32, FLOAT16, UINT16, INT16 (INT32 with
+ *   PTO_CMP_EQ or PTO_CMP_NE only, as pto_tcmp).
+ *   PTO_PROFILE_A5: INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16, UINT8,
+ *   INT8, BFLOAT16. */
+PTO_API pto_status pto_tcmps(pto_tile *dst, const pto_tile *src, double scalar,
+                             pto_cmp_mode mode);
+
+/* dst[i,j] = mask bit (i, j) ? src0[i,j] : src1[i,j] over dst's valid region
+ * R x C; every element's bits are copied unchanged (NaN payloads included).
+ * - src0's and src1's dtypes equal dst's, their valid regions dst's; mask is
+ *   UINT8 with at least R valid rows and ceil(C / 8) valid columns.
+ * - src0 and src1 may be dst itself or placed exactly on it (in place), or
+ *   share no byte with its valid elements; mask shares no byte of its valid
+ *   elements with dst's (PTO_ERR_ALIASING).
+ * - tmp: under HOST and A5 it may be NULL and is not looked at. Under A2A3
+ *   (whose implementation keeps each row's mask in it) it is required
+ *   (PTO_ERR_NULL_ARGUMENT), UINT32 (PTO_ERR_UNSUPPORTED_DTYPE) with at least
+ *   4 valid columns for 16-bit dtypes, 2 for 32-bit ones
+ *   (PTO_ERR_SHAPE_MISMATCH), a handle distinct from every other operand
+ *   (PTO_ERR_ALIASING); never read or written.
+ * - HOST: all nine dtypes.
+ *   PTO_PROFILE_A2A3: INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32.
+ *   PTO_PROFILE_A5: all nine. */
+PTO_API pto_status pto_tsel(pto_tile *dst, const pto_tile *mask, const pto_tile *src0,
+                            const pto_tile *src1, pto_tile *tmp);
+
+/* dst[i,j] = mask bit (i, j) ? src[i,j] : scalar over dst's valid region,
+ * the scalar converted to dst's dtype; src copied bit for bit.
+ * - src's dtype and valid region are dst's; mask and in place as pto_tsel.
+ * - tmp: under HOST and A5 it may be NULL and is not looked at. Under A2A3
+ *   (whose implementation stores the scalar in it) it is required, of dst's
+ *   dtype (PTO_ERR_DTYPE_MISMATCH), with a valid element (PTO_ERR_SHAPE_MISMATCH),
+ *   a handle distinct from every other operand; never read or written.
+ * - HOST: all nine dtypes.
+ *   PTO_PROFILE_A2A3: INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32.
+ *   PTO_PROFILE_A5: INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16,
+ *   FLOAT32. */
+PTO_API pto_status pto_tsels(pto_tile *dst, const pto_tile *mask, const pto_tile *src,
+                             pto_tile *tmp, double scalar);
 
 /* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */

@@ -1331,6 +1331,28 @@ PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
 }
 
 }  // namespace
+
+bool ScalarFits(pto_dtype dtype, double scalar) { return ScalarIsValueOf(dtype, scalar); }
+
+uint32_t ScalarBits(pto_dtype dtype, double scalar) {
+  const double value = ScalarInDtype(dtype, scalar);
+  if (dtype == PTO_FLOAT32 || dtype == PTO_FLOAT16 || dtype == PTO_BFLOAT16) {
+    const float f = static_cast<float>(value);  // exact: value is one of dtype's
+    uint32_t bits = 0;
+    if (dtype == PTO_FLOAT32) {
+      memcpy(&bits, &f, sizeof bits);
+    } else {
+      uint16_t narrow = 0;
+      kernels::FromF32(dtype, 1, &narrow, &f);
+      bits = narrow;
+    }
+    return bits;
+  }
+  const uint64_t wide = static_cast<uint64_t>(static_cast<int64_t>(value));
+  return static_cast<uint32_t>(wide & (pto_dtype_size(dtype) == 4   ? 0xFFFFFFFFu
+                                       : pto_dtype_size(dtype) == 2 ? 0xFFFFu
+                                                                    : 0xFFu));
+}
 }  // namespace ops
 }  // namespace pto
 

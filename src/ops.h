@@ -144,6 +144,14 @@ const OpDescriptor* FindOp(const char* name, size_t name_length);
 // (tdivs_scalar_by_tile for tdivs); NULL if none.
 const OpDescriptor* ScalarFirstForm(const OpDescriptor& op);
 
+// The Scalar family's rules for a `double scalar`, for the functions outside
+// the table (src/compare.cc): whether it is a value of dtype (an integer in
+// range for an integer dtype; anything for a float one), and the element's
+// bits it stands for (a float rounded to nearest even, NaN the quiet NaN);
+// call ScalarBits inside a FloatEnvironmentGuard, on a scalar that fits.
+bool ScalarFits(pto_dtype dtype, double scalar);
+uint32_t ScalarBits(pto_dtype dtype, double scalar);
+
 }  // namespace ops
 }  // namespace pto
 

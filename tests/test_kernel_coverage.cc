@@ -218,6 +218,34 @@ bool RunCell(OpDtypes op, pto_profile profile, pto_dtype dtype) {
       status = pto_tconcat(dst.get(), src0.get(), src1.get());
       break;
     }
+    case OpDtypes::kTcmp:
+    case OpDtypes::kTcmps:
+    case OpDtypes::kCompareMask: {  // 1 == 1 in every column: a mask of ones
+      // The mask row compares FLOAT32 (every profile's) into a mask of `dtype`.
+      const pto_dtype src_dt = op == OpDtypes::kCompareMask ? PTO_FLOAT32 : dtype;
+      dst = NewTile(op == OpDtypes::kCompareMask ? dtype : PTO_UINT8, kRows, (kCols + 7) / 8);
+      FillSentinel(dst.get());
+      Tile src0 = NewTile(src_dt, kRows, kCols), src1 = NewTile(src_dt, kRows, kCols);
+      Fill(src0.get(), 1);
+      Fill(src1.get(), 1);
+      status = op == OpDtypes::kTcmps ? pto_tcmps(dst.get(), src0.get(), 1, PTO_CMP_EQ)
+                                      : pto_tcmp(dst.get(), src0.get(), src1.get(), PTO_CMP_EQ);
+      break;
+    }
+    case OpDtypes::kTsel:
+    case OpDtypes::kTsels: {  // every mask bit set: src0 (1) everywhere
+      Tile mask = NewTile(PTO_UINT8, kRows, (kCols + 7) / 8);
+      Fill(mask.get(), 255);
+      Tile src0 = NewTile(dtype, kRows, kCols), src1 = NewTile(dtype, kRows, kCols);
+      Fill(src0.get(), 1);
+      Fill(src1.get(), 2);
+      // A2A3's tmp: UINT32 mask words for tsel, dst's dtype for tsels.
+      Tile tmp = NewTile(op == OpDtypes::kTsel ? PTO_UINT32 : dtype, 1, 16);
+      status = op == OpDtypes::kTsel
+                   ? pto_tsel(dst.get(), mask.get(), src0.get(), src1.get(), tmp.get())
+                   : pto_tsels(dst.get(), mask.get(), src0.get(), tmp.get(), 2);
+      break;
+    }
     case OpDtypes::kFloatCopy: {  // into the tile, then out of it into a float array
       std::vector<float> values(size_t{kRows} * kCols, 2.0f);
       status = pto_tile_write_f32(dst.get(), values.data(), values.size());

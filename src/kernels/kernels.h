@@ -71,6 +71,22 @@ void RowReduce(Reduction op, SumOrder order, pto_dtype dtype, size_t rows, size_
 void ColReduce(Reduction op, SumOrder order, pto_dtype dtype, size_t rows, size_t cols,
                const Plane& dst, const ConstPlane& src);
 
+// Compare and select over bit-packed masks (compare.cc): mask row r holds
+// one bit per column, byte k columns 8k..8k+7, least significant bit first.
+// Compare writes ceil(cols / 8) bytes of each mask row (the bits of columns
+// past cols as 0): mask = src0 `mode` src1, or src `mode` the scalar given
+// as dtype's bits. Select writes dst = mask bit ? src0 : src1 (or the
+// scalar's bits), moving bits unchanged; it reads the mask's bits of columns
+// below cols only. Strides count elements (the mask's, bytes).
+void Compare(pto_cmp_mode mode, pto_dtype dtype, size_t rows, size_t cols, const Plane& mask,
+             const ConstPlane& src0, const ConstPlane& src1);
+void CompareScalar(pto_cmp_mode mode, pto_dtype dtype, size_t rows, size_t cols,
+                   const Plane& mask, const ConstPlane& src, uint32_t scalar_bits);
+void Select(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& mask,
+            const ConstPlane& src0, const ConstPlane& src1);
+void SelectScalar(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,
+                  const ConstPlane& mask, const ConstPlane& src, uint32_t scalar_bits);
+
 // dst = 1 / sqrt(src) elementwise; FLOAT32 and FLOAT16 (rsqrt.cc).
 void Rsqrt(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,
            const ConstPlane& src);

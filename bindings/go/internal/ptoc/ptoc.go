@@ -105,6 +105,12 @@ extern swig_intgo _wrap_PTO_PAD_NULL_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PAD_ZERO_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PAD_MAX_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PAD_MIN_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_CMP_EQ_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_CMP_NE_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_CMP_LT_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_CMP_GT_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_CMP_GE_ptoc_0efb69d9ae783efc(void);
+extern swig_intgo _wrap_PTO_CMP_LE_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PROFILE_HOST_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PROFILE_A2A3_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PROFILE_A5_ptoc_0efb69d9ae783efc(void);
@@ -191,6 +197,10 @@ extern uintptr_t _wrap_pto_tci_ptoc_0efb69d9ae783efc(uintptr_t arg1, double arg2
 extern uintptr_t _wrap_pto_treshape_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_ttrans_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tconcat_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcmp_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_tcmps_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_tsel_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern uintptr_t _wrap_pto_tsels_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, double arg5);
 extern swig_type_15 _wrap_pto_dtype_string_ptoc_0efb69d9ae783efc(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_0efb69d9ae783efc(void);
 extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_0efb69d9ae783efc(void);
@@ -512,6 +522,49 @@ func _swig_getPTO_PAD_MIN() (_swig_ret Enum_SS_pto_pad_value) {
 }
 
 var PTO_PAD_MIN Enum_SS_pto_pad_value = _swig_getPTO_PAD_MIN()
+type Enum_SS_pto_cmp_mode int
+func _swig_getPTO_CMP_EQ() (_swig_ret Enum_SS_pto_cmp_mode) {
+	var swig_r Enum_SS_pto_cmp_mode
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_EQ_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_CMP_EQ Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_EQ()
+func _swig_getPTO_CMP_NE() (_swig_ret Enum_SS_pto_cmp_mode) {
+	var swig_r Enum_SS_pto_cmp_mode
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_NE_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_CMP_NE Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_NE()
+func _swig_getPTO_CMP_LT() (_swig_ret Enum_SS_pto_cmp_mode) {
+	var swig_r Enum_SS_pto_cmp_mode
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_LT_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_CMP_LT Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_LT()
+func _swig_getPTO_CMP_GT() (_swig_ret Enum_SS_pto_cmp_mode) {
+	var swig_r Enum_SS_pto_cmp_mode
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_GT_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_CMP_GT Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_GT()
+func _swig_getPTO_CMP_GE() (_swig_ret Enum_SS_pto_cmp_mode) {
+	var swig_r Enum_SS_pto_cmp_mode
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_GE_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_CMP_GE Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_GE()
+func _swig_getPTO_CMP_LE() (_swig_ret Enum_SS_pto_cmp_mode) {
+	var swig_r Enum_SS_pto_cmp_mode
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_LE_ptoc_0efb69d9ae783efc())
+	return swig_r
+}
+
+var PTO_CMP_LE Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_LE()
 type Enum_SS_pto_profile int
 func _swig_getPTO_PROFILE_HOST() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
@@ -1388,6 +1441,56 @@ func Pto_tconcat(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	swig_r = (uintptr)(C._wrap_pto_tconcat_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tcmp(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 Enum_SS_pto_cmp_mode) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_tcmp_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tcmps(arg1 uintptr, arg2 uintptr, arg3 float64, arg4 Enum_SS_pto_cmp_mode) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_tcmps_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tsel(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tsel_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tsels(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tsels_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.double(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

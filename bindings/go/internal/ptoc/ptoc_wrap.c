@@ -632,6 +632,78 @@ intgo _wrap_PTO_PAD_MIN_ptoc_0efb69d9ae783efc() {
 }
 
 
+intgo _wrap_PTO_CMP_EQ_ptoc_0efb69d9ae783efc() {
+  enum pto_cmp_mode result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_CMP_EQ;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_CMP_NE_ptoc_0efb69d9ae783efc() {
+  enum pto_cmp_mode result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_CMP_NE;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_CMP_LT_ptoc_0efb69d9ae783efc() {
+  enum pto_cmp_mode result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_CMP_LT;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_CMP_GT_ptoc_0efb69d9ae783efc() {
+  enum pto_cmp_mode result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_CMP_GT;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_CMP_GE_ptoc_0efb69d9ae783efc() {
+  enum pto_cmp_mode result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_CMP_GE;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_CMP_LE_ptoc_0efb69d9ae783efc() {
+  enum pto_cmp_mode result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_CMP_LE;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_PTO_PROFILE_HOST_ptoc_0efb69d9ae783efc() {
   enum pto_profile result;
   intgo _swig_go_result;
@@ -1994,6 +2066,86 @@ intgo _wrap_pto_tconcat_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_s
   arg3 = (pto_tile *)_swig_go_2; 
   
   result = (pto_status)pto_tconcat(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tcmp_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_cmp_mode arg4 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_cmp_mode)_swig_go_3; 
+  
+  result = (pto_status)pto_tcmp(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tcmps_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2, intgo _swig_go_3) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  double arg3 ;
+  pto_cmp_mode arg4 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (double)_swig_go_2; 
+  arg4 = (pto_cmp_mode)_swig_go_3; 
+  
+  result = (pto_status)pto_tcmps(arg1,(struct pto_tile const *)arg2,arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tsel_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_tile *arg4 = (pto_tile *) 0 ;
+  pto_tile *arg5 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_tile *)_swig_go_3; 
+  arg5 = (pto_tile *)_swig_go_4; 
+  
+  result = (pto_status)pto_tsel(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,(struct pto_tile const *)arg4,arg5);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tsels_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, double _swig_go_4) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_tile *arg4 = (pto_tile *) 0 ;
+  double arg5 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_tile *)_swig_go_3; 
+  arg5 = (double)_swig_go_4; 
+  
+  result = (pto_status)pto_tsels(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4,arg5);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }

@@ -1,0 +1,224 @@
+// The compare and select instructions (TCMP, TCMPS, TSEL, TSELS): their C
+// functions, each checking every rule of pto_c.h in its order under the
+// calling thread's profile, then the kernels of kernels/compare.cc. A mask is
+// a UINT8 tile of ceil(C / 8) bytes per row for C compared columns.
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dtype_rules.h"
+#include "float_env.h"
+#include "kernels/kernels.h"
+#include "ops.h"
+#include "overlap.h"
+#include "profile.h"
+#include "pto_c.h"
+#include "tile.h"
+#include "validate.h"
+
+namespace pto {
+namespace {
+
+constexpr int kCmpModeCount = 6;
+
+const char* CmpModeName(int mode) {
+  static const char* const kNames[kCmpModeCount] = {"PTO_CMP_EQ", "PTO_CMP_NE", "PTO_CMP_LT",
+                                                    "PTO_CMP_GT", "PTO_CMP_GE", "PTO_CMP_LE"};
+  return kNames[mode];
+}
+
+uint32_t MaskBytes(uint32_t cols) { return cols / 8 + (cols % 8 != 0); }
+
+// A tile read while another is written, where the two must not share a byte
+// of their valid elements (the same handle included).
+Validator& Apart(Validator& v, const char* operand, const pto_tile* t, const char* other_name,
+                 const pto_tile* other) {
+  if (t == other && t->valid_rows != 0 && t->valid_cols != 0)
+    return v.Distinct(operand, t, other_name, other);
+  return v.Require(!ValidRegionsOverlap(t, other), PTO_ERR_ALIASING,
+                   "%s storage overlaps %s storage", operand, other_name);
+}
+
+// The compares' dtype rules (mode already in range): the source's dtype
+// under the profile, A2A3's INT32 modes, the mask's dtype.
+void CheckCompare(Validator& v, pto_profile profile, OpDtypes rule, pto_tile* dst,
+                  const pto_tile* src, const char* src_name, int mode) {
+  v.DtypeAccepted(rule, profile, src_name, src);
+  v.Require(!(profile == PTO_PROFILE_A2A3 && src->dtype == PTO_INT32 && mode != PTO_CMP_EQ &&
+              mode != PTO_CMP_NE),
+            PTO_ERR_UNSUPPORTED_DTYPE,
+            "%s dtype INT32 is compared with PTO_CMP_EQ or PTO_CMP_NE only on A2A3 "
+            "(mode %s)",
+            src_name, CmpModeName(mode));
+  v.DtypeAccepted(OpDtypes::kCompareMask, profile, "dst", dst);
+}
+
+void CheckMaskRegion(Validator& v, const pto_tile* dst, const pto_tile* src,
+                     const char* src_name) {
+  v.Require(dst->valid_rows == src->valid_rows && dst->valid_cols == MaskBytes(src->valid_cols),
+            PTO_ERR_SHAPE_MISMATCH,
+            "dst valid region %ux%u is not the mask of %s valid region %ux%u (%ux%u: "
+            "ceil(cols / 8) bytes per row)",
+            dst->valid_rows, dst->valid_cols, src_name, src->valid_rows, src->valid_cols,
+            src->valid_rows, MaskBytes(src->valid_cols));
+}
+
+pto_status CheckTcmp(pto_tile* dst, const pto_tile* src0, const pto_tile* src1, int mode,
+                     pto_profile profile) {
+  Validator v("pto_tcmp");
+  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
+  v.EnumInRange("mode", mode, kCmpModeCount);
+  if (!v.ok()) return v.status();
+  CheckCompare(v, profile, OpDtypes::kTcmp, dst, src0, "src0", mode);
+  v.SameDtype("src1", src1, "src0", src0);
+  v.SameValidRegion("src1", src1, "src0", src0);
+  CheckMaskRegion(v, dst, src0, "src0");
+  Apart(v, "src0", src0, "dst", dst);
+  Apart(v, "src1", src1, "dst", dst);
+  return v.status();
+}
+
+pto_status CheckTcmps(pto_tile* dst, const pto_tile* src, double scalar, int mode,
+                      pto_profile profile) {
+  Validator v("pto_tcmps");
+  v.NotNull("dst", dst).NotNull("src", src);
+  v.EnumInRange("mode", mode, kCmpModeCount);
+  if (!v.ok()) return v.status();
+  CheckCompare(v, profile, OpDtypes::kTcmps, dst, src, "src", mode);
+  if (!v.ok()) return v.status();
+  v.Require(ops::ScalarFits(src->dtype, scalar), PTO_ERR_INVALID_ARGUMENT,
+            "scalar %.17g is not a value of src dtype %s (an integer in its range)", scalar,
+            DtypeName(src->dtype));
+  CheckMaskRegion(v, dst, src, "src");
+  Apart(v, "src", src, "dst", dst);
+  return v.status();
+}
+
+// The selects' mask covers dst's valid region.
+void CheckMaskRegion(Validator& v, const pto_tile* dst, const pto_tile* mask) {
+  v.Require(mask->valid_rows >= dst->valid_rows && mask->valid_cols >= MaskBytes(dst->valid_cols),
+            PTO_ERR_SHAPE_MISMATCH,
+            "mask valid region %ux%u is smaller than the mask of dst valid region %ux%u (%ux%u: "
+            "ceil(cols / 8) bytes per row)",
+            mask->valid_rows, mask->valid_cols, dst->valid_rows, dst->valid_cols,
+            dst->valid_rows, MaskBytes(dst->valid_cols));
+}
+
+// A2A3's tmp: a handle of its own.
+void CheckA2A3Tmp(Validator& v, const pto_tile* tmp, const pto_tile* dst, const pto_tile* mask,
+                  const pto_tile* src0, const pto_tile* src1) {
+  v.Distinct("tmp", tmp, "dst", dst).Distinct("tmp", tmp, "mask", mask);
+  v.Distinct("tmp", tmp, src1 != nullptr ? "src0" : "src", src0);
+  if (src1 != nullptr) v.Distinct("tmp", tmp, "src1", src1);
+}
+
+pto_status CheckTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
+                     const pto_tile* src1, const pto_tile* tmp, pto_profile profile) {
+  Validator v("pto_tsel");
+  v.NotNull("dst", dst).NotNull("mask", mask).NotNull("src0", src0).NotNull("src1", src1);
+  const bool a2a3 = profile == PTO_PROFILE_A2A3;
+  if (a2a3) v.NotNull("tmp", tmp);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTsel, profile, "dst", dst);
+  v.DtypeAccepted(OpDtypes::kCompareMask, profile, "mask", mask);
+  v.SameDtype("src0", src0, "dst", dst).SameDtype("src1", src1, "dst", dst);
+  if (a2a3) {
+    v.Require(tmp->dtype == PTO_UINT32, PTO_ERR_UNSUPPORTED_DTYPE,
+              "tmp dtype %s is not supported on A2A3 (UINT32)",
+              DtypeName(tmp->dtype));
+  }
+  CheckMaskRegion(v, dst, mask);
+  v.SameValidRegion("src0", src0, "dst", dst).SameValidRegion("src1", src1, "dst", dst);
+  if (a2a3 && v.ok()) {
+    const uint32_t need = ElementBytes(dst->dtype) == 2 ? 4 : 2;
+    v.Require(tmp->valid_rows >= 1 && tmp->valid_cols >= need, PTO_ERR_SHAPE_MISMATCH,
+              "tmp valid region %ux%u holds fewer than %u mask words, which A2A3 requires",
+              tmp->valid_rows, tmp->valid_cols, need);
+  }
+  v.InPlaceOrApart("src0", src0, dst).InPlaceOrApart("src1", src1, dst);
+  Apart(v, "mask", mask, "dst", dst);
+  if (a2a3) CheckA2A3Tmp(v, tmp, dst, mask, src0, src1);
+  return v.status();
+}
+
+pto_status CheckTsels(pto_tile* dst, const pto_tile* mask, const pto_tile* src,
+                      const pto_tile* tmp, double scalar, pto_profile profile) {
+  Validator v("pto_tsels");
+  v.NotNull("dst", dst).NotNull("mask", mask).NotNull("src", src);
+  const bool a2a3 = profile == PTO_PROFILE_A2A3;
+  if (a2a3) v.NotNull("tmp", tmp);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTsels, profile, "dst", dst);
+  v.DtypeAccepted(OpDtypes::kCompareMask, profile, "mask", mask);
+  v.SameDtype("src", src, "dst", dst);
+  if (a2a3) v.SameDtype("tmp", tmp, "dst", dst);
+  if (!v.ok()) return v.status();
+  v.Require(ops::ScalarFits(dst->dtype, scalar), PTO_ERR_INVALID_ARGUMENT,
+            "scalar %.17g is not a value of dst dtype %s (an integer in its range)", scalar,
+            DtypeName(dst->dtype));
+  CheckMaskRegion(v, dst, mask);
+  v.SameValidRegion("src", src, "dst", dst);
+  if (a2a3) {
+    v.Require(tmp->valid_rows >= 1 && tmp->valid_cols >= 1, PTO_ERR_SHAPE_MISMATCH,
+              "tmp valid region %ux%u holds no element for the scalar, which A2A3 requires",
+              tmp->valid_rows, tmp->valid_cols);
+  }
+  v.InPlaceOrApart("src", src, dst);
+  Apart(v, "mask", mask, "dst", dst);
+  if (a2a3) CheckA2A3Tmp(v, tmp, dst, mask, src, nullptr);
+  return v.status();
+}
+
+bool IsEmpty(const pto_tile* t) { return t->valid_rows == 0 || t->valid_cols == 0; }
+
+}  // namespace
+}  // namespace pto
+
+using pto::ConstPlaneOf;
+using pto::PlaneOf;
+
+extern "C" {
+
+pto_status pto_tcmp(pto_tile* dst, const pto_tile* src0, const pto_tile* src1,
+                    pto_cmp_mode mode) {
+  const int raw = pto::RawEnumValue(mode);
+  const pto_status status = pto::CheckTcmp(dst, src0, src1, raw, pto::CurrentProfile());
+  if (status != PTO_OK || pto::IsEmpty(src0)) return status;
+  // Subnormals compare as themselves whatever the caller's flush-to-zero state.
+  const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(src0->dtype));
+  pto::kernels::Compare(static_cast<pto_cmp_mode>(raw), src0->dtype, src0->valid_rows,
+                        src0->valid_cols, PlaneOf(dst), ConstPlaneOf(src0), ConstPlaneOf(src1));
+  return PTO_OK;
+}
+
+pto_status pto_tcmps(pto_tile* dst, const pto_tile* src, double scalar, pto_cmp_mode mode) {
+  const int raw = pto::RawEnumValue(mode);
+  const pto_status status = pto::CheckTcmps(dst, src, scalar, raw, pto::CurrentProfile());
+  if (status != PTO_OK || pto::IsEmpty(src)) return status;
+  const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(src->dtype));
+  pto::kernels::CompareScalar(static_cast<pto_cmp_mode>(raw), src->dtype, src->valid_rows,
+                              src->valid_cols, PlaneOf(dst), ConstPlaneOf(src),
+                              pto::ops::ScalarBits(src->dtype, scalar));
+  return PTO_OK;
+}
+
+pto_status pto_tsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
+                    const pto_tile* src1, pto_tile* tmp) {
+  const pto_status status = pto::CheckTsel(dst, mask, src0, src1, tmp, pto::CurrentProfile());
+  if (status != PTO_OK || pto::IsEmpty(dst)) return status;
+  pto::kernels::Select(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                       ConstPlaneOf(mask), ConstPlaneOf(src0), ConstPlaneOf(src1));
+  return PTO_OK;
+}
+
+pto_status pto_tsels(pto_tile* dst, const pto_tile* mask, const pto_tile* src, pto_tile* tmp,
+                     double scalar) {
+  const pto_status status = pto::CheckTsels(dst, mask, src, tmp, scalar, pto::CurrentProfile());
+  if (status != PTO_OK || pto::IsEmpty(dst)) return status;
+  const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(dst->dtype));
+  pto::kernels::SelectScalar(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                             ConstPlaneOf(mask), ConstPlaneOf(src),
+                             pto::ops::ScalarBits(dst->dtype, scalar));
+  return PTO_OK;
+}
+
+}  // extern "C"
