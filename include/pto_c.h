@@ -417,6 +417,25 @@ PTO_API size_t pto_tile_offset(const pto_tile *tile);
 PTO_API pto_status pto_tpow(pto_tile *dst, const pto_tile *base, const pto_tile *exp,
                             pto_tile *tmp, pto_pow_algorithm algo);
 
+/* TPOWS: dst[i,j] = base[i,j] ^ exp, one exponent for every element: the
+ * same bits as pto_tpow with exp's value in every element of an exponent
+ * tile, on every SIMD target, for both algorithms (every accuracy statement
+ * of pto_tpow holds). Rules, checked in this order:
+ * - dst, base not NULL (PTO_ERR_NULL_ARGUMENT); algo outside the enum:
+ *   PTO_ERR_INVALID_ARGUMENT.
+ * - dst's dtype as pto_tpow's for the algorithm under the profile
+ *   (PTO_ERR_UNSUPPORTED_DTYPE: the page's A2A3 and A5 lists are tpow's);
+ *   base's dtype dst's (PTO_ERR_DTYPE_MISMATCH).
+ * - exp a value of the dtype, as every scalar operand (an integer in range
+ *   for an integer dtype, else PTO_ERR_INVALID_ARGUMENT; a float dtype
+ *   rounds it to nearest even, NaN and infinities allowed).
+ * - base is dst or placed exactly on it, or apart (PTO_ERR_ALIASING); base's
+ *   valid region dst's (PTO_ERR_SHAPE_MISMATCH).
+ * The page's tmp is the A2A3 kernel's scratch for |base|; libpto needs none
+ * and takes none (in programs the text's %tmp is accepted and unused). */
+PTO_API pto_status pto_tpows(pto_tile *dst, const pto_tile *base, double exp,
+                             pto_pow_algorithm algo);
+
 /* dst[i,j] = 1 / sqrt(src[i,j]), FLOAT32 or FLOAT16 (else
  * PTO_ERR_UNSUPPORTED_DTYPE), equal dtypes, src valid region equal to dst's.
  * +0 -> +inf, -0 -> -inf, negative -> NaN, +inf -> +0, NaN -> NaN; finite

@@ -103,6 +103,67 @@ void RunTpow(const Operands& o, pto_profile profile) {
                ConstPlaneOf(o.src0), ConstPlaneOf(o.src1));
 }
 
+// ---- tpows ---------------------------------------------------------------
+
+// tpow's rules with the exponent a scalar (the Scalar family's rule for it)
+// and no tmp: the page's tmp is the A2A3 kernel's scratch, which libpto does
+// not need (pto_c.h).
+pto_status CheckTpows(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* base = o.src0;
+  Validator v("pto_tpows");
+  v.NotNull("dst", dst).NotNull("base", base);
+  v.EnumInRange("algo", o.attr, 2);
+  if (!v.ok()) return v.status();
+  const bool high_precision = o.attr == PTO_POW_HIGH_PRECISION;
+  v.DtypeAccepted(high_precision ? OpDtypes::kPowHighPrecision : OpDtypes::kTpows, profile,
+                  "dst", dst)
+      .SameDtype("base", base, "dst", dst);
+  if (!v.ok()) return v.status();
+  v.Require(ScalarFits(dst->dtype, o.scalar), PTO_ERR_INVALID_ARGUMENT,
+            "exp %.17g is not a value of dst dtype %s (an integer in its range)", o.scalar,
+            DtypeName(dst->dtype))
+      .InPlaceOrApart("base", base, dst)
+      .SameValidRegion("base", base, "dst", dst);
+  return v.status();
+}
+
+// tpow's kernel with an exponent plane of stride 0: one row of the scalar's
+// element, kExpChunk columns at a time (no allocation). A contiguous region
+// is taken as rows of kExpChunk elements and a last partial row.
+void RunTpows(const Operands& o, pto_profile profile) {
+  constexpr size_t kExpChunk = 512;
+  const pto_pow_algorithm computed = profile == PTO_PROFILE_A2A3 || o.attr == PTO_POW_DEFAULT
+                                         ? PTO_POW_DEFAULT
+                                         : PTO_POW_HIGH_PRECISION;
+  pto_tile* dst = o.dst;
+  const pto_dtype dtype = dst->dtype;
+  const size_t size = ElementBytes(dtype);
+  const uint32_t bits = ScalarBits(dtype, o.scalar);
+  alignas(64) unsigned char exp_row[kExpChunk * 4];
+  for (size_t j = 0; j < kExpChunk; ++j) memcpy(exp_row + j * size, &bits, size);
+  const kernels::ConstPlane exp{exp_row, 0};
+  // (rows, cols, row strides) of the region as the kernel goes over it.
+  const auto run = [&](size_t rows, size_t cols, char* out, size_t out_stride, const char* in,
+                       size_t in_stride) {
+    for (size_t c0 = 0; c0 < cols; c0 += kExpChunk) {
+      const size_t n = std::min(kExpChunk, cols - c0);
+      kernels::Pow(dtype, computed, rows, n, kernels::Plane{out + c0 * size, out_stride},
+                   kernels::ConstPlane{in + c0 * size, in_stride}, exp);
+    }
+  };
+  char* out = static_cast<char*>(dst->data);
+  const char* in = static_cast<const char*>(o.src0->data);
+  if (Contiguous(dst, o.src0, o.src0)) {
+    const size_t total = RegionElements(dst), rows = total / kExpChunk;
+    if (rows != 0) run(rows, kExpChunk, out, kExpChunk, in, kExpChunk);
+    const size_t done = rows * kExpChunk;
+    if (done != total) run(1, total - done, out + done * size, 0, in + done * size, 0);
+    return;
+  }
+  run(dst->valid_rows, dst->valid_cols, out, dst->cols, in, o.src0->cols);
+}
+
 // ---- trsqrt --------------------------------------------------------------
 
 pto_status CheckTrsqrt(const Operands& o, pto_profile profile) {
@@ -1221,7 +1282,8 @@ constexpr uint32_t HostDtypes(OpId id) {
     return kAcceptMasks.by_op_and_profile[static_cast<int>(op)][PTO_PROFILE_HOST];
   };
   const uint32_t own = host(static_cast<OpDtypes>(id));
-  return kOps[static_cast<size_t>(id)].attr == AttrKind::kPowPrecision
+  const AttrKind attr = kOps[static_cast<size_t>(id)].attr;
+  return attr == AttrKind::kPowPrecision || attr == AttrKind::kScalarPowPrecision
              ? own & host(OpDtypes::kPowHighPrecision)
              : own;
 }
@@ -1289,6 +1351,8 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   if (kId == OpId::kTtrans || kId == OpId::kTconcat) return false;
   // tci has no source and its own shape rules: its check decides every call.
   if (op.attr == AttrKind::kScalarDescending) return false;
+  // tpows: its check decides every call (the algorithm's dtype lists).
+  if (op.attr == AttrKind::kScalarPowPrecision) return false;
   const pto_dtype dtype = dst->dtype;
   const uint64_t region = ValidRegionKey(dst);
   return (dtypes & DtypeBit(dtype)) != 0 && src0->dtype == dtype && src1->dtype == dtype &&
@@ -1386,6 +1450,9 @@ using pto::ops::Operands;
 #define PTO_ATTR_PARAM_ScalarDescending , double start, int descending
 #define PTO_ATTR_ARG_ScalarDescending descending, start
 #define PTO_LEAD_PARAM_ScalarDescending
+#define PTO_ATTR_PARAM_ScalarPowPrecision , double exp, pto_pow_algorithm algo
+#define PTO_ATTR_ARG_ScalarPowPrecision pto::RawEnumValue(algo), exp
+#define PTO_LEAD_PARAM_ScalarPowPrecision
 #define PTO_ATTR_ARG_None 0
 #define PTO_ATTR_ARG_DivPrecision 0
 #define PTO_ATTR_ARG_PowPrecision pto::RawEnumValue(algo)

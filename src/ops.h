@@ -75,19 +75,20 @@ enum class AttrKind : uint8_t {
   kPadValue,      // a pto_pad_value: dst's tile_buf pad= in text
   kScalarDescending,  // a `double start` (the scalar) and an `int descending` (0 or 1,
                       // {descending = false|true} in text): tci
+  kScalarPowPrecision,  // a `double exp` (the scalar) and a pto_pow_algorithm: tpows
 };
 
 // Whether the row takes a `double scalar` (Operands::scalar).
 constexpr bool TakesScalar(AttrKind kind) {
   return kind == AttrKind::kScalar || kind == AttrKind::kScalarFirst ||
-         kind == AttrKind::kScalarDescending;
+         kind == AttrKind::kScalarDescending || kind == AttrKind::kScalarPowPrecision;
 }
 
 // How many values the attribute's enum argument takes (0: no argument).
 // (kConversion: the round mode's; its saturation takes 2.)
 constexpr int AttrValueCount(AttrKind kind) {
   return kind == AttrKind::kPowPrecision || kind == AttrKind::kBinaryOrder ||
-                 kind == AttrKind::kScalarDescending
+                 kind == AttrKind::kScalarDescending || kind == AttrKind::kScalarPowPrecision
              ? 2
          : kind == AttrKind::kConversion                                   ? 7
          : kind == AttrKind::kPadValue                                     ? 4

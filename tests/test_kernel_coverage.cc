@@ -136,6 +136,12 @@ bool RunCell(OpDtypes op, pto_profile profile, pto_dtype dtype) {
                         op == OpDtypes::kTpow ? PTO_POW_DEFAULT : PTO_POW_HIGH_PRECISION);
       break;
     }
+    case OpDtypes::kTpows: {  // 2^1 = 2
+      Tile base = NewTile(dtype, kRows, kCols);
+      Fill(base.get(), 2);
+      status = pto_tpows(dst.get(), base.get(), 1, PTO_POW_DEFAULT);
+      break;
+    }
     case OpDtypes::kTrsqrt: {  // 1/sqrt(4) = 0.5
       Tile src = NewTile(dtype, kRows, kCols);
       Fill(src.get(), 4);

@@ -650,7 +650,7 @@ static bool host_supports(op_id op, pto_pow_algorithm algo, pto_dtype dt) {
     if (op_converts(op)) return false;
     /* tfillpad writes dst's whole storage, not its valid region: its placed
      * and in-place cases are test_datamove's. */
-    if (op_datamove(op)) return false;
+    if (op_tested_apart(op)) return false;
     if (op_row(op)->family != OP_FAMILY_SPECIAL) return op_accepts(op, PTO_PROFILE_HOST, dt);
     if (op == OP_TRSQRT || op == OP_TCOLEXPANDDIV) return dt == PTO_FLOAT32 || dt == PTO_FLOAT16;
     if (op == OP_TPOW && algo == PTO_POW_HIGH_PRECISION) return ref_is_float(dt);

@@ -142,6 +142,18 @@ ATTRS["ScalarDescending"] = [
          rust_type="bool", rust_value="{} as std::os::raw::c_int",
          java_type="boolean", java_value="{} ? 1 : 0", java_default="false", java_nullable=False),
 ]
+# tpows's exponent and algorithm: a double and a pto_pow_algorithm (default
+# DEFAULT) in C, a float and a PowAlgorithm in the bindings.
+ATTRS["ScalarPowPrecision"] = [
+    Attr(c_name="exp",
+         py_name="exp", py_default="", py_stub="float", py_kind="ATTR_DOUBLE_ENUM",
+         py_c_default="{.d = 0, .i = PTO_POW_DEFAULT}", py_c_value="a.d",
+         go_type="float64", go_value="{}",
+         rust_type="f64", rust_value="{}",
+         java_type="double", java_value="{}", java_default="", java_nullable=False),
+    dataclasses.replace(ATTRS["PowPrecision"], py_kind="ATTR_DOUBLE_ENUM", py_c_default="",
+                        py_c_value="(pto_pow_algorithm)a.i"),
+]
 TMP_ROLES = ("None", "Optional", "Required")
 PROFILES = ("HOST", "A2A3", "A5")
 

@@ -204,6 +204,24 @@ func TConcat(dst *Tile, src0 *Tile, src1 *Tile) error {
 	return err
 }
 
+var tpowsOperands = []string{"dst", "base"}
+
+// TPows is TPOWS (pto_tpows): base ^ exp with one scalar exponent; the same
+// bits as tpow with exp in every element.
+//
+// dst's dtypes: HOST all; A2A3 INT32, INT16, INT8, UINT32, UINT16, UINT8,
+// FLOAT32; A5 all.
+func TPows(dst *Tile, base *Tile, exp float64, algo PowAlgorithm) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, base}
+	if err := resolve("pto.TPows", tpowsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tpows(hs[0], hs[1], exp, ptoc.Enum_SS_pto_pow_algorithm(algo)))
+	keepAlive(tiles)
+	return err
+}
+
 var taddOperands = []string{"dst", "src0", "src1"}
 
 // TAdd is TADD (pto_tadd): src0 + src1 elementwise; correctly rounded,

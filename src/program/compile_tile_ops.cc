@@ -99,24 +99,26 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
       *attr = e.value.IsIdent("true") ? 1 : 0;
       continue;
     }
-    if (e.key != "precisionType" || (op.attr != ops::AttrKind::kPowPrecision &&
-                                     op.attr != ops::AttrKind::kDivPrecision))
+    const bool pow = op.attr == ops::AttrKind::kPowPrecision ||
+                     op.attr == ops::AttrKind::kScalarPowPrecision;
+    if (e.key != "precisionType" || (!pow && op.attr != ops::AttrKind::kDivPrecision))
       return Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for " + op.mnemonic);
-    const char* kind = op.attr == ops::AttrKind::kPowPrecision ? "pow_precision" : "div_precision";
+    const char* kind = pow ? "pow_precision" : "div_precision";
     const std::string want_default = std::string("#pto<") + kind + " default>";
     const std::string want_high = std::string("#pto<") + kind + " high_precision>";
     if (e.value.text == want_default) {
       *attr = 0;
-    } else if (e.value.text == want_high && op.attr == ops::AttrKind::kPowPrecision &&
-               p_->profile == PTO_PROFILE_A2A3) {
+    } else if (e.value.text == want_high && pow && p_->profile == PTO_PROFILE_A2A3) {
       // PTOAS's verifier: A2/A3 has no high-precision pow (the C API computes
       // it as DEFAULT there, as the page says).
       return Error(e.value.loc,
-                   "precisionType high_precision of tpow is refused under A2A3 (PTOAS's rule; "
-                   "leave it out or use default)");
+                   "precisionType high_precision of " + std::string(op.mnemonic) +
+                       " is refused under A2A3 (PTOAS's rule" +
+                       (op.id == ops::OpId::kTpow ? "" : ", as for tpow") +
+                       "; leave it out or use default)");
     } else if (e.value.text == want_high) {
       // Division is correctly rounded either way: the attribute changes nothing there.
-      *attr = op.attr == ops::AttrKind::kPowPrecision ? PTO_POW_HIGH_PRECISION : 0;
+      *attr = pow ? PTO_POW_HIGH_PRECISION : 0;
     } else {
       return Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) + " is " +
                                     want_default + " or " + want_high);
@@ -145,8 +147,10 @@ bool Compiler::ParseBareBinaryOrder(int* attr) {
 }
 
 bool Compiler::TextTmpAllowed(const ops::OpDescriptor& op) {
-  // trsqrt's tmp (PTOAS: for its high_precision path) is accepted and unused.
-  return op.tmp != ops::TmpRole::kNone || op.id == ops::OpId::kTrsqrt;
+  // trsqrt's tmp (PTOAS: for its high_precision path) and tpows's (the
+  // page's A2A3 scratch) are accepted and unused.
+  return op.tmp != ops::TmpRole::kNone || op.id == ops::OpId::kTrsqrt ||
+         op.id == ops::OpId::kTpows;
 }
 
 // The scalar of a Scalar-family operation comes after its sources (before

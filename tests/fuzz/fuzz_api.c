@@ -1316,6 +1316,43 @@ static void op_sequence(reader *r, state *st) {
     snapshots_free(&before);
 }
 
+/* tpows: tpow's rules with a scalar exponent and no tmp (NULL, algo, dtype
+ * by algorithm and profile, base's dtype, the scalar, aliasing, region);
+ * nothing written on a refusal, nothing outside dst's valid region. Its
+ * values (tpow's with the exponent in every element) are test_tpows's. */
+static void op_tpows(reader *r, state *st) {
+    static const double kExponents[] = {0, 1, 2, 3, -1, -2, 0.5, -0.5, 2.5, 1e10, -1e10,
+                                        INFINITY, -INFINITY, NAN, 128, 65536};
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *base = take_tile(r, st);
+    const pto_pow_algorithm algo = take_algo(r);
+    const double exp = kExponents[take(r) % (sizeof kExponents / sizeof kExponents[0])];
+    pto_status want = PTO_OK;
+    if (dst == NULL || base == NULL)
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if ((int)algo < 0 || (int)algo > 1)
+        want = PTO_ERR_INVALID_ARGUMENT;
+    else if (g_profile == PTO_PROFILE_A2A3 ? !profile_accepts_dtype(1, pto_tile_dtype(dst))
+             : algo == PTO_POW_HIGH_PRECISION && !ref_is_float(pto_tile_dtype(dst)))
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    else if (pto_tile_dtype(base) != pto_tile_dtype(dst))
+        want = PTO_ERR_DTYPE_MISMATCH;
+    else if (!scalar_is_value_of(pto_tile_dtype(dst), exp))
+        want = PTO_ERR_INVALID_ARGUMENT;
+    else if (clashes_with_dst(base, dst))
+        want = PTO_ERR_ALIASING;
+    else if (!same_region(base, dst))
+        want = PTO_ERR_SHAPE_MISMATCH;
+    const pto_tile *const operands[2] = {dst, base};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 2);
+    const pto_status got = pto_tpows(dst, base, exp, algo);
+    check_status("pto_tpows", got, want);
+    check_operands_unchanged(&before, got, dst, "pto_tpows");
+    if (got == PTO_OK) check_outside_region(snapshot_of(&before, dst), dst, "pto_tpows");
+    snapshots_free(&before);
+}
+
 /* treshape: NULLs, storages that share a byte without one start, sizes;
  * nothing written on a refusal. Its values are test_datamove's. */
 static void op_reshape(reader *r, state *st) {
@@ -1419,6 +1456,7 @@ static void op_instruction(reader *r, state *st, op_id op) {
     case OP_TRESHAPE: op_reshape(r, st); break;
     case OP_TTRANS: op_transpose(r, st); break;
     case OP_TCONCAT: op_concat(r, st); break;
+    case OP_TPOWS: op_tpows(r, st); break;
     default: /* the families */
         if (op_is_reduction(op))
             op_reduction(r, st, op);

@@ -78,6 +78,7 @@ enum {
 #define PTO_TEST_ATTR_Conversion OP_ATTR_CONVERSION
 #define PTO_TEST_ATTR_PadValue OP_ATTR_PAD_VALUE
 #define PTO_TEST_ATTR_ScalarDescending OP_ATTR_SCALAR_DESCENDING
+#define PTO_TEST_ATTR_ScalarPowPrecision OP_ATTR_SCALAR_POW_PRECISION
 
 const op_info *op_row(op_id op) {
     static const op_info rows[] = {
@@ -105,9 +106,9 @@ bool op_accepts(op_id op, pto_profile profile, pto_dtype dt) {
 
 bool op_converts(op_id op) { return op_row(op)->attr == OP_ATTR_CONVERSION; }
 
-bool op_datamove(op_id op) {
+bool op_tested_apart(op_id op) {
     return op_row(op)->attr == OP_ATTR_PAD_VALUE || op_row(op)->attr == OP_ATTR_SCALAR_DESCENDING ||
-           op == OP_TRESHAPE || op == OP_TTRANS || op == OP_TCONCAT;
+           op == OP_TRESHAPE || op == OP_TTRANS || op == OP_TCONCAT || op == OP_TPOWS;
 }
 
 pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *src0,

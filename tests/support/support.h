@@ -64,7 +64,8 @@ typedef enum {
     OP_ATTR_BINARY_ORDER, /* tcolsum's int binary_order (0 or 1): passed as algo's value */
     OP_ATTR_CONVERSION, /* a pto_round_mode and a pto_saturation argument (tcvt) */
     OP_ATTR_PAD_VALUE,  /* a pto_pad_value argument (tfillpad) */
-    OP_ATTR_SCALAR_DESCENDING /* a double start and an int descending (tci) */
+    OP_ATTR_SCALAR_DESCENDING, /* a double start and an int descending (tci) */
+    OP_ATTR_SCALAR_POW_PRECISION /* a double exp and a pto_pow_algorithm (tpows) */
 } op_attr_kind;
 typedef struct {
     op_family family;
@@ -126,16 +127,17 @@ bool op_accepts(op_id op, pto_profile profile, pto_dtype dt);
  * row's dst list to decide leave it to tests/test_tcvt.c, which checks its
  * pairs, rules and results. op_call passes PTO_ROUND_RINT and PTO_SAT_OFF. */
 bool op_converts(op_id op);
-/* Whether the row is a data-movement one whose operands the generic loops
- * do not model: tfillpad (it writes dst's whole rows x cols, not only its
- * valid region, and takes a source of another dtype of the same size;
- * op_call passes PTO_PAD_MIN) and tci (no source, a start and an order, one
- * row under A2A3 and A5; op_call passes src1's element (0, 0) as the start,
- * ascending) and treshape (dst's whole storage, any dtypes of the same total
- * size), ttrans (dst's region src's transposed) and tconcat (dst's valid
- * cols the sum of its sources'). The loops leave them to tests/test_datamove.c, which checks
- * their rules and results. */
-bool op_datamove(op_id op);
+/* Whether the row is one whose operands the generic loops do not model,
+ * tested in a file of its own: the data-movement rows (tests/test_datamove.c)
+ * tfillpad (it writes dst's whole rows x cols, not only its valid region,
+ * and takes a source of another dtype of the same size; op_call passes
+ * PTO_PAD_MIN), tci (no source, a start and an order, one row under A2A3 and
+ * A5; op_call passes src1's element (0, 0) as the start, ascending),
+ * treshape (dst's whole storage, any dtypes of the same total size), ttrans
+ * (dst's region src's transposed) and tconcat (dst's valid cols the sum of
+ * its sources'); and tpows (tests/test_tpows.c: a Special row with a scalar
+ * and the pow algorithm; op_call passes src1's element (0, 0) as exp). */
+bool op_tested_apart(op_id op);
 
 /* The call of a row's C function from the shared operand set (dst, src0,
  * src1, tmp, algo): what each role passes. A Scalar row's scalar is src1's
@@ -165,6 +167,8 @@ bool op_datamove(op_id op);
 #define PTO_TEST_LEAD_ARG_PadValue
 #define PTO_TEST_ATTR_ARG_ScalarDescending(algo) , op_scalar_value(src1), 0
 #define PTO_TEST_LEAD_ARG_ScalarDescending
+#define PTO_TEST_ATTR_ARG_ScalarPowPrecision(algo) , op_scalar_value(src1), algo
+#define PTO_TEST_LEAD_ARG_ScalarPowPrecision
 /* Element (0, 0) of t as a double (0 for NULL): a Scalar row's scalar. */
 double op_scalar_value(const pto_tile *t);
 

@@ -341,6 +341,19 @@ def test_tci_sequences():
         pto.tci(t, 0.5)
 
 
+def test_tpows_scalar_exponent():
+    """tpows through the binding: the exponent and the algorithm reach the C call."""
+    b = make(D.FLOAT32, [[1.0, 2.0, 3.0, -2.0]])
+    d = pto.Tile(D.FLOAT32, 1, 4)
+    pto.tpows(d, b, 3.0)
+    assert raw(d).tolist() == [[1.0, 8.0, 27.0, -8.0]]
+    pto.tpows(d, b, 0.5, pto.PowAlgorithm.HIGH_PRECISION)
+    assert raw(d)[0, 1] == np.float32(np.sqrt(np.float32(2.0)))
+    i = pto.Tile(D.INT16, 1, 4)
+    with pytest.raises(pto.Error, match="exp 0.5"):
+        pto.tpows(i, i, 0.5)
+
+
 def test_treshape_bytes():
     """treshape through the binding: the bytes under another shape and dtype."""
     src = make(D.FLOAT32, [[1.0], [2.0]])

@@ -185,6 +185,21 @@ pub fn tconcat(
     check(unsafe { sys::pto_tconcat(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
 
+/// TPOWS (`pto_tpows`): base ^ exp with one scalar exponent; the same bits
+/// as tpow with exp in every element.
+///
+/// dst's dtypes: HOST all; A2A3 INT32, INT16, INT8, UINT32, UINT16, UINT8,
+/// FLOAT32; A5 all.
+pub fn tpows(
+    dst: &mut impl Operand,
+    base: impl Source,
+    exp: f64,
+    algo: PowAlgorithm,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tpows(d, base.source_ptr(d), exp, algo.raw()) })
+}
+
 /// TADD (`pto_tadd`): src0 + src1 elementwise; correctly rounded, integers
 /// wrap.
 ///

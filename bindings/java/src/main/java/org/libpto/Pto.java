@@ -259,6 +259,27 @@ public final class Pto {
     }
 
     /**
+     * TPOWS ({@code pto_tpows}): base ^ exp with one scalar exponent; the same bits as tpow
+     * with exp in every element.
+     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, INT8, UINT32, UINT16, UINT8, FLOAT32; A5
+     * all.
+     */
+    public static void tpows(Tile dst, Tile base, double exp, PowAlgorithm algo) {
+        if (algo == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tpows: algo is null");
+        }
+        try {
+            PtoNative.pto_tpows(Tile.handleOf(dst, "Pto.tpows", "dst"),
+                    Tile.handleOf(base, "Pto.tpows", "base"),
+                    exp,
+                    algo.code());
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(base);
+        }
+    }
+
+    /**
      * TADD ({@code pto_tadd}): src0 + src1 elementwise; correctly rounded, integers wrap.
      * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32,
      * FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
