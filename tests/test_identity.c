@@ -1,9 +1,8 @@
 /* Identity across SIMD targets: every operation gives the same bits on every
  * target this CPU supports, so that a result does not depend on the machine
  * it was computed on. For each (op, dtype[, algo]) that HOST accepts, 2^20
- * inputs for the five instructions of the Special family, a 2^18 sample for
- * the other elementwise rows (every edge pair, 8-bit pair and 16-bit first
- * operand included: the sample takes those first), a 2^16 sample for the
+ * inputs for the five instructions of the Special family, 2^18 for the
+ * other elementwise rows, 2^16 (edge pairs and random ones) for the
  * reductions, run on every target (the best
  * first), and each target's output must equal the first target's bit for
  * bit. NaN results are compared by NaN-ness only: the contract promises a
@@ -17,7 +16,9 @@
  * exponents, bases near 1 with large exponents, results near overflow and in
  * the subnormals, exact powers x^2, x^3, x^0.5, x^-1 of small integers;
  * division and addition: quotients and sums that overflow, underflow or
- * cancel). Under an emulator a 2^14 sample, as the line says.
+ * cancel). Each run takes them in that order up to its size. Under an
+ * emulator 2^14 (2^12 for the table's other rows) edge pairs and random
+ * inputs, as the line says.
  *
  * Layout: on every target, the same elements as rows of 1021 in tiles of
  * exactly that width (the region one run of consecutive elements, which the
@@ -39,7 +40,8 @@
 #define FULL_N (1u << 20)
 #define TABLE_N (1u << 18)
 #define REDUCTION_N (1u << 16)
-#define EMULATED_N (1u << 14)
+#define EMULATED_N (1u << 14)        /* the Special rows under an emulator */
+#define EMULATED_TABLE_N (1u << 12)  /* the others */
 #define MAX_TARGETS 16
 
 typedef struct {
@@ -246,22 +248,23 @@ static void random_input(rng *r, const identity_row *row, uint32_t *a, uint32_t 
     *b = any_value(r, dt);
 }
 
-/* FULL_N inputs: every pair of edge values, every pair of 8-bit values or
- * every 16-bit first operand, then random_input. */
-static void make_inputs(const identity_row *row, uint32_t *a, uint32_t *b) {
+/* n inputs: every pair of edge values; with `sweep`, every pair of 8-bit
+ * values or every 16-bit first operand; then random_input (edge pairs
+ * first, each part cut at n). */
+static void make_inputs(const identity_row *row, uint32_t *a, uint32_t *b, size_t n, bool sweep) {
     const pto_dtype dt = row->dt;
     rng r = {0x1DE0000u + (uint64_t)row->op * 64 + (uint64_t)row->dt * 4 + (uint64_t)row->algo};
     uint32_t edges[24];
     const size_t edge_count = edge_values(dt, edges);
     size_t i = 0;
     for (size_t x = 0; x < edge_count; ++x)
-        for (size_t y = 0; y < edge_count; ++y, ++i) a[i] = edges[x], b[i] = edges[y];
-    if (ref_bits(dt) <= 16)
-        for (uint32_t k = 0; k < 0x10000u; ++k, ++i) {
+        for (size_t y = 0; y < edge_count && i < n; ++y, ++i) a[i] = edges[x], b[i] = edges[y];
+    if (sweep && ref_bits(dt) <= 16)
+        for (uint32_t k = 0; k < 0x10000u && i < n; ++k, ++i) {
             a[i] = ref_bits(dt) == 8 ? k & 0xFFu : k;
             b[i] = ref_bits(dt) == 8 ? k >> 8 : any_value(&r, dt);
         }
-    for (; i < FULL_N; ++i) random_input(&r, row, &a[i], &b[i]);
+    for (; i < n; ++i) random_input(&r, row, &a[i], &b[i]);
 }
 
 /* ---- running and comparing ---- */
@@ -353,26 +356,19 @@ static void test_identity(void **state) {
     const bool reduction = op_is_reduction(row->op);
     const bool special = op_row(row->op)->family == OP_FAMILY_SPECIAL;
     identity_run run = {.row = row,
-                        .n = sampled     ? EMULATED_N
+                        .n = sampled     ? (special ? EMULATED_N : EMULATED_TABLE_N)
                              : reduction ? REDUCTION_N
                              : special   ? FULL_N
                                          : TABLE_N};
-    uint32_t *a = malloc(FULL_N * sizeof(uint32_t)), *b = malloc(FULL_N * sizeof(uint32_t));
     run.a = malloc(run.n * sizeof(uint32_t));
     run.b = malloc(run.n * sizeof(uint32_t));
     run.first = malloc(run.n * sizeof(uint32_t));
     run.got = malloc(run.n * sizeof(uint32_t));
     run.differs = calloc(run.n, sizeof(bool));
-    assert_true(a && b && run.a && run.b && run.first && run.got && run.differs);
-    make_inputs(row, a, b);
-    for (size_t k = 0; k < run.n; ++k) {
-        /* The table rows' sample is the inputs' first part: the structured
-         * inputs, then random ones. */
-        const size_t i = run.n == TABLE_N ? k : sample_index(k, run.n, FULL_N);
-        run.a[k] = a[i];
-        run.b[k] = b[i];
-    }
-    free(a), free(b);
+    assert_true(run.a && run.b && run.first && run.got && run.differs);
+    /* A sample (under emulation, and the reductions') takes the edge pairs
+     * and random inputs; the full runs sweep the 8- and 16-bit inputs too. */
+    make_inputs(row, run.a, run.b, run.n, !sampled && !reduction);
 
     for_each_target(row->name, run_on_target, &run);
 
@@ -387,7 +383,7 @@ static void test_identity(void **state) {
     print_message("[identity] %s n=%zu%s targets=%s differing=%zu%s%s%s\n", row->name, run.n,
                   sampled          ? " (sample: under emulation)"
                   : reduction      ? " (sample: a reduction, see test_reduce)"
-                  : run.n < FULL_N ? " (the structured inputs and random ones)"
+                  : run.n < FULL_N ? " (the edge pairs, the 8/16-bit sweep, random inputs)"
                                    : "",
                   run.targets, differing,
                   differing != 0 ? " (vs first target:" : "", per_target, differing != 0 ? ")" : "");

@@ -32,7 +32,8 @@ bool test_target_wanted(const char *name);
  * prints "[test] why: not tested under emulation" and skips the test. */
 void skip_under_qemu(const char *test, const char *why);
 /* Under an emulator (qemu-user: PTO_TEST_UNDER_QEMU; valgrind:
- * PTO_TEST_UNDER_VALGRIND), where the long sweeps take a sample. */
+ * PTO_TEST_UNDER_VALGRIND) or asked to (PTO_TEST_SAMPLED: the sanitizer
+ * builds), where the long sweeps take a sample. */
 bool under_emulation(void);
 /* The k-th input of a sample of n from a set of size (a power of two; k
  * itself when n == size): an odd multiplier permutes the power-of-two range,
