@@ -186,10 +186,13 @@ void FillSigned(pto_tile* tile, rng* r, double range) {
 // ---------------------------------------------------------------------------
 // Cases
 
+// tpows's exponent in every case (a fractional one: pow's general path).
+constexpr double kTpowsExponent = 2.5;
+
 struct Case {
   op_id op;
   pto_dtype dtype;
-  pto_pow_algorithm algo = PTO_POW_DEFAULT;  // tpow only
+  pto_pow_algorithm algo = PTO_POW_DEFAULT;  // tpow and tpows only
   bool partial = false;                      // tpartadd only
   pto_dtype src_dtype = PTO_FLOAT32;         // tcvt only: the source's dtype (dtype is dst's)
 };
@@ -202,7 +205,8 @@ std::string DtypeName(pto_dtype t) {
 }
 
 std::string AlgoName(const Case& c) {
-  if (c.op == OP_TPOW) return c.algo == PTO_POW_HIGH_PRECISION ? "high" : "default";
+  if (c.op == OP_TPOW || c.op == OP_TPOWS)
+    return c.algo == PTO_POW_HIGH_PRECISION ? "high" : "default";
   if (c.op == OP_TPARTADD) return c.partial ? "partial" : "full";
   if (c.op == OP_TCVT) return "from-" + DtypeName(c.src_dtype);
   return "-";
@@ -218,6 +222,11 @@ std::vector<Case> AllCases() {
   std::vector<Case> cases;
   for (pto_dtype t : kAllDtypes) cases.push_back({OP_TPOW, t, PTO_POW_DEFAULT, false});
   for (pto_dtype t : kFloatDtypes) cases.push_back({OP_TPOW, t, PTO_POW_HIGH_PRECISION, false});
+  // tpows: base ^ 2.5 (kTpowsExponent), float dtypes, both algorithms.
+  for (pto_dtype t : kFloatDtypes) {
+    cases.push_back({OP_TPOWS, t, PTO_POW_DEFAULT, false});
+    cases.push_back({OP_TPOWS, t, PTO_POW_HIGH_PRECISION, false});
+  }
   for (pto_dtype t : kF32F16) cases.push_back({OP_TRSQRT, t});
   for (pto_dtype t : kAllDtypes) cases.push_back({OP_TPRELU, t});
   for (pto_dtype t : kF32F16) cases.push_back({OP_TCOLEXPANDDIV, t});
@@ -316,6 +325,10 @@ Operands MakeOperands(const Case& c, uint32_t rows, uint32_t cols, rng* r) {
         });
       }
       break;
+    case OP_TPOWS:  // the scalar loop reads the exponent from src1, filled with it
+      Fill(o.src0.get(), r, [](rng* g) { return 4.0 * (1.0 - rng_unit(g)); });  // (0, 4]
+      Fill(o.src1.get(), r, [](rng*) { return kTpowsExponent; });
+      break;
     case OP_TRSQRT: {
       // Positive, log-uniform over most of the type's range.
       const double lo = c.dtype == PTO_FLOAT16 ? -14 : -60, hi = c.dtype == PTO_FLOAT16 ? 15.5 : 60;
@@ -387,8 +400,9 @@ double MaxUlpError(const Case& c, const Operands& o, const void* out, pto_dtype 
   double worst = 0;
   for (size_t i = 0; i < o.n; ++i) {
     const double x = ref_to_double(c.dtype, ref_load(c.dtype, a, i));
-    const double exact = c.op == OP_TPOW ? std::pow(x, ref_to_double(c.dtype, ref_load(c.dtype, b, i)))
-                                         : 1.0 / std::sqrt(x);
+    const double exact = c.op == OP_TPOW || c.op == OP_TPOWS
+                             ? std::pow(x, ref_to_double(c.dtype, ref_load(c.dtype, b, i)))
+                             : 1.0 / std::sqrt(x);
     worst = std::max(worst, ref_ulp_error(out_dtype, ref_load(out_dtype, out, i), exact));
   }
   return worst;
@@ -471,6 +485,13 @@ void WithCalls(const Case& c, Operands& o, const Fn& fn) {
     case OP_TPOW: {
       const pto_pow_algorithm algo = c.algo;
       auto lib = [=] { return pto_tpow(dst, src0, src1, tmp, algo); };
+      auto scalar = [=] { scalar_pow(t, n, out, in0, in1); };
+      fn(lib, scalar);
+      break;
+    }
+    case OP_TPOWS: {
+      const pto_pow_algorithm algo = c.algo;
+      auto lib = [=] { return pto_tpows(dst, src0, kTpowsExponent, algo); };
       auto scalar = [=] { scalar_pow(t, n, out, in0, in1); };
       fn(lib, scalar);
       break;
@@ -613,7 +634,8 @@ Row RunCase(const Case& c, uint32_t rows, uint32_t cols, const Machine& m, bool 
   });
   if (!ok) return row;
 
-  const bool approximated = ref_is_float(c.dtype) && (c.op == OP_TPOW || c.op == OP_TRSQRT);
+  const bool approximated =
+      ref_is_float(c.dtype) && (c.op == OP_TPOW || c.op == OP_TPOWS || c.op == OP_TRSQRT);
   if (approximated) {
     row.lib_ulp = MaxUlpError(c, o, pto_tile_data(o.dst.get()), c.dtype);
     if (row.sleef.valid() || row.rsqrtf.valid()) {

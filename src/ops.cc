@@ -130,7 +130,7 @@ pto_status CheckTpows(const Operands& o, pto_profile profile) {
 
 // tpow's kernel with an exponent plane of stride 0: one row of the scalar's
 // element, kExpChunk columns at a time (no allocation). A contiguous region
-// is taken as rows of kExpChunk elements and a last partial row.
+// goes to the contiguous kernel kExpChunk elements at a time.
 void RunTpows(const Operands& o, pto_profile profile) {
   constexpr size_t kExpChunk = 512;
   const pto_pow_algorithm computed = profile == PTO_PROFILE_A2A3 || o.attr == PTO_POW_DEFAULT
@@ -139,9 +139,18 @@ void RunTpows(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_dtype dtype = dst->dtype;
   const size_t size = ElementBytes(dtype);
+  const bool contiguous = Contiguous(dst, o.src0, o.src0);
+  // The exponent row: as many elements as one pass reads (a 1x1 call fills one).
+  const size_t width = std::min(kExpChunk, contiguous ? RegionElements(dst) : dst->valid_cols);
   const uint32_t bits = ScalarBits(dtype, o.scalar);
   alignas(64) unsigned char exp_row[kExpChunk * 4];
-  for (size_t j = 0; j < kExpChunk; ++j) memcpy(exp_row + j * size, &bits, size);
+  if (size == 4) {
+    std::fill_n(reinterpret_cast<uint32_t*>(exp_row), width, bits);
+  } else if (size == 2) {
+    std::fill_n(reinterpret_cast<uint16_t*>(exp_row), width, static_cast<uint16_t>(bits));
+  } else {
+    memset(exp_row, static_cast<int>(bits & 0xFF), width);
+  }
   const kernels::ConstPlane exp{exp_row, 0};
   // (rows, cols, row strides) of the region as the kernel goes over it.
   const auto run = [&](size_t rows, size_t cols, char* out, size_t out_stride, const char* in,
@@ -154,11 +163,12 @@ void RunTpows(const Operands& o, pto_profile profile) {
   };
   char* out = static_cast<char*>(dst->data);
   const char* in = static_cast<const char*>(o.src0->data);
-  if (Contiguous(dst, o.src0, o.src0)) {
-    const size_t total = RegionElements(dst), rows = total / kExpChunk;
-    if (rows != 0) run(rows, kExpChunk, out, kExpChunk, in, kExpChunk);
-    const size_t done = rows * kExpChunk;
-    if (done != total) run(1, total - done, out + done * size, 0, in + done * size, 0);
+  if (contiguous) {
+    const size_t total = RegionElements(dst);
+    for (size_t at = 0; at < total; at += kExpChunk) {
+      kernels::PowContiguous(dtype, computed, std::min(kExpChunk, total - at), out + at * size,
+                             in + at * size, exp_row);
+    }
     return;
   }
   run(dst->valid_rows, dst->valid_cols, out, dst->cols, in, o.src0->cols);

@@ -173,6 +173,7 @@ FAMILY_ROWS = [
     ("tmuls", "T_p, 2.5", "np.multiply(p, np.float32(2.5), out=o)"),
     ("tdivs", "T_p, 2.5", "np.divide(p, np.float32(2.5), out=o)"),
     ("tmaxs", "T_p, 2.5", "np.maximum(p, np.float32(2.5), out=o)"),
+    ("tpows", "T_base, 2.5", "np.power(base, np.float32(2.5), out=o)"),
 ]
 
 
