@@ -1,6 +1,7 @@
-// The compare and select instructions (TCMP, TCMPS, TSEL, TSELS): their C
-// functions, each checking every rule of pto_c.h in its order under the
-// calling thread's profile, then the kernels of kernels/compare.cc. A mask is
+// The compare and select instructions (TCMP, TCMPS, TSEL, TSELS): every rule
+// of pto_c.h in its order under the calling thread's profile, then the
+// kernels of kernels/compare.cc; tcmp, tcmps and tsels as rows of
+// operations.def (their checks and runs), tsel's C function here. A mask is
 // a UINT8 tile of ceil(C / 8) bytes per row for C compared columns.
 #include <stddef.h>
 #include <stdint.h>
@@ -62,8 +63,8 @@ void CheckMaskRegion(Validator& v, const pto_tile* dst, const pto_tile* src,
             src->valid_rows, MaskBytes(src->valid_cols));
 }
 
-pto_status CheckTcmp(pto_tile* dst, const pto_tile* src0, const pto_tile* src1, int mode,
-                     pto_profile profile) {
+pto_status CheckTcmpOperands(pto_tile* dst, const pto_tile* src0, const pto_tile* src1, int mode,
+                             pto_profile profile) {
   Validator v("pto_tcmp");
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
   v.EnumInRange("mode", mode, kCmpModeCount);
@@ -77,8 +78,8 @@ pto_status CheckTcmp(pto_tile* dst, const pto_tile* src0, const pto_tile* src1, 
   return v.status();
 }
 
-pto_status CheckTcmps(pto_tile* dst, const pto_tile* src, double scalar, int mode,
-                      pto_profile profile) {
+pto_status CheckTcmpsOperands(pto_tile* dst, const pto_tile* src, double scalar, int mode,
+                              pto_profile profile) {
   Validator v("pto_tcmps");
   v.NotNull("dst", dst).NotNull("src", src);
   v.EnumInRange("mode", mode, kCmpModeCount);
@@ -140,8 +141,8 @@ pto_status CheckTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
   return v.status();
 }
 
-pto_status CheckTsels(pto_tile* dst, const pto_tile* mask, const pto_tile* src,
-                      const pto_tile* tmp, double scalar, pto_profile profile) {
+pto_status CheckTselsOperands(pto_tile* dst, const pto_tile* mask, const pto_tile* src,
+                              const pto_tile* tmp, double scalar, pto_profile profile) {
   Validator v("pto_tsels");
   v.NotNull("dst", dst).NotNull("mask", mask).NotNull("src", src);
   const bool a2a3 = profile == PTO_PROFILE_A2A3;
@@ -173,51 +174,62 @@ bool IsEmpty(const pto_tile* t) { return t->valid_rows == 0 || t->valid_cols == 
 }  // namespace
 }  // namespace pto
 
+// The rows of operations.def (src/ops.cc defines their C functions): the
+// operands as the table passes them (tsels: src0 the mask, src1 the source).
+namespace pto {
+namespace ops {
+
+pto_status CheckTcmp(const Operands& o, pto_profile profile) {
+  return CheckTcmpOperands(o.dst, o.src0, o.src1, o.attr, profile);
+}
+
+void RunTcmp(const Operands& o, pto_profile) {
+  const pto_tile* src0 = o.src0;
+  if (IsEmpty(src0)) return;
+  // (ops.cc's run keeps IEEE defaults: subnormals compare as themselves.)
+  kernels::Compare(static_cast<pto_cmp_mode>(o.attr), src0->dtype, src0->valid_rows,
+                   src0->valid_cols, PlaneOf(o.dst), ConstPlaneOf(src0), ConstPlaneOf(o.src1));
+}
+
+pto_status CheckTcmps(const Operands& o, pto_profile profile) {
+  return CheckTcmpsOperands(o.dst, o.src0, o.scalar, o.attr, profile);
+}
+
+void RunTcmps(const Operands& o, pto_profile) {
+  const pto_tile* src = o.src0;
+  if (IsEmpty(src)) return;
+  kernels::CompareScalar(static_cast<pto_cmp_mode>(o.attr), src->dtype, src->valid_rows,
+                         src->valid_cols, PlaneOf(o.dst), ConstPlaneOf(src),
+                         ScalarBits(src->dtype, o.scalar));
+}
+
+pto_status CheckTsels(const Operands& o, pto_profile profile) {
+  return CheckTselsOperands(o.dst, o.src0, o.src1, o.tmp, o.scalar, profile);
+}
+
+void RunTsels(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  if (IsEmpty(dst)) return;
+  kernels::SelectScalar(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                        ConstPlaneOf(o.src0), ConstPlaneOf(o.src1),
+                        ScalarBits(dst->dtype, o.scalar));
+}
+
+}  // namespace ops
+}  // namespace pto
+
 using pto::ConstPlaneOf;
 using pto::PlaneOf;
 
 extern "C" {
 
-pto_status pto_tcmp(pto_tile* dst, const pto_tile* src0, const pto_tile* src1,
-                    pto_cmp_mode mode) {
-  const int raw = pto::RawEnumValue(mode);
-  const pto_status status = pto::CheckTcmp(dst, src0, src1, raw, pto::CurrentProfile());
-  if (status != PTO_OK || pto::IsEmpty(src0)) return status;
-  // Subnormals compare as themselves whatever the caller's flush-to-zero state.
-  const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(src0->dtype));
-  pto::kernels::Compare(static_cast<pto_cmp_mode>(raw), src0->dtype, src0->valid_rows,
-                        src0->valid_cols, PlaneOf(dst), ConstPlaneOf(src0), ConstPlaneOf(src1));
-  return PTO_OK;
-}
-
-pto_status pto_tcmps(pto_tile* dst, const pto_tile* src, double scalar, pto_cmp_mode mode) {
-  const int raw = pto::RawEnumValue(mode);
-  const pto_status status = pto::CheckTcmps(dst, src, scalar, raw, pto::CurrentProfile());
-  if (status != PTO_OK || pto::IsEmpty(src)) return status;
-  const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(src->dtype));
-  pto::kernels::CompareScalar(static_cast<pto_cmp_mode>(raw), src->dtype, src->valid_rows,
-                              src->valid_cols, PlaneOf(dst), ConstPlaneOf(src),
-                              pto::ops::ScalarBits(src->dtype, scalar));
-  return PTO_OK;
-}
-
+// tsel takes three sources, which a row of the table does not have.
 pto_status pto_tsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
                     const pto_tile* src1, pto_tile* tmp) {
   const pto_status status = pto::CheckTsel(dst, mask, src0, src1, tmp, pto::CurrentProfile());
   if (status != PTO_OK || pto::IsEmpty(dst)) return status;
   pto::kernels::Select(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
                        ConstPlaneOf(mask), ConstPlaneOf(src0), ConstPlaneOf(src1));
-  return PTO_OK;
-}
-
-pto_status pto_tsels(pto_tile* dst, const pto_tile* mask, const pto_tile* src, pto_tile* tmp,
-                     double scalar) {
-  const pto_status status = pto::CheckTsels(dst, mask, src, tmp, scalar, pto::CurrentProfile());
-  if (status != PTO_OK || pto::IsEmpty(dst)) return status;
-  const pto::FloatEnvironmentGuard float_env(pto::IsFloatDtype(dst->dtype));
-  pto::kernels::SelectScalar(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
-                             ConstPlaneOf(mask), ConstPlaneOf(src),
-                             pto::ops::ScalarBits(dst->dtype, scalar));
   return PTO_OK;
 }
 

@@ -93,10 +93,7 @@ enum class OpDtypes {
   kPowHighPrecision,  // tpow with PTO_POW_HIGH_PRECISION
   kPreluTmp,          // tprelu's tmp, where a profile uses it
   kFloatCopy,         // pto_tile_write_f32 / pto_tile_read_f32
-  kTcmp,              // pto_tcmp's sources
-  kTcmps,             // pto_tcmps's source
-  kTsel,              // pto_tsel's dst and sources
-  kTsels,             // pto_tsels's dst and source
+  kTsel,              // pto_tsel's dst and sources (tcmp, tcmps, tsels are rows)
   kCompareMask,       // the compares' dst and the selects' mask
   kCount
 };
@@ -128,22 +125,10 @@ inline constexpr OpDtypeRule kOpDtypeRules[] = {
     {OpDtypes::kPreluTmp, {kAllDtypes, PTO_DTYPE_LIST(UINT8), kAllDtypes}, ""},
     // whole-tile float copies (no profile restricts them)
     {OpDtypes::kFloatCopy, {kFloatDtypes, kFloatDtypes, kFloatDtypes}, ""},
-    // compare/select (src/compare.cc), the pages' lists in their order
-    {OpDtypes::kTcmp,
-     {kAllDtypes, PTO_DTYPE_LIST(INT32, FLOAT16, FLOAT32),
-      PTO_DTYPE_LIST(UINT32, INT32, FLOAT32, INT16, UINT16, FLOAT16, UINT8, INT8, BFLOAT16)},
-     ""},
-    {OpDtypes::kTcmps,
-     {kAllDtypes, PTO_DTYPE_LIST(INT32, FLOAT32, FLOAT16, UINT16, INT16),
-      PTO_DTYPE_LIST(INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16, UINT8, INT8, BFLOAT16)},
-     ""},
+    // tsel (src/compare.cc), the page's lists in their order
     {OpDtypes::kTsel,
      {kAllDtypes, PTO_DTYPE_LIST(INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32),
       PTO_DTYPE_LIST(INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32)},
-     ""},
-    {OpDtypes::kTsels,
-     {kAllDtypes, PTO_DTYPE_LIST(INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32),
-      PTO_DTYPE_LIST(INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, FLOAT32)},
      ""},
     {OpDtypes::kCompareMask,
      {PTO_DTYPE_LIST(UINT8), PTO_DTYPE_LIST(UINT8), PTO_DTYPE_LIST(UINT8)}, ""},

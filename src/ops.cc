@@ -1363,6 +1363,11 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   if (op.attr == AttrKind::kScalarDescending) return false;
   // tpows: its check decides every call (the algorithm's dtype lists).
   if (op.attr == AttrKind::kScalarPowPrecision) return false;
+  // The compares (a UINT8 mask of another shape) and tsels (a mask and a
+  // source of other dtypes): their checks decide every call.
+  if (op.attr == AttrKind::kCmpMode || op.attr == AttrKind::kScalarCmpMode ||
+      kId == OpId::kTsels)
+    return false;
   const pto_dtype dtype = dst->dtype;
   const uint64_t region = ValidRegionKey(dst);
   return (dtypes & DtypeBit(dtype)) != 0 && src0->dtype == dtype && src1->dtype == dtype &&
@@ -1463,6 +1468,12 @@ using pto::ops::Operands;
 #define PTO_ATTR_PARAM_ScalarPowPrecision , double exp, pto_pow_algorithm algo
 #define PTO_ATTR_ARG_ScalarPowPrecision pto::RawEnumValue(algo), exp
 #define PTO_LEAD_PARAM_ScalarPowPrecision
+#define PTO_ATTR_PARAM_CmpMode , pto_cmp_mode mode
+#define PTO_ATTR_ARG_CmpMode pto::RawEnumValue(mode)
+#define PTO_LEAD_PARAM_CmpMode
+#define PTO_ATTR_PARAM_ScalarCmpMode , double scalar, pto_cmp_mode mode
+#define PTO_ATTR_ARG_ScalarCmpMode pto::RawEnumValue(mode), scalar
+#define PTO_LEAD_PARAM_ScalarCmpMode
 #define PTO_ATTR_ARG_None 0
 #define PTO_ATTR_ARG_DivPrecision 0
 #define PTO_ATTR_ARG_PowPrecision pto::RawEnumValue(algo)

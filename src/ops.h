@@ -76,12 +76,15 @@ enum class AttrKind : uint8_t {
   kScalarDescending,  // a `double start` (the scalar) and an `int descending` (0 or 1,
                       // {descending = false|true} in text): tci
   kScalarPowPrecision,  // a `double exp` (the scalar) and a pto_pow_algorithm: tpows
+  kCmpMode,             // a pto_cmp_mode: tcmp
+  kScalarCmpMode,       // a `double scalar` and a pto_cmp_mode: tcmps
 };
 
 // Whether the row takes a `double scalar` (Operands::scalar).
 constexpr bool TakesScalar(AttrKind kind) {
   return kind == AttrKind::kScalar || kind == AttrKind::kScalarFirst ||
-         kind == AttrKind::kScalarDescending || kind == AttrKind::kScalarPowPrecision;
+         kind == AttrKind::kScalarDescending || kind == AttrKind::kScalarPowPrecision ||
+         kind == AttrKind::kScalarCmpMode;
 }
 
 // How many values the attribute's enum argument takes (0: no argument).
@@ -92,6 +95,7 @@ constexpr int AttrValueCount(AttrKind kind) {
              ? 2
          : kind == AttrKind::kConversion                                   ? 7
          : kind == AttrKind::kPadValue                                     ? 4
+         : kind == AttrKind::kCmpMode || kind == AttrKind::kScalarCmpMode  ? 6
                                                                            : 0;
 }
 
@@ -152,6 +156,14 @@ const OpDescriptor* ScalarFirstForm(const OpDescriptor& op);
 // call ScalarBits inside a FloatEnvironmentGuard, on a scalar that fits.
 bool ScalarFits(pto_dtype dtype, double scalar);
 uint32_t ScalarBits(pto_dtype dtype, double scalar);
+
+// The compare and select rows' rules and runs (src/compare.cc).
+pto_status CheckTcmp(const Operands& o, pto_profile profile);
+void RunTcmp(const Operands& o, pto_profile profile);
+pto_status CheckTcmps(const Operands& o, pto_profile profile);
+void RunTcmps(const Operands& o, pto_profile profile);
+pto_status CheckTsels(const Operands& o, pto_profile profile);
+void RunTsels(const Operands& o, pto_profile profile);
 
 }  // namespace ops
 }  // namespace pto

@@ -154,6 +154,21 @@ ATTRS["ScalarPowPrecision"] = [
     dataclasses.replace(ATTRS["PowPrecision"], py_kind="ATTR_DOUBLE_ENUM", py_c_default="",
                         py_c_value="(pto_pow_algorithm)a.i"),
 ]
+# The compares' mode: a pto_cmp_mode (tcmp), after a double (tcmps).
+ATTRS["CmpMode"] = Attr(
+    c_name="mode",
+    py_name="mode", py_default="", py_stub="int", py_kind="ATTR_ENUM",
+    py_c_default="{.i = PTO_CMP_EQ}", py_c_value="(pto_cmp_mode)a.i",
+    go_type="CmpMode", go_value="ptoc.Enum_SS_pto_cmp_mode({})",
+    rust_type="CmpMode", rust_value="{}.raw()",
+    java_type="CmpMode", java_value="{}.code()", java_default="", java_nullable=True)
+ATTRS["ScalarCmpMode"] = [
+    dataclasses.replace(ATTRS["ScalarPowPrecision"][0], c_name="scalar", py_name="scalar",
+                        py_c_default="{.d = 0, .i = PTO_CMP_EQ}"),
+    dataclasses.replace(ATTRS["CmpMode"], py_kind="ATTR_DOUBLE_ENUM", py_c_default=""),
+]
+# Rows whose dtype lists are a source's (dst is the compares' UINT8 mask).
+DTYPES_OF = {"tcmp": "src0", "tcmps": "src"}
 TMP_ROLES = ("None", "Optional", "Required")
 PROFILES = ("HOST", "A2A3", "A5")
 
@@ -227,7 +242,8 @@ class Operation:
         def dtypes(names):
             return ", ".join({"ALL": "all", "FLOAT": "float"}.get(n, n) for n in names)
         lines = [f"{self.upper} ({code(self.cname)}): {text(self.summary)}."]
-        lines.append("dst's dtypes: " + "; ".join(f"{p} {dtypes(self.dtypes[p])}" for p in PROFILES) + ".")
+        subject = DTYPES_OF.get(self.mnemonic, "dst")
+        lines.append(f"{subject}'s dtypes: " + "; ".join(f"{p} {dtypes(self.dtypes[p])}" for p in PROFILES) + ".")
         if self.tmp == "Required":
             lines.append(f"{code('tmp')} is a required scratch tile of dst's dtype.")
         elif self.tmp == "Optional":

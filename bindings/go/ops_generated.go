@@ -222,6 +222,63 @@ func TPows(dst *Tile, base *Tile, exp float64, algo PowAlgorithm) error {
 	return err
 }
 
+var tcmpOperands = []string{"dst", "src0", "src1"}
+
+// TCmp is TCMP (pto_tcmp): the bit mask of src0 <mode> src1 (UINT8,
+// ceil(cols / 8) bytes a row).
+//
+// src0's dtypes: HOST all; A2A3 INT32, FLOAT16, FLOAT32; A5 UINT32, INT32,
+// FLOAT32, INT16, UINT16, FLOAT16, UINT8, INT8, BFLOAT16.
+func TCmp(dst *Tile, src0 *Tile, src1 *Tile, mode CmpMode) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TCmp", tcmpOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcmp(hs[0], hs[1], hs[2], ptoc.Enum_SS_pto_cmp_mode(mode)))
+	keepAlive(tiles)
+	return err
+}
+
+var tcmpsOperands = []string{"dst", "src"}
+
+// TCmps is TCMPS (pto_tcmps): the bit mask of src <mode> scalar (UINT8,
+// ceil(cols / 8) bytes a row).
+//
+// src's dtypes: HOST all; A2A3 INT32, FLOAT32, FLOAT16, UINT16, INT16; A5
+// INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16, UINT8, INT8, BFLOAT16.
+func TCmps(dst *Tile, src *Tile, scalar float64, mode CmpMode) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TCmps", tcmpsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcmps(hs[0], hs[1], scalar, ptoc.Enum_SS_pto_cmp_mode(mode)))
+	keepAlive(tiles)
+	return err
+}
+
+var tselsOperands = []string{"dst", "mask", "src", "tmp"}
+
+// TSels is TSELS (pto_tsels): src where the mask bit is set, else the
+// scalar.
+//
+// dst's dtypes: HOST all; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16,
+// BFLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16,
+// FLOAT32.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TSels(dst *Tile, mask *Tile, src *Tile, tmp *Tile, scalar float64) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, mask, src, tmp}
+	if err := resolve("pto.TSels", tselsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tsels(hs[0], hs[1], hs[2], hs[3], scalar))
+	keepAlive(tiles)
+	return err
+}
+
 var taddOperands = []string{"dst", "src0", "src1"}
 
 // TAdd is TADD (pto_tadd): src0 + src1 elementwise; correctly rounded,

@@ -125,3 +125,22 @@ const (
 	// PadMin is -infinity for float dtypes, the smallest value for integers.
 	PadMin PadValue = 3
 )
+
+// CmpMode is TCmp's and TCmps's comparison (the C enum pto_cmp_mode; IEEE
+// 754: a NaN compares false except for CmpNE, -0 equals +0).
+type CmpMode int
+
+const (
+	// CmpEQ is src0 == src1.
+	CmpEQ CmpMode = 0
+	// CmpNE is src0 != src1.
+	CmpNE CmpMode = 1
+	// CmpLT is src0 < src1.
+	CmpLT CmpMode = 2
+	// CmpGT is src0 > src1.
+	CmpGT CmpMode = 3
+	// CmpGE is src0 >= src1.
+	CmpGE CmpMode = 4
+	// CmpLE is src0 <= src1.
+	CmpLE CmpMode = 5
+)

@@ -1353,6 +1353,31 @@ static void op_tpows(reader *r, state *st) {
     snapshots_free(&before);
 }
 
+/* tcmp, tcmps, tsels on any operands (a mode possibly out of range, a
+ * scalar from a small set): no crash, nothing written on a refusal, nothing
+ * outside dst's valid region on success. Their rules and values are
+ * test_compare's. */
+static void op_compare_select(reader *r, state *st, op_id op) {
+    static const double kScalars[] = {0, 1, -1, 0.5, 255, 70000, NAN, INFINITY};
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *a = take_tile(r, st);
+    const pto_tile *b = op == OP_TCMPS ? NULL : take_tile(r, st);
+    pto_tile *tmp = op == OP_TSELS ? take_tile(r, st) : NULL;
+    const pto_cmp_mode mode = (pto_cmp_mode)((int)(take(r) % 8) - 1);
+    const double scalar = kScalars[take(r) % (sizeof kScalars / sizeof kScalars[0])];
+    const pto_tile *const operands[4] = {dst, a, b, tmp};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 4);
+    const pto_status got = op == OP_TCMP    ? pto_tcmp(dst, a, b, mode)
+                           : op == OP_TCMPS ? pto_tcmps(dst, a, scalar, mode)
+                                            : pto_tsels(dst, a, b, tmp, scalar);
+    const char *fn = op_name(op);
+    CHECK(got == PTO_OK || pto_last_error()[0] != '\0', "%s refused without a message", fn);
+    check_operands_unchanged(&before, got, dst, fn);
+    if (got == PTO_OK) check_outside_region(snapshot_of(&before, dst), dst, fn);
+    snapshots_free(&before);
+}
+
 /* treshape: NULLs, storages that share a byte without one start, sizes;
  * nothing written on a refusal. Its values are test_datamove's. */
 static void op_reshape(reader *r, state *st) {
@@ -1457,6 +1482,9 @@ static void op_instruction(reader *r, state *st, op_id op) {
     case OP_TTRANS: op_transpose(r, st); break;
     case OP_TCONCAT: op_concat(r, st); break;
     case OP_TPOWS: op_tpows(r, st); break;
+    case OP_TCMP:
+    case OP_TCMPS:
+    case OP_TSELS: op_compare_select(r, st, op); break;
     default: /* the families */
         if (op_is_reduction(op))
             op_reduction(r, st, op);

@@ -65,7 +65,9 @@ typedef enum {
     OP_ATTR_CONVERSION, /* a pto_round_mode and a pto_saturation argument (tcvt) */
     OP_ATTR_PAD_VALUE,  /* a pto_pad_value argument (tfillpad) */
     OP_ATTR_SCALAR_DESCENDING, /* a double start and an int descending (tci) */
-    OP_ATTR_SCALAR_POW_PRECISION /* a double exp and a pto_pow_algorithm (tpows) */
+    OP_ATTR_SCALAR_POW_PRECISION, /* a double exp and a pto_pow_algorithm (tpows) */
+    OP_ATTR_CMP_MODE,             /* a pto_cmp_mode (tcmp) */
+    OP_ATTR_SCALAR_CMP_MODE       /* a double scalar and a pto_cmp_mode (tcmps) */
 } op_attr_kind;
 typedef struct {
     op_family family;
@@ -135,8 +137,10 @@ bool op_converts(op_id op);
  * A5; op_call passes src1's element (0, 0) as the start, ascending),
  * treshape (dst's whole storage, any dtypes of the same total size), ttrans
  * (dst's region src's transposed) and tconcat (dst's valid cols the sum of
- * its sources'); and tpows (tests/test_tpows.c: a Special row with a scalar
- * and the pow algorithm; op_call passes src1's element (0, 0) as exp). */
+ * its sources'); tpows (tests/test_tpows.c: a Special row with a scalar
+ * and the pow algorithm; op_call passes src1's element (0, 0) as exp); and
+ * tcmp, tcmps, tsels (tests/test_compare.c: a UINT8 mask of ceil(cols / 8)
+ * bytes a row; op_call passes PTO_CMP_EQ, and tsels's mask as src0). */
 bool op_tested_apart(op_id op);
 
 /* The call of a row's C function from the shared operand set (dst, src0,
@@ -169,6 +173,10 @@ bool op_tested_apart(op_id op);
 #define PTO_TEST_LEAD_ARG_ScalarDescending
 #define PTO_TEST_ATTR_ARG_ScalarPowPrecision(algo) , op_scalar_value(src1), algo
 #define PTO_TEST_LEAD_ARG_ScalarPowPrecision
+#define PTO_TEST_ATTR_ARG_CmpMode(algo) , PTO_CMP_EQ
+#define PTO_TEST_LEAD_ARG_CmpMode
+#define PTO_TEST_ATTR_ARG_ScalarCmpMode(algo) , op_scalar_value(src1), PTO_CMP_EQ
+#define PTO_TEST_LEAD_ARG_ScalarCmpMode
 /* Element (0, 0) of t as a double (0 for NULL): a Scalar row's scalar. */
 double op_scalar_value(const pto_tile *t);
 

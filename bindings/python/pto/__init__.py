@@ -75,6 +75,7 @@ __all__ = [
     "RoundMode",
     "Saturation",
     "PadValue",
+    "CmpMode",
     "Profile",
     "Tile",
     "Buffer",
@@ -203,6 +204,18 @@ class PadValue(enum.IntEnum):
     MIN = _pto.PTO_PAD_MIN
 
 
+class CmpMode(enum.IntEnum):
+    """tcmp's and tcmps's comparison (IEEE 754: a NaN compares false except
+    for NE; -0 equals +0)."""
+
+    EQ = _pto.PTO_CMP_EQ
+    NE = _pto.PTO_CMP_NE
+    LT = _pto.PTO_CMP_LT
+    GT = _pto.PTO_CMP_GT
+    GE = _pto.PTO_CMP_GE
+    LE = _pto.PTO_CMP_LE
+
+
 class Profile(enum.IntEnum):
     """Target profiles (per thread): HOST (the default: everything libpto can
     compute), A2A3 and A5 (HOST plus that NPU target's implementation checks)."""
@@ -280,6 +293,7 @@ setattr(_pto, "PowAlgorithm", PowAlgorithm)  # the C functions' signatures name 
 setattr(_pto, "RoundMode", RoundMode)
 setattr(_pto, "Saturation", Saturation)
 setattr(_pto, "PadValue", PadValue)
+setattr(_pto, "CmpMode", CmpMode)
 
 
 def _dtype_of_array(dtype: np.dtype) -> DType:

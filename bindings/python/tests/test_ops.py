@@ -354,6 +354,23 @@ def test_tpows_scalar_exponent():
         pto.tpows(i, i, 0.5)
 
 
+def test_compare_and_select_scalar():
+    """tcmp, tcmps and tsels through the binding: the mode, the scalar and the
+    mask (bit j % 8 of byte j / 8 for column j) reach the C calls."""
+    a = make(D.FLOAT32, [[1.0, 5.0, -2.0, np.nan, 3.0, 0.0, 7.0, 8.0, 9.0]])
+    b = make(D.FLOAT32, [[1.0, 4.0, -1.0, 0.0, 3.0, -0.0, 0.0, 9.0, 9.0]])
+    m = pto.Tile(D.UINT8, 1, 2)
+    pto.tcmp(m, a, b, pto.CmpMode.GE)
+    assert raw(m).tolist() == [[0b01110011, 0b1]]
+    pto.tcmps(m, a, 3.0, mode=pto.CmpMode.LT)
+    assert raw(m).tolist() == [[0b00100101, 0]]
+    d = pto.Tile(D.FLOAT32, 1, 9)
+    pto.tsels(d, m, a, None, -1.0)  # tmp: only A2A3 needs one
+    assert raw(d).tolist() == [[1.0, -1.0, -2.0, -1.0, -1.0, 0.0, -1.0, -1.0, -1.0]]
+    with pytest.raises(pto.Error, match="mode"):
+        pto.tcmp(m, a, b, 6)
+
+
 def test_treshape_bytes():
     """treshape through the binding: the bytes under another shape and dtype."""
     src = make(D.FLOAT32, [[1.0], [2.0]])

@@ -93,6 +93,37 @@ pub enum PadValue {
     Min,
 }
 
+/// The comparison of [`tcmp`] and [`tcmps`] (the C enum `pto_cmp_mode`; IEEE 754: a NaN
+/// compares false except for `Ne`, -0 equals +0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CmpMode {
+    /// src0 == src1.
+    Eq,
+    /// src0 != src1.
+    Ne,
+    /// src0 < src1.
+    Lt,
+    /// src0 > src1.
+    Gt,
+    /// src0 >= src1.
+    Ge,
+    /// src0 <= src1.
+    Le,
+}
+
+impl CmpMode {
+    fn raw(self) -> sys::pto_cmp_mode {
+        match self {
+            CmpMode::Eq => sys::pto_cmp_mode::PTO_CMP_EQ,
+            CmpMode::Ne => sys::pto_cmp_mode::PTO_CMP_NE,
+            CmpMode::Lt => sys::pto_cmp_mode::PTO_CMP_LT,
+            CmpMode::Gt => sys::pto_cmp_mode::PTO_CMP_GT,
+            CmpMode::Ge => sys::pto_cmp_mode::PTO_CMP_GE,
+            CmpMode::Le => sys::pto_cmp_mode::PTO_CMP_LE,
+        }
+    }
+}
+
 impl PadValue {
     fn raw(self) -> sys::pto_pad_value {
         match self {

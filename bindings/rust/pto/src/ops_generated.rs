@@ -200,6 +200,63 @@ pub fn tpows(
     check(unsafe { sys::pto_tpows(d, base.source_ptr(d), exp, algo.raw()) })
 }
 
+/// TCMP (`pto_tcmp`): the bit mask of src0 \<mode\> src1 (UINT8, ceil(cols
+/// / 8) bytes a row).
+///
+/// src0's dtypes: HOST all; A2A3 INT32, FLOAT16, FLOAT32; A5 UINT32, INT32,
+/// FLOAT32, INT16, UINT16, FLOAT16, UINT8, INT8, BFLOAT16.
+pub fn tcmp(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    mode: CmpMode,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tcmp(d, src0.source_ptr(d), src1.source_ptr(d), mode.raw()) })
+}
+
+/// TCMPS (`pto_tcmps`): the bit mask of src \<mode\> scalar (UINT8,
+/// ceil(cols / 8) bytes a row).
+///
+/// src's dtypes: HOST all; A2A3 INT32, FLOAT32, FLOAT16, UINT16, INT16; A5
+/// INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16, UINT8, INT8, BFLOAT16.
+pub fn tcmps(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scalar: f64,
+    mode: CmpMode,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tcmps(d, src.source_ptr(d), scalar, mode.raw()) })
+}
+
+/// TSELS (`pto_tsels`): src where the mask bit is set, else the scalar.
+///
+/// dst's dtypes: HOST all; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16,
+/// BFLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32,
+/// FLOAT16, FLOAT32.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tsels(
+    dst: &mut impl Operand,
+    mask: impl Source,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tsels(
+            d,
+            mask.source_ptr(d),
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+            scalar,
+        )
+    })
+}
+
 /// TADD (`pto_tadd`): src0 + src1 elementwise; correctly rounded, integers
 /// wrap.
 ///

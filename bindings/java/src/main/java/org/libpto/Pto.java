@@ -280,6 +280,76 @@ public final class Pto {
     }
 
     /**
+     * TCMP ({@code pto_tcmp}): the bit mask of src0 &lt;mode&gt; src1 (UINT8, ceil(cols / 8)
+     * bytes a row).
+     * <p>src0's dtypes: HOST all; A2A3 INT32, FLOAT16, FLOAT32; A5 UINT32, INT32, FLOAT32,
+     * INT16, UINT16, FLOAT16, UINT8, INT8, BFLOAT16.
+     */
+    public static void tcmp(Tile dst, Tile src0, Tile src1, CmpMode mode) {
+        if (mode == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tcmp: mode is null");
+        }
+        try {
+            PtoNative.pto_tcmp(Tile.handleOf(dst, "Pto.tcmp", "dst"),
+                    Tile.handleOf(src0, "Pto.tcmp", "src0"),
+                    Tile.handleOf(src1, "Pto.tcmp", "src1"),
+                    mode.code());
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TCMPS ({@code pto_tcmps}): the bit mask of src &lt;mode&gt; scalar (UINT8, ceil(cols /
+     * 8) bytes a row).
+     * <p>src's dtypes: HOST all; A2A3 INT32, FLOAT32, FLOAT16, UINT16, INT16; A5 INT32,
+     * UINT32, FLOAT32, INT16, UINT16, FLOAT16, UINT8, INT8, BFLOAT16.
+     */
+    public static void tcmps(Tile dst, Tile src, double scalar, CmpMode mode) {
+        if (mode == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tcmps: mode is null");
+        }
+        try {
+            PtoNative.pto_tcmps(Tile.handleOf(dst, "Pto.tcmps", "dst"),
+                    Tile.handleOf(src, "Pto.tcmps", "src"),
+                    scalar,
+                    mode.code());
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TSELS ({@code pto_tsels}): src where the mask bit is set, else the scalar.
+     * <p>dst's dtypes: HOST all; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16,
+     * FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, FLOAT32.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tsels(Tile dst, Tile mask, Tile src, Tile tmp, double scalar) {
+        try {
+            PtoNative.pto_tsels(Tile.handleOf(dst, "Pto.tsels", "dst"),
+                    Tile.handleOf(mask, "Pto.tsels", "mask"),
+                    Tile.handleOf(src, "Pto.tsels", "src"),
+                    Tile.handleOf(tmp, "Pto.tsels", "tmp"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(mask);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tsels} without a scratch tile. */
+    public static void tsels(Tile dst, Tile mask, Tile src, double scalar) {
+        tsels(dst, mask, src, null, scalar);
+    }
+
+    /**
      * TADD ({@code pto_tadd}): src0 + src1 elementwise; correctly rounded, integers wrap.
      * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32,
      * FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
