@@ -187,3 +187,7 @@ double ref_ulp_error(pto_dtype dt, uint32_t got, double exact) {
     }
     return fabs(g - exact) / ldexp(1.0, e - f.frac_bits);
 }
+
+pto_status tile_create_any_dtype(int dtype, uint32_t rows, uint32_t cols, pto_tile **out) {
+    return pto_tile_create((pto_dtype)dtype, rows, cols, out);
+}

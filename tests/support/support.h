@@ -269,6 +269,10 @@ int64_t targets_find(const char *name);
 /* Makes `target` the only supported one; 0 restores the CPU's real set. */
 void targets_select(int64_t target);
 
+/* pto_tile_create with any int as the dtype, converted in C (as a C caller
+ * passes an out-of-range value; in C++ an enum object cannot hold it). */
+pto_status tile_create_any_dtype(int dtype, uint32_t rows, uint32_t cols, pto_tile **out);
+
 #ifdef __cplusplus
 }
 #endif
