@@ -85,9 +85,7 @@ pto_status CheckTcmps(pto_tile* dst, const pto_tile* src, double scalar, int mod
   if (!v.ok()) return v.status();
   CheckCompare(v, profile, OpDtypes::kTcmps, dst, src, "src", mode);
   if (!v.ok()) return v.status();
-  v.Require(ops::ScalarFits(src->dtype, scalar), PTO_ERR_INVALID_ARGUMENT,
-            "scalar %.17g is not a value of src dtype %s (an integer in its range)", scalar,
-            DtypeName(src->dtype));
+  ops::RequireScalarOf(v, "scalar", scalar, "src", src->dtype);
   CheckMaskRegion(v, dst, src, "src");
   Apart(v, "src", src, "dst", dst);
   return v.status();
@@ -152,9 +150,7 @@ pto_status CheckTsels(pto_tile* dst, const pto_tile* mask, const pto_tile* src,
   v.SameDtype("src", src, "dst", dst);
   if (a2a3) v.SameDtype("tmp", tmp, "dst", dst);
   if (!v.ok()) return v.status();
-  v.Require(ops::ScalarFits(dst->dtype, scalar), PTO_ERR_INVALID_ARGUMENT,
-            "scalar %.17g is not a value of dst dtype %s (an integer in its range)", scalar,
-            DtypeName(dst->dtype));
+  ops::RequireScalarOf(v, "scalar", scalar, "dst", dst->dtype);
   CheckMaskRegion(v, dst, mask);
   v.SameValidRegion("src", src, "dst", dst);
   if (a2a3) {
