@@ -86,9 +86,7 @@ pto_status CheckTcmpsOperands(pto_tile* dst, const pto_tile* src, double scalar,
   if (!v.ok()) return v.status();
   CheckCompare(v, profile, OpDtypes::kTcmps, dst, src, "src", mode);
   if (!v.ok()) return v.status();
-  v.Require(ops::ScalarFits(src->dtype, scalar), PTO_ERR_INVALID_ARGUMENT,
-            "scalar %.17g is not a value of src dtype %s (an integer in its range)", scalar,
-            DtypeName(src->dtype));
+  ops::RequireScalarOf(v, "scalar", scalar, "src", src->dtype);
   CheckMaskRegion(v, dst, src, "src");
   Apart(v, "src", src, "dst", dst);
   return v.status();
@@ -153,9 +151,7 @@ pto_status CheckTselsOperands(pto_tile* dst, const pto_tile* mask, const pto_til
   v.SameDtype("src", src, "dst", dst);
   if (a2a3) v.SameDtype("tmp", tmp, "dst", dst);
   if (!v.ok()) return v.status();
-  v.Require(ops::ScalarFits(dst->dtype, scalar), PTO_ERR_INVALID_ARGUMENT,
-            "scalar %.17g is not a value of dst dtype %s (an integer in its range)", scalar,
-            DtypeName(dst->dtype));
+  ops::RequireScalarOf(v, "scalar", scalar, "dst", dst->dtype);
   CheckMaskRegion(v, dst, mask);
   v.SameValidRegion("src", src, "dst", dst);
   if (a2a3) {

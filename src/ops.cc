@@ -120,9 +120,7 @@ pto_status CheckTpows(const Operands& o, pto_profile profile) {
                   "dst", dst)
       .SameDtype("base", base, "dst", dst);
   if (!v.ok()) return v.status();
-  v.Require(ScalarFits(dst->dtype, o.scalar), PTO_ERR_INVALID_ARGUMENT,
-            "exp %.17g is not a value of dst dtype %s (an integer in its range)", o.scalar,
-            DtypeName(dst->dtype))
+  RequireScalarOf(v, "exp", o.scalar, "dst", dst->dtype)
       .InPlaceOrApart("base", base, dst)
       .SameValidRegion("base", base, "dst", dst);
   return v.status();
@@ -624,9 +622,7 @@ pto_status CheckScalar(const Operands& o, pto_profile profile, OpDtypes rule,
   if (!v.ok()) return v.status();
   v.DtypeAccepted(rule, profile, "dst", dst).SameDtype("src", src, "dst", dst);
   if (!v.ok()) return v.status();
-  v.Require(ScalarIsValueOf(dst->dtype, o.scalar), PTO_ERR_INVALID_ARGUMENT,
-            "scalar %.17g is not a value of dst dtype %s (an integer in its range)", o.scalar,
-            DtypeName(dst->dtype))
+  RequireScalarOf(v, "scalar", o.scalar, "dst", dst->dtype)
       .InPlaceOrApart("src", src, dst)
       .SameValidRegion("src", src, "dst", dst);
   return v.status();
@@ -831,9 +827,7 @@ pto_status CheckFill(const Operands& o, pto_profile profile, OpDtypes rule,
   if (!v.ok()) return v.status();
   v.DtypeAccepted(rule, profile, "dst", dst);
   if (!v.ok()) return v.status();
-  v.Require(ScalarIsValueOf(dst->dtype, o.scalar), PTO_ERR_INVALID_ARGUMENT,
-            "scalar %.17g is not a value of dst dtype %s (an integer in its range)", o.scalar,
-            DtypeName(dst->dtype));
+  RequireScalarOf(v, "scalar", o.scalar, "dst", dst->dtype);
   return v.status();
 }
 
@@ -852,9 +846,7 @@ pto_status CheckTci(const Operands& o, pto_profile profile) {
   v.EnumInRange("descending", o.attr, 2);
   if (!v.ok()) return v.status();
   v.DtypeAccepted(OpDtypes::kTci, profile, "dst", dst);
-  v.Require(ScalarIsValueOf(dst->dtype, o.scalar), PTO_ERR_INVALID_ARGUMENT,
-            "start %.17g is not a value of dst dtype %s (an integer in its range)", o.scalar,
-            DtypeName(dst->dtype));
+  RequireScalarOf(v, "start", o.scalar, "dst", dst->dtype);
   if (profile != PTO_PROFILE_HOST)
     v.Require(dst->rows == 1, PTO_ERR_SHAPE_MISMATCH,
               "dst rows %u is not 1, which %s requires (the sequence runs along the row)",
@@ -1411,7 +1403,12 @@ PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
 
 }  // namespace
 
-bool ScalarFits(pto_dtype dtype, double scalar) { return ScalarIsValueOf(dtype, scalar); }
+Validator& RequireScalarOf(Validator& v, const char* name, double scalar, const char* owner,
+                           pto_dtype dtype) {
+  return v.Require(ScalarIsValueOf(dtype, scalar), PTO_ERR_INVALID_ARGUMENT,
+                   "%s %.17g is not a value of %s dtype %s (an integer in its range)", name,
+                   scalar, owner, DtypeName(dtype));
+}
 
 uint32_t ScalarBits(pto_dtype dtype, double scalar) {
   const double value = ScalarInDtype(dtype, scalar);

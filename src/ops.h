@@ -12,6 +12,7 @@
 
 #include "dtype_rules.h"
 #include "pto_c.h"
+#include "validate.h"
 
 namespace pto {
 namespace ops {
@@ -149,12 +150,15 @@ const OpDescriptor* FindOp(const char* name, size_t name_length);
 // (tdivs_scalar_by_tile for tdivs); NULL if none.
 const OpDescriptor* ScalarFirstForm(const OpDescriptor& op);
 
-// The Scalar family's rules for a `double scalar`, for the functions outside
-// the table (src/compare.cc): whether it is a value of dtype (an integer in
-// range for an integer dtype; anything for a float one), and the element's
-// bits it stands for (a float rounded to nearest even, NaN the quiet NaN);
-// call ScalarBits inside a FloatEnvironmentGuard, on a scalar that fits.
-bool ScalarFits(pto_dtype dtype, double scalar);
+// The rules of every scalar operand (pto_c.h), for the checks and runs in
+// and outside src/ops.cc (src/compare.cc): the check that it is a value of
+// the dtype of `owner` (the tile whose dtype it takes: an integer in range
+// for an integer dtype, anything for a float one), naming the operand
+// `name`, else PTO_ERR_INVALID_ARGUMENT; and the element's bits it stands
+// for (a float rounded to nearest even, NaN the quiet NaN): call ScalarBits
+// inside a FloatEnvironmentGuard, on a scalar that passed the check.
+Validator& RequireScalarOf(Validator& v, const char* name, double scalar, const char* owner,
+                           pto_dtype dtype);
 uint32_t ScalarBits(pto_dtype dtype, double scalar);
 
 // The compare and select rows' rules and runs (src/compare.cc).
