@@ -27,7 +27,7 @@ const char* CmpModeName(int mode) {
   return kNames[mode];
 }
 
-uint32_t MaskBytes(uint32_t cols) { return cols / 8 + (cols % 8 != 0); }
+using ops::MaskBytes;
 
 // A tile read while another is written, where the two must not share a byte
 // of their valid elements (the same handle included).
@@ -110,8 +110,8 @@ void CheckA2A3Tmp(Validator& v, const pto_tile* tmp, const pto_tile* dst, const 
   if (src1 != nullptr) v.Distinct("tmp", tmp, "src1", src1);
 }
 
-pto_status CheckTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
-                     const pto_tile* src1, const pto_tile* tmp, pto_profile profile) {
+pto_status CheckTselRules(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
+                          const pto_tile* src1, const pto_tile* tmp, pto_profile profile) {
   Validator v("pto_tsel");
   v.NotNull("dst", dst).NotNull("mask", mask).NotNull("src0", src0).NotNull("src1", src1);
   const bool a2a3 = profile == PTO_PROFILE_A2A3;
@@ -203,6 +203,17 @@ pto_status CheckTsels(const Operands& o, pto_profile profile) {
   return CheckTselsOperands(o.dst, o.src0, o.src1, o.tmp, o.scalar, profile);
 }
 
+pto_status CheckTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
+                     const pto_tile* src1, const pto_tile* tmp, pto_profile profile) {
+  return CheckTselRules(dst, mask, src0, src1, tmp, profile);
+}
+
+void RunTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0, const pto_tile* src1) {
+  if (IsEmpty(dst)) return;
+  kernels::Select(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(mask),
+                  ConstPlaneOf(src0), ConstPlaneOf(src1));
+}
+
 void RunTsels(const Operands& o, pto_profile) {
   pto_tile* dst = o.dst;
   if (IsEmpty(dst)) return;
@@ -214,19 +225,15 @@ void RunTsels(const Operands& o, pto_profile) {
 }  // namespace ops
 }  // namespace pto
 
-using pto::ConstPlaneOf;
-using pto::PlaneOf;
-
 extern "C" {
 
 // tsel takes three sources, which a row of the table does not have.
 pto_status pto_tsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
                     const pto_tile* src1, pto_tile* tmp) {
-  const pto_status status = pto::CheckTsel(dst, mask, src0, src1, tmp, pto::CurrentProfile());
-  if (status != PTO_OK || pto::IsEmpty(dst)) return status;
-  pto::kernels::Select(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
-                       ConstPlaneOf(mask), ConstPlaneOf(src0), ConstPlaneOf(src1));
-  return PTO_OK;
+  const pto_status status =
+      pto::ops::CheckTsel(dst, mask, src0, src1, tmp, pto::CurrentProfile());
+  if (status == PTO_OK) pto::ops::RunTsel(dst, mask, src0, src1);
+  return status;
 }
 
 }  // extern "C"

@@ -168,6 +168,12 @@ pto_status CheckTcmps(const Operands& o, pto_profile profile);
 void RunTcmps(const Operands& o, pto_profile profile);
 pto_status CheckTsels(const Operands& o, pto_profile profile);
 void RunTsels(const Operands& o, pto_profile profile);
+// tsel's (three sources: not a row; pto_tsel and programs call these).
+pto_status CheckTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
+                     const pto_tile* src1, const pto_tile* tmp, pto_profile profile);
+void RunTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0, const pto_tile* src1);
+// The bytes of a mask row for `cols` compared columns: ceil(cols / 8).
+inline uint32_t MaskBytes(uint32_t cols) { return cols / 8 + (cols % 8 != 0); }
 
 }  // namespace ops
 }  // namespace pto

@@ -7,7 +7,8 @@
  * many equal pairs; the scalar forms with exact and rounded scalars; selects
  * in place; then the rules (NULLs, modes, dtypes per profile and A2A3's
  * INT32 modes, mask dtype and shape, scalars, aliasing, A2A3's tmp), each
- * refusal leaving every operand unchanged.
+ * refusal leaving every operand unchanged; then the text forms against the C
+ * calls.
  *
  * Under emulation (PTO_TEST_UNDER_QEMU, PTO_TEST_UNDER_VALGRIND) the value
  * sweeps take three widths instead of seven. */
@@ -405,11 +406,161 @@ static void test_empty(void **state) {
     pto_tile_destroy(mask);
 }
 
+/* The text forms against the C calls: PTOAS's DPS form with `#pto<cmp xx>`,
+ * the pages' SSA forms with `#pto.cmp<XX>` and their shorthand; the masks as
+ * PTOAS declares them, i8 tiles of the sources' shape whose first
+ * ceil(C / 8) bytes a row hold the bits; tsel and tsels with and without
+ * PTOAS's tmp; under A2A3 (tsel's scratch given by the program); the
+ * refusals (an unknown mode, a mask that is not 8-bit, A5's shape rule). */
+static const char *const kModeText[] = {"eq", "ne", "lt", "gt", "ge", "le"}; /* kModes' order */
+static const char *const kModeTextUpper[] = {"EQ", "NE", "LT", "GT", "GE", "LE"};
+
+#define TB_F32 "!pto.tile_buf<vec, 3x20xf32>"
+#define TB_I8 "!pto.tile_buf<vec, 3x20xi8>"
+#define T_F32 "!pto.tile<3x20xf32>"
+#define T_I8 "!pto.tile<3x20xi8>"
+
+/* The packed bytes of `got` (an i8 tile of the sources' shape) equal the C
+ * call's mask `want`. */
+static void expect_mask(const char *text, const pto_tile *got, const pto_tile *want) {
+    for (uint32_t i = 0; i < pto_tile_valid_rows(want); ++i)
+        for (uint32_t j = 0; j < pto_tile_valid_cols(want); ++j)
+            if (tile_get(got, i, j) != tile_get(want, i, j))
+                fail_msg("%s: mask byte (%u,%u) 0x%x, the C call's 0x%x", text, i, j, tile_get(got, i, j),
+                         tile_get(want, i, j));
+}
+
+static void expect_same_tile(const char *text, const pto_tile *got, const pto_tile *want) {
+    for (uint32_t i = 0; i < pto_tile_valid_rows(want); ++i)
+        for (uint32_t j = 0; j < pto_tile_valid_cols(want); ++j)
+            if (tile_get(got, i, j) != tile_get(want, i, j))
+                fail_msg("%s: (%u,%u) 0x%x, the C call's 0x%x", text, i, j, tile_get(got, i, j), tile_get(want, i, j));
+}
+
+static void test_program_forms(void **state) {
+    (void)state;
+    rng r = {0xC0DE7E};
+    size_t runs = 0;
+    const uint32_t R = 3, C = 20, M = 3;
+    pto_tile *a = tile_new(PTO_FLOAT32, R, C, R, C), *b = tile_new(PTO_FLOAT32, R, C, R, C);
+    pto_tile *want = tile_new(PTO_UINT8, R, M, R, M), *got = tile_new(PTO_INT8, R, C, R, C);
+    const char *const ab_d[] = {"a", "b", "d"};
+    pto_tile *const ab_got[] = {a, b, got};
+    for (int profile = 0; profile < 2; ++profile) {
+        assert_int_equal(pto_set_profile(profile ? PTO_PROFILE_A2A3 : PTO_PROFILE_HOST), PTO_OK);
+        for (size_t k = 0; k < COUNT(kModes); ++k) {
+            fill_pair(&r, PTO_FLOAT32, a, b);
+            char text[3][512];
+            snprintf(text[0], sizeof text[0],
+                     "pto.tcmp ins(%%a, %%b {cmpMode = #pto<cmp %s>} : " TB_F32 ", " TB_F32 ") outs(%%d : " TB_I8 ")\n",
+                     kModeText[k]);
+            snprintf(text[1], sizeof text[1], "%%d = tcmp %%a, %%b {cmpMode = #pto.cmp<%s>} : " T_F32 " -> " T_I8 "\n",
+                     kModeTextUpper[k]);
+            snprintf(text[2], sizeof text[2],
+                     "%%d = pto.tcmp %%a, %%b {cmpMode = #pto<cmp %s>} : (" T_F32 ", " T_F32 ") -> " T_I8 "\n",
+                     kModeText[k]);
+            assert_int_equal(pto_tcmp(want, a, b, kModes[k]), PTO_OK);
+            for (size_t f = 0; f < COUNT(text); ++f, ++runs) {
+                assert_int_equal(run_snippet_tiles(text[f], 3, ab_d, ab_got), PTO_OK);
+                expect_mask(text[f], got, want);
+            }
+            /* tcmps against 0.25, in the DPS and SSA forms */
+            snprintf(text[0], sizeof text[0],
+                     "%%c = arith.constant 0.25 : f32\n"
+                     "pto.tcmps ins(%%a, %%c {cmpMode = #pto<cmp %s>} : " TB_F32 ", f32) outs(%%d : " TB_I8 ")\n",
+                     kModeText[k]);
+            snprintf(text[1], sizeof text[1],
+                     "%%c = arith.constant 0.25 : f32\n"
+                     "%%d = pto.tcmps %%a, %%c {cmpMode = #pto.cmp<%s>} : (" T_F32 ", f32) -> " T_I8 "\n",
+                     kModeTextUpper[k]);
+            snprintf(text[2], sizeof text[2],
+                     "%%c = arith.constant 0.25 : f32\n"
+                     "%%d = tcmps %%a, %%c {cmpMode = #pto.cmp<%s>} : " T_F32 " -> " T_I8 "\n",
+                     kModeTextUpper[k]);
+            assert_int_equal(pto_tcmps(want, a, 0.25, kModes[k]), PTO_OK);
+            const char *const a_d[] = {"a", "d"};
+            pto_tile *const a_got[] = {a, got};
+            for (size_t f = 0; f < COUNT(text); ++f, ++runs) {
+                assert_int_equal(run_snippet_tiles(text[f], 2, a_d, a_got), PTO_OK);
+                expect_mask(text[f], got, want);
+            }
+        }
+        /* tsel and tsels on the mask of a > b, spelt as PTOAS's i8 tile */
+        fill_pair(&r, PTO_FLOAT32, a, b);
+        assert_int_equal(pto_tcmp(want, a, b, PTO_CMP_GT), PTO_OK);
+        pto_tile *m = tile_new(PTO_INT8, R, C, R, C), *d = tile_new(PTO_FLOAT32, R, C, R, C);
+        pto_tile *wd = tile_new(PTO_FLOAT32, R, C, R, C), *tmp = tile_new(PTO_UINT32, 1, 8, 1, 8);
+        for (uint32_t i = 0; i < R; ++i)
+            for (uint32_t j = 0; j < C; ++j) tile_put(m, i, j, j < M ? tile_get(want, i, j) : 0x5A);
+        assert_int_equal(pto_tsel(wd, want, a, b, tmp), PTO_OK);
+        const char *sel[] = {
+            "%t = pto.alloc_tile : !pto.tile_buf<vec, 1x64xi8>\n"
+            "pto.tsel ins(%m, %a, %b, %t : " TB_I8 ", " TB_F32 ", " TB_F32 ", !pto.tile_buf<vec, 1x64xi8>) outs(%d : " TB_F32 ")\n",
+            "pto.tsel ins(%m, %a, %b : " TB_I8 ", " TB_F32 ", " TB_F32 ") outs(%d : " TB_F32 ")\n",
+            "%d = pto.tsel %m, %a, %b : (" T_I8 ", " T_F32 ", " T_F32 ") -> " T_F32 "\n",
+        };
+        const char *const mab_d[] = {"m", "a", "b", "d"};
+        pto_tile *const mab_got[] = {m, a, b, d};
+        for (size_t f = 0; f < COUNT(sel); ++f, ++runs) {
+            assert_int_equal(run_snippet_tiles(sel[f], 4, mab_d, mab_got), PTO_OK);
+            expect_same_tile(sel[f], d, wd);
+        }
+        /* the pages' shorthand, the mask computed in the program */
+        const char *chain = "%m = tcmp %a, %b {cmpMode = #pto.cmp<GT>} : " T_F32 " -> " T_I8 "\n"
+                            "%d = tsel %m, %a, %b : " T_F32 "\n";
+        assert_int_equal(run_snippet_tiles(chain, 4, mab_d, mab_got), PTO_OK);
+        expect_same_tile(chain, d, wd);
+        expect_mask(chain, m, want);
+        ++runs;
+        for (uint32_t i = 0; i < R; ++i)
+            for (uint32_t j = 0; j < C; ++j) tile_put(m, i, j, j < M ? tile_get(want, i, j) : 0x5A);
+        pto_tile *stmp = tile_new(PTO_FLOAT32, R, C, R, C);
+        assert_int_equal(pto_tsels(wd, want, a, stmp, -1.5), PTO_OK);
+        const char *sels[] = {
+            "%c = arith.constant -1.5 : f32\n%t = pto.alloc_tile : " TB_F32 "\n"
+            "pto.tsels ins(%m, %a, %t, %c : " TB_I8 ", " TB_F32 ", " TB_F32 ", f32) outs(%d : " TB_F32 ")\n",
+            "%c = arith.constant -1.5 : f32\n"
+            "pto.tsels ins(%m, %a, %c : " TB_I8 ", " TB_F32 ", f32) outs(%d : " TB_F32 ")\n",
+            "%c = arith.constant -1.5 : f32\n"
+            "%d = pto.tsels %m, %a, %c : (" T_I8 ", " T_F32 ", f32) -> " T_F32 "\n",
+        };
+        const char *const ma_d[] = {"m", "a", "d"};
+        pto_tile *const ma_got[] = {m, a, d};
+        /* A2A3's tsels needs a tmp: the forms without one are refused there. */
+        for (size_t f = 0; f < COUNT(sels); ++f) {
+            if (profile == 1 && f > 0) {
+                expect_program_refused(sels[f], PTO_ERR_NULL_ARGUMENT);
+                continue;
+            }
+            assert_int_equal(run_snippet_tiles(sels[f], 3, ma_d, ma_got), PTO_OK);
+            expect_same_tile(sels[f], d, wd);
+            ++runs;
+        }
+        pto_tile_destroy(m), pto_tile_destroy(d), pto_tile_destroy(wd), pto_tile_destroy(tmp);
+        pto_tile_destroy(stmp);
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    /* refused: an unknown mode, a float mask, a mask too narrow for the
+     * packed bits, A5's one shape */
+    expect_program_refused("pto.tcmp ins(%a, %b {cmpMode = #pto<cmp gtx>} : " TB_F32 ", " TB_F32 ") outs(%d : " TB_I8 ")\n",
+                           PTO_ERR_INVALID_ARGUMENT);
+    expect_program_refused("pto.tcmp ins(%a, %b : " TB_F32 ", " TB_F32 ") outs(%d : " TB_F32 ")\n",
+                           PTO_ERR_UNSUPPORTED_DTYPE);
+    expect_program_refused("pto.tcmp ins(%a, %b : " TB_F32 ", " TB_F32 ") outs(%d : !pto.tile_buf<vec, 3x2xi8>)\n",
+                           PTO_ERR_SHAPE_MISMATCH);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    expect_program_refused("pto.tcmp ins(%a, %b : " TB_F32 ", " TB_F32 ") outs(%d : !pto.tile_buf<vec, 3x8xi8>)\n",
+                           PTO_ERR_INVALID_ARGUMENT);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    pto_tile_destroy(a), pto_tile_destroy(b), pto_tile_destroy(want), pto_tile_destroy(got);
+    print_message("[compare] %zu program runs equal to the C calls\n", runs);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compare_values), cmocka_unit_test(test_select_values),
         cmocka_unit_test(test_compare_then_select), cmocka_unit_test(test_rules),
-        cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_empty), cmocka_unit_test(test_program_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -264,12 +264,7 @@ void Compiler::ParseOperation() {
     const bool prefixed = name.substr(0, 4) == "pto.";
     const std::string_view mnemonic = prefixed ? name.substr(4) : name;
     const ops::OpDescriptor* desc = ops::FindOp(mnemonic.data(), mnemonic.size());
-    // The compares and tsels run from C and the bindings; their text forms
-    // (PTOAS's mask tiles and cmpMode spellings) are not taken yet.
-    if (desc != nullptr && (desc->attr == ops::AttrKind::kCmpMode ||
-                            desc->attr == ops::AttrKind::kScalarCmpMode ||
-                            desc->id == ops::OpId::kTsels))
-      desc = nullptr;
+    if (mnemonic == "tsel") return ParseTsel(op, results);
     if (desc == nullptr) {
       // PTO's instructions are the t* operations (pto-isa docs/isa/T*.md).
       if (prefixed && mnemonic.size() > 1 && mnemonic[0] == 't')

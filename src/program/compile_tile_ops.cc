@@ -40,6 +40,15 @@ const std::vector<std::pair<std::string_view, int>> kRoundModeNames = {
     {"CAST_TRUNC", PTO_ROUND_TRUNC}, {"CAST_ODD", PTO_ROUND_ODD}};
 const std::vector<std::pair<std::string_view, int>> kSaturationNames = {{"ON", PTO_SAT_ON},
                                                                         {"OFF", PTO_SAT_OFF}};
+// cmpMode: PTOAS's CmpMode names (`#pto<cmp gt>`) and the page's
+// (`#pto.cmp<GT>`); PTOAS's default is EQ.
+const std::vector<std::pair<std::string_view, int>> kCmpModeNames = {
+    {"eq", PTO_CMP_EQ}, {"ne", PTO_CMP_NE}, {"lt", PTO_CMP_LT}, {"le", PTO_CMP_LE},
+    {"gt", PTO_CMP_GT}, {"ge", PTO_CMP_GE}, {"EQ", PTO_CMP_EQ}, {"NE", PTO_CMP_NE},
+    {"LT", PTO_CMP_LT}, {"LE", PTO_CMP_LE}, {"GT", PTO_CMP_GT}, {"GE", PTO_CMP_GE}};
+
+// A tile type's rows x cols, for messages.
+std::string ShapeText(const Type& t) { return std::to_string(t.rows) + "x" + std::to_string(t.cols); }
 
 }  // namespace
 
@@ -90,6 +99,16 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
     }
     if (e.key == "isBinary" && op.attr == ops::AttrKind::kBinaryOrder) {
       if (!BinaryOrderValue(e.value, attr)) return false;
+      continue;
+    }
+    if (e.key == "cmpMode" && (op.attr == ops::AttrKind::kCmpMode ||
+                               op.attr == ops::AttrKind::kScalarCmpMode)) {
+      const int mode = ConversionAttrValue(e.value.text, "cmp", kCmpModeNames);
+      if (mode < 0)
+        return Error(e.value.loc, "cmpMode of " + std::string(op.mnemonic) +
+                                      " is #pto<cmp NAME> or #pto.cmp<NAME> with NAME one of "
+                                      "eq, ne, lt, le, gt, ge");
+      *attr = mode;
       continue;
     }
     // tci's order, PTOAS's BoolAttr (default false).
@@ -160,7 +179,9 @@ bool Compiler::TextTmpAllowed(const ops::OpDescriptor& op) {
 bool Compiler::TakeScalarOperand(const ops::OpDescriptor& desc, std::vector<Token>* names,
                                  std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
                                  Instr* scalar) {
-  const size_t at = desc.attr == ops::AttrKind::kScalarFirst ? 0 : desc.source_count;
+  size_t at = desc.attr == ops::AttrKind::kScalarFirst ? 0 : desc.source_count;
+  // PTOAS's tsels: ins(%mask, %src, %tmp, %scalar), the scalar after tmp.
+  if (desc.id == ops::OpId::kTsels && names->size() == size_t{desc.source_count} + 2) ++at;
   if (names->size() <= at)
     return Error(tok_.loc, std::string(desc.mnemonic) + " takes a scalar after " +
                                std::to_string(at) + " tile operand(s)");
@@ -193,11 +214,13 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     // The scalar's value is known when the instruction runs: its rule is
     // checked then, with the tile rules again.
     in.check_at_run = true;
-    const bool float_tile = IsFloatDtype(p_->tiles[dst].type.dtype);
+    // The scalar is of dst's dtype, or the compared source's (tcmps).
+    const uint32_t owner = op.attr == ops::AttrKind::kScalarCmpMode ? ins[0] : dst;
+    const bool float_tile = IsFloatDtype(p_->tiles[owner].type.dtype);
     if (float_tile != scalar.scalar_is_float)
-      return Error(loc, std::string(op.mnemonic) + " takes a " +
-                            (float_tile ? "float" : "integer") + " scalar for a tile of " +
-                            DtypeName(p_->tiles[dst].type.dtype));
+      return Error(loc, std::string(op.mnemonic) + " takes " +
+                            (float_tile ? "a float" : "an integer") + " scalar for a tile of " +
+                            DtypeName(p_->tiles[owner].type.dtype));
   }
   if (op.attr == ops::AttrKind::kConversion) {
     // PTOAS's verifier: src and dst have the same shape (and valid shape,
@@ -208,10 +231,8 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     const Type& s = p_->tiles[ins[0]].type;
     const Type& d = p_->tiles[dst].type;
     if (s.rows != d.rows || s.cols != d.cols)
-      return Error(loc, "tcvt's src shape " + std::to_string(s.rows) + "x" +
-                            std::to_string(s.cols) + " differs from dst's " +
-                            std::to_string(d.rows) + "x" + std::to_string(d.cols) +
-                            " (PTOAS's rule)");
+      return Error(loc, "tcvt's src shape " + ShapeText(s) + " differs from dst's " +
+                            ShapeText(d) + " (PTOAS's rule)");
     // Without rmode, PTOAS's default CAST_RINT.
     const bool off = (s.dtype == PTO_FLOAT16 &&
                       (d.dtype == PTO_UINT8 || d.dtype == PTO_INT8 || d.dtype == PTO_INT16)) ||
@@ -219,6 +240,16 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     const int mode = (attr & 0xFF) == 0 ? PTO_ROUND_RINT : (attr & 0xFF) - 1;
     const int sat = (attr >> 8) == 0 ? (off ? PTO_SAT_OFF : PTO_SAT_ON) : (attr >> 8) - 1;
     attr = mode | (sat << 8);
+  }
+  // PTOAS's verifier, A5: the compared tiles and the mask have one shape.
+  if (op.id == ops::OpId::kTcmp && p_->profile == PTO_PROFILE_A5) {
+    const Type& d = p_->tiles[dst].type;
+    for (uint32_t slot : {ins[0], ins[1]}) {
+      const Type& s = p_->tiles[slot].type;
+      if (s.rows != d.rows || s.cols != d.cols)
+        return Error(loc, "tcmp's mask shape " + ShapeText(d) + " differs from its sources' " +
+                              ShapeText(s) + " (PTOAS's rule under A5)");
+    }
   }
   // tfillpad's pad value is dst's type's (PTOAS: TileDataDst::PadVal).
   if (op.attr == ops::AttrKind::kPadValue) attr = p_->tiles[dst].type.pad;
@@ -425,22 +456,107 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
   if (has_scalar && !TakeScalarOperand(*form, &names, &types, &type_locs, &scalar)) return;
   std::vector<uint32_t> slots;
   if (!UseOperands(*form, names, types, type_locs, &slots)) return;
-  if (dst_type.kind != TypeKind::kTile)
-    return (void)Error(dst_loc, std::string(op.text) + " gives a tile");
+  uint32_t dst;
+  if (!DefineResultTile(op, result, dst_type, dst_loc, &dst)) return;
+  if (names.size() > form->source_count && form->tmp == ops::TmpRole::kNone) slots.pop_back();
+  EmitTileOp(*form, op.loc, slots, dst, attr, scalar);
+}
+
+// The tile an SSA form's %result names: a new tile (a result parameter of a
+// snippet, which has no func.func to declare it).
+bool Compiler::DefineResultTile(const Token& op, const Token& result, const Type& type,
+                                SourceLoc type_loc, uint32_t* slot) {
+  if (type.kind != TypeKind::kTile) return Error(type_loc, std::string(op.text) + " gives a tile");
   if (Lookup(result.text) != nullptr)
-    return (void)Error(result.loc, "%" + std::string(result.text) + " is defined twice");
+    return Error(result.loc, "%" + std::string(result.text) + " is defined twice");
   Value v;
-  v.type = dst_type;
-  v.reg = NewTileSlot(dst_type, result.loc, result.text);
+  v.type = type;
+  v.reg = NewTileSlot(type, result.loc, result.text);
   p_->tiles[v.reg].used = true;
   if (!p_->is_kernel) {
-    const uint32_t index = AddParam(result.text, PTO_PARAM_TILE, dst_type, v.reg);
+    const uint32_t index = AddParam(result.text, PTO_PARAM_TILE, type, v.reg);
     p_->params[index].access = PTO_PARAM_WRITE;
     p_->tiles[v.reg].param = static_cast<int32_t>(index);
   }
-  if (!Define(result, v)) return;
-  if (names.size() > form->source_count && form->tmp == ops::TmpRole::kNone) slots.pop_back();
-  EmitTileOp(*form, op.loc, slots, v.reg, attr, scalar);
+  *slot = v.reg;
+  return Define(result, v);
+}
+
+// tsel, whose three sources no row of the table has:
+//   pto.tsel ins(%mask, %src0, %src1[, %tmp] : Tm, T0, T1[, Tt]) outs(%dst : T)
+//   %d = [pto.]tsel %mask, %src0, %src1[, %tmp] : (Tm, T0, T1[, Tt]) -> T   or   : T
+// (the pages' shorthand: T for the sources and the result, the mask's and
+// tmp's own types standing). The mask is MaskView'ed as the compares' are.
+// tmp (PTOAS's operand, A2A3's scratch) is accepted and unused: under A2A3
+// the call is given a tmp of its own, as the sync form leaves it out.
+void Compiler::ParseTsel(const Token& op, const std::vector<Token>& results) {
+  const bool dps = tok_.IsIdent("ins");
+  if (dps && !results.empty())
+    return (void)Error(op.loc, std::string(op.text) + " ins(...) outs(...) gives no result");
+  if (!dps && results.size() != 1)
+    return (void)Error(op.loc, std::string(op.text) + " needs ins(...) outs(...) or a %result");
+  if (dps) {
+    Advance();  // ins
+    if (!Expect('(')) return;
+  }
+  std::vector<Token> names;
+  ParseValueNames(&names);
+  if (names.size() != 3 && names.size() != 4)
+    return (void)Error(op.loc, std::string(op.text) + " takes 3 or 4 operands (mask, src0, src1, "
+                                                      "tmp), not " +
+                                   std::to_string(names.size()));
+  if (!Expect(':')) return;
+  std::vector<Type> types(names.size());
+  std::vector<SourceLoc> locs(names.size());
+  Token dst_name;
+  Type dst_type;
+  SourceLoc dst_loc = tok_.loc;
+  if (dps || tok_.Is('(')) {
+    if (!dps) Advance();
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (i > 0 && !Expect(',')) return;
+      locs[i] = tok_.loc;
+      if (!ParseType(&types[i])) return;
+    }
+    if (!Expect(')')) return;
+    if (dps && (!ExpectIdent("outs") || !Expect('(') || !ExpectValueName(&dst_name) ||
+                !Expect(':')))
+      return;
+    if (!dps && !ExpectArrow()) return;
+    dst_loc = tok_.loc;
+    if (!ParseType(&dst_type) || (dps && !Expect(')'))) return;
+  } else {
+    if (!ParseType(&dst_type)) return;
+    for (size_t i = 0; i < names.size(); ++i) {
+      const Value* v = Lookup(names[i].text);
+      const bool own = (i == 0 || i == 3) && v != nullptr;
+      types[i] = own ? v->type : dst_type;
+      locs[i] = dst_loc;
+    }
+  }
+  Instr in;
+  in.code = Code::kTsel;
+  in.loc = op.loc;
+  in.d = kNoSlot;
+  uint32_t tmp;
+  if (!UseTile(names[0], types[0], locs[0], Use::kRead, &in.mask) ||
+      !UseTile(names[1], types[1], locs[1], Use::kRead, &in.b) ||
+      !UseTile(names[2], types[2], locs[2], Use::kRead, &in.c) ||
+      (names.size() == 4 && !UseTile(names[3], types[3], locs[3], Use::kTmp, &tmp)))
+    return;
+  if (dps ? !UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &in.a)
+          : !DefineResultTile(op, results[0], dst_type, dst_loc, &in.a))
+    return;
+  if (p_->profile == PTO_PROFILE_A2A3) {
+    Type t = dst_type;
+    t.dtype = PTO_UINT32;
+    t.rows = 1;
+    t.cols = t.valid_rows = t.valid_cols = 8;
+    in.d = NewTileSlot(t, op.loc, "");
+    p_->tiles[in.d].in_ub = false;
+    p_->tiles[in.d].used = true;
+  }
+  p_->code.push_back(in);
 }
 
 }  // namespace program

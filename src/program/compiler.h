@@ -212,6 +212,9 @@ class Compiler {
                    std::vector<uint32_t>* slots);
   void ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named);
   void ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named, const Token& result);
+  bool DefineResultTile(const Token& op, const Token& result, const Type& type, SourceLoc type_loc,
+                        uint32_t* slot);
+  void ParseTsel(const Token& op, const std::vector<Token>& results);
 
   Lexer lexer_;
   Program* p_;

@@ -77,6 +77,7 @@ class Block {
   pto_status PartitionView(const Instr& in);
   pto_status Transfer(const Instr& in, bool load);
   pto_status TileOp(const Instr& in);
+  pto_status Tsel(const Instr& in);
   pto_status FloatInstr(const Instr& in);
   pto_status ScalarAccess(const Instr& in, bool load);
   std::string PointerName(uint32_t pointer) const {
@@ -429,13 +430,13 @@ pto_status Block::TileOp(const Instr& in) {
       : in.scalar_is_float                 ? floats_[in.scalar_reg]
                                            : static_cast<double>(ints_[in.scalar_reg]);
   const pto_tile* src0 = in.b != kNoSlot ? &tiles_[in.b] : nullptr;  // none for texpands
-  const ops::Operands o{dst,
-                        src0,
-                        in.c != kNoSlot ? &tiles_[in.c] : nullptr,
-                        tmp,
-                        ops::AttrOf(*in.op, in.attr),
-                        scalar,
-                        ops::SaturationOf(*in.op, in.attr)};
+  pto_tile mask_view;
+  const ops::Operands o = WithMaskView(*in.op,
+                                       ops::Operands{dst, src0,
+                                                     in.c != kNoSlot ? &tiles_[in.c] : nullptr,
+                                                     tmp, ops::AttrOf(*in.op, in.attr), scalar,
+                                                     ops::SaturationOf(*in.op, in.attr)},
+                                       &mask_view);
   if (in.check_at_run) {
     if (tmp != nullptr && !p_.tiles[in.d].in_ub) {
       tmp->valid_rows = dst->valid_rows;
@@ -446,6 +447,21 @@ pto_status Block::TileOp(const Instr& in) {
   }
   if ((dst->valid_rows != 0 && dst->valid_cols != 0) || ops::WritesWholeDst(*in.op))
     in.op->run(o, p_.profile);
+  return PTO_OK;
+}
+
+pto_status Block::Tsel(const Instr& in) {
+  pto_tile* dst = &tiles_[in.a];
+  const pto_tile mask = MaskView(tiles_[in.mask]);
+  const pto_tile* src0 = &tiles_[in.b];
+  const pto_tile* src1 = &tiles_[in.c];
+  if (in.check_at_run) {
+    const pto_status status =
+        ops::CheckTsel(dst, &mask, src0, src1, in.d != kNoSlot ? &tiles_[in.d] : nullptr,
+                       p_.profile);
+    if (status != PTO_OK) return Error(in, status, LastError());
+  }
+  ops::RunTsel(dst, &mask, src0, src1);
   return PTO_OK;
 }
 
@@ -525,6 +541,7 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         break;
       }
       case Code::kTileOp: status = TileOp(in); break;
+      case Code::kTsel: status = Tsel(in); break;
       case Code::kTileCopy: {
         pto_tile& to = tiles_[in.a];
         const pto_tile& from = tiles_[in.b];

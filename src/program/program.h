@@ -67,6 +67,35 @@ inline pto_tile TileFromSlot(const TileSlot& s, char* ub, uint32_t dynamic_rows,
   return t;
 }
 
+// PTOAS's masks are 8-bit integer tiles (i8 or ui8), often of the compared
+// tiles' shape, whose first ceil(C / 8) bytes a row hold the packed bits; the
+// C functions take a UINT8 mask, and tcmp/tcmps a dst exactly as wide as the
+// packed bits. A mask operand is given to them as that view of its tile; the
+// tile's bytes past the packed width are left as they were.
+inline pto_tile MaskView(const pto_tile& t) {
+  pto_tile v = t;
+  if (v.dtype == PTO_INT8) v.dtype = PTO_UINT8;
+  return v;
+}
+
+// The operands of a tcmp, tcmps or tsels with their mask seen as MaskView
+// (in `view`), a compare's dst narrowed to the packed width of its source;
+// every other operation's unchanged.
+inline ops::Operands WithMaskView(const ops::OpDescriptor& op, const ops::Operands& o,
+                                  pto_tile* view) {
+  ops::Operands m = o;
+  if (op.id == ops::OpId::kTcmp || op.id == ops::OpId::kTcmps) {
+    *view = MaskView(*o.dst);
+    const uint32_t packed = ops::MaskBytes(o.src0->valid_cols);
+    if (packed < view->valid_cols) view->valid_cols = packed;
+    m.dst = view;
+  } else if (op.id == ops::OpId::kTsels) {
+    *view = MaskView(*o.src0);
+    m.src0 = view;
+  }
+  return m;
+}
+
 // A func.func of the module, for listings (pto_program_describe).
 struct FunctionSummary {
   std::string name;
@@ -93,6 +122,7 @@ enum class Code : uint8_t {
   kStore,        // views[b] <- tile a
   kSetValid,     // tile a valid region = ints[b] x ints[c]
   kTileOp,       // an operation of the table on tiles
+  kTsel,         // tsel: tile a <- mask slot `mask` ? tile b : tile c (tmp d)
   kTileCopy,     // tile a <- tile b (bytes and valid region): a carried tile value
   kNop,
   kFloatBinary,  // floats[a] = floats[b] (FloatOp sub) floats[c], rounded to `fmt`
@@ -146,7 +176,7 @@ struct Instr {
   double fimm = 0;
   const ops::OpDescriptor* op = nullptr;
   int attr = 0;
-  uint32_t tmp_slot = 0;   // kTileOp: the tmp tile slot, or kNoSlot
+  uint32_t mask = 0;  // kTsel: the mask's tile slot
   // kTileOp of the Scalar family: the register holding the scalar (a float
   // register when scalar_is_float, else an integer one).
   uint32_t scalar_reg = 0;

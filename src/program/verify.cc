@@ -56,11 +56,16 @@ struct Range {
 
 // The tile slots instruction `in` reads or writes (kNoSlot elsewhere). A
 // valid-shape change is not a use: it touches no byte of the tile.
-void TileUses(const Instr& in, uint32_t out[4]) {
-  out[0] = out[1] = out[2] = out[3] = kNoSlot;
+constexpr size_t kMostTileUses = 5;
+
+void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
+  for (size_t i = 0; i < kMostTileUses; ++i) out[i] = kNoSlot;
   switch (in.code) {
     case Code::kTileOp:
       out[0] = in.a, out[1] = in.b, out[2] = in.c, out[3] = in.d;
+      break;
+    case Code::kTsel:
+      out[0] = in.a, out[1] = in.b, out[2] = in.c, out[3] = in.d, out[4] = in.mask;
       break;
     case Code::kLoad:
     case Code::kStore:
@@ -84,7 +89,7 @@ void LiveRanges(Program* p) {
   std::vector<bool> seen(p->tiles.size(), false);
   for (TileSlot& s : p->tiles) s.first = s.last = std::min(s.def_pc, n);
   for (uint32_t pc = 0; pc < n; ++pc) {
-    uint32_t uses[4];
+    uint32_t uses[kMostTileUses];
     TileUses(p->code[pc], uses);
     for (uint32_t slot : uses) {
       if (slot == kNoSlot) continue;
@@ -208,34 +213,39 @@ pto_status CheckOperations(Program* p) {
     if (!s.in_ub) tiles[i].data = base + p->ub_size + 64 * i;
   }
   for (Instr& in : p->code) {
-    if (in.code != Code::kTileOp) continue;
-    const uint32_t operands[] = {in.a, in.b, in.c, in.d};
+    if (in.code != Code::kTileOp && in.code != Code::kTsel) continue;
+    uint32_t operands[kMostTileUses];
+    TileUses(in, operands);
     for (uint32_t slot : operands)
       if (slot != kNoSlot && p->tiles[slot].type.HasDynamicValid()) in.check_at_run = true;
     pto_tile* dst = &tiles[in.a];
-    if (in.d != kNoSlot && !p->tiles[in.d].in_ub) {
+    if (in.d != kNoSlot && !p->tiles[in.d].in_ub && in.code == Code::kTileOp) {
       tiles[in.d].valid_rows = dst->valid_rows;
       tiles[in.d].valid_cols = dst->valid_cols;
     }
-    const ops::Operands o{dst,
-                          in.b != kNoSlot ? &tiles[in.b] : nullptr,
-                          in.c != kNoSlot ? &tiles[in.c] : nullptr,
-                          in.d != kNoSlot ? &tiles[in.d] : nullptr,
-                          ops::AttrOf(*in.op, in.attr),
-                          0,
-                          ops::SaturationOf(*in.op, in.attr)};
-    const pto_status status = in.op->check(o, p->profile);
-    if (status == PTO_OK) {
-      if (IsFloatDtype(dst->dtype)) p->uses_float = true;
-      continue;
+    pto_tile mask_view;
+    const pto_tile* src0 = in.b != kNoSlot ? &tiles[in.b] : nullptr;
+    const pto_tile* src1 = in.c != kNoSlot ? &tiles[in.c] : nullptr;
+    pto_tile* tmp = in.d != kNoSlot ? &tiles[in.d] : nullptr;
+    pto_status status;
+    if (in.code == Code::kTsel) {
+      mask_view = MaskView(tiles[in.mask]);
+      status = ops::CheckTsel(dst, &mask_view, src0, src1, tmp, p->profile);
+    } else {
+      const ops::Operands o = WithMaskView(
+          *in.op,
+          ops::Operands{dst, src0, src1, tmp, ops::AttrOf(*in.op, in.attr), 0,
+                        ops::SaturationOf(*in.op, in.attr)},
+          &mask_view);
+      status = in.op->check(o, p->profile);
     }
     // A rule about regions may hold once the run sets them: decided then.
     const bool region_rule = status == PTO_ERR_SHAPE_MISMATCH || status == PTO_ERR_ALIASING;
-    if (in.check_at_run && region_rule) {
-      if (IsFloatDtype(dst->dtype)) p->uses_float = true;
-      continue;
-    }
-    return Diagnose(*p, in.loc, status, LastError());
+    if (status != PTO_OK && !(in.check_at_run && region_rule))
+      return Diagnose(*p, in.loc, status, LastError());
+    // Float compares too keep IEEE defaults (subnormals compare as themselves).
+    for (const pto_tile* t : {static_cast<const pto_tile*>(dst), src0, src1})
+      if (t != nullptr && IsFloatDtype(t->dtype)) p->uses_float = true;
   }
   return PTO_OK;
 }

@@ -268,22 +268,28 @@ const char *dtype_spelling(pto_dtype dt) {
     return (unsigned)dt < COUNT(names) ? names[dt] : "?";
 }
 
-pto_status run_snippet_sd(const char *text, pto_tile *s, pto_tile *d) {
+pto_status run_snippet_tiles(const char *text, size_t n, const char *const *names, pto_tile *const *tiles) {
     pto_program *p = NULL;
     const pto_status st = pto_program_create(text, strlen(text), "t.pto", &p);
     if (st != PTO_OK) return st;
     pto_args *a = NULL;
-    size_t is = 0, id = 0;
-    assert_int_equal(pto_program_param_find(p, "s", &is), PTO_OK);
-    assert_int_equal(pto_program_param_find(p, "d", &id), PTO_OK);
     assert_int_equal(pto_args_create(p, &a), PTO_OK);
-    assert_int_equal(pto_args_set_tile(a, is, s), PTO_OK);
-    assert_int_equal(pto_args_set_tile(a, id, d), PTO_OK);
+    for (size_t k = 0; k < n; ++k) {
+        size_t index = 0;
+        if (pto_program_param_find(p, names[k], &index) != PTO_OK) fail_msg("%s: no parameter %s", text, names[k]);
+        assert_int_equal(pto_args_set_tile(a, index, tiles[k]), PTO_OK);
+    }
     const pto_status run = pto_program_run(p, a);
     if (run != PTO_OK) fail_msg("%s: run %s (%s)", text, pto_status_string(run), pto_last_error());
     pto_args_destroy(a);
     pto_program_destroy(p);
     return PTO_OK;
+}
+
+pto_status run_snippet_sd(const char *text, pto_tile *s, pto_tile *d) {
+    const char *const names[] = {"s", "d"};
+    pto_tile *const tiles[] = {s, d};
+    return run_snippet_tiles(text, 2, names, tiles);
 }
 
 void expect_program_refused(const char *text, pto_status want) {

@@ -102,6 +102,9 @@ const char *dtype_spelling(pto_dtype dt);
  * it, asserting the run succeeds; returns the creation status (nothing runs
  * when it is not PTO_OK). */
 pto_status run_snippet_sd(const char *text, pto_tile *s, pto_tile *d);
+/* The same with the snippet's tile parameters names[k] (no '%') bound to
+ * tiles[k]; fails the test when the run itself fails. */
+pto_status run_snippet_tiles(const char *text, size_t n, const char *const *names, pto_tile *const *tiles);
 /* The program `text` is refused with `want` and nothing is created. */
 void expect_program_refused(const char *text, pto_status want);
 
