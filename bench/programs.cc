@@ -196,7 +196,7 @@ const ExampleKernel kExampleKernels[] = {
     {"softmax", nullptr, 4096, 4096, 0},      {"rmsnorm", nullptr, 4096, 4096, 0},
     {"layernorm", nullptr, 4096, 4096, 0},    {"swiglu", "swiglu", 4096, 1024, 0},
     {"rope", nullptr, 4096, 1024, 1024},      {"quantize", nullptr, 4096, 2048, 0},
-    {"online_softmax", nullptr, 4096, 1024, 256},
+    {"online_softmax", nullptr, 4096, 1024, 256}, {"softmax_padded", nullptr, 4096, 1000, 0},
 };
 
 // Binds every parameter of k by its name: pointers to rows x cols floats of

@@ -76,8 +76,16 @@ def cases(rng):
         a = np.exp(mx - mn)
         return mn, a * l + np.exp(s_ - mn).sum(axis=1, keepdims=True), a * o + pv
 
+    xp = x[:, :1000].copy()
+
+    def np_softmax_ragged():
+        e = np.exp(xp - xp.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
     return [
         ("softmax 4096x4096", program("softmax"), dict(x=x, y=y, m=m, n=n), np_softmax, m * n),
+        ("softmax_padded 4096x1000", program("softmax_padded"),
+         dict(x=xp, y=np.zeros_like(xp), m=m, n=1000), np_softmax_ragged, m * 1000),
         ("rmsnorm 4096x4096", program("rmsnorm"),
          dict(x=x, w=w, y=y, m=m, n=n, inv_n=inv_n, eps=eps), np_rmsnorm, m * n),
         ("layernorm 4096x4096", program("layernorm"),

@@ -58,6 +58,24 @@ def test_softmax(rng, m, n):
     assert np.all(np.abs(y - ref) <= bound * ref)
 
 
+@pytest.mark.parametrize("m,n", [(8, 64), (13, 100), (37, 1000), (3, 1024), (9, 1)])
+def test_softmax_padded(rng, m, n):
+    """The ragged form: rows padded with -inf to the tile's 1024 columns by
+    tfillpad; the same bound with the sum over all 1024 columns (the -inf
+    columns add exact zeros), and the same bits as the unpadded kernel where
+    A5's sum order meets the same nonzero terms in the same chunks."""
+    x = (rng.standard_normal((m, n)) * 4).astype(np.float32)
+    y = run_blocks(program("softmax_padded"), ["y"], x=x, y=np.zeros_like(x), m=m, n=n)["y"]
+    xd = x.astype(np.float64)
+    shifted = xd - xd.max(axis=1, keepdims=True)
+    ref = np.exp(shifted) / np.exp(shifted).sum(axis=1, keepdims=True)
+    bound = U * (np.abs(shifted) + a5_row_sum_depth(1024) + 3) * 1.01
+    assert np.all(np.abs(y - ref) <= bound * ref)
+    plain = run_blocks(program("softmax"), ["y"], x=x, y=np.zeros_like(x), m=m, n=n)["y"]
+    if n % 64 == 0:
+        assert np.array_equal(y.view(np.uint32), plain.view(np.uint32))
+
+
 @pytest.mark.parametrize("m,n", SHAPES)
 def test_rmsnorm(rng, m, n):
     x = rng.standard_normal((m, n)).astype(np.float32)
