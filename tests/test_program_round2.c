@@ -87,6 +87,12 @@ static void test_functions_and_calls(void **state) {
     refused(two, NULL, "1:1: error: the module has 2 public functions (@a, @b)");
     pto_program_destroy(build(two, "b"));
     pto_program_destroy(build("func.func @a() {\n return\n}\nfunc.func private @b() {\n return\n}\n", NULL));
+    /* PTOAS's synchronisation hint is accepted (and orders nothing); an
+     * unknown attribute is not. */
+    pto_program_destroy(build("func.func @a() attributes {pto.auto_sync_tail_hint = \"mte3-to-s-event0\"} {\n"
+                              " return\n}\n", NULL));
+    refused("func.func @a() attributes {pto.sync_hint = 1} {\n return\n}\n", NULL,
+            "1:28: error: unknown function attribute 'pto.sync_hint'");
     refused("func.func @k(%n: i32) attributes {pto.entry} {\n func.call @k(%n) : (i32) -> ()\n return\n}\n",
             NULL, "2:12: error: recursive call of @k");
     refused("func.func @k() {\n %c = func.call @h() : () -> i32\n return\n}\n"

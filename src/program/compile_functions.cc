@@ -91,6 +91,8 @@ void Compiler::ParseFuncSignature() {
         if (!SetTarget(e)) return;
       } else if (e.key == "sym_visibility" && e.value.kind == Tok::kString) {
         f.is_private = e.value.text != "public";
+      } else if (e.key == "pto.auto_sync_tail_hint" && e.value.kind == Tok::kString) {
+        // A hint to PTOAS's synchronisation pass: one block orders nothing here.
       } else {
         Error(e.loc, "unknown function attribute '" + std::string(e.key) + "'");
         return;
