@@ -8,15 +8,11 @@ import (
 	"testing"
 )
 
-// tselWhy: why pto_tsel is not called.
-const tselWhy = "tsel takes three sources, which an operations.def row does not have, and the bindings' operation calls are generated from those rows"
-
 // notCalled lists the functions of include/pto_c.h that the Go layer does
 // not call through package ptoc, and why.
 var notCalled = map[string]string{
 	"pto_last_error":  "read by the C wrapper of every failing call (bindings/pto.i), returned in Error.Message",
 	"pto_buffer_wrap": "Go memory cannot be wrapped (C may not keep Go pointers); ignored in pto.i",
-	"pto_tsel":        tselWhy,
 }
 
 // TestHeaderCovered fails when include/pto_c.h declares a function that the

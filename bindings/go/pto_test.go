@@ -382,6 +382,19 @@ func TestTCvt(t *testing.T) {
 	}
 }
 
+func TestTSel(t *testing.T) {
+	a := f32Tile(t, pto.Float32, 1, 9, 1, 5, -2, 4, 3, 0, 7, 8, 9)
+	b := f32Tile(t, pto.Float32, 1, 9, 2, 4, -1, 0, 3, 0, 0, 9, 8)
+	mask := newTile(t, pto.Uint8, 1, 2)
+	must(t, pto.TCmp(mask, a, b, pto.CmpGT))
+	dst := newTile(t, pto.Float32, 1, 9)
+	must(t, pto.TSel(dst, mask, a, b, nil))
+	expectF32(t, "tsel(a > b, a, b)", readF32(t, dst), []float32{2, 5, -1, 4, 3, 0, 7, 9, 9})
+	must(t, pto.TSel(dst, mask, b, a, nil))
+	expectF32(t, "tsel(a > b, b, a)", readF32(t, dst), []float32{1, 4, -2, 0, 3, 0, 0, 8, 8})
+	expectStatus(t, pto.TSel(dst, dst, a, b, nil), pto.ErrUnsupportedDType, "mask")
+}
+
 func TestTPowIntegers(t *testing.T) {
 	{
 		base := newTile(t, pto.Int32, 1, 6)

@@ -62,8 +62,8 @@ static PyObject *mod_get_profile(PyObject *module, PyObject *unused) {
     return profile_object(pto_get_profile());
 }
 
-/* The operations' functions are operations.c's operation_methods, added by
- * PyInit__pto. */
+/* The operations' functions are operations.c's operation_methods and
+ * select_methods (tsel), added by PyInit__pto. */
 static PyMethodDef module_methods[] = {
     {"version", mod_version, METH_NOARGS, "version()\n--\n\nThe library's version, pto_version_string()."},
     {"simd_target", mod_simd_target, METH_NOARGS,
@@ -124,7 +124,7 @@ PyMODINIT_FUNC PyInit__pto(void) {
     BufferType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &buffer_spec, NULL);
     if (TileType == NULL || BufferType == NULL || PyModule_AddObjectRef(m, "TileCore", (PyObject *)TileType) < 0 ||
         PyModule_AddObjectRef(m, "BufferCore", (PyObject *)BufferType) < 0 || add_constants(m) < 0 ||
-        PyModule_AddFunctions(m, operation_methods) < 0 ||
+        PyModule_AddFunctions(m, operation_methods) < 0 || PyModule_AddFunctions(m, select_methods) < 0 ||
         program_init(m) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -76,6 +76,7 @@ void tile_unpin(TileObject *self);
 
 /* operations.c: one function per operation of src/operations.def, NULL-ended */
 extern PyMethodDef operation_methods[];
+extern PyMethodDef select_methods[]; /* tsel's, written by hand (operations.c) */
 
 /* program.c */
 int program_init(PyObject *module);

@@ -44,7 +44,6 @@ def test_enums_match_the_header(enum_name, cls, prefix):
 
 
 # The functions of include/pto_c.h that the extension does not call, and why.
-TSEL = ("tsel takes three sources, which an operations.def row does not have, and the bindings' operation calls are generated from those rows")
 NOT_CALLED = {
     "pto_dtype_string": "DType is an IntEnum whose names are the header's (test_fixed_names)",
     "pto_profile_string": "Profile is an IntEnum whose names are the header's (test_fixed_names)",
@@ -55,7 +54,6 @@ NOT_CALLED = {
     "pto_tile_write": "tiles expose their memory through the buffer protocol (numpy views)",
     "pto_tile_read_f32": "tiles expose their memory through the buffer protocol (numpy views)",
     "pto_tile_write_f32": "tiles expose their memory through the buffer protocol (numpy views)",
-    "pto_tsel": TSEL,
 }
 
 

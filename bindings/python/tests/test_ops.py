@@ -371,6 +371,23 @@ def test_compare_and_select_scalar():
         pto.tcmp(m, a, b, 6)
 
 
+def test_tsel_picks_by_the_mask():
+    """tsel through the binding: src0 where the mask bit is set, else src1; the
+    optional tmp; a refusal names the operand."""
+    a = make(D.FLOAT32, [[1.0, 5.0, -2.0, 4.0, 3.0, 0.0, 7.0, 8.0, 9.0]])
+    b = make(D.FLOAT32, [[2.0, 4.0, -1.0, 0.0, 3.0, -0.0, 0.0, 9.0, 8.0]])
+    m = pto.Tile(D.UINT8, 1, 2)
+    pto.tcmp(m, a, b, pto.CmpMode.GT)
+    d = pto.Tile(D.FLOAT32, 1, 9)
+    assert pto.tsel(d, m, a, b) is d
+    assert raw(d).tolist() == [[2.0, 5.0, -1.0, 4.0, 3.0, -0.0, 7.0, 9.0, 9.0]]
+    pto.tsel(d, m, b, a, tmp=None)
+    assert raw(d).tolist() == [[1.0, 4.0, -2.0, 0.0, 3.0, 0.0, 0.0, 8.0, 8.0]]
+    assert np.signbit(raw(d)[0, 5]) == np.signbit(raw(a)[0, 5])
+    with pytest.raises(pto.Error, match="mask"):
+        pto.tsel(d, d, a, b)
+
+
 def test_treshape_bytes():
     """treshape through the binding: the bytes under another shape and dtype."""
     src = make(D.FLOAT32, [[1.0], [2.0]])

@@ -168,3 +168,31 @@ mod sealed {
 // from src/operations.def (the `core` suite's "bindings match
 // src/operations.def" test fails when the committed file is out of date).
 include!("ops_generated.rs");
+
+/// TSEL (`pto_tsel`): src0 where the mask bit is set, else src1, bit for bit.
+///
+/// `mask` is a `Uint8` tile, bit j % 8 of byte j / 8 of a row for column j
+/// (what [`tcmp`] writes). dst's dtypes: HOST all; A2A3 INT16, UINT16,
+/// INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32; A5 all.
+///
+/// `tmp` is an optional scratch tile (`None` for none; A2A3 requires a
+/// `Uint32` one). Written here, not generated: its three sources are more
+/// than a row of src/operations.def has.
+pub fn tsel(
+    dst: &mut impl Operand,
+    mask: impl Source,
+    src0: impl Source,
+    src1: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tsel(
+            d,
+            mask.source_ptr(d),
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}

@@ -1,7 +1,7 @@
 //! The Rust binding against known results: every instruction, every error a
 //! safe caller can meet, tile lifetime and bulk round trips for every dtype.
 
-use pto::{DType, ErrorKind, InPlace, PowAlgorithm, RoundMode, Saturation, Tile};
+use pto::{CmpMode, DType, ErrorKind, InPlace, PowAlgorithm, RoundMode, Saturation, Tile};
 
 const INF: f32 = f32::INFINITY;
 const NAN: f32 = f32::NAN;
@@ -718,5 +718,40 @@ fn placed_tiles_in_owned_and_wrapped_buffers() {
         pto::Buffer::wrap(&mut []),
         ErrorKind::InvalidArgument,
         "pto_buffer_wrap",
+    );
+}
+
+#[test]
+fn tsel_picks_by_the_mask() {
+    let a = f32_tile(
+        DType::Float32,
+        1,
+        9,
+        &[1.0, 5.0, -2.0, 4.0, 3.0, 0.0, 7.0, 8.0, 9.0],
+    );
+    let b = f32_tile(
+        DType::Float32,
+        1,
+        9,
+        &[2.0, 4.0, -1.0, 0.0, 3.0, -0.0, 0.0, 9.0, 8.0],
+    );
+    let mut mask = zeros(DType::Uint8, 1, 2);
+    pto::tcmp(&mut mask, &a, &b, CmpMode::Gt).unwrap();
+    let mut dst = zeros(DType::Float32, 1, 9);
+    pto::tsel(&mut dst, &mask, &a, &b, None).unwrap();
+    assert_floats(
+        &dst.to_vec::<f32>().unwrap(),
+        &[2.0, 5.0, -1.0, 4.0, 3.0, -0.0, 7.0, 9.0, 9.0],
+    );
+    pto::tsel(&mut dst, &mask, &b, &a, None).unwrap();
+    assert_floats(
+        &dst.to_vec::<f32>().unwrap(),
+        &[1.0, 4.0, -2.0, 0.0, 3.0, 0.0, 0.0, 8.0, 8.0],
+    );
+    let other = zeros(DType::Float32, 1, 9);
+    assert_err(
+        pto::tsel(&mut dst, &other, &a, &b, None),
+        ErrorKind::UnsupportedDType,
+        "mask",
     );
 }

@@ -1276,4 +1276,34 @@ public final class Pto {
         tcolexpandexpdif(dst, src0, src1, null);
     }
     // gen-operations:end
+
+    /**
+     * TSEL ({@code pto_tsel}): src0 where the mask bit is set, else src1, bit for bit.
+     * <p>{@code mask} is a UINT8 tile, bit j % 8 of byte j / 8 of a row for column j (what
+     * {@link #tcmp} writes). dst's dtypes: HOST all; A2A3 INT16, UINT16, INT32, UINT32,
+     * FLOAT16, BFLOAT16, FLOAT32; A5 all.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; A2A3 requires a
+     * UINT32 one). Written here, not generated: its three sources are more than a row of
+     * src/operations.def has.
+     */
+    public static void tsel(Tile dst, Tile mask, Tile src0, Tile src1, Tile tmp) {
+        try {
+            PtoNative.pto_tsel(Tile.handleOf(dst, "Pto.tsel", "dst"),
+                    Tile.handleOf(mask, "Pto.tsel", "mask"),
+                    Tile.handleOf(src0, "Pto.tsel", "src0"),
+                    Tile.handleOf(src1, "Pto.tsel", "src1"),
+                    Tile.handleOf(tmp, "Pto.tsel", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(mask);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tsel} without a scratch tile. */
+    public static void tsel(Tile dst, Tile mask, Tile src0, Tile src1) {
+        tsel(dst, mask, src0, src1, null);
+    }
 }

@@ -21,11 +21,7 @@ import org.junit.jupiter.api.Test;
  * cannot be left out of the binding unnoticed.
  */
 class HeaderCoverageTest {
-    static final String TSEL =
-            "tsel takes three sources, which an operations.def row does not have, and the bindings' operation calls are generated from those rows";
-
     static final Map<String, String> NOT_CALLED = Map.ofEntries(
-            Map.entry("pto_tsel", TSEL),
             Map.entry("pto_last_error", "read by the JNI wrapper of every failing call, in PtoException.detail()"),
             Map.entry("pto_tile_data", "tile storage is reached through ByteBuffers (Tile.asByteBuffer)"),
             Map.entry("pto_buffer_data", "buffer storage is reached through ByteBuffers, never a raw address"),

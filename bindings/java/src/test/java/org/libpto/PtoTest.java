@@ -57,6 +57,20 @@ class PtoTest {
         return e;
     }
 
+    @Test
+    void tselPicksByTheMask() {
+        Tile a = tile(DType.FLOAT32, 1, 9, 1, 5, -2, 4, 3, 0, 7, 8, 9);
+        Tile b = tile(DType.FLOAT32, 1, 9, 2, 4, -1, 0, 3, -0.0f, 0, 9, 8);
+        Tile mask = tile(DType.UINT8, 1, 2);
+        Pto.tcmp(mask, a, b, CmpMode.GT);
+        Tile dst = tile(DType.FLOAT32, 1, 9);
+        Pto.tsel(dst, mask, a, b);
+        assertFloats(new float[] {2, 5, -1, 4, 3, -0.0f, 7, 9, 9}, dst.readFloats());
+        Pto.tsel(dst, mask, b, a, null);
+        assertFloats(new float[] {1, 4, -2, 0, 3, 0, 0, 8, 8}, dst.readFloats());
+        assertStatus(Status.UNSUPPORTED_DTYPE, "mask", () -> Pto.tsel(dst, dst, a, b));
+    }
+
     // ------------------------------------------------------------- library
 
     @Test
