@@ -212,8 +212,11 @@ void Compiler::ParseLoadStore(const Token& op, bool load) {
                        std::string(op.text) + ": view element type " + DtypeSpelling(v.type.dtype) +
                            " differs from the tile's " + DtypeSpelling(tile.dtype),
                        PTO_ERR_DTYPE_MISMATCH);
-  // Static shapes must agree: the last dimension is the valid columns, the
-  // others multiply to the valid rows.
+  // The view's last dimension runs along the tile's rows, the others flatten
+  // over them. The transfer is the tile's valid region (TLOAD: "uses
+  // dst.GetValidRow() / GetValidCol() as the transfer size"), the window at
+  // the view's first row and column: it must fit in the view. PTOAS's tstore
+  // verifier also requires equal static element counts.
   bool known = !tile.HasDynamicValid();
   int64_t outer = 1;
   for (int i = 0; i + 1 < v.type.rank; ++i) {
@@ -222,12 +225,19 @@ void Compiler::ParseLoadStore(const Token& op, bool load) {
   }
   const int64_t inner = v.type.dims[v.type.rank - 1];
   if (inner == kDynamic) known = false;
-  if (known && (outer != tile.valid_rows || inner != tile.valid_cols))
+  const std::string region =
+      std::to_string(tile.valid_rows) + "x" + std::to_string(tile.valid_cols);
+  if (known && !load && outer * inner != tile.valid_rows * tile.valid_cols)
     return (void)Error(op.loc,
-                       std::string(op.text) + ": view of " + std::to_string(outer) + "x" +
-                           std::to_string(inner) +
-                           " elements does not match the tile's valid region " +
-                           std::to_string(tile.valid_rows) + "x" + std::to_string(tile.valid_cols),
+                       "pto.tstore: the view's " + std::to_string(outer * inner) +
+                           " elements differ from the tile's valid region of " +
+                           std::to_string(tile.valid_rows * tile.valid_cols) + " (" + region +
+                           "), as PTOAS's verifier requires them equal",
+                       PTO_ERR_SHAPE_MISMATCH);
+  if (known && (outer < tile.valid_rows || inner < tile.valid_cols))
+    return (void)Error(op.loc, std::string(op.text) + ": the tile's valid region " + region +
+                                   " does not fit in the view's " + std::to_string(outer) + "x" +
+                                   std::to_string(inner) + " elements",
                        PTO_ERR_SHAPE_MISMATCH);
   Instr in;
   in.code = load ? Code::kLoad : Code::kStore;

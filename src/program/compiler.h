@@ -196,6 +196,13 @@ class Compiler {
   bool PlaceSlot(uint32_t slot, uint64_t addr, SourceLoc loc);
   void ParseTassign(const Token& op, const std::vector<Token>& results);
 
+  // ---- compile_subview.cc: tile subviews (pto.subset, pto.subview)
+
+  bool EmitSubview(const Token& op, uint32_t parent, uint32_t view, const Value& row,
+                   const Value& col, SubviewRule rule);
+  void ParseSubset(const Token& op, const Token& result);
+  void ParseSubview(const Token& op, const std::vector<Token>& results);
+
   // ---- compile_tile_ops.cc: the operations of the table (ops::FindOp) on tiles
 
   bool ParseOpAttrs(const ops::OpDescriptor& op, int* attr);

@@ -21,6 +21,8 @@
 #include "dtype_rules.h"
 #include "error.h"
 #include "float_env.h"
+#include "kernels/kernels.h"
+#include "ops.h"
 #include "tile.h"
 
 namespace pto {
@@ -76,6 +78,7 @@ class Block {
   pto_status MakeView(const Instr& in);
   pto_status PartitionView(const Instr& in);
   pto_status Transfer(const Instr& in, bool load);
+  pto_status Subview(const Instr& in);
   pto_status TileOp(const Instr& in);
   pto_status FloatInstr(const Instr& in);
   pto_status ScalarAccess(const Instr& in, bool load);
@@ -380,34 +383,37 @@ pto_status Block::PartitionView(const Instr& in) {
   return PTO_OK;
 }
 
-// tload / tstore between a view and a tile's valid region: the view's last
-// dimension runs along a row, the others, flattened, over the rows.
+// tload / tstore of a tile's valid region: the view's last dimension runs
+// along a row, the others, flattened, over the rows; the region is the
+// window at the view's first row and column. A load into a tile whose type
+// has a pad value writes it over the rest of the tile (as TFILLPAD).
 pto_status Block::Transfer(const Instr& in, bool load) {
   const View& v = views_[in.b];
   pto_tile& t = tiles_[in.a];
   int64_t outer = 1;
   for (uint32_t i = 0; i + 1 < v.rank; ++i) outer *= v.shape[i];
   const int64_t inner = v.shape[v.rank - 1];
-  if (outer != t.valid_rows || inner != t.valid_cols)
+  const int64_t rows = t.valid_rows, cols = t.valid_cols;
+  if (outer < rows || inner < cols)
     return Error(in, PTO_ERR_SHAPE_MISMATCH,
-                 std::string(load ? "pto.tload" : "pto.tstore") + ": view of " +
-                     std::to_string(outer) + "x" + std::to_string(inner) +
-                     " elements does not match the tile's valid region " +
-                     std::to_string(t.valid_rows) + "x" + std::to_string(t.valid_cols));
+                 std::string(load ? "pto.tload" : "pto.tstore") + ": the tile's valid region " +
+                     std::to_string(rows) + "x" + std::to_string(cols) +
+                     " does not fit in the view's " + std::to_string(outer) + "x" +
+                     std::to_string(inner) + " elements");
   const size_t size = pto_dtype_size(t.dtype);
   char* memory = pointers_[v.pointer].data;
   const int64_t col_stride = v.strides[v.rank - 1];
   int64_t index[kMaxRank] = {};
-  for (int64_t r = 0; r < outer; ++r) {
+  for (int64_t r = 0; r < rows; ++r) {
     int64_t element = v.offset;
     for (uint32_t i = 0; i + 1 < v.rank; ++i) element += index[i] * v.strides[i];
     char* row = static_cast<char*>(t.data) + static_cast<size_t>(r) * t.cols * size;
     char* global = memory + static_cast<size_t>(element) * size;
     if (col_stride == 1) {
-      if (load) memcpy(row, global, static_cast<size_t>(inner) * size);
-      else memcpy(global, row, static_cast<size_t>(inner) * size);
+      if (load) memcpy(row, global, static_cast<size_t>(cols) * size);
+      else memcpy(global, row, static_cast<size_t>(cols) * size);
     } else {
-      for (int64_t c = 0; c < inner; ++c) {
+      for (int64_t c = 0; c < cols; ++c) {
         char* g = global + static_cast<size_t>(c * col_stride) * size;
         if (load) memcpy(row + c * size, g, size);
         else memcpy(g, row + c * size, size);
@@ -418,6 +424,75 @@ pto_status Block::Transfer(const Instr& in, bool load) {
       index[i] = 0;
     }
   }
+  const Type& type = p_.tiles[in.a].type;
+  if (load && type.pad != PTO_PAD_NULL) {
+    // The tile's own rows x cols (a subview's window, not its parent's rows).
+    const double pad = ops::PadScalar(t.dtype, type.pad);
+    char* base = static_cast<char*>(t.data);
+    const uint32_t vr = t.valid_rows, vc = t.valid_cols;
+    if (vc < type.cols && vr != 0) {
+      const kernels::Plane right{base + vc * size, t.cols};
+      kernels::Texpands(t.dtype, vr, type.cols - vc, right, {right.data, right.stride}, pad);
+    }
+    if (vr < type.rows) {
+      const kernels::Plane below{base + static_cast<size_t>(vr) * t.cols * size, t.cols};
+      kernels::Texpands(t.dtype, type.rows - vr, type.cols, below, {below.data, below.stride},
+                        pad);
+    }
+  }
+  return PTO_OK;
+}
+
+// A subview's tile: the parent's storage from the offsets on, with the
+// parent's rows (its cols are the parent's row pitch), after the checks the
+// verifier could not make.
+pto_status Block::Subview(const Instr& in) {
+  const pto_tile& parent = tiles_[in.b];
+  pto_tile& view = tiles_[in.a];
+  const TileSlot& ps = p_.tiles[in.b];
+  const TileSlot& vs = p_.tiles[in.a];
+  const int64_t r = ints_[in.c], c = ints_[in.d];
+  const bool subset = static_cast<SubviewRule>(in.sub) == SubviewRule::kPeriodic;
+  const char* what = subset ? "pto.subset" : "pto.subview";
+  if (r < 0 || c < 0)
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 std::string(what) + ": offset " + std::to_string(r < 0 ? r : c) +
+                     " is negative");
+  int64_t valid_rows = view.valid_rows, valid_cols = view.valid_cols;
+  if (subset) {
+    if (r + vs.type.rows > ps.type.rows || c + vs.type.cols > ps.type.cols)
+      return Error(in, PTO_ERR_OUT_OF_RANGE,
+                   std::string(what) + ": the " + std::to_string(vs.type.rows) + "x" +
+                       std::to_string(vs.type.cols) + " window at [" + std::to_string(r) + ", " +
+                       std::to_string(c) + "] is outside %" + ps.name + "'s " +
+                       std::to_string(ps.type.rows) + "x" + std::to_string(ps.type.cols));
+    auto periodic = [](int64_t parent_valid, int64_t offset, int64_t size) -> int64_t {
+      if (parent_valid <= 0) return 0;
+      const int64_t left = parent_valid - offset % parent_valid;
+      return left < size ? left : size;
+    };
+    valid_rows = vs.type.valid_rows != kDynamic ? vs.type.valid_rows
+                                                : periodic(parent.valid_rows, r, vs.type.rows);
+    valid_cols = vs.type.valid_cols != kDynamic ? vs.type.valid_cols
+                                                : periodic(parent.valid_cols, c, vs.type.cols);
+  } else if (r + valid_rows > parent.valid_rows || c + valid_cols > parent.valid_cols) {
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 std::string(what) + ": dst's valid region " + std::to_string(valid_rows) + "x" +
+                     std::to_string(valid_cols) + " at [" + std::to_string(r) + ", " +
+                     std::to_string(c) + "] is outside src's valid region " +
+                     std::to_string(parent.valid_rows) + "x" + std::to_string(parent.valid_cols));
+  }
+  view.dtype = parent.dtype;
+  view.rows = vs.type.rows;
+  view.cols = parent.cols;
+  view.data = static_cast<char*>(parent.data) +
+              (static_cast<size_t>(r) * parent.cols + static_cast<size_t>(c)) *
+                  pto_dtype_size(parent.dtype);
+  view.buffer = parent.buffer;
+  view.offset = parent.offset + (static_cast<size_t>(r) * parent.cols + c) *
+                                    pto_dtype_size(parent.dtype);
+  view.valid_rows = static_cast<uint32_t>(valid_rows);
+  view.valid_cols = static_cast<uint32_t>(valid_cols);
   return PTO_OK;
 }
 
@@ -546,6 +621,7 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         break;
       case Code::kLoadScalar: status = ScalarAccess(in, true); break;
       case Code::kStoreScalar: status = ScalarAccess(in, false); break;
+      case Code::kSubview: status = Subview(in); break;
     }
     if (status != PTO_OK) return status;
   }
