@@ -479,7 +479,24 @@ static void test_sync_sections_and_rules(void **state) {
     refused("func.func @k() {\n  pto.set_flag[<PIPE_MTE2>, <PIPE_V>]\n  return\n}\n", NULL,
             "2:16: error: pto.set_flag takes [<PIPE_...>, <PIPE_...>, <EVENT_IDn>]");
     refused("func.func @k() {\n  pto.barrier <EVENT_ID0>\n  return\n}\n", NULL,
-            "2:15: error: pto.barrier takes <PIPE_...>");
+            "2:15: error: pto.barrier takes <PIPE_X> (a pipe of PTOAS's PIPE enum)");
+    /* PTOAS's enums: pipes, event endpoints; A5's sync.set / sync.wait pipes. */
+    refused("func.func @k() {\n  pto.set_flag[<PIPE_MTE2>, <PIPE_W>, <EVENT_ID0>]\n  return\n}\n", NULL,
+            "2:29: error: pto.set_flag takes [<PIPE_...>, <PIPE_...>, <EVENT_IDn>]");
+    refused("func.func @k() {\n  pto.record_event [#pto.pipe_event_type<TLOAD>, "
+            "#pto.pipe_event_type<TVECTOR>, #pto.event<EVENT_ID1>]\n  return\n}\n",
+            NULL, "2:50: error: pto.record_event takes [<OP>, <OP>, <EVENT_IDn>] (OP of TLOAD,");
+    refused("func.func @k() {\n  pto.barrier_sync [<TSTORE>]\n  return\n}\n", NULL,
+            "2:21: error: pto.barrier_sync takes [<OP>] (OP of TLOAD, TSTORE_ACC");
+    static const char a5_sync[] =
+        "module attributes {pto.target_arch = \"a5\"} {\nfunc.func @k(%e: index) {\n"
+        "  pto.sync.set #pto.pipe<PIPE_MTE3>, %e\n  pto.sync.wait <PIPE_V>, 3\n"
+        "  pto.sync.set <PIPE_V>, 0\n  return\n}\n}\n";
+    refused(a5_sync, NULL,
+            "5:16: error: pto.sync.set on A5 takes <PIPE_FIX> or <PIPE_MTE3>, not <PIPE_V>");
+    pto_program_destroy(build("module attributes {pto.target_arch = \"a5\"} {\nfunc.func @k(%e: index) {\n"
+                              "  pto.sync.set #pto.pipe<PIPE_MTE3>, %e\n  pto.sync.wait <PIPE_V>, 3\n"
+                              "  return\n}\n}\n", NULL));
     refused("func.func @k() {\n  %t = pto.alloc_tile : " T32 "\n"
             "  pto.tgather ins(%t : " T32 ") outs(%t : " T32 ")\n  return\n}\n",
             NULL, "r2.pto:3:3: error: instruction 'pto.tgather' is not implemented");
@@ -665,6 +682,33 @@ static void test_load_store_windows(void **state) {
 #undef T35
 }
 
+/* PyPTO's kernels take the block's identity as trailing i32 parameters
+ * named %__pypto_spmd_block_idx / _block_num / _subblock_idx: the launch
+ * binds them, as pto.get_block_idx; the caller binds the others. */
+static void test_block_parameters(void **state) {
+    (void)state;
+    pto_program *p = build(
+        "func.func @k(%p: !pto.ptr<i32>, %__pypto_spmd_block_idx: i32, %__pypto_spmd_block_num: i32,\n"
+        "             %__pypto_spmd_subblock_idx: i32) {\n"
+        "  %i = arith.index_cast %__pypto_spmd_block_idx : i32 to index\n"
+        "  %v = arith.muli %__pypto_spmd_block_num, %__pypto_spmd_block_num : i32\n"
+        "  %w = arith.addi %v, %__pypto_spmd_subblock_idx : i32\n"
+        "  pto.store_scalar %w, %p[%i] : !pto.ptr<i32>, i32\n  return\n}\n", NULL);
+    assert_int_equal(pto_program_param_count(p), 1);
+    int32_t m[5] = {-1, -1, -1, -1, -1};
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, m, sizeof m), PTO_OK);
+    assert_int_equal(pto_program_launch(p, 4, a), PTO_OK);
+    for (int i = 0; i < 4; ++i) assert_int_equal(m[i], 16);
+    assert_int_equal(m[4], -1);
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    refused("func.func @k(%__pypto_spmd_block_idx: f32) {\n  return\n}\n", NULL,
+            "1:39: error: %__pypto_spmd_block_idx is set by the launch (the block's identity): "
+            "an integer, not f32");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_functions_and_calls),
@@ -678,6 +722,7 @@ int main(void) {
         cmocka_unit_test(test_sync_sections_and_rules),
         cmocka_unit_test(test_subviews),
         cmocka_unit_test(test_load_store_windows),
+        cmocka_unit_test(test_block_parameters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
