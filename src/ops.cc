@@ -493,7 +493,8 @@ pto_status CheckTfillpad(const Operands& o, pto_profile profile) {
   return v.status();
 }
 
-// The pad as the element value of dtype (pto-isa's PadValueMap).
+}  // namespace
+
 double PadScalar(pto_dtype dtype, int pad) {
   if (pad == PTO_PAD_ZERO) return 0;
   const bool max = pad == PTO_PAD_MAX;
@@ -504,6 +505,8 @@ double PadScalar(pto_dtype dtype, int pad) {
   return max ? std::ldexp(1.0, static_cast<int>(bits) - 1) - 1
              : -std::ldexp(1.0, static_cast<int>(bits) - 1);
 }
+
+namespace {
 
 // The copy of src's valid region (skipped in place: the bits are already
 // there), then the pad to the right of it in its rows and in every row

@@ -141,6 +141,10 @@ inline bool WritesWholeDst(const OpDescriptor& op) {
   return op.attr == AttrKind::kPadValue || op.id == OpId::kTreshape;
 }
 
+// A pto_pad_value as an element value of dtype (pto-isa's PadValueMap):
+// zero, +/-inf for float dtypes, the dtype's largest or smallest integer.
+double PadScalar(pto_dtype dtype, int pad);
+
 // The operation whose mnemonic is `name` (name_length bytes); NULL if none.
 // A ScalarFirst row is not found by its own mnemonic: text spells it as its
 // twin's (ScalarFirstForm).

@@ -550,7 +550,7 @@ static const refusal kRefusals[] = {
      " %v = pto.make_tensor_view %p, shape = [%c8, %c8], strides = [%c8, %c1] : !pto.tensor_view<8x8xf32>\n"
      " %t = pto.alloc_tile : !pto.tile_buf<vec, 8x16xf32>\n pto.tload ins(%v : !pto.tensor_view<8x8xf32>) outs(%t : "
      "!pto.tile_buf<vec, 8x16xf32>)\n return\n}",
-     PTO_ERR_SHAPE_MISMATCH, "6:2: error: pto.tload: view of 8x8 elements does not match the tile's valid region 8x16"},
+     PTO_ERR_SHAPE_MISMATCH, "6:2: error: pto.tload: the tile's valid region 8x16 does not fit in the view's 8x8 elements"},
     {PTO_PROFILE_HOST, "func.func @k(%r: index) {\n %t = pto.alloc_tile : !pto.tile_buf<vec, 8x16xf32, valid=?x?>\n return\n}",
      PTO_ERR_INVALID_ARGUMENT, "2:7: error: the type's v_row is ?, so valid_row = %r is required"},
     {PTO_PROFILE_HOST, "func.func @k(%a: index) {\n %t = pto.alloc_tile addr = %a : " B16 "\n return\n}",

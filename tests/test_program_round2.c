@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -481,7 +482,24 @@ static void test_sync_sections_and_rules(void **state) {
     refused("func.func @k() {\n  pto.set_flag[<PIPE_MTE2>, <PIPE_V>]\n  return\n}\n", NULL,
             "2:16: error: pto.set_flag takes [<PIPE_...>, <PIPE_...>, <EVENT_IDn>]");
     refused("func.func @k() {\n  pto.barrier <EVENT_ID0>\n  return\n}\n", NULL,
-            "2:15: error: pto.barrier takes <PIPE_...>");
+            "2:15: error: pto.barrier takes <PIPE_X> (a pipe of PTOAS's PIPE enum)");
+    /* PTOAS's enums: pipes, event endpoints; A5's sync.set / sync.wait pipes. */
+    refused("func.func @k() {\n  pto.set_flag[<PIPE_MTE2>, <PIPE_W>, <EVENT_ID0>]\n  return\n}\n", NULL,
+            "2:29: error: pto.set_flag takes [<PIPE_...>, <PIPE_...>, <EVENT_IDn>]");
+    refused("func.func @k() {\n  pto.record_event [#pto.pipe_event_type<TLOAD>, "
+            "#pto.pipe_event_type<TVECTOR>, #pto.event<EVENT_ID1>]\n  return\n}\n",
+            NULL, "2:50: error: pto.record_event takes [<OP>, <OP>, <EVENT_IDn>] (OP of TLOAD,");
+    refused("func.func @k() {\n  pto.barrier_sync [<TSTORE>]\n  return\n}\n", NULL,
+            "2:21: error: pto.barrier_sync takes [<OP>] (OP of TLOAD, TSTORE_ACC");
+    static const char a5_sync[] =
+        "module attributes {pto.target_arch = \"a5\"} {\nfunc.func @k(%e: index) {\n"
+        "  pto.sync.set #pto.pipe<PIPE_MTE3>, %e\n  pto.sync.wait <PIPE_V>, 3\n"
+        "  pto.sync.set <PIPE_V>, 0\n  return\n}\n}\n";
+    refused(a5_sync, NULL,
+            "5:16: error: pto.sync.set on A5 takes <PIPE_FIX> or <PIPE_MTE3>, not <PIPE_V>");
+    pto_program_destroy(build("module attributes {pto.target_arch = \"a5\"} {\nfunc.func @k(%e: index) {\n"
+                              "  pto.sync.set #pto.pipe<PIPE_MTE3>, %e\n  pto.sync.wait <PIPE_V>, 3\n"
+                              "  return\n}\n}\n", NULL));
     refused("func.func @k() {\n  %t = pto.alloc_tile : " T32 "\n"
             "  pto.tgather ins(%t : " T32 ") outs(%t : " T32 ")\n  return\n}\n",
             NULL, "r2.pto:3:3: error: instruction 'pto.tgather' is not implemented");
@@ -492,6 +510,206 @@ static void test_sync_sections_and_rules(void **state) {
             NULL, "precisionType high_precision of tpow is refused under A2A3");
     pto_program_destroy(build("%d = trsqrt %a {precisionType = #pto<rsqrt_precision high_precision>} : "
                               "!pto.tile<16x16xf32>\n", NULL));
+}
+
+/* Runs p with pointer parameters 0 and 1 bound to a and b (n floats each)
+ * and index parameter 2, if any, to n2; returns the status. */
+static pto_status run_two(pto_program *p, float *a, float *b, size_t n, int64_t n2) {
+    pto_args *args = NULL;
+    assert_int_equal(pto_args_create(p, &args), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 0, a, n * sizeof *a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 1, b, n * sizeof *b), PTO_OK);
+    if (pto_program_param_count(p) > 2) assert_int_equal(pto_args_set_int(args, 2, n2), PTO_OK);
+    const pto_status s = pto_program_run(p, args);
+    pto_args_destroy(args);
+    return s;
+}
+
+/* A kernel over a 4x8 f32 matrix: %a loaded into %w, BODY, %w stored to %b
+ * (%n an index parameter BODY may use). */
+#define W48 "!pto.tile_buf<vec, 4x8xf32>"
+#define W44 "!pto.tile_buf<vec, 4x4xf32>"
+#define MATRIX_KERNEL(BODY)                                                                     \
+    "func.func @k(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %n: index) {\n"                         \
+    "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"                      \
+    "  %c2 = arith.constant 2 : index\n  %c4 = arith.constant 4 : index\n"                      \
+    "  %c6 = arith.constant 6 : index\n  %c8 = arith.constant 8 : index\n"                      \
+    "  %va = pto.make_tensor_view %a, shape = [%c4, %c8], strides = [%c8, %c1] : "             \
+    "!pto.tensor_view<4x8xf32>\n"                                                               \
+    "  %vb = pto.make_tensor_view %b, shape = [%c4, %c8], strides = [%c8, %c1] : "             \
+    "!pto.tensor_view<4x8xf32>\n"                                                               \
+    "  %pa = pto.partition_view %va, offsets = [%c0, %c0], sizes = [%c4, %c8] : "              \
+    "!pto.tensor_view<4x8xf32> -> !pto.partition_tensor_view<4x8xf32>\n"                       \
+    "  %pb = pto.partition_view %vb, offsets = [%c0, %c0], sizes = [%c4, %c8] : "              \
+    "!pto.tensor_view<4x8xf32> -> !pto.partition_tensor_view<4x8xf32>\n"                       \
+    "  %w = pto.alloc_tile : " W48 "\n"                                                         \
+    "  pto.tload ins(%pa : !pto.partition_tensor_view<4x8xf32>) outs(%w : " W48 ")\n"           \
+    BODY                                                                                        \
+    "  pto.tstore ins(%w : " W48 ") outs(%pb : !pto.partition_tensor_view<4x8xf32>)\n"          \
+    "  return\n}\n"
+
+static void fill_matrix(float *a) {
+    for (int i = 0; i < 32; ++i) a[i] = (float)(i * 3 - 40);
+}
+
+/* Tile subviews: PTOAS's pto.subset (constant and run-time offsets, the
+ * ping/pong halves of a workspace) and TSUBVIEW's pto.subview (SSA, DPS):
+ * windows of the parent's bytes, rows as long as the parent's. */
+static void test_subviews(void **state) {
+    (void)state;
+    float a[32], b[32], want[32];
+    fill_matrix(a);
+    /* Right half += left half, through two subsets of the same rows. */
+    pto_program *p = build(MATRIX_KERNEL(
+        "  %l = pto.subset %w[%c0, %c0] sizes [4, 4] : " W48 "\n"
+        "  %r = pto.subset %w[%c0, %c4] sizes [4, 4] : " W48 "\n"
+        "  pto.tadd ins(%l, %r : " W44 ", " W44 ") outs(%r : " W44 ")\n"), NULL);
+    assert_int_equal(run_two(p, a, b, 32, 0), PTO_OK);
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 8; ++j)
+            want[i * 8 + j] = j < 4 ? a[i * 8 + j] : a[i * 8 + j] + a[i * 8 + j - 4];
+    assert_memory_equal(b, want, sizeof want);
+    assert_non_null(strstr(pto_program_describe(p),
+                           "%r tile 4x4xf32 (valid 4x4): 64 bytes at 0x10..0x50, line 15, a subview of %w"));
+    pto_program_destroy(p);
+    /* A window that moves: its column offset is a loop variable, so its valid
+     * columns are `?` (PTOAS's inference), set when it runs. Rows 1 and 2
+     * doubled, two columns at a time. */
+#define MOVING(SIZES, T)                                                                        \
+    MATRIX_KERNEL("  %k = arith.constant 2.0 : f32\n"                                           \
+                  "  scf.for %j = %c0 to %c8 step %c2 {\n"                                     \
+                  "    %s = pto.subset %w[%c1, %j] sizes " SIZES " : " W48 "\n"                 \
+                  "    pto.tmuls ins(%s, %k : " T ", f32) outs(%s : " T ")\n  }\n")
+    p = build(MOVING("[2, 2]", "!pto.tile_buf<vec, 2x2xf32, valid=2x?>"), NULL);
+    assert_int_equal(run_two(p, a, b, 32, 0), PTO_OK);
+    for (int i = 0; i < 32; ++i) want[i] = i >= 8 && i < 24 ? 2 * a[i] : a[i];
+    assert_memory_equal(b, want, sizeof want);
+    assert_non_null(strstr(pto_program_describe(p), "a subview of %w (placed when it runs)"));
+    pto_program_destroy(p);
+    /* The last window [1, 6] of 2x4 leaves the parent: an error when it runs. */
+    p = build(MOVING("[2, 4]", "!pto.tile_buf<vec, 2x4xf32, valid=2x?>"), NULL);
+    assert_int_equal(run_two(p, a, b, 32, 0), PTO_ERR_OUT_OF_RANGE);
+    if (strstr(pto_last_error(), "r2.pto:16:10: error: pto.subset: the 2x4 window at [1, 6] is outside %w's 4x8") == NULL)
+        fail_msg("%s", pto_last_error());
+    pto_program_destroy(p);
+    refused(MOVING("[2, 2]", "!pto.tile_buf<vec, 2x2xf32>"), NULL,
+            "17:28: error: %s is tile 2x2xf32 (valid 2x?), but is written here as tile 2x2xf32 (valid 2x2)");
+#undef MOVING
+    /* TSUBVIEW: dst has src's capacity and its own valid region, at (row,
+     * col) of src's. DPS: an allocated 2x3 window at [2, 5] filled with 7;
+     * SSA: row 0 (a 1x8 window at [0, 0]) negated. */
+#define D23 "!pto.tile_buf<vec, 4x8xf32, valid=2x3>"
+#define E18 "!pto.tile_buf<vec, 4x8xf32, valid=1x8>"
+    p = build(MATRIX_KERNEL(
+        "  %r2 = arith.constant 2 : i16\n  %c5 = arith.constant 5 : i16\n"
+        "  %z = arith.constant 0 : i16\n  %seven = arith.constant 7.0 : f32\n"
+        "  %d = pto.alloc_tile : " D23 "\n"
+        "  pto.subview ins(%w, %r2, %c5 : " W48 ", i16, i16) outs(%d : " D23 ")\n"
+        "  pto.texpands ins(%seven : f32) outs(%d : " D23 ")\n"
+        "  %e = pto.subview %w, %z, %z : (" W48 ", i16, i16) -> " E18 "\n"
+        "  pto.tneg ins(%e : " E18 ") outs(%e : " E18 ")\n"), NULL);
+    assert_int_equal(run_two(p, a, b, 32, 0), PTO_OK);
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 8; ++j)
+            want[i * 8 + j] = i == 0 ? -a[j] : i >= 2 && j >= 5 ? 7.0f : a[i * 8 + j];
+    assert_memory_equal(b, want, sizeof want);
+    pto_program_destroy(p);
+    /* Refused: a window outside its parent, a valid region outside src's, a
+     * whole-tile instruction on a window. */
+    refused(MATRIX_KERNEL("  %s = pto.subset %w[%c0, %c6] sizes [4, 4] : " W48 "\n"), NULL,
+            "14:8: error: pto.subset: the 4x4 window at [0, 6] is outside %w's 4x8");
+    refused(MATRIX_KERNEL("  %r3 = arith.constant 3 : i16\n  %d = pto.alloc_tile : " D23 "\n"
+                          "  pto.subview ins(%w, %r3, %r3 : " W48 ", i16, i16) outs(%d : " D23 ")\n"),
+            NULL,
+            "16:3: error: pto.subview: dst's valid region 2x3 at [3, 3] is outside src's valid region 4x8");
+    refused(MATRIX_KERNEL("  %l = pto.subset %w[%c0, %c0] sizes [4, 4] : " W48 "\n"
+                          "  pto.tfillpad ins(%l : " W44 ") outs(%l : " W44 ")\n"),
+            NULL, "15:3: error: pto_tfillpad: %l is a subview of %w, and tfillpad needs a whole tile");
+#undef D23
+#undef E18
+}
+
+/* tload/tstore move the tile's valid region, the window at the view's first
+ * row and column (TLOAD: the valid region is the transfer size); a load into
+ * a tile whose type has a pad value pads the rest of it, as TFILLPAD. */
+static void test_load_store_windows(void **state) {
+    (void)state;
+    float a[32], b[32], want[32];
+    fill_matrix(a);
+#define T35 "!pto.tile_buf<vec, 4x8xf32, valid=3x5, pad=2>"
+    /* A 3x5 region loaded from the 4x8 view; the same bytes as a whole 4x8
+     * tile, copied to %w and stored: the window, then +inf (pad=2, max). */
+    pto_program *p = build(MATRIX_KERNEL(
+        "  %z = arith.constant 0 : i64\n"
+        "  %t = pto.alloc_tile addr = %z : " T35 "\n"
+        "  %u = pto.alloc_tile addr = %z : " W48 "\n"
+        "  pto.tload ins(%pa : !pto.partition_tensor_view<4x8xf32>) outs(%t : " T35 ")\n"
+        "  pto.tmov ins(%u : " W48 ") outs(%w : " W48 ")\n"), NULL);
+    assert_int_equal(run_two(p, a, b, 32, 0), PTO_OK);
+    for (int i = 0; i < 32; ++i) want[i] = i / 8 < 3 && i % 8 < 5 ? a[i] : INFINITY;
+    assert_memory_equal(b, want, sizeof want);
+    pto_program_destroy(p);
+    /* The 3x5 region stored into a 3x5 partition at [1, 2]; the rest of the
+     * memory untouched. */
+    for (int i = 0; i < 32; ++i) b[i] = -1.0f;
+    p = build("func.func @k(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %n: index) {\n"
+              "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+              "  %c2 = arith.constant 2 : index\n  %c3 = arith.constant 3 : index\n"
+              "  %c4 = arith.constant 4 : index\n  %c5 = arith.constant 5 : index\n"
+              "  %c8 = arith.constant 8 : index\n"
+              "  %va = pto.make_tensor_view %a, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<4x8xf32>\n"
+              "  %vb = pto.make_tensor_view %b, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<4x8xf32>\n"
+              "  %pa = pto.partition_view %va, offsets = [%c0, %c0], sizes = [%c4, %c8] : "
+              "!pto.tensor_view<4x8xf32> -> !pto.partition_tensor_view<4x8xf32>\n"
+              "  %pc = pto.partition_view %vb, offsets = [%c1, %c2], sizes = [%c3, %c5] : "
+              "!pto.tensor_view<4x8xf32> -> !pto.partition_tensor_view<3x5xf32>\n"
+              "  %t = pto.alloc_tile valid_row = %n valid_col = %c5 : !pto.tile_buf<vec, 4x8xf32, valid=?x?>\n"
+              "  pto.tload ins(%pa : !pto.partition_tensor_view<4x8xf32>) outs(%t : !pto.tile_buf<vec, 4x8xf32, valid=?x?>)\n"
+              "  pto.tstore ins(%t : !pto.tile_buf<vec, 4x8xf32, valid=?x?>) outs(%pc : !pto.partition_tensor_view<3x5xf32>)\n"
+              "  return\n}\n", NULL);
+    assert_int_equal(run_two(p, a, b, 32, 3), PTO_OK);
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 8; ++j)
+            want[i * 8 + j] = i >= 1 && j >= 2 && j < 7 ? a[(i - 1) * 8 + j - 2] : -1.0f;
+    assert_memory_equal(b, want, sizeof want);
+    /* A 4-row region does not fit in the 3-row partition: refused when it runs. */
+    assert_int_equal(run_two(p, a, b, 32, 4), PTO_ERR_SHAPE_MISMATCH);
+    if (strstr(pto_last_error(), "r2.pto:15:3: error: pto.tstore: the tile's valid region 4x5 does not fit in the view's 3x5 elements") == NULL)
+        fail_msg("%s", pto_last_error());
+    pto_program_destroy(p);
+    /* PTOAS's tstore verifier: equal static element counts. */
+    refused(MATRIX_KERNEL("  %t = pto.alloc_tile : " T35 "\n"
+                          "  pto.tstore ins(%t : " T35 ") outs(%pb : !pto.partition_tensor_view<4x8xf32>)\n"),
+            NULL, "15:3: error: pto.tstore: the view's 32 elements differ from the tile's valid region of "
+                  "15 (3x5), as PTOAS's verifier requires them equal");
+#undef T35
+}
+
+/* PyPTO's kernels take the block's identity as trailing i32 parameters
+ * named %__pypto_spmd_block_idx / _block_num / _subblock_idx: the launch
+ * binds them, as pto.get_block_idx; the caller binds the others. */
+static void test_block_parameters(void **state) {
+    (void)state;
+    pto_program *p = build(
+        "func.func @k(%p: !pto.ptr<i32>, %__pypto_spmd_block_idx: i32, %__pypto_spmd_block_num: i32,\n"
+        "             %__pypto_spmd_subblock_idx: i32) {\n"
+        "  %i = arith.index_cast %__pypto_spmd_block_idx : i32 to index\n"
+        "  %v = arith.muli %__pypto_spmd_block_num, %__pypto_spmd_block_num : i32\n"
+        "  %w = arith.addi %v, %__pypto_spmd_subblock_idx : i32\n"
+        "  pto.store_scalar %w, %p[%i] : !pto.ptr<i32>, i32\n  return\n}\n", NULL);
+    assert_int_equal(pto_program_param_count(p), 1);
+    int32_t m[5] = {-1, -1, -1, -1, -1};
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, m, sizeof m), PTO_OK);
+    assert_int_equal(pto_program_launch(p, 4, a), PTO_OK);
+    for (int i = 0; i < 4; ++i) assert_int_equal(m[i], 16);
+    assert_int_equal(m[4], -1);
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    refused("func.func @k(%__pypto_spmd_block_idx: f32) {\n  return\n}\n", NULL,
+            "1:39: error: %__pypto_spmd_block_idx is set by the launch (the block's identity): "
+            "an integer, not f32");
 }
 
 int main(void) {
@@ -505,6 +723,9 @@ int main(void) {
         cmocka_unit_test(test_col_major_columns),
         cmocka_unit_test(test_view_types_with_dynamic_dims),
         cmocka_unit_test(test_sync_sections_and_rules),
+        cmocka_unit_test(test_subviews),
+        cmocka_unit_test(test_load_store_windows),
+        cmocka_unit_test(test_block_parameters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -186,6 +186,31 @@ void Compiler::CompileEntry(const FuncInfo& f) {
 bool Compiler::BindParam(const Token& name, const Type& t, SourceLoc type_loc) {
   Value v;
   v.type = t;
+  // PyPTO's code generator passes the block identity as trailing i32
+  // parameters of these names, which its launcher binds (get_block_idx,
+  // get_block_num, the subblock id): here the launch binds them, as
+  // pto.get_block_idx and friends; they are not parameters of the caller's.
+  static const struct {
+    const char* name;
+    Code code;
+    int64_t value;
+  } kLaunchBound[] = {{"__pypto_spmd_block_idx", Code::kBlockIdx, 0},
+                      {"__pypto_spmd_block_num", Code::kBlockNum, 0},
+                      {"__pypto_spmd_subblock_idx", Code::kConstInt, 0}};
+  for (const auto& bound : kLaunchBound) {
+    if (name.text != bound.name) continue;
+    if (!t.IsInteger())
+      return Error(type_loc, "%" + std::string(name.text) +
+                                 " is set by the launch (the block's identity): an integer, "
+                                 "not " + TypeString(t));
+    Instr in;
+    in.code = bound.code;
+    in.loc = name.loc;
+    in.imm = bound.value;
+    v.reg = in.a = NewIntReg();
+    p_->code.push_back(in);
+    return Define(name, v);
+  }
   switch (t.kind) {
     case TypeKind::kPtr:
       v.reg = p_->pointer_count++;

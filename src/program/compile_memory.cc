@@ -212,8 +212,11 @@ void Compiler::ParseLoadStore(const Token& op, bool load) {
                        std::string(op.text) + ": view element type " + DtypeSpelling(v.type.dtype) +
                            " differs from the tile's " + DtypeSpelling(tile.dtype),
                        PTO_ERR_DTYPE_MISMATCH);
-  // Static shapes must agree: the last dimension is the valid columns, the
-  // others multiply to the valid rows.
+  // The view's last dimension runs along the tile's rows, the others flatten
+  // over them. The transfer is the tile's valid region (TLOAD: "uses
+  // dst.GetValidRow() / GetValidCol() as the transfer size"), the window at
+  // the view's first row and column: it must fit in the view. PTOAS's tstore
+  // verifier also requires equal static element counts.
   bool known = !tile.HasDynamicValid();
   int64_t outer = 1;
   for (int i = 0; i + 1 < v.type.rank; ++i) {
@@ -222,12 +225,19 @@ void Compiler::ParseLoadStore(const Token& op, bool load) {
   }
   const int64_t inner = v.type.dims[v.type.rank - 1];
   if (inner == kDynamic) known = false;
-  if (known && (outer != tile.valid_rows || inner != tile.valid_cols))
+  const std::string region =
+      std::to_string(tile.valid_rows) + "x" + std::to_string(tile.valid_cols);
+  if (known && !load && outer * inner != tile.valid_rows * tile.valid_cols)
     return (void)Error(op.loc,
-                       std::string(op.text) + ": view of " + std::to_string(outer) + "x" +
-                           std::to_string(inner) +
-                           " elements does not match the tile's valid region " +
-                           std::to_string(tile.valid_rows) + "x" + std::to_string(tile.valid_cols),
+                       "pto.tstore: the view's " + std::to_string(outer * inner) +
+                           " elements differ from the tile's valid region of " +
+                           std::to_string(tile.valid_rows * tile.valid_cols) + " (" + region +
+                           "), as PTOAS's verifier requires them equal",
+                       PTO_ERR_SHAPE_MISMATCH);
+  if (known && (outer < tile.valid_rows || inner < tile.valid_cols))
+    return (void)Error(op.loc, std::string(op.text) + ": the tile's valid region " + region +
+                                   " does not fit in the view's " + std::to_string(outer) + "x" +
+                                   std::to_string(inner) + " elements",
                        PTO_ERR_SHAPE_MISMATCH);
   Instr in;
   in.code = load ? Code::kLoad : Code::kStore;
@@ -473,72 +483,6 @@ void Compiler::ParseScalarAccess(const Token& op, const std::vector<Token>& resu
   } else {
     EmitIntResult(in, elem, results[0]);
   }
-}
-
-// Synchronisation: pto.barrier <PIPE_X> | #pto.pipe<PIPE_X>; pto.barrier_sync [<OP>];
-// pto.set_flag / wait_flag [<PIPE_A>, <PIPE_B>, <EVENT_IDn>]; pto.record_event /
-// wait_event [<OP>, <OP>, <EVENT_IDn>]; pto.sync.set / sync.wait <PIPE_X>, N.
-// Checked for form, then nothing: one block runs its instructions in order.
-void Compiler::ParseSync(const Token& op) {
-  const std::string_view n = op.text;
-  const bool bracketed = n != "pto.barrier" && n != "pto.sync.set" && n != "pto.sync.wait" &&
-                         n != "pto.pipe_barrier";
-  std::vector<std::string> items;
-  std::vector<SourceLoc> locs;
-  if (bracketed && !Expect('[')) return;
-  for (;;) {
-    locs.push_back(tok_.loc);
-    if (tok_.Is('<')) {
-      Advance();
-      if (tok_.kind != Tok::kIdent)
-        return (void)Error(tok_.loc, "expected a name such as PIPE_V, found " + Describe(tok_));
-      items.emplace_back(tok_.text);
-      Advance();
-      if (!Expect('>')) return;
-    } else if (tok_.kind == Tok::kAttr && tok_.text.find('<') != std::string_view::npos &&
-               tok_.text.back() == '>') {
-      const size_t open = tok_.text.find('<');
-      items.emplace_back(tok_.text.substr(open + 1, tok_.text.size() - open - 2));
-      Advance();
-    } else if (tok_.kind == Tok::kInt && !bracketed && !items.empty()) {
-      items.emplace_back(tok_.text);
-      Advance();
-    } else {
-      return (void)Error(tok_.loc, std::string(n) + ": expected <NAME>, found " + Describe(tok_));
-    }
-    if (!tok_.Is(',') || (!bracketed && (n == "pto.barrier" || n == "pto.pipe_barrier"))) break;
-    Advance();
-  }
-  if (bracketed && !Expect(']')) return;
-  auto is_pipe = [](const std::string& s) { return s.rfind("PIPE_", 0) == 0 && s.size() > 5; };
-  auto is_event_id = [](const std::string& s) {
-    return s.size() == 9 && s.rfind("EVENT_ID", 0) == 0 && s[8] >= '0' && s[8] <= '7';
-  };
-  size_t want = 1;
-  std::string form = "<PIPE_...>";
-  if (n == "pto.set_flag" || n == "pto.wait_flag" || n == "pto.record_event" ||
-      n == "pto.wait_event") {
-    want = 3;
-    form = n == "pto.set_flag" || n == "pto.wait_flag" ? "[<PIPE_...>, <PIPE_...>, <EVENT_IDn>]"
-                                                       : "[<OP>, <OP>, <EVENT_IDn>]";
-  } else if (n == "pto.sync.set" || n == "pto.sync.wait") {
-    want = 2;
-    form = "<PIPE_...>, EVENT";
-  } else if (n == "pto.barrier_sync") {
-    form = "[<OP>]";
-  }
-  bool well_formed = items.size() == want;
-  for (size_t i = 0; well_formed && i < items.size(); ++i) {
-    const bool flag = n == "pto.set_flag" || n == "pto.wait_flag";
-    const bool event = n == "pto.record_event" || n == "pto.wait_event";
-    if (want == 3 && i == 2) well_formed = is_event_id(items[i]);
-    else if (flag || n == "pto.barrier" || n == "pto.pipe_barrier" || (want == 2 && i == 0))
-      well_formed = is_pipe(items[i]);
-    else if (want == 2 && i == 1) well_formed = items[i][0] >= '0' && items[i][0] <= '9';
-    else if (event || n == "pto.barrier_sync") well_formed = !items[i].empty();
-  }
-  if (!well_formed)
-    Error(locs[0], std::string(n) + " takes " + form);
 }
 
 }  // namespace program

@@ -255,6 +255,10 @@ void Compiler::ParseOperation() {
     if (want_results(0)) ParseLoadStore(op, name == "pto.tload");
   } else if (name == "pto.alloc_tile") {
     if (want_results(1)) ParseAllocTile(op, results[0]);
+  } else if (name == "pto.subset") {
+    if (want_results(1)) ParseSubset(op, results[0]);
+  } else if (name == "pto.subview") {
+    ParseSubview(op, results);
   } else if (name == "pto.set_validshape") {
     if (want_results(0)) ParseSetValidShape(op);
   } else if (name == "pto.tassign") {

@@ -173,7 +173,6 @@ class Compiler {
   void ParseWhile(const Token& op, const std::vector<Token>& results);
   void ParseBlockQuery(const Token& op, const Token& result);
   void ParseScalarAccess(const Token& op, const std::vector<Token>& results);
-  void ParseSync(const Token& op);
 
   // ---- compile_memory.cc: global-memory views, tload/tstore, tile allocation,
   // valid shapes and placement
@@ -195,6 +194,17 @@ class Compiler {
   void ParseSetValidShape(const Token& op);
   bool PlaceSlot(uint32_t slot, uint64_t addr, SourceLoc loc);
   void ParseTassign(const Token& op, const std::vector<Token>& results);
+
+  // ---- compile_sync.cc: synchronisation, checked for form
+
+  void ParseSync(const Token& op);
+
+  // ---- compile_subview.cc: tile subviews (pto.subset, pto.subview)
+
+  bool EmitSubview(const Token& op, uint32_t parent, uint32_t view, const Value& row,
+                   const Value& col, SubviewRule rule);
+  void ParseSubset(const Token& op, const Token& result);
+  void ParseSubview(const Token& op, const std::vector<Token>& results);
 
   // ---- compile_tile_ops.cc: the operations of the table (ops::FindOp) on tiles
 

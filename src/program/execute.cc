@@ -4,6 +4,7 @@
 // is checked here: loop steps, division by zero, view bounds against the bound
 // memory, dynamic valid regions.
 #include "program/execute.h"
+#include "program/block.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -21,85 +22,19 @@
 #include "dtype_rules.h"
 #include "error.h"
 #include "float_env.h"
+#include "kernels/kernels.h"
+#include "ops.h"
 #include "tile.h"
 
 namespace pto {
 namespace program {
 namespace {
 
-// A window of a bound pointer, in elements.
-struct View {
-  uint32_t pointer;
-  uint32_t rank;
-  int64_t offset;
-  int64_t shape[kMaxRank];
-  int64_t strides[kMaxRank];
-};
-
-int64_t Wrap(uint64_t v, unsigned bits) {
-  if (bits >= 64) return static_cast<int64_t>(v);
-  const uint64_t mask = (uint64_t{1} << bits) - 1;
-  v &= mask;
-  if (bits > 1 && (v >> (bits - 1)) != 0) v |= ~mask;
-  return static_cast<int64_t>(v);
-}
-uint64_t Unsigned(int64_t v, unsigned bits) {
-  return bits >= 64 ? static_cast<uint64_t>(v)
-                    : static_cast<uint64_t>(v) & ((uint64_t{1} << bits) - 1);
-}
-
-// The state of one block.
-class Block {
- public:
-  Block(const Program& p, const std::vector<Binding>& bindings)
-      : p_(p), bindings_(bindings), ints_(p.int_regs), floats_(p.float_regs), views_(p.view_regs),
-        tiles_(p.tiles.size()), pointers_(p.pointer_count) {}
-
-  ~Block() { Free(ub_); }
-
-  bool Allocate() {
-    ub_ = static_cast<char*>(AllocateZeroed(p_.ub_size));
-    ub_zeroed_ = true;
-    return ub_ != nullptr;
-  }
-
-  pto_status Run(uint32_t block, uint32_t blocks, const std::atomic<bool>& stop);
-
- private:
-  pto_status Error(const Instr& in, pto_status status, const std::string& message) {
-    return Diagnose(p_, in.loc, status, message);
-  }
-  void Setup();
-  void CopyResultsOut();
-  pto_status Execute(uint32_t block, uint32_t blocks, const std::atomic<bool>& stop);
-  pto_status IntBinary(const Instr& in);
-  pto_status MakeView(const Instr& in);
-  pto_status PartitionView(const Instr& in);
-  pto_status Transfer(const Instr& in, bool load);
-  pto_status TileOp(const Instr& in);
-  pto_status Tsel(const Instr& in);
-  pto_status FloatInstr(const Instr& in);
-  pto_status ScalarAccess(const Instr& in, bool load);
-  std::string PointerName(uint32_t pointer) const {
-    for (const Param& q : p_.params)
-      if (q.kind == PTO_PARAM_POINTER && q.reg == pointer) return "%" + q.name;
-    return "a pointer";
-  }
-
-  const Program& p_;
-  const std::vector<Binding>& bindings_;
-  std::vector<int64_t> ints_;
-  std::vector<double> floats_;
-  std::vector<View> views_;
-  std::vector<pto_tile> tiles_;
-  std::vector<Binding> pointers_;
-  char* ub_ = nullptr;
-  bool ub_zeroed_ = false;  // still as allocated: the first block needs no memset
-};
-
 // Marks the block's tiles as placed (the overlap rules then judge them by
 // address, as placed tiles); never dereferenced.
 pto_buffer block_buffer_marker;
+
+}  // namespace
 
 void Block::Setup() {
   if (!ub_zeroed_) memset(ub_, 0, p_.ub_size);
@@ -205,6 +140,8 @@ pto_status Block::IntBinary(const Instr& in) {
   return PTO_OK;
 }
 
+namespace {
+
 double Round(double x, FloatFormat fmt) {
   switch (fmt) {
     case FloatFormat::kF32: return RoundToFloatType(x, PTO_FLOAT32, 32);
@@ -213,6 +150,8 @@ double Round(double x, FloatFormat fmt) {
     default: return x;
   }
 }
+
+}  // namespace
 
 pto_status Block::FloatInstr(const Instr& in) {
   double* f = floats_.data();
@@ -288,136 +227,6 @@ pto_status Block::FloatInstr(const Instr& in) {
       break;
     }
     default: break;
-  }
-  return PTO_OK;
-}
-
-// One element of global memory, after the bounds check.
-pto_status Block::ScalarAccess(const Instr& in, bool load) {
-  const Binding& ptr = pointers_[in.b];
-  const int64_t i = ints_[in.c];
-  const char* what = load ? "pto.load_scalar" : "pto.store_scalar";
-  if (i < 0 || i >= ptr.count)
-    return Error(in, PTO_ERR_OUT_OF_RANGE,
-                 std::string(what) + ": element " + std::to_string(i) + " of " +
-                     PointerName(in.b) + ", which holds " + std::to_string(ptr.count) +
-                     " elements");
-  const pto_dtype d = static_cast<pto_dtype>(in.d);
-  char* at = ptr.data + static_cast<size_t>(i) * pto_dtype_size(d);
-  if (in.sub != 0) {
-    double& v = floats_[in.a];
-    if (d == PTO_FLOAT32) {
-      float x;
-      if (load) memcpy(&x, at, 4), v = x;
-      else x = static_cast<float>(v), memcpy(at, &x, 4);
-    } else {
-      uint16_t bits;
-      if (load) memcpy(&bits, at, 2), v = HalfBitsToDouble(bits, d);
-      else bits = DoubleToHalfBits(v, d), memcpy(at, &bits, 2);
-    }
-    return PTO_OK;
-  }
-  int64_t& v = ints_[in.a];
-  const size_t size = pto_dtype_size(d);
-  if (load) {
-    uint64_t raw = 0;
-    memcpy(&raw, at, size);  // little-endian; iN registers are signless
-    v = Wrap(raw, 8 * static_cast<unsigned>(size));
-  } else {
-    const uint64_t raw = static_cast<uint64_t>(v);
-    memcpy(at, &raw, size);
-  }
-  return PTO_OK;
-}
-
-pto_status Block::MakeView(const Instr& in) {
-  const Binding& ptr = pointers_[in.b];
-  View& v = views_[in.a];
-  v.pointer = in.b;
-  v.rank = in.rank;
-  v.offset = 0;
-  // The last element the view reaches must be inside the bound memory.
-  unsigned __int128 last = 0;
-  bool empty = false;
-  for (uint32_t i = 0; i < in.rank; ++i) {
-    v.shape[i] = ints_[p_.lists[in.extra + i]];
-    v.strides[i] = ints_[p_.lists[in.extra + in.rank + i]];
-    if (v.shape[i] < 0 || v.strides[i] < 0)
-      return Error(in, PTO_ERR_OUT_OF_RANGE,
-                   "pto.make_tensor_view: dimension " + std::to_string(i) + " has shape " +
-                       std::to_string(v.shape[i]) + " and stride " + std::to_string(v.strides[i]) +
-                       ": both must be >= 0");
-    if (v.shape[i] == 0) {
-      empty = true;
-    } else {
-      last += static_cast<unsigned __int128>(v.shape[i] - 1) * static_cast<uint64_t>(v.strides[i]);
-    }
-  }
-  if (!empty && last >= static_cast<unsigned __int128>(ptr.count))
-    return Error(in, PTO_ERR_OUT_OF_RANGE,
-                 "pto.make_tensor_view: the view reaches element " +
-                     (last > INT64_MAX ? std::string("beyond 2^63")
-                                       : std::to_string(static_cast<int64_t>(last))) +
-                     " of " + PointerName(in.b) + ", which holds " + std::to_string(ptr.count) +
-                     " elements");
-  return PTO_OK;
-}
-
-pto_status Block::PartitionView(const Instr& in) {
-  const View& src = views_[in.b];
-  View v = src;
-  for (uint32_t i = 0; i < in.rank; ++i) {
-    const int64_t offset = ints_[p_.lists[in.extra + i]];
-    const int64_t size = ints_[p_.lists[in.extra + in.rank + i]];
-    if (offset < 0 || size < 0 || offset > src.shape[i] - size)
-      return Error(in, PTO_ERR_OUT_OF_RANGE,
-                   "pto.partition_view: [" + std::to_string(offset) + ", " +
-                       std::to_string(offset + size) + ") of dimension " + std::to_string(i) +
-                       " is outside the view's " + std::to_string(src.shape[i]));
-    v.offset += offset * src.strides[i];
-    v.shape[i] = size;
-  }
-  views_[in.a] = v;
-  return PTO_OK;
-}
-
-// tload / tstore between a view and a tile's valid region: the view's last
-// dimension runs along a row, the others, flattened, over the rows.
-pto_status Block::Transfer(const Instr& in, bool load) {
-  const View& v = views_[in.b];
-  pto_tile& t = tiles_[in.a];
-  int64_t outer = 1;
-  for (uint32_t i = 0; i + 1 < v.rank; ++i) outer *= v.shape[i];
-  const int64_t inner = v.shape[v.rank - 1];
-  if (outer != t.valid_rows || inner != t.valid_cols)
-    return Error(in, PTO_ERR_SHAPE_MISMATCH,
-                 std::string(load ? "pto.tload" : "pto.tstore") + ": view of " +
-                     std::to_string(outer) + "x" + std::to_string(inner) +
-                     " elements does not match the tile's valid region " +
-                     std::to_string(t.valid_rows) + "x" + std::to_string(t.valid_cols));
-  const size_t size = pto_dtype_size(t.dtype);
-  char* memory = pointers_[v.pointer].data;
-  const int64_t col_stride = v.strides[v.rank - 1];
-  int64_t index[kMaxRank] = {};
-  for (int64_t r = 0; r < outer; ++r) {
-    int64_t element = v.offset;
-    for (uint32_t i = 0; i + 1 < v.rank; ++i) element += index[i] * v.strides[i];
-    char* row = static_cast<char*>(t.data) + static_cast<size_t>(r) * t.cols * size;
-    char* global = memory + static_cast<size_t>(element) * size;
-    if (col_stride == 1) {
-      if (load) memcpy(row, global, static_cast<size_t>(inner) * size);
-      else memcpy(global, row, static_cast<size_t>(inner) * size);
-    } else {
-      for (int64_t c = 0; c < inner; ++c) {
-        char* g = global + static_cast<size_t>(c * col_stride) * size;
-        if (load) memcpy(row + c * size, g, size);
-        else memcpy(g, row + c * size, size);
-      }
-    }
-    for (int i = static_cast<int>(v.rank) - 2; i >= 0; --i) {
-      if (++index[i] < v.shape[i]) break;
-      index[i] = 0;
-    }
   }
   return PTO_OK;
 }
@@ -563,11 +372,14 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         break;
       case Code::kLoadScalar: status = ScalarAccess(in, true); break;
       case Code::kStoreScalar: status = ScalarAccess(in, false); break;
+      case Code::kSubview: status = Subview(in); break;
     }
     if (status != PTO_OK) return status;
   }
   return PTO_OK;
 }
+
+namespace {
 
 // The first failure of a launch, carried to the calling thread.
 struct FirstError {

@@ -45,6 +45,13 @@ struct TileSlot {
   uint32_t first = 0, last = 0;  // live instructions (verify.cc), when placed by liveness
   SourceLoc loc;          // where it was declared
   std::string name;
+  // A subview (pto.subset, pto.subview): a window of view_of's storage, rows
+  // as long as its parent's (a pto_tile whose cols are the parent's row
+  // pitch), set by a kSubview instruction. view_offset is its first
+  // element's offset in the parent when the offsets are constants, else -1.
+  int32_t view_of = -1;
+  int64_t view_offset = -1;
+  bool IsView() const { return view_of >= 0; }
 };
 
 // A tile of one block (or of the verifier's stand-in buffer) for slot s:
@@ -134,6 +141,15 @@ enum class Code : uint8_t {
   kSelect,       // (sub 0: ints, 1: floats)[a] = ints[b] ? [c] : [d]
   kLoadScalar,   // (sub 0: ints, 1: floats)[a] = pointer b [ints[c]], element dtype d
   kStoreScalar,  // pointer b [ints[c]] = (sub 0: ints, 1: floats)[a], element dtype d
+  kSubview,      // tile a = the window of tile b at row ints[c], column ints[d]; valid
+                 // region per SubviewRule sub
+};
+
+// How a subview's valid region is set (Instr::sub of kSubview).
+enum class SubviewRule : uint8_t {
+  kPeriodic,  // pto.subset: per dim min(size, parent valid - offset % parent valid)
+  kOwn,       // pto.subview: the view's own (its type's, or set on it), inside the
+              // parent's valid region from the offsets
 };
 
 // A float scalar's format (Instr::fmt).

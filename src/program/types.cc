@@ -513,7 +513,9 @@ bool ParsePtoType(std::string_view text, Type* out, std::string* error, size_t* 
     if (fields.size() > 2 || (fields.size() == 2 && fields[1].text != "gm"))
       return p.Fail(fields.back(),
                     "only global-memory pointers (!pto.ptr<T> or !pto.ptr<T, gm>) are supported");
-  } else if (name == "!pto.tensor_view" || name == "!pto.partition_tensor_view") {
+  } else if (name == "!pto.tensor_view" || name == "!pto.partition_tensor_view" ||
+             name == "!pto.tile_view") {
+    // !pto.tile_view: PTOAS's older name of the partition view type.
     if (!p.Split(&fields)) return false;
     t.kind = name == "!pto.tensor_view" ? TypeKind::kTensorView : TypeKind::kPartitionView;
     if (fields.size() != 1)

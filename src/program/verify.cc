@@ -54,9 +54,40 @@ struct Range {
   uint64_t begin, end;
 };
 
+// The tile whose storage a subview's chain of parents ends in.
+uint32_t RootOf(const Program& p, uint32_t slot) {
+  while (p.tiles[slot].IsView()) slot = static_cast<uint32_t>(p.tiles[slot].view_of);
+  return slot;
+}
+
+// A subview's address where its offsets are constants, else its root's (its
+// operations are then checked again when they run). Parents first.
+void PlaceView(Program* p, uint32_t slot) {
+  TileSlot& s = p->tiles[slot];
+  if (!s.IsView() || s.has_addr) return;
+  PlaceView(p, static_cast<uint32_t>(s.view_of));
+  const TileSlot& parent = p->tiles[s.view_of];
+  s.addr = parent.addr;
+  if (s.view_offset >= 0)
+    s.addr += static_cast<uint64_t>(s.view_offset) * pto_dtype_size(s.type.dtype);
+  s.has_addr = true;
+}
+
+constexpr size_t kMostTileUses = 5;  // tsel: dst, src0, src1, tmp, mask
+
+// Whether the instruction's operands include a subview whose place is known
+// only at run time.
+bool UsesMovingView(const Program& p, const uint32_t slots[kMostTileUses]) {
+  for (size_t i = 0; i < kMostTileUses; ++i) {
+    for (uint32_t slot = slots[i]; slot != kNoSlot && p.tiles[slot].IsView();
+         slot = static_cast<uint32_t>(p.tiles[slot].view_of))
+      if (p.tiles[slot].view_offset < 0) return true;
+  }
+  return false;
+}
+
 // The tile slots instruction `in` reads or writes (kNoSlot elsewhere). A
 // valid-shape change is not a use: it touches no byte of the tile.
-constexpr size_t kMostTileUses = 5;
 
 void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
   for (size_t i = 0; i < kMostTileUses; ++i) out[i] = kNoSlot;
@@ -93,6 +124,7 @@ void LiveRanges(Program* p) {
     TileUses(p->code[pc], uses);
     for (uint32_t slot : uses) {
       if (slot == kNoSlot) continue;
+      slot = RootOf(*p, slot);  // a subview's bytes are its root's
       TileSlot& s = p->tiles[slot];
       if (!seen[slot]) s.first = pc;
       seen[slot] = true;
@@ -131,7 +163,7 @@ pto_status PlaceTiles(Program* p) {
   const uint32_t always_last = UINT32_MAX;
   std::vector<Placed> taken;
   for (TileSlot& s : p->tiles) {
-    if (!s.in_ub || !s.has_addr) continue;
+    if (!s.in_ub || !s.has_addr || s.IsView()) continue;
     const uint64_t size = TileBytes(s.type);
     const uint64_t align = ub.align != 0 ? ub.align : pto_dtype_size(s.type.dtype);
     if (s.addr % align != 0)
@@ -155,7 +187,7 @@ pto_status PlaceTiles(Program* p) {
   const uint64_t align = ub.align != 0 ? ub.align : 64;
   std::vector<uint32_t> order;
   for (uint32_t i = 0; i < p->tiles.size(); ++i)
-    if (p->tiles[i].in_ub && !p->tiles[i].has_addr) order.push_back(i);
+    if (p->tiles[i].in_ub && !p->tiles[i].has_addr && !p->tiles[i].IsView()) order.push_back(i);
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     return p->tiles[a].first < p->tiles[b].first;
   });
@@ -182,6 +214,7 @@ pto_status PlaceTiles(Program* p) {
     taken.push_back({at, at + size, s.first, s.last});
   }
   for (uint32_t index : order) p->tiles[index].has_addr = true;
+  for (uint32_t i = 0; i < p->tiles.size(); ++i) PlaceView(p, i);
   uint64_t end = 64, peak = 0;
   for (const Placed& r : taken) {
     end = std::max(end, r.end);
@@ -211,13 +244,31 @@ pto_status CheckOperations(Program* p) {
     tiles[i] = TileFromSlot(s, base, s.type.rows, s.type.cols, &placed_marker);
     // An implicit tmp gets an address of its own, apart from every tile.
     if (!s.in_ub) tiles[i].data = base + p->ub_size + 64 * i;
+    // A subview's rows are its root's.
+    if (s.IsView()) tiles[i].cols = p->tiles[RootOf(*p, static_cast<uint32_t>(i))].type.cols;
   }
   for (Instr& in : p->code) {
+    if (in.code == Code::kTileCopy && (p->tiles[in.a].IsView() || p->tiles[in.b].IsView()))
+      return Diagnose(*p, in.loc, PTO_ERR_INVALID_ARGUMENT,
+                      "a subview (%" + p->tiles[p->tiles[in.a].IsView() ? in.a : in.b].name +
+                          ") cannot be carried into another tile: yield the tile it views");
     if (in.code != Code::kTileOp && in.code != Code::kTsel) continue;
     uint32_t operands[kMostTileUses];
     TileUses(in, operands);
     for (uint32_t slot : operands)
       if (slot != kNoSlot && p->tiles[slot].type.HasDynamicValid()) in.check_at_run = true;
+    if (UsesMovingView(*p, operands)) in.check_at_run = true;
+    // tfillpad and treshape write (treshape also reads) whole tiles, rows x
+    // cols, which a window of another tile's rows does not have.
+    const bool whole_tiles = in.code == Code::kTileOp && ops::WritesWholeDst(*in.op);
+    const uint32_t whole[] = {in.a, whole_tiles && in.op->id == ops::OpId::kTreshape ? in.b : kNoSlot};
+    for (uint32_t slot : whole)
+      if (whole_tiles && slot != kNoSlot && p->tiles[slot].IsView())
+        return Diagnose(*p, in.loc, PTO_ERR_INVALID_ARGUMENT,
+                        std::string(in.op->c_function) + ": %" + p->tiles[slot].name +
+                            " is a subview of %" + p->tiles[p->tiles[slot].view_of].name +
+                            ", and " + in.op->mnemonic +
+                            " needs a whole tile (its rows x cols), not a window");
     pto_tile* dst = &tiles[in.a];
     if (in.d != kNoSlot && !p->tiles[in.d].in_ub && in.code == Code::kTileOp) {
       tiles[in.d].valid_rows = dst->valid_rows;
@@ -270,7 +321,9 @@ std::string Describe(const Program& p) {
     out += "  " + TileName(s) + " " + TypeString(s.type) + ": " + std::to_string(size) +
            " bytes at " + Hex(s.addr) + ".." + Hex(s.addr + size) + ", line " +
            std::to_string(s.loc.line) +
-           (s.manual ? ", placed by the text"
+           (s.IsView() ? ", a subview of %" + p.tiles[s.view_of].name +
+                             (s.view_offset < 0 ? " (placed when it runs)" : "")
+            : s.manual ? ", placed by the text"
             : s.param >= 0
                 ? ", parameter"
                 : ", live at instructions " + std::to_string(s.first) + ".." +

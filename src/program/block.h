@@ -1,0 +1,97 @@
+// The state of one block of a running program (execute.cc runs its
+// instructions; execute_memory.cc holds those on global memory, views and
+// subviews). Private to src/program/.
+#ifndef PTO_PROGRAM_BLOCK_H_
+#define PTO_PROGRAM_BLOCK_H_
+
+#include <stdint.h>
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "alloc.h"
+#include "error.h"
+#include "program/execute.h"
+#include "program/program.h"
+
+namespace pto {
+namespace program {
+
+// A window of a bound pointer, in elements.
+struct View {
+  uint32_t pointer;
+  uint32_t rank;
+  int64_t offset;
+  int64_t shape[kMaxRank];
+  int64_t strides[kMaxRank];
+};
+
+// v as a signed integer of `bits` bits (two's complement wrap).
+inline int64_t Wrap(uint64_t v, unsigned bits) {
+  if (bits >= 64) return static_cast<int64_t>(v);
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  v &= mask;
+  if (bits > 1 && (v >> (bits - 1)) != 0) v |= ~mask;
+  return static_cast<int64_t>(v);
+}
+// v's low `bits` bits as an unsigned value.
+inline uint64_t Unsigned(int64_t v, unsigned bits) {
+  return bits >= 64 ? static_cast<uint64_t>(v)
+                    : static_cast<uint64_t>(v) & ((uint64_t{1} << bits) - 1);
+}
+
+// The state of one block.
+class Block {
+ public:
+  Block(const Program& p, const std::vector<Binding>& bindings)
+      : p_(p), bindings_(bindings), ints_(p.int_regs), floats_(p.float_regs), views_(p.view_regs),
+        tiles_(p.tiles.size()), pointers_(p.pointer_count) {}
+
+  ~Block() { Free(ub_); }
+
+  bool Allocate() {
+    ub_ = static_cast<char*>(AllocateZeroed(p_.ub_size));
+    ub_zeroed_ = true;
+    return ub_ != nullptr;
+  }
+
+  pto_status Run(uint32_t block, uint32_t blocks, const std::atomic<bool>& stop);
+
+ private:
+  pto_status Error(const Instr& in, pto_status status, const std::string& message) {
+    return Diagnose(p_, in.loc, status, message);
+  }
+  void Setup();
+  void CopyResultsOut();
+  pto_status Execute(uint32_t block, uint32_t blocks, const std::atomic<bool>& stop);
+  pto_status IntBinary(const Instr& in);
+  pto_status MakeView(const Instr& in);
+  pto_status PartitionView(const Instr& in);
+  pto_status Transfer(const Instr& in, bool load);
+  pto_status Subview(const Instr& in);
+  pto_status TileOp(const Instr& in);
+  pto_status Tsel(const Instr& in);
+  pto_status FloatInstr(const Instr& in);
+  pto_status ScalarAccess(const Instr& in, bool load);
+  std::string PointerName(uint32_t pointer) const {
+    for (const Param& q : p_.params)
+      if (q.kind == PTO_PARAM_POINTER && q.reg == pointer) return "%" + q.name;
+    return "a pointer";
+  }
+
+  const Program& p_;
+  const std::vector<Binding>& bindings_;
+  std::vector<int64_t> ints_;
+  std::vector<double> floats_;
+  std::vector<View> views_;
+  std::vector<pto_tile> tiles_;
+  std::vector<Binding> pointers_;
+  char* ub_ = nullptr;
+  bool ub_zeroed_ = false;  // still as allocated: the first block needs no memset
+};
+
+}  // namespace program
+}  // namespace pto
+
+#endif  // PTO_PROGRAM_BLOCK_H_

@@ -1,0 +1,220 @@
+// The executor's instructions on global memory: scalar loads and stores,
+// views and partitions (bounds checked against the bound memory), tload and
+// tstore, and tile subviews.
+#include <string.h>
+
+#include <string>
+
+#include "dtype_rules.h"
+#include "kernels/kernels.h"
+#include "ops.h"
+#include "program/block.h"
+#include "tile.h"
+
+namespace pto {
+namespace program {
+
+// One element of global memory, after the bounds check.
+pto_status Block::ScalarAccess(const Instr& in, bool load) {
+  const Binding& ptr = pointers_[in.b];
+  const int64_t i = ints_[in.c];
+  const char* what = load ? "pto.load_scalar" : "pto.store_scalar";
+  if (i < 0 || i >= ptr.count)
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 std::string(what) + ": element " + std::to_string(i) + " of " +
+                     PointerName(in.b) + ", which holds " + std::to_string(ptr.count) +
+                     " elements");
+  const pto_dtype d = static_cast<pto_dtype>(in.d);
+  char* at = ptr.data + static_cast<size_t>(i) * pto_dtype_size(d);
+  if (in.sub != 0) {
+    double& v = floats_[in.a];
+    if (d == PTO_FLOAT32) {
+      float x;
+      if (load) memcpy(&x, at, 4), v = x;
+      else x = static_cast<float>(v), memcpy(at, &x, 4);
+    } else {
+      uint16_t bits;
+      if (load) memcpy(&bits, at, 2), v = HalfBitsToDouble(bits, d);
+      else bits = DoubleToHalfBits(v, d), memcpy(at, &bits, 2);
+    }
+    return PTO_OK;
+  }
+  int64_t& v = ints_[in.a];
+  const size_t size = pto_dtype_size(d);
+  if (load) {
+    uint64_t raw = 0;
+    memcpy(&raw, at, size);  // little-endian; iN registers are signless
+    v = Wrap(raw, 8 * static_cast<unsigned>(size));
+  } else {
+    const uint64_t raw = static_cast<uint64_t>(v);
+    memcpy(at, &raw, size);
+  }
+  return PTO_OK;
+}
+
+pto_status Block::MakeView(const Instr& in) {
+  const Binding& ptr = pointers_[in.b];
+  View& v = views_[in.a];
+  v.pointer = in.b;
+  v.rank = in.rank;
+  v.offset = 0;
+  // The last element the view reaches must be inside the bound memory.
+  unsigned __int128 last = 0;
+  bool empty = false;
+  for (uint32_t i = 0; i < in.rank; ++i) {
+    v.shape[i] = ints_[p_.lists[in.extra + i]];
+    v.strides[i] = ints_[p_.lists[in.extra + in.rank + i]];
+    if (v.shape[i] < 0 || v.strides[i] < 0)
+      return Error(in, PTO_ERR_OUT_OF_RANGE,
+                   "pto.make_tensor_view: dimension " + std::to_string(i) + " has shape " +
+                       std::to_string(v.shape[i]) + " and stride " + std::to_string(v.strides[i]) +
+                       ": both must be >= 0");
+    if (v.shape[i] == 0) {
+      empty = true;
+    } else {
+      last += static_cast<unsigned __int128>(v.shape[i] - 1) * static_cast<uint64_t>(v.strides[i]);
+    }
+  }
+  if (!empty && last >= static_cast<unsigned __int128>(ptr.count))
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 "pto.make_tensor_view: the view reaches element " +
+                     (last > INT64_MAX ? std::string("beyond 2^63")
+                                       : std::to_string(static_cast<int64_t>(last))) +
+                     " of " + PointerName(in.b) + ", which holds " + std::to_string(ptr.count) +
+                     " elements");
+  return PTO_OK;
+}
+
+pto_status Block::PartitionView(const Instr& in) {
+  const View& src = views_[in.b];
+  View v = src;
+  for (uint32_t i = 0; i < in.rank; ++i) {
+    const int64_t offset = ints_[p_.lists[in.extra + i]];
+    const int64_t size = ints_[p_.lists[in.extra + in.rank + i]];
+    if (offset < 0 || size < 0 || offset > src.shape[i] - size)
+      return Error(in, PTO_ERR_OUT_OF_RANGE,
+                   "pto.partition_view: [" + std::to_string(offset) + ", " +
+                       std::to_string(offset + size) + ") of dimension " + std::to_string(i) +
+                       " is outside the view's " + std::to_string(src.shape[i]));
+    v.offset += offset * src.strides[i];
+    v.shape[i] = size;
+  }
+  views_[in.a] = v;
+  return PTO_OK;
+}
+
+// tload / tstore of a tile's valid region: the view's last dimension runs
+// along a row, the others, flattened, over the rows; the region is the
+// window at the view's first row and column. A load into a tile whose type
+// has a pad value writes it over the rest of the tile (as TFILLPAD).
+pto_status Block::Transfer(const Instr& in, bool load) {
+  const View& v = views_[in.b];
+  pto_tile& t = tiles_[in.a];
+  int64_t outer = 1;
+  for (uint32_t i = 0; i + 1 < v.rank; ++i) outer *= v.shape[i];
+  const int64_t inner = v.shape[v.rank - 1];
+  const int64_t rows = t.valid_rows, cols = t.valid_cols;
+  if (outer < rows || inner < cols)
+    return Error(in, PTO_ERR_SHAPE_MISMATCH,
+                 std::string(load ? "pto.tload" : "pto.tstore") + ": the tile's valid region " +
+                     std::to_string(rows) + "x" + std::to_string(cols) +
+                     " does not fit in the view's " + std::to_string(outer) + "x" +
+                     std::to_string(inner) + " elements");
+  const size_t size = pto_dtype_size(t.dtype);
+  char* memory = pointers_[v.pointer].data;
+  const int64_t col_stride = v.strides[v.rank - 1];
+  int64_t index[kMaxRank] = {};
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t element = v.offset;
+    for (uint32_t i = 0; i + 1 < v.rank; ++i) element += index[i] * v.strides[i];
+    char* row = static_cast<char*>(t.data) + static_cast<size_t>(r) * t.cols * size;
+    char* global = memory + static_cast<size_t>(element) * size;
+    if (col_stride == 1) {
+      if (load) memcpy(row, global, static_cast<size_t>(cols) * size);
+      else memcpy(global, row, static_cast<size_t>(cols) * size);
+    } else {
+      for (int64_t c = 0; c < cols; ++c) {
+        char* g = global + static_cast<size_t>(c * col_stride) * size;
+        if (load) memcpy(row + c * size, g, size);
+        else memcpy(g, row + c * size, size);
+      }
+    }
+    for (int i = static_cast<int>(v.rank) - 2; i >= 0; --i) {
+      if (++index[i] < v.shape[i]) break;
+      index[i] = 0;
+    }
+  }
+  const Type& type = p_.tiles[in.a].type;
+  if (load && type.pad != PTO_PAD_NULL) {
+    // The tile's own rows x cols (a subview's window, not its parent's rows).
+    const double pad = ops::PadScalar(t.dtype, type.pad);
+    char* base = static_cast<char*>(t.data);
+    const uint32_t vr = t.valid_rows, vc = t.valid_cols;
+    if (vc < type.cols && vr != 0) {
+      const kernels::Plane right{base + vc * size, t.cols};
+      kernels::Texpands(t.dtype, vr, type.cols - vc, right, {right.data, right.stride}, pad);
+    }
+    if (vr < type.rows) {
+      const kernels::Plane below{base + static_cast<size_t>(vr) * t.cols * size, t.cols};
+      kernels::Texpands(t.dtype, type.rows - vr, type.cols, below, {below.data, below.stride},
+                        pad);
+    }
+  }
+  return PTO_OK;
+}
+
+// A subview's tile: the parent's storage from the offsets on, with the
+// parent's rows (its cols are the parent's row pitch), after the checks the
+// verifier could not make.
+pto_status Block::Subview(const Instr& in) {
+  const pto_tile& parent = tiles_[in.b];
+  pto_tile& view = tiles_[in.a];
+  const TileSlot& ps = p_.tiles[in.b];
+  const TileSlot& vs = p_.tiles[in.a];
+  const int64_t r = ints_[in.c], c = ints_[in.d];
+  const bool subset = static_cast<SubviewRule>(in.sub) == SubviewRule::kPeriodic;
+  const char* what = subset ? "pto.subset" : "pto.subview";
+  if (r < 0 || c < 0)
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 std::string(what) + ": offset " + std::to_string(r < 0 ? r : c) +
+                     " is negative");
+  int64_t valid_rows = view.valid_rows, valid_cols = view.valid_cols;
+  if (subset) {
+    if (r + vs.type.rows > ps.type.rows || c + vs.type.cols > ps.type.cols)
+      return Error(in, PTO_ERR_OUT_OF_RANGE,
+                   std::string(what) + ": the " + std::to_string(vs.type.rows) + "x" +
+                       std::to_string(vs.type.cols) + " window at [" + std::to_string(r) + ", " +
+                       std::to_string(c) + "] is outside %" + ps.name + "'s " +
+                       std::to_string(ps.type.rows) + "x" + std::to_string(ps.type.cols));
+    auto periodic = [](int64_t parent_valid, int64_t offset, int64_t size) -> int64_t {
+      if (parent_valid <= 0) return 0;
+      const int64_t left = parent_valid - offset % parent_valid;
+      return left < size ? left : size;
+    };
+    valid_rows = vs.type.valid_rows != kDynamic ? vs.type.valid_rows
+                                                : periodic(parent.valid_rows, r, vs.type.rows);
+    valid_cols = vs.type.valid_cols != kDynamic ? vs.type.valid_cols
+                                                : periodic(parent.valid_cols, c, vs.type.cols);
+  } else if (r + valid_rows > parent.valid_rows || c + valid_cols > parent.valid_cols) {
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 std::string(what) + ": dst's valid region " + std::to_string(valid_rows) + "x" +
+                     std::to_string(valid_cols) + " at [" + std::to_string(r) + ", " +
+                     std::to_string(c) + "] is outside src's valid region " +
+                     std::to_string(parent.valid_rows) + "x" + std::to_string(parent.valid_cols));
+  }
+  view.dtype = parent.dtype;
+  view.rows = vs.type.rows;
+  view.cols = parent.cols;
+  view.data = static_cast<char*>(parent.data) +
+              (static_cast<size_t>(r) * parent.cols + static_cast<size_t>(c)) *
+                  pto_dtype_size(parent.dtype);
+  view.buffer = parent.buffer;
+  view.offset = parent.offset + (static_cast<size_t>(r) * parent.cols + c) *
+                                    pto_dtype_size(parent.dtype);
+  view.valid_rows = static_cast<uint32_t>(valid_rows);
+  view.valid_cols = static_cast<uint32_t>(valid_cols);
+  return PTO_OK;
+}
+
+}  // namespace program
+}  // namespace pto
