@@ -85,9 +85,13 @@ pto_status Block::MakeView(const Instr& in) {
   return PTO_OK;
 }
 
+// Written field by field into its register: a kernel takes a partition per
+// tile in its loop, and a copy of the whole View through the stack stalls
+// there on store forwarding.
 pto_status Block::PartitionView(const Instr& in) {
   const View& src = views_[in.b];
-  View v = src;
+  View& v = views_[in.a];
+  int64_t element = src.offset;
   for (uint32_t i = 0; i < in.rank; ++i) {
     const int64_t offset = ints_[p_.lists[in.extra + i]];
     const int64_t size = ints_[p_.lists[in.extra + in.rank + i]];
@@ -96,10 +100,18 @@ pto_status Block::PartitionView(const Instr& in) {
                    "pto.partition_view: [" + std::to_string(offset) + ", " +
                        std::to_string(offset + size) + ") of dimension " + std::to_string(i) +
                        " is outside the view's " + std::to_string(src.shape[i]));
-    v.offset += offset * src.strides[i];
-    v.shape[i] = size;
+    element += offset * src.strides[i];
   }
-  views_[in.a] = v;
+  if (&v != &src) {
+    v.pointer = src.pointer;
+    v.rank = src.rank;
+    for (uint32_t i = 0; i < src.rank; ++i) {
+      v.strides[i] = src.strides[i];
+      if (i >= in.rank) v.shape[i] = src.shape[i];
+    }
+  }
+  for (uint32_t i = 0; i < in.rank; ++i) v.shape[i] = ints_[p_.lists[in.extra + in.rank + i]];
+  v.offset = element;
   return PTO_OK;
 }
 
