@@ -712,6 +712,53 @@ static void test_block_parameters(void **state) {
             "an integer, not f32");
 }
 
+/* PTO_LOOP_LIMIT: a block whose loops turn more often than the limit stops
+ * with PTO_ERR_OUT_OF_RANGE at the loop (an scf.while that never ends, an
+ * scf.for of 10 turns under a limit of 9); 10 turns pass a limit of 10, and
+ * without the variable nothing is counted. */
+static void test_loop_limit(void **state) {
+    (void)state;
+    static const char forever[] =
+        "func.func @k(%p: !pto.ptr<i32>) {\n"
+        "  %c0 = arith.constant 0 : index\n  %one = arith.constant 1 : i32\n"
+        "  %w = scf.while (%x = %one) : (i32) -> i32 {\n"
+        "    %t = arith.constant true\n    scf.condition(%t) %x : i32\n"
+        "  } do {\n  ^bb0(%y: i32):\n    %y2 = arith.addi %y, %one : i32\n    scf.yield %y2 : i32\n  }\n"
+        "  pto.store_scalar %w, %p[%c0] : !pto.ptr<i32>, i32\n  return\n}\n";
+    static const char ten[] =
+        "func.func @k(%p: !pto.ptr<i32>) {\n"
+        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+        "  %c10 = arith.constant 10 : index\n  %z = arith.constant 0 : i32\n  %one = arith.constant 1 : i32\n"
+        "  %s = scf.for %i = %c0 to %c10 step %c1 iter_args(%a = %z) -> (i32) {\n"
+        "    %b = arith.addi %a, %one : i32\n    scf.yield %b : i32\n  }\n"
+        "  pto.store_scalar %s, %p[%c0] : !pto.ptr<i32>, i32\n  return\n}\n";
+    int32_t m[1] = {0};
+    pto_args *a = NULL;
+    pto_program *p = build(forever, NULL);
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, m, sizeof m), PTO_OK);
+    setenv("PTO_LOOP_LIMIT", "1000", 1);
+    assert_int_equal(pto_program_run(p, a), PTO_ERR_OUT_OF_RANGE);
+    assert_non_null(strstr(pto_last_error(), "r2.pto:4:8: error: the block's loops turned more than 1000 times"));
+    assert_int_equal(m[0], 0);
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    p = build(ten, NULL);
+    setenv("PTO_LOOP_LIMIT", "9", 1);
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, m, sizeof m), PTO_OK);
+    assert_int_equal(pto_program_run(p, a), PTO_ERR_OUT_OF_RANGE);
+    pto_args_destroy(a);
+    setenv("PTO_LOOP_LIMIT", "10", 1);
+    run_on(p, m, sizeof m);
+    assert_int_equal(m[0], 10);
+    unsetenv("PTO_LOOP_LIMIT");
+    m[0] = 0;
+    run_on(p, m, sizeof m);
+    assert_int_equal(m[0], 10);
+    pto_program_destroy(p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_functions_and_calls),
@@ -726,6 +773,7 @@ int main(void) {
         cmocka_unit_test(test_subviews),
         cmocka_unit_test(test_load_store_windows),
         cmocka_unit_test(test_block_parameters),
+        cmocka_unit_test(test_loop_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,9 +44,10 @@ inline uint64_t Unsigned(int64_t v, unsigned bits) {
 // The state of one block.
 class Block {
  public:
-  Block(const Program& p, const std::vector<Binding>& bindings)
+  // loop_limit: the most loop turns a block may take (PTO_LOOP_LIMIT), 0 for none.
+  Block(const Program& p, const std::vector<Binding>& bindings, uint64_t loop_limit)
       : p_(p), bindings_(bindings), ints_(p.int_regs), floats_(p.float_regs), views_(p.view_regs),
-        tiles_(p.tiles.size()), pointers_(p.pointer_count) {}
+        tiles_(p.tiles.size()), pointers_(p.pointer_count), loop_limit_(loop_limit) {}
 
   ~Block() { Free(ub_); }
 
@@ -72,6 +73,7 @@ class Block {
   pto_status Subview(const Instr& in);
   pto_status TileOp(const Instr& in);
   pto_status Tsel(const Instr& in);
+  pto_status LoopLimitError(const Instr& in);
   pto_status FloatInstr(const Instr& in);
   pto_status ScalarAccess(const Instr& in, bool load);
   std::string PointerName(uint32_t pointer) const {
@@ -89,6 +91,7 @@ class Block {
   std::vector<Binding> pointers_;
   char* ub_ = nullptr;
   bool ub_zeroed_ = false;  // still as allocated: the first block needs no memset
+  uint64_t loop_limit_;
 };
 
 }  // namespace program

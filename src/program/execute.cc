@@ -274,11 +274,18 @@ pto_status Block::Tsel(const Instr& in) {
   return PTO_OK;
 }
 
+pto_status Block::LoopLimitError(const Instr& in) {
+  return Error(in, PTO_ERR_OUT_OF_RANGE,
+               "the block's loops turned more than " + std::to_string(loop_limit_) +
+                   " times, the limit PTO_LOOP_LIMIT sets");
+}
+
 pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<bool>& stop) {
   const Instr* code = p_.code.data();
   const uint32_t n = static_cast<uint32_t>(p_.code.size());
   int64_t* ints = ints_.data();
   pto_status status = PTO_OK;
+  uint64_t turns = 0;  // loop turns taken, against loop_limit_
   for (uint32_t pc = 0; pc < n; ++pc) {
     const Instr& in = code[pc];
     switch (in.code) {
@@ -312,7 +319,14 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
       }
       case Code::kBlockIdx: ints[in.a] = block; break;
       case Code::kBlockNum: ints[in.a] = blocks; break;
-      case Code::kJump: pc = in.target - 1; break;
+      case Code::kJump:
+        // A jump back is a turn of an scf.while.
+        if (in.target <= pc && loop_limit_ != 0 && ++turns > loop_limit_) {
+          status = LoopLimitError(in);
+          break;
+        }
+        pc = in.target - 1;
+        break;
       case Code::kJumpIfZero:
         if (ints[in.a] == 0) pc = in.target - 1;
         break;
@@ -327,6 +341,10 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         }
         break;
       case Code::kForStep:
+        if (loop_limit_ != 0 && ++turns > loop_limit_) {
+          status = LoopLimitError(in);
+          break;
+        }
         ints[in.a] =
             Wrap(static_cast<uint64_t>(ints[in.a]) + static_cast<uint64_t>(ints[in.b]), in.bits);
         pc = in.target - 1;
@@ -407,11 +425,23 @@ unsigned WorkerCount(uint32_t blocks) {
   return n < blocks ? n : blocks;
 }
 
+// PTO_LOOP_LIMIT: the most loop turns (scf.for steps and scf.while returns)
+// a block may take, 0 (unset or not a positive number) for no limit; a guard
+// for programs whose loops might not end (a fuzzer's, a kernel being written).
+uint64_t LoopLimit() {
+  const char* env = getenv("PTO_LOOP_LIMIT");
+  if (env == nullptr) return 0;
+  char* end = nullptr;
+  const unsigned long long v = strtoull(env, &end, 10);
+  return end != env && *end == '\0' && env[0] != '-' ? v : 0;
+}
+
 // Runs blocks from the shared counter until none is left or one failed.
 void Work(const Program& p, const std::vector<Binding>& bindings, uint32_t blocks,
-          std::atomic<uint32_t>* next, std::atomic<bool>* stop, FirstError* first) {
+          uint64_t loop_limit, std::atomic<uint32_t>* next, std::atomic<bool>* stop,
+          FirstError* first) {
   const FloatEnvironmentGuard float_env(p.uses_float);
-  Block state(p, bindings);
+  Block state(p, bindings, loop_limit);
   if (!state.Allocate()) {
     first->Record(Fail(PTO_ERR_OUT_OF_MEMORY, "pto_program_launch",
                        "no memory for a block's unified buffer"));
@@ -438,16 +468,18 @@ pto_status Launch(const Program& p, uint32_t blocks, const std::vector<Binding>&
   std::atomic<bool> stop{false};
   FirstError first;
   const unsigned workers = WorkerCount(blocks);
+  const uint64_t loop_limit = LoopLimit();
   std::vector<std::thread> threads;
   for (unsigned i = 1; i < workers; ++i) {
     // A thread that cannot be started leaves its blocks to the others.
     try {
-      threads.emplace_back(Work, std::cref(p), std::cref(bindings), blocks, &next, &stop, &first);
+      threads.emplace_back(Work, std::cref(p), std::cref(bindings), blocks, loop_limit, &next,
+                           &stop, &first);
     } catch (const std::exception&) {
       break;
     }
   }
-  Work(p, bindings, blocks, &next, &stop, &first);
+  Work(p, bindings, blocks, loop_limit, &next, &stop, &first);
   for (std::thread& t : threads) t.join();
   if (first.status != PTO_OK) {
     SetLastError(first.message.c_str());

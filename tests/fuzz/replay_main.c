@@ -1,7 +1,8 @@
 /*
  * Runs the fuzz harness without libFuzzer: every file named on the command
  * line, or found directly inside a named directory (in sorted order), is fed
- * once to LLVMFuzzerTestOneInput. A failed check aborts, so `meson test`
+ * once to LLVMFuzzerTestOneInput (after LLVMFuzzerInitialize, where the
+ * harness has one). A failed check aborts, so `meson test`
  * replays the seed corpus with any compiler.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -13,6 +14,8 @@
 #include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* Called first where the harness defines it, as libFuzzer does. */
+int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
 static int replay_file(const char *path) {
     FILE *f = fopen(path, "rb");
@@ -82,6 +85,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s FILE|DIR...\n", argv[0]);
         return 2;
     }
+    if (LLVMFuzzerInitialize != NULL) LLVMFuzzerInitialize(&argc, &argv);
     size_t count = 0;
     int failed = 0;
     for (int i = 1; i < argc; i++) {
