@@ -480,8 +480,8 @@ static void test_sync_sections_and_rules(void **state) {
     refused("func.func @k() {\n  pto.barrier <EVENT_ID0>\n  return\n}\n", NULL,
             "2:15: error: pto.barrier takes <PIPE_...>");
     refused("func.func @k() {\n  %t = pto.alloc_tile : " T32 "\n"
-            "  pto.tgather ins(%t : " T32 ") outs(%t : " T32 ")\n  return\n}\n",
-            NULL, "r2.pto:3:3: error: instruction 'pto.tgather' is not implemented");
+            "  pto.tscatter ins(%t : " T32 ") outs(%t : " T32 ")\n  return\n}\n",
+            NULL, "r2.pto:3:3: error: instruction 'pto.tscatter' is not implemented");
     refused("module attributes {pto.target_arch = \"a3\"} {\nfunc.func @k() {\n"
             "  %t = pto.alloc_tile : " T32 "\n"
             "  pto.tpow ins(%t, %t : " T32 ", " T32 ") outs(%t : " T32 ") "

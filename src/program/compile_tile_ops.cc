@@ -1,5 +1,6 @@
 // PTO assembly: the operations of the table (ops::FindOp) on tiles, in the
 // DPS form (ins/outs) and the SSA form (%d = OP %a, %b).
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -183,12 +184,46 @@ bool Compiler::TakeScalarOperand(const ops::OpDescriptor& desc, std::vector<Toke
   return true;
 }
 
+bool Compiler::TakeIndexOperands(const ops::OpDescriptor& desc, std::vector<Token>* names,
+                                 std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
+                                 Instr* in) {
+  const size_t at = desc.source_count, count = static_cast<size_t>(ops::IndexCount(desc.attr));
+  if (names->size() < at + count)
+    return Error(tok_.loc, std::string(desc.mnemonic) + " takes " + std::to_string(count) +
+                               " index value(s) after " + std::to_string(at) +
+                               " tile operand(s)");
+  for (size_t k = 0; k < count; ++k) {
+    const Token name = (*names)[at + k];
+    const Value* v = Lookup(name.text);
+    if (v == nullptr) return Error(name.loc, "%" + std::string(name.text) + " is not defined");
+    if (!v->type.IsInteger())
+      return Error(name.loc, "the offsets of " + std::string(desc.mnemonic) +
+                                 " are index (or integer) values, not " + TypeString(v->type));
+    if (at + k < types->size() && !(*types)[at + k].IsInteger())
+      return Error((*type_locs)[at + k],
+                   "%" + std::string(name.text) + " is not of the type given here");
+    in->index_regs[k] = v->reg;
+  }
+  names->erase(names->begin() + at, names->begin() + at + count);
+  if (at < types->size()) {
+    const size_t end = std::min(types->size(), at + count);
+    types->erase(types->begin() + at, types->begin() + end);
+    type_locs->erase(type_locs->begin() + at, type_locs->begin() + end);
+  }
+  return true;
+}
+
 bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
                           const std::vector<uint32_t>& ins, uint32_t dst, int attr,
                           const Instr& scalar) {
   Instr in;
   in.scalar_reg = scalar.scalar_reg;
   in.scalar_is_float = scalar.scalar_is_float;
+  in.index_regs[0] = scalar.index_regs[0];
+  in.index_regs[1] = scalar.index_regs[1];
+  // Offsets are known when the instruction runs, tgather's indices are read
+  // then: their rules are checked then, with the tile rules again.
+  if (ops::IndexCount(op.attr) > 0 || op.id == ops::OpId::kTgather) in.check_at_run = true;
   if (ops::TakesScalar(op.attr)) {
     // The scalar's value is known when the instruction runs: its rule is
     // checked then, with the tile rules again.
@@ -308,6 +343,9 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   }
   const ops::OpDescriptor& desc = WithScalarFirst(named, types);
   Instr scalar;
+  if (ops::IndexCount(desc.attr) > 0 &&
+      !TakeIndexOperands(desc, &names, &types, &type_locs, &scalar))
+    return;
   if (ops::TakesScalar(desc.attr) &&
       !TakeScalarOperand(desc, &names, &types, &type_locs, &scalar))
     return;
@@ -327,6 +365,10 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   if (!UseOperands(desc, names, types, type_locs, &slots)) return;
   uint32_t dst;
   if (!UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &dst)) return;
+  // tsetval writes one element: the rest of dst stays as it was, so a bound
+  // dst is read too.
+  if (desc.attr == ops::AttrKind::kIndexScalar && p_->tiles[dst].param >= 0)
+    p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
   if (names.size() > desc.source_count && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
   EmitTileOp(desc, op.loc, slots, dst, attr, scalar);
 }
@@ -337,10 +379,29 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
                               const Token& result) {
   const ops::OpDescriptor* form = &named;  // the scalar/tile form once the types say so
   const ops::OpDescriptor& desc = named;
+  if (desc.attr == ops::AttrKind::kIndexScalar)
+    return (void)Error(op.loc, std::string(op.text) +
+                                   " writes one element of an existing tile: pto." +
+                                   desc.mnemonic + " ins(%index, %value : index, T) outs(%dst : "
+                                   "!pto.tile_buf<...>)");
   std::vector<Token> names;
   ParseValueNames(&names);
+  // textract's synchronous form: %src[%row, %col].
+  if (ops::IndexCount(desc.attr) == 2 && tok_.Is('[')) {
+    Advance();
+    std::vector<Token> offsets;
+    ParseValueNames(&offsets);
+    if (!Expect(']')) return;
+    names.insert(names.end(), offsets.begin(), offsets.end());
+  }
   const bool has_scalar = ops::TakesScalar(desc.attr);
-  if (!OperandCountFits(op, desc, names.size() - (has_scalar && !names.empty() ? 1 : 0),
+  const size_t offsets = static_cast<size_t>(ops::IndexCount(desc.attr));
+  if (offsets > 0 && names.size() < offsets + desc.source_count)
+    return (void)Error(op.loc, std::string(op.text) + " takes " +
+                                   std::to_string(desc.source_count) + " tile(s) and " +
+                                   std::to_string(offsets) + " offset(s)");
+  if (!OperandCountFits(op, desc,
+                        names.size() - offsets - (has_scalar && !names.empty() ? 1 : 0),
                         "operands"))
     return;
   int attr = 0;
@@ -402,6 +463,11 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
       const Value* source = Lookup(names[i].text);
       if (!arrow && desc.id == ops::OpId::kTreshape && source != nullptr) types[i] = source->type;
     }
+    // The offsets' own types stand (textract's `%src[%r, %c] : S -> T`).
+    if (offsets > 0 && names.size() > desc.source_count) {
+      types.resize(desc.source_count);
+      type_locs.resize(desc.source_count);
+    }
     if (has_scalar && tok_.Is(',') && dst_type.kind != TypeKind::kTile &&
         ops::ScalarFirstForm(desc) != nullptr && names.size() == 2) {
       // tdivs's scalar/tile form, `: f32, T`: the scalar's type, then the
@@ -422,6 +488,7 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
   }
   form = &WithScalarFirst(named, types);
   Instr scalar;
+  if (offsets > 0 && !TakeIndexOperands(*form, &names, &types, &type_locs, &scalar)) return;
   if (has_scalar && !TakeScalarOperand(*form, &names, &types, &type_locs, &scalar)) return;
   std::vector<uint32_t> slots;
   if (!UseOperands(*form, names, types, type_locs, &slots)) return;
@@ -441,6 +508,50 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
   if (!Define(result, v)) return;
   if (names.size() > form->source_count && form->tmp == ops::TmpRole::kNone) slots.pop_back();
   EmitTileOp(*form, op.loc, slots, v.reg, attr, scalar);
+}
+
+// %v = pto.tgetval ins(%src, %index : !pto.tile_buf<...>, index) outs : E
+// (PTOAS's TGetValOp): E is src's element type; the element's value, as
+// pto_tgetval reads it, checked when it runs (the index is a value).
+void Compiler::ParseGetVal(const Token& op, const std::vector<Token>& results) {
+  if (results.size() != 1)
+    return (void)Error(op.loc, std::string(op.text) + " defines 1 result, not " +
+                                   std::to_string(results.size()));
+  Token src_name, index_name;
+  Value index;
+  if (!ExpectIdent("ins") || !Expect('(') || !ExpectValueName(&src_name) || !Expect(',') ||
+      !ExpectValueName(&index_name) || !UseInt(index_name, &index, "index") || !Expect(':'))
+    return;
+  const SourceLoc src_loc = tok_.loc;
+  Type src_type, index_type, elem;
+  if (!ParseType(&src_type) || !Expect(',')) return;
+  const SourceLoc index_loc = tok_.loc;
+  if (!ParseType(&index_type) || !Expect(')') || !ExpectIdent("outs") || !Expect(':')) return;
+  const SourceLoc elem_loc = tok_.loc;
+  if (!ParseType(&elem)) return;
+  if (!index_type.IsInteger())
+    return (void)Error(index_loc, "the offset of tgetval is an index value");
+  uint32_t slot;
+  if (!UseTile(src_name, src_type, src_loc, Use::kRead, &slot)) return;
+  const pto_dtype d = src_type.dtype;
+  const bool is_float = IsFloatDtype(d);
+  if (!IsElementTypeOf(elem, d))
+    return (void)Error(elem_loc, "tgetval gives " + TypeString(elem) +
+                                     ", which is not the element type of " +
+                                     TypeString(src_type) + " (PTOAS's rule)",
+                       PTO_ERR_DTYPE_MISMATCH);
+  Instr in;
+  in.code = Code::kGetVal;
+  in.loc = op.loc;
+  in.sub = is_float;
+  in.b = slot;
+  in.c = index.reg;
+  if (is_float) {
+    p_->uses_float = true;
+    EmitFloatResult(in, elem, results[0]);
+  } else {
+    EmitIntResult(in, elem, results[0]);
+  }
 }
 
 }  // namespace program

@@ -79,6 +79,7 @@ class Block {
   pto_status TileOp(const Instr& in);
   pto_status FloatInstr(const Instr& in);
   pto_status ScalarAccess(const Instr& in, bool load);
+  pto_status GetVal(const Instr& in);
   std::string PointerName(uint32_t pointer) const {
     for (const Param& q : p_.params)
       if (q.kind == PTO_PARAM_POINTER && q.reg == pointer) return "%" + q.name;
@@ -329,6 +330,28 @@ pto_status Block::ScalarAccess(const Instr& in, bool load) {
   return PTO_OK;
 }
 
+// tgetval: pto_tgetval's rules on the element the offset names, then its
+// value in the result's register (an integer one wrapped to the element's
+// width, as pto.load_scalar leaves it).
+pto_status Block::GetVal(const Instr& in) {
+  const pto_tile* src = &tiles_[in.b];
+  const int64_t i = ints_[in.c];
+  if (i < 0)
+    return Error(in, PTO_ERR_OUT_OF_RANGE, "pto_tgetval: offset " + std::to_string(i) +
+                                               " is negative");
+  const size_t index = static_cast<size_t>(i);
+  const pto_status status = ops::CheckTgetval(src, index, true, true, p_.profile);
+  if (status != PTO_OK) return Error(in, status, LastError());
+  const double value = ops::ElementValue(src, index);
+  if (in.sub != 0) {
+    floats_[in.a] = value;
+  } else {
+    const unsigned bits = 8 * static_cast<unsigned>(pto_dtype_size(src->dtype));
+    ints_[in.a] = Wrap(static_cast<uint64_t>(static_cast<int64_t>(value)), bits);
+  }
+  return PTO_OK;
+}
+
 pto_status Block::MakeView(const Instr& in) {
   const Binding& ptr = pointers_[in.b];
   View& v = views_[in.a];
@@ -424,18 +447,37 @@ pto_status Block::Transfer(const Instr& in, bool load) {
 pto_status Block::TileOp(const Instr& in) {
   pto_tile* dst = &tiles_[in.a];
   pto_tile* tmp = in.d != kNoSlot ? &tiles_[in.d] : nullptr;
-  const double scalar =
-      !ops::TakesScalar(in.op->attr) ? 0.0
-      : in.scalar_is_float                 ? floats_[in.scalar_reg]
-                                           : static_cast<double>(ints_[in.scalar_reg]);
+  double scalar = !ops::TakesScalar(in.op->attr) ? 0.0
+                  : in.scalar_is_float                 ? floats_[in.scalar_reg]
+                                                       : static_cast<double>(ints_[in.scalar_reg]);
+  // tsetval's value is an iN of dst's element width (PTOAS: the element
+  // type), signless: a negative one stands for its unsigned twin in an
+  // unsigned dtype (what tgetval leaves for an element of 2^(N-1) or more).
+  if (in.op->attr == ops::AttrKind::kIndexScalar && !in.scalar_is_float) {
+    const pto_dtype dtype = dst->dtype;
+    const double span = ldexp(1.0, 8 * static_cast<int>(pto_dtype_size(dtype)));
+    const bool is_unsigned = dtype == PTO_UINT8 || dtype == PTO_UINT16 || dtype == PTO_UINT32;
+    if (is_unsigned && scalar < 0 && scalar >= -span / 2) scalar += span;
+  }
   const pto_tile* src0 = in.b != kNoSlot ? &tiles_[in.b] : nullptr;  // none for texpands
+  // The offsets (textract's, tsetval's): a negative one names no element.
+  size_t index[2] = {0, 0};
+  for (int k = 0; k < ops::IndexCount(in.op->attr); ++k) {
+    const int64_t value = ints_[in.index_regs[k]];
+    if (value < 0)
+      return Error(in, PTO_ERR_OUT_OF_RANGE,
+                   std::string(in.op->c_function) + ": offset " + std::to_string(value) +
+                       " is negative");
+    index[k] = static_cast<size_t>(value);
+  }
   const ops::Operands o{dst,
                         src0,
                         in.c != kNoSlot ? &tiles_[in.c] : nullptr,
                         tmp,
                         ops::AttrOf(*in.op, in.attr),
                         scalar,
-                        ops::SaturationOf(*in.op, in.attr)};
+                        ops::SaturationOf(*in.op, in.attr),
+                        {index[0], index[1]}};
   if (in.check_at_run) {
     if (tmp != nullptr && !p_.tiles[in.d].in_ub) {
       tmp->valid_rows = dst->valid_rows;
@@ -546,6 +588,7 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         break;
       case Code::kLoadScalar: status = ScalarAccess(in, true); break;
       case Code::kStoreScalar: status = ScalarAccess(in, false); break;
+      case Code::kGetVal: status = GetVal(in); break;
     }
     if (status != PTO_OK) return status;
   }

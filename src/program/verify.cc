@@ -69,6 +69,9 @@ void TileUses(const Instr& in, uint32_t out[4]) {
     case Code::kTileCopy:
       out[0] = in.a, out[1] = in.b;
       break;
+    case Code::kGetVal:
+      out[0] = in.b;
+      break;
     default:
       break;
   }
@@ -223,7 +226,9 @@ pto_status CheckOperations(Program* p) {
                           in.d != kNoSlot ? &tiles[in.d] : nullptr,
                           ops::AttrOf(*in.op, in.attr),
                           0,
-                          ops::SaturationOf(*in.op, in.attr)};
+                          ops::SaturationOf(*in.op, in.attr),
+                          {0, 0},
+                          /*contents_known=*/false};
     const pto_status status = in.op->check(o, p->profile);
     if (status == PTO_OK) {
       if (IsFloatDtype(dst->dtype)) p->uses_float = true;
