@@ -197,7 +197,7 @@ PROFILES = ("HOST", "A2A3", "A5")
 
 # Go names that are not "T" + the rest of the mnemonic capitalised.
 GO_NAMES = {
-    "tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd", "tfillpad": "TFillPad", "tci": "TCI",
+    "tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd", "tfillpad": "TFillPad", "tci": "TCI", "tsetval": "TSetVal",
     "tdivs_scalar_by_tile": "TDivsScalarByTile", "trowsum": "TRowSum", "trowmax": "TRowMax",
     "trowmin": "TRowMin", "tcolsum": "TColSum", "tcolmax": "TColMax", "tcolmin": "TColMin",
     "trowexpand": "TRowExpand", "trowexpandadd": "TRowExpandAdd", "trowexpandsub": "TRowExpandSub",

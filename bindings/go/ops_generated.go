@@ -243,14 +243,14 @@ func TGather(dst *Tile, src *Tile, indices *Tile, tmp *Tile) error {
 
 var tsetvalOperands = []string{"dst"}
 
-// TSetval is TSETVAL (pto_tsetval): value in dst's element at flat offset
+// TSetVal is TSETVAL (pto_tsetval): value in dst's element at flat offset
 // index (row * cols + col), a valid one.
 //
 // dst's dtypes: HOST all; A2A3 all; A5 all.
-func TSetval(dst *Tile, index int, value float64) error {
+func TSetVal(dst *Tile, index int, value float64) error {
 	var hs [1]uintptr
 	tiles := []*Tile{dst}
-	if err := resolve("pto.TSetval", tsetvalOperands, tiles, hs[:]); err != nil {
+	if err := resolve("pto.TSetVal", tsetvalOperands, tiles, hs[:]); err != nil {
 		return err
 	}
 	err := check(ptoc.Pto_tsetval(hs[0], int64(index), value))

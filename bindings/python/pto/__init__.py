@@ -64,11 +64,12 @@ import numpy as np
 
 from . import _operations, _pto
 from ._operations import *  # noqa: F401,F403  (one function per operation of src/operations.def)
-from ._pto import get_profile as _get_profile, simd_target
+from ._pto import get_profile as _get_profile, simd_target, tgetval
 
 __all__ = [
     "__version__",
     "simd_target",
+    "tgetval",
     "DType",
     "Status",
     "PowAlgorithm",

@@ -102,23 +102,6 @@ static Py_ssize_t attr_count(attr_kind kind) {
                                                                                : 2;
 }
 
-/* An offset: a non-negative Python int (or an object with __index__). */
-static int as_offset(PyObject *o, const char *name, size_t *out) {
-    PyObject *index = PyNumber_Index(o);
-    if (index == NULL) return -1;
-    const size_t value = PyLong_AsSize_t(index);
-    Py_DECREF(index);
-    if (value == (size_t)-1 && PyErr_Occurred()) {
-        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_ValueError, "%s must be a non-negative offset that fits size_t", name);
-        }
-        return -1;
-    }
-    *out = value;
-    return 0;
-}
-
 /* One operation: its Python name, the C function's name (for the messages),
  * the call of the C function on the tile handles and the attribute, the
  * argument names in the Python order (the tiles, dst first, and the
@@ -152,7 +135,7 @@ static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
         return as_enum_value(o, name, &out->i);
     case ATTR_INDEX_PAIR:
     case ATTR_INDEX_DOUBLE:
-        return as_offset(o, name, &out->n);
+        return as_size(o, name, &out->n);
     }
     return 0;
 }
@@ -173,7 +156,7 @@ static PyObject *run_operation(const operation_def *op, PyObject *const *args, P
         as_enum_value(a[op->attr_at + 1], op->names[op->attr_at + 1], &attr.i) < 0)
         return NULL;
     if (op->attr == ATTR_INDEX_PAIR && a[op->attr_at + 1] != NULL &&
-        as_offset(a[op->attr_at + 1], op->names[op->attr_at + 1], &attr.m) < 0)
+        as_size(a[op->attr_at + 1], op->names[op->attr_at + 1], &attr.m) < 0)
         return NULL;
     if (op->attr == ATTR_INDEX_DOUBLE && a[op->attr_at + 1] != NULL) {
         attr.d = PyFloat_AsDouble(a[op->attr_at + 1]);

@@ -1335,4 +1335,19 @@ public final class Pto {
         tcolexpandexpdif(dst, src0, src1, null);
     }
     // gen-operations:end
+
+    /**
+     * TGETVAL ({@code pto_tgetval}): src's element at flat offset {@code index} (row * cols +
+     * col), which must be in src's valid region ({@link Status#OUT_OF_RANGE} otherwise), exactly
+     * as a double. Written by hand: it gives a value, not a tile.
+     */
+    public static double tgetval(Tile src, long index) {
+        double[] out = new double[1];
+        try {
+            PtoNative.pto_tgetval(Tile.handleOf(src, "Pto.tgetval", "src"), index, out);
+        } finally {
+            Reference.reachabilityFence(src);
+        }
+        return out[0];
+    }
 }
