@@ -1080,6 +1080,58 @@ int64_t IndexAt(const pto_tile* t, size_t i, size_t j) {
   return static_cast<int64_t>(ElementValue(t, i * t->cols + j));
 }
 
+// Whether every index of indices' valid region names an element of src's
+// valid region; if not, the first that does not (row order) in *bad_i,
+// *bad_j. The common case, src's valid rows whole, is one compare an index,
+// without a branch; the position is looked for only when one fails.
+template <typename I>
+bool IndicesInRangeAs(const pto_tile* indices, const pto_tile* src, size_t* bad_i, size_t* bad_j) {
+  // A tile holds fewer than 2^32 elements (PTO_TILE_MAX_BYTES): 32 bits
+  // hold every offset, and a negative index widened to 32 bits is past them.
+  const uint32_t limit = src->valid_rows * src->cols;
+  const bool whole_rows = src->valid_cols == src->cols;
+  const I* base = static_cast<const I*>(indices->data);
+  for (size_t i = 0; i < indices->valid_rows; ++i) {
+    const I* row = base + i * indices->cols;
+    bool bad = false;
+    if (whole_rows) {
+      // k >= limit, or k >= 2^31 (limit < 2^31), sets bit 31 of k | (limit
+      // - 1 - k) (unsigned, wrapping): one OR an index, no compare.
+      const uint32_t last = limit - 1;
+      uint32_t any = 0;
+      for (size_t j = 0; j < indices->valid_cols; ++j) {
+        const uint32_t k = static_cast<uint32_t>(static_cast<int32_t>(row[j]));
+        any |= k | (last - k);
+      }
+      bad = (any >> 31) != 0;
+    } else {
+      for (size_t j = 0; j < indices->valid_cols; ++j) {
+        const uint32_t k = static_cast<uint32_t>(static_cast<int32_t>(row[j]));
+        bad |= k >= limit || k % src->cols >= src->valid_cols;
+      }
+    }
+    if (!bad) continue;
+    for (size_t j = 0;; ++j) {
+      const uint32_t k = static_cast<uint32_t>(static_cast<int32_t>(row[j]));
+      if (k >= limit || k % src->cols >= src->valid_cols) {
+        *bad_i = i, *bad_j = j;
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Whether some index is out of range; the first one's position in *bad_i, *bad_j.
+bool FirstBadIndex(const pto_tile* indices, const pto_tile* src, size_t* bad_i, size_t* bad_j) {
+  switch (indices->dtype) {
+    case PTO_INT16: return !IndicesInRangeAs<int16_t>(indices, src, bad_i, bad_j);
+    case PTO_UINT16: return !IndicesInRangeAs<uint16_t>(indices, src, bad_i, bad_j);
+    case PTO_INT32: return !IndicesInRangeAs<int32_t>(indices, src, bad_i, bad_j);
+    default: return !IndicesInRangeAs<uint32_t>(indices, src, bad_i, bad_j);
+  }
+}
+
 pto_status CheckTgather(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile *src = o.src0, *indices = o.src1;
@@ -1120,22 +1172,15 @@ pto_status CheckTgather(const Operands& o, pto_profile profile) {
               "indices valid cols %u differs from its cols %u, which A5 requires them to equal",
               indices->valid_cols, indices->cols);
   if (!v.ok() || !o.contents_known) return v.status();
-  // Every index names an element of src's valid region; the first that does
-  // not is the one reported.
-  for (size_t i = 0; i < dst->valid_rows; ++i)
-    for (size_t j = 0; j < dst->valid_cols; ++j) {
-      const int64_t k = IndexAt(indices, i, j);
-      const bool valid = k >= 0 && static_cast<uint64_t>(k) / src->cols < src->valid_rows &&
-                         static_cast<uint64_t>(k) % src->cols < src->valid_cols;
-      if (!valid)
-        return v
-            .Require(false, PTO_ERR_OUT_OF_RANGE,
-                     "indices (%zu, %zu) is %lld, which names no element of src's valid region "
-                     "%ux%u (an index is row * %u + col)",
-                     i, j, static_cast<long long>(k), src->valid_rows, src->valid_cols, src->cols)
-            .status();
-    }
-  return v.status();
+  size_t bad_i = 0, bad_j = 0;
+  if (!FirstBadIndex(indices, src, &bad_i, &bad_j)) return v.status();
+  return v
+      .Require(false, PTO_ERR_OUT_OF_RANGE,
+               "indices (%zu, %zu) is %lld, which names no element of src's valid region %ux%u "
+               "(an index is row * %u + col)",
+               bad_i, bad_j, static_cast<long long>(IndexAt(indices, bad_i, bad_j)),
+               src->valid_rows, src->valid_cols, src->cols)
+      .status();
 }
 
 template <typename T, typename I>
