@@ -192,6 +192,17 @@ void scalar_colexpanddiv(pto_dtype dtype, size_t rows, size_t cols, void *dst, c
   if (dtype == PTO_FLOAT16) colexpanddiv_f16(rows, cols, dst, src, divisor_row);
 }
 
+void scalar_gather(pto_dtype dtype, size_t n, void *dst, const void *src, const int32_t *indices) {
+  const size_t size = pto_dtype_size(dtype);
+  if (size == 1) {
+    for (size_t i = 0; i < n; ++i) ((uint8_t *)dst)[i] = ((const uint8_t *)src)[indices[i]];
+  } else if (size == 2) {
+    for (size_t i = 0; i < n; ++i) ((uint16_t *)dst)[i] = ((const uint16_t *)src)[indices[i]];
+  } else {
+    for (size_t i = 0; i < n; ++i) ((uint32_t *)dst)[i] = ((const uint32_t *)src)[indices[i]];
+  }
+}
+
 /* ---- conversions ---------------------------------------------------------- */
 
 void scalar_cvt(pto_dtype dst_dtype, pto_dtype src_dtype, size_t n, void *dst, const void *src) {

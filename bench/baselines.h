@@ -32,6 +32,10 @@ void scalar_partadd(pto_dtype dtype, size_t rows, size_t cols, size_t part_rows,
  * FLOAT32 and FLOAT32 -> INT32. */
 void scalar_cvt(pto_dtype dst_dtype, pto_dtype src_dtype, size_t n, void *dst, const void *src);
 
+/* dst[i] = src[indices[i]] for n INT32 indices, elements of dtype's size
+ * (tgather's plain loop: the indices are offsets of src's elements). */
+void scalar_gather(pto_dtype dtype, size_t n, void *dst, const void *src, const int32_t *indices);
+
 /* baseline_avx2_add.c: d[i] = a[i] + b[i] on floats, AVX2, -O2 -mavx2. */
 void avx2_add_f32(size_t n, float *dst, const float *a, const float *b);
 

@@ -238,6 +238,8 @@ std::vector<Case> AllCases() {
   cases.push_back({OP_TCVT, PTO_BFLOAT16, PTO_POW_DEFAULT, false, PTO_FLOAT32});
   cases.push_back({OP_TCVT, PTO_FLOAT32, PTO_POW_DEFAULT, false, PTO_BFLOAT16});
   cases.push_back({OP_TCVT, PTO_INT32, PTO_POW_DEFAULT, false, PTO_FLOAT32});
+  // tgather: random INT32 indices over the whole source, one per element.
+  for (pto_dtype t : kAllDtypes) cases.push_back({OP_TGATHER, t});
   // Every other operations.def row, in each dtype HOST accepts.
   for (int op = 0; op < OP_COUNT; ++op) {
     if (op_row(static_cast<op_id>(op))->family == OP_FAMILY_SPECIAL) continue;
@@ -345,6 +347,13 @@ Operands MakeOperands(const Case& c, uint32_t rows, uint32_t cols, rng* r) {
         return (rng_next(g) & 1 ? -1 : 1) * rng_uniform(g, 0.5, 10);  // never zero
       });
       break;
+    case OP_TGATHER: {  // the indices in tmp (INT32): any element of src0
+      FillSigned(o.src0.get(), r, 100);
+      o.tmp = MakeTile(PTO_INT32, rows, cols);
+      int32_t* index = static_cast<int32_t*>(pto_tile_data(o.tmp.get()));
+      for (size_t i = 0; i < o.n; ++i) index[i] = static_cast<int32_t>(rng_next(r) % o.n);
+      break;
+    }
     case OP_TPARTADD:
       FillSigned(o.src0.get(), r, 100);
       FillSigned(o.src1.get(), r, 100);
@@ -387,6 +396,7 @@ double WorkingSetKib(const Case& c, const Operands& o) {
   if (c.op == OP_TRSQRT) elements = 2 * n;
   if (c.op == OP_TCOLEXPANDDIV) elements = 2 * n + o.cols;
   if (c.op == OP_TPARTADD) elements = 2 * n + static_cast<double>(o.part_rows) * o.part_cols;
+  if (c.op == OP_TGATHER) return n * (2 * element + 4) / 1024.0;  // src, dst, INT32 indices
   if (c.op == OP_TCVT)
     return n * static_cast<double>(pto_dtype_size(c.dtype) + pto_dtype_size(c.src_dtype)) / 1024.0;
   return elements * element / 1024.0;
@@ -518,6 +528,13 @@ void WithCalls(const Case& c, Operands& o, const Fn& fn) {
       const size_t pr = o.part_rows, pc = o.part_cols;
       auto lib = [=] { return pto_tpartadd(dst, src0, src1); };
       auto scalar = [=] { scalar_partadd(t, rows, cols, pr, pc, out, in0, in1); };
+      fn(lib, scalar);
+      break;
+    }
+    case OP_TGATHER: {
+      const int32_t* index = static_cast<const int32_t*>(pto_tile_data(tmp));
+      auto lib = [=] { return pto_tgather(dst, src0, tmp, nullptr); };
+      auto scalar = [=] { scalar_gather(t, n, out, in0, index); };
       fn(lib, scalar);
       break;
     }

@@ -60,6 +60,9 @@
 /* pto_program_param_find's out-parameter. */
 %typemap(gotype) size_t *index "*uint64"
 %typemap(in) size_t *index %{ $1 = (size_t *)$input; %}
+/* pto_tgetval's out-parameter. */
+%typemap(gotype) double *out "*float64"
+%typemap(in) double *out %{ $1 = (double *)$input; %}
 /* Program text: a Go string passed as pointer and length (no copy, no NUL
  * needed); "" becomes a non-NULL empty text. */
 %typemap(gotype) (const char *text, size_t length) "string"
@@ -227,6 +230,25 @@ PTO_JAVA_HANDLE(pto_args)
   {
     jlong out = (jlong)value$argnum;
     (*jenv)->SetLongArrayRegion(jenv, $input, 0, 1, &out);
+  }
+%}
+
+/* pto_tgetval's out-parameter: a double[1] holder the wrapper fills in. */
+%typemap(jni) double *out "jdoubleArray"
+%typemap(jtype) double *out "double[]"
+%typemap(jstype) double *out "double[]"
+%typemap(javain) double *out "$javainput"
+%typemap(in) double *out (double value = 0) %{
+  if (!$input || (*jenv)->GetArrayLength(jenv, $input) < 1) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "out holder must be a double[1]");
+    return $null;
+  }
+  $1 = &value;
+%}
+%typemap(argout) double *out %{
+  {
+    jdouble out = (jdouble)value$argnum;
+    (*jenv)->SetDoubleArrayRegion(jenv, $input, 0, 1, &out);
   }
 %}
 

@@ -199,6 +199,12 @@ PTO_API size_t pto_dtype_size(pto_dtype dtype);
  *                  NE only (pto_tcmp)
  *   tsel, tsels    16- and 32-bit dtypes; tmp required       the A5 lists;
  *                  (pto_tsel)                                tmp unused
+ *   textract       dst rows x cols within src's; 32-byte      dst rows x cols
+ *                  rows; even 1-byte valid cols; index_col   within src's
+ *                  32-byte aligned (pto_textract)
+ *   tgather        2- and 4-byte dtypes, INT32/UINT32        contiguous dst
+ *                  indices; tmp required; contiguous dst     and indices rows
+ *                  rows (pto_tgather)
  *
  * A refusal that HOST would not make for the identical call names the
  * profile in pto_last_error(), and a dtype refusal lists what the profile
@@ -1007,6 +1013,69 @@ PTO_API pto_status pto_ttrans(pto_tile *dst, const pto_tile *src, pto_tile *tmp)
  *   which would write past dst's valid region). The indexed forms (per-row
  *   column counts from index tiles) are not provided. */
 PTO_API pto_status pto_tconcat(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* TEXTRACT (its Vec -> Vec form): over dst's valid region, dst[i,j] =
+ * src[index_row + i, index_col + j], bits unchanged: the sub-tile of src
+ * whose top left element is (index_row, index_col). Rules, checked in this
+ * order:
+ * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - all nine dtypes on every profile (the page's Vec -> Vec list); src's
+ *   equal to dst's (PTO_ERR_DTYPE_MISMATCH).
+ * - src shares no byte of its valid elements with dst's (PTO_ERR_ALIASING).
+ * - A2A3 and A5: dst rows and cols at most src's; A2A3: src and dst rows
+ *   multiples of 32 bytes, and a 1-byte dst's valid cols even unless its
+ *   valid region is 1x1 (PTO_ERR_SHAPE_MISMATCH, naming the profile).
+ * - the window: index_row + dst valid rows <= src valid rows and index_col
+ *   + dst valid cols <= src valid cols; A2A3 and A5 also index_row + dst
+ *   rows <= src rows and index_col + dst cols <= src cols (the page's
+ *   bound); A2A3: index_col a multiple of 32 bytes unless dst's valid region
+ *   is 1x1 (PTO_ERR_OUT_OF_RANGE). */
+PTO_API pto_status pto_textract(pto_tile *dst, const pto_tile *src, size_t index_row,
+                                size_t index_col);
+
+/* TGATHER (its index form): over dst's valid region, dst[i,j] = the element
+ * of src at flat offset indices[i,j], that is src[k / src cols, k % src
+ * cols] for k = indices[i,j] (offsets from src's first element, as the NPU
+ * implementations take them), bits unchanged. tmp: the page's A2A3 scratch,
+ * never read or written. Rules, checked in this order:
+ * - dst, src, indices not NULL; A2A3: tmp not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst's dtype: all nine under HOST and A5, the 2- and 4-byte ones under
+ *   A2A3; src's equal to dst's (PTO_ERR_DTYPE_MISMATCH); indices INT16,
+ *   UINT16, INT32, UINT32 (A2A3: INT32, UINT32) (PTO_ERR_UNSUPPORTED_DTYPE);
+ *   A2A3: tmp's equal to indices' (PTO_ERR_DTYPE_MISMATCH).
+ * - tmp, when given, none of the other handles; src and indices share no
+ *   byte of their valid elements with dst's (PTO_ERR_ALIASING).
+ * - indices' valid region is dst's; A2A3 and A5: dst valid cols == dst cols;
+ *   A2A3: tmp rows x cols are indices' valid region; A5: indices valid cols
+ *   == indices cols (PTO_ERR_SHAPE_MISMATCH).
+ * - every index names an element of src's valid region: 0 <= k, k / src cols
+ *   < src valid rows and k % src cols < src valid cols (PTO_ERR_OUT_OF_RANGE,
+ *   naming the first (i, j) in row order that does not). The indices are
+ *   read once to check them all before anything is written, so a refused
+ *   call writes nothing. The mask-pattern and compare forms are not
+ *   provided. */
+PTO_API pto_status pto_tgather(pto_tile *dst, const pto_tile *src, const pto_tile *indices,
+                               pto_tile *tmp);
+
+/* TSETVAL / TGETVAL: one element of a tile as a scalar, at a flat offset
+ * index = row * cols + col (pto-isa's Tile::SetValue / GetValue, PTOAS's
+ * tsetval / tgetval "linear element offset"). The element must be one of
+ * the tile's valid region: index / cols < valid rows and index % cols <
+ * valid cols (PTO_ERR_OUT_OF_RANGE); all nine dtypes on every profile. */
+
+/* TSETVAL: dst's element at index becomes value (converted by the scalar
+ * rules: an integer in range for an integer dtype, rounded to nearest even
+ * for a float one); no other element is written. Rules, in order: dst not
+ * NULL (PTO_ERR_NULL_ARGUMENT); value a value of dst's dtype
+ * (PTO_ERR_INVALID_ARGUMENT); index in dst's valid region
+ * (PTO_ERR_OUT_OF_RANGE). */
+PTO_API pto_status pto_tsetval(pto_tile *dst, size_t index, double value);
+
+/* TGETVAL: *out = src's element at index, exactly (every element of every
+ * dtype is a double). Rules, in order: src, out not NULL
+ * (PTO_ERR_NULL_ARGUMENT); index in src's valid region
+ * (PTO_ERR_OUT_OF_RANGE). *out is written only on success. */
+PTO_API pto_status pto_tgetval(const pto_tile *src, size_t index, double *out);
 /* Compare and select (v0.4)                                                 */
 /* ------------------------------------------------------------------------ */
 /*

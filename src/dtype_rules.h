@@ -95,6 +95,8 @@ enum class OpDtypes {
   kFloatCopy,         // pto_tile_write_f32 / pto_tile_read_f32
   kTsel,              // pto_tsel's dst and sources (tcmp, tcmps, tsels are rows)
   kCompareMask,       // the compares' dst and the selects' mask
+  kGatherIndices,     // tgather's indices
+  kTgetval,           // pto_tgetval's src (not a row: it gives a scalar)
   kCount
 };
 
@@ -132,6 +134,13 @@ inline constexpr OpDtypeRule kOpDtypeRules[] = {
      ""},
     {OpDtypes::kCompareMask,
      {PTO_DTYPE_LIST(UINT8), PTO_DTYPE_LIST(UINT8), PTO_DTYPE_LIST(UINT8)}, ""},
+    // tgather's index tile: A2A3 b32, A5 b16 or b32 (the page), HOST their union
+    {OpDtypes::kGatherIndices,
+     {PTO_DTYPE_LIST(INT16, UINT16, INT32, UINT32), PTO_DTYPE_LIST(INT32, UINT32),
+      PTO_DTYPE_LIST(INT16, UINT16, INT32, UINT32)},
+     ""},
+    // tgetval reads any element type (PTOAS: the result is src's element type)
+    {OpDtypes::kTgetval, {kAllDtypes, kAllDtypes, kAllDtypes}, ""},
 };
 #undef PTO_DTYPE_LIST
 }  // namespace def_dtypes

@@ -21,7 +21,13 @@ namespace ops {
 // argument (pto_pow_algorithm for tpow), 0 where the operation has none;
 // `scalar` the Scalar family's scalar as the caller gave it (0 elsewhere);
 // `sat` the Conversion attribute's second argument (pto_saturation), with
-// `attr` its pto_round_mode.
+// `attr` its pto_round_mode; `index` the offsets of an Offsets row
+// (textract's index_row, index_col) or an IndexScalar row (tsetval's index,
+// with `scalar` its value). `contents_known` is false where the operands'
+// values cannot be read (the program verifier's stand-in tiles, index
+// scalars known only at run time): the checks then leave out the rules on
+// values (tgather's indices, the offsets' ranges), which a later check with
+// the values decides.
 struct Operands {
   pto_tile* dst;
   const pto_tile* src0;
@@ -30,6 +36,8 @@ struct Operands {
   int attr;
   double scalar = 0;
   int sat = 0;
+  size_t index[2] = {0, 0};
+  bool contents_known = true;
 };
 
 enum class OpId : uint8_t {
@@ -79,13 +87,21 @@ enum class AttrKind : uint8_t {
   kScalarPowPrecision,  // a `double exp` (the scalar) and a pto_pow_algorithm: tpows
   kCmpMode,             // a pto_cmp_mode: tcmp
   kScalarCmpMode,       // a `double scalar` and a pto_cmp_mode: tcmps
+  kOffsets,             // a `size_t index_row` and a `size_t index_col`: textract
+  kIndexScalar,         // a `size_t index` and a `double value` (the scalar): tsetval
 };
+
+// How many size_t offsets the row takes (Operands::index), each an SSA index
+// scalar in text.
+constexpr int IndexCount(AttrKind kind) {
+  return kind == AttrKind::kOffsets ? 2 : kind == AttrKind::kIndexScalar ? 1 : 0;
+}
 
 // Whether the row takes a `double scalar` (Operands::scalar).
 constexpr bool TakesScalar(AttrKind kind) {
   return kind == AttrKind::kScalar || kind == AttrKind::kScalarFirst ||
          kind == AttrKind::kScalarDescending || kind == AttrKind::kScalarPowPrecision ||
-         kind == AttrKind::kScalarCmpMode;
+         kind == AttrKind::kScalarCmpMode || kind == AttrKind::kIndexScalar;
 }
 
 // How many values the attribute's enum argument takes (0: no argument).
@@ -178,6 +194,15 @@ pto_status CheckTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
 void RunTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0, const pto_tile* src1);
 // The bytes of a mask row for `cols` compared columns: ceil(cols / 8).
 inline uint32_t MaskBytes(uint32_t cols) { return cols / 8 + (cols % 8 != 0); }
+
+// pto_tgetval's rules (src not NULL, out not NULL unless `out_given` is
+// false, the index addressing a valid element when `index_known`) and its
+// read: the element's value as a double (exact for every dtype).
+pto_status CheckTgetval(const pto_tile* src, size_t index, bool out_given, bool index_known,
+                        pto_profile profile);
+double ElementValue(const pto_tile* t, size_t index);
+pto_status CheckTsetval(const Operands& o, pto_profile profile);
+void RunTsetval(const Operands& o, pto_profile profile);
 
 }  // namespace ops
 }  // namespace pto

@@ -224,6 +224,42 @@ bool RunCell(OpDtypes op, pto_profile profile, pto_dtype dtype) {
       status = pto_tconcat(dst.get(), src0.get(), src1.get());
       break;
     }
+    case OpDtypes::kTextract: {  // a 4x32 window of ones at (2, 32): 32-byte rows and offset (A2A3)
+      dst = NewTile(dtype, 4, 32);
+      FillSentinel(dst.get());
+      Tile src = NewTile(dtype, 8, 64);
+      Fill(src.get(), 1);
+      status = pto_textract(dst.get(), src.get(), 2, 32);
+      break;
+    }
+    case OpDtypes::kTgather:
+    case OpDtypes::kGatherIndices: {  // element 0 (a one) everywhere; the indices row gathers FLOAT32
+      const pto_dtype data_dt = op == OpDtypes::kGatherIndices ? PTO_FLOAT32 : dtype;
+      const pto_dtype index_dt = op == OpDtypes::kGatherIndices ? dtype : PTO_INT32;
+      dst = NewTile(data_dt, kRows, kCols);
+      FillSentinel(dst.get());
+      Tile src = NewTile(data_dt, kRows, kCols);
+      Tile indices = NewTile(index_dt, kRows, kCols), tmp = NewTile(index_dt, kRows, kCols);
+      Fill(src.get(), 1);
+      Fill(indices.get(), 0);
+      status = pto_tgather(dst.get(), src.get(), indices.get(), tmp.get());
+      break;
+    }
+    case OpDtypes::kTsetval:
+    case OpDtypes::kTgetval: {  // a one into a 1x1 dst; tgetval reads it from a tile of ones first
+      dst = NewTile(dtype, 1, 1);
+      FillSentinel(dst.get());
+      double value = 1;
+      if (op == OpDtypes::kTgetval) {
+        Tile src = NewTile(dtype, kRows, kCols);
+        Fill(src.get(), 1);
+        value = 0;
+        status = pto_tgetval(src.get(), 40, &value);
+        if (status != PTO_OK) break;
+      }
+      status = pto_tsetval(dst.get(), 0, value);
+      break;
+    }
     case OpDtypes::kTcmp:
     case OpDtypes::kTcmps:
     case OpDtypes::kCompareMask: {  // 1 == 1 in every column: a mask of ones

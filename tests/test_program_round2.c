@@ -501,8 +501,8 @@ static void test_sync_sections_and_rules(void **state) {
                               "  pto.sync.set #pto.pipe<PIPE_MTE3>, %e\n  pto.sync.wait <PIPE_V>, 3\n"
                               "  return\n}\n}\n", NULL));
     refused("func.func @k() {\n  %t = pto.alloc_tile : " T32 "\n"
-            "  pto.tgather ins(%t : " T32 ") outs(%t : " T32 ")\n  return\n}\n",
-            NULL, "r2.pto:3:3: error: instruction 'pto.tgather' is not implemented");
+            "  pto.tscatter ins(%t : " T32 ") outs(%t : " T32 ")\n  return\n}\n",
+            NULL, "r2.pto:3:3: error: instruction 'pto.tscatter' is not implemented");
     refused("module attributes {pto.target_arch = \"a3\"} {\nfunc.func @k() {\n"
             "  %t = pto.alloc_tile : " T32 "\n"
             "  pto.tpow ins(%t, %t : " T32 ", " T32 ") outs(%t : " T32 ") "

@@ -167,6 +167,29 @@ ATTRS["ScalarCmpMode"] = [
                         py_c_default="{.d = 0, .i = PTO_CMP_EQ}"),
     dataclasses.replace(ATTRS["CmpMode"], py_kind="ATTR_DOUBLE_ENUM", py_c_default=""),
 ]
+# textract's offsets: two size_t in C, ints in the bindings (a negative one
+# is refused before the call).
+ATTRS["Offsets"] = [
+    Attr(c_name="index_row",
+         py_name="index_row", py_default="", py_stub="int", py_kind="ATTR_INDEX_PAIR",
+         py_c_default="{.n = 0, .m = 0}", py_c_value="a.n",
+         go_type="int", go_value="int64({})",
+         rust_type="usize", rust_value="{} as sys::size_t",
+         java_type="long", java_value="{}", java_default="", java_nullable=False),
+    Attr(c_name="index_col",
+         py_name="index_col", py_default="", py_stub="int", py_kind="ATTR_INDEX_PAIR",
+         py_c_default="", py_c_value="a.m",
+         go_type="int", go_value="int64({})",
+         rust_type="usize", rust_value="{} as sys::size_t",
+         java_type="long", java_value="{}", java_default="", java_nullable=False),
+]
+# tsetval's offset and value: a size_t and a double.
+ATTRS["IndexScalar"] = [
+    dataclasses.replace(ATTRS["Offsets"][0], c_name="index", py_name="index",
+                        py_kind="ATTR_INDEX_DOUBLE", py_c_default="{.n = 0, .d = 0}"),
+    dataclasses.replace(ATTRS["Scalar"], c_name="value", py_name="value",
+                        py_kind="ATTR_INDEX_DOUBLE", py_c_default=""),
+]
 # Rows whose dtype lists are a source's (dst is the compares' UINT8 mask).
 DTYPES_OF = {"tcmp": "src0", "tcmps": "src"}
 TMP_ROLES = ("None", "Optional", "Required")
@@ -174,7 +197,7 @@ PROFILES = ("HOST", "A2A3", "A5")
 
 # Go names that are not "T" + the rest of the mnemonic capitalised.
 GO_NAMES = {
-    "tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd", "tfillpad": "TFillPad", "tci": "TCI",
+    "tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd", "tfillpad": "TFillPad", "tci": "TCI", "tsetval": "TSetVal",
     "tdivs_scalar_by_tile": "TDivsScalarByTile", "trowsum": "TRowSum", "trowmax": "TRowMax",
     "trowmin": "TRowMin", "tcolsum": "TColSum", "tcolmax": "TColMax", "tcolmin": "TColMin",
     "trowexpand": "TRowExpand", "trowexpandadd": "TRowExpandAdd", "trowexpandsub": "TRowExpandSub",

@@ -1,5 +1,7 @@
 package pto
 
+import "github.com/libpto/pto-go/internal/ptoc"
+
 // The instructions, one function each, are in ops_generated.go, which
 // tools/gen-operations.py writes from src/operations.def (the `core` suite's
 // "bindings match src/operations.def" test fails when it is out of date).
@@ -28,6 +30,22 @@ func keepAlive(tiles []*Tile) {
 	for _, t := range tiles {
 		t.keepAlive()
 	}
+}
+
+// TGetVal is TGETVAL (pto_tgetval): src's element at flat offset index
+// (row*cols + col), which must be in src's valid region (ErrOutOfRange
+// otherwise), exactly as a float64. Written here, not generated: it gives a
+// value, not a tile.
+func TGetVal(src *Tile, index int) (float64, error) {
+	var hs [1]uintptr
+	tiles := []*Tile{src}
+	if err := resolve("pto.TGetVal", []string{"src"}, tiles, hs[:]); err != nil {
+		return 0, err
+	}
+	var out float64
+	err := check(ptoc.Pto_tgetval(hs[0], int64(index), &out))
+	keepAlive(tiles)
+	return out, err
 }
 
 // boolToInt passes a Go bool as the C int of an attribute such as

@@ -204,6 +204,60 @@ func TConcat(dst *Tile, src0 *Tile, src1 *Tile) error {
 	return err
 }
 
+var textractOperands = []string{"dst", "src"}
+
+// TExtract is TEXTRACT (pto_textract): dst[i,j] = src[index_row + i,
+// index_col + j] over dst's valid region, bit for bit.
+//
+// dst's dtypes: HOST all; A2A3 all; A5 all.
+func TExtract(dst *Tile, src *Tile, index_row int, index_col int) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TExtract", textractOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_textract(hs[0], hs[1], int64(index_row), int64(index_col)))
+	keepAlive(tiles)
+	return err
+}
+
+var tgatherOperands = []string{"dst", "src", "indices", "tmp"}
+
+// TGather is TGATHER (pto_tgather): dst[i,j] = the element of src at flat
+// offset indices[i,j] (row * cols + col).
+//
+// dst's dtypes: HOST all; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16,
+// BFLOAT16, FLOAT32; A5 all.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TGather(dst *Tile, src *Tile, indices *Tile, tmp *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src, indices, tmp}
+	if err := resolve("pto.TGather", tgatherOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tgather(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var tsetvalOperands = []string{"dst"}
+
+// TSetVal is TSETVAL (pto_tsetval): value in dst's element at flat offset
+// index (row * cols + col), a valid one.
+//
+// dst's dtypes: HOST all; A2A3 all; A5 all.
+func TSetVal(dst *Tile, index int, value float64) error {
+	var hs [1]uintptr
+	tiles := []*Tile{dst}
+	if err := resolve("pto.TSetVal", tsetvalOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tsetval(hs[0], int64(index), value))
+	keepAlive(tiles)
+	return err
+}
+
 var tpowsOperands = []string{"dst", "base"}
 
 // TPows is TPOWS (pto_tpows): base ^ exp with one scalar exponent; the same

@@ -623,3 +623,29 @@ func TestErrorsFromManyGoroutines(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestDataMovementIndexed(t *testing.T) {
+	src := f32Tile(t, pto.Float32, 3, 4, 0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23)
+	dst := newTile(t, pto.Float32, 2, 2)
+	must(t, pto.TExtract(dst, src, 1, 2))
+	expectF32(t, "TExtract", readF32(t, dst), []float32{12, 13, 22, 23})
+	expectStatus(t, pto.TExtract(dst, src, 2, 0), pto.ErrOutOfRange, "window")
+
+	idx := newTile(t, pto.Int32, 1, 4)
+	must(t, idx.WriteInt32([]int32{11, 0, 5, 5}))
+	g := newTile(t, pto.Float32, 1, 4)
+	must(t, pto.TGather(g, src, idx, nil))
+	expectF32(t, "TGather", readF32(t, g), []float32{23, 0, 11, 11})
+	must(t, idx.WriteInt32([]int32{-1, 0, 0, 0}))
+	expectStatus(t, pto.TGather(g, src, idx, nil), pto.ErrOutOfRange, "is -1")
+
+	h := newTile(t, pto.Float16, 2, 3)
+	must(t, pto.TSetVal(h, 4, 1.0/3.0))
+	v, err := pto.TGetVal(h, 4)
+	must(t, err)
+	if v != 0.333251953125 {
+		t.Errorf("TGetVal = %v, want FLOAT16's nearest to 1/3, 0.333251953125", v)
+	}
+	_, err = pto.TGetVal(h, 6)
+	expectStatus(t, err, pto.ErrOutOfRange, "index 6")
+}

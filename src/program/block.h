@@ -73,6 +73,7 @@ class Block {
   pto_status Subview(const Instr& in);
   pto_status TileOp(const Instr& in);
   pto_status Tsel(const Instr& in);
+  pto_status GetVal(const Instr& in);
   pto_status LoopLimitError(const Instr& in);
   pto_status FloatInstr(const Instr& in);
   pto_status ScalarAccess(const Instr& in, bool load);

@@ -452,11 +452,7 @@ void Compiler::ParseScalarAccess(const Token& op, const std::vector<Token>& resu
                                     ", written as " + TypeString(ptr_type) + " (a !pto.ptr)");
   const pto_dtype d = ptr.type.dtype;
   const bool is_float = IsFloatDtype(d);
-  const bool elem_fits = is_float ? elem.kind == TypeKind::kFloat && elem.bits != 64 &&
-                                        elem.dtype == d
-                                  : elem.kind == TypeKind::kInt &&
-                                        elem.bits == 8 * pto_dtype_size(d);
-  if (!elem_fits)
+  if (!IsElementTypeOf(elem, d))
     return (void)Error(elem_loc, std::string(op.text) + ": " + TypeString(elem) +
                                      " is not the element type of " + TypeString(ptr.type),
                        PTO_ERR_DTYPE_MISMATCH);

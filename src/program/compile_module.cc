@@ -239,6 +239,8 @@ void Compiler::ParseOperation() {
     yield_ = outer;
   } else if (name == "pto.load_scalar" || name == "pto.store_scalar") {
     ParseScalarAccess(op, results);
+  } else if (name == "pto.tgetval") {
+    ParseGetVal(op, results);
   } else if (name == "pto.barrier" || name == "pto.barrier_sync" || name == "pto.set_flag" ||
              name == "pto.wait_flag" || name == "pto.record_event" ||
              name == "pto.wait_event" || name == "pto.sync.set" || name == "pto.sync.wait" ||

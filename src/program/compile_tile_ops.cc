@@ -1,5 +1,6 @@
 // PTO assembly: the operations of the table (ops::FindOp) on tiles, in the
 // DPS form (ins/outs) and the SSA form (%d = OP %a, %b).
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -11,159 +12,10 @@ namespace program {
 
 namespace {
 
-// The enum value a conversion attribute names: `#pto<KIND NAME>` (PTOAS) or
-// `#pto.KIND<NAME>` (the page's synchronous form); -1 for none of `names`.
-int ConversionAttrValue(std::string_view text, std::string_view kind,
-                        const std::vector<std::pair<std::string_view, int>>& names) {
-  std::string_view name;
-  const std::string angle = "#pto<" + std::string(kind) + " ";
-  const std::string dotted = "#pto." + std::string(kind) + "<";
-  if (text.substr(0, angle.size()) == angle && text.back() == '>') {
-    name = text.substr(angle.size(), text.size() - angle.size() - 1);
-  } else if (text.substr(0, dotted.size()) == dotted && text.back() == '>') {
-    name = text.substr(dotted.size(), text.size() - dotted.size() - 1);
-  } else {
-    return -1;
-  }
-  for (const auto& [spelling, value] : names)
-    if (spelling == name) return value;
-  return -1;
-}
-
-// rmode: PTOAS's RoundMode names (CAST_RINT, its default, is RINT) and the
-// page's CAST_* spellings.
-const std::vector<std::pair<std::string_view, int>> kRoundModeNames = {
-    {"NONE", PTO_ROUND_NONE},       {"RINT", PTO_ROUND_RINT},         {"ROUND", PTO_ROUND_ROUND},
-    {"FLOOR", PTO_ROUND_FLOOR},     {"CEIL", PTO_ROUND_CEIL},         {"TRUNC", PTO_ROUND_TRUNC},
-    {"ODD", PTO_ROUND_ODD},         {"CAST_NONE", PTO_ROUND_NONE},    {"CAST_RINT", PTO_ROUND_RINT},
-    {"CAST_ROUND", PTO_ROUND_ROUND}, {"CAST_FLOOR", PTO_ROUND_FLOOR}, {"CAST_CEIL", PTO_ROUND_CEIL},
-    {"CAST_TRUNC", PTO_ROUND_TRUNC}, {"CAST_ODD", PTO_ROUND_ODD}};
-const std::vector<std::pair<std::string_view, int>> kSaturationNames = {{"ON", PTO_SAT_ON},
-                                                                        {"OFF", PTO_SAT_OFF}};
-// cmpMode: PTOAS's CmpMode names (`#pto<cmp gt>`) and the page's
-// (`#pto.cmp<GT>`); PTOAS's default is EQ.
-const std::vector<std::pair<std::string_view, int>> kCmpModeNames = {
-    {"eq", PTO_CMP_EQ}, {"ne", PTO_CMP_NE}, {"lt", PTO_CMP_LT}, {"le", PTO_CMP_LE},
-    {"gt", PTO_CMP_GT}, {"ge", PTO_CMP_GE}, {"EQ", PTO_CMP_EQ}, {"NE", PTO_CMP_NE},
-    {"LT", PTO_CMP_LT}, {"LE", PTO_CMP_LE}, {"GT", PTO_CMP_GT}, {"GE", PTO_CMP_GE}};
-
 // A tile type's rows x cols, for messages.
 std::string ShapeText(const Type& t) { return std::to_string(t.rows) + "x" + std::to_string(t.cols); }
 
 }  // namespace
-
-// {rmode = #pto<round_mode FLOOR>, sat_mode = #pto<saturation_mode ON>}: the
-// mode + 1 in the low byte, the saturation + 1 in the next (0: not given).
-bool Compiler::ParseConversionAttrs(int* attr) {
-  std::vector<AttrEntry> attrs;
-  if (!ParseAttrDict(&attrs)) return false;
-  for (const AttrEntry& e : attrs) {
-    if (e.key == "rmode") {
-      const int mode = ConversionAttrValue(e.value.text, "round_mode", kRoundModeNames);
-      if (mode < 0)
-        return Error(e.value.loc, "rmode of tcvt is #pto<round_mode NAME> with NAME one of NONE, "
-                                  "RINT, ROUND, FLOOR, CEIL, TRUNC, ODD, CAST_RINT");
-      *attr = (*attr & ~0xFF) | (mode + 1);
-    } else if (e.key == "sat_mode") {
-      const int sat = ConversionAttrValue(e.value.text, "saturation_mode", kSaturationNames);
-      if (sat < 0)
-        return Error(e.value.loc, "sat_mode of tcvt is #pto<saturation_mode ON> or "
-                                  "#pto<saturation_mode OFF>");
-      *attr = (*attr & 0xFF) | ((sat + 1) << 8);
-    } else {
-      return Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for tcvt (rmode, "
-                                                                           "sat_mode)");
-    }
-  }
-  return true;
-}
-
-// {precisionType = #pto<pow_precision high_precision>}
-bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
-  if (op.attr == ops::AttrKind::kConversion) return ParseConversionAttrs(attr);
-  std::vector<AttrEntry> attrs;
-  if (!ParseAttrDict(&attrs)) return false;
-  for (const AttrEntry& e : attrs) {
-    // PTOAS accepts precisionType on trsqrt; its result is correctly rounded
-    // either way, so the attribute changes nothing here.
-    if (e.key == "precisionType" && op.id == ops::OpId::kTrsqrt) {
-      const std::string_view v = e.value.text;
-      const bool known = v.substr(0, 5) == "#pto<" &&
-                         (v.size() > 9 && (v.substr(v.size() - 9) == " default>" ||
-                                           (v.size() > 16 &&
-                                            v.substr(v.size() - 16) == " high_precision>")));
-      if (!known)
-        return Error(e.value.loc, "precisionType of trsqrt is #pto<... default> or "
-                                  "#pto<... high_precision>");
-      continue;
-    }
-    if (e.key == "isBinary" && op.attr == ops::AttrKind::kBinaryOrder) {
-      if (!BinaryOrderValue(e.value, attr)) return false;
-      continue;
-    }
-    if (e.key == "cmpMode" && (op.attr == ops::AttrKind::kCmpMode ||
-                               op.attr == ops::AttrKind::kScalarCmpMode)) {
-      const int mode = ConversionAttrValue(e.value.text, "cmp", kCmpModeNames);
-      if (mode < 0)
-        return Error(e.value.loc, "cmpMode of " + std::string(op.mnemonic) +
-                                      " is #pto<cmp NAME> or #pto.cmp<NAME> with NAME one of "
-                                      "eq, ne, lt, le, gt, ge");
-      *attr = mode;
-      continue;
-    }
-    // tci's order, PTOAS's BoolAttr (default false).
-    if (e.key == "descending" && op.attr == ops::AttrKind::kScalarDescending) {
-      if (!e.value.IsIdent("true") && !e.value.IsIdent("false"))
-        return Error(e.value.loc, "descending is true or false");
-      *attr = e.value.IsIdent("true") ? 1 : 0;
-      continue;
-    }
-    const bool pow = op.attr == ops::AttrKind::kPowPrecision ||
-                     op.attr == ops::AttrKind::kScalarPowPrecision;
-    if (e.key != "precisionType" || (!pow && op.attr != ops::AttrKind::kDivPrecision))
-      return Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for " + op.mnemonic);
-    const char* kind = pow ? "pow_precision" : "div_precision";
-    const std::string want_default = std::string("#pto<") + kind + " default>";
-    const std::string want_high = std::string("#pto<") + kind + " high_precision>";
-    if (e.value.text == want_default) {
-      *attr = 0;
-    } else if (e.value.text == want_high && pow && p_->profile == PTO_PROFILE_A2A3) {
-      // PTOAS's verifier: A2/A3 has no high-precision pow (the C API computes
-      // it as DEFAULT there, as the page says).
-      return Error(e.value.loc,
-                   "precisionType high_precision of " + std::string(op.mnemonic) +
-                       " is refused under A2A3 (PTOAS's rule" +
-                       (op.id == ops::OpId::kTpow ? "" : ", as for tpow") +
-                       "; leave it out or use default)");
-    } else if (e.value.text == want_high) {
-      // Division is correctly rounded either way: the attribute changes nothing there.
-      *attr = pow ? PTO_POW_HIGH_PRECISION : 0;
-    } else {
-      return Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) + " is " +
-                                    want_default + " or " + want_high);
-    }
-  }
-  return true;
-}
-
-// isBinary = true | false (tcolsum's order of summation, PTOAS's BoolAttr).
-bool Compiler::BinaryOrderValue(const Token& value, int* attr) {
-  if (value.IsIdent("true") || value.IsIdent("false")) {
-    *attr = value.IsIdent("true") ? 1 : 0;
-    return true;
-  }
-  return Error(value.kind == Tok::kEnd ? tok_.loc : value.loc, "isBinary is true or false");
-}
-
-// The bare `isBinary = true|false` after outs(...) of PTOAS's manual.
-bool Compiler::ParseBareBinaryOrder(int* attr) {
-  Advance();  // isBinary
-  if (!Expect('=')) return false;
-  const Token value = tok_;
-  if (!BinaryOrderValue(value, attr)) return false;
-  Advance();
-  return true;
-}
 
 bool Compiler::TextTmpAllowed(const ops::OpDescriptor& op) {
   // trsqrt's tmp (PTOAS: for its high_precision path) and tpows's (the
@@ -204,12 +56,46 @@ bool Compiler::TakeScalarOperand(const ops::OpDescriptor& desc, std::vector<Toke
   return true;
 }
 
+bool Compiler::TakeIndexOperands(const ops::OpDescriptor& desc, std::vector<Token>* names,
+                                 std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
+                                 Instr* in) {
+  const size_t at = desc.source_count, count = static_cast<size_t>(ops::IndexCount(desc.attr));
+  if (names->size() < at + count)
+    return Error(tok_.loc, std::string(desc.mnemonic) + " takes " + std::to_string(count) +
+                               " index value(s) after " + std::to_string(at) +
+                               " tile operand(s)");
+  for (size_t k = 0; k < count; ++k) {
+    const Token name = (*names)[at + k];
+    const Value* v = Lookup(name.text);
+    if (v == nullptr) return Error(name.loc, "%" + std::string(name.text) + " is not defined");
+    if (!v->type.IsInteger())
+      return Error(name.loc, "the offsets of " + std::string(desc.mnemonic) +
+                                 " are index (or integer) values, not " + TypeString(v->type));
+    if (at + k < types->size() && !(*types)[at + k].IsInteger())
+      return Error((*type_locs)[at + k],
+                   "%" + std::string(name.text) + " is not of the type given here");
+    in->index_regs[k] = v->reg;
+  }
+  names->erase(names->begin() + at, names->begin() + at + count);
+  if (at < types->size()) {
+    const size_t end = std::min(types->size(), at + count);
+    types->erase(types->begin() + at, types->begin() + end);
+    type_locs->erase(type_locs->begin() + at, type_locs->begin() + end);
+  }
+  return true;
+}
+
 bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
                           const std::vector<uint32_t>& ins, uint32_t dst, int attr,
                           const Instr& scalar) {
   Instr in;
   in.scalar_reg = scalar.scalar_reg;
   in.scalar_is_float = scalar.scalar_is_float;
+  in.index_regs[0] = scalar.index_regs[0];
+  in.index_regs[1] = scalar.index_regs[1];
+  // Offsets are known when the instruction runs, tgather's indices are read
+  // then: their rules are checked then, with the tile rules again.
+  if (ops::IndexCount(op.attr) > 0 || op.id == ops::OpId::kTgather) in.check_at_run = true;
   if (ops::TakesScalar(op.attr)) {
     // The scalar's value is known when the instruction runs: its rule is
     // checked then, with the tile rules again.
@@ -339,6 +225,9 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   }
   const ops::OpDescriptor& desc = WithScalarFirst(named, types);
   Instr scalar;
+  if (ops::IndexCount(desc.attr) > 0 &&
+      !TakeIndexOperands(desc, &names, &types, &type_locs, &scalar))
+    return;
   if (ops::TakesScalar(desc.attr) &&
       !TakeScalarOperand(desc, &names, &types, &type_locs, &scalar))
     return;
@@ -358,6 +247,10 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   if (!UseOperands(desc, names, types, type_locs, &slots)) return;
   uint32_t dst;
   if (!UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &dst)) return;
+  // tsetval writes one element: the rest of dst stays as it was, so a bound
+  // dst is read too.
+  if (desc.attr == ops::AttrKind::kIndexScalar && p_->tiles[dst].param >= 0)
+    p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
   if (names.size() > desc.source_count && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
   EmitTileOp(desc, op.loc, slots, dst, attr, scalar);
 }
@@ -368,10 +261,29 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
                               const Token& result) {
   const ops::OpDescriptor* form = &named;  // the scalar/tile form once the types say so
   const ops::OpDescriptor& desc = named;
+  if (desc.attr == ops::AttrKind::kIndexScalar)
+    return (void)Error(op.loc, std::string(op.text) +
+                                   " writes one element of an existing tile: pto." +
+                                   desc.mnemonic + " ins(%index, %value : index, T) outs(%dst : "
+                                   "!pto.tile_buf<...>)");
   std::vector<Token> names;
   ParseValueNames(&names);
+  // textract's synchronous form: %src[%row, %col].
+  if (ops::IndexCount(desc.attr) == 2 && tok_.Is('[')) {
+    Advance();
+    std::vector<Token> offsets;
+    ParseValueNames(&offsets);
+    if (!Expect(']')) return;
+    names.insert(names.end(), offsets.begin(), offsets.end());
+  }
   const bool has_scalar = ops::TakesScalar(desc.attr);
-  if (!OperandCountFits(op, desc, names.size() - (has_scalar && !names.empty() ? 1 : 0),
+  const size_t offsets = static_cast<size_t>(ops::IndexCount(desc.attr));
+  if (offsets > 0 && names.size() < offsets + desc.source_count)
+    return (void)Error(op.loc, std::string(op.text) + " takes " +
+                                   std::to_string(desc.source_count) + " tile(s) and " +
+                                   std::to_string(offsets) + " offset(s)");
+  if (!OperandCountFits(op, desc,
+                        names.size() - offsets - (has_scalar && !names.empty() ? 1 : 0),
                         "operands"))
     return;
   int attr = 0;
@@ -433,6 +345,11 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
       const Value* source = Lookup(names[i].text);
       if (!arrow && desc.id == ops::OpId::kTreshape && source != nullptr) types[i] = source->type;
     }
+    // The offsets' own types stand (textract's `%src[%r, %c] : S -> T`).
+    if (offsets > 0 && names.size() > desc.source_count) {
+      types.resize(desc.source_count);
+      type_locs.resize(desc.source_count);
+    }
     if (has_scalar && tok_.Is(',') && dst_type.kind != TypeKind::kTile &&
         ops::ScalarFirstForm(desc) != nullptr && names.size() == 2) {
       // tdivs's scalar/tile form, `: f32, T`: the scalar's type, then the
@@ -453,6 +370,7 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
   }
   form = &WithScalarFirst(named, types);
   Instr scalar;
+  if (offsets > 0 && !TakeIndexOperands(*form, &names, &types, &type_locs, &scalar)) return;
   if (has_scalar && !TakeScalarOperand(*form, &names, &types, &type_locs, &scalar)) return;
   std::vector<uint32_t> slots;
   if (!UseOperands(*form, names, types, type_locs, &slots)) return;
@@ -557,6 +475,50 @@ void Compiler::ParseTsel(const Token& op, const std::vector<Token>& results) {
     p_->tiles[in.d].used = true;
   }
   p_->code.push_back(in);
+}
+
+// %v = pto.tgetval ins(%src, %index : !pto.tile_buf<...>, index) outs : E
+// (PTOAS's TGetValOp): E is src's element type; the element's value, as
+// pto_tgetval reads it, checked when it runs (the index is a value).
+void Compiler::ParseGetVal(const Token& op, const std::vector<Token>& results) {
+  if (results.size() != 1)
+    return (void)Error(op.loc, std::string(op.text) + " defines 1 result, not " +
+                                   std::to_string(results.size()));
+  Token src_name, index_name;
+  Value index;
+  if (!ExpectIdent("ins") || !Expect('(') || !ExpectValueName(&src_name) || !Expect(',') ||
+      !ExpectValueName(&index_name) || !UseInt(index_name, &index, "index") || !Expect(':'))
+    return;
+  const SourceLoc src_loc = tok_.loc;
+  Type src_type, index_type, elem;
+  if (!ParseType(&src_type) || !Expect(',')) return;
+  const SourceLoc index_loc = tok_.loc;
+  if (!ParseType(&index_type) || !Expect(')') || !ExpectIdent("outs") || !Expect(':')) return;
+  const SourceLoc elem_loc = tok_.loc;
+  if (!ParseType(&elem)) return;
+  if (!index_type.IsInteger())
+    return (void)Error(index_loc, "the offset of tgetval is an index value");
+  uint32_t slot;
+  if (!UseTile(src_name, src_type, src_loc, Use::kRead, &slot)) return;
+  const pto_dtype d = src_type.dtype;
+  const bool is_float = IsFloatDtype(d);
+  if (!IsElementTypeOf(elem, d))
+    return (void)Error(elem_loc, "tgetval gives " + TypeString(elem) +
+                                     ", which is not the element type of " +
+                                     TypeString(src_type) + " (PTOAS's rule)",
+                       PTO_ERR_DTYPE_MISMATCH);
+  Instr in;
+  in.code = Code::kGetVal;
+  in.loc = op.loc;
+  in.sub = is_float;
+  in.b = slot;
+  in.c = index.reg;
+  if (is_float) {
+    p_->uses_float = true;
+    EmitFloatResult(in, elem, results[0]);
+  } else {
+    EmitIntResult(in, elem, results[0]);
+  }
 }
 
 }  // namespace program

@@ -118,6 +118,12 @@ class Compiler {
   bool TakeScalarOperand(const ops::OpDescriptor& desc, std::vector<Token>* names,
                          std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
                          Instr* scalar);
+  // A row's offsets (ops::IndexCount: textract's two, tsetval's one): the
+  // integer values right after its sources, taken out of the lists into
+  // in->index_regs.
+  bool TakeIndexOperands(const ops::OpDescriptor& desc, std::vector<Token>* names,
+                         std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
+                         Instr* in);
   bool ParseAttrDict(std::vector<AttrEntry>* out);
 
   // ---- compile_module.cc: the file, module and func.func structure, directives,
@@ -173,6 +179,9 @@ class Compiler {
   void ParseWhile(const Token& op, const std::vector<Token>& results);
   void ParseBlockQuery(const Token& op, const Token& result);
   void ParseScalarAccess(const Token& op, const std::vector<Token>& results);
+  // %v = pto.tgetval ins(%src, %index : T, index) outs : E (compile_tile_ops.cc)
+  void ParseGetVal(const Token& op, const std::vector<Token>& results);
+  void ParseSync(const Token& op);
 
   // ---- compile_memory.cc: global-memory views, tload/tstore, tile allocation,
   // valid shapes and placement
@@ -197,7 +206,6 @@ class Compiler {
 
   // ---- compile_sync.cc: synchronisation, checked for form
 
-  void ParseSync(const Token& op);
 
   // ---- compile_subview.cc: tile subviews (pto.subset, pto.subview)
 

@@ -234,17 +234,36 @@ pto_status Block::FloatInstr(const Instr& in) {
 pto_status Block::TileOp(const Instr& in) {
   pto_tile* dst = &tiles_[in.a];
   pto_tile* tmp = in.d != kNoSlot ? &tiles_[in.d] : nullptr;
-  const double scalar =
-      !ops::TakesScalar(in.op->attr) ? 0.0
-      : in.scalar_is_float                 ? floats_[in.scalar_reg]
-                                           : static_cast<double>(ints_[in.scalar_reg]);
+  double scalar = !ops::TakesScalar(in.op->attr) ? 0.0
+                  : in.scalar_is_float                 ? floats_[in.scalar_reg]
+                                                       : static_cast<double>(ints_[in.scalar_reg]);
+  // tsetval's value is an iN of dst's element width (PTOAS: the element
+  // type), signless: a negative one stands for its unsigned twin in an
+  // unsigned dtype (what tgetval leaves for an element of 2^(N-1) or more).
+  if (in.op->attr == ops::AttrKind::kIndexScalar && !in.scalar_is_float) {
+    const pto_dtype dtype = dst->dtype;
+    const double span = ldexp(1.0, 8 * static_cast<int>(pto_dtype_size(dtype)));
+    const bool is_unsigned = dtype == PTO_UINT8 || dtype == PTO_UINT16 || dtype == PTO_UINT32;
+    if (is_unsigned && scalar < 0 && scalar >= -span / 2) scalar += span;
+  }
   const pto_tile* src0 = in.b != kNoSlot ? &tiles_[in.b] : nullptr;  // none for texpands
+  // The offsets (textract's, tsetval's): a negative one names no element.
+  size_t index[2] = {0, 0};
+  for (int k = 0; k < ops::IndexCount(in.op->attr); ++k) {
+    const int64_t value = ints_[in.index_regs[k]];
+    if (value < 0)
+      return Error(in, PTO_ERR_OUT_OF_RANGE,
+                   std::string(in.op->c_function) + ": offset " + std::to_string(value) +
+                       " is negative");
+    index[k] = static_cast<size_t>(value);
+  }
   pto_tile mask_view;
   const ops::Operands o = WithMaskView(*in.op,
                                        ops::Operands{dst, src0,
                                                      in.c != kNoSlot ? &tiles_[in.c] : nullptr,
                                                      tmp, ops::AttrOf(*in.op, in.attr), scalar,
-                                                     ops::SaturationOf(*in.op, in.attr)},
+                                                     ops::SaturationOf(*in.op, in.attr),
+                                                     {index[0], index[1]}},
                                        &mask_view);
   if (in.check_at_run) {
     if (tmp != nullptr && !p_.tiles[in.d].in_ub) {
@@ -256,6 +275,28 @@ pto_status Block::TileOp(const Instr& in) {
   }
   if ((dst->valid_rows != 0 && dst->valid_cols != 0) || ops::WritesWholeDst(*in.op))
     in.op->run(o, p_.profile);
+  return PTO_OK;
+}
+
+// tgetval: pto_tgetval's rules on the element the offset names, then its
+// value in the result's register (an integer one wrapped to the element's
+// width, as pto.load_scalar leaves it).
+pto_status Block::GetVal(const Instr& in) {
+  const pto_tile* src = &tiles_[in.b];
+  const int64_t i = ints_[in.c];
+  if (i < 0)
+    return Error(in, PTO_ERR_OUT_OF_RANGE, "pto_tgetval: offset " + std::to_string(i) +
+                                               " is negative");
+  const size_t index = static_cast<size_t>(i);
+  const pto_status status = ops::CheckTgetval(src, index, true, true, p_.profile);
+  if (status != PTO_OK) return Error(in, status, LastError());
+  const double value = ops::ElementValue(src, index);
+  if (in.sub != 0) {
+    floats_[in.a] = value;
+  } else {
+    const unsigned bits = 8 * static_cast<unsigned>(pto_dtype_size(src->dtype));
+    ints_[in.a] = Wrap(static_cast<uint64_t>(static_cast<int64_t>(value)), bits);
+  }
   return PTO_OK;
 }
 
@@ -369,6 +410,7 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
       }
       case Code::kTileOp: status = TileOp(in); break;
       case Code::kTsel: status = Tsel(in); break;
+      case Code::kGetVal: status = GetVal(in); break;
       case Code::kTileCopy: {
         pto_tile& to = tiles_[in.a];
         const pto_tile& from = tiles_[in.b];

@@ -141,6 +141,7 @@ enum class Code : uint8_t {
   kSelect,       // (sub 0: ints, 1: floats)[a] = ints[b] ? [c] : [d]
   kLoadScalar,   // (sub 0: ints, 1: floats)[a] = pointer b [ints[c]], element dtype d
   kStoreScalar,  // pointer b [ints[c]] = (sub 0: ints, 1: floats)[a], element dtype d
+  kGetVal,       // (sub 0: ints, 1: floats)[a] = tile b's element at flat offset ints[c]
   kSubview,      // tile a = the window of tile b at row ints[c], column ints[d]; valid
                  // region per SubviewRule sub
 };
@@ -197,6 +198,8 @@ struct Instr {
   // register when scalar_is_float, else an integer one).
   uint32_t scalar_reg = 0;
   bool scalar_is_float = false;
+  // kTileOp of a row with offsets (ops::IndexCount): their integer registers.
+  uint32_t index_regs[2] = {0, 0};
   SourceLoc loc;
 };
 

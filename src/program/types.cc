@@ -442,6 +442,11 @@ bool ParseScalarType(std::string_view name, Type* out) {
   return true;
 }
 
+bool IsElementTypeOf(const Type& t, pto_dtype d) {
+  return IsFloatDtype(d) ? t.kind == TypeKind::kFloat && t.bits != 64 && t.dtype == d
+                         : t.kind == TypeKind::kInt && t.bits == 8 * pto_dtype_size(d);
+}
+
 bool SameType(const Type& a, const Type& b) {
   if (a.kind != b.kind) return false;
   switch (a.kind) {

@@ -48,6 +48,9 @@ struct Type {
 };
 
 bool SameType(const Type& a, const Type& b);
+// Whether t is the scalar type of an element of dtype d: the float type
+// itself, or the signless integer of its width.
+bool IsElementTypeOf(const Type& t, pto_dtype d);
 // How the type is written, for messages ("index", "i32", "tile 16x16xf32", ...).
 std::string TypeString(const Type& t);
 

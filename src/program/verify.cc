@@ -105,6 +105,9 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
     case Code::kTileCopy:
       out[0] = in.a, out[1] = in.b;
       break;
+    case Code::kGetVal:
+      out[0] = in.b;
+      break;
     default:
       break;
   }
@@ -286,7 +289,8 @@ pto_status CheckOperations(Program* p) {
       const ops::Operands o = WithMaskView(
           *in.op,
           ops::Operands{dst, src0, src1, tmp, ops::AttrOf(*in.op, in.attr), 0,
-                        ops::SaturationOf(*in.op, in.attr)},
+                        ops::SaturationOf(*in.op, in.attr), {0, 0},
+                        /*contents_known=*/false},
           &mask_view);
       status = in.op->check(o, p->profile);
     }

@@ -1467,6 +1467,201 @@ static void op_concat(reader *r, state *st) {
     snapshots_free(&before);
 }
 
+/* Whether [index, index + extent) lies in [0, bound). */
+static int span_fits(size_t index, uint32_t extent, uint32_t bound) {
+    return index <= bound && extent <= bound - index;
+}
+
+/* An offset: mostly small (often inside the tiles), sometimes huge. */
+static size_t take_index(reader *r) {
+    const uint8_t b = take(r);
+    return b == 255 ? (size_t)-1 - take(r) : b % 64;
+}
+
+/* textract: NULLs, dtypes, aliasing, the profiles' shape rules, the window
+ * (offsets possibly huge); nothing written on a refusal, nothing outside
+ * dst's valid region, the window's bits on success. */
+static void op_extract(reader *r, state *st) {
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *src = take_tile(r, st);
+    const size_t row = take_index(r), col = take_index(r);
+    pto_status want = PTO_OK;
+    if (dst == NULL || src == NULL) {
+        want = PTO_ERR_NULL_ARGUMENT;
+    } else if (!op_accepts(OP_TEXTRACT, g_profile, pto_tile_dtype(dst))) {
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    } else if (pto_tile_dtype(src) != pto_tile_dtype(dst)) {
+        want = PTO_ERR_DTYPE_MISMATCH;
+    } else if (a2a3_clash(src, dst)) {
+        want = PTO_ERR_ALIASING;
+    } else {
+        const size_t size = pto_dtype_size(pto_tile_dtype(dst));
+        const uint32_t dvr = pto_tile_valid_rows(dst), dvc = pto_tile_valid_cols(dst);
+        const int one = dvr == 1 && dvc == 1;
+        const int host = g_profile == PTO_PROFILE_HOST, a2a3 = g_profile == PTO_PROFILE_A2A3;
+        if (!host && (pto_tile_rows(dst) > pto_tile_rows(src) || pto_tile_cols(dst) > pto_tile_cols(src)))
+            want = PTO_ERR_SHAPE_MISMATCH;
+        else if (a2a3 && ((pto_tile_cols(src) * size) % 32 != 0 || (pto_tile_cols(dst) * size) % 32 != 0 ||
+                          (!one && (dvc * size) % 2 != 0)))
+            want = PTO_ERR_SHAPE_MISMATCH;
+        else if (!span_fits(row, dvr, pto_tile_valid_rows(src)) || !span_fits(col, dvc, pto_tile_valid_cols(src)))
+            want = PTO_ERR_OUT_OF_RANGE;
+        else if (!host && (!span_fits(row, pto_tile_rows(dst), pto_tile_rows(src)) ||
+                           !span_fits(col, pto_tile_cols(dst), pto_tile_cols(src))))
+            want = PTO_ERR_OUT_OF_RANGE;
+        else if (a2a3 && !one && (col * size) % 32 != 0)
+            want = PTO_ERR_OUT_OF_RANGE;
+    }
+    const pto_tile *const operands[2] = {dst, src};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 2);
+    const pto_status got = pto_textract(dst, src, row, col);
+    check_status("pto_textract", got, want);
+    check_operands_unchanged(&before, got, dst, "pto_textract");
+    if (got == PTO_OK) {
+        const snapshot *d = snapshot_of(&before, dst), *a = snapshot_of(&before, src);
+        check_outside_region(d, dst, "pto_textract");
+        const size_t size = pto_dtype_size(d->dtype);
+        const unsigned char *now = pto_tile_data(dst);
+        for (uint32_t i = 0; i < d->valid_rows; i++)
+            CHECK(memcmp(now + (size_t)i * d->cols * size,
+                         a->data + ((row + i) * a->cols + col) * size, d->valid_cols * size) == 0,
+                  "pto_textract: dst row %u is not src's window", i);
+    }
+    snapshots_free(&before);
+}
+
+/* tgather: NULLs (A2A3's tmp), dtypes (indices' lists per profile, A2A3's
+ * tmp), aliasing, regions and the profiles' contiguity, every index inside
+ * src's valid region (the indices often written valid first); nothing
+ * written on a refusal, the gathered bits on success. */
+static void op_gather(reader *r, state *st) {
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *src = take_tile(r, st);
+    pto_tile *indices = take_tile(r, st), *tmp = take_tile(r, st);
+    const int a2a3 = g_profile == PTO_PROFILE_A2A3, a5 = g_profile == PTO_PROFILE_A5;
+    const pto_dtype xd = indices != NULL ? pto_tile_dtype(indices) : PTO_INT32;
+    const int index_dtype = xd == PTO_INT32 || xd == PTO_UINT32 || (!a2a3 && (xd == PTO_INT16 || xd == PTO_UINT16));
+    if (indices != NULL && src != NULL && index_dtype && (take(r) & 1) &&
+        pto_tile_valid_rows(src) != 0 && pto_tile_valid_cols(src) != 0) {
+        /* offsets of src's valid elements, where they fit the index dtype */
+        for (uint32_t i = 0; i < pto_tile_valid_rows(indices); i++)
+            for (uint32_t j = 0; j < pto_tile_valid_cols(indices); j++) {
+                const uint32_t k = (uint32_t)(i * 7 + j * 3 + take(r));
+                const uint32_t flat = (k % pto_tile_valid_rows(src)) * pto_tile_cols(src) +
+                                      k % pto_tile_valid_cols(src);
+                ref_store(xd, pto_tile_data(indices), (size_t)i * pto_tile_cols(indices) + j, flat);
+            }
+    }
+    pto_status want = PTO_OK;
+    if (dst == NULL || src == NULL || indices == NULL || (a2a3 && tmp == NULL)) {
+        want = PTO_ERR_NULL_ARGUMENT;
+    } else if (!op_accepts(OP_TGATHER, g_profile, pto_tile_dtype(dst))) {
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    } else if (pto_tile_dtype(src) != pto_tile_dtype(dst)) {
+        want = PTO_ERR_DTYPE_MISMATCH;
+    } else if (!index_dtype) {
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    } else if (a2a3 && pto_tile_dtype(tmp) != xd) {
+        want = PTO_ERR_DTYPE_MISMATCH;
+    } else if ((tmp != NULL && (tmp == dst || tmp == src || tmp == indices)) || a2a3_clash(src, dst) ||
+               a2a3_clash(indices, dst)) {
+        want = PTO_ERR_ALIASING;
+    } else if (!same_region(indices, dst) ||
+               (g_profile != PTO_PROFILE_HOST && pto_tile_valid_cols(dst) != pto_tile_cols(dst)) ||
+               (a2a3 && (pto_tile_rows(tmp) != pto_tile_valid_rows(indices) ||
+                         pto_tile_cols(tmp) != pto_tile_valid_cols(indices))) ||
+               (a5 && pto_tile_valid_cols(indices) != pto_tile_cols(indices))) {
+        want = PTO_ERR_SHAPE_MISMATCH;
+    } else {
+        for (uint32_t i = 0; i < pto_tile_valid_rows(dst) && want == PTO_OK; i++)
+            for (uint32_t j = 0; j < pto_tile_valid_cols(dst); j++) {
+                const uint32_t bits = ref_load(xd, pto_tile_data(indices), (size_t)i * pto_tile_cols(indices) + j);
+                const int64_t k = ref_is_signed(xd) ? ref_int_value(xd, bits) : (int64_t)bits;
+                if (k < 0 || (uint64_t)k / pto_tile_cols(src) >= pto_tile_valid_rows(src) ||
+                    (uint64_t)k % pto_tile_cols(src) >= pto_tile_valid_cols(src)) {
+                    want = PTO_ERR_OUT_OF_RANGE;
+                    break;
+                }
+            }
+    }
+    const pto_tile *const operands[4] = {dst, src, indices, tmp};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 4);
+    const pto_status got = pto_tgather(dst, src, indices, tmp);
+    check_status("pto_tgather", got, want);
+    check_operands_unchanged(&before, got, dst, "pto_tgather");
+    if (got == PTO_OK) {
+        const snapshot *d = snapshot_of(&before, dst), *a = snapshot_of(&before, src);
+        const snapshot *x = snapshot_of(&before, indices);
+        check_outside_region(d, dst, "pto_tgather");
+        const size_t size = pto_dtype_size(d->dtype);
+        const unsigned char *now = pto_tile_data(dst);
+        for (uint32_t i = 0; i < d->valid_rows; i++)
+            for (uint32_t j = 0; j < d->valid_cols; j++) {
+                const uint32_t bits = ref_load(xd, x->data, (size_t)i * x->cols + j);
+                const size_t k = (size_t)(ref_is_signed(xd) ? ref_int_value(xd, bits) : (int64_t)bits);
+                CHECK(memcmp(now + ((size_t)i * d->cols + j) * size, a->data + k * size, size) == 0,
+                      "pto_tgather: dst (%u,%u) is not src's element %zu", i, j, k);
+            }
+    }
+    snapshots_free(&before);
+}
+
+/* tsetval, then tgetval of the same element: NULLs, the value's rule, the
+ * index inside the valid region; nothing written on a refusal, only the
+ * element on success, and tgetval reads back what tsetval stored. */
+static void op_setval(reader *r, state *st) {
+    static const double kValues[] = {0, 1, -1, 127, 128, 255, 256, -129, 65535, 65536, 0.5, -2.5,
+                                     1e10, -1e40, INFINITY, NAN};
+    pto_tile *dst = take_tile(r, st);
+    const size_t index = take_index(r);
+    const double value = kValues[take(r) % (sizeof kValues / sizeof kValues[0])];
+    const int out_null = (take(r) & 7) == 0;
+    pto_status want = PTO_OK;
+    int in_region = 0;
+    if (dst != NULL && pto_tile_cols(dst) != 0)
+        in_region = index / pto_tile_cols(dst) < pto_tile_valid_rows(dst) &&
+                    index % pto_tile_cols(dst) < pto_tile_valid_cols(dst);
+    if (dst == NULL)
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if (!op_accepts(OP_TSETVAL, g_profile, pto_tile_dtype(dst)))
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    else if (!scalar_is_value_of(pto_tile_dtype(dst), value))
+        want = PTO_ERR_INVALID_ARGUMENT;
+    else if (!in_region)
+        want = PTO_ERR_OUT_OF_RANGE;
+    const pto_tile *const operands[1] = {dst};
+    operand_snapshots before;
+    snapshots_take(&before, operands, 1);
+    const pto_status got = pto_tsetval(dst, index, value);
+    check_status("pto_tsetval", got, want);
+    check_operands_unchanged(&before, got, dst, "pto_tsetval");
+    if (got == PTO_OK) {
+        const snapshot *d = snapshot_of(&before, dst);
+        const size_t size = pto_dtype_size(d->dtype);
+        const unsigned char *now = pto_tile_data(dst);
+        for (size_t k = 0; k < (size_t)d->rows * d->cols; k++)
+            CHECK(k == index || memcmp(now + k * size, d->data + k * size, size) == 0,
+                  "pto_tsetval wrote element %zu, not only %zu", k, index);
+        const uint32_t stored = ref_load(d->dtype, now, index);
+        CHECK(stored == ref_from_double(d->dtype, value) || (isnan(value) && ref_is_nan(d->dtype, stored)),
+              "pto_tsetval stored 0x%x for %g", stored, value);
+    }
+    snapshots_free(&before);
+    double out = 42;
+    const pto_status read = pto_tgetval(dst, index, out_null ? NULL : &out);
+    const pto_status read_want = dst == NULL || out_null ? PTO_ERR_NULL_ARGUMENT
+                                 : !in_region            ? PTO_ERR_OUT_OF_RANGE
+                                                         : PTO_OK;
+    check_status("pto_tgetval", read, read_want);
+    if (read != PTO_OK) CHECK(out == 42, "pto_tgetval wrote *out on a refusal");
+    if (read == PTO_OK && got == PTO_OK)
+        CHECK(out == ref_to_double(pto_tile_dtype(dst), ref_from_double(pto_tile_dtype(dst), value)) ||
+                  (isnan(out) && isnan(value)),
+              "pto_tgetval read %g after pto_tsetval of %g", out, value);
+}
+
 /* One instruction call, its rules and checks by operation. */
 static void op_instruction(reader *r, state *st, op_id op) {
     switch (op) {
@@ -1481,6 +1676,9 @@ static void op_instruction(reader *r, state *st, op_id op) {
     case OP_TRESHAPE: op_reshape(r, st); break;
     case OP_TTRANS: op_transpose(r, st); break;
     case OP_TCONCAT: op_concat(r, st); break;
+    case OP_TEXTRACT: op_extract(r, st); break;
+    case OP_TGATHER: op_gather(r, st); break;
+    case OP_TSETVAL: op_setval(r, st); break;
     case OP_TPOWS: op_tpows(r, st); break;
     case OP_TCMP:
     case OP_TCMPS:

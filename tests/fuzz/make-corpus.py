@@ -12,6 +12,7 @@ CREATE, DESTROY, SET_VALID, WRITE, WRITE_F32, READ, QUERIES = 0, 1, 2, 3, 4, 5, 
 BUFFER, BUFFER_DESTROY, CREATE_AT, PROFILE = 8, 9, 10, 11
 # One opcode per operation, in the order of src/operations.def.
 POW, RSQRT, PRELU, COLDIV, PARTADD = 12, 13, 14, 15, 16
+EXTRACT, GATHER, SETVAL = 23, 24, 25
 BUF_CREATE, BUF_WRAP_ARENA, BUF_WRAP_TILE, BUF_WRAP_NULL = 0, 1, 2, 3
 HOST, A2A3, A5 = 0, 1, 2
 DTYPES = range(9)
@@ -270,6 +271,22 @@ def main():
     # Random programs over small tiles.
     for i in range(8):
         write(out, f"random-{i}", bytes(rng.randrange(256) for _ in range(rng.randrange(16, 400))))
+
+    # textract, tgather, tsetval/tgetval on each profile: windows inside and
+    # beyond the source (a huge offset), gathers with valid and raw indices
+    # (the byte after the operands: 1 writes valid ones), one element set at
+    # an index inside and outside the valid region.
+    for prof in (HOST, A2A3, A5):
+        for d in (0, 4, 8):
+            p = Program().profile(prof).create(0, d, 8, 32).create(1, d, 4, 32)
+            p.create(2, 4, 4, 32).create(3, 4, 4, 32).fill(0)
+            p.op(EXTRACT, 1, 0).raw(2, 0).op(EXTRACT, 1, 0).raw(0, 8).op(EXTRACT, 1, 0).raw(4, 0)
+            p.op(EXTRACT, 1, 0).raw(0xFF, 0, 0).op(EXTRACT, 1, 1).raw(0, 0)
+            p.op(GATHER, 1, 0, 2, 3).raw(1, *range(128)).op(GATHER, 1, 0, 2, NULL).raw(0)
+            p.fill(2).op(GATHER, 1, 0, 2, 3).raw(0).op(GATHER, 1, 0, 1, 3).raw(0)
+            p.op(SETVAL, 1).raw(5, 3, 1).op(SETVAL, 1).raw(40, 0, 1).op(SETVAL, 1).raw(0xFF, 9, 1, 1)
+            p.op(SETVAL, 1).raw(1, 15, 0).valid(1, 2, 3).op(SETVAL, 1).raw(33, 1, 1)
+            write(out, f"datamove-{prof}-{d}", p)
 
 
 if __name__ == "__main__":

@@ -88,10 +88,12 @@ bool RunRow(OpDtypes row, pto_tile* d, pto_tile* a, pto_tile* b, pto_tile* t, pt
       return false;
     }
     // ttrans needs dst's region to be src's transposed, tconcat dst's
-    // columns the sum of its sources', the compares a UINT8 mask of another
-    // shape and tsels a mask, which these 3x37 tiles of one dtype cannot be
-    // (test_datamove and test_compare run them; they allocate nothing).
-    if (op == OP_TTRANS || op == OP_TCONCAT || op == OP_TCMP || op == OP_TCMPS || op == OP_TSELS) {
+    // columns the sum of its sources', tgather an index tile of valid
+    // offsets, the compares a UINT8 mask of another shape and tsels a mask,
+    // which these 3x37 tiles of one dtype and bytes cannot be (test_datamove
+    // and test_compare run them; they allocate nothing).
+    if (op == OP_TTRANS || op == OP_TCONCAT || op == OP_TGATHER || op == OP_TCMP || op == OP_TCMPS ||
+        op == OP_TSELS) {
       *status = PTO_OK;
       return false;
     }
@@ -153,9 +155,9 @@ void TestOperations(void**) {
     }
     rows_run += is_operation ? 1 : 0;
   }
-  // Every operation but ttrans, tconcat, tcmp, tcmps and tsels, and tpow's HIGH_PRECISION
-  // row besides.
-  assert_int_equal(rows_run, OP_COUNT - 5 + 1);
+  // Every operation but ttrans, tconcat, tgather, tcmp, tcmps and tsels, and tpow's
+  // HIGH_PRECISION row besides.
+  assert_int_equal(rows_run, OP_COUNT - 6 + 1);
   print_message("operations made %zu allocations in all\n", total_allocs);
 }
 

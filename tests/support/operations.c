@@ -81,6 +81,8 @@ enum {
 #define PTO_TEST_ATTR_ScalarPowPrecision OP_ATTR_SCALAR_POW_PRECISION
 #define PTO_TEST_ATTR_CmpMode OP_ATTR_CMP_MODE
 #define PTO_TEST_ATTR_ScalarCmpMode OP_ATTR_SCALAR_CMP_MODE
+#define PTO_TEST_ATTR_Offsets OP_ATTR_OFFSETS
+#define PTO_TEST_ATTR_IndexScalar OP_ATTR_INDEX_SCALAR
 
 const op_info *op_row(op_id op) {
     static const op_info rows[] = {
@@ -111,7 +113,8 @@ bool op_converts(op_id op) { return op_row(op)->attr == OP_ATTR_CONVERSION; }
 bool op_tested_apart(op_id op) {
     return op_row(op)->attr == OP_ATTR_PAD_VALUE || op_row(op)->attr == OP_ATTR_SCALAR_DESCENDING ||
            op == OP_TRESHAPE || op == OP_TTRANS || op == OP_TCONCAT || op == OP_TPOWS ||
-           op == OP_TCMP || op == OP_TCMPS || op == OP_TSELS;
+           op == OP_TCMP || op == OP_TCMPS || op == OP_TSELS || op == OP_TEXTRACT ||
+           op == OP_TGATHER || op == OP_TSETVAL;
 }
 
 pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *src0,

@@ -67,7 +67,9 @@ typedef enum {
     OP_ATTR_SCALAR_DESCENDING, /* a double start and an int descending (tci) */
     OP_ATTR_SCALAR_POW_PRECISION, /* a double exp and a pto_pow_algorithm (tpows) */
     OP_ATTR_CMP_MODE,             /* a pto_cmp_mode (tcmp) */
-    OP_ATTR_SCALAR_CMP_MODE       /* a double scalar and a pto_cmp_mode (tcmps) */
+    OP_ATTR_SCALAR_CMP_MODE,      /* a double scalar and a pto_cmp_mode (tcmps) */
+    OP_ATTR_OFFSETS,              /* a size_t index_row and index_col (textract) */
+    OP_ATTR_INDEX_SCALAR          /* a size_t index and a double value (tsetval) */
 } op_attr_kind;
 typedef struct {
     op_family family;
@@ -137,7 +139,9 @@ bool op_converts(op_id op);
  * A5; op_call passes src1's element (0, 0) as the start, ascending),
  * treshape (dst's whole storage, any dtypes of the same total size), ttrans
  * (dst's region src's transposed) and tconcat (dst's valid cols the sum of
- * its sources'); tpows (tests/test_tpows.c: a Special row with a scalar
+ * its sources'), textract (a window at offsets; op_call passes (0, 0)),
+ * tgather (an index tile of another dtype) and tsetval (one element at an
+ * offset; op_call passes offset 0 and src1's element (0, 0)); tpows (tests/test_tpows.c: a Special row with a scalar
  * and the pow algorithm; op_call passes src1's element (0, 0) as exp); and
  * tcmp, tcmps, tsels (tests/test_compare.c: a UINT8 mask of ceil(cols / 8)
  * bytes a row; op_call passes PTO_CMP_EQ, and tsels's mask as src0). */
@@ -177,6 +181,10 @@ bool op_tested_apart(op_id op);
 #define PTO_TEST_LEAD_ARG_CmpMode
 #define PTO_TEST_ATTR_ARG_ScalarCmpMode(algo) , op_scalar_value(src1), PTO_CMP_EQ
 #define PTO_TEST_LEAD_ARG_ScalarCmpMode
+#define PTO_TEST_ATTR_ARG_Offsets(algo) , (size_t)0, (size_t)0
+#define PTO_TEST_LEAD_ARG_Offsets
+#define PTO_TEST_ATTR_ARG_IndexScalar(algo) , (size_t)0, op_scalar_value(src1)
+#define PTO_TEST_LEAD_ARG_IndexScalar
 /* Element (0, 0) of t as a double (0 for NULL): a Scalar row's scalar. */
 double op_scalar_value(const pto_tile *t);
 

@@ -64,13 +64,14 @@ import numpy as np
 
 from . import _operations, _pto
 from ._operations import *  # noqa: F401,F403  (one function per operation of src/operations.def)
-from ._pto import get_profile as _get_profile, simd_target
+from ._pto import get_profile as _get_profile, simd_target, tgetval
 from ._pto import tsel  # three sources: not a row of src/operations.def, bound by hand
 
 __all__ = [
     "__version__",
     "simd_target",
     "tsel",
+    "tgetval",
     "DType",
     "Status",
     "PowAlgorithm",

@@ -62,8 +62,28 @@ static PyObject *mod_get_profile(PyObject *module, PyObject *unused) {
     return profile_object(pto_get_profile());
 }
 
+/* tgetval(src, index): pto_tgetval's element as a float (exact for every
+ * dtype). Written here: the generated operations return the tile they
+ * write, tgetval a value. */
+static PyObject *mod_tgetval(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)module;
+    static const char *const names[] = {"src", "index"};
+    PyObject *a[2];
+    if (parse_fastcall("tgetval", names, 2, 2, args, nargs, kwnames, a) < 0) return NULL;
+    pto_tile *src = NULL;
+    size_t index = 0;
+    if (tile_arg(a[0], "tgetval", "src", &src) < 0 || as_size(a[1], "index", &index) < 0) return NULL;
+    double value = 0;
+    const pto_status s = pto_tgetval(src, index, &value);
+    if (s != PTO_OK) {
+        raise_status(s);
+        return NULL;
+    }
+    return PyFloat_FromDouble(value);
+}
+
 /* The operations' functions are operations.c's operation_methods and
- * select_methods (tsel), added by PyInit__pto. */
+ * select_methods (tsel), added by PyInit__pto; tgetval is here. */
 static PyMethodDef module_methods[] = {
     {"version", mod_version, METH_NOARGS, "version()\n--\n\nThe library's version, pto_version_string()."},
     {"simd_target", mod_simd_target, METH_NOARGS,
@@ -78,6 +98,11 @@ static PyMethodDef module_methods[] = {
      "outside pto.Profile raises InvalidArgumentError and changes nothing."},
     {"get_profile", mod_get_profile, METH_NOARGS,
      "get_profile()\n--\n\nThe calling thread's target profile; Profile.HOST until set."},
+    {"tgetval", (PyCFunction)(void (*)(void))mod_tgetval, METH_FASTCALL | METH_KEYWORDS,
+     "tgetval(src, index)\n--\n\n"
+     "TGETVAL (pto_tgetval): src's element at flat offset index (row * cols + col), which\n"
+     "must be in src's valid region (else OutOfRangeError), as a float: exact for every\n"
+     "dtype."},
     {"_register", mod_register, METH_VARARGS,
      "_register(dtypes, status, profiles, error, error_classes)\n--\n\n"
      "Called once by the pto package: the enum members and exception classes the C layer\n"

@@ -76,16 +76,30 @@ static int worth_releasing_gil(pto_tile *dst) {
 /* The attribute arguments after the tiles, as the generated call takes them. */
 typedef struct {
     int i;    /* ATTR_ENUM, ATTR_ENUM_PAIR: an enum value; ATTR_DOUBLE_ENUM: the second */
-    double d; /* ATTR_DOUBLE, ATTR_DOUBLE_ENUM */
+    double d; /* ATTR_DOUBLE, ATTR_DOUBLE_ENUM, ATTR_INDEX_DOUBLE */
     int j;    /* ATTR_ENUM_PAIR: the second enum value */
+    size_t n; /* ATTR_INDEX_PAIR, ATTR_INDEX_DOUBLE: an offset */
+    size_t m; /* ATTR_INDEX_PAIR: the second offset */
 } attr_value;
 
 /* ATTR_ENUM_PAIR: two enum arguments (tcvt's mode and sat); ATTR_DOUBLE_ENUM:
- * a double and an enum (tci's start and descending). */
-typedef enum { ATTR_NONE, ATTR_ENUM, ATTR_DOUBLE, ATTR_ENUM_PAIR, ATTR_DOUBLE_ENUM } attr_kind;
+ * a double and an enum (tci's start and descending); ATTR_INDEX_PAIR: two
+ * offsets (textract's); ATTR_INDEX_DOUBLE: an offset and a double (tsetval's
+ * index and value). */
+typedef enum {
+    ATTR_NONE,
+    ATTR_ENUM,
+    ATTR_DOUBLE,
+    ATTR_ENUM_PAIR,
+    ATTR_DOUBLE_ENUM,
+    ATTR_INDEX_PAIR,
+    ATTR_INDEX_DOUBLE
+} attr_kind;
 
 static Py_ssize_t attr_count(attr_kind kind) {
-    return kind == ATTR_NONE ? 0 : kind == ATTR_ENUM_PAIR || kind == ATTR_DOUBLE_ENUM ? 2 : 1;
+    return kind == ATTR_NONE                                                   ? 0
+           : kind == ATTR_ENUM || kind == ATTR_DOUBLE                          ? 1
+                                                                               : 2;
 }
 
 /* One operation: its Python name, the C function's name (for the messages),
@@ -119,6 +133,9 @@ static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
         return out->d == -1.0 && PyErr_Occurred() ? -1 : 0;
     case ATTR_ENUM_PAIR:
         return as_enum_value(o, name, &out->i);
+    case ATTR_INDEX_PAIR:
+    case ATTR_INDEX_DOUBLE:
+        return as_size(o, name, &out->n);
     }
     return 0;
 }
@@ -138,6 +155,13 @@ static PyObject *run_operation(const operation_def *op, PyObject *const *args, P
     if (op->attr == ATTR_DOUBLE_ENUM && a[op->attr_at + 1] != NULL &&
         as_enum_value(a[op->attr_at + 1], op->names[op->attr_at + 1], &attr.i) < 0)
         return NULL;
+    if (op->attr == ATTR_INDEX_PAIR && a[op->attr_at + 1] != NULL &&
+        as_size(a[op->attr_at + 1], op->names[op->attr_at + 1], &attr.m) < 0)
+        return NULL;
+    if (op->attr == ATTR_INDEX_DOUBLE && a[op->attr_at + 1] != NULL) {
+        attr.d = PyFloat_AsDouble(a[op->attr_at + 1]);
+        if (attr.d == -1.0 && PyErr_Occurred()) return NULL;
+    }
     /* The tiles and their names, the attribute's arguments taken out. */
     const Py_ssize_t attr_args = attr_count(op->attr);
     PyObject *tiles[MAX_OPERANDS];

@@ -354,6 +354,53 @@ def test_tpows_scalar_exponent():
         pto.tpows(i, i, 0.5)
 
 
+def test_textract_window():
+    """textract through the binding: the offsets reach the C call; a window
+    past the source raises OutOfRangeError; a negative offset ValueError."""
+    src = make(D.INT32, [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23]])
+    dst = pto.Tile(D.INT32, 2, 2)
+    pto.textract(dst, src, 1, 2)
+    assert raw(dst).tolist() == [[12, 13], [22, 23]]
+    pto.textract(dst, src, index_row=0, index_col=1)
+    assert raw(dst).tolist() == [[1, 2], [11, 12]]
+    with pytest.raises(pto.OutOfRangeError, match="window"):
+        pto.textract(dst, src, 2, 0)
+    with pytest.raises(ValueError):
+        pto.textract(dst, src, -1, 0)
+
+
+def test_tgather_indices():
+    """tgather through the binding: flat offsets into src, with and without
+    tmp; an index outside src raises OutOfRangeError and writes nothing."""
+    src = make(D.FLOAT32, [[1.5, 2.5, 3.5], [4.5, 5.5, 6.5]])
+    idx = make(D.INT32, [[5, 0, 3, 3]])
+    dst = pto.Tile(D.FLOAT32, 1, 4)
+    pto.tgather(dst, src, idx)
+    assert raw(dst).tolist() == [[6.5, 1.5, 4.5, 4.5]]
+    pto.tgather(dst, src, make(D.UINT16, [[1, 1, 2, 4]]), pto.Tile(D.UINT16, 1, 4))
+    assert raw(dst).tolist() == [[2.5, 2.5, 3.5, 5.5]]
+    with pytest.raises(pto.OutOfRangeError, match="indices"):
+        pto.tgather(dst, src, make(D.INT32, [[0, 6, 0, 0]]))
+    assert raw(dst).tolist() == [[2.5, 2.5, 3.5, 5.5]]
+
+
+def test_tsetval_tgetval_one_element():
+    """tsetval writes one element at row * cols + col, tgetval reads one back
+    exactly; offsets outside the valid region raise OutOfRangeError."""
+    t = pto.Tile(D.FLOAT16, 2, 3)
+    pto.tsetval(t, 4, 1.0 / 3.0)
+    assert raw(t).tolist() == [[0, 0, 0], [0, np.float16(1.0 / 3.0), 0]]
+    assert pto.tgetval(t, 4) == float(np.float16(1.0 / 3.0))
+    u = make(D.UINT32, [[4294967295, 7]])
+    assert pto.tgetval(u, 0) == 4294967295.0
+    pto.tsetval(u, index=1, value=-0.0 + 9)
+    assert raw(u).tolist() == [[4294967295, 9]]
+    with pytest.raises(pto.OutOfRangeError):
+        pto.tgetval(u, 2)
+    with pytest.raises(pto.InvalidArgumentError, match="value"):
+        pto.tsetval(u, 0, -1.0)
+
+
 def test_compare_and_select_scalar():
     """tcmp, tcmps and tsels through the binding: the mode, the scalar and the
     mask (bit j % 8 of byte j / 8 for column j) reach the C calls."""

@@ -44,192 +44,200 @@ typedef long long swig_type_11;
 typedef long long swig_type_12;
 typedef long long swig_type_13;
 typedef long long swig_type_14;
-typedef _gostring_ swig_type_15;
-typedef _gostring_ swig_type_16;
-typedef _gostring_ swig_type_17;
-typedef _gostring_ swig_type_18;
+typedef long long swig_type_15;
+typedef long long swig_type_16;
+typedef long long swig_type_17;
+typedef long long swig_type_18;
 typedef _gostring_ swig_type_19;
 typedef _gostring_ swig_type_20;
 typedef _gostring_ swig_type_21;
-typedef long long swig_type_22;
+typedef _gostring_ swig_type_22;
 typedef _gostring_ swig_type_23;
-typedef long long swig_type_24;
-typedef long long swig_type_25;
+typedef _gostring_ swig_type_24;
+typedef _gostring_ swig_type_25;
 typedef long long swig_type_26;
-typedef long long swig_type_27;
+typedef _gostring_ swig_type_27;
 typedef long long swig_type_28;
 typedef long long swig_type_29;
 typedef long long swig_type_30;
 typedef long long swig_type_31;
 typedef long long swig_type_32;
 typedef long long swig_type_33;
-typedef _gostring_ swig_type_34;
+typedef long long swig_type_34;
 typedef long long swig_type_35;
 typedef long long swig_type_36;
 typedef long long swig_type_37;
-typedef long long swig_type_38;
+typedef _gostring_ swig_type_38;
 typedef long long swig_type_39;
 typedef long long swig_type_40;
-extern void _wrap_Swig_free_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern uintptr_t _wrap_Swig_malloc_ptoc_0efb69d9ae783efc(swig_intgo arg1);
-extern swig_intgo _wrap_PTO_INT8_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_UINT8_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_INT16_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_UINT16_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_INT32_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_UINT32_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_FLOAT16_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_BFLOAT16_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_FLOAT32_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_OK_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_ERR_ALIASING_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_POW_DEFAULT_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_ROUND_NONE_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_ROUND_RINT_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_ROUND_ROUND_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_ROUND_FLOOR_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_ROUND_CEIL_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_ROUND_TRUNC_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_ROUND_ODD_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_SAT_OFF_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_SAT_ON_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_PAD_NULL_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_PAD_ZERO_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_PAD_MAX_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_PAD_MIN_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_CMP_EQ_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_CMP_NE_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_CMP_LT_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_CMP_GT_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_CMP_GE_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_CMP_LE_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_PROFILE_HOST_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_PROFILE_A2A3_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_PROFILE_A5_ptoc_0efb69d9ae783efc(void);
-extern swig_type_1 _wrap_pto_version_string_ptoc_0efb69d9ae783efc(void);
-extern swig_type_2 _wrap_pto_status_string_ptoc_0efb69d9ae783efc(swig_intgo arg1);
-extern swig_type_3 _wrap_pto_last_error_ptoc_0efb69d9ae783efc(void);
-extern swig_type_4 _wrap_pto_simd_target_ptoc_0efb69d9ae783efc(void);
-extern swig_type_5 _wrap_pto_dtype_size_ptoc_0efb69d9ae783efc(swig_intgo arg1);
-extern uintptr_t _wrap_pto_set_profile_ptoc_0efb69d9ae783efc(swig_intgo arg1);
-extern swig_intgo _wrap_pto_get_profile_ptoc_0efb69d9ae783efc(void);
-extern swig_type_6 _wrap_pto_profile_string_ptoc_0efb69d9ae783efc(swig_intgo arg1);
-extern uintptr_t _wrap_pto_tile_create_ptoc_0efb69d9ae783efc(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern void _wrap_pto_tile_destroy_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_set_valid_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3);
-extern swig_intgo _wrap_pto_tile_dtype_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_rows_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_cols_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_valid_rows_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_valid_cols_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_data_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_write_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_7 arg2);
-extern uintptr_t _wrap_pto_tile_read_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_8 arg2);
-extern uintptr_t _wrap_pto_tile_write_f32_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_9 arg2);
-extern uintptr_t _wrap_pto_tile_read_f32_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_10 arg2);
-extern uintptr_t _wrap_pto_buffer_create_ptoc_0efb69d9ae783efc(swig_type_11 arg1, swig_voidp arg2);
-extern void _wrap_pto_buffer_destroy_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern uintptr_t _wrap_pto_buffer_data_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern swig_type_12 _wrap_pto_buffer_size_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_create_at_ptoc_0efb69d9ae783efc(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, uintptr_t arg4, swig_type_13 arg5, swig_voidp arg6);
-extern uintptr_t _wrap_pto_tile_buffer_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern swig_type_14 _wrap_pto_tile_offset_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tpow_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, swig_intgo arg5);
-extern uintptr_t _wrap_pto_tpows_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
-extern uintptr_t _wrap_pto_trsqrt_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tprelu_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpanddiv_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tpartadd_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tcvt_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4, swig_intgo arg5);
-extern uintptr_t _wrap_pto_tadd_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tsub_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmul_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tdiv_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmax_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmin_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmov_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tabs_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tneg_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_trelu_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tsqrt_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_trecip_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_texp_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tlog_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tadds_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tsubs_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tmuls_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tdivs_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tdivs_scalar_by_tile_ptoc_0efb69d9ae783efc(uintptr_t arg1, double arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmaxs_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tmins_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tlrelu_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_texpands_ptoc_0efb69d9ae783efc(uintptr_t arg1, double arg2);
-extern uintptr_t _wrap_pto_trowsum_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_trowmax_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_trowmin_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tcolsum_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
-extern uintptr_t _wrap_pto_tcolmax_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tcolmin_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_trowexpand_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_trowexpandadd_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpandsub_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpandmul_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpanddiv_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpandmax_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpandmin_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpandexpdif_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpand_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tcolexpandadd_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpandsub_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpandmul_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpandmax_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpandmin_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpandexpdif_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tfillpad_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
-extern uintptr_t _wrap_pto_tci_ptoc_0efb69d9ae783efc(uintptr_t arg1, double arg2, swig_intgo arg3);
-extern uintptr_t _wrap_pto_treshape_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_ttrans_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tconcat_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tcmp_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
-extern uintptr_t _wrap_pto_tcmps_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
-extern uintptr_t _wrap_pto_tsel_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
-extern uintptr_t _wrap_pto_tsels_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, double arg5);
-extern swig_type_15 _wrap_pto_dtype_string_ptoc_0efb69d9ae783efc(swig_intgo arg1);
-extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_PARAM_FLOAT_ptoc_0efb69d9ae783efc(void);
-extern swig_intgo _wrap_PTO_PARAM_TILE_ptoc_0efb69d9ae783efc(void);
-extern uintptr_t _wrap_pto_program_create_ptoc_0efb69d9ae783efc(swig_type_16 arg1, swig_type_17 arg2, swig_voidp arg3);
-extern uintptr_t _wrap_pto_program_create_entry_ptoc_0efb69d9ae783efc(swig_type_18 arg1, swig_type_19 arg2, swig_type_20 arg3, swig_voidp arg4);
-extern swig_type_21 _wrap_pto_program_describe_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern void _wrap_pto_program_destroy_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern swig_intgo _wrap_pto_program_profile_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern swig_type_22 _wrap_pto_program_param_count_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern swig_type_23 _wrap_pto_program_param_name_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_24 arg2);
-extern swig_intgo _wrap_pto_program_param_kind_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_25 arg2);
-extern swig_intgo _wrap_pto_program_param_dtype_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_26 arg2);
-extern swig_intgo _wrap_pto_program_param_rows_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_27 arg2);
-extern swig_intgo _wrap_pto_program_param_cols_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_28 arg2);
-extern swig_type_29 _wrap_pto_program_param_valid_rows_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_30 arg2);
-extern swig_type_31 _wrap_pto_program_param_valid_cols_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_32 arg2);
-extern swig_intgo _wrap_pto_program_param_access_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_33 arg2);
-extern uintptr_t _wrap_pto_program_param_find_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_34 arg2, swig_voidp arg3);
-extern uintptr_t _wrap_pto_args_create_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_voidp arg2);
-extern void _wrap_pto_args_destroy_ptoc_0efb69d9ae783efc(uintptr_t arg1);
-extern uintptr_t _wrap_pto_args_set_pointer_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_35 arg2, swig_voidp arg3, swig_type_36 arg4);
-extern uintptr_t _wrap_pto_args_set_int_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_37 arg2, swig_type_38 arg3);
-extern uintptr_t _wrap_pto_args_set_float_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_39 arg2, double arg3);
-extern uintptr_t _wrap_pto_args_set_tile_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_type_40 arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_program_run_ptoc_0efb69d9ae783efc(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_program_launch_ptoc_0efb69d9ae783efc(uintptr_t arg1, swig_intgo arg2, uintptr_t arg3);
+typedef long long swig_type_41;
+typedef long long swig_type_42;
+typedef long long swig_type_43;
+typedef long long swig_type_44;
+extern void _wrap_Swig_free_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern uintptr_t _wrap_Swig_malloc_ptoc_096c0a438413e10b(swig_intgo arg1);
+extern swig_intgo _wrap_PTO_INT8_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_UINT8_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_INT16_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_UINT16_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_INT32_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_UINT32_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_FLOAT16_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_BFLOAT16_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_FLOAT32_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_OK_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_ERR_ALIASING_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_POW_DEFAULT_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_ROUND_NONE_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_ROUND_RINT_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_ROUND_ROUND_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_ROUND_FLOOR_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_ROUND_CEIL_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_ROUND_TRUNC_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_ROUND_ODD_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_SAT_OFF_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_SAT_ON_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_PAD_NULL_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_PAD_ZERO_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_PAD_MAX_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_PAD_MIN_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_CMP_EQ_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_CMP_NE_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_CMP_LT_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_CMP_GT_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_CMP_GE_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_CMP_LE_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_PROFILE_HOST_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_PROFILE_A2A3_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_PROFILE_A5_ptoc_096c0a438413e10b(void);
+extern swig_type_1 _wrap_pto_version_string_ptoc_096c0a438413e10b(void);
+extern swig_type_2 _wrap_pto_status_string_ptoc_096c0a438413e10b(swig_intgo arg1);
+extern swig_type_3 _wrap_pto_last_error_ptoc_096c0a438413e10b(void);
+extern swig_type_4 _wrap_pto_simd_target_ptoc_096c0a438413e10b(void);
+extern swig_type_5 _wrap_pto_dtype_size_ptoc_096c0a438413e10b(swig_intgo arg1);
+extern uintptr_t _wrap_pto_set_profile_ptoc_096c0a438413e10b(swig_intgo arg1);
+extern swig_intgo _wrap_pto_get_profile_ptoc_096c0a438413e10b(void);
+extern swig_type_6 _wrap_pto_profile_string_ptoc_096c0a438413e10b(swig_intgo arg1);
+extern uintptr_t _wrap_pto_tile_create_ptoc_096c0a438413e10b(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern void _wrap_pto_tile_destroy_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tile_set_valid_ptoc_096c0a438413e10b(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3);
+extern swig_intgo _wrap_pto_tile_dtype_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_rows_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_cols_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_valid_rows_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_valid_cols_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tile_data_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tile_write_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_7 arg2);
+extern uintptr_t _wrap_pto_tile_read_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_8 arg2);
+extern uintptr_t _wrap_pto_tile_write_f32_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_9 arg2);
+extern uintptr_t _wrap_pto_tile_read_f32_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_10 arg2);
+extern uintptr_t _wrap_pto_buffer_create_ptoc_096c0a438413e10b(swig_type_11 arg1, swig_voidp arg2);
+extern void _wrap_pto_buffer_destroy_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern uintptr_t _wrap_pto_buffer_data_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern swig_type_12 _wrap_pto_buffer_size_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tile_create_at_ptoc_096c0a438413e10b(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, uintptr_t arg4, swig_type_13 arg5, swig_voidp arg6);
+extern uintptr_t _wrap_pto_tile_buffer_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern swig_type_14 _wrap_pto_tile_offset_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tpow_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, swig_intgo arg5);
+extern uintptr_t _wrap_pto_tpows_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_trsqrt_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tprelu_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpanddiv_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tpartadd_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcvt_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4, swig_intgo arg5);
+extern uintptr_t _wrap_pto_tadd_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tsub_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmul_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tdiv_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmax_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmin_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmov_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tabs_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tneg_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_trelu_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tsqrt_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_trecip_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_texp_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tlog_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tadds_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tsubs_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tmuls_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tdivs_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tdivs_scalar_by_tile_ptoc_096c0a438413e10b(uintptr_t arg1, double arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmaxs_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tmins_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tlrelu_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_texpands_ptoc_096c0a438413e10b(uintptr_t arg1, double arg2);
+extern uintptr_t _wrap_pto_trowsum_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowmax_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowmin_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcolsum_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_tcolmax_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcolmin_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowexpand_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_trowexpandadd_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpandsub_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpandmul_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpanddiv_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpandmax_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpandmin_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpandexpdif_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpand_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tcolexpandadd_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpandsub_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpandmul_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpandmax_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpandmin_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpandexpdif_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tfillpad_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
+extern uintptr_t _wrap_pto_tci_ptoc_096c0a438413e10b(uintptr_t arg1, double arg2, swig_intgo arg3);
+extern uintptr_t _wrap_pto_treshape_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_ttrans_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tconcat_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_textract_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, swig_type_15 arg3, swig_type_16 arg4);
+extern uintptr_t _wrap_pto_tgather_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tsetval_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_17 arg2, double arg3);
+extern uintptr_t _wrap_pto_tgetval_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_18 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_tcmp_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_tcmps_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_tsel_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern uintptr_t _wrap_pto_tsels_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, double arg5);
+extern swig_type_19 _wrap_pto_dtype_string_ptoc_096c0a438413e10b(swig_intgo arg1);
+extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_PARAM_FLOAT_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_PARAM_TILE_ptoc_096c0a438413e10b(void);
+extern uintptr_t _wrap_pto_program_create_ptoc_096c0a438413e10b(swig_type_20 arg1, swig_type_21 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_program_create_entry_ptoc_096c0a438413e10b(swig_type_22 arg1, swig_type_23 arg2, swig_type_24 arg3, swig_voidp arg4);
+extern swig_type_25 _wrap_pto_program_describe_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern void _wrap_pto_program_destroy_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern swig_intgo _wrap_pto_program_profile_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern swig_type_26 _wrap_pto_program_param_count_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern swig_type_27 _wrap_pto_program_param_name_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_28 arg2);
+extern swig_intgo _wrap_pto_program_param_kind_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_29 arg2);
+extern swig_intgo _wrap_pto_program_param_dtype_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_30 arg2);
+extern swig_intgo _wrap_pto_program_param_rows_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_31 arg2);
+extern swig_intgo _wrap_pto_program_param_cols_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_32 arg2);
+extern swig_type_33 _wrap_pto_program_param_valid_rows_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_34 arg2);
+extern swig_type_35 _wrap_pto_program_param_valid_cols_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_36 arg2);
+extern swig_intgo _wrap_pto_program_param_access_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_37 arg2);
+extern uintptr_t _wrap_pto_program_param_find_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_38 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_args_create_ptoc_096c0a438413e10b(uintptr_t arg1, swig_voidp arg2);
+extern void _wrap_pto_args_destroy_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern uintptr_t _wrap_pto_args_set_pointer_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_39 arg2, swig_voidp arg3, swig_type_40 arg4);
+extern uintptr_t _wrap_pto_args_set_int_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_41 arg2, swig_type_42 arg3);
+extern uintptr_t _wrap_pto_args_set_float_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_43 arg2, double arg3);
+extern uintptr_t _wrap_pto_args_set_tile_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_44 arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_program_run_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_program_launch_ptoc_096c0a438413e10b(uintptr_t arg1, swig_intgo arg2, uintptr_t arg3);
 #undef intgo
 */
 import "C"
@@ -272,13 +280,13 @@ func swigCopyString(s string) string {
 
 func Swig_free(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_Swig_free_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0))
+	C._wrap_Swig_free_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0))
 }
 
 func Swig_malloc(arg1 int) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_Swig_malloc_ptoc_0efb69d9ae783efc(C.swig_intgo(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_Swig_malloc_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0)))
 	return swig_r
 }
 
@@ -289,63 +297,63 @@ const PTO_VERSION_STRING string = "0.3.0"
 type Enum_SS_pto_dtype int
 func _swig_getPTO_INT8() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT8_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT8_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_INT8 Enum_SS_pto_dtype = _swig_getPTO_INT8()
 func _swig_getPTO_UINT8() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT8_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT8_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_UINT8 Enum_SS_pto_dtype = _swig_getPTO_UINT8()
 func _swig_getPTO_INT16() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT16_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT16_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_INT16 Enum_SS_pto_dtype = _swig_getPTO_INT16()
 func _swig_getPTO_UINT16() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT16_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT16_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_UINT16 Enum_SS_pto_dtype = _swig_getPTO_UINT16()
 func _swig_getPTO_INT32() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT32_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT32_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_INT32 Enum_SS_pto_dtype = _swig_getPTO_INT32()
 func _swig_getPTO_UINT32() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT32_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT32_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_UINT32 Enum_SS_pto_dtype = _swig_getPTO_UINT32()
 func _swig_getPTO_FLOAT16() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT16_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT16_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_FLOAT16 Enum_SS_pto_dtype = _swig_getPTO_FLOAT16()
 func _swig_getPTO_BFLOAT16() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_BFLOAT16_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_BFLOAT16_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_BFLOAT16 Enum_SS_pto_dtype = _swig_getPTO_BFLOAT16()
 func _swig_getPTO_FLOAT32() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT32_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT32_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
@@ -353,63 +361,63 @@ var PTO_FLOAT32 Enum_SS_pto_dtype = _swig_getPTO_FLOAT32()
 type Enum_SS_pto_status int
 func _swig_getPTO_OK() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_OK_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_OK_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_OK Enum_SS_pto_status = _swig_getPTO_OK()
 func _swig_getPTO_ERR_NULL_ARGUMENT() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_NULL_ARGUMENT_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_NULL_ARGUMENT_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_ERR_NULL_ARGUMENT Enum_SS_pto_status = _swig_getPTO_ERR_NULL_ARGUMENT()
 func _swig_getPTO_ERR_INVALID_ARGUMENT() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_ERR_INVALID_ARGUMENT Enum_SS_pto_status = _swig_getPTO_ERR_INVALID_ARGUMENT()
 func _swig_getPTO_ERR_UNSUPPORTED_DTYPE() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_ERR_UNSUPPORTED_DTYPE Enum_SS_pto_status = _swig_getPTO_ERR_UNSUPPORTED_DTYPE()
 func _swig_getPTO_ERR_DTYPE_MISMATCH() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_ERR_DTYPE_MISMATCH Enum_SS_pto_status = _swig_getPTO_ERR_DTYPE_MISMATCH()
 func _swig_getPTO_ERR_SHAPE_MISMATCH() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_ERR_SHAPE_MISMATCH Enum_SS_pto_status = _swig_getPTO_ERR_SHAPE_MISMATCH()
 func _swig_getPTO_ERR_OUT_OF_RANGE() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_OUT_OF_RANGE_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_OUT_OF_RANGE_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_ERR_OUT_OF_RANGE Enum_SS_pto_status = _swig_getPTO_ERR_OUT_OF_RANGE()
 func _swig_getPTO_ERR_ALIASING() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_ALIASING_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_ALIASING_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_ERR_ALIASING Enum_SS_pto_status = _swig_getPTO_ERR_ALIASING()
 func _swig_getPTO_ERR_OUT_OF_MEMORY() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
@@ -417,14 +425,14 @@ var PTO_ERR_OUT_OF_MEMORY Enum_SS_pto_status = _swig_getPTO_ERR_OUT_OF_MEMORY()
 type Enum_SS_pto_pow_algorithm int
 func _swig_getPTO_POW_DEFAULT() (_swig_ret Enum_SS_pto_pow_algorithm) {
 	var swig_r Enum_SS_pto_pow_algorithm
-	swig_r = (Enum_SS_pto_pow_algorithm)(C._wrap_PTO_POW_DEFAULT_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_pow_algorithm)(C._wrap_PTO_POW_DEFAULT_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_POW_DEFAULT Enum_SS_pto_pow_algorithm = _swig_getPTO_POW_DEFAULT()
 func _swig_getPTO_POW_HIGH_PRECISION() (_swig_ret Enum_SS_pto_pow_algorithm) {
 	var swig_r Enum_SS_pto_pow_algorithm
-	swig_r = (Enum_SS_pto_pow_algorithm)(C._wrap_PTO_POW_HIGH_PRECISION_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_pow_algorithm)(C._wrap_PTO_POW_HIGH_PRECISION_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
@@ -432,49 +440,49 @@ var PTO_POW_HIGH_PRECISION Enum_SS_pto_pow_algorithm = _swig_getPTO_POW_HIGH_PRE
 type Enum_SS_pto_round_mode int
 func _swig_getPTO_ROUND_NONE() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_NONE_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_NONE_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_ROUND_NONE Enum_SS_pto_round_mode = _swig_getPTO_ROUND_NONE()
 func _swig_getPTO_ROUND_RINT() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_RINT_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_RINT_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_ROUND_RINT Enum_SS_pto_round_mode = _swig_getPTO_ROUND_RINT()
 func _swig_getPTO_ROUND_ROUND() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_ROUND_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_ROUND_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_ROUND_ROUND Enum_SS_pto_round_mode = _swig_getPTO_ROUND_ROUND()
 func _swig_getPTO_ROUND_FLOOR() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_FLOOR_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_FLOOR_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_ROUND_FLOOR Enum_SS_pto_round_mode = _swig_getPTO_ROUND_FLOOR()
 func _swig_getPTO_ROUND_CEIL() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_CEIL_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_CEIL_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_ROUND_CEIL Enum_SS_pto_round_mode = _swig_getPTO_ROUND_CEIL()
 func _swig_getPTO_ROUND_TRUNC() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_TRUNC_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_TRUNC_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_ROUND_TRUNC Enum_SS_pto_round_mode = _swig_getPTO_ROUND_TRUNC()
 func _swig_getPTO_ROUND_ODD() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_ODD_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_ODD_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
@@ -482,14 +490,14 @@ var PTO_ROUND_ODD Enum_SS_pto_round_mode = _swig_getPTO_ROUND_ODD()
 type Enum_SS_pto_saturation int
 func _swig_getPTO_SAT_OFF() (_swig_ret Enum_SS_pto_saturation) {
 	var swig_r Enum_SS_pto_saturation
-	swig_r = (Enum_SS_pto_saturation)(C._wrap_PTO_SAT_OFF_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_saturation)(C._wrap_PTO_SAT_OFF_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_SAT_OFF Enum_SS_pto_saturation = _swig_getPTO_SAT_OFF()
 func _swig_getPTO_SAT_ON() (_swig_ret Enum_SS_pto_saturation) {
 	var swig_r Enum_SS_pto_saturation
-	swig_r = (Enum_SS_pto_saturation)(C._wrap_PTO_SAT_ON_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_saturation)(C._wrap_PTO_SAT_ON_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
@@ -497,28 +505,28 @@ var PTO_SAT_ON Enum_SS_pto_saturation = _swig_getPTO_SAT_ON()
 type Enum_SS_pto_pad_value int
 func _swig_getPTO_PAD_NULL() (_swig_ret Enum_SS_pto_pad_value) {
 	var swig_r Enum_SS_pto_pad_value
-	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_NULL_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_NULL_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_PAD_NULL Enum_SS_pto_pad_value = _swig_getPTO_PAD_NULL()
 func _swig_getPTO_PAD_ZERO() (_swig_ret Enum_SS_pto_pad_value) {
 	var swig_r Enum_SS_pto_pad_value
-	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_ZERO_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_ZERO_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_PAD_ZERO Enum_SS_pto_pad_value = _swig_getPTO_PAD_ZERO()
 func _swig_getPTO_PAD_MAX() (_swig_ret Enum_SS_pto_pad_value) {
 	var swig_r Enum_SS_pto_pad_value
-	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_MAX_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_MAX_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_PAD_MAX Enum_SS_pto_pad_value = _swig_getPTO_PAD_MAX()
 func _swig_getPTO_PAD_MIN() (_swig_ret Enum_SS_pto_pad_value) {
 	var swig_r Enum_SS_pto_pad_value
-	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_MIN_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_MIN_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
@@ -526,42 +534,42 @@ var PTO_PAD_MIN Enum_SS_pto_pad_value = _swig_getPTO_PAD_MIN()
 type Enum_SS_pto_cmp_mode int
 func _swig_getPTO_CMP_EQ() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_EQ_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_EQ_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_CMP_EQ Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_EQ()
 func _swig_getPTO_CMP_NE() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_NE_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_NE_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_CMP_NE Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_NE()
 func _swig_getPTO_CMP_LT() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_LT_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_LT_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_CMP_LT Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_LT()
 func _swig_getPTO_CMP_GT() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_GT_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_GT_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_CMP_GT Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_GT()
 func _swig_getPTO_CMP_GE() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_GE_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_GE_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_CMP_GE Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_GE()
 func _swig_getPTO_CMP_LE() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_LE_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_LE_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
@@ -569,28 +577,28 @@ var PTO_CMP_LE Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_LE()
 type Enum_SS_pto_profile int
 func _swig_getPTO_PROFILE_HOST() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
-	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_HOST_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_HOST_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_PROFILE_HOST Enum_SS_pto_profile = _swig_getPTO_PROFILE_HOST()
 func _swig_getPTO_PROFILE_A2A3() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
-	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_A2A3_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_A2A3_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_PROFILE_A2A3 Enum_SS_pto_profile = _swig_getPTO_PROFILE_A2A3()
 func _swig_getPTO_PROFILE_A5() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
-	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_A5_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_A5_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_PROFILE_A5 Enum_SS_pto_profile = _swig_getPTO_PROFILE_A5()
 func Pto_version_string() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_pto_version_string_ptoc_0efb69d9ae783efc()
+	swig_r_p := C._wrap_pto_version_string_ptoc_096c0a438413e10b()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -600,7 +608,7 @@ func Pto_version_string() (_swig_ret string) {
 func Pto_status_string(arg1 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_pto_status_string_ptoc_0efb69d9ae783efc(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_pto_status_string_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -609,7 +617,7 @@ func Pto_status_string(arg1 int) (_swig_ret string) {
 
 func Pto_last_error() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_pto_last_error_ptoc_0efb69d9ae783efc()
+	swig_r_p := C._wrap_pto_last_error_ptoc_096c0a438413e10b()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -618,7 +626,7 @@ func Pto_last_error() (_swig_ret string) {
 
 func Pto_simd_target() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_pto_simd_target_ptoc_0efb69d9ae783efc()
+	swig_r_p := C._wrap_pto_simd_target_ptoc_096c0a438413e10b()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -628,14 +636,14 @@ func Pto_simd_target() (_swig_ret string) {
 func Pto_dtype_size(arg1 Enum_SS_pto_dtype) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
-	swig_r = (int64)(C._wrap_pto_dtype_size_ptoc_0efb69d9ae783efc(C.swig_intgo(_swig_i_0)))
+	swig_r = (int64)(C._wrap_pto_dtype_size_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_set_profile(arg1 Enum_SS_pto_profile) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_set_profile_ptoc_0efb69d9ae783efc(C.swig_intgo(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_set_profile_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -643,14 +651,14 @@ func Pto_set_profile(arg1 Enum_SS_pto_profile) (_swig_ret *Failure) {
 
 func Pto_get_profile() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
-	swig_r = (Enum_SS_pto_profile)(C._wrap_pto_get_profile_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_profile)(C._wrap_pto_get_profile_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 func Pto_profile_string(arg1 Enum_SS_pto_profile) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_pto_profile_string_ptoc_0efb69d9ae783efc(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_pto_profile_string_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -663,7 +671,7 @@ func Pto_tile_create(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 *uintptr
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tile_create_ptoc_0efb69d9ae783efc(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tile_create_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -671,7 +679,7 @@ func Pto_tile_create(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 *uintptr
 
 func Pto_tile_destroy(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_pto_tile_destroy_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0))
+	C._wrap_pto_tile_destroy_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0))
 }
 
 func Pto_tile_set_valid(arg1 uintptr, arg2 uint, arg3 uint) (_swig_ret *Failure) {
@@ -679,7 +687,7 @@ func Pto_tile_set_valid(arg1 uintptr, arg2 uint, arg3 uint) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tile_set_valid_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tile_set_valid_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -688,42 +696,42 @@ func Pto_tile_set_valid(arg1 uintptr, arg2 uint, arg3 uint) (_swig_ret *Failure)
 func Pto_tile_dtype(arg1 uintptr) (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
 	_swig_i_0 := arg1
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_tile_dtype_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_tile_dtype_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_rows(arg1 uintptr) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
-	swig_r = (uint)(C._wrap_pto_tile_rows_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint)(C._wrap_pto_tile_rows_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_cols(arg1 uintptr) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
-	swig_r = (uint)(C._wrap_pto_tile_cols_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint)(C._wrap_pto_tile_cols_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_valid_rows(arg1 uintptr) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
-	swig_r = (uint)(C._wrap_pto_tile_valid_rows_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint)(C._wrap_pto_tile_valid_rows_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_valid_cols(arg1 uintptr) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
-	swig_r = (uint)(C._wrap_pto_tile_valid_cols_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint)(C._wrap_pto_tile_valid_cols_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_data(arg1 uintptr) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_tile_data_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_tile_data_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -731,7 +739,7 @@ func Pto_tile_write(arg1 uintptr, arg2 []byte) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_write_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), *(*C.swig_type_7)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_write_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), *(*C.swig_type_7)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -744,7 +752,7 @@ func Pto_tile_read(arg1 uintptr, arg2 []byte) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_read_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_read_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -757,7 +765,7 @@ func Pto_tile_write_f32(arg1 uintptr, arg2 []float32) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_write_f32_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), *(*C.swig_type_9)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_write_f32_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), *(*C.swig_type_9)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -770,7 +778,7 @@ func Pto_tile_read_f32(arg1 uintptr, arg2 []float32) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_read_f32_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_read_f32_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -783,7 +791,7 @@ func Pto_buffer_create(arg1 int64, arg2 *uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_buffer_create_ptoc_0efb69d9ae783efc(C.swig_type_11(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_buffer_create_ptoc_096c0a438413e10b(C.swig_type_11(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -791,20 +799,20 @@ func Pto_buffer_create(arg1 int64, arg2 *uintptr) (_swig_ret *Failure) {
 
 func Pto_buffer_destroy(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_pto_buffer_destroy_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0))
+	C._wrap_pto_buffer_destroy_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0))
 }
 
 func Pto_buffer_data(arg1 uintptr) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_buffer_data_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_buffer_data_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_buffer_size(arg1 uintptr) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
-	swig_r = (int64)(C._wrap_pto_buffer_size_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
+	swig_r = (int64)(C._wrap_pto_buffer_size_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -816,7 +824,7 @@ func Pto_tile_create_at(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 uintp
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (uintptr)(C._wrap_pto_tile_create_at_ptoc_0efb69d9ae783efc(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_type_13(_swig_i_4), C.swig_voidp(_swig_i_5)))
+	swig_r = (uintptr)(C._wrap_pto_tile_create_at_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_type_13(_swig_i_4), C.swig_voidp(_swig_i_5)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -825,14 +833,14 @@ func Pto_tile_create_at(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 uintp
 func Pto_tile_buffer(arg1 uintptr) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_tile_buffer_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_tile_buffer_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_offset(arg1 uintptr) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
-	swig_r = (int64)(C._wrap_pto_tile_offset_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
+	swig_r = (int64)(C._wrap_pto_tile_offset_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -843,7 +851,7 @@ func Pto_tpow(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 Enum_
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tpow_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_intgo(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tpow_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_intgo(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -855,7 +863,7 @@ func Pto_tpows(arg1 uintptr, arg2 uintptr, arg3 float64, arg4 Enum_SS_pto_pow_al
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tpows_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tpows_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -865,7 +873,7 @@ func Pto_trsqrt(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_trsqrt_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_trsqrt_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -877,7 +885,7 @@ func Pto_tprelu(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_r
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tprelu_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tprelu_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -888,7 +896,7 @@ func Pto_tcolexpanddiv(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Fai
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tcolexpanddiv_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpanddiv_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -899,7 +907,7 @@ func Pto_tpartadd(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tpartadd_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tpartadd_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -912,7 +920,7 @@ func Pto_tcvt(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 Enum_SS_pto_round_m
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tcvt_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_intgo(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tcvt_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_intgo(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -923,7 +931,7 @@ func Pto_tadd(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tadd_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tadd_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -934,7 +942,7 @@ func Pto_tsub(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tsub_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tsub_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -945,7 +953,7 @@ func Pto_tmul(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmul_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmul_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -956,7 +964,7 @@ func Pto_tdiv(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tdiv_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tdiv_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -967,7 +975,7 @@ func Pto_tmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmax_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmax_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -978,7 +986,7 @@ func Pto_tmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmin_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmin_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -988,7 +996,7 @@ func Pto_tmov(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tmov_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tmov_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -998,7 +1006,7 @@ func Pto_tabs(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tabs_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tabs_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1008,7 +1016,7 @@ func Pto_tneg(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tneg_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tneg_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1018,7 +1026,7 @@ func Pto_trelu(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_trelu_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_trelu_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1028,7 +1036,7 @@ func Pto_tsqrt(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tsqrt_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tsqrt_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1038,7 +1046,7 @@ func Pto_trecip(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_trecip_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_trecip_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1048,7 +1056,7 @@ func Pto_texp(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_texp_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_texp_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1058,7 +1066,7 @@ func Pto_tlog(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tlog_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tlog_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1069,7 +1077,7 @@ func Pto_tadds(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tadds_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tadds_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1080,7 +1088,7 @@ func Pto_tsubs(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tsubs_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tsubs_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1091,7 +1099,7 @@ func Pto_tmuls(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmuls_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmuls_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1102,7 +1110,7 @@ func Pto_tdivs(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tdivs_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tdivs_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1113,7 +1121,7 @@ func Pto_tdivs_scalar_by_tile(arg1 uintptr, arg2 float64, arg3 uintptr) (_swig_r
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tdivs_scalar_by_tile_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tdivs_scalar_by_tile_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1124,7 +1132,7 @@ func Pto_tmaxs(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmaxs_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmaxs_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1135,7 +1143,7 @@ func Pto_tmins(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmins_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmins_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1146,7 +1154,7 @@ func Pto_tlrelu(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tlrelu_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tlrelu_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1156,7 +1164,7 @@ func Pto_texpands(arg1 uintptr, arg2 float64) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_texpands_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.double(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_texpands_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.double(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1167,7 +1175,7 @@ func Pto_trowsum(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trowsum_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trowsum_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1178,7 +1186,7 @@ func Pto_trowmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trowmax_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trowmax_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1189,7 +1197,7 @@ func Pto_trowmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trowmin_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trowmin_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1201,7 +1209,7 @@ func Pto_tcolsum(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 int) (_swig_ret 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolsum_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolsum_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1212,7 +1220,7 @@ func Pto_tcolmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tcolmax_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tcolmax_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1223,7 +1231,7 @@ func Pto_tcolmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tcolmin_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tcolmin_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1233,7 +1241,7 @@ func Pto_trowexpand(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_trowexpand_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpand_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1245,7 +1253,7 @@ func Pto_trowexpandadd(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandadd_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandadd_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1257,7 +1265,7 @@ func Pto_trowexpandsub(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandsub_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandsub_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1269,7 +1277,7 @@ func Pto_trowexpandmul(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandmul_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandmul_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1281,7 +1289,7 @@ func Pto_trowexpanddiv(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpanddiv_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpanddiv_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1293,7 +1301,7 @@ func Pto_trowexpandmax(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandmax_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandmax_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1305,7 +1313,7 @@ func Pto_trowexpandmin(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandmin_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandmin_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1317,7 +1325,7 @@ func Pto_trowexpandexpdif(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandexpdif_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandexpdif_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1327,7 +1335,7 @@ func Pto_tcolexpand(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tcolexpand_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpand_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1339,7 +1347,7 @@ func Pto_tcolexpandadd(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandadd_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandadd_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1351,7 +1359,7 @@ func Pto_tcolexpandsub(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandsub_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandsub_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1363,7 +1371,7 @@ func Pto_tcolexpandmul(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandmul_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandmul_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1375,7 +1383,7 @@ func Pto_tcolexpandmax(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandmax_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandmax_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1387,7 +1395,7 @@ func Pto_tcolexpandmin(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandmin_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandmin_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1399,7 +1407,7 @@ func Pto_tcolexpandexpdif(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandexpdif_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandexpdif_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1410,7 +1418,7 @@ func Pto_tfillpad(arg1 uintptr, arg2 uintptr, arg3 Enum_SS_pto_pad_value) (_swig
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tfillpad_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tfillpad_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1421,7 +1429,7 @@ func Pto_tci(arg1 uintptr, arg2 float64, arg3 int) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tci_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tci_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.swig_intgo(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1431,7 +1439,7 @@ func Pto_treshape(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_treshape_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_treshape_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1442,7 +1450,7 @@ func Pto_ttrans(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_ttrans_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_ttrans_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1453,7 +1461,53 @@ func Pto_tconcat(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tconcat_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tconcat_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_textract(arg1 uintptr, arg2 uintptr, arg3 int64, arg4 int64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_textract_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_15(_swig_i_2), C.swig_type_16(_swig_i_3)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tgather(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_tgather_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tsetval(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tsetval_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_17(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tgetval(arg1 uintptr, arg2 int64, arg3 *float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tgetval_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_18(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1465,7 +1519,7 @@ func Pto_tcmp(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 Enum_SS_pto_cmp_mod
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcmp_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcmp_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1477,7 +1531,7 @@ func Pto_tcmps(arg1 uintptr, arg2 uintptr, arg3 float64, arg4 Enum_SS_pto_cmp_mo
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcmps_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcmps_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1490,7 +1544,7 @@ func Pto_tsel(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintp
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tsel_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tsel_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1503,7 +1557,7 @@ func Pto_tsels(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 floa
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tsels_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.double(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tsels_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.double(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1512,7 +1566,7 @@ func Pto_tsels(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 floa
 func Pto_dtype_string(arg1 Enum_SS_pto_dtype) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_pto_dtype_string_ptoc_0efb69d9ae783efc(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_pto_dtype_string_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1522,28 +1576,28 @@ func Pto_dtype_string(arg1 Enum_SS_pto_dtype) (_swig_ret string) {
 type Enum_SS_pto_param_kind int
 func _swig_getPTO_PARAM_POINTER() (_swig_ret Enum_SS_pto_param_kind) {
 	var swig_r Enum_SS_pto_param_kind
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_POINTER_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_POINTER_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_PARAM_POINTER Enum_SS_pto_param_kind = _swig_getPTO_PARAM_POINTER()
 func _swig_getPTO_PARAM_INT() (_swig_ret Enum_SS_pto_param_kind) {
 	var swig_r Enum_SS_pto_param_kind
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_INT_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_INT_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_PARAM_INT Enum_SS_pto_param_kind = _swig_getPTO_PARAM_INT()
 func _swig_getPTO_PARAM_FLOAT() (_swig_ret Enum_SS_pto_param_kind) {
 	var swig_r Enum_SS_pto_param_kind
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_FLOAT_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_FLOAT_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
 var PTO_PARAM_FLOAT Enum_SS_pto_param_kind = _swig_getPTO_PARAM_FLOAT()
 func _swig_getPTO_PARAM_TILE() (_swig_ret Enum_SS_pto_param_kind) {
 	var swig_r Enum_SS_pto_param_kind
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_TILE_ptoc_0efb69d9ae783efc())
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_TILE_ptoc_096c0a438413e10b())
 	return swig_r
 }
 
@@ -1555,7 +1609,7 @@ func Pto_program_create(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fai
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_0efb69d9ae783efc(*(*C.swig_type_16)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_17)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_096c0a438413e10b(*(*C.swig_type_20)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_21)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1573,7 +1627,7 @@ func Pto_program_create_entry(arg1 string, arg2 string, arg3 string, arg4 *uintp
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_0efb69d9ae783efc(*(*C.swig_type_18)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_19)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_20)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_096c0a438413e10b(*(*C.swig_type_22)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_23)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_24)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1591,7 +1645,7 @@ func Pto_program_create_entry(arg1 string, arg2 string, arg3 string, arg4 *uintp
 func Pto_program_describe(arg1 uintptr) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_pto_program_describe_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0))
+	swig_r_p := C._wrap_pto_program_describe_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1600,20 +1654,20 @@ func Pto_program_describe(arg1 uintptr) (_swig_ret string) {
 
 func Pto_program_destroy(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_pto_program_destroy_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0))
+	C._wrap_pto_program_destroy_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0))
 }
 
 func Pto_program_profile(arg1 uintptr) (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
 	_swig_i_0 := arg1
-	swig_r = (Enum_SS_pto_profile)(C._wrap_pto_program_profile_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
+	swig_r = (Enum_SS_pto_profile)(C._wrap_pto_program_profile_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_program_param_count(arg1 uintptr) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
-	swig_r = (int64)(C._wrap_pto_program_param_count_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0)))
+	swig_r = (int64)(C._wrap_pto_program_param_count_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -1621,7 +1675,7 @@ func Pto_program_param_name(arg1 uintptr, arg2 int64) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_pto_program_param_name_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_24(_swig_i_1))
+	swig_r_p := C._wrap_pto_program_param_name_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_28(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1632,7 +1686,7 @@ func Pto_program_param_kind(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_par
 	var swig_r Enum_SS_pto_param_kind
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_25(_swig_i_1)))
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_29(_swig_i_1)))
 	return swig_r
 }
 
@@ -1640,7 +1694,7 @@ func Pto_program_param_dtype(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_dt
 	var swig_r Enum_SS_pto_dtype
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_26(_swig_i_1)))
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_30(_swig_i_1)))
 	return swig_r
 }
 
@@ -1648,7 +1702,7 @@ func Pto_program_param_rows(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_27(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_31(_swig_i_1)))
 	return swig_r
 }
 
@@ -1656,7 +1710,7 @@ func Pto_program_param_cols(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_28(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_32(_swig_i_1)))
 	return swig_r
 }
 
@@ -1664,7 +1718,7 @@ func Pto_program_param_valid_rows(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_30(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_34(_swig_i_1)))
 	return swig_r
 }
 
@@ -1672,7 +1726,7 @@ func Pto_program_param_valid_cols(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_32(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_36(_swig_i_1)))
 	return swig_r
 }
 
@@ -1680,7 +1734,7 @@ func Pto_program_param_access(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_33(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_37(_swig_i_1)))
 	return swig_r
 }
 
@@ -1689,7 +1743,7 @@ func Pto_program_param_find(arg1 uintptr, arg2 string, arg3 *uint64) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), *(*C.swig_type_34)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), *(*C.swig_type_38)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -1702,7 +1756,7 @@ func Pto_args_create(arg1 uintptr, arg2 *uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_args_create_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_args_create_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1710,7 +1764,7 @@ func Pto_args_create(arg1 uintptr, arg2 *uintptr) (_swig_ret *Failure) {
 
 func Pto_args_destroy(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_pto_args_destroy_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0))
+	C._wrap_pto_args_destroy_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0))
 }
 
 func Pto_args_set_pointer(arg1 uintptr, arg2 int64, arg3 unsafe.Pointer, arg4 int64) (_swig_ret *Failure) {
@@ -1719,7 +1773,7 @@ func Pto_args_set_pointer(arg1 uintptr, arg2 int64, arg3 unsafe.Pointer, arg4 in
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_35(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_36(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_39(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_40(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1730,7 +1784,7 @@ func Pto_args_set_int(arg1 uintptr, arg2 int64, arg3 int64) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_37(_swig_i_1), C.swig_type_38(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_41(_swig_i_1), C.swig_type_42(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1741,7 +1795,7 @@ func Pto_args_set_float(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_39(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_43(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1752,7 +1806,7 @@ func Pto_args_set_tile(arg1 uintptr, arg2 int64, arg3 uintptr) (_swig_ret *Failu
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_type_40(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_44(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1762,7 +1816,7 @@ func Pto_program_run(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_program_run_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_program_run_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1773,7 +1827,7 @@ func Pto_program_launch(arg1 uintptr, arg2 uint, arg3 uintptr) (_swig_ret *Failu
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_launch_ptoc_0efb69d9ae783efc(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_launch_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

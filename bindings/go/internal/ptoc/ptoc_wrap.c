@@ -213,7 +213,7 @@ void ptoc_failure_free(uintptr_t f) { free((void *)f); }
 extern "C" {
 #endif
 
-void _wrap_Swig_free_ptoc_0efb69d9ae783efc(void *_swig_go_0) {
+void _wrap_Swig_free_ptoc_096c0a438413e10b(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -223,7 +223,7 @@ void _wrap_Swig_free_ptoc_0efb69d9ae783efc(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_ptoc_096c0a438413e10b(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -236,7 +236,7 @@ void *_wrap_Swig_malloc_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_PTO_INT8_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_INT8_ptoc_096c0a438413e10b() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -248,7 +248,7 @@ intgo _wrap_PTO_INT8_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_UINT8_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_UINT8_ptoc_096c0a438413e10b() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -260,7 +260,7 @@ intgo _wrap_PTO_UINT8_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_INT16_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_INT16_ptoc_096c0a438413e10b() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -272,7 +272,7 @@ intgo _wrap_PTO_INT16_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_UINT16_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_UINT16_ptoc_096c0a438413e10b() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -284,7 +284,7 @@ intgo _wrap_PTO_UINT16_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_INT32_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_INT32_ptoc_096c0a438413e10b() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -296,7 +296,7 @@ intgo _wrap_PTO_INT32_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_UINT32_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_UINT32_ptoc_096c0a438413e10b() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -308,7 +308,7 @@ intgo _wrap_PTO_UINT32_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_FLOAT16_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_FLOAT16_ptoc_096c0a438413e10b() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -320,7 +320,7 @@ intgo _wrap_PTO_FLOAT16_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_BFLOAT16_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_BFLOAT16_ptoc_096c0a438413e10b() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -332,7 +332,7 @@ intgo _wrap_PTO_BFLOAT16_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_FLOAT32_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_FLOAT32_ptoc_096c0a438413e10b() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -344,7 +344,7 @@ intgo _wrap_PTO_FLOAT32_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_OK_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_OK_ptoc_096c0a438413e10b() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -356,7 +356,7 @@ intgo _wrap_PTO_OK_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_096c0a438413e10b() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -368,7 +368,7 @@ intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_096c0a438413e10b() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -380,7 +380,7 @@ intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_096c0a438413e10b() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -392,7 +392,7 @@ intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_096c0a438413e10b() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -404,7 +404,7 @@ intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_096c0a438413e10b() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -416,7 +416,7 @@ intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_096c0a438413e10b() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -428,7 +428,7 @@ intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_ERR_ALIASING_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_ERR_ALIASING_ptoc_096c0a438413e10b() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -440,7 +440,7 @@ intgo _wrap_PTO_ERR_ALIASING_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_096c0a438413e10b() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -452,7 +452,7 @@ intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_POW_DEFAULT_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_POW_DEFAULT_ptoc_096c0a438413e10b() {
   enum pto_pow_algorithm result;
   intgo _swig_go_result;
   
@@ -464,7 +464,7 @@ intgo _wrap_PTO_POW_DEFAULT_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_096c0a438413e10b() {
   enum pto_pow_algorithm result;
   intgo _swig_go_result;
   
@@ -476,7 +476,7 @@ intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_ROUND_NONE_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_ROUND_NONE_ptoc_096c0a438413e10b() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -488,7 +488,7 @@ intgo _wrap_PTO_ROUND_NONE_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_ROUND_RINT_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_ROUND_RINT_ptoc_096c0a438413e10b() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -500,7 +500,7 @@ intgo _wrap_PTO_ROUND_RINT_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_ROUND_ROUND_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_ROUND_ROUND_ptoc_096c0a438413e10b() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -512,7 +512,7 @@ intgo _wrap_PTO_ROUND_ROUND_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_ROUND_FLOOR_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_ROUND_FLOOR_ptoc_096c0a438413e10b() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -524,7 +524,7 @@ intgo _wrap_PTO_ROUND_FLOOR_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_ROUND_CEIL_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_ROUND_CEIL_ptoc_096c0a438413e10b() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -536,7 +536,7 @@ intgo _wrap_PTO_ROUND_CEIL_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_ROUND_TRUNC_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_ROUND_TRUNC_ptoc_096c0a438413e10b() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -548,7 +548,7 @@ intgo _wrap_PTO_ROUND_TRUNC_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_ROUND_ODD_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_ROUND_ODD_ptoc_096c0a438413e10b() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -560,7 +560,7 @@ intgo _wrap_PTO_ROUND_ODD_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_SAT_OFF_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_SAT_OFF_ptoc_096c0a438413e10b() {
   enum pto_saturation result;
   intgo _swig_go_result;
   
@@ -572,7 +572,7 @@ intgo _wrap_PTO_SAT_OFF_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_SAT_ON_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_SAT_ON_ptoc_096c0a438413e10b() {
   enum pto_saturation result;
   intgo _swig_go_result;
   
@@ -584,7 +584,7 @@ intgo _wrap_PTO_SAT_ON_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_PAD_NULL_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_PAD_NULL_ptoc_096c0a438413e10b() {
   enum pto_pad_value result;
   intgo _swig_go_result;
   
@@ -596,7 +596,7 @@ intgo _wrap_PTO_PAD_NULL_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_PAD_ZERO_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_PAD_ZERO_ptoc_096c0a438413e10b() {
   enum pto_pad_value result;
   intgo _swig_go_result;
   
@@ -608,7 +608,7 @@ intgo _wrap_PTO_PAD_ZERO_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_PAD_MAX_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_PAD_MAX_ptoc_096c0a438413e10b() {
   enum pto_pad_value result;
   intgo _swig_go_result;
   
@@ -620,7 +620,7 @@ intgo _wrap_PTO_PAD_MAX_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_PAD_MIN_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_PAD_MIN_ptoc_096c0a438413e10b() {
   enum pto_pad_value result;
   intgo _swig_go_result;
   
@@ -632,7 +632,7 @@ intgo _wrap_PTO_PAD_MIN_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_CMP_EQ_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_CMP_EQ_ptoc_096c0a438413e10b() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -644,7 +644,7 @@ intgo _wrap_PTO_CMP_EQ_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_CMP_NE_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_CMP_NE_ptoc_096c0a438413e10b() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -656,7 +656,7 @@ intgo _wrap_PTO_CMP_NE_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_CMP_LT_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_CMP_LT_ptoc_096c0a438413e10b() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -668,7 +668,7 @@ intgo _wrap_PTO_CMP_LT_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_CMP_GT_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_CMP_GT_ptoc_096c0a438413e10b() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -680,7 +680,7 @@ intgo _wrap_PTO_CMP_GT_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_CMP_GE_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_CMP_GE_ptoc_096c0a438413e10b() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -692,7 +692,7 @@ intgo _wrap_PTO_CMP_GE_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_CMP_LE_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_CMP_LE_ptoc_096c0a438413e10b() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -704,7 +704,7 @@ intgo _wrap_PTO_CMP_LE_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_PROFILE_HOST_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_PROFILE_HOST_ptoc_096c0a438413e10b() {
   enum pto_profile result;
   intgo _swig_go_result;
   
@@ -716,7 +716,7 @@ intgo _wrap_PTO_PROFILE_HOST_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_PROFILE_A2A3_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_PROFILE_A2A3_ptoc_096c0a438413e10b() {
   enum pto_profile result;
   intgo _swig_go_result;
   
@@ -728,7 +728,7 @@ intgo _wrap_PTO_PROFILE_A2A3_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_PROFILE_A5_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_PROFILE_A5_ptoc_096c0a438413e10b() {
   enum pto_profile result;
   intgo _swig_go_result;
   
@@ -740,7 +740,7 @@ intgo _wrap_PTO_PROFILE_A5_ptoc_0efb69d9ae783efc() {
 }
 
 
-_gostring_ _wrap_pto_version_string_ptoc_0efb69d9ae783efc() {
+_gostring_ _wrap_pto_version_string_ptoc_096c0a438413e10b() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -751,7 +751,7 @@ _gostring_ _wrap_pto_version_string_ptoc_0efb69d9ae783efc() {
 }
 
 
-_gostring_ _wrap_pto_status_string_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
+_gostring_ _wrap_pto_status_string_ptoc_096c0a438413e10b(intgo _swig_go_0) {
   pto_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -764,7 +764,7 @@ _gostring_ _wrap_pto_status_string_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_pto_last_error_ptoc_0efb69d9ae783efc() {
+_gostring_ _wrap_pto_last_error_ptoc_096c0a438413e10b() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -775,7 +775,7 @@ _gostring_ _wrap_pto_last_error_ptoc_0efb69d9ae783efc() {
 }
 
 
-_gostring_ _wrap_pto_simd_target_ptoc_0efb69d9ae783efc() {
+_gostring_ _wrap_pto_simd_target_ptoc_096c0a438413e10b() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -786,7 +786,7 @@ _gostring_ _wrap_pto_simd_target_ptoc_0efb69d9ae783efc() {
 }
 
 
-long long _wrap_pto_dtype_size_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
+long long _wrap_pto_dtype_size_ptoc_096c0a438413e10b(intgo _swig_go_0) {
   pto_dtype arg1 ;
   size_t result;
   long long _swig_go_result;
@@ -799,7 +799,7 @@ long long _wrap_pto_dtype_size_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_pto_set_profile_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
+intgo _wrap_pto_set_profile_ptoc_096c0a438413e10b(intgo _swig_go_0) {
   pto_profile arg1 ;
   pto_status result;
   intgo _swig_go_result;
@@ -812,7 +812,7 @@ intgo _wrap_pto_set_profile_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_pto_get_profile_ptoc_0efb69d9ae783efc() {
+intgo _wrap_pto_get_profile_ptoc_096c0a438413e10b() {
   pto_profile result;
   intgo _swig_go_result;
   
@@ -823,7 +823,7 @@ intgo _wrap_pto_get_profile_ptoc_0efb69d9ae783efc() {
 }
 
 
-_gostring_ _wrap_pto_profile_string_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
+_gostring_ _wrap_pto_profile_string_ptoc_096c0a438413e10b(intgo _swig_go_0) {
   pto_profile arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -836,7 +836,7 @@ _gostring_ _wrap_pto_profile_string_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_create_ptoc_0efb69d9ae783efc(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, pto_tile **_swig_go_3) {
+intgo _wrap_pto_tile_create_ptoc_096c0a438413e10b(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, pto_tile **_swig_go_3) {
   pto_dtype arg1 ;
   uint32_t arg2 ;
   uint32_t arg3 ;
@@ -855,7 +855,7 @@ intgo _wrap_pto_tile_create_ptoc_0efb69d9ae783efc(intgo _swig_go_0, intgo _swig_
 }
 
 
-void _wrap_pto_tile_destroy_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
+void _wrap_pto_tile_destroy_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   
   arg1 = (pto_tile *)_swig_go_0; 
@@ -865,7 +865,7 @@ void _wrap_pto_tile_destroy_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_set_valid_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+intgo _wrap_pto_tile_set_valid_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t arg2 ;
   uint32_t arg3 ;
@@ -882,7 +882,7 @@ intgo _wrap_pto_tile_set_valid_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, intgo
 }
 
 
-intgo _wrap_pto_tile_dtype_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_dtype_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_dtype result;
   intgo _swig_go_result;
@@ -895,7 +895,7 @@ intgo _wrap_pto_tile_dtype_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_rows_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_rows_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t result;
   intgo _swig_go_result;
@@ -908,7 +908,7 @@ intgo _wrap_pto_tile_rows_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_cols_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_cols_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t result;
   intgo _swig_go_result;
@@ -921,7 +921,7 @@ intgo _wrap_pto_tile_cols_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_valid_rows_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_valid_rows_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t result;
   intgo _swig_go_result;
@@ -934,7 +934,7 @@ intgo _wrap_pto_tile_valid_rows_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_valid_cols_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_valid_cols_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t result;
   intgo _swig_go_result;
@@ -947,7 +947,7 @@ intgo _wrap_pto_tile_valid_cols_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
 }
 
 
-void *_wrap_pto_tile_data_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
+void *_wrap_pto_tile_data_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -960,7 +960,7 @@ void *_wrap_pto_tile_data_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_write_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
+intgo _wrap_pto_tile_write_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   void *arg2 = (void *) 0 ;
   size_t arg3 ;
@@ -976,7 +976,7 @@ intgo _wrap_pto_tile_write_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, _goslice_
 }
 
 
-intgo _wrap_pto_tile_read_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
+intgo _wrap_pto_tile_read_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   void *arg2 = (void *) 0 ;
   size_t arg3 ;
@@ -992,7 +992,7 @@ intgo _wrap_pto_tile_read_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, _goslice_ 
 }
 
 
-intgo _wrap_pto_tile_write_f32_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
+intgo _wrap_pto_tile_write_f32_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   float *arg2 = (float *) 0 ;
   size_t arg3 ;
@@ -1008,7 +1008,7 @@ intgo _wrap_pto_tile_write_f32_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, _gosl
 }
 
 
-intgo _wrap_pto_tile_read_f32_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
+intgo _wrap_pto_tile_read_f32_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   float *arg2 = (float *) 0 ;
   size_t arg3 ;
@@ -1024,7 +1024,7 @@ intgo _wrap_pto_tile_read_f32_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, _gosli
 }
 
 
-intgo _wrap_pto_buffer_create_ptoc_0efb69d9ae783efc(long long _swig_go_0, pto_buffer **_swig_go_1) {
+intgo _wrap_pto_buffer_create_ptoc_096c0a438413e10b(long long _swig_go_0, pto_buffer **_swig_go_1) {
   size_t arg1 ;
   pto_buffer **arg2 = (pto_buffer **) 0 ;
   pto_status result;
@@ -1039,7 +1039,7 @@ intgo _wrap_pto_buffer_create_ptoc_0efb69d9ae783efc(long long _swig_go_0, pto_bu
 }
 
 
-void _wrap_pto_buffer_destroy_ptoc_0efb69d9ae783efc(pto_buffer *_swig_go_0) {
+void _wrap_pto_buffer_destroy_ptoc_096c0a438413e10b(pto_buffer *_swig_go_0) {
   pto_buffer *arg1 = (pto_buffer *) 0 ;
   
   arg1 = (pto_buffer *)_swig_go_0; 
@@ -1049,7 +1049,7 @@ void _wrap_pto_buffer_destroy_ptoc_0efb69d9ae783efc(pto_buffer *_swig_go_0) {
 }
 
 
-void *_wrap_pto_buffer_data_ptoc_0efb69d9ae783efc(pto_buffer *_swig_go_0) {
+void *_wrap_pto_buffer_data_ptoc_096c0a438413e10b(pto_buffer *_swig_go_0) {
   pto_buffer *arg1 = (pto_buffer *) 0 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -1062,7 +1062,7 @@ void *_wrap_pto_buffer_data_ptoc_0efb69d9ae783efc(pto_buffer *_swig_go_0) {
 }
 
 
-long long _wrap_pto_buffer_size_ptoc_0efb69d9ae783efc(pto_buffer *_swig_go_0) {
+long long _wrap_pto_buffer_size_ptoc_096c0a438413e10b(pto_buffer *_swig_go_0) {
   pto_buffer *arg1 = (pto_buffer *) 0 ;
   size_t result;
   long long _swig_go_result;
@@ -1075,7 +1075,7 @@ long long _wrap_pto_buffer_size_ptoc_0efb69d9ae783efc(pto_buffer *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_create_at_ptoc_0efb69d9ae783efc(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, pto_buffer *_swig_go_3, long long _swig_go_4, pto_tile **_swig_go_5) {
+intgo _wrap_pto_tile_create_at_ptoc_096c0a438413e10b(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, pto_buffer *_swig_go_3, long long _swig_go_4, pto_tile **_swig_go_5) {
   pto_dtype arg1 ;
   uint32_t arg2 ;
   uint32_t arg3 ;
@@ -1098,7 +1098,7 @@ intgo _wrap_pto_tile_create_at_ptoc_0efb69d9ae783efc(intgo _swig_go_0, intgo _sw
 }
 
 
-pto_buffer *_wrap_pto_tile_buffer_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
+pto_buffer *_wrap_pto_tile_buffer_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_buffer *result = 0 ;
   pto_buffer *_swig_go_result;
@@ -1111,7 +1111,7 @@ pto_buffer *_wrap_pto_tile_buffer_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
 }
 
 
-long long _wrap_pto_tile_offset_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
+long long _wrap_pto_tile_offset_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   size_t result;
   long long _swig_go_result;
@@ -1124,7 +1124,7 @@ long long _wrap_pto_tile_offset_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tpow_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, intgo _swig_go_4) {
+intgo _wrap_pto_tpow_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, intgo _swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1145,7 +1145,7 @@ intgo _wrap_pto_tpow_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tpows_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2, intgo _swig_go_3) {
+intgo _wrap_pto_tpows_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2, intgo _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -1164,7 +1164,7 @@ intgo _wrap_pto_tpows_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_trsqrt_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_trsqrt_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1179,7 +1179,7 @@ intgo _wrap_pto_trsqrt_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_tprelu_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tprelu_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1198,7 +1198,7 @@ intgo _wrap_pto_tprelu_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_tcolexpanddiv_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tcolexpanddiv_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1215,7 +1215,7 @@ intgo _wrap_pto_tcolexpanddiv_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tpartadd_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tpartadd_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1232,7 +1232,7 @@ intgo _wrap_pto_tpartadd_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tcvt_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3, intgo _swig_go_4) {
+intgo _wrap_pto_tcvt_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3, intgo _swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1253,7 +1253,7 @@ intgo _wrap_pto_tcvt_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tadd_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tadd_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1270,7 +1270,7 @@ intgo _wrap_pto_tadd_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tsub_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tsub_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1287,7 +1287,7 @@ intgo _wrap_pto_tsub_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tmul_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tmul_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1304,7 +1304,7 @@ intgo _wrap_pto_tmul_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tdiv_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tdiv_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1321,7 +1321,7 @@ intgo _wrap_pto_tdiv_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tmax_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1338,7 +1338,7 @@ intgo _wrap_pto_tmax_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tmin_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1355,7 +1355,7 @@ intgo _wrap_pto_tmin_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tmov_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tmov_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1370,7 +1370,7 @@ intgo _wrap_pto_tmov_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tabs_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tabs_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1385,7 +1385,7 @@ intgo _wrap_pto_tabs_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tneg_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tneg_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1400,7 +1400,7 @@ intgo _wrap_pto_tneg_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_trelu_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_trelu_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1415,7 +1415,7 @@ intgo _wrap_pto_trelu_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tsqrt_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tsqrt_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1430,7 +1430,7 @@ intgo _wrap_pto_tsqrt_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_trecip_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_trecip_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1445,7 +1445,7 @@ intgo _wrap_pto_trecip_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_texp_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_texp_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1460,7 +1460,7 @@ intgo _wrap_pto_texp_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tlog_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tlog_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1475,7 +1475,7 @@ intgo _wrap_pto_tlog_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tadds_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tadds_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -1492,7 +1492,7 @@ intgo _wrap_pto_tadds_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tsubs_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tsubs_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -1509,7 +1509,7 @@ intgo _wrap_pto_tsubs_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tmuls_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tmuls_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -1526,7 +1526,7 @@ intgo _wrap_pto_tmuls_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tdivs_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tdivs_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -1543,7 +1543,7 @@ intgo _wrap_pto_tdivs_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tdivs_scalar_by_tile_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, double _swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tdivs_scalar_by_tile_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, double _swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   double arg2 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1560,7 +1560,7 @@ intgo _wrap_pto_tdivs_scalar_by_tile_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0,
 }
 
 
-intgo _wrap_pto_tmaxs_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tmaxs_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -1577,7 +1577,7 @@ intgo _wrap_pto_tmaxs_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tmins_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tmins_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -1594,7 +1594,7 @@ intgo _wrap_pto_tmins_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tlrelu_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tlrelu_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -1611,7 +1611,7 @@ intgo _wrap_pto_tlrelu_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_texpands_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, double _swig_go_1) {
+intgo _wrap_pto_texpands_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, double _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   double arg2 ;
   pto_status result;
@@ -1626,7 +1626,7 @@ intgo _wrap_pto_texpands_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, double _swi
 }
 
 
-intgo _wrap_pto_trowsum_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_trowsum_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1643,7 +1643,7 @@ intgo _wrap_pto_trowsum_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_trowmax_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_trowmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1660,7 +1660,7 @@ intgo _wrap_pto_trowmax_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_trowmin_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_trowmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1677,7 +1677,7 @@ intgo _wrap_pto_trowmin_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tcolsum_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
+intgo _wrap_pto_tcolsum_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1696,7 +1696,7 @@ intgo _wrap_pto_tcolsum_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tcolmax_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tcolmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1713,7 +1713,7 @@ intgo _wrap_pto_tcolmax_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tcolmin_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tcolmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1730,7 +1730,7 @@ intgo _wrap_pto_tcolmin_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_trowexpand_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_trowexpand_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1745,7 +1745,7 @@ intgo _wrap_pto_trowexpand_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_trowexpandadd_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandadd_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1764,7 +1764,7 @@ intgo _wrap_pto_trowexpandadd_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpandsub_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandsub_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1783,7 +1783,7 @@ intgo _wrap_pto_trowexpandsub_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpandmul_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandmul_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1802,7 +1802,7 @@ intgo _wrap_pto_trowexpandmul_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpanddiv_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpanddiv_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1821,7 +1821,7 @@ intgo _wrap_pto_trowexpanddiv_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpandmax_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1840,7 +1840,7 @@ intgo _wrap_pto_trowexpandmax_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpandmin_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1859,7 +1859,7 @@ intgo _wrap_pto_trowexpandmin_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpandexpdif_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandexpdif_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1878,7 +1878,7 @@ intgo _wrap_pto_trowexpandexpdif_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto
 }
 
 
-intgo _wrap_pto_tcolexpand_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tcolexpand_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1893,7 +1893,7 @@ intgo _wrap_pto_tcolexpand_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_tcolexpandadd_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandadd_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1912,7 +1912,7 @@ intgo _wrap_pto_tcolexpandadd_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tcolexpandsub_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandsub_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1931,7 +1931,7 @@ intgo _wrap_pto_tcolexpandsub_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tcolexpandmul_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandmul_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1950,7 +1950,7 @@ intgo _wrap_pto_tcolexpandmul_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tcolexpandmax_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1969,7 +1969,7 @@ intgo _wrap_pto_tcolexpandmax_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tcolexpandmin_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1988,7 +1988,7 @@ intgo _wrap_pto_tcolexpandmin_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tcolexpandexpdif_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandexpdif_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2007,7 +2007,7 @@ intgo _wrap_pto_tcolexpandexpdif_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto
 }
 
 
-intgo _wrap_pto_tfillpad_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2) {
+intgo _wrap_pto_tfillpad_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_pad_value arg3 ;
@@ -2024,7 +2024,7 @@ intgo _wrap_pto_tfillpad_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tci_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, double _swig_go_1, intgo _swig_go_2) {
+intgo _wrap_pto_tci_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, double _swig_go_1, intgo _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   double arg2 ;
   int arg3 ;
@@ -2041,7 +2041,7 @@ intgo _wrap_pto_tci_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, double _swig_go_
 }
 
 
-intgo _wrap_pto_treshape_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_treshape_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -2056,7 +2056,7 @@ intgo _wrap_pto_treshape_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_ttrans_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_ttrans_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2073,7 +2073,7 @@ intgo _wrap_pto_ttrans_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_tconcat_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tconcat_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2090,7 +2090,79 @@ intgo _wrap_pto_tconcat_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tcmp_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
+intgo _wrap_pto_textract_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, long long _swig_go_2, long long _swig_go_3) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  size_t arg3 ;
+  size_t arg4 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (size_t)_swig_go_2; 
+  arg4 = (size_t)_swig_go_3; 
+  
+  result = (pto_status)pto_textract(arg1,(struct pto_tile const *)arg2,arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tgather_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_tile *arg4 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_tile *)_swig_go_3; 
+  
+  result = (pto_status)pto_tgather(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tsetval_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, long long _swig_go_1, double _swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  size_t arg2 ;
+  double arg3 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  arg3 = (double)_swig_go_2; 
+  
+  result = (pto_status)pto_tsetval(arg1,arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tgetval_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, long long _swig_go_1, double *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  size_t arg2 ;
+  double *arg3 = (double *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  arg3 = (double *)_swig_go_2; 
+  
+  result = (pto_status)pto_tgetval((struct pto_tile const *)arg1,arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tcmp_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2109,7 +2181,7 @@ intgo _wrap_pto_tcmp_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tcmps_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2, intgo _swig_go_3) {
+intgo _wrap_pto_tcmps_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2, intgo _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2128,7 +2200,7 @@ intgo _wrap_pto_tcmps_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tsel_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
+intgo _wrap_pto_tsel_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2149,7 +2221,7 @@ intgo _wrap_pto_tsel_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tsels_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, double _swig_go_4) {
+intgo _wrap_pto_tsels_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, double _swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2170,7 +2242,7 @@ intgo _wrap_pto_tsels_ptoc_0efb69d9ae783efc(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-_gostring_ _wrap_pto_dtype_string_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
+_gostring_ _wrap_pto_dtype_string_ptoc_096c0a438413e10b(intgo _swig_go_0) {
   pto_dtype arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -2183,7 +2255,7 @@ _gostring_ _wrap_pto_dtype_string_ptoc_0efb69d9ae783efc(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_PTO_PARAM_POINTER_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_PARAM_POINTER_ptoc_096c0a438413e10b() {
   enum pto_param_kind result;
   intgo _swig_go_result;
   
@@ -2195,7 +2267,7 @@ intgo _wrap_PTO_PARAM_POINTER_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_PARAM_INT_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_PARAM_INT_ptoc_096c0a438413e10b() {
   enum pto_param_kind result;
   intgo _swig_go_result;
   
@@ -2207,7 +2279,7 @@ intgo _wrap_PTO_PARAM_INT_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_PARAM_FLOAT_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_PARAM_FLOAT_ptoc_096c0a438413e10b() {
   enum pto_param_kind result;
   intgo _swig_go_result;
   
@@ -2219,7 +2291,7 @@ intgo _wrap_PTO_PARAM_FLOAT_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_PTO_PARAM_TILE_ptoc_0efb69d9ae783efc() {
+intgo _wrap_PTO_PARAM_TILE_ptoc_096c0a438413e10b() {
   enum pto_param_kind result;
   intgo _swig_go_result;
   
@@ -2231,7 +2303,7 @@ intgo _wrap_PTO_PARAM_TILE_ptoc_0efb69d9ae783efc() {
 }
 
 
-intgo _wrap_pto_program_create_ptoc_0efb69d9ae783efc(_gostring_ _swig_go_0, _gostring_ _swig_go_1, pto_program **_swig_go_2) {
+intgo _wrap_pto_program_create_ptoc_096c0a438413e10b(_gostring_ _swig_go_0, _gostring_ _swig_go_1, pto_program **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   char *arg3 = (char *) 0 ;
@@ -2254,7 +2326,7 @@ intgo _wrap_pto_program_create_ptoc_0efb69d9ae783efc(_gostring_ _swig_go_0, _gos
 }
 
 
-intgo _wrap_pto_program_create_entry_ptoc_0efb69d9ae783efc(_gostring_ _swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, pto_program **_swig_go_3) {
+intgo _wrap_pto_program_create_entry_ptoc_096c0a438413e10b(_gostring_ _swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, pto_program **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   char *arg3 = (char *) 0 ;
@@ -2284,7 +2356,7 @@ intgo _wrap_pto_program_create_entry_ptoc_0efb69d9ae783efc(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_pto_program_describe_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0) {
+_gostring_ _wrap_pto_program_describe_ptoc_096c0a438413e10b(pto_program *_swig_go_0) {
   pto_program *arg1 = (pto_program *) 0 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -2297,7 +2369,7 @@ _gostring_ _wrap_pto_program_describe_ptoc_0efb69d9ae783efc(pto_program *_swig_g
 }
 
 
-void _wrap_pto_program_destroy_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0) {
+void _wrap_pto_program_destroy_ptoc_096c0a438413e10b(pto_program *_swig_go_0) {
   pto_program *arg1 = (pto_program *) 0 ;
   
   arg1 = (pto_program *)_swig_go_0; 
@@ -2307,7 +2379,7 @@ void _wrap_pto_program_destroy_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_program_profile_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0) {
+intgo _wrap_pto_program_profile_ptoc_096c0a438413e10b(pto_program *_swig_go_0) {
   pto_program *arg1 = (pto_program *) 0 ;
   pto_profile result;
   intgo _swig_go_result;
@@ -2320,7 +2392,7 @@ intgo _wrap_pto_program_profile_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0) {
 }
 
 
-long long _wrap_pto_program_param_count_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0) {
+long long _wrap_pto_program_param_count_ptoc_096c0a438413e10b(pto_program *_swig_go_0) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t result;
   long long _swig_go_result;
@@ -2333,7 +2405,7 @@ long long _wrap_pto_program_param_count_ptoc_0efb69d9ae783efc(pto_program *_swig
 }
 
 
-_gostring_ _wrap_pto_program_param_name_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, long long _swig_go_1) {
+_gostring_ _wrap_pto_program_param_name_ptoc_096c0a438413e10b(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2348,7 +2420,7 @@ _gostring_ _wrap_pto_program_param_name_ptoc_0efb69d9ae783efc(pto_program *_swig
 }
 
 
-intgo _wrap_pto_program_param_kind_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, long long _swig_go_1) {
+intgo _wrap_pto_program_param_kind_ptoc_096c0a438413e10b(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   pto_param_kind result;
@@ -2363,7 +2435,7 @@ intgo _wrap_pto_program_param_kind_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0
 }
 
 
-intgo _wrap_pto_program_param_dtype_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, long long _swig_go_1) {
+intgo _wrap_pto_program_param_dtype_ptoc_096c0a438413e10b(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   pto_dtype result;
@@ -2378,7 +2450,7 @@ intgo _wrap_pto_program_param_dtype_ptoc_0efb69d9ae783efc(pto_program *_swig_go_
 }
 
 
-intgo _wrap_pto_program_param_rows_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, long long _swig_go_1) {
+intgo _wrap_pto_program_param_rows_ptoc_096c0a438413e10b(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   uint32_t result;
@@ -2393,7 +2465,7 @@ intgo _wrap_pto_program_param_rows_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0
 }
 
 
-intgo _wrap_pto_program_param_cols_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, long long _swig_go_1) {
+intgo _wrap_pto_program_param_cols_ptoc_096c0a438413e10b(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   uint32_t result;
@@ -2408,7 +2480,7 @@ intgo _wrap_pto_program_param_cols_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0
 }
 
 
-long long _wrap_pto_program_param_valid_rows_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, long long _swig_go_1) {
+long long _wrap_pto_program_param_valid_rows_ptoc_096c0a438413e10b(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -2423,7 +2495,7 @@ long long _wrap_pto_program_param_valid_rows_ptoc_0efb69d9ae783efc(pto_program *
 }
 
 
-long long _wrap_pto_program_param_valid_cols_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, long long _swig_go_1) {
+long long _wrap_pto_program_param_valid_cols_ptoc_096c0a438413e10b(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -2438,7 +2510,7 @@ long long _wrap_pto_program_param_valid_cols_ptoc_0efb69d9ae783efc(pto_program *
 }
 
 
-intgo _wrap_pto_program_param_access_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, long long _swig_go_1) {
+intgo _wrap_pto_program_param_access_ptoc_096c0a438413e10b(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   unsigned int result;
@@ -2453,7 +2525,7 @@ intgo _wrap_pto_program_param_access_ptoc_0efb69d9ae783efc(pto_program *_swig_go
 }
 
 
-intgo _wrap_pto_program_param_find_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, _gostring_ _swig_go_1, long long *_swig_go_2) {
+intgo _wrap_pto_program_param_find_ptoc_096c0a438413e10b(pto_program *_swig_go_0, _gostring_ _swig_go_1, long long *_swig_go_2) {
   pto_program *arg1 = (pto_program *) 0 ;
   char *arg2 = (char *) 0 ;
   size_t *arg3 = (size_t *) 0 ;
@@ -2475,7 +2547,7 @@ intgo _wrap_pto_program_param_find_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0
 }
 
 
-intgo _wrap_pto_args_create_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, pto_args **_swig_go_1) {
+intgo _wrap_pto_args_create_ptoc_096c0a438413e10b(pto_program *_swig_go_0, pto_args **_swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   pto_args **arg2 = (pto_args **) 0 ;
   pto_status result;
@@ -2490,7 +2562,7 @@ intgo _wrap_pto_args_create_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, pto_a
 }
 
 
-void _wrap_pto_args_destroy_ptoc_0efb69d9ae783efc(pto_args *_swig_go_0) {
+void _wrap_pto_args_destroy_ptoc_096c0a438413e10b(pto_args *_swig_go_0) {
   pto_args *arg1 = (pto_args *) 0 ;
   
   arg1 = (pto_args *)_swig_go_0; 
@@ -2500,7 +2572,7 @@ void _wrap_pto_args_destroy_ptoc_0efb69d9ae783efc(pto_args *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_args_set_pointer_ptoc_0efb69d9ae783efc(pto_args *_swig_go_0, long long _swig_go_1, void *_swig_go_2, long long _swig_go_3) {
+intgo _wrap_pto_args_set_pointer_ptoc_096c0a438413e10b(pto_args *_swig_go_0, long long _swig_go_1, void *_swig_go_2, long long _swig_go_3) {
   pto_args *arg1 = (pto_args *) 0 ;
   size_t arg2 ;
   void *arg3 = (void *) 0 ;
@@ -2519,7 +2591,7 @@ intgo _wrap_pto_args_set_pointer_ptoc_0efb69d9ae783efc(pto_args *_swig_go_0, lon
 }
 
 
-intgo _wrap_pto_args_set_int_ptoc_0efb69d9ae783efc(pto_args *_swig_go_0, long long _swig_go_1, long long _swig_go_2) {
+intgo _wrap_pto_args_set_int_ptoc_096c0a438413e10b(pto_args *_swig_go_0, long long _swig_go_1, long long _swig_go_2) {
   pto_args *arg1 = (pto_args *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -2536,7 +2608,7 @@ intgo _wrap_pto_args_set_int_ptoc_0efb69d9ae783efc(pto_args *_swig_go_0, long lo
 }
 
 
-intgo _wrap_pto_args_set_float_ptoc_0efb69d9ae783efc(pto_args *_swig_go_0, long long _swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_args_set_float_ptoc_096c0a438413e10b(pto_args *_swig_go_0, long long _swig_go_1, double _swig_go_2) {
   pto_args *arg1 = (pto_args *) 0 ;
   size_t arg2 ;
   double arg3 ;
@@ -2553,7 +2625,7 @@ intgo _wrap_pto_args_set_float_ptoc_0efb69d9ae783efc(pto_args *_swig_go_0, long 
 }
 
 
-intgo _wrap_pto_args_set_tile_ptoc_0efb69d9ae783efc(pto_args *_swig_go_0, long long _swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_args_set_tile_ptoc_096c0a438413e10b(pto_args *_swig_go_0, long long _swig_go_1, pto_tile *_swig_go_2) {
   pto_args *arg1 = (pto_args *) 0 ;
   size_t arg2 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2570,7 +2642,7 @@ intgo _wrap_pto_args_set_tile_ptoc_0efb69d9ae783efc(pto_args *_swig_go_0, long l
 }
 
 
-intgo _wrap_pto_program_run_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, pto_args *_swig_go_1) {
+intgo _wrap_pto_program_run_ptoc_096c0a438413e10b(pto_program *_swig_go_0, pto_args *_swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   pto_args *arg2 = (pto_args *) 0 ;
   pto_status result;
@@ -2585,7 +2657,7 @@ intgo _wrap_pto_program_run_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, pto_a
 }
 
 
-intgo _wrap_pto_program_launch_ptoc_0efb69d9ae783efc(pto_program *_swig_go_0, intgo _swig_go_1, pto_args *_swig_go_2) {
+intgo _wrap_pto_program_launch_ptoc_096c0a438413e10b(pto_program *_swig_go_0, intgo _swig_go_1, pto_args *_swig_go_2) {
   pto_program *arg1 = (pto_program *) 0 ;
   uint32_t arg2 ;
   pto_args *arg3 = (pto_args *) 0 ;

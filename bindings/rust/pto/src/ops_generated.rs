@@ -185,6 +185,65 @@ pub fn tconcat(
     check(unsafe { sys::pto_tconcat(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
 
+/// TEXTRACT (`pto_textract`): dst\[i,j\] = src\[index_row + i, index_col +
+/// j\] over dst's valid region, bit for bit.
+///
+/// dst's dtypes: HOST all; A2A3 all; A5 all.
+pub fn textract(
+    dst: &mut impl Operand,
+    src: impl Source,
+    index_row: usize,
+    index_col: usize,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_textract(
+            d,
+            src.source_ptr(d),
+            index_row as sys::size_t,
+            index_col as sys::size_t,
+        )
+    })
+}
+
+/// TGATHER (`pto_tgather`): dst\[i,j\] = the element of src at flat offset
+/// indices\[i,j\] (row \* cols + col).
+///
+/// dst's dtypes: HOST all; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16,
+/// BFLOAT16, FLOAT32; A5 all.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tgather(
+    dst: &mut impl Operand,
+    src: impl Source,
+    indices: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tgather(
+            d,
+            src.source_ptr(d),
+            indices.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TSETVAL (`pto_tsetval`): value in dst's element at flat offset index
+/// (row \* cols + col), a valid one.
+///
+/// dst's dtypes: HOST all; A2A3 all; A5 all.
+pub fn tsetval(
+    dst: &mut impl Operand,
+    index: usize,
+    value: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tsetval(d, index as sys::size_t, value) })
+}
+
 /// TPOWS (`pto_tpows`): base ^ exp with one scalar exponent; the same bits
 /// as tpow with exp in every element.
 ///

@@ -755,3 +755,29 @@ fn tsel_picks_by_the_mask() {
         "mask",
     );
 }
+
+// ------------------------------------------------------------ data movement
+
+#[test]
+fn textract_tgather_tsetval_tgetval() {
+    let src = Tile::from_slice(DType::Int32, 3, 4, &[0i32, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23]).unwrap();
+    let mut dst = zeros(DType::Int32, 2, 2);
+    pto::textract(&mut dst, &src, 1, 2).unwrap();
+    assert_eq!(dst.to_vec::<i32>().unwrap(), vec![12, 13, 22, 23]);
+    assert_err(pto::textract(&mut dst, &src, 2, 0), ErrorKind::OutOfRange, "window");
+
+    let idx = Tile::from_slice(DType::Uint32, 1, 4, &[11u32, 0, 5, 5]).unwrap();
+    let mut g = zeros(DType::Int32, 1, 4);
+    pto::tgather(&mut g, &src, &idx, None).unwrap();
+    assert_eq!(g.to_vec::<i32>().unwrap(), vec![23, 0, 11, 11]);
+    let bad = Tile::from_slice(DType::Uint32, 1, 4, &[12u32, 0, 0, 0]).unwrap();
+    assert_err(pto::tgather(&mut g, &src, &bad, None), ErrorKind::OutOfRange, "indices (0, 0) is 12");
+    assert_eq!(g.to_vec::<i32>().unwrap(), vec![23, 0, 11, 11]);
+
+    let mut h = zeros(DType::Float16, 2, 3);
+    pto::tsetval(&mut h, 4, 1.0 / 3.0).unwrap();
+    assert_eq!(pto::tgetval(&h, 4).unwrap(), 0.333251953125); // FLOAT16's nearest
+    assert_eq!(pto::tgetval(&h, 0).unwrap(), 0.0);
+    assert_err(pto::tgetval(&h, 6), ErrorKind::OutOfRange, "index 6");
+    assert_err(pto::tsetval(&mut g, 0, 0.5), ErrorKind::InvalidArgument, "value 0.5");
+}

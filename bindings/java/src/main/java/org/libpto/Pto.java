@@ -259,6 +259,65 @@ public final class Pto {
     }
 
     /**
+     * TEXTRACT ({@code pto_textract}): dst[i,j] = src[index_row + i, index_col + j] over
+     * dst's valid region, bit for bit.
+     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     */
+    public static void textract(Tile dst, Tile src, long index_row, long index_col) {
+        try {
+            PtoNative.pto_textract(Tile.handleOf(dst, "Pto.textract", "dst"),
+                    Tile.handleOf(src, "Pto.textract", "src"),
+                    index_row,
+                    index_col);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TGATHER ({@code pto_tgather}): dst[i,j] = the element of src at flat offset
+     * indices[i,j] (row * cols + col).
+     * <p>dst's dtypes: HOST all; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16,
+     * FLOAT32; A5 all.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tgather(Tile dst, Tile src, Tile indices, Tile tmp) {
+        try {
+            PtoNative.pto_tgather(Tile.handleOf(dst, "Pto.tgather", "dst"),
+                    Tile.handleOf(src, "Pto.tgather", "src"),
+                    Tile.handleOf(indices, "Pto.tgather", "indices"),
+                    Tile.handleOf(tmp, "Pto.tgather", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(indices);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tgather} without a scratch tile. */
+    public static void tgather(Tile dst, Tile src, Tile indices) {
+        tgather(dst, src, indices, null);
+    }
+
+    /**
+     * TSETVAL ({@code pto_tsetval}): value in dst's element at flat offset index (row * cols
+     * + col), a valid one.
+     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     */
+    public static void tsetval(Tile dst, long index, double value) {
+        try {
+            PtoNative.pto_tsetval(Tile.handleOf(dst, "Pto.tsetval", "dst"),
+                    index,
+                    value);
+        } finally {
+            Reference.reachabilityFence(dst);
+        }
+    }
+
+    /**
      * TPOWS ({@code pto_tpows}): base ^ exp with one scalar exponent; the same bits as tpow
      * with exp in every element.
      * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, INT8, UINT32, UINT16, UINT8, FLOAT32; A5
@@ -1305,5 +1364,20 @@ public final class Pto {
     /** {@code tsel} without a scratch tile. */
     public static void tsel(Tile dst, Tile mask, Tile src0, Tile src1) {
         tsel(dst, mask, src0, src1, null);
+    }
+
+    /**
+     * TGETVAL ({@code pto_tgetval}): src's element at flat offset {@code index} (row * cols +
+     * col), which must be in src's valid region ({@link Status#OUT_OF_RANGE} otherwise), exactly
+     * as a double. Written by hand: it gives a value, not a tile.
+     */
+    public static double tgetval(Tile src, long index) {
+        double[] out = new double[1];
+        try {
+            PtoNative.pto_tgetval(Tile.handleOf(src, "Pto.tgetval", "src"), index, out);
+        } finally {
+            Reference.reachabilityFence(src);
+        }
+        return out[0];
     }
 }

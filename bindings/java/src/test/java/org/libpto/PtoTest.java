@@ -71,6 +71,28 @@ class PtoTest {
         assertStatus(Status.UNSUPPORTED_DTYPE, "mask", () -> Pto.tsel(dst, dst, a, b));
     }
 
+    // ------------------------------------------------------- data movement
+
+    @Test
+    void indexedDataMovement() {
+        Tile src = tile(DType.FLOAT32, 3, 4, 0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23);
+        Tile dst = tile(DType.FLOAT32, 2, 2);
+        Pto.textract(dst, src, 1, 2);
+        assertFloats(new float[] {12, 13, 22, 23}, dst.readFloats());
+        assertStatus(Status.OUT_OF_RANGE, "window", () -> Pto.textract(dst, src, 2, 0));
+        Tile idx = tile(DType.INT32, 1, 4).write(new int[] {11, 0, 5, 5});
+        Tile g = tile(DType.FLOAT32, 1, 4);
+        Pto.tgather(g, src, idx);
+        assertFloats(new float[] {23, 0, 11, 11}, g.readFloats());
+        Tile fidx = tile(DType.FLOAT32, 1, 4);
+        assertStatus(Status.UNSUPPORTED_DTYPE, "indices", () -> Pto.tgather(g, src, fidx));
+        Tile h = tile(DType.FLOAT16, 2, 3);
+        Pto.tsetval(h, 4, 1.0 / 3.0);
+        assertEquals(0.333251953125, Pto.tgetval(h, 4), 0.0);
+        assertEquals(0.0, Pto.tgetval(h, 0), 0.0);
+        assertStatus(Status.OUT_OF_RANGE, "index 6", () -> Pto.tgetval(h, 6));
+    }
+
     // ------------------------------------------------------------- library
 
     @Test
