@@ -233,6 +233,18 @@ pto_status Block::FloatInstr(const Instr& in) {
 
 pto_status Block::TileOp(const Instr& in) {
   pto_tile* dst = &tiles_[in.a];
+  if (in.plain) {
+    const ops::Operands o{dst,
+                          in.b != kNoSlot ? &tiles_[in.b] : nullptr,
+                          in.c != kNoSlot ? &tiles_[in.c] : nullptr,
+                          in.d != kNoSlot ? &tiles_[in.d] : nullptr,
+                          ops::AttrOf(*in.op, in.attr),
+                          0,
+                          ops::SaturationOf(*in.op, in.attr)};
+    if ((dst->valid_rows != 0 && dst->valid_cols != 0) || ops::WritesWholeDst(*in.op))
+      in.op->run(o, p_.profile);
+    return PTO_OK;
+  }
   pto_tile* tmp = in.d != kNoSlot ? &tiles_[in.d] : nullptr;
   double scalar = !ops::TakesScalar(in.op->attr) ? 0.0
                   : in.scalar_is_float                 ? floats_[in.scalar_reg]

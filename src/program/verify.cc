@@ -298,6 +298,12 @@ pto_status CheckOperations(Program* p) {
     const bool region_rule = status == PTO_ERR_SHAPE_MISMATCH || status == PTO_ERR_ALIASING;
     if (status != PTO_OK && !(in.check_at_run && region_rule))
       return Diagnose(*p, in.loc, status, LastError());
+    if (in.code == Code::kTileOp) {
+      const ops::OpId id = in.op->id;
+      in.plain = !in.check_at_run && !ops::TakesScalar(in.op->attr) &&
+                 ops::IndexCount(in.op->attr) == 0 && id != ops::OpId::kTcmp &&
+                 id != ops::OpId::kTcmps && id != ops::OpId::kTsels;
+    }
     // Float compares too keep IEEE defaults (subnormals compare as themselves).
     for (const pto_tile* t : {static_cast<const pto_tile*>(dst), src0, src1})
       if (t != nullptr && IsFloatDtype(t->dtype)) p->uses_float = true;
