@@ -479,6 +479,11 @@ static void test_sync_sections_and_rules(void **state) {
     assert_int_equal(pto_program_launch(p, 3, a), PTO_OK);
     pto_args_destroy(a);
     pto_program_destroy(p);
+    /* TGATHER's mask-pattern form is refused as an instruction not implemented. */
+    refused("func.func @k() {\n  %t = pto.alloc_tile : " T32 "\n"
+            "  pto.tgather ins(%t, {maskPattern = #pto.mask_pattern<P0101>} : " T32 ") outs(%t : " T32 ")\n"
+            "  return\n}\n",
+            NULL, "r2.pto:3:24: error: instruction 'pto.tgather' in its maskPattern form is not implemented");
     refused("func.func @k() {\n  pto.set_flag[<PIPE_MTE2>, <PIPE_V>]\n  return\n}\n", NULL,
             "2:16: error: pto.set_flag takes [<PIPE_...>, <PIPE_...>, <EVENT_IDn>]");
     refused("func.func @k() {\n  pto.barrier <EVENT_ID0>\n  return\n}\n", NULL,

@@ -115,6 +115,10 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
       *attr = e.value.IsIdent("true") ? 1 : 0;
       continue;
     }
+    // TGATHER's mask-pattern form (a selection by position, no indices).
+    if (e.key == "maskPattern" && op.id == ops::OpId::kTgather)
+      return Error(e.loc, "instruction 'pto.tgather' in its maskPattern form is not implemented "
+                          "(its index form is)");
     const bool pow = op.attr == ops::AttrKind::kPowPrecision ||
                      op.attr == ops::AttrKind::kScalarPowPrecision;
     if (e.key != "precisionType" || (!pow && op.attr != ops::AttrKind::kDivPrecision))
