@@ -502,10 +502,10 @@ static void test_program_col_major_operand(void **state) {
         }
     pto_args_destroy(a);
     pto_program_destroy(p);
-    /* col_major is a row-major tile's layout only with one column. */
+    /* col_major is a row-major tile's layout only with one column or one row. */
     static const char kWide[] = SOFTMAX_STEP("2");
     assert_int_not_equal(pto_program_create(kWide, strlen(kWide), "wide.pto", &p), PTO_OK);
-    assert_non_null(strstr(pto_last_error(), "blayout=col_major is supported for tiles of one column"));
+    assert_non_null(strstr(pto_last_error(), "blayout=col_major is supported for tiles of one column or one row"));
 }
 
 int main(void) {

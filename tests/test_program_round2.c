@@ -404,8 +404,35 @@ static void test_col_major_columns(void **state) {
     pto_tile_destroy(b);
     pto_program_destroy(p);
     refused("func.func @k(%a: " COLUMN("4") ") {\n  return\n}\n", NULL,
-            "blayout=col_major is supported for tiles of one column (cols=1, the same bytes as "
-            "row_major), not 4 columns");
+            "blayout=col_major is supported for tiles of one column or one row (the same bytes as "
+            "row_major), not 4x4");
+    /* A row of 16 in col_major (PTOAS's 1xN dn tiles) has row_major's bytes: loaded alike. */
+    float row[16], got[16];
+    for (int i = 0; i < 16; ++i) row[i] = (float)i * 0.5f;
+    p = build("func.func @k(%p: !pto.ptr<f32>) {\n"
+              "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+              "  %c16 = arith.constant 16 : index\n  %two = arith.constant 2.0 : f32\n"
+              "  %v = pto.make_tensor_view %p, shape = [%c1, %c16], strides = [%c1, %c1] "
+              "{layout = #pto.layout<dn>} : !pto.tensor_view<?x?xf32>\n"
+              "  %s = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c1, %c16] "
+              ": !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<1x16xf32>\n"
+              "  %t = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=16, v_row=1, "
+              "v_col=16, blayout=col_major, slayout=none_box, fractal=512, pad=0>\n"
+              "  pto.tload ins(%s : !pto.partition_tensor_view<1x16xf32>) outs(%t : !pto.tile_buf<loc=vec, "
+              "dtype=f32, rows=1, cols=16, v_row=1, v_col=16, blayout=col_major, slayout=none_box, "
+              "fractal=512, pad=0>)\n"
+              "  pto.tmuls ins(%t, %two : !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=16, v_row=1, "
+              "v_col=16, blayout=col_major, slayout=none_box, fractal=512, pad=0>, f32) outs(%t : "
+              "!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=16, v_row=1, v_col=16, blayout=col_major, "
+              "slayout=none_box, fractal=512, pad=0>)\n"
+              "  pto.tstore ins(%t : !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=16, v_row=1, v_col=16, "
+              "blayout=col_major, slayout=none_box, fractal=512, pad=0>) outs(%s : "
+              "!pto.partition_tensor_view<1x16xf32>)\n"
+              "  return\n}\n", NULL);
+    memcpy(got, row, sizeof row);
+    run_on(p, got, sizeof got);
+    for (int i = 0; i < 16; ++i) assert_true(got[i] == row[i] * 2.0f);
+    pto_program_destroy(p);
 #undef COLUMN
 }
 

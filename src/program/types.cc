@@ -301,10 +301,11 @@ bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
       }
     }
   }
-  if (col_major != nullptr && t->cols != 1)
-    return p.Fail(*col_major, "blayout=col_major is supported for tiles of one column (cols=1, "
-                              "the same bytes as row_major), not " +
-                                  std::to_string(t->cols) + " columns");
+  // One column or one row: a column-major tile then has a row-major tile's bytes.
+  if (col_major != nullptr && t->cols != 1 && t->rows != 1)
+    return p.Fail(*col_major, "blayout=col_major is supported for tiles of one column or one "
+                              "row (the same bytes as row_major), not " +
+                                  std::to_string(t->rows) + "x" + std::to_string(t->cols));
   if (!CheckTileShape(t, &what)) return p.Fail(f[0], what);
   return true;
 }
