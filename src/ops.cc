@@ -1011,6 +1011,13 @@ void RunTconcat(const Operands& o, pto_profile) {
 
 // ---- textract --------------------------------------------------------------
 
+// Whether a source the operation reads while it writes dst shares any byte of
+// dst's valid elements: the same handle (even with an empty region), the same
+// placement, or overlapping storage.
+bool SharesStorage(const pto_tile* src, const pto_tile* dst) {
+  return src == dst || SamePlacement(src, dst) || ValidRegionsOverlapSlow(src, dst);
+}
+
 // Whether [index, index + extent) lies in [0, bound), without overflow.
 bool SpanFits(size_t index, uint32_t extent, uint32_t bound) {
   return index <= bound && extent <= bound - index;
@@ -1025,8 +1032,7 @@ pto_status CheckTextract(const Operands& o, pto_profile profile) {
   v.NotNull("dst", dst).NotNull("src", src);
   if (!v.ok()) return v.status();
   v.DtypeAccepted(OpDtypes::kTextract, profile, "dst", dst).SameDtype("src", src, "dst", dst);
-  v.Require(src != dst && !SamePlacement(src, dst) && !ValidRegionsOverlapSlow(src, dst),
-            PTO_ERR_ALIASING,
+  v.Require(!SharesStorage(src, dst), PTO_ERR_ALIASING,
             "src's valid elements share storage with dst's (the window is copied into dst)");
   const size_t size = ElementBytes(dst->dtype);
   if (profile != PTO_PROFILE_HOST)
@@ -1153,12 +1159,10 @@ pto_status CheckTgather(const Operands& o, pto_profile profile) {
     v.Distinct("tmp", tmp, "dst", dst)
         .Distinct("tmp", tmp, "src", src)
         .Distinct("tmp", tmp, "indices", indices);
-  v.Require(src != dst && !SamePlacement(src, dst) && !ValidRegionsOverlapSlow(src, dst),
-            PTO_ERR_ALIASING,
+  v.Require(!SharesStorage(src, dst), PTO_ERR_ALIASING,
             "src's valid elements share storage with dst's (any of them may be gathered)");
-  v.Require(indices != dst && !SamePlacement(indices, dst) &&
-                !ValidRegionsOverlapSlow(indices, dst),
-            PTO_ERR_ALIASING, "indices' valid elements share storage with dst's");
+  v.Require(!SharesStorage(indices, dst), PTO_ERR_ALIASING,
+            "indices' valid elements share storage with dst's");
   v.SameValidRegion("indices", indices, "dst", dst);
   if (profile != PTO_PROFILE_HOST)
     v.Require(dst->valid_cols == dst->cols, PTO_ERR_SHAPE_MISMATCH,
@@ -1526,6 +1530,27 @@ PTO_CHECK_INLINE inline bool IsCommonBroadcast(const Operands& o, pto_profile pr
          (op.source_count == 2 || e->valid_cols == dst->valid_cols);
 }
 
+// Whether every rule of the row's C function is one the common call below
+// tests (dtypes, one valid region, the attribute, the scalar, tmp apart): the
+// families' rows and the first Special rows (tpow, trsqrt, tprelu,
+// tcolexpanddiv, tpartadd). Every later Special row has operands of other
+// shapes or dtypes (a conversion, a pad, a transpose, a concatenation, a
+// reshape, offsets, indices, masks, tci's and tpows's own lists): its check
+// decides each of its calls.
+constexpr bool HasFamilyRules(const OpDescriptor& op) {
+  if (op.family != Family::kSpecial) return true;
+  switch (op.id) {
+    case OpId::kTpow:
+    case OpId::kTrsqrt:
+    case OpId::kTprelu:
+    case OpId::kTcolexpanddiv:
+    case OpId::kTpartadd:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // The common call, accepted in a few compares: the HOST profile; every
 // operand given, owned (owned tiles are separate allocations, so sources are
 // dst itself or apart from it) and of dst's dtype and valid region, which is
@@ -1544,6 +1569,7 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   if constexpr (op.family == Family::kRowExpand || op.family == Family::kColExpand) {
     return IsCommonBroadcast<kId>(o, profile);
   }
+  if constexpr (!HasFamilyRules(op)) return false;
   if (profile != PTO_PROFILE_HOST || dst == nullptr || src0 == nullptr || src1 == nullptr ||
       tmp == nullptr)
     return false;
@@ -1552,25 +1578,6 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   if (op.attr_count != 0 && static_cast<unsigned>(o.attr) >= static_cast<unsigned>(op.attr_count))
     return false;
   if (TakesScalar(op.attr) && !ScalarIsValueOf(dst->dtype, o.scalar)) return false;
-  // A conversion's operands differ in dtype: its check decides every call.
-  if (op.attr == AttrKind::kConversion) return false;
-  // tfillpad and treshape write past dst's valid region (tfillpad refuses
-  // PTO_PAD_NULL, treshape compares sizes): their checks decide every call.
-  if (op.attr == AttrKind::kPadValue || kId == OpId::kTreshape) return false;
-  // ttrans: dst's region is src's transposed, and no source may be dst.
-  if (kId == OpId::kTtrans || kId == OpId::kTconcat) return false;
-  // textract, tgather, tsetval: offsets or indices to check, sources of other
-  // shapes or dtypes: their checks decide every call.
-  if (kId == OpId::kTextract || kId == OpId::kTgather || kId == OpId::kTsetval) return false;
-  // tci has no source and its own shape rules: its check decides every call.
-  if (op.attr == AttrKind::kScalarDescending) return false;
-  // tpows: its check decides every call (the algorithm's dtype lists).
-  if (op.attr == AttrKind::kScalarPowPrecision) return false;
-  // The compares (a UINT8 mask of another shape) and tsels (a mask and a
-  // source of other dtypes): their checks decide every call.
-  if (op.attr == AttrKind::kCmpMode || op.attr == AttrKind::kScalarCmpMode ||
-      kId == OpId::kTsels)
-    return false;
   const pto_dtype dtype = dst->dtype;
   const uint64_t region = ValidRegionKey(dst);
   return (dtypes & DtypeBit(dtype)) != 0 && src0->dtype == dtype && src1->dtype == dtype &&
