@@ -1406,7 +1406,8 @@ void RunColReduce(const Operands& o, pto_profile profile, OpId id) {
 #define PTO_SOURCE_NAMES_1(s0, s1) {s0, nullptr}
 #define PTO_SOURCE_NAMES_2(s0, s1) {s0, s1}
 constexpr OpDescriptor kOps[kOpCount] = {
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, host, a2a3, a5, summary) \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, host, a2a3, a5, summary, \
+                      Traits)                                                                    \
   {OpId::k##Camel,                                                                               \
    Family::k##Fam,                                                                               \
    #mnemonic,                                                                                    \
@@ -1417,6 +1418,7 @@ constexpr OpDescriptor kOps[kOpCount] = {
    TmpRole::k##Tmp,                                                                              \
    AttrKind::k##Attr,                                                                            \
    AttrValueCount(AttrKind::k##Attr),                                                            \
+   PTO_TRAIT_BITS Traits,                                                                        \
    Check##Camel,                                                                                 \
    Run##Camel},
 #include "operations.def"
@@ -1447,7 +1449,7 @@ static_assert(TableInOrder(), "kOps must list the operations in OpId order");
 
 const OpDescriptor* FindOp(const char* name, size_t name_length) {
   for (const OpDescriptor& op : kOps) {
-    if (op.attr != AttrKind::kScalarFirst && strlen(op.mnemonic) == name_length &&
+    if (!AttrLeads(op.attr) && strlen(op.mnemonic) == name_length &&
         memcmp(op.mnemonic, name, name_length) == 0)
       return &op;
   }
@@ -1458,7 +1460,7 @@ const OpDescriptor* ScalarFirstForm(const OpDescriptor& op) {
   static constexpr char kSuffix[] = "_scalar_by_tile";
   const size_t length = strlen(op.mnemonic);
   for (const OpDescriptor& form : kOps) {
-    if (form.attr == AttrKind::kScalarFirst && strncmp(form.mnemonic, op.mnemonic, length) == 0 &&
+    if (AttrLeads(form.attr) && strncmp(form.mnemonic, op.mnemonic, length) == 0 &&
         strcmp(form.mnemonic + length, kSuffix) == 0)
       return &form;
   }
@@ -1532,23 +1534,12 @@ PTO_CHECK_INLINE inline bool IsCommonBroadcast(const Operands& o, pto_profile pr
 
 // Whether every rule of the row's C function is one the common call below
 // tests (dtypes, one valid region, the attribute, the scalar, tmp apart): the
-// families' rows and the first Special rows (tpow, trsqrt, tprelu,
-// tcolexpanddiv, tpartadd). Every later Special row has operands of other
-// shapes or dtypes (a conversion, a pad, a transpose, a concatenation, a
-// reshape, offsets, indices, masks, tci's and tpows's own lists): its check
-// decides each of its calls.
+// families' rows and the Special rows with the CommonCall trait. Every other
+// Special row has operands of other shapes or dtypes (a conversion, a pad, a
+// transpose, offsets, indices, masks, its own lists): its check decides each
+// of its calls.
 constexpr bool HasFamilyRules(const OpDescriptor& op) {
-  if (op.family != Family::kSpecial) return true;
-  switch (op.id) {
-    case OpId::kTpow:
-    case OpId::kTrsqrt:
-    case OpId::kTprelu:
-    case OpId::kTcolexpanddiv:
-    case OpId::kTpartadd:
-      return true;
-    default:
-      return false;
-  }
+  return op.family != Family::kSpecial || HasTrait(op, PTO_TRAIT_CommonCall);
 }
 
 // The common call, accepted in a few compares: the HOST profile; every
@@ -1656,7 +1647,8 @@ using pto::ops::Call;
 using pto::ops::Operands;
 
 // The C functions, their parameters from each row's roles: dst, the
-// sources, tmp where the row has one, the attribute's argument.
+// sources, tmp where the row has one, the attribute's arguments (its
+// attributes.def row: before the sources where it leads).
 #define PTO_SOURCE_PARAMS_0(s0, s1)
 #define PTO_SOURCE_PARAMS_1(s0, s1) , const pto_tile* s0
 #define PTO_SOURCE_PARAMS_2(s0, s1) , const pto_tile *s0, const pto_tile *s1
@@ -1669,57 +1661,58 @@ using pto::ops::Operands;
 #define PTO_TMP_ARG_None nullptr
 #define PTO_TMP_ARG_Optional tmp
 #define PTO_TMP_ARG_Required tmp
-#define PTO_ATTR_PARAM_None
-#define PTO_ATTR_PARAM_DivPrecision
-#define PTO_ATTR_PARAM_PowPrecision , pto_pow_algorithm algo
-#define PTO_ATTR_PARAM_Scalar , double scalar
-#define PTO_ATTR_PARAM_ScalarFirst
-#define PTO_ATTR_PARAM_BinaryOrder , int binary_order
-#define PTO_ATTR_PARAM_Conversion , pto_round_mode mode, pto_saturation sat
-#define PTO_ATTR_PARAM_PadValue , pto_pad_value pad
-#define PTO_ATTR_ARG_PadValue pto::RawEnumValue(pad)
-#define PTO_LEAD_PARAM_PadValue
-#define PTO_ATTR_PARAM_ScalarDescending , double start, int descending
-#define PTO_ATTR_ARG_ScalarDescending descending, start
-#define PTO_LEAD_PARAM_ScalarDescending
-#define PTO_ATTR_PARAM_ScalarPowPrecision , double exp, pto_pow_algorithm algo
-#define PTO_ATTR_ARG_ScalarPowPrecision pto::RawEnumValue(algo), exp
-#define PTO_LEAD_PARAM_ScalarPowPrecision
-#define PTO_ATTR_PARAM_CmpMode , pto_cmp_mode mode
-#define PTO_ATTR_ARG_CmpMode pto::RawEnumValue(mode)
-#define PTO_LEAD_PARAM_CmpMode
-#define PTO_ATTR_PARAM_ScalarCmpMode , double scalar, pto_cmp_mode mode
-#define PTO_ATTR_ARG_ScalarCmpMode pto::RawEnumValue(mode), scalar
-#define PTO_LEAD_PARAM_ScalarCmpMode
-#define PTO_ATTR_PARAM_Offsets , size_t index_row, size_t index_col
-#define PTO_ATTR_ARG_Offsets 0, 0, 0, {index_row, index_col}
-#define PTO_LEAD_PARAM_Offsets
-#define PTO_ATTR_PARAM_IndexScalar , size_t index, double value
-#define PTO_ATTR_ARG_IndexScalar 0, value, 0, {index, 0}
-#define PTO_LEAD_PARAM_IndexScalar
-#define PTO_ATTR_ARG_None 0
-#define PTO_ATTR_ARG_DivPrecision 0
-#define PTO_ATTR_ARG_PowPrecision pto::RawEnumValue(algo)
-#define PTO_ATTR_ARG_Scalar 0, scalar
-#define PTO_ATTR_ARG_ScalarFirst 0, scalar
-// An argument before the sources: ScalarFirst's scalar.
-#define PTO_LEAD_PARAM_None
-#define PTO_LEAD_PARAM_DivPrecision
-#define PTO_LEAD_PARAM_PowPrecision
-#define PTO_LEAD_PARAM_Scalar
-#define PTO_LEAD_PARAM_ScalarFirst , double scalar
-#define PTO_LEAD_PARAM_BinaryOrder
-#define PTO_ATTR_ARG_BinaryOrder binary_order
-#define PTO_LEAD_PARAM_Conversion
-#define PTO_ATTR_ARG_Conversion pto::RawEnumValue(mode), 0, pto::RawEnumValue(sat)
+// One attribute argument: its parameter, and its place in the Operands `o`
+// (`second`: it follows an argument of the same role).
+#define PTO_ARG_PARAM_None(type, name)
+#define PTO_ARG_PARAM_Double(type, name) , type name
+#define PTO_ARG_PARAM_Index(type, name) , type name
+#define PTO_ARG_PARAM_Bool(type, name) , type name
+#define PTO_ARG_PARAM_Enum(type, name) , type name
+#define PTO_ARG_STORE_None(o, name, second)
+#define PTO_ARG_STORE_Double(o, name, second) o.scalar = name;
+#define PTO_ARG_STORE_Index(o, name, second) o.index[second] = name;
+#define PTO_ARG_STORE_Bool(o, name, second) o.attr = name;
+#define PTO_ARG_STORE_Enum(o, name, second) (second ? o.sat : o.attr) = pto::RawEnumValue(name);
+#define PTO_ARG_IS_None(role) 0
+#define PTO_ARG_IS_Double(role) PTO_ARG_SAME_##role(Double)
+#define PTO_ARG_IS_Index(role) PTO_ARG_SAME_##role(Index)
+#define PTO_ARG_IS_Bool(role) 0
+#define PTO_ARG_IS_Enum(role) PTO_ARG_SAME_##role(Enum)
+#define PTO_ARG_SAME_None(role) 0
+#define PTO_ARG_SAME_Double(role) PTO_ARG_SAME_DOUBLE_##role
+#define PTO_ARG_SAME_Index(role) PTO_ARG_SAME_INDEX_##role
+#define PTO_ARG_SAME_Bool(role) 0
+#define PTO_ARG_SAME_Enum(role) PTO_ARG_SAME_ENUM_##role
+#define PTO_ARG_SAME_DOUBLE_Double 1
+#define PTO_ARG_SAME_DOUBLE_Index 0
+#define PTO_ARG_SAME_DOUBLE_Enum 0
+#define PTO_ARG_SAME_INDEX_Double 0
+#define PTO_ARG_SAME_INDEX_Index 1
+#define PTO_ARG_SAME_INDEX_Enum 0
+#define PTO_ARG_SAME_ENUM_Double 0
+#define PTO_ARG_SAME_ENUM_Index 0
+#define PTO_ARG_SAME_ENUM_Enum 1
+// A row of attributes.def as the parameters before the sources (LEAD), after
+// tmp (TRAIL), and the statements that store them.
+#define PTO_ATTR_LEAD(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
+  PTO_ATTR_LEAD_##Leads(PTO_ARG_PARAM_##R0(T0, N0) PTO_ARG_PARAM_##R1(T1, N1))
+#define PTO_ATTR_TRAIL(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
+  PTO_ATTR_TRAIL_##Leads(PTO_ARG_PARAM_##R0(T0, N0) PTO_ARG_PARAM_##R1(T1, N1))
+#define PTO_ATTR_STORE(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
+  PTO_ARG_STORE_##R0(o, N0, 0) PTO_ARG_STORE_##R1(o, N1, PTO_ARG_IS_##R1(R0))
+#define PTO_ATTR_LEAD_0(params)
+#define PTO_ATTR_LEAD_1(params) params
+#define PTO_ATTR_TRAIL_0(params) params
+#define PTO_ATTR_TRAIL_1(params)
 
 extern "C" {
 
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, ...)                \
-  pto_status pto_##mnemonic(pto_tile* dst PTO_LEAD_PARAM_##Attr PTO_SOURCE_PARAMS_##n(s0, s1) \
-                                PTO_TMP_PARAM_##Tmp PTO_ATTR_PARAM_##Attr) {                \
-    return Call<pto::ops::OpId::k##Camel>(Operands{dst, PTO_SOURCE_ARGS_##n(s0, s1),         \
-                                                   PTO_TMP_ARG_##Tmp, PTO_ATTR_ARG_##Attr});  \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, ...)                    \
+  pto_status pto_##mnemonic(pto_tile* dst PTO_ATTRIBUTE_##Attr(PTO_ATTR_LEAD)                    \
+                                PTO_SOURCE_PARAMS_##n(s0, s1) PTO_TMP_PARAM_##Tmp                \
+                                    PTO_ATTRIBUTE_##Attr(PTO_ATTR_TRAIL)) {                      \
+    Operands o{dst, PTO_SOURCE_ARGS_##n(s0, s1), PTO_TMP_ARG_##Tmp, 0};                          \
+    PTO_ATTRIBUTE_##Attr(PTO_ATTR_STORE) return Call<pto::ops::OpId::k##Camel>(o);               \
   }
 #include "operations.def"
 #undef PTO_OPERATION

@@ -10,7 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "attributes.def"
 #include "dtype_rules.h"
+#include "operation_traits.h"
 #include "pto_c.h"
 #include "validate.h"
 
@@ -71,50 +73,78 @@ enum class TmpRole : uint8_t {
   kRequired,  // must be given
 };
 
-// The attribute an operation takes in PTO assembly, and so its enum argument.
+// The attribute an operation takes (src/attributes.def: one row per kind):
+// its C arguments after the tiles and its spelling in PTO assembly.
 enum class AttrKind : uint8_t {
-  kNone,
-  kPowPrecision,  // #pto<pow_precision default|high_precision> -> pto_pow_algorithm
-  kDivPrecision,  // #pto<div_precision ...>: division is always correctly rounded
-  kScalar,        // a `double scalar` argument: the Scalar family's operand
-  kScalarFirst,   // the same, before the sources (scalar / src): dst, scalar, src
-  kBinaryOrder,   // an `int binary_order` argument, 0 or 1: {isBinary = false|true}
-  kConversion,    // rmode = #pto<round_mode ...> -> pto_round_mode, and
-                  // sat_mode = #pto<saturation_mode ...> -> pto_saturation
-  kPadValue,      // a pto_pad_value: dst's tile_buf pad= in text
-  kScalarDescending,  // a `double start` (the scalar) and an `int descending` (0 or 1,
-                      // {descending = false|true} in text): tci
-  kScalarPowPrecision,  // a `double exp` (the scalar) and a pto_pow_algorithm: tpows
-  kCmpMode,             // a pto_cmp_mode: tcmp
-  kScalarCmpMode,       // a `double scalar` and a pto_cmp_mode: tcmps
-  kOffsets,             // a `size_t index_row` and a `size_t index_col`: textract
-  kIndexScalar,         // a `size_t index` and a `double value` (the scalar): tsetval
+#define PTO_ATTRIBUTE_KIND(Kind) k##Kind,
+  PTO_ATTRIBUTE_KINDS(PTO_ATTRIBUTE_KIND)
+#undef PTO_ATTRIBUTE_KIND
 };
+
+// What an attribute argument is (attributes.def's Role): where the C
+// function puts it in the Operands.
+enum class ArgRole : uint8_t {
+  kNone,    // no argument
+  kDouble,  // Operands::scalar
+  kIndex,   // Operands::index, in order
+  kBool,    // Operands::attr, 0 or 1
+  kEnum,    // Operands::attr; a second enum Operands::sat
+};
+
+// How PTO assembly spells an attribute (attributes.def's Text): which parser
+// of src/program/compile_attrs.cc reads it.
+enum class TextAttr : uint8_t {
+  kNone,          // no attribute in text
+  kDivPrecision,  // {precisionType = #pto<div_precision ...>}
+  kPowPrecision,  // {precisionType = #pto<pow_precision ...>}
+  kBinaryOrder,   // {isBinary = false|true}, or bare after outs(...)
+  kConversion,    // {rmode = #pto<round_mode ...>, sat_mode = #pto<saturation_mode ...>}
+  kPadOfDst,      // no attribute: dst's tile_buf pad=
+  kDescending,    // {descending = false|true}
+  kCmpMode,       // {cmpMode = #pto<cmp ...>} or #pto.cmp<...>
+};
+
+// One row of attributes.def, as the table reads it.
+struct Attribute {
+  bool leads;      // its arguments come before the sources
+  uint8_t values;  // values of its first Enum or Bool argument; 0 without one
+  TextAttr text;
+  ArgRole roles[2];
+};
+
+#define PTO_ATTRIBUTE_ROW(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, \
+                          E1)                                                                   \
+  Attribute{Leads != 0, Values, TextAttr::k##Text, {ArgRole::k##R0, ArgRole::k##R1}},
+#define PTO_ATTRIBUTE_KIND(Kind) PTO_ATTRIBUTE_##Kind(PTO_ATTRIBUTE_ROW)
+constexpr Attribute kAttributes[] = {PTO_ATTRIBUTE_KINDS(PTO_ATTRIBUTE_KIND)};
+#undef PTO_ATTRIBUTE_KIND
+#undef PTO_ATTRIBUTE_ROW
+
+constexpr const Attribute& AttributeOf(AttrKind kind) {
+  return kAttributes[static_cast<size_t>(kind)];
+}
+
+constexpr int RoleCount(AttrKind kind, ArgRole role) {
+  return (AttributeOf(kind).roles[0] == role) + (AttributeOf(kind).roles[1] == role);
+}
 
 // How many size_t offsets the row takes (Operands::index), each an SSA index
 // scalar in text.
-constexpr int IndexCount(AttrKind kind) {
-  return kind == AttrKind::kOffsets ? 2 : kind == AttrKind::kIndexScalar ? 1 : 0;
-}
+constexpr int IndexCount(AttrKind kind) { return RoleCount(kind, ArgRole::kIndex); }
 
-// Whether the row takes a `double scalar` (Operands::scalar).
-constexpr bool TakesScalar(AttrKind kind) {
-  return kind == AttrKind::kScalar || kind == AttrKind::kScalarFirst ||
-         kind == AttrKind::kScalarDescending || kind == AttrKind::kScalarPowPrecision ||
-         kind == AttrKind::kScalarCmpMode || kind == AttrKind::kIndexScalar;
-}
+// Whether the row takes a `double` (Operands::scalar).
+constexpr bool TakesScalar(AttrKind kind) { return RoleCount(kind, ArgRole::kDouble) != 0; }
 
 // How many values the attribute's enum argument takes (0: no argument).
 // (kConversion: the round mode's; its saturation takes 2.)
-constexpr int AttrValueCount(AttrKind kind) {
-  return kind == AttrKind::kPowPrecision || kind == AttrKind::kBinaryOrder ||
-                 kind == AttrKind::kScalarDescending || kind == AttrKind::kScalarPowPrecision
-             ? 2
-         : kind == AttrKind::kConversion                                   ? 7
-         : kind == AttrKind::kPadValue                                     ? 4
-         : kind == AttrKind::kCmpMode || kind == AttrKind::kScalarCmpMode  ? 6
-                                                                           : 0;
-}
+constexpr int AttrValueCount(AttrKind kind) { return AttributeOf(kind).values; }
+
+// Whether the row's attribute arguments come before its sources (the
+// scalar / src forms).
+constexpr bool AttrLeads(AttrKind kind) { return AttributeOf(kind).leads; }
+
+// Whether the attribute is two enums: the program keeps both in one int.
+constexpr bool TwoEnums(AttrKind kind) { return RoleCount(kind, ArgRole::kEnum) == 2; }
 
 struct OpDescriptor {
   OpId id;
@@ -127,6 +157,7 @@ struct OpDescriptor {
   TmpRole tmp;
   AttrKind attr;
   int attr_count;  // values of the enum argument (0..attr_count-1); 0 without one
+  uint32_t traits;  // operations.def's Traits: PTO_TRAIT_* flags
   // Every rule of the C function under `profile`, in its order; records the
   // C function's sentence on failure. Reads no profile of its own.
   pto_status (*check)(const Operands& o, pto_profile profile);
@@ -141,21 +172,21 @@ extern const OpDescriptor kOps[kOpCount];
 
 inline const OpDescriptor& Descriptor(OpId id) { return kOps[static_cast<size_t>(id)]; }
 
-// A program instruction keeps its attribute in one int; a kConversion one
-// packs the mode in the low byte and the saturation in the next.
+// A program instruction keeps its attribute in one int; a two-enum one
+// (tcvt's) packs the first in the low byte and the second in the next.
 inline int AttrOf(const OpDescriptor& op, int packed) {
-  return op.attr == AttrKind::kConversion ? packed & 0xFF : packed;
+  return TwoEnums(op.attr) ? packed & 0xFF : packed;
 }
 inline int SaturationOf(const OpDescriptor& op, int packed) {
-  return op.attr == AttrKind::kConversion ? packed >> 8 : 0;
+  return TwoEnums(op.attr) ? packed >> 8 : 0;
 }
 
 // Whether run writes dst's whole rows x cols rather than its valid region
 // (tfillpad's padding, treshape's bytes), and so runs whatever dst's valid
 // region.
-inline bool WritesWholeDst(const OpDescriptor& op) {
-  return op.attr == AttrKind::kPadValue || op.id == OpId::kTreshape;
-}
+constexpr bool HasTrait(const OpDescriptor& op, uint32_t trait) { return (op.traits & trait) != 0; }
+
+inline bool WritesWholeDst(const OpDescriptor& op) { return HasTrait(op, PTO_TRAIT_WholeDst); }
 
 // A pto_pad_value as an element value of dtype (pto-isa's PadValueMap):
 // zero, +/-inf for float dtypes, the dtype's largest or smallest integer.

@@ -106,7 +106,7 @@ static void write_text(char *text, size_t n, const op_case *c, text_form form) {
         }
     }
     char operands[64], types[320];
-    if (op_row(c->op)->attr == OP_ATTR_SCALAR_FIRST) { /* tdivs's scalar/tile form */
+    if (op_row(c->op)->attr_leads) { /* tdivs's scalar/tile form */
         snprintf(operands, sizeof operands, "%%c, %%s0");
         snprintf(types, sizeof types, "%s, %s", scalar_type, t0);
     } else {

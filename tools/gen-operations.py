@@ -36,7 +36,8 @@ Usage:
 DEF defaults to src/operations.def beside this program. Python 3.9+, stdlib
 only.
 
-A new kind of attribute (operations.def's Attr column) is one entry of ATTRS.
+A new kind of attribute is a row of src/attributes.def (its arguments' roles
+and C types give every binding's spelling).
 """
 import argparse
 import dataclasses
@@ -74,124 +75,113 @@ class Attr:
     leads: bool = False  # the argument comes right after dst, before the sources
 
 
-# operations.def's Attr kinds; None: no argument (DivPrecision only annotates
-# the text form: division is always correctly rounded).
-ATTRS = {
-    "None": None,
-    "DivPrecision": None,
-    "PowPrecision": Attr(
-        c_name="algo",
-        py_name="algorithm", py_default="PowAlgorithm.DEFAULT", py_stub="int", py_kind="ATTR_ENUM",
-        py_c_default="{.i = PTO_POW_DEFAULT}", py_c_value="(pto_pow_algorithm)a.i",
-        go_type="PowAlgorithm", go_value="ptoc.Enum_SS_pto_pow_algorithm({})",
-        rust_type="PowAlgorithm", rust_value="{}.raw()",
-        java_type="PowAlgorithm", java_value="{}.code()", java_default="PowAlgorithm.DEFAULT",
-        java_nullable=True),
-    "Scalar": Attr(
-        c_name="scalar",
-        py_name="scalar", py_default="", py_stub="float", py_kind="ATTR_DOUBLE",
-        py_c_default="{.d = 0}", py_c_value="a.d",
-        go_type="float64", go_value="{}",
-        rust_type="f64", rust_value="{}",
-        java_type="double", java_value="{}", java_default="", java_nullable=False),
-    "BinaryOrder": Attr(
-        c_name="binary_order",
-        py_name="binary_order", py_default="False", py_stub="bool", py_kind="ATTR_ENUM",
-        py_c_default="{.i = 0}", py_c_value="a.i",
-        go_type="bool", go_value="boolToInt({})",
-        rust_type="bool", rust_value="{} as std::os::raw::c_int",
-        java_type="boolean", java_value="{} ? 1 : 0", java_default="false", java_nullable=False),
-}
-ATTRS["ScalarFirst"] = dataclasses.replace(ATTRS["Scalar"], leads=True)
-# Two arguments: the rounding mode and the saturation (tcvt).
-ATTRS["Conversion"] = [
-    Attr(c_name="mode",
-         py_name="mode", py_default="", py_stub="int", py_kind="ATTR_ENUM_PAIR",
-         py_c_default="{.i = PTO_ROUND_NONE, .j = PTO_SAT_OFF}", py_c_value="(pto_round_mode)a.i",
-         go_type="RoundMode", go_value="ptoc.Enum_SS_pto_round_mode({})",
-         rust_type="RoundMode", rust_value="{}.raw()",
-         java_type="RoundMode", java_value="{}.code()", java_default="", java_nullable=True),
-    Attr(c_name="sat",
-         py_name="sat", py_default="", py_stub="int", py_kind="ATTR_ENUM_PAIR",
-         py_c_default="", py_c_value="(pto_saturation)a.j",
-         go_type="Saturation", go_value="ptoc.Enum_SS_pto_saturation({})",
-         rust_type="Saturation", rust_value="{}.raw()",
-         java_type="Saturation", java_value="{}.code()", java_default="", java_nullable=True),
-]
-# The value tfillpad pads with.
-ATTRS["PadValue"] = Attr(
-    c_name="pad",
-    py_name="pad", py_default="", py_stub="int", py_kind="ATTR_ENUM",
-    py_c_default="{.i = PTO_PAD_ZERO}", py_c_value="(pto_pad_value)a.i",
-    go_type="PadValue", go_value="ptoc.Enum_SS_pto_pad_value({})",
-    rust_type="PadValue", rust_value="{}.raw()",
-    java_type="PadValue", java_value="{}.code()", java_default="", java_nullable=True)
-# tci's start and order: a double and an int (0 or 1) in C, a float and a
-# bool in the bindings.
-ATTRS["ScalarDescending"] = [
-    Attr(c_name="start",
-         py_name="start", py_default="", py_stub="float", py_kind="ATTR_DOUBLE_ENUM",
-         py_c_default="{.d = 0, .i = 0}", py_c_value="a.d",
-         go_type="float64", go_value="{}",
-         rust_type="f64", rust_value="{}",
-         java_type="double", java_value="{}", java_default="", java_nullable=False),
-    Attr(c_name="descending",
-         py_name="descending", py_default="False", py_stub="bool", py_kind="ATTR_DOUBLE_ENUM",
-         py_c_default="", py_c_value="a.i",
-         go_type="bool", go_value="boolToInt({})",
-         rust_type="bool", rust_value="{} as std::os::raw::c_int",
-         java_type="boolean", java_value="{} ? 1 : 0", java_default="false", java_nullable=False),
-]
-# tpows's exponent and algorithm: a double and a pto_pow_algorithm (default
-# DEFAULT) in C, a float and a PowAlgorithm in the bindings.
-ATTRS["ScalarPowPrecision"] = [
-    Attr(c_name="exp",
-         py_name="exp", py_default="", py_stub="float", py_kind="ATTR_DOUBLE_ENUM",
-         py_c_default="{.d = 0, .i = PTO_POW_DEFAULT}", py_c_value="a.d",
-         go_type="float64", go_value="{}",
-         rust_type="f64", rust_value="{}",
-         java_type="double", java_value="{}", java_default="", java_nullable=False),
-    dataclasses.replace(ATTRS["PowPrecision"], py_kind="ATTR_DOUBLE_ENUM", py_c_default="",
-                        py_c_value="(pto_pow_algorithm)a.i"),
-]
-# The compares' mode: a pto_cmp_mode (tcmp), after a double (tcmps).
-ATTRS["CmpMode"] = Attr(
-    c_name="mode",
-    py_name="mode", py_default="", py_stub="int", py_kind="ATTR_ENUM",
-    py_c_default="{.i = PTO_CMP_EQ}", py_c_value="(pto_cmp_mode)a.i",
-    go_type="CmpMode", go_value="ptoc.Enum_SS_pto_cmp_mode({})",
-    rust_type="CmpMode", rust_value="{}.raw()",
-    java_type="CmpMode", java_value="{}.code()", java_default="", java_nullable=True)
-ATTRS["ScalarCmpMode"] = [
-    dataclasses.replace(ATTRS["ScalarPowPrecision"][0], c_name="scalar", py_name="scalar",
-                        py_c_default="{.d = 0, .i = PTO_CMP_EQ}"),
-    dataclasses.replace(ATTRS["CmpMode"], py_kind="ATTR_DOUBLE_ENUM", py_c_default=""),
-]
-# textract's offsets: two size_t in C, ints in the bindings (a negative one
-# is refused before the call).
-ATTRS["Offsets"] = [
-    Attr(c_name="index_row",
-         py_name="index_row", py_default="", py_stub="int", py_kind="ATTR_INDEX_PAIR",
-         py_c_default="{.n = 0, .m = 0}", py_c_value="a.n",
-         go_type="int", go_value="int64({})",
-         rust_type="usize", rust_value="{} as sys::size_t",
-         java_type="long", java_value="{}", java_default="", java_nullable=False),
-    Attr(c_name="index_col",
-         py_name="index_col", py_default="", py_stub="int", py_kind="ATTR_INDEX_PAIR",
-         py_c_default="", py_c_value="a.m",
-         go_type="int", go_value="int64({})",
-         rust_type="usize", rust_value="{} as sys::size_t",
-         java_type="long", java_value="{}", java_default="", java_nullable=False),
-]
-# tsetval's offset and value: a size_t and a double.
-ATTRS["IndexScalar"] = [
-    dataclasses.replace(ATTRS["Offsets"][0], c_name="index", py_name="index",
-                        py_kind="ATTR_INDEX_DOUBLE", py_c_default="{.n = 0, .d = 0}"),
-    dataclasses.replace(ATTRS["Scalar"], c_name="value", py_name="value",
-                        py_kind="ATTR_INDEX_DOUBLE", py_c_default=""),
-]
-# Rows whose dtype lists are a source's (dst is the compares' UINT8 mask).
-DTYPES_OF = {"tcmp": "src0", "tcmps": "src"}
+ATTRIBUTES_DEF = ROOT / "src" / "attributes.def"
+HEADER_FILE = ROOT / "include" / "pto_c.h"
+ROLES = ("None", "Double", "Index", "Bool", "Enum")
+
+
+def enum_type_name(ctype):
+    """The bindings' name of a C enum: pto_round_mode -> RoundMode."""
+    return "".join(w.capitalize() for w in ctype[len("pto_"):].split("_"))
+
+
+def enumerator_name(ctype, enumerator, header_text):
+    """A C enumerator as the bindings spell it: PTO_POW_DEFAULT of
+    pto_pow_algorithm -> DEFAULT (its name past the enum's common prefix)."""
+    m = re.search(r"typedef enum " + ctype + r" \{(.*?)\} " + ctype + ";", header_text, re.S)
+    if not m:
+        raise SystemExit(f"{HEADER_FILE}: no typedef enum {ctype}")
+    names = re.findall(r"^\s*(PTO_\w+)", m.group(1), re.M)
+    prefix = names[0]
+    for n in names[1:]:
+        while not n.startswith(prefix):
+            prefix = prefix[:-1]
+    prefix = prefix[:prefix.rfind("_") + 1]
+    return enumerator[len(prefix):]
+
+
+def argument_attr(role, ctype, c_name, binding_name, default, leads, second, header_text):
+    """One argument of an attributes.def row as each binding spells it
+    (py_kind and py_c_default are the row's: attribute_attrs sets them)."""
+    if role == "Enum":
+        camel = enum_type_name(ctype)
+        has_default = default != "_"
+        field = "j" if second else "i"
+        return Attr(c_name=c_name, py_name=binding_name,
+                    py_default=f"{camel}.{enumerator_name(ctype, default, header_text)}" if has_default else "",
+                    py_stub="int", py_kind="", py_c_default="", py_c_value=f"({ctype})a.{field}",
+                    go_type=camel, go_value=f"ptoc.Enum_SS_{ctype}({{}})",
+                    rust_type=camel, rust_value="{}.raw()",
+                    java_type=camel, java_value="{}.code()",
+                    java_default=f"{camel}.{enumerator_name(ctype, default, header_text)}" if has_default else "",
+                    java_nullable=True, leads=leads)
+    if role == "Bool":
+        return Attr(c_name=c_name, py_name=binding_name, py_default="False" if default != "_" else "",
+                    py_stub="bool", py_kind="", py_c_default="", py_c_value="a.i",
+                    go_type="bool", go_value="boolToInt({})",
+                    rust_type="bool", rust_value="{} as std::os::raw::c_int",
+                    java_type="boolean", java_value="{} ? 1 : 0",
+                    java_default="false" if default != "_" else "", java_nullable=False, leads=leads)
+    if role == "Double":
+        return Attr(c_name=c_name, py_name=binding_name, py_default="", py_stub="float", py_kind="",
+                    py_c_default="", py_c_value="a.d", go_type="float64", go_value="{}",
+                    rust_type="f64", rust_value="{}", java_type="double", java_value="{}",
+                    java_default="", java_nullable=False, leads=leads)
+    if role == "Index":
+        return Attr(c_name=c_name, py_name=binding_name, py_default="", py_stub="int", py_kind="",
+                    py_c_default="", py_c_value="a.m" if second else "a.n",
+                    go_type="int", go_value="int64({})", rust_type="usize",
+                    rust_value="{} as sys::size_t", java_type="long", java_value="{}",
+                    java_default="", java_nullable=False, leads=leads)
+    raise ValueError(role)
+
+
+# The Python extension's conversion of a row's arguments (operations.c's
+# attr_kind), by their roles.
+PY_KINDS = {("Enum",): "ATTR_ENUM", ("Bool",): "ATTR_ENUM", ("Double",): "ATTR_DOUBLE",
+            ("Enum", "Enum"): "ATTR_ENUM_PAIR", ("Double", "Enum"): "ATTR_DOUBLE_ENUM",
+            ("Double", "Bool"): "ATTR_DOUBLE_ENUM", ("Index", "Index"): "ATTR_INDEX_PAIR",
+            ("Index", "Double"): "ATTR_INDEX_DOUBLE"}
+PY_FIELDS = {"Double": ("d", "d"), "Index": ("n", "m"), "Bool": ("i", "j"), "Enum": ("i", "j")}
+
+
+def parse_attributes(path=ATTRIBUTES_DEF):
+    """attributes.def's rows: {Kind: [Attr of each argument]}."""
+    text = strip_comments(pathlib.Path(path).read_text()).replace("\\\n", " ")
+    header_text = HEADER_FILE.read_text()
+    kinds = {}
+    for m in re.finditer(r"#define PTO_ATTRIBUTE_(\w+)\(X\)\s+X\(", text):
+        args, _ = split_arguments(text, m.end() - 1)
+        if len(args) != 16 or args[0] != m.group(1):
+            raise SystemExit(f"{path}: the row of {m.group(1)} is not X({m.group(1)}, ...) of 16 columns")
+        kind, leads, _values, _text = args[:4]
+        arguments = [args[4:10], args[10:16]]
+        roles = [a[0] for a in arguments if a[0] != "None"]
+        for a in arguments:
+            if a[0] not in ROLES:
+                raise SystemExit(f"{path}: {kind}'s role {a[0]!r} is none of {', '.join(ROLES)}")
+        attrs = []
+        for i, (role, ctype, c_name, binding_name, default, _test) in enumerate(arguments[:len(roles)]):
+            second = i == 1 and roles[0] == role
+            attrs.append(argument_attr(role, ctype, c_name, binding_name, default, leads == "1", second,
+                                       header_text))
+        if attrs:
+            fields = []
+            for i, (role, _, _, _, default, _) in enumerate(arguments[:len(roles)]):
+                field = PY_FIELDS[role][1 if i == 1 and roles[0] == role else 0]
+                value = "0" if default in ("_", "0") else default
+                fields.append(f".{field} = {value}")
+            attrs[0] = dataclasses.replace(attrs[0], py_c_default="{" + ", ".join(fields) + "}")
+            kind_name = PY_KINDS.get(tuple(roles))
+            if kind_name is None:
+                raise SystemExit(f"{path}: {kind}'s roles {roles} have no Python conversion (PY_KINDS)")
+            attrs = [dataclasses.replace(a, py_kind=kind_name) for a in attrs]
+        kinds[kind] = attrs
+    if not kinds:
+        raise SystemExit(f"{path}: no PTO_ATTRIBUTE_ rows")
+    return kinds
+
+
 TMP_ROLES = ("None", "Optional", "Required")
 PROFILES = ("HOST", "A2A3", "A5")
 
@@ -233,6 +223,7 @@ class Operation:
     attrs: list  # the Attr of each argument after the tiles (none, one or two)
     dtypes: dict  # profile -> list of dtype names
     summary: str
+    traits: list  # operations.def's Traits, e.g. ["MaskDst"]
 
     @property
     def cname(self):
@@ -265,7 +256,8 @@ class Operation:
         def dtypes(names):
             return ", ".join({"ALL": "all", "FLOAT": "float"}.get(n, n) for n in names)
         lines = [f"{self.upper} ({code(self.cname)}): {text(self.summary)}."]
-        subject = DTYPES_OF.get(self.mnemonic, "dst")
+        # A MaskDst row's lists are its compared source's (dst is its mask).
+        subject = self.sources[0] if "MaskDst" in self.traits else "dst"
         lines.append(f"{subject}'s dtypes: " + "; ".join(f"{p} {dtypes(self.dtypes[p])}" for p in PROFILES) + ".")
         if self.tmp == "Required":
             lines.append(f"{code('tmp')} is a required scratch tile of dst's dtype.")
@@ -313,12 +305,8 @@ def split_arguments(text, start):
     raise ValueError("unterminated PTO_OPERATION(")
 
 
-def attr_list(entry):
-    """An ATTRS entry as the list of its arguments' Attr."""
-    return [] if entry is None else list(entry) if isinstance(entry, list) else [entry]
-
-
 def parse(path):
+    attributes = parse_attributes()
     text = strip_comments(pathlib.Path(path).read_text())
     ops = []
     for m in re.finditer(r"^\s*PTO_OPERATION\s*\(", text, re.M):
@@ -327,9 +315,9 @@ def parse(path):
 
         def fail(why):
             raise SystemExit(f"{path}:{line}: {why}")
-        if len(args) != 13:
-            fail(f"PTO_OPERATION has 13 arguments, not {len(args)}")
-        camel, upper, mnemonic, family, sources, src0, src1, tmp, attr, host, a2a3, a5, summary = args
+        if len(args) != 14:
+            fail(f"PTO_OPERATION has 14 arguments, not {len(args)}")
+        camel, upper, mnemonic, family, sources, src0, src1, tmp, attr, host, a2a3, a5, summary, traits = args
         if not re.fullmatch(r"[a-z][a-z0-9]*(_[a-z0-9]+)*", mnemonic):
             fail(f"mnemonic {mnemonic!r} is not lower-case words of letters and digits")
         if not re.fullmatch(r"[A-Z]\w*", family):  # the bindings do not depend on it
@@ -340,8 +328,10 @@ def parse(path):
             fail(f"sources {sources} with src0 {src0!r} and src1 {src1!r}")
         if tmp not in TMP_ROLES:
             fail(f"Tmp {tmp!r} is none of {', '.join(TMP_ROLES)}")
-        if attr not in ATTRS:
-            fail(f"Attr {attr!r} has no entry in tools/gen-operations.py's ATTRS")
+        if attr not in attributes:
+            fail(f"Attr {attr!r} has no row in src/attributes.def")
+        if not re.fullmatch(r"\(\s*\w+(\s*,\s*\w+)*\s*\)", traits):
+            fail(f"Traits {traits!r} are not a parenthesised list")
         dtypes = {}
         for profile, value in zip(PROFILES, (host, a2a3, a5)):
             if not re.fullmatch(r"\(\s*\w+(\s*,\s*\w+)*\s*\)", value):
@@ -352,7 +342,8 @@ def parse(path):
             fail("summary is not a string literal")
         summary = re.sub(r"\\(.)", r"\1", "".join(literals)).rstrip(".")
         ops.append(Operation(camel, upper, mnemonic, family, [src0, src1][:int(sources)],
-                             tmp, attr_list(ATTRS[attr]), dtypes, summary))
+                             tmp, attributes[attr], dtypes, summary,
+                             [t.strip() for t in traits[1:-1].split(",") if t.strip() != "None"]))
     if not ops:
         raise SystemExit(f"{path}: no PTO_OPERATION rows")
     return ops

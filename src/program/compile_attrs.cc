@@ -77,7 +77,8 @@ bool Compiler::ParseConversionAttrs(int* attr) {
 
 // {precisionType = #pto<pow_precision high_precision>}
 bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
-  if (op.attr == ops::AttrKind::kConversion) return ParseConversionAttrs(attr);
+  const ops::TextAttr text = ops::AttributeOf(op.attr).text;
+  if (text == ops::TextAttr::kConversion) return ParseConversionAttrs(attr);
   std::vector<AttrEntry> attrs;
   if (!ParseAttrDict(&attrs)) return false;
   for (const AttrEntry& e : attrs) {
@@ -94,12 +95,11 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
                                   "#pto<... high_precision>");
       continue;
     }
-    if (e.key == "isBinary" && op.attr == ops::AttrKind::kBinaryOrder) {
+    if (e.key == "isBinary" && text == ops::TextAttr::kBinaryOrder) {
       if (!BinaryOrderValue(e.value, attr)) return false;
       continue;
     }
-    if (e.key == "cmpMode" && (op.attr == ops::AttrKind::kCmpMode ||
-                               op.attr == ops::AttrKind::kScalarCmpMode)) {
+    if (e.key == "cmpMode" && text == ops::TextAttr::kCmpMode) {
       const int mode = ConversionAttrValue(e.value.text, "cmp", kCmpModeNames);
       if (mode < 0)
         return Error(e.value.loc, "cmpMode of " + std::string(op.mnemonic) +
@@ -109,7 +109,7 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
       continue;
     }
     // tci's order, PTOAS's BoolAttr (default false).
-    if (e.key == "descending" && op.attr == ops::AttrKind::kScalarDescending) {
+    if (e.key == "descending" && text == ops::TextAttr::kDescending) {
       if (!e.value.IsIdent("true") && !e.value.IsIdent("false"))
         return Error(e.value.loc, "descending is true or false");
       *attr = e.value.IsIdent("true") ? 1 : 0;
@@ -119,9 +119,8 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
     if (e.key == "maskPattern" && op.id == ops::OpId::kTgather)
       return Error(e.loc, "instruction 'pto.tgather' in its maskPattern form is not implemented "
                           "(its index form is)");
-    const bool pow = op.attr == ops::AttrKind::kPowPrecision ||
-                     op.attr == ops::AttrKind::kScalarPowPrecision;
-    if (e.key != "precisionType" || (!pow && op.attr != ops::AttrKind::kDivPrecision))
+    const bool pow = text == ops::TextAttr::kPowPrecision;
+    if (e.key != "precisionType" || (!pow && text != ops::TextAttr::kDivPrecision))
       return Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for " + op.mnemonic);
     const char* kind = pow ? "pow_precision" : "div_precision";
     const std::string want_default = std::string("#pto<") + kind + " default>";

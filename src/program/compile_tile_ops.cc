@@ -18,10 +18,9 @@ std::string ShapeText(const Type& t) { return std::to_string(t.rows) + "x" + std
 }  // namespace
 
 bool Compiler::TextTmpAllowed(const ops::OpDescriptor& op) {
-  // trsqrt's tmp (PTOAS: for its high_precision path) and tpows's (the
-  // page's A2A3 scratch) are accepted and unused.
-  return op.tmp != ops::TmpRole::kNone || op.id == ops::OpId::kTrsqrt ||
-         op.id == ops::OpId::kTpows;
+  // A TextTmp row's tmp (trsqrt's, PTOAS's for its high_precision path;
+  // tpows's, the page's A2A3 scratch) is accepted and unused.
+  return op.tmp != ops::TmpRole::kNone || ops::HasTrait(op, PTO_TRAIT_TextTmp);
 }
 
 // The scalar of a Scalar-family operation comes after its sources (before
@@ -31,9 +30,11 @@ bool Compiler::TextTmpAllowed(const ops::OpDescriptor& op) {
 bool Compiler::TakeScalarOperand(const ops::OpDescriptor& desc, std::vector<Token>* names,
                                  std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
                                  Instr* scalar) {
-  size_t at = desc.attr == ops::AttrKind::kScalarFirst ? 0 : desc.source_count;
-  // PTOAS's tsels: ins(%mask, %src, %tmp, %scalar), the scalar after tmp.
-  if (desc.id == ops::OpId::kTsels && names->size() == size_t{desc.source_count} + 2) ++at;
+  size_t at = ops::AttrLeads(desc.attr) ? 0 : desc.source_count;
+  // A ScalarAfterTmp row's text (PTOAS's tsels: ins(%mask, %src, %tmp,
+  // %scalar)) gives the scalar after tmp.
+  if (ops::HasTrait(desc, PTO_TRAIT_ScalarAfterTmp) && names->size() == size_t{desc.source_count} + 2)
+    ++at;
   if (names->size() <= at)
     return Error(tok_.loc, std::string(desc.mnemonic) + " takes a scalar after " +
                                std::to_string(at) + " tile operand(s)");
@@ -93,22 +94,25 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   in.scalar_is_float = scalar.scalar_is_float;
   in.index_regs[0] = scalar.index_regs[0];
   in.index_regs[1] = scalar.index_regs[1];
-  // Offsets are known when the instruction runs, tgather's indices are read
-  // then: their rules are checked then, with the tile rules again.
-  if (ops::IndexCount(op.attr) > 0 || op.id == ops::OpId::kTgather) in.check_at_run = true;
+  // Offsets are known when the instruction runs, a ValuesAtRun row's values
+  // (tgather's indices) are read then: their rules are checked then, with
+  // the tile rules again.
+  if (ops::IndexCount(op.attr) > 0 || ops::HasTrait(op, PTO_TRAIT_ValuesAtRun))
+    in.check_at_run = true;
   if (ops::TakesScalar(op.attr)) {
     // The scalar's value is known when the instruction runs: its rule is
     // checked then, with the tile rules again.
     in.check_at_run = true;
-    // The scalar is of dst's dtype, or the compared source's (tcmps).
-    const uint32_t owner = op.attr == ops::AttrKind::kScalarCmpMode ? ins[0] : dst;
+    // The scalar is of dst's dtype, or the compared source's (a MaskDst
+    // row's: tcmps).
+    const uint32_t owner = ops::HasTrait(op, PTO_TRAIT_MaskDst) ? ins[0] : dst;
     const bool float_tile = IsFloatDtype(p_->tiles[owner].type.dtype);
     if (float_tile != scalar.scalar_is_float)
       return Error(loc, std::string(op.mnemonic) + " takes " +
                             (float_tile ? "a float" : "an integer") + " scalar for a tile of " +
                             DtypeName(p_->tiles[owner].type.dtype));
   }
-  if (op.attr == ops::AttrKind::kConversion) {
+  if (ops::AttributeOf(op.attr).text == ops::TextAttr::kConversion) {
     // PTOAS's verifier: src and dst have the same shape (and valid shape,
     // which the C rules check). Without sat_mode, the target's default for
     // the pair (both NPU implementations' TCVT without a SaturationMode):
@@ -138,7 +142,7 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     }
   }
   // tfillpad's pad value is dst's type's (PTOAS: TileDataDst::PadVal).
-  if (op.attr == ops::AttrKind::kPadValue) attr = p_->tiles[dst].type.pad;
+  if (ops::AttributeOf(op.attr).text == ops::TextAttr::kPadOfDst) attr = p_->tiles[dst].type.pad;
   in.code = Code::kTileOp;
   in.loc = loc;
   in.op = &op;
@@ -240,7 +244,7 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   const SourceLoc dst_loc = tok_.loc;
   if (!ParseType(&dst_type) || !Expect(')')) return;
   if (tok_.Is('{') && !ParseOpAttrs(desc, &attr)) return;
-  if (desc.attr == ops::AttrKind::kBinaryOrder && tok_.IsIdent("isBinary") &&
+  if (ops::AttributeOf(desc.attr).text == ops::TextAttr::kBinaryOrder && tok_.IsIdent("isBinary") &&
       !ParseBareBinaryOrder(&attr))
     return;
   std::vector<uint32_t> slots;
@@ -340,10 +344,11 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
     for (size_t i = 0; i < names.size(); ++i) {
       types[i] = operand_type;
       type_locs[i] = operand_loc;
-      // treshape's one type is the result's (`%d = treshape %s : T`): the
-      // source's own type stands.
+      // A WholeSrc row's one type is the result's (`%d = treshape %s : T`):
+      // the source's own type stands.
       const Value* source = Lookup(names[i].text);
-      if (!arrow && desc.id == ops::OpId::kTreshape && source != nullptr) types[i] = source->type;
+      if (!arrow && ops::HasTrait(desc, PTO_TRAIT_WholeSrc) && source != nullptr)
+        types[i] = source->type;
     }
     // The offsets' own types stand (textract's `%src[%r, %c] : S -> T`).
     if (offsets > 0 && names.size() > desc.source_count) {

@@ -85,18 +85,18 @@ inline pto_tile MaskView(const pto_tile& t) {
   return v;
 }
 
-// The operands of a tcmp, tcmps or tsels with their mask seen as MaskView
-// (in `view`), a compare's dst narrowed to the packed width of its source;
-// every other operation's unchanged.
+// The operands of a mask row (tcmp, tcmps: MaskDst; tsels: MaskSrc) with
+// their mask seen as MaskView (in `view`), a compare's dst narrowed to the
+// packed width of its source; every other operation's unchanged.
 inline ops::Operands WithMaskView(const ops::OpDescriptor& op, const ops::Operands& o,
                                   pto_tile* view) {
   ops::Operands m = o;
-  if (op.id == ops::OpId::kTcmp || op.id == ops::OpId::kTcmps) {
+  if (ops::HasTrait(op, PTO_TRAIT_MaskDst)) {
     *view = MaskView(*o.dst);
     const uint32_t packed = ops::MaskBytes(o.src0->valid_cols);
     if (packed < view->valid_cols) view->valid_cols = packed;
     m.dst = view;
-  } else if (op.id == ops::OpId::kTsels) {
+  } else if (ops::HasTrait(op, PTO_TRAIT_MaskSrc)) {
     *view = MaskView(*o.src0);
     m.src0 = view;
   }

@@ -261,10 +261,12 @@ pto_status CheckOperations(Program* p) {
     for (uint32_t slot : operands)
       if (slot != kNoSlot && p->tiles[slot].type.HasDynamicValid()) in.check_at_run = true;
     if (UsesMovingView(*p, operands)) in.check_at_run = true;
-    // tfillpad and treshape write (treshape also reads) whole tiles, rows x
-    // cols, which a window of another tile's rows does not have.
+    // WholeDst rows write (WholeSrc ones also read) whole tiles, rows x cols
+    // (tfillpad, treshape), which a window of another tile's rows does not
+    // have.
     const bool whole_tiles = in.code == Code::kTileOp && ops::WritesWholeDst(*in.op);
-    const uint32_t whole[] = {in.a, whole_tiles && in.op->id == ops::OpId::kTreshape ? in.b : kNoSlot};
+    const uint32_t whole[] = {
+        in.a, whole_tiles && ops::HasTrait(*in.op, PTO_TRAIT_WholeSrc) ? in.b : kNoSlot};
     for (uint32_t slot : whole)
       if (whole_tiles && slot != kNoSlot && p->tiles[slot].IsView())
         return Diagnose(*p, in.loc, PTO_ERR_INVALID_ARGUMENT,
@@ -299,10 +301,9 @@ pto_status CheckOperations(Program* p) {
     if (status != PTO_OK && !(in.check_at_run && region_rule))
       return Diagnose(*p, in.loc, status, LastError());
     if (in.code == Code::kTileOp) {
-      const ops::OpId id = in.op->id;
       in.plain = !in.check_at_run && !ops::TakesScalar(in.op->attr) &&
-                 ops::IndexCount(in.op->attr) == 0 && id != ops::OpId::kTcmp &&
-                 id != ops::OpId::kTcmps && id != ops::OpId::kTsels;
+                 ops::IndexCount(in.op->attr) == 0 &&
+                 !ops::HasTrait(*in.op, PTO_TRAIT_MaskDst | PTO_TRAIT_MaskSrc);
     }
     // Float compares too keep IEEE defaults (subnormals compare as themselves).
     for (const pto_tile* t : {static_cast<const pto_tile*>(dst), src0, src1})

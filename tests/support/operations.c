@@ -16,7 +16,7 @@ const char *op_text_mnemonic(op_id op) {
     static const char kSuffix[] = "_scalar_by_tile";
     static char names[OP_COUNT][32];
     const char *m = op_mnemonic(op);
-    if (op_row(op)->attr != OP_ATTR_SCALAR_FIRST) return m;
+    if (!op_row(op)->attr_leads) return m;
     if (names[op][0] == '\0') {
         const size_t n = strlen(m) - (sizeof kSuffix - 1);
         memcpy(names[op], m, n);
@@ -69,29 +69,19 @@ enum {
 #define PTO_TEST_TMP_None OP_TMP_NONE
 #define PTO_TEST_TMP_Optional OP_TMP_OPTIONAL
 #define PTO_TEST_TMP_Required OP_TMP_REQUIRED
-#define PTO_TEST_ATTR_None OP_ATTR_NONE
-#define PTO_TEST_ATTR_PowPrecision OP_ATTR_POW_PRECISION
-#define PTO_TEST_ATTR_DivPrecision OP_ATTR_DIV_PRECISION
-#define PTO_TEST_ATTR_Scalar OP_ATTR_SCALAR
-#define PTO_TEST_ATTR_ScalarFirst OP_ATTR_SCALAR_FIRST
-#define PTO_TEST_ATTR_BinaryOrder OP_ATTR_BINARY_ORDER
-#define PTO_TEST_ATTR_Conversion OP_ATTR_CONVERSION
-#define PTO_TEST_ATTR_PadValue OP_ATTR_PAD_VALUE
-#define PTO_TEST_ATTR_ScalarDescending OP_ATTR_SCALAR_DESCENDING
-#define PTO_TEST_ATTR_ScalarPowPrecision OP_ATTR_SCALAR_POW_PRECISION
-#define PTO_TEST_ATTR_CmpMode OP_ATTR_CMP_MODE
-#define PTO_TEST_ATTR_ScalarCmpMode OP_ATTR_SCALAR_CMP_MODE
-#define PTO_TEST_ATTR_Offsets OP_ATTR_OFFSETS
-#define PTO_TEST_ATTR_IndexScalar OP_ATTR_INDEX_SCALAR
+#define PTO_TEST_ATTR_LEADS(Kind, Leads, ...) Leads
 
 const op_info *op_row(op_id op) {
     static const op_info rows[] = {
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, host, a2a3, a5, ...) \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, host, a2a3, a5, summary, \
+                      Traits)                                                                  \
         {PTO_TEST_FAMILY_##Fam,                                                                \
          n,                                                                                    \
          PTO_TEST_SOURCE_NAMES_##n(#s0, #s1),                                                  \
          PTO_TEST_TMP_##Tmp,                                                                   \
-         PTO_TEST_ATTR_##Attr,                                                                 \
+         OP_ATTR_##Attr,                                                                       \
+         PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_LEADS) != 0,                                       \
+         PTO_TRAIT_BITS Traits,                                                                 \
          {PTO_TEST_MASK host, PTO_TEST_MASK a2a3, PTO_TEST_MASK a5},                            \
          {#host, #a2a3, #a5}},
 #include "../../src/operations.def"
@@ -108,13 +98,11 @@ bool op_accepts(op_id op, pto_profile profile, pto_dtype dt) {
     return (op_row(op)->dtypes[profile] >> dt) & 1u;
 }
 
-bool op_converts(op_id op) { return op_row(op)->attr == OP_ATTR_CONVERSION; }
+bool op_converts(op_id op) { return op_row(op)->attr == OP_ATTR_Conversion; }
 
 bool op_tested_apart(op_id op) {
-    return op_row(op)->attr == OP_ATTR_PAD_VALUE || op_row(op)->attr == OP_ATTR_SCALAR_DESCENDING ||
-           op == OP_TRESHAPE || op == OP_TTRANS || op == OP_TCONCAT || op == OP_TPOWS ||
-           op == OP_TCMP || op == OP_TCMPS || op == OP_TSELS || op == OP_TEXTRACT ||
-           op == OP_TGATHER || op == OP_TSETVAL;
+    return op_row(op)->family == OP_FAMILY_SPECIAL && !(op_row(op)->traits & PTO_TRAIT_CommonCall) &&
+           !op_converts(op);
 }
 
 pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *src0,
@@ -123,9 +111,9 @@ pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *sr
     switch (op) {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, ...)                     \
     case OP_##UPPER:                                                                                \
-        return pto_##mnemonic(dst PTO_TEST_LEAD_ARG_##Attr PTO_TEST_SOURCE_ARGS_##n(src0, src1)      \
-                                  PTO_TEST_TMP_ARG_##Tmp(tmp)                                     \
-                                       PTO_TEST_ATTR_ARG_##Attr(algo));
+        return pto_##mnemonic(dst PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_LEAD)                          \
+                                  PTO_TEST_SOURCE_ARGS_##n(src0, src1) PTO_TEST_TMP_ARG_##Tmp(tmp) \
+                                      PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_TRAIL));
 #include "../../src/operations.def"
 #undef PTO_OPERATION
     }

@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 #include "pto_c.h"
+#include "../../src/attributes.def"
+#include "../../src/operation_traits.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,22 +56,11 @@ typedef enum {
     OP_FAMILY_COL_EXPAND, /* one source per column (1 x C), the other dst's shape */
 } op_family;
 typedef enum { OP_TMP_NONE, OP_TMP_OPTIONAL, OP_TMP_REQUIRED } op_tmp_role;
-/* OP_ATTR_SCALAR_FIRST: the scalar before the source (scalar / src). */
+/* The attribute's kind: OP_ATTR_<Kind> for each row of src/attributes.def. */
 typedef enum {
-    OP_ATTR_NONE,
-    OP_ATTR_POW_PRECISION,
-    OP_ATTR_DIV_PRECISION,
-    OP_ATTR_SCALAR,
-    OP_ATTR_SCALAR_FIRST,
-    OP_ATTR_BINARY_ORDER, /* tcolsum's int binary_order (0 or 1): passed as algo's value */
-    OP_ATTR_CONVERSION, /* a pto_round_mode and a pto_saturation argument (tcvt) */
-    OP_ATTR_PAD_VALUE,  /* a pto_pad_value argument (tfillpad) */
-    OP_ATTR_SCALAR_DESCENDING, /* a double start and an int descending (tci) */
-    OP_ATTR_SCALAR_POW_PRECISION, /* a double exp and a pto_pow_algorithm (tpows) */
-    OP_ATTR_CMP_MODE,             /* a pto_cmp_mode (tcmp) */
-    OP_ATTR_SCALAR_CMP_MODE,      /* a double scalar and a pto_cmp_mode (tcmps) */
-    OP_ATTR_OFFSETS,              /* a size_t index_row and index_col (textract) */
-    OP_ATTR_INDEX_SCALAR          /* a size_t index and a double value (tsetval) */
+#define PTO_TEST_ATTR_KIND(Kind) OP_ATTR_##Kind,
+    PTO_ATTRIBUTE_KINDS(PTO_TEST_ATTR_KIND)
+#undef PTO_TEST_ATTR_KIND
 } op_attr_kind;
 typedef struct {
     op_family family;
@@ -77,6 +68,8 @@ typedef struct {
     const char *source_names[2]; /* NULL past source_count */
     op_tmp_role tmp;
     op_attr_kind attr;
+    bool attr_leads;             /* the attribute's arguments come before the sources */
+    uint32_t traits;             /* operations.def's Traits: PTO_TRAIT_* flags */
     uint32_t dtypes[3];          /* dst's dtypes under HOST, A2A3, A5: bit 1 << dtype */
     const char *dtype_lists[3];  /* the same as operations.def spells them: "(INT32, INT16)" */
 } op_info;
@@ -132,19 +125,11 @@ bool op_accepts(op_id op, pto_profile profile, pto_dtype dt);
  * pairs, rules and results. op_call passes PTO_ROUND_RINT and PTO_SAT_OFF. */
 bool op_converts(op_id op);
 /* Whether the row is one whose operands the generic loops do not model,
- * tested in a file of its own: the data-movement rows (tests/test_datamove.c)
- * tfillpad (it writes dst's whole rows x cols, not only its valid region,
- * and takes a source of another dtype of the same size; op_call passes
- * PTO_PAD_MIN), tci (no source, a start and an order, one row under A2A3 and
- * A5; op_call passes src1's element (0, 0) as the start, ascending),
- * treshape (dst's whole storage, any dtypes of the same total size), ttrans
- * (dst's region src's transposed) and tconcat (dst's valid cols the sum of
- * its sources'), textract (a window at offsets; op_call passes (0, 0)),
- * tgather (an index tile of another dtype) and tsetval (one element at an
- * offset; op_call passes offset 0 and src1's element (0, 0)); tpows (tests/test_tpows.c: a Special row with a scalar
- * and the pow algorithm; op_call passes src1's element (0, 0) as exp); and
- * tcmp, tcmps, tsels (tests/test_compare.c: a UINT8 mask of ceil(cols / 8)
- * bytes a row; op_call passes PTO_CMP_EQ, and tsels's mask as src0). */
+ * tested in a file of its own: a Special row without the CommonCall trait,
+ * tcvt apart (its (src, dst) pairs have loops of their own: op_converts).
+ * op_call still calls it with the attributes.def row's Test values (the
+ * data-movement rows: test_datamove*.c; tpows: test_tpows.c; the compares
+ * and tsels: test_compare.c, a UINT8 mask of ceil(cols / 8) bytes a row). */
 bool op_tested_apart(op_id op);
 
 /* The call of a row's C function from the shared operand set (dst, src0,
@@ -157,34 +142,22 @@ bool op_tested_apart(op_id op);
 #define PTO_TEST_TMP_ARG_None(tmp)
 #define PTO_TEST_TMP_ARG_Optional(tmp) , tmp
 #define PTO_TEST_TMP_ARG_Required(tmp) , tmp
-#define PTO_TEST_ATTR_ARG_None(algo)
-#define PTO_TEST_ATTR_ARG_DivPrecision(algo)
-#define PTO_TEST_ATTR_ARG_PowPrecision(algo) , algo
-#define PTO_TEST_ATTR_ARG_Scalar(algo) , op_scalar_value(src1)
-#define PTO_TEST_ATTR_ARG_ScalarFirst(algo)
-#define PTO_TEST_LEAD_ARG_None
-#define PTO_TEST_LEAD_ARG_PowPrecision
-#define PTO_TEST_LEAD_ARG_DivPrecision
-#define PTO_TEST_LEAD_ARG_Scalar
-#define PTO_TEST_LEAD_ARG_ScalarFirst , op_scalar_value(src1)
-#define PTO_TEST_LEAD_ARG_BinaryOrder
-#define PTO_TEST_ATTR_ARG_BinaryOrder(algo) , (int)(algo)
-#define PTO_TEST_ATTR_ARG_Conversion(algo) , PTO_ROUND_RINT, PTO_SAT_OFF
-#define PTO_TEST_LEAD_ARG_Conversion
-#define PTO_TEST_ATTR_ARG_PadValue(algo) , PTO_PAD_MIN
-#define PTO_TEST_LEAD_ARG_PadValue
-#define PTO_TEST_ATTR_ARG_ScalarDescending(algo) , op_scalar_value(src1), 0
-#define PTO_TEST_LEAD_ARG_ScalarDescending
-#define PTO_TEST_ATTR_ARG_ScalarPowPrecision(algo) , op_scalar_value(src1), algo
-#define PTO_TEST_LEAD_ARG_ScalarPowPrecision
-#define PTO_TEST_ATTR_ARG_CmpMode(algo) , PTO_CMP_EQ
-#define PTO_TEST_LEAD_ARG_CmpMode
-#define PTO_TEST_ATTR_ARG_ScalarCmpMode(algo) , op_scalar_value(src1), PTO_CMP_EQ
-#define PTO_TEST_LEAD_ARG_ScalarCmpMode
-#define PTO_TEST_ATTR_ARG_Offsets(algo) , (size_t)0, (size_t)0
-#define PTO_TEST_LEAD_ARG_Offsets
-#define PTO_TEST_ATTR_ARG_IndexScalar(algo) , (size_t)0, op_scalar_value(src1)
-#define PTO_TEST_LEAD_ARG_IndexScalar
+/* An attribute's arguments, from its attributes.def row: a Double passes
+ * op_scalar_value(src1), any other role the row's Test column. LEAD: the
+ * arguments before the sources (a leading row's); TRAIL: after tmp. */
+#define PTO_TEST_ARG_None(test)
+#define PTO_TEST_ARG_Double(test) , op_scalar_value(src1)
+#define PTO_TEST_ARG_Index(test) , (size_t)(test)
+#define PTO_TEST_ARG_Bool(test) , test
+#define PTO_TEST_ARG_Enum(test) , test
+#define PTO_TEST_ATTR_ARGS(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
+    PTO_TEST_ARG_##R0(E0) PTO_TEST_ARG_##R1(E1)
+#define PTO_TEST_ATTR_LEAD(Kind, Leads, ...) PTO_TEST_LEAD_##Leads(PTO_TEST_ATTR_ARGS(Kind, Leads, __VA_ARGS__))
+#define PTO_TEST_ATTR_TRAIL(Kind, Leads, ...) PTO_TEST_TRAIL_##Leads(PTO_TEST_ATTR_ARGS(Kind, Leads, __VA_ARGS__))
+#define PTO_TEST_LEAD_0(args)
+#define PTO_TEST_LEAD_1(args) args
+#define PTO_TEST_TRAIL_0(args) args
+#define PTO_TEST_TRAIL_1(args)
 /* Element (0, 0) of t as a double (0 for NULL): a Scalar row's scalar. */
 double op_scalar_value(const pto_tile *t);
 

@@ -1,0 +1,26 @@
+/* The flags of operations.def's Traits column, for C (the tests) and C++
+ * (the table): PTO_TRAIT_BITS(WholeDst, WholeSrc) is their OR. The column's
+ * header comment says what each flag means. */
+#ifndef PTO_OPERATION_TRAITS_H_
+#define PTO_OPERATION_TRAITS_H_
+
+#define PTO_TRAIT_None 0u
+#define PTO_TRAIT_CommonCall (1u << 0)
+#define PTO_TRAIT_WholeDst (1u << 1)
+#define PTO_TRAIT_WholeSrc (1u << 2)
+#define PTO_TRAIT_MaskDst (1u << 3)
+#define PTO_TRAIT_MaskSrc (1u << 4)
+#define PTO_TRAIT_ScalarAfterTmp (1u << 5)
+#define PTO_TRAIT_ValuesAtRun (1u << 6)
+#define PTO_TRAIT_TextTmp (1u << 7)
+
+/* The OR of one to four flags named without their prefix. */
+#define PTO_TRAIT_BITS(...) \
+  PTO_TRAIT_PICK_(__VA_ARGS__, PTO_TRAIT_OR4_, PTO_TRAIT_OR3_, PTO_TRAIT_OR2_, PTO_TRAIT_OR1_)(__VA_ARGS__)
+#define PTO_TRAIT_PICK_(a, b, c, d, name, ...) name
+#define PTO_TRAIT_OR1_(a) (PTO_TRAIT_##a)
+#define PTO_TRAIT_OR2_(a, b) (PTO_TRAIT_##a | PTO_TRAIT_##b)
+#define PTO_TRAIT_OR3_(a, b, c) (PTO_TRAIT_##a | PTO_TRAIT_##b | PTO_TRAIT_##c)
+#define PTO_TRAIT_OR4_(a, b, c, d) (PTO_TRAIT_##a | PTO_TRAIT_##b | PTO_TRAIT_##c | PTO_TRAIT_##d)
+
+#endif /* PTO_OPERATION_TRAITS_H_ */
