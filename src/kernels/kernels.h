@@ -179,6 +179,14 @@ void Convert(const ConvertSpec& spec, size_t rows, size_t cols, const Plane& dst
 // The same for one element, bits in and bits out (zero-extended).
 uint32_t ConvertElement(const ConvertSpec& spec, uint32_t bits);
 
+// Matrix multiply (matmul.cc): dst (m x n, FLOAT32 for FLOAT16, BFLOAT16
+// and FLOAT32 sources, INT32 for INT8 ones), holding each chain's seed, gets
+// for every (i, j) the chain over k = 0..k-1 in order of fma(a(i,k), b(k,j),
+// acc) rounded once to float32 (a and b widened exactly), or of acc + a(i,k)
+// b(k,j) modulo 2^32; a is m x k and b k x n, both of `dtype`.
+void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
+            const ConstPlane& b);
+
 // Converts n floats to FLOAT16/BFLOAT16/FLOAT32 with round-to-nearest-even
 // and back (convert.cc).
 void FromF32(pto_dtype dtype, size_t n, void* dst, const float* src);

@@ -1,0 +1,205 @@
+// Matrix multiply (TMATMUL, TMATMUL_ACC, TMATMUL_BIAS): dst = seed + a b.
+//
+// Every dst(i, j) is one chain over k = 0, 1, ..., K-1 in that order: a float
+// one acc = fma(a(i,k), b(k,j), acc), each step rounded once to float32 (a
+// and b widened exactly to float32 first), an INT32 one acc += a(i,k) b(k,j)
+// modulo 2^32. Vector lanes hold the chains of neighbouring columns, and
+// register blocks hold several rows' chains; neither regroups a chain, so
+// every target, block shape and thread count gives the bits of the plain
+// loop. The one target-specific piece is ExactMulAdd: the target's fused
+// multiply-add where it has one, else the same result computed in double
+// (exact product, sum rounded to odd, then to float).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "src/kernels/matmul.cc"
+#include <stdint.h>
+#include <string.h>
+
+#include <vector>
+
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "src/kernels/kernels.h"
+#include "src/kernels/simd-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace pto {
+namespace HWY_NAMESPACE {
+
+// Whether hn::MulAdd on float lanes rounds once on this target: x86 from
+// AVX2 on (FMA3), and aarch64's NEON and SVE. SSSE3, SSE4, EMU128 and SCALAR
+// multiply and add with two roundings.
+#if (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2) || \
+    (HWY_ARCH_ARM_A64 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR)
+#define PTO_MATMUL_FUSED 1
+#else
+#define PTO_MATMUL_FUSED 0
+#endif
+
+// fma(a, b, c) rounded once to float, in double: a*b is exact there (48
+// significant bits), the sum s = a*b + c is rounded to nearest and its error
+// (TwoSum, exact) tells on which side the exact sum lies; s made odd toward
+// it is the sum rounded to odd, which rounds to float (24 bits, 53 >= 24 + 2)
+// exactly as the exact sum does. NaN and infinities come from s itself.
+HWY_INLINE float FusedMulAddInDouble(float a, float b, float c) {
+  const double p = static_cast<double>(a) * static_cast<double>(b);
+  const double cd = static_cast<double>(c);
+  double s = p + cd;
+  const double bv = s - p;
+  const double err = (p - (s - bv)) + (cd - bv);
+  if (err != 0 && err == err) {
+    uint64_t bits;
+    memcpy(&bits, &s, sizeof bits);
+    if ((bits & 1) == 0) {
+      // Away from zero when the exact sum is, toward it otherwise.
+      bits += ((err > 0) == (s > 0)) ? 1 : static_cast<uint64_t>(-1);
+      memcpy(&s, &bits, sizeof bits);
+    }
+  }
+  return static_cast<float>(s);
+}
+
+template <class D>
+HWY_INLINE hn::Vec<D> ExactMulAdd(D d, hn::Vec<D> a, hn::Vec<D> b, hn::Vec<D> c) {
+#if PTO_MATMUL_FUSED
+  (void)d;
+  return hn::MulAdd(a, b, c);
+#else
+  constexpr size_t kMax = HWY_MAX_BYTES / sizeof(float);
+  HWY_ALIGN float pa[kMax], pb[kMax], pc[kMax];
+  hn::Store(a, d, pa);
+  hn::Store(b, d, pb);
+  hn::Store(c, d, pc);
+  for (size_t i = 0; i < hn::Lanes(d); ++i) pc[i] = FusedMulAddInDouble(pa[i], pb[i], pc[i]);
+  return hn::Load(d, pc);
+#endif
+}
+
+// One step of an integer chain: acc + a * b modulo 2^32.
+template <class D>
+HWY_INLINE hn::Vec<D> WrappingMulAdd(D, hn::Vec<D> a, hn::Vec<D> b, hn::Vec<D> c) {
+  return hn::Add(c, hn::Mul(a, b));
+}
+
+template <class D>
+HWY_INLINE hn::Vec<D> StepOf(D d, hn::Vec<D> a, hn::Vec<D> b, hn::Vec<D> c) {
+  if constexpr (hwy::IsFloat<hn::TFromD<D>>()) {
+    return ExactMulAdd(d, a, b, c);
+  } else {
+    return WrappingMulAdd(d, a, b, c);
+  }
+}
+
+// kRows rows x kVecs vectors of dst at (row, col): the chains over every k,
+// seeded by dst's values there.
+template <size_t kRows, size_t kVecs, class D, typename T>
+HWY_INLINE void Block(D d, size_t k_count, T* dst, size_t ldd, const T* a, size_t lda, const T* b,
+                      size_t ldb) {
+  const size_t lanes = hn::Lanes(d);
+  hn::Vec<D> acc[kRows][kVecs];
+  for (size_t r = 0; r < kRows; ++r)
+    for (size_t v = 0; v < kVecs; ++v) acc[r][v] = hn::LoadU(d, dst + r * ldd + v * lanes);
+  for (size_t k = 0; k < k_count; ++k) {
+    hn::Vec<D> bv[kVecs];
+    for (size_t v = 0; v < kVecs; ++v) bv[v] = hn::LoadU(d, b + k * ldb + v * lanes);
+    for (size_t r = 0; r < kRows; ++r) {
+      const hn::Vec<D> av = hn::Set(d, a[r * lda + k]);
+      for (size_t v = 0; v < kVecs; ++v) acc[r][v] = StepOf(d, av, bv[v], acc[r][v]);
+    }
+  }
+  for (size_t r = 0; r < kRows; ++r)
+    for (size_t v = 0; v < kVecs; ++v) hn::StoreU(acc[r][v], d, dst + r * ldd + v * lanes);
+}
+
+// kRows rows of dst, every column: blocks of two vectors, then one, then
+// the last columns in one-lane vectors.
+template <size_t kRows, typename T>
+HWY_INLINE void Rows(size_t k_count, size_t n, T* dst, size_t ldd, const T* a, size_t lda,
+                     const T* b, size_t ldb) {
+  const hn::ScalableTag<T> d;
+  const size_t lanes = hn::Lanes(d);
+  size_t j = 0;
+  for (; j + 2 * lanes <= n; j += 2 * lanes)
+    Block<kRows, 2>(d, k_count, dst + j, ldd, a, lda, b + j, ldb);
+  for (; j + lanes <= n; j += lanes) Block<kRows, 1>(d, k_count, dst + j, ldd, a, lda, b + j, ldb);
+  const hn::CappedTag<T, 1> d1;
+  for (; j < n; ++j) Block<kRows, 1>(d1, k_count, dst + j, ldd, a, lda, b + j, ldb);
+}
+
+// dst (m x n, row stride ldd, holding the seeds) = the chains over k of the
+// rows of a (m x k_count) and b (k_count x n), all of element type T.
+template <typename T>
+void MatmulTyped(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T* a, size_t lda,
+                 const T* b, size_t ldb) {
+  size_t i = 0;
+  for (; i + 4 <= m; i += 4) Rows<4>(k_count, n, dst + i * ldd, ldd, a + i * lda, lda, b, ldb);
+  switch (m - i) {
+    case 3: return Rows<3>(k_count, n, dst + i * ldd, ldd, a + i * lda, lda, b, ldb);
+    case 2: return Rows<2>(k_count, n, dst + i * ldd, ldd, a + i * lda, lda, b, ldb);
+    case 1: return Rows<1>(k_count, n, dst + i * ldd, ldd, a + i * lda, lda, b, ldb);
+    default: return;
+  }
+}
+
+void MatmulF32Impl(size_t m, size_t k, size_t n, float* dst, size_t ldd, const float* a,
+                   size_t lda, const float* b, size_t ldb) {
+  MatmulTyped<float>(m, k, n, dst, ldd, a, lda, b, ldb);
+}
+
+void MatmulI32Impl(size_t m, size_t k, size_t n, int32_t* dst, size_t ldd, const int32_t* a,
+                   size_t lda, const int32_t* b, size_t ldb) {
+  MatmulTyped<int32_t>(m, k, n, dst, ldd, a, lda, b, ldb);
+}
+
+float FusedMulAddInDoubleImpl(float a, float b, float c) { return FusedMulAddInDouble(a, b, c); }
+
+}  // namespace HWY_NAMESPACE
+}  // namespace pto
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace pto {
+namespace kernels {
+
+HWY_EXPORT(MatmulF32Impl);
+HWY_EXPORT(MatmulI32Impl);
+
+namespace {
+
+// A plane of rows x cols elements of dtype as float32 (exact for FLOAT16,
+// BFLOAT16 and FLOAT32), or int8 as int32, packed with stride cols.
+template <typename T>
+std::vector<T> Widened(pto_dtype dtype, size_t rows, size_t cols, const ConstPlane& p) {
+  std::vector<T> out(rows * cols);
+  const size_t bytes = pto_dtype_size(dtype);
+  for (size_t r = 0; r < rows; ++r) {
+    const void* row = static_cast<const char*>(p.data) + r * p.stride * bytes;
+    if constexpr (std::is_same_v<T, float>) {
+      ToF32(dtype, cols, out.data() + r * cols, row);
+    } else {
+      const int8_t* in = static_cast<const int8_t*>(row);
+      for (size_t c = 0; c < cols; ++c) out[r * cols + c] = in[c];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
+            const ConstPlane& b) {
+  if (dtype == PTO_INT8) {
+    const std::vector<int32_t> wa = Widened<int32_t>(dtype, m, k, a);
+    const std::vector<int32_t> wb = Widened<int32_t>(dtype, k, n, b);
+    PTO_DYNAMIC_DISPATCH(MatmulI32Impl)(m, k, n, static_cast<int32_t*>(dst.data), dst.stride,
+                                        wa.data(), k, wb.data(), n);
+    return;
+  }
+  const std::vector<float> wa = Widened<float>(dtype, m, k, a);
+  const std::vector<float> wb = Widened<float>(dtype, k, n, b);
+  PTO_DYNAMIC_DISPATCH(MatmulF32Impl)(m, k, n, static_cast<float*>(dst.data), dst.stride,
+                                      wa.data(), k, wb.data(), n);
+}
+
+}  // namespace kernels
+}  // namespace pto
+#endif
