@@ -170,7 +170,6 @@ public final class Program implements AutoCloseable {
     }
 
     private final NativeHandle handle;
-    private final Cleaner.Cleanable cleanable;
     private final String sourceName;
     private final Profile profile;
     private final List<Parameter> parameters;
@@ -237,8 +236,7 @@ public final class Program implements AutoCloseable {
             throw ProgramException.of(e, this.sourceName);
         }
         long p = out[0];
-        this.handle = new NativeHandle(p, 0, PtoNative::pto_program_destroy);
-        this.cleanable = NativeHandle.CLEANER.register(this, handle);
+        this.handle = NativeHandle.register(this, p, 0, PtoNative::pto_program_destroy);
         this.profile = profileOf(PtoNative.pto_program_profile(p));
         int n = Math.toIntExact(PtoNative.pto_program_param_count(p));
         List<Parameter> list = new ArrayList<>(n);
@@ -407,13 +405,12 @@ public final class Program implements AutoCloseable {
     /** Frees the program; closing again does nothing. */
     @Override
     public void close() {
-        handle.markExplicit();
-        cleanable.clean();
+        handle.close();
     }
 
     /** Whether {@link #close()} has been called. */
     public boolean isClosed() {
-        return handle.pointer() == 0;
+        return handle.isClosed();
     }
 
     @Override
@@ -431,7 +428,6 @@ public final class Program implements AutoCloseable {
     public static final class Arguments implements AutoCloseable {
         private final Program program;
         private final NativeHandle handle;
-        private final Cleaner.Cleanable cleanable;
         /** What each parameter is bound to (ByteBuffer, Tile, Long, Double), to keep it reachable. */
         private final Object[] bound;
 
@@ -443,8 +439,7 @@ public final class Program implements AutoCloseable {
                 Reference.reachabilityFence(program);
             }
             this.program = program;
-            this.handle = new NativeHandle(out[0], 0, PtoNative::pto_args_destroy);
-            this.cleanable = NativeHandle.CLEANER.register(this, handle);
+            this.handle = NativeHandle.register(this, out[0], 0, PtoNative::pto_args_destroy);
             this.bound = new Object[program.parameters.size()];
         }
 
@@ -581,8 +576,7 @@ public final class Program implements AutoCloseable {
         /** Frees the argument set (never the memory or tiles bound in it). */
         @Override
         public void close() {
-            handle.markExplicit();
-            cleanable.clean();
+            handle.close();
             java.util.Arrays.fill(bound, null);
         }
     }
