@@ -39,14 +39,17 @@ import java.util.Map;
 public final class Program implements AutoCloseable {
     /** What a parameter is (the C {@code pto_param_kind}). */
     public enum Kind {
-        /** {@code !pto.ptr<T>}: global memory, bound as a direct ByteBuffer. */
+        // gen-enums:begin (the constants: tools/gen-enums.py)
+        /** !pto.ptr&lt;T&gt;: global memory, an array of dtype T. */
         POINTER(pto_param_kind.PTO_PARAM_POINTER),
-        /** An integer scalar (index, i1 ... i64), bound as a long. */
+        /** Index, i1, i8, i16, i32, i64 scalar. */
         INT(pto_param_kind.PTO_PARAM_INT),
-        /** A float scalar (f16, bf16, f32, f64), bound as a double. */
+        /** f16, bf16, f32, f64 scalar. */
         FLOAT(pto_param_kind.PTO_PARAM_FLOAT),
-        /** A tile, bound as a {@link Tile}. */
-        TILE(pto_param_kind.PTO_PARAM_TILE);
+        /** A tile (tile-typed func argument, snippet tile). */
+        TILE(pto_param_kind.PTO_PARAM_TILE),
+        // gen-enums:end
+        ;
 
         private final int code;
 
