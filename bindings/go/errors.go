@@ -6,26 +6,6 @@ import (
 	"github.com/libpto/pto-go/internal/ptoc"
 )
 
-// Status is the outcome of a libpto call (pto_status). Every Status other than
-// StatusOK is an error value, so a caller can test for one with errors.Is:
-//
-//	if errors.Is(err, pto.ErrShapeMismatch) { ... }
-type Status int
-
-// The statuses of the C ABI, with the values of include/pto_c.h (a test
-// compares them with the header's).
-const (
-	StatusOK            Status = 0
-	ErrNullArgument     Status = 1
-	ErrInvalidArgument  Status = 2
-	ErrUnsupportedDType Status = 3
-	ErrDTypeMismatch    Status = 4
-	ErrShapeMismatch    Status = 5
-	ErrOutOfRange       Status = 6
-	ErrAliasing         Status = 7
-	ErrOutOfMemory      Status = 8
-)
-
 // ErrClosed is matched (errors.Is) by the error of any use of a closed Tile.
 // Such an error also carries ErrNullArgument, the status libpto itself gives
 // for a missing handle.

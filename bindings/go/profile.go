@@ -7,19 +7,6 @@ import (
 	"github.com/libpto/pto-go/internal/ptoc"
 )
 
-// Profile selects whose rules the operations enforce: HOST (libpto's own,
-// the default) or, on top of them, the implementation checks of one NPU
-// target, so that a program run on a CPU is refused where that target would
-// refuse it. A refusal only a profile causes names it in the error message.
-type Profile int
-
-// The profiles of the C ABI, with the values of include/pto_c.h.
-const (
-	ProfileHost Profile = 0 // everything libpto can compute
-	ProfileA2A3 Profile = 1 // HOST plus the pages' A2A3 (A3) checks
-	ProfileA5   Profile = 2 // HOST plus the pages' A5 checks
-)
-
 // String returns the profile's name: "HOST", "A2A3", "A5".
 func (p Profile) String() string {
 	if p < 0 || p > 255 {

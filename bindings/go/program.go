@@ -26,17 +26,6 @@ import (
 // unbound and return them by name (see Results), with the declared valid
 // region where the type gives a static one (e.g. valid=8x8).
 
-// ParamKind is what a program parameter is (pto_param_kind).
-type ParamKind int
-
-// The parameter kinds, with the values of include/pto_c.h.
-const (
-	ParamPointer ParamKind = 0 // !pto.ptr<T>: global memory, a Go slice
-	ParamInt     ParamKind = 1 // index, i1 ... i64: a Go integer
-	ParamFloat   ParamKind = 2 // f16, bf16, f32, f64: a Go float
-	ParamTile    ParamKind = 3 // a tile: a *Tile
-)
-
 // String returns "POINTER", "INT", "FLOAT" or "TILE".
 func (k ParamKind) String() string {
 	switch k {

@@ -3,6 +3,8 @@ package pto_test
 import (
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,37 +15,17 @@ const preluDPS = `pto.tprelu ins(%src0, %src1 : !pto.tile_buf<vec, 16x16xf32>, !
 
 const powSSA = `%dst = pto.tpow %base, %exp : (!pto.tile<16x16xf32>, !pto.tile<16x16xf32>) -> !pto.tile<16x16xf32>`
 
-const preluKernel = `module {
-  func.func @prelu_rows(%x: !pto.ptr<f32>, %s: !pto.ptr<f32>, %y: !pto.ptr<f32>, %n: index) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c4 = arith.constant 4 : index
-    %c16 = arith.constant 16 : index
-    %bid = pto.get_block_idx
-    %nb = pto.get_block_num
-    %b = arith.index_cast %bid : i64 to index
-    %nbi = arith.index_cast %nb : i64 to index
-    %rows = arith.muli %n, %c4 : index
-    %xv = pto.make_tensor_view %x, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>
-    %sv = pto.make_tensor_view %s, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>
-    %yv = pto.make_tensor_view %y, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>
-    %a = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>
-    %bt = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>
-    %o = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>
-    scf.for %i = %b to %n step %nbi {
-      %r = arith.muli %i, %c4 : index
-      %xp = pto.partition_view %xv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>
-      %sp = pto.partition_view %sv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>
-      %yp = pto.partition_view %yv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>
-      pto.tload ins(%xp : !pto.partition_tensor_view<4x16xf32>) outs(%a : !pto.tile_buf<vec, 4x16xf32>)
-      pto.tload ins(%sp : !pto.partition_tensor_view<4x16xf32>) outs(%bt : !pto.tile_buf<vec, 4x16xf32>)
-      pto.tprelu ins(%a, %bt : !pto.tile_buf<vec, 4x16xf32>, !pto.tile_buf<vec, 4x16xf32>) outs(%o : !pto.tile_buf<vec, 4x16xf32>)
-      pto.tstore ins(%o : !pto.tile_buf<vec, 4x16xf32>) outs(%yp : !pto.partition_tensor_view<4x16xf32>)
-    }
-    return
-  }
+// preluKernel is examples/pto/prelu-rows.pto, the kernel that the Go, Java
+// and Rust tests share (go test runs in the package's directory).
+var preluKernel = readExample("prelu-rows.pto")
+
+func readExample(name string) string {
+	text, err := os.ReadFile(filepath.Join("..", "..", "examples", "pto", name))
+	if err != nil {
+		panic(err)
+	}
+	return string(text)
 }
-`
 
 // values returns n deterministic floats in [-lo, hi), some negative.
 func values(n int, seed uint32, lo, hi float32) []float32 {

@@ -43,23 +43,6 @@ func Version() string { return ptoc.Pto_version_string() }
 // SIMDTarget names the SIMD target the kernels dispatch to, e.g. "AVX2".
 func SIMDTarget() string { return ptoc.Pto_simd_target() }
 
-// DType is a tile's element type.
-type DType int
-
-// The element types of the C ABI, with the values of include/pto_c.h (a
-// test compares them with the header's).
-const (
-	Int8     DType = 0
-	Uint8    DType = 1
-	Int16    DType = 2
-	Uint16   DType = 3
-	Int32    DType = 4
-	Uint32   DType = 5
-	Float16  DType = 6 // IEEE binary16
-	BFloat16 DType = 7 // bfloat16
-	Float32  DType = 8
-)
-
 // Size is the number of bytes per element; 0 for a value outside the enum.
 func (d DType) Size() int { return int(ptoc.Pto_dtype_size(ptoc.Enum_SS_pto_dtype(d))) }
 
@@ -70,77 +53,3 @@ func (d DType) String() string {
 	}
 	return ptoc.Pto_dtype_string(ptoc.Enum_SS_pto_dtype(d))
 }
-
-// PowAlgorithm selects the floating-point algorithm of TPow.
-type PowAlgorithm int
-
-const (
-	// PowDefault is faster with lower precision (float32: <= 8 ulp for normal results).
-	PowDefault PowAlgorithm = 0
-	// PowHighPrecision is correctly rounded (the same bits on every SIMD target).
-	PowHighPrecision PowAlgorithm = 1
-)
-
-// RoundMode is the rounding of TCvt (the C enum pto_round_mode).
-type RoundMode int
-
-const (
-	// RoundNone is the target's default: TRUNC for float -> integer, RINT otherwise.
-	RoundNone RoundMode = 0
-	// RoundRint rounds to nearest, ties to even.
-	RoundRint RoundMode = 1
-	// RoundRound rounds to nearest, ties away from zero.
-	RoundRound RoundMode = 2
-	// RoundFloor rounds toward -infinity.
-	RoundFloor RoundMode = 3
-	// RoundCeil rounds toward +infinity.
-	RoundCeil RoundMode = 4
-	// RoundTrunc rounds toward zero.
-	RoundTrunc RoundMode = 5
-	// RoundOdd rounds to odd (FLOAT32 -> FLOAT16 only).
-	RoundOdd RoundMode = 6
-)
-
-// Saturation is the saturation of TCvt (the C enum pto_saturation).
-type Saturation int
-
-const (
-	// SatOff leaves out-of-range results as each profile documents.
-	SatOff Saturation = 0
-	// SatOn clamps out-of-range results to the destination's range.
-	SatOn Saturation = 1
-)
-
-// PadValue is what TFillPad writes outside src's valid region (the C enum
-// pto_pad_value).
-type PadValue int
-
-const (
-	// PadNull is no value: TFillPad refuses it.
-	PadNull PadValue = 0
-	// PadZero is all bits zero.
-	PadZero PadValue = 1
-	// PadMax is +infinity for float dtypes, the largest value for integers.
-	PadMax PadValue = 2
-	// PadMin is -infinity for float dtypes, the smallest value for integers.
-	PadMin PadValue = 3
-)
-
-// CmpMode is TCmp's and TCmps's comparison (the C enum pto_cmp_mode; IEEE
-// 754: a NaN compares false except for CmpNE, -0 equals +0).
-type CmpMode int
-
-const (
-	// CmpEQ is src0 == src1.
-	CmpEQ CmpMode = 0
-	// CmpNE is src0 != src1.
-	CmpNE CmpMode = 1
-	// CmpLT is src0 < src1.
-	CmpLT CmpMode = 2
-	// CmpGT is src0 > src1.
-	CmpGT CmpMode = 3
-	// CmpGE is src0 >= src1.
-	CmpGE CmpMode = 4
-	// CmpLE is src0 <= src1.
-	CmpLE CmpMode = 5
-)

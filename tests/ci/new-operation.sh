@@ -57,6 +57,7 @@ EOF
 
 # ---- regenerated: src/README.md's command ----
 tools/gen-operations.py --write-committed >/dev/null
+tools/gen-enums.py --write-committed >/dev/null
 bindings/go/generate.sh >/dev/null
 bindings/rust/generate.sh >/dev/null
 

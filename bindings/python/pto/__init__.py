@@ -57,12 +57,12 @@ dict of numpy arrays. ``prog.parameters`` lists ``(name, kind, dtype)``.
 from __future__ import annotations
 
 import contextlib
-import enum
 from typing import Any, Iterator, Optional, Tuple, Type, TypeVar, Union
 
 import numpy as np
 
 from . import _operations, _pto
+from ._enums import CmpMode, DType, PadValue, PowAlgorithm, Profile, RoundMode, Saturation, Status
 from ._operations import *  # noqa: F401,F403  (one function per operation of src/operations.def)
 from ._pto import get_profile as _get_profile, simd_target, tgetval
 from ._pto import tsel  # three sources: not a row of src/operations.def, bound by hand
@@ -110,31 +110,6 @@ except ImportError:  # pragma: no cover - depends on the environment
     _bfloat16 = None
 
 
-class DType(enum.IntEnum):
-    """Element types of a tile (pto_dtype), with their numpy counterparts."""
-
-    INT8 = _pto.PTO_INT8
-    UINT8 = _pto.PTO_UINT8
-    INT16 = _pto.PTO_INT16
-    UINT16 = _pto.PTO_UINT16
-    INT32 = _pto.PTO_INT32
-    UINT32 = _pto.PTO_UINT32
-    FLOAT16 = _pto.PTO_FLOAT16
-    BFLOAT16 = _pto.PTO_BFLOAT16
-    FLOAT32 = _pto.PTO_FLOAT32
-
-    @property
-    def itemsize(self) -> int:
-        """Bytes per element."""
-        return int(_pto.dtype_size(self))
-
-    @property
-    def numpy_dtype(self) -> np.dtype:
-        """The numpy dtype of Tile.numpy() for this type (for BFLOAT16:
-        ml_dtypes.bfloat16 if installed, else uint16 holding the raw bits)."""
-        return np.dtype(_NUMPY_TYPES[self])
-
-
 _RAW_TYPES = {
     DType.INT8: np.int8,
     DType.UINT8: np.uint8,
@@ -149,83 +124,6 @@ _RAW_TYPES = {
 _NUMPY_TYPES = dict(_RAW_TYPES)
 if _bfloat16 is not None:
     _NUMPY_TYPES[DType.BFLOAT16] = _bfloat16
-
-
-class Status(enum.IntEnum):
-    """Result codes of libpto (pto_status); every failure raises the matching
-    Error subclass, whose ``.status`` is one of these."""
-
-    OK = _pto.PTO_OK
-    ERR_NULL_ARGUMENT = _pto.PTO_ERR_NULL_ARGUMENT
-    ERR_INVALID_ARGUMENT = _pto.PTO_ERR_INVALID_ARGUMENT
-    ERR_UNSUPPORTED_DTYPE = _pto.PTO_ERR_UNSUPPORTED_DTYPE
-    ERR_DTYPE_MISMATCH = _pto.PTO_ERR_DTYPE_MISMATCH
-    ERR_SHAPE_MISMATCH = _pto.PTO_ERR_SHAPE_MISMATCH
-    ERR_OUT_OF_RANGE = _pto.PTO_ERR_OUT_OF_RANGE
-    ERR_ALIASING = _pto.PTO_ERR_ALIASING
-    ERR_OUT_OF_MEMORY = _pto.PTO_ERR_OUT_OF_MEMORY
-
-
-class PowAlgorithm(enum.IntEnum):
-    """tpow's algorithm for floating-point tiles: DEFAULT (faster; float32 <= 8
-    ulp where the result is normal) or HIGH_PRECISION (correctly rounded, the
-    same bits on every SIMD target; float types only)."""
-
-    DEFAULT = _pto.PTO_POW_DEFAULT
-    HIGH_PRECISION = _pto.PTO_POW_HIGH_PRECISION
-
-
-class RoundMode(enum.IntEnum):
-    """tcvt's rounding: NONE (the target's default: TRUNC for float -> integer,
-    RINT otherwise), RINT (ties to even), ROUND (ties away from zero), FLOOR,
-    CEIL, TRUNC, ODD (FLOAT32 -> FLOAT16 only)."""
-
-    NONE = _pto.PTO_ROUND_NONE
-    RINT = _pto.PTO_ROUND_RINT
-    ROUND = _pto.PTO_ROUND_ROUND
-    FLOOR = _pto.PTO_ROUND_FLOOR
-    CEIL = _pto.PTO_ROUND_CEIL
-    TRUNC = _pto.PTO_ROUND_TRUNC
-    ODD = _pto.PTO_ROUND_ODD
-
-
-class Saturation(enum.IntEnum):
-    """tcvt's saturation: OFF (out-of-range results as each profile documents)
-    or ON (out-of-range results clamp to the destination's range)."""
-
-    OFF = _pto.PTO_SAT_OFF
-    ON = _pto.PTO_SAT_ON
-
-
-class PadValue(enum.IntEnum):
-    """tfillpad's pad: ZERO, MAX (+inf for floats, the largest integer) or MIN
-    (-inf, the smallest integer); NULL is refused."""
-
-    NULL = _pto.PTO_PAD_NULL
-    ZERO = _pto.PTO_PAD_ZERO
-    MAX = _pto.PTO_PAD_MAX
-    MIN = _pto.PTO_PAD_MIN
-
-
-class CmpMode(enum.IntEnum):
-    """tcmp's and tcmps's comparison (IEEE 754: a NaN compares false except
-    for NE; -0 equals +0)."""
-
-    EQ = _pto.PTO_CMP_EQ
-    NE = _pto.PTO_CMP_NE
-    LT = _pto.PTO_CMP_LT
-    GT = _pto.PTO_CMP_GT
-    GE = _pto.PTO_CMP_GE
-    LE = _pto.PTO_CMP_LE
-
-
-class Profile(enum.IntEnum):
-    """Target profiles (per thread): HOST (the default: everything libpto can
-    compute), A2A3 and A5 (HOST plus that NPU target's implementation checks)."""
-
-    HOST = _pto.PTO_PROFILE_HOST
-    A2A3 = _pto.PTO_PROFILE_A2A3
-    A5 = _pto.PTO_PROFILE_A5
 
 
 class Error(Exception):

@@ -6,7 +6,6 @@ core is pto._pto.ProgramCore (src/program.c).
 
 from __future__ import annotations
 
-import enum
 import numbers
 import operator
 import re
@@ -15,20 +14,10 @@ from typing import Any, Dict, List, NamedTuple, NoReturn, Optional, Tuple, Union
 import numpy as np
 
 from . import _pto
+from ._enums import ParamKind
 from . import DType, Error, Profile, Status, Tile, _ERROR_CLASSES, _NUMPY_TYPES, _RAW_TYPES
 
 __all__ = ["ParamKind", "Parameter", "Program", "ProgramError"]
-
-
-class ParamKind(enum.IntEnum):
-    """What a program parameter is (pto_param_kind): POINTER (global memory,
-    a numpy array bound zero-copy), INT and FLOAT (scalars) or TILE (a tile,
-    copied in from a numpy array or bound as a pto.Tile)."""
-
-    POINTER = _pto.PTO_PARAM_POINTER
-    INT = _pto.PTO_PARAM_INT
-    FLOAT = _pto.PTO_PARAM_FLOAT
-    TILE = _pto.PTO_PARAM_TILE
 
 
 class Parameter(NamedTuple):

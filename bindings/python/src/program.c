@@ -334,7 +334,7 @@ static PyMethodDef program_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* Adds ProgramCore, _program_create and the PTO_PARAM_* constants to the module. */
+/* Adds ProgramCore, _program_create and the PTO_PARAM_READ/WRITE flags to the module. */
 int program_init(PyObject *module) {
     if (program_type == NULL) {
         program_type = PyType_FromSpec(&program_spec);
@@ -344,7 +344,6 @@ int program_init(PyObject *module) {
     if (PyModule_AddFunctions(module, program_functions) < 0) return -1;
 #define ADD(name) \
     if (PyModule_AddIntConstant(module, #name, name) < 0) return -1
-    ADD(PTO_PARAM_POINTER); ADD(PTO_PARAM_INT); ADD(PTO_PARAM_FLOAT); ADD(PTO_PARAM_TILE);
     ADD(PTO_PARAM_READ); ADD(PTO_PARAM_WRITE);
 #undef ADD
     return 0;

@@ -1,58 +1,12 @@
 use std::fmt;
 
+pub use crate::enums::ErrorKind;
 use crate::sys;
 
-/// What kind of failure an [`Error`] is: the C `pto_status` values other than `PTO_OK`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ErrorKind {
-    /// A required tile is missing (e.g. `tmp` of [`tpow`](crate::tpow)).
-    NullArgument,
-    /// Bad enum value, zero dimension, size overflow, wrong element count.
-    InvalidArgument,
-    /// The operation does not support this element type (or this algorithm for it).
-    UnsupportedDType,
-    /// Operands' element types differ where they must be equal.
-    DTypeMismatch,
-    /// Valid regions violate the operation's rules.
-    ShapeMismatch,
-    /// A valid region larger than the tile.
-    OutOfRange,
-    /// Operands share storage where the operation forbids it.
-    Aliasing,
-    /// The tile could not be allocated.
-    OutOfMemory,
-    /// A status this version of the binding does not know (its C value).
-    Unknown(u32),
-}
-
 impl ErrorKind {
-    fn from_status(status: sys::pto_status) -> ErrorKind {
-        match status {
-            sys::pto_status::PTO_ERR_NULL_ARGUMENT => ErrorKind::NullArgument,
-            sys::pto_status::PTO_ERR_INVALID_ARGUMENT => ErrorKind::InvalidArgument,
-            sys::pto_status::PTO_ERR_UNSUPPORTED_DTYPE => ErrorKind::UnsupportedDType,
-            sys::pto_status::PTO_ERR_DTYPE_MISMATCH => ErrorKind::DTypeMismatch,
-            sys::pto_status::PTO_ERR_SHAPE_MISMATCH => ErrorKind::ShapeMismatch,
-            sys::pto_status::PTO_ERR_OUT_OF_RANGE => ErrorKind::OutOfRange,
-            sys::pto_status::PTO_ERR_ALIASING => ErrorKind::Aliasing,
-            sys::pto_status::PTO_ERR_OUT_OF_MEMORY => ErrorKind::OutOfMemory,
-            other => ErrorKind::Unknown(other.0 as u32),
-        }
-    }
-
     /// The C status value.
     pub fn status(self) -> sys::pto_status {
-        match self {
-            ErrorKind::NullArgument => sys::pto_status::PTO_ERR_NULL_ARGUMENT,
-            ErrorKind::InvalidArgument => sys::pto_status::PTO_ERR_INVALID_ARGUMENT,
-            ErrorKind::UnsupportedDType => sys::pto_status::PTO_ERR_UNSUPPORTED_DTYPE,
-            ErrorKind::DTypeMismatch => sys::pto_status::PTO_ERR_DTYPE_MISMATCH,
-            ErrorKind::ShapeMismatch => sys::pto_status::PTO_ERR_SHAPE_MISMATCH,
-            ErrorKind::OutOfRange => sys::pto_status::PTO_ERR_OUT_OF_RANGE,
-            ErrorKind::Aliasing => sys::pto_status::PTO_ERR_ALIASING,
-            ErrorKind::OutOfMemory => sys::pto_status::PTO_ERR_OUT_OF_MEMORY,
-            ErrorKind::Unknown(v) => sys::pto_status(v as _),
-        }
+        self.raw()
     }
 
     /// libpto's name of the status, e.g. `"PTO_ERR_SHAPE_MISMATCH"`.
@@ -161,7 +115,7 @@ pub(crate) fn check(status: sys::pto_status) -> Result<()> {
     }
     let message = crate::c_string(unsafe { sys::pto_last_error() });
     Err(Error {
-        kind: ErrorKind::from_status(status),
+        kind: ErrorKind::from_raw(status),
         message,
         position: None,
     })
@@ -227,7 +181,7 @@ mod tests {
             ErrorKind::Unknown(77),
         ];
         for kind in kinds {
-            assert_eq!(ErrorKind::from_status(kind.status()), kind);
+            assert_eq!(ErrorKind::from_raw(kind.status()), kind);
         }
         assert_eq!(ErrorKind::ShapeMismatch.name(), "PTO_ERR_SHAPE_MISMATCH");
         assert_eq!(ErrorKind::OutOfMemory.to_string(), "PTO_ERR_OUT_OF_MEMORY");

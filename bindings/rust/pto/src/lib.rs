@@ -40,6 +40,7 @@
 
 #![warn(missing_docs)]
 
+mod enums;
 mod error;
 #[macro_use]
 mod tile;
@@ -48,12 +49,13 @@ mod placement;
 mod profile;
 mod program;
 
-pub use error::{Error, ErrorKind, Result};
-pub use ops::*; // the instructions (generated from src/operations.def), InPlace, PowAlgorithm, Source
+pub use enums::*; // DType, ErrorKind, Profile, ParamKind and the instructions' modes
+pub use error::{Error, Result};
+pub use ops::*; // the instructions (generated from src/operations.def), InPlace, Source
 pub use placement::{Buffer, PlacedTile};
-pub use profile::{set_profile, with_profile, Profile, ProfileGuard};
-pub use program::{Arg, Args, Memory, Param, ParamKey, ParamKind, Program, ProgramBuilder};
-pub use tile::{DType, Element, Operand, Storage, Tile};
+pub use profile::{set_profile, with_profile, ProfileGuard};
+pub use program::{Arg, Args, Memory, Param, ParamKey, Program, ProgramBuilder};
+pub use tile::{Element, Operand, Storage, Tile};
 
 /// The raw C ABI (the `pto-sys` crate; unsafe, prefer the safe API).
 pub use pto_sys as sys;

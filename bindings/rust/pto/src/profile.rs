@@ -2,39 +2,10 @@
 
 use std::marker::PhantomData;
 
+pub use crate::enums::Profile;
 use crate::sys;
 
-/// Whose rules the instructions enforce (the C `pto_profile`). `Host` is
-/// libpto's own; `A2A3` and `A5` add the pages' implementation checks for
-/// those targets, so a program is refused on the CPU where the target would
-/// refuse it, with a message naming the profile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Profile {
-    /// Everything libpto can compute (the default).
-    Host,
-    /// Host plus the A2A3 (A3) implementation checks.
-    A2A3,
-    /// Host plus the A5 implementation checks.
-    A5,
-}
-
 impl Profile {
-    fn raw(self) -> sys::pto_profile {
-        match self {
-            Profile::Host => sys::pto_profile::PTO_PROFILE_HOST,
-            Profile::A2A3 => sys::pto_profile::PTO_PROFILE_A2A3,
-            Profile::A5 => sys::pto_profile::PTO_PROFILE_A5,
-        }
-    }
-
-    pub(crate) fn from_raw(raw: sys::pto_profile) -> Profile {
-        match raw {
-            sys::pto_profile::PTO_PROFILE_A2A3 => Profile::A2A3,
-            sys::pto_profile::PTO_PROFILE_A5 => Profile::A5,
-            _ => Profile::Host,
-        }
-    }
-
     /// libpto's name: `"HOST"`, `"A2A3"`, `"A5"`.
     pub fn name(self) -> String {
         crate::c_string(unsafe { sys::pto_profile_string(self.raw()) })
@@ -42,7 +13,7 @@ impl Profile {
 
     /// The calling thread's profile.
     pub fn current() -> Profile {
-        Profile::from_raw(unsafe { sys::pto_get_profile() })
+        Profile::from_raw(unsafe { sys::pto_get_profile() }).unwrap_or(Profile::Host)
     }
 }
 

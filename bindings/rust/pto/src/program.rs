@@ -30,31 +30,8 @@ use std::ptr::{self, NonNull};
 use crate::error::{check, Error, ErrorKind, Result};
 use crate::profile::{with_profile, Profile};
 use crate::sys;
+use crate::enums::ParamKind;
 use crate::tile::{DType, Operand, Storage, Tile};
-
-/// What a program parameter is (the C `pto_param_kind`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ParamKind {
-    /// `!pto.ptr<T>`: global memory, bound as a slice.
-    Pointer,
-    /// An integer scalar (index, i1 ... i64).
-    Int,
-    /// A float scalar (f16, bf16, f32, f64).
-    Float,
-    /// A tile.
-    Tile,
-}
-
-impl ParamKind {
-    fn from_raw(raw: sys::pto_param_kind) -> ParamKind {
-        match raw {
-            sys::pto_param_kind::PTO_PARAM_INT => ParamKind::Int,
-            sys::pto_param_kind::PTO_PARAM_FLOAT => ParamKind::Float,
-            sys::pto_param_kind::PTO_PARAM_TILE => ParamKind::Tile,
-            _ => ParamKind::Pointer,
-        }
-    }
-}
 
 /// One program parameter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -227,8 +204,8 @@ impl ProgramBuilder {
                 Param {
                     index: i,
                     name: crate::c_string(sys::pto_program_param_name(p, j)),
-                    kind: ParamKind::from_raw(sys::pto_program_param_kind(p, j)),
-                    dtype: DType::from_raw(sys::pto_program_param_dtype(p, j)),
+                    kind: ParamKind::from_raw(sys::pto_program_param_kind(p, j)).unwrap_or(ParamKind::Pointer),
+                    dtype: DType::from_raw(sys::pto_program_param_dtype(p, j)).unwrap_or(DType::Int8),
                     rows: sys::pto_program_param_rows(p, j),
                     cols: sys::pto_program_param_cols(p, j),
                     valid_rows: u32::try_from(sys::pto_program_param_valid_rows(p, j)).ok(),
@@ -237,7 +214,7 @@ impl ProgramBuilder {
                 }
             })
             .collect();
-        let profile = Profile::from_raw(unsafe { sys::pto_program_profile(p) });
+        let profile = Profile::from_raw(unsafe { sys::pto_program_profile(p) }).unwrap_or(Profile::Host);
         Ok(Program {
             raw,
             name,

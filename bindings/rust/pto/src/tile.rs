@@ -3,67 +3,12 @@ use std::os::raw::c_void;
 use std::ptr::NonNull;
 
 use crate::error::{check, Error, ErrorKind, Result};
+pub use crate::enums::DType;
 use crate::sys;
-
-/// A tile's element type (the C `pto_dtype`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DType {
-    /// `i8`.
-    Int8,
-    /// `u8`.
-    Uint8,
-    /// `i16`.
-    Int16,
-    /// `u16`.
-    Uint16,
-    /// `i32`.
-    Int32,
-    /// `u32`.
-    Uint32,
-    /// IEEE binary16, written and read as `f32`.
-    Float16,
-    /// bfloat16, written and read as `f32`.
-    BFloat16,
-    /// `f32`.
-    Float32,
-}
 
 impl DType {
     /// Every element type.
-    pub const ALL: [DType; 9] = [
-        DType::Int8,
-        DType::Uint8,
-        DType::Int16,
-        DType::Uint16,
-        DType::Int32,
-        DType::Uint32,
-        DType::Float16,
-        DType::BFloat16,
-        DType::Float32,
-    ];
-
-    /// The C value.
-    pub fn raw(self) -> sys::pto_dtype {
-        match self {
-            DType::Int8 => sys::pto_dtype::PTO_INT8,
-            DType::Uint8 => sys::pto_dtype::PTO_UINT8,
-            DType::Int16 => sys::pto_dtype::PTO_INT16,
-            DType::Uint16 => sys::pto_dtype::PTO_UINT16,
-            DType::Int32 => sys::pto_dtype::PTO_INT32,
-            DType::Uint32 => sys::pto_dtype::PTO_UINT32,
-            DType::Float16 => sys::pto_dtype::PTO_FLOAT16,
-            DType::BFloat16 => sys::pto_dtype::PTO_BFLOAT16,
-            DType::Float32 => sys::pto_dtype::PTO_FLOAT32,
-        }
-    }
-
-    pub(crate) fn from_raw(raw: sys::pto_dtype) -> DType {
-        DType::ALL
-            .iter()
-            .copied()
-            .find(|d| d.raw() == raw)
-            .unwrap_or(DType::Int8)
-    }
+    pub const ALL: [DType; DType::VALUES.len()] = DType::VALUES;
 
     /// Bytes per element.
     pub fn size(self) -> usize {
@@ -90,7 +35,7 @@ macro_rules! tile_methods {
     () => {
         /// The element type.
         pub fn dtype(&self) -> DType {
-            DType::from_raw(unsafe { sys::pto_tile_dtype(self.as_ptr()) })
+            DType::from_raw(unsafe { sys::pto_tile_dtype(self.as_ptr()) }).unwrap_or(DType::Int8)
         }
 
         /// Number of rows.
@@ -320,7 +265,7 @@ macro_rules! integer_element {
 
 /// The byte count alone would let `&[i16]` fill an `Int8` tile of twice the length.
 fn check_dtype(tile: *mut sys::pto_tile, want: DType, rust_type: &str, op: &str) -> Result<()> {
-    let got = DType::from_raw(unsafe { sys::pto_tile_dtype(tile) });
+    let got = DType::from_raw(unsafe { sys::pto_tile_dtype(tile) }).unwrap_or(DType::Int8);
     if got == want {
         return Ok(());
     }

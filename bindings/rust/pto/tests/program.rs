@@ -9,37 +9,8 @@ const PRELU_DPS: &str = "pto.tprelu ins(%src0, %src1 : !pto.tile_buf<vec, 16x16x
 
 const POW_SSA: &str = "%dst = pto.tpow %base, %exp : (!pto.tile<16x16xf32>, !pto.tile<16x16xf32>) -> !pto.tile<16x16xf32>";
 
-const PRELU_KERNEL: &str = r#"module {
-  func.func @prelu_rows(%x: !pto.ptr<f32>, %s: !pto.ptr<f32>, %y: !pto.ptr<f32>, %n: index) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c4 = arith.constant 4 : index
-    %c16 = arith.constant 16 : index
-    %bid = pto.get_block_idx
-    %nb = pto.get_block_num
-    %b = arith.index_cast %bid : i64 to index
-    %nbi = arith.index_cast %nb : i64 to index
-    %rows = arith.muli %n, %c4 : index
-    %xv = pto.make_tensor_view %x, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>
-    %sv = pto.make_tensor_view %s, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>
-    %yv = pto.make_tensor_view %y, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>
-    %a = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>
-    %bt = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>
-    %o = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>
-    scf.for %i = %b to %n step %nbi {
-      %r = arith.muli %i, %c4 : index
-      %xp = pto.partition_view %xv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>
-      %sp = pto.partition_view %sv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>
-      %yp = pto.partition_view %yv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>
-      pto.tload ins(%xp : !pto.partition_tensor_view<4x16xf32>) outs(%a : !pto.tile_buf<vec, 4x16xf32>)
-      pto.tload ins(%sp : !pto.partition_tensor_view<4x16xf32>) outs(%bt : !pto.tile_buf<vec, 4x16xf32>)
-      pto.tprelu ins(%a, %bt : !pto.tile_buf<vec, 4x16xf32>, !pto.tile_buf<vec, 4x16xf32>) outs(%o : !pto.tile_buf<vec, 4x16xf32>)
-      pto.tstore ins(%o : !pto.tile_buf<vec, 4x16xf32>) outs(%yp : !pto.partition_tensor_view<4x16xf32>)
-    }
-    return
-  }
-}
-"#;
+/// examples/pto/prelu-rows.pto, the kernel that the Go, Java and Rust tests share.
+const PRELU_KERNEL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../examples/pto/prelu-rows.pto"));
 
 /// n deterministic floats in [-lo, hi).
 fn values(n: usize, seed: u32, lo: f32, hi: f32) -> Vec<f32> {

@@ -1,6 +1,5 @@
 package org.libpto;
 
-import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -29,7 +28,6 @@ import java.nio.ByteOrder;
  */
 public final class Buffer implements AutoCloseable {
     private final NativeHandle handle;
-    private final Cleaner.Cleanable cleanable;
     private final ByteBuffer memory;
 
     private Buffer(ByteBuffer memory) {
@@ -37,8 +35,7 @@ public final class Buffer implements AutoCloseable {
         PtoNative.pto_buffer_wrap(memory, out);
         this.memory = memory;
         // The bytes are the JVM's; only the handle is libpto's.
-        this.handle = new NativeHandle(out[0], 0, PtoNative::pto_buffer_destroy);
-        this.cleanable = NativeHandle.CLEANER.register(this, handle);
+        this.handle = NativeHandle.register(this, out[0], 0, PtoNative::pto_buffer_destroy);
     }
 
     /**
@@ -117,12 +114,11 @@ public final class Buffer implements AutoCloseable {
     /** Releases the buffer handle (placed tiles stay usable); closing again does nothing. */
     @Override
     public void close() {
-        handle.markExplicit();
-        cleanable.clean();
+        handle.close();
     }
 
     /** Whether {@link #close()} has been called. */
     public boolean isClosed() {
-        return handle.pointer() == 0;
+        return handle.isClosed();
     }
 }

@@ -2,17 +2,20 @@ package org.libpto;
 
 /** A tile's element type (the C {@code pto_dtype}). */
 public enum DType {
+    // gen-enums:begin (the constants: tools/gen-enums.py)
     INT8(pto_dtype.PTO_INT8),
     UINT8(pto_dtype.PTO_UINT8),
     INT16(pto_dtype.PTO_INT16),
     UINT16(pto_dtype.PTO_UINT16),
     INT32(pto_dtype.PTO_INT32),
     UINT32(pto_dtype.PTO_UINT32),
-    /** IEEE binary16, written and read through {@code float[]}. */
+    /** IEEE binary16. */
     FLOAT16(pto_dtype.PTO_FLOAT16),
-    /** bfloat16, written and read through {@code float[]}. */
+    /** bfloat16: the upper half of an IEEE binary32. */
     BFLOAT16(pto_dtype.PTO_BFLOAT16),
-    FLOAT32(pto_dtype.PTO_FLOAT32);
+    FLOAT32(pto_dtype.PTO_FLOAT32),
+    // gen-enums:end
+    ;
 
     private final int code;
 

@@ -33,8 +33,10 @@ final class NativeHandle implements Runnable {
     private final long bytes;
     private final LongConsumer destroy;
     private volatile boolean explicit;
+    /** The registration with CLEANER; set once by {@link #register}, before the handle is shared. */
+    private Cleaner.Cleanable cleanable;
 
-    NativeHandle(long pointer, long nativeBytes, LongConsumer destroy) {
+    private NativeHandle(long pointer, long nativeBytes, LongConsumer destroy) {
         this.pointer = pointer;
         this.bytes = nativeBytes + OVERHEAD_BYTES;
         this.destroy = destroy;
@@ -55,13 +57,31 @@ final class NativeHandle implements Runnable {
         System.gc();
     }
 
+    /**
+     * A handle owned by {@code owner}: freed by {@link #close()}, or by the
+     * Cleaner once the owner is unreachable. Owners (tiles, buffers, programs,
+     * argument sets) create theirs with this and delegate close() and
+     * isClosed() to it.
+     */
+    static NativeHandle register(Object owner, long pointer, long nativeBytes, LongConsumer destroy) {
+        NativeHandle handle = new NativeHandle(pointer, nativeBytes, destroy);
+        handle.cleanable = CLEANER.register(owner, handle);
+        return handle;
+    }
+
     long pointer() {
         return pointer;
     }
 
-    /** close(): the owner freed it explicitly. */
-    void markExplicit() {
+    /** The owner's close(): frees the handle now; closing again does nothing. */
+    void close() {
         explicit = true;
+        cleanable.clean();
+    }
+
+    /** Whether the handle has been freed (by close() or the Cleaner). */
+    boolean isClosed() {
+        return pointer == 0;
     }
 
     @Override

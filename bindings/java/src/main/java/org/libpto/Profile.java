@@ -16,12 +16,15 @@ package org.libpto;
  * }</pre>
  */
 public enum Profile {
-    /** Everything libpto can compute (the default). */
+    // gen-enums:begin (the constants: tools/gen-enums.py)
+    /** The v0.1 rules: everything libpto can compute (the default). */
     HOST(pto_profile.PTO_PROFILE_HOST),
-    /** HOST plus the A2A3 (A3) implementation checks. */
+    /** HOST rules plus the pages' A2A3 (A3) implementation checks. */
     A2A3(pto_profile.PTO_PROFILE_A2A3),
-    /** HOST plus the A5 implementation checks. */
-    A5(pto_profile.PTO_PROFILE_A5);
+    /** HOST rules plus the pages' A5 implementation checks. */
+    A5(pto_profile.PTO_PROFILE_A5),
+    // gen-enums:end
+    ;
 
     private final int code;
 

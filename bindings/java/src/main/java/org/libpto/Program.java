@@ -39,14 +39,17 @@ import java.util.Map;
 public final class Program implements AutoCloseable {
     /** What a parameter is (the C {@code pto_param_kind}). */
     public enum Kind {
-        /** {@code !pto.ptr<T>}: global memory, bound as a direct ByteBuffer. */
+        // gen-enums:begin (the constants: tools/gen-enums.py)
+        /** !pto.ptr&lt;T&gt;: global memory, an array of dtype T. */
         POINTER(pto_param_kind.PTO_PARAM_POINTER),
-        /** An integer scalar (index, i1 ... i64), bound as a long. */
+        /** Index, i1, i8, i16, i32, i64 scalar. */
         INT(pto_param_kind.PTO_PARAM_INT),
-        /** A float scalar (f16, bf16, f32, f64), bound as a double. */
+        /** f16, bf16, f32, f64 scalar. */
         FLOAT(pto_param_kind.PTO_PARAM_FLOAT),
-        /** A tile, bound as a {@link Tile}. */
-        TILE(pto_param_kind.PTO_PARAM_TILE);
+        /** A tile (tile-typed func argument, snippet tile). */
+        TILE(pto_param_kind.PTO_PARAM_TILE),
+        // gen-enums:end
+        ;
 
         private final int code;
 
@@ -170,7 +173,6 @@ public final class Program implements AutoCloseable {
     }
 
     private final NativeHandle handle;
-    private final Cleaner.Cleanable cleanable;
     private final String sourceName;
     private final Profile profile;
     private final List<Parameter> parameters;
@@ -237,8 +239,7 @@ public final class Program implements AutoCloseable {
             throw ProgramException.of(e, this.sourceName);
         }
         long p = out[0];
-        this.handle = new NativeHandle(p, 0, PtoNative::pto_program_destroy);
-        this.cleanable = NativeHandle.CLEANER.register(this, handle);
+        this.handle = NativeHandle.register(this, p, 0, PtoNative::pto_program_destroy);
         this.profile = profileOf(PtoNative.pto_program_profile(p));
         int n = Math.toIntExact(PtoNative.pto_program_param_count(p));
         List<Parameter> list = new ArrayList<>(n);
@@ -407,13 +408,12 @@ public final class Program implements AutoCloseable {
     /** Frees the program; closing again does nothing. */
     @Override
     public void close() {
-        handle.markExplicit();
-        cleanable.clean();
+        handle.close();
     }
 
     /** Whether {@link #close()} has been called. */
     public boolean isClosed() {
-        return handle.pointer() == 0;
+        return handle.isClosed();
     }
 
     @Override
@@ -431,7 +431,6 @@ public final class Program implements AutoCloseable {
     public static final class Arguments implements AutoCloseable {
         private final Program program;
         private final NativeHandle handle;
-        private final Cleaner.Cleanable cleanable;
         /** What each parameter is bound to (ByteBuffer, Tile, Long, Double), to keep it reachable. */
         private final Object[] bound;
 
@@ -443,8 +442,7 @@ public final class Program implements AutoCloseable {
                 Reference.reachabilityFence(program);
             }
             this.program = program;
-            this.handle = new NativeHandle(out[0], 0, PtoNative::pto_args_destroy);
-            this.cleanable = NativeHandle.CLEANER.register(this, handle);
+            this.handle = NativeHandle.register(this, out[0], 0, PtoNative::pto_args_destroy);
             this.bound = new Object[program.parameters.size()];
         }
 
@@ -581,8 +579,7 @@ public final class Program implements AutoCloseable {
         /** Frees the argument set (never the memory or tiles bound in it). */
         @Override
         public void close() {
-            handle.markExplicit();
-            cleanable.clean();
+            handle.close();
             java.util.Arrays.fill(bound, null);
         }
     }

@@ -29,7 +29,6 @@ import java.nio.ByteOrder;
  */
 public final class Tile implements AutoCloseable {
     private final NativeHandle handle;
-    private final Cleaner.Cleanable cleanable;
     /** For a tile placed in a {@link Buffer}: its Java memory, kept reachable; else null. */
     private final ByteBuffer memory;
 
@@ -49,15 +48,13 @@ public final class Tile implements AutoCloseable {
         }
         long[] out = new long[1];
         PtoNative.pto_tile_create(dtype.code(), rows, cols, out);
-        this.handle = new NativeHandle(out[0], (long) rows * cols * dtype.size(), PtoNative::pto_tile_destroy);
-        this.cleanable = NativeHandle.CLEANER.register(this, handle);
+        this.handle = NativeHandle.register(this, out[0], (long) rows * cols * dtype.size(), PtoNative::pto_tile_destroy);
         this.memory = null;
     }
 
     /** A tile placed in memory (see Buffer.tileAt). */
     Tile(long pointer, ByteBuffer memory) {
-        this.handle = new NativeHandle(pointer, 0, PtoNative::pto_tile_destroy);
-        this.cleanable = NativeHandle.CLEANER.register(this, handle);
+        this.handle = NativeHandle.register(this, pointer, 0, PtoNative::pto_tile_destroy);
         this.memory = memory;
     }
 
@@ -83,13 +80,12 @@ public final class Tile implements AutoCloseable {
     /** Frees the tile; closing a closed tile does nothing. */
     @Override
     public void close() {
-        handle.markExplicit();
-        cleanable.clean();
+        handle.close();
     }
 
     /** Whether {@link #close()} has been called. */
     public boolean isClosed() {
-        return handle.pointer() == 0;
+        return handle.isClosed();
     }
 
     /** Whether the tile lives in a {@link Buffer} (made by {@link Buffer#tileAt} or {@link #direct}). */

@@ -7,9 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,36 +26,18 @@ class ProgramTest {
             + "!pto.tile_buf<vec, 16x16xf32>) outs(%dst : !pto.tile_buf<vec, 16x16xf32>)";
     static final String POW_SSA = "%dst = pto.tpow %base, %exp : (!pto.tile<16x16xf32>, !pto.tile<16x16xf32>) "
             + "-> !pto.tile<16x16xf32>";
-    static final String PRELU_KERNEL = "module {\n"
-            + "  func.func @prelu_rows(%x: !pto.ptr<f32>, %s: !pto.ptr<f32>, %y: !pto.ptr<f32>, %n: index) {\n"
-            + "    %c0 = arith.constant 0 : index\n"
-            + "    %c1 = arith.constant 1 : index\n"
-            + "    %c4 = arith.constant 4 : index\n"
-            + "    %c16 = arith.constant 16 : index\n"
-            + "    %bid = pto.get_block_idx\n"
-            + "    %nb = pto.get_block_num\n"
-            + "    %b = arith.index_cast %bid : i64 to index\n"
-            + "    %nbi = arith.index_cast %nb : i64 to index\n"
-            + "    %rows = arith.muli %n, %c4 : index\n"
-            + "    %xv = pto.make_tensor_view %x, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>\n"
-            + "    %sv = pto.make_tensor_view %s, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>\n"
-            + "    %yv = pto.make_tensor_view %y, shape = [%rows, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x16xf32>\n"
-            + "    %a = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>\n"
-            + "    %bt = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>\n"
-            + "    %o = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf32>\n"
-            + "    scf.for %i = %b to %n step %nbi {\n"
-            + "      %r = arith.muli %i, %c4 : index\n"
-            + "      %xp = pto.partition_view %xv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>\n"
-            + "      %sp = pto.partition_view %sv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>\n"
-            + "      %yp = pto.partition_view %yv, offsets = [%r, %c0], sizes = [%c4, %c16] : !pto.tensor_view<?x16xf32> -> !pto.partition_tensor_view<4x16xf32>\n"
-            + "      pto.tload ins(%xp : !pto.partition_tensor_view<4x16xf32>) outs(%a : !pto.tile_buf<vec, 4x16xf32>)\n"
-            + "      pto.tload ins(%sp : !pto.partition_tensor_view<4x16xf32>) outs(%bt : !pto.tile_buf<vec, 4x16xf32>)\n"
-            + "      pto.tprelu ins(%a, %bt : !pto.tile_buf<vec, 4x16xf32>, !pto.tile_buf<vec, 4x16xf32>) outs(%o : !pto.tile_buf<vec, 4x16xf32>)\n"
-            + "      pto.tstore ins(%o : !pto.tile_buf<vec, 4x16xf32>) outs(%yp : !pto.partition_tensor_view<4x16xf32>)\n"
-            + "    }\n"
-            + "    return\n"
-            + "  }\n"
-            + "}\n";
+    /** examples/pto/prelu-rows.pto, the kernel that the Go, Java and Rust tests share. */
+    static final String PRELU_KERNEL = readExample("prelu-rows.pto");
+
+    /** A file of examples/pto; surefire runs in the pom's directory, bindings/java. */
+    static String readExample(String name) {
+        Path dir = Paths.get(System.getProperty("basedir", System.getProperty("user.dir")));
+        try {
+            return Files.readString(dir.resolve("../../examples/pto").resolve(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     private final List<AutoCloseable> owned = new ArrayList<>();
 
