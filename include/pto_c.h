@@ -1159,6 +1159,49 @@ PTO_API pto_status pto_tsels(pto_tile *dst, const pto_tile *mask, const pto_tile
                              pto_tile *tmp, double scalar);
 
 /* ------------------------------------------------------------------------ */
+/* Matrix multiply                                                           */
+/* ------------------------------------------------------------------------ */
+/*
+ * dst = seed + a b, where a is M x K, b is K x N and dst M x N: M = a's valid
+ * rows = dst's valid rows, K = a's valid cols = b's valid rows, N = b's valid
+ * cols = dst's valid cols (else PTO_ERR_SHAPE_MISMATCH). Only dst's valid
+ * region is written.
+ * - dtypes (dst; a, b): (FLOAT32; BFLOAT16), (FLOAT32; FLOAT16), (FLOAT32;
+ *   FLOAT32), (INT32; INT8). dst of another dtype, or a pair not listed, is
+ *   PTO_ERR_UNSUPPORTED_DTYPE; a and b of different dtypes
+ *   PTO_ERR_DTYPE_MISMATCH.
+ * - Result, for each (i, j): acc starts at the seed; then for k = 0, 1, ...,
+ *   K-1 in that order acc = fma(a(i,k), b(k,j), acc), rounded once to
+ *   float32 (a and b widened exactly to float32), or for INT32 acc = acc +
+ *   a(i,k) b(k,j) modulo 2^32; dst(i,j) = acc. Every SIMD target, block
+ *   count and thread count gives these bits; K = 0 gives the seed. NaN and
+ *   infinities propagate as IEEE fma does. (The NPU's own order over K is
+ *   not documented: its float results may differ in the last bits.)
+ * - dst must not share storage with a, b or bias: the same handle or any
+ *   shared byte of their valid elements is PTO_ERR_ALIASING. a and b may be
+ *   the same tile.
+ * - Checks, in order: NULL handles; the profile; dtypes; aliasing; valid
+ *   regions.
+ * - HOST: ordinary row-major tiles, any placement. PTO_PROFILE_A2A3 and
+ *   PTO_PROFILE_A5: the cube's operands are tiles of its own memories (left,
+ *   right, acc) in fractal layouts, which these calls do not model yet:
+ *   every call is PTO_ERR_INVALID_ARGUMENT, its sentence naming the profile.
+ */
+
+/* dst = a b: the seed is 0. */
+PTO_API pto_status pto_tmatmul(pto_tile *dst, const pto_tile *a, const pto_tile *b);
+
+/* dst = dst + a b: the seed is dst(i, j) as it was (the cube accumulates
+ * into its output). */
+PTO_API pto_status pto_tmatmul_acc(pto_tile *dst, const pto_tile *a, const pto_tile *b);
+
+/* dst = bias + a b: the seed is bias(0, j). bias has dst's dtype
+ * (PTO_ERR_DTYPE_MISMATCH), at least one valid row and N valid cols
+ * (PTO_ERR_SHAPE_MISMATCH); its row 0 is read. */
+PTO_API pto_status pto_tmatmul_bias(pto_tile *dst, const pto_tile *a, const pto_tile *b,
+                                    const pto_tile *bias);
+
+/* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */
 /* ------------------------------------------------------------------------ */
 
