@@ -96,6 +96,7 @@ enum class ArgRole : uint8_t {
 enum class TextAttr : uint8_t {
   kNone,          // no attribute in text
   kDivPrecision,  // {precisionType = #pto<div_precision ...>}
+  kAnyPrecision,  // {precisionType = #pto<... default|high_precision>}
   kPowPrecision,  // {precisionType = #pto<pow_precision ...>}
   kBinaryOrder,   // {isBinary = false|true}, or bare after outs(...)
   kConversion,    // {rmode = #pto<round_mode ...>, sat_mode = #pto<saturation_mode ...>}

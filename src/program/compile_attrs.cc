@@ -84,15 +84,15 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
   for (const AttrEntry& e : attrs) {
     // PTOAS accepts precisionType on trsqrt; its result is correctly rounded
     // either way, so the attribute changes nothing here.
-    if (e.key == "precisionType" && op.id == ops::OpId::kTrsqrt) {
+    if (e.key == "precisionType" && text == ops::TextAttr::kAnyPrecision) {
       const std::string_view v = e.value.text;
       const bool known = v.substr(0, 5) == "#pto<" &&
                          (v.size() > 9 && (v.substr(v.size() - 9) == " default>" ||
                                            (v.size() > 16 &&
                                             v.substr(v.size() - 16) == " high_precision>")));
       if (!known)
-        return Error(e.value.loc, "precisionType of trsqrt is #pto<... default> or "
-                                  "#pto<... high_precision>");
+        return Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) +
+                                      " is #pto<... default> or #pto<... high_precision>");
       continue;
     }
     if (e.key == "isBinary" && text == ops::TextAttr::kBinaryOrder) {
