@@ -25,7 +25,7 @@ static int touches_whole_tile(const pto_tile *src, const pto_tile *dst) {
 /* tfillpad: its rules in the contract's order (NULLs, the pad, dtypes and
  * their sizes, aliasing with dst's whole storage, src's region within dst's
  * shape, equal shapes under A2A3 and A5); nothing written on a refusal. Its
- * values are test_datamove's. */
+ * values are test_tfillpad's. */
 void fuzz_fillpad(reader *r, state *st) {
     pto_tile *dst = take_tile(r, st);
     const pto_tile *src = take_tile(r, st);
@@ -59,7 +59,7 @@ void fuzz_fillpad(reader *r, state *st) {
 
 /* tci: its rules in the contract's order (NULL, descending, dtype, start,
  * one row under A2A3 and A5); nothing written on a refusal, nothing outside
- * dst's valid region. Its values are test_datamove's. */
+ * dst's valid region. Its values are test_tci's. */
 void fuzz_sequence(reader *r, state *st) {
     pto_tile *dst = take_tile(r, st);
     const int descending = (int)(take(r) % 4) - 1;
@@ -82,7 +82,7 @@ void fuzz_sequence(reader *r, state *st) {
 }
 
 /* treshape: NULLs, storages that share a byte without one start, sizes;
- * nothing written on a refusal. Its values are test_datamove's. */
+ * nothing written on a refusal. Its values are test_reshape_transpose_concat's. */
 void fuzz_reshape(reader *r, state *st) {
     pto_tile *dst = take_tile(r, st);
     const pto_tile *src = take_tile(r, st);
@@ -106,7 +106,7 @@ void fuzz_reshape(reader *r, state *st) {
 
 /* ttrans: NULLs, dtype sizes, tmp's handle, overlap, the transposed region,
  * A5's 32-byte rows; nothing written on a refusal, nothing outside dst's
- * region. Its values are test_datamove's. */
+ * region. Its values are test_reshape_transpose_concat's. */
 void fuzz_transpose(reader *r, state *st) {
     pto_tile *dst = take_tile(r, st);
     const pto_tile *src = take_tile(r, st);
