@@ -320,6 +320,31 @@ pto_status run_program_bound(const char *text, const char *const *tile_names, pt
     return run;
 }
 
+pto_program *program_build(const char *text, const char *entry) {
+    pto_program *p = NULL;
+    pto_status s = pto_program_create_entry(text, strlen(text), "t.pto", entry, &p);
+    if (s != PTO_OK)
+        fail_msg("refused: %s\n%s", pto_last_error(), text);
+    return p;
+}
+
+void expect_program_refused_with(const char *text, const char *entry, const char *want) {
+    pto_program *p = NULL;
+    pto_status s = pto_program_create_entry(text, strlen(text), "t.pto", entry, &p);
+    if (s == PTO_OK || strstr(pto_last_error(), want) == NULL)
+        fail_msg("want '%s', got %s: %s\n%s", want, pto_status_string(s),
+                 s == PTO_OK ? "" : pto_last_error(), text);
+}
+
+void program_run_on(pto_program *p, void *data, size_t nbytes) {
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, data, nbytes), PTO_OK);
+    if (pto_program_run(p, a) != PTO_OK)
+        fail_msg("run: %s", pto_last_error());
+    pto_args_destroy(a);
+}
+
 void expect_program_refused(const char *text, pto_status want) {
     pto_program *p = NULL;
     const pto_status st = pto_program_create(text, strlen(text), "t.pto", &p);

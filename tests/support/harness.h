@@ -118,5 +118,14 @@ pto_status run_program_bound(const char *text, const char *const *tile_names, pt
                              size_t nints);
 /* The program `text` is refused with `want` and nothing is created. */
 void expect_program_refused(const char *text, pto_status want);
+/* Creates the program `text` with entry point `entry` (NULL: the one the
+ * module names), "t.pto" in its messages; fails the test when it is
+ * refused. */
+pto_program *program_build(const char *text, const char *entry);
+/* Creating `text` with entry `entry` fails with a message containing `want`. */
+void expect_program_refused_with(const char *text, const char *entry, const char *want);
+/* Runs p with its first parameter bound to nbytes of memory at data; fails
+ * the test when the run fails. */
+void program_run_on(pto_program *p, void *data, size_t nbytes);
 
 #endif
