@@ -90,8 +90,9 @@ bool RunRow(OpDtypes row, pto_tile* d, pto_tile* a, pto_tile* b, pto_tile* t, pt
     // ttrans needs dst's region to be src's transposed, tconcat dst's
     // columns the sum of its sources', tgather an index tile of valid
     // offsets, the compares a UINT8 mask of another shape and tsels a mask,
-    // which these 3x37 tiles of one dtype and bytes cannot be (test_datamove
-    // and test_compare run them; they allocate nothing).
+    // which these 3x37 tiles of one dtype and bytes cannot be
+    // (test_reshape_transpose_concat, test_extract_gather and test_compare
+    // run them; they allocate nothing).
     if (op == OP_TTRANS || op == OP_TCONCAT || op == OP_TGATHER || op == OP_TCMP || op == OP_TCMPS ||
         op == OP_TSELS) {
       *status = PTO_OK;

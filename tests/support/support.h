@@ -132,7 +132,9 @@ bool op_accepts(op_id op, pto_profile profile, pto_dtype dt);
  * pairs, rules and results. op_call passes PTO_ROUND_RINT and PTO_SAT_OFF. */
 bool op_converts(op_id op);
 /* Whether the row is one whose operands the generic loops do not model,
- * tested in a file of its own: the data-movement rows (tests/test_datamove.c)
+ * tested in a file of its own: the data-movement rows (tests/test_tfillpad.c,
+ * test_tci.c, test_reshape_transpose_concat.c, test_extract_gather.c,
+ * test_element_access.c)
  * tfillpad (it writes dst's whole rows x cols, not only its valid region,
  * and takes a source of another dtype of the same size; op_call passes
  * PTO_PAD_MIN), tci (no source, a start and an order, one row under A2A3 and
