@@ -340,7 +340,7 @@ static void test_operation_errors(void **state) {
     for (int op = 0; op < OP_COUNT; ++op) {
         /* tcvt's statuses (its source of another dtype, its two enums, ODD)
          * are test_tcvt's test_rules and test_pairs_per_profile; tfillpad's
-         * (its pad, a source of dst's size) test_datamove's test_rules. */
+         * (its pad, a source of dst's size) test_tfillpad's test_rules. */
         if (op_converts((op_id)op) || op_tested_apart((op_id)op)) continue;
         const op_family family = op_row((op_id)op)->family;
         const pto_status *reachable = family == OP_FAMILY_SPECIAL ? kReachable[op]

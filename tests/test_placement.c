@@ -649,7 +649,7 @@ static bool host_supports(op_id op, pto_pow_algorithm algo, pto_dtype dt) {
      * cases are test_tcvt's test_rules. */
     if (op_converts(op)) return false;
     /* tfillpad writes dst's whole storage, not its valid region: its placed
-     * and in-place cases are test_datamove's. */
+     * and in-place cases are test_tfillpad's. */
     if (op_tested_apart(op)) return false;
     if (op_row(op)->family != OP_FAMILY_SPECIAL) return op_accepts(op, PTO_PROFILE_HOST, dt);
     if (op == OP_TRSQRT || op == OP_TCOLEXPANDDIV) return dt == PTO_FLOAT32 || dt == PTO_FLOAT16;

@@ -227,7 +227,7 @@ static void test_profile_table(void **state) {
                      * test_tcvt checks every pair under every profile. */
                     if (op_converts((op_id)op)) continue;
                     /* tfillpad's cells (all nine everywhere; its source may
-                     * differ from dst in dtype): test_datamove's test_rules. */
+                     * differ from dst in dtype): test_tfillpad's test_rules. */
                     if (op_tested_apart((op_id)op)) continue;
                     check_cell(kProfiles[pi], (op_id)op, algo, (pto_dtype)dt, &refusals);
                     ++cells;

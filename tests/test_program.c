@@ -238,7 +238,7 @@ static void test_every_form_matches_the_c_call(void **state) {
     rng r = {0x5eed};
     for (int op = 0; op < OP_COUNT; ++op) {
         /* tfillpad's pad is dst's type's `pad=`, which these texts leave
-         * null: its forms are test_datamove's test_program_forms. */
+         * null: its forms are test_tfillpad's test_program_forms. */
         if (op_tested_apart((op_id)op)) continue;
         for (int algo = 0; algo < (op == OP_TPOW || op == OP_TCOLSUM ? 2 : 1); ++algo) {
             for (size_t d = 0; d < COUNT(kDtypes); ++d) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the fuzz seed corpus (tests/fuzz/corpus/) in the encoding that
-tests/fuzz/fuzz_api.c decodes: one opcode byte per API call, then its
-argument bytes. Deterministic: rerun after changing the encoding, then commit
+the API harness decodes (tests/fuzz/fuzz_api.c, the opcodes, and the files
+fuzz_api.h lists): one opcode byte per API call, then its argument bytes. Deterministic: rerun after changing the encoding, then commit
 the corpus. Usage: make-corpus.py [OUTDIR]"""
 import os
 import random

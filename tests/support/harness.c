@@ -160,6 +160,10 @@ void tile_fill(pto_tile *t, rng *r, gen_kind kind) {
         for (size_t j = 0; j < pto_tile_cols(t); ++j) tile_put(t, i, j, gen_value(r, dt, kind));
 }
 
+void tiles_destroy(size_t n, pto_tile *const *tiles) {
+    for (size_t k = 0; k < n; ++k) pto_tile_destroy(tiles[k]);
+}
+
 uint32_t *tile_snapshot(const pto_tile *t) {
     const size_t rows = pto_tile_rows(t), cols = pto_tile_cols(t);
     uint32_t *snapshot = malloc(rows * cols * sizeof(uint32_t));
@@ -290,6 +294,55 @@ pto_status run_snippet_sd(const char *text, pto_tile *s, pto_tile *d) {
     const char *const names[] = {"s", "d"};
     pto_tile *const tiles[] = {s, d};
     return run_snippet_tiles(text, 2, names, tiles);
+}
+
+pto_status run_program_bound(const char *text, const char *const *tile_names, pto_tile *const *tiles,
+                             size_t ntiles, const char *const *int_names, const int64_t *ints,
+                             size_t nints) {
+    pto_program *p = NULL;
+    const pto_status st = pto_program_create(text, strlen(text), "t.pto", &p);
+    if (st != PTO_OK) fail_msg("%s: %s (%s)", text, pto_status_string(st), pto_last_error());
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    for (size_t k = 0; k < ntiles; ++k) {
+        size_t at = 0;
+        if (pto_program_param_find(p, tile_names[k], &at) != PTO_OK) continue;
+        assert_int_equal(pto_args_set_tile(a, at, tiles[k]), PTO_OK);
+    }
+    for (size_t k = 0; k < nints; ++k) {
+        size_t at = 0;
+        if (pto_program_param_find(p, int_names[k], &at) != PTO_OK) continue;
+        assert_int_equal(pto_args_set_int(a, at, ints[k]), PTO_OK);
+    }
+    const pto_status run = pto_program_run(p, a);
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    return run;
+}
+
+pto_program *program_build(const char *text, const char *entry) {
+    pto_program *p = NULL;
+    pto_status s = pto_program_create_entry(text, strlen(text), "t.pto", entry, &p);
+    if (s != PTO_OK)
+        fail_msg("refused: %s\n%s", pto_last_error(), text);
+    return p;
+}
+
+void expect_program_refused_with(const char *text, const char *entry, const char *want) {
+    pto_program *p = NULL;
+    pto_status s = pto_program_create_entry(text, strlen(text), "t.pto", entry, &p);
+    if (s == PTO_OK || strstr(pto_last_error(), want) == NULL)
+        fail_msg("want '%s', got %s: %s\n%s", want, pto_status_string(s),
+                 s == PTO_OK ? "" : pto_last_error(), text);
+}
+
+void program_run_on(pto_program *p, void *data, size_t nbytes) {
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, data, nbytes), PTO_OK);
+    if (pto_program_run(p, a) != PTO_OK)
+        fail_msg("run: %s", pto_last_error());
+    pto_args_destroy(a);
 }
 
 void expect_program_refused(const char *text, pto_status want) {

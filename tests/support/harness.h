@@ -63,6 +63,11 @@ pto_tile *tile_new(pto_dtype dt, uint32_t rows, uint32_t cols, uint32_t valid_ro
 uint32_t tile_get(const pto_tile *t, size_t row, size_t col);
 void tile_put(pto_tile *t, size_t row, size_t col, uint32_t bits);
 void tile_fill(pto_tile *t, rng *r, gen_kind kind);
+/* Destroys the n tiles (NULLs are skipped, as pto_tile_destroy does);
+ * TILES_DESTROY(a, b, ...) lists them in place. */
+void tiles_destroy(size_t n, pto_tile *const *tiles);
+#define TILES_DESTROY(...) \
+    tiles_destroy(COUNT(((pto_tile *const[]){__VA_ARGS__})), (pto_tile *const[]){__VA_ARGS__})
 /* All rows*cols elements as bit patterns (free() the result). */
 uint32_t *tile_snapshot(const pto_tile *t);
 /* Every element of t (the whole tile) still equals the snapshot, bitwise. */
@@ -105,7 +110,22 @@ pto_status run_snippet_sd(const char *text, pto_tile *s, pto_tile *d);
 /* The same with the snippet's tile parameters names[k] (no '%') bound to
  * tiles[k]; fails the test when the run itself fails. */
 pto_status run_snippet_tiles(const char *text, size_t n, const char *const *names, pto_tile *const *tiles);
+/* Runs `text` (it must compile) with the named tile and integer (index)
+ * parameters bound, names without '%' (a name the text lacks is skipped:
+ * one list serves several forms); returns the run's status. */
+pto_status run_program_bound(const char *text, const char *const *tile_names, pto_tile *const *tiles,
+                             size_t ntiles, const char *const *int_names, const int64_t *ints,
+                             size_t nints);
 /* The program `text` is refused with `want` and nothing is created. */
 void expect_program_refused(const char *text, pto_status want);
+/* Creates the program `text` with entry point `entry` (NULL: the one the
+ * module names), "t.pto" in its messages; fails the test when it is
+ * refused. */
+pto_program *program_build(const char *text, const char *entry);
+/* Creating `text` with entry `entry` fails with a message containing `want`. */
+void expect_program_refused_with(const char *text, const char *entry, const char *want);
+/* Runs p with its first parameter bound to nbytes of memory at data; fails
+ * the test when the run fails. */
+void program_run_on(pto_program *p, void *data, size_t nbytes);
 
 #endif

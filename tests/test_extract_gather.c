@@ -1,0 +1,334 @@
+/* TEXTRACT and TGATHER: every dtype (and every index dtype) against the
+ * pages' definitions element by element, hand-computed cases, the rules in
+ * order per profile with nothing written on a refusal, and program runs
+ * equal to the C calls, offsets and indices out of range refusing the run. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/harness.h"
+
+static const pto_dtype kDtypes[] = {PTO_INT8,  PTO_UINT8,   PTO_INT16,    PTO_UINT16, PTO_INT32,
+                                    PTO_UINT32, PTO_FLOAT16, PTO_BFLOAT16, PTO_FLOAT32};
+
+/* dst's every element: want(i, j) inside its valid region, as before outside. */
+static void expect_region(const pto_tile *dst, const uint32_t *before, const uint32_t *want,
+                          const char *what) {
+    const uint32_t cols = pto_tile_cols(dst), vr = pto_tile_valid_rows(dst), vc = pto_tile_valid_cols(dst);
+    for (uint32_t i = 0; i < pto_tile_rows(dst); ++i)
+        for (uint32_t j = 0; j < cols; ++j) {
+            const uint32_t w = i < vr && j < vc ? want[(size_t)i * vc + j] : before[(size_t)i * cols + j];
+            if (tile_get(dst, i, j) != w)
+                fail_msg("%s: dst (%u,%u) 0x%x, want 0x%x", what, i, j, tile_get(dst, i, j), w);
+        }
+}
+
+/* ---- textract ------------------------------------------------------------ */
+
+/* The window's elements, by the page's definition: dst[i,j] = src[row + i, col + j]. */
+static uint32_t *window_of(const pto_tile *src, uint32_t vr, uint32_t vc, size_t row, size_t col) {
+    uint32_t *w = malloc(sizeof(uint32_t) * ((size_t)vr * vc + 1));
+    for (uint32_t i = 0; i < vr; ++i)
+        for (uint32_t j = 0; j < vc; ++j) w[(size_t)i * vc + j] = tile_get(src, row + i, col + j);
+    return w;
+}
+
+static void test_textract(void **state) {
+    (void)state;
+    /* src rows, cols, valid rows, valid cols; dst rows, cols, valid rows, valid cols */
+    static const uint32_t kShapes[][8] = {
+        {1, 1, 1, 1, 1, 1, 1, 1},       {8, 16, 8, 16, 4, 8, 4, 8},   {8, 16, 6, 13, 4, 8, 2, 5},
+        {16, 64, 16, 64, 16, 64, 16, 64}, {33, 70, 33, 65, 9, 40, 9, 33}, {5, 37, 5, 37, 5, 37, 0, 3},
+        {64, 9, 64, 9, 64, 1, 64, 1},
+    };
+    rng r = {0xE7};
+    size_t elements = 0, calls = 0;
+    for (size_t d = 0; d < COUNT(kDtypes); ++d)
+        for (size_t k = 0; k < COUNT(kShapes); ++k) {
+            const uint32_t *s = kShapes[k];
+            pto_tile *src = tile_new(kDtypes[d], s[0], s[1], s[2], s[3]);
+            tile_fill(src, &r, GEN_ANY);
+            uint32_t *src_bits = tile_snapshot(src);
+            /* the corners of the offsets the window allows, and one between */
+            const uint32_t rmax = s[2] - s[6], cmax = s[3] - s[7];
+            const size_t offsets[][2] = {{0, 0}, {rmax, cmax}, {0, cmax}, {rmax, 0}, {rmax / 2, cmax / 3}};
+            for (size_t o = 0; o < COUNT(offsets); ++o) {
+                pto_tile *dst = tile_new(kDtypes[d], s[4], s[5], s[6], s[7]);
+                tile_fill(dst, &r, GEN_ANY);
+                uint32_t *before = tile_snapshot(dst);
+                uint32_t *want = window_of(src, s[6], s[7], offsets[o][0], offsets[o][1]);
+                char what[128];
+                snprintf(what, sizeof what, "textract %s %ux%u at (%zu, %zu)", pto_dtype_string(kDtypes[d]),
+                         s[6], s[7], offsets[o][0], offsets[o][1]);
+                const pto_status got = pto_textract(dst, src, offsets[o][0], offsets[o][1]);
+                if (got != PTO_OK) fail_msg("%s: %s (%s)", what, pto_status_string(got), pto_last_error());
+                expect_region(dst, before, want, what);
+                assert_tile_unchanged(src, src_bits, what);
+                elements += (size_t)s[6] * s[7];
+                ++calls;
+                free(before);
+                free(want);
+                pto_tile_destroy(dst);
+            }
+            free(src_bits);
+            pto_tile_destroy(src);
+        }
+    /* the rules, in order */
+    pto_tile *src = tile_new(PTO_FLOAT32, 8, 16, 6, 16), *dst = tile_new(PTO_FLOAT32, 4, 8, 4, 8);
+    pto_tile *h = tile_new(PTO_FLOAT16, 8, 16, 8, 16);
+    tile_fill(src, &r, GEN_ANY);
+    tile_fill(dst, &r, GEN_ANY);
+    uint32_t *before = tile_snapshot(dst);
+    assert_int_equal(pto_textract(dst, NULL, 0, 0), PTO_ERR_NULL_ARGUMENT);
+    assert_non_null(strstr(pto_last_error(), "pto_textract: src"));
+    assert_int_equal(pto_textract(NULL, src, 0, 0), PTO_ERR_NULL_ARGUMENT);
+    assert_int_equal(pto_textract(dst, h, 99, 0), PTO_ERR_DTYPE_MISMATCH); /* before the offsets */
+    assert_int_equal(pto_textract(dst, dst, 0, 0), PTO_ERR_ALIASING);
+    assert_int_equal(pto_textract(dst, src, 3, 0), PTO_ERR_OUT_OF_RANGE); /* 3 + 4 rows > 6 valid */
+    assert_non_null(strstr(pto_last_error(), "outside src's valid region 6x16"));
+    assert_int_equal(pto_textract(dst, src, 0, 9), PTO_ERR_OUT_OF_RANGE);
+    assert_int_equal(pto_textract(dst, src, (size_t)-1, 0), PTO_ERR_OUT_OF_RANGE); /* no wrap-around */
+    assert_int_equal(pto_textract(dst, src, 0, (size_t)-4), PTO_ERR_OUT_OF_RANGE);
+    assert_tile_unchanged(dst, before, "refused textract");
+    assert_int_equal(pto_textract(dst, src, 2, 8), PTO_OK);
+    /* A2A3 and A5: dst's shape within src's; A2A3: 32-byte rows and index_col */
+    pto_tile *wide = tile_new(PTO_FLOAT32, 4, 24, 4, 8), *odd = tile_new(PTO_FLOAT32, 8, 12, 8, 12);
+    pto_tile *tall = tile_new(PTO_FLOAT32, 8, 8, 4, 8), *one = tile_new(PTO_FLOAT32, 1, 8, 1, 1);
+    pto_tile *b8 = tile_new(PTO_INT8, 8, 32, 8, 32), *b8d = tile_new(PTO_INT8, 2, 32, 2, 3);
+    assert_int_equal(pto_textract(wide, src, 0, 0), PTO_OK); /* HOST: the valid regions only */
+    assert_int_equal(pto_textract(tall, src, 2, 0), PTO_OK);
+    assert_int_equal(pto_textract(dst, odd, 0, 1), PTO_OK);
+    assert_int_equal(pto_textract(b8d, b8, 0, 0), PTO_OK);
+    for (int p = PTO_PROFILE_A2A3; p <= PTO_PROFILE_A5; ++p) {
+        assert_int_equal(pto_set_profile((pto_profile)p), PTO_OK);
+        assert_int_equal(pto_textract(wide, src, 0, 0), PTO_ERR_SHAPE_MISMATCH);
+        assert_non_null(strstr(pto_last_error(), pto_profile_string((pto_profile)p)));
+        /* the page's bound: index_row + dst rows (8) <= src rows (8) */
+        assert_int_equal(pto_textract(tall, src, 2, 0), PTO_ERR_OUT_OF_RANGE);
+        assert_int_equal(pto_textract(tall, src, 0, 0), PTO_OK);
+        assert_int_equal(pto_textract(dst, src, 2, 8), PTO_OK);
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    assert_int_equal(pto_textract(dst, odd, 0, 0), PTO_ERR_SHAPE_MISMATCH); /* 48-byte rows */
+    assert_int_equal(pto_textract(b8d, b8, 0, 0), PTO_ERR_SHAPE_MISMATCH); /* 3 int8 columns */
+    assert_int_equal(pto_textract(dst, src, 0, 4), PTO_ERR_OUT_OF_RANGE);  /* 16 bytes in */
+    assert_non_null(strstr(pto_last_error(), "32 bytes"));
+    assert_int_equal(pto_textract(one, src, 5, 3), PTO_OK); /* a 1x1 window: any offset */
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    assert_int_equal(pto_textract(dst, odd, 0, 1), PTO_OK);
+    assert_int_equal(pto_textract(dst, src, 0, 4), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    /* programs: DPS (the offsets arguments), SSA and synchronous (constants) */
+    static const char *const kForms[] = {
+        "func.func @k(%s : !pto.tile_buf<vec, 8x16xf32, valid=6x16>, %r : index, %c : index, "
+        "%d : !pto.tile_buf<vec, 4x8xf32>) {\n"
+        "  pto.textract ins(%s, %r, %c : !pto.tile_buf<vec, 8x16xf32, valid=6x16>, index, index) "
+        "outs(%d : !pto.tile_buf<vec, 4x8xf32>)\n  return\n}\n",
+        "%r = arith.constant 2 : index\n%c = arith.constant 5 : index\n"
+        "%d = pto.textract %s, %r, %c : (!pto.tile<8x16xf32, valid=6x16>, index, index) -> !pto.tile<4x8xf32>\n",
+        "%r = arith.constant 2 : index\n%c = arith.constant 5 : index\n"
+        "%d = textract %s[%r, %c] : !pto.tile<8x16xf32, valid=6x16> -> !pto.tile<4x8xf32>\n",
+    };
+    pto_tile *want = tile_new(PTO_FLOAT32, 4, 8, 4, 8);
+    assert_int_equal(pto_textract(want, src, 2, 5), PTO_OK);
+    static const char *const kTileNames[] = {"s", "d"};
+    static const char *const kIntNames[] = {"r", "c"};
+    for (size_t f = 0; f < COUNT(kForms); ++f) {
+        pto_tile *out = tile_new(PTO_FLOAT32, 4, 8, 4, 8);
+        pto_tile *tiles[] = {src, out};
+        const int64_t ints[] = {2, 5};
+        const pto_status run = run_program_bound(kForms[f], kTileNames, tiles, 2, kIntNames, ints, 2);
+        if (run != PTO_OK) fail_msg("%s: run %s (%s)", kForms[f], pto_status_string(run), pto_last_error());
+        for (uint32_t i = 0; i < 4; ++i)
+            for (uint32_t j = 0; j < 8; ++j) assert_int_equal(tile_get(out, i, j), tile_get(want, i, j));
+        pto_tile_destroy(out);
+    }
+    /* offsets out of range refuse the run (checked when it runs), a negative one too */
+    {
+        pto_tile *out = tile_new(PTO_FLOAT32, 4, 8, 4, 8);
+        tile_fill(out, &r, GEN_ANY);
+        uint32_t *kept = tile_snapshot(out);
+        pto_tile *tiles[] = {src, out};
+        const int64_t far[] = {3, 0}, negative[] = {0, -1};
+        assert_int_equal(run_program_bound(kForms[0], kTileNames, tiles, 2, kIntNames, far, 2), PTO_ERR_OUT_OF_RANGE);
+        assert_non_null(strstr(pto_last_error(), "pto_textract"));
+        assert_int_equal(run_program_bound(kForms[0], kTileNames, tiles, 2, kIntNames, negative, 2), PTO_ERR_OUT_OF_RANGE);
+        assert_tile_unchanged(out, kept, "refused textract run");
+        free(kept);
+        pto_tile_destroy(out);
+    }
+    expect_program_refused("%r = arith.constant 0 : index\n"
+                           "%d = pto.textract %s, %r : (!pto.tile<8x16xf32>, index) -> !pto.tile<4x8xf32>\n",
+                           PTO_ERR_INVALID_ARGUMENT);
+    expect_program_refused("%r = arith.constant 0 : index\n"
+                           "%d = pto.textract %s, %r, %r : (!pto.tile<8x16xf32>, index, index) -> !pto.tile<4x8xf16>\n",
+                           PTO_ERR_DTYPE_MISMATCH);
+    print_message("[datamove] textract: %zu calls, %zu elements as the definition, its rules per profile, "
+                  "3 text forms and 2 refused runs\n", calls, elements);
+    free(before);
+    pto_tile *all[] = {src, dst, h, wide, odd, tall, one, b8, b8d, want};
+    for (size_t k = 0; k < COUNT(all); ++k) pto_tile_destroy(all[k]);
+}
+
+/* ---- tgather -------------------------------------------------------------- */
+
+static const pto_dtype kIndexDtypes[] = {PTO_INT16, PTO_UINT16, PTO_INT32, PTO_UINT32};
+
+/* Random flat offsets of elements of src's valid region, in an index tile of
+ * dt with valid region vr x vc. */
+static void fill_indices(pto_tile *idx, const pto_tile *src, rng *r) {
+    const uint32_t cols = pto_tile_cols(src), svr = pto_tile_valid_rows(src), svc = pto_tile_valid_cols(src);
+    for (uint32_t i = 0; i < pto_tile_valid_rows(idx); ++i)
+        for (uint32_t j = 0; j < pto_tile_valid_cols(idx); ++j) {
+            const uint32_t row = (uint32_t)(rng_next(r) % svr), col = (uint32_t)(rng_next(r) % svc);
+            tile_put(idx, i, j, row * cols + col);
+        }
+}
+
+static void test_tgather(void **state) {
+    (void)state;
+    /* src rows, cols, valid rows, valid cols; dst rows, cols, valid rows, valid cols */
+    static const uint32_t kShapes[][8] = {
+        {1, 1, 1, 1, 1, 1, 1, 1},    {16, 16, 16, 16, 16, 16, 16, 16}, {8, 37, 5, 30, 3, 64, 3, 64},
+        {4, 8, 4, 8, 9, 70, 7, 65}, {64, 64, 64, 64, 2, 8, 0, 8},     {2, 300, 2, 300, 1, 256, 1, 256},
+    };
+    rng r = {0x6A7};
+    size_t elements = 0, calls = 0;
+    for (size_t d = 0; d < COUNT(kDtypes); ++d)
+        for (size_t x = 0; x < COUNT(kIndexDtypes); ++x)
+            for (size_t k = 0; k < COUNT(kShapes); ++k) {
+                const uint32_t *s = kShapes[k];
+                /* 16-bit indices reach 65535 elements at most */
+                pto_tile *src = tile_new(kDtypes[d], s[0], s[1], s[2], s[3]);
+                pto_tile *dst = tile_new(kDtypes[d], s[4], s[5], s[6], s[7]);
+                pto_tile *idx = tile_new(kIndexDtypes[x], s[6] + 1, s[7] + 2, s[6], s[7]);
+                tile_fill(src, &r, GEN_ANY);
+                tile_fill(dst, &r, GEN_ANY);
+                fill_indices(idx, src, &r);
+                uint32_t *before = tile_snapshot(dst);
+                uint32_t *want = malloc(sizeof(uint32_t) * ((size_t)s[6] * s[7] + 1));
+                for (uint32_t i = 0; i < s[6]; ++i)
+                    for (uint32_t j = 0; j < s[7]; ++j) {
+                        const uint32_t flat = tile_get(idx, i, j);
+                        want[(size_t)i * s[7] + j] = tile_get(src, flat / s[1], flat % s[1]);
+                    }
+                char what[128];
+                snprintf(what, sizeof what, "tgather %s by %s, %ux%u from %ux%u", pto_dtype_string(kDtypes[d]),
+                         pto_dtype_string(kIndexDtypes[x]), s[6], s[7], s[2], s[3]);
+                /* HOST: a tmp or none (never touched) */
+                pto_tile *tmp = (x + k) % 2 ? NULL : tile_new(PTO_UINT8, 1, 1, 1, 1);
+                const pto_status got = pto_tgather(dst, src, idx, tmp);
+                pto_tile_destroy(tmp);
+                if (got != PTO_OK) fail_msg("%s: %s (%s)", what, pto_status_string(got), pto_last_error());
+                expect_region(dst, before, want, what);
+                elements += (size_t)s[6] * s[7];
+                ++calls;
+                free(before);
+                free(want);
+                TILES_DESTROY(src, dst, idx);
+            }
+    /* hand-computed: src 2x4 int32 0..7, indices 7 0 5 / 2 2 4 */
+    pto_tile *src = tile_new(PTO_INT32, 2, 4, 2, 4), *dst = tile_new(PTO_INT32, 2, 3, 2, 3);
+    pto_tile *idx = tile_new(PTO_INT32, 2, 3, 2, 3), *tmp = tile_new(PTO_INT32, 2, 3, 2, 3);
+    for (uint32_t k = 0; k < 8; ++k) tile_put(src, k / 4, k % 4, 100 + k);
+    static const uint32_t kIdx[] = {7, 0, 5, 2, 2, 4};
+    for (uint32_t k = 0; k < 6; ++k) tile_put(idx, k / 3, k % 3, kIdx[k]);
+    assert_int_equal(pto_tgather(dst, src, idx, tmp), PTO_OK);
+    static const uint32_t kWant[] = {107, 100, 105, 102, 102, 104};
+    for (uint32_t k = 0; k < 6; ++k) assert_int_equal(tile_get(dst, k / 3, k % 3), kWant[k]);
+    /* the rules, in order */
+    pto_tile *f = tile_new(PTO_FLOAT32, 2, 4, 2, 4), *fidx = tile_new(PTO_FLOAT32, 2, 3, 2, 3);
+    pto_tile *i16 = tile_new(PTO_INT16, 2, 3, 2, 3), *narrow = tile_new(PTO_INT32, 2, 2, 2, 2);
+    tile_fill(dst, &r, GEN_ANY);
+    uint32_t *before = tile_snapshot(dst);
+    assert_int_equal(pto_tgather(dst, src, NULL, NULL), PTO_ERR_NULL_ARGUMENT);
+    assert_non_null(strstr(pto_last_error(), "pto_tgather: indices"));
+    assert_int_equal(pto_tgather(dst, f, idx, NULL), PTO_ERR_DTYPE_MISMATCH);
+    assert_int_equal(pto_tgather(dst, src, fidx, NULL), PTO_ERR_UNSUPPORTED_DTYPE);
+    assert_non_null(strstr(pto_last_error(), "indices dtype FLOAT32"));
+    assert_int_equal(pto_tgather(dst, src, idx, dst), PTO_ERR_ALIASING);
+    assert_int_equal(pto_tgather(dst, dst, idx, NULL), PTO_ERR_ALIASING);
+    assert_int_equal(pto_tgather(dst, src, dst, NULL), PTO_ERR_ALIASING);
+    assert_int_equal(pto_tgather(narrow, src, idx, NULL), PTO_ERR_SHAPE_MISMATCH);
+    tile_put(idx, 1, 2, 8); /* one past the last element */
+    assert_int_equal(pto_tgather(dst, src, idx, NULL), PTO_ERR_OUT_OF_RANGE);
+    assert_non_null(strstr(pto_last_error(), "indices (1, 2) is 8"));
+    tile_put(idx, 1, 2, 0xFFFFFFFFu); /* -1 */
+    assert_int_equal(pto_tgather(dst, src, idx, NULL), PTO_ERR_OUT_OF_RANGE);
+    assert_non_null(strstr(pto_last_error(), "is -1"));
+    assert_int_equal(pto_tile_set_valid(src, 2, 3), PTO_OK);
+    tile_put(idx, 1, 2, 3); /* row 0, col 3: outside src's valid columns */
+    assert_int_equal(pto_tgather(dst, src, idx, NULL), PTO_ERR_OUT_OF_RANGE);
+    assert_tile_unchanged(dst, before, "refused tgather");
+    assert_int_equal(pto_tile_set_valid(src, 2, 4), PTO_OK);
+    assert_int_equal(pto_tgather(dst, src, idx, NULL), PTO_OK);
+    /* A2A3: tmp required, of indices' dtype and valid shape; 32-bit indices;
+     * contiguous dst rows. A5: contiguous dst and indices rows. */
+    pto_tile *wide = tile_new(PTO_INT32, 2, 8, 2, 3), *widx = tile_new(PTO_INT32, 2, 8, 2, 3);
+    pto_tile *i8 = tile_new(PTO_INT8, 2, 3, 2, 3), *i8s = tile_new(PTO_INT8, 2, 4, 2, 4);
+    assert_int_equal(pto_tgather(wide, src, widx, NULL), PTO_OK); /* HOST */
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    assert_int_equal(pto_tgather(dst, src, idx, NULL), PTO_ERR_NULL_ARGUMENT);
+    assert_non_null(strstr(pto_last_error(), "A2A3"));
+    assert_int_equal(pto_tgather(i8, i8s, idx, tmp), PTO_ERR_UNSUPPORTED_DTYPE);
+    assert_int_equal(pto_tgather(dst, src, i16, tmp), PTO_ERR_UNSUPPORTED_DTYPE);
+    assert_int_equal(pto_tgather(dst, src, idx, f), PTO_ERR_DTYPE_MISMATCH);
+    assert_int_equal(pto_tgather(wide, src, widx, tmp), PTO_ERR_SHAPE_MISMATCH);
+    assert_int_equal(pto_tgather(dst, src, idx, narrow), PTO_ERR_SHAPE_MISMATCH);
+    assert_int_equal(pto_tgather(dst, src, idx, tmp), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    assert_int_equal(pto_tgather(i8, i8s, idx, NULL), PTO_OK);
+    for (uint32_t k = 0; k < 6; ++k) tile_put(i16, k / 3, k % 3, kIdx[k]);
+    assert_int_equal(pto_tgather(dst, src, i16, NULL), PTO_OK);
+    assert_int_equal(pto_tgather(wide, src, widx, NULL), PTO_ERR_SHAPE_MISMATCH);
+    pto_tile *cidx = tile_new(PTO_INT32, 2, 8, 2, 8), *cdst = tile_new(PTO_INT32, 2, 8, 2, 8);
+    assert_int_equal(pto_tgather(cdst, src, cidx, NULL), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(cdst, 2, 8), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    /* programs: DPS with tmp (PTOAS's form) and without, the SSA form */
+    tile_put(idx, 1, 2, 6);
+    pto_tile *want = tile_new(PTO_INT32, 2, 3, 2, 3);
+    assert_int_equal(pto_tgather(want, src, idx, NULL), PTO_OK);
+    static const char *const kForms[] = {
+        "pto.tgather ins(%s, %i, %t : !pto.tile_buf<vec, 2x4xi32>, !pto.tile_buf<vec, 2x3xi32>, "
+        "!pto.tile_buf<vec, 2x3xi32>) outs(%d : !pto.tile_buf<vec, 2x3xi32>)\n",
+        "pto.tgather ins(%s, %i : !pto.tile_buf<vec, 2x4xi32>, !pto.tile_buf<vec, 2x3xi32>) "
+        "outs(%d : !pto.tile_buf<vec, 2x3xi32>)\n",
+        "%d = pto.tgather %s, %i : (!pto.tile<2x4xi32>, !pto.tile<2x3xi32>) -> !pto.tile<2x3xi32>\n",
+    };
+    static const char *const kNames[] = {"s", "i", "t", "d"};
+    for (size_t k = 0; k < COUNT(kForms); ++k) {
+        pto_tile *out = tile_new(PTO_INT32, 2, 3, 2, 3);
+        pto_tile *tiles[] = {src, idx, tmp, out};
+        const pto_status run = run_program_bound(kForms[k], kNames, tiles, 4, NULL, NULL, 0);
+        if (run != PTO_OK) fail_msg("%s: run %s (%s)", kForms[k], pto_status_string(run), pto_last_error());
+        for (uint32_t i = 0; i < 2; ++i)
+            for (uint32_t j = 0; j < 3; ++j) assert_int_equal(tile_get(out, i, j), tile_get(want, i, j));
+        /* an index out of range refuses the run, nothing written */
+        tile_put(idx, 0, 1, 8);
+        uint32_t *kept = tile_snapshot(out);
+        assert_int_equal(run_program_bound(kForms[k], kNames, tiles, 4, NULL, NULL, 0), PTO_ERR_OUT_OF_RANGE);
+        assert_non_null(strstr(pto_last_error(), "pto_tgather"));
+        assert_tile_unchanged(out, kept, "refused tgather run");
+        tile_put(idx, 0, 1, 0);
+        free(kept);
+        pto_tile_destroy(out);
+    }
+    expect_program_refused("pto.tgather ins(%s, %i : !pto.tile_buf<vec, 2x4xi32>, !pto.tile_buf<vec, 2x3xf32>) "
+                           "outs(%d : !pto.tile_buf<vec, 2x3xi32>)\n",
+                           PTO_ERR_UNSUPPORTED_DTYPE);
+    print_message("[datamove] tgather: %zu calls (9 dtypes x 4 index dtypes), %zu elements as the definition, "
+                  "its rules per profile, 3 text forms and 3 refused runs\n", calls, elements);
+    free(before);
+    pto_tile *all[] = {src, dst, idx, tmp, f, fidx, i16, narrow, wide, widx, i8, i8s, cidx, cdst, want};
+    for (size_t k = 0; k < COUNT(all); ++k) pto_tile_destroy(all[k]);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_textract),
+        cmocka_unit_test(test_tgather),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

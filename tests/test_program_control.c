@@ -1,0 +1,347 @@
+/* PTO assembly's control: modules of several functions and calls between
+ * them, carried values of scf.for / scf.if / scf.while, float and integer
+ * scalars and scalar access to global memory, synchronisation and
+ * sections, the block's identity as parameters, PTO_LOOP_LIMIT, and the
+ * text rules that are stricter than the C API. Every case is written
+ * here. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/harness.h"
+
+static const char kCalls[] =
+    "module {\n"
+    "  func.func private @twice(%x: i32) -> i32 {\n"
+    "    %y = arith.addi %x, %x : i32\n"
+    "    return %y : i32\n"
+    "  }\n"
+    "  func.func private @store(%p: !pto.ptr<i32>, %i: index, %v: i32) {\n"
+    "    pto.store_scalar %v, %p[%i] : !pto.ptr<i32>, i32\n"
+    "    return\n"
+    "  }\n"
+    "  func.func @main(%p: !pto.ptr<i32>) attributes {pto.entry} {\n"
+    "    %c0 = arith.constant 0 : index\n"
+    "    %c1 = arith.constant 1 : index\n"
+    "    %v = pto.load_scalar %p[%c0] : !pto.ptr<i32> -> i32\n"
+    "    %w = func.call @twice(%v) : (i32) -> i32\n"
+    "    %z = func.call @twice(%w) : (i32) -> i32\n"
+    "    func.call @store(%p, %c1, %z) : (!pto.ptr<i32>, index, i32) -> ()\n"
+    "    return\n"
+    "  }\n"
+    "  func.func @other(%p: !pto.ptr<i32>) {\n"
+    "    %c0 = arith.constant 0 : index\n"
+    "    %k = arith.constant 7 : i32\n"
+    "    pto.store_scalar %k, %p[%c0] : !pto.ptr<i32>, i32\n"
+    "    return\n"
+    "  }\n"
+    "}\n";
+
+static void test_functions_and_calls(void **state) {
+    (void)state;
+    int32_t m[2] = {5, 0};
+    pto_program *p = program_build(kCalls, NULL); /* pto.entry chooses @main */
+    program_run_on(p, m, sizeof m);
+    assert_int_equal(m[1], 20);
+    assert_non_null(strstr(pto_program_describe(p), "@main(%p: !pto.ptr<i32>)  (entry)"));
+    assert_non_null(strstr(pto_program_describe(p), "@twice(%x: i32) -> (i32)  private"));
+    pto_program_destroy(p);
+    p = program_build(kCalls, "@other"); /* by name */
+    program_run_on(p, m, sizeof m);
+    assert_int_equal(m[0], 7);
+    pto_program_destroy(p);
+    expect_program_refused_with(kCalls, "nope", "the module has no function @nope (it has @twice, @store, @main, @other)");
+    /* No pto.entry: two public functions are ambiguous, one is the entry. */
+    static const char two[] = "func.func @a() {\n return\n}\nfunc.func @b() {\n return\n}\n";
+    expect_program_refused_with(two, NULL, "1:1: error: the module has 2 public functions (@a, @b)");
+    pto_program_destroy(program_build(two, "b"));
+    pto_program_destroy(program_build("func.func @a() {\n return\n}\nfunc.func private @b() {\n return\n}\n", NULL));
+    /* PTOAS's synchronisation hint is accepted (and orders nothing); an
+     * unknown attribute is not. */
+    pto_program_destroy(program_build("func.func @a() attributes {pto.auto_sync_tail_hint = \"mte3-to-s-event0\"} {\n"
+                              " return\n}\n", NULL));
+    expect_program_refused_with("func.func @a() attributes {pto.sync_hint = 1} {\n return\n}\n", NULL,
+            "1:28: error: unknown function attribute 'pto.sync_hint'");
+    expect_program_refused_with("func.func @k(%n: i32) attributes {pto.entry} {\n func.call @k(%n) : (i32) -> ()\n return\n}\n",
+            NULL, "2:12: error: recursive call of @k");
+    expect_program_refused_with("func.func @k() {\n %c = func.call @h() : () -> i32\n return\n}\n"
+            "func.func private @h() -> i32 {\n %x = arith.constant 1 : i16\n return %x : i16\n}\n",
+            NULL, "return value 0 is i16");
+    /* An unused function is checked too. */
+    expect_program_refused_with("func.func @k() attributes {pto.entry} {\n return\n}\n"
+            "func.func @h() {\n %x = arith.addi %y, %y : i32\n return\n}\n",
+            NULL, "5:18: error: %y is not defined");
+}
+
+#define T32 "!pto.tile_buf<vec, 32x64xf32>"
+
+/* Sum of 0..9 by iter_args, a max by scf.if results, a count by scf.while,
+ * a tile carried through a loop. */
+static void test_carried_values(void **state) {
+    (void)state;
+    static const char text[] =
+        "func.func @k(%p: !pto.ptr<i32>) {\n"
+        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+        "  %c2 = arith.constant 2 : index\n  %c10 = arith.constant 10 : index\n"
+        "  %z = arith.constant 0 : i32\n  %one = arith.constant 1 : i32\n"
+        "  %s:2 = scf.for %i = %c0 to %c10 step %c1 iter_args(%acc = %z, %k = %z) -> (i32, i32) {\n"
+        "    %ii = arith.index_cast %i : index to i32\n"
+        "    %n = arith.addi %acc, %ii : i32\n"
+        "    %m = arith.addi %k, %one : i32\n"
+        "    scf.yield %n, %m : i32, i32\n"
+        "  }\n"
+        "  pto.store_scalar %s#0, %p[%c0] : !pto.ptr<i32>, i32\n"
+        "  %gt = arith.cmpi sgt, %s#0, %s#1 : i32\n"
+        "  %big = scf.if %gt -> (i32) {\n    scf.yield %s#0 : i32\n  } else {\n    scf.yield %s#1 : i32\n  }\n"
+        "  pto.store_scalar %big, %p[%c1] : !pto.ptr<i32>, i32\n"
+        "  %lim = arith.constant 100 : i32\n"
+        "  %w = scf.while (%x = %one) : (i32) -> i32 {\n"
+        "    %lt = arith.cmpi slt, %x, %lim : i32\n"
+        "    scf.condition(%lt) %x : i32\n"
+        "  } do {\n"
+        "  ^bb0(%y: i32):\n"
+        "    %y2 = arith.muli %y, %c2i : i32\n"
+        "    scf.yield %y2 : i32\n"
+        "  }\n"
+        "  pto.store_scalar %w, %p[%c2] : !pto.ptr<i32>, i32\n"
+        "  return\n}\n";
+    /* %c2i is defined before use in the real text below. */
+    char fixed[4096];
+    const char *at = strstr(text, "  %lim");
+    snprintf(fixed, sizeof fixed, "%.*s  %%c2i = arith.constant 2 : i32\n%s", (int)(at - text), text, at);
+    pto_program *p = program_build(fixed, NULL);
+    int32_t m[3] = {0, 0, 0};
+    program_run_on(p, m, sizeof m);
+    assert_int_equal(m[0], 45);
+    assert_int_equal(m[1], 45);
+    assert_int_equal(m[2], 128);
+    pto_program_destroy(p);
+
+    /* A tile through iter_args: t = t + t four times. */
+    static const char tile[] =
+        "func.func @k(%p: !pto.ptr<f32>) {\n"
+        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+        "  %c4 = arith.constant 4 : index\n  %c8 = arith.constant 8 : index\n"
+        "  %v = pto.make_tensor_view %p, shape = [%c1, %c8], strides = [%c8, %c1] : !pto.tensor_view<1x8xf32>\n"
+        "  %t = pto.alloc_tile : !pto.tile_buf<vec, 1x8xf32>\n"
+        "  %u = pto.alloc_tile : !pto.tile_buf<vec, 1x8xf32>\n"
+        "  pto.tload ins(%v : !pto.tensor_view<1x8xf32>) outs(%t : !pto.tile_buf<vec, 1x8xf32>)\n"
+        "  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %t) -> (!pto.tile_buf<vec, 1x8xf32>) {\n"
+        "    pto.tadd ins(%a, %a : !pto.tile_buf<vec, 1x8xf32>, !pto.tile_buf<vec, 1x8xf32>) outs(%u : !pto.tile_buf<vec, 1x8xf32>)\n"
+        "    scf.yield %u : !pto.tile_buf<vec, 1x8xf32>\n"
+        "  }\n"
+        "  pto.tstore ins(%r : !pto.tile_buf<vec, 1x8xf32>) outs(%v : !pto.tensor_view<1x8xf32>)\n"
+        "  return\n}\n";
+    p = program_build(tile, NULL);
+    float f[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    program_run_on(p, f, sizeof f);
+    assert_true(f[0] == 16.0f && f[7] == 128.0f);
+    pto_program_destroy(p);
+}
+
+/* Float scalars in their own type, casts, select, and the bounds check of
+ * scalar access. */
+static void test_scalars(void **state) {
+    (void)state;
+    static const char text[] =
+        "func.func @k(%p: !pto.ptr<f32>, %h: !pto.ptr<f16>) {\n"
+        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+        "  %c2 = arith.constant 2 : index\n  %c3 = arith.constant 3 : index\n"
+        "  %x = pto.load_scalar %p[%c0] : !pto.ptr<f32> -> f32\n"
+        "  %tenth = arith.constant 0.1 : f32\n"
+        "  %y = arith.addf %x, %tenth : f32\n"
+        "  pto.store_scalar %y, %p[%c1] : !pto.ptr<f32>, f32\n"
+        "  %a = arith.constant 1.0 : f16\n  %b = arith.constant 0.0009765625 : f16\n"
+        "  %s = arith.addf %a, %b : f16\n"                       /* 1 + 2^-10: exact in f16 */
+        "  %t = arith.addf %s, %b : f16\n"                       /* 1 + 2^-9 */
+        "  %q = arith.constant 0x3C01 : f16\n"
+        "  %e = arith.cmpf oeq, %s, %q : f16\n"
+        "  %pick = arith.select %e, %t, %a : f16\n"
+        "  pto.store_scalar %pick, %h[%c0] : !pto.ptr<f16>, f16\n"
+        "  %i = arith.fptosi %y : f32 to i32\n"
+        "  %i2 = arith.maxsi %i, %i : i32\n"
+        "  %g = arith.sitofp %i2 : i32 to f32\n"
+        "  pto.store_scalar %g, %p[%c2] : !pto.ptr<f32>, f32\n"
+        "  %n = arith.negf %g : f32\n"
+        "  %mx = arith.maximumf %n, %g : f32\n"
+        "  pto.store_scalar %mx, %p[%c3] : !pto.ptr<f32>, f32\n"
+        "  return\n}\n";
+    pto_program *p = program_build(text, NULL);
+    float f[4] = {2.5f, 0, 0, 0};
+    uint16_t h[1] = {0};
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, f, sizeof f), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 1, h, sizeof h), PTO_OK);
+    assert_int_equal(pto_program_run(p, a), PTO_OK);
+    assert_true(f[1] == 2.5f + 0.1f);
+    assert_int_equal(h[0], 0x3C02);
+    assert_true(f[2] == 2.0f && f[3] == 2.0f);
+    /* Out of bounds: an error before the write. */
+    assert_int_equal(pto_args_set_pointer(a, 1, h, 0), PTO_OK);
+    assert_int_equal(pto_program_run(p, a), PTO_ERR_OUT_OF_RANGE);
+    if (strstr(pto_last_error(), "error: pto.store_scalar: element 0 of %h, which holds 0 elements") == NULL) fail_msg("%s", pto_last_error());
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    /* MLIR's typeless boolean constants are i1. */
+    p = program_build("func.func @b(%p: !pto.ptr<i32>) {\n"
+              "  %c0 = arith.constant 0 : index\n  %t = arith.constant true\n"
+              "  %f = arith.constant false\n  %seven = arith.constant 7 : i32\n"
+              "  %nine = arith.constant 9 : i32\n  %both = arith.andi %t, %f : i1\n"
+              "  %v = arith.select %both, %seven, %nine : i32\n"
+              "  pto.store_scalar %v, %p[%c0] : !pto.ptr<i32>, i32\n  return\n}\n",
+              NULL);
+    int32_t word = 0;
+    program_run_on(p, &word, sizeof word);
+    assert_int_equal(word, 9);
+    pto_program_destroy(p);
+}
+
+/* Synchronisation, pto.section.vector, unimplemented instructions, and the
+ * text rules stricter than the C API. */
+static void test_sync_sections_and_rules(void **state) {
+    (void)state;
+    static const char sync[] =
+        "func.func @k() attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n"
+        "  pto.barrier <PIPE_ALL>\n  pto.barrier #pto.pipe<PIPE_V>\n"
+        "  pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n"
+        "  pto.wait_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n"
+        "  pto.barrier_sync [<TVEC>]\n"
+        "  pto.record_event [#pto.pipe_event_type<TLOAD>, #pto.pipe_event_type<TVEC>, #pto.event<EVENT_ID0>]\n"
+        "  pto.sync.set #pto.pipe<PIPE_M>, 0\n"
+        "  pto.section.vector {\n    %b = pto.get_block_idx\n  }\n"
+        "  return\n}\n";
+    pto_program *p = program_build(sync, NULL);
+    /* Under qemu-user a launch's worker threads can hang (qemu's futexes):
+     * there the three blocks run one after another on the calling thread. */
+    if (getenv("PTO_TEST_UNDER_QEMU") != NULL) setenv("PTO_NUM_THREADS", "1", 1);
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_program_launch(p, 3, a), PTO_OK);
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    /* TGATHER's mask-pattern form is refused as an instruction not implemented. */
+    expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : " T32 "\n"
+            "  pto.tgather ins(%t, {maskPattern = #pto.mask_pattern<P0101>} : " T32 ") outs(%t : " T32 ")\n"
+            "  return\n}\n",
+            NULL, "t.pto:3:24: error: instruction 'pto.tgather' in its maskPattern form is not implemented");
+    expect_program_refused_with("func.func @k() {\n  pto.set_flag[<PIPE_MTE2>, <PIPE_V>]\n  return\n}\n", NULL,
+            "2:16: error: pto.set_flag takes [<PIPE_...>, <PIPE_...>, <EVENT_IDn>]");
+    expect_program_refused_with("func.func @k() {\n  pto.barrier <EVENT_ID0>\n  return\n}\n", NULL,
+            "2:15: error: pto.barrier takes <PIPE_X> (a pipe of PTOAS's PIPE enum)");
+    /* PTOAS's enums: pipes, event endpoints; A5's sync.set / sync.wait pipes. */
+    expect_program_refused_with("func.func @k() {\n  pto.set_flag[<PIPE_MTE2>, <PIPE_W>, <EVENT_ID0>]\n  return\n}\n", NULL,
+            "2:29: error: pto.set_flag takes [<PIPE_...>, <PIPE_...>, <EVENT_IDn>]");
+    expect_program_refused_with("func.func @k() {\n  pto.record_event [#pto.pipe_event_type<TLOAD>, "
+            "#pto.pipe_event_type<TVECTOR>, #pto.event<EVENT_ID1>]\n  return\n}\n",
+            NULL, "2:50: error: pto.record_event takes [<OP>, <OP>, <EVENT_IDn>] (OP of TLOAD,");
+    expect_program_refused_with("func.func @k() {\n  pto.barrier_sync [<TSTORE>]\n  return\n}\n", NULL,
+            "2:21: error: pto.barrier_sync takes [<OP>] (OP of TLOAD, TSTORE_ACC");
+    static const char a5_sync[] =
+        "module attributes {pto.target_arch = \"a5\"} {\nfunc.func @k(%e: index) {\n"
+        "  pto.sync.set #pto.pipe<PIPE_MTE3>, %e\n  pto.sync.wait <PIPE_V>, 3\n"
+        "  pto.sync.set <PIPE_V>, 0\n  return\n}\n}\n";
+    expect_program_refused_with(a5_sync, NULL,
+            "5:16: error: pto.sync.set on A5 takes <PIPE_FIX> or <PIPE_MTE3>, not <PIPE_V>");
+    pto_program_destroy(program_build("module attributes {pto.target_arch = \"a5\"} {\nfunc.func @k(%e: index) {\n"
+                              "  pto.sync.set #pto.pipe<PIPE_MTE3>, %e\n  pto.sync.wait <PIPE_V>, 3\n"
+                              "  return\n}\n}\n", NULL));
+    expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : " T32 "\n"
+            "  pto.tscatter ins(%t : " T32 ") outs(%t : " T32 ")\n  return\n}\n",
+            NULL, "t.pto:3:3: error: instruction 'pto.tscatter' is not implemented");
+    expect_program_refused_with("module attributes {pto.target_arch = \"a3\"} {\nfunc.func @k() {\n"
+            "  %t = pto.alloc_tile : " T32 "\n"
+            "  pto.tpow ins(%t, %t : " T32 ", " T32 ") outs(%t : " T32 ") "
+            "{precisionType = #pto<pow_precision high_precision>}\n  return\n}\n}\n",
+            NULL, "precisionType high_precision of tpow is refused under A2A3");
+    pto_program_destroy(program_build("%d = trsqrt %a {precisionType = #pto<rsqrt_precision high_precision>} : "
+                              "!pto.tile<16x16xf32>\n", NULL));
+}
+
+/* PyPTO's kernels take the block's identity as trailing i32 parameters
+ * named %__pypto_spmd_block_idx / _block_num / _subblock_idx: the launch
+ * binds them, as pto.get_block_idx; the caller binds the others. */
+static void test_block_parameters(void **state) {
+    (void)state;
+    pto_program *p = program_build(
+        "func.func @k(%p: !pto.ptr<i32>, %__pypto_spmd_block_idx: i32, %__pypto_spmd_block_num: i32,\n"
+        "             %__pypto_spmd_subblock_idx: i32) {\n"
+        "  %i = arith.index_cast %__pypto_spmd_block_idx : i32 to index\n"
+        "  %v = arith.muli %__pypto_spmd_block_num, %__pypto_spmd_block_num : i32\n"
+        "  %w = arith.addi %v, %__pypto_spmd_subblock_idx : i32\n"
+        "  pto.store_scalar %w, %p[%i] : !pto.ptr<i32>, i32\n  return\n}\n", NULL);
+    assert_int_equal(pto_program_param_count(p), 1);
+    int32_t m[5] = {-1, -1, -1, -1, -1};
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, m, sizeof m), PTO_OK);
+    assert_int_equal(pto_program_launch(p, 4, a), PTO_OK);
+    for (int i = 0; i < 4; ++i) assert_int_equal(m[i], 16);
+    assert_int_equal(m[4], -1);
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    expect_program_refused_with("func.func @k(%__pypto_spmd_block_idx: f32) {\n  return\n}\n", NULL,
+            "1:39: error: %__pypto_spmd_block_idx is set by the launch (the block's identity): "
+            "an integer, not f32");
+}
+
+/* PTO_LOOP_LIMIT: a block whose loops turn more often than the limit stops
+ * with PTO_ERR_OUT_OF_RANGE at the loop (an scf.while that never ends, an
+ * scf.for of 10 turns under a limit of 9); 10 turns pass a limit of 10, and
+ * without the variable nothing is counted. */
+static void test_loop_limit(void **state) {
+    (void)state;
+    static const char forever[] =
+        "func.func @k(%p: !pto.ptr<i32>) {\n"
+        "  %c0 = arith.constant 0 : index\n  %one = arith.constant 1 : i32\n"
+        "  %w = scf.while (%x = %one) : (i32) -> i32 {\n"
+        "    %t = arith.constant true\n    scf.condition(%t) %x : i32\n"
+        "  } do {\n  ^bb0(%y: i32):\n    %y2 = arith.addi %y, %one : i32\n    scf.yield %y2 : i32\n  }\n"
+        "  pto.store_scalar %w, %p[%c0] : !pto.ptr<i32>, i32\n  return\n}\n";
+    static const char ten[] =
+        "func.func @k(%p: !pto.ptr<i32>) {\n"
+        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+        "  %c10 = arith.constant 10 : index\n  %z = arith.constant 0 : i32\n  %one = arith.constant 1 : i32\n"
+        "  %s = scf.for %i = %c0 to %c10 step %c1 iter_args(%a = %z) -> (i32) {\n"
+        "    %b = arith.addi %a, %one : i32\n    scf.yield %b : i32\n  }\n"
+        "  pto.store_scalar %s, %p[%c0] : !pto.ptr<i32>, i32\n  return\n}\n";
+    int32_t m[1] = {0};
+    pto_args *a = NULL;
+    pto_program *p = program_build(forever, NULL);
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, m, sizeof m), PTO_OK);
+    setenv("PTO_LOOP_LIMIT", "1000", 1);
+    assert_int_equal(pto_program_run(p, a), PTO_ERR_OUT_OF_RANGE);
+    assert_non_null(strstr(pto_last_error(), "t.pto:4:8: error: the block's loops turned more than 1000 times"));
+    assert_int_equal(m[0], 0);
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    p = program_build(ten, NULL);
+    setenv("PTO_LOOP_LIMIT", "9", 1);
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, m, sizeof m), PTO_OK);
+    assert_int_equal(pto_program_run(p, a), PTO_ERR_OUT_OF_RANGE);
+    pto_args_destroy(a);
+    setenv("PTO_LOOP_LIMIT", "10", 1);
+    program_run_on(p, m, sizeof m);
+    assert_int_equal(m[0], 10);
+    unsetenv("PTO_LOOP_LIMIT");
+    m[0] = 0;
+    program_run_on(p, m, sizeof m);
+    assert_int_equal(m[0], 10);
+    pto_program_destroy(p);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_functions_and_calls),
+        cmocka_unit_test(test_carried_values),
+        cmocka_unit_test(test_scalars),
+        cmocka_unit_test(test_sync_sections_and_rules),
+        cmocka_unit_test(test_block_parameters),
+        cmocka_unit_test(test_loop_limit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

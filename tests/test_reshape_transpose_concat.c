@@ -1,0 +1,312 @@
+/* TRESHAPE, TTRANS and TCONCAT, the instructions that rearrange a tile's
+ * elements: every dtype (TRESHAPE: pairs of dtypes and shapes) against a
+ * reference built here element by element or byte for byte, the rules in
+ * order per profile with nothing written on a refusal, in-place TCONCAT,
+ * and their text forms run equal to the C calls. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/harness.h"
+
+static const pto_dtype kDtypes[] = {PTO_INT8,  PTO_UINT8,   PTO_INT16,    PTO_UINT16, PTO_INT32,
+                                    PTO_UINT32, PTO_FLOAT16, PTO_BFLOAT16, PTO_FLOAT32};
+
+/* ---- treshape ------------------------------------------------------------ */
+
+/* The bytes of tile t, rows*cols*size of them (free() the result). */
+static unsigned char *tile_bytes(const pto_tile *t, size_t *n) {
+    *n = (size_t)pto_tile_rows(t) * pto_tile_cols(t) * pto_dtype_size(pto_tile_dtype(t));
+    unsigned char *out = malloc(*n);
+    assert_non_null(out);
+    assert_int_equal(pto_tile_read(t, out, *n), PTO_OK);
+    return out;
+}
+
+static void test_treshape(void **state) {
+    (void)state;
+    typedef struct {
+        pto_dtype src_dt;
+        uint32_t src_rows, src_cols;
+        pto_dtype dst_dt;
+        uint32_t dst_rows, dst_cols;
+    } reshape_case;
+    static const reshape_case kCases[] = {
+        {PTO_FLOAT32, 16, 1, PTO_FLOAT32, 1, 16},  {PTO_FLOAT32, 1, 16, PTO_FLOAT32, 16, 1},
+        {PTO_FLOAT16, 4, 8, PTO_FLOAT32, 2, 8},    {PTO_INT8, 3, 8, PTO_UINT16, 4, 3},
+        {PTO_BFLOAT16, 5, 7, PTO_BFLOAT16, 7, 5}, {PTO_UINT32, 2, 3, PTO_INT8, 1, 24},
+    };
+    rng r = {0x2E5};
+    for (size_t k = 0; k < COUNT(kCases); ++k) {
+        const reshape_case *c = &kCases[k];
+        pto_tile *src = tile_new(c->src_dt, c->src_rows, c->src_cols, 1, 1);
+        pto_tile *dst = tile_new(c->dst_dt, c->dst_rows, c->dst_cols, 0, 0);
+        tile_fill(src, &r, GEN_ANY);
+        size_t ns = 0, nd = 0;
+        unsigned char *want = tile_bytes(src, &ns);
+        assert_int_equal(pto_treshape(dst, src), PTO_OK); /* valid regions play no part */
+        unsigned char *got = tile_bytes(dst, &nd);
+        assert_int_equal(ns, nd);
+        assert_memory_equal(got, want, ns);
+        assert_int_equal(pto_tile_valid_rows(dst), 0);
+        free(want);
+        free(got);
+        pto_tile_destroy(src);
+        pto_tile_destroy(dst);
+    }
+    /* the rules: NULLs, overlap without one start, the total size */
+    pto_tile *a = tile_new(PTO_FLOAT32, 4, 8, 4, 8), *b = tile_new(PTO_FLOAT16, 4, 8, 4, 8);
+    assert_int_equal(pto_treshape(NULL, a), PTO_ERR_NULL_ARGUMENT);
+    assert_int_equal(pto_treshape(a, NULL), PTO_ERR_NULL_ARGUMENT);
+    uint32_t *before = tile_snapshot(a);
+    assert_int_equal(pto_treshape(a, b), PTO_ERR_SHAPE_MISMATCH);
+    assert_non_null(strstr(pto_last_error(), "pto_treshape: src 4x8 FLOAT16 is 64 bytes"));
+    assert_tile_unchanged(a, before, "refused treshape");
+    free(before);
+    pto_buffer *buf = NULL;
+    pto_tile *whole = NULL, *view = NULL, *shifted = NULL;
+    assert_int_equal(pto_buffer_create(256, &buf), PTO_OK);
+    assert_int_equal(pto_tile_create_at(PTO_FLOAT32, 4, 8, buf, 0, &whole), PTO_OK);
+    assert_int_equal(pto_tile_create_at(PTO_INT16, 8, 8, buf, 0, &view), PTO_OK);
+    assert_int_equal(pto_tile_create_at(PTO_FLOAT32, 4, 8, buf, 64, &shifted), PTO_OK);
+    rng r2 = {0x11};
+    tile_fill(whole, &r2, GEN_ANY);
+    before = tile_snapshot(whole);
+    assert_int_equal(pto_treshape(view, whole), PTO_OK); /* one start: nothing to write */
+    assert_tile_unchanged(whole, before, "treshape onto its own bytes");
+    assert_int_equal(pto_treshape(shifted, whole), PTO_ERR_ALIASING);
+    assert_non_null(strstr(pto_last_error(), "pto_treshape: src"));
+    assert_tile_unchanged(whole, before, "refused overlapping treshape");
+    free(before);
+    pto_tile_destroy(whole);
+    pto_tile_destroy(view);
+    pto_tile_destroy(shifted);
+    pto_buffer_destroy(buf);
+    /* programs: PTOAS's column vector to row (its paged-attention sample's
+     * spelling), the synchronous form and DPS */
+    static const char *const kForms[] = {
+        "%d = pto.treshape %s : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=1, v_row=16, v_col=1, "
+        "blayout=col_major, slayout=none_box, fractal=512, pad=0> -> !pto.tile_buf<loc=vec, dtype=f32, "
+        "rows=1, cols=16, v_row=1, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>\n",
+        /* the synchronous form names the result's type only: its source
+         * comes from a DPS-declared tile of the snippet */
+        "pto.tmov ins(%s : !pto.tile_buf<vec, 16x1xf32>) outs(%m : !pto.tile_buf<vec, 16x1xf32>)\n"
+        "%d = treshape %m : !pto.tile<1x16xf32>\n",
+        "pto.treshape ins(%s : !pto.tile_buf<vec, 16x1xf32>) outs(%d : !pto.tile_buf<vec, 1x16xf32>)\n",
+    };
+    for (size_t f = 0; f < COUNT(kForms); ++f) {
+        const char *text = kForms[f];
+        pto_tile *s = tile_new(PTO_FLOAT32, 16, 1, 16, 1), *d = tile_new(PTO_FLOAT32, 1, 16, 1, 16);
+        tile_fill(s, &r, GEN_ANY);
+        size_t n = 0;
+        unsigned char *want = tile_bytes(s, &n);
+        if (run_snippet_sd(text, s, d) != PTO_OK)
+            fail_msg("%s: %s", text, pto_last_error());
+        size_t m = 0;
+        unsigned char *got = tile_bytes(d, &m);
+        assert_memory_equal(got, want, n);
+        free(want);
+        free(got);
+        pto_tile_destroy(s);
+        pto_tile_destroy(d);
+    }
+    expect_program_refused("%d = pto.treshape %s : !pto.tile<4x8xf32> -> !pto.tile<4x8xf16>\n",
+                           PTO_ERR_SHAPE_MISMATCH);
+    print_message("[datamove] treshape: %zu reshapes byte for byte, its rules, 3 text forms\n",
+                  COUNT(kCases));
+    pto_tile_destroy(a);
+    pto_tile_destroy(b);
+}
+
+/* ---- ttrans --------------------------------------------------------------- */
+
+static void test_ttrans(void **state) {
+    (void)state;
+    /* src shape, src valid region, dst shape */
+    static const uint32_t kShapes[][6] = {
+        {1, 1, 1, 1, 1, 1},     {4, 8, 4, 8, 8, 4},     {3, 37, 3, 37, 40, 8},
+        {16, 16, 5, 16, 16, 8}, {33, 70, 33, 65, 66, 40}, {64, 32, 64, 32, 32, 64},
+        {7, 9, 0, 9, 9, 7},
+    };
+    rng r = {0x7A5};
+    size_t elements = 0;
+    for (size_t d = 0; d < COUNT(kDtypes); ++d)
+        for (size_t k = 0; k < COUNT(kShapes); ++k) {
+            const uint32_t *s = kShapes[k];
+            pto_tile *src = tile_new(kDtypes[d], s[0], s[1], s[2], s[3]);
+            pto_tile *dst = tile_new(kDtypes[d], s[4], s[5], s[3], s[2]);
+            pto_tile *tmp = tile_new(PTO_UINT8, 1, 1, 1, 1);
+            tile_fill(src, &r, GEN_ANY);
+            tile_fill(dst, &r, GEN_ANY);
+            uint32_t *before = tile_snapshot(dst);
+            assert_int_equal(pto_ttrans(dst, src, tmp), PTO_OK);
+            for (uint32_t i = 0; i < s[4]; ++i)
+                for (uint32_t j = 0; j < s[5]; ++j) {
+                    const uint32_t want = i < s[3] && j < s[2] ? tile_get(src, j, i) : before[(size_t)i * s[5] + j];
+                    if (tile_get(dst, i, j) != want)
+                        fail_msg("ttrans %s %ux%u: dst (%u,%u) 0x%x, want 0x%x", pto_dtype_string(kDtypes[d]),
+                                 s[2], s[3], i, j, tile_get(dst, i, j), want);
+                }
+            elements += (size_t)s[2] * s[3];
+            free(before);
+            TILES_DESTROY(src, dst, tmp);
+        }
+    /* the rules, in order */
+    pto_tile *src = tile_new(PTO_FLOAT32, 4, 8, 4, 8), *dst = tile_new(PTO_FLOAT32, 8, 8, 8, 4);
+    pto_tile *tmp = tile_new(PTO_FLOAT32, 1, 8, 1, 8), *h = tile_new(PTO_FLOAT16, 4, 8, 4, 8);
+    pto_tile *i32 = tile_new(PTO_INT32, 4, 8, 4, 8), *sq = tile_new(PTO_FLOAT32, 8, 8, 8, 8);
+    uint32_t *before = tile_snapshot(dst);
+    assert_int_equal(pto_ttrans(dst, src, NULL), PTO_ERR_NULL_ARGUMENT);
+    assert_non_null(strstr(pto_last_error(), "pto_ttrans: tmp"));
+    assert_int_equal(pto_ttrans(dst, h, tmp), PTO_ERR_DTYPE_MISMATCH);
+    assert_int_equal(pto_ttrans(dst, src, src), PTO_ERR_ALIASING);
+    assert_int_equal(pto_ttrans(sq, sq, tmp), PTO_ERR_ALIASING);
+    assert_int_equal(pto_tile_set_valid(dst, 4, 8), PTO_OK);
+    assert_int_equal(pto_ttrans(dst, src, tmp), PTO_ERR_SHAPE_MISMATCH);
+    assert_non_null(strstr(pto_last_error(), "not src's 4x8 transposed"));
+    assert_tile_unchanged(dst, before, "refused ttrans");
+    assert_int_equal(pto_tile_set_valid(dst, 8, 4), PTO_OK);
+    assert_int_equal(pto_ttrans(dst, i32, tmp), PTO_OK); /* a same-size dtype: its bits */
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    assert_int_equal(pto_ttrans(dst, src, tmp), PTO_OK); /* 8 floats: 32-byte rows */
+    pto_tile *odd = tile_new(PTO_FLOAT32, 4, 6, 4, 6), *odd_dst = tile_new(PTO_FLOAT32, 6, 8, 6, 4);
+    assert_int_equal(pto_ttrans(odd_dst, odd, tmp), PTO_ERR_SHAPE_MISMATCH);
+    assert_non_null(strstr(pto_last_error(), "A5"));
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    assert_int_equal(pto_ttrans(odd_dst, odd, tmp), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    /* programs: DPS with and without tmp, the SSA form */
+    static const char *const kForms[] = {
+        "pto.ttrans ins(%s, %t : !pto.tile_buf<vec, 4x8xf32>, !pto.tile_buf<vec, 1x8xf32>) "
+        "outs(%d : !pto.tile_buf<vec, 8x8xf32, valid=8x4>)\n",
+        "pto.ttrans ins(%s : !pto.tile_buf<vec, 4x8xf32>) outs(%d : !pto.tile_buf<vec, 8x8xf32, valid=8x4>)\n",
+        "%d = pto.ttrans %s : !pto.tile<4x8xf32> -> !pto.tile<8x8xf32, valid=8x4>\n",
+    };
+    for (size_t f = 0; f < COUNT(kForms); ++f) {
+        pto_tile *s = tile_new(PTO_FLOAT32, 4, 8, 4, 8), *d = tile_new(PTO_FLOAT32, 8, 8, 8, 4);
+        pto_tile *want = tile_new(PTO_FLOAT32, 8, 8, 8, 4);
+        tile_fill(s, &r, GEN_ANY);
+        assert_int_equal(pto_ttrans(want, s, tmp), PTO_OK);
+        /* the first form names tmp, the others have none */
+        static const char *const kNames[] = {"s", "d", "t"};
+        pto_tile *const tiles[] = {s, d, tmp};
+        assert_int_equal(run_snippet_tiles(kForms[f], f == 0 ? 3 : 2, kNames, tiles), PTO_OK);
+        for (uint32_t i = 0; i < 8; ++i)
+            for (uint32_t j = 0; j < 4; ++j) assert_int_equal(tile_get(d, i, j), tile_get(want, i, j));
+        pto_tile_destroy(s);
+        pto_tile_destroy(d);
+        pto_tile_destroy(want);
+    }
+    expect_program_refused("%d = pto.ttrans %s : !pto.tile<4x8xf32> -> !pto.tile<8x8xf32>\n",
+                           PTO_ERR_SHAPE_MISMATCH);
+    print_message("[datamove] ttrans: %zu elements transposed as the reference, its rules, 3 text forms\n",
+                  elements);
+    free(before);
+    pto_tile *all[] = {src, dst, tmp, h, i32, sq, odd, odd_dst};
+    for (size_t k = 0; k < COUNT(all); ++k) pto_tile_destroy(all[k]);
+}
+
+/* ---- tconcat -------------------------------------------------------------- */
+
+static void test_tconcat(void **state) {
+    (void)state;
+    /* rows, src0 valid cols, src1 valid cols (each source's tile is wider) */
+    static const uint32_t kShapes[][3] = {{1, 1, 1}, {4, 8, 8}, {3, 0, 5}, {3, 5, 0}, {7, 13, 30}, {2, 64, 1}};
+    rng r = {0xC0C};
+    size_t elements = 0;
+    for (size_t d = 0; d < COUNT(kDtypes); ++d)
+        for (size_t k = 0; k < COUNT(kShapes); ++k) {
+            const uint32_t rows = kShapes[k][0], c0 = kShapes[k][1], c1 = kShapes[k][2];
+            pto_tile *a = tile_new(kDtypes[d], rows + 1, c0 + 3, rows, c0);
+            pto_tile *b = tile_new(kDtypes[d], rows, c1 + 1, rows, c1);
+            pto_tile *dst = tile_new(kDtypes[d], rows + 2, c0 + c1 + 2, rows, c0 + c1);
+            tile_fill(a, &r, GEN_ANY);
+            tile_fill(b, &r, GEN_ANY);
+            tile_fill(dst, &r, GEN_ANY);
+            uint32_t *before = tile_snapshot(dst);
+            assert_int_equal(pto_tconcat(dst, a, b), PTO_OK);
+            const uint32_t cols = pto_tile_cols(dst);
+            for (uint32_t i = 0; i < pto_tile_rows(dst); ++i)
+                for (uint32_t j = 0; j < cols; ++j) {
+                    const uint32_t want = i >= rows || j >= c0 + c1 ? before[(size_t)i * cols + j]
+                                          : j < c0                ? tile_get(a, i, j)
+                                                                  : tile_get(b, i, j - c0);
+                    if (tile_get(dst, i, j) != want)
+                        fail_msg("tconcat %s %u rows %u+%u: dst (%u,%u) 0x%x, want 0x%x",
+                                 pto_dtype_string(kDtypes[d]), rows, c0, c1, i, j, tile_get(dst, i, j), want);
+                }
+            elements += (size_t)rows * (c0 + c1);
+            free(before);
+            TILES_DESTROY(a, b, dst);
+        }
+    /* the rules, in order */
+    pto_tile *a = tile_new(PTO_INT32, 4, 8, 4, 3), *b = tile_new(PTO_INT32, 4, 8, 4, 5);
+    pto_tile *dst = tile_new(PTO_INT32, 4, 8, 4, 8), *f = tile_new(PTO_FLOAT32, 4, 8, 4, 5);
+    uint32_t *before = tile_snapshot(dst);
+    assert_int_equal(pto_tconcat(dst, a, NULL), PTO_ERR_NULL_ARGUMENT);
+    assert_int_equal(pto_tconcat(dst, a, f), PTO_ERR_DTYPE_MISMATCH);
+    assert_int_equal(pto_tconcat(dst, a, dst), PTO_ERR_ALIASING);
+    assert_non_null(strstr(pto_last_error(), "pto_tconcat: src1"));
+    assert_int_equal(pto_tile_set_valid(b, 4, 4), PTO_OK);
+    assert_int_equal(pto_tconcat(dst, a, b), PTO_ERR_SHAPE_MISMATCH);
+    assert_non_null(strstr(pto_last_error(), "src0 valid cols 3 + src1 valid cols 4"));
+    assert_int_equal(pto_tile_set_valid(b, 3, 5), PTO_OK);
+    assert_int_equal(pto_tconcat(dst, a, b), PTO_ERR_SHAPE_MISMATCH);
+    assert_tile_unchanged(dst, before, "refused tconcat");
+    assert_int_equal(pto_tile_set_valid(b, 4, 5), PTO_OK);
+    for (int p = PTO_PROFILE_HOST; p <= PTO_PROFILE_A5; ++p) {
+        assert_int_equal(pto_set_profile((pto_profile)p), PTO_OK);
+        assert_int_equal(pto_tconcat(dst, a, b), PTO_OK);
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    /* in place: src0 is dst's first columns already */
+    pto_buffer *buf = NULL;
+    pto_tile *pd = NULL, *p0 = NULL;
+    assert_int_equal(pto_buffer_create(256, &buf), PTO_OK);
+    assert_int_equal(pto_tile_create_at(PTO_INT32, 4, 8, buf, 0, &pd), PTO_OK);
+    assert_int_equal(pto_tile_create_at(PTO_INT32, 4, 8, buf, 0, &p0), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(p0, 4, 3), PTO_OK);
+    tile_fill(p0, &r, GEN_ANY);
+    uint32_t *first = tile_snapshot(p0);
+    assert_int_equal(pto_tconcat(pd, p0, b), PTO_OK);
+    for (uint32_t i = 0; i < 4; ++i)
+        for (uint32_t j = 0; j < 8; ++j)
+            assert_int_equal(tile_get(pd, i, j), j < 3 ? first[i * 8 + j] : tile_get(b, i, j - 3));
+    free(first);
+    /* programs: DPS and SSA */
+    static const char *const kForms[] = {
+        "pto.tconcat ins(%a, %b : !pto.tile_buf<vec, 4x8xi32, valid=4x3>, !pto.tile_buf<vec, 4x8xi32, valid=4x5>) "
+        "outs(%d : !pto.tile_buf<vec, 4x8xi32>)\n",
+        "%d = pto.tconcat %a, %b : (!pto.tile<4x8xi32, valid=4x3>, !pto.tile<4x8xi32, valid=4x5>) -> !pto.tile<4x8xi32>\n",
+    };
+    pto_tile *want = tile_new(PTO_INT32, 4, 8, 4, 8);
+    assert_int_equal(pto_tconcat(want, a, b), PTO_OK);
+    for (size_t k = 0; k < COUNT(kForms); ++k) {
+        pto_tile *out = tile_new(PTO_INT32, 4, 8, 4, 8);
+        static const char *const kNames[] = {"a", "b", "d"};
+        pto_tile *const tiles[] = {a, b, out};
+        assert_int_equal(run_snippet_tiles(kForms[k], 3, kNames, tiles), PTO_OK);
+        for (uint32_t i = 0; i < 4; ++i)
+            for (uint32_t j = 0; j < 8; ++j) assert_int_equal(tile_get(out, i, j), tile_get(want, i, j));
+        pto_tile_destroy(out);
+    }
+    expect_program_refused("pto.tconcat ins(%a, %b : !pto.tile_buf<vec, 4x8xi32>, !pto.tile_buf<vec, 4x8xi32>) "
+                           "outs(%d : !pto.tile_buf<vec, 4x8xi32>)\n",
+                           PTO_ERR_SHAPE_MISMATCH);
+    print_message("[datamove] tconcat: %zu elements as the reference, its rules, in place, 2 text forms\n",
+                  elements);
+    free(before);
+    pto_tile *all[] = {a, b, dst, f, pd, p0, want};
+    for (size_t k = 0; k < COUNT(all); ++k) pto_tile_destroy(all[k]);
+    pto_buffer_destroy(buf);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_treshape),
+        cmocka_unit_test(test_ttrans),
+        cmocka_unit_test(test_tconcat),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
