@@ -129,8 +129,9 @@ bool op_converts(op_id op);
  * tcvt apart (its (src, dst) pairs have loops of their own: op_converts).
  * op_call still calls it with the attributes.def row's Test values (the
  * data-movement rows: test_tfillpad.c, test_tci.c,
- * test_reshape_transpose_concat.c, test_extract_gather.c, test_element_access.c; tpows: test_tpows.c; the compares
- * and tsels: test_compare.c, a UINT8 mask of ceil(cols / 8) bytes a row). */
+ * test_reshape_transpose_concat.c, test_extract_gather.c,
+ * test_element_access.c; tpows: test_tpows.c; the compares and tsels:
+ * test_compare.c, a UINT8 mask of ceil(cols / 8) bytes a row). */
 bool op_tested_apart(op_id op);
 
 /* The call of a row's C function from the shared operand set (dst, src0,
