@@ -23,7 +23,7 @@
 #include "error.h"
 #include "float_env.h"
 #include "kernels/kernels.h"
-#include "ops.h"
+#include "ops/ops.h"
 #include "tile.h"
 
 namespace pto {

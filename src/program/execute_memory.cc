@@ -7,7 +7,7 @@
 
 #include "dtype_rules.h"
 #include "kernels/kernels.h"
-#include "ops.h"
+#include "ops/ops.h"
 #include "program/block.h"
 #include "tile.h"
 
