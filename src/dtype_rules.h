@@ -127,7 +127,7 @@ inline constexpr OpDtypeRule kOpDtypeRules[] = {
     {OpDtypes::kPreluTmp, {kAllDtypes, PTO_DTYPE_LIST(UINT8), kAllDtypes}, ""},
     // whole-tile float copies (no profile restricts them)
     {OpDtypes::kFloatCopy, {kFloatDtypes, kFloatDtypes, kFloatDtypes}, ""},
-    // tsel (src/compare.cc), the page's lists in their order
+    // tsel (src/ops/compare.cc), the page's lists in their order
     {OpDtypes::kTsel,
      {kAllDtypes, PTO_DTYPE_LIST(INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32),
       PTO_DTYPE_LIST(INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32)},

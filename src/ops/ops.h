@@ -2,10 +2,11 @@
 // mnemonic, its operands' roles, its attribute, the C function whose rules it
 // follows, and two entry points — a check that applies every rule of that C
 // function under a given profile, and a run that computes on operands the
-// check accepted. The C functions (ops.cc), the program verifier and executor
-// (program/), the tests' and the fuzzer's operation lists read this table.
-#ifndef PTO_OPS_H_
-#define PTO_OPS_H_
+// check accepted. The C functions (table.cc), the program verifier and
+// executor (program/), the tests' and the fuzzer's operation lists read this
+// table; the rows' checks and runs are the other files of src/ops/.
+#ifndef PTO_OPS_OPS_H_
+#define PTO_OPS_OPS_H_
 
 #include <stddef.h>
 #include <stdint.h>
@@ -53,7 +54,7 @@ constexpr size_t kOpCount = 0
 
 // Where an operation's check and run come from (operations.def's Family).
 enum class Family : uint8_t {
-  kSpecial,  // written by hand in ops.cc
+  kSpecial,  // written by hand: arithmetic.cc, tcvt.cc, datamove.cc, element_access.cc, compare.cc
   kBinary,   // elementwise dst = f(src0, src1): the family's rules and kernels
   kUnary,    // elementwise dst = f(src): the family's rules and kernels
   kScalar,   // elementwise dst = f(src, scalar): the family's rules and kernels
@@ -157,9 +158,13 @@ inline bool WritesWholeDst(const OpDescriptor& op) {
   return op.attr == AttrKind::kPadValue || op.id == OpId::kTreshape;
 }
 
-// A pto_pad_value as an element value of dtype (pto-isa's PadValueMap):
-// zero, +/-inf for float dtypes, the dtype's largest or smallest integer.
-double PadScalar(pto_dtype dtype, int pad);
+// Writes pad (a pto_pad_value, as an element value of t's dtype: zero,
+// +/-inf for float dtypes, the dtype's largest or smallest integer, as
+// pto-isa's PadValueMap) into t's first rows x cols elements outside its
+// top-left valid_rows x valid_cols: to the right of them in those rows, and
+// every column of the rows below (tfillpad's padding, a tload's pad=).
+void FillPad(pto_tile* t, uint32_t valid_rows, uint32_t valid_cols, uint32_t rows, uint32_t cols,
+             int pad);
 
 // The operation whose mnemonic is `name` (name_length bytes); NULL if none.
 // A ScalarFirst row is not found by its own mnemonic: text spells it as its
@@ -170,8 +175,8 @@ const OpDescriptor* FindOp(const char* name, size_t name_length);
 // (tdivs_scalar_by_tile for tdivs); NULL if none.
 const OpDescriptor* ScalarFirstForm(const OpDescriptor& op);
 
-// The rules of every scalar operand (pto_c.h), for the checks and runs in
-// and outside src/ops.cc (src/compare.cc): the check that it is a value of
+// The rules of every scalar operand (pto_c.h), for the checks and runs of
+// src/ops/ (elementwise.cc): the check that it is a value of
 // the dtype of `owner` (the tile whose dtype it takes: an integer in range
 // for an integer dtype, anything for a float one), naming the operand
 // `name`, else PTO_ERR_INVALID_ARGUMENT; and the element's bits it stands
@@ -181,14 +186,8 @@ Validator& RequireScalarOf(Validator& v, const char* name, double scalar, const 
                            pto_dtype dtype);
 uint32_t ScalarBits(pto_dtype dtype, double scalar);
 
-// The compare and select rows' rules and runs (src/compare.cc).
-pto_status CheckTcmp(const Operands& o, pto_profile profile);
-void RunTcmp(const Operands& o, pto_profile profile);
-pto_status CheckTcmps(const Operands& o, pto_profile profile);
-void RunTcmps(const Operands& o, pto_profile profile);
-pto_status CheckTsels(const Operands& o, pto_profile profile);
-void RunTsels(const Operands& o, pto_profile profile);
-// tsel's (three sources: not a row; pto_tsel and programs call these).
+// tsel's rules and run (three sources: not a row; pto_tsel and programs call
+// these; compare.cc).
 pto_status CheckTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
                      const pto_tile* src1, const pto_tile* tmp, pto_profile profile);
 void RunTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0, const pto_tile* src1);
@@ -197,14 +196,13 @@ inline uint32_t MaskBytes(uint32_t cols) { return cols / 8 + (cols % 8 != 0); }
 
 // pto_tgetval's rules (src not NULL, out not NULL unless `out_given` is
 // false, the index addressing a valid element when `index_known`) and its
-// read: the element's value as a double (exact for every dtype).
+// read: the element's value as a double (exact for every dtype;
+// element_access.cc).
 pto_status CheckTgetval(const pto_tile* src, size_t index, bool out_given, bool index_known,
                         pto_profile profile);
 double ElementValue(const pto_tile* t, size_t index);
-pto_status CheckTsetval(const Operands& o, pto_profile profile);
-void RunTsetval(const Operands& o, pto_profile profile);
 
 }  // namespace ops
 }  // namespace pto
 
-#endif  // PTO_OPS_H_
+#endif  // PTO_OPS_OPS_H_

@@ -22,7 +22,6 @@
 #include "dtype_rules.h"
 #include "error.h"
 #include "float_env.h"
-#include "kernels/kernels.h"
 #include "ops/ops.h"
 #include "tile.h"
 
