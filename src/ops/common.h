@@ -1,5 +1,5 @@
 // What the files of src/ops/ share: the region and placement helpers the
-// checks and runs are written with, the scalar operand's rule, and the
+// checks and runs are written with, the scalar operand's rules, and the
 // declaration of every row's check and run (CheckCamel, RunCamel), which
 // table.cc puts in kOps. Not included outside src/ops/.
 #ifndef PTO_OPS_COMMON_H_
@@ -14,6 +14,7 @@
 #include "ops/ops.h"
 #include "pto_c.h"
 #include "tile.h"
+#include "validate.h"
 
 namespace pto {
 namespace ops {
@@ -60,6 +61,18 @@ inline bool ScalarIsValueOf(pto_dtype dtype, double scalar) {
   const double high = std::ldexp(1.0, is_signed ? bits - 1 : bits) - 1;
   return scalar == std::trunc(scalar) && scalar >= low && scalar <= high;
 }
+
+// The rules of every scalar operand (pto_c.h), for the checks and runs of
+// every family and Special row (elementwise.cc): the check that it is a
+// value of the dtype of `owner` (the tile whose dtype it takes: an integer
+// in range for an integer dtype, anything for a float one), naming the
+// operand `name`, else PTO_ERR_INVALID_ARGUMENT; and the element's bits it
+// stands for (a float rounded to nearest even, NaN the quiet NaN): call
+// ScalarBits inside a FloatEnvironmentGuard, on a scalar that passed the
+// check.
+Validator& RequireScalarOf(Validator& v, const char* name, double scalar, const char* owner,
+                           pto_dtype dtype);
+uint32_t ScalarBits(pto_dtype dtype, double scalar);
 
 // Every row's check and run, in kOps (ops.h says what each does): the
 // families' in elementwise.cc, broadcast.cc and reduce.cc, the Special rows'

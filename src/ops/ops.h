@@ -13,7 +13,6 @@
 
 #include "dtype_rules.h"
 #include "pto_c.h"
-#include "validate.h"
 
 namespace pto {
 namespace ops {
@@ -174,17 +173,6 @@ const OpDescriptor* FindOp(const char* name, size_t name_length);
 // The ScalarFirst row whose text is `op`'s with the scalar first
 // (tdivs_scalar_by_tile for tdivs); NULL if none.
 const OpDescriptor* ScalarFirstForm(const OpDescriptor& op);
-
-// The rules of every scalar operand (pto_c.h), for the checks and runs of
-// src/ops/ (elementwise.cc): the check that it is a value of
-// the dtype of `owner` (the tile whose dtype it takes: an integer in range
-// for an integer dtype, anything for a float one), naming the operand
-// `name`, else PTO_ERR_INVALID_ARGUMENT; and the element's bits it stands
-// for (a float rounded to nearest even, NaN the quiet NaN): call ScalarBits
-// inside a FloatEnvironmentGuard, on a scalar that passed the check.
-Validator& RequireScalarOf(Validator& v, const char* name, double scalar, const char* owner,
-                           pto_dtype dtype);
-uint32_t ScalarBits(pto_dtype dtype, double scalar);
 
 // tsel's rules and run (three sources: not a row; pto_tsel and programs call
 // these; compare.cc).
