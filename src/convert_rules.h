@@ -1,5 +1,5 @@
 // TCVT's (src dtype, dst dtype) pairs per profile, beside the check that
-// reads them (ops.cc). operations.def's row lists dst's dtypes only; a pair
+// reads them (ops/tcvt.cc). operations.def's row lists dst's dtypes only; a pair
 // needs both. docs/profiles.md cites the page's table and the NPU
 // implementations these come from.
 #ifndef PTO_CONVERT_RULES_H_

@@ -113,7 +113,7 @@ struct OpDtypeRule {
 namespace def_dtypes {
 #define PTO_DTYPE_LIST(...) DtypesOf({__VA_ARGS__})
 inline constexpr OpDtypeRule kOpDtypeRules[] = {
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Family, n, s0, s1, Tmp, Attr, host, a2a3, a5, ...) \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Family, n, names, Tmp, Attr, host, a2a3, a5, ...) \
   {OpDtypes::k##Camel, {PTO_DTYPE_LIST host, PTO_DTYPE_LIST a2a3, PTO_DTYPE_LIST a5}, ""},
 #include "operations.def"
 #undef PTO_OPERATION
@@ -127,7 +127,7 @@ inline constexpr OpDtypeRule kOpDtypeRules[] = {
     {OpDtypes::kPreluTmp, {kAllDtypes, PTO_DTYPE_LIST(UINT8), kAllDtypes}, ""},
     // whole-tile float copies (no profile restricts them)
     {OpDtypes::kFloatCopy, {kFloatDtypes, kFloatDtypes, kFloatDtypes}, ""},
-    // tsel (src/compare.cc), the page's lists in their order
+    // tsel (src/ops/compare.cc), the page's lists in their order
     {OpDtypes::kTsel,
      {kAllDtypes, PTO_DTYPE_LIST(INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32),
       PTO_DTYPE_LIST(INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32)},

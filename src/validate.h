@@ -1,5 +1,5 @@
-// The checks operations are written with (their chains live in ops.cc, one
-// per operation). A Validator runs checks in the order they are written and
+// The checks operations are written with (their chains live in src/ops/,
+// one per operation). A Validator runs checks in the order they are written and
 // stops at the first failure, which decides the status and the sentence that
 // pto_last_error() returns.
 #ifndef PTO_VALIDATE_H_

@@ -315,17 +315,18 @@ def parse(path):
 
         def fail(why):
             raise SystemExit(f"{path}:{line}: {why}")
-        if len(args) != 14:
-            fail(f"PTO_OPERATION has 14 arguments, not {len(args)}")
-        camel, upper, mnemonic, family, sources, src0, src1, tmp, attr, host, a2a3, a5, summary, traits = args
+        if len(args) != 13:
+            fail(f"PTO_OPERATION has 13 arguments, not {len(args)}")
+        camel, upper, mnemonic, family, sources, names, tmp, attr, host, a2a3, a5, summary, traits = args
         if not re.fullmatch(r"[a-z][a-z0-9]*(_[a-z0-9]+)*", mnemonic):
             fail(f"mnemonic {mnemonic!r} is not lower-case words of letters and digits")
         if not re.fullmatch(r"[A-Z]\w*", family):  # the bindings do not depend on it
             fail(f"Family {family!r} is not a name")
-        expected_names = {"0": ("_", "_"), "1": (src0, "_"), "2": (src0, src1)}
-        if (sources not in expected_names or (src0, src1) != expected_names[sources]
-                or (sources != "0" and src0 == "_") or (sources == "2" and src1 == "_")):
-            fail(f"sources {sources} with src0 {src0!r} and src1 {src1!r}")
+        if not re.fullmatch(r"\(\s*(\w+(\s*,\s*\w+)*)?\s*\)", names):
+            fail(f"source names {names!r} are not a parenthesised list")
+        source_names = [n.strip() for n in names[1:-1].split(",") if n.strip()]
+        if sources not in ("0", "1", "2", "3") or int(sources) != len(source_names):
+            fail(f"sources {sources} with names {names}")
         if tmp not in TMP_ROLES:
             fail(f"Tmp {tmp!r} is none of {', '.join(TMP_ROLES)}")
         if attr not in attributes:
@@ -341,7 +342,7 @@ def parse(path):
         if not literals or re.sub(r'"(?:\\.|[^"\\])*"', "", summary).strip():
             fail("summary is not a string literal")
         summary = re.sub(r"\\(.)", r"\1", "".join(literals)).rstrip(".")
-        ops.append(Operation(camel, upper, mnemonic, family, [src0, src1][:int(sources)],
+        ops.append(Operation(camel, upper, mnemonic, family, source_names,
                              tmp, attributes[attr], dtypes, summary,
                              [t.strip() for t in traits[1:-1].split(",") if t.strip() != "None"]))
     if not ops:

@@ -192,6 +192,30 @@ void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, con
 void FromF32(pto_dtype dtype, size_t n, void* dst, const float* src);
 void ToF32(pto_dtype dtype, size_t n, float* dst, const void* src);
 
+
+// A double as an element of dtype holds it, exactly as a double: a float
+// dtype's value rounded to nearest even (through float32 rounded to odd for
+// FLOAT16 and BFLOAT16, which keeps the one rounding to the narrower type
+// correct), NaN the positive quiet NaN; an integer dtype's value as given
+// (datamove.cc).
+double ValueInDtype(pto_dtype dtype, double value);
+
+// The data-movement loops (datamove.cc), element by element: the bits of
+// each moved element kept.
+// dst[j][i] = src[i][j] over src's rows x cols; element_bytes 1, 2 or 4.
+void Transpose(size_t element_bytes, size_t rows, size_t cols, const Plane& dst,
+               const ConstPlane& src);
+// dst[i][j] = the element of src at flat offset indices[i][j] over rows x
+// cols; index_bytes 2 or 4, every index (read unsigned) naming an element.
+void Gather(size_t element_bytes, size_t index_bytes, size_t rows, size_t cols, const Plane& dst,
+            const void* src, const ConstPlane& indices);
+// Element k of rows x cols (row-major) is start + k, or start - k when
+// `down`: integer dtypes modulo 2^bits (start an integer in range), float
+// dtypes the exact sum rounded once (ValueInDtype; start a value of dtype,
+// plus k exact in double while it matters: k < 2^32).
+void Sequence(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, double start,
+              bool down);
+
 }  // namespace kernels
 }  // namespace pto
 

@@ -376,21 +376,11 @@ HWY_INLINE hn::Vec<DF> Log2Exp2(DF df, hn::Vec<hn::RebindToUnsigned<DF>> axb, hn
 
 // Lanes marked by hard get |x|^y from the accurate path.
 template <typename T, class DF>
-HWY_NOINLINE hn::Vec<DF> PatchHardLanes(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<DF> mag,
-                                        hn::Mask<DF> hard) {
-  constexpr size_t kMax = hn::MaxLanes(DF());
-  HWY_ALIGN float xs[kMax];
-  HWY_ALIGN float ys[kMax];
-  HWY_ALIGN float ms[kMax];
-  HWY_ALIGN float hs[kMax];
-  hn::Store(x, df, xs);
-  hn::Store(y, df, ys);
-  hn::Store(mag, df, ms);
-  hn::Store(hn::IfThenElseZero(hard, hn::Set(df, 1.0f)), df, hs);
-  for (size_t i = 0; i < hn::Lanes(df); ++i) {
-    if (hs[i] != 0.0f) ms[i] = pow_accurate::PowMagnitude(xs[i], ys[i], FormatOf<T>());
-  }
-  return hn::Load(df, ms);
+HWY_INLINE hn::Vec<DF> PatchHardLanes(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<DF> mag,
+                                      hn::Mask<DF> hard) {
+  return RecomputeLanes(df, x, y, mag, hard, [](float xi, float yi) {
+    return pow_accurate::PowMagnitude(xi, yi, FormatOf<T>());
+  });
 }
 
 #endif  // HWY_TARGET != HWY_SCALAR

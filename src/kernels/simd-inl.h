@@ -499,6 +499,27 @@ HWY_INLINE void VisitDtypeAmong(pto_dtype dtype, const Fn& fn) {
   });
 }
 
+// The lanes of v marked by redo, recomputed one at a time: accurate(x, y)
+// from those lanes of x and y (float lanes; the vector paths' rare lanes
+// sent to a scalar accurate path: texp, tlog, pow).
+template <class D, class Accurate>
+HWY_NOINLINE hn::Vec<D> RecomputeLanes(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> v,
+                                       hn::Mask<D> redo, const Accurate& accurate) {
+  constexpr size_t kMax = hn::MaxLanes(D());
+  HWY_ALIGN float xs[kMax];
+  HWY_ALIGN float ys[kMax];
+  HWY_ALIGN float vs[kMax];
+  HWY_ALIGN float marks[kMax];
+  hn::Store(x, d, xs);
+  hn::Store(y, d, ys);
+  hn::Store(v, d, vs);
+  hn::Store(hn::IfThenElseZero(redo, hn::Set(d, 1.0f)), d, marks);
+  for (size_t i = 0; i < hn::Lanes(d); ++i) {
+    if (marks[i] != 0.0f) vs[i] = accurate(xs[i], ys[i]);
+  }
+  return hn::Load(d, vs);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace pto
 HWY_AFTER_NAMESPACE();

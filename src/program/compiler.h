@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ops.h"
+#include "ops/ops.h"
 #include "program/lexer.h"
 #include "program/program.h"
 #include "program/types.h"

@@ -22,8 +22,7 @@
 #include "dtype_rules.h"
 #include "error.h"
 #include "float_env.h"
-#include "kernels/kernels.h"
-#include "ops.h"
+#include "ops/ops.h"
 #include "tile.h"
 
 namespace pto {

@@ -6,8 +6,7 @@
 #include <string>
 
 #include "dtype_rules.h"
-#include "kernels/kernels.h"
-#include "ops.h"
+#include "ops/ops.h"
 #include "program/block.h"
 #include "tile.h"
 
@@ -159,18 +158,7 @@ pto_status Block::Transfer(const Instr& in, bool load) {
   const Type& type = p_.tiles[in.a].type;
   if (load && type.pad != PTO_PAD_NULL) {
     // The tile's own rows x cols (a subview's window, not its parent's rows).
-    const double pad = ops::PadScalar(t.dtype, type.pad);
-    char* base = static_cast<char*>(t.data);
-    const uint32_t vr = t.valid_rows, vc = t.valid_cols;
-    if (vc < type.cols && vr != 0) {
-      const kernels::Plane right{base + vc * size, t.cols};
-      kernels::Texpands(t.dtype, vr, type.cols - vc, right, {right.data, right.stride}, pad);
-    }
-    if (vr < type.rows) {
-      const kernels::Plane below{base + static_cast<size_t>(vr) * t.cols * size, t.cols};
-      kernels::Texpands(t.dtype, type.rows - vr, type.cols, below, {below.data, below.stride},
-                        pad);
-    }
+    ops::FillPad(&t, t.valid_rows, t.valid_cols, type.rows, type.cols, type.pad);
   }
   return PTO_OK;
 }

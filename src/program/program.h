@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "ops.h"
+#include "ops/ops.h"
 #include "program/lexer.h"
 #include "program/types.h"
 #include "pto_c.h"

@@ -30,7 +30,7 @@ def insert(path, before, text):
     s = p.read_text()
     assert before in s, f"{path}: no '{before}' to insert before"
     p.write_text(s.replace(before, text + before, 1))
-insert("src/kernels/binary.cc", "// ---- the Unary rows' functors",
+insert("src/kernels/binary-ops-inl.h", "// The pto_dtype bit of storage type T.",
        "struct TscratchOp : InLanes<AddTag> {\n"
        "  template <class D>\n"
        "  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {\n"
@@ -61,7 +61,7 @@ tools/gen-enums.py --write-committed >/dev/null
 bindings/go/generate.sh >/dev/null
 bindings/rust/generate.sh >/dev/null
 
-hand="CHANGELOG.md docs/profiles.md include/pto_c.h src/kernels/binary.cc src/operations.def
+hand="CHANGELOG.md docs/profiles.md include/pto_c.h src/kernels/binary-ops-inl.h src/operations.def
 tests/support/reference.c"
 generated="README.md bindings/go/internal/ptoc/ptoc.go bindings/go/internal/ptoc/ptoc_wrap.c
 bindings/go/ops_generated.go bindings/java/src/main/java/org/libpto/Pto.java

@@ -54,9 +54,10 @@ enum {
 #define PTO_TEST_OR_(a, b, c, d, e, f, g, h, i, ...) (a | b | c | d | e | f | g | h | i)
 #define PTO_TEST_MASK(...) PTO_TEST_OR_(__VA_ARGS__, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
-#define PTO_TEST_SOURCE_NAMES_0(s0, s1) {NULL, NULL}
-#define PTO_TEST_SOURCE_NAMES_1(s0, s1) {s0, NULL}
-#define PTO_TEST_SOURCE_NAMES_2(s0, s1) {s0, s1}
+#define PTO_TEST_SOURCE_NAMES_0() {NULL, NULL, NULL}
+#define PTO_TEST_SOURCE_NAMES_1(s0) {#s0, NULL, NULL}
+#define PTO_TEST_SOURCE_NAMES_2(s0, s1) {#s0, #s1, NULL}
+#define PTO_TEST_SOURCE_NAMES_3(s0, s1, s2) {#s0, #s1, #s2}
 #define PTO_TEST_FAMILY_Special OP_FAMILY_SPECIAL
 #define PTO_TEST_FAMILY_Binary OP_FAMILY_BINARY
 #define PTO_TEST_FAMILY_Unary OP_FAMILY_UNARY
@@ -73,11 +74,11 @@ enum {
 
 const op_info *op_row(op_id op) {
     static const op_info rows[] = {
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, host, a2a3, a5, summary, \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, names, Tmp, Attr, host, a2a3, a5, summary, \
                       Traits)                                                                  \
         {PTO_TEST_FAMILY_##Fam,                                                                \
          n,                                                                                    \
-         PTO_TEST_SOURCE_NAMES_##n(#s0, #s1),                                                  \
+         PTO_TEST_SOURCE_NAMES_##n names,                                                      \
          PTO_TEST_TMP_##Tmp,                                                                   \
          OP_ATTR_##Attr,                                                                       \
          PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_LEADS) != 0,                                       \
@@ -109,7 +110,7 @@ pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *sr
                    pto_tile *src1, pto_tile *tmp) {
     (void)src0, (void)src1, (void)tmp, (void)algo;
     switch (op) {
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, ...)                     \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, names, Tmp, Attr, ...)                     \
     case OP_##UPPER:                                                                                \
         return pto_##mnemonic(dst PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_LEAD)                          \
                                   PTO_TEST_SOURCE_ARGS_##n(src0, src1) PTO_TEST_TMP_ARG_##Tmp(tmp) \
@@ -159,7 +160,7 @@ double op_scalar_value(const pto_tile *t) {
         (void)unused;                                                                          \
         return pto_##mnemonic(dst, src);                                                       \
     }
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, s0, s1, Tmp, Attr, ...) \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, names, Tmp, Attr, ...) \
     PTO_TEST_UNARY_CALL_##Fam(mnemonic, Attr)
 #include "../../src/operations.def"
 #undef PTO_OPERATION

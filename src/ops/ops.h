@@ -2,10 +2,11 @@
 // mnemonic, its operands' roles, its attribute, the C function whose rules it
 // follows, and two entry points — a check that applies every rule of that C
 // function under a given profile, and a run that computes on operands the
-// check accepted. The C functions (ops.cc), the program verifier and executor
-// (program/), the tests' and the fuzzer's operation lists read this table.
-#ifndef PTO_OPS_H_
-#define PTO_OPS_H_
+// check accepted. The C functions (table.cc), the program verifier and
+// executor (program/), the tests' and the fuzzer's operation lists read this
+// table; the rows' checks and runs are the other files of src/ops/.
+#ifndef PTO_OPS_OPS_H_
+#define PTO_OPS_OPS_H_
 
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +15,6 @@
 #include "dtype_rules.h"
 #include "operation_traits.h"
 #include "pto_c.h"
-#include "validate.h"
 
 namespace pto {
 namespace ops {
@@ -40,6 +40,7 @@ struct Operands {
   int sat = 0;
   size_t index[2] = {0, 0};
   bool contents_known = true;
+  const pto_tile* src2 = nullptr;  // a third source (tmatmul_bias's bias)
 };
 
 enum class OpId : uint8_t {
@@ -55,7 +56,7 @@ constexpr size_t kOpCount = 0
 
 // Where an operation's check and run come from (operations.def's Family).
 enum class Family : uint8_t {
-  kSpecial,  // written by hand in ops.cc
+  kSpecial,  // written by hand: arithmetic.cc, tcvt.cc, datamove.cc, element_access.cc, compare.cc
   kBinary,   // elementwise dst = f(src0, src1): the family's rules and kernels
   kUnary,    // elementwise dst = f(src): the family's rules and kernels
   kScalar,   // elementwise dst = f(src, scalar): the family's rules and kernels
@@ -153,8 +154,8 @@ struct OpDescriptor {
   const char* mnemonic;    // "tpow": PTO assembly spells it `tpow` or `pto.tpow`
   const char* c_function;  // "pto_tpow": names every refusal
   const char* summary;     // operations.def's one line
-  uint8_t source_count;    // 0, 1 or 2
-  const char* source_names[2];
+  uint8_t source_count;    // 0 to 3
+  const char* source_names[3];
   TmpRole tmp;
   AttrKind attr;
   int attr_count;  // values of the enum argument (0..attr_count-1); 0 without one
@@ -189,9 +190,13 @@ constexpr bool HasTrait(const OpDescriptor& op, uint32_t trait) { return (op.tra
 
 inline bool WritesWholeDst(const OpDescriptor& op) { return HasTrait(op, PTO_TRAIT_WholeDst); }
 
-// A pto_pad_value as an element value of dtype (pto-isa's PadValueMap):
-// zero, +/-inf for float dtypes, the dtype's largest or smallest integer.
-double PadScalar(pto_dtype dtype, int pad);
+// Writes pad (a pto_pad_value, as an element value of t's dtype: zero,
+// +/-inf for float dtypes, the dtype's largest or smallest integer, as
+// pto-isa's PadValueMap) into t's first rows x cols elements outside its
+// top-left valid_rows x valid_cols: to the right of them in those rows, and
+// every column of the rows below (tfillpad's padding, a tload's pad=).
+void FillPad(pto_tile* t, uint32_t valid_rows, uint32_t valid_cols, uint32_t rows, uint32_t cols,
+             int pad);
 
 // The operation whose mnemonic is `name` (name_length bytes); NULL if none.
 // A ScalarFirst row is not found by its own mnemonic: text spells it as its
@@ -202,25 +207,8 @@ const OpDescriptor* FindOp(const char* name, size_t name_length);
 // (tdivs_scalar_by_tile for tdivs); NULL if none.
 const OpDescriptor* ScalarFirstForm(const OpDescriptor& op);
 
-// The rules of every scalar operand (pto_c.h), for the checks and runs in
-// and outside src/ops.cc (src/compare.cc): the check that it is a value of
-// the dtype of `owner` (the tile whose dtype it takes: an integer in range
-// for an integer dtype, anything for a float one), naming the operand
-// `name`, else PTO_ERR_INVALID_ARGUMENT; and the element's bits it stands
-// for (a float rounded to nearest even, NaN the quiet NaN): call ScalarBits
-// inside a FloatEnvironmentGuard, on a scalar that passed the check.
-Validator& RequireScalarOf(Validator& v, const char* name, double scalar, const char* owner,
-                           pto_dtype dtype);
-uint32_t ScalarBits(pto_dtype dtype, double scalar);
-
-// The compare and select rows' rules and runs (src/compare.cc).
-pto_status CheckTcmp(const Operands& o, pto_profile profile);
-void RunTcmp(const Operands& o, pto_profile profile);
-pto_status CheckTcmps(const Operands& o, pto_profile profile);
-void RunTcmps(const Operands& o, pto_profile profile);
-pto_status CheckTsels(const Operands& o, pto_profile profile);
-void RunTsels(const Operands& o, pto_profile profile);
-// tsel's (three sources: not a row; pto_tsel and programs call these).
+// tsel's rules and run (three sources: not a row; pto_tsel and programs call
+// these; compare.cc).
 pto_status CheckTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
                      const pto_tile* src1, const pto_tile* tmp, pto_profile profile);
 void RunTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0, const pto_tile* src1);
@@ -229,14 +217,13 @@ inline uint32_t MaskBytes(uint32_t cols) { return cols / 8 + (cols % 8 != 0); }
 
 // pto_tgetval's rules (src not NULL, out not NULL unless `out_given` is
 // false, the index addressing a valid element when `index_known`) and its
-// read: the element's value as a double (exact for every dtype).
+// read: the element's value as a double (exact for every dtype;
+// element_access.cc).
 pto_status CheckTgetval(const pto_tile* src, size_t index, bool out_given, bool index_known,
                         pto_profile profile);
 double ElementValue(const pto_tile* t, size_t index);
-pto_status CheckTsetval(const Operands& o, pto_profile profile);
-void RunTsetval(const Operands& o, pto_profile profile);
 
 }  // namespace ops
 }  // namespace pto
 
-#endif  // PTO_OPS_H_
+#endif  // PTO_OPS_OPS_H_

@@ -3,13 +3,14 @@
 // kernels of kernels/compare.cc; tcmp, tcmps and tsels as rows of
 // operations.def (their checks and runs), tsel's C function here. A mask is
 // a UINT8 tile of ceil(C / 8) bytes per row for C compared columns.
+#include "ops/common.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 #include "dtype_rules.h"
 #include "float_env.h"
 #include "kernels/kernels.h"
-#include "ops.h"
 #include "overlap.h"
 #include "profile.h"
 #include "pto_c.h"
@@ -165,12 +166,10 @@ pto_status CheckTselsOperands(pto_tile* dst, const pto_tile* mask, const pto_til
   return v.status();
 }
 
-bool IsEmpty(const pto_tile* t) { return t->valid_rows == 0 || t->valid_cols == 0; }
-
 }  // namespace
 }  // namespace pto
 
-// The rows of operations.def (src/ops.cc defines their C functions): the
+// The rows of operations.def (table.cc defines their C functions): the
 // operands as the table passes them (tsels: src0 the mask, src1 the source).
 namespace pto {
 namespace ops {
@@ -181,8 +180,8 @@ pto_status CheckTcmp(const Operands& o, pto_profile profile) {
 
 void RunTcmp(const Operands& o, pto_profile) {
   const pto_tile* src0 = o.src0;
-  if (IsEmpty(src0)) return;
-  // (ops.cc's run keeps IEEE defaults: subnormals compare as themselves.)
+  if (ops::IsEmptyRegion(src0)) return;
+  // (table.cc's run keeps IEEE defaults: subnormals compare as themselves.)
   kernels::Compare(static_cast<pto_cmp_mode>(o.attr), src0->dtype, src0->valid_rows,
                    src0->valid_cols, PlaneOf(o.dst), ConstPlaneOf(src0), ConstPlaneOf(o.src1));
 }
@@ -193,7 +192,7 @@ pto_status CheckTcmps(const Operands& o, pto_profile profile) {
 
 void RunTcmps(const Operands& o, pto_profile) {
   const pto_tile* src = o.src0;
-  if (IsEmpty(src)) return;
+  if (ops::IsEmptyRegion(src)) return;
   kernels::CompareScalar(static_cast<pto_cmp_mode>(o.attr), src->dtype, src->valid_rows,
                          src->valid_cols, PlaneOf(o.dst), ConstPlaneOf(src),
                          ScalarBits(src->dtype, o.scalar));
@@ -209,14 +208,14 @@ pto_status CheckTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
 }
 
 void RunTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0, const pto_tile* src1) {
-  if (IsEmpty(dst)) return;
+  if (ops::IsEmptyRegion(dst)) return;
   kernels::Select(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(mask),
                   ConstPlaneOf(src0), ConstPlaneOf(src1));
 }
 
 void RunTsels(const Operands& o, pto_profile) {
   pto_tile* dst = o.dst;
-  if (IsEmpty(dst)) return;
+  if (ops::IsEmptyRegion(dst)) return;
   kernels::SelectScalar(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
                         ConstPlaneOf(o.src0), ConstPlaneOf(o.src1),
                         ScalarBits(dst->dtype, o.scalar));

@@ -1,0 +1,128 @@
+// The data-movement kernels: loops that move or make elements without
+// arithmetic on them (ttrans, tgather, tci), element by element in plain
+// C++. A moved element is copied by its size, so its bits are kept whatever
+// the dtype.
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "dtype_rules.h"
+#include "src/kernels/kernels.h"
+
+namespace pto {
+namespace kernels {
+namespace {
+
+// Blocks of 16 x 16 elements, so that both tiles are walked a cache line at
+// a time; element by element, by size.
+template <typename T>
+void TransposeAs(size_t rows, size_t cols, const Plane& dst, const ConstPlane& src) {
+  const T* in = static_cast<const T*>(src.data);
+  T* out = static_cast<T*>(dst.data);
+  constexpr size_t kBlock = 16;
+  for (size_t i0 = 0; i0 < rows; i0 += kBlock)
+    for (size_t j0 = 0; j0 < cols; j0 += kBlock)
+      for (size_t i = i0; i < std::min(rows, i0 + kBlock); ++i)
+        for (size_t j = j0; j < std::min(cols, j0 + kBlock); ++j)
+          out[j * dst.stride + i] = in[i * src.stride + j];
+}
+
+template <typename T, typename I>
+void GatherAs(size_t rows, size_t cols, const Plane& dst, const void* src,
+              const ConstPlane& indices) {
+  const T* in = static_cast<const T*>(src);
+  const I* index = static_cast<const I*>(indices.data);
+  T* out = static_cast<T*>(dst.data);
+  for (size_t i = 0; i < rows; ++i) {
+    const I* row = index + i * indices.stride;
+    T* to = out + i * dst.stride;
+    for (size_t j = 0; j < cols; ++j) to[j] = in[static_cast<size_t>(row[j])];
+  }
+}
+
+template <typename T>
+void GatherBy(size_t index_bytes, size_t rows, size_t cols, const Plane& dst, const void* src,
+              const ConstPlane& indices) {
+  if (index_bytes == 2) return GatherAs<T, uint16_t>(rows, cols, dst, src, indices);
+  GatherAs<T, uint32_t>(rows, cols, dst, src, indices);
+}
+
+}  // namespace
+
+void Transpose(size_t element_bytes, size_t rows, size_t cols, const Plane& dst,
+               const ConstPlane& src) {
+  switch (element_bytes) {
+    case 1: return TransposeAs<uint8_t>(rows, cols, dst, src);
+    case 2: return TransposeAs<uint16_t>(rows, cols, dst, src);
+    default: return TransposeAs<uint32_t>(rows, cols, dst, src);
+  }
+}
+
+void Gather(size_t element_bytes, size_t index_bytes, size_t rows, size_t cols, const Plane& dst,
+            const void* src, const ConstPlane& indices) {
+  switch (element_bytes) {
+    case 1: return GatherBy<uint8_t>(index_bytes, rows, cols, dst, src, indices);
+    case 2: return GatherBy<uint16_t>(index_bytes, rows, cols, dst, src, indices);
+    default: return GatherBy<uint32_t>(index_bytes, rows, cols, dst, src, indices);
+  }
+}
+
+double ValueInDtype(pto_dtype dtype, double value) {
+  // A NaN is the positive quiet NaN whatever its sign and payload (neither
+  // has a meaning in arithmetic, and a double's payload has no element-type
+  // counterpart), so every way of giving it computes the same.
+  if (std::isnan(value)) return std::nan("");
+  if (!IsFloatDtype(dtype) || dtype == PTO_FLOAT32)
+    return dtype == PTO_FLOAT32 ? static_cast<double>(static_cast<float>(value)) : value;
+  float f = static_cast<float>(value);
+  if (std::isfinite(f) && static_cast<double>(f) != value) {
+    if (std::fabs(static_cast<double>(f)) > std::fabs(value)) f = std::nextafter(f, 0.0f);
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    bits |= 1;  // round to odd: the sticky bit of what was cut
+    memcpy(&f, &bits, sizeof bits);
+  }
+  uint16_t narrow = 0;
+  FromF32(dtype, 1, &narrow, &f);
+  float back = 0;
+  ToF32(dtype, 1, &back, &narrow);
+  return back;
+}
+
+void Sequence(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, double start,
+              bool down) {
+  const size_t size = ElementBytes(dtype);
+  std::vector<float> row(IsFloatDtype(dtype) ? cols : 0);
+  for (size_t i = 0; i < rows; ++i) {
+    char* out = static_cast<char*>(dst.data) + i * dst.stride * size;
+    const uint64_t first = static_cast<uint64_t>(i) * cols;
+    if (IsFloatDtype(dtype)) {
+      for (size_t j = 0; j < cols; ++j) {
+        const double k = static_cast<double>(first + j);
+        row[j] = static_cast<float>(ValueInDtype(dtype, down ? start - k : start + k));
+      }
+      FromF32(dtype, cols, out, row.data());
+      continue;
+    }
+    // The integer start plus or minus k, low bits.
+    const uint64_t base = static_cast<uint64_t>(static_cast<int64_t>(start));
+    for (size_t j = 0; j < cols; ++j) {
+      const uint64_t v = down ? base - (first + j) : base + (first + j);
+      if (size == 2) {
+        const uint16_t e = static_cast<uint16_t>(v);
+        memcpy(out + j * 2, &e, 2);
+      } else {
+        const uint32_t e = static_cast<uint32_t>(v);
+        memcpy(out + j * 4, &e, 4);
+      }
+    }
+  }
+}
+
+}  // namespace kernels
+}  // namespace pto

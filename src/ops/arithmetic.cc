@@ -1,0 +1,327 @@
+// The Special rows that compute over dst's valid region with their own
+// rules: tpow, tpows, trsqrt, tprelu, tcolexpanddiv, tpartadd. Each has a
+// check (every rule of its C function, in order, under a profile) and a run
+// (its kernels).
+#include "ops/common.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <algorithm>
+
+#include "dtype_rules.h"
+#include "kernels/kernels.h"
+#include "overlap.h"
+#include "profile.h"
+#include "pto_c.h"
+#include "tile.h"
+#include "validate.h"
+
+namespace pto {
+namespace ops {
+
+// ---- tpow ----------------------------------------------------------------
+
+pto_status CheckTpow(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile *base = o.src0, *exp = o.src1;
+  const pto_tile* tmp = o.tmp;
+  Validator v("pto_tpow");
+  v.NotNull("dst", dst).NotNull("base", base).NotNull("exp", exp).NotNull("tmp", tmp);
+  v.EnumInRange("algo", o.attr, 2);
+  if (!v.ok()) return v.status();
+  const bool high_precision = o.attr == PTO_POW_HIGH_PRECISION;
+  v.DtypeAccepted(high_precision ? OpDtypes::kPowHighPrecision : OpDtypes::kTpow, profile,
+                  "dst", dst)
+      .SameDtype("base", base, "dst", dst)
+      .SameDtype("exp", exp, "dst", dst)
+      .SameDtype("tmp", tmp, "dst", dst)
+      .Distinct("tmp", tmp, "dst", dst)
+      .Distinct("tmp", tmp, "base", base)
+      .Distinct("tmp", tmp, "exp", exp)
+      .InPlaceOrApart("base", base, dst)
+      .InPlaceOrApart("exp", exp, dst)
+      .SameValidRegion("base", base, "dst", dst)
+      .SameValidRegion("exp", exp, "dst", dst)
+      .SameValidRegion("tmp", tmp, "dst", dst);
+  return v.status();
+}
+
+void RunTpow(const Operands& o, pto_profile profile) {
+  // The A2A3 page: "the precision option is ignored" there, so HIGH_PRECISION
+  // computes exactly what DEFAULT computes.
+  const pto_pow_algorithm computed = profile == PTO_PROFILE_A2A3 || o.attr == PTO_POW_DEFAULT
+                                         ? PTO_POW_DEFAULT
+                                         : PTO_POW_HIGH_PRECISION;
+  pto_tile* dst = o.dst;
+  if (Contiguous(dst, o.src0, o.src1)) {
+    return kernels::PowContiguous(dst->dtype, computed, RegionElements(dst), dst->data,
+                                  o.src0->data, o.src1->data);
+  }
+  kernels::Pow(dst->dtype, computed, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+               ConstPlaneOf(o.src0), ConstPlaneOf(o.src1));
+}
+
+// ---- tpows ---------------------------------------------------------------
+
+// tpow's rules with the exponent a scalar (the Scalar family's rule for it)
+// and no tmp: the page's tmp is the A2A3 kernel's scratch, which libpto does
+// not need (pto_c.h).
+pto_status CheckTpows(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* base = o.src0;
+  Validator v("pto_tpows");
+  v.NotNull("dst", dst).NotNull("base", base);
+  v.EnumInRange("algo", o.attr, 2);
+  if (!v.ok()) return v.status();
+  const bool high_precision = o.attr == PTO_POW_HIGH_PRECISION;
+  v.DtypeAccepted(high_precision ? OpDtypes::kPowHighPrecision : OpDtypes::kTpows, profile,
+                  "dst", dst)
+      .SameDtype("base", base, "dst", dst);
+  if (!v.ok()) return v.status();
+  RequireScalarOf(v, "exp", o.scalar, "dst", dst->dtype)
+      .InPlaceOrApart("base", base, dst)
+      .SameValidRegion("base", base, "dst", dst);
+  return v.status();
+}
+
+// tpow's kernel with an exponent plane of stride 0: one row of the scalar's
+// element, kExpChunk columns at a time (no allocation). A contiguous region
+// goes to the contiguous kernel kExpChunk elements at a time.
+void RunTpows(const Operands& o, pto_profile profile) {
+  constexpr size_t kExpChunk = 512;
+  const pto_pow_algorithm computed = profile == PTO_PROFILE_A2A3 || o.attr == PTO_POW_DEFAULT
+                                         ? PTO_POW_DEFAULT
+                                         : PTO_POW_HIGH_PRECISION;
+  pto_tile* dst = o.dst;
+  const pto_dtype dtype = dst->dtype;
+  const size_t size = ElementBytes(dtype);
+  const bool contiguous = Contiguous(dst, o.src0, o.src0);
+  // The exponent row: as many elements as one pass reads (a 1x1 call fills one).
+  const size_t width = std::min(kExpChunk, contiguous ? RegionElements(dst) : dst->valid_cols);
+  const uint32_t bits = ScalarBits(dtype, o.scalar);
+  alignas(64) unsigned char exp_row[kExpChunk * 4];
+  if (size == 4) {
+    std::fill_n(reinterpret_cast<uint32_t*>(exp_row), width, bits);
+  } else if (size == 2) {
+    std::fill_n(reinterpret_cast<uint16_t*>(exp_row), width, static_cast<uint16_t>(bits));
+  } else {
+    memset(exp_row, static_cast<int>(bits & 0xFF), width);
+  }
+  const kernels::ConstPlane exp{exp_row, 0};
+  // (rows, cols, row strides) of the region as the kernel goes over it.
+  const auto run = [&](size_t rows, size_t cols, char* out, size_t out_stride, const char* in,
+                       size_t in_stride) {
+    for (size_t c0 = 0; c0 < cols; c0 += kExpChunk) {
+      const size_t n = std::min(kExpChunk, cols - c0);
+      kernels::Pow(dtype, computed, rows, n, kernels::Plane{out + c0 * size, out_stride},
+                   kernels::ConstPlane{in + c0 * size, in_stride}, exp);
+    }
+  };
+  char* out = static_cast<char*>(dst->data);
+  const char* in = static_cast<const char*>(o.src0->data);
+  if (contiguous) {
+    const size_t total = RegionElements(dst);
+    for (size_t at = 0; at < total; at += kExpChunk) {
+      kernels::PowContiguous(dtype, computed, std::min(kExpChunk, total - at), out + at * size,
+                             in + at * size, exp_row);
+    }
+    return;
+  }
+  run(dst->valid_rows, dst->valid_cols, out, dst->cols, in, o.src0->cols);
+}
+
+// ---- trsqrt --------------------------------------------------------------
+
+pto_status CheckTrsqrt(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  Validator v("pto_trsqrt");
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTrsqrt, profile, "dst", dst)
+      .SameDtype("src", src, "dst", dst)
+      .InPlaceOrApart("src", src, dst)
+      .SameValidRegion("src", src, "dst", dst);
+  return v.status();
+}
+
+void RunTrsqrt(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  if (Contiguous(dst, o.src0, o.src0)) {
+    return kernels::RsqrtContiguous(dst->dtype, RegionElements(dst), dst->data, o.src0->data);
+  }
+  kernels::Rsqrt(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0));
+}
+
+// ---- tprelu --------------------------------------------------------------
+
+pto_status CheckTprelu(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src0 = o.src0, *src1 = o.src1;
+  const pto_tile* tmp = o.tmp;
+  // A2A3 (docs/profiles.md): the A3 page's "2 source Tile, destination
+  // Tile, temporary space must in different memory range without
+  // overlapping"; the NPU implementation's UINT8 tmp holding a
+  // one-bit-per-element mask in ceil(dst valid_cols / 8) columns of as many
+  // valid rows as dst's, plus one physical scratch row. The page's "tmp
+  // valid rows >= dst valid cols + 1" is not a rule: the implementation
+  // asserts tmp valid rows == dst valid rows, and PTOAS accepts its own
+  // samples that break the page's sentence (v0.4).
+  const bool a2a3 = profile == PTO_PROFILE_A2A3;
+  static const char kA2A3Apart[] = "dst, src0, src1 and tmp must not overlap";
+  Validator v("pto_tprelu");
+  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
+  if (a2a3) {
+    v.Require(tmp != nullptr, PTO_ERR_NULL_ARGUMENT, "tmp is NULL, but on %s tprelu needs a tmp",
+              pto_profile_string(profile));
+  }
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTprelu, profile, "dst", dst)
+      .SameDtype("src0", src0, "dst", dst)
+      .SameDtype("src1", src1, "dst", dst);
+  if (tmp != nullptr) {
+    v.DtypeAccepted(OpDtypes::kPreluTmp, profile, "tmp", tmp)
+        .Distinct("tmp", tmp, "dst", dst)
+        .Distinct("tmp", tmp, "src0", src0)
+        .Distinct("tmp", tmp, "src1", src1);
+  }
+  v.InPlaceOrApart("src0", src0, dst).InPlaceOrApart("src1", src1, dst);
+  if (a2a3) {
+    v.ApartOn(profile, kA2A3Apart, "src0", src0, "dst", dst)
+        .ApartOn(profile, kA2A3Apart, "src1", src1, "dst", dst)
+        .ApartOn(profile, kA2A3Apart, "src1", src1, "src0", src0)
+        .ApartOn(profile, kA2A3Apart, "tmp", tmp, "dst", dst)
+        .ApartOn(profile, kA2A3Apart, "tmp", tmp, "src0", src0)
+        .ApartOn(profile, kA2A3Apart, "tmp", tmp, "src1", src1);
+  }
+  v.SameValidRegion("src0", src0, "dst", dst).SameValidRegion("src1", src1, "dst", dst);
+  if (a2a3) {
+    const uint32_t mask_cols = dst->valid_cols / 8 + (dst->valid_cols % 8 != 0);
+    v.Require(uint64_t{tmp->rows} >= uint64_t{dst->valid_rows} + 1, PTO_ERR_SHAPE_MISMATCH,
+              "tmp rows %u is less than dst valid rows %u + 1, which A2A3 requires",
+              tmp->rows, dst->valid_rows)
+        .Require(tmp->valid_rows == dst->valid_rows, PTO_ERR_SHAPE_MISMATCH,
+                 "tmp valid rows %u differs from dst valid rows %u, which A2A3 requires them to "
+                 "equal",
+                 tmp->valid_rows, dst->valid_rows)
+        .Require(tmp->valid_cols >= mask_cols, PTO_ERR_SHAPE_MISMATCH,
+                 "tmp valid cols %u is less than ceil(dst valid cols %u / 8) = %u, which A2A3 "
+                 "requires",
+                 tmp->valid_cols, dst->valid_cols, mask_cols);
+  }
+  return v.status();
+}
+
+void RunTprelu(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  if (Contiguous(dst, o.src0, o.src1)) {
+    return kernels::PreluContiguous(dst->dtype, RegionElements(dst), dst->data, o.src0->data,
+                                    o.src1->data);
+  }
+  kernels::Prelu(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0),
+                 ConstPlaneOf(o.src1));
+}
+
+// ---- tcolexpanddiv -------------------------------------------------------
+
+pto_status CheckTcolexpanddiv(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src0 = o.src0, *src1 = o.src1;
+  Validator v("pto_tcolexpanddiv");
+  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTcolexpanddiv, profile, "dst", dst)
+      .SameDtype("src0", src0, "dst", dst)
+      .SameDtype("src1", src1, "dst", dst)
+      .InPlaceOrApart("src0", src0, dst)
+      .InPlaceOrApart("src1", src1, dst)
+      .SameValidRegion("src0", src0, "dst", dst);
+  if (!v.ok()) return v.status();
+  v.Require(src1->valid_rows >= 1, PTO_ERR_SHAPE_MISMATCH,
+            "src1 valid region %ux%u has no row 0 to divide by", src1->valid_rows,
+            src1->valid_cols)
+      .Require(src1->valid_cols >= dst->valid_cols, PTO_ERR_SHAPE_MISMATCH,
+               "src1 valid cols %u is less than dst valid cols %u", src1->valid_cols,
+               dst->valid_cols);
+  return v.status();
+}
+
+void RunTcolexpanddiv(const Operands& o, pto_profile) {
+  // src1 is dst itself or placed exactly on it, or apart from dst's valid
+  // region: the kernel writes row 0 last, so the divisor row is read intact.
+  pto_tile* dst = o.dst;
+  kernels::ColExpandDiv(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                        ConstPlaneOf(o.src0), o.src1->data);
+}
+
+// ---- tpartadd ------------------------------------------------------------
+
+// Which source covers dst's whole valid region (the other covers its
+// top-left corner); false for both when the pattern is not supported.
+namespace {
+struct PartAddPattern {
+  bool src0_full;
+  bool src1_full;
+};
+inline PartAddPattern PartAddPatternOf(const Operands& o) {
+  return {SameRegion(o.src0, o.dst) && RegionFits(o.src1, o.dst),
+          SameRegion(o.src1, o.dst) && RegionFits(o.src0, o.dst)};
+}
+}  // namespace
+
+pto_status CheckTpartadd(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src0 = o.src0, *src1 = o.src1;
+  Validator v("pto_tpartadd");
+  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTpartadd, profile, "dst", dst)
+      .SameDtype("src0", src0, "dst", dst)
+      .SameDtype("src1", src1, "dst", dst)
+      .InPlaceOrApart("src0", src0, dst)
+      .InPlaceOrApart("src1", src1, dst);
+  if (!v.ok()) return v.status();
+  const PartAddPattern pattern = PartAddPatternOf(o);
+  v.Require(pattern.src0_full || pattern.src1_full, PTO_ERR_SHAPE_MISMATCH,
+            "src0 valid region %ux%u and src1 valid region %ux%u do not fit dst valid region "
+            "%ux%u: one must equal it and the other must not exceed it",
+            src0->valid_rows, src0->valid_cols, src1->valid_rows, src1->valid_cols,
+            dst->valid_rows, dst->valid_cols);
+  return v.status();
+}
+
+void RunTpartadd(const Operands& o, pto_profile) {
+  // `full` covers dst's whole valid region; `part` its top-left corner. The
+  // corner is summed, the rest of dst is a copy of `full`.
+  pto_tile* dst = o.dst;
+  const bool src0_full = PartAddPatternOf(o).src0_full;
+  const pto_tile* full = src0_full ? o.src0 : o.src1;
+  const pto_tile* part = src0_full ? o.src1 : o.src0;
+  const pto_dtype dtype = dst->dtype;
+  const uint32_t rows = dst->valid_rows, cols = dst->valid_cols;
+  const uint32_t part_rows = part->valid_rows, part_cols = part->valid_cols;
+  // Both sources of dst's region: the sum over the whole of it.
+  if (part_rows == rows && part_cols == cols && Contiguous(dst, o.src0, o.src1)) {
+    return kernels::AddContiguous(dtype, RegionElements(dst), dst->data, o.src0->data,
+                                  o.src1->data);
+  }
+  if (part_rows > 0 && part_cols > 0) {
+    kernels::Add(dtype, part_rows, part_cols, PlaneOf(dst), ConstPlaneOf(o.src0),
+                 ConstPlaneOf(o.src1));
+  }
+  if (!SamePlacement(full, dst)) {
+    if (part_cols < cols && part_rows > 0) {
+      kernels::Copy(dtype, part_rows, cols - part_cols, Offset(dst, 0, part_cols),
+                    Offset(full, 0, part_cols));
+    }
+    if (part_rows < rows) {
+      kernels::Copy(dtype, rows - part_rows, cols, Offset(dst, part_rows, 0),
+                    Offset(full, part_rows, 0));
+    }
+  }
+}
+
+}  // namespace ops
+}  // namespace pto

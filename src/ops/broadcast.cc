@@ -1,0 +1,183 @@
+// The RowExpand and ColExpand families: each row's check (every rule of its
+// C function, in order, under a profile) and run (the broadcast kernels of
+// kernels/broadcast.cc over dst's valid region).
+#include "ops/common.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <algorithm>
+
+#include "dtype_rules.h"
+#include "kernels/kernels.h"
+#include "pto_c.h"
+#include "tile.h"
+#include "validate.h"
+
+namespace pto {
+namespace ops {
+namespace {
+
+// ---- the RowExpand and ColExpand families ---------------------------------
+
+// Which source of a two-source broadcast covers dst's valid region (`full`)
+// and which gives one value per row or column (`expanded`): src0 when its
+// valid region is dst's, else src1 when its is (NULL, NULL when neither is).
+// When both are, src0 is the full one, as the NPU implementations decide.
+struct BroadcastOperands {
+  const pto_tile* full;
+  const pto_tile* expanded;
+  const char* expanded_name;
+};
+BroadcastOperands BroadcastOperandsOf(const Operands& o) {
+  if (SameRegion(o.src0, o.dst)) return {o.src0, o.src1, "src1"};
+  if (SameRegion(o.src1, o.dst)) return {o.src1, o.src0, "src0"};
+  return {nullptr, nullptr, nullptr};
+}
+
+// The elements of a Mode 2 row operand's block: 32 bytes of the dtype.
+uint32_t BlockElements(pto_dtype dtype) {
+  return static_cast<uint32_t>(32 / pto_dtype_size(dtype));
+}
+
+// The rules before the shapes, common to both families: NULLs, dtypes, a
+// given tmp distinct from every other operand (it is never read or written,
+// of any dtype and shape), sources in place or apart from dst.
+void CheckBroadcastOperands(Validator& v, const Operands& o, OpDtypes rule, pto_profile profile,
+                            bool two_sources) {
+  pto_tile* dst = o.dst;
+  const char* src0_name = two_sources ? "src0" : "src";
+  v.NotNull("dst", dst).NotNull(src0_name, o.src0);
+  if (two_sources) v.NotNull("src1", o.src1);
+  if (!v.ok()) return;
+  v.DtypeAccepted(rule, profile, "dst", dst).SameDtype(src0_name, o.src0, "dst", dst);
+  if (two_sources) v.SameDtype("src1", o.src1, "dst", dst);
+  if (o.tmp != nullptr) {
+    v.Distinct("tmp", o.tmp, "dst", dst).Distinct("tmp", o.tmp, "src0", o.src0);
+    if (two_sources) v.Distinct("tmp", o.tmp, "src1", o.src1);
+  }
+  v.InPlaceOrApart(src0_name, o.src0, dst);
+  if (two_sources) v.InPlaceOrApart("src1", o.src1, dst);
+}
+
+// The full-size source: one source's valid region must be dst's.
+void CheckFullSource(Validator& v, const Operands& o, const BroadcastOperands& b) {
+  v.Require(b.full != nullptr, PTO_ERR_SHAPE_MISMATCH,
+            "neither src0 valid region %ux%u nor src1 valid region %ux%u equals dst valid "
+            "region %ux%u: one source must cover dst",
+            o.src0->valid_rows, o.src0->valid_cols, o.src1->valid_rows, o.src1->valid_cols,
+            o.dst->valid_rows, o.dst->valid_cols);
+}
+
+// One source: dst[i,j] = src[i,0] (row) or src[0,j] (column), src of dst's
+// valid rows (row) or columns (column, as the NPU implementations assert)
+// and at least one column (row) or row (column) where dst's region is not
+// empty.
+void CheckOneSource(Validator& v, const Operands& o, bool row) {
+  const pto_tile *src = o.src0, *dst = o.dst;
+  const char* along = row ? "rows" : "cols";
+  v.Require((row ? src->valid_rows : src->valid_cols) == (row ? dst->valid_rows : dst->valid_cols),
+            PTO_ERR_SHAPE_MISMATCH, "src valid %s %u differs from dst valid %s %u", along,
+            row ? src->valid_rows : src->valid_cols, along,
+            row ? dst->valid_rows : dst->valid_cols)
+      .Require((row ? src->valid_cols : src->valid_rows) >= 1 || IsEmptyRegion(dst),
+               PTO_ERR_SHAPE_MISMATCH, "src valid region %ux%u has no %s 0 to broadcast",
+               src->valid_rows, src->valid_cols, row ? "column" : "row");
+}
+
+// Row broadcasts: dst[i,j] = f(full[i,j], s) (or f(s, full[i,j]) where src0
+// is the expanded source e), s row i's value: Mode 1, e of valid region
+// R x 1 (s = e[i,0]); Mode 2, R x 32/sizeof(T) (s = e[i, j mod
+// 32/sizeof(T)]). A2A3: a given tmp is the NPU's broadcast buffer, Mode 1
+// only, of at least ceil(R / 8) 256-byte repeats, 30 at most
+// (docs/profiles.md).
+void CheckRowOperand(Validator& v, const Operands& o, const BroadcastOperands& b,
+                     pto_profile profile) {
+  const pto_tile *dst = o.dst, *e = b.expanded;
+  const uint32_t block = BlockElements(dst->dtype);
+  v.Require(e->valid_rows == dst->valid_rows, PTO_ERR_SHAPE_MISMATCH,
+            "%s valid rows %u differs from dst valid rows %u", b.expanded_name, e->valid_rows,
+            dst->valid_rows)
+      .Require(e->valid_cols == 1 || e->valid_cols == block, PTO_ERR_SHAPE_MISMATCH,
+               "%s valid cols %u is neither 1 (one value per row) nor %u (a 32-byte block per "
+               "row)",
+               b.expanded_name, e->valid_cols, block);
+  if (profile != PTO_PROFILE_A2A3 || o.tmp == nullptr) return;
+  const uint64_t repeats = std::min<uint64_t>((uint64_t{dst->valid_rows} + 7) / 8, 30);
+  const uint64_t tmp_bytes = uint64_t{o.tmp->rows} * o.tmp->cols * pto_dtype_size(o.tmp->dtype);
+  v.Require(e->valid_cols == 1, PTO_ERR_SHAPE_MISMATCH,
+            "%s valid cols %u is not 1: on A2A3 a tmp broadcasts one value per row only",
+            b.expanded_name, e->valid_cols)
+      .Require(tmp_bytes >= repeats * 256, PTO_ERR_SHAPE_MISMATCH,
+               "tmp holds %llu bytes, less than the %llu that A2A3 broadcasts %u rows through",
+               static_cast<unsigned long long>(tmp_bytes),
+               static_cast<unsigned long long>(repeats * 256), dst->valid_rows);
+}
+
+// Column broadcasts: dst[i,j] = f(full[i,j], e[0,j]) (or f(e[0,j],
+// full[i,j])), e of at least one valid row and dst's valid columns (as
+// tcolexpanddiv).
+void CheckColOperand(Validator& v, const Operands& o, const BroadcastOperands& b) {
+  const pto_tile *dst = o.dst, *e = b.expanded;
+  v.Require(e->valid_rows >= 1 || IsEmptyRegion(dst), PTO_ERR_SHAPE_MISMATCH,
+            "%s valid region %ux%u has no row 0 to broadcast", b.expanded_name, e->valid_rows,
+            e->valid_cols)
+      .Require(e->valid_cols >= dst->valid_cols, PTO_ERR_SHAPE_MISMATCH,
+               "%s valid cols %u is less than dst valid cols %u", b.expanded_name, e->valid_cols,
+               dst->valid_cols);
+}
+
+// Every rule of a RowExpand (row) or ColExpand row, in the contract's order.
+pto_status CheckBroadcast(const Operands& o, pto_profile profile, OpDtypes rule,
+                          const char* c_function, bool two_sources, bool row) {
+  Validator v(c_function);
+  CheckBroadcastOperands(v, o, rule, profile, two_sources);
+  if (!v.ok()) return v.status();
+  if (!two_sources) {
+    CheckOneSource(v, o, row);
+    return v.status();
+  }
+  const BroadcastOperands b = BroadcastOperandsOf(o);
+  CheckFullSource(v, o, b);
+  if (!v.ok()) return v.status();
+  if (row) {
+    CheckRowOperand(v, o, b, profile);
+  } else {
+    CheckColOperand(v, o, b);
+  }
+  return v.status();
+}
+
+// The kernel of a RowExpand or ColExpand row (kernels.h).
+using BroadcastKernel = void (*)(pto_dtype, size_t, size_t, const kernels::Plane&,
+                                 const kernels::ConstPlane&, const kernels::ConstPlane&, size_t,
+                                 bool);
+
+// One source: the broadcast itself (the kernel reads only the expanded
+// plane). Two: the full and expanded sources as the check found them, the
+// expanded one first in f's operands when it is src0.
+void RunBroadcast(const Operands& o, BroadcastKernel kernel, bool row, bool two_sources) {
+  pto_tile* dst = o.dst;
+  const BroadcastOperands b =
+      two_sources ? BroadcastOperandsOf(o) : BroadcastOperands{o.src0, o.src0, "src"};
+  const size_t block = row && b.expanded->valid_cols != 1 && two_sources
+                           ? BlockElements(dst->dtype)
+                           : 1;
+  kernel(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(b.full),
+         ConstPlaneOf(b.expanded), block, two_sources && b.expanded == o.src0 && b.full != o.src0);
+}
+
+#define PTO_FAMILY_FUNCTIONS_BROADCAST(Camel, mnemonic, n, row)                             \
+  PTO_FAMILY_FUNCTIONS(                                                                     \
+      Camel, CheckBroadcast(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic, n == 2, row), \
+      RunBroadcast(o, kernels::Camel, row, n == 2))
+#define PTO_FAMILY_FUNCTIONS_RowExpand(Camel, mnemonic, n) \
+  PTO_FAMILY_FUNCTIONS_BROADCAST(Camel, mnemonic, n, true)
+#define PTO_FAMILY_FUNCTIONS_ColExpand(Camel, mnemonic, n) \
+  PTO_FAMILY_FUNCTIONS_BROADCAST(Camel, mnemonic, n, false)
+}  // namespace
+
+#include "ops/family_rows.inc"
+
+}  // namespace ops
+}  // namespace pto

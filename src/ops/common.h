@@ -1,0 +1,89 @@
+// What the files of src/ops/ share: the region and placement helpers the
+// checks and runs are written with, the scalar operand's rules, and the
+// declaration of every row's check and run (CheckCamel, RunCamel), which
+// table.cc puts in kOps. Not included outside src/ops/.
+#ifndef PTO_OPS_COMMON_H_
+#define PTO_OPS_COMMON_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmath>
+
+#include "kernels/kernels.h"
+#include "ops/ops.h"
+#include "pto_c.h"
+#include "tile.h"
+#include "validate.h"
+
+namespace pto {
+namespace ops {
+
+inline bool IsEmptyRegion(const pto_tile* t) { return t->valid_rows == 0 || t->valid_cols == 0; }
+
+inline bool RegionFits(const pto_tile* inner, const pto_tile* outer) {
+  return inner->valid_rows <= outer->valid_rows && inner->valid_cols <= outer->valid_cols;
+}
+
+inline bool SameRegion(const pto_tile* a, const pto_tile* b) {
+  return a->valid_rows == b->valid_rows && a->valid_cols == b->valid_cols;
+}
+
+// Moves a plane by (row, col) elements of its tile's dtype.
+inline kernels::ConstPlane Offset(const pto_tile* t, uint32_t row, uint32_t col) {
+  const char* base = static_cast<const char*>(t->data);
+  return {base + (static_cast<size_t>(row) * t->cols + col) * pto_dtype_size(t->dtype), t->cols};
+}
+inline kernels::Plane Offset(pto_tile* t, uint32_t row, uint32_t col) {
+  char* base = static_cast<char*>(t->data);
+  return {base + (static_cast<size_t>(row) * t->cols + col) * pto_dtype_size(t->dtype), t->cols};
+}
+
+// Whether the valid regions of dst and of sources with dst's valid region
+// are each valid_rows * valid_cols consecutive elements from the tile's
+// data: every tile's rows are exactly its valid columns. The elementwise
+// kernels then take the region as one row (kernels.h).
+inline bool Contiguous(const pto_tile* dst, const pto_tile* a, const pto_tile* b) {
+  const uint32_t cols = dst->valid_cols;
+  return dst->cols == cols && a->cols == cols && b->cols == cols;
+}
+
+inline size_t RegionElements(const pto_tile* t) { return size_t{t->valid_rows} * t->valid_cols; }
+
+// Whether `scalar` is a value of dtype: for an integer dtype an integer
+// within its range (NaN and the infinities are not); a float dtype takes any
+// value, rounded to it.
+inline bool ScalarIsValueOf(pto_dtype dtype, double scalar) {
+  if (IsFloatDtype(dtype)) return true;
+  const int bits = static_cast<int>(pto_dtype_size(dtype)) * 8;
+  const bool is_signed = dtype == PTO_INT8 || dtype == PTO_INT16 || dtype == PTO_INT32;
+  const double low = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
+  const double high = std::ldexp(1.0, is_signed ? bits - 1 : bits) - 1;
+  return scalar == std::trunc(scalar) && scalar >= low && scalar <= high;
+}
+
+// The rules of every scalar operand (pto_c.h), for the checks and runs of
+// every family and Special row (elementwise.cc): the check that it is a
+// value of the dtype of `owner` (the tile whose dtype it takes: an integer
+// in range for an integer dtype, anything for a float one), naming the
+// operand `name`, else PTO_ERR_INVALID_ARGUMENT; and the element's bits it
+// stands for (a float rounded to nearest even, NaN the quiet NaN): call
+// ScalarBits inside a FloatEnvironmentGuard, on a scalar that passed the
+// check.
+Validator& RequireScalarOf(Validator& v, const char* name, double scalar, const char* owner,
+                           pto_dtype dtype);
+uint32_t ScalarBits(pto_dtype dtype, double scalar);
+
+// Every row's check and run, in kOps (ops.h says what each does): the
+// families' in elementwise.cc, broadcast.cc and reduce.cc, the Special rows'
+// in arithmetic.cc, tcvt.cc, datamove.cc, element_access.cc and compare.cc.
+#define PTO_OPERATION(Camel, ...)                                 \
+  pto_status Check##Camel(const Operands& o, pto_profile profile); \
+  void Run##Camel(const Operands& o, pto_profile profile);
+#include "operations.def"
+#undef PTO_OPERATION
+
+}  // namespace ops
+}  // namespace pto
+
+#endif  // PTO_OPS_COMMON_H_

@@ -1,0 +1,237 @@
+// The Special rows that move or make elements rather than compute on them:
+// tfillpad, tci, treshape, ttrans, tconcat. Each has a check (every rule of
+// its C function, in order, under a profile) and a run (the copies and loops
+// of kernels/).
+#include "ops/common.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmath>
+
+#include "dtype_rules.h"
+#include "kernels/kernels.h"
+#include "overlap.h"
+#include "profile.h"
+#include "pto_c.h"
+#include "tile.h"
+#include "validate.h"
+
+namespace pto {
+namespace ops {
+
+// ---- tfillpad ------------------------------------------------------------
+
+namespace {
+
+// Whether src is dst itself or placed exactly on it (same address and row
+// length; its dtype has dst's size by the dtype rule): TFILLPAD_INPLACE.
+bool FillpadInPlace(const pto_tile* src, const pto_tile* dst) {
+  return src == dst || (src->data == dst->data && src->cols == dst->cols);
+}
+
+}  // namespace
+
+pto_status CheckTfillpad(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  Validator v("pto_tfillpad");
+  v.NotNull("dst", dst).NotNull("src", src);
+  v.EnumInRange("pad", o.attr, AttrValueCount(AttrKind::kPadValue))
+      .Require(o.attr != PTO_PAD_NULL, PTO_ERR_INVALID_ARGUMENT,
+               "pad PTO_PAD_NULL is not a value to fill with (the page: a vector tile's "
+               "PadVal is not Null)");
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTfillpad, profile, "dst", dst)
+      .Require(ElementBytes(src->dtype) == ElementBytes(dst->dtype), PTO_ERR_DTYPE_MISMATCH,
+               "src dtype %s differs in size from dst dtype %s", DtypeName(src->dtype),
+               DtypeName(dst->dtype));
+  if (!v.ok()) return v.status();
+  // dst is written over its whole rows x cols: src must be on it exactly or
+  // apart from every element of it.
+  pto_tile whole = *dst;
+  whole.valid_rows = dst->rows;
+  whole.valid_cols = dst->cols;
+  v.Require(FillpadInPlace(src, dst) || !ValidRegionsOverlapSlow(src, &whole), PTO_ERR_ALIASING,
+            "src's valid elements share storage with dst's %ux%u elements without being "
+            "placed exactly on them",
+            dst->rows, dst->cols);
+  v.Require(src->valid_rows <= dst->rows && src->valid_cols <= dst->cols,
+            PTO_ERR_SHAPE_MISMATCH, "src valid region %ux%u does not fit in dst's %ux%u",
+            src->valid_rows, src->valid_cols, dst->rows, dst->cols);
+  if (profile != PTO_PROFILE_HOST)
+    v.Require(src->rows == dst->rows && src->cols == dst->cols, PTO_ERR_SHAPE_MISMATCH,
+              "dst shape %ux%u differs from src shape %ux%u, which %s requires equal",
+              dst->rows, dst->cols, src->rows, src->cols, pto_profile_string(profile));
+  return v.status();
+}
+
+namespace {
+
+// A pto_pad_value as an element value of dtype (pto-isa's PadValueMap):
+// zero, +/-inf for float dtypes, the dtype's largest or smallest integer.
+double PadScalar(pto_dtype dtype, int pad) {
+  if (pad == PTO_PAD_ZERO) return 0;
+  const bool max = pad == PTO_PAD_MAX;
+  if (IsFloatDtype(dtype)) return max ? HUGE_VAL : -HUGE_VAL;
+  const unsigned bits = 8 * static_cast<unsigned>(ElementBytes(dtype));
+  const bool is_signed = dtype == PTO_INT8 || dtype == PTO_INT16 || dtype == PTO_INT32;
+  if (!is_signed) return max ? std::ldexp(1.0, static_cast<int>(bits)) - 1 : 0;
+  return max ? std::ldexp(1.0, static_cast<int>(bits) - 1) - 1
+             : -std::ldexp(1.0, static_cast<int>(bits) - 1);
+}
+
+}  // namespace
+
+void FillPad(pto_tile* t, uint32_t valid_rows, uint32_t valid_cols, uint32_t rows, uint32_t cols,
+             int pad) {
+  const double value = PadScalar(t->dtype, pad);
+  const pto_tile* view = t;
+  if (valid_cols < cols && valid_rows != 0)
+    kernels::Texpands(t->dtype, valid_rows, cols - valid_cols, Offset(t, 0, valid_cols),
+                      Offset(view, 0, valid_cols), value);
+  if (valid_rows < rows)
+    kernels::Texpands(t->dtype, rows - valid_rows, cols, Offset(t, valid_rows, 0),
+                      Offset(view, valid_rows, 0), value);
+}
+
+// The copy of src's valid region (skipped in place: the bits are already
+// there), then the pad to the right of it in its rows and in every row
+// below it, up to dst's rows x cols.
+void RunTfillpad(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  const uint32_t rows = src->valid_rows, cols = src->valid_cols;
+  if (!FillpadInPlace(src, dst) && rows != 0 && cols != 0)
+    kernels::Copy(src->dtype, rows, cols, PlaneOf(dst), ConstPlaneOf(src));
+  FillPad(dst, rows, cols, dst->rows, dst->cols, o.attr);
+}
+
+// ---- tci ----------------------------------------------------------------
+
+pto_status CheckTci(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  Validator v("pto_tci");
+  v.NotNull("dst", dst);
+  v.EnumInRange("descending", o.attr, 2);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTci, profile, "dst", dst);
+  RequireScalarOf(v, "start", o.scalar, "dst", dst->dtype);
+  if (profile != PTO_PROFILE_HOST)
+    v.Require(dst->rows == 1, PTO_ERR_SHAPE_MISMATCH,
+              "dst rows %u is not 1, which %s requires (the sequence runs along the row)",
+              dst->rows, pto_profile_string(profile));
+  return v.status();
+}
+
+// Element k (row-major over the valid region) is start + k or start - k
+// (kernels::Sequence), start the scalar as dst's dtype holds it.
+void RunTci(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  kernels::Sequence(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                    kernels::ValueInDtype(dst->dtype, o.scalar), o.attr != 0);
+}
+
+// ---- treshape -------------------------------------------------------------
+
+namespace {
+size_t TileBytes(const pto_tile* t) { return ElementCount(t) * ElementBytes(t->dtype); }
+}  // namespace
+
+pto_status CheckTreshape(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  Validator v("pto_treshape");
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTreshape, profile, "dst", dst);
+  if (!v.ok()) return v.status();
+  // Whole storages: [data, data + bytes) of each.
+  pto_tile whole_dst = *dst, whole_src = *src;
+  whole_dst.valid_rows = dst->rows, whole_dst.valid_cols = dst->cols;
+  whole_src.valid_rows = src->rows, whole_src.valid_cols = src->cols;
+  v.Require(src->data == dst->data || !ValidRegionsOverlapSlow(&whole_src, &whole_dst),
+            PTO_ERR_ALIASING,
+            "src's storage shares bytes with dst's without starting at the same address");
+  v.Require(TileBytes(src) == TileBytes(dst), PTO_ERR_SHAPE_MISMATCH,
+            "src %ux%u %s is %zu bytes, dst %ux%u %s %zu (a reshape keeps the size)", src->rows,
+            src->cols, DtypeName(src->dtype), TileBytes(src), dst->rows, dst->cols,
+            DtypeName(dst->dtype), TileBytes(dst));
+  return v.status();
+}
+
+// The bytes, unless they are already there (dst at src's address).
+void RunTreshape(const Operands& o, pto_profile) {
+  if (o.src0->data != o.dst->data) memcpy(o.dst->data, o.src0->data, TileBytes(o.dst));
+}
+
+// ---- ttrans ---------------------------------------------------------------
+
+pto_status CheckTtrans(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  const pto_tile* tmp = o.tmp;
+  Validator v("pto_ttrans");
+  v.NotNull("dst", dst).NotNull("src", src).NotNull("tmp", tmp);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTtrans, profile, "dst", dst)
+      .Require(ElementBytes(src->dtype) == ElementBytes(dst->dtype), PTO_ERR_DTYPE_MISMATCH,
+               "src dtype %s differs in size from dst dtype %s", DtypeName(src->dtype),
+               DtypeName(dst->dtype))
+      .Distinct("tmp", tmp, "dst", dst)
+      .Distinct("tmp", tmp, "src", src);
+  v.Require(src != dst && !ValidRegionsOverlapSlow(src, dst), PTO_ERR_ALIASING,
+            "src's valid elements share storage with dst's (a transpose cannot run in place)");
+  v.Require(dst->valid_rows == src->valid_cols && dst->valid_cols == src->valid_rows,
+            PTO_ERR_SHAPE_MISMATCH, "dst valid region %ux%u is not src's %ux%u transposed",
+            dst->valid_rows, dst->valid_cols, src->valid_rows, src->valid_cols);
+  if (profile == PTO_PROFILE_A5)
+    v.Require((src->cols * ElementBytes(src->dtype)) % 32 == 0 &&
+                  (dst->cols * ElementBytes(dst->dtype)) % 32 == 0,
+              PTO_ERR_SHAPE_MISMATCH,
+              "src cols %u and dst cols %u of %zu-byte elements are not both a multiple of 32 "
+              "bytes, which A5 requires",
+              src->cols, dst->cols, ElementBytes(dst->dtype));
+  return v.status();
+}
+
+void RunTtrans(const Operands& o, pto_profile) {
+  kernels::Transpose(ElementBytes(o.dst->dtype), o.src0->valid_rows, o.src0->valid_cols,
+                     PlaneOf(o.dst), ConstPlaneOf(o.src0));
+}
+
+// ---- tconcat -------------------------------------------------------------
+
+pto_status CheckTconcat(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src0 = o.src0, *src1 = o.src1;
+  Validator v("pto_tconcat");
+  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTconcat, profile, "dst", dst)
+      .SameDtype("src0", src0, "dst", dst)
+      .SameDtype("src1", src1, "dst", dst)
+      .InPlaceOrApart("src0", src0, dst);
+  v.Require(src1 != dst && !SamePlacement(src1, dst) && !ValidRegionsOverlapSlow(src1, dst),
+            PTO_ERR_ALIASING,
+            "src1's valid elements share storage with dst's (they are written at other columns)");
+  v.Require(src0->valid_rows == dst->valid_rows && src1->valid_rows == dst->valid_rows,
+            PTO_ERR_SHAPE_MISMATCH, "src0 valid rows %u and src1 valid rows %u differ from dst's %u",
+            src0->valid_rows, src1->valid_rows, dst->valid_rows);
+  v.Require(size_t{src0->valid_cols} + src1->valid_cols == dst->valid_cols,
+            PTO_ERR_SHAPE_MISMATCH, "src0 valid cols %u + src1 valid cols %u differ from dst's %u",
+            src0->valid_cols, src1->valid_cols, dst->valid_cols);
+  return v.status();
+}
+
+void RunTconcat(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  const uint32_t rows = dst->valid_rows, left = o.src0->valid_cols, right = o.src1->valid_cols;
+  if (left != 0 && o.src0->data != dst->data)
+    kernels::Copy(dst->dtype, rows, left, PlaneOf(dst), ConstPlaneOf(o.src0));
+  if (right != 0) kernels::Copy(dst->dtype, rows, right, Offset(dst, 0, left), ConstPlaneOf(o.src1));
+}
+
+}  // namespace ops
+}  // namespace pto

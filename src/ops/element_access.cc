@@ -1,0 +1,315 @@
+// Element access: one element of a tile as a scalar (TGETVAL, TSETVAL), a
+// window of a tile (TEXTRACT) and elements picked by an index tile
+// (TGATHER). TGETVAL and TSETVAL address the element at a flat offset,
+// index = row * cols + col, as pto-isa's Tile::GetValue and Tile::SetValue
+// address it (include/pto/common/pto_tile.hpp) and PTOAS's tgetval/tsetval
+// take it (a linear element offset). tsetval, textract and tgather are rows of
+// operations.def (their checks and runs here); tgetval gives a value rather
+// than a tile, so its C function is written here.
+#include "ops/common.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "dtype_rules.h"
+#include "kernels/kernels.h"
+#include "overlap.h"
+#include "profile.h"
+#include "pto_c.h"
+#include "tile.h"
+#include "validate.h"
+
+namespace pto {
+namespace ops {
+
+namespace {
+
+// Whether flat offset `index` names an element of t's valid region.
+bool AddressesValidElement(const pto_tile* t, size_t index) {
+  return index / t->cols < t->valid_rows && index % t->cols < t->valid_cols;
+}
+
+Validator& RequireValidElement(Validator& v, const char* operand, const pto_tile* t,
+                               size_t index) {
+  return v.Require(AddressesValidElement(t, index), PTO_ERR_OUT_OF_RANGE,
+                   "index %zu (row %zu, col %zu of %u cols) is outside %s's valid region %ux%u",
+                   index, index / t->cols, index % t->cols, t->cols, operand, t->valid_rows,
+                   t->valid_cols);
+}
+
+}  // namespace
+
+pto_status CheckTgetval(const pto_tile* src, size_t index, bool out_given, bool index_known,
+                        pto_profile profile) {
+  Validator v("pto_tgetval");
+  v.NotNull("src", src).Require(out_given, PTO_ERR_NULL_ARGUMENT, "out is NULL");
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTgetval, profile, "src", src);
+  if (index_known) RequireValidElement(v, "src", src, index);
+  return v.status();
+}
+
+namespace {
+template <typename T>
+double ValueAt(const char* at) {
+  T e;
+  memcpy(&e, at, sizeof e);
+  return static_cast<double>(e);
+}
+}  // namespace
+
+double ElementValue(const pto_tile* t, size_t index) {
+  const char* at = static_cast<const char*>(t->data) + index * ElementBytes(t->dtype);
+  switch (t->dtype) {
+    case PTO_INT8: return ValueAt<int8_t>(at);
+    case PTO_UINT8: return ValueAt<uint8_t>(at);
+    case PTO_INT16: return ValueAt<int16_t>(at);
+    case PTO_UINT16: return ValueAt<uint16_t>(at);
+    case PTO_INT32: return ValueAt<int32_t>(at);
+    case PTO_UINT32: return ValueAt<uint32_t>(at);
+    default: {  // the float dtypes: every value is a float's, and so a double's
+      float f;
+      kernels::ToF32(t->dtype, 1, &f, at);
+      return f;
+    }
+  }
+}
+
+// ---- tsetval --------------------------------------------------------------
+
+pto_status CheckTsetval(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  Validator v("pto_tsetval");
+  v.NotNull("dst", dst);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTsetval, profile, "dst", dst);
+  RequireScalarOf(v, "value", o.scalar, "dst", dst->dtype);
+  if (o.contents_known) RequireValidElement(v, "dst", dst, o.index[0]);
+  return v.status();
+}
+
+// The value's bits (ScalarBits: under the run's float environment) in the
+// element's width.
+void RunTsetval(const Operands& o, pto_profile) {
+  const size_t size = ElementBytes(o.dst->dtype);
+  const uint32_t bits = ScalarBits(o.dst->dtype, o.scalar);
+  char* at = static_cast<char*>(o.dst->data) + o.index[0] * size;
+  const uint8_t b8 = static_cast<uint8_t>(bits);
+  const uint16_t b16 = static_cast<uint16_t>(bits);
+  memcpy(at, size == 1 ? static_cast<const void*>(&b8)
+             : size == 2 ? static_cast<const void*>(&b16)
+                         : static_cast<const void*>(&bits),
+         size);
+}
+
+namespace {
+
+// ---- textract --------------------------------------------------------------
+
+// Whether a source the operation reads while it writes dst shares any byte of
+// dst's valid elements: the same handle (even with an empty region), the same
+// placement, or overlapping storage.
+bool SharesStorage(const pto_tile* src, const pto_tile* dst) {
+  return src == dst || SamePlacement(src, dst) || ValidRegionsOverlapSlow(src, dst);
+}
+
+// Whether [index, index + extent) lies in [0, bound), without overflow.
+bool SpanFits(size_t index, uint32_t extent, uint32_t bound) {
+  return index <= bound && extent <= bound - index;
+}
+
+}  // namespace
+
+pto_status CheckTextract(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  const size_t row = o.index[0], col = o.index[1];
+  const char* const target = pto_profile_string(profile);
+  Validator v("pto_textract");
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTextract, profile, "dst", dst).SameDtype("src", src, "dst", dst);
+  v.Require(!SharesStorage(src, dst), PTO_ERR_ALIASING,
+            "src's valid elements share storage with dst's (the window is copied into dst)");
+  const size_t size = ElementBytes(dst->dtype);
+  if (profile != PTO_PROFILE_HOST)
+    v.Require(dst->rows <= src->rows && dst->cols <= src->cols, PTO_ERR_SHAPE_MISMATCH,
+              "dst %ux%u exceeds src %ux%u, which %s forbids", dst->rows, dst->cols, src->rows,
+              src->cols, target);
+  const bool one_element = dst->valid_rows == 1 && dst->valid_cols == 1;
+  if (profile == PTO_PROFILE_A2A3) {
+    v.Require((src->cols * size) % 32 == 0 && (dst->cols * size) % 32 == 0,
+              PTO_ERR_SHAPE_MISMATCH,
+              "src cols %u and dst cols %u of %zu-byte elements are not both a multiple of 32 "
+              "bytes, which A2A3 requires",
+              src->cols, dst->cols, size)
+        .Require(one_element || (dst->valid_cols * size) % 2 == 0, PTO_ERR_SHAPE_MISMATCH,
+                 "dst valid cols %u of 1-byte elements is odd, which A2A3 refuses (its copy "
+                 "moves 2 bytes at a time)",
+                 dst->valid_cols);
+  }
+  // The offsets, where known: the window inside src's valid region (and,
+  // under A2A3 and A5, dst's whole rows x cols inside src's, the page's
+  // bound).
+  if (!o.contents_known) return v.status();
+  v.Require(SpanFits(row, dst->valid_rows, src->valid_rows) &&
+                SpanFits(col, dst->valid_cols, src->valid_cols),
+            PTO_ERR_OUT_OF_RANGE,
+            "the window at (%zu, %zu) of dst's valid region %ux%u is outside src's valid region "
+            "%ux%u",
+            row, col, dst->valid_rows, dst->valid_cols, src->valid_rows, src->valid_cols);
+  if (profile != PTO_PROFILE_HOST)
+    v.Require(SpanFits(row, dst->rows, src->rows) && SpanFits(col, dst->cols, src->cols),
+              PTO_ERR_OUT_OF_RANGE,
+              "index_row %zu + dst rows %u or index_col %zu + dst cols %u exceeds src %ux%u, "
+              "which %s forbids",
+              row, dst->rows, col, dst->cols, src->rows, src->cols, target);
+  if (profile == PTO_PROFILE_A2A3)
+    v.Require(one_element || (col * size) % 32 == 0, PTO_ERR_OUT_OF_RANGE,
+              "index_col %zu of %zu-byte elements is not a multiple of 32 bytes, which A2A3 "
+              "requires (but for a 1x1 dst)",
+              col, size);
+  return v.status();
+}
+
+void RunTextract(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  kernels::Copy(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                Offset(o.src0, static_cast<uint32_t>(o.index[0]), static_cast<uint32_t>(o.index[1])));
+}
+
+// ---- tgather ---------------------------------------------------------------
+
+namespace {
+
+// Index (i, j) of an index tile, widened (negative ones stay negative;
+// every value of the index dtypes is exact in a double).
+int64_t IndexAt(const pto_tile* t, size_t i, size_t j) {
+  return static_cast<int64_t>(ElementValue(t, i * t->cols + j));
+}
+
+// Whether every index of indices' valid region names an element of src's
+// valid region; if not, the first that does not (row order) in *bad_i,
+// *bad_j. The common case, src's valid rows whole, is one compare an index,
+// without a branch; the position is looked for only when one fails.
+template <typename I>
+bool IndicesInRangeAs(const pto_tile* indices, const pto_tile* src, size_t* bad_i, size_t* bad_j) {
+  // A tile holds fewer than 2^32 elements (PTO_TILE_MAX_BYTES): 32 bits
+  // hold every offset, and a negative index widened to 32 bits is past them.
+  const uint32_t limit = src->valid_rows * src->cols;
+  const bool whole_rows = src->valid_cols == src->cols;
+  const I* base = static_cast<const I*>(indices->data);
+  for (size_t i = 0; i < indices->valid_rows; ++i) {
+    const I* row = base + i * indices->cols;
+    bool bad = false;
+    if (whole_rows) {
+      // k >= limit, or k >= 2^31 (limit < 2^31), sets bit 31 of k | (limit
+      // - 1 - k) (unsigned, wrapping): one OR an index, no compare.
+      const uint32_t last = limit - 1;
+      uint32_t any = 0;
+      for (size_t j = 0; j < indices->valid_cols; ++j) {
+        const uint32_t k = static_cast<uint32_t>(static_cast<int32_t>(row[j]));
+        any |= k | (last - k);
+      }
+      bad = (any >> 31) != 0;
+    } else {
+      for (size_t j = 0; j < indices->valid_cols; ++j) {
+        const uint32_t k = static_cast<uint32_t>(static_cast<int32_t>(row[j]));
+        bad |= k >= limit || k % src->cols >= src->valid_cols;
+      }
+    }
+    if (!bad) continue;
+    for (size_t j = 0;; ++j) {
+      const uint32_t k = static_cast<uint32_t>(static_cast<int32_t>(row[j]));
+      if (k >= limit || k % src->cols >= src->valid_cols) {
+        *bad_i = i, *bad_j = j;
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Whether some index is out of range; the first one's position in *bad_i, *bad_j.
+bool FirstBadIndex(const pto_tile* indices, const pto_tile* src, size_t* bad_i, size_t* bad_j) {
+  switch (indices->dtype) {
+    case PTO_INT16: return !IndicesInRangeAs<int16_t>(indices, src, bad_i, bad_j);
+    case PTO_UINT16: return !IndicesInRangeAs<uint16_t>(indices, src, bad_i, bad_j);
+    case PTO_INT32: return !IndicesInRangeAs<int32_t>(indices, src, bad_i, bad_j);
+    default: return !IndicesInRangeAs<uint32_t>(indices, src, bad_i, bad_j);
+  }
+}
+
+}  // namespace
+
+pto_status CheckTgather(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src = o.src0, *indices = o.src1;
+  const pto_tile* tmp = o.tmp;
+  const bool a2a3 = profile == PTO_PROFILE_A2A3;
+  Validator v("pto_tgather");
+  v.NotNull("dst", dst).NotNull("src", src).NotNull("indices", indices);
+  if (a2a3)
+    v.Require(tmp != nullptr, PTO_ERR_NULL_ARGUMENT, "tmp is NULL, but on A2A3 tgather needs a tmp");
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTgather, profile, "dst", dst)
+      .SameDtype("src", src, "dst", dst)
+      .DtypeAccepted(OpDtypes::kGatherIndices, profile, "indices", indices);
+  if (a2a3) v.SameDtype("tmp", tmp, "indices", indices);
+  if (tmp != nullptr)
+    v.Distinct("tmp", tmp, "dst", dst)
+        .Distinct("tmp", tmp, "src", src)
+        .Distinct("tmp", tmp, "indices", indices);
+  v.Require(!SharesStorage(src, dst), PTO_ERR_ALIASING,
+            "src's valid elements share storage with dst's (any of them may be gathered)");
+  v.Require(!SharesStorage(indices, dst), PTO_ERR_ALIASING,
+            "indices' valid elements share storage with dst's");
+  v.SameValidRegion("indices", indices, "dst", dst);
+  if (profile != PTO_PROFILE_HOST)
+    v.Require(dst->valid_cols == dst->cols, PTO_ERR_SHAPE_MISMATCH,
+              "dst valid cols %u differs from its cols %u, which %s requires them to equal "
+              "(contiguous rows)",
+              dst->valid_cols, dst->cols, pto_profile_string(profile));
+  if (a2a3)
+    v.Require(tmp->rows == indices->valid_rows && tmp->cols == indices->valid_cols,
+              PTO_ERR_SHAPE_MISMATCH,
+              "tmp %ux%u is not indices' valid region %ux%u, which A2A3 requires", tmp->rows,
+              tmp->cols, indices->valid_rows, indices->valid_cols);
+  if (profile == PTO_PROFILE_A5)
+    v.Require(indices->valid_cols == indices->cols, PTO_ERR_SHAPE_MISMATCH,
+              "indices valid cols %u differs from its cols %u, which A5 requires them to equal",
+              indices->valid_cols, indices->cols);
+  if (!v.ok() || !o.contents_known) return v.status();
+  size_t bad_i = 0, bad_j = 0;
+  if (!FirstBadIndex(indices, src, &bad_i, &bad_j)) return v.status();
+  return v
+      .Require(false, PTO_ERR_OUT_OF_RANGE,
+               "indices (%zu, %zu) is %lld, which names no element of src's valid region %ux%u "
+               "(an index is row * %u + col)",
+               bad_i, bad_j, static_cast<long long>(IndexAt(indices, bad_i, bad_j)),
+               src->valid_rows, src->valid_cols, src->cols)
+      .status();
+}
+
+void RunTgather(const Operands& o, pto_profile) {
+  // The check accepted only indices naming src's elements: as unsigned, the
+  // same values.
+  kernels::Gather(ElementBytes(o.dst->dtype), ElementBytes(o.src1->dtype), o.dst->valid_rows,
+                  o.dst->valid_cols, PlaneOf(o.dst), o.src0->data, ConstPlaneOf(o.src1));
+}
+
+}  // namespace ops
+}  // namespace pto
+
+extern "C" {
+
+pto_status pto_tgetval(const pto_tile* src, size_t index, double* out) {
+  const pto_status status =
+      pto::ops::CheckTgetval(src, index, out != nullptr, true, pto::CurrentProfile());
+  if (status != PTO_OK) return status;
+  *out = pto::ops::ElementValue(src, index);
+  return PTO_OK;
+}
+
+}  // extern "C"

@@ -1,0 +1,198 @@
+// The elementwise families: Binary (dst = f(src0, src1)), Unary (dst =
+// f(src)), Scalar (dst = f(src, scalar)) and Fill (dst = scalar), each
+// row's check (every rule of its C function, in order, under a profile) and
+// run (the family's kernel over dst's valid region); and the rules and bits
+// of a scalar operand, which the Special rows share.
+#include "ops/common.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmath>
+
+#include "dtype_rules.h"
+#include "kernels/kernels.h"
+#include "pto_c.h"
+#include "tile.h"
+#include "validate.h"
+
+namespace pto {
+namespace ops {
+namespace {
+
+// ---- the Binary family ---------------------------------------------------
+
+// dst = f(src0, src1) elementwise over dst's valid region: both sources of
+// dst's dtype and valid region, each dst itself (in place) or apart from it.
+pto_status CheckBinary(const Operands& o, pto_profile profile, OpDtypes rule,
+                       const char* c_function) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src0 = o.src0, *src1 = o.src1;
+  Validator v(c_function);
+  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(rule, profile, "dst", dst)
+      .SameDtype("src0", src0, "dst", dst)
+      .SameDtype("src1", src1, "dst", dst)
+      .InPlaceOrApart("src0", src0, dst)
+      .InPlaceOrApart("src1", src1, dst)
+      .SameValidRegion("src0", src0, "dst", dst)
+      .SameValidRegion("src1", src1, "dst", dst);
+  return v.status();
+}
+
+using BinaryKernel = void (*)(pto_dtype, size_t, size_t, const kernels::Plane&,
+                              const kernels::ConstPlane&, const kernels::ConstPlane&);
+using BinaryContiguousKernel = void (*)(pto_dtype, size_t, void*, const void*, const void*);
+
+void RunBinary(const Operands& o, BinaryKernel kernel, BinaryContiguousKernel contiguous) {
+  pto_tile* dst = o.dst;
+  if (Contiguous(dst, o.src0, o.src1)) {
+    return contiguous(dst->dtype, RegionElements(dst), dst->data, o.src0->data, o.src1->data);
+  }
+  kernel(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0),
+         ConstPlaneOf(o.src1));
+}
+
+// ---- the Unary family ----------------------------------------------------
+
+// The rules a row has beyond its family's, checked after the aliasing rules
+// and before the valid regions; none unless specialised below.
+template <OpId kId>
+void RowRules(Validator&, const Operands&, pto_profile) {}
+
+// TRECIP's page: "A3's TRECIP instruction does not support setting the
+// source Tile and destination Tile to the same memory."
+template <>
+void RowRules<OpId::kTrecip>(Validator& v, const Operands& o, pto_profile profile) {
+  if (profile == PTO_PROFILE_A2A3)
+    v.ApartOn(profile, "src and dst must not share memory", "src", o.src0, "dst", o.dst);
+}
+
+// dst = f(src) elementwise over dst's valid region: src of dst's dtype and
+// valid region, dst itself (in place) or apart from it.
+template <OpId kId>
+pto_status CheckUnary(const Operands& o, pto_profile profile, const char* c_function) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  Validator v(c_function);
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(static_cast<OpDtypes>(kId), profile, "dst", dst)
+      .SameDtype("src", src, "dst", dst)
+      .InPlaceOrApart("src", src, dst);
+  RowRules<kId>(v, o, profile);
+  v.SameValidRegion("src", src, "dst", dst);
+  return v.status();
+}
+
+// A Unary row's kernel is its family kernel with both operands src
+// (binary.cc reads the second operand of none of them).
+void RunUnary(const Operands& o, BinaryKernel kernel, BinaryContiguousKernel contiguous) {
+  RunBinary(Operands{o.dst, o.src0, o.src0, nullptr, 0}, kernel, contiguous);
+}
+
+// ---- the Scalar family ---------------------------------------------------
+
+
+// dst = f(src, scalar) elementwise over dst's valid region: src of dst's
+// dtype and valid region, dst itself (in place) or apart from it; the scalar
+// a value of the dtype.
+pto_status CheckScalar(const Operands& o, pto_profile profile, OpDtypes rule,
+                       const char* c_function) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  Validator v(c_function);
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(rule, profile, "dst", dst).SameDtype("src", src, "dst", dst);
+  if (!v.ok()) return v.status();
+  RequireScalarOf(v, "scalar", o.scalar, "dst", dst->dtype)
+      .InPlaceOrApart("src", src, dst)
+      .SameValidRegion("src", src, "dst", dst);
+  return v.status();
+}
+
+using ScalarKernel = void (*)(pto_dtype, size_t, size_t, const kernels::Plane&,
+                              const kernels::ConstPlane&, double);
+using ScalarContiguousKernel = void (*)(pto_dtype, size_t, void*, const void*, double);
+
+void RunScalar(const Operands& o, ScalarKernel kernel, ScalarContiguousKernel contiguous) {
+  pto_tile* dst = o.dst;
+  const double value = kernels::ValueInDtype(dst->dtype, o.scalar);
+  if (Contiguous(dst, o.src0, o.src0)) {
+    return contiguous(dst->dtype, RegionElements(dst), dst->data, o.src0->data, value);
+  }
+  kernel(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0), value);
+}
+
+// ---- the Fill family -----------------------------------------------------
+
+// dst = scalar over dst's valid region: dst of an accepted dtype, the scalar
+// a value of it.
+pto_status CheckFill(const Operands& o, pto_profile profile, OpDtypes rule,
+                     const char* c_function) {
+  pto_tile* dst = o.dst;
+  Validator v(c_function);
+  v.NotNull("dst", dst);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(rule, profile, "dst", dst);
+  if (!v.ok()) return v.status();
+  RequireScalarOf(v, "scalar", o.scalar, "dst", dst->dtype);
+  return v.status();
+}
+
+// A Fill row's kernel is a Scalar one whose functor ignores its source: dst
+// stands in for it, so no element outside dst's valid region is touched.
+void RunFill(const Operands& o, ScalarKernel kernel, ScalarContiguousKernel contiguous) {
+  RunScalar(Operands{o.dst, o.dst, nullptr, nullptr, 0, o.scalar}, kernel, contiguous);
+}
+
+#define PTO_FAMILY_FUNCTIONS_Binary(Camel, mnemonic, n)                                   \
+  PTO_FAMILY_FUNCTIONS(Camel, CheckBinary(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
+                       RunBinary(o, kernels::Camel, kernels::Camel##Contiguous))
+#define PTO_FAMILY_FUNCTIONS_Scalar(Camel, mnemonic, n)                                   \
+  PTO_FAMILY_FUNCTIONS(Camel, CheckScalar(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
+                       RunScalar(o, kernels::Camel, kernels::Camel##Contiguous))
+#define PTO_FAMILY_FUNCTIONS_Fill(Camel, mnemonic, n)                                     \
+  PTO_FAMILY_FUNCTIONS(Camel, CheckFill(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
+                       RunFill(o, kernels::Camel, kernels::Camel##Contiguous))
+#define PTO_FAMILY_FUNCTIONS_Unary(Camel, mnemonic, n)                                    \
+  PTO_FAMILY_FUNCTIONS(Camel, CheckUnary<OpId::k##Camel>(o, profile, "pto_" #mnemonic), \
+                       RunUnary(o, kernels::Camel, kernels::Camel##Contiguous))
+}  // namespace
+
+#include "ops/family_rows.inc"
+
+// ---- scalar operands -----------------------------------------------------
+
+Validator& RequireScalarOf(Validator& v, const char* name, double scalar, const char* owner,
+                           pto_dtype dtype) {
+  return v.Require(ScalarIsValueOf(dtype, scalar), PTO_ERR_INVALID_ARGUMENT,
+                   "%s %.17g is not a value of %s dtype %s (an integer in its range)", name,
+                   scalar, owner, DtypeName(dtype));
+}
+
+uint32_t ScalarBits(pto_dtype dtype, double scalar) {
+  const double value = kernels::ValueInDtype(dtype, scalar);
+  if (dtype == PTO_FLOAT32 || dtype == PTO_FLOAT16 || dtype == PTO_BFLOAT16) {
+    const float f = static_cast<float>(value);  // exact: value is one of dtype's
+    uint32_t bits = 0;
+    if (dtype == PTO_FLOAT32) {
+      memcpy(&bits, &f, sizeof bits);
+    } else {
+      uint16_t narrow = 0;
+      kernels::FromF32(dtype, 1, &narrow, &f);
+      bits = narrow;
+    }
+    return bits;
+  }
+  const uint64_t wide = static_cast<uint64_t>(static_cast<int64_t>(value));
+  return static_cast<uint32_t>(wide & (pto_dtype_size(dtype) == 4   ? 0xFFFFFFFFu
+                                       : pto_dtype_size(dtype) == 2 ? 0xFFFFu
+                                                                    : 0xFFu));
+}
+
+}  // namespace ops
+}  // namespace pto

@@ -1,0 +1,173 @@
+// The RowReduce and ColReduce families: each row's check (every rule of its
+// C function, in order, under a profile) and run (the reductions of
+// kernels/reduce.cc, in the profile's order of additions).
+#include "ops/common.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dtype_rules.h"
+#include "kernels/kernels.h"
+#include "profile.h"
+#include "pto_c.h"
+#include "tile.h"
+#include "validate.h"
+
+namespace pto {
+namespace ops {
+namespace {
+
+// ---- the RowReduce and ColReduce families --------------------------------
+
+constexpr kernels::Reduction ReductionOf(OpId id) {
+  return id == OpId::kTrowsum || id == OpId::kTcolsum   ? kernels::Reduction::kSum
+         : id == OpId::kTrowmax || id == OpId::kTcolmax ? kernels::Reduction::kMax
+                                                        : kernels::Reduction::kMin;
+}
+
+// The dtype and aliasing rules of both reduction families: dst's dtype
+// accepted, src's (and, where the profile uses one, tmp's) equal to it; a
+// given tmp another handle than dst and src; src dst itself, placed exactly
+// on it, or apart.
+void ReductionOperandRules(Validator& v, const Operands& o, pto_profile profile, OpId id,
+                           bool tmp_used) {
+  const pto_tile *dst = o.dst, *src = o.src0, *tmp = o.tmp;
+  v.DtypeAccepted(static_cast<OpDtypes>(id), profile, "dst", dst)
+      .SameDtype("src", src, "dst", dst);
+  if (tmp_used) v.SameDtype("tmp", tmp, "dst", dst);
+  if (tmp != nullptr) v.Distinct("tmp", tmp, "dst", dst).Distinct("tmp", tmp, "src", src);
+  v.InPlaceOrApart("src", src, dst);
+}
+
+// dst(i,0) = the reduction of src's valid row i, for every valid row i of
+// src (the iteration domain): src of dst's dtype and not empty, dst of as
+// many valid rows and at least one valid column (an [R,1] tile, or column 0
+// of a wider one), dst itself (in place) or apart from src. tmp is never
+// read or written; A2A3 requires one of dst's dtype, large enough for its
+// implementation's scratch (docs/profiles.md).
+pto_status CheckRowReduce(const Operands& o, pto_profile profile, OpId id,
+                          const char* c_function) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  const pto_tile* tmp = o.tmp;
+  const bool a2a3 = profile == PTO_PROFILE_A2A3;
+  Validator v(c_function);
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (a2a3) {
+    v.Require(tmp != nullptr, PTO_ERR_NULL_ARGUMENT, "tmp is NULL, but on %s %s needs a tmp",
+              pto_profile_string(profile), c_function + 4);
+  }
+  if (!v.ok()) return v.status();
+  ReductionOperandRules(v, o, profile, id, a2a3);
+  if (!v.ok()) return v.status();
+  v.Require(src->valid_rows != 0 && src->valid_cols != 0, PTO_ERR_SHAPE_MISMATCH,
+            "src valid region %ux%u is empty: a row reduction needs at least one element per "
+            "row",
+            src->valid_rows, src->valid_cols)
+      .Require(dst->valid_rows == src->valid_rows, PTO_ERR_SHAPE_MISMATCH,
+               "dst valid rows %u differs from src valid rows %u", dst->valid_rows,
+               src->valid_rows)
+      .Require(dst->valid_cols >= 1, PTO_ERR_SHAPE_MISMATCH,
+               "dst valid cols is 0: the results go to column 0");
+  if (a2a3 && v.ok()) {
+    // TRowSum.hpp / TRowReduceOps.hpp: integers accumulate in one 32-byte
+    // block of tmp; floats longer than one 256-byte repeat sum repeat pairs
+    // into tmp rows of max(1, repeats / 2) repeats.
+    const size_t size = pto_dtype_size(dst->dtype);
+    const size_t per_repeat = 256 / size;
+    const size_t repeats = src->valid_cols / per_repeat;
+    if (!IsFloatDtype(dst->dtype)) {
+      v.Require(tmp->cols >= 32 / size, PTO_ERR_SHAPE_MISMATCH,
+                "tmp cols %u is less than %zu (one 32-byte block), which A2A3 requires",
+                tmp->cols, 32 / size);
+    } else if (src->valid_cols > per_repeat) {
+      const size_t need = per_repeat * (repeats / 2 > 1 ? repeats / 2 : 1);
+      v.Require(tmp->rows >= src->valid_rows, PTO_ERR_SHAPE_MISMATCH,
+                "tmp rows %u is less than src valid rows %u, which A2A3 requires", tmp->rows,
+                src->valid_rows)
+          .Require(tmp->cols >= need, PTO_ERR_SHAPE_MISMATCH,
+                   "tmp cols %u is less than %zu (src valid cols %u in 256-byte repeats, summed "
+                   "in pairs), which A2A3 requires",
+                   tmp->cols, need, src->valid_cols);
+    }
+  }
+  return v.status();
+}
+
+void RunRowReduce(const Operands& o, pto_profile profile, OpId id) {
+  const pto_tile* src = o.src0;
+  kernels::RowReduce(ReductionOf(id),
+                     profile == PTO_PROFILE_A2A3 ? kernels::SumOrder::kA2A3
+                                                 : kernels::SumOrder::kA5,
+                     src->dtype, src->valid_rows, src->valid_cols, PlaneOf(o.dst),
+                     ConstPlaneOf(src));
+}
+
+// dst(0,j) = the reduction of src's valid column j, for every valid column j
+// of src: src of dst's dtype, dst of as many valid columns and, unless src's
+// region is empty (nothing is computed then), at least one valid row. tmp is
+// never read or written; tcolsum's binary order under A2A3 and A5 requires
+// one of dst's dtype with at least src valid cols columns and
+// ceil(src valid rows / 2) rows.
+pto_status CheckColReduce(const Operands& o, pto_profile profile, OpId id,
+                          const char* c_function) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  const pto_tile* tmp = o.tmp;
+  const bool binary = id == OpId::kTcolsum && o.attr == 1;
+  const bool tmp_rules = binary && profile != PTO_PROFILE_HOST;
+  Validator v(c_function);
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (id == OpId::kTcolsum) v.EnumInRange("binary_order", o.attr, 2);
+  if (tmp_rules) {
+    v.Require(tmp != nullptr, PTO_ERR_NULL_ARGUMENT,
+              "tmp is NULL, but on %s the binary order of tcolsum needs a tmp",
+              pto_profile_string(profile));
+  }
+  if (!v.ok()) return v.status();
+  ReductionOperandRules(v, o, profile, id, tmp_rules);
+  if (!v.ok()) return v.status();
+  const bool empty = IsEmptyRegion(src);
+  v.Require(dst->valid_cols == src->valid_cols, PTO_ERR_SHAPE_MISMATCH,
+            "dst valid cols %u differs from src valid cols %u", dst->valid_cols,
+            src->valid_cols)
+      .Require(empty || dst->valid_rows >= 1, PTO_ERR_SHAPE_MISMATCH,
+               "dst valid rows is 0: the results go to row 0");
+  if (tmp_rules && !empty) {
+    const uint32_t half = src->valid_rows / 2 + src->valid_rows % 2;
+    v.Require(tmp->cols >= src->valid_cols, PTO_ERR_SHAPE_MISMATCH,
+              "tmp cols %u is less than src valid cols %u, which the binary order requires on "
+              "%s",
+              tmp->cols, src->valid_cols, pto_profile_string(profile))
+        .Require(tmp->rows >= half, PTO_ERR_SHAPE_MISMATCH,
+                 "tmp rows %u is less than ceil(src valid rows %u / 2) = %u, which the binary "
+                 "order requires on %s",
+                 tmp->rows, src->valid_rows, half, pto_profile_string(profile));
+  }
+  return v.status();
+}
+
+void RunColReduce(const Operands& o, pto_profile profile, OpId id) {
+  const pto_tile* src = o.src0;
+  if (IsEmptyRegion(src)) return;
+  const bool a2a3 = profile == PTO_PROFILE_A2A3;
+  const bool binary = id == OpId::kTcolsum && o.attr == 1;
+  const kernels::SumOrder order =
+      binary ? (a2a3 ? kernels::SumOrder::kA2A3Binary : kernels::SumOrder::kA5Binary)
+             : (a2a3 ? kernels::SumOrder::kA2A3 : kernels::SumOrder::kA5);
+  kernels::ColReduce(ReductionOf(id), order, src->dtype, src->valid_rows, src->valid_cols,
+                     PlaneOf(o.dst), ConstPlaneOf(src));
+}
+
+#define PTO_FAMILY_FUNCTIONS_RowReduce(Camel, mnemonic, n)                                \
+  PTO_FAMILY_FUNCTIONS(Camel, CheckRowReduce(o, profile, OpId::k##Camel, "pto_" #mnemonic), \
+                       RunRowReduce(o, profile, OpId::k##Camel))
+#define PTO_FAMILY_FUNCTIONS_ColReduce(Camel, mnemonic, n)                                \
+  PTO_FAMILY_FUNCTIONS(Camel, CheckColReduce(o, profile, OpId::k##Camel, "pto_" #mnemonic), \
+                       RunColReduce(o, profile, OpId::k##Camel))
+}  // namespace
+
+#include "ops/family_rows.inc"
+
+}  // namespace ops
+}  // namespace pto

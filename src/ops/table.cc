@@ -1,0 +1,309 @@
+// The table of operations (kOps, one row per line of operations.def), the
+// lookups on it, and the C functions: each one's common call accepted in a
+// few compares and run straight away, any other checked under the calling
+// thread's profile first. The rows' checks and runs are in the other files
+// of src/ops/.
+#include "ops/common.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "dtype_rules.h"
+#include "float_env.h"
+#include "profile.h"
+#include "pto_c.h"
+#include "tile.h"
+#include "validate.h"
+
+namespace pto {
+namespace ops {
+
+// The table, row by row from operations.def.
+#define PTO_SOURCE_NAMES_0() {nullptr, nullptr, nullptr}
+#define PTO_SOURCE_NAMES_1(s0) {#s0, nullptr, nullptr}
+#define PTO_SOURCE_NAMES_2(s0, s1) {#s0, #s1, nullptr}
+#define PTO_SOURCE_NAMES_3(s0, s1, s2) {#s0, #s1, #s2}
+constexpr OpDescriptor kOps[kOpCount] = {
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, names, Tmp, Attr, host, a2a3, a5, summary, \
+                      Traits)                                                                    \
+  {OpId::k##Camel,                                                                               \
+   Family::k##Fam,                                                                               \
+   #mnemonic,                                                                                    \
+   "pto_" #mnemonic,                                                                             \
+   summary,                                                                                      \
+   n,                                                                                            \
+   PTO_SOURCE_NAMES_##n names,                                                                   \
+   TmpRole::k##Tmp,                                                                              \
+   AttrKind::k##Attr,                                                                            \
+   AttrValueCount(AttrKind::k##Attr),                                                            \
+   PTO_TRAIT_BITS Traits,                                                                        \
+   Check##Camel,                                                                                 \
+   Run##Camel},
+#include "operations.def"
+#undef PTO_OPERATION
+};
+#undef PTO_SOURCE_NAMES_0
+#undef PTO_SOURCE_NAMES_1
+#undef PTO_SOURCE_NAMES_2
+#undef PTO_SOURCE_NAMES_3
+
+// The table is indexed by OpId: row i must describe operation i, under the
+// mnemonic operations.def gives it.
+constexpr bool SameText(const char* a, const char* b) {
+  while (*a != '\0' && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+constexpr const char* kMnemonics[] = {
+#define PTO_OPERATION(Camel, UPPER, mnemonic, ...) #mnemonic,
+#include "operations.def"
+#undef PTO_OPERATION
+};
+constexpr bool TableInOrder() {
+  for (size_t i = 0; i < kOpCount; ++i)
+    if (static_cast<size_t>(kOps[i].id) != i || !SameText(kOps[i].mnemonic, kMnemonics[i]))
+      return false;
+  return true;
+}
+static_assert(TableInOrder(), "kOps must list the operations in OpId order");
+
+const OpDescriptor* FindOp(const char* name, size_t name_length) {
+  for (const OpDescriptor& op : kOps) {
+    if (!AttrLeads(op.attr) && strlen(op.mnemonic) == name_length &&
+        memcmp(op.mnemonic, name, name_length) == 0)
+      return &op;
+  }
+  return nullptr;
+}
+
+const OpDescriptor* ScalarFirstForm(const OpDescriptor& op) {
+  static constexpr char kSuffix[] = "_scalar_by_tile";
+  const size_t length = strlen(op.mnemonic);
+  for (const OpDescriptor& form : kOps) {
+    if (AttrLeads(form.attr) && strncmp(form.mnemonic, op.mnemonic, length) == 0 &&
+        strcmp(form.mnemonic + length, kSuffix) == 0)
+      return &form;
+  }
+  return nullptr;
+}
+
+namespace {
+// op.run on operands its check accepted, dst's valid region not empty, under
+// IEEE defaults where dst's dtype is a float type.
+PTO_CHECK_INLINE inline pto_status RunAccepted(const OpDescriptor& op, const Operands& o,
+                                               pto_profile profile) {
+  // (tcvt computes in float lanes when either dtype is a float type.)
+  const FloatEnvironmentGuard float_env(IsFloatDtype(o.dst->dtype) ||
+                                        (o.src0 != nullptr && IsFloatDtype(o.src0->dtype)));
+  op.run(o, profile);
+  return PTO_OK;
+}
+
+// ---- the C functions' path ----------------------------------------------
+
+// valid_rows and valid_cols as one value, so that two regions compare in one
+// instruction.
+inline uint64_t ValidRegionKey(const pto_tile* t) {
+  static_assert(offsetof(pto_tile, valid_cols) == offsetof(pto_tile, valid_rows) + 4,
+                "valid_rows and valid_cols are adjacent");
+  uint64_t key;
+  memcpy(&key, &t->valid_rows, sizeof(key));
+  return key;
+}
+
+// The dtypes the operation accepts for dst under HOST, whatever its attribute
+// (an operation's OpDtypes key is its OpId's value).
+constexpr uint32_t HostDtypes(OpId id) {
+  const auto host = [](OpDtypes op) {
+    return kAcceptMasks.by_op_and_profile[static_cast<int>(op)][PTO_PROFILE_HOST];
+  };
+  const uint32_t own = host(static_cast<OpDtypes>(id));
+  const AttrKind attr = kOps[static_cast<size_t>(id)].attr;
+  return attr == AttrKind::kPowPrecision || attr == AttrKind::kScalarPowPrecision
+             ? own & host(OpDtypes::kPowHighPrecision)
+             : own;
+}
+
+// A broadcast's common call: HOST, no tmp, owned tiles of one accepted
+// dtype, dst's valid region not empty; with one source, src of dst's valid
+// rows (row) or columns (column) and at least one value; with two, src0 of
+// dst's valid region and src1 a Mode 1 row operand (R x 1) or a column
+// operand (a row, at least dst's columns). Every rule of the family holds
+// for such a call under HOST; any other goes through the check.
+template <OpId kId>
+PTO_CHECK_INLINE inline bool IsCommonBroadcast(const Operands& o, pto_profile profile) {
+  constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
+  constexpr bool kRow = op.family == Family::kRowExpand;
+  constexpr uint32_t dtypes = HostDtypes(kId);
+  const pto_tile *dst = o.dst, *src0 = o.src0;
+  const pto_tile* e = op.source_count == 2 ? o.src1 : o.src0;
+  if (profile != PTO_PROFILE_HOST || dst == nullptr || src0 == nullptr || e == nullptr ||
+      o.tmp != nullptr)
+    return false;
+  const pto_dtype dtype = dst->dtype;
+  if ((dtypes & DtypeBit(dtype)) == 0 || src0->dtype != dtype || e->dtype != dtype ||
+      IsEmptyRegion(dst) ||
+      (reinterpret_cast<uintptr_t>(dst->buffer) | reinterpret_cast<uintptr_t>(src0->buffer) |
+       reinterpret_cast<uintptr_t>(e->buffer)) != 0)
+    return false;
+  if (op.source_count == 2 && ValidRegionKey(src0) != ValidRegionKey(dst)) return false;
+  if (kRow) return e->valid_rows == dst->valid_rows && e->valid_cols == 1;
+  return e->valid_rows >= 1 && e->valid_cols >= dst->valid_cols &&
+         (op.source_count == 2 || e->valid_cols == dst->valid_cols);
+}
+
+// Whether every rule of the row's C function is one the common call below
+// tests (dtypes, one valid region, the attribute, the scalar, tmp apart): the
+// families' rows and the Special rows with the CommonCall trait. Every other
+// Special row has operands of other shapes or dtypes (a conversion, a pad, a
+// transpose, offsets, indices, masks, its own lists): its check decides each
+// of its calls.
+constexpr bool HasFamilyRules(const OpDescriptor& op) {
+  return op.family != Family::kSpecial || HasTrait(op, PTO_TRAIT_CommonCall);
+}
+
+// The common call, accepted in a few compares: the HOST profile; every
+// operand given, owned (owned tiles are separate allocations, so sources are
+// dst itself or apart from it) and of dst's dtype and valid region, which is
+// not empty; the attribute in range; tmp, where the operation requires one,
+// none of the other operands (an optional tmp is absent). Every rule of every
+// C function holds for such a call under HOST, so its check would accept it;
+// any other call goes through the check.
+template <OpId kId>
+PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile) {
+  constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
+  constexpr uint32_t dtypes = HostDtypes(kId);
+  const pto_tile* dst = o.dst;
+  const pto_tile* src0 = op.source_count == 0 ? o.dst : o.src0;
+  const pto_tile* src1 = op.source_count == 2 ? o.src1 : src0;
+  const pto_tile* tmp = op.tmp == TmpRole::kRequired ? o.tmp : src0;
+  if constexpr (op.family == Family::kRowExpand || op.family == Family::kColExpand) {
+    return IsCommonBroadcast<kId>(o, profile);
+  }
+  if constexpr (!HasFamilyRules(op)) return false;
+  if (profile != PTO_PROFILE_HOST || dst == nullptr || src0 == nullptr || src1 == nullptr ||
+      tmp == nullptr)
+    return false;
+  if (op.tmp == TmpRole::kOptional && o.tmp != nullptr) return false;
+  if (op.tmp == TmpRole::kRequired && (tmp == dst || tmp == src0 || tmp == src1)) return false;
+  if (op.attr_count != 0 && static_cast<unsigned>(o.attr) >= static_cast<unsigned>(op.attr_count))
+    return false;
+  if (TakesScalar(op.attr) && !ScalarIsValueOf(dst->dtype, o.scalar)) return false;
+  const pto_dtype dtype = dst->dtype;
+  const uint64_t region = ValidRegionKey(dst);
+  return (dtypes & DtypeBit(dtype)) != 0 && src0->dtype == dtype && src1->dtype == dtype &&
+         tmp->dtype == dtype && ValidRegionKey(src0) == region &&
+         ValidRegionKey(src1) == region && ValidRegionKey(tmp) == region &&
+         static_cast<uint32_t>(region) != 0 && (region >> 32) != 0 &&
+         (reinterpret_cast<uintptr_t>(dst->buffer) | reinterpret_cast<uintptr_t>(src0->buffer) |
+          reinterpret_cast<uintptr_t>(src1->buffer) | reinterpret_cast<uintptr_t>(tmp->buffer)) ==
+             0;
+}
+
+// Any call that is not the common one: the check under `profile`, then the
+// kernels when it passes and dst's region is not empty. Out of line, with
+// the operands in registers, so that the common call's path stores none of
+// them.
+template <OpId kId>
+__attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_tile* src0,
+                                                       const pto_tile* src1, pto_tile* tmp,
+                                                       int attr, double scalar, int sat,
+                                                       size_t index0, size_t index1,
+                                                       const pto_tile* src2,
+                                                       pto_profile profile) {
+  constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
+  Operands o{dst, src0, src1, tmp, attr, scalar, sat, {index0, index1}};
+  o.src2 = src2;
+  const pto_status status = op.check(o, profile);
+  if (status != PTO_OK || (IsEmptyRegion(dst) && !WritesWholeDst(op))) return status;
+  return RunAccepted(op, o, profile);
+}
+
+// What every C function does with its operands: a common call goes straight
+// to the kernels; any other call goes through CheckAndRun, the check under the
+// calling thread's profile and then the kernels. Inlined into each C
+// function, which then holds only the common call's compares and the kernel
+// call (the full check stays out of line in the table).
+template <OpId kId>
+PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
+  constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
+  const pto_profile profile = CurrentProfile();
+  if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile)))
+    return CheckAndRun<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, o.scalar, o.sat, o.index[0],
+                            o.index[1], o.src2, profile);
+  return RunAccepted(op, o, profile);
+}
+
+}  // namespace
+}  // namespace ops
+}  // namespace pto
+
+using pto::ops::Call;
+using pto::ops::Operands;
+
+// The C functions, their parameters from each row's roles: dst, the
+// sources, tmp where the row has one, the attribute's arguments (its
+// attributes.def row: before the sources where it leads).
+#define PTO_SOURCE_PARAMS_0()
+#define PTO_SOURCE_PARAMS_1(s0) , const pto_tile* s0
+#define PTO_SOURCE_PARAMS_2(s0, s1) , const pto_tile *s0, const pto_tile *s1
+#define PTO_SOURCE_PARAMS_3(s0, s1, s2) , const pto_tile *s0, const pto_tile *s1, const pto_tile *s2
+#define PTO_SOURCE_STORE_0()
+#define PTO_SOURCE_STORE_1(s0) o.src0 = s0;
+#define PTO_SOURCE_STORE_2(s0, s1) o.src0 = s0, o.src1 = s1;
+#define PTO_SOURCE_STORE_3(s0, s1, s2) o.src0 = s0, o.src1 = s1, o.src2 = s2;
+#define PTO_TMP_PARAM_None
+#define PTO_TMP_PARAM_Optional , pto_tile* tmp
+#define PTO_TMP_PARAM_Required , pto_tile* tmp
+#define PTO_TMP_ARG_None nullptr
+#define PTO_TMP_ARG_Optional tmp
+#define PTO_TMP_ARG_Required tmp
+// One attribute argument: its parameter, and its place in the Operands `o`
+// (`second`: 1 where it follows an argument of the same role).
+#define PTO_ARG_PARAM_None(type, name)
+#define PTO_ARG_PARAM_Double(type, name) , type name
+#define PTO_ARG_PARAM_Index(type, name) , type name
+#define PTO_ARG_PARAM_Bool(type, name) , type name
+#define PTO_ARG_PARAM_Enum(type, name) , type name
+#define PTO_ARG_STORE_None(name, second)
+#define PTO_ARG_STORE_Double(name, second) o.scalar = name;
+#define PTO_ARG_STORE_Index(name, second) o.index[second] = name;
+#define PTO_ARG_STORE_Bool(name, second) o.attr = name;
+#define PTO_ARG_STORE_Enum(name, second) (second ? o.sat : o.attr) = pto::RawEnumValue(name);
+#define PTO_ARG_SECOND_None_None 0
+#define PTO_ARG_SECOND_Double_None 0
+#define PTO_ARG_SECOND_Index_None 0
+#define PTO_ARG_SECOND_Bool_None 0
+#define PTO_ARG_SECOND_Enum_None 0
+#define PTO_ARG_SECOND_Double_Bool 0
+#define PTO_ARG_SECOND_Double_Enum 0
+#define PTO_ARG_SECOND_Index_Double 0
+#define PTO_ARG_SECOND_Index_Index 1
+#define PTO_ARG_SECOND_Enum_Enum 1
+// A row of attributes.def as the parameters before the sources (LEAD), after
+// tmp (TRAIL), and the statements that store them.
+#define PTO_ATTR_LEAD(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
+  PTO_ATTR_LEAD_##Leads(PTO_ARG_PARAM_##R0(T0, N0) PTO_ARG_PARAM_##R1(T1, N1))
+#define PTO_ATTR_TRAIL(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
+  PTO_ATTR_TRAIL_##Leads(PTO_ARG_PARAM_##R0(T0, N0) PTO_ARG_PARAM_##R1(T1, N1))
+#define PTO_ATTR_STORE(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
+  PTO_ARG_STORE_##R0(N0, 0) PTO_ARG_STORE_##R1(N1, PTO_ARG_SECOND_##R0##_##R1)
+#define PTO_ATTR_LEAD_0(params)
+#define PTO_ATTR_LEAD_1(params) params
+#define PTO_ATTR_TRAIL_0(params) params
+#define PTO_ATTR_TRAIL_1(params)
+
+extern "C" {
+
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, names, Tmp, Attr, ...)                      \
+  pto_status pto_##mnemonic(pto_tile* dst PTO_ATTRIBUTE_##Attr(PTO_ATTR_LEAD)                    \
+                                PTO_SOURCE_PARAMS_##n names PTO_TMP_PARAM_##Tmp                  \
+                                    PTO_ATTRIBUTE_##Attr(PTO_ATTR_TRAIL)) {                      \
+    Operands o{dst, nullptr, nullptr, PTO_TMP_ARG_##Tmp, 0};                                     \
+    PTO_SOURCE_STORE_##n names PTO_ATTRIBUTE_##Attr(PTO_ATTR_STORE) return Call<                 \
+        pto::ops::OpId::k##Camel>(o);                                                            \
+  }
+#include "operations.def"
+#undef PTO_OPERATION
+
+}  // extern "C"
