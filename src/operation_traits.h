@@ -13,6 +13,7 @@
 #define PTO_TRAIT_ScalarAfterTmp (1u << 5)
 #define PTO_TRAIT_ValuesAtRun (1u << 6)
 #define PTO_TRAIT_TextTmp (1u << 7)
+#define PTO_TRAIT_Cube (1u << 8)
 
 /* The OR of one to four flags named without their prefix. */
 #define PTO_TRAIT_BITS(...) \

@@ -279,6 +279,12 @@ void Compiler::ParseOperation() {
         Error(op.loc, "operation '" + std::string(name) + "' is not supported");
       return;
     }
+    if (ops::HasTrait(*desc, PTO_TRAIT_Cube)) {
+      Error(op.loc, "instruction '" + std::string(name) +
+                        "' runs on the cube's tiles (mat, left, right, acc), which programs do "
+                        "not run yet; its C function " + desc->c_function + " runs under HOST");
+      return;
+    }
     if (prefixed && tok_.IsIdent("ins")) {
       if (want_results(0)) ParseDpsTileOp(op, *desc);
     } else if (results.empty()) {
