@@ -187,7 +187,7 @@ void FillSigned(pto_tile* tile, rng* r, double range) {
 // Cases
 
 // tpows's exponent in every case (a fractional one: pow's general path).
-constexpr double kTpowsExponent = 2.5;
+constexpr double kTPowsExponent = 2.5;
 
 struct Case {
   op_id op;
@@ -222,7 +222,7 @@ std::vector<Case> AllCases() {
   std::vector<Case> cases;
   for (pto_dtype t : kAllDtypes) cases.push_back({OP_TPOW, t, PTO_POW_DEFAULT, false});
   for (pto_dtype t : kFloatDtypes) cases.push_back({OP_TPOW, t, PTO_POW_HIGH_PRECISION, false});
-  // tpows: base ^ 2.5 (kTpowsExponent), float dtypes, both algorithms.
+  // tpows: base ^ 2.5 (kTPowsExponent), float dtypes, both algorithms.
   for (pto_dtype t : kFloatDtypes) {
     cases.push_back({OP_TPOWS, t, PTO_POW_DEFAULT, false});
     cases.push_back({OP_TPOWS, t, PTO_POW_HIGH_PRECISION, false});
@@ -329,7 +329,7 @@ Operands MakeOperands(const Case& c, uint32_t rows, uint32_t cols, rng* r) {
       break;
     case OP_TPOWS:  // the scalar loop reads the exponent from src1, filled with it
       Fill(o.src0.get(), r, [](rng* g) { return 4.0 * (1.0 - rng_unit(g)); });  // (0, 4]
-      Fill(o.src1.get(), r, [](rng*) { return kTpowsExponent; });
+      Fill(o.src1.get(), r, [](rng*) { return kTPowsExponent; });
       break;
     case OP_TRSQRT: {
       // Positive, log-uniform over most of the type's range.
@@ -501,7 +501,7 @@ void WithCalls(const Case& c, Operands& o, const Fn& fn) {
     }
     case OP_TPOWS: {
       const pto_pow_algorithm algo = c.algo;
-      auto lib = [=] { return pto_tpows(dst, src0, kTpowsExponent, algo); };
+      auto lib = [=] { return pto_tpows(dst, src0, kTPowsExponent, algo); };
       auto scalar = [=] { scalar_pow(t, n, out, in0, in1); };
       fn(lib, scalar);
       break;

@@ -144,16 +144,16 @@ pto_status RunPow(Cell& c) {  // 2^1 = 2
   Fill(base.get(), 2);
   Fill(exp.get(), 1);
   return pto_tpow(c.dst.get(), base.get(), exp.get(), tmp.get(),
-                  c.op == OpDtypes::kTpow ? PTO_POW_DEFAULT : PTO_POW_HIGH_PRECISION);
+                  c.op == OpDtypes::kTPow ? PTO_POW_DEFAULT : PTO_POW_HIGH_PRECISION);
 }
 
-pto_status RunTpows(Cell& c) {  // 2^1 = 2
+pto_status RunTPows(Cell& c) {  // 2^1 = 2
   Tile base = NewTile(c.dtype, kRows, kCols);
   Fill(base.get(), 2);
   return pto_tpows(c.dst.get(), base.get(), 1, PTO_POW_DEFAULT);
 }
 
-pto_status RunTrsqrt(Cell& c) {  // 1/sqrt(4) = 0.5
+pto_status RunTRsqrt(Cell& c) {  // 1/sqrt(4) = 0.5
   Tile src = NewTile(c.dtype, kRows, kCols);
   Fill(src.get(), 4);
   return pto_trsqrt(c.dst.get(), src.get());
@@ -161,9 +161,9 @@ pto_status RunTrsqrt(Cell& c) {  // 1/sqrt(4) = 0.5
 
 // 3 > 0: 3; the tmp row runs FLOAT32 with a tmp of the cell's dtype.
 pto_status RunPrelu(Cell& c) {
-  const pto_dtype dt = c.op == OpDtypes::kTprelu ? c.dtype : PTO_FLOAT32;
-  const pto_dtype tmp_dt = c.op == OpDtypes::kTprelu ? PTO_UINT8 : c.dtype;
-  if (c.op == OpDtypes::kPreluTmp && !pto::Accepts(OpDtypes::kTprelu, c.profile, dt)) return kNotRun;
+  const pto_dtype dt = c.op == OpDtypes::kTPrelu ? c.dtype : PTO_FLOAT32;
+  const pto_dtype tmp_dt = c.op == OpDtypes::kTPrelu ? PTO_UINT8 : c.dtype;
+  if (c.op == OpDtypes::kPreluTmp && !pto::Accepts(OpDtypes::kTPrelu, c.profile, dt)) return kNotRun;
   pto_tile* dst = c.NewDst(dt, kRows, kCols);
   Tile src0 = NewTile(dt, kRows, kCols), src1 = NewTile(dt, kRows, kCols);
   // What A2A3 asks for: rows >= dst valid rows + 1, valid rows == dst's.
@@ -174,14 +174,14 @@ pto_status RunPrelu(Cell& c) {
   return pto_tprelu(dst, src0.get(), src1.get(), tmp.get());
 }
 
-pto_status RunTcolexpanddiv(Cell& c) {  // 6 / 3 = 2
+pto_status RunTColExpandDiv(Cell& c) {  // 6 / 3 = 2
   Tile src0 = NewTile(c.dtype, kRows, kCols), src1 = NewTile(c.dtype, 1, kCols);
   Fill(src0.get(), 6);
   Fill(src1.get(), 3);
   return pto_tcolexpanddiv(c.dst.get(), src0.get(), src1.get());
 }
 
-pto_status RunTpartadd(Cell& c) {  // 1 + 2 = 3 in the corner, 1 elsewhere
+pto_status RunTPartAdd(Cell& c) {  // 1 + 2 = 3 in the corner, 1 elsewhere
   Tile src0 = NewTile(c.dtype, kRows, kCols), src1 = NewTile(c.dtype, kRows, kCols);
   assert_int_equal(pto_tile_set_valid(src1.get(), kRows - 1, kCols - 5), PTO_OK);
   Fill(src0.get(), 1);
@@ -190,7 +190,7 @@ pto_status RunTpartadd(Cell& c) {  // 1 + 2 = 3 in the corner, 1 elsewhere
 }
 
 // 1 converted from the first source dtype with a pair to the cell's dtype.
-pto_status RunTcvt(Cell& c) {
+pto_status RunTCvt(Cell& c) {
   pto_status status = PTO_ERR_UNSUPPORTED_DTYPE;
   for (pto_dtype from : {PTO_FLOAT32, PTO_FLOAT16, PTO_BFLOAT16, PTO_INT32, PTO_INT16, PTO_INT8,
                          PTO_UINT8, PTO_UINT32, PTO_UINT16}) {
@@ -202,31 +202,31 @@ pto_status RunTcvt(Cell& c) {
   return status;
 }
 
-pto_status RunTfillpad(Cell& c) {  // a 2x3 corner of ones, MAX (never the sentinel) elsewhere
+pto_status RunTFillPad(Cell& c) {  // a 2x3 corner of ones, MAX (never the sentinel) elsewhere
   Tile src = NewTile(c.dtype, kRows, kCols);
   Fill(src.get(), 1);
   assert_int_equal(pto_tile_set_valid(src.get(), 2, 3), PTO_OK);
   return pto_tfillpad(c.dst.get(), src.get(), PTO_PAD_MAX);
 }
 
-pto_status RunTci(Cell& c) {  // 1, 2, 3, ... along one row (A2A3 and A5 take one row)
+pto_status RunTCI(Cell& c) {  // 1, 2, 3, ... along one row (A2A3 and A5 take one row)
   return pto_tci(c.NewDst(c.dtype, 1, kCols), 1, 0);
 }
 
-pto_status RunTreshape(Cell& c) {  // ones' bytes, dst's shape transposed
+pto_status RunTReshape(Cell& c) {  // ones' bytes, dst's shape transposed
   Tile src = NewTile(c.dtype, kCols, kRows);
   Fill(src.get(), 1);
   return pto_treshape(c.dst.get(), src.get());
 }
 
-pto_status RunTtrans(Cell& c) {  // ones transposed into the whole of dst (rows of 32 bytes: A5)
+pto_status RunTTrans(Cell& c) {  // ones transposed into the whole of dst (rows of 32 bytes: A5)
   pto_tile* dst = c.NewDst(c.dtype, 32, 32);
   Tile src = NewTile(c.dtype, 32, 32), tmp = NewTile(c.dtype, 1, 8);
   Fill(src.get(), 1);
   return pto_ttrans(dst, src.get(), tmp.get());
 }
 
-pto_status RunTconcat(Cell& c) {  // ones: 20 columns of src0, 17 of src1
+pto_status RunTConcat(Cell& c) {  // ones: 20 columns of src0, 17 of src1
   Tile src0 = NewTile(c.dtype, kRows, 20), src1 = NewTile(c.dtype, kRows, 17);
   Fill(src0.get(), 1);
   Fill(src1.get(), 1);
@@ -234,7 +234,7 @@ pto_status RunTconcat(Cell& c) {  // ones: 20 columns of src0, 17 of src1
 }
 
 // A 4x32 window of ones at (2, 32): 32-byte rows and offset (A2A3).
-pto_status RunTextract(Cell& c) {
+pto_status RunTExtract(Cell& c) {
   pto_tile* dst = c.NewDst(c.dtype, 4, 32);
   Tile src = NewTile(c.dtype, 8, 64);
   Fill(src.get(), 1);
@@ -276,7 +276,7 @@ pto_status RunCompare(Cell& c) {
   Tile src0 = NewTile(src_dt, kRows, kCols), src1 = NewTile(src_dt, kRows, kCols);
   Fill(src0.get(), 1);
   Fill(src1.get(), 1);
-  return c.op == OpDtypes::kTcmps ? pto_tcmps(dst, src0.get(), 1, PTO_CMP_EQ)
+  return c.op == OpDtypes::kTCmps ? pto_tcmps(dst, src0.get(), 1, PTO_CMP_EQ)
                                   : pto_tcmp(dst, src0.get(), src1.get(), PTO_CMP_EQ);
 }
 
@@ -316,30 +316,30 @@ struct SpecialRun {
   pto_status (*run)(Cell&);
 };
 const SpecialRun kSpecialRuns[] = {
-    {OpDtypes::kTpow, RunPow},
+    {OpDtypes::kTPow, RunPow},
     {OpDtypes::kPowHighPrecision, RunPow},
-    {OpDtypes::kTpows, RunTpows},
-    {OpDtypes::kTrsqrt, RunTrsqrt},
-    {OpDtypes::kTprelu, RunPrelu},
+    {OpDtypes::kTPows, RunTPows},
+    {OpDtypes::kTRsqrt, RunTRsqrt},
+    {OpDtypes::kTPrelu, RunPrelu},
     {OpDtypes::kPreluTmp, RunPrelu},
-    {OpDtypes::kTcolexpanddiv, RunTcolexpanddiv},
-    {OpDtypes::kTpartadd, RunTpartadd},
-    {OpDtypes::kTcvt, RunTcvt},
-    {OpDtypes::kTfillpad, RunTfillpad},
-    {OpDtypes::kTci, RunTci},
-    {OpDtypes::kTreshape, RunTreshape},
-    {OpDtypes::kTtrans, RunTtrans},
-    {OpDtypes::kTconcat, RunTconcat},
-    {OpDtypes::kTextract, RunTextract},
-    {OpDtypes::kTgather, RunGather},
+    {OpDtypes::kTColExpandDiv, RunTColExpandDiv},
+    {OpDtypes::kTPartAdd, RunTPartAdd},
+    {OpDtypes::kTCvt, RunTCvt},
+    {OpDtypes::kTFillPad, RunTFillPad},
+    {OpDtypes::kTCI, RunTCI},
+    {OpDtypes::kTReshape, RunTReshape},
+    {OpDtypes::kTTrans, RunTTrans},
+    {OpDtypes::kTConcat, RunTConcat},
+    {OpDtypes::kTExtract, RunTExtract},
+    {OpDtypes::kTGather, RunGather},
     {OpDtypes::kGatherIndices, RunGather},
-    {OpDtypes::kTsetval, RunElementAccess},
+    {OpDtypes::kTSetVal, RunElementAccess},
     {OpDtypes::kTgetval, RunElementAccess},
-    {OpDtypes::kTcmp, RunCompare},
-    {OpDtypes::kTcmps, RunCompare},
+    {OpDtypes::kTCmp, RunCompare},
+    {OpDtypes::kTCmps, RunCompare},
     {OpDtypes::kCompareMask, RunCompare},
     {OpDtypes::kTsel, RunSelect},
-    {OpDtypes::kTsels, RunSelect},
+    {OpDtypes::kTSels, RunSelect},
     {OpDtypes::kFloatCopy, RunFloatCopy},
 };
 

@@ -10,7 +10,7 @@
 
 #include "support/harness.h"
 
-static const pto_dtype kTciDtypes[] = {PTO_INT16, PTO_UINT16, PTO_INT32, PTO_UINT32,
+static const pto_dtype kTCIDtypes[] = {PTO_INT16, PTO_UINT16, PTO_INT32, PTO_UINT32,
                                        PTO_FLOAT16, PTO_BFLOAT16, PTO_FLOAT32};
 
 /* The range of an integer dtype. */
@@ -58,8 +58,8 @@ static void test_tci_values(void **state) {
                                           {4, 16, 3, 16}, {5, 40, 5, 33}, {2, 8, 0, 8}};
     rng r = {0x7C1};
     size_t calls = 0, elements = 0;
-    for (size_t d = 0; d < COUNT(kTciDtypes); ++d) {
-        const pto_dtype dt = kTciDtypes[d];
+    for (size_t d = 0; d < COUNT(kTCIDtypes); ++d) {
+        const pto_dtype dt = kTCIDtypes[d];
         for (size_t s = 0; s < COUNT(kStarts); ++s) {
             const double start = kStarts[s];
             /* (range first: a cast of a double beyond int64_t is undefined) */

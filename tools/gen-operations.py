@@ -185,19 +185,6 @@ def parse_attributes(path=ATTRIBUTES_DEF):
 TMP_ROLES = ("None", "Optional", "Required")
 PROFILES = ("HOST", "A2A3", "A5")
 
-# Go names that are not "T" + the rest of the mnemonic capitalised.
-GO_NAMES = {
-    "tcolexpanddiv": "TColExpandDiv", "tpartadd": "TPartAdd", "tfillpad": "TFillPad", "tci": "TCI", "tsetval": "TSetVal",
-    "tdivs_scalar_by_tile": "TDivsScalarByTile", "trowsum": "TRowSum", "trowmax": "TRowMax",
-    "trowmin": "TRowMin", "tcolsum": "TColSum", "tcolmax": "TColMax", "tcolmin": "TColMin",
-    "trowexpand": "TRowExpand", "trowexpandadd": "TRowExpandAdd", "trowexpandsub": "TRowExpandSub",
-    "trowexpandmul": "TRowExpandMul", "trowexpanddiv": "TRowExpandDiv",
-    "trowexpandmax": "TRowExpandMax", "trowexpandmin": "TRowExpandMin",
-    "trowexpandexpdif": "TRowExpandExpDif", "tcolexpand": "TColExpand",
-    "tcolexpandadd": "TColExpandAdd", "tcolexpandsub": "TColExpandSub",
-    "tcolexpandmul": "TColExpandMul", "tcolexpandmax": "TColExpandMax",
-    "tcolexpandmin": "TColExpandMin", "tcolexpandexpdif": "TColExpandExpDif",
-}
 
 GO_FILE = "bindings/go/ops_generated.go"
 RUST_FILE = "bindings/rust/pto/src/ops_generated.rs"
@@ -445,7 +432,8 @@ def gen_python(ops):
 # Go
 
 def go_name(op):
-    return GO_NAMES.get(op.mnemonic, "T" + op.mnemonic[1:].capitalize())
+    """The Go function: operations.def's Camel, its words broken as Go spells them."""
+    return op.camel
 
 
 def comment(prefix, lines, width=80):

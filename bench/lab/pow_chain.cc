@@ -163,7 +163,7 @@ HWY_NOINLINE double IndependentFmaNs() {
 
 // tpow calls on one vector of lanes: each base the previous result (a to b,
 // b to a), and each on the same base (a to b).
-chain::Calls TpowNs(size_t lanes, pto_pow_algorithm algo) {
+chain::Calls TPowNs(size_t lanes, pto_pow_algorithm algo) {
   const chain::Tiles t = chain::MakeTiles(lanes);
   chain::Calls calls;
   calls.fed_back_ns = BestPassNs([&] {
@@ -194,8 +194,8 @@ void MeasureChains(chain::Result* out) {
   out->add_ns = (ns40 - ns8) / 32;
   // libpto dispatches to this same target (bench::ForEachTarget).
   out->lanes = hn::Lanes(d);
-  out->default_calls = TpowNs(out->lanes, PTO_POW_DEFAULT);
-  out->high_calls = TpowNs(out->lanes, PTO_POW_HIGH_PRECISION);
+  out->default_calls = TPowNs(out->lanes, PTO_POW_DEFAULT);
+  out->high_calls = TPowNs(out->lanes, PTO_POW_HIGH_PRECISION);
   out->fma_ns = IndependentFmaNs();
 #endif
 }

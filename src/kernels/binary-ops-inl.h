@@ -45,9 +45,9 @@ struct InLanes {
 // Correctly rounded in every dtype: a float16 or bfloat16 sum computed in
 // float32 lanes and rounded once more is the correctly rounded sum (float32
 // has more than 2p + 2 bits for p = 11 or 8); integers wrap.
-struct TaddOp : AddOp, InLanes<AddTag> {};
+struct TAddOp : AddOp, InLanes<AddTag> {};
 
-struct TsubOp : InLanes<AddTag> {
+struct TSubOp : InLanes<AddTag> {
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
     return hn::Sub(x, y);
@@ -56,7 +56,7 @@ struct TsubOp : InLanes<AddTag> {
 
 // Highway multiplies 16- and 32-bit integer lanes (the low half of the
 // product: the wrapped result); TMUL has no 8-bit dtype.
-struct TmulOp : InLanes<ComputeTag> {
+struct TMulOp : InLanes<ComputeTag> {
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
     return hn::Mul(x, y);
@@ -78,7 +78,7 @@ HWY_INLINE T IntegerQuotient(T x, T y) {
 // Float quotients in float32 lanes for float16 too: float32 keeps more than
 // 2p + 2 bits for p = 11, so rounding the float32 quotient to float16 gives
 // the correctly rounded quotient.
-struct TdivOp : InLanes<ComputeTag> {
+struct TDivOp : InLanes<ComputeTag> {
   template <class D, HWY_IF_FLOAT_D(D)>
   HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
     return hn::Div(x, y);
@@ -113,8 +113,8 @@ struct ExtremeOp : InLanes<ComputeTag> {
     return kMax ? hn::Max(x, y) : hn::Min(x, y);
   }
 };
-using TmaxOp = ExtremeOp<true>;
-using TminOp = ExtremeOp<false>;
+using TMaxOp = ExtremeOp<true>;
+using TMinOp = ExtremeOp<false>;
 
 // The pto_dtype bit of storage type T.
 template <typename T>

@@ -84,7 +84,7 @@ void AddContiguousImpl(pto_dtype dtype, size_t n, void* dst, const void* a, cons
 // ---- the Unary rows' functors: op(d, x) ----
 
 // A vec-to-vec move: every bit of src (NaN payloads and signalling NaNs too).
-struct TmovOp : InLanes<BitsTag> {
+struct TMovOp : InLanes<BitsTag> {
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x) const {
     return x;
@@ -92,7 +92,7 @@ struct TmovOp : InLanes<BitsTag> {
 };
 
 // Floats: the sign bit cleared (NaN keeps its payload); integers wrap.
-struct TabsOp : InLanes<AddTag> {
+struct TAbsOp : InLanes<AddTag> {
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x) const {
     return hn::Abs(x);
@@ -100,7 +100,7 @@ struct TabsOp : InLanes<AddTag> {
 };
 
 // Floats: the sign bit flipped (IEEE negation); integers 0 - x, wrapping.
-struct TnegOp : InLanes<AddTag> {
+struct TNegOp : InLanes<AddTag> {
   template <class D, HWY_IF_FLOAT_D(D)>
   HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x) const {
     return hn::Neg(x);
@@ -112,7 +112,7 @@ struct TnegOp : InLanes<AddTag> {
 };
 
 // x > 0 ? x : +0, NaN kept.
-struct TreluOp : InLanes<ComputeTag> {
+struct TReluOp : InLanes<ComputeTag> {
   template <class D, HWY_IF_FLOAT_D(D)>
   HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x) const {
     return hn::IfThenElseZero(hn::Or(hn::Gt(x, hn::Zero(d)), hn::IsNaN(x)), x);
@@ -125,7 +125,7 @@ struct TreluOp : InLanes<ComputeTag> {
 
 // IEEE square root (correctly rounded; float16 in float32 lanes rounds once
 // more to the correctly rounded root, float32 keeping more than 2p + 2 bits).
-struct TsqrtOp : InLanes<ComputeTag> {
+struct TSqrtOp : InLanes<ComputeTag> {
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x) const {
     return hn::Sqrt(x);
@@ -133,31 +133,31 @@ struct TsqrtOp : InLanes<ComputeTag> {
 };
 
 // 1 / x as TDIV divides: floats correctly rounded, integers truncated.
-struct TrecipOp : InLanes<ComputeTag> {
+struct TRecipOp : InLanes<ComputeTag> {
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x) const {
-    return TdivOp()(d, hn::Set(d, hn::TFromD<D>{1}), x);
+    return TDivOp()(d, hn::Set(d, hn::TFromD<D>{1}), x);
   }
 };
 
 // ---- the Scalar rows' functors: op(d, x, s), s the scalar in every lane ----
 
-using TaddsOp = TaddOp;
-using TsubsOp = TsubOp;
-using TmulsOp = TmulOp;
-using TdivsOp = TdivOp;
+using TAddsOp = TAddOp;
+using TSubsOp = TSubOp;
+using TMulsOp = TMulOp;
+using TDivsOp = TDivOp;
 // scalar / x: the tile-tile division with the operands swapped.
-struct TdivsScalarByTileOp : InLanes<ComputeTag> {
+struct TDivsScalarByTileOp : InLanes<ComputeTag> {
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> s) const {
-    return TdivOp()(d, s, x);
+    return TDivOp()(d, s, x);
   }
 };
-using TmaxsOp = TmaxOp;
-using TminsOp = TminOp;
+using TMaxsOp = TMaxOp;
+using TMinsOp = TMinOp;
 
 // Leaky ReLU: x > 0 ? x : x * slope (NaN stays NaN, -0 gives -0 * slope).
-struct TlreluOp : InLanes<ComputeTag> {
+struct TLreluOp : InLanes<ComputeTag> {
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> slope) const {
     return hn::IfThenElse(hn::Gt(x, hn::Zero(d)), x, hn::Mul(x, slope));
@@ -167,7 +167,7 @@ struct TlreluOp : InLanes<ComputeTag> {
 // The Fill rows' functors: op(d, x, s) ignores x.
 
 // Every lane the scalar (exact: it is a value of the element type).
-struct TexpandsOp : InLanes<AddTag> {
+struct TExpandsOp : InLanes<AddTag> {
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D>, hn::Vec<D> s) const {
     return s;

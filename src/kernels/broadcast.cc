@@ -200,21 +200,21 @@ struct ExpDifOp {
 // The one-source rows: the broadcast value itself, bits unchanged.
 struct ExpandOnly {};
 
-using TrowexpandOp = ExpandOnly;
-using TrowexpandaddOp = SameForEveryStorage<TaddOp>;
-using TrowexpandsubOp = SameForEveryStorage<TsubOp>;
-using TrowexpandmulOp = SameForEveryStorage<TmulOp>;
-using TrowexpanddivOp = SameForEveryStorage<TdivOp>;
-using TrowexpandmaxOp = SameForEveryStorage<TmaxOp>;
-using TrowexpandminOp = SameForEveryStorage<TminOp>;
-using TrowexpandexpdifOp = ExpDifOp;
-using TcolexpandOp = ExpandOnly;
-using TcolexpandaddOp = TrowexpandaddOp;
-using TcolexpandsubOp = TrowexpandsubOp;
-using TcolexpandmulOp = TrowexpandmulOp;
-using TcolexpandmaxOp = TrowexpandmaxOp;
-using TcolexpandminOp = TrowexpandminOp;
-using TcolexpandexpdifOp = ExpDifOp;
+using TRowExpandOp = ExpandOnly;
+using TRowExpandAddOp = SameForEveryStorage<TAddOp>;
+using TRowExpandSubOp = SameForEveryStorage<TSubOp>;
+using TRowExpandMulOp = SameForEveryStorage<TMulOp>;
+using TRowExpandDivOp = SameForEveryStorage<TDivOp>;
+using TRowExpandMaxOp = SameForEveryStorage<TMaxOp>;
+using TRowExpandMinOp = SameForEveryStorage<TMinOp>;
+using TRowExpandExpDifOp = ExpDifOp;
+using TColExpandOp = ExpandOnly;
+using TColExpandAddOp = TRowExpandAddOp;
+using TColExpandSubOp = TRowExpandSubOp;
+using TColExpandMulOp = TRowExpandMulOp;
+using TColExpandMaxOp = TRowExpandMaxOp;
+using TColExpandMinOp = TRowExpandMinOp;
+using TColExpandExpDifOp = ExpDifOp;
 
 // The body both drivers run: Lanes(dv) results of op, from the full source
 // at pa and the broadcast values at pb, in Op's lanes for storage type T.

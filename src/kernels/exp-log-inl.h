@@ -436,8 +436,8 @@ struct ExpLogOp {
     return Rounded<float>(d, x);
   }
 };
-using TexpOp = ExpLogOp<false>;
-using TlogOp = ExpLogOp<true>;
+using TExpOp = ExpLogOp<false>;
+using TLogOp = ExpLogOp<true>;
 
 }  // namespace HWY_NAMESPACE
 }  // namespace pto

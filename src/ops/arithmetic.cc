@@ -23,7 +23,7 @@ namespace ops {
 
 // ---- tpow ----------------------------------------------------------------
 
-pto_status CheckTpow(const Operands& o, pto_profile profile) {
+pto_status CheckTPow(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile *base = o.src0, *exp = o.src1;
   const pto_tile* tmp = o.tmp;
@@ -32,7 +32,7 @@ pto_status CheckTpow(const Operands& o, pto_profile profile) {
   v.EnumInRange("algo", o.attr, 2);
   if (!v.ok()) return v.status();
   const bool high_precision = o.attr == PTO_POW_HIGH_PRECISION;
-  v.DtypeAccepted(high_precision ? OpDtypes::kPowHighPrecision : OpDtypes::kTpow, profile,
+  v.DtypeAccepted(high_precision ? OpDtypes::kPowHighPrecision : OpDtypes::kTPow, profile,
                   "dst", dst)
       .SameDtype("base", base, "dst", dst)
       .SameDtype("exp", exp, "dst", dst)
@@ -48,7 +48,7 @@ pto_status CheckTpow(const Operands& o, pto_profile profile) {
   return v.status();
 }
 
-void RunTpow(const Operands& o, pto_profile profile) {
+void RunTPow(const Operands& o, pto_profile profile) {
   // The A2A3 page: "the precision option is ignored" there, so HIGH_PRECISION
   // computes exactly what DEFAULT computes.
   const pto_pow_algorithm computed = profile == PTO_PROFILE_A2A3 || o.attr == PTO_POW_DEFAULT
@@ -68,7 +68,7 @@ void RunTpow(const Operands& o, pto_profile profile) {
 // tpow's rules with the exponent a scalar (the Scalar family's rule for it)
 // and no tmp: the page's tmp is the A2A3 kernel's scratch, which libpto does
 // not need (pto_c.h).
-pto_status CheckTpows(const Operands& o, pto_profile profile) {
+pto_status CheckTPows(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile* base = o.src0;
   Validator v("pto_tpows");
@@ -76,7 +76,7 @@ pto_status CheckTpows(const Operands& o, pto_profile profile) {
   v.EnumInRange("algo", o.attr, 2);
   if (!v.ok()) return v.status();
   const bool high_precision = o.attr == PTO_POW_HIGH_PRECISION;
-  v.DtypeAccepted(high_precision ? OpDtypes::kPowHighPrecision : OpDtypes::kTpows, profile,
+  v.DtypeAccepted(high_precision ? OpDtypes::kPowHighPrecision : OpDtypes::kTPows, profile,
                   "dst", dst)
       .SameDtype("base", base, "dst", dst);
   if (!v.ok()) return v.status();
@@ -89,7 +89,7 @@ pto_status CheckTpows(const Operands& o, pto_profile profile) {
 // tpow's kernel with an exponent plane of stride 0: one row of the scalar's
 // element, kExpChunk columns at a time (no allocation). A contiguous region
 // goes to the contiguous kernel kExpChunk elements at a time.
-void RunTpows(const Operands& o, pto_profile profile) {
+void RunTPows(const Operands& o, pto_profile profile) {
   constexpr size_t kExpChunk = 512;
   const pto_pow_algorithm computed = profile == PTO_PROFILE_A2A3 || o.attr == PTO_POW_DEFAULT
                                          ? PTO_POW_DEFAULT
@@ -134,20 +134,20 @@ void RunTpows(const Operands& o, pto_profile profile) {
 
 // ---- trsqrt --------------------------------------------------------------
 
-pto_status CheckTrsqrt(const Operands& o, pto_profile profile) {
+pto_status CheckTRsqrt(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
   Validator v("pto_trsqrt");
   v.NotNull("dst", dst).NotNull("src", src);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTrsqrt, profile, "dst", dst)
+  v.DtypeAccepted(OpDtypes::kTRsqrt, profile, "dst", dst)
       .SameDtype("src", src, "dst", dst)
       .InPlaceOrApart("src", src, dst)
       .SameValidRegion("src", src, "dst", dst);
   return v.status();
 }
 
-void RunTrsqrt(const Operands& o, pto_profile) {
+void RunTRsqrt(const Operands& o, pto_profile) {
   pto_tile* dst = o.dst;
   if (Contiguous(dst, o.src0, o.src0)) {
     return kernels::RsqrtContiguous(dst->dtype, RegionElements(dst), dst->data, o.src0->data);
@@ -157,7 +157,7 @@ void RunTrsqrt(const Operands& o, pto_profile) {
 
 // ---- tprelu --------------------------------------------------------------
 
-pto_status CheckTprelu(const Operands& o, pto_profile profile) {
+pto_status CheckTPrelu(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile *src0 = o.src0, *src1 = o.src1;
   const pto_tile* tmp = o.tmp;
@@ -178,7 +178,7 @@ pto_status CheckTprelu(const Operands& o, pto_profile profile) {
               pto_profile_string(profile));
   }
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTprelu, profile, "dst", dst)
+  v.DtypeAccepted(OpDtypes::kTPrelu, profile, "dst", dst)
       .SameDtype("src0", src0, "dst", dst)
       .SameDtype("src1", src1, "dst", dst);
   if (tmp != nullptr) {
@@ -214,7 +214,7 @@ pto_status CheckTprelu(const Operands& o, pto_profile profile) {
   return v.status();
 }
 
-void RunTprelu(const Operands& o, pto_profile) {
+void RunTPrelu(const Operands& o, pto_profile) {
   pto_tile* dst = o.dst;
   if (Contiguous(dst, o.src0, o.src1)) {
     return kernels::PreluContiguous(dst->dtype, RegionElements(dst), dst->data, o.src0->data,
@@ -226,13 +226,13 @@ void RunTprelu(const Operands& o, pto_profile) {
 
 // ---- tcolexpanddiv -------------------------------------------------------
 
-pto_status CheckTcolexpanddiv(const Operands& o, pto_profile profile) {
+pto_status CheckTColExpandDiv(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile *src0 = o.src0, *src1 = o.src1;
   Validator v("pto_tcolexpanddiv");
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTcolexpanddiv, profile, "dst", dst)
+  v.DtypeAccepted(OpDtypes::kTColExpandDiv, profile, "dst", dst)
       .SameDtype("src0", src0, "dst", dst)
       .SameDtype("src1", src1, "dst", dst)
       .InPlaceOrApart("src0", src0, dst)
@@ -248,7 +248,7 @@ pto_status CheckTcolexpanddiv(const Operands& o, pto_profile profile) {
   return v.status();
 }
 
-void RunTcolexpanddiv(const Operands& o, pto_profile) {
+void RunTColExpandDiv(const Operands& o, pto_profile) {
   // src1 is dst itself or placed exactly on it, or apart from dst's valid
   // region: the kernel writes row 0 last, so the divisor row is read intact.
   pto_tile* dst = o.dst;
@@ -271,13 +271,13 @@ inline PartAddPattern PartAddPatternOf(const Operands& o) {
 }
 }  // namespace
 
-pto_status CheckTpartadd(const Operands& o, pto_profile profile) {
+pto_status CheckTPartAdd(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile *src0 = o.src0, *src1 = o.src1;
   Validator v("pto_tpartadd");
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTpartadd, profile, "dst", dst)
+  v.DtypeAccepted(OpDtypes::kTPartAdd, profile, "dst", dst)
       .SameDtype("src0", src0, "dst", dst)
       .SameDtype("src1", src1, "dst", dst)
       .InPlaceOrApart("src0", src0, dst)
@@ -292,7 +292,7 @@ pto_status CheckTpartadd(const Operands& o, pto_profile profile) {
   return v.status();
 }
 
-void RunTpartadd(const Operands& o, pto_profile) {
+void RunTPartAdd(const Operands& o, pto_profile) {
   // `full` covers dst's whole valid region; `part` its top-left corner. The
   // corner is summed, the rest of dst is a copy of `full`.
   pto_tile* dst = o.dst;

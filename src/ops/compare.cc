@@ -64,13 +64,13 @@ void CheckMaskRegion(Validator& v, const pto_tile* dst, const pto_tile* src,
             src->valid_rows, MaskBytes(src->valid_cols));
 }
 
-pto_status CheckTcmpOperands(pto_tile* dst, const pto_tile* src0, const pto_tile* src1, int mode,
+pto_status CheckTCmpOperands(pto_tile* dst, const pto_tile* src0, const pto_tile* src1, int mode,
                              pto_profile profile) {
   Validator v("pto_tcmp");
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
   v.EnumInRange("mode", mode, kCmpModeCount);
   if (!v.ok()) return v.status();
-  CheckCompare(v, profile, OpDtypes::kTcmp, dst, src0, "src0", mode);
+  CheckCompare(v, profile, OpDtypes::kTCmp, dst, src0, "src0", mode);
   v.SameDtype("src1", src1, "src0", src0);
   v.SameValidRegion("src1", src1, "src0", src0);
   CheckMaskRegion(v, dst, src0, "src0");
@@ -79,13 +79,13 @@ pto_status CheckTcmpOperands(pto_tile* dst, const pto_tile* src0, const pto_tile
   return v.status();
 }
 
-pto_status CheckTcmpsOperands(pto_tile* dst, const pto_tile* src, double scalar, int mode,
+pto_status CheckTCmpsOperands(pto_tile* dst, const pto_tile* src, double scalar, int mode,
                               pto_profile profile) {
   Validator v("pto_tcmps");
   v.NotNull("dst", dst).NotNull("src", src);
   v.EnumInRange("mode", mode, kCmpModeCount);
   if (!v.ok()) return v.status();
-  CheckCompare(v, profile, OpDtypes::kTcmps, dst, src, "src", mode);
+  CheckCompare(v, profile, OpDtypes::kTCmps, dst, src, "src", mode);
   if (!v.ok()) return v.status();
   ops::RequireScalarOf(v, "scalar", scalar, "src", src->dtype);
   CheckMaskRegion(v, dst, src, "src");
@@ -140,14 +140,14 @@ pto_status CheckTselRules(pto_tile* dst, const pto_tile* mask, const pto_tile* s
   return v.status();
 }
 
-pto_status CheckTselsOperands(pto_tile* dst, const pto_tile* mask, const pto_tile* src,
+pto_status CheckTSelsOperands(pto_tile* dst, const pto_tile* mask, const pto_tile* src,
                               const pto_tile* tmp, double scalar, pto_profile profile) {
   Validator v("pto_tsels");
   v.NotNull("dst", dst).NotNull("mask", mask).NotNull("src", src);
   const bool a2a3 = profile == PTO_PROFILE_A2A3;
   if (a2a3) v.NotNull("tmp", tmp);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTsels, profile, "dst", dst);
+  v.DtypeAccepted(OpDtypes::kTSels, profile, "dst", dst);
   v.DtypeAccepted(OpDtypes::kCompareMask, profile, "mask", mask);
   v.SameDtype("src", src, "dst", dst);
   if (a2a3) v.SameDtype("tmp", tmp, "dst", dst);
@@ -174,11 +174,11 @@ pto_status CheckTselsOperands(pto_tile* dst, const pto_tile* mask, const pto_til
 namespace pto {
 namespace ops {
 
-pto_status CheckTcmp(const Operands& o, pto_profile profile) {
-  return CheckTcmpOperands(o.dst, o.src0, o.src1, o.attr, profile);
+pto_status CheckTCmp(const Operands& o, pto_profile profile) {
+  return CheckTCmpOperands(o.dst, o.src0, o.src1, o.attr, profile);
 }
 
-void RunTcmp(const Operands& o, pto_profile) {
+void RunTCmp(const Operands& o, pto_profile) {
   const pto_tile* src0 = o.src0;
   if (ops::IsEmptyRegion(src0)) return;
   // (table.cc's run keeps IEEE defaults: subnormals compare as themselves.)
@@ -186,11 +186,11 @@ void RunTcmp(const Operands& o, pto_profile) {
                    src0->valid_cols, PlaneOf(o.dst), ConstPlaneOf(src0), ConstPlaneOf(o.src1));
 }
 
-pto_status CheckTcmps(const Operands& o, pto_profile profile) {
-  return CheckTcmpsOperands(o.dst, o.src0, o.scalar, o.attr, profile);
+pto_status CheckTCmps(const Operands& o, pto_profile profile) {
+  return CheckTCmpsOperands(o.dst, o.src0, o.scalar, o.attr, profile);
 }
 
-void RunTcmps(const Operands& o, pto_profile) {
+void RunTCmps(const Operands& o, pto_profile) {
   const pto_tile* src = o.src0;
   if (ops::IsEmptyRegion(src)) return;
   kernels::CompareScalar(static_cast<pto_cmp_mode>(o.attr), src->dtype, src->valid_rows,
@@ -198,8 +198,8 @@ void RunTcmps(const Operands& o, pto_profile) {
                          ScalarBits(src->dtype, o.scalar));
 }
 
-pto_status CheckTsels(const Operands& o, pto_profile profile) {
-  return CheckTselsOperands(o.dst, o.src0, o.src1, o.tmp, o.scalar, profile);
+pto_status CheckTSels(const Operands& o, pto_profile profile) {
+  return CheckTSelsOperands(o.dst, o.src0, o.src1, o.tmp, o.scalar, profile);
 }
 
 pto_status CheckTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
@@ -213,7 +213,7 @@ void RunTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0, const pt
                   ConstPlaneOf(src0), ConstPlaneOf(src1));
 }
 
-void RunTsels(const Operands& o, pto_profile) {
+void RunTSels(const Operands& o, pto_profile) {
   pto_tile* dst = o.dst;
   if (ops::IsEmptyRegion(dst)) return;
   kernels::SelectScalar(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),

@@ -33,7 +33,7 @@ bool FillpadInPlace(const pto_tile* src, const pto_tile* dst) {
 
 }  // namespace
 
-pto_status CheckTfillpad(const Operands& o, pto_profile profile) {
+pto_status CheckTFillPad(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
   Validator v("pto_tfillpad");
@@ -43,7 +43,7 @@ pto_status CheckTfillpad(const Operands& o, pto_profile profile) {
                "pad PTO_PAD_NULL is not a value to fill with (the page: a vector tile's "
                "PadVal is not Null)");
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTfillpad, profile, "dst", dst)
+  v.DtypeAccepted(OpDtypes::kTFillPad, profile, "dst", dst)
       .Require(ElementBytes(src->dtype) == ElementBytes(dst->dtype), PTO_ERR_DTYPE_MISMATCH,
                "src dtype %s differs in size from dst dtype %s", DtypeName(src->dtype),
                DtypeName(dst->dtype));
@@ -89,17 +89,17 @@ void FillPad(pto_tile* t, uint32_t valid_rows, uint32_t valid_cols, uint32_t row
   const double value = PadScalar(t->dtype, pad);
   const pto_tile* view = t;
   if (valid_cols < cols && valid_rows != 0)
-    kernels::Texpands(t->dtype, valid_rows, cols - valid_cols, Offset(t, 0, valid_cols),
+    kernels::TExpands(t->dtype, valid_rows, cols - valid_cols, Offset(t, 0, valid_cols),
                       Offset(view, 0, valid_cols), value);
   if (valid_rows < rows)
-    kernels::Texpands(t->dtype, rows - valid_rows, cols, Offset(t, valid_rows, 0),
+    kernels::TExpands(t->dtype, rows - valid_rows, cols, Offset(t, valid_rows, 0),
                       Offset(view, valid_rows, 0), value);
 }
 
 // The copy of src's valid region (skipped in place: the bits are already
 // there), then the pad to the right of it in its rows and in every row
 // below it, up to dst's rows x cols.
-void RunTfillpad(const Operands& o, pto_profile) {
+void RunTFillPad(const Operands& o, pto_profile) {
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
   const uint32_t rows = src->valid_rows, cols = src->valid_cols;
@@ -110,13 +110,13 @@ void RunTfillpad(const Operands& o, pto_profile) {
 
 // ---- tci ----------------------------------------------------------------
 
-pto_status CheckTci(const Operands& o, pto_profile profile) {
+pto_status CheckTCI(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   Validator v("pto_tci");
   v.NotNull("dst", dst);
   v.EnumInRange("descending", o.attr, 2);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTci, profile, "dst", dst);
+  v.DtypeAccepted(OpDtypes::kTCI, profile, "dst", dst);
   RequireScalarOf(v, "start", o.scalar, "dst", dst->dtype);
   if (profile != PTO_PROFILE_HOST)
     v.Require(dst->rows == 1, PTO_ERR_SHAPE_MISMATCH,
@@ -127,7 +127,7 @@ pto_status CheckTci(const Operands& o, pto_profile profile) {
 
 // Element k (row-major over the valid region) is start + k or start - k
 // (kernels::Sequence), start the scalar as dst's dtype holds it.
-void RunTci(const Operands& o, pto_profile) {
+void RunTCI(const Operands& o, pto_profile) {
   pto_tile* dst = o.dst;
   kernels::Sequence(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
                     kernels::ValueInDtype(dst->dtype, o.scalar), o.attr != 0);
@@ -139,13 +139,13 @@ namespace {
 size_t TileBytes(const pto_tile* t) { return ElementCount(t) * ElementBytes(t->dtype); }
 }  // namespace
 
-pto_status CheckTreshape(const Operands& o, pto_profile profile) {
+pto_status CheckTReshape(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
   Validator v("pto_treshape");
   v.NotNull("dst", dst).NotNull("src", src);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTreshape, profile, "dst", dst);
+  v.DtypeAccepted(OpDtypes::kTReshape, profile, "dst", dst);
   if (!v.ok()) return v.status();
   // Whole storages: [data, data + bytes) of each.
   pto_tile whole_dst = *dst, whole_src = *src;
@@ -162,20 +162,20 @@ pto_status CheckTreshape(const Operands& o, pto_profile profile) {
 }
 
 // The bytes, unless they are already there (dst at src's address).
-void RunTreshape(const Operands& o, pto_profile) {
+void RunTReshape(const Operands& o, pto_profile) {
   if (o.src0->data != o.dst->data) memcpy(o.dst->data, o.src0->data, TileBytes(o.dst));
 }
 
 // ---- ttrans ---------------------------------------------------------------
 
-pto_status CheckTtrans(const Operands& o, pto_profile profile) {
+pto_status CheckTTrans(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
   const pto_tile* tmp = o.tmp;
   Validator v("pto_ttrans");
   v.NotNull("dst", dst).NotNull("src", src).NotNull("tmp", tmp);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTtrans, profile, "dst", dst)
+  v.DtypeAccepted(OpDtypes::kTTrans, profile, "dst", dst)
       .Require(ElementBytes(src->dtype) == ElementBytes(dst->dtype), PTO_ERR_DTYPE_MISMATCH,
                "src dtype %s differs in size from dst dtype %s", DtypeName(src->dtype),
                DtypeName(dst->dtype))
@@ -196,20 +196,20 @@ pto_status CheckTtrans(const Operands& o, pto_profile profile) {
   return v.status();
 }
 
-void RunTtrans(const Operands& o, pto_profile) {
+void RunTTrans(const Operands& o, pto_profile) {
   kernels::Transpose(ElementBytes(o.dst->dtype), o.src0->valid_rows, o.src0->valid_cols,
                      PlaneOf(o.dst), ConstPlaneOf(o.src0));
 }
 
 // ---- tconcat -------------------------------------------------------------
 
-pto_status CheckTconcat(const Operands& o, pto_profile profile) {
+pto_status CheckTConcat(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile *src0 = o.src0, *src1 = o.src1;
   Validator v("pto_tconcat");
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTconcat, profile, "dst", dst)
+  v.DtypeAccepted(OpDtypes::kTConcat, profile, "dst", dst)
       .SameDtype("src0", src0, "dst", dst)
       .SameDtype("src1", src1, "dst", dst)
       .InPlaceOrApart("src0", src0, dst);
@@ -225,7 +225,7 @@ pto_status CheckTconcat(const Operands& o, pto_profile profile) {
   return v.status();
 }
 
-void RunTconcat(const Operands& o, pto_profile) {
+void RunTConcat(const Operands& o, pto_profile) {
   pto_tile* dst = o.dst;
   const uint32_t rows = dst->valid_rows, left = o.src0->valid_cols, right = o.src1->valid_cols;
   if (left != 0 && o.src0->data != dst->data)

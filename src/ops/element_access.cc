@@ -78,12 +78,12 @@ double ElementValue(const pto_tile* t, size_t index) {
 
 // ---- tsetval --------------------------------------------------------------
 
-pto_status CheckTsetval(const Operands& o, pto_profile profile) {
+pto_status CheckTSetVal(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   Validator v("pto_tsetval");
   v.NotNull("dst", dst);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTsetval, profile, "dst", dst);
+  v.DtypeAccepted(OpDtypes::kTSetVal, profile, "dst", dst);
   RequireScalarOf(v, "value", o.scalar, "dst", dst->dtype);
   if (o.contents_known) RequireValidElement(v, "dst", dst, o.index[0]);
   return v.status();
@@ -91,7 +91,7 @@ pto_status CheckTsetval(const Operands& o, pto_profile profile) {
 
 // The value's bits (ScalarBits: under the run's float environment) in the
 // element's width.
-void RunTsetval(const Operands& o, pto_profile) {
+void RunTSetVal(const Operands& o, pto_profile) {
   const size_t size = ElementBytes(o.dst->dtype);
   const uint32_t bits = ScalarBits(o.dst->dtype, o.scalar);
   char* at = static_cast<char*>(o.dst->data) + o.index[0] * size;
@@ -121,7 +121,7 @@ bool SpanFits(size_t index, uint32_t extent, uint32_t bound) {
 
 }  // namespace
 
-pto_status CheckTextract(const Operands& o, pto_profile profile) {
+pto_status CheckTExtract(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
   const size_t row = o.index[0], col = o.index[1];
@@ -129,7 +129,7 @@ pto_status CheckTextract(const Operands& o, pto_profile profile) {
   Validator v("pto_textract");
   v.NotNull("dst", dst).NotNull("src", src);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTextract, profile, "dst", dst).SameDtype("src", src, "dst", dst);
+  v.DtypeAccepted(OpDtypes::kTExtract, profile, "dst", dst).SameDtype("src", src, "dst", dst);
   v.Require(!SharesStorage(src, dst), PTO_ERR_ALIASING,
             "src's valid elements share storage with dst's (the window is copied into dst)");
   const size_t size = ElementBytes(dst->dtype);
@@ -173,7 +173,7 @@ pto_status CheckTextract(const Operands& o, pto_profile profile) {
   return v.status();
 }
 
-void RunTextract(const Operands& o, pto_profile) {
+void RunTExtract(const Operands& o, pto_profile) {
   pto_tile* dst = o.dst;
   kernels::Copy(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
                 Offset(o.src0, static_cast<uint32_t>(o.index[0]), static_cast<uint32_t>(o.index[1])));
@@ -243,7 +243,7 @@ bool FirstBadIndex(const pto_tile* indices, const pto_tile* src, size_t* bad_i, 
 
 }  // namespace
 
-pto_status CheckTgather(const Operands& o, pto_profile profile) {
+pto_status CheckTGather(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile *src = o.src0, *indices = o.src1;
   const pto_tile* tmp = o.tmp;
@@ -253,7 +253,7 @@ pto_status CheckTgather(const Operands& o, pto_profile profile) {
   if (a2a3)
     v.Require(tmp != nullptr, PTO_ERR_NULL_ARGUMENT, "tmp is NULL, but on A2A3 tgather needs a tmp");
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTgather, profile, "dst", dst)
+  v.DtypeAccepted(OpDtypes::kTGather, profile, "dst", dst)
       .SameDtype("src", src, "dst", dst)
       .DtypeAccepted(OpDtypes::kGatherIndices, profile, "indices", indices);
   if (a2a3) v.SameDtype("tmp", tmp, "indices", indices);
@@ -292,7 +292,7 @@ pto_status CheckTgather(const Operands& o, pto_profile profile) {
       .status();
 }
 
-void RunTgather(const Operands& o, pto_profile) {
+void RunTGather(const Operands& o, pto_profile) {
   // The check accepted only indices naming src's elements: as unsigned, the
   // same values.
   kernels::Gather(ElementBytes(o.dst->dtype), ElementBytes(o.src1->dtype), o.dst->valid_rows,

@@ -65,7 +65,7 @@ void RowRules(Validator&, const Operands&, pto_profile) {}
 // TRECIP's page: "A3's TRECIP instruction does not support setting the
 // source Tile and destination Tile to the same memory."
 template <>
-void RowRules<OpId::kTrecip>(Validator& v, const Operands& o, pto_profile profile) {
+void RowRules<OpId::kTRecip>(Validator& v, const Operands& o, pto_profile profile) {
   if (profile == PTO_PROFILE_A2A3)
     v.ApartOn(profile, "src and dst must not share memory", "src", o.src0, "dst", o.dst);
 }

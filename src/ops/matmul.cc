@@ -96,20 +96,20 @@ void RunMatmul(const Operands& o, Seed seed) {
 
 }  // namespace
 
-pto_status CheckTmatmul(const Operands& o, pto_profile profile) {
+pto_status CheckTMatmul(const Operands& o, pto_profile profile) {
   return CheckMatmul(o, profile, "pto_tmatmul", Seed::kZero);
 }
-void RunTmatmul(const Operands& o, pto_profile) { RunMatmul(o, Seed::kZero); }
+void RunTMatmul(const Operands& o, pto_profile) { RunMatmul(o, Seed::kZero); }
 
-pto_status CheckTmatmulAcc(const Operands& o, pto_profile profile) {
+pto_status CheckTMatmulAcc(const Operands& o, pto_profile profile) {
   return CheckMatmul(o, profile, "pto_tmatmul_acc", Seed::kDst);
 }
-void RunTmatmulAcc(const Operands& o, pto_profile) { RunMatmul(o, Seed::kDst); }
+void RunTMatmulAcc(const Operands& o, pto_profile) { RunMatmul(o, Seed::kDst); }
 
-pto_status CheckTmatmulBias(const Operands& o, pto_profile profile) {
+pto_status CheckTMatmulBias(const Operands& o, pto_profile profile) {
   return CheckMatmul(o, profile, "pto_tmatmul_bias", Seed::kBias);
 }
-void RunTmatmulBias(const Operands& o, pto_profile) { RunMatmul(o, Seed::kBias); }
+void RunTMatmulBias(const Operands& o, pto_profile) { RunMatmul(o, Seed::kBias); }
 
 }  // namespace ops
 }  // namespace pto

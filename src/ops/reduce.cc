@@ -20,8 +20,8 @@ namespace {
 // ---- the RowReduce and ColReduce families --------------------------------
 
 constexpr kernels::Reduction ReductionOf(OpId id) {
-  return id == OpId::kTrowsum || id == OpId::kTcolsum   ? kernels::Reduction::kSum
-         : id == OpId::kTrowmax || id == OpId::kTcolmax ? kernels::Reduction::kMax
+  return id == OpId::kTRowSum || id == OpId::kTColSum   ? kernels::Reduction::kSum
+         : id == OpId::kTRowMax || id == OpId::kTColMax ? kernels::Reduction::kMax
                                                         : kernels::Reduction::kMin;
 }
 
@@ -114,11 +114,11 @@ pto_status CheckColReduce(const Operands& o, pto_profile profile, OpId id,
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
   const pto_tile* tmp = o.tmp;
-  const bool binary = id == OpId::kTcolsum && o.attr == 1;
+  const bool binary = id == OpId::kTColSum && o.attr == 1;
   const bool tmp_rules = binary && profile != PTO_PROFILE_HOST;
   Validator v(c_function);
   v.NotNull("dst", dst).NotNull("src", src);
-  if (id == OpId::kTcolsum) v.EnumInRange("binary_order", o.attr, 2);
+  if (id == OpId::kTColSum) v.EnumInRange("binary_order", o.attr, 2);
   if (tmp_rules) {
     v.Require(tmp != nullptr, PTO_ERR_NULL_ARGUMENT,
               "tmp is NULL, but on %s the binary order of tcolsum needs a tmp",
@@ -151,7 +151,7 @@ void RunColReduce(const Operands& o, pto_profile profile, OpId id) {
   const pto_tile* src = o.src0;
   if (IsEmptyRegion(src)) return;
   const bool a2a3 = profile == PTO_PROFILE_A2A3;
-  const bool binary = id == OpId::kTcolsum && o.attr == 1;
+  const bool binary = id == OpId::kTColSum && o.attr == 1;
   const kernels::SumOrder order =
       binary ? (a2a3 ? kernels::SumOrder::kA2A3Binary : kernels::SumOrder::kA5Binary)
              : (a2a3 ? kernels::SumOrder::kA2A3 : kernels::SumOrder::kA5);

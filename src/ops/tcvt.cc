@@ -40,7 +40,7 @@ DtypeListText ListOf(const DtypeSet& set) {
 
 }  // namespace
 
-pto_status CheckTcvt(const Operands& o, pto_profile profile) {
+pto_status CheckTCvt(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
   const pto_tile* tmp = o.tmp;
@@ -106,7 +106,7 @@ kernels::ConvertSpec ConvertSpecOf(const Operands& o, pto_profile profile) {
 
 }  // namespace
 
-void RunTcvt(const Operands& o, pto_profile profile) {
+void RunTCvt(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const kernels::ConvertSpec spec = ConvertSpecOf(o, profile);
   if (dst->cols == dst->valid_cols && o.src0->cols == dst->valid_cols) {

@@ -116,7 +116,7 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
       continue;
     }
     // TGATHER's mask-pattern form (a selection by position, no indices).
-    if (e.key == "maskPattern" && op.id == ops::OpId::kTgather)
+    if (e.key == "maskPattern" && op.id == ops::OpId::kTGather)
       return Error(e.loc, "instruction 'pto.tgather' in its maskPattern form is not implemented "
                           "(its index form is)");
     const bool pow = text == ops::TextAttr::kPowPrecision;
@@ -133,7 +133,7 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
       return Error(e.value.loc,
                    "precisionType high_precision of " + std::string(op.mnemonic) +
                        " is refused under A2A3 (PTOAS's rule" +
-                       (op.id == ops::OpId::kTpow ? "" : ", as for tpow") +
+                       (op.id == ops::OpId::kTPow ? "" : ", as for tpow") +
                        "; leave it out or use default)");
     } else if (e.value.text == want_high) {
       // Division is correctly rounded either way: the attribute changes nothing there.

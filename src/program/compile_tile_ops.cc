@@ -132,7 +132,7 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     attr = mode | (sat << 8);
   }
   // PTOAS's verifier, A5: the compared tiles and the mask have one shape.
-  if (op.id == ops::OpId::kTcmp && p_->profile == PTO_PROFILE_A5) {
+  if (op.id == ops::OpId::kTCmp && p_->profile == PTO_PROFILE_A5) {
     const Type& d = p_->tiles[dst].type;
     for (uint32_t slot : {ins[0], ins[1]}) {
       const Type& s = p_->tiles[slot].type;
@@ -153,7 +153,7 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   in.d = kNoSlot;
   if (ins.size() > op.source_count && op.tmp != ops::TmpRole::kNone) in.d = ins[op.source_count];
   // PTOAS's verifier: an integer tpow takes no tmp in text.
-  if (in.d != kNoSlot && op.id == ops::OpId::kTpow && !IsFloatDtype(p_->tiles[dst].type.dtype))
+  if (in.d != kNoSlot && op.id == ops::OpId::kTPow && !IsFloatDtype(p_->tiles[dst].type.dtype))
     return Error(loc, "tpow takes no tmp when its element type is an integer (PTOAS's rule)");
   // A2A3's row reductions need a tmp the sync form leaves out ("lowering may
   // introduce internal scratch tiles"): one of src's type, the pages' safe

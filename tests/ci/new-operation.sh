@@ -19,7 +19,7 @@ cp -a "$tree" "$scratch/before"
 # ---- the six hand-edited files ----
 cd "$tree"
 cat >> src/operations.def <<'EOF'
-PTO_OPERATION(Tscratch, TSCRATCH, tscratch, Binary, 2, src0, src1, None, None,
+PTO_OPERATION(TScratch, TSCRATCH, tscratch, Binary, 2, src0, src1, None, None,
               (FLOAT32, FLOAT16, INT32), (FLOAT32, FLOAT16, INT32), (FLOAT32, FLOAT16, INT32),
               "|src0 - src1| elementwise; correctly rounded, integers wrap")
 EOF
@@ -31,7 +31,7 @@ def insert(path, before, text):
     assert before in s, f"{path}: no '{before}' to insert before"
     p.write_text(s.replace(before, text + before, 1))
 insert("src/kernels/binary-ops-inl.h", "// The pto_dtype bit of storage type T.",
-       "struct TscratchOp : InLanes<AddTag> {\n"
+       "struct TScratchOp : InLanes<AddTag> {\n"
        "  template <class D>\n"
        "  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {\n"
        "    return hn::Abs(hn::Sub(x, y));\n"

@@ -210,6 +210,9 @@ extern uintptr_t _wrap_pto_tcmp_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t 
 extern uintptr_t _wrap_pto_tcmps_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
 extern uintptr_t _wrap_pto_tsel_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
 extern uintptr_t _wrap_pto_tsels_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, double arg5);
+extern uintptr_t _wrap_pto_tmatmul_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmatmul_acc_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmatmul_bias_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern swig_type_19 _wrap_pto_dtype_string_ptoc_096c0a438413e10b(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_096c0a438413e10b(void);
@@ -1558,6 +1561,40 @@ func Pto_tsels(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 floa
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	swig_r = (uintptr)(C._wrap_pto_tsels_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.double(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tmatmul(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tmatmul_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tmatmul_acc(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tmatmul_acc_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tmatmul_bias(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_tmatmul_bias_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
