@@ -1176,3 +1176,54 @@ func TColExpandExpDif(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile) error {
 	keepAlive(tiles)
 	return err
 }
+
+var tmatmulOperands = []string{"dst", "a", "b"}
+
+// TMatmul is TMATMUL (pto_tmatmul): dst = a b: each element one fused
+// multiply-add chain over k in order (int8: exact).
+//
+// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32, INT32.
+func TMatmul(dst *Tile, a *Tile, b *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, a, b}
+	if err := resolve("pto.TMatmul", tmatmulOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmatmul(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tmatmul_accOperands = []string{"dst", "a", "b"}
+
+// TMatmulAcc is TMATMUL_ACC (pto_tmatmul_acc): dst = dst + a b: tmatmul's
+// chains seeded by dst.
+//
+// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32, INT32.
+func TMatmulAcc(dst *Tile, a *Tile, b *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, a, b}
+	if err := resolve("pto.TMatmulAcc", tmatmul_accOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmatmul_acc(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tmatmul_biasOperands = []string{"dst", "a", "b", "bias"}
+
+// TMatmulBias is TMATMUL_BIAS (pto_tmatmul_bias): dst = bias + a b:
+// tmatmul's chains seeded by bias's row 0.
+//
+// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32, INT32.
+func TMatmulBias(dst *Tile, a *Tile, b *Tile, bias *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, a, b, bias}
+	if err := resolve("pto.TMatmulBias", tmatmul_biasOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmatmul_bias(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}

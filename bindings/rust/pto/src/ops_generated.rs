@@ -1131,3 +1131,46 @@ pub fn tcolexpandexpdif(
         )
     })
 }
+
+/// TMATMUL (`pto_tmatmul`): dst = a b: each element one fused multiply-add
+/// chain over k in order (int8: exact).
+///
+/// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32,
+/// INT32.
+pub fn tmatmul(
+    dst: &mut impl Operand,
+    a: impl Source,
+    b: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tmatmul(d, a.source_ptr(d), b.source_ptr(d)) })
+}
+
+/// TMATMUL_ACC (`pto_tmatmul_acc`): dst = dst + a b: tmatmul's chains
+/// seeded by dst.
+///
+/// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32,
+/// INT32.
+pub fn tmatmul_acc(
+    dst: &mut impl Operand,
+    a: impl Source,
+    b: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tmatmul_acc(d, a.source_ptr(d), b.source_ptr(d)) })
+}
+
+/// TMATMUL_BIAS (`pto_tmatmul_bias`): dst = bias + a b: tmatmul's chains
+/// seeded by bias's row 0.
+///
+/// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32,
+/// INT32.
+pub fn tmatmul_bias(
+    dst: &mut impl Operand,
+    a: impl Source,
+    b: impl Source,
+    bias: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tmatmul_bias(d, a.source_ptr(d), b.source_ptr(d), bias.source_ptr(d)) })
+}

@@ -1334,6 +1334,59 @@ public final class Pto {
     public static void tcolexpandexpdif(Tile dst, Tile src0, Tile src1) {
         tcolexpandexpdif(dst, src0, src1, null);
     }
+
+    /**
+     * TMATMUL ({@code pto_tmatmul}): dst = a b: each element one fused multiply-add chain
+     * over k in order (int8: exact).
+     * <p>dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32, INT32.
+     */
+    public static void tmatmul(Tile dst, Tile a, Tile b) {
+        try {
+            PtoNative.pto_tmatmul(Tile.handleOf(dst, "Pto.tmatmul", "dst"),
+                    Tile.handleOf(a, "Pto.tmatmul", "a"),
+                    Tile.handleOf(b, "Pto.tmatmul", "b"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(b);
+        }
+    }
+
+    /**
+     * TMATMUL_ACC ({@code pto_tmatmul_acc}): dst = dst + a b: tmatmul's chains seeded by
+     * dst.
+     * <p>dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32, INT32.
+     */
+    public static void tmatmulAcc(Tile dst, Tile a, Tile b) {
+        try {
+            PtoNative.pto_tmatmul_acc(Tile.handleOf(dst, "Pto.tmatmulAcc", "dst"),
+                    Tile.handleOf(a, "Pto.tmatmulAcc", "a"),
+                    Tile.handleOf(b, "Pto.tmatmulAcc", "b"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(b);
+        }
+    }
+
+    /**
+     * TMATMUL_BIAS ({@code pto_tmatmul_bias}): dst = bias + a b: tmatmul's chains seeded by
+     * bias's row 0.
+     * <p>dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32, INT32.
+     */
+    public static void tmatmulBias(Tile dst, Tile a, Tile b, Tile bias) {
+        try {
+            PtoNative.pto_tmatmul_bias(Tile.handleOf(dst, "Pto.tmatmulBias", "dst"),
+                    Tile.handleOf(a, "Pto.tmatmulBias", "a"),
+                    Tile.handleOf(b, "Pto.tmatmulBias", "b"),
+                    Tile.handleOf(bias, "Pto.tmatmulBias", "bias"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(b);
+            Reference.reachabilityFence(bias);
+        }
+    }
     // gen-operations:end
 
     /**
