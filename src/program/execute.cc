@@ -1,8 +1,8 @@
 // The executor: each block runs the instruction list over its own registers,
-// tiles and unified buffer. Operations go straight to their kernels (their
-// rules were applied by the verifier); only what the text leaves to run time
-// is checked here: loop steps, division by zero, view bounds against the bound
-// memory, dynamic valid regions.
+// tiles and unified buffer. Operations go straight to their table row's run
+// (src/ops: their rules were applied by the verifier); only what the text
+// leaves to run time is checked here: loop steps, division by zero, view
+// bounds against the bound memory, dynamic valid regions.
 #include "program/execute.h"
 #include "program/block.h"
 
