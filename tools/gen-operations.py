@@ -20,7 +20,8 @@ description of an operation; this program turns the rows into
                and `<!-- ops-table:end -->`
   profiles     docs/profiles.md's dtype table of the family rows
   families     README.md's count and list of the instructions by family,
-               between `<!-- ops-families:begin -->` and `-end -->`
+               between `<!-- ops-families:begin -->` and
+               `<!-- ops-families:end -->`
   header       the same in include/pto_c.h's top comment, between its
                `ops-families:begin` and `ops-families:end` lines
   bench-man    the instructions pto-bench times, in bench/pto-bench.1
@@ -223,7 +224,6 @@ RUST_FILE = "bindings/rust/pto/src/ops_generated.rs"
 JAVA_FILE = "bindings/java/src/main/java/org/libpto/Pto.java"
 # The committed outputs, each checked by the `bindings match operations.def`
 # test (bindings/meson.build).
-BENCH_SOURCE = "bench/pto_bench.cc"
 COMMITTED = [("go", GO_FILE), ("rust", RUST_FILE), ("java", JAVA_FILE), ("docs", "README.md"),
              ("profiles", "docs/profiles.md"), ("families", "README.md"), ("header", "include/pto_c.h"),
              ("bench-man", "bench/pto-bench.1")]
@@ -234,6 +234,8 @@ MARKERS = {"docs": "ops-table", "profiles": "family-profiles", "families": "ops-
            "header": "ops-families", "bench-man": "bench-operations"}
 # Outputs that may lack their markers (nothing is then written or checked).
 DOCS = ("docs", "profiles")
+# Where pto-bench's cases are listed (bench-man reads the Special rows there).
+BENCH_SOURCE = "bench/pto_bench.cc"
 
 # How the descriptions name each Family of operations.def, in the order
 # they list them. A new Family needs its name here (parse refuses one
@@ -654,8 +656,8 @@ def gen_profiles(ops):
 # Documentation: the instructions by family (README.md, pto_c.h, pto-bench.1)
 
 def by_family(ops):
-    """[(title, [upper names])] in FAMILY_TITLES' order, families with rows only."""
-    return [(title, [op.upper for op in ops if op.family == family])
+    """[(title, [mnemonics])] in FAMILY_TITLES' order, families with rows only."""
+    return [(title, [op.mnemonic for op in ops if op.family == family])
             for family, title in FAMILY_TITLES.items() if any(op.family == family for op in ops)]
 
 
@@ -663,7 +665,7 @@ def gen_families(ops):
     rows = [f"The {len(ops)} instructions of its operation table (`src/operations.def`), by family; "
             "the C function of each is `pto_` and its name:", "",
             "| family | instructions |", "|---|---|"]
-    rows += [f"| {title} ({len(names)}) | {', '.join(n.lower() for n in names)} |" for title, names in by_family(ops)]
+    rows += [f"| {title} ({len(names)}) | {', '.join(names)} |" for title, names in by_family(ops)]
     return "\n".join(rows) + "\n"
 
 
@@ -672,7 +674,7 @@ def gen_header(ops):
              "section below gives its family's common rules:"]
     out = comment(" * ", lines)
     for title, names in by_family(ops):
-        out += textwrap.wrap(f"{title} ({len(names)}): " + ", ".join(n.lower() for n in names), 80 - 5,
+        out += textwrap.wrap(f"{title} ({len(names)}): " + ", ".join(names), 80 - 5,
                              initial_indent=" *   ", subsequent_indent=" *     ", break_on_hyphens=False)
     return "\n".join(out) + "\n"
 
@@ -689,10 +691,9 @@ def bench_specials(path):
 def gen_bench_man(ops):
     specials = bench_specials(ROOT / BENCH_SOURCE)
     timed = [op for op in ops if op.family != "Special" or op.upper in specials]
-    families = [(title, [n for n in names if n in {op.upper for op in timed}]) for title, names in by_family(ops)]
+    families = [(title, [n for n in names if n in {op.mnemonic for op in timed}]) for title, names in by_family(ops)]
     text = (f"It times {len(timed)} of the {len(ops)} instructions of libpto's operation table: "
-            + "; ".join(f"{title}: {', '.join(n.lower() for n in names)}" for title, names in families if names)
-            + ".")
+            + "; ".join(f"{title}: {', '.join(names)}" for title, names in families if names) + ".")
     return "\n".join(textwrap.wrap(text, 78, break_on_hyphens=False)) + "\n"
 
 
