@@ -44,6 +44,8 @@ struct Options {
   bool programs_only = false;
 };
 
+void PrintTimedOperations(FILE* out);
+
 void PrintUsage(FILE* out) {
   fprintf(out,
           "usage: pto-bench [--quick] [--programs] [--filter OP] [--target NAME] [--csv FILE] [--plot FILE]\n"
@@ -51,9 +53,7 @@ void PrintUsage(FILE* out) {
           "  --programs     only the PTO assembly rows (instructions in a program, the 4096x4096 kernel,\n"
           "                 the kernels of examples/kernels)\n"
           "  --filter OP    only this operation:");
-  for (int op = 0; op < OP_COUNT; ++op) {
-    fprintf(out, "%s %s", op == 0 ? "" : ",", op_mnemonic(static_cast<op_id>(op)));
-  }
+  PrintTimedOperations(out);
   fprintf(out,
           "\n"
           "  --target NAME  restrict libpto's timed kernels to one SIMD target (AVX3, AVX2, SSE4, ...);\n"
@@ -248,6 +248,18 @@ std::vector<Case> AllCases() {
         cases.push_back({static_cast<op_id>(op), t});
   }
   return cases;
+}
+
+// The mnemonics --filter accepts, in operations.def's order: the operations
+// AllCases times (bench/pto-bench.1 lists the same, generated from AllCases).
+void PrintTimedOperations(FILE* out) {
+  const std::vector<Case> cases = AllCases();
+  bool first = true;
+  for (int op = 0; op < OP_COUNT; ++op) {
+    if (std::none_of(cases.begin(), cases.end(), [op](const Case& c) { return c.op == op; })) continue;
+    fprintf(out, "%s %s", first ? "" : ",", op_mnemonic(static_cast<op_id>(op)));
+    first = false;
+  }
 }
 
 bool MatchesFilter(const Case& c, const char* filter) {

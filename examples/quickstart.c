@@ -1,5 +1,5 @@
-/* libpto quickstart: runs each of the five tile instructions on small tiles
- * and prints inputs and results. Uses only the public header.
+/* libpto quickstart: runs tpow, trsqrt, tprelu, tcolexpanddiv and tpartadd
+ * on small tiles and prints inputs and results. Uses only the public header.
  *
  *   cc quickstart.c $(pkg-config --cflags --libs pto) -o quickstart
  */

@@ -1,8 +1,33 @@
 /*
  * pto_c.h - the libpto C ABI.
  *
- * libpto runs the PTO tile instructions (TPOW, TRSQRT, TPRELU, TCOLEXPANDDIV,
- * TPARTADD) on ordinary CPUs with SIMD kernels chosen at run time.
+ * libpto runs the PTO tile instructions on ordinary CPUs with SIMD kernels
+ * chosen at run time: elementwise arithmetic and math functions, reductions,
+ * broadcasts, conversion, compare and select, and data movement, as C calls
+ * (below) and as PTO assembly programs (pto_program_create).
+ * ops-families:begin (tools/gen-operations.py --write-committed)
+ * The 65 operations of libpto's table (src/operations.def), by family; each
+ * section below gives its family's common rules:
+ *   elementwise tile-tile (6): tadd, tsub, tmul, tdiv, tmax, tmin
+ *   elementwise unary (8): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
+ *     tlog
+ *   elementwise tile-scalar (8): tadds, tsubs, tmuls, tdivs,
+ *     tdivs_scalar_by_tile, tmaxs, tmins, tlrelu
+ *   fill (1): texpands
+ *   row reductions (3): trowsum, trowmax, trowmin
+ *   column reductions (3): tcolsum, tcolmax, tcolmin
+ *   row broadcasts (8): trowexpand, trowexpandadd, trowexpandsub,
+ *     trowexpandmul, trowexpanddiv, trowexpandmax, trowexpandmin,
+ *     trowexpandexpdif
+ *   column broadcasts (7): tcolexpand, tcolexpandadd, tcolexpandsub,
+ *     tcolexpandmul, tcolexpandmax, tcolexpandmin, tcolexpandexpdif
+ *   with rules of their own (21): tpow, trsqrt, tprelu, tcolexpanddiv,
+ *     tpartadd, tcvt, tfillpad, tci, treshape, ttrans, tconcat, textract,
+ *     tgather, tsetval, tpows, tcmp, tcmps, tsels, tmatmul, tmatmul_acc,
+ *     tmatmul_bias
+ * ops-families:end
+ * Outside that table: pto_tsel (three sources) and pto_tgetval (a scalar
+ * result).
  *
  * Conventions shared by every function below:
  *  - Every fallible call returns a pto_status; PTO_OK is 0. On failure nothing
@@ -369,7 +394,8 @@ PTO_API size_t pto_tile_offset(const pto_tile *tile);
 /* Operations                                                                */
 /* ------------------------------------------------------------------------ */
 /*
- * Rules common to all five operations:
+ * Rules common to every operation, except where its section or comment says
+ * otherwise:
  *  - Every tile argument except an optional tmp must be non-NULL
  *    (PTO_ERR_NULL_ARGUMENT).
  *  - The iteration domain is dst's valid region; elements of dst outside it
@@ -461,9 +487,9 @@ PTO_API pto_status pto_trsqrt(pto_tile *dst, const pto_tile *src);
  *   handle or identical placement) is refused too (PTO_ERR_ALIASING); after
  *   src0's and src1's valid regions, tmp rows >= dst valid_rows + 1, then
  *   tmp valid_rows == dst valid_rows, then tmp valid_cols >=
- *   ceil(dst valid_cols / 8) (PTO_ERR_SHAPE_MISMATCH). (v0.4: the page's
- *   "tmp valid rows >= dst valid cols + 1" is no longer a rule; the NPU
- *   implementation asserts valid_rows == dst's.)
+ *   ceil(dst valid_cols / 8) (PTO_ERR_SHAPE_MISMATCH). The page's "tmp
+ *   valid rows >= dst valid cols + 1" is not a rule: the NPU implementation
+ *   asserts valid_rows == dst's.
  * - PTO_PROFILE_A5: dst dtype FLOAT16 or FLOAT32 only
  *   (PTO_ERR_UNSUPPORTED_DTYPE); tmp is not used (may be NULL, any dtype or
  *   shape), but it is still not the same handle as another operand. */
@@ -537,7 +563,7 @@ PTO_API pto_status pto_tcvt(pto_tile *dst, const pto_tile *src, pto_tile *tmp, p
                             pto_saturation sat);
 
 /* ------------------------------------------------------------------------ */
-/* Elementwise tile-tile operations (v0.4)                                   */
+/* Elementwise tile-tile operations                                          */
 /* ------------------------------------------------------------------------ */
 /*
  * dst[i,j] = f(src0[i,j], src1[i,j]) over dst's valid region. Rules, checked
@@ -587,7 +613,7 @@ PTO_API pto_status pto_tmax(pto_tile *dst, const pto_tile *src0, const pto_tile 
 PTO_API pto_status pto_tmin(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
 /* ------------------------------------------------------------------------ */
-/* Elementwise unary operations (v0.4)                                       */
+/* Elementwise unary operations                                              */
 /* ------------------------------------------------------------------------ */
 /*
  * dst[i,j] = f(src[i,j]) over dst's valid region. Rules, checked in this
@@ -650,7 +676,7 @@ PTO_API pto_status pto_texp(pto_tile *dst, const pto_tile *src);
 PTO_API pto_status pto_tlog(pto_tile *dst, const pto_tile *src);
 
 /* ------------------------------------------------------------------------ */
-/* Elementwise tile-scalar operations (v0.4)                                 */
+/* Elementwise tile-scalar operations                                        */
 /* ------------------------------------------------------------------------ */
 /*
  * dst[i,j] = f(src[i,j], scalar) over dst's valid region. The scalar is a
@@ -717,7 +743,7 @@ PTO_API pto_status pto_tlrelu(pto_tile *dst, const pto_tile *src, double scalar)
 PTO_API pto_status pto_texpands(pto_tile *dst, double scalar);
 
 /* ------------------------------------------------------------------------ */
-/* Reductions (v0.4)                                                         */
+/* Reductions                                                                */
 /* ------------------------------------------------------------------------ */
 /*
  * src's valid region is the iteration domain. A row reduction writes
@@ -803,7 +829,7 @@ PTO_API pto_status pto_tcolmax(pto_tile *dst, const pto_tile *src, pto_tile *tmp
 PTO_API pto_status pto_tcolmin(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
 
 /* ------------------------------------------------------------------------ */
-/* Broadcasts (v0.4)                                                          */
+/* Broadcasts                                                                */
 /* ------------------------------------------------------------------------ */
 /*
  * Over dst's valid region R x C. Row broadcasts (pto_trowexpand*): one
@@ -915,7 +941,7 @@ PTO_API pto_status pto_tcolexpandexpdif(pto_tile *dst, const pto_tile *src0, con
                                         pto_tile *tmp);
 
 /* ------------------------------------------------------------------------ */
-/* Data movement (v0.4)                                                      */
+/* Data movement                                                             */
 /* ------------------------------------------------------------------------ */
 
 /* TFILLPAD: dst[i,j] = src[i,j] where i < src valid rows and j < src valid
@@ -1076,7 +1102,7 @@ PTO_API pto_status pto_tsetval(pto_tile *dst, size_t index, double value);
  * (PTO_ERR_NULL_ARGUMENT); index in src's valid region
  * (PTO_ERR_OUT_OF_RANGE). *out is written only on success. */
 PTO_API pto_status pto_tgetval(const pto_tile *src, size_t index, double *out);
-/* Compare and select (v0.4)                                                 */
+/* Compare and select                                                        */
 /* ------------------------------------------------------------------------ */
 /*
  * A mask is a UINT8 tile holding one bit per element of the tile compared:

@@ -18,6 +18,16 @@ description of an operation; this program turns the rows into
   docs         README.md's table of the operations (C call, summary, dtypes
                under the HOST profile), between `<!-- ops-table:begin -->`
                and `<!-- ops-table:end -->`
+  profiles     docs/profiles.md's dtype table of the family rows
+  families     README.md's count and list of the instructions by family,
+               between `<!-- ops-families:begin -->` and
+               `<!-- ops-families:end -->`
+  header       the same in include/pto_c.h's top comment, between its
+               `ops-families:begin` and `ops-families:end` lines
+  bench-man    the instructions pto-bench times, in bench/pto-bench.1
+               between its `.\\" bench-operations:begin` and `end` lines:
+               every row outside the Special family (pto_bench.cc's
+               AllCases loops over them) and the Special rows AllCases names
 
 from the C signature each row implies:
   pto_status pto_<mnemonic>(pto_tile *dst, const pto_tile *<src0>
@@ -192,11 +202,32 @@ JAVA_FILE = "bindings/java/src/main/java/org/libpto/Pto.java"
 # The committed outputs, each checked by the `bindings match operations.def`
 # test (bindings/meson.build).
 COMMITTED = [("go", GO_FILE), ("rust", RUST_FILE), ("java", JAVA_FILE), ("docs", "README.md"),
-             ("profiles", "docs/profiles.md")]
+             ("profiles", "docs/profiles.md"), ("families", "README.md"), ("header", "include/pto_c.h"),
+             ("bench-man", "bench/pto-bench.1")]
 
-# The marker names of the documentation tables; the others': gen-operations.
-MARKERS = {"docs": "ops-table", "profiles": "family-profiles"}
+# The marker names of the documentation's generated parts; the others':
+# gen-operations.
+MARKERS = {"docs": "ops-table", "profiles": "family-profiles", "families": "ops-families",
+           "header": "ops-families", "bench-man": "bench-operations"}
+# Outputs that may lack their markers (nothing is then written or checked).
 DOCS = ("docs", "profiles")
+# Where pto-bench's cases are listed (bench-man reads the Special rows there).
+BENCH_SOURCE = "bench/pto_bench.cc"
+
+# How the descriptions name each Family of operations.def, in the order
+# they list them. A new Family needs its name here (parse refuses one
+# without).
+FAMILY_TITLES = {
+    "Binary": "elementwise tile-tile",
+    "Unary": "elementwise unary",
+    "Scalar": "elementwise tile-scalar",
+    "Fill": "fill",
+    "RowReduce": "row reductions",
+    "ColReduce": "column reductions",
+    "RowExpand": "row broadcasts",
+    "ColExpand": "column broadcasts",
+    "Special": "with rules of their own",
+}
 
 
 @dataclasses.dataclass
@@ -309,6 +340,8 @@ def parse(path):
             fail(f"mnemonic {mnemonic!r} is not lower-case words of letters and digits")
         if not re.fullmatch(r"[A-Z]\w*", family):  # the bindings do not depend on it
             fail(f"Family {family!r} is not a name")
+        if family not in FAMILY_TITLES:
+            fail(f"Family {family!r} has no entry in tools/gen-operations.py's FAMILY_TITLES")
         if not re.fullmatch(r"\(\s*(\w+(\s*,\s*\w+)*)?\s*\)", names):
             fail(f"source names {names!r} are not a parenthesised list")
         source_names = [n.strip() for n in names[1:-1].split(",") if n.strip()]
@@ -599,8 +632,54 @@ def gen_profiles(ops):
     return "\n".join(rows) + "\n"
 
 
+# ---------------------------------------------------------------------------
+# Documentation: the instructions by family (README.md, pto_c.h, pto-bench.1)
+
+def by_family(ops):
+    """[(title, [mnemonics])] in FAMILY_TITLES' order, families with rows only."""
+    return [(title, [op.mnemonic for op in ops if op.family == family])
+            for family, title in FAMILY_TITLES.items() if any(op.family == family for op in ops)]
+
+
+def gen_families(ops):
+    rows = [f"The {len(ops)} instructions of its operation table (`src/operations.def`), by family; "
+            "the C function of each is `pto_` and its name:", "",
+            "| family | instructions |", "|---|---|"]
+    rows += [f"| {title} ({len(names)}) | {', '.join(names)} |" for title, names in by_family(ops)]
+    return "\n".join(rows) + "\n"
+
+
+def gen_header(ops):
+    lines = [f"The {len(ops)} operations of libpto's table (src/operations.def), by family; each "
+             "section below gives its family's common rules:"]
+    out = comment(" * ", lines)
+    for title, names in by_family(ops):
+        out += textwrap.wrap(f"{title} ({len(names)}): " + ", ".join(names), 80 - 5,
+                             initial_indent=" *   ", subsequent_indent=" *     ", break_on_hyphens=False)
+    return "\n".join(out) + "\n"
+
+
+def bench_specials(path):
+    """The UPPER names of the Special rows pto_bench.cc's AllCases times."""
+    text = pathlib.Path(path).read_text()
+    body = re.search(r"^std::vector<Case> AllCases\(\) \{\n(.*?)^\}", text, re.M | re.S)
+    if body is None:
+        raise SystemExit(f"{path}: no AllCases() whose OP_ names give the Special rows pto-bench times")
+    return set(re.findall(r"\bOP_([A-Z0-9_]+)\b", strip_comments(body.group(1))))
+
+
+def gen_bench_man(ops):
+    specials = bench_specials(ROOT / BENCH_SOURCE)
+    timed = [op for op in ops if op.family != "Special" or op.upper in specials]
+    families = [(title, [n for n in names if n in {op.mnemonic for op in timed}]) for title, names in by_family(ops)]
+    text = (f"It times {len(timed)} of the {len(ops)} instructions of libpto's operation table: "
+            + "; ".join(f"{title}: {', '.join(names)}" for title, names in families if names) + ".")
+    return "\n".join(textwrap.wrap(text, 78, break_on_hyphens=False)) + "\n"
+
+
 GENERATORS = {"python-c": gen_python_c, "python-pyi": gen_python_pyi, "python": gen_python, "go": gen_go,
-              "rust": gen_rust, "java": gen_java, "docs": gen_docs, "profiles": gen_profiles}
+              "rust": gen_rust, "java": gen_java, "docs": gen_docs, "profiles": gen_profiles,
+              "families": gen_families, "header": gen_header, "bench-man": gen_bench_man}
 
 
 # ---------------------------------------------------------------------------
@@ -638,6 +717,8 @@ def expected(lang, generated, path, template=None):
             return None
     if lang == "java":
         raise SystemExit(f"{path}: no gen-operations:begin/end markers around Pto's operations")
+    if lang in MARKERS:
+        raise SystemExit(f"{path}: no {MARKERS[lang]}:begin/end markers")
     return generated
 
 

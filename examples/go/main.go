@@ -1,5 +1,6 @@
-// Quickstart: runs each of the five tile instructions on small tiles and
-// prints inputs and results (the Go version of examples/quickstart.c).
+// Quickstart: runs tpow, trsqrt, tprelu, tcolexpanddiv and tpartadd on small
+// tiles and prints inputs and results (the Go version of
+// examples/quickstart.c).
 //
 //	cd examples/go && go run .
 //

@@ -1,5 +1,6 @@
-// Quickstart: runs each of the five tile instructions on small tiles and
-// prints inputs and results (the Java version of examples/quickstart.c).
+// Quickstart: runs tpow, trsqrt, tprelu, tcolexpanddiv and tpartadd on small
+// tiles and prints inputs and results (the Java version of
+// examples/quickstart.c).
 //
 // With the binding's jar built (`meson test --suite java`, or mvn package in
 // bindings/java; it carries its native libraries), run this single file:

@@ -1,5 +1,6 @@
-"""libpto quickstart in Python: runs each of the five tile instructions on
-small tiles and prints inputs and results (examples/quickstart.c in C).
+"""libpto quickstart in Python: runs tpow, trsqrt, tprelu, tcolexpanddiv and
+tpartadd on small tiles and prints inputs and results (examples/quickstart.c in
+C).
 
     pip install .            # in a libpto checkout
     python examples/python/quickstart.py

@@ -63,7 +63,7 @@ bindings/rust/generate.sh >/dev/null
 
 hand="CHANGELOG.md docs/profiles.md include/pto_c.h src/kernels/binary-ops-inl.h src/operations.def
 tests/support/reference.c"
-generated="README.md bindings/go/internal/ptoc/ptoc.go bindings/go/internal/ptoc/ptoc_wrap.c
+generated="README.md bench/pto-bench.1 bindings/go/internal/ptoc/ptoc.go bindings/go/internal/ptoc/ptoc_wrap.c
 bindings/go/ops_generated.go bindings/java/src/main/java/org/libpto/Pto.java
 bindings/rust/pto-sys/src/bindings.rs bindings/rust/pto/src/ops_generated.rs"
 changed=$(cd "$scratch" && { diff -rq before tree || true; } |
