@@ -3,8 +3,9 @@
  *
  * libpto runs the PTO tile instructions on ordinary CPUs with SIMD kernels
  * chosen at run time: elementwise arithmetic and math functions, reductions,
- * broadcasts, conversion, compare and select, and data movement, as C calls
- * (below) and as PTO assembly programs (pto_program_create).
+ * broadcasts, conversion, compare and select, data movement and matrix
+ * multiply, as C calls (below) and as PTO assembly programs
+ * (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
  * The 65 operations of libpto's table (src/operations.def), by family; each
  * section below gives its family's common rules:
@@ -21,10 +22,10 @@
  *     trowexpandexpdif
  *   column broadcasts (7): tcolexpand, tcolexpandadd, tcolexpandsub,
  *     tcolexpandmul, tcolexpandmax, tcolexpandmin, tcolexpandexpdif
- *   with rules of their own (21): tpow, trsqrt, tprelu, tcolexpanddiv,
+ *   with rules of their own (18): tpow, trsqrt, tprelu, tcolexpanddiv,
  *     tpartadd, tcvt, tfillpad, tci, treshape, ttrans, tconcat, textract,
- *     tgather, tsetval, tpows, tcmp, tcmps, tsels, tmatmul, tmatmul_acc,
- *     tmatmul_bias
+ *     tgather, tsetval, tpows, tcmp, tcmps, tsels
+ *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
  * ops-families:end
  * Outside that table: pto_tsel (three sources) and pto_tgetval (a scalar
  * result).

@@ -228,6 +228,8 @@ FAMILY_TITLES = {
     "ColExpand": "column broadcasts",
     "Special": "with rules of their own",
 }
+# Special rows with one of these traits are listed under its title instead.
+TRAIT_TITLES = {"Cube": "matrix multiply"}
 
 
 @dataclasses.dataclass
@@ -636,9 +638,12 @@ def gen_profiles(ops):
 # Documentation: the instructions by family (README.md, pto_c.h, pto-bench.1)
 
 def by_family(ops):
-    """[(title, [mnemonics])] in FAMILY_TITLES' order, families with rows only."""
-    return [(title, [op.mnemonic for op in ops if op.family == family])
-            for family, title in FAMILY_TITLES.items() if any(op.family == family for op in ops)]
+    """[(title, [mnemonics])] in FAMILY_TITLES' order, then TRAIT_TITLES', groups with rows only."""
+    def group(op):
+        return next((t for t in TRAIT_TITLES if t in op.traits), op.family)
+    titles = list(FAMILY_TITLES.items()) + list(TRAIT_TITLES.items())
+    return [(title, [op.mnemonic for op in ops if group(op) == key])
+            for key, title in titles if any(group(op) == key for op in ops)]
 
 
 def gen_families(ops):

@@ -1,6 +1,6 @@
 //! Raw FFI bindings to libpto's C ABI (`pto_c.h`): PTO tile instructions
 //! (elementwise arithmetic and math functions, reductions, broadcasts,
-//! conversion, compare and select, data movement) on CPUs with run-time
+//! conversion, compare and select, data movement, matrix multiply) on CPUs with run-time
 //! dispatched SIMD kernels. Every function is `unsafe` and follows the rules
 //! documented in the header; the safe API is the `pto` crate.
 //!
