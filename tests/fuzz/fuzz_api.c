@@ -52,6 +52,22 @@ enum {
     kOpcodes = kFirstInstruction + OP_COUNT
 };
 
+/* A Special row the fuzzer has no model of (its rules are its own test
+ * file's): a call with the input's tiles and its attributes.def row's Test
+ * values. Any status; a refusal with a message writes nothing; a success
+ * writes no operand but dst, and nothing of dst outside its valid region
+ * (unless the row writes dst's whole rows x cols). */
+static void fuzz_special(reader *r, state *st, op_id op) {
+    pto_tile *dst = take_tile(r, st);
+    pto_tile *a = take_tile(r, st), *b = take_tile(r, st), *t = take_tile(r, st);
+    const pto_pow_algorithm algo = take_algo(r);
+    checked_call c;
+    call_begin(&c, op_name(op), kStatusNotModelled, (const pto_tile *const[]){dst, a, b, t}, 4);
+    call_check(&c, op_call(op, algo, dst, a, b, t),
+               (op_row(op)->traits & PTO_TRAIT_WholeDst) ? kWritesAnywhereInDst : kWritesValidRegion);
+    call_end(&c);
+}
+
 /* One instruction call, its rules and checks by operation. */
 static void op_instruction(reader *r, state *st, op_id op) {
     switch (op) {
@@ -73,8 +89,10 @@ static void op_instruction(reader *r, state *st, op_id op) {
     case OP_TCMP:
     case OP_TCMPS:
     case OP_TSELS: fuzz_compare_select(r, st, op); break;
-    default: /* the families */
-        if (op_is_reduction(op))
+    default: /* the families, and Special rows modelled by fuzz_special only */
+        if (op_row(op)->family == OP_FAMILY_SPECIAL)
+            fuzz_special(r, st, op);
+        else if (op_is_reduction(op))
             fuzz_reduction(r, st, op);
         else if (op_is_broadcast(op))
             fuzz_broadcast(r, st, op);
