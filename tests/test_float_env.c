@@ -1,7 +1,7 @@
 /* The caller's floating-point environment does not change results: with
  * flush-to-zero, denormals-are-zero (x86) or default-NaN and half-precision
  * flush-to-zero (aarch64), and round-toward-zero set on the calling thread,
- * all five operations and the conversions give the same bits as under the
+ * the operations and the conversions give the same bits as under the
  * defaults, and the caller's settings are back in place afterwards. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Identity across SIMD targets: every operation gives the same bits on every
  * target this CPU supports, so that a result does not depend on the machine
  * it was computed on. For each (op, dtype[, algo]) that HOST accepts, 2^20
- * inputs for the five instructions of the Special family, 2^18 for the
+ * inputs for the Special rows with the CommonCall trait, 2^18 for the
  * other elementwise rows, 2^16 (edge pairs and random ones) for the
  * reductions, run on every target (the best
  * first), and each target's output must equal the first target's bit for

@@ -2,8 +2,8 @@
  * rules and check order, lifetime in every destruction order, the overlap
  * rules by address (identical placement, partial overlap, interleaving
  * without a shared byte, tmp anywhere, a buffer wrapping another tile's
- * storage) checked against byte-by-byte enumeration, and the five operations
- * on tiles at unaligned offsets on every SIMD target: bit-identical to the
+ * storage) checked against byte-by-byte enumeration, and the operations the
+ * generic loops model on tiles at unaligned offsets on every SIMD target: bit-identical to the
  * same call on owned tiles and within the contract's bounds of the
  * reference. */
 #define _POSIX_C_SOURCE 200809L
@@ -501,7 +501,7 @@ static void test_buffer_over_tile_data(void **state) {
     pto_tile_destroy(check);
 }
 
-/* ---- the five operations on placed tiles ---- */
+/* ---- the operations on placed tiles ---- */
 
 typedef struct {
     op_id op;

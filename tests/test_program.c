@@ -1,4 +1,4 @@
-/* Programs (PTO assembly): every text form of the five operations gives the
+/* Programs (PTO assembly): every text form of the generic rows gives the
  * bits of the equivalent C call, or the C call's refusal, under every
  * profile; kernels over global memory give the same results on any number of
  * blocks; every verifier rule refuses with its status, line, column and

@@ -1,5 +1,5 @@
 /* Shared test machinery: running a body on every SIMD target, tiles filled
- * with generated values, element access by bit pattern, the five operations
+ * with generated values, element access by bit pattern, the operations
  * behind one call, their per-element reference and accuracy bounds. */
 #ifndef PTO_TEST_HARNESS_H
 #define PTO_TEST_HARNESS_H

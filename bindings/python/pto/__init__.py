@@ -61,8 +61,9 @@ from typing import Any, Iterator, Optional, Tuple, Type, TypeVar, Union
 
 import numpy as np
 
-from . import _operations, _pto
-from ._enums import CmpMode, DType, PadValue, PowAlgorithm, Profile, RoundMode, Saturation, Status
+from . import _enums, _operations, _pto
+from ._enums import *  # noqa: F401,F403  (every enum of include/pto_c.h, generated)
+from ._enums import DType, Profile, Status
 from ._operations import *  # noqa: F401,F403  (one function per operation of src/operations.def)
 from ._pto import get_profile as _get_profile, simd_target, tgetval
 from ._pto import tsel  # three sources: not a row of src/operations.def, bound by hand
@@ -72,14 +73,6 @@ __all__ = [
     "simd_target",
     "tsel",
     "tgetval",
-    "DType",
-    "Status",
-    "PowAlgorithm",
-    "RoundMode",
-    "Saturation",
-    "PadValue",
-    "CmpMode",
-    "Profile",
     "Tile",
     "Buffer",
     "set_profile",
@@ -97,8 +90,8 @@ __all__ = [
     "Program",
     "ProgramError",
     "Parameter",
-    "ParamKind",
 ]
+__all__ += _enums.__all__  # the enums of include/pto_c.h
 __all__ += _operations.__all__
 
 __version__: str = _pto.version()
@@ -190,11 +183,10 @@ _ERROR_CLASSES: Tuple[Type[Error], ...] = (
     OutOfMemoryError,
 )
 _pto._register(tuple(DType), Status, tuple(Profile), Error, _ERROR_CLASSES)
-setattr(_pto, "PowAlgorithm", PowAlgorithm)  # the C functions' signatures name it
-setattr(_pto, "RoundMode", RoundMode)
-setattr(_pto, "Saturation", Saturation)
-setattr(_pto, "PadValue", PadValue)
-setattr(_pto, "CmpMode", CmpMode)
+# The C functions' signatures name the modes' enums.
+for _name in _enums.__all__:
+    if not hasattr(_pto, _name):
+        setattr(_pto, _name, getattr(_enums, _name))
 
 
 def _dtype_of_array(dtype: np.dtype) -> DType:

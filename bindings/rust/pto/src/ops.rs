@@ -7,7 +7,7 @@
 //! allows `dst` to be any source), pass [`InPlace`] for that source:
 //! `pto::trsqrt(&mut x, InPlace)`.
 
-use crate::enums::{CmpMode, PadValue, PowAlgorithm, RoundMode, Saturation};
+use crate::enums::*; // the modes the generated instructions take
 use crate::error::{check, Result};
 use crate::sys;
 use crate::tile::Operand;

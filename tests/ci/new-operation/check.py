@@ -1,0 +1,24 @@
+"""The two dummy rows from Python: the generated calls, the generated enum,
+a refusal's message, and the Special row's text form."""
+import numpy as np
+
+import pto
+
+a = pto.Tile.from_numpy(np.array([[2, -3, 0.5, 9]], dtype=np.float32))
+b = pto.Tile.from_numpy(np.array([[10, 3, -2, 0.5]], dtype=np.float32))
+with pto.Tile(pto.DType.FLOAT32, 1, 4) as d:
+    assert (pto.tscratch(d, a, b).numpy() == [[8, 6, 2.5, 8.5]]).all()
+with pto.Tile(pto.DType.FLOAT32, 1, 4) as d, pto.Tile(pto.DType.FLOAT32, 1, 4) as t:
+    assert (pto.tscratch_pick(d, a, b, t, pto.ScratchPick.SECOND).numpy() == [[10, 3, -2, 0.5]]).all()
+    assert (pto.tscratch_pick(d, a, b, t, pto.ScratchPick.FIRST).numpy() == [[2, -3, 0.5, 9]]).all()
+    try:
+        pto.tscratch_pick(d, a, b, t, 2)
+    except pto.Error as e:
+        assert "mode" in str(e), e
+    else:
+        raise SystemExit("tscratch_pick took mode 2")
+# In text: the row found by its mnemonic, its mode the default (FIRST).
+t = "!pto.tile_buf<vec, 1x4xf32>"
+prog = pto.Program(f"pto.tscratch_pick ins(%a, %b, %t : {t}, {t}, {t}) outs(%d : {t})")
+out = prog(a=a.numpy(), b=b.numpy())
+assert (out["d"] == [[2, -3, 0.5, 9]]).all(), out
