@@ -14,6 +14,7 @@
 #define PTO_TRAIT_ValuesAtRun (1u << 6)
 #define PTO_TRAIT_TextTmp (1u << 7)
 #define PTO_TRAIT_Cube (1u << 8)
+#define PTO_TRAIT_TextRules (1u << 9)
 
 /* The OR of one to four flags named without their prefix. */
 #define PTO_TRAIT_BITS(...) \

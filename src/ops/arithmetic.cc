@@ -4,6 +4,8 @@
 // (its kernels).
 #include "ops/common.h"
 
+#include <stdio.h>
+
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -46,6 +48,14 @@ pto_status CheckTPow(const Operands& o, pto_profile profile) {
       .SameValidRegion("exp", exp, "dst", dst)
       .SameValidRegion("tmp", tmp, "dst", dst);
   return v.status();
+}
+
+// PTOAS's verifier: an integer tpow takes no tmp in text (its C function
+// needs one under every dtype).
+bool TextRulesTPow(const TextOperands& o, char* sentence, size_t size) {
+  if (!o.tmp_given || IsFloatDtype(o.dst.dtype)) return true;
+  snprintf(sentence, size, "tpow takes no tmp when its element type is an integer (PTOAS's rule)");
+  return false;
 }
 
 void RunTPow(const Operands& o, pto_profile profile) {

@@ -79,7 +79,8 @@ uint32_t ScalarBits(pto_dtype dtype, double scalar);
 // in arithmetic.cc, tcvt.cc, datamove.cc, element_access.cc and compare.cc.
 #define PTO_OPERATION(Camel, ...)                                 \
   pto_status Check##Camel(const Operands& o, pto_profile profile); \
-  void Run##Camel(const Operands& o, pto_profile profile);
+  void Run##Camel(const Operands& o, pto_profile profile);         \
+  bool TextRules##Camel(const TextOperands& o, char* sentence, size_t size);
 #include "operations.def"
 #undef PTO_OPERATION
 

@@ -5,6 +5,8 @@
 // a UINT8 tile of ceil(C / 8) bytes per row for C compared columns.
 #include "ops/common.h"
 
+#include <stdio.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -176,6 +178,21 @@ namespace ops {
 
 pto_status CheckTCmp(const Operands& o, pto_profile profile) {
   return CheckTCmpOperands(o.dst, o.src0, o.src1, o.attr, profile);
+}
+
+// PTOAS's verifier under A5: the compared tiles and the mask have one
+// shape (rows x cols as declared).
+bool TextRulesTCmp(const TextOperands& o, char* sentence, size_t size) {
+  if (o.profile != PTO_PROFILE_A5) return true;
+  for (const TextTile& s : {o.sources[0], o.sources[1]}) {
+    if (s.rows != o.dst.rows || s.cols != o.dst.cols) {
+      snprintf(sentence, size,
+               "tcmp's mask shape %ux%u differs from its sources' %ux%u (PTOAS's rule under A5)",
+               o.dst.rows, o.dst.cols, s.rows, s.cols);
+      return false;
+    }
+  }
+  return true;
 }
 
 void RunTCmp(const Operands& o, pto_profile) {

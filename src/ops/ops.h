@@ -148,6 +148,23 @@ constexpr bool AttrLeads(AttrKind kind) { return AttributeOf(kind).leads; }
 // Whether the attribute is two enums: the program keeps both in one int.
 constexpr bool TwoEnums(AttrKind kind) { return RoleCount(kind, ArgRole::kEnum) == 2; }
 
+// A row's operands as its PTO assembly text declares them, for the rules
+// PTOAS's verifier adds to the C function's (the TextRules trait): each
+// tile's type, rows x cols (not its valid region) and dtype.
+struct TextTile {
+  uint32_t rows, cols;
+  pto_dtype dtype;
+};
+struct TextOperands {
+  TextTile dst;
+  TextTile sources[3];  // source_count of them
+  bool tmp_given;       // the text names a tmp
+  pto_profile profile;
+};
+// Writes the sentence of the first text rule that fails into `sentence` and
+// returns false; true when all hold.
+using TextRules = bool (*)(const TextOperands& o, char* sentence, size_t size);
+
 struct OpDescriptor {
   OpId id;
   Family family;
@@ -160,6 +177,7 @@ struct OpDescriptor {
   AttrKind attr;
   int attr_count;  // values of the enum argument (0..attr_count-1); 0 without one
   uint32_t traits;  // operations.def's Traits: PTO_TRAIT_* flags
+  TextRules text_rules;  // TextRules<Camel> for a TextRules row, else null
   // Every rule of the C function under `profile`, in its order; records the
   // C function's sentence on failure. Reads no profile of its own.
   pto_status (*check)(const Operands& o, pto_profile profile);

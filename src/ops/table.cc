@@ -19,6 +19,19 @@
 namespace pto {
 namespace ops {
 
+// TextRules<Camel> for a row with the TextRules trait, else null; the
+// function is named only where the row has one (declared for every row in
+// common.h, defined for those).
+template <uint32_t kTraits, class Get>
+constexpr TextRules TextRulesOf(Get get) {
+  if constexpr ((kTraits & PTO_TRAIT_TextRules) != 0) {
+    return get(0);
+  } else {
+    (void)get;
+    return nullptr;
+  }
+}
+
 // The table, row by row from operations.def.
 #define PTO_SOURCE_NAMES_0() {nullptr, nullptr, nullptr}
 #define PTO_SOURCE_NAMES_1(s0) {#s0, nullptr, nullptr}
@@ -38,6 +51,7 @@ constexpr OpDescriptor kOps[kOpCount] = {
    AttrKind::k##Attr,                                                                            \
    AttrValueCount(AttrKind::k##Attr),                                                            \
    PTO_TRAIT_BITS Traits,                                                                        \
+   TextRulesOf<PTO_TRAIT_BITS Traits>([](auto) { return &TextRules##Camel; }),                  \
    Check##Camel,                                                                                 \
    Run##Camel},
 #include "operations.def"

@@ -131,16 +131,6 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     const int sat = (attr >> 8) == 0 ? (off ? PTO_SAT_OFF : PTO_SAT_ON) : (attr >> 8) - 1;
     attr = mode | (sat << 8);
   }
-  // PTOAS's verifier, A5: the compared tiles and the mask have one shape.
-  if (op.id == ops::OpId::kTCmp && p_->profile == PTO_PROFILE_A5) {
-    const Type& d = p_->tiles[dst].type;
-    for (uint32_t slot : {ins[0], ins[1]}) {
-      const Type& s = p_->tiles[slot].type;
-      if (s.rows != d.rows || s.cols != d.cols)
-        return Error(loc, "tcmp's mask shape " + ShapeText(d) + " differs from its sources' " +
-                              ShapeText(s) + " (PTOAS's rule under A5)");
-    }
-  }
   // tfillpad's pad value is dst's type's (PTOAS: TileDataDst::PadVal).
   if (ops::AttributeOf(op.attr).text == ops::TextAttr::kPadOfDst) attr = p_->tiles[dst].type.pad;
   in.code = Code::kTileOp;
@@ -152,9 +142,20 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   in.c = op.source_count > 1 ? ins[1] : kNoSlot;
   in.d = kNoSlot;
   if (ins.size() > op.source_count && op.tmp != ops::TmpRole::kNone) in.d = ins[op.source_count];
-  // PTOAS's verifier: an integer tpow takes no tmp in text.
-  if (in.d != kNoSlot && op.id == ops::OpId::kTPow && !IsFloatDtype(p_->tiles[dst].type.dtype))
-    return Error(loc, "tpow takes no tmp when its element type is an integer (PTOAS's rule)");
+  // The row's own rules on its text (PTOAS's verifier), beside its check.
+  if (op.text_rules != nullptr) {
+    ops::TextOperands t{};
+    const auto text_tile = [&](uint32_t slot) {
+      const Type& type = p_->tiles[slot].type;
+      return ops::TextTile{type.rows, type.cols, type.dtype};
+    };
+    t.dst = text_tile(dst);
+    for (size_t k = 0; k < op.source_count && k < ins.size(); ++k) t.sources[k] = text_tile(ins[k]);
+    t.tmp_given = in.d != kNoSlot;
+    t.profile = p_->profile;
+    char sentence[256];
+    if (!op.text_rules(t, sentence, sizeof sentence)) return Error(loc, sentence);
+  }
   // A2A3's row reductions need a tmp the sync form leaves out ("lowering may
   // introduce internal scratch tiles"): one of src's type, the pages' safe
   // default.
