@@ -41,6 +41,13 @@ inline uint64_t Unsigned(int64_t v, unsigned bits) {
                     : static_cast<uint64_t>(v) & ((uint64_t{1} << bits) - 1);
 }
 
+// The calling thread's unified buffer, at least `bytes` (> 0) long; NULL for
+// no memory. *zeroed: all zero (newly allocated), else as the last block on
+// this thread left it. Each thread that runs blocks keeps one between
+// launches; ReleaseUnifiedBuffer frees it if it is larger than a device's.
+char* AcquireUnifiedBuffer(uint64_t bytes, bool* zeroed);
+void ReleaseUnifiedBuffer();
+
 // The state of one block.
 class Block {
  public:
@@ -49,11 +56,11 @@ class Block {
       : p_(p), bindings_(bindings), ints_(p.int_regs), floats_(p.float_regs), views_(p.view_regs),
         tiles_(p.tiles.size()), pointers_(p.pointer_count), loop_limit_(loop_limit) {}
 
-  ~Block() { Free(ub_); }
+  ~Block() { ReleaseUnifiedBuffer(); }
 
+  // Takes the calling thread's unified buffer (execute.cc); false for no memory.
   bool Allocate() {
-    ub_ = static_cast<char*>(AllocateZeroed(p_.ub_size));
-    ub_zeroed_ = true;
+    ub_ = AcquireUnifiedBuffer(p_.ub_size, &ub_zeroed_);
     return ub_ != nullptr;
   }
 
@@ -90,7 +97,7 @@ class Block {
   std::vector<View> views_;
   std::vector<pto_tile> tiles_;
   std::vector<Binding> pointers_;
-  char* ub_ = nullptr;
+  char* ub_ = nullptr;      // the thread's, kept between launches
   bool ub_zeroed_ = false;  // still as allocated: the first block needs no memset
   uint64_t loop_limit_;
 };
