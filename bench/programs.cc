@@ -273,9 +273,9 @@ void ExampleKernels(FILE* out, const TimingConfig& timing, const char* examples_
 // tiles: per row a tload, three elementwise instructions and a tstore; against
 // the same sequence of direct C calls on tiles of the same shape
 // (pto_tile_write for the tload, pto_tile_read for the tstore).
-// A row's instructions (x's row %i through %t and %u into y's row %i), in
-// both small-tile programs.
-#define PTO_BENCH_SMALL_TILE_ROW R"(
+// A row's instructions (x's row %i through %t and %u into y's row %i), the
+// loop's end and the function's, in both small-tile programs.
+constexpr const char* kSmallTileRow = R"(
     %xp = pto.partition_view %xv, offsets = [%i, %c0], sizes = [%c1, %c128] : !view -> !part
     %yp = pto.partition_view %yv, offsets = [%i, %c0], sizes = [%c1, %c128] : !view -> !part
     pto.tload ins(%xp : !part) outs(%t : !row)
@@ -286,8 +286,8 @@ void ExampleKernels(FILE* out, const TimingConfig& timing, const char* examples_
   }
   return
 }
-)"
-constexpr const char* kSmallTiles = R"(
+)";
+const std::string kSmallTiles = R"(
 !row = !pto.tile_buf<vec, 1x128xf32>
 !view = !pto.tensor_view<64x128xf32>
 !part = !pto.partition_tensor_view<1x128xf32>
@@ -300,7 +300,7 @@ func.func @rows(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>) {
   %yv = pto.make_tensor_view %y, shape = [%c64, %c128], strides = [%c128, %c1] : !view
   %t = pto.alloc_tile : !row
   %u = pto.alloc_tile : !row
-  scf.for %i = %c0 to %c64 step %c1 {)" PTO_BENCH_SMALL_TILE_ROW;
+  scf.for %i = %c0 to %c64 step %c1 {)" + std::string(kSmallTileRow);
 
 void SmallTiles(FILE* out, const TimingConfig& timing) {
   Program k;
@@ -341,7 +341,7 @@ void SmallTiles(FILE* out, const TimingConfig& timing) {
 // as 1-row tiles (the instructions of kSmallTiles per row), the rows dealt
 // round-robin to the blocks.
 constexpr const char* kEmptyKernel = "func.func @empty() {\n  return\n}\n";
-constexpr const char* kSmallTileBlocks = R"(
+const std::string kSmallTileBlocks = R"(
 !row = !pto.tile_buf<vec, 1x128xf32>
 !view = !pto.tensor_view<?x128xf32>
 !part = !pto.partition_tensor_view<1x128xf32>
@@ -357,7 +357,7 @@ func.func @rows(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>, %m: index) {
   %yv = pto.make_tensor_view %y, shape = [%m, %c128], strides = [%c128, %c1] : !view
   %t = pto.alloc_tile : !row
   %u = pto.alloc_tile : !row
-  scf.for %i = %first to %m step %step {)" PTO_BENCH_SMALL_TILE_ROW;
+  scf.for %i = %first to %m step %step {)" + std::string(kSmallTileRow);
 
 void Launches(FILE* out, const TimingConfig& timing) {
   const AllCpus all;

@@ -13,9 +13,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <new>
-#include <system_error>
 #include <thread>
-#include <vector>
 
 namespace pto {
 namespace program {
@@ -71,13 +69,20 @@ class Pool {
   Job* Take();
   void Remove(Job* job);
   void Serve();
+  static void* ServeThread(void* pool) {
+    static_cast<Pool*>(pool)->Serve();
+    return nullptr;
+  }
 
   std::mutex mutex_;
   std::condition_variable work_;  // sleeping pool threads wait here for posted_ to change
   // Guarded by mutex_: jobs that still want pool threads, oldest first.
   Job* jobs_ = nullptr;
   unsigned sleeping_ = 0;
-  std::vector<std::thread> threads_;  // never joined: the pool is never destroyed
+  // Threads started, never joined (the pool is never destroyed). Plain
+  // pthreads: none of their state is on the heap, where a child process
+  // after fork would hold it for a thread it does not have.
+  unsigned threads_ = 0;
   // Jobs posted so far (changed under mutex_): what polling threads watch.
   std::atomic<unsigned long> posted_{0};
 };
@@ -85,14 +90,10 @@ class Pool {
 // Starts pool threads until there are `helpers` (under mutex_). A thread that
 // cannot be started leaves the work to the others.
 void Pool::Grow(unsigned helpers) {
-  while (threads_.size() < helpers) {
-    try {
-      threads_.emplace_back(&Pool::Serve, this);
-    } catch (const std::system_error&) {
-      return;
-    } catch (const std::bad_alloc&) {
-      return;
-    }
+  while (threads_ < helpers) {
+    pthread_t thread;
+    if (pthread_create(&thread, nullptr, &Pool::ServeThread, this) != 0) return;
+    ++threads_;
   }
 }
 
@@ -146,7 +147,7 @@ void Pool::Run(unsigned helpers, void (*run)(void*), void* arg) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     Grow(helpers);
-    if (helpers > threads_.size()) helpers = static_cast<unsigned>(threads_.size());
+    if (helpers > threads_) helpers = threads_;
     job.wanted = helpers;
     if (helpers != 0) {
       Job** tail = &jobs_;

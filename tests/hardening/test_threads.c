@@ -21,6 +21,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -387,8 +388,9 @@ static void *launch_until_told(void *arg) {
 }
 
 /* A child process launches after fork: the pool's threads did not survive
- * the fork (and one of them, or the parent's other launching thread, may
- * have held the pool's lock), so the child starts a pool of its own. Each
+ * the fork (and one of them, or a thread of the parent launching in the
+ * background, may have held the pool's lock), so the child starts a pool of
+ * its own. Each
  * child launches twice on 6 blocks and exits 0 if the results are right; an
  * alarm ends a child that hangs. ThreadSanitizer forbids starting threads
  * in the child of a multi-threaded process: there the child runs its blocks
@@ -401,9 +403,14 @@ static void test_launch_in_a_forked_child(void **state) {
     for (int i = 0; i < kElements; ++i) x[i] = (float)(i % 13) * 0.5f;
     assert_int_equal(launch_and_count_errors(1, kMostBlocks, x, y), 0); /* the pool exists */
     atomic_store(&keep_launching, 1);
+    /* Not under valgrind: a forked child's leak check would count what the
+     * parent's launching thread held when it was lost (its arguments, its
+     * block's state) as leaked. */
+    const bool background_launches = getenv("PTO_TEST_UNDER_VALGRIND") == NULL;
     launcher background = {99, 0};
     pthread_t thread;
-    assert_int_equal(pthread_create(&thread, NULL, launch_until_told, &background), 0);
+    if (background_launches)
+        assert_int_equal(pthread_create(&thread, NULL, launch_until_told, &background), 0);
     for (int round = 0; round < 8; ++round) {
         const pid_t pid = fork();
         assert_true(pid >= 0);
@@ -423,7 +430,7 @@ static void test_launch_in_a_forked_child(void **state) {
                      WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
     }
     atomic_store(&keep_launching, 0);
-    assert_int_equal(pthread_join(thread, NULL), 0);
+    if (background_launches) assert_int_equal(pthread_join(thread, NULL), 0);
     assert_int_equal(background.failures, 0);
     assert_int_equal(launch_and_count_errors(0, kMostBlocks, x, y), 0); /* the parent's pool still works */
     restore_threads(saved);
