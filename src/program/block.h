@@ -41,11 +41,11 @@ inline uint64_t Unsigned(int64_t v, unsigned bits) {
                     : static_cast<uint64_t>(v) & ((uint64_t{1} << bits) - 1);
 }
 
-// A unified buffer kept between launches (execute.cc), taken by one thread
-// for its blocks of a launch: *data at least `bytes` (> 0) long, *zeroed if
-// all zero (newly allocated), else as its last block left it. NULL for no
-// memory. GiveBackUnifiedBuffer frees the memory if it is larger than a
-// device's; NULL is a no-op.
+// A unified buffer kept between launches (unified_buffers.cc), taken by one
+// thread for its blocks of a launch: *data at least `bytes` (> 0) long,
+// *zeroed if all zero (newly allocated), else as its last block left it.
+// NULL for no memory. GiveBackUnifiedBuffer frees the memory if it is larger
+// than a device's; NULL is a no-op.
 struct UnifiedBuffer;
 UnifiedBuffer* TakeUnifiedBuffer(uint64_t bytes, char** data, bool* zeroed);
 void GiveBackUnifiedBuffer(UnifiedBuffer* buffer);

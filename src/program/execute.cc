@@ -34,81 +34,12 @@ namespace {
 // address, as placed tiles); never dereferenced.
 pto_buffer block_buffer_marker;
 
-// The largest unified buffer kept between launches: A5's (256 KiB), rounded
-// up. A larger one (HOST programs may use up to PTO_TILE_MAX_BYTES) is freed
-// when its thread's blocks of the launch are done.
-constexpr uint64_t kKeptBufferBytes = uint64_t{1} << 20;
-
 }  // namespace
-
-// The unified buffers kept between launches: a list that only grows (to the
-// most threads ever running blocks at once), each entry used by one thread
-// at a time. Lock-free, and every buffer stays reachable from g_buffers: a
-// child process after fork finds those its lost threads held still taken,
-// not locked, and not leaked.
-struct UnifiedBuffer {
-  char* data = nullptr;
-  uint64_t capacity = 0;
-  std::atomic<bool> taken{false};
-  UnifiedBuffer* next = nullptr;  // set before the entry is published
-};
-
-namespace {
-
-std::atomic<UnifiedBuffer*> g_buffers{nullptr};
-
-UnifiedBuffer* TakeEntry() {
-  for (UnifiedBuffer* b = g_buffers.load(std::memory_order_acquire); b != nullptr; b = b->next) {
-    bool expected = false;
-    if (!b->taken.load(std::memory_order_relaxed) &&
-        b->taken.compare_exchange_strong(expected, true, std::memory_order_acquire))
-      return b;
-  }
-  UnifiedBuffer* b = new (std::nothrow) UnifiedBuffer;
-  if (b == nullptr) return nullptr;
-  b->taken.store(true, std::memory_order_relaxed);
-  UnifiedBuffer* head = g_buffers.load(std::memory_order_relaxed);
-  do {
-    b->next = head;
-  } while (!g_buffers.compare_exchange_weak(head, b, std::memory_order_release,
-                                            std::memory_order_relaxed));
-  return b;
-}
-
-}  // namespace
-
-UnifiedBuffer* TakeUnifiedBuffer(uint64_t bytes, char** data, bool* zeroed) {
-  UnifiedBuffer* b = TakeEntry();
-  if (b == nullptr) return nullptr;
-  *zeroed = false;
-  if (bytes > b->capacity) {
-    Free(b->data);
-    b->data = static_cast<char*>(AllocateZeroed(bytes));
-    b->capacity = b->data != nullptr ? bytes : 0;
-    *zeroed = true;
-    if (b->data == nullptr) {
-      GiveBackUnifiedBuffer(b);
-      return nullptr;
-    }
-  }
-  *data = b->data;
-  return b;
-}
-
-void GiveBackUnifiedBuffer(UnifiedBuffer* b) {
-  if (b == nullptr) return;
-  if (b->capacity > kKeptBufferBytes) {
-    Free(b->data);
-    b->data = nullptr;
-    b->capacity = 0;
-  }
-  b->taken.store(false, std::memory_order_release);
-}
 
 // Every block starts on zeros over the bytes its program's tiles occupy
 // (ub_size is the end of the last tile): a tile read before it is written
-// reads zeros, whichever block ran on this thread's buffer before, in this
-// launch or an earlier one, of this program or another.
+// reads zeros, whichever block ran on the kept buffer before, in this launch
+// or an earlier one, of this program or another.
 void Block::Setup() {
   if (!ub_zeroed_) memset(ub_, 0, p_.ub_size);
   ub_zeroed_ = false;
