@@ -121,6 +121,26 @@ void PerInstruction(FILE* out, const TimingConfig& timing) {
   pto_tile_destroy(tmp);
 }
 
+// pto-bench pins itself to one CPU, and threads inherit that: rows that run
+// blocks hold one of these, which gives the process every online CPU and
+// restores the pin when it goes.
+class AllCpus {
+ public:
+  AllCpus() {
+    sched_getaffinity(0, sizeof pinned_, &pinned_);
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    for (long c = 0; c < cpus_ && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &all);
+    sched_setaffinity(0, sizeof all, &all);
+  }
+  ~AllCpus() { sched_setaffinity(0, sizeof pinned_, &pinned_); }
+  long count() const { return cpus_; }
+
+ private:
+  cpu_set_t pinned_;
+  const long cpus_ = sysconf(_SC_NPROCESSORS_ONLN);
+};
+
 std::string ReadFile(const std::string& path) {
   std::string text;
   FILE* f = fopen(path.c_str(), "rb");
@@ -159,14 +179,8 @@ void Kernel(FILE* out, const TimingConfig& timing, const char* examples_dir) {
   pto_program_param_find(k.p, "n", &index);
   pto_args_set_int(k.args, index, static_cast<int64_t>(n));
 
-  // pto-bench pins itself to one CPU, and threads inherit that: the blocks
-  // get every online CPU for these rows, and the pin is restored after.
-  cpu_set_t pinned, all;
-  sched_getaffinity(0, sizeof pinned, &pinned);
-  CPU_ZERO(&all);
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  for (long c = 0; c < cpus && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &all);
-  sched_setaffinity(0, sizeof all, &all);
+  const AllCpus all;
+  const long cpus = all.count();
   std::vector<uint32_t> block_counts = {1, 2};
   if (cpus > 2) block_counts.push_back(static_cast<uint32_t>(cpus));
   // Whole-tensor runs are long: fewer, longer samples.
@@ -182,7 +196,6 @@ void Kernel(FILE* out, const TimingConfig& timing, const char* examples_dir) {
     fprintf(out, "  %2u block%s  %7.3f ns/element   %5.2fx the 1-block speed\n", blocks, blocks == 1 ? " " : "s",
             st.median, first / st.median);
   }
-  sched_setaffinity(0, sizeof pinned, &pinned);
 }
 
 // The kernels of examples/kernels on their natural shapes: rows x cols
@@ -233,12 +246,7 @@ void ExampleKernels(FILE* out, const TimingConfig& timing, const char* examples_
   config.samples = config.samples < 5 ? config.samples : 5;
   fprintf(out, "\nKernels of examples/kernels (float32; ns per element, median; 1 and 2 blocks; "
                "numpy's times: bench/python/kernels_vs_numpy.py):\n");
-  cpu_set_t pinned, all;
-  sched_getaffinity(0, sizeof pinned, &pinned);
-  CPU_ZERO(&all);
-  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  for (long c = 0; c < cpus && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &all);
-  sched_setaffinity(0, sizeof all, &all);
+  const AllCpus all;
   for (const ExampleKernel& e : kExampleKernels) {
     const std::string path = std::string(examples_dir) + "/../kernels/" + e.file + ".pto";
     const std::string text = ReadFile(path);
@@ -259,14 +267,27 @@ void ExampleKernels(FILE* out, const TimingConfig& timing, const char* examples_
     fprintf(out, "  %-16s %5zux%-5zu  1 block %7.3f ns/element   2 blocks %7.3f   (%4.2fx)\n", e.file,
             e.rows, e.cols, per_block[0], per_block[1], per_block[0] / per_block[1]);
   }
-  sched_setaffinity(0, sizeof pinned, &pinned);
 }
 
 // 64 rows x 128 columns processed as 1-row tiles, as a kernel does with small
 // tiles: per row a tload, three elementwise instructions and a tstore; against
 // the same sequence of direct C calls on tiles of the same shape
 // (pto_tile_write for the tload, pto_tile_read for the tstore).
-constexpr const char* kSmallTiles = R"(
+// A row's instructions (x's row %i through %t and %u into y's row %i), the
+// loop's end and the function's, in both small-tile programs.
+constexpr const char* kSmallTileRow = R"(
+    %xp = pto.partition_view %xv, offsets = [%i, %c0], sizes = [%c1, %c128] : !view -> !part
+    %yp = pto.partition_view %yv, offsets = [%i, %c0], sizes = [%c1, %c128] : !view -> !part
+    pto.tload ins(%xp : !part) outs(%t : !row)
+    pto.tmul ins(%t, %t : !row, !row) outs(%u : !row)
+    pto.tadd ins(%u, %t : !row, !row) outs(%u : !row)
+    pto.tmax ins(%u, %t : !row, !row) outs(%u : !row)
+    pto.tstore ins(%u : !row) outs(%yp : !part)
+  }
+  return
+}
+)";
+const std::string kSmallTiles = R"(
 !row = !pto.tile_buf<vec, 1x128xf32>
 !view = !pto.tensor_view<64x128xf32>
 !part = !pto.partition_tensor_view<1x128xf32>
@@ -279,18 +300,7 @@ func.func @rows(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>) {
   %yv = pto.make_tensor_view %y, shape = [%c64, %c128], strides = [%c128, %c1] : !view
   %t = pto.alloc_tile : !row
   %u = pto.alloc_tile : !row
-  scf.for %i = %c0 to %c64 step %c1 {
-    %xp = pto.partition_view %xv, offsets = [%i, %c0], sizes = [%c1, %c128] : !view -> !part
-    %yp = pto.partition_view %yv, offsets = [%i, %c0], sizes = [%c1, %c128] : !view -> !part
-    pto.tload ins(%xp : !part) outs(%t : !row)
-    pto.tmul ins(%t, %t : !row, !row) outs(%u : !row)
-    pto.tadd ins(%u, %t : !row, !row) outs(%u : !row)
-    pto.tmax ins(%u, %t : !row, !row) outs(%u : !row)
-    pto.tstore ins(%u : !row) outs(%yp : !part)
-  }
-  return
-}
-)";
+  scf.for %i = %c0 to %c64 step %c1 {)" + std::string(kSmallTileRow);
 
 void SmallTiles(FILE* out, const TimingConfig& timing) {
   Program k;
@@ -326,11 +336,69 @@ void SmallTiles(FILE* out, const TimingConfig& timing) {
   pto_tile_destroy(u);
 }
 
+// What a launch costs before any work, and how small-tile work splits over
+// two blocks: an empty kernel on 1, 2 and 4 blocks, and rows of 128 float32
+// as 1-row tiles (the instructions of kSmallTiles per row), the rows dealt
+// round-robin to the blocks.
+constexpr const char* kEmptyKernel = "func.func @empty() {\n  return\n}\n";
+const std::string kSmallTileBlocks = R"(
+!row = !pto.tile_buf<vec, 1x128xf32>
+!view = !pto.tensor_view<?x128xf32>
+!part = !pto.partition_tensor_view<1x128xf32>
+func.func @rows(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %block = pto.get_block_idx
+  %blocks = pto.get_block_num
+  %first = arith.index_cast %block : i64 to index
+  %step = arith.index_cast %blocks : i64 to index
+  %xv = pto.make_tensor_view %x, shape = [%m, %c128], strides = [%c128, %c1] : !view
+  %yv = pto.make_tensor_view %y, shape = [%m, %c128], strides = [%c128, %c1] : !view
+  %t = pto.alloc_tile : !row
+  %u = pto.alloc_tile : !row
+  scf.for %i = %first to %m step %step {)" + std::string(kSmallTileRow);
+
+void Launches(FILE* out, const TimingConfig& timing) {
+  const AllCpus all;
+  fprintf(out, "\nLaunches (us per pto_program_launch, median; %ld online CPUs, PTO_NUM_THREADS %s):\n",
+          all.count(), getenv("PTO_NUM_THREADS") != nullptr ? getenv("PTO_NUM_THREADS") : "unset");
+  Program empty;
+  if (!Create(kEmptyKernel, &empty)) return;
+  auto one = [&] { pto_program_launch(empty.p, 1, empty.args); };
+  auto two = [&] { pto_program_launch(empty.p, 2, empty.args); };
+  auto four = [&] { pto_program_launch(empty.p, 4, empty.args); };
+  std::vector<Stats> s = Measure({MakeTimed(one), MakeTimed(two), MakeTimed(four)}, 1, timing);
+  fprintf(out, "  empty kernel          1 block %8.2f us   2 blocks %8.2f us   4 blocks %8.2f us\n",
+          s[0].median / 1e3, s[1].median / 1e3, s[2].median / 1e3);
+  Program k;
+  if (!Create(kSmallTileBlocks, &k)) return;
+  for (size_t rows : {32, 128, 2048}) {
+    std::vector<float> x(rows * 128), y(rows * 128);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 17) * 0.25f - 2.0f;
+    size_t index;
+    pto_program_param_find(k.p, "x", &index);
+    pto_args_set_pointer(k.args, index, x.data(), x.size() * sizeof(float));
+    pto_program_param_find(k.p, "y", &index);
+    pto_args_set_pointer(k.args, index, y.data(), y.size() * sizeof(float));
+    pto_program_param_find(k.p, "m", &index);
+    pto_args_set_int(k.args, index, static_cast<int64_t>(rows));
+    auto run1 = [&] { pto_program_launch(k.p, 1, k.args); };
+    auto run2 = [&] { pto_program_launch(k.p, 2, k.args); };
+    s = Measure({MakeTimed(run1), MakeTimed(run2)}, 1, timing);
+    fprintf(out, "  1x128 f32 rows, %4zu   1 block %8.2f us   2 blocks %8.2f us   2 blocks / 1 block %5.2fx\n",
+            rows, s[0].median / 1e3, s[1].median / 1e3, s[1].median / s[0].median);
+  }
+}
+
 }  // namespace
+
+void RunLaunchRows(FILE* out, const TimingConfig& timing) { Launches(out, timing); }
 
 void RunProgramRows(FILE* out, const TimingConfig& timing, const char* examples_dir) {
   PerInstruction(out, timing);
   SmallTiles(out, timing);
+  Launches(out, timing);
   Kernel(out, timing, examples_dir);
   ExampleKernels(out, timing, examples_dir);
 }

@@ -13,6 +13,9 @@ namespace bench {
 // Prints both tables; examples_dir holds prelu-4096.pto.
 void RunProgramRows(FILE* out, const TimingConfig& timing, const char* examples_dir);
 
+// Prints only the launch rows (an empty kernel, small tiles on 1 and 2 blocks).
+void RunLaunchRows(FILE* out, const TimingConfig& timing);
+
 }  // namespace bench
 
 #endif  // PTO_BENCH_PROGRAMS_H_

@@ -42,16 +42,18 @@ struct Options {
   const char* filter = nullptr;
   bool quick = false;
   bool programs_only = false;
+  bool launches_only = false;
 };
 
 void PrintTimedOperations(FILE* out);
 
 void PrintUsage(FILE* out) {
   fprintf(out,
-          "usage: pto-bench [--quick] [--programs] [--filter OP] [--target NAME] [--csv FILE] [--plot FILE]\n"
+          "usage: pto-bench [--quick] [--programs] [--launches] [--filter OP] [--target NAME] [--csv FILE] [--plot FILE]\n"
           "  --quick        fewer and shorter samples (a rough run in a few seconds)\n"
           "  --programs     only the PTO assembly rows (instructions in a program, the 4096x4096 kernel,\n"
-          "                 the kernels of examples/kernels)\n"
+          "                 the kernels of examples/kernels, the launches)\n"
+          "  --launches     only the launch rows (an empty kernel on 1, 2, 4 blocks; small tiles on 1, 2)\n"
           "  --filter OP    only this operation:");
   PrintTimedOperations(out);
   fprintf(out,
@@ -72,6 +74,10 @@ bool ParseOptions(int argc, char** argv, Options* options) {
     }
     if (strcmp(arg, "--programs") == 0) {
       options->programs_only = true;
+      continue;
+    }
+    if (strcmp(arg, "--launches") == 0) {
+      options->launches_only = true;
       continue;
     }
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -738,6 +744,10 @@ int Main(int argc, char** argv) {
   printf("Timing: %zu samples of ~%.0f us each after %.1f ms warm-up, CLOCK_MONOTONIC%s\n\n",
          m.timing.samples, m.timing.sample_ns / 1e3, m.timing.warmup_ns / 1e6,
          options.quick ? " (--quick)" : "");
+  if (options.launches_only) {
+    RunLaunchRows(stdout, m.timing);
+    return 0;
+  }
   if (options.programs_only) {
     RunProgramRows(stdout, m.timing, PTO_BENCH_EXAMPLES_DIR);
     return 0;

@@ -1414,9 +1414,16 @@ PTO_API pto_status pto_program_run(const pto_program *program, const pto_args *a
 /* Runs the program for block ids 0..blocks-1 (pto.get_block_idx,
  * pto.get_block_num), concurrently on at most as many threads as online
  * CPUs (or the PTO_NUM_THREADS environment variable, if set to a positive
- * number). Each block has its own zero-filled unified buffer, so tiles placed
- * at the same address in different blocks do not collide; global memory is
- * shared. Bound tiles the program reads (PTO_PARAM_READ) are copied into the
+ * number; read at each launch): the calling thread and threads of a pool
+ * that the first such launch starts and later ones reuse (a pool thread with
+ * no blocks to run polls for 50 microseconds, then sleeps). Launches may be
+ * made from several threads at once, with one program or several: each
+ * caller runs its own blocks too, so every launch completes whatever the
+ * others do. A child process after fork gets a pool of its own at its first
+ * launch. Each block has its own unified buffer, zero-filled when the block
+ * starts (the bytes its tiles occupy, all that a block can reach), so tiles
+ * placed at the same address in different blocks do not collide; global
+ * memory is shared. Bound tiles the program reads (PTO_PARAM_READ) are copied into the
  * block's tiles before the run, and bound tiles the program writes
  * (PTO_PARAM_WRITE) are copied back (the whole tile, and its valid region)
  * after it; a tile parameter that is not bound starts zero-filled.

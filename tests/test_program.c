@@ -1,8 +1,10 @@
 /* Programs (PTO assembly): every text form of the generic rows gives the
  * bits of the equivalent C call, or the C call's refusal, under every
  * profile; kernels over global memory give the same results on any number of
- * blocks; every verifier rule refuses with its status, line, column and
- * sentence; run-time faults stop before writing; the argument API's errors.
+ * blocks, launch after launch on 1 to 4 threads, each block on a zeroed
+ * unified buffer; every verifier rule refuses with its status, line, column
+ * and sentence; run-time faults stop before writing; the argument API's
+ * errors.
  *
  * The expectations come from the C functions themselves (the oracle for a
  * text is the C call on tiles of the same shape and placement), written out
@@ -810,6 +812,134 @@ static void test_concurrent_runs(void **state) {
     pto_program_destroy(p);
 }
 
+/* ---- launches: the threads and unified buffers kept between them ---- */
+
+/* A kernel @NAME(%x, %y, %m) whose block b has %xp and %yp, the partitions
+ * of rows 8b..8b+7 of x and y (m x 128 float32), and 8x128 tiles. */
+#define T8 "!pto.tile_buf<vec, 8x128xf32>"
+#define P8 "!pto.partition_tensor_view<8x128xf32>"
+#define ROWS_OF_BLOCK(NAME)                                                                                 \
+    "func.func @" NAME "(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>, %m: index) {\n"                              \
+    "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"                                   \
+    "  %c8 = arith.constant 8 : index\n  %c128 = arith.constant 128 : index\n"                               \
+    "  %b = pto.get_block_idx\n  %bi = arith.index_cast %b : i64 to index\n"                                 \
+    "  %r = arith.muli %bi, %c8 : index\n"                                                                   \
+    "  %xv = pto.make_tensor_view %x, shape = [%m, %c128], strides = [%c128, %c1] : !pto.tensor_view<?x128xf32>\n" \
+    "  %yv = pto.make_tensor_view %y, shape = [%m, %c128], strides = [%c128, %c1] : !pto.tensor_view<?x128xf32>\n" \
+    "  %xp = pto.partition_view %xv, offsets = [%r, %c0], sizes = [%c8, %c128] : !pto.tensor_view<?x128xf32> -> " P8 "\n" \
+    "  %yp = pto.partition_view %yv, offsets = [%r, %c0], sizes = [%c8, %c128] : !pto.tensor_view<?x128xf32> -> " P8 "\n"
+
+/* y = x * x + x. */
+static const char kRowsKernel[] =
+    ROWS_OF_BLOCK("rows")
+    "  %t = pto.alloc_tile : " T8 "\n  %u = pto.alloc_tile : " T8 "\n"
+    "  pto.tload ins(%xp : " P8 ") outs(%t : " T8 ")\n"
+    "  pto.tmul ins(%t, %t : " T8 ", " T8 ") outs(%u : " T8 ")\n"
+    "  pto.tadd ins(%u, %t : " T8 ", " T8 ") outs(%u : " T8 ")\n"
+    "  pto.tstore ins(%u : " T8 ") outs(%yp : " P8 ")\n"
+    "  return\n}\n";
+
+/* Stores %t to y before anything writes %t (so it stores what the block's
+ * unified buffer held there: zeros), then loads x into %t (leaving it for
+ * whichever block runs next on the same thread). */
+static const char kStoreBeforeWrite[] =
+    ROWS_OF_BLOCK("z")
+    "  %t = pto.alloc_tile : " T8 "\n"
+    "  pto.tstore ins(%t : " T8 ") outs(%yp : " P8 ")\n"
+    "  pto.tload ins(%xp : " P8 ") outs(%t : " T8 ")\n"
+    "  return\n}\n";
+
+static void launch_rows(const pto_program *p, uint32_t blocks, const float *x, float *y) {
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, param(p, "x"), (void *)x, (size_t)blocks * 8 * 128 * 4), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, param(p, "y"), y, (size_t)blocks * 8 * 128 * 4), PTO_OK);
+    assert_int_equal(pto_args_set_int(a, param(p, "m"), (int64_t)blocks * 8), PTO_OK);
+    const pto_status st = pto_program_launch(p, blocks, a);
+    if (st != PTO_OK) fail_msg("%s", pto_last_error());
+    pto_args_destroy(a);
+}
+
+/* The most threads a test asks for: 1 under qemu-user, where threads can hang. */
+static int most_threads(int wanted) { return getenv("PTO_TEST_UNDER_QEMU") != NULL ? 1 : wanted; }
+
+/* PTO_NUM_THREADS: its value now (for restore_threads), set to n, restored. */
+static char *saved_threads(void) {
+    const char *v = getenv("PTO_NUM_THREADS");
+    return v != NULL ? strdup(v) : NULL;
+}
+
+static void set_threads(int n) {
+    char value[16];
+    snprintf(value, sizeof value, "%d", n);
+    setenv("PTO_NUM_THREADS", value, 1);
+}
+
+static void restore_threads(char *saved) {
+    if (saved != NULL) setenv("PTO_NUM_THREADS", saved, 1);
+    else unsetenv("PTO_NUM_THREADS");
+    free(saved);
+}
+
+/* 100 launches on each of 1 to 4 threads (PTO_NUM_THREADS, read at each
+ * launch) reuse the same threads and buffers: every launch gives the same
+ * bits, which are x * x + x (exact for these x). */
+static void test_launches_reuse_their_threads(void **state) {
+    (void)state;
+    enum { kBlocks = 7, kCount = kBlocks * 8 * 128 };
+    pto_program *p = create_ok(kRowsKernel);
+    float *x = malloc(kCount * 4), *y = malloc(kCount * 4), *want = malloc(kCount * 4);
+    for (int i = 0; i < kCount; ++i) {
+        x[i] = (float)(i % 33 - 16) * 0.5f;
+        want[i] = x[i] * x[i] + x[i];
+    }
+    char *saved = saved_threads();
+    for (int threads = 1; threads <= most_threads(4); ++threads) {
+        set_threads(threads);
+        for (int k = 0; k < 100; ++k) {
+            for (int i = 0; i < kCount; ++i) y[i] = -1.0f;
+            launch_rows(p, kBlocks, x, y);
+            if (memcmp(y, want, kCount * 4) != 0) fail_msg("%d threads, launch %d: results differ", threads, k);
+        }
+    }
+    restore_threads(saved);
+    free(x);
+    free(y);
+    free(want);
+    pto_program_destroy(p);
+}
+
+/* Each block starts on a zero-filled unified buffer over the bytes its
+ * program's tiles occupy, though threads keep their buffers between blocks
+ * and launches: a tile stored before it is written stores zeros, after
+ * another program's blocks filled that memory (kRowsKernel's two tiles
+ * cover the same bytes) and after this program's own earlier blocks on the
+ * same thread (16 blocks on at most 4 threads). */
+static void test_each_block_starts_on_zeros(void **state) {
+    (void)state;
+    enum { kBlocks = 16, kCount = kBlocks * 8 * 128 };
+    pto_program *dirty = create_ok(kRowsKernel);
+    pto_program *z = create_ok(kStoreBeforeWrite);
+    float *x = malloc(kCount * 4), *y = malloc(kCount * 4);
+    for (int i = 0; i < kCount; ++i) x[i] = (float)(i % 7 + 1);
+    char *saved = saved_threads();
+    for (int threads = 1; threads <= most_threads(4); ++threads) {
+        set_threads(threads);
+        for (int k = 0; k < 20; ++k) {
+            launch_rows(dirty, kBlocks, x, y);
+            for (int i = 0; i < kCount; ++i) y[i] = -1.0f;
+            launch_rows(z, kBlocks, x, y);
+            for (int i = 0; i < kCount; ++i)
+                if (y[i] != 0.0f) fail_msg("%d threads, launch %d: element %d is %g, not 0", threads, k, i, y[i]);
+        }
+    }
+    restore_threads(saved);
+    free(x);
+    free(y);
+    pto_program_destroy(dirty);
+    pto_program_destroy(z);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_form_matches_the_c_call),
@@ -819,6 +949,8 @@ int main(void) {
         cmocka_unit_test(test_run_time_faults),
         cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_concurrent_runs),
+        cmocka_unit_test(test_launches_reuse_their_threads),
+        cmocka_unit_test(test_each_block_starts_on_zeros),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

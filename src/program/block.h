@@ -41,6 +41,15 @@ inline uint64_t Unsigned(int64_t v, unsigned bits) {
                     : static_cast<uint64_t>(v) & ((uint64_t{1} << bits) - 1);
 }
 
+// A unified buffer kept between launches (unified_buffers.cc), taken by one
+// thread for its blocks of a launch: *data at least `bytes` (> 0) long,
+// *zeroed if all zero (newly allocated), else as its last block left it.
+// NULL for no memory. GiveBackUnifiedBuffer frees the memory if it is larger
+// than a device's; NULL is a no-op.
+struct UnifiedBuffer;
+UnifiedBuffer* TakeUnifiedBuffer(uint64_t bytes, char** data, bool* zeroed);
+void GiveBackUnifiedBuffer(UnifiedBuffer* buffer);
+
 // The state of one block.
 class Block {
  public:
@@ -49,12 +58,12 @@ class Block {
       : p_(p), bindings_(bindings), ints_(p.int_regs), floats_(p.float_regs), views_(p.view_regs),
         tiles_(p.tiles.size()), pointers_(p.pointer_count), loop_limit_(loop_limit) {}
 
-  ~Block() { Free(ub_); }
+  ~Block() { GiveBackUnifiedBuffer(ub_entry_); }
 
+  // Takes a unified buffer for this thread's blocks; false for no memory.
   bool Allocate() {
-    ub_ = static_cast<char*>(AllocateZeroed(p_.ub_size));
-    ub_zeroed_ = true;
-    return ub_ != nullptr;
+    ub_entry_ = TakeUnifiedBuffer(p_.ub_size, &ub_, &ub_zeroed_);
+    return ub_entry_ != nullptr;
   }
 
   pto_status Run(uint32_t block, uint32_t blocks, const std::atomic<bool>& stop);
@@ -90,7 +99,8 @@ class Block {
   std::vector<View> views_;
   std::vector<pto_tile> tiles_;
   std::vector<Binding> pointers_;
-  char* ub_ = nullptr;
+  UnifiedBuffer* ub_entry_ = nullptr;
+  char* ub_ = nullptr;      // ub_entry_'s memory
   bool ub_zeroed_ = false;  // still as allocated: the first block needs no memset
   uint64_t loop_limit_;
 };

@@ -15,7 +15,6 @@
 #include <mutex>
 #include <new>
 #include <string>
-#include <thread>
 
 #include "alloc.h"
 #include "buffer.h"
@@ -23,6 +22,7 @@
 #include "error.h"
 #include "float_env.h"
 #include "ops/ops.h"
+#include "program/pool.h"
 #include "tile.h"
 
 namespace pto {
@@ -35,6 +35,10 @@ pto_buffer block_buffer_marker;
 
 }  // namespace
 
+// Every block starts on zeros over the bytes its program's tiles occupy
+// (ub_size is the end of the last tile): a tile read before it is written
+// reads zeros, whichever block ran on the kept buffer before, in this launch
+// or an earlier one, of this program or another.
 void Block::Setup() {
   if (!ub_zeroed_) memset(ub_, 0, p_.ub_size);
   ub_zeroed_ = false;
@@ -465,6 +469,9 @@ struct FirstError {
   }
 };
 
+// How many threads run a launch of `blocks` blocks: the online CPUs, or
+// PTO_NUM_THREADS where set to a positive number, at most one per block.
+// Read at each launch, so a change of PTO_NUM_THREADS applies to the next one.
 unsigned WorkerCount(uint32_t blocks) {
   if (blocks == 1) return 1;
   // sysconf reads /sys (microseconds): once per process.
@@ -489,54 +496,69 @@ uint64_t LoopLimit() {
   return end != env && *end == '\0' && env[0] != '-' ? v : 0;
 }
 
-// Runs blocks from the shared counter until none is left or one failed.
-void Work(const Program& p, const std::vector<Binding>& bindings, uint32_t blocks,
-          uint64_t loop_limit, std::atomic<uint32_t>* next, std::atomic<bool>* stop,
-          FirstError* first) {
-  const FloatEnvironmentGuard float_env(p.uses_float);
-  Block state(p, bindings, loop_limit);
+// What the threads running one launch share.
+struct LaunchState {
+  LaunchState(const Program& program, const std::vector<Binding>& b, uint32_t n, uint64_t limit)
+      : p(program), bindings(b), blocks(n), loop_limit(limit) {}
+  const Program& p;
+  const std::vector<Binding>& bindings;
+  uint32_t blocks;
+  uint64_t loop_limit;
+  std::atomic<uint32_t> next{0};  // the next block to run
+  std::atomic<bool> stop{false};  // a block failed
+  FirstError first;
+};
+
+void RunBlocks(LaunchState* s) {
+  const FloatEnvironmentGuard float_env(s->p.uses_float);
+  Block state(s->p, s->bindings, s->loop_limit);
   if (!state.Allocate()) {
-    first->Record(Fail(PTO_ERR_OUT_OF_MEMORY, "pto_program_launch",
-                       "no memory for a block's unified buffer"));
-    stop->store(true);
+    s->first.Record(Fail(PTO_ERR_OUT_OF_MEMORY, "pto_program_launch",
+                         "no memory for a block's unified buffer"));
+    s->stop.store(true);
     return;
   }
   for (;;) {
-    if (stop->load(std::memory_order_relaxed)) return;
-    const uint32_t block = next->fetch_add(1);
-    if (block >= blocks) return;
-    const pto_status status = state.Run(block, blocks, *stop);
+    if (s->stop.load(std::memory_order_relaxed)) return;
+    const uint32_t block = s->next.fetch_add(1);
+    if (block >= s->blocks) return;
+    const pto_status status = state.Run(block, s->blocks, s->stop);
     if (status != PTO_OK) {
-      first->Record(status);
-      stop->store(true);
+      s->first.Record(status);
+      s->stop.store(true);
       return;
     }
+  }
+}
+
+// Runs blocks from the shared counter until none is left or one failed (on
+// the caller and on pool threads: RunShared's run).
+void Work(void* arg) {
+  LaunchState* s = static_cast<LaunchState*>(arg);
+  // A pool thread that joins after the last block was taken has nothing to set up.
+  if (s->stop.load(std::memory_order_relaxed) ||
+      s->next.load(std::memory_order_relaxed) >= s->blocks)
+    return;
+  try {
+    RunBlocks(s);
+  } catch (const std::bad_alloc&) {
+    s->first.Record(Fail(PTO_ERR_OUT_OF_MEMORY, "pto_program_launch", "out of memory"));
+    s->stop.store(true);
   }
 }
 
 }  // namespace
 
 pto_status Launch(const Program& p, uint32_t blocks, const std::vector<Binding>& bindings) {
-  std::atomic<uint32_t> next{0};
-  std::atomic<bool> stop{false};
-  FirstError first;
+  LaunchState s(p, bindings, blocks, LoopLimit());
+  // One thread: no pool at all (qemu-user, where threads can hang, runs
+  // with PTO_NUM_THREADS=1).
   const unsigned workers = WorkerCount(blocks);
-  const uint64_t loop_limit = LoopLimit();
-  std::vector<std::thread> threads;
-  for (unsigned i = 1; i < workers; ++i) {
-    // A thread that cannot be started leaves its blocks to the others.
-    try {
-      threads.emplace_back(Work, std::cref(p), std::cref(bindings), blocks, loop_limit, &next,
-                           &stop, &first);
-    } catch (const std::exception&) {
-      break;
-    }
-  }
-  Work(p, bindings, blocks, loop_limit, &next, &stop, &first);
-  for (std::thread& t : threads) t.join();
-  if (first.status != PTO_OK) {
-    SetLastError(first.message.c_str());
-    return first.status;
+  if (workers > 1) RunShared(workers - 1, Work, &s);
+  else Work(&s);
+  if (s.first.status != PTO_OK) {
+    SetLastError(s.first.message.c_str());
+    return s.first.status;
   }
   return PTO_OK;
 }

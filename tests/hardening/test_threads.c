@@ -9,17 +9,26 @@
  * only that thread uses. Between a thread's failure and its check of
  * pto_last_error() every thread fails differently (a barrier forces the
  * interleaving), so a shared message buffer would be caught. One tile that
- * every thread only reads is used by all of them at once. Run under
- * ThreadSanitizer by tests/run-all.sh.
+ * every thread only reads is used by all of them at once.
+ *
+ * Program launches share one pool of threads: several threads launch two
+ * programs at once, and a child process launches after fork while its
+ * parent's threads are launching. Run under ThreadSanitizer by
+ * tests/run-all.sh.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -234,11 +243,207 @@ static void test_placed_tiles_released_across_threads(void **state) {
     pthread_barrier_destroy(&barrier);
 }
 
+/* ---- program launches ---- */
+
+/* Block b: y = x OP x + x over rows 8b..8b+7 (8x128 float32 tiles). */
+#define ROWS_KERNEL(OP)                                                                                  \
+    "func.func @rows(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>, %m: index) {\n"                              \
+    "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"                                \
+    "  %c8 = arith.constant 8 : index\n  %c128 = arith.constant 128 : index\n"                            \
+    "  %b = pto.get_block_idx\n  %bi = arith.index_cast %b : i64 to index\n"                              \
+    "  %r = arith.muli %bi, %c8 : index\n"                                                                \
+    "  %xv = pto.make_tensor_view %x, shape = [%m, %c128], strides = [%c128, %c1] : !pto.tensor_view<?x128xf32>\n" \
+    "  %yv = pto.make_tensor_view %y, shape = [%m, %c128], strides = [%c128, %c1] : !pto.tensor_view<?x128xf32>\n" \
+    "  %xp = pto.partition_view %xv, offsets = [%r, %c0], sizes = [%c8, %c128] : !pto.tensor_view<?x128xf32> -> !pto.partition_tensor_view<8x128xf32>\n" \
+    "  %yp = pto.partition_view %yv, offsets = [%r, %c0], sizes = [%c8, %c128] : !pto.tensor_view<?x128xf32> -> !pto.partition_tensor_view<8x128xf32>\n" \
+    "  %t = pto.alloc_tile : !pto.tile_buf<vec, 8x128xf32>\n"                                             \
+    "  %u = pto.alloc_tile : !pto.tile_buf<vec, 8x128xf32>\n"                                             \
+    "  pto.tload ins(%xp : !pto.partition_tensor_view<8x128xf32>) outs(%t : !pto.tile_buf<vec, 8x128xf32>)\n" \
+    "  pto." OP " ins(%t, %t : !pto.tile_buf<vec, 8x128xf32>, !pto.tile_buf<vec, 8x128xf32>) outs(%u : !pto.tile_buf<vec, 8x128xf32>)\n" \
+    "  pto.tadd ins(%u, %t : !pto.tile_buf<vec, 8x128xf32>, !pto.tile_buf<vec, 8x128xf32>) outs(%u : !pto.tile_buf<vec, 8x128xf32>)\n" \
+    "  pto.tstore ins(%u : !pto.tile_buf<vec, 8x128xf32>) outs(%yp : !pto.partition_tensor_view<8x128xf32>)\n" \
+    "  return\n}\n"
+
+enum { kMostBlocks = 6, kElements = kMostBlocks * 8 * 128 };
+
+static pto_program *programs[2]; /* y = x * x + x, y = x + x + x */
+
+static pto_program *create_program(const char *text) {
+    pto_program *p = NULL;
+    if (pto_program_create(text, strlen(text), "rows.pto", &p) != PTO_OK) fail_msg("%s", pto_last_error());
+    return p;
+}
+
+/* PTO_NUM_THREADS: set to value, its previous value returned for restore_threads. */
+static char *set_threads(const char *value) {
+    const char *old = getenv("PTO_NUM_THREADS");
+    char *saved = old != NULL ? strdup(old) : NULL;
+    setenv("PTO_NUM_THREADS", value, 1);
+    return saved;
+}
+
+static void restore_threads(char *saved) {
+    if (saved != NULL) setenv("PTO_NUM_THREADS", saved, 1);
+    else unsetenv("PTO_NUM_THREADS");
+    free(saved);
+}
+
+static void create_programs(void) {
+    programs[0] = create_program(ROWS_KERNEL("tmul"));
+    programs[1] = create_program(ROWS_KERNEL("tadd"));
+}
+
+static void destroy_programs(void) {
+    pto_program_destroy(programs[0]);
+    pto_program_destroy(programs[1]);
+}
+
+/* Launches programs[which] on `blocks` blocks over x, y (kElements floats);
+ * returns the number of elements that differ from the expected results (x
+ * are small multiples of 1/2, so they are exact), or -1 if the launch failed. */
+static int launch_and_count_errors(int which, uint32_t blocks, const float *x, float *y) {
+    pto_program *p = programs[which];
+    pto_args *a = NULL;
+    int errors = -1;
+    if (pto_args_create(p, &a) != PTO_OK || pto_args_set_pointer(a, 0, (void *)x, kElements * 4) != PTO_OK ||
+        pto_args_set_pointer(a, 1, y, kElements * 4) != PTO_OK || pto_args_set_int(a, 2, (int64_t)blocks * 8) != PTO_OK)
+        goto done;
+    for (int i = 0; i < kElements; ++i) y[i] = -1.0f;
+    if (pto_program_launch(p, blocks, a) != PTO_OK) goto done;
+    errors = 0;
+    for (int i = 0; i < kElements; ++i) {
+        const float want = i >= (int)blocks * 8 * 128 ? -1.0f : which == 0 ? x[i] * x[i] + x[i] : x[i] + x[i] + x[i];
+        if (y[i] != want) ++errors;
+    }
+done:
+    pto_args_destroy(a);
+    return errors;
+}
+
+typedef struct {
+    unsigned id;
+    int failures;
+} launcher;
+
+/* 60 launches alternating the two programs on 1 to 6 blocks, over values
+ * that only this thread uses. */
+static void *launch_many(void *arg) {
+    launcher *w = arg;
+    float x[kElements], y[kElements];
+    for (int i = 0; i < kElements; ++i) x[i] = (float)((int)((unsigned)i % 29) - 14 + (int)w->id) * 0.5f;
+    pthread_barrier_wait(&barrier);
+    for (unsigned k = 0; k < 60; ++k) {
+        const int errors = launch_and_count_errors((int)((k + w->id) % 2), 1 + (k + w->id) % kMostBlocks, x, y);
+        if (errors != 0) {
+            fprintf(stderr, "thread %u, launch %u: %d wrong elements (-1: the launch failed: %s)\n", w->id, k, errors,
+                    pto_last_error());
+            w->failures++;
+        }
+    }
+    return NULL;
+}
+
+/* Four threads launch at once, with more pool threads (PTO_NUM_THREADS=4)
+ * than this machine may have CPUs: every launch runs all its blocks. */
+static void test_launches_from_several_threads(void **state) {
+    (void)state;
+    enum { kLaunchers = 4 };
+    create_programs();
+    char *saved = set_threads("4");
+    assert_int_equal(pthread_barrier_init(&barrier, NULL, kLaunchers), 0);
+    pthread_t threads[kLaunchers];
+    launcher launchers[kLaunchers];
+    for (unsigned i = 0; i < kLaunchers; i++) {
+        launchers[i] = (launcher){i, 0};
+        assert_int_equal(pthread_create(&threads[i], NULL, launch_many, &launchers[i]), 0);
+    }
+    int failures = 0;
+    for (unsigned i = 0; i < kLaunchers; i++) {
+        assert_int_equal(pthread_join(threads[i], NULL), 0);
+        failures += launchers[i].failures;
+    }
+    pthread_barrier_destroy(&barrier);
+    restore_threads(saved);
+    destroy_programs();
+    assert_int_equal(failures, 0);
+}
+
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
+
+static atomic_int keep_launching;
+
+static void *launch_until_told(void *arg) {
+    launcher *w = arg;
+    float x[kElements], y[kElements];
+    for (int i = 0; i < kElements; ++i) x[i] = (float)(i % 9) * 0.5f;
+    while (atomic_load(&keep_launching))
+        if (launch_and_count_errors(0, kMostBlocks, x, y) != 0) w->failures++;
+    return NULL;
+}
+
+/* A child process launches after fork: the pool's threads did not survive
+ * the fork (and one of them, or a thread of the parent launching in the
+ * background, may have held the pool's lock), so the child starts a pool of
+ * its own. Each
+ * child launches twice on 6 blocks and exits 0 if the results are right; an
+ * alarm ends a child that hangs. ThreadSanitizer forbids starting threads
+ * in the child of a multi-threaded process: there the child runs its blocks
+ * on one thread (PTO_NUM_THREADS=1). */
+static void test_launch_in_a_forked_child(void **state) {
+    (void)state;
+    create_programs();
+    char *saved = set_threads("3");
+    float x[kElements], y[kElements];
+    for (int i = 0; i < kElements; ++i) x[i] = (float)(i % 13) * 0.5f;
+    assert_int_equal(launch_and_count_errors(1, kMostBlocks, x, y), 0); /* the pool exists */
+    atomic_store(&keep_launching, 1);
+    /* Not under valgrind: a forked child's leak check would count what the
+     * parent's launching thread held when it was lost (its arguments, its
+     * block's state) as leaked. */
+    const bool background_launches = getenv("PTO_TEST_UNDER_VALGRIND") == NULL;
+    launcher background = {99, 0};
+    pthread_t thread;
+    if (background_launches)
+        assert_int_equal(pthread_create(&thread, NULL, launch_until_told, &background), 0);
+    for (int round = 0; round < 8; ++round) {
+        const pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            alarm(60);
+#ifdef UNDER_TSAN
+            setenv("PTO_NUM_THREADS", "1", 1);
+#endif
+            const int errors = launch_and_count_errors(round % 2, kMostBlocks, x, y) +
+                               launch_and_count_errors((round + 1) % 2, kMostBlocks - 1, x, y);
+            _exit(errors == 0 ? 0 : 1);
+        }
+        int status = 0;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            fail_msg("round %d: the child %s %d", round, WIFEXITED(status) ? "exited with" : "was killed by signal",
+                     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    }
+    atomic_store(&keep_launching, 0);
+    if (background_launches) assert_int_equal(pthread_join(thread, NULL), 0);
+    assert_int_equal(background.failures, 0);
+    assert_int_equal(launch_and_count_errors(0, kMostBlocks, x, y), 0); /* the parent's pool still works */
+    restore_threads(saved);
+    destroy_programs();
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_mixed_calls),
         cmocka_unit_test(test_tile_handed_between_threads),
         cmocka_unit_test(test_placed_tiles_released_across_threads),
+        cmocka_unit_test(test_launches_from_several_threads),
+        cmocka_unit_test(test_launch_in_a_forked_child),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
