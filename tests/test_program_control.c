@@ -260,6 +260,79 @@ static void test_sync_sections_and_rules(void **state) {
                               "!pto.tile<16x16xf32>\n", NULL));
 }
 
+/* The synchronisation and cache operations of PTOAS that order or flush
+ * what a CPU block already does in order: get_buf/rls_buf (and _dyn),
+ * set/wait_intra_block, cmo.cacheinvalid, fence.barrier_all, syncall —
+ * checked as PTOAS's verifiers check them, then nothing; syncall stops a
+ * launch of more than one block. */
+static void test_noop_sync_and_cache(void **state) {
+    (void)state;
+#define A5_KERNEL(BODY)                                                                         \
+    "module attributes {pto.target_arch = \"a5\"} {\n"                                         \
+    "func.func @k(%p: !pto.ptr<i32>, %e: index) {\n"                                           \
+    "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"                      \
+    "  %c16 = arith.constant 16 : index\n"                                                      \
+    "  %v = pto.make_tensor_view %p, shape = [%c1, %c16], strides = [%c16, %c1] : "            \
+    "!pto.tensor_view<1x16xi32>\n"                                                              \
+    BODY "  %k = arith.constant 5 : i32\n  pto.store_scalar %k, %p[%c0] : !pto.ptr<i32>, i32\n" \
+    "  return\n}\n}\n"
+    pto_program *p = program_build(A5_KERNEL(
+        "  pto.cmo.cacheinvalid all #pto.address_space<gm>\n"
+        "  pto.cmo.cacheinvalid %p single_cache_line : !pto.ptr<i32>\n"
+        "  pto.cmo.cacheinvalid %v single_cache_line : !pto.tensor_view<1x16xi32>\n"
+        "  pto.fence.barrier_all #pto.fence_scope<gm>\n"
+        "  pto.get_buf \"PIPE_MTE2\", 1, 0\n  pto.rls_buf \"PIPE_MTE2\", 1, 0\n"
+        "  pto.get_buf [#pto.pipe_event_type<TVEC>, 31] {mode = 0}\n"
+        "  pto.rls_buf [#pto.pipe_event_type<TVEC>, 31]\n"
+        "  pto.get_buf_dyn \"PIPE_V\", %e, 0\n  pto.rls_buf_dyn \"PIPE_V\", %e\n"
+        "  pto.set_intra_block <PIPE_FIX>, 17\n  pto.wait_intra_block #pto.pipe<PIPE_MTE3>, %e\n"
+        "  pto.syncall() mode = #pto.sync_all_mode<hard>, core_type = #pto.sync_core_type<mix>\n"
+        "  pto.syncall(%v : !pto.tensor_view<1x16xi32>) mode = #pto.sync_all_mode<soft>, "
+        "core_type = #pto.sync_core_type<aiv_only>\n"), NULL);
+    int32_t m[16] = {0};
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, m, sizeof m), PTO_OK);
+    assert_int_equal(pto_args_set_int(a, 1, 2), PTO_OK);
+    assert_int_equal(pto_program_run(p, a), PTO_OK);
+    assert_int_equal(m[0], 5);
+    assert_int_equal(pto_program_launch(p, 2, a), PTO_ERR_INVALID_ARGUMENT);
+    if (strstr(pto_last_error(), "t.pto:19:3: error: pto.syncall waits for every block, and blocks "
+                                 "run independently here: run this kernel on 1 block") == NULL)
+        fail_msg("%s", pto_last_error());
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    /* PTOAS's rules: a concrete pipe and a buffer id in 0..31; the intra-block
+     * pipes and events (0..31 under A5, 0..15 under A2A3); a GM address of
+     * the type written; the fence scopes; syncall's operands by mode. */
+    expect_program_refused_with(A5_KERNEL("  pto.get_buf \"PIPE_ALL\", 0, 0\n"), NULL,
+            "7:15: error: pto.get_buf: 'PIPE_ALL' is not a concrete pipe");
+    expect_program_refused_with(A5_KERNEL("  pto.rls_buf [#pto.pipe_event_type<TVEC>, 32]\n"), NULL,
+            "7:44: error: pto.rls_buf: buffer id 32 is outside 0..31");
+    expect_program_refused_with(A5_KERNEL("  pto.set_intra_block <PIPE_S>, 1\n"), NULL,
+            "7:23: error: pto.set_intra_block takes <PIPE_FIX>, <PIPE_MTE1>, <PIPE_MTE2>, <PIPE_MTE3> or <PIPE_V>, not <PIPE_S>");
+    expect_program_refused_with(A5_KERNEL("  pto.wait_intra_block <PIPE_V>, 32\n"), NULL,
+            "7:34: error: pto.wait_intra_block: event 32 is outside 0..31");
+    expect_program_refused_with("module attributes {pto.target_arch = \"a3\"} {\nfunc.func @k() {\n"
+            "  pto.set_intra_block <PIPE_FIX>, 16\n  return\n}\n}\n", NULL,
+            "3:35: error: pto.set_intra_block: event 16 is outside 0..15");
+    expect_program_refused_with(A5_KERNEL("  pto.cmo.cacheinvalid %p single_cache_line : !pto.ptr<f32>\n"), NULL,
+            "7:47: error: %p is !pto.ptr<i32>, but is written here as !pto.ptr<f32>");
+    expect_program_refused_with(A5_KERNEL("  pto.cmo.cacheinvalid all #pto.address_space<vec>\n"), NULL,
+            "7:28: error: pto.cmo.cacheinvalid all takes #pto.address_space<gm>");
+    expect_program_refused_with(A5_KERNEL("  pto.fence.barrier_all #pto.fence_scope<ub>\n"), NULL,
+            "7:25: error: pto.fence.barrier_all takes #pto.fence_scope<local_memory|gm|all>");
+    expect_program_refused_with(A5_KERNEL("  pto.syncall(%v : !pto.tensor_view<1x16xi32>) mode = "
+            "#pto.sync_all_mode<hard>, core_type = #pto.sync_core_type<mix>\n"), NULL,
+            "pto.syncall: a hard syncall takes no workspace or count");
+    expect_program_refused_with(A5_KERNEL("  %w = pto.make_tensor_view %p, shape = [%c1, %c1], strides = [%c1, %c1] : "
+            "!pto.tensor_view<1x1xi32>\n"
+            "  pto.syncall(%w : !pto.tensor_view<1x1xi32>) mode = "
+            "#pto.sync_all_mode<soft>, core_type = #pto.sync_core_type<mix>\n"), NULL,
+            "8:20: error: pto.syncall: the workspace holds 1 elements, fewer than 16");
+#undef A5_KERNEL
+}
+
 /* PyPTO's kernels take the block's identity as trailing i32 parameters
  * named %__pypto_spmd_block_idx / _block_num / _subblock_idx: the launch
  * binds them, as pto.get_block_idx; the caller binds the others. */
@@ -340,6 +413,7 @@ int main(void) {
         cmocka_unit_test(test_carried_values),
         cmocka_unit_test(test_scalars),
         cmocka_unit_test(test_sync_sections_and_rules),
+        cmocka_unit_test(test_noop_sync_and_cache),
         cmocka_unit_test(test_block_parameters),
         cmocka_unit_test(test_loop_limit),
     };

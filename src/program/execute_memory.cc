@@ -184,20 +184,21 @@ pto_status Block::Subview(const Instr& in) {
   const TileSlot& ps = p_.tiles[in.b];
   const TileSlot& vs = p_.tiles[in.a];
   const int64_t r = ints_[in.c], c = ints_[in.d];
-  const bool subset = static_cast<SubviewRule>(in.sub) == SubviewRule::kPeriodic;
-  const char* what = subset ? "pto.subset" : "pto.subview";
+  const SubviewRule rule = static_cast<SubviewRule>(in.sub);
+  const char* what = rule == SubviewRule::kPeriodic ? "pto.subset" : "pto.subview";
   if (r < 0 || c < 0)
     return Error(in, PTO_ERR_OUT_OF_RANGE,
                  std::string(what) + ": offset " + std::to_string(r < 0 ? r : c) +
                      " is negative");
   int64_t valid_rows = view.valid_rows, valid_cols = view.valid_cols;
-  if (subset) {
-    if (r + vs.type.rows > ps.type.rows || c + vs.type.cols > ps.type.cols)
-      return Error(in, PTO_ERR_OUT_OF_RANGE,
-                   std::string(what) + ": the " + std::to_string(vs.type.rows) + "x" +
-                       std::to_string(vs.type.cols) + " window at [" + std::to_string(r) + ", " +
-                       std::to_string(c) + "] is outside %" + ps.name + "'s " +
-                       std::to_string(ps.type.rows) + "x" + std::to_string(ps.type.cols));
+  if (rule != SubviewRule::kOwn &&
+      (r + vs.type.rows > ps.type.rows || c + vs.type.cols > ps.type.cols))
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 std::string(what) + ": the " + std::to_string(vs.type.rows) + "x" +
+                     std::to_string(vs.type.cols) + " window at [" + std::to_string(r) + ", " +
+                     std::to_string(c) + "] is outside %" + ps.name + "'s " +
+                     std::to_string(ps.type.rows) + "x" + std::to_string(ps.type.cols));
+  if (rule == SubviewRule::kPeriodic) {
     auto periodic = [](int64_t parent_valid, int64_t offset, int64_t size) -> int64_t {
       if (parent_valid <= 0) return 0;
       const int64_t left = parent_valid - offset % parent_valid;
@@ -207,6 +208,18 @@ pto_status Block::Subview(const Instr& in) {
                                                 : periodic(parent.valid_rows, r, vs.type.rows);
     valid_cols = vs.type.valid_cols != kDynamic ? vs.type.valid_cols
                                                 : periodic(parent.valid_cols, c, vs.type.cols);
+  } else if (rule == SubviewRule::kSized) {
+    if (in.imm == 1) {
+      valid_rows = ints_[in.index_regs[0]];
+      valid_cols = ints_[in.index_regs[1]];
+    }
+    if (valid_rows < 0 || valid_rows > vs.type.rows || valid_cols < 0 ||
+        valid_cols > vs.type.cols)
+      return Error(in, PTO_ERR_SHAPE_MISMATCH,
+                   std::string(what) + ": valid region " + std::to_string(valid_rows) + "x" +
+                       std::to_string(valid_cols) + " is outside the " +
+                       std::to_string(vs.type.rows) + "x" + std::to_string(vs.type.cols) +
+                       " window");
   } else if (r + valid_rows > parent.valid_rows || c + valid_cols > parent.valid_cols) {
     return Error(in, PTO_ERR_OUT_OF_RANGE,
                  std::string(what) + ": dst's valid region " + std::to_string(valid_rows) + "x" +

@@ -131,7 +131,7 @@ enum class Code : uint8_t {
   kTileOp,       // an operation of the table on tiles
   kTsel,         // tsel: tile a <- mask slot `mask` ? tile b : tile c (tmp d)
   kTileCopy,     // tile a <- tile b (bytes and valid region): a carried tile value
-  kNop,
+  kNop,          // nothing (sub 1: pto.syncall, refused on more than one block)
   kFloatBinary,  // floats[a] = floats[b] (FloatOp sub) floats[c], rounded to `fmt`
   kFloatCast,    // floats[a] = floats[b] rounded to `fmt` (kF64: a move)
   kFloatNeg,     // floats[a] = -floats[b]
@@ -151,6 +151,8 @@ enum class SubviewRule : uint8_t {
   kPeriodic,  // pto.subset: per dim min(size, parent valid - offset % parent valid)
   kOwn,       // pto.subview: the view's own (its type's, or set on it), inside the
               // parent's valid region from the offsets
+  kSized,     // pto.subview %t[..] sizes [..]: ints[index_regs] when imm is 1 (each
+              // in 0..size), else the result type's
 };
 
 // A float scalar's format (Instr::fmt).
