@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "support/harness.h"
 
@@ -333,6 +334,62 @@ static void test_noop_sync_and_cache(void **state) {
 #undef A5_KERNEL
 }
 
+/* pto.tprint writes the tile's valid region to stderr when it runs, in
+ * PTOAS's print formats; refused: bf16 (PTOAS's rule), a view as src. */
+static void test_tprint(void **state) {
+    (void)state;
+    pto_program *p = program_build(
+        "func.func @k(%p: !pto.ptr<f32>) {\n"
+        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+        "  %c2 = arith.constant 2 : index\n  %c3 = arith.constant 3 : index\n"
+        "  %v = pto.make_tensor_view %p, shape = [%c2, %c3], strides = [%c3, %c1] : !pto.tensor_view<2x3xf32>\n"
+        "  %pv = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c2, %c3] : "
+        "!pto.tensor_view<2x3xf32> -> !pto.partition_tensor_view<2x3xf32>\n"
+        "  %t = pto.alloc_tile : !pto.tile_buf<vec, 2x8xf32, valid=2x3>\n"
+        "  pto.tload ins(%pv : !pto.partition_tensor_view<2x3xf32>) outs(%t : !pto.tile_buf<vec, 2x8xf32, valid=2x3>)\n"
+        "  pto.tprint ins(%t : !pto.tile_buf<vec, 2x8xf32, valid=2x3>)\n"
+        "  pto.tprint ins(%t, %pv : !pto.tile_buf<vec, 2x8xf32, valid=2x3>, !pto.partition_tensor_view<2x3xf32>) "
+        "{printFormat = #pto<print_format width8_precision2>}\n"
+        "  %i = pto.alloc_tile : !pto.tile_buf<vec, 1x2xi32>\n"
+        "  %k = arith.constant -7 : i32\n"
+        "  pto.texpands ins(%k : i32) outs(%i : !pto.tile_buf<vec, 1x2xi32>)\n"
+        "  pto.tprint ins(%i : !pto.tile_buf<vec, 1x2xi32>)\n"
+        "  return\n}\n", NULL);
+    float m[6] = {1.5f, -2.0f, 3.25f, 4.0f, 5.0f, 6000.0f};
+    FILE *capture = tmpfile();
+    assert_non_null(capture);
+    fflush(stderr);
+    const int saved = dup(2);
+    assert_true(saved >= 0 && dup2(fileno(capture), 2) >= 0);
+    program_run_on(p, m, sizeof m);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char text[1024] = {0};
+    rewind(capture);
+    const size_t n = fread(text, 1, sizeof text - 1, capture);
+    fclose(capture);
+    text[n] = '\0';
+    static const char want[] =
+        "t.pto:10:3: %t, block 0: 2x3 valid of 2x8 f32\n"
+        "   1.5000  -2.0000   3.2500\n"
+        "   4.0000   5.0000 6000.0000\n"
+        "t.pto:11:3: %t, block 0: 2x3 valid of 2x8 f32\n"
+        "     1.50    -2.00     3.25\n"
+        "     4.00     5.00  6000.00\n"
+        "t.pto:15:3: %i, block 0: 1x2 valid of 1x2 i32\n"
+        "       -7       -7\n";
+    assert_string_equal(text, want);
+    pto_program_destroy(p);
+    expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<vec, 2x8xbf16>\n"
+            "  pto.tprint ins(%t : !pto.tile_buf<vec, 2x8xbf16>)\n  return\n}\n", NULL,
+            "3:23: error: pto.tprint prints f32, f16 and 8-, 16- and 32-bit integer tiles, not bf16");
+    expect_program_refused_with("func.func @k(%p: !pto.ptr<f32>) {\n  %c1 = arith.constant 1 : index\n"
+            "  %v = pto.make_tensor_view %p, shape = [%c1], strides = [%c1] : !pto.tensor_view<1xf32>\n"
+            "  pto.tprint ins(%v : !pto.tensor_view<1xf32>)\n  return\n}\n", NULL,
+            "4:23: error: pto.tprint of a global-memory view is not implemented: print the tile it is loaded into");
+}
+
 /* PyPTO's kernels take the block's identity as trailing i32 parameters
  * named %__pypto_spmd_block_idx / _block_num / _subblock_idx: the launch
  * binds them, as pto.get_block_idx; the caller binds the others. */
@@ -414,6 +471,7 @@ int main(void) {
         cmocka_unit_test(test_scalars),
         cmocka_unit_test(test_sync_sections_and_rules),
         cmocka_unit_test(test_noop_sync_and_cache),
+        cmocka_unit_test(test_tprint),
         cmocka_unit_test(test_block_parameters),
         cmocka_unit_test(test_loop_limit),
     };

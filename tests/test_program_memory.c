@@ -367,6 +367,43 @@ static void test_sized_subviews(void **state) {
 #undef S24D
 }
 
+/* View spellings of PTOAS's samples: `pto.partition_view ... : T` with the
+ * result type inferred from the sizes, and the older `!pto.tensor_view<2xf32>`
+ * (a rank-2 view, its dims unknown). The 4x8 matrix copied through both. */
+static void test_view_spellings(void **state) {
+    (void)state;
+    float a[32], b[32];
+    fill_matrix(a);
+    pto_program *p = program_build(
+        "func.func @k(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>) {\n"
+        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+        "  %c4 = arith.constant 4 : index\n  %c8 = arith.constant 8 : index\n"
+        "  %va = pto.make_tensor_view %a, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<2xf32>\n"
+        "  %vb = pto.make_tensor_view %b, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>\n"
+        "  %pa = pto.partition_view %va, offsets = [%c0, %c0], sizes = [%c4, %c8] : !pto.tensor_view<2xf32>\n"
+        "  %pb = pto.partition_view %vb, offsets = [%c0, %c0], sizes = [%c4, %c8] : !pto.tensor_view<?x?xf32>\n"
+        "  %w = pto.alloc_tile : " W48 "\n"
+        "  pto.tload ins(%pa : !pto.partition_tensor_view<4x8xf32>) outs(%w : " W48 ")\n"
+        "  pto.tstore ins(%w : " W48 ") outs(%pb : !pto.partition_tensor_view<4x8xf32>)\n"
+        "  return\n}\n", NULL);
+    memset(b, 0, sizeof b);
+    assert_int_equal(run_two(p, a, b, 32, 0), PTO_OK);
+    assert_memory_equal(b, a, sizeof b);
+    pto_program_destroy(p);
+    /* The inferred partition has the sizes' dims: a 4x8 tile does not fit 2x8. */
+    expect_program_refused_with(MATRIX_KERNEL(
+        "  %q = pto.partition_view %va, offsets = [%c0, %c0], sizes = [%c2, %c8] : !pto.tensor_view<4x8xf32>\n"
+        "  pto.tstore ins(%w : " W48 ") outs(%q : !pto.partition_tensor_view<4x8xf32>)\n"), NULL,
+        "15:3: error: pto.tstore: the view's 16 elements differ from the tile's valid region of 32 (4x8)");
+    /* One size for a rank-2 view; a rank-3 `3xf32` is not the rank of 2 operands. */
+    expect_program_refused_with(MATRIX_KERNEL(
+        "  %q = pto.partition_view %va, offsets = [%c0], sizes = [%c2] : !pto.tensor_view<4x8xf32>\n"), NULL,
+        "14:8: error: a rank-2 partition needs 2 offsets and sizes");
+    expect_program_refused_with(MATRIX_KERNEL(
+        "  %vc = pto.make_tensor_view %a, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<3xf32>\n"), NULL,
+        "14:9: error: a rank-1 view needs 1 shape and stride operands");
+}
+
 /* tload/tstore move the tile's valid region, the window at the view's first
  * row and column (TLOAD: the valid region is the transfer size); a load into
  * a tile whose type has a pad value pads the rest of it, as TFILLPAD. */
@@ -430,6 +467,7 @@ int main(void) {
         cmocka_unit_test(test_view_types_with_dynamic_dims),
         cmocka_unit_test(test_subviews),
         cmocka_unit_test(test_sized_subviews),
+        cmocka_unit_test(test_view_spellings),
         cmocka_unit_test(test_load_store_windows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -256,6 +256,8 @@ void Compiler::ParseOperation() {
     if (want_results(0)) ParseFence(op);
   } else if (name == "pto.syncall") {
     if (want_results(0)) ParseSyncAll(op);
+  } else if (name == "pto.tprint") {
+    if (want_results(0)) ParsePrint(op);
   } else if (name == "pto.get_block_idx" || name == "pto.get_block_num" ||
              name == "pto.get_subblock_idx" || name == "pto.get_subblock_num") {
     if (want_results(1)) ParseBlockQuery(op, results[0]);

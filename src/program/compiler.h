@@ -211,6 +211,10 @@ class Compiler {
   void ParseFence(const Token& op);
   void ParseSyncAll(const Token& op);
 
+  // ---- compile_print.cc: pto.tprint
+
+  void ParsePrint(const Token& op);
+
   // ---- compile_subview.cc: tile subviews (pto.subset, pto.subview). valid:
   // the two valid-dim operands of a sized subview, or null.
 

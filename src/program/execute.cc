@@ -452,6 +452,7 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
       case Code::kLoadScalar: status = ScalarAccess(in, true); break;
       case Code::kStoreScalar: status = ScalarAccess(in, false); break;
       case Code::kSubview: status = Subview(in); break;
+      case Code::kPrint: Print(in, block); break;
     }
     if (status != PTO_OK) return status;
   }

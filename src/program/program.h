@@ -144,6 +144,7 @@ enum class Code : uint8_t {
   kGetVal,       // (sub 0: ints, 1: floats)[a] = tile b's element at flat offset ints[c]
   kSubview,      // tile a = the window of tile b at row ints[c], column ints[d]; valid
                  // region per SubviewRule sub
+  kPrint,        // tile a's valid region to stderr, in print format sub (pto.tprint)
 };
 
 // How a subview's valid region is set (Instr::sub of kSubview).

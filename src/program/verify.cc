@@ -100,6 +100,7 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
       break;
     case Code::kLoad:
     case Code::kStore:
+    case Code::kPrint:
       out[0] = in.a;
       break;
     case Code::kTileCopy:
