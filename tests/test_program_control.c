@@ -76,6 +76,58 @@ static void test_functions_and_calls(void **state) {
             NULL, "5:18: error: %y is not defined");
 }
 
+/* A module of several kernels (each marked): every function is verified by
+ * every create call; pto_program_create asks for an entry once all verify,
+ * pto_program_check accepts the module and describes it, and a run of that
+ * program asks for an entry. */
+static void test_modules_of_several_kernels(void **state) {
+    (void)state;
+#define KERNELS(SECOND_BODY)                                                                      \
+    "module {\n"                                                                                 \
+    "  func.func @fill(%p: !pto.ptr<i32>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n" \
+    "    %c0 = arith.constant 0 : index\n    %k = arith.constant 3 : i32\n"                        \
+    "    pto.store_scalar %k, %p[%c0] : !pto.ptr<i32>, i32\n    return\n  }\n"                   \
+    "  func.func @other(%p: !pto.ptr<i32>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n" \
+    SECOND_BODY "    return\n  }\n}\n"
+    static const char good[] = KERNELS("    %c1 = arith.constant 1 : index\n");
+    static const char bad[] = KERNELS("    %x = arith.addi %y, %y : i32\n");
+    expect_program_refused_with(good, NULL,
+            "t.pto:2:3: error: the module marks 2 entry functions (@fill, @other): choose one by name");
+    /* The second kernel's error comes first, whichever way the module is created. */
+    expect_program_refused_with(bad, NULL, "t.pto:9:21: error: %y is not defined");
+    expect_program_refused_with(bad, "fill", "t.pto:9:21: error: %y is not defined");
+    pto_program *p = NULL;
+    assert_int_equal(pto_program_check(bad, strlen(bad), "t.pto", &p), PTO_ERR_INVALID_ARGUMENT);
+    assert_null(p);
+    if (strstr(pto_last_error(), "t.pto:9:21: error: %y is not defined") == NULL)
+        fail_msg("%s", pto_last_error());
+    /* Checked without an entry: described, and not runnable. */
+    assert_int_equal(pto_program_check(good, strlen(good), "t.pto", &p), PTO_OK);
+    assert_int_equal(pto_program_param_count(p), 0);
+    assert_non_null(strstr(pto_program_describe(p),
+                           "  @fill(%p: !pto.ptr<i32>)\n  @other(%p: !pto.ptr<i32>)\n"
+                           "no entry: the module marks 2 entry functions (@fill, @other)"));
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_program_run(p, a), PTO_ERR_INVALID_ARGUMENT);
+    if (strstr(pto_last_error(), "the module marks 2 entry functions (@fill, @other): choose one by name") == NULL)
+        fail_msg("%s", pto_last_error());
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    /* Where the marks choose the entry, pto_program_check's program runs. */
+    static const char one[] = "func.func @k(%p: !pto.ptr<i32>) {\n  %c0 = arith.constant 0 : index\n"
+                              "  %k = arith.constant 9 : i32\n"
+                              "  pto.store_scalar %k, %p[%c0] : !pto.ptr<i32>, i32\n  return\n}\n";
+    assert_int_equal(pto_program_check(one, strlen(one), "t.pto", &p), PTO_OK);
+    int32_t m[1] = {0};
+    program_run_on(p, m, sizeof m);
+    assert_int_equal(m[0], 9);
+    pto_program_destroy(p);
+    p = program_build(good, "other");
+    pto_program_destroy(p);
+#undef KERNELS
+}
+
 #define T32 "!pto.tile_buf<vec, 32x64xf32>"
 
 /* Sum of 0..9 by iter_args, a max by scf.if results, a count by scf.while,
@@ -467,6 +519,7 @@ static void test_loop_limit(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_functions_and_calls),
+        cmocka_unit_test(test_modules_of_several_kernels),
         cmocka_unit_test(test_carried_values),
         cmocka_unit_test(test_scalars),
         cmocka_unit_test(test_sync_sections_and_rules),

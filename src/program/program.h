@@ -229,6 +229,11 @@ struct Program {
   // used in it lives through the whole loop.
   std::vector<std::pair<uint32_t, uint32_t>> loops;
   bool uses_float = false;   // some operation computes in floating point
+  // A module whose marks choose no entry (several marked, or several public
+  // and none marked): why, and where; such a program is verified but
+  // cannot run (pto_program_check).
+  std::string no_entry;
+  SourceLoc no_entry_loc;
 };
 
 // Parses and type-checks text into *program (source_name and profile set by
@@ -242,8 +247,12 @@ pto_status Compile(std::string_view text, std::string_view entry, bool check_onl
 
 // Compile and Verify of the entry, then every other function of the module
 // checked the same way (Compile with check_only and Verify, into a program
-// dropped afterwards): a module is accepted whole or not at all.
-pto_status Build(std::string_view text, std::string_view entry, Program* program);
+// dropped afterwards): a module is accepted whole or not at all. Where the
+// module's marks choose no entry (and none is named), every function is
+// checked, then the choice is an error unless entry_optional: the program
+// then records it in no_entry and cannot run.
+pto_status Build(std::string_view text, std::string_view entry, bool entry_optional,
+                 Program* program);
 
 // Places the tiles and applies every operation's rules; same failure contract.
 pto_status Verify(Program* program);

@@ -322,6 +322,7 @@ std::string Describe(const Program& p) {
       out += "  " + f.signature + (f.is_entry ? "  (entry)" : "") +
              (f.is_private ? "  private" : "") + "\n";
   }
+  if (!p.no_entry.empty()) return out + "no entry: " + p.no_entry + "\n";
   out += "unified buffer (" + std::string(pto_profile_string(p.profile)) + ", " +
          std::to_string(p.ub_capacity) + " bytes): " + std::to_string(p.ub_size) +
          " bytes used, at most " + std::to_string(p.ub_live_peak) + " bytes live at once\n";
