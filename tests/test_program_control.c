@@ -442,6 +442,48 @@ static void test_tprint(void **state) {
             "4:23: error: pto.tprint of a global-memory view is not implemented: print the tile it is loaded into");
 }
 
+/* Two PTOAS text rules: A5's tprelu does not use its tmp, so a tile used only
+ * there takes no unified-buffer bytes (three 92x224 f32 tiles and an i8 tmp
+ * fit A5's 256 KiB; a tmp read elsewhere too is placed, and then they do
+ * not); a DPS trsqrt with precisionType high_precision takes a tmp. */
+static void test_ptoas_rules_round3(void **state) {
+    (void)state;
+#define F "!pto.tile_buf<vec, 92x224xf32, valid=92x200>"
+#define I "!pto.tile_buf<vec, 92x224xi8, valid=92x200>"
+#define PRELU_A5(EXTRA)                                                                         \
+    "module attributes {pto.target_arch = \"a5\"} {\nfunc.func @k() {\n"                        \
+    "  %a = pto.alloc_tile : " F "\n  %b = pto.alloc_tile : " F "\n"                            \
+    "  %t = pto.alloc_tile : " I "\n  %d = pto.alloc_tile : " F "\n"                            \
+    "  pto.tprelu ins(%a, %b, %t : " F ", " F ", " I ") outs(%d : " F ")\n" EXTRA               \
+    "  return\n}\n}\n"
+    pto_program *p = program_build(PRELU_A5(""), NULL);
+    assert_non_null(strstr(pto_program_describe(p), "247296 bytes used"));
+    assert_non_null(strstr(pto_program_describe(p),
+                           "%t tile 92x224xi8 (valid 92x200): no bytes (tprelu's tmp, which A5 does not use)"));
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_program_run(p, a), PTO_OK);
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    expect_program_refused_with(PRELU_A5("  pto.tprint ins(%t : " I ")\n"), NULL,
+            "does not fit in the 262144-byte unified buffer of A5");
+#undef PRELU_A5
+#undef F
+#undef I
+#define T "!pto.tile_buf<vec, 16x16xf32>"
+    expect_program_refused_with("pto.trsqrt ins(%a : " T ") outs(%d : " T ") "
+            "{precisionType = #pto<rsqrt_precision high_precision>}\n", NULL,
+            "1:1: error: pto.trsqrt takes a tmp when precisionType is high_precision (PTOAS's rule)");
+    expect_program_refused_with("pto.trsqrt ins(%a {precisionType = #pto<rsqrt_precision high_precision>} : " T
+            ") outs(%d : " T ")\n", NULL,
+            "1:1: error: pto.trsqrt takes a tmp when precisionType is high_precision (PTOAS's rule)");
+    pto_program_destroy(program_build("pto.trsqrt ins(%a, %t : " T ", !pto.tile_buf<vec, 1x8xf32>) outs(%d : " T ") "
+            "{precisionType = #pto<rsqrt_precision high_precision>}\n", NULL));
+    pto_program_destroy(program_build("pto.trsqrt ins(%a : " T ") outs(%d : " T ") "
+            "{precisionType = #pto<rsqrt_precision default>}\n", NULL));
+#undef T
+}
+
 /* PyPTO's kernels take the block's identity as trailing i32 parameters
  * named %__pypto_spmd_block_idx / _block_num / _subblock_idx: the launch
  * binds them, as pto.get_block_idx; the caller binds the others. */
@@ -525,6 +567,7 @@ int main(void) {
         cmocka_unit_test(test_sync_sections_and_rules),
         cmocka_unit_test(test_noop_sync_and_cache),
         cmocka_unit_test(test_tprint),
+        cmocka_unit_test(test_ptoas_rules_round3),
         cmocka_unit_test(test_block_parameters),
         cmocka_unit_test(test_loop_limit),
     };

@@ -92,6 +92,7 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
       if (!known)
         return Error(e.value.loc, "precisionType of trsqrt is #pto<... default> or "
                                   "#pto<... high_precision>");
+      rsqrt_high_precision_ = v.substr(v.size() - 16) == " high_precision>";
       continue;
     }
     if (e.key == "isBinary" && op.attr == ops::AttrKind::kBinaryOrder) {

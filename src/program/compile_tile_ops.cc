@@ -207,6 +207,7 @@ bool Compiler::UseOperands(const ops::OpDescriptor& desc, const std::vector<Toke
 // pto.OP ins(%a, %b[, %tmp] : T, T[, T]) outs(%d : T) [{attrs}]
 void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   Advance();  // ins
+  rsqrt_high_precision_ = false;
   std::vector<Token> names;
   if (!Expect('(')) return;
   ParseValueNames(&names);
@@ -243,6 +244,10 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   if (desc.attr == ops::AttrKind::kBinaryOrder && tok_.IsIdent("isBinary") &&
       !ParseBareBinaryOrder(&attr))
     return;
+  // PTOAS's verifier (its DPS form; the pages' forms may leave tmp out).
+  if (desc.id == ops::OpId::kTrsqrt && rsqrt_high_precision_ && names.size() == 1)
+    return (void)Error(op.loc, "pto.trsqrt takes a tmp when precisionType is high_precision "
+                               "(PTOAS's rule): ins(%src, %tmp : T, U)");
   std::vector<uint32_t> slots;
   if (!UseOperands(desc, names, types, type_locs, &slots)) return;
   uint32_t dst;

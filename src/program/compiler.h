@@ -245,6 +245,7 @@ class Compiler {
 
   Lexer lexer_;
   Program* p_;
+  bool rsqrt_high_precision_ = false;  // the DPS op being read: trsqrt's precisionType
   std::string entry_;
   bool check_only_ = false;
   std::vector<FuncInfo> funcs_;
