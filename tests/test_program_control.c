@@ -317,7 +317,7 @@ static void test_sync_sections_and_rules(void **state) {
  * what a CPU block already does in order: get_buf/rls_buf (and _dyn),
  * set/wait_intra_block, cmo.cacheinvalid, fence.barrier_all, syncall —
  * checked as PTOAS's verifiers check them, then nothing; syncall stops a
- * launch of more than one block. */
+ * launch of more than one block. The comm.* operations are refused. */
 static void test_noop_sync_and_cache(void **state) {
     (void)state;
 #define A5_KERNEL(BODY)                                                                         \
@@ -383,6 +383,10 @@ static void test_noop_sync_and_cache(void **state) {
             "  pto.syncall(%w : !pto.tensor_view<1x1xi32>) mode = "
             "#pto.sync_all_mode<soft>, core_type = #pto.sync_core_type<mix>\n"), NULL,
             "8:20: error: pto.syncall: the workspace holds 1 elements, fewer than 16");
+    /* PTOAS's comm dialect (other cards) is refused at the op. */
+    expect_program_refused_with(A5_KERNEL("  pto.comm.tput ins(%v : !pto.tensor_view<1x16xi32>)\n"), NULL,
+            "7:3: error: pto.comm.tput: multi-card communication is not implemented (a program runs "
+            "the blocks of one card)");
 #undef A5_KERNEL
 }
 

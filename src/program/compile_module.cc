@@ -258,6 +258,11 @@ void Compiler::ParseOperation() {
     if (want_results(0)) ParseSyncAll(op);
   } else if (name == "pto.tprint") {
     if (want_results(0)) ParsePrint(op);
+  } else if (name.substr(0, 9) == "pto.comm.") {
+    // PTOAS's comm dialect moves tiles between cards (NPUs) and signals
+    // across them: a program here runs the blocks of one card.
+    Error(op.loc, std::string(name) + ": multi-card communication is not implemented (a "
+                                      "program runs the blocks of one card)");
   } else if (name == "pto.get_block_idx" || name == "pto.get_block_num" ||
              name == "pto.get_subblock_idx" || name == "pto.get_subblock_num") {
     if (want_results(1)) ParseBlockQuery(op, results[0]);
