@@ -149,7 +149,9 @@ bool Compiler::ChooseEntry(const FuncInfo** entry) {
     if (f.marked_entry && marked_count++ == 0) marked = &f;
     if (!f.is_private && public_count++ == 0) public_one = &f;
   }
-  *entry = marked_count == 1 ? marked : marked_count == 0 && public_count == 1 ? public_one : nullptr;
+  *entry = marked_count == 1                         ? marked
+           : marked_count == 0 && public_count == 1 ? public_one
+                                                    : nullptr;
   if (*entry == nullptr && marked_count == 0 && funcs_.size() == 1) *entry = &funcs_[0];
   if (*entry != nullptr) return true;
   // No entry: every function is still checked (Build), then the choice is

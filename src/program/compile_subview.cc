@@ -1,8 +1,8 @@
 // PTO assembly: tile subviews. PTOAS's `pto.subset %src[%i, %j] sizes [R, C]
 // : T`, its current `pto.subview %src[%i, %j] sizes [R, C] [valid [%vr,
 // %vc]] : T -> U` and the pto-isa page's TSUBVIEW (`pto.subview %src, %r,
-// %c`, in its SSA, synchronous and DPS forms) give a tile that is a window of another
-// tile's storage: no bytes move, and the window's rows are as long as its
+// %c`, in its SSA, synchronous and DPS forms) give a tile that is a window
+// of another tile's storage: no bytes move, and the window's rows are as long as its
 // parent's (PTOAS lowers subset to a memref.subview keeping the source's
 // strides; TSUBVIEW's dst has the source's capacity).
 #include <algorithm>
@@ -98,6 +98,41 @@ bool Compiler::EmitSubview(const Token& op, uint32_t parent, uint32_t view, cons
   return true;
 }
 
+// A sized subview's result type U (written at loc): R x C (sizes) with the
+// source's element type and pad (t, the inferred type, holds them); its
+// valid dims are U's, which must agree with the valid operands where they
+// are given (a constant equal, a run-time value `?`) and be static where
+// they are not. Sets t's valid dims.
+bool Compiler::SizedValid(const std::string& what, const Token& src_name, const Type& u,
+                          SourceLoc loc, const int64_t sizes[2], const Value* valid, Type* t) {
+  if (u.kind != TypeKind::kTile || u.dtype != t->dtype || u.rows != t->rows ||
+      u.cols != t->cols || u.pad != t->pad)
+    return Error(loc, what + "the result is written as " + TypeString(u) + ", not a " +
+                          std::to_string(t->rows) + "x" + std::to_string(t->cols) + " tile of %" +
+                          std::string(src_name.text) + "'s element type and pad");
+  const int64_t declared[2] = {u.valid_rows, u.valid_cols};
+  for (int i = 0; i < 2; ++i) {
+    const std::string dim = i == 0 ? "rows" : "cols";
+    if (valid == nullptr && declared[i] == kDynamic)
+      return Error(loc, what + "the result's valid " + dim +
+                            " are `?`: a run-time valid region is given by valid [%rows, %cols]");
+    if (valid == nullptr && declared[i] > sizes[i])
+      return Error(loc, what + "the result's valid " + dim + " " + std::to_string(declared[i]) +
+                            " exceed its size " + std::to_string(sizes[i]),
+                   PTO_ERR_SHAPE_MISMATCH);
+    if (valid != nullptr && declared[i] != kDynamic &&
+        !(valid[i].is_const && valid[i].const_value == declared[i]))
+      return Error(loc, what + "the result's valid " + dim + " " + std::to_string(declared[i]) +
+                            " differ from valid [...]'s " +
+                            (valid[i].is_const ? std::to_string(valid[i].const_value)
+                                               : "run-time value (write `?`)"),
+                   PTO_ERR_SHAPE_MISMATCH);
+  }
+  t->valid_rows = u.valid_rows;
+  t->valid_cols = u.valid_cols;
+  return true;
+}
+
 // %v = pto.subset %src[%i, %j] sizes [R, C] : T (T is %src's type; the
 // result's is inferred as PTOAS infers it: shape R x C, the source's
 // element type and pad, valid dims from the parent's where the offsets are
@@ -145,7 +180,8 @@ void Compiler::ParseSubset(const Token& op, const Token& result, bool sized) {
     }
     if (!Expect(']')) return;
   }
-  if (tok_.Is('{')) return (void)Error(tok_.loc, std::string(op.text) + " attributes are not supported");
+  if (tok_.Is('{'))
+    return (void)Error(tok_.loc, std::string(op.text) + " attributes are not supported");
   if (!Expect(':')) return;
   const SourceLoc type_loc = tok_.loc;
   Type written;
@@ -164,35 +200,9 @@ void Compiler::ParseSubset(const Token& op, const Token& result, bool sized) {
   t.rows = static_cast<uint32_t>(sizes[0]);
   t.cols = static_cast<uint32_t>(sizes[1]);
   if (sized) {
-    if (result_type.kind != TypeKind::kTile || result_type.dtype != pt.dtype ||
-        result_type.rows != t.rows || result_type.cols != t.cols || result_type.pad != pt.pad)
-      return (void)Error(result_loc, what + "the result is written as " +
-                                         TypeString(result_type) + ", not a " +
-                                         std::to_string(t.rows) + "x" + std::to_string(t.cols) +
-                                         " tile of %" + std::string(src_name.text) +
-                                         "'s element type and pad");
-    const int64_t declared[2] = {result_type.valid_rows, result_type.valid_cols};
-    for (int i = 0; i < 2; ++i) {
-      const char* dim = i == 0 ? "rows" : "cols";
-      if (!has_valid && declared[i] == kDynamic)
-        return (void)Error(result_loc, what + "the result's valid " + dim +
-                                           " are `?`: a run-time valid region is given by "
-                                           "valid [%rows, %cols]");
-      if (!has_valid && declared[i] > sizes[i])
-        return (void)Error(result_loc, what + "the result's valid " + dim + " " +
-                                           std::to_string(declared[i]) + " exceed its size " +
-                                           std::to_string(sizes[i]),
-                           PTO_ERR_SHAPE_MISMATCH);
-      if (has_valid && declared[i] != kDynamic &&
-          !(valid[i].is_const && valid[i].const_value == declared[i]))
-        return (void)Error(result_loc, what + "the result's valid " + dim + " " +
-                                           std::to_string(declared[i]) + " differ from valid [...]'s " +
-                                           (valid[i].is_const ? std::to_string(valid[i].const_value)
-                                                              : "run-time value (write `?`)"),
-                           PTO_ERR_SHAPE_MISMATCH);
-    }
-    t.valid_rows = result_type.valid_rows;
-    t.valid_cols = result_type.valid_cols;
+    if (!SizedValid(what, src_name, result_type, result_loc, sizes, has_valid ? valid : nullptr,
+                    &t))
+      return;
   } else {
     t.valid_rows = pt.valid_rows == kDynamic || !row.is_const
                        ? kDynamic

@@ -220,6 +220,8 @@ class Compiler {
 
   bool EmitSubview(const Token& op, uint32_t parent, uint32_t view, const Value& row,
                    const Value& col, SubviewRule rule, const Value* valid);
+  bool SizedValid(const std::string& what, const Token& src_name, const Type& u, SourceLoc loc,
+                  const int64_t sizes[2], const Value* valid, Type* t);
   void ParseSubset(const Token& op, const Token& result, bool sized);
   void ParseSubview(const Token& op, const std::vector<Token>& results);
 

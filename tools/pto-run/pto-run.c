@@ -618,9 +618,10 @@ static int verify_and_run(const options *o, const char *text, size_t length) {
     if (o->has_profile)
         pto_set_profile(o->profile);
     /* --check verifies every function of a module, and needs no entry unless one is named. */
-    const pto_status created = o->check && o->entry == NULL
-                                   ? pto_program_check(text, length, o->file, &program)
-                                   : pto_program_create_entry(text, length, o->file, o->entry, &program);
+    const pto_status created =
+        o->check && o->entry == NULL
+            ? pto_program_check(text, length, o->file, &program)
+            : pto_program_create_entry(text, length, o->file, o->entry, &program);
     if (created != PTO_OK)
         return run_error();
     if (o->check) {
