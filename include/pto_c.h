@@ -1310,10 +1310,24 @@ PTO_API pto_status pto_program_create(const char *text, size_t length, const cha
  * place (func.call; recursion is refused).
  * Errors: those of pto_program_create; PTO_ERR_INVALID_ARGUMENT if no
  * function has that name, or, with no name, if the module marks several
- * entries or has several public functions and marks none. */
+ * entries or has several public functions and marks none (reported once
+ * every function has verified: a function's own error comes first). */
 PTO_API pto_status pto_program_create_entry(const char *text, size_t length,
                                             const char *source_name, const char *entry,
                                             pto_program **out);
+
+/* Verifies a text as pto_program_create does, without needing an entry: for
+ * checking a module of several kernels (pto-run --check). Every func.func is
+ * verified (each as the entry pto_program_create_entry would make it, its
+ * calls read in place). Where the module's marks choose an entry,
+ * *out is the program pto_program_create gives. Where they do not (several
+ * functions marked, or several public ones and none marked), *out has no
+ * parameters, pto_program_describe lists the functions and why none is the
+ * entry, and pto_program_run / pto_program_launch refuse it
+ * (PTO_ERR_INVALID_ARGUMENT, asking for pto_program_create_entry).
+ * Errors: those of pto_program_create but the entry choice. */
+PTO_API pto_status pto_program_check(const char *text, size_t length, const char *source_name,
+                                     pto_program **out);
 
 /* A description of the verified program, in lines of text: the module's
  * functions with their parameters (the entry marked), the unified buffer's
@@ -1428,7 +1442,8 @@ PTO_API pto_status pto_program_run(const pto_program *program, const pto_args *a
  * (PTO_PARAM_WRITE) are copied back (the whole tile, and its valid region)
  * after it; a tile parameter that is not bound starts zero-filled.
  * Errors, before anything runs: PTO_ERR_NULL_ARGUMENT; PTO_ERR_INVALID_ARGUMENT
- * if args was made for another program, blocks is 0 or above 65536, a
+ * if the program has no entry (pto_program_check), args was made for another
+ * program, blocks is 0 or above 65536, a
  * parameter the program reads is not bound, or blocks > 1 with a bound tile
  * the program writes. During the run: an access outside a bound pointer's
  * memory, outside a view, or a valid region or argument that a rule refuses

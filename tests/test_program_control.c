@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "support/harness.h"
 
@@ -73,6 +74,58 @@ static void test_functions_and_calls(void **state) {
     expect_program_refused_with("func.func @k() attributes {pto.entry} {\n return\n}\n"
             "func.func @h() {\n %x = arith.addi %y, %y : i32\n return\n}\n",
             NULL, "5:18: error: %y is not defined");
+}
+
+/* A module of several kernels (each marked): every function is verified by
+ * every create call; pto_program_create asks for an entry once all verify,
+ * pto_program_check accepts the module and describes it, and a run of that
+ * program asks for an entry. */
+static void test_modules_of_several_kernels(void **state) {
+    (void)state;
+#define KERNELS(SECOND_BODY)                                                                      \
+    "module {\n"                                                                                 \
+    "  func.func @fill(%p: !pto.ptr<i32>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n" \
+    "    %c0 = arith.constant 0 : index\n    %k = arith.constant 3 : i32\n"                        \
+    "    pto.store_scalar %k, %p[%c0] : !pto.ptr<i32>, i32\n    return\n  }\n"                   \
+    "  func.func @other(%p: !pto.ptr<i32>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n" \
+    SECOND_BODY "    return\n  }\n}\n"
+    static const char good[] = KERNELS("    %c1 = arith.constant 1 : index\n");
+    static const char bad[] = KERNELS("    %x = arith.addi %y, %y : i32\n");
+    expect_program_refused_with(good, NULL,
+            "t.pto:2:3: error: the module marks 2 entry functions (@fill, @other): choose one by name");
+    /* The second kernel's error comes first, whichever way the module is created. */
+    expect_program_refused_with(bad, NULL, "t.pto:9:21: error: %y is not defined");
+    expect_program_refused_with(bad, "fill", "t.pto:9:21: error: %y is not defined");
+    pto_program *p = NULL;
+    assert_int_equal(pto_program_check(bad, strlen(bad), "t.pto", &p), PTO_ERR_INVALID_ARGUMENT);
+    assert_null(p);
+    if (strstr(pto_last_error(), "t.pto:9:21: error: %y is not defined") == NULL)
+        fail_msg("%s", pto_last_error());
+    /* Checked without an entry: described, and not runnable. */
+    assert_int_equal(pto_program_check(good, strlen(good), "t.pto", &p), PTO_OK);
+    assert_int_equal(pto_program_param_count(p), 0);
+    assert_non_null(strstr(pto_program_describe(p),
+                           "  @fill(%p: !pto.ptr<i32>)\n  @other(%p: !pto.ptr<i32>)\n"
+                           "no entry: the module marks 2 entry functions (@fill, @other)"));
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_program_run(p, a), PTO_ERR_INVALID_ARGUMENT);
+    if (strstr(pto_last_error(), "the module marks 2 entry functions (@fill, @other): choose one by name") == NULL)
+        fail_msg("%s", pto_last_error());
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    /* Where the marks choose the entry, pto_program_check's program runs. */
+    static const char one[] = "func.func @k(%p: !pto.ptr<i32>) {\n  %c0 = arith.constant 0 : index\n"
+                              "  %k = arith.constant 9 : i32\n"
+                              "  pto.store_scalar %k, %p[%c0] : !pto.ptr<i32>, i32\n  return\n}\n";
+    assert_int_equal(pto_program_check(one, strlen(one), "t.pto", &p), PTO_OK);
+    int32_t m[1] = {0};
+    program_run_on(p, m, sizeof m);
+    assert_int_equal(m[0], 9);
+    pto_program_destroy(p);
+    p = program_build(good, "other");
+    pto_program_destroy(p);
+#undef KERNELS
 }
 
 #define T32 "!pto.tile_buf<vec, 32x64xf32>"
@@ -260,6 +313,181 @@ static void test_sync_sections_and_rules(void **state) {
                               "!pto.tile<16x16xf32>\n", NULL));
 }
 
+/* The synchronisation and cache operations of PTOAS that order or flush
+ * what a CPU block already does in order: get_buf/rls_buf (and _dyn),
+ * set/wait_intra_block, cmo.cacheinvalid, fence.barrier_all, syncall —
+ * checked as PTOAS's verifiers check them, then nothing; syncall stops a
+ * launch of more than one block. The comm.* operations are refused. */
+static void test_noop_sync_and_cache(void **state) {
+    (void)state;
+#define A5_KERNEL(BODY)                                                                         \
+    "module attributes {pto.target_arch = \"a5\"} {\n"                                         \
+    "func.func @k(%p: !pto.ptr<i32>, %e: index) {\n"                                           \
+    "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"                      \
+    "  %c16 = arith.constant 16 : index\n"                                                      \
+    "  %v = pto.make_tensor_view %p, shape = [%c1, %c16], strides = [%c16, %c1] : "            \
+    "!pto.tensor_view<1x16xi32>\n"                                                              \
+    BODY "  %k = arith.constant 5 : i32\n  pto.store_scalar %k, %p[%c0] : !pto.ptr<i32>, i32\n" \
+    "  return\n}\n}\n"
+    pto_program *p = program_build(A5_KERNEL(
+        "  pto.cmo.cacheinvalid all #pto.address_space<gm>\n"
+        "  pto.cmo.cacheinvalid %p single_cache_line : !pto.ptr<i32>\n"
+        "  pto.cmo.cacheinvalid %v single_cache_line : !pto.tensor_view<1x16xi32>\n"
+        "  pto.fence.barrier_all #pto.fence_scope<gm>\n"
+        "  pto.get_buf \"PIPE_MTE2\", 1, 0\n  pto.rls_buf \"PIPE_MTE2\", 1, 0\n"
+        "  pto.get_buf [#pto.pipe_event_type<TVEC>, 31] {mode = 0}\n"
+        "  pto.rls_buf [#pto.pipe_event_type<TVEC>, 31]\n"
+        "  pto.get_buf_dyn \"PIPE_V\", %e, 0\n  pto.rls_buf_dyn \"PIPE_V\", %e\n"
+        "  pto.set_intra_block <PIPE_FIX>, 17\n  pto.wait_intra_block #pto.pipe<PIPE_MTE3>, %e\n"
+        "  pto.syncall() mode = #pto.sync_all_mode<hard>, core_type = #pto.sync_core_type<mix>\n"
+        "  pto.syncall(%v : !pto.tensor_view<1x16xi32>) mode = #pto.sync_all_mode<soft>, "
+        "core_type = #pto.sync_core_type<aiv_only>\n"), NULL);
+    int32_t m[16] = {0};
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, m, sizeof m), PTO_OK);
+    assert_int_equal(pto_args_set_int(a, 1, 2), PTO_OK);
+    assert_int_equal(pto_program_run(p, a), PTO_OK);
+    assert_int_equal(m[0], 5);
+    assert_int_equal(pto_program_launch(p, 2, a), PTO_ERR_INVALID_ARGUMENT);
+    if (strstr(pto_last_error(), "t.pto:19:3: error: pto.syncall waits for every block, and blocks "
+                                 "run independently here: run this kernel on 1 block") == NULL)
+        fail_msg("%s", pto_last_error());
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    /* PTOAS's rules: a concrete pipe and a buffer id in 0..31; the intra-block
+     * pipes and events (0..31 under A5, 0..15 under A2A3); a GM address of
+     * the type written; the fence scopes; syncall's operands by mode. */
+    expect_program_refused_with(A5_KERNEL("  pto.get_buf \"PIPE_ALL\", 0, 0\n"), NULL,
+            "7:15: error: pto.get_buf: 'PIPE_ALL' is not a concrete pipe");
+    expect_program_refused_with(A5_KERNEL("  pto.rls_buf [#pto.pipe_event_type<TVEC>, 32]\n"), NULL,
+            "7:44: error: pto.rls_buf: buffer id 32 is outside 0..31");
+    expect_program_refused_with(A5_KERNEL("  pto.set_intra_block <PIPE_S>, 1\n"), NULL,
+            "7:23: error: pto.set_intra_block takes <PIPE_FIX>, <PIPE_MTE1>, <PIPE_MTE2>, <PIPE_MTE3> or <PIPE_V>, not <PIPE_S>");
+    expect_program_refused_with(A5_KERNEL("  pto.wait_intra_block <PIPE_V>, 32\n"), NULL,
+            "7:34: error: pto.wait_intra_block: event 32 is outside 0..31");
+    expect_program_refused_with("module attributes {pto.target_arch = \"a3\"} {\nfunc.func @k() {\n"
+            "  pto.set_intra_block <PIPE_FIX>, 16\n  return\n}\n}\n", NULL,
+            "3:35: error: pto.set_intra_block: event 16 is outside 0..15");
+    expect_program_refused_with(A5_KERNEL("  pto.cmo.cacheinvalid %p single_cache_line : !pto.ptr<f32>\n"), NULL,
+            "7:47: error: %p is !pto.ptr<i32>, but is written here as !pto.ptr<f32>");
+    expect_program_refused_with(A5_KERNEL("  pto.cmo.cacheinvalid all #pto.address_space<vec>\n"), NULL,
+            "7:28: error: pto.cmo.cacheinvalid all takes #pto.address_space<gm>");
+    expect_program_refused_with(A5_KERNEL("  pto.fence.barrier_all #pto.fence_scope<ub>\n"), NULL,
+            "7:25: error: pto.fence.barrier_all takes #pto.fence_scope<local_memory|gm|all>");
+    expect_program_refused_with(A5_KERNEL("  pto.syncall(%v : !pto.tensor_view<1x16xi32>) mode = "
+            "#pto.sync_all_mode<hard>, core_type = #pto.sync_core_type<mix>\n"), NULL,
+            "pto.syncall: a hard syncall takes no workspace or count");
+    expect_program_refused_with(A5_KERNEL("  %w = pto.make_tensor_view %p, shape = [%c1, %c1], strides = [%c1, %c1] : "
+            "!pto.tensor_view<1x1xi32>\n"
+            "  pto.syncall(%w : !pto.tensor_view<1x1xi32>) mode = "
+            "#pto.sync_all_mode<soft>, core_type = #pto.sync_core_type<mix>\n"), NULL,
+            "8:20: error: pto.syncall: the workspace holds 1 elements, fewer than 16");
+    /* PTOAS's comm dialect (other cards) is refused at the op. */
+    expect_program_refused_with(A5_KERNEL("  pto.comm.tput ins(%v : !pto.tensor_view<1x16xi32>)\n"), NULL,
+            "7:3: error: pto.comm.tput: multi-card communication is not implemented (a program runs "
+            "the blocks of one card)");
+#undef A5_KERNEL
+}
+
+/* pto.tprint writes the tile's valid region to stderr when it runs, in
+ * PTOAS's print formats; refused: bf16 (PTOAS's rule), a view as src. */
+static void test_tprint(void **state) {
+    (void)state;
+    pto_program *p = program_build(
+        "func.func @k(%p: !pto.ptr<f32>) {\n"
+        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+        "  %c2 = arith.constant 2 : index\n  %c3 = arith.constant 3 : index\n"
+        "  %v = pto.make_tensor_view %p, shape = [%c2, %c3], strides = [%c3, %c1] : !pto.tensor_view<2x3xf32>\n"
+        "  %pv = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c2, %c3] : "
+        "!pto.tensor_view<2x3xf32> -> !pto.partition_tensor_view<2x3xf32>\n"
+        "  %t = pto.alloc_tile : !pto.tile_buf<vec, 2x8xf32, valid=2x3>\n"
+        "  pto.tload ins(%pv : !pto.partition_tensor_view<2x3xf32>) outs(%t : !pto.tile_buf<vec, 2x8xf32, valid=2x3>)\n"
+        "  pto.tprint ins(%t : !pto.tile_buf<vec, 2x8xf32, valid=2x3>)\n"
+        "  pto.tprint ins(%t, %pv : !pto.tile_buf<vec, 2x8xf32, valid=2x3>, !pto.partition_tensor_view<2x3xf32>) "
+        "{printFormat = #pto<print_format width8_precision2>}\n"
+        "  %i = pto.alloc_tile : !pto.tile_buf<vec, 1x2xi32>\n"
+        "  %k = arith.constant -7 : i32\n"
+        "  pto.texpands ins(%k : i32) outs(%i : !pto.tile_buf<vec, 1x2xi32>)\n"
+        "  pto.tprint ins(%i : !pto.tile_buf<vec, 1x2xi32>)\n"
+        "  return\n}\n", NULL);
+    float m[6] = {1.5f, -2.0f, 3.25f, 4.0f, 5.0f, 6000.0f};
+    FILE *capture = tmpfile();
+    assert_non_null(capture);
+    fflush(stderr);
+    const int saved = dup(2);
+    assert_true(saved >= 0 && dup2(fileno(capture), 2) >= 0);
+    program_run_on(p, m, sizeof m);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char text[1024] = {0};
+    rewind(capture);
+    const size_t n = fread(text, 1, sizeof text - 1, capture);
+    fclose(capture);
+    text[n] = '\0';
+    static const char want[] =
+        "t.pto:10:3: %t, block 0: 2x3 valid of 2x8 f32\n"
+        "   1.5000  -2.0000   3.2500\n"
+        "   4.0000   5.0000 6000.0000\n"
+        "t.pto:11:3: %t, block 0: 2x3 valid of 2x8 f32\n"
+        "     1.50    -2.00     3.25\n"
+        "     4.00     5.00  6000.00\n"
+        "t.pto:15:3: %i, block 0: 1x2 valid of 1x2 i32\n"
+        "       -7       -7\n";
+    assert_string_equal(text, want);
+    pto_program_destroy(p);
+    expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<vec, 2x8xbf16>\n"
+            "  pto.tprint ins(%t : !pto.tile_buf<vec, 2x8xbf16>)\n  return\n}\n", NULL,
+            "3:23: error: pto.tprint prints f32, f16 and 8-, 16- and 32-bit integer tiles, not bf16");
+    expect_program_refused_with("func.func @k(%p: !pto.ptr<f32>) {\n  %c1 = arith.constant 1 : index\n"
+            "  %v = pto.make_tensor_view %p, shape = [%c1], strides = [%c1] : !pto.tensor_view<1xf32>\n"
+            "  pto.tprint ins(%v : !pto.tensor_view<1xf32>)\n  return\n}\n", NULL,
+            "4:23: error: pto.tprint of a global-memory view is not implemented: print the tile it is loaded into");
+}
+
+/* Two PTOAS text rules: A5's tprelu does not use its tmp, so a tile used only
+ * there takes no unified-buffer bytes (three 92x224 f32 tiles and an i8 tmp
+ * fit A5's 256 KiB; a tmp read elsewhere too is placed, and then they do
+ * not); a DPS trsqrt with precisionType high_precision takes a tmp. */
+static void test_ptoas_rules_round3(void **state) {
+    (void)state;
+#define F "!pto.tile_buf<vec, 92x224xf32, valid=92x200>"
+#define I "!pto.tile_buf<vec, 92x224xi8, valid=92x200>"
+#define PRELU_A5(EXTRA)                                                                         \
+    "module attributes {pto.target_arch = \"a5\"} {\nfunc.func @k() {\n"                        \
+    "  %a = pto.alloc_tile : " F "\n  %b = pto.alloc_tile : " F "\n"                            \
+    "  %t = pto.alloc_tile : " I "\n  %d = pto.alloc_tile : " F "\n"                            \
+    "  pto.tprelu ins(%a, %b, %t : " F ", " F ", " I ") outs(%d : " F ")\n" EXTRA               \
+    "  return\n}\n}\n"
+    pto_program *p = program_build(PRELU_A5(""), NULL);
+    assert_non_null(strstr(pto_program_describe(p), "247296 bytes used"));
+    assert_non_null(strstr(pto_program_describe(p),
+                           "%t tile 92x224xi8 (valid 92x200): no bytes (tprelu's tmp, which A5 does not use)"));
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_program_run(p, a), PTO_OK);
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    expect_program_refused_with(PRELU_A5("  pto.tprint ins(%t : " I ")\n"), NULL,
+            "does not fit in the 262144-byte unified buffer of A5");
+#undef PRELU_A5
+#undef F
+#undef I
+#define T "!pto.tile_buf<vec, 16x16xf32>"
+    expect_program_refused_with("pto.trsqrt ins(%a : " T ") outs(%d : " T ") "
+            "{precisionType = #pto<rsqrt_precision high_precision>}\n", NULL,
+            "1:1: error: pto.trsqrt takes a tmp when precisionType is high_precision (PTOAS's rule)");
+    expect_program_refused_with("pto.trsqrt ins(%a {precisionType = #pto<rsqrt_precision high_precision>} : " T
+            ") outs(%d : " T ")\n", NULL,
+            "1:1: error: pto.trsqrt takes a tmp when precisionType is high_precision (PTOAS's rule)");
+    pto_program_destroy(program_build("pto.trsqrt ins(%a, %t : " T ", !pto.tile_buf<vec, 1x8xf32>) outs(%d : " T ") "
+            "{precisionType = #pto<rsqrt_precision high_precision>}\n", NULL));
+    pto_program_destroy(program_build("pto.trsqrt ins(%a : " T ") outs(%d : " T ") "
+            "{precisionType = #pto<rsqrt_precision default>}\n", NULL));
+#undef T
+}
+
 /* PyPTO's kernels take the block's identity as trailing i32 parameters
  * named %__pypto_spmd_block_idx / _block_num / _subblock_idx: the launch
  * binds them, as pto.get_block_idx; the caller binds the others. */
@@ -337,9 +565,13 @@ static void test_loop_limit(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_functions_and_calls),
+        cmocka_unit_test(test_modules_of_several_kernels),
         cmocka_unit_test(test_carried_values),
         cmocka_unit_test(test_scalars),
         cmocka_unit_test(test_sync_sections_and_rules),
+        cmocka_unit_test(test_noop_sync_and_cache),
+        cmocka_unit_test(test_tprint),
+        cmocka_unit_test(test_ptoas_rules_round3),
         cmocka_unit_test(test_block_parameters),
         cmocka_unit_test(test_loop_limit),
     };

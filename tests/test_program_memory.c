@@ -301,6 +301,109 @@ static void test_subviews(void **state) {
 #undef E18
 }
 
+/* PTOAS's current subview, `pto.subview %t[%r, %c] sizes [R, C] [valid [%vr,
+ * %vc]] : T -> U`: a window with its own valid region (the operands', checked
+ * against the sizes when they are run-time values, else U's), as an
+ * instruction's operand and as a tload destination. */
+static void test_sized_subviews(void **state) {
+    (void)state;
+    float a[32], b[32], want[32];
+    fill_matrix(a);
+#define S24 "!pto.tile_buf<vec, 2x4xf32>"
+#define S24D "!pto.tile_buf<vec, 2x4xf32, valid=2x?>"
+    /* Rows 1..2, columns 4..4+%n-1 negated; row 0 + 1; the top-left 2x4 of
+     * %a loaded into the window at [2, 4]. */
+    pto_program *p = program_build(MATRIX_KERNEL(
+        "  %one = arith.constant 1.0 : f32\n"
+        "  %s = pto.subview %w[%c1, %c4] sizes [2, 4] valid [%c2, %n] : " W48 " -> " S24D "\n"
+        "  pto.tneg ins(%s : " S24D ") outs(%s : " S24D ")\n"
+        "  %t = pto.subview %w[%c0, %c0] sizes [1, 8] : " W48 " -> !pto.tile_buf<vec, 1x8xf32>\n"
+        "  pto.tadds ins(%t, %one : !pto.tile_buf<vec, 1x8xf32>, f32) outs(%t : !pto.tile_buf<vec, 1x8xf32>)\n"
+        "  %q = pto.partition_view %va, offsets = [%c0, %c0], sizes = [%c2, %c4] : "
+        "!pto.tensor_view<4x8xf32> -> !pto.partition_tensor_view<2x4xf32>\n"
+        "  %u = pto.subview %w[%c2, %c4] sizes [2, 4] : " W48 " -> " S24 "\n"
+        "  pto.tload ins(%q : !pto.partition_tensor_view<2x4xf32>) outs(%u : " S24 ")\n"), NULL);
+    assert_int_equal(run_two(p, a, b, 32, 3), PTO_OK);
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 8; ++j) {
+            const float x = a[i * 8 + j];
+            want[i * 8 + j] = i == 0 ? x + 1.0f
+                            : i == 1 && j >= 4 && j < 7 ? -x
+                            : i == 2 && j >= 4 && j < 7 ? -x
+                            : x;
+        }
+    /* Row 2's window was negated, then overwritten by the load. */
+    for (int i = 2; i < 4; ++i)
+        for (int j = 4; j < 8; ++j) want[i * 8 + j] = a[(i - 2) * 8 + j - 4];
+    assert_memory_equal(b, want, sizeof want);
+    assert_non_null(strstr(pto_program_describe(p), "%s tile 2x4xf32 (valid 2x?): 32 bytes at 0x30..0x50"));
+    /* A run-time valid dim beyond the window's size stops the run there. */
+    assert_int_equal(run_two(p, a, b, 32, 5), PTO_ERR_SHAPE_MISMATCH);
+    if (strstr(pto_last_error(), "t.pto:15:8: error: pto.subview: valid region 2x5 is outside the 2x4 window") == NULL)
+        fail_msg("%s", pto_last_error());
+    pto_program_destroy(p);
+    /* An empty valid region (PTOAS's no-op marker) stores nothing. */
+    p = program_build(MATRIX_KERNEL(
+        "  %e = pto.subview %w[%c0, %c0] sizes [2, 8] valid [%c0, %c8] : " W48
+        " -> !pto.tile_buf<vec, 2x8xf32, valid=0x8>\n"
+        "  pto.tneg ins(%e : !pto.tile_buf<vec, 2x8xf32, valid=0x8>) outs(%e : !pto.tile_buf<vec, 2x8xf32, valid=0x8>)\n"), NULL);
+    assert_int_equal(run_two(p, a, b, 32, 0), PTO_OK);
+    assert_memory_equal(b, a, sizeof b);
+    pto_program_destroy(p);
+    /* Refused: a window outside its parent, a constant valid dim outside the
+     * size, a result type that does not match the valid operands or the
+     * sizes, a `?` with no operand to set it. */
+    expect_program_refused_with(MATRIX_KERNEL("  %s = pto.subview %w[%c0, %c6] sizes [4, 4] : " W48 " -> " W44 "\n"), NULL,
+            "14:8: error: pto.subview: the 4x4 window at [0, 6] is outside %w's 4x8");
+    expect_program_refused_with(MATRIX_KERNEL("  %s = pto.subview %w[%c0, %c0] sizes [2, 4] valid [%c4, %c2] : " W48 " -> " S24D "\n"), NULL,
+            "14:53: error: pto.subview: valid rows 4 are outside 0..2");
+    expect_program_refused_with(MATRIX_KERNEL("  %s = pto.subview %w[%c0, %c0] sizes [2, 4] valid [%c2, %n] : " W48 " -> " S24 "\n"), NULL,
+            "pto.subview: the result's valid cols 4 differ from valid [...]'s run-time value (write `?`)");
+    expect_program_refused_with(MATRIX_KERNEL("  %s = pto.subview %w[%c0, %c0] sizes [2, 4] : " W48 " -> " S24D "\n"), NULL,
+            "pto.subview: the result's valid cols are `?`: a run-time valid region is given by valid [%rows, %cols]");
+    expect_program_refused_with(MATRIX_KERNEL("  %s = pto.subview %w[%c0, %c0] sizes [2, 4] : " W48 " -> " W44 "\n"), NULL,
+            "pto.subview: the result is written as tile 4x4xf32 (valid 4x4), not a 2x4 tile of %w's element type and pad");
+#undef S24
+#undef S24D
+}
+
+/* View spellings of PTOAS's samples: `pto.partition_view ... : T` with the
+ * result type inferred from the sizes, and the older `!pto.tensor_view<2xf32>`
+ * (a rank-2 view, its dims unknown). The 4x8 matrix copied through both. */
+static void test_view_spellings(void **state) {
+    (void)state;
+    float a[32], b[32];
+    fill_matrix(a);
+    pto_program *p = program_build(
+        "func.func @k(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>) {\n"
+        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+        "  %c4 = arith.constant 4 : index\n  %c8 = arith.constant 8 : index\n"
+        "  %va = pto.make_tensor_view %a, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<2xf32>\n"
+        "  %vb = pto.make_tensor_view %b, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>\n"
+        "  %pa = pto.partition_view %va, offsets = [%c0, %c0], sizes = [%c4, %c8] : !pto.tensor_view<2xf32>\n"
+        "  %pb = pto.partition_view %vb, offsets = [%c0, %c0], sizes = [%c4, %c8] : !pto.tensor_view<?x?xf32>\n"
+        "  %w = pto.alloc_tile : " W48 "\n"
+        "  pto.tload ins(%pa : !pto.partition_tensor_view<4x8xf32>) outs(%w : " W48 ")\n"
+        "  pto.tstore ins(%w : " W48 ") outs(%pb : !pto.partition_tensor_view<4x8xf32>)\n"
+        "  return\n}\n", NULL);
+    memset(b, 0, sizeof b);
+    assert_int_equal(run_two(p, a, b, 32, 0), PTO_OK);
+    assert_memory_equal(b, a, sizeof b);
+    pto_program_destroy(p);
+    /* The inferred partition has the sizes' dims: a 4x8 tile does not fit 2x8. */
+    expect_program_refused_with(MATRIX_KERNEL(
+        "  %q = pto.partition_view %va, offsets = [%c0, %c0], sizes = [%c2, %c8] : !pto.tensor_view<4x8xf32>\n"
+        "  pto.tstore ins(%w : " W48 ") outs(%q : !pto.partition_tensor_view<4x8xf32>)\n"), NULL,
+        "15:3: error: pto.tstore: the view's 16 elements differ from the tile's valid region of 32 (4x8)");
+    /* One size for a rank-2 view; a rank-3 `3xf32` is not the rank of 2 operands. */
+    expect_program_refused_with(MATRIX_KERNEL(
+        "  %q = pto.partition_view %va, offsets = [%c0], sizes = [%c2] : !pto.tensor_view<4x8xf32>\n"), NULL,
+        "14:8: error: a rank-2 partition needs 2 offsets and sizes");
+    expect_program_refused_with(MATRIX_KERNEL(
+        "  %vc = pto.make_tensor_view %a, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<3xf32>\n"), NULL,
+        "14:9: error: a rank-1 view needs 1 shape and stride operands");
+}
+
 /* tload/tstore move the tile's valid region, the window at the view's first
  * row and column (TLOAD: the valid region is the transfer size); a load into
  * a tile whose type has a pad value pads the rest of it, as TFILLPAD. */
@@ -363,6 +466,8 @@ int main(void) {
         cmocka_unit_test(test_col_major_columns),
         cmocka_unit_test(test_view_types_with_dynamic_dims),
         cmocka_unit_test(test_subviews),
+        cmocka_unit_test(test_sized_subviews),
+        cmocka_unit_test(test_view_spellings),
         cmocka_unit_test(test_load_store_windows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -157,6 +157,16 @@ pto_status CheckTRsqrt(const Operands& o, pto_profile profile) {
   return v.status();
 }
 
+// PTOAS's verifier, its DPS form: high_precision needs a tmp (the pages'
+// forms may leave it out; the result is correctly rounded either way).
+bool TextRulesTRsqrt(const TextOperands& o, char* sentence, size_t size) {
+  if (!o.dps_form || !o.high_precision || o.tmp_given) return true;
+  snprintf(sentence, size,
+           "pto.trsqrt takes a tmp when precisionType is high_precision (PTOAS's rule): "
+           "ins(%%src, %%tmp : T, U)");
+  return false;
+}
+
 void RunTRsqrt(const Operands& o, pto_profile) {
   pto_tile* dst = o.dst;
   if (Contiguous(dst, o.src0, o.src0)) {

@@ -159,6 +159,8 @@ struct TextOperands {
   TextTile dst;
   TextTile sources[3];  // source_count of them
   bool tmp_given;       // the text names a tmp
+  bool dps_form;        // PTOAS's ins(...) outs(...) form
+  bool high_precision;  // that form's precisionType is high_precision
   pto_profile profile;
 };
 // Writes the sentence of the first text rule that fails into `sentence` and

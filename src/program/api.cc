@@ -66,7 +66,7 @@ extern "C" {
 namespace {
 
 pto_status Create(const char* function, const char* text, size_t length, const char* source_name,
-                  const char* entry, pto_program** out) {
+                  const char* entry, bool entry_optional, pto_program** out) {
   pto::Validator v(function);
   v.NotNull("text", text).NotNull("out", out);
   if (!v.ok()) return v.status();
@@ -75,8 +75,8 @@ pto_status Create(const char* function, const char* text, size_t length, const c
     pto::program::Program& p = program->program;
     p.source_name = source_name != nullptr ? source_name : "<string>";
     p.profile = pto::CurrentProfile();
-    const pto_status status = pto::program::Build(std::string_view(text, length),
-                                                  entry != nullptr ? entry : "", &p);
+    const pto_status status = pto::program::Build(
+        std::string_view(text, length), entry != nullptr ? entry : "", entry_optional, &p);
     if (status != PTO_OK) {
       delete program;
       return status;
@@ -93,14 +93,19 @@ pto_status Create(const char* function, const char* text, size_t length, const c
 
 pto_status pto_program_create(const char* text, size_t length, const char* source_name,
                               pto_program** out) {
-  return Create("pto_program_create", text, length, source_name, nullptr, out);
+  return Create("pto_program_create", text, length, source_name, nullptr, false, out);
+}
+
+pto_status pto_program_check(const char* text, size_t length, const char* source_name,
+                             pto_program** out) {
+  return Create("pto_program_check", text, length, source_name, nullptr, true, out);
 }
 
 pto_status pto_program_create_entry(const char* text, size_t length, const char* source_name,
                                     const char* entry, pto_program** out) {
   if (entry != nullptr && entry[0] == '@') ++entry;
   return Create("pto_program_create_entry", text, length, source_name,
-                entry != nullptr && entry[0] != '\0' ? entry : nullptr, out);
+                entry != nullptr && entry[0] != '\0' ? entry : nullptr, false, out);
 }
 
 const char* pto_program_describe(const pto_program* program) {
@@ -280,8 +285,10 @@ pto_status pto_program_launch(const pto_program* program, uint32_t blocks, const
   pto::Validator v("pto_program_launch");
   v.NotNull("program", program).NotNull("args", args);
   if (!v.ok()) return v.status();
-  v.Require(args->program == program, PTO_ERR_INVALID_ARGUMENT,
-            "args were made for another program")
+  v.Require(program->program.no_entry.empty(), PTO_ERR_INVALID_ARGUMENT, "%s",
+            program->program.no_entry.c_str())
+      .Require(args->program == program, PTO_ERR_INVALID_ARGUMENT,
+               "args were made for another program")
       .Require(blocks != 0 && blocks <= 65536, PTO_ERR_INVALID_ARGUMENT,
                "blocks %u is outside 1..65536", blocks);
   const auto& params = program->program.params;

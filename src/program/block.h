@@ -1,6 +1,6 @@
 // The state of one block of a running program (execute.cc runs its
-// instructions; execute_memory.cc holds those on global memory, views and
-// subviews). Private to src/program/.
+// instructions; execute_memory.cc holds those on global memory, views,
+// subviews and pto.tprint). Private to src/program/.
 #ifndef PTO_PROGRAM_BLOCK_H_
 #define PTO_PROGRAM_BLOCK_H_
 
@@ -80,6 +80,7 @@ class Block {
   pto_status PartitionView(const Instr& in);
   pto_status Transfer(const Instr& in, bool load);
   pto_status Subview(const Instr& in);
+  void Print(const Instr& in, uint32_t block) const;
   pto_status TileOp(const Instr& in);
   pto_status Tsel(const Instr& in);
   pto_status GetVal(const Instr& in);

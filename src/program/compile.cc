@@ -259,7 +259,8 @@ pto_status Compile(std::string_view text, std::string_view entry, bool check_onl
   return compiler.Run();
 }
 
-pto_status Build(std::string_view text, std::string_view entry, Program* program) {
+pto_status Build(std::string_view text, std::string_view entry, bool entry_optional,
+                 Program* program) {
   pto_status status = Compile(text, entry, false, program);
   if (status == PTO_OK) status = Verify(program);
   if (status != PTO_OK) return status;
@@ -274,6 +275,9 @@ pto_status Build(std::string_view text, std::string_view entry, Program* program
     if (status == PTO_OK) status = Verify(&other);
     if (status != PTO_OK) return status;
   }
+  if (!program->no_entry.empty() && !entry_optional)
+    return Diagnose(*program, program->no_entry_loc, PTO_ERR_INVALID_ARGUMENT,
+                    program->no_entry);
   return PTO_OK;
 }
 

@@ -93,6 +93,7 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
       if (!known)
         return Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) +
                                       " is #pto<... default> or #pto<... high_precision>");
+      text_high_precision_ = v.substr(v.size() - 16) == " high_precision>";
       continue;
     }
     if (e.key == "isBinary" && text == ops::TextAttr::kBinaryOrder) {

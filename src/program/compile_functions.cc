@@ -149,19 +149,25 @@ bool Compiler::ChooseEntry(const FuncInfo** entry) {
     if (f.marked_entry && marked_count++ == 0) marked = &f;
     if (!f.is_private && public_count++ == 0) public_one = &f;
   }
-  if (marked_count > 1)
-    return Error(funcs_[0].loc,
-                 "the module marks " + std::to_string(marked_count) + " entry functions (" +
-                     names([](const FuncInfo& f) { return f.marked_entry; }) +
-                     "): choose one by name (pto-run --entry NAME, pto_program_create_entry)");
-  *entry = marked != nullptr ? marked : public_count == 1 ? public_one : nullptr;
-  if (*entry == nullptr && funcs_.size() == 1) *entry = &funcs_[0];
+  *entry = marked_count == 1                         ? marked
+           : marked_count == 0 && public_count == 1 ? public_one
+                                                    : nullptr;
+  if (*entry == nullptr && marked_count == 0 && funcs_.size() == 1) *entry = &funcs_[0];
   if (*entry != nullptr) return true;
-  return Error(funcs_[0].loc,
-               "the module has " + std::to_string(public_count) + " public functions (" +
-                   names([](const FuncInfo& f) { return !f.is_private; }) +
-                   ") and marks none pto.entry: choose one by name (pto-run --entry NAME, "
-                   "pto_program_create_entry)");
+  // No entry: every function is still checked (Build), then the choice is
+  // reported, or kept for a program that is only described.
+  p_->is_kernel = true;
+  p_->no_entry_loc = funcs_[0].loc;
+  p_->no_entry =
+      marked_count > 1
+          ? "the module marks " + std::to_string(marked_count) + " entry functions (" +
+                names([](const FuncInfo& f) { return f.marked_entry; }) +
+                "): choose one by name (pto-run --entry NAME, pto_program_create_entry)"
+          : "the module has " + std::to_string(public_count) + " public functions (" +
+                names([](const FuncInfo& f) { return !f.is_private; }) +
+                ") and marks none pto.entry: choose one by name (pto-run --entry NAME, "
+                "pto_program_create_entry)";
+  return false;
 }
 
 void Compiler::CompileEntry(const FuncInfo& f) {

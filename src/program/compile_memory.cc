@@ -44,6 +44,17 @@ bool Compiler::SkipLayoutAttr() {
   return true;
 }
 
+// PTOAS's older spelling of a view type by its rank, !pto.tensor_view<NxT>
+// (N the rank, no dims): a rank-1 type whose one dim is the rank the
+// operands give (2 or more) is read as that rank with every dim `?`.
+static void ReadRankSpelling(Type* t, size_t rank) {
+  if (t->kind != TypeKind::kTensorView || t->rank != 1 || rank < 2 || rank > kMaxRank ||
+      t->dims[0] != static_cast<int64_t>(rank))
+    return;
+  t->rank = static_cast<uint8_t>(rank);
+  for (size_t i = 0; i < rank; ++i) t->dims[i] = kDynamic;
+}
+
 void Compiler::ParseMakeView(const Token& op, const Token& result) {
   Token ptr_name;
   if (!ExpectValueName(&ptr_name)) return;
@@ -61,6 +72,7 @@ void Compiler::ParseMakeView(const Token& op, const Token& result) {
   const SourceLoc type_loc = tok_.loc;
   Type t;
   if (!ParseType(&t)) return;
+  ReadRankSpelling(&t, shape.size());
   if (t.kind != TypeKind::kTensorView)
     return (void)Error(type_loc, "pto.make_tensor_view gives a !pto.tensor_view");
   if (t.dtype != pointer.type.dtype)
@@ -98,9 +110,18 @@ void Compiler::ParsePartitionView(const Token& op, const Token& result) {
     return;
   const SourceLoc type_loc = tok_.loc;
   Type from, to;
-  if (!ParseType(&from) || !ExpectArrow()) return;
+  if (!ParseType(&from)) return;
+  ReadRankSpelling(&from, source.type.rank);
   const SourceLoc to_loc = tok_.loc;
-  if (!ParseType(&to)) return;
+  if (tok_.kind == Tok::kArrow) {
+    if (!ExpectArrow() || !ParseType(&to)) return;
+  } else {
+    // No `-> U`: PTOAS infers the partition from the sizes, each dim the
+    // constant size or `?` (TakeDim below sets the constant ones).
+    to = from;
+    to.kind = TypeKind::kPartitionView;
+    for (int i = 0; i < kMaxRank; ++i) to.dims[i] = kDynamic;
+  }
   if (from.kind != source.type.kind || from.dtype != source.type.dtype ||
       from.rank != source.type.rank)
     return (void)Error(type_loc, "%" + std::string(src_name.text) + " is " +

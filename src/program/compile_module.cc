@@ -244,8 +244,25 @@ void Compiler::ParseOperation() {
   } else if (name == "pto.barrier" || name == "pto.barrier_sync" || name == "pto.set_flag" ||
              name == "pto.wait_flag" || name == "pto.record_event" ||
              name == "pto.wait_event" || name == "pto.sync.set" || name == "pto.sync.wait" ||
-             name == "pto.pipe_barrier") {
+             name == "pto.pipe_barrier" || name == "pto.set_intra_block" ||
+             name == "pto.wait_intra_block") {
     if (want_results(0)) ParseSync(op);
+  } else if (name == "pto.get_buf" || name == "pto.rls_buf" || name == "pto.get_buf_dyn" ||
+             name == "pto.rls_buf_dyn") {
+    if (want_results(0)) ParseBufferToken(op);
+  } else if (name == "pto.cmo.cacheinvalid") {
+    if (want_results(0)) ParseCacheInvalid(op);
+  } else if (name == "pto.fence.barrier_all") {
+    if (want_results(0)) ParseFence(op);
+  } else if (name == "pto.syncall") {
+    if (want_results(0)) ParseSyncAll(op);
+  } else if (name == "pto.tprint") {
+    if (want_results(0)) ParsePrint(op);
+  } else if (name.substr(0, 9) == "pto.comm.") {
+    // PTOAS's comm dialect moves tiles between cards (NPUs) and signals
+    // across them: a program here runs the blocks of one card.
+    Error(op.loc, std::string(name) + ": multi-card communication is not implemented (a "
+                                      "program runs the blocks of one card)");
   } else if (name == "pto.get_block_idx" || name == "pto.get_block_num" ||
              name == "pto.get_subblock_idx" || name == "pto.get_subblock_num") {
     if (want_results(1)) ParseBlockQuery(op, results[0]);
@@ -258,7 +275,7 @@ void Compiler::ParseOperation() {
   } else if (name == "pto.alloc_tile") {
     if (want_results(1)) ParseAllocTile(op, results[0]);
   } else if (name == "pto.subset") {
-    if (want_results(1)) ParseSubset(op, results[0]);
+    if (want_results(1)) ParseSubset(op, results[0], false);
   } else if (name == "pto.subview") {
     ParseSubview(op, results);
   } else if (name == "pto.set_validshape") {

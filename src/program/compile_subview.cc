@@ -1,7 +1,8 @@
 // PTO assembly: tile subviews. PTOAS's `pto.subset %src[%i, %j] sizes [R, C]
-// : T` and the pto-isa page's TSUBVIEW (`pto.subview %src, %r, %c`, in its
-// SSA, synchronous and DPS forms) give a tile that is a window of another
-// tile's storage: no bytes move, and the window's rows are as long as its
+// : T`, its current `pto.subview %src[%i, %j] sizes [R, C] [valid [%vr,
+// %vc]] : T -> U` and the pto-isa page's TSUBVIEW (`pto.subview %src, %r,
+// %c`, in its SSA, synchronous and DPS forms) give a tile that is a window
+// of another tile's storage: no bytes move, and the window's rows are as long as its
 // parent's (PTOAS lowers subset to a memref.subview keeping the source's
 // strides; TSUBVIEW's dst has the source's capacity).
 #include <algorithm>
@@ -31,7 +32,7 @@ int64_t PeriodicValid(int64_t parent_valid, int64_t offset, int64_t size) {
 static int64_t ConstOffset(const Value& v) { return v.is_const ? v.const_value : -1; }
 
 bool Compiler::EmitSubview(const Token& op, uint32_t parent, uint32_t view, const Value& row,
-                           const Value& col, SubviewRule rule) {
+                           const Value& col, SubviewRule rule, const Value* valid) {
   const TileSlot& from = p_->tiles[parent];
   const Type& pt = from.type;
   const Type& vt = p_->tiles[view].type;
@@ -45,7 +46,7 @@ bool Compiler::EmitSubview(const Token& op, uint32_t parent, uint32_t view, cons
     return Error(op.loc, what + "the view's element type " + DtypeSpelling(vt.dtype) +
                              " differs from %" + from.name + "'s " + DtypeSpelling(pt.dtype),
                  PTO_ERR_DTYPE_MISMATCH);
-  if (rule == SubviewRule::kPeriodic) {
+  if (rule != SubviewRule::kOwn) {
     // The window must lie inside the parent's storage.
     if ((r >= 0 && r + vt.rows > pt.rows) || (c >= 0 && c + vt.cols > pt.cols))
       return Error(op.loc,
@@ -88,7 +89,47 @@ bool Compiler::EmitSubview(const Token& op, uint32_t parent, uint32_t view, cons
   in.b = parent;
   in.c = row.reg;
   in.d = col.reg;
+  if (valid != nullptr) {
+    in.imm = 1;
+    in.index_regs[0] = valid[0].reg;
+    in.index_regs[1] = valid[1].reg;
+  }
   p_->code.push_back(in);
+  return true;
+}
+
+// A sized subview's result type U (written at loc): R x C (sizes) with the
+// source's element type and pad (t, the inferred type, holds them); its
+// valid dims are U's, which must agree with the valid operands where they
+// are given (a constant equal, a run-time value `?`) and be static where
+// they are not. Sets t's valid dims.
+bool Compiler::SizedValid(const std::string& what, const Token& src_name, const Type& u,
+                          SourceLoc loc, const int64_t sizes[2], const Value* valid, Type* t) {
+  if (u.kind != TypeKind::kTile || u.dtype != t->dtype || u.rows != t->rows ||
+      u.cols != t->cols || u.pad != t->pad)
+    return Error(loc, what + "the result is written as " + TypeString(u) + ", not a " +
+                          std::to_string(t->rows) + "x" + std::to_string(t->cols) + " tile of %" +
+                          std::string(src_name.text) + "'s element type and pad");
+  const int64_t declared[2] = {u.valid_rows, u.valid_cols};
+  for (int i = 0; i < 2; ++i) {
+    const std::string dim = i == 0 ? "rows" : "cols";
+    if (valid == nullptr && declared[i] == kDynamic)
+      return Error(loc, what + "the result's valid " + dim +
+                            " are `?`: a run-time valid region is given by valid [%rows, %cols]");
+    if (valid == nullptr && declared[i] > sizes[i])
+      return Error(loc, what + "the result's valid " + dim + " " + std::to_string(declared[i]) +
+                            " exceed its size " + std::to_string(sizes[i]),
+                   PTO_ERR_SHAPE_MISMATCH);
+    if (valid != nullptr && declared[i] != kDynamic &&
+        !(valid[i].is_const && valid[i].const_value == declared[i]))
+      return Error(loc, what + "the result's valid " + dim + " " + std::to_string(declared[i]) +
+                            " differ from valid [...]'s " +
+                            (valid[i].is_const ? std::to_string(valid[i].const_value)
+                                               : "run-time value (write `?`)"),
+                   PTO_ERR_SHAPE_MISMATCH);
+  }
+  t->valid_rows = u.valid_rows;
+  t->valid_cols = u.valid_cols;
   return true;
 }
 
@@ -96,7 +137,13 @@ bool Compiler::EmitSubview(const Token& op, uint32_t parent, uint32_t view, cons
 // result's is inferred as PTOAS infers it: shape R x C, the source's
 // element type and pad, valid dims from the parent's where the offsets are
 // constants, else `?`).
-void Compiler::ParseSubset(const Token& op, const Token& result) {
+// %v = pto.subview %src[%i, %j] sizes [R, C] [valid [%vr, %vc]] : T -> U
+// (PTOAS's current subview, `sized`): U is R x C with the source's element
+// type and pad; its valid region is the valid operands' (each in 0..size:
+// a constant must be U's static dim, a run-time value needs `?` there and
+// is checked when it runs), else U's, which must then be static.
+void Compiler::ParseSubset(const Token& op, const Token& result, bool sized) {
+  const std::string what = std::string(op.text) + ": ";
   Token src_name;
   Value row, col;
   if (!ExpectValueName(&src_name) || !Expect('[') || !ParseIntOperand(&row, "offset") ||
@@ -107,36 +154,70 @@ void Compiler::ParseSubset(const Token& op, const Token& result) {
   for (int i = 0; i < 2; ++i) {
     if (i == 1 && !Expect(',')) return;
     if (tok_.kind != Tok::kInt || tok_.text[0] == '-')
-      return (void)Error(tok_.loc, "pto.subset: expected a size such as 32, found " +
-                                       Describe(tok_));
+      return (void)Error(tok_.loc, what + "expected a size such as 32, found " + Describe(tok_));
     sizes[i] = strtoll(std::string(tok_.text).c_str(), nullptr, 10);
     if (sizes[i] <= 0 || sizes[i] > UINT32_MAX)
-      return (void)Error(tok_.loc, "pto.subset: size " + std::string(tok_.text) +
+      return (void)Error(tok_.loc, what + "size " + std::string(tok_.text) +
                                        " is not a positive tile dimension");
     Advance();
   }
   if (!Expect(']')) return;
-  if (tok_.Is('{')) return (void)Error(tok_.loc, "pto.subset attributes are not supported");
+  Value valid[2];
+  SourceLoc valid_loc[2];
+  const bool has_valid = sized && tok_.IsIdent("valid");
+  if (has_valid) {
+    Advance();
+    if (!Expect('[')) return;
+    for (int i = 0; i < 2; ++i) {
+      if (i == 1 && !Expect(',')) return;
+      valid_loc[i] = tok_.loc;
+      if (!ParseIntOperand(&valid[i], "valid dim")) return;
+      if (valid[i].is_const && (valid[i].const_value < 0 || valid[i].const_value > sizes[i]))
+        return (void)Error(valid_loc[i], what + "valid " + (i == 0 ? "rows " : "cols ") +
+                                             std::to_string(valid[i].const_value) +
+                                             " are outside 0.." + std::to_string(sizes[i]),
+                           PTO_ERR_SHAPE_MISMATCH);
+    }
+    if (!Expect(']')) return;
+  }
+  if (tok_.Is('{'))
+    return (void)Error(tok_.loc, std::string(op.text) + " attributes are not supported");
   if (!Expect(':')) return;
   const SourceLoc type_loc = tok_.loc;
   Type written;
   if (!ParseType(&written)) return;
+  Type result_type;
+  SourceLoc result_loc = type_loc;
+  if (sized) {
+    if (!ExpectArrow()) return;
+    result_loc = tok_.loc;
+    if (!ParseType(&result_type)) return;
+  }
   uint32_t parent;
   if (!UseTile(src_name, written, type_loc, Use::kRead, &parent)) return;
   const Type& pt = p_->tiles[parent].type;
   Type t = pt;
   t.rows = static_cast<uint32_t>(sizes[0]);
   t.cols = static_cast<uint32_t>(sizes[1]);
-  t.valid_rows = pt.valid_rows == kDynamic || !row.is_const
-                     ? kDynamic
-                     : PeriodicValid(pt.valid_rows, row.const_value, sizes[0]);
-  t.valid_cols = pt.valid_cols == kDynamic || !col.is_const
-                     ? kDynamic
-                     : PeriodicValid(pt.valid_cols, col.const_value, sizes[1]);
+  if (sized) {
+    if (!SizedValid(what, src_name, result_type, result_loc, sizes, has_valid ? valid : nullptr,
+                    &t))
+      return;
+  } else {
+    t.valid_rows = pt.valid_rows == kDynamic || !row.is_const
+                       ? kDynamic
+                       : PeriodicValid(pt.valid_rows, row.const_value, sizes[0]);
+    t.valid_cols = pt.valid_cols == kDynamic || !col.is_const
+                       ? kDynamic
+                       : PeriodicValid(pt.valid_cols, col.const_value, sizes[1]);
+  }
   Value v;
   v.type = t;
   v.reg = NewTileSlot(t, result.loc, result.text);
-  if (!EmitSubview(op, parent, v.reg, row, col, SubviewRule::kPeriodic)) return;
+  if (!EmitSubview(op, parent, v.reg, row, col,
+                   sized ? SubviewRule::kSized : SubviewRule::kPeriodic,
+                   has_valid ? valid : nullptr))
+    return;
   Define(result, v);
 }
 
@@ -148,6 +229,10 @@ void Compiler::ParseSubset(const Token& op, const Token& result) {
 // = [...], sizes = [...] : A -> B`) is read as that.
 void Compiler::ParseSubview(const Token& op, const std::vector<Token>& results) {
   const bool dps = tok_.IsIdent("ins");
+  if (!dps && tok_.kind == Tok::kValue && Peek().Is('[')) {
+    if (results.size() != 1) return (void)Error(op.loc, "pto.subview defines 1 result");
+    return ParseSubset(op, results[0], true);
+  }
   if (!dps && tok_.kind == Tok::kValue) {
     Value* named = Lookup(tok_.text);
     if (named != nullptr && (named->type.kind == TypeKind::kTensorView ||
@@ -229,7 +314,7 @@ void Compiler::ParseSubview(const Token& op, const std::vector<Token>& results) 
   } else {
     view = NewTileSlot(dst_type, results[0].loc, results[0].text);
   }
-  if (!EmitSubview(op, parent, view, row, col, SubviewRule::kOwn)) return;
+  if (!EmitSubview(op, parent, view, row, col, SubviewRule::kOwn, nullptr)) return;
   if (!dps) {
     Value v;
     v.type = dst_type;

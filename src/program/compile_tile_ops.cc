@@ -151,7 +151,9 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     };
     t.dst = text_tile(dst);
     for (size_t k = 0; k < op.source_count && k < ins.size(); ++k) t.sources[k] = text_tile(ins[k]);
-    t.tmp_given = in.d != kNoSlot;
+    t.tmp_given = text_tmp_given_;
+    t.dps_form = dps_form_;
+    t.high_precision = dps_form_ && text_high_precision_;
     t.profile = p_->profile;
     char sentence[256];
     if (!op.text_rules(t, sentence, sizeof sentence)) return Error(loc, sentence);
@@ -212,6 +214,12 @@ bool Compiler::UseOperands(const ops::OpDescriptor& desc, const std::vector<Toke
 // pto.OP ins(%a, %b[, %tmp] : T, T[, T]) outs(%d : T) [{attrs}]
 void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   Advance();  // ins
+  text_high_precision_ = false;
+  dps_form_ = true;
+  struct DpsFormEnd {
+    bool* flag;
+    ~DpsFormEnd() { *flag = false; }
+  } dps_form_end{&dps_form_};
   std::vector<Token> names;
   if (!Expect('(')) return;
   ParseValueNames(&names);
@@ -256,7 +264,8 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   // dst is read too.
   if (desc.attr == ops::AttrKind::kIndexScalar && p_->tiles[dst].param >= 0)
     p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
-  if (names.size() > desc.source_count && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
+  text_tmp_given_ = names.size() > desc.source_count;
+  if (text_tmp_given_ && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
   EmitTileOp(desc, op.loc, slots, dst, attr, scalar);
 }
 
@@ -382,7 +391,8 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
   if (!UseOperands(*form, names, types, type_locs, &slots)) return;
   uint32_t dst;
   if (!DefineResultTile(op, result, dst_type, dst_loc, &dst)) return;
-  if (names.size() > form->source_count && form->tmp == ops::TmpRole::kNone) slots.pop_back();
+  text_tmp_given_ = names.size() > form->source_count;
+  if (text_tmp_given_ && form->tmp == ops::TmpRole::kNone) slots.pop_back();
   EmitTileOp(*form, op.loc, slots, dst, attr, scalar);
 }
 

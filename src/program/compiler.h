@@ -204,14 +204,25 @@ class Compiler {
   bool PlaceSlot(uint32_t slot, uint64_t addr, SourceLoc loc);
   void ParseTassign(const Token& op, const std::vector<Token>& results);
 
-  // ---- compile_sync.cc: synchronisation, checked for form
+  // ---- compile_sync.cc: synchronisation and cache maintenance, checked for form
 
+  void ParseBufferToken(const Token& op);
+  void ParseCacheInvalid(const Token& op);
+  void ParseFence(const Token& op);
+  void ParseSyncAll(const Token& op);
 
-  // ---- compile_subview.cc: tile subviews (pto.subset, pto.subview)
+  // ---- compile_print.cc: pto.tprint
+
+  void ParsePrint(const Token& op);
+
+  // ---- compile_subview.cc: tile subviews (pto.subset, pto.subview). valid:
+  // the two valid-dim operands of a sized subview, or null.
 
   bool EmitSubview(const Token& op, uint32_t parent, uint32_t view, const Value& row,
-                   const Value& col, SubviewRule rule);
-  void ParseSubset(const Token& op, const Token& result);
+                   const Value& col, SubviewRule rule, const Value* valid);
+  bool SizedValid(const std::string& what, const Token& src_name, const Type& u, SourceLoc loc,
+                  const int64_t sizes[2], const Value* valid, Type* t);
+  void ParseSubset(const Token& op, const Token& result, bool sized);
   void ParseSubview(const Token& op, const std::vector<Token>& results);
 
   // ---- compile_tile_ops.cc: the operations of the table (ops::FindOp) on tiles
@@ -236,6 +247,11 @@ class Compiler {
 
   Lexer lexer_;
   Program* p_;
+  // The DPS form being read (ParseDpsTileOp), and whether its precisionType
+  // is high_precision: what a row's text rules may ask (ops::TextOperands).
+  bool dps_form_ = false;
+  bool text_high_precision_ = false;
+  bool text_tmp_given_ = false;  // the operation being emitted named a tmp
   std::string entry_;
   bool check_only_ = false;
   std::vector<FuncInfo> funcs_;

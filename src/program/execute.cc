@@ -434,7 +434,14 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         to.valid_cols = from.valid_cols;
         break;
       }
-      case Code::kNop: break;
+      case Code::kNop:
+        // sub 1: pto.syncall, a barrier of every block; blocks run
+        // independently here (not all at once), so none can wait for another.
+        if (in.sub == 1 && blocks > 1)
+          status = Error(in, PTO_ERR_INVALID_ARGUMENT,
+                         "pto.syncall waits for every block, and blocks run independently "
+                         "here: run this kernel on 1 block");
+        break;
       case Code::kFloatBinary:
       case Code::kFloatCast:
       case Code::kFloatNeg:
@@ -448,6 +455,7 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
       case Code::kLoadScalar: status = ScalarAccess(in, true); break;
       case Code::kStoreScalar: status = ScalarAccess(in, false); break;
       case Code::kSubview: status = Subview(in); break;
+      case Code::kPrint: Print(in, block); break;
     }
     if (status != PTO_OK) return status;
   }

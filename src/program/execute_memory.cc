@@ -1,6 +1,8 @@
 // The executor's instructions on global memory: scalar loads and stores,
 // views and partitions (bounds checked against the bound memory), tload and
-// tstore, and tile subviews.
+// tstore, tile subviews and pto.tprint.
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <string>
@@ -172,20 +174,21 @@ pto_status Block::Subview(const Instr& in) {
   const TileSlot& ps = p_.tiles[in.b];
   const TileSlot& vs = p_.tiles[in.a];
   const int64_t r = ints_[in.c], c = ints_[in.d];
-  const bool subset = static_cast<SubviewRule>(in.sub) == SubviewRule::kPeriodic;
-  const char* what = subset ? "pto.subset" : "pto.subview";
+  const SubviewRule rule = static_cast<SubviewRule>(in.sub);
+  const char* what = rule == SubviewRule::kPeriodic ? "pto.subset" : "pto.subview";
   if (r < 0 || c < 0)
     return Error(in, PTO_ERR_OUT_OF_RANGE,
                  std::string(what) + ": offset " + std::to_string(r < 0 ? r : c) +
                      " is negative");
   int64_t valid_rows = view.valid_rows, valid_cols = view.valid_cols;
-  if (subset) {
-    if (r + vs.type.rows > ps.type.rows || c + vs.type.cols > ps.type.cols)
-      return Error(in, PTO_ERR_OUT_OF_RANGE,
-                   std::string(what) + ": the " + std::to_string(vs.type.rows) + "x" +
-                       std::to_string(vs.type.cols) + " window at [" + std::to_string(r) + ", " +
-                       std::to_string(c) + "] is outside %" + ps.name + "'s " +
-                       std::to_string(ps.type.rows) + "x" + std::to_string(ps.type.cols));
+  if (rule != SubviewRule::kOwn &&
+      (r + vs.type.rows > ps.type.rows || c + vs.type.cols > ps.type.cols))
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 std::string(what) + ": the " + std::to_string(vs.type.rows) + "x" +
+                     std::to_string(vs.type.cols) + " window at [" + std::to_string(r) + ", " +
+                     std::to_string(c) + "] is outside %" + ps.name + "'s " +
+                     std::to_string(ps.type.rows) + "x" + std::to_string(ps.type.cols));
+  if (rule == SubviewRule::kPeriodic) {
     auto periodic = [](int64_t parent_valid, int64_t offset, int64_t size) -> int64_t {
       if (parent_valid <= 0) return 0;
       const int64_t left = parent_valid - offset % parent_valid;
@@ -195,6 +198,18 @@ pto_status Block::Subview(const Instr& in) {
                                                 : periodic(parent.valid_rows, r, vs.type.rows);
     valid_cols = vs.type.valid_cols != kDynamic ? vs.type.valid_cols
                                                 : periodic(parent.valid_cols, c, vs.type.cols);
+  } else if (rule == SubviewRule::kSized) {
+    if (in.imm == 1) {
+      valid_rows = ints_[in.index_regs[0]];
+      valid_cols = ints_[in.index_regs[1]];
+    }
+    if (valid_rows < 0 || valid_rows > vs.type.rows || valid_cols < 0 ||
+        valid_cols > vs.type.cols)
+      return Error(in, PTO_ERR_SHAPE_MISMATCH,
+                   std::string(what) + ": valid region " + std::to_string(valid_rows) + "x" +
+                       std::to_string(valid_cols) + " is outside the " +
+                       std::to_string(vs.type.rows) + "x" + std::to_string(vs.type.cols) +
+                       " window");
   } else if (r + valid_rows > parent.valid_rows || c + valid_cols > parent.valid_cols) {
     return Error(in, PTO_ERR_OUT_OF_RANGE,
                  std::string(what) + ": dst's valid region " + std::to_string(valid_rows) + "x" +
@@ -214,6 +229,49 @@ pto_status Block::Subview(const Instr& in) {
   view.valid_rows = static_cast<uint32_t>(valid_rows);
   view.valid_cols = static_cast<uint32_t>(valid_cols);
   return PTO_OK;
+}
+
+// pto.tprint: "FILE:LINE:COL: %name, block B: RxC valid of RxC DTYPE" and the
+// valid region's rows, each element in the print format's width and
+// precision (PTOAS's Width8_Precision4, Width8_Precision2,
+// Width10_Precision6). One write per print, so blocks' prints do not mix.
+void Block::Print(const Instr& in, uint32_t block) const {
+  const pto_tile& t = tiles_[in.a];
+  const int width = in.sub == 2 ? 10 : 8, precision = in.sub == 0 ? 4 : in.sub == 1 ? 2 : 6;
+  const size_t size = pto_dtype_size(t.dtype);
+  std::string text = p_.source_name + ":" + std::to_string(in.loc.line) + ":" +
+                     std::to_string(in.loc.col) + ": %" + p_.tiles[in.a].name + ", block " +
+                     std::to_string(block) + ": " + std::to_string(t.valid_rows) + "x" +
+                     std::to_string(t.valid_cols) + " valid of " +
+                     std::to_string(p_.tiles[in.a].type.rows) + "x" +
+                     std::to_string(p_.tiles[in.a].type.cols) + " " + DtypeSpelling(t.dtype) +
+                     "\n";
+  char number[64];
+  for (uint32_t r = 0; r < t.valid_rows; ++r) {
+    const char* row = static_cast<const char*>(t.data) + static_cast<size_t>(r) * t.cols * size;
+    for (uint32_t c = 0; c < t.valid_cols; ++c) {
+      const char* e = row + c * size;
+      int64_t i = 0;
+      double f = 0;
+      bool is_float = true;
+      switch (t.dtype) {
+        case PTO_FLOAT32: { float v; memcpy(&v, e, 4); f = v; break; }
+        case PTO_FLOAT16: { uint16_t v; memcpy(&v, e, 2); f = HalfBitsToDouble(v, t.dtype); break; }
+        case PTO_INT8: { int8_t v; memcpy(&v, e, 1); i = v; is_float = false; break; }
+        case PTO_UINT8: { uint8_t v; memcpy(&v, e, 1); i = v; is_float = false; break; }
+        case PTO_INT16: { int16_t v; memcpy(&v, e, 2); i = v; is_float = false; break; }
+        case PTO_UINT16: { uint16_t v; memcpy(&v, e, 2); i = v; is_float = false; break; }
+        case PTO_INT32: { int32_t v; memcpy(&v, e, 4); i = v; is_float = false; break; }
+        case PTO_UINT32: { uint32_t v; memcpy(&v, e, 4); i = v; is_float = false; break; }
+        default: break;  // the verifier admits no other dtype
+      }
+      if (is_float) snprintf(number, sizeof number, " %*.*f", width, precision, f);
+      else snprintf(number, sizeof number, " %*" PRId64, width, i);
+      text += number;
+    }
+    text += "\n";
+  }
+  fputs(text.c_str(), stderr);
 }
 
 }  // namespace program

@@ -131,7 +131,7 @@ enum class Code : uint8_t {
   kTileOp,       // an operation of the table on tiles
   kTsel,         // tsel: tile a <- mask slot `mask` ? tile b : tile c (tmp d)
   kTileCopy,     // tile a <- tile b (bytes and valid region): a carried tile value
-  kNop,
+  kNop,          // nothing (sub 1: pto.syncall, refused on more than one block)
   kFloatBinary,  // floats[a] = floats[b] (FloatOp sub) floats[c], rounded to `fmt`
   kFloatCast,    // floats[a] = floats[b] rounded to `fmt` (kF64: a move)
   kFloatNeg,     // floats[a] = -floats[b]
@@ -144,6 +144,7 @@ enum class Code : uint8_t {
   kGetVal,       // (sub 0: ints, 1: floats)[a] = tile b's element at flat offset ints[c]
   kSubview,      // tile a = the window of tile b at row ints[c], column ints[d]; valid
                  // region per SubviewRule sub
+  kPrint,        // tile a's valid region to stderr, in print format sub (pto.tprint)
 };
 
 // How a subview's valid region is set (Instr::sub of kSubview).
@@ -151,6 +152,8 @@ enum class SubviewRule : uint8_t {
   kPeriodic,  // pto.subset: per dim min(size, parent valid - offset % parent valid)
   kOwn,       // pto.subview: the view's own (its type's, or set on it), inside the
               // parent's valid region from the offsets
+  kSized,     // pto.subview %t[..] sizes [..]: ints[index_regs] when imm is 1 (each
+              // in 0..size), else the result type's
 };
 
 // A float scalar's format (Instr::fmt).
@@ -226,6 +229,11 @@ struct Program {
   // used in it lives through the whole loop.
   std::vector<std::pair<uint32_t, uint32_t>> loops;
   bool uses_float = false;   // some operation computes in floating point
+  // A module whose marks choose no entry (several marked, or several public
+  // and none marked): why, and where; such a program is verified but
+  // cannot run (pto_program_check).
+  std::string no_entry;
+  SourceLoc no_entry_loc;
 };
 
 // Parses and type-checks text into *program (source_name and profile set by
@@ -239,8 +247,12 @@ pto_status Compile(std::string_view text, std::string_view entry, bool check_onl
 
 // Compile and Verify of the entry, then every other function of the module
 // checked the same way (Compile with check_only and Verify, into a program
-// dropped afterwards): a module is accepted whole or not at all.
-pto_status Build(std::string_view text, std::string_view entry, Program* program);
+// dropped afterwards): a module is accepted whole or not at all. Where the
+// module's marks choose no entry (and none is named), every function is
+// checked, then the choice is an error unless entry_optional: the program
+// then records it in no_entry and cannot run.
+pto_status Build(std::string_view text, std::string_view entry, bool entry_optional,
+                 Program* program);
 
 // Places the tiles and applies every operation's rules; same failure contract.
 pto_status Verify(Program* program);

@@ -100,6 +100,7 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
       break;
     case Code::kLoad:
     case Code::kStore:
+    case Code::kPrint:
       out[0] = in.a;
       break;
     case Code::kTileCopy:
@@ -158,10 +159,36 @@ struct Placed {
   uint32_t first, last; // instructions
 };
 
+// A5's tprelu (an A5UnusedTmp row) does not read or write its tmp, so
+// PTOAS's PlanMemory gives a tile used only there no bytes: it is left out of
+// the unified buffer (as an implicit tmp is), where the text does not place
+// it and nothing views it.
+void LeaveOutUnusedTmps(Program* p) {
+  if (p->profile != PTO_PROFILE_A5) return;
+  std::vector<int> only_tprelu_tmp(p->tiles.size(), -1);  // -1 unused, 0 no, 1 yes
+  for (const Instr& in : p->code) {
+    uint32_t uses[kMostTileUses];
+    TileUses(in, uses);
+    const bool tprelu = in.code == Code::kTileOp && ops::HasTrait(*in.op, PTO_TRAIT_A5UnusedTmp);
+    for (uint32_t slot : uses) {
+      if (slot == kNoSlot) continue;
+      const bool as_tmp = tprelu && slot == in.d && slot != in.a && slot != in.b && slot != in.c;
+      only_tprelu_tmp[slot] = as_tmp && only_tprelu_tmp[slot] != 0 ? 1 : 0;
+    }
+  }
+  for (const TileSlot& s : p->tiles)
+    if (s.IsView()) only_tprelu_tmp[s.view_of] = 0;
+  for (size_t i = 0; i < p->tiles.size(); ++i) {
+    TileSlot& s = p->tiles[i];
+    if (only_tprelu_tmp[i] == 1 && s.param < 0 && !s.has_addr && !s.IsView()) s.in_ub = false;
+  }
+}
+
 pto_status PlaceTiles(Program* p) {
   const UnifiedBuffer ub = UnifiedBufferOf(p->profile);
   const char* where =
       p->profile == PTO_PROFILE_HOST ? "HOST's limit" : pto_profile_string(p->profile);
+  LeaveOutUnusedTmps(p);
   LiveRanges(p);
   const uint32_t always_last = UINT32_MAX;
   std::vector<Placed> taken;
@@ -322,11 +349,15 @@ std::string Describe(const Program& p) {
       out += "  " + f.signature + (f.is_entry ? "  (entry)" : "") +
              (f.is_private ? "  private" : "") + "\n";
   }
+  if (!p.no_entry.empty()) return out + "no entry: " + p.no_entry + "\n";
   out += "unified buffer (" + std::string(pto_profile_string(p.profile)) + ", " +
          std::to_string(p.ub_capacity) + " bytes): " + std::to_string(p.ub_size) +
          " bytes used, at most " + std::to_string(p.ub_live_peak) + " bytes live at once\n";
   out += "tiles:\n";
   for (const TileSlot& s : p.tiles) {
+    if (!s.in_ub && !s.name.empty())
+      out += "  " + TileName(s) + " " + TypeString(s.type) +
+             ": no bytes (tprelu's tmp, which A5 does not use)\n";
     if (!s.in_ub) continue;
     const uint64_t size = TileBytes(s.type);
     out += "  " + TileName(s) + " " + TypeString(s.type) + ": " + std::to_string(size) +

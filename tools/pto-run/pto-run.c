@@ -37,8 +37,9 @@ static const char kUsage[] =
     "  --blocks N          runs blocks 0..N-1 (default 1)\n"
     "  --entry NAME        the func.func to run (default: the one marked pto.entry,\n"
     "                      else the module's only public function)\n"
-    "  --check             parses and verifies only; lists the functions, the\n"
-    "                      parameters and every tile's place in the unified buffer\n"
+    "  --check             parses and verifies only, every function of a module\n"
+    "                      (no entry needed); lists the functions, the parameters\n"
+    "                      and every tile's place in the unified buffer\n"
     "  --help, --version\n"
     "\n"
     "Exit status: 0 success, 1 verifier or run-time error, 2 usage error.\n";
@@ -616,7 +617,12 @@ static int verify_and_run(const options *o, const char *text, size_t length) {
     pto_program *program = NULL;
     if (o->has_profile)
         pto_set_profile(o->profile);
-    if (pto_program_create_entry(text, length, o->file, o->entry, &program) != PTO_OK)
+    /* --check verifies every function of a module, and needs no entry unless one is named. */
+    const pto_status created =
+        o->check && o->entry == NULL
+            ? pto_program_check(text, length, o->file, &program)
+            : pto_program_create_entry(text, length, o->file, o->entry, &program);
+    if (created != PTO_OK)
         return run_error();
     if (o->check) {
         printf("%s: verified under profile %s\n", o->file,

@@ -48,6 +48,7 @@ NOT_CALLED = {
     "pto_dtype_string": "DType is an IntEnum whose names are the header's (test_fixed_names)",
     "pto_profile_string": "Profile is an IntEnum whose names are the header's (test_fixed_names)",
     "pto_program_run": "Program.run calls pto_program_launch, of which it is the one-block case",
+    "pto_program_check": "checks a module of several kernels without an entry, for pto-run --check; a program here is made to run (created with an entry)",
     "pto_program_param_find": "Program looks parameters up in a dict of pto_program_param_name",
     "pto_tile_buffer": "a placed Tile keeps a reference to its Buffer object itself",
     "pto_tile_read": "tiles expose their memory through the buffer protocol (numpy views)",

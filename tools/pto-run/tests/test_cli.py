@@ -241,6 +241,16 @@ class Programs(PtoRun):
         self.assertRegex(out, r"a_ptr +a pointer to f32, read")
         self.assertRegex(out, r"b_ptr +a pointer to f32, written")
 
+    def test_check_several_kernels(self):
+        # --check verifies every kernel of a module and needs no entry; a run needs --entry.
+        kernel = ("  func.func @{0}(%p: !pto.ptr<i32>) attributes {{pto.kernel_kind = #pto.kernel_kind<vector>}} {{\n"
+                  "    return\n  }}\n")
+        k = self.write_text("two.pto", "module {\n" + kernel.format("fill") + kernel.format("other") + "}\n")
+        out, _ = self.assert_exit(0, ["--check", k])
+        self.assertIn("no entry: the module marks 2 entry functions (@fill, @other)", out)
+        self.assert_exit(1, [k, "p=zeros:i32:4"], r"two\.pto:2:3: error: the module marks 2 entry functions")
+        self.assert_exit(0, [k, "--entry", "other", "p=zeros:i32:4"])
+
     def test_verifier_errors(self):
         bad_dtype = self.write_text(
             "bad.pto",

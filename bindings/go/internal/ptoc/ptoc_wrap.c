@@ -2409,6 +2409,29 @@ intgo _wrap_pto_program_create_entry_ptoc_096c0a438413e10b(_gostring_ _swig_go_0
 }
 
 
+intgo _wrap_pto_program_check_ptoc_096c0a438413e10b(_gostring_ _swig_go_0, _gostring_ _swig_go_1, pto_program **_swig_go_2) {
+  char *arg1 = (char *) 0 ;
+  size_t arg2 ;
+  char *arg3 = (char *) 0 ;
+  pto_program **arg4 = (pto_program **) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (char *)(_swig_go_0.n ? _swig_go_0.p : ""); arg2 = (size_t)_swig_go_0.n; 
+  
+  arg3 = (char *)malloc(_swig_go_1.n + 1);
+  memcpy(arg3, _swig_go_1.p, _swig_go_1.n);
+  arg3[_swig_go_1.n] = '\0';
+  
+  arg4 = (pto_program **)_swig_go_2; 
+  
+  result = (pto_status)pto_program_check((char const *)arg1,arg2,(char const *)arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  free(arg3); 
+  return _swig_go_result;
+}
+
+
 _gostring_ _wrap_pto_program_describe_ptoc_096c0a438413e10b(pto_program *_swig_go_0) {
   pto_program *arg1 = (pto_program *) 0 ;
   char *result = 0 ;
