@@ -1,0 +1,64 @@
+"""pto.tmatmul (float32) against numpy's matmul
+on the same arrays, in one process, on the tile shapes real cube kernels use
+and on larger squares; each result also checked against float64 within the
+order's bound gamma_K * sum_k |a||b|.
+
+    OPENBLAS_NUM_THREADS=1 python bench/python/matmul_vs_numpy.py [--rounds 5]
+
+Say which BLAS numpy uses (numpy.show_config()): Debian's python3-numpy
+links the reference BLAS; a PyPI wheel bundles OpenBLAS. Each figure is the
+best of --rounds rounds, the two candidates taking turns; ratio = libpto's
+time / numpy's (below 1: libpto is faster).
+"""
+
+import argparse
+import time
+
+import numpy as np
+
+import pto
+
+SHAPES = [(16, 128, 256), (16, 64, 256), (32, 32, 32), (64, 64, 64), (128, 128, 128),
+          (256, 256, 256)]
+
+
+def best_of(rounds, reps, fn):
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(reps):
+            fn()
+        best = min(best, (time.perf_counter() - start) / reps)
+    return best
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    rng = np.random.default_rng(1)
+    print(f"libpto {pto.__version__}, target {pto.simd_target()}; numpy {np.__version__}")
+    print(f"{'M x K x N':>16} {'libpto us':>10} {'GFLOP/s':>8} {'numpy us':>10} {'GFLOP/s':>8} "
+          f"{'ratio':>6}  bound")
+    for m, k, n in SHAPES:
+        a = rng.standard_normal((m, k)).astype(np.float32)
+        b = rng.standard_normal((k, n)).astype(np.float32)
+        ta, tb = pto.Tile.from_numpy(a), pto.Tile.from_numpy(b)
+        dst = pto.Tile(pto.DType.FLOAT32, m, n)
+        flops = 2.0 * m * k * n
+        reps = max(3, int(2e8 // flops))
+        ours = theirs = float("inf")
+        for _ in range(args.rounds):  # interleaved: both see the same load
+            ours = min(ours, best_of(1, reps, lambda: pto.tmatmul(dst, ta, tb)))
+            theirs = min(theirs, best_of(1, reps, lambda: np.matmul(a, b)))
+        exact = a.astype(np.float64) @ b.astype(np.float64)
+        u = 2.0 ** -24
+        bound = k * u / (1 - k * u) * (np.abs(a).astype(np.float64) @ np.abs(b).astype(np.float64))
+        within = bool((np.abs(dst.numpy() - exact) <= bound).all())
+        print(f"{m:>4} x {k:>4} x {n:>4} {ours * 1e6:>10.1f} {flops / ours / 1e9:>8.1f} "
+              f"{theirs * 1e6:>10.1f} {flops / theirs / 1e9:>8.1f} {ours / theirs:>6.2f}  "
+              f"{'within' if within else 'OUTSIDE'}")
+
+
+if __name__ == "__main__":
+    main()
