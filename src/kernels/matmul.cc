@@ -150,15 +150,12 @@ void MatmulI32Impl(size_t m, size_t k, size_t n, int32_t* dst, size_t ldd, const
   MatmulTyped<int32_t>(m, k, n, dst, ldd, a, lda, b, ldb);
 }
 
-float FusedMulAddInDoubleImpl(float a, float b, float c) { return FusedMulAddInDouble(a, b, c); }
-
 }  // namespace HWY_NAMESPACE
 }  // namespace pto
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace pto {
-namespace kernels {
+namespace pto::kernels {
 
 HWY_EXPORT(MatmulF32Impl);
 HWY_EXPORT(MatmulI32Impl);
@@ -200,6 +197,5 @@ void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, con
                                       wa.data(), k, wb.data(), n);
 }
 
-}  // namespace kernels
-}  // namespace pto
+}  // namespace pto::kernels
 #endif
