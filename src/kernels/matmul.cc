@@ -89,25 +89,69 @@ HWY_INLINE hn::Vec<D> StepOf(D d, hn::Vec<D> a, hn::Vec<D> b, hn::Vec<D> c) {
   }
 }
 
-// kRows rows x kVecs vectors of dst at (row, col): the chains over every k,
-// seeded by dst's values there.
+// A vector of p + offset where kUse, else zeros (a register block's unused
+// slot: nothing is read).
+template <bool kUse, class D, typename T>
+HWY_INLINE hn::Vec<D> LoadIf(D d, const T* p, size_t offset) {
+  if constexpr (kUse) {
+    return hn::LoadU(d, p + offset);
+  } else {
+    (void)p, (void)offset;
+    return hn::Zero(d);
+  }
+}
+template <bool kUse, class D, typename T>
+HWY_INLINE void StoreIf(D d, hn::Vec<D> v, T* p, size_t offset) {
+  if constexpr (kUse) {
+    hn::StoreU(v, d, p + offset);
+  } else {
+    (void)d, (void)v, (void)p, (void)offset;
+  }
+}
+
+// One k of one row's chains: a(row, k) times the k-th row of b's one or two
+// vectors, into c0 and c1.
+template <size_t kVecs, class D, typename T>
+HWY_INLINE void RowStep(D d, T a, hn::Vec<D> b0, hn::Vec<D> b1, hn::Vec<D>& c0,
+                        hn::Vec<D>& c1) {
+  const hn::Vec<D> av = hn::Set(d, a);
+  c0 = StepOf(d, av, b0, c0);
+  if constexpr (kVecs > 1) c1 = StepOf(d, av, b1, c1);
+}
+
+// kRows (1 to 4) rows x kVecs (1 or 2) vectors of dst: the chains over every
+// k, seeded by dst's values there. The accumulators are named, not an array:
+// SVE's vectors cannot be array elements.
 template <size_t kRows, size_t kVecs, class D, typename T>
 HWY_INLINE void Block(D d, size_t k_count, T* dst, size_t ldd, const T* a, size_t lda, const T* b,
                       size_t ldb) {
+  static_assert(kRows >= 1 && kRows <= 4 && kVecs >= 1 && kVecs <= 2, "a 4 x 2 block at most");
+  constexpr bool k2 = kVecs > 1;
   const size_t lanes = hn::Lanes(d);
-  hn::Vec<D> acc[kRows][kVecs];
-  for (size_t r = 0; r < kRows; ++r)
-    for (size_t v = 0; v < kVecs; ++v) acc[r][v] = hn::LoadU(d, dst + r * ldd + v * lanes);
+  hn::Vec<D> c00 = LoadIf<true>(d, dst, 0), c01 = LoadIf<k2>(d, dst, lanes);
+  hn::Vec<D> c10 = LoadIf<(kRows > 1)>(d, dst, ldd);
+  hn::Vec<D> c11 = LoadIf<(kRows > 1 && k2)>(d, dst, ldd + lanes);
+  hn::Vec<D> c20 = LoadIf<(kRows > 2)>(d, dst, 2 * ldd);
+  hn::Vec<D> c21 = LoadIf<(kRows > 2 && k2)>(d, dst, 2 * ldd + lanes);
+  hn::Vec<D> c30 = LoadIf<(kRows > 3)>(d, dst, 3 * ldd);
+  hn::Vec<D> c31 = LoadIf<(kRows > 3 && k2)>(d, dst, 3 * ldd + lanes);
   for (size_t k = 0; k < k_count; ++k) {
-    hn::Vec<D> bv[kVecs];
-    for (size_t v = 0; v < kVecs; ++v) bv[v] = hn::LoadU(d, b + k * ldb + v * lanes);
-    for (size_t r = 0; r < kRows; ++r) {
-      const hn::Vec<D> av = hn::Set(d, a[r * lda + k]);
-      for (size_t v = 0; v < kVecs; ++v) acc[r][v] = StepOf(d, av, bv[v], acc[r][v]);
-    }
+    const T* bk = b + k * ldb;
+    const hn::Vec<D> b0 = hn::LoadU(d, bk);
+    const hn::Vec<D> b1 = LoadIf<k2>(d, bk, lanes);
+    RowStep<kVecs>(d, a[k], b0, b1, c00, c01);
+    if constexpr (kRows > 1) RowStep<kVecs>(d, a[lda + k], b0, b1, c10, c11);
+    if constexpr (kRows > 2) RowStep<kVecs>(d, a[2 * lda + k], b0, b1, c20, c21);
+    if constexpr (kRows > 3) RowStep<kVecs>(d, a[3 * lda + k], b0, b1, c30, c31);
   }
-  for (size_t r = 0; r < kRows; ++r)
-    for (size_t v = 0; v < kVecs; ++v) hn::StoreU(acc[r][v], d, dst + r * ldd + v * lanes);
+  StoreIf<true>(d, c00, dst, 0);
+  StoreIf<k2>(d, c01, dst, lanes);
+  StoreIf<(kRows > 1)>(d, c10, dst, ldd);
+  StoreIf<(kRows > 1 && k2)>(d, c11, dst, ldd + lanes);
+  StoreIf<(kRows > 2)>(d, c20, dst, 2 * ldd);
+  StoreIf<(kRows > 2 && k2)>(d, c21, dst, 2 * ldd + lanes);
+  StoreIf<(kRows > 3)>(d, c30, dst, 3 * ldd);
+  StoreIf<(kRows > 3 && k2)>(d, c31, dst, 3 * ldd + lanes);
 }
 
 // kRows rows of dst, every column: blocks of two vectors, then one, then
