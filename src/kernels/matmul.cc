@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <vector>
+#include <type_traits>
 
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
@@ -206,39 +206,62 @@ HWY_EXPORT(MatmulI32Impl);
 
 namespace {
 
-// A plane of rows x cols elements of dtype as float32 (exact for FLOAT16,
-// BFLOAT16 and FLOAT32), or int8 as int32, packed with stride cols.
+// Narrow sources are widened a block at a time into buffers on the stack:
+// kBlockK rows of b by kBlockN columns, kBlockM rows of a by kBlockK columns.
+// Each chain still takes k in order: a block of k ends with the running sums
+// in dst (exactly: they are float32 or int32 already), and the next block
+// resumes from them. No allocation, so nothing that could fail.
+constexpr size_t kBlockM = 32, kBlockK = 64, kBlockN = 128;
+
+// rows x cols elements of p from (row, col), widened (FLOAT16, BFLOAT16 to
+// float32 exactly; INT8 to int32), packed with stride cols into out.
 template <typename T>
-std::vector<T> Widened(pto_dtype dtype, size_t rows, size_t cols, const ConstPlane& p) {
-  std::vector<T> out(rows * cols);
+void WidenBlock(pto_dtype dtype, const ConstPlane& p, size_t row, size_t col, size_t rows,
+                size_t cols, T* out) {
   const size_t bytes = pto_dtype_size(dtype);
   for (size_t r = 0; r < rows; ++r) {
-    const void* row = static_cast<const char*>(p.data) + r * p.stride * bytes;
+    const char* in = static_cast<const char*>(p.data) + ((row + r) * p.stride + col) * bytes;
     if constexpr (std::is_same_v<T, float>) {
-      ToF32(dtype, cols, out.data() + r * cols, row);
+      ToF32(dtype, cols, out + r * cols, in);
     } else {
-      const int8_t* in = static_cast<const int8_t*>(row);
-      for (size_t c = 0; c < cols; ++c) out[r * cols + c] = in[c];
+      for (size_t c = 0; c < cols; ++c) out[r * cols + c] = reinterpret_cast<const int8_t*>(in)[c];
     }
   }
-  return out;
+}
+
+template <typename T, class Impl>
+void MatmulWidened(Impl impl, pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst,
+                   const ConstPlane& a, const ConstPlane& b) {
+  T* out = static_cast<T*>(dst.data);
+  T wa[kBlockM * kBlockK];
+  T wb[kBlockK * kBlockN];
+  for (size_t j = 0; j < n; j += kBlockN) {
+    const size_t nc = n - j < kBlockN ? n - j : kBlockN;
+    for (size_t kk = 0; kk < k; kk += kBlockK) {
+      const size_t kc = k - kk < kBlockK ? k - kk : kBlockK;
+      WidenBlock(dtype, b, kk, j, kc, nc, wb);
+      for (size_t i = 0; i < m; i += kBlockM) {
+        const size_t mc = m - i < kBlockM ? m - i : kBlockM;
+        WidenBlock(dtype, a, i, kk, mc, kc, wa);
+        impl(mc, kc, nc, out + i * dst.stride + j, dst.stride, wa, kc, wb, nc);
+      }
+    }
+  }
 }
 
 }  // namespace
 
 void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
             const ConstPlane& b) {
-  if (dtype == PTO_INT8) {
-    const std::vector<int32_t> wa = Widened<int32_t>(dtype, m, k, a);
-    const std::vector<int32_t> wb = Widened<int32_t>(dtype, k, n, b);
-    PTO_DYNAMIC_DISPATCH(MatmulI32Impl)(m, k, n, static_cast<int32_t*>(dst.data), dst.stride,
-                                        wa.data(), k, wb.data(), n);
-    return;
+  if (dtype == PTO_FLOAT32) {  // already float32: the tiles themselves
+    PTO_DYNAMIC_DISPATCH(MatmulF32Impl)(m, k, n, static_cast<float*>(dst.data), dst.stride,
+                                        static_cast<const float*>(a.data), a.stride,
+                                        static_cast<const float*>(b.data), b.stride);
+  } else if (dtype == PTO_INT8) {
+    MatmulWidened<int32_t>(PTO_DYNAMIC_DISPATCH(MatmulI32Impl), dtype, m, k, n, dst, a, b);
+  } else {
+    MatmulWidened<float>(PTO_DYNAMIC_DISPATCH(MatmulF32Impl), dtype, m, k, n, dst, a, b);
   }
-  const std::vector<float> wa = Widened<float>(dtype, m, k, a);
-  const std::vector<float> wb = Widened<float>(dtype, k, n, b);
-  PTO_DYNAMIC_DISPATCH(MatmulF32Impl)(m, k, n, static_cast<float*>(dst.data), dst.stride,
-                                      wa.data(), k, wb.data(), n);
 }
 
 }  // namespace pto::kernels
