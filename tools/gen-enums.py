@@ -29,7 +29,6 @@ Usage:
 as tools/gen-operations.py (H defaults to include/pto_c.h). Python 3.9+,
 stdlib only.
 """
-import argparse
 import dataclasses
 import difflib
 import importlib.util
@@ -379,16 +378,8 @@ def check_text(path, want, how):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = gen_operations.argument_parser(__doc__, GENERATORS)
     ap.add_argument("--header", default=str(ROOT / "include" / "pto_c.h"))
-    ap.add_argument("--def", dest="definitions", default=str(ROOT / "src" / "operations.def"))
-    ap.add_argument("--lang", choices=sorted(GENERATORS))
-    ap.add_argument("--template", help="the file whose marked part the output fills")
-    mode = ap.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--out", metavar="FILE")
-    mode.add_argument("--check", metavar="FILE")
-    mode.add_argument("--write-committed", action="store_true")
-    mode.add_argument("--check-committed", action="store_true")
     args = ap.parse_args()
     enums = parse(args.header)
     ops = gen_operations.parse(args.definitions)

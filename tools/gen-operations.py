@@ -758,16 +758,24 @@ def check(ops, lang, path, template=None):
     return False
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def argument_parser(doc, languages):
+    """The command line both generators take (their docstrings say it):
+    --def, --lang, --template and one of --out, --check, --write-committed,
+    --check-committed."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--def", dest="definitions", default=str(ROOT / "src" / "operations.def"))
-    ap.add_argument("--lang", choices=sorted(GENERATORS))
+    ap.add_argument("--lang", choices=sorted(languages))
     ap.add_argument("--template", help="the file whose marked part the output fills")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--out", metavar="FILE")
     mode.add_argument("--check", metavar="FILE")
     mode.add_argument("--write-committed", action="store_true")
     mode.add_argument("--check-committed", action="store_true")
+    return ap
+
+
+def main():
+    ap = argument_parser(__doc__, GENERATORS)
     args = ap.parse_args()
     ops = parse(args.definitions)
     if args.write_committed or args.check_committed:
