@@ -273,7 +273,7 @@ using pto::ops::Operands;
 #define PTO_TMP_ARG_Optional tmp
 #define PTO_TMP_ARG_Required tmp
 // One attribute argument: its parameter, and its place in the Operands `o`
-// (`second`: 1 where it follows an argument of the same role).
+// (`second`: true where it follows an argument of the same role).
 #define PTO_ARG_PARAM_None(type, name)
 #define PTO_ARG_PARAM_Double(type, name) , type name
 #define PTO_ARG_PARAM_Index(type, name) , type name
@@ -284,16 +284,6 @@ using pto::ops::Operands;
 #define PTO_ARG_STORE_Index(name, second) o.index[second] = name;
 #define PTO_ARG_STORE_Bool(name, second) o.attr = name;
 #define PTO_ARG_STORE_Enum(name, second) (second ? o.sat : o.attr) = pto::RawEnumValue(name);
-#define PTO_ARG_SECOND_None_None 0
-#define PTO_ARG_SECOND_Double_None 0
-#define PTO_ARG_SECOND_Index_None 0
-#define PTO_ARG_SECOND_Bool_None 0
-#define PTO_ARG_SECOND_Enum_None 0
-#define PTO_ARG_SECOND_Double_Bool 0
-#define PTO_ARG_SECOND_Double_Enum 0
-#define PTO_ARG_SECOND_Index_Double 0
-#define PTO_ARG_SECOND_Index_Index 1
-#define PTO_ARG_SECOND_Enum_Enum 1
 // A row of attributes.def as the parameters before the sources (LEAD), after
 // tmp (TRAIL), and the statements that store them.
 #define PTO_ATTR_LEAD(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
@@ -301,7 +291,8 @@ using pto::ops::Operands;
 #define PTO_ATTR_TRAIL(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
   PTO_ATTR_TRAIL_##Leads(PTO_ARG_PARAM_##R0(T0, N0) PTO_ARG_PARAM_##R1(T1, N1))
 #define PTO_ATTR_STORE(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
-  PTO_ARG_STORE_##R0(N0, 0) PTO_ARG_STORE_##R1(N1, PTO_ARG_SECOND_##R0##_##R1)
+  PTO_ARG_STORE_##R0(N0, 0)                                                                 \
+  PTO_ARG_STORE_##R1(N1, (pto::ops::ArgRole::k##R0 == pto::ops::ArgRole::k##R1))
 #define PTO_ATTR_LEAD_0(params)
 #define PTO_ATTR_LEAD_1(params) params
 #define PTO_ATTR_TRAIL_0(params) params

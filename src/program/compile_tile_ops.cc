@@ -88,7 +88,7 @@ bool Compiler::TakeIndexOperands(const ops::OpDescriptor& desc, std::vector<Toke
 
 bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
                           const std::vector<uint32_t>& ins, uint32_t dst, int attr,
-                          const Instr& scalar) {
+                          const Instr& scalar, const TextForm& form) {
   Instr in;
   in.scalar_reg = scalar.scalar_reg;
   in.scalar_is_float = scalar.scalar_is_float;
@@ -151,9 +151,9 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     };
     t.dst = text_tile(dst);
     for (size_t k = 0; k < op.source_count && k < ins.size(); ++k) t.sources[k] = text_tile(ins[k]);
-    t.tmp_given = text_tmp_given_;
-    t.dps_form = dps_form_;
-    t.high_precision = dps_form_ && text_high_precision_;
+    t.tmp_given = form.tmp_given;
+    t.dps_form = form.dps;
+    t.high_precision = form.high_precision;
     t.profile = p_->profile;
     char sentence[256];
     if (!op.text_rules(t, sentence, sizeof sentence)) return Error(loc, sentence);
@@ -215,11 +215,6 @@ bool Compiler::UseOperands(const ops::OpDescriptor& desc, const std::vector<Toke
 void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   Advance();  // ins
   text_high_precision_ = false;
-  dps_form_ = true;
-  struct DpsFormEnd {
-    bool* flag;
-    ~DpsFormEnd() { *flag = false; }
-  } dps_form_end{&dps_form_};
   std::vector<Token> names;
   if (!Expect('(')) return;
   ParseValueNames(&names);
@@ -264,9 +259,9 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   // dst is read too.
   if (desc.attr == ops::AttrKind::kIndexScalar && p_->tiles[dst].param >= 0)
     p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
-  text_tmp_given_ = names.size() > desc.source_count;
-  if (text_tmp_given_ && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
-  EmitTileOp(desc, op.loc, slots, dst, attr, scalar);
+  const TextForm form{true, text_high_precision_, names.size() > desc.source_count};
+  if (form.tmp_given && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
+  EmitTileOp(desc, op.loc, slots, dst, attr, scalar, form);
 }
 
 // %d = [pto.]OP %a, %b[, %tmp] [{attrs}] : (T, T[, T]) -> T   or   : T
@@ -391,9 +386,9 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
   if (!UseOperands(*form, names, types, type_locs, &slots)) return;
   uint32_t dst;
   if (!DefineResultTile(op, result, dst_type, dst_loc, &dst)) return;
-  text_tmp_given_ = names.size() > form->source_count;
-  if (text_tmp_given_ && form->tmp == ops::TmpRole::kNone) slots.pop_back();
-  EmitTileOp(*form, op.loc, slots, dst, attr, scalar);
+  const TextForm text{false, false, names.size() > form->source_count};
+  if (text.tmp_given && form->tmp == ops::TmpRole::kNone) slots.pop_back();
+  EmitTileOp(*form, op.loc, slots, dst, attr, scalar, text);
 }
 
 // The tile an SSA form's %result names: a new tile (a result parameter of a

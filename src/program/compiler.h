@@ -232,8 +232,15 @@ class Compiler {
   bool ParseBareBinaryOrder(int* attr);
   bool ParseConversionAttrs(int* attr);
   bool TextTmpAllowed(const ops::OpDescriptor& op);
+  // How the text spelled an operation, beyond its operands: what a row's
+  // text rules may ask (ops::TextOperands).
+  struct TextForm {
+    bool dps;             // PTOAS's ins(...) outs(...) form
+    bool high_precision;  // its precisionType is high_precision
+    bool tmp_given;       // it named a tmp
+  };
   bool EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins,
-                  uint32_t dst, int attr, const Instr& scalar);
+                  uint32_t dst, int attr, const Instr& scalar, const TextForm& form);
   bool OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
                         const char* what);
   bool UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names,
@@ -247,11 +254,9 @@ class Compiler {
 
   Lexer lexer_;
   Program* p_;
-  // The DPS form being read (ParseDpsTileOp), and whether its precisionType
-  // is high_precision: what a row's text rules may ask (ops::TextOperands).
-  bool dps_form_ = false;
+  // Whether the attributes ParseOpAttrs read last gave precisionType =
+  // high_precision (ParseDpsTileOp resets it).
   bool text_high_precision_ = false;
-  bool text_tmp_given_ = false;  // the operation being emitted named a tmp
   std::string entry_;
   bool check_only_ = false;
   std::vector<FuncInfo> funcs_;
