@@ -1,6 +1,6 @@
 // The state of one block of a running program (execute.cc runs its
 // instructions; execute_memory.cc holds those on global memory, views,
-// subviews and pto.tprint). Private to src/program/.
+// subviews and pto.tprint; execute_cube.cc the cube's). Private to src/program/.
 #ifndef PTO_PROGRAM_BLOCK_H_
 #define PTO_PROGRAM_BLOCK_H_
 
@@ -26,6 +26,22 @@ struct View {
   int64_t shape[kMaxRank];
   int64_t strides[kMaxRank];
 };
+
+// The rows of view v in order (its last dimension along a row, the others
+// flattened over rows): f(r, element of (r, 0), column stride) for r < rows.
+template <typename F>
+void ForEachViewRow(const View& v, int64_t rows, F f) {
+  int64_t index[kMaxRank] = {};
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t element = v.offset;
+    for (uint32_t i = 0; i + 1 < v.rank; ++i) element += index[i] * v.strides[i];
+    f(r, element, v.strides[v.rank - 1]);
+    for (int i = static_cast<int>(v.rank) - 2; i >= 0; --i) {
+      if (++index[i] < v.shape[i]) break;
+      index[i] = 0;
+    }
+  }
+}
 
 // v as a signed integer of `bits` bits (two's complement wrap).
 inline int64_t Wrap(uint64_t v, unsigned bits) {
@@ -79,6 +95,10 @@ class Block {
   pto_status MakeView(const Instr& in);
   pto_status PartitionView(const Instr& in);
   pto_status Transfer(const Instr& in, bool load);
+  pto_status TransferFits(const Instr& in, bool load);
+  pto_status CubeTransfer(const Instr& in, bool load);
+  pto_status CubeMove(const Instr& in);
+  pto_status Matmul(const Instr& in);
   pto_status Subview(const Instr& in);
   void Print(const Instr& in, uint32_t block) const;
   pto_status TileOp(const Instr& in);

@@ -198,6 +198,11 @@ bool Compiler::UseTile(const Token& name, const Type& type, SourceLoc type_loc, 
   Value* v = Lookup(name.text);
   if (v == nullptr) {
     if (p_->is_kernel) return Error(name.loc, "%" + std::string(name.text) + " is not defined");
+    if (type.IsCube())
+      return Error(type_loc, "%" + std::string(name.text) + " would be a parameter in the " +
+                                 SpaceSpelling(type.space) +
+                                 " memory; a snippet's tiles are vec tiles (a kernel loads the "
+                                 "cube's tiles from global memory)");
     Value nv;
     nv.type = type;
     nv.reg = NewTileSlot(type, name.loc, name.text);
@@ -218,6 +223,25 @@ bool Compiler::UseTile(const Token& name, const Type& type, SourceLoc type_loc, 
   if (use == Use::kWrite && s.param >= 0) p_->params[s.param].access |= PTO_PARAM_WRITE;
   *slot = v->reg;
   return true;
+}
+
+bool Compiler::ParseTypes(size_t count, std::vector<Type>* types, std::vector<SourceLoc>* locs) {
+  types->assign(count, Type());
+  locs->assign(count, SourceLoc());
+  for (size_t i = 0; i < count; ++i) {
+    if (i > 0 && !Expect(',')) return false;
+    (*locs)[i] = tok_.loc;
+    if (!ParseType(&(*types)[i])) return false;
+  }
+  return true;
+}
+
+bool Compiler::ParseOuts(Token* name, Type* type, SourceLoc* type_loc) {
+  if (!Expect(')') || !ExpectIdent("outs") || !Expect('(') || !ExpectValueName(name) ||
+      !Expect(':'))
+    return false;
+  *type_loc = tok_.loc;
+  return ParseType(type) && Expect(')');
 }
 
 bool Compiler::ParseAttrDict(std::vector<AttrEntry>* out) {

@@ -81,9 +81,10 @@ void Compiler::ParseFuncSignature() {
       if ((e.key == "pto.kernel" || e.key == "pto.entry") && e.value.kind == Tok::kEnd) {
         f.marked_entry = true;
       } else if (e.key == "pto.kernel_kind") {
-        if (e.value.text != "#pto.kernel_kind<vector>") {
-          Error(e.loc,
-                "pto.kernel_kind must be #pto.kernel_kind<vector>: only vector kernels run here");
+        // A block is one core: a vector kernel runs on the vector core, a
+        // cube kernel on the cube.
+        if (e.value.text != "#pto.kernel_kind<vector>" && e.value.text != "#pto.kernel_kind<cube>") {
+          Error(e.loc, "pto.kernel_kind must be #pto.kernel_kind<vector> or <cube>");
           return;
         }
         f.marked_entry = true;

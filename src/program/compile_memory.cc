@@ -206,8 +206,23 @@ void Compiler::ParseLoadStore(const Token& op, bool load) {
   Type ta, tb;
   SourceLoc la, lb;
   if (!ParseOneInOneOut(&a, &ta, &la, &b, &tb, &lb)) return;
-  if (tok_.Is('{'))
-    return (void)Error(tok_.loc, std::string(op.text) + " attributes are not supported");
+  // tstore's atomicType (PTOAS: #pto<atomic_type atomic_add>, or
+  // atomic_none, the default).
+  bool atomic_add = false;
+  if (tok_.Is('{')) {
+    std::vector<AttrEntry> attrs;
+    const SourceLoc at = tok_.loc;
+    if (!ParseAttrDict(&attrs)) return;
+    for (const AttrEntry& e : attrs) {
+      if (load || e.key != "atomicType" ||
+          (e.value.text != "#pto<atomic_type atomic_add>" &&
+           e.value.text != "#pto<atomic_type atomic_none>"))
+        return (void)Error(e.loc.line != 0 ? e.loc : at,
+                           std::string(op.text) + " takes no attribute but tstore's atomicType = "
+                                                  "#pto<atomic_type atomic_add | atomic_none>");
+      atomic_add = e.value.text == "#pto<atomic_type atomic_add>";
+    }
+  }
   const Token& view_name = load ? a : b;
   const Type& view_type = load ? ta : tb;
   const SourceLoc view_loc = load ? la : lb;
@@ -228,7 +243,9 @@ void Compiler::ParseLoadStore(const Token& op, bool load) {
                &slot))
     return;
   const Type& tile = p_->tiles[slot].type;
-  if (tile.dtype != v.type.dtype)
+  if (tile.IsCube() || atomic_add) {
+    if (!CheckCubeTransfer(op, load, slot, v.type.dtype, atomic_add)) return;
+  } else if (tile.dtype != v.type.dtype)
     return (void)Error(op.loc,
                        std::string(op.text) + ": view element type " + DtypeSpelling(v.type.dtype) +
                            " differs from the tile's " + DtypeSpelling(tile.dtype),
@@ -263,6 +280,8 @@ void Compiler::ParseLoadStore(const Token& op, bool load) {
   Instr in;
   in.code = load ? Code::kLoad : Code::kStore;
   in.loc = op.loc;
+  in.sub = atomic_add ? 1 : 0;
+  in.d = static_cast<uint32_t>(v.type.dtype);
   in.a = slot;
   in.b = v.reg;
   in.rank = v.type.rank;

@@ -104,9 +104,10 @@ void Compiler::ParseModule() {
       if (e.key == "pto.target_arch") {
         if (!SetTarget(e)) return;
       } else if (e.key == "pto.kernel_kind") {
-        if (e.value.text != "#pto.kernel_kind<vector>") {
-          Error(e.loc,
-                "pto.kernel_kind must be #pto.kernel_kind<vector>: only vector kernels run here");
+        // A block is one core: a vector kernel runs on the vector core, a
+        // cube kernel on the cube.
+        if (e.value.text != "#pto.kernel_kind<vector>" && e.value.text != "#pto.kernel_kind<cube>") {
+          Error(e.loc, "pto.kernel_kind must be #pto.kernel_kind<vector> or <cube>");
           return;
         }
       } else if (e.key == "pto.device-spec") {
@@ -229,13 +230,14 @@ void Compiler::ParseOperation() {
     ParseWhile(op, results);
   } else if (name == "scf.yield" || name == "scf.condition") {
     if (want_results(0)) ParseYield(op);
-  } else if (name == "pto.section.vector") {
-    // The vector core's code: what runs here (a block is one vector core).
+  } else if (name == "pto.section.vector" || name == "pto.section.cube") {
+    // A core's code: a block runs its sections in program order (without
+    // pipes between them, nothing runs them at the same time).
     if (!want_results(0)) return;
     const Yield outer = yield_;
     ParseRegion();
     if (ok() && yield_.seen)
-      return (void)Error(yield_.loc, "pto.section.vector has no terminator");
+      return (void)Error(yield_.loc, std::string(name) + " has no terminator");
     yield_ = outer;
   } else if (name == "pto.load_scalar" || name == "pto.store_scalar") {
     ParseScalarAccess(op, results);
@@ -287,6 +289,14 @@ void Compiler::ParseOperation() {
     const bool prefixed = name.substr(0, 4) == "pto.";
     const std::string_view mnemonic = prefixed ? name.substr(4) : name;
     const ops::OpDescriptor* desc = ops::FindOp(mnemonic.data(), mnemonic.size());
+    // PTOAS's dotted spellings of the table's underscored names
+    // (tmatmul.acc, tmatmul.bias).
+    if (desc == nullptr && mnemonic.find('.') != std::string_view::npos) {
+      std::string underscored(mnemonic);
+      for (char& ch : underscored)
+        if (ch == '.') ch = '_';
+      desc = ops::FindOp(underscored.data(), underscored.size());
+    }
     if (mnemonic == "tsel") return ParseTsel(op, results);
     if (desc == nullptr) {
       // PTO's instructions are the t* operations (pto-isa docs/isa/T*.md).
@@ -297,9 +307,7 @@ void Compiler::ParseOperation() {
       return;
     }
     if (ops::HasTrait(*desc, PTO_TRAIT_Cube)) {
-      Error(op.loc, "instruction '" + std::string(name) +
-                        "' runs on the cube's tiles (mat, left, right, acc), which programs do "
-                        "not run yet; its C function " + desc->c_function + " runs under HOST");
+      if (want_results(0)) ParseMatmul(op, *desc);
       return;
     }
     if (prefixed && tok_.IsIdent("ins")) {

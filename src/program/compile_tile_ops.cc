@@ -89,6 +89,11 @@ bool Compiler::TakeIndexOperands(const ops::OpDescriptor& desc, std::vector<Toke
 bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
                           const std::vector<uint32_t>& ins, uint32_t dst, int attr,
                           const Instr& scalar, const TextForm& form) {
+  // A cube tile on either side: one of the cube's moves, or an error.
+  const bool cube = p_->tiles[dst].type.IsCube() ||
+                    (!ins.empty() && p_->tiles[ins[0]].type.IsCube()) ||
+                    (ins.size() > 1 && p_->tiles[ins[1]].type.IsCube());
+  if (cube) return EmitCubeMove(op, loc, ins.empty() ? dst : ins[0], dst, scalar);
   Instr in;
   in.scalar_reg = scalar.scalar_reg;
   in.scalar_is_float = scalar.scalar_is_float;
@@ -223,14 +228,9 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   // `ins(%src {rmode = ...} : T)`); after outs( ) is read too.
   int attr = 0;
   if (tok_.Is('{') && !ParseOpAttrs(named, &attr)) return;
-  if (!Expect(':')) return;
-  std::vector<Type> types(names.size());
-  std::vector<SourceLoc> type_locs(names.size());
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (i > 0 && !Expect(',')) return;
-    type_locs[i] = tok_.loc;
-    if (!ParseType(&types[i])) return;
-  }
+  std::vector<Type> types;
+  std::vector<SourceLoc> type_locs;
+  if (!Expect(':') || !ParseTypes(names.size(), &types, &type_locs)) return;
   const ops::OpDescriptor& desc = WithScalarFirst(named, types);
   Instr scalar;
   if (ops::IndexCount(desc.attr) > 0 &&
@@ -242,11 +242,8 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   if (!OperandCountFits(op, desc, names.size(), "inputs")) return;
   Token dst_name;
   Type dst_type;
-  if (!Expect(')') || !ExpectIdent("outs") || !Expect('(') || !ExpectValueName(&dst_name) ||
-      !Expect(':'))
-    return;
-  const SourceLoc dst_loc = tok_.loc;
-  if (!ParseType(&dst_type) || !Expect(')')) return;
+  SourceLoc dst_loc;
+  if (!ParseOuts(&dst_name, &dst_type, &dst_loc)) return;
   if (tok_.Is('{') && !ParseOpAttrs(desc, &attr)) return;
   if (ops::AttributeOf(desc.attr).text == ops::TextAttr::kBinaryOrder && tok_.IsIdent("isBinary") &&
       !ParseBareBinaryOrder(&attr))

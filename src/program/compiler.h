@@ -100,6 +100,10 @@ class Compiler {
   // `%a, %b, ...` (possibly none).
   void ParseValueNames(std::vector<Token>* out);
   bool ParseType(Type* out);
+  // `count` types separated by commas (an operand list's), with where each begins.
+  bool ParseTypes(size_t count, std::vector<Type>* types, std::vector<SourceLoc>* locs);
+  // `) outs(%name : T)`, the end of an ins( ) list and the output.
+  bool ParseOuts(Token* name, Type* type, SourceLoc* type_loc);
   Value* Lookup(std::string_view name);
   bool Define(const Token& name, const Value& v);
   void OpenScope() { scopes_.emplace_back(); }
@@ -251,6 +255,15 @@ class Compiler {
   bool DefineResultTile(const Token& op, const Token& result, const Type& type, SourceLoc type_loc,
                         uint32_t* slot);
   void ParseTsel(const Token& op, const std::vector<Token>& results);
+
+  // ---- compile_cube.cc: the cube's tiles: matrix multiply, and the moves
+  // (tmov, textract, tload, tstore) whose tiles lie in the cube's memories
+
+  void ParseMatmul(const Token& op, const ops::OpDescriptor& desc);
+  bool EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32_t src, uint32_t dst,
+                    const Instr& offsets);
+  bool CheckCubeTransfer(const Token& op, bool load, uint32_t slot, pto_dtype view_dtype,
+                         bool atomic_add);
 
   Lexer lexer_;
   Program* p_;

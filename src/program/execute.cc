@@ -456,6 +456,8 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
       case Code::kStoreScalar: status = ScalarAccess(in, false); break;
       case Code::kSubview: status = Subview(in); break;
       case Code::kPrint: Print(in, block); break;
+      case Code::kCubeMove: status = CubeMove(in); break;
+      case Code::kMatmul: status = Matmul(in); break;
     }
     if (status != PTO_OK) return status;
   }

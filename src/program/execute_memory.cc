@@ -116,30 +116,35 @@ pto_status Block::PartitionView(const Instr& in) {
   return PTO_OK;
 }
 
+// Whether the tile's valid region fits in the view's elements.
+pto_status Block::TransferFits(const Instr& in, bool load) {
+  const View& v = views_[in.b];
+  const pto_tile& t = tiles_[in.a];
+  int64_t outer = 1;
+  for (uint32_t i = 0; i + 1 < v.rank; ++i) outer *= v.shape[i];
+  const int64_t inner = v.shape[v.rank - 1];
+  if (outer >= t.valid_rows && inner >= t.valid_cols) return PTO_OK;
+  return Error(in, PTO_ERR_SHAPE_MISMATCH,
+               std::string(load ? "pto.tload" : "pto.tstore") + ": the tile's valid region " +
+                   std::to_string(t.valid_rows) + "x" + std::to_string(t.valid_cols) +
+                   " does not fit in the view's " + std::to_string(outer) + "x" +
+                   std::to_string(inner) + " elements");
+}
+
 // tload / tstore of a tile's valid region: the view's last dimension runs
 // along a row, the others, flattened, over the rows; the region is the
 // window at the view's first row and column. A load into a tile whose type
 // has a pad value writes it over the rest of the tile (as TFILLPAD).
 pto_status Block::Transfer(const Instr& in, bool load) {
+  if (p_.tiles[in.a].type.IsCube() || in.sub != 0) return CubeTransfer(in, load);
+  const pto_status fits = TransferFits(in, load);
+  if (fits != PTO_OK) return fits;
   const View& v = views_[in.b];
   pto_tile& t = tiles_[in.a];
-  int64_t outer = 1;
-  for (uint32_t i = 0; i + 1 < v.rank; ++i) outer *= v.shape[i];
-  const int64_t inner = v.shape[v.rank - 1];
-  const int64_t rows = t.valid_rows, cols = t.valid_cols;
-  if (outer < rows || inner < cols)
-    return Error(in, PTO_ERR_SHAPE_MISMATCH,
-                 std::string(load ? "pto.tload" : "pto.tstore") + ": the tile's valid region " +
-                     std::to_string(rows) + "x" + std::to_string(cols) +
-                     " does not fit in the view's " + std::to_string(outer) + "x" +
-                     std::to_string(inner) + " elements");
+  const int64_t cols = t.valid_cols;
   const size_t size = pto_dtype_size(t.dtype);
   char* memory = pointers_[v.pointer].data;
-  const int64_t col_stride = v.strides[v.rank - 1];
-  int64_t index[kMaxRank] = {};
-  for (int64_t r = 0; r < rows; ++r) {
-    int64_t element = v.offset;
-    for (uint32_t i = 0; i + 1 < v.rank; ++i) element += index[i] * v.strides[i];
+  ForEachViewRow(v, t.valid_rows, [&](int64_t r, int64_t element, int64_t col_stride) {
     char* row = static_cast<char*>(t.data) + static_cast<size_t>(r) * t.cols * size;
     char* global = memory + static_cast<size_t>(element) * size;
     if (col_stride == 1) {
@@ -152,11 +157,7 @@ pto_status Block::Transfer(const Instr& in, bool load) {
         else memcpy(g, row + c * size, size);
       }
     }
-    for (int i = static_cast<int>(v.rank) - 2; i >= 0; --i) {
-      if (++index[i] < v.shape[i]) break;
-      index[i] = 0;
-    }
-  }
+  });
   const Type& type = p_.tiles[in.a].type;
   if (load && type.pad != PTO_PAD_NULL) {
     // The tile's own rows x cols (a subview's window, not its parent's rows).

@@ -31,11 +31,12 @@ struct Param {
   uint32_t reg = 0;     // int/float register, pointer index, or tile slot
 };
 
-// A tile of the program: its type and where it lives in a block's unified
-// buffer.
+// A tile of the program: its type and where it lives in a block's memories
+// (the unified buffer, or one of the cube's).
 struct TileSlot {
   Type type;
-  uint64_t addr = 0;
+  uint64_t addr = 0;      // in its memory (type.space), as the text's addresses count
+  uint64_t base = 0;      // where that memory starts in a block's allocation (verify.cc)
   bool has_addr = false;  // placed by addr = / pto.tassign (else placed by the verifier)
   bool manual = false;    // placed by the text
   bool used = false;      // some instruction uses it (it can no longer move)
@@ -68,9 +69,9 @@ inline pto_tile TileFromSlot(const TileSlot& s, char* ub, uint32_t dynamic_rows,
       s.type.valid_rows == kDynamic ? dynamic_rows : static_cast<uint32_t>(s.type.valid_rows);
   t.valid_cols =
       s.type.valid_cols == kDynamic ? dynamic_cols : static_cast<uint32_t>(s.type.valid_cols);
-  t.data = ub + (s.in_ub ? s.addr : 0);
+  t.data = ub + (s.in_ub ? s.base + s.addr : 0);
   t.buffer = s.in_ub ? placed_marker : nullptr;
-  t.offset = s.addr;
+  t.offset = s.base + s.addr;
   return t;
 }
 
@@ -126,7 +127,7 @@ enum class Code : uint8_t {
   kMakeView,     // views[a] = pointer b with shape/strides regs list[extra..]
   kPartView,     // views[a] = views[b] at offsets, sizes list[extra..]
   kLoad,         // tile a <- views[b]
-  kStore,        // views[b] <- tile a
+  kStore,        // views[b] <- tile a, as dtype d (sub 1: added to what is there)
   kSetValid,     // tile a valid region = ints[b] x ints[c]
   kTileOp,       // an operation of the table on tiles
   kTsel,         // tsel: tile a <- mask slot `mask` ? tile b : tile c (tmp d)
@@ -145,6 +146,10 @@ enum class Code : uint8_t {
   kSubview,      // tile a = the window of tile b at row ints[c], column ints[d]; valid
                  // region per SubviewRule sub
   kPrint,        // tile a's valid region to stderr, in print format sub (pto.tprint)
+  kCubeMove,     // tile a <- tile b, each element at its (row, column) in a's layout
+                 // (sub 0: tmov; 1: textract, the window at ints[index_regs])
+  kMatmul,       // tile a (acc) <- tile b (left) x tile c (right), seeded by row `op`'s
+                 // rule (tile d: the bias)
 };
 
 // How a subview's valid region is set (Instr::sub of kSubview).
@@ -222,9 +227,17 @@ struct Program {
   std::vector<Instr> code;
   std::vector<uint32_t> lists;  // register lists of view instructions
   uint32_t int_regs = 0, float_regs = 0, view_regs = 0, pointer_count = 0;
-  uint64_t ub_capacity = 0;  // the profile's unified buffer, bytes
-  uint64_t ub_size = 0;      // bytes a block allocates (end of the last tile)
-  uint64_t ub_live_peak = 0; // most bytes of tiles live at one instruction
+  // Each memory of a block (Space): the profile's capacity, where it starts
+  // in the block's allocation, the bytes its tiles reach (end of the last
+  // one) and the most bytes of its tiles live at one instruction.
+  struct Memory {
+    uint64_t capacity = 0, base = 0, size = 0, live_peak = 0;
+  };
+  Memory memories[kSpaceCount];
+  // The cube instructions' row-major staging (execute_cube.cc), after the
+  // memories: at most scratch_bytes from scratch_base.
+  uint64_t scratch_base = 0, scratch_bytes = 0;
+  uint64_t ub_size = 0;      // bytes a block allocates: every memory, then the staging
   // Loops as instruction ranges [begin, end]: a tile declared before one and
   // used in it lives through the whole loop.
   std::vector<std::pair<uint32_t, uint32_t>> loops;

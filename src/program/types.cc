@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dtype_rules.h"
+#include "program/layout.h"
 
 namespace pto {
 namespace program {
@@ -181,28 +182,46 @@ bool ParsePadKey(std::string_view value, Type* t, std::string* what) {
   return false;
 }
 
-// Layout keys shared by both !pto.tile_buf spellings: only what the CPU
-// tiles are (vec, row-major, no box layout) is accepted; pad= is ParsePadKey's.
-bool CheckLayoutKey(std::string_view key, std::string_view value, std::string* what) {
+// Layout keys shared by both !pto.tile_buf spellings, recorded in *t: the
+// location (vec or one of the cube's memories), blayout, slayout, fractal;
+// pad= is ParsePadKey's. Whether the layout suits the location and shape is
+// CheckLayout's, once the shape is known.
+bool LayoutKey(std::string_view key, std::string_view value, Type* t, std::string* what) {
   int64_t n;
   if (key == "loc") {
-    if (value == "vec") return true;
+    for (int s = 0; s < kSpaceCount; ++s) {
+      if (value == SpaceSpelling(static_cast<Space>(s))) {
+        t->space = static_cast<Space>(s);
+        return true;
+      }
+    }
     *what = "loc=" + std::string(value) +
-            " is not supported: only vec tiles (the unified buffer) run here";
+            " is not a tile location (vec, mat, left, right, acc, bias, scaling)";
     return false;
   }
   if (key == "blayout") {
-    if (value == "row_major") return true;
-    *what = "blayout=" + std::string(value) + " is not supported: tiles are row_major";
+    if (value == "row_major" || value == "col_major") {
+      t->col_major = value == "col_major";
+      return true;
+    }
+    *what = "blayout=" + std::string(value) + " is not row_major or col_major";
     return false;
   }
   if (key == "slayout") {
-    if (value == "none_box") return true;
-    *what = "slayout=" + std::string(value) + " is not supported: tiles are none_box";
-    return false;
+    if (value == "none_box") t->box = Box::kNone;
+    else if (value == "row_major") t->box = Box::kRowMajor;
+    else if (value == "col_major") t->box = Box::kColMajor;
+    else {
+      *what = "slayout=" + std::string(value) + " is not none_box, row_major or col_major";
+      return false;
+    }
+    return true;
   }
   if (key == "fractal") {
-    if (ParseInt(value, &n) && (n == 32 || n == 512 || n == 1024)) return true;
+    if (ParseInt(value, &n) && (n == 32 || n == 512 || n == 1024)) {
+      t->fractal = static_cast<uint16_t>(n);
+      return true;
+    }
     *what = "fractal=" + std::string(value) + " is not one of 32, 512, 1024";
     return false;
   }
@@ -215,6 +234,41 @@ bool CheckLayoutKey(std::string_view key, std::string_view value, std::string* w
   return false;
 }
 
+// The layout against the location and shape. A vec tile is row-major
+// without boxes (a col_major one of one row or column has the same bytes);
+// a cube tile's boxes tile it exactly (pto-isa pto_tile.hpp: Rows a multiple
+// of InnerRows unless 1, Cols of InnerCols); MX scale boxes (fractal=32) are
+// not supported.
+bool CheckLayout(const Type& t, std::string* what) {
+  const std::string shape = std::to_string(t.rows) + "x" + std::to_string(t.cols);
+  if (t.space == Space::kVec) {
+    if (t.box != Box::kNone) {
+      *what = "a vec tile is slayout=none_box here (a boxed vec tile is not supported)";
+      return false;
+    }
+    if (t.col_major && t.cols != 1 && t.rows != 1) {
+      *what = "blayout=col_major is supported for tiles of one column or one row (the same "
+              "bytes as row_major), not " + shape + ", in the unified buffer (vec)";
+      return false;
+    }
+    return true;
+  }
+  if (t.space == Space::kScaling || t.fractal == 32) {
+    *what = "MX scale tiles (loc=scaling, fractal=32) are not supported: libpto runs no MX matmul";
+    return false;
+  }
+  if (t.box == Box::kNone) return true;
+  const Layout l = LayoutOf(t);
+  if ((t.rows % l.inner_rows != 0 && t.rows != 1) || t.cols % l.inner_cols != 0) {
+    *what = std::string("a ") + LayoutName(t) + " " + SpaceSpelling(t.space) + " tile of " +
+            DtypeSpelling(t.dtype) + " with fractal=" + std::to_string(t.fractal) +
+            " is made of " + std::to_string(l.inner_rows) + "x" + std::to_string(l.inner_cols) +
+            " boxes, which do not tile " + shape;
+    return false;
+  }
+  return true;
+}
+
 bool SplitKey(std::string_view field, std::string_view* key, std::string_view* value) {
   const size_t eq = field.find('=');
   if (eq == std::string_view::npos) return false;
@@ -223,56 +277,53 @@ bool SplitKey(std::string_view field, std::string_view* key, std::string_view* v
   return true;
 }
 
-// blayout=col_major: a tile of one column (PTOAS's DN-style [R,1] vector,
-// the row reductions' dst and the row broadcasts' operand) holds its
-// elements in the same bytes as row_major; any wider col_major tile is
-// refused after the shape is known.
-bool IsColMajorKey(std::string_view key, std::string_view value) {
-  return key == "blayout" && value == "col_major";
-}
-
 bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
   std::string what;
   std::string_view key, value;
-  const Field* col_major = nullptr;
   if (SplitKey(f[0].text, &key, &value) && key == "loc") {
-    // Keyword spelling: every key, in this order.
-    static const char* const kOrder[] = {"loc",     "dtype",   "rows",    "cols",
-                                         "v_row",   "v_col",   "blayout", "slayout",
-                                         "fractal", "pad",     "compact"};
-    if (f.size() < 10 || f.size() > 11)
-      return p.Fail(
-          f[0],
-          "!pto.tile_buf<loc=...> needs the keys loc, dtype, rows, cols, v_row, "
-          "v_col, blayout, slayout, fractal, pad (and optionally compact), in that order");
+    // Keyword spelling: loc first, then keys in any order (PTOAS prints
+    // dtype, rows, cols, v_row, v_col, blayout, slayout, fractal, pad;
+    // some samples put blayout before v_row); dtype, rows and cols are
+    // required, the valid region defaults to the shape.
+    static const char* const kKeys[] = {"loc",     "dtype",   "rows",    "cols",
+                                        "v_row",   "v_col",   "blayout", "slayout",
+                                        "fractal", "pad",     "compact"};
+    bool seen[11] = {};
     for (size_t i = 0; i < f.size(); ++i) {
-      if (!SplitKey(f[i].text, &key, &value) || key != kOrder[i])
-        return p.Fail(f[i], std::string("expected '") + kOrder[i] + "=' here");
+      if (!SplitKey(f[i].text, &key, &value)) return p.Fail(f[i], "expected key=value");
+      size_t k = 0;
+      while (k < 11 && key != kKeys[k]) ++k;
+      if (k == 11) return p.Fail(f[i], "unknown tile_buf key '" + std::string(key) + "'");
+      if (seen[k]) return p.Fail(f[i], "key '" + std::string(key) + "' given twice");
+      seen[k] = true;
       int64_t n = 0;
-      if (i == 1) {
+      if (k == 1) {
         if (!ParseDtype(value, &t->dtype))
           return p.Fail(f[i],
                         "dtype '" + std::string(value) +
                             "' is not supported (f32, f16, bf16, i8, i16, i32, ui8, ui16, ui32)");
-      } else if (i == 2 || i == 3) {
+      } else if (k == 2 || k == 3) {
         if (!ParseInt(value, &n) || n <= 0 || n > 0xFFFFFFFFll)
-          return p.Fail(f[i], std::string(kOrder[i]) + " must be a positive integer");
-        (i == 2 ? t->rows : t->cols) = static_cast<uint32_t>(n);
-      } else if (i == 4 || i == 5) {
+          return p.Fail(f[i], std::string(kKeys[k]) + " must be a positive integer");
+        (k == 2 ? t->rows : t->cols) = static_cast<uint32_t>(n);
+      } else if (k == 4 || k == 5) {
         if (!ParseValidDim(value, &n))
-          return p.Fail(f[i], std::string(kOrder[i]) + " must be an integer or ?");
-        (i == 4 ? t->valid_rows : t->valid_cols) = n;
-      } else if (IsColMajorKey(key, value)) {
-        col_major = &f[i];
+          return p.Fail(f[i], std::string(kKeys[k]) + " must be an integer or ?");
+        (k == 4 ? t->valid_rows : t->valid_cols) = n;
       } else if (key == "pad") {
         if (!ParsePadKey(value, t, &what)) return p.Fail(f[i], what);
-      } else if (!CheckLayoutKey(key, value, &what)) {
+      } else if (!LayoutKey(key, value, t, &what)) {
         return p.Fail(f[i], what);
       }
     }
+    for (size_t k = 1; k < 4; ++k)
+      if (!seen[k])
+        return p.Fail(f[0], std::string("!pto.tile_buf<loc=...> needs ") + kKeys[k] + "=");
+    if (!seen[4]) t->valid_rows = t->rows;
+    if (!seen[5]) t->valid_cols = t->cols;
   } else {
     // Compact spelling: LOC, ROWSxCOLSxTYPE, then optional keys in any order.
-    if (!CheckLayoutKey("loc", f[0].text, &what)) return p.Fail(f[0], what);
+    if (!LayoutKey("loc", f[0].text, t, &what)) return p.Fail(f[0], what);
     if (f.size() < 2) return p.Fail(f[0], "expected a shape such as 16x16xf32 after the location");
     std::vector<int64_t> dims;
     if (!ParseShape(f[1].text, true, false, &dims, &t->dtype, &what)) return p.Fail(f[1], what);
@@ -292,21 +343,14 @@ bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
       if (key == "valid") {
         if (!ParseValidValue(value, t))
           return p.Fail(f[i], "valid= expects ROWSxCOLS (each an integer or ?)");
-      } else if (IsColMajorKey(key, value)) {
-        col_major = &f[i];
       } else if (key == "pad") {
         if (!ParsePadKey(value, t, &what)) return p.Fail(f[i], what);
-      } else if (key == "loc" || !CheckLayoutKey(key, value, &what)) {
+      } else if (key == "loc" || !LayoutKey(key, value, t, &what)) {
         return p.Fail(f[i], key == "loc" ? "key 'loc' given twice" : what);
       }
     }
   }
-  // One column or one row: a column-major tile then has a row-major tile's bytes.
-  if (col_major != nullptr && t->cols != 1 && t->rows != 1)
-    return p.Fail(*col_major, "blayout=col_major is supported for tiles of one column or one "
-                              "row (the same bytes as row_major), not " +
-                                  std::to_string(t->rows) + "x" + std::to_string(t->cols));
-  if (!CheckTileShape(t, &what)) return p.Fail(f[0], what);
+  if (!CheckTileShape(t, &what) || !CheckLayout(*t, &what)) return p.Fail(f[0], what);
   return true;
 }
 
@@ -340,6 +384,12 @@ bool ParseTile(BodyParser& p, const std::vector<Field>& f, Type* t) {
 }
 
 }  // namespace
+
+const char* SpaceSpelling(Space s) {
+  static const char* const kNames[kSpaceCount] = {"vec",  "mat",  "left",   "right",
+                                                  "acc",  "bias", "scaling"};
+  return kNames[static_cast<int>(s)];
+}
 
 bool ParseDtype(std::string_view s, pto_dtype* out) {
   for (const DtypeName& n : kDtypeNames) {
@@ -462,7 +512,10 @@ bool SameType(const Type& a, const Type& b) {
       return a.dtype == b.dtype;
     case TypeKind::kTile:
       return a.dtype == b.dtype && a.rows == b.rows && a.cols == b.cols &&
-             a.valid_rows == b.valid_rows && a.valid_cols == b.valid_cols && a.pad == b.pad;
+             a.valid_rows == b.valid_rows && a.valid_cols == b.valid_cols && a.pad == b.pad &&
+             a.space == b.space && (a.space == Space::kVec || (a.col_major == b.col_major &&
+                                                               a.box == b.box &&
+                                                               a.fractal == b.fractal));
     case TypeKind::kTensorView:
     case TypeKind::kPartitionView:
       // A `?` dimension stands for any: a view made with constant shape
@@ -485,6 +538,11 @@ std::string TypeString(const Type& t) {
     case TypeKind::kFloat: return t.bits == 64 ? "f64" : DtypeSpelling(t.dtype);
     case TypeKind::kPtr: return std::string("!pto.ptr<") + DtypeSpelling(t.dtype) + ">";
     case TypeKind::kTile:
+      if (t.IsCube())
+        return std::string(SpaceSpelling(t.space)) + " " + LayoutName(t) + " tile " +
+               std::to_string(t.rows) + "x" + std::to_string(t.cols) + "x" +
+               DtypeSpelling(t.dtype) + " (valid " + dim(t.valid_rows) + "x" + dim(t.valid_cols) +
+               ")";
       return "tile " + std::to_string(t.rows) + "x" + std::to_string(t.cols) + "x" +
              DtypeSpelling(t.dtype) + " (valid " + dim(t.valid_rows) + "x" + dim(t.valid_cols) +
              (t.pad != 0 ? ", pad " + std::to_string(t.pad) : std::string()) + ")";

@@ -29,6 +29,17 @@ enum class TypeKind : uint8_t {
   kTile,
 };
 
+// Where a tile lives: the unified buffer (vec) or one of the cube's memories
+// (PTOAS's address spaces: mat L1, left L0A, right L0B, acc L0C, bias BT,
+// scaling FB), each a byte arena of its own.
+enum class Space : uint8_t { kVec, kMat, kLeft, kRight, kAcc, kBias, kScaling };
+constexpr int kSpaceCount = 7;
+const char* SpaceSpelling(Space s);  // "vec", "mat", ...
+
+// A tile's slayout (PTOAS's SLayout): none_box, or fractal boxes whose
+// elements run along a row (row_major) or down a column (col_major).
+enum class Box : uint8_t { kNone, kRowMajor, kColMajor };
+
 struct Type {
   TypeKind kind = TypeKind::kNone;
   uint8_t bits = 0;           // kInt, kIndex (64), kFloat (16/32/64)
@@ -39,11 +50,20 @@ struct Type {
   // Tiles: the pad value (a pto_pad_value: tile_buf `pad=`), which
   // tfillpad writes; 0 (null) unless the type says otherwise.
   uint8_t pad = 0;
+  // Tiles: the memory and the layout (blayout col_major, slayout, fractal
+  // size in bytes); vec tiles are row-major without boxes (a one-row or
+  // one-column col_major tile has the same bytes).
+  Space space = Space::kVec;
+  bool col_major = false;
+  Box box = Box::kNone;
+  uint16_t fractal = 512;
   // Views: rank and static dims (kDynamic: `?`).
   uint8_t rank = 0;
   int64_t dims[kMaxRank] = {};
 
   bool IsInteger() const { return kind == TypeKind::kInt || kind == TypeKind::kIndex; }
+  // A tile of the cube's memories, whose bytes are its layout's image.
+  bool IsCube() const { return kind == TypeKind::kTile && space != Space::kVec; }
   bool HasDynamicValid() const { return valid_rows == kDynamic || valid_cols == kDynamic; }
 };
 

@@ -11,6 +11,7 @@
 #include "buffer.h"
 #include "dtype_rules.h"
 #include "error.h"
+#include "program/cube.h"
 #include "program/program.h"
 #include "tile.h"
 
@@ -18,24 +19,47 @@ namespace pto {
 namespace program {
 namespace {
 
-// The unified buffer (UB, the vec tiles' memory) per profile, and the
-// alignment TASSIGN asks of a vec tile's address: pto-isa
-// include/pto/common/buffer_limits.hpp (PTO_UBUF_SIZE_BYTES: 192 KiB on A2A3,
-// 256 KiB on A5; PTO_UBUF_ALIGN_BYTES: 32) and docs/isa/TASSIGN.md (SA-0352
+// Each memory per profile, and the alignment TASSIGN asks of a tile's
+// address there: pto-isa include/pto/common/buffer_limits.hpp (unified
+// buffer 192 KiB on A2A3, 256 KiB on A5; L1 512 KiB; L0A and L0B 64 KiB;
+// L0C 128 KiB on A2A3, 256 KiB on A5; bias table 1 KiB / 4 KiB; fixpipe
+// buffer 2 KiB / 4 KiB; 32-byte alignment) and docs/isa/TASSIGN.md (SA-0352
 // tile larger than the memory, SA-0353 addr + size out of bounds, SA-0354
 // address not aligned). HOST has no on-chip memory to model: any size a
 // buffer may have, addresses aligned to the element size as in
 // pto_tile_create_at.
-struct UnifiedBuffer {
+struct MemoryLimit {
   uint64_t capacity;
   uint64_t align;  // 0: the element size
 };
-UnifiedBuffer UnifiedBufferOf(pto_profile profile) {
-  switch (profile) {
-    case PTO_PROFILE_A2A3: return {192u * 1024u, 32};
-    case PTO_PROFILE_A5: return {256u * 1024u, 32};
-    default: return {PTO_TILE_MAX_BYTES, 0};
+MemoryLimit MemoryLimitOf(pto_profile profile, Space space) {
+  constexpr uint64_t kKiB = 1024;
+  const bool a5 = profile == PTO_PROFILE_A5;
+  if (profile != PTO_PROFILE_A2A3 && !a5) return {PTO_TILE_MAX_BYTES, 0};
+  switch (space) {
+    case Space::kVec: return {(a5 ? 256 : 192) * kKiB, 32};
+    case Space::kMat: return {512 * kKiB, 32};
+    case Space::kLeft:
+    case Space::kRight: return {64 * kKiB, 32};
+    case Space::kAcc: return {(a5 ? 256 : 128) * kKiB, 32};
+    case Space::kBias: return {(a5 ? 4 : 1) * kKiB, 32};
+    case Space::kScaling: return {(a5 ? 4 : 2) * kKiB, 32};
   }
+  return {0, 32};
+}
+
+// The memory's name in sentences.
+const char* MemoryName(Space space) {
+  switch (space) {
+    case Space::kVec: return "unified buffer";
+    case Space::kMat: return "mat memory (L1)";
+    case Space::kLeft: return "left memory (L0A)";
+    case Space::kRight: return "right memory (L0B)";
+    case Space::kAcc: return "acc memory (L0C)";
+    case Space::kBias: return "bias table";
+    case Space::kScaling: return "scaling memory (fixpipe buffer)";
+  }
+  return "?";
 }
 
 uint64_t TileBytes(const Type& t) { return uint64_t{t.rows} * t.cols * pto_dtype_size(t.dtype); }
@@ -68,6 +92,7 @@ void PlaceView(Program* p, uint32_t slot) {
   PlaceView(p, static_cast<uint32_t>(s.view_of));
   const TileSlot& parent = p->tiles[s.view_of];
   s.addr = parent.addr;
+  s.base = parent.base;
   if (s.view_offset >= 0)
     s.addr += static_cast<uint64_t>(s.view_offset) * pto_dtype_size(s.type.dtype);
   s.has_addr = true;
@@ -104,7 +129,11 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
       out[0] = in.a;
       break;
     case Code::kTileCopy:
+    case Code::kCubeMove:
       out[0] = in.a, out[1] = in.b;
+      break;
+    case Code::kMatmul:
+      out[0] = in.a, out[1] = in.b, out[2] = in.c, out[3] = in.d;
       break;
     case Code::kGetVal:
       out[0] = in.b;
@@ -184,40 +213,42 @@ void LeaveOutUnusedTmps(Program* p) {
   }
 }
 
-pto_status PlaceTiles(Program* p) {
-  const UnifiedBuffer ub = UnifiedBufferOf(p->profile);
-  const char* where =
+// The tiles of one memory: those the text places (addr = / tassign), kept
+// through the whole run, then the others by liveness, in order of first
+// use, each at the lowest address (aligned as PlanMemory aligns: 32 bytes on
+// the NPU targets, 64 on HOST) free of every tile live at the same time.
+pto_status PlaceMemory(Program* p, Space space) {
+  const MemoryLimit limit = MemoryLimitOf(p->profile, space);
+  const std::string where =
       p->profile == PTO_PROFILE_HOST ? "HOST's limit" : pto_profile_string(p->profile);
-  LeaveOutUnusedTmps(p);
-  LiveRanges(p);
+  const std::string memory = std::to_string(limit.capacity) + "-byte " + MemoryName(space) +
+                             " of " + where;
+  const auto in_memory = [&](const TileSlot& s) {
+    return s.in_ub && !s.IsView() && s.type.space == space;
+  };
   const uint32_t always_last = UINT32_MAX;
   std::vector<Placed> taken;
   for (TileSlot& s : p->tiles) {
-    if (!s.in_ub || !s.has_addr || s.IsView()) continue;
+    if (!in_memory(s) || !s.has_addr) continue;
     const uint64_t size = TileBytes(s.type);
-    const uint64_t align = ub.align != 0 ? ub.align : pto_dtype_size(s.type.dtype);
+    const uint64_t align = limit.align != 0 ? limit.align : pto_dtype_size(s.type.dtype);
     if (s.addr % align != 0)
       return Diagnose(*p, s.loc, PTO_ERR_INVALID_ARGUMENT,
                       "address " + Hex(s.addr) + " of " + TileName(s) + " is not a multiple of " +
                           std::to_string(align) +
-                          (ub.align != 0 ? std::string(" bytes, which ") + where + " requires"
-                                         : std::string(" bytes (its element size)")));
-    if (s.addr > ub.capacity || size > ub.capacity - s.addr)
+                          (limit.align != 0 ? " bytes, which " + where + " requires"
+                                            : std::string(" bytes (its element size)")));
+    if (s.addr > limit.capacity || size > limit.capacity - s.addr)
       return Diagnose(*p, s.loc, PTO_ERR_OUT_OF_RANGE,
                       TileName(s) + " at " + Hex(s.addr) + " (" + std::to_string(size) +
-                          " bytes) ends beyond the " + std::to_string(ub.capacity) +
-                          "-byte unified buffer of " + where);
-    // The text's addresses are its own: kept through the whole run.
+                          " bytes) ends beyond the " + memory);
     s.manual = true;
     taken.push_back({s.addr, s.addr + size, 0, always_last});
   }
-  // The others by liveness, in order of first use: each at the lowest
-  // address (aligned as PlanMemory aligns: 32 bytes on the NPU targets, 64 on
-  // HOST) free of every tile live at the same time.
-  const uint64_t align = ub.align != 0 ? ub.align : 64;
+  const uint64_t align = limit.align != 0 ? limit.align : 64;
   std::vector<uint32_t> order;
   for (uint32_t i = 0; i < p->tiles.size(); ++i)
-    if (p->tiles[i].in_ub && !p->tiles[i].has_addr && !p->tiles[i].IsView()) order.push_back(i);
+    if (in_memory(p->tiles[i]) && !p->tiles[i].has_addr) order.push_back(i);
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     return p->tiles[a].first < p->tiles[b].first;
   });
@@ -235,17 +266,15 @@ pto_status PlaceTiles(Program* p) {
       if (r.begin >= at + size) break;
       at = std::max(at, (r.end + align - 1) / align * align);
     }
-    if (at > ub.capacity || size > ub.capacity - at)
+    if (at > limit.capacity || size > limit.capacity - at)
       return Diagnose(*p, s.loc, PTO_ERR_OUT_OF_RANGE,
                       TileName(s) + " (" + std::to_string(size) + " bytes) does not fit in the " +
-                          std::to_string(ub.capacity) + "-byte unified buffer of " + where +
-                          " beside the tiles live with it");
+                          memory + " beside the tiles live with it");
     s.addr = at;
     taken.push_back({at, at + size, s.first, s.last});
   }
   for (uint32_t index : order) p->tiles[index].has_addr = true;
-  for (uint32_t i = 0; i < p->tiles.size(); ++i) PlaceView(p, i);
-  uint64_t end = 64, peak = 0;
+  uint64_t end = 0, peak = 0;
   for (const Placed& r : taken) {
     end = std::max(end, r.end);
     uint64_t live = 0;
@@ -253,9 +282,32 @@ pto_status PlaceTiles(Program* p) {
       if (q.first <= r.first && r.first <= q.last) live += q.end - q.begin;
     peak = std::max(peak, live);
   }
-  p->ub_capacity = ub.capacity;
-  p->ub_size = (end + 63) / 64 * 64;
-  p->ub_live_peak = peak;
+  Program::Memory& m = p->memories[static_cast<int>(space)];
+  m.capacity = limit.capacity;
+  m.size = end;
+  m.live_peak = peak;
+  return PTO_OK;
+}
+
+// Every memory's tiles, then the block's allocation: the memories one after
+// another (each from a 64-byte boundary), then the cube instructions'
+// staging.
+pto_status PlaceTiles(Program* p) {
+  LeaveOutUnusedTmps(p);
+  LiveRanges(p);
+  uint64_t base = 0;
+  for (int space = 0; space < kSpaceCount; ++space) {
+    const pto_status status = PlaceMemory(p, static_cast<Space>(space));
+    if (status != PTO_OK) return status;
+    Program::Memory& m = p->memories[space];
+    m.base = base;
+    base += (m.size + 63) / 64 * 64;
+  }
+  for (TileSlot& s : p->tiles)
+    if (!s.IsView()) s.base = p->memories[static_cast<int>(s.type.space)].base;
+  for (uint32_t i = 0; i < p->tiles.size(); ++i) PlaceView(p, i);
+  p->scratch_base = base;
+  p->ub_size = std::max<uint64_t>(64, base + (p->scratch_bytes + 63) / 64 * 64);
   return PTO_OK;
 }
 
@@ -282,6 +334,15 @@ pto_status CheckOperations(Program* p) {
       return Diagnose(*p, in.loc, PTO_ERR_INVALID_ARGUMENT,
                       "a subview (%" + p->tiles[p->tiles[in.a].IsView() ? in.a : in.b].name +
                           ") cannot be carried into another tile: yield the tile it views");
+    if (in.code == Code::kMatmul) {
+      const pto_status status = CheckMatmulRegions(
+          *p, in, tiles[in.a], tiles[in.b], tiles[in.c], in.d != kNoSlot ? &tiles[in.d] : nullptr);
+      // A dynamic region's rule may hold once the run sets it: decided then.
+      if (status != PTO_OK && !(in.check_at_run && status == PTO_ERR_SHAPE_MISMATCH))
+        return Diagnose(*p, in.loc, status, LastError());
+      p->uses_float = true;
+      continue;
+    }
     if (in.code != Code::kTileOp && in.code != Code::kTsel) continue;
     uint32_t operands[kMostTileUses];
     TileUses(in, operands);
@@ -350,9 +411,14 @@ std::string Describe(const Program& p) {
              (f.is_private ? "  private" : "") + "\n";
   }
   if (!p.no_entry.empty()) return out + "no entry: " + p.no_entry + "\n";
-  out += "unified buffer (" + std::string(pto_profile_string(p.profile)) + ", " +
-         std::to_string(p.ub_capacity) + " bytes): " + std::to_string(p.ub_size) +
-         " bytes used, at most " + std::to_string(p.ub_live_peak) + " bytes live at once\n";
+  for (int space = 0; space < kSpaceCount; ++space) {
+    const Program::Memory& m = p.memories[space];
+    if (space != 0 && m.size == 0) continue;
+    const char* name = MemoryName(static_cast<Space>(space));
+    out += std::string(name) + " (" + pto_profile_string(p.profile) + ", " +
+           std::to_string(m.capacity) + " bytes): " + std::to_string(m.size) +
+           " bytes used, at most " + std::to_string(m.live_peak) + " bytes live at once\n";
+  }
   out += "tiles:\n";
   for (const TileSlot& s : p.tiles) {
     if (!s.in_ub && !s.name.empty())
@@ -361,7 +427,7 @@ std::string Describe(const Program& p) {
     if (!s.in_ub) continue;
     const uint64_t size = TileBytes(s.type);
     out += "  " + TileName(s) + " " + TypeString(s.type) + ": " + std::to_string(size) +
-           " bytes at " + Hex(s.addr) + ".." + Hex(s.addr + size) + ", line " +
+           " bytes at " + (s.type.space != Space::kVec ? SpaceSpelling(s.type.space) + std::string(" ") : std::string()) + Hex(s.addr) + ".." + Hex(s.addr + size) + ", line " +
            std::to_string(s.loc.line) +
            (s.IsView() ? ", a subview of %" + p.tiles[s.view_of].name +
                              (s.view_offset < 0 ? " (placed when it runs)" : "")

@@ -1,0 +1,245 @@
+// The executor's cube instructions: the moves between memories, each element
+// kept at its (row, column) and laid out as the destination's layout says
+// (layout.h), tload into and tstore out of the cube's tiles, and the matrix
+// multiply, run by the table's row on row-major copies of the operands'
+// valid regions staged after the block's memories.
+#include <string.h>
+
+#include <string>
+
+#include "dtype_rules.h"
+#include "error.h"
+#include "ops/ops.h"
+#include "program/block.h"
+#include "program/cube.h"
+#include "program/layout.h"
+#include "tile.h"
+
+namespace pto {
+namespace program {
+
+pto_status CheckMatmulRegions(const Program& p, const Instr& in, const pto_tile& dst,
+                              const pto_tile& a, const pto_tile& b, const pto_tile* bias) {
+  // Stand-ins at distinct addresses (never dereferenced): the row's rules
+  // judge dtypes and regions; the tiles' memories keep them apart.
+  static char stand_in_bytes[4];
+  const auto stand_in = [](const pto_tile& t, int k) {
+    pto_tile s = t;
+    s.rows = t.valid_rows;
+    s.cols = t.valid_cols;
+    s.buffer = nullptr;
+    s.offset = 0;
+    s.data = &stand_in_bytes[k];
+    return s;
+  };
+  pto_tile sd = stand_in(dst, 0);
+  const pto_tile sa = stand_in(a, 1), sb = stand_in(b, 2);
+  const pto_tile sbias = bias != nullptr ? stand_in(*bias, 3) : pto_tile{};
+  ops::Operands o{&sd, &sa, &sb, nullptr, 0};
+  o.src2 = bias != nullptr ? &sbias : nullptr;
+  const pto_status status = in.op->check(o, PTO_PROFILE_HOST);
+  if (status != PTO_OK) return status;
+  if (p.profile == PTO_PROFILE_HOST) return PTO_OK;
+  const uint32_t dims[3] = {a.valid_rows, a.valid_cols, b.valid_cols};
+  const char* names[3] = {"M", "K", "N"};
+  for (int i = 0; i < 3; ++i) {
+    if (dims[i] < 1 || dims[i] > 4095)
+      return Fail(PTO_ERR_SHAPE_MISMATCH, in.op->c_function,
+                  "%s = %u is outside the cube's 1 to 4095 under %s", names[i], dims[i],
+                  pto_profile_string(p.profile));
+  }
+  return PTO_OK;
+}
+
+bool ExtractWindowAligned(const Type& src, Space dst_space, int64_t row, int64_t col,
+                          uint32_t* row_step, uint32_t* col_step) {
+  const uint32_t size = static_cast<uint32_t>(pto_dtype_size(src.dtype));
+  const uint32_t c0 = 32 / size, fractal = size == 1 ? 32 : 16;
+  const bool nz = src.col_major && src.box == Box::kRowMajor;
+  const bool zn = !src.col_major && src.box == Box::kColMajor;
+  const bool left = dst_space == Space::kLeft;
+  if ((nz && left) || (zn && !left)) {
+    *row_step = left ? 16 : c0;
+    *col_step = left ? c0 : 16;
+  } else if (nz || zn) {
+    *row_step = *col_step = fractal;
+  } else {
+    const Layout l = LayoutOf(src);
+    *row_step = l.inner_rows;
+    *col_step = l.inner_cols;
+  }
+  return row % *row_step == 0 && col % *col_step == 0;
+}
+
+namespace {
+
+// A FLOAT32 element's value as a FLOAT16 or BFLOAT16 one, rounded to
+// nearest even (the fixpipe's F322F16 and F322BF16; NaN stays NaN).
+uint16_t NarrowFloat(float x, pto_dtype to) {
+  return DoubleToHalfBits(RoundToFloatType(x, to, 16), to);
+}
+
+}  // namespace
+
+// tload into a mat tile: first every element of the tile gets its type's pad
+// value (0 for null and zero), as pto-isa's CPU model fills the tile before
+// the transfer, then the valid region is written from the view, each
+// element at its place in the tile's layout. tstore from an acc or mat tile:
+// each valid element to the view, cast (acc FLOAT32 to FLOAT16 or BFLOAT16)
+// or, with atomic add, added to what the view holds.
+pto_status Block::CubeTransfer(const Instr& in, bool load) {
+  const pto_status fits = TransferFits(in, load);
+  if (fits != PTO_OK) return fits;
+  const View& v = views_[in.b];
+  pto_tile& t = tiles_[in.a];
+  const Type& type = p_.tiles[in.a].type;
+  const int64_t rows = t.valid_rows, cols = t.valid_cols;
+  const Layout layout = LayoutOf(type);
+  const size_t size = pto_dtype_size(t.dtype);
+  const pto_dtype view_dtype = static_cast<pto_dtype>(in.d);
+  const size_t view_size = pto_dtype_size(view_dtype);
+  char* memory = pointers_[v.pointer].data;
+  char* tile = static_cast<char*>(t.data);
+  if (load) {
+    pto_tile whole = t;  // every element, in any order: they all get one value
+    whole.valid_rows = whole.valid_cols = 0;
+    if (type.pad == PTO_PAD_NULL || type.pad == PTO_PAD_ZERO)
+      memset(tile, 0, ElementCount(&t) * size);
+    else
+      ops::FillPad(&whole, 0, 0, type.rows, type.cols, type.pad);
+  }
+  const bool atomic = in.sub != 0;
+  ForEachViewRow(v, rows, [&](int64_t r, int64_t element, int64_t col_stride) {
+    for (int64_t c = 0; c < cols; ++c) {
+      char* g = memory + static_cast<size_t>(element + c * col_stride) * view_size;
+      char* e = tile + ElementOffset(layout, static_cast<uint64_t>(r), static_cast<uint64_t>(c)) * size;
+      if (load) {
+        memcpy(e, g, size);
+      } else if (view_dtype != t.dtype) {
+        float x;
+        memcpy(&x, e, 4);
+        const uint16_t bits = NarrowFloat(x, view_dtype);
+        memcpy(g, &bits, 2);
+      } else if (atomic && t.dtype == PTO_FLOAT32) {
+        float x, y;
+        memcpy(&x, e, 4);
+        memcpy(&y, g, 4);
+        y += x;
+        memcpy(g, &y, 4);
+      } else if (atomic) {
+        uint32_t x, y;  // INT32: added modulo 2^32
+        memcpy(&x, e, 4);
+        memcpy(&y, g, 4);
+        y += x;
+        memcpy(g, &y, 4);
+      } else {
+        memcpy(g, e, size);
+      }
+    }
+  });
+  return PTO_OK;
+}
+
+// tmov (sub 0) and textract (sub 1) with a cube tile on either side: dst's
+// elements, each read at its (row, column) of src (from the window's
+// corner for textract) in src's layout and written in dst's. A vec dst gets
+// its valid region; a cube dst its whole rows x cols (the boxes the cube
+// moves whole).
+pto_status Block::CubeMove(const Instr& in) {
+  const Type& st = p_.tiles[in.b].type;
+  const Type& dt = p_.tiles[in.a].type;
+  const pto_tile& src = tiles_[in.b];
+  pto_tile& dst = tiles_[in.a];
+  int64_t row = 0, col = 0;
+  if (in.sub == 1) {
+    row = ints_[in.index_regs[0]];
+    col = ints_[in.index_regs[1]];
+    if (row < 0 || col < 0)
+      return Error(in, PTO_ERR_OUT_OF_RANGE,
+                   "pto.textract: offset " + std::to_string(row < 0 ? row : col) + " is negative");
+    if (row + dt.rows > st.rows || col + dt.cols > st.cols)
+      return Error(in, PTO_ERR_OUT_OF_RANGE,
+                   "pto.textract: the " + std::to_string(dt.rows) + "x" + std::to_string(dt.cols) +
+                       " window at [" + std::to_string(row) + ", " + std::to_string(col) +
+                       "] is outside %" + p_.tiles[in.b].name + "'s " + std::to_string(st.rows) +
+                       "x" + std::to_string(st.cols));
+    uint32_t row_step, col_step;
+    if (!ExtractWindowAligned(st, dt.space, row, col, &row_step, &col_step))
+      return Error(in, PTO_ERR_INVALID_ARGUMENT,
+                   "pto.textract: the window at [" + std::to_string(row) + ", " +
+                       std::to_string(col) + "] of a " + LayoutName(st) + " " +
+                       DtypeSpelling(st.dtype) + " mat tile into a " + SpaceSpelling(dt.space) +
+                       " tile must start at a multiple of " + std::to_string(row_step) +
+                       " rows and " + std::to_string(col_step) + " columns");
+  }
+  const uint32_t rows = dt.space == Space::kVec ? dst.valid_rows : dt.rows;
+  const uint32_t cols = dt.space == Space::kVec ? dst.valid_cols : dt.cols;
+  if (dt.space == Space::kVec && (rows > st.rows || cols > st.cols))
+    return Error(in, PTO_ERR_SHAPE_MISMATCH,
+                 "pto.tmov: dst's valid region " + std::to_string(rows) + "x" +
+                     std::to_string(cols) + " is larger than src's " + std::to_string(st.rows) +
+                     "x" + std::to_string(st.cols));
+  const Layout ls = LayoutOf(st), ld = LayoutOf(dt);
+  const size_t size = pto_dtype_size(dt.dtype);
+  const char* s = static_cast<const char*>(src.data);
+  char* d = static_cast<char*>(dst.data);
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t c = 0; c < cols; ++c)
+      memcpy(d + ElementOffset(ld, r, c) * size,
+             s + ElementOffset(ls, static_cast<uint64_t>(row) + r, static_cast<uint64_t>(col) + c) *
+                     size,
+             size);
+  return PTO_OK;
+}
+
+// The matrix multiply: a's and b's valid regions copied row-major into the
+// staging area (and dst's for tmatmul_acc, whose chains start from it), the
+// row run on those copies, dst's valid region written back in its layout.
+pto_status Block::Matmul(const Instr& in) {
+  pto_tile& c = tiles_[in.a];
+  const pto_tile& a = tiles_[in.b];
+  const pto_tile& b = tiles_[in.c];
+  const pto_tile* bias = in.d != kNoSlot ? &tiles_[in.d] : nullptr;
+  if (in.check_at_run) {
+    const pto_status status = CheckMatmulRegions(p_, in, c, a, b, bias);
+    if (status != PTO_OK) return Diagnose(p_, in.loc, status, LastError());
+  }
+  char* stage = ub_ + p_.scratch_base;
+  const auto staged = [&stage](const pto_tile& t, uint32_t rows, uint32_t cols) {
+    pto_tile s{};
+    s.dtype = t.dtype;
+    s.rows = s.valid_rows = rows;
+    s.cols = s.valid_cols = cols;
+    s.data = stage;
+    stage += (size_t{rows} * cols * pto_dtype_size(t.dtype) + 63) / 64 * 64;
+    return s;
+  };
+  const auto gather = [](const Type& type, const pto_tile& from, pto_tile* to, bool back) {
+    const Layout l = LayoutOf(type);
+    const size_t size = pto_dtype_size(type.dtype);
+    char* tile = static_cast<char*>(from.data);
+    char* rows = static_cast<char*>(to->data);
+    for (uint32_t r = 0; r < to->rows; ++r)
+      for (uint32_t k = 0; k < to->cols; ++k) {
+        char* e = tile + ElementOffset(l, r, k) * size;
+        char* s = rows + (size_t{r} * to->cols + k) * size;
+        if (back) memcpy(e, s, size);
+        else memcpy(s, e, size);
+      }
+  };
+  const uint32_t m = c.valid_rows, n = c.valid_cols, k = a.valid_cols;
+  pto_tile sa = staged(a, m, k), sb = staged(b, k, n), sc = staged(c, m, n);
+  if (m == 0 || n == 0) return PTO_OK;
+  gather(p_.tiles[in.b].type, a, &sa, false);
+  gather(p_.tiles[in.c].type, b, &sb, false);
+  if (in.op->id == ops::OpId::kTMatmulAcc)
+    gather(p_.tiles[in.a].type, c, &sc, false);
+  ops::Operands o{&sc, &sa, &sb, nullptr, 0};
+  o.src2 = bias;
+  in.op->run(o, PTO_PROFILE_HOST);
+  gather(p_.tiles[in.a].type, c, &sc, true);
+  return PTO_OK;
+}
+
+}  // namespace program
+}  // namespace pto

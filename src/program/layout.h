@@ -1,0 +1,73 @@
+// Where element (r, c) of a tile lies in its bytes: row-major for vec tiles,
+// and for the cube's tiles the layout their type names (blayout, slayout,
+// fractal), as pto-isa lays them out (include/pto/cpu/tile_offsets.hpp,
+// include/pto/common/pto_tile.hpp): a grid of fractal boxes, InnerRows x
+// InnerCols elements each, the boxes in column order (blayout col_major:
+// NZ, NN) or row order (row_major: ZZ, ZN), the elements of a box along its
+// rows (slayout row_major: NZ, ZZ) or down its columns (col_major: ZN, NN).
+// Because the offsets are the image, an NZ [R, C] tile and a ZN [C, R] tile
+// on the same bytes are each other's transpose.
+#ifndef PTO_PROGRAM_LAYOUT_H_
+#define PTO_PROGRAM_LAYOUT_H_
+
+#include <stdint.h>
+
+#include "program/types.h"
+
+namespace pto {
+namespace program {
+
+struct Layout {
+  uint32_t rows = 0, cols = 0;
+  bool col_major = false;  // blayout
+  Box box = Box::kNone;    // slayout
+  uint32_t inner_rows = 1, inner_cols = 1;
+};
+
+// The box of a fractal of `fractal` bytes for elements of `size` bytes:
+// 1024 (acc) is 16 x 16; 512 is 16 rows of 32 bytes (slayout row_major) or
+// 32 bytes of rows by 16 columns (col_major).
+inline Layout LayoutOf(const Type& t) {
+  Layout l;
+  l.rows = t.rows;
+  l.cols = t.cols;
+  l.col_major = t.col_major;
+  l.box = t.box;
+  if (t.box == Box::kNone) return l;
+  const uint32_t c0 = 32 / static_cast<uint32_t>(pto_dtype_size(t.dtype));
+  if (t.fractal == 1024) {
+    l.inner_rows = l.inner_cols = 16;
+  } else if (t.box == Box::kRowMajor) {
+    l.inner_rows = 16, l.inner_cols = c0;
+  } else {
+    l.inner_rows = c0, l.inner_cols = 16;
+  }
+  return l;
+}
+
+inline uint64_t ElementOffset(const Layout& l, uint64_t r, uint64_t c) {
+  if (l.box == Box::kNone) return l.col_major ? c * l.rows + r : r * l.cols + c;
+  const uint64_t br = r / l.inner_rows, ir = r % l.inner_rows;
+  const uint64_t bc = c / l.inner_cols, ic = c % l.inner_cols;
+  const uint64_t box_elements = uint64_t{l.inner_rows} * l.inner_cols;
+  const uint64_t in_box = l.box == Box::kRowMajor ? ir * l.inner_cols + ic : ic * l.inner_rows + ir;
+  return l.col_major ? bc * l.rows * l.inner_cols + br * box_elements + in_box
+                     : br * l.cols * l.inner_rows + bc * box_elements + in_box;
+}
+
+// Whether t's elements lie row-major, as a vec tile's (and a C tile's) do.
+inline bool IsRowMajor(const Type& t) {
+  return t.box == Box::kNone && (!t.col_major || t.rows == 1 || t.cols == 1);
+}
+
+// The layout's name as pto-isa's pages write it (NZ, ZN, ZZ, NN, ND, DN).
+inline const char* LayoutName(const Type& t) {
+  if (t.box == Box::kNone) return t.col_major ? "DN" : "ND";
+  if (t.box == Box::kRowMajor) return t.col_major ? "NZ" : "ZZ";
+  return t.col_major ? "NN" : "ZN";
+}
+
+}  // namespace program
+}  // namespace pto
+
+#endif  // PTO_PROGRAM_LAYOUT_H_
