@@ -42,6 +42,9 @@ inline Layout LayoutOf(const Type& t) {
   } else {
     l.inner_rows = c0, l.inner_cols = 16;
   }
+  // A tile of one row (the one shape whose rows need not fill a box) has
+  // boxes of one row, so its elements stay inside its bytes in every layout.
+  if (t.rows < l.inner_rows) l.inner_rows = t.rows;
   return l;
 }
 

@@ -225,9 +225,14 @@ bool LayoutKey(std::string_view key, std::string_view value, Type* t, std::strin
     *what = "fractal=" + std::string(value) + " is not one of 32, 512, 1024";
     return false;
   }
+  // compact=1 (pto-isa's CompactMode::Normal) lets the NPU's moves pack a
+  // partly valid tile's boxes by its valid rows; here such a tile keeps
+  // compact=0's layout (every instruction reads it as it was written, so
+  // the values are the same; only another tile aliasing its bytes would see
+  // the difference).
   if (key == "compact") {
-    if (value == "0") return true;
-    *what = "compact=" + std::string(value) + " is not supported: only compact=0";
+    if (value == "0" || value == "1") return true;
+    *what = "compact=" + std::string(value) + " is not 0 or 1";
     return false;
   }
   *what = "unknown tile_buf key '" + std::string(key) + "'";

@@ -1,0 +1,543 @@
+/* The cube in programs: tiles of the mat, left, right, acc and bias
+ * memories, their fractal layouts as byte images (checked against the
+ * offsets written out here from pto-isa's layout definitions), the moves
+ * between memories, tmatmul / tmatmul.acc / tmatmul.bias against the C
+ * calls on row-major tiles (bit for bit) and a float64 reference (within
+ * gamma_K sum |a||b|), tstore's casts and atomic add, and every refusal
+ * with its sentence. Every case is written here. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/harness.h"
+
+/* ---- text helpers ---- */
+
+/* A tile_buf type in the keyword spelling. */
+static const char *tile_type(char *out, size_t n, const char *loc, const char *dtype, unsigned rows,
+                             unsigned cols, unsigned vr, unsigned vc, const char *layout) {
+    const char *b = "row_major", *s = "none_box";
+    unsigned fractal = 512;
+    if (strcmp(layout, "NZ") == 0) b = "col_major", s = "row_major";
+    else if (strcmp(layout, "ZN") == 0) s = "col_major";
+    else if (strcmp(layout, "ZZ") == 0) s = "row_major";
+    else if (strcmp(layout, "NN") == 0) b = "col_major", s = "col_major";
+    else if (strcmp(layout, "ACC") == 0) b = "col_major", s = "row_major", fractal = 1024;
+    else if (strcmp(layout, "DN") == 0) b = "col_major";
+    snprintf(out, n,
+             "!pto.tile_buf<loc=%s, dtype=%s, rows=%u, cols=%u, v_row=%u, v_col=%u, blayout=%s, "
+             "slayout=%s, fractal=%u, pad=0>",
+             loc, dtype, rows, cols, vr, vc, b, s, fractal);
+    return out;
+}
+
+static const char *spelling(pto_dtype dt) {
+    switch (dt) {
+    case PTO_FLOAT32: return "f32";
+    case PTO_FLOAT16: return "f16";
+    case PTO_BFLOAT16: return "bf16";
+    case PTO_INT8: return "i8";
+    case PTO_INT32: return "i32";
+    default: return "?";
+    }
+}
+
+static unsigned round_up(unsigned x, unsigned m) { return (x + m - 1) / m * m; }
+
+/* Runs `text` (pointers bound in order, nbytes each) on `blocks` blocks. */
+static void run_with(pto_program *p, uint32_t blocks, size_t n, void *const *data, const size_t *nbytes) {
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    for (size_t i = 0; i < n; ++i) assert_int_equal(pto_args_set_pointer(a, i, data[i], nbytes[i]), PTO_OK);
+    if (pto_program_launch(p, blocks, a) != PTO_OK) fail_msg("run: %s", pto_last_error());
+    pto_args_destroy(a);
+}
+
+/* The offset of (r, c) in a boxed tile, written from pto-isa's definitions
+ * (include/pto/cpu/tile_offsets.hpp, pto_tile.hpp): boxes of ir x ic
+ * elements; blayout col_major walks the boxes down columns first; slayout
+ * row_major lays a box's elements along its rows. */
+static size_t image_offset(const char *layout, size_t rows, size_t cols, size_t esize, size_t r, size_t c) {
+    size_t ir = 16, ic = 32 / esize;
+    if (strcmp(layout, "ZN") == 0 || strcmp(layout, "NN") == 0) ir = 32 / esize, ic = 16;
+    if (strcmp(layout, "ND") == 0) return r * cols + c;
+    if (strcmp(layout, "DN") == 0) return c * rows + r;
+    const size_t rb = r / ir, cb = c / ic, rr = r % ir, cc = c % ic;
+    const int box_cols_first = strcmp(layout, "NZ") == 0 || strcmp(layout, "NN") == 0;
+    const int in_rows = strcmp(layout, "NZ") == 0 || strcmp(layout, "ZZ") == 0;
+    const size_t box = box_cols_first ? cb * rows * ic + rb * ir * ic : rb * cols * ir + cb * ir * ic;
+    return box + (in_rows ? rr * ic + cc : cc * ir + rr);
+}
+
+/* tload of a rows x cols matrix into a mat tile of each layout, then the
+ * same bytes read as one ND row (a tile placed on them): the byte image is
+ * image_offset's. And an NZ [R, C] tile read as ZN [C, R] is the transpose. */
+static void test_layout_images(void **state) {
+    (void)state;
+    static const char *const layouts[] = {"NZ", "ZN", "ZZ", "NN", "ND", "DN"};
+    static const pto_dtype dtypes[] = {PTO_FLOAT32, PTO_BFLOAT16, PTO_INT8};
+    int cases = 0;
+    for (size_t li = 0; li < COUNT(layouts); ++li) {
+        for (size_t di = 0; di < COUNT(dtypes); ++di) {
+            const pto_dtype dt = dtypes[di];
+            const size_t es = pto_dtype_size(dt);
+            const unsigned rows = 64, cols = 64;
+            char t[512], flat[512], text[4096];
+            const char *d = spelling(dt);
+            tile_type(t, sizeof t, "mat", d, rows, cols, rows, cols, layouts[li]);
+            tile_type(flat, sizeof flat, "mat", d, 1, rows * cols, 1, rows * cols, "ND");
+            snprintf(text, sizeof text,
+                     "func.func @k(%%x: !pto.ptr<%s>, %%y: !pto.ptr<%s>) {\n"
+                     "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n"
+                     "  %%c64 = arith.constant 64 : index\n  %%c4096 = arith.constant 4096 : index\n"
+                     "  %%a0 = arith.constant 0 : i64\n"
+                     "  %%v = pto.make_tensor_view %%x, shape = [%%c64, %%c64], strides = [%%c64, %%c1] : !pto.tensor_view<64x64x%s>\n"
+                     "  %%w = pto.make_tensor_view %%y, shape = [%%c1, %%c4096], strides = [%%c4096, %%c1] : !pto.tensor_view<1x4096x%s>\n"
+                     "  %%m = pto.alloc_tile addr = %%a0 : %s\n"
+                     "  %%f = pto.alloc_tile addr = %%a0 : %s\n"
+                     "  pto.tload ins(%%v : !pto.tensor_view<64x64x%s>) outs(%%m : %s)\n"
+                     "  pto.tstore ins(%%f : %s) outs(%%w : !pto.tensor_view<1x4096x%s>)\n"
+                     "  return\n}\n",
+                     d, d, d, d, t, flat, d, t, flat, d);
+            pto_program *p = program_build(text, NULL);
+            uint8_t x[64 * 64 * 4], y[64 * 64 * 4];
+            for (size_t i = 0; i < sizeof x; ++i) x[i] = (uint8_t)(i * 7 + 3);
+            memset(y, 0xEE, sizeof y);
+            void *data[] = {x, y};
+            const size_t nbytes[] = {rows * cols * es, rows * cols * es};
+            run_with(p, 1, 2, data, nbytes);
+            for (size_t r = 0; r < rows; ++r)
+                for (size_t c = 0; c < cols; ++c) {
+                    const size_t at = image_offset(layouts[li], rows, cols, es, r, c);
+                    if (memcmp(y + at * es, x + (r * cols + c) * es, es) != 0)
+                        fail_msg("%s %s: element (%zu, %zu) is not at offset %zu", layouts[li], d, r, c, at);
+                }
+            pto_program_destroy(p);
+            ++cases;
+        }
+    }
+    /* An NZ [64, 32] tile and a ZN [32, 64] tile on the same bytes: the second is the transpose. */
+    char nz[512], zn[512], text[4096];
+    tile_type(nz, sizeof nz, "mat", "bf16", 64, 32, 64, 32, "NZ");
+    tile_type(zn, sizeof zn, "mat", "bf16", 32, 64, 32, 64, "ZN");
+    snprintf(text, sizeof text,
+             "module attributes {pto.target_arch = \"a2a3\"} {\n"
+             "func.func @k(%%x: !pto.ptr<bf16>, %%y: !pto.ptr<bf16>) {\n"
+             "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n"
+             "  %%c32 = arith.constant 32 : index\n  %%c64 = arith.constant 64 : index\n"
+             "  %%a = arith.constant 8192 : i64\n"
+             "  %%v = pto.make_tensor_view %%x, shape = [%%c64, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<64x32xbf16>\n"
+             "  %%w = pto.make_tensor_view %%y, shape = [%%c32, %%c64], strides = [%%c64, %%c1] : !pto.tensor_view<32x64xbf16>\n"
+             "  %%k = pto.alloc_tile addr = %%a : %s\n"
+             "  %%kt = pto.alloc_tile addr = %%a : %s\n"
+             "  pto.tload ins(%%v : !pto.tensor_view<64x32xbf16>) outs(%%k : %s)\n"
+             "  pto.tstore ins(%%kt : %s) outs(%%w : !pto.tensor_view<32x64xbf16>)\n"
+             "  return\n}\n}\n",
+             nz, zn, nz, zn);
+    pto_program *p = program_build(text, NULL);
+    assert_int_equal(pto_program_profile(p), PTO_PROFILE_A2A3);
+    uint16_t x[64 * 32], y[32 * 64];
+    for (size_t i = 0; i < COUNT(x); ++i) x[i] = (uint16_t)(i * 13 + 1);
+    void *data[] = {x, y};
+    const size_t nbytes[] = {sizeof x, sizeof y};
+    run_with(p, 1, 2, data, nbytes);
+    for (size_t r = 0; r < 32; ++r)
+        for (size_t c = 0; c < 64; ++c) assert_int_equal(y[r * 64 + c], x[c * 32 + r]);
+    pto_program_destroy(p);
+    printf("[layouts] %d (layout, dtype) byte images as pto-isa's offsets; NZ read as ZN is the transpose\n",
+           cases);
+}
+
+/* The C call's result for (m, k, n) on row-major data: what the program must give. */
+static void c_call(int seed, pto_dtype st, pto_dtype dt, unsigned m, unsigned k, unsigned n, const void *a,
+                   const void *b, const void *bias, void *c) {
+    pto_tile *ta = NULL, *tb = NULL, *tc = NULL, *tbias = NULL;
+    assert_int_equal(pto_tile_create(st, m, k, &ta), PTO_OK);
+    assert_int_equal(pto_tile_create(st, k, n, &tb), PTO_OK);
+    assert_int_equal(pto_tile_create(dt, m, n, &tc), PTO_OK);
+    memcpy(pto_tile_data(ta), a, (size_t)m * k * pto_dtype_size(st));
+    memcpy(pto_tile_data(tb), b, (size_t)k * n * pto_dtype_size(st));
+    memcpy(pto_tile_data(tc), c, (size_t)m * n * pto_dtype_size(dt));
+    pto_status s;
+    if (seed == 2) {
+        assert_int_equal(pto_tile_create(dt, 1, n, &tbias), PTO_OK);
+        memcpy(pto_tile_data(tbias), bias, (size_t)n * pto_dtype_size(dt));
+        s = pto_tmatmul_bias(tc, ta, tb, tbias);
+    } else {
+        s = seed == 1 ? pto_tmatmul_acc(tc, ta, tb) : pto_tmatmul(tc, ta, tb);
+    }
+    if (s != PTO_OK) fail_msg("C call: %s", pto_last_error());
+    memcpy(c, pto_tile_data(tc), (size_t)m * n * pto_dtype_size(dt));
+    TILES_DESTROY(ta, tb, tc, tbias);
+}
+
+/* A kernel multiplying an m x k matrix by a k x n one, both loaded into NZ
+ * mat tiles of fractal-rounded shape with valid regions m x k and k x n,
+ * moved to left (ZZ or NZ) and right (ZN), multiplied into an acc tile and
+ * stored: seed 0 tmatmul; 1 tmatmul then tmatmul.acc of the same product
+ * (c = 2ab, each chain continuing); 2 tmatmul.bias with a bias row loaded
+ * into an ND mat row and moved to the bias table. */
+static void matmul_text(char *text, size_t size, int seed, pto_dtype st, pto_dtype dt, unsigned m,
+                        unsigned k, unsigned n, const char *left_layout) {
+    const char *s = spelling(st), *d = spelling(dt);
+    const unsigned es = (unsigned)pto_dtype_size(st);
+    const unsigned mr = m == 1 ? 1 : round_up(m, 16);
+    const unsigned kr = round_up(k, 32 / es > 16 ? 32 / es : 16), nr = round_up(n, 32 / es > 16 ? 32 / es : 16);
+    char ma[512], mb[512], l[512], r[512], c[512], mbias[512], bias[512];
+    tile_type(ma, sizeof ma, "mat", s, mr, kr, m, k, "NZ");
+    tile_type(mb, sizeof mb, "mat", s, kr, nr, k, n, "NZ");
+    tile_type(l, sizeof l, "left", s, mr, kr, m, k, left_layout);
+    tile_type(r, sizeof r, "right", s, kr, nr, k, n, "ZN");
+    tile_type(c, sizeof c, "acc", d, mr, nr, m, n, "ACC");
+    tile_type(mbias, sizeof mbias, "mat", d, 1, nr, 1, n, "ND");
+    tile_type(bias, sizeof bias, "bias", d, 1, nr, 1, n, "ND");
+    size_t at = (size_t)snprintf(
+        text, size,
+        "func.func @k(%%a: !pto.ptr<%s>, %%b: !pto.ptr<%s>, %%bias: !pto.ptr<%s>, %%c: !pto.ptr<%s>) "
+        "attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n"
+        "  %%c1 = arith.constant 1 : index\n  %%m = arith.constant %u : index\n"
+        "  %%k = arith.constant %u : index\n  %%n = arith.constant %u : index\n"
+        "  %%va = pto.make_tensor_view %%a, shape = [%%m, %%k], strides = [%%k, %%c1] : !pto.tensor_view<?x?x%s>\n"
+        "  %%vb = pto.make_tensor_view %%b, shape = [%%k, %%n], strides = [%%n, %%c1] : !pto.tensor_view<?x?x%s>\n"
+        "  %%vbias = pto.make_tensor_view %%bias, shape = [%%c1, %%n], strides = [%%n, %%c1] : !pto.tensor_view<?x?x%s>\n"
+        "  %%vc = pto.make_tensor_view %%c, shape = [%%m, %%n], strides = [%%n, %%c1] : !pto.tensor_view<?x?x%s>\n"
+        "  %%ma = pto.alloc_tile : %s\n  %%mb = pto.alloc_tile : %s\n"
+        "  %%l = pto.alloc_tile : %s\n  %%r = pto.alloc_tile : %s\n  %%acc = pto.alloc_tile : %s\n"
+        "  pto.section.cube {\n"
+        "  pto.tload ins(%%va : !pto.tensor_view<?x?x%s>) outs(%%ma : %s)\n"
+        "  pto.tload ins(%%vb : !pto.tensor_view<?x?x%s>) outs(%%mb : %s)\n"
+        "  pto.tmov ins(%%ma : %s) outs(%%l : %s)\n"
+        "  pto.tmov ins(%%mb : %s) outs(%%r : %s)\n",
+        s, s, d, d, m, k, n, s, s, d, d, ma, mb, l, r, c, s, ma, s, mb, ma, l, mb, r);
+    if (seed == 2)
+        at += (size_t)snprintf(text + at, size - at,
+                               "  %%mbias = pto.alloc_tile : %s\n  %%tb = pto.alloc_tile : %s\n"
+                               "  pto.tload ins(%%vbias : !pto.tensor_view<?x?x%s>) outs(%%mbias : %s)\n"
+                               "  pto.tmov ins(%%mbias : %s) outs(%%tb : %s)\n"
+                               "  pto.tmatmul.bias ins(%%l, %%r, %%tb : %s, %s, %s) outs(%%acc : %s)\n",
+                               mbias, bias, d, mbias, mbias, bias, l, r, bias, c);
+    else
+        at += (size_t)snprintf(text + at, size - at, "  pto.tmatmul ins(%%l, %%r : %s, %s) outs(%%acc : %s)\n",
+                               l, r, c);
+    if (seed == 1)
+        at += (size_t)snprintf(text + at, size - at,
+                               "  pto.tmatmul.acc ins(%%acc, %%l, %%r : %s, %s, %s) outs(%%acc : %s)\n", c, l,
+                               r, c);
+    snprintf(text + at, size - at,
+             "  pto.tstore ins(%%acc : %s) outs(%%vc : !pto.tensor_view<?x?x%s>)\n  }\n  return\n}\n", c, d);
+}
+
+/* Each dtype triple x M in {1, 16, 128} x K not a multiple of 16 x N, valid
+ * regions smaller than the tiles, left ZZ and NZ, the three seeds: the
+ * program's result is the C calls' bit for bit, and within gamma_K sum |a||b|
+ * of the float64 product (exact for int8). */
+static void test_matmul_programs(void **state) {
+    (void)state;
+    static const pto_dtype sources[] = {PTO_BFLOAT16, PTO_FLOAT16, PTO_FLOAT32, PTO_INT8};
+    static const unsigned ms[] = {1, 16, 128}, ks[] = {37, 70}, ns[] = {20, 64};
+    const bool quick = under_emulation();
+    rng r = {44};
+    int programs = 0;
+    double worst = 0;
+    for (size_t si = 0; si < COUNT(sources); ++si)
+        for (size_t mi = 0; mi < COUNT(ms); ++mi)
+            for (size_t ki = 0; ki < COUNT(ks); ++ki)
+                for (size_t ni = 0; ni < COUNT(ns); ++ni)
+                    for (int seed = 0; seed < 3; ++seed) {
+                        if (quick && (ki + ni + (size_t)seed) % 3 != 0) continue;
+                        const pto_dtype st = sources[si];
+                        const pto_dtype dt = st == PTO_INT8 ? PTO_INT32 : PTO_FLOAT32;
+                        const unsigned m = ms[mi], k = ks[ki], n = ns[ni];
+                        const size_t es = pto_dtype_size(st);
+                        uint8_t *a = malloc((size_t)m * k * es), *b = malloc((size_t)k * n * es);
+                        uint32_t *bias = malloc(n * 4), *c = calloc((size_t)m * n, 4), *want = calloc((size_t)m * n, 4);
+                        for (size_t i = 0; i < (size_t)m * k; ++i)
+                            ref_store(st, a, i, ref_from_double(st, st == PTO_INT8 ? (double)(int)(rng_next(&r) % 256) - 128 : rng_uniform(&r, -2, 2)));
+                        for (size_t i = 0; i < (size_t)k * n; ++i)
+                            ref_store(st, b, i, ref_from_double(st, st == PTO_INT8 ? (double)(int)(rng_next(&r) % 256) - 128 : rng_uniform(&r, -2, 2)));
+                        for (size_t j = 0; j < n; ++j)
+                            bias[j] = ref_from_double(dt, dt == PTO_INT32 ? (double)(int)(rng_next(&r) % 1000) : rng_uniform(&r, -1, 1));
+                        c_call(seed == 1 ? 0 : seed, st, dt, m, k, n, a, b, bias, want);
+                        if (seed == 1) c_call(1, st, dt, m, k, n, a, b, bias, want);
+                        for (int li = 0; li < 2; ++li) {
+                            static char text[16384];
+                            matmul_text(text, sizeof text, seed, st, dt, m, k, n, li == 0 ? "ZZ" : "NZ");
+                            pto_program *p = program_build(text, NULL);
+                            memset(c, 0x5A, (size_t)m * n * 4);
+                            void *data[] = {a, b, bias, c};
+                            const size_t nbytes[] = {(size_t)m * k * es, (size_t)k * n * es, n * 4, (size_t)m * n * 4};
+                            run_with(p, 1, 4, data, nbytes);
+                            for (size_t i = 0; i < (size_t)m * n; ++i)
+                                if (c[i] != want[i])
+                                    fail_msg("%s x%u,%u,%u seed %d left %s: element %zu is %08x, the C call's %08x",
+                                             spelling(st), m, k, n, seed, li == 0 ? "ZZ" : "NZ", i, c[i], want[i]);
+                            pto_program_destroy(p);
+                            ++programs;
+                        }
+                        /* Against float64: |c - exact| <= gamma_K sum |a||b| (+ the seed's share). */
+                        const double u = ldexp(1.0, -24), gamma = (2.0 * k + 1) * u / (1 - (2.0 * k + 1) * u);
+                        for (size_t i = 0; i < m; ++i)
+                            for (size_t j = 0; j < n; ++j) {
+                                double exact = seed == 2 ? ref_to_double(dt, bias[j]) : 0, mag = fabs(exact);
+                                for (size_t q = 0; q < k; ++q) {
+                                    const double x = ref_to_double(st, ref_load(st, a, i * k + q)) *
+                                                     ref_to_double(st, ref_load(st, b, q * n + j));
+                                    exact += x * (seed == 1 ? 2 : 1);
+                                    mag += fabs(x) * (seed == 1 ? 2 : 1);
+                                }
+                                const double got = ref_to_double(dt, c[i * n + j]);
+                                if (dt == PTO_INT32) {
+                                    assert_true(got == exact);
+                                } else {
+                                    const double err = fabs(got - exact);
+                                    if (err > gamma * mag) fail_msg("%s: error %g above the bound %g", spelling(st), err, gamma * mag);
+                                    if (mag > 0 && err / (gamma * mag) > worst) worst = err / (gamma * mag);
+                                }
+                            }
+                        free(a), free(b), free(bias), free(c), free(want);
+                    }
+    printf("[matmul programs] %d programs equal the C calls bit for bit; the float error used at most %.3f of "
+           "gamma_K sum|a||b|%s\n",
+           programs, worst, quick ? " (a sample under emulation)" : "");
+}
+
+/* textract windows of an NZ mat tile into left and right tiles, read back
+ * through a product with the identity (exact): the window at (row, col).
+ * A window off pto-isa's alignment is refused where it runs. */
+static void test_textract_windows(void **state) {
+    (void)state;
+    char mat[512], l[512], r[512], idr[512], idl[512], acc[512], mid[512], text[16384];
+    tile_type(mat, sizeof mat, "mat", "bf16", 64, 64, 64, 64, "NZ");
+    tile_type(mid, sizeof mid, "mat", "bf16", 32, 32, 32, 32, "NZ");
+    tile_type(l, sizeof l, "left", "bf16", 32, 32, 32, 32, "ZZ");
+    tile_type(r, sizeof r, "right", "bf16", 32, 32, 32, 32, "ZN");
+    tile_type(idl, sizeof idl, "left", "bf16", 32, 32, 32, 32, "ZZ");
+    tile_type(idr, sizeof idr, "right", "bf16", 32, 32, 32, 32, "ZN");
+    tile_type(acc, sizeof acc, "acc", "f32", 32, 32, 32, 32, "ACC");
+    for (int right = 0; right < 2; ++right) {
+        snprintf(text, sizeof text,
+                 "func.func @k(%%x: !pto.ptr<bf16>, %%e: !pto.ptr<bf16>, %%y: !pto.ptr<f32>, %%row: index, %%col: index) {\n"
+                 "  %%c1 = arith.constant 1 : index\n  %%c32 = arith.constant 32 : index\n"
+                 "  %%c64 = arith.constant 64 : index\n"
+                 "  %%v = pto.make_tensor_view %%x, shape = [%%c64, %%c64], strides = [%%c64, %%c1] : !pto.tensor_view<64x64xbf16>\n"
+                 "  %%ve = pto.make_tensor_view %%e, shape = [%%c32, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<32x32xbf16>\n"
+                 "  %%w = pto.make_tensor_view %%y, shape = [%%c32, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<32x32xf32>\n"
+                 "  %%m = pto.alloc_tile : %s\n  %%me = pto.alloc_tile : %s\n"
+                 "  %%l = pto.alloc_tile : %s\n  %%r = pto.alloc_tile : %s\n  %%acc = pto.alloc_tile : %s\n"
+                 "  pto.tload ins(%%v : !pto.tensor_view<64x64xbf16>) outs(%%m : %s)\n"
+                 "  pto.tload ins(%%ve : !pto.tensor_view<32x32xbf16>) outs(%%me : %s)\n"
+                 "  pto.textract ins(%%m, %%row, %%col : %s, index, index) outs(%s : %s)\n"
+                 "  pto.tmov ins(%%me : %s) outs(%s : %s)\n"
+                 "  pto.tmatmul ins(%%l, %%r : %s, %s) outs(%%acc : %s)\n"
+                 "  pto.tstore ins(%%acc : %s) outs(%%w : !pto.tensor_view<32x32xf32>)\n"
+                 "  return\n}\n",
+                 mat, mid, right ? idl : l, right ? r : idr, acc, mat, mid, mat, right ? "%r" : "%l",
+                 right ? r : l, mid, right ? "%l" : "%r", right ? idl : idr, right ? idl : l,
+                 right ? r : idr, acc, acc);
+        pto_program *p = program_build(text, NULL);
+        static const int windows[][2] = {{0, 0}, {16, 16}, {32, 16}, {16, 32}, {32, 32}};
+        uint16_t x[64 * 64], e[32 * 32] = {0};
+        float y[32 * 32];
+        for (size_t i = 0; i < COUNT(x); ++i) x[i] = (uint16_t)ref_from_double(PTO_BFLOAT16, (double)(int)(i % 97) - 48);
+        for (size_t i = 0; i < 32; ++i) e[i * 33] = 0x3F80; /* 1.0 */
+        for (size_t w = 0; w < COUNT(windows); ++w) {
+            pto_args *a = NULL;
+            assert_int_equal(pto_args_create(p, &a), PTO_OK);
+            assert_int_equal(pto_args_set_pointer(a, 0, x, sizeof x), PTO_OK);
+            assert_int_equal(pto_args_set_pointer(a, 1, e, sizeof e), PTO_OK);
+            assert_int_equal(pto_args_set_pointer(a, 2, y, sizeof y), PTO_OK);
+            assert_int_equal(pto_args_set_int(a, 3, windows[w][0]), PTO_OK);
+            assert_int_equal(pto_args_set_int(a, 4, windows[w][1]), PTO_OK);
+            if (pto_program_run(p, a) != PTO_OK) fail_msg("%s", pto_last_error());
+            for (size_t i = 0; i < 32; ++i)
+                for (size_t j = 0; j < 32; ++j)
+                    assert_true(y[i * 32 + j] ==
+                                ref_to_double(PTO_BFLOAT16, x[(windows[w][0] + i) * 64 + windows[w][1] + j]));
+            /* Off the alignment (8 rows: a left from NZ bf16 wants 16; a right wants 16 for its transposing read). */
+            assert_int_equal(pto_args_set_int(a, 3, 8), PTO_OK);
+            assert_int_equal(pto_program_run(p, a), PTO_ERR_INVALID_ARGUMENT);
+            assert_non_null(strstr(pto_last_error(), "must start at a multiple of 16 rows"));
+            /* Out of the tile. */
+            assert_int_equal(pto_args_set_int(a, 3, 48), PTO_OK);
+            assert_int_equal(pto_program_run(p, a), PTO_ERR_OUT_OF_RANGE);
+            assert_non_null(strstr(pto_last_error(), "is outside %m's 64x64"));
+            pto_args_destroy(a);
+        }
+        pto_program_destroy(p);
+    }
+    printf("[textract] windows into left and right read back exactly; misaligned and outside windows refused\n");
+}
+
+/* tstore from an acc tile to f16 and bf16 rounds to nearest even; atomic add
+ * adds to what global memory holds (i32 modulo 2^32). */
+static void test_acc_stores(void **state) {
+    (void)state;
+    char ml[512], mr[512], l[512], r[512], acc[512], text[16384];
+    static const pto_dtype outs[] = {PTO_FLOAT16, PTO_BFLOAT16, PTO_FLOAT32};
+    tile_type(ml, sizeof ml, "mat", "f32", 16, 16, 16, 16, "NZ");
+    tile_type(mr, sizeof mr, "mat", "f32", 16, 16, 16, 16, "NZ");
+    tile_type(l, sizeof l, "left", "f32", 16, 16, 16, 16, "ZZ");
+    tile_type(r, sizeof r, "right", "f32", 16, 16, 16, 16, "ZN");
+    tile_type(acc, sizeof acc, "acc", "f32", 16, 16, 16, 16, "ACC");
+    for (size_t o = 0; o < COUNT(outs); ++o) {
+        const char *d = spelling(outs[o]);
+        const bool atomic = outs[o] == PTO_FLOAT32;
+        snprintf(text, sizeof text,
+                 "func.func @k(%%x: !pto.ptr<f32>, %%y: !pto.ptr<%s>) {\n"
+                 "  %%c1 = arith.constant 1 : index\n  %%c16 = arith.constant 16 : index\n"
+                 "  %%v = pto.make_tensor_view %%x, shape = [%%c16, %%c16], strides = [%%c16, %%c1] : !pto.tensor_view<16x16xf32>\n"
+                 "  %%w = pto.make_tensor_view %%y, shape = [%%c16, %%c16], strides = [%%c16, %%c1] : !pto.tensor_view<16x16x%s>\n"
+                 "  %%a = pto.alloc_tile : %s\n  %%i = pto.alloc_tile : %s\n"
+                 "  %%l = pto.alloc_tile : %s\n  %%r = pto.alloc_tile : %s\n  %%acc = pto.alloc_tile : %s\n"
+                 "  pto.tload ins(%%v : !pto.tensor_view<16x16xf32>) outs(%%a : %s)\n"
+                 "  pto.tmov ins(%%a : %s) outs(%%l : %s)\n"
+                 "  pto.tload ins(%%v : !pto.tensor_view<16x16xf32>) outs(%%i : %s)\n"
+                 "  pto.tmov ins(%%i : %s) outs(%%r : %s)\n"
+                 "  pto.tmatmul ins(%%l, %%r : %s, %s) outs(%%acc : %s)\n"
+                 "  pto.tstore ins(%%acc : %s) outs(%%w : !pto.tensor_view<16x16x%s>)%s\n"
+                 "  return\n}\n",
+                 d, d, ml, mr, l, r, acc, ml, ml, l, mr, mr, r, l, r, acc, acc, d,
+                 atomic ? " {atomicType = #pto<atomic_type atomic_add>}" : "");
+        pto_program *p = program_build(text, NULL);
+        /* x = e_0 e_0^T scaled: (x x)(0,0) = x00^2, the rest from row/col 0 products; pick x with one
+         * nonzero element per row and column (a permutation) so x x has exact entries a*b. */
+        float x[256] = {0};
+        rng g = {7};
+        for (size_t i = 0; i < 16; ++i) {
+            uint32_t bits = 0x3F800000u | (uint32_t)(rng_next(&g) & 0x7FFFFFu);
+            memcpy(&x[i * 16 + (i * 5) % 16], &bits, 4);
+        }
+        uint32_t y[256];
+        for (size_t i = 0; i < 256; ++i) y[i] = atomic ? 0x3F800000u : 0;
+        void *data[] = {x, y};
+        const size_t nbytes[] = {sizeof x, 256 * pto_dtype_size(outs[o])};
+        run_with(p, 1, 2, data, nbytes);
+        for (size_t i = 0; i < 16; ++i)
+            for (size_t j = 0; j < 16; ++j) {
+                double exact = 0;
+                for (size_t q = 0; q < 16; ++q) exact += (double)x[i * 16 + q] * x[q * 16 + j];
+                const float prod = (float)exact; /* one nonzero term: exact in f32 */
+                if (atomic) {
+                    float want = prod + 1.0f, got;
+                    memcpy(&got, &y[i * 16 + j], 4);
+                    assert_true(got == want);
+                } else {
+                    const uint32_t got = ref_load(outs[o], y, i * 16 + j);
+                    assert_int_equal(got, ref_from_double(outs[o], prod));
+                }
+            }
+        pto_program_destroy(p);
+    }
+    printf("[acc stores] f32 to f16 and bf16 round to nearest even; atomic add adds to global memory\n");
+}
+
+/* Refusals, each with its sentence: wrong locations and layouts, moves the
+ * cube has not, dtypes, shapes per profile, the memories' sizes. */
+static void test_cube_refusals(void **state) {
+    (void)state;
+    char l[512], r[512], acc[512], mat[512], vec[512], zn_left[512], bigl[512], bigm[512], text[8192];
+    tile_type(l, sizeof l, "left", "f32", 16, 16, 16, 16, "ZZ");
+    tile_type(zn_left, sizeof zn_left, "left", "f32", 16, 16, 16, 16, "ZN");
+    tile_type(r, sizeof r, "right", "f32", 16, 16, 16, 16, "ZN");
+    tile_type(acc, sizeof acc, "acc", "f32", 16, 16, 16, 16, "ACC");
+    tile_type(mat, sizeof mat, "mat", "f32", 16, 16, 16, 16, "NZ");
+    tile_type(vec, sizeof vec, "vec", "f32", 16, 16, 16, 16, "ND");
+    tile_type(bigl, sizeof bigl, "left", "f32", 256, 128, 256, 128, "ZZ");
+    tile_type(bigm, sizeof bigm, "mat", "f32", 256, 128, 256, 128, "NZ");
+    struct {
+        const char *target, *body, *want;
+    } cases[] = {
+        {"a2a3", "  pto.tmatmul ins(%l, %r : L, R) outs(%v : V)\n",
+         "pto.tmatmul: dst %v is a vec ND tile, not a acc tile"},
+        {"a2a3", "  pto.tmatmul ins(%zl, %r : ZL, R) outs(%acc : A)\n",
+         "a %zl is a left tile laid out ZN, where the cube reads ZZ or NZ"},
+        {"a5", "  pto.tload ins(%gv : !pto.tensor_view<16x16xf32>) outs(%l : L)\n",
+         "pto.tload loads into vec or mat tiles; %l is a left ZZ tile"},
+        {"a5", "  pto.tstore ins(%m : M) outs(%gv : !pto.tensor_view<16x16xf32>)\n",
+         "A5 has no store from a mat tile (L1)"},
+        {"a2a3", "  pto.tstore ins(%l : L) outs(%gv : !pto.tensor_view<16x16xf32>)\n",
+         "pto.tstore stores vec, acc or mat tiles; %l is a left ZZ tile"},
+        {"a2a3", "  pto.tmov ins(%l : L) outs(%r : R)\n",
+         "pto.tmov from a left ZZ tile to a right ZN tile is not a move the cube has"},
+        {"a2a3", "  pto.tadd ins(%m, %m : M, M) outs(%m : M)\n",
+         "pto.tadd runs on vec tiles; src is a mat NZ tile"},
+        {"a2a3", "  pto.tmatmul.acc ins(%acc2, %l, %r : A, L, R) outs(%acc : A)\n",
+         "tmatmul.acc accumulates into its output: the accumulator %acc2 must be the outs tile %acc"},
+        {"a2a3", "  pto.tstore ins(%v : V) outs(%gv : !pto.tensor_view<16x16xf32>) {atomicType = #pto<atomic_type atomic_add>}\n",
+         "atomicType = atomic_add stores from an acc tile only"},
+        {"a2a3", "  %bm = pto.alloc_tile : BIGM\n  %big = pto.alloc_tile : BIGL\n  pto.tmov ins(%bm : BIGM) outs(%big : BIGL)\n",
+         "(131072 bytes) does not fit in the 65536-byte left memory (L0A) of A2A3"},
+        {"a2a3", "  %a9 = arith.constant 65504 : i64\n  %p = pto.alloc_tile addr = %a9 : L\n  pto.tmov ins(%m : M) outs(%p : L)\n",
+         "%p at 0xffe0 (1024 bytes) ends beyond the 65536-byte left memory (L0A) of A2A3"},
+    };
+    for (size_t i = 0; i < COUNT(cases); ++i) {
+        /* Substitute the type names. */
+        char body[4096] = "";
+        const char *s = cases[i].body;
+        while (*s) {
+            const char *name = NULL, *type = NULL;
+            static const char *const names[] = {"BIGL", "BIGM", "ZL", "L", "R", "A", "M", "V"};
+            const char *types[] = {bigl, bigm, zn_left, l, r, acc, mat, vec};
+            for (size_t k = 0; k < COUNT(names) && !name; ++k) {
+                const size_t len = strlen(names[k]);
+                if (strncmp(s, names[k], len) == 0 && (s == cases[i].body || s[-1] == ' ' || s[-1] == ',' || s[-1] == ':') &&
+                    (s[len] == ')' || s[len] == ',' || s[len] == '\n'))
+                    name = names[k], type = types[k];
+            }
+            if (name) {
+                strcat(body, type);
+                s += strlen(name);
+            } else {
+                strncat(body, s, 1);
+                ++s;
+            }
+        }
+        snprintf(text, sizeof text,
+                 "module attributes {pto.target_arch = \"%s\"} {\n"
+                 "func.func @k(%%g: !pto.ptr<f32>) {\n"
+                 "  %%c1 = arith.constant 1 : index\n  %%c16 = arith.constant 16 : index\n"
+                 "  %%gv = pto.make_tensor_view %%g, shape = [%%c16, %%c16], strides = [%%c16, %%c1] : !pto.tensor_view<16x16xf32>\n"
+                 "  %%l = pto.alloc_tile : %s\n  %%zl = pto.alloc_tile : %s\n  %%r = pto.alloc_tile : %s\n"
+                 "  %%acc = pto.alloc_tile : %s\n  %%acc2 = pto.alloc_tile : %s\n  %%m = pto.alloc_tile : %s\n"
+                 "  %%v = pto.alloc_tile : %s\n%s  return\n}\n}\n",
+                 cases[i].target, l, zn_left, r, acc, acc, mat, vec, body);
+        expect_program_refused_with(text, NULL, cases[i].want);
+    }
+    /* A tile whose boxes do not tile it; MX scale tiles. */
+    expect_program_refused_with(
+        "func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<loc=mat, dtype=bf16, rows=24, cols=16, v_row=24, "
+        "v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0>\n  return\n}\n",
+        NULL, "a NZ mat tile of bf16 with fractal=512 is made of 16x16 boxes, which do not tile 24x16");
+    expect_program_refused_with(
+        "func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<scaling, 1x32xi8>\n  return\n}\n", NULL,
+        "MX scale tiles (loc=scaling, fractal=32) are not supported");
+    printf("[cube refusals] %zu programs refused with their sentences\n", COUNT(cases) + 2);
+}
+
+/* --check lists each memory's use and every cube tile's place in it. */
+static void test_describe_memories(void **state) {
+    (void)state;
+    char text[16384];
+    matmul_text(text, sizeof text, 2, PTO_FLOAT32, PTO_FLOAT32, 16, 16, 16, "ZZ");
+    pto_program *p = program_build(text, NULL);
+    const char *d = pto_program_describe(p);
+    assert_non_null(strstr(d, "mat memory (L1) (HOST"));
+    assert_non_null(strstr(d, "left memory (L0A) (HOST"));
+    assert_non_null(strstr(d, "acc memory (L0C) (HOST"));
+    assert_non_null(strstr(d, "bias table (HOST"));
+    assert_non_null(strstr(d, "%l left ZZ tile 16x16xf32 (valid 16x16): 1024 bytes at left 0x0"));
+    pto_program_destroy(p);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_layout_images),
+        cmocka_unit_test(test_matmul_programs),
+        cmocka_unit_test(test_textract_windows),
+        cmocka_unit_test(test_acc_stores),
+        cmocka_unit_test(test_cube_refusals),
+        cmocka_unit_test(test_describe_memories),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
