@@ -458,6 +458,8 @@ static void test_cube_refusals(void **state) {
          "A5 has no store from a mat tile (L1)"},
         {"a2a3", "  pto.tstore ins(%l : L) outs(%gv : !pto.tensor_view<16x16xf32>)\n",
          "pto.tstore stores vec, acc or mat tiles; %l is a left ZZ tile"},
+        {"a2a3", "  pto.tmov ins(%acc : A) outs(%v : V)\n",
+         "A2A3 moves an acc tile to mat only (acc to vec is A5's)"},
         {"a2a3", "  pto.tmov ins(%l : L) outs(%r : R)\n",
          "pto.tmov from a left ZZ tile to a right ZN tile is not a move the cube has"},
         {"a2a3", "  pto.tadd ins(%m, %m : M, M) outs(%m : M)\n",

@@ -164,6 +164,29 @@ bool Compiler::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32_t
                           (extract ? "textract: mat to left or right"
                                    : "tmov: mat to left, right or bias; acc to vec or mat") +
                           ")");
+  // Per target (pto-isa TMOV.md's implementation checks): A2A3 moves acc to
+  // mat only (acc to vec is A5's), with equal shapes on both sides; a bias
+  // row is 64-byte aligned in length, at most 4 KiB on A5.
+  const pto_profile profile = p_->profile;
+  if (profile == PTO_PROFILE_A2A3 && !extract && s.space == Space::kAcc && d.space == Space::kVec)
+    return Error(loc, what + ": A2A3 moves an acc tile to mat only (acc to vec is A5's); "
+                             "store it to global memory and load it into the unified buffer");
+  if (profile == PTO_PROFILE_A2A3 && !extract && (s.rows != d.rows || s.cols != d.cols))
+    return Error(loc, what + ": under A2A3 src " + std::to_string(s.rows) + "x" +
+                          std::to_string(s.cols) + " and dst " + std::to_string(d.rows) + "x" +
+                          std::to_string(d.cols) + " must have the same shape",
+                 PTO_ERR_SHAPE_MISMATCH);
+  if (profile != PTO_PROFILE_HOST && d.space == Space::kBias) {
+    const uint64_t bytes = uint64_t{d.cols} * pto_dtype_size(d.dtype);
+    if (s.rows != 1 || bytes % 64 != 0 || (profile == PTO_PROFILE_A5 && bytes > 4096))
+      return Error(loc, what + ": a bias row moves from a one-row mat tile and is a multiple of "
+                               "64 bytes long" +
+                               std::string(profile == PTO_PROFILE_A5 ? ", at most 4096" : "") +
+                               " under " + pto_profile_string(profile) + "; here " +
+                               std::to_string(s.rows) + " row(s), " + std::to_string(bytes) +
+                               " bytes",
+                   PTO_ERR_SHAPE_MISMATCH);
+  }
   if (s.dtype != d.dtype)
     return Error(loc, what + ": src is " + DtypeSpelling(s.dtype) + " and dst " +
                           DtypeSpelling(d.dtype) +
