@@ -7,13 +7,13 @@
  * multiply, as C calls (below) and as PTO assembly programs
  * (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 65 operations of libpto's table (src/operations.def), by family; each
+ * The 67 operations of libpto's table (src/operations.def), by family; each
  * section below gives its family's common rules:
- *   elementwise tile-tile (6): tadd, tsub, tmul, tdiv, tmax, tmin
+ *   elementwise tile-tile (7): tadd, tsub, tmul, tdiv, tmax, tmin, trem
  *   elementwise unary (8): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
  *     tlog
- *   elementwise tile-scalar (8): tadds, tsubs, tmuls, tdivs,
- *     tdivs_scalar_by_tile, tmaxs, tmins, tlrelu
+ *   elementwise tile-scalar (9): tadds, tsubs, tmuls, tdivs,
+ *     tdivs_scalar_by_tile, tmaxs, tmins, trems, tlrelu
  *   fill (1): texpands
  *   row reductions (3): trowsum, trowmax, trowmin
  *   column reductions (3): tcolsum, tcolmax, tcolmin
@@ -613,6 +613,23 @@ PTO_API pto_status pto_tmax(pto_tile *dst, const pto_tile *src0, const pto_tile 
  * when either is NaN, and -0 is smaller than +0. Dtypes as pto_tmax. */
 PTO_API pto_status pto_tmin(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
+/* dst = src0 - floor(src0 / src1) * src1, the remainder of src1's sign
+ * (TREM: "The result has the same sign as the divider"; TFMOD's follows
+ * src0). HOST and A5: FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32.
+ * Floats: the exact remainder fmod(src0, src1) where it is zero or of
+ * src1's sign, else fmod + src1 rounded once (correctly rounded; a tiny
+ * remainder may round to src1 itself). A zero result has src1's sign;
+ * src1 = +/-0, an infinite src0 or a NaN give NaN; an infinite src1 gives
+ * src0 where the signs agree and src1 where they differ. Integers exact:
+ * x rem 0 = x (TDIV's x / 0 is -1, and x = -1 * 0 + x) and the most negative
+ * value rem -1 = 0 (the page leaves division by zero to the target; these are
+ * HOST's, on every profile). The NPUs' own results may differ in the last
+ * bits (they divide in float32), in the sign of a zero, and for int32 beyond
+ * 2^24. PTOAS's text takes a tmp (`ins(%src0, %src1, %tmp : ...)`); libpto
+ * needs none, and a program's tmp is neither read nor written.
+ * - PTO_PROFILE_A2A3: FLOAT32, INT32. */
+PTO_API pto_status pto_trem(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
 /* ------------------------------------------------------------------------ */
 /* Elementwise unary operations                                              */
 /* ------------------------------------------------------------------------ */
@@ -729,6 +746,15 @@ PTO_API pto_status pto_tmaxs(pto_tile *dst, const pto_tile *src, double scalar);
 /* dst = the smaller of src and scalar (IEEE 754-2019 minimum, as pto_tmin).
  * Dtypes as pto_tmaxs. */
 PTO_API pto_status pto_tmins(pto_tile *dst, const pto_tile *src, double scalar);
+
+/* dst = src - floor(src / scalar) * scalar, the remainder of the scalar's
+ * sign (TREMS), as pto_trem with the scalar in every element (the same bits:
+ * a zero scalar gives NaN for floats and src for integers). HOST and A5:
+ * FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16. The A2A3 page asks int32
+ * values within +/-2^24 (its float32 path); libpto is exact for every value.
+ * PTOAS's text takes a tmp after the scalar, neither read nor written.
+ * - PTO_PROFILE_A2A3: FLOAT32, INT32. */
+PTO_API pto_status pto_trems(pto_tile *dst, const pto_tile *src, double scalar);
 
 /* dst = src > 0 ? src : src * scalar (leaky ReLU; the scalar is the slope),
  * the product correctly rounded; NaN stays NaN. FLOAT16, FLOAT32 on every

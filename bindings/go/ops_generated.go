@@ -442,6 +442,24 @@ func TMin(dst *Tile, src0 *Tile, src1 *Tile) error {
 	return err
 }
 
+var tremOperands = []string{"dst", "src0", "src1"}
+
+// TRem is TREM (pto_trem): src0 - floor(src0 / src1) * src1 elementwise
+// (src1's sign), rounded once.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32; A2A3
+// FLOAT32, INT32; A5 FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32.
+func TRem(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TRem", tremOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trem(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
 var tmovOperands = []string{"dst", "src"}
 
 // TMov is TMOV (pto_tmov): a copy of src's valid region (vec to vec), bit
@@ -709,6 +727,24 @@ func TMins(dst *Tile, src *Tile, scalar float64) error {
 		return err
 	}
 	err := check(ptoc.Pto_tmins(hs[0], hs[1], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var tremsOperands = []string{"dst", "src"}
+
+// TRems is TREMS (pto_trems): src - floor(src / scalar) * scalar elementwise
+// (the scalar's sign), as trem.
+//
+// dst's dtypes: HOST FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16; A2A3
+// FLOAT32, INT32; A5 FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16.
+func TRems(dst *Tile, src *Tile, scalar float64) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TRems", tremsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trems(hs[0], hs[1], scalar))
 	keepAlive(tiles)
 	return err
 }

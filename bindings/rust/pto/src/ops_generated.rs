@@ -401,6 +401,20 @@ pub fn tmin(
     check(unsafe { sys::pto_tmin(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
 
+/// TREM (`pto_trem`): src0 - floor(src0 / src1) \* src1 elementwise (src1's
+/// sign), rounded once.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32; A2A3
+/// FLOAT32, INT32; A5 FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32.
+pub fn trem(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_trem(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
 /// TMOV (`pto_tmov`): a copy of src's valid region (vec to vec), bit for
 /// bit.
 ///
@@ -602,6 +616,20 @@ pub fn tmins(
 ) -> Result<()> {
     let d = dst.as_ptr();
     check(unsafe { sys::pto_tmins(d, src.source_ptr(d), scalar) })
+}
+
+/// TREMS (`pto_trems`): src - floor(src / scalar) \* scalar elementwise
+/// (the scalar's sign), as trem.
+///
+/// dst's dtypes: HOST FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16; A2A3
+/// FLOAT32, INT32; A5 FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16.
+pub fn trems(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_trems(d, src.source_ptr(d), scalar) })
 }
 
 /// TLRELU (`pto_tlrelu`): src \> 0 ? src : src \* scalar elementwise (leaky

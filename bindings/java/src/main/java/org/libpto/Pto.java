@@ -515,6 +515,24 @@ public final class Pto {
     }
 
     /**
+     * TREM ({@code pto_trem}): src0 - floor(src0 / src1) * src1 elementwise (src1's sign),
+     * rounded once.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32; A2A3 FLOAT32,
+     * INT32; A5 FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32.
+     */
+    public static void trem(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_trem(Tile.handleOf(dst, "Pto.trem", "dst"),
+                    Tile.handleOf(src0, "Pto.trem", "src0"),
+                    Tile.handleOf(src1, "Pto.trem", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
      * TMOV ({@code pto_tmov}): a copy of src's valid region (vec to vec), bit for bit.
      * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
      */
@@ -746,6 +764,23 @@ public final class Pto {
         try {
             PtoNative.pto_tmins(Tile.handleOf(dst, "Pto.tmins", "dst"),
                     Tile.handleOf(src, "Pto.tmins", "src"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TREMS ({@code pto_trems}): src - floor(src / scalar) * scalar elementwise (the
+     * scalar's sign), as trem.
+     * <p>dst's dtypes: HOST FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16; A2A3 FLOAT32,
+     * INT32; A5 FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16.
+     */
+    public static void trems(Tile dst, Tile src, double scalar) {
+        try {
+            PtoNative.pto_trems(Tile.handleOf(dst, "Pto.trems", "dst"),
+                    Tile.handleOf(src, "Pto.trems", "src"),
                     scalar);
         } finally {
             Reference.reachabilityFence(dst);
