@@ -7,7 +7,7 @@
  * multiply, as C calls (below) and as PTO assembly programs
  * (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 67 operations of libpto's table (src/operations.def), by family; each
+ * The 71 operations of libpto's table (src/operations.def), by family; each
  * section below gives its family's common rules:
  *   elementwise tile-tile (7): tadd, tsub, tmul, tdiv, tmax, tmin, trem
  *   elementwise unary (8): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
@@ -26,6 +26,7 @@
  *     tpartadd, tcvt, tfillpad, tci, treshape, ttrans, tconcat, textract,
  *     tgather, tsetval, tpows, tcmp, tcmps, tsels
  *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
+ *   index reductions (4): trowargmax, trowargmin, tcolargmax, tcolargmin
  * ops-families:end
  * Outside that table: pto_tsel (three sources) and pto_tgetval (a scalar
  * result).
@@ -854,6 +855,53 @@ PTO_API pto_status pto_tcolmax(pto_tile *dst, const pto_tile *src, pto_tile *tmp
 /* dst(0,j) = the smallest element of src's valid column j. Dtypes as
  * pto_tcolsum. */
 PTO_API pto_status pto_tcolmin(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* ------------------------------------------------------------------------ */
+/* Index reductions                                                          */
+/* ------------------------------------------------------------------------ */
+/*
+ * The position of each valid row's (column's) largest or smallest element of
+ * src, as an index into it: dst(i,0) for every valid row i of src (the row
+ * forms), dst(0,j) for every valid column j (the column forms). The index
+ * mode of TROWARGMAX, TROWARGMIN, TCOLARGMAX, TCOLARGMIN (their value + index
+ * form is not a C function). The element found is the one pto_trowmax /
+ * pto_trowmin (pto_tcolmax / pto_tcolmin) gives: the first NaN of the row if
+ * it has one, else the first element equal to the largest (smallest), -0
+ * counting below +0; ties go to the lowest index (the pages leave ties and NaN
+ * open; pto-isa's CPU model and A5's compares keep the first). Every target,
+ * every profile: the same indices. Rules, checked in this order: dst, src not
+ * NULL, and under A2A3 tmp not NULL (PTO_ERR_NULL_ARGUMENT); src's dtype
+ * accepted under the calling thread's profile, then dst's INT32 or UINT32
+ * (PTO_ERR_UNSUPPORTED_DTYPE); under A2A3 tmp's dtype equals src's
+ * (PTO_ERR_DTYPE_MISMATCH); a given tmp is a handle distinct from dst and
+ * src, src another handle than dst whose valid elements share no byte with
+ * dst's (PTO_ERR_ALIASING); src's valid region not empty, and dst's valid
+ * rows equal src's with at least one valid column (row forms; indices in
+ * column 0) or dst's valid columns equal src's with at least one valid row
+ * (column forms; indices in row 0) (PTO_ERR_SHAPE_MISMATCH). tmp is never
+ * read or written (A2A3 uses one as scratch; A5 does not). dst's other
+ * elements are not written.
+ */
+
+/* dst(i,0) = the column index of the largest element of src's valid row i.
+ * src's dtypes, HOST and A5: FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32,
+ * INT32, UINT32.
+ * - PTO_PROFILE_A2A3: FLOAT16, FLOAT32, INT32, INT16. */
+PTO_API pto_status pto_trowargmax(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* dst(i,0) = the column index of the smallest element of src's valid row i.
+ * Dtypes as pto_trowargmax. */
+PTO_API pto_status pto_trowargmin(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* dst(0,j) = the row index of the largest element of src's valid column j.
+ * src's dtypes, HOST and A5: INT8, UINT8, INT16, UINT16, INT32, UINT32,
+ * FLOAT16, FLOAT32.
+ * - PTO_PROFILE_A2A3: FLOAT16, FLOAT32, UINT16, UINT32. */
+PTO_API pto_status pto_tcolargmax(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* dst(0,j) = the row index of the smallest element of src's valid column j.
+ * Dtypes as pto_tcolargmax. */
+PTO_API pto_status pto_tcolargmin(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
 
 /* ------------------------------------------------------------------------ */
 /* Broadcasts                                                                */

@@ -908,6 +908,90 @@ func TColMin(dst *Tile, src *Tile, tmp *Tile) error {
 	return err
 }
 
+var trowargmaxOperands = []string{"dst", "src", "tmp"}
+
+// TRowArgMax is TROWARGMAX (pto_trowargmax): dst(i,0) = the first column of
+// src row i holding its largest element (trowmax's).
+//
+// src's dtypes: HOST FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32, INT32,
+// UINT32; A2A3 FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, BFLOAT16, INT16,
+// UINT16, FLOAT32, INT32, UINT32.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TRowArgMax(dst *Tile, src *Tile, tmp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TRowArgMax", trowargmaxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trowargmax(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var trowargminOperands = []string{"dst", "src", "tmp"}
+
+// TRowArgMin is TROWARGMIN (pto_trowargmin): dst(i,0) = the first column of
+// src row i holding its smallest element (trowmin's).
+//
+// src's dtypes: HOST FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32, INT32,
+// UINT32; A2A3 FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, BFLOAT16, INT16,
+// UINT16, FLOAT32, INT32, UINT32.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TRowArgMin(dst *Tile, src *Tile, tmp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TRowArgMin", trowargminOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trowargmin(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tcolargmaxOperands = []string{"dst", "src", "tmp"}
+
+// TColArgMax is TCOLARGMAX (pto_tcolargmax): dst(0,j) = the first row of src
+// column j holding its largest element (tcolmax's).
+//
+// src's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16,
+// FLOAT32; A2A3 FLOAT16, FLOAT32, UINT16, UINT32; A5 INT8, UINT8, INT16,
+// UINT16, INT32, UINT32, FLOAT16, FLOAT32.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TColArgMax(dst *Tile, src *Tile, tmp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TColArgMax", tcolargmaxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcolargmax(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tcolargminOperands = []string{"dst", "src", "tmp"}
+
+// TColArgMin is TCOLARGMIN (pto_tcolargmin): dst(0,j) = the first row of src
+// column j holding its smallest element (tcolmin's).
+//
+// src's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16,
+// FLOAT32; A2A3 FLOAT16, FLOAT32, UINT16, UINT32; A5 INT8, UINT8, INT16,
+// UINT16, INT32, UINT32, FLOAT16, FLOAT32.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TColArgMin(dst *Tile, src *Tile, tmp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TColArgMin", tcolargminOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcolargmin(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
 var trowexpandOperands = []string{"dst", "src"}
 
 // TRowExpand is TROWEXPAND (pto_trowexpand): src[i,0] in every column of row

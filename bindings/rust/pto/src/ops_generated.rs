@@ -802,6 +802,102 @@ pub fn tcolmin(
     })
 }
 
+/// TROWARGMAX (`pto_trowargmax`): dst(i,0) = the first column of src row i
+/// holding its largest element (trowmax's).
+///
+/// src's dtypes: HOST FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32, INT32,
+/// UINT32; A2A3 FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, BFLOAT16,
+/// INT16, UINT16, FLOAT32, INT32, UINT32.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn trowargmax(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_trowargmax(
+            d,
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TROWARGMIN (`pto_trowargmin`): dst(i,0) = the first column of src row i
+/// holding its smallest element (trowmin's).
+///
+/// src's dtypes: HOST FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32, INT32,
+/// UINT32; A2A3 FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, BFLOAT16,
+/// INT16, UINT16, FLOAT32, INT32, UINT32.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn trowargmin(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_trowargmin(
+            d,
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TCOLARGMAX (`pto_tcolargmax`): dst(0,j) = the first row of src column j
+/// holding its largest element (tcolmax's).
+///
+/// src's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16,
+/// FLOAT32; A2A3 FLOAT16, FLOAT32, UINT16, UINT32; A5 INT8, UINT8, INT16,
+/// UINT16, INT32, UINT32, FLOAT16, FLOAT32.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tcolargmax(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tcolargmax(
+            d,
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TCOLARGMIN (`pto_tcolargmin`): dst(0,j) = the first row of src column j
+/// holding its smallest element (tcolmin's).
+///
+/// src's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16,
+/// FLOAT32; A2A3 FLOAT16, FLOAT32, UINT16, UINT32; A5 INT8, UINT8, INT16,
+/// UINT16, INT32, UINT32, FLOAT16, FLOAT32.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tcolargmin(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tcolargmin(
+            d,
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
 /// TROWEXPAND (`pto_trowexpand`): src\[i,0\] in every column of row i.
 ///
 /// dst's dtypes: HOST all; A2A3 all; A5 all.

@@ -981,6 +981,110 @@ public final class Pto {
     }
 
     /**
+     * TROWARGMAX ({@code pto_trowargmax}): dst(i,0) = the first column of src row i holding
+     * its largest element (trowmax's).
+     * <p>src's dtypes: HOST FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32, INT32, UINT32; A2A3
+     * FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32, INT32,
+     * UINT32.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void trowargmax(Tile dst, Tile src, Tile tmp) {
+        try {
+            PtoNative.pto_trowargmax(Tile.handleOf(dst, "Pto.trowargmax", "dst"),
+                    Tile.handleOf(src, "Pto.trowargmax", "src"),
+                    Tile.handleOf(tmp, "Pto.trowargmax", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code trowargmax} without a scratch tile. */
+    public static void trowargmax(Tile dst, Tile src) {
+        trowargmax(dst, src, null);
+    }
+
+    /**
+     * TROWARGMIN ({@code pto_trowargmin}): dst(i,0) = the first column of src row i holding
+     * its smallest element (trowmin's).
+     * <p>src's dtypes: HOST FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32, INT32, UINT32; A2A3
+     * FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32, INT32,
+     * UINT32.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void trowargmin(Tile dst, Tile src, Tile tmp) {
+        try {
+            PtoNative.pto_trowargmin(Tile.handleOf(dst, "Pto.trowargmin", "dst"),
+                    Tile.handleOf(src, "Pto.trowargmin", "src"),
+                    Tile.handleOf(tmp, "Pto.trowargmin", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code trowargmin} without a scratch tile. */
+    public static void trowargmin(Tile dst, Tile src) {
+        trowargmin(dst, src, null);
+    }
+
+    /**
+     * TCOLARGMAX ({@code pto_tcolargmax}): dst(0,j) = the first row of src column j holding
+     * its largest element (tcolmax's).
+     * <p>src's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, FLOAT32;
+     * A2A3 FLOAT16, FLOAT32, UINT16, UINT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32,
+     * FLOAT16, FLOAT32.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tcolargmax(Tile dst, Tile src, Tile tmp) {
+        try {
+            PtoNative.pto_tcolargmax(Tile.handleOf(dst, "Pto.tcolargmax", "dst"),
+                    Tile.handleOf(src, "Pto.tcolargmax", "src"),
+                    Tile.handleOf(tmp, "Pto.tcolargmax", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tcolargmax} without a scratch tile. */
+    public static void tcolargmax(Tile dst, Tile src) {
+        tcolargmax(dst, src, null);
+    }
+
+    /**
+     * TCOLARGMIN ({@code pto_tcolargmin}): dst(0,j) = the first row of src column j holding
+     * its smallest element (tcolmin's).
+     * <p>src's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, FLOAT32;
+     * A2A3 FLOAT16, FLOAT32, UINT16, UINT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32,
+     * FLOAT16, FLOAT32.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tcolargmin(Tile dst, Tile src, Tile tmp) {
+        try {
+            PtoNative.pto_tcolargmin(Tile.handleOf(dst, "Pto.tcolargmin", "dst"),
+                    Tile.handleOf(src, "Pto.tcolargmin", "src"),
+                    Tile.handleOf(tmp, "Pto.tcolargmin", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tcolargmin} without a scratch tile. */
+    public static void tcolargmin(Tile dst, Tile src) {
+        tcolargmin(dst, src, null);
+    }
+
+    /**
      * TROWEXPAND ({@code pto_trowexpand}): src[i,0] in every column of row i.
      * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
      */
