@@ -7,13 +7,13 @@
  * multiply, as C calls (below) and as PTO assembly programs
  * (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 65 operations of libpto's table (src/operations.def), by family; each
+ * The 71 operations of libpto's table (src/operations.def), by family; each
  * section below gives its family's common rules:
- *   elementwise tile-tile (6): tadd, tsub, tmul, tdiv, tmax, tmin
+ *   elementwise tile-tile (7): tadd, tsub, tmul, tdiv, tmax, tmin, trem
  *   elementwise unary (8): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
  *     tlog
- *   elementwise tile-scalar (8): tadds, tsubs, tmuls, tdivs,
- *     tdivs_scalar_by_tile, tmaxs, tmins, tlrelu
+ *   elementwise tile-scalar (9): tadds, tsubs, tmuls, tdivs,
+ *     tdivs_scalar_by_tile, tmaxs, tmins, trems, tlrelu
  *   fill (1): texpands
  *   row reductions (3): trowsum, trowmax, trowmin
  *   column reductions (3): tcolsum, tcolmax, tcolmin
@@ -26,6 +26,7 @@
  *     tpartadd, tcvt, tfillpad, tci, treshape, ttrans, tconcat, textract,
  *     tgather, tsetval, tpows, tcmp, tcmps, tsels
  *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
+ *   index reductions (4): trowargmax, trowargmin, tcolargmax, tcolargmin
  * ops-families:end
  * Outside that table: pto_tsel (three sources) and pto_tgetval (a scalar
  * result).
@@ -613,6 +614,23 @@ PTO_API pto_status pto_tmax(pto_tile *dst, const pto_tile *src0, const pto_tile 
  * when either is NaN, and -0 is smaller than +0. Dtypes as pto_tmax. */
 PTO_API pto_status pto_tmin(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
+/* dst = src0 - floor(src0 / src1) * src1, the remainder of src1's sign
+ * (TREM: "The result has the same sign as the divider"; TFMOD's follows
+ * src0). HOST and A5: FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32.
+ * Floats: the exact remainder fmod(src0, src1) where it is zero or of
+ * src1's sign, else fmod + src1 rounded once (correctly rounded; a tiny
+ * remainder may round to src1 itself). A zero result has src1's sign;
+ * src1 = +/-0, an infinite src0 or a NaN give NaN; an infinite src1 gives
+ * src0 where the signs agree and src1 where they differ. Integers exact:
+ * x rem 0 = x (TDIV's x / 0 is -1, and x = -1 * 0 + x) and the most negative
+ * value rem -1 = 0 (the page leaves division by zero to the target; these are
+ * HOST's, on every profile). The NPUs' own results may differ in the last
+ * bits (they divide in float32), in the sign of a zero, and for int32 beyond
+ * 2^24. PTOAS's text takes a tmp (`ins(%src0, %src1, %tmp : ...)`); libpto
+ * needs none, and a program's tmp is neither read nor written.
+ * - PTO_PROFILE_A2A3: FLOAT32, INT32. */
+PTO_API pto_status pto_trem(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
 /* ------------------------------------------------------------------------ */
 /* Elementwise unary operations                                              */
 /* ------------------------------------------------------------------------ */
@@ -730,6 +748,15 @@ PTO_API pto_status pto_tmaxs(pto_tile *dst, const pto_tile *src, double scalar);
  * Dtypes as pto_tmaxs. */
 PTO_API pto_status pto_tmins(pto_tile *dst, const pto_tile *src, double scalar);
 
+/* dst = src - floor(src / scalar) * scalar, the remainder of the scalar's
+ * sign (TREMS), as pto_trem with the scalar in every element (the same bits:
+ * a zero scalar gives NaN for floats and src for integers). HOST and A5:
+ * FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16. The A2A3 page asks int32
+ * values within +/-2^24 (its float32 path); libpto is exact for every value.
+ * PTOAS's text takes a tmp after the scalar, neither read nor written.
+ * - PTO_PROFILE_A2A3: FLOAT32, INT32. */
+PTO_API pto_status pto_trems(pto_tile *dst, const pto_tile *src, double scalar);
+
 /* dst = src > 0 ? src : src * scalar (leaky ReLU; the scalar is the slope),
  * the product correctly rounded; NaN stays NaN. FLOAT16, FLOAT32 on every
  * profile. */
@@ -828,6 +855,53 @@ PTO_API pto_status pto_tcolmax(pto_tile *dst, const pto_tile *src, pto_tile *tmp
 /* dst(0,j) = the smallest element of src's valid column j. Dtypes as
  * pto_tcolsum. */
 PTO_API pto_status pto_tcolmin(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* ------------------------------------------------------------------------ */
+/* Index reductions                                                          */
+/* ------------------------------------------------------------------------ */
+/*
+ * The position of each valid row's (column's) largest or smallest element of
+ * src, as an index into it: dst(i,0) for every valid row i of src (the row
+ * forms), dst(0,j) for every valid column j (the column forms). The index
+ * mode of TROWARGMAX, TROWARGMIN, TCOLARGMAX, TCOLARGMIN (their value + index
+ * form is not a C function). The element found is the one pto_trowmax /
+ * pto_trowmin (pto_tcolmax / pto_tcolmin) gives: the first NaN of the row if
+ * it has one, else the first element equal to the largest (smallest), -0
+ * counting below +0; ties go to the lowest index (the pages leave ties and NaN
+ * open; pto-isa's CPU model and A5's compares keep the first). Every target,
+ * every profile: the same indices. Rules, checked in this order: dst, src not
+ * NULL, and under A2A3 tmp not NULL (PTO_ERR_NULL_ARGUMENT); src's dtype
+ * accepted under the calling thread's profile, then dst's INT32 or UINT32
+ * (PTO_ERR_UNSUPPORTED_DTYPE); under A2A3 tmp's dtype equals src's
+ * (PTO_ERR_DTYPE_MISMATCH); a given tmp is a handle distinct from dst and
+ * src, src another handle than dst whose valid elements share no byte with
+ * dst's (PTO_ERR_ALIASING); src's valid region not empty, and dst's valid
+ * rows equal src's with at least one valid column (row forms; indices in
+ * column 0) or dst's valid columns equal src's with at least one valid row
+ * (column forms; indices in row 0) (PTO_ERR_SHAPE_MISMATCH). tmp is never
+ * read or written (A2A3 uses one as scratch; A5 does not). dst's other
+ * elements are not written.
+ */
+
+/* dst(i,0) = the column index of the largest element of src's valid row i.
+ * src's dtypes, HOST and A5: FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32,
+ * INT32, UINT32.
+ * - PTO_PROFILE_A2A3: FLOAT16, FLOAT32, INT32, INT16. */
+PTO_API pto_status pto_trowargmax(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* dst(i,0) = the column index of the smallest element of src's valid row i.
+ * Dtypes as pto_trowargmax. */
+PTO_API pto_status pto_trowargmin(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* dst(0,j) = the row index of the largest element of src's valid column j.
+ * src's dtypes, HOST and A5: INT8, UINT8, INT16, UINT16, INT32, UINT32,
+ * FLOAT16, FLOAT32.
+ * - PTO_PROFILE_A2A3: FLOAT16, FLOAT32, UINT16, UINT32. */
+PTO_API pto_status pto_tcolargmax(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* dst(0,j) = the row index of the smallest element of src's valid column j.
+ * Dtypes as pto_tcolargmax. */
+PTO_API pto_status pto_tcolargmin(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
 
 /* ------------------------------------------------------------------------ */
 /* Broadcasts                                                                */

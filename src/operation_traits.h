@@ -16,6 +16,7 @@
 #define PTO_TRAIT_Cube (1u << 8)
 #define PTO_TRAIT_TextRules (1u << 9)
 #define PTO_TRAIT_A5UnusedTmp (1u << 10)
+#define PTO_TRAIT_IndexDst (1u << 11)
 
 /* The OR of one to four flags named without their prefix. */
 #define PTO_TRAIT_BITS(...) \

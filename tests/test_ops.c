@@ -572,6 +572,129 @@ static void test_float16_reciprocal_rounds_like_division(void **state) {
     if (!under_emulation()) assert_true(below > 0);
 }
 
+/* ---- trem, trems: the remainder's sign, zero divisors, exact results ---- */
+
+/* Hand-computed remainders (not the reference's): src1's sign, x rem 0 = x,
+ * MIN rem -1 = 0; float zeros of src1's sign, NaN for a zero divisor or an
+ * infinite dividend, a tiny remainder rounding to the divisor. */
+typedef struct {
+    pto_dtype dt;
+    uint32_t a, b, want;
+} rem_case;
+
+static const rem_case kRemCases[] = {
+    {PTO_INT32, 7, 2, 1},
+    {PTO_INT32, (uint32_t)-7, 2, 1},
+    {PTO_INT32, 7, (uint32_t)-2, (uint32_t)-1},
+    {PTO_INT32, (uint32_t)-7, (uint32_t)-2, (uint32_t)-1},
+    {PTO_INT32, (uint32_t)-8, 2, 0},
+    {PTO_INT32, 12345, 0, 12345},
+    {PTO_INT32, (uint32_t)-5, 0, (uint32_t)-5},
+    {PTO_INT32, 0x80000000u, (uint32_t)-1, 0},
+    {PTO_INT32, 0x80000000u, 3, 1},           /* -2147483648 = -715827883 * 3 + 1 */
+    {PTO_INT32, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu}, /* MAX - MIN = -1 */
+    {PTO_INT16, 0xFFF9u, 3, 2},                /* -7 */
+    {PTO_INT16, 0x8000u, 0xFFFFu, 0},
+    {PTO_INT16, 0x8000u, 0, 0x8000u},
+    {PTO_UINT16, 0xFFFFu, 10, 5},
+    {PTO_UINT16, 77, 0, 77},
+    {PTO_UINT32, 0xFFFFFFFFu, 0x80000000u, 0x7FFFFFFFu},
+    {PTO_UINT32, 9, 0, 9},
+    {PTO_FLOAT32, 0xC0F00000u, 0x40000000u, 0x3F000000u}, /* -7.5 rem 2 = 0.5 */
+    {PTO_FLOAT32, 0x40F00000u, 0xC0000000u, 0xBF000000u}, /* 7.5 rem -2 = -0.5 */
+    {PTO_FLOAT32, 0xC0F00000u, 0xC0000000u, 0xBFC00000u}, /* -7.5 rem -2 = -1.5 */
+    {PTO_FLOAT32, 0xC0800000u, 0x40000000u, 0x00000000u}, /* -4 rem 2 = +0 */
+    {PTO_FLOAT32, 0x40800000u, 0xC0000000u, 0x80000000u}, /* 4 rem -2 = -0 */
+    {PTO_FLOAT32, 0x80000000u, 0x40000000u, 0x00000000u}, /* -0 rem 2 = +0 */
+    {PTO_FLOAT32, 0x40A00000u, 0x00000000u, 0x7FC00000u}, /* 5 rem 0: NaN */
+    {PTO_FLOAT32, 0x7F800000u, 0x40000000u, 0x7FC00000u}, /* inf rem 2: NaN */
+    {PTO_FLOAT32, 0x7FC00000u, 0x40000000u, 0x7FC00000u}, /* NaN rem 2: NaN */
+    {PTO_FLOAT32, 0x40400000u, 0x7F800000u, 0x40400000u}, /* 3 rem inf = 3 */
+    {PTO_FLOAT32, 0xC0400000u, 0x7F800000u, 0x7F800000u}, /* -3 rem inf = inf */
+    {PTO_FLOAT32, 0x8DA24260u, 0x3F800000u, 0x3F800000u}, /* -1e-30 rem 1: 1 - 1e-30 rounds to 1 */
+    {PTO_FLOAT32, 0x00000001u, 0xBF800000u, 0xBF800000u}, /* least subnormal rem -1 */
+    {PTO_FLOAT32, 0x4B800000u, 0x40400000u, 0x3F800000u}, /* 2^24 rem 3 = 1 (exact) */
+    {PTO_FLOAT32, 0xCB800000u, 0x40400000u, 0x40000000u}, /* -2^24 rem 3 = 2 */
+    {PTO_FLOAT16, 0xC780u, 0x4000u, 0x3800u},             /* -7.5 rem 2 = 0.5 */
+    {PTO_FLOAT16, 0x4400u, 0xC000u, 0x8000u},             /* 4 rem -2 = -0 */
+    {PTO_FLOAT16, 0x8001u, 0x3C00u, 0x3C00u},             /* -2^-24 rem 1: 1 - 2^-24 rounds to 1 */
+    {PTO_FLOAT16, 0x3C00u, 0x0000u, 0x7E00u},             /* 1 rem 0: NaN */
+};
+
+static bool rem_matches(pto_dtype dt, uint32_t want, uint32_t got) {
+    return want == got || (ref_is_nan(dt, want) && ref_is_nan(dt, got));
+}
+
+static void rem_cases_body(void *ctx, size_t target_index, const char *target) {
+    (void)ctx, (void)target_index;
+    for (size_t k = 0; k < COUNT(kRemCases); ++k) {
+        const rem_case *c = &kRemCases[k];
+        assert_true(rem_matches(c->dt, c->want, ref_trem(c->dt, c->a, c->b)));
+        pto_tile *a = tile_new(c->dt, 1, 3, 1, 3), *b = tile_new(c->dt, 1, 3, 1, 3);
+        pto_tile *dst = tile_new(c->dt, 1, 3, 1, 3);
+        for (uint32_t j = 0; j < 3; ++j) tile_put(a, 0, j, c->a), tile_put(b, 0, j, c->b);
+        assert_int_equal(pto_trem(dst, a, b), PTO_OK);
+        const uint32_t got = tile_get(dst, 0, 1);
+        const double scalar = ref_is_float(c->dt) ? ref_to_double(c->dt, c->b)
+                                                  : (double)ref_int_value(c->dt, c->b);
+        assert_int_equal(pto_trems(dst, a, scalar), PTO_OK);
+        const uint32_t got_scalar = tile_get(dst, 0, 2);
+        if (!rem_matches(c->dt, c->want, got) || !rem_matches(c->dt, c->want, got_scalar))
+            fail_msg("%s on %s: 0x%x rem 0x%x = 0x%x (trems 0x%x), want 0x%x",
+                     pto_dtype_string(c->dt), target, c->a, c->b, got, got_scalar, c->want);
+        pto_tile_destroy(a), pto_tile_destroy(b), pto_tile_destroy(dst);
+    }
+}
+
+static void test_trem_cases(void **state) {
+    (void)state;
+    for_each_target("trem cases", rem_cases_body, NULL);
+}
+
+/* Every float16 dividend against sampled divisors, and float32 pairs whose
+ * exponents lie far apart (where src1 + fmod rounds), against the reference. */
+static void rem_sweep_body(void *ctx, size_t target_index, const char *target) {
+    (void)ctx;
+    const size_t divisors = under_emulation() ? 8 : 96;
+    pto_tile *a = tile_new(PTO_FLOAT16, 256, 256, 256, 256), *b = tile_new(PTO_FLOAT16, 256, 256, 256, 256);
+    pto_tile *dst = tile_new(PTO_FLOAT16, 256, 256, 256, 256);
+    for (uint32_t i = 0; i < 65536; ++i) tile_put(a, i / 256, i % 256, i);
+    for (size_t k = 0; k < divisors; ++k) {
+        const uint32_t d = (uint32_t)sample_index(k, divisors, 65536);
+        for (uint32_t i = 0; i < 65536; ++i) tile_put(b, i / 256, i % 256, d);
+        assert_int_equal(pto_trem(dst, a, b), PTO_OK);
+        for (uint32_t i = 0; i < 65536; ++i) {
+            const uint32_t want = ref_trem(PTO_FLOAT16, i, d), got = tile_get(dst, i / 256, i % 256);
+            if (!rem_matches(PTO_FLOAT16, want, got))
+                fail_msg("float16 on %s: 0x%x rem 0x%x = 0x%x, want 0x%x", target, i, d, got, want);
+        }
+    }
+    pto_tile_destroy(a), pto_tile_destroy(b), pto_tile_destroy(dst);
+    rng r = {0x7EE70000u + target_index};
+    enum { kPairs = 4096 };
+    pto_tile *fa = tile_new(PTO_FLOAT32, 64, 64, 64, 64), *fb = tile_new(PTO_FLOAT32, 64, 64, 64, 64);
+    pto_tile *fd = tile_new(PTO_FLOAT32, 64, 64, 64, 64);
+    for (uint32_t i = 0; i < kPairs; ++i) {
+        const double x = ldexp(1.0 + rng_unit(&r), (int)rng_below(&r, 120) - 60) * (rng_below(&r, 2) ? -1 : 1);
+        const double y = ldexp(1.0 + rng_unit(&r), (int)rng_below(&r, 120) - 60) * (rng_below(&r, 2) ? -1 : 1);
+        tile_put(fa, i / 64, i % 64, ref_from_double(PTO_FLOAT32, x));
+        tile_put(fb, i / 64, i % 64, ref_from_double(PTO_FLOAT32, y));
+    }
+    assert_int_equal(pto_trem(fd, fa, fb), PTO_OK);
+    for (uint32_t i = 0; i < kPairs; ++i) {
+        const uint32_t x = tile_get(fa, i / 64, i % 64), y = tile_get(fb, i / 64, i % 64);
+        const uint32_t want = ref_trem(PTO_FLOAT32, x, y), got = tile_get(fd, i / 64, i % 64);
+        if (want != got)
+            fail_msg("float32 on %s: 0x%x rem 0x%x = 0x%x, want 0x%x", target, x, y, got, want);
+    }
+    pto_tile_destroy(fa), pto_tile_destroy(fb), pto_tile_destroy(fd);
+}
+
+static void test_trem_sweep(void **state) {
+    (void)state;
+    for_each_target("trem sweep", rem_sweep_body, NULL);
+}
+
 int main(void) {
     /* The five of 0.3 as listed, then every other operations.def row in the
      * dtypes HOST accepts for it. */
@@ -594,7 +717,7 @@ int main(void) {
                                                   PTO_POW_DEFAULT};
         ++family_count;
     }
-    struct CMUnitTest tests[COUNT(kElementwise) + OP_COUNT + 4];
+    struct CMUnitTest tests[COUNT(kElementwise) + OP_COUNT + 6];
     size_t n = 0;
     for (size_t i = 0; i < COUNT(kElementwise); ++i)
         tests[n++] = (struct CMUnitTest){kElementwise[i].name, test_elementwise, NULL, NULL,
@@ -605,5 +728,7 @@ int main(void) {
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tmov_keeps_every_bit);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_colexpanddiv_is_division);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_float16_reciprocal_rounds_like_division);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_trem_cases);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_trem_sweep);
     return _cmocka_run_group_tests("ops", tests, n, NULL, NULL);
 }

@@ -229,7 +229,7 @@ FAMILY_TITLES = {
     "Special": "with rules of their own",
 }
 # Special rows with one of these traits are listed under its title instead.
-TRAIT_TITLES = {"Cube": "matrix multiply"}
+TRAIT_TITLES = {"Cube": "matrix multiply", "IndexDst": "index reductions"}
 
 
 @dataclasses.dataclass
@@ -276,8 +276,9 @@ class Operation:
         def dtypes(names):
             return ", ".join({"ALL": "all", "FLOAT": "float"}.get(n, n) for n in names)
         lines = [f"{self.upper} ({code(self.cname)}): {text(self.summary)}."]
-        # A MaskDst row's lists are its compared source's (dst is its mask).
-        subject = self.sources[0] if "MaskDst" in self.traits else "dst"
+        # A MaskDst row's lists are its compared source's (dst is its mask),
+        # an IndexDst row's its source's (dst holds indices into it).
+        subject = self.sources[0] if "MaskDst" in self.traits or "IndexDst" in self.traits else "dst"
         lines.append(f"{subject}'s dtypes: " + "; ".join(f"{p} {dtypes(self.dtypes[p])}" for p in PROFILES) + ".")
         if self.tmp == "Required":
             lines.append(f"{code('tmp')} is a required scratch tile of dst's dtype.")

@@ -442,6 +442,24 @@ func TMin(dst *Tile, src0 *Tile, src1 *Tile) error {
 	return err
 }
 
+var tremOperands = []string{"dst", "src0", "src1"}
+
+// TRem is TREM (pto_trem): src0 - floor(src0 / src1) * src1 elementwise
+// (src1's sign), rounded once.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32; A2A3
+// FLOAT32, INT32; A5 FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32.
+func TRem(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TRem", tremOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trem(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
 var tmovOperands = []string{"dst", "src"}
 
 // TMov is TMOV (pto_tmov): a copy of src's valid region (vec to vec), bit
@@ -713,6 +731,24 @@ func TMins(dst *Tile, src *Tile, scalar float64) error {
 	return err
 }
 
+var tremsOperands = []string{"dst", "src"}
+
+// TRems is TREMS (pto_trems): src - floor(src / scalar) * scalar elementwise
+// (the scalar's sign), as trem.
+//
+// dst's dtypes: HOST FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16; A2A3
+// FLOAT32, INT32; A5 FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16.
+func TRems(dst *Tile, src *Tile, scalar float64) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TRems", tremsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trems(hs[0], hs[1], scalar))
+	keepAlive(tiles)
+	return err
+}
+
 var tlreluOperands = []string{"dst", "src"}
 
 // TLrelu is TLRELU (pto_tlrelu): src > 0 ? src : src * scalar elementwise
@@ -868,6 +904,90 @@ func TColMin(dst *Tile, src *Tile, tmp *Tile) error {
 		return err
 	}
 	err := check(ptoc.Pto_tcolmin(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var trowargmaxOperands = []string{"dst", "src", "tmp"}
+
+// TRowArgMax is TROWARGMAX (pto_trowargmax): dst(i,0) = the first column of
+// src row i holding its largest element (trowmax's).
+//
+// src's dtypes: HOST FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32, INT32,
+// UINT32; A2A3 FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, BFLOAT16, INT16,
+// UINT16, FLOAT32, INT32, UINT32.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TRowArgMax(dst *Tile, src *Tile, tmp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TRowArgMax", trowargmaxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trowargmax(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var trowargminOperands = []string{"dst", "src", "tmp"}
+
+// TRowArgMin is TROWARGMIN (pto_trowargmin): dst(i,0) = the first column of
+// src row i holding its smallest element (trowmin's).
+//
+// src's dtypes: HOST FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32, INT32,
+// UINT32; A2A3 FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, BFLOAT16, INT16,
+// UINT16, FLOAT32, INT32, UINT32.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TRowArgMin(dst *Tile, src *Tile, tmp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TRowArgMin", trowargminOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trowargmin(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tcolargmaxOperands = []string{"dst", "src", "tmp"}
+
+// TColArgMax is TCOLARGMAX (pto_tcolargmax): dst(0,j) = the first row of src
+// column j holding its largest element (tcolmax's).
+//
+// src's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16,
+// FLOAT32; A2A3 FLOAT16, FLOAT32, UINT16, UINT32; A5 INT8, UINT8, INT16,
+// UINT16, INT32, UINT32, FLOAT16, FLOAT32.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TColArgMax(dst *Tile, src *Tile, tmp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TColArgMax", tcolargmaxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcolargmax(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tcolargminOperands = []string{"dst", "src", "tmp"}
+
+// TColArgMin is TCOLARGMIN (pto_tcolargmin): dst(0,j) = the first row of src
+// column j holding its smallest element (tcolmin's).
+//
+// src's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16,
+// FLOAT32; A2A3 FLOAT16, FLOAT32, UINT16, UINT32; A5 INT8, UINT8, INT16,
+// UINT16, INT32, UINT32, FLOAT16, FLOAT32.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TColArgMin(dst *Tile, src *Tile, tmp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TColArgMin", tcolargminOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcolargmin(hs[0], hs[1], hs[2]))
 	keepAlive(tiles)
 	return err
 }

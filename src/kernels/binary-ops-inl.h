@@ -12,6 +12,7 @@
 #define PTO_KERNELS_BINARY_OPS_INL_H_
 #endif
 
+#include <cmath>
 #include <type_traits>
 
 #include "hwy/highway.h"
@@ -63,6 +64,19 @@ struct TMulOp : InLanes<ComputeTag> {
   }
 };
 
+// f(x[i], y[i]) in every lane i, one lane at a time (for what no SIMD target
+// computes: integer division, remainders).
+template <class D, class F>
+HWY_INLINE hn::Vec<D> EachLane(D d, hn::Vec<D> x, hn::Vec<D> y, const F& f) {
+  using T = hn::TFromD<D>;
+  HWY_ALIGN T a[HWY_MAX_BYTES / sizeof(T)];
+  HWY_ALIGN T b[HWY_MAX_BYTES / sizeof(T)];
+  hn::Store(x, d, a);
+  hn::Store(y, d, b);
+  for (size_t i = 0; i < hn::Lanes(d); ++i) a[i] = f(a[i], b[i]);
+  return hn::Load(d, a);
+}
+
 // The integer quotient truncated toward zero, x / 0 with every bit set and
 // the most negative value / -1 wrapped to itself (pto_c.h). No SIMD target
 // divides integer lanes, so each lane is divided on its own.
@@ -85,13 +99,7 @@ struct TDivOp : InLanes<ComputeTag> {
   }
   template <class D, HWY_IF_NOT_FLOAT_D(D)>
   HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
-    using T = hn::TFromD<D>;
-    HWY_ALIGN T a[HWY_MAX_BYTES / sizeof(T)];
-    HWY_ALIGN T b[HWY_MAX_BYTES / sizeof(T)];
-    hn::Store(x, d, a);
-    hn::Store(y, d, b);
-    for (size_t i = 0; i < hn::Lanes(d); ++i) a[i] = IntegerQuotient(a[i], b[i]);
-    return hn::Load(d, a);
+    return EachLane(d, x, y, [](auto a, auto b) { return IntegerQuotient(a, b); });
   }
 };
 
@@ -115,6 +123,46 @@ struct ExtremeOp : InLanes<ComputeTag> {
 };
 using TMaxOp = ExtremeOp<true>;
 using TMinOp = ExtremeOp<false>;
+
+// TREM's remainder, src0 - floor(src0 / src1) * src1: zero or of src1's
+// sign (the page). Integers exactly, x rem 0 = x (the dividend: TDIV's x / 0
+// is -1, and x = -1 * 0 + x) and the most negative value rem -1 = 0.
+template <typename T>
+HWY_INLINE T IntegerRemainder(T x, T y) {
+  if (y == 0) return x;
+  if constexpr (hwy::IsSigned<T>()) {
+    if (y == -1) return 0;
+    const T r = static_cast<T>(x % y);
+    // |r| < |y| and of the other sign: r + y cannot overflow.
+    return r != 0 && (r < 0) != (y < 0) ? static_cast<T>(r + y) : r;
+  } else {
+    return static_cast<T>(x % y);
+  }
+}
+
+// Floats: fmod is exact (|fmod(x, y)| < |y|, a multiple of x's last place),
+// so a result of src1's sign is at most one rounding away: r + y, correctly
+// rounded (in float32 lanes for float16 too, float32 keeping more than
+// 2p + 2 bits); it may round to y itself when |r| is tiny. A zero result takes
+// y's sign; y = 0, an infinite x or a NaN give NaN; an infinite y gives x, or
+// y where x is of the other sign (x - (-1) * y).
+template <typename F>
+HWY_INLINE F FloatRemainder(F x, F y) {
+  const F r = std::fmod(x, y);
+  if (r == 0) return std::copysign(F{0}, y);
+  return std::signbit(r) != std::signbit(y) && !std::isnan(r) ? r + y : r;
+}
+
+struct TRemOp : InLanes<ComputeTag> {
+  template <class D, HWY_IF_FLOAT_D(D)>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
+    return EachLane(d, x, y, [](auto a, auto b) { return FloatRemainder(a, b); });
+  }
+  template <class D, HWY_IF_NOT_FLOAT_D(D)>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
+    return EachLane(d, x, y, [](auto a, auto b) { return IntegerRemainder(a, b); });
+  }
+};
 
 // The pto_dtype bit of storage type T.
 template <typename T>

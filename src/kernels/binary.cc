@@ -155,6 +155,7 @@ struct TDivsScalarByTileOp : InLanes<ComputeTag> {
 };
 using TMaxsOp = TMaxOp;
 using TMinsOp = TMinOp;
+using TRemsOp = TRemOp;
 
 // Leaky ReLU: x > 0 ? x : x * slope (NaN stays NaN, -0 gives -0 * slope).
 struct TLreluOp : InLanes<ComputeTag> {

@@ -71,6 +71,14 @@ void RowReduce(Reduction op, SumOrder order, pto_dtype dtype, size_t rows, size_
 void ColReduce(Reduction op, SumOrder order, pto_dtype dtype, size_t rows, size_t cols,
                const Plane& dst, const ConstPlane& src);
 
+// The index reductions (argreduce.cc): along_rows, dst[r * dst.stride] for
+// each of rows rows; else dst[c] for each of cols columns: the index (a
+// uint32) within that row's cols (column's rows) elements of src, all >= 1,
+// of the first NaN, else of the first largest (`largest`) or smallest element
+// (floats: -0 below +0). dst shares no byte with src.
+void ArgReduce(bool largest, bool along_rows, pto_dtype dtype, size_t rows, size_t cols,
+               const Plane& dst, const ConstPlane& src);
+
 // Compare and select over bit-packed masks (compare.cc): mask row r holds
 // one bit per column, byte k columns 8k..8k+7, least significant bit first.
 // Compare writes ceil(cols / 8) bytes of each mask row (the bits of columns

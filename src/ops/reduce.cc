@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "dtype_rules.h"
+#include "overlap.h"
 #include "kernels/kernels.h"
 #include "profile.h"
 #include "pto_c.h"
@@ -39,6 +40,18 @@ void ReductionOperandRules(Validator& v, const Operands& o, pto_profile profile,
   v.InPlaceOrApart("src", src, dst);
 }
 
+// dst and src given, and tmp where the profile's implementation needs one
+// (`tmp_needed`): false with the first NULL's refusal recorded in v.
+bool OperandsGiven(Validator& v, const Operands& o, pto_profile profile, bool tmp_needed,
+                   const char* c_function) {
+  v.NotNull("dst", o.dst).NotNull("src", o.src0);
+  if (tmp_needed) {
+    v.Require(o.tmp != nullptr, PTO_ERR_NULL_ARGUMENT, "tmp is NULL, but on %s %s needs a tmp",
+              pto_profile_string(profile), c_function + 4);
+  }
+  return v.ok();
+}
+
 // dst(i,0) = the reduction of src's valid row i, for every valid row i of
 // src (the iteration domain): src of dst's dtype and not empty, dst of as
 // many valid rows and at least one valid column (an [R,1] tile, or column 0
@@ -52,12 +65,7 @@ pto_status CheckRowReduce(const Operands& o, pto_profile profile, OpId id,
   const pto_tile* tmp = o.tmp;
   const bool a2a3 = profile == PTO_PROFILE_A2A3;
   Validator v(c_function);
-  v.NotNull("dst", dst).NotNull("src", src);
-  if (a2a3) {
-    v.Require(tmp != nullptr, PTO_ERR_NULL_ARGUMENT, "tmp is NULL, but on %s %s needs a tmp",
-              pto_profile_string(profile), c_function + 4);
-  }
-  if (!v.ok()) return v.status();
+  if (!OperandsGiven(v, o, profile, a2a3, c_function)) return v.status();
   ReductionOperandRules(v, o, profile, id, a2a3);
   if (!v.ok()) return v.status();
   v.Require(src->valid_rows != 0 && src->valid_cols != 0, PTO_ERR_SHAPE_MISMATCH,
@@ -158,6 +166,70 @@ void RunColReduce(const Operands& o, pto_profile profile, OpId id) {
   kernels::ColReduce(ReductionOf(id), order, src->dtype, src->valid_rows, src->valid_cols,
                      PlaneOf(o.dst), ConstPlaneOf(src));
 }
+
+// ---- the index reductions: trowargmax, trowargmin, tcolargmax, tcolargmin ----
+
+// dst(i,0) (along rows) or dst(0,j) = the index of the first NaN, else of
+// the first largest or smallest element, of src's valid row i (column j):
+// src of an accepted dtype and not empty, dst INT32 or UINT32 with src's
+// valid rows and at least one valid column (along rows), or src's valid
+// columns and at least one valid row, sharing no byte with src. tmp is
+// never read or written; A2A3 requires one of src's dtype (docs/profiles.md).
+pto_status CheckArgReduce(const Operands& o, pto_profile profile, OpId id, bool along_rows,
+                          const char* c_function) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src = o.src0, *tmp = o.tmp;
+  const bool a2a3 = profile == PTO_PROFILE_A2A3;
+  Validator v(c_function);
+  if (!OperandsGiven(v, o, profile, a2a3, c_function)) return v.status();
+  v.DtypeAccepted(static_cast<OpDtypes>(id), profile, "src", src)
+      .Require(dst->dtype == PTO_INT32 || dst->dtype == PTO_UINT32, PTO_ERR_UNSUPPORTED_DTYPE,
+               "dst dtype %s is not an index dtype (INT32, UINT32)", DtypeName(dst->dtype));
+  if (a2a3) v.SameDtype("tmp", tmp, "src", src);
+  if (tmp != nullptr) v.Distinct("tmp", tmp, "dst", dst).Distinct("tmp", tmp, "src", src);
+  v.Distinct("src", src, "dst", dst)
+      .Require(!ValidRegionsOverlap(src, dst), PTO_ERR_ALIASING,
+               "src and dst share storage: the indices are written apart from src");
+  if (!v.ok()) return v.status();
+  v.Require(!IsEmptyRegion(src), PTO_ERR_SHAPE_MISMATCH,
+            "src valid region %ux%u is empty: an index reduction needs at least one element",
+            src->valid_rows, src->valid_cols);
+  if (along_rows) {
+    v.Require(dst->valid_rows == src->valid_rows, PTO_ERR_SHAPE_MISMATCH,
+              "dst valid rows %u differs from src valid rows %u", dst->valid_rows,
+              src->valid_rows)
+        .Require(dst->valid_cols >= 1, PTO_ERR_SHAPE_MISMATCH,
+                 "dst valid cols is 0: the indices go to column 0");
+  } else {
+    v.Require(dst->valid_cols == src->valid_cols, PTO_ERR_SHAPE_MISMATCH,
+              "dst valid cols %u differs from src valid cols %u", dst->valid_cols,
+              src->valid_cols)
+        .Require(dst->valid_rows >= 1, PTO_ERR_SHAPE_MISMATCH,
+                 "dst valid rows is 0: the indices go to row 0");
+  }
+  return v.status();
+}
+
+void RunArgReduce(const Operands& o, bool largest, bool along_rows) {
+  const pto_tile* src = o.src0;
+  kernels::ArgReduce(largest, along_rows, src->dtype, src->valid_rows, src->valid_cols,
+                     PlaneOf(o.dst), ConstPlaneOf(src));
+}
+
+}  // namespace
+
+#define PTO_ARG_REDUCE_FUNCTIONS(Camel, mnemonic, largest, along_rows)                          \
+  pto_status Check##Camel(const Operands& o, pto_profile profile) {                             \
+    return CheckArgReduce(o, profile, OpId::k##Camel, along_rows, "pto_" #mnemonic);             \
+  }                                                                                             \
+  void Run##Camel(const Operands& o, pto_profile) { RunArgReduce(o, largest, along_rows); }
+PTO_ARG_REDUCE_FUNCTIONS(TRowArgMax, trowargmax, true, true)
+PTO_ARG_REDUCE_FUNCTIONS(TRowArgMin, trowargmin, false, true)
+PTO_ARG_REDUCE_FUNCTIONS(TColArgMax, tcolargmax, true, false)
+PTO_ARG_REDUCE_FUNCTIONS(TColArgMin, tcolargmin, false, false)
+#undef PTO_ARG_REDUCE_FUNCTIONS
+
+namespace {
 
 #define PTO_FAMILY_FUNCTIONS_RowReduce(Camel, mnemonic, n)                                \
   PTO_FAMILY_FUNCTIONS(Camel, CheckRowReduce(o, profile, OpId::k##Camel, "pto_" #mnemonic), \

@@ -163,10 +163,12 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     char sentence[256];
     if (!op.text_rules(t, sentence, sizeof sentence)) return Error(loc, sentence);
   }
-  // A2A3's row reductions need a tmp the sync form leaves out ("lowering may
-  // introduce internal scratch tiles"): one of src's type, the pages' safe
-  // default.
-  const bool row_scratch = op.family == ops::Family::kRowReduce && p_->profile == PTO_PROFILE_A2A3;
+  // A2A3's row reductions and index reductions need a tmp the sync form
+  // leaves out ("lowering may introduce internal scratch tiles"): one of
+  // src's type, the pages' safe default.
+  const bool row_scratch =
+      (op.family == ops::Family::kRowReduce || ops::HasTrait(op, PTO_TRAIT_IndexDst)) &&
+      p_->profile == PTO_PROFILE_A2A3;
   if (in.d == kNoSlot && row_scratch) {
     in.d = NewTileSlot(p_->tiles[ins[0]].type, loc, "");
     p_->tiles[in.d].in_ub = false;

@@ -104,6 +104,27 @@ uint32_t ref_tdiv(pto_dtype dt, uint32_t a, uint32_t b) {
     return ref_int_wrap(dt, (uint64_t)(x / y));
 }
 
+/* The floor remainder a - floor(a / b) * b, zero or of b's sign (pto_trem).
+ * Floats: fmod is exact in double, and where its sign differs from b's the
+ * remainder is that plus b, one double addition, rounded again to dt: double
+ * keeps more than 2p + 2 bits of every float type, so that is the correctly
+ * rounded sum. A zero takes b's sign. Integers in 64 bits: x rem 0 = x, and
+ * the most negative value rem -1 = 0 (no overflow here). */
+uint32_t ref_trem(pto_dtype dt, uint32_t a, uint32_t b) {
+    if (ref_is_float(dt)) {
+        const double x = ref_to_double(dt, a), y = ref_to_double(dt, b);
+        double r = fmod(x, y);
+        if (r == 0) r = copysign(0.0, y);
+        else if (r == r && (r < 0) != (y < 0)) r += y;
+        return ref_from_double(dt, r);
+    }
+    const int64_t x = ref_int_value(dt, a), y = ref_int_value(dt, b);
+    if (y == 0) return a;
+    int64_t r = x % y;
+    if (r != 0 && (r < 0) != (y < 0)) r += y;
+    return ref_int_wrap(dt, (uint64_t)r);
+}
+
 /* IEEE 754-2019 maximum and minimum: NaN when either is NaN, and -0 < +0. */
 static uint32_t ref_extreme(pto_dtype dt, uint32_t a, uint32_t b, int want_max) {
     if (ref_is_float(dt)) {
@@ -203,6 +224,7 @@ uint32_t ref_tmuls(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tmul(dt, a
 uint32_t ref_tdivs(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tdiv(dt, a, b); }
 uint32_t ref_tmaxs(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tmax(dt, a, b); }
 uint32_t ref_tmins(pto_dtype dt, uint32_t a, uint32_t b) { return ref_tmin(dt, a, b); }
+uint32_t ref_trems(pto_dtype dt, uint32_t a, uint32_t b) { return ref_trem(dt, a, b); }
 
 uint32_t ref_tlrelu(pto_dtype dt, uint32_t a, uint32_t b) {
     const double x = ref_to_double(dt, a);

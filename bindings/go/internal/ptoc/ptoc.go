@@ -161,6 +161,7 @@ extern uintptr_t _wrap_pto_tmul_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t 
 extern uintptr_t _wrap_pto_tdiv_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmax_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmin_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trem_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmov_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_tabs_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_tneg_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
@@ -176,6 +177,7 @@ extern uintptr_t _wrap_pto_tdivs_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t
 extern uintptr_t _wrap_pto_tdivs_scalar_by_tile_ptoc_096c0a438413e10b(uintptr_t arg1, double arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmaxs_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_tmins_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_trems_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_tlrelu_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_texpands_ptoc_096c0a438413e10b(uintptr_t arg1, double arg2);
 extern uintptr_t _wrap_pto_trowsum_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
@@ -184,6 +186,10 @@ extern uintptr_t _wrap_pto_trowmin_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr
 extern uintptr_t _wrap_pto_tcolsum_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
 extern uintptr_t _wrap_pto_tcolmax_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tcolmin_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowargmax_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowargmin_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcolargmax_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcolargmin_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_trowexpand_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_trowexpandadd_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_trowexpandsub_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
@@ -998,6 +1004,17 @@ func Pto_tmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	return swig_r_1
 }
 
+func Pto_trem(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_trem_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
 func Pto_tmov(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
@@ -1155,6 +1172,17 @@ func Pto_tmins(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	return swig_r_1
 }
 
+func Pto_trems(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_trems_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
 func Pto_tlrelu(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
@@ -1238,6 +1266,50 @@ func Pto_tcolmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	swig_r = (uintptr)(C._wrap_pto_tcolmin_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_trowargmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_trowargmax_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_trowargmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_trowargmin_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tcolargmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tcolargmax_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tcolargmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tcolargmin_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

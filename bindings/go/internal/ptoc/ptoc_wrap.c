@@ -1355,6 +1355,23 @@ intgo _wrap_pto_tmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
+intgo _wrap_pto_trem_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_trem(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_pto_tmov_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
@@ -1594,6 +1611,23 @@ intgo _wrap_pto_tmins_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
+intgo _wrap_pto_trems_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  double arg3 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (double)_swig_go_2; 
+  
+  result = (pto_status)pto_trems(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_pto_tlrelu_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
@@ -1725,6 +1759,74 @@ intgo _wrap_pto_tcolmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_s
   arg3 = (pto_tile *)_swig_go_2; 
   
   result = (pto_status)pto_tcolmin(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_trowargmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_trowargmax(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_trowargmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_trowargmin(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tcolargmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_tcolargmax(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tcolargmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_tcolargmin(arg1,(struct pto_tile const *)arg2,arg3);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }

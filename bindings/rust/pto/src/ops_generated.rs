@@ -401,6 +401,20 @@ pub fn tmin(
     check(unsafe { sys::pto_tmin(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
 
+/// TREM (`pto_trem`): src0 - floor(src0 / src1) \* src1 elementwise (src1's
+/// sign), rounded once.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32; A2A3
+/// FLOAT32, INT32; A5 FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32.
+pub fn trem(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_trem(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
 /// TMOV (`pto_tmov`): a copy of src's valid region (vec to vec), bit for
 /// bit.
 ///
@@ -604,6 +618,20 @@ pub fn tmins(
     check(unsafe { sys::pto_tmins(d, src.source_ptr(d), scalar) })
 }
 
+/// TREMS (`pto_trems`): src - floor(src / scalar) \* scalar elementwise
+/// (the scalar's sign), as trem.
+///
+/// dst's dtypes: HOST FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16; A2A3
+/// FLOAT32, INT32; A5 FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16.
+pub fn trems(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_trems(d, src.source_ptr(d), scalar) })
+}
+
 /// TLRELU (`pto_tlrelu`): src \> 0 ? src : src \* scalar elementwise (leaky
 /// ReLU, scalar the slope).
 ///
@@ -767,6 +795,102 @@ pub fn tcolmin(
     let d = dst.as_ptr();
     check(unsafe {
         sys::pto_tcolmin(
+            d,
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TROWARGMAX (`pto_trowargmax`): dst(i,0) = the first column of src row i
+/// holding its largest element (trowmax's).
+///
+/// src's dtypes: HOST FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32, INT32,
+/// UINT32; A2A3 FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, BFLOAT16,
+/// INT16, UINT16, FLOAT32, INT32, UINT32.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn trowargmax(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_trowargmax(
+            d,
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TROWARGMIN (`pto_trowargmin`): dst(i,0) = the first column of src row i
+/// holding its smallest element (trowmin's).
+///
+/// src's dtypes: HOST FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32, INT32,
+/// UINT32; A2A3 FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, BFLOAT16,
+/// INT16, UINT16, FLOAT32, INT32, UINT32.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn trowargmin(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_trowargmin(
+            d,
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TCOLARGMAX (`pto_tcolargmax`): dst(0,j) = the first row of src column j
+/// holding its largest element (tcolmax's).
+///
+/// src's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16,
+/// FLOAT32; A2A3 FLOAT16, FLOAT32, UINT16, UINT32; A5 INT8, UINT8, INT16,
+/// UINT16, INT32, UINT32, FLOAT16, FLOAT32.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tcolargmax(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tcolargmax(
+            d,
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TCOLARGMIN (`pto_tcolargmin`): dst(0,j) = the first row of src column j
+/// holding its smallest element (tcolmin's).
+///
+/// src's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16,
+/// FLOAT32; A2A3 FLOAT16, FLOAT32, UINT16, UINT32; A5 INT8, UINT8, INT16,
+/// UINT16, INT32, UINT32, FLOAT16, FLOAT32.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tcolargmin(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tcolargmin(
             d,
             src.source_ptr(d),
             tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),

@@ -515,6 +515,24 @@ public final class Pto {
     }
 
     /**
+     * TREM ({@code pto_trem}): src0 - floor(src0 / src1) * src1 elementwise (src1's sign),
+     * rounded once.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32; A2A3 FLOAT32,
+     * INT32; A5 FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32.
+     */
+    public static void trem(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_trem(Tile.handleOf(dst, "Pto.trem", "dst"),
+                    Tile.handleOf(src0, "Pto.trem", "src0"),
+                    Tile.handleOf(src1, "Pto.trem", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
      * TMOV ({@code pto_tmov}): a copy of src's valid region (vec to vec), bit for bit.
      * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
      */
@@ -754,6 +772,23 @@ public final class Pto {
     }
 
     /**
+     * TREMS ({@code pto_trems}): src - floor(src / scalar) * scalar elementwise (the
+     * scalar's sign), as trem.
+     * <p>dst's dtypes: HOST FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16; A2A3 FLOAT32,
+     * INT32; A5 FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16.
+     */
+    public static void trems(Tile dst, Tile src, double scalar) {
+        try {
+            PtoNative.pto_trems(Tile.handleOf(dst, "Pto.trems", "dst"),
+                    Tile.handleOf(src, "Pto.trems", "src"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
      * TLRELU ({@code pto_tlrelu}): src &gt; 0 ? src : src * scalar elementwise (leaky ReLU,
      * scalar the slope).
      * <p>dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
@@ -943,6 +978,110 @@ public final class Pto {
     /** {@code tcolmin} without a scratch tile. */
     public static void tcolmin(Tile dst, Tile src) {
         tcolmin(dst, src, null);
+    }
+
+    /**
+     * TROWARGMAX ({@code pto_trowargmax}): dst(i,0) = the first column of src row i holding
+     * its largest element (trowmax's).
+     * <p>src's dtypes: HOST FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32, INT32, UINT32; A2A3
+     * FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32, INT32,
+     * UINT32.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void trowargmax(Tile dst, Tile src, Tile tmp) {
+        try {
+            PtoNative.pto_trowargmax(Tile.handleOf(dst, "Pto.trowargmax", "dst"),
+                    Tile.handleOf(src, "Pto.trowargmax", "src"),
+                    Tile.handleOf(tmp, "Pto.trowargmax", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code trowargmax} without a scratch tile. */
+    public static void trowargmax(Tile dst, Tile src) {
+        trowargmax(dst, src, null);
+    }
+
+    /**
+     * TROWARGMIN ({@code pto_trowargmin}): dst(i,0) = the first column of src row i holding
+     * its smallest element (trowmin's).
+     * <p>src's dtypes: HOST FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32, INT32, UINT32; A2A3
+     * FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32, INT32,
+     * UINT32.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void trowargmin(Tile dst, Tile src, Tile tmp) {
+        try {
+            PtoNative.pto_trowargmin(Tile.handleOf(dst, "Pto.trowargmin", "dst"),
+                    Tile.handleOf(src, "Pto.trowargmin", "src"),
+                    Tile.handleOf(tmp, "Pto.trowargmin", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code trowargmin} without a scratch tile. */
+    public static void trowargmin(Tile dst, Tile src) {
+        trowargmin(dst, src, null);
+    }
+
+    /**
+     * TCOLARGMAX ({@code pto_tcolargmax}): dst(0,j) = the first row of src column j holding
+     * its largest element (tcolmax's).
+     * <p>src's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, FLOAT32;
+     * A2A3 FLOAT16, FLOAT32, UINT16, UINT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32,
+     * FLOAT16, FLOAT32.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tcolargmax(Tile dst, Tile src, Tile tmp) {
+        try {
+            PtoNative.pto_tcolargmax(Tile.handleOf(dst, "Pto.tcolargmax", "dst"),
+                    Tile.handleOf(src, "Pto.tcolargmax", "src"),
+                    Tile.handleOf(tmp, "Pto.tcolargmax", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tcolargmax} without a scratch tile. */
+    public static void tcolargmax(Tile dst, Tile src) {
+        tcolargmax(dst, src, null);
+    }
+
+    /**
+     * TCOLARGMIN ({@code pto_tcolargmin}): dst(0,j) = the first row of src column j holding
+     * its smallest element (tcolmin's).
+     * <p>src's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, FLOAT32;
+     * A2A3 FLOAT16, FLOAT32, UINT16, UINT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32,
+     * FLOAT16, FLOAT32.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tcolargmin(Tile dst, Tile src, Tile tmp) {
+        try {
+            PtoNative.pto_tcolargmin(Tile.handleOf(dst, "Pto.tcolargmin", "dst"),
+                    Tile.handleOf(src, "Pto.tcolargmin", "src"),
+                    Tile.handleOf(tmp, "Pto.tcolargmin", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tcolargmin} without a scratch tile. */
+    public static void tcolargmin(Tile dst, Tile src) {
+        tcolargmin(dst, src, null);
     }
 
     /**
