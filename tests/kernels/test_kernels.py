@@ -193,3 +193,70 @@ def test_pto_run_gives_the_programs_bits(rng, tmp_path):
                     f"y=zeros:f32:{m}x{n}", f"m={m}", f"n={n}", "--out", f"y={tmp_path / 'y.npy'}"],
                    check=True, capture_output=True)
     assert np.array_equal(np.load(tmp_path / "y.npy").view(np.uint32), want.view(np.uint32))
+
+
+def bf16_bits(x):
+    """x rounded to nearest even bfloat16, as raw uint16 bits."""
+    u = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def bf16_value(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+
+
+def gamma(n):
+    """gamma_n = n u / (1 - n u): the bound of a chain of n float32 roundings."""
+    return n * U / (1 - n * U)
+
+
+@pytest.mark.parametrize("m,n,k", [(16, 64, 64), (200, 300, 150), (128, 128, 1), (1, 257, 129)])
+def test_gemm(rng, m, n, k):
+    a = bf16_bits(rng.standard_normal((m, k)))
+    b = bf16_bits(rng.standard_normal((k, n)))
+    c = run_blocks(program("gemm"), ["c"], a=a, b=b, c=np.zeros((m, n), np.uint16), m=m, n=n, k=k)["c"]
+    ad, bd = bf16_value(a), bf16_value(b)
+    ref = ad @ bd
+    # Each element: a chain of K fused multiply-adds in float32 (products of
+    # bfloat16 values exact), gamma_K sum |a||b|; then one rounding to
+    # bfloat16 (unit roundoff 2^-8) of the float32 sum.
+    chain = gamma(k) * (np.abs(ad) @ np.abs(bd))
+    bound = chain + 2.0 ** -8 * (np.abs(ref) + chain)
+    assert np.all(np.abs(bf16_value(c) - ref) <= bound)
+
+
+@pytest.mark.parametrize("m,n,k", [(16, 128, 64), (100, 300, 300), (65, 129, 1024)])
+def test_int8_gemm(rng, m, n, k):
+    a = rng.integers(-128, 128, (m, k)).astype(np.int8)
+    b = rng.integers(-128, 128, (k, n)).astype(np.int8)
+    s = rng.uniform(1e-3, 1e-2, (m, 1)).astype(np.float32)
+    y = run_blocks(program("int8_gemm"), ["y"], a=a, b=b, s=s, y=np.zeros((m, n), np.float32),
+                   m=m, n=n, k=k)["y"]
+    # The int32 sums are exact, their float32 conversion too (|A B| <= 2^24),
+    # and the scaling is one float32 product: numpy's float32 product, bit
+    # for bit.
+    exact = a.astype(np.int64) @ b.astype(np.int64)
+    assert np.array_equal(y.view(np.uint32), (exact.astype(np.float32) * s).view(np.uint32))
+
+
+@pytest.mark.parametrize("s,t,d", [(64, 64, 64), (100, 150, 64), (37, 300, 128), (1, 5, 16)])
+def test_attention(rng, s, t, d):
+    q, k, v = (bf16_bits(rng.standard_normal(shape)) for shape in ((s, d), (t, d), (t, d)))
+    scale = np.float32(1 / np.sqrt(d))
+    o = run_blocks(program("attention"), ["o"], q=q, k=k, v=v, ws=np.zeros(3 * 64 * 64, np.uint16),
+                   o=np.zeros((s, d), np.float32), s=s, t=t, d=d, scale=float(scale))["o"]
+    qd, kd, vd = bf16_value(q), bf16_value(k), bf16_value(v)
+    scores = (qd @ kd.T) * float(scale)
+    p = np.exp(scores - scores.max(axis=1, keepdims=True))
+    ref = (p @ vd) / p.sum(axis=1, keepdims=True)
+    # A score's error (the D-long chain, then * scale) shifts its weight's
+    # exponent: delta per row, relative in p. Then exp (one rounding), the
+    # rescaling by a (one per block of 64 keys), the bfloat16 rounding of P
+    # in the numerator (2^-8), the P V chains (gamma_64) and their sums over
+    # the blocks, the row sum (depth) and the division: relative to
+    # sum p |v| / sum p in the numerator, to |O| in the denominator.
+    delta = (gamma(d) * (np.abs(qd) @ np.abs(kd.T)) * float(scale) + U * np.abs(scores)).max(axis=1, keepdims=True)
+    steps = -(-t // 64)
+    rel = 2.0 ** -8 + 2 * delta + U * (64 + 2 * steps + a5_row_sum_depth(64) + steps + 8)
+    weighted = (p @ np.abs(vd)) / p.sum(axis=1, keepdims=True)
+    assert np.all(np.abs(o - ref) <= rel * (weighted + np.abs(ref)) * 1.01)
