@@ -432,6 +432,70 @@ static void test_acc_stores(void **state) {
     printf("[acc stores] f32 to f16 and bf16 round to nearest even; atomic add adds to global memory\n");
 }
 
+/* Split K with atomic adds: block b multiplies A's columns [16 b, 16 b + 16)
+ * by B's rows there and adds its 16 x 16 product to C. The adds land in
+ * block order, so C is ((C0 + P0) + P1) + ... in float32 whatever the
+ * number of threads. */
+static void test_split_k_atomic_adds(void **state) {
+    (void)state;
+    char ma[512], mb[512], l[512], r[512], acc[512], text[16384];
+    tile_type(ma, sizeof ma, "mat", "f32", 16, 16, 16, 16, "NZ");
+    tile_type(mb, sizeof mb, "mat", "f32", 16, 16, 16, 16, "NZ");
+    tile_type(l, sizeof l, "left", "f32", 16, 16, 16, 16, "NZ");
+    tile_type(r, sizeof r, "right", "f32", 16, 16, 16, 16, "ZN");
+    tile_type(acc, sizeof acc, "acc", "f32", 16, 16, 16, 16, "ACC");
+    snprintf(text, sizeof text,
+             "module attributes {pto.target_arch = \"a5\"} {\n"
+             "func.func @k(%%a: !pto.ptr<f32>, %%b: !pto.ptr<f32>, %%c: !pto.ptr<f32>) "
+             "attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n"
+             "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n"
+             "  %%c16 = arith.constant 16 : index\n  %%c64 = arith.constant 64 : index\n"
+             "  %%block = pto.get_block_idx\n  %%bi = arith.index_cast %%block : i64 to index\n"
+             "  %%k0 = arith.muli %%bi, %%c16 : index\n"
+             "  %%va = pto.make_tensor_view %%a, shape = [%%c16, %%c64], strides = [%%c64, %%c1] : !pto.tensor_view<16x64xf32>\n"
+             "  %%vb = pto.make_tensor_view %%b, shape = [%%c64, %%c16], strides = [%%c16, %%c1] : !pto.tensor_view<64x16xf32>\n"
+             "  %%vc = pto.make_tensor_view %%c, shape = [%%c16, %%c16], strides = [%%c16, %%c1] : !pto.tensor_view<16x16xf32>\n"
+             "  %%pa = pto.partition_view %%va, offsets = [%%c0, %%k0], sizes = [%%c16, %%c16] : !pto.tensor_view<16x64xf32> -> !pto.partition_tensor_view<16x16xf32>\n"
+             "  %%pb = pto.partition_view %%vb, offsets = [%%k0, %%c0], sizes = [%%c16, %%c16] : !pto.tensor_view<64x16xf32> -> !pto.partition_tensor_view<16x16xf32>\n"
+             "  %%ta = pto.alloc_tile : %s\n  %%tb = pto.alloc_tile : %s\n"
+             "  %%l = pto.alloc_tile : %s\n  %%r = pto.alloc_tile : %s\n  %%acc = pto.alloc_tile : %s\n"
+             "  pto.tload ins(%%pa : !pto.partition_tensor_view<16x16xf32>) outs(%%ta : %s)\n"
+             "  pto.tload ins(%%pb : !pto.partition_tensor_view<16x16xf32>) outs(%%tb : %s)\n"
+             "  pto.tmov ins(%%ta : %s) outs(%%l : %s)\n  pto.tmov ins(%%tb : %s) outs(%%r : %s)\n"
+             "  pto.tmatmul ins(%%l, %%r : %s, %s) outs(%%acc : %s)\n"
+             "  pto.tstore ins(%%acc : %s) outs(%%vc : !pto.tensor_view<16x16xf32>) {atomicType = #pto<atomic_type atomic_add>}\n"
+             "  return\n}\n}\n",
+             ma, mb, l, r, acc, ma, mb, ma, l, mb, r, l, r, acc, acc);
+    pto_program *p = program_build(text, NULL);
+    float a[16 * 64], b[64 * 16], c[256], want[256];
+    rng g = {9};
+    for (size_t i = 0; i < COUNT(a); ++i) a[i] = (float)rng_uniform(&g, -1, 1);
+    for (size_t i = 0; i < COUNT(b); ++i) b[i] = (float)rng_uniform(&g, -1, 1);
+    for (size_t i = 0; i < 256; ++i) {
+        const size_t row = i / 16, col = i % 16;
+        float sum = 0.5f;
+        for (size_t blk = 0; blk < 4; ++blk) {
+            float part = 0;
+            for (size_t q = 16 * blk; q < 16 * blk + 16; ++q) part = fmaf(a[row * 64 + q], b[q * 16 + col], part);
+            sum += part;
+        }
+        want[i] = sum;
+    }
+    static const char *const threads[] = {"1", "2", "4"};
+    for (size_t t = 0; t < COUNT(threads); ++t)
+        for (int rep = 0; rep < 4; ++rep) {
+            setenv("PTO_NUM_THREADS", threads[t], 1);
+            for (size_t i = 0; i < 256; ++i) c[i] = 0.5f;
+            void *data[] = {a, b, c};
+            const size_t nbytes[] = {sizeof a, sizeof b, sizeof c};
+            run_with(p, 4, 3, data, nbytes);
+            assert_memory_equal(c, want, sizeof c);
+        }
+    unsetenv("PTO_NUM_THREADS");
+    pto_program_destroy(p);
+    printf("[split K] 4 blocks' atomic adds in block order: the same bits on 1, 2 and 4 threads\n");
+}
+
 /* Refusals, each with its sentence: wrong locations and layouts, moves the
  * cube has not, dtypes, shapes per profile, the memories' sizes. */
 static void test_cube_refusals(void **state) {
@@ -538,6 +602,7 @@ int main(void) {
         cmocka_unit_test(test_matmul_programs),
         cmocka_unit_test(test_textract_windows),
         cmocka_unit_test(test_acc_stores),
+        cmocka_unit_test(test_split_k_atomic_adds),
         cmocka_unit_test(test_cube_refusals),
         cmocka_unit_test(test_describe_memories),
     };

@@ -70,9 +70,12 @@ void GiveBackUnifiedBuffer(UnifiedBuffer* buffer);
 class Block {
  public:
   // loop_limit: the most loop turns a block may take (PTO_LOOP_LIMIT), 0 for none.
-  Block(const Program& p, const std::vector<Binding>& bindings, uint64_t loop_limit)
+  // turn: the launch's count of blocks whose adds to global memory are done
+  // (the lowest block not finished), for a program with ordered_adds.
+  Block(const Program& p, const std::vector<Binding>& bindings, uint64_t loop_limit,
+        std::atomic<uint32_t>* turn)
       : p_(p), bindings_(bindings), ints_(p.int_regs), floats_(p.float_regs), views_(p.view_regs),
-        tiles_(p.tiles.size()), pointers_(p.pointer_count), loop_limit_(loop_limit) {}
+        tiles_(p.tiles.size()), pointers_(p.pointer_count), loop_limit_(loop_limit), turn_(turn) {}
 
   ~Block() { GiveBackUnifiedBuffer(ub_entry_); }
 
@@ -96,6 +99,9 @@ class Block {
   pto_status PartitionView(const Instr& in);
   pto_status Transfer(const Instr& in, bool load);
   pto_status TransferFits(const Instr& in, bool load);
+  // Waits until every block before this one has finished (its adds to
+  // global memory applied); false if the launch stopped meanwhile.
+  bool WaitForTurn(const std::atomic<bool>& stop) const;
   pto_status CubeTransfer(const Instr& in, bool load);
   pto_status CubeMove(const Instr& in);
   pto_status Matmul(const Instr& in);
@@ -124,6 +130,9 @@ class Block {
   char* ub_ = nullptr;      // ub_entry_'s memory
   bool ub_zeroed_ = false;  // still as allocated: the first block needs no memset
   uint64_t loop_limit_;
+  std::atomic<uint32_t>* turn_;
+  uint32_t block_ = 0;                       // the block being run
+  const std::atomic<bool>* stop_ = nullptr;  // its launch's stop flag
 };
 
 }  // namespace program

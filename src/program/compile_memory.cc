@@ -281,6 +281,7 @@ void Compiler::ParseLoadStore(const Token& op, bool load) {
   in.code = load ? Code::kLoad : Code::kStore;
   in.loc = op.loc;
   in.sub = atomic_add ? 1 : 0;
+  if (atomic_add) p_->ordered_adds = true;
   in.d = static_cast<uint32_t>(v.type.dtype);
   in.a = slot;
   in.b = v.reg;

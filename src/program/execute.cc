@@ -15,6 +15,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <thread>
 
 #include "alloc.h"
 #include "buffer.h"
@@ -81,10 +82,25 @@ void Block::CopyResultsOut() {
 }
 
 pto_status Block::Run(uint32_t block, uint32_t blocks, const std::atomic<bool>& stop) {
+  block_ = block;
+  stop_ = &stop;
   Setup();
   const pto_status status = Execute(block, blocks, stop);
   if (status == PTO_OK) CopyResultsOut();
+  // Blocks finish in order where they add to global memory: the next one's
+  // adds wait for this one's.
+  if (status == PTO_OK && p_.ordered_adds && WaitForTurn(stop)) turn_->store(block + 1);
   return status;
+}
+
+bool Block::WaitForTurn(const std::atomic<bool>& stop) const {
+  // Blocks are taken in order, so every earlier one is running or done and
+  // none of them waits for a later one.
+  while (turn_->load(std::memory_order_acquire) != block_) {
+    if (stop.load(std::memory_order_relaxed)) return false;
+    std::this_thread::yield();
+  }
+  return true;
 }
 
 pto_status Block::IntBinary(const Instr& in) {
@@ -516,12 +532,13 @@ struct LaunchState {
   uint64_t loop_limit;
   std::atomic<uint32_t> next{0};  // the next block to run
   std::atomic<bool> stop{false};  // a block failed
+  std::atomic<uint32_t> turn{0};  // blocks finished in order (Program::ordered_adds)
   FirstError first;
 };
 
 void RunBlocks(LaunchState* s) {
   const FloatEnvironmentGuard float_env(s->p.uses_float);
-  Block state(s->p, s->bindings, s->loop_limit);
+  Block state(s->p, s->bindings, s->loop_limit, &s->turn);
   if (!state.Allocate()) {
     s->first.Record(Fail(PTO_ERR_OUT_OF_MEMORY, "pto_program_launch",
                          "no memory for a block's unified buffer"));

@@ -86,7 +86,9 @@ uint16_t NarrowFloat(float x, pto_dtype to) {
 // the transfer, then the valid region is written from the view, each
 // element at its place in the tile's layout. tstore from an acc or mat tile:
 // each valid element to the view, cast (acc FLOAT32 to FLOAT16 or BFLOAT16)
-// or, with atomic add, added to what the view holds.
+// or, with atomic add, added to what the view holds, once every earlier
+// block has finished (so the sums are the same bits whatever the threads:
+// global memory plus block 0's adds, then block 1's, ...).
 pto_status Block::CubeTransfer(const Instr& in, bool load) {
   const pto_status fits = TransferFits(in, load);
   if (fits != PTO_OK) return fits;
@@ -109,6 +111,9 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
       ops::FillPad(&whole, 0, 0, type.rows, type.cols, type.pad);
   }
   const bool atomic = in.sub != 0;
+  // Adds land in block order: the same sums whatever the threads.
+  if (atomic && !WaitForTurn(*stop_))
+    return Error(in, PTO_ERR_INVALID_ARGUMENT, "pto.tstore: the launch stopped (another block failed)");
   ForEachViewRow(v, rows, [&](int64_t r, int64_t element, int64_t col_stride) {
     for (int64_t c = 0; c < cols; ++c) {
       char* g = memory + static_cast<size_t>(element + c * col_stride) * view_size;

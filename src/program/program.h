@@ -242,6 +242,9 @@ struct Program {
   // used in it lives through the whole loop.
   std::vector<std::pair<uint32_t, uint32_t>> loops;
   bool uses_float = false;   // some operation computes in floating point
+  // Some tstore adds to global memory (atomic add): the blocks apply those
+  // adds in block order, so the sums do not depend on the threads.
+  bool ordered_adds = false;
   // A module whose marks choose no entry (several marked, or several public
   // and none marked): why, and where; such a program is verified but
   // cannot run (pto_program_check).
