@@ -2,9 +2,9 @@
  * Fuzz harness of the PTO assembly front end: any bytes as program text, under
  * the profile the first byte picks. A text is either refused — with a status
  * and a "NAME:LINE:COL: error: " diagnostic, nothing created — or verified;
- * a verified snippet then runs with zero tiles bound to what it reads (its
- * loops limited to 16 turns, PTO_LOOP_LIMIT), which must succeed or fail
- * with a located diagnostic. Crashes, leaks,
+ * a verified program then runs once (a snippet on zero tiles, a kernel on
+ * zero arrays; loops limited to 16 turns, PTO_LOOP_LIMIT), which must
+ * succeed or fail with a located diagnostic. Crashes, leaks,
  * hangs and sanitizer reports are the findings.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -28,8 +28,14 @@ static int located(const char *diagnostic) {
            line >= 1 && col >= 1;
 }
 
-/* Runs a verified snippet once, zero tiles in, results bound. */
+/* The arrays a kernel's pointers are bound to. */
+static _Alignas(64) unsigned char kernel_memory[65536];
+
+/* Runs a verified program once: a snippet with zero tiles in and its results
+ * bound, a kernel with its pointers on 64 KiB of zeros (shared), its
+ * integers 16 and its floats 1.0. */
 static void run_snippet(const pto_program *p) {
+    memset(kernel_memory, 0, sizeof kernel_memory);
     const size_t n = pto_program_param_count(p);
     pto_args *args = NULL;
     require(pto_args_create(p, &args) == PTO_OK, "pto_args_create failed");
@@ -37,9 +43,20 @@ static void run_snippet(const pto_program *p) {
     require(tiles != NULL, "out of memory");
     int runnable = 1;
     for (size_t i = 0; i < n; ++i) {
-        if (pto_program_param_kind(p, i) != PTO_PARAM_TILE) {
-            runnable = 0;
-            break;
+        const pto_param_kind kind = pto_program_param_kind(p, i);
+        if (kind == PTO_PARAM_POINTER) {
+            /* A kernel's array: 64 KiB of zeros, shared by its pointers. */
+            require(pto_args_set_pointer(args, i, kernel_memory, sizeof kernel_memory) == PTO_OK,
+                    "binding an array failed");
+            continue;
+        }
+        if (kind == PTO_PARAM_INT) {
+            require(pto_args_set_int(args, i, 16) == PTO_OK, "binding an integer failed");
+            continue;
+        }
+        if (kind == PTO_PARAM_FLOAT) {
+            require(pto_args_set_float(args, i, 1.0) == PTO_OK, "binding a float failed");
+            continue;
         }
         const uint32_t rows = pto_program_param_rows(p, i), cols = pto_program_param_cols(p, i);
         if ((uint64_t)rows * cols > 65536) {
