@@ -1285,8 +1285,12 @@ PTO_API pto_status pto_tsels(pto_tile *dst, const pto_tile *mask, const pto_tile
  *   regions.
  * - HOST: ordinary row-major tiles, any placement. PTO_PROFILE_A2A3 and
  *   PTO_PROFILE_A5: the cube's operands are tiles of its own memories (left,
- *   right, acc) in fractal layouts, which these calls do not model yet:
- *   every call is PTO_ERR_INVALID_ARGUMENT, its sentence naming the profile.
+ *   right, acc) in fractal layouts, which these calls do not model: every
+ *   call is PTO_ERR_INVALID_ARGUMENT, its sentence naming the profile.
+ *   Programs (pto_program_create) model those memories and layouts and run
+ *   pto.tmatmul, pto.tmatmul.acc and pto.tmatmul.bias there under every
+ *   profile, with the same results as these calls (docs/pto-assembly.md,
+ *   "The cube").
  */
 
 /* dst = a b: the seed is 0. */
