@@ -978,10 +978,13 @@ PTO_API pto_status pto_trowexpandmin(pto_tile *dst, const pto_tile *src0, const 
                                      pto_tile *tmp);
 
 /* dst = e^(src0 - src1), one of them per row, correctly rounded in the
- * element type: the difference is exact (never rounded) and the result is
- * rounded once. NaN in either source, or inf - inf, gives NaN; +inf gives
- * +inf and -inf +0. FLOAT16, FLOAT32 on every profile; HOST also BFLOAT16
- * (as pto_texp). */
+ * element type. HOST: the difference is exact (never rounded) and the
+ * result is rounded once. PTO_PROFILE_A2A3 and PTO_PROFILE_A5: as their NPU
+ * implementations compute it (a subtraction into dst, then exp in place),
+ * the difference is rounded to the element type first, then e^d is
+ * correctly rounded (since 0.5). NaN in either source, or inf - inf, gives
+ * NaN; +inf gives +inf and -inf +0. FLOAT16, FLOAT32 on every profile; HOST
+ * also BFLOAT16 (as pto_texp). */
 PTO_API pto_status pto_trowexpandexpdif(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
                                         pto_tile *tmp);
 

@@ -354,7 +354,24 @@ typedef struct {
     pto_dtype dt;
     size_t n;
     uint32_t *a, *b, *want;
+    pto_profile profile; /* HOST: e^(a - b) exact; A2A3, A5: e^(round(a - b)) */
 } expdif_set;
+
+/* Under A2A3 and A5 the NPU's sequence (../shared/API.md, v0.5): a - b
+ * rounded to dt (float32: the IEEE float subtraction; float16: the exact
+ * double difference rounded once), then e^d correctly rounded. */
+static uint32_t npu_expdif(pto_dtype dt, uint32_t a, uint32_t b) {
+    uint32_t d;
+    if (dt == PTO_FLOAT32) {
+        float x, y, z;
+        memcpy(&x, &a, 4), memcpy(&y, &b, 4);
+        z = x - y;
+        memcpy(&d, &z, 4);
+    } else {
+        d = ref_from_double(dt, ref_to_double(dt, a) - ref_to_double(dt, b));
+    }
+    return mpfr_expdif(dt, d, 0);
+}
 
 /* dst = e^(a - b) through both families (a 1 x n column broadcast, and an
  * n x 1 row broadcast with b as the Mode 1 operand, and with a expanded:
@@ -363,6 +380,7 @@ static void expdif_body(void *ctx, size_t target_index, const char *target) {
     (void)target_index;
     const expdif_set *s = ctx;
     const uint32_t n = (uint32_t)s->n;
+    assert_int_equal(pto_set_profile(s->profile), PTO_OK);
     pto_tile *a = tile_new(s->dt, 1, n, 1, n), *b = tile_new(s->dt, 1, n, 1, n), *d = tile_new(s->dt, 1, n, 1, n);
     pto_tile *ac = tile_new(s->dt, n, 1, n, 1), *bc = tile_new(s->dt, n, 1, n, 1), *dc = tile_new(s->dt, n, 1, n, 1);
     pto_tile *dw = tile_new(s->dt, n, 3, n, 3), *aw = tile_new(s->dt, n, 3, n, 3);
@@ -382,6 +400,7 @@ static void expdif_body(void *ctx, size_t target_index, const char *target) {
                          pto_dtype_string(s->dt), target, v, s->a[k], s->b[k], ref_to_double(s->dt, s->a[k]),
                          ref_to_double(s->dt, s->b[k]), s->want[k], got[v]);
     }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
     pto_tile *all[] = {a, b, d, ac, bc, dc, dw, aw};
     for (size_t k = 0; k < COUNT(all); ++k) pto_tile_destroy(all[k]);
 }
@@ -389,20 +408,26 @@ static void expdif_body(void *ctx, size_t target_index, const char *target) {
 static void run_expdif_set(expdif_set *s, const char *name) {
     s->want = malloc(s->n * sizeof(uint32_t));
     assert_non_null(s->want);
-    for (size_t k = 0; k < s->n; ++k) s->want[k] = mpfr_expdif(s->dt, s->a[k], s->b[k]);
+    for (size_t k = 0; k < s->n; ++k)
+        s->want[k] = s->profile == PTO_PROFILE_HOST ? mpfr_expdif(s->dt, s->a[k], s->b[k])
+                                                    : npu_expdif(s->dt, s->a[k], s->b[k]);
     for_each_target(name, expdif_body, s);
     free(s->want);
 }
 
 static void test_expdif_f32(void **state) {
     (void)state;
-    expdif_set s = {PTO_FLOAT32, under_emulation() ? 1024 : 60000, NULL, NULL, NULL};
+    expdif_set s = {PTO_FLOAT32, under_emulation() ? 1024 : 60000, NULL, NULL, NULL, PTO_PROFILE_HOST};
     s.a = malloc(s.n * 4), s.b = malloc(s.n * 4);
     assert_true(s.a && s.b);
     rng r = {0xE4D1F000u};
     for (size_t k = 0; k < s.n; ++k) f32_pair(&r, &s.a[k], &s.b[k]);
     run_expdif_set(&s, "expdif float32 against MPFR");
     print_message("[broadcast] expdif float32: %zu pairs correctly rounded on every target\n", s.n);
+    s.profile = PTO_PROFILE_A5;
+    run_expdif_set(&s, "expdif float32 under A5: the difference rounded first");
+    print_message("[broadcast] expdif float32 under A5: %zu pairs equal e^(a - b rounded to float32) "
+                  "correctly rounded\n", s.n);
     free(s.a), free(s.b);
 }
 
@@ -410,7 +435,7 @@ static void test_expdif_f32(void **state) {
  * under emulation: a sample), against a set of b values (zeros, the
  * smallest subnormal, small and moderate values, values near e^t's
  * overflow and underflow thresholds, infinities, NaN). */
-static void expdif_grid(pto_dtype dt) {
+static void expdif_grid(pto_dtype dt, pto_profile profile) {
     const double kB[] = {0.0, -0.0, 1.0, -1.0, 0.5, 3.140625, -7.25, 10.0, -11.0, 11.5, 17.0, -17.0, 24.0,
                          -24.5, 60.0, -88.0, 100.0, 1e-3, -2e-2, 1e-7};
     uint32_t bs[32];
@@ -423,29 +448,32 @@ static void expdif_grid(pto_dtype dt) {
     const uint32_t step = under_emulation() ? 61 : 3;
     size_t na = 0;
     for (uint32_t v = 0; v < 65536; v += step) na += !ref_is_nan(dt, v);
-    expdif_set s = {dt, na * nb, malloc(na * nb * 4), malloc(na * nb * 4), NULL};
+    expdif_set s = {dt, na * nb, malloc(na * nb * 4), malloc(na * nb * 4), NULL, profile};
     assert_true(s.a && s.b);
     size_t k = 0;
     for (uint32_t v = 0; v < 65536; v += step) {
         if (ref_is_nan(dt, v)) continue;
         for (size_t kb = 0; kb < nb; ++kb) s.a[k] = v, s.b[k++] = bs[kb];
     }
-    char name[64];
-    snprintf(name, sizeof name, "expdif %s grid", pto_dtype_string(dt));
+    char name[96];
+    snprintf(name, sizeof name, "expdif %s grid under %s", pto_dtype_string(dt), pto_profile_string(profile));
     run_expdif_set(&s, name);
-    print_message("[broadcast] expdif %s: %zu pairs correctly rounded on every target\n", pto_dtype_string(dt),
-                  s.n);
+    print_message("[broadcast] expdif %s under %s: %zu pairs equal %s correctly rounded on every target\n",
+                  pto_dtype_string(dt), pto_profile_string(profile), s.n,
+                  profile == PTO_PROFILE_HOST ? "e^(a - b)" : "e^(a - b rounded to the dtype)");
     free(s.a), free(s.b);
 }
 
 static void test_expdif_f16(void **state) {
     (void)state;
-    expdif_grid(PTO_FLOAT16);
+    expdif_grid(PTO_FLOAT16, PTO_PROFILE_HOST);
+    expdif_grid(PTO_FLOAT16, PTO_PROFILE_A2A3);
+    expdif_grid(PTO_FLOAT16, PTO_PROFILE_A5);
 }
 
 static void test_expdif_bf16(void **state) {
     (void)state;
-    expdif_grid(PTO_BFLOAT16);
+    expdif_grid(PTO_BFLOAT16, PTO_PROFILE_HOST);
 }
 
 /* ---- a program in PTOAS's spelling: a col_major [16,1] per-row operand ---- */

@@ -167,10 +167,26 @@ void RunBroadcast(const Operands& o, BroadcastKernel kernel, bool row, bool two_
          ConstPlaneOf(b.expanded), block, two_sources && b.expanded == o.src0 && b.full != o.src0);
 }
 
+// *expdif under A2A3 and A5: the NPU implementations subtract into dst,
+// then take exp in place (pto-isa include/pto/npu/a2a3/TRowExpandExpdif.hpp,
+// TColExpandExpdif.hpp, and A5's), so the difference is rounded to the dtype
+// before the exponential (../shared/API.md, "v0.5 change to a v0.4 rule"):
+// the sub row's kernel, then texp's in place, each correctly rounded. HOST
+// takes e^(a - b) of the exact difference, rounded once.
+void RunBroadcastRow(const Operands& o, pto_profile profile, OpId id, BroadcastKernel kernel,
+                     bool row, bool two_sources) {
+  const bool expdif = id == OpId::kTRowExpandExpDif || id == OpId::kTColExpandExpDif;
+  if (!expdif || profile == PTO_PROFILE_HOST) return RunBroadcast(o, kernel, row, two_sources);
+  RunBroadcast(o, row ? kernels::TRowExpandSub : kernels::TColExpandSub, row, true);
+  pto_tile* dst = o.dst;
+  kernels::TExp(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(dst),
+                ConstPlaneOf(dst));
+}
+
 #define PTO_FAMILY_FUNCTIONS_BROADCAST(Camel, mnemonic, n, row)                             \
   PTO_FAMILY_FUNCTIONS(                                                                     \
       Camel, CheckBroadcast(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic, n == 2, row), \
-      RunBroadcast(o, kernels::Camel, row, n == 2))
+      RunBroadcastRow(o, profile, OpId::k##Camel, kernels::Camel, row, n == 2))
 #define PTO_FAMILY_FUNCTIONS_RowExpand(Camel, mnemonic, n) \
   PTO_FAMILY_FUNCTIONS_BROADCAST(Camel, mnemonic, n, true)
 #define PTO_FAMILY_FUNCTIONS_ColExpand(Camel, mnemonic, n) \
