@@ -5,10 +5,14 @@
 # a run succeeds (its float arguments 1.0), arrays of 2^22 elements, then
 # 2^26. Prints one line per file (VERIFIED+RAN, VERIFIED, REFUSED with the
 # first error) and a count of each.
-#   tools/ptoas-samples.sh PTOAS_DIR [PTO_RUN]
+#   tools/ptoas-samples.sh PTOAS_DIR|TREE [PTO_RUN]
 set -u
 dir=${1:?usage: tools/ptoas-samples.sh PTOAS_DIR [PTO_RUN]}
 pto_run=${2:-build/tools/pto-run/pto-run}
+# A PTOAS checkout's test/samples, or any tree of .pto files (pto-kernels'
+# bench/generated).
+root=$dir/test/samples
+[ -d "$root" ] || root=$dir
 declare -A count=()
 while IFS= read -r -d '' file; do
   check=$("$pto_run" "$file" --check 2>&1)
@@ -38,5 +42,5 @@ while IFS= read -r -d '' file; do
     echo "VERIFIED $file (no run: $(echo "$last" | grep -m1 error: | sed 's/^[^ ]* error: //'))"
     count[verified]=$((${count[verified]:-0} + 1))
   fi
-done < <(find "$dir/test/samples" -name '*.pto' -print0 | sort -z)
+done < <(find "$root" -name '*.pto' -print0 | sort -z)
 echo "verified and ran: ${count[ran]:-0}; verified, no run found: ${count[verified]:-0}; refused: ${count[refused]:-0}"

@@ -66,9 +66,11 @@ void Compiler::ParseMakeView(const Token& op, const Token& result) {
                        "pto.make_tensor_view needs a !pto.ptr, not " + TypeString(ptr->type));
   const Value pointer = *ptr;
   std::vector<Value> shape, strides;
-  if (!Expect(',') || !ParseIndexList("shape", &shape) || !Expect(',') ||
-      !ParseIndexList("strides", &strides) || !SkipLayoutAttr() || !Expect(':'))
-    return;
+  if (!Expect(',') || !ParseIndexList("shape", &shape)) return;
+  // PTOAS prints a comma before strides; the generated kernels of
+  // pto-kernels leave it out.
+  if (tok_.Is(',')) Advance();
+  if (!ParseIndexList("strides", &strides) || !SkipLayoutAttr() || !Expect(':')) return;
   const SourceLoc type_loc = tok_.loc;
   Type t;
   if (!ParseType(&t)) return;
@@ -126,15 +128,22 @@ void Compiler::ParsePartitionView(const Token& op, const Token& result) {
       from.rank != source.type.rank)
     return (void)Error(type_loc, "%" + std::string(src_name.text) + " is " +
                                      TypeString(source.type) + ", written as " + TypeString(from));
-  if (to.kind != TypeKind::kPartitionView || to.dtype != from.dtype || to.rank != from.rank)
+  // The partition may add leading dimensions of 1 (pto-kernels' generated
+  // kernels take a [1, N] partition of a rank-1 view): the offsets and
+  // sizes are the source's, the result's leading dims 1.
+  int leading = to.rank - from.rank;
+  for (int i = 0; i < leading; ++i)
+    if (to.dims[i] != 1) leading = -1;
+  if (to.kind != TypeKind::kPartitionView || to.dtype != from.dtype || leading < 0)
     return (void)Error(
         to_loc,
-        "pto.partition_view gives a !pto.partition_tensor_view of the same rank and element type");
-  if (offsets.size() != to.rank || sizes.size() != to.rank)
-    return (void)Error(op.loc, "a rank-" + std::to_string(to.rank) + " partition needs " +
-                                   std::to_string(to.rank) + " offsets and sizes");
-  for (int i = 0; i < to.rank; ++i) {
-    if (!TakeDim(op.loc, "size " + std::to_string(i), sizes[i], &to.dims[i])) return;
+        "pto.partition_view gives a !pto.partition_tensor_view of the same rank and element type "
+        "(or with leading dimensions of 1 added)");
+  if (offsets.size() != from.rank || sizes.size() != from.rank)
+    return (void)Error(op.loc, "a rank-" + std::to_string(from.rank) + " partition needs " +
+                                   std::to_string(from.rank) + " offsets and sizes");
+  for (int i = 0; i < from.rank; ++i) {
+    if (!TakeDim(op.loc, "size " + std::to_string(i), sizes[i], &to.dims[leading + i])) return;
     // Outside the parent view: refused now where every number is known.
     const int64_t parent = source.type.dims[i];
     if (offsets[i].is_const && sizes[i].is_const && parent != kDynamic &&
@@ -148,6 +157,8 @@ void Compiler::ParsePartitionView(const Token& op, const Token& result) {
                          PTO_ERR_OUT_OF_RANGE);
   }
   const uint32_t view = EmitView(Code::kPartView, op.loc, source.reg, to, offsets, sizes, result);
+  p_->code.back().rank = from.rank;
+  p_->code.back().sub = static_cast<uint8_t>(leading);
   view_ptr_[view] = view_ptr_[source.reg];
 }
 

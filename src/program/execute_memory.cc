@@ -113,6 +113,15 @@ pto_status Block::PartitionView(const Instr& in) {
   }
   for (uint32_t i = 0; i < in.rank; ++i) v.shape[i] = ints_[p_.lists[in.extra + in.rank + i]];
   v.offset = element;
+  // Leading dimensions of 1 the result's type adds (sub of them).
+  if (in.sub != 0) {
+    for (int i = static_cast<int>(v.rank) - 1; i >= 0; --i) {
+      v.shape[i + in.sub] = v.shape[i];
+      v.strides[i + in.sub] = v.strides[i];
+    }
+    for (uint32_t i = 0; i < in.sub; ++i) v.shape[i] = 1, v.strides[i] = 0;
+    v.rank += in.sub;
+  }
   return PTO_OK;
 }
 

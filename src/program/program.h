@@ -125,7 +125,7 @@ enum class Code : uint8_t {
   kForCheck,     // if ints[a] >= ints[b]: pc = target (loop exit); ints[c] is the step
   kForStep,      // ints[a] += ints[b]; pc = target
   kMakeView,     // views[a] = pointer b with shape/strides regs list[extra..]
-  kPartView,     // views[a] = views[b] at offsets, sizes list[extra..]
+  kPartView,     // views[a] = views[b] at offsets, sizes list[extra..] (sub leading 1s added)
   kLoad,         // tile a <- views[b]
   kStore,        // views[b] <- tile a, as dtype d (sub 1: added to what is there)
   kSetValid,     // tile a valid region = ints[b] x ints[c]
