@@ -79,6 +79,51 @@ uint16_t NarrowFloat(float x, pto_dtype to) {
   return DoubleToHalfBits(RoundToFloatType(x, to, 16), to);
 }
 
+// One element of `size` bytes (1, 2, 4 or 8), copied with a fixed-size copy.
+inline void CopyElement(char* dst, const char* src, size_t size) {
+  switch (size) {
+    case 1: *dst = *src; break;
+    case 2: memcpy(dst, src, 2); break;
+    case 4: memcpy(dst, src, 4); break;
+    default: memcpy(dst, src, 8); break;
+  }
+}
+
+bool SameLayout(const Layout& a, const Layout& b) {
+  return a.rows == b.rows && a.cols == b.cols && a.col_major == b.col_major && a.box == b.box &&
+         a.inner_rows == b.inner_rows && a.inner_cols == b.inner_cols;
+}
+
+// The rows x cols region of the image s (layout ls) from (sr, sc) into the
+// image d (layout ld) from (0, 0), each element at its (row, column): a
+// whole tile of the same layout in one copy, else runs both images hold
+// one after another along a row.
+void CopyRegion(const Layout& ld, char* d, const Layout& ls, const char* s, uint64_t sr,
+                uint64_t sc, uint64_t rows, uint64_t cols, size_t size) {
+  if (SameLayout(ld, ls) && sr == 0 && sc == 0 && rows == ld.rows && cols == ld.cols) {
+    memcpy(d, s, rows * cols * size);
+    return;
+  }
+  for (uint64_t r = 0; r < rows; ++r) {
+    for (uint64_t c = 0; c < cols;) {
+      const uint64_t run = RowRun(ld, c, RowRun(ls, sc + c, cols - c));
+      char* to = d + ElementOffset(ld, r, c) * size;
+      const char* from = s + ElementOffset(ls, sr + r, sc + c) * size;
+      if (run == 1) CopyElement(to, from, size);
+      else memcpy(to, from, run * size);
+      c += run;
+    }
+  }
+}
+
+// The row-major layout of a rows x cols region (the staging's).
+Layout RowMajorLayout(uint64_t rows, uint64_t cols) {
+  Layout l;
+  l.rows = static_cast<uint32_t>(rows);
+  l.cols = static_cast<uint32_t>(cols);
+  return l;
+}
+
 }  // namespace
 
 // tload into a mat tile: first every element of the tile gets its type's pad
@@ -114,12 +159,22 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
   // Adds land in block order: the same sums whatever the threads.
   if (atomic && !WaitForTurn(*stop_))
     return Error(in, PTO_ERR_INVALID_ARGUMENT, "pto.tstore: the launch stopped (another block failed)");
+  const bool plain = !atomic && view_dtype == t.dtype;
   ForEachViewRow(v, rows, [&](int64_t r, int64_t element, int64_t col_stride) {
-    for (int64_t c = 0; c < cols; ++c) {
+    for (int64_t c = 0; c < cols;) {
       char* g = memory + static_cast<size_t>(element + c * col_stride) * view_size;
       char* e = tile + ElementOffset(layout, static_cast<uint64_t>(r), static_cast<uint64_t>(c)) * size;
-      if (load) {
-        memcpy(e, g, size);
+      // Runs the tile and the view both hold one after another.
+      const int64_t run = plain && col_stride == 1
+                              ? static_cast<int64_t>(RowRun(layout, static_cast<uint64_t>(c),
+                                                            static_cast<uint64_t>(cols - c)))
+                              : 1;
+      c += run;
+      if (run > 1) {
+        if (load) memcpy(e, g, static_cast<size_t>(run) * size);
+        else memcpy(g, e, static_cast<size_t>(run) * size);
+      } else if (load) {
+        CopyElement(e, g, size);
       } else if (view_dtype != t.dtype) {
         float x;
         memcpy(&x, e, 4);
@@ -138,7 +193,7 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
         y += x;
         memcpy(g, &y, 4);
       } else {
-        memcpy(g, e, size);
+        CopyElement(g, e, size);
       }
     }
   });
@@ -184,16 +239,9 @@ pto_status Block::CubeMove(const Instr& in) {
                  "pto.tmov: dst's valid region " + std::to_string(rows) + "x" +
                      std::to_string(cols) + " is larger than src's " + std::to_string(st.rows) +
                      "x" + std::to_string(st.cols));
-  const Layout ls = LayoutOf(st), ld = LayoutOf(dt);
-  const size_t size = pto_dtype_size(dt.dtype);
-  const char* s = static_cast<const char*>(src.data);
-  char* d = static_cast<char*>(dst.data);
-  for (uint32_t r = 0; r < rows; ++r)
-    for (uint32_t c = 0; c < cols; ++c)
-      memcpy(d + ElementOffset(ld, r, c) * size,
-             s + ElementOffset(ls, static_cast<uint64_t>(row) + r, static_cast<uint64_t>(col) + c) *
-                     size,
-             size);
+  CopyRegion(LayoutOf(dt), static_cast<char*>(dst.data), LayoutOf(st),
+             static_cast<const char*>(src.data), static_cast<uint64_t>(row),
+             static_cast<uint64_t>(col), rows, cols, pto_dtype_size(dt.dtype));
   return PTO_OK;
 }
 
@@ -219,18 +267,14 @@ pto_status Block::Matmul(const Instr& in) {
     stage += (size_t{rows} * cols * pto_dtype_size(t.dtype) + 63) / 64 * 64;
     return s;
   };
-  const auto gather = [](const Type& type, const pto_tile& from, pto_tile* to, bool back) {
-    const Layout l = LayoutOf(type);
+  // A tile's valid region to its row-major copy, or (back) the copy to it.
+  const auto gather = [](const Type& type, const pto_tile& tile, pto_tile* copy, bool back) {
+    const Layout l = LayoutOf(type), staged = RowMajorLayout(copy->rows, copy->cols);
     const size_t size = pto_dtype_size(type.dtype);
-    char* tile = static_cast<char*>(from.data);
-    char* rows = static_cast<char*>(to->data);
-    for (uint32_t r = 0; r < to->rows; ++r)
-      for (uint32_t k = 0; k < to->cols; ++k) {
-        char* e = tile + ElementOffset(l, r, k) * size;
-        char* s = rows + (size_t{r} * to->cols + k) * size;
-        if (back) memcpy(e, s, size);
-        else memcpy(s, e, size);
-      }
+    char* image = static_cast<char*>(tile.data);
+    char* rows = static_cast<char*>(copy->data);
+    if (back) CopyRegion(l, image, staged, rows, 0, 0, copy->rows, copy->cols, size);
+    else CopyRegion(staged, rows, l, image, 0, 0, copy->rows, copy->cols, size);
   };
   const uint32_t m = c.valid_rows, n = c.valid_cols, k = a.valid_cols;
   pto_tile sa = staged(a, m, k), sb = staged(b, k, n), sc = staged(c, m, n);

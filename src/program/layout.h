@@ -21,8 +21,15 @@ struct Layout {
   uint32_t rows = 0, cols = 0;
   bool col_major = false;  // blayout
   Box box = Box::kNone;    // slayout
-  uint32_t inner_rows = 1, inner_cols = 1;
+  uint32_t inner_rows = 1, inner_cols = 1;  // powers of two (1, 8, 16, 32)
+  uint32_t row_shift = 0, col_shift = 0;    // their log2
 };
+
+inline uint32_t Log2(uint32_t power_of_two) {
+  uint32_t n = 0;
+  while ((1u << n) < power_of_two) ++n;
+  return n;
+}
 
 // The box of a fractal of `fractal` bytes for elements of `size` bytes:
 // 1024 (acc) is 16 x 16; 512 is 16 rows of 32 bytes (slayout row_major) or
@@ -45,17 +52,30 @@ inline Layout LayoutOf(const Type& t) {
   // A tile of one row (the one shape whose rows need not fill a box) has
   // boxes of one row, so its elements stay inside its bytes in every layout.
   if (t.rows < l.inner_rows) l.inner_rows = t.rows;
+  l.row_shift = Log2(l.inner_rows);
+  l.col_shift = Log2(l.inner_cols);
   return l;
 }
 
 inline uint64_t ElementOffset(const Layout& l, uint64_t r, uint64_t c) {
   if (l.box == Box::kNone) return l.col_major ? c * l.rows + r : r * l.cols + c;
-  const uint64_t br = r / l.inner_rows, ir = r % l.inner_rows;
-  const uint64_t bc = c / l.inner_cols, ic = c % l.inner_cols;
-  const uint64_t box_elements = uint64_t{l.inner_rows} * l.inner_cols;
-  const uint64_t in_box = l.box == Box::kRowMajor ? ir * l.inner_cols + ic : ic * l.inner_rows + ir;
-  return l.col_major ? bc * l.rows * l.inner_cols + br * box_elements + in_box
-                     : br * l.cols * l.inner_rows + bc * box_elements + in_box;
+  const uint64_t br = r >> l.row_shift, ir = r & (l.inner_rows - 1);
+  const uint64_t bc = c >> l.col_shift, ic = c & (l.inner_cols - 1);
+  const uint32_t box_shift = l.row_shift + l.col_shift;
+  const uint64_t in_box = l.box == Box::kRowMajor ? (ir << l.col_shift) + ic : (ic << l.row_shift) + ir;
+  return l.col_major ? ((bc * l.rows) << l.col_shift) + (br << box_shift) + in_box
+                     : ((br * l.cols) << l.row_shift) + (bc << box_shift) + in_box;
+}
+
+// How many elements from (r, c) on, along the row and at most `most`, lie
+// one after another in the image: to the end of the box's row where the
+// boxes' elements run along rows (ZZ, NZ), the rest of the row for ND, one
+// where they run down columns.
+inline uint64_t RowRun(const Layout& l, uint64_t c, uint64_t most) {
+  if (l.box == Box::kNone) return l.col_major && l.rows != 1 ? 1 : most;
+  if (l.box == Box::kColMajor) return 1;
+  const uint64_t left = l.inner_cols - (c & (l.inner_cols - 1));
+  return left < most ? left : most;
 }
 
 // Whether t's elements lie row-major, as a vec tile's (and a C tile's) do.
