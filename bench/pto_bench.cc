@@ -22,8 +22,9 @@
 #include <vector>
 
 #include "baselines.h"
-#include "pto_c.h"
+#include "gemm.h"
 #include "programs.h"
+#include "pto_c.h"
 #include "report.h"
 #include "support.h"
 #include "target_select.h"
@@ -43,6 +44,8 @@ struct Options {
   bool quick = false;
   bool programs_only = false;
   bool launches_only = false;
+  bool gemm_only = false;
+  size_t gemm_n = 4096;  // examples/kernels/gemm.pto's size (--gemm N)
 };
 
 void PrintTimedOperations(FILE* out);
@@ -54,6 +57,9 @@ void PrintUsage(FILE* out) {
           "  --programs     only the PTO assembly rows (instructions in a program, the 4096x4096 kernel,\n"
           "                 the kernels of examples/kernels, the launches)\n"
           "  --launches     only the launch rows (an empty kernel on 1, 2, 4 blocks; small tiles on 1, 2)\n"
+          "  --gemm [N]     only the matrix multiply rows (pto_tmatmul against cblas_sgemm, the narrow\n"
+          "                 types' rates, examples/kernels/gemm.pto on NxNxN on 1 and 2 blocks; N 4096,\n"
+          "                 0 leaves the kernel out)\n"
           "  --filter OP    only this operation:");
   PrintTimedOperations(out);
   fprintf(out,
@@ -74,6 +80,12 @@ bool ParseOptions(int argc, char** argv, Options* options) {
     }
     if (strcmp(arg, "--programs") == 0) {
       options->programs_only = true;
+      continue;
+    }
+    if (strcmp(arg, "--gemm") == 0) {
+      options->gemm_only = true;
+      if (i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9')
+        options->gemm_n = strtoul(argv[++i], nullptr, 10);
       continue;
     }
     if (strcmp(arg, "--launches") == 0) {
@@ -748,6 +760,10 @@ int Main(int argc, char** argv) {
     RunLaunchRows(stdout, m.timing);
     return 0;
   }
+  if (options.gemm_only) {
+    RunGemmRows(stdout, m.timing, PTO_BENCH_KERNELS_DIR, options.gemm_n);
+    return 0;
+  }
   if (options.programs_only) {
     RunProgramRows(stdout, m.timing, PTO_BENCH_EXAMPLES_DIR);
     return 0;
@@ -773,7 +789,10 @@ int Main(int argc, char** argv) {
     PrintRow(stdout, rows.back());
   }
   PrintCallOverhead(stdout, rows);
-  if (options.filter == nullptr) RunProgramRows(stdout, m.timing, PTO_BENCH_EXAMPLES_DIR);
+  if (options.filter == nullptr) {
+    RunProgramRows(stdout, m.timing, PTO_BENCH_EXAMPLES_DIR);
+    RunGemmRows(stdout, m.timing, PTO_BENCH_KERNELS_DIR, options.quick ? 1024 : 4096);
+  }
   PrintNarrowTypes(stdout, rows);
   PrintTargetChecks(stdout, rows);
   PrintIdentity(stdout, rows);
