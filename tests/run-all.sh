@@ -97,11 +97,12 @@ step "valgrind memcheck: C suites"
 PTO_TEST_TARGETS="AVX2 SSE4" PTO_TEST_UNDER_VALGRIND=1 meson test -C "$build" "${c_suites[@]}" --print-errorlogs --num-processes 2 \
   --timeout-multiplier 10 --wrapper "$root/tests/hardening/valgrind-wrapper.sh"
 
-step "ThreadSanitizer: thread test, programs on blocks"
+step "ThreadSanitizer: thread test, programs on blocks (the cube's block-ordered adds among them)"
 [ -d "$ci/tsan" ] || meson setup "$ci/tsan" -Db_sanitize=thread -Db_lundef=false "${c_only[@]}" \
   -Dsimd_targets=baseline
-meson compile -C "$ci/tsan" test_threads test_program
-TSAN_OPTIONS=halt_on_error=1 meson test -C "$ci/tsan" --no-rebuild --print-errorlogs threads program
+meson compile -C "$ci/tsan" test_threads test_program test_program_cube
+TSAN_OPTIONS=halt_on_error=1 meson test -C "$ci/tsan" --no-rebuild --print-errorlogs threads program \
+  program_cube
 
 step "libFuzzer: ${PTO_FUZZ_SECONDS:-120} s of the API, ${PTO_FUZZ_PROGRAM_SECONDS:-90} s of PTO assembly, from the seed corpora"
 meson compile -C "$ci/fuzz" pto-fuzz pto-fuzz-program
