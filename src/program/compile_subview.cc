@@ -37,6 +37,11 @@ bool Compiler::EmitSubview(const Token& op, uint32_t parent, uint32_t view, cons
   const Type& pt = from.type;
   const Type& vt = p_->tiles[view].type;
   const std::string what = std::string(op.text) + ": ";
+  // A window of a fractal image is not a row-major window: the cube takes
+  // its windows with textract.
+  if (pt.IsCube() || vt.IsCube())
+    return Error(op.loc, what + "a subview of a " + SpaceSpelling(pt.IsCube() ? pt.space : vt.space) +
+                             " tile is not supported (textract takes a window of a mat tile)");
   const int64_t r = ConstOffset(row), c = ConstOffset(col);
   if ((row.is_const && r < 0) || (col.is_const && c < 0))
     return Error(op.loc, what + "offset " + std::to_string(row.is_const && r < 0 ? r : c) +
