@@ -7,7 +7,7 @@
  * multiply, as C calls (below) and as PTO assembly programs
  * (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 71 operations of libpto's table (src/operations.def), by family; each
+ * The 72 operations of libpto's table (src/operations.def), by family; each
  * section below gives its family's common rules:
  *   elementwise tile-tile (7): tadd, tsub, tmul, tdiv, tmax, tmin, trem
  *   elementwise unary (8): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
@@ -22,9 +22,9 @@
  *     trowexpandexpdif
  *   column broadcasts (7): tcolexpand, tcolexpandadd, tcolexpandsub,
  *     tcolexpandmul, tcolexpandmax, tcolexpandmin, tcolexpandexpdif
- *   with rules of their own (18): tpow, trsqrt, tprelu, tcolexpanddiv,
+ *   with rules of their own (19): tpow, trsqrt, tprelu, tcolexpanddiv,
  *     tpartadd, tcvt, tfillpad, tci, treshape, ttrans, tconcat, textract,
- *     tgather, tsetval, tpows, tcmp, tcmps, tsels
+ *     tgather, tscatter, tsetval, tpows, tcmp, tcmps, tsels
  *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
  *   index reductions (4): trowargmax, trowargmin, tcolargmax, tcolargmin
  * ops-families:end
@@ -232,6 +232,7 @@ PTO_API size_t pto_dtype_size(pto_dtype dtype);
  *   tgather        2- and 4-byte dtypes, INT32/UINT32        contiguous dst
  *                  indices; tmp required; contiguous dst     and indices rows
  *                  rows (pto_tgather)
+ *   tscatter       as HOST                                   as HOST
  *
  * A refusal that HOST would not make for the identical call names the
  * profile in pto_last_error(), and a dtype refusal lists what the profile
@@ -1160,6 +1161,29 @@ PTO_API pto_status pto_textract(pto_tile *dst, const pto_tile *src, size_t index
  *   provided. */
 PTO_API pto_status pto_tgather(pto_tile *dst, const pto_tile *src, const pto_tile *indices,
                                pto_tile *tmp);
+
+/* TSCATTER (its index form): dst's whole rows x cols are set to zero, then
+ * for each (i, j) of indices' valid region in row order, src[i,j] goes to
+ * dst's element at flat offset indices[i,j], that is dst[k / dst cols, k %
+ * dst cols] for k = indices[i,j] (offsets from dst's first element, as the
+ * NPU implementations take them), bits unchanged; where two indices name
+ * one element, the later in row order wins (the page: "last writer wins").
+ * Rules, checked in this order:
+ * - dst, src, indices not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst's dtype: all nine on every profile; src's equal to dst's
+ *   (PTO_ERR_DTYPE_MISMATCH); indices INT16, INT32, UINT16, UINT32
+ *   (PTO_ERR_UNSUPPORTED_DTYPE); indices 4 bytes wide for 4-byte data, 2
+ *   bytes wide for 2- and 1-byte data (PTO_ERR_DTYPE_MISMATCH).
+ * - src and indices share no byte of their valid elements with dst's rows x
+ *   cols, which are zeroed first (PTO_ERR_ALIASING).
+ * - indices' valid rows and cols at most src's (PTO_ERR_SHAPE_MISMATCH).
+ * - every index names an element of dst's valid region: 0 <= k, k / dst
+ *   cols < dst valid rows and k % dst cols < dst valid cols
+ *   (PTO_ERR_OUT_OF_RANGE, naming the first (i, j) in row order that does
+ *   not). The indices are read once to check them all before anything is
+ *   written, so a refused call writes nothing. The mask-pattern form is not
+ *   provided. */
+PTO_API pto_status pto_tscatter(pto_tile *dst, const pto_tile *src, const pto_tile *indices);
 
 /* TSETVAL / TGETVAL: one element of a tile as a scalar, at a flat offset
  * index = row * cols + col (pto-isa's Tile::SetValue / GetValue, PTOAS's

@@ -96,6 +96,7 @@ enum class OpDtypes {
   kTsel,              // pto_tsel's dst and sources (tcmp, tcmps, tsels are rows)
   kCompareMask,       // the compares' dst and the selects' mask
   kGatherIndices,     // tgather's indices
+  kScatterIndices,    // tscatter's indices
   kTgetval,           // pto_tgetval's src (not a row: it gives a scalar)
   kCount
 };
@@ -138,6 +139,12 @@ inline constexpr OpDtypeRule kOpDtypeRules[] = {
     {OpDtypes::kGatherIndices,
      {PTO_DTYPE_LIST(INT16, UINT16, INT32, UINT32), PTO_DTYPE_LIST(INT32, UINT32),
       PTO_DTYPE_LIST(INT16, UINT16, INT32, UINT32)},
+     ""},
+    // tscatter's index tile: 16- or 32-bit integers on both targets (the page),
+    // paired with the data's width by the check
+    {OpDtypes::kScatterIndices,
+     {PTO_DTYPE_LIST(INT16, INT32, UINT16, UINT32), PTO_DTYPE_LIST(INT16, INT32, UINT16, UINT32),
+      PTO_DTYPE_LIST(INT16, INT32, UINT16, UINT32)},
      ""},
     // tgetval reads any element type (PTOAS: the result is src's element type)
     {OpDtypes::kTgetval, {kAllDtypes, kAllDtypes, kAllDtypes}, ""},

@@ -150,12 +150,6 @@ static void test_argreduce_cases(void **state) {
     TILES_DESTROY(src, t, dmax, dmin, cmax, cmin);
 }
 
-static void expect_status(pto_status got, pto_status want, const char *what) {
-    if (got != want)
-        fail_msg("%s: %s, want %s (%s)", what, pto_status_string(got), pto_status_string(want),
-                 pto_last_error());
-}
-
 /* The rules in their order, under each profile. */
 static void test_argreduce_rules(void **state) {
     (void)state;

@@ -286,7 +286,8 @@ static void test_tgather(void **state) {
     assert_int_equal(pto_tgather(cdst, src, cidx, NULL), PTO_OK);
     assert_int_equal(pto_tile_set_valid(cdst, 2, 8), PTO_OK);
     assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
-    /* programs: DPS with tmp (PTOAS's form) and without, the SSA form */
+    /* programs: DPS with tmp (PTOAS's form) and without, the SSA and
+     * synchronous forms */
     tile_put(idx, 1, 2, 6);
     pto_tile *want = tile_new(PTO_INT32, 2, 3, 2, 3);
     assert_int_equal(pto_tgather(want, src, idx, NULL), PTO_OK);
@@ -296,6 +297,7 @@ static void test_tgather(void **state) {
         "pto.tgather ins(%s, %i : !pto.tile_buf<vec, 2x4xi32>, !pto.tile_buf<vec, 2x3xi32>) "
         "outs(%d : !pto.tile_buf<vec, 2x3xi32>)\n",
         "%d = pto.tgather %s, %i : (!pto.tile<2x4xi32>, !pto.tile<2x3xi32>) -> !pto.tile<2x3xi32>\n",
+        "%d = tgather %s, %i : !pto.tile<2x4xi32>, !pto.tile<2x3xi32> -> !pto.tile<2x3xi32>\n",
     };
     static const char *const kNames[] = {"s", "i", "t", "d"};
     for (size_t k = 0; k < COUNT(kForms); ++k) {
@@ -319,7 +321,7 @@ static void test_tgather(void **state) {
                            "outs(%d : !pto.tile_buf<vec, 2x3xi32>)\n",
                            PTO_ERR_UNSUPPORTED_DTYPE);
     print_message("[datamove] tgather: %zu calls (9 dtypes x 4 index dtypes), %zu elements as the definition, "
-                  "its rules per profile, 3 text forms and 3 refused runs\n", calls, elements);
+                  "its rules per profile, 4 text forms and 4 refused runs\n", calls, elements);
     free(before);
     pto_tile *all[] = {src, dst, idx, tmp, f, fidx, i16, narrow, wide, widx, i8, i8s, cidx, cdst, want};
     for (size_t k = 0; k < COUNT(all); ++k) pto_tile_destroy(all[k]);

@@ -253,6 +253,25 @@ pto_status RunGather(Cell& c) {
   return pto_tgather(dst, src.get(), indices.get(), tmp.get());
 }
 
+// A tile of ones, each to its own element (index k at flat offset k); the
+// indices row scatters data of its width (FLOAT32 by 4 bytes, FLOAT16 by 2).
+pto_status RunScatter(Cell& c) {
+  const bool index_row = c.op == OpDtypes::kScatterIndices;
+  const pto_dtype data_dt =
+      !index_row ? c.dtype : pto_dtype_size(c.dtype) == 4 ? PTO_FLOAT32 : PTO_FLOAT16;
+  const pto_dtype index_dt =
+      index_row ? c.dtype : pto_dtype_size(c.dtype) == 4 ? PTO_INT32 : PTO_INT16;
+  pto_tile* dst = c.NewDst(data_dt, kRows, kCols);
+  Tile src = NewTile(data_dt, kRows, kCols), indices = NewTile(index_dt, kRows, kCols);
+  Fill(src.get(), 1);
+  for (uint32_t k = 0; k < kRows * kCols; ++k) {
+    const uint32_t bits = k;
+    memcpy(static_cast<char*>(pto_tile_data(indices.get())) + k * pto_dtype_size(index_dt), &bits,
+           pto_dtype_size(index_dt));  // little-endian: the low bytes
+  }
+  return pto_tscatter(dst, src.get(), indices.get());
+}
+
 // A one into a 1x1 dst; tgetval reads it from a tile of ones first.
 pto_status RunElementAccess(Cell& c) {
   pto_tile* dst = c.NewDst(c.dtype, 1, 1);
@@ -333,6 +352,8 @@ const SpecialRun kSpecialRuns[] = {
     {OpDtypes::kTExtract, RunTExtract},
     {OpDtypes::kTGather, RunGather},
     {OpDtypes::kGatherIndices, RunGather},
+    {OpDtypes::kTScatter, RunScatter},
+    {OpDtypes::kScatterIndices, RunScatter},
     {OpDtypes::kTSetVal, RunElementAccess},
     {OpDtypes::kTgetval, RunElementAccess},
     {OpDtypes::kTCmp, RunCompare},

@@ -241,6 +241,25 @@ func TGather(dst *Tile, src *Tile, indices *Tile, tmp *Tile) error {
 	return err
 }
 
+var tscatterOperands = []string{"dst", "src", "indices"}
+
+// TScatter is TSCATTER (pto_tscatter): dst zeroed, then src[i,j] to dst's
+// element at flat offset indices[i,j], in row order.
+//
+// dst's dtypes: HOST all; A2A3 INT32, INT16, INT8, FLOAT16, FLOAT32, UINT32,
+// UINT16, UINT8, BFLOAT16; A5 INT32, INT16, INT8, FLOAT16, FLOAT32, UINT32,
+// UINT16, UINT8, BFLOAT16.
+func TScatter(dst *Tile, src *Tile, indices *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, indices}
+	if err := resolve("pto.TScatter", tscatterOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tscatter(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
 var tsetvalOperands = []string{"dst"}
 
 // TSetVal is TSETVAL (pto_tsetval): value in dst's element at flat offset

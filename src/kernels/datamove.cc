@@ -1,7 +1,7 @@
 // The data-movement kernels: loops that move or make elements without
-// arithmetic on them (ttrans, tgather, tci), element by element in plain
-// C++. A moved element is copied by its size, so its bits are kept whatever
-// the dtype.
+// arithmetic on them (ttrans, tgather, tscatter, tci), element by element
+// in plain C++. A moved element is copied by its size, so its bits are kept
+// whatever the dtype.
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -52,6 +52,29 @@ void GatherBy(size_t index_bytes, size_t rows, size_t cols, const Plane& dst, co
   GatherAs<T, uint32_t>(rows, cols, dst, src, indices);
 }
 
+// dst's dst_elements zeroed, then src[i][j] to dst's element indices[i][j]
+// in row order (a later index of the same element wins).
+template <typename T, typename I>
+void ScatterAs(size_t dst_elements, size_t rows, size_t cols, void* dst, const ConstPlane& src,
+               const ConstPlane& indices) {
+  T* out = static_cast<T*>(dst);
+  const T* in = static_cast<const T*>(src.data);
+  const I* index = static_cast<const I*>(indices.data);
+  memset(out, 0, dst_elements * sizeof(T));
+  for (size_t i = 0; i < rows; ++i) {
+    const I* row = index + i * indices.stride;
+    const T* from = in + i * src.stride;
+    for (size_t j = 0; j < cols; ++j) out[static_cast<size_t>(row[j])] = from[j];
+  }
+}
+
+template <typename T>
+void ScatterBy(size_t index_bytes, size_t dst_elements, size_t rows, size_t cols, void* dst,
+               const ConstPlane& src, const ConstPlane& indices) {
+  if (index_bytes == 2) return ScatterAs<T, uint16_t>(dst_elements, rows, cols, dst, src, indices);
+  ScatterAs<T, uint32_t>(dst_elements, rows, cols, dst, src, indices);
+}
+
 }  // namespace
 
 void Transpose(size_t element_bytes, size_t rows, size_t cols, const Plane& dst,
@@ -69,6 +92,15 @@ void Gather(size_t element_bytes, size_t index_bytes, size_t rows, size_t cols, 
     case 1: return GatherBy<uint8_t>(index_bytes, rows, cols, dst, src, indices);
     case 2: return GatherBy<uint16_t>(index_bytes, rows, cols, dst, src, indices);
     default: return GatherBy<uint32_t>(index_bytes, rows, cols, dst, src, indices);
+  }
+}
+
+void Scatter(size_t element_bytes, size_t index_bytes, size_t dst_elements, size_t rows,
+             size_t cols, void* dst, const ConstPlane& src, const ConstPlane& indices) {
+  switch (element_bytes) {
+    case 1: return ScatterBy<uint8_t>(index_bytes, dst_elements, rows, cols, dst, src, indices);
+    case 2: return ScatterBy<uint16_t>(index_bytes, dst_elements, rows, cols, dst, src, indices);
+    default: return ScatterBy<uint32_t>(index_bytes, dst_elements, rows, cols, dst, src, indices);
   }
 }
 

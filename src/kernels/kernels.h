@@ -217,6 +217,11 @@ void Transpose(size_t element_bytes, size_t rows, size_t cols, const Plane& dst,
 // cols; index_bytes 2 or 4, every index (read unsigned) naming an element.
 void Gather(size_t element_bytes, size_t index_bytes, size_t rows, size_t cols, const Plane& dst,
             const void* src, const ConstPlane& indices);
+// dst's first dst_elements zeroed, then src[i][j] to dst's element at flat
+// offset indices[i][j] over rows x cols, in row order; index_bytes 2 or 4,
+// every index (read unsigned) below dst_elements.
+void Scatter(size_t element_bytes, size_t index_bytes, size_t dst_elements, size_t rows,
+             size_t cols, void* dst, const ConstPlane& src, const ConstPlane& indices);
 // Element k of rows x cols (row-major) is start + k, or start - k when
 // `down`: integer dtypes modulo 2^bits (start an integer in range), float
 // dtypes the exact sum rounded once (ValueInDtype; start a value of dtype,

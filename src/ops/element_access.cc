@@ -1,11 +1,13 @@
 // Element access: one element of a tile as a scalar (TGETVAL, TSETVAL), a
-// window of a tile (TEXTRACT) and elements picked by an index tile
-// (TGATHER). TGETVAL and TSETVAL address the element at a flat offset,
-// index = row * cols + col, as pto-isa's Tile::GetValue and Tile::SetValue
-// address it (include/pto/common/pto_tile.hpp) and PTOAS's tgetval/tsetval
-// take it (a linear element offset). tsetval, textract and tgather are rows of
-// operations.def (their checks and runs here); tgetval gives a value rather
-// than a tile, so its C function is written here.
+// window of a tile (TEXTRACT), elements picked by an index tile (TGATHER)
+// and elements placed by one (TSCATTER). TGETVAL and TSETVAL address the
+// element at a flat offset, index = row * cols + col, as pto-isa's
+// Tile::GetValue and Tile::SetValue address it
+// (include/pto/common/pto_tile.hpp) and PTOAS's tgetval/tsetval take it (a
+// linear element offset); the index tiles hold such offsets. tsetval,
+// textract, tgather and tscatter are rows of operations.def (their checks
+// and runs here); tgetval gives a value rather than a tile, so its C
+// function is written here.
 #include "ops/common.h"
 
 #include <stddef.h>
@@ -179,7 +181,7 @@ void RunTExtract(const Operands& o, pto_profile) {
                 Offset(o.src0, static_cast<uint32_t>(o.index[0]), static_cast<uint32_t>(o.index[1])));
 }
 
-// ---- tgather ---------------------------------------------------------------
+// ---- tgather, tscatter -----------------------------------------------------
 
 namespace {
 
@@ -189,16 +191,18 @@ int64_t IndexAt(const pto_tile* t, size_t i, size_t j) {
   return static_cast<int64_t>(ElementValue(t, i * t->cols + j));
 }
 
-// Whether every index of indices' valid region names an element of src's
-// valid region; if not, the first that does not (row order) in *bad_i,
-// *bad_j. The common case, src's valid rows whole, is one compare an index,
-// without a branch; the position is looked for only when one fails.
+// Whether every index of indices' valid region names an element of
+// target's valid region (tgather's src, tscatter's dst); if not, the first
+// that does not (row order) in *bad_i, *bad_j. The common case, target's
+// valid rows whole, is one compare an index, without a branch; the position
+// is looked for only when one fails.
 template <typename I>
-bool IndicesInRangeAs(const pto_tile* indices, const pto_tile* src, size_t* bad_i, size_t* bad_j) {
+bool IndicesInRangeAs(const pto_tile* indices, const pto_tile* target, size_t* bad_i,
+                      size_t* bad_j) {
   // A tile holds fewer than 2^32 elements (PTO_TILE_MAX_BYTES): 32 bits
   // hold every offset, and a negative index widened to 32 bits is past them.
-  const uint32_t limit = src->valid_rows * src->cols;
-  const bool whole_rows = src->valid_cols == src->cols;
+  const uint32_t limit = target->valid_rows * target->cols;
+  const bool whole_rows = target->valid_cols == target->cols;
   const I* base = static_cast<const I*>(indices->data);
   for (size_t i = 0; i < indices->valid_rows; ++i) {
     const I* row = base + i * indices->cols;
@@ -216,13 +220,13 @@ bool IndicesInRangeAs(const pto_tile* indices, const pto_tile* src, size_t* bad_
     } else {
       for (size_t j = 0; j < indices->valid_cols; ++j) {
         const uint32_t k = static_cast<uint32_t>(static_cast<int32_t>(row[j]));
-        bad |= k >= limit || k % src->cols >= src->valid_cols;
+        bad |= k >= limit || k % target->cols >= target->valid_cols;
       }
     }
     if (!bad) continue;
     for (size_t j = 0;; ++j) {
       const uint32_t k = static_cast<uint32_t>(static_cast<int32_t>(row[j]));
-      if (k >= limit || k % src->cols >= src->valid_cols) {
+      if (k >= limit || k % target->cols >= target->valid_cols) {
         *bad_i = i, *bad_j = j;
         return false;
       }
@@ -231,14 +235,28 @@ bool IndicesInRangeAs(const pto_tile* indices, const pto_tile* src, size_t* bad_
   return true;
 }
 
-// Whether some index is out of range; the first one's position in *bad_i, *bad_j.
-bool FirstBadIndex(const pto_tile* indices, const pto_tile* src, size_t* bad_i, size_t* bad_j) {
+bool IndicesInRange(const pto_tile* indices, const pto_tile* target, size_t* bad_i,
+                    size_t* bad_j) {
   switch (indices->dtype) {
-    case PTO_INT16: return !IndicesInRangeAs<int16_t>(indices, src, bad_i, bad_j);
-    case PTO_UINT16: return !IndicesInRangeAs<uint16_t>(indices, src, bad_i, bad_j);
-    case PTO_INT32: return !IndicesInRangeAs<int32_t>(indices, src, bad_i, bad_j);
-    default: return !IndicesInRangeAs<uint32_t>(indices, src, bad_i, bad_j);
+    case PTO_INT16: return IndicesInRangeAs<int16_t>(indices, target, bad_i, bad_j);
+    case PTO_UINT16: return IndicesInRangeAs<uint16_t>(indices, target, bad_i, bad_j);
+    case PTO_INT32: return IndicesInRangeAs<int32_t>(indices, target, bad_i, bad_j);
+    default: return IndicesInRangeAs<uint32_t>(indices, target, bad_i, bad_j);
   }
+}
+
+// The rule that every index names an element of `target_name`'s valid
+// region, the first index in row order that does not quoted. The indices
+// are read once to check them all before anything is written.
+Validator& RequireIndicesInRange(Validator& v, const pto_tile* indices, const char* target_name,
+                                 const pto_tile* target) {
+  size_t bad_i = 0, bad_j = 0;
+  if (IndicesInRange(indices, target, &bad_i, &bad_j)) return v;
+  return v.Require(false, PTO_ERR_OUT_OF_RANGE,
+                   "indices (%zu, %zu) is %lld, which names no element of %s's valid region "
+                   "%ux%u (an index is row * %u + col)",
+                   bad_i, bad_j, static_cast<long long>(IndexAt(indices, bad_i, bad_j)),
+                   target_name, target->valid_rows, target->valid_cols, target->cols);
 }
 
 }  // namespace
@@ -281,15 +299,7 @@ pto_status CheckTGather(const Operands& o, pto_profile profile) {
               "indices valid cols %u differs from its cols %u, which A5 requires them to equal",
               indices->valid_cols, indices->cols);
   if (!v.ok() || !o.contents_known) return v.status();
-  size_t bad_i = 0, bad_j = 0;
-  if (!FirstBadIndex(indices, src, &bad_i, &bad_j)) return v.status();
-  return v
-      .Require(false, PTO_ERR_OUT_OF_RANGE,
-               "indices (%zu, %zu) is %lld, which names no element of src's valid region %ux%u "
-               "(an index is row * %u + col)",
-               bad_i, bad_j, static_cast<long long>(IndexAt(indices, bad_i, bad_j)),
-               src->valid_rows, src->valid_cols, src->cols)
-      .status();
+  return RequireIndicesInRange(v, indices, "src", src).status();
 }
 
 void RunTGather(const Operands& o, pto_profile) {
@@ -297,6 +307,52 @@ void RunTGather(const Operands& o, pto_profile) {
   // same values.
   kernels::Gather(ElementBytes(o.dst->dtype), ElementBytes(o.src1->dtype), o.dst->valid_rows,
                   o.dst->valid_cols, PlaneOf(o.dst), o.src0->data, ConstPlaneOf(o.src1));
+}
+
+pto_status CheckTScatter(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src = o.src0, *indices = o.src1;
+  Validator v("pto_tscatter");
+  v.NotNull("dst", dst).NotNull("src", src).NotNull("indices", indices);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTScatter, profile, "dst", dst)
+      .SameDtype("src", src, "dst", dst)
+      .DtypeAccepted(OpDtypes::kScatterIndices, profile, "indices", indices);
+  if (!v.ok()) return v.status();
+  // Both targets' pairing: 4-byte data by 4-byte indices, 2- and 1-byte
+  // data by 2-byte ones.
+  const size_t index_bytes = ElementBytes(dst->dtype) == 4 ? 4 : 2;
+  v.Require(ElementBytes(indices->dtype) == index_bytes, PTO_ERR_DTYPE_MISMATCH,
+            "indices dtype %s is not %zu bytes wide, which %s data scatters by",
+            DtypeName(indices->dtype), index_bytes, DtypeName(dst->dtype));
+  // dst is zeroed over its whole rows x cols before the first element
+  // moves: neither source may share a byte with any of it.
+  pto_tile whole = *dst;
+  whole.valid_rows = dst->rows;
+  whole.valid_cols = dst->cols;
+  v.Require(!SharesStorage(src, dst) && !ValidRegionsOverlapSlow(src, &whole), PTO_ERR_ALIASING,
+            "src's valid elements share storage with dst's %ux%u elements, which are zeroed "
+            "first",
+            dst->rows, dst->cols)
+      .Require(!SharesStorage(indices, dst) && !ValidRegionsOverlapSlow(indices, &whole),
+               PTO_ERR_ALIASING,
+               "indices' valid elements share storage with dst's %ux%u elements, which are "
+               "zeroed first",
+               dst->rows, dst->cols);
+  v.Require(indices->valid_rows <= src->valid_rows && indices->valid_cols <= src->valid_cols,
+            PTO_ERR_SHAPE_MISMATCH,
+            "indices valid region %ux%u exceeds src's %ux%u (src[i,j] moves for each index)",
+            indices->valid_rows, indices->valid_cols, src->valid_rows, src->valid_cols);
+  if (!v.ok() || !o.contents_known) return v.status();
+  return RequireIndicesInRange(v, indices, "dst", dst).status();
+}
+
+void RunTScatter(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* indices = o.src1;
+  kernels::Scatter(ElementBytes(dst->dtype), ElementBytes(indices->dtype),
+                   size_t{dst->rows} * dst->cols, indices->valid_rows, indices->valid_cols,
+                   dst->data, ConstPlaneOf(o.src0), ConstPlaneOf(indices));
 }
 
 }  // namespace ops

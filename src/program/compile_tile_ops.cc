@@ -337,15 +337,25 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
     // the result's type differs (the reductions' and tcvt's synchronous
     // form; S every source's type).
     if (!ParseType(&dst_type)) return;
+    // Or a type per operand, `: S0, S1 -> T` (tgather's and tscatter's
+    // synchronous form, whose sources differ in type).
+    const bool listed = !has_scalar && names.size() > 1 && tok_.Is(',');
+    for (size_t i = 1; listed && i < names.size(); ++i) {
+      if (!Expect(',')) return;
+      type_locs[i] = tok_.loc;
+      if (!ParseType(&types[i])) return;
+    }
     const Type operand_type = dst_type;
     const SourceLoc operand_loc = dst_loc;
-    const bool arrow = tok_.kind == Tok::kArrow;
+    if (listed && !ExpectArrow()) return;
+    const bool arrow = listed || tok_.kind == Tok::kArrow;
     if (arrow) {
-      Advance();
+      if (!listed) Advance();
       dst_loc = tok_.loc;
       if (!ParseType(&dst_type)) return;
     }
     for (size_t i = 0; i < names.size(); ++i) {
+      if (listed && i > 0) continue;
       types[i] = operand_type;
       type_locs[i] = operand_loc;
       // A WholeSrc row's one type is the result's (`%d = treshape %s : T`):

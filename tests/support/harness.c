@@ -182,6 +182,12 @@ void assert_tile_unchanged(const pto_tile *t, const uint32_t *snapshot, const ch
                          snapshot[i * cols + j], tile_get(t, i, j));
 }
 
+void expect_status(pto_status got, pto_status want, const char *what) {
+    if (got != want)
+        fail_msg("%s: %s, want %s (%s)", what, pto_status_string(got), pto_status_string(want),
+                 pto_last_error());
+}
+
 /* ---- operations ---- */
 
 uint32_t op_reference(op_id op, pto_dtype dt, uint32_t a, uint32_t b) {

@@ -72,6 +72,9 @@ void tiles_destroy(size_t n, pto_tile *const *tiles);
 uint32_t *tile_snapshot(const pto_tile *t);
 /* Every element of t (the whole tile) still equals the snapshot, bitwise. */
 void assert_tile_unchanged(const pto_tile *t, const uint32_t *snapshot, const char *what);
+/* A call's status is `want`; else the test fails naming `what`, both
+ * statuses and the call's pto_last_error(). */
+void expect_status(pto_status got, pto_status want, const char *what);
 
 /* ---- operations ---- */
 /* The reference for one element: pow(a, b), rsqrt(a), prelu(a, b), a / b, a + b. */

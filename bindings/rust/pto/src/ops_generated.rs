@@ -231,6 +231,21 @@ pub fn tgather(
     })
 }
 
+/// TSCATTER (`pto_tscatter`): dst zeroed, then src\[i,j\] to dst's element
+/// at flat offset indices\[i,j\], in row order.
+///
+/// dst's dtypes: HOST all; A2A3 INT32, INT16, INT8, FLOAT16, FLOAT32,
+/// UINT32, UINT16, UINT8, BFLOAT16; A5 INT32, INT16, INT8, FLOAT16,
+/// FLOAT32, UINT32, UINT16, UINT8, BFLOAT16.
+pub fn tscatter(
+    dst: &mut impl Operand,
+    src: impl Source,
+    indices: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tscatter(d, src.source_ptr(d), indices.source_ptr(d)) })
+}
+
 /// TSETVAL (`pto_tsetval`): value in dst's element at flat offset index
 /// (row \* cols + col), a valid one.
 ///

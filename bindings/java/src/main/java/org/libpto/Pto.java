@@ -303,6 +303,25 @@ public final class Pto {
     }
 
     /**
+     * TSCATTER ({@code pto_tscatter}): dst zeroed, then src[i,j] to dst's element at flat
+     * offset indices[i,j], in row order.
+     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, INT8, FLOAT16, FLOAT32, UINT32, UINT16,
+     * UINT8, BFLOAT16; A5 INT32, INT16, INT8, FLOAT16, FLOAT32, UINT32, UINT16, UINT8,
+     * BFLOAT16.
+     */
+    public static void tscatter(Tile dst, Tile src, Tile indices) {
+        try {
+            PtoNative.pto_tscatter(Tile.handleOf(dst, "Pto.tscatter", "dst"),
+                    Tile.handleOf(src, "Pto.tscatter", "src"),
+                    Tile.handleOf(indices, "Pto.tscatter", "indices"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(indices);
+        }
+    }
+
+    /**
      * TSETVAL ({@code pto_tsetval}): value in dst's element at flat offset index (row * cols
      * + col), a valid one.
      * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
