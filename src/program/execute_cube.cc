@@ -73,10 +73,65 @@ bool ExtractWindowAligned(const Type& src, Space dst_space, int64_t row, int64_t
 
 namespace {
 
-// A FLOAT32 element's value as a FLOAT16 or BFLOAT16 one, rounded to
-// nearest even (the fixpipe's F322F16 and F322BF16; NaN stays NaN).
-uint16_t NarrowFloat(float x, pto_dtype to) {
-  return DoubleToHalfBits(RoundToFloatType(x, to, 16), to);
+bool SameLayout(const Layout& a, const Layout& b) {
+  return a.rows == b.rows && a.cols == b.cols && a.col_major == b.col_major && a.box == b.box &&
+         a.inner_rows == b.inner_rows && a.inner_cols == b.inner_cols;
+}
+
+// CopyRegion for elements of type T: runs both images hold one after another
+// along a row (ZZ, NZ, ND), or where both run down columns (ZN, NN, DN),
+// down a column; single elements otherwise.
+template <typename T>
+void CopyRegionOf(const Layout& ld, T* d, const Layout& ls, const T* s, uint64_t sr, uint64_t sc,
+                  uint64_t rows, uint64_t cols) {
+  const bool by_columns = ColumnRun(ld, 0, 2) > 1 && ColumnRun(ls, sr, 2) > 1;
+  if (by_columns) {
+    for (uint64_t c = 0; c < cols; ++c) {
+      for (uint64_t r = 0; r < rows;) {
+        const uint64_t run = ColumnRun(ld, r, ColumnRun(ls, sr + r, rows - r));
+        T* to = d + ElementOffset(ld, r, c);
+        const T* from = s + ElementOffset(ls, sr + r, sc + c);
+        for (uint64_t i = 0; i < run; ++i) to[i] = from[i];
+        r += run;
+      }
+    }
+    return;
+  }
+  for (uint64_t r = 0; r < rows; ++r) {
+    for (uint64_t c = 0; c < cols;) {
+      const uint64_t run = RowRun(ld, c, RowRun(ls, sc + c, cols - c));
+      T* to = d + ElementOffset(ld, r, c);
+      const T* from = s + ElementOffset(ls, sr + r, sc + c);
+      for (uint64_t i = 0; i < run; ++i) to[i] = from[i];
+      c += run;
+    }
+  }
+}
+
+// The rows x cols region of the image s (layout ls) from (sr, sc) into the
+// image d (layout ld) from (0, 0), each element at its (row, column): a
+// whole tile of the same layout in one copy, else CopyRegionOf by the
+// element's size.
+void CopyRegion(const Layout& ld, char* d, const Layout& ls, const char* s, uint64_t sr,
+                uint64_t sc, uint64_t rows, uint64_t cols, size_t size) {
+  if (SameLayout(ld, ls) && sr == 0 && sc == 0 && rows == ld.rows && cols == ld.cols) {
+    memcpy(d, s, rows * cols * size);
+    return;
+  }
+  switch (size) {
+    case 1:
+      return CopyRegionOf(ld, reinterpret_cast<uint8_t*>(d), ls, reinterpret_cast<const uint8_t*>(s),
+                          sr, sc, rows, cols);
+    case 2:
+      return CopyRegionOf(ld, reinterpret_cast<uint16_t*>(d), ls,
+                          reinterpret_cast<const uint16_t*>(s), sr, sc, rows, cols);
+    case 4:
+      return CopyRegionOf(ld, reinterpret_cast<uint32_t*>(d), ls,
+                          reinterpret_cast<const uint32_t*>(s), sr, sc, rows, cols);
+    default:
+      return CopyRegionOf(ld, reinterpret_cast<uint64_t*>(d), ls,
+                          reinterpret_cast<const uint64_t*>(s), sr, sc, rows, cols);
+  }
 }
 
 // One element of `size` bytes (1, 2, 4 or 8), copied with a fixed-size copy.
@@ -86,33 +141,6 @@ inline void CopyElement(char* dst, const char* src, size_t size) {
     case 2: memcpy(dst, src, 2); break;
     case 4: memcpy(dst, src, 4); break;
     default: memcpy(dst, src, 8); break;
-  }
-}
-
-bool SameLayout(const Layout& a, const Layout& b) {
-  return a.rows == b.rows && a.cols == b.cols && a.col_major == b.col_major && a.box == b.box &&
-         a.inner_rows == b.inner_rows && a.inner_cols == b.inner_cols;
-}
-
-// The rows x cols region of the image s (layout ls) from (sr, sc) into the
-// image d (layout ld) from (0, 0), each element at its (row, column): a
-// whole tile of the same layout in one copy, else runs both images hold
-// one after another along a row.
-void CopyRegion(const Layout& ld, char* d, const Layout& ls, const char* s, uint64_t sr,
-                uint64_t sc, uint64_t rows, uint64_t cols, size_t size) {
-  if (SameLayout(ld, ls) && sr == 0 && sc == 0 && rows == ld.rows && cols == ld.cols) {
-    memcpy(d, s, rows * cols * size);
-    return;
-  }
-  for (uint64_t r = 0; r < rows; ++r) {
-    for (uint64_t c = 0; c < cols;) {
-      const uint64_t run = RowRun(ld, c, RowRun(ls, sc + c, cols - c));
-      char* to = d + ElementOffset(ld, r, c) * size;
-      const char* from = s + ElementOffset(ls, sr + r, sc + c) * size;
-      if (run == 1) CopyElement(to, from, size);
-      else memcpy(to, from, run * size);
-      c += run;
-    }
   }
 }
 
@@ -160,26 +188,26 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
   if (atomic && !WaitForTurn(*stop_))
     return Error(in, PTO_ERR_INVALID_ARGUMENT, "pto.tstore: the launch stopped (another block failed)");
   const bool plain = !atomic && view_dtype == t.dtype;
+  const bool cast = !load && view_dtype != t.dtype;
   ForEachViewRow(v, rows, [&](int64_t r, int64_t element, int64_t col_stride) {
     for (int64_t c = 0; c < cols;) {
       char* g = memory + static_cast<size_t>(element + c * col_stride) * view_size;
       char* e = tile + ElementOffset(layout, static_cast<uint64_t>(r), static_cast<uint64_t>(c)) * size;
       // Runs the tile and the view both hold one after another.
-      const int64_t run = plain && col_stride == 1
+      const int64_t run = (plain || cast) && col_stride == 1
                               ? static_cast<int64_t>(RowRun(layout, static_cast<uint64_t>(c),
                                                             static_cast<uint64_t>(cols - c)))
                               : 1;
       c += run;
-      if (run > 1) {
+      if (cast) {
+        // The fixpipe's FLOAT32 to FLOAT16 / BFLOAT16, rounded to nearest
+        // even as tcvt rounds.
+        kernels::FromF32(view_dtype, static_cast<size_t>(run), g, reinterpret_cast<const float*>(e));
+      } else if (run > 1) {
         if (load) memcpy(e, g, static_cast<size_t>(run) * size);
         else memcpy(g, e, static_cast<size_t>(run) * size);
       } else if (load) {
         CopyElement(e, g, size);
-      } else if (view_dtype != t.dtype) {
-        float x;
-        memcpy(&x, e, 4);
-        const uint16_t bits = NarrowFloat(x, view_dtype);
-        memcpy(g, &bits, 2);
       } else if (atomic && t.dtype == PTO_FLOAT32) {
         float x, y;
         memcpy(&x, e, 4);

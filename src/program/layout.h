@@ -78,6 +78,16 @@ inline uint64_t RowRun(const Layout& l, uint64_t c, uint64_t most) {
   return left < most ? left : most;
 }
 
+// The same down a column: to the end of the box's column where the boxes'
+// elements run down columns (ZN, NN), the rest of the column for DN, one
+// where they run along rows.
+inline uint64_t ColumnRun(const Layout& l, uint64_t r, uint64_t most) {
+  if (l.box == Box::kNone) return l.col_major || l.cols == 1 ? most : 1;
+  if (l.box == Box::kRowMajor) return 1;
+  const uint64_t left = l.inner_rows - (r & (l.inner_rows - 1));
+  return left < most ? left : most;
+}
+
 // Whether t's elements lie row-major, as a vec tile's (and a C tile's) do.
 inline bool IsRowMajor(const Type& t) {
   return t.box == Box::kNone && (!t.col_major || t.rows == 1 || t.cols == 1);
