@@ -86,7 +86,10 @@ extern "C" {
 /* A tile: an opaque handle created by pto_tile_create, freed by pto_tile_destroy. */
 typedef struct pto_tile pto_tile;
 
-/* Element types. */
+/* Element types. INT64 and UINT64 (0.5) come after FLOAT32, so every earlier
+ * value keeps its number: 8-byte two's complement and unsigned integers.
+ * "All nine dtypes" below means every dtype but these two; an operation
+ * that takes them says so. */
 typedef enum pto_dtype {
     PTO_INT8 = 0,
     PTO_UINT8 = 1,
@@ -96,7 +99,9 @@ typedef enum pto_dtype {
     PTO_UINT32 = 5,
     PTO_FLOAT16 = 6,  /* IEEE binary16 */
     PTO_BFLOAT16 = 7, /* bfloat16: the upper half of an IEEE binary32 */
-    PTO_FLOAT32 = 8
+    PTO_FLOAT32 = 8,
+    PTO_INT64 = 9,
+    PTO_UINT64 = 10
 } pto_dtype;
 
 /* Result of every fallible call. */
@@ -1307,8 +1312,8 @@ PTO_API pto_status pto_tmatmul_bias(pto_tile *dst, const pto_tile *a, const pto_
 /* ------------------------------------------------------------------------ */
 
 /* The dtype's name without the PTO_ prefix: "INT8", "UINT8", "INT16",
- * "UINT16", "INT32", "UINT32", "FLOAT16", "BFLOAT16", "FLOAT32"; "UNKNOWN"
- * for a value outside the enum. Never NULL. */
+ * "UINT16", "INT32", "UINT32", "FLOAT16", "BFLOAT16", "FLOAT32", "INT64",
+ * "UINT64"; "UNKNOWN" for a value outside the enum. Never NULL. */
 PTO_API const char *pto_dtype_string(pto_dtype d);
 
 /* ------------------------------------------------------------------------ */

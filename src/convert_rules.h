@@ -57,7 +57,7 @@ constexpr DtypeSet UnionOf(const DtypeSet& a, const DtypeSet& b) {
 // The lists by profile (HOST, A2A3, A5) and source dtype, derived from the
 // rows above at compile time.
 struct ConvertTable {
-  DtypeSet by_profile_and_src[3][9];
+  DtypeSet by_profile_and_src[3][kDtypeCount];
 };
 constexpr ConvertTable MakeConvertTable() {
   ConvertTable table{};

@@ -465,7 +465,8 @@ var tmovOperands = []string{"dst", "src"}
 // TMov is TMOV (pto_tmov): a copy of src's valid region (vec to vec), bit
 // for bit.
 //
-// dst's dtypes: HOST all; A2A3 all; A5 all.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 all, INT64, UINT64; A5 all,
+// INT64, UINT64.
 func TMov(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}

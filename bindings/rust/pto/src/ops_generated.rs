@@ -418,7 +418,8 @@ pub fn trem(
 /// TMOV (`pto_tmov`): a copy of src's valid region (vec to vec), bit for
 /// bit.
 ///
-/// dst's dtypes: HOST all; A2A3 all; A5 all.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 all, INT64, UINT64; A5 all,
+/// INT64, UINT64.
 pub fn tmov(
     dst: &mut impl Operand,
     src: impl Source,

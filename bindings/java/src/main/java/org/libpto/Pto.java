@@ -534,7 +534,8 @@ public final class Pto {
 
     /**
      * TMOV ({@code pto_tmov}): a copy of src's valid region (vec to vec), bit for bit.
-     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 all, INT64, UINT64; A5 all, INT64,
+     * UINT64.
      */
     public static void tmov(Tile dst, Tile src) {
         try {

@@ -1,0 +1,233 @@
+/* INT64 and UINT64: tiles of them (create, write, read, placement), tmov
+ * bit for bit over valid regions, in place and between tiles of different
+ * shapes, with the dtype rules (the two are distinct dtypes of one size);
+ * and programs with !pto.ptr<i64> / !pto.ptr<ui64>: views, vec tiles,
+ * tload / tstore / tmov, load_scalar / store_scalar of every bit pattern,
+ * a tload's zero pad and the pads an 8-byte tile cannot take.
+ * Elements are carried as uint64_t bit patterns here (the shared harness
+ * carries 32 bits). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/harness.h"
+
+static const pto_dtype k64[] = {PTO_INT64, PTO_UINT64};
+
+static uint64_t get64(pto_tile *t, size_t i, size_t j) {
+    uint64_t v;
+    memcpy(&v, (const char *)pto_tile_data(t) + (i * pto_tile_cols(t) + j) * 8, 8);
+    return v;
+}
+
+static void put64(pto_tile *t, size_t i, size_t j, uint64_t v) {
+    memcpy((char *)pto_tile_data(t) + (i * pto_tile_cols(t) + j) * 8, &v, 8);
+}
+
+/* Values that tell 64 bits from 32: sign bits, high words, the extremes. */
+static uint64_t value64(rng *r) {
+    static const uint64_t kEdges[] = {0, 1, UINT64_MAX, INT64_MAX, (uint64_t)INT64_MIN,
+                                      UINT64_C(0xFFFFFFFF), UINT64_C(0x100000000),
+                                      UINT64_C(0x8000000000000001), UINT64_C(0x7FFFFFFF80000000)};
+    const uint64_t pick = rng_next(r);
+    return pick % 4 == 0 ? kEdges[(pick >> 8) % COUNT(kEdges)] : rng_next(r);
+}
+
+static pto_tile *new64(pto_dtype dt, uint32_t rows, uint32_t cols, uint32_t vr, uint32_t vc, rng *r) {
+    pto_tile *t = NULL;
+    assert_int_equal(pto_tile_create(dt, rows, cols, &t), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(t, vr, vc), PTO_OK);
+    for (uint32_t i = 0; i < rows; ++i)
+        for (uint32_t j = 0; j < cols; ++j) put64(t, i, j, r != NULL ? value64(r) : 0);
+    return t;
+}
+
+static void test_tiles(void **state) {
+    (void)state;
+    for (size_t d = 0; d < COUNT(k64); ++d) {
+        const pto_dtype dt = k64[d];
+        assert_int_equal(pto_dtype_size(dt), 8);
+        assert_string_equal(pto_dtype_string(dt), dt == PTO_INT64 ? "INT64" : "UINT64");
+        pto_tile *t = NULL;
+        assert_int_equal(pto_tile_create(dt, 3, 5, &t), PTO_OK);
+        assert_int_equal(pto_tile_dtype(t), dt);
+        assert_int_equal((uintptr_t)pto_tile_data(t) % 64, 0);
+        uint64_t in[15], out[15];
+        rng r = {0x64 + d};
+        for (size_t i = 0; i < 15; ++i) in[i] = value64(&r);
+        assert_int_equal(pto_tile_write(t, in, sizeof in), PTO_OK);
+        assert_int_equal(pto_tile_read(t, out, sizeof out), PTO_OK);
+        assert_memory_equal(in, out, sizeof in);
+        assert_int_equal(get64(t, 2, 4), in[14]);
+        /* byte counts are 8 per element; float copies refuse them */
+        assert_int_equal(pto_tile_write(t, in, 15 * 4), PTO_ERR_INVALID_ARGUMENT);
+        float f[15] = {0};
+        assert_int_equal(pto_tile_write_f32(t, f, 15), PTO_ERR_UNSUPPORTED_DTYPE);
+        pto_tile_destroy(t);
+        /* the byte limit counts 8-byte elements */
+        const uint32_t cols = (uint32_t)(PTO_TILE_MAX_BYTES / 8);
+        assert_int_equal(pto_tile_create(dt, 2, cols, &t), PTO_ERR_INVALID_ARGUMENT);
+        /* placement: aligned to the element size, 8 */
+        pto_buffer *b = NULL;
+        assert_int_equal(pto_buffer_create(256, &b), PTO_OK);
+        assert_int_equal(pto_tile_create_at(dt, 2, 4, b, 4, &t), PTO_ERR_INVALID_ARGUMENT);
+        assert_int_equal(pto_tile_create_at(dt, 2, 4, b, 8, &t), PTO_OK);
+        pto_tile_destroy(t);
+        pto_buffer_destroy(b);
+    }
+}
+
+/* tmov copies src's valid region bit for bit and nothing else, between
+ * tiles of different shapes, in place, on every profile. */
+static void test_tmov(void **state) {
+    (void)state;
+    static const uint32_t kShapes[][6] = {
+        /* dst rows, cols, src rows, cols, valid rows, cols */
+        {1, 1, 1, 1, 1, 1}, {4, 16, 4, 16, 4, 16}, {5, 40, 7, 33, 5, 33},
+        {3, 9, 3, 9, 2, 7}, {2, 8, 2, 8, 0, 8},    {16, 3, 16, 5, 16, 3},
+    };
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A2A3, PTO_PROFILE_A5};
+    rng r = {0x7A0};
+    size_t calls = 0;
+    for (size_t p = 0; p < COUNT(kProfiles); ++p) {
+        assert_int_equal(pto_set_profile(kProfiles[p]), PTO_OK);
+        for (size_t d = 0; d < COUNT(k64); ++d)
+            for (size_t s = 0; s < COUNT(kShapes); ++s) {
+                const uint32_t *sh = kShapes[s];
+                pto_tile *dst = new64(k64[d], sh[0], sh[1], sh[4], sh[5], &r);
+                pto_tile *src = new64(k64[d], sh[2], sh[3], sh[4], sh[5], &r);
+                uint64_t *before = malloc((size_t)(sh[0] * sh[1] > sh[2] * sh[3] ? sh[0] * sh[1] : sh[2] * sh[3]) * 8);
+                memcpy(before, pto_tile_data(dst), (size_t)sh[0] * sh[1] * 8);
+                assert_int_equal(pto_tmov(dst, src), PTO_OK);
+                for (uint32_t i = 0; i < sh[0]; ++i)
+                    for (uint32_t j = 0; j < sh[1]; ++j) {
+                        const uint64_t want = i < sh[4] && j < sh[5] ? get64(src, i, j)
+                                                                     : before[i * sh[1] + j];
+                        if (get64(dst, i, j) != want)
+                            fail_msg("tmov %s shape %zu: (%u,%u) is 0x%" PRIx64 ", want 0x%" PRIx64,
+                                     pto_dtype_string(k64[d]), s, i, j, get64(dst, i, j), want);
+                    }
+                memcpy(before, pto_tile_data(src), (size_t)sh[2] * sh[3] * 8);
+                assert_int_equal(pto_tmov(src, src), PTO_OK);
+                assert_memory_equal(before, pto_tile_data(src), (size_t)sh[2] * sh[3] * 8);
+                calls += 2;
+                free(before);
+                TILES_DESTROY(dst, src);
+            }
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    /* INT64 and UINT64 are two dtypes: no move between them, nor to the
+     * 4-byte ones */
+    pto_tile *i64 = new64(PTO_INT64, 2, 8, 2, 8, NULL), *u64 = new64(PTO_UINT64, 2, 8, 2, 8, NULL);
+    pto_tile *f32 = tile_new(PTO_FLOAT32, 2, 16, 2, 16);
+    assert_int_equal(pto_tmov(i64, u64), PTO_ERR_DTYPE_MISMATCH);
+    assert_int_equal(pto_tmov(f32, i64), PTO_ERR_DTYPE_MISMATCH);
+    assert_non_null(strstr(pto_last_error(), "INT64"));
+    TILES_DESTROY(i64, u64, f32);
+    print_message("[int64] %zu tmov calls\n", calls);
+}
+
+/* A kernel over !pto.ptr<T> (T = i64 or ui64), memory as 8 rows of 8: a 4x8
+ * tile with a vr x vc valid region loaded from rows 0..3, moved, stored to
+ * rows 4..(4 + vr) (tstore's view as large as the valid region, as PTOAS's
+ * verifier asks); element 64 copied to 65 through a scalar register. The
+ * tile's type takes `pad`. */
+static void kernel_text(char *out, size_t cap, const char *t, const char *pad, uint32_t vr,
+                        uint32_t vc) {
+    char tile[160];
+    snprintf(tile, sizeof tile, "!pto.tile_buf<loc=vec, dtype=%s, rows=4, cols=8, v_row=%u, v_col=%u, "
+             "blayout=row_major, slayout=none_box, fractal=512, pad=%s>", t, vr, vc, pad);
+    snprintf(out, cap,
+             "module {\n"
+             "  func.func @k(%%p: !pto.ptr<%s>) {\n"
+             "    %%c0 = arith.constant 0 : index\n"
+             "    %%c1 = arith.constant 1 : index\n"
+             "    %%c4 = arith.constant 4 : index\n"
+             "    %%c8 = arith.constant 8 : index\n"
+             "    %%c32 = arith.constant 32 : index\n"
+             "    %%c64 = arith.constant 64 : index\n"
+             "    %%c65 = arith.constant 65 : index\n"
+             "    %%cvr = arith.constant %u : index\n"
+             "    %%cvc = arith.constant %u : index\n"
+             "    %%v = pto.make_tensor_view %%p, shape = [%%c8, %%c8], strides = [%%c8, %%c1] : !pto.tensor_view<?x?x%s>\n"
+             "    %%a = pto.partition_view %%v, offsets = [%%c0, %%c0], sizes = [%%c4, %%c8] : !pto.tensor_view<?x?x%s> -> !pto.partition_tensor_view<4x8x%s>\n"
+             "    %%b = pto.partition_view %%v, offsets = [%%c4, %%c0], sizes = [%%cvr, %%cvc] : !pto.tensor_view<?x?x%s> -> !pto.partition_tensor_view<%ux%ux%s>\n"
+             "    %%s = pto.alloc_tile : %s\n"
+             "    %%d = pto.alloc_tile : %s\n"
+             "    pto.tload ins(%%a : !pto.partition_tensor_view<4x8x%s>) outs(%%s : %s)\n"
+             "    pto.tmov ins(%%s : %s) outs(%%d : %s)\n"
+             "    pto.tstore ins(%%d : %s) outs(%%b : !pto.partition_tensor_view<%ux%ux%s>)\n"
+             "    %%x = pto.load_scalar %%p[%%c64] : !pto.ptr<%s> -> i64\n"
+             "    pto.store_scalar %%x, %%p[%%c65] : !pto.ptr<%s>, i64\n"
+             "    return\n"
+             "  }\n"
+             "}\n",
+             t, vr, vc, t, t, t, t, vr, vc, t, tile, tile, t, tile, tile, tile, tile, vr, vc, t, t, t);
+}
+
+static void test_programs(void **state) {
+    (void)state;
+    static const char *const kSpellings[] = {"i64", "si64", "ui64"};
+    static const pto_dtype kDtypes[] = {PTO_INT64, PTO_INT64, PTO_UINT64};
+    rng r = {0xB64};
+    char text[4096];
+    for (size_t s = 0; s < COUNT(kSpellings); ++s) {
+        /* a full valid region (no pad), and 3x5 valid with a zero pad */
+        for (int padded = 0; padded < 2; ++padded) {
+            const uint32_t vr = padded ? 3 : 4, vc = padded ? 5 : 8;
+            kernel_text(text, sizeof text, kSpellings[s], padded ? "1" : "0", vr, vc);
+            pto_program *p = program_build(text, NULL);
+            assert_int_equal(pto_program_param_dtype(p, 0), kDtypes[s]);
+            uint64_t mem[66];
+            for (size_t i = 0; i < COUNT(mem); ++i) mem[i] = value64(&r);
+            uint64_t before[66];
+            memcpy(before, mem, sizeof mem);
+            program_run_on(p, mem, sizeof mem);
+            /* tstore writes the tile's valid region; with a zero pad the
+             * whole 4x8 moves through tmov, but only vr x vc is stored */
+            for (size_t i = 0; i < 4; ++i)
+                for (size_t j = 0; j < 8; ++j) {
+                    const uint64_t want = i < vr && j < vc ? before[i * 8 + j] : before[32 + i * 8 + j];
+                    if (mem[32 + i * 8 + j] != want)
+                        fail_msg("%s padded %d: element (%zu,%zu) is 0x%" PRIx64 ", want 0x%" PRIx64,
+                                 kSpellings[s], padded, i, j, mem[32 + i * 8 + j], want);
+                }
+            assert_memory_equal(mem, before, 32 * 8);
+            assert_int_equal(mem[65], before[64]);
+            assert_int_equal(mem[64], before[64]);
+            pto_program_destroy(p);
+        }
+        /* an 8-byte tile pads with zero or not at all */
+        for (int pad = 2; pad <= 3; ++pad) {
+            char pad_text[4];
+            snprintf(pad_text, sizeof pad_text, "%d", pad);
+            kernel_text(text, sizeof text, kSpellings[s], pad_text, 3, 5);
+            expect_program_refused_with(text, NULL, "pads with zero or not at all");
+        }
+    }
+    /* a view of i64 over a pointer of ui64, and an i32 register stored into
+     * an i64 element, are refused */
+    kernel_text(text, sizeof text, "i64", "0", 4, 8);
+    char *view = strstr(text, "%p, shape");
+    assert_non_null(view);
+    char mixed[4096];
+    snprintf(mixed, sizeof mixed, "%.*s", (int)(strstr(text, "!pto.ptr<i64>") - text), text);
+    strcat(mixed, "!pto.ptr<ui64>");
+    strcat(mixed, strstr(text, "!pto.ptr<i64>") + strlen("!pto.ptr<i64>"));
+    expect_program_refused_with(mixed, NULL, "differs from the pointer's ui64");
+    expect_program_refused_with("module {\n  func.func @k(%p: !pto.ptr<i64>) {\n"
+                                "    %c0 = arith.constant 0 : index\n"
+                                "    %x = pto.load_scalar %p[%c0] : !pto.ptr<i64> -> i32\n"
+                                "    return\n  }\n}\n",
+                                NULL, "is not the element type of !pto.ptr<i64>");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tiles),
+        cmocka_unit_test(test_tmov),
+        cmocka_unit_test(test_programs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
