@@ -7,6 +7,7 @@
  * Elements are carried as uint64_t bit patterns here (the shared harness
  * carries 32 bits). */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,168 @@ static void test_tmov(void **state) {
     print_message("[int64] %zu tmov calls\n", calls);
 }
 
+/* ---- tcvt ---- */
+
+/* The pairs with an 8-byte side, on every profile (TCVT's table: FP32 ->
+ * I64, I32 -> I64, I64 -> FP32, I64 -> I32, A2A3 and A5 alike). */
+static bool pair64(pto_dtype src, pto_dtype dst) {
+    return (src == PTO_FLOAT32 && dst == PTO_INT64) || (src == PTO_INT32 && dst == PTO_INT64) ||
+           (src == PTO_INT64 && (dst == PTO_FLOAT32 || dst == PTO_INT32));
+}
+
+/* m (< 2^64) rounded to float by the mode, negative deciding the directed
+ * modes, as the float's bits: integer arithmetic on the magnitude. */
+static uint32_t u64_to_f32_bits(uint64_t m, bool negative, pto_round_mode mode) {
+    int length = 0;
+    for (uint64_t x = m; x != 0; x >>= 1) ++length;
+    int shift = length > 24 ? length - 24 : 0;
+    uint64_t kept = m >> shift;
+    if (shift > 0) {
+        const uint64_t rest = m & ((UINT64_C(1) << shift) - 1), half = UINT64_C(1) << (shift - 1);
+        bool up;
+        switch (mode) {
+        case PTO_ROUND_ROUND: up = rest >= half; break;
+        case PTO_ROUND_FLOOR: up = negative && rest != 0; break;
+        case PTO_ROUND_CEIL: up = !negative && rest != 0; break;
+        case PTO_ROUND_TRUNC: up = false; break;
+        default: up = rest > half || (rest == half && (kept & 1)); break;
+        }
+        kept += up;
+    }
+    const float f = ldexpf((float)kept, shift); /* kept <= 2^24: exact */
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    return bits | (negative && m != 0 ? 0x80000000u : 0);
+}
+
+/* The expected element of dst for one source element (bits zero-extended). */
+static uint64_t tcvt64_expected(pto_dtype src, pto_dtype dst, uint64_t in, pto_round_mode mode,
+                                pto_saturation sat) {
+    if (src == PTO_INT32) return (uint64_t)(int64_t)(int32_t)(uint32_t)in;
+    if (src == PTO_INT64 && dst == PTO_INT32) {
+        const int64_t v = (int64_t)in;
+        if (sat == PTO_SAT_OFF) return (uint32_t)in;
+        return (uint32_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v);
+    }
+    if (src == PTO_INT64) {
+        const int64_t v = (int64_t)in;
+        const uint64_t m = v < 0 ? UINT64_C(0) - in : in;
+        return u64_to_f32_bits(m, v < 0, mode == PTO_ROUND_NONE ? PTO_ROUND_RINT : mode);
+    }
+    /* FLOAT32 -> INT64: rounded by the mode (NONE truncates), saturated, NaN 0 */
+    float f;
+    const uint32_t b = (uint32_t)in;
+    memcpy(&f, &b, 4);
+    if (isnan(f)) return 0;
+    double v = f;
+    switch (mode) {
+    case PTO_ROUND_RINT: v = nearbyint(v); break;
+    case PTO_ROUND_ROUND: v = round(v); break;
+    case PTO_ROUND_FLOOR: v = floor(v); break;
+    case PTO_ROUND_CEIL: v = ceil(v); break;
+    default: v = trunc(v); break;
+    }
+    if (v >= 0x1p63) return (uint64_t)INT64_MAX;
+    if (v < -0x1p63) return (uint64_t)INT64_MIN;
+    return (uint64_t)(int64_t)v;
+}
+
+/* A source element of dt: edges of every range and random bits. */
+static uint64_t source_value(pto_dtype dt, rng *r) {
+    if (dt == PTO_INT64) return value64(r);
+    if (dt == PTO_INT32) return (uint32_t)value64(r);
+    static const float kEdges[] = {0.0f, -0.0f, 0.5f, -0.5f, 1.5f, -2.5f, 0x1p62f, 0x1p63f,
+                                   -0x1p63f, 0x1.fffffep62f, -0x1.fffffep62f, 0x1p64f, 1e30f,
+                                   -1e30f, INFINITY, -INFINITY, NAN, 16777217.0f, 3.0e9f};
+    float f;
+    uint32_t bits = (uint32_t)rng_next(r);
+    const uint64_t pick = rng_next(r) % 4;
+    if (pick == 0) {
+        f = kEdges[rng_next(r) % COUNT(kEdges)];
+        memcpy(&bits, &f, 4);
+    } else if (pick == 1) {
+        f = (float)ldexp(rng_unit(r) - 0.5, (int)(rng_next(r) % 70));
+        memcpy(&bits, &f, 4);
+    }
+    return bits;
+}
+
+static uint64_t get_any(pto_tile *t, size_t i, size_t j) {
+    if (pto_dtype_size(pto_tile_dtype(t)) == 8) return get64(t, i, j);
+    return tile_get(t, i, j);
+}
+
+static void test_tcvt(void **state) {
+    (void)state;
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A2A3, PTO_PROFILE_A5};
+    /* which pairs with an 8-byte side each profile accepts */
+    for (size_t p = 0; p < COUNT(kProfiles); ++p) {
+        assert_int_equal(pto_set_profile(kProfiles[p]), PTO_OK);
+        for (int a = 0; a < TEST_DTYPE_COUNT; ++a)
+            for (int b = 0; b < TEST_DTYPE_COUNT; ++b) {
+                const pto_dtype s = (pto_dtype)a, d = (pto_dtype)b;
+                if (pto_dtype_size(s) != 8 && pto_dtype_size(d) != 8) continue;
+                pto_tile *src = NULL, *dst = NULL;
+                assert_int_equal(pto_tile_create(s, 2, 8, &src), PTO_OK);
+                assert_int_equal(pto_tile_create(d, 2, 8, &dst), PTO_OK);
+                const pto_status st = pto_tcvt(dst, src, NULL, PTO_ROUND_RINT, PTO_SAT_ON);
+                if (pair64(s, d)) {
+                    assert_int_equal(st, PTO_OK);
+                } else {
+                    assert_int_equal(st, PTO_ERR_UNSUPPORTED_DTYPE);
+                    assert_non_null(strstr(pto_last_error(), "is not supported on"));
+                }
+                assert_int_equal(pto_tcvt(dst, src, NULL, PTO_ROUND_ODD, PTO_SAT_ON),
+                                 pair64(s, d) ? PTO_ERR_INVALID_ARGUMENT : PTO_ERR_UNSUPPORTED_DTYPE);
+                TILES_DESTROY(src, dst);
+            }
+    }
+    /* values: every mode and saturation, on every profile (none changes
+     * these pairs), over valid regions narrower than the tiles */
+    static const pto_dtype kPairs[][2] = {{PTO_FLOAT32, PTO_INT64}, {PTO_INT32, PTO_INT64},
+                                          {PTO_INT64, PTO_FLOAT32}, {PTO_INT64, PTO_INT32}};
+    rng r = {0xC64};
+    size_t elements = 0;
+    for (size_t p = 0; p < COUNT(kProfiles); ++p) {
+        assert_int_equal(pto_set_profile(kProfiles[p]), PTO_OK);
+        for (size_t k = 0; k < COUNT(kPairs); ++k)
+            for (int mode = PTO_ROUND_NONE; mode <= PTO_ROUND_TRUNC; ++mode)
+                for (int sat = PTO_SAT_OFF; sat <= PTO_SAT_ON; ++sat) {
+                    const pto_dtype s = kPairs[k][0], d = kPairs[k][1];
+                    pto_tile *src = NULL, *dst = NULL;
+                    assert_int_equal(pto_tile_create(s, 6, 40, &src), PTO_OK);
+                    assert_int_equal(pto_tile_create(d, 5, 37, &dst), PTO_OK);
+                    assert_int_equal(pto_tile_set_valid(src, 5, 33), PTO_OK);
+                    assert_int_equal(pto_tile_set_valid(dst, 5, 33), PTO_OK);
+                    for (uint32_t i = 0; i < 6; ++i)
+                        for (uint32_t j = 0; j < 40; ++j) {
+                            const uint64_t v = source_value(s, &r);
+                            if (s == PTO_INT64) put64(src, i, j, v);
+                            else tile_put(src, i, j, (uint32_t)v);
+                        }
+                    assert_int_equal(pto_tcvt(dst, src, NULL, (pto_round_mode)mode, (pto_saturation)sat),
+                                     PTO_OK);
+                    for (uint32_t i = 0; i < 5; ++i)
+                        for (uint32_t j = 0; j < 37; ++j) {
+                            const uint64_t want =
+                                j < 33 ? tcvt64_expected(s, d, get_any(src, i, j), (pto_round_mode)mode,
+                                                         (pto_saturation)sat)
+                                       : 0;
+                            const uint64_t got = get_any(dst, i, j);
+                            if (got != want)
+                                fail_msg("%s: %s -> %s mode %d sat %d: 0x%" PRIx64 " gives 0x%" PRIx64
+                                         ", want 0x%" PRIx64,
+                                         pto_profile_string(kProfiles[p]), pto_dtype_string(s),
+                                         pto_dtype_string(d), mode, sat, get_any(src, i, j), got, want);
+                            ++elements;
+                        }
+                    TILES_DESTROY(src, dst);
+                }
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    print_message("[int64] tcvt: %zu elements\n", elements);
+}
+
 /* A kernel over !pto.ptr<T> (T = i64 or ui64), memory as 8 rows of 8: a 4x8
  * tile with a vr x vc valid region loaded from rows 0..3, moved, stored to
  * rows 4..(4 + vr) (tstore's view as large as the valid region, as PTOAS's
@@ -228,6 +391,7 @@ int main(void) {
         cmocka_unit_test(test_tiles),
         cmocka_unit_test(test_tmov),
         cmocka_unit_test(test_programs),
+        cmocka_unit_test(test_tcvt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,8 +93,8 @@ pub fn tpartadd(
 /// TCVT (`pto_tcvt`): src converted to dst's dtype, rounded by the mode;
 /// saturating as asked.
 ///
-/// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16, INT32,
-/// INT8, UINT8; A5 all.
+/// dst's dtypes: HOST all, INT64; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16,
+/// INT32, INT8, UINT8, INT64; A5 all, INT64.
 ///
 /// `tmp` is an optional scratch tile (`None` for none; a profile may
 /// require it).

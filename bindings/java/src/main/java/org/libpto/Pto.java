@@ -142,8 +142,8 @@ public final class Pto {
     /**
      * TCVT ({@code pto_tcvt}): src converted to dst's dtype, rounded by the mode; saturating
      * as asked.
-     * <p>dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16, INT32, INT8, UINT8;
-     * A5 all.
+     * <p>dst's dtypes: HOST all, INT64; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16, INT32, INT8,
+     * UINT8, INT64; A5 all, INT64.
      * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
      * require it).
      */
