@@ -291,6 +291,120 @@ static void test_tcvt(void **state) {
     print_message("[int64] tcvt: %zu elements\n", elements);
 }
 
+/* ---- the table's elementwise rows ---- */
+
+/* The exact result of a Binary row on 8-byte elements, wrapping modulo 2^64
+ * as the 32-bit rows wrap modulo 2^32: x / 0 is every bit set and MIN / -1
+ * is MIN (tdiv), x rem 0 is x and MIN rem -1 is 0, a remainder takes the
+ * divisor's sign (trem). *known is false for a mnemonic without one here. */
+static uint64_t binary64_expected(const char *mnemonic, bool is_signed, uint64_t a, uint64_t b,
+                                  bool *known) {
+    const int64_t sa = (int64_t)a, sb = (int64_t)b;
+    *known = true;
+    if (strcmp(mnemonic, "tadd") == 0) return a + b;
+    if (strcmp(mnemonic, "tsub") == 0) return a - b;
+    if (strcmp(mnemonic, "tmul") == 0) return a * b;
+    if (strcmp(mnemonic, "tmax") == 0) return is_signed ? (sa > sb ? a : b) : (a > b ? a : b);
+    if (strcmp(mnemonic, "tmin") == 0) return is_signed ? (sa < sb ? a : b) : (a < b ? a : b);
+    if (strcmp(mnemonic, "tdiv") == 0) {
+        if (b == 0) return UINT64_MAX;
+        if (!is_signed) return a / b;
+        if (sb == -1) return UINT64_C(0) - a;
+        return (uint64_t)(sa / sb);
+    }
+    if (strcmp(mnemonic, "trem") == 0) {
+        if (b == 0) return a;
+        if (!is_signed) return a % b;
+        if (sb == -1) return 0;
+        const int64_t r = sa % sb;
+        return (uint64_t)(r != 0 && (r < 0) != (sb < 0) ? r + sb : r);
+    }
+    *known = false;
+    return 0;
+}
+
+/* Every Binary row whose lists take INT64 or UINT64: against the reference
+ * above over valid regions narrower than the tiles (rows that do not follow
+ * each other) and whole contiguous tiles, in place too; refused under a
+ * profile whose list lacks the dtype, with the list quoted. */
+static void binary_rows_on(void *ctx, size_t target_index, const char *target) {
+    (void)ctx, (void)target_index, (void)target;
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A2A3, PTO_PROFILE_A5};
+    static const uint32_t kShapes[][4] = {{1, 1, 1, 1}, {4, 16, 4, 16}, {5, 40, 5, 33}, {7, 9, 3, 2}};
+    rng r = {0xB1};
+    size_t rows_tested = 0, elements = 0;
+    for (int op = 0; op < OP_COUNT; ++op) {
+        const op_info *row = op_row((op_id)op);
+        if (row->family != OP_FAMILY_BINARY) continue;
+        for (size_t d = 0; d < COUNT(k64); ++d) {
+            const pto_dtype dt = k64[d];
+            if (!op_accepts((op_id)op, PTO_PROFILE_HOST, dt)) continue;
+            bool known;
+            (void)binary64_expected(op_mnemonic((op_id)op), true, 0, 1, &known);
+            if (!known) fail_msg("%s lists %s but the test has no reference for it", op_name((op_id)op),
+                                 pto_dtype_string(dt));
+            ++rows_tested;
+            for (size_t p = 0; p < COUNT(kProfiles); ++p) {
+                assert_int_equal(pto_set_profile(kProfiles[p]), PTO_OK);
+                const bool accepted = op_accepts((op_id)op, kProfiles[p], dt);
+                for (size_t s = 0; s < COUNT(kShapes); ++s)
+                    for (int in_place = 0; in_place < 2; ++in_place) {
+                        const uint32_t *sh = kShapes[s];
+                        pto_tile *a = new64(dt, sh[0], sh[1], sh[2], sh[3], &r);
+                        pto_tile *b = new64(dt, sh[0], sh[1], sh[2], sh[3], &r);
+                        /* small divisors and equal operands, beside the random bits */
+                        for (uint32_t i = 0; i < sh[2]; ++i)
+                            for (uint32_t j = 0; j < sh[3]; ++j) {
+                                const uint64_t pick = rng_next(&r) % 8;
+                                if (pick == 0) put64(b, i, j, (uint64_t)(int64_t)(rng_next(&r) % 7) - 3);
+                                if (pick == 1) put64(b, i, j, get64(a, i, j));
+                            }
+                        pto_tile *out = in_place ? a : new64(dt, sh[0], sh[1], sh[2], sh[3], &r);
+                        const size_t n = (size_t)sh[0] * sh[1];
+                        uint64_t *av = malloc(n * 8), *before = malloc(n * 8);
+                        memcpy(av, pto_tile_data(a), n * 8);
+                        memcpy(before, pto_tile_data(out), n * 8);
+                        const pto_status st = op_binary_function((op_id)op)(out, a, b);
+                        if (!accepted) {
+                            assert_int_equal(st, PTO_ERR_UNSUPPORTED_DTYPE);
+                            assert_non_null(strstr(pto_last_error(), pto_profile_string(kProfiles[p])));
+                            assert_memory_equal(before, pto_tile_data(out), n * 8);
+                        } else {
+                            assert_int_equal(st, PTO_OK);
+                            for (uint32_t i = 0; i < sh[0]; ++i)
+                                for (uint32_t j = 0; j < sh[1]; ++j) {
+                                    const bool valid = i < sh[2] && j < sh[3];
+                                    const uint64_t want =
+                                        valid ? binary64_expected(op_mnemonic((op_id)op), dt == PTO_INT64,
+                                                                  av[i * sh[1] + j], get64(b, i, j), &known)
+                                              : before[i * sh[1] + j];
+                                    const uint64_t got = get64(out, i, j);
+                                    if (got != want)
+                                        fail_msg("%s %s (%u,%u): 0x%" PRIx64 ", 0x%" PRIx64
+                                                 " gives 0x%" PRIx64 ", want 0x%" PRIx64,
+                                                 op_name((op_id)op), pto_dtype_string(dt), i, j,
+                                                 av[i * sh[1] + j], get64(b, i, j), got, want);
+                                    elements += valid;
+                                }
+                        }
+                        free(av);
+                        free(before);
+                        if (!in_place) pto_tile_destroy(out);
+                        TILES_DESTROY(a, b);
+                    }
+            }
+        }
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    print_message("[int64] %s: %zu (row, dtype) pairs, %zu elements\n", target, rows_tested, elements);
+    assert_true(rows_tested >= 14);
+}
+
+static void test_binary_rows(void **state) {
+    (void)state;
+    for_each_target("int64 binary rows", binary_rows_on, NULL);
+}
+
 /* A kernel over !pto.ptr<T> (T = i64 or ui64), memory as 8 rows of 8: a 4x8
  * tile with a vr x vc valid region loaded from rows 0..3, moved, stored to
  * rows 4..(4 + vr) (tstore's view as large as the valid region, as PTOAS's
@@ -392,6 +506,7 @@ int main(void) {
         cmocka_unit_test(test_tmov),
         cmocka_unit_test(test_programs),
         cmocka_unit_test(test_tcvt),
+        cmocka_unit_test(test_binary_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
