@@ -86,7 +86,10 @@ extern "C" {
 /* A tile: an opaque handle created by pto_tile_create, freed by pto_tile_destroy. */
 typedef struct pto_tile pto_tile;
 
-/* Element types. */
+/* Element types. INT64 and UINT64 (0.5) come after FLOAT32, so every earlier
+ * value keeps its number: 8-byte two's complement and unsigned integers.
+ * "All nine dtypes" below means every dtype but these two; an operation
+ * that takes them says so. */
 typedef enum pto_dtype {
     PTO_INT8 = 0,
     PTO_UINT8 = 1,
@@ -96,7 +99,9 @@ typedef enum pto_dtype {
     PTO_UINT32 = 5,
     PTO_FLOAT16 = 6,  /* IEEE binary16 */
     PTO_BFLOAT16 = 7, /* bfloat16: the upper half of an IEEE binary32 */
-    PTO_FLOAT32 = 8
+    PTO_FLOAT32 = 8,
+    PTO_INT64 = 9,
+    PTO_UINT64 = 10
 } pto_dtype;
 
 /* Result of every fallible call. */
@@ -525,16 +530,18 @@ PTO_API pto_status pto_tpartadd(pto_tile *dst, const pto_tile *src0, const pto_t
  *   is PTO_ERR_INVALID_ARGUMENT; so is PTO_ROUND_ODD on any pair but FLOAT32
  *   -> FLOAT16 (after the pair).
  *   PTO_PROFILE_A2A3 (the page's A2A3 column, libpto's dtypes):
- *     FLOAT32 -> FLOAT16, FLOAT32, BFLOAT16, INT16, INT32
+ *     FLOAT32 -> FLOAT16, FLOAT32, BFLOAT16, INT16, INT32, INT64
  *     FLOAT16 -> FLOAT32, INT32, INT16, INT8, UINT8
  *     BFLOAT16 -> FLOAT32, INT32;  INT16 -> FLOAT16, FLOAT32
- *     INT32 -> FLOAT32, INT16, FLOAT16;  UINT8 -> FLOAT16;  INT8 -> FLOAT16
+ *     INT32 -> FLOAT32, INT16, INT64, FLOAT16;  INT64 -> FLOAT32, INT32
+ *     UINT8 -> FLOAT16;  INT8 -> FLOAT16
  *   PTO_PROFILE_A5 (the A5 column):
- *     FLOAT32 -> FLOAT32, FLOAT16, BFLOAT16, INT16, INT32
+ *     FLOAT32 -> FLOAT32, FLOAT16, BFLOAT16, INT16, INT32, INT64
  *     FLOAT16 -> FLOAT32, INT32, INT16, INT8, UINT8
  *     BFLOAT16 -> FLOAT32, INT32, FLOAT16
  *     INT16 -> UINT8, FLOAT16, FLOAT32, UINT32, INT32
- *     INT32 -> FLOAT32, INT16, UINT16, UINT8;  UINT8 -> FLOAT16, UINT16
+ *     INT32 -> FLOAT32, INT16, UINT16, INT64, UINT8;  INT64 -> FLOAT32, INT32
+ *     UINT8 -> FLOAT16, UINT16
  *     INT8 -> FLOAT16, INT16, INT32;  UINT32 -> UINT8, UINT16, INT16
  *   PTO_PROFILE_HOST: the union of the two.
  * - tmp may be NULL (libpto needs no scratch); if given it must be a handle
@@ -576,27 +583,28 @@ PTO_API pto_status pto_tcvt(pto_tile *dst, const pto_tile *src, pto_tile *tmp, p
  * is dst itself, placed exactly on dst, or shares no byte with dst's valid
  * elements (PTO_ERR_ALIASING); src0's and src1's valid regions equal dst's
  * (PTO_ERR_SHAPE_MISMATCH). Float results are correctly rounded in the
- * element type (the same bits on every SIMD target); integer results wrap.
+ * element type (the same bits on every SIMD target); integer results wrap
+ * (INT64 and UINT64, where a row takes them, modulo 2^64).
  */
 
-/* dst = src0 + src1. HOST: all nine dtypes.
+/* dst = src0 + src1. HOST: all nine dtypes, INT64, UINT64.
  * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32.
- * - PTO_PROFILE_A5: INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16,
- *   UINT8, INT8. */
+ * - PTO_PROFILE_A5: INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16,
+ *   FLOAT16, BFLOAT16, UINT8, INT8. */
 PTO_API pto_status pto_tadd(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
-/* dst = src0 - src1. HOST: all nine dtypes.
+/* dst = src0 - src1. HOST: all nine dtypes, INT64, UINT64.
  * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32.
- * - PTO_PROFILE_A5: all nine. */
+ * - PTO_PROFILE_A5: as HOST. */
 PTO_API pto_status pto_tsub(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
-/* dst = src0 * src1. HOST and A5: INT32, UINT32, FLOAT32, INT16, UINT16,
- * FLOAT16, BFLOAT16 (no 8-bit dtype).
+/* dst = src0 * src1. HOST and A5: INT32, UINT32, INT64, UINT64, FLOAT32,
+ * INT16, UINT16, FLOAT16, BFLOAT16 (no 8-bit dtype).
  * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32. */
 PTO_API pto_status pto_tmul(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
-/* dst = src0 / src1. HOST and A5: INT32, UINT32, FLOAT32, INT16, UINT16,
- * FLOAT16. Floats: IEEE division, correctly rounded (x/0 = +/-inf, 0/0 =
+/* dst = src0 / src1. HOST and A5: INT32, UINT32, INT64, UINT64, FLOAT32,
+ * INT16, UINT16, FLOAT16. Floats: IEEE division, correctly rounded (x/0 = +/-inf, 0/0 =
  * NaN). Integers: the quotient truncated toward zero; x / 0 has every bit
  * set (-1 signed, the largest value unsigned) and the most negative value
  * divided by -1 wraps to itself (the page leaves division by zero to the
@@ -606,9 +614,9 @@ PTO_API pto_status pto_tdiv(pto_tile *dst, const pto_tile *src0, const pto_tile 
 
 /* dst = the larger of src0 and src1; for floats IEEE 754-2019 maximum: NaN
  * when either is NaN (either operand order), and +0 is larger than -0.
- * HOST: all nine dtypes.
+ * HOST: all nine dtypes, INT64, UINT64.
  * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32.
- * - PTO_PROFILE_A5: all nine. */
+ * - PTO_PROFILE_A5: as HOST. */
 PTO_API pto_status pto_tmax(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
 /* dst = the smaller of src0 and src1; for floats IEEE 754-2019 minimum: NaN
@@ -617,7 +625,8 @@ PTO_API pto_status pto_tmin(pto_tile *dst, const pto_tile *src0, const pto_tile 
 
 /* dst = src0 - floor(src0 / src1) * src1, the remainder of src1's sign
  * (TREM: "The result has the same sign as the divider"; TFMOD's follows
- * src0). HOST and A5: FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32.
+ * src0). HOST and A5: FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32, INT64,
+ * UINT64.
  * Floats: the exact remainder fmod(src0, src1) where it is zero or of
  * src1's sign, else fmod + src1 rounded once (correctly rounded; a tiny
  * remainder may round to src1 itself). A zero result has src1's sign;
@@ -1338,8 +1347,8 @@ PTO_API pto_status pto_tmatmul_bias(pto_tile *dst, const pto_tile *a, const pto_
 /* ------------------------------------------------------------------------ */
 
 /* The dtype's name without the PTO_ prefix: "INT8", "UINT8", "INT16",
- * "UINT16", "INT32", "UINT32", "FLOAT16", "BFLOAT16", "FLOAT32"; "UNKNOWN"
- * for a value outside the enum. Never NULL. */
+ * "UINT16", "INT32", "UINT32", "FLOAT16", "BFLOAT16", "FLOAT32", "INT64",
+ * "UINT64"; "UNKNOWN" for a value outside the enum. Never NULL. */
 PTO_API const char *pto_dtype_string(pto_dtype d);
 
 /* ------------------------------------------------------------------------ */

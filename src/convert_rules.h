@@ -25,15 +25,16 @@ namespace convert_dtypes {
 using namespace def_dtypes;  // NOLINT: the page's names, as operations.def spells them
 #define PTO_DTYPE_LIST(...) DtypesOf({__VA_ARGS__})
 inline constexpr ConvertTargets kConvertTargets[] = {
-    {PTO_FLOAT32, PTO_DTYPE_LIST(FLOAT16, FLOAT32, BFLOAT16, INT16, INT32),
-     PTO_DTYPE_LIST(FLOAT32, FLOAT16, BFLOAT16, INT16, INT32)},
+    {PTO_FLOAT32, PTO_DTYPE_LIST(FLOAT16, FLOAT32, BFLOAT16, INT16, INT32, INT64),
+     PTO_DTYPE_LIST(FLOAT32, FLOAT16, BFLOAT16, INT16, INT32, INT64)},
     {PTO_FLOAT16, PTO_DTYPE_LIST(FLOAT32, INT32, INT16, INT8, UINT8),
      PTO_DTYPE_LIST(FLOAT32, INT32, INT16, INT8, UINT8)},
     {PTO_BFLOAT16, PTO_DTYPE_LIST(FLOAT32, INT32), PTO_DTYPE_LIST(FLOAT32, INT32, FLOAT16)},
     {PTO_INT16, PTO_DTYPE_LIST(FLOAT16, FLOAT32),
      PTO_DTYPE_LIST(UINT8, FLOAT16, FLOAT32, UINT32, INT32)},
-    {PTO_INT32, PTO_DTYPE_LIST(FLOAT32, INT16, FLOAT16),
-     PTO_DTYPE_LIST(FLOAT32, INT16, UINT16, UINT8)},
+    {PTO_INT32, PTO_DTYPE_LIST(FLOAT32, INT16, INT64, FLOAT16),
+     PTO_DTYPE_LIST(FLOAT32, INT16, UINT16, INT64, UINT8)},
+    {PTO_INT64, PTO_DTYPE_LIST(FLOAT32, INT32), PTO_DTYPE_LIST(FLOAT32, INT32)},
     {PTO_UINT8, PTO_DTYPE_LIST(FLOAT16), PTO_DTYPE_LIST(FLOAT16, UINT16)},
     {PTO_INT8, PTO_DTYPE_LIST(FLOAT16), PTO_DTYPE_LIST(FLOAT16, INT16, INT32)},
     {PTO_UINT32, DtypesOf({}), PTO_DTYPE_LIST(UINT8, UINT16, INT16)},
@@ -57,7 +58,7 @@ constexpr DtypeSet UnionOf(const DtypeSet& a, const DtypeSet& b) {
 // The lists by profile (HOST, A2A3, A5) and source dtype, derived from the
 // rows above at compile time.
 struct ConvertTable {
-  DtypeSet by_profile_and_src[3][9];
+  DtypeSet by_profile_and_src[3][kDtypeCount];
 };
 constexpr ConvertTable MakeConvertTable() {
   ConvertTable table{};
@@ -95,6 +96,8 @@ inline bool ConvertIsWidening(pto_dtype src, pto_dtype dst) {
              dst == PTO_UINT32 || dst == PTO_FLOAT32;
     case PTO_INT16:
       return dst == PTO_INT32 || dst == PTO_FLOAT32;
+    case PTO_INT32:
+      return dst == PTO_INT64;
     default:
       return false;
   }

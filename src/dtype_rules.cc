@@ -4,8 +4,9 @@ namespace pto {
 
 const char* DtypeNameOr(int dtype_value, const char* outside) {
   static const char* const kNames[] = {"INT8",   "UINT8",   "INT16",    "UINT16", "INT32",
-                                       "UINT32", "FLOAT16", "BFLOAT16", "FLOAT32"};
-  static_assert(sizeof(kNames) / sizeof(kNames[0]) == PTO_FLOAT32 + 1, "a name per dtype");
+                                       "UINT32", "FLOAT16", "BFLOAT16", "FLOAT32",
+                                       "INT64",  "UINT64"};
+  static_assert(sizeof(kNames) / sizeof(kNames[0]) == kDtypeCount, "a name per dtype");
   const unsigned i = static_cast<unsigned>(dtype_value);
   return i < sizeof(kNames) / sizeof(kNames[0]) ? kNames[i] : outside;
 }

@@ -12,6 +12,9 @@
 
 namespace pto {
 
+// How many dtypes the enum has (PTO_INT8 .. PTO_UINT64).
+constexpr size_t kDtypeCount = PTO_UINT64 + 1;
+
 constexpr uint32_t DtypeBit(pto_dtype d) { return 1u << static_cast<unsigned>(d); }
 
 // A set of dtypes, kept in the order an instruction page lists them so that
@@ -19,7 +22,7 @@ constexpr uint32_t DtypeBit(pto_dtype d) { return 1u << static_cast<unsigned>(d)
 struct DtypeSet {
   uint32_t mask;  // DtypeBit of each member
   uint32_t count;
-  pto_dtype members[9];
+  pto_dtype members[kDtypeCount];
 
   constexpr bool Contains(pto_dtype d) const { return (mask & DtypeBit(d)) != 0; }
 };
@@ -29,18 +32,24 @@ constexpr DtypeSet MakeDtypeSet(Dtypes... members) {
   return DtypeSet{(DtypeBit(members) | ... | 0u), sizeof...(members), {members...}};
 }
 
+// The nine dtypes of 1, 2 and 4 bytes ("all nine" of the contract and ALL
+// of operations.def: the pages' common lists); the 8-byte integers are named
+// where a page lists them.
 constexpr DtypeSet kAllDtypes =
     MakeDtypeSet(PTO_INT8, PTO_UINT8, PTO_INT16, PTO_UINT16, PTO_INT32, PTO_UINT32, PTO_FLOAT16,
                  PTO_BFLOAT16, PTO_FLOAT32);
+constexpr DtypeSet kInt64Dtypes = MakeDtypeSet(PTO_INT64, PTO_UINT64);
 constexpr DtypeSet kFloatDtypes = MakeDtypeSet(PTO_FLOAT16, PTO_BFLOAT16, PTO_FLOAT32);
 
 inline bool IsFloatDtype(pto_dtype d) { return kFloatDtypes.Contains(d); }
+constexpr bool Is64BitDtype(pto_dtype d) { return d == PTO_INT64 || d == PTO_UINT64; }
 
 // Bytes per element of a dtype inside the enum (a tile's), without the call
 // through the exported pto_dtype_size.
 constexpr size_t ElementBytes(pto_dtype d) {
   return d == PTO_INT8 || d == PTO_UINT8 ? 1
          : d == PTO_INT32 || d == PTO_UINT32 || d == PTO_FLOAT32 ? 4
+         : d == PTO_INT64 || d == PTO_UINT64                     ? 8
                                                                  : 2;
 }
 
@@ -50,7 +59,8 @@ const char* DtypeName(pto_dtype d);
 const char* DtypeNameOr(int dtype_value, const char* outside);
 
 // Sets as operations.def spells them: a parenthesised list of dtype names, ALL
-// (every dtype) and FLOAT (the float dtypes) among them, in the page's order.
+// (kAllDtypes: every dtype but the 8-byte integers) and FLOAT (the float
+// dtypes) among them, in the page's order.
 namespace def_dtypes {
 enum Name : int {
   INT8 = PTO_INT8,
@@ -62,6 +72,8 @@ enum Name : int {
   FLOAT16 = PTO_FLOAT16,
   BFLOAT16 = PTO_BFLOAT16,
   FLOAT32 = PTO_FLOAT32,
+  INT64 = PTO_INT64,
+  UINT64 = PTO_UINT64,
   ALL = -1,
   FLOAT = -2,
 };

@@ -46,6 +46,9 @@ size_t pto_dtype_size(pto_dtype dtype) {
     case PTO_UINT32:
     case PTO_FLOAT32:
       return 4;
+    case PTO_INT64:
+    case PTO_UINT64:
+      return 8;
   }
   return 0;
 }

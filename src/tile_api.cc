@@ -47,7 +47,7 @@ pto_status CheckWholeTileCopy(const char* function, const pto_tile* tile, const 
 void CheckTileShape(pto::Validator& v, const pto_dtype& dtype, uint32_t rows, uint32_t cols,
                     size_t* bytes) {
   const int raw_dtype = pto::RawEnumValue(dtype);
-  v.Require(raw_dtype >= PTO_INT8 && raw_dtype <= PTO_FLOAT32, PTO_ERR_INVALID_ARGUMENT,
+  v.Require(raw_dtype >= PTO_INT8 && raw_dtype < static_cast<int>(pto::kDtypeCount), PTO_ERR_INVALID_ARGUMENT,
             "dtype %d is not a pto_dtype value", raw_dtype);
   if (!v.ok()) return;
   // rows and cols are below 2^32, so the element count fits in 64 bits; the

@@ -103,7 +103,7 @@ static const create_at_case kCreateAtCases[] = {
     {PTO_FLOAT16, 3, 5, 1, -1, PTO_ERR_INVALID_ARGUMENT, "element size"},
     /* invalid before out of range */
     {PTO_FLOAT32, 1, 1, 4097, -1, PTO_ERR_INVALID_ARGUMENT, "element size"},
-    {9, 1, 1, 0, -1, PTO_ERR_INVALID_ARGUMENT, "dtype 9"},
+    {11, 1, 1, 0, -1, PTO_ERR_INVALID_ARGUMENT, "dtype 11"},
     {-1, 1, 1, 0, -1, PTO_ERR_INVALID_ARGUMENT, "dtype -1"},
     {PTO_INT8, 0, 1, 0, -1, PTO_ERR_INVALID_ARGUMENT, "zero dimension"},
     {PTO_INT8, 1, 0, 5000, -1, PTO_ERR_INVALID_ARGUMENT, "zero dimension"},
@@ -152,7 +152,7 @@ static void test_create_at_rules(void **state) {
     }
     pto_tile *out = kSentinelTile;
     assert_int_equal(pto_tile_create_at(PTO_INT8, 1, 1, NULL, 0, &out), PTO_ERR_NULL_ARGUMENT);
-    assert_int_equal(pto_tile_create_at((pto_dtype)9, 0, 0, NULL, 0, &out), PTO_ERR_NULL_ARGUMENT);
+    assert_int_equal(pto_tile_create_at((pto_dtype)TEST_DTYPE_COUNT, 0, 0, NULL, 0, &out), PTO_ERR_NULL_ARGUMENT);
     assert_int_equal(pto_tile_create_at(PTO_INT8, 1, 1, owned, 0, NULL), PTO_ERR_NULL_ARGUMENT);
     assert_ptr_equal(out, kSentinelTile);
 

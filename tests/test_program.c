@@ -32,6 +32,8 @@ static const char *spelling(pto_dtype dt) {
     case PTO_FLOAT16: return "f16";
     case PTO_BFLOAT16: return "bf16";
     case PTO_FLOAT32: return "f32";
+    case PTO_INT64: return "i64";
+    case PTO_UINT64: return "ui64";
     }
     return "?";
 }
@@ -481,7 +483,7 @@ static const refusal kRefusals[] = {
     {PTO_PROFILE_HOST, "%d = tpartadd %a, %b, %c : " T16, PTO_ERR_INVALID_ARGUMENT,
      "1:6: error: tpartadd takes 2 operands, not 3"},
     {PTO_PROFILE_HOST, "%d = tprelu %a, %b : !pto.tile<16x16xf64>", PTO_ERR_INVALID_ARGUMENT,
-     "1:32: error: element type 'f64' is not supported (f32, f16, bf16, i8, i16, i32, ui8, ui16, ui32)"},
+     "1:32: error: element type 'f64' is not supported (f32, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64)"},
     {PTO_PROFILE_HOST, "pto.tprelu ins(%a, %b : !pto.tile_buf<mat, 16x16xf32>, " B16 ") outs(%d : " B16 ")",
      PTO_ERR_INVALID_ARGUMENT, "1:25: error: %a would be a parameter in the mat memory; a snippet's tiles are vec tiles (a kernel loads the cube's tiles from global memory)"},
     {PTO_PROFILE_HOST, "pto.tprelu ins(%a, %b : !pto.tile_buf<gm, 16x16xf32>, " B16 ") outs(%d : " B16 ")",

@@ -55,20 +55,23 @@ static void test_status_strings(void **state) {
 
 static void test_dtype_size(void **state) {
     (void)state;
-    static const size_t kSizes[] = {1, 1, 2, 2, 4, 4, 2, 2, 4};
-    for (int dt = 0; dt <= PTO_FLOAT32; ++dt) assert_int_equal(pto_dtype_size((pto_dtype)dt), kSizes[dt]);
-    assert_int_equal(pto_dtype_size((pto_dtype)9), 0);
+    static const size_t kSizes[] = {1, 1, 2, 2, 4, 4, 2, 2, 4, 8, 8};
+    assert_int_equal(COUNT(kSizes), TEST_DTYPE_COUNT);
+    for (int dt = 0; dt < TEST_DTYPE_COUNT; ++dt) assert_int_equal(pto_dtype_size((pto_dtype)dt), kSizes[dt]);
+    assert_int_equal(pto_dtype_size((pto_dtype)TEST_DTYPE_COUNT), 0);
     assert_int_equal(pto_dtype_size((pto_dtype)-1), 0);
     assert_int_equal(pto_dtype_size((pto_dtype)0x7FFFFFFF), 0);
 }
 
 static void test_dtype_strings(void **state) {
     (void)state;
-    static const char *const kNames[] = {"INT8",   "UINT8",   "INT16",    "UINT16", "INT32",
-                                         "UINT32", "FLOAT16", "BFLOAT16", "FLOAT32"};
-    for (int dt = 0; dt <= PTO_FLOAT32; ++dt)
+    static const char *const kNames[] = {"INT8",    "UINT8",    "INT16",   "UINT16",
+                                         "INT32",   "UINT32",   "FLOAT16", "BFLOAT16",
+                                         "FLOAT32", "INT64",    "UINT64"};
+    assert_int_equal(COUNT(kNames), TEST_DTYPE_COUNT);
+    for (int dt = 0; dt < TEST_DTYPE_COUNT; ++dt)
         assert_string_equal(pto_dtype_string((pto_dtype)dt), kNames[dt]);
-    static const int kOutside[] = {9, 10, -1, 1000, INT32_MIN, INT32_MAX};
+    static const int kOutside[] = {TEST_DTYPE_COUNT, TEST_DTYPE_COUNT + 1, -1, 1000, INT32_MIN, INT32_MAX};
     for (size_t i = 0; i < sizeof(kOutside) / sizeof(kOutside[0]); ++i)
         assert_string_equal(pto_dtype_string((pto_dtype)kOutside[i]), "UNKNOWN");
 }
@@ -76,7 +79,7 @@ static void test_dtype_strings(void **state) {
 static void test_create_every_dtype(void **state) {
     (void)state;
     static const uint32_t kShapes[][2] = {{1, 1}, {3, 17}, {13, 7}, {64, 64}, {1, 1000}, {257, 3}};
-    for (int dt = 0; dt <= PTO_FLOAT32; ++dt) {
+    for (int dt = 0; dt < TEST_DTYPE_COUNT; ++dt) {
         for (size_t s = 0; s < COUNT(kShapes); ++s) {
             pto_tile *t = NULL;
             assert_int_equal(pto_tile_create((pto_dtype)dt, kShapes[s][0], kShapes[s][1], &t), PTO_OK);
@@ -142,7 +145,7 @@ static void test_create_limits(void **state) {
         pto_status expected;
         const char *mentions;
     } kCases[] = {
-        {9, 4, 4, PTO_ERR_INVALID_ARGUMENT, "dtype"},
+        {TEST_DTYPE_COUNT, 4, 4, PTO_ERR_INVALID_ARGUMENT, "dtype"},
         {-1, 4, 4, PTO_ERR_INVALID_ARGUMENT, "dtype"},
         {PTO_FLOAT32, 0, 4, PTO_ERR_INVALID_ARGUMENT, "zero"},
         {PTO_FLOAT32, 4, 0, PTO_ERR_INVALID_ARGUMENT, "zero"},

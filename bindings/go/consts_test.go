@@ -31,6 +31,8 @@ func TestConstantsMatchHeader(t *testing.T) {
 		{"Float16", int(Float16), int(ptoc.PTO_FLOAT16)},
 		{"BFloat16", int(BFloat16), int(ptoc.PTO_BFLOAT16)},
 		{"Float32", int(Float32), int(ptoc.PTO_FLOAT32)},
+		{"Int64", int(Int64), int(ptoc.PTO_INT64)},
+		{"Uint64", int(Uint64), int(ptoc.PTO_UINT64)},
 		{"PowDefault", int(PowDefault), int(ptoc.PTO_POW_DEFAULT)},
 		{"PowHighPrecision", int(PowHighPrecision), int(ptoc.PTO_POW_HIGH_PRECISION)},
 		{"ProfileHost", int(ProfileHost), int(ptoc.PTO_PROFILE_HOST)},

@@ -2,7 +2,10 @@
 
 package pto
 
-// DType mirrors the C enum pto_dtype: element types.
+// DType mirrors the C enum pto_dtype: element types. INT64 and UINT64 (0.5)
+// come after FLOAT32, so every earlier value keeps its number: 8-byte two's
+// complement and unsigned integers. "All nine dtypes" below means every
+// dtype but these two; an operation that takes them says so.
 type DType int
 
 // The values of pto_dtype.
@@ -18,6 +21,8 @@ const (
 	// bfloat16: the upper half of an IEEE binary32.
 	BFloat16 DType = 7
 	Float32  DType = 8
+	Int64    DType = 9
+	Uint64   DType = 10
 )
 
 // Status mirrors the C enum pto_status: result of every fallible call.

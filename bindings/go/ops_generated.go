@@ -100,8 +100,8 @@ var tcvtOperands = []string{"dst", "src", "tmp"}
 // TCvt is TCVT (pto_tcvt): src converted to dst's dtype, rounded by the
 // mode; saturating as asked.
 //
-// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16, INT32,
-// INT8, UINT8; A5 all.
+// dst's dtypes: HOST all, INT64; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16,
+// INT32, INT8, UINT8, INT64; A5 all, INT64.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
 func TCvt(dst *Tile, src *Tile, tmp *Tile, mode RoundMode, sat Saturation) error {
@@ -357,8 +357,9 @@ var taddOperands = []string{"dst", "src0", "src1"}
 // TAdd is TADD (pto_tadd): src0 + src1 elementwise; correctly rounded,
 // integers wrap.
 //
-// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32,
-// UINT32, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+// FLOAT32; A5 INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16, FLOAT16,
+// BFLOAT16, UINT8, INT8.
 func TAdd(dst *Tile, src0 *Tile, src1 *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}
@@ -375,8 +376,9 @@ var tsubOperands = []string{"dst", "src0", "src1"}
 // TSub is TSUB (pto_tsub): src0 - src1 elementwise; correctly rounded,
 // integers wrap.
 //
-// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32,
-// INT32, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+// FLOAT32; A5 UINT32, INT32, INT64, UINT64, UINT16, INT16, UINT8, INT8,
+// BFLOAT16, FLOAT32, FLOAT16.
 func TSub(dst *Tile, src0 *Tile, src1 *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}
@@ -393,9 +395,9 @@ var tmulOperands = []string{"dst", "src0", "src1"}
 // TMul is TMUL (pto_tmul): src0 * src1 elementwise; correctly rounded,
 // integers wrap.
 //
-// dst's dtypes: HOST INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16,
-// BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32, FLOAT32,
-// INT16, UINT16, FLOAT16, BFLOAT16.
+// dst's dtypes: HOST INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16,
+// FLOAT16, BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32,
+// INT64, UINT64, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16.
 func TMul(dst *Tile, src0 *Tile, src1 *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}
@@ -412,8 +414,9 @@ var tdivOperands = []string{"dst", "src0", "src1"}
 // TDiv is TDIV (pto_tdiv): src0 / src1 elementwise; correctly rounded,
 // integers truncate.
 //
-// dst's dtypes: HOST INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16; A2A3
-// FLOAT16, FLOAT32; A5 INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16.
+// dst's dtypes: HOST INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16,
+// FLOAT16; A2A3 FLOAT16, FLOAT32; A5 INT32, UINT32, INT64, UINT64, FLOAT32,
+// INT16, UINT16, FLOAT16.
 func TDiv(dst *Tile, src0 *Tile, src1 *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}
@@ -430,8 +433,9 @@ var tmaxOperands = []string{"dst", "src0", "src1"}
 // TMax is TMAX (pto_tmax): the larger of src0 and src1 elementwise; NaN if
 // either is NaN.
 //
-// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32,
-// INT32, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+// FLOAT32; A5 UINT32, INT32, INT64, UINT64, UINT16, INT16, UINT8, INT8,
+// BFLOAT16, FLOAT32, FLOAT16.
 func TMax(dst *Tile, src0 *Tile, src1 *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}
@@ -448,8 +452,9 @@ var tminOperands = []string{"dst", "src0", "src1"}
 // TMin is TMIN (pto_tmin): the smaller of src0 and src1 elementwise; NaN if
 // either is NaN.
 //
-// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32,
-// INT32, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+// FLOAT32; A5 UINT32, INT32, INT64, UINT64, UINT16, INT16, UINT8, INT8,
+// BFLOAT16, FLOAT32, FLOAT16.
 func TMin(dst *Tile, src0 *Tile, src1 *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}
@@ -466,8 +471,9 @@ var tremOperands = []string{"dst", "src0", "src1"}
 // TRem is TREM (pto_trem): src0 - floor(src0 / src1) * src1 elementwise
 // (src1's sign), rounded once.
 //
-// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32; A2A3
-// FLOAT32, INT32; A5 FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32.
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32, INT64,
+// UINT64; A2A3 FLOAT32, INT32; A5 FLOAT16, FLOAT32, INT16, UINT16, INT32,
+// UINT32, INT64, UINT64.
 func TRem(dst *Tile, src0 *Tile, src1 *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}
@@ -484,7 +490,8 @@ var tmovOperands = []string{"dst", "src"}
 // TMov is TMOV (pto_tmov): a copy of src's valid region (vec to vec), bit
 // for bit.
 //
-// dst's dtypes: HOST all; A2A3 all; A5 all.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 all, INT64, UINT64; A5 all,
+// INT64, UINT64.
 func TMov(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}

@@ -105,7 +105,7 @@ func TestVersionAndTarget(t *testing.T) {
 func TestDTypes(t *testing.T) {
 	sizes := map[pto.DType]int{
 		pto.Int8: 1, pto.Uint8: 1, pto.Int16: 2, pto.Uint16: 2, pto.Int32: 4, pto.Uint32: 4,
-		pto.Float16: 2, pto.BFloat16: 2, pto.Float32: 4,
+		pto.Float16: 2, pto.BFloat16: 2, pto.Float32: 4, pto.Int64: 8, pto.Uint64: 8,
 	}
 	for d, size := range sizes {
 		if d.Size() != size {

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "hwy/highway.h"
+#include "src/dtype_rules.h"
 #include "src/kernels/simd-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -175,14 +176,22 @@ constexpr uint32_t StorageDtypeBit() {
   if constexpr (hwy::IsSame<T, uint32_t>()) return 1u << PTO_UINT32;
   if constexpr (hwy::IsSame<T, hwy::float16_t>()) return 1u << PTO_FLOAT16;
   if constexpr (hwy::IsSame<T, hwy::bfloat16_t>()) return 1u << PTO_BFLOAT16;
+  if constexpr (hwy::IsSame<T, int64_t>()) return 1u << PTO_INT64;
+  if constexpr (hwy::IsSame<T, uint64_t>()) return 1u << PTO_UINT64;
   return 1u << PTO_FLOAT32;
 }
-constexpr uint32_t kEveryDtype = (1u << (PTO_FLOAT32 + 1)) - 1;
+constexpr uint32_t kEveryDtype = kAllDtypes.mask;
 
 // Code for the dtypes of kDtypes only (a row's HOST list: an operation has
 // no kernel for a dtype validation never admits).
+// The 8-byte integers are visited here only, for a row that lists them:
+// VisitDtype's other callers have no 64-bit code.
 template <uint32_t kDtypes, class Fn>
 HWY_INLINE void VisitDtypeIn(pto_dtype dtype, const Fn& fn) {
+  if constexpr ((kDtypes & kInt64Dtypes.mask) != 0) {
+    if (dtype == PTO_INT64) return fn(int64_t{});
+    if (dtype == PTO_UINT64) return fn(uint64_t{});
+  }
   VisitDtype(dtype, [&](auto tag) {
     if constexpr ((kDtypes & StorageDtypeBit<decltype(tag)>()) != 0) {
       fn(tag);

@@ -185,7 +185,7 @@ struct ConvertSpec {
 void Convert(const ConvertSpec& spec, size_t rows, size_t cols, const Plane& dst,
              const ConstPlane& src);
 // The same for one element, bits in and bits out (zero-extended).
-uint32_t ConvertElement(const ConvertSpec& spec, uint32_t bits);
+uint64_t ConvertElement(const ConvertSpec& spec, uint64_t bits);
 
 // Matrix multiply (matmul.cc): dst (m x n, FLOAT32 for FLOAT16, BFLOAT16
 // and FLOAT32 sources, INT32 for INT8 ones), holding each chain's seed, gets

@@ -40,9 +40,14 @@ inline bool IsFloat(pto_dtype t) {
   return t == PTO_FLOAT16 || t == PTO_BFLOAT16 || t == PTO_FLOAT32;
 }
 inline int IntBits(pto_dtype t) {
-  return t == PTO_INT8 || t == PTO_UINT8 ? 8 : t == PTO_INT16 || t == PTO_UINT16 ? 16 : 32;
+  return t == PTO_INT8 || t == PTO_UINT8     ? 8
+         : t == PTO_INT16 || t == PTO_UINT16 ? 16
+         : t == PTO_INT64 || t == PTO_UINT64 ? 64
+                                             : 32;
 }
-inline bool IsSigned(pto_dtype t) { return t == PTO_INT8 || t == PTO_INT16 || t == PTO_INT32; }
+inline bool IsSigned(pto_dtype t) {
+  return t == PTO_INT8 || t == PTO_INT16 || t == PTO_INT32 || t == PTO_INT64;
+}
 
 // (-1)^negative * mantissa * 2^exponent, or a NaN (payload: the fraction
 // bits left-aligned in 32) or an infinity.
@@ -53,16 +58,20 @@ struct Value {
   uint32_t payload;
 };
 
-inline Value Decode(pto_dtype t, uint32_t bits) {
+// bits: the element zero-extended (an integer's magnitude, |INT64_MIN| =
+// 2^63 included, fits the 64-bit mantissa).
+inline Value Decode(pto_dtype t, uint64_t element) {
   Value v{false, false, false, 0, 0, 0};
   if (!IsFloat(t)) {
     const int n = IntBits(t);
-    int64_t x = bits;
-    if (IsSigned(t) && ((bits >> (n - 1)) & 1)) x -= int64_t{1} << n;
-    v.negative = x < 0;
-    v.mantissa = static_cast<uint64_t>(x < 0 ? -x : x);
+    v.negative = IsSigned(t) && ((element >> (n - 1)) & 1) != 0;
+    // the two's complement magnitude: 2^n - element, modulo 2^64 for n = 64
+    const uint64_t modulus_minus_element =
+        n == 64 ? uint64_t{0} - element : (uint64_t{1} << n) - element;
+    v.mantissa = v.negative ? modulus_minus_element : element;
     return v;
   }
+  const uint32_t bits = static_cast<uint32_t>(element);
   const FloatFormat f = FormatOf(t);
   const uint32_t exp_mask = (1u << f.exp_bits) - 1, frac_mask = (1u << f.frac_bits) - 1;
   const int bias = static_cast<int>(exp_mask >> 1);
@@ -80,7 +89,8 @@ inline Value Decode(pto_dtype t, uint32_t bits) {
 }
 
 // mantissa / 2^shift rounded to an integer by the mode (shift > 0), the
-// sign `negative` deciding the directed modes. mantissa < 2^40.
+// sign `negative` deciding the directed modes. Left shifts (shift <= 0)
+// only of a mantissa below 2^40 (a float's), which stay below 2^64.
 inline uint64_t RoundShift(uint64_t mantissa, int shift, bool negative, pto_round_mode mode) {
   if (shift <= 0) return mantissa << -shift;
   const uint64_t kept = shift >= 64 ? 0 : mantissa >> shift;
@@ -145,35 +155,39 @@ inline uint32_t EncodeFloat(pto_dtype t, const Value& v, pto_round_mode mode, bo
   return sign | static_cast<uint32_t>(m);  // subnormal (or zero)
 }
 
-// The value rounded to an integer by the mode, in dst's range by `overflow`.
-inline uint32_t EncodeInt(pto_dtype t, const Value& v, pto_round_mode mode,
+// The value rounded to an integer by the mode, in dst's range by `overflow`
+// (the result zero-extended). In 128 bits: an integer source's 64-bit
+// magnitude and a float's beyond 2^64 both fit.
+inline uint64_t EncodeInt(pto_dtype t, const Value& v, pto_round_mode mode,
                           IntOverflow overflow) {
+  using Wide = __int128;
   const int n = IntBits(t);
-  const uint32_t mask = n == 32 ? 0xFFFFFFFFu : (1u << n) - 1;
-  const int64_t lo = IsSigned(t) ? -(int64_t{1} << (n - 1)) : 0;
-  const int64_t hi = IsSigned(t) ? (int64_t{1} << (n - 1)) - 1 : (int64_t{1} << n) - 1;
-  constexpr int64_t kInt32Min = -(int64_t{1} << 31), kInt32Max = (int64_t{1} << 31) - 1;
+  const uint64_t mask = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  const Wide lo = IsSigned(t) ? -(Wide{1} << (n - 1)) : 0;
+  const Wide hi = IsSigned(t) ? (Wide{1} << (n - 1)) - 1 : (Wide{1} << n) - 1;
+  constexpr Wide kInt32Min = -(Wide{1} << 31), kInt32Max = (Wide{1} << 31) - 1;
   if (v.nan) return 0;
-  // |value| >= 2^40 (infinities too): beyond every range, its sign's bound.
-  const bool huge = v.inf || (v.mantissa != 0 && BitLength(v.mantissa) + v.exponent > 40);
-  int64_t x;
+  // |value| >= 2^70 (infinities too): beyond every range, its sign's bound.
+  const bool huge = v.inf || (v.mantissa != 0 && BitLength(v.mantissa) + v.exponent > 70);
+  Wide x;
   if (huge) {
-    x = v.negative ? kInt32Min - 1 : int64_t{1} << 40;
+    x = v.negative ? -(Wide{1} << 70) : Wide{1} << 70;
   } else {
-    const uint64_t m = RoundShift(v.mantissa, -v.exponent, v.negative, mode);
-    x = v.negative ? -static_cast<int64_t>(m) : static_cast<int64_t>(m);
+    const Wide m = v.exponent >= 0 ? Wide{v.mantissa} << v.exponent
+                                   : Wide{RoundShift(v.mantissa, -v.exponent, v.negative, mode)};
+    x = v.negative ? -m : m;
   }
-  if (x >= lo && x <= hi) return static_cast<uint32_t>(x) & mask;
+  if (x >= lo && x <= hi) return static_cast<uint64_t>(x) & mask;
   switch (overflow) {
-    case IntOverflow::kWrap: return static_cast<uint32_t>(x) & mask;
+    case IntOverflow::kWrap: return static_cast<uint64_t>(x) & mask;
     case IntOverflow::kInt32ThenWrap:
-      return static_cast<uint32_t>(x < kInt32Min ? kInt32Min : x > kInt32Max ? kInt32Max : x) &
+      return static_cast<uint64_t>(x < kInt32Min ? kInt32Min : x > kInt32Max ? kInt32Max : x) &
              mask;
-    default: return static_cast<uint32_t>(x < lo ? lo : hi) & mask;
+    default: return static_cast<uint64_t>(x < lo ? lo : hi) & mask;
   }
 }
 
-inline uint32_t Element(const ConvertSpec& spec, uint32_t bits) {
+inline uint64_t Element(const ConvertSpec& spec, uint64_t bits) {
   Value v = Decode(spec.src, bits);
   if (!IsFloat(spec.dst)) return EncodeInt(spec.dst, v, spec.round, spec.int_overflow);
   if (spec.dst == spec.src && !v.nan && !v.inf && v.exponent < 0) {
@@ -184,18 +198,20 @@ inline uint32_t Element(const ConvertSpec& spec, uint32_t bits) {
   return EncodeFloat(spec.dst, v, spec.round, spec.saturate_float);
 }
 
-inline uint32_t Load(size_t size, const void* p, size_t i) {
+inline uint64_t Load(size_t size, const void* p, size_t i) {
   switch (size) {
     case 1: return static_cast<const uint8_t*>(p)[i];
     case 2: return static_cast<const uint16_t*>(p)[i];
+    case 8: return static_cast<const uint64_t*>(p)[i];
     default: return static_cast<const uint32_t*>(p)[i];
   }
 }
-inline void Store(size_t size, void* p, size_t i, uint32_t bits) {
+inline void Store(size_t size, void* p, size_t i, uint64_t bits) {
   switch (size) {
     case 1: static_cast<uint8_t*>(p)[i] = static_cast<uint8_t>(bits); break;
     case 2: static_cast<uint16_t*>(p)[i] = static_cast<uint16_t>(bits); break;
-    default: static_cast<uint32_t*>(p)[i] = bits; break;
+    case 8: static_cast<uint64_t*>(p)[i] = bits; break;
+    default: static_cast<uint32_t*>(p)[i] = static_cast<uint32_t>(bits); break;
   }
 }
 
@@ -506,7 +522,7 @@ void Convert(const ConvertSpec& spec, size_t rows, size_t cols, const Plane& dst
              const ConstPlane& src) {
   PTO_DYNAMIC_DISPATCH(ConvertImpl)(spec, rows, cols, dst.data, dst.stride, src.data, src.stride);
 }
-uint32_t ConvertElement(const ConvertSpec& spec, uint32_t bits) {
+uint64_t ConvertElement(const ConvertSpec& spec, uint64_t bits) {
   return tcvt::Element(spec, bits);
 }
 }  // namespace kernels

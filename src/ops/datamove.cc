@@ -82,10 +82,23 @@ double PadScalar(pto_dtype dtype, int pad) {
              : -std::ldexp(1.0, static_cast<int>(bits) - 1);
 }
 
+// An 8-byte tile's pad, which is zero (TLOAD's A5 check: PadValue Null or
+// Zero for int64_t/uint64_t; programs refuse the others): all bits clear.
+void ZeroPad64(pto_tile* t, uint32_t valid_rows, uint32_t valid_cols, uint32_t rows,
+               uint32_t cols) {
+  char* data = static_cast<char*>(t->data);
+  const size_t row_bytes = size_t{t->cols} * 8;
+  for (uint32_t r = 0; r < rows; ++r) {
+    const uint32_t from = r < valid_rows ? valid_cols : 0;
+    if (from < cols) memset(data + r * row_bytes + size_t{from} * 8, 0, size_t{cols - from} * 8);
+  }
+}
+
 }  // namespace
 
 void FillPad(pto_tile* t, uint32_t valid_rows, uint32_t valid_cols, uint32_t rows, uint32_t cols,
              int pad) {
+  if (Is64BitDtype(t->dtype)) return ZeroPad64(t, valid_rows, valid_cols, rows, cols);
   const double value = PadScalar(t->dtype, pad);
   const pto_tile* view = t;
   if (valid_cols < cols && valid_rows != 0)

@@ -261,6 +261,15 @@ void Compiler::ParseLoadStore(const Token& op, bool load) {
                        std::string(op.text) + ": view element type " + DtypeSpelling(v.type.dtype) +
                            " differs from the tile's " + DtypeSpelling(tile.dtype),
                        PTO_ERR_DTYPE_MISMATCH);
+  // TLOAD's A5 check, "For int64_t/uint64_t, TileData::PadVal must be
+  // PadValue::Null or PadValue::Zero" (A2A3 moves them as pairs of 32-bit
+  // words, whose pad is no 64-bit value either).
+  if (load && Is64BitDtype(tile.dtype) && tile.pad != PTO_PAD_NULL && tile.pad != PTO_PAD_ZERO)
+    return (void)Error(op.loc,
+                       "pto.tload: a tile of " + std::string(DtypeSpelling(tile.dtype)) +
+                           " pads with zero or not at all (pad=" + std::to_string(tile.pad) +
+                           " is a 1-, 2- or 4-byte dtype's)",
+                       PTO_ERR_UNSUPPORTED_DTYPE);
   // The view's last dimension runs along the tile's rows, the others flatten
   // over them. The transfer is the tile's valid region (TLOAD: "uses
   // dst.GetValidRow() / GetValidCol() as the transfer size"), the window at

@@ -262,6 +262,7 @@ void Block::Print(const Instr& in, uint32_t block) const {
     for (uint32_t c = 0; c < t.valid_cols; ++c) {
       const char* e = row + c * size;
       int64_t i = 0;
+      uint64_t u64 = 0;
       double f = 0;
       bool is_float = true;
       switch (t.dtype) {
@@ -273,9 +274,12 @@ void Block::Print(const Instr& in, uint32_t block) const {
         case PTO_UINT16: { uint16_t v; memcpy(&v, e, 2); i = v; is_float = false; break; }
         case PTO_INT32: { int32_t v; memcpy(&v, e, 4); i = v; is_float = false; break; }
         case PTO_UINT32: { uint32_t v; memcpy(&v, e, 4); i = v; is_float = false; break; }
+        case PTO_INT64: memcpy(&i, e, 8); is_float = false; break;
+        case PTO_UINT64: { uint64_t v; memcpy(&v, e, 8); u64 = v; break; }
         default: break;  // the verifier admits no other dtype
       }
-      if (is_float) snprintf(number, sizeof number, " %*.*f", width, precision, f);
+      if (t.dtype == PTO_UINT64) snprintf(number, sizeof number, " %*" PRIu64, width, u64);
+      else if (is_float) snprintf(number, sizeof number, " %*.*f", width, precision, f);
       else snprintf(number, sizeof number, " %*" PRId64, width, i);
       text += number;
     }

@@ -127,7 +127,7 @@ bool ParseShape(std::string_view s, bool with_dtype, bool allow_dynamic, std::ve
     parts.pop_back();
     if (!ParseDtype(elem, dtype)) {
       *what = "element type '" + std::string(elem) +
-              "' is not supported (f32, f16, bf16, i8, i16, i32, ui8, ui16, ui32)";
+              "' is not supported (f32, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64)";
       return false;
     }
   }
@@ -306,7 +306,7 @@ bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
         if (!ParseDtype(value, &t->dtype))
           return p.Fail(f[i],
                         "dtype '" + std::string(value) +
-                            "' is not supported (f32, f16, bf16, i8, i16, i32, ui8, ui16, ui32)");
+                            "' is not supported (f32, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64)");
       } else if (k == 2 || k == 3) {
         if (!ParseInt(value, &n) || n <= 0 || n > 0xFFFFFFFFll)
           return p.Fail(f[i], std::string(kKeys[k]) + " must be a positive integer");

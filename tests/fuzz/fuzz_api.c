@@ -109,7 +109,7 @@ static void op_queries(reader *r) {
     CHECK(name != NULL && name[0] != '\0', "pto_status_string(%d) is empty", (int)s);
     const pto_dtype d = (pto_dtype)(int32_t)take_u32(r);
     const size_t size = pto_dtype_size(d);
-    CHECK(((unsigned)d <= PTO_FLOAT32) == (size != 0), "pto_dtype_size(%d) is %zu", (int)d, size);
+    CHECK(((unsigned)d < TEST_DTYPE_COUNT) == (size != 0), "pto_dtype_size(%d) is %zu", (int)d, size);
     CHECK(pto_tile_rows(NULL) == 0 && pto_tile_cols(NULL) == 0 && pto_tile_valid_rows(NULL) == 0 &&
               pto_tile_valid_cols(NULL) == 0 && pto_tile_data(NULL) == NULL &&
               pto_tile_dtype(NULL) == (pto_dtype)0,

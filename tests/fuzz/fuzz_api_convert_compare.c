@@ -9,21 +9,23 @@
  * contract's table, pto_c.h); HOST takes their union. */
 static int convert_pair_accepted(pto_dtype src, pto_dtype dst) {
 #define B(d) (1u << PTO_##d)
-    static const uint32_t kA2A3[9] = {
-        [PTO_FLOAT32] = B(FLOAT16) | B(FLOAT32) | B(BFLOAT16) | B(INT16) | B(INT32),
+    static const uint32_t kA2A3[TEST_DTYPE_COUNT] = {
+        [PTO_FLOAT32] = B(FLOAT16) | B(FLOAT32) | B(BFLOAT16) | B(INT16) | B(INT32) | B(INT64),
         [PTO_FLOAT16] = B(FLOAT32) | B(INT32) | B(INT16) | B(INT8) | B(UINT8),
         [PTO_BFLOAT16] = B(FLOAT32) | B(INT32),
         [PTO_INT16] = B(FLOAT16) | B(FLOAT32),
-        [PTO_INT32] = B(FLOAT32) | B(INT16) | B(FLOAT16),
+        [PTO_INT32] = B(FLOAT32) | B(INT16) | B(INT64) | B(FLOAT16),
+        [PTO_INT64] = B(FLOAT32) | B(INT32),
         [PTO_UINT8] = B(FLOAT16),
         [PTO_INT8] = B(FLOAT16),
     };
-    static const uint32_t kA5[9] = {
-        [PTO_FLOAT32] = B(FLOAT32) | B(FLOAT16) | B(BFLOAT16) | B(INT16) | B(INT32),
+    static const uint32_t kA5[TEST_DTYPE_COUNT] = {
+        [PTO_FLOAT32] = B(FLOAT32) | B(FLOAT16) | B(BFLOAT16) | B(INT16) | B(INT32) | B(INT64),
         [PTO_FLOAT16] = B(FLOAT32) | B(INT32) | B(INT16) | B(INT8) | B(UINT8),
         [PTO_BFLOAT16] = B(FLOAT32) | B(INT32) | B(FLOAT16),
         [PTO_INT16] = B(UINT8) | B(FLOAT16) | B(FLOAT32) | B(UINT32) | B(INT32),
-        [PTO_INT32] = B(FLOAT32) | B(INT16) | B(UINT16) | B(UINT8),
+        [PTO_INT32] = B(FLOAT32) | B(INT16) | B(UINT16) | B(INT64) | B(UINT8),
+        [PTO_INT64] = B(FLOAT32) | B(INT32),
         [PTO_UINT8] = B(FLOAT16) | B(UINT16),
         [PTO_INT8] = B(FLOAT16) | B(INT16) | B(INT32),
         [PTO_UINT32] = B(UINT8) | B(UINT16) | B(INT16),

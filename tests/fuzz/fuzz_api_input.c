@@ -18,10 +18,10 @@ uint32_t take_u32(reader *r) {
 }
 
 pto_dtype take_dtype(reader *r) {
-    static const int64_t kOdd[16] = {9,  10, 255, -1, INT_MIN, INT_MAX, 256, 1000,
+    static const int64_t kOdd[16] = {TEST_DTYPE_COUNT, 13, 255, -1, INT_MIN, INT_MAX, 256, 1000,
                                      -9, 16, 31,  32, 0x7FFF,  0x10000, 12,  100};
     const uint8_t b = take(r);
-    return (pto_dtype)(b < 0xF0 ? b % 9 : kOdd[b - 0xF0]);
+    return (pto_dtype)(b < 0xF0 ? b % TEST_DTYPE_COUNT : kOdd[b - 0xF0]);
 }
 
 /* A tile dimension: mostly small (1..40), sometimes a vector-width edge,

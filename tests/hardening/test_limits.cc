@@ -20,8 +20,9 @@ extern "C" {
 
 namespace {
 
-const pto_dtype kDtypes[] = {PTO_INT8,   PTO_UINT8,   PTO_INT16,    PTO_UINT16, PTO_INT32,
-                             PTO_UINT32, PTO_FLOAT16, PTO_BFLOAT16, PTO_FLOAT32};
+const pto_dtype kDtypes[] = {PTO_INT8,    PTO_UINT8,    PTO_INT16,   PTO_UINT16,
+                             PTO_INT32,   PTO_UINT32,   PTO_FLOAT16, PTO_BFLOAT16,
+                             PTO_FLOAT32, PTO_INT64,    PTO_UINT64};
 pto_tile* const kSentinel = reinterpret_cast<pto_tile*>(uintptr_t{0x5A5A5A5A});
 
 // pto_tile_create must refuse (dtype, rows, cols) as an invalid argument
@@ -86,7 +87,7 @@ void TestZeroAndInvalidArguments(void**) {
     ExpectRefusedBeforeAllocation(dtype, UINT32_MAX, 0);
   }
   // Out-of-range dtypes, also with sizes that would fit.
-  const int bad_dtypes[] = {-1, 9, 10, 255, INT32_MIN, INT32_MAX};
+  const int bad_dtypes[] = {-1, TEST_DTYPE_COUNT, TEST_DTYPE_COUNT + 1, 255, INT32_MIN, INT32_MAX};
   for (int bad : bad_dtypes) {  // any int, as a C caller may pass
     ExpectRefusedBeforeAllocation(bad, 1, 1);
     ExpectRefusedBeforeAllocation(bad, UINT32_MAX, UINT32_MAX);

@@ -274,7 +274,8 @@ void skip_under_qemu(const char *test, const char *why) {
 /* ---- programs ---- */
 
 const char *dtype_spelling(pto_dtype dt) {
-    static const char *const names[] = {"i8", "ui8", "i16", "ui16", "i32", "ui32", "f16", "bf16", "f32"};
+    static const char *const names[] = {"i8",  "ui8", "i16", "ui16", "i32", "ui32",
+                                        "f16", "bf16", "f32", "i64", "ui64"};
     return (unsigned)dt < COUNT(names) ? names[dt] : "?";
 }
 

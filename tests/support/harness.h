@@ -104,7 +104,7 @@ void op_run_padded(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_
                    uint32_t *out, uint32_t rows, uint32_t cols, uint32_t pad);
 
 /* ---- programs ---- */
-/* PTOAS's spelling of dt: i8 ui8 i16 ui16 i32 ui32 f16 bf16 f32. */
+/* PTOAS's spelling of dt: i8 ui8 i16 ui16 i32 ui32 f16 bf16 f32 i64 ui64. */
 const char *dtype_spelling(pto_dtype dt);
 /* Creates the program `text` (tiles named %s and %d), binds s and d and runs
  * it, asserting the run succeeds; returns the creation status (nothing runs

@@ -46,13 +46,15 @@ enum {
     BFLOAT16 = 1u << PTO_BFLOAT16,
     FLOAT32 = 1u << PTO_FLOAT32,
     FLOAT = FLOAT16 | BFLOAT16 | FLOAT32,
+    INT64 = 1u << PTO_INT64,
+    UINT64 = 1u << PTO_UINT64,
     ALL = INT8 | UINT8 | INT16 | UINT16 | INT32 | UINT32 | FLOAT,
 };
 
-/* The union of a parenthesised list of up to nine of the names above, as a
+/* The union of a parenthesised list of up to eleven of the names above, as a
  * constant expression. */
-#define PTO_TEST_OR_(a, b, c, d, e, f, g, h, i, ...) (a | b | c | d | e | f | g | h | i)
-#define PTO_TEST_MASK(...) PTO_TEST_OR_(__VA_ARGS__, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+#define PTO_TEST_OR_(a, b, c, d, e, f, g, h, i, j, k, ...) (a | b | c | d | e | f | g | h | i | j | k)
+#define PTO_TEST_MASK(...) PTO_TEST_OR_(__VA_ARGS__, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 #define PTO_TEST_SOURCE_NAMES_0() {NULL, NULL, NULL}
 #define PTO_TEST_SOURCE_NAMES_1(s0) {#s0, NULL, NULL}

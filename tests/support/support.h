@@ -23,6 +23,13 @@ extern "C" {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+/* How many dtypes pto_dtype has (PTO_INT8 .. PTO_UINT64): the first value
+ * outside the enum. The nine of 1, 2 and 4 bytes are PTO_INT8 .. PTO_FLOAT32;
+ * the loops over them that carry elements as 32-bit patterns stop there
+ * (the 8-byte integers: tests/test_int64.c). */
+#define TEST_DTYPE_COUNT ((int)PTO_UINT64 + 1)
+#define TEST_NARROW_DTYPES ((1u << ((int)PTO_FLOAT32 + 1)) - 1u)
+
 /* ---- operations ---- */
 typedef enum {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, ...) OP_##UPPER,

@@ -23,6 +23,7 @@ static const struct {
     {"<i1", NPY_INT8},    {"|i1", NPY_INT8},    {"|u1", NPY_UINT8},
     {"<i2", NPY_INT16},   {"<u2", NPY_UINT16},  {"<i4", NPY_INT32},
     {"<u4", NPY_UINT32},  {"<f2", NPY_FLOAT16}, {"<f4", NPY_FLOAT32},
+    {"<i8", NPY_INT64},   {"<u8", NPY_UINT64},
     {"<V2", NPY_BFLOAT16}, /* ml_dtypes' bfloat16 as NumPy saves it */
 };
 
@@ -49,6 +50,9 @@ size_t npy_dtype_size(npy_dtype dtype) {
     case NPY_UINT32:
     case NPY_FLOAT32:
         return 4;
+    case NPY_INT64:
+    case NPY_UINT64:
+        return 8;
     }
     return 0;
 }
@@ -64,6 +68,8 @@ const char *npy_dtype_descr(npy_dtype dtype) {
     case NPY_FLOAT16: return "<f2";
     case NPY_BFLOAT16: return "<u2";
     case NPY_FLOAT32: return "<f4";
+    case NPY_INT64: return "<i8";
+    case NPY_UINT64: return "<u8";
     }
     return NULL;
 }
@@ -220,7 +226,7 @@ static int parse_descr(cursor *c, npy_header *h) {
             descr);
     else
         set_error(c->err, c->errlen,
-                  "unsupported .npy dtype '%s' (supported: <f4 <f2 <i1 |i1 <i2 <i4 |u1 <u2 <u4, "
+                  "unsupported .npy dtype '%s' (supported: <f4 <f2 <i1 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8, "
                   "and <V2 for bfloat16)", descr);
     return -1;
 }

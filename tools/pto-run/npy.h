@@ -2,8 +2,8 @@
  * npy.h - reading and writing NumPy .npy arrays (C11, no dependencies).
  *
  * Read: format versions 1.0, 2.0 and 3.0; C order only; little-endian or
- * byte-order-free descrs for the nine element types libpto computes:
- *   <i1 |i1  |u1  <i2  <u2  <i4  <u4  <f2  <f4
+ * byte-order-free descrs for the eleven element types libpto computes:
+ *   <i1 |i1  |u1  <i2  <u2  <i4  <u4  <f2  <f4  <i8  <u8
  * and "<V2", the descr NumPy writes for ml_dtypes' bfloat16 (the dtype's name
  * is not recorded), read as bfloat16 bits. Big-endian data, Fortran order,
  * structured dtypes and every other descr are refused with a sentence.
@@ -40,7 +40,9 @@ typedef enum npy_dtype {
     NPY_UINT32,
     NPY_FLOAT16,
     NPY_BFLOAT16, /* read from "<V2"; "<u2" reads as NPY_UINT16 */
-    NPY_FLOAT32
+    NPY_FLOAT32,
+    NPY_INT64,
+    NPY_UINT64
 } npy_dtype;
 
 /* What a header says. */

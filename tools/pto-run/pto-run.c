@@ -92,7 +92,9 @@ static int parse_dtype_name(const char *text, size_t len, pto_dtype *out) {
     return -1;
 }
 
-/* The .npy and libpto enums list the nine types in the same order. */
+/* The .npy and libpto enums list the eleven types in the same order. */
+_Static_assert((int)NPY_FLOAT32 == (int)PTO_FLOAT32 && (int)NPY_UINT64 == (int)PTO_UINT64,
+               "npy_dtype follows pto_dtype");
 static pto_dtype pto_dtype_of(npy_dtype dtype) { return (pto_dtype)dtype; }
 static npy_dtype npy_dtype_of(pto_dtype dtype) { return (npy_dtype)dtype; }
 

@@ -40,8 +40,8 @@ Lifetimes. ``close()`` (or leaving a ``with`` block) ends a tile's or buffer's
 use at once; memory still seen by a live numpy view, or by tiles placed in a
 buffer, is freed only when the last of them is gone, so a view never dangles.
 
-dtypes. INT8..UINT32, FLOAT16 and FLOAT32 map to the numpy types of the same
-name; BFLOAT16 to ``ml_dtypes.bfloat16`` when ml_dtypes is installed, otherwise
+dtypes. INT8..UINT32, INT64, UINT64, FLOAT16 and FLOAT32 map to the numpy types
+of the same name; BFLOAT16 to ``ml_dtypes.bfloat16`` when ml_dtypes is installed, otherwise
 to ``numpy.uint16`` holding the raw bits.
 
 Threads. Distinct tiles may be used from any threads at once; a tile (or
@@ -113,6 +113,8 @@ _RAW_TYPES = {
     DType.FLOAT16: np.float16,
     DType.BFLOAT16: np.uint16,
     DType.FLOAT32: np.float32,
+    DType.INT64: np.int64,
+    DType.UINT64: np.uint64,
 }
 _NUMPY_TYPES = dict(_RAW_TYPES)
 if _bfloat16 is not None:
@@ -193,7 +195,7 @@ def _dtype_of_array(dtype: np.dtype) -> DType:
     for member, numpy_type in _NUMPY_TYPES.items():
         if dtype == np.dtype(numpy_type):
             return member  # uint16 finds UINT16 first: raw bfloat16 bits need dtype=BFLOAT16
-    raise TypeError(f"numpy dtype {dtype} has no pto.DType (int8..uint32, float16, float32"
+    raise TypeError(f"numpy dtype {dtype} has no pto.DType (int8..uint64, float16, float32"
                     f"{', ml_dtypes.bfloat16' if _bfloat16 is not None else ''})")
 
 

@@ -220,6 +220,8 @@ static const char *tile_format(pto_dtype dtype) {
     case PTO_FLOAT16: return "e";
     case PTO_BFLOAT16: return "H";
     case PTO_FLOAT32: return "f";
+    case PTO_INT64: return "q";
+    case PTO_UINT64: return "Q";
     }
     return "B";
 }

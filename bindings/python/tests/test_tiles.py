@@ -165,3 +165,41 @@ def test_buffer_protocol_formats():
         assert (m.format, m.shape, m.itemsize, m.readonly) == (fmt, (2, 3), dtype.itemsize, False)
         assert m.strides == (3 * dtype.itemsize, dtype.itemsize)
         m.release()
+
+
+@pytest.mark.parametrize("dtype", [D.INT64, D.UINT64], ids=lambda d: d.name)
+def test_int64_dtypes(dtype):
+    """INT64 and UINT64 map to numpy's int64 and uint64, both ways, and their
+    bits survive a tile, tmov and tadd (wrapping modulo 2^64)."""
+    want = np.int64 if dtype is D.INT64 else np.uint64
+    assert dtype.numpy_dtype == np.dtype(want) and dtype.itemsize == 8
+    bits = np.array([0, 1, 2**63 - 1, 2**63, 2**64 - 1, 0x0123456789ABCDEF], dtype=np.uint64)
+    a = bits.view(want).reshape(2, 3)
+    t = pto.Tile.from_numpy(a)
+    assert t.dtype is dtype
+    np.testing.assert_array_equal(t.numpy(), a)
+    assert np.asarray(memoryview(t)).dtype == np.dtype(want)
+    moved = pto.Tile(dtype, 2, 3)
+    pto.tmov(moved, t)
+    np.testing.assert_array_equal(moved.numpy(), a)
+    total = pto.Tile(dtype, 2, 3)
+    pto.tadd(total, t, t)
+    np.testing.assert_array_equal(total.numpy().view(np.uint64), bits.reshape(2, 3) * np.uint64(2))
+
+
+def test_int64_program():
+    """A kernel over !pto.ptr<i64>: global memory as a numpy int64 array."""
+    prog = pto.Program("""module {
+  func.func @k(%p: !pto.ptr<i64>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %x = pto.load_scalar %p[%c0] : !pto.ptr<i64> -> i64
+    pto.store_scalar %x, %p[%c1] : !pto.ptr<i64>, i64
+    return
+  }
+}
+""")
+    assert prog.parameters[0].dtype is D.INT64
+    mem = np.array([-(2**62) - 5, 0], dtype=np.int64)
+    prog(p=mem)
+    assert mem[1] == -(2**62) - 5

@@ -38,6 +38,26 @@ RSQRT_KERNEL = """module {
   }
 }
 """
+# 8-byte integers through a tile and one element through scalar registers.
+I64_KERNEL = """module {
+  func.func @ids(%src: !pto.ptr<i64>, %dst: !pto.ptr<i64>, %u: !pto.ptr<ui64>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %sv = pto.make_tensor_view %src, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<4x8xi64>
+    %dv = pto.make_tensor_view %dst, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<4x8xi64>
+    %sp = pto.partition_view %sv, offsets = [%c0, %c0], sizes = [%c4, %c8] : !pto.tensor_view<4x8xi64> -> !pto.partition_tensor_view<4x8xi64>
+    %dp = pto.partition_view %dv, offsets = [%c0, %c0], sizes = [%c4, %c8] : !pto.tensor_view<4x8xi64> -> !pto.partition_tensor_view<4x8xi64>
+    %t = pto.alloc_tile : !pto.tile_buf<vec, 4x8xi64>
+    pto.tload ins(%sp : !pto.partition_tensor_view<4x8xi64>) outs(%t : !pto.tile_buf<vec, 4x8xi64>)
+    pto.tstore ins(%t : !pto.tile_buf<vec, 4x8xi64>) outs(%dp : !pto.partition_tensor_view<4x8xi64>)
+    %x = pto.load_scalar %u[%c0] : !pto.ptr<ui64> -> i64
+    pto.store_scalar %x, %u[%c1] : !pto.ptr<ui64>, i64
+    return
+  }
+}
+"""
 # Scalars the program does not use still need valid values.
 SCALARS_KERNEL = """module {
   func.func @k(%n: i8, %m: index, %x: f32) {
@@ -208,6 +228,22 @@ class Programs(PtoRun):
         _, err = self.assert_exit(1, [prelu, "--profile=A2A3", "src0=a.npy", "src1=a.npy"],
                                   r"^.*prelu\.pto:\d+:\d+: error: ")
         self.assertIn("A2A3", err)
+
+    def test_int64_kernel(self):
+        k = self.write_text("ids.pto", I64_KERNEL)
+        src = (np.arange(32, dtype=np.int64) - 16) * (1 << 40) + 7
+        self.save("src.npy", src.reshape(4, 8))
+        self.save("u.npy", np.array([2**64 - 3, 0], dtype=np.uint64))
+        self.assert_exit(0, [k, "src=src.npy", "dst=zeros:i64:4x8", "u=u.npy",
+                             "--out", "dst=dst.npy", "--out", "u=u_out.npy"])
+        dst = np.load(self.path("dst.npy"))
+        self.assertEqual(dst.dtype, np.int64)
+        np.testing.assert_array_equal(dst.reshape(-1), src)
+        u = np.load(self.path("u_out.npy"))
+        self.assertEqual(u.dtype, np.uint64)
+        np.testing.assert_array_equal(u, np.array([2**64 - 3, 2**64 - 3], dtype=np.uint64))
+        self.assert_exit(2, [k, "src=src.npy", "dst=zeros:ui64:32", "u=u.npy"],
+                         "dtype ui64 does not match dst, a pointer to i64")
 
     def test_rsqrt_kernel(self):
         k = self.write_text("rsqrt.pto", RSQRT_KERNEL)

@@ -63,7 +63,8 @@ static void test_round_trip_every_dtype(void **state) {
     (void)state;
     static const npy_dtype kDtypes[] = {NPY_INT8,    NPY_UINT8,    NPY_INT16,
                                         NPY_UINT16,  NPY_INT32,    NPY_UINT32,
-                                        NPY_FLOAT16, NPY_BFLOAT16, NPY_FLOAT32};
+                                        NPY_FLOAT16, NPY_BFLOAT16, NPY_FLOAT32,
+                                        NPY_INT64,   NPY_UINT64};
     static const size_t kShapes[][3] = {{3, 5, 0}, {7, 0, 0}, {1, 1, 0}, {2, 3, 4}};
     static const int kNdims[] = {2, 1, 2, 3};
     for (size_t d = 0; d < COUNT(kDtypes); ++d) {

@@ -87,6 +87,8 @@ extern swig_intgo _wrap_PTO_UINT32_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_FLOAT16_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_BFLOAT16_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_FLOAT32_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_INT64_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_UINT64_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_OK_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_096c0a438413e10b(void);
@@ -371,6 +373,20 @@ func _swig_getPTO_FLOAT32() (_swig_ret Enum_SS_pto_dtype) {
 }
 
 var PTO_FLOAT32 Enum_SS_pto_dtype = _swig_getPTO_FLOAT32()
+func _swig_getPTO_INT64() (_swig_ret Enum_SS_pto_dtype) {
+	var swig_r Enum_SS_pto_dtype
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT64_ptoc_096c0a438413e10b())
+	return swig_r
+}
+
+var PTO_INT64 Enum_SS_pto_dtype = _swig_getPTO_INT64()
+func _swig_getPTO_UINT64() (_swig_ret Enum_SS_pto_dtype) {
+	var swig_r Enum_SS_pto_dtype
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT64_ptoc_096c0a438413e10b())
+	return swig_r
+}
+
+var PTO_UINT64 Enum_SS_pto_dtype = _swig_getPTO_UINT64()
 type Enum_SS_pto_status int
 func _swig_getPTO_OK() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status

@@ -344,6 +344,30 @@ intgo _wrap_PTO_FLOAT32_ptoc_096c0a438413e10b() {
 }
 
 
+intgo _wrap_PTO_INT64_ptoc_096c0a438413e10b() {
+  enum pto_dtype result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_INT64;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_UINT64_ptoc_096c0a438413e10b() {
+  enum pto_dtype result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_UINT64;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_PTO_OK_ptoc_096c0a438413e10b() {
   enum pto_status result;
   intgo _swig_go_result;

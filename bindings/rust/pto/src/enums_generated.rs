@@ -2,7 +2,10 @@
 // Included by enums.rs. Each enum's raw() is its C value; from_raw() the
 // enumerator of a C value.
 
-/// Element types (the C `pto_dtype`).
+/// Element types. INT64 and UINT64 (0.5) come after FLOAT32, so every
+/// earlier value keeps its number: 8-byte two's complement and unsigned
+/// integers. "All nine dtypes" below means every dtype but these two; an
+/// operation that takes them says so (the C `pto_dtype`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DType {
     /// `PTO_INT8`.
@@ -23,12 +26,16 @@ pub enum DType {
     BFloat16,
     /// `PTO_FLOAT32`.
     Float32,
+    /// `PTO_INT64`.
+    Int64,
+    /// `PTO_UINT64`.
+    Uint64,
 }
 
 #[allow(dead_code)]
 impl DType {
     /// Every value, in the header's order.
-    pub(crate) const VALUES: [DType; 9] = [
+    pub(crate) const VALUES: [DType; 11] = [
         DType::Int8,
         DType::Uint8,
         DType::Int16,
@@ -38,6 +45,8 @@ impl DType {
         DType::Float16,
         DType::BFloat16,
         DType::Float32,
+        DType::Int64,
+        DType::Uint64,
     ];
 
     /// The C value.
@@ -52,6 +61,8 @@ impl DType {
             DType::Float16 => sys::pto_dtype::PTO_FLOAT16,
             DType::BFloat16 => sys::pto_dtype::PTO_BFLOAT16,
             DType::Float32 => sys::pto_dtype::PTO_FLOAT32,
+            DType::Int64 => sys::pto_dtype::PTO_INT64,
+            DType::Uint64 => sys::pto_dtype::PTO_UINT64,
         }
     }
 

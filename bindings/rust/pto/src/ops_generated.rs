@@ -93,8 +93,8 @@ pub fn tpartadd(
 /// TCVT (`pto_tcvt`): src converted to dst's dtype, rounded by the mode;
 /// saturating as asked.
 ///
-/// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16, INT32,
-/// INT8, UINT8; A5 all.
+/// dst's dtypes: HOST all, INT64; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16,
+/// INT32, INT8, UINT8, INT64; A5 all, INT64.
 ///
 /// `tmp` is an optional scratch tile (`None` for none; a profile may
 /// require it).
@@ -334,8 +334,9 @@ pub fn tsels(
 /// TADD (`pto_tadd`): src0 + src1 elementwise; correctly rounded, integers
 /// wrap.
 ///
-/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32,
-/// UINT32, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+/// FLOAT32; A5 INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16,
+/// FLOAT16, BFLOAT16, UINT8, INT8.
 pub fn tadd(
     dst: &mut impl Operand,
     src0: impl Source,
@@ -348,8 +349,9 @@ pub fn tadd(
 /// TSUB (`pto_tsub`): src0 - src1 elementwise; correctly rounded, integers
 /// wrap.
 ///
-/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32,
-/// INT32, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+/// FLOAT32; A5 UINT32, INT32, INT64, UINT64, UINT16, INT16, UINT8, INT8,
+/// BFLOAT16, FLOAT32, FLOAT16.
 pub fn tsub(
     dst: &mut impl Operand,
     src0: impl Source,
@@ -362,9 +364,9 @@ pub fn tsub(
 /// TMUL (`pto_tmul`): src0 \* src1 elementwise; correctly rounded, integers
 /// wrap.
 ///
-/// dst's dtypes: HOST INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16,
-/// BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32,
-/// FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16.
+/// dst's dtypes: HOST INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16,
+/// FLOAT16, BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32,
+/// UINT32, INT64, UINT64, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16.
 pub fn tmul(
     dst: &mut impl Operand,
     src0: impl Source,
@@ -377,8 +379,9 @@ pub fn tmul(
 /// TDIV (`pto_tdiv`): src0 / src1 elementwise; correctly rounded, integers
 /// truncate.
 ///
-/// dst's dtypes: HOST INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16; A2A3
-/// FLOAT16, FLOAT32; A5 INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16.
+/// dst's dtypes: HOST INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16,
+/// FLOAT16; A2A3 FLOAT16, FLOAT32; A5 INT32, UINT32, INT64, UINT64,
+/// FLOAT32, INT16, UINT16, FLOAT16.
 pub fn tdiv(
     dst: &mut impl Operand,
     src0: impl Source,
@@ -391,8 +394,9 @@ pub fn tdiv(
 /// TMAX (`pto_tmax`): the larger of src0 and src1 elementwise; NaN if
 /// either is NaN.
 ///
-/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32,
-/// INT32, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+/// FLOAT32; A5 UINT32, INT32, INT64, UINT64, UINT16, INT16, UINT8, INT8,
+/// BFLOAT16, FLOAT32, FLOAT16.
 pub fn tmax(
     dst: &mut impl Operand,
     src0: impl Source,
@@ -405,8 +409,9 @@ pub fn tmax(
 /// TMIN (`pto_tmin`): the smaller of src0 and src1 elementwise; NaN if
 /// either is NaN.
 ///
-/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32,
-/// INT32, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+/// FLOAT32; A5 UINT32, INT32, INT64, UINT64, UINT16, INT16, UINT8, INT8,
+/// BFLOAT16, FLOAT32, FLOAT16.
 pub fn tmin(
     dst: &mut impl Operand,
     src0: impl Source,
@@ -419,8 +424,9 @@ pub fn tmin(
 /// TREM (`pto_trem`): src0 - floor(src0 / src1) \* src1 elementwise (src1's
 /// sign), rounded once.
 ///
-/// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32; A2A3
-/// FLOAT32, INT32; A5 FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32.
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32,
+/// INT64, UINT64; A2A3 FLOAT32, INT32; A5 FLOAT16, FLOAT32, INT16, UINT16,
+/// INT32, UINT32, INT64, UINT64.
 pub fn trem(
     dst: &mut impl Operand,
     src0: impl Source,
@@ -433,7 +439,8 @@ pub fn trem(
 /// TMOV (`pto_tmov`): a copy of src's valid region (vec to vec), bit for
 /// bit.
 ///
-/// dst's dtypes: HOST all; A2A3 all; A5 all.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 all, INT64, UINT64; A5 all,
+/// INT64, UINT64.
 pub fn tmov(
     dst: &mut impl Operand,
     src: impl Source,

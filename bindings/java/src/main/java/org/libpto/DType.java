@@ -14,6 +14,8 @@ public enum DType {
     /** bfloat16: the upper half of an IEEE binary32. */
     BFLOAT16(pto_dtype.PTO_BFLOAT16),
     FLOAT32(pto_dtype.PTO_FLOAT32),
+    INT64(pto_dtype.PTO_INT64),
+    UINT64(pto_dtype.PTO_UINT64),
     // gen-enums:end
     ;
 

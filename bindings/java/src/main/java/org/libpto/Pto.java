@@ -142,8 +142,8 @@ public final class Pto {
     /**
      * TCVT ({@code pto_tcvt}): src converted to dst's dtype, rounded by the mode; saturating
      * as asked.
-     * <p>dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16, INT32, INT8, UINT8;
-     * A5 all.
+     * <p>dst's dtypes: HOST all, INT64; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16, INT32, INT8,
+     * UINT8, INT64; A5 all, INT64.
      * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
      * require it).
      */
@@ -429,8 +429,8 @@ public final class Pto {
 
     /**
      * TADD ({@code pto_tadd}): src0 + src1 elementwise; correctly rounded, integers wrap.
-     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32,
-     * FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5
+     * INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
      */
     public static void tadd(Tile dst, Tile src0, Tile src1) {
         try {
@@ -446,8 +446,8 @@ public final class Pto {
 
     /**
      * TSUB ({@code pto_tsub}): src0 - src1 elementwise; correctly rounded, integers wrap.
-     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32, INT32,
-     * UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5
+     * UINT32, INT32, INT64, UINT64, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
      */
     public static void tsub(Tile dst, Tile src0, Tile src1) {
         try {
@@ -463,9 +463,9 @@ public final class Pto {
 
     /**
      * TMUL ({@code pto_tmul}): src0 * src1 elementwise; correctly rounded, integers wrap.
-     * <p>dst's dtypes: HOST INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16; A2A3
-     * INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16,
-     * BFLOAT16.
+     * <p>dst's dtypes: HOST INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16, FLOAT16,
+     * BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32, INT64, UINT64,
+     * FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16.
      */
     public static void tmul(Tile dst, Tile src0, Tile src1) {
         try {
@@ -482,8 +482,9 @@ public final class Pto {
     /**
      * TDIV ({@code pto_tdiv}): src0 / src1 elementwise; correctly rounded, integers
      * truncate.
-     * <p>dst's dtypes: HOST INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16; A2A3 FLOAT16,
-     * FLOAT32; A5 INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16.
+     * <p>dst's dtypes: HOST INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16, FLOAT16;
+     * A2A3 FLOAT16, FLOAT32; A5 INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16,
+     * FLOAT16.
      */
     public static void tdiv(Tile dst, Tile src0, Tile src1) {
         try {
@@ -500,8 +501,8 @@ public final class Pto {
     /**
      * TMAX ({@code pto_tmax}): the larger of src0 and src1 elementwise; NaN if either is
      * NaN.
-     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32, INT32,
-     * UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5
+     * UINT32, INT32, INT64, UINT64, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
      */
     public static void tmax(Tile dst, Tile src0, Tile src1) {
         try {
@@ -518,8 +519,8 @@ public final class Pto {
     /**
      * TMIN ({@code pto_tmin}): the smaller of src0 and src1 elementwise; NaN if either is
      * NaN.
-     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT32, INT32,
-     * UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5
+     * UINT32, INT32, INT64, UINT64, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
      */
     public static void tmin(Tile dst, Tile src0, Tile src1) {
         try {
@@ -536,8 +537,8 @@ public final class Pto {
     /**
      * TREM ({@code pto_trem}): src0 - floor(src0 / src1) * src1 elementwise (src1's sign),
      * rounded once.
-     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32; A2A3 FLOAT32,
-     * INT32; A5 FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32, INT64, UINT64;
+     * A2A3 FLOAT32, INT32; A5 FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32, INT64, UINT64.
      */
     public static void trem(Tile dst, Tile src0, Tile src1) {
         try {
@@ -553,7 +554,8 @@ public final class Pto {
 
     /**
      * TMOV ({@code pto_tmov}): a copy of src's valid region (vec to vec), bit for bit.
-     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 all, INT64, UINT64; A5 all, INT64,
+     * UINT64.
      */
     public static void tmov(Tile dst, Tile src) {
         try {
