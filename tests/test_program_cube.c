@@ -5,6 +5,7 @@
  * calls on row-major tiles (bit for bit) and a float64 reference (within
  * gamma_K sum |a||b|), tstore's casts and atomic add, and every refusal
  * with its sentence. Every case is written here. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,7 +246,7 @@ static void test_matmul_programs(void **state) {
             for (size_t ki = 0; ki < COUNT(ks); ++ki)
                 for (size_t ni = 0; ni < COUNT(ns); ++ni)
                     for (int seed = 0; seed < 3; ++seed) {
-                        if (quick && (ki + ni + (size_t)seed) % 3 != 0) continue;
+                        if (quick && ((ki + ni + (size_t)seed) % 3 != 0 || (mi == 2 && si != 0))) continue;
                         const pto_dtype st = sources[si];
                         const pto_dtype dt = st == PTO_INT8 ? PTO_INT32 : PTO_FLOAT32;
                         const unsigned m = ms[mi], k = ks[ki], n = ns[ni];
@@ -482,7 +483,10 @@ static void test_split_k_atomic_adds(void **state) {
         want[i] = sum;
     }
     static const char *const threads[] = {"1", "2", "4"};
-    for (size_t t = 0; t < COUNT(threads); ++t)
+    /* qemu-user may hang a thread of a dynamically linked program: one thread there. */
+    const size_t thread_counts = getenv("PTO_TEST_UNDER_QEMU") != NULL ? 1 : COUNT(threads);
+    if (thread_counts == 1) printf("[split K] 2 and 4 threads: not tested under emulation\n");
+    for (size_t t = 0; t < thread_counts; ++t)
         for (int rep = 0; rep < 4; ++rep) {
             setenv("PTO_NUM_THREADS", threads[t], 1);
             for (size_t i = 0; i < 256; ++i) c[i] = 0.5f;
@@ -493,7 +497,8 @@ static void test_split_k_atomic_adds(void **state) {
         }
     unsetenv("PTO_NUM_THREADS");
     pto_program_destroy(p);
-    printf("[split K] 4 blocks' atomic adds in block order: the same bits on 1, 2 and 4 threads\n");
+    printf("[split K] 4 blocks' atomic adds in block order: the same bits on %s thread(s)\n",
+           thread_counts == 1 ? "1" : "1, 2 and 4");
 }
 
 /* Refusals, each with its sentence: wrong locations and layouts, moves the
