@@ -52,8 +52,8 @@ void fuzz_binary(reader *r, state *st, op_id op) {
         want = PTO_ERR_UNSUPPORTED_DTYPE;
     } else if (op == OP_TPARTADD && !profile_accepts_dtype(0, pto_tile_dtype(dst))) {
         want = PTO_ERR_UNSUPPORTED_DTYPE;
-    } else if (op == OP_TPRELU && g_profile != PTO_PROFILE_HOST && !is_f32_or_f16(pto_tile_dtype(dst))) {
-        want = PTO_ERR_UNSUPPORTED_DTYPE; /* the NPUs' tprelu: FLOAT16 and FLOAT32 */
+    } else if (op == OP_TPRELU && !op_accepts(OP_TPRELU, g_profile, pto_tile_dtype(dst))) {
+        want = PTO_ERR_UNSUPPORTED_DTYPE; /* the NPUs' tprelu: FLOAT16 and FLOAT32; HOST's nine */
     } else if (!dtypes_equal(typed, 3)) {
         want = PTO_ERR_DTYPE_MISMATCH;
     } else if (a2a3_prelu && pto_tile_dtype(tmp) != PTO_UINT8) {

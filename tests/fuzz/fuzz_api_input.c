@@ -17,11 +17,15 @@ uint32_t take_u32(reader *r) {
     return v;
 }
 
+/* A dtype: one of the nine of 1, 2 and 4 bytes, whose rules the models here
+ * write out, or a value that names none. INT64 and UINT64 (tiles, tmov,
+ * tcvt, the binary rows) are tested by tests/test_int64.c and reach the
+ * program fuzzer through i64 pointers and tiles. */
 pto_dtype take_dtype(reader *r) {
     static const int64_t kOdd[16] = {TEST_DTYPE_COUNT, 13, 255, -1, INT_MIN, INT_MAX, 256, 1000,
                                      -9, 16, 31,  32, 0x7FFF,  0x10000, 12,  100};
     const uint8_t b = take(r);
-    return (pto_dtype)(b < 0xF0 ? b % TEST_DTYPE_COUNT : kOdd[b - 0xF0]);
+    return (pto_dtype)(b < 0xF0 ? b % (PTO_FLOAT32 + 1) : kOdd[b - 0xF0]);
 }
 
 /* A tile dimension: mostly small (1..40), sometimes a vector-width edge,

@@ -5,6 +5,12 @@
 
 #include "fuzz_api.h"
 
+/* *expdif under A2A3 and A5: e^(a - b rounded to the dtype), as the NPU
+ * computes it (pto_c.h). */
+static uint32_t expdif_rounded_difference(pto_dtype d, uint32_t a, uint32_t b) {
+    return ref_expdif(d, ref_tsub(d, a, b), 0);
+}
+
 /* A reduction (RowReduce, ColReduce): the families' rules in the contract's
  * order under the profile (A2A3's row tmp, tcolsum's binary-order tmp on
  * A2A3 and A5), and on success the order's reference (reduce_ref.c) in dst's
@@ -134,7 +140,9 @@ void fuzz_broadcast(reader *r, state *st, op_id op) {
         const snapshot *se = call_before(&c, e);
         const snapshot *sf = full != NULL ? call_before(&c, full) : NULL;
         const pto_dtype d = sd->dtype;
-        const element_rule rule = op_binary_reference(op);
+        const bool npu_expdif = (op == OP_TROWEXPANDEXPDIF || op == OP_TCOLEXPANDEXPDIF) &&
+                                g_profile != PTO_PROFILE_HOST;
+        const element_rule rule = npu_expdif ? expdif_rounded_difference : op_binary_reference(op);
         const uint32_t ec = se->valid_cols;
         unsigned char *want_bytes = malloc(sd->bytes);
         CHECK(want_bytes != NULL, "out of memory in the harness");
