@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gemm.h"
+#include "programs.h"
 #include "pto_c.h"
 
 namespace bench {
@@ -185,6 +186,7 @@ void RunGemmRows(FILE* out, const TimingConfig& timing, const char* kernels_dir,
   const std::string text = ReadText(path);
   if (text.empty() || kernel_n == 0) return;
   const double flops = 2.0 * static_cast<double>(kernel_n) * kernel_n * kernel_n;
+  const AllCpus all;  // the blocks' threads on every CPU
   const double one = GemmKernelSeconds(text, kernel_n, 1, 2);
   const double two = GemmKernelSeconds(text, kernel_n, 2, 2);
   if (one <= 0 || two <= 0) return;

@@ -121,25 +121,6 @@ void PerInstruction(FILE* out, const TimingConfig& timing) {
   pto_tile_destroy(tmp);
 }
 
-// pto-bench pins itself to one CPU, and threads inherit that: rows that run
-// blocks hold one of these, which gives the process every online CPU and
-// restores the pin when it goes.
-class AllCpus {
- public:
-  AllCpus() {
-    sched_getaffinity(0, sizeof pinned_, &pinned_);
-    cpu_set_t all;
-    CPU_ZERO(&all);
-    for (long c = 0; c < cpus_ && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &all);
-    sched_setaffinity(0, sizeof all, &all);
-  }
-  ~AllCpus() { sched_setaffinity(0, sizeof pinned_, &pinned_); }
-  long count() const { return cpus_; }
-
- private:
-  cpu_set_t pinned_;
-  const long cpus_ = sysconf(_SC_NPROCESSORS_ONLN);
-};
 
 std::string ReadFile(const std::string& path) {
   std::string text;
