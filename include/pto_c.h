@@ -7,7 +7,7 @@
  * multiply, as C calls (below) and as PTO assembly programs
  * (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 72 operations of libpto's table (src/operations.def), by family; each
+ * The 74 operations of libpto's table (src/operations.def), by family; each
  * section below gives its family's common rules:
  *   elementwise tile-tile (7): tadd, tsub, tmul, tdiv, tmax, tmin, trem
  *   elementwise unary (8): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
@@ -22,9 +22,9 @@
  *     trowexpandexpdif
  *   column broadcasts (7): tcolexpand, tcolexpandadd, tcolexpandsub,
  *     tcolexpandmul, tcolexpandmax, tcolexpandmin, tcolexpandexpdif
- *   with rules of their own (19): tpow, trsqrt, tprelu, tcolexpanddiv,
+ *   with rules of their own (21): tpow, trsqrt, tprelu, tcolexpanddiv,
  *     tpartadd, tcvt, tfillpad, tci, treshape, ttrans, tconcat, textract,
- *     tgather, tscatter, tsetval, tpows, tcmp, tcmps, tsels
+ *     tgather, tscatter, taxpy, taddc, tsetval, tpows, tcmp, tcmps, tsels
  *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
  *   index reductions (4): trowargmax, trowargmin, tcolargmax, tcolargmin
  * ops-families:end
@@ -1193,6 +1193,32 @@ PTO_API pto_status pto_tgather(pto_tile *dst, const pto_tile *src, const pto_til
  *   written, so a refused call writes nothing. The mask-pattern form is not
  *   provided. */
 PTO_API pto_status pto_tscatter(pto_tile *dst, const pto_tile *src, const pto_tile *indices);
+
+/* TAXPY: dst = scalar * src0 + dst over dst's valid region: dst's old
+ * values are the addend, and each element is one fused multiply-add rounded
+ * once to dst's dtype (the NPUs' vaxpy), the same bits on every target.
+ * scalar is taken as src0's dtype holds it (float16: rounded to nearest
+ * even). Rules, checked in this order:
+ * - dst, src0 not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst FLOAT16 or FLOAT32 on every profile (PTO_ERR_UNSUPPORTED_DTYPE);
+ *   src0 of dst's dtype, or FLOAT16 into a FLOAT32 dst (the widening form
+ *   both NPU implementations have) (PTO_ERR_DTYPE_MISMATCH).
+ * - src0 is dst itself (placed exactly on it) or shares no byte with it
+ *   (PTO_ERR_ALIASING).
+ * - src0's valid region equals dst's (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_taxpy(pto_tile *dst, const pto_tile *src0, double scalar);
+
+/* TADDC: dst = (src0 + src1) + src2 over dst's valid region, two additions
+ * each as pto_tadd's (rounded once to the dtype, integers wrapping), in that
+ * order (pto-isa's CPU model; its NPU implementations have no TADDC yet, so
+ * each profile takes pto_tadd's dtype list). Rules, in order: the four
+ * tiles not NULL (PTO_ERR_NULL_ARGUMENT); dst's dtype in pto_tadd's list of
+ * the profile (PTO_ERR_UNSUPPORTED_DTYPE) and every source of dst's dtype
+ * (PTO_ERR_DTYPE_MISMATCH); each source is dst itself or shares no byte
+ * with it (PTO_ERR_ALIASING); each source's valid region equals dst's
+ * (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_taddc(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                             const pto_tile *src2);
 
 /* TSETVAL / TGETVAL: one element of a tile as a scalar, at a flat offset
  * index = row * cols + col (pto-isa's Tile::SetValue / GetValue, PTOAS's

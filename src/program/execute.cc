@@ -261,7 +261,7 @@ pto_status Block::TileOp(const Instr& in) {
                           0,
                           ops::SaturationOf(*in.op, in.attr)};
     if ((dst->valid_rows != 0 && dst->valid_cols != 0) || ops::WritesWholeDst(*in.op))
-      in.op->run(o, p_.profile);
+      in.op->run(WithThirdSource(o, in, tiles_), p_.profile);
     return PTO_OK;
   }
   pto_tile* tmp = in.d != kNoSlot ? &tiles_[in.d] : nullptr;
@@ -289,13 +289,14 @@ pto_status Block::TileOp(const Instr& in) {
     index[k] = static_cast<size_t>(value);
   }
   pto_tile mask_view;
-  const ops::Operands o = WithMaskView(*in.op,
+  const ops::Operands with_mask = WithMaskView(*in.op,
                                        ops::Operands{dst, src0,
                                                      in.c != kNoSlot ? &tiles_[in.c] : nullptr,
                                                      tmp, ops::AttrOf(*in.op, in.attr), scalar,
                                                      ops::SaturationOf(*in.op, in.attr),
                                                      {index[0], index[1]}},
                                        &mask_view);
+  const ops::Operands o = WithThirdSource(with_mask, in, tiles_);
   if (in.check_at_run) {
     if (tmp != nullptr && !p_.tiles[in.d].in_ub) {
       tmp->valid_rows = dst->valid_rows;

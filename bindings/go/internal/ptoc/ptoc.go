@@ -215,6 +215,8 @@ extern uintptr_t _wrap_pto_tconcat_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr
 extern uintptr_t _wrap_pto_textract_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, swig_type_15 arg3, swig_type_16 arg4);
 extern uintptr_t _wrap_pto_tgather_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tscatter_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_taxpy_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_taddc_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tsetval_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_17 arg2, double arg3);
 extern uintptr_t _wrap_pto_tgetval_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_18 arg2, swig_voidp arg3);
 extern uintptr_t _wrap_pto_tcmp_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
@@ -1592,6 +1594,29 @@ func Pto_tscatter(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	swig_r = (uintptr)(C._wrap_pto_tscatter_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_taxpy(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_taxpy_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_taddc(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_taddc_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

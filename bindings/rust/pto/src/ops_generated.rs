@@ -246,6 +246,36 @@ pub fn tscatter(
     check(unsafe { sys::pto_tscatter(d, src.source_ptr(d), indices.source_ptr(d)) })
 }
 
+/// TAXPY (`pto_taxpy`): dst = scalar \* src0 + dst, one fused multiply-add
+/// rounded once.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+/// FLOAT32.
+pub fn taxpy(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_taxpy(d, src0.source_ptr(d), scalar) })
+}
+
+/// TADDC (`pto_taddc`): (src0 + src1) + src2 elementwise, two additions as
+/// tadd's.
+///
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+/// FLOAT32; A5 INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16,
+/// FLOAT16, BFLOAT16, UINT8, INT8.
+pub fn taddc(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    src2: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_taddc(d, src0.source_ptr(d), src1.source_ptr(d), src2.source_ptr(d)) })
+}
+
 /// TSETVAL (`pto_tsetval`): value in dst's element at flat offset index
 /// (row \* cols + col), a valid one.
 ///

@@ -322,6 +322,41 @@ public final class Pto {
     }
 
     /**
+     * TAXPY ({@code pto_taxpy}): dst = scalar * src0 + dst, one fused multiply-add rounded
+     * once.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
+     */
+    public static void taxpy(Tile dst, Tile src0, double scalar) {
+        try {
+            PtoNative.pto_taxpy(Tile.handleOf(dst, "Pto.taxpy", "dst"),
+                    Tile.handleOf(src0, "Pto.taxpy", "src0"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+        }
+    }
+
+    /**
+     * TADDC ({@code pto_taddc}): (src0 + src1) + src2 elementwise, two additions as tadd's.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5
+     * INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
+     */
+    public static void taddc(Tile dst, Tile src0, Tile src1, Tile src2) {
+        try {
+            PtoNative.pto_taddc(Tile.handleOf(dst, "Pto.taddc", "dst"),
+                    Tile.handleOf(src0, "Pto.taddc", "src0"),
+                    Tile.handleOf(src1, "Pto.taddc", "src1"),
+                    Tile.handleOf(src2, "Pto.taddc", "src2"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(src2);
+        }
+    }
+
+    /**
      * TSETVAL ({@code pto_tsetval}): value in dst's element at flat offset index (row * cols
      * + col), a valid one.
      * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
