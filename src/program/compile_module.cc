@@ -241,6 +241,8 @@ void Compiler::ParseOperation() {
     yield_ = outer;
   } else if (name == "pto.load_scalar" || name == "pto.store_scalar") {
     ParseScalarAccess(op, results);
+  } else if (name == "pto.addptr") {
+    if (want_results(1)) ParseAddPtr(op, results);
   } else if (name == "pto.tgetval") {
     ParseGetVal(op, results);
   } else if (name == "pto.barrier" || name == "pto.barrier_sync" || name == "pto.set_flag" ||

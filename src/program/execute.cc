@@ -470,6 +470,7 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         else ints[in.a] = ints[in.b] != 0 ? ints[in.c] : ints[in.d];
         break;
       case Code::kLoadScalar: status = ScalarAccess(in, true); break;
+      case Code::kAddPtr: status = AddPtr(in); break;
       case Code::kStoreScalar: status = ScalarAccess(in, false); break;
       case Code::kSubview: status = Subview(in); break;
       case Code::kPrint: Print(in, block); break;

@@ -53,6 +53,23 @@ pto_status Block::ScalarAccess(const Instr& in, bool load) {
   return PTO_OK;
 }
 
+// The pointer moved by an element offset: the same memory, from that
+// element on (an offset past its end names no element).
+pto_status Block::AddPtr(const Instr& in) {
+  const Binding& base = pointers_[in.b];
+  const int64_t offset = ints_[in.c];
+  if (offset < 0 || offset > base.count)
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 "pto.addptr: offset " + std::to_string(offset) + " is outside " +
+                     PointerName(in.b) + ", which holds " + std::to_string(base.count) +
+                     " elements");
+  Binding& moved = pointers_[in.a];
+  moved = base;
+  moved.data = base.data + static_cast<size_t>(offset) * pto_dtype_size(static_cast<pto_dtype>(in.d));
+  moved.count = base.count - offset;
+  return PTO_OK;
+}
+
 pto_status Block::MakeView(const Instr& in) {
   const Binding& ptr = pointers_[in.b];
   View& v = views_[in.a];

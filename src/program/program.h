@@ -150,6 +150,7 @@ enum class Code : uint8_t {
                  // (sub 0: tmov; 1: textract, the window at ints[index_regs])
   kMatmul,       // tile a (acc) <- tile b (left) x tile c (right), seeded by row `op`'s
                  // rule (tile d: the bias)
+  kAddPtr,       // pointer a = pointer b moved by ints[c] elements of dtype d
 };
 
 // How a subview's valid region is set (Instr::sub of kSubview).
@@ -235,6 +236,9 @@ struct Program {
   std::vector<Instr> code;
   std::vector<uint32_t> lists;  // register lists of view instructions
   uint32_t int_regs = 0, float_regs = 0, view_regs = 0, pointer_count = 0;
+  // Each pointer's parameter: pointer_root[r] is the register of the pointer
+  // parameter that pointer r was computed from (pto.addptr), r for one.
+  std::vector<uint32_t> pointer_root;
   // Each memory of a block (Space): the profile's capacity, where it starts
   // in the block's allocation, the bytes its tiles reach (end of the last
   // one) and the most bytes of its tiles live at one instruction.
