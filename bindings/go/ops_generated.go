@@ -204,6 +204,25 @@ func TConcat(dst *Tile, src0 *Tile, src1 *Tile) error {
 	return err
 }
 
+var tconcatidxOperands = []string{"dst", "src0", "src1", "src0_idx", "src1_idx"}
+
+// TConcatIdx is TCONCATIDX (pto_tconcatidx): row i: src0_idx[i,0] columns of
+// src0, then src1_idx[i,0] of src1, bit for bit.
+//
+// dst's dtypes: HOST INT8, INT16, INT32, FLOAT16, FLOAT32, BFLOAT16; A2A3
+// INT8, INT16, INT32, FLOAT16, FLOAT32, BFLOAT16; A5 INT8, INT16, INT32,
+// FLOAT16, FLOAT32, BFLOAT16.
+func TConcatIdx(dst *Tile, src0 *Tile, src1 *Tile, src0_idx *Tile, src1_idx *Tile) error {
+	var hs [5]uintptr
+	tiles := []*Tile{dst, src0, src1, src0_idx, src1_idx}
+	if err := resolve("pto.TConcatIdx", tconcatidxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tconcatidx(hs[0], hs[1], hs[2], hs[3], hs[4]))
+	keepAlive(tiles)
+	return err
+}
+
 var textractOperands = []string{"dst", "src"}
 
 // TExtract is TEXTRACT (pto_textract): dst[i,j] = src[index_row + i,

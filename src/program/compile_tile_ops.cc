@@ -146,6 +146,7 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   in.b = op.source_count > 0 ? ins[0] : kNoSlot;
   in.c = op.source_count > 1 ? ins[1] : kNoSlot;
   in.e = op.source_count > 2 ? ins[2] : kNoSlot;
+  in.f = op.source_count > 3 ? ins[3] : kNoSlot;
   in.d = kNoSlot;
   if (ins.size() > op.source_count && op.tmp != ops::TmpRole::kNone) in.d = ins[op.source_count];
   // The row's own rules on its text (PTOAS's verifier), beside its check.

@@ -198,7 +198,9 @@ struct Instr {
   // by the verifier): the run goes straight to the kernel.
   bool plain = false;
   uint32_t a = 0, b = 0, c = 0, d = 0;
-  uint32_t e = 0xFFFFFFFFu;  // (kNoSlot) kTileOp: a third source (taddc's src2), else none
+  // (kNoSlot) kTileOp: a third and a fourth source (taddc's src2, tconcatidx's
+  // indices), else none.
+  uint32_t e = 0xFFFFFFFFu, f = 0xFFFFFFFFu;
   uint32_t target = 0;  // jumps
   uint32_t extra = 0;   // index into Program::lists
   uint32_t rank = 0;
@@ -218,10 +220,11 @@ struct Instr {
 
 constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
 
-// o with a kTileOp's third source (Instr::e: taddc's src2) from `tiles`.
+// o with a kTileOp's third and fourth sources (Instr::e, f) from `tiles`.
 template <typename Tiles>
 inline ops::Operands WithThirdSource(ops::Operands o, const Instr& in, Tiles& tiles) {
   if (in.e != kNoSlot) o.src2 = &tiles[in.e];
+  if (in.f != kNoSlot) o.src3 = &tiles[in.f];
   return o;
 }
 

@@ -212,6 +212,7 @@ extern uintptr_t _wrap_pto_tci_ptoc_096c0a438413e10b(uintptr_t arg1, double arg2
 extern uintptr_t _wrap_pto_treshape_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_ttrans_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tconcat_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tconcatidx_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
 extern uintptr_t _wrap_pto_textract_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, swig_type_15 arg3, swig_type_16 arg4);
 extern uintptr_t _wrap_pto_tgather_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tscatter_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
@@ -1559,6 +1560,19 @@ func Pto_tconcat(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	swig_r = (uintptr)(C._wrap_pto_tconcat_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tconcatidx(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tconcatidx_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -185,6 +185,31 @@ pub fn tconcat(
     check(unsafe { sys::pto_tconcat(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
 
+/// TCONCATIDX (`pto_tconcatidx`): row i: src0_idx\[i,0\] columns of src0,
+/// then src1_idx\[i,0\] of src1, bit for bit.
+///
+/// dst's dtypes: HOST INT8, INT16, INT32, FLOAT16, FLOAT32, BFLOAT16; A2A3
+/// INT8, INT16, INT32, FLOAT16, FLOAT32, BFLOAT16; A5 INT8, INT16, INT32,
+/// FLOAT16, FLOAT32, BFLOAT16.
+pub fn tconcatidx(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    src0_idx: impl Source,
+    src1_idx: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tconcatidx(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            src0_idx.source_ptr(d),
+            src1_idx.source_ptr(d),
+        )
+    })
+}
+
 /// TEXTRACT (`pto_textract`): dst\[i,j\] = src\[index_row + i, index_col +
 /// j\] over dst's valid region, bit for bit.
 ///

@@ -259,6 +259,29 @@ public final class Pto {
     }
 
     /**
+     * TCONCATIDX ({@code pto_tconcatidx}): row i: src0_idx[i,0] columns of src0, then
+     * src1_idx[i,0] of src1, bit for bit.
+     * <p>dst's dtypes: HOST INT8, INT16, INT32, FLOAT16, FLOAT32, BFLOAT16; A2A3 INT8,
+     * INT16, INT32, FLOAT16, FLOAT32, BFLOAT16; A5 INT8, INT16, INT32, FLOAT16, FLOAT32,
+     * BFLOAT16.
+     */
+    public static void tconcatidx(Tile dst, Tile src0, Tile src1, Tile src0_idx, Tile src1_idx) {
+        try {
+            PtoNative.pto_tconcatidx(Tile.handleOf(dst, "Pto.tconcatidx", "dst"),
+                    Tile.handleOf(src0, "Pto.tconcatidx", "src0"),
+                    Tile.handleOf(src1, "Pto.tconcatidx", "src1"),
+                    Tile.handleOf(src0_idx, "Pto.tconcatidx", "src0_idx"),
+                    Tile.handleOf(src1_idx, "Pto.tconcatidx", "src1_idx"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(src0_idx);
+            Reference.reachabilityFence(src1_idx);
+        }
+    }
+
+    /**
      * TEXTRACT ({@code pto_textract}): dst[i,j] = src[index_row + i, index_col + j] over
      * dst's valid region, bit for bit.
      * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
