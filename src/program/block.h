@@ -114,6 +114,7 @@ class Block {
   pto_status FloatInstr(const Instr& in);
   pto_status ScalarAccess(const Instr& in, bool load);
   pto_status AddPtr(const Instr& in);
+  pto_status ArrayAccess(const Instr& in, bool get);
   std::string PointerName(uint32_t pointer) const {
     const uint32_t root = p_.pointer_root[pointer];
     for (const Param& q : p_.params)

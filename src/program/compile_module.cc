@@ -243,6 +243,10 @@ void Compiler::ParseOperation() {
     ParseScalarAccess(op, results);
   } else if (name == "pto.addptr") {
     if (want_results(1)) ParseAddPtr(op, results);
+  } else if (name == "pto.declare_local_array") {
+    if (want_results(1)) ParseDeclareLocalArray(op, results);
+  } else if (name == "pto.local_array_get" || name == "pto.local_array_set") {
+    ParseLocalArrayAccess(op, results);
   } else if (name == "pto.tgetval") {
     ParseGetVal(op, results);
   } else if (name == "pto.barrier" || name == "pto.barrier_sync" || name == "pto.set_flag" ||

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <algorithm>
 #include <thread>
 
 #include "alloc.h"
@@ -471,6 +472,15 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         break;
       case Code::kLoadScalar: status = ScalarAccess(in, true); break;
       case Code::kAddPtr: status = AddPtr(in); break;
+      case Code::kArrayClear:
+        if (in.sub != 0) {
+          std::fill_n(floats_.begin() + in.a, in.imm, 0.0);
+        } else {
+          std::fill_n(ints_.begin() + in.a, in.imm, int64_t{0});
+        }
+        break;
+      case Code::kArrayGet: status = ArrayAccess(in, true); break;
+      case Code::kArraySet: status = ArrayAccess(in, false); break;
       case Code::kStoreScalar: status = ScalarAccess(in, false); break;
       case Code::kSubview: status = Subview(in); break;
       case Code::kPrint: Print(in, block); break;

@@ -151,6 +151,10 @@ enum class Code : uint8_t {
   kMatmul,       // tile a (acc) <- tile b (left) x tile c (right), seeded by row `op`'s
                  // rule (tile d: the bias)
   kAddPtr,       // pointer a = pointer b moved by ints[c] elements of dtype d
+  kArrayClear,   // (sub 0: ints, 1: floats)[a .. a + imm) = 0 (pto.declare_local_array)
+  kArrayGet,     // (sub)[a] = (sub)[b + the element at the rank index registers
+                 // list[extra..], dims list[extra + rank..]]
+  kArraySet,     // (sub)[b + that element] = (sub)[a]
 };
 
 // How a subview's valid region is set (Instr::sub of kSubview).
