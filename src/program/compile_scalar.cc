@@ -408,6 +408,12 @@ void Compiler::ParseDeclareLocalArray(const Token& op, const std::vector<Token>&
                                      TypeString(t));
   int64_t count = 1;
   for (int i = 0; i < t.rank; ++i) count *= t.dims[i];
+  // Every array is registers of every block: a text cannot ask for more
+  // than a few of the largest.
+  if (uint64_t{p_->int_regs} + p_->float_regs + static_cast<uint64_t>(count) >
+      4 * static_cast<uint64_t>(kMostLocalArrayElements))
+    return (void)Error(op.loc, "the program's registers and local arrays would pass " +
+                                   std::to_string(4 * kMostLocalArrayElements) + " elements");
   const bool is_float = IsFloatDtype(t.dtype);
   Instr in;
   in.code = Code::kArrayClear;
