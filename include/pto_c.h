@@ -7,7 +7,7 @@
  * multiply, as C calls (below) and as PTO assembly programs
  * (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 75 operations of libpto's table (src/operations.def), by family; each
+ * The 77 operations of libpto's table (src/operations.def), by family; each
  * section below gives its family's common rules:
  *   elementwise tile-tile (7): tadd, tsub, tmul, tdiv, tmax, tmin, trem
  *   elementwise unary (8): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
@@ -22,10 +22,10 @@
  *     trowexpandexpdif
  *   column broadcasts (7): tcolexpand, tcolexpandadd, tcolexpandsub,
  *     tcolexpandmul, tcolexpandmax, tcolexpandmin, tcolexpandexpdif
- *   with rules of their own (22): tpow, trsqrt, tprelu, tcolexpanddiv,
+ *   with rules of their own (24): tpow, trsqrt, tprelu, tcolexpanddiv,
  *     tpartadd, tcvt, tfillpad, tci, treshape, ttrans, tconcat,
- *     tconcatidx, textract, tgather, tscatter, taxpy, taddc, tsetval,
- *     tpows, tcmp, tcmps, tsels
+ *     tconcatidx, textract, tgather, tscatter, tsort32, tmrgsort, taxpy,
+ *     taddc, tsetval, tpows, tcmp, tcmps, tsels
  *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
  *   index reductions (4): trowargmax, trowargmin, tcolargmax, tcolargmin
  * ops-families:end
@@ -1213,6 +1213,45 @@ PTO_API pto_status pto_tgather(pto_tile *dst, const pto_tile *src, const pto_til
  *   written, so a refused call writes nothing. The mask-pattern form is not
  *   provided. */
 PTO_API pto_status pto_tscatter(pto_tile *dst, const pto_tile *src, const pto_tile *indices);
+
+/* TSORT32: for each valid row of src, each block of 32 columns (the last may
+ * be shorter) is sorted with its indices: the (value, index) pairs, index
+ * from idx at the same row and column, in descending order of value, equal
+ * values by the smaller index, NaN before every number (the page leaves
+ * NaN's place open); +0 and -0 are equal. dst's row holds the pairs in
+ * order, 8 bytes each: the value's bits (a 2-byte value followed by two zero
+ * bytes), then the index as a uint32; block b's pairs start at byte 256 b
+ * of the row. Rules, checked in this order:
+ * - dst, src, idx not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst FLOAT16 or FLOAT32 under A2A3 and A5; HOST adds INT16, INT32 and
+ *   BFLOAT16 (pto-isa's CPU model) (PTO_ERR_UNSUPPORTED_DTYPE); src of dst's
+ *   dtype (PTO_ERR_DTYPE_MISMATCH); idx UINT32 (PTO_ERR_UNSUPPORTED_DTYPE);
+ *   tmp, when given, not dst's handle (PTO_ERR_ALIASING; never read or
+ *   written).
+ * - src and idx share no byte with dst (PTO_ERR_ALIASING).
+ * - dst valid rows equal src's; dst valid cols are src valid cols times 2
+ *   (4-byte dtypes) or 4 (2-byte ones); idx has src's valid rows, or one row
+ *   that serves every row, and at least src's valid cols
+ *   (PTO_ERR_SHAPE_MISMATCH).
+ * - A2A3 and A5 without tmp: src valid cols a multiple of 32 (the NPUs pad
+ *   a shorter last block in tmp) (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_tsort32(pto_tile *dst, const pto_tile *src, const pto_tile *idx,
+                               pto_tile *tmp);
+
+/* TMRGSORT, its single-list form: src's one valid row holds value-index
+ * pairs (TSORT32's), in groups of four lists of block_len elements each
+ * (block_len / 2 pairs for FLOAT32, block_len / 4 for FLOAT16); each group's
+ * four lists, each taken as sorted, are merged into the same columns of
+ * dst: at every step the head that goes first (TSORT32's order; equal
+ * values: the earlier list). Rules, checked in this order:
+ * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst FLOAT16 or FLOAT32 on every profile (PTO_ERR_UNSUPPORTED_DTYPE);
+ *   src of dst's dtype (PTO_ERR_DTYPE_MISMATCH).
+ * - src shares no byte with dst (PTO_ERR_ALIASING).
+ * - block_len a positive multiple of 64 (PTO_ERR_INVALID_ARGUMENT).
+ * - src and dst one valid row; src valid cols 1 to 255 times 4 x block_len;
+ *   dst valid cols equal src's (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_tmrgsort(pto_tile *dst, const pto_tile *src, size_t block_len);
 
 /* TAXPY: dst = scalar * src0 + dst over dst's valid region: dst's old
  * values are the addend, and each element is one fused multiply-add rounded

@@ -151,7 +151,7 @@ def argument_attr(role, ctype, c_name, binding_name, default, leads, second, hea
 PY_KINDS = {("Enum",): "ATTR_ENUM", ("Bool",): "ATTR_ENUM", ("Double",): "ATTR_DOUBLE",
             ("Enum", "Enum"): "ATTR_ENUM_PAIR", ("Double", "Enum"): "ATTR_DOUBLE_ENUM",
             ("Double", "Bool"): "ATTR_DOUBLE_ENUM", ("Index", "Index"): "ATTR_INDEX_PAIR",
-            ("Index", "Double"): "ATTR_INDEX_DOUBLE"}
+            ("Index", "Double"): "ATTR_INDEX_DOUBLE", ("Index",): "ATTR_INDEX"}
 PY_FIELDS = {"Double": ("d", "d"), "Index": ("n", "m"), "Bool": ("i", "j"), "Enum": ("i", "j")}
 
 

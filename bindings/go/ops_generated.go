@@ -279,6 +279,44 @@ func TScatter(dst *Tile, src *Tile, indices *Tile) error {
 	return err
 }
 
+var tsort32Operands = []string{"dst", "src", "idx", "tmp"}
+
+// TSort32 is TSORT32 (pto_tsort32): each row's 32-element blocks as
+// value-index pairs in descending order of value.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, BFLOAT16; A2A3 FLOAT16,
+// FLOAT32; A5 FLOAT16, FLOAT32.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TSort32(dst *Tile, src *Tile, idx *Tile, tmp *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src, idx, tmp}
+	if err := resolve("pto.TSort32", tsort32Operands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tsort32(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var tmrgsortOperands = []string{"dst", "src"}
+
+// TMrgSort is TMRGSORT (pto_tmrgsort): every four sorted lists of block_len
+// elements of pairs merged in descending order.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+// FLOAT32.
+func TMrgSort(dst *Tile, src *Tile, block_len int) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TMrgSort", tmrgsortOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmrgsort(hs[0], hs[1], int64(block_len)))
+	keepAlive(tiles)
+	return err
+}
+
 var taxpyOperands = []string{"dst", "src0"}
 
 // TAxpy is TAXPY (pto_taxpy): dst = scalar * src0 + dst, one fused

@@ -113,6 +113,17 @@ void Add(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const Cons
 void Axpy(pto_dtype dst_dtype, pto_dtype src_dtype, size_t rows, size_t cols, const Plane& dst,
           const ConstPlane& src, float scalar);
 
+// TSORT32 (sort.cc): each row's 32-element blocks of src (cols values) with
+// their uint32 indices (idx, a row each) as value-index pairs in descending
+// order of value, 8 bytes a pair, into dst's row (strides in elements of
+// dtype: FLOAT16, FLOAT32, INT16, INT32, BFLOAT16).
+void Sort32(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src,
+            const ConstPlane& idx);
+// TMRGSORT's single-list form (sort.cc): every 4 x block_pairs pairs of
+// src, four sorted lists of block_pairs, merged in descending order into
+// the same place of dst.
+void MergeSort4(pto_dtype dtype, size_t pairs, size_t block_pairs, void* dst, const void* src);
+
 // dst = src elementwise (binary.cc).
 void Copy(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,
           const ConstPlane& src);

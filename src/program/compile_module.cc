@@ -222,6 +222,8 @@ void Compiler::ParseOperation() {
     if (want_results(1)) ParseConstantValue(results[0]);
   } else if (name.substr(0, 6) == "arith.") {
     if (want_results(1)) ParseArith(op, results[0]);
+  } else if (name == "builtin.unrealized_conversion_cast") {
+    if (want_results(1)) ParseUnrealizedCast(results[0]);
   } else if (name == "scf.for") {
     ParseFor(op, results);
   } else if (name == "scf.if") {

@@ -501,5 +501,30 @@ void Compiler::ParseLocalArrayAccess(const Token& op, const std::vector<Token>& 
   }
 }
 
+// %r = builtin.unrealized_conversion_cast %v : A to B
+// MLIR's cast between types of one value: here an integer to an integer of
+// the same width (PTOAS's i32 to ui32: registers are signless), the value
+// itself under the new type.
+void Compiler::ParseUnrealizedCast(const Token& result) {
+  Token name;
+  Value x;
+  if (!ExpectValueName(&name) || !UseValue(name, &x) || !Expect(':')) return;
+  const SourceLoc from_loc = tok_.loc;
+  Type from, to;
+  if (!ParseType(&from) || !ExpectIdent("to")) return;
+  const SourceLoc to_loc = tok_.loc;
+  if (!ParseType(&to)) return;
+  if (!SameType(from, x.type))
+    return (void)Error(from_loc, "%" + std::string(name.text) + " is " + TypeString(x.type) +
+                                     ", written as " + TypeString(from));
+  if (!from.IsInteger() || !to.IsInteger() || from.bits != to.bits)
+    return (void)Error(to_loc, "builtin.unrealized_conversion_cast is supported between integer "
+                               "types of one width, not " +
+                                   TypeString(from) + " to " + TypeString(to));
+  Value v = x;
+  v.type = to;
+  Define(result, v);
+}
+
 }  // namespace program
 }  // namespace pto

@@ -184,6 +184,7 @@ class Compiler {
   void ParseBlockQuery(const Token& op, const Token& result);
   void ParseScalarAccess(const Token& op, const std::vector<Token>& results);
   void ParseAddPtr(const Token& op, const std::vector<Token>& results);
+  void ParseUnrealizedCast(const Token& result);
   void ParseDeclareLocalArray(const Token& op, const std::vector<Token>& results);
   void ParseLocalArrayAccess(const Token& op, const std::vector<Token>& results);
   // %v = pto.tgetval ins(%src, %index : T, index) outs : E (compile_tile_ops.cc)

@@ -424,6 +424,13 @@ bool ParseScalarType(std::string_view name, Type* out) {
                                   : name == "i16" ? 16
                                   : name == "i32" ? 32
                                                   : 64);
+  } else if (name == "ui8" || name == "ui16" || name == "ui32" || name == "ui64" ||
+             name == "si8" || name == "si16" || name == "si32" || name == "si64") {
+    // MLIR's signed and unsigned integers: registers are signless, so the
+    // width is what counts (ui32 is i32's registers).
+    t.kind = TypeKind::kInt;
+    const std::string_view width = name.substr(2);
+    t.bits = static_cast<uint8_t>(width == "8" ? 8 : width == "16" ? 16 : width == "32" ? 32 : 64);
   } else if (name == "f64") {
     t.kind = TypeKind::kFloat;
     t.bits = 64;

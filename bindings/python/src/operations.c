@@ -78,14 +78,14 @@ typedef struct {
     int i;    /* ATTR_ENUM, ATTR_ENUM_PAIR: an enum value; ATTR_DOUBLE_ENUM: the second */
     double d; /* ATTR_DOUBLE, ATTR_DOUBLE_ENUM, ATTR_INDEX_DOUBLE */
     int j;    /* ATTR_ENUM_PAIR: the second enum value */
-    size_t n; /* ATTR_INDEX_PAIR, ATTR_INDEX_DOUBLE: an offset */
+    size_t n; /* ATTR_INDEX, ATTR_INDEX_PAIR, ATTR_INDEX_DOUBLE: an offset */
     size_t m; /* ATTR_INDEX_PAIR: the second offset */
 } attr_value;
 
 /* ATTR_ENUM_PAIR: two enum arguments (tcvt's mode and sat); ATTR_DOUBLE_ENUM:
  * a double and an enum (tci's start and descending); ATTR_INDEX_PAIR: two
  * offsets (textract's); ATTR_INDEX_DOUBLE: an offset and a double (tsetval's
- * index and value). */
+ * index and value); ATTR_INDEX: one (tmrgsort's block length). */
 typedef enum {
     ATTR_NONE,
     ATTR_ENUM,
@@ -93,12 +93,13 @@ typedef enum {
     ATTR_ENUM_PAIR,
     ATTR_DOUBLE_ENUM,
     ATTR_INDEX_PAIR,
-    ATTR_INDEX_DOUBLE
+    ATTR_INDEX_DOUBLE,
+    ATTR_INDEX
 } attr_kind;
 
 static Py_ssize_t attr_count(attr_kind kind) {
     return kind == ATTR_NONE                                                   ? 0
-           : kind == ATTR_ENUM || kind == ATTR_DOUBLE                          ? 1
+           : kind == ATTR_ENUM || kind == ATTR_DOUBLE || kind == ATTR_INDEX    ? 1
                                                                                : 2;
 }
 
@@ -133,6 +134,7 @@ static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
         return out->d == -1.0 && PyErr_Occurred() ? -1 : 0;
     case ATTR_ENUM_PAIR:
         return as_enum_value(o, name, &out->i);
+    case ATTR_INDEX:
     case ATTR_INDEX_PAIR:
     case ATTR_INDEX_DOUBLE:
         return as_size(o, name, &out->n);

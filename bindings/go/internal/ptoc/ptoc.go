@@ -48,7 +48,7 @@ typedef long long swig_type_15;
 typedef long long swig_type_16;
 typedef long long swig_type_17;
 typedef long long swig_type_18;
-typedef _gostring_ swig_type_19;
+typedef long long swig_type_19;
 typedef _gostring_ swig_type_20;
 typedef _gostring_ swig_type_21;
 typedef _gostring_ swig_type_22;
@@ -57,9 +57,9 @@ typedef _gostring_ swig_type_24;
 typedef _gostring_ swig_type_25;
 typedef _gostring_ swig_type_26;
 typedef _gostring_ swig_type_27;
-typedef long long swig_type_28;
-typedef _gostring_ swig_type_29;
-typedef long long swig_type_30;
+typedef _gostring_ swig_type_28;
+typedef long long swig_type_29;
+typedef _gostring_ swig_type_30;
 typedef long long swig_type_31;
 typedef long long swig_type_32;
 typedef long long swig_type_33;
@@ -69,13 +69,14 @@ typedef long long swig_type_36;
 typedef long long swig_type_37;
 typedef long long swig_type_38;
 typedef long long swig_type_39;
-typedef _gostring_ swig_type_40;
-typedef long long swig_type_41;
+typedef long long swig_type_40;
+typedef _gostring_ swig_type_41;
 typedef long long swig_type_42;
 typedef long long swig_type_43;
 typedef long long swig_type_44;
 typedef long long swig_type_45;
 typedef long long swig_type_46;
+typedef long long swig_type_47;
 extern void _wrap_Swig_free_ptoc_096c0a438413e10b(uintptr_t arg1);
 extern uintptr_t _wrap_Swig_malloc_ptoc_096c0a438413e10b(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_INT8_ptoc_096c0a438413e10b(void);
@@ -216,10 +217,12 @@ extern uintptr_t _wrap_pto_tconcatidx_ptoc_096c0a438413e10b(uintptr_t arg1, uint
 extern uintptr_t _wrap_pto_textract_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, swig_type_15 arg3, swig_type_16 arg4);
 extern uintptr_t _wrap_pto_tgather_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tscatter_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tsort32_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tmrgsort_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, swig_type_17 arg3);
 extern uintptr_t _wrap_pto_taxpy_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_taddc_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tsetval_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_17 arg2, double arg3);
-extern uintptr_t _wrap_pto_tgetval_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_18 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_tsetval_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_18 arg2, double arg3);
+extern uintptr_t _wrap_pto_tgetval_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_19 arg2, swig_voidp arg3);
 extern uintptr_t _wrap_pto_tcmp_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
 extern uintptr_t _wrap_pto_tcmps_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
 extern uintptr_t _wrap_pto_tsel_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
@@ -227,33 +230,33 @@ extern uintptr_t _wrap_pto_tsels_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t
 extern uintptr_t _wrap_pto_tmatmul_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmatmul_acc_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmatmul_bias_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern swig_type_19 _wrap_pto_dtype_string_ptoc_096c0a438413e10b(swig_intgo arg1);
+extern swig_type_20 _wrap_pto_dtype_string_ptoc_096c0a438413e10b(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_PARAM_FLOAT_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_PARAM_TILE_ptoc_096c0a438413e10b(void);
-extern uintptr_t _wrap_pto_program_create_ptoc_096c0a438413e10b(swig_type_20 arg1, swig_type_21 arg2, swig_voidp arg3);
-extern uintptr_t _wrap_pto_program_create_entry_ptoc_096c0a438413e10b(swig_type_22 arg1, swig_type_23 arg2, swig_type_24 arg3, swig_voidp arg4);
-extern uintptr_t _wrap_pto_program_check_ptoc_096c0a438413e10b(swig_type_25 arg1, swig_type_26 arg2, swig_voidp arg3);
-extern swig_type_27 _wrap_pto_program_describe_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern uintptr_t _wrap_pto_program_create_ptoc_096c0a438413e10b(swig_type_21 arg1, swig_type_22 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_program_create_entry_ptoc_096c0a438413e10b(swig_type_23 arg1, swig_type_24 arg2, swig_type_25 arg3, swig_voidp arg4);
+extern uintptr_t _wrap_pto_program_check_ptoc_096c0a438413e10b(swig_type_26 arg1, swig_type_27 arg2, swig_voidp arg3);
+extern swig_type_28 _wrap_pto_program_describe_ptoc_096c0a438413e10b(uintptr_t arg1);
 extern void _wrap_pto_program_destroy_ptoc_096c0a438413e10b(uintptr_t arg1);
 extern swig_intgo _wrap_pto_program_profile_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern swig_type_28 _wrap_pto_program_param_count_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern swig_type_29 _wrap_pto_program_param_name_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_30 arg2);
-extern swig_intgo _wrap_pto_program_param_kind_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_31 arg2);
-extern swig_intgo _wrap_pto_program_param_dtype_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_32 arg2);
-extern swig_intgo _wrap_pto_program_param_rows_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_33 arg2);
-extern swig_intgo _wrap_pto_program_param_cols_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_34 arg2);
-extern swig_type_35 _wrap_pto_program_param_valid_rows_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_36 arg2);
-extern swig_type_37 _wrap_pto_program_param_valid_cols_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_38 arg2);
-extern swig_intgo _wrap_pto_program_param_access_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_39 arg2);
-extern uintptr_t _wrap_pto_program_param_find_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_40 arg2, swig_voidp arg3);
+extern swig_type_29 _wrap_pto_program_param_count_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern swig_type_30 _wrap_pto_program_param_name_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_31 arg2);
+extern swig_intgo _wrap_pto_program_param_kind_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_32 arg2);
+extern swig_intgo _wrap_pto_program_param_dtype_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_33 arg2);
+extern swig_intgo _wrap_pto_program_param_rows_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_34 arg2);
+extern swig_intgo _wrap_pto_program_param_cols_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_35 arg2);
+extern swig_type_36 _wrap_pto_program_param_valid_rows_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_37 arg2);
+extern swig_type_38 _wrap_pto_program_param_valid_cols_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_39 arg2);
+extern swig_intgo _wrap_pto_program_param_access_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_40 arg2);
+extern uintptr_t _wrap_pto_program_param_find_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_41 arg2, swig_voidp arg3);
 extern uintptr_t _wrap_pto_args_create_ptoc_096c0a438413e10b(uintptr_t arg1, swig_voidp arg2);
 extern void _wrap_pto_args_destroy_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern uintptr_t _wrap_pto_args_set_pointer_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_41 arg2, swig_voidp arg3, swig_type_42 arg4);
-extern uintptr_t _wrap_pto_args_set_int_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_43 arg2, swig_type_44 arg3);
-extern uintptr_t _wrap_pto_args_set_float_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_45 arg2, double arg3);
-extern uintptr_t _wrap_pto_args_set_tile_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_46 arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_args_set_pointer_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_42 arg2, swig_voidp arg3, swig_type_43 arg4);
+extern uintptr_t _wrap_pto_args_set_int_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_44 arg2, swig_type_45 arg3);
+extern uintptr_t _wrap_pto_args_set_float_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_46 arg2, double arg3);
+extern uintptr_t _wrap_pto_args_set_tile_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_47 arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_program_run_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_program_launch_ptoc_096c0a438413e10b(uintptr_t arg1, swig_intgo arg2, uintptr_t arg3);
 #undef intgo
@@ -1613,6 +1616,29 @@ func Pto_tscatter(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	return swig_r_1
 }
 
+func Pto_tsort32(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_tsort32_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tmrgsort(arg1 uintptr, arg2 uintptr, arg3 int64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tmrgsort_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_17(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
 func Pto_taxpy(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
@@ -1641,7 +1667,7 @@ func Pto_tsetval(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tsetval_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_17(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tsetval_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_18(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1652,7 +1678,7 @@ func Pto_tgetval(arg1 uintptr, arg2 int64, arg3 *float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tgetval_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_18(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tgetval_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_19(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1788,7 +1814,7 @@ func Pto_program_create(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fai
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_096c0a438413e10b(*(*C.swig_type_20)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_21)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_096c0a438413e10b(*(*C.swig_type_21)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_22)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1806,7 +1832,7 @@ func Pto_program_create_entry(arg1 string, arg2 string, arg3 string, arg4 *uintp
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_096c0a438413e10b(*(*C.swig_type_22)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_23)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_24)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_096c0a438413e10b(*(*C.swig_type_23)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_24)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_25)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1826,7 +1852,7 @@ func Pto_program_check(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_check_ptoc_096c0a438413e10b(*(*C.swig_type_25)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_26)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_check_ptoc_096c0a438413e10b(*(*C.swig_type_26)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_27)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1871,7 +1897,7 @@ func Pto_program_param_name(arg1 uintptr, arg2 int64) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_pto_program_param_name_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_30(_swig_i_1))
+	swig_r_p := C._wrap_pto_program_param_name_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_31(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1882,7 +1908,7 @@ func Pto_program_param_kind(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_par
 	var swig_r Enum_SS_pto_param_kind
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_31(_swig_i_1)))
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_32(_swig_i_1)))
 	return swig_r
 }
 
@@ -1890,7 +1916,7 @@ func Pto_program_param_dtype(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_dt
 	var swig_r Enum_SS_pto_dtype
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_32(_swig_i_1)))
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_33(_swig_i_1)))
 	return swig_r
 }
 
@@ -1898,7 +1924,7 @@ func Pto_program_param_rows(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_33(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_34(_swig_i_1)))
 	return swig_r
 }
 
@@ -1906,7 +1932,7 @@ func Pto_program_param_cols(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_34(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_35(_swig_i_1)))
 	return swig_r
 }
 
@@ -1914,7 +1940,7 @@ func Pto_program_param_valid_rows(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_36(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_37(_swig_i_1)))
 	return swig_r
 }
 
@@ -1922,7 +1948,7 @@ func Pto_program_param_valid_cols(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_38(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_39(_swig_i_1)))
 	return swig_r
 }
 
@@ -1930,7 +1956,7 @@ func Pto_program_param_access(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_39(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_40(_swig_i_1)))
 	return swig_r
 }
 
@@ -1939,7 +1965,7 @@ func Pto_program_param_find(arg1 uintptr, arg2 string, arg3 *uint64) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), *(*C.swig_type_40)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), *(*C.swig_type_41)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -1969,7 +1995,7 @@ func Pto_args_set_pointer(arg1 uintptr, arg2 int64, arg3 unsafe.Pointer, arg4 in
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_41(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_42(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_42(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_43(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1980,7 +2006,7 @@ func Pto_args_set_int(arg1 uintptr, arg2 int64, arg3 int64) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_43(_swig_i_1), C.swig_type_44(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_44(_swig_i_1), C.swig_type_45(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1991,7 +2017,7 @@ func Pto_args_set_float(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_45(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_46(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2002,7 +2028,7 @@ func Pto_args_set_tile(arg1 uintptr, arg2 int64, arg3 uintptr) (_swig_ret *Failu
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_46(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_47(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -2292,6 +2292,42 @@ intgo _wrap_pto_tscatter_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
+intgo _wrap_pto_tsort32_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_tile *arg4 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_tile *)_swig_go_3; 
+  
+  result = (pto_status)pto_tsort32(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tmrgsort_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, long long _swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  size_t arg3 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (size_t)_swig_go_2; 
+  
+  result = (pto_status)pto_tmrgsort(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_pto_taxpy_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;

@@ -271,6 +271,45 @@ pub fn tscatter(
     check(unsafe { sys::pto_tscatter(d, src.source_ptr(d), indices.source_ptr(d)) })
 }
 
+/// TSORT32 (`pto_tsort32`): each row's 32-element blocks as value-index
+/// pairs in descending order of value.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, BFLOAT16; A2A3
+/// FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tsort32(
+    dst: &mut impl Operand,
+    src: impl Source,
+    idx: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tsort32(
+            d,
+            src.source_ptr(d),
+            idx.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TMRGSORT (`pto_tmrgsort`): every four sorted lists of block_len elements
+/// of pairs merged in descending order.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+/// FLOAT32.
+pub fn tmrgsort(
+    dst: &mut impl Operand,
+    src: impl Source,
+    block_len: usize,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tmrgsort(d, src.source_ptr(d), block_len as sys::size_t) })
+}
+
 /// TAXPY (`pto_taxpy`): dst = scalar \* src0 + dst, one fused multiply-add
 /// rounded once.
 ///

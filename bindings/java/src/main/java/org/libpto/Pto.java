@@ -345,6 +345,49 @@ public final class Pto {
     }
 
     /**
+     * TSORT32 ({@code pto_tsort32}): each row's 32-element blocks as value-index pairs in
+     * descending order of value.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, BFLOAT16; A2A3 FLOAT16, FLOAT32;
+     * A5 FLOAT16, FLOAT32.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tsort32(Tile dst, Tile src, Tile idx, Tile tmp) {
+        try {
+            PtoNative.pto_tsort32(Tile.handleOf(dst, "Pto.tsort32", "dst"),
+                    Tile.handleOf(src, "Pto.tsort32", "src"),
+                    Tile.handleOf(idx, "Pto.tsort32", "idx"),
+                    Tile.handleOf(tmp, "Pto.tsort32", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(idx);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tsort32} without a scratch tile. */
+    public static void tsort32(Tile dst, Tile src, Tile idx) {
+        tsort32(dst, src, idx, null);
+    }
+
+    /**
+     * TMRGSORT ({@code pto_tmrgsort}): every four sorted lists of block_len elements of
+     * pairs merged in descending order.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
+     */
+    public static void tmrgsort(Tile dst, Tile src, long block_len) {
+        try {
+            PtoNative.pto_tmrgsort(Tile.handleOf(dst, "Pto.tmrgsort", "dst"),
+                    Tile.handleOf(src, "Pto.tmrgsort", "src"),
+                    block_len);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
      * TAXPY ({@code pto_taxpy}): dst = scalar * src0 + dst, one fused multiply-add rounded
      * once.
      * <p>dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.

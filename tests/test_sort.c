@@ -1,0 +1,234 @@
+/* TSORT32 and TMRGSORT's single-list form against a reference written from
+ * the pages (each 32-column block's (value, index) pairs in descending order
+ * of value, equal values by the smaller index; four sorted lists merged,
+ * equal heads from the earlier list), FLOAT32 and FLOAT16 with NaN, signed
+ * zeros, ties and short tails; the whole top-k chain of a DeepSeek-style
+ * sort kernel (tsort32, then tmrgsort with block lengths 64, 256, 1024) on
+ * 4096 scores against qsort; the rules in order; the DPS form in a program
+ * equals the call. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/harness.h"
+
+typedef struct {
+    double value;
+    int nan;
+    uint32_t index;
+    uint32_t bits;
+    int list;
+} pair;
+
+/* a before b: the larger value, NaN before every number */
+static int before(const pair *a, const pair *b) {
+    if (a->nan || b->nan) return a->nan && !b->nan;
+    return a->value > b->value;
+}
+
+static int sort_order(const void *x, const void *y) {
+    const pair *a = x, *b = y;
+    if (before(a, b)) return -1;
+    if (before(b, a)) return 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static pair pair_at(pto_dtype dt, const pto_tile *t, uint32_t row, uint32_t col_of_pair) {
+    const uint32_t per = dt == PTO_FLOAT32 ? 2 : 4;
+    const char *row_bytes = (const char *)pto_tile_data((pto_tile *)t) + (size_t)row * pto_tile_cols(t) * pto_dtype_size(dt);
+    pair p = {0};
+    memcpy(&p.bits, row_bytes + (size_t)col_of_pair * 8, 4);
+    memcpy(&p.index, row_bytes + (size_t)col_of_pair * 8 + 4, 4);
+    const uint32_t vbits = dt == PTO_FLOAT32 ? p.bits : p.bits & 0xFFFF;
+    p.value = ref_to_double(dt, vbits);
+    p.nan = isnan(p.value);
+    (void)per;
+    return p;
+}
+
+static uint32_t value_of_kind(rng *r, pto_dtype dt, int k) {
+    switch (k % 6) {
+    case 0: return ref_from_double(dt, (double)(int)rng_below(r, 8) - 4); /* many ties */
+    case 1: return ref_from_double(dt, rng_uniform(r, -100, 100));
+    case 2: return dt == PTO_FLOAT32 ? 0x80000000u : 0x8000u; /* -0 */
+    case 3: return k % 17 == 3 ? (dt == PTO_FLOAT32 ? 0x7FC00000u : 0x7E00u) : 0; /* NaN or +0 */
+    default: return gen_value(r, dt, GEN_ANY);
+    }
+}
+
+static void test_tsort32(void **state) {
+    (void)state;
+    static const pto_dtype kDt[] = {PTO_FLOAT32, PTO_FLOAT16};
+    static const uint32_t kCols[] = {32, 64, 96, 45, 7};
+    rng r = {0x5027};
+    size_t checked = 0;
+    for (size_t d = 0; d < COUNT(kDt); ++d)
+        for (size_t c = 0; c < COUNT(kCols); ++c)
+            for (int broadcast = 0; broadcast < 2; ++broadcast) {
+                const pto_dtype dt = kDt[d];
+                const uint32_t rows = 3, cols = kCols[c], per = dt == PTO_FLOAT32 ? 2 : 4;
+                pto_tile *src = tile_new(dt, rows, 96, rows, cols);
+                pto_tile *idx = tile_new(PTO_UINT32, broadcast ? 1 : rows, 96, broadcast ? 1 : rows, cols);
+                pto_tile *dst = tile_new(dt, rows, 96 * per, rows, cols * per);
+                for (uint32_t i = 0; i < rows; ++i)
+                    for (uint32_t j = 0; j < 96; ++j) tile_put(src, i, j, value_of_kind(&r, dt, (int)(i * 96 + j)));
+                for (uint32_t i = 0; i < (broadcast ? 1u : rows); ++i)
+                    for (uint32_t j = 0; j < 96; ++j) tile_put(idx, i, j, rng_below(&r, 40) * 1000u + j);
+                assert_int_equal(pto_tsort32(dst, src, idx, NULL), PTO_OK);
+                for (uint32_t i = 0; i < rows; ++i)
+                    for (uint32_t b = 0; b < cols; b += 32) {
+                        const uint32_t n = cols - b < 32 ? cols - b : 32;
+                        pair want[32];
+                        for (uint32_t k = 0; k < n; ++k) {
+                            const uint32_t bits = tile_get(src, i, b + k);
+                            want[k].bits = bits;
+                            want[k].value = ref_to_double(dt, bits);
+                            want[k].nan = isnan(want[k].value);
+                            want[k].index = tile_get(idx, broadcast ? 0 : i, b + k);
+                        }
+                        qsort(want, n, sizeof *want, sort_order);
+                        for (uint32_t k = 0; k < n; ++k) {
+                            const pair got = pair_at(dt, dst, i, b + k);
+                            const uint32_t got_bits = dt == PTO_FLOAT32 ? got.bits : got.bits & 0xFFFF;
+                            if (got_bits != want[k].bits || got.index != want[k].index ||
+                                (dt != PTO_FLOAT32 && (got.bits >> 16) != 0))
+                                fail_msg("tsort32 %s cols %u row %u block %u pair %u: 0x%x/%u, want 0x%x/%u",
+                                         pto_dtype_string(dt), cols, i, b / 32, k, got.bits, got.index,
+                                         want[k].bits, want[k].index);
+                            ++checked;
+                        }
+                    }
+                TILES_DESTROY(src, idx, dst);
+            }
+    print_message("[sort] tsort32: %zu pairs in the page's order\n", checked);
+}
+
+/* scores -> tsort32 -> tmrgsort 64, 256, 1024: every pair in order */
+static void test_top_k_chain(void **state) {
+    (void)state;
+    enum { kN = 4096 };
+    rng r = {0x70B};
+    pto_tile *scores = tile_new(PTO_FLOAT32, 1, kN, 1, kN), *idx = tile_new(PTO_UINT32, 1, kN, 1, kN);
+    pto_tile *a = tile_new(PTO_FLOAT32, 1, 2 * kN, 1, 2 * kN), *b = tile_new(PTO_FLOAT32, 1, 2 * kN, 1, 2 * kN);
+    static pair want[kN];
+    for (uint32_t j = 0; j < kN; ++j) {
+        const uint32_t bits = j % 9 == 0 ? ref_from_double(PTO_FLOAT32, (double)(j % 5)) : gen_value(&r, PTO_FLOAT32, GEN_ANY);
+        tile_put(scores, 0, j, bits);
+        tile_put(idx, 0, j, j);
+        want[j].bits = bits;
+        want[j].value = ref_to_double(PTO_FLOAT32, bits);
+        want[j].nan = isnan(want[j].value);
+        want[j].index = j;
+    }
+    assert_int_equal(pto_tsort32(a, scores, idx, NULL), PTO_OK);
+    assert_int_equal(pto_tmrgsort(b, a, 64), PTO_OK);   /* runs of 32 pairs -> 128 */
+    assert_int_equal(pto_tmrgsort(a, b, 256), PTO_OK);  /* 128 -> 512 */
+    assert_int_equal(pto_tmrgsort(b, a, 1024), PTO_OK); /* 512 -> 2048 */
+    /* 4096 pairs are two runs of 2048: merged by hand as the fifth step
+     * would (a block length of 4096 needs 16384 columns) */
+    qsort(want, kN, sizeof *want, sort_order);
+    /* each half of b is sorted: check them against the reference of its
+     * elements, then that the whole is the merge */
+    pair merged[kN];
+    uint32_t i0 = 0, i1 = 0;
+    for (uint32_t n = 0; n < kN; ++n) {
+        const pair h0 = i0 < kN / 2 ? pair_at(PTO_FLOAT32, b, 0, i0) : (pair){0};
+        const pair h1 = i1 < kN / 2 ? pair_at(PTO_FLOAT32, b, 0, kN / 2 + i1) : (pair){0};
+        const int take1 = i0 == kN / 2 || (i1 < kN / 2 && before(&h1, &h0));
+        merged[n] = take1 ? h1 : h0;
+        if (take1) ++i1; else ++i0;
+    }
+    for (uint32_t n = 0; n < kN; ++n)
+        if (merged[n].bits != want[n].bits || merged[n].index != want[n].index)
+            fail_msg("top-k chain: pair %u 0x%x/%u, want 0x%x/%u", n, merged[n].bits, merged[n].index,
+                     want[n].bits, want[n].index);
+    print_message("[sort] tsort32 + tmrgsort 64/256/1024: 4096 scores in qsort's order\n");
+    TILES_DESTROY(scores, idx, a, b);
+}
+
+static void test_rules(void **state) {
+    (void)state;
+    pto_tile *src = tile_new(PTO_FLOAT32, 2, 64, 2, 40), *idx = tile_new(PTO_UINT32, 2, 64, 2, 40);
+    pto_tile *dst = tile_new(PTO_FLOAT32, 2, 128, 2, 80), *i32 = tile_new(PTO_INT32, 2, 64, 2, 40);
+    pto_tile *narrow = tile_new(PTO_FLOAT32, 2, 128, 2, 78), *tmp = tile_new(PTO_FLOAT32, 1, 64, 1, 64);
+    pto_tile *u8 = tile_new(PTO_UINT8, 2, 64, 2, 40);
+    rng r = {0x50};
+    tile_fill(dst, &r, GEN_ANY);
+    uint32_t *kept = tile_snapshot(dst);
+    expect_status(pto_tsort32(dst, src, NULL, NULL), PTO_ERR_NULL_ARGUMENT, "tsort32 NULL idx");
+    expect_status(pto_tsort32(u8, u8, idx, NULL), PTO_ERR_UNSUPPORTED_DTYPE, "tsort32 UINT8");
+    expect_status(pto_tsort32(dst, src, i32, NULL), PTO_ERR_UNSUPPORTED_DTYPE, "tsort32 INT32 idx");
+    expect_status(pto_tsort32(narrow, src, idx, NULL), PTO_ERR_SHAPE_MISMATCH, "tsort32 dst cols");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    expect_status(pto_tsort32(dst, src, idx, NULL), PTO_ERR_SHAPE_MISMATCH, "tsort32 tail without tmp on A5");
+    assert_non_null(strstr(pto_last_error(), "A5"));
+    assert_tile_unchanged(dst, kept, "refused tsort32");
+    assert_int_equal(pto_tsort32(dst, src, idx, tmp), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    pto_tile *row = tile_new(PTO_FLOAT32, 1, 512, 1, 512), *out = tile_new(PTO_FLOAT32, 1, 512, 1, 512);
+    expect_status(pto_tmrgsort(out, row, 0), PTO_ERR_INVALID_ARGUMENT, "tmrgsort block_len 0");
+    expect_status(pto_tmrgsort(out, row, 96), PTO_ERR_INVALID_ARGUMENT, "tmrgsort block_len 96");
+    expect_status(pto_tmrgsort(out, row, 256), PTO_ERR_SHAPE_MISMATCH, "tmrgsort 512 cols, block 256");
+    expect_status(pto_tmrgsort(row, row, 64), PTO_ERR_ALIASING, "tmrgsort in place");
+    expect_status(pto_tmrgsort(dst, src, 64), PTO_ERR_SHAPE_MISMATCH, "tmrgsort two rows");
+    assert_int_equal(pto_tmrgsort(out, row, 128), PTO_OK);
+    free(kept);
+    TILES_DESTROY(src, idx, dst, i32, narrow, tmp, u8, row, out);
+}
+
+/* The DPS forms of both, as PTOAS writes them, equal the calls. */
+static void test_programs(void **state) {
+    (void)state;
+    rng r = {0x51};
+    pto_tile *s = tile_new(PTO_FLOAT32, 1, 256, 1, 256), *i = tile_new(PTO_UINT32, 1, 256, 1, 256);
+    for (uint32_t j = 0; j < 256; ++j) {
+        tile_put(s, 0, j, gen_value(&r, PTO_FLOAT32, GEN_ANY));
+        tile_put(i, 0, j, j);
+    }
+    pto_tile *want = tile_new(PTO_FLOAT32, 1, 512, 1, 512), *tmp = tile_new(PTO_FLOAT32, 1, 512, 1, 512);
+    assert_int_equal(pto_tsort32(tmp, s, i, NULL), PTO_OK);
+    assert_int_equal(pto_tmrgsort(want, tmp, 128), PTO_OK);
+    static const char kText[] =
+        "%c128 = arith.constant 128 : i32\n"
+        "pto.tsort32 ins(%s, %i : !pto.tile_buf<vec, 1x256xf32>, !pto.tile_buf<vec, 1x256xui32>) "
+        "outs(%t : !pto.tile_buf<vec, 1x512xf32>)\n"
+        "pto.tmrgsort ins(%t, %c128 : !pto.tile_buf<vec, 1x512xf32>, i32) outs(%d : !pto.tile_buf<vec, 1x512xf32>)\n";
+    static const char *const kNames[] = {"s", "i", "d"};
+    pto_tile *got = tile_new(PTO_FLOAT32, 1, 512, 1, 512);
+    pto_tile *bound[] = {s, i, got};
+    const pto_status st = run_program_bound(kText, kNames, bound, 3, NULL, NULL, 0);
+    if (st != PTO_OK) fail_msg("sort program: %s (%s)", pto_status_string(st), pto_last_error());
+    for (uint32_t j = 0; j < 512; ++j) assert_int_equal(tile_get(got, 0, j), tile_get(want, 0, j));
+    /* the indices from tci on a ui32 start cast from i32 (the top-k kernels'
+     * spelling): the same sort */
+    static const char kTci[] =
+        "%c128 = arith.constant 128 : i32\n%z = arith.constant 0 : i32\n"
+        "%u = builtin.unrealized_conversion_cast %z : i32 to ui32\n"
+        "pto.tci ins(%u : ui32) outs(%i : !pto.tile_buf<vec, 1x256xui32>) {descending = false}\n"
+        "pto.tsort32 ins(%s, %i : !pto.tile_buf<vec, 1x256xf32>, !pto.tile_buf<vec, 1x256xui32>) "
+        "outs(%t : !pto.tile_buf<vec, 1x512xf32>)\n"
+        "pto.tmrgsort ins(%t, %c128 : !pto.tile_buf<vec, 1x512xf32>, i32) outs(%d : !pto.tile_buf<vec, 1x512xf32>)\n";
+    pto_tile *got2 = tile_new(PTO_FLOAT32, 1, 512, 1, 512);
+    pto_tile *bound2[] = {s, got2};
+    static const char *const kNames2[] = {"s", "d"};
+    const pto_status st2 = run_program_bound(kTci, kNames2, bound2, 2, NULL, NULL, 0);
+    if (st2 != PTO_OK) fail_msg("tci program: %s (%s)", pto_status_string(st2), pto_last_error());
+    for (uint32_t j = 0; j < 512; ++j) assert_int_equal(tile_get(got2, 0, j), tile_get(want, 0, j));
+    pto_tile_destroy(got2);
+    expect_program_refused("%z = arith.constant 0.0 : f32\n"
+                           "%u = builtin.unrealized_conversion_cast %z : f32 to i32\n",
+                           PTO_ERR_INVALID_ARGUMENT);
+    print_message("[sort] tsort32 and tmrgsort's DPS forms equal the calls; a ui32 tci start\n");
+    TILES_DESTROY(s, i, want, tmp, got);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tsort32),
+        cmocka_unit_test(test_top_k_chain),
+        cmocka_unit_test(test_rules),
+        cmocka_unit_test(test_programs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
