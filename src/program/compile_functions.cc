@@ -80,6 +80,7 @@ void Compiler::ParseFuncSignature() {
     for (const AttrEntry& e : attrs) {
       if ((e.key == "pto.kernel" || e.key == "pto.entry") && e.value.kind == Tok::kEnd) {
         f.marked_entry = true;
+        f.marked_entry_only = true;
       } else if (e.key == "pto.kernel_kind") {
         // A block is one core: a vector kernel runs on the vector core, a
         // cube kernel on the cube.
@@ -88,6 +89,8 @@ void Compiler::ParseFuncSignature() {
           return;
         }
         f.marked_entry = true;
+        f.core = static_cast<uint8_t>(e.value.text == "#pto.kernel_kind<cube>" ? CoreKind::kCube
+                                                                              : CoreKind::kVector);
       } else if (e.key == "pto.target_arch") {
         if (!SetTarget(e)) return;
       } else if (e.key == "sym_visibility" && e.value.kind == Tok::kString) {
@@ -125,8 +128,9 @@ void Compiler::ParseFuncSignature() {
 }
 
 // The function to run: the one named (pto-run --entry, pto_program_create_entry),
-// else the one marked pto.entry / pto.kernel / pto.kernel_kind, else the only
-// public one, else the only one.
+// else the one marked pto.entry / pto.kernel / pto.kernel_kind (pto.entry or
+// pto.kernel where several are marked), else the only public one, else the
+// only one.
 bool Compiler::ChooseEntry(const FuncInfo** entry) {
   auto names = [&](bool (*keep)(const FuncInfo&)) {
     std::string list;
@@ -144,11 +148,18 @@ bool Compiler::ChooseEntry(const FuncInfo** entry) {
     return Error(funcs_[0].loc, "the module has no function @" + entry_ + " (it has " +
                                     names([](const FuncInfo&) { return true; }) + ")");
   }
-  const FuncInfo *marked = nullptr, *public_one = nullptr;
-  size_t marked_count = 0, public_count = 0;
+  const FuncInfo *marked = nullptr, *public_one = nullptr, *entry_marked = nullptr;
+  size_t marked_count = 0, public_count = 0, entry_marked_count = 0;
   for (const FuncInfo& f : funcs_) {
     if (f.marked_entry && marked_count++ == 0) marked = &f;
     if (!f.is_private && public_count++ == 0) public_one = &f;
+    if (f.marked_entry_only && entry_marked_count++ == 0) entry_marked = &f;
+  }
+  // A pto.entry calling its cube and vector kernels (kernel_kind functions,
+  // marked too) is the one to run.
+  if (marked_count > 1 && entry_marked_count == 1) {
+    marked = entry_marked;
+    marked_count = 1;
   }
   *entry = marked_count == 1                         ? marked
            : marked_count == 0 && public_count == 1 ? public_one
@@ -184,8 +195,13 @@ void Compiler::CompileEntry(const FuncInfo& f) {
   OpenScope();
   for (size_t i = 0; i < f.param_names.size() && ok(); ++i)
     BindParam(f.param_names[i], f.param_types[i], f.param_locs[i]);
+  uint32_t section = kNoSlot;
+  uint8_t outer = 0;
+  if (ok() && f.core != 0)
+    BeginSection(static_cast<CoreKind>(f.core), f.loc, "@" + f.name, &section, &outer);
   std::vector<Value> returned;
   if (ok()) ParseBody(f, &returned);
+  if (ok()) EndSection(section, outer);
   CloseScope();
 }
 
@@ -203,7 +219,7 @@ bool Compiler::BindParam(const Token& name, const Type& t, SourceLoc type_loc) {
     int64_t value;
   } kLaunchBound[] = {{"__pypto_spmd_block_idx", Code::kBlockIdx, 0},
                       {"__pypto_spmd_block_num", Code::kBlockNum, 0},
-                      {"__pypto_spmd_subblock_idx", Code::kConstInt, 0}};
+                      {"__pypto_spmd_subblock_idx", Code::kSubblock, 0}};
   for (const auto& bound : kLaunchBound) {
     if (name.text != bound.name) continue;
     if (!t.IsInteger())
@@ -386,8 +402,14 @@ void Compiler::ParseCall(const Token& op, const std::vector<Token>& results) {
   Restore(f->body);
   OpenScope();
   for (size_t i = 0; i < args.size() && ok(); ++i) Define(f->param_names[i], args[i]);
+  // A kernel_kind function is its core's code.
+  uint32_t section = kNoSlot;
+  uint8_t outer_core = 0;
+  if (ok() && f->core != 0)
+    BeginSection(static_cast<CoreKind>(f->core), op.loc, "@" + f->name, &section, &outer_core);
   std::vector<Value> returned;
   if (ok()) ParseBody(*f, &returned);
+  if (ok()) EndSection(section, outer_core);
   call_stack_.pop_back();
   yield_ = caller_yield;
   values_.swap(caller_values);

@@ -49,6 +49,8 @@ struct FuncInfo {
   std::vector<Type> result_types;
   bool is_private = false;
   bool marked_entry = false;  // pto.entry, pto.kernel or a pto.kernel_kind attribute
+  uint8_t core = 0;           // its pto.kernel_kind (a CoreKind), 0 for none
+  bool marked_entry_only = false;  // pto.entry or pto.kernel (not only a kernel_kind)
   Cursor body;                // at the body's '{'
 };
 
@@ -190,6 +192,22 @@ class Compiler {
   void ParseGetVal(const Token& op, const std::vector<Token>& results);
   void ParseSync(const Token& op);
 
+  // ---- compile_pipes.cc: the cores' sections and the pipes between them
+
+  // A kSection for the code that follows (a kernel_kind function's body, a
+  // pto.section.* region): its index, for EndSection, or kNoSlot where the
+  // code is already that core's; false (an error) inside another core's.
+  bool BeginSection(CoreKind kind, SourceLoc loc, const std::string& what, uint32_t* at,
+                    uint8_t* outer);
+  void EndSection(uint32_t at, uint8_t outer);
+  void ParsePipeOp(const Token& op, const std::vector<Token>& results);
+  void ParseReserveBuffer(const Token& op, const std::vector<Token>& results, bool import);
+  void ParseInitializePipe(const Token& op, bool cube);
+  void ParsePipeTransfer(const Token& op, const std::vector<Token>& results, PipeOp kind,
+                         bool to_vector);
+  bool PipeSplit(const Token& op, const std::vector<AttrEntry>& attrs, bool c2v,
+                 int64_t* id, Split* split);
+
   // ---- compile_memory.cc: global-memory views, tload/tstore, tile allocation,
   // valid shapes and placement
 
@@ -287,6 +305,17 @@ class Compiler {
   std::unordered_map<std::string, uint64_t> pending_addr_;
   std::unordered_map<std::string, SourceLoc> pending_loc_;
   std::unordered_map<uint32_t, uint32_t> view_ptr_;  // view register -> pointer index
+  uint8_t core_ = 0;  // the CoreKind of the code being read, 0 outside every core's
+  // A pto.reserve_buffer's (or its import's) i32 register: the consumer
+  // buffer it names, for the pipe initialisation it is given to.
+  struct Reserved {
+    std::string name;
+    Space location = Space::kVec;
+    uint64_t size = 0;
+  };
+  std::unordered_map<uint32_t, Reserved> reserved_;
+  // Which cores initialised each of Program::pipes (a CoreKind mask).
+  std::vector<uint8_t> pipe_sides_;
   // The innermost region's terminator: scf.yield's or scf.condition's values.
   struct Yield {
     bool seen = false;

@@ -140,6 +140,9 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
     case Code::kGetVal:
       out[0] = in.b;
       break;
+    case Code::kPipe:
+      out[0] = in.a;  // the pushed or popped tile (kNoSlot for a free)
+      break;
     default:
       break;
   }
