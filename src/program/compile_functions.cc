@@ -161,6 +161,21 @@ bool Compiler::ChooseEntry(const FuncInfo** entry) {
     marked = entry_marked;
     marked_count = 1;
   }
+  // A cube kernel and a vector kernel, and no other mark: one mixed kernel,
+  // the two run as a block's cores (CompileEntry reads the vector one after
+  // the cube one, on the same arguments).
+  if (marked_count == 2 && entry_marked_count == 0) {
+    const FuncInfo *cube = nullptr, *vector = nullptr;
+    for (const FuncInfo& f : funcs_) {
+      if (f.core == static_cast<uint8_t>(CoreKind::kCube)) cube = cube == nullptr ? &f : nullptr;
+      if (f.core == static_cast<uint8_t>(CoreKind::kVector)) vector = vector == nullptr ? &f : nullptr;
+    }
+    if (cube != nullptr && vector != nullptr && SameArguments(*cube, *vector)) {
+      *entry = cube;
+      vector_peer_ = vector;
+      return true;
+    }
+  }
   *entry = marked_count == 1                         ? marked
            : marked_count == 0 && public_count == 1 ? public_one
                                                     : nullptr;
@@ -193,8 +208,13 @@ void Compiler::CompileEntry(const FuncInfo& f) {
   call_stack_.push_back(f.name);
   Restore(f.body);
   OpenScope();
-  for (size_t i = 0; i < f.param_names.size() && ok(); ++i)
+  std::vector<Value> peer_args;  // a cube-and-vector pair's arguments
+  for (size_t i = 0; i < f.param_names.size() && ok(); ++i) {
     BindParam(f.param_names[i], f.param_types[i], f.param_locs[i]);
+    const Value* v = Lookup(f.param_names[i].text);
+    if (ok() && v != nullptr && f.param_names[i].text.substr(0, 13) != "__pypto_spmd_")
+      peer_args.push_back(*v);
+  }
   uint32_t section = kNoSlot;
   uint8_t outer = 0;
   if (ok() && f.core != 0)
@@ -203,6 +223,51 @@ void Compiler::CompileEntry(const FuncInfo& f) {
   if (ok()) ParseBody(f, &returned);
   if (ok()) EndSection(section, outer);
   CloseScope();
+  if (ok() && vector_peer_ != nullptr) CompileVectorPeer(*vector_peer_, peer_args);
+}
+
+// A function's parameters the run binds (not the launch's: its block and
+// subblock identity), in order.
+static std::vector<size_t> BoundParams(const FuncInfo& f) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < f.param_names.size(); ++i)
+    if (f.param_names[i].text.substr(0, 13) != "__pypto_spmd_") out.push_back(i);
+  return out;
+}
+
+bool Compiler::SameArguments(const FuncInfo& a, const FuncInfo& b) const {
+  const std::vector<size_t> pa = BoundParams(a), pb = BoundParams(b);
+  if (pa.size() != pb.size()) return false;
+  for (size_t i = 0; i < pa.size(); ++i)
+    if (!SameType(a.param_types[pa[i]], b.param_types[pb[i]])) return false;
+  return true;
+}
+
+// The vector kernel of a cube-and-vector pair: its body as the vector
+// cores' section, its parameters bound to the cube kernel's (`args`, in
+// order), the launch's identity bound as in any entry.
+void Compiler::CompileVectorPeer(const FuncInfo& f, const std::vector<Value>& args) {
+  for (FunctionSummary& s : p_->functions)
+    if (s.name == f.name) s.is_entry = true;
+  p_->inlined.push_back(f.name);
+  call_stack_.push_back(f.name);
+  Restore(f.body);
+  OpenScope();
+  size_t next = 0;
+  for (size_t i = 0; i < f.param_names.size() && ok(); ++i) {
+    if (f.param_names[i].text.substr(0, 13) == "__pypto_spmd_")
+      BindParam(f.param_names[i], f.param_types[i], f.param_locs[i]);
+    else
+      Define(f.param_names[i], args[next++]);
+  }
+  uint32_t section = kNoSlot;
+  uint8_t outer = 0;
+  if (ok()) BeginSection(CoreKind::kVector, f.loc, "@" + f.name, &section, &outer);
+  std::vector<Value> returned;
+  if (ok()) ParseBody(f, &returned);
+  if (ok()) EndSection(section, outer);
+  CloseScope();
+  call_stack_.pop_back();
 }
 
 // An entry parameter: bound by the caller of the run.

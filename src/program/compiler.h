@@ -142,6 +142,9 @@ class Compiler {
   void ParseFuncSignature();
   bool ChooseEntry(const FuncInfo** entry);
   void CompileEntry(const FuncInfo& f);
+  // Whether two functions take the same arguments (the launch's identity aside).
+  bool SameArguments(const FuncInfo& a, const FuncInfo& b) const;
+  void CompileVectorPeer(const FuncInfo& f, const std::vector<Value>& args);
   bool BindParam(const Token& name, const Type& t, SourceLoc type_loc);
   bool ParseBody(const FuncInfo& f, std::vector<Value>* returned);
   void ParseCall(const Token& op, const std::vector<Token>& results);
@@ -294,6 +297,9 @@ class Compiler {
   std::string entry_;
   bool check_only_ = false;
   std::vector<FuncInfo> funcs_;
+  // A module of one cube and one vector kernel and no entry mark: the
+  // vector one, run with the cube one (the entry) as its block's cores.
+  const FuncInfo* vector_peer_ = nullptr;
   std::vector<std::string> call_stack_;  // functions being read, entry first
   std::vector<std::unique_ptr<std::string>> names_;  // SyntheticName's storage
   Token tok_, peek_;

@@ -201,10 +201,13 @@ pto_status Block::PipePop(const Instr& in) {
     valid_rows = t.valid_rows;
     valid_cols = t.valid_cols;
   }
+  // pto-isa's TPOP fills the consumer's valid region (PTOAS sets it from
+  // the pop's operands first): at most the part the slot holds.
   const size_t size = pto_dtype_size(t.dtype);
   const char* at = s.data.data() + (uint64_t{part.row} * s.cols + part.col) * size;
   CopyRegion(LayoutOf(type), static_cast<char*>(t.data), RowMajorLayout(part.rows, s.cols), at,
-             0, 0, part.rows, part.cols, size);
+             0, 0, valid_rows < part.rows ? valid_rows : part.rows,
+             valid_cols < part.cols ? valid_cols : part.cols, size);
   t.valid_rows = valid_rows;
   t.valid_cols = valid_cols;
   f.popped[core] = message + 1;
