@@ -354,6 +354,8 @@ static void test_refusals(void **state) {
         {"    %a = pto.tpop_from_aiv {id = 2, split = 0} -> " MAT "\n", "",
          "pto.tpop_from_aiv: no pto.aic_initialize_pipe before it declares pipe 2 from the vector cores to the cube"},
         {"    %a = pto.tpop_from_aiv {id = 1, split = 3} -> " MAT "\n", "", "expects split to be 0, 1 or 2"},
+        {"    pto.aic_initialize_pipe {id = 4, dir_mask = 1, slot_size = 268435457}\n", "",
+         "slot_size 268435457 is larger than a tile may be (PTO_TILE_MAX_BYTES)"},
         {"    pto.aic_initialize_pipe {id = 4, dir_mask = 4, slot_size = 1024}\n", "",
          "expects dir_mask to be 1 (cube to vector), 2 (vector to cube) or 3 (both)"},
         {"", "    %t = pto.tpop_from_aic {id = 0, split = 0} -> !pto.tile_buf<loc=vec, dtype=f32, rows=32, cols=16, "

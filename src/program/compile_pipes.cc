@@ -180,6 +180,10 @@ void Compiler::ParseInitializePipe(const Token& op, bool cube) {
     return (void)Error(op.loc, what + " expects dir_mask to be 1 (cube to vector), 2 (vector to "
                                       "cube) or 3 (both)");
   if (slot_size <= 0) return (void)Error(op.loc, what + " expects slot_size greater than 0");
+  // A slot holds one tile: no larger than the largest tile.
+  if (static_cast<uint64_t>(slot_size) > PTO_TILE_MAX_BYTES)
+    return (void)Error(op.loc, what + ": slot_size " + std::to_string(slot_size) +
+                                   " is larger than a tile may be (PTO_TILE_MAX_BYTES)");
   if (slot_num < 0 || slot_num > 64)
     return (void)Error(op.loc, what + ": slot_num " + std::to_string(slot_num) +
                                    " is outside 1 to 64");

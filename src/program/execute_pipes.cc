@@ -49,8 +49,7 @@ std::string Shape(uint32_t rows, uint32_t cols) {
 Pipes::Pipes(const Program& p, uint32_t cores) : fifos_(p.pipes.size()) {
   for (size_t i = 0; i < fifos_.size(); ++i) {
     Fifo& f = fifos_[i];
-    f.slots.resize(p.pipes[i].depth);
-    for (Slot& s : f.slots) s.data.resize(p.pipes[i].slot_size);
+    f.slots.resize(p.pipes[i].depth);  // their bytes as pushes need them (PipePush)
     f.pushed.resize(cores);
     f.popped.resize(cores);
     f.freed.resize(cores);
@@ -128,6 +127,7 @@ pto_status Block::PipePush(const Instr& in) {
                      DtypeSpelling(t.dtype) + " tile does not fit " + PipeName(d) + "'s " +
                      std::to_string(d.slot_size) + "-byte slots");
   if (s.state == Pipes::SlotState::kFree) {
+    if (s.data.size() < uint64_t{rows} * cols * size) s.data.resize(uint64_t{rows} * cols * size);
     s.state = Pipes::SlotState::kFilling;
     s.writers_left = d.c2v ? 1 : subblocks_;
     s.rows = rows;

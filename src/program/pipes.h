@@ -32,7 +32,7 @@ class Pipes {
     uint32_t rows = 0, cols = 0;                  // the whole tile's valid region
     pto_dtype dtype = PTO_FLOAT32;
     SourceLoc pushed_at;                          // the first push's instruction
-    std::vector<char> data;
+    std::vector<char> data;  // grown to the largest tile pushed into it
   };
   struct Fifo {
     std::vector<Slot> slots;
