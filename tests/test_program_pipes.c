@@ -21,6 +21,8 @@
 #define RIGHT "!pto.tile_buf<loc=right, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=col_major, fractal=512, pad=0>"
 #define ACC "!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>"
 #define PTR "!pto.ptr<f32>"
+#define VEC16 "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+#define MAT32 "!pto.tile_buf<loc=mat, dtype=f32, rows=16, cols=32, v_row=16, v_col=32, blayout=col_major, slayout=row_major, fractal=512, pad=0>"
 
 /* A vec tile of rows x 16 f32. */
 static const char *vec_type(char *out, size_t n, unsigned rows) {
@@ -192,9 +194,13 @@ static void test_attention_through_pipes(void **state) {
         assert_int_equal(pto_program_profile(p), forms[f].profile);
         for (uint32_t blocks = 1; blocks <= 3; blocks += 2) {
             attention_reference(forms[f].profile, blocks, q, kt, v, want);
-            for (int again = 0; again < 2; ++again) { /* a second launch starts on empty pipes */
+            /* One thread, then three: the same bits (and a second launch
+             * starts on empty pipes). */
+            for (int again = 0; again < 2; ++again) {
+                setenv("PTO_NUM_THREADS", again == 0 ? "1" : "3", 1);
                 memset(o, 0xff, sizeof o);
                 attention_run(p, blocks, q, kt, v, o, gm);
+                unsetenv("PTO_NUM_THREADS");
                 const size_t count = (size_t)blocks * ITERS * 256;
                 for (size_t i = 0; i < count; ++i)
                     if (memcmp(&o[i], &want[i], sizeof(float)) != 0)
@@ -206,8 +212,63 @@ static void test_attention_through_pipes(void **state) {
         }
         pto_program_destroy(p);
     }
-    printf("[attention] %d runs (HOST whole tiles, A2A3 whole and halved; 1 and 3 blocks) bit for bit the C calls\n",
+    printf("[attention] %d runs (HOST whole tiles, A2A3 whole and halved; 1 and 3 blocks; 1 and 3 threads) bit for "
+           "bit the C calls\n",
            runs);
+}
+
+/* The sections form (one function, pto.section.cube and .vector) under
+ * A2A3: each vector core loads its half of the columns of a 16x32 block and
+ * pushes it with split = 2; the cube pops the whole tile into an NZ mat
+ * tile and stores it: y is x, on 2 blocks (each its own 16 rows). */
+static void test_sections_halves_to_cube(void **state) {
+    (void)state;
+    static const char *text =
+        "module attributes {pto.target_arch = \"a2a3\"} {\n"
+        "func.func @k(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>, %gm: !pto.ptr<f32>) attributes {pto.entry} {\n"
+        "  %c0 = arith.constant 0 : index\n"
+        "  %c1 = arith.constant 1 : index\n"
+        "  %c16 = arith.constant 16 : index\n"
+        "  %c32 = arith.constant 32 : index\n"
+        "  %b = pto.get_block_idx\n"
+        "  %bi = arith.index_cast %b : i64 to index\n"
+        "  %row = arith.muli %bi, %c16 : index\n"
+        "  %vx = pto.make_tensor_view %x, shape = [%c32, %c32], strides = [%c32, %c1] : !pto.tensor_view<32x32xf32>\n"
+        "  %vy = pto.make_tensor_view %y, shape = [%c32, %c32], strides = [%c32, %c1] : !pto.tensor_view<32x32xf32>\n"
+        "  pto.section.vector {\n"
+        "    pto.aiv_initialize_pipe {dir_mask = 2, slot_size = 2048} (gm_slot_buffer = %gm : !pto.ptr<f32>)\n"
+        "    %sb = pto.get_subblock_idx\n"
+        "    %si = arith.index_cast %sb : i64 to index\n"
+        "    %col = arith.muli %si, %c16 : index\n"
+        "    %px = pto.partition_view %vx, offsets = [%row, %col], sizes = [%c16, %c16] : !pto.tensor_view<32x32xf32> -> !pto.partition_tensor_view<16x16xf32>\n"
+        "    %t = pto.alloc_tile : " VEC16 "\n"
+        "    pto.tload ins(%px : !pto.partition_tensor_view<16x16xf32>) outs(%t : " VEC16 ")\n"
+        "    pto.tpush_to_aic(%t : " VEC16 ") {split = 2}\n"
+        "  }\n"
+        "  pto.section.cube {\n"
+        "    pto.aic_initialize_pipe {dir_mask = 2, slot_size = 2048} (gm_slot_buffer = %gm : !pto.ptr<f32>)\n"
+        "    %m = pto.tpop_from_aiv {split = 2} -> " MAT32 "\n"
+        "    %py = pto.partition_view %vy, offsets = [%row, %c0], sizes = [%c16, %c32] : !pto.tensor_view<32x32xf32> -> !pto.partition_tensor_view<16x32xf32>\n"
+        "    pto.tstore ins(%m : " MAT32 ") outs(%py : !pto.partition_tensor_view<16x32xf32>)\n"
+        "    pto.tfree_from_aiv {split = 2}\n"
+        "  }\n"
+        "  return\n"
+        "}\n"
+        "}\n";
+    pto_program *p = program_build(text, NULL);
+    static float x[32 * 32], y[32 * 32], gm[1024];
+    for (size_t i = 0; i < COUNT(x); ++i) x[i] = (float)i * 0.5f - 100.0f;
+    memset(y, 0, sizeof y);
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, x, sizeof x), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 1, y, sizeof y), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 2, gm, sizeof gm), PTO_OK);
+    if (pto_program_launch(p, 2, a) != PTO_OK) fail_msg("run: %s", pto_last_error());
+    assert_memory_equal(y, x, sizeof x);
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    printf("[sections] two vector cores' column halves meet in the cube's NZ mat tile, stored back exactly\n");
 }
 
 /* A module of one cube and one vector kernel, one-way pipes of two slots:
@@ -242,7 +303,6 @@ static void two_kernels(char *text, size_t n, const char *cube_body, const char 
              cube_body, vector_body);
 }
 
-#define VEC16 "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
 
 /* Runs a program of no parameters and expects `want` in its error, with
  * the location. */
@@ -393,6 +453,7 @@ static void test_refusals(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_attention_through_pipes),
+        cmocka_unit_test(test_sections_halves_to_cube),
         cmocka_unit_test(test_deadlocks),
         cmocka_unit_test(test_run_refusals),
         cmocka_unit_test(test_refusals),
