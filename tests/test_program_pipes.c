@@ -192,6 +192,12 @@ static void test_attention_through_pipes(void **state) {
         attention_text(text, sizeof text, forms[f].target, forms[f].split);
         pto_program *p = program_build(text, NULL);
         assert_int_equal(pto_program_profile(p), forms[f].profile);
+        const char *d = pto_program_describe(p);
+        assert_non_null(strstr(d, forms[f].profile == PTO_PROFILE_HOST
+                                      ? "cores: a block runs the cube and 1 vector core at once"
+                                      : "cores: a block runs the cube and 2 vector cores at once"));
+        assert_non_null(strstr(d, "pipe 0 cube to vector: 2 slots of 1024 bytes\n"));
+        assert_non_null(strstr(d, "pipe 0 vector to cube: 2 slots of 1024 bytes\n"));
         for (uint32_t blocks = 1; blocks <= 3; blocks += 2) {
             attention_reference(forms[f].profile, blocks, q, kt, v, want);
             /* One thread, then three: the same bits (and a second launch

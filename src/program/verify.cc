@@ -416,6 +416,14 @@ std::string Describe(const Program& p) {
              (f.is_private ? "  private" : "") + "\n";
   }
   if (!p.no_entry.empty()) return out + "no entry: " + p.no_entry + "\n";
+  if (p.vector_cores != 0) {
+    // A program with pipes: a block's cores and its pipes (execute_pipes.cc).
+    out += "cores: a block runs the cube and " + std::to_string(p.vector_cores) + " vector core" +
+           (p.vector_cores > 1 ? "s" : "") + " at once\npipes:\n";
+    for (const PipeDecl& d : p.pipes)
+      out += "  pipe " + std::to_string(d.id) + (d.c2v ? " cube to vector: " : " vector to cube: ") +
+             std::to_string(d.depth) + " slots of " + std::to_string(d.slot_size) + " bytes\n";
+  }
   for (int space = 0; space < kSpaceCount; ++space) {
     const Program::Memory& m = p.memories[space];
     if (space != 0 && m.size == 0) continue;
