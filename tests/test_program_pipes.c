@@ -22,6 +22,7 @@
 #define ACC "!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>"
 #define PTR "!pto.ptr<f32>"
 #define VEC16 "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+#define VEC8 "!pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=16, v_row=8, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
 #define MAT32 "!pto.tile_buf<loc=mat, dtype=f32, rows=16, cols=32, v_row=16, v_col=32, blayout=col_major, slayout=row_major, fractal=512, pad=0>"
 
 /* A vec tile of rows x 16 f32. */
@@ -277,6 +278,105 @@ static void test_sections_halves_to_cube(void **state) {
     printf("[sections] two vector cores' column halves meet in the cube's NZ mat tile, stored back exactly\n");
 }
 
+/* Slots in global memory (A2A3's gm_slot_buffer, pto-isa's GlobalData
+ * forms): the cube writes S = X Y into the slot talloc_to_aiv gives it and
+ * commits it; each vector core pops a view of its half of the rows
+ * (split = 1), loads it, doubles it and stores it: out = 2 X Y, the C
+ * calls' bits. The slots lie in %gm: the second slot starts slot_size
+ * bytes in. */
+static void test_slots_in_global_memory(void **state) {
+    (void)state;
+    static const char *text =
+        "module attributes {pto.target_arch = \"a2a3\"} {\n"
+        "  func.func @k_aic(%x: " PTR ", %y: " PTR ", %out: " PTR ", %gm: " PTR ") attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n"
+        "    %c0 = arith.constant 0 : index\n"
+        "    %c1 = arith.constant 1 : index\n"
+        "    %c2 = arith.constant 2 : index\n"
+        "    %c16 = arith.constant 16 : index\n"
+        "    pto.aic_initialize_pipe {dir_mask = 1, slot_size = 1024, slot_num = 2} (gm_slot_buffer = %gm : " PTR ")\n"
+        "    %vx = pto.make_tensor_view %x, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<16x16xf32>\n"
+        "    %vy = pto.make_tensor_view %y, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<16x16xf32>\n"
+        "    %mx = pto.alloc_tile : " MAT "\n"
+        "    %my = pto.alloc_tile : " MAT "\n"
+        "    %l = pto.alloc_tile : " LEFT "\n"
+        "    %r = pto.alloc_tile : " RIGHT "\n"
+        "    %s = pto.alloc_tile : " ACC "\n"
+        "    pto.tload ins(%vx : !pto.tensor_view<16x16xf32>) outs(%mx : " MAT ")\n"
+        "    pto.tload ins(%vy : !pto.tensor_view<16x16xf32>) outs(%my : " MAT ")\n"
+        "    pto.tmov ins(%mx : " MAT ") outs(%l : " LEFT ")\n"
+        "    pto.tmov ins(%my : " MAT ") outs(%r : " RIGHT ")\n"
+        "    pto.tmatmul ins(%l, %r : " LEFT ", " RIGHT ") outs(%s : " ACC ")\n"
+        /* Twice: the second message lands in the second slot. */
+        "    scf.for %i = %c0 to %c2 step %c1 {\n"
+        "      %slot = pto.talloc_to_aiv {split = 1} -> !pto.tensor_view<16x16xf32>\n"
+        "      pto.tstore ins(%s : " ACC ") outs(%slot : !pto.tensor_view<16x16xf32>)\n"
+        "      pto.tpush_to_aiv(%slot : !pto.tensor_view<16x16xf32>) {split = 1}\n"
+        "    }\n"
+        "    return\n"
+        "  }\n"
+        "  func.func @k_aiv(%x: " PTR ", %y: " PTR ", %out: " PTR ", %gm: " PTR ") attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n"
+        "    %c0 = arith.constant 0 : index\n"
+        "    %c1 = arith.constant 1 : index\n"
+        "    %c2 = arith.constant 2 : index\n"
+        "    %c8 = arith.constant 8 : index\n"
+        "    %c16 = arith.constant 16 : index\n"
+        "    %c32 = arith.constant 32 : index\n"
+        "    %two = arith.constant 2.0 : f32\n"
+        "    pto.aiv_initialize_pipe {dir_mask = 1, slot_size = 1024, slot_num = 2} (gm_slot_buffer = %gm : " PTR ")\n"
+        "    %sb = pto.get_subblock_idx\n"
+        "    %si = arith.index_cast %sb : i64 to index\n"
+        "    %vo = pto.make_tensor_view %out, shape = [%c32, %c16], strides = [%c16, %c1] : !pto.tensor_view<32x16xf32>\n"
+        "    %t = pto.alloc_tile : " VEC8 "\n"
+        "    scf.for %i = %c0 to %c2 step %c1 {\n"
+        "      %half = pto.tpop_from_aic {split = 1} -> !pto.tensor_view<8x16xf32>\n"
+        "      pto.tload ins(%half : !pto.tensor_view<8x16xf32>) outs(%t : " VEC8 ")\n"
+        "      pto.tfree_from_aic(%half : !pto.tensor_view<8x16xf32>) {split = 1}\n"
+        "      pto.tmuls ins(%t, %two : " VEC8 ", f32) outs(%t : " VEC8 ")\n"
+        "      %r16 = arith.muli %i, %c16 : index\n"
+        "      %r8 = arith.muli %si, %c8 : index\n"
+        "      %row = arith.addi %r16, %r8 : index\n"
+        "      %po = pto.partition_view %vo, offsets = [%row, %c0], sizes = [%c8, %c16] : !pto.tensor_view<32x16xf32> -> !pto.partition_tensor_view<8x16xf32>\n"
+        "      pto.tstore ins(%t : " VEC8 ") outs(%po : !pto.partition_tensor_view<8x16xf32>)\n"
+        "    }\n"
+        "    return\n"
+        "  }\n"
+        "}\n";
+    pto_program *p = program_build(text, NULL);
+    static float x[256], y[256], out[512], want[256], gm[512];
+    for (size_t i = 0; i < 256; ++i) x[i] = (float)((int)(i * 7 % 23) - 11) / 4, y[i] = (float)((int)(i * 5 % 19) - 9) / 8;
+    pto_tile *tx = NULL, *ty = NULL, *ts = NULL;
+    assert_int_equal(pto_tile_create(PTO_FLOAT32, 16, 16, &tx), PTO_OK);
+    assert_int_equal(pto_tile_create(PTO_FLOAT32, 16, 16, &ty), PTO_OK);
+    assert_int_equal(pto_tile_create(PTO_FLOAT32, 16, 16, &ts), PTO_OK);
+    memcpy(pto_tile_data(tx), x, sizeof x);
+    memcpy(pto_tile_data(ty), y, sizeof y);
+    assert_int_equal(pto_tmatmul(ts, tx, ty), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    assert_int_equal(pto_tmuls(ts, ts, 2.0), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    memcpy(want, pto_tile_data(ts), sizeof want);
+    TILES_DESTROY(tx, ty, ts);
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    float *const arrays[] = {x, y, out, gm};
+    const size_t sizes[] = {sizeof x, sizeof y, sizeof out, sizeof gm};
+    for (size_t i = 0; i < 4; ++i) assert_int_equal(pto_args_set_pointer(a, i, arrays[i], sizes[i]), PTO_OK);
+    if (pto_program_launch(p, 1, a) != PTO_OK) fail_msg("run: %s", pto_last_error());
+    assert_memory_equal(out, want, sizeof want);
+    assert_memory_equal(out + 256, want, sizeof want);
+    /* Both slots hold S: the second from float 256 on. */
+    assert_memory_equal(gm + 256, gm, 256 * sizeof(float));
+    /* A global memory too small for the second slot: located at the talloc. */
+    assert_int_equal(pto_args_set_pointer(a, 3, gm, 300 * sizeof(float)), PTO_OK);
+    assert_int_equal(pto_program_launch(p, 1, a), PTO_ERR_OUT_OF_RANGE);
+    assert_non_null(strstr(pto_last_error(),
+                           ":21:15: error: pto.talloc_to_aiv: slot 1 of pipe 0 (cube to vector) reaches element 511 of "
+                           "%gm, which holds 300 elements"));
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    printf("[global memory] talloc, tstore, commit; each vector core's half popped as a view: the C calls' bits\n");
+}
+
 /* A module of one cube and one vector kernel, one-way pipes of two slots:
  * cube_body and vector_body after each side's initialisations. */
 static void two_kernels(char *text, size_t n, const char *cube_body, const char *vector_body) {
@@ -420,6 +520,9 @@ static void test_refusals(void **state) {
         {"    %a = pto.tpop_from_aiv {id = 2, split = 0} -> " MAT "\n", "",
          "pto.tpop_from_aiv: no pto.aic_initialize_pipe before it declares pipe 2 from the vector cores to the cube"},
         {"    %a = pto.tpop_from_aiv {id = 1, split = 3} -> " MAT "\n", "", "expects split to be 0, 1 or 2"},
+        {"    %v = pto.talloc_to_aiv {id = 0, split = 0} -> !pto.tensor_view<16x16xf32>\n", "",
+         "pto.talloc_to_aiv: a slot in global memory needs gm_slot_buffer (or gm_slot_tensor) in this core's "
+         "initialisation of pipe 0"},
         {"    pto.aic_initialize_pipe {id = 4, dir_mask = 1, slot_size = 268435457}\n", "",
          "slot_size 268435457 is larger than a tile may be (PTO_TILE_MAX_BYTES)"},
         {"    pto.aic_initialize_pipe {id = 4, dir_mask = 4, slot_size = 1024}\n", "",
@@ -460,6 +563,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_attention_through_pipes),
         cmocka_unit_test(test_sections_halves_to_cube),
+        cmocka_unit_test(test_slots_in_global_memory),
         cmocka_unit_test(test_deadlocks),
         cmocka_unit_test(test_run_refusals),
         cmocka_unit_test(test_refusals),

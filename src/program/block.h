@@ -130,6 +130,11 @@ class Block {
   pto_status PipePop(const Instr& in);
   pto_status PipeFree(const Instr& in);
   uint32_t PipeCore() const;
+  pto_status PipeInit(const Instr& in);
+  pto_status PipeAlloc(const Instr& in);
+  // views_[in.d] <- the part of slot `slot` this core reads or writes in
+  // global memory.
+  pto_status SlotView(const Instr& in, uint64_t slot, bool split_here);
   pto_status FloatInstr(const Instr& in);
   pto_status ScalarAccess(const Instr& in, bool load);
   pto_status AddPtr(const Instr& in);

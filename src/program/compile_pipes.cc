@@ -55,6 +55,8 @@ void Compiler::EndSection(uint32_t at, uint8_t outer) {
 
 void Compiler::ParsePipeOp(const Token& op, const std::vector<Token>& results) {
   const std::string_view n = op.text;
+  if (n.substr(0, 13) == "pto.talloc_to")
+    return ParsePipeTransfer(op, results, PipeOp::kAlloc, n.substr(n.size() - 3) == "aiv");
   if (n == "pto.reserve_buffer" || n == "pto.import_reserved_buffer")
     return ParseReserveBuffer(op, results, n == "pto.import_reserved_buffer");
   if (n == "pto.aic_initialize_pipe" || n == "pto.aiv_initialize_pipe") {
@@ -68,8 +70,7 @@ void Compiler::ParsePipeOp(const Token& op, const std::vector<Token>& results) {
     return ParsePipeTransfer(op, results, PipeOp::kPop, !to_vector);
   if (n.substr(0, 15) == "pto.tfree_from_")
     return ParsePipeTransfer(op, results, PipeOp::kFree, !to_vector);
-  Error(op.loc, std::string(n) + ": a pipe slot in global memory (talloc_to_*) is not implemented; "
-                                 "push and pop tiles");
+  Error(op.loc, "operation '" + std::string(n) + "' is not supported");
 }
 
 // %b = pto.reserve_buffer {name = "..", size = N, location = #pto.address_space<vec|mat>,
@@ -192,6 +193,12 @@ void Compiler::ParseInitializePipe(const Token& op, bool cube) {
   // The operands: the GM slot buffer (A2A3's way between the cores) and
   // the consumers' local buffers.
   bool has_gm = false;
+  Instr init;  // where the slots in global memory lie, for this core
+  init.code = Code::kPipe;
+  init.sub = static_cast<uint8_t>(PipeOp::kInit);
+  init.a = kNoSlot;
+  init.loc = op.loc;
+  uint32_t gm_pointer = 0;
   if (tok_.Is('(')) {
     Advance();
     while (ok() && !tok_.Is(')')) {
@@ -214,6 +221,9 @@ void Compiler::ParseInitializePipe(const Token& op, bool cube) {
           return (void)Error(type_loc, what + ": " + std::string(key.text) +
                                            " is a global-memory pointer or view");
         has_gm = true;
+        init.c = t.kind == TypeKind::kPtr ? 1 : 2;
+        init.d = v->reg;
+        gm_pointer = t.kind == TypeKind::kPtr ? v->reg : view_ptr_[v->reg];
       } else if (key.text == "c2v_consumer_buf" || key.text == "v2c_consumer_buf") {
         if (t.kind != TypeKind::kInt || t.bits != 32)
           return (void)Error(type_loc, what + ": " + std::string(key.text) + " is an i32");
@@ -260,6 +270,8 @@ void Compiler::ParseInitializePipe(const Token& op, bool cube) {
       p_->pipes.push_back(decl);
       pipe_sides_.push_back(0);
     }
+    // A two-way pipe's vector-to-cube slots follow its cube-to-vector ones.
+    if (!c2v && dir == 3) p_->pipes[k].gm_region = uint64_t(slot_size) * depth;
     const PipeDecl& decl = p_->pipes[k];
     if (decl.slot_size != static_cast<uint64_t>(slot_size) || decl.depth != depth)
       return (void)Error(op.loc, what + ": pipe " + std::to_string(id) + " (" +
@@ -270,6 +282,12 @@ void Compiler::ParseInitializePipe(const Token& op, bool cube) {
                                      std::to_string(decl.slot_size) + " at line " +
                                      std::to_string(decl.loc.line) + ": both ends must agree");
     pipe_sides_[k] |= side;
+    if (has_gm) {
+      pipe_gm_[static_cast<uint32_t>(k * 2 + side - 1)] = gm_pointer;
+      init.b = static_cast<uint32_t>(k);
+      p_->code.push_back(init);
+      NoteVectorCores(Split::kNone);
+    }
   }
 }
 
@@ -298,36 +316,42 @@ bool Compiler::PipeSplit(const Token& op, const std::vector<AttrEntry>& attrs, b
 // %t = pto.tpop_from_aic[(%rows, %cols)] {..} -> T  (vector: a vec tile)
 // %t = pto.tpop_from_aiv[(%rows, %cols)] {..} -> T  (cube: a mat tile)
 // pto.tfree_from_aic {..}   pto.tfree_from_aiv {..}
+// and the forms of slots in global memory (pto-isa's GlobalData overloads):
+// %v = pto.talloc_to_aiv {..} -> !pto.tensor_view<RxCxT> (a producer's slot to
+// write), pto.tpush_to_aiv(%v : V) (commits it), %v = pto.tpop_from_aic {..}
+// -> V (a consumer's slot to read), pto.tfree_from_aic(%v : V); _aic/_aiv alike.
 void Compiler::ParsePipeTransfer(const Token& op, const std::vector<Token>& results, PipeOp kind,
                                  bool c2v) {
   const std::string what(op.text);
-  // The core this end runs on: the producer's for a push, else the consumer's.
-  const uint8_t side = (kind == PipeOp::kPush) == c2v ? 1 : 2;
+  // The core this end runs on: the producer's for a push or an alloc, else
+  // the consumer's.
+  const bool producer = kind == PipeOp::kPush || kind == PipeOp::kAlloc;
+  const uint8_t side = producer == c2v ? 1 : 2;
   if (core_ != side)
     return (void)Error(op.loc, what + " must be inside a " + CoreName(side) +
                                    " kernel function (pto.kernel_kind<" + CoreName(side) +
                                    ">) or a pto.section." + CoreName(side));
-  if (results.size() != (kind == PipeOp::kPop ? 1u : 0u))
-    return (void)Error(op.loc, what + (kind == PipeOp::kPop ? " defines one result" : " defines no result"));
+  const bool gives = kind == PipeOp::kPop || kind == PipeOp::kAlloc;
+  if (results.size() != (gives ? 1u : 0u))
+    return (void)Error(op.loc, what + (gives ? " defines one result" : " defines no result"));
   Instr in;
   in.code = Code::kPipe;
   in.sub = static_cast<uint8_t>(kind);
   in.loc = op.loc;
   in.a = kNoSlot;
-  Token tile_name;
-  Type tile_type;
-  SourceLoc tile_loc;
-  Value valid[2];
-  if (kind == PipeOp::kPush) {
-    if (!Expect('(') || !ExpectValueName(&tile_name) || !Expect(':')) return;
-    tile_loc = tok_.loc;
-    if (!ParseType(&tile_type)) return;
-    if (tile_type.kind != TypeKind::kTile)
-      return (void)Error(tile_loc, what + ": a pipe slot in global memory (a view) is not "
-                                          "implemented; push a tile");
-    if (!Expect(')')) return;
+  Token operand;
+  Type type;  // the tile or view pushed, popped, allocated or freed
+  SourceLoc type_loc;
+  const bool takes_operand = kind == PipeOp::kPush || (kind == PipeOp::kFree && tok_.Is('('));
+  if (takes_operand) {
+    if (!Expect('(') || !ExpectValueName(&operand) || !Expect(':')) return;
+    type_loc = tok_.loc;
+    if (!ParseType(&type) || !Expect(')')) return;
+    if (kind == PipeOp::kFree && type.kind != TypeKind::kTensorView)
+      return (void)Error(type_loc, what + " takes the popped slot's view, or no operand");
   } else if (kind == PipeOp::kPop && tok_.Is('(')) {
     // The popped tile's valid rows and columns.
+    Value valid[2];
     Advance();
     if (!ParseIntOperand(&valid[0], "valid rows") || !Expect(',') ||
         !ParseIntOperand(&valid[1], "valid columns") || !Expect(')'))
@@ -335,9 +359,6 @@ void Compiler::ParsePipeTransfer(const Token& op, const std::vector<Token>& resu
     in.imm = 1;
     in.d = valid[0].reg;
     in.extra = valid[1].reg;
-  } else if (kind == PipeOp::kFree && tok_.Is('(')) {
-    return (void)Error(tok_.loc, what + ": a pipe slot in global memory (a view) is not "
-                                        "implemented; free a popped tile's slot with no operand");
   }
   std::vector<AttrEntry> attrs;
   int64_t id = 0;
@@ -352,54 +373,108 @@ void Compiler::ParsePipeTransfer(const Token& op, const std::vector<Token>& resu
                                    (c2v ? " from the cube to the vector cores" : " from the vector cores to the cube"));
   in.b = static_cast<uint32_t>(k);
   const PipeDecl& pipe = p_->pipes[k];
-  if (kind == PipeOp::kPop) {
+  if (gives) {
     if (!ExpectArrow()) return;
-    tile_loc = tok_.loc;
-    if (!ParseType(&tile_type)) return;
-    if (tile_type.kind != TypeKind::kTile)
-      return (void)Error(tile_loc, what + ": a pipe slot in global memory (a view) is not "
-                                          "implemented; pop a tile");
-    if (in.imm == 1 && !tile_type.HasDynamicValid())
-      return (void)Error(tile_loc, what + ": valid rows and columns are given to a tile whose "
-                                          "valid shape is dynamic (v_row=?, v_col=?)");
+    type_loc = tok_.loc;
+    if (!ParseType(&type)) return;
   }
-  if (kind != PipeOp::kFree) {
+  if (kind == PipeOp::kAlloc && type.kind != TypeKind::kTensorView)
+    return (void)Error(type_loc, what + " gives a !pto.tensor_view of the slot in global memory");
+  const bool in_gm = type.kind == TypeKind::kTensorView;
+  const bool vector_part = side == 2 && split != Split::kNone;
+  if (in_gm) {
+    // A view of the slot in the initialisation's global memory.
+    if (in.imm == 1)
+      return (void)Error(op.loc, what + ": valid rows and columns are given to a popped tile, not "
+                                        "to a view");
+    const auto gm = pipe_gm_.find(static_cast<uint32_t>(k * 2 + side - 1));
+    if (gm == pipe_gm_.end())
+      return (void)Error(op.loc, what + ": a slot in global memory needs gm_slot_buffer (or "
+                                        "gm_slot_tensor) in this core's initialisation of pipe " +
+                                        std::to_string(id));
+    if (type.rank != 2 || type.dims[0] == kDynamic || type.dims[1] == kDynamic)
+      return (void)Error(type_loc, what + ": a slot's view is 2-D with static dims");
+    pto_dtype gm_dtype = PTO_FLOAT32;
+    for (const Param& q : p_->params)
+      if (q.kind == PTO_PARAM_POINTER && q.reg == gm->second) gm_dtype = q.type.dtype;
+    if (type.dtype != gm_dtype)
+      return (void)Error(type_loc, what + ": the slot's view is of " + DtypeSpelling(type.dtype) +
+                                       ", the global memory of " + DtypeSpelling(gm_dtype),
+                         PTO_ERR_DTYPE_MISMATCH);
+    const uint64_t bytes = uint64_t(type.dims[0]) * type.dims[1] * pto_dtype_size(type.dtype) *
+                           (vector_part ? 2 : 1);
+    if (bytes > pipe.slot_size || pipe.slot_size % pto_dtype_size(type.dtype) != 0)
+      return (void)Error(type_loc, what + ": the view" + (vector_part ? " (a half of the slot's)" : "") +
+                                       " covers " + std::to_string(bytes) + " bytes; pipe " +
+                                       std::to_string(id) + "'s slots are " +
+                                       std::to_string(pipe.slot_size) + " bytes",
+                         PTO_ERR_SHAPE_MISMATCH);
+    in.imm = 2;
+    in.attr = static_cast<int>(type.dtype);
+    in.index_regs[0] = static_cast<uint32_t>(type.dims[0]);  // the view's rows and columns
+    in.index_regs[1] = static_cast<uint32_t>(type.dims[1]);
+    if (takes_operand) {
+      const Value* v = Lookup(operand.text);
+      if (v == nullptr)
+        return (void)Error(operand.loc, "%" + std::string(operand.text) + " is not defined");
+      if (!SameType(v->type, type))
+        return (void)Error(type_loc, "%" + std::string(operand.text) + " is " + TypeString(v->type));
+      in.d = v->reg;
+    } else {
+      Value v;
+      v.type = type;
+      v.reg = in.d = p_->view_regs++;
+      view_ptr_[v.reg] = gm->second;
+      if (!Define(results[0], v)) return;
+    }
+    for (Param& q : p_->params)
+      if (q.kind == PTO_PARAM_POINTER && q.reg == gm->second)
+        q.access |= PTO_PARAM_READ | PTO_PARAM_WRITE;
+  } else if (kind != PipeOp::kFree) {
+    if (type.kind != TypeKind::kTile)
+      return (void)Error(type_loc, what + " " + (kind == PipeOp::kPush ? "pushes" : "pops") +
+                                       " a tile or a !pto.tensor_view of a slot");
+    if (kind == PipeOp::kPop && in.imm == 1 && !type.HasDynamicValid())
+      return (void)Error(type_loc, what + ": valid rows and columns are given to a tile whose "
+                                          "valid shape is dynamic (v_row=?, v_col=?)");
     // The memory each end's tile lies in: the producer's acc (cube) or vec
     // tile, the consumer's vec tile or mat tile (pto-isa TPUSH.md, TPOP.md).
     const bool cube_end = side == 1;
     const Space want = kind == PipeOp::kPush ? (cube_end ? Space::kAcc : Space::kVec)
                                              : (cube_end ? Space::kMat : Space::kVec);
     const auto a = [](Space s) { return s == Space::kAcc ? "an " : "a "; };
-    if (tile_type.space != want)
-      return (void)Error(tile_loc, what + ": the " + (kind == PipeOp::kPush ? "pushed" : "popped") +
-                                       " tile is " + a(tile_type.space) +
-                                       SpaceSpelling(tile_type.space) + " tile; " +
-                                       (cube_end ? "the cube " : "a vector core ") +
+    if (type.space != want)
+      return (void)Error(type_loc, what + ": the " + (kind == PipeOp::kPush ? "pushed" : "popped") +
+                                       " tile is " + a(type.space) + SpaceSpelling(type.space) +
+                                       " tile; " + (cube_end ? "the cube " : "a vector core ") +
                                        (kind == PipeOp::kPush ? "pushes " : "pops ") + a(want) +
                                        SpaceSpelling(want) + " tile");
     // The slot holds the whole (pre-split) tile: a vector core's part is
     // half of it.
-    const bool vector_part = side == 2 && split != Split::kNone;
-    const uint64_t bytes = uint64_t{tile_type.rows} * tile_type.cols *
-                           pto_dtype_size(tile_type.dtype) * (vector_part ? 2 : 1);
+    const uint64_t bytes = uint64_t{type.rows} * type.cols * pto_dtype_size(type.dtype) *
+                           (vector_part ? 2 : 1);
     if (bytes > pipe.slot_size)
-      return (void)Error(tile_loc, what + ": the tile" + (vector_part ? " (a half of the slot's)" : "") +
+      return (void)Error(type_loc, what + ": the tile" + (vector_part ? " (a half of the slot's)" : "") +
                                        " needs " + std::to_string(bytes) +
                                        " bytes of a slot; pipe " + std::to_string(id) + "'s slots are " +
                                        std::to_string(pipe.slot_size) + " bytes",
                          PTO_ERR_SHAPE_MISMATCH);
+    if (kind == PipeOp::kPush) {
+      if (!UseTile(operand, type, type_loc, Use::kRead, &in.a)) return;
+    } else if (!DefineResultTile(op, results[0], type, type_loc, &in.a)) {
+      return;
+    }
   }
-  if (kind == PipeOp::kPush) {
-    if (!UseTile(tile_name, tile_type, tile_loc, Use::kRead, &in.a)) return;
-  } else if (kind == PipeOp::kPop) {
-    if (!DefineResultTile(op, results[0], tile_type, tile_loc, &in.a)) return;
-  }
-  // A2A3 and A5 have two vector cores a block (pto-isa: 1 cube, 2 vector
-  // cores); under HOST the text decides: two where a split halves a tile
-  // between them, else one.
+  NoteVectorCores(split);
+  p_->code.push_back(in);
+}
+
+// A2A3 and A5 have two vector cores a block (pto-isa: 1 cube, 2 vector
+// cores); under HOST the text decides: two where a split halves a tile
+// between them, else one.
+void Compiler::NoteVectorCores(Split split) {
   const uint32_t vector_cores = p_->profile != PTO_PROFILE_HOST || split != Split::kNone ? 2 : 1;
   if (vector_cores > p_->vector_cores) p_->vector_cores = vector_cores;
-  p_->code.push_back(in);
 }
 
 }  // namespace program

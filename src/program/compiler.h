@@ -208,6 +208,7 @@ class Compiler {
   void ParseInitializePipe(const Token& op, bool cube);
   void ParsePipeTransfer(const Token& op, const std::vector<Token>& results, PipeOp kind,
                          bool to_vector);
+  void NoteVectorCores(Split split);
   bool PipeSplit(const Token& op, const std::vector<AttrEntry>& attrs, bool c2v,
                  int64_t* id, Split* split);
 
@@ -320,8 +321,11 @@ class Compiler {
     uint64_t size = 0;
   };
   std::unordered_map<uint32_t, Reserved> reserved_;
-  // Which cores initialised each of Program::pipes (a CoreKind mask).
+  // Which cores initialised each of Program::pipes (a CoreKind mask), and
+  // the pointer index of each end's gm_slot_buffer (key: pipe x 2 + end, 0
+  // the cube's), for the views of slots in global memory.
   std::vector<uint8_t> pipe_sides_;
+  std::unordered_map<uint32_t, uint32_t> pipe_gm_;
   // The innermost region's terminator: scf.yield's or scf.condition's values.
   struct Yield {
     bool seen = false;

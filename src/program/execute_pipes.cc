@@ -25,6 +25,8 @@ namespace {
 
 const char* PipeOpName(const Instr& in, bool c2v) {
   switch (static_cast<PipeOp>(in.sub)) {
+    case PipeOp::kAlloc: return c2v ? "pto.talloc_to_aiv" : "pto.talloc_to_aic";
+    case PipeOp::kInit: return "pto.initialize_pipe";
     case PipeOp::kPush: return c2v ? "pto.tpush_to_aiv" : "pto.tpush_to_aic";
     case PipeOp::kPop: return c2v ? "pto.tpop_from_aic" : "pto.tpop_from_aiv";
     default: return c2v ? "pto.tfree_from_aic" : "pto.tfree_from_aiv";
@@ -64,6 +66,7 @@ void Pipes::Reset() {
     }
     for (auto* counts : {&f.pushed, &f.popped, &f.freed})
       for (uint64_t& c : *counts) c = 0;
+    f.gm[0].set = f.gm[1].set = false;
   }
 }
 
@@ -74,6 +77,8 @@ pto_status Block::PipeStep(const Instr& in) {
     case PipeOp::kPush: status = PipePush(in); break;
     case PipeOp::kPop: status = PipePop(in); break;
     case PipeOp::kFree: status = PipeFree(in); break;
+    case PipeOp::kAlloc: status = PipeAlloc(in); break;
+    case PipeOp::kInit: status = PipeInit(in); break;
   }
   if (status == PTO_OK && !waiting_) ++pipe_steps_;
   return status;
@@ -102,6 +107,91 @@ uint32_t Block::PipeCore() const {
   return core_ == static_cast<uint8_t>(CoreKind::kCube) ? 0 : 1 + subblock_;
 }
 
+// A producer's part of slot s (message `message`) is written: once every
+// producer's is, the consumers may pop it.
+static void Written(const PipeDecl& d, Pipes::Fifo& f, Pipes::Slot& s, uint32_t core,
+                    uint64_t message, uint32_t subblocks) {
+  f.pushed[core] = message + 1;
+  if (--s.writers_left == 0) {
+    s.state = Pipes::SlotState::kReady;
+    s.readers_left = d.c2v ? subblocks : 1;
+  }
+}
+
+pto_status Block::SlotView(const Instr& in, uint64_t slot, bool split_here) {
+  const PipeDecl& d = p_.pipes[in.b];
+  const uint32_t core = PipeCore();
+  const Pipes::Fifo::Gm& g = pipes_->fifo(in.b).gm[core == 0 ? 0 : 1];
+  const std::string what = PipeOpName(in, d.c2v);
+  if (!g.set)
+    return Error(in, PTO_ERR_INVALID_ARGUMENT,
+                 what + ": " + CoreName(core_, subblock_) + " has not initialised " + PipeName(d) +
+                     " with global memory for its slots");
+  const pto_dtype dtype = static_cast<pto_dtype>(in.attr);
+  const uint64_t size = pto_dtype_size(dtype), rows = in.index_regs[0], cols = in.index_regs[1];
+  const Split split = split_here && core != 0 ? static_cast<Split>(in.c) : Split::kNone;
+  // The vector core's part: pto-isa's sub-AIV offsets (TPop.hpp).
+  const uint64_t part = split == Split::kUpDown     ? subblock_ * rows * cols * size
+                        : split == Split::kLeftRight ? subblock_ * cols * size
+                                                     : 0;
+  const int64_t stride = static_cast<int64_t>(cols * (split == Split::kLeftRight ? 2 : 1));
+  View& v = views_[in.d];
+  v.pointer = g.pointer;
+  v.rank = 2;
+  v.offset = g.offset + static_cast<int64_t>((d.gm_region + slot * d.slot_size + part) / size);
+  v.shape[0] = static_cast<int64_t>(rows);
+  v.shape[1] = static_cast<int64_t>(cols);
+  v.strides[0] = stride;
+  v.strides[1] = 1;
+  const int64_t last = v.offset + (v.shape[0] - 1) * stride + v.shape[1] - 1;
+  if (rows != 0 && cols != 0 && last >= pointers_[g.pointer].count)
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 what + ": slot " + std::to_string(slot) + " of " + PipeName(d) +
+                     " reaches element " + std::to_string(last) + " of " + PointerName(g.pointer) +
+                     ", which holds " + std::to_string(pointers_[g.pointer].count) + " elements");
+  return PTO_OK;
+}
+
+pto_status Block::PipeInit(const Instr& in) {
+  Pipes::Fifo::Gm& g = pipes_->fifo(in.b).gm[PipeCore() == 0 ? 0 : 1];
+  g.set = true;
+  if (in.c == 1) {
+    g.pointer = in.d;
+    g.offset = 0;
+  } else {
+    g.pointer = views_[in.d].pointer;
+    g.offset = views_[in.d].offset;
+  }
+  return PTO_OK;
+}
+
+// talloc_to_*: waits for a free slot as a push does, then gives the
+// producer its part of the slot in global memory to write (its push
+// commits it).
+pto_status Block::PipeAlloc(const Instr& in) {
+  const PipeDecl& d = p_.pipes[in.b];
+  Pipes::Fifo& f = pipes_->fifo(in.b);
+  const uint64_t message = f.pushed[PipeCore()];
+  Pipes::Slot& s = f.slots[message % f.slots.size()];
+  if (s.message != message || s.state == Pipes::SlotState::kReady) {
+    waiting_ = true;
+    return PTO_OK;
+  }
+  if (s.state == Pipes::SlotState::kFree) {
+    s.state = Pipes::SlotState::kFilling;
+    s.writers_left = d.c2v ? 1 : subblocks_;
+    s.in_gm = true;
+    s.dtype = static_cast<pto_dtype>(in.attr);
+    s.pushed_at = in.loc;
+  } else if (!s.in_gm) {
+    return Error(in, PTO_ERR_INVALID_ARGUMENT,
+                 std::string(PipeOpName(in, d.c2v)) + ": another vector core pushed a tile into "
+                 "this slot of " + PipeName(d) + " (line " + std::to_string(s.pushed_at.line) +
+                 "); its producers write a slot the same way");
+  }
+  return SlotView(in, message % f.slots.size(), true);
+}
+
 pto_status Block::PipePush(const Instr& in) {
   const PipeDecl& d = p_.pipes[in.b];
   Pipes::Fifo& f = pipes_->fifo(in.b);
@@ -109,6 +199,15 @@ pto_status Block::PipePush(const Instr& in) {
   const bool cube = core == 0;
   const uint64_t message = f.pushed[core];
   Pipes::Slot& s = f.slots[message % f.slots.size()];
+  if (in.imm == 2) {  // commits the slot talloc gave this core
+    if (s.message != message || s.state != Pipes::SlotState::kFilling || !s.in_gm)
+      return Error(in, PTO_ERR_INVALID_ARGUMENT,
+                   std::string(PipeOpName(in, d.c2v)) + ": " + CoreName(core_, subblock_) +
+                       " commits a slot of " + PipeName(d) + " that no " +
+                       (d.c2v ? "pto.talloc_to_aiv" : "pto.talloc_to_aic") + " gave it");
+    Written(d, f, s, core, message, subblocks_);
+    return PTO_OK;
+  }
   // Full: the slot still holds an earlier message (or this one, ready).
   if (s.message != message || s.state == Pipes::SlotState::kReady) {
     waiting_ = true;
@@ -134,7 +233,8 @@ pto_status Block::PipePush(const Instr& in) {
     s.cols = cols;
     s.dtype = t.dtype;
     s.pushed_at = in.loc;
-  } else if (s.rows != rows || s.cols != cols || s.dtype != t.dtype) {
+    s.in_gm = false;
+  } else if (s.in_gm || s.rows != rows || s.cols != cols || s.dtype != t.dtype) {
     return Error(in, PTO_ERR_SHAPE_MISMATCH,
                  std::string(PipeOpName(in, d.c2v)) + ": " + CoreName(core_, subblock_) +
                      " pushes its part of a " + Shape(rows, cols) + " " +
@@ -148,11 +248,7 @@ pto_status Block::PipePush(const Instr& in) {
   char* at = s.data.data() + (uint64_t{part.row} * cols + part.col) * size;
   CopyRegion(RowMajorLayout(part.rows, cols), at, LayoutOf(type),
              static_cast<const char*>(t.data), 0, 0, part.rows, part.cols, size);
-  f.pushed[core] = message + 1;
-  if (--s.writers_left == 0) {
-    s.state = Pipes::SlotState::kReady;
-    s.readers_left = d.c2v ? subblocks_ : 1;
-  }
+  Written(d, f, s, core, message, subblocks_);
   return PTO_OK;
 }
 
@@ -167,9 +263,22 @@ pto_status Block::PipePop(const Instr& in) {
     waiting_ = true;
     return PTO_OK;
   }
+  const std::string what = PipeOpName(in, d.c2v);
+  // A slot is read the way it was written: in global memory or as a tile.
+  if (s.in_gm != (in.imm == 2))
+    return Error(in, PTO_ERR_INVALID_ARGUMENT,
+                 what + ": the slot of " + PipeName(d) + " was " +
+                     (s.in_gm ? "written in global memory (talloc, line "
+                              : "pushed as a tile (line ") +
+                     std::to_string(s.pushed_at.line) + "); pop it as " +
+                     (s.in_gm ? "a !pto.tensor_view" : "a tile"));
+  if (in.imm == 2) {
+    const pto_status status = SlotView(in, message % f.slots.size(), true);
+    if (status == PTO_OK) f.popped[core] = message + 1;
+    return status;
+  }
   pto_tile& t = tiles_[in.a];
   const Type& type = p_.tiles[in.a].type;
-  const std::string what = PipeOpName(in, d.c2v);
   if (s.dtype != t.dtype)
     return Error(in, PTO_ERR_DTYPE_MISMATCH,
                  what + ": pops a " + DtypeSpelling(t.dtype) + " tile from " + PipeName(d) +
@@ -307,7 +416,8 @@ pto_status BlockCores::Deadlock(uint32_t block) const {
   }
   const Instr& in = p_.code[at->pc_];
   const PipeDecl& d = p_.pipes[in.b];
-  const bool push = static_cast<PipeOp>(in.sub) == PipeOp::kPush;
+  const bool push = static_cast<PipeOp>(in.sub) == PipeOp::kPush ||
+                    static_cast<PipeOp>(in.sub) == PipeOp::kAlloc;
   return Diagnose(p_, in.loc, PTO_ERR_INVALID_ARGUMENT,
                   std::string(PipeOpName(in, d.c2v)) + ": deadlock in block " +
                       std::to_string(block) + ": " + CoreName(at->core_, at->subblock_) +

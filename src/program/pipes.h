@@ -32,6 +32,7 @@ class Pipes {
     uint32_t rows = 0, cols = 0;                  // the whole tile's valid region
     pto_dtype dtype = PTO_FLOAT32;
     SourceLoc pushed_at;                          // the first push's instruction
+    bool in_gm = false;  // written in global memory (talloc_to_*), not into data
     std::vector<char> data;  // grown to the largest tile pushed into it
   };
   struct Fifo {
@@ -39,6 +40,13 @@ class Pipes {
     // Per core (0 the cube, 1 + i vector core i): the messages it pushed,
     // popped and freed.
     std::vector<uint64_t> pushed, popped, freed;
+    // Each end's global memory for its slots (0 the cube's, 1 the vector
+    // cores'), as its initialisation gave it: a pointer and an element offset.
+    struct Gm {
+      bool set = false;
+      uint32_t pointer = 0;
+      int64_t offset = 0;
+    } gm[2];
   };
 
   Pipes(const Program& p, uint32_t cores);

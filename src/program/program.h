@@ -159,7 +159,8 @@ enum class Code : uint8_t {
                  // the other cores jump over it, else a no-op
   kPipe,         // Program::pipes[b] (sub: PipeOp, c: split): tile a pushed or popped
                  // (kNoSlot for a free); ints[d], ints[extra] the popped valid region
-                 // when imm is 1
+                 // when imm is 1; imm 2: a slot in global memory, views[d] (dtype attr);
+                 // kInit: the slots' memory, pointer d (c 1) or views[d] (c 2)
   kSubblock,     // ints[a] = the vector core's index (sub 0) or the count (sub 1)
 };
 
@@ -167,7 +168,9 @@ enum class Code : uint8_t {
 enum class CoreKind : uint8_t { kCube = 1, kVector = 2 };
 
 // What a kPipe does (Instr::sub): tpush_to_*, tpop_from_*, tfree_from_*.
-enum class PipeOp : uint8_t { kPush, kPop, kFree };
+// kAlloc: talloc_to_*, a producer's slot in global memory; kInit: a core's
+// initialize_pipe, where a pipe's slots in global memory lie.
+enum class PipeOp : uint8_t { kPush, kPop, kFree, kAlloc, kInit };
 
 // How a pipe's tile is shared between a block's vector cores (the text's
 // split = 0, 1, 2; pto-isa's TileSplitAxis): each gets it whole, its half
@@ -182,6 +185,9 @@ struct PipeDecl {
   bool c2v = true;
   uint64_t slot_size = 0;
   uint32_t depth = 0;
+  // Where its slots start in the initialisation's global memory (bytes): 0,
+  // or after the other direction's slots of a dir_mask = 3 pipe.
+  uint64_t gm_region = 0;
   SourceLoc loc;  // the first initialisation
 };
 
