@@ -6,6 +6,8 @@
 // tpush_to_aic / tpop_from_aiv / tfree_from_aiv the other (PTOAS's manual,
 // 4.18, and its verifier; pto-isa's TPUSH, TPOP and TFREE pages). The
 // blocks run them in execute_pipes.cc.
+#include <stdlib.h>
+
 #include <string>
 
 #include "program/compiler.h"
@@ -55,21 +57,25 @@ void Compiler::EndSection(uint32_t at, uint8_t outer) {
 
 void Compiler::ParsePipeOp(const Token& op, const std::vector<Token>& results) {
   const std::string_view n = op.text;
-  if (n.substr(0, 13) == "pto.talloc_to")
-    return ParsePipeTransfer(op, results, PipeOp::kAlloc, n.substr(n.size() - 3) == "aiv");
   if (n == "pto.reserve_buffer" || n == "pto.import_reserved_buffer")
     return ParseReserveBuffer(op, results, n == "pto.import_reserved_buffer");
   if (n == "pto.aic_initialize_pipe" || n == "pto.aiv_initialize_pipe") {
     if (!results.empty()) return (void)Error(op.loc, std::string(n) + " defines no result");
     return ParseInitializePipe(op, n == "pto.aic_initialize_pipe");
   }
-  const bool to_vector = n.substr(n.size() - 3) == "aiv";  // the end the data goes to
-  if (n.substr(0, 12) == "pto.tpush_to")
-    return ParsePipeTransfer(op, results, PipeOp::kPush, to_vector);
-  if (n.substr(0, 14) == "pto.tpop_from_")
-    return ParsePipeTransfer(op, results, PipeOp::kPop, !to_vector);
-  if (n.substr(0, 15) == "pto.tfree_from_")
-    return ParsePipeTransfer(op, results, PipeOp::kFree, !to_vector);
+  // Each transfer and the direction it belongs to (c2v: cube to vector).
+  static const struct {
+    const char* name;
+    PipeOp kind;
+    bool c2v;
+  } kTransfers[] = {
+      {"pto.tpush_to_aiv", PipeOp::kPush, true},    {"pto.tpush_to_aic", PipeOp::kPush, false},
+      {"pto.tpop_from_aic", PipeOp::kPop, true},    {"pto.tpop_from_aiv", PipeOp::kPop, false},
+      {"pto.tfree_from_aic", PipeOp::kFree, true},  {"pto.tfree_from_aiv", PipeOp::kFree, false},
+      {"pto.talloc_to_aiv", PipeOp::kAlloc, true},  {"pto.talloc_to_aic", PipeOp::kAlloc, false},
+  };
+  for (const auto& t : kTransfers)
+    if (n == t.name) return ParsePipeTransfer(op, results, t.kind, t.c2v);
   Error(op.loc, "operation '" + std::string(n) + "' is not supported");
 }
 
@@ -163,7 +169,7 @@ void Compiler::ParseInitializePipe(const Token& op, bool cube) {
                                    ">) or a pto.section." + CoreName(side));
   std::vector<AttrEntry> attrs;
   if (!ParseAttrDict(&attrs)) return;
-  int64_t id = 0, dir = 0, slot_size = 0, slot_num = 0;
+  int64_t id = 0, dir = 0, slot_size = 0, slot_num = -1;  // -1: PTOAS's default
   for (const AttrEntry& e : attrs) {
     int64_t v = 0;
     if (e.key == "id" && IntAttr(e, &v)) id = v;
@@ -185,7 +191,7 @@ void Compiler::ParseInitializePipe(const Token& op, bool cube) {
   if (static_cast<uint64_t>(slot_size) > PTO_TILE_MAX_BYTES)
     return (void)Error(op.loc, what + ": slot_size " + std::to_string(slot_size) +
                                    " is larger than a tile may be (PTO_TILE_MAX_BYTES)");
-  if (slot_num < 0 || slot_num > 64)
+  if (slot_num != -1 && (slot_num < 1 || slot_num > 64))
     return (void)Error(op.loc, what + ": slot_num " + std::to_string(slot_num) +
                                    " is outside 1 to 64");
   const uint32_t depth = slot_num > 0 ? static_cast<uint32_t>(slot_num)
