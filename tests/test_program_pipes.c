@@ -549,6 +549,14 @@ static void test_refusals(void **state) {
         two_kernels(text, sizeof text, cases[i].cube, cases[i].vector);
         expect_program_refused_with(text, NULL, cases[i].want);
     }
+    /* Each core has its own tiles: no tile parameters. */
+    expect_program_refused_with(
+        ".arg %t : " VEC16 "\n"
+        "pto.section.vector {\n"
+        "  pto.aiv_initialize_pipe {dir_mask = 2, slot_size = 1024}\n"
+        "  pto.tpush_to_aic(%t : " VEC16 ") {split = 0}\n"
+        "}\n",
+        NULL, "%t: a program with pipes takes pointers and scalars, not tiles (each core has its own)");
     /* Under A2A3 the slots pass through global memory: the operand is required. */
     expect_program_refused_with(
         "module attributes {pto.target_arch = \"a2a3\"} {\n"
@@ -556,7 +564,7 @@ static void test_refusals(void **state) {
         "    pto.aic_initialize_pipe {dir_mask = 1, slot_size = 1024}\n"
         "    return\n  }\n}\n",
         NULL, "under A2A3 the cores exchange slots through global memory: give gm_slot_buffer = %ptr");
-    printf("[refusals] %zu programs refused with their sentences\n", COUNT(cases) + 1);
+    printf("[refusals] %zu programs refused with their sentences\n", COUNT(cases) + 2);
 }
 
 int main(void) {

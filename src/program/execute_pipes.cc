@@ -390,9 +390,9 @@ pto_status BlockCores::Run(uint32_t block, uint32_t blocks, const std::atomic<bo
     }
     if (left > 0 && !moved) return Deadlock(block);
   }
-  // Tile parameters come back from the cube's state (the first core).
+  // A program with pipes has no tile parameters (Verify): its results are
+  // in global memory.
   Block& first = *cores_[0];
-  first.CopyResultsOut();
   if (p_.ordered_adds && first.WaitForTurn(stop)) first.turn_->store(block + 1);
   return PTO_OK;
 }

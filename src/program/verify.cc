@@ -455,6 +455,15 @@ std::string Describe(const Program& p) {
 }
 
 pto_status Verify(Program* p) {
+  // Each core of a program with pipes has its own tiles: which core's copy
+  // of a tile parameter would come back is not for the text to guess.
+  if (p->vector_cores != 0) {
+    for (const Param& q : p->params)
+      if (q.kind == PTO_PARAM_TILE)
+        return Diagnose(*p, p->tiles[q.reg].loc, PTO_ERR_INVALID_ARGUMENT,
+                        "%" + q.name + ": a program with pipes takes pointers and scalars, not "
+                        "tiles (each core has its own); load and store the tile through a pointer");
+  }
   const pto_status placed = PlaceTiles(p);
   if (placed != PTO_OK) return placed;
   return CheckOperations(p);
