@@ -63,6 +63,7 @@ inline uint64_t Unsigned(int64_t v, unsigned bits) {
 // NULL for no memory. GiveBackUnifiedBuffer frees the memory if it is larger
 // than a device's; NULL is a no-op.
 struct UnifiedBuffer;
+class Pipes;  // execute_pipes.cc
 UnifiedBuffer* TakeUnifiedBuffer(uint64_t bytes, char** data, bool* zeroed);
 void GiveBackUnifiedBuffer(UnifiedBuffer* buffer);
 
@@ -87,7 +88,18 @@ class Block {
 
   pto_status Run(uint32_t block, uint32_t blocks, const std::atomic<bool>& stop);
 
+  // A program with pipes (execute_pipes.cc): this state is core `core` (a
+  // CoreKind) of its block, vector core `subblock` of `subblocks`, and
+  // runs that core's sections only, its pipe operations on `pipes`.
+  void SetCore(uint8_t core, uint32_t subblock, uint32_t subblocks, Pipes* pipes) {
+    core_ = core;
+    subblock_ = subblock;
+    subblocks_ = subblocks;
+    pipes_ = pipes;
+  }
+
  private:
+  friend class BlockCores;
   pto_status Error(const Instr& in, pto_status status, const std::string& message) {
     return Diagnose(p_, in.loc, status, message);
   }
@@ -111,6 +123,18 @@ class Block {
   pto_status Tsel(const Instr& in);
   pto_status GetVal(const Instr& in);
   pto_status LoopLimitError(const Instr& in);
+  // A kPipe: done, or waiting_ set (a push to a full pipe, a pop from an
+  // empty one), to be tried again when the core resumes.
+  pto_status PipeStep(const Instr& in);
+  pto_status PipePush(const Instr& in);
+  pto_status PipePop(const Instr& in);
+  pto_status PipeFree(const Instr& in);
+  uint32_t PipeCore() const;
+  pto_status PipeInit(const Instr& in);
+  pto_status PipeAlloc(const Instr& in);
+  // views_[in.d] <- the part of slot `slot` this core reads or writes in
+  // global memory.
+  pto_status SlotView(const Instr& in, uint64_t slot, bool split_here);
   pto_status FloatInstr(const Instr& in);
   pto_status ScalarAccess(const Instr& in, bool load);
   pto_status AddPtr(const Instr& in);
@@ -137,6 +161,15 @@ class Block {
   std::atomic<uint32_t>* turn_;
   uint32_t block_ = 0;                       // the block being run
   const std::atomic<bool>* stop_ = nullptr;  // its launch's stop flag
+  // Where Execute starts (0, or where the core waited on a pipe) and the
+  // loop turns taken so far, kept while the core waits.
+  uint32_t pc_ = 0;
+  uint64_t turns_ = 0;
+  bool waiting_ = false;      // the instruction at pc_ waits on a pipe
+  uint64_t pipe_steps_ = 0;   // pipe operations done (progress, for the deadlock check)
+  uint8_t core_ = 0;          // 0: every section (no pipes), else a CoreKind
+  uint32_t subblock_ = 0, subblocks_ = 1;
+  Pipes* pipes_ = nullptr;
 };
 
 }  // namespace program

@@ -256,7 +256,7 @@ bool Compiler::ParseAttrDict(std::vector<AttrEntry>* out) {
     if (tok_.Is('=')) {
       Advance();
       if (tok_.kind != Tok::kString && tok_.kind != Tok::kInt && tok_.kind != Tok::kAttr &&
-          tok_.kind != Tok::kIdent && tok_.kind != Tok::kFloat)
+          tok_.kind != Tok::kIdent && tok_.kind != Tok::kFloat && tok_.kind != Tok::kSymbol)
         return Error(tok_.loc, "expected an attribute value, found " + Describe(tok_));
       e.value = tok_;
       Advance();

@@ -80,6 +80,7 @@ void Compiler::ParseFuncSignature() {
     for (const AttrEntry& e : attrs) {
       if ((e.key == "pto.kernel" || e.key == "pto.entry") && e.value.kind == Tok::kEnd) {
         f.marked_entry = true;
+        f.marked_entry_only = true;
       } else if (e.key == "pto.kernel_kind") {
         // A block is one core: a vector kernel runs on the vector core, a
         // cube kernel on the cube.
@@ -88,6 +89,8 @@ void Compiler::ParseFuncSignature() {
           return;
         }
         f.marked_entry = true;
+        f.core = static_cast<uint8_t>(e.value.text == "#pto.kernel_kind<cube>" ? CoreKind::kCube
+                                                                              : CoreKind::kVector);
       } else if (e.key == "pto.target_arch") {
         if (!SetTarget(e)) return;
       } else if (e.key == "sym_visibility" && e.value.kind == Tok::kString) {
@@ -125,8 +128,9 @@ void Compiler::ParseFuncSignature() {
 }
 
 // The function to run: the one named (pto-run --entry, pto_program_create_entry),
-// else the one marked pto.entry / pto.kernel / pto.kernel_kind, else the only
-// public one, else the only one.
+// else the one marked pto.entry / pto.kernel / pto.kernel_kind (pto.entry or
+// pto.kernel where several are marked), else the only public one, else the
+// only one.
 bool Compiler::ChooseEntry(const FuncInfo** entry) {
   auto names = [&](bool (*keep)(const FuncInfo&)) {
     std::string list;
@@ -144,11 +148,33 @@ bool Compiler::ChooseEntry(const FuncInfo** entry) {
     return Error(funcs_[0].loc, "the module has no function @" + entry_ + " (it has " +
                                     names([](const FuncInfo&) { return true; }) + ")");
   }
-  const FuncInfo *marked = nullptr, *public_one = nullptr;
-  size_t marked_count = 0, public_count = 0;
+  const FuncInfo *marked = nullptr, *public_one = nullptr, *entry_marked = nullptr;
+  size_t marked_count = 0, public_count = 0, entry_marked_count = 0;
   for (const FuncInfo& f : funcs_) {
     if (f.marked_entry && marked_count++ == 0) marked = &f;
     if (!f.is_private && public_count++ == 0) public_one = &f;
+    if (f.marked_entry_only && entry_marked_count++ == 0) entry_marked = &f;
+  }
+  // A pto.entry calling its cube and vector kernels (kernel_kind functions,
+  // marked too) is the one to run.
+  if (marked_count > 1 && entry_marked_count == 1) {
+    marked = entry_marked;
+    marked_count = 1;
+  }
+  // A cube kernel and a vector kernel, and no other mark: one mixed kernel,
+  // the two run as a block's cores (CompileEntry reads the vector one after
+  // the cube one, on the same arguments).
+  if (marked_count == 2 && entry_marked_count == 0) {
+    const FuncInfo *cube = nullptr, *vector = nullptr;
+    for (const FuncInfo& f : funcs_) {
+      if (f.core == static_cast<uint8_t>(CoreKind::kCube)) cube = cube == nullptr ? &f : nullptr;
+      if (f.core == static_cast<uint8_t>(CoreKind::kVector)) vector = vector == nullptr ? &f : nullptr;
+    }
+    if (cube != nullptr && vector != nullptr && SameArguments(*cube, *vector)) {
+      *entry = cube;
+      vector_peer_ = vector;
+      return true;
+    }
   }
   *entry = marked_count == 1                         ? marked
            : marked_count == 0 && public_count == 1 ? public_one
@@ -182,11 +208,66 @@ void Compiler::CompileEntry(const FuncInfo& f) {
   call_stack_.push_back(f.name);
   Restore(f.body);
   OpenScope();
-  for (size_t i = 0; i < f.param_names.size() && ok(); ++i)
+  std::vector<Value> peer_args;  // a cube-and-vector pair's arguments
+  for (size_t i = 0; i < f.param_names.size() && ok(); ++i) {
     BindParam(f.param_names[i], f.param_types[i], f.param_locs[i]);
+    const Value* v = Lookup(f.param_names[i].text);
+    if (ok() && v != nullptr && f.param_names[i].text.substr(0, 13) != "__pypto_spmd_")
+      peer_args.push_back(*v);
+  }
+  uint32_t section = kNoSlot;
+  uint8_t outer = 0;
+  if (ok() && f.core != 0)
+    BeginSection(static_cast<CoreKind>(f.core), f.loc, "@" + f.name, &section, &outer);
   std::vector<Value> returned;
   if (ok()) ParseBody(f, &returned);
+  if (ok()) EndSection(section, outer);
   CloseScope();
+  if (ok() && vector_peer_ != nullptr) CompileVectorPeer(*vector_peer_, peer_args);
+}
+
+// A function's parameters the run binds (not the launch's: its block and
+// subblock identity), in order.
+static std::vector<size_t> BoundParams(const FuncInfo& f) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < f.param_names.size(); ++i)
+    if (f.param_names[i].text.substr(0, 13) != "__pypto_spmd_") out.push_back(i);
+  return out;
+}
+
+bool Compiler::SameArguments(const FuncInfo& a, const FuncInfo& b) const {
+  const std::vector<size_t> pa = BoundParams(a), pb = BoundParams(b);
+  if (pa.size() != pb.size()) return false;
+  for (size_t i = 0; i < pa.size(); ++i)
+    if (!SameType(a.param_types[pa[i]], b.param_types[pb[i]])) return false;
+  return true;
+}
+
+// The vector kernel of a cube-and-vector pair: its body as the vector
+// cores' section, its parameters bound to the cube kernel's (`args`, in
+// order), the launch's identity bound as in any entry.
+void Compiler::CompileVectorPeer(const FuncInfo& f, const std::vector<Value>& args) {
+  for (FunctionSummary& s : p_->functions)
+    if (s.name == f.name) s.is_entry = true;
+  p_->inlined.push_back(f.name);
+  call_stack_.push_back(f.name);
+  Restore(f.body);
+  OpenScope();
+  size_t next = 0;
+  for (size_t i = 0; i < f.param_names.size() && ok(); ++i) {
+    if (f.param_names[i].text.substr(0, 13) == "__pypto_spmd_")
+      BindParam(f.param_names[i], f.param_types[i], f.param_locs[i]);
+    else
+      Define(f.param_names[i], args[next++]);
+  }
+  uint32_t section = kNoSlot;
+  uint8_t outer = 0;
+  if (ok()) BeginSection(CoreKind::kVector, f.loc, "@" + f.name, &section, &outer);
+  std::vector<Value> returned;
+  if (ok()) ParseBody(f, &returned);
+  if (ok()) EndSection(section, outer);
+  CloseScope();
+  call_stack_.pop_back();
 }
 
 // An entry parameter: bound by the caller of the run.
@@ -203,7 +284,7 @@ bool Compiler::BindParam(const Token& name, const Type& t, SourceLoc type_loc) {
     int64_t value;
   } kLaunchBound[] = {{"__pypto_spmd_block_idx", Code::kBlockIdx, 0},
                       {"__pypto_spmd_block_num", Code::kBlockNum, 0},
-                      {"__pypto_spmd_subblock_idx", Code::kConstInt, 0}};
+                      {"__pypto_spmd_subblock_idx", Code::kSubblock, 0}};
   for (const auto& bound : kLaunchBound) {
     if (name.text != bound.name) continue;
     if (!t.IsInteger())
@@ -386,8 +467,14 @@ void Compiler::ParseCall(const Token& op, const std::vector<Token>& results) {
   Restore(f->body);
   OpenScope();
   for (size_t i = 0; i < args.size() && ok(); ++i) Define(f->param_names[i], args[i]);
+  // A kernel_kind function is its core's code.
+  uint32_t section = kNoSlot;
+  uint8_t outer_core = 0;
+  if (ok() && f->core != 0)
+    BeginSection(static_cast<CoreKind>(f->core), op.loc, "@" + f->name, &section, &outer_core);
   std::vector<Value> returned;
   if (ok()) ParseBody(*f, &returned);
+  if (ok()) EndSection(section, outer_core);
   call_stack_.pop_back();
   yield_ = caller_yield;
   values_.swap(caller_values);

@@ -233,14 +233,25 @@ void Compiler::ParseOperation() {
   } else if (name == "scf.yield" || name == "scf.condition") {
     if (want_results(0)) ParseYield(op);
   } else if (name == "pto.section.vector" || name == "pto.section.cube") {
-    // A core's code: a block runs its sections in program order (without
-    // pipes between them, nothing runs them at the same time).
+    // A core's code: a block runs its sections in program order, or, with
+    // pipes between them, each on its core (compile_pipes.cc).
     if (!want_results(0)) return;
+    uint32_t at;
+    uint8_t outer_core;
+    if (!BeginSection(name == "pto.section.cube" ? CoreKind::kCube : CoreKind::kVector, op.loc,
+                      std::string(name), &at, &outer_core))
+      return;
     const Yield outer = yield_;
     ParseRegion();
     if (ok() && yield_.seen)
       return (void)Error(yield_.loc, std::string(name) + " has no terminator");
     yield_ = outer;
+    EndSection(at, outer_core);
+  } else if (name == "pto.reserve_buffer" || name == "pto.import_reserved_buffer" ||
+             name == "pto.aic_initialize_pipe" || name == "pto.aiv_initialize_pipe" ||
+             name.substr(0, 12) == "pto.tpush_to" || name.substr(0, 13) == "pto.tpop_from" ||
+             name.substr(0, 14) == "pto.tfree_from" || name.substr(0, 13) == "pto.talloc_to") {
+    ParsePipeOp(op, results);
   } else if (name == "pto.load_scalar" || name == "pto.store_scalar") {
     ParseScalarAccess(op, results);
   } else if (name == "pto.addptr") {

@@ -385,9 +385,10 @@ void Compiler::ParseBlockQuery(const Token& op, const Token& result) {
   const bool sub = op.text.find("subblock") != std::string_view::npos;
   v.reg = in.a = NewIntReg();
   if (sub) {
-    // One vector core per block: subblock 0 of 1.
-    in.code = Code::kConstInt;
-    in.imm = is_num ? 1 : 0;
+    // The vector core's index and count: 0 of 1 without pipes (a block is
+    // one core), else as execute_pipes.cc runs the block's vector cores.
+    in.code = Code::kSubblock;
+    in.sub = is_num ? 1 : 0;
   } else {
     in.code = is_num ? Code::kBlockNum : Code::kBlockIdx;
   }

@@ -49,6 +49,8 @@ struct FuncInfo {
   std::vector<Type> result_types;
   bool is_private = false;
   bool marked_entry = false;  // pto.entry, pto.kernel or a pto.kernel_kind attribute
+  uint8_t core = 0;           // its pto.kernel_kind (a CoreKind), 0 for none
+  bool marked_entry_only = false;  // pto.entry or pto.kernel (not only a kernel_kind)
   Cursor body;                // at the body's '{'
 };
 
@@ -140,6 +142,9 @@ class Compiler {
   void ParseFuncSignature();
   bool ChooseEntry(const FuncInfo** entry);
   void CompileEntry(const FuncInfo& f);
+  // Whether two functions take the same arguments (the launch's identity aside).
+  bool SameArguments(const FuncInfo& a, const FuncInfo& b) const;
+  void CompileVectorPeer(const FuncInfo& f, const std::vector<Value>& args);
   bool BindParam(const Token& name, const Type& t, SourceLoc type_loc);
   bool ParseBody(const FuncInfo& f, std::vector<Value>* returned);
   void ParseCall(const Token& op, const std::vector<Token>& results);
@@ -190,6 +195,23 @@ class Compiler {
   // %v = pto.tgetval ins(%src, %index : T, index) outs : E (compile_tile_ops.cc)
   void ParseGetVal(const Token& op, const std::vector<Token>& results);
   void ParseSync(const Token& op);
+
+  // ---- compile_pipes.cc: the cores' sections and the pipes between them
+
+  // A kSection for the code that follows (a kernel_kind function's body, a
+  // pto.section.* region): its index, for EndSection, or kNoSlot where the
+  // code is already that core's; false (an error) inside another core's.
+  bool BeginSection(CoreKind kind, SourceLoc loc, const std::string& what, uint32_t* at,
+                    uint8_t* outer);
+  void EndSection(uint32_t at, uint8_t outer);
+  void ParsePipeOp(const Token& op, const std::vector<Token>& results);
+  void ParseReserveBuffer(const Token& op, const std::vector<Token>& results, bool import);
+  void ParseInitializePipe(const Token& op, bool cube);
+  void ParsePipeTransfer(const Token& op, const std::vector<Token>& results, PipeOp kind,
+                         bool to_vector);
+  void NoteVectorCores(Split split);
+  bool PipeSplit(const Token& op, const std::vector<AttrEntry>& attrs, bool c2v,
+                 int64_t* id, Split* split);
 
   // ---- compile_memory.cc: global-memory views, tload/tstore, tile allocation,
   // valid shapes and placement
@@ -277,6 +299,9 @@ class Compiler {
   std::string entry_;
   bool check_only_ = false;
   std::vector<FuncInfo> funcs_;
+  // A module of one cube and one vector kernel and no entry mark: the
+  // vector one, run with the cube one (the entry) as its block's cores.
+  const FuncInfo* vector_peer_ = nullptr;
   std::vector<std::string> call_stack_;  // functions being read, entry first
   std::vector<std::unique_ptr<std::string>> names_;  // SyntheticName's storage
   Token tok_, peek_;
@@ -288,6 +313,20 @@ class Compiler {
   std::unordered_map<std::string, uint64_t> pending_addr_;
   std::unordered_map<std::string, SourceLoc> pending_loc_;
   std::unordered_map<uint32_t, uint32_t> view_ptr_;  // view register -> pointer index
+  uint8_t core_ = 0;  // the CoreKind of the code being read, 0 outside every core's
+  // A pto.reserve_buffer's (or its import's) i32 register: the consumer
+  // buffer it names, for the pipe initialisation it is given to.
+  struct Reserved {
+    std::string name;
+    Space location = Space::kVec;
+    uint64_t size = 0;
+  };
+  std::unordered_map<uint32_t, Reserved> reserved_;
+  // Which cores initialised each of Program::pipes (a CoreKind mask), and
+  // the pointer index of each end's gm_slot_buffer (key: pipe x 2 + end, 0
+  // the cube's), for the views of slots in global memory.
+  std::vector<uint8_t> pipe_sides_;
+  std::unordered_map<uint32_t, uint32_t> pipe_gm_;
   // The innermost region's terminator: scf.yield's or scf.condition's values.
   struct Yield {
     bool seen = false;

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "program/layout.h"
 #include "program/program.h"
 #include "pto_c.h"
 
@@ -28,6 +29,15 @@ pto_status CheckMatmulRegions(const Program& p, const Instr& in, const pto_tile&
 // Sets *row_step and *col_step to the multiples asked.
 bool ExtractWindowAligned(const Type& src, Space dst_space, int64_t row, int64_t col,
                           uint32_t* row_step, uint32_t* col_step);
+
+// The rows x cols region of the image s (layout ls) from (sr, sc) into the
+// image d (layout ld) from (0, 0), each element (of `size` bytes) at its
+// (row, column) in each layout (the cube's moves, pipes).
+void CopyRegion(const Layout& ld, char* d, const Layout& ls, const char* s, uint64_t sr,
+                uint64_t sc, uint64_t rows, uint64_t cols, size_t size);
+
+// The row-major layout of a rows x cols region.
+Layout RowMajorLayout(uint64_t rows, uint64_t cols);
 
 }  // namespace program
 }  // namespace pto

@@ -24,6 +24,7 @@
 #include "error.h"
 #include "float_env.h"
 #include "ops/ops.h"
+#include "program/pipes.h"
 #include "program/pool.h"
 #include "tile.h"
 
@@ -42,6 +43,9 @@ pto_buffer block_buffer_marker;
 // reads zeros, whichever block ran on the kept buffer before, in this launch
 // or an earlier one, of this program or another.
 void Block::Setup() {
+  pc_ = 0;
+  turns_ = 0;
+  waiting_ = false;
   if (!ub_zeroed_) memset(ub_, 0, p_.ub_size);
   ub_zeroed_ = false;
   // A dynamic region starts empty; an implicit tmp is never read or written.
@@ -359,8 +363,8 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
   const uint32_t n = static_cast<uint32_t>(p_.code.size());
   int64_t* ints = ints_.data();
   pto_status status = PTO_OK;
-  uint64_t turns = 0;  // loop turns taken, against loop_limit_
-  for (uint32_t pc = 0; pc < n; ++pc) {
+  uint64_t turns = turns_;  // loop turns taken, against loop_limit_
+  for (uint32_t pc = pc_; pc < n; ++pc) {
     const Instr& in = code[pc];
     switch (in.code) {
       case Code::kConstInt: ints[in.a] = in.imm; break;
@@ -486,6 +490,18 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
       case Code::kPrint: Print(in, block); break;
       case Code::kCubeMove: status = CubeMove(in); break;
       case Code::kMatmul: status = Matmul(in); break;
+      case Code::kSection:
+        if (core_ != 0 && in.sub != core_) pc = in.target - 1;  // another core's code
+        break;
+      case Code::kPipe:
+        status = PipeStep(in);
+        if (waiting_) {  // resumed here once another core moved the pipe on
+          pc_ = pc;
+          turns_ = turns;
+          return status;
+        }
+        break;
+      case Code::kSubblock: ints[in.a] = in.sub != 0 ? subblocks_ : subblock_; break;
     }
     if (status != PTO_OK) return status;
   }
@@ -548,9 +564,9 @@ struct LaunchState {
   FirstError first;
 };
 
-void RunBlocks(LaunchState* s) {
-  const FloatEnvironmentGuard float_env(s->p.uses_float);
-  Block state(s->p, s->bindings, s->loop_limit, &s->turn);
+// Runs blocks on `state` (a Block, or the BlockCores of a program with pipes).
+template <typename State>
+void RunBlocksOn(State& state, LaunchState* s) {
   if (!state.Allocate()) {
     s->first.Record(Fail(PTO_ERR_OUT_OF_MEMORY, "pto_program_launch",
                          "no memory for a block's unified buffer"));
@@ -567,6 +583,17 @@ void RunBlocks(LaunchState* s) {
       s->stop.store(true);
       return;
     }
+  }
+}
+
+void RunBlocks(LaunchState* s) {
+  const FloatEnvironmentGuard float_env(s->p.uses_float);
+  if (s->p.vector_cores != 0) {
+    BlockCores cores(s->p, s->bindings, s->loop_limit, &s->turn);
+    RunBlocksOn(cores, s);
+  } else {
+    Block state(s->p, s->bindings, s->loop_limit, &s->turn);
+    RunBlocksOn(state, s);
   }
 }
 

@@ -108,6 +108,18 @@ void CopyRegionOf(const Layout& ld, T* d, const Layout& ls, const T* s, uint64_t
   }
 }
 
+// One element of `size` bytes (1, 2, 4 or 8), copied with a fixed-size copy.
+inline void CopyElement(char* dst, const char* src, size_t size) {
+  switch (size) {
+    case 1: *dst = *src; break;
+    case 2: memcpy(dst, src, 2); break;
+    case 4: memcpy(dst, src, 4); break;
+    default: memcpy(dst, src, 8); break;
+  }
+}
+
+}  // namespace
+
 // The rows x cols region of the image s (layout ls) from (sr, sc) into the
 // image d (layout ld) from (0, 0), each element at its (row, column): a
 // whole tile of the same layout in one copy, else CopyRegionOf by the
@@ -134,16 +146,6 @@ void CopyRegion(const Layout& ld, char* d, const Layout& ls, const char* s, uint
   }
 }
 
-// One element of `size` bytes (1, 2, 4 or 8), copied with a fixed-size copy.
-inline void CopyElement(char* dst, const char* src, size_t size) {
-  switch (size) {
-    case 1: *dst = *src; break;
-    case 2: memcpy(dst, src, 2); break;
-    case 4: memcpy(dst, src, 4); break;
-    default: memcpy(dst, src, 8); break;
-  }
-}
-
 // The row-major layout of a rows x cols region (the staging's).
 Layout RowMajorLayout(uint64_t rows, uint64_t cols) {
   Layout l;
@@ -151,8 +153,6 @@ Layout RowMajorLayout(uint64_t rows, uint64_t cols) {
   l.cols = static_cast<uint32_t>(cols);
   return l;
 }
-
-}  // namespace
 
 // tload into a mat tile: first every element of the tile gets its type's pad
 // value (0 for null and zero), as pto-isa's CPU model fills the tile before

@@ -294,7 +294,12 @@ void Block::Print(const Instr& in, uint32_t block) const {
   const size_t size = pto_dtype_size(t.dtype);
   std::string text = p_.source_name + ":" + std::to_string(in.loc.line) + ":" +
                      std::to_string(in.loc.col) + ": %" + p_.tiles[in.a].name + ", block " +
-                     std::to_string(block) + ": " + std::to_string(t.valid_rows) + "x" +
+                     std::to_string(block) +
+                     // A program with two vector cores prints once from each.
+                     (core_ == static_cast<uint8_t>(CoreKind::kVector) && subblocks_ > 1
+                          ? " vector core " + std::to_string(subblock_)
+                          : std::string()) +
+                     ": " + std::to_string(t.valid_rows) + "x" +
                      std::to_string(t.valid_cols) + " valid of " +
                      std::to_string(p_.tiles[in.a].type.rows) + "x" +
                      std::to_string(p_.tiles[in.a].type.cols) + " " + DtypeSpelling(t.dtype) +

@@ -155,6 +155,40 @@ enum class Code : uint8_t {
   kArrayGet,     // (sub)[a] = (sub)[b + the element at the rank index registers
                  // list[extra..], dims list[extra + rank..]]
   kArraySet,     // (sub)[b + that element] = (sub)[a]
+  kSection,      // a core's code up to target (sub: CoreKind); in a program with pipes
+                 // the other cores jump over it, else a no-op
+  kPipe,         // Program::pipes[b] (sub: PipeOp, c: split): tile a pushed or popped
+                 // (kNoSlot for a free); ints[d], ints[extra] the popped valid region
+                 // when imm is 1; imm 2: a slot in global memory, views[d] (dtype attr);
+                 // kInit: the slots' memory, pointer d (c 1) or views[d] (c 2)
+  kSubblock,     // ints[a] = the vector core's index (sub 0) or the count (sub 1)
+};
+
+// The core a kSection's code runs on (Instr::sub).
+enum class CoreKind : uint8_t { kCube = 1, kVector = 2 };
+
+// What a kPipe does (Instr::sub): tpush_to_*, tpop_from_*, tfree_from_*.
+// kAlloc: talloc_to_*, a producer's slot in global memory; kInit: a core's
+// initialize_pipe, where a pipe's slots in global memory lie.
+enum class PipeOp : uint8_t { kPush, kPop, kFree, kAlloc, kInit };
+
+// How a pipe's tile is shared between a block's vector cores (the text's
+// split = 0, 1, 2; pto-isa's TileSplitAxis): each gets it whole, its half
+// of the rows, or its half of the columns.
+enum class Split : uint8_t { kNone, kUpDown, kLeftRight };
+
+// One direction of a pipe the text initialises (pto.aic_initialize_pipe and
+// pto.aiv_initialize_pipe): a FIFO of `depth` slots of `slot_size` bytes from
+// the cube to the vector cores (c2v) or back.
+struct PipeDecl {
+  int64_t id = 0;
+  bool c2v = true;
+  uint64_t slot_size = 0;
+  uint32_t depth = 0;
+  // Where its slots start in the initialisation's global memory (bytes): 0,
+  // or after the other direction's slots of a dir_mask = 3 pipe.
+  uint64_t gm_region = 0;
+  SourceLoc loc;  // the first initialisation
 };
 
 // How a subview's valid region is set (Instr::sub of kSubview).
@@ -264,6 +298,13 @@ struct Program {
   // Some tstore adds to global memory (atomic add): the blocks apply those
   // adds in block order, so the sums do not depend on the threads.
   bool ordered_adds = false;
+  // Pipes between a block's cube and vector cores (compile_pipes.cc). A
+  // program with pipes runs each block's cube section and vector sections
+  // as cores taking turns on the block's thread (execute_pipes.cc);
+  // vector_cores is then 1 or 2, else 0 (one core runs every section in
+  // program order).
+  std::vector<PipeDecl> pipes;
+  uint32_t vector_cores = 0;
   // A module whose marks choose no entry (several marked, or several public
   // and none marked): why, and where; such a program is verified but
   // cannot run (pto_program_check).

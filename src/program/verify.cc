@@ -140,6 +140,9 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
     case Code::kGetVal:
       out[0] = in.b;
       break;
+    case Code::kPipe:
+      out[0] = in.a;  // the pushed or popped tile (kNoSlot for a free)
+      break;
     default:
       break;
   }
@@ -413,6 +416,14 @@ std::string Describe(const Program& p) {
              (f.is_private ? "  private" : "") + "\n";
   }
   if (!p.no_entry.empty()) return out + "no entry: " + p.no_entry + "\n";
+  if (p.vector_cores != 0) {
+    // A program with pipes: a block's cores and its pipes (execute_pipes.cc).
+    out += "cores: a block runs the cube and " + std::to_string(p.vector_cores) + " vector core" +
+           (p.vector_cores > 1 ? "s" : "") + " at once\npipes:\n";
+    for (const PipeDecl& d : p.pipes)
+      out += "  pipe " + std::to_string(d.id) + (d.c2v ? " cube to vector: " : " vector to cube: ") +
+             std::to_string(d.depth) + " slots of " + std::to_string(d.slot_size) + " bytes\n";
+  }
   for (int space = 0; space < kSpaceCount; ++space) {
     const Program::Memory& m = p.memories[space];
     if (space != 0 && m.size == 0) continue;
@@ -444,6 +455,15 @@ std::string Describe(const Program& p) {
 }
 
 pto_status Verify(Program* p) {
+  // Each core of a program with pipes has its own tiles: which core's copy
+  // of a tile parameter would come back is not for the text to guess.
+  if (p->vector_cores != 0) {
+    for (const Param& q : p->params)
+      if (q.kind == PTO_PARAM_TILE)
+        return Diagnose(*p, p->tiles[q.reg].loc, PTO_ERR_INVALID_ARGUMENT,
+                        "%" + q.name + ": a program with pipes takes pointers and scalars, not "
+                        "tiles (each core has its own); load and store the tile through a pointer");
+  }
   const pto_status placed = PlaceTiles(p);
   if (placed != PTO_OK) return placed;
   return CheckOperations(p);
