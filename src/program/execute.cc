@@ -250,20 +250,24 @@ pto_status Block::FloatInstr(const Instr& in) {
   return PTO_OK;
 }
 
+// A plain operation (Instr::plain): its operands straight to the row's run.
+// Apart from TileOp, and inlined into the dispatch loop, so that the common
+// instruction pays no frame for the rest.
+inline void Block::PlainTileOp(const Instr& in) {
+  pto_tile* dst = &tiles_[in.a];
+  const ops::Operands o{dst,
+                        in.b != kNoSlot ? &tiles_[in.b] : nullptr,
+                        in.c != kNoSlot ? &tiles_[in.c] : nullptr,
+                        in.d != kNoSlot ? &tiles_[in.d] : nullptr,
+                        ops::AttrOf(*in.op, in.attr),
+                        0,
+                        ops::SaturationOf(*in.op, in.attr)};
+  if ((dst->valid_rows != 0 && dst->valid_cols != 0) || ops::WritesWholeDst(*in.op))
+    in.op->run(o, p_.profile);
+}
+
 pto_status Block::TileOp(const Instr& in) {
   pto_tile* dst = &tiles_[in.a];
-  if (in.plain) {
-    const ops::Operands o{dst,
-                          in.b != kNoSlot ? &tiles_[in.b] : nullptr,
-                          in.c != kNoSlot ? &tiles_[in.c] : nullptr,
-                          in.d != kNoSlot ? &tiles_[in.d] : nullptr,
-                          ops::AttrOf(*in.op, in.attr),
-                          0,
-                          ops::SaturationOf(*in.op, in.attr)};
-    if ((dst->valid_rows != 0 && dst->valid_cols != 0) || ops::WritesWholeDst(*in.op))
-      in.op->run(o, p_.profile);
-    return PTO_OK;
-  }
   pto_tile* tmp = in.d != kNoSlot ? &tiles_[in.d] : nullptr;
   double scalar = !ops::TakesScalar(in.op->attr) ? 0.0
                   : in.scalar_is_float                 ? floats_[in.scalar_reg]
@@ -422,9 +426,15 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         pc = in.target - 1;
         break;
       case Code::kMakeView: status = MakeView(in); break;
-      case Code::kPartView: status = PartitionView(in); break;
-      case Code::kLoad: status = Transfer(in, true); break;
-      case Code::kStore: status = Transfer(in, false); break;
+      case Code::kPartView:
+        if (!PartitionWindow(in)) status = PartitionView(in);
+        break;
+      case Code::kLoad:
+        if (!CopyWindow(in, true)) status = Transfer(in, true);
+        break;
+      case Code::kStore:
+        if (!CopyWindow(in, false)) status = Transfer(in, false);
+        break;
       case Code::kSetValid: {
         pto_tile& t = tiles_[in.a];
         const int64_t r = ints[in.b], c = ints[in.c];
@@ -439,7 +449,10 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         }
         break;
       }
-      case Code::kTileOp: status = TileOp(in); break;
+      case Code::kTileOp:
+        if (in.plain) PlainTileOp(in);
+        else status = TileOp(in);
+        break;
       case Code::kTsel: status = Tsel(in); break;
       case Code::kGetVal: status = GetVal(in); break;
       case Code::kTileCopy: {

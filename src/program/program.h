@@ -126,8 +126,10 @@ enum class Code : uint8_t {
   kForStep,      // ints[a] += ints[b]; pc = target
   kMakeView,     // views[a] = pointer b with shape/strides regs list[extra..]
   kPartView,     // views[a] = views[b] at offsets, sizes list[extra..] (sub leading 1s added)
-  kLoad,         // tile a <- views[b]
-  kStore,        // views[b] <- tile a, as dtype d (sub 1: added to what is there)
+  kLoad,         // tile a <- views[b] (plain: a vector tile without a pad value, imm
+                 // its element's bytes, set by the verifier)
+  kStore,        // views[b] <- tile a, as dtype d (sub 1: added to what is there;
+                 // plain and imm as kLoad's)
   kSetValid,     // tile a valid region = ints[b] x ints[c]
   kTileOp,       // an operation of the table on tiles
   kTsel,         // tsel: tile a <- mask slot `mask` ? tile b : tile c (tmp d)
@@ -194,7 +196,8 @@ struct Instr {
   FloatFormat fmt = FloatFormat::kF64;  // float results
   bool check_at_run = false;  // kTileOp: an operand's valid region is dynamic
   // kTileOp: none of a scalar, offsets, a mask view or a run-time check (set
-  // by the verifier): the run goes straight to the kernel.
+  // by the verifier): the run goes straight to the kernel. kLoad, kStore: see
+  // there.
   bool plain = false;
   uint32_t a = 0, b = 0, c = 0, d = 0;
   uint32_t target = 0;  // jumps

@@ -343,6 +343,15 @@ pto_status CheckOperations(Program* p) {
       p->uses_float = true;
       continue;
     }
+    if (in.code == Code::kLoad || in.code == Code::kStore) {
+      // A vector tile moved as it is (no pad value to write, no add): the
+      // executor's row copy.
+      const Type& type = p->tiles[in.a].type;
+      in.plain = !type.IsCube() && in.sub == 0 && static_cast<pto_dtype>(in.d) == type.dtype &&
+                 (in.code == Code::kStore || type.pad == PTO_PAD_NULL);
+      in.imm = static_cast<int64_t>(pto_dtype_size(type.dtype));
+      continue;
+    }
     if (in.code != Code::kTileOp && in.code != Code::kTsel) continue;
     uint32_t operands[kMostTileUses];
     TileUses(in, operands);
