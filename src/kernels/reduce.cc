@@ -131,9 +131,8 @@ HWY_INLINE void LoadChunk(const T* row, size_t n, float* lanes) {
 // tree's upper levels in vector lanes: a level's adjacent pairs in 2 N
 // values are the even and the odd lanes of their two vectors (ConcatEven,
 // ConcatOdd keep the order), so each sum is the scalar tree's, of the same
-// two operands in the same order; the last N values (N = Lanes(d)) take
-// VcaddTree's loop. Where a vector holds fewer than 2 lanes, or more than
-// half a chunk, all of it is the scalar loop.
+// two operands in the same order. Where a vector holds fewer than 2 lanes,
+// or more than half a chunk, all of it is VcaddTree's scalar loop.
 HWY_INLINE float VcaddWholeChunk(const float* row, float* lanes) {
   constexpr size_t E = kChunk<float>;
 #if HWY_TARGET == HWY_SCALAR
@@ -146,6 +145,24 @@ HWY_INLINE float VcaddWholeChunk(const float* row, float* lanes) {
     LoadChunk(row, E, lanes);
     return VcaddTree<float>(lanes, E);
   }
+#if !HWY_HAVE_SCALABLE
+  // A fixed vector size: the chunk's E / N vectors held in registers
+  // through every level.
+  constexpr size_t kN = hn::MaxLanes(decltype(d)());
+  if constexpr (kN >= 2 && 2 * kN <= E) {
+    constexpr size_t kVectors = E / kN;
+    hn::Vec<decltype(d)> v[kVectors];
+    for (size_t j = 0; j < kVectors; ++j) v[j] = hn::LoadU(d, row + j * kN);
+    for (size_t m = kVectors; m > 1; m /= 2)
+      for (size_t j = 0; j < m / 2; ++j)
+        v[j] = hn::Add(hn::ConcatEven(d, v[2 * j + 1], v[2 * j]),
+                       hn::ConcatOdd(d, v[2 * j + 1], v[2 * j]));
+    auto last = v[0];
+    for (size_t n = kN; n > 1; n /= 2)
+      last = hn::Add(hn::ConcatEven(d, last, last), hn::ConcatOdd(d, last, last));
+    return hn::GetLane(last);
+  }
+#endif
   const float* from = row;
   size_t n = E;
   for (; n > N; n /= 2, from = lanes) {
@@ -155,9 +172,12 @@ HWY_INLINE float VcaddWholeChunk(const float* row, float* lanes) {
       hn::StoreU(hn::Add(hn::ConcatEven(d, hi, lo), hn::ConcatOdd(d, hi, lo)), d, lanes + j * N);
     }
   }
-  for (; n > 1; n /= 2)
-    for (size_t k = 0; k < n / 2; ++k) lanes[k] = lanes[2 * k] + lanes[2 * k + 1];
-  return lanes[0];
+  // The last N values in one vector: a level's pair sums in its lower half
+  // (the even and odd lanes of the vector with itself), until lane 0 holds
+  // the tree's root.
+  auto v = hn::LoadU(d, lanes);
+  for (; n > 1; n /= 2) v = hn::Add(hn::ConcatEven(d, v, v), hn::ConcatOdd(d, v, v));
+  return hn::GetLane(v);
 #endif
 }
 
