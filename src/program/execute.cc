@@ -260,7 +260,7 @@ inline void Block::PlainTileOp(const Instr& in) {
                         in.c != kNoSlot ? &tiles_[in.c] : nullptr,
                         in.d != kNoSlot ? &tiles_[in.d] : nullptr,
                         ops::AttrOf(*in.op, in.attr),
-                        0,
+                        ops::TakesScalar(in.op->attr) ? floats_[in.scalar_reg] : 0.0,
                         ops::SaturationOf(*in.op, in.attr)};
   if ((dst->valid_rows != 0 && dst->valid_cols != 0) || ops::WritesWholeDst(*in.op))
     in.op->run(o, p_.profile);

@@ -195,9 +195,9 @@ struct Instr {
   uint8_t bits = 64; // result width of integer arithmetic
   FloatFormat fmt = FloatFormat::kF64;  // float results
   bool check_at_run = false;  // kTileOp: an operand's valid region is dynamic
-  // kTileOp: none of a scalar, offsets, a mask view or a run-time check (set
-  // by the verifier): the run goes straight to the kernel. kLoad, kStore: see
-  // there.
+  // kTileOp: none of offsets, a mask view or a run-time check, a scalar only
+  // from a float register (set by the verifier): the run goes straight to
+  // the kernel. kLoad, kStore: see there.
   bool plain = false;
   uint32_t a = 0, b = 0, c = 0, d = 0;
   uint32_t target = 0;  // jumps

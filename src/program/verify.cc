@@ -398,7 +398,9 @@ pto_status CheckOperations(Program* p) {
     if (status != PTO_OK && !(in.check_at_run && region_rule))
       return Diagnose(*p, in.loc, status, LastError());
     if (in.code == Code::kTileOp) {
-      in.plain = !in.check_at_run && !ops::TakesScalar(in.op->attr) &&
+      // A scalar here is a float register's (an integer scalar is checked
+      // when it runs: check_at_run).
+      in.plain = !in.check_at_run && (!ops::TakesScalar(in.op->attr) || in.scalar_is_float) &&
                  ops::IndexCount(in.op->attr) == 0 &&
                  !ops::HasTrait(*in.op, PTO_TRAIT_MaskDst | PTO_TRAIT_MaskSrc);
     }
