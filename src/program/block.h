@@ -113,6 +113,8 @@ class Block {
   pto_status Subview(const Instr& in);
   void Print(const Instr& in, uint32_t block) const;
   void PlainTileOp(const Instr& in);
+  bool FastStep(const Instr& in);
+  uint32_t FastRun(const Instr* code, uint32_t n, uint32_t pc);
   pto_status TileOp(const Instr& in);
   pto_status Tsel(const Instr& in);
   pto_status GetVal(const Instr& in);

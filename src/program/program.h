@@ -207,6 +207,11 @@ struct Instr {
   double fimm = 0;
   const ops::OpDescriptor* op = nullptr;
   int attr = 0;
+  // kTileOp, plain: what its run takes from the row and attr, worked out by
+  // the verifier: AttrOf and SaturationOf attr, whether a scalar (from a
+  // float register), whether dst is written whole (WritesWholeDst).
+  int run_attr = 0, run_sat = 0;
+  bool run_scalar = false, run_whole_dst = false;
   uint32_t mask = 0;  // kTsel: the mask's tile slot
   // kTileOp of the Scalar family: the register holding the scalar (a float
   // register when scalar_is_float, else an integer one).

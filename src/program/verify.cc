@@ -403,6 +403,10 @@ pto_status CheckOperations(Program* p) {
       in.plain = !in.check_at_run && (!ops::TakesScalar(in.op->attr) || in.scalar_is_float) &&
                  ops::IndexCount(in.op->attr) == 0 &&
                  !ops::HasTrait(*in.op, PTO_TRAIT_MaskDst | PTO_TRAIT_MaskSrc);
+      in.run_attr = ops::AttrOf(*in.op, in.attr);
+      in.run_sat = ops::SaturationOf(*in.op, in.attr);
+      in.run_scalar = ops::TakesScalar(in.op->attr);
+      in.run_whole_dst = ops::WritesWholeDst(*in.op);
     }
     // Float compares too keep IEEE defaults (subnormals compare as themselves).
     for (const pto_tile* t : {static_cast<const pto_tile*>(dst), src0, src1})
