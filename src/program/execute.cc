@@ -257,6 +257,16 @@ inline void Block::PlainTileOp(const Instr& in) {
   pto_tile* tiles = tiles_.data();
   pto_tile* dst = tiles + in.a;
   if ((dst->valid_rows == 0 || dst->valid_cols == 0) && !in.run_whole_dst) return;
+  if (in.run_contiguous != nullptr) {
+    // The row's run would call this kernel for these operands: called here.
+    const pto_tile* a = tiles + in.b;
+    const pto_tile* b = in.c != kNoSlot ? tiles + in.c : a;
+    if (ops::Contiguous(dst, a, b)) {
+      in.run_contiguous(dst->dtype, size_t{dst->valid_rows} * dst->valid_cols, dst->data, a->data,
+                        b->data);
+      return;
+    }
+  }
   const ops::Operands o{dst,
                         in.b != kNoSlot ? tiles + in.b : nullptr,
                         in.c != kNoSlot ? tiles + in.c : nullptr,

@@ -212,6 +212,7 @@ struct Instr {
   // float register), whether dst is written whole (WritesWholeDst).
   int run_attr = 0, run_sat = 0;
   bool run_scalar = false, run_whole_dst = false;
+  ops::ContiguousKernel run_contiguous = nullptr;  // ops::ContiguousKernelOf the row
   uint32_t mask = 0;  // kTsel: the mask's tile slot
   // kTileOp of the Scalar family: the register holding the scalar (a float
   // register when scalar_is_float, else an integer one).
