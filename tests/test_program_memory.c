@@ -589,6 +589,56 @@ static void test_local_arrays(void **state) {
                                 NULL, "a local array has 1 to 65536 elements");
 }
 
+/* Rows taken one at a time, as small-tile kernels do: a rank-2 partition at
+ * a run-time row (the executor's short path for a window inside its view)
+ * and a 1x8 tload / tstore through it; row %n past the view's 4 rows is
+ * refused when it runs, with the sentence of the general path, and nothing
+ * of the refused row is stored. */
+static void test_row_windows_at_run_time(void **state) {
+    (void)state;
+    float a[32], b[32], want[32];
+    for (int i = 0; i < 32; ++i) a[i] = (float)i + 0.5f;
+    pto_program *p = program_build(
+        "func.func @k(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %n: index) {\n"
+        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+        "  %c4 = arith.constant 4 : index\n  %c8 = arith.constant 8 : index\n"
+        "  %va = pto.make_tensor_view %a, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<4x8xf32>\n"
+        "  %vb = pto.make_tensor_view %b, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<4x8xf32>\n"
+        "  %t = pto.alloc_tile : !pto.tile_buf<vec, 1x8xf32>\n"
+        "  scf.for %i = %c0 to %c4 step %c1 {\n"
+        "    %r = arith.subi %c4, %i : index\n"
+        "    %row = arith.subi %r, %c1 : index\n"
+        "    %pa = pto.partition_view %va, offsets = [%i, %c0], sizes = [%c1, %c8] : "
+        "!pto.tensor_view<4x8xf32> -> !pto.partition_tensor_view<1x8xf32>\n"
+        "    %pb = pto.partition_view %vb, offsets = [%row, %c0], sizes = [%c1, %c8] : "
+        "!pto.tensor_view<4x8xf32> -> !pto.partition_tensor_view<1x8xf32>\n"
+        "    pto.tload ins(%pa : !pto.partition_tensor_view<1x8xf32>) outs(%t : !pto.tile_buf<vec, 1x8xf32>)\n"
+        "    pto.tstore ins(%t : !pto.tile_buf<vec, 1x8xf32>) outs(%pb : !pto.partition_tensor_view<1x8xf32>)\n"
+        "  }\n"
+        "  %pn = pto.partition_view %va, offsets = [%n, %c0], sizes = [%c1, %c8] : "
+        "!pto.tensor_view<4x8xf32> -> !pto.partition_tensor_view<1x8xf32>\n"
+        "  pto.tload ins(%pn : !pto.partition_tensor_view<1x8xf32>) outs(%t : !pto.tile_buf<vec, 1x8xf32>)\n"
+        "  %p0 = pto.partition_view %vb, offsets = [%c0, %c0], sizes = [%c1, %c8] : "
+        "!pto.tensor_view<4x8xf32> -> !pto.partition_tensor_view<1x8xf32>\n"
+        "  pto.tstore ins(%t : !pto.tile_buf<vec, 1x8xf32>) outs(%p0 : !pto.partition_tensor_view<1x8xf32>)\n"
+        "  return\n}\n", NULL);
+    /* The rows reversed, then row 1 again over row 0. */
+    for (int i = 0; i < 32; ++i) b[i] = -1.0f;
+    assert_int_equal(run_two(p, a, b, 32, 1), PTO_OK);
+    for (int i = 0; i < 32; ++i) want[i] = a[(3 - i / 8) * 8 + i % 8];
+    for (int j = 0; j < 8; ++j) want[j] = a[8 + j];
+    assert_memory_equal(b, want, sizeof want);
+    for (int i = 0; i < 32; ++i) b[i] = -1.0f;
+    assert_int_equal(run_two(p, a, b, 32, 4), PTO_ERR_OUT_OF_RANGE);
+    if (strstr(pto_last_error(), "error: pto.partition_view: [4, 5) of dimension 0 is outside the view's 4") == NULL)
+        fail_msg("%s", pto_last_error());
+    for (int i = 0; i < 8; ++i) assert_true(b[i] == a[24 + i]); /* the loop's last row, then the refusal */
+    assert_int_equal(run_two(p, a, b, 32, -1), PTO_ERR_OUT_OF_RANGE);
+    if (strstr(pto_last_error(), "error: pto.partition_view: [-1, 0) of dimension 0 is outside the view's 4") == NULL)
+        fail_msg("%s", pto_last_error());
+    pto_program_destroy(p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_liveness_placement),
@@ -600,6 +650,7 @@ int main(void) {
         cmocka_unit_test(test_sized_subviews),
         cmocka_unit_test(test_view_spellings),
         cmocka_unit_test(test_load_store_windows),
+        cmocka_unit_test(test_row_windows_at_run_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -55,6 +55,17 @@ def check_programs(opts):
         run(opts.one_element_calls, op, "100")
     run(opts.one_element_calls, "no-such-op", "1", expect=2)
 
+    mode = run(opts.mode_read_cost, "2")
+    assert re.search(rf"stmxcsr +{NUM} ns per iteration", mode) or "x86-64 only" in mode, mode
+    run(opts.mode_read_cost, "0", expect=2)
+
+    rows = os.path.join(HERE, "small_tile_rows.pto")
+    program = run(opts.small_tile_rows, "program", "2", rows)
+    direct = run(opts.small_tile_rows, "direct", "2", rows)
+    # Both sides compute the same last element.
+    assert program.split("=")[-1] == direct.split("=")[-1], (program, direct)
+    run(opts.small_tile_rows, "neither", "1", rows, expect=2)
+
 
 def script_blocker():
     flags = open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else ""
@@ -109,7 +120,8 @@ def check_scripts(lib):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for name in ("--lib", "--pow-chain", "--pow-hard-lanes", "--pow-worst-region", "--one-element-calls"):
+    for name in ("--lib", "--pow-chain", "--pow-hard-lanes", "--pow-worst-region", "--one-element-calls",
+                 "--mode-read-cost", "--small-tile-rows"):
         parser.add_argument(name, required=True)
     opts = parser.parse_args()
     check_programs(opts)

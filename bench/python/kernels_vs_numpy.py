@@ -3,12 +3,17 @@ and 2 blocks) against numpy computing the same thing, on their natural
 shapes (4096x4096 float32 for the row kernels; RoPE on 4096 rows of 1024;
 online softmax on 4096 rows of 1024 scores and 256 outputs).
 
-    python bench/python/kernels_vs_numpy.py [--rounds 5]
+    python bench/python/kernels_vs_numpy.py [--rounds 5] [--numpy-only] [--kernels a,b]
 
 Each figure is the best of --rounds runs, all candidates taking turns so
 they see the same background load; ratio = the program's time / numpy's
 (below 1: the program is faster). numpy makes a pass over memory per
 operation; a tiled program keeps each tile in cache from load to store.
+
+--numpy-only times numpy alone (no pto module needed) and prints one line
+per kernel, "NAME MS", the best of --rounds: pto-bench --programs reads
+these for its goal lines. --kernels keeps the kernels named (the first word
+of a row's name).
 """
 
 import argparse
@@ -17,13 +22,22 @@ import time
 
 import numpy as np
 
-import pto
-
 KERNELS = pathlib.Path(__file__).resolve().parents[2] / "examples" / "kernels"
 
 
 def program(name, entry=None):
-    return pto.Program((KERNELS / f"{name}.pto").read_text(), entry=entry)
+    """The kernel's program, made when it is first run (--numpy-only makes
+    none and needs no pto module)."""
+    made = []
+
+    def run(*args, **kwargs):
+        if not made:
+            import pto
+
+            made.append(pto.Program((KERNELS / f"{name}.pto").read_text(), entry=entry))
+        return made[0](*args, **kwargs)
+
+    return run
 
 
 def cases(rng):
@@ -76,6 +90,17 @@ def cases(rng):
         a = np.exp(mx - mn)
         return mn, a * l + np.exp(s_ - mn).sum(axis=1, keepdims=True), a * o + pv
 
+    # LayerNorm of 2048 rows of 128 float16 values without weight and bias
+    # (layernorm_f16.pto, 1x128 tiles): numpy converts to float32, computes
+    # there and converts back, as the kernel does.
+    xh = x[:2048, :128].astype(np.float16)
+    yh = np.zeros_like(xh)
+
+    def np_layernorm_f16():
+        xf = xh.astype(np.float32)
+        c = xf - xf.mean(axis=1, keepdims=True)
+        return (c / np.sqrt((c * c).mean(axis=1, keepdims=True) + np.float32(eps))).astype(np.float16)
+
     xp = x[:, :1000].copy()
 
     def np_softmax_ragged():
@@ -90,6 +115,9 @@ def cases(rng):
          dict(x=x, w=w, y=y, m=m, n=n, inv_n=inv_n, eps=eps), np_rmsnorm, m * n),
         ("layernorm 4096x4096", program("layernorm"),
          dict(x=x, w=w, b=b, y=y, m=m, n=n, inv_n=inv_n, eps=eps), np_layernorm, m * n),
+        ("layernorm_f16 2048x128", program("layernorm_f16"),
+         dict(x=xh, y=yh, m=2048, inv_n=float(np.float32(1 / 128)), eps=eps), np_layernorm_f16,
+         2048 * 128),
         ("swiglu 4096x1024", program("swiglu", "swiglu"),
          dict(g=g, u=u, y=np.zeros_like(g), m=m, n=1024),
          lambda: g / (1 + np.exp(-g)) * u, m * 1024),
@@ -114,12 +142,22 @@ def best(fn, rounds):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--numpy-only", action="store_true")
+    parser.add_argument("--kernels", default="")
     args = parser.parse_args()
     rng = np.random.default_rng(1)
+    wanted = set(filter(None, args.kernels.split(",")))
+    chosen = [c for c in cases(rng) if not wanted or c[0].split()[0] in wanted]
+    if args.numpy_only:
+        for name, _, _, reference, _ in chosen:
+            print(f"{name.split()[0]} {best(reference, args.rounds) * 1e3:.4f}", flush=True)
+        return
+    import pto
+
     print(f"libpto {pto.__version__}, SIMD target {pto.simd_target()}, numpy {np.__version__}")
     print(f"{'kernel':28} {'1 block ms':>10} {'2 blocks ms':>11} {'numpy ms':>9} "
           f"{'1 block / numpy':>15} {'2 blocks / numpy':>16}")
-    for name, prog, kwargs, reference, _ in cases(rng):
+    for name, prog, kwargs, reference, _ in chosen:
         t1 = best(lambda: prog(1, **kwargs), args.rounds)
         t2 = best(lambda: prog(2, **kwargs), args.rounds)
         tn = best(reference, args.rounds)

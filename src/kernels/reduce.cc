@@ -127,6 +127,60 @@ HWY_INLINE void LoadChunk(const T* row, size_t n, float* lanes) {
   for (size_t k = 0; k < n; ++k) lanes[k] = LoadFloat(row + k);
 }
 
+// VcaddTree of a whole float32 chunk (kChunk<float> values at row) with the
+// tree's upper levels in vector lanes: a level's adjacent pairs in 2 N
+// values are the even and the odd lanes of their two vectors (ConcatEven,
+// ConcatOdd keep the order), so each sum is the scalar tree's, of the same
+// two operands in the same order. Where a vector holds fewer than 2 lanes,
+// or more than half a chunk, all of it is VcaddTree's scalar loop.
+HWY_INLINE float VcaddWholeChunk(const float* row, float* lanes) {
+  constexpr size_t E = kChunk<float>;
+#if HWY_TARGET == HWY_SCALAR
+  LoadChunk(row, E, lanes);
+  return VcaddTree<float>(lanes, E);
+#else
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  if (N < 2 || 2 * N > E) {
+    LoadChunk(row, E, lanes);
+    return VcaddTree<float>(lanes, E);
+  }
+#if !HWY_HAVE_SCALABLE
+  // A fixed vector size: the chunk's E / N vectors held in registers
+  // through every level.
+  constexpr size_t kN = hn::MaxLanes(decltype(d)());
+  if constexpr (kN >= 2 && 2 * kN <= E) {
+    constexpr size_t kVectors = E / kN;
+    hn::Vec<decltype(d)> v[kVectors];
+    for (size_t j = 0; j < kVectors; ++j) v[j] = hn::LoadU(d, row + j * kN);
+    for (size_t m = kVectors; m > 1; m /= 2)
+      for (size_t j = 0; j < m / 2; ++j)
+        v[j] = hn::Add(hn::ConcatEven(d, v[2 * j + 1], v[2 * j]),
+                       hn::ConcatOdd(d, v[2 * j + 1], v[2 * j]));
+    auto last = v[0];
+    for (size_t n = kN; n > 1; n /= 2)
+      last = hn::Add(hn::ConcatEven(d, last, last), hn::ConcatOdd(d, last, last));
+    return hn::GetLane(last);
+  }
+#endif
+  const float* from = row;
+  size_t n = E;
+  for (; n > N; n /= 2, from = lanes) {
+    for (size_t j = 0; 2 * j * N < n; ++j) {
+      const auto lo = hn::LoadU(d, from + 2 * j * N);
+      const auto hi = hn::LoadU(d, from + (2 * j + 1) * N);
+      hn::StoreU(hn::Add(hn::ConcatEven(d, hi, lo), hn::ConcatOdd(d, hi, lo)), d, lanes + j * N);
+    }
+  }
+  // The last N values in one vector: a level's pair sums in its lower half
+  // (the even and odd lanes of the vector with itself), until lane 0 holds
+  // the tree's root.
+  auto v = hn::LoadU(d, lanes);
+  for (; n > 1; n /= 2) v = hn::Add(hn::ConcatEven(d, v, v), hn::ConcatOdd(d, v, v));
+  return hn::GetLane(v);
+#endif
+}
+
 // A5 (TRowReduce.hpp): the accumulator starts at +0; each 256-byte chunk of
 // the row is reduced by vcadd and added to it, chunk after chunk.
 template <typename T>
@@ -135,6 +189,12 @@ HWY_INLINE float RowSumA5(const T* row, size_t cols) {
   float acc = 0.0f;
   for (size_t c = 0; c < cols; c += kChunk<T>) {
     const size_t active = cols - c < kChunk<T> ? cols - c : kChunk<T>;
+    if constexpr (std::is_same_v<T, float>) {
+      if (active == kChunk<T>) {
+        acc = AddIn<T>(acc, VcaddWholeChunk(row + c, lanes));
+        continue;
+      }
+    }
     LoadChunk(row + c, active, lanes);
     acc = AddIn<T>(acc, VcaddTree<T>(lanes, active));
   }

@@ -448,6 +448,29 @@ inline bool HasVectorPath(const ConvertSpec& s) {
   return s.src == PTO_INT32 && s.dst == PTO_FLOAT32;
 }
 
+#undef PTO_F16C_NARROWING  // per target: this file is compiled once for each
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2 && !defined(HWY_DISABLE_F16C)
+#define PTO_F16C_NARROWING 1
+// FLOAT32 lanes to FLOAT16 bits rounded to nearest even by the CPU's
+// conversion (F16C's vcvtps2ph, rounding from its immediate, not MXCSR):
+// the bits of NarrowFloatBits<10> under RINT. A NaN keeps its sign and
+// leading payload, quieted (LoadFloatLanes set the quiet bit already);
+// magnitudes from 65520 on round to infinity, or with saturation are first
+// clamped to 65504, the largest finite, which converts to itself.
+template <class DF>
+HWY_INLINE void NarrowToHalfRint(DF df, hn::Vec<DF> v, bool saturate, uint16_t* out) {
+  if (saturate) {
+    const auto largest = hn::Set(df, 65504.0f);
+    const auto beyond = hn::And(hn::Gt(hn::Abs(v), largest), hn::IsFinite(v));
+    v = hn::IfThenElse(beyond, hn::CopySign(largest, v), v);
+  }
+  const hn::Rebind<hwy::float16_t, DF> dh;
+  hn::StoreU(hn::DemoteTo(dh, v), dh, reinterpret_cast<hwy::float16_t*>(out));
+}
+#else
+#define PTO_F16C_NARROWING 0
+#endif
+
 // Lanes(df) elements from `in` to `out`.
 template <class DF>
 HWY_INLINE void ConvertVector(DF df, const ConvertSpec& s, void* out, const void* in) {
@@ -461,6 +484,10 @@ HWY_INLINE void ConvertVector(DF df, const ConvertSpec& s, void* out, const void
   const auto v = LoadFloatLanes(df, s.src, in);
   switch (s.dst) {
     case PTO_FLOAT16:
+#if PTO_F16C_NARROWING
+      if (s.round == PTO_ROUND_RINT)
+        return NarrowToHalfRint(df, v, s.saturate_float, static_cast<uint16_t*>(out));
+#endif
       StoreLowBits(du, NarrowFloatBits<10>(du, hn::BitCast(du, v), s.round, s.saturate_float),
                    static_cast<uint16_t*>(out));
       return;
@@ -492,8 +519,10 @@ HWY_INLINE void ConvertVector(DF df, const ConvertSpec& s, void* out, const void
   }
 }
 
-void ConvertImpl(const ConvertSpec& spec, size_t rows, size_t cols, void* dst, size_t dst_stride,
-                 const void* src, size_t src_stride) {
+// The rows: whole vectors by ConvertVector where the pair has a vector path,
+// the rest of each row element by element.
+HWY_INLINE void ConvertRows(const ConvertSpec& spec, size_t rows, size_t cols, void* dst,
+                            size_t dst_stride, const void* src, size_t src_stride) {
   const hn::ScalableTag<float> df;
   const size_t lanes = hn::Lanes(df);
   const bool vector = HasVectorPath(spec);
@@ -508,6 +537,36 @@ void ConvertImpl(const ConvertSpec& spec, size_t rows, size_t cols, void* dst, s
     }
     kernels::tcvt::ElementRange(spec, i, cols, out, in);
   }
+}
+
+// ConvertRows of one pair, its round mode and (narrowing) saturation fixed,
+// each equal to the spec's: the fields are constants here, so ConvertVector's
+// choices on them fold away (the float16 kernels' conversions in and out, on
+// small tiles as often as once a row).
+template <pto_dtype kSrc, pto_dtype kDst, pto_round_mode kRound, bool kSaturate>
+HWY_NOINLINE void ConvertPair(const ConvertSpec& spec, size_t rows, size_t cols, void* dst,
+                              size_t dst_stride, const void* src, size_t src_stride) {
+  ConvertSpec fixed = spec;
+  fixed.src = kSrc;
+  fixed.dst = kDst;
+  fixed.round = kRound;
+  if (kDst != PTO_FLOAT32) fixed.saturate_float = kSaturate;  // widening: never read
+  ConvertRows(fixed, rows, cols, dst, dst_stride, src, src_stride);
+}
+
+void ConvertImpl(const ConvertSpec& spec, size_t rows, size_t cols, void* dst, size_t dst_stride,
+                 const void* src, size_t src_stride) {
+  if (spec.src == PTO_FLOAT16 && spec.dst == PTO_FLOAT32 && spec.round == PTO_ROUND_RINT)
+    return ConvertPair<PTO_FLOAT16, PTO_FLOAT32, PTO_ROUND_RINT, false>(
+        spec, rows, cols, dst, dst_stride, src, src_stride);
+  if (spec.src == PTO_FLOAT32 && spec.dst == PTO_FLOAT16 && spec.round == PTO_ROUND_RINT) {
+    if (spec.saturate_float)
+      return ConvertPair<PTO_FLOAT32, PTO_FLOAT16, PTO_ROUND_RINT, true>(
+          spec, rows, cols, dst, dst_stride, src, src_stride);
+    return ConvertPair<PTO_FLOAT32, PTO_FLOAT16, PTO_ROUND_RINT, false>(
+        spec, rows, cols, dst, dst_stride, src, src_stride);
+  }
+  ConvertRows(spec, rows, cols, dst, dst_stride, src, src_stride);
 }
 
 }  // namespace HWY_NAMESPACE

@@ -39,15 +39,6 @@ inline kernels::Plane Offset(pto_tile* t, uint32_t row, uint32_t col) {
   return {base + (static_cast<size_t>(row) * t->cols + col) * pto_dtype_size(t->dtype), t->cols};
 }
 
-// Whether the valid regions of dst and of sources with dst's valid region
-// are each valid_rows * valid_cols consecutive elements from the tile's
-// data: every tile's rows are exactly its valid columns. The elementwise
-// kernels then take the region as one row (kernels.h).
-inline bool Contiguous(const pto_tile* dst, const pto_tile* a, const pto_tile* b) {
-  const uint32_t cols = dst->valid_cols;
-  return dst->cols == cols && a->cols == cols && b->cols == cols;
-}
-
 inline size_t RegionElements(const pto_tile* t) { return size_t{t->valid_rows} * t->valid_cols; }
 
 // Whether `scalar` is a value of dtype: for an integer dtype an integer

@@ -165,6 +165,35 @@ void RunFill(const Operands& o, ScalarKernel kernel, ScalarContiguousKernel cont
 
 #include "ops/family_rows.inc"
 
+ContiguousKernel ContiguousKernelOf(const OpDescriptor& op) {
+#define PTO_CONTIGUOUS_KERNEL_Binary(Camel) \
+  case OpId::k##Camel:                      \
+    return kernels::Camel##Contiguous;
+#define PTO_CONTIGUOUS_KERNEL_Unary(Camel) PTO_CONTIGUOUS_KERNEL_Binary(Camel)
+#define PTO_CONTIGUOUS_KERNEL_Scalar(Camel)
+#define PTO_CONTIGUOUS_KERNEL_Fill(Camel)
+#define PTO_CONTIGUOUS_KERNEL_RowExpand(Camel)
+#define PTO_CONTIGUOUS_KERNEL_ColExpand(Camel)
+#define PTO_CONTIGUOUS_KERNEL_RowReduce(Camel)
+#define PTO_CONTIGUOUS_KERNEL_ColReduce(Camel)
+#define PTO_CONTIGUOUS_KERNEL_Special(Camel)
+  switch (op.id) {
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_CONTIGUOUS_KERNEL_##Fam(Camel)
+#include "operations.def"
+#undef PTO_OPERATION
+    default: return nullptr;
+  }
+#undef PTO_CONTIGUOUS_KERNEL_Binary
+#undef PTO_CONTIGUOUS_KERNEL_Unary
+#undef PTO_CONTIGUOUS_KERNEL_Scalar
+#undef PTO_CONTIGUOUS_KERNEL_Fill
+#undef PTO_CONTIGUOUS_KERNEL_RowExpand
+#undef PTO_CONTIGUOUS_KERNEL_ColExpand
+#undef PTO_CONTIGUOUS_KERNEL_RowReduce
+#undef PTO_CONTIGUOUS_KERNEL_ColReduce
+#undef PTO_CONTIGUOUS_KERNEL_Special
+}
+
 // ---- scalar operands -----------------------------------------------------
 
 Validator& RequireScalarOf(Validator& v, const char* name, double scalar, const char* owner,

@@ -15,6 +15,7 @@
 #include "dtype_rules.h"
 #include "operation_traits.h"
 #include "pto_c.h"
+#include "tile.h"
 
 namespace pto {
 namespace ops {
@@ -227,6 +228,23 @@ const OpDescriptor* FindOp(const char* name, size_t name_length);
 // The ScalarFirst row whose text is `op`'s with the scalar first
 // (tdivs_scalar_by_tile for tdivs); NULL if none.
 const OpDescriptor* ScalarFirstForm(const OpDescriptor& op);
+
+// Whether the valid regions of dst and of sources with dst's valid region
+// are each valid_rows * valid_cols consecutive elements from the tile's
+// data: every tile's rows are exactly its valid columns. The elementwise
+// kernels then take the region as one row (kernels.h).
+inline bool Contiguous(const pto_tile* dst, const pto_tile* a, const pto_tile* b) {
+  const uint32_t cols = dst->valid_cols;
+  return dst->cols == cols && a->cols == cols && b->cols == cols;
+}
+
+// The kernel a Binary or Unary row's run calls on Contiguous operands, the
+// region as one row of n elements (a Unary row's source given as a and b);
+// null for every other row. For callers that resolve it once (a program's
+// plain operations).
+using ContiguousKernel = void (*)(pto_dtype dtype, size_t n, void* dst, const void* a,
+                                  const void* b);
+ContiguousKernel ContiguousKernelOf(const OpDescriptor& op);
 
 // tsel's rules and run (three sources: not a row; pto_tsel and programs call
 // these; compare.cc).

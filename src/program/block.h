@@ -5,6 +5,7 @@
 #define PTO_PROGRAM_BLOCK_H_
 
 #include <stdint.h>
+#include <string.h>
 
 #include <atomic>
 #include <string>
@@ -110,6 +111,10 @@ class Block {
   pto_status MakeView(const Instr& in);
   pto_status PartitionView(const Instr& in);
   pto_status Transfer(const Instr& in, bool load);
+  // The common cases of PartitionView and Transfer, inlined into the
+  // dispatch loop (below); false where the general function must run.
+  bool PartitionWindow(const Instr& in);
+  bool CopyWindow(const Instr& in, bool load);
   pto_status TransferFits(const Instr& in, bool load);
   // Waits until every block before this one has finished (its adds to
   // global memory applied); false if the launch stopped meanwhile.
@@ -119,6 +124,9 @@ class Block {
   pto_status Matmul(const Instr& in);
   pto_status Subview(const Instr& in);
   void Print(const Instr& in, uint32_t block) const;
+  void PlainTileOp(const Instr& in);
+  bool FastStep(const Instr& in);
+  uint32_t FastRun(const Instr* code, uint32_t n, uint32_t pc);
   pto_status TileOp(const Instr& in);
   pto_status Tsel(const Instr& in);
   pto_status GetVal(const Instr& in);
@@ -171,6 +179,52 @@ class Block {
   uint32_t subblock_ = 0, subblocks_ = 1;
   Pipes* pipes_ = nullptr;
 };
+
+// A rank-2 partition into another register (a kernel's tile of rows) inside
+// its view: PartitionView's fields without its loops over the rank. One
+// outside the view takes PartitionView, which words the error.
+inline bool Block::PartitionWindow(const Instr& in) {
+  const View& src = views_[in.b];
+  View& v = views_[in.a];
+  if (in.rank != 2 || in.sub != 0 || &v == &src) return false;
+  const uint32_t* regs = &p_.lists[in.extra];
+  const int64_t row = ints_[regs[0]], col = ints_[regs[1]];
+  const int64_t rows = ints_[regs[2]], cols = ints_[regs[3]];
+  if ((row | col | rows | cols) < 0 || row > src.shape[0] - rows || col > src.shape[1] - cols)
+    return false;
+  v.pointer = src.pointer;
+  v.rank = 2;
+  v.offset = src.offset + row * src.strides[0] + col * src.strides[1];
+  v.shape[0] = rows;
+  v.shape[1] = cols;
+  v.strides[0] = src.strides[0];
+  v.strides[1] = src.strides[1];
+  return true;
+}
+
+// Transfer of a vector tile without a pad value (Instr::plain, set by the
+// verifier; imm its element's bytes) through a rank-2 view whose rows are
+// contiguous and hold the tile's valid region: the region's rows copied as
+// they are. Anything else (a window that does not fit: for the sentence)
+// takes Transfer.
+inline bool Block::CopyWindow(const Instr& in, bool load) {
+  const View& v = views_[in.b];
+  const pto_tile& t = tiles_[in.a];
+  if (!in.plain || v.rank != 2 || v.strides[1] != 1 || v.shape[0] < t.valid_rows ||
+      v.shape[1] < t.valid_cols)
+    return false;
+  const size_t size = static_cast<size_t>(in.imm);
+  const size_t bytes = t.valid_cols * size;
+  const size_t tile_pitch = t.cols * size;
+  const size_t view_pitch = static_cast<size_t>(v.strides[0]) * size;
+  char* local = static_cast<char*>(t.data);
+  char* global = pointers_[v.pointer].data + static_cast<size_t>(v.offset) * size;
+  for (uint32_t r = 0; r < t.valid_rows; ++r, local += tile_pitch, global += view_pitch) {
+    if (load) memcpy(local, global, bytes);
+    else memcpy(global, local, bytes);
+  }
+  return true;
+}
 
 }  // namespace program
 }  // namespace pto

@@ -105,13 +105,15 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   if (ops::IndexCount(op.attr) > 0 || ops::HasTrait(op, PTO_TRAIT_ValuesAtRun))
     in.check_at_run = true;
   if (ops::TakesScalar(op.attr)) {
-    // The scalar's value is known when the instruction runs: its rule is
-    // checked then, with the tile rules again.
-    in.check_at_run = true;
     // The scalar is of dst's dtype, or the compared source's (a MaskDst
     // row's: tcmps).
     const uint32_t owner = ops::HasTrait(op, PTO_TRAIT_MaskDst) ? ins[0] : dst;
     const bool float_tile = IsFloatDtype(p_->tiles[owner].type.dtype);
+    // An integer scalar's value is known when the instruction runs: its rule
+    // (a value of the dtype) is checked then, with the tile rules again. Any
+    // float is a value of a float dtype, so a float tile's scalar adds no
+    // rule to what the verifier checks.
+    if (!float_tile) in.check_at_run = true;
     if (float_tile != scalar.scalar_is_float)
       return Error(loc, std::string(op.mnemonic) + " takes " +
                             (float_tile ? "a float" : "an integer") + " scalar for a tile of " +

@@ -255,20 +255,60 @@ pto_status Block::FloatInstr(const Instr& in) {
   return PTO_OK;
 }
 
+// A plain operation (Instr::plain): its operands straight to the row's run.
+// Apart from TileOp, and inlined into the dispatch loop, so that the common
+// instruction pays no frame for the rest.
+inline void Block::PlainTileOp(const Instr& in) {
+  pto_tile* tiles = tiles_.data();
+  pto_tile* dst = tiles + in.a;
+  if ((dst->valid_rows == 0 || dst->valid_cols == 0) && !in.run_whole_dst) return;
+  if (in.run_contiguous != nullptr) {
+    // The row's run would call this kernel for these operands: called here.
+    const pto_tile* a = tiles + in.b;
+    const pto_tile* b = in.c != kNoSlot ? tiles + in.c : a;
+    if (ops::Contiguous(dst, a, b)) {
+      in.run_contiguous(dst->dtype, size_t{dst->valid_rows} * dst->valid_cols, dst->data, a->data,
+                        b->data);
+      return;
+    }
+  }
+  const ops::Operands o{dst,
+                        in.b != kNoSlot ? tiles + in.b : nullptr,
+                        in.c != kNoSlot ? tiles + in.c : nullptr,
+                        in.d != kNoSlot ? tiles + in.d : nullptr,
+                        in.run_attr,
+                        in.run_scalar ? floats_[in.scalar_reg] : 0.0,
+                        in.run_sat};
+  in.op->run(WithThirdSource(o, in, tiles_), p_.profile);
+}
+
+// One instruction of the short paths that cannot fail (a plain operation, a
+// partition inside its view, a tile's rows copied through a window); false,
+// having done nothing, for any other.
+inline bool Block::FastStep(const Instr& in) {
+  switch (in.code) {
+    case Code::kTileOp:
+      if (!in.plain) return false;
+      PlainTileOp(in);
+      return true;
+    case Code::kPartView: return PartitionWindow(in);
+    case Code::kLoad: return CopyWindow(in, true);
+    case Code::kStore: return CopyWindow(in, false);
+    default: return false;
+  }
+}
+
+// After a short-path instruction at pc: the short-path instructions that
+// follow it (a small-tile kernel's views, transfers and arithmetic run
+// straight on), taken by FastStep's few compares instead of a dispatch each;
+// returns the pc of the last one taken.
+inline uint32_t Block::FastRun(const Instr* code, uint32_t n, uint32_t pc) {
+  while (pc + 1 < n && FastStep(code[pc + 1])) ++pc;
+  return pc;
+}
+
 pto_status Block::TileOp(const Instr& in) {
   pto_tile* dst = &tiles_[in.a];
-  if (in.plain) {
-    const ops::Operands o{dst,
-                          in.b != kNoSlot ? &tiles_[in.b] : nullptr,
-                          in.c != kNoSlot ? &tiles_[in.c] : nullptr,
-                          in.d != kNoSlot ? &tiles_[in.d] : nullptr,
-                          ops::AttrOf(*in.op, in.attr),
-                          0,
-                          ops::SaturationOf(*in.op, in.attr)};
-    if ((dst->valid_rows != 0 && dst->valid_cols != 0) || ops::WritesWholeDst(*in.op))
-      in.op->run(WithThirdSource(o, in, tiles_), p_.profile);
-    return PTO_OK;
-  }
   pto_tile* tmp = in.d != kNoSlot ? &tiles_[in.d] : nullptr;
   double scalar = !ops::TakesScalar(in.op->attr) ? 0.0
                   : in.scalar_is_float                 ? floats_[in.scalar_reg]
@@ -418,19 +458,38 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
           return PTO_OK;  // another block failed: stop at this loop's next turn
         }
         break;
-      case Code::kForStep:
+      case Code::kForStep: {
         if (loop_limit_ != 0 && ++turns > loop_limit_) {
           status = LoopLimitError(in);
           break;
         }
         ints[in.a] =
             Wrap(static_cast<uint64_t>(ints[in.a]) + static_cast<uint64_t>(ints[in.b]), in.bits);
+        // The loop's check (at target) when it lets the next turn run: taken
+        // here, straight on to the body, without a dispatch of its own; an
+        // exit, a bad step or a stop is the check's to run.
+        const Instr& check = code[in.target];
+        if (check.code == Code::kForCheck && ints[check.c] > 0 && ints[check.a] < ints[check.b] &&
+            !stop.load(std::memory_order_relaxed)) {
+          pc = in.target;
+          break;
+        }
         pc = in.target - 1;
         break;
+      }
       case Code::kMakeView: status = MakeView(in); break;
-      case Code::kPartView: status = PartitionView(in); break;
-      case Code::kLoad: status = Transfer(in, true); break;
-      case Code::kStore: status = Transfer(in, false); break;
+      case Code::kPartView:
+        if (PartitionWindow(in)) pc = FastRun(code, n, pc);
+        else status = PartitionView(in);
+        break;
+      case Code::kLoad:
+        if (CopyWindow(in, true)) pc = FastRun(code, n, pc);
+        else status = Transfer(in, true);
+        break;
+      case Code::kStore:
+        if (CopyWindow(in, false)) pc = FastRun(code, n, pc);
+        else status = Transfer(in, false);
+        break;
       case Code::kSetValid: {
         pto_tile& t = tiles_[in.a];
         const int64_t r = ints[in.b], c = ints[in.c];
@@ -445,7 +504,14 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         }
         break;
       }
-      case Code::kTileOp: status = TileOp(in); break;
+      case Code::kTileOp:
+        if (in.plain) {
+          PlainTileOp(in);
+          pc = FastRun(code, n, pc);
+        } else {
+          status = TileOp(in);
+        }
+        break;
       case Code::kTsel: status = Tsel(in); break;
       case Code::kGetVal: status = GetVal(in); break;
       case Code::kTileCopy: {

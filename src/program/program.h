@@ -126,8 +126,10 @@ enum class Code : uint8_t {
   kForStep,      // ints[a] += ints[b]; pc = target
   kMakeView,     // views[a] = pointer b with shape/strides regs list[extra..]
   kPartView,     // views[a] = views[b] at offsets, sizes list[extra..] (sub leading 1s added)
-  kLoad,         // tile a <- views[b]
-  kStore,        // views[b] <- tile a, as dtype d (sub 1: added to what is there)
+  kLoad,         // tile a <- views[b] (plain: a vector tile without a pad value, imm
+                 // its element's bytes, set by the verifier)
+  kStore,        // views[b] <- tile a, as dtype d (sub 1: added to what is there;
+                 // plain and imm as kLoad's)
   kSetValid,     // tile a valid region = ints[b] x ints[c]
   kTileOp,       // an operation of the table on tiles
   kTsel,         // tsel: tile a <- mask slot `mask` ? tile b : tile c (tmp d)
@@ -232,8 +234,9 @@ struct Instr {
   uint8_t bits = 64; // result width of integer arithmetic
   FloatFormat fmt = FloatFormat::kF64;  // float results
   bool check_at_run = false;  // kTileOp: an operand's valid region is dynamic
-  // kTileOp: none of a scalar, offsets, a mask view or a run-time check (set
-  // by the verifier): the run goes straight to the kernel.
+  // kTileOp: none of offsets, a mask view or a run-time check, a scalar only
+  // from a float register (set by the verifier): the run goes straight to
+  // the kernel. kLoad, kStore: see there.
   bool plain = false;
   uint32_t a = 0, b = 0, c = 0, d = 0;
   // (kNoSlot) kTileOp: a third and a fourth source (taddc's src2, tconcatidx's
@@ -246,6 +249,12 @@ struct Instr {
   double fimm = 0;
   const ops::OpDescriptor* op = nullptr;
   int attr = 0;
+  // kTileOp, plain: what its run takes from the row and attr, worked out by
+  // the verifier: AttrOf and SaturationOf attr, whether a scalar (from a
+  // float register), whether dst is written whole (WritesWholeDst).
+  int run_attr = 0, run_sat = 0;
+  bool run_scalar = false, run_whole_dst = false;
+  ops::ContiguousKernel run_contiguous = nullptr;  // ops::ContiguousKernelOf the row
   uint32_t mask = 0;  // kTsel: the mask's tile slot
   // kTileOp of the Scalar family: the register holding the scalar (a float
   // register when scalar_is_float, else an integer one).

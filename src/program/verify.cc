@@ -348,6 +348,15 @@ pto_status CheckOperations(Program* p) {
       p->uses_float = true;
       continue;
     }
+    if (in.code == Code::kLoad || in.code == Code::kStore) {
+      // A vector tile moved as it is (no pad value to write, no add): the
+      // executor's row copy.
+      const Type& type = p->tiles[in.a].type;
+      in.plain = !type.IsCube() && in.sub == 0 && static_cast<pto_dtype>(in.d) == type.dtype &&
+                 (in.code == Code::kStore || type.pad == PTO_PAD_NULL);
+      in.imm = static_cast<int64_t>(pto_dtype_size(type.dtype));
+      continue;
+    }
     if (in.code != Code::kTileOp && in.code != Code::kTsel) continue;
     uint32_t operands[kMostTileUses];
     TileUses(in, operands);
@@ -394,9 +403,16 @@ pto_status CheckOperations(Program* p) {
     if (status != PTO_OK && !(in.check_at_run && region_rule))
       return Diagnose(*p, in.loc, status, LastError());
     if (in.code == Code::kTileOp) {
-      in.plain = !in.check_at_run && !ops::TakesScalar(in.op->attr) &&
+      // A scalar here is a float register's (an integer scalar is checked
+      // when it runs: check_at_run).
+      in.plain = !in.check_at_run && (!ops::TakesScalar(in.op->attr) || in.scalar_is_float) &&
                  ops::IndexCount(in.op->attr) == 0 &&
                  !ops::HasTrait(*in.op, PTO_TRAIT_MaskDst | PTO_TRAIT_MaskSrc);
+      in.run_attr = ops::AttrOf(*in.op, in.attr);
+      in.run_sat = ops::SaturationOf(*in.op, in.attr);
+      in.run_scalar = ops::TakesScalar(in.op->attr);
+      in.run_whole_dst = ops::WritesWholeDst(*in.op);
+      in.run_contiguous = ops::ContiguousKernelOf(*in.op);
     }
     // Float compares too keep IEEE defaults (subnormals compare as themselves).
     for (const pto_tile* t : {static_cast<const pto_tile*>(dst), src0, src1})

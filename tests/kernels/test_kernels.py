@@ -114,6 +114,30 @@ def test_layernorm(rng, m, n):
     assert np.all(np.abs(y - ref) <= bound)
 
 
+@pytest.mark.parametrize("m", [1, 7, 37, 300])
+def test_layernorm_f16(rng, m):
+    """The float16 LayerNorm of 1x128 row tiles: computed in float32 (the
+    float32 LayerNorm's bound without weight and bias, and three more
+    roundings for the Newton step, which moves a correctly rounded 1/sqrt by
+    at most an ulp), then rounded once to float16 (half an ulp, 2^-11
+    relative, of the float32 result); a float16 output is a multiple of
+    2^-24, so one within the bound of 0 is fine at 0."""
+    x = (rng.standard_normal((m, 128)) * 2 + 3).astype(np.float16)
+    inv_n, eps = np.float32(1.0 / 128), np.float32(1e-5)
+    y = run_blocks(program("layernorm_f16"), ["y"], x=x, y=np.zeros_like(x), m=m,
+                   inv_n=float(inv_n), eps=float(eps))["y"]
+    assert y.dtype == np.float16
+    xd = x.astype(np.float64)
+    c = xd - xd.mean(axis=1, keepdims=True)
+    sigma = np.sqrt((c * c).sum(axis=1, keepdims=True) * float(inv_n) + float(eps))
+    ref = c / sigma
+    depth = a5_row_sum_depth(128)
+    scale = np.abs(xd).sum(axis=1, keepdims=True) * float(inv_n)
+    f32 = U * ((depth + 2) * scale / sigma + (depth + 12) * np.abs(ref))
+    bound = (2.0 ** -11 * (np.abs(ref) + f32) + f32) * 1.01 + 2.0 ** -25
+    assert np.all(np.abs(y.astype(np.float64) - ref) <= bound)
+
+
 @pytest.mark.parametrize("m,n", [(8, 64), (13, 100), (37, 1000)])
 def test_silu_and_swiglu(rng, m, n):
     g = (rng.standard_normal((m, n)) * 6).astype(np.float32)
