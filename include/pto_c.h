@@ -169,6 +169,31 @@ typedef enum pto_profile {
     PTO_PROFILE_A5 = 2    /* HOST rules plus the pages' A5 implementation checks */
 } pto_profile;
 
+/* Where a tile lives (pto-isa's TileType, PTOAS's tile_buf `loc=`): the
+ * vector unit's unified buffer, or one of the cube's memories (see "Cube
+ * tiles" below). */
+typedef enum pto_location {
+    PTO_LOC_VEC = 0,   /* unified buffer: every tile of pto_tile_create and pto_tile_create_at */
+    PTO_LOC_MAT = 1,   /* L1, where the cube's operands are staged */
+    PTO_LOC_LEFT = 2,  /* L0A: a matrix multiply's a */
+    PTO_LOC_RIGHT = 3, /* L0B: a matrix multiply's b */
+    PTO_LOC_ACC = 4,   /* L0C: a matrix multiply's dst */
+    PTO_LOC_BIAS = 5   /* the bias table: pto_tmatmul_bias's bias */
+} pto_location;
+
+/* How a tile's elements lie in its storage: row-major, or a fractal layout,
+ * a grid of boxes (pto-isa's BLayout: the boxes in column order for NZ and
+ * NN, row order for ZN and ZZ; SLayout: each box's elements along its rows
+ * for NZ and ZZ, down its columns for ZN and NN). "Cube tiles" below gives
+ * the boxes and each element's offset. */
+typedef enum pto_layout {
+    PTO_LAYOUT_ND = 0, /* row-major, no boxes: every tile of pto_tile_create and pto_tile_create_at */
+    PTO_LAYOUT_NZ = 1, /* boxes in column order, row-major inside (the NPU's acc, A5's left) */
+    PTO_LAYOUT_ZN = 2, /* boxes in row order, column-major inside (the NPU's right) */
+    PTO_LAYOUT_ZZ = 3, /* boxes in row order, row-major inside (A2A3's left) */
+    PTO_LAYOUT_NN = 4  /* boxes in column order, column-major inside */
+} pto_layout;
+
 /* A buffer: an opaque byte arena (standing, e.g., for the on-chip unified
  * buffer) in which tiles are placed with pto_tile_create_at. Created by
  * pto_buffer_create or pto_buffer_wrap, released by pto_buffer_destroy. */
@@ -320,6 +345,62 @@ PTO_API pto_status pto_tile_write_f32(pto_tile *tile, const float *src, size_t c
 /* Copies the whole tile into count floats (widening is exact). Same rules as
  * pto_tile_write_f32. */
 PTO_API pto_status pto_tile_read_f32(const pto_tile *tile, float *dst, size_t count);
+
+/* ------------------------------------------------------------------------ */
+/* Cube tiles                                                                */
+/* ------------------------------------------------------------------------ */
+/*
+ * The cube (the NPU's matrix unit) reads a matrix multiply's operands from
+ * memories of its own, in fractal layouts: a is a left tile, b a right tile,
+ * dst an acc tile, bias a bias row (pto_location). A cube tile, made by
+ * pto_tile_create_cube, carries its location and layout; everything else
+ * about it is a tile's (dtype, shape, valid region anchored at (0, 0),
+ * pto_tile_set_valid, pto_tile_destroy).
+ *
+ * Storage: owned, 64-byte aligned, zero-filled at creation, rows*cols
+ * elements that are exactly the byte image the NPU's memory holds. With
+ * E-byte elements, a box is IR x IC elements: 16 x 16 in acc (1024 bytes);
+ * elsewhere 512 bytes, 16 x 32/E for NZ and ZZ, 32/E x 16 for ZN and NN;
+ * a tile of one row has boxes of one row (IR = 1). Element (r, c) is element
+ *   r*cols + c                          of an ND tile, and with
+ *   br = r / IR, ir = r % IR, bc = c / IC, ic = c % IC,
+ *   in = ir*IC + ic (NZ, ZZ) or ic*IR + ir (ZN, NN),
+ *   bc*rows*IC + br*IR*IC + in          of an NZ or NN tile,
+ *   br*IR*cols + bc*IR*IC + in          of a ZZ or ZN tile
+ * of pto_tile_data. pto_tile_write, pto_tile_read, pto_tile_write_f32 and
+ * pto_tile_read_f32 exchange the tile's values row-major whatever its layout
+ * (element (r, c) at r*cols + c of the caller's array), so a caller fills
+ * and reads a cube tile as any other and never computes an offset; the byte
+ * image is pto_tile_data's.
+ *
+ * What takes them: pto_tmatmul, pto_tmatmul_acc and pto_tmatmul_bias (under
+ * each profile, see "Matrix multiply"). Every other operation refuses a tile
+ * whose location is not PTO_LOC_VEC, before its other rules, with
+ * PTO_ERR_INVALID_ARGUMENT; pto_tile_create_at places vec tiles only (a cube
+ * tile is never in a buffer: pto_tile_buffer is NULL, pto_tile_offset 0).
+ * Programs (pto_program_create) model the same memories and layouts in their
+ * own tiles (docs/pto-assembly.md, "The cube").
+ */
+
+/* Creates a cube tile (or, for PTO_LOC_VEC and PTO_LAYOUT_ND, a tile as
+ * pto_tile_create makes) and stores its handle in *out. The profile is not
+ * looked at: what each profile's matrix multiply accepts is its own rule.
+ * Errors, in order: PTO_ERR_NULL_ARGUMENT if out is NULL;
+ * PTO_ERR_INVALID_ARGUMENT for a dtype, shape or size pto_tile_create
+ * refuses, a location or layout outside its enum, a vec or bias tile not ND,
+ * a bias tile of more than one row, or a fractal layout whose boxes do not
+ * tile rows x cols (rows a multiple of IR unless 1, cols of IC; e.g. a
+ * FLOAT32 NZ left tile has 16 x 8 boxes: 16 x 24 is accepted, 16 x 12 is
+ * not); PTO_ERR_OUT_OF_MEMORY. On failure *out is left unchanged. */
+PTO_API pto_status pto_tile_create_cube(pto_dtype dtype, uint32_t rows, uint32_t cols,
+                                        pto_location location, pto_layout layout,
+                                        pto_tile **out);
+
+/* The tile's location and layout: PTO_LOC_VEC and PTO_LAYOUT_ND for every
+ * tile of pto_tile_create and pto_tile_create_at, and for NULL. */
+PTO_API pto_location pto_tile_location(const pto_tile *tile);
+PTO_API pto_layout pto_tile_layout(const pto_tile *tile);
+
 
 /* ------------------------------------------------------------------------ */
 /* Buffers and placement                                                     */
