@@ -171,7 +171,7 @@ typedef enum pto_profile {
 
 /* Where a tile lives (pto-isa's TileType, PTOAS's tile_buf `loc=`): the
  * vector unit's unified buffer, or one of the cube's memories (see "Cube
- * tiles" below). */
+ * tiles" in this header). */
 typedef enum pto_location {
     PTO_LOC_VEC = 0,   /* unified buffer: every tile of pto_tile_create and pto_tile_create_at */
     PTO_LOC_MAT = 1,   /* L1, where the cube's operands are staged */
@@ -184,7 +184,7 @@ typedef enum pto_location {
 /* How a tile's elements lie in its storage: row-major, or a fractal layout,
  * a grid of boxes (pto-isa's BLayout: the boxes in column order for NZ and
  * NN, row order for ZN and ZZ; SLayout: each box's elements along its rows
- * for NZ and ZZ, down its columns for ZN and NN). "Cube tiles" below gives
+ * for NZ and ZZ, down its columns for ZN and NN). "Cube tiles" in this header gives
  * the boxes and each element's offset. */
 typedef enum pto_layout {
     PTO_LAYOUT_ND = 0, /* row-major, no boxes: every tile of pto_tile_create and pto_tile_create_at */
@@ -263,6 +263,10 @@ PTO_API size_t pto_dtype_size(pto_dtype dtype);
  *                  indices; tmp required; contiguous dst     and indices rows
  *                  rows (pto_tgather)
  *   tscatter       as HOST                                   as HOST
+ *   tmatmul,       cube tiles only: a left ZZ, b right ZN,   as A2A3 with a
+ *   tmatmul_acc,   dst acc NZ, bias a bias row; a [M, K],    left NZ
+ *   tmatmul_bias   b [K, N], dst [M, N]; M, K, N 1 to 4095
+ *                  (pto_tmatmul)
  *
  * A refusal that HOST would not make for the identical call names the
  * profile in pto_last_error(), and a dtype refusal lists what the profile
@@ -290,7 +294,9 @@ PTO_API const char *pto_profile_string(pto_profile p);
 /*
  * A tile is a rows x cols row-major array of one element type, contiguous (the
  * row stride is cols elements), with a valid region valid_rows x valid_cols
- * anchored at (0, 0). The valid region starts as the whole tile.
+ * anchored at (0, 0). The valid region starts as the whole tile. (A cube
+ * tile, of pto_tile_create_cube, may lie in a fractal layout instead: "Cube
+ * tiles" below.)
  * A tile made by pto_tile_create owns its storage, 64-byte aligned and
  * zero-filled at creation. A tile made by pto_tile_create_at is placed in a
  * buffer (see "Buffers and placement" below): its storage is bytes of that
@@ -328,18 +334,24 @@ PTO_API uint32_t pto_tile_valid_cols(const pto_tile *tile);
 PTO_API void *pto_tile_data(pto_tile *tile);
 
 /* Copies the whole tile (not just the valid region) from src, in the tile's own
- * element encoding. nbytes must equal rows*cols*pto_dtype_size(dtype).
- * Errors: PTO_ERR_NULL_ARGUMENT; PTO_ERR_INVALID_ARGUMENT for a wrong nbytes. */
+ * element encoding, row-major: element (r, c) at r*cols + c of src (a cube
+ * tile's fractal image is laid out from it, see "Cube tiles"). nbytes must
+ * equal rows*cols*pto_dtype_size(dtype).
+ * Errors: PTO_ERR_NULL_ARGUMENT; PTO_ERR_INVALID_ARGUMENT for a wrong nbytes;
+ * PTO_ERR_OUT_OF_MEMORY for a tile in a fractal layout whose row-major copy
+ * cannot be allocated (the tile is then unchanged). */
 PTO_API pto_status pto_tile_write(pto_tile *tile, const void *src, size_t nbytes);
 
 /* Copies the whole tile into dst. Same rules as pto_tile_write. */
 PTO_API pto_status pto_tile_read(const pto_tile *tile, void *dst, size_t nbytes);
 
-/* Copies the whole tile from count floats, narrowing with round-to-nearest-even
- * (NaN stays NaN, overflow gives infinity). Only FLOAT16, BFLOAT16 and FLOAT32
- * tiles. count must equal rows*cols.
+/* Copies the whole tile from count floats, row-major as pto_tile_write,
+ * narrowing with round-to-nearest-even (NaN stays NaN, overflow gives
+ * infinity). Only FLOAT16, BFLOAT16 and FLOAT32 tiles. count must equal
+ * rows*cols.
  * Errors: PTO_ERR_NULL_ARGUMENT; PTO_ERR_UNSUPPORTED_DTYPE for an integer
- * tile; PTO_ERR_INVALID_ARGUMENT for a wrong count. */
+ * tile; PTO_ERR_INVALID_ARGUMENT for a wrong count; PTO_ERR_OUT_OF_MEMORY as
+ * pto_tile_write. */
 PTO_API pto_status pto_tile_write_f32(pto_tile *tile, const float *src, size_t count);
 
 /* Copies the whole tile into count floats (widening is exact). Same rules as
@@ -1397,17 +1409,31 @@ PTO_API pto_status pto_tsels(pto_tile *dst, const pto_tile *mask, const pto_tile
  *   not documented: its float results may differ in the last bits.)
  * - dst must not share storage with a, b or bias: the same handle or any
  *   shared byte of their valid elements is PTO_ERR_ALIASING. a and b may be
- *   the same tile.
- * - Checks, in order: NULL handles; the profile; dtypes; aliasing; valid
- *   regions.
- * - HOST: ordinary row-major tiles, any placement. PTO_PROFILE_A2A3 and
- *   PTO_PROFILE_A5: the cube's operands are tiles of its own memories (left,
- *   right, acc) in fractal layouts, which these calls do not model: every
- *   call is PTO_ERR_INVALID_ARGUMENT, its sentence naming the profile.
- *   Programs (pto_program_create) model those memories and layouts and run
- *   pto.tmatmul, pto.tmatmul.acc and pto.tmatmul.bias there under every
- *   profile, with the same results as these calls (docs/pto-assembly.md,
- *   "The cube").
+ *   the same tile under HOST (under A2A3 and A5 they lie in different
+ *   memories).
+ * - Checks, in order: NULL handles; locations and layouts (A2A3, A5);
+ *   dtypes; aliasing; valid regions (and, under A2A3 and A5, the NPU's
+ *   shapes); then PTO_ERR_OUT_OF_MEMORY if operands in a fractal layout
+ *   cannot be staged (they are multiplied through row-major copies of their
+ *   valid regions, which the calling thread keeps for its next call).
+ * - HOST: tiles of any location and layout ("Cube tiles"): ordinary
+ *   row-major tiles of pto_tile_create and pto_tile_create_at, any
+ *   placement, are the plain case; each element is read and written at its
+ *   (row, column) whatever the layout, with the same bits.
+ * - PTO_PROFILE_A2A3 and PTO_PROFILE_A5: the cube tiles their NPU takes
+ *   (pto-isa's TileLeft, TileRight, TileAcc and TMatmul implementations):
+ *   a is a PTO_LOC_LEFT tile, PTO_LAYOUT_ZZ under A2A3 and PTO_LAYOUT_NZ
+ *   under A5; b a PTO_LOC_RIGHT PTO_LAYOUT_ZN tile; dst a PTO_LOC_ACC
+ *   PTO_LAYOUT_NZ tile; bias a PTO_LOC_BIAS tile (one row). Another
+ *   location or layout is PTO_ERR_INVALID_ARGUMENT, e.g. "pto_tmatmul:
+ *   under A5 a must be a left NZ tile (pto_tile_create_cube), not a left ZZ
+ *   tile"; the boxes align the shapes ("Cube tiles"). The tiles' shapes are
+ *   a [M, K], b [K, N], dst [M, N] (a's rows = dst's rows, a's cols = b's
+ *   rows, b's cols = dst's cols), and the valid M, K and N are 1 to 4095;
+ *   else PTO_ERR_SHAPE_MISMATCH. Results are the bits HOST gives for the
+ *   same values. Programs (pto_program_create) run pto.tmatmul,
+ *   pto.tmatmul.acc and pto.tmatmul.bias on their own cube tiles with the
+ *   same results (docs/pto-assembly.md, "The cube").
  */
 
 /* dst = a b: the seed is 0. */
