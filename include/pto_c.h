@@ -1637,9 +1637,11 @@ PTO_API pto_status pto_args_set_float(pto_args *args, size_t index, double value
 /* Binds a TILE parameter to a tile (not copied now; see the run functions).
  * The tile must have the declared dtype (PTO_ERR_DTYPE_MISMATCH) and rows x
  * cols (PTO_ERR_SHAPE_MISMATCH); where the declared valid region is static,
- * the tile's valid region must equal it (PTO_ERR_SHAPE_MISMATCH).
- * NULL unbinds. Errors: PTO_ERR_NULL_ARGUMENT (args); PTO_ERR_INVALID_ARGUMENT
- * for a bad index or kind. */
+ * the tile's valid region must equal it (PTO_ERR_SHAPE_MISMATCH). A tile
+ * parameter is a vec tile (a kernel's cube tiles come from global memory),
+ * so a cube tile (pto_tile_create_cube) is PTO_ERR_INVALID_ARGUMENT.
+ * NULL unbinds. Errors, in order: PTO_ERR_NULL_ARGUMENT (args);
+ * PTO_ERR_INVALID_ARGUMENT for a bad index or kind; the rules above. */
 PTO_API pto_status pto_args_set_tile(pto_args *args, size_t index, pto_tile *tile);
 
 /* Runs the program once as block 0 of 1. Same as pto_program_launch(program,

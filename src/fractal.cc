@@ -8,11 +8,6 @@ namespace pto {
 
 namespace {
 
-bool SameLayout(const Layout& a, const Layout& b) {
-  return a.rows == b.rows && a.cols == b.cols && a.col_major == b.col_major && a.box == b.box &&
-         a.inner_rows == b.inner_rows && a.inner_cols == b.inner_cols;
-}
-
 // CopyRegion for elements of type T: runs both images hold one after another
 // along a row (ZZ, NZ, ND), or where both run down columns (ZN, NN, DN),
 // down a column; single elements otherwise.

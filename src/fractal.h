@@ -99,6 +99,12 @@ inline Layout RowMajorLayout(uint64_t rows, uint64_t cols) {
   return l;
 }
 
+// Whether a and b put every element at the same offset.
+inline bool SameLayout(const Layout& a, const Layout& b) {
+  return a.rows == b.rows && a.cols == b.cols && a.col_major == b.col_major && a.box == b.box &&
+         a.inner_rows == b.inner_rows && a.inner_cols == b.inner_cols;
+}
+
 inline uint64_t ElementOffset(const Layout& l, uint64_t r, uint64_t c) {
   if (l.box == Box::kNone) return l.col_major ? c * l.rows + r : r * l.cols + c;
   const uint64_t br = r >> l.row_shift, ir = r & (l.inner_rows - 1);

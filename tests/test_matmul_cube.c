@@ -9,7 +9,8 @@
  *   layout give the same bits too;
  * - each refusal (wrong location, wrong layout, dtypes, the NPU's shapes,
  *   boxes that do not tile a shape, cube tiles given to a vector operation)
- *   with its status and sentence, writing nothing; destroy(NULL). */
+ *   with its status and sentence, writing nothing; destroy(NULL);
+ * - a program's tile arguments refuse cube tiles. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,12 +342,37 @@ static void test_create_rules(void **state) {
     TILES_DESTROY(plain, vec, left, acc, other);
 }
 
+/* A program's tile parameters are vec tiles: pto_args_set_tile refuses a
+ * cube tile, whose image the program would read row-major. */
+static void test_program_arguments(void **state) {
+    (void)state;
+    static const char text[] =
+        "%d = pto.tmov %s : !pto.tile<32x32xf16> -> !pto.tile<32x32xf16>\n";
+    pto_tile *left = cube(PTO_FLOAT16, 32, 32, PTO_LOC_LEFT, PTO_LAYOUT_NZ);
+    pto_tile *mat_nd = cube(PTO_FLOAT16, 32, 32, PTO_LOC_MAT, PTO_LAYOUT_ND);
+    pto_tile *vec = cube(PTO_FLOAT16, 32, 32, PTO_LOC_VEC, PTO_LAYOUT_ND);
+    pto_program *p = program_build(text, NULL);
+    pto_args *args = NULL;
+    assert_int_equal(pto_args_create(p, &args), PTO_OK);
+    size_t at = 0;
+    assert_int_equal(pto_program_param_find(p, "s", &at), PTO_OK);
+    expect_status(pto_args_set_tile(args, at, left), PTO_ERR_INVALID_ARGUMENT, "a left tile");
+    if (strstr(pto_last_error(), "pto_args_set_tile: tile is a left NZ tile; only pto_tmatmul") == NULL)
+        fail_msg("pto_args_set_tile's sentence: %s", pto_last_error());
+    expect_status(pto_args_set_tile(args, at, mat_nd), PTO_ERR_INVALID_ARGUMENT, "a mat ND tile");
+    expect_status(pto_args_set_tile(args, at, vec), PTO_OK, "a vec tile of pto_tile_create_cube");
+    pto_args_destroy(args);
+    pto_program_destroy(p);
+    TILES_DESTROY(left, mat_nd, vec);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layouts),
         cmocka_unit_test(test_npu_equals_host),
         cmocka_unit_test(test_matmul_refusals),
         cmocka_unit_test(test_create_rules),
+        cmocka_unit_test(test_program_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
