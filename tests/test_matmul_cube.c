@@ -29,21 +29,6 @@ static size_t tile_bytes(const pto_tile *t) {
     return (size_t)pto_tile_rows(t) * pto_tile_cols(t) * pto_dtype_size(pto_tile_dtype(t));
 }
 
-/* The header's offset of element (r, c), in elements ("Cube tiles"). */
-static size_t header_offset(pto_dtype dt, uint32_t rows, uint32_t cols, pto_location loc, pto_layout layout,
-                            size_t r, size_t c) {
-    if (layout == PTO_LAYOUT_ND) return r * cols + c;
-    const size_t e = pto_dtype_size(dt);
-    const bool along_rows = layout == PTO_LAYOUT_NZ || layout == PTO_LAYOUT_ZZ;
-    size_t ir_size = loc == PTO_LOC_ACC ? 16 : along_rows ? 16 : 32 / e;
-    const size_t ic_size = loc == PTO_LOC_ACC ? 16 : along_rows ? 32 / e : 16;
-    if (rows == 1) ir_size = 1;
-    const size_t br = r / ir_size, ir = r % ir_size, bc = c / ic_size, ic = c % ic_size;
-    const size_t in = along_rows ? ir * ic_size + ic : ic * ir_size + ir;
-    if (layout == PTO_LAYOUT_NZ || layout == PTO_LAYOUT_NN) return bc * rows * ic_size + br * ir_size * ic_size + in;
-    return br * ir_size * cols + bc * ir_size * ic_size + in;
-}
-
 /* Row-major values in, the same values out; the image holds each at the
  * header's offset. */
 static void check_round_trip(pto_dtype dt, uint32_t rows, uint32_t cols, pto_location loc, pto_layout layout,
@@ -58,7 +43,7 @@ static void check_round_trip(pto_dtype dt, uint32_t rows, uint32_t cols, pto_loc
     const unsigned char *image = pto_tile_data(t);
     for (uint32_t i = 0; i < rows; ++i)
         for (uint32_t j = 0; j < cols; ++j) {
-            const size_t at = header_offset(dt, rows, cols, loc, layout, i, j);
+            const size_t at = ref_image_offset(dt, rows, cols, loc, layout, i, j);
             if (at >= n || memcmp(image + at * e, in + ((size_t)i * cols + j) * e, e) != 0)
                 fail_msg("%s %ux%u location %d layout %d: (%u,%u) is not at image element %zu",
                          pto_dtype_string(dt), rows, cols, (int)loc, (int)layout, i, j, at);
@@ -78,7 +63,7 @@ static void check_round_trip(pto_dtype dt, uint32_t rows, uint32_t cols, pto_loc
         pto_tile *plain = NULL;
         expect_status(pto_tile_create(dt, rows, cols, &plain), PTO_OK, "pto_tile_create");
         expect_status(pto_tile_write_f32(plain, f, n), PTO_OK, "pto_tile_write_f32");
-        const size_t at = header_offset(dt, rows, cols, loc, layout, 0, 1);
+        const size_t at = ref_image_offset(dt, rows, cols, loc, layout, 0, 1);
         if (memcmp((unsigned char *)pto_tile_data(plain) + e, image + at * e, e) != 0)
             fail_msg("%s layout %d: element (0,1) of the _f32 write misplaced", pto_dtype_string(dt), (int)layout);
         pto_tile_destroy(plain);

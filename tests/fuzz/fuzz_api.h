@@ -193,6 +193,7 @@ void call_end(checked_call *c);
 
 /* fuzz_api_tiles.c */
 void fuzz_create(reader *r, state *st);
+void fuzz_create_cube(reader *r, state *st);
 void fuzz_destroy(reader *r, state *st);
 void fuzz_buffer(reader *r, state *st);
 void fuzz_buffer_destroy(reader *r, state *st);

@@ -190,14 +190,15 @@ static void check_operands_unchanged(const operand_snapshots *o, pto_status got,
     }
 }
 
-/* Elements of dst outside its valid region are never written. */
+/* Elements of dst outside its valid region are never written (each where
+ * dst's layout puts it). */
 void check_outside_region(const snapshot *before, const pto_tile *dst, const char *fn) {
     const unsigned char *now = pto_tile_data((pto_tile *)dst);
     const size_t size = pto_dtype_size(before->dtype);
     for (uint32_t i = 0; i < before->rows; i++) {
         for (uint32_t j = 0; j < before->cols; j++) {
             if (i < before->valid_rows && j < before->valid_cols) continue;
-            const size_t at = ((size_t)i * before->cols + j) * size;
+            const size_t at = ref_tile_image_element(dst, (size_t)i * before->cols + j) * size;
             CHECK(memcmp(now + at, before->data + at, size) == 0,
                   "%s wrote element (%u,%u) outside dst's %ux%u valid region", fn, i, j,
                   before->valid_rows, before->valid_cols);
@@ -254,6 +255,13 @@ void call_begin(checked_call *c, const char *fn, pto_status want, const pto_tile
     c->fn = fn;
     c->dst = operands[0];
     c->want = want;
+    /* Only the matrix multiplies take the cube's tiles; every other
+     * operation refuses one before its other rules (a modelled call's
+     * operands are the ones it passes). */
+    if (want != kStatusNotModelled && strncmp(fn, "pto_tmatmul", 11) != 0)
+        for (int i = 0; i < n; i++)
+            if (operands[i] != NULL && pto_tile_location(operands[i]) != PTO_LOC_VEC)
+                c->want = PTO_ERR_INVALID_ARGUMENT;
     snapshots_take(&c->before, operands, n);
 }
 
