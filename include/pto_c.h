@@ -386,9 +386,12 @@ PTO_API pto_status pto_tile_read_f32(const pto_tile *tile, float *dst, size_t co
  * image is pto_tile_data's.
  *
  * What takes them: pto_tmatmul, pto_tmatmul_acc and pto_tmatmul_bias (under
- * each profile, see "Matrix multiply"). Every other operation refuses a tile
- * whose location is not PTO_LOC_VEC, before its other rules, with
- * PTO_ERR_INVALID_ARGUMENT; pto_tile_create_at places vec tiles only (a cube
+ * each profile, see "Matrix multiply"), and pto_tmov, which moves between
+ * the cube's memories (mat to left, right or bias; acc to vec or mat).
+ * Every other operation refuses a tile whose location is not PTO_LOC_VEC,
+ * before its other rules, with PTO_ERR_INVALID_ARGUMENT, e.g. "pto_tadd:
+ * src0 is a left NZ tile; only pto_tmov, pto_tmatmul, ... take the cube's
+ * tiles"; pto_tile_create_at places vec tiles only (a cube
  * tile is never in a buffer: pto_tile_buffer is NULL, pto_tile_offset 0).
  * Programs (pto_program_create) model the same memories and layouts in their
  * own tiles (docs/pto-assembly.md, "The cube").
@@ -751,7 +754,23 @@ PTO_API pto_status pto_trem(pto_tile *dst, const pto_tile *src0, const pto_tile 
 /* dst = src, bit for bit (TMOV between two vector tiles; NaN payloads and
  * signalling NaNs kept). All nine dtypes on every profile. The A5
  * implementation copies the overlap of the two valid regions; here they
- * must be equal, as for every unary operation. */
+ * must be equal, as for every unary operation.
+ *
+ * With a cube tile on either side ("Cube tiles"), the cube's moves instead:
+ * dst's valid region, each element read at its (row, column) of src and
+ * written where dst's layout puts it (bits unchanged). Checks, in order:
+ * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT);
+ * - the move is mat to left, right or bias, or acc to vec or mat
+ *   (PTO_ERR_INVALID_ARGUMENT); PTO_PROFILE_A2A3 moves acc to mat only;
+ * - under A2A3 and A5 a left dst is laid out as that profile's matrix
+ *   multiply takes it (ZZ on A2A3, NZ on A5), a right dst ZN
+ *   (PTO_ERR_INVALID_ARGUMENT);
+ * - src's dtype is dst's (PTO_ERR_DTYPE_MISMATCH: no fixpipe conversion);
+ * - src and dst are different tiles sharing no byte (PTO_ERR_ALIASING);
+ * - a move to left, right or bias, and every move under A2A3, takes a src of
+ *   dst's rows x cols; dst's valid region lies within src's rows x cols; under
+ *   A2A3 and A5 a bias row is a multiple of 64 bytes long, at most 4096 on A5
+ *   (PTO_ERR_SHAPE_MISMATCH). */
 PTO_API pto_status pto_tmov(pto_tile *dst, const pto_tile *src);
 
 /* dst = |src|: floats with the sign bit cleared (a NaN keeps its payload),

@@ -91,8 +91,8 @@ class Validator {
     if (ok() && handle == nullptr) status_ = validation::FailNull(function_, operand);
     return *this;
   }
-  // The operand (when given) must be a vec tile: only the matrix multiplies
-  // take the cube's tiles (pto_tile_create_cube).
+  // The operand (when given) must be a vec tile: only pto_tmov and the
+  // matrix multiplies take the cube's tiles (pto_tile_create_cube).
   PTO_CHECK_INLINE
   Validator& OnVec(const char* operand, const pto_tile* t) {
     if (ok() && t != nullptr && PTO_UNLIKELY(t->location != PTO_LOC_VEC))

@@ -313,18 +313,112 @@ static void test_create_rules(void **state) {
     pto_tile *other = tile_new(PTO_FLOAT32, 16, 8, 16, 8);
     uint32_t *before = tile_snapshot(other);
     expect_status(pto_tadd(other, left, other), PTO_ERR_INVALID_ARGUMENT, "pto_tadd on a left tile");
-    if (strstr(pto_last_error(), "pto_tadd: src0 is a left ND tile; only pto_tmatmul") == NULL)
+    if (strstr(pto_last_error(), "pto_tadd: src0 is a left ND tile; only pto_tmov, pto_tmatmul") == NULL)
         fail_msg("pto_tadd's sentence: %s", pto_last_error());
     assert_tile_unchanged(other, before, "a refused pto_tadd's dst");
     free(before);
     expect_status(pto_texp(acc, acc), PTO_ERR_INVALID_ARGUMENT, "pto_texp on an acc tile");
     if (strstr(pto_last_error(), "dst is an acc NZ tile") == NULL) fail_msg("pto_texp's sentence: %s", pto_last_error());
-    expect_status(pto_tmov(other, left), PTO_ERR_INVALID_ARGUMENT, "pto_tmov from a left tile");
+    expect_status(pto_tmov(other, left), PTO_ERR_INVALID_ARGUMENT, "pto_tmov from a left tile to vec");
     double value;
     expect_status(pto_tgetval(acc, 0, &value), PTO_ERR_INVALID_ARGUMENT, "pto_tgetval on an acc tile");
     if (strstr(pto_last_error(), "pto_tgetval: src is an acc NZ tile") == NULL)
         fail_msg("pto_tgetval's sentence: %s", pto_last_error());
     TILES_DESTROY(plain, vec, left, acc, other);
+}
+
+/* pto_tmov between the cube's memories: under each NPU profile, mat tiles
+ * (values written row-major) moved to the left, right and bias tiles its
+ * matrix multiply takes, the product moved from acc to vec (A5) or mat
+ * (A2A3) gives HOST's bits; each element keeps its (row, column). */
+static void test_moves(void **state) {
+    (void)state;
+    rng r = {0xC0BE05u};
+    const uint32_t m = 32, k = 64, n = 48;
+    pto_tile *ha = tile_new(PTO_BFLOAT16, m, k, m, k), *hb = tile_new(PTO_BFLOAT16, k, n, k, n);
+    pto_tile *hbias = tile_new(PTO_FLOAT32, 1, n, 1, n), *hc = tile_new(PTO_FLOAT32, m, n, m, n);
+    tile_fill(ha, &r, GEN_ANY);
+    tile_fill(hb, &r, GEN_ANY);
+    tile_fill(hbias, &r, GEN_ANY);
+    expect_status(pto_tmatmul_bias(hc, ha, hb, hbias), PTO_OK, "HOST");
+    for (pto_profile p = PTO_PROFILE_A2A3; p <= PTO_PROFILE_A5; ++p) {
+        const pto_layout left = p == PTO_PROFILE_A2A3 ? PTO_LAYOUT_ZZ : PTO_LAYOUT_NZ;
+        pto_tile *ma = cube(PTO_BFLOAT16, m, k, PTO_LOC_MAT, PTO_LAYOUT_NZ);
+        pto_tile *mb = cube(PTO_BFLOAT16, k, n, PTO_LOC_MAT, PTO_LAYOUT_ZN);
+        pto_tile *mbias = cube(PTO_FLOAT32, 1, n, PTO_LOC_MAT, PTO_LAYOUT_ND);
+        pto_tile *la = cube(PTO_BFLOAT16, m, k, PTO_LOC_LEFT, left);
+        pto_tile *rb = cube(PTO_BFLOAT16, k, n, PTO_LOC_RIGHT, PTO_LAYOUT_ZN);
+        pto_tile *bias = cube(PTO_FLOAT32, 1, n, PTO_LOC_BIAS, PTO_LAYOUT_ND);
+        pto_tile *acc = cube(PTO_FLOAT32, m, n, PTO_LOC_ACC, PTO_LAYOUT_NZ);
+        pto_tile *out = p == PTO_PROFILE_A5 ? tile_new(PTO_FLOAT32, m, n, m, n)
+                                            : cube(PTO_FLOAT32, m, n, PTO_LOC_MAT, PTO_LAYOUT_NZ);
+        copy_values(ma, ha);
+        copy_values(mb, hb);
+        copy_values(mbias, hbias);
+        assert_int_equal(pto_set_profile(p), PTO_OK);
+        expect_status(pto_tmov(la, ma), PTO_OK, "mat to left");
+        expect_status(pto_tmov(rb, mb), PTO_OK, "mat to right");
+        expect_status(pto_tmov(bias, mbias), PTO_OK, "mat to bias");
+        expect_same_values(la, ha, "mat to left");
+        expect_same_values(rb, hb, "mat to right");
+        expect_status(pto_tmatmul_bias(acc, la, rb, bias), PTO_OK, "the cube's matmul");
+        expect_status(pto_tmov(out, acc), PTO_OK, "acc out");
+        expect_same_values(out, hc, p == PTO_PROFILE_A5 ? "A5 acc to vec" : "A2A3 acc to mat");
+        assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+        TILES_DESTROY(ma, mb, mbias, la, rb, bias, acc, out);
+    }
+    TILES_DESTROY(ha, hb, hbias, hc);
+}
+
+/* One refused pto_tmov: its status and sentence, dst's bytes unchanged. */
+static void expect_move_refused(pto_profile profile, pto_tile *dst, const pto_tile *src, pto_status want,
+                                const char *sentence) {
+    assert_int_equal(pto_set_profile(profile), PTO_OK);
+    uint32_t *before = tile_snapshot(dst);
+    const pto_status st = pto_tmov(dst, src);
+    if (st != want || strstr(pto_last_error(), sentence) == NULL)
+        fail_msg("pto_tmov under %s: %s (%s), expected %s with \"%s\"", pto_profile_string(profile),
+                 pto_status_string(st), pto_last_error(), pto_status_string(want), sentence);
+    assert_tile_unchanged(dst, before, "a refused pto_tmov's dst");
+    free(before);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+}
+
+static void test_move_refusals(void **state) {
+    (void)state;
+    rng r = {0xC0BE06u};
+    pto_tile *mat = cube(PTO_FLOAT16, 32, 32, PTO_LOC_MAT, PTO_LAYOUT_NZ);
+    pto_tile *left_zz = cube(PTO_FLOAT16, 32, 32, PTO_LOC_LEFT, PTO_LAYOUT_ZZ);
+    pto_tile *left_small = cube(PTO_FLOAT16, 16, 32, PTO_LOC_LEFT, PTO_LAYOUT_NZ);
+    pto_tile *left_f32 = cube(PTO_FLOAT32, 32, 32, PTO_LOC_LEFT, PTO_LAYOUT_NZ);
+    pto_tile *acc = cube(PTO_FLOAT32, 32, 32, PTO_LOC_ACC, PTO_LAYOUT_NZ);
+    pto_tile *vec = tile_new(PTO_FLOAT32, 32, 32, 32, 32);
+    pto_tile *vec16 = tile_new(PTO_FLOAT16, 32, 32, 32, 32);
+    pto_tile *mat_row = cube(PTO_FLOAT32, 1, 8, PTO_LOC_MAT, PTO_LAYOUT_ND);
+    pto_tile *bias8 = cube(PTO_FLOAT32, 1, 8, PTO_LOC_BIAS, PTO_LAYOUT_ND);
+    pto_tile *tiles[] = {mat, left_zz, left_small, left_f32, acc, vec, vec16, mat_row, bias8};
+    for (size_t i = 0; i < COUNT(tiles); ++i) tile_fill(tiles[i], &r, GEN_ANY);
+    expect_move_refused(PTO_PROFILE_HOST, vec16, left_zz, PTO_ERR_INVALID_ARGUMENT,
+                        "pto_tmov: from a left ZZ tile to a vec ND tile is not a move the cube has");
+    expect_move_refused(PTO_PROFILE_HOST, mat, vec16, PTO_ERR_INVALID_ARGUMENT,
+                        "from a vec ND tile to a mat NZ tile is not a move the cube has");
+    expect_move_refused(PTO_PROFILE_A2A3, vec, acc, PTO_ERR_INVALID_ARGUMENT,
+                        "A2A3 moves an acc tile to mat only (acc to vec is A5's)");
+    expect_move_refused(PTO_PROFILE_A5, left_zz, mat, PTO_ERR_INVALID_ARGUMENT,
+                        "under A5 a left tile is laid out NZ, not ZZ");
+    expect_move_refused(PTO_PROFILE_A5, left_f32, mat, PTO_ERR_DTYPE_MISMATCH,
+                        "src is FLOAT16 and dst FLOAT32");
+    expect_move_refused(PTO_PROFILE_A5, left_small, mat, PTO_ERR_SHAPE_MISMATCH,
+                        "src 32x32 and dst 16x32 differ");
+    expect_move_refused(PTO_PROFILE_A2A3, bias8, mat_row, PTO_ERR_SHAPE_MISMATCH,
+                        "under A2A3 a bias row is a multiple of 64 bytes long; here 32 bytes");
+    expect_status(pto_tmov(NULL, acc), PTO_ERR_NULL_ARGUMENT, "pto_tmov to NULL from an acc tile");
+    if (strstr(pto_last_error(), "pto_tmov: dst is NULL") == NULL) fail_msg("pto_tmov's sentence: %s", pto_last_error());
+    /* HOST takes the 32-byte bias row and any left layout. */
+    expect_status(pto_tmov(bias8, mat_row), PTO_OK, "HOST's bias row");
+    expect_status(pto_tmov(left_zz, mat), PTO_OK, "HOST's left ZZ");
+    expect_same_values(left_zz, mat, "mat NZ to left ZZ");
+    TILES_DESTROY(mat, left_zz, left_small, left_f32, acc, vec, vec16, mat_row, bias8);
 }
 
 /* A program's tile parameters are vec tiles: pto_args_set_tile refuses a
@@ -342,7 +436,7 @@ static void test_program_arguments(void **state) {
     size_t at = 0;
     assert_int_equal(pto_program_param_find(p, "s", &at), PTO_OK);
     expect_status(pto_args_set_tile(args, at, left), PTO_ERR_INVALID_ARGUMENT, "a left tile");
-    if (strstr(pto_last_error(), "pto_args_set_tile: tile is a left NZ tile; only pto_tmatmul") == NULL)
+    if (strstr(pto_last_error(), "pto_args_set_tile: tile is a left NZ tile; only pto_tmov, pto_tmatmul") == NULL)
         fail_msg("pto_args_set_tile's sentence: %s", pto_last_error());
     expect_status(pto_args_set_tile(args, at, mat_nd), PTO_ERR_INVALID_ARGUMENT, "a mat ND tile");
     expect_status(pto_args_set_tile(args, at, vec), PTO_OK, "a vec tile of pto_tile_create_cube");
@@ -358,6 +452,8 @@ int main(void) {
         cmocka_unit_test(test_matmul_refusals),
         cmocka_unit_test(test_create_rules),
         cmocka_unit_test(test_program_arguments),
+        cmocka_unit_test(test_moves),
+        cmocka_unit_test(test_move_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -102,8 +102,8 @@ const OpDescriptor* ScalarFirstForm(const OpDescriptor& op) {
 }
 
 namespace {
-// An operation other than the matrix multiplies refuses the cube's tiles
-// before its other rules (pto_c.h, "Cube tiles").
+// An operation other than pto_tmov and the matrix multiplies refuses the
+// cube's tiles before its other rules (pto_c.h, "Cube tiles").
 pto_status RefuseCubeTiles(const OpDescriptor& op, const Operands& o) {
   Validator v(op.c_function);
   v.OnVec("dst", o.dst);
@@ -241,6 +241,14 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   Operands o{dst, src0, src1, tmp, attr, scalar, sat, {index0, index1}};
   o.src2 = src2;
+  if constexpr (kId == OpId::kTMov) {
+    // A move into or out of the cube's memories: the cube's rules.
+    if (IsCubeMove(o)) {
+      const pto_status status = CheckCubeMove(o, profile);
+      if (status == PTO_OK && !IsEmptyRegion(dst)) RunCubeMove(o);
+      return status;
+    }
+  }
   if constexpr (!HasTrait(op, PTO_TRAIT_Cube)) {
     const pto_status placed = RefuseCubeTiles(op, o);
     if (placed != PTO_OK) return placed;

@@ -166,6 +166,7 @@ typedef struct {
     const char *fn;
     const pto_tile *dst;
     pto_status want;
+    int cube_move; /* pto_tmov with a cube tile: not modelled, no values checked */
     operand_snapshots before;
 } checked_call;
 

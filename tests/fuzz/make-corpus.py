@@ -13,7 +13,7 @@ BUFFER, BUFFER_DESTROY, CREATE_AT, PROFILE = 8, 9, 10, 11
 # One opcode per operation, in the order of src/operations.def.
 POW, RSQRT, PRELU, COLDIV, PARTADD = 12, 13, 14, 15, 16
 EXTRACT, GATHER, SETVAL = 23, 24, 25
-TADD = 31
+TADD, TMOV = 31, 12 + 26
 MATMUL, MATMUL_ACC, MATMUL_BIAS = 81, 82, 83
 LOC_VEC, LOC_MAT, LOC_LEFT, LOC_RIGHT, LOC_ACC, LOC_BIAS = range(6)
 ND, NZ, ZN, ZZ, NN = range(5)
@@ -314,6 +314,10 @@ def main():
             p.cube(3, src, 16, 32, LOC_LEFT, NZ if left == ZZ else ZZ).fill(3)
             p.op(MATMUL, 2, 3, 1, NULL, 0).op(MATMUL, 2, 0, 0, NULL, 0).op(TADD, 2, 2, 2)
             p.valid(2, 5, 7).op(MATMUL_ACC, 2, 0, 1, NULL, 0).raw(READ, 0, 2, 0, 1)
+            # pto_tmov: mat to left (the profile's layout, then the other),
+            # acc to vec, left to mat (no such move).
+            p.cube(1, src, 16, 32, LOC_MAT, NZ).fill(1).op(TMOV, 0, 1).op(TMOV, 3, 1)
+            p.create(1, dst, 16, 16).op(TMOV, 1, 2).op(TMOV, 3, 0)
             write(out, f"cube-{prof}-{src}", p)
 
 
