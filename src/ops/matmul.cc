@@ -115,9 +115,9 @@ pto_status CheckMatmul(const Operands& o, pto_profile profile, const char* funct
                 LayoutName(static_cast<pto_layout>(t->layout)));
     }
   }
-  v      .Require(dst->dtype == PTO_FLOAT32 || dst->dtype == PTO_INT32, PTO_ERR_UNSUPPORTED_DTYPE,
-               "dst dtype %s is not one of a matrix multiply's (dst; a, b) triples %s",
-               DtypeName(dst->dtype), kTriples)
+  v.Require(dst->dtype == PTO_FLOAT32 || dst->dtype == PTO_INT32, PTO_ERR_UNSUPPORTED_DTYPE,
+            "dst dtype %s is not one of a matrix multiply's (dst; a, b) triples %s",
+            DtypeName(dst->dtype), kTriples)
       .SameDtype("b", b, "a", a)
       .Require(PairAccepted(dst->dtype, a->dtype), PTO_ERR_UNSUPPORTED_DTYPE,
                "(dst %s; a, b %s) is not one of a matrix multiply's (dst; a, b) triples %s",
