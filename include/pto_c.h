@@ -7,7 +7,7 @@
  * multiply, as C calls (below) and as PTO assembly programs
  * (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 72 operations of libpto's table (src/operations.def), by family; each
+ * The 75 operations of libpto's table (src/operations.def), by family; each
  * section below gives its family's common rules:
  *   elementwise tile-tile (7): tadd, tsub, tmul, tdiv, tmax, tmin, trem
  *   elementwise unary (8): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
@@ -22,9 +22,10 @@
  *     trowexpandexpdif
  *   column broadcasts (7): tcolexpand, tcolexpandadd, tcolexpandsub,
  *     tcolexpandmul, tcolexpandmax, tcolexpandmin, tcolexpandexpdif
- *   with rules of their own (19): tpow, trsqrt, tprelu, tcolexpanddiv,
- *     tpartadd, tcvt, tfillpad, tci, treshape, ttrans, tconcat, textract,
- *     tgather, tscatter, tsetval, tpows, tcmp, tcmps, tsels
+ *   with rules of their own (22): tpow, trsqrt, tprelu, tcolexpanddiv,
+ *     tpartadd, tcvt, tfillpad, tci, treshape, ttrans, tconcat,
+ *     tconcatidx, textract, tgather, tscatter, taxpy, taddc, tsetval,
+ *     tpows, tcmp, tcmps, tsels
  *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
  *   index reductions (4): trowargmax, trowargmin, tcolargmax, tcolargmin
  * ops-families:end
@@ -61,9 +62,9 @@ extern "C" {
 #endif
 
 #define PTO_VERSION_MAJOR 0
-#define PTO_VERSION_MINOR 4
+#define PTO_VERSION_MINOR 5
 #define PTO_VERSION_PATCH 0
-#define PTO_VERSION_STRING "0.4.0"
+#define PTO_VERSION_STRING "0.5.0"
 
 /* Largest tile, in bytes (rows * cols * element size), that pto_tile_create
  * and pto_tile_create_at accept, and largest buffer that pto_buffer_create and
@@ -1240,6 +1241,25 @@ PTO_API pto_status pto_ttrans(pto_tile *dst, const pto_tile *src, pto_tile *tmp)
  *   column counts from index tiles) are not provided. */
 PTO_API pto_status pto_tconcat(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
+/* TCONCATIDX (PTOAS's pto.tconcatidx): row i of dst gets the first n0 =
+ * src0_idx[i,0] columns of src0's row i, then the first n1 = src1_idx[i,0]
+ * columns of src1's row i, bit for bit: n0 at most src0's and dst's valid
+ * cols, n1 at most src1's valid cols and dst's valid cols - n0, a negative
+ * count copying nothing. The rest of dst's row keeps its values. Rules,
+ * checked in this order:
+ * - the five tiles not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst INT8, INT16, INT32, FLOAT16, FLOAT32 or BFLOAT16 on every profile
+ *   (PTO_ERR_UNSUPPORTED_DTYPE); src0 and src1 of dst's dtype
+ *   (PTO_ERR_DTYPE_MISMATCH); src0_idx INT8, INT16 or INT32
+ *   (PTO_ERR_UNSUPPORTED_DTYPE), src1_idx of its dtype
+ *   (PTO_ERR_DTYPE_MISMATCH).
+ * - src0 is dst itself (placed exactly on it) or shares no byte with it;
+ *   src1 and the index tiles share none with dst (PTO_ERR_ALIASING).
+ * - every source's valid rows equal dst's, and each index tile has at least
+ *   one valid column (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_tconcatidx(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                  const pto_tile *src0_idx, const pto_tile *src1_idx);
+
 /* TEXTRACT (its Vec -> Vec form): over dst's valid region, dst[i,j] =
  * src[index_row + i, index_col + j], bits unchanged: the sub-tile of src
  * whose top left element is (index_row, index_col). Rules, checked in this
@@ -1305,6 +1325,32 @@ PTO_API pto_status pto_tgather(pto_tile *dst, const pto_tile *src, const pto_til
  *   written, so a refused call writes nothing. The mask-pattern form is not
  *   provided. */
 PTO_API pto_status pto_tscatter(pto_tile *dst, const pto_tile *src, const pto_tile *indices);
+
+/* TAXPY: dst = scalar * src0 + dst over dst's valid region: dst's old
+ * values are the addend, and each element is one fused multiply-add rounded
+ * once to dst's dtype (the NPUs' vaxpy), the same bits on every target.
+ * scalar is taken as src0's dtype holds it (float16: rounded to nearest
+ * even). Rules, checked in this order:
+ * - dst, src0 not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst FLOAT16 or FLOAT32 on every profile (PTO_ERR_UNSUPPORTED_DTYPE);
+ *   src0 of dst's dtype, or FLOAT16 into a FLOAT32 dst (the widening form
+ *   both NPU implementations have) (PTO_ERR_DTYPE_MISMATCH).
+ * - src0 is dst itself (placed exactly on it) or shares no byte with it
+ *   (PTO_ERR_ALIASING).
+ * - src0's valid region equals dst's (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_taxpy(pto_tile *dst, const pto_tile *src0, double scalar);
+
+/* TADDC: dst = (src0 + src1) + src2 over dst's valid region, two additions
+ * each as pto_tadd's (rounded once to the dtype, integers wrapping), in that
+ * order (pto-isa's CPU model; its NPU implementations have no TADDC yet, so
+ * each profile takes pto_tadd's dtype list). Rules, in order: the four
+ * tiles not NULL (PTO_ERR_NULL_ARGUMENT); dst's dtype in pto_tadd's list of
+ * the profile (PTO_ERR_UNSUPPORTED_DTYPE) and every source of dst's dtype
+ * (PTO_ERR_DTYPE_MISMATCH); each source is dst itself or shares no byte
+ * with it (PTO_ERR_ALIASING); each source's valid region equals dst's
+ * (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_taddc(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                             const pto_tile *src2);
 
 /* TSETVAL / TGETVAL: one element of a tile as a scalar, at a flat offset
  * index = row * cols + col (pto-isa's Tile::SetValue / GetValue, PTOAS's

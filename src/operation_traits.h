@@ -17,6 +17,7 @@
 #define PTO_TRAIT_TextRules (1u << 9)
 #define PTO_TRAIT_A5UnusedTmp (1u << 10)
 #define PTO_TRAIT_IndexDst (1u << 11)
+#define PTO_TRAIT_ReadsDst (1u << 12)
 
 /* The OR of one to four flags named without their prefix. */
 #define PTO_TRAIT_BITS(...) \

@@ -460,9 +460,140 @@ static void test_load_store_windows(void **state) {
 #undef T35
 }
 
+/* pto.addptr: a pointer moved by an element offset reads and writes the
+ * parameter's memory from there (scalars and views alike), its accesses
+ * count as the parameter's, and an offset outside the memory refuses the
+ * run at the instruction. */
+static void test_addptr(void **state) {
+    (void)state;
+    pto_program *p = program_build(
+        "func.func @k(%p: !pto.ptr<f32>, %q: !pto.ptr<i32>, %off: index) {\n"
+        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+        "  %c4 = arith.constant 4 : index\n  %c3 = arith.constant 3 : index\n"
+        "  %m = pto.addptr %p, %off : !pto.ptr<f32> -> !pto.ptr<f32>\n"
+        "  %x = pto.load_scalar %m[%c1] : !pto.ptr<f32> -> f32\n"
+        "  %n = pto.addptr %m, %c4 : !pto.ptr<f32> -> !pto.ptr<f32>\n"
+        "  pto.store_scalar %x, %n[%c0] : !pto.ptr<f32>, f32\n"
+        "  %v = pto.make_tensor_view %n, shape = [%c1, %c4], strides = [%c4, %c1] : !pto.tensor_view<1x4xf32>\n"
+        "  %s = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c1, %c4] "
+        ": !pto.tensor_view<1x4xf32> -> !pto.partition_tensor_view<1x4xf32>\n"
+        "  %t = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=4, v_row=1, v_col=4, "
+        "blayout=row_major, slayout=none_box, fractal=512, pad=0>\n"
+        "  pto.tload ins(%s : !pto.partition_tensor_view<1x4xf32>) outs(%t : !pto.tile_buf<loc=vec, "
+        "dtype=f32, rows=1, cols=4, v_row=1, v_col=4, blayout=row_major, slayout=none_box, fractal=512, pad=0>)\n"
+        "  pto.tadds ins(%t, %x : !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=4, v_row=1, v_col=4, "
+        "blayout=row_major, slayout=none_box, fractal=512, pad=0>, f32) outs(%t : !pto.tile_buf<loc=vec, "
+        "dtype=f32, rows=1, cols=4, v_row=1, v_col=4, blayout=row_major, slayout=none_box, fractal=512, pad=0>)\n"
+        "  pto.tstore ins(%t : !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=4, v_row=1, v_col=4, "
+        "blayout=row_major, slayout=none_box, fractal=512, pad=0>) outs(%s : !pto.partition_tensor_view<1x4xf32>)\n"
+        "  %r = pto.addptr %q, %c3 : !pto.ptr<i32> -> !pto.ptr<i32>\n"
+        "  %y = pto.load_scalar %r[%c0] : !pto.ptr<i32> -> i32\n"
+        "  return\n}\n",
+        NULL);
+    /* %p is read and written through the moved pointers, %q read */
+    assert_int_equal(pto_program_param_access(p, 0), PTO_PARAM_READ | PTO_PARAM_WRITE);
+    assert_int_equal(pto_program_param_access(p, 1), PTO_PARAM_READ);
+    float f[12];
+    for (int i = 0; i < 12; ++i) f[i] = (float)i;
+    int32_t q[4] = {0, 0, 0, 7};
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, f, sizeof f), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 1, q, sizeof q), PTO_OK);
+    assert_int_equal(pto_args_set_int(a, 2, 2), PTO_OK);
+    if (pto_program_run(p, a) != PTO_OK) fail_msg("addptr run: %s", pto_last_error());
+    /* x = f[2 + 1] = 3 stored at f[6], then f[6..9] += 3 */
+    const float want[12] = {0, 1, 2, 3, 4, 5, 6, 10, 11, 12, 10, 11};
+    for (int i = 0; i < 12; ++i)
+        if (f[i] != (i == 6 ? 6.0f : want[i])) fail_msg("f[%d] = %g", i, f[i]);
+    /* offset 9: %m holds 3 elements, %n = %m + 4 lies past them */
+    assert_int_equal(pto_args_set_int(a, 2, 9), PTO_OK);
+    memcpy(f, want, sizeof f);
+    assert_int_equal(pto_program_run(p, a), PTO_ERR_OUT_OF_RANGE);
+    assert_non_null(strstr(pto_last_error(), "pto.addptr: offset 4 is outside %p (moved by pto.addptr), which holds 3"));
+    assert_int_equal(pto_args_set_int(a, 2, -1), PTO_OK);
+    assert_int_equal(pto_program_run(p, a), PTO_ERR_OUT_OF_RANGE);
+    if (strstr(pto_last_error(), "t.pto:6:8:") == NULL || strstr(pto_last_error(), "offset -1") == NULL)
+        fail_msg("offset -1: %s", pto_last_error());
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    expect_program_refused_with("func.func @k(%p: !pto.ptr<f32>) {\n  %c1 = arith.constant 1 : index\n"
+                                "  %m = pto.addptr %p, %c1 : !pto.ptr<f32> -> !pto.ptr<i32>\n  return\n}\n",
+                                NULL, "pto.addptr keeps the pointer's type");
+}
+
+/* pto.declare_local_array and its get/set: integer and float arrays of one
+ * and two dimensions as registers of the block (zeroed where declared),
+ * an element per full index, an index out of its dimension refusing the run
+ * at the instruction, and the verifier's rules on the text. */
+static void test_local_arrays(void **state) {
+    (void)state;
+    pto_program *p = program_build(
+        "func.func @k(%p: !pto.ptr<i32>, %q: !pto.ptr<f32>, %n: index) {\n"
+        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+        "  %c2 = arith.constant 2 : index\n  %c4 = arith.constant 4 : index\n"
+        "  %a = pto.declare_local_array -> !pto.local_array<4xi32>\n"
+        "  %m = pto.declare_local_array -> !pto.local_array<2x3xf32>\n"
+        "  scf.for %i = %c0 to %c4 step %c1 {\n"
+        "    %x = pto.load_scalar %p[%i] : !pto.ptr<i32> -> i32\n"
+        "    %j = arith.subi %c4, %c1 : index\n"
+        "    %k = arith.subi %j, %i : index\n"
+        "    pto.local_array_set %a[%k], %x : !pto.local_array<4xi32>, i32\n"
+        "  }\n"
+        "  %h = pto.load_scalar %q[%c0] : !pto.ptr<f32> -> f32\n"
+        "  pto.local_array_set %m[%c1, %c2], %h : !pto.local_array<2x3xf32>, f32\n"
+        "  scf.for %i = %c0 to %c4 step %c1 {\n"
+        "    %y = pto.local_array_get %a[%i] : !pto.local_array<4xi32> -> i32\n"
+        "    pto.store_scalar %y, %p[%i] : !pto.ptr<i32>, i32\n"
+        "  }\n"
+        "  %z = pto.local_array_get %m[%c1, %c2] : !pto.local_array<2x3xf32> -> f32\n"
+        "  %w = pto.local_array_get %m[%c0, %n] : !pto.local_array<2x3xf32> -> f32\n"
+        "  %s = arith.addf %z, %w : f32\n"
+        "  pto.store_scalar %s, %q[%c1] : !pto.ptr<f32>, f32\n"
+        "  return\n}\n",
+        NULL);
+    int32_t ints[4] = {10, -20, 30, 2147483647};
+    float floats[2] = {1.5f, 0};
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, ints, sizeof ints), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 1, floats, sizeof floats), PTO_OK);
+    assert_int_equal(pto_args_set_int(a, 2, 2), PTO_OK);
+    if (pto_program_run(p, a) != PTO_OK) fail_msg("local arrays: %s", pto_last_error());
+    /* reversed; m[1][2] = 1.5 plus m[0][2], still zero */
+    assert_int_equal(ints[0], 2147483647);
+    assert_int_equal(ints[1], 30);
+    assert_int_equal(ints[2], -20);
+    assert_int_equal(ints[3], 10);
+    assert_true(floats[1] == 1.5f);
+    assert_int_equal(pto_args_set_int(a, 2, 3), PTO_OK);
+    assert_int_equal(pto_program_run(p, a), PTO_ERR_OUT_OF_RANGE);
+    if (strstr(pto_last_error(), "pto.local_array_get: index 3 of dimension 1 is outside 0..2") == NULL ||
+        strstr(pto_last_error(), "t.pto:21:8:") == NULL)
+        fail_msg("index 3: %s", pto_last_error());
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    expect_program_refused_with("func.func @k() {\n  %c0 = arith.constant 0 : index\n"
+                                "  %a = pto.declare_local_array -> !pto.local_array<2x2xi32>\n"
+                                "  %v = pto.local_array_get %a[%c0] : !pto.local_array<2x2xi32> -> i32\n"
+                                "  return\n}\n",
+                                NULL, "takes 2 index(es), one per dimension of %a, not 1");
+    expect_program_refused_with("func.func @k() {\n  %c0 = arith.constant 0 : index\n"
+                                "  %a = pto.declare_local_array -> !pto.local_array<2xi32>\n"
+                                "  %v = pto.local_array_get %a[%c0] : !pto.local_array<2xi32> -> f32\n"
+                                "  return\n}\n",
+                                NULL, "f32 is not the element type of !pto.local_array<2xi32>");
+    expect_program_refused_with("func.func @k() {\n"
+                                "  %a = pto.declare_local_array -> !pto.local_array<1000x1000xi32>\n"
+                                "  return\n}\n",
+                                NULL, "a local array has 1 to 65536 elements");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_liveness_placement),
+        cmocka_unit_test(test_addptr),
+        cmocka_unit_test(test_local_arrays),
         cmocka_unit_test(test_col_major_columns),
         cmocka_unit_test(test_view_types_with_dynamic_dims),
         cmocka_unit_test(test_subviews),

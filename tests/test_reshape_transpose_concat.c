@@ -302,11 +302,101 @@ static void test_tconcat(void **state) {
     pto_buffer_destroy(buf);
 }
 
+/* TCONCATIDX: each row's counts from column 0 of the index tiles, clamped
+ * to what the sources and dst's row hold (a negative one copies nothing),
+ * the rest of dst's row unchanged; every dtype and index dtype, in place on
+ * src0; the rules in order; the DPS form in a program equals the call. */
+static void test_tconcatidx(void **state) {
+    (void)state;
+    static const pto_dtype kData[] = {PTO_INT8, PTO_INT16, PTO_INT32, PTO_FLOAT16, PTO_FLOAT32, PTO_BFLOAT16};
+    static const pto_dtype kIdx[] = {PTO_INT8, PTO_INT16, PTO_INT32};
+    rng r = {0xC1D};
+    size_t checked = 0;
+    for (size_t d = 0; d < COUNT(kData); ++d)
+        for (size_t k = 0; k < COUNT(kIdx); ++k)
+            for (int in_place = 0; in_place < 2; ++in_place) {
+                const pto_dtype dt = kData[d];
+                const uint32_t rows = 7, dst_vc = 40, s0_vc = 25, s1_vc = 30;
+                pto_tile *s0 = tile_new(dt, rows, 48, rows, in_place ? dst_vc : s0_vc);
+                pto_tile *s1 = tile_new(dt, rows, 32, rows, s1_vc);
+                pto_tile *i0 = tile_new(kIdx[k], rows, 4, rows, 1), *i1 = tile_new(kIdx[k], rows, 4, rows, 2);
+                pto_tile *dst = in_place ? s0 : tile_new(dt, rows, 48, rows, dst_vc);
+                tile_fill(s0, &r, GEN_ANY);
+                tile_fill(s1, &r, GEN_ANY);
+                if (!in_place) tile_fill(dst, &r, GEN_ANY);
+                static const int32_t kCounts[] = {0, 5, 25, 40, 60, -3, 17};
+                for (uint32_t i = 0; i < rows; ++i) {
+                    tile_put(i0, i, 0, (uint32_t)kCounts[i]);
+                    tile_put(i1, i, 0, (uint32_t)kCounts[(i + 3) % rows]);
+                }
+                uint32_t *before = tile_snapshot(dst), *a = tile_snapshot(s0), *b = tile_snapshot(s1);
+                assert_int_equal(pto_tconcatidx(dst, s0, s1, i0, i1), PTO_OK);
+                const uint32_t s0_valid = pto_tile_valid_cols(s0);
+                for (uint32_t i = 0; i < rows; ++i) {
+                    const int32_t c0 = kCounts[i], c1 = kCounts[(i + 3) % rows];
+                    const uint32_t most0 = s0_valid < dst_vc ? s0_valid : dst_vc;
+                    const uint32_t n0 = c0 <= 0 ? 0 : (uint32_t)c0 > most0 ? most0 : (uint32_t)c0;
+                    const uint32_t most1 = s1_vc < dst_vc - n0 ? s1_vc : dst_vc - n0;
+                    const uint32_t n1 = c1 <= 0 ? 0 : (uint32_t)c1 > most1 ? most1 : (uint32_t)c1;
+                    for (uint32_t j = 0; j < 48; ++j) {
+                        const uint32_t want = j < n0 ? a[i * 48 + j] : j < n0 + n1 ? b[i * 32 + j - n0] : before[i * 48 + j];
+                        if (tile_get(dst, i, j) != want)
+                            fail_msg("tconcatidx %s, %s indices%s: (%u,%u) 0x%x, want 0x%x (n0 %u, n1 %u)",
+                                     pto_dtype_string(dt), pto_dtype_string(kIdx[k]), in_place ? ", in place" : "", i,
+                                     j, tile_get(dst, i, j), want, n0, n1);
+                        ++checked;
+                    }
+                }
+                free(before);
+                free(a);
+                free(b);
+                if (!in_place) pto_tile_destroy(dst);
+                TILES_DESTROY(s0, s1, i0, i1);
+            }
+    /* the rules, in order; nothing written on a refusal */
+    pto_tile *dst = tile_new(PTO_FLOAT32, 2, 8, 2, 8), *s = tile_new(PTO_FLOAT32, 2, 8, 2, 8);
+    pto_tile *i = tile_new(PTO_INT32, 2, 2, 2, 1), *i16 = tile_new(PTO_INT16, 2, 2, 2, 1);
+    pto_tile *u = tile_new(PTO_UINT32, 2, 2, 2, 1), *f16 = tile_new(PTO_FLOAT16, 2, 8, 2, 8);
+    pto_tile *u8 = tile_new(PTO_UINT8, 2, 8, 2, 8), *short_rows = tile_new(PTO_FLOAT32, 2, 8, 1, 8);
+    pto_tile *no_cols = tile_new(PTO_INT32, 2, 2, 2, 0);
+    tile_fill(dst, &r, GEN_ANY);
+    uint32_t *kept = tile_snapshot(dst);
+    expect_status(pto_tconcatidx(dst, s, s, i, NULL), PTO_ERR_NULL_ARGUMENT, "tconcatidx NULL src1_idx");
+    expect_status(pto_tconcatidx(u8, u8, u8, i, i), PTO_ERR_UNSUPPORTED_DTYPE, "tconcatidx UINT8");
+    expect_status(pto_tconcatidx(dst, s, f16, i, i), PTO_ERR_DTYPE_MISMATCH, "tconcatidx src1 FLOAT16");
+    expect_status(pto_tconcatidx(dst, s, s, u, u), PTO_ERR_UNSUPPORTED_DTYPE, "tconcatidx UINT32 indices");
+    expect_status(pto_tconcatidx(dst, s, s, i, i16), PTO_ERR_DTYPE_MISMATCH, "tconcatidx index dtypes");
+    expect_status(pto_tconcatidx(dst, s, dst, i, i), PTO_ERR_ALIASING, "tconcatidx src1 is dst");
+    expect_status(pto_tconcatidx(dst, s, short_rows, i, i), PTO_ERR_SHAPE_MISMATCH, "tconcatidx src1 rows");
+    expect_status(pto_tconcatidx(dst, s, s, i, no_cols), PTO_ERR_SHAPE_MISMATCH, "tconcatidx empty index");
+    assert_tile_unchanged(dst, kept, "refused tconcatidx");
+    free(kept);
+    /* the DPS form */
+    tile_put(i, 0, 0, 3);
+    tile_put(i, 1, 0, 8);
+    tile_fill(s, &r, GEN_ANY);
+    pto_tile *want = tile_new(PTO_FLOAT32, 2, 8, 2, 8), *got = tile_new(PTO_FLOAT32, 2, 8, 2, 8);
+    assert_int_equal(pto_tconcatidx(want, s, s, i, i), PTO_OK);
+    static const char kText[] =
+        "pto.tconcatidx ins(%a, %b, %i, %j : !pto.tile_buf<vec, 2x8xf32>, !pto.tile_buf<vec, 2x8xf32>, "
+        "!pto.tile_buf<loc=vec, dtype=i32, rows=2, cols=2, v_row=2, v_col=1, blayout=row_major, "
+        "slayout=none_box, fractal=512, pad=0>, !pto.tile_buf<loc=vec, dtype=i32, rows=2, cols=2, v_row=2, "
+        "v_col=1, blayout=row_major, slayout=none_box, fractal=512, pad=0>) outs(%d : !pto.tile_buf<vec, 2x8xf32>)\n";
+    static const char *const kNames[] = {"a", "b", "i", "j", "d"};
+    pto_tile *bound[] = {s, s, i, i, got};
+    const pto_status st = run_program_bound(kText, kNames, bound, 5, NULL, NULL, 0);
+    if (st != PTO_OK) fail_msg("tconcatidx program: %s (%s)", pto_status_string(st), pto_last_error());
+    for (uint32_t e = 0; e < 16; ++e) assert_int_equal(tile_get(got, e / 8, e % 8), tile_get(want, e / 8, e % 8));
+    print_message("[tconcatidx] %zu elements as the counts say, 8 refusals, the DPS form\n", checked);
+    TILES_DESTROY(dst, s, i, i16, u, f16, u8, short_rows, no_cols, want, got);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_treshape),
         cmocka_unit_test(test_ttrans),
         cmocka_unit_test(test_tconcat),
+        cmocka_unit_test(test_tconcatidx),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -204,6 +204,25 @@ func TConcat(dst *Tile, src0 *Tile, src1 *Tile) error {
 	return err
 }
 
+var tconcatidxOperands = []string{"dst", "src0", "src1", "src0_idx", "src1_idx"}
+
+// TConcatIdx is TCONCATIDX (pto_tconcatidx): row i: src0_idx[i,0] columns of
+// src0, then src1_idx[i,0] of src1, bit for bit.
+//
+// dst's dtypes: HOST INT8, INT16, INT32, FLOAT16, FLOAT32, BFLOAT16; A2A3
+// INT8, INT16, INT32, FLOAT16, FLOAT32, BFLOAT16; A5 INT8, INT16, INT32,
+// FLOAT16, FLOAT32, BFLOAT16.
+func TConcatIdx(dst *Tile, src0 *Tile, src1 *Tile, src0_idx *Tile, src1_idx *Tile) error {
+	var hs [5]uintptr
+	tiles := []*Tile{dst, src0, src1, src0_idx, src1_idx}
+	if err := resolve("pto.TConcatIdx", tconcatidxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tconcatidx(hs[0], hs[1], hs[2], hs[3], hs[4]))
+	keepAlive(tiles)
+	return err
+}
+
 var textractOperands = []string{"dst", "src"}
 
 // TExtract is TEXTRACT (pto_textract): dst[i,j] = src[index_row + i,
@@ -256,6 +275,43 @@ func TScatter(dst *Tile, src *Tile, indices *Tile) error {
 		return err
 	}
 	err := check(ptoc.Pto_tscatter(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var taxpyOperands = []string{"dst", "src0"}
+
+// TAxpy is TAXPY (pto_taxpy): dst = scalar * src0 + dst, one fused
+// multiply-add rounded once.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+// FLOAT32.
+func TAxpy(dst *Tile, src0 *Tile, scalar float64) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src0}
+	if err := resolve("pto.TAxpy", taxpyOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_taxpy(hs[0], hs[1], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var taddcOperands = []string{"dst", "src0", "src1", "src2"}
+
+// TAddC is TADDC (pto_taddc): (src0 + src1) + src2 elementwise, two
+// additions as tadd's.
+//
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+// FLOAT32; A5 INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16, FLOAT16,
+// BFLOAT16, UINT8, INT8.
+func TAddC(dst *Tile, src0 *Tile, src1 *Tile, src2 *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, src2}
+	if err := resolve("pto.TAddC", taddcOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_taddc(hs[0], hs[1], hs[2], hs[3]))
 	keepAlive(tiles)
 	return err
 }

@@ -5,7 +5,7 @@
 // With the binding's jar built (`meson test --suite java`, or mvn package in
 // bindings/java; it carries its native libraries), run this single file:
 //
-//   java -cp build/bindings/java/maven/pto-0.4.0.jar examples/java/Quickstart.java
+//   java -cp build/bindings/java/maven/pto-0.5.0.jar examples/java/Quickstart.java
 
 import org.libpto.DType;
 import org.libpto.PowAlgorithm;

@@ -107,6 +107,12 @@ void Prelu(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const Co
 void Add(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
          const ConstPlane& b);
 
+// dst = scalar * src + dst elementwise, rounded once to dst's dtype (axpy.cc):
+// (dst, src) FLOAT32 and FLOAT32, FLOAT32 and FLOAT16, FLOAT16 and FLOAT16;
+// scalar a value of src's dtype.
+void Axpy(pto_dtype dst_dtype, pto_dtype src_dtype, size_t rows, size_t cols, const Plane& dst,
+          const ConstPlane& src, float scalar);
+
 // dst = src elementwise (binary.cc).
 void Copy(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,
           const ConstPlane& src);

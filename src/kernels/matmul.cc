@@ -6,9 +6,9 @@
 // modulo 2^32. Vector lanes hold the chains of neighbouring columns, and
 // register blocks hold several rows' chains; neither regroups a chain, so
 // every target, block shape and thread count gives the bits of the plain
-// loop. The one target-specific piece is ExactMulAdd: the target's fused
-// multiply-add where it has one, else the same result computed in double
-// (exact product, sum rounded to odd, then to float).
+// loop. The one target-specific piece is ExactMulAdd (fused-inl.h): the
+// target's fused multiply-add where it has one, else the same result
+// computed in double (exact product, sum rounded to odd, then to float).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/kernels/matmul.cc"
 #include <stdint.h>
@@ -19,60 +19,12 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "src/kernels/kernels.h"
+#include "src/kernels/fused-inl.h"
 #include "src/kernels/simd-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace pto {
 namespace HWY_NAMESPACE {
-
-// Whether hn::MulAdd on float lanes rounds once on this target: x86 from
-// AVX2 on (FMA3), and aarch64's NEON and SVE. SSSE3, SSE4, EMU128 and SCALAR
-// multiply and add with two roundings.
-#if (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2) || \
-    (HWY_ARCH_ARM_A64 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR)
-#define PTO_MATMUL_FUSED 1
-#else
-#define PTO_MATMUL_FUSED 0
-#endif
-
-// fma(a, b, c) rounded once to float, in double: a*b is exact there (48
-// significant bits), the sum s = a*b + c is rounded to nearest and its error
-// (TwoSum, exact) tells on which side the exact sum lies; s made odd toward
-// it is the sum rounded to odd, which rounds to float (24 bits, 53 >= 24 + 2)
-// exactly as the exact sum does. NaN and infinities come from s itself.
-HWY_INLINE float FusedMulAddInDouble(float a, float b, float c) {
-  const double p = static_cast<double>(a) * static_cast<double>(b);
-  const double cd = static_cast<double>(c);
-  double s = p + cd;
-  const double bv = s - p;
-  const double err = (p - (s - bv)) + (cd - bv);
-  if (err != 0 && err == err) {
-    uint64_t bits;
-    memcpy(&bits, &s, sizeof bits);
-    if ((bits & 1) == 0) {
-      // Away from zero when the exact sum is, toward it otherwise.
-      bits += ((err > 0) == (s > 0)) ? 1 : static_cast<uint64_t>(-1);
-      memcpy(&s, &bits, sizeof bits);
-    }
-  }
-  return static_cast<float>(s);
-}
-
-template <class D>
-HWY_INLINE hn::Vec<D> ExactMulAdd(D d, hn::Vec<D> a, hn::Vec<D> b, hn::Vec<D> c) {
-#if PTO_MATMUL_FUSED
-  (void)d;
-  return hn::MulAdd(a, b, c);
-#else
-  constexpr size_t kMax = HWY_MAX_BYTES / sizeof(float);
-  HWY_ALIGN float pa[kMax], pb[kMax], pc[kMax];
-  hn::Store(a, d, pa);
-  hn::Store(b, d, pb);
-  hn::Store(c, d, pc);
-  for (size_t i = 0; i < hn::Lanes(d); ++i) pc[i] = FusedMulAddInDouble(pa[i], pb[i], pc[i]);
-  return hn::Load(d, pc);
-#endif
-}
 
 // One step of an integer chain: acc + a * b modulo 2^32.
 template <class D>

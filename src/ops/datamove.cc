@@ -246,5 +246,60 @@ void RunTConcat(const Operands& o, pto_profile) {
   if (right != 0) kernels::Copy(dst->dtype, rows, right, Offset(dst, 0, left), ConstPlaneOf(o.src1));
 }
 
+// ---- tconcatidx -----------------------------------------------------------
+
+pto_status CheckTConcatIdx(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src0 = o.src0, *src1 = o.src1, *idx0 = o.src2, *idx1 = o.src3;
+  Validator v("pto_tconcatidx");
+  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1).NotNull("src0_idx", idx0)
+      .NotNull("src1_idx", idx1);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTConcatIdx, profile, "dst", dst)
+      .SameDtype("src0", src0, "dst", dst)
+      .SameDtype("src1", src1, "dst", dst);
+  v.Require(idx0->dtype == PTO_INT8 || idx0->dtype == PTO_INT16 || idx0->dtype == PTO_INT32,
+            PTO_ERR_UNSUPPORTED_DTYPE, "src0_idx dtype %s is not INT8, INT16 or INT32",
+            DtypeName(idx0->dtype));
+  v.SameDtype("src1_idx", idx1, "src0_idx", idx0).InPlaceOrApart("src0", src0, dst);
+  v.Require(src1 != dst && !SamePlacement(src1, dst) && !ValidRegionsOverlapSlow(src1, dst),
+            PTO_ERR_ALIASING,
+            "src1's valid elements share storage with dst's (they are written at other columns)");
+  v.Require(idx0 != dst && !SamePlacement(idx0, dst) && !ValidRegionsOverlapSlow(idx0, dst) &&
+                idx1 != dst && !SamePlacement(idx1, dst) && !ValidRegionsOverlapSlow(idx1, dst),
+            PTO_ERR_ALIASING, "src0_idx or src1_idx shares storage with dst's valid elements");
+  const uint32_t rows = dst->valid_rows;
+  v.Require(src0->valid_rows == rows && src1->valid_rows == rows && idx0->valid_rows == rows &&
+                idx1->valid_rows == rows,
+            PTO_ERR_SHAPE_MISMATCH,
+            "the valid rows of src0 (%u), src1 (%u), src0_idx (%u) and src1_idx (%u) are not "
+            "dst's %u",
+            src0->valid_rows, src1->valid_rows, idx0->valid_rows, idx1->valid_rows, rows);
+  v.Require(idx0->valid_cols >= 1 && idx1->valid_cols >= 1, PTO_ERR_SHAPE_MISMATCH,
+            "src0_idx valid cols %u and src1_idx valid cols %u must be at least 1 (column 0 "
+            "holds each row's count)",
+            idx0->valid_cols, idx1->valid_cols);
+  return v.status();
+}
+
+// Row i: the first n0 = src0_idx[i,0] columns of src0 (at most src0's and
+// dst's valid cols), then n1 = src1_idx[i,0] of src1 (at most src1's valid
+// cols and what dst's row has left); a negative count copies nothing. The
+// rest of dst's row is not written.
+void RunTConcatIdx(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  const auto count = [](const pto_tile* idx, uint32_t row, uint32_t most) -> uint32_t {
+    const double n = ElementValue(idx, static_cast<size_t>(row) * idx->cols);
+    return n <= 0 ? 0u : n >= most ? most : static_cast<uint32_t>(n);
+  };
+  for (uint32_t r = 0; r < dst->valid_rows; ++r) {
+    const uint32_t n0 = count(o.src2, r, std::min(o.src0->valid_cols, dst->valid_cols));
+    const uint32_t n1 = count(o.src3, r, std::min(o.src1->valid_cols, dst->valid_cols - n0));
+    if (n0 != 0 && o.src0->data != dst->data)
+      kernels::Copy(dst->dtype, 1, n0, Offset(dst, r, 0), Offset(o.src0, r, 0));
+    if (n1 != 0) kernels::Copy(dst->dtype, 1, n1, Offset(dst, r, n0), Offset(o.src1, r, 0));
+  }
+}
+
 }  // namespace ops
 }  // namespace pto

@@ -41,6 +41,7 @@ struct Operands {
   size_t index[2] = {0, 0};
   bool contents_known = true;
   const pto_tile* src2 = nullptr;  // a third source (tmatmul_bias's bias)
+  const pto_tile* src3 = nullptr;  // a fourth (tconcatidx's src1_idx)
 };
 
 enum class OpId : uint8_t {
@@ -174,7 +175,7 @@ struct OpDescriptor {
   const char* c_function;  // "pto_tpow": names every refusal
   const char* summary;     // operations.def's one line
   uint8_t source_count;    // 0 to 3
-  const char* source_names[3];
+  const char* source_names[4];
   TmpRole tmp;
   AttrKind attr;
   int attr_count;  // values of the enum argument (0..attr_count-1); 0 without one

@@ -33,10 +33,11 @@ constexpr TextRules TextRulesOf(Get get) {
 }
 
 // The table, row by row from operations.def.
-#define PTO_SOURCE_NAMES_0() {nullptr, nullptr, nullptr}
-#define PTO_SOURCE_NAMES_1(s0) {#s0, nullptr, nullptr}
-#define PTO_SOURCE_NAMES_2(s0, s1) {#s0, #s1, nullptr}
-#define PTO_SOURCE_NAMES_3(s0, s1, s2) {#s0, #s1, #s2}
+#define PTO_SOURCE_NAMES_0() {nullptr, nullptr, nullptr, nullptr}
+#define PTO_SOURCE_NAMES_1(s0) {#s0, nullptr, nullptr, nullptr}
+#define PTO_SOURCE_NAMES_2(s0, s1) {#s0, #s1, nullptr, nullptr}
+#define PTO_SOURCE_NAMES_3(s0, s1, s2) {#s0, #s1, #s2, nullptr}
+#define PTO_SOURCE_NAMES_4(s0, s1, s2, s3) {#s0, #s1, #s2, #s3}
 constexpr OpDescriptor kOps[kOpCount] = {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, names, Tmp, Attr, host, a2a3, a5, summary, \
                       Traits)                                                                    \
@@ -61,6 +62,7 @@ constexpr OpDescriptor kOps[kOpCount] = {
 #undef PTO_SOURCE_NAMES_1
 #undef PTO_SOURCE_NAMES_2
 #undef PTO_SOURCE_NAMES_3
+#undef PTO_SOURCE_NAMES_4
 
 // The table is indexed by OpId: row i must describe operation i, under the
 // mnemonic operations.def gives it.
@@ -107,7 +109,7 @@ namespace {
 pto_status RefuseCubeTiles(const OpDescriptor& op, const Operands& o) {
   Validator v(op.c_function);
   v.OnVec("dst", o.dst);
-  const pto_tile* sources[3] = {o.src0, o.src1, o.src2};
+  const pto_tile* sources[4] = {o.src0, o.src1, o.src2, o.src3};
   for (int i = 0; i < op.source_count; ++i) v.OnVec(op.source_names[i], sources[i]);
   if (op.tmp != TmpRole::kNone) v.OnVec("tmp", o.tmp);
   return v.status();
@@ -237,10 +239,12 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
                                                        int attr, double scalar, int sat,
                                                        size_t index0, size_t index1,
                                                        const pto_tile* src2,
+                                                       const pto_tile* src3,
                                                        pto_profile profile) {
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   Operands o{dst, src0, src1, tmp, attr, scalar, sat, {index0, index1}};
   o.src2 = src2;
+  o.src3 = src3;
   if constexpr (kId == OpId::kTMov) {
     // A move into or out of the cube's memories: the cube's rules.
     if (IsCubeMove(o)) {
@@ -269,7 +273,7 @@ PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
   const pto_profile profile = CurrentProfile();
   if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile)))
     return CheckAndRun<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, o.scalar, o.sat, o.index[0],
-                            o.index[1], o.src2, profile);
+                            o.index[1], o.src2, o.src3, profile);
   return RunAccepted(op, o, profile);
 }
 
@@ -287,10 +291,13 @@ using pto::ops::Operands;
 #define PTO_SOURCE_PARAMS_1(s0) , const pto_tile* s0
 #define PTO_SOURCE_PARAMS_2(s0, s1) , const pto_tile *s0, const pto_tile *s1
 #define PTO_SOURCE_PARAMS_3(s0, s1, s2) , const pto_tile *s0, const pto_tile *s1, const pto_tile *s2
+#define PTO_SOURCE_PARAMS_4(s0, s1, s2, s3) \
+  , const pto_tile *s0, const pto_tile *s1, const pto_tile *s2, const pto_tile *s3
 #define PTO_SOURCE_STORE_0()
 #define PTO_SOURCE_STORE_1(s0) o.src0 = s0;
 #define PTO_SOURCE_STORE_2(s0, s1) o.src0 = s0, o.src1 = s1;
 #define PTO_SOURCE_STORE_3(s0, s1, s2) o.src0 = s0, o.src1 = s1, o.src2 = s2;
+#define PTO_SOURCE_STORE_4(s0, s1, s2, s3) o.src0 = s0, o.src1 = s1, o.src2 = s2, o.src3 = s3;
 #define PTO_TMP_PARAM_None
 #define PTO_TMP_PARAM_Optional , pto_tile* tmp
 #define PTO_TMP_PARAM_Required , pto_tile* tmp

@@ -113,9 +113,13 @@ class Block {
   pto_status LoopLimitError(const Instr& in);
   pto_status FloatInstr(const Instr& in);
   pto_status ScalarAccess(const Instr& in, bool load);
+  pto_status AddPtr(const Instr& in);
+  pto_status ArrayAccess(const Instr& in, bool get);
   std::string PointerName(uint32_t pointer) const {
+    const uint32_t root = p_.pointer_root[pointer];
     for (const Param& q : p_.params)
-      if (q.kind == PTO_PARAM_POINTER && q.reg == pointer) return "%" + q.name;
+      if (q.kind == PTO_PARAM_POINTER && q.reg == root)
+        return "%" + q.name + (root == pointer ? "" : " (moved by pto.addptr)");
     return "a pointer";
   }
 

@@ -221,6 +221,7 @@ bool Compiler::BindParam(const Token& name, const Type& t, SourceLoc type_loc) {
   switch (t.kind) {
     case TypeKind::kPtr:
       v.reg = p_->pointer_count++;
+      p_->pointer_root.push_back(v.reg);
       AddParam(name.text, PTO_PARAM_POINTER, t, v.reg);
       break;
     case TypeKind::kInt:

@@ -307,7 +307,7 @@ void Compiler::ParseLoadStore(const Token& op, bool load) {
   in.b = v.reg;
   in.rank = v.type.rank;
   p_->code.push_back(in);
-  const uint32_t pointer = view_ptr_[v.reg];
+  const uint32_t pointer = p_->pointer_root[view_ptr_[v.reg]];
   for (Param& param : p_->params) {
     if (param.kind == PTO_PARAM_POINTER && param.reg == pointer)
       param.access |= load ? PTO_PARAM_READ : PTO_PARAM_WRITE;
@@ -484,6 +484,42 @@ void Compiler::ParseTassign(const Token& op, const std::vector<Token>& results) 
   if (results.size() == 1) Define(results[0], tile);
 }
 
+// %q = pto.addptr %p, %offset : !pto.ptr<T> -> !pto.ptr<T>
+// A pointer offset elements into p's memory: a pointer register of its own,
+// whose accesses count as the parameter's (pointer_root).
+void Compiler::ParseAddPtr(const Token& op, const std::vector<Token>& results) {
+  Token ptr_name, offset_name;
+  Value ptr, offset;
+  if (!ExpectValueName(&ptr_name) || !UseValue(ptr_name, &ptr) || !Expect(',') ||
+      !ExpectValueName(&offset_name) || !UseInt(offset_name, &offset, "index") || !Expect(':'))
+    return;
+  const SourceLoc from_loc = tok_.loc;
+  Type from, to;
+  if (!ParseType(&from) || !ExpectArrow()) return;
+  const SourceLoc to_loc = tok_.loc;
+  if (!ParseType(&to)) return;
+  if (ptr.type.kind != TypeKind::kPtr || !SameType(ptr.type, from))
+    return (void)Error(from_loc, "%" + std::string(ptr_name.text) + " is " +
+                                     TypeString(ptr.type) + ", written as " + TypeString(from) +
+                                     " (a !pto.ptr)");
+  if (!SameType(from, to))
+    return (void)Error(to_loc, "pto.addptr keeps the pointer's type: " + TypeString(to) +
+                                   " is not " + TypeString(from));
+  Instr in;
+  in.code = Code::kAddPtr;
+  in.loc = op.loc;
+  in.b = ptr.reg;
+  in.c = offset.reg;
+  in.d = static_cast<uint32_t>(from.dtype);
+  in.a = p_->pointer_count++;
+  p_->pointer_root.push_back(p_->pointer_root[ptr.reg]);
+  p_->code.push_back(in);
+  Value v;
+  v.type = from;
+  v.reg = in.a;
+  Define(results[0], v);
+}
+
 // %v = pto.load_scalar %p[%i] : !pto.ptr<T> -> T
 // pto.store_scalar %v, %p[%i] : !pto.ptr<T>, T
 // One element of global memory; the index is checked against the bound
@@ -529,7 +565,7 @@ void Compiler::ParseScalarAccess(const Token& op, const std::vector<Token>& resu
   in.c = index.reg;
   in.d = static_cast<uint32_t>(d);
   for (Param& param : p_->params) {
-    if (param.kind == PTO_PARAM_POINTER && param.reg == ptr.reg)
+    if (param.kind == PTO_PARAM_POINTER && param.reg == p_->pointer_root[ptr.reg])
       param.access |= load ? PTO_PARAM_READ : PTO_PARAM_WRITE;
   }
   if (!load) {

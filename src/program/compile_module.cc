@@ -241,6 +241,12 @@ void Compiler::ParseOperation() {
     yield_ = outer;
   } else if (name == "pto.load_scalar" || name == "pto.store_scalar") {
     ParseScalarAccess(op, results);
+  } else if (name == "pto.addptr") {
+    if (want_results(1)) ParseAddPtr(op, results);
+  } else if (name == "pto.declare_local_array") {
+    if (want_results(1)) ParseDeclareLocalArray(op, results);
+  } else if (name == "pto.local_array_get" || name == "pto.local_array_set") {
+    ParseLocalArrayAccess(op, results);
   } else if (name == "pto.tgetval") {
     ParseGetVal(op, results);
   } else if (name == "pto.barrier" || name == "pto.barrier_sync" || name == "pto.set_flag" ||

@@ -395,5 +395,111 @@ void Compiler::ParseBlockQuery(const Token& op, const Token& result) {
   Define(result, v);
 }
 
+// %a = pto.declare_local_array -> !pto.local_array<D1x...xT>
+// The array's elements are registers of the block, integer ones for an
+// integer T, float ones for a float T, zeroed where it is declared.
+void Compiler::ParseDeclareLocalArray(const Token& op, const std::vector<Token>& results) {
+  if (!ExpectArrow()) return;
+  const SourceLoc type_loc = tok_.loc;
+  Type t;
+  if (!ParseType(&t)) return;
+  if (t.kind != TypeKind::kLocalArray)
+    return (void)Error(type_loc, "pto.declare_local_array gives a !pto.local_array, not " +
+                                     TypeString(t));
+  int64_t count = 1;
+  for (int i = 0; i < t.rank; ++i) count *= t.dims[i];
+  // Every array is registers of every block: a text cannot ask for more
+  // than a few of the largest.
+  if (uint64_t{p_->int_regs} + p_->float_regs + static_cast<uint64_t>(count) >
+      4 * static_cast<uint64_t>(kMostLocalArrayElements))
+    return (void)Error(op.loc, "the program's registers and local arrays would pass " +
+                                   std::to_string(4 * kMostLocalArrayElements) + " elements");
+  const bool is_float = IsFloatDtype(t.dtype);
+  Instr in;
+  in.code = Code::kArrayClear;
+  in.loc = op.loc;
+  in.sub = is_float;
+  in.imm = count;
+  if (is_float) {
+    in.a = p_->float_regs;
+    p_->float_regs += static_cast<uint32_t>(count);
+    p_->uses_float = true;
+  } else {
+    in.a = p_->int_regs;
+    p_->int_regs += static_cast<uint32_t>(count);
+  }
+  p_->code.push_back(in);
+  Value v;
+  v.type = t;
+  v.reg = in.a;
+  Define(results[0], v);
+}
+
+// %v = pto.local_array_get %a[%i, ...] : !pto.local_array<...xT> -> T
+// pto.local_array_set %a[%i, ...], %v : !pto.local_array<...xT>, T
+// One index per dimension, checked against it when the instruction runs.
+void Compiler::ParseLocalArrayAccess(const Token& op, const std::vector<Token>& results) {
+  const bool get = op.text == "pto.local_array_get";
+  if (results.size() != (get ? 1u : 0u))
+    return (void)Error(op.loc, std::string(op.text) + " defines " +
+                                   (get ? "1 result" : "no result") + ", not " +
+                                   std::to_string(results.size()));
+  Token array_name, value_name;
+  Value array, value;
+  if (!ExpectValueName(&array_name) || !UseValue(array_name, &array) || !Expect('[')) return;
+  std::vector<Token> index_names;
+  ParseValueNames(&index_names);
+  if (!Expect(']')) return;
+  if (!get && (!Expect(',') || !ExpectValueName(&value_name) || !UseValue(value_name, &value)))
+    return;
+  if (!Expect(':')) return;
+  const SourceLoc type_loc = tok_.loc;
+  Type array_type, elem;
+  if (!ParseType(&array_type)) return;
+  if (get ? !ExpectArrow() : !Expect(',')) return;
+  const SourceLoc elem_loc = tok_.loc;
+  if (!ParseType(&elem)) return;
+  if (array.type.kind != TypeKind::kLocalArray || !SameType(array.type, array_type))
+    return (void)Error(type_loc, "%" + std::string(array_name.text) + " is " +
+                                     TypeString(array.type) + ", written as " +
+                                     TypeString(array_type) + " (a !pto.local_array)");
+  if (index_names.size() != array.type.rank)
+    return (void)Error(array_name.loc, std::string(op.text) + " takes " +
+                                           std::to_string(array.type.rank) +
+                                           " index(es), one per dimension of %" +
+                                           std::string(array_name.text) + ", not " +
+                                           std::to_string(index_names.size()));
+  if (!IsElementTypeOf(elem, array.type.dtype))
+    return (void)Error(elem_loc, std::string(op.text) + ": " + TypeString(elem) +
+                                     " is not the element type of " + TypeString(array.type),
+                       PTO_ERR_DTYPE_MISMATCH);
+  if (!get && !SameType(value.type, elem))
+    return (void)Error(value_name.loc, "%" + std::string(value_name.text) + " is " +
+                                           TypeString(value.type) + ", written as " +
+                                           TypeString(elem));
+  Instr in;
+  in.code = get ? Code::kArrayGet : Code::kArraySet;
+  in.loc = op.loc;
+  in.sub = IsFloatDtype(array.type.dtype);
+  in.b = array.reg;
+  in.rank = array.type.rank;
+  in.extra = static_cast<uint32_t>(p_->lists.size());
+  for (const Token& name : index_names) {
+    Value index;
+    if (!UseInt(name, &index, "index")) return;
+    p_->lists.push_back(index.reg);
+  }
+  for (int i = 0; i < array.type.rank; ++i)
+    p_->lists.push_back(static_cast<uint32_t>(array.type.dims[i]));
+  if (!get) {
+    in.a = value.reg;
+    p_->code.push_back(in);
+  } else if (in.sub != 0) {
+    EmitFloatResult(in, elem, results[0]);
+  } else {
+    EmitIntResult(in, elem, results[0]);
+  }
+}
+
 }  // namespace program
 }  // namespace pto

@@ -145,6 +145,8 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   in.a = dst;
   in.b = op.source_count > 0 ? ins[0] : kNoSlot;
   in.c = op.source_count > 1 ? ins[1] : kNoSlot;
+  in.e = op.source_count > 2 ? ins[2] : kNoSlot;
+  in.f = op.source_count > 3 ? ins[3] : kNoSlot;
   in.d = kNoSlot;
   if (ins.size() > op.source_count && op.tmp != ops::TmpRole::kNone) in.d = ins[op.source_count];
   // The row's own rules on its text (PTOAS's verifier), beside its check.
@@ -254,9 +256,10 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   if (!UseOperands(desc, names, types, type_locs, &slots)) return;
   uint32_t dst;
   if (!UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &dst)) return;
-  // tsetval writes one element: the rest of dst stays as it was, so a bound
-  // dst is read too.
-  if (desc.attr == ops::AttrKind::kIndexScalar && p_->tiles[dst].param >= 0)
+  // tsetval writes one element (the rest of dst stays as it was) and a
+  // ReadsDst row adds to dst's old values: a bound dst is read too.
+  if ((desc.attr == ops::AttrKind::kIndexScalar || ops::HasTrait(desc, PTO_TRAIT_ReadsDst)) &&
+      p_->tiles[dst].param >= 0)
     p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
   const TextForm form{true, text_high_precision_, names.size() > desc.source_count};
   if (form.tmp_given && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
@@ -274,6 +277,9 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
                                    " writes one element of an existing tile: pto." +
                                    desc.mnemonic + " ins(%index, %value : index, T) outs(%dst : "
                                    "!pto.tile_buf<...>)");
+  if (ops::HasTrait(desc, PTO_TRAIT_ReadsDst))
+    return (void)Error(op.loc, std::string(op.text) + " accumulates into an existing tile: pto." +
+                                   desc.mnemonic + " ins(...) outs(%dst : !pto.tile_buf<...>)");
   std::vector<Token> names;
   ParseValueNames(&names);
   // textract's synchronous form: %src[%row, %col].

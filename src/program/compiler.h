@@ -183,6 +183,9 @@ class Compiler {
   void ParseWhile(const Token& op, const std::vector<Token>& results);
   void ParseBlockQuery(const Token& op, const Token& result);
   void ParseScalarAccess(const Token& op, const std::vector<Token>& results);
+  void ParseAddPtr(const Token& op, const std::vector<Token>& results);
+  void ParseDeclareLocalArray(const Token& op, const std::vector<Token>& results);
+  void ParseLocalArrayAccess(const Token& op, const std::vector<Token>& results);
   // %v = pto.tgetval ins(%src, %index : T, index) outs : E (compile_tile_ops.cc)
   void ParseGetVal(const Token& op, const std::vector<Token>& results);
   void ParseSync(const Token& op);

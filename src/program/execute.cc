@@ -15,6 +15,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <algorithm>
 #include <thread>
 
 #include "alloc.h"
@@ -261,7 +262,7 @@ pto_status Block::TileOp(const Instr& in) {
                           0,
                           ops::SaturationOf(*in.op, in.attr)};
     if ((dst->valid_rows != 0 && dst->valid_cols != 0) || ops::WritesWholeDst(*in.op))
-      in.op->run(o, p_.profile);
+      in.op->run(WithThirdSource(o, in, tiles_), p_.profile);
     return PTO_OK;
   }
   pto_tile* tmp = in.d != kNoSlot ? &tiles_[in.d] : nullptr;
@@ -289,13 +290,14 @@ pto_status Block::TileOp(const Instr& in) {
     index[k] = static_cast<size_t>(value);
   }
   pto_tile mask_view;
-  const ops::Operands o = WithMaskView(*in.op,
+  const ops::Operands with_mask = WithMaskView(*in.op,
                                        ops::Operands{dst, src0,
                                                      in.c != kNoSlot ? &tiles_[in.c] : nullptr,
                                                      tmp, ops::AttrOf(*in.op, in.attr), scalar,
                                                      ops::SaturationOf(*in.op, in.attr),
                                                      {index[0], index[1]}},
                                        &mask_view);
+  const ops::Operands o = WithThirdSource(with_mask, in, tiles_);
   if (in.check_at_run) {
     if (tmp != nullptr && !p_.tiles[in.d].in_ub) {
       tmp->valid_rows = dst->valid_rows;
@@ -469,6 +471,16 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         else ints[in.a] = ints[in.b] != 0 ? ints[in.c] : ints[in.d];
         break;
       case Code::kLoadScalar: status = ScalarAccess(in, true); break;
+      case Code::kAddPtr: status = AddPtr(in); break;
+      case Code::kArrayClear:
+        if (in.sub != 0) {
+          std::fill_n(floats_.begin() + in.a, in.imm, 0.0);
+        } else {
+          std::fill_n(ints_.begin() + in.a, in.imm, int64_t{0});
+        }
+        break;
+      case Code::kArrayGet: status = ArrayAccess(in, true); break;
+      case Code::kArraySet: status = ArrayAccess(in, false); break;
       case Code::kStoreScalar: status = ScalarAccess(in, false); break;
       case Code::kSubview: status = Subview(in); break;
       case Code::kPrint: Print(in, block); break;

@@ -53,6 +53,49 @@ pto_status Block::ScalarAccess(const Instr& in, bool load) {
   return PTO_OK;
 }
 
+// The pointer moved by an element offset: the same memory, from that
+// element on (an offset past its end names no element).
+pto_status Block::AddPtr(const Instr& in) {
+  const Binding& base = pointers_[in.b];
+  const int64_t offset = ints_[in.c];
+  if (offset < 0 || offset > base.count)
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 "pto.addptr: offset " + std::to_string(offset) + " is outside " +
+                     PointerName(in.b) + ", which holds " + std::to_string(base.count) +
+                     " elements");
+  Binding& moved = pointers_[in.a];
+  moved = base;
+  moved.data = base.data + static_cast<size_t>(offset) * pto_dtype_size(static_cast<pto_dtype>(in.d));
+  moved.count = base.count - offset;
+  return PTO_OK;
+}
+
+// One element of a local array: the registers from in.b, row-major over its
+// dims, each index checked against its dimension.
+pto_status Block::ArrayAccess(const Instr& in, bool get) {
+  const uint32_t* indices = &p_.lists[in.extra];
+  const uint32_t* dims = indices + in.rank;
+  uint64_t element = 0;
+  for (uint32_t i = 0; i < in.rank; ++i) {
+    const int64_t index = ints_[indices[i]];
+    if (index < 0 || index >= static_cast<int64_t>(dims[i]))
+      return Error(in, PTO_ERR_OUT_OF_RANGE,
+                   std::string(get ? "pto.local_array_get" : "pto.local_array_set") + ": index " +
+                       std::to_string(index) + " of dimension " + std::to_string(i) +
+                       " is outside 0.." + std::to_string(dims[i] - 1));
+    element = element * dims[i] + static_cast<uint64_t>(index);
+  }
+  const size_t at = in.b + element;
+  if (in.sub != 0) {
+    if (get) floats_[in.a] = floats_[at];
+    else floats_[at] = floats_[in.a];
+  } else {
+    if (get) ints_[in.a] = ints_[at];
+    else ints_[at] = ints_[in.a];
+  }
+  return PTO_OK;
+}
+
 pto_status Block::MakeView(const Instr& in) {
   const Binding& ptr = pointers_[in.b];
   View& v = views_[in.a];

@@ -154,6 +154,11 @@ enum class Code : uint8_t {
                  // (sub 0: tmov; 1: textract, the window at ints[index_regs])
   kMatmul,       // tile a (acc) <- tile b (left) x tile c (right), seeded by row `op`'s
                  // rule (tile d: the bias)
+  kAddPtr,       // pointer a = pointer b moved by ints[c] elements of dtype d
+  kArrayClear,   // (sub 0: ints, 1: floats)[a .. a + imm) = 0 (pto.declare_local_array)
+  kArrayGet,     // (sub)[a] = (sub)[b + the element at the rank index registers
+                 // list[extra..], dims list[extra + rank..]]
+  kArraySet,     // (sub)[b + that element] = (sub)[a]
 };
 
 // How a subview's valid region is set (Instr::sub of kSubview).
@@ -201,6 +206,9 @@ struct Instr {
   // by the verifier): the run goes straight to the kernel.
   bool plain = false;
   uint32_t a = 0, b = 0, c = 0, d = 0;
+  // (kNoSlot) kTileOp: a third and a fourth source (taddc's src2, tconcatidx's
+  // indices), else none.
+  uint32_t e = 0xFFFFFFFFu, f = 0xFFFFFFFFu;
   uint32_t target = 0;  // jumps
   uint32_t extra = 0;   // index into Program::lists
   uint32_t rank = 0;
@@ -220,6 +228,14 @@ struct Instr {
 
 constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
 
+// o with a kTileOp's third and fourth sources (Instr::e, f) from `tiles`.
+template <typename Tiles>
+inline ops::Operands WithThirdSource(ops::Operands o, const Instr& in, Tiles& tiles) {
+  if (in.e != kNoSlot) o.src2 = &tiles[in.e];
+  if (in.f != kNoSlot) o.src3 = &tiles[in.f];
+  return o;
+}
+
 struct Program {
   std::string source_name;
   pto_profile profile = PTO_PROFILE_HOST;
@@ -231,6 +247,9 @@ struct Program {
   std::vector<Instr> code;
   std::vector<uint32_t> lists;  // register lists of view instructions
   uint32_t int_regs = 0, float_regs = 0, view_regs = 0, pointer_count = 0;
+  // Each pointer's parameter: pointer_root[r] is the register of the pointer
+  // parameter that pointer r was computed from (pto.addptr), r for one.
+  std::vector<uint32_t> pointer_root;
   // Each memory of a block (Space): the profile's capacity, where it starts
   // in the block's allocation, the bytes its tiles reach (end of the last
   // one) and the most bytes of its tiles live at one instruction.

@@ -461,6 +461,11 @@ bool SameType(const Type& a, const Type& b) {
              a.space == b.space && (a.space == Space::kVec || (a.col_major == b.col_major &&
                                                                a.box == b.box &&
                                                                a.fractal == b.fractal));
+    case TypeKind::kLocalArray:
+      if (a.dtype != b.dtype || a.rank != b.rank) return false;
+      for (int i = 0; i < a.rank; ++i)
+        if (a.dims[i] != b.dims[i]) return false;
+      return true;
     case TypeKind::kTensorView:
     case TypeKind::kPartitionView:
       // A `?` dimension stands for any: a view made with constant shape
@@ -492,9 +497,11 @@ std::string TypeString(const Type& t) {
              DtypeSpelling(t.dtype) + " (valid " + dim(t.valid_rows) + "x" + dim(t.valid_cols) +
              (t.pad != 0 ? ", pad " + std::to_string(t.pad) : std::string()) + ")";
     case TypeKind::kTensorView:
-    case TypeKind::kPartitionView: {
-      std::string s =
-          t.kind == TypeKind::kTensorView ? "!pto.tensor_view<" : "!pto.partition_tensor_view<";
+    case TypeKind::kPartitionView:
+    case TypeKind::kLocalArray: {
+      std::string s = t.kind == TypeKind::kTensorView    ? "!pto.tensor_view<"
+                      : t.kind == TypeKind::kLocalArray ? "!pto.local_array<"
+                                                        : "!pto.partition_tensor_view<";
       for (int i = 0; i < t.rank; ++i) s += dim(t.dims[i]) + "x";
       return s + DtypeSpelling(t.dtype) + ">";
     }
@@ -535,6 +542,24 @@ bool ParsePtoType(std::string_view text, Type* out, std::string* error, size_t* 
       return p.Fail(fields[0], what);
     if (dims.empty() || dims.size() > kMaxRank)
       return p.Fail(fields[0], "a view has 1 to " + std::to_string(kMaxRank) + " dimensions");
+    t.rank = static_cast<uint8_t>(dims.size());
+    for (size_t i = 0; i < dims.size(); ++i) t.dims[i] = dims[i];
+  } else if (name == "!pto.local_array") {
+    if (!p.Split(&fields)) return false;
+    t.kind = TypeKind::kLocalArray;
+    if (fields.size() != 1)
+      return p.Fail(fields[1], "a local array type is a shape and an element type only");
+    std::vector<int64_t> dims;
+    std::string what;
+    if (!ParseShape(fields[0].text, true, false, &dims, &t.dtype, &what))
+      return p.Fail(fields[0], what);
+    if (dims.empty() || dims.size() > kMaxRank)
+      return p.Fail(fields[0], "a local array has 1 to " + std::to_string(kMaxRank) + " dimensions");
+    int64_t count = 1;
+    for (int64_t d : dims) count = d < 1 || count > kMostLocalArrayElements ? 0 : count * d;
+    if (count < 1 || count > kMostLocalArrayElements)
+      return p.Fail(fields[0], "a local array has 1 to " + std::to_string(kMostLocalArrayElements) +
+                                   " elements");
     t.rank = static_cast<uint8_t>(dims.size());
     for (size_t i = 0; i < dims.size(); ++i) t.dims[i] = dims[i];
   } else {

@@ -17,6 +17,8 @@ namespace pto {
 namespace program {
 
 constexpr int kMaxRank = 8;
+// The most elements of a pto.declare_local_array (registers of the block).
+constexpr int64_t kMostLocalArrayElements = 65536;
 constexpr int64_t kDynamic = -1;
 
 enum class TypeKind : uint8_t {
@@ -28,6 +30,7 @@ enum class TypeKind : uint8_t {
   kTensorView,
   kPartitionView,
   kTile,
+  kLocalArray,  // pto.declare_local_array's: rank, dims and an element dtype
 };
 
 // Where a tile lives: the unified buffer (vec) or one of the cube's memories

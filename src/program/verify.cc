@@ -98,7 +98,9 @@ void PlaceView(Program* p, uint32_t slot) {
   s.has_addr = true;
 }
 
-constexpr size_t kMostTileUses = 5;  // tsel: dst, src0, src1, tmp, mask
+// tsel: dst, src0, src1, tmp, mask; a tile operation's third and fourth sources
+// (taddc, tconcatidx) in the fifth and sixth.
+constexpr size_t kMostTileUses = 6;
 
 // Whether the instruction's operands include a subview whose place is known
 // only at run time.
@@ -118,7 +120,7 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
   for (size_t i = 0; i < kMostTileUses; ++i) out[i] = kNoSlot;
   switch (in.code) {
     case Code::kTileOp:
-      out[0] = in.a, out[1] = in.b, out[2] = in.c, out[3] = in.d;
+      out[0] = in.a, out[1] = in.b, out[2] = in.c, out[3] = in.d, out[4] = in.e, out[5] = in.f;
       break;
     case Code::kTsel:
       out[0] = in.a, out[1] = in.b, out[2] = in.c, out[3] = in.d, out[4] = in.mask;
@@ -382,7 +384,7 @@ pto_status CheckOperations(Program* p) {
                         ops::SaturationOf(*in.op, in.attr), {0, 0},
                         /*contents_known=*/false},
           &mask_view);
-      status = in.op->check(o, p->profile);
+      status = in.op->check(WithThirdSource(o, in, tiles), p->profile);
     }
     // A rule about regions may hold once the run sets them: decided then.
     const bool region_rule = status == PTO_ERR_SHAPE_MISMATCH || status == PTO_ERR_ALIASING;

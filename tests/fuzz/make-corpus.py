@@ -13,8 +13,19 @@ BUFFER, BUFFER_DESTROY, CREATE_AT, PROFILE = 8, 9, 10, 11
 # One opcode per operation, in the order of src/operations.def.
 POW, RSQRT, PRELU, COLDIV, PARTADD = 12, 13, 14, 15, 16
 EXTRACT, GATHER, SETVAL = 23, 24, 25
-TADD, TMOV = 31, 12 + 26
-MATMUL, MATMUL_ACC, MATMUL_BIAS = 81, 82, 83
+
+
+def opcode(camel):
+    """The harness's opcode of a row of src/operations.def (after the 12
+    calls above), found by its Camel name."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "operations.def")
+    with open(path) as f:
+        rows = [line.split("(", 1)[1].split(",", 1)[0] for line in f if line.startswith("PTO_OPERATION(")]
+    return 12 + rows.index(camel)
+
+
+TADD, TMOV = opcode("TAdd"), opcode("TMov")
+MATMUL, MATMUL_ACC, MATMUL_BIAS = opcode("TMatmul"), opcode("TMatmulAcc"), opcode("TMatmulBias")
 LOC_VEC, LOC_MAT, LOC_LEFT, LOC_RIGHT, LOC_ACC, LOC_BIAS = range(6)
 ND, NZ, ZN, ZZ, NN = range(5)
 BUF_CREATE, BUF_WRAP_ARENA, BUF_WRAP_TILE, BUF_WRAP_NULL = 0, 1, 2, 3

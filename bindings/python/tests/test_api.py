@@ -13,7 +13,7 @@ import pto
 
 
 def test_version_and_target():
-    assert pto.__version__ == "0.4.0"
+    assert pto.__version__ == "0.5.0"
     target = pto.simd_target()
     assert isinstance(target, str) and target
 

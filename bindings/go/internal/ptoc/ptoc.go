@@ -226,9 +226,12 @@ extern uintptr_t _wrap_pto_tci_ptoc_096c0a438413e10b(uintptr_t arg1, double arg2
 extern uintptr_t _wrap_pto_treshape_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_ttrans_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tconcat_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tconcatidx_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
 extern uintptr_t _wrap_pto_textract_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, swig_type_15 arg3, swig_type_16 arg4);
 extern uintptr_t _wrap_pto_tgather_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tscatter_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_taxpy_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_taddc_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tsetval_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_17 arg2, double arg3);
 extern uintptr_t _wrap_pto_tgetval_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_18 arg2, swig_voidp arg3);
 extern uintptr_t _wrap_pto_tcmp_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
@@ -320,9 +323,9 @@ func Swig_malloc(arg1 int) (_swig_ret uintptr) {
 }
 
 const PTO_VERSION_MAJOR int = 0
-const PTO_VERSION_MINOR int = 4
+const PTO_VERSION_MINOR int = 5
 const PTO_VERSION_PATCH int = 0
-const PTO_VERSION_STRING string = "0.4.0"
+const PTO_VERSION_STRING string = "0.5.0"
 type Enum_SS_pto_dtype int
 func _swig_getPTO_INT8() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
@@ -1683,6 +1686,19 @@ func Pto_tconcat(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	return swig_r_1
 }
 
+func Pto_tconcatidx(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tconcatidx_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
 func Pto_textract(arg1 uintptr, arg2 uintptr, arg3 int64, arg4 int64) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
@@ -1713,6 +1729,29 @@ func Pto_tscatter(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	swig_r = (uintptr)(C._wrap_pto_tscatter_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_taxpy(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_taxpy_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_taddc(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_taddc_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -2397,6 +2397,27 @@ intgo _wrap_pto_tconcat_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
+intgo _wrap_pto_tconcatidx_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_tile *arg4 = (pto_tile *) 0 ;
+  pto_tile *arg5 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_tile *)_swig_go_3; 
+  arg5 = (pto_tile *)_swig_go_4; 
+  
+  result = (pto_status)pto_tconcatidx(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,(struct pto_tile const *)arg4,(struct pto_tile const *)arg5);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_pto_textract_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, long long _swig_go_2, long long _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
@@ -2447,6 +2468,42 @@ intgo _wrap_pto_tscatter_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_
   arg3 = (pto_tile *)_swig_go_2; 
   
   result = (pto_status)pto_tscatter(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_taxpy_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  double arg3 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (double)_swig_go_2; 
+  
+  result = (pto_status)pto_taxpy(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_taddc_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_tile *arg4 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_tile *)_swig_go_3; 
+  
+  result = (pto_status)pto_taddc(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,(struct pto_tile const *)arg4);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }

@@ -185,6 +185,31 @@ pub fn tconcat(
     check(unsafe { sys::pto_tconcat(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
 
+/// TCONCATIDX (`pto_tconcatidx`): row i: src0_idx\[i,0\] columns of src0,
+/// then src1_idx\[i,0\] of src1, bit for bit.
+///
+/// dst's dtypes: HOST INT8, INT16, INT32, FLOAT16, FLOAT32, BFLOAT16; A2A3
+/// INT8, INT16, INT32, FLOAT16, FLOAT32, BFLOAT16; A5 INT8, INT16, INT32,
+/// FLOAT16, FLOAT32, BFLOAT16.
+pub fn tconcatidx(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    src0_idx: impl Source,
+    src1_idx: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tconcatidx(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            src0_idx.source_ptr(d),
+            src1_idx.source_ptr(d),
+        )
+    })
+}
+
 /// TEXTRACT (`pto_textract`): dst\[i,j\] = src\[index_row + i, index_col +
 /// j\] over dst's valid region, bit for bit.
 ///
@@ -244,6 +269,36 @@ pub fn tscatter(
 ) -> Result<()> {
     let d = dst.as_ptr();
     check(unsafe { sys::pto_tscatter(d, src.source_ptr(d), indices.source_ptr(d)) })
+}
+
+/// TAXPY (`pto_taxpy`): dst = scalar \* src0 + dst, one fused multiply-add
+/// rounded once.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+/// FLOAT32.
+pub fn taxpy(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_taxpy(d, src0.source_ptr(d), scalar) })
+}
+
+/// TADDC (`pto_taddc`): (src0 + src1) + src2 elementwise, two additions as
+/// tadd's.
+///
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+/// FLOAT32; A5 INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16,
+/// FLOAT16, BFLOAT16, UINT8, INT8.
+pub fn taddc(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    src2: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_taddc(d, src0.source_ptr(d), src1.source_ptr(d), src2.source_ptr(d)) })
 }
 
 /// TSETVAL (`pto_tsetval`): value in dst's element at flat offset index

@@ -259,6 +259,29 @@ public final class Pto {
     }
 
     /**
+     * TCONCATIDX ({@code pto_tconcatidx}): row i: src0_idx[i,0] columns of src0, then
+     * src1_idx[i,0] of src1, bit for bit.
+     * <p>dst's dtypes: HOST INT8, INT16, INT32, FLOAT16, FLOAT32, BFLOAT16; A2A3 INT8,
+     * INT16, INT32, FLOAT16, FLOAT32, BFLOAT16; A5 INT8, INT16, INT32, FLOAT16, FLOAT32,
+     * BFLOAT16.
+     */
+    public static void tconcatidx(Tile dst, Tile src0, Tile src1, Tile src0_idx, Tile src1_idx) {
+        try {
+            PtoNative.pto_tconcatidx(Tile.handleOf(dst, "Pto.tconcatidx", "dst"),
+                    Tile.handleOf(src0, "Pto.tconcatidx", "src0"),
+                    Tile.handleOf(src1, "Pto.tconcatidx", "src1"),
+                    Tile.handleOf(src0_idx, "Pto.tconcatidx", "src0_idx"),
+                    Tile.handleOf(src1_idx, "Pto.tconcatidx", "src1_idx"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(src0_idx);
+            Reference.reachabilityFence(src1_idx);
+        }
+    }
+
+    /**
      * TEXTRACT ({@code pto_textract}): dst[i,j] = src[index_row + i, index_col + j] over
      * dst's valid region, bit for bit.
      * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
@@ -318,6 +341,41 @@ public final class Pto {
             Reference.reachabilityFence(dst);
             Reference.reachabilityFence(src);
             Reference.reachabilityFence(indices);
+        }
+    }
+
+    /**
+     * TAXPY ({@code pto_taxpy}): dst = scalar * src0 + dst, one fused multiply-add rounded
+     * once.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
+     */
+    public static void taxpy(Tile dst, Tile src0, double scalar) {
+        try {
+            PtoNative.pto_taxpy(Tile.handleOf(dst, "Pto.taxpy", "dst"),
+                    Tile.handleOf(src0, "Pto.taxpy", "src0"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+        }
+    }
+
+    /**
+     * TADDC ({@code pto_taddc}): (src0 + src1) + src2 elementwise, two additions as tadd's.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5
+     * INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
+     */
+    public static void taddc(Tile dst, Tile src0, Tile src1, Tile src2) {
+        try {
+            PtoNative.pto_taddc(Tile.handleOf(dst, "Pto.taddc", "dst"),
+                    Tile.handleOf(src0, "Pto.taddc", "src0"),
+                    Tile.handleOf(src1, "Pto.taddc", "src1"),
+                    Tile.handleOf(src2, "Pto.taddc", "src2"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(src2);
         }
     }
 
