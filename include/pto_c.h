@@ -392,15 +392,18 @@ PTO_API pto_status pto_tile_read_f32(const pto_tile *tile, float *dst, size_t co
  * Every other operation refuses a tile whose location is not PTO_LOC_VEC,
  * before its other rules, with PTO_ERR_INVALID_ARGUMENT, e.g. "pto_tadd:
  * src0 is a left NZ tile; only pto_tmov, pto_tmatmul, ... take the cube's
- * tiles"; pto_tile_create_at places vec tiles only (a cube
- * tile is never in a buffer: pto_tile_buffer is NULL, pto_tile_offset 0).
+ * tiles", and so does pto_args_set_tile (a program's tile parameters are
+ * vec tiles); pto_tile_create_at places vec tiles only (a cube tile is
+ * never in a buffer: pto_tile_buffer is NULL, pto_tile_offset 0).
  * Programs (pto_program_create) model the same memories and layouts in their
  * own tiles (docs/pto-assembly.md, "The cube").
  */
 
 /* Creates a cube tile (or, for PTO_LOC_VEC and PTO_LAYOUT_ND, a tile as
- * pto_tile_create makes) and stores its handle in *out. The profile is not
- * looked at: what each profile's matrix multiply accepts is its own rule.
+ * pto_tile_create makes) and stores its handle in *out. Mat, left, right and
+ * acc tiles take any layout, vec and bias tiles ND. The profile is not
+ * looked at: what each profile's matrix multiply and tmov accept are their
+ * own rules (HOST takes every layout, to experiment with).
  * Errors, in order: PTO_ERR_NULL_ARGUMENT if out is NULL;
  * PTO_ERR_INVALID_ARGUMENT for a dtype, shape or size pto_tile_create
  * refuses, a location or layout outside its enum, a vec or bias tile not ND,
