@@ -170,6 +170,31 @@ typedef enum pto_profile {
     PTO_PROFILE_A5 = 2    /* HOST rules plus the pages' A5 implementation checks */
 } pto_profile;
 
+/* Where a tile lives (pto-isa's TileType, PTOAS's tile_buf `loc=`): the
+ * vector unit's unified buffer, or one of the cube's memories (see "Cube
+ * tiles" in this header). */
+typedef enum pto_location {
+    PTO_LOC_VEC = 0,   /* unified buffer: every tile of pto_tile_create and pto_tile_create_at */
+    PTO_LOC_MAT = 1,   /* L1, where the cube's operands are staged */
+    PTO_LOC_LEFT = 2,  /* L0A: a matrix multiply's a */
+    PTO_LOC_RIGHT = 3, /* L0B: a matrix multiply's b */
+    PTO_LOC_ACC = 4,   /* L0C: a matrix multiply's dst */
+    PTO_LOC_BIAS = 5   /* the bias table: pto_tmatmul_bias's bias */
+} pto_location;
+
+/* How a tile's elements lie in its storage: row-major, or a fractal layout,
+ * a grid of boxes (pto-isa's BLayout: the boxes in column order for NZ and
+ * NN, row order for ZN and ZZ; SLayout: each box's elements along its rows
+ * for NZ and ZZ, down its columns for ZN and NN). "Cube tiles" in this header gives
+ * the boxes and each element's offset. */
+typedef enum pto_layout {
+    PTO_LAYOUT_ND = 0, /* row-major, no boxes: every tile of pto_tile_create and pto_tile_create_at */
+    PTO_LAYOUT_NZ = 1, /* boxes in column order, row-major inside (the NPU's acc, A5's left) */
+    PTO_LAYOUT_ZN = 2, /* boxes in row order, column-major inside (the NPU's right) */
+    PTO_LAYOUT_ZZ = 3, /* boxes in row order, row-major inside (A2A3's left) */
+    PTO_LAYOUT_NN = 4  /* boxes in column order, column-major inside */
+} pto_layout;
+
 /* A buffer: an opaque byte arena (standing, e.g., for the on-chip unified
  * buffer) in which tiles are placed with pto_tile_create_at. Created by
  * pto_buffer_create or pto_buffer_wrap, released by pto_buffer_destroy. */
@@ -239,6 +264,10 @@ PTO_API size_t pto_dtype_size(pto_dtype dtype);
  *                  indices; tmp required; contiguous dst     and indices rows
  *                  rows (pto_tgather)
  *   tscatter       as HOST                                   as HOST
+ *   tmatmul,       cube tiles only: a left ZZ, b right ZN,   as A2A3 with a
+ *   tmatmul_acc,   dst acc NZ, bias a bias row; a [M, K],    left NZ
+ *   tmatmul_bias   b [K, N], dst [M, N]; M, K, N 1 to 4095
+ *                  (pto_tmatmul)
  *
  * A refusal that HOST would not make for the identical call names the
  * profile in pto_last_error(), and a dtype refusal lists what the profile
@@ -266,7 +295,9 @@ PTO_API const char *pto_profile_string(pto_profile p);
 /*
  * A tile is a rows x cols row-major array of one element type, contiguous (the
  * row stride is cols elements), with a valid region valid_rows x valid_cols
- * anchored at (0, 0). The valid region starts as the whole tile.
+ * anchored at (0, 0). The valid region starts as the whole tile. (A cube
+ * tile, of pto_tile_create_cube, may lie in a fractal layout instead: "Cube
+ * tiles" below.)
  * A tile made by pto_tile_create owns its storage, 64-byte aligned and
  * zero-filled at creation. A tile made by pto_tile_create_at is placed in a
  * buffer (see "Buffers and placement" below): its storage is bytes of that
@@ -304,23 +335,91 @@ PTO_API uint32_t pto_tile_valid_cols(const pto_tile *tile);
 PTO_API void *pto_tile_data(pto_tile *tile);
 
 /* Copies the whole tile (not just the valid region) from src, in the tile's own
- * element encoding. nbytes must equal rows*cols*pto_dtype_size(dtype).
- * Errors: PTO_ERR_NULL_ARGUMENT; PTO_ERR_INVALID_ARGUMENT for a wrong nbytes. */
+ * element encoding, row-major: element (r, c) at r*cols + c of src (a cube
+ * tile's fractal image is laid out from it, see "Cube tiles"). nbytes must
+ * equal rows*cols*pto_dtype_size(dtype).
+ * Errors: PTO_ERR_NULL_ARGUMENT; PTO_ERR_INVALID_ARGUMENT for a wrong nbytes;
+ * PTO_ERR_OUT_OF_MEMORY for a tile in a fractal layout whose row-major copy
+ * cannot be allocated (the tile is then unchanged). */
 PTO_API pto_status pto_tile_write(pto_tile *tile, const void *src, size_t nbytes);
 
 /* Copies the whole tile into dst. Same rules as pto_tile_write. */
 PTO_API pto_status pto_tile_read(const pto_tile *tile, void *dst, size_t nbytes);
 
-/* Copies the whole tile from count floats, narrowing with round-to-nearest-even
- * (NaN stays NaN, overflow gives infinity). Only FLOAT16, BFLOAT16 and FLOAT32
- * tiles. count must equal rows*cols.
+/* Copies the whole tile from count floats, row-major as pto_tile_write,
+ * narrowing with round-to-nearest-even (NaN stays NaN, overflow gives
+ * infinity). Only FLOAT16, BFLOAT16 and FLOAT32 tiles. count must equal
+ * rows*cols.
  * Errors: PTO_ERR_NULL_ARGUMENT; PTO_ERR_UNSUPPORTED_DTYPE for an integer
- * tile; PTO_ERR_INVALID_ARGUMENT for a wrong count. */
+ * tile; PTO_ERR_INVALID_ARGUMENT for a wrong count; PTO_ERR_OUT_OF_MEMORY as
+ * pto_tile_write. */
 PTO_API pto_status pto_tile_write_f32(pto_tile *tile, const float *src, size_t count);
 
 /* Copies the whole tile into count floats (widening is exact). Same rules as
  * pto_tile_write_f32. */
 PTO_API pto_status pto_tile_read_f32(const pto_tile *tile, float *dst, size_t count);
+
+/* ------------------------------------------------------------------------ */
+/* Cube tiles                                                                */
+/* ------------------------------------------------------------------------ */
+/*
+ * The cube (the NPU's matrix unit) reads a matrix multiply's operands from
+ * memories of its own, in fractal layouts: a is a left tile, b a right tile,
+ * dst an acc tile, bias a bias row (pto_location). A cube tile, made by
+ * pto_tile_create_cube, carries its location and layout; everything else
+ * about it is a tile's (dtype, shape, valid region anchored at (0, 0),
+ * pto_tile_set_valid, pto_tile_destroy).
+ *
+ * Storage: owned, 64-byte aligned, zero-filled at creation, rows*cols
+ * elements that are exactly the byte image the NPU's memory holds. With
+ * E-byte elements, a box is IR x IC elements: 16 x 16 in acc (1024 bytes);
+ * elsewhere 512 bytes, 16 x 32/E for NZ and ZZ, 32/E x 16 for ZN and NN;
+ * a tile of one row has boxes of one row (IR = 1). Element (r, c) is element
+ *   r*cols + c                          of an ND tile, and with
+ *   br = r / IR, ir = r % IR, bc = c / IC, ic = c % IC,
+ *   in = ir*IC + ic (NZ, ZZ) or ic*IR + ir (ZN, NN),
+ *   bc*rows*IC + br*IR*IC + in          of an NZ or NN tile,
+ *   br*IR*cols + bc*IR*IC + in          of a ZZ or ZN tile
+ * of pto_tile_data. pto_tile_write, pto_tile_read, pto_tile_write_f32 and
+ * pto_tile_read_f32 exchange the tile's values row-major whatever its layout
+ * (element (r, c) at r*cols + c of the caller's array), so a caller fills
+ * and reads a cube tile as any other and never computes an offset; the byte
+ * image is pto_tile_data's.
+ *
+ * What takes them: pto_tmatmul, pto_tmatmul_acc and pto_tmatmul_bias (under
+ * each profile, see "Matrix multiply"), and pto_tmov, which moves between
+ * the cube's memories (mat to left, right or bias; acc to vec or mat).
+ * Every other operation refuses a tile whose location is not PTO_LOC_VEC,
+ * before its other rules, with PTO_ERR_INVALID_ARGUMENT, e.g. "pto_tadd:
+ * src0 is a left NZ tile; only pto_tmov, pto_tmatmul, ... take the cube's
+ * tiles", and so does pto_args_set_tile (a program's tile parameters are
+ * vec tiles); pto_tile_create_at places vec tiles only (a cube tile is
+ * never in a buffer: pto_tile_buffer is NULL, pto_tile_offset 0).
+ * Programs (pto_program_create) model the same memories and layouts in their
+ * own tiles (docs/pto-assembly.md, "The cube").
+ */
+
+/* Creates a cube tile (or, for PTO_LOC_VEC and PTO_LAYOUT_ND, a tile as
+ * pto_tile_create makes) and stores its handle in *out. Mat, left, right and
+ * acc tiles take any layout, vec and bias tiles ND. The profile is not
+ * looked at: what each profile's matrix multiply and tmov accept are their
+ * own rules (HOST takes every layout, to experiment with).
+ * Errors, in order: PTO_ERR_NULL_ARGUMENT if out is NULL;
+ * PTO_ERR_INVALID_ARGUMENT for a dtype, shape or size pto_tile_create
+ * refuses, a location or layout outside its enum, a vec or bias tile not ND,
+ * a bias tile of more than one row, or a fractal layout whose boxes do not
+ * tile rows x cols (rows a multiple of IR unless 1, cols of IC; e.g. a
+ * FLOAT32 NZ left tile has 16 x 8 boxes: 16 x 24 is accepted, 16 x 12 is
+ * not); PTO_ERR_OUT_OF_MEMORY. On failure *out is left unchanged. */
+PTO_API pto_status pto_tile_create_cube(pto_dtype dtype, uint32_t rows, uint32_t cols,
+                                        pto_location location, pto_layout layout,
+                                        pto_tile **out);
+
+/* The tile's location and layout: PTO_LOC_VEC and PTO_LAYOUT_ND for every
+ * tile of pto_tile_create and pto_tile_create_at, and for NULL. */
+PTO_API pto_location pto_tile_location(const pto_tile *tile);
+PTO_API pto_layout pto_tile_layout(const pto_tile *tile);
+
 
 /* ------------------------------------------------------------------------ */
 /* Buffers and placement                                                     */
@@ -659,7 +758,23 @@ PTO_API pto_status pto_trem(pto_tile *dst, const pto_tile *src0, const pto_tile 
 /* dst = src, bit for bit (TMOV between two vector tiles; NaN payloads and
  * signalling NaNs kept). All nine dtypes on every profile. The A5
  * implementation copies the overlap of the two valid regions; here they
- * must be equal, as for every unary operation. */
+ * must be equal, as for every unary operation.
+ *
+ * With a cube tile on either side ("Cube tiles"), the cube's moves instead:
+ * dst's valid region, each element read at its (row, column) of src and
+ * written where dst's layout puts it (bits unchanged). Checks, in order:
+ * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT);
+ * - the move is mat to left, right or bias, or acc to vec or mat
+ *   (PTO_ERR_INVALID_ARGUMENT); PTO_PROFILE_A2A3 moves acc to mat only;
+ * - under A2A3 and A5 a left dst is laid out as that profile's matrix
+ *   multiply takes it (ZZ on A2A3, NZ on A5), a right dst ZN
+ *   (PTO_ERR_INVALID_ARGUMENT);
+ * - src's dtype is dst's (PTO_ERR_DTYPE_MISMATCH: no fixpipe conversion);
+ * - src and dst are different tiles sharing no byte (PTO_ERR_ALIASING);
+ * - a move to left, right or bias, and every move under A2A3, takes a src of
+ *   dst's rows x cols; dst's valid region lies within src's rows x cols; under
+ *   A2A3 and A5 a bias row is a multiple of 64 bytes long, at most 4096 on A5
+ *   (PTO_ERR_SHAPE_MISMATCH). */
 PTO_API pto_status pto_tmov(pto_tile *dst, const pto_tile *src);
 
 /* dst = |src|: floats with the sign bit cleared (a NaN keeps its payload),
@@ -1401,17 +1516,31 @@ PTO_API pto_status pto_tsels(pto_tile *dst, const pto_tile *mask, const pto_tile
  *   not documented: its float results may differ in the last bits.)
  * - dst must not share storage with a, b or bias: the same handle or any
  *   shared byte of their valid elements is PTO_ERR_ALIASING. a and b may be
- *   the same tile.
- * - Checks, in order: NULL handles; the profile; dtypes; aliasing; valid
- *   regions.
- * - HOST: ordinary row-major tiles, any placement. PTO_PROFILE_A2A3 and
- *   PTO_PROFILE_A5: the cube's operands are tiles of its own memories (left,
- *   right, acc) in fractal layouts, which these calls do not model: every
- *   call is PTO_ERR_INVALID_ARGUMENT, its sentence naming the profile.
- *   Programs (pto_program_create) model those memories and layouts and run
- *   pto.tmatmul, pto.tmatmul.acc and pto.tmatmul.bias there under every
- *   profile, with the same results as these calls (docs/pto-assembly.md,
- *   "The cube").
+ *   the same tile under HOST (under A2A3 and A5 they lie in different
+ *   memories).
+ * - Checks, in order: NULL handles; locations and layouts (A2A3, A5);
+ *   dtypes; aliasing; valid regions (and, under A2A3 and A5, the NPU's
+ *   shapes); then PTO_ERR_OUT_OF_MEMORY if operands in a fractal layout
+ *   cannot be staged (they are multiplied through row-major copies of their
+ *   valid regions, which the calling thread keeps for its next call).
+ * - HOST: tiles of any location and layout ("Cube tiles"): ordinary
+ *   row-major tiles of pto_tile_create and pto_tile_create_at, any
+ *   placement, are the plain case; each element is read and written at its
+ *   (row, column) whatever the layout, with the same bits.
+ * - PTO_PROFILE_A2A3 and PTO_PROFILE_A5: the cube tiles their NPU takes
+ *   (pto-isa's TileLeft, TileRight, TileAcc and TMatmul implementations):
+ *   a is a PTO_LOC_LEFT tile, PTO_LAYOUT_ZZ under A2A3 and PTO_LAYOUT_NZ
+ *   under A5; b a PTO_LOC_RIGHT PTO_LAYOUT_ZN tile; dst a PTO_LOC_ACC
+ *   PTO_LAYOUT_NZ tile; bias a PTO_LOC_BIAS tile (one row). Another
+ *   location or layout is PTO_ERR_INVALID_ARGUMENT, e.g. "pto_tmatmul:
+ *   under A5 a must be a left NZ tile (pto_tile_create_cube), not a left ZZ
+ *   tile"; the boxes align the shapes ("Cube tiles"). The tiles' shapes are
+ *   a [M, K], b [K, N], dst [M, N] (a's rows = dst's rows, a's cols = b's
+ *   rows, b's cols = dst's cols), and the valid M, K and N are 1 to 4095;
+ *   else PTO_ERR_SHAPE_MISMATCH. Results are the bits HOST gives for the
+ *   same values. Programs (pto_program_create) run pto.tmatmul,
+ *   pto.tmatmul.acc and pto.tmatmul.bias on their own cube tiles with the
+ *   same results (docs/pto-assembly.md, "The cube").
  */
 
 /* dst = a b: the seed is 0. */
@@ -1615,9 +1744,11 @@ PTO_API pto_status pto_args_set_float(pto_args *args, size_t index, double value
 /* Binds a TILE parameter to a tile (not copied now; see the run functions).
  * The tile must have the declared dtype (PTO_ERR_DTYPE_MISMATCH) and rows x
  * cols (PTO_ERR_SHAPE_MISMATCH); where the declared valid region is static,
- * the tile's valid region must equal it (PTO_ERR_SHAPE_MISMATCH).
- * NULL unbinds. Errors: PTO_ERR_NULL_ARGUMENT (args); PTO_ERR_INVALID_ARGUMENT
- * for a bad index or kind. */
+ * the tile's valid region must equal it (PTO_ERR_SHAPE_MISMATCH). A tile
+ * parameter is a vec tile (a kernel's cube tiles come from global memory),
+ * so a cube tile (pto_tile_create_cube) is PTO_ERR_INVALID_ARGUMENT.
+ * NULL unbinds. Errors, in order: PTO_ERR_NULL_ARGUMENT (args);
+ * PTO_ERR_INVALID_ARGUMENT for a bad index or kind; the rules above. */
 PTO_API pto_status pto_args_set_tile(pto_args *args, size_t index, pto_tile *tile);
 
 /* Runs the program once as block 0 of 1. Same as pto_program_launch(program,

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "fractal.h"
 #include "kernels/kernels.h"
 #include "pto_c.h"
 
@@ -18,12 +19,27 @@ struct pto_tile {
   void* data;          // rows * cols elements: owned (64-byte aligned) or in `buffer`
   pto_buffer* buffer;  // the buffer a placed tile holds a reference to; NULL if owned
   size_t offset;       // data - buffer->data for a placed tile; 0 if owned
+  // pto_location and pto_layout (pto_tile_create_cube); 0 (PTO_LOC_VEC,
+  // PTO_LAYOUT_ND) for every other tile. A byte each, so that the common
+  // call tests both with the other fields it reads.
+  uint8_t location;
+  uint8_t layout;
 };
 
 namespace pto {
 
 inline size_t ElementCount(const pto_tile* t) {
   return static_cast<size_t>(t->rows) * t->cols;
+}
+
+// Whether t lies in one of the cube's memories (pto_tile_create_cube): only
+// the matrix multiplies take such tiles.
+inline bool IsCubeTile(const pto_tile* t) { return t->location != PTO_LOC_VEC; }
+
+// Where t's elements lie in its storage.
+inline Layout TileLayout(const pto_tile* t) {
+  return LayoutOfTile(t->dtype, t->rows, t->cols, static_cast<pto_location>(t->location),
+                      static_cast<pto_layout>(t->layout));
 }
 
 inline kernels::Plane PlaneOf(pto_tile* t) { return {t->data, t->cols}; }

@@ -62,6 +62,82 @@ void CheckTileShape(pto::Validator& v, const pto_dtype& dtype, uint32_t rows, ui
   *bytes = static_cast<size_t>(elements) * element_size;
 }
 
+// Whether t's values lie row-major in its storage, so that the whole-tile
+// copies move its bytes as they are.
+bool IsRowMajorImage(const pto_tile* t) { return t->layout == PTO_LAYOUT_ND; }
+
+// Copies between a fractal tile's image and row-major values (pto_c.h, "Cube
+// tiles": the copies exchange values row-major whatever the layout).
+void ImageFromRowMajor(pto_tile* tile, const void* values) {
+  const pto::Layout image = pto::TileLayout(tile);
+  pto::CopyRegion(image, static_cast<char*>(tile->data),
+                  pto::RowMajorLayout(tile->rows, tile->cols), static_cast<const char*>(values),
+                  0, 0, tile->rows, tile->cols, pto_dtype_size(tile->dtype));
+}
+void RowMajorFromImage(const pto_tile* tile, void* values) {
+  const pto::Layout image = pto::TileLayout(tile);
+  pto::CopyRegion(pto::RowMajorLayout(tile->rows, tile->cols), static_cast<char*>(values), image,
+                  static_cast<const char*>(tile->data), 0, 0, tile->rows, tile->cols,
+                  pto_dtype_size(tile->dtype));
+}
+
+// A row-major copy of a fractal tile's values, for the copies whose caller's
+// array may overlap the image (a caller may pass pto_tile_data itself).
+// NULL after recording PTO_ERR_OUT_OF_MEMORY.
+void* RowMajorScratch(const char* function, const pto_tile* tile) {
+  void* scratch = pto::AllocateZeroed(ByteCount(tile));
+  if (scratch == nullptr)
+    pto::Fail(PTO_ERR_OUT_OF_MEMORY, function, "cannot allocate %zu bytes to lay out a %s tile",
+              ByteCount(tile), pto::LayoutName(static_cast<pto_layout>(tile->layout)));
+  return scratch;
+}
+
+// The rules pto_tile_create_cube adds to pto_tile_create's, on v's chain,
+// in the header's order. location and layout come by reference, as dtype
+// (see RawEnumValue).
+void CheckCubePlacement(pto::Validator& v, const pto_dtype& dtype, uint32_t rows, uint32_t cols,
+                        const pto_location& location, const pto_layout& layout) {
+  const int raw_location = pto::RawEnumValue(location), raw_layout = pto::RawEnumValue(layout);
+  v.Require(raw_location >= PTO_LOC_VEC && raw_location <= PTO_LOC_BIAS,
+            PTO_ERR_INVALID_ARGUMENT, "location %d is not a pto_location value", raw_location)
+      .Require(raw_layout >= PTO_LAYOUT_ND && raw_layout <= PTO_LAYOUT_NN,
+               PTO_ERR_INVALID_ARGUMENT, "layout %d is not a pto_layout value", raw_layout);
+  if (!v.ok()) return;
+  const bool row_major_only = location == PTO_LOC_VEC || location == PTO_LOC_BIAS;
+  v.Require(!row_major_only || layout == PTO_LAYOUT_ND, PTO_ERR_INVALID_ARGUMENT,
+            "a %s tile is row-major (PTO_LAYOUT_ND), not %s", pto::LocationName(location),
+            pto::LayoutName(layout))
+      .Require(location != PTO_LOC_BIAS || rows == 1, PTO_ERR_INVALID_ARGUMENT,
+               "a bias tile is one row, not %u", rows);
+  if (!v.ok()) return;
+  // The boxes as a tile of at least a box's rows has them (the largest box
+  // is 32 rows): only a one-row tile has shorter ones.
+  const pto::Layout l = pto::LayoutOfTile(dtype, 32, cols, location, layout);
+  v.Require((rows % l.inner_rows == 0 || rows == 1) && cols % l.inner_cols == 0,
+            PTO_ERR_INVALID_ARGUMENT,
+            "a %s %s tile of %s is made of %ux%u boxes, which do not tile %ux%u (rows a "
+            "multiple of %u or 1, cols of %u)",
+            pto::LayoutName(layout), pto::LocationName(location), pto_dtype_string(dtype),
+            l.inner_rows, l.inner_cols, rows, cols, l.inner_rows, l.inner_cols);
+}
+
+// An owned, zero-filled tile of `bytes` (its checked size) in *out, or
+// PTO_ERR_OUT_OF_MEMORY with *out unchanged.
+pto_status CreateOwned(const char* function, pto_dtype dtype, uint32_t rows, uint32_t cols,
+                       size_t bytes, pto_location location, pto_layout layout, pto_tile** out) {
+  pto_tile* tile = static_cast<pto_tile*>(pto::AllocateZeroed(sizeof(pto_tile)));
+  void* data = tile != nullptr ? pto::AllocateZeroed(bytes) : nullptr;
+  if (data == nullptr) {
+    pto::Free(tile);
+    return pto::Fail(PTO_ERR_OUT_OF_MEMORY, function, "cannot allocate %zu bytes for a %ux%u tile",
+                     bytes, rows, cols);
+  }
+  *tile = pto_tile{dtype, rows, cols, rows, cols, data, nullptr, 0,
+                   static_cast<uint8_t>(location), static_cast<uint8_t>(layout)};
+  *out = tile;
+  return PTO_OK;
+}
+
 }  // namespace
 
 extern "C" {
@@ -72,17 +148,18 @@ pto_status pto_tile_create(pto_dtype dtype, uint32_t rows, uint32_t cols, pto_ti
   v.NotNull("out", out);
   CheckTileShape(v, dtype, rows, cols, &bytes);
   if (!v.ok()) return v.status();
+  return CreateOwned(v.function(), dtype, rows, cols, bytes, PTO_LOC_VEC, PTO_LAYOUT_ND, out);
+}
 
-  pto_tile* tile = static_cast<pto_tile*>(pto::AllocateZeroed(sizeof(pto_tile)));
-  void* data = tile != nullptr ? pto::AllocateZeroed(bytes) : nullptr;
-  if (data == nullptr) {
-    pto::Free(tile);
-    return pto::Fail(PTO_ERR_OUT_OF_MEMORY, v.function(),
-                     "cannot allocate %zu bytes for a %ux%u tile", bytes, rows, cols);
-  }
-  *tile = pto_tile{dtype, rows, cols, rows, cols, data, nullptr, 0};
-  *out = tile;
-  return PTO_OK;
+pto_status pto_tile_create_cube(pto_dtype dtype, uint32_t rows, uint32_t cols,
+                                pto_location location, pto_layout layout, pto_tile** out) {
+  pto::Validator v("pto_tile_create_cube");
+  size_t bytes = 0;
+  v.NotNull("out", out);
+  CheckTileShape(v, dtype, rows, cols, &bytes);
+  if (v.ok()) CheckCubePlacement(v, dtype, rows, cols, location, layout);
+  if (!v.ok()) return v.status();
+  return CreateOwned(v.function(), dtype, rows, cols, bytes, location, layout, out);
 }
 
 pto_status pto_tile_create_at(pto_dtype dtype, uint32_t rows, uint32_t cols, pto_buffer* buffer,
@@ -110,7 +187,7 @@ pto_status pto_tile_create_at(pto_dtype dtype, uint32_t rows, uint32_t cols, pto
     return pto::Fail(PTO_ERR_OUT_OF_MEMORY, v.function(), "cannot allocate a tile handle");
   pto::RetainBuffer(buffer);
   *tile = pto_tile{dtype, rows, cols, rows, cols, static_cast<char*>(buffer->data) + offset,
-                   buffer, offset};
+                   buffer, offset, PTO_LOC_VEC, PTO_LAYOUT_ND};
   *out = tile;
   return PTO_OK;
 }
@@ -154,37 +231,75 @@ uint32_t pto_tile_valid_cols(const pto_tile* tile) {
   return tile != nullptr ? tile->valid_cols : 0;
 }
 void* pto_tile_data(pto_tile* tile) { return tile != nullptr ? tile->data : nullptr; }
+pto_location pto_tile_location(const pto_tile* tile) {
+  return tile != nullptr ? static_cast<pto_location>(tile->location) : PTO_LOC_VEC;
+}
+pto_layout pto_tile_layout(const pto_tile* tile) {
+  return tile != nullptr ? static_cast<pto_layout>(tile->layout) : PTO_LAYOUT_ND;
+}
 
 pto_status pto_tile_write(pto_tile* tile, const void* src, size_t nbytes) {
   const pto_status s = CheckWholeTileCopy("pto_tile_write", tile, "src", src, nbytes, kBytes);
-  if (s == PTO_OK) memmove(tile->data, src, nbytes);
-  return s;
+  if (s != PTO_OK) return s;
+  if (IsRowMajorImage(tile)) {
+    memmove(tile->data, src, nbytes);
+    return PTO_OK;
+  }
+  void* values = RowMajorScratch("pto_tile_write", tile);
+  if (values == nullptr) return PTO_ERR_OUT_OF_MEMORY;
+  memcpy(values, src, nbytes);
+  ImageFromRowMajor(tile, values);
+  pto::Free(values);
+  return PTO_OK;
 }
 
 pto_status pto_tile_read(const pto_tile* tile, void* dst, size_t nbytes) {
   const pto_status s = CheckWholeTileCopy("pto_tile_read", tile, "dst", dst, nbytes, kBytes);
-  if (s == PTO_OK) memmove(dst, tile->data, nbytes);
-  return s;
+  if (s != PTO_OK) return s;
+  if (IsRowMajorImage(tile)) {
+    memmove(dst, tile->data, nbytes);
+    return PTO_OK;
+  }
+  void* values = RowMajorScratch("pto_tile_read", tile);
+  if (values == nullptr) return PTO_ERR_OUT_OF_MEMORY;
+  RowMajorFromImage(tile, values);
+  memcpy(dst, values, nbytes);
+  pto::Free(values);
+  return PTO_OK;
 }
 
 pto_status pto_tile_write_f32(pto_tile* tile, const float* src, size_t count) {
   const pto_status s =
       CheckWholeTileCopy("pto_tile_write_f32", tile, "src", src, count, kFloats);
-  if (s == PTO_OK) {
-    const pto::FloatEnvironmentGuard float_env(true);
+  if (s != PTO_OK) return s;
+  const pto::FloatEnvironmentGuard float_env(true);
+  if (IsRowMajorImage(tile)) {
     pto::kernels::FromF32(tile->dtype, count, tile->data, src);
+    return PTO_OK;
   }
-  return s;
+  void* values = RowMajorScratch("pto_tile_write_f32", tile);
+  if (values == nullptr) return PTO_ERR_OUT_OF_MEMORY;
+  pto::kernels::FromF32(tile->dtype, count, values, src);
+  ImageFromRowMajor(tile, values);
+  pto::Free(values);
+  return PTO_OK;
 }
 
 pto_status pto_tile_read_f32(const pto_tile* tile, float* dst, size_t count) {
   const pto_status s =
       CheckWholeTileCopy("pto_tile_read_f32", tile, "dst", dst, count, kFloats);
-  if (s == PTO_OK) {
-    const pto::FloatEnvironmentGuard float_env(true);
+  if (s != PTO_OK) return s;
+  const pto::FloatEnvironmentGuard float_env(true);
+  if (IsRowMajorImage(tile)) {
     pto::kernels::ToF32(tile->dtype, count, dst, tile->data);
+    return PTO_OK;
   }
-  return s;
+  void* values = RowMajorScratch("pto_tile_read_f32", tile);
+  if (values == nullptr) return PTO_ERR_OUT_OF_MEMORY;
+  RowMajorFromImage(tile, values);
+  pto::kernels::ToF32(tile->dtype, count, dst, values);
+  pto::Free(values);
+  return PTO_OK;
 }
 
 }  // extern "C"

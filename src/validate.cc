@@ -13,6 +13,15 @@ pto_status FailNull(const char* function, const char* operand) {
   return Fail(PTO_ERR_NULL_ARGUMENT, function, "%s is NULL", operand);
 }
 
+pto_status FailCubeTile(const char* function, const char* operand, const pto_tile* t) {
+  return Fail(PTO_ERR_INVALID_ARGUMENT, function,
+              "%s is %s %s %s tile; only pto_tmov, pto_tmatmul, pto_tmatmul_acc and "
+              "pto_tmatmul_bias take the cube's tiles (this operation takes vec tiles)",
+              operand, LocationArticle(static_cast<pto_location>(t->location)),
+              LocationName(static_cast<pto_location>(t->location)),
+              LayoutName(static_cast<pto_layout>(t->layout)));
+}
+
 pto_status FailEnum(const char* function, const char* operand, int enum_value, int count) {
   return Fail(PTO_ERR_INVALID_ARGUMENT, function, "%s %d is not a valid value (0..%d)",
               operand, enum_value, count - 1);

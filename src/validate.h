@@ -56,6 +56,7 @@ PTO_COLD pto_status FailApartOn(const char* function, pto_profile profile, const
 PTO_COLD pto_status FailRegionMismatch(const char* function, const char* operand,
                                        const pto_tile* t, const char* ref_name,
                                        const pto_tile* ref);
+PTO_COLD pto_status FailCubeTile(const char* function, const char* operand, const pto_tile* t);
 PTO_COLD pto_status FailFormatted(const char* function, pto_status status, const char* format,
                                   ...) PTO_PRINTF(3, 4);
 #undef PTO_COLD
@@ -88,6 +89,14 @@ class Validator {
   PTO_CHECK_INLINE
   Validator& NotNull(const char* operand, const void* handle) {
     if (ok() && handle == nullptr) status_ = validation::FailNull(function_, operand);
+    return *this;
+  }
+  // The operand (when given) must be a vec tile: only pto_tmov and the
+  // matrix multiplies take the cube's tiles (pto_tile_create_cube).
+  PTO_CHECK_INLINE
+  Validator& OnVec(const char* operand, const pto_tile* t) {
+    if (ok() && t != nullptr && PTO_UNLIKELY(t->location != PTO_LOC_VEC))
+      status_ = validation::FailCubeTile(function_, operand, t);
     return *this;
   }
   // enum_value must be below count (an enum argument with values 0..count-1).

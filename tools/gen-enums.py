@@ -50,7 +50,7 @@ _spec.loader.exec_module(gen_operations)
 # Words spelled otherwise than capitalised in CamelCase names.
 WORDS = {"DTYPE": "DType", "BFLOAT16": "BFloat16"}
 # Go keeps initialisms upper case (CmpEQ, StatusOK).
-GO_INITIALISMS = {"OK", "EQ", "NE", "LT", "GT", "GE", "LE"}
+GO_INITIALISMS = {"OK", "EQ", "NE", "LT", "GT", "GE", "LE", "ND", "NZ", "ZN", "ZZ", "NN"}
 # Go names no rule gives.
 GO_NAMES = {"PTO_OK": "StatusOK"}
 # Enums whose Java and Rust mirrors hold the failures only (the first

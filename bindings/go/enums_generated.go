@@ -148,6 +148,49 @@ const (
 	ProfileA5 Profile = 2
 )
 
+// Location mirrors the C enum pto_location: where a tile lives (pto-isa's
+// TileType, PTOAS's tile_buf `loc=`): the vector unit's unified buffer, or
+// one of the cube's memories (see "Cube tiles" in this header).
+type Location int
+
+// The values of pto_location.
+const (
+	// Unified buffer: every tile of pto_tile_create and pto_tile_create_at.
+	LocVec Location = 0
+	// L1, where the cube's operands are staged.
+	LocMat Location = 1
+	// L0A: a matrix multiply's a.
+	LocLeft Location = 2
+	// L0B: a matrix multiply's b.
+	LocRight Location = 3
+	// L0C: a matrix multiply's dst.
+	LocAcc Location = 4
+	// The bias table: TMatmulBias's bias.
+	LocBias Location = 5
+)
+
+// Layout mirrors the C enum pto_layout: how a tile's elements lie in its
+// storage: row-major, or a fractal layout, a grid of boxes (pto-isa's
+// BLayout: the boxes in column order for NZ and NN, row order for ZN and ZZ;
+// SLayout: each box's elements along its rows for NZ and ZZ, down its
+// columns for ZN and NN). "Cube tiles" in this header gives the boxes and
+// each element's offset.
+type Layout int
+
+// The values of pto_layout.
+const (
+	// row-major, no boxes: every tile of pto_tile_create and pto_tile_create_at.
+	LayoutND Layout = 0
+	// Boxes in column order, row-major inside (the NPU's acc, A5's left).
+	LayoutNZ Layout = 1
+	// Boxes in row order, column-major inside (the NPU's right).
+	LayoutZN Layout = 2
+	// Boxes in row order, row-major inside (A2A3's left).
+	LayoutZZ Layout = 3
+	// Boxes in column order, column-major inside.
+	LayoutNN Layout = 4
+)
+
 // ParamKind mirrors the C enum pto_param_kind: what a parameter is.
 type ParamKind int
 

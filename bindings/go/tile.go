@@ -44,6 +44,27 @@ func NewTile(dtype DType, rows, cols int) (*Tile, error) {
 	return newOwner(handle, int64(rows)*int64(cols)*int64(dtype.Size())), nil
 }
 
+// NewCubeTile creates a zero-filled rows x cols tile of one of the cube's
+// memories in a layout (pto_tile_create_cube): its storage is the byte image
+// the NPU's memory holds, while Write* and Read* exchange its values
+// row-major whatever the layout. Under ProfileA2A3 and ProfileA5 the matrix
+// multiplies take such tiles (a LocLeft, b LocRight, dst LocAcc, bias
+// LocBias, in the layouts that profile's NPU takes). Errors as NewTile, and
+// ErrInvalidArgument for a location or layout outside its enum, a vec or
+// bias tile not LayoutND, a bias tile of more than one row, or fractal boxes
+// that do not tile rows x cols.
+func NewCubeTile(dtype DType, rows, cols int, location Location, layout Layout) (*Tile, error) {
+	if rows < 0 || cols < 0 || uint64(rows) > math.MaxUint32 || uint64(cols) > math.MaxUint32 {
+		return nil, bindingError(ErrInvalidArgument, "pto.NewCubeTile: rows and cols must be in [1, 2^32)")
+	}
+	var handle uintptr
+	if err := check(ptoc.Pto_tile_create_cube(ptoc.Enum_SS_pto_dtype(dtype), uint(rows), uint(cols),
+		ptoc.Enum_SS_pto_location(location), ptoc.Enum_SS_pto_layout(layout), &handle)); err != nil {
+		return nil, err
+	}
+	return newOwner(handle, int64(rows)*int64(cols)*int64(dtype.Size())), nil
+}
+
 // newOwner wraps a fresh handle whose storage is nbytes.
 func newOwner(handle uintptr, nbytes int64) *Tile {
 	t := &tile{handle: handle, bytes: nbytes + nativeOverhead}
@@ -138,6 +159,20 @@ func (t *Tile) Placed() bool {
 func (t *Tile) Offset() int {
 	defer t.keepAlive()
 	return int(ptoc.Pto_tile_offset(t.raw()))
+}
+
+// Location returns where the tile lives: LocVec for a tile of NewTile or
+// NewTileAt (and a closed tile), else its NewCubeTile location.
+func (t *Tile) Location() Location {
+	defer t.keepAlive()
+	return Location(ptoc.Pto_tile_location(t.raw()))
+}
+
+// Layout returns how its elements lie in its storage: LayoutND for a tile of
+// NewTile or NewTileAt (and a closed tile), else its NewCubeTile layout.
+func (t *Tile) Layout() Layout {
+	defer t.keepAlive()
+	return Layout(ptoc.Pto_tile_layout(t.raw()))
 }
 
 // Len is the number of elements, Rows()*Cols().

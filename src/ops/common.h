@@ -65,6 +65,12 @@ Validator& RequireScalarOf(Validator& v, const char* name, double scalar, const 
                            pto_dtype dtype);
 uint32_t ScalarBits(pto_dtype dtype, double scalar);
 
+// pto_tmov with a cube tile on either side (cube_move.cc): whether a call
+// is one, its rules under `profile`, and the move of a call they accept.
+bool IsCubeMove(const Operands& o);
+pto_status CheckCubeMove(const Operands& o, pto_profile profile);
+void RunCubeMove(const Operands& o);
+
 // Every row's check and run, in kOps (ops.h says what each does): the
 // families' in elementwise.cc, broadcast.cc and reduce.cc, the Special rows'
 // in arithmetic.cc, tcvt.cc, datamove.cc, element_access.cc and compare.cc.

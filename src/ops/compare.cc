@@ -116,6 +116,7 @@ void CheckA2A3Tmp(Validator& v, const pto_tile* tmp, const pto_tile* dst, const 
 pto_status CheckTselRules(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
                           const pto_tile* src1, const pto_tile* tmp, pto_profile profile) {
   Validator v("pto_tsel");
+  v.OnVec("dst", dst).OnVec("mask", mask).OnVec("src0", src0).OnVec("src1", src1).OnVec("tmp", tmp);
   v.NotNull("dst", dst).NotNull("mask", mask).NotNull("src0", src0).NotNull("src1", src1);
   const bool a2a3 = profile == PTO_PROFILE_A2A3;
   if (a2a3) v.NotNull("tmp", tmp);

@@ -45,7 +45,7 @@ Validator& RequireValidElement(Validator& v, const char* operand, const pto_tile
 pto_status CheckTgetval(const pto_tile* src, size_t index, bool out_given, bool index_known,
                         pto_profile profile) {
   Validator v("pto_tgetval");
-  v.NotNull("src", src).Require(out_given, PTO_ERR_NULL_ARGUMENT, "out is NULL");
+  v.OnVec("src", src).NotNull("src", src).Require(out_given, PTO_ERR_NULL_ARGUMENT, "out is NULL");
   if (!v.ok()) return v.status();
   v.DtypeAccepted(OpDtypes::kTgetval, profile, "src", src);
   if (index_known) RequireValidElement(v, "src", src, index);

@@ -1,10 +1,13 @@
 // TMATMUL, TMATMUL_ACC, TMATMUL_BIAS: their rules and runs (the kernel is
-// kernels/matmul.cc). Under HOST the operands are ordinary row-major tiles;
-// the NPU profiles' cube operands live in the cube's own memories in
-// fractal layouts, which these C calls do not model, so A2A3 and A5 refuse
-// every call with a sentence saying so.
+// kernels/matmul.cc). Under HOST the operands are tiles of any location and
+// layout (row-major vec tiles the plain case); under A2A3 and A5 they are
+// the cube tiles that profile's NPU takes (pto_c.h, "Cube tiles"). Operands
+// in a fractal layout are multiplied through row-major copies of their
+// valid regions, so every layout runs the one kernel and gets its bits.
 #include <string.h>
 
+#include "alloc.h"
+#include "error.h"
 #include "ops/common.h"
 #include "overlap.h"
 #include "validate.h"
@@ -32,9 +35,61 @@ bool PairAccepted(pto_dtype dst, pto_dtype source) {
 constexpr const char* kTriples =
     "(FLOAT32; BFLOAT16), (FLOAT32; FLOAT16), (FLOAT32; FLOAT32), (INT32; INT8)";
 
+// The location and layout each operand must have under an NPU profile (the
+// NPU's TileLeft, TileRight, TileAcc: pto-isa include/pto/common/pto_tile.hpp,
+// whose TileLeft is ZZ on A2A3 and NZ on A5, and the static checks of
+// include/pto/npu/a2a3|a5/TMatmul.hpp; a bias is a one-row bias tile).
+struct Placement {
+  const char* operand;
+  pto_location location;
+  pto_layout layout;
+};
+
+bool Placed(const pto_tile* t, const Placement& want) {
+  return t->location == want.location && t->layout == want.layout;
+}
+
+// The thread's staging for operands in a fractal layout: reserved by the
+// check (which can report running out of memory), used by the run that
+// follows it on the same thread.
+struct Staging {
+  char* data = nullptr;
+  size_t size = 0;
+  ~Staging() { Free(data); }
+};
+thread_local Staging staging;
+
+bool RowMajorOperands(const Operands& o) {
+  return o.dst->layout == PTO_LAYOUT_ND && o.src0->layout == PTO_LAYOUT_ND &&
+         o.src1->layout == PTO_LAYOUT_ND && (o.src2 == nullptr || o.src2->layout == PTO_LAYOUT_ND);
+}
+
+// Bytes of a rows x cols row-major copy of elements of dtype, 64-byte rounded.
+size_t StagedBytes(pto_dtype dtype, size_t rows, size_t cols) {
+  return (rows * cols * pto_dtype_size(dtype) + 63) / 64 * 64;
+}
+
+size_t StagingBytes(const Operands& o) {
+  const size_t m = o.dst->valid_rows, n = o.dst->valid_cols, k = o.src0->valid_cols;
+  return StagedBytes(o.src0->dtype, m, k) + StagedBytes(o.src1->dtype, k, n) +
+         2 * StagedBytes(o.dst->dtype, m, n);  // dst, and bias's row (at most n of dst's dtype)
+}
+
+// The thread's staging grown to `bytes`; false when it cannot be.
+bool ReserveStaging(size_t bytes) {
+  if (bytes <= staging.size) return true;
+  char* grown = static_cast<char*>(AllocateZeroed(bytes));
+  if (grown == nullptr) return false;
+  Free(staging.data);
+  staging.data = grown;
+  staging.size = bytes;
+  return true;
+}
+
 // dst, a, b (and bias) under `profile`, in the contract's order: NULL
-// handles; the profile; dtypes; aliasing (same handles, then shared bytes);
-// valid regions.
+// handles; locations and layouts (A2A3, A5); dtypes; aliasing (same
+// handles, then shared bytes); valid regions (and the NPU's shapes); the
+// staging of operands in a fractal layout.
 pto_status CheckMatmul(const Operands& o, pto_profile profile, const char* function, Seed seed) {
   pto_tile* dst = o.dst;
   const pto_tile *a = o.src0, *b = o.src1, *bias = o.src2;
@@ -42,14 +97,27 @@ pto_status CheckMatmul(const Operands& o, pto_profile profile, const char* funct
   v.NotNull("dst", dst).NotNull("a", a).NotNull("b", b);
   if (seed == Seed::kBias) v.NotNull("bias", bias);
   if (!v.ok()) return v.status();
-  v.Require(profile == PTO_PROFILE_HOST, PTO_ERR_INVALID_ARGUMENT,
-            "under %s the cube's operands are tiles of its own memories (left, right, acc) in "
-            "fractal layouts, which this call does not model; the HOST profile multiplies "
-            "row-major tiles",
-            pto_profile_string(profile))
-      .Require(dst->dtype == PTO_FLOAT32 || dst->dtype == PTO_INT32, PTO_ERR_UNSUPPORTED_DTYPE,
-               "dst dtype %s is not one of a matrix multiply's (dst; a, b) triples %s",
-               DtypeName(dst->dtype), kTriples)
+  if (profile != PTO_PROFILE_HOST) {
+    const pto_layout left = profile == PTO_PROFILE_A2A3 ? PTO_LAYOUT_ZZ : PTO_LAYOUT_NZ;
+    const Placement wants[4] = {{"a", PTO_LOC_LEFT, left},
+                                {"b", PTO_LOC_RIGHT, PTO_LAYOUT_ZN},
+                                {"dst", PTO_LOC_ACC, PTO_LAYOUT_NZ},
+                                {"bias", PTO_LOC_BIAS, PTO_LAYOUT_ND}};
+    const pto_tile* operands[4] = {a, b, dst, bias};
+    for (int i = 0; i < (seed == Seed::kBias ? 4 : 3); ++i) {
+      const pto_tile* t = operands[i];
+      v.Require(Placed(t, wants[i]), PTO_ERR_INVALID_ARGUMENT,
+                "under %s %s must be %s %s %s tile (pto_tile_create_cube), not %s %s %s tile",
+                pto_profile_string(profile), wants[i].operand,
+                LocationArticle(wants[i].location), LocationName(wants[i].location),
+                LayoutName(wants[i].layout), LocationArticle(static_cast<pto_location>(t->location)),
+                LocationName(static_cast<pto_location>(t->location)),
+                LayoutName(static_cast<pto_layout>(t->layout)));
+    }
+  }
+  v.Require(dst->dtype == PTO_FLOAT32 || dst->dtype == PTO_INT32, PTO_ERR_UNSUPPORTED_DTYPE,
+            "dst dtype %s is not one of a matrix multiply's (dst; a, b) triples %s",
+            DtypeName(dst->dtype), kTriples)
       .SameDtype("b", b, "a", a)
       .Require(PairAccepted(dst->dtype, a->dtype), PTO_ERR_UNSUPPORTED_DTYPE,
                "(dst %s; a, b %s) is not one of a matrix multiply's (dst; a, b) triples %s",
@@ -77,11 +145,32 @@ pto_status CheckMatmul(const Operands& o, pto_profile profile, const char* funct
               PTO_ERR_SHAPE_MISMATCH,
               "bias valid region %ux%u is not one row (or more) of dst valid cols %u",
               bias->valid_rows, bias->valid_cols, dst->valid_cols);
+  if (profile != PTO_PROFILE_HOST) {
+    // The NPU implementations' static shapes (A [M, K], B [K, N], C [M, N])
+    // and their mad's range of each valid dimension.
+    v.Require(a->rows == dst->rows && a->cols == b->rows && b->cols == dst->cols,
+              PTO_ERR_SHAPE_MISMATCH,
+              "under %s the tiles are a [M, K], b [K, N], dst [M, N]; here a is %ux%u, b %ux%u, "
+              "dst %ux%u",
+              pto_profile_string(profile), a->rows, a->cols, b->rows, b->cols, dst->rows,
+              dst->cols);
+    const uint32_t dims[3] = {a->valid_rows, a->valid_cols, b->valid_cols};
+    const char* names[3] = {"M", "K", "N"};
+    for (int i = 0; i < 3; ++i)
+      v.Require(dims[i] >= 1 && dims[i] <= 4095, PTO_ERR_SHAPE_MISMATCH,
+                "%s = %u is outside the cube's 1 to 4095 under %s", names[i], dims[i],
+                pto_profile_string(profile));
+  }
+  if (v.ok() && !RowMajorOperands(o) && !ReserveStaging(StagingBytes(o)))
+    return Fail(PTO_ERR_OUT_OF_MEMORY, function,
+                "cannot allocate %zu bytes to stage the operands' fractal layouts row-major",
+                StagingBytes(o));
   return v.status();
 }
 
-// Seeds dst's valid region, then runs the chains over a's valid cols.
-void RunMatmul(const Operands& o, Seed seed) {
+// Seeds dst's valid region, then runs the chains over a's valid cols: all
+// four tiles row-major.
+void RunRowMajor(const Operands& o, Seed seed) {
   pto_tile* dst = o.dst;
   const pto_tile *a = o.src0, *b = o.src1;
   const size_t m = dst->valid_rows, n = dst->valid_cols, k = a->valid_cols;
@@ -92,6 +181,40 @@ void RunMatmul(const Operands& o, Seed seed) {
     if (seed == Seed::kBias) memcpy(row, o.src2->data, row_bytes);
   }
   kernels::Matmul(a->dtype, m, k, n, Offset(dst, 0, 0), Offset(a, 0, 0), Offset(b, 0, 0));
+}
+
+// A rows x cols row-major tile on the next bytes of the staging, holding
+// t's valid region from (0, 0) in its values unless `empty`.
+pto_tile Staged(const pto_tile* t, uint32_t rows, uint32_t cols, char** next, bool empty) {
+  pto_tile s{};
+  s.dtype = t->dtype;
+  s.rows = s.valid_rows = rows;
+  s.cols = s.valid_cols = cols;
+  s.data = *next;
+  *next += StagedBytes(t->dtype, rows, cols);
+  if (!empty)
+    CopyRegion(RowMajorLayout(rows, cols), static_cast<char*>(s.data), TileLayout(t),
+               static_cast<const char*>(t->data), 0, 0, rows, cols, pto_dtype_size(t->dtype));
+  return s;
+}
+
+// Operands in a fractal layout: the row-major run on copies of the valid
+// regions (dst's as it was for tmatmul_acc, bias's row 0), dst's valid
+// region written back in its layout.
+void RunMatmul(const Operands& o, Seed seed) {
+  if (RowMajorOperands(o)) return RunRowMajor(o, seed);
+  pto_tile* dst = o.dst;
+  const uint32_t m = dst->valid_rows, n = dst->valid_cols, k = o.src0->valid_cols;
+  char* next = staging.data;
+  const pto_tile sa = Staged(o.src0, m, k, &next, false);
+  const pto_tile sb = Staged(o.src1, k, n, &next, false);
+  pto_tile sd = Staged(dst, m, n, &next, seed != Seed::kDst);
+  const pto_tile sbias = seed == Seed::kBias ? Staged(o.src2, 1, n, &next, false) : pto_tile{};
+  Operands staged{&sd, &sa, &sb, nullptr, 0};
+  staged.src2 = seed == Seed::kBias ? &sbias : nullptr;
+  RunRowMajor(staged, seed);
+  CopyRegion(TileLayout(dst), static_cast<char*>(dst->data), RowMajorLayout(m, n),
+             static_cast<const char*>(sd.data), 0, 0, m, n, pto_dtype_size(dst->dtype));
 }
 
 }  // namespace

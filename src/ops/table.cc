@@ -104,6 +104,17 @@ const OpDescriptor* ScalarFirstForm(const OpDescriptor& op) {
 }
 
 namespace {
+// An operation other than pto_tmov and the matrix multiplies refuses the
+// cube's tiles before its other rules (pto_c.h, "Cube tiles").
+pto_status RefuseCubeTiles(const OpDescriptor& op, const Operands& o) {
+  Validator v(op.c_function);
+  v.OnVec("dst", o.dst);
+  const pto_tile* sources[4] = {o.src0, o.src1, o.src2, o.src3};
+  for (int i = 0; i < op.source_count; ++i) v.OnVec(op.source_names[i], sources[i]);
+  if (op.tmp != TmpRole::kNone) v.OnVec("tmp", o.tmp);
+  return v.status();
+}
+
 // op.run on operands its check accepted, dst's valid region not empty, under
 // IEEE defaults where dst's dtype is a float type.
 PTO_CHECK_INLINE inline pto_status RunAccepted(const OpDescriptor& op, const Operands& o,
@@ -158,7 +169,7 @@ PTO_CHECK_INLINE inline bool IsCommonBroadcast(const Operands& o, pto_profile pr
     return false;
   const pto_dtype dtype = dst->dtype;
   if ((dtypes & DtypeBit(dtype)) == 0 || src0->dtype != dtype || e->dtype != dtype ||
-      IsEmptyRegion(dst) ||
+      IsEmptyRegion(dst) || (dst->location | src0->location | e->location) != PTO_LOC_VEC ||
       (reinterpret_cast<uintptr_t>(dst->buffer) | reinterpret_cast<uintptr_t>(src0->buffer) |
        reinterpret_cast<uintptr_t>(e->buffer)) != 0)
     return false;
@@ -208,7 +219,9 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   const pto_dtype dtype = dst->dtype;
   const uint64_t region = ValidRegionKey(dst);
   return (dtypes & DtypeBit(dtype)) != 0 && src0->dtype == dtype && src1->dtype == dtype &&
-         tmp->dtype == dtype && ValidRegionKey(src0) == region &&
+         tmp->dtype == dtype &&
+         (dst->location | src0->location | src1->location | tmp->location) == PTO_LOC_VEC &&
+         ValidRegionKey(src0) == region &&
          ValidRegionKey(src1) == region && ValidRegionKey(tmp) == region &&
          static_cast<uint32_t>(region) != 0 && (region >> 32) != 0 &&
          (reinterpret_cast<uintptr_t>(dst->buffer) | reinterpret_cast<uintptr_t>(src0->buffer) |
@@ -232,6 +245,18 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
   Operands o{dst, src0, src1, tmp, attr, scalar, sat, {index0, index1}};
   o.src2 = src2;
   o.src3 = src3;
+  if constexpr (kId == OpId::kTMov) {
+    // A move into or out of the cube's memories: the cube's rules.
+    if (IsCubeMove(o)) {
+      const pto_status status = CheckCubeMove(o, profile);
+      if (status == PTO_OK && !IsEmptyRegion(dst)) RunCubeMove(o);
+      return status;
+    }
+  }
+  if constexpr (!HasTrait(op, PTO_TRAIT_Cube)) {
+    const pto_status placed = RefuseCubeTiles(op, o);
+    if (placed != PTO_OK) return placed;
+  }
   const pto_status status = op.check(o, profile);
   if (status != PTO_OK || (IsEmptyRegion(dst) && !WritesWholeDst(op))) return status;
   return RunAccepted(op, o, profile);

@@ -274,6 +274,10 @@ pto_status pto_args_set_tile(pto_args* args, size_t index, pto_tile* tile) {
                "tile valid region %ux%u differs from %%%s's %lldx%lld", tile->valid_rows,
                tile->valid_cols, param->name.c_str(), static_cast<long long>(t.valid_rows),
                static_cast<long long>(t.valid_cols));
+  // A program's tile parameters are vec tiles (its cube tiles come from
+  // global memory), which the run reads row-major: a cube tile's image is
+  // not that.
+  v.OnVec("tile", tile);
   if (!v.ok()) return v.status();
   b = {};
   b.bound = true;

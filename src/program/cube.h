@@ -30,15 +30,6 @@ pto_status CheckMatmulRegions(const Program& p, const Instr& in, const pto_tile&
 bool ExtractWindowAligned(const Type& src, Space dst_space, int64_t row, int64_t col,
                           uint32_t* row_step, uint32_t* col_step);
 
-// The rows x cols region of the image s (layout ls) from (sr, sc) into the
-// image d (layout ld) from (0, 0), each element (of `size` bytes) at its
-// (row, column) in each layout (the cube's moves, pipes).
-void CopyRegion(const Layout& ld, char* d, const Layout& ls, const char* s, uint64_t sr,
-                uint64_t sc, uint64_t rows, uint64_t cols, size_t size);
-
-// The row-major layout of a rows x cols region.
-Layout RowMajorLayout(uint64_t rows, uint64_t cols);
-
 }  // namespace program
 }  // namespace pto
 

@@ -73,41 +73,6 @@ bool ExtractWindowAligned(const Type& src, Space dst_space, int64_t row, int64_t
 
 namespace {
 
-bool SameLayout(const Layout& a, const Layout& b) {
-  return a.rows == b.rows && a.cols == b.cols && a.col_major == b.col_major && a.box == b.box &&
-         a.inner_rows == b.inner_rows && a.inner_cols == b.inner_cols;
-}
-
-// CopyRegion for elements of type T: runs both images hold one after another
-// along a row (ZZ, NZ, ND), or where both run down columns (ZN, NN, DN),
-// down a column; single elements otherwise.
-template <typename T>
-void CopyRegionOf(const Layout& ld, T* d, const Layout& ls, const T* s, uint64_t sr, uint64_t sc,
-                  uint64_t rows, uint64_t cols) {
-  const bool by_columns = ColumnRun(ld, 0, 2) > 1 && ColumnRun(ls, sr, 2) > 1;
-  if (by_columns) {
-    for (uint64_t c = 0; c < cols; ++c) {
-      for (uint64_t r = 0; r < rows;) {
-        const uint64_t run = ColumnRun(ld, r, ColumnRun(ls, sr + r, rows - r));
-        T* to = d + ElementOffset(ld, r, c);
-        const T* from = s + ElementOffset(ls, sr + r, sc + c);
-        for (uint64_t i = 0; i < run; ++i) to[i] = from[i];
-        r += run;
-      }
-    }
-    return;
-  }
-  for (uint64_t r = 0; r < rows; ++r) {
-    for (uint64_t c = 0; c < cols;) {
-      const uint64_t run = RowRun(ld, c, RowRun(ls, sc + c, cols - c));
-      T* to = d + ElementOffset(ld, r, c);
-      const T* from = s + ElementOffset(ls, sr + r, sc + c);
-      for (uint64_t i = 0; i < run; ++i) to[i] = from[i];
-      c += run;
-    }
-  }
-}
-
 // One element of `size` bytes (1, 2, 4 or 8), copied with a fixed-size copy.
 inline void CopyElement(char* dst, const char* src, size_t size) {
   switch (size) {
@@ -119,40 +84,6 @@ inline void CopyElement(char* dst, const char* src, size_t size) {
 }
 
 }  // namespace
-
-// The rows x cols region of the image s (layout ls) from (sr, sc) into the
-// image d (layout ld) from (0, 0), each element at its (row, column): a
-// whole tile of the same layout in one copy, else CopyRegionOf by the
-// element's size.
-void CopyRegion(const Layout& ld, char* d, const Layout& ls, const char* s, uint64_t sr,
-                uint64_t sc, uint64_t rows, uint64_t cols, size_t size) {
-  if (SameLayout(ld, ls) && sr == 0 && sc == 0 && rows == ld.rows && cols == ld.cols) {
-    memcpy(d, s, rows * cols * size);
-    return;
-  }
-  switch (size) {
-    case 1:
-      return CopyRegionOf(ld, reinterpret_cast<uint8_t*>(d), ls, reinterpret_cast<const uint8_t*>(s),
-                          sr, sc, rows, cols);
-    case 2:
-      return CopyRegionOf(ld, reinterpret_cast<uint16_t*>(d), ls,
-                          reinterpret_cast<const uint16_t*>(s), sr, sc, rows, cols);
-    case 4:
-      return CopyRegionOf(ld, reinterpret_cast<uint32_t*>(d), ls,
-                          reinterpret_cast<const uint32_t*>(s), sr, sc, rows, cols);
-    default:
-      return CopyRegionOf(ld, reinterpret_cast<uint64_t*>(d), ls,
-                          reinterpret_cast<const uint64_t*>(s), sr, sc, rows, cols);
-  }
-}
-
-// The row-major layout of a rows x cols region (the staging's).
-Layout RowMajorLayout(uint64_t rows, uint64_t cols) {
-  Layout l;
-  l.rows = static_cast<uint32_t>(rows);
-  l.cols = static_cast<uint32_t>(cols);
-  return l;
-}
 
 // tload into a mat tile: first every element of the tile gets its type's pad
 // value (0 for null and zero), as pto-isa's CPU model fills the tile before

@@ -72,6 +72,10 @@ inline pto_tile TileFromSlot(const TileSlot& s, char* ub, uint32_t dynamic_rows,
   t.data = ub + (s.in_ub ? s.base + s.addr : 0);
   t.buffer = s.in_ub ? placed_marker : nullptr;
   t.offset = s.base + s.addr;
+  // The table's rows see every program tile as a row-major vec tile: a cube
+  // tile reaches them as a row-major copy (execute_cube.cc).
+  t.location = PTO_LOC_VEC;
+  t.layout = PTO_LAYOUT_ND;
   return t;
 }
 

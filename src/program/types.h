@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "fractal.h"
 #include "pto_c.h"
 
 namespace pto {
@@ -39,9 +40,7 @@ enum class Space : uint8_t { kVec, kMat, kLeft, kRight, kAcc, kBias, kScaling };
 constexpr int kSpaceCount = 7;
 const char* SpaceSpelling(Space s);  // "vec", "mat", ...
 
-// A tile's slayout (PTOAS's SLayout): none_box, or fractal boxes whose
-// elements run along a row (row_major) or down a column (col_major).
-enum class Box : uint8_t { kNone, kRowMajor, kColMajor };
+// A tile's slayout: pto::Box (fractal.h).
 
 struct Type {
   TypeKind kind = TypeKind::kNone;

@@ -32,7 +32,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The opcode byte, modulo kOpcodes: the tile, query, buffer and profile
- * calls, a spare one (a create), then one opcode per operation in the order
+ * calls, pto_tile_create_cube, then one opcode per operation in the order
  * of src/operations.def, so that a new operation only adds one at the end.
  * tests/fuzz/make-corpus.py writes the same numbers. */
 enum {
@@ -43,7 +43,7 @@ enum {
     kWriteF32,
     kRead,
     kQueries,
-    kSpare,
+    kCreateCube,
     kBuffer,
     kBufferDestroy,
     kCreateAt,
@@ -112,7 +112,8 @@ static void op_queries(reader *r) {
     CHECK(((unsigned)d < TEST_DTYPE_COUNT) == (size != 0), "pto_dtype_size(%d) is %zu", (int)d, size);
     CHECK(pto_tile_rows(NULL) == 0 && pto_tile_cols(NULL) == 0 && pto_tile_valid_rows(NULL) == 0 &&
               pto_tile_valid_cols(NULL) == 0 && pto_tile_data(NULL) == NULL &&
-              pto_tile_dtype(NULL) == (pto_dtype)0,
+              pto_tile_dtype(NULL) == (pto_dtype)0 && pto_tile_location(NULL) == PTO_LOC_VEC &&
+              pto_tile_layout(NULL) == PTO_LAYOUT_ND,
           "an accessor on NULL is not 0");
     CHECK(strcmp(pto_version_string(), PTO_VERSION_STRING) == 0, "version mismatch");
     CHECK(pto_buffer_data(NULL) == NULL && pto_buffer_size(NULL) == 0 &&
@@ -139,6 +140,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         switch (code) {
         case kCreate: fuzz_create(&r, &st); break;
+        case kCreateCube: fuzz_create_cube(&r, &st); break;
         case kDestroy: fuzz_destroy(&r, &st); break;
         case kSetValid: fuzz_set_valid(&r, &st); break;
         case kWrite: fuzz_write(&r, &st, 0); break;

@@ -166,6 +166,7 @@ typedef struct {
     const char *fn;
     const pto_tile *dst;
     pto_status want;
+    int cube_move; /* pto_tmov with a cube tile: not modelled, no values checked */
     operand_snapshots before;
 } checked_call;
 
@@ -193,6 +194,7 @@ void call_end(checked_call *c);
 
 /* fuzz_api_tiles.c */
 void fuzz_create(reader *r, state *st);
+void fuzz_create_cube(reader *r, state *st);
 void fuzz_destroy(reader *r, state *st);
 void fuzz_buffer(reader *r, state *st);
 void fuzz_buffer_destroy(reader *r, state *st);

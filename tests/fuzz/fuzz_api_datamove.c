@@ -318,7 +318,9 @@ void fuzz_setval(reader *r, state *st) {
     call_end(&c);
     double out = 42;
     const pto_status read = pto_tgetval(dst, index, out_null ? NULL : &out);
-    const pto_status read_want = dst == NULL || out_null ? PTO_ERR_NULL_ARGUMENT
+    const pto_status read_want = dst != NULL && pto_tile_location(dst) != PTO_LOC_VEC
+                                     ? PTO_ERR_INVALID_ARGUMENT
+                                 : dst == NULL || out_null ? PTO_ERR_NULL_ARGUMENT
                                  : !in_region            ? PTO_ERR_OUT_OF_RANGE
                                                          : PTO_OK;
     check_status("pto_tgetval", read, read_want);

@@ -24,6 +24,21 @@ static void slot_release(state *st, int i) {
     st->pinned[i] = 0;
 }
 
+/* A new owned tile: its shape and whole valid region, zeroed 64-byte aligned
+ * storage, no buffer. */
+static void check_new_tile(const pto_tile *out, pto_dtype dtype, uint32_t rows, uint32_t cols,
+                           const char *fn) {
+    CHECK(pto_tile_dtype(out) == dtype && pto_tile_rows(out) == rows &&
+              pto_tile_cols(out) == cols && pto_tile_valid_rows(out) == rows &&
+              pto_tile_valid_cols(out) == cols,
+          "%s: the new tile has the wrong shape", fn);
+    const unsigned char *bytes = pto_tile_data((pto_tile *)out);
+    CHECK(((uintptr_t)bytes & 63) == 0, "%s: tile storage is not 64-byte aligned", fn);
+    for (size_t i = 0; i < tile_bytes(out); i++) CHECK(bytes[i] == 0, "%s: new tile is not zeroed", fn);
+    CHECK(pto_tile_buffer((pto_tile *)out) == NULL && pto_tile_offset(out) == 0,
+          "%s: an owned tile has a buffer", fn);
+}
+
 void fuzz_create(reader *r, state *st) {
     const int slot = take(r) % kSlots;
     const pto_dtype dtype = take_dtype(r);
@@ -48,14 +63,54 @@ void fuzz_create(reader *r, state *st) {
         return;
     }
     CHECK(out != NULL && out != sentinel, "pto_tile_create succeeded without a tile");
-    CHECK(pto_tile_dtype(out) == dtype && pto_tile_rows(out) == rows &&
-              pto_tile_cols(out) == cols && pto_tile_valid_rows(out) == rows &&
-              pto_tile_valid_cols(out) == cols,
-          "new tile has the wrong shape");
-    const unsigned char *bytes = pto_tile_data(out);
-    CHECK(((uintptr_t)bytes & 63) == 0, "tile storage is not 64-byte aligned");
-    for (size_t i = 0; i < elements * size; i++) CHECK(bytes[i] == 0, "new tile is not zeroed");
-    CHECK(pto_tile_buffer(out) == NULL && pto_tile_offset(out) == 0, "an owned tile has a buffer");
+    check_new_tile(out, dtype, rows, cols, "pto_tile_create");
+    CHECK(pto_tile_location(out) == PTO_LOC_VEC && pto_tile_layout(out) == PTO_LAYOUT_ND,
+          "pto_tile_create made a cube tile");
+    slot_release(st, slot);
+    st->slot[slot] = out;
+}
+
+/* A cube tile (pto_tile_create_cube): the location and layout rules and
+ * the boxes' alignment predicted; a new tile zeroed, of its location and
+ * layout, owned. Dimensions are often whole numbers of boxes. */
+void fuzz_create_cube(reader *r, state *st) {
+    const int slot = take(r) % kSlots;
+    const pto_dtype dtype = take_dtype(r);
+    const uint32_t rows = take(r) & 1 ? 16u * (1 + take(r) % 4) : take_dim(r);
+    const uint32_t cols = take(r) & 1 ? 16u * (1 + take(r) % 4) : take_dim(r);
+    const int location = take(r) % 7, layout = take(r) % 6; /* 6 and 5 name none */
+    const int null_out = take(r) % 16 == 0;
+
+    const size_t size = pto_dtype_size(dtype);
+    const uint64_t elements = (uint64_t)rows * cols;
+    pto_status want = PTO_OK;
+    if (null_out) {
+        want = PTO_ERR_NULL_ARGUMENT;
+    } else if (size == 0 || rows == 0 || cols == 0 || elements > PTO_TILE_MAX_BYTES / size ||
+               location > PTO_LOC_BIAS || layout > PTO_LAYOUT_NN) {
+        want = PTO_ERR_INVALID_ARGUMENT;
+    } else {
+        size_t box_rows, box_cols;
+        ref_box_shape(dtype, (pto_location)location, (pto_layout)layout, &box_rows, &box_cols);
+        const int row_major_only = location == PTO_LOC_VEC || location == PTO_LOC_BIAS;
+        if ((row_major_only && layout != PTO_LAYOUT_ND) || (location == PTO_LOC_BIAS && rows != 1) ||
+            (rows % box_rows != 0 && rows != 1) || cols % box_cols != 0)
+            want = PTO_ERR_INVALID_ARGUMENT;
+    }
+    if (want == PTO_OK && elements > kMaxFuzzElements) return; /* valid but slow */
+
+    pto_tile *sentinel = (pto_tile *)(uintptr_t)0x5A5A5A5A;
+    pto_tile *out = sentinel;
+    const pto_status got = pto_tile_create_cube(dtype, rows, cols, (pto_location)location,
+                                                (pto_layout)layout, null_out ? NULL : &out);
+    check_status("pto_tile_create_cube", got, want);
+    if (got != PTO_OK) {
+        CHECK(out == sentinel, "a failed pto_tile_create_cube changed *out");
+        return;
+    }
+    check_new_tile(out, dtype, rows, cols, "pto_tile_create_cube");
+    CHECK((int)pto_tile_location(out) == location && (int)pto_tile_layout(out) == layout,
+          "pto_tile_create_cube: the new tile's location or layout differs");
     slot_release(st, slot);
     st->slot[slot] = out;
 }
@@ -302,13 +357,18 @@ void fuzz_write(reader *r, state *st, int as_f32) {
     if (got != PTO_OK) {
         check_unchanged(&before, c.fn);
     } else if (!as_f32) {
-        CHECK(memcmp(pto_tile_data(t), src, c.exact) == 0, "pto_tile_write: bytes differ");
+        /* Row-major values in, each at its place in the tile's layout. */
+        const size_t size = pto_dtype_size(pto_tile_dtype(t));
+        const unsigned char *image = pto_tile_data(t);
+        for (size_t i = 0; i < c.elements; i++)
+            CHECK(memcmp(image + ref_tile_image_element(t, i) * size, src + i * size, size) == 0,
+                  "pto_tile_write: element %zu differs", i);
     } else {
         const pto_dtype d = pto_tile_dtype(t);
         for (size_t i = 0; i < c.elements; i++) {
             float f;
             memcpy(&f, src + i * c.unit, sizeof(f));
-            const uint32_t got_bits = ref_load(d, pto_tile_data(t), i);
+            const uint32_t got_bits = ref_load(d, pto_tile_data(t), ref_tile_image_element(t, i));
             CHECK((isnan(f) && ref_is_nan(d, got_bits)) || got_bits == ref_from_double(d, f),
                   "pto_tile_write_f32: dtype %d element %zu (%a) is not rounded to nearest even",
                   (int)d, i, (double)f);
@@ -334,12 +394,16 @@ void fuzz_read(reader *r, state *st, int as_f32) {
         for (size_t i = 0; i < c.exact * c.unit; i++)
             CHECK(out[i] == 0xA5, "%s wrote after failing", c.fn);
     } else if (!as_f32) {
-        CHECK(memcmp(out, before.data, c.exact) == 0, "pto_tile_read: bytes differ");
+        const size_t size = pto_dtype_size(before.dtype);
+        for (size_t i = 0; i < c.elements; i++)
+            CHECK(memcmp(out + i * size, before.data + ref_tile_image_element(t, i) * size, size) == 0,
+                  "pto_tile_read: element %zu differs", i);
     } else {
         for (size_t i = 0; i < c.elements; i++) {
             float f;
             memcpy(&f, out + i * c.unit, sizeof(f));
-            const double w = ref_to_double(before.dtype, ref_load(before.dtype, before.data, i));
+            const double w = ref_to_double(before.dtype,
+                                           ref_load(before.dtype, before.data, ref_tile_image_element(t, i)));
             CHECK((isnan(w) && isnan(f)) || ((double)f == w && !signbit(f) == !signbit(w)),
                   "pto_tile_read_f32: element %zu is %a, want %a", i, (double)f, w);
         }

@@ -8,11 +8,26 @@ import random
 import struct
 import sys
 
-CREATE, DESTROY, SET_VALID, WRITE, WRITE_F32, READ, QUERIES = 0, 1, 2, 3, 4, 5, 6
+CREATE, DESTROY, SET_VALID, WRITE, WRITE_F32, READ, QUERIES, CREATE_CUBE = 0, 1, 2, 3, 4, 5, 6, 7
 BUFFER, BUFFER_DESTROY, CREATE_AT, PROFILE = 8, 9, 10, 11
 # One opcode per operation, in the order of src/operations.def.
 POW, RSQRT, PRELU, COLDIV, PARTADD = 12, 13, 14, 15, 16
 EXTRACT, GATHER, SETVAL = 23, 24, 25
+
+
+def opcode(camel):
+    """The harness's opcode of a row of src/operations.def (after the 12
+    calls above), found by its Camel name."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "operations.def")
+    with open(path) as f:
+        rows = [line.split("(", 1)[1].split(",", 1)[0] for line in f if line.startswith("PTO_OPERATION(")]
+    return 12 + rows.index(camel)
+
+
+TADD, TMOV = opcode("TAdd"), opcode("TMov")
+MATMUL, MATMUL_ACC, MATMUL_BIAS = opcode("TMatmul"), opcode("TMatmulAcc"), opcode("TMatmulBias")
+LOC_VEC, LOC_MAT, LOC_LEFT, LOC_RIGHT, LOC_ACC, LOC_BIAS = range(6)
+ND, NZ, ZN, ZZ, NN = range(5)
 BUF_CREATE, BUF_WRAP_ARENA, BUF_WRAP_TILE, BUF_WRAP_NULL = 0, 1, 2, 3
 HOST, A2A3, A5 = 0, 1, 2
 DTYPES = range(9)
@@ -39,6 +54,14 @@ class Program:
 
     def create(self, slot, dtype, rows, cols):
         self.b += bytes([CREATE, slot, dtype, dim(rows), dim(cols), 1])
+        self.shape[slot] = (dtype, rows, cols)
+        return self
+
+    def cube(self, slot, dtype, rows, cols, location, layout):
+        """A cube tile; rows and cols multiples of 16 up to 64, or 1."""
+        def code(n):
+            return [1, n // 16 - 1] if n % 16 == 0 else [0, dim(n)]
+        self.b += bytes([CREATE_CUBE, slot, dtype, *code(rows), *code(cols), location, layout, 1])
         self.shape[slot] = (dtype, rows, cols)
         return self
 
@@ -287,6 +310,26 @@ def main():
             p.op(SETVAL, 1).raw(5, 3, 1).op(SETVAL, 1).raw(40, 0, 1).op(SETVAL, 1).raw(0xFF, 9, 1, 1)
             p.op(SETVAL, 1).raw(1, 15, 0).valid(1, 2, 3).op(SETVAL, 1).raw(33, 1, 1)
             write(out, f"datamove-{prof}-{d}", p)
+
+    # Cube tiles on each profile and dtype triple: the NPU's locations and
+    # layouts (a left ZZ on A2A3, NZ on A5), their values written row-major,
+    # the three matrix multiplies, a wrong layout, a vector operation on a
+    # cube tile (refused), a read of the result.
+    for prof in (HOST, A2A3, A5):
+        for src, dst in ((7, 8), (6, 8), (8, 8), (0, 4)):
+            left = NZ if prof == A5 else ZZ
+            p = Program().cube(0, src, 16, 32, LOC_LEFT, left).cube(1, src, 32, 16, LOC_RIGHT, ZN)
+            p.cube(2, dst, 16, 16, LOC_ACC, NZ).cube(3, dst, 1, 16, LOC_BIAS, ND)
+            p.fill(0).fill(1).fill(3).profile(prof)
+            p.op(MATMUL, 2, 0, 1, NULL, 0).op(MATMUL_ACC, 2, 0, 1, NULL, 0).op(MATMUL_BIAS, 2, 0, 1, 3, 0)
+            p.cube(3, src, 16, 32, LOC_LEFT, NZ if left == ZZ else ZZ).fill(3)
+            p.op(MATMUL, 2, 3, 1, NULL, 0).op(MATMUL, 2, 0, 0, NULL, 0).op(TADD, 2, 2, 2)
+            p.valid(2, 5, 7).op(MATMUL_ACC, 2, 0, 1, NULL, 0).raw(READ, 0, 2, 0, 1)
+            # pto_tmov: mat to left (the profile's layout, then the other),
+            # acc to vec, left to mat (no such move).
+            p.cube(1, src, 16, 32, LOC_MAT, NZ).fill(1).op(TMOV, 0, 1).op(TMOV, 3, 1)
+            p.create(1, dst, 16, 16).op(TMOV, 1, 2).op(TMOV, 3, 0)
+            write(out, f"cube-{prof}-{src}", p)
 
 
 if __name__ == "__main__":

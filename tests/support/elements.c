@@ -191,3 +191,37 @@ double ref_ulp_error(pto_dtype dt, uint32_t got, double exact) {
 pto_status tile_create_any_dtype(int dtype, uint32_t rows, uint32_t cols, pto_tile **out) {
     return pto_tile_create((pto_dtype)dtype, rows, cols, out);
 }
+
+void ref_box_shape(pto_dtype dt, pto_location location, pto_layout layout, size_t *rows,
+                   size_t *cols) {
+    const size_t e = pto_dtype_size(dt);
+    const bool along_rows = layout == PTO_LAYOUT_NZ || layout == PTO_LAYOUT_ZZ;
+    if (layout == PTO_LAYOUT_ND) {
+        *rows = *cols = 1;
+    } else if (location == PTO_LOC_ACC) {
+        *rows = *cols = 16;
+    } else {
+        *rows = along_rows ? 16 : 32 / e;
+        *cols = along_rows ? 32 / e : 16;
+    }
+}
+
+size_t ref_image_offset(pto_dtype dt, uint32_t rows, uint32_t cols, pto_location location,
+                        pto_layout layout, size_t r, size_t c) {
+    if (layout == PTO_LAYOUT_ND) return r * cols + c;
+    const bool along_rows = layout == PTO_LAYOUT_NZ || layout == PTO_LAYOUT_ZZ;
+    size_t box_rows, box_cols;
+    ref_box_shape(dt, location, layout, &box_rows, &box_cols);
+    if (rows == 1) box_rows = 1;
+    const size_t br = r / box_rows, ir = r % box_rows, bc = c / box_cols, ic = c % box_cols;
+    const size_t in = along_rows ? ir * box_cols + ic : ic * box_rows + ir;
+    if (layout == PTO_LAYOUT_NZ || layout == PTO_LAYOUT_NN)
+        return bc * rows * box_cols + br * box_rows * box_cols + in;
+    return br * box_rows * cols + bc * box_rows * box_cols + in;
+}
+
+size_t ref_tile_image_element(const pto_tile *t, size_t k) {
+    const uint32_t cols = pto_tile_cols(t);
+    return ref_image_offset(pto_tile_dtype(t), pto_tile_rows(t), cols, pto_tile_location(t),
+                            pto_tile_layout(t), k / cols, k % cols);
+}

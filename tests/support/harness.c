@@ -360,3 +360,14 @@ void expect_program_refused(const char *text, pto_status want) {
                  pto_status_string(want));
     assert_null(p);
 }
+
+const char *const kSeedNames[3] = {"tmatmul", "tmatmul_acc", "tmatmul_bias"};
+
+pto_status matmul_call(seed_kind seed, pto_tile *dst, const pto_tile *a, const pto_tile *b,
+                       const pto_tile *bias) {
+    switch (seed) {
+    case SEED_ZERO: return pto_tmatmul(dst, a, b);
+    case SEED_DST: return pto_tmatmul_acc(dst, a, b);
+    default: return pto_tmatmul_bias(dst, a, b, bias);
+    }
+}

@@ -131,4 +131,14 @@ void expect_program_refused_with(const char *text, const char *entry, const char
  * the test when the run fails. */
 void program_run_on(pto_program *p, void *data, size_t nbytes);
 
+/* ---- matrix multiply ---- */
+/* Where each chain of a matrix multiply's dst starts: pto_tmatmul (0),
+ * pto_tmatmul_acc (dst as it was), pto_tmatmul_bias (bias's row 0). */
+typedef enum { SEED_ZERO, SEED_DST, SEED_BIAS } seed_kind;
+/* "tmatmul", "tmatmul_acc", "tmatmul_bias". */
+extern const char *const kSeedNames[3];
+/* The call of `seed` (bias is read by pto_tmatmul_bias only). */
+pto_status matmul_call(seed_kind seed, pto_tile *dst, const pto_tile *a, const pto_tile *b,
+                       const pto_tile *bias);
+
 #endif

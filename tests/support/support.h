@@ -188,6 +188,20 @@ int ref_max_exponent(pto_dtype dt);
 uint32_t ref_load(pto_dtype dt, const void *p, size_t i);
 void ref_store(pto_dtype dt, void *p, size_t i, uint32_t bits);
 
+/* The fractal box of a tile of dt in `location` and `layout`, in elements
+ * (pto_c.h, "Cube tiles"): 16 x 16 in acc, else 16 x 32/size (NZ, ZZ) or
+ * 32/size x 16 (ZN, NN); 1 x 1 for PTO_LAYOUT_ND. A tile of one row has
+ * boxes of one row. */
+void ref_box_shape(pto_dtype dt, pto_location location, pto_layout layout, size_t *rows,
+                   size_t *cols);
+/* Where element (r, c) of a rows x cols tile of dt in `location` and
+ * `layout` lies in its storage, in elements: the offset formula of pto_c.h,
+ * "Cube tiles", written out (r*cols + c for PTO_LAYOUT_ND). */
+size_t ref_image_offset(pto_dtype dt, uint32_t rows, uint32_t cols, pto_location location,
+                        pto_layout layout, size_t r, size_t c);
+/* The same for tile t: the image element of its row-major element k. */
+size_t ref_tile_image_element(const pto_tile *t, size_t k);
+
 /* Decoding is exact for every float type. Integers decode to their value. */
 double ref_to_double(pto_dtype dt, uint32_t bits);
 /* Rounds once to nearest even (float types); NaN stays NaN, overflow gives

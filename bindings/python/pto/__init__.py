@@ -63,7 +63,7 @@ import numpy as np
 
 from . import _enums, _operations, _pto
 from ._enums import *  # noqa: F401,F403  (every enum of include/pto_c.h, generated)
-from ._enums import DType, Profile, Status
+from ._enums import DType, Layout, Location, Profile, Status
 from ._operations import *  # noqa: F401,F403  (one function per operation of src/operations.def)
 from ._pto import get_profile as _get_profile, simd_target, tgetval
 from ._pto import tsel  # three sources: not a row of src/operations.def, bound by hand
@@ -209,8 +209,14 @@ class Tile(_pto.TileCore):
     ``Tile.from_numpy(array)`` copies a 2-D array; ``Tile.at(buffer, offset,
     dtype, rows, cols)`` places a tile in a Buffer (TASSIGN).
 
+    ``Tile.cube(dtype, rows, cols, location, layout)`` makes a tile of one of
+    the cube's memories in a fractal layout, for the matrix multiplies under
+    Profile.A2A3 and A5; ``write_values`` and ``values()`` exchange its values
+    row-major.
+
     Attributes: dtype, rows, cols, shape, valid (settable), nbytes, buffer,
-    offset, closed. ``numpy()`` is a zero-copy view. A tile is a context manager
+    offset, closed, location, layout. ``numpy()`` is a zero-copy view (of a
+    cube tile: its byte image). A tile is a context manager
     (close() on exit) and supports the buffer protocol (memoryview(tile)).
     Raises InvalidArgumentError for a zero dimension, an unknown dtype or more
     than 256 MiB, OutOfMemoryError when the allocation fails.
@@ -262,6 +268,39 @@ class Tile(_pto.TileCore):
         raw = np.asarray(memoryview(self))  # memoryview: a closed tile raises
         want = _NUMPY_TYPES[self.dtype]
         return raw if raw.dtype == want else raw.view(want)
+
+    @property
+    def location(self) -> Location:
+        """Where the tile lives: Location.VEC, or one of the cube's memories
+        (a tile of ``Tile.cube``)."""
+        return Location(self._location)
+
+    @property
+    def layout(self) -> Layout:
+        """How its elements lie in its storage: Layout.ND (row-major), or the
+        fractal layout of a ``Tile.cube`` tile."""
+        return Layout(self._layout)
+
+    def values(self) -> np.ndarray:
+        """A row-major copy of all rows x cols values, whatever the layout
+        (pto_tile_read): for a cube tile in a fractal layout, its values,
+        where ``numpy()`` shows the byte image the NPU's memory holds."""
+        raw = np.empty((self.rows, self.cols), dtype=_RAW_TYPES[self.dtype])
+        self._read_values(raw)
+        want = _NUMPY_TYPES[self.dtype]
+        return raw if raw.dtype == want else raw.view(want)
+
+    def write_values(self, array: Any) -> None:
+        """Sets all rows x cols values from a 2-D array of the tile's shape,
+        row-major whatever the layout (pto_tile_write); converted as
+        ``from_numpy`` converts. Raises ValueError for another shape."""
+        arr = np.asarray(array)
+        if arr.shape != (self.rows, self.cols):
+            raise ValueError(f"write_values needs a {self.rows}x{self.cols} array, not {arr.shape}")
+        want = np.dtype(_NUMPY_TYPES[self.dtype])
+        if not (self.dtype is DType.BFLOAT16 and arr.dtype == np.uint16) and arr.dtype != want:
+            arr = arr.astype(want, casting="same_kind")
+        self._write_values(np.ascontiguousarray(arr).view(_RAW_TYPES[self.dtype]))
 
     def __repr__(self) -> str:
         if self.closed:

@@ -125,6 +125,47 @@ static PyObject *tile_at(PyTypeObject *cls, PyObject *const *args, Py_ssize_t na
     return (PyObject *)self;
 }
 
+static PyObject *tile_cube(PyTypeObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *const names[] = {"dtype", "rows", "cols", "location", "layout"};
+    PyObject *a[5];
+    if (parse_fastcall("cube", names, 5, 5, args, nargs, kwnames, a) < 0) return NULL;
+    int dtype, location, layout;
+    uint32_t rows, cols;
+    if (tile_parse_layout(a[0], a[1], a[2], &dtype, &rows, &cols) < 0) return NULL;
+    if (as_enum_value(a[3], "location", &location) < 0 || as_enum_value(a[4], "layout", &layout) < 0)
+        return NULL;
+    TileObject *self = (TileObject *)PyType_GenericAlloc(cls, 0);
+    if (self == NULL) return NULL;
+    pto_status s = pto_tile_create_cube((pto_dtype)dtype, rows, cols, (pto_location)location,
+                                        (pto_layout)layout, &self->handle);
+    if (s != PTO_OK) {
+        raise_status(s);
+        Py_DECREF((PyObject *)self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+/* pto_tile_write (read: pto_tile_read) with a C-contiguous buffer-protocol
+ * object of exactly the tile's bytes: its values row-major, whatever the
+ * tile's layout. */
+static PyObject *tile_copy_values(TileObject *self, PyObject *obj, int read) {
+    if (tile_check_open(self) < 0) return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, read ? PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS : PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    pto_status s = read ? pto_tile_read(self->handle, view.buf, (size_t)view.len)
+                        : pto_tile_write(self->handle, view.buf, (size_t)view.len);
+    PyBuffer_Release(&view);
+    if (s != PTO_OK) {
+        raise_status(s);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+static PyObject *tile_write_values(TileObject *self, PyObject *obj) { return tile_copy_values(self, obj, 0); }
+static PyObject *tile_read_values(TileObject *self, PyObject *obj) { return tile_copy_values(self, obj, 1); }
+
 static void tile_dealloc(TileObject *self) {
     /* Views and running operations hold references, so no pin is left here. */
     tile_destroy_handle(self);
@@ -166,6 +207,8 @@ TILE_GETTER(shape, Py_BuildValue("(kk)", (unsigned long)pto_tile_rows(self->hand
 TILE_GETTER(valid, Py_BuildValue("(kk)", (unsigned long)pto_tile_valid_rows(self->handle),
                                  (unsigned long)pto_tile_valid_cols(self->handle)))
 TILE_GETTER(offset, PyLong_FromSize_t(pto_tile_offset(self->handle)))
+TILE_GETTER(location, PyLong_FromLong((long)pto_tile_location(self->handle)))
+TILE_GETTER(layout, PyLong_FromLong((long)pto_tile_layout(self->handle)))
 TILE_GETTER(nbytes, PyLong_FromSize_t((size_t)pto_tile_rows(self->handle) * pto_tile_cols(self->handle) *
                                       pto_dtype_size(pto_tile_dtype(self->handle))))
 
@@ -266,6 +309,17 @@ static PyMethodDef tile_methods[] = {
      "tile keeps the buffer's memory alive.\n"
      "Raises OutOfRangeError if it does not fit, InvalidArgumentError for a misaligned\n"
      "offset, a bad dtype or a zero dimension, NullArgumentError for buffer=None."},
+    {"cube", (PyCFunction)(void (*)(void))tile_cube, METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
+     "cube(dtype, rows, cols, location, layout)\n--\n\n"
+     "A tile of one of the cube's memories in a layout (pto_tile_create_cube): owned,\n"
+     "zero-filled, its storage the NPU memory's byte image. Raises InvalidArgumentError\n"
+     "for a layout the location does not hold or boxes that do not tile the shape."},
+    {"_write_values", (PyCFunction)tile_write_values, METH_O,
+     "_write_values(buffer)\n--\n\n"
+     "pto_tile_write: the tile's values from a C-contiguous buffer, row-major."},
+    {"_read_values", (PyCFunction)tile_read_values, METH_O,
+     "_read_values(buffer)\n--\n\n"
+     "pto_tile_read: the tile's values into a writable C-contiguous buffer, row-major."},
     {"close", (PyCFunction)tile_close, METH_NOARGS,
      "close()\n--\n\n"
      "Ends the use of this tile: afterwards it raises ValueError when used. numpy views\n"
@@ -291,6 +345,8 @@ static PyGetSetDef tile_getset[] = {
     {"offset", (getter)tile_get_offset, NULL,
      "A placed tile's byte offset in its buffer; 0 for an owned tile.", NULL},
     {"closed", (getter)tile_get_closed, NULL, "True once close() was called.", NULL},
+    {"_location", (getter)tile_get_location, NULL, "pto_tile_location, as an int.", NULL},
+    {"_layout", (getter)tile_get_layout, NULL, "pto_tile_layout, as an int.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

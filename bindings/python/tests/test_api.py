@@ -51,8 +51,6 @@ NOT_CALLED = {
     "pto_program_check": "checks a module of several kernels without an entry, for pto-run --check; a program here is made to run (created with an entry)",
     "pto_program_param_find": "Program looks parameters up in a dict of pto_program_param_name",
     "pto_tile_buffer": "a placed Tile keeps a reference to its Buffer object itself",
-    "pto_tile_read": "tiles expose their memory through the buffer protocol (numpy views)",
-    "pto_tile_write": "tiles expose their memory through the buffer protocol (numpy views)",
     "pto_tile_read_f32": "tiles expose their memory through the buffer protocol (numpy views)",
     "pto_tile_write_f32": "tiles expose their memory through the buffer protocol (numpy views)",
 }

@@ -123,6 +123,17 @@ extern swig_intgo _wrap_PTO_CMP_LE_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_PROFILE_HOST_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_PROFILE_A2A3_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_PROFILE_A5_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_LOC_VEC_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_LOC_MAT_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_LOC_LEFT_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_LOC_RIGHT_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_LOC_ACC_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_LOC_BIAS_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_LAYOUT_ND_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_LAYOUT_NZ_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_LAYOUT_ZN_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_LAYOUT_ZZ_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_LAYOUT_NN_ptoc_096c0a438413e10b(void);
 extern swig_type_1 _wrap_pto_version_string_ptoc_096c0a438413e10b(void);
 extern swig_type_2 _wrap_pto_status_string_ptoc_096c0a438413e10b(swig_intgo arg1);
 extern swig_type_3 _wrap_pto_last_error_ptoc_096c0a438413e10b(void);
@@ -144,6 +155,9 @@ extern uintptr_t _wrap_pto_tile_write_ptoc_096c0a438413e10b(uintptr_t arg1, swig
 extern uintptr_t _wrap_pto_tile_read_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_8 arg2);
 extern uintptr_t _wrap_pto_tile_write_f32_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_9 arg2);
 extern uintptr_t _wrap_pto_tile_read_f32_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_10 arg2);
+extern uintptr_t _wrap_pto_tile_create_cube_ptoc_096c0a438413e10b(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_intgo arg5, swig_voidp arg6);
+extern swig_intgo _wrap_pto_tile_location_ptoc_096c0a438413e10b(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_layout_ptoc_096c0a438413e10b(uintptr_t arg1);
 extern uintptr_t _wrap_pto_buffer_create_ptoc_096c0a438413e10b(swig_type_11 arg1, swig_voidp arg2);
 extern void _wrap_pto_buffer_destroy_ptoc_096c0a438413e10b(uintptr_t arg1);
 extern uintptr_t _wrap_pto_buffer_data_ptoc_096c0a438413e10b(uintptr_t arg1);
@@ -631,6 +645,85 @@ func _swig_getPTO_PROFILE_A5() (_swig_ret Enum_SS_pto_profile) {
 }
 
 var PTO_PROFILE_A5 Enum_SS_pto_profile = _swig_getPTO_PROFILE_A5()
+type Enum_SS_pto_location int
+func _swig_getPTO_LOC_VEC() (_swig_ret Enum_SS_pto_location) {
+	var swig_r Enum_SS_pto_location
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_VEC_ptoc_096c0a438413e10b())
+	return swig_r
+}
+
+var PTO_LOC_VEC Enum_SS_pto_location = _swig_getPTO_LOC_VEC()
+func _swig_getPTO_LOC_MAT() (_swig_ret Enum_SS_pto_location) {
+	var swig_r Enum_SS_pto_location
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_MAT_ptoc_096c0a438413e10b())
+	return swig_r
+}
+
+var PTO_LOC_MAT Enum_SS_pto_location = _swig_getPTO_LOC_MAT()
+func _swig_getPTO_LOC_LEFT() (_swig_ret Enum_SS_pto_location) {
+	var swig_r Enum_SS_pto_location
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_LEFT_ptoc_096c0a438413e10b())
+	return swig_r
+}
+
+var PTO_LOC_LEFT Enum_SS_pto_location = _swig_getPTO_LOC_LEFT()
+func _swig_getPTO_LOC_RIGHT() (_swig_ret Enum_SS_pto_location) {
+	var swig_r Enum_SS_pto_location
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_RIGHT_ptoc_096c0a438413e10b())
+	return swig_r
+}
+
+var PTO_LOC_RIGHT Enum_SS_pto_location = _swig_getPTO_LOC_RIGHT()
+func _swig_getPTO_LOC_ACC() (_swig_ret Enum_SS_pto_location) {
+	var swig_r Enum_SS_pto_location
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_ACC_ptoc_096c0a438413e10b())
+	return swig_r
+}
+
+var PTO_LOC_ACC Enum_SS_pto_location = _swig_getPTO_LOC_ACC()
+func _swig_getPTO_LOC_BIAS() (_swig_ret Enum_SS_pto_location) {
+	var swig_r Enum_SS_pto_location
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_BIAS_ptoc_096c0a438413e10b())
+	return swig_r
+}
+
+var PTO_LOC_BIAS Enum_SS_pto_location = _swig_getPTO_LOC_BIAS()
+type Enum_SS_pto_layout int
+func _swig_getPTO_LAYOUT_ND() (_swig_ret Enum_SS_pto_layout) {
+	var swig_r Enum_SS_pto_layout
+	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_ND_ptoc_096c0a438413e10b())
+	return swig_r
+}
+
+var PTO_LAYOUT_ND Enum_SS_pto_layout = _swig_getPTO_LAYOUT_ND()
+func _swig_getPTO_LAYOUT_NZ() (_swig_ret Enum_SS_pto_layout) {
+	var swig_r Enum_SS_pto_layout
+	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_NZ_ptoc_096c0a438413e10b())
+	return swig_r
+}
+
+var PTO_LAYOUT_NZ Enum_SS_pto_layout = _swig_getPTO_LAYOUT_NZ()
+func _swig_getPTO_LAYOUT_ZN() (_swig_ret Enum_SS_pto_layout) {
+	var swig_r Enum_SS_pto_layout
+	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_ZN_ptoc_096c0a438413e10b())
+	return swig_r
+}
+
+var PTO_LAYOUT_ZN Enum_SS_pto_layout = _swig_getPTO_LAYOUT_ZN()
+func _swig_getPTO_LAYOUT_ZZ() (_swig_ret Enum_SS_pto_layout) {
+	var swig_r Enum_SS_pto_layout
+	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_ZZ_ptoc_096c0a438413e10b())
+	return swig_r
+}
+
+var PTO_LAYOUT_ZZ Enum_SS_pto_layout = _swig_getPTO_LAYOUT_ZZ()
+func _swig_getPTO_LAYOUT_NN() (_swig_ret Enum_SS_pto_layout) {
+	var swig_r Enum_SS_pto_layout
+	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_NN_ptoc_096c0a438413e10b())
+	return swig_r
+}
+
+var PTO_LAYOUT_NN Enum_SS_pto_layout = _swig_getPTO_LAYOUT_NN()
 func Pto_version_string() (_swig_ret string) {
 	var swig_r string
 	swig_r_p := C._wrap_pto_version_string_ptoc_096c0a438413e10b()
@@ -820,6 +913,34 @@ func Pto_tile_read_f32(arg1 uintptr, arg2 []float32) (_swig_ret *Failure) {
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
+}
+
+func Pto_tile_create_cube(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 Enum_SS_pto_location, arg5 Enum_SS_pto_layout, arg6 *uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	_swig_i_5 := arg6
+	swig_r = (uintptr)(C._wrap_pto_tile_create_cube_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_intgo(_swig_i_4), C.swig_voidp(_swig_i_5)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tile_location(arg1 uintptr) (_swig_ret Enum_SS_pto_location) {
+	var swig_r Enum_SS_pto_location
+	_swig_i_0 := arg1
+	swig_r = (Enum_SS_pto_location)(C._wrap_pto_tile_location_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func Pto_tile_layout(arg1 uintptr) (_swig_ret Enum_SS_pto_layout) {
+	var swig_r Enum_SS_pto_layout
+	_swig_i_0 := arg1
+	swig_r = (Enum_SS_pto_layout)(C._wrap_pto_tile_layout_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
+	return swig_r
 }
 
 func Pto_buffer_create(arg1 int64, arg2 *uintptr) (_swig_ret *Failure) {

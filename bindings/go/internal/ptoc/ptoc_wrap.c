@@ -764,6 +764,138 @@ intgo _wrap_PTO_PROFILE_A5_ptoc_096c0a438413e10b() {
 }
 
 
+intgo _wrap_PTO_LOC_VEC_ptoc_096c0a438413e10b() {
+  enum pto_location result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_LOC_VEC;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_LOC_MAT_ptoc_096c0a438413e10b() {
+  enum pto_location result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_LOC_MAT;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_LOC_LEFT_ptoc_096c0a438413e10b() {
+  enum pto_location result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_LOC_LEFT;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_LOC_RIGHT_ptoc_096c0a438413e10b() {
+  enum pto_location result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_LOC_RIGHT;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_LOC_ACC_ptoc_096c0a438413e10b() {
+  enum pto_location result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_LOC_ACC;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_LOC_BIAS_ptoc_096c0a438413e10b() {
+  enum pto_location result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_LOC_BIAS;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_LAYOUT_ND_ptoc_096c0a438413e10b() {
+  enum pto_layout result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_LAYOUT_ND;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_LAYOUT_NZ_ptoc_096c0a438413e10b() {
+  enum pto_layout result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_LAYOUT_NZ;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_LAYOUT_ZN_ptoc_096c0a438413e10b() {
+  enum pto_layout result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_LAYOUT_ZN;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_LAYOUT_ZZ_ptoc_096c0a438413e10b() {
+  enum pto_layout result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_LAYOUT_ZZ;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_LAYOUT_NN_ptoc_096c0a438413e10b() {
+  enum pto_layout result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_LAYOUT_NN;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
 _gostring_ _wrap_pto_version_string_ptoc_096c0a438413e10b() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1044,6 +1176,55 @@ intgo _wrap_pto_tile_read_f32_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, _gosli
   
   result = (pto_status)pto_tile_read_f32((struct pto_tile const *)arg1,arg2,arg3);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tile_create_cube_ptoc_096c0a438413e10b(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, intgo _swig_go_4, pto_tile **_swig_go_5) {
+  pto_dtype arg1 ;
+  uint32_t arg2 ;
+  uint32_t arg3 ;
+  pto_location arg4 ;
+  pto_layout arg5 ;
+  pto_tile **arg6 = (pto_tile **) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_dtype)_swig_go_0; 
+  arg2 = (uint32_t)_swig_go_1; 
+  arg3 = (uint32_t)_swig_go_2; 
+  arg4 = (pto_location)_swig_go_3; 
+  arg5 = (pto_layout)_swig_go_4; 
+  arg6 = (pto_tile **)_swig_go_5; 
+  
+  result = (pto_status)pto_tile_create_cube(arg1,arg2,arg3,arg4,arg5,arg6);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tile_location_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_location result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  
+  result = (pto_location)pto_tile_location((struct pto_tile const *)arg1);
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tile_layout_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_layout result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  
+  result = (pto_layout)pto_tile_layout((struct pto_tile const *)arg1);
+  _swig_go_result = (intgo)result; 
   return _swig_go_result;
 }
 

@@ -378,6 +378,104 @@ impl Profile {
     }
 }
 
+/// Where a tile lives (pto-isa's TileType, PTOAS's tile_buf `loc=`): the
+/// vector unit's unified buffer, or one of the cube's memories (see "Cube
+/// tiles" in this header) (the C `pto_location`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Location {
+    /// Unified buffer: every tile of pto_tile_create and
+    /// pto_tile_create_at.
+    Vec,
+    /// L1, where the cube's operands are staged.
+    Mat,
+    /// L0A: a matrix multiply's a.
+    Left,
+    /// L0B: a matrix multiply's b.
+    Right,
+    /// L0C: a matrix multiply's dst.
+    Acc,
+    /// The bias table: [`tmatmul_bias`](crate::tmatmul_bias)'s bias.
+    Bias,
+}
+
+#[allow(dead_code)]
+impl Location {
+    /// Every value, in the header's order.
+    pub(crate) const VALUES: [Location; 6] = [
+        Location::Vec,
+        Location::Mat,
+        Location::Left,
+        Location::Right,
+        Location::Acc,
+        Location::Bias,
+    ];
+
+    /// The C value.
+    pub fn raw(self) -> sys::pto_location {
+        match self {
+            Location::Vec => sys::pto_location::PTO_LOC_VEC,
+            Location::Mat => sys::pto_location::PTO_LOC_MAT,
+            Location::Left => sys::pto_location::PTO_LOC_LEFT,
+            Location::Right => sys::pto_location::PTO_LOC_RIGHT,
+            Location::Acc => sys::pto_location::PTO_LOC_ACC,
+            Location::Bias => sys::pto_location::PTO_LOC_BIAS,
+        }
+    }
+
+    pub(crate) fn from_raw(raw: sys::pto_location) -> Option<Location> {
+        Location::VALUES.into_iter().find(|v| v.raw() == raw)
+    }
+}
+
+/// How a tile's elements lie in its storage: row-major, or a fractal
+/// layout, a grid of boxes (pto-isa's BLayout: the boxes in column order
+/// for NZ and NN, row order for ZN and ZZ; SLayout: each box's elements
+/// along its rows for NZ and ZZ, down its columns for ZN and NN). "Cube
+/// tiles" in this header gives the boxes and each element's offset (the C
+/// `pto_layout`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// row-major, no boxes: every tile of pto_tile_create and
+    /// pto_tile_create_at.
+    Nd,
+    /// Boxes in column order, row-major inside (the NPU's acc, A5's
+    /// left).
+    Nz,
+    /// Boxes in row order, column-major inside (the NPU's right).
+    Zn,
+    /// Boxes in row order, row-major inside (A2A3's left).
+    Zz,
+    /// Boxes in column order, column-major inside.
+    Nn,
+}
+
+#[allow(dead_code)]
+impl Layout {
+    /// Every value, in the header's order.
+    pub(crate) const VALUES: [Layout; 5] = [
+        Layout::Nd,
+        Layout::Nz,
+        Layout::Zn,
+        Layout::Zz,
+        Layout::Nn,
+    ];
+
+    /// The C value.
+    pub fn raw(self) -> sys::pto_layout {
+        match self {
+            Layout::Nd => sys::pto_layout::PTO_LAYOUT_ND,
+            Layout::Nz => sys::pto_layout::PTO_LAYOUT_NZ,
+            Layout::Zn => sys::pto_layout::PTO_LAYOUT_ZN,
+            Layout::Zz => sys::pto_layout::PTO_LAYOUT_ZZ,
+            Layout::Nn => sys::pto_layout::PTO_LAYOUT_NN,
+        }
+    }
+
+    pub(crate) fn from_raw(raw: sys::pto_layout) -> Option<Layout> {
+        Layout::VALUES.into_iter().find(|v| v.raw() == raw)
+    }
+}
+
 /// What a parameter is (the C `pto_param_kind`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ParamKind {

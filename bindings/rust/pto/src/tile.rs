@@ -2,8 +2,9 @@ use std::fmt;
 use std::os::raw::c_void;
 use std::ptr::NonNull;
 
-use crate::error::{check, Error, ErrorKind, Result};
 pub use crate::enums::DType;
+use crate::enums::{Layout, Location};
+use crate::error::{check, Error, ErrorKind, Result};
 use crate::sys;
 
 impl DType {
@@ -56,6 +57,20 @@ macro_rules! tile_methods {
         /// Columns of the valid region.
         pub fn valid_cols(&self) -> u32 {
             unsafe { sys::pto_tile_valid_cols(self.as_ptr()) }
+        }
+
+        /// Where the tile lives: [`Location::Vec`](crate::Location::Vec) but
+        /// for a tile of [`Tile::new_cube`](crate::Tile::new_cube).
+        pub fn location(&self) -> crate::Location {
+            crate::Location::from_raw(unsafe { sys::pto_tile_location(self.as_ptr()) })
+                .unwrap_or(crate::Location::Vec)
+        }
+
+        /// How its elements lie in its storage: [`Layout::Nd`](crate::Layout::Nd)
+        /// (row-major) but for a tile of [`Tile::new_cube`](crate::Tile::new_cube).
+        pub fn layout(&self) -> crate::Layout {
+            crate::Layout::from_raw(unsafe { sys::pto_tile_layout(self.as_ptr()) })
+                .unwrap_or(crate::Layout::Nd)
         }
 
         /// Number of elements, `rows * cols`.
@@ -145,6 +160,44 @@ impl Tile {
         check(unsafe { sys::pto_tile_create(dtype.raw(), rows, cols, &mut raw) })?;
         let raw = NonNull::new(raw).ok_or_else(|| {
             Error::new(ErrorKind::OutOfMemory, "pto_tile_create returned no tile")
+        })?;
+        Ok(Tile { raw })
+    }
+
+    /// Creates a zero-filled `rows x cols` tile of one of the cube's memories
+    /// in a layout (`pto_tile_create_cube`): its storage is the byte image
+    /// the NPU's memory holds, while `write` and `read_into` exchange its
+    /// values row-major whatever the layout. Under [`crate::Profile::A2A3`] and
+    /// [`crate::Profile::A5`] the matrix multiplies take such tiles (a
+    /// [`Location::Left`], b [`Location::Right`], dst [`Location::Acc`],
+    /// bias [`Location::Bias`], in the layouts that profile's NPU takes).
+    ///
+    /// Errors: those of [`Tile::new`]; [`ErrorKind::InvalidArgument`] for a
+    /// vec or bias tile not [`Layout::Nd`], a bias tile of more than one
+    /// row, or fractal boxes that do not tile `rows x cols`.
+    pub fn new_cube(
+        dtype: DType,
+        rows: u32,
+        cols: u32,
+        location: Location,
+        layout: Layout,
+    ) -> Result<Tile> {
+        let mut raw: *mut sys::pto_tile = std::ptr::null_mut();
+        check(unsafe {
+            sys::pto_tile_create_cube(
+                dtype.raw(),
+                rows,
+                cols,
+                location.raw(),
+                layout.raw(),
+                &mut raw,
+            )
+        })?;
+        let raw = NonNull::new(raw).ok_or_else(|| {
+            Error::new(
+                ErrorKind::OutOfMemory,
+                "pto_tile_create_cube returned no tile",
+            )
         })?;
         Ok(Tile { raw })
     }

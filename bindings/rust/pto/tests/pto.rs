@@ -781,3 +781,40 @@ fn textract_tgather_tsetval_tgetval() {
     assert_err(pto::tgetval(&h, 6), ErrorKind::OutOfRange, "index 6");
     assert_err(pto::tsetval(&mut g, 0, 0.5), ErrorKind::InvalidArgument, "value 0.5");
 }
+
+// Cube tiles keep their location and layout and exchange values row-major;
+// under A2A3 and A5 the matrix multiply on the NPU's cube tiles gives HOST's
+// bits on row-major tiles, and a row-major a is refused naming the profile.
+#[test]
+fn cube_tiles() {
+    use pto::{Layout, Location, Profile};
+    let (m, k, n) = (16u32, 32u32, 16u32);
+    let a: Vec<f32> = (0..m * k).map(|i| (i % 7) as f32 - 3.5).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| (i % 5) as f32 * 0.25).collect();
+    let ha = f32_tile(DType::BFloat16, m, k, &a);
+    let hb = f32_tile(DType::BFloat16, k, n, &b);
+    let mut host = zeros(DType::Float32, m, n);
+    pto::tmatmul(&mut host, &ha, &hb).unwrap();
+    let want: Vec<f32> = host.to_vec().unwrap();
+    assert_eq!((host.location(), host.layout()), (Location::Vec, Layout::Nd));
+    for (profile, left) in [(Profile::A2A3, Layout::Zz), (Profile::A5, Layout::Nz)] {
+        let mut ca = Tile::new_cube(DType::BFloat16, m, k, Location::Left, left).unwrap();
+        let mut cb = Tile::new_cube(DType::BFloat16, k, n, Location::Right, Layout::Zn).unwrap();
+        let mut cc = Tile::new_cube(DType::Float32, m, n, Location::Acc, Layout::Nz).unwrap();
+        assert_eq!((ca.location(), ca.layout()), (Location::Left, left));
+        ca.write(&a).unwrap();
+        cb.write(&b).unwrap();
+        pto::with_profile(profile, || {
+            let refused = pto::tmatmul(&mut cc, &ha, &cb);
+            assert_err(refused, ErrorKind::InvalidArgument, "a must be a left");
+            pto::tmatmul(&mut cc, &ca, &cb).unwrap();
+        });
+        let got: Vec<f32> = cc.to_vec().unwrap();
+        assert_floats(&got, &want);
+    }
+    assert_err(
+        Tile::new_cube(DType::Float32, 16, 12, Location::Left, Layout::Nz),
+        ErrorKind::InvalidArgument,
+        "do not tile 16x12",
+    );
+}

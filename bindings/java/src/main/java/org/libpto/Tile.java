@@ -52,6 +52,38 @@ public final class Tile implements AutoCloseable {
         this.memory = null;
     }
 
+    /** A tile in libpto's memory, of nbytes of storage. */
+    private Tile(long pointer, long nbytes) {
+        this.handle = NativeHandle.register(this, pointer, nbytes, PtoNative::pto_tile_destroy);
+        this.memory = null;
+    }
+
+    /**
+     * Creates a zero-filled tile of one of the cube's memories in a layout
+     * (pto_tile_create_cube), in libpto's memory: its storage is the byte
+     * image the NPU's memory holds, while {@code write} and {@code read}
+     * exchange its values row-major whatever the layout. Under
+     * {@link Profile#A2A3} and {@link Profile#A5} the matrix multiplies take
+     * such tiles (a {@link Location#LEFT}, b {@link Location#RIGHT}, dst
+     * {@link Location#ACC}, bias {@link Location#BIAS}, in the layouts that
+     * profile's NPU takes).
+     *
+     * @throws PtoException as {@code new Tile}, and INVALID_ARGUMENT for a vec
+     *     or bias tile not {@link Layout#ND}, a bias tile of more than one row,
+     *     or fractal boxes that do not tile {@code rows x cols}
+     */
+    public static Tile cube(DType dtype, int rows, int cols, Location location, Layout layout) {
+        if (dtype == null || location == null || layout == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Tile.cube: dtype, location and layout must not be null");
+        }
+        if (rows < 0 || cols < 0) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Tile.cube: rows and cols must be positive");
+        }
+        long[] out = new long[1];
+        PtoNative.pto_tile_create_cube(dtype.code(), rows, cols, location.code(), layout.code(), out);
+        return new Tile(out[0], (long) rows * cols * dtype.size());
+    }
+
     /** A tile placed in memory (see Buffer.tileAt). */
     Tile(long pointer, ByteBuffer memory) {
         this.handle = NativeHandle.register(this, pointer, 0, PtoNative::pto_tile_destroy);
@@ -162,6 +194,36 @@ public final class Tile implements AutoCloseable {
         } finally {
             Reference.reachabilityFence(this);
         }
+    }
+
+    /** Where the tile lives: {@link Location#VEC} but for a tile of {@link #cube}. */
+    public Location location() {
+        try {
+            return byCode(Location.values(), Location::code,
+                    PtoNative.pto_tile_location(handle("Tile.location", "this")), "Tile.location");
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** How its elements lie in its storage: {@link Layout#ND} (row-major) but for a tile of {@link #cube}. */
+    public Layout layout() {
+        try {
+            return byCode(Layout.values(), Layout::code,
+                    PtoNative.pto_tile_layout(handle("Tile.layout", "this")), "Tile.layout");
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** The member of an enum whose C value is code. */
+    private static <E> E byCode(E[] values, java.util.function.ToIntFunction<E> codeOf, int code, String op) {
+        for (E e : values) {
+            if (codeOf.applyAsInt(e) == code) {
+                return e;
+            }
+        }
+        throw new PtoException(Status.INVALID_ARGUMENT, op + ": unknown value " + code);
     }
 
     public int validRows() {

@@ -1,0 +1,102 @@
+// pto_tmov with a cube tile on either side (pto_c.h, "Cube tiles"): the
+// moves the cube has (pto-isa TMOV.md; PTOAS's TMovOp: mat to left, right
+// or bias, acc to vec or mat), each element kept at its (row, column) and
+// laid out as dst's layout says, with each profile's rules of TMOV's NPU
+// implementations. Programs' cube moves (program/compile_cube.cc,
+// execute_cube.cc) follow the same pages on their own tiles.
+#include "fractal.h"
+#include "ops/common.h"
+#include "validate.h"
+
+namespace pto {
+namespace ops {
+
+namespace {
+
+bool IsMove(const pto_tile* src, const pto_tile* dst, pto_location from, pto_location to) {
+  return src->location == from && dst->location == to;
+}
+
+// Whether the two tiles' storage shares a byte (a vec dst may be placed on
+// a cube tile's bytes through a buffer that wraps them).
+bool StorageShared(const pto_tile* a, const pto_tile* b) {
+  const char* pa = static_cast<const char*>(a->data);
+  const char* pb = static_cast<const char*>(b->data);
+  const size_t na = ElementCount(a) * pto_dtype_size(a->dtype);
+  const size_t nb = ElementCount(b) * pto_dtype_size(b->dtype);
+  return pa < pb + nb && pb < pa + na;
+}
+
+}  // namespace
+
+bool IsCubeMove(const Operands& o) {
+  return (o.dst != nullptr && IsCubeTile(o.dst)) || (o.src0 != nullptr && IsCubeTile(o.src0));
+}
+
+// The rules, in pto_tmov's order for cube tiles: NULL handles; the move;
+// dst's layout (A2A3, A5); dtypes; aliasing; shapes.
+pto_status CheckCubeMove(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  Validator v("pto_tmov");
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  const auto location = [](const pto_tile* t) { return static_cast<pto_location>(t->location); };
+  const auto layout = [](const pto_tile* t) { return static_cast<pto_layout>(t->layout); };
+  const bool to_l0 = IsMove(src, dst, PTO_LOC_MAT, PTO_LOC_LEFT) ||
+                     IsMove(src, dst, PTO_LOC_MAT, PTO_LOC_RIGHT);
+  const bool to_bias = IsMove(src, dst, PTO_LOC_MAT, PTO_LOC_BIAS);
+  const bool from_acc =
+      IsMove(src, dst, PTO_LOC_ACC, PTO_LOC_VEC) || IsMove(src, dst, PTO_LOC_ACC, PTO_LOC_MAT);
+  v.Require(to_l0 || to_bias || from_acc, PTO_ERR_INVALID_ARGUMENT,
+            "from %s %s %s tile to %s %s %s tile is not a move the cube has (mat to left, right "
+            "or bias; acc to vec or mat)",
+            LocationArticle(location(src)), LocationName(location(src)), LayoutName(layout(src)),
+            LocationArticle(location(dst)), LocationName(location(dst)), LayoutName(layout(dst)))
+      .Require(!(profile == PTO_PROFILE_A2A3 && dst->location == PTO_LOC_VEC),
+               PTO_ERR_INVALID_ARGUMENT,
+               "A2A3 moves an acc tile to mat only (acc to vec is A5's)");
+  if (profile != PTO_PROFILE_HOST && to_l0) {
+    const pto_layout want = dst->location == PTO_LOC_RIGHT ? PTO_LAYOUT_ZN
+                            : profile == PTO_PROFILE_A2A3  ? PTO_LAYOUT_ZZ
+                                                           : PTO_LAYOUT_NZ;
+    v.Require(dst->layout == want, PTO_ERR_INVALID_ARGUMENT,
+              "under %s a %s tile is laid out %s, not %s", pto_profile_string(profile),
+              LocationName(location(dst)), LayoutName(want), LayoutName(layout(dst)));
+  }
+  v.Require(src->dtype == dst->dtype, PTO_ERR_DTYPE_MISMATCH,
+            "src is %s and dst %s; the cube's moves keep the dtype", DtypeName(src->dtype),
+            DtypeName(dst->dtype))
+      .Distinct("src", src, "dst", dst)
+      .Require(!StorageShared(src, dst), PTO_ERR_ALIASING,
+               "src shares storage with dst, which the move writes while it reads src");
+  const bool same_shape = src->rows == dst->rows && src->cols == dst->cols;
+  v.Require(!(to_l0 || to_bias || profile == PTO_PROFILE_A2A3) || same_shape,
+            PTO_ERR_SHAPE_MISMATCH,
+            "src %ux%u and dst %ux%u differ; this move takes a whole tile of dst's shape",
+            src->rows, src->cols, dst->rows, dst->cols)
+      .Require(dst->valid_rows <= src->rows && dst->valid_cols <= src->cols,
+               PTO_ERR_SHAPE_MISMATCH, "dst's valid region %ux%u is larger than src's %ux%u",
+               dst->valid_rows, dst->valid_cols, src->rows, src->cols);
+  if (profile != PTO_PROFILE_HOST && to_bias) {
+    const size_t bytes = size_t{dst->cols} * pto_dtype_size(dst->dtype);
+    v.Require(bytes % 64 == 0 && (profile != PTO_PROFILE_A5 || bytes <= 4096),
+              PTO_ERR_SHAPE_MISMATCH,
+              "under %s a bias row is a multiple of 64 bytes long%s; here %zu bytes",
+              pto_profile_string(profile), profile == PTO_PROFILE_A5 ? ", at most 4096" : "",
+              bytes);
+  }
+  return v.status();
+}
+
+// dst's valid region, each element read at its (row, column) of src.
+void RunCubeMove(const Operands& o) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  CopyRegion(TileLayout(dst), static_cast<char*>(dst->data), TileLayout(src),
+             static_cast<const char*>(src->data), 0, 0, dst->valid_rows, dst->valid_cols,
+             pto_dtype_size(dst->dtype));
+}
+
+}  // namespace ops
+}  // namespace pto
