@@ -472,6 +472,8 @@ void TimeCase(const Case& c, Operands& o, const Machine& m, Lib& lib, Scalar& sc
   auto add = [=] { avx2_add_f32(n, add_out, add_a, add_b); };
   auto sleef = [=] { sleef_powf_u10_avx2(n, vec_out, in0, in1); };
   auto rsqrtf = [=] { vec_rsqrtf_f32(n, vec_out, in0); };
+  auto expf_loop = [=] { scalar_expf_f32(n, vec_out, in0); };
+  auto logf_loop = [=] { scalar_logf_f32(n, vec_out, in0); };
   auto empty = [=] { return empty_call(vec_out, in0, in1); };
 
   std::vector<Timed> timed = {MakeTimed(lib), MakeTimed(scalar)};
@@ -491,6 +493,14 @@ void TimeCase(const Case& c, Operands& o, const Machine& m, Lib& lib, Scalar& sc
   if (m.avx2 && f32 && c.op == OP_TRSQRT) {
     timed.push_back(MakeTimed(rsqrtf));
     results.push_back(&row->rsqrtf);
+  }
+  if (f32 && c.op == OP_TEXP) {
+    timed.push_back(MakeTimed(expf_loop));
+    results.push_back(&row->libm);
+  }
+  if (f32 && c.op == OP_TLOG) {
+    timed.push_back(MakeTimed(logf_loop));
+    results.push_back(&row->libm);
   }
   if (n == 1) {  // a 1x1 call is mostly call overhead: time the bare call beside it
     timed.push_back(MakeTimed(empty));

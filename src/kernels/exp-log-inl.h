@@ -145,11 +145,12 @@ HWY_INLINE hn::Vec<DD> MarkUnsafe(DD dd, hn::Vec<DD> v) {
 // FMA's rounding, 2^-58.5, move r by less than 2^-47.8, e^x's relative
 // error by as much. e^x = 2^(k/16) e^r, 2^(k/16) from kExp2Bits (rounded to
 // 2^-53), e^r = 1 + p, p = r + r^2 q(r) the Taylor polynomial of degree 5,
-// whose remainder is below r^6/720 e^r < 2^-42.61 e^r. p's evaluation
-// errors (r^2, q's three FMAs, or twice as many roundings where MulAdd is a
-// multiply and an add) reach v scaled by |r| < 0.022, below 0.1u (u =
-// 2^-53); the last FMA (or multiply and add) rounds by u, the table entry
-// by u/2: |v - e^x| < (2^-42.61 + 2^-47.8 + 1.6u) e^x < 2^-42.5 e^x.
+// whose remainder is below r^6/720 e^r < 2^-42.61 e^r; q by pairs
+// (polynomial-inl.h: on AVX2 Horner's longer chain cost a third more time
+// in tlog's degree 8). p's evaluation errors (r^2, q's multiplication and
+// three FMAs, or twice as many roundings where MulAdd is a multiply and an
+// add) reach v scaled by |r| < 0.022, below 0.1u (u = 2^-53); the last
+// FMA (or multiply and add) rounds by u, the table entry by u/2: |v - e^x| < (2^-42.61 + 2^-47.8 + 1.6u) e^x < 2^-42.5 e^x.
 template <class DD>
 HWY_INLINE hn::Vec<DD> ExpInDouble(DD dd, hn::Vec<DD> x) {
   const hn::RebindToUnsigned<DD> du;
@@ -161,7 +162,7 @@ HWY_INLINE hn::Vec<DD> ExpInDouble(DD dd, hn::Vec<DD> x) {
   const auto entry = Lookup16F64(dd, reinterpret_cast<const double*>(kExp2Bits), kbits);
   const auto scale = hn::BitCast(dd, hn::Add(hn::BitCast(du, entry), hn::ShiftLeft<48>(kbits)));
   static constexpr double kQ[] = {0.5, 1.0 / 6, 1.0 / 24, 1.0 / 120};
-  const auto p = hn::MulAdd(hn::Mul(r, r), Horner(dd, r, kQ), r);
+  const auto p = hn::MulAdd(hn::Mul(r, r), Pairs(dd, r, kQ), r);
   return hn::MulAdd(scale, p, scale);
 }
 
@@ -182,17 +183,16 @@ HWY_INLINE hn::Vec<DD> ExpInDoubleOrLimit(DD dd, hn::Vec<DD> x) {
 // 1 exact (the product has at most 53 bits, and subtracting 1 from it is
 // exact, it lies in [1/2, 2]), |r| <= 2^-5; ln(1 + r) = r + r^2 q(r), the
 // Taylor polynomial of degree 8, whose remainder relative to ln(1 + r) is
-// below r^8/9 / (1 - |r|/2) < 2^-43.15 for r in [-2^-6, 2^-5] (bucket 9)
-// and below 2^-43.8 for |r| < 0.0295 (the others). p = r + r^2 q: the final
-// FMA rounds by u, the rest reaches p scaled by |r q| < 2^-5.9, below 0.1u.
+// below |r|^8/(9 (1 - |r|)) < 2^-43.1 (|r| <= 2^-5); q by pairs, as exp's.
+// p = r + r^2 q: the final FMA rounds by u, the rest reaches p scaled by |r q| < 2^-5.9, below 0.1u.
 // Then a = k L1 + ln c (k L1 exact: L1 has 44 bits, |k| <= 128) rounded by
 // u, b = k L2 + p rounded by u, v = a + b rounded by u; ln c carries u/2
 // and L1 + L2 ln 2's 2^-97.
 //   k != 0: |ln x| >= ln 2 - 0.3522 > 0.34, |a| <= |ln x| + |p| < 1.1 |ln
 // x| and |p| < 0.09 |ln x|: below 4u + 2^-46.5. k = 0 outside bucket 9:
 // |ln x| >= 0.01575, |ln c| <= 2.02 |ln x|, |p| <= 1.03 |ln x| (the
-// buckets' r and c), so below 3.2u + 1.03 2^-43.15. Bucket 9 (c = 1, a =
-// 0): v = p, u + 2^-43.15. In all cases below 2^-43.
+// buckets' r and c), so below 3.2u + 1.03 2^-43.1. Bucket 9 (c = 1, a =
+// 0): v = p, u + 2^-43.1. In all cases below 2^-43.
 template <class DD>
 HWY_INLINE hn::Vec<DD> LogInDouble(DD dd, hn::Vec<DD> z, hn::Vec<DD> k,
                                    hn::Vec<hn::RebindToUnsigned<DD>> bucket) {
@@ -200,7 +200,7 @@ HWY_INLINE hn::Vec<DD> LogInDouble(DD dd, hn::Vec<DD> z, hn::Vec<DD> k,
   const auto logc = Lookup16F64(dd, kLogC, bucket);
   const auto r = hn::MulAdd(z, invc, hn::Set(dd, -1.0));
   static constexpr double kQ[] = {-0.5, 1.0 / 3, -0.25, 0.2, -1.0 / 6, 1.0 / 7, -0.125};
-  const auto p = hn::MulAdd(hn::Mul(r, r), Horner(dd, r, kQ), r);
+  const auto p = hn::MulAdd(hn::Mul(r, r), Pairs(dd, r, kQ), r);
   const auto a = hn::MulAdd(k, hn::Set(dd, 0x1.62e42fefa38p-1), logc);
   const auto b = hn::MulAdd(k, hn::Set(dd, 0x1.ef35793c7673p-45), p);
   return hn::Add(a, b);

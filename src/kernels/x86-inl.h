@@ -167,13 +167,33 @@ HWY_INLINE hn::Vec<DF> Lookup8(DF df, const float* table, hn::Vec<hn::RebindToUn
 
 // table[i] for the low four bits i of each 64-bit idx lane (higher bits
 // ignored): one VPERMT2PD over the table's two registers. A gather of eight
-// doubles costs several times that on AMD Zen 4 and 5.
+// doubles costs several times that on AMD Zen 4 and 5. Row tails pass
+// fewer lanes: their index fills the low part of a whole register, whose
+// other lanes are looked up and dropped.
 template <class DD>
 HWY_INLINE hn::Vec<DD> Lookup16F64(DD dd, const double* table,
                                    hn::Vec<hn::RebindToUnsigned<DD>> idx) {
-  static_assert(hn::MaxLanes(DD()) == 8, "two registers per table");
-  return hn::Vec<DD>{_mm512_permutex2var_pd(hn::LoadU(dd, table).raw, idx.raw,
-                                            hn::LoadU(dd, table + 8).raw)};
+  (void)dd;
+  constexpr size_t kLanes = hn::MaxLanes(DD());
+  const hn::ScalableTag<double> whole;
+  static_assert(hn::MaxLanes(decltype(whole)()) == 8, "two registers per table");
+  __m512i wide_idx;
+  if constexpr (kLanes == 8) {
+    wide_idx = idx.raw;
+  } else if constexpr (kLanes == 4) {
+    wide_idx = _mm512_castsi256_si512(idx.raw);
+  } else {
+    wide_idx = _mm512_castsi128_si512(idx.raw);
+  }
+  const __m512d out = _mm512_permutex2var_pd(hn::LoadU(whole, table).raw, wide_idx,
+                                             hn::LoadU(whole, table + 8).raw);
+  if constexpr (kLanes == 8) {
+    return hn::Vec<DD>{out};
+  } else if constexpr (kLanes == 4) {
+    return hn::Vec<DD>{_mm512_castpd512_pd256(out)};
+  } else {
+    return hn::Vec<DD>{_mm512_castpd512_pd128(out)};
+  }
 }
 #endif  // HWY_TARGET <= HWY_AVX3
 
