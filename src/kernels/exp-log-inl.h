@@ -120,7 +120,9 @@ HWY_INLINE hn::Mask<DU> LowBitsFar(DU du, hn::Vec<DU> bits) {
 // the pattern of the normal range and double the units: one test, kFar =
 // 2^12 (FLOAT32) or 2^28 + 2^12, serves both, without a branch (data with
 // a share of results below the normal range mispredicts one).
-template <typename T, class DD>
+//   kNonnegative: v >= 0 (e^x); kNormal: |v| is 0 or in the normal range
+// (ln x of a float: |ln x| >= 2^-24 for x != 1), which needs no second grid.
+template <typename T, bool kNonnegative, bool kNormal = false, class DD>
 HWY_INLINE hn::Vec<DD> MarkUnsafe(DD dd, hn::Vec<DD> v) {
   const hn::RebindToUnsigned<DD> du;
   constexpr int kLow = 53 - PrecisionOf<T>();
@@ -128,10 +130,13 @@ HWY_INLINE hn::Vec<DD> MarkUnsafe(DD dd, hn::Vec<DD> v) {
   constexpr uint64_t kErr = uint64_t{1} << 12;
   constexpr uint64_t kFar = kNarrow ? (uint64_t{1} << 28) + kErr : kErr;
   constexpr double kSmallBelow = hwy::IsSame<T, hwy::float16_t>() ? 0x1p-14 : 0x1p-126;  // 2^emin
-  const auto mag = hn::Abs(v);
-  const auto small = hn::RebindMask(du, hn::Lt(mag, hn::Set(dd, kSmallBelow)));
-  const auto w = hn::BitCast(du, hn::Add(mag, hn::Set(dd, 2 * kSmallBelow)));
-  const auto tested = hn::IfThenElse(small, hn::ShiftLeft<1>(w), hn::BitCast(du, v));
+  auto tested = hn::BitCast(du, v);
+  if constexpr (!kNormal) {
+    const auto mag = kNonnegative ? v : hn::Abs(v);
+    const auto small = hn::RebindMask(du, hn::Lt(mag, hn::Set(dd, kSmallBelow)));
+    const auto w = hn::BitCast(du, hn::Add(mag, hn::Set(dd, 2 * kSmallBelow)));
+    tested = hn::IfThenElse(small, hn::ShiftLeft<1>(w), tested);
+  }
   const auto safe = LowBitsFar<kLow, kFar>(du, tested);
   return hn::IfThenElse(hn::RebindMask(dd, safe), v, hn::Set(dd, static_cast<double>(NAN)));
 }
@@ -184,15 +189,16 @@ HWY_INLINE hn::Vec<DD> ExpInDoubleOrLimit(DD dd, hn::Vec<DD> x) {
 // exact, it lies in [1/2, 2]), |r| <= 2^-5; ln(1 + r) = r + r^2 q(r), the
 // Taylor polynomial of degree 8, whose remainder relative to ln(1 + r) is
 // below |r|^8/(9 (1 - |r|)) < 2^-43.1 (|r| <= 2^-5); q by pairs, as exp's.
-// p = r + r^2 q: the final FMA rounds by u, the rest reaches p scaled by |r q| < 2^-5.9, below 0.1u.
-// Then a = k L1 + ln c (k L1 exact: L1 has 44 bits, |k| <= 128) rounded by
-// u, b = k L2 + p rounded by u, v = a + b rounded by u; ln c carries u/2
-// and L1 + L2 ln 2's 2^-97.
-//   k != 0: |ln x| >= ln 2 - 0.3522 > 0.34, |a| <= |ln x| + |p| < 1.1 |ln
-// x| and |p| < 0.09 |ln x|: below 4u + 2^-46.5. k = 0 outside bucket 9:
-// |ln x| >= 0.01575, |ln c| <= 2.02 |ln x|, |p| <= 1.03 |ln x| (the
-// buckets' r and c), so below 3.2u + 1.03 2^-43.1. Bucket 9 (c = 1, a =
-// 0): v = p, u + 2^-43.1. In all cases below 2^-43.
+// p = r + r^2 q: the final FMA rounds by u, the rest reaches p scaled by
+// |r q| < 2^-5.9, below 0.1u. Then t = ln c + p rounded by u, v = k L + t
+// by one FMA (L = ln 2 rounded, |L - ln 2| < 2^-55.3), rounded by u (a
+// multiply and an add: 2u more where k != 0); ln c carries u/2.
+//   k != 0: |ln x| >= |k| ln 2 - 0.3522 > 0.34 |k|, |t| < 0.36 < 1.06 |ln
+// x|, |p| < 0.09 |ln x| and |k (L - ln 2)| < 2^-53.7 |ln x|: below 3.2u +
+// 2^-46.5. k = 0 outside bucket 9 (v = t): |ln x| >= 0.01575, |ln c| <=
+// 2.02 |ln x|, |p| <= 1.03 |ln x| (the buckets' r and c), so below 2.1u +
+// 1.03 2^-43.1. Bucket 9 (c = 1, k = 0): v = p, u + 2^-43.1. In all cases
+// below 2^-43.
 template <class DD>
 HWY_INLINE hn::Vec<DD> LogInDouble(DD dd, hn::Vec<DD> z, hn::Vec<DD> k,
                                    hn::Vec<hn::RebindToUnsigned<DD>> bucket) {
@@ -201,9 +207,7 @@ HWY_INLINE hn::Vec<DD> LogInDouble(DD dd, hn::Vec<DD> z, hn::Vec<DD> k,
   const auto r = hn::MulAdd(z, invc, hn::Set(dd, -1.0));
   static constexpr double kQ[] = {-0.5, 1.0 / 3, -0.25, 0.2, -1.0 / 6, 1.0 / 7, -0.125};
   const auto p = hn::MulAdd(hn::Mul(r, r), Pairs(dd, r, kQ), r);
-  const auto a = hn::MulAdd(k, hn::Set(dd, 0x1.62e42fefa38p-1), logc);
-  const auto b = hn::MulAdd(k, hn::Set(dd, 0x1.ef35793c7673p-45), p);
-  return hn::Add(a, b);
+  return hn::MulAdd(k, hn::Set(dd, 0x1.62e42fefa39efp-1), hn::Add(logc, p));
 }
 
 // f(dh, halves of v...) -> f32 lanes of dh, over the whole of d: in two
@@ -246,7 +250,7 @@ HWY_INLINE hn::Vec<D> ExpRounded(D d, hn::Vec<D> x) {
       d,
       [](auto dh, auto xh) {
         const hn::Rebind<double, decltype(dh)> dd;
-        return DemoteToF32(dd, MarkUnsafe<T>(dd, ExpInDouble(dd, hn::PromoteTo(dd, xh))));
+        return DemoteToF32(dd, MarkUnsafe<T, true>(dd, ExpInDouble(dd, hn::PromoteTo(dd, xh))));
       },
       xc);
   const auto is_nan = hn::IsNaN(x);
@@ -274,7 +278,7 @@ HWY_INLINE hn::Vec<D> LogRounded(D d, hn::Vec<D> x) {
         const hn::Rebind<double, decltype(dh)> dd;
         const hn::RebindToUnsigned<decltype(dd)> du64;
         const auto log = LogInDouble(dd, hn::PromoteTo(dd, zh), hn::PromoteTo(dd, kh), hn::PromoteTo(du64, bh));
-        return DemoteToF32(dd, MarkUnsafe<T>(dd, log));
+        return DemoteToF32(dd, MarkUnsafe<T, false, true>(dd, log));
       },
       z, k, bucket);
   const auto signed_bits = hn::BitCast(di, bits);
@@ -327,7 +331,7 @@ HWY_INLINE hn::Vec<D> ExpDifRounded(D d, hn::Vec<D> a, hn::Vec<D> b) {
         const auto corrected = hn::IfThenElse(in_range, hn::MulAdd(e, lo, e), e);
         const auto v =
             hn::IfThenElse(near_zero_threshold, hn::Set(dd, static_cast<double>(NAN)), corrected);
-        return DemoteToF32(dd, MarkUnsafe<T>(dd, v));
+        return DemoteToF32(dd, MarkUnsafe<T, true>(dd, v));
       },
       a, b);
   const auto difference = hn::Sub(a, b);
