@@ -268,8 +268,8 @@ static void test_every_float32(void **state) {
     int64_t targets[16];
     size_t n_targets = 0;
     for (size_t t = 0; t < targets_count() && n_targets < COUNT(targets); ++t) {
-        const bool wanted = listed != NULL && *listed != '\0' ? test_target_wanted(targets_name(targets_at(t)))
-                                                              : t == 0;
+        const bool named = listed != NULL && *listed != '\0';
+        const bool wanted = named ? test_target_wanted(targets_name(targets_at(t))) : t == 0;
         if (wanted) targets[n_targets++] = targets_at(t);
     }
     assert_true(n_targets >= 1);

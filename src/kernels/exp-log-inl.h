@@ -12,7 +12,7 @@
 // BFLOAT16) are recomputed one at a time by the accurate path (ExpAccurate,
 // LogAccurate: double-double, relative error below 2^-97, rounded by
 // RoundToFormat). Results below the normal range (exp of x in [-104,
-// -87.34] for FLOAT32) have a test of their own, on their coarser grid.
+// -87.34] for FLOAT32) are tested on their own, coarser grid.
 //   The methods are as short as that error allows: sixteen-entry tables,
 // which AVX-512 reads by one register permute (Lookup16F64, x86-inl.h; a
 // gather elsewhere), and Taylor polynomials of degree 5 (exp) and 8 (log).
@@ -155,7 +155,8 @@ HWY_INLINE hn::Vec<DD> MarkUnsafe(DD dd, hn::Vec<DD> v) {
 // in tlog's degree 8). p's evaluation errors (r^2, q's multiplication and
 // three FMAs, or twice as many roundings where MulAdd is a multiply and an
 // add) reach v scaled by |r| < 0.022, below 0.1u (u = 2^-53); the last
-// FMA (or multiply and add) rounds by u, the table entry by u/2: |v - e^x| < (2^-42.61 + 2^-47.8 + 1.6u) e^x < 2^-42.5 e^x.
+// FMA (or multiply and add) rounds by u, the table entry by u/2:
+// |v - e^x| < (2^-42.61 + 2^-47.8 + 1.6u) e^x < 2^-42.5 e^x.
 template <class DD>
 HWY_INLINE hn::Vec<DD> ExpInDouble(DD dd, hn::Vec<DD> x) {
   const hn::RebindToUnsigned<DD> du;
