@@ -219,3 +219,13 @@ void scalar_cvt(pto_dtype dst_dtype, pto_dtype src_dtype, size_t n, void *dst, c
     }
   }
 }
+
+/* ---- the C library's float functions, one call per element ------------- */
+
+void scalar_expf_f32(size_t n, float *dst, const float *src) {
+  for (size_t i = 0; i < n; ++i) dst[i] = expf(src[i]);
+}
+
+void scalar_logf_f32(size_t n, float *dst, const float *src) {
+  for (size_t i = 0; i < n; ++i) dst[i] = logf(src[i]);
+}

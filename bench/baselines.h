@@ -36,6 +36,12 @@ void scalar_cvt(pto_dtype dst_dtype, pto_dtype src_dtype, size_t n, void *dst, c
  * (tgather's plain loop: the indices are offsets of src's elements). */
 void scalar_gather(pto_dtype dtype, size_t n, void *dst, const void *src, const int32_t *indices);
 
+/* The C library's expf and logf over n floats, one call per element (same
+ * file and flags): the loop texp's and tlog's AVX2 goal is measured against
+ * (glibc's, not correctly rounded). */
+void scalar_expf_f32(size_t n, float *dst, const float *src);
+void scalar_logf_f32(size_t n, float *dst, const float *src);
+
 /* baseline_avx2_add.c: d[i] = a[i] + b[i] on floats, AVX2, -O2 -mavx2. */
 void avx2_add_f32(size_t n, float *dst, const float *a, const float *b);
 

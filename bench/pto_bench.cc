@@ -367,6 +367,12 @@ Operands MakeOperands(const Case& c, uint32_t rows, uint32_t cols, rng* r) {
       Fill(o.src0.get(), r, [lo, hi](rng* g) { return std::exp2(rng_uniform(g, lo, hi)); });
       break;
     }
+    case OP_TEXP:  // vs_numpy.py's inputs: results in the normal range
+      Fill(o.src0.get(), r, [](rng* g) { return rng_uniform(g, -10, 10); });
+      break;
+    case OP_TLOG:  // positive, log-uniform (vs_numpy.py's): no NaN results
+      Fill(o.src0.get(), r, [](rng* g) { return std::exp2(rng_uniform(g, -60, 60)); });
+      break;
     case OP_TPRELU:
       FillSigned(o.src0.get(), r, 10);
       FillSigned(o.src1.get(), r, 1);  // slopes
@@ -472,6 +478,8 @@ void TimeCase(const Case& c, Operands& o, const Machine& m, Lib& lib, Scalar& sc
   auto add = [=] { avx2_add_f32(n, add_out, add_a, add_b); };
   auto sleef = [=] { sleef_powf_u10_avx2(n, vec_out, in0, in1); };
   auto rsqrtf = [=] { vec_rsqrtf_f32(n, vec_out, in0); };
+  auto expf_loop = [=] { scalar_expf_f32(n, vec_out, in0); };
+  auto logf_loop = [=] { scalar_logf_f32(n, vec_out, in0); };
   auto empty = [=] { return empty_call(vec_out, in0, in1); };
 
   std::vector<Timed> timed = {MakeTimed(lib), MakeTimed(scalar)};
@@ -491,6 +499,14 @@ void TimeCase(const Case& c, Operands& o, const Machine& m, Lib& lib, Scalar& sc
   if (m.avx2 && f32 && c.op == OP_TRSQRT) {
     timed.push_back(MakeTimed(rsqrtf));
     results.push_back(&row->rsqrtf);
+  }
+  if (f32 && c.op == OP_TEXP) {
+    timed.push_back(MakeTimed(expf_loop));
+    results.push_back(&row->libm);
+  }
+  if (f32 && c.op == OP_TLOG) {
+    timed.push_back(MakeTimed(logf_loop));
+    results.push_back(&row->libm);
   }
   if (n == 1) {  // a 1x1 call is mostly call overhead: time the bare call beside it
     timed.push_back(MakeTimed(empty));
@@ -706,14 +722,16 @@ const Shape kIdentityShape = {64, 64};
 // Far beyond the caches: float32 operations bound by loads and stores only,
 // and tpow, whose time per element should not depend on the size (rows long
 // enough that the row tail and the call cost vanish); the row reductions
-// trowsum and trowmax, whose rows are then 16 of A5's 256-byte chunks.
+// trowsum and trowmax, whose rows are then 16 of A5's 256-byte chunks;
+// texp and tlog, whose goal against numpy is set at this size.
 const Shape kLargeShape = {1024, 1024};
 
 bool InLargeShape(const Case& c) {
   return c.op == OP_TCVT ||
          (c.dtype == PTO_FLOAT32 && (c.op == OP_TPRELU || c.op == OP_TPARTADD ||
                                      c.op == OP_TCOLEXPANDDIV || c.op == OP_TPOW ||
-                                     c.op == OP_TROWSUM || c.op == OP_TROWMAX));
+                                     c.op == OP_TROWSUM || c.op == OP_TROWMAX ||
+                                     c.op == OP_TEXP || c.op == OP_TLOG));
 }
 
 int Main(int argc, char** argv) {

@@ -31,6 +31,7 @@ struct Row {
   size_t elements = 0;
   double working_set_kib = 0;  // bytes of every operand the call reads or writes
   Stats lib, scalar, avx2_add, sleef, rsqrtf;
+  Stats libm;  // texp and tlog float32: the C library's expf/logf loop
   Stats empty_call;  // 1x1 rows: a call to a function that does nothing
   // tpow and trsqrt: max ulp error against a double reference on the
   // benchmark data, of libpto and of the vector baseline (SLEEF or 1/sqrtf).

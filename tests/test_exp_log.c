@@ -9,7 +9,8 @@
  * long suite (--long): every 16-bit input on every target, 2^24 random
  * float32 inputs plus the boundary ones against MPFR on the best target
  * (2^20 on the others), and every
- * float32 input (2^32) on the best target: the library's result is
+ * float32 input (2^32) on the best target, or on each target that
+ * PTO_TEST_TARGETS names: the library's result is
  * compared with expl/logl's rounding where that long double lies clearly
  * away from a rounding boundary (relative distance above 2^-59, far beyond
  * glibc's error of a few ulp of 64 bits), and with MPFR elsewhere; the
@@ -230,65 +231,88 @@ static void test_against_mpfr(void **state) {
 
 /* ---- every float32 input (long suite) ---- */
 
+/* The reference for the inputs base + [begin, end) into want[]: expl/logl's
+ * rounding, or MPFR's where that long double lies too close to a boundary
+ * (the first few such inputs kept in close[]). */
 typedef struct {
     op_id op;
     uint32_t base;
     size_t begin, end;
-    const uint32_t *got;
-    size_t wrong, by_mpfr;
-    uint32_t first_wrong;
+    uint32_t *want;
+    size_t by_mpfr;
     uint32_t close[8];
-} exhaustive_job;
+} reference_job;
 
-static void *exhaustive_check_range(void *p) {
-    exhaustive_job *j = p;
+static void *reference_range(void *p) {
+    reference_job *j = p;
     for (size_t i = j->begin; i < j->end; ++i) {
         const uint32_t a = j->base + (uint32_t)i;
-        uint32_t want;
-        if (!long_double_rounded(j->op, a, &want)) {
+        if (!long_double_rounded(j->op, a, &j->want[i])) {
             if (j->by_mpfr < COUNT(j->close)) j->close[j->by_mpfr] = a;
             ++j->by_mpfr;
-            want = mpfr_rounded(j->op, PTO_FLOAT32, a);
+            j->want[i] = mpfr_rounded(j->op, PTO_FLOAT32, a);
         }
-        if (!same_result(PTO_FLOAT32, want, j->got[i]) && j->wrong++ == 0) j->first_wrong = a;
     }
     return NULL;
 }
 
+/* Every float32 input on the best target, or on each target PTO_TEST_TARGETS
+ * names (PTO_TEST_TARGETS="AVX3 AVX2": both, against one reference). */
 static void test_every_float32(void **state) {
     (void)state;
     if (!g_long) {
         print_message("[every float32 input] long suite only (--long)\n");
         return;
     }
-    const size_t block = (size_t)1 << 24;
-    uint32_t *in = malloc(block * sizeof *in), *got = malloc(block * sizeof *got);
+    const char *listed = getenv("PTO_TEST_TARGETS");
+    int64_t targets[16];
+    size_t n_targets = 0;
+    for (size_t t = 0; t < targets_count() && n_targets < COUNT(targets); ++t) {
+        const bool named = listed != NULL && *listed != '\0';
+        const bool wanted = named ? test_target_wanted(targets_name(targets_at(t))) : t == 0;
+        if (wanted) targets[n_targets++] = targets_at(t);
+    }
+    assert_true(n_targets >= 1);
+    const size_t block = (size_t)1 << 22;
+    uint32_t *in = malloc(block * sizeof *in), *want = malloc(block * sizeof *want);
+    uint32_t *got = malloc(block * sizeof *got);
     for (size_t o = 0; o < 2; ++o) {
-        size_t wrong = 0, by_mpfr = 0;
+        size_t wrong[16] = {0}, by_mpfr = 0;
+        uint32_t first_wrong[16] = {0};
         for (uint64_t base = 0; base < (UINT64_C(1) << 32); base += block) {
             for (size_t i = 0; i < block; ++i) in[i] = (uint32_t)(base + i);
-            op_run_arrays(kOps[o], PTO_FLOAT32, PTO_POW_HIGH_PRECISION, in, in, got, block);
-            exhaustive_job jobs[2] = {{kOps[o], (uint32_t)base, 0, block / 2, got, 0, 0, 0, {0}},
-                                      {kOps[o], (uint32_t)base, block / 2, block, got, 0, 0, 0, {0}}};
+            reference_job jobs[2] = {{kOps[o], (uint32_t)base, 0, block / 2, want, 0, {0}},
+                                     {kOps[o], (uint32_t)base, block / 2, block, want, 0, {0}}};
             pthread_t thread;
-            assert_int_equal(pthread_create(&thread, NULL, exhaustive_check_range, &jobs[1]), 0);
-            exhaustive_check_range(&jobs[0]);
+            assert_int_equal(pthread_create(&thread, NULL, reference_range, &jobs[1]), 0);
+            reference_range(&jobs[0]);
             pthread_join(thread, NULL);
             for (int k = 0; k < 2; ++k) {
                 for (size_t c = 0; c < jobs[k].by_mpfr && c < COUNT(jobs[k].close); ++c) {
                     print_message("  %s: long double too close to a boundary at input 0x%08x\n",
                                   exp_log_name(kOps[o]), jobs[k].close[c]);
                 }
-                if (jobs[k].wrong) print_message("  %s: misrounded input 0x%08x\n", exp_log_name(kOps[o]), jobs[k].first_wrong);
-                wrong += jobs[k].wrong;
                 by_mpfr += jobs[k].by_mpfr;
             }
+            for (size_t t = 0; t < n_targets; ++t) {
+                targets_select(targets[t]);
+                op_run_arrays(kOps[o], PTO_FLOAT32, PTO_POW_HIGH_PRECISION, in, in, got, block);
+                for (size_t i = 0; i < block; ++i) {
+                    if (!same_result(PTO_FLOAT32, want[i], got[i]) && wrong[t]++ == 0)
+                        first_wrong[t] = in[i];
+                }
+            }
+            targets_select(0);
         }
-        print_message("[%s] %s float32: every input (2^32), %zu misrounded, %zu decided by MPFR\n",
-                      pto_simd_target(), exp_log_name(kOps[o]), wrong, by_mpfr);
-        assert_int_equal(wrong, 0);
+        for (size_t t = 0; t < n_targets; ++t) {
+            print_message("[%s] %s float32: every input (2^32), %zu misrounded, %zu decided by MPFR\n",
+                          targets_name(targets[t]), exp_log_name(kOps[o]), wrong[t], by_mpfr);
+            if (wrong[t]) print_message("  first misrounded input: 0x%08x\n", first_wrong[t]);
+        }
+        for (size_t t = 0; t < n_targets; ++t) assert_int_equal(wrong[t], 0);
     }
     free(in);
+    free(want);
     free(got);
 }
 

@@ -306,11 +306,15 @@ def goals(shapes, best, svml, why):
     df = best[(1024, "tpow", "libpto DEFAULT")] / npow
     rs = best[(1024, "trsqrt", "libpto")] / fastest_rsqrt
     pr = best[(1024, "tprelu", "libpto")] / fastest_prelu
+    ex = best[(1024, "texp", "libpto")] / best[(1024, "texp", "np.exp(x, out=o)")]
+    lg = best[(1024, "tlog", "libpto")] / best[(1024, "tlog", "np.log(rsq, out=o)")]
     for text, ratio, ok in [
         ("tpow HIGH_PRECISION <= 1.0x np.power", hp, hp <= 1.0),
         ("tpow DEFAULT <= 0.5x np.power", df, df <= 0.5),
         ("trsqrt faster than numpy's fastest", rs, rs < 1.0),
         ("tprelu faster than numpy's fastest", pr, pr < 1.0),
+        ("texp (correctly rounded) <= 1.0x np.exp", ex, ex <= 1.0),
+        ("tlog (correctly rounded) <= 1.0x np.log", lg, lg <= 1.0),
     ]:
         if "np.power" in text and not svml:
             print(f"(not a goal: numpy without SVML) {text}: {ratio:.2f}x")

@@ -5,6 +5,7 @@
 // with -Dx86_specializations=false, which tests this code there.
 //   - Lookup4 (with BucketIndexHalf, Exp2Index), Lookup16 and Lookup8:
 //     table lookups by selects and by gathers;
+//   - Lookup16F64: sixteen doubles by a gather;
 //   - ClampExponent: a compare, a select and a min (NaN to -200);
 //   - LoadTail/StoreTail: row tails through stack buffers (simd-inl.h);
 //   - EstimateTo12Bits: the target's estimate and one Newton step.
@@ -119,6 +120,23 @@ HWY_INLINE hn::Vec<DF> Lookup8(DF df, const float* table, hn::Vec<hn::RebindToUn
 }
 #endif  // HWY_TARGET != HWY_SCALAR
 #endif  // PTO_NATIVE_LOOKUP16
+
+#if defined(PTO_NATIVE_LOOKUP16_F64) == defined(HWY_TARGET_TOGGLE)
+#ifdef PTO_NATIVE_LOOKUP16_F64
+#undef PTO_NATIVE_LOOKUP16_F64
+#else
+#define PTO_NATIVE_LOOKUP16_F64
+#endif
+
+// table[i] for the low four bits i of each 64-bit idx lane, by a gather.
+template <class DD>
+HWY_INLINE hn::Vec<DD> Lookup16F64(DD dd, const double* table,
+                                   hn::Vec<hn::RebindToUnsigned<DD>> idx) {
+  const hn::RebindToUnsigned<DD> du;
+  const hn::RebindToSigned<DD> di;
+  return hn::GatherIndex(dd, table, hn::BitCast(di, hn::And(idx, hn::Set(du, 15u))));
+}
+#endif  // PTO_NATIVE_LOOKUP16_F64
 
 #if defined(PTO_NATIVE_POW_TAIL) == defined(HWY_TARGET_TOGGLE)
 #ifdef PTO_NATIVE_POW_TAIL

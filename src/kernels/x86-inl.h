@@ -9,6 +9,9 @@
 //     permute takes, without masking;
 //   - PTO_NATIVE_LOOKUP16: Lookup16, one or two permutes per table, and on
 //     AVX2 Lookup8, one permute (the only target whose kernels use it);
+//   - PTO_NATIVE_LOOKUP16_F64: Lookup16F64, sixteen doubles by one
+//     two-register permute on AVX-512, by a gather into a zeroed register on
+//     AVX2;
 //   - PTO_NATIVE_CLAMP_EXPONENT: ClampExponent by MAXPD and MINPD, whose
 //     operand order sends a NaN to -200 (the twin: a compare and a select);
 //   - PTO_NATIVE_POW_TAIL: LoadTail/StoreTail, row tails by masked loads
@@ -155,6 +158,60 @@ HWY_INLINE hn::Vec<DF> Lookup8(DF df, const float* table, hn::Vec<hn::RebindToUn
   return hn::Vec<DF>{_mm256_permutevar8x32_ps(hn::LoadU(df, table).raw, idx.raw)};
 }
 #endif
+
+#ifdef PTO_NATIVE_LOOKUP16_F64
+#undef PTO_NATIVE_LOOKUP16_F64
+#else
+#define PTO_NATIVE_LOOKUP16_F64
+#endif
+
+// table[i] for the low four bits i of each 64-bit idx lane (higher bits
+// ignored). AVX-512: one VPERMT2PD over the table's two registers (a gather
+// of eight doubles costs several times that on AMD Zen 4 and 5); row tails
+// pass fewer lanes, whose index fills the low part of a whole register, the
+// other lanes looked up and dropped. AVX2: a gather into a zeroed register.
+// VGATHERQPD merges into its destination, and GCC picks for it whatever
+// register it likes: tlog's second half then waited on the first half's
+// last result (1.7x the time per element).
+template <class DD>
+HWY_INLINE hn::Vec<DD> Lookup16F64(DD dd, const double* table,
+                                   hn::Vec<hn::RebindToUnsigned<DD>> idx) {
+  constexpr size_t kLanes = hn::MaxLanes(DD());
+#if HWY_TARGET <= HWY_AVX3
+  (void)dd;
+  const hn::ScalableTag<double> whole;
+  static_assert(hn::MaxLanes(decltype(whole)()) == 8, "two registers per table");
+  __m512i wide_idx;
+  if constexpr (kLanes == 8) {
+    wide_idx = idx.raw;
+  } else if constexpr (kLanes == 4) {
+    wide_idx = _mm512_castsi256_si512(idx.raw);
+  } else {
+    wide_idx = _mm512_castsi128_si512(idx.raw);
+  }
+  const __m512d out = _mm512_permutex2var_pd(hn::LoadU(whole, table).raw, wide_idx,
+                                             hn::LoadU(whole, table + 8).raw);
+  if constexpr (kLanes == 8) {
+    return hn::Vec<DD>{out};
+  } else if constexpr (kLanes == 4) {
+    return hn::Vec<DD>{_mm512_castpd512_pd256(out)};
+  } else {
+    return hn::Vec<DD>{_mm512_castpd512_pd128(out)};
+  }
+#else
+  // Written out: GCC drops the intrinsics' zero merge operand under a full
+  // mask, and the register with it.
+  const hn::RebindToUnsigned<DD> du;
+  const auto low = hn::And(idx, hn::Set(du, 15u));
+  auto out = hn::Zero(dd);
+  auto mask = hn::BitCast(dd, hn::Set(du, ~uint64_t{0}));
+  asm("vgatherqpd %1, (%2,%3,8), %0"
+      : "+x"(out.raw), "+x"(mask.raw)
+      : "r"(table), "x"(low.raw), "m"(*reinterpret_cast<const double(*)[16]>(table)));
+  return out;
+#endif
+}
+
 
 #ifdef PTO_NATIVE_POW_TAIL
 #undef PTO_NATIVE_POW_TAIL
