@@ -10,9 +10,6 @@ import sys
 
 CREATE, DESTROY, SET_VALID, WRITE, WRITE_F32, READ, QUERIES, CREATE_CUBE = 0, 1, 2, 3, 4, 5, 6, 7
 BUFFER, BUFFER_DESTROY, CREATE_AT, PROFILE = 8, 9, 10, 11
-# One opcode per operation, in the order of src/operations.def.
-POW, RSQRT, PRELU, COLDIV, PARTADD = 12, 13, 14, 15, 16
-EXTRACT, GATHER, SETVAL = 23, 24, 25
 
 
 def opcode(camel):
@@ -24,6 +21,10 @@ def opcode(camel):
     return 12 + rows.index(camel)
 
 
+# One opcode per operation, in the order of src/operations.def.
+POW, RSQRT, PRELU, COLDIV, PARTADD = (opcode(c) for c in ("TPow", "TRsqrt", "TPrelu", "TColExpandDiv",
+                                                          "TPartAdd"))
+EXTRACT, GATHER, SETVAL = opcode("TExtract"), opcode("TGather"), opcode("TSetVal")
 TADD, TMOV = opcode("TAdd"), opcode("TMov")
 MATMUL, MATMUL_ACC, MATMUL_BIAS = opcode("TMatmul"), opcode("TMatmulAcc"), opcode("TMatmulBias")
 LOC_VEC, LOC_MAT, LOC_LEFT, LOC_RIGHT, LOC_ACC, LOC_BIAS = range(6)
