@@ -45,6 +45,11 @@ void ForEachViewRow(const View& v, int64_t rows, F f) {
 }
 
 // v as a signed integer of `bits` bits (two's complement wrap).
+// PTO_TRACE (pto-run --trace[=BLOCK]): `all` traces every block, a number
+// that block; unset, empty or anything else traces none.
+constexpr int64_t kTraceNone = -2, kTraceAll = -1;
+int64_t TraceSetting();
+
 inline int64_t Wrap(uint64_t v, unsigned bits) {
   if (bits >= 64) return static_cast<int64_t>(v);
   const uint64_t mask = (uint64_t{1} << bits) - 1;
@@ -77,7 +82,8 @@ class Block {
   Block(const Program& p, const std::vector<Binding>& bindings, uint64_t loop_limit,
         std::atomic<uint32_t>* turn)
       : p_(p), bindings_(bindings), ints_(p.int_regs), floats_(p.float_regs), views_(p.view_regs),
-        tiles_(p.tiles.size()), pointers_(p.pointer_count), loop_limit_(loop_limit), turn_(turn) {}
+        tiles_(p.tiles.size()), pointers_(p.pointer_count), loop_limit_(loop_limit), turn_(turn),
+        trace_block_(TraceSetting()) {}
 
   ~Block() { GiveBackUnifiedBuffer(ub_entry_); }
 
@@ -124,6 +130,16 @@ class Block {
   pto_status Matmul(const Instr& in);
   pto_status Subview(const Instr& in);
   void Print(const Instr& in, uint32_t block) const;
+  // The tile slot instruction `in` wrote (or stored), and the instruction's
+  // name; kNoSlot for an instruction that writes none.
+  uint32_t WrittenTile(const Instr& in, const char** name) const;
+  // pto-run --trace (PTO_TRACE): `in`'s location, name and the first
+  // elements of the tile it wrote, after it ran.
+  void Trace(const Instr& in, uint32_t block) const;
+  // PrintTile's text: "FILE:LINE:COL: <what>, block B: RxC valid of RxC T"
+  // then at most max_rows x max_cols of the valid region.
+  void PrintTile(uint32_t slot, SourceLoc loc, const std::string& what, uint32_t block,
+                 uint32_t max_rows, uint32_t max_cols, int format) const;
   void PlainTileOp(const Instr& in);
   bool FastStep(const Instr& in);
   uint32_t FastRun(const Instr* code, uint32_t n, uint32_t pc);
@@ -167,6 +183,10 @@ class Block {
   bool ub_zeroed_ = false;  // still as allocated: the first block needs no memset
   uint64_t loop_limit_;
   std::atomic<uint32_t>* turn_;
+  // PTO_TRACE: the block whose instructions are traced (kTraceAll: every
+  // one; kTraceNone: none), read when the state is made (at each launch).
+  int64_t trace_block_;
+  bool tracing_ = false;  // this block is traced now (Execute)
   uint32_t block_ = 0;                       // the block being run
   const std::atomic<bool>* stop_ = nullptr;  // its launch's stop flag
   // Where Execute starts (0, or where the core waited on a pipe) and the

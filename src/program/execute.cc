@@ -303,6 +303,7 @@ inline bool Block::FastStep(const Instr& in) {
 // straight on), taken by FastStep's few compares instead of a dispatch each;
 // returns the pc of the last one taken.
 inline uint32_t Block::FastRun(const Instr* code, uint32_t n, uint32_t pc) {
+  if (tracing_) return pc;  // each instruction through the loop, to be traced
   while (pc + 1 < n && FastStep(code[pc + 1])) ++pc;
   return pc;
 }
@@ -404,6 +405,7 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
   int64_t* ints = ints_.data();
   pto_status status = PTO_OK;
   uint64_t turns = turns_;  // loop turns taken, against loop_limit_
+  tracing_ = trace_block_ == kTraceAll || trace_block_ == static_cast<int64_t>(block);
   for (uint32_t pc = pc_; pc < n; ++pc) {
     const Instr& in = code[pc];
     switch (in.code) {
@@ -570,6 +572,7 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
       case Code::kSubblock: ints[in.a] = in.sub != 0 ? subblocks_ : subblock_; break;
     }
     if (status != PTO_OK) return status;
+    if (tracing_) Trace(in, block);
   }
   return PTO_OK;
 }

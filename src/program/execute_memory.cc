@@ -3,6 +3,7 @@
 // tstore, tile subviews and pto.tprint.
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <string>
@@ -289,11 +290,16 @@ pto_status Block::Subview(const Instr& in) {
 // precision (PTOAS's Width8_Precision4, Width8_Precision2,
 // Width10_Precision6). One write per print, so blocks' prints do not mix.
 void Block::Print(const Instr& in, uint32_t block) const {
-  const pto_tile& t = tiles_[in.a];
-  const int width = in.sub == 2 ? 10 : 8, precision = in.sub == 0 ? 4 : in.sub == 1 ? 2 : 6;
+  PrintTile(in.a, in.loc, "%" + p_.tiles[in.a].name, block, UINT32_MAX, UINT32_MAX, in.sub);
+}
+
+void Block::PrintTile(uint32_t slot, SourceLoc loc, const std::string& what, uint32_t block,
+                      uint32_t max_rows, uint32_t max_cols, int format) const {
+  const pto_tile& t = tiles_[slot];
+  const int width = format == 2 ? 10 : 8, precision = format == 0 ? 4 : format == 1 ? 2 : 6;
   const size_t size = pto_dtype_size(t.dtype);
-  std::string text = p_.source_name + ":" + std::to_string(in.loc.line) + ":" +
-                     std::to_string(in.loc.col) + ": %" + p_.tiles[in.a].name + ", block " +
+  std::string text = p_.source_name + ":" + std::to_string(loc.line) + ":" +
+                     std::to_string(loc.col) + ": " + what + ", block " +
                      std::to_string(block) +
                      // A program with two vector cores prints once from each.
                      (core_ == static_cast<uint8_t>(CoreKind::kVector) && subblocks_ > 1
@@ -301,13 +307,15 @@ void Block::Print(const Instr& in, uint32_t block) const {
                           : std::string()) +
                      ": " + std::to_string(t.valid_rows) + "x" +
                      std::to_string(t.valid_cols) + " valid of " +
-                     std::to_string(p_.tiles[in.a].type.rows) + "x" +
-                     std::to_string(p_.tiles[in.a].type.cols) + " " + DtypeSpelling(t.dtype) +
+                     std::to_string(p_.tiles[slot].type.rows) + "x" +
+                     std::to_string(p_.tiles[slot].type.cols) + " " + DtypeSpelling(t.dtype) +
                      "\n";
   char number[64];
-  for (uint32_t r = 0; r < t.valid_rows; ++r) {
+  const uint32_t rows = t.valid_rows < max_rows ? t.valid_rows : max_rows;
+  const uint32_t cols = t.valid_cols < max_cols ? t.valid_cols : max_cols;
+  for (uint32_t r = 0; r < rows; ++r) {
     const char* row = static_cast<const char*>(t.data) + static_cast<size_t>(r) * t.cols * size;
-    for (uint32_t c = 0; c < t.valid_cols; ++c) {
+    for (uint32_t c = 0; c < cols; ++c) {
       const char* e = row + c * size;
       int64_t i = 0;
       uint64_t u64 = 0;
@@ -315,7 +323,8 @@ void Block::Print(const Instr& in, uint32_t block) const {
       bool is_float = true;
       switch (t.dtype) {
         case PTO_FLOAT32: { float v; memcpy(&v, e, 4); f = v; break; }
-        case PTO_FLOAT16: { uint16_t v; memcpy(&v, e, 2); f = HalfBitsToDouble(v, t.dtype); break; }
+        case PTO_FLOAT16:
+        case PTO_BFLOAT16: { uint16_t v; memcpy(&v, e, 2); f = HalfBitsToDouble(v, t.dtype); break; }
         case PTO_INT8: { int8_t v; memcpy(&v, e, 1); i = v; is_float = false; break; }
         case PTO_UINT8: { uint8_t v; memcpy(&v, e, 1); i = v; is_float = false; break; }
         case PTO_INT16: { int16_t v; memcpy(&v, e, 2); i = v; is_float = false; break; }
@@ -331,9 +340,44 @@ void Block::Print(const Instr& in, uint32_t block) const {
       else snprintf(number, sizeof number, " %*" PRId64, width, i);
       text += number;
     }
+    if (cols < t.valid_cols) text += " ...";
     text += "\n";
   }
+  if (rows < t.valid_rows) text += "  ...\n";
   fputs(text.c_str(), stderr);
+}
+
+uint32_t Block::WrittenTile(const Instr& in, const char** name) const {
+  switch (in.code) {
+    case Code::kTileOp: *name = in.op->mnemonic; return in.a;
+    case Code::kLoad: *name = "tload"; return in.a;
+    case Code::kStore: *name = "tstore"; return in.a;
+    case Code::kTsel: *name = "tsel"; return in.a;
+    case Code::kTileCopy: *name = "a carried tile"; return in.a;
+    case Code::kCubeMove: *name = in.sub != 0 ? "textract" : "tmov"; return in.a;
+    case Code::kMatmul: *name = in.op != nullptr ? in.op->mnemonic : "tmatmul"; return in.a;
+    default: return kNoSlot;
+  }
+}
+
+// At most 4 rows of 8 elements of the tile, in tprint's first format; an
+// instruction that writes no tile is not traced.
+void Block::Trace(const Instr& in, uint32_t block) const {
+  const char* name = nullptr;
+  const uint32_t slot = WrittenTile(in, &name);
+  if (slot == kNoSlot || tiles_[slot].data == nullptr) return;
+  PrintTile(slot, in.loc, std::string("trace pto.") + name + " %" + p_.tiles[slot].name, block, 4,
+            8, 0);
+}
+
+// PTO_TRACE's value: `all`, a block number, or none.
+int64_t TraceSetting() {
+  const char* env = getenv("PTO_TRACE");
+  if (env == nullptr || env[0] == '\0') return kTraceNone;
+  if (strcmp(env, "all") == 0) return kTraceAll;
+  char* end = nullptr;
+  const long long v = strtoll(env, &end, 10);
+  return end != env && *end == '\0' && v >= 0 ? v : kTraceNone;
 }
 
 }  // namespace program

@@ -6,6 +6,7 @@
  * (pto_last_error() on stderr, "FILE:LINE:COL: error: ..."); 2 a usage error
  * (bad option or argument, unreadable file, bad value, unknown name, dtype or
  * shape mismatch). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@
 
 static const char kUsage[] =
     "Usage: pto-run FILE.pto [--profile HOST|A2A3|A5] [--blocks N] [--check]\n"
-    "               [--entry NAME] [--out NAME=FILE.npy]... [NAME=VALUE]...\n"
+    "               [--entry NAME] [--trace[=BLOCK]] [--out NAME=FILE.npy]... [NAME=VALUE]...\n"
     "\n"
     "Verifies the PTO assembly in FILE.pto and runs it.\n"
     "\n"
@@ -37,6 +38,12 @@ static const char kUsage[] =
     "  --blocks N          runs blocks 0..N-1 (default 1)\n"
     "  --entry NAME        the func.func to run (default: the one marked pto.entry,\n"
     "                      else the module's only public function)\n"
+    "  --trace[=BLOCK]     prints to stderr, after each instruction that writes a tile\n"
+    "                      (or stores one), its FILE:LINE:COL, name and tile and the\n"
+    "                      first 4 rows x 8 columns of that tile's valid region, in\n"
+    "                      tprint's format; every block, or block BLOCK only (the\n"
+    "                      environment variable PTO_TRACE=all|BLOCK does the same for\n"
+    "                      any program a process runs)\n"
     "  --check             parses and verifies only, every function of a module\n"
     "                      (no entry needed); lists the functions, the parameters\n"
     "                      and every tile's place in the unified buffer\n"
@@ -200,6 +207,16 @@ static int parse_command_line(int argc, char **argv, options *o) {
                 return PARSE_EXIT_OK;
             } else if (strcmp(arg, "--check") == 0) {
                 o->check = 1;
+            } else if (strcmp(arg, "--trace") == 0) {
+                if (setenv("PTO_TRACE", "all", 1) != 0) return usage_error("out of memory");
+            } else if (strncmp(arg, "--trace=", 8) == 0) {
+                const char *v = arg + 8;
+                char *end;
+                errno = 0;
+                const unsigned long block = strtoul(v, &end, 10);
+                if (v[0] < '0' || v[0] > '9' || *end != '\0' || errno != 0 || block > 65535)
+                    return usage_error("--trace=%s: BLOCK is a block number, 0..65535", v);
+                if (setenv("PTO_TRACE", arg + 8, 1) != 0) return usage_error("out of memory");
             } else if (is_option(arg, "--profile")) {
                 const char *v = option_value(argc, argv, &i, "--profile");
                 if (v == NULL)

@@ -266,6 +266,30 @@ class Programs(PtoRun):
         self.save("short.npy", a.reshape(-1)[:100])
         self.assert_exit(1, [k, "a_ptr=short.npy", "b_ptr=zeros:f32:16x64"], r"rsqrt\.pto:\d+:\d+: error: ")
 
+    def test_trace(self):
+        # --trace: each tile-writing instruction's location, name, tile and
+        # first 4 x 8 elements; --trace=BLOCK that block's only; no trace
+        # without the option, and the results are the same.
+        k = self.write_text("rsqrt.pto", RSQRT_KERNEL)
+        a = np.full((16, 64), 4.0, dtype=np.float32)
+        self.save("a.npy", a)
+        out, err = self.assert_exit(0, [k, "--trace", "a_ptr=a.npy", "b_ptr=zeros:f32:16x64", "--out", "b_ptr=b.npy"])
+        lines = err.splitlines()
+        heads = [line for line in lines if ": trace pto." in line]
+        self.assertEqual([re.sub(r".*: trace (pto\.\w+ %\w+), block (\d+).*", r"\1 \2", h) for h in heads],
+                         ["pto.tload %a 0", "pto.trsqrt %b 0", "pto.tstore %b 0"])
+        self.assertRegex(heads[1], r"rsqrt\.pto:14:5: trace pto\.trsqrt %b, block 0: 16x64 valid of 16x64 f32")
+        first = lines[lines.index(heads[1]) + 1].split()
+        self.assertEqual(first, ["0.5000"] * 8 + ["..."])
+        self.assertEqual(lines[lines.index(heads[1]) + 5].strip(), "...")  # rows past the fourth
+        np.testing.assert_array_equal(np.load(self.path("b.npy")), np.full((16, 64), 0.5, np.float32))
+        _, err = self.assert_exit(0, [k, "--blocks", "3", "--trace=2", "a_ptr=a.npy", "b_ptr=zeros:f32:1024"])
+        self.assertEqual(len(re.findall(r"trace pto\.\w+ %\w+, block 2:", err)), 3)
+        self.assertNotRegex(err, r"block [01]:")
+        _, err = self.assert_exit(0, [k, "a_ptr=a.npy", "b_ptr=zeros:f32:16x64"])
+        self.assertNotIn("trace", err)
+        self.assert_exit(2, [k, "--trace=x"], "--trace=x: BLOCK is a block number")
+
     def test_check(self):
         prelu = self.write_text("prelu.pto", PRELU)
         out, _ = self.assert_exit(0, ["--check", prelu])
