@@ -314,10 +314,75 @@ static void test_tdivs(void **state) {
     free(a);
 }
 
+/* ---- worked examples, by hand ---- */
+
+/* One element of dt through the call under profile; returns dst's bits. */
+static uint32_t one_element(run_kind kind, pto_dtype dt, pto_profile profile, double a, double b) {
+    pto_tile *ta = tile_new(dt, 1, 1, 1, 1), *tb = tile_new(dt, 1, 1, 1, 1), *td = tile_new(dt, 1, 1, 1, 1);
+    tile_put(ta, 0, 0, ref_from_double(dt, a)), tile_put(td, 0, 0, ref_from_double(dt, a));
+    tile_put(tb, 0, 0, ref_from_double(dt, b));
+    assert_int_equal(pto_set_profile(profile), PTO_OK);
+    pto_status st = PTO_OK;
+    switch (kind) {
+    case RUN_TRSQRT: st = pto_trsqrt(td, ta); break;
+    case RUN_TREM: st = pto_trem(td, ta, tb); break;
+    case RUN_TREMS: st = pto_trems(td, ta, b); break;
+    case RUN_TDIVS_IN_PLACE: st = pto_tdivs(td, td, b); break;
+    case RUN_TDIVS_APART: st = pto_tdivs(td, ta, b); break;
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    expect_status(st, PTO_OK, "the worked example");
+    const uint32_t got = tile_get(td, 0, 0);
+    TILES_DESTROY(ta, tb, td);
+    return got;
+}
+
+/* Values worked out by hand from the NPU sequences (docs/profiles.md), not
+ * from the references above. */
+static void test_worked_examples(void **state) {
+    (void)state;
+    /* 1e10f / 3 = 3333333248 (float32), floor the same, times 3 =
+     * 9999999744 -> 1e10f exactly after rounding: 1e10f - 1e10f = +0. The
+     * exact remainder of 10000000000 by 3 is 1. */
+    assert_int_equal(one_element(RUN_TREM, PTO_FLOAT32, PTO_PROFILE_A2A3, 1e10, 3), 0x00000000u);
+    assert_int_equal(one_element(RUN_TREM, PTO_FLOAT32, PTO_PROFILE_A5, 1e10, 3), 0x00000000u);
+    assert_int_equal(one_element(RUN_TREM, PTO_FLOAT32, PTO_PROFILE_HOST, 1e10, 3), 0x3F800000u);
+    /* float16 -3 * 2^-24 rem 3 on A5: floor(q) = -1, r = 3 - 1.79e-7 in
+     * float32, narrowed toward zero to 2.998046875 (0x41FF); HOST rounds
+     * the exact 2.99999982 to 3 (0x4200). */
+    assert_int_equal(one_element(RUN_TREM, PTO_FLOAT16, PTO_PROFILE_A5, -3.0 / 16777216.0, 3), 0x41FFu);
+    assert_int_equal(one_element(RUN_TREM, PTO_FLOAT16, PTO_PROFILE_HOST, -3.0 / 16777216.0, 3), 0x4200u);
+    /* trems -1 by 3: A2A3 corrects -1 + 3 = 2; A5's trems has no correction
+     * but floor(-1/3) = -1 already gives -1 + 3 = 2 (0x40000000). A tiny
+     * negative a (-2^-149) by 3: q rounds to -0, floor(-0) = -0, p = -0,
+     * r = -2^-149 - (-0) = -2^-149 under A5 (no correction: the other sign
+     * than the scalar), 3 - 2^-149 rounded = 3 under A2A3. */
+    assert_int_equal(one_element(RUN_TREMS, PTO_FLOAT32, PTO_PROFILE_A5, -1, 3), 0x40000000u);
+    assert_int_equal(one_element(RUN_TREMS, PTO_FLOAT32, PTO_PROFILE_A5, -0x1p-149, 3), 0x80000001u);
+    assert_int_equal(one_element(RUN_TREMS, PTO_FLOAT32, PTO_PROFILE_A2A3, -0x1p-149, 3), 0x40400000u);
+    /* trem by +inf: 0 * inf in the product gives NaN on the NPU profiles;
+     * HOST gives a (1). */
+    assert_true(ref_is_nan(PTO_FLOAT32, one_element(RUN_TREM, PTO_FLOAT32, PTO_PROFILE_A5, 1, INFINITY)));
+    assert_int_equal(one_element(RUN_TREM, PTO_FLOAT32, PTO_PROFILE_HOST, 1, INFINITY), 0x3F800000u);
+    /* float16 5 / 3 in place on A2A3: RN16(1/3) = 0.333251953125, times 5
+     * = 1.666259765625, rounded to 1.666015625 (0x3EAA); 5 / 3 rounded once
+     * is 1.6669921875 (0x3EAB), as A2A3 apart from src and A5 give. */
+    assert_int_equal(one_element(RUN_TDIVS_IN_PLACE, PTO_FLOAT16, PTO_PROFILE_A2A3, 5, 3), 0x3EAAu);
+    assert_int_equal(one_element(RUN_TDIVS_APART, PTO_FLOAT16, PTO_PROFILE_A2A3, 5, 3), 0x3EABu);
+    assert_int_equal(one_element(RUN_TDIVS_IN_PLACE, PTO_FLOAT16, PTO_PROFILE_A5, 5, 3), 0x3EABu);
+    /* trsqrt of float16 1 + 2^-10 on A5: its sqrt, just below 1 + 2^-11,
+     * rounds to 1, and 1 / 1 = 1 (0x3C00); 1 / sqrt = 0.99951208 rounded
+     * once is 0.99951171875 (0x3BFF), as A2A3 and HOST give. */
+    assert_int_equal(one_element(RUN_TRSQRT, PTO_FLOAT16, PTO_PROFILE_A5, 1 + 0x1p-10, 0), 0x3C00u);
+    assert_int_equal(one_element(RUN_TRSQRT, PTO_FLOAT16, PTO_PROFILE_A2A3, 1 + 0x1p-10, 0), 0x3BFFu);
+    assert_int_equal(one_element(RUN_TRSQRT, PTO_FLOAT16, PTO_PROFILE_HOST, 1 + 0x1p-10, 0), 0x3BFFu);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trsqrt),   cmocka_unit_test(test_trem_f16), cmocka_unit_test(test_trem_f32),
         cmocka_unit_test(test_trems),    cmocka_unit_test(test_tdivs),
+        cmocka_unit_test(test_worked_examples),
     };
     return cmocka_run_group_tests_name("npu_sequences", tests, NULL, NULL);
 }
