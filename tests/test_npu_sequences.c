@@ -41,6 +41,22 @@ static bool same_result(pto_dtype dt, uint32_t want, uint32_t got) {
     return want == got || (ref_is_nan(dt, want) && ref_is_nan(dt, got));
 }
 
+/* The kind's call under profile (the in-place tdivs on d, which holds a),
+ * asserting it succeeds; the profile is HOST again afterwards. */
+static void call_under(run_kind kind, pto_profile profile, pto_tile *d, pto_tile *a, pto_tile *b, double scalar) {
+    assert_int_equal(pto_set_profile(profile), PTO_OK);
+    pto_status st = PTO_OK;
+    switch (kind) {
+    case RUN_TRSQRT: st = pto_trsqrt(d, a); break;
+    case RUN_TREM: st = pto_trem(d, a, b); break;
+    case RUN_TREMS: st = pto_trems(d, a, scalar); break;
+    case RUN_TDIVS_IN_PLACE: st = pto_tdivs(d, d, scalar); break;
+    case RUN_TDIVS_APART: st = pto_tdivs(d, a, scalar); break;
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    expect_status(st, PTO_OK, "the call");
+}
+
 static void seq_body(void *ctx, size_t target_index, const char *target) {
     (void)target_index;
     seq_set *s = ctx;
@@ -53,18 +69,7 @@ static void seq_body(void *ctx, size_t target_index, const char *target) {
         tile_put(b, k / kCols, k % kCols, s->b[s->kind == RUN_TREM ? k : 0]);
         if (s->kind == RUN_TDIVS_IN_PLACE) tile_put(d, k / kCols, k % kCols, s->a[k]);
     }
-    const double scalar = ref_to_double(s->dt, s->b[0]);
-    assert_int_equal(pto_set_profile(s->profile), PTO_OK);
-    pto_status st = PTO_OK;
-    switch (s->kind) {
-    case RUN_TRSQRT: st = pto_trsqrt(d, a); break;
-    case RUN_TREM: st = pto_trem(d, a, b); break;
-    case RUN_TREMS: st = pto_trems(d, a, scalar); break;
-    case RUN_TDIVS_IN_PLACE: st = pto_tdivs(d, d, scalar); break;
-    case RUN_TDIVS_APART: st = pto_tdivs(d, a, scalar); break;
-    }
-    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
-    expect_status(st, PTO_OK, "the call");
+    call_under(s->kind, s->profile, d, a, b, ref_to_double(s->dt, s->b[0]));
     for (size_t k = 0; k < s->n; ++k) {
         const uint32_t got = tile_get(d, k / kCols, k % kCols);
         if (!same_result(s->dt, s->want[k], got))
@@ -321,17 +326,7 @@ static uint32_t one_element(run_kind kind, pto_dtype dt, pto_profile profile, do
     pto_tile *ta = tile_new(dt, 1, 1, 1, 1), *tb = tile_new(dt, 1, 1, 1, 1), *td = tile_new(dt, 1, 1, 1, 1);
     tile_put(ta, 0, 0, ref_from_double(dt, a)), tile_put(td, 0, 0, ref_from_double(dt, a));
     tile_put(tb, 0, 0, ref_from_double(dt, b));
-    assert_int_equal(pto_set_profile(profile), PTO_OK);
-    pto_status st = PTO_OK;
-    switch (kind) {
-    case RUN_TRSQRT: st = pto_trsqrt(td, ta); break;
-    case RUN_TREM: st = pto_trem(td, ta, tb); break;
-    case RUN_TREMS: st = pto_trems(td, ta, b); break;
-    case RUN_TDIVS_IN_PLACE: st = pto_tdivs(td, td, b); break;
-    case RUN_TDIVS_APART: st = pto_tdivs(td, ta, b); break;
-    }
-    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
-    expect_status(st, PTO_OK, "the worked example");
+    call_under(kind, profile, td, ta, tb, b);
     const uint32_t got = tile_get(td, 0, 0);
     TILES_DESTROY(ta, tb, td);
     return got;
