@@ -158,7 +158,7 @@ pto_status CheckTRsqrt(const Operands& o, pto_profile profile) {
 }
 
 // PTOAS's verifier, its DPS form: high_precision needs a tmp (the pages'
-// forms may leave it out; the result is correctly rounded either way).
+// forms may leave it out; the result is the same either way).
 bool TextRulesTRsqrt(const TextOperands& o, char* sentence, size_t size) {
   if (!o.dps_form || !o.high_precision || o.tmp_given) return true;
   snprintf(sentence, size,
