@@ -233,7 +233,12 @@ PTO_API size_t pto_dtype_size(pto_dtype dtype);
  * so that a program run on a CPU is refused where that target would refuse
  * it (README.md, "Target profiles", cites the source of each rule). A
  * profile changes validation only, except where a page says a target
- * ignores an option (TPOW's HIGH_PRECISION on A2A3 computes exactly DEFAULT).
+ * ignores an option (TPOW's HIGH_PRECISION on A2A3 computes exactly DEFAULT)
+ * and where an NPU implementation rounds an intermediate to the element type
+ * before using it again (since 0.5): under A2A3 and A5 *expdif, trem and
+ * trems on floats, under A5 trsqrt, under A2A3 tdivs in place compute that
+ * sequence, each step correctly rounded (docs/profiles.md, "Compound
+ * instructions under A2A3 and A5"); HOST rounds once.
  * What each profile adds (the operations below say it again):
  *
  *   op             A2A3                                      A5
@@ -579,7 +584,10 @@ PTO_API pto_status pto_tpows(pto_tile *dst, const pto_tile *base, double exp,
 /* dst[i,j] = 1 / sqrt(src[i,j]), FLOAT32 or FLOAT16 (else
  * PTO_ERR_UNSUPPORTED_DTYPE), equal dtypes, src valid region equal to dst's.
  * +0 -> +inf, -0 -> -inf, negative -> NaN, +inf -> +0, NaN -> NaN; finite
- * results correctly rounded (so <= 1 ulp), the same bits on every SIMD target. */
+ * results correctly rounded (so <= 1 ulp), the same bits on every SIMD target.
+ * - PTO_PROFILE_A5 (since 0.5): as A5's implementation computes it, sqrt
+ *   rounded to the dtype, then 1 / that rounded (vsqrt, then vdiv): within
+ *   1.5 ulp, not always correctly rounded (A2A3's one vrsqrt and HOST are). */
 PTO_API pto_status pto_trsqrt(pto_tile *dst, const pto_tile *src);
 
 /* dst[i,j] = src0[i,j] > 0 ? src0[i,j] : src0[i,j] * src1[i,j] (src1 is the
@@ -736,7 +744,15 @@ PTO_API pto_status pto_tmin(pto_tile *dst, const pto_tile *src0, const pto_tile 
  * value rem -1 = 0 (the page leaves division by zero to the target; these are
  * HOST's, on every profile). The NPUs' own results may differ in the last
  * bits (they divide in float32), in the sign of a zero, and for int32 beyond
- * 2^24. PTOAS's text takes a tmp (`ins(%src0, %src1, %tmp : ...)`); libpto
+ * 2^24.
+ * Floats under PTO_PROFILE_A2A3 and PTO_PROFILE_A5 (since 0.5): the NPU
+ * implementations' sequence instead, each step correctly rounded: q = a / b
+ * in float32, floor(q), p = floor(q) * b in float32, r = a - p in float32
+ * (FLOAT16 on A5: computed in float32, then narrowed toward zero), then
+ * r + b in the dtype where b * r rounded to the dtype is < 0. So a large
+ * quotient or an inexact product moves the result away from the exact
+ * remainder, an infinite src1 gives NaN, a zero of the subtraction is +0.
+ * PTOAS's text takes a tmp (`ins(%src0, %src1, %tmp : ...)`); libpto
  * needs none, and a program's tmp is neither read nor written.
  * - PTO_PROFILE_A2A3: FLOAT32, INT32. */
 PTO_API pto_status pto_trem(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
@@ -855,6 +871,10 @@ PTO_API pto_status pto_tmuls(pto_tile *dst, const pto_tile *src, double scalar);
 /* dst = src / scalar, a true division on every profile (floats correctly
  * rounded, x / 0 = +/-inf; integers as pto_tdiv: truncated, x / 0 with every
  * bit set). HOST and A5: UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32.
+ * Under PTO_PROFILE_A2A3 (since 0.5), floats in place (src is dst or placed
+ * exactly on it) are src * (1 / scalar rounded to the dtype), rounded, as
+ * A2A3's implementation computes them then (a reciprocal beyond FLOAT16's
+ * range gives +/-inf for every finite non-zero src).
  * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32. */
 PTO_API pto_status pto_tdivs(pto_tile *dst, const pto_tile *src, double scalar);
 
@@ -879,6 +899,10 @@ PTO_API pto_status pto_tmins(pto_tile *dst, const pto_tile *src, double scalar);
  * a zero scalar gives NaN for floats and src for integers). HOST and A5:
  * FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16. The A2A3 page asks int32
  * values within +/-2^24 (its float32 path); libpto is exact for every value.
+ * Floats under PTO_PROFILE_A2A3 and PTO_PROFILE_A5 (since 0.5): pto_trem's
+ * NPU sequence with the scalar as src1, under A5 without the final sign
+ * correction (A5's implementation stops at the subtraction), so a result
+ * there may have the other sign than the scalar's.
  * PTOAS's text takes a tmp after the scalar, neither read nor written.
  * - PTO_PROFILE_A2A3: FLOAT32, INT32. */
 PTO_API pto_status pto_trems(pto_tile *dst, const pto_tile *src, double scalar);

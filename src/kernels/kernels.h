@@ -218,6 +218,16 @@ void FromF32(pto_dtype dtype, size_t n, void* dst, const float* src);
 void ToF32(pto_dtype dtype, size_t n, float* dst, const void* src);
 
 
+// TREM (NpuRem: dst = a rem b) and TREMS (NpuRems: dst = a rem scalar) on
+// FLOAT32 and FLOAT16 as the NPU implementations compute them, for
+// PTO_PROFILE_A2A3 and PTO_PROFILE_A5 (npu-rem.cc): a - floor(a / b) * b with
+// every step rounded in its register's type, then, with sign_correction,
+// r + b where b * r < 0. dst may be a or b placed exactly on it.
+void NpuRem(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
+            const ConstPlane& b);
+void NpuRems(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
+             double scalar, bool sign_correction);
+
 // A double as an element of dtype holds it, exactly as a double: a float
 // dtype's value rounded to nearest even (through float32 rounded to odd for
 // FLOAT16 and BFLOAT16, which keeps the one rounding to the narrower type

@@ -158,7 +158,7 @@ pto_status CheckTRsqrt(const Operands& o, pto_profile profile) {
 }
 
 // PTOAS's verifier, its DPS form: high_precision needs a tmp (the pages'
-// forms may leave it out; the result is correctly rounded either way).
+// forms may leave it out; the result is the same either way).
 bool TextRulesTRsqrt(const TextOperands& o, char* sentence, size_t size) {
   if (!o.dps_form || !o.high_precision || o.tmp_given) return true;
   snprintf(sentence, size,
@@ -167,8 +167,21 @@ bool TextRulesTRsqrt(const TextOperands& o, char* sentence, size_t size) {
   return false;
 }
 
-void RunTRsqrt(const Operands& o, pto_profile) {
+// Under A5 as a5/TRsqrt.hpp computes it in both precisions: vsqrt into a
+// register of the dtype, then vdiv of 1 by it, so the square root is rounded
+// to the dtype before the reciprocal: tsqrt's kernel, then trecip's in place,
+// each correctly rounded (../shared/API.md, "v0.5 change to a v0.4 rule").
+// A2A3's call without tmp is one vrsqrt, and HOST rounds 1 / sqrt(x) once:
+// rsqrt.cc's correctly rounded kernel.
+void RunTRsqrt(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
+  if (profile == PTO_PROFILE_A5) {
+    kernels::TSqrt(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                   ConstPlaneOf(o.src0), ConstPlaneOf(o.src0));
+    kernels::TRecip(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                    ConstPlaneOf(dst), ConstPlaneOf(dst));
+    return;
+  }
   if (Contiguous(dst, o.src0, o.src0)) {
     return kernels::RsqrtContiguous(dst->dtype, RegionElements(dst), dst->data, o.src0->data);
   }

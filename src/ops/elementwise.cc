@@ -127,6 +127,72 @@ void RunScalar(const Operands& o, ScalarKernel kernel, ScalarContiguousKernel co
   kernel(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0), value);
 }
 
+// ---- NPU sequences under A2A3 and A5 --------------------------------------
+
+// A row whose NPU implementation stores an intermediate in a register or tile
+// of its own type computes that sequence under A2A3 and A5, each step
+// rounded as the NPU rounds it (../shared/API.md, "v0.5 change to a v0.4
+// rule"; docs/profiles.md, "Compound instructions" cites each sequence).
+// Every other row, and every row under HOST, runs its family kernel.
+bool FloatOnNpu(const Operands& o, pto_profile profile) {
+  return profile != PTO_PROFILE_HOST &&
+         (o.dst->dtype == PTO_FLOAT32 || o.dst->dtype == PTO_FLOAT16);
+}
+
+// TREM on floats: a2a3/TRem.hpp and a5/TRem.hpp, q = a / b, floor, the
+// product, the difference, then r + b where b * r < 0.
+void RunNpuRem(const Operands& o) {
+  pto_tile* dst = o.dst;
+  kernels::NpuRem(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                  ConstPlaneOf(o.src0), ConstPlaneOf(o.src1));
+}
+
+// TREMS on floats: A2A3's a2a3/TRemS.hpp with the sign correction, A5's
+// a5/TRemS.hpp without it (its RemSOp ends at the subtraction).
+void RunNpuRems(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  kernels::NpuRems(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                   ConstPlaneOf(o.src0), kernels::ValueInDtype(dst->dtype, o.scalar),
+                   profile == PTO_PROFILE_A2A3);
+}
+
+// TDIVS in place under A2A3: a2a3/TDivS.hpp's DivSOp, where dst == src,
+// takes inv = (T)(1.0f / scalar) and multiplies by it (vmuls), so the
+// reciprocal is rounded to the dtype first. Apart from src it divides
+// (vdiv), as A5 always does: one rounding.
+bool DividesByReciprocal(const Operands& o, pto_profile profile) {
+  return profile == PTO_PROFILE_A2A3 && FloatOnNpu(o, profile) &&
+         (o.src0 == o.dst || SamePlacement(o.src0, o.dst));
+}
+void RunTimesReciprocal(const Operands& o) {
+  const pto_dtype dtype = o.dst->dtype;
+  const double inverse =
+      kernels::ValueInDtype(dtype, 1.0 / kernels::ValueInDtype(dtype, o.scalar));
+  RunScalar(Operands{o.dst, o.src0, nullptr, nullptr, 0, inverse}, kernels::TMuls,
+            kernels::TMulsContiguous);
+}
+
+template <OpId kId>
+void RunBinaryRow(const Operands& o, pto_profile profile, BinaryKernel kernel,
+                  BinaryContiguousKernel contiguous) {
+  if constexpr (kId == OpId::kTRem) {
+    if (FloatOnNpu(o, profile)) return RunNpuRem(o);
+  }
+  RunBinary(o, kernel, contiguous);
+}
+
+template <OpId kId>
+void RunScalarRow(const Operands& o, pto_profile profile, ScalarKernel kernel,
+                  ScalarContiguousKernel contiguous) {
+  if constexpr (kId == OpId::kTRems) {
+    if (FloatOnNpu(o, profile)) return RunNpuRems(o, profile);
+  }
+  if constexpr (kId == OpId::kTDivs) {
+    if (DividesByReciprocal(o, profile)) return RunTimesReciprocal(o);
+  }
+  RunScalar(o, kernel, contiguous);
+}
+
 // ---- the Fill family -----------------------------------------------------
 
 // dst = scalar over dst's valid region: dst of an accepted dtype, the scalar
@@ -151,10 +217,12 @@ void RunFill(const Operands& o, ScalarKernel kernel, ScalarContiguousKernel cont
 
 #define PTO_FAMILY_FUNCTIONS_Binary(Camel, mnemonic, n)                                   \
   PTO_FAMILY_FUNCTIONS(Camel, CheckBinary(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
-                       RunBinary(o, kernels::Camel, kernels::Camel##Contiguous))
+                       RunBinaryRow<OpId::k##Camel>(o, profile, kernels::Camel,             \
+                                                    kernels::Camel##Contiguous))
 #define PTO_FAMILY_FUNCTIONS_Scalar(Camel, mnemonic, n)                                   \
   PTO_FAMILY_FUNCTIONS(Camel, CheckScalar(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
-                       RunScalar(o, kernels::Camel, kernels::Camel##Contiguous))
+                       RunScalarRow<OpId::k##Camel>(o, profile, kernels::Camel,             \
+                                                    kernels::Camel##Contiguous))
 #define PTO_FAMILY_FUNCTIONS_Fill(Camel, mnemonic, n)                                     \
   PTO_FAMILY_FUNCTIONS(Camel, CheckFill(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
                        RunFill(o, kernels::Camel, kernels::Camel##Contiguous))

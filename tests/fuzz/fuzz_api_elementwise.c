@@ -9,13 +9,21 @@
 #include "fuzz_api.h"
 
 /* trsqrt: exact at the IEEE edges, within 1 ulp of the exact result
- * elsewhere (1/sqrt in double is far closer than that). */
+ * elsewhere (1/sqrt in double is far closer than that); under A5 the NPU's
+ * sequence, 1 / sqrt rounded, exactly. */
 static void check_rsqrt(const pto_tile *dst, const snapshot *src) {
     const pto_dtype d = pto_tile_dtype(dst);
     const unsigned char *got = pto_tile_data((pto_tile *)dst);
     const uint32_t cols = pto_tile_cols(dst);
     for (uint32_t i = 0; i < pto_tile_valid_rows(dst); i++) {
         for (uint32_t j = 0; j < pto_tile_valid_cols(dst); j++) {
+            if (g_profile == PTO_PROFILE_A5) {
+                const uint32_t x = ref_load(d, src->data, (size_t)i * src->cols + j);
+                const uint32_t want = ref_npu_rsqrt(d, x), g = ref_load(d, got, (size_t)i * cols + j);
+                CHECK(want == g || (ref_is_nan(d, want) && ref_is_nan(d, g)),
+                      "pto_trsqrt under A5: dtype %d rsqrt(0x%x) gave 0x%x, want 0x%x", (int)d, x, g, want);
+                continue;
+            }
             const double x = ref_to_double(d, ref_load(d, src->data, (size_t)i * src->cols + j));
             const double r = x == 0 ? copysign(INFINITY, x) : 1.0 / sqrt(x);
             const uint32_t g_bits = ref_load(d, got, (size_t)i * cols + j);
@@ -190,6 +198,20 @@ void fuzz_tpows(reader *r, state *st) {
     call_end(&c);
 }
 
+static uint32_t npu_rem_corrected(pto_dtype d, uint32_t a, uint32_t b) { return ref_npu_rem(d, a, b, true); }
+static uint32_t npu_rem_plain(pto_dtype d, uint32_t a, uint32_t b) { return ref_npu_rem(d, a, b, false); }
+
+/* The element rule of a family row under the profile: the contract's single
+ * rounding, or, under A2A3 and A5, the NPU sequence of the rows that have
+ * one (docs/profiles.md, "Compound instructions under A2A3 and A5"). */
+static element_rule elementwise_rule(op_id op, pto_dtype d, bool in_place) {
+    const bool npu_float = g_profile != PTO_PROFILE_HOST && (d == PTO_FLOAT32 || d == PTO_FLOAT16);
+    if (npu_float && op == OP_TREM) return npu_rem_corrected;
+    if (npu_float && op == OP_TREMS) return g_profile == PTO_PROFILE_A2A3 ? npu_rem_corrected : npu_rem_plain;
+    if (npu_float && op == OP_TDIVS && in_place && g_profile == PTO_PROFILE_A2A3) return ref_npu_divs_in_place;
+    return op_binary_reference(op);
+}
+
 /* An operation of the Binary, Unary, Scalar or Fill family: the family's rules in the
  * contract's order, with the dtypes of its operations.def row under the
  * profile, and its elementwise reference. A Unary row's b is a (unused). */
@@ -245,7 +267,9 @@ void fuzz_elementwise(reader *r, state *st, op_id op) {
             scalar_row0.cols = pto_tile_valid_cols(dst);
             scalar_row0.data = scalar_bytes;
         }
-        unsigned char *want_bytes = expected_from(sd, op_binary_reference(op), call_before(&c, a),
+        /* Accepted, so a source that shares dst's storage is placed exactly on it. */
+        const bool in_place = pto_tile_data(dst) == pto_tile_data((pto_tile *)a);
+        unsigned char *want_bytes = expected_from(sd, elementwise_rule(op, sd->dtype, in_place), call_before(&c, a),
                                                   scalar_row ? &scalar_row0 : call_before(&c, b),
                                                   scalar_row, NULL);
         check_values(dst, want_bytes, fn);

@@ -125,6 +125,39 @@ uint32_t ref_trem(pto_dtype dt, uint32_t a, uint32_t b) {
     return ref_int_wrap(dt, (uint64_t)r);
 }
 
+/* x rounded to nearest even in dt, as a double again. */
+static double round_to(pto_dtype dt, double x) { return ref_to_double(dt, ref_from_double(dt, x)); }
+
+/* x rounded toward zero to float16, saturating at the largest finite value:
+ * A5's vcvt(ROUND_Z, RS_ENABLE) from float32 lanes. */
+static double truncate_to_half(double x) {
+    uint32_t h = ref_from_double(PTO_FLOAT16, x);
+    if (x == x && fabs(ref_to_double(PTO_FLOAT16, h)) > fabs(x)) h -= 1;
+    return ref_to_double(PTO_FLOAT16, h);
+}
+
+uint32_t ref_npu_rsqrt(pto_dtype dt, uint32_t x) {
+    return ref_from_double(dt, 1.0 / round_to(dt, sqrt(ref_to_double(dt, x))));
+}
+
+/* Each value is exact in double before it is rounded (a float32 integer
+ * times a float32 needs 48 bits), or the double rounding is innocuous (a
+ * quotient, sum or difference of float32 values: 53 >= 2 * 24 + 2). */
+uint32_t ref_npu_rem(pto_dtype dt, uint32_t a_bits, uint32_t b_bits, bool sign_correction) {
+    const double a = ref_to_double(dt, a_bits), b = ref_to_double(dt, b_bits);
+    const double q = round_to(PTO_FLOAT32, a / b);
+    const double p = round_to(PTO_FLOAT32, floor(q) * b);
+    double r = round_to(PTO_FLOAT32, a - p);
+    if (dt == PTO_FLOAT16) r = truncate_to_half(r);
+    if (sign_correction && round_to(dt, b * r) < 0) r = round_to(dt, r + b);
+    return ref_from_double(dt, r);
+}
+
+uint32_t ref_npu_divs_in_place(pto_dtype dt, uint32_t x, uint32_t s) {
+    const double inverse = round_to(dt, 1.0 / ref_to_double(dt, s));
+    return ref_from_double(dt, ref_to_double(dt, x) * inverse);
+}
+
 /* IEEE 754-2019 maximum and minimum: NaN when either is NaN, and -0 < +0. */
 static uint32_t ref_extreme(pto_dtype dt, uint32_t a, uint32_t b, int want_max) {
     if (ref_is_float(dt)) {

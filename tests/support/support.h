@@ -236,6 +236,15 @@ uint32_t ref_div(pto_dtype dt, uint32_t a, uint32_t b);
 uint32_t ref_add(pto_dtype dt, uint32_t a, uint32_t b);
 /* e^(a - b) correctly rounded (the difference exact) */
 uint32_t ref_expdif(pto_dtype dt, uint32_t a, uint32_t b);
+/* The compound instructions' NPU sequences (docs/profiles.md, "Compound
+ * instructions under A2A3 and A5"), in double arithmetic rounded to the
+ * register's type after every step: A5's trsqrt RN(1 / RN(sqrt x)); trem and
+ * trems on FLOAT32 and FLOAT16 (q = RN32(a / b), floor, RN32(q * b),
+ * RN32(a - that), FLOAT16 narrowed toward zero, then, with sign_correction,
+ * RN(r + b) where RN(b * r) < 0); A2A3's tdivs in place x * RN(1 / s). */
+uint32_t ref_npu_rsqrt(pto_dtype dt, uint32_t x);
+uint32_t ref_npu_rem(pto_dtype dt, uint32_t a, uint32_t b, bool sign_correction);
+uint32_t ref_npu_divs_in_place(pto_dtype dt, uint32_t x, uint32_t s);
 /* The reference of every operation outside the Special family:
  * ref_<mnemonic>(dt, a, b), the correctly rounded (or, for integers, wrapped)
  * result for one element (reference.c); a Unary row's ignores b. */
