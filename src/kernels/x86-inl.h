@@ -166,13 +166,13 @@ HWY_INLINE hn::Vec<DF> Lookup8(DF df, const float* table, hn::Vec<hn::RebindToUn
 #endif
 
 // table[i] for the low four bits i of each 64-bit idx lane (higher bits
-// ignored). AVX-512: one VPERMT2PD over the table's two registers (a gather
-// of eight doubles costs several times that on AMD Zen 4 and 5); row tails
-// pass fewer lanes, whose index fills the low part of a whole register, the
-// other lanes looked up and dropped. AVX2: a gather into a zeroed register.
-// VGATHERQPD merges into its destination, and GCC picks for it whatever
-// register it likes: tlog's second half then waited on the first half's
-// last result (1.7x the time per element).
+// ignored). AVX-512: one VPERMT2PD over the table's two registers, which a
+// gather of eight doubles costs many times over; row tails pass fewer lanes,
+// whose index fills the low part of a whole register, the other lanes
+// looked up and dropped. AVX2: a gather into a zeroed register: VGATHERQPD
+// merges into its destination, and a destination of the compiler's choosing
+// would make one half's lookup wait on the other half's last result
+// (docs/performance.md, texp and tlog).
 template <class DD>
 HWY_INLINE hn::Vec<DD> Lookup16F64(DD dd, const double* table,
                                    hn::Vec<hn::RebindToUnsigned<DD>> idx) {
