@@ -1,7 +1,7 @@
 #!/bin/bash
 # Verifies and runs the PTO assembly files of a PTOAS checkout's test/samples
 # with pto-run: each file is first verified (--check), then run once on
-# zero-filled arrays, its integer arguments set to 0, then 32, then 1 until
+# zero-filled arrays, its integer arguments set to 0, then 32, 1, 16, 128 until
 # a run succeeds (its float arguments 1.0), arrays of 2^22 elements, then
 # 2^26; an array that a view of the kernel's own constant shape reaches past
 # ("the view reaches element N of %NAME") is grown to N + 1 elements, up to
@@ -26,7 +26,7 @@ while IFS= read -r -d '' file; do
   fi
   ran=0 last="" rule=""
   for elements in 4194304 67108864; do
-    for int in 0 32 1; do
+    for int in 0 32 1 16 128; do
       declare -A grown=()
       for attempt in 1 2 3 4 5 6 7 8; do
         args=()
