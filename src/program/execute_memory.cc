@@ -221,7 +221,8 @@ pto_status Block::Transfer(const Instr& in, bool load) {
 
 // A subview's tile: the parent's storage from the offsets on, with the
 // parent's rows (its cols are the parent's row pitch), after the checks the
-// verifier could not make.
+// verifier could not make; a cube tile's, its root's image with the
+// window's corner (Image).
 pto_status Block::Subview(const Instr& in) {
   const pto_tile& parent = tiles_[in.b];
   pto_tile& view = tiles_[in.a];
@@ -273,6 +274,18 @@ pto_status Block::Subview(const Instr& in) {
   }
   view.dtype = parent.dtype;
   view.rows = vs.type.rows;
+  view.valid_rows = static_cast<uint32_t>(valid_rows);
+  view.valid_cols = static_cast<uint32_t>(valid_cols);
+  if (vs.type.IsCube()) {
+    // A window of the root's image, whose layout places its elements.
+    view.cols = vs.type.cols;
+    view.data = parent.data;
+    view.buffer = parent.buffer;
+    view.offset = parent.offset;
+    corners_[in.a] = {corners_[in.b].row + static_cast<uint64_t>(r),
+                      corners_[in.b].col + static_cast<uint64_t>(c)};
+    return PTO_OK;
+  }
   view.cols = parent.cols;
   view.data = static_cast<char*>(parent.data) +
               (static_cast<size_t>(r) * parent.cols + static_cast<size_t>(c)) *
@@ -280,8 +293,6 @@ pto_status Block::Subview(const Instr& in) {
   view.buffer = parent.buffer;
   view.offset = parent.offset + (static_cast<size_t>(r) * parent.cols + c) *
                                     pto_dtype_size(parent.dtype);
-  view.valid_rows = static_cast<uint32_t>(valid_rows);
-  view.valid_cols = static_cast<uint32_t>(valid_cols);
   return PTO_OK;
 }
 
