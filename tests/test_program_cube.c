@@ -523,14 +523,17 @@ static void test_split_k_atomic_adds(void **state) {
 /* Windows of an acc tile (pto.subview): a 32x64 product's 16-row halves,
  * the second at a run-time row, and a 16x32 quarter reached through a
  * window of a window, each tstored: the whole tile's store's elements bit
- * for bit, under A2A3 and A5. */
+ * for bit, under A2A3 and A5. And tmatmul of the left tile's bottom window
+ * into the bottom window of another acc tile: the product's bottom half. */
 static void test_acc_windows(void **state) {
     (void)state;
-    char ma[512], mb[512], l[512], r[512], acc[512], half[512], side[512], quarter[512], text[16384];
+    char ma[512], mb[512], l[512], r[512], acc[512], half[512], side[512], quarter[512], l16[512];
+    static char text[32768];
     const struct tile_spec specs[] = {{ma, "mat", "bf16", 32, 32, "NZ"}, {mb, "mat", "bf16", 32, 64, "NZ"},
                                       {l, "left", "bf16", 32, 32, "ZZ"}, {r, "right", "bf16", 32, 64, "ZN"},
                                       {acc, "acc", "f32", 32, 64, "ACC"}, {half, "acc", "f32", 16, 64, "ACC"},
-                                      {side, "acc", "f32", 32, 32, "ACC"}, {quarter, "acc", "f32", 16, 32, "ACC"}};
+                                      {side, "acc", "f32", 32, 32, "ACC"}, {quarter, "acc", "f32", 16, 32, "ACC"},
+                                      {l16, "left", "bf16", 16, 32, "ZZ"}};
     tile_types(specs, COUNT(specs));
     static const char *const targets[] = {"a2a3", "a5"};
     uint16_t a[32 * 32], b[32 * 64];
@@ -541,7 +544,7 @@ static void test_acc_windows(void **state) {
         snprintf(text, sizeof text,
                  "module attributes {pto.target_arch = \"%s\"} {\n"
                  "func.func @k(%%a: !pto.ptr<bf16>, %%b: !pto.ptr<bf16>, %%full: !pto.ptr<f32>, %%halves: !pto.ptr<f32>, "
-                 "%%quarter: !pto.ptr<f32>, %%row: index) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n"
+                 "%%quarter: !pto.ptr<f32>, %%low: !pto.ptr<f32>, %%row: index) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n"
                  "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n"
                  "  %%c16 = arith.constant 16 : index\n  %%c32 = arith.constant 32 : index\n"
                  "  %%c64 = arith.constant 64 : index\n"
@@ -550,6 +553,7 @@ static void test_acc_windows(void **state) {
                  "  %%vf = pto.make_tensor_view %%full, shape = [%%c32, %%c64], strides = [%%c64, %%c1] : !pto.tensor_view<32x64xf32>\n"
                  "  %%vh = pto.make_tensor_view %%halves, shape = [%%c32, %%c64], strides = [%%c64, %%c1] : !pto.tensor_view<32x64xf32>\n"
                  "  %%vq = pto.make_tensor_view %%quarter, shape = [%%c16, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<16x32xf32>\n"
+                 "  %%vl = pto.make_tensor_view %%low, shape = [%%c16, %%c64], strides = [%%c64, %%c1] : !pto.tensor_view<16x64xf32>\n"
                  "  %%top = pto.partition_view %%vh, offsets = [%%c0, %%c0], sizes = [%%c16, %%c64] : !pto.tensor_view<32x64xf32> -> !pto.partition_tensor_view<16x64xf32>\n"
                  "  %%bottom = pto.partition_view %%vh, offsets = [%%c16, %%c0], sizes = [%%c16, %%c64] : !pto.tensor_view<32x64xf32> -> !pto.partition_tensor_view<16x64xf32>\n"
                  "  %%ma = pto.alloc_tile : %s\n  %%mb = pto.alloc_tile : %s\n"
@@ -567,41 +571,51 @@ static void test_acc_windows(void **state) {
                  "  %%s = pto.subview %%acc[%%c0, %%c32] sizes [32, 32] : %s -> %s\n"
                  "  %%q = pto.subview %%s[%%row, %%c0] sizes [16, 32] : %s -> %s\n"
                  "  pto.tstore ins(%%q : %s) outs(%%vq : !pto.tensor_view<16x32xf32>)\n"
+                 "  %%lb = pto.subview %%l[%%row, %%c0] sizes [16, 32] : %s -> %s\n"
+                 "  %%acc2 = pto.alloc_tile : %s\n"
+                 "  %%ab = pto.subview %%acc2[%%row, %%c0] sizes [16, 64] : %s -> %s\n"
+                 "  pto.tmatmul ins(%%lb, %%r : %s, %s) outs(%%ab : %s)\n"
+                 "  pto.tstore ins(%%ab : %s) outs(%%vl : !pto.tensor_view<16x64xf32>)\n"
                  "  return\n}\n}\n",
                  targets[t], ma, mb, l, r, acc, ma, mb, ma, l, mb, r, l, r, acc, acc, acc, half, acc, half, half,
-                 half, acc, side, side, quarter, quarter);
+                 half, acc, side, side, quarter, quarter, l, l16, acc, acc, half, l16, r, half, half);
         pto_program *p = program_build(text, NULL);
-        float full[32 * 64], halves[32 * 64], q[16 * 32];
+        assert_non_null(strstr(pto_program_describe(p),
+                               "%q acc NZ tile 16x32xf32 (valid 16x32): a window of %s (in the image of %acc at acc 0x0)"));
+        float full[32 * 64], halves[32 * 64], q[16 * 32], low[16 * 64];
         memset(full, 0xEE, sizeof full);
         memset(halves, 0xEE, sizeof halves);
         memset(q, 0xEE, sizeof q);
-        void *data[] = {a, b, full, halves, q};
-        const size_t nbytes[] = {sizeof a, sizeof b, sizeof full, sizeof halves, sizeof q};
+        memset(low, 0xEE, sizeof low);
+        void *data[] = {a, b, full, halves, q, low};
+        const size_t nbytes[] = {sizeof a, sizeof b, sizeof full, sizeof halves, sizeof q, sizeof low};
         pto_args *args = pointer_args(p, COUNT(data), data, nbytes);
-        assert_int_equal(pto_args_set_int(args, 5, 16), PTO_OK);
+        assert_int_equal(pto_args_set_int(args, 6, 16), PTO_OK);
         if (pto_program_run(p, args) != PTO_OK) fail_msg("%s: %s", targets[t], pto_last_error());
         pto_args_destroy(args);
         assert_memory_equal(halves, full, sizeof full);
         for (size_t i = 0; i < 16; ++i) assert_memory_equal(q + i * 32, full + (16 + i) * 64 + 32, 32 * sizeof(float));
+        assert_memory_equal(low, full + 16 * 64, sizeof low);
         /* The store is the product (the C call's bits). */
         float want[32 * 64] = {0};
         c_call(0, PTO_BFLOAT16, PTO_FLOAT32, 32, 32, 64, a, b, NULL, want);
         assert_memory_equal(full, want, sizeof want);
         pto_program_destroy(p);
     }
-    printf("[acc windows] an acc tile's row halves and a window of a window store its bits (A2A3, A5)\n");
+    printf("[acc windows] an acc tile's row halves and a window of a window store its bits; a tmatmul of "
+           "windows gives its rows (A2A3, A5)\n");
 }
 
 /* A row gather into an NZ mat tile: each row of x picked by idx is tloaded
- * into the one-row-valid 16x32 window at that row of a 48x32 tile (a
- * run-time offset, anywhere in the boxes), then the first 32 rows are
- * textracted to a left tile and multiplied by the identity (exact), or (A2A3)
- * the mat tile's window is stored: row i of the result is x's row idx[i]. */
+ * into the one-row-valid 16x32 window at row 16 + i of a 64x32 tile (a
+ * run-time offset, anywhere in the boxes), then the 32x32 window at row 16
+ * is textracted to a left tile and multiplied by the identity (exact), and
+ * (A2A3) stored: row i of the result is x's row idx[i]. */
 static void test_mat_row_gather(void **state) {
     (void)state;
     char mat[512], win[512], l[512], me[512], r[512], acc[512], top[512], text[16384];
     tile_type(win, sizeof win, "mat", "bf16", 16, 32, 1, 32, "NZ");
-    const struct tile_spec specs[] = {{mat, "mat", "bf16", 48, 32, "NZ"}, {top, "mat", "bf16", 32, 32, "NZ"},
+    const struct tile_spec specs[] = {{mat, "mat", "bf16", 64, 32, "NZ"}, {top, "mat", "bf16", 32, 32, "NZ"},
                                       {l, "left", "bf16", 32, 32, "ZZ"}, {me, "mat", "bf16", 32, 32, "NZ"},
                                       {r, "right", "bf16", 32, 32, "ZN"}, {acc, "acc", "f32", 32, 32, "ACC"}};
     tile_types(specs, COUNT(specs));
@@ -615,15 +629,13 @@ static void test_mat_row_gather(void **state) {
         const bool store_mat = strcmp(targets[t], "a2a3") == 0;
         char tail[2048] = "";
         if (store_mat)
-            snprintf(tail, sizeof tail,
-                     "  %%t = pto.subview %%m[%%c0, %%c0] sizes [32, 32] : %s -> %s\n"
-                     "  pto.tstore ins(%%t : %s) outs(%%vz : !pto.tensor_view<32x32xbf16>)\n",
-                     mat, top, top);
+            snprintf(tail, sizeof tail, "  pto.tstore ins(%%t : %s) outs(%%vz : !pto.tensor_view<32x32xbf16>)\n", top);
         snprintf(text, sizeof text,
                  "module attributes {pto.target_arch = \"%s\"} {\n"
                  "func.func @k(%%x: !pto.ptr<bf16>, %%idx: !pto.ptr<i32>, %%e: !pto.ptr<bf16>, %%y: !pto.ptr<f32>, "
                  "%%z: !pto.ptr<bf16>) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n"
                  "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n"
+                 "  %%c16 = arith.constant 16 : index\n"
                  "  %%c32 = arith.constant 32 : index\n  %%c64 = arith.constant 64 : index\n"
                  "  %%vx = pto.make_tensor_view %%x, shape = [%%c64, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<64x32xbf16>\n"
                  "  %%ve = pto.make_tensor_view %%e, shape = [%%c32, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<32x32xbf16>\n"
@@ -635,17 +647,19 @@ static void test_mat_row_gather(void **state) {
                  "    %%s = pto.load_scalar %%idx[%%i] : !pto.ptr<i32> -> i32\n"
                  "    %%src = arith.index_cast %%s : i32 to index\n"
                  "    %%pv = pto.partition_view %%vx, offsets = [%%src, %%c0], sizes = [%%c1, %%c32] : !pto.tensor_view<64x32xbf16> -> !pto.partition_tensor_view<1x32xbf16>\n"
-                 "    %%w = pto.subview %%m[%%i, %%c0] sizes [16, 32] valid [%%c1, %%c32] : %s -> %s\n"
+                 "    %%at = arith.addi %%i, %%c16 : index\n"
+                 "    %%w = pto.subview %%m[%%at, %%c0] sizes [16, 32] valid [%%c1, %%c32] : %s -> %s\n"
                  "    pto.tload ins(%%pv : !pto.partition_tensor_view<1x32xbf16>) outs(%%w : %s)\n"
                  "  }\n"
                  "  pto.tload ins(%%ve : !pto.tensor_view<32x32xbf16>) outs(%%me : %s)\n"
-                 "  pto.textract ins(%%m, %%c0, %%c0 : %s, index, index) outs(%%l : %s)\n"
+                 "  %%t = pto.subview %%m[%%c16, %%c0] sizes [32, 32] : %s -> %s\n"
+                 "  pto.textract ins(%%t, %%c0, %%c0 : %s, index, index) outs(%%l : %s)\n"
                  "  pto.tmov ins(%%me : %s) outs(%%r : %s)\n"
                  "  pto.tmatmul ins(%%l, %%r : %s, %s) outs(%%acc : %s)\n"
                  "  pto.tstore ins(%%acc : %s) outs(%%vy : !pto.tensor_view<32x32xf32>)\n"
                  "%s"
                  "  return\n}\n}\n",
-                 targets[t], mat, me, l, r, acc, mat, win, win, me, mat, l, me, r, l, r, acc, acc, tail);
+                 targets[t], mat, me, l, r, acc, mat, win, win, me, mat, top, top, l, me, r, l, r, acc, acc, tail);
         pto_program *p = program_build(text, NULL);
         float y[32 * 32];
         uint16_t z[32 * 32];
@@ -808,6 +822,8 @@ static void test_cube_refusals(void **state) {
          "pto.subview: the view's element type f16 differs from %t's f32"},
         {"%v = pto.subview %t[%c0, %c16] sizes [16, 32] : T -> !pto.tile_buf<mat, 16x32xf32, blayout=col_major, slayout=row_major>",
          "pto.subview: the 16x32 window at [0, 16] is outside %t's 32x32"},
+        {"%v = pto.subview %t, %c16, %c0 : (T, index, index) -> !pto.tile_buf<mat, 32x32xf32, blayout=col_major, slayout=row_major>",
+         "pto.subview: the 32x32 window at [16, 0] is outside %t's 32x32"},
     };
     static const char *const parent = "!pto.tile_buf<mat, 32x32xf32, blayout=col_major, slayout=row_major>";
     for (size_t i = 0; i < COUNT(windows); ++i) {

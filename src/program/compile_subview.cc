@@ -88,16 +88,18 @@ bool Compiler::EmitSubview(const Token& op, uint32_t parent, uint32_t view, cons
                              " differs from %" + from.name + "'s " + DtypeSpelling(pt.dtype),
                  PTO_ERR_DTYPE_MISMATCH);
   if ((pt.IsCube() || vt.IsCube()) && !CubeWindowFits(op, from, vt, r, c)) return false;
-  if (rule != SubviewRule::kOwn) {
-    // The window must lie inside the parent's storage.
-    if ((r >= 0 && r + vt.rows > pt.rows) || (c >= 0 && c + vt.cols > pt.cols))
-      return Error(op.loc,
-                   what + "the " + std::to_string(vt.rows) + "x" + std::to_string(vt.cols) +
-                       " window at [" + (r >= 0 ? std::to_string(r) : "?") + ", " +
-                       (c >= 0 ? std::to_string(c) : "?") + "] is outside %" + from.name +
-                       "'s " + std::to_string(pt.rows) + "x" + std::to_string(pt.cols),
-                   PTO_ERR_OUT_OF_RANGE);
-  } else {
+  // The window must lie inside the parent's storage; a cube tile's under
+  // every rule, since its window is written whole (tload's pad, the boxes a
+  // cube move writes).
+  if ((rule != SubviewRule::kOwn || pt.IsCube()) &&
+      ((r >= 0 && r + vt.rows > pt.rows) || (c >= 0 && c + vt.cols > pt.cols)))
+    return Error(op.loc,
+                 what + "the " + std::to_string(vt.rows) + "x" + std::to_string(vt.cols) +
+                     " window at [" + (r >= 0 ? std::to_string(r) : "?") + ", " +
+                     (c >= 0 ? std::to_string(c) : "?") + "] is outside %" + from.name + "'s " +
+                     std::to_string(pt.rows) + "x" + std::to_string(pt.cols),
+                 PTO_ERR_OUT_OF_RANGE);
+  if (rule == SubviewRule::kOwn) {
     // TSUBVIEW: the same capacity, and dst's valid region inside src's.
     if (vt.rows != pt.rows || vt.cols != pt.cols)
       return Error(op.loc,

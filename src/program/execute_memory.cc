@@ -236,7 +236,8 @@ pto_status Block::Subview(const Instr& in) {
                  std::string(what) + ": offset " + std::to_string(r < 0 ? r : c) +
                      " is negative");
   int64_t valid_rows = view.valid_rows, valid_cols = view.valid_cols;
-  if (rule != SubviewRule::kOwn &&
+  // A cube tile's window lies inside its parent under every rule (EmitSubview).
+  if ((rule != SubviewRule::kOwn || vs.type.IsCube()) &&
       (r + vs.type.rows > ps.type.rows || c + vs.type.cols > ps.type.cols))
     return Error(in, PTO_ERR_OUT_OF_RANGE,
                  std::string(what) + ": the " + std::to_string(vs.type.rows) + "x" +
