@@ -92,8 +92,8 @@ class Block {
   Block(const Program& p, const std::vector<Binding>& bindings, uint64_t loop_limit,
         std::atomic<uint32_t>* turn)
       : p_(p), bindings_(bindings), ints_(p.int_regs), floats_(p.float_regs), views_(p.view_regs),
-        tiles_(p.tiles.size()), corners_(p.tiles.size()), pointers_(p.pointer_count), loop_limit_(loop_limit), turn_(turn),
-        trace_block_(TraceSetting()) {}
+        tiles_(p.tiles.size()), corners_(p.tiles.size()), pointers_(p.pointer_count),
+        loop_limit_(loop_limit), turn_(turn), trace_block_(TraceSetting()) {}
 
   ~Block() { GiveBackUnifiedBuffer(ub_entry_); }
 
