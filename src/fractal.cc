@@ -12,14 +12,14 @@ namespace {
 // along a row (ZZ, NZ, ND), or where both run down columns (ZN, NN, DN),
 // down a column; single elements otherwise.
 template <typename T>
-void CopyRegionOf(const Layout& ld, T* d, const Layout& ls, const T* s, uint64_t sr, uint64_t sc,
-                  uint64_t rows, uint64_t cols) {
-  const bool by_columns = ColumnRun(ld, 0, 2) > 1 && ColumnRun(ls, sr, 2) > 1;
+void CopyRegionOf(const Layout& ld, T* d, uint64_t dr, uint64_t dc, const Layout& ls, const T* s,
+                  uint64_t sr, uint64_t sc, uint64_t rows, uint64_t cols) {
+  const bool by_columns = ColumnRun(ld, dr, 2) > 1 && ColumnRun(ls, sr, 2) > 1;
   if (by_columns) {
     for (uint64_t c = 0; c < cols; ++c) {
       for (uint64_t r = 0; r < rows;) {
-        const uint64_t run = ColumnRun(ld, r, ColumnRun(ls, sr + r, rows - r));
-        T* to = d + ElementOffset(ld, r, c);
+        const uint64_t run = ColumnRun(ld, dr + r, ColumnRun(ls, sr + r, rows - r));
+        T* to = d + ElementOffset(ld, dr + r, dc + c);
         const T* from = s + ElementOffset(ls, sr + r, sc + c);
         for (uint64_t i = 0; i < run; ++i) to[i] = from[i];
         r += run;
@@ -29,8 +29,8 @@ void CopyRegionOf(const Layout& ld, T* d, const Layout& ls, const T* s, uint64_t
   }
   for (uint64_t r = 0; r < rows; ++r) {
     for (uint64_t c = 0; c < cols;) {
-      const uint64_t run = RowRun(ld, c, RowRun(ls, sc + c, cols - c));
-      T* to = d + ElementOffset(ld, r, c);
+      const uint64_t run = RowRun(ld, dc + c, RowRun(ls, sc + c, cols - c));
+      T* to = d + ElementOffset(ld, dr + r, dc + c);
       const T* from = s + ElementOffset(ls, sr + r, sc + c);
       for (uint64_t i = 0; i < run; ++i) to[i] = from[i];
       c += run;
@@ -40,26 +40,35 @@ void CopyRegionOf(const Layout& ld, T* d, const Layout& ls, const T* s, uint64_t
 
 }  // namespace
 
-void CopyRegion(const Layout& ld, char* d, const Layout& ls, const char* s, uint64_t sr,
-                uint64_t sc, uint64_t rows, uint64_t cols, size_t size) {
-  if (SameLayout(ld, ls) && sr == 0 && sc == 0 && rows == ld.rows && cols == ld.cols) {
+void CopyRegion(const Layout& ld, char* d, uint64_t dr, uint64_t dc, const Layout& ls,
+                const char* s, uint64_t sr, uint64_t sc, uint64_t rows, uint64_t cols,
+                size_t size) {
+  if (SameLayout(ld, ls) && dr == 0 && dc == 0 && sr == 0 && sc == 0 && rows == ld.rows &&
+      cols == ld.cols) {
     memcpy(d, s, rows * cols * size);
     return;
   }
   switch (size) {
     case 1:
-      return CopyRegionOf(ld, reinterpret_cast<uint8_t*>(d), ls, reinterpret_cast<const uint8_t*>(s),
-                          sr, sc, rows, cols);
+      return CopyRegionOf(ld, reinterpret_cast<uint8_t*>(d), dr, dc, ls,
+                          reinterpret_cast<const uint8_t*>(s), sr, sc, rows, cols);
     case 2:
-      return CopyRegionOf(ld, reinterpret_cast<uint16_t*>(d), ls,
+      return CopyRegionOf(ld, reinterpret_cast<uint16_t*>(d), dr, dc, ls,
                           reinterpret_cast<const uint16_t*>(s), sr, sc, rows, cols);
     case 4:
-      return CopyRegionOf(ld, reinterpret_cast<uint32_t*>(d), ls,
+      return CopyRegionOf(ld, reinterpret_cast<uint32_t*>(d), dr, dc, ls,
                           reinterpret_cast<const uint32_t*>(s), sr, sc, rows, cols);
     default:
-      return CopyRegionOf(ld, reinterpret_cast<uint64_t*>(d), ls,
+      return CopyRegionOf(ld, reinterpret_cast<uint64_t*>(d), dr, dc, ls,
                           reinterpret_cast<const uint64_t*>(s), sr, sc, rows, cols);
   }
+}
+
+void FillRegion(const Layout& l, char* d, uint64_t r, uint64_t c, uint64_t rows, uint64_t cols,
+                const void* value, size_t size) {
+  for (uint64_t i = 0; i < rows; ++i)
+    for (uint64_t j = 0; j < cols; ++j)
+      memcpy(d + ElementOffset(l, r + i, c + j) * size, value, size);
 }
 
 }  // namespace pto

@@ -36,9 +36,24 @@ inline uint32_t Log2(uint32_t power_of_two) {
   return n;
 }
 
-// The layout of a rows x cols tile of `dtype` with boxes of `fractal` bytes:
+// The rows and columns of a fractal box of `fractal` bytes of `dtype`:
 // 1024 (acc) is 16 x 16; 512 is 16 rows of 32 bytes (slayout row_major) or
-// 32 bytes of rows by 16 columns (col_major).
+// 32 bytes of rows by 16 columns (col_major). 1 x 1 without boxes.
+inline void BoxShape(pto_dtype dtype, Box box, uint32_t fractal, uint32_t* rows, uint32_t* cols) {
+  const uint32_t c0 = 32 / static_cast<uint32_t>(pto_dtype_size(dtype));
+  if (box == Box::kNone) {
+    *rows = *cols = 1;
+  } else if (fractal == 1024) {
+    *rows = *cols = 16;
+  } else if (box == Box::kRowMajor) {
+    *rows = 16, *cols = c0;
+  } else {
+    *rows = c0, *cols = 16;
+  }
+}
+
+// The layout of a rows x cols tile of `dtype` with boxes of `fractal` bytes
+// (BoxShape).
 inline Layout MakeLayout(pto_dtype dtype, uint32_t rows, uint32_t cols, bool col_major, Box box,
                          uint32_t fractal) {
   Layout l;
@@ -47,14 +62,7 @@ inline Layout MakeLayout(pto_dtype dtype, uint32_t rows, uint32_t cols, bool col
   l.col_major = col_major;
   l.box = box;
   if (box == Box::kNone) return l;
-  const uint32_t c0 = 32 / static_cast<uint32_t>(pto_dtype_size(dtype));
-  if (fractal == 1024) {
-    l.inner_rows = l.inner_cols = 16;
-  } else if (box == Box::kRowMajor) {
-    l.inner_rows = 16, l.inner_cols = c0;
-  } else {
-    l.inner_rows = c0, l.inner_cols = 16;
-  }
+  BoxShape(dtype, box, fractal, &l.inner_rows, &l.inner_cols);
   // A tile of one row (the one shape whose rows need not fill a box) has
   // boxes of one row, so its elements stay inside its bytes in every layout.
   if (rows < l.inner_rows) l.inner_rows = rows;
@@ -137,11 +145,25 @@ inline uint64_t ColumnRun(const Layout& l, uint64_t r, uint64_t most) {
 }
 
 // The rows x cols region of the image s (layout ls) from (sr, sc) into the
-// image d (layout ld) from (0, 0), each element of `size` bytes (1, 2, 4 or
-// 8) kept at its (row, column): a whole image of the same layout in one
-// copy, else runs both images hold one after another.
-void CopyRegion(const Layout& ld, char* d, const Layout& ls, const char* s, uint64_t sr,
-                uint64_t sc, uint64_t rows, uint64_t cols, size_t size);
+// image d (layout ld) from (dr, dc), each element of `size` bytes (1, 2, 4
+// or 8) kept at its (row, column) relative to the regions' corners: a whole
+// image of the same layout in one copy, else runs both images hold one
+// after another. A program's subview of a cube tile is such a region of its
+// root tile's image.
+void CopyRegion(const Layout& ld, char* d, uint64_t dr, uint64_t dc, const Layout& ls,
+                const char* s, uint64_t sr, uint64_t sc, uint64_t rows, uint64_t cols,
+                size_t size);
+
+// CopyRegion into d from its (0, 0).
+inline void CopyRegion(const Layout& ld, char* d, const Layout& ls, const char* s, uint64_t sr,
+                       uint64_t sc, uint64_t rows, uint64_t cols, size_t size) {
+  CopyRegion(ld, d, 0, 0, ls, s, sr, sc, rows, cols, size);
+}
+
+// Every element of the rows x cols region of the image d (layout l) from
+// (r, c) set to the `size` bytes at value.
+void FillRegion(const Layout& l, char* d, uint64_t r, uint64_t c, uint64_t rows, uint64_t cols,
+                const void* value, size_t size);
 
 }  // namespace pto
 

@@ -33,6 +33,19 @@ static const char *tile_type(char *out, size_t n, const char *loc, const char *d
     return out;
 }
 
+/* Whole-tile types (valid region = shape), one per row of specs. */
+struct tile_spec {
+    char *out; /* 512 bytes */
+    const char *loc, *dtype;
+    unsigned rows, cols;
+    const char *layout;
+};
+static void tile_types(const struct tile_spec *specs, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        tile_type(specs[i].out, 512, specs[i].loc, specs[i].dtype, specs[i].rows, specs[i].cols, specs[i].rows,
+                  specs[i].cols, specs[i].layout);
+}
+
 static const char *spelling(pto_dtype dt) {
     switch (dt) {
     case PTO_FLOAT32: return "f32";
@@ -46,11 +59,17 @@ static const char *spelling(pto_dtype dt) {
 
 static unsigned round_up(unsigned x, unsigned m) { return (x + m - 1) / m * m; }
 
-/* Runs `text` (pointers bound in order, nbytes each) on `blocks` blocks. */
-static void run_with(pto_program *p, uint32_t blocks, size_t n, void *const *data, const size_t *nbytes) {
+/* Arguments for p: its first n parameters the pointers data (nbytes each). */
+static pto_args *pointer_args(pto_program *p, size_t n, void *const *data, const size_t *nbytes) {
     pto_args *a = NULL;
     assert_int_equal(pto_args_create(p, &a), PTO_OK);
     for (size_t i = 0; i < n; ++i) assert_int_equal(pto_args_set_pointer(a, i, data[i], nbytes[i]), PTO_OK);
+    return a;
+}
+
+/* Runs `text` (pointers bound in order, nbytes each) on `blocks` blocks. */
+static void run_with(pto_program *p, uint32_t blocks, size_t n, void *const *data, const size_t *nbytes) {
+    pto_args *a = pointer_args(p, n, data, nbytes);
     if (pto_program_launch(p, blocks, a) != PTO_OK) fail_msg("run: %s", pto_last_error());
     pto_args_destroy(a);
 }
@@ -501,6 +520,207 @@ static void test_split_k_atomic_adds(void **state) {
            thread_counts == 1 ? "1" : "1, 2 and 4");
 }
 
+/* Windows of an acc tile (pto.subview): a 32x64 product's 16-row halves,
+ * the second at a run-time row, and a 16x32 quarter reached through a
+ * window of a window, each tstored: the whole tile's store's elements bit
+ * for bit, under A2A3 and A5. And tmatmul of the left tile's bottom window
+ * into the bottom window of another acc tile: the product's bottom half. */
+static void test_acc_windows(void **state) {
+    (void)state;
+    char ma[512], mb[512], l[512], r[512], acc[512], half[512], side[512], quarter[512], l16[512];
+    static char text[32768];
+    const struct tile_spec specs[] = {{ma, "mat", "bf16", 32, 32, "NZ"}, {mb, "mat", "bf16", 32, 64, "NZ"},
+                                      {l, "left", "bf16", 32, 32, "ZZ"}, {r, "right", "bf16", 32, 64, "ZN"},
+                                      {acc, "acc", "f32", 32, 64, "ACC"}, {half, "acc", "f32", 16, 64, "ACC"},
+                                      {side, "acc", "f32", 32, 32, "ACC"}, {quarter, "acc", "f32", 16, 32, "ACC"},
+                                      {l16, "left", "bf16", 16, 32, "ZZ"}};
+    tile_types(specs, COUNT(specs));
+    static const char *const targets[] = {"a2a3", "a5"};
+    uint16_t a[32 * 32], b[32 * 64];
+    rng g = {91};
+    for (size_t i = 0; i < COUNT(a); ++i) a[i] = (uint16_t)ref_from_double(PTO_BFLOAT16, rng_uniform(&g, -2, 2));
+    for (size_t i = 0; i < COUNT(b); ++i) b[i] = (uint16_t)ref_from_double(PTO_BFLOAT16, rng_uniform(&g, -2, 2));
+    for (size_t t = 0; t < COUNT(targets); ++t) {
+        snprintf(text, sizeof text,
+                 "module attributes {pto.target_arch = \"%s\"} {\n"
+                 "func.func @k(%%a: !pto.ptr<bf16>, %%b: !pto.ptr<bf16>, %%full: !pto.ptr<f32>, %%halves: !pto.ptr<f32>, "
+                 "%%quarter: !pto.ptr<f32>, %%low: !pto.ptr<f32>, %%row: index) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n"
+                 "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n"
+                 "  %%c16 = arith.constant 16 : index\n  %%c32 = arith.constant 32 : index\n"
+                 "  %%c64 = arith.constant 64 : index\n"
+                 "  %%va = pto.make_tensor_view %%a, shape = [%%c32, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<32x32xbf16>\n"
+                 "  %%vb = pto.make_tensor_view %%b, shape = [%%c32, %%c64], strides = [%%c64, %%c1] : !pto.tensor_view<32x64xbf16>\n"
+                 "  %%vf = pto.make_tensor_view %%full, shape = [%%c32, %%c64], strides = [%%c64, %%c1] : !pto.tensor_view<32x64xf32>\n"
+                 "  %%vh = pto.make_tensor_view %%halves, shape = [%%c32, %%c64], strides = [%%c64, %%c1] : !pto.tensor_view<32x64xf32>\n"
+                 "  %%vq = pto.make_tensor_view %%quarter, shape = [%%c16, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<16x32xf32>\n"
+                 "  %%vl = pto.make_tensor_view %%low, shape = [%%c16, %%c64], strides = [%%c64, %%c1] : !pto.tensor_view<16x64xf32>\n"
+                 "  %%top = pto.partition_view %%vh, offsets = [%%c0, %%c0], sizes = [%%c16, %%c64] : !pto.tensor_view<32x64xf32> -> !pto.partition_tensor_view<16x64xf32>\n"
+                 "  %%bottom = pto.partition_view %%vh, offsets = [%%c16, %%c0], sizes = [%%c16, %%c64] : !pto.tensor_view<32x64xf32> -> !pto.partition_tensor_view<16x64xf32>\n"
+                 "  %%ma = pto.alloc_tile : %s\n  %%mb = pto.alloc_tile : %s\n"
+                 "  %%l = pto.alloc_tile : %s\n  %%r = pto.alloc_tile : %s\n  %%acc = pto.alloc_tile : %s\n"
+                 "  pto.tload ins(%%va : !pto.tensor_view<32x32xbf16>) outs(%%ma : %s)\n"
+                 "  pto.tload ins(%%vb : !pto.tensor_view<32x64xbf16>) outs(%%mb : %s)\n"
+                 "  pto.tmov ins(%%ma : %s) outs(%%l : %s)\n"
+                 "  pto.tmov ins(%%mb : %s) outs(%%r : %s)\n"
+                 "  pto.tmatmul ins(%%l, %%r : %s, %s) outs(%%acc : %s)\n"
+                 "  pto.tstore ins(%%acc : %s) outs(%%vf : !pto.tensor_view<32x64xf32>)\n"
+                 "  %%h0 = pto.subview %%acc[%%c0, %%c0] sizes [16, 64] : %s -> %s\n"
+                 "  %%h1 = pto.subview %%acc[%%row, %%c0] sizes [16, 64] : %s -> %s\n"
+                 "  pto.tstore ins(%%h0 : %s) outs(%%top : !pto.partition_tensor_view<16x64xf32>)\n"
+                 "  pto.tstore ins(%%h1 : %s) outs(%%bottom : !pto.partition_tensor_view<16x64xf32>)\n"
+                 "  %%s = pto.subview %%acc[%%c0, %%c32] sizes [32, 32] : %s -> %s\n"
+                 "  %%q = pto.subview %%s[%%row, %%c0] sizes [16, 32] : %s -> %s\n"
+                 "  pto.tstore ins(%%q : %s) outs(%%vq : !pto.tensor_view<16x32xf32>)\n"
+                 "  %%lb = pto.subview %%l[%%row, %%c0] sizes [16, 32] : %s -> %s\n"
+                 "  %%acc2 = pto.alloc_tile : %s\n"
+                 "  %%ab = pto.subview %%acc2[%%row, %%c0] sizes [16, 64] : %s -> %s\n"
+                 "  pto.tmatmul ins(%%lb, %%r : %s, %s) outs(%%ab : %s)\n"
+                 "  pto.tstore ins(%%ab : %s) outs(%%vl : !pto.tensor_view<16x64xf32>)\n"
+                 "  return\n}\n}\n",
+                 targets[t], ma, mb, l, r, acc, ma, mb, ma, l, mb, r, l, r, acc, acc, acc, half, acc, half, half,
+                 half, acc, side, side, quarter, quarter, l, l16, acc, acc, half, l16, r, half, half);
+        pto_program *p = program_build(text, NULL);
+        assert_non_null(strstr(pto_program_describe(p),
+                               "%q acc NZ tile 16x32xf32 (valid 16x32): a window of %s (in the image of %acc at acc 0x0)"));
+        float full[32 * 64], halves[32 * 64], q[16 * 32], low[16 * 64];
+        memset(full, 0xEE, sizeof full);
+        memset(halves, 0xEE, sizeof halves);
+        memset(q, 0xEE, sizeof q);
+        memset(low, 0xEE, sizeof low);
+        void *data[] = {a, b, full, halves, q, low};
+        const size_t nbytes[] = {sizeof a, sizeof b, sizeof full, sizeof halves, sizeof q, sizeof low};
+        pto_args *args = pointer_args(p, COUNT(data), data, nbytes);
+        assert_int_equal(pto_args_set_int(args, 6, 16), PTO_OK);
+        if (pto_program_run(p, args) != PTO_OK) fail_msg("%s: %s", targets[t], pto_last_error());
+        pto_args_destroy(args);
+        assert_memory_equal(halves, full, sizeof full);
+        for (size_t i = 0; i < 16; ++i) assert_memory_equal(q + i * 32, full + (16 + i) * 64 + 32, 32 * sizeof(float));
+        assert_memory_equal(low, full + 16 * 64, sizeof low);
+        /* The store is the product (the C call's bits). */
+        float want[32 * 64] = {0};
+        c_call(0, PTO_BFLOAT16, PTO_FLOAT32, 32, 32, 64, a, b, NULL, want);
+        assert_memory_equal(full, want, sizeof want);
+        pto_program_destroy(p);
+    }
+    printf("[acc windows] an acc tile's row halves and a window of a window store its bits; a tmatmul of "
+           "windows gives its rows (A2A3, A5)\n");
+}
+
+/* A row gather into an NZ mat tile: each row of x picked by idx is tloaded
+ * into the one-row-valid 16x32 window at row 16 + i of a 64x32 tile (a
+ * run-time offset, anywhere in the boxes), then the 32x32 window at row 16
+ * is textracted to a left tile and multiplied by the identity (exact), and
+ * (A2A3) stored: row i of the result is x's row idx[i]. */
+static void test_mat_row_gather(void **state) {
+    (void)state;
+    char mat[512], win[512], l[512], me[512], r[512], acc[512], top[512], text[16384];
+    tile_type(win, sizeof win, "mat", "bf16", 16, 32, 1, 32, "NZ");
+    const struct tile_spec specs[] = {{mat, "mat", "bf16", 64, 32, "NZ"}, {top, "mat", "bf16", 32, 32, "NZ"},
+                                      {l, "left", "bf16", 32, 32, "ZZ"}, {me, "mat", "bf16", 32, 32, "NZ"},
+                                      {r, "right", "bf16", 32, 32, "ZN"}, {acc, "acc", "f32", 32, 32, "ACC"}};
+    tile_types(specs, COUNT(specs));
+    static const char *const targets[] = {"a2a3", "a5"};
+    uint16_t x[64 * 32], e[32 * 32] = {0};
+    int32_t idx[32];
+    for (size_t i = 0; i < COUNT(x); ++i) x[i] = (uint16_t)ref_from_double(PTO_BFLOAT16, (double)(int)(i % 113) - 56);
+    for (size_t i = 0; i < 32; ++i) e[i * 33] = 0x3F80; /* 1.0 */
+    for (size_t i = 0; i < 32; ++i) idx[i] = (int32_t)((i * 37 + 5) % 64);
+    for (size_t t = 0; t < COUNT(targets); ++t) {
+        const bool store_mat = strcmp(targets[t], "a2a3") == 0;
+        char tail[2048] = "";
+        if (store_mat)
+            snprintf(tail, sizeof tail, "  pto.tstore ins(%%t : %s) outs(%%vz : !pto.tensor_view<32x32xbf16>)\n", top);
+        snprintf(text, sizeof text,
+                 "module attributes {pto.target_arch = \"%s\"} {\n"
+                 "func.func @k(%%x: !pto.ptr<bf16>, %%idx: !pto.ptr<i32>, %%e: !pto.ptr<bf16>, %%y: !pto.ptr<f32>, "
+                 "%%z: !pto.ptr<bf16>) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n"
+                 "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n"
+                 "  %%c16 = arith.constant 16 : index\n"
+                 "  %%c32 = arith.constant 32 : index\n  %%c64 = arith.constant 64 : index\n"
+                 "  %%vx = pto.make_tensor_view %%x, shape = [%%c64, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<64x32xbf16>\n"
+                 "  %%ve = pto.make_tensor_view %%e, shape = [%%c32, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<32x32xbf16>\n"
+                 "  %%vy = pto.make_tensor_view %%y, shape = [%%c32, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<32x32xf32>\n"
+                 "  %%vz = pto.make_tensor_view %%z, shape = [%%c32, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<32x32xbf16>\n"
+                 "  %%m = pto.alloc_tile : %s\n  %%me = pto.alloc_tile : %s\n"
+                 "  %%l = pto.alloc_tile : %s\n  %%r = pto.alloc_tile : %s\n  %%acc = pto.alloc_tile : %s\n"
+                 "  scf.for %%i = %%c0 to %%c32 step %%c1 {\n"
+                 "    %%s = pto.load_scalar %%idx[%%i] : !pto.ptr<i32> -> i32\n"
+                 "    %%src = arith.index_cast %%s : i32 to index\n"
+                 "    %%pv = pto.partition_view %%vx, offsets = [%%src, %%c0], sizes = [%%c1, %%c32] : !pto.tensor_view<64x32xbf16> -> !pto.partition_tensor_view<1x32xbf16>\n"
+                 "    %%at = arith.addi %%i, %%c16 : index\n"
+                 "    %%w = pto.subview %%m[%%at, %%c0] sizes [16, 32] valid [%%c1, %%c32] : %s -> %s\n"
+                 "    pto.tload ins(%%pv : !pto.partition_tensor_view<1x32xbf16>) outs(%%w : %s)\n"
+                 "  }\n"
+                 "  pto.tload ins(%%ve : !pto.tensor_view<32x32xbf16>) outs(%%me : %s)\n"
+                 "  %%t = pto.subview %%m[%%c16, %%c0] sizes [32, 32] : %s -> %s\n"
+                 "  pto.textract ins(%%t, %%c0, %%c0 : %s, index, index) outs(%%l : %s)\n"
+                 "  pto.tmov ins(%%me : %s) outs(%%r : %s)\n"
+                 "  pto.tmatmul ins(%%l, %%r : %s, %s) outs(%%acc : %s)\n"
+                 "  pto.tstore ins(%%acc : %s) outs(%%vy : !pto.tensor_view<32x32xf32>)\n"
+                 "%s"
+                 "  return\n}\n}\n",
+                 targets[t], mat, me, l, r, acc, mat, win, win, me, mat, top, top, l, me, r, l, r, acc, acc, tail);
+        pto_program *p = program_build(text, NULL);
+        float y[32 * 32];
+        uint16_t z[32 * 32];
+        memset(y, 0xEE, sizeof y);
+        memset(z, 0xEE, sizeof z);
+        void *data[] = {x, idx, e, y, z};
+        const size_t nbytes[] = {sizeof x, sizeof idx, sizeof e, sizeof y, sizeof z};
+        run_with(p, 1, 5, data, nbytes);
+        for (size_t i = 0; i < 32; ++i)
+            for (size_t j = 0; j < 32; ++j) {
+                assert_true(y[i * 32 + j] == ref_to_double(PTO_BFLOAT16, x[(size_t)idx[i] * 32 + j]));
+                if (store_mat) assert_int_equal(z[i * 32 + j], x[(size_t)idx[i] * 32 + j]);
+            }
+        pto_program_destroy(p);
+    }
+    printf("[row gather] rows tloaded into one-row windows at run-time rows of an NZ mat tile read back exactly\n");
+}
+
+/* A window outside its parent at run time stops the run before anything is
+ * written; the refusals the verifier makes are in test_cube_refusals. */
+static void test_window_outside_at_run_time(void **state) {
+    (void)state;
+    char mat[512], half[512], text[8192];
+    const struct tile_spec specs[] = {{mat, "mat", "f32", 32, 32, "NZ"}, {half, "mat", "f32", 16, 32, "NZ"}};
+    tile_types(specs, COUNT(specs));
+    snprintf(text, sizeof text,
+             "module attributes {pto.target_arch = \"a2a3\"} {\n"
+             "func.func @k(%%x: !pto.ptr<f32>, %%y: !pto.ptr<f32>, %%row: index) {\n"
+             "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n"
+             "  %%c16 = arith.constant 16 : index\n  %%c32 = arith.constant 32 : index\n"
+             "  %%vx = pto.make_tensor_view %%x, shape = [%%c16, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<16x32xf32>\n"
+             "  %%vy = pto.make_tensor_view %%y, shape = [%%c16, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<16x32xf32>\n"
+             "  %%m = pto.alloc_tile : %s\n"
+             "  %%w = pto.subview %%m[%%row, %%c0] sizes [16, 32] : %s -> %s\n"
+             "  pto.tload ins(%%vx : !pto.tensor_view<16x32xf32>) outs(%%w : %s)\n"
+             "  pto.tstore ins(%%w : %s) outs(%%vy : !pto.tensor_view<16x32xf32>)\n"
+             "  return\n}\n}\n",
+             mat, mat, half, half, half);
+    pto_program *p = program_build(text, NULL);
+    float x[16 * 32], y[16 * 32], untouched[16 * 32];
+    for (size_t i = 0; i < COUNT(x); ++i) x[i] = (float)i;
+    memset(y, 0xEE, sizeof y);
+    memcpy(untouched, y, sizeof y);
+    void *data[] = {x, y};
+    const size_t nbytes[] = {sizeof x, sizeof y};
+    pto_args *args = pointer_args(p, 2, data, nbytes);
+    /* Row 5: inside, and off the boxes (a logical window). */
+    assert_int_equal(pto_args_set_int(args, 2, 5), PTO_OK);
+    if (pto_program_run(p, args) != PTO_OK) fail_msg("%s", pto_last_error());
+    assert_memory_equal(y, x, sizeof x);
+    memcpy(y, untouched, sizeof y);
+    assert_int_equal(pto_args_set_int(args, 2, 17), PTO_OK);
+    assert_int_equal(pto_program_run(p, args), PTO_ERR_OUT_OF_RANGE);
+    assert_non_null(strstr(pto_last_error(), ":8:"));
+    assert_non_null(strstr(pto_last_error(), "pto.subview: the 16x32 window at [17, 0] is outside %m's 32x32"));
+    assert_memory_equal(y, untouched, sizeof y);
+    pto_args_destroy(args);
+    pto_program_destroy(p);
+    printf("[window outside] a run-time window past its parent stops the run, nothing written\n");
+}
+
 /* Refusals, each with its sentence: wrong locations and layouts, moves the
  * cube has not, dtypes, shapes per profile, the memories' sizes. */
 static void test_cube_refusals(void **state) {
@@ -583,14 +803,40 @@ static void test_cube_refusals(void **state) {
     expect_program_refused_with(
         "func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<scaling, 1x32xi8>\n  return\n}\n", NULL,
         "MX scale tiles (loc=scaling, fractal=32) are not supported");
-    expect_program_refused_with(
-        "func.func @k() {\n  %c0 = arith.constant 0 : index\n"
-        "  %t = pto.alloc_tile : !pto.tile_buf<mat, 32x32xf32, blayout=col_major, slayout=row_major>\n"
-        "  %v = pto.subview %t[%c0, %c0] sizes [16, 16] : !pto.tile_buf<mat, 32x32xf32, blayout=col_major, "
-        "slayout=row_major> -> !pto.tile_buf<mat, 16x16xf32, blayout=col_major, slayout=row_major>\n"
-        "  return\n}\n",
-        NULL, "a subview of a mat tile is not supported (textract takes a window of a mat tile)");
-    printf("[cube refusals] %zu programs refused with their sentences\n", COUNT(cases) + 3);
+    /* Subviews of cube tiles (PTOAS's rules): each view of the 32x32 f32 NZ
+     * tile %t (16x8 boxes). */
+    static const struct {
+        const char *view, *want;
+    } windows[] = {
+        {"%v = pto.subview %t[%c8, %c0] sizes [16, 16] : T -> !pto.tile_buf<mat, 16x16xf32, blayout=col_major, slayout=row_major>",
+         "6:8: error: pto.subview: the window at [8, 0] of %t (NZ, 16x8 boxes) must start at a box: constant offsets "
+         "are multiples of 16 rows and 8 columns"},
+        {"%v = pto.subview %t[%c0, %c0] sizes [1, 16] : T -> !pto.tile_buf<mat, 1x16xf32, blayout=col_major, slayout=row_major>",
+         "pto.subview: the 1x16 window of %t (NZ, 16x8 boxes) is not a whole number of boxes"},
+        {"%v = pto.subview %t[%c0, %c0] sizes [16, 16] : T -> !pto.tile_buf<mat, 16x16xf32, slayout=col_major>",
+         "pto.subview: the view is a mat ZN tile (fractal=512, pad=0), %t a mat NZ tile (fractal=512, pad=0): a "
+         "subview keeps its source's memory, layout and pad"},
+        {"%v = pto.subview %t[%c0, %c0] sizes [16, 16] : T -> !pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major, fractal=1024>",
+         "the view is a acc NZ tile (fractal=1024, pad=0), %t a mat NZ tile"},
+        {"%v = pto.subview %t, %c0, %c0 : (T, index, index) -> !pto.tile_buf<mat, 32x32xf16, blayout=col_major, slayout=row_major>",
+         "pto.subview: the view's element type f16 differs from %t's f32"},
+        {"%v = pto.subview %t[%c0, %c16] sizes [16, 32] : T -> !pto.tile_buf<mat, 16x32xf32, blayout=col_major, slayout=row_major>",
+         "pto.subview: the 16x32 window at [0, 16] is outside %t's 32x32"},
+        {"%v = pto.subview %t, %c16, %c0 : (T, index, index) -> !pto.tile_buf<mat, 32x32xf32, blayout=col_major, slayout=row_major>",
+         "pto.subview: the 32x32 window at [16, 0] is outside %t's 32x32"},
+    };
+    static const char *const parent = "!pto.tile_buf<mat, 32x32xf32, blayout=col_major, slayout=row_major>";
+    for (size_t i = 0; i < COUNT(windows); ++i) {
+        /* T in the view's text is %t's type. */
+        const char *at = strstr(windows[i].view, "T ");
+        if (at == NULL) at = strstr(windows[i].view, "T,");
+        snprintf(text, sizeof text,
+                 "func.func @k() {\n  %%c0 = arith.constant 0 : index\n  %%c8 = arith.constant 8 : index\n"
+                 "  %%c16 = arith.constant 16 : index\n  %%t = pto.alloc_tile : %s\n  %.*s%s%s\n  return\n}\n",
+                 parent, (int)(at - windows[i].view), windows[i].view, parent, at + 1);
+        expect_program_refused_with(text, NULL, windows[i].want);
+    }
+    printf("[cube refusals] %zu programs refused with their sentences\n", COUNT(cases) + 2 + COUNT(windows));
 }
 
 /* --check lists each memory's use and every cube tile's place in it. */
@@ -615,6 +861,9 @@ int main(void) {
         cmocka_unit_test(test_textract_windows),
         cmocka_unit_test(test_acc_stores),
         cmocka_unit_test(test_split_k_atomic_adds),
+        cmocka_unit_test(test_acc_windows),
+        cmocka_unit_test(test_mat_row_gather),
+        cmocka_unit_test(test_window_outside_at_run_time),
         cmocka_unit_test(test_cube_refusals),
         cmocka_unit_test(test_describe_memories),
     };

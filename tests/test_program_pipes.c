@@ -505,6 +505,75 @@ static void test_run_refusals(void **state) {
     printf("[run refusals] a pop of another dtype, a free of nothing popped\n");
 }
 
+#define ACC32 "!pto.tile_buf<loc=acc, dtype=f32, rows=32, cols=16, v_row=32, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>"
+#define MAT32X16 "!pto.tile_buf<loc=mat, dtype=f32, rows=32, cols=16, v_row=32, v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0>"
+#define LEFT32 "!pto.tile_buf<loc=left, dtype=f32, rows=32, cols=16, v_row=32, v_col=16, blayout=row_major, slayout=row_major, fractal=512, pad=0>"
+
+/* Windows of an acc tile pushed to the vector core: the cube multiplies a
+ * 32x16 x by the identity and pushes the 16-row windows at rows 16 and 0
+ * (pto.subview); the vector core pops each and stores it: x's halves, in
+ * that order, bit for bit. */
+static void test_acc_windows_pushed(void **state) {
+    (void)state;
+    static const char text[] =
+        "module {\n"
+        "  func.func @k(%x: " PTR ", %e: " PTR ", %y: " PTR ") attributes {pto.entry} {\n"
+        "    func.call @k_cube(%x, %e) : (" PTR ", " PTR ") -> ()\n"
+        "    func.call @k_vector(%y) : (" PTR ") -> ()\n"
+        "    return\n"
+        "  }\n"
+        "  func.func private @k_cube(%x: " PTR ", %e: " PTR ") attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n"
+        "    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n"
+        "    %c16 = arith.constant 16 : index\n    %c32 = arith.constant 32 : index\n"
+        "    pto.aic_initialize_pipe {id = 0, dir_mask = 1, slot_size = 1024, slot_num = 2}\n"
+        "    %vx = pto.make_tensor_view %x, shape = [%c32, %c16], strides = [%c16, %c1] : !pto.tensor_view<32x16xf32>\n"
+        "    %ve = pto.make_tensor_view %e, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<16x16xf32>\n"
+        "    %mx = pto.alloc_tile : " MAT32X16 "\n    %me = pto.alloc_tile : " MAT "\n"
+        "    %l = pto.alloc_tile : " LEFT32 "\n    %r = pto.alloc_tile : " RIGHT "\n"
+        "    %acc = pto.alloc_tile : " ACC32 "\n"
+        "    pto.tload ins(%vx : !pto.tensor_view<32x16xf32>) outs(%mx : " MAT32X16 ")\n"
+        "    pto.tload ins(%ve : !pto.tensor_view<16x16xf32>) outs(%me : " MAT ")\n"
+        "    pto.tmov ins(%mx : " MAT32X16 ") outs(%l : " LEFT32 ")\n"
+        "    pto.tmov ins(%me : " MAT ") outs(%r : " RIGHT ")\n"
+        "    pto.tmatmul ins(%l, %r : " LEFT32 ", " RIGHT ") outs(%acc : " ACC32 ")\n"
+        "    %bottom = pto.subview %acc[%c16, %c0] sizes [16, 16] : " ACC32 " -> " ACC "\n"
+        "    %top = pto.subview %acc[%c0, %c0] sizes [16, 16] : " ACC32 " -> " ACC "\n"
+        "    pto.tpush_to_aiv(%bottom : " ACC ") {id = 0, split = 0}\n"
+        "    pto.tpush_to_aiv(%top : " ACC ") {id = 0, split = 0}\n"
+        "    return\n"
+        "  }\n"
+        "  func.func private @k_vector(%y: " PTR ") attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n"
+        "    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n"
+        "    %c16 = arith.constant 16 : index\n    %c32 = arith.constant 32 : index\n"
+        "    pto.aiv_initialize_pipe {id = 0, dir_mask = 1, slot_size = 1024, slot_num = 2}\n"
+        "    %vy = pto.make_tensor_view %y, shape = [%c32, %c16], strides = [%c16, %c1] : !pto.tensor_view<32x16xf32>\n"
+        "    scf.for %i = %c0 to %c32 step %c16 {\n"
+        "      %py = pto.partition_view %vy, offsets = [%i, %c0], sizes = [%c16, %c16] : !pto.tensor_view<32x16xf32> -> !pto.partition_tensor_view<16x16xf32>\n"
+        "      %s = pto.tpop_from_aic {id = 0, split = 0} -> " VEC16 "\n"
+        "      pto.tstore ins(%s : " VEC16 ") outs(%py : !pto.partition_tensor_view<16x16xf32>)\n"
+        "      pto.tfree_from_aic {id = 0, split = 0}\n"
+        "    }\n"
+        "    return\n"
+        "  }\n"
+        "}\n";
+    pto_program *p = program_build(text, NULL);
+    float x[32 * 16], e[16 * 16] = {0}, y[32 * 16];
+    for (size_t i = 0; i < COUNT(x); ++i) x[i] = (float)i * 0.375f - 40.0f;
+    for (size_t i = 0; i < 16; ++i) e[i * 17] = 1.0f;
+    memset(y, 0xEE, sizeof y);
+    void *data[] = {x, e, y};
+    const size_t nbytes[] = {sizeof x, sizeof e, sizeof y};
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    for (size_t i = 0; i < COUNT(data); ++i) assert_int_equal(pto_args_set_pointer(a, i, data[i], nbytes[i]), PTO_OK);
+    if (pto_program_launch(p, 1, a) != PTO_OK) fail_msg("%s", pto_last_error());
+    assert_memory_equal(y, x + 16 * 16, 16 * 16 * sizeof(float));
+    assert_memory_equal(y + 16 * 16, x, 16 * 16 * sizeof(float));
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    printf("[acc windows pushed] an acc tile's row windows through a pipe arrive as its halves\n");
+}
+
 /* Refused when the program is created, with its sentence. */
 static void test_refusals(void **state) {
     (void)state;
@@ -581,6 +650,7 @@ int main(void) {
         cmocka_unit_test(test_slots_in_global_memory),
         cmocka_unit_test(test_deadlocks),
         cmocka_unit_test(test_run_refusals),
+        cmocka_unit_test(test_acc_windows_pushed),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "program/execute.h"
+#include "program/layout.h"
 #include "program/program.h"
 
 namespace pto {
@@ -26,6 +27,15 @@ struct View {
   int64_t offset;
   int64_t shape[kMaxRank];
   int64_t strides[kMaxRank];
+};
+
+// Where a tile's elements lie: the image that holds them (for a subview of
+// a cube tile, its root tile's), that image's layout, and the (row, column)
+// of the image at which the tile's (0, 0) lies.
+struct TileImage {
+  char* data;
+  Layout layout;
+  uint64_t row, col;
 };
 
 // The rows of view v in order (its last dimension along a row, the others
@@ -82,8 +92,8 @@ class Block {
   Block(const Program& p, const std::vector<Binding>& bindings, uint64_t loop_limit,
         std::atomic<uint32_t>* turn)
       : p_(p), bindings_(bindings), ints_(p.int_regs), floats_(p.float_regs), views_(p.view_regs),
-        tiles_(p.tiles.size()), pointers_(p.pointer_count), loop_limit_(loop_limit), turn_(turn),
-        trace_block_(TraceSetting()) {}
+        tiles_(p.tiles.size()), corners_(p.tiles.size()), pointers_(p.pointer_count),
+        loop_limit_(loop_limit), turn_(turn), trace_block_(TraceSetting()) {}
 
   ~Block() { GiveBackUnifiedBuffer(ub_entry_); }
 
@@ -129,6 +139,8 @@ class Block {
   pto_status CubeMove(const Instr& in);
   pto_status Matmul(const Instr& in);
   pto_status Subview(const Instr& in);
+  // The image of tile slot `slot` (execute_cube.cc).
+  TileImage Image(uint32_t slot) const;
   void Print(const Instr& in, uint32_t block) const;
   // The tile slot instruction `in` wrote (or stored), and the instruction's
   // name; kNoSlot for an instruction that writes none.
@@ -177,6 +189,11 @@ class Block {
   std::vector<double> floats_;
   std::vector<View> views_;
   std::vector<pto_tile> tiles_;
+  // A cube tile's subview: its window's corner in its root's image (Subview).
+  struct Corner {
+    uint64_t row = 0, col = 0;
+  };
+  std::vector<Corner> corners_;
   std::vector<Binding> pointers_;
   UnifiedBuffer* ub_entry_ = nullptr;
   char* ub_ = nullptr;      // ub_entry_'s memory

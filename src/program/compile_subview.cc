@@ -4,12 +4,15 @@
 // %c`, in its SSA, synchronous and DPS forms) give a tile that is a window
 // of another tile's storage: no bytes move, and the window's rows are as long as its
 // parent's (PTOAS lowers subset to a memref.subview keeping the source's
-// strides; TSUBVIEW's dst has the source's capacity).
+// strides; TSUBVIEW's dst has the source's capacity). A cube tile's window
+// keeps its root's fractal layout: element (i, j) is the root's at the
+// window's corner plus (i, j) (CubeWindowFits).
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "program/compiler.h"
+#include "program/layout.h"
 
 namespace pto {
 namespace program {
@@ -31,17 +34,50 @@ int64_t PeriodicValid(int64_t parent_valid, int64_t offset, int64_t size) {
 // A constant offset operand's value, or -1 when it is known at run time only.
 static int64_t ConstOffset(const Value& v) { return v.is_const ? v.const_value : -1; }
 
+// A subview of a cube tile, as PTOAS's verifier has it (SubViewOp::verify):
+// the result keeps the source's memory and configuration (blayout, slayout,
+// fractal, pad), and where the source has fractal boxes the window's sizes
+// and its constant offsets (r, c; -1 when known at run time only) are
+// multiples of the box. The window is logical (pto-isa's TSUBVIEW): its
+// element (i, j) is the parent's (r + i, c + j), where the parent's layout
+// puts it, so a run-time offset may be any row or column inside the parent.
+bool Compiler::CubeWindowFits(const Token& op, const TileSlot& from, const Type& vt, int64_t r,
+                              int64_t c) {
+  const Type& pt = from.type;
+  const std::string what = std::string(op.text) + ": ";
+  if (vt.space != pt.space || vt.col_major != pt.col_major || vt.box != pt.box ||
+      (vt.box != Box::kNone && vt.fractal != pt.fractal) || vt.pad != pt.pad)
+    return Error(op.loc, what + "the view is a " + SpaceSpelling(vt.space) + " " + LayoutName(vt) +
+                             " tile (fractal=" + std::to_string(vt.fractal) + ", pad=" +
+                             std::to_string(vt.pad) + "), %" + from.name + " a " +
+                             SpaceSpelling(pt.space) + " " + LayoutName(pt) + " tile (fractal=" +
+                             std::to_string(pt.fractal) + ", pad=" + std::to_string(pt.pad) +
+                             "): a subview keeps its source's memory, layout and pad");
+  uint32_t box_rows, box_cols;
+  BoxShape(pt.dtype, pt.box, pt.fractal, &box_rows, &box_cols);
+  const std::string box = std::to_string(box_rows) + "x" + std::to_string(box_cols) + " boxes";
+  if (vt.rows % box_rows != 0 || vt.cols % box_cols != 0)
+    return Error(op.loc, what + "the " + std::to_string(vt.rows) + "x" + std::to_string(vt.cols) +
+                             " window of %" + from.name + " (" + LayoutName(pt) + ", " + box +
+                             ") is not a whole number of boxes",
+                 PTO_ERR_SHAPE_MISMATCH);
+  if ((r > 0 && r % box_rows != 0) || (c > 0 && c % box_cols != 0))
+    return Error(op.loc, what + "the window at [" + (r >= 0 ? std::to_string(r) : "?") + ", " +
+                             (c >= 0 ? std::to_string(c) : "?") + "] of %" + from.name + " (" +
+                             LayoutName(pt) + ", " + box +
+                             ") must start at a box: constant offsets are multiples of " +
+                             std::to_string(box_rows) + " rows and " + std::to_string(box_cols) +
+                             " columns",
+                 PTO_ERR_INVALID_ARGUMENT);
+  return true;
+}
+
 bool Compiler::EmitSubview(const Token& op, uint32_t parent, uint32_t view, const Value& row,
                            const Value& col, SubviewRule rule, const Value* valid) {
   const TileSlot& from = p_->tiles[parent];
   const Type& pt = from.type;
   const Type& vt = p_->tiles[view].type;
   const std::string what = std::string(op.text) + ": ";
-  // A window of a fractal image is not a row-major window: the cube takes
-  // its windows with textract.
-  if (pt.IsCube() || vt.IsCube())
-    return Error(op.loc, what + "a subview of a " + SpaceSpelling(pt.IsCube() ? pt.space : vt.space) +
-                             " tile is not supported (textract takes a window of a mat tile)");
   const int64_t r = ConstOffset(row), c = ConstOffset(col);
   if ((row.is_const && r < 0) || (col.is_const && c < 0))
     return Error(op.loc, what + "offset " + std::to_string(row.is_const && r < 0 ? r : c) +
@@ -51,16 +87,19 @@ bool Compiler::EmitSubview(const Token& op, uint32_t parent, uint32_t view, cons
     return Error(op.loc, what + "the view's element type " + DtypeSpelling(vt.dtype) +
                              " differs from %" + from.name + "'s " + DtypeSpelling(pt.dtype),
                  PTO_ERR_DTYPE_MISMATCH);
-  if (rule != SubviewRule::kOwn) {
-    // The window must lie inside the parent's storage.
-    if ((r >= 0 && r + vt.rows > pt.rows) || (c >= 0 && c + vt.cols > pt.cols))
-      return Error(op.loc,
-                   what + "the " + std::to_string(vt.rows) + "x" + std::to_string(vt.cols) +
-                       " window at [" + (r >= 0 ? std::to_string(r) : "?") + ", " +
-                       (c >= 0 ? std::to_string(c) : "?") + "] is outside %" + from.name +
-                       "'s " + std::to_string(pt.rows) + "x" + std::to_string(pt.cols),
-                   PTO_ERR_OUT_OF_RANGE);
-  } else {
+  if ((pt.IsCube() || vt.IsCube()) && !CubeWindowFits(op, from, vt, r, c)) return false;
+  // The window must lie inside the parent's storage; a cube tile's under
+  // every rule, since its window is written whole (tload's pad, the boxes a
+  // cube move writes).
+  if ((rule != SubviewRule::kOwn || pt.IsCube()) &&
+      ((r >= 0 && r + vt.rows > pt.rows) || (c >= 0 && c + vt.cols > pt.cols)))
+    return Error(op.loc,
+                 what + "the " + std::to_string(vt.rows) + "x" + std::to_string(vt.cols) +
+                     " window at [" + (r >= 0 ? std::to_string(r) : "?") + ", " +
+                     (c >= 0 ? std::to_string(c) : "?") + "] is outside %" + from.name + "'s " +
+                     std::to_string(pt.rows) + "x" + std::to_string(pt.cols),
+                 PTO_ERR_OUT_OF_RANGE);
+  if (rule == SubviewRule::kOwn) {
     // TSUBVIEW: the same capacity, and dst's valid region inside src's.
     if (vt.rows != pt.rows || vt.cols != pt.cols)
       return Error(op.loc,
@@ -80,12 +119,14 @@ bool Compiler::EmitSubview(const Token& op, uint32_t parent, uint32_t view, cons
                    PTO_ERR_SHAPE_MISMATCH);
   }
   // The offset in elements of the root tile, whose rows every view shares.
+  // A cube tile's view is a window of its root's image, which it shares
+  // from the image's start: its corner is kept when it runs (Block::Image).
   const TileSlot* root = &from;
   while (root->IsView()) root = &p_->tiles[root->view_of];
   const bool known = r >= 0 && c >= 0 && (!from.IsView() || from.view_offset >= 0);
   TileSlot& s = p_->tiles[view];
   s.view_of = static_cast<int32_t>(parent);
-  s.view_offset = known ? r * root->type.cols + c : -1;
+  s.view_offset = pt.IsCube() ? 0 : known ? r * root->type.cols + c : -1;
   Instr in;
   in.code = Code::kSubview;
   in.sub = static_cast<uint8_t>(rule);
@@ -208,6 +249,13 @@ void Compiler::ParseSubset(const Token& op, const Token& result, bool sized) {
     if (!SizedValid(what, src_name, result_type, result_loc, sizes, has_valid ? valid : nullptr,
                     &t))
       return;
+    if (pt.IsCube() || result_type.IsCube()) {
+      // U's memory and layout, which CubeWindowFits compares with the source's.
+      t.space = result_type.space;
+      t.col_major = result_type.col_major;
+      t.box = result_type.box;
+      t.fractal = result_type.fractal;
+    }
   } else {
     t.valid_rows = pt.valid_rows == kDynamic || !row.is_const
                        ? kDynamic

@@ -250,6 +250,10 @@ class Compiler {
 
   bool EmitSubview(const Token& op, uint32_t parent, uint32_t view, const Value& row,
                    const Value& col, SubviewRule rule, const Value* valid);
+  // A cube tile's subview rules on the view's type vt at constant offsets
+  // r, c (-1: known at run time).
+  bool CubeWindowFits(const Token& op, const TileSlot& from, const Type& vt, int64_t r,
+                      int64_t c);
   bool SizedValid(const std::string& what, const Token& src_name, const Type& u, SourceLoc loc,
                   const int64_t sizes[2], const Value* valid, Type* t);
   void ParseSubset(const Token& op, const Token& result, bool sized);

@@ -85,6 +85,14 @@ inline void CopyElement(char* dst, const char* src, size_t size) {
 
 }  // namespace
 
+TileImage Block::Image(uint32_t slot) const {
+  uint32_t root = slot;
+  while (p_.tiles[root].IsView() && p_.tiles[root].type.IsCube())
+    root = static_cast<uint32_t>(p_.tiles[root].view_of);
+  return TileImage{static_cast<char*>(tiles_[slot].data), LayoutOf(p_.tiles[root].type),
+                   corners_[slot].row, corners_[slot].col};
+}
+
 // tload into a mat tile: first every element of the tile gets its type's pad
 // value (0 for null and zero), as pto-isa's CPU model fills the tile before
 // the transfer, then the valid region is written from the view, each
@@ -100,19 +108,30 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
   pto_tile& t = tiles_[in.a];
   const Type& type = p_.tiles[in.a].type;
   const int64_t rows = t.valid_rows, cols = t.valid_cols;
-  const Layout layout = LayoutOf(type);
+  const TileImage image = Image(in.a);
+  const Layout& layout = image.layout;
   const size_t size = pto_dtype_size(t.dtype);
   const pto_dtype view_dtype = static_cast<pto_dtype>(in.d);
   const size_t view_size = pto_dtype_size(view_dtype);
   char* memory = pointers_[v.pointer].data;
-  char* tile = static_cast<char*>(t.data);
-  if (load) {
+  char* tile = image.data;
+  const bool whole_image = !p_.tiles[in.a].IsView();
+  if (load && whole_image) {
     pto_tile whole = t;  // every element, in any order: they all get one value
     whole.valid_rows = whole.valid_cols = 0;
     if (type.pad == PTO_PAD_NULL || type.pad == PTO_PAD_ZERO)
       memset(tile, 0, ElementCount(&t) * size);
     else
       ops::FillPad(&whole, 0, 0, type.rows, type.cols, type.pad);
+  } else if (load) {
+    // A subview: its window of the root's image, each element at its place.
+    uint64_t pad = 0;
+    pto_tile one = t;
+    one.rows = one.cols = 1;
+    one.data = &pad;
+    if (type.pad != PTO_PAD_NULL && type.pad != PTO_PAD_ZERO)
+      ops::FillPad(&one, 0, 0, 1, 1, type.pad);
+    FillRegion(layout, tile, image.row, image.col, type.rows, type.cols, &pad, size);
   }
   const bool atomic = in.sub != 0;
   // Adds land in block order: the same sums whatever the threads.
@@ -123,12 +142,14 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
   ForEachViewRow(v, rows, [&](int64_t r, int64_t element, int64_t col_stride) {
     for (int64_t c = 0; c < cols;) {
       char* g = memory + static_cast<size_t>(element + c * col_stride) * view_size;
-      char* e = tile + ElementOffset(layout, static_cast<uint64_t>(r), static_cast<uint64_t>(c)) * size;
+      const uint64_t ir = image.row + static_cast<uint64_t>(r);
+      const uint64_t ic = image.col + static_cast<uint64_t>(c);
+      char* e = tile + ElementOffset(layout, ir, ic) * size;
       // Runs the tile and the view both hold one after another.
-      const int64_t run = (plain || cast) && col_stride == 1
-                              ? static_cast<int64_t>(RowRun(layout, static_cast<uint64_t>(c),
-                                                            static_cast<uint64_t>(cols - c)))
-                              : 1;
+      const int64_t run =
+          (plain || cast) && col_stride == 1
+              ? static_cast<int64_t>(RowRun(layout, ic, static_cast<uint64_t>(cols - c)))
+              : 1;
       c += run;
       if (cast) {
         // The fixpipe's FLOAT32 to FLOAT16 / BFLOAT16, rounded to nearest
@@ -167,7 +188,6 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
 pto_status Block::CubeMove(const Instr& in) {
   const Type& st = p_.tiles[in.b].type;
   const Type& dt = p_.tiles[in.a].type;
-  const pto_tile& src = tiles_[in.b];
   pto_tile& dst = tiles_[in.a];
   int64_t row = 0, col = 0;
   if (in.sub == 1) {
@@ -198,9 +218,10 @@ pto_status Block::CubeMove(const Instr& in) {
                  "pto.tmov: dst's valid region " + std::to_string(rows) + "x" +
                      std::to_string(cols) + " is larger than src's " + std::to_string(st.rows) +
                      "x" + std::to_string(st.cols));
-  CopyRegion(LayoutOf(dt), static_cast<char*>(dst.data), LayoutOf(st),
-             static_cast<const char*>(src.data), static_cast<uint64_t>(row),
-             static_cast<uint64_t>(col), rows, cols, pto_dtype_size(dt.dtype));
+  const TileImage to = Image(in.a), from = Image(in.b);
+  CopyRegion(to.layout, to.data, to.row, to.col, from.layout, from.data,
+             from.row + static_cast<uint64_t>(row), from.col + static_cast<uint64_t>(col), rows,
+             cols, pto_dtype_size(dt.dtype));
   return PTO_OK;
 }
 
@@ -227,25 +248,28 @@ pto_status Block::Matmul(const Instr& in) {
     return s;
   };
   // A tile's valid region to its row-major copy, or (back) the copy to it.
-  const auto gather = [](const Type& type, const pto_tile& tile, pto_tile* copy, bool back) {
-    const Layout l = LayoutOf(type), staged = RowMajorLayout(copy->rows, copy->cols);
-    const size_t size = pto_dtype_size(type.dtype);
-    char* image = static_cast<char*>(tile.data);
+  const auto gather = [this](uint32_t slot, pto_tile* copy, bool back) {
+    const TileImage image = Image(slot);
+    const Layout staged = RowMajorLayout(copy->rows, copy->cols);
+    const size_t size = pto_dtype_size(copy->dtype);
     char* rows = static_cast<char*>(copy->data);
-    if (back) CopyRegion(l, image, staged, rows, 0, 0, copy->rows, copy->cols, size);
-    else CopyRegion(staged, rows, l, image, 0, 0, copy->rows, copy->cols, size);
+    if (back)
+      CopyRegion(image.layout, image.data, image.row, image.col, staged, rows, 0, 0, copy->rows,
+                 copy->cols, size);
+    else
+      CopyRegion(staged, rows, 0, 0, image.layout, image.data, image.row, image.col, copy->rows,
+                 copy->cols, size);
   };
   const uint32_t m = c.valid_rows, n = c.valid_cols, k = a.valid_cols;
   pto_tile sa = staged(a, m, k), sb = staged(b, k, n), sc = staged(c, m, n);
   if (m == 0 || n == 0) return PTO_OK;
-  gather(p_.tiles[in.b].type, a, &sa, false);
-  gather(p_.tiles[in.c].type, b, &sb, false);
-  if (in.op->id == ops::OpId::kTMatmulAcc)
-    gather(p_.tiles[in.a].type, c, &sc, false);
+  gather(in.b, &sa, false);
+  gather(in.c, &sb, false);
+  if (in.op->id == ops::OpId::kTMatmulAcc) gather(in.a, &sc, false);
   ops::Operands o{&sc, &sa, &sb, nullptr, 0};
   o.src2 = bias;
   in.op->run(o, PTO_PROFILE_HOST);
-  gather(p_.tiles[in.a].type, c, &sc, true);
+  gather(in.a, &sc, true);
   return PTO_OK;
 }
 

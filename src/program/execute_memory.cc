@@ -221,7 +221,8 @@ pto_status Block::Transfer(const Instr& in, bool load) {
 
 // A subview's tile: the parent's storage from the offsets on, with the
 // parent's rows (its cols are the parent's row pitch), after the checks the
-// verifier could not make.
+// verifier could not make; a cube tile's, its root's image with the
+// window's corner (Image).
 pto_status Block::Subview(const Instr& in) {
   const pto_tile& parent = tiles_[in.b];
   pto_tile& view = tiles_[in.a];
@@ -235,7 +236,8 @@ pto_status Block::Subview(const Instr& in) {
                  std::string(what) + ": offset " + std::to_string(r < 0 ? r : c) +
                      " is negative");
   int64_t valid_rows = view.valid_rows, valid_cols = view.valid_cols;
-  if (rule != SubviewRule::kOwn &&
+  // A cube tile's window lies inside its parent under every rule (EmitSubview).
+  if ((rule != SubviewRule::kOwn || vs.type.IsCube()) &&
       (r + vs.type.rows > ps.type.rows || c + vs.type.cols > ps.type.cols))
     return Error(in, PTO_ERR_OUT_OF_RANGE,
                  std::string(what) + ": the " + std::to_string(vs.type.rows) + "x" +
@@ -273,6 +275,18 @@ pto_status Block::Subview(const Instr& in) {
   }
   view.dtype = parent.dtype;
   view.rows = vs.type.rows;
+  view.valid_rows = static_cast<uint32_t>(valid_rows);
+  view.valid_cols = static_cast<uint32_t>(valid_cols);
+  if (vs.type.IsCube()) {
+    // A window of the root's image, whose layout places its elements.
+    view.cols = vs.type.cols;
+    view.data = parent.data;
+    view.buffer = parent.buffer;
+    view.offset = parent.offset;
+    corners_[in.a] = {corners_[in.b].row + static_cast<uint64_t>(r),
+                      corners_[in.b].col + static_cast<uint64_t>(c)};
+    return PTO_OK;
+  }
   view.cols = parent.cols;
   view.data = static_cast<char*>(parent.data) +
               (static_cast<size_t>(r) * parent.cols + static_cast<size_t>(c)) *
@@ -280,8 +294,6 @@ pto_status Block::Subview(const Instr& in) {
   view.buffer = parent.buffer;
   view.offset = parent.offset + (static_cast<size_t>(r) * parent.cols + c) *
                                     pto_dtype_size(parent.dtype);
-  view.valid_rows = static_cast<uint32_t>(valid_rows);
-  view.valid_cols = static_cast<uint32_t>(valid_cols);
   return PTO_OK;
 }
 

@@ -214,7 +214,6 @@ pto_status Block::PipePush(const Instr& in) {
     return PTO_OK;
   }
   const pto_tile& t = tiles_[in.a];
-  const Type& type = p_.tiles[in.a].type;
   const Split split = cube ? Split::kNone : static_cast<Split>(in.c);
   // The whole tile this part belongs to.
   const uint32_t rows = t.valid_rows * (split == Split::kUpDown ? 2 : 1);
@@ -246,8 +245,9 @@ pto_status Block::PipePush(const Instr& in) {
   const Part part = PartOf(split, subblock_, rows, cols);
   // The slot's image: the whole tile row-major; this part from its corner.
   char* at = s.data.data() + (uint64_t{part.row} * cols + part.col) * size;
-  CopyRegion(RowMajorLayout(part.rows, cols), at, LayoutOf(type),
-             static_cast<const char*>(t.data), 0, 0, part.rows, part.cols, size);
+  const TileImage image = Image(in.a);
+  CopyRegion(RowMajorLayout(part.rows, cols), at, 0, 0, image.layout, image.data, image.row,
+             image.col, part.rows, part.cols, size);
   Written(d, f, s, core, message, subblocks_);
   return PTO_OK;
 }
@@ -314,7 +314,8 @@ pto_status Block::PipePop(const Instr& in) {
   // the pop's operands first): at most the part the slot holds.
   const size_t size = pto_dtype_size(t.dtype);
   const char* at = s.data.data() + (uint64_t{part.row} * s.cols + part.col) * size;
-  CopyRegion(LayoutOf(type), static_cast<char*>(t.data), RowMajorLayout(part.rows, s.cols), at,
+  const TileImage image = Image(in.a);
+  CopyRegion(image.layout, image.data, image.row, image.col, RowMajorLayout(part.rows, s.cols), at,
              0, 0, valid_rows < part.rows ? valid_rows : part.rows,
              valid_cols < part.cols ? valid_cols : part.cols, size);
   t.valid_rows = valid_rows;

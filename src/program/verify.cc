@@ -454,6 +454,15 @@ std::string Describe(const Program& p) {
       out += "  " + TileName(s) + " " + TypeString(s.type) +
              ": no bytes (tprelu's tmp, which A5 does not use)\n";
     if (!s.in_ub) continue;
+    if (s.IsView() && s.type.IsCube()) {
+      // Its elements are its root's, where the root's layout puts them.
+      const TileSlot& root = p.tiles[RootOf(p, static_cast<uint32_t>(&s - p.tiles.data()))];
+      out += "  " + TileName(s) + " " + TypeString(s.type) + ": a window of %" +
+             p.tiles[s.view_of].name + " (in the image of " + TileName(root) + " at " +
+             SpaceSpelling(s.type.space) + " " + Hex(root.addr) + "), line " +
+             std::to_string(s.loc.line) + "\n";
+      continue;
+    }
     const uint64_t size = TileBytes(s.type);
     out += "  " + TileName(s) + " " + TypeString(s.type) + ": " + std::to_string(size) +
            " bytes at " + (s.type.space != Space::kVec ? SpaceSpelling(s.type.space) + std::string(" ") : std::string()) + Hex(s.addr) + ".." + Hex(s.addr + size) + ", line " +
