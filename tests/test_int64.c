@@ -955,6 +955,58 @@ static void test_programs(void **state) {
                                 NULL, "is not the element type of !pto.ptr<i64>");
 }
 
+/* A program's tadds on an i64 tile with an i64 parameter as the scalar:
+ * rows 0..3 of 8x8 memory plus the scalar into rows 4..7. An integer no
+ * double holds (2^53 + 1) is refused when the instruction runs, naming it. */
+static const char kTaddsKernel[] =
+    "module {\n"
+    "  func.func @k(%p: !pto.ptr<i64>, %s: i64) {\n"
+    "    %c0 = arith.constant 0 : index\n"
+    "    %c1 = arith.constant 1 : index\n"
+    "    %c4 = arith.constant 4 : index\n"
+    "    %c8 = arith.constant 8 : index\n"
+    "    %v = pto.make_tensor_view %p, shape = [%c8, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xi64>\n"
+    "    %a = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c4, %c8] : !pto.tensor_view<?x?xi64> -> !pto.partition_tensor_view<4x8xi64>\n"
+    "    %b = pto.partition_view %v, offsets = [%c4, %c0], sizes = [%c4, %c8] : !pto.tensor_view<?x?xi64> -> !pto.partition_tensor_view<4x8xi64>\n"
+    "    %t = pto.alloc_tile : !pto.tile_buf<vec, 4x8xi64>\n"
+    "    %d = pto.alloc_tile : !pto.tile_buf<vec, 4x8xi64>\n"
+    "    pto.tload ins(%a : !pto.partition_tensor_view<4x8xi64>) outs(%t : !pto.tile_buf<vec, 4x8xi64>)\n"
+    "    pto.tadds ins(%t, %s : !pto.tile_buf<vec, 4x8xi64>, i64) outs(%d : !pto.tile_buf<vec, 4x8xi64>)\n"
+    "    pto.tstore ins(%d : !pto.tile_buf<vec, 4x8xi64>) outs(%b : !pto.partition_tensor_view<4x8xi64>)\n"
+    "    return\n"
+    "  }\n"
+    "}\n";
+
+static void test_program_scalars(void **state) {
+    (void)state;
+    static const int64_t kScalars[] = {0, -1, INT64_MIN, INT64_C(9007199254740992), INT64_C(9007199254740993),
+                                       INT64_MAX};
+    rng r = {0x5CA};
+    pto_program *p = program_build(kTaddsKernel, NULL);
+    for (size_t k = 0; k < COUNT(kScalars); ++k) {
+        uint64_t mem[64], before[64];
+        for (size_t i = 0; i < 64; ++i) mem[i] = value64(&r);
+        memcpy(before, mem, sizeof mem);
+        pto_args *a = NULL;
+        assert_int_equal(pto_args_create(p, &a), PTO_OK);
+        assert_int_equal(pto_args_set_pointer(a, 0, mem, sizeof mem), PTO_OK);
+        assert_int_equal(pto_args_set_int(a, 1, kScalars[k]), PTO_OK);
+        const pto_status st = pto_program_run(p, a);
+        pto_args_destroy(a);
+        const bool exact = (double)kScalars[k] < 0x1p63 && (int64_t)(double)kScalars[k] == kScalars[k];
+        if (!exact) {
+            assert_int_equal(st, PTO_ERR_INVALID_ARGUMENT);
+            assert_non_null(strstr(pto_last_error(), "is not exactly a double"));
+            assert_memory_equal(mem + 32, before + 32, 32 * 8);
+            continue;
+        }
+        if (st != PTO_OK) fail_msg("scalar %" PRId64 ": %s", kScalars[k], pto_last_error());
+        for (size_t i = 0; i < 32; ++i) assert_int_equal(mem[32 + i], before[i] + (uint64_t)kScalars[k]);
+        assert_memory_equal(mem, before, 32 * 8);
+    }
+    pto_program_destroy(p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tiles),
@@ -966,6 +1018,7 @@ int main(void) {
         cmocka_unit_test(test_reduce_expand_rows),
         cmocka_unit_test(test_compare_rows),
         cmocka_unit_test(test_gather_scatter),
+        cmocka_unit_test(test_program_scalars),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
