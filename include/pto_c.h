@@ -622,8 +622,8 @@ PTO_API pto_status pto_tcolexpanddiv(pto_tile *dst, const pto_tile *src0, const 
 
 /* Over dst's valid region: src0 + src1 where both sources' valid regions
  * contain (i,j), a copy of the one source that does where only one does.
- * All nine dtypes, all equal; integer sums wrap; float sums correctly rounded.
- * Supported patterns: one source's valid region equals dst's and the other's
+ * All nine dtypes and INT64, UINT64, all equal; integer sums wrap; float sums
+ * correctly rounded. Supported patterns: one source's valid region equals dst's and the other's
  * does not exceed dst's in either dimension. Every other pattern is
  * PTO_ERR_SHAPE_MISMATCH.
  * - PTO_PROFILE_A2A3: dst dtype INT32, INT16, FLOAT16 or FLOAT32 only
@@ -844,7 +844,11 @@ PTO_API pto_status pto_tlog(pto_tile *dst, const pto_tile *src);
  * double converted to the element type: for an integer dtype it must be an
  * integer value within the dtype's range; for a float dtype it is rounded to
  * nearest even once (infinities allowed; a NaN scalar of any sign or payload
- * is the positive quiet NaN). Rules, checked in this
+ * is the positive quiet NaN). INT64 and UINT64 take the integers a double
+ * holds: all of magnitude up to 2^53 and the larger doubles within the range
+ * (INT64_MIN is one; INT64_MAX and UINT64_MAX are not, the nearest being
+ * 2^63 - 1024 and 2^64 - 2048); 2^63 (INT64) and 2^64 (UINT64) are out of
+ * range. Rules, checked in this
  * order: dst, src not NULL (PTO_ERR_NULL_ARGUMENT); dst's dtype accepted
  * under the calling thread's profile (PTO_ERR_UNSUPPORTED_DTYPE); src's dtype
  * equals dst's (PTO_ERR_DTYPE_MISMATCH); the scalar a value of the dtype
@@ -855,22 +859,23 @@ PTO_API pto_status pto_tlog(pto_tile *dst, const pto_tile *src);
  * rounded, the same bits on every SIMD target.
  */
 
-/* dst = src + scalar; integers wrap. HOST: all nine dtypes.
- * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32.
- * - PTO_PROFILE_A5: all nine. */
+/* dst = src + scalar; integers wrap. HOST and A5: all nine dtypes, INT64,
+ * UINT64.
+ * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32. */
 PTO_API pto_status pto_tadds(pto_tile *dst, const pto_tile *src, double scalar);
 
 /* dst = src - scalar; integers wrap. Dtypes as pto_tadds. */
 PTO_API pto_status pto_tsubs(pto_tile *dst, const pto_tile *src, double scalar);
 
 /* dst = src * scalar; integers wrap. HOST and A5: UINT16, INT16, UINT32,
- * INT32, FLOAT16, FLOAT32, BFLOAT16.
+ * INT32, INT64, UINT64, FLOAT16, FLOAT32, BFLOAT16.
  * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32. */
 PTO_API pto_status pto_tmuls(pto_tile *dst, const pto_tile *src, double scalar);
 
 /* dst = src / scalar, a true division on every profile (floats correctly
  * rounded, x / 0 = +/-inf; integers as pto_tdiv: truncated, x / 0 with every
- * bit set). HOST and A5: UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32.
+ * bit set). HOST and A5: UINT16, INT16, UINT32, INT32, INT64, UINT64,
+ * FLOAT16, FLOAT32.
  * Under PTO_PROFILE_A2A3 (since 0.5), floats in place (src is dst or placed
  * exactly on it) are src * (1 / scalar rounded to the dtype), rounded, as
  * A2A3's implementation computes them then (a reciprocal beyond FLOAT16's
@@ -886,7 +891,7 @@ PTO_API pto_status pto_tdivs(pto_tile *dst, const pto_tile *src, double scalar);
 PTO_API pto_status pto_tdivs_scalar_by_tile(pto_tile *dst, double scalar, const pto_tile *src);
 
 /* dst = the larger of src and scalar (IEEE 754-2019 maximum, as pto_tmax).
- * HOST and A5: all nine dtypes.
+ * HOST and A5: all nine dtypes, INT64, UINT64.
  * - PTO_PROFILE_A2A3: INT32, INT16, FLOAT16, FLOAT32. */
 PTO_API pto_status pto_tmaxs(pto_tile *dst, const pto_tile *src, double scalar);
 
@@ -897,7 +902,7 @@ PTO_API pto_status pto_tmins(pto_tile *dst, const pto_tile *src, double scalar);
 /* dst = src - floor(src / scalar) * scalar, the remainder of the scalar's
  * sign (TREMS), as pto_trem with the scalar in every element (the same bits:
  * a zero scalar gives NaN for floats and src for integers). HOST and A5:
- * FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16. The A2A3 page asks int32
+ * FLOAT32, INT32, UINT32, INT64, UINT64, FLOAT16, INT16, UINT16. The A2A3 page asks int32
  * values within +/-2^24 (its float32 path); libpto is exact for every value.
  * Floats under PTO_PROFILE_A2A3 and PTO_PROFILE_A5 (since 0.5): pto_trem's
  * NPU sequence with the scalar as src1, under A5 without the final sign
@@ -917,7 +922,8 @@ PTO_API pto_status pto_tlrelu(pto_tile *dst, const pto_tile *src, double scalar)
  * (PTO_ERR_NULL_ARGUMENT); its dtype accepted under the calling thread's
  * profile (PTO_ERR_UNSUPPORTED_DTYPE); the scalar a value of the dtype, as
  * above (PTO_ERR_INVALID_ARGUMENT). The scalar's conversion is the one
- * rounding. HOST, A2A3 and A5: all nine dtypes. */
+ * rounding. All nine dtypes on every profile; HOST and A5 also INT64,
+ * UINT64. */
 PTO_API pto_status pto_texpands(pto_tile *dst, double scalar);
 
 /* ------------------------------------------------------------------------ */
@@ -974,11 +980,12 @@ PTO_API pto_status pto_texpands(pto_tile *dst, double scalar);
  * (E = 64 FLOAT32 or 128 FLOAT16 elements, the last padded with +0; vcadd
  * adds adjacent lanes in pairs, level by level). A2A3: the implementation's
  * tree through tmp (repeat pairs, then halving, then one vcadd). Dtypes on
- * every profile: FLOAT16, FLOAT32, INT32, INT16. */
+ * every profile: FLOAT16, FLOAT32, INT32, INT16; HOST and A5 also INT64,
+ * UINT64. */
 PTO_API pto_status pto_trowsum(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
 
 /* dst(i,0) = the largest element of src's valid row i. HOST and A5:
- * FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8.
+ * FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8, INT64, UINT64.
  * - PTO_PROFILE_A2A3: FLOAT16, FLOAT32, INT32, INT16. */
 PTO_API pto_status pto_trowmax(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
 
@@ -992,9 +999,8 @@ PTO_API pto_status pto_trowmin(pto_tile *dst, const pto_tile *src, pto_tile *tmp
  * (isBinary = true): rows summed in pairs (2k, 2k+1), level by level, an odd
  * level's last value added into the next level's last value (A5, HOST) or
  * first (A2A3); one row is that row plus +0 (A5, HOST) or the row (A2A3).
- * HOST: all nine dtypes.
- * - PTO_PROFILE_A2A3: FLOAT16, FLOAT32, INT16, INT32.
- * - PTO_PROFILE_A5: all nine. */
+ * HOST and A5: all nine dtypes, INT64, UINT64.
+ * - PTO_PROFILE_A2A3: FLOAT16, FLOAT32, INT16, INT32. */
 PTO_API pto_status pto_tcolsum(pto_tile *dst, const pto_tile *src, pto_tile *tmp,
                                int binary_order);
 
@@ -1096,7 +1102,7 @@ PTO_API pto_status pto_tcolargmin(pto_tile *dst, const pto_tile *src, pto_tile *
 
 /* dst[i,j] = src[i,0]: each row's first element across the row, bits
  * unchanged (NaN payloads kept). src: R valid rows, at least one valid
- * column. All nine dtypes on every profile. */
+ * column. All nine dtypes on every profile; HOST and A5 also INT64, UINT64. */
 PTO_API pto_status pto_trowexpand(pto_tile *dst, const pto_tile *src);
 
 /* dst = src0 + src1, one of them per row. */
@@ -1140,7 +1146,7 @@ PTO_API pto_status pto_trowexpandexpdif(pto_tile *dst, const pto_tile *src0, con
 
 /* dst[i,j] = src[0,j]: the first row down every row, bits unchanged. src:
  * dst's valid columns, at least one valid row. All nine dtypes on every
- * profile. */
+ * profile; HOST and A5 also INT64, UINT64. */
 PTO_API pto_status pto_tcolexpand(pto_tile *dst, const pto_tile *src);
 
 /* dst = src0 + src1, one of them per column. */
@@ -1312,9 +1318,11 @@ PTO_API pto_status pto_textract(pto_tile *dst, const pto_tile *src, size_t index
  * implementations take them), bits unchanged. tmp: the page's A2A3 scratch,
  * never read or written. Rules, checked in this order:
  * - dst, src, indices not NULL; A2A3: tmp not NULL (PTO_ERR_NULL_ARGUMENT).
- * - dst's dtype: all nine under HOST and A5, the 2- and 4-byte ones under
- *   A2A3; src's equal to dst's (PTO_ERR_DTYPE_MISMATCH); indices INT16,
- *   UINT16, INT32, UINT32 (A2A3: INT32, UINT32) (PTO_ERR_UNSUPPORTED_DTYPE);
+ * - dst's dtype: all nine, INT64 and UINT64 under HOST and A5, the 2- and
+ *   4-byte ones under A2A3; src's equal to dst's (PTO_ERR_DTYPE_MISMATCH);
+ *   indices INT16, UINT16, INT32, UINT32 (A2A3: INT32, UINT32)
+ *   (PTO_ERR_UNSUPPORTED_DTYPE); 8-byte data by 4-byte indices only
+ *   (PTO_ERR_DTYPE_MISMATCH);
  *   A2A3: tmp's equal to indices' (PTO_ERR_DTYPE_MISMATCH).
  * - tmp, when given, none of the other handles; src and indices share no
  *   byte of their valid elements with dst's (PTO_ERR_ALIASING).
@@ -1338,10 +1346,11 @@ PTO_API pto_status pto_tgather(pto_tile *dst, const pto_tile *src, const pto_til
  * one element, the later in row order wins (the page: "last writer wins").
  * Rules, checked in this order:
  * - dst, src, indices not NULL (PTO_ERR_NULL_ARGUMENT).
- * - dst's dtype: all nine on every profile; src's equal to dst's
- *   (PTO_ERR_DTYPE_MISMATCH); indices INT16, INT32, UINT16, UINT32
- *   (PTO_ERR_UNSUPPORTED_DTYPE); indices 4 bytes wide for 4-byte data, 2
- *   bytes wide for 2- and 1-byte data (PTO_ERR_DTYPE_MISMATCH).
+ * - dst's dtype: all nine on every profile, INT64 and UINT64 under HOST and
+ *   A5; src's equal to dst's (PTO_ERR_DTYPE_MISMATCH); indices INT16, INT32,
+ *   UINT16, UINT32 (PTO_ERR_UNSUPPORTED_DTYPE); indices 4 bytes wide for 8-
+ *   and 4-byte data, 2 bytes wide for 2- and 1-byte data
+ *   (PTO_ERR_DTYPE_MISMATCH).
  * - src and indices share no byte of their valid elements with dst's rows x
  *   cols, which are zeroed first (PTO_ERR_ALIASING).
  * - indices' valid rows and cols at most src's (PTO_ERR_SHAPE_MISMATCH).
@@ -1465,24 +1474,24 @@ PTO_API pto_status pto_tgetval(const pto_tile *src, size_t index, double *out);
  * - src1's dtype and valid region equal src0's; mask (dst) is UINT8 with
  *   valid region R x ceil(C / 8) and shares no byte of its valid elements
  *   with either source's (PTO_ERR_ALIASING).
- * - HOST: all nine dtypes.
+ * - HOST: all nine dtypes, INT64, UINT64.
  *   PTO_PROFILE_A2A3: INT32, FLOAT16, FLOAT32, and INT32 with PTO_CMP_EQ or
  *   PTO_CMP_NE only (the implementation compares INT32 for equality whatever
  *   the mode and inverts it for NE; LT, GT, GE, LE are
  *   PTO_ERR_UNSUPPORTED_DTYPE naming the mode).
- *   PTO_PROFILE_A5: UINT32, INT32, FLOAT32, INT16, UINT16, FLOAT16, UINT8,
- *   INT8, BFLOAT16. */
+ *   PTO_PROFILE_A5: UINT32, INT32, INT64, UINT64, FLOAT32, INT16, UINT16,
+ *   FLOAT16, UINT8, INT8, BFLOAT16. */
 PTO_API pto_status pto_tcmp(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
                             pto_cmp_mode mode);
 
 /* mask[i, j] = src[i,j] `mode` scalar over src's valid region R x C (the
  * page's scalar form; the scalar converted to src's dtype first).
  * - mask (dst) as pto_tcmp's.
- * - HOST: all nine dtypes.
+ * - HOST: all nine dtypes, INT64, UINT64.
  *   PTO_PROFILE_A2A3: INT32, FLOAT32, FLOAT16, UINT16, INT16 (INT32 with
  *   PTO_CMP_EQ or PTO_CMP_NE only, as pto_tcmp).
- *   PTO_PROFILE_A5: INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16, UINT8,
- *   INT8, BFLOAT16. */
+ *   PTO_PROFILE_A5: INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16,
+ *   FLOAT16, UINT8, INT8, BFLOAT16. */
 PTO_API pto_status pto_tcmps(pto_tile *dst, const pto_tile *src, double scalar,
                              pto_cmp_mode mode);
 
@@ -1499,9 +1508,8 @@ PTO_API pto_status pto_tcmps(pto_tile *dst, const pto_tile *src, double scalar,
  *   4 valid columns for 16-bit dtypes, 2 for 32-bit ones
  *   (PTO_ERR_SHAPE_MISMATCH), a handle distinct from every other operand
  *   (PTO_ERR_ALIASING); never read or written.
- * - HOST: all nine dtypes.
- *   PTO_PROFILE_A2A3: INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32.
- *   PTO_PROFILE_A5: all nine. */
+ * - HOST and PTO_PROFILE_A5: all nine dtypes, INT64, UINT64.
+ *   PTO_PROFILE_A2A3: INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32. */
 PTO_API pto_status pto_tsel(pto_tile *dst, const pto_tile *mask, const pto_tile *src0,
                             const pto_tile *src1, pto_tile *tmp);
 
@@ -1512,10 +1520,10 @@ PTO_API pto_status pto_tsel(pto_tile *dst, const pto_tile *mask, const pto_tile 
  *   (whose implementation stores the scalar in it) it is required, of dst's
  *   dtype (PTO_ERR_DTYPE_MISMATCH), with a valid element (PTO_ERR_SHAPE_MISMATCH),
  *   a handle distinct from every other operand; never read or written.
- * - HOST: all nine dtypes.
+ * - HOST: all nine dtypes, INT64, UINT64.
  *   PTO_PROFILE_A2A3: INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32.
- *   PTO_PROFILE_A5: INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16,
- *   FLOAT32. */
+ *   PTO_PROFILE_A5: INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
+ *   FLOAT16, FLOAT32. */
 PTO_API pto_status pto_tsels(pto_tile *dst, const pto_tile *mask, const pto_tile *src,
                              pto_tile *tmp, double scalar);
 

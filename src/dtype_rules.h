@@ -142,8 +142,10 @@ inline constexpr OpDtypeRule kOpDtypeRules[] = {
     {OpDtypes::kFloatCopy, {kFloatDtypes, kFloatDtypes, kFloatDtypes}, ""},
     // tsel (src/ops/compare.cc), the page's lists in their order
     {OpDtypes::kTsel,
-     {kAllDtypes, PTO_DTYPE_LIST(INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32),
-      PTO_DTYPE_LIST(INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32)},
+     {PTO_DTYPE_LIST(ALL, INT64, UINT64),
+      PTO_DTYPE_LIST(INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32),
+      PTO_DTYPE_LIST(INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, FLOAT16, BFLOAT16,
+                     FLOAT32)},
      ""},
     {OpDtypes::kCompareMask,
      {PTO_DTYPE_LIST(UINT8), PTO_DTYPE_LIST(UINT8), PTO_DTYPE_LIST(UINT8)}, ""},

@@ -405,6 +405,461 @@ static void test_binary_rows(void **state) {
     for_each_target("int64 binary rows", binary_rows_on, NULL);
 }
 
+/* ---- the Scalar and Fill rows ---------------------------------------------- */
+
+/* A Scalar row's exact result on 8-byte elements: its Binary row's with the
+ * scalar as the second operand (tdivs_scalar_by_tile: as the first), and
+ * texpands' the scalar itself. */
+static uint64_t scalar64_expected(const char *mnemonic, bool is_signed, uint64_t a, uint64_t s,
+                                  bool *known) {
+    if (strcmp(mnemonic, "texpands") == 0) {
+        *known = true;
+        return s;
+    }
+    if (strcmp(mnemonic, "tdivs_scalar_by_tile") == 0) return binary64_expected("tdiv", is_signed, s, a, known);
+    char binary[16];
+    const size_t n = strlen(mnemonic);
+    *known = false;
+    if (n < 2 || n >= sizeof binary || mnemonic[n - 1] != 's') return 0;
+    memcpy(binary, mnemonic, n - 1);
+    binary[n - 1] = '\0';
+    return binary64_expected(binary, is_signed, a, s, known);
+}
+
+/* Scalars a double gives exactly for each dtype: the extremes a double
+ * holds (INT64_MIN, 2^63 - 1024, 2^64 - 2048), 2^53, small ones. */
+static const double kInt64Scalars[] = {0, 1, -1, 3, -3, 0x1p53, -0x1p53, -0x1p63, 0x1p62,
+                                       9223372036854774784.0};
+static const double kUint64Scalars[] = {0, 1, 3, 7, 0x1p32, 0x1p53, 0x1p63, 18446744073709549568.0,
+                                        4294967295.0};
+/* Scalars that are no value of the dtype: out of range or not integers. */
+static const double kInt64Refused[] = {0x1p63, -0x1p63 - 4096.0, 0.5, -1.5, NAN, INFINITY};
+static const double kUint64Refused[] = {-1, 0x1p64, 0.5, NAN, -INFINITY};
+
+static uint64_t scalar_bits64(pto_dtype dt, double s) {
+    return dt == PTO_INT64 ? (uint64_t)(int64_t)s : (uint64_t)s;
+}
+
+/* Every Scalar and Fill row whose lists take INT64 or UINT64: against the
+ * reference over the shapes of the Binary rows, in place too, each scalar
+ * above; refused under a profile whose list lacks the dtype, and refused
+ * scalars with PTO_ERR_INVALID_ARGUMENT, dst untouched. */
+static void scalar_rows_on(void *ctx, size_t target_index, const char *target) {
+    (void)ctx, (void)target_index, (void)target;
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A2A3, PTO_PROFILE_A5};
+    static const uint32_t kShapes[][4] = {{1, 1, 1, 1}, {4, 16, 4, 16}, {5, 40, 5, 33}, {7, 9, 3, 2}};
+    rng r = {0x5C};
+    size_t rows_tested = 0, elements = 0;
+    for (int op = 0; op < OP_COUNT; ++op) {
+        const op_info *row = op_row((op_id)op);
+        if (row->family != OP_FAMILY_SCALAR && row->family != OP_FAMILY_FILL) continue;
+        const bool fill = row->family == OP_FAMILY_FILL;
+        for (size_t d = 0; d < COUNT(k64); ++d) {
+            const pto_dtype dt = k64[d];
+            if (!op_accepts((op_id)op, PTO_PROFILE_HOST, dt)) continue;
+            bool known;
+            (void)scalar64_expected(op_mnemonic((op_id)op), true, 0, 1, &known);
+            if (!known) fail_msg("%s lists %s but the test has no reference for it", op_name((op_id)op),
+                                 pto_dtype_string(dt));
+            ++rows_tested;
+            const double *scalars = dt == PTO_INT64 ? kInt64Scalars : kUint64Scalars;
+            const size_t scalar_count = dt == PTO_INT64 ? COUNT(kInt64Scalars) : COUNT(kUint64Scalars);
+            for (size_t p = 0; p < COUNT(kProfiles); ++p) {
+                assert_int_equal(pto_set_profile(kProfiles[p]), PTO_OK);
+                const bool accepted = op_accepts((op_id)op, kProfiles[p], dt);
+                for (size_t s = 0; s < COUNT(kShapes); ++s)
+                    for (size_t k = 0; k < scalar_count; ++k)
+                        for (int in_place = 0; in_place < 2 - fill; ++in_place) {
+                            const uint32_t *sh = kShapes[s];
+                            pto_tile *a = new64(dt, sh[0], sh[1], sh[2], sh[3], &r);
+                            pto_tile *out = in_place ? a : new64(dt, sh[0], sh[1], sh[2], sh[3], &r);
+                            const size_t n = (size_t)sh[0] * sh[1];
+                            uint64_t *av = malloc(n * 8), *before = malloc(n * 8);
+                            memcpy(av, pto_tile_data(a), n * 8);
+                            memcpy(before, pto_tile_data(out), n * 8);
+                            const pto_status st = op_scalar_function((op_id)op)(out, a, scalars[k]);
+                            if (!accepted) {
+                                assert_int_equal(st, PTO_ERR_UNSUPPORTED_DTYPE);
+                                assert_non_null(strstr(pto_last_error(), pto_profile_string(kProfiles[p])));
+                                assert_memory_equal(before, pto_tile_data(out), n * 8);
+                            } else {
+                                if (st != PTO_OK)
+                                    fail_msg("%s %s scalar %.17g: %s", op_name((op_id)op), pto_dtype_string(dt),
+                                             scalars[k], pto_last_error());
+                                const uint64_t sb = scalar_bits64(dt, scalars[k]);
+                                for (uint32_t i = 0; i < sh[0]; ++i)
+                                    for (uint32_t j = 0; j < sh[1]; ++j) {
+                                        const bool valid = i < sh[2] && j < sh[3];
+                                        const uint64_t x = av[i * sh[1] + j];
+                                        const uint64_t want =
+                                            valid ? scalar64_expected(op_mnemonic((op_id)op), dt == PTO_INT64, x,
+                                                                      sb, &known)
+                                                  : before[i * sh[1] + j];
+                                        const uint64_t got = get64(out, i, j);
+                                        if (got != want)
+                                            fail_msg("%s %s (%u,%u): 0x%" PRIx64 ", scalar %.17g gives 0x%" PRIx64
+                                                     ", want 0x%" PRIx64,
+                                                     op_name((op_id)op), pto_dtype_string(dt), i, j, x, scalars[k],
+                                                     got, want);
+                                        elements += valid;
+                                    }
+                            }
+                            free(av);
+                            free(before);
+                            if (!in_place) pto_tile_destroy(out);
+                            pto_tile_destroy(a);
+                        }
+            }
+            /* scalars no double of the dtype's range gives: refused, nothing written */
+            assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+            const double *bad = dt == PTO_INT64 ? kInt64Refused : kUint64Refused;
+            const size_t bad_count = dt == PTO_INT64 ? COUNT(kInt64Refused) : COUNT(kUint64Refused);
+            for (size_t k = 0; k < bad_count; ++k) {
+                pto_tile *a = new64(dt, 2, 4, 2, 4, &r), *out = new64(dt, 2, 4, 2, 4, &r);
+                uint64_t before[8];
+                memcpy(before, pto_tile_data(out), sizeof before);
+                assert_int_equal(op_scalar_function((op_id)op)(out, a, bad[k]), PTO_ERR_INVALID_ARGUMENT);
+                assert_non_null(strstr(pto_last_error(), "is not a value of"));
+                assert_memory_equal(before, pto_tile_data(out), sizeof before);
+                TILES_DESTROY(a, out);
+            }
+        }
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    print_message("[int64] %s: %zu scalar (row, dtype) pairs, %zu elements\n", target, rows_tested, elements);
+    assert_true(rows_tested >= 18);
+}
+
+static void test_scalar_rows(void **state) {
+    (void)state;
+    for_each_target("int64 scalar rows", scalar_rows_on, NULL);
+}
+
+/* ---- reductions, broadcasts, tpartadd ------------------------------------- */
+
+static bool is_max_row(const char *mnemonic) { return strstr(mnemonic, "max") != NULL; }
+static bool is_min_row(const char *mnemonic) { return strstr(mnemonic, "min") != NULL; }
+
+/* a combined with b as the reduction `mnemonic` does on dt. */
+static uint64_t reduce64_step(const char *mnemonic, pto_dtype dt, uint64_t a, uint64_t b) {
+    const bool less = dt == PTO_INT64 ? (int64_t)b < (int64_t)a : b < a;
+    if (is_max_row(mnemonic)) return less ? a : b;
+    if (is_min_row(mnemonic)) return less ? b : a;
+    return a + b;
+}
+
+/* Is a row's 8-byte call accepted under profile; if not, the refusal and
+ * dst untouched are checked. */
+static bool accepted_or_refused(op_id op, pto_profile profile, pto_dtype dt, pto_status st,
+                                const uint64_t *before, const pto_tile *dst) {
+    const size_t n = (size_t)pto_tile_rows(dst) * pto_tile_cols(dst);
+    if (!op_accepts(op, profile, dt)) {
+        assert_int_equal(st, PTO_ERR_UNSUPPORTED_DTYPE);
+        assert_non_null(strstr(pto_last_error(), pto_profile_string(profile)));
+        assert_memory_equal(before, pto_tile_data((pto_tile *)dst), n * 8);
+        return false;
+    }
+    if (st != PTO_OK) fail_msg("%s %s: %s", op_name(op), pto_dtype_string(dt), pto_last_error());
+    return true;
+}
+
+/* Every row reduction, column reduction and one-source broadcast whose
+ * lists take INT64 or UINT64, and tpartadd: wrapping sums, signed and
+ * unsigned max and min, copies of the one value per row or column. */
+static void reduce_expand_rows_on(void *ctx, size_t target_index, const char *target) {
+    (void)ctx, (void)target_index, (void)target;
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A2A3, PTO_PROFILE_A5};
+    static const uint32_t kShapes[][4] = {{1, 1, 1, 1}, {4, 16, 4, 16}, {5, 40, 5, 33}, {7, 9, 3, 2}};
+    rng r = {0x4ED};
+    size_t rows_tested = 0;
+    for (int op = 0; op < OP_COUNT; ++op) {
+        const op_info *row = op_row((op_id)op);
+        const bool reduce = row->family == OP_FAMILY_ROW_REDUCE || row->family == OP_FAMILY_COL_REDUCE;
+        const bool expand = (row->family == OP_FAMILY_ROW_EXPAND || row->family == OP_FAMILY_COL_EXPAND) &&
+                            row->source_count == 1;
+        const bool by_row = row->family == OP_FAMILY_ROW_REDUCE || row->family == OP_FAMILY_ROW_EXPAND;
+        const bool partadd = op == OP_TPARTADD;
+        if (!reduce && !expand && !partadd) continue;
+        const char *mnemonic = op_mnemonic((op_id)op);
+        for (size_t d = 0; d < COUNT(k64); ++d) {
+            const pto_dtype dt = k64[d];
+            if (!op_accepts((op_id)op, PTO_PROFILE_HOST, dt)) {
+                if (reduce || expand) fail_msg("%s does not list %s under HOST", op_name((op_id)op), pto_dtype_string(dt));
+                continue;
+            }
+            ++rows_tested;
+            for (size_t p = 0; p < COUNT(kProfiles); ++p) {
+                assert_int_equal(pto_set_profile(kProfiles[p]), PTO_OK);
+                for (size_t s = 0; s < COUNT(kShapes); ++s) {
+                    const uint32_t R = kShapes[s][0], C = kShapes[s][1], vr = kShapes[s][2], vc = kShapes[s][3];
+                    pto_tile *src = NULL, *dst = NULL, *part = NULL;
+                    /* a tmp A2A3's reductions require (HOST and A5 ignore it) */
+                    pto_tile *tmp = new64(dt, 8, 64, 8, 64, NULL);
+                    if (reduce) {
+                        src = new64(dt, R, C, vr, vc, &r);
+                        dst = by_row ? new64(dt, R, 1, vr, 1, &r) : new64(dt, 1, C, 1, vc, &r);
+                    } else if (expand) {
+                        src = by_row ? new64(dt, R, 1, vr, 1, &r) : new64(dt, 1, C, 1, vc, &r);
+                        dst = new64(dt, R, C, vr, vc, &r);
+                    } else {
+                        src = new64(dt, R, C, vr, vc, &r);
+                        part = new64(dt, R, C, (vr + 1) / 2, (vc + 1) / 2, &r);
+                        dst = new64(dt, R, C, vr, vc, &r);
+                    }
+                    const size_t n = (size_t)pto_tile_rows(dst) * pto_tile_cols(dst);
+                    uint64_t *before = malloc(n * 8);
+                    memcpy(before, pto_tile_data(dst), n * 8);
+                    /* tpartadd: the full source first, then second */
+                    const int calls = partadd ? 2 : 1;
+                    for (int c = 0; c < calls; ++c) {
+                        memcpy(pto_tile_data(dst), before, n * 8);
+                        const pto_status st = partadd ? (c == 0 ? pto_tpartadd(dst, src, part)
+                                                                : pto_tpartadd(dst, part, src))
+                                                      : op_call((op_id)op, PTO_POW_DEFAULT, dst, src, NULL, tmp);
+                        if (!accepted_or_refused((op_id)op, kProfiles[p], dt, st, before, dst)) continue;
+                        for (uint32_t i = 0; i < pto_tile_rows(dst); ++i)
+                            for (uint32_t j = 0; j < pto_tile_cols(dst); ++j) {
+                                uint64_t want = before[i * pto_tile_cols(dst) + j];
+                                if (reduce && by_row && j == 0 && i < vr) {
+                                    want = get64(src, i, 0);
+                                    for (uint32_t k = 1; k < vc; ++k) want = reduce64_step(mnemonic, dt, want, get64(src, i, k));
+                                } else if (reduce && !by_row && i == 0 && j < vc) {
+                                    want = get64(src, 0, j);
+                                    for (uint32_t k = 1; k < vr; ++k) want = reduce64_step(mnemonic, dt, want, get64(src, k, j));
+                                } else if (expand && i < vr && j < vc) {
+                                    want = by_row ? get64(src, i, 0) : get64(src, 0, j);
+                                } else if (partadd && i < vr && j < vc) {
+                                    want = get64(src, i, j);
+                                    if (i < (vr + 1) / 2 && j < (vc + 1) / 2) want += get64(part, i, j);
+                                }
+                                const uint64_t got = get64(dst, i, j);
+                                if (got != want)
+                                    fail_msg("%s %s %ux%u valid %ux%u (%u,%u): 0x%" PRIx64 ", want 0x%" PRIx64,
+                                             op_name((op_id)op), pto_dtype_string(dt), R, C, vr, vc, i, j, got, want);
+                            }
+                    }
+                    free(before);
+                    pto_tile_destroy(src);
+                    pto_tile_destroy(dst);
+                    if (part != NULL) pto_tile_destroy(part);
+                    pto_tile_destroy(tmp);
+                }
+            }
+        }
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    print_message("[int64] %s: %zu reduction, broadcast and tpartadd (row, dtype) pairs\n", target, rows_tested);
+    assert_true(rows_tested >= 18);
+}
+
+static void test_reduce_expand_rows(void **state) {
+    (void)state;
+    for_each_target("int64 reductions and broadcasts", reduce_expand_rows_on, NULL);
+}
+
+/* ---- compares and selects ------------------------------------------------- */
+
+static bool compare64(pto_cmp_mode mode, pto_dtype dt, uint64_t a, uint64_t b) {
+    const bool lt = dt == PTO_INT64 ? (int64_t)a < (int64_t)b : a < b;
+    const bool gt = dt == PTO_INT64 ? (int64_t)a > (int64_t)b : a > b;
+    switch (mode) {
+    case PTO_CMP_NE: return a != b;
+    case PTO_CMP_LT: return lt;
+    case PTO_CMP_GT: return gt;
+    case PTO_CMP_GE: return !lt;
+    case PTO_CMP_LE: return !gt;
+    default: return a == b;
+    }
+}
+
+static pto_tile *new_mask(uint32_t rows, uint32_t vr, uint32_t vc, rng *r) {
+    pto_tile *m = NULL;
+    assert_int_equal(pto_tile_create(PTO_UINT8, rows, 8, &m), PTO_OK);
+    uint8_t *bytes = pto_tile_data(m);
+    for (size_t k = 0; k < (size_t)rows * 8; ++k) bytes[k] = (uint8_t)rng_next(r);
+    assert_int_equal(pto_tile_set_valid(m, vr, (vc + 7) / 8), PTO_OK);
+    return m;
+}
+
+static bool mask_bit(pto_tile *m, size_t i, size_t j) {
+    return (((const uint8_t *)pto_tile_data(m))[i * 8 + j / 8] >> (j % 8)) & 1;
+}
+
+/* tcmp and tcmps in every mode (the scalars above, equal elements too),
+ * tsel and tsels: the mask's bits of the valid columns, 0 past them in the
+ * last byte, nothing else written; under each profile as its lists say. */
+static void compare_rows_on(void *ctx, size_t target_index, const char *target) {
+    (void)ctx, (void)target_index, (void)target;
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A2A3, PTO_PROFILE_A5};
+    static const uint32_t kShapes[][4] = {{1, 1, 1, 1}, {4, 16, 4, 16}, {5, 40, 5, 33}, {7, 9, 3, 2}};
+    static const pto_cmp_mode kModes[] = {PTO_CMP_EQ, PTO_CMP_NE, PTO_CMP_LT, PTO_CMP_GT, PTO_CMP_GE, PTO_CMP_LE};
+    rng r = {0xC64};
+    size_t masks = 0;
+    for (size_t d = 0; d < COUNT(k64); ++d) {
+        const pto_dtype dt = k64[d];
+        const double *scalars = dt == PTO_INT64 ? kInt64Scalars : kUint64Scalars;
+        const size_t scalar_count = dt == PTO_INT64 ? COUNT(kInt64Scalars) : COUNT(kUint64Scalars);
+        for (size_t p = 0; p < COUNT(kProfiles); ++p) {
+            const pto_profile profile = kProfiles[p];
+            assert_int_equal(pto_set_profile(profile), PTO_OK);
+            for (size_t s = 0; s < COUNT(kShapes); ++s) {
+                const uint32_t R = kShapes[s][0], C = kShapes[s][1], vr = kShapes[s][2], vc = kShapes[s][3];
+                pto_tile *a = new64(dt, R, C, vr, vc, &r), *b = new64(dt, R, C, vr, vc, &r);
+                for (uint32_t i = 0; i < vr; ++i)
+                    for (uint32_t j = 0; j < vc; ++j)
+                        if (rng_next(&r) % 4 == 0) put64(b, i, j, get64(a, i, j));
+                for (size_t m = 0; m < COUNT(kModes); ++m)
+                    for (int scalar_form = 0; scalar_form < 2; ++scalar_form) {
+                        pto_tile *mask = new_mask(R, vr, vc, &r);
+                        uint8_t before[8 * 8];
+                        memcpy(before, pto_tile_data(mask), (size_t)R * 8);
+                        const double sc = scalars[rng_next(&r) % scalar_count];
+                        const op_id op = scalar_form ? OP_TCMPS : OP_TCMP;
+                        const pto_status st = scalar_form ? pto_tcmps(mask, a, sc, kModes[m])
+                                                          : pto_tcmp(mask, a, b, kModes[m]);
+                        if (!op_accepts(op, profile, dt)) {
+                            assert_int_equal(st, PTO_ERR_UNSUPPORTED_DTYPE);
+                            assert_memory_equal(before, pto_tile_data(mask), (size_t)R * 8);
+                        } else {
+                            if (st != PTO_OK) fail_msg("%s: %s", op_name(op), pto_last_error());
+                            ++masks;
+                            for (uint32_t i = 0; i < R; ++i)
+                                for (uint32_t j = 0; j < 64; ++j) {
+                                    const bool written = i < vr && j < (vc + 7) / 8 * 8;
+                                    const bool want =
+                                        !written ? (before[i * 8 + j / 8] >> (j % 8)) & 1
+                                        : j >= vc ? false
+                                                  : compare64(kModes[m], dt, get64(a, i, j),
+                                                              scalar_form ? scalar_bits64(dt, sc) : get64(b, i, j));
+                                    if (mask_bit(mask, i, j) != want)
+                                        fail_msg("%s %s mode %d (%u,%u): bit %d, want %d", op_name(op),
+                                                 pto_dtype_string(dt), (int)kModes[m], i, j, mask_bit(mask, i, j), want);
+                                }
+                        }
+                        /* the selects by this mask (a random one where the compare was refused) */
+                        pto_tile *out = new64(dt, R, C, vr, vc, &r);
+                        const size_t n = (size_t)R * C;
+                        uint64_t *was = malloc(n * 8);
+                        memcpy(was, pto_tile_data(out), n * 8);
+                        pto_tile *tmp = NULL;
+                        assert_int_equal(pto_tile_create(PTO_UINT32, 1, 8, &tmp), PTO_OK);
+                        const pto_status sel = scalar_form ? pto_tsels(out, mask, a, tmp, sc)
+                                                           : pto_tsel(out, mask, a, b, tmp);
+                        const bool sel_accepted = scalar_form ? op_accepts(OP_TSELS, profile, dt)
+                                                              : profile != PTO_PROFILE_A2A3;
+                        if (!sel_accepted) {
+                            assert_int_equal(sel, PTO_ERR_UNSUPPORTED_DTYPE);
+                            assert_memory_equal(was, pto_tile_data(out), n * 8);
+                        } else {
+                            if (sel != PTO_OK) fail_msg("select: %s", pto_last_error());
+                            for (uint32_t i = 0; i < R; ++i)
+                                for (uint32_t j = 0; j < C; ++j) {
+                                    const uint64_t want =
+                                        !(i < vr && j < vc) ? was[i * C + j]
+                                        : mask_bit(mask, i, j) ? get64(a, i, j)
+                                        : scalar_form ? scalar_bits64(dt, sc)
+                                                      : get64(b, i, j);
+                                    if (get64(out, i, j) != want)
+                                        fail_msg("%s %s (%u,%u): 0x%" PRIx64 ", want 0x%" PRIx64,
+                                                 scalar_form ? "pto_tsels" : "pto_tsel", pto_dtype_string(dt), i, j,
+                                                 get64(out, i, j), want);
+                                }
+                        }
+                        free(was);
+                        TILES_DESTROY(mask, out, tmp);
+                    }
+                TILES_DESTROY(a, b);
+            }
+        }
+        /* a scalar no double of the range gives */
+        assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+        pto_tile *a = new64(dt, 1, 8, 1, 8, &r), *mask = new_mask(1, 1, 8, &r);
+        assert_int_equal(pto_tcmps(mask, a, dt == PTO_INT64 ? 0x1p63 : -1.0, PTO_CMP_EQ), PTO_ERR_INVALID_ARGUMENT);
+        TILES_DESTROY(a, mask);
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    print_message("[int64] %s: %zu masks\n", target, masks);
+    assert_true(masks > 0);
+}
+
+static void test_compare_rows(void **state) {
+    (void)state;
+    for_each_target("int64 compares and selects", compare_rows_on, NULL);
+}
+
+/* ---- tgather and tscatter --------------------------------------------------- */
+
+static pto_tile *new_indices(pto_dtype dt, uint32_t rows, uint32_t cols, uint32_t bound, rng *r) {
+    pto_tile *t = NULL;
+    assert_int_equal(pto_tile_create(dt, rows, cols, &t), PTO_OK);
+    for (size_t k = 0; k < (size_t)rows * cols; ++k) {
+        const uint32_t v = (uint32_t)(rng_next(r) % bound);
+        if (pto_dtype_size(dt) == 4)
+            memcpy((char *)pto_tile_data(t) + k * 4, &v, 4);
+        else {
+            const uint16_t h = (uint16_t)v;
+            memcpy((char *)pto_tile_data(t) + k * 2, &h, 2);
+        }
+    }
+    return t;
+}
+
+static uint32_t index_at(pto_tile *t, size_t k) {
+    if (pto_dtype_size(pto_tile_dtype(t)) == 4) {
+        uint32_t v;
+        memcpy(&v, (const char *)pto_tile_data(t) + k * 4, 4);
+        return v;
+    }
+    uint16_t h;
+    memcpy(&h, (const char *)pto_tile_data(t) + k * 2, 2);
+    return h;
+}
+
+/* 8-byte data gathered and scattered by INT32 and UINT32 indices (A5's
+ * pairing, HOST's too); 2-byte indices refused; A2A3 refuses the data. */
+static void test_gather_scatter(void **state) {
+    (void)state;
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A2A3, PTO_PROFILE_A5};
+    static const pto_dtype kIndexDtypes[] = {PTO_INT32, PTO_UINT32};
+    rng r = {0x6A7};
+    for (size_t d = 0; d < COUNT(k64); ++d)
+        for (size_t p = 0; p < COUNT(kProfiles); ++p)
+            for (size_t x = 0; x < COUNT(kIndexDtypes); ++x) {
+                const pto_dtype dt = k64[d];
+                assert_int_equal(pto_set_profile(kProfiles[p]), PTO_OK);
+                /* gather: dst 3x8 from a 4x10 src */
+                pto_tile *src = new64(dt, 4, 10, 4, 10, &r), *dst = new64(dt, 3, 8, 3, 8, &r);
+                pto_tile *idx = new_indices(kIndexDtypes[x], 3, 8, 40, &r);
+                pto_tile *tmp = new_indices(kIndexDtypes[x], 3, 8, 1, &r);
+                uint64_t before[24];
+                memcpy(before, pto_tile_data(dst), sizeof before);
+                pto_status st = pto_tgather(dst, src, idx, tmp);
+                if (accepted_or_refused(OP_TGATHER, kProfiles[p], dt, st, before, dst))
+                    for (size_t k = 0; k < 24; ++k)
+                        assert_int_equal(get64(dst, k / 8, k % 8), get64(src, index_at(idx, k) / 10, index_at(idx, k) % 10));
+                /* scatter: a 3x8 src into a 4x10 dst, zeroed first, later indices winning */
+                pto_tile *sdst = new64(dt, 4, 10, 4, 10, &r);
+                uint64_t sbefore[40];
+                memcpy(sbefore, pto_tile_data(sdst), sizeof sbefore);
+                st = pto_tscatter(sdst, dst, idx);
+                if (accepted_or_refused(OP_TSCATTER, kProfiles[p], dt, st, sbefore, sdst)) {
+                    uint64_t want[40] = {0};
+                    for (size_t k = 0; k < 24; ++k) want[index_at(idx, k)] = get64(dst, k / 8, k % 8);
+                    assert_memory_equal(want, pto_tile_data(sdst), sizeof want);
+                }
+                /* 2-byte indices for 8-byte data: refused where the data is accepted */
+                pto_tile *narrow = new_indices(PTO_INT16, 3, 8, 40, &r);
+                if (op_accepts(OP_TGATHER, kProfiles[p], dt)) {
+                    assert_int_equal(pto_tgather(dst, src, narrow, NULL), PTO_ERR_DTYPE_MISMATCH);
+                    assert_non_null(strstr(pto_last_error(), "4 bytes wide"));
+                }
+                if (op_accepts(OP_TSCATTER, kProfiles[p], dt))
+                    assert_int_equal(pto_tscatter(sdst, dst, narrow), PTO_ERR_DTYPE_MISMATCH);
+                TILES_DESTROY(src, dst, idx, tmp, sdst, narrow);
+            }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+}
+
 /* A kernel over !pto.ptr<T> (T = i64 or ui64), memory as 8 rows of 8: a 4x8
  * tile with a vr x vc valid region loaded from rows 0..3, moved, stored to
  * rows 4..(4 + vr) (tstore's view as large as the valid region, as PTOAS's
@@ -500,6 +955,58 @@ static void test_programs(void **state) {
                                 NULL, "is not the element type of !pto.ptr<i64>");
 }
 
+/* A program's tadds on an i64 tile with an i64 parameter as the scalar:
+ * rows 0..3 of 8x8 memory plus the scalar into rows 4..7. An integer no
+ * double holds (2^53 + 1) is refused when the instruction runs, naming it. */
+static const char kTaddsKernel[] =
+    "module {\n"
+    "  func.func @k(%p: !pto.ptr<i64>, %s: i64) {\n"
+    "    %c0 = arith.constant 0 : index\n"
+    "    %c1 = arith.constant 1 : index\n"
+    "    %c4 = arith.constant 4 : index\n"
+    "    %c8 = arith.constant 8 : index\n"
+    "    %v = pto.make_tensor_view %p, shape = [%c8, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xi64>\n"
+    "    %a = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c4, %c8] : !pto.tensor_view<?x?xi64> -> !pto.partition_tensor_view<4x8xi64>\n"
+    "    %b = pto.partition_view %v, offsets = [%c4, %c0], sizes = [%c4, %c8] : !pto.tensor_view<?x?xi64> -> !pto.partition_tensor_view<4x8xi64>\n"
+    "    %t = pto.alloc_tile : !pto.tile_buf<vec, 4x8xi64>\n"
+    "    %d = pto.alloc_tile : !pto.tile_buf<vec, 4x8xi64>\n"
+    "    pto.tload ins(%a : !pto.partition_tensor_view<4x8xi64>) outs(%t : !pto.tile_buf<vec, 4x8xi64>)\n"
+    "    pto.tadds ins(%t, %s : !pto.tile_buf<vec, 4x8xi64>, i64) outs(%d : !pto.tile_buf<vec, 4x8xi64>)\n"
+    "    pto.tstore ins(%d : !pto.tile_buf<vec, 4x8xi64>) outs(%b : !pto.partition_tensor_view<4x8xi64>)\n"
+    "    return\n"
+    "  }\n"
+    "}\n";
+
+static void test_program_scalars(void **state) {
+    (void)state;
+    static const int64_t kScalars[] = {0, -1, INT64_MIN, INT64_C(9007199254740992), INT64_C(9007199254740993),
+                                       INT64_MAX};
+    rng r = {0x5CA};
+    pto_program *p = program_build(kTaddsKernel, NULL);
+    for (size_t k = 0; k < COUNT(kScalars); ++k) {
+        uint64_t mem[64], before[64];
+        for (size_t i = 0; i < 64; ++i) mem[i] = value64(&r);
+        memcpy(before, mem, sizeof mem);
+        pto_args *a = NULL;
+        assert_int_equal(pto_args_create(p, &a), PTO_OK);
+        assert_int_equal(pto_args_set_pointer(a, 0, mem, sizeof mem), PTO_OK);
+        assert_int_equal(pto_args_set_int(a, 1, kScalars[k]), PTO_OK);
+        const pto_status st = pto_program_run(p, a);
+        pto_args_destroy(a);
+        const bool exact = (double)kScalars[k] < 0x1p63 && (int64_t)(double)kScalars[k] == kScalars[k];
+        if (!exact) {
+            assert_int_equal(st, PTO_ERR_INVALID_ARGUMENT);
+            assert_non_null(strstr(pto_last_error(), "is not exactly a double"));
+            assert_memory_equal(mem + 32, before + 32, 32 * 8);
+            continue;
+        }
+        if (st != PTO_OK) fail_msg("scalar %" PRId64 ": %s", kScalars[k], pto_last_error());
+        for (size_t i = 0; i < 32; ++i) assert_int_equal(mem[32 + i], before[i] + (uint64_t)kScalars[k]);
+        assert_memory_equal(mem, before, 32 * 8);
+    }
+    pto_program_destroy(p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tiles),
@@ -507,6 +1014,11 @@ int main(void) {
         cmocka_unit_test(test_programs),
         cmocka_unit_test(test_tcvt),
         cmocka_unit_test(test_binary_rows),
+        cmocka_unit_test(test_scalar_rows),
+        cmocka_unit_test(test_reduce_expand_rows),
+        cmocka_unit_test(test_compare_rows),
+        cmocka_unit_test(test_gather_scatter),
+        cmocka_unit_test(test_program_scalars),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,7 +83,8 @@ var tpartaddOperands = []string{"dst", "src0", "src1"}
 // TPartAdd is TPARTADD (pto_tpartadd): src0 + src1 where both are valid, a
 // copy of the valid one elsewhere.
 //
-// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 all.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+// FLOAT32; A5 all, INT64, UINT64.
 func TPartAdd(dst *Tile, src0 *Tile, src1 *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}
@@ -245,8 +246,8 @@ var tgatherOperands = []string{"dst", "src", "indices", "tmp"}
 // TGather is TGATHER (pto_tgather): dst[i,j] = the element of src at flat
 // offset indices[i,j] (row * cols + col).
 //
-// dst's dtypes: HOST all; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16,
-// BFLOAT16, FLOAT32; A5 all.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT16, UINT16, INT32, UINT32,
+// FLOAT16, BFLOAT16, FLOAT32; A5 all, INT64, UINT64.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
 func TGather(dst *Tile, src *Tile, indices *Tile, tmp *Tile) error {
@@ -265,9 +266,9 @@ var tscatterOperands = []string{"dst", "src", "indices"}
 // TScatter is TSCATTER (pto_tscatter): dst zeroed, then src[i,j] to dst's
 // element at flat offset indices[i,j], in row order.
 //
-// dst's dtypes: HOST all; A2A3 INT32, INT16, INT8, FLOAT16, FLOAT32, UINT32,
-// UINT16, UINT8, BFLOAT16; A5 INT32, INT16, INT8, FLOAT16, FLOAT32, UINT32,
-// UINT16, UINT8, BFLOAT16.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, INT8, FLOAT16,
+// FLOAT32, UINT32, UINT16, UINT8, BFLOAT16; A5 INT32, INT16, INT8, FLOAT16,
+// FLOAT32, UINT32, INT64, UINT64, UINT16, UINT8, BFLOAT16.
 func TScatter(dst *Tile, src *Tile, indices *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src, indices}
@@ -394,8 +395,9 @@ var tcmpOperands = []string{"dst", "src0", "src1"}
 // TCmp is TCMP (pto_tcmp): the bit mask of src0 <mode> src1 (UINT8,
 // ceil(cols / 8) bytes a row).
 //
-// src0's dtypes: HOST all; A2A3 INT32, FLOAT16, FLOAT32; A5 UINT32, INT32,
-// FLOAT32, INT16, UINT16, FLOAT16, UINT8, INT8, BFLOAT16.
+// src0's dtypes: HOST all, INT64, UINT64; A2A3 INT32, FLOAT16, FLOAT32; A5
+// UINT32, INT32, INT64, UINT64, FLOAT32, INT16, UINT16, FLOAT16, UINT8,
+// INT8, BFLOAT16.
 func TCmp(dst *Tile, src0 *Tile, src1 *Tile, mode CmpMode) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}
@@ -412,8 +414,9 @@ var tcmpsOperands = []string{"dst", "src"}
 // TCmps is TCMPS (pto_tcmps): the bit mask of src <mode> scalar (UINT8,
 // ceil(cols / 8) bytes a row).
 //
-// src's dtypes: HOST all; A2A3 INT32, FLOAT32, FLOAT16, UINT16, INT16; A5
-// INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16, UINT8, INT8, BFLOAT16.
+// src's dtypes: HOST all, INT64, UINT64; A2A3 INT32, FLOAT32, FLOAT16,
+// UINT16, INT16; A5 INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16,
+// FLOAT16, UINT8, INT8, BFLOAT16.
 func TCmps(dst *Tile, src *Tile, scalar float64, mode CmpMode) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
@@ -430,9 +433,9 @@ var tselsOperands = []string{"dst", "mask", "src", "tmp"}
 // TSels is TSELS (pto_tsels): src where the mask bit is set, else the
 // scalar.
 //
-// dst's dtypes: HOST all; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16,
-// BFLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16,
-// FLOAT32.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT16, UINT16, INT32, UINT32,
+// FLOAT16, BFLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32,
+// INT64, UINT64, FLOAT16, FLOAT32.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
 func TSels(dst *Tile, mask *Tile, src *Tile, tmp *Tile, scalar float64) error {
@@ -726,8 +729,9 @@ var taddsOperands = []string{"dst", "src"}
 // TAdds is TADDS (pto_tadds): src + scalar elementwise; correctly rounded,
 // integers wrap.
 //
-// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
-// INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+// FLOAT32; A5 UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64, UINT64,
+// FLOAT16, FLOAT32, BFLOAT16.
 func TAdds(dst *Tile, src *Tile, scalar float64) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
@@ -744,8 +748,9 @@ var tsubsOperands = []string{"dst", "src"}
 // TSubs is TSUBS (pto_tsubs): src - scalar elementwise; correctly rounded,
 // integers wrap.
 //
-// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
-// INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+// FLOAT32; A5 UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64, UINT64,
+// FLOAT16, FLOAT32, BFLOAT16.
 func TSubs(dst *Tile, src *Tile, scalar float64) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
@@ -762,9 +767,9 @@ var tmulsOperands = []string{"dst", "src"}
 // TMuls is TMULS (pto_tmuls): src * scalar elementwise; correctly rounded,
 // integers wrap.
 //
-// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32,
-// BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32,
-// INT32, FLOAT16, FLOAT32, BFLOAT16.
+// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, INT64, UINT64, FLOAT16,
+// FLOAT32, BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16,
+// UINT32, INT32, INT64, UINT64, FLOAT16, FLOAT32, BFLOAT16.
 func TMuls(dst *Tile, src *Tile, scalar float64) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
@@ -781,9 +786,9 @@ var tdivsOperands = []string{"dst", "src"}
 // TDivs is TDIVS (pto_tdivs): src / scalar elementwise; correctly rounded,
 // integers truncate as tdiv.
 //
-// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32; A2A3
-// INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32, FLOAT16,
-// FLOAT32.
+// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, INT64, UINT64, FLOAT16,
+// FLOAT32; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32,
+// INT32, INT64, UINT64, FLOAT16, FLOAT32.
 func TDivs(dst *Tile, src *Tile, scalar float64) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
@@ -801,9 +806,9 @@ var tdivs_scalar_by_tileOperands = []string{"dst", "src"}
 // scalar / src elementwise (TDIVS's scalar/tile form); correctly rounded,
 // integers as tdiv.
 //
-// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32; A2A3
-// INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32, FLOAT16,
-// FLOAT32.
+// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, INT64, UINT64, FLOAT16,
+// FLOAT32; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32,
+// INT32, INT64, UINT64, FLOAT16, FLOAT32.
 func TDivsScalarByTile(dst *Tile, scalar float64, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
@@ -820,8 +825,9 @@ var tmaxsOperands = []string{"dst", "src"}
 // TMaxs is TMAXS (pto_tmaxs): the larger of src and scalar elementwise; NaN
 // if either is NaN.
 //
-// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32,
-// UINT32, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+// FLOAT32; A5 INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16, FLOAT16,
+// BFLOAT16, UINT8, INT8.
 func TMaxs(dst *Tile, src *Tile, scalar float64) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
@@ -838,8 +844,9 @@ var tminsOperands = []string{"dst", "src"}
 // TMins is TMINS (pto_tmins): the smaller of src and scalar elementwise; NaN
 // if either is NaN.
 //
-// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
-// INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+// FLOAT32; A5 UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64, UINT64,
+// FLOAT16, FLOAT32, BFLOAT16.
 func TMins(dst *Tile, src *Tile, scalar float64) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
@@ -856,8 +863,9 @@ var tremsOperands = []string{"dst", "src"}
 // TRems is TREMS (pto_trems): src - floor(src / scalar) * scalar elementwise
 // (the scalar's sign), as trem.
 //
-// dst's dtypes: HOST FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16; A2A3
-// FLOAT32, INT32; A5 FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16.
+// dst's dtypes: HOST FLOAT32, INT32, UINT32, INT64, UINT64, FLOAT16, INT16,
+// UINT16; A2A3 FLOAT32, INT32; A5 FLOAT32, INT32, UINT32, INT64, UINT64,
+// FLOAT16, INT16, UINT16.
 func TRems(dst *Tile, src *Tile, scalar float64) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
@@ -892,9 +900,9 @@ var texpandsOperands = []string{"dst"}
 // TExpands is TEXPANDS (pto_texpands): scalar in every element of dst's
 // valid region.
 //
-// dst's dtypes: HOST all; A2A3 UINT8, INT8, UINT16, INT16, UINT32, INT32,
-// FLOAT16, BFLOAT16, FLOAT32; A5 UINT8, INT8, UINT16, INT16, UINT32, INT32,
-// FLOAT16, BFLOAT16, FLOAT32.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 UINT8, INT8, UINT16, INT16,
+// UINT32, INT32, FLOAT16, BFLOAT16, FLOAT32; A5 UINT8, INT8, UINT16, INT16,
+// UINT32, INT32, INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32.
 func TExpands(dst *Tile, scalar float64) error {
 	var hs [1]uintptr
 	tiles := []*Tile{dst}
@@ -911,8 +919,9 @@ var trowsumOperands = []string{"dst", "src", "tmp"}
 // TRowSum is TROWSUM (pto_trowsum): dst(i,0) = sum of src row i in the
 // profile's documented order; integers wrap.
 //
-// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16; A2A3 FLOAT16, FLOAT32,
-// INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16.
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT64, UINT64; A2A3
+// FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT64, UINT64,
+// INT16.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
 func TRowSum(dst *Tile, src *Tile, tmp *Tile) error {
@@ -931,9 +940,9 @@ var trowmaxOperands = []string{"dst", "src", "tmp"}
 // TRowMax is TROWMAX (pto_trowmax): dst(i,0) = the largest element of src
 // row i; NaN if any is NaN.
 //
-// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8; A2A3
-// FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16, INT8,
-// UINT8.
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8, INT64,
+// UINT64; A2A3 FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32,
+// INT64, UINT64, INT16, INT8, UINT8.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
 func TRowMax(dst *Tile, src *Tile, tmp *Tile) error {
@@ -952,9 +961,9 @@ var trowminOperands = []string{"dst", "src", "tmp"}
 // TRowMin is TROWMIN (pto_trowmin): dst(i,0) = the smallest element of src
 // row i; NaN if any is NaN.
 //
-// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8; A2A3
-// FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16, INT8,
-// UINT8.
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8, INT64,
+// UINT64; A2A3 FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32,
+// INT64, UINT64, INT16, INT8, UINT8.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
 func TRowMin(dst *Tile, src *Tile, tmp *Tile) error {
@@ -973,8 +982,9 @@ var tcolsumOperands = []string{"dst", "src", "tmp"}
 // TColSum is TCOLSUM (pto_tcolsum): dst(0,j) = sum of src column j, row
 // order or binary tree; integers wrap.
 //
-// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
-// FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 FLOAT16, FLOAT32, INT16,
+// INT32; A5 FLOAT16, FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32,
+// INT64, UINT64, BFLOAT16.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
 func TColSum(dst *Tile, src *Tile, tmp *Tile, binary_order bool) error {
@@ -993,8 +1003,9 @@ var tcolmaxOperands = []string{"dst", "src", "tmp"}
 // TColMax is TCOLMAX (pto_tcolmax): dst(0,j) = the largest element of src
 // column j; NaN if any is NaN.
 //
-// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
-// FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 FLOAT16, FLOAT32, INT16,
+// INT32; A5 FLOAT16, FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32,
+// INT64, UINT64, BFLOAT16.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
 func TColMax(dst *Tile, src *Tile, tmp *Tile) error {
@@ -1013,8 +1024,9 @@ var tcolminOperands = []string{"dst", "src", "tmp"}
 // TColMin is TCOLMIN (pto_tcolmin): dst(0,j) = the smallest element of src
 // column j; NaN if any is NaN.
 //
-// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
-// FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 FLOAT16, FLOAT32, INT16,
+// INT32; A5 FLOAT16, FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32,
+// INT64, UINT64, BFLOAT16.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
 func TColMin(dst *Tile, src *Tile, tmp *Tile) error {
@@ -1117,7 +1129,7 @@ var trowexpandOperands = []string{"dst", "src"}
 // TRowExpand is TROWEXPAND (pto_trowexpand): src[i,0] in every column of row
 // i.
 //
-// dst's dtypes: HOST all; A2A3 all; A5 all.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 all, INT64, UINT64.
 func TRowExpand(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
@@ -1280,7 +1292,7 @@ var tcolexpandOperands = []string{"dst", "src"}
 // TColExpand is TCOLEXPAND (pto_tcolexpand): src[0,j] in every row of column
 // j.
 //
-// dst's dtypes: HOST all; A2A3 all; A5 all.
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 all, INT64, UINT64.
 func TColExpand(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}

@@ -184,8 +184,9 @@ constexpr uint32_t kEveryDtype = kAllDtypes.mask;
 
 // Code for the dtypes of kDtypes only (a row's HOST list: an operation has
 // no kernel for a dtype validation never admits).
-// The 8-byte integers are visited here only, for a row that lists them:
-// VisitDtype's other callers have no 64-bit code.
+// The 8-byte integers are visited here, for a row that lists them;
+// VisitDtype has no 64-bit case (the reductions, compares and selects test
+// for INT64 and UINT64 before it).
 template <uint32_t kDtypes, class Fn>
 HWY_INLINE void VisitDtypeIn(pto_dtype dtype, const Fn& fn) {
   if constexpr ((kDtypes & kInt64Dtypes.mask) != 0) {

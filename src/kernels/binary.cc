@@ -68,9 +68,12 @@ void PreluImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& 
   BinaryImpl<ComputeTag, PreluOp>(dtype, rows, cols, dst, a, b);
 }
 
+// tpartadd's sum, the 8-byte integers included.
+constexpr uint32_t kAddDtypes = kEveryDtype | kInt64Dtypes.mask;
+
 void AddImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
              const kernels::ConstPlane& a, const kernels::ConstPlane& b) {
-  BinaryImpl<AddTag, AddOp>(dtype, rows, cols, dst, a, b);
+  BinaryImpl<AddTag, AddOp, kAddDtypes>(dtype, rows, cols, dst, a, b);
 }
 
 void PreluContiguousImpl(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b) {
@@ -78,7 +81,7 @@ void PreluContiguousImpl(pto_dtype dtype, size_t n, void* dst, const void* a, co
 }
 
 void AddContiguousImpl(pto_dtype dtype, size_t n, void* dst, const void* a, const void* b) {
-  BinaryContiguous<AddTag, AddOp>(dtype, n, dst, a, b);
+  BinaryContiguous<AddTag, AddOp, kAddDtypes>(dtype, n, dst, a, b);
 }
 
 // ---- the Unary rows' functors: op(d, x) ----

@@ -294,8 +294,10 @@ HWY_INLINE void ColExpandTyped(size_t rows, size_t cols, const kernels::Plane& d
 // The one-source rows, as unsigned integers of the element's width (a
 // copy of bits: NaN payloads and signalling NaNs kept).
 template <typename T>
-using BitsOf = std::conditional_t<sizeof(T) == 1, uint8_t,
-                                  std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>>;
+using BitsOf = std::conditional_t<
+    sizeof(T) == 1, uint8_t,
+    std::conditional_t<sizeof(T) == 2, uint16_t,
+                       std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
 
 template <typename U>
 HWY_INLINE void RowExpandBits(size_t rows, size_t cols, const kernels::Plane& dst,

@@ -104,9 +104,39 @@ void CompareRows(pto_cmp_mode mode, size_t rows, size_t cols, const kernels::Pla
   }
 }
 
+// The 8-byte integers one element at a time (every target has the scalar
+// compares; their masks are the vector paths' bytes).
+template <typename T, bool kScalar>
+void CompareRows64(pto_cmp_mode mode, size_t rows, size_t cols, const kernels::Plane& mask,
+                   const kernels::ConstPlane& src0, const kernels::ConstPlane& src1, T scalar) {
+  for (size_t r = 0; r < rows; ++r) {
+    const T* a = static_cast<const T*>(src0.data) + r * src0.stride;
+    const T* b = kScalar ? nullptr : static_cast<const T*>(src1.data) + r * src1.stride;
+    uint8_t* out = static_cast<uint8_t*>(mask.data) + r * mask.stride;
+    memset(out, 0, (cols + 7) / 8);
+    for (size_t c = 0; c < cols; ++c) {
+      const T x = a[c], y = kScalar ? scalar : b[c];
+      bool bit;
+      switch (mode) {
+        case PTO_CMP_NE: bit = x != y; break;
+        case PTO_CMP_LT: bit = x < y; break;
+        case PTO_CMP_GT: bit = x > y; break;
+        case PTO_CMP_GE: bit = x >= y; break;
+        case PTO_CMP_LE: bit = x <= y; break;
+        default: bit = x == y; break;
+      }
+      out[c / 8] = static_cast<uint8_t>(out[c / 8] | (unsigned{bit} << (c % 8)));
+    }
+  }
+}
+
 void CompareImpl(pto_cmp_mode mode, pto_dtype dtype, size_t rows, size_t cols,
                  const kernels::Plane& mask, const kernels::ConstPlane& src0,
                  const kernels::ConstPlane& src1) {
+  if (dtype == PTO_INT64)
+    return CompareRows64<int64_t, false>(mode, rows, cols, mask, src0, src1, 0);
+  if (dtype == PTO_UINT64)
+    return CompareRows64<uint64_t, false>(mode, rows, cols, mask, src0, src1, 0);
   VisitDtype(dtype, [&](auto tag) {
     using T = decltype(tag);
     CompareRows<T, false>(mode, rows, cols, mask, src0, src1, T{});
@@ -115,7 +145,12 @@ void CompareImpl(pto_cmp_mode mode, pto_dtype dtype, size_t rows, size_t cols,
 
 void CompareScalarImpl(pto_cmp_mode mode, pto_dtype dtype, size_t rows, size_t cols,
                        const kernels::Plane& mask, const kernels::ConstPlane& src,
-                       uint32_t scalar_bits) {
+                       uint64_t scalar_bits) {
+  if (dtype == PTO_INT64)
+    return CompareRows64<int64_t, true>(mode, rows, cols, mask, src, src,
+                                        static_cast<int64_t>(scalar_bits));
+  if (dtype == PTO_UINT64)
+    return CompareRows64<uint64_t, true>(mode, rows, cols, mask, src, src, scalar_bits);
   VisitDtype(dtype, [&](auto tag) {
     using T = decltype(tag);
     T scalar;
@@ -126,7 +161,8 @@ void CompareScalarImpl(pto_cmp_mode mode, pto_dtype dtype, size_t rows, size_t c
       const uint16_t b = static_cast<uint16_t>(scalar_bits);
       memcpy(&scalar, &b, 2);
     } else {
-      memcpy(&scalar, &scalar_bits, 4);
+      const uint32_t b = static_cast<uint32_t>(scalar_bits);
+      memcpy(&scalar, &b, 4);
     }
     CompareRows<T, true>(mode, rows, cols, mask, src, src, scalar);
   });
@@ -169,9 +205,13 @@ template <typename T>
 using SelectLanes = std::conditional_t<sizeof(T) == 1, uint8_t,
                                        std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>>;
 
+inline bool IsEightByte(pto_dtype dtype) { return dtype == PTO_INT64 || dtype == PTO_UINT64; }
+
 void SelectImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
                 const kernels::ConstPlane& mask, const kernels::ConstPlane& src0,
                 const kernels::ConstPlane& src1) {
+  if (IsEightByte(dtype))
+    return SelectRows<uint64_t, false>(rows, cols, dst, mask, src0, src1, 0);
   VisitDtype(dtype, [&](auto tag) {
     using U = SelectLanes<decltype(tag)>;
     SelectRows<U, false>(rows, cols, dst, mask, src0, src1, U{});
@@ -180,7 +220,9 @@ void SelectImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane&
 
 void SelectScalarImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
                       const kernels::ConstPlane& mask, const kernels::ConstPlane& src,
-                      uint32_t scalar_bits) {
+                      uint64_t scalar_bits) {
+  if (IsEightByte(dtype))
+    return SelectRows<uint64_t, true>(rows, cols, dst, mask, src, src, scalar_bits);
   VisitDtype(dtype, [&](auto tag) {
     using U = SelectLanes<decltype(tag)>;
     SelectRows<U, true>(rows, cols, dst, mask, src, src, static_cast<U>(scalar_bits));
@@ -206,7 +248,7 @@ void Compare(pto_cmp_mode mode, pto_dtype dtype, size_t rows, size_t cols, const
 }
 
 void CompareScalar(pto_cmp_mode mode, pto_dtype dtype, size_t rows, size_t cols,
-                   const Plane& mask, const ConstPlane& src, uint32_t scalar_bits) {
+                   const Plane& mask, const ConstPlane& src, uint64_t scalar_bits) {
   PTO_DYNAMIC_DISPATCH(CompareScalarImpl)(mode, dtype, rows, cols, mask, src, scalar_bits);
 }
 
@@ -216,7 +258,7 @@ void Select(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const C
 }
 
 void SelectScalar(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,
-                  const ConstPlane& mask, const ConstPlane& src, uint32_t scalar_bits) {
+                  const ConstPlane& mask, const ConstPlane& src, uint64_t scalar_bits) {
   PTO_DYNAMIC_DISPATCH(SelectScalarImpl)(dtype, rows, cols, dst, mask, src, scalar_bits);
 }
 

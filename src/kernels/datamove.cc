@@ -91,6 +91,7 @@ void Gather(size_t element_bytes, size_t index_bytes, size_t rows, size_t cols, 
   switch (element_bytes) {
     case 1: return GatherBy<uint8_t>(index_bytes, rows, cols, dst, src, indices);
     case 2: return GatherBy<uint16_t>(index_bytes, rows, cols, dst, src, indices);
+    case 8: return GatherBy<uint64_t>(index_bytes, rows, cols, dst, src, indices);
     default: return GatherBy<uint32_t>(index_bytes, rows, cols, dst, src, indices);
   }
 }
@@ -100,6 +101,7 @@ void Scatter(size_t element_bytes, size_t index_bytes, size_t dst_elements, size
   switch (element_bytes) {
     case 1: return ScatterBy<uint8_t>(index_bytes, dst_elements, rows, cols, dst, src, indices);
     case 2: return ScatterBy<uint16_t>(index_bytes, dst_elements, rows, cols, dst, src, indices);
+    case 8: return ScatterBy<uint64_t>(index_bytes, dst_elements, rows, cols, dst, src, indices);
     default: return ScatterBy<uint32_t>(index_bytes, dst_elements, rows, cols, dst, src, indices);
   }
 }

@@ -89,11 +89,11 @@ void ArgReduce(bool largest, bool along_rows, pto_dtype dtype, size_t rows, size
 void Compare(pto_cmp_mode mode, pto_dtype dtype, size_t rows, size_t cols, const Plane& mask,
              const ConstPlane& src0, const ConstPlane& src1);
 void CompareScalar(pto_cmp_mode mode, pto_dtype dtype, size_t rows, size_t cols,
-                   const Plane& mask, const ConstPlane& src, uint32_t scalar_bits);
+                   const Plane& mask, const ConstPlane& src, uint64_t scalar_bits);
 void Select(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& mask,
             const ConstPlane& src0, const ConstPlane& src1);
 void SelectScalar(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,
-                  const ConstPlane& mask, const ConstPlane& src, uint32_t scalar_bits);
+                  const ConstPlane& mask, const ConstPlane& src, uint64_t scalar_bits);
 
 // dst = 1 / sqrt(src) elementwise; FLOAT32 and FLOAT16 (rsqrt.cc).
 void Rsqrt(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,

@@ -404,8 +404,22 @@ void RowReduceVector(size_t rows, size_t cols, const kernels::Plane& dst,
   }
 }
 
+// The 8-byte integers: wrapping sums, max and min, in 64-bit lanes (any
+// order gives the same value).
+template <typename T>
+void RowReduce64(Reduction op, size_t rows, size_t cols, const kernels::Plane& dst,
+                 const kernels::ConstPlane& src) {
+  switch (op) {
+    case Reduction::kSum: return RowReduceVector<T, Reduction::kSum>(rows, cols, dst, src);
+    case Reduction::kMax: return RowReduceVector<T, Reduction::kMax>(rows, cols, dst, src);
+    case Reduction::kMin: return RowReduceVector<T, Reduction::kMin>(rows, cols, dst, src);
+  }
+}
+
 void RowReduceImpl(Reduction op, SumOrder order, pto_dtype dtype, size_t rows, size_t cols,
                    const kernels::Plane& dst, const kernels::ConstPlane& src) {
+  if (dtype == PTO_INT64) return RowReduce64<int64_t>(op, rows, cols, dst, src);
+  if (dtype == PTO_UINT64) return RowReduce64<uint64_t>(op, rows, cols, dst, src);
   VisitDtype(dtype, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, hwy::float16_t>) {
@@ -508,6 +522,9 @@ void ColReduceTyped(Reduction op, SumOrder order, size_t rows, size_t cols,
 
 void ColReduceImpl(Reduction op, SumOrder order, pto_dtype dtype, size_t rows, size_t cols,
                    const kernels::Plane& dst, const kernels::ConstPlane& src) {
+  // The 8-byte integers wrap, so every order gives the same sums.
+  if (dtype == PTO_INT64) return ColReduceTyped<int64_t>(op, order, rows, cols, dst, src);
+  if (dtype == PTO_UINT64) return ColReduceTyped<uint64_t>(op, order, rows, cols, dst, src);
   VisitDtype(dtype, [&](auto tag) {
     ColReduceTyped<decltype(tag)>(op, order, rows, cols, dst, src);
   });

@@ -44,13 +44,17 @@ inline size_t RegionElements(const pto_tile* t) { return size_t{t->valid_rows} *
 // Whether `scalar` is a value of dtype: for an integer dtype an integer
 // within its range (NaN and the infinities are not); a float dtype takes any
 // value, rounded to it.
+// An 8-byte integer's scalar is a double too: every integer of magnitude up
+// to 2^53 and the larger ones a double holds, up to but excluding 2^63
+// (INT64) or 2^64 (UINT64), whose doubles are out of range.
 inline bool ScalarIsValueOf(pto_dtype dtype, double scalar) {
   if (IsFloatDtype(dtype)) return true;
   const int bits = static_cast<int>(pto_dtype_size(dtype)) * 8;
-  const bool is_signed = dtype == PTO_INT8 || dtype == PTO_INT16 || dtype == PTO_INT32;
+  const bool is_signed = dtype == PTO_INT8 || dtype == PTO_INT16 || dtype == PTO_INT32 ||
+                         dtype == PTO_INT64;
   const double low = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
-  const double high = std::ldexp(1.0, is_signed ? bits - 1 : bits) - 1;
-  return scalar == std::trunc(scalar) && scalar >= low && scalar <= high;
+  const double end = std::ldexp(1.0, is_signed ? bits - 1 : bits);  // the first out of range
+  return scalar == std::trunc(scalar) && scalar >= low && scalar < end;
 }
 
 // The rules of every scalar operand (pto_c.h), for the checks and runs of
@@ -64,6 +68,8 @@ inline bool ScalarIsValueOf(pto_dtype dtype, double scalar) {
 Validator& RequireScalarOf(Validator& v, const char* name, double scalar, const char* owner,
                            pto_dtype dtype);
 uint32_t ScalarBits(pto_dtype dtype, double scalar);
+// ScalarBits of any dtype, the 8-byte integers' two's complement included.
+uint64_t ScalarBits64(pto_dtype dtype, double scalar);
 
 // pto_tmov with a cube tile on either side (cube_move.cc): whether a call
 // is one, its rules under `profile`, and the move of a call they accept.

@@ -213,7 +213,7 @@ void RunTCmps(const Operands& o, pto_profile) {
   if (ops::IsEmptyRegion(src)) return;
   kernels::CompareScalar(static_cast<pto_cmp_mode>(o.attr), src->dtype, src->valid_rows,
                          src->valid_cols, PlaneOf(o.dst), ConstPlaneOf(src),
-                         ScalarBits(src->dtype, o.scalar));
+                         ScalarBits64(src->dtype, o.scalar));
 }
 
 pto_status CheckTSels(const Operands& o, pto_profile profile) {
@@ -236,7 +236,7 @@ void RunTSels(const Operands& o, pto_profile) {
   if (ops::IsEmptyRegion(dst)) return;
   kernels::SelectScalar(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
                         ConstPlaneOf(o.src0), ConstPlaneOf(o.src1),
-                        ScalarBits(dst->dtype, o.scalar));
+                        ScalarBits64(dst->dtype, o.scalar));
 }
 
 }  // namespace ops

@@ -274,6 +274,11 @@ pto_status CheckTGather(const Operands& o, pto_profile profile) {
   v.DtypeAccepted(OpDtypes::kTGather, profile, "dst", dst)
       .SameDtype("src", src, "dst", dst)
       .DtypeAccepted(OpDtypes::kGatherIndices, profile, "indices", indices);
+  // A5's a5/TGather.hpp: 8-byte data by 4-byte indices only.
+  if (v.ok() && ElementBytes(dst->dtype) == 8)
+    v.Require(ElementBytes(indices->dtype) == 4, PTO_ERR_DTYPE_MISMATCH,
+              "indices dtype %s is not 4 bytes wide, which %s data gathers by",
+              DtypeName(indices->dtype), DtypeName(dst->dtype));
   if (a2a3) v.SameDtype("tmp", tmp, "indices", indices);
   if (tmp != nullptr)
     v.Distinct("tmp", tmp, "dst", dst)
@@ -319,9 +324,9 @@ pto_status CheckTScatter(const Operands& o, pto_profile profile) {
       .SameDtype("src", src, "dst", dst)
       .DtypeAccepted(OpDtypes::kScatterIndices, profile, "indices", indices);
   if (!v.ok()) return v.status();
-  // Both targets' pairing: 4-byte data by 4-byte indices, 2- and 1-byte
-  // data by 2-byte ones.
-  const size_t index_bytes = ElementBytes(dst->dtype) == 4 ? 4 : 2;
+  // Both targets' pairing: 8- (A5) and 4-byte data by 4-byte indices, 2-
+  // and 1-byte data by 2-byte ones.
+  const size_t index_bytes = ElementBytes(dst->dtype) >= 4 ? 4 : 2;
   v.Require(ElementBytes(indices->dtype) == index_bytes, PTO_ERR_DTYPE_MISMATCH,
             "indices dtype %s is not %zu bytes wide, which %s data scatters by",
             DtypeName(indices->dtype), index_bytes, DtypeName(dst->dtype));

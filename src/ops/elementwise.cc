@@ -291,5 +291,11 @@ uint32_t ScalarBits(pto_dtype dtype, double scalar) {
                                                                     : 0xFFu));
 }
 
+uint64_t ScalarBits64(pto_dtype dtype, double scalar) {
+  if (dtype == PTO_INT64) return static_cast<uint64_t>(static_cast<int64_t>(scalar));
+  if (dtype == PTO_UINT64) return static_cast<uint64_t>(scalar);
+  return ScalarBits(dtype, scalar);
+}
+
 }  // namespace ops
 }  // namespace pto

@@ -311,6 +311,16 @@ pto_status Block::TileOp(const Instr& in) {
   double scalar = !ops::TakesScalar(in.op->attr) ? 0.0
                   : in.scalar_is_float                 ? floats_[in.scalar_reg]
                                                        : static_cast<double>(ints_[in.scalar_reg]);
+  // An integer register reaches the C function as a double: one beyond 2^53
+  // that no double holds (a 64-bit element's scalar) is refused, not rounded.
+  if (ops::TakesScalar(in.op->attr) && !in.scalar_is_float) {
+    const int64_t value = ints_[in.scalar_reg];
+    if (scalar >= 0x1p63 || static_cast<int64_t>(scalar) != value)
+      return Error(in, PTO_ERR_INVALID_ARGUMENT,
+                   std::string(in.op->c_function) + ": scalar " + std::to_string(value) +
+                       " is not exactly a double (scalars pass as doubles: integers up to "
+                       "2^53, larger ones only where a double holds them)");
+  }
   // tsetval's value is an iN of dst's element width (PTOAS: the element
   // type), signless: a negative one stands for its unsigned twin in an
   // unsigned dtype (what tgetval leaves for an element of 2^(N-1) or more).

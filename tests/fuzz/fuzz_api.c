@@ -33,8 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The opcode byte, modulo kOpcodes: the tile, query, buffer and profile
  * calls, pto_tile_create_cube, then one opcode per operation in the order
- * of src/operations.def, so that a new operation only adds one at the end.
- * tests/fuzz/make-corpus.py writes the same numbers. */
+ * of src/operations.def, then kInstruction64 (any operation on 8-byte
+ * integer tiles of its own). tests/fuzz/make-corpus.py writes the same
+ * numbers. */
 enum {
     kCreate,
     kDestroy,
@@ -49,7 +50,8 @@ enum {
     kCreateAt,
     kSetProfile,
     kFirstInstruction,
-    kOpcodes = kFirstInstruction + OP_COUNT
+    kInstruction64 = kFirstInstruction + OP_COUNT,
+    kOpcodes
 };
 
 /* A Special row the fuzzer has no model of (its rules are its own test
@@ -66,6 +68,59 @@ static void fuzz_special(reader *r, state *st, op_id op) {
     call_check(&c, op_call(op, algo, dst, a, b, t),
                (op_row(op)->traits & PTO_TRAIT_WholeDst) ? kWritesAnywhereInDst : kWritesValidRegion);
     call_end(&c);
+}
+
+/* A tile of its own for kInstruction64: dt, rows x cols with a vr x vc valid
+ * region, its elements from the input (8-byte ones from edge values that
+ * tell 64 bits from 32, indices below `bound` when bound is not 0). */
+static pto_tile *tile64(reader *r, pto_dtype dt, uint32_t rows, uint32_t cols, uint32_t vr, uint32_t vc,
+                        uint32_t bound) {
+    static const uint64_t kEdges[8] = {0, 1, UINT64_MAX, INT64_MAX, (uint64_t)INT64_MIN,
+                                       UINT64_C(0xFFFFFFFF), UINT64_C(0x100000000), UINT64_C(0x8000000000000001)};
+    pto_tile *t = NULL;
+    CHECK(pto_tile_create(dt, rows, cols, &t) == PTO_OK, "creating an operand tile");
+    CHECK(pto_tile_set_valid(t, vr, vc) == PTO_OK, "its valid region");
+    const size_t size = pto_dtype_size(dt), n = (size_t)rows * cols;
+    unsigned char *data = pto_tile_data(t);
+    for (size_t k = 0; k < n; ++k) {
+        const uint8_t b = take(r);
+        const uint64_t v = bound != 0 ? b % bound : size == 8 ? kEdges[b % 8] + (b >> 3) : b;
+        memcpy(data + k * size, &v, size); /* the low bytes on a little-endian host */
+    }
+    return t;
+}
+
+/* Any operation on tiles of INT64 or UINT64 (the models above know the nine
+ * narrower dtypes only): dst of the row's kind (a compare's UINT8 mask, an
+ * index reduction's INT32), a select's UINT8 mask source, gather's and
+ * scatter's INT32 indices, every other operand 8-byte; the attributes.def
+ * row's Test values. Any status; a refusal with a message writes nothing; a
+ * success writes no operand but dst, and nothing of dst outside its valid
+ * region unless the row writes its whole tile. */
+static void fuzz_instruction64(reader *r) {
+    const op_id op = (op_id)(take(r) % OP_COUNT);
+    const pto_dtype dt = (take(r) & 1) ? PTO_UINT64 : PTO_INT64;
+    const uint32_t rows = 1u + take(r) % 8, cols = 1u + take(r) % 16;
+    const uint32_t vr = 1u + take(r) % rows, vc = 1u + take(r) % cols;
+    const uint32_t traits = op_row(op)->traits, mask_cols = (cols + 7) / 8, mask_vc = (vc + 7) / 8;
+    pto_tile *dst = (traits & PTO_TRAIT_MaskDst)    ? tile64(r, PTO_UINT8, rows, mask_cols, vr, mask_vc, 0)
+                    : (traits & PTO_TRAIT_IndexDst) ? tile64(r, PTO_INT32, rows, cols, vr, vc, 0)
+                                                     : tile64(r, dt, rows, cols, vr, vc, 0);
+    pto_tile *a = (traits & PTO_TRAIT_MaskSrc) ? tile64(r, PTO_UINT8, rows, cols, vr, mask_vc, 0)
+                                               : tile64(r, dt, rows, cols, vr, vc, 0);
+    pto_tile *b = (traits & PTO_TRAIT_ValuesAtRun) ? tile64(r, PTO_INT32, rows, cols, vr, vc, rows * cols)
+                                                   : tile64(r, dt, rows, cols, vr, vc, 0);
+    pto_tile *t = tile64(r, dt, rows, cols, vr, vc, 0);
+    const pto_pow_algorithm algo = take_algo(r);
+    checked_call c;
+    call_begin(&c, op_name(op), kStatusNotModelled, (const pto_tile *const[]){dst, a, b, t}, 4);
+    call_check(&c, op_call(op, algo, dst, a, b, t),
+               (traits & PTO_TRAIT_WholeDst) ? kWritesAnywhereInDst : kWritesValidRegion);
+    call_end(&c);
+    pto_tile_destroy(dst);
+    pto_tile_destroy(a);
+    pto_tile_destroy(b);
+    pto_tile_destroy(t);
 }
 
 /* One instruction call, its rules and checks by operation. */
@@ -134,6 +189,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* Bounded work per input, whatever its length. */
     for (int steps = 0; r.left > 0 && steps < 64; steps++) {
         const unsigned code = take(&r) % kOpcodes;
+        if (code == kInstruction64) {
+            fuzz_instruction64(&r);
+            continue;
+        }
         if (code >= kFirstInstruction) {
             op_instruction(&r, &st, (op_id)(code - kFirstInstruction));
             continue;

@@ -18,9 +18,10 @@ uint32_t take_u32(reader *r) {
 }
 
 /* A dtype: one of the nine of 1, 2 and 4 bytes, whose rules the models here
- * write out, or a value that names none. INT64 and UINT64 (tiles, tmov,
- * tcvt, the binary rows) are tested by tests/test_int64.c and reach the
- * program fuzzer through i64 pointers and tiles. */
+ * write out, or a value that names none. INT64 and UINT64 reach the
+ * operations through kInstruction64 (fuzz_api.c: tiles of their own, the
+ * status not modelled), the rows' values through tests/test_int64.c, and
+ * the program fuzzer through i64 pointers and tiles. */
 pto_dtype take_dtype(reader *r) {
     static const int64_t kOdd[16] = {TEST_DTYPE_COUNT, 13, 255, -1, INT_MIN, INT_MAX, 256, 1000,
                                      -9, 16, 31,  32, 0x7FFF,  0x10000, 12,  100};

@@ -12,13 +12,17 @@ CREATE, DESTROY, SET_VALID, WRITE, WRITE_F32, READ, QUERIES, CREATE_CUBE = 0, 1,
 BUFFER, BUFFER_DESTROY, CREATE_AT, PROFILE = 8, 9, 10, 11
 
 
+def operation_rows():
+    """The Camel names of src/operations.def's rows, in order."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "operations.def")
+    with open(path) as f:
+        return [line.split("(", 1)[1].split(",", 1)[0] for line in f if line.startswith("PTO_OPERATION(")]
+
+
 def opcode(camel):
     """The harness's opcode of a row of src/operations.def (after the 12
     calls above), found by its Camel name."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "operations.def")
-    with open(path) as f:
-        rows = [line.split("(", 1)[1].split(",", 1)[0] for line in f if line.startswith("PTO_OPERATION(")]
-    return 12 + rows.index(camel)
+    return 12 + operation_rows().index(camel)
 
 
 # One opcode per operation, in the order of src/operations.def.
@@ -27,6 +31,13 @@ POW, RSQRT, PRELU, COLDIV, PARTADD = (opcode(c) for c in ("TPow", "TRsqrt", "TPr
 EXTRACT, GATHER, SETVAL = opcode("TExtract"), opcode("TGather"), opcode("TSetVal")
 TADD, TMOV = opcode("TAdd"), opcode("TMov")
 MATMUL, MATMUL_ACC, MATMUL_BIAS = opcode("TMatmul"), opcode("TMatmulAcc"), opcode("TMatmulBias")
+# After the operations' opcodes: any operation on INT64 / UINT64 tiles.
+INSTRUCTION64 = 12 + len(operation_rows())
+INT64_ROWS = ("TAdd", "TSub", "TMul", "TDiv", "TMax", "TMin", "TRem", "TMov", "TAddC", "TCvt",
+              "TAdds", "TSubs", "TMuls", "TDivs", "TDivsScalarByTile", "TMaxs", "TMins", "TRems",
+              "TExpands", "TRowSum", "TRowMax", "TRowMin", "TColSum", "TColMax", "TColMin",
+              "TRowExpand", "TColExpand", "TPartAdd", "TCmp", "TCmps", "TSels", "TGather",
+              "TScatter")
 LOC_VEC, LOC_MAT, LOC_LEFT, LOC_RIGHT, LOC_ACC, LOC_BIAS = range(6)
 ND, NZ, ZN, ZZ, NN = range(5)
 BUF_CREATE, BUF_WRAP_ARENA, BUF_WRAP_TILE, BUF_WRAP_NULL = 0, 1, 2, 3
@@ -331,6 +342,21 @@ def main():
             p.cube(1, src, 16, 32, LOC_MAT, NZ).fill(1).op(TMOV, 0, 1).op(TMOV, 3, 1)
             p.create(1, dst, 16, 16).op(TMOV, 1, 2).op(TMOV, 3, 0)
             write(out, f"cube-{prof}-{src}", p)
+
+    # The rows that take INT64 and UINT64, each on 8-byte tiles of its own
+    # (kInstruction64: op, dtype bit, rows, cols, valid rows, valid cols, the
+    # four operands' elements, the pow algorithm), on each profile, a full
+    # and a partial valid region.
+    for prof in (HOST, A2A3, A5):
+        for d64 in (0, 1):
+            for k, (rows, cols, vr, vc) in enumerate(((3, 13, 3, 13), (4, 9, 2, 5))):
+                p = Program().profile(prof)
+                for camel in INT64_ROWS:
+                    p.raw(INSTRUCTION64, opcode(camel) - 12, d64, rows - 1, cols - 1, vr - 1, vc - 1)
+                    # a compare's dst is its mask: a byte per 8 columns
+                    dst = rows * ((cols + 7) // 8) if camel in ("TCmp", "TCmps") else rows * cols
+                    p.raw(*(rng.randrange(256) for _ in range(dst + 3 * rows * cols)), 0)
+                write(out, f"int64-{prof}-{d64}-{k}", p)
 
 
 if __name__ == "__main__":

@@ -187,6 +187,37 @@ def test_int64_dtypes(dtype):
     np.testing.assert_array_equal(total.numpy().view(np.uint64), bits.reshape(2, 3) * np.uint64(2))
 
 
+@pytest.mark.parametrize("dtype", [D.INT64, D.UINT64], ids=lambda d: d.name)
+def test_int64_rows(dtype):
+    """The rows that take the 8-byte integers, through the binding: a scalar
+    beyond 2^32 (a double's integer), a compare's mask, a row sum wrapping
+    modulo 2^64, a gather by INT32 indices; A2A3 refuses them, and a scalar
+    out of the dtype's range is refused."""
+    want = np.int64 if dtype is D.INT64 else np.uint64
+    bits = np.array([[0, 1, 2**63 - 1, 2**63], [2**64 - 1, 5, 2**40, 7]], dtype=np.uint64)
+    a = pto.Tile.from_numpy(bits.view(want))
+    d = pto.Tile(dtype, 2, 4)
+    pto.tadds(d, a, 2.0**40)
+    np.testing.assert_array_equal(d.numpy().view(np.uint64), bits + np.uint64(2**40))
+    m = pto.Tile(D.UINT8, 2, 1)
+    pto.tcmps(m, a, 2.0**40, mode=pto.CmpMode.GE)
+    signed = dtype is D.INT64
+    ge = (bits.view(np.int64) >= 2**40) if signed else (bits >= np.uint64(2**40))
+    assert raw(m).ravel().tolist() == [int(sum(int(b) << j for j, b in enumerate(row))) for row in ge]
+    s = pto.Tile(dtype, 2, 1)
+    pto.trowsum(s, a)
+    np.testing.assert_array_equal(s.numpy().view(np.uint64).ravel(), bits.sum(axis=1, dtype=np.uint64))
+    idx = make(D.INT32, [[7, 0, 3, 3], [1, 2, 6, 4]])
+    g = pto.Tile(dtype, 2, 4)
+    pto.tgather(g, a, idx)
+    np.testing.assert_array_equal(g.numpy().view(np.uint64).ravel(), bits.ravel()[[7, 0, 3, 3, 1, 2, 6, 4]])
+    with pytest.raises(pto.InvalidArgumentError, match="scalar"):
+        pto.tadds(d, a, 2.0**63 if signed else -1.0)
+    with pto.profile(pto.Profile.A2A3):
+        with pytest.raises(pto.UnsupportedDTypeError, match="A2A3"):
+            pto.tadds(d, a, 1.0)
+
+
 def test_int64_program():
     """A kernel over !pto.ptr<i64>: global memory as a numpy int64 array."""
     prog = pto.Program("""module {

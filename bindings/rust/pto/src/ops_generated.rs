@@ -80,7 +80,8 @@ pub fn tcolexpanddiv(
 /// TPARTADD (`pto_tpartadd`): src0 + src1 where both are valid, a copy of
 /// the valid one elsewhere.
 ///
-/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 all.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+/// FLOAT32; A5 all, INT64, UINT64.
 pub fn tpartadd(
     dst: &mut impl Operand,
     src0: impl Source,
@@ -234,8 +235,8 @@ pub fn textract(
 /// TGATHER (`pto_tgather`): dst\[i,j\] = the element of src at flat offset
 /// indices\[i,j\] (row \* cols + col).
 ///
-/// dst's dtypes: HOST all; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16,
-/// BFLOAT16, FLOAT32; A5 all.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT16, UINT16, INT32,
+/// UINT32, FLOAT16, BFLOAT16, FLOAT32; A5 all, INT64, UINT64.
 ///
 /// `tmp` is an optional scratch tile (`None` for none; a profile may
 /// require it).
@@ -259,9 +260,9 @@ pub fn tgather(
 /// TSCATTER (`pto_tscatter`): dst zeroed, then src\[i,j\] to dst's element
 /// at flat offset indices\[i,j\], in row order.
 ///
-/// dst's dtypes: HOST all; A2A3 INT32, INT16, INT8, FLOAT16, FLOAT32,
-/// UINT32, UINT16, UINT8, BFLOAT16; A5 INT32, INT16, INT8, FLOAT16,
-/// FLOAT32, UINT32, UINT16, UINT8, BFLOAT16.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, INT8, FLOAT16,
+/// FLOAT32, UINT32, UINT16, UINT8, BFLOAT16; A5 INT32, INT16, INT8,
+/// FLOAT16, FLOAT32, UINT32, INT64, UINT64, UINT16, UINT8, BFLOAT16.
 pub fn tscatter(
     dst: &mut impl Operand,
     src: impl Source,
@@ -371,8 +372,9 @@ pub fn tpows(
 /// TCMP (`pto_tcmp`): the bit mask of src0 \<mode\> src1 (UINT8, ceil(cols
 /// / 8) bytes a row).
 ///
-/// src0's dtypes: HOST all; A2A3 INT32, FLOAT16, FLOAT32; A5 UINT32, INT32,
-/// FLOAT32, INT16, UINT16, FLOAT16, UINT8, INT8, BFLOAT16.
+/// src0's dtypes: HOST all, INT64, UINT64; A2A3 INT32, FLOAT16, FLOAT32; A5
+/// UINT32, INT32, INT64, UINT64, FLOAT32, INT16, UINT16, FLOAT16, UINT8,
+/// INT8, BFLOAT16.
 pub fn tcmp(
     dst: &mut impl Operand,
     src0: impl Source,
@@ -386,8 +388,9 @@ pub fn tcmp(
 /// TCMPS (`pto_tcmps`): the bit mask of src \<mode\> scalar (UINT8,
 /// ceil(cols / 8) bytes a row).
 ///
-/// src's dtypes: HOST all; A2A3 INT32, FLOAT32, FLOAT16, UINT16, INT16; A5
-/// INT32, UINT32, FLOAT32, INT16, UINT16, FLOAT16, UINT8, INT8, BFLOAT16.
+/// src's dtypes: HOST all, INT64, UINT64; A2A3 INT32, FLOAT32, FLOAT16,
+/// UINT16, INT16; A5 INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16,
+/// FLOAT16, UINT8, INT8, BFLOAT16.
 pub fn tcmps(
     dst: &mut impl Operand,
     src: impl Source,
@@ -400,9 +403,9 @@ pub fn tcmps(
 
 /// TSELS (`pto_tsels`): src where the mask bit is set, else the scalar.
 ///
-/// dst's dtypes: HOST all; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16,
-/// BFLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32,
-/// FLOAT16, FLOAT32.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT16, UINT16, INT32,
+/// UINT32, FLOAT16, BFLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16,
+/// INT32, UINT32, INT64, UINT64, FLOAT16, FLOAT32.
 ///
 /// `tmp` is an optional scratch tile (`None` for none; a profile may
 /// require it).
@@ -635,8 +638,9 @@ pub fn tlog(
 /// TADDS (`pto_tadds`): src + scalar elementwise; correctly rounded,
 /// integers wrap.
 ///
-/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
-/// INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+/// FLOAT32; A5 UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64, UINT64,
+/// FLOAT16, FLOAT32, BFLOAT16.
 pub fn tadds(
     dst: &mut impl Operand,
     src: impl Source,
@@ -649,8 +653,9 @@ pub fn tadds(
 /// TSUBS (`pto_tsubs`): src - scalar elementwise; correctly rounded,
 /// integers wrap.
 ///
-/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
-/// INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+/// FLOAT32; A5 UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64, UINT64,
+/// FLOAT16, FLOAT32, BFLOAT16.
 pub fn tsubs(
     dst: &mut impl Operand,
     src: impl Source,
@@ -663,9 +668,9 @@ pub fn tsubs(
 /// TMULS (`pto_tmuls`): src \* scalar elementwise; correctly rounded,
 /// integers wrap.
 ///
-/// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32,
-/// BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32,
-/// INT32, FLOAT16, FLOAT32, BFLOAT16.
+/// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, INT64, UINT64, FLOAT16,
+/// FLOAT32, BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT16,
+/// INT16, UINT32, INT32, INT64, UINT64, FLOAT16, FLOAT32, BFLOAT16.
 pub fn tmuls(
     dst: &mut impl Operand,
     src: impl Source,
@@ -678,9 +683,9 @@ pub fn tmuls(
 /// TDIVS (`pto_tdivs`): src / scalar elementwise; correctly rounded,
 /// integers truncate as tdiv.
 ///
-/// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32; A2A3
-/// INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32,
-/// FLOAT16, FLOAT32.
+/// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, INT64, UINT64, FLOAT16,
+/// FLOAT32; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32,
+/// INT32, INT64, UINT64, FLOAT16, FLOAT32.
 pub fn tdivs(
     dst: &mut impl Operand,
     src: impl Source,
@@ -694,9 +699,9 @@ pub fn tdivs(
 /// elementwise (TDIVS's scalar/tile form); correctly rounded, integers as
 /// tdiv.
 ///
-/// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32; A2A3
-/// INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32,
-/// FLOAT16, FLOAT32.
+/// dst's dtypes: HOST UINT16, INT16, UINT32, INT32, INT64, UINT64, FLOAT16,
+/// FLOAT32; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32,
+/// INT32, INT64, UINT64, FLOAT16, FLOAT32.
 pub fn tdivs_scalar_by_tile(
     dst: &mut impl Operand,
     scalar: f64,
@@ -709,8 +714,9 @@ pub fn tdivs_scalar_by_tile(
 /// TMAXS (`pto_tmaxs`): the larger of src and scalar elementwise; NaN if
 /// either is NaN.
 ///
-/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32,
-/// UINT32, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+/// FLOAT32; A5 INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16,
+/// FLOAT16, BFLOAT16, UINT8, INT8.
 pub fn tmaxs(
     dst: &mut impl Operand,
     src: impl Source,
@@ -723,8 +729,9 @@ pub fn tmaxs(
 /// TMINS (`pto_tmins`): the smaller of src and scalar elementwise; NaN if
 /// either is NaN.
 ///
-/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
-/// INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+/// FLOAT32; A5 UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64, UINT64,
+/// FLOAT16, FLOAT32, BFLOAT16.
 pub fn tmins(
     dst: &mut impl Operand,
     src: impl Source,
@@ -737,8 +744,9 @@ pub fn tmins(
 /// TREMS (`pto_trems`): src - floor(src / scalar) \* scalar elementwise
 /// (the scalar's sign), as trem.
 ///
-/// dst's dtypes: HOST FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16; A2A3
-/// FLOAT32, INT32; A5 FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16.
+/// dst's dtypes: HOST FLOAT32, INT32, UINT32, INT64, UINT64, FLOAT16,
+/// INT16, UINT16; A2A3 FLOAT32, INT32; A5 FLOAT32, INT32, UINT32, INT64,
+/// UINT64, FLOAT16, INT16, UINT16.
 pub fn trems(
     dst: &mut impl Operand,
     src: impl Source,
@@ -765,9 +773,9 @@ pub fn tlrelu(
 /// TEXPANDS (`pto_texpands`): scalar in every element of dst's valid
 /// region.
 ///
-/// dst's dtypes: HOST all; A2A3 UINT8, INT8, UINT16, INT16, UINT32, INT32,
-/// FLOAT16, BFLOAT16, FLOAT32; A5 UINT8, INT8, UINT16, INT16, UINT32,
-/// INT32, FLOAT16, BFLOAT16, FLOAT32.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 UINT8, INT8, UINT16, INT16,
+/// UINT32, INT32, FLOAT16, BFLOAT16, FLOAT32; A5 UINT8, INT8, UINT16,
+/// INT16, UINT32, INT32, INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32.
 pub fn texpands(
     dst: &mut impl Operand,
     scalar: f64,
@@ -779,8 +787,9 @@ pub fn texpands(
 /// TROWSUM (`pto_trowsum`): dst(i,0) = sum of src row i in the profile's
 /// documented order; integers wrap.
 ///
-/// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16; A2A3 FLOAT16,
-/// FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16.
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT64, UINT64; A2A3
+/// FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT64,
+/// UINT64, INT16.
 ///
 /// `tmp` is an optional scratch tile (`None` for none; a profile may
 /// require it).
@@ -802,9 +811,9 @@ pub fn trowsum(
 /// TROWMAX (`pto_trowmax`): dst(i,0) = the largest element of src row i;
 /// NaN if any is NaN.
 ///
-/// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8; A2A3
-/// FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16, INT8,
-/// UINT8.
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8, INT64,
+/// UINT64; A2A3 FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32,
+/// INT64, UINT64, INT16, INT8, UINT8.
 ///
 /// `tmp` is an optional scratch tile (`None` for none; a profile may
 /// require it).
@@ -826,9 +835,9 @@ pub fn trowmax(
 /// TROWMIN (`pto_trowmin`): dst(i,0) = the smallest element of src row i;
 /// NaN if any is NaN.
 ///
-/// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8; A2A3
-/// FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16, INT8,
-/// UINT8.
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8, INT64,
+/// UINT64; A2A3 FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32,
+/// INT64, UINT64, INT16, INT8, UINT8.
 ///
 /// `tmp` is an optional scratch tile (`None` for none; a profile may
 /// require it).
@@ -850,8 +859,9 @@ pub fn trowmin(
 /// TCOLSUM (`pto_tcolsum`): dst(0,j) = sum of src column j, row order or
 /// binary tree; integers wrap.
 ///
-/// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
-/// FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 FLOAT16, FLOAT32, INT16,
+/// INT32; A5 FLOAT16, FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32,
+/// INT64, UINT64, BFLOAT16.
 ///
 /// `tmp` is an optional scratch tile (`None` for none; a profile may
 /// require it).
@@ -875,8 +885,9 @@ pub fn tcolsum(
 /// TCOLMAX (`pto_tcolmax`): dst(0,j) = the largest element of src column j;
 /// NaN if any is NaN.
 ///
-/// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
-/// FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 FLOAT16, FLOAT32, INT16,
+/// INT32; A5 FLOAT16, FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32,
+/// INT64, UINT64, BFLOAT16.
 ///
 /// `tmp` is an optional scratch tile (`None` for none; a profile may
 /// require it).
@@ -898,8 +909,9 @@ pub fn tcolmax(
 /// TCOLMIN (`pto_tcolmin`): dst(0,j) = the smallest element of src column
 /// j; NaN if any is NaN.
 ///
-/// dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16,
-/// FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 FLOAT16, FLOAT32, INT16,
+/// INT32; A5 FLOAT16, FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32,
+/// INT64, UINT64, BFLOAT16.
 ///
 /// `tmp` is an optional scratch tile (`None` for none; a profile may
 /// require it).
@@ -1016,7 +1028,7 @@ pub fn tcolargmin(
 
 /// TROWEXPAND (`pto_trowexpand`): src\[i,0\] in every column of row i.
 ///
-/// dst's dtypes: HOST all; A2A3 all; A5 all.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 all, INT64, UINT64.
 pub fn trowexpand(
     dst: &mut impl Operand,
     src: impl Source,
@@ -1208,7 +1220,7 @@ pub fn trowexpandexpdif(
 
 /// TCOLEXPAND (`pto_tcolexpand`): src\[0,j\] in every row of column j.
 ///
-/// dst's dtypes: HOST all; A2A3 all; A5 all.
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 all, INT64, UINT64.
 pub fn tcolexpand(
     dst: &mut impl Operand,
     src: impl Source,

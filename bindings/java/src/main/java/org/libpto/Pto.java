@@ -125,7 +125,8 @@ public final class Pto {
     /**
      * TPARTADD ({@code pto_tpartadd}): src0 + src1 where both are valid, a copy of the valid
      * one elsewhere.
-     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 all.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 all,
+     * INT64, UINT64.
      */
     public static void tpartadd(Tile dst, Tile src0, Tile src1) {
         try {
@@ -301,8 +302,8 @@ public final class Pto {
     /**
      * TGATHER ({@code pto_tgather}): dst[i,j] = the element of src at flat offset
      * indices[i,j] (row * cols + col).
-     * <p>dst's dtypes: HOST all; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16,
-     * FLOAT32; A5 all.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16,
+     * BFLOAT16, FLOAT32; A5 all, INT64, UINT64.
      * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
      * require it).
      */
@@ -328,9 +329,9 @@ public final class Pto {
     /**
      * TSCATTER ({@code pto_tscatter}): dst zeroed, then src[i,j] to dst's element at flat
      * offset indices[i,j], in row order.
-     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, INT8, FLOAT16, FLOAT32, UINT32, UINT16,
-     * UINT8, BFLOAT16; A5 INT32, INT16, INT8, FLOAT16, FLOAT32, UINT32, UINT16, UINT8,
-     * BFLOAT16.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, INT8, FLOAT16, FLOAT32,
+     * UINT32, UINT16, UINT8, BFLOAT16; A5 INT32, INT16, INT8, FLOAT16, FLOAT32, UINT32,
+     * INT64, UINT64, UINT16, UINT8, BFLOAT16.
      */
     public static void tscatter(Tile dst, Tile src, Tile indices) {
         try {
@@ -461,8 +462,8 @@ public final class Pto {
     /**
      * TCMP ({@code pto_tcmp}): the bit mask of src0 &lt;mode&gt; src1 (UINT8, ceil(cols / 8)
      * bytes a row).
-     * <p>src0's dtypes: HOST all; A2A3 INT32, FLOAT16, FLOAT32; A5 UINT32, INT32, FLOAT32,
-     * INT16, UINT16, FLOAT16, UINT8, INT8, BFLOAT16.
+     * <p>src0's dtypes: HOST all, INT64, UINT64; A2A3 INT32, FLOAT16, FLOAT32; A5 UINT32,
+     * INT32, INT64, UINT64, FLOAT32, INT16, UINT16, FLOAT16, UINT8, INT8, BFLOAT16.
      */
     public static void tcmp(Tile dst, Tile src0, Tile src1, CmpMode mode) {
         if (mode == null) {
@@ -483,8 +484,9 @@ public final class Pto {
     /**
      * TCMPS ({@code pto_tcmps}): the bit mask of src &lt;mode&gt; scalar (UINT8, ceil(cols /
      * 8) bytes a row).
-     * <p>src's dtypes: HOST all; A2A3 INT32, FLOAT32, FLOAT16, UINT16, INT16; A5 INT32,
-     * UINT32, FLOAT32, INT16, UINT16, FLOAT16, UINT8, INT8, BFLOAT16.
+     * <p>src's dtypes: HOST all, INT64, UINT64; A2A3 INT32, FLOAT32, FLOAT16, UINT16, INT16;
+     * A5 INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16, FLOAT16, UINT8, INT8,
+     * BFLOAT16.
      */
     public static void tcmps(Tile dst, Tile src, double scalar, CmpMode mode) {
         if (mode == null) {
@@ -503,8 +505,9 @@ public final class Pto {
 
     /**
      * TSELS ({@code pto_tsels}): src where the mask bit is set, else the scalar.
-     * <p>dst's dtypes: HOST all; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16,
-     * FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, FLOAT32.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16,
+     * BFLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
+     * FLOAT16, FLOAT32.
      * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
      * require it).
      */
@@ -778,8 +781,8 @@ public final class Pto {
 
     /**
      * TADDS ({@code pto_tadds}): src + scalar elementwise; correctly rounded, integers wrap.
-     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8, INT8,
-     * UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5
+     * UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64, UINT64, FLOAT16, FLOAT32, BFLOAT16.
      */
     public static void tadds(Tile dst, Tile src, double scalar) {
         try {
@@ -794,8 +797,8 @@ public final class Pto {
 
     /**
      * TSUBS ({@code pto_tsubs}): src - scalar elementwise; correctly rounded, integers wrap.
-     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8, INT8,
-     * UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5
+     * UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64, UINT64, FLOAT16, FLOAT32, BFLOAT16.
      */
     public static void tsubs(Tile dst, Tile src, double scalar) {
         try {
@@ -810,9 +813,9 @@ public final class Pto {
 
     /**
      * TMULS ({@code pto_tmuls}): src * scalar elementwise; correctly rounded, integers wrap.
-     * <p>dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16; A2A3
-     * INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32,
-     * BFLOAT16.
+     * <p>dst's dtypes: HOST UINT16, INT16, UINT32, INT32, INT64, UINT64, FLOAT16, FLOAT32,
+     * BFLOAT16; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32, INT64,
+     * UINT64, FLOAT16, FLOAT32, BFLOAT16.
      */
     public static void tmuls(Tile dst, Tile src, double scalar) {
         try {
@@ -828,8 +831,9 @@ public final class Pto {
     /**
      * TDIVS ({@code pto_tdivs}): src / scalar elementwise; correctly rounded, integers
      * truncate as tdiv.
-     * <p>dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32; A2A3 INT32,
-     * INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32.
+     * <p>dst's dtypes: HOST UINT16, INT16, UINT32, INT32, INT64, UINT64, FLOAT16, FLOAT32;
+     * A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32, INT64, UINT64,
+     * FLOAT16, FLOAT32.
      */
     public static void tdivs(Tile dst, Tile src, double scalar) {
         try {
@@ -845,8 +849,9 @@ public final class Pto {
     /**
      * TDIVS_SCALAR_BY_TILE ({@code pto_tdivs_scalar_by_tile}): scalar / src elementwise
      * (TDIVS's scalar/tile form); correctly rounded, integers as tdiv.
-     * <p>dst's dtypes: HOST UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32; A2A3 INT32,
-     * INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32.
+     * <p>dst's dtypes: HOST UINT16, INT16, UINT32, INT32, INT64, UINT64, FLOAT16, FLOAT32;
+     * A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT16, INT16, UINT32, INT32, INT64, UINT64,
+     * FLOAT16, FLOAT32.
      */
     public static void tdivsScalarByTile(Tile dst, double scalar, Tile src) {
         try {
@@ -862,8 +867,8 @@ public final class Pto {
     /**
      * TMAXS ({@code pto_tmaxs}): the larger of src and scalar elementwise; NaN if either is
      * NaN.
-     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 INT32, UINT32,
-     * FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5
+     * INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16, FLOAT16, BFLOAT16, UINT8, INT8.
      */
     public static void tmaxs(Tile dst, Tile src, double scalar) {
         try {
@@ -879,8 +884,8 @@ public final class Pto {
     /**
      * TMINS ({@code pto_tmins}): the smaller of src and scalar elementwise; NaN if either is
      * NaN.
-     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8, INT8,
-     * UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5
+     * UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64, UINT64, FLOAT16, FLOAT32, BFLOAT16.
      */
     public static void tmins(Tile dst, Tile src, double scalar) {
         try {
@@ -896,8 +901,8 @@ public final class Pto {
     /**
      * TREMS ({@code pto_trems}): src - floor(src / scalar) * scalar elementwise (the
      * scalar's sign), as trem.
-     * <p>dst's dtypes: HOST FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16; A2A3 FLOAT32,
-     * INT32; A5 FLOAT32, INT32, UINT32, FLOAT16, INT16, UINT16.
+     * <p>dst's dtypes: HOST FLOAT32, INT32, UINT32, INT64, UINT64, FLOAT16, INT16, UINT16;
+     * A2A3 FLOAT32, INT32; A5 FLOAT32, INT32, UINT32, INT64, UINT64, FLOAT16, INT16, UINT16.
      */
     public static void trems(Tile dst, Tile src, double scalar) {
         try {
@@ -928,9 +933,9 @@ public final class Pto {
 
     /**
      * TEXPANDS ({@code pto_texpands}): scalar in every element of dst's valid region.
-     * <p>dst's dtypes: HOST all; A2A3 UINT8, INT8, UINT16, INT16, UINT32, INT32, FLOAT16,
-     * BFLOAT16, FLOAT32; A5 UINT8, INT8, UINT16, INT16, UINT32, INT32, FLOAT16, BFLOAT16,
-     * FLOAT32.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 UINT8, INT8, UINT16, INT16, UINT32,
+     * INT32, FLOAT16, BFLOAT16, FLOAT32; A5 UINT8, INT8, UINT16, INT16, UINT32, INT32,
+     * INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32.
      */
     public static void texpands(Tile dst, double scalar) {
         try {
@@ -944,8 +949,8 @@ public final class Pto {
     /**
      * TROWSUM ({@code pto_trowsum}): dst(i,0) = sum of src row i in the profile's documented
      * order; integers wrap.
-     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16; A2A3 FLOAT16, FLOAT32, INT32,
-     * INT16; A5 FLOAT16, FLOAT32, INT32, INT16.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT64, UINT64; A2A3 FLOAT16,
+     * FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT64, UINT64, INT16.
      * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
      * require it).
      */
@@ -969,8 +974,9 @@ public final class Pto {
     /**
      * TROWMAX ({@code pto_trowmax}): dst(i,0) = the largest element of src row i; NaN if any
      * is NaN.
-     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8; A2A3 FLOAT16,
-     * FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8, INT64, UINT64; A2A3
+     * FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT64, UINT64, INT16,
+     * INT8, UINT8.
      * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
      * require it).
      */
@@ -994,8 +1000,9 @@ public final class Pto {
     /**
      * TROWMIN ({@code pto_trowmin}): dst(i,0) = the smallest element of src row i; NaN if
      * any is NaN.
-     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8; A2A3 FLOAT16,
-     * FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT8, UINT8, INT64, UINT64; A2A3
+     * FLOAT16, FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT64, UINT64, INT16,
+     * INT8, UINT8.
      * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
      * require it).
      */
@@ -1019,8 +1026,8 @@ public final class Pto {
     /**
      * TCOLSUM ({@code pto_tcolsum}): dst(0,j) = sum of src column j, row order or binary
      * tree; integers wrap.
-     * <p>dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32,
-     * INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5
+     * FLOAT16, FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, BFLOAT16.
      * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
      * require it).
      */
@@ -1055,8 +1062,8 @@ public final class Pto {
     /**
      * TCOLMAX ({@code pto_tcolmax}): dst(0,j) = the largest element of src column j; NaN if
      * any is NaN.
-     * <p>dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32,
-     * INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5
+     * FLOAT16, FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, BFLOAT16.
      * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
      * require it).
      */
@@ -1080,8 +1087,8 @@ public final class Pto {
     /**
      * TCOLMIN ({@code pto_tcolmin}): dst(0,j) = the smallest element of src column j; NaN if
      * any is NaN.
-     * <p>dst's dtypes: HOST all; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32,
-     * INT8, UINT8, INT16, UINT16, INT32, UINT32, BFLOAT16.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5
+     * FLOAT16, FLOAT32, INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, BFLOAT16.
      * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
      * require it).
      */
@@ -1208,7 +1215,7 @@ public final class Pto {
 
     /**
      * TROWEXPAND ({@code pto_trowexpand}): src[i,0] in every column of row i.
-     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 all, INT64, UINT64.
      */
     public static void trowexpand(Tile dst, Tile src) {
         try {
@@ -1417,7 +1424,7 @@ public final class Pto {
 
     /**
      * TCOLEXPAND ({@code pto_tcolexpand}): src[0,j] in every row of column j.
-     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 all, INT64, UINT64.
      */
     public static void tcolexpand(Tile dst, Tile src) {
         try {
