@@ -7,7 +7,7 @@
  * multiply, as C calls (below) and as PTO assembly programs
  * (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 77 operations of libpto's table (src/operations.def), by family; each
+ * The 78 operations of libpto's table (src/operations.def), by family; each
  * section below gives its family's common rules:
  *   elementwise tile-tile (7): tadd, tsub, tmul, tdiv, tmax, tmin, trem
  *   elementwise unary (8): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
@@ -22,10 +22,10 @@
  *     trowexpandexpdif
  *   column broadcasts (7): tcolexpand, tcolexpandadd, tcolexpandsub,
  *     tcolexpandmul, tcolexpandmax, tcolexpandmin, tcolexpandexpdif
- *   with rules of their own (24): tpow, trsqrt, tprelu, tcolexpanddiv,
+ *   with rules of their own (25): tpow, trsqrt, tprelu, tcolexpanddiv,
  *     tpartadd, tcvt, tfillpad, tci, treshape, ttrans, tconcat,
- *     tconcatidx, textract, tgather, tscatter, tsort32, tmrgsort, taxpy,
- *     taddc, tsetval, tpows, tcmp, tcmps, tsels
+ *     tconcatidx, textract, tgather, tgather_mask, tscatter, tsort32,
+ *     tmrgsort, taxpy, taddc, tsetval, tpows, tcmp, tcmps, tsels
  *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
  *   index reductions (4): trowargmax, trowargmin, tcolargmax, tcolargmin
  * ops-families:end
@@ -161,6 +161,19 @@ typedef enum pto_cmp_mode {
     PTO_CMP_GE = 4, /* src0 >= src1 */
     PTO_CMP_LE = 5  /* src0 <= src1 */
 } pto_cmp_mode;
+/* Which elements of each group pto_tgather_mask keeps (the pages'
+ * MaskPattern, numbered as the NPUs' vreduce pattern modes and PTOAS's
+ * `#pto.mask_pattern<P0101>`): read right to left, bit k of the name set
+ * keeps column k of every group of two (P0101, P1010) or four columns. */
+typedef enum pto_mask_pattern {
+    PTO_MASK_P0101 = 1, /* columns 0, 2, 4, ...: the first of every two */
+    PTO_MASK_P1010 = 2, /* columns 1, 3, 5, ...: the second of every two */
+    PTO_MASK_P0001 = 3, /* columns 0, 4, 8, ...: the first of every four */
+    PTO_MASK_P0010 = 4, /* columns 1, 5, 9, ...: the second of every four */
+    PTO_MASK_P0100 = 5, /* columns 2, 6, 10, ...: the third of every four */
+    PTO_MASK_P1000 = 6, /* columns 3, 7, 11, ...: the fourth of every four */
+    PTO_MASK_P1111 = 7  /* every column */
+} pto_mask_pattern;
 
 /* Target profiles: whose rules the operations enforce (see "Target profiles"
  * below). */
@@ -1325,10 +1338,33 @@ PTO_API pto_status pto_textract(pto_tile *dst, const pto_tile *src, size_t index
  *   < src valid rows and k % src cols < src valid cols (PTO_ERR_OUT_OF_RANGE,
  *   naming the first (i, j) in row order that does not). The indices are
  *   read once to check them all before anything is written, so a refused
- *   call writes nothing. The mask-pattern and compare forms are not
- *   provided. */
+ *   call writes nothing. The mask-pattern form is pto_tgather_mask; the
+ *   compare form is not provided. */
 PTO_API pto_status pto_tgather(pto_tile *dst, const pto_tile *src, const pto_tile *indices,
                                pto_tile *tmp);
+
+/* TGATHER, its mask-pattern form (the page's TGATHER<Dst, Src, MaskPattern>,
+ * a row gather): the columns of each valid row of src that pattern keeps
+ * (pto_mask_pattern; column c of a row counts from 0 at the row's start),
+ * packed one after another, row after row, into dst's storage read as one
+ * sequence in row order from dst's first element, bits unchanged: src valid
+ * rows x n elements, n the kept columns among src's valid cols (n = src
+ * valid cols for P1111, ceil(cols / 2) for P0101, ceil((cols - 1) / 2) for
+ * P1010, ceil((cols - k) / 4) for the k-th of every four), as the NPUs'
+ * vreduce and pto-isa's CPU model pack them. The rest of dst is left as it
+ * was. Rules, checked in this order:
+ * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst's dtype: HOST and A5 INT8, UINT8, INT16, UINT16, INT32, UINT32,
+ *   INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32; A2A3 the 2- and 4-byte ones
+ *   (PTO_ERR_UNSUPPORTED_DTYPE); src one of the same list, of dst's element
+ *   size (PTO_ERR_DTYPE_MISMATCH).
+ * - pattern one of the enum (PTO_ERR_INVALID_ARGUMENT).
+ * - src shares no byte of its valid elements with dst (PTO_ERR_ALIASING).
+ * - dst valid cols == dst cols (the implementations' contiguous dst); the
+ *   packed elements fit in dst's valid rows x cols (PTO_ERR_SHAPE_MISMATCH).
+ * The column form (GatherAxis::GATHER_COL, whole rows kept by the pattern)
+ * is not provided. */
+PTO_API pto_status pto_tgather_mask(pto_tile *dst, const pto_tile *src, pto_mask_pattern pattern);
 
 /* TSCATTER (its index form): dst's whole rows x cols are set to zero, then
  * for each (i, j) of indices' valid region in row order, src[i,j] goes to

@@ -244,6 +244,11 @@ void Transpose(size_t element_bytes, size_t rows, size_t cols, const Plane& dst,
 // cols; index_bytes 2 or 4, every index (read unsigned) naming an element.
 void Gather(size_t element_bytes, size_t index_bytes, size_t rows, size_t cols, const Plane& dst,
             const void* src, const ConstPlane& indices);
+// TGATHER's mask-pattern form: the columns j < cols of each of src's rows
+// with j % period == phase, packed one after another from dst's first
+// element, row after row; element_bytes 1, 2, 4 or 8.
+void GatherColumns(size_t element_bytes, size_t rows, size_t cols, size_t period, size_t phase,
+                   void* dst, const ConstPlane& src);
 // dst's first dst_elements zeroed, then src[i][j] to dst's element at flat
 // offset indices[i][j] over rows x cols, in row order; index_bytes 2 or 4,
 // every index (read unsigned) below dst_elements.

@@ -199,6 +199,35 @@ static const ops::OpDescriptor& WithScalarFirst(const ops::OpDescriptor& op,
   return *form;
 }
 
+// The row a text form names: `op`, or its MaskPattern form (tgather_mask)
+// when the text gives one source (tgather's mask-pattern form).
+static const ops::OpDescriptor& WithMaskPattern(const ops::OpDescriptor& op, size_t sources) {
+  const ops::OpDescriptor* form = ops::MaskPatternForm(op);
+  return form == nullptr || sources != 1 ? op : *form;
+}
+
+// A MaskPattern row's text must name its pattern (0: none given).
+bool Compiler::MaskPatternGiven(const Token& op, const ops::OpDescriptor& desc, int attr) {
+  if (desc.attr != ops::AttrKind::kMaskPattern || attr != 0) return true;
+  return Error(op.loc, std::string(op.text) +
+                           " with one source is its mask-pattern form, which needs {maskPattern "
+                           "= #pto.mask_pattern<...>}");
+}
+
+// PTOAS's axis after the mask-pattern form's type, `: T, "row")`: the row
+// gather ("col", GatherAxis::GATHER_COL, is not implemented).
+bool Compiler::ParseGatherAxis() {
+  Advance();  // ,
+  if (tok_.kind == Tok::kString && tok_.text == "row") {
+    Advance();
+    return true;
+  }
+  if (tok_.kind == Tok::kString && tok_.text == "col")
+    return Error(tok_.loc, "tgather's mask-pattern form along \"col\" (whole rows kept by the "
+                           "pattern) is not implemented; \"row\" is");
+  return Error(tok_.loc, "the axis of tgather's mask-pattern form is \"row\" or \"col\"");
+}
+
 // The sources, then optionally tmp: as many as the operation takes.
 bool Compiler::OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
                                 const char* what) {
@@ -223,12 +252,13 @@ bool Compiler::UseOperands(const ops::OpDescriptor& desc, const std::vector<Toke
 }
 
 // pto.OP ins(%a, %b[, %tmp] : T, T[, T]) outs(%d : T) [{attrs}]
-void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
+void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_text) {
   Advance();  // ins
   text_high_precision_ = false;
   std::vector<Token> names;
   if (!Expect('(')) return;
   ParseValueNames(&names);
+  const ops::OpDescriptor& named = WithMaskPattern(named_text, names.size());
   // PTOAS prints an operation's attributes inside ins( ) before the types
   // (tcolsum's `ins(%src, %tmp {isBinary = ...} : T, T)`, tcvt's
   // `ins(%src {rmode = ...} : T)`); after outs( ) is read too.
@@ -237,6 +267,7 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   std::vector<Type> types;
   std::vector<SourceLoc> type_locs;
   if (!Expect(':') || !ParseTypes(names.size(), &types, &type_locs)) return;
+  if (named.attr == ops::AttrKind::kMaskPattern && tok_.Is(',') && !ParseGatherAxis()) return;
   const ops::OpDescriptor& desc = WithScalarFirst(named, types);
   Instr scalar;
   if (ops::IndexCount(desc.attr) > 0 &&
@@ -254,6 +285,10 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   if (ops::AttributeOf(desc.attr).text == ops::TextAttr::kBinaryOrder && tok_.IsIdent("isBinary") &&
       !ParseBareBinaryOrder(&attr))
     return;
+  if (desc.attr == ops::AttrKind::kMaskPattern && tok_.IsIdent("maskPattern") &&
+      !ParseBareMaskPattern(&attr))
+    return;
+  if (!MaskPatternGiven(op, desc, attr)) return;
   std::vector<uint32_t> slots;
   if (!UseOperands(desc, names, types, type_locs, &slots)) return;
   uint32_t dst;
@@ -270,20 +305,23 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
 
 // %d = [pto.]OP %a, %b[, %tmp] [{attrs}] : (T, T[, T]) -> T   or   : T
 // (texpands: %d = [pto.]texpands %s : f32 -> T   or   : f32, T)
-void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
+void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named_text,
                               const Token& result) {
-  const ops::OpDescriptor* form = &named;  // the scalar/tile form once the types say so
-  const ops::OpDescriptor& desc = named;
-  if (desc.attr == ops::AttrKind::kIndexScalar)
+  if (named_text.attr == ops::AttrKind::kIndexScalar)
     return (void)Error(op.loc, std::string(op.text) +
                                    " writes one element of an existing tile: pto." +
-                                   desc.mnemonic + " ins(%index, %value : index, T) outs(%dst : "
+                                   named_text.mnemonic +
+                                   " ins(%index, %value : index, T) outs(%dst : "
                                    "!pto.tile_buf<...>)");
-  if (ops::HasTrait(desc, PTO_TRAIT_ReadsDst))
+  if (ops::HasTrait(named_text, PTO_TRAIT_ReadsDst))
     return (void)Error(op.loc, std::string(op.text) + " accumulates into an existing tile: pto." +
-                                   desc.mnemonic + " ins(...) outs(%dst : !pto.tile_buf<...>)");
+                                   named_text.mnemonic +
+                                   " ins(...) outs(%dst : !pto.tile_buf<...>)");
   std::vector<Token> names;
   ParseValueNames(&names);
+  const ops::OpDescriptor& named = WithMaskPattern(named_text, names.size());
+  const ops::OpDescriptor* form = &named;  // the scalar/tile form once the types say so
+  const ops::OpDescriptor& desc = named;
   // textract's synchronous form: %src[%row, %col].
   if (ops::IndexCount(desc.attr) == 2 && tok_.Is('[')) {
     Advance();
@@ -304,7 +342,7 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
     return;
   int attr = 0;
   if (tok_.Is('{') && !ParseOpAttrs(desc, &attr)) return;
-  if (!Expect(':')) return;
+  if (!MaskPatternGiven(op, desc, attr) || !Expect(':')) return;
   std::vector<Type> types(names.size());
   std::vector<SourceLoc> type_locs(names.size());
   Type dst_type;

@@ -260,6 +260,10 @@ class Compiler {
   bool ParseOpAttrs(const ops::OpDescriptor& op, int* attr);
   bool BinaryOrderValue(const Token& value, int* attr);
   bool ParseBareBinaryOrder(int* attr);
+  bool MaskPatternValue(const AttrEntry& e, int* attr);
+  bool ParseBareMaskPattern(int* attr);
+  bool MaskPatternGiven(const Token& op, const ops::OpDescriptor& desc, int attr);
+  bool ParseGatherAxis();
   bool ParseConversionAttrs(int* attr);
   bool TextTmpAllowed(const ops::OpDescriptor& op);
   // How the text spelled an operation, beyond its operands: what a row's

@@ -728,6 +728,90 @@ intgo _wrap_PTO_CMP_LE_ptoc_096c0a438413e10b() {
 }
 
 
+intgo _wrap_PTO_MASK_P0101_ptoc_096c0a438413e10b() {
+  enum pto_mask_pattern result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MASK_P0101;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_MASK_P1010_ptoc_096c0a438413e10b() {
+  enum pto_mask_pattern result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MASK_P1010;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_MASK_P0001_ptoc_096c0a438413e10b() {
+  enum pto_mask_pattern result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MASK_P0001;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_MASK_P0010_ptoc_096c0a438413e10b() {
+  enum pto_mask_pattern result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MASK_P0010;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_MASK_P0100_ptoc_096c0a438413e10b() {
+  enum pto_mask_pattern result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MASK_P0100;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_MASK_P1000_ptoc_096c0a438413e10b() {
+  enum pto_mask_pattern result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MASK_P1000;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_MASK_P1111_ptoc_096c0a438413e10b() {
+  enum pto_mask_pattern result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MASK_P1111;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_PTO_PROFILE_HOST_ptoc_096c0a438413e10b() {
   enum pto_profile result;
   intgo _swig_go_result;
@@ -2451,6 +2535,23 @@ intgo _wrap_pto_tgather_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_s
   arg4 = (pto_tile *)_swig_go_3; 
   
   result = (pto_status)pto_tgather(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tgather_mask_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_mask_pattern arg3 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_mask_pattern)_swig_go_2; 
+  
+  result = (pto_status)pto_tgather_mask(arg1,(struct pto_tile const *)arg2,arg3);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }

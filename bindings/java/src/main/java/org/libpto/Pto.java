@@ -326,6 +326,28 @@ public final class Pto {
     }
 
     /**
+     * TGATHER_MASK ({@code pto_tgather_mask}): the columns of each src row the pattern
+     * keeps, packed row after row into dst.
+     * <p>dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
+     * FLOAT16, BFLOAT16, FLOAT32; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16,
+     * FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, FLOAT16,
+     * BFLOAT16, FLOAT32.
+     */
+    public static void tgatherMask(Tile dst, Tile src, MaskPattern pattern) {
+        if (pattern == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tgatherMask: pattern is null");
+        }
+        try {
+            PtoNative.pto_tgather_mask(Tile.handleOf(dst, "Pto.tgatherMask", "dst"),
+                    Tile.handleOf(src, "Pto.tgatherMask", "src"),
+                    pattern.code());
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
      * TSCATTER ({@code pto_tscatter}): dst zeroed, then src[i,j] to dst's element at flat
      * offset indices[i,j], in row order.
      * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, INT8, FLOAT16, FLOAT32, UINT32, UINT16,
