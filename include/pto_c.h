@@ -1428,6 +1428,36 @@ PTO_API pto_status pto_tsort32(pto_tile *dst, const pto_tile *src, const pto_til
  *   dst valid cols equal src's (PTO_ERR_SHAPE_MISMATCH). */
 PTO_API pto_status pto_tmrgsort(pto_tile *dst, const pto_tile *src, size_t block_len);
 
+/* TMRGSORT, its multi-list form (the page's TMRGSORT<..., exhausted>(dst,
+ * executedNumList, tmp, src0, src1[, src2[, src3]])): two to four sorted
+ * lists, each the one valid row of a source tile holding value-index pairs
+ * (TSORT32's; valid cols / 2 pairs for FLOAT32, / 4 for FLOAT16), merged
+ * into dst's row: at every step the head that goes first (TSORT32's order;
+ * equal values: the earlier list) is taken. The merge runs until every list
+ * is used up or, with `exhausted` nonzero, until one of them is (the NPUs'
+ * suspension); dst receives its first dst valid cols / 2 (or / 4) pairs, or
+ * all of them if fewer, and the rest of dst is left as it was. `executed`,
+ * when not NULL, receives the number of pairs the merge took from each list
+ * (0 for a list not given): the page's executedNumList, which the NPUs
+ * report with `exhausted` only. tmp: the NPUs' staging tile (they merge
+ * into tmp, then copy to dst); libpto never reads or writes it. src2 NULL
+ * merges two lists, src3 NULL three. Rules, checked in this order:
+ * - dst, src0, src1 not NULL; A2A3 and A5: tmp not NULL
+ *   (PTO_ERR_NULL_ARGUMENT); src3 given only with src2
+ *   (PTO_ERR_INVALID_ARGUMENT).
+ * - dst FLOAT16 or FLOAT32 (PTO_ERR_UNSUPPORTED_DTYPE); every source and
+ *   tmp of dst's dtype (PTO_ERR_DTYPE_MISMATCH).
+ * - tmp none of the other handles; no source shares a byte with dst
+ *   (PTO_ERR_ALIASING).
+ * - every tile one valid row; every source's valid cols a positive multiple
+ *   of a pair's elements, at most 65535 pairs (the NPUs' 16-bit counts);
+ *   dst valid cols a multiple of a pair's elements, at most the sources'
+ *   together; A2A3 and A5: tmp cols at least the sources' cols together (the
+ *   page's GETMRGSORTTMPSIZE) (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_tmrgsort_lists(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                      const pto_tile *src2, const pto_tile *src3, pto_tile *tmp,
+                                      int exhausted, uint16_t executed[4]);
+
 /* TAXPY: dst = scalar * src0 + dst over dst's valid region: dst's old
  * values are the addend, and each element is one fused multiply-add rounded
  * once to dst's dtype (the NPUs' vaxpy), the same bits on every target.

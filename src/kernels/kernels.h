@@ -123,6 +123,12 @@ void Sort32(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const C
 // src, four sorted lists of block_pairs, merged in descending order into
 // the same place of dst.
 void MergeSort4(pto_dtype dtype, size_t pairs, size_t block_pairs, void* dst, const void* src);
+// TMRGSORT's multi-list form (sort.cc): `count` sorted lists (lists[k],
+// pairs[k] pairs) merged in descending order, at most dst_pairs of the merge
+// written to dst; the merge stops when every list is used up or, with
+// `exhausted`, when one is. taken[k] receives the pairs taken from list k.
+void MergeLists(pto_dtype dtype, size_t count, const void* const* lists, const size_t* pairs,
+                bool exhausted, size_t dst_pairs, void* dst, size_t* taken);
 
 // dst = src elementwise (binary.cc).
 void Copy(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,

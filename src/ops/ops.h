@@ -267,6 +267,19 @@ pto_status CheckTgetval(const pto_tile* src, size_t index, bool out_given, bool 
                         pto_profile profile);
 double ElementValue(const pto_tile* t, size_t index);
 
+// pto_tmrgsort_lists (TMRGSORT's multi-list form, not a row: it gives the
+// counts of each list besides dst): its operands, rules and merge (sort.cc).
+// sources[2] and sources[3] NULL for fewer lists.
+struct MrgSortLists {
+  pto_tile* dst;
+  const pto_tile* sources[4];
+  const pto_tile* tmp;
+  bool exhausted;
+};
+pto_status CheckTMrgSortLists(const MrgSortLists& o, pto_profile profile);
+// Merges; `executed` (may be NULL) receives the pairs taken from each list.
+void RunTMrgSortLists(const MrgSortLists& o, uint16_t* executed);
+
 }  // namespace ops
 }  // namespace pto
 

@@ -241,6 +241,7 @@ extern uintptr_t _wrap_pto_tgather_mask_ptoc_096c0a438413e10b(uintptr_t arg1, ui
 extern uintptr_t _wrap_pto_tscatter_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tsort32_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tmrgsort_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, swig_type_17 arg3);
+extern uintptr_t _wrap_pto_tmrgsort_lists_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6, swig_intgo arg7, swig_voidp arg8);
 extern uintptr_t _wrap_pto_taxpy_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_taddc_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tsetval_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_18 arg2, double arg3);
@@ -1824,6 +1825,22 @@ func Pto_tmrgsort(arg1 uintptr, arg2 uintptr, arg3 int64) (_swig_ret *Failure) {
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	swig_r = (uintptr)(C._wrap_pto_tmrgsort_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_17(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tmrgsort_lists(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr, arg6 uintptr, arg7 int, arg8 *uint16) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	_swig_i_5 := arg6
+	_swig_i_6 := arg7
+	_swig_i_7 := arg8
+	swig_r = (uintptr)(C._wrap_pto_tmrgsort_lists_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.uintptr_t(_swig_i_5), C.swig_intgo(_swig_i_6), C.swig_voidp(_swig_i_7)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

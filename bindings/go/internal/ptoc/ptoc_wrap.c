@@ -2610,6 +2610,33 @@ intgo _wrap_pto_tmrgsort_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
+intgo _wrap_pto_tmrgsort_lists_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4, pto_tile *_swig_go_5, intgo _swig_go_6, short *_swig_go_7) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_tile *arg4 = (pto_tile *) 0 ;
+  pto_tile *arg5 = (pto_tile *) 0 ;
+  pto_tile *arg6 = (pto_tile *) 0 ;
+  int arg7 ;
+  uint16_t *arg8 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_tile *)_swig_go_3; 
+  arg5 = (pto_tile *)_swig_go_4; 
+  arg6 = (pto_tile *)_swig_go_5; 
+  arg7 = (int)_swig_go_6; 
+  arg8 = *(uint16_t **)&_swig_go_7; 
+  
+  result = (pto_status)pto_tmrgsort_lists(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,(struct pto_tile const *)arg4,(struct pto_tile const *)arg5,arg6,arg7,arg8);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_pto_taxpy_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
