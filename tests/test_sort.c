@@ -347,7 +347,64 @@ static void test_programs(void **state) {
     expect_program_refused("%z = arith.constant 0.0 : f32\n"
                            "%u = builtin.unrealized_conversion_cast %z : f32 to i32\n",
                            PTO_ERR_INVALID_ARGUMENT);
-    print_message("[sort] tsort32 and tmrgsort's DPS forms equal the calls; a ui32 tci start\n");
+    /* the multi-list form's texts: PTOAS's with tmp and with no_tmp, the
+     * page's DPS form of two lists and its synchronous form */
+#define L "!pto.tile_buf<vec, 1x128xf32>"
+#define M "!pto.tile_buf<vec, 1x384xf32>"
+    static const char *const kLists[] = {
+        "%ex = arith.constant dense<0> : vector<4xi16>\n"
+        "pto.tmrgsort ins(%a, %b, %c, %t {exhausted = true} : " L ", " L ", " L ", " M ") "
+        "outs(%d, %ex : " M ", vector<4xi16>)\n",
+        "%ex = arith.constant dense<[1, 2, 3, 4]> : vector<4xi16>\n"
+        "pto.tmrgsort ins(%a, %b, %c no_tmp {exhausted = true} : " L ", " L ", " L ") "
+        "outs(%d, %ex : " M ", vector<4xi16>)\n",
+        "%d, %ex = pto.tmrgsort %a, %b, %c {exhausted = true} : (" L ", " L ", " L ") -> (" M
+        ", vector<4xi16>)\n",
+    };
+    rng r2 = {0x52};
+    pto_tile *la = sorted_list(&r2, PTO_FLOAT32, 64, 0), *lb = sorted_list(&r2, PTO_FLOAT32, 64, 100);
+    pto_tile *lc = sorted_list(&r2, PTO_FLOAT32, 64, 200), *lt = tile_new(PTO_FLOAT32, 1, 384, 1, 384);
+    pto_tile *lwant = tile_new(PTO_FLOAT32, 1, 384, 1, 384);
+    memset(pto_tile_data(lwant), 0, 384 * 4);
+    assert_int_equal(pto_tmrgsort_lists(lwant, la, lb, lc, NULL, NULL, 1, NULL), PTO_OK);
+    static const char *const kListNames[] = {"a", "b", "c", "t", "d"};
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A5};
+    for (size_t f = 0; f < COUNT(kProfiles); ++f)
+        for (size_t k = 0; k < COUNT(kLists); ++k) {
+            assert_int_equal(pto_set_profile(kProfiles[f]), PTO_OK);
+            pto_tile *ld = tile_new(PTO_FLOAT32, 1, 384, 1, 384);
+            memset(pto_tile_data(ld), 0, 384 * 4);
+            pto_tile *lbound[] = {la, lb, lc, lt, ld};
+            const pto_status sl = run_program_bound(kLists[k], kListNames, lbound, 5, NULL, NULL, 0);
+            assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+            if (sl != PTO_OK) fail_msg("tmrgsort form %zu: %s (%s)", k, pto_status_string(sl), pto_last_error());
+            assert_memory_equal(pto_tile_data(ld), pto_tile_data(lwant), 384 * 4);
+            pto_tile_destroy(ld);
+        }
+    expect_program_refused_with("%ex = arith.constant dense<0> : vector<4xi32>\n"
+                                "pto.tmrgsort ins(%a, %b, %t : " L ", " L ", " M ") outs(%d, %ex : " M
+                                ", vector<4xi32>)\n",
+                                NULL, "vector<4xi16>, not vector<4xi32>");
+    expect_program_refused_with("%ex = arith.constant dense<0> : vector<4xi16>\n"
+                                "pto.tmrgsort ins(%a, %b, %c, %e, %f, %t : " L ", " L ", " L ", " L ", " L ", " M
+                                ") outs(%d, %ex : " M ", vector<4xi16>)\n",
+                                NULL, "merges 2 to 4 lists (then tmp), not 5");
+    /* a tmp narrower than the lists: HOST accepts it (tmp unused), A2A3 does not */
+    pto_program_destroy(program_build("%ex = arith.constant dense<0> : vector<4xi16>\n"
+                                      "pto.tmrgsort ins(%a, %b, %t : " L ", " L ", !pto.tile_buf<vec, 1x200xf32>) "
+                                      "outs(%d, %ex : !pto.tile_buf<vec, 1x200xf32>, vector<4xi16>)\n",
+                                      NULL));
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    expect_program_refused_with("%ex = arith.constant dense<0> : vector<4xi16>\n"
+                                "pto.tmrgsort ins(%a, %b, %t : " L ", " L ", !pto.tile_buf<vec, 1x200xf32>) "
+                                "outs(%d, %ex : !pto.tile_buf<vec, 1x200xf32>, vector<4xi16>)\n",
+                                NULL, "tmp is 1x200, not one row of at least the sources' 256 cols");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+#undef L
+#undef M
+    TILES_DESTROY(la, lb, lc, lt, lwant);
+    print_message("[sort] tsort32 and tmrgsort's DPS forms equal the calls; a ui32 tci start; "
+                  "tmrgsort's 3 multi-list forms under HOST and A5\n");
     TILES_DESTROY(s, i, want, tmp, got);
 }
 

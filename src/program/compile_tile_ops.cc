@@ -543,6 +543,143 @@ void Compiler::ParseTsel(const Token& op, const std::vector<Token>& results) {
   p_->code.push_back(in);
 }
 
+// Whether the tmrgsort at the cursor is its multi-list form: two results
+// (the page's synchronous form), or ins( ) with three operands or more, or
+// two followed by no_tmp or {exhausted = ...}; the single-list form is
+// ins(%src, %blockLen : T, i32).
+bool Compiler::IsMrgSortLists(const std::vector<Token>& results) {
+  if (results.size() == 2) return true;
+  if (!tok_.IsIdent("ins")) return false;
+  const Cursor at = Save();
+  Advance();  // ins
+  bool lists = false;
+  if (tok_.Is('(')) {
+    Advance();
+    std::vector<Token> names;
+    ParseValueNames(&names);
+    lists = names.size() >= 3 || (names.size() == 2 && (tok_.IsIdent("no_tmp") || tok_.Is('{')));
+  }
+  Restore(at);
+  return lists;
+}
+
+// {exhausted = true|false} (PTOAS's BoolAttr, default false).
+bool Compiler::ParseExhausted(int* exhausted) {
+  std::vector<AttrEntry> attrs;
+  if (!ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs) {
+    if (e.key != "exhausted")
+      return Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for tmrgsort (exhausted)");
+    if (!e.value.IsIdent("true") && !e.value.IsIdent("false"))
+      return Error(e.value.kind == Tok::kEnd ? e.loc : e.value.loc, "exhausted is true or false");
+    *exhausted = e.value.IsIdent("true") ? 1 : 0;
+  }
+  return true;
+}
+
+// tmrgsort's multi-list form (pto_tmrgsort_lists):
+//   pto.tmrgsort ins(%s0, %s1[, %s2[, %s3]], %tmp {exhausted = B} : T0, T1, ..., Tt)
+//                outs(%dst, %executed : T, vector<4xi16>)            (PTOAS)
+//   pto.tmrgsort ins(%s0, %s1[, ...] no_tmp {exhausted = B} : T0, T1, ...) outs(...)
+//   pto.tmrgsort ins(%s0, %s1 {exhausted = B} : T0, T1) outs(...)     (the page's, no tmp)
+//   %dst, %executed = pto.tmrgsort %s0, %s1[, %s2[, %s3]] {exhausted = B}
+//                     : (T0, T1, ...) -> (T, vector<4xi16>)           (the page's)
+// %executed, the counts the NPUs report, is a vector<4xi16> value the
+// instruction cannot change: libpto does not keep them. Without tmp, A2A3
+// and A5 get a tile of their own ("lowering may introduce internal scratch
+// tiles").
+void Compiler::ParseMrgSortLists(const Token& op, const std::vector<Token>& results) {
+  const bool dps = tok_.IsIdent("ins");
+  if (dps && !results.empty())
+    return (void)Error(op.loc, std::string(op.text) + " ins(...) outs(...) gives no result");
+  if (!dps && results.size() != 2)
+    return (void)Error(op.loc, std::string(op.text) +
+                                   "'s multi-list form defines %dst and %executed, or is written "
+                                   "ins(...) outs(...)");
+  if (dps) {
+    Advance();  // ins
+    if (!Expect('(')) return;
+  }
+  std::vector<Token> names;
+  ParseValueNames(&names);
+  bool no_tmp = !dps || names.size() == 2;
+  if (dps && tok_.IsIdent("no_tmp")) {
+    Advance();
+    no_tmp = true;
+  }
+  const size_t lists = names.size() - (no_tmp ? 0 : 1);
+  if (lists < 2 || lists > 4)
+    return (void)Error(op.loc, std::string(op.text) + " merges 2 to 4 lists" +
+                                   (no_tmp ? "" : " (then tmp)") + ", not " +
+                                   std::to_string(lists));
+  int exhausted = 0;
+  if (tok_.Is('{') && !ParseExhausted(&exhausted)) return;
+  if (!Expect(':')) return;
+  if (!dps && !Expect('(')) return;
+  std::vector<Type> types;
+  std::vector<SourceLoc> locs;
+  if (!ParseTypes(names.size(), &types, &locs) || !Expect(')')) return;
+  Token dst_name, executed_name;
+  Type dst_type, executed_type;
+  SourceLoc dst_loc, executed_loc;
+  if (dps) {
+    if (!ExpectIdent("outs") || !Expect('(') || !ExpectValueName(&dst_name) || !Expect(',') ||
+        !ExpectValueName(&executed_name) || !Expect(':'))
+      return;
+  } else if (!ExpectArrow() || !Expect('(')) {
+    return;
+  }
+  dst_loc = tok_.loc;
+  if (!ParseType(&dst_type) || !Expect(',')) return;
+  executed_loc = tok_.loc;
+  if (!ParseType(&executed_type) || !Expect(')')) return;
+  if (dps && tok_.Is('{') && !ParseExhausted(&exhausted)) return;
+  Type counts;
+  counts.kind = TypeKind::kVector;
+  counts.dtype = PTO_INT16;
+  counts.rank = 1;
+  counts.dims[0] = 4;
+  if (!SameType(executed_type, counts))
+    return (void)Error(executed_loc, "tmrgsort's executed is a vector<4xi16>, not " +
+                                         TypeString(executed_type));
+  Instr in;
+  in.code = Code::kMrgSortLists;
+  in.loc = op.loc;
+  in.sub = exhausted;
+  uint32_t* const list_slots[4] = {&in.b, &in.c, &in.e, &in.f};
+  in.e = in.f = in.d = kNoSlot;
+  for (size_t k = 0; k < lists; ++k)
+    if (!UseTile(names[k], types[k], locs[k], Use::kRead, list_slots[k])) return;
+  if (!no_tmp && !UseTile(names[lists], types[lists], locs[lists], Use::kTmp, &in.d)) return;
+  if (dps) {
+    const Value* executed = Lookup(executed_name.text);
+    if (executed == nullptr)
+      return (void)Error(executed_name.loc, "%" + std::string(executed_name.text) + " is not defined");
+    if (!SameType(executed->type, counts))
+      return (void)Error(executed_name.loc, "%" + std::string(executed_name.text) + " is " +
+                                                TypeString(executed->type) + ", not vector<4xi16>");
+    if (!UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &in.a)) return;
+  } else {
+    if (!DefineResultTile(op, results[0], dst_type, dst_loc, &in.a)) return;
+    Value v;
+    v.type = counts;
+    if (!Define(results[1], v)) return;
+  }
+  if (in.d == kNoSlot && p_->profile != PTO_PROFILE_HOST) {
+    Type t = dst_type;
+    uint32_t cols = 0;
+    for (size_t k = 0; k < lists; ++k) cols += types[k].cols;
+    t.rows = 1;
+    t.valid_rows = 1;
+    t.cols = cols;
+    t.valid_cols = cols;
+    in.d = NewTileSlot(t, op.loc, "");
+    p_->tiles[in.d].in_ub = false;
+    p_->tiles[in.d].used = true;
+  }
+  p_->code.push_back(in);
+}
+
 // %v = pto.tgetval ins(%src, %index : !pto.tile_buf<...>, index) outs : E
 // (PTOAS's TGetValOp): E is src's element type; the element's value, as
 // pto_tgetval reads it, checked when it runs (the index is a value).

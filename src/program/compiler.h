@@ -264,6 +264,9 @@ class Compiler {
   bool ParseBareMaskPattern(int* attr);
   bool MaskPatternGiven(const Token& op, const ops::OpDescriptor& desc, int attr);
   bool ParseGatherAxis();
+  bool IsMrgSortLists(const std::vector<Token>& results);
+  bool ParseExhausted(int* exhausted);
+  void ParseMrgSortLists(const Token& op, const std::vector<Token>& results);
   bool ParseConversionAttrs(int* attr);
   bool TextTmpAllowed(const ops::OpDescriptor& op);
   // How the text spelled an operation, beyond its operands: what a row's
