@@ -174,6 +174,12 @@ typedef enum pto_mask_pattern {
     PTO_MASK_P1000 = 6, /* columns 3, 7, 11, ...: the fourth of every four */
     PTO_MASK_P1111 = 7  /* every column */
 } pto_mask_pattern;
+/* Which way pto_tgather_mask applies its pattern (the page's GatherAxis;
+ * PTOAS's "row" and "col"). */
+typedef enum pto_gather_axis {
+    PTO_GATHER_ROW = 0, /* the columns of every row, packed from dst's first element */
+    PTO_GATHER_COL = 1  /* whole rows, kept by their row number, into dst's rows */
+} pto_gather_axis;
 
 /* Target profiles: whose rules the operations enforce (see "Target profiles"
  * below). */
@@ -1343,28 +1349,32 @@ PTO_API pto_status pto_textract(pto_tile *dst, const pto_tile *src, size_t index
 PTO_API pto_status pto_tgather(pto_tile *dst, const pto_tile *src, const pto_tile *indices,
                                pto_tile *tmp);
 
-/* TGATHER, its mask-pattern form (the page's TGATHER<Dst, Src, MaskPattern>,
- * a row gather): the columns of each valid row of src that pattern keeps
- * (pto_mask_pattern; column c of a row counts from 0 at the row's start),
- * packed one after another, row after row, into dst's storage read as one
- * sequence in row order from dst's first element, bits unchanged: src valid
- * rows x n elements, n the kept columns among src's valid cols (n = src
- * valid cols for P1111, ceil(cols / 2) for P0101, ceil((cols - 1) / 2) for
- * P1010, ceil((cols - k) / 4) for the k-th of every four), as the NPUs'
- * vreduce and pto-isa's CPU model pack them. The rest of dst is left as it
- * was. Rules, checked in this order:
+/* TGATHER, its mask-pattern form (the page's TGATHER<Dst, Src, MaskPattern,
+ * GatherAxis>), bits unchanged. PTO_GATHER_ROW: the columns of each valid
+ * row of src that pattern keeps (pto_mask_pattern; column c of a row counts
+ * from 0 at the row's start), packed one after another, row after row, into
+ * dst's storage read as one sequence in row order from dst's first element:
+ * src valid rows x n elements, n the kept columns among src's valid cols (n
+ * = src valid cols for P1111, ceil(cols / 2) for P0101, ceil((cols - 1) /
+ * 2) for P1010, ceil((cols - k) / 4) for the k-th of every four), as the
+ * NPUs' vreduce and pto-isa's CPU model pack them. PTO_GATHER_COL: the valid
+ * rows of src whose row number the pattern keeps, in order, as dst's rows
+ * (src valid cols of each). The rest of dst is left as it was. Rules,
+ * checked in this order:
  * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT).
  * - dst's dtype: HOST and A5 INT8, UINT8, INT16, UINT16, INT32, UINT32,
  *   INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32; A2A3 the 2- and 4-byte ones
  *   (PTO_ERR_UNSUPPORTED_DTYPE); src one of the same list, of dst's element
  *   size (PTO_ERR_DTYPE_MISMATCH).
- * - pattern one of the enum (PTO_ERR_INVALID_ARGUMENT).
+ * - pattern and axis values of their enums (PTO_ERR_INVALID_ARGUMENT).
  * - src shares no byte of its valid elements with dst (PTO_ERR_ALIASING).
- * - dst valid cols == dst cols (the implementations' contiguous dst); the
- *   packed elements fit in dst's valid rows x cols (PTO_ERR_SHAPE_MISMATCH).
- * The column form (GatherAxis::GATHER_COL, whole rows kept by the pattern)
- * is not provided. */
-PTO_API pto_status pto_tgather_mask(pto_tile *dst, const pto_tile *src, pto_mask_pattern pattern);
+ * - PTO_GATHER_ROW: dst valid cols == dst cols (the implementations'
+ *   contiguous dst); the packed elements fit in dst's valid rows x cols.
+ *   PTO_GATHER_COL: dst valid rows are the kept rows' count and dst valid
+ *   cols src's; A2A3 and A5: src valid rows a multiple of the pattern's
+ *   group (2 or 4) (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_tgather_mask(pto_tile *dst, const pto_tile *src, pto_mask_pattern pattern,
+                                    pto_gather_axis axis);
 
 /* TSCATTER (its index form): dst's whole rows x cols are set to zero, then
  * for each (i, j) of indices' valid region in row order, src[i,j] goes to

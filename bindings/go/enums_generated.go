@@ -159,6 +159,18 @@ const (
 	MaskP1111 MaskPattern = 7
 )
 
+// GatherAxis mirrors the C enum pto_gather_axis: which way TGatherMask
+// applies its pattern (the page's GatherAxis; PTOAS's "row" and "col").
+type GatherAxis int
+
+// The values of pto_gather_axis.
+const (
+	// The columns of every row, packed from dst's first element.
+	GatherRow GatherAxis = 0
+	// Whole rows, kept by their row number, into dst's rows.
+	GatherCol GatherAxis = 1
+)
+
 // Profile mirrors the C enum pto_profile: target profiles: whose rules the
 // operations enforce (see "Target profiles" below).
 type Profile int

@@ -165,7 +165,7 @@ bool Compiler::MaskPatternValue(const AttrEntry& e, int* attr) {
     return Error(e.value.kind == Tok::kEnd ? e.loc : e.value.loc,
                  "maskPattern of tgather is #pto.mask_pattern<NAME> with NAME one of P0101, "
                  "P1010, P0001, P0010, P0100, P1000, P1111");
-  *attr = pattern;
+  *attr = (*attr & ~0xFF) | pattern;
   return true;
 }
 

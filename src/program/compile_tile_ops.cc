@@ -208,24 +208,21 @@ static const ops::OpDescriptor& WithMaskPattern(const ops::OpDescriptor& op, siz
 
 // A MaskPattern row's text must name its pattern (0: none given).
 bool Compiler::MaskPatternGiven(const Token& op, const ops::OpDescriptor& desc, int attr) {
-  if (desc.attr != ops::AttrKind::kMaskPattern || attr != 0) return true;
+  if (desc.attr != ops::AttrKind::kMaskPattern || (attr & 0xFF) != 0) return true;
   return Error(op.loc, std::string(op.text) +
                            " with one source is its mask-pattern form, which needs {maskPattern "
                            "= #pto.mask_pattern<...>}");
 }
 
-// PTOAS's axis after the mask-pattern form's type, `: T, "row")`: the row
-// gather ("col", GatherAxis::GATHER_COL, is not implemented).
-bool Compiler::ParseGatherAxis() {
+// PTOAS's axis after the mask-pattern form's type, `: T, "row")` or
+// "col": pto_gather_axis in the attribute's second byte.
+bool Compiler::ParseGatherAxis(int* attr) {
   Advance();  // ,
-  if (tok_.kind == Tok::kString && tok_.text == "row") {
-    Advance();
-    return true;
-  }
-  if (tok_.kind == Tok::kString && tok_.text == "col")
-    return Error(tok_.loc, "tgather's mask-pattern form along \"col\" (whole rows kept by the "
-                           "pattern) is not implemented; \"row\" is");
-  return Error(tok_.loc, "the axis of tgather's mask-pattern form is \"row\" or \"col\"");
+  if (tok_.kind != Tok::kString || (tok_.text != "row" && tok_.text != "col"))
+    return Error(tok_.loc, "the axis of tgather's mask-pattern form is \"row\" or \"col\"");
+  *attr = (*attr & 0xFF) | ((tok_.text == "col" ? PTO_GATHER_COL : PTO_GATHER_ROW) << 8);
+  Advance();
+  return true;
 }
 
 // The sources, then optionally tmp: as many as the operation takes.
@@ -267,7 +264,7 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_te
   std::vector<Type> types;
   std::vector<SourceLoc> type_locs;
   if (!Expect(':') || !ParseTypes(names.size(), &types, &type_locs)) return;
-  if (named.attr == ops::AttrKind::kMaskPattern && tok_.Is(',') && !ParseGatherAxis()) return;
+  if (named.attr == ops::AttrKind::kMaskPattern && tok_.Is(',') && !ParseGatherAxis(&attr)) return;
   const ops::OpDescriptor& desc = WithScalarFirst(named, types);
   Instr scalar;
   if (ops::IndexCount(desc.attr) > 0 &&

@@ -263,7 +263,7 @@ class Compiler {
   bool MaskPatternValue(const AttrEntry& e, int* attr);
   bool ParseBareMaskPattern(int* attr);
   bool MaskPatternGiven(const Token& op, const ops::OpDescriptor& desc, int attr);
-  bool ParseGatherAxis();
+  bool ParseGatherAxis(int* attr);
   bool IsMrgSortLists(const std::vector<Token>& results);
   bool ParseExhausted(int* exhausted);
   void ParseMrgSortLists(const Token& op, const std::vector<Token>& results);

@@ -127,6 +127,8 @@ extern swig_intgo _wrap_PTO_MASK_P0010_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_MASK_P0100_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_MASK_P1000_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_MASK_P1111_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_GATHER_ROW_ptoc_096c0a438413e10b(void);
+extern swig_intgo _wrap_PTO_GATHER_COL_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_PROFILE_HOST_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_PROFILE_A2A3_ptoc_096c0a438413e10b(void);
 extern swig_intgo _wrap_PTO_PROFILE_A5_ptoc_096c0a438413e10b(void);
@@ -237,7 +239,7 @@ extern uintptr_t _wrap_pto_tconcat_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr
 extern uintptr_t _wrap_pto_tconcatidx_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
 extern uintptr_t _wrap_pto_textract_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, swig_type_15 arg3, swig_type_16 arg4);
 extern uintptr_t _wrap_pto_tgather_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tgather_mask_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
+extern uintptr_t _wrap_pto_tgather_mask_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3, swig_intgo arg4);
 extern uintptr_t _wrap_pto_tscatter_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tsort32_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tmrgsort_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, swig_type_17 arg3);
@@ -682,6 +684,21 @@ func _swig_getPTO_MASK_P1111() (_swig_ret Enum_SS_pto_mask_pattern) {
 }
 
 var PTO_MASK_P1111 Enum_SS_pto_mask_pattern = _swig_getPTO_MASK_P1111()
+type Enum_SS_pto_gather_axis int
+func _swig_getPTO_GATHER_ROW() (_swig_ret Enum_SS_pto_gather_axis) {
+	var swig_r Enum_SS_pto_gather_axis
+	swig_r = (Enum_SS_pto_gather_axis)(C._wrap_PTO_GATHER_ROW_ptoc_096c0a438413e10b())
+	return swig_r
+}
+
+var PTO_GATHER_ROW Enum_SS_pto_gather_axis = _swig_getPTO_GATHER_ROW()
+func _swig_getPTO_GATHER_COL() (_swig_ret Enum_SS_pto_gather_axis) {
+	var swig_r Enum_SS_pto_gather_axis
+	swig_r = (Enum_SS_pto_gather_axis)(C._wrap_PTO_GATHER_COL_ptoc_096c0a438413e10b())
+	return swig_r
+}
+
+var PTO_GATHER_COL Enum_SS_pto_gather_axis = _swig_getPTO_GATHER_COL()
 type Enum_SS_pto_profile int
 func _swig_getPTO_PROFILE_HOST() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
@@ -1785,12 +1802,13 @@ func Pto_tgather(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_
 	return swig_r_1
 }
 
-func Pto_tgather_mask(arg1 uintptr, arg2 uintptr, arg3 Enum_SS_pto_mask_pattern) (_swig_ret *Failure) {
+func Pto_tgather_mask(arg1 uintptr, arg2 uintptr, arg3 Enum_SS_pto_mask_pattern, arg4 Enum_SS_pto_gather_axis) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tgather_mask_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_tgather_mask_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

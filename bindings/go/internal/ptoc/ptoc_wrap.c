@@ -812,6 +812,30 @@ intgo _wrap_PTO_MASK_P1111_ptoc_096c0a438413e10b() {
 }
 
 
+intgo _wrap_PTO_GATHER_ROW_ptoc_096c0a438413e10b() {
+  enum pto_gather_axis result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_GATHER_ROW;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_GATHER_COL_ptoc_096c0a438413e10b() {
+  enum pto_gather_axis result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_GATHER_COL;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_PTO_PROFILE_HOST_ptoc_096c0a438413e10b() {
   enum pto_profile result;
   intgo _swig_go_result;
@@ -2540,18 +2564,20 @@ intgo _wrap_pto_tgather_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tgather_mask_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2) {
+intgo _wrap_pto_tgather_mask_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_mask_pattern arg3 ;
+  pto_gather_axis arg4 ;
   pto_status result;
   intgo _swig_go_result;
   
   arg1 = (pto_tile *)_swig_go_0; 
   arg2 = (pto_tile *)_swig_go_1; 
   arg3 = (pto_mask_pattern)_swig_go_2; 
+  arg4 = (pto_gather_axis)_swig_go_3; 
   
-  result = (pto_status)pto_tgather_mask(arg1,(struct pto_tile const *)arg2,arg3);
+  result = (pto_status)pto_tgather_mask(arg1,(struct pto_tile const *)arg2,arg3,arg4);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }

@@ -397,6 +397,37 @@ impl MaskPattern {
     }
 }
 
+/// Which way [`tgather_mask`](crate::tgather_mask) applies its pattern (the
+/// page's GatherAxis; PTOAS's "row" and "col") (the C `pto_gather_axis`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GatherAxis {
+    /// The columns of every row, packed from dst's first element.
+    Row,
+    /// Whole rows, kept by their row number, into dst's rows.
+    Col,
+}
+
+#[allow(dead_code)]
+impl GatherAxis {
+    /// Every value, in the header's order.
+    pub(crate) const VALUES: [GatherAxis; 2] = [
+        GatherAxis::Row,
+        GatherAxis::Col,
+    ];
+
+    /// The C value.
+    pub fn raw(self) -> sys::pto_gather_axis {
+        match self {
+            GatherAxis::Row => sys::pto_gather_axis::PTO_GATHER_ROW,
+            GatherAxis::Col => sys::pto_gather_axis::PTO_GATHER_COL,
+        }
+    }
+
+    pub(crate) fn from_raw(raw: sys::pto_gather_axis) -> Option<GatherAxis> {
+        GatherAxis::VALUES.into_iter().find(|v| v.raw() == raw)
+    }
+}
+
 /// Target profiles: whose rules the operations enforce (see "Target
 /// profiles" below) (the C `pto_profile`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

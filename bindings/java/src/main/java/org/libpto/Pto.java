@@ -327,20 +327,24 @@ public final class Pto {
 
     /**
      * TGATHER_MASK ({@code pto_tgather_mask}): the columns of each src row the pattern
-     * keeps, packed row after row into dst.
+     * keeps, packed into dst; or the rows it keeps.
      * <p>dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
      * FLOAT16, BFLOAT16, FLOAT32; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16,
      * FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, FLOAT16,
      * BFLOAT16, FLOAT32.
      */
-    public static void tgatherMask(Tile dst, Tile src, MaskPattern pattern) {
+    public static void tgatherMask(Tile dst, Tile src, MaskPattern pattern, GatherAxis axis) {
         if (pattern == null) {
             throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tgatherMask: pattern is null");
+        }
+        if (axis == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tgatherMask: axis is null");
         }
         try {
             PtoNative.pto_tgather_mask(Tile.handleOf(dst, "Pto.tgatherMask", "dst"),
                     Tile.handleOf(src, "Pto.tgatherMask", "src"),
-                    pattern.code());
+                    pattern.code(),
+                    axis.code());
         } finally {
             Reference.reachabilityFence(dst);
             Reference.reachabilityFence(src);
