@@ -384,6 +384,21 @@ def test_tgather_indices():
     assert raw(dst).tolist() == [[2.5, 2.5, 3.5, 5.5]]
 
 
+def test_tgather_mask():
+    """tgather_mask through the binding: the columns a pattern keeps, packed
+    row after row, or the rows it keeps along COL; a dst too small raises
+    ShapeMismatchError."""
+    src = make(D.FLOAT32, [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23]])
+    dst = pto.Tile(D.FLOAT32, 3, 2)
+    pto.tgather_mask(dst, src, pto.MaskPattern.P1010)
+    assert raw(dst).tolist() == [[1, 3], [11, 13], [21, 23]]
+    rows = pto.Tile(D.FLOAT32, 1, 4)
+    pto.tgather_mask(rows, src, pto.MaskPattern.P1010, axis=pto.GatherAxis.COL)
+    assert raw(rows).tolist() == [[10, 11, 12, 13]]
+    with pytest.raises(pto.ShapeMismatchError, match="12 elements"):
+        pto.tgather_mask(dst, src, pto.MaskPattern.P1111)
+
+
 def test_tsetval_tgetval_one_element():
     """tsetval writes one element at row * cols + col, tgetval reads one back
     exactly; offsets outside the valid region raise OutOfRangeError."""
