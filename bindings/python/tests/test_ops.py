@@ -399,6 +399,19 @@ def test_tgather_mask():
         pto.tgather_mask(dst, src, pto.MaskPattern.P1111)
 
 
+def test_tmrgsort_lists():
+    """tmrgsort_lists merges sorted lists of (value, index) pairs and returns
+    the pairs taken from each; with exhausted it stops at the first list used
+    up."""
+    l0 = make(D.FLOAT32, [[9, 0, 5, 0]])
+    l1 = make(D.FLOAT32, [[7, 0]])
+    merged = pto.Tile(D.FLOAT32, 1, 6)
+    assert pto.tmrgsort_lists(merged, l0, l1, exhausted=True) == (1, 1, 0, 0)
+    assert raw(merged).tolist()[0][:4] == [9, 0, 7, 0]
+    assert pto.tmrgsort_lists(merged, l0, l1) == (2, 1, 0, 0)
+    assert raw(merged).tolist() == [[9, 0, 7, 0, 5, 0]]
+
+
 def test_tsetval_tgetval_one_element():
     """tsetval writes one element at row * cols + col, tgetval reads one back
     exactly; offsets outside the valid region raise OutOfRangeError."""

@@ -1707,6 +1707,36 @@ public final class Pto {
     }
 
     /**
+     * TMRGSORT's multi-list form ({@code pto_tmrgsort_lists}): two to four sorted lists of
+     * value-index pairs ({@code src2}, {@code src3} null for fewer) merged into dst, stopping
+     * when one list is used up if {@code exhausted}; returns the pairs taken from each list.
+     * {@code tmp} may be null under HOST. Written by hand: it gives the counts besides dst.
+     */
+    public static int[] tmrgsortLists(Tile dst, Tile src0, Tile src1, Tile src2, Tile src3,
+                                      Tile tmp, boolean exhausted) {
+        short[] counts = new short[4];
+        try {
+            PtoNative.pto_tmrgsort_lists(Tile.handleOf(dst, "Pto.tmrgsortLists", "dst"),
+                    Tile.handleOf(src0, "Pto.tmrgsortLists", "src0"),
+                    Tile.handleOf(src1, "Pto.tmrgsortLists", "src1"),
+                    Tile.handleOf(src2, "Pto.tmrgsortLists", "src2"),
+                    Tile.handleOf(src3, "Pto.tmrgsortLists", "src3"),
+                    Tile.handleOf(tmp, "Pto.tmrgsortLists", "tmp"),
+                    exhausted ? 1 : 0, counts);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(src2);
+            Reference.reachabilityFence(src3);
+            Reference.reachabilityFence(tmp);
+        }
+        int[] out = new int[4];
+        for (int k = 0; k < 4; ++k) out[k] = Short.toUnsignedInt(counts[k]);
+        return out;
+    }
+
+    /**
      * TGETVAL ({@code pto_tgetval}): src's element at flat offset {@code index} (row * cols +
      * col), which must be in src's valid region ({@link Status#OUT_OF_RANGE} otherwise), exactly
      * as a double. Written by hand: it gives a value, not a tile.
