@@ -389,6 +389,15 @@ static void test_programs(void **state) {
                                 "pto.tmrgsort ins(%a, %b, %c, %e, %f, %t : " L ", " L ", " L ", " L ", " L ", " M
                                 ") outs(%d, %ex : " M ", vector<4xi16>)\n",
                                 NULL, "merges 2 to 4 lists (then tmp), not 5");
+    /* PTOAS's kernels take %executed as a parameter: nothing to bind */
+    pto_program *with_param = program_build(
+        "func.func @k(%ex: vector<4xi16>, %a: " L ", %b: " L ", %d: !pto.tile_buf<vec, 1x256xf32>) {\n"
+        "  pto.tmrgsort ins(%a, %b no_tmp {exhausted = false} : " L ", " L ") "
+        "outs(%d, %ex : !pto.tile_buf<vec, 1x256xf32>, vector<4xi16>)\n  return\n}\n",
+        NULL);
+    assert_int_equal(pto_program_param_count(with_param), 3);
+    assert_string_equal(pto_program_param_name(with_param, 0), "a");
+    pto_program_destroy(with_param);
     /* a tmp narrower than the lists: HOST accepts it (tmp unused), A2A3 does not */
     pto_program_destroy(program_build("%ex = arith.constant dense<0> : vector<4xi16>\n"
                                       "pto.tmrgsort ins(%a, %b, %t : " L ", " L ", !pto.tile_buf<vec, 1x200xf32>) "
