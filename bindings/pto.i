@@ -252,6 +252,23 @@ PTO_JAVA_HANDLE(pto_args)
   }
 %}
 
+/* pto_tmrgsort_lists's counts: a short[4] holder the wrapper fills in (the
+ * Java layer reads them as unsigned). */
+%typemap(jni) uint16_t executed[4] "jshortArray"
+%typemap(jtype) uint16_t executed[4] "short[]"
+%typemap(jstype) uint16_t executed[4] "short[]"
+%typemap(javain) uint16_t executed[4] "$javainput"
+%typemap(in) uint16_t executed[4] (uint16_t counts[4] = {0, 0, 0, 0}) %{
+  if (!$input || (*jenv)->GetArrayLength(jenv, $input) < 4) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "executed holder must be a short[4]");
+    return $null;
+  }
+  $1 = counts;
+%}
+%typemap(argout) uint16_t executed[4] %{
+  (*jenv)->SetShortArrayRegion(jenv, $input, 0, 4, (const jshort *)counts$argnum);
+%}
+
 /* Program text: its UTF-8 bytes as a byte[] (exact, unlike modified UTF-8),
  * copied for the call. */
 %typemap(jni) (const char *text, size_t length) "jbyteArray"

@@ -7,7 +7,7 @@
  * multiply, as C calls (below) and as PTO assembly programs
  * (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 77 operations of libpto's table (src/operations.def), by family; each
+ * The 78 operations of libpto's table (src/operations.def), by family; each
  * section below gives its family's common rules:
  *   elementwise tile-tile (7): tadd, tsub, tmul, tdiv, tmax, tmin, trem
  *   elementwise unary (8): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
@@ -22,10 +22,10 @@
  *     trowexpandexpdif
  *   column broadcasts (7): tcolexpand, tcolexpandadd, tcolexpandsub,
  *     tcolexpandmul, tcolexpandmax, tcolexpandmin, tcolexpandexpdif
- *   with rules of their own (24): tpow, trsqrt, tprelu, tcolexpanddiv,
+ *   with rules of their own (25): tpow, trsqrt, tprelu, tcolexpanddiv,
  *     tpartadd, tcvt, tfillpad, tci, treshape, ttrans, tconcat,
- *     tconcatidx, textract, tgather, tscatter, tsort32, tmrgsort, taxpy,
- *     taddc, tsetval, tpows, tcmp, tcmps, tsels
+ *     tconcatidx, textract, tgather, tgather_mask, tscatter, tsort32,
+ *     tmrgsort, taxpy, taddc, tsetval, tpows, tcmp, tcmps, tsels
  *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
  *   index reductions (4): trowargmax, trowargmin, tcolargmax, tcolargmin
  * ops-families:end
@@ -161,6 +161,25 @@ typedef enum pto_cmp_mode {
     PTO_CMP_GE = 4, /* src0 >= src1 */
     PTO_CMP_LE = 5  /* src0 <= src1 */
 } pto_cmp_mode;
+/* Which elements of each group pto_tgather_mask keeps (the pages'
+ * MaskPattern, numbered as the NPUs' vreduce pattern modes and PTOAS's
+ * `#pto.mask_pattern<P0101>`): read right to left, bit k of the name set
+ * keeps column k of every group of two (P0101, P1010) or four columns. */
+typedef enum pto_mask_pattern {
+    PTO_MASK_P0101 = 1, /* columns 0, 2, 4, ...: the first of every two */
+    PTO_MASK_P1010 = 2, /* columns 1, 3, 5, ...: the second of every two */
+    PTO_MASK_P0001 = 3, /* columns 0, 4, 8, ...: the first of every four */
+    PTO_MASK_P0010 = 4, /* columns 1, 5, 9, ...: the second of every four */
+    PTO_MASK_P0100 = 5, /* columns 2, 6, 10, ...: the third of every four */
+    PTO_MASK_P1000 = 6, /* columns 3, 7, 11, ...: the fourth of every four */
+    PTO_MASK_P1111 = 7  /* every column */
+} pto_mask_pattern;
+/* Which way pto_tgather_mask applies its pattern (the page's GatherAxis;
+ * PTOAS's "row" and "col"). */
+typedef enum pto_gather_axis {
+    PTO_GATHER_ROW = 0, /* the columns of every row, packed from dst's first element */
+    PTO_GATHER_COL = 1  /* whole rows, kept by their row number, into dst's rows */
+} pto_gather_axis;
 
 /* Target profiles: whose rules the operations enforce (see "Target profiles"
  * below). */
@@ -1333,10 +1352,37 @@ PTO_API pto_status pto_textract(pto_tile *dst, const pto_tile *src, size_t index
  *   < src valid rows and k % src cols < src valid cols (PTO_ERR_OUT_OF_RANGE,
  *   naming the first (i, j) in row order that does not). The indices are
  *   read once to check them all before anything is written, so a refused
- *   call writes nothing. The mask-pattern and compare forms are not
- *   provided. */
+ *   call writes nothing. The mask-pattern form is pto_tgather_mask; the
+ *   compare form is not provided. */
 PTO_API pto_status pto_tgather(pto_tile *dst, const pto_tile *src, const pto_tile *indices,
                                pto_tile *tmp);
+
+/* TGATHER, its mask-pattern form (the page's TGATHER<Dst, Src, MaskPattern,
+ * GatherAxis>), bits unchanged. PTO_GATHER_ROW: the columns of each valid
+ * row of src that pattern keeps (pto_mask_pattern; column c of a row counts
+ * from 0 at the row's start), packed one after another, row after row, into
+ * dst's storage read as one sequence in row order from dst's first element:
+ * src valid rows x n elements, n the kept columns among src's valid cols (n
+ * = src valid cols for P1111, ceil(cols / 2) for P0101, ceil((cols - 1) /
+ * 2) for P1010, ceil((cols - k) / 4) for the k-th of every four), as the
+ * NPUs' vreduce and pto-isa's CPU model pack them. PTO_GATHER_COL: the valid
+ * rows of src whose row number the pattern keeps, in order, as dst's rows
+ * (src valid cols of each). The rest of dst is left as it was. Rules,
+ * checked in this order:
+ * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst's dtype: HOST and A5 INT8, UINT8, INT16, UINT16, INT32, UINT32,
+ *   INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32; A2A3 the 2- and 4-byte ones
+ *   (PTO_ERR_UNSUPPORTED_DTYPE); src one of the same list, of dst's element
+ *   size (PTO_ERR_DTYPE_MISMATCH).
+ * - pattern and axis values of their enums (PTO_ERR_INVALID_ARGUMENT).
+ * - src shares no byte of its valid elements with dst (PTO_ERR_ALIASING).
+ * - PTO_GATHER_ROW: dst valid cols == dst cols (the implementations'
+ *   contiguous dst); the packed elements fit in dst's valid rows x cols.
+ *   PTO_GATHER_COL: dst valid rows are the kept rows' count and dst valid
+ *   cols src's; A2A3 and A5: src valid rows a multiple of the pattern's
+ *   group (2 or 4) (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_tgather_mask(pto_tile *dst, const pto_tile *src, pto_mask_pattern pattern,
+                                    pto_gather_axis axis);
 
 /* TSCATTER (its index form): dst's whole rows x cols are set to zero, then
  * for each (i, j) of indices' valid region in row order, src[i,j] goes to
@@ -1400,6 +1446,36 @@ PTO_API pto_status pto_tsort32(pto_tile *dst, const pto_tile *src, const pto_til
  * - src and dst one valid row; src valid cols 1 to 255 times 4 x block_len;
  *   dst valid cols equal src's (PTO_ERR_SHAPE_MISMATCH). */
 PTO_API pto_status pto_tmrgsort(pto_tile *dst, const pto_tile *src, size_t block_len);
+
+/* TMRGSORT, its multi-list form (the page's TMRGSORT<..., exhausted>(dst,
+ * executedNumList, tmp, src0, src1[, src2[, src3]])): two to four sorted
+ * lists, each the one valid row of a source tile holding value-index pairs
+ * (TSORT32's; valid cols / 2 pairs for FLOAT32, / 4 for FLOAT16), merged
+ * into dst's row: at every step the head that goes first (TSORT32's order;
+ * equal values: the earlier list) is taken. The merge runs until every list
+ * is used up or, with `exhausted` nonzero, until one of them is (the NPUs'
+ * suspension); dst receives its first dst valid cols / 2 (or / 4) pairs, or
+ * all of them if fewer, and the rest of dst is left as it was. `executed`,
+ * when not NULL, receives the number of pairs the merge took from each list
+ * (0 for a list not given): the page's executedNumList, which the NPUs
+ * report with `exhausted` only. tmp: the NPUs' staging tile (they merge
+ * into tmp, then copy to dst); libpto never reads or writes it. src2 NULL
+ * merges two lists, src3 NULL three. Rules, checked in this order:
+ * - dst, src0, src1 not NULL; A2A3 and A5: tmp not NULL
+ *   (PTO_ERR_NULL_ARGUMENT); src3 given only with src2
+ *   (PTO_ERR_INVALID_ARGUMENT).
+ * - dst FLOAT16 or FLOAT32 (PTO_ERR_UNSUPPORTED_DTYPE); every source and
+ *   tmp of dst's dtype (PTO_ERR_DTYPE_MISMATCH).
+ * - tmp none of the other handles; no source shares a byte with dst
+ *   (PTO_ERR_ALIASING).
+ * - every tile one valid row; every source's valid cols a positive multiple
+ *   of a pair's elements, at most 65535 pairs (the NPUs' 16-bit counts);
+ *   dst valid cols a multiple of a pair's elements, at most the sources'
+ *   together; A2A3 and A5: tmp cols at least the sources' cols together (the
+ *   page's GETMRGSORTTMPSIZE) (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_tmrgsort_lists(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                      const pto_tile *src2, const pto_tile *src3, pto_tile *tmp,
+                                      int exhausted, uint16_t executed[4]);
 
 /* TAXPY: dst = scalar * src0 + dst over dst's valid region: dst's old
  * values are the addend, and each element is one fused multiply-add rounded

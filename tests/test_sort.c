@@ -1,4 +1,4 @@
-/* TSORT32 and TMRGSORT's single-list form against a reference written from
+/* TSORT32 and TMRGSORT's single-list and multi-list forms against a reference written from
  * the pages (each 32-column block's (value, index) pairs in descending order
  * of value, equal values by the smaller index; four sorted lists merged,
  * equal heads from the earlier list), FLOAT32 and FLOAT16 with NaN, signed
@@ -147,6 +147,103 @@ static void test_top_k_chain(void **state) {
     TILES_DESTROY(scores, idx, a, b);
 }
 
+/* A sorted list of n pairs in a 1 x n*per tile: values of every kind,
+ * indices base + k, in TSORT32's order. */
+static pto_tile *sorted_list(rng *r, pto_dtype dt, uint32_t n, uint32_t base) {
+    const uint32_t per = dt == PTO_FLOAT32 ? 2 : 4;
+    pair *p = calloc(n, sizeof *p);
+    for (uint32_t k = 0; k < n; ++k) {
+        p[k].bits = value_of_kind(r, dt, (int)rng_below(r, 100));
+        p[k].value = ref_to_double(dt, p[k].bits);
+        p[k].nan = isnan(p[k].value);
+        p[k].index = base + k;
+    }
+    qsort(p, n, sizeof *p, sort_order);
+    pto_tile *t = tile_new(dt, 1, n * per, 1, n * per);
+    char *row = pto_tile_data(t);
+    for (uint32_t k = 0; k < n; ++k) {
+        memcpy(row + (size_t)k * 8, &p[k].bits, 4);
+        memcpy(row + (size_t)k * 8 + 4, &p[k].index, 4);
+    }
+    free(p);
+    return t;
+}
+
+/* TMRGSORT's multi-list form against the page's merge: the head going first
+ * (equal values: the earlier list) until every list is used up or, with
+ * exhausted, one of them; dst its first pairs, the rest unchanged; the
+ * counts of each list. */
+static void test_merge_lists(void **state) {
+    (void)state;
+    static const pto_dtype kDt[] = {PTO_FLOAT32, PTO_FLOAT16};
+    static const uint32_t kLengths[][4] = {{64, 64, 64, 64}, {5, 40, 1, 17}, {33, 2, 70, 9}};
+    rng r = {0x5028};
+    size_t runs = 0, pairs_checked = 0;
+    for (size_t d = 0; d < COUNT(kDt); ++d)
+        for (size_t l = 0; l < COUNT(kLengths); ++l)
+            for (size_t count = 2; count <= 4; ++count)
+                for (int exhausted = 0; exhausted < 2; ++exhausted)
+                    for (int short_dst = 0; short_dst < 2; ++short_dst) {
+                        const pto_dtype dt = kDt[d];
+                        const uint32_t per = dt == PTO_FLOAT32 ? 2 : 4;
+                        pto_tile *src[4] = {NULL, NULL, NULL, NULL};
+                        uint32_t total = 0;
+                        for (size_t k = 0; k < count; ++k) {
+                            src[k] = sorted_list(&r, dt, kLengths[l][k], (uint32_t)k * 1000);
+                            total += kLengths[l][k];
+                        }
+                        const uint32_t dst_pairs = short_dst ? total / 3 : total;
+                        pto_tile *dst = tile_new(dt, 1, total * per, 1, dst_pairs * per);
+                        tile_fill(dst, &r, GEN_ANY);
+                        uint32_t *before_run = tile_snapshot(dst);
+                        /* the reference merge */
+                        uint32_t at[4] = {0, 0, 0, 0}, n = 0;
+                        pair want[300];
+                        for (;;) {
+                            int pick = -1;
+                            pair best = {0};
+                            for (size_t k = 0; k < count; ++k) {
+                                if (at[k] == kLengths[l][k]) continue;
+                                const pair head = pair_at(dt, src[k], 0, at[k]);
+                                if (pick < 0 || before(&head, &best)) {
+                                    pick = (int)k;
+                                    best = head;
+                                }
+                            }
+                            if (pick < 0) break;
+                            want[n++] = best;
+                            if (++at[pick] == kLengths[l][pick] && exhausted) break;
+                        }
+                        uint16_t executed[4] = {9, 9, 9, 9};
+                        const pto_status st = pto_tmrgsort_lists(dst, src[0], src[1], src[2], src[3], NULL,
+                                                                 exhausted, executed);
+                        if (st != PTO_OK)
+                            fail_msg("tmrgsort_lists: %s (%s)", pto_status_string(st), pto_last_error());
+                        for (size_t k = 0; k < 4; ++k)
+                            if (executed[k] != (k < count ? at[k] : 0))
+                                fail_msg("%s %zu lists exhausted=%d: list %zu took %u, want %u",
+                                         pto_dtype_string(dt), count, exhausted, k, executed[k],
+                                         k < count ? at[k] : 0);
+                        const uint32_t written = n < dst_pairs ? n : dst_pairs;
+                        for (uint32_t q = 0; q < written; ++q) {
+                            const pair got = pair_at(dt, dst, 0, q);
+                            if (got.bits != want[q].bits || got.index != want[q].index)
+                                fail_msg("%s %zu lists exhausted=%d: pair %u 0x%x/%u, want 0x%x/%u",
+                                         pto_dtype_string(dt), count, exhausted, q, got.bits, got.index,
+                                         want[q].bits, want[q].index);
+                        }
+                        for (uint32_t e = written * per; e < total * per; ++e)
+                            if (tile_get(dst, 0, e) != before_run[e])
+                                fail_msg("tmrgsort_lists wrote element %u past the merge's %u pairs", e, written);
+                        free(before_run);
+                        pairs_checked += written;
+                        ++runs;
+                        TILES_DESTROY(src[0], src[1], src[2], src[3], dst);
+                    }
+    print_message("[sort] tmrgsort_lists: %zu merges of 2 to 4 lists, %zu pairs and every count checked\n",
+                  runs, pairs_checked);
+}
+
 static void test_rules(void **state) {
     (void)state;
     pto_tile *src = tile_new(PTO_FLOAT32, 2, 64, 2, 40), *idx = tile_new(PTO_UINT32, 2, 64, 2, 40);
@@ -173,6 +270,37 @@ static void test_rules(void **state) {
     expect_status(pto_tmrgsort(row, row, 64), PTO_ERR_ALIASING, "tmrgsort in place");
     expect_status(pto_tmrgsort(dst, src, 64), PTO_ERR_SHAPE_MISMATCH, "tmrgsort two rows");
     assert_int_equal(pto_tmrgsort(out, row, 128), PTO_OK);
+    /* the multi-list form */
+    pto_tile *l0 = tile_new(PTO_FLOAT32, 1, 128, 1, 128), *l1 = tile_new(PTO_FLOAT32, 1, 128, 1, 128);
+    pto_tile *l2 = tile_new(PTO_FLOAT32, 1, 128, 1, 128), *odd = tile_new(PTO_FLOAT32, 1, 128, 1, 127);
+    pto_tile *h = tile_new(PTO_FLOAT16, 1, 128, 1, 128), *two_rows = tile_new(PTO_FLOAT32, 2, 128, 2, 128);
+    pto_tile *m = tile_new(PTO_FLOAT32, 1, 384, 1, 384), *wide = tile_new(PTO_FLOAT32, 1, 512, 1, 386);
+    pto_tile *t256 = tile_new(PTO_FLOAT32, 1, 256, 1, 256), *t384 = tile_new(PTO_FLOAT32, 1, 384, 1, 384);
+    pto_tile *empty = tile_new(PTO_FLOAT32, 1, 128, 1, 0);
+    tile_fill(m, &r, GEN_ANY);
+    uint32_t *kept_m = tile_snapshot(m);
+    expect_status(pto_tmrgsort_lists(m, l0, NULL, NULL, NULL, NULL, 0, NULL), PTO_ERR_NULL_ARGUMENT, "lists NULL src1");
+    expect_status(pto_tmrgsort_lists(m, l0, l1, NULL, l2, NULL, 0, NULL), PTO_ERR_INVALID_ARGUMENT, "lists src3 without src2");
+    expect_status(pto_tmrgsort_lists(m, l0, h, NULL, NULL, NULL, 0, NULL), PTO_ERR_DTYPE_MISMATCH, "lists FLOAT16 src1");
+    expect_status(pto_tmrgsort_lists(m, l0, l1, NULL, NULL, m, 0, NULL), PTO_ERR_ALIASING, "lists tmp is dst");
+    expect_status(pto_tmrgsort_lists(l0, l0, l1, NULL, NULL, NULL, 0, NULL), PTO_ERR_ALIASING, "lists src0 is dst");
+    expect_status(pto_tmrgsort_lists(m, l0, two_rows, NULL, NULL, NULL, 0, NULL), PTO_ERR_SHAPE_MISMATCH, "lists two rows");
+    expect_status(pto_tmrgsort_lists(m, l0, odd, NULL, NULL, NULL, 0, NULL), PTO_ERR_SHAPE_MISMATCH, "lists half a pair");
+    expect_status(pto_tmrgsort_lists(m, l0, empty, NULL, NULL, NULL, 0, NULL), PTO_ERR_SHAPE_MISMATCH, "lists empty list");
+    expect_status(pto_tmrgsort_lists(wide, l0, l1, l2, NULL, NULL, 0, NULL), PTO_ERR_SHAPE_MISMATCH, "lists dst wider");
+    assert_tile_unchanged(m, kept_m, "refused tmrgsort_lists");
+    assert_int_equal(pto_tmrgsort_lists(m, l0, l1, l2, NULL, NULL, 1, NULL), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    expect_status(pto_tmrgsort_lists(m, l0, l1, l2, NULL, NULL, 0, NULL), PTO_ERR_NULL_ARGUMENT, "lists A2A3 no tmp");
+    assert_non_null(strstr(pto_last_error(), "A2A3"));
+    expect_status(pto_tmrgsort_lists(m, l0, l1, l2, NULL, t256, 0, NULL), PTO_ERR_SHAPE_MISMATCH, "lists A2A3 tmp too small");
+    assert_int_equal(pto_tmrgsort_lists(m, l0, l1, l2, NULL, t384, 0, NULL), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    expect_status(pto_tmrgsort_lists(m, l0, l1, l2, NULL, t256, 0, NULL), PTO_ERR_SHAPE_MISMATCH, "lists A5 tmp too small");
+    assert_int_equal(pto_tmrgsort_lists(t256, l0, l1, NULL, NULL, t384, 0, NULL), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    free(kept_m);
+    TILES_DESTROY(l0, l1, l2, odd, h, two_rows, m, wide, t256, t384, empty);
     free(kept);
     TILES_DESTROY(src, idx, dst, i32, narrow, tmp, u8, row, out);
 }
@@ -219,7 +347,73 @@ static void test_programs(void **state) {
     expect_program_refused("%z = arith.constant 0.0 : f32\n"
                            "%u = builtin.unrealized_conversion_cast %z : f32 to i32\n",
                            PTO_ERR_INVALID_ARGUMENT);
-    print_message("[sort] tsort32 and tmrgsort's DPS forms equal the calls; a ui32 tci start\n");
+    /* the multi-list form's texts: PTOAS's with tmp and with no_tmp, the
+     * page's DPS form of two lists and its synchronous form */
+#define L "!pto.tile_buf<vec, 1x128xf32>"
+#define M "!pto.tile_buf<vec, 1x384xf32>"
+    static const char *const kLists[] = {
+        "%ex = arith.constant dense<0> : vector<4xi16>\n"
+        "pto.tmrgsort ins(%a, %b, %c, %t {exhausted = true} : " L ", " L ", " L ", " M ") "
+        "outs(%d, %ex : " M ", vector<4xi16>)\n",
+        "%ex = arith.constant dense<[1, 2, 3, 4]> : vector<4xi16>\n"
+        "pto.tmrgsort ins(%a, %b, %c no_tmp {exhausted = true} : " L ", " L ", " L ") "
+        "outs(%d, %ex : " M ", vector<4xi16>)\n",
+        "%d, %ex = pto.tmrgsort %a, %b, %c {exhausted = true} : (" L ", " L ", " L ") -> (" M
+        ", vector<4xi16>)\n",
+    };
+    rng r2 = {0x52};
+    pto_tile *la = sorted_list(&r2, PTO_FLOAT32, 64, 0), *lb = sorted_list(&r2, PTO_FLOAT32, 64, 100);
+    pto_tile *lc = sorted_list(&r2, PTO_FLOAT32, 64, 200), *lt = tile_new(PTO_FLOAT32, 1, 384, 1, 384);
+    pto_tile *lwant = tile_new(PTO_FLOAT32, 1, 384, 1, 384);
+    memset(pto_tile_data(lwant), 0, 384 * 4);
+    assert_int_equal(pto_tmrgsort_lists(lwant, la, lb, lc, NULL, NULL, 1, NULL), PTO_OK);
+    static const char *const kListNames[] = {"a", "b", "c", "t", "d"};
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A5};
+    for (size_t f = 0; f < COUNT(kProfiles); ++f)
+        for (size_t k = 0; k < COUNT(kLists); ++k) {
+            assert_int_equal(pto_set_profile(kProfiles[f]), PTO_OK);
+            pto_tile *ld = tile_new(PTO_FLOAT32, 1, 384, 1, 384);
+            memset(pto_tile_data(ld), 0, 384 * 4);
+            pto_tile *lbound[] = {la, lb, lc, lt, ld};
+            const pto_status sl = run_program_bound(kLists[k], kListNames, lbound, 5, NULL, NULL, 0);
+            assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+            if (sl != PTO_OK) fail_msg("tmrgsort form %zu: %s (%s)", k, pto_status_string(sl), pto_last_error());
+            assert_memory_equal(pto_tile_data(ld), pto_tile_data(lwant), 384 * 4);
+            pto_tile_destroy(ld);
+        }
+    expect_program_refused_with("%ex = arith.constant dense<0> : vector<4xi32>\n"
+                                "pto.tmrgsort ins(%a, %b, %t : " L ", " L ", " M ") outs(%d, %ex : " M
+                                ", vector<4xi32>)\n",
+                                NULL, "vector<4xi16>, not vector<4xi32>");
+    expect_program_refused_with("%ex = arith.constant dense<0> : vector<4xi16>\n"
+                                "pto.tmrgsort ins(%a, %b, %c, %e, %f, %t : " L ", " L ", " L ", " L ", " L ", " M
+                                ") outs(%d, %ex : " M ", vector<4xi16>)\n",
+                                NULL, "merges 2 to 4 lists (then tmp), not 5");
+    /* PTOAS's kernels take %executed as a parameter: nothing to bind */
+    pto_program *with_param = program_build(
+        "func.func @k(%ex: vector<4xi16>, %a: " L ", %b: " L ", %d: !pto.tile_buf<vec, 1x256xf32>) {\n"
+        "  pto.tmrgsort ins(%a, %b no_tmp {exhausted = false} : " L ", " L ") "
+        "outs(%d, %ex : !pto.tile_buf<vec, 1x256xf32>, vector<4xi16>)\n  return\n}\n",
+        NULL);
+    assert_int_equal(pto_program_param_count(with_param), 3);
+    assert_string_equal(pto_program_param_name(with_param, 0), "a");
+    pto_program_destroy(with_param);
+    /* a tmp narrower than the lists: HOST accepts it (tmp unused), A2A3 does not */
+    pto_program_destroy(program_build("%ex = arith.constant dense<0> : vector<4xi16>\n"
+                                      "pto.tmrgsort ins(%a, %b, %t : " L ", " L ", !pto.tile_buf<vec, 1x200xf32>) "
+                                      "outs(%d, %ex : !pto.tile_buf<vec, 1x200xf32>, vector<4xi16>)\n",
+                                      NULL));
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    expect_program_refused_with("%ex = arith.constant dense<0> : vector<4xi16>\n"
+                                "pto.tmrgsort ins(%a, %b, %t : " L ", " L ", !pto.tile_buf<vec, 1x200xf32>) "
+                                "outs(%d, %ex : !pto.tile_buf<vec, 1x200xf32>, vector<4xi16>)\n",
+                                NULL, "tmp is 1x200, not one row of at least the sources' 256 cols");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+#undef L
+#undef M
+    TILES_DESTROY(la, lb, lc, lt, lwant);
+    print_message("[sort] tsort32 and tmrgsort's DPS forms equal the calls; a ui32 tci start; "
+                  "tmrgsort's 3 multi-list forms under HOST and A5\n");
     TILES_DESTROY(s, i, want, tmp, got);
 }
 
@@ -227,6 +421,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tsort32),
         cmocka_unit_test(test_top_k_chain),
+        cmocka_unit_test(test_merge_lists),
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_programs),
     };

@@ -134,6 +134,43 @@ const (
 	CmpLE CmpMode = 5
 )
 
+// MaskPattern mirrors the C enum pto_mask_pattern: which elements of each
+// group TGatherMask keeps (the pages' MaskPattern, numbered as the NPUs'
+// vreduce pattern modes and PTOAS's `#pto.mask_pattern<P0101>`): read right
+// to left, bit k of the name set keeps column k of every group of two
+// (P0101, P1010) or four columns.
+type MaskPattern int
+
+// The values of pto_mask_pattern.
+const (
+	// Columns 0, 2, 4, ...: the first of every two.
+	MaskP0101 MaskPattern = 1
+	// Columns 1, 3, 5, ...: the second of every two.
+	MaskP1010 MaskPattern = 2
+	// Columns 0, 4, 8, ...: the first of every four.
+	MaskP0001 MaskPattern = 3
+	// Columns 1, 5, 9, ...: the second of every four.
+	MaskP0010 MaskPattern = 4
+	// Columns 2, 6, 10, ...: the third of every four.
+	MaskP0100 MaskPattern = 5
+	// Columns 3, 7, 11, ...: the fourth of every four.
+	MaskP1000 MaskPattern = 6
+	// Every column.
+	MaskP1111 MaskPattern = 7
+)
+
+// GatherAxis mirrors the C enum pto_gather_axis: which way TGatherMask
+// applies its pattern (the page's GatherAxis; PTOAS's "row" and "col").
+type GatherAxis int
+
+// The values of pto_gather_axis.
+const (
+	// The columns of every row, packed from dst's first element.
+	GatherRow GatherAxis = 0
+	// Whole rows, kept by their row number, into dst's rows.
+	GatherCol GatherAxis = 1
+)
+
 // Profile mirrors the C enum pto_profile: target profiles: whose rules the
 // operations enforce (see "Target profiles" below).
 type Profile int

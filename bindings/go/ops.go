@@ -48,6 +48,25 @@ func TGetVal(src *Tile, index int) (float64, error) {
 	return out, err
 }
 
+// TMrgSortLists is TMRGSORT's multi-list form (pto_tmrgsort_lists): two to
+// four sorted lists of value-index pairs (src2 and src3 may be nil) merged
+// into dst, stopping when one list is used up if exhausted; it returns the
+// pairs taken from each list. tmp may be nil under HOST. Written here, not
+// generated: it gives the counts besides dst.
+func TMrgSortLists(dst, src0, src1, src2, src3, tmp *Tile, exhausted bool) ([4]uint16, error) {
+	var hs [6]uintptr
+	tiles := []*Tile{dst, src0, src1, src2, src3, tmp}
+	names := []string{"dst", "src0", "src1", "src2", "src3", "tmp"}
+	var executed [4]uint16
+	if err := resolve("pto.TMrgSortLists", names, tiles, hs[:]); err != nil {
+		return executed, err
+	}
+	err := check(ptoc.Pto_tmrgsort_lists(hs[0], hs[1], hs[2], hs[3], hs[4], hs[5],
+		boolToInt(exhausted), &executed[0]))
+	keepAlive(tiles)
+	return executed, err
+}
+
 // boolToInt passes a Go bool as the C int of an attribute such as
 // pto_tcolsum's binary_order (0 or 1).
 func boolToInt(b bool) int {

@@ -261,6 +261,26 @@ func TGather(dst *Tile, src *Tile, indices *Tile, tmp *Tile) error {
 	return err
 }
 
+var tgather_maskOperands = []string{"dst", "src"}
+
+// TGatherMask is TGATHER_MASK (pto_tgather_mask): the columns of each src
+// row the pattern keeps, packed into dst; or the rows it keeps.
+//
+// dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64,
+// UINT64, FLOAT16, BFLOAT16, FLOAT32; A2A3 INT16, UINT16, INT32, UINT32,
+// FLOAT16, BFLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32,
+// INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32.
+func TGatherMask(dst *Tile, src *Tile, pattern MaskPattern, axis GatherAxis) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TGatherMask", tgather_maskOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tgather_mask(hs[0], hs[1], ptoc.Enum_SS_pto_mask_pattern(pattern), ptoc.Enum_SS_pto_gather_axis(axis)))
+	keepAlive(tiles)
+	return err
+}
+
 var tscatterOperands = []string{"dst", "src", "indices"}
 
 // TScatter is TSCATTER (pto_tscatter): dst zeroed, then src[i,j] to dst's

@@ -638,6 +638,27 @@ func TestDataMovementIndexed(t *testing.T) {
 	expectF32(t, "TGather", readF32(t, g), []float32{23, 0, 11, 11})
 	must(t, idx.WriteInt32([]int32{-1, 0, 0, 0}))
 	expectStatus(t, pto.TGather(g, src, idx, nil), pto.ErrOutOfRange, "is -1")
+	// two sorted lists of (value, index) pairs, merged; with exhausted the
+	// merge stops when list 1 (one pair) is used up
+	l0 := newTile(t, pto.Float32, 1, 4)
+	must(t, l0.WriteFloat32([]float32{9, 0, 5, 0}))
+	l1 := newTile(t, pto.Float32, 1, 2)
+	must(t, l1.WriteFloat32([]float32{7, 0}))
+	merged := newTile(t, pto.Float32, 1, 6)
+	counts, err := pto.TMrgSortLists(merged, l0, l1, nil, nil, nil, true)
+	must(t, err)
+	if counts != [4]uint16{1, 1, 0, 0} {
+		t.Errorf("TMrgSortLists counts %v", counts)
+	}
+	expectF32(t, "TMrgSortLists", readF32(t, merged)[:4], []float32{9, 0, 7, 0})
+	// the mask-pattern form: columns 1 and 3 of each row, packed; row 1 along GatherCol
+	m := newTile(t, pto.Float32, 3, 2)
+	must(t, pto.TGatherMask(m, src, pto.MaskP1010, pto.GatherRow))
+	expectF32(t, "TGatherMask", readF32(t, m), []float32{1, 3, 11, 13, 21, 23})
+	r := newTile(t, pto.Float32, 1, 4)
+	must(t, pto.TGatherMask(r, src, pto.MaskP1010, pto.GatherCol))
+	expectF32(t, "TGatherMask col", readF32(t, r), []float32{10, 11, 12, 13})
+	expectStatus(t, pto.TGatherMask(m, src, pto.MaskP1111, pto.GatherRow), pto.ErrShapeMismatch, "12 elements")
 
 	h := newTile(t, pto.Float16, 2, 3)
 	must(t, pto.TSetVal(h, 4, 1.0/3.0))

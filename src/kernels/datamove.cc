@@ -52,6 +52,17 @@ void GatherBy(size_t index_bytes, size_t rows, size_t cols, const Plane& dst, co
   GatherAs<T, uint32_t>(rows, cols, dst, src, indices);
 }
 
+template <typename T>
+void GatherColumnsAs(size_t rows, size_t cols, size_t period, size_t phase, void* dst,
+                     const ConstPlane& src) {
+  T* out = static_cast<T*>(dst);
+  const T* in = static_cast<const T*>(src.data);
+  for (size_t i = 0; i < rows; ++i) {
+    const T* from = in + i * src.stride;
+    for (size_t j = phase; j < cols; j += period) *out++ = from[j];
+  }
+}
+
 // dst's dst_elements zeroed, then src[i][j] to dst's element indices[i][j]
 // in row order (a later index of the same element wins).
 template <typename T, typename I>
@@ -93,6 +104,16 @@ void Gather(size_t element_bytes, size_t index_bytes, size_t rows, size_t cols, 
     case 2: return GatherBy<uint16_t>(index_bytes, rows, cols, dst, src, indices);
     case 8: return GatherBy<uint64_t>(index_bytes, rows, cols, dst, src, indices);
     default: return GatherBy<uint32_t>(index_bytes, rows, cols, dst, src, indices);
+  }
+}
+
+void GatherColumns(size_t element_bytes, size_t rows, size_t cols, size_t period, size_t phase,
+                   void* dst, const ConstPlane& src) {
+  switch (element_bytes) {
+    case 1: return GatherColumnsAs<uint8_t>(rows, cols, period, phase, dst, src);
+    case 2: return GatherColumnsAs<uint16_t>(rows, cols, period, phase, dst, src);
+    case 4: return GatherColumnsAs<uint32_t>(rows, cols, period, phase, dst, src);
+    default: return GatherColumnsAs<uint64_t>(rows, cols, period, phase, dst, src);
   }
 }
 

@@ -123,6 +123,12 @@ void Sort32(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const C
 // src, four sorted lists of block_pairs, merged in descending order into
 // the same place of dst.
 void MergeSort4(pto_dtype dtype, size_t pairs, size_t block_pairs, void* dst, const void* src);
+// TMRGSORT's multi-list form (sort.cc): `count` sorted lists (lists[k],
+// pairs[k] pairs) merged in descending order, at most dst_pairs of the merge
+// written to dst; the merge stops when every list is used up or, with
+// `exhausted`, when one is. taken[k] receives the pairs taken from list k.
+void MergeLists(pto_dtype dtype, size_t count, const void* const* lists, const size_t* pairs,
+                bool exhausted, size_t dst_pairs, void* dst, size_t* taken);
 
 // dst = src elementwise (binary.cc).
 void Copy(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,
@@ -244,6 +250,11 @@ void Transpose(size_t element_bytes, size_t rows, size_t cols, const Plane& dst,
 // cols; index_bytes 2 or 4, every index (read unsigned) naming an element.
 void Gather(size_t element_bytes, size_t index_bytes, size_t rows, size_t cols, const Plane& dst,
             const void* src, const ConstPlane& indices);
+// TGATHER's mask-pattern form: the columns j < cols of each of src's rows
+// with j % period == phase, packed one after another from dst's first
+// element, row after row; element_bytes 1, 2, 4 or 8.
+void GatherColumns(size_t element_bytes, size_t rows, size_t cols, size_t period, size_t phase,
+                   void* dst, const ConstPlane& src);
 // dst's first dst_elements zeroed, then src[i][j] to dst's element at flat
 // offset indices[i][j] over rows x cols, in row order; index_bytes 2 or 4,
 // every index (read unsigned) below dst_elements.

@@ -96,27 +96,38 @@ void Sort32(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const C
   }
 }
 
+void MergeLists(pto_dtype dtype, size_t count, const void* const* lists, const size_t* pairs,
+                bool exhausted, size_t dst_pairs, void* dst, size_t* taken) {
+  char* out = static_cast<char*>(dst);
+  for (size_t k = 0; k < count; ++k) taken[k] = 0;
+  for (size_t n = 0;; ++n) {
+    // The first list with pairs left, then a later one only where its head
+    // goes strictly before (ties: the earlier list).
+    int pick = -1;
+    Pair best{};
+    for (size_t k = 0; k < count; ++k) {
+      if (taken[k] == pairs[k]) continue;
+      const Pair head = ReadPair(dtype, static_cast<const char*>(lists[k]) + taken[k] * 8);
+      if (pick < 0 || Before(dtype, head, best)) {
+        pick = static_cast<int>(k);
+        best = head;
+      }
+    }
+    if (pick < 0) return;
+    if (n < dst_pairs) WritePair(dtype, out + n * 8, best);
+    if (++taken[pick] == pairs[pick] && exhausted) return;
+  }
+}
+
 void MergeSort4(pto_dtype dtype, size_t pairs, size_t block_pairs, void* dst, const void* src) {
   const char* in = static_cast<const char*>(src);
   char* out = static_cast<char*>(dst);
+  const size_t lengths[4] = {block_pairs, block_pairs, block_pairs, block_pairs};
+  size_t taken[4];
   for (size_t base = 0; base + 4 * block_pairs <= pairs; base += 4 * block_pairs) {
-    size_t taken[4] = {0, 0, 0, 0};
-    for (size_t n = 0; n < 4 * block_pairs; ++n) {
-      // The first list with pairs left, then a later one only where its
-      // head goes strictly before (ties: the earlier list).
-      int pick = -1;
-      Pair best{};
-      for (int k = 0; k < 4; ++k) {
-        if (taken[k] == block_pairs) continue;
-        const Pair head = ReadPair(dtype, in + (base + k * block_pairs + taken[k]) * 8);
-        if (pick < 0 || Before(dtype, head, best)) {
-          pick = k;
-          best = head;
-        }
-      }
-      WritePair(dtype, out + (base + n) * 8, best);
-      ++taken[pick];
-    }
+    const void* lists[4];
+    for (size_t k = 0; k < 4; ++k) lists[k] = in + (base + k * block_pairs) * 8;
+    MergeLists(dtype, 4, lists, lengths, false, 4 * block_pairs, out + base * 8, taken);
   }
 }
 

@@ -314,6 +314,93 @@ void RunTGather(const Operands& o, pto_profile) {
                   o.dst->valid_cols, PlaneOf(o.dst), o.src0->data, ConstPlaneOf(o.src1));
 }
 
+// ---- tgather's mask-pattern form -------------------------------------------
+
+namespace {
+// The columns a mask pattern keeps: those c with c % period == phase
+// (pto-isa's MaskSelect; P1111 every column).
+struct ColumnPattern {
+  uint32_t period, phase;
+};
+ColumnPattern PatternColumns(int pattern) {
+  switch (pattern) {
+    case PTO_MASK_P0101: return {2, 0};
+    case PTO_MASK_P1010: return {2, 1};
+    case PTO_MASK_P0001: return {4, 0};
+    case PTO_MASK_P0010: return {4, 1};
+    case PTO_MASK_P0100: return {4, 2};
+    case PTO_MASK_P1000: return {4, 3};
+    default: return {1, 0};
+  }
+}
+// How many of a row's first `cols` columns the pattern keeps.
+uint64_t KeptColumns(ColumnPattern p, uint32_t cols) {
+  return cols <= p.phase ? 0 : (uint64_t{cols} - p.phase + p.period - 1) / p.period;
+}
+}  // namespace
+
+pto_status CheckTGatherMask(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  Validator v("pto_tgather_mask");
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTGatherMask, profile, "dst", dst)
+      .DtypeAccepted(OpDtypes::kTGatherMask, profile, "src", src);
+  v.Require(ElementBytes(src->dtype) == ElementBytes(dst->dtype), PTO_ERR_DTYPE_MISMATCH,
+            "src dtype %s is not of dst's element size (%s, %zu bytes)", DtypeName(src->dtype),
+            DtypeName(dst->dtype), ElementBytes(dst->dtype));
+  v.Require(o.attr >= PTO_MASK_P0101 && o.attr <= PTO_MASK_P1111, PTO_ERR_INVALID_ARGUMENT,
+            "pattern %d is not a pto_mask_pattern (1 to 7)", o.attr);
+  v.EnumInRange("axis", o.sat, 2);
+  v.Require(!SharesStorage(src, dst), PTO_ERR_ALIASING,
+            "src's valid elements share storage with dst's (dst is packed from its first element)");
+  if (!v.ok()) return v.status();
+  const ColumnPattern pattern = PatternColumns(o.attr);
+  if (o.sat == PTO_GATHER_COL) {
+    // Whole rows (the CPU model's TGatherCol; A2A3's GetStrideByMask).
+    const uint64_t kept = KeptColumns(pattern, src->valid_rows);
+    v.Require(dst->valid_rows == kept && dst->valid_cols == src->valid_cols,
+              PTO_ERR_SHAPE_MISMATCH,
+              "dst valid region %ux%u is not the %llu kept rows of src's %ux%u", dst->valid_rows,
+              dst->valid_cols, static_cast<unsigned long long>(kept), src->valid_rows,
+              src->valid_cols);
+    if (profile != PTO_PROFILE_HOST)
+      v.Require(src->valid_rows % pattern.period == 0, PTO_ERR_SHAPE_MISMATCH,
+                "src valid rows %u are not a multiple of %u, which %s requires along \"col\"",
+                src->valid_rows, pattern.period, pto_profile_string(profile));
+    return v.status();
+  }
+  v.Require(dst->valid_cols == dst->cols, PTO_ERR_SHAPE_MISMATCH,
+            "dst valid cols %u differs from its cols %u (the kept elements are packed into "
+            "contiguous rows)",
+            dst->valid_cols, dst->cols);
+  if (!v.ok()) return v.status();
+  const uint64_t packed = src->valid_rows * KeptColumns(pattern, src->valid_cols);
+  v.Require(packed <= uint64_t{dst->valid_rows} * dst->cols, PTO_ERR_SHAPE_MISMATCH,
+            "the pattern keeps %llu elements of src's valid region %ux%u, more than dst's valid "
+            "%ux%u holds",
+            static_cast<unsigned long long>(packed), src->valid_rows, src->valid_cols,
+            dst->valid_rows, dst->cols);
+  return v.status();
+}
+
+void RunTGatherMask(const Operands& o, pto_profile) {
+  const ColumnPattern p = PatternColumns(o.attr);
+  const size_t size = ElementBytes(o.dst->dtype);
+  if (o.sat == PTO_GATHER_COL) {
+    const kernels::ConstPlane src = ConstPlaneOf(o.src0);
+    const kernels::Plane dst = PlaneOf(o.dst);
+    for (uint32_t i = 0; i < o.dst->valid_rows; ++i)
+      memcpy(static_cast<char*>(dst.data) + i * dst.stride * size,
+             static_cast<const char*>(src.data) + (i * size_t{p.period} + p.phase) * src.stride * size,
+             o.src0->valid_cols * size);
+    return;
+  }
+  kernels::GatherColumns(size, o.src0->valid_rows, o.src0->valid_cols, p.period, p.phase,
+                         o.dst->data, ConstPlaneOf(o.src0));
+}
+
 pto_status CheckTScatter(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile *src = o.src0, *indices = o.src1;

@@ -106,6 +106,7 @@ enum class TextAttr : uint8_t {
   kPadOfDst,      // no attribute: dst's tile_buf pad=
   kDescending,    // {descending = false|true}
   kCmpMode,       // {cmpMode = #pto<cmp ...>} or #pto.cmp<...>
+  kMaskPattern,   // {maskPattern = #pto.mask_pattern<P0101>}, tgather's one-source form
 };
 
 // One row of attributes.def, as the table reads it.
@@ -222,12 +223,16 @@ void FillPad(pto_tile* t, uint32_t valid_rows, uint32_t valid_cols, uint32_t row
 
 // The operation whose mnemonic is `name` (name_length bytes); NULL if none.
 // A ScalarFirst row is not found by its own mnemonic: text spells it as its
-// twin's (ScalarFirstForm).
+// twin's (ScalarFirstForm); nor is a MaskPattern row (MaskPatternForm).
 const OpDescriptor* FindOp(const char* name, size_t name_length);
 
 // The ScalarFirst row whose text is `op`'s with the scalar first
 // (tdivs_scalar_by_tile for tdivs); NULL if none.
 const OpDescriptor* ScalarFirstForm(const OpDescriptor& op);
+
+// The MaskPattern row whose text is `op`'s with one source and a
+// maskPattern attribute (tgather_mask for tgather); NULL if none.
+const OpDescriptor* MaskPatternForm(const OpDescriptor& op);
 
 // Whether the valid regions of dst and of sources with dst's valid region
 // are each valid_rows * valid_cols consecutive elements from the tile's
@@ -261,6 +266,19 @@ inline uint32_t MaskBytes(uint32_t cols) { return cols / 8 + (cols % 8 != 0); }
 pto_status CheckTgetval(const pto_tile* src, size_t index, bool out_given, bool index_known,
                         pto_profile profile);
 double ElementValue(const pto_tile* t, size_t index);
+
+// pto_tmrgsort_lists (TMRGSORT's multi-list form, not a row: it gives the
+// counts of each list besides dst): its operands, rules and merge (sort.cc).
+// sources[2] and sources[3] NULL for fewer lists.
+struct MrgSortLists {
+  pto_tile* dst;
+  const pto_tile* sources[4];
+  const pto_tile* tmp;
+  bool exhausted;
+};
+pto_status CheckTMrgSortLists(const MrgSortLists& o, pto_profile profile);
+// Merges; `executed` (may be NULL) receives the pairs taken from each list.
+void RunTMrgSortLists(const MrgSortLists& o, uint16_t* executed);
 
 }  // namespace ops
 }  // namespace pto

@@ -1,5 +1,6 @@
 // Special: tsort32 and tmrgsort (its single-list form), the sorts of
-// value-index pairs (kernels/sort.cc).
+// value-index pairs (kernels/sort.cc); tmrgsort's multi-list form, whose C
+// function (pto_tmrgsort_lists) is written here.
 #include "ops/common.h"
 
 #include <stddef.h>
@@ -107,5 +108,96 @@ void RunTMrgSort(const Operands& o, pto_profile) {
                       o.dst->data, o.src0->data);
 }
 
+// ---- tmrgsort's multi-list form ---------------------------------------------
+
+namespace {
+const char* const kListNames[4] = {"src0", "src1", "src2", "src3"};
+size_t ListCount(const MrgSortLists& o) {
+  return o.sources[2] == nullptr ? 2 : o.sources[3] == nullptr ? 3 : 4;
+}
+}  // namespace
+
+pto_status CheckTMrgSortLists(const MrgSortLists& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* tmp = o.tmp;
+  const bool npu = profile != PTO_PROFILE_HOST;
+  Validator v("pto_tmrgsort_lists");
+  v.NotNull("dst", dst).NotNull("src0", o.sources[0]).NotNull("src1", o.sources[1]);
+  if (npu)
+    v.Require(tmp != nullptr, PTO_ERR_NULL_ARGUMENT,
+              "tmp is NULL, but on %s the merge goes through tmp", pto_profile_string(profile));
+  v.Require(o.sources[3] == nullptr || o.sources[2] != nullptr, PTO_ERR_INVALID_ARGUMENT,
+            "src3 is given without src2 (three lists are src0, src1, src2)");
+  if (!v.ok()) return v.status();
+  const size_t count = ListCount(o);
+  v.DtypeAccepted(OpDtypes::kTMrgSort, profile, "dst", dst);
+  for (size_t k = 0; k < count; ++k) v.SameDtype(kListNames[k], o.sources[k], "dst", dst);
+  if (tmp != nullptr) v.SameDtype("tmp", tmp, "dst", dst);
+  if (tmp != nullptr) {
+    v.Distinct("tmp", tmp, "dst", dst);
+    for (size_t k = 0; k < count; ++k) v.Distinct("tmp", tmp, kListNames[k], o.sources[k]);
+  }
+  for (size_t k = 0; k < count; ++k) {
+    const pto_tile* src = o.sources[k];
+    v.Require(src != dst && !SamePlacement(src, dst) && !ValidRegionsOverlapSlow(src, dst),
+              PTO_ERR_ALIASING, "%s shares storage with dst (the merge reads the lists as it writes)",
+              kListNames[k]);
+  }
+  if (!v.ok()) return v.status();
+  const uint32_t per_pair = PairElements(dst->dtype);
+  v.Require(dst->valid_rows == 1, PTO_ERR_SHAPE_MISMATCH,
+            "dst valid rows %u are not 1 (the lists lie in one row)", dst->valid_rows);
+  uint64_t cols = 0, tile_cols = 0;
+  for (size_t k = 0; k < count; ++k) {
+    const pto_tile* src = o.sources[k];
+    v.Require(src->valid_rows == 1, PTO_ERR_SHAPE_MISMATCH,
+              "%s valid rows %u are not 1 (a list is one row)", kListNames[k], src->valid_rows);
+    v.Require(src->valid_cols != 0 && src->valid_cols % per_pair == 0 &&
+                  src->valid_cols / per_pair <= 0xFFFF,
+              PTO_ERR_SHAPE_MISMATCH,
+              "%s valid cols %u are not 1 to 65535 pairs of %u %s elements", kListNames[k],
+              src->valid_cols, per_pair, DtypeName(dst->dtype));
+    cols += src->valid_cols;
+    tile_cols += src->cols;
+  }
+  v.Require(dst->valid_cols % per_pair == 0 && dst->valid_cols <= cols, PTO_ERR_SHAPE_MISMATCH,
+            "dst valid cols %u are not whole pairs of %u elements within the lists' %llu",
+            dst->valid_cols, per_pair, static_cast<unsigned long long>(cols));
+  if (npu && v.ok())
+    v.Require(tmp->valid_rows == 1 && tmp->cols >= tile_cols, PTO_ERR_SHAPE_MISMATCH,
+              "tmp is %ux%u, not one row of at least the sources' %llu cols, which %s requires",
+              tmp->valid_rows, tmp->cols, static_cast<unsigned long long>(tile_cols),
+              pto_profile_string(profile));
+  return v.status();
+}
+
+void RunTMrgSortLists(const MrgSortLists& o, uint16_t* executed) {
+  const size_t count = ListCount(o);
+  const uint32_t per_pair = PairElements(o.dst->dtype);
+  const void* lists[4];
+  size_t pairs[4], taken[4] = {0, 0, 0, 0};
+  for (size_t k = 0; k < count; ++k) {
+    lists[k] = o.sources[k]->data;
+    pairs[k] = o.sources[k]->valid_cols / per_pair;
+  }
+  kernels::MergeLists(o.dst->dtype, count, lists, pairs, o.exhausted,
+                      o.dst->valid_cols / per_pair, o.dst->data, taken);
+  if (executed != nullptr)
+    for (size_t k = 0; k < 4; ++k) executed[k] = static_cast<uint16_t>(taken[k]);
+}
+
 }  // namespace ops
 }  // namespace pto
+
+extern "C" {
+
+pto_status pto_tmrgsort_lists(pto_tile* dst, const pto_tile* src0, const pto_tile* src1,
+                              const pto_tile* src2, const pto_tile* src3, pto_tile* tmp,
+                              int exhausted, uint16_t executed[4]) {
+  const pto::ops::MrgSortLists o{dst, {src0, src1, src2, src3}, tmp, exhausted != 0};
+  const pto_status status = pto::ops::CheckTMrgSortLists(o, pto::CurrentProfile());
+  if (status == PTO_OK) pto::ops::RunTMrgSortLists(o, executed);
+  return status;
+}
+
+}  // extern "C"

@@ -85,22 +85,35 @@ static_assert(TableInOrder(), "kOps must list the operations in OpId order");
 
 const OpDescriptor* FindOp(const char* name, size_t name_length) {
   for (const OpDescriptor& op : kOps) {
-    if (!AttrLeads(op.attr) && strlen(op.mnemonic) == name_length &&
+    if (!AttrLeads(op.attr) && op.attr != AttrKind::kMaskPattern &&
+        strlen(op.mnemonic) == name_length &&
         memcmp(op.mnemonic, name, name_length) == 0)
       return &op;
   }
   return nullptr;
 }
 
-const OpDescriptor* ScalarFirstForm(const OpDescriptor& op) {
-  static constexpr char kSuffix[] = "_scalar_by_tile";
+namespace {
+// The row whose mnemonic is op's followed by `suffix`; NULL if none.
+const OpDescriptor* SuffixedForm(const OpDescriptor& op, const char* suffix) {
   const size_t length = strlen(op.mnemonic);
   for (const OpDescriptor& form : kOps) {
-    if (AttrLeads(form.attr) && strncmp(form.mnemonic, op.mnemonic, length) == 0 &&
-        strcmp(form.mnemonic + length, kSuffix) == 0)
+    if (strncmp(form.mnemonic, op.mnemonic, length) == 0 &&
+        strcmp(form.mnemonic + length, suffix) == 0)
       return &form;
   }
   return nullptr;
+}
+}  // namespace
+
+const OpDescriptor* ScalarFirstForm(const OpDescriptor& op) {
+  const OpDescriptor* form = SuffixedForm(op, "_scalar_by_tile");
+  return form != nullptr && AttrLeads(form->attr) ? form : nullptr;
+}
+
+const OpDescriptor* MaskPatternForm(const OpDescriptor& op) {
+  const OpDescriptor* form = SuffixedForm(op, "_mask");
+  return form != nullptr && form->attr == AttrKind::kMaskPattern ? form : nullptr;
 }
 
 namespace {

@@ -157,6 +157,7 @@ class Block {
   uint32_t FastRun(const Instr* code, uint32_t n, uint32_t pc);
   pto_status TileOp(const Instr& in);
   pto_status Tsel(const Instr& in);
+  pto_status MrgSortLists(const Instr& in);
   pto_status GetVal(const Instr& in);
   pto_status LoopLimitError(const Instr& in);
   // A kPipe: done, or waiting_ set (a push to a full pipe, a pop from an

@@ -47,6 +47,12 @@ const std::vector<std::pair<std::string_view, int>> kCmpModeNames = {
     {"gt", PTO_CMP_GT}, {"ge", PTO_CMP_GE}, {"EQ", PTO_CMP_EQ}, {"NE", PTO_CMP_NE},
     {"LT", PTO_CMP_LT}, {"LE", PTO_CMP_LE}, {"GT", PTO_CMP_GT}, {"GE", PTO_CMP_GE}};
 
+// maskPattern: PTOAS's MaskPattern names, numbered as pto_mask_pattern.
+const std::vector<std::pair<std::string_view, int>> kMaskPatternNames = {
+    {"P0101", PTO_MASK_P0101}, {"P1010", PTO_MASK_P1010}, {"P0001", PTO_MASK_P0001},
+    {"P0010", PTO_MASK_P0010}, {"P0100", PTO_MASK_P0100}, {"P1000", PTO_MASK_P1000},
+    {"P1111", PTO_MASK_P1111}};
+
 }  // namespace
 
 // {rmode = #pto<round_mode FLOOR>, sat_mode = #pto<saturation_mode ON>}: the
@@ -116,10 +122,15 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
       *attr = e.value.IsIdent("true") ? 1 : 0;
       continue;
     }
-    // TGATHER's mask-pattern form (a selection by position, no indices).
+    // TGATHER's mask-pattern form: #pto.mask_pattern<P0101> (PTOAS, the
+    // page), or #pto<mask_pattern P0101>.
+    if (e.key == "maskPattern" && text == ops::TextAttr::kMaskPattern) {
+      if (!MaskPatternValue(e, attr)) return false;
+      continue;
+    }
     if (e.key == "maskPattern" && op.id == ops::OpId::kTGather)
-      return Error(e.loc, "instruction 'pto.tgather' in its maskPattern form is not implemented "
-                          "(its index form is)");
+      return Error(e.loc, "tgather's maskPattern form takes one source, ins(%src, {maskPattern = "
+                          "...} : T)");
     const bool pow = text == ops::TextAttr::kPowPrecision;
     if (e.key != "precisionType" || (!pow && text != ops::TextAttr::kDivPrecision))
       return Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for " + op.mnemonic);
@@ -145,6 +156,30 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
     }
   }
   return true;
+}
+
+// maskPattern = #pto.mask_pattern<P0101> (or #pto<mask_pattern P0101>).
+bool Compiler::MaskPatternValue(const AttrEntry& e, int* attr) {
+  const int pattern = ConversionAttrValue(e.value.text, "mask_pattern", kMaskPatternNames);
+  if (pattern < 0)
+    return Error(e.value.kind == Tok::kEnd ? e.loc : e.value.loc,
+                 "maskPattern of tgather is #pto.mask_pattern<NAME> with NAME one of P0101, "
+                 "P1010, P0001, P0010, P0100, P1000, P1111");
+  *attr = (*attr & ~0xFF) | pattern;
+  return true;
+}
+
+// The bare `maskPattern = #pto.mask_pattern<...>` after outs(...), which
+// PTOAS's parser of tgather reads.
+bool Compiler::ParseBareMaskPattern(int* attr) {
+  AttrEntry e;
+  e.loc = tok_.loc;
+  e.key = tok_.text;
+  Advance();  // maskPattern
+  if (!Expect('=')) return false;
+  e.value = tok_;
+  Advance();
+  return MaskPatternValue(e, attr);
 }
 
 // isBinary = true | false (tcolsum's order of summation, PTOAS's BoolAttr).

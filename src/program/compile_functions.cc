@@ -323,6 +323,10 @@ bool Compiler::BindParam(const Token& name, const Type& t, SourceLoc type_loc) {
       p_->params[index].access = PTO_PARAM_READ;
       break;
     }
+    case TypeKind::kVector:
+      // tmrgsort's executed counts (PTOAS's `%ex: vector<4xi16>`): a value
+      // the instruction cannot change, so nothing for the caller to bind.
+      break;
     case TypeKind::kTensorView:
     case TypeKind::kPartitionView:
       // Only a called function takes views; checked alone, it is never run.

@@ -317,6 +317,7 @@ void Compiler::ParseOperation() {
       desc = ops::FindOp(underscored.data(), underscored.size());
     }
     if (mnemonic == "tsel") return ParseTsel(op, results);
+    if (mnemonic == "tmrgsort" && IsMrgSortLists(results)) return ParseMrgSortLists(op, results);
     if (desc == nullptr) {
       // PTO's instructions are the t* operations (pto-isa docs/isa/T*.md).
       if (prefixed && mnemonic.size() > 1 && mnemonic[0] == 't')

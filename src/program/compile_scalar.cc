@@ -27,6 +27,19 @@ int64_t WrapTo(int64_t v, unsigned bits) {
 void Compiler::ParseConstantValue(const Token& result) {
   const Token lit = tok_;
   Advance();
+  // `dense<...> : vector<4xi16>`: a value only tmrgsort's executed operand
+  // takes (the counts the NPUs report there; an SSA value the instruction
+  // cannot change), so its elements are not kept.
+  if (lit.kind == Tok::kAttr && lit.text.substr(0, 6) == "dense<") {
+    Value v;
+    const SourceLoc type_loc = tok_.loc;
+    if (!Expect(':') || !ParseType(&v.type)) return;
+    if (v.type.kind != TypeKind::kVector)
+      return (void)Error(type_loc, "a dense constant of type " + TypeString(v.type) +
+                                       " is not supported (vector<4xi16>, tmrgsort's executed, is)");
+    Define(result, v);
+    return;
+  }
   int64_t ivalue = 0;
   double fvalue = 0;
   bool is_int = true;

@@ -199,6 +199,32 @@ static const ops::OpDescriptor& WithScalarFirst(const ops::OpDescriptor& op,
   return *form;
 }
 
+// The row a text form names: `op`, or its MaskPattern form (tgather_mask)
+// when the text gives one source (tgather's mask-pattern form).
+static const ops::OpDescriptor& WithMaskPattern(const ops::OpDescriptor& op, size_t sources) {
+  const ops::OpDescriptor* form = ops::MaskPatternForm(op);
+  return form == nullptr || sources != 1 ? op : *form;
+}
+
+// A MaskPattern row's text must name its pattern (0: none given).
+bool Compiler::MaskPatternGiven(const Token& op, const ops::OpDescriptor& desc, int attr) {
+  if (desc.attr != ops::AttrKind::kMaskPattern || (attr & 0xFF) != 0) return true;
+  return Error(op.loc, std::string(op.text) +
+                           " with one source is its mask-pattern form, which needs {maskPattern "
+                           "= #pto.mask_pattern<...>}");
+}
+
+// PTOAS's axis after the mask-pattern form's type, `: T, "row")` or
+// "col": pto_gather_axis in the attribute's second byte.
+bool Compiler::ParseGatherAxis(int* attr) {
+  Advance();  // ,
+  if (tok_.kind != Tok::kString || (tok_.text != "row" && tok_.text != "col"))
+    return Error(tok_.loc, "the axis of tgather's mask-pattern form is \"row\" or \"col\"");
+  *attr = (*attr & 0xFF) | ((tok_.text == "col" ? PTO_GATHER_COL : PTO_GATHER_ROW) << 8);
+  Advance();
+  return true;
+}
+
 // The sources, then optionally tmp: as many as the operation takes.
 bool Compiler::OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
                                 const char* what) {
@@ -223,12 +249,13 @@ bool Compiler::UseOperands(const ops::OpDescriptor& desc, const std::vector<Toke
 }
 
 // pto.OP ins(%a, %b[, %tmp] : T, T[, T]) outs(%d : T) [{attrs}]
-void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
+void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_text) {
   Advance();  // ins
   text_high_precision_ = false;
   std::vector<Token> names;
   if (!Expect('(')) return;
   ParseValueNames(&names);
+  const ops::OpDescriptor& named = WithMaskPattern(named_text, names.size());
   // PTOAS prints an operation's attributes inside ins( ) before the types
   // (tcolsum's `ins(%src, %tmp {isBinary = ...} : T, T)`, tcvt's
   // `ins(%src {rmode = ...} : T)`); after outs( ) is read too.
@@ -237,6 +264,7 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   std::vector<Type> types;
   std::vector<SourceLoc> type_locs;
   if (!Expect(':') || !ParseTypes(names.size(), &types, &type_locs)) return;
+  if (named.attr == ops::AttrKind::kMaskPattern && tok_.Is(',') && !ParseGatherAxis(&attr)) return;
   const ops::OpDescriptor& desc = WithScalarFirst(named, types);
   Instr scalar;
   if (ops::IndexCount(desc.attr) > 0 &&
@@ -254,6 +282,10 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
   if (ops::AttributeOf(desc.attr).text == ops::TextAttr::kBinaryOrder && tok_.IsIdent("isBinary") &&
       !ParseBareBinaryOrder(&attr))
     return;
+  if (desc.attr == ops::AttrKind::kMaskPattern && tok_.IsIdent("maskPattern") &&
+      !ParseBareMaskPattern(&attr))
+    return;
+  if (!MaskPatternGiven(op, desc, attr)) return;
   std::vector<uint32_t> slots;
   if (!UseOperands(desc, names, types, type_locs, &slots)) return;
   uint32_t dst;
@@ -270,20 +302,23 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named) {
 
 // %d = [pto.]OP %a, %b[, %tmp] [{attrs}] : (T, T[, T]) -> T   or   : T
 // (texpands: %d = [pto.]texpands %s : f32 -> T   or   : f32, T)
-void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
+void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named_text,
                               const Token& result) {
-  const ops::OpDescriptor* form = &named;  // the scalar/tile form once the types say so
-  const ops::OpDescriptor& desc = named;
-  if (desc.attr == ops::AttrKind::kIndexScalar)
+  if (named_text.attr == ops::AttrKind::kIndexScalar)
     return (void)Error(op.loc, std::string(op.text) +
                                    " writes one element of an existing tile: pto." +
-                                   desc.mnemonic + " ins(%index, %value : index, T) outs(%dst : "
+                                   named_text.mnemonic +
+                                   " ins(%index, %value : index, T) outs(%dst : "
                                    "!pto.tile_buf<...>)");
-  if (ops::HasTrait(desc, PTO_TRAIT_ReadsDst))
+  if (ops::HasTrait(named_text, PTO_TRAIT_ReadsDst))
     return (void)Error(op.loc, std::string(op.text) + " accumulates into an existing tile: pto." +
-                                   desc.mnemonic + " ins(...) outs(%dst : !pto.tile_buf<...>)");
+                                   named_text.mnemonic +
+                                   " ins(...) outs(%dst : !pto.tile_buf<...>)");
   std::vector<Token> names;
   ParseValueNames(&names);
+  const ops::OpDescriptor& named = WithMaskPattern(named_text, names.size());
+  const ops::OpDescriptor* form = &named;  // the scalar/tile form once the types say so
+  const ops::OpDescriptor& desc = named;
   // textract's synchronous form: %src[%row, %col].
   if (ops::IndexCount(desc.attr) == 2 && tok_.Is('[')) {
     Advance();
@@ -304,7 +339,7 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named,
     return;
   int attr = 0;
   if (tok_.Is('{') && !ParseOpAttrs(desc, &attr)) return;
-  if (!Expect(':')) return;
+  if (!MaskPatternGiven(op, desc, attr) || !Expect(':')) return;
   std::vector<Type> types(names.size());
   std::vector<SourceLoc> type_locs(names.size());
   Type dst_type;
@@ -498,6 +533,143 @@ void Compiler::ParseTsel(const Token& op, const std::vector<Token>& results) {
     t.dtype = PTO_UINT32;
     t.rows = 1;
     t.cols = t.valid_rows = t.valid_cols = 8;
+    in.d = NewTileSlot(t, op.loc, "");
+    p_->tiles[in.d].in_ub = false;
+    p_->tiles[in.d].used = true;
+  }
+  p_->code.push_back(in);
+}
+
+// Whether the tmrgsort at the cursor is its multi-list form: two results
+// (the page's synchronous form), or ins( ) with three operands or more, or
+// two followed by no_tmp or {exhausted = ...}; the single-list form is
+// ins(%src, %blockLen : T, i32).
+bool Compiler::IsMrgSortLists(const std::vector<Token>& results) {
+  if (results.size() == 2) return true;
+  if (!tok_.IsIdent("ins")) return false;
+  const Cursor at = Save();
+  Advance();  // ins
+  bool lists = false;
+  if (tok_.Is('(')) {
+    Advance();
+    std::vector<Token> names;
+    ParseValueNames(&names);
+    lists = names.size() >= 3 || (names.size() == 2 && (tok_.IsIdent("no_tmp") || tok_.Is('{')));
+  }
+  Restore(at);
+  return lists;
+}
+
+// {exhausted = true|false} (PTOAS's BoolAttr, default false).
+bool Compiler::ParseExhausted(int* exhausted) {
+  std::vector<AttrEntry> attrs;
+  if (!ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs) {
+    if (e.key != "exhausted")
+      return Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for tmrgsort (exhausted)");
+    if (!e.value.IsIdent("true") && !e.value.IsIdent("false"))
+      return Error(e.value.kind == Tok::kEnd ? e.loc : e.value.loc, "exhausted is true or false");
+    *exhausted = e.value.IsIdent("true") ? 1 : 0;
+  }
+  return true;
+}
+
+// tmrgsort's multi-list form (pto_tmrgsort_lists):
+//   pto.tmrgsort ins(%s0, %s1[, %s2[, %s3]], %tmp {exhausted = B} : T0, T1, ..., Tt)
+//                outs(%dst, %executed : T, vector<4xi16>)            (PTOAS)
+//   pto.tmrgsort ins(%s0, %s1[, ...] no_tmp {exhausted = B} : T0, T1, ...) outs(...)
+//   pto.tmrgsort ins(%s0, %s1 {exhausted = B} : T0, T1) outs(...)     (the page's, no tmp)
+//   %dst, %executed = pto.tmrgsort %s0, %s1[, %s2[, %s3]] {exhausted = B}
+//                     : (T0, T1, ...) -> (T, vector<4xi16>)           (the page's)
+// %executed, the counts the NPUs report, is a vector<4xi16> value the
+// instruction cannot change: libpto does not keep them. Without tmp, A2A3
+// and A5 get a tile of their own ("lowering may introduce internal scratch
+// tiles").
+void Compiler::ParseMrgSortLists(const Token& op, const std::vector<Token>& results) {
+  const bool dps = tok_.IsIdent("ins");
+  if (dps && !results.empty())
+    return (void)Error(op.loc, std::string(op.text) + " ins(...) outs(...) gives no result");
+  if (!dps && results.size() != 2)
+    return (void)Error(op.loc, std::string(op.text) +
+                                   "'s multi-list form defines %dst and %executed, or is written "
+                                   "ins(...) outs(...)");
+  if (dps) {
+    Advance();  // ins
+    if (!Expect('(')) return;
+  }
+  std::vector<Token> names;
+  ParseValueNames(&names);
+  bool no_tmp = !dps || names.size() == 2;
+  if (dps && tok_.IsIdent("no_tmp")) {
+    Advance();
+    no_tmp = true;
+  }
+  const size_t lists = names.size() - (no_tmp ? 0 : 1);
+  if (lists < 2 || lists > 4)
+    return (void)Error(op.loc, std::string(op.text) + " merges 2 to 4 lists" +
+                                   (no_tmp ? "" : " (then tmp)") + ", not " +
+                                   std::to_string(lists));
+  int exhausted = 0;
+  if (tok_.Is('{') && !ParseExhausted(&exhausted)) return;
+  if (!Expect(':')) return;
+  if (!dps && !Expect('(')) return;
+  std::vector<Type> types;
+  std::vector<SourceLoc> locs;
+  if (!ParseTypes(names.size(), &types, &locs) || !Expect(')')) return;
+  Token dst_name, executed_name;
+  Type dst_type, executed_type;
+  SourceLoc dst_loc, executed_loc;
+  if (dps) {
+    if (!ExpectIdent("outs") || !Expect('(') || !ExpectValueName(&dst_name) || !Expect(',') ||
+        !ExpectValueName(&executed_name) || !Expect(':'))
+      return;
+  } else if (!ExpectArrow() || !Expect('(')) {
+    return;
+  }
+  dst_loc = tok_.loc;
+  if (!ParseType(&dst_type) || !Expect(',')) return;
+  executed_loc = tok_.loc;
+  if (!ParseType(&executed_type) || !Expect(')')) return;
+  if (dps && tok_.Is('{') && !ParseExhausted(&exhausted)) return;
+  Type counts;
+  counts.kind = TypeKind::kVector;
+  counts.dtype = PTO_INT16;
+  counts.rank = 1;
+  counts.dims[0] = 4;
+  if (!SameType(executed_type, counts))
+    return (void)Error(executed_loc, "tmrgsort's executed is a vector<4xi16>, not " +
+                                         TypeString(executed_type));
+  Instr in;
+  in.code = Code::kMrgSortLists;
+  in.loc = op.loc;
+  in.sub = exhausted;
+  uint32_t* const list_slots[4] = {&in.b, &in.c, &in.e, &in.f};
+  in.e = in.f = in.d = kNoSlot;
+  for (size_t k = 0; k < lists; ++k)
+    if (!UseTile(names[k], types[k], locs[k], Use::kRead, list_slots[k])) return;
+  if (!no_tmp && !UseTile(names[lists], types[lists], locs[lists], Use::kTmp, &in.d)) return;
+  if (dps) {
+    const Value* executed = Lookup(executed_name.text);
+    if (executed == nullptr)
+      return (void)Error(executed_name.loc, "%" + std::string(executed_name.text) + " is not defined");
+    if (!SameType(executed->type, counts))
+      return (void)Error(executed_name.loc, "%" + std::string(executed_name.text) + " is " +
+                                                TypeString(executed->type) + ", not vector<4xi16>");
+    if (!UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &in.a)) return;
+  } else {
+    if (!DefineResultTile(op, results[0], dst_type, dst_loc, &in.a)) return;
+    Value v;
+    v.type = counts;
+    if (!Define(results[1], v)) return;
+  }
+  if (in.d == kNoSlot && p_->profile != PTO_PROFILE_HOST) {
+    Type t = dst_type;
+    uint32_t cols = 0;
+    for (size_t k = 0; k < lists; ++k) cols += types[k].cols;
+    t.rows = 1;
+    t.valid_rows = 1;
+    t.cols = cols;
+    t.valid_cols = cols;
     in.d = NewTileSlot(t, op.loc, "");
     p_->tiles[in.d].in_ub = false;
     p_->tiles[in.d].used = true;

@@ -264,6 +264,13 @@ class Compiler {
   bool ParseOpAttrs(const ops::OpDescriptor& op, int* attr);
   bool BinaryOrderValue(const Token& value, int* attr);
   bool ParseBareBinaryOrder(int* attr);
+  bool MaskPatternValue(const AttrEntry& e, int* attr);
+  bool ParseBareMaskPattern(int* attr);
+  bool MaskPatternGiven(const Token& op, const ops::OpDescriptor& desc, int attr);
+  bool ParseGatherAxis(int* attr);
+  bool IsMrgSortLists(const std::vector<Token>& results);
+  bool ParseExhausted(int* exhausted);
+  void ParseMrgSortLists(const Token& op, const std::vector<Token>& results);
   bool ParseConversionAttrs(int* attr);
   bool TextTmpAllowed(const ops::OpDescriptor& op);
   // How the text spelled an operation, beyond its operands: what a row's

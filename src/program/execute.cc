@@ -400,6 +400,20 @@ pto_status Block::Tsel(const Instr& in) {
   return PTO_OK;
 }
 
+// tmrgsort's multi-list form; the counts it reports are not kept (the
+// text's executed operand is an SSA value the instruction cannot change).
+pto_status Block::MrgSortLists(const Instr& in) {
+  const auto tile = [&](uint32_t slot) { return slot != kNoSlot ? &tiles_[slot] : nullptr; };
+  const ops::MrgSortLists o{&tiles_[in.a], {tile(in.b), tile(in.c), tile(in.e), tile(in.f)},
+                            tile(in.d), in.sub != 0};
+  if (in.check_at_run) {
+    const pto_status status = ops::CheckTMrgSortLists(o, p_.profile);
+    if (status != PTO_OK) return Error(in, status, LastError());
+  }
+  ops::RunTMrgSortLists(o, nullptr);
+  return PTO_OK;
+}
+
 pto_status Block::LoopLimitError(const Instr& in) {
   return Error(in, PTO_ERR_OUT_OF_RANGE,
                "the block's loops turned more than " + std::to_string(loop_limit_) +
@@ -522,6 +536,7 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         }
         break;
       case Code::kTsel: status = Tsel(in); break;
+      case Code::kMrgSortLists: status = MrgSortLists(in); break;
       case Code::kGetVal: status = GetVal(in); break;
       case Code::kTileCopy: {
         pto_tile& to = tiles_[in.a];

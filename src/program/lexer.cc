@@ -162,6 +162,13 @@ Token Lexer::Next() {
   }
   if (IsIdentStart(c)) {
     while (IsIdentChar(Peek())) Advance();
+    // MLIR's builtin vector type and dense elements attribute
+    // (`vector<4xi16>`, `dense<0>`): one token with their angle body.
+    const std::string_view word = text_.substr(start, pos_ - start);
+    if ((word == "vector" || word == "dense") && Peek() == '<') {
+      if (!SkipAngleBody()) return error("unterminated '<' in a type or attribute");
+      return finish(word == "vector" ? Tok::kType : Tok::kAttr);
+    }
     return finish(Tok::kIdent);
   }
   switch (c) {

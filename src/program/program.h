@@ -137,6 +137,8 @@ enum class Code : uint8_t {
   kSetValid,     // tile a valid region = ints[b] x ints[c]
   kTileOp,       // an operation of the table on tiles
   kTsel,         // tsel: tile a <- mask slot `mask` ? tile b : tile c (tmp d)
+  kMrgSortLists,  // tmrgsort's multi-list form: tile a <- lists b, c[, e[, f]] (tmp d);
+                  // sub: exhausted
   kTileCopy,     // tile a <- tile b (bytes and valid region): a carried tile value
   kNop,          // nothing (sub 1: pto.syncall, refused on more than one block)
   kFloatBinary,  // floats[a] = floats[b] (FloatOp sub) floats[c], rounded to `fmt`

@@ -469,6 +469,7 @@ bool SameType(const Type& a, const Type& b) {
                                                                a.box == b.box &&
                                                                a.fractal == b.fractal));
     case TypeKind::kLocalArray:
+    case TypeKind::kVector:
       if (a.dtype != b.dtype || a.rank != b.rank) return false;
       for (int i = 0; i < a.rank; ++i)
         if (a.dims[i] != b.dims[i]) return false;
@@ -505,9 +506,11 @@ std::string TypeString(const Type& t) {
              (t.pad != 0 ? ", pad " + std::to_string(t.pad) : std::string()) + ")";
     case TypeKind::kTensorView:
     case TypeKind::kPartitionView:
-    case TypeKind::kLocalArray: {
+    case TypeKind::kLocalArray:
+    case TypeKind::kVector: {
       std::string s = t.kind == TypeKind::kTensorView    ? "!pto.tensor_view<"
                       : t.kind == TypeKind::kLocalArray ? "!pto.local_array<"
+                      : t.kind == TypeKind::kVector     ? "vector<"
                                                         : "!pto.partition_tensor_view<";
       for (int i = 0; i < t.rank; ++i) s += dim(t.dims[i]) + "x";
       return s + DtypeSpelling(t.dtype) + ">";
@@ -551,6 +554,17 @@ bool ParsePtoType(std::string_view text, Type* out, std::string* error, size_t* 
       return p.Fail(fields[0], "a view has 1 to " + std::to_string(kMaxRank) + " dimensions");
     t.rank = static_cast<uint8_t>(dims.size());
     for (size_t i = 0; i < dims.size(); ++i) t.dims[i] = dims[i];
+  } else if (name == "vector") {
+    // MLIR's vector type, which only tmrgsort's executed operand takes.
+    if (!p.Split(&fields)) return false;
+    t.kind = TypeKind::kVector;
+    std::vector<int64_t> dims;
+    std::string what;
+    if (fields.size() != 1 || !ParseShape(fields[0].text, true, false, &dims, &t.dtype, &what) ||
+        dims.size() != 1)
+      return p.Fail(fields[0], "a vector type here is vector<NxT> (tmrgsort's vector<4xi16>)");
+    t.rank = 1;
+    t.dims[0] = dims[0];
   } else if (name == "!pto.local_array") {
     if (!p.Split(&fields)) return false;
     t.kind = TypeKind::kLocalArray;

@@ -31,6 +31,7 @@ enum class TypeKind : uint8_t {
   kPartitionView,
   kTile,
   kLocalArray,  // pto.declare_local_array's: rank, dims and an element dtype
+  kVector,      // MLIR's vector<4xi16>: rank, dims and an element dtype (tmrgsort's executed)
 };
 
 // Where a tile lives: the unified buffer (vec) or one of the cube's memories

@@ -125,6 +125,9 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
     case Code::kTsel:
       out[0] = in.a, out[1] = in.b, out[2] = in.c, out[3] = in.d, out[4] = in.mask;
       break;
+    case Code::kMrgSortLists:
+      out[0] = in.a, out[1] = in.b, out[2] = in.c, out[3] = in.d, out[4] = in.e, out[5] = in.f;
+      break;
     case Code::kLoad:
     case Code::kStore:
     case Code::kPrint:
@@ -357,7 +360,8 @@ pto_status CheckOperations(Program* p) {
       in.imm = static_cast<int64_t>(pto_dtype_size(type.dtype));
       continue;
     }
-    if (in.code != Code::kTileOp && in.code != Code::kTsel) continue;
+    if (in.code != Code::kTileOp && in.code != Code::kTsel && in.code != Code::kMrgSortLists)
+      continue;
     uint32_t operands[kMostTileUses];
     TileUses(in, operands);
     for (uint32_t slot : operands)
@@ -389,6 +393,11 @@ pto_status CheckOperations(Program* p) {
     if (in.code == Code::kTsel) {
       mask_view = MaskView(tiles[in.mask]);
       status = ops::CheckTsel(dst, &mask_view, src0, src1, tmp, p->profile);
+    } else if (in.code == Code::kMrgSortLists) {
+      const pto_tile* src2 = in.e != kNoSlot ? &tiles[in.e] : nullptr;
+      const pto_tile* src3 = in.f != kNoSlot ? &tiles[in.f] : nullptr;
+      status = ops::CheckTMrgSortLists(
+          ops::MrgSortLists{dst, {src0, src1, src2, src3}, tmp, in.sub != 0}, p->profile);
     } else {
       const ops::Operands o = WithMaskView(
           *in.op,

@@ -384,6 +384,34 @@ def test_tgather_indices():
     assert raw(dst).tolist() == [[2.5, 2.5, 3.5, 5.5]]
 
 
+def test_tgather_mask():
+    """tgather_mask through the binding: the columns a pattern keeps, packed
+    row after row, or the rows it keeps along COL; a dst too small raises
+    ShapeMismatchError."""
+    src = make(D.FLOAT32, [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23]])
+    dst = pto.Tile(D.FLOAT32, 3, 2)
+    pto.tgather_mask(dst, src, pto.MaskPattern.P1010)
+    assert raw(dst).tolist() == [[1, 3], [11, 13], [21, 23]]
+    rows = pto.Tile(D.FLOAT32, 1, 4)
+    pto.tgather_mask(rows, src, pto.MaskPattern.P1010, axis=pto.GatherAxis.COL)
+    assert raw(rows).tolist() == [[10, 11, 12, 13]]
+    with pytest.raises(pto.ShapeMismatchError, match="12 elements"):
+        pto.tgather_mask(dst, src, pto.MaskPattern.P1111)
+
+
+def test_tmrgsort_lists():
+    """tmrgsort_lists merges sorted lists of (value, index) pairs and returns
+    the pairs taken from each; with exhausted it stops at the first list used
+    up."""
+    l0 = make(D.FLOAT32, [[9, 0, 5, 0]])
+    l1 = make(D.FLOAT32, [[7, 0]])
+    merged = pto.Tile(D.FLOAT32, 1, 6)
+    assert pto.tmrgsort_lists(merged, l0, l1, exhausted=True) == (1, 1, 0, 0)
+    assert raw(merged).tolist()[0][:4] == [9, 0, 7, 0]
+    assert pto.tmrgsort_lists(merged, l0, l1) == (2, 1, 0, 0)
+    assert raw(merged).tolist() == [[9, 0, 7, 0, 5, 0]]
+
+
 def test_tsetval_tgetval_one_element():
     """tsetval writes one element at row * cols + col, tgetval reads one back
     exactly; offsets outside the valid region raise OutOfRangeError."""

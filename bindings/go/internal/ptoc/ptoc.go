@@ -77,202 +77,213 @@ typedef long long swig_type_44;
 typedef long long swig_type_45;
 typedef long long swig_type_46;
 typedef long long swig_type_47;
-extern void _wrap_Swig_free_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern uintptr_t _wrap_Swig_malloc_ptoc_096c0a438413e10b(swig_intgo arg1);
-extern swig_intgo _wrap_PTO_INT8_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_UINT8_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_INT16_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_UINT16_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_INT32_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_UINT32_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_FLOAT16_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_BFLOAT16_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_FLOAT32_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_INT64_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_UINT64_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_OK_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_ERR_ALIASING_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_POW_DEFAULT_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_ROUND_NONE_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_ROUND_RINT_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_ROUND_ROUND_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_ROUND_FLOOR_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_ROUND_CEIL_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_ROUND_TRUNC_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_ROUND_ODD_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_SAT_OFF_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_SAT_ON_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_PAD_NULL_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_PAD_ZERO_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_PAD_MAX_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_PAD_MIN_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_CMP_EQ_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_CMP_NE_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_CMP_LT_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_CMP_GT_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_CMP_GE_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_CMP_LE_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_PROFILE_HOST_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_PROFILE_A2A3_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_PROFILE_A5_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_LOC_VEC_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_LOC_MAT_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_LOC_LEFT_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_LOC_RIGHT_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_LOC_ACC_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_LOC_BIAS_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_LAYOUT_ND_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_LAYOUT_NZ_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_LAYOUT_ZN_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_LAYOUT_ZZ_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_LAYOUT_NN_ptoc_096c0a438413e10b(void);
-extern swig_type_1 _wrap_pto_version_string_ptoc_096c0a438413e10b(void);
-extern swig_type_2 _wrap_pto_status_string_ptoc_096c0a438413e10b(swig_intgo arg1);
-extern swig_type_3 _wrap_pto_last_error_ptoc_096c0a438413e10b(void);
-extern swig_type_4 _wrap_pto_simd_target_ptoc_096c0a438413e10b(void);
-extern swig_type_5 _wrap_pto_dtype_size_ptoc_096c0a438413e10b(swig_intgo arg1);
-extern uintptr_t _wrap_pto_set_profile_ptoc_096c0a438413e10b(swig_intgo arg1);
-extern swig_intgo _wrap_pto_get_profile_ptoc_096c0a438413e10b(void);
-extern swig_type_6 _wrap_pto_profile_string_ptoc_096c0a438413e10b(swig_intgo arg1);
-extern uintptr_t _wrap_pto_tile_create_ptoc_096c0a438413e10b(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern void _wrap_pto_tile_destroy_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_set_valid_ptoc_096c0a438413e10b(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3);
-extern swig_intgo _wrap_pto_tile_dtype_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_rows_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_cols_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_valid_rows_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_valid_cols_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_data_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_write_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_7 arg2);
-extern uintptr_t _wrap_pto_tile_read_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_8 arg2);
-extern uintptr_t _wrap_pto_tile_write_f32_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_9 arg2);
-extern uintptr_t _wrap_pto_tile_read_f32_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_10 arg2);
-extern uintptr_t _wrap_pto_tile_create_cube_ptoc_096c0a438413e10b(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_intgo arg5, swig_voidp arg6);
-extern swig_intgo _wrap_pto_tile_location_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_layout_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern uintptr_t _wrap_pto_buffer_create_ptoc_096c0a438413e10b(swig_type_11 arg1, swig_voidp arg2);
-extern void _wrap_pto_buffer_destroy_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern uintptr_t _wrap_pto_buffer_data_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern swig_type_12 _wrap_pto_buffer_size_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_create_at_ptoc_096c0a438413e10b(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, uintptr_t arg4, swig_type_13 arg5, swig_voidp arg6);
-extern uintptr_t _wrap_pto_tile_buffer_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern swig_type_14 _wrap_pto_tile_offset_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tpow_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, swig_intgo arg5);
-extern uintptr_t _wrap_pto_tpows_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
-extern uintptr_t _wrap_pto_trsqrt_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tprelu_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpanddiv_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tpartadd_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tcvt_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4, swig_intgo arg5);
-extern uintptr_t _wrap_pto_tadd_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tsub_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmul_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tdiv_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmax_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmin_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_trem_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmov_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tabs_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tneg_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_trelu_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tsqrt_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_trecip_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_texp_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tlog_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tadds_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tsubs_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tmuls_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tdivs_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tdivs_scalar_by_tile_ptoc_096c0a438413e10b(uintptr_t arg1, double arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmaxs_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tmins_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_trems_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tlrelu_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_texpands_ptoc_096c0a438413e10b(uintptr_t arg1, double arg2);
-extern uintptr_t _wrap_pto_trowsum_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_trowmax_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_trowmin_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tcolsum_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
-extern uintptr_t _wrap_pto_tcolmax_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tcolmin_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_trowargmax_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_trowargmin_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tcolargmax_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tcolargmin_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_trowexpand_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_trowexpandadd_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpandsub_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpandmul_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpanddiv_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpandmax_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpandmin_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpandexpdif_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpand_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tcolexpandadd_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpandsub_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpandmul_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpandmax_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpandmin_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpandexpdif_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tfillpad_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
-extern uintptr_t _wrap_pto_tci_ptoc_096c0a438413e10b(uintptr_t arg1, double arg2, swig_intgo arg3);
-extern uintptr_t _wrap_pto_treshape_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_ttrans_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tconcat_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tconcatidx_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
-extern uintptr_t _wrap_pto_textract_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, swig_type_15 arg3, swig_type_16 arg4);
-extern uintptr_t _wrap_pto_tgather_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tscatter_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tsort32_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tmrgsort_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, swig_type_17 arg3);
-extern uintptr_t _wrap_pto_taxpy_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_taddc_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tsetval_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_18 arg2, double arg3);
-extern uintptr_t _wrap_pto_tgetval_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_19 arg2, swig_voidp arg3);
-extern uintptr_t _wrap_pto_tcmp_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
-extern uintptr_t _wrap_pto_tcmps_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
-extern uintptr_t _wrap_pto_tsel_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
-extern uintptr_t _wrap_pto_tsels_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, double arg5);
-extern uintptr_t _wrap_pto_tmatmul_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmatmul_acc_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmatmul_bias_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern swig_type_20 _wrap_pto_dtype_string_ptoc_096c0a438413e10b(swig_intgo arg1);
-extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_PARAM_FLOAT_ptoc_096c0a438413e10b(void);
-extern swig_intgo _wrap_PTO_PARAM_TILE_ptoc_096c0a438413e10b(void);
-extern uintptr_t _wrap_pto_program_create_ptoc_096c0a438413e10b(swig_type_21 arg1, swig_type_22 arg2, swig_voidp arg3);
-extern uintptr_t _wrap_pto_program_create_entry_ptoc_096c0a438413e10b(swig_type_23 arg1, swig_type_24 arg2, swig_type_25 arg3, swig_voidp arg4);
-extern uintptr_t _wrap_pto_program_check_ptoc_096c0a438413e10b(swig_type_26 arg1, swig_type_27 arg2, swig_voidp arg3);
-extern swig_type_28 _wrap_pto_program_describe_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern void _wrap_pto_program_destroy_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern swig_intgo _wrap_pto_program_profile_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern swig_type_29 _wrap_pto_program_param_count_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern swig_type_30 _wrap_pto_program_param_name_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_31 arg2);
-extern swig_intgo _wrap_pto_program_param_kind_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_32 arg2);
-extern swig_intgo _wrap_pto_program_param_dtype_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_33 arg2);
-extern swig_intgo _wrap_pto_program_param_rows_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_34 arg2);
-extern swig_intgo _wrap_pto_program_param_cols_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_35 arg2);
-extern swig_type_36 _wrap_pto_program_param_valid_rows_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_37 arg2);
-extern swig_type_38 _wrap_pto_program_param_valid_cols_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_39 arg2);
-extern swig_intgo _wrap_pto_program_param_access_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_40 arg2);
-extern uintptr_t _wrap_pto_program_param_find_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_41 arg2, swig_voidp arg3);
-extern uintptr_t _wrap_pto_args_create_ptoc_096c0a438413e10b(uintptr_t arg1, swig_voidp arg2);
-extern void _wrap_pto_args_destroy_ptoc_096c0a438413e10b(uintptr_t arg1);
-extern uintptr_t _wrap_pto_args_set_pointer_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_42 arg2, swig_voidp arg3, swig_type_43 arg4);
-extern uintptr_t _wrap_pto_args_set_int_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_44 arg2, swig_type_45 arg3);
-extern uintptr_t _wrap_pto_args_set_float_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_46 arg2, double arg3);
-extern uintptr_t _wrap_pto_args_set_tile_ptoc_096c0a438413e10b(uintptr_t arg1, swig_type_47 arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_program_run_ptoc_096c0a438413e10b(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_program_launch_ptoc_096c0a438413e10b(uintptr_t arg1, swig_intgo arg2, uintptr_t arg3);
+extern void _wrap_Swig_free_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_Swig_malloc_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
+extern swig_intgo _wrap_PTO_INT8_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_UINT8_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_INT16_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_UINT16_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_INT32_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_UINT32_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_FLOAT16_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_BFLOAT16_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_FLOAT32_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_INT64_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_UINT64_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_OK_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_ERR_ALIASING_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_POW_DEFAULT_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_ROUND_NONE_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_ROUND_RINT_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_ROUND_ROUND_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_ROUND_FLOOR_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_ROUND_CEIL_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_ROUND_TRUNC_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_ROUND_ODD_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_SAT_OFF_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_SAT_ON_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_PAD_NULL_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_PAD_ZERO_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_PAD_MAX_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_PAD_MIN_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_CMP_EQ_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_CMP_NE_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_CMP_LT_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_CMP_GT_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_CMP_GE_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_CMP_LE_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_MASK_P0101_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_MASK_P1010_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_MASK_P0001_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_MASK_P0010_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_MASK_P0100_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_MASK_P1000_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_MASK_P1111_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_GATHER_ROW_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_GATHER_COL_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_PROFILE_HOST_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_PROFILE_A2A3_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_PROFILE_A5_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_LOC_VEC_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_LOC_MAT_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_LOC_LEFT_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_LOC_RIGHT_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_LOC_ACC_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_LOC_BIAS_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_LAYOUT_ND_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_LAYOUT_NZ_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_LAYOUT_ZN_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_LAYOUT_ZZ_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_LAYOUT_NN_ptoc_de9f1b25fc8c2272(void);
+extern swig_type_1 _wrap_pto_version_string_ptoc_de9f1b25fc8c2272(void);
+extern swig_type_2 _wrap_pto_status_string_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
+extern swig_type_3 _wrap_pto_last_error_ptoc_de9f1b25fc8c2272(void);
+extern swig_type_4 _wrap_pto_simd_target_ptoc_de9f1b25fc8c2272(void);
+extern swig_type_5 _wrap_pto_dtype_size_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
+extern uintptr_t _wrap_pto_set_profile_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
+extern swig_intgo _wrap_pto_get_profile_ptoc_de9f1b25fc8c2272(void);
+extern swig_type_6 _wrap_pto_profile_string_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
+extern uintptr_t _wrap_pto_tile_create_ptoc_de9f1b25fc8c2272(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern void _wrap_pto_tile_destroy_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tile_set_valid_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3);
+extern swig_intgo _wrap_pto_tile_dtype_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_valid_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_valid_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tile_data_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tile_write_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_7 arg2);
+extern uintptr_t _wrap_pto_tile_read_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_8 arg2);
+extern uintptr_t _wrap_pto_tile_write_f32_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_9 arg2);
+extern uintptr_t _wrap_pto_tile_read_f32_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_10 arg2);
+extern uintptr_t _wrap_pto_tile_create_cube_ptoc_de9f1b25fc8c2272(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_intgo arg5, swig_voidp arg6);
+extern swig_intgo _wrap_pto_tile_location_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_layout_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_pto_buffer_create_ptoc_de9f1b25fc8c2272(swig_type_11 arg1, swig_voidp arg2);
+extern void _wrap_pto_buffer_destroy_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_pto_buffer_data_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern swig_type_12 _wrap_pto_buffer_size_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tile_create_at_ptoc_de9f1b25fc8c2272(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, uintptr_t arg4, swig_type_13 arg5, swig_voidp arg6);
+extern uintptr_t _wrap_pto_tile_buffer_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern swig_type_14 _wrap_pto_tile_offset_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tpow_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, swig_intgo arg5);
+extern uintptr_t _wrap_pto_tpows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_trsqrt_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tprelu_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpanddiv_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tpartadd_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcvt_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4, swig_intgo arg5);
+extern uintptr_t _wrap_pto_tadd_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tsub_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmul_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tdiv_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trem_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmov_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tabs_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tneg_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_trelu_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tsqrt_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_trecip_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_texp_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tlog_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tadds_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tsubs_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tmuls_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tdivs_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tdivs_scalar_by_tile_ptoc_de9f1b25fc8c2272(uintptr_t arg1, double arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmaxs_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tmins_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_trems_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tlrelu_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_texpands_ptoc_de9f1b25fc8c2272(uintptr_t arg1, double arg2);
+extern uintptr_t _wrap_pto_trowsum_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcolsum_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_tcolmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcolmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowargmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowargmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcolargmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcolargmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowexpand_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_trowexpandadd_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpandsub_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpandmul_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpanddiv_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpandmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpandmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpandexpdif_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpand_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tcolexpandadd_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpandsub_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpandmul_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpandmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpandmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpandexpdif_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tfillpad_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
+extern uintptr_t _wrap_pto_tci_ptoc_de9f1b25fc8c2272(uintptr_t arg1, double arg2, swig_intgo arg3);
+extern uintptr_t _wrap_pto_treshape_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_ttrans_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tconcat_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tconcatidx_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern uintptr_t _wrap_pto_textract_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_15 arg3, swig_type_16 arg4);
+extern uintptr_t _wrap_pto_tgather_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tgather_mask_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_tscatter_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tsort32_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_17 arg3);
+extern uintptr_t _wrap_pto_tmrgsort_lists_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6, swig_intgo arg7, swig_voidp arg8);
+extern uintptr_t _wrap_pto_taxpy_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_taddc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_18 arg2, double arg3);
+extern uintptr_t _wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_19 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_tcmp_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_tcmps_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_tsel_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern uintptr_t _wrap_pto_tsels_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, double arg5);
+extern uintptr_t _wrap_pto_tmatmul_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmatmul_acc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmatmul_bias_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern swig_type_20 _wrap_pto_dtype_string_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
+extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_PARAM_FLOAT_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_PARAM_TILE_ptoc_de9f1b25fc8c2272(void);
+extern uintptr_t _wrap_pto_program_create_ptoc_de9f1b25fc8c2272(swig_type_21 arg1, swig_type_22 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(swig_type_23 arg1, swig_type_24 arg2, swig_type_25 arg3, swig_voidp arg4);
+extern uintptr_t _wrap_pto_program_check_ptoc_de9f1b25fc8c2272(swig_type_26 arg1, swig_type_27 arg2, swig_voidp arg3);
+extern swig_type_28 _wrap_pto_program_describe_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern void _wrap_pto_program_destroy_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern swig_intgo _wrap_pto_program_profile_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern swig_type_29 _wrap_pto_program_param_count_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern swig_type_30 _wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_31 arg2);
+extern swig_intgo _wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_32 arg2);
+extern swig_intgo _wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_33 arg2);
+extern swig_intgo _wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_34 arg2);
+extern swig_intgo _wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_35 arg2);
+extern swig_type_36 _wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_37 arg2);
+extern swig_type_38 _wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_39 arg2);
+extern swig_intgo _wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_40 arg2);
+extern uintptr_t _wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_41 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_args_create_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_voidp arg2);
+extern void _wrap_pto_args_destroy_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_42 arg2, swig_voidp arg3, swig_type_43 arg4);
+extern uintptr_t _wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_44 arg2, swig_type_45 arg3);
+extern uintptr_t _wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_46 arg2, double arg3);
+extern uintptr_t _wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_47 arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_program_run_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_program_launch_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_intgo arg2, uintptr_t arg3);
 #undef intgo
 */
 import "C"
@@ -315,13 +326,13 @@ func swigCopyString(s string) string {
 
 func Swig_free(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_Swig_free_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0))
+	C._wrap_Swig_free_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0))
 }
 
 func Swig_malloc(arg1 int) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_Swig_malloc_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_Swig_malloc_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0)))
 	return swig_r
 }
 
@@ -332,77 +343,77 @@ const PTO_VERSION_STRING string = "0.5.0"
 type Enum_SS_pto_dtype int
 func _swig_getPTO_INT8() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT8_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT8_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_INT8 Enum_SS_pto_dtype = _swig_getPTO_INT8()
 func _swig_getPTO_UINT8() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT8_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT8_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_UINT8 Enum_SS_pto_dtype = _swig_getPTO_UINT8()
 func _swig_getPTO_INT16() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT16_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT16_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_INT16 Enum_SS_pto_dtype = _swig_getPTO_INT16()
 func _swig_getPTO_UINT16() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT16_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT16_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_UINT16 Enum_SS_pto_dtype = _swig_getPTO_UINT16()
 func _swig_getPTO_INT32() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT32_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT32_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_INT32 Enum_SS_pto_dtype = _swig_getPTO_INT32()
 func _swig_getPTO_UINT32() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT32_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT32_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_UINT32 Enum_SS_pto_dtype = _swig_getPTO_UINT32()
 func _swig_getPTO_FLOAT16() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT16_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT16_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_FLOAT16 Enum_SS_pto_dtype = _swig_getPTO_FLOAT16()
 func _swig_getPTO_BFLOAT16() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_BFLOAT16_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_BFLOAT16_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_BFLOAT16 Enum_SS_pto_dtype = _swig_getPTO_BFLOAT16()
 func _swig_getPTO_FLOAT32() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT32_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT32_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_FLOAT32 Enum_SS_pto_dtype = _swig_getPTO_FLOAT32()
 func _swig_getPTO_INT64() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT64_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT64_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_INT64 Enum_SS_pto_dtype = _swig_getPTO_INT64()
 func _swig_getPTO_UINT64() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT64_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT64_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
@@ -410,63 +421,63 @@ var PTO_UINT64 Enum_SS_pto_dtype = _swig_getPTO_UINT64()
 type Enum_SS_pto_status int
 func _swig_getPTO_OK() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_OK_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_OK_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_OK Enum_SS_pto_status = _swig_getPTO_OK()
 func _swig_getPTO_ERR_NULL_ARGUMENT() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_NULL_ARGUMENT_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_NULL_ARGUMENT_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_ERR_NULL_ARGUMENT Enum_SS_pto_status = _swig_getPTO_ERR_NULL_ARGUMENT()
 func _swig_getPTO_ERR_INVALID_ARGUMENT() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_ERR_INVALID_ARGUMENT Enum_SS_pto_status = _swig_getPTO_ERR_INVALID_ARGUMENT()
 func _swig_getPTO_ERR_UNSUPPORTED_DTYPE() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_ERR_UNSUPPORTED_DTYPE Enum_SS_pto_status = _swig_getPTO_ERR_UNSUPPORTED_DTYPE()
 func _swig_getPTO_ERR_DTYPE_MISMATCH() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_ERR_DTYPE_MISMATCH Enum_SS_pto_status = _swig_getPTO_ERR_DTYPE_MISMATCH()
 func _swig_getPTO_ERR_SHAPE_MISMATCH() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_ERR_SHAPE_MISMATCH Enum_SS_pto_status = _swig_getPTO_ERR_SHAPE_MISMATCH()
 func _swig_getPTO_ERR_OUT_OF_RANGE() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_OUT_OF_RANGE_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_OUT_OF_RANGE_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_ERR_OUT_OF_RANGE Enum_SS_pto_status = _swig_getPTO_ERR_OUT_OF_RANGE()
 func _swig_getPTO_ERR_ALIASING() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_ALIASING_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_ALIASING_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_ERR_ALIASING Enum_SS_pto_status = _swig_getPTO_ERR_ALIASING()
 func _swig_getPTO_ERR_OUT_OF_MEMORY() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
@@ -474,14 +485,14 @@ var PTO_ERR_OUT_OF_MEMORY Enum_SS_pto_status = _swig_getPTO_ERR_OUT_OF_MEMORY()
 type Enum_SS_pto_pow_algorithm int
 func _swig_getPTO_POW_DEFAULT() (_swig_ret Enum_SS_pto_pow_algorithm) {
 	var swig_r Enum_SS_pto_pow_algorithm
-	swig_r = (Enum_SS_pto_pow_algorithm)(C._wrap_PTO_POW_DEFAULT_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_pow_algorithm)(C._wrap_PTO_POW_DEFAULT_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_POW_DEFAULT Enum_SS_pto_pow_algorithm = _swig_getPTO_POW_DEFAULT()
 func _swig_getPTO_POW_HIGH_PRECISION() (_swig_ret Enum_SS_pto_pow_algorithm) {
 	var swig_r Enum_SS_pto_pow_algorithm
-	swig_r = (Enum_SS_pto_pow_algorithm)(C._wrap_PTO_POW_HIGH_PRECISION_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_pow_algorithm)(C._wrap_PTO_POW_HIGH_PRECISION_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
@@ -489,49 +500,49 @@ var PTO_POW_HIGH_PRECISION Enum_SS_pto_pow_algorithm = _swig_getPTO_POW_HIGH_PRE
 type Enum_SS_pto_round_mode int
 func _swig_getPTO_ROUND_NONE() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_NONE_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_NONE_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_ROUND_NONE Enum_SS_pto_round_mode = _swig_getPTO_ROUND_NONE()
 func _swig_getPTO_ROUND_RINT() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_RINT_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_RINT_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_ROUND_RINT Enum_SS_pto_round_mode = _swig_getPTO_ROUND_RINT()
 func _swig_getPTO_ROUND_ROUND() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_ROUND_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_ROUND_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_ROUND_ROUND Enum_SS_pto_round_mode = _swig_getPTO_ROUND_ROUND()
 func _swig_getPTO_ROUND_FLOOR() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_FLOOR_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_FLOOR_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_ROUND_FLOOR Enum_SS_pto_round_mode = _swig_getPTO_ROUND_FLOOR()
 func _swig_getPTO_ROUND_CEIL() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_CEIL_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_CEIL_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_ROUND_CEIL Enum_SS_pto_round_mode = _swig_getPTO_ROUND_CEIL()
 func _swig_getPTO_ROUND_TRUNC() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_TRUNC_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_TRUNC_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_ROUND_TRUNC Enum_SS_pto_round_mode = _swig_getPTO_ROUND_TRUNC()
 func _swig_getPTO_ROUND_ODD() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_ODD_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_ODD_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
@@ -539,14 +550,14 @@ var PTO_ROUND_ODD Enum_SS_pto_round_mode = _swig_getPTO_ROUND_ODD()
 type Enum_SS_pto_saturation int
 func _swig_getPTO_SAT_OFF() (_swig_ret Enum_SS_pto_saturation) {
 	var swig_r Enum_SS_pto_saturation
-	swig_r = (Enum_SS_pto_saturation)(C._wrap_PTO_SAT_OFF_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_saturation)(C._wrap_PTO_SAT_OFF_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_SAT_OFF Enum_SS_pto_saturation = _swig_getPTO_SAT_OFF()
 func _swig_getPTO_SAT_ON() (_swig_ret Enum_SS_pto_saturation) {
 	var swig_r Enum_SS_pto_saturation
-	swig_r = (Enum_SS_pto_saturation)(C._wrap_PTO_SAT_ON_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_saturation)(C._wrap_PTO_SAT_ON_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
@@ -554,28 +565,28 @@ var PTO_SAT_ON Enum_SS_pto_saturation = _swig_getPTO_SAT_ON()
 type Enum_SS_pto_pad_value int
 func _swig_getPTO_PAD_NULL() (_swig_ret Enum_SS_pto_pad_value) {
 	var swig_r Enum_SS_pto_pad_value
-	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_NULL_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_NULL_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_PAD_NULL Enum_SS_pto_pad_value = _swig_getPTO_PAD_NULL()
 func _swig_getPTO_PAD_ZERO() (_swig_ret Enum_SS_pto_pad_value) {
 	var swig_r Enum_SS_pto_pad_value
-	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_ZERO_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_ZERO_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_PAD_ZERO Enum_SS_pto_pad_value = _swig_getPTO_PAD_ZERO()
 func _swig_getPTO_PAD_MAX() (_swig_ret Enum_SS_pto_pad_value) {
 	var swig_r Enum_SS_pto_pad_value
-	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_MAX_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_MAX_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_PAD_MAX Enum_SS_pto_pad_value = _swig_getPTO_PAD_MAX()
 func _swig_getPTO_PAD_MIN() (_swig_ret Enum_SS_pto_pad_value) {
 	var swig_r Enum_SS_pto_pad_value
-	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_MIN_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_MIN_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
@@ -583,64 +594,129 @@ var PTO_PAD_MIN Enum_SS_pto_pad_value = _swig_getPTO_PAD_MIN()
 type Enum_SS_pto_cmp_mode int
 func _swig_getPTO_CMP_EQ() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_EQ_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_EQ_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_CMP_EQ Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_EQ()
 func _swig_getPTO_CMP_NE() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_NE_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_NE_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_CMP_NE Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_NE()
 func _swig_getPTO_CMP_LT() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_LT_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_LT_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_CMP_LT Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_LT()
 func _swig_getPTO_CMP_GT() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_GT_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_GT_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_CMP_GT Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_GT()
 func _swig_getPTO_CMP_GE() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_GE_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_GE_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_CMP_GE Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_GE()
 func _swig_getPTO_CMP_LE() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_LE_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_LE_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_CMP_LE Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_LE()
+type Enum_SS_pto_mask_pattern int
+func _swig_getPTO_MASK_P0101() (_swig_ret Enum_SS_pto_mask_pattern) {
+	var swig_r Enum_SS_pto_mask_pattern
+	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P0101_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_MASK_P0101 Enum_SS_pto_mask_pattern = _swig_getPTO_MASK_P0101()
+func _swig_getPTO_MASK_P1010() (_swig_ret Enum_SS_pto_mask_pattern) {
+	var swig_r Enum_SS_pto_mask_pattern
+	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P1010_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_MASK_P1010 Enum_SS_pto_mask_pattern = _swig_getPTO_MASK_P1010()
+func _swig_getPTO_MASK_P0001() (_swig_ret Enum_SS_pto_mask_pattern) {
+	var swig_r Enum_SS_pto_mask_pattern
+	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P0001_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_MASK_P0001 Enum_SS_pto_mask_pattern = _swig_getPTO_MASK_P0001()
+func _swig_getPTO_MASK_P0010() (_swig_ret Enum_SS_pto_mask_pattern) {
+	var swig_r Enum_SS_pto_mask_pattern
+	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P0010_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_MASK_P0010 Enum_SS_pto_mask_pattern = _swig_getPTO_MASK_P0010()
+func _swig_getPTO_MASK_P0100() (_swig_ret Enum_SS_pto_mask_pattern) {
+	var swig_r Enum_SS_pto_mask_pattern
+	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P0100_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_MASK_P0100 Enum_SS_pto_mask_pattern = _swig_getPTO_MASK_P0100()
+func _swig_getPTO_MASK_P1000() (_swig_ret Enum_SS_pto_mask_pattern) {
+	var swig_r Enum_SS_pto_mask_pattern
+	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P1000_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_MASK_P1000 Enum_SS_pto_mask_pattern = _swig_getPTO_MASK_P1000()
+func _swig_getPTO_MASK_P1111() (_swig_ret Enum_SS_pto_mask_pattern) {
+	var swig_r Enum_SS_pto_mask_pattern
+	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P1111_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_MASK_P1111 Enum_SS_pto_mask_pattern = _swig_getPTO_MASK_P1111()
+type Enum_SS_pto_gather_axis int
+func _swig_getPTO_GATHER_ROW() (_swig_ret Enum_SS_pto_gather_axis) {
+	var swig_r Enum_SS_pto_gather_axis
+	swig_r = (Enum_SS_pto_gather_axis)(C._wrap_PTO_GATHER_ROW_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_GATHER_ROW Enum_SS_pto_gather_axis = _swig_getPTO_GATHER_ROW()
+func _swig_getPTO_GATHER_COL() (_swig_ret Enum_SS_pto_gather_axis) {
+	var swig_r Enum_SS_pto_gather_axis
+	swig_r = (Enum_SS_pto_gather_axis)(C._wrap_PTO_GATHER_COL_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_GATHER_COL Enum_SS_pto_gather_axis = _swig_getPTO_GATHER_COL()
 type Enum_SS_pto_profile int
 func _swig_getPTO_PROFILE_HOST() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
-	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_HOST_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_HOST_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_PROFILE_HOST Enum_SS_pto_profile = _swig_getPTO_PROFILE_HOST()
 func _swig_getPTO_PROFILE_A2A3() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
-	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_A2A3_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_A2A3_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_PROFILE_A2A3 Enum_SS_pto_profile = _swig_getPTO_PROFILE_A2A3()
 func _swig_getPTO_PROFILE_A5() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
-	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_A5_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_A5_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
@@ -648,42 +724,42 @@ var PTO_PROFILE_A5 Enum_SS_pto_profile = _swig_getPTO_PROFILE_A5()
 type Enum_SS_pto_location int
 func _swig_getPTO_LOC_VEC() (_swig_ret Enum_SS_pto_location) {
 	var swig_r Enum_SS_pto_location
-	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_VEC_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_VEC_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_LOC_VEC Enum_SS_pto_location = _swig_getPTO_LOC_VEC()
 func _swig_getPTO_LOC_MAT() (_swig_ret Enum_SS_pto_location) {
 	var swig_r Enum_SS_pto_location
-	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_MAT_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_MAT_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_LOC_MAT Enum_SS_pto_location = _swig_getPTO_LOC_MAT()
 func _swig_getPTO_LOC_LEFT() (_swig_ret Enum_SS_pto_location) {
 	var swig_r Enum_SS_pto_location
-	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_LEFT_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_LEFT_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_LOC_LEFT Enum_SS_pto_location = _swig_getPTO_LOC_LEFT()
 func _swig_getPTO_LOC_RIGHT() (_swig_ret Enum_SS_pto_location) {
 	var swig_r Enum_SS_pto_location
-	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_RIGHT_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_RIGHT_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_LOC_RIGHT Enum_SS_pto_location = _swig_getPTO_LOC_RIGHT()
 func _swig_getPTO_LOC_ACC() (_swig_ret Enum_SS_pto_location) {
 	var swig_r Enum_SS_pto_location
-	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_ACC_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_ACC_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_LOC_ACC Enum_SS_pto_location = _swig_getPTO_LOC_ACC()
 func _swig_getPTO_LOC_BIAS() (_swig_ret Enum_SS_pto_location) {
 	var swig_r Enum_SS_pto_location
-	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_BIAS_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_BIAS_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
@@ -691,42 +767,42 @@ var PTO_LOC_BIAS Enum_SS_pto_location = _swig_getPTO_LOC_BIAS()
 type Enum_SS_pto_layout int
 func _swig_getPTO_LAYOUT_ND() (_swig_ret Enum_SS_pto_layout) {
 	var swig_r Enum_SS_pto_layout
-	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_ND_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_ND_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_LAYOUT_ND Enum_SS_pto_layout = _swig_getPTO_LAYOUT_ND()
 func _swig_getPTO_LAYOUT_NZ() (_swig_ret Enum_SS_pto_layout) {
 	var swig_r Enum_SS_pto_layout
-	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_NZ_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_NZ_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_LAYOUT_NZ Enum_SS_pto_layout = _swig_getPTO_LAYOUT_NZ()
 func _swig_getPTO_LAYOUT_ZN() (_swig_ret Enum_SS_pto_layout) {
 	var swig_r Enum_SS_pto_layout
-	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_ZN_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_ZN_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_LAYOUT_ZN Enum_SS_pto_layout = _swig_getPTO_LAYOUT_ZN()
 func _swig_getPTO_LAYOUT_ZZ() (_swig_ret Enum_SS_pto_layout) {
 	var swig_r Enum_SS_pto_layout
-	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_ZZ_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_ZZ_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_LAYOUT_ZZ Enum_SS_pto_layout = _swig_getPTO_LAYOUT_ZZ()
 func _swig_getPTO_LAYOUT_NN() (_swig_ret Enum_SS_pto_layout) {
 	var swig_r Enum_SS_pto_layout
-	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_NN_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_NN_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_LAYOUT_NN Enum_SS_pto_layout = _swig_getPTO_LAYOUT_NN()
 func Pto_version_string() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_pto_version_string_ptoc_096c0a438413e10b()
+	swig_r_p := C._wrap_pto_version_string_ptoc_de9f1b25fc8c2272()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -736,7 +812,7 @@ func Pto_version_string() (_swig_ret string) {
 func Pto_status_string(arg1 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_pto_status_string_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_pto_status_string_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -745,7 +821,7 @@ func Pto_status_string(arg1 int) (_swig_ret string) {
 
 func Pto_last_error() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_pto_last_error_ptoc_096c0a438413e10b()
+	swig_r_p := C._wrap_pto_last_error_ptoc_de9f1b25fc8c2272()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -754,7 +830,7 @@ func Pto_last_error() (_swig_ret string) {
 
 func Pto_simd_target() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_pto_simd_target_ptoc_096c0a438413e10b()
+	swig_r_p := C._wrap_pto_simd_target_ptoc_de9f1b25fc8c2272()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -764,14 +840,14 @@ func Pto_simd_target() (_swig_ret string) {
 func Pto_dtype_size(arg1 Enum_SS_pto_dtype) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
-	swig_r = (int64)(C._wrap_pto_dtype_size_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0)))
+	swig_r = (int64)(C._wrap_pto_dtype_size_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_set_profile(arg1 Enum_SS_pto_profile) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_set_profile_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_set_profile_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -779,14 +855,14 @@ func Pto_set_profile(arg1 Enum_SS_pto_profile) (_swig_ret *Failure) {
 
 func Pto_get_profile() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
-	swig_r = (Enum_SS_pto_profile)(C._wrap_pto_get_profile_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_profile)(C._wrap_pto_get_profile_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 func Pto_profile_string(arg1 Enum_SS_pto_profile) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_pto_profile_string_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_pto_profile_string_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -799,7 +875,7 @@ func Pto_tile_create(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 *uintptr
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tile_create_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tile_create_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -807,7 +883,7 @@ func Pto_tile_create(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 *uintptr
 
 func Pto_tile_destroy(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_pto_tile_destroy_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0))
+	C._wrap_pto_tile_destroy_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0))
 }
 
 func Pto_tile_set_valid(arg1 uintptr, arg2 uint, arg3 uint) (_swig_ret *Failure) {
@@ -815,7 +891,7 @@ func Pto_tile_set_valid(arg1 uintptr, arg2 uint, arg3 uint) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tile_set_valid_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tile_set_valid_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -824,42 +900,42 @@ func Pto_tile_set_valid(arg1 uintptr, arg2 uint, arg3 uint) (_swig_ret *Failure)
 func Pto_tile_dtype(arg1 uintptr) (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
 	_swig_i_0 := arg1
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_tile_dtype_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_tile_dtype_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_rows(arg1 uintptr) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
-	swig_r = (uint)(C._wrap_pto_tile_rows_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint)(C._wrap_pto_tile_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_cols(arg1 uintptr) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
-	swig_r = (uint)(C._wrap_pto_tile_cols_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint)(C._wrap_pto_tile_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_valid_rows(arg1 uintptr) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
-	swig_r = (uint)(C._wrap_pto_tile_valid_rows_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint)(C._wrap_pto_tile_valid_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_valid_cols(arg1 uintptr) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
-	swig_r = (uint)(C._wrap_pto_tile_valid_cols_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint)(C._wrap_pto_tile_valid_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_data(arg1 uintptr) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_tile_data_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_tile_data_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -867,7 +943,7 @@ func Pto_tile_write(arg1 uintptr, arg2 []byte) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_write_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), *(*C.swig_type_7)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_write_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_7)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -880,7 +956,7 @@ func Pto_tile_read(arg1 uintptr, arg2 []byte) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_read_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_read_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -893,7 +969,7 @@ func Pto_tile_write_f32(arg1 uintptr, arg2 []float32) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_write_f32_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), *(*C.swig_type_9)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_write_f32_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_9)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -906,7 +982,7 @@ func Pto_tile_read_f32(arg1 uintptr, arg2 []float32) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_read_f32_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_read_f32_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -923,7 +999,7 @@ func Pto_tile_create_cube(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 Enu
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (uintptr)(C._wrap_pto_tile_create_cube_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_intgo(_swig_i_4), C.swig_voidp(_swig_i_5)))
+	swig_r = (uintptr)(C._wrap_pto_tile_create_cube_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_intgo(_swig_i_4), C.swig_voidp(_swig_i_5)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -932,14 +1008,14 @@ func Pto_tile_create_cube(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 Enu
 func Pto_tile_location(arg1 uintptr) (_swig_ret Enum_SS_pto_location) {
 	var swig_r Enum_SS_pto_location
 	_swig_i_0 := arg1
-	swig_r = (Enum_SS_pto_location)(C._wrap_pto_tile_location_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
+	swig_r = (Enum_SS_pto_location)(C._wrap_pto_tile_location_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_layout(arg1 uintptr) (_swig_ret Enum_SS_pto_layout) {
 	var swig_r Enum_SS_pto_layout
 	_swig_i_0 := arg1
-	swig_r = (Enum_SS_pto_layout)(C._wrap_pto_tile_layout_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
+	swig_r = (Enum_SS_pto_layout)(C._wrap_pto_tile_layout_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -947,7 +1023,7 @@ func Pto_buffer_create(arg1 int64, arg2 *uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_buffer_create_ptoc_096c0a438413e10b(C.swig_type_11(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_buffer_create_ptoc_de9f1b25fc8c2272(C.swig_type_11(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -955,20 +1031,20 @@ func Pto_buffer_create(arg1 int64, arg2 *uintptr) (_swig_ret *Failure) {
 
 func Pto_buffer_destroy(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_pto_buffer_destroy_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0))
+	C._wrap_pto_buffer_destroy_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0))
 }
 
 func Pto_buffer_data(arg1 uintptr) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_buffer_data_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_buffer_data_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_buffer_size(arg1 uintptr) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
-	swig_r = (int64)(C._wrap_pto_buffer_size_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
+	swig_r = (int64)(C._wrap_pto_buffer_size_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -980,7 +1056,7 @@ func Pto_tile_create_at(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 uintp
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (uintptr)(C._wrap_pto_tile_create_at_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_type_13(_swig_i_4), C.swig_voidp(_swig_i_5)))
+	swig_r = (uintptr)(C._wrap_pto_tile_create_at_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_type_13(_swig_i_4), C.swig_voidp(_swig_i_5)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -989,14 +1065,14 @@ func Pto_tile_create_at(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 uintp
 func Pto_tile_buffer(arg1 uintptr) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_tile_buffer_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_tile_buffer_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_offset(arg1 uintptr) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
-	swig_r = (int64)(C._wrap_pto_tile_offset_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
+	swig_r = (int64)(C._wrap_pto_tile_offset_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -1007,7 +1083,7 @@ func Pto_tpow(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 Enum_
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tpow_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_intgo(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tpow_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_intgo(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1019,7 +1095,7 @@ func Pto_tpows(arg1 uintptr, arg2 uintptr, arg3 float64, arg4 Enum_SS_pto_pow_al
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tpows_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tpows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1029,7 +1105,7 @@ func Pto_trsqrt(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_trsqrt_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_trsqrt_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1041,7 +1117,7 @@ func Pto_tprelu(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_r
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tprelu_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tprelu_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1052,7 +1128,7 @@ func Pto_tcolexpanddiv(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Fai
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tcolexpanddiv_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpanddiv_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1063,7 +1139,7 @@ func Pto_tpartadd(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tpartadd_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tpartadd_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1076,7 +1152,7 @@ func Pto_tcvt(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 Enum_SS_pto_round_m
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tcvt_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_intgo(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tcvt_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_intgo(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1087,7 +1163,7 @@ func Pto_tadd(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tadd_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tadd_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1098,7 +1174,7 @@ func Pto_tsub(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tsub_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tsub_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1109,7 +1185,7 @@ func Pto_tmul(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmul_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmul_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1120,7 +1196,7 @@ func Pto_tdiv(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tdiv_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tdiv_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1131,7 +1207,7 @@ func Pto_tmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmax_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmax_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1142,7 +1218,7 @@ func Pto_tmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmin_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1153,7 +1229,7 @@ func Pto_trem(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trem_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trem_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1163,7 +1239,7 @@ func Pto_tmov(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tmov_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tmov_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1173,7 +1249,7 @@ func Pto_tabs(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tabs_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tabs_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1183,7 +1259,7 @@ func Pto_tneg(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tneg_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tneg_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1193,7 +1269,7 @@ func Pto_trelu(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_trelu_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_trelu_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1203,7 +1279,7 @@ func Pto_tsqrt(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tsqrt_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tsqrt_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1213,7 +1289,7 @@ func Pto_trecip(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_trecip_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_trecip_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1223,7 +1299,7 @@ func Pto_texp(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_texp_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_texp_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1233,7 +1309,7 @@ func Pto_tlog(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tlog_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tlog_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1244,7 +1320,7 @@ func Pto_tadds(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tadds_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tadds_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1255,7 +1331,7 @@ func Pto_tsubs(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tsubs_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tsubs_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1266,7 +1342,7 @@ func Pto_tmuls(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmuls_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmuls_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1277,7 +1353,7 @@ func Pto_tdivs(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tdivs_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tdivs_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1288,7 +1364,7 @@ func Pto_tdivs_scalar_by_tile(arg1 uintptr, arg2 float64, arg3 uintptr) (_swig_r
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tdivs_scalar_by_tile_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tdivs_scalar_by_tile_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1299,7 +1375,7 @@ func Pto_tmaxs(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmaxs_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmaxs_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1310,7 +1386,7 @@ func Pto_tmins(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmins_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmins_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1321,7 +1397,7 @@ func Pto_trems(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trems_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trems_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1332,7 +1408,7 @@ func Pto_tlrelu(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tlrelu_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tlrelu_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1342,7 +1418,7 @@ func Pto_texpands(arg1 uintptr, arg2 float64) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_texpands_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.double(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_texpands_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.double(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1353,7 +1429,7 @@ func Pto_trowsum(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trowsum_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trowsum_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1364,7 +1440,7 @@ func Pto_trowmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trowmax_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trowmax_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1375,7 +1451,7 @@ func Pto_trowmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trowmin_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trowmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1387,7 +1463,7 @@ func Pto_tcolsum(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 int) (_swig_ret 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolsum_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolsum_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1398,7 +1474,7 @@ func Pto_tcolmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tcolmax_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tcolmax_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1409,7 +1485,7 @@ func Pto_tcolmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tcolmin_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tcolmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1420,7 +1496,7 @@ func Pto_trowargmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failur
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trowargmax_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trowargmax_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1431,7 +1507,7 @@ func Pto_trowargmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failur
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trowargmin_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trowargmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1442,7 +1518,7 @@ func Pto_tcolargmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failur
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tcolargmax_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tcolargmax_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1453,7 +1529,7 @@ func Pto_tcolargmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failur
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tcolargmin_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tcolargmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1463,7 +1539,7 @@ func Pto_trowexpand(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_trowexpand_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpand_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1475,7 +1551,7 @@ func Pto_trowexpandadd(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandadd_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandadd_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1487,7 +1563,7 @@ func Pto_trowexpandsub(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandsub_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandsub_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1499,7 +1575,7 @@ func Pto_trowexpandmul(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandmul_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandmul_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1511,7 +1587,7 @@ func Pto_trowexpanddiv(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpanddiv_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpanddiv_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1523,7 +1599,7 @@ func Pto_trowexpandmax(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandmax_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandmax_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1535,7 +1611,7 @@ func Pto_trowexpandmin(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandmin_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1547,7 +1623,7 @@ func Pto_trowexpandexpdif(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandexpdif_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandexpdif_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1557,7 +1633,7 @@ func Pto_tcolexpand(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tcolexpand_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpand_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1569,7 +1645,7 @@ func Pto_tcolexpandadd(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandadd_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandadd_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1581,7 +1657,7 @@ func Pto_tcolexpandsub(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandsub_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandsub_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1593,7 +1669,7 @@ func Pto_tcolexpandmul(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandmul_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandmul_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1605,7 +1681,7 @@ func Pto_tcolexpandmax(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandmax_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandmax_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1617,7 +1693,7 @@ func Pto_tcolexpandmin(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandmin_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1629,7 +1705,7 @@ func Pto_tcolexpandexpdif(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandexpdif_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandexpdif_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1640,7 +1716,7 @@ func Pto_tfillpad(arg1 uintptr, arg2 uintptr, arg3 Enum_SS_pto_pad_value) (_swig
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tfillpad_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tfillpad_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1651,7 +1727,7 @@ func Pto_tci(arg1 uintptr, arg2 float64, arg3 int) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tci_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tci_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.swig_intgo(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1661,7 +1737,7 @@ func Pto_treshape(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_treshape_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_treshape_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1672,7 +1748,7 @@ func Pto_ttrans(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_ttrans_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_ttrans_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1683,7 +1759,7 @@ func Pto_tconcat(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tconcat_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tconcat_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1696,7 +1772,7 @@ func Pto_tconcatidx(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tconcatidx_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tconcatidx_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1708,7 +1784,7 @@ func Pto_textract(arg1 uintptr, arg2 uintptr, arg3 int64, arg4 int64) (_swig_ret
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_textract_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_15(_swig_i_2), C.swig_type_16(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_textract_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_15(_swig_i_2), C.swig_type_16(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1720,7 +1796,19 @@ func Pto_tgather(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tgather_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tgather_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tgather_mask(arg1 uintptr, arg2 uintptr, arg3 Enum_SS_pto_mask_pattern, arg4 Enum_SS_pto_gather_axis) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_tgather_mask_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1731,7 +1819,7 @@ func Pto_tscatter(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tscatter_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tscatter_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1743,7 +1831,7 @@ func Pto_tsort32(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tsort32_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tsort32_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1754,7 +1842,23 @@ func Pto_tmrgsort(arg1 uintptr, arg2 uintptr, arg3 int64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmrgsort_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_17(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_17(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tmrgsort_lists(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr, arg6 uintptr, arg7 int, arg8 *uint16) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	_swig_i_5 := arg6
+	_swig_i_6 := arg7
+	_swig_i_7 := arg8
+	swig_r = (uintptr)(C._wrap_pto_tmrgsort_lists_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.uintptr_t(_swig_i_5), C.swig_intgo(_swig_i_6), C.swig_voidp(_swig_i_7)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1765,7 +1869,7 @@ func Pto_taxpy(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_taxpy_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_taxpy_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1777,7 +1881,7 @@ func Pto_taddc(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_re
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_taddc_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_taddc_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1788,7 +1892,7 @@ func Pto_tsetval(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tsetval_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_18(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_18(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1799,7 +1903,7 @@ func Pto_tgetval(arg1 uintptr, arg2 int64, arg3 *float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tgetval_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_19(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_19(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1811,7 +1915,7 @@ func Pto_tcmp(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 Enum_SS_pto_cmp_mod
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcmp_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcmp_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1823,7 +1927,7 @@ func Pto_tcmps(arg1 uintptr, arg2 uintptr, arg3 float64, arg4 Enum_SS_pto_cmp_mo
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcmps_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcmps_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1836,7 +1940,7 @@ func Pto_tsel(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintp
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tsel_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tsel_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1849,7 +1953,7 @@ func Pto_tsels(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 floa
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tsels_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.double(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tsels_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.double(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1860,7 +1964,7 @@ func Pto_tmatmul(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmatmul_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmatmul_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1871,7 +1975,7 @@ func Pto_tmatmul_acc(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failu
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmatmul_acc_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmatmul_acc_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1883,7 +1987,7 @@ func Pto_tmatmul_bias(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tmatmul_bias_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tmatmul_bias_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1892,7 +1996,7 @@ func Pto_tmatmul_bias(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_
 func Pto_dtype_string(arg1 Enum_SS_pto_dtype) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_pto_dtype_string_ptoc_096c0a438413e10b(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_pto_dtype_string_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1902,28 +2006,28 @@ func Pto_dtype_string(arg1 Enum_SS_pto_dtype) (_swig_ret string) {
 type Enum_SS_pto_param_kind int
 func _swig_getPTO_PARAM_POINTER() (_swig_ret Enum_SS_pto_param_kind) {
 	var swig_r Enum_SS_pto_param_kind
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_POINTER_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_POINTER_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_PARAM_POINTER Enum_SS_pto_param_kind = _swig_getPTO_PARAM_POINTER()
 func _swig_getPTO_PARAM_INT() (_swig_ret Enum_SS_pto_param_kind) {
 	var swig_r Enum_SS_pto_param_kind
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_INT_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_INT_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_PARAM_INT Enum_SS_pto_param_kind = _swig_getPTO_PARAM_INT()
 func _swig_getPTO_PARAM_FLOAT() (_swig_ret Enum_SS_pto_param_kind) {
 	var swig_r Enum_SS_pto_param_kind
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_FLOAT_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_FLOAT_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
 var PTO_PARAM_FLOAT Enum_SS_pto_param_kind = _swig_getPTO_PARAM_FLOAT()
 func _swig_getPTO_PARAM_TILE() (_swig_ret Enum_SS_pto_param_kind) {
 	var swig_r Enum_SS_pto_param_kind
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_TILE_ptoc_096c0a438413e10b())
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_TILE_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
@@ -1935,7 +2039,7 @@ func Pto_program_create(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fai
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_096c0a438413e10b(*(*C.swig_type_21)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_22)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_de9f1b25fc8c2272(*(*C.swig_type_21)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_22)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1953,7 +2057,7 @@ func Pto_program_create_entry(arg1 string, arg2 string, arg3 string, arg4 *uintp
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_096c0a438413e10b(*(*C.swig_type_23)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_24)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_25)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(*(*C.swig_type_23)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_24)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_25)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1973,7 +2077,7 @@ func Pto_program_check(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_check_ptoc_096c0a438413e10b(*(*C.swig_type_26)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_27)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_check_ptoc_de9f1b25fc8c2272(*(*C.swig_type_26)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_27)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1988,7 +2092,7 @@ func Pto_program_check(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fail
 func Pto_program_describe(arg1 uintptr) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_pto_program_describe_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0))
+	swig_r_p := C._wrap_pto_program_describe_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1997,20 +2101,20 @@ func Pto_program_describe(arg1 uintptr) (_swig_ret string) {
 
 func Pto_program_destroy(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_pto_program_destroy_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0))
+	C._wrap_pto_program_destroy_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0))
 }
 
 func Pto_program_profile(arg1 uintptr) (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
 	_swig_i_0 := arg1
-	swig_r = (Enum_SS_pto_profile)(C._wrap_pto_program_profile_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
+	swig_r = (Enum_SS_pto_profile)(C._wrap_pto_program_profile_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_program_param_count(arg1 uintptr) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
-	swig_r = (int64)(C._wrap_pto_program_param_count_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0)))
+	swig_r = (int64)(C._wrap_pto_program_param_count_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -2018,7 +2122,7 @@ func Pto_program_param_name(arg1 uintptr, arg2 int64) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_pto_program_param_name_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_31(_swig_i_1))
+	swig_r_p := C._wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_31(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -2029,7 +2133,7 @@ func Pto_program_param_kind(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_par
 	var swig_r Enum_SS_pto_param_kind
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_32(_swig_i_1)))
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_32(_swig_i_1)))
 	return swig_r
 }
 
@@ -2037,7 +2141,7 @@ func Pto_program_param_dtype(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_dt
 	var swig_r Enum_SS_pto_dtype
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_33(_swig_i_1)))
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_33(_swig_i_1)))
 	return swig_r
 }
 
@@ -2045,7 +2149,7 @@ func Pto_program_param_rows(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_34(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_34(_swig_i_1)))
 	return swig_r
 }
 
@@ -2053,7 +2157,7 @@ func Pto_program_param_cols(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_35(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_35(_swig_i_1)))
 	return swig_r
 }
 
@@ -2061,7 +2165,7 @@ func Pto_program_param_valid_rows(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_37(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_37(_swig_i_1)))
 	return swig_r
 }
 
@@ -2069,7 +2173,7 @@ func Pto_program_param_valid_cols(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_39(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_39(_swig_i_1)))
 	return swig_r
 }
 
@@ -2077,7 +2181,7 @@ func Pto_program_param_access(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_40(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_40(_swig_i_1)))
 	return swig_r
 }
 
@@ -2086,7 +2190,7 @@ func Pto_program_param_find(arg1 uintptr, arg2 string, arg3 *uint64) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), *(*C.swig_type_41)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_41)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -2099,7 +2203,7 @@ func Pto_args_create(arg1 uintptr, arg2 *uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_args_create_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_args_create_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2107,7 +2211,7 @@ func Pto_args_create(arg1 uintptr, arg2 *uintptr) (_swig_ret *Failure) {
 
 func Pto_args_destroy(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_pto_args_destroy_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0))
+	C._wrap_pto_args_destroy_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0))
 }
 
 func Pto_args_set_pointer(arg1 uintptr, arg2 int64, arg3 unsafe.Pointer, arg4 int64) (_swig_ret *Failure) {
@@ -2116,7 +2220,7 @@ func Pto_args_set_pointer(arg1 uintptr, arg2 int64, arg3 unsafe.Pointer, arg4 in
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_42(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_43(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_42(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_43(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2127,7 +2231,7 @@ func Pto_args_set_int(arg1 uintptr, arg2 int64, arg3 int64) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_44(_swig_i_1), C.swig_type_45(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_44(_swig_i_1), C.swig_type_45(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2138,7 +2242,7 @@ func Pto_args_set_float(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_46(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_46(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2149,7 +2253,7 @@ func Pto_args_set_tile(arg1 uintptr, arg2 int64, arg3 uintptr) (_swig_ret *Failu
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_type_47(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_47(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2159,7 +2263,7 @@ func Pto_program_run(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_program_run_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_program_run_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2170,7 +2274,7 @@ func Pto_program_launch(arg1 uintptr, arg2 uint, arg3 uintptr) (_swig_ret *Failu
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_launch_ptoc_096c0a438413e10b(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_launch_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

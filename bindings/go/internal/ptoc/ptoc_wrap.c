@@ -213,7 +213,7 @@ void ptoc_failure_free(uintptr_t f) { free((void *)f); }
 extern "C" {
 #endif
 
-void _wrap_Swig_free_ptoc_096c0a438413e10b(void *_swig_go_0) {
+void _wrap_Swig_free_ptoc_de9f1b25fc8c2272(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -223,7 +223,7 @@ void _wrap_Swig_free_ptoc_096c0a438413e10b(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_ptoc_096c0a438413e10b(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -236,7 +236,7 @@ void *_wrap_Swig_malloc_ptoc_096c0a438413e10b(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_PTO_INT8_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_INT8_ptoc_de9f1b25fc8c2272() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -248,7 +248,7 @@ intgo _wrap_PTO_INT8_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_UINT8_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_UINT8_ptoc_de9f1b25fc8c2272() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -260,7 +260,7 @@ intgo _wrap_PTO_UINT8_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_INT16_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_INT16_ptoc_de9f1b25fc8c2272() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -272,7 +272,7 @@ intgo _wrap_PTO_INT16_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_UINT16_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_UINT16_ptoc_de9f1b25fc8c2272() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -284,7 +284,7 @@ intgo _wrap_PTO_UINT16_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_INT32_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_INT32_ptoc_de9f1b25fc8c2272() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -296,7 +296,7 @@ intgo _wrap_PTO_INT32_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_UINT32_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_UINT32_ptoc_de9f1b25fc8c2272() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -308,7 +308,7 @@ intgo _wrap_PTO_UINT32_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_FLOAT16_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_FLOAT16_ptoc_de9f1b25fc8c2272() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -320,7 +320,7 @@ intgo _wrap_PTO_FLOAT16_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_BFLOAT16_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_BFLOAT16_ptoc_de9f1b25fc8c2272() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -332,7 +332,7 @@ intgo _wrap_PTO_BFLOAT16_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_FLOAT32_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_FLOAT32_ptoc_de9f1b25fc8c2272() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -344,7 +344,7 @@ intgo _wrap_PTO_FLOAT32_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_INT64_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_INT64_ptoc_de9f1b25fc8c2272() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -356,7 +356,7 @@ intgo _wrap_PTO_INT64_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_UINT64_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_UINT64_ptoc_de9f1b25fc8c2272() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -368,7 +368,7 @@ intgo _wrap_PTO_UINT64_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_OK_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_OK_ptoc_de9f1b25fc8c2272() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -380,7 +380,7 @@ intgo _wrap_PTO_OK_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_de9f1b25fc8c2272() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -392,7 +392,7 @@ intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_de9f1b25fc8c2272() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -404,7 +404,7 @@ intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_de9f1b25fc8c2272() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -416,7 +416,7 @@ intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_de9f1b25fc8c2272() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -428,7 +428,7 @@ intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_de9f1b25fc8c2272() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -440,7 +440,7 @@ intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_de9f1b25fc8c2272() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -452,7 +452,7 @@ intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_ERR_ALIASING_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_ERR_ALIASING_ptoc_de9f1b25fc8c2272() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -464,7 +464,7 @@ intgo _wrap_PTO_ERR_ALIASING_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_de9f1b25fc8c2272() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -476,7 +476,7 @@ intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_POW_DEFAULT_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_POW_DEFAULT_ptoc_de9f1b25fc8c2272() {
   enum pto_pow_algorithm result;
   intgo _swig_go_result;
   
@@ -488,7 +488,7 @@ intgo _wrap_PTO_POW_DEFAULT_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_de9f1b25fc8c2272() {
   enum pto_pow_algorithm result;
   intgo _swig_go_result;
   
@@ -500,7 +500,7 @@ intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_ROUND_NONE_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_ROUND_NONE_ptoc_de9f1b25fc8c2272() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -512,7 +512,7 @@ intgo _wrap_PTO_ROUND_NONE_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_ROUND_RINT_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_ROUND_RINT_ptoc_de9f1b25fc8c2272() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -524,7 +524,7 @@ intgo _wrap_PTO_ROUND_RINT_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_ROUND_ROUND_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_ROUND_ROUND_ptoc_de9f1b25fc8c2272() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -536,7 +536,7 @@ intgo _wrap_PTO_ROUND_ROUND_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_ROUND_FLOOR_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_ROUND_FLOOR_ptoc_de9f1b25fc8c2272() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -548,7 +548,7 @@ intgo _wrap_PTO_ROUND_FLOOR_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_ROUND_CEIL_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_ROUND_CEIL_ptoc_de9f1b25fc8c2272() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -560,7 +560,7 @@ intgo _wrap_PTO_ROUND_CEIL_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_ROUND_TRUNC_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_ROUND_TRUNC_ptoc_de9f1b25fc8c2272() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -572,7 +572,7 @@ intgo _wrap_PTO_ROUND_TRUNC_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_ROUND_ODD_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_ROUND_ODD_ptoc_de9f1b25fc8c2272() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -584,7 +584,7 @@ intgo _wrap_PTO_ROUND_ODD_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_SAT_OFF_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_SAT_OFF_ptoc_de9f1b25fc8c2272() {
   enum pto_saturation result;
   intgo _swig_go_result;
   
@@ -596,7 +596,7 @@ intgo _wrap_PTO_SAT_OFF_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_SAT_ON_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_SAT_ON_ptoc_de9f1b25fc8c2272() {
   enum pto_saturation result;
   intgo _swig_go_result;
   
@@ -608,7 +608,7 @@ intgo _wrap_PTO_SAT_ON_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_PAD_NULL_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_PAD_NULL_ptoc_de9f1b25fc8c2272() {
   enum pto_pad_value result;
   intgo _swig_go_result;
   
@@ -620,7 +620,7 @@ intgo _wrap_PTO_PAD_NULL_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_PAD_ZERO_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_PAD_ZERO_ptoc_de9f1b25fc8c2272() {
   enum pto_pad_value result;
   intgo _swig_go_result;
   
@@ -632,7 +632,7 @@ intgo _wrap_PTO_PAD_ZERO_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_PAD_MAX_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_PAD_MAX_ptoc_de9f1b25fc8c2272() {
   enum pto_pad_value result;
   intgo _swig_go_result;
   
@@ -644,7 +644,7 @@ intgo _wrap_PTO_PAD_MAX_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_PAD_MIN_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_PAD_MIN_ptoc_de9f1b25fc8c2272() {
   enum pto_pad_value result;
   intgo _swig_go_result;
   
@@ -656,7 +656,7 @@ intgo _wrap_PTO_PAD_MIN_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_CMP_EQ_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_CMP_EQ_ptoc_de9f1b25fc8c2272() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -668,7 +668,7 @@ intgo _wrap_PTO_CMP_EQ_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_CMP_NE_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_CMP_NE_ptoc_de9f1b25fc8c2272() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -680,7 +680,7 @@ intgo _wrap_PTO_CMP_NE_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_CMP_LT_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_CMP_LT_ptoc_de9f1b25fc8c2272() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -692,7 +692,7 @@ intgo _wrap_PTO_CMP_LT_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_CMP_GT_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_CMP_GT_ptoc_de9f1b25fc8c2272() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -704,7 +704,7 @@ intgo _wrap_PTO_CMP_GT_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_CMP_GE_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_CMP_GE_ptoc_de9f1b25fc8c2272() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -716,7 +716,7 @@ intgo _wrap_PTO_CMP_GE_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_CMP_LE_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_CMP_LE_ptoc_de9f1b25fc8c2272() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -728,7 +728,115 @@ intgo _wrap_PTO_CMP_LE_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_PROFILE_HOST_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_MASK_P0101_ptoc_de9f1b25fc8c2272() {
+  enum pto_mask_pattern result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MASK_P0101;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_MASK_P1010_ptoc_de9f1b25fc8c2272() {
+  enum pto_mask_pattern result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MASK_P1010;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_MASK_P0001_ptoc_de9f1b25fc8c2272() {
+  enum pto_mask_pattern result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MASK_P0001;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_MASK_P0010_ptoc_de9f1b25fc8c2272() {
+  enum pto_mask_pattern result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MASK_P0010;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_MASK_P0100_ptoc_de9f1b25fc8c2272() {
+  enum pto_mask_pattern result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MASK_P0100;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_MASK_P1000_ptoc_de9f1b25fc8c2272() {
+  enum pto_mask_pattern result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MASK_P1000;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_MASK_P1111_ptoc_de9f1b25fc8c2272() {
+  enum pto_mask_pattern result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MASK_P1111;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_GATHER_ROW_ptoc_de9f1b25fc8c2272() {
+  enum pto_gather_axis result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_GATHER_ROW;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_GATHER_COL_ptoc_de9f1b25fc8c2272() {
+  enum pto_gather_axis result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_GATHER_COL;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_PROFILE_HOST_ptoc_de9f1b25fc8c2272() {
   enum pto_profile result;
   intgo _swig_go_result;
   
@@ -740,7 +848,7 @@ intgo _wrap_PTO_PROFILE_HOST_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_PROFILE_A2A3_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_PROFILE_A2A3_ptoc_de9f1b25fc8c2272() {
   enum pto_profile result;
   intgo _swig_go_result;
   
@@ -752,7 +860,7 @@ intgo _wrap_PTO_PROFILE_A2A3_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_PROFILE_A5_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_PROFILE_A5_ptoc_de9f1b25fc8c2272() {
   enum pto_profile result;
   intgo _swig_go_result;
   
@@ -764,7 +872,7 @@ intgo _wrap_PTO_PROFILE_A5_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_LOC_VEC_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_LOC_VEC_ptoc_de9f1b25fc8c2272() {
   enum pto_location result;
   intgo _swig_go_result;
   
@@ -776,7 +884,7 @@ intgo _wrap_PTO_LOC_VEC_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_LOC_MAT_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_LOC_MAT_ptoc_de9f1b25fc8c2272() {
   enum pto_location result;
   intgo _swig_go_result;
   
@@ -788,7 +896,7 @@ intgo _wrap_PTO_LOC_MAT_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_LOC_LEFT_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_LOC_LEFT_ptoc_de9f1b25fc8c2272() {
   enum pto_location result;
   intgo _swig_go_result;
   
@@ -800,7 +908,7 @@ intgo _wrap_PTO_LOC_LEFT_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_LOC_RIGHT_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_LOC_RIGHT_ptoc_de9f1b25fc8c2272() {
   enum pto_location result;
   intgo _swig_go_result;
   
@@ -812,7 +920,7 @@ intgo _wrap_PTO_LOC_RIGHT_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_LOC_ACC_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_LOC_ACC_ptoc_de9f1b25fc8c2272() {
   enum pto_location result;
   intgo _swig_go_result;
   
@@ -824,7 +932,7 @@ intgo _wrap_PTO_LOC_ACC_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_LOC_BIAS_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_LOC_BIAS_ptoc_de9f1b25fc8c2272() {
   enum pto_location result;
   intgo _swig_go_result;
   
@@ -836,7 +944,7 @@ intgo _wrap_PTO_LOC_BIAS_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_LAYOUT_ND_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_LAYOUT_ND_ptoc_de9f1b25fc8c2272() {
   enum pto_layout result;
   intgo _swig_go_result;
   
@@ -848,7 +956,7 @@ intgo _wrap_PTO_LAYOUT_ND_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_LAYOUT_NZ_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_LAYOUT_NZ_ptoc_de9f1b25fc8c2272() {
   enum pto_layout result;
   intgo _swig_go_result;
   
@@ -860,7 +968,7 @@ intgo _wrap_PTO_LAYOUT_NZ_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_LAYOUT_ZN_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_LAYOUT_ZN_ptoc_de9f1b25fc8c2272() {
   enum pto_layout result;
   intgo _swig_go_result;
   
@@ -872,7 +980,7 @@ intgo _wrap_PTO_LAYOUT_ZN_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_LAYOUT_ZZ_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_LAYOUT_ZZ_ptoc_de9f1b25fc8c2272() {
   enum pto_layout result;
   intgo _swig_go_result;
   
@@ -884,7 +992,7 @@ intgo _wrap_PTO_LAYOUT_ZZ_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_LAYOUT_NN_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_LAYOUT_NN_ptoc_de9f1b25fc8c2272() {
   enum pto_layout result;
   intgo _swig_go_result;
   
@@ -896,7 +1004,7 @@ intgo _wrap_PTO_LAYOUT_NN_ptoc_096c0a438413e10b() {
 }
 
 
-_gostring_ _wrap_pto_version_string_ptoc_096c0a438413e10b() {
+_gostring_ _wrap_pto_version_string_ptoc_de9f1b25fc8c2272() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -907,7 +1015,7 @@ _gostring_ _wrap_pto_version_string_ptoc_096c0a438413e10b() {
 }
 
 
-_gostring_ _wrap_pto_status_string_ptoc_096c0a438413e10b(intgo _swig_go_0) {
+_gostring_ _wrap_pto_status_string_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
   pto_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -920,7 +1028,7 @@ _gostring_ _wrap_pto_status_string_ptoc_096c0a438413e10b(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_pto_last_error_ptoc_096c0a438413e10b() {
+_gostring_ _wrap_pto_last_error_ptoc_de9f1b25fc8c2272() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -931,7 +1039,7 @@ _gostring_ _wrap_pto_last_error_ptoc_096c0a438413e10b() {
 }
 
 
-_gostring_ _wrap_pto_simd_target_ptoc_096c0a438413e10b() {
+_gostring_ _wrap_pto_simd_target_ptoc_de9f1b25fc8c2272() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -942,7 +1050,7 @@ _gostring_ _wrap_pto_simd_target_ptoc_096c0a438413e10b() {
 }
 
 
-long long _wrap_pto_dtype_size_ptoc_096c0a438413e10b(intgo _swig_go_0) {
+long long _wrap_pto_dtype_size_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
   pto_dtype arg1 ;
   size_t result;
   long long _swig_go_result;
@@ -955,7 +1063,7 @@ long long _wrap_pto_dtype_size_ptoc_096c0a438413e10b(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_pto_set_profile_ptoc_096c0a438413e10b(intgo _swig_go_0) {
+intgo _wrap_pto_set_profile_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
   pto_profile arg1 ;
   pto_status result;
   intgo _swig_go_result;
@@ -968,7 +1076,7 @@ intgo _wrap_pto_set_profile_ptoc_096c0a438413e10b(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_pto_get_profile_ptoc_096c0a438413e10b() {
+intgo _wrap_pto_get_profile_ptoc_de9f1b25fc8c2272() {
   pto_profile result;
   intgo _swig_go_result;
   
@@ -979,7 +1087,7 @@ intgo _wrap_pto_get_profile_ptoc_096c0a438413e10b() {
 }
 
 
-_gostring_ _wrap_pto_profile_string_ptoc_096c0a438413e10b(intgo _swig_go_0) {
+_gostring_ _wrap_pto_profile_string_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
   pto_profile arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -992,7 +1100,7 @@ _gostring_ _wrap_pto_profile_string_ptoc_096c0a438413e10b(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_create_ptoc_096c0a438413e10b(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, pto_tile **_swig_go_3) {
+intgo _wrap_pto_tile_create_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, pto_tile **_swig_go_3) {
   pto_dtype arg1 ;
   uint32_t arg2 ;
   uint32_t arg3 ;
@@ -1011,7 +1119,7 @@ intgo _wrap_pto_tile_create_ptoc_096c0a438413e10b(intgo _swig_go_0, intgo _swig_
 }
 
 
-void _wrap_pto_tile_destroy_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
+void _wrap_pto_tile_destroy_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   
   arg1 = (pto_tile *)_swig_go_0; 
@@ -1021,7 +1129,7 @@ void _wrap_pto_tile_destroy_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_set_valid_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+intgo _wrap_pto_tile_set_valid_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t arg2 ;
   uint32_t arg3 ;
@@ -1038,7 +1146,7 @@ intgo _wrap_pto_tile_set_valid_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, intgo
 }
 
 
-intgo _wrap_pto_tile_dtype_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_dtype_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_dtype result;
   intgo _swig_go_result;
@@ -1051,7 +1159,7 @@ intgo _wrap_pto_tile_dtype_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_rows_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_rows_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t result;
   intgo _swig_go_result;
@@ -1064,7 +1172,7 @@ intgo _wrap_pto_tile_rows_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_cols_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_cols_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t result;
   intgo _swig_go_result;
@@ -1077,7 +1185,7 @@ intgo _wrap_pto_tile_cols_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_valid_rows_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_valid_rows_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t result;
   intgo _swig_go_result;
@@ -1090,7 +1198,7 @@ intgo _wrap_pto_tile_valid_rows_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_valid_cols_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_valid_cols_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t result;
   intgo _swig_go_result;
@@ -1103,7 +1211,7 @@ intgo _wrap_pto_tile_valid_cols_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
 }
 
 
-void *_wrap_pto_tile_data_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
+void *_wrap_pto_tile_data_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -1116,7 +1224,7 @@ void *_wrap_pto_tile_data_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_write_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
+intgo _wrap_pto_tile_write_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   void *arg2 = (void *) 0 ;
   size_t arg3 ;
@@ -1132,7 +1240,7 @@ intgo _wrap_pto_tile_write_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, _goslice_
 }
 
 
-intgo _wrap_pto_tile_read_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
+intgo _wrap_pto_tile_read_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   void *arg2 = (void *) 0 ;
   size_t arg3 ;
@@ -1148,7 +1256,7 @@ intgo _wrap_pto_tile_read_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, _goslice_ 
 }
 
 
-intgo _wrap_pto_tile_write_f32_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
+intgo _wrap_pto_tile_write_f32_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   float *arg2 = (float *) 0 ;
   size_t arg3 ;
@@ -1164,7 +1272,7 @@ intgo _wrap_pto_tile_write_f32_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, _gosl
 }
 
 
-intgo _wrap_pto_tile_read_f32_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
+intgo _wrap_pto_tile_read_f32_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   float *arg2 = (float *) 0 ;
   size_t arg3 ;
@@ -1180,7 +1288,7 @@ intgo _wrap_pto_tile_read_f32_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, _gosli
 }
 
 
-intgo _wrap_pto_tile_create_cube_ptoc_096c0a438413e10b(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, intgo _swig_go_4, pto_tile **_swig_go_5) {
+intgo _wrap_pto_tile_create_cube_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, intgo _swig_go_4, pto_tile **_swig_go_5) {
   pto_dtype arg1 ;
   uint32_t arg2 ;
   uint32_t arg3 ;
@@ -1203,7 +1311,7 @@ intgo _wrap_pto_tile_create_cube_ptoc_096c0a438413e10b(intgo _swig_go_0, intgo _
 }
 
 
-intgo _wrap_pto_tile_location_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_location_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_location result;
   intgo _swig_go_result;
@@ -1216,7 +1324,7 @@ intgo _wrap_pto_tile_location_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_layout_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_layout_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_layout result;
   intgo _swig_go_result;
@@ -1229,7 +1337,7 @@ intgo _wrap_pto_tile_layout_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_buffer_create_ptoc_096c0a438413e10b(long long _swig_go_0, pto_buffer **_swig_go_1) {
+intgo _wrap_pto_buffer_create_ptoc_de9f1b25fc8c2272(long long _swig_go_0, pto_buffer **_swig_go_1) {
   size_t arg1 ;
   pto_buffer **arg2 = (pto_buffer **) 0 ;
   pto_status result;
@@ -1244,7 +1352,7 @@ intgo _wrap_pto_buffer_create_ptoc_096c0a438413e10b(long long _swig_go_0, pto_bu
 }
 
 
-void _wrap_pto_buffer_destroy_ptoc_096c0a438413e10b(pto_buffer *_swig_go_0) {
+void _wrap_pto_buffer_destroy_ptoc_de9f1b25fc8c2272(pto_buffer *_swig_go_0) {
   pto_buffer *arg1 = (pto_buffer *) 0 ;
   
   arg1 = (pto_buffer *)_swig_go_0; 
@@ -1254,7 +1362,7 @@ void _wrap_pto_buffer_destroy_ptoc_096c0a438413e10b(pto_buffer *_swig_go_0) {
 }
 
 
-void *_wrap_pto_buffer_data_ptoc_096c0a438413e10b(pto_buffer *_swig_go_0) {
+void *_wrap_pto_buffer_data_ptoc_de9f1b25fc8c2272(pto_buffer *_swig_go_0) {
   pto_buffer *arg1 = (pto_buffer *) 0 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -1267,7 +1375,7 @@ void *_wrap_pto_buffer_data_ptoc_096c0a438413e10b(pto_buffer *_swig_go_0) {
 }
 
 
-long long _wrap_pto_buffer_size_ptoc_096c0a438413e10b(pto_buffer *_swig_go_0) {
+long long _wrap_pto_buffer_size_ptoc_de9f1b25fc8c2272(pto_buffer *_swig_go_0) {
   pto_buffer *arg1 = (pto_buffer *) 0 ;
   size_t result;
   long long _swig_go_result;
@@ -1280,7 +1388,7 @@ long long _wrap_pto_buffer_size_ptoc_096c0a438413e10b(pto_buffer *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_create_at_ptoc_096c0a438413e10b(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, pto_buffer *_swig_go_3, long long _swig_go_4, pto_tile **_swig_go_5) {
+intgo _wrap_pto_tile_create_at_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, pto_buffer *_swig_go_3, long long _swig_go_4, pto_tile **_swig_go_5) {
   pto_dtype arg1 ;
   uint32_t arg2 ;
   uint32_t arg3 ;
@@ -1303,7 +1411,7 @@ intgo _wrap_pto_tile_create_at_ptoc_096c0a438413e10b(intgo _swig_go_0, intgo _sw
 }
 
 
-pto_buffer *_wrap_pto_tile_buffer_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
+pto_buffer *_wrap_pto_tile_buffer_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_buffer *result = 0 ;
   pto_buffer *_swig_go_result;
@@ -1316,7 +1424,7 @@ pto_buffer *_wrap_pto_tile_buffer_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
 }
 
 
-long long _wrap_pto_tile_offset_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
+long long _wrap_pto_tile_offset_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   size_t result;
   long long _swig_go_result;
@@ -1329,7 +1437,7 @@ long long _wrap_pto_tile_offset_ptoc_096c0a438413e10b(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tpow_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, intgo _swig_go_4) {
+intgo _wrap_pto_tpow_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, intgo _swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1350,7 +1458,7 @@ intgo _wrap_pto_tpow_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tpows_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2, intgo _swig_go_3) {
+intgo _wrap_pto_tpows_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2, intgo _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -1369,7 +1477,7 @@ intgo _wrap_pto_tpows_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_trsqrt_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_trsqrt_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1384,7 +1492,7 @@ intgo _wrap_pto_trsqrt_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_tprelu_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tprelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1403,7 +1511,7 @@ intgo _wrap_pto_tprelu_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_tcolexpanddiv_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tcolexpanddiv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1420,7 +1528,7 @@ intgo _wrap_pto_tcolexpanddiv_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tpartadd_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tpartadd_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1437,7 +1545,7 @@ intgo _wrap_pto_tpartadd_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tcvt_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3, intgo _swig_go_4) {
+intgo _wrap_pto_tcvt_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3, intgo _swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1458,7 +1566,7 @@ intgo _wrap_pto_tcvt_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tadd_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tadd_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1475,7 +1583,7 @@ intgo _wrap_pto_tadd_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tsub_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tsub_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1492,7 +1600,7 @@ intgo _wrap_pto_tsub_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tmul_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tmul_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1509,7 +1617,7 @@ intgo _wrap_pto_tmul_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tdiv_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tdiv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1526,7 +1634,7 @@ intgo _wrap_pto_tdiv_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1543,7 +1651,7 @@ intgo _wrap_pto_tmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1560,7 +1668,7 @@ intgo _wrap_pto_tmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_trem_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_trem_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1577,7 +1685,7 @@ intgo _wrap_pto_trem_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tmov_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tmov_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1592,7 +1700,7 @@ intgo _wrap_pto_tmov_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tabs_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tabs_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1607,7 +1715,7 @@ intgo _wrap_pto_tabs_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tneg_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tneg_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1622,7 +1730,7 @@ intgo _wrap_pto_tneg_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_trelu_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_trelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1637,7 +1745,7 @@ intgo _wrap_pto_trelu_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tsqrt_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tsqrt_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1652,7 +1760,7 @@ intgo _wrap_pto_tsqrt_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_trecip_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_trecip_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1667,7 +1775,7 @@ intgo _wrap_pto_trecip_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_texp_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_texp_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1682,7 +1790,7 @@ intgo _wrap_pto_texp_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tlog_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tlog_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -1697,7 +1805,7 @@ intgo _wrap_pto_tlog_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tadds_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tadds_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -1714,7 +1822,7 @@ intgo _wrap_pto_tadds_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tsubs_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tsubs_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -1731,7 +1839,7 @@ intgo _wrap_pto_tsubs_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tmuls_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tmuls_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -1748,7 +1856,7 @@ intgo _wrap_pto_tmuls_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tdivs_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tdivs_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -1765,7 +1873,7 @@ intgo _wrap_pto_tdivs_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tdivs_scalar_by_tile_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, double _swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tdivs_scalar_by_tile_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, double _swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   double arg2 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1782,7 +1890,7 @@ intgo _wrap_pto_tdivs_scalar_by_tile_ptoc_096c0a438413e10b(pto_tile *_swig_go_0,
 }
 
 
-intgo _wrap_pto_tmaxs_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tmaxs_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -1799,7 +1907,7 @@ intgo _wrap_pto_tmaxs_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tmins_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tmins_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -1816,7 +1924,7 @@ intgo _wrap_pto_tmins_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_trems_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_trems_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -1833,7 +1941,7 @@ intgo _wrap_pto_trems_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tlrelu_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tlrelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -1850,7 +1958,7 @@ intgo _wrap_pto_tlrelu_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_texpands_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, double _swig_go_1) {
+intgo _wrap_pto_texpands_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, double _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   double arg2 ;
   pto_status result;
@@ -1865,7 +1973,7 @@ intgo _wrap_pto_texpands_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, double _swi
 }
 
 
-intgo _wrap_pto_trowsum_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_trowsum_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1882,7 +1990,7 @@ intgo _wrap_pto_trowsum_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_trowmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_trowmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1899,7 +2007,7 @@ intgo _wrap_pto_trowmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_trowmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_trowmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1916,7 +2024,7 @@ intgo _wrap_pto_trowmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tcolsum_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
+intgo _wrap_pto_tcolsum_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1935,7 +2043,7 @@ intgo _wrap_pto_tcolsum_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tcolmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tcolmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1952,7 +2060,7 @@ intgo _wrap_pto_tcolmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tcolmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tcolmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1969,7 +2077,7 @@ intgo _wrap_pto_tcolmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_trowargmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_trowargmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1986,7 +2094,7 @@ intgo _wrap_pto_trowargmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_trowargmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_trowargmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2003,7 +2111,7 @@ intgo _wrap_pto_trowargmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_tcolargmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tcolargmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2020,7 +2128,7 @@ intgo _wrap_pto_tcolargmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_tcolargmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tcolargmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2037,7 +2145,7 @@ intgo _wrap_pto_tcolargmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_trowexpand_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_trowexpand_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -2052,7 +2160,7 @@ intgo _wrap_pto_trowexpand_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_trowexpandadd_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandadd_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2071,7 +2179,7 @@ intgo _wrap_pto_trowexpandadd_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpandsub_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandsub_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2090,7 +2198,7 @@ intgo _wrap_pto_trowexpandsub_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpandmul_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandmul_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2109,7 +2217,7 @@ intgo _wrap_pto_trowexpandmul_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpanddiv_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpanddiv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2128,7 +2236,7 @@ intgo _wrap_pto_trowexpanddiv_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpandmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2147,7 +2255,7 @@ intgo _wrap_pto_trowexpandmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpandmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2166,7 +2274,7 @@ intgo _wrap_pto_trowexpandmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpandexpdif_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandexpdif_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2185,7 +2293,7 @@ intgo _wrap_pto_trowexpandexpdif_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto
 }
 
 
-intgo _wrap_pto_tcolexpand_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tcolexpand_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -2200,7 +2308,7 @@ intgo _wrap_pto_tcolexpand_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_tcolexpandadd_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandadd_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2219,7 +2327,7 @@ intgo _wrap_pto_tcolexpandadd_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tcolexpandsub_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandsub_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2238,7 +2346,7 @@ intgo _wrap_pto_tcolexpandsub_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tcolexpandmul_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandmul_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2257,7 +2365,7 @@ intgo _wrap_pto_tcolexpandmul_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tcolexpandmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2276,7 +2384,7 @@ intgo _wrap_pto_tcolexpandmax_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tcolexpandmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2295,7 +2403,7 @@ intgo _wrap_pto_tcolexpandmin_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tcolexpandexpdif_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandexpdif_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2314,7 +2422,7 @@ intgo _wrap_pto_tcolexpandexpdif_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto
 }
 
 
-intgo _wrap_pto_tfillpad_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2) {
+intgo _wrap_pto_tfillpad_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_pad_value arg3 ;
@@ -2331,7 +2439,7 @@ intgo _wrap_pto_tfillpad_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tci_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, double _swig_go_1, intgo _swig_go_2) {
+intgo _wrap_pto_tci_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, double _swig_go_1, intgo _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   double arg2 ;
   int arg3 ;
@@ -2348,7 +2456,7 @@ intgo _wrap_pto_tci_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, double _swig_go_
 }
 
 
-intgo _wrap_pto_treshape_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_treshape_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -2363,7 +2471,7 @@ intgo _wrap_pto_treshape_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_ttrans_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_ttrans_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2380,7 +2488,7 @@ intgo _wrap_pto_ttrans_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_tconcat_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tconcat_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2397,7 +2505,7 @@ intgo _wrap_pto_tconcat_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tconcatidx_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
+intgo _wrap_pto_tconcatidx_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2418,7 +2526,7 @@ intgo _wrap_pto_tconcatidx_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_textract_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, long long _swig_go_2, long long _swig_go_3) {
+intgo _wrap_pto_textract_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, long long _swig_go_2, long long _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   size_t arg3 ;
@@ -2437,7 +2545,7 @@ intgo _wrap_pto_textract_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tgather_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tgather_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2456,7 +2564,26 @@ intgo _wrap_pto_tgather_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tscatter_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tgather_mask_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_mask_pattern arg3 ;
+  pto_gather_axis arg4 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_mask_pattern)_swig_go_2; 
+  arg4 = (pto_gather_axis)_swig_go_3; 
+  
+  result = (pto_status)pto_tgather_mask(arg1,(struct pto_tile const *)arg2,arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tscatter_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2473,7 +2600,7 @@ intgo _wrap_pto_tscatter_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tsort32_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tsort32_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2492,7 +2619,7 @@ intgo _wrap_pto_tsort32_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tmrgsort_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, long long _swig_go_2) {
+intgo _wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, long long _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   size_t arg3 ;
@@ -2509,7 +2636,34 @@ intgo _wrap_pto_tmrgsort_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_taxpy_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tmrgsort_lists_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4, pto_tile *_swig_go_5, intgo _swig_go_6, short *_swig_go_7) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_tile *arg4 = (pto_tile *) 0 ;
+  pto_tile *arg5 = (pto_tile *) 0 ;
+  pto_tile *arg6 = (pto_tile *) 0 ;
+  int arg7 ;
+  uint16_t *arg8 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_tile *)_swig_go_3; 
+  arg5 = (pto_tile *)_swig_go_4; 
+  arg6 = (pto_tile *)_swig_go_5; 
+  arg7 = (int)_swig_go_6; 
+  arg8 = *(uint16_t **)&_swig_go_7; 
+  
+  result = (pto_status)pto_tmrgsort_lists(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,(struct pto_tile const *)arg4,(struct pto_tile const *)arg5,arg6,arg7,arg8);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_taxpy_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2526,7 +2680,7 @@ intgo _wrap_pto_taxpy_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_taddc_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_taddc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2545,7 +2699,7 @@ intgo _wrap_pto_taddc_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tsetval_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, long long _swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, long long _swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   size_t arg2 ;
   double arg3 ;
@@ -2562,7 +2716,7 @@ intgo _wrap_pto_tsetval_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, long long _s
 }
 
 
-intgo _wrap_pto_tgetval_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, long long _swig_go_1, double *_swig_go_2) {
+intgo _wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, long long _swig_go_1, double *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   size_t arg2 ;
   double *arg3 = (double *) 0 ;
@@ -2579,7 +2733,7 @@ intgo _wrap_pto_tgetval_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, long long _s
 }
 
 
-intgo _wrap_pto_tcmp_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
+intgo _wrap_pto_tcmp_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2598,7 +2752,7 @@ intgo _wrap_pto_tcmp_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tcmps_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2, intgo _swig_go_3) {
+intgo _wrap_pto_tcmps_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2, intgo _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2617,7 +2771,7 @@ intgo _wrap_pto_tcmps_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tsel_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
+intgo _wrap_pto_tsel_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2638,7 +2792,7 @@ intgo _wrap_pto_tsel_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tsels_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, double _swig_go_4) {
+intgo _wrap_pto_tsels_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, double _swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2659,7 +2813,7 @@ intgo _wrap_pto_tsels_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tmatmul_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tmatmul_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2676,7 +2830,7 @@ intgo _wrap_pto_tmatmul_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tmatmul_acc_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tmatmul_acc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2693,7 +2847,7 @@ intgo _wrap_pto_tmatmul_acc_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile
 }
 
 
-intgo _wrap_pto_tmatmul_bias_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tmatmul_bias_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2712,7 +2866,7 @@ intgo _wrap_pto_tmatmul_bias_ptoc_096c0a438413e10b(pto_tile *_swig_go_0, pto_til
 }
 
 
-_gostring_ _wrap_pto_dtype_string_ptoc_096c0a438413e10b(intgo _swig_go_0) {
+_gostring_ _wrap_pto_dtype_string_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
   pto_dtype arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -2725,7 +2879,7 @@ _gostring_ _wrap_pto_dtype_string_ptoc_096c0a438413e10b(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_PTO_PARAM_POINTER_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_PARAM_POINTER_ptoc_de9f1b25fc8c2272() {
   enum pto_param_kind result;
   intgo _swig_go_result;
   
@@ -2737,7 +2891,7 @@ intgo _wrap_PTO_PARAM_POINTER_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_PARAM_INT_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_PARAM_INT_ptoc_de9f1b25fc8c2272() {
   enum pto_param_kind result;
   intgo _swig_go_result;
   
@@ -2749,7 +2903,7 @@ intgo _wrap_PTO_PARAM_INT_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_PARAM_FLOAT_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_PARAM_FLOAT_ptoc_de9f1b25fc8c2272() {
   enum pto_param_kind result;
   intgo _swig_go_result;
   
@@ -2761,7 +2915,7 @@ intgo _wrap_PTO_PARAM_FLOAT_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_PTO_PARAM_TILE_ptoc_096c0a438413e10b() {
+intgo _wrap_PTO_PARAM_TILE_ptoc_de9f1b25fc8c2272() {
   enum pto_param_kind result;
   intgo _swig_go_result;
   
@@ -2773,7 +2927,7 @@ intgo _wrap_PTO_PARAM_TILE_ptoc_096c0a438413e10b() {
 }
 
 
-intgo _wrap_pto_program_create_ptoc_096c0a438413e10b(_gostring_ _swig_go_0, _gostring_ _swig_go_1, pto_program **_swig_go_2) {
+intgo _wrap_pto_program_create_ptoc_de9f1b25fc8c2272(_gostring_ _swig_go_0, _gostring_ _swig_go_1, pto_program **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   char *arg3 = (char *) 0 ;
@@ -2796,7 +2950,7 @@ intgo _wrap_pto_program_create_ptoc_096c0a438413e10b(_gostring_ _swig_go_0, _gos
 }
 
 
-intgo _wrap_pto_program_create_entry_ptoc_096c0a438413e10b(_gostring_ _swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, pto_program **_swig_go_3) {
+intgo _wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(_gostring_ _swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, pto_program **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   char *arg3 = (char *) 0 ;
@@ -2826,7 +2980,7 @@ intgo _wrap_pto_program_create_entry_ptoc_096c0a438413e10b(_gostring_ _swig_go_0
 }
 
 
-intgo _wrap_pto_program_check_ptoc_096c0a438413e10b(_gostring_ _swig_go_0, _gostring_ _swig_go_1, pto_program **_swig_go_2) {
+intgo _wrap_pto_program_check_ptoc_de9f1b25fc8c2272(_gostring_ _swig_go_0, _gostring_ _swig_go_1, pto_program **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   char *arg3 = (char *) 0 ;
@@ -2849,7 +3003,7 @@ intgo _wrap_pto_program_check_ptoc_096c0a438413e10b(_gostring_ _swig_go_0, _gost
 }
 
 
-_gostring_ _wrap_pto_program_describe_ptoc_096c0a438413e10b(pto_program *_swig_go_0) {
+_gostring_ _wrap_pto_program_describe_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0) {
   pto_program *arg1 = (pto_program *) 0 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -2862,7 +3016,7 @@ _gostring_ _wrap_pto_program_describe_ptoc_096c0a438413e10b(pto_program *_swig_g
 }
 
 
-void _wrap_pto_program_destroy_ptoc_096c0a438413e10b(pto_program *_swig_go_0) {
+void _wrap_pto_program_destroy_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0) {
   pto_program *arg1 = (pto_program *) 0 ;
   
   arg1 = (pto_program *)_swig_go_0; 
@@ -2872,7 +3026,7 @@ void _wrap_pto_program_destroy_ptoc_096c0a438413e10b(pto_program *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_program_profile_ptoc_096c0a438413e10b(pto_program *_swig_go_0) {
+intgo _wrap_pto_program_profile_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0) {
   pto_program *arg1 = (pto_program *) 0 ;
   pto_profile result;
   intgo _swig_go_result;
@@ -2885,7 +3039,7 @@ intgo _wrap_pto_program_profile_ptoc_096c0a438413e10b(pto_program *_swig_go_0) {
 }
 
 
-long long _wrap_pto_program_param_count_ptoc_096c0a438413e10b(pto_program *_swig_go_0) {
+long long _wrap_pto_program_param_count_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t result;
   long long _swig_go_result;
@@ -2898,7 +3052,7 @@ long long _wrap_pto_program_param_count_ptoc_096c0a438413e10b(pto_program *_swig
 }
 
 
-_gostring_ _wrap_pto_program_param_name_ptoc_096c0a438413e10b(pto_program *_swig_go_0, long long _swig_go_1) {
+_gostring_ _wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2913,7 +3067,7 @@ _gostring_ _wrap_pto_program_param_name_ptoc_096c0a438413e10b(pto_program *_swig
 }
 
 
-intgo _wrap_pto_program_param_kind_ptoc_096c0a438413e10b(pto_program *_swig_go_0, long long _swig_go_1) {
+intgo _wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   pto_param_kind result;
@@ -2928,7 +3082,7 @@ intgo _wrap_pto_program_param_kind_ptoc_096c0a438413e10b(pto_program *_swig_go_0
 }
 
 
-intgo _wrap_pto_program_param_dtype_ptoc_096c0a438413e10b(pto_program *_swig_go_0, long long _swig_go_1) {
+intgo _wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   pto_dtype result;
@@ -2943,7 +3097,7 @@ intgo _wrap_pto_program_param_dtype_ptoc_096c0a438413e10b(pto_program *_swig_go_
 }
 
 
-intgo _wrap_pto_program_param_rows_ptoc_096c0a438413e10b(pto_program *_swig_go_0, long long _swig_go_1) {
+intgo _wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   uint32_t result;
@@ -2958,7 +3112,7 @@ intgo _wrap_pto_program_param_rows_ptoc_096c0a438413e10b(pto_program *_swig_go_0
 }
 
 
-intgo _wrap_pto_program_param_cols_ptoc_096c0a438413e10b(pto_program *_swig_go_0, long long _swig_go_1) {
+intgo _wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   uint32_t result;
@@ -2973,7 +3127,7 @@ intgo _wrap_pto_program_param_cols_ptoc_096c0a438413e10b(pto_program *_swig_go_0
 }
 
 
-long long _wrap_pto_program_param_valid_rows_ptoc_096c0a438413e10b(pto_program *_swig_go_0, long long _swig_go_1) {
+long long _wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -2988,7 +3142,7 @@ long long _wrap_pto_program_param_valid_rows_ptoc_096c0a438413e10b(pto_program *
 }
 
 
-long long _wrap_pto_program_param_valid_cols_ptoc_096c0a438413e10b(pto_program *_swig_go_0, long long _swig_go_1) {
+long long _wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -3003,7 +3157,7 @@ long long _wrap_pto_program_param_valid_cols_ptoc_096c0a438413e10b(pto_program *
 }
 
 
-intgo _wrap_pto_program_param_access_ptoc_096c0a438413e10b(pto_program *_swig_go_0, long long _swig_go_1) {
+intgo _wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   unsigned int result;
@@ -3018,7 +3172,7 @@ intgo _wrap_pto_program_param_access_ptoc_096c0a438413e10b(pto_program *_swig_go
 }
 
 
-intgo _wrap_pto_program_param_find_ptoc_096c0a438413e10b(pto_program *_swig_go_0, _gostring_ _swig_go_1, long long *_swig_go_2) {
+intgo _wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, _gostring_ _swig_go_1, long long *_swig_go_2) {
   pto_program *arg1 = (pto_program *) 0 ;
   char *arg2 = (char *) 0 ;
   size_t *arg3 = (size_t *) 0 ;
@@ -3040,7 +3194,7 @@ intgo _wrap_pto_program_param_find_ptoc_096c0a438413e10b(pto_program *_swig_go_0
 }
 
 
-intgo _wrap_pto_args_create_ptoc_096c0a438413e10b(pto_program *_swig_go_0, pto_args **_swig_go_1) {
+intgo _wrap_pto_args_create_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, pto_args **_swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   pto_args **arg2 = (pto_args **) 0 ;
   pto_status result;
@@ -3055,7 +3209,7 @@ intgo _wrap_pto_args_create_ptoc_096c0a438413e10b(pto_program *_swig_go_0, pto_a
 }
 
 
-void _wrap_pto_args_destroy_ptoc_096c0a438413e10b(pto_args *_swig_go_0) {
+void _wrap_pto_args_destroy_ptoc_de9f1b25fc8c2272(pto_args *_swig_go_0) {
   pto_args *arg1 = (pto_args *) 0 ;
   
   arg1 = (pto_args *)_swig_go_0; 
@@ -3065,7 +3219,7 @@ void _wrap_pto_args_destroy_ptoc_096c0a438413e10b(pto_args *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_args_set_pointer_ptoc_096c0a438413e10b(pto_args *_swig_go_0, long long _swig_go_1, void *_swig_go_2, long long _swig_go_3) {
+intgo _wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(pto_args *_swig_go_0, long long _swig_go_1, void *_swig_go_2, long long _swig_go_3) {
   pto_args *arg1 = (pto_args *) 0 ;
   size_t arg2 ;
   void *arg3 = (void *) 0 ;
@@ -3084,7 +3238,7 @@ intgo _wrap_pto_args_set_pointer_ptoc_096c0a438413e10b(pto_args *_swig_go_0, lon
 }
 
 
-intgo _wrap_pto_args_set_int_ptoc_096c0a438413e10b(pto_args *_swig_go_0, long long _swig_go_1, long long _swig_go_2) {
+intgo _wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(pto_args *_swig_go_0, long long _swig_go_1, long long _swig_go_2) {
   pto_args *arg1 = (pto_args *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3101,7 +3255,7 @@ intgo _wrap_pto_args_set_int_ptoc_096c0a438413e10b(pto_args *_swig_go_0, long lo
 }
 
 
-intgo _wrap_pto_args_set_float_ptoc_096c0a438413e10b(pto_args *_swig_go_0, long long _swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(pto_args *_swig_go_0, long long _swig_go_1, double _swig_go_2) {
   pto_args *arg1 = (pto_args *) 0 ;
   size_t arg2 ;
   double arg3 ;
@@ -3118,7 +3272,7 @@ intgo _wrap_pto_args_set_float_ptoc_096c0a438413e10b(pto_args *_swig_go_0, long 
 }
 
 
-intgo _wrap_pto_args_set_tile_ptoc_096c0a438413e10b(pto_args *_swig_go_0, long long _swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(pto_args *_swig_go_0, long long _swig_go_1, pto_tile *_swig_go_2) {
   pto_args *arg1 = (pto_args *) 0 ;
   size_t arg2 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3135,7 +3289,7 @@ intgo _wrap_pto_args_set_tile_ptoc_096c0a438413e10b(pto_args *_swig_go_0, long l
 }
 
 
-intgo _wrap_pto_program_run_ptoc_096c0a438413e10b(pto_program *_swig_go_0, pto_args *_swig_go_1) {
+intgo _wrap_pto_program_run_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, pto_args *_swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   pto_args *arg2 = (pto_args *) 0 ;
   pto_status result;
@@ -3150,7 +3304,7 @@ intgo _wrap_pto_program_run_ptoc_096c0a438413e10b(pto_program *_swig_go_0, pto_a
 }
 
 
-intgo _wrap_pto_program_launch_ptoc_096c0a438413e10b(pto_program *_swig_go_0, intgo _swig_go_1, pto_args *_swig_go_2) {
+intgo _wrap_pto_program_launch_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, intgo _swig_go_1, pto_args *_swig_go_2) {
   pto_program *arg1 = (pto_program *) 0 ;
   uint32_t arg2 ;
   pto_args *arg3 = (pto_args *) 0 ;

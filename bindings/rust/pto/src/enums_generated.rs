@@ -343,6 +343,91 @@ impl CmpMode {
     }
 }
 
+/// Which elements of each group [`tgather_mask`](crate::tgather_mask) keeps
+/// (the pages' MaskPattern, numbered as the NPUs' vreduce pattern modes and
+/// PTOAS's `#pto.mask_pattern\<P0101\>`): read right to left, bit k of the
+/// name set keeps column k of every group of two (P0101, P1010) or four
+/// columns (the C `pto_mask_pattern`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MaskPattern {
+    /// Columns 0, 2, 4, ...: the first of every two.
+    P0101,
+    /// Columns 1, 3, 5, ...: the second of every two.
+    P1010,
+    /// Columns 0, 4, 8, ...: the first of every four.
+    P0001,
+    /// Columns 1, 5, 9, ...: the second of every four.
+    P0010,
+    /// Columns 2, 6, 10, ...: the third of every four.
+    P0100,
+    /// Columns 3, 7, 11, ...: the fourth of every four.
+    P1000,
+    /// Every column.
+    P1111,
+}
+
+#[allow(dead_code)]
+impl MaskPattern {
+    /// Every value, in the header's order.
+    pub(crate) const VALUES: [MaskPattern; 7] = [
+        MaskPattern::P0101,
+        MaskPattern::P1010,
+        MaskPattern::P0001,
+        MaskPattern::P0010,
+        MaskPattern::P0100,
+        MaskPattern::P1000,
+        MaskPattern::P1111,
+    ];
+
+    /// The C value.
+    pub fn raw(self) -> sys::pto_mask_pattern {
+        match self {
+            MaskPattern::P0101 => sys::pto_mask_pattern::PTO_MASK_P0101,
+            MaskPattern::P1010 => sys::pto_mask_pattern::PTO_MASK_P1010,
+            MaskPattern::P0001 => sys::pto_mask_pattern::PTO_MASK_P0001,
+            MaskPattern::P0010 => sys::pto_mask_pattern::PTO_MASK_P0010,
+            MaskPattern::P0100 => sys::pto_mask_pattern::PTO_MASK_P0100,
+            MaskPattern::P1000 => sys::pto_mask_pattern::PTO_MASK_P1000,
+            MaskPattern::P1111 => sys::pto_mask_pattern::PTO_MASK_P1111,
+        }
+    }
+
+    pub(crate) fn from_raw(raw: sys::pto_mask_pattern) -> Option<MaskPattern> {
+        MaskPattern::VALUES.into_iter().find(|v| v.raw() == raw)
+    }
+}
+
+/// Which way [`tgather_mask`](crate::tgather_mask) applies its pattern (the
+/// page's GatherAxis; PTOAS's "row" and "col") (the C `pto_gather_axis`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GatherAxis {
+    /// The columns of every row, packed from dst's first element.
+    Row,
+    /// Whole rows, kept by their row number, into dst's rows.
+    Col,
+}
+
+#[allow(dead_code)]
+impl GatherAxis {
+    /// Every value, in the header's order.
+    pub(crate) const VALUES: [GatherAxis; 2] = [
+        GatherAxis::Row,
+        GatherAxis::Col,
+    ];
+
+    /// The C value.
+    pub fn raw(self) -> sys::pto_gather_axis {
+        match self {
+            GatherAxis::Row => sys::pto_gather_axis::PTO_GATHER_ROW,
+            GatherAxis::Col => sys::pto_gather_axis::PTO_GATHER_COL,
+        }
+    }
+
+    pub(crate) fn from_raw(raw: sys::pto_gather_axis) -> Option<GatherAxis> {
+        GatherAxis::VALUES.into_iter().find(|v| v.raw() == raw)
+    }
+}
+
 /// Target profiles: whose rules the operations enforce (see "Target
 /// profiles" below) (the C `pto_profile`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -257,6 +257,23 @@ pub fn tgather(
     })
 }
 
+/// TGATHER_MASK (`pto_tgather_mask`): the columns of each src row the
+/// pattern keeps, packed into dst; or the rows it keeps.
+///
+/// dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64,
+/// UINT64, FLOAT16, BFLOAT16, FLOAT32; A2A3 INT16, UINT16, INT32, UINT32,
+/// FLOAT16, BFLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32,
+/// UINT32, INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32.
+pub fn tgather_mask(
+    dst: &mut impl Operand,
+    src: impl Source,
+    pattern: MaskPattern,
+    axis: GatherAxis,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tgather_mask(d, src.source_ptr(d), pattern.raw(), axis.raw()) })
+}
+
 /// TSCATTER (`pto_tscatter`): dst zeroed, then src\[i,j\] to dst's element
 /// at flat offset indices\[i,j\], in row order.
 ///

@@ -1,7 +1,7 @@
 //! The Rust binding against known results: every instruction, every error a
 //! safe caller can meet, tile lifetime and bulk round trips for every dtype.
 
-use pto::{CmpMode, DType, ErrorKind, InPlace, PowAlgorithm, RoundMode, Saturation, Tile};
+use pto::{CmpMode, DType, ErrorKind, GatherAxis, InPlace, MaskPattern, PowAlgorithm, RoundMode, Saturation, Tile};
 
 const INF: f32 = f32::INFINITY;
 const NAN: f32 = f32::NAN;
@@ -773,6 +773,21 @@ fn textract_tgather_tsetval_tgetval() {
     let bad = Tile::from_slice(DType::Uint32, 1, 4, &[12u32, 0, 0, 0]).unwrap();
     assert_err(pto::tgather(&mut g, &src, &bad, None), ErrorKind::OutOfRange, "indices (0, 0) is 12");
     assert_eq!(g.to_vec::<i32>().unwrap(), vec![23, 0, 11, 11]);
+    // two sorted lists of (value, index) pairs merged until list 1 is used up
+    let l0 = Tile::from_slice(DType::Float32, 1, 4, &[9.0f32, 0.0, 5.0, 0.0]).unwrap();
+    let l1 = Tile::from_slice(DType::Float32, 1, 2, &[7.0f32, 0.0]).unwrap();
+    let mut merged = zeros(DType::Float32, 1, 6);
+    let counts = pto::tmrgsort_lists(&mut merged, &l0, &l1, None, None, None, true).unwrap();
+    assert_eq!(counts, [1, 1, 0, 0]);
+    assert_eq!(merged.to_vec::<f32>().unwrap()[..4], [9.0, 0.0, 7.0, 0.0]);
+    // the mask-pattern form: columns 1 and 3 of each row, packed; row 1 along Col
+    let mut m = zeros(DType::Int32, 3, 2);
+    pto::tgather_mask(&mut m, &src, MaskPattern::P1010, GatherAxis::Row).unwrap();
+    assert_eq!(m.to_vec::<i32>().unwrap(), vec![1, 3, 11, 13, 21, 23]);
+    let mut r = zeros(DType::Int32, 1, 4);
+    pto::tgather_mask(&mut r, &src, MaskPattern::P1010, GatherAxis::Col).unwrap();
+    assert_eq!(r.to_vec::<i32>().unwrap(), vec![10, 11, 12, 13]);
+    assert_err(pto::tgather_mask(&mut m, &src, MaskPattern::P1111, GatherAxis::Row), ErrorKind::ShapeMismatch, "12 elements");
 
     let mut h = zeros(DType::Float16, 2, 3);
     pto::tsetval(&mut h, 4, 1.0 / 3.0).unwrap();

@@ -327,6 +327,32 @@ public final class Pto {
     }
 
     /**
+     * TGATHER_MASK ({@code pto_tgather_mask}): the columns of each src row the pattern
+     * keeps, packed into dst; or the rows it keeps.
+     * <p>dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
+     * FLOAT16, BFLOAT16, FLOAT32; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16,
+     * FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, FLOAT16,
+     * BFLOAT16, FLOAT32.
+     */
+    public static void tgatherMask(Tile dst, Tile src, MaskPattern pattern, GatherAxis axis) {
+        if (pattern == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tgatherMask: pattern is null");
+        }
+        if (axis == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tgatherMask: axis is null");
+        }
+        try {
+            PtoNative.pto_tgather_mask(Tile.handleOf(dst, "Pto.tgatherMask", "dst"),
+                    Tile.handleOf(src, "Pto.tgatherMask", "src"),
+                    pattern.code(),
+                    axis.code());
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
      * TSCATTER ({@code pto_tscatter}): dst zeroed, then src[i,j] to dst's element at flat
      * offset indices[i,j], in row order.
      * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, INT8, FLOAT16, FLOAT32,
@@ -1685,6 +1711,36 @@ public final class Pto {
     /** {@code tsel} without a scratch tile. */
     public static void tsel(Tile dst, Tile mask, Tile src0, Tile src1) {
         tsel(dst, mask, src0, src1, null);
+    }
+
+    /**
+     * TMRGSORT's multi-list form ({@code pto_tmrgsort_lists}): two to four sorted lists of
+     * value-index pairs ({@code src2}, {@code src3} null for fewer) merged into dst, stopping
+     * when one list is used up if {@code exhausted}; returns the pairs taken from each list.
+     * {@code tmp} may be null under HOST. Written by hand: it gives the counts besides dst.
+     */
+    public static int[] tmrgsortLists(Tile dst, Tile src0, Tile src1, Tile src2, Tile src3,
+                                      Tile tmp, boolean exhausted) {
+        short[] counts = new short[4];
+        try {
+            PtoNative.pto_tmrgsort_lists(Tile.handleOf(dst, "Pto.tmrgsortLists", "dst"),
+                    Tile.handleOf(src0, "Pto.tmrgsortLists", "src0"),
+                    Tile.handleOf(src1, "Pto.tmrgsortLists", "src1"),
+                    Tile.handleOf(src2, "Pto.tmrgsortLists", "src2"),
+                    Tile.handleOf(src3, "Pto.tmrgsortLists", "src3"),
+                    Tile.handleOf(tmp, "Pto.tmrgsortLists", "tmp"),
+                    exhausted ? 1 : 0, counts);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(src2);
+            Reference.reachabilityFence(src3);
+            Reference.reachabilityFence(tmp);
+        }
+        int[] out = new int[4];
+        for (int k = 0; k < 4; ++k) out[k] = Short.toUnsignedInt(counts[k]);
+        return out;
     }
 
     /**

@@ -86,6 +86,18 @@ class PtoTest {
         assertFloats(new float[] {23, 0, 11, 11}, g.readFloats());
         Tile fidx = tile(DType.FLOAT32, 1, 4);
         assertStatus(Status.UNSUPPORTED_DTYPE, "indices", () -> Pto.tgather(g, src, fidx));
+        Tile l0 = tile(DType.FLOAT32, 1, 4, 9, 0, 5, 0);
+        Tile l1 = tile(DType.FLOAT32, 1, 2, 7, 0);
+        Tile merged = tile(DType.FLOAT32, 1, 6);
+        assertArrayEquals(new int[] {1, 1, 0, 0}, Pto.tmrgsortLists(merged, l0, l1, null, null, null, true));
+        assertFloats(new float[] {9, 0, 7, 0, 0, 0}, merged.readFloats());
+        Tile m = tile(DType.FLOAT32, 3, 2);
+        Pto.tgatherMask(m, src, MaskPattern.P1010, GatherAxis.ROW);
+        assertFloats(new float[] {1, 3, 11, 13, 21, 23}, m.readFloats());
+        Tile r = tile(DType.FLOAT32, 1, 4);
+        Pto.tgatherMask(r, src, MaskPattern.P1010, GatherAxis.COL);
+        assertFloats(new float[] {10, 11, 12, 13}, r.readFloats());
+        assertStatus(Status.SHAPE_MISMATCH, "12 elements", () -> Pto.tgatherMask(m, src, MaskPattern.P1111, GatherAxis.ROW));
         Tile h = tile(DType.FLOAT16, 2, 3);
         Pto.tsetval(h, 4, 1.0 / 3.0);
         assertEquals(0.333251953125, Pto.tgetval(h, 4), 0.0);
