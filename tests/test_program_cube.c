@@ -714,11 +714,43 @@ static void test_window_outside_at_run_time(void **state) {
     assert_int_equal(pto_args_set_int(args, 2, 17), PTO_OK);
     assert_int_equal(pto_program_run(p, args), PTO_ERR_OUT_OF_RANGE);
     assert_non_null(strstr(pto_last_error(), ":8:"));
-    assert_non_null(strstr(pto_last_error(), "pto.subview: the 16x32 window at [17, 0] is outside %m's 32x32"));
+    assert_non_null(strstr(pto_last_error(),
+                           "pto.subview: the valid region 16x32 of the window at [17, 0] is outside %m's 32x32"));
     assert_memory_equal(y, untouched, sizeof y);
     pto_args_destroy(args);
     pto_program_destroy(p);
-    printf("[window outside] a run-time window past its parent stops the run, nothing written\n");
+
+    /* A window of one valid row at row 31 reaches 15 rows past %m: its valid
+     * row is inside, so it runs, and the pad is written inside %m only. */
+    char one[512];
+    tile_type(one, sizeof one, "mat", "f32", 16, 32, 1, 32, "NZ");
+    snprintf(text, sizeof text,
+             "module attributes {pto.target_arch = \"a2a3\"} {\n"
+             "func.func @k(%%x: !pto.ptr<f32>, %%y: !pto.ptr<f32>, %%row: index) {\n"
+             "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n"
+             "  %%c32 = arith.constant 32 : index\n"
+             "  %%vx = pto.make_tensor_view %%x, shape = [%%c1, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<1x32xf32>\n"
+             "  %%vy = pto.make_tensor_view %%y, shape = [%%c1, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<1x32xf32>\n"
+             "  %%m = pto.alloc_tile : %s\n"
+             "  %%w = pto.subview %%m[%%row, %%c0] sizes [16, 32] valid [%%c1, %%c32] : %s -> %s\n"
+             "  pto.tload ins(%%vx : !pto.tensor_view<1x32xf32>) outs(%%w : %s)\n"
+             "  pto.tstore ins(%%w : %s) outs(%%vy : !pto.tensor_view<1x32xf32>)\n"
+             "  return\n}\n}\n",
+             mat, mat, one, one, one);
+    p = program_build(text, NULL);
+    args = pointer_args(p, 2, data, nbytes);
+    memcpy(y, untouched, sizeof y);
+    assert_int_equal(pto_args_set_int(args, 2, 31), PTO_OK);
+    if (pto_program_run(p, args) != PTO_OK) fail_msg("%s", pto_last_error());
+    assert_memory_equal(y, x, 32 * sizeof(float));
+    assert_memory_equal(y + 32, untouched + 32, sizeof y - 32 * sizeof(float));
+    assert_int_equal(pto_args_set_int(args, 2, 32), PTO_OK);
+    assert_int_equal(pto_program_run(p, args), PTO_ERR_OUT_OF_RANGE);
+    assert_non_null(strstr(pto_last_error(), "the valid region 1x32 of the window at [32, 0] is outside %m's 32x32"));
+    pto_args_destroy(args);
+    pto_program_destroy(p);
+    printf("[window outside] a run-time window whose valid region is past its parent stops the run, "
+           "nothing written; one reaching past it with its valid region inside runs\n");
 }
 
 /* Refusals, each with its sentence: wrong locations and layouts, moves the

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <vector>
@@ -36,6 +37,16 @@ struct TileImage {
   char* data;
   Layout layout;
   uint64_t row, col;
+  // How many of `rows` rows (`cols` columns) from the tile's row r (column
+  // c) on lie inside the image: a cube window may reach past its root, whose
+  // valid region alone must lie inside (Block::Subview), and what is past
+  // the root is neither read nor written.
+  uint64_t RowsInside(uint64_t r, uint64_t rows) const {
+    return row + r >= layout.rows ? 0 : std::min<uint64_t>(rows, layout.rows - row - r);
+  }
+  uint64_t ColsInside(uint64_t c, uint64_t cols) const {
+    return col + c >= layout.cols ? 0 : std::min<uint64_t>(cols, layout.cols - col - c);
+  }
 };
 
 // The rows of view v in order (its last dimension along a row, the others

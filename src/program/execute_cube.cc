@@ -131,7 +131,8 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
     one.data = &pad;
     if (type.pad != PTO_PAD_NULL && type.pad != PTO_PAD_ZERO)
       ops::FillPad(&one, 0, 0, 1, 1, type.pad);
-    FillRegion(layout, tile, image.row, image.col, type.rows, type.cols, &pad, size);
+    FillRegion(layout, tile, image.row, image.col, image.RowsInside(0, type.rows),
+               image.ColsInside(0, type.cols), &pad, size);
   }
   const bool atomic = in.sub != 0;
   // Adds land in block order: the same sums whatever the threads.
@@ -219,9 +220,11 @@ pto_status Block::CubeMove(const Instr& in) {
                      std::to_string(cols) + " is larger than src's " + std::to_string(st.rows) +
                      "x" + std::to_string(st.cols));
   const TileImage to = Image(in.a), from = Image(in.b);
-  CopyRegion(to.layout, to.data, to.row, to.col, from.layout, from.data,
-             from.row + static_cast<uint64_t>(row), from.col + static_cast<uint64_t>(col), rows,
-             cols, pto_dtype_size(dt.dtype));
+  const uint64_t r0 = static_cast<uint64_t>(row), c0 = static_cast<uint64_t>(col);
+  CopyRegion(to.layout, to.data, to.row, to.col, from.layout, from.data, from.row + r0,
+             from.col + c0, std::min(to.RowsInside(0, rows), from.RowsInside(r0, rows)),
+             std::min(to.ColsInside(0, cols), from.ColsInside(c0, cols)),
+             pto_dtype_size(dt.dtype));
   return PTO_OK;
 }
 

@@ -236,8 +236,9 @@ pto_status Block::Subview(const Instr& in) {
                  std::string(what) + ": offset " + std::to_string(r < 0 ? r : c) +
                      " is negative");
   int64_t valid_rows = view.valid_rows, valid_cols = view.valid_cols;
-  // A cube tile's window lies inside its parent under every rule (EmitSubview).
-  if ((rule != SubviewRule::kOwn || vs.type.IsCube()) &&
+  // A vec tile's window lies inside its parent; a cube tile's valid region
+  // does (checked below), the rest of the window may reach past it.
+  if (rule != SubviewRule::kOwn && !vs.type.IsCube() &&
       (r + vs.type.rows > ps.type.rows || c + vs.type.cols > ps.type.cols))
     return Error(in, PTO_ERR_OUT_OF_RANGE,
                  std::string(what) + ": the " + std::to_string(vs.type.rows) + "x" +
@@ -272,6 +273,21 @@ pto_status Block::Subview(const Instr& in) {
                      std::to_string(valid_cols) + " at [" + std::to_string(r) + ", " +
                      std::to_string(c) + "] is outside src's valid region " +
                      std::to_string(parent.valid_rows) + "x" + std::to_string(parent.valid_cols));
+  }
+  if (vs.type.IsCube()) {
+    // The window's valid region inside its parent and inside the root image
+    // (whose own windows may reach past it).
+    const TileImage image = Image(in.b);
+    if (r + valid_rows > ps.type.rows || c + valid_cols > ps.type.cols ||
+        image.RowsInside(static_cast<uint64_t>(r), static_cast<uint64_t>(valid_rows)) !=
+            static_cast<uint64_t>(valid_rows) ||
+        image.ColsInside(static_cast<uint64_t>(c), static_cast<uint64_t>(valid_cols)) !=
+            static_cast<uint64_t>(valid_cols))
+      return Error(in, PTO_ERR_OUT_OF_RANGE,
+                   std::string(what) + ": the valid region " + std::to_string(valid_rows) + "x" +
+                       std::to_string(valid_cols) + " of the window at [" + std::to_string(r) +
+                       ", " + std::to_string(c) + "] is outside %" + ps.name + "'s " +
+                       std::to_string(ps.type.rows) + "x" + std::to_string(ps.type.cols));
   }
   view.dtype = parent.dtype;
   view.rows = vs.type.rows;

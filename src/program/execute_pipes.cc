@@ -247,7 +247,7 @@ pto_status Block::PipePush(const Instr& in) {
   char* at = s.data.data() + (uint64_t{part.row} * cols + part.col) * size;
   const TileImage image = Image(in.a);
   CopyRegion(RowMajorLayout(part.rows, cols), at, 0, 0, image.layout, image.data, image.row,
-             image.col, part.rows, part.cols, size);
+             image.col, image.RowsInside(0, part.rows), image.ColsInside(0, part.cols), size);
   Written(d, f, s, core, message, subblocks_);
   return PTO_OK;
 }
