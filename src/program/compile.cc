@@ -103,8 +103,27 @@ bool Compiler::ParseType(Type* out) {
     Advance();
     return true;
   }
-  if (t.kind != Tok::kType) return Error(t.loc, "expected a type, found " + Describe(t));
+  std::string elided;
+  if (t.Is('<')) {
+    // MLIR's elided dialect prefix: PTOAS prints a tile operand's type as
+    // `<loc=left, ...>` where the operation says it is a !pto.tile_buf.
+    std::string_view body;
+    if (!lexer_.AngleBodyFrom(t, &body)) return Error(t.loc, "unterminated '<' in a type");
+    has_peek_ = false;
+    elided = "!pto.tile_buf" + std::string(body);
+  } else if (t.kind != Tok::kType) {
+    return Error(t.loc, "expected a type, found " + Describe(t));
+  }
   Advance();
+  if (!elided.empty()) {
+    std::string error;
+    size_t offset = 0;
+    if (ParsePtoType(elided, out, &error, &offset)) return true;
+    SourceLoc loc = t.loc;
+    const size_t prefix = sizeof "!pto.tile_buf" - 1;  // not in the text
+    loc.col += static_cast<uint32_t>(offset > prefix ? offset - prefix : 0);
+    return Error(loc, error);
+  }
   if (t.text.find('<') == std::string_view::npos) {
     auto it = aliases_.find(std::string(t.text));
     if (it == aliases_.end())

@@ -11,12 +11,34 @@
 namespace pto {
 namespace program {
 
-// `name = [%a, %b, ...]`: integer operands into Program::lists.
-bool Compiler::ParseIndexList(std::string_view key, std::vector<Value>* out) {
+// `name = [%a, %b, ...]`: integer operands into Program::lists; with
+// literals, an entry may also be an integer (PTOAS's older pto.subview of a
+// view writes its sizes so), given a constant register here.
+bool Compiler::ParseIndexList(std::string_view key, std::vector<Value>* out, bool literals) {
   if (!ExpectIdent(key) || !Expect('=') || !Expect('[')) return false;
   while (ok() && !tok_.Is(']')) {
     Value v;
-    if (!ParseIntOperand(&v, std::string(key).c_str())) return false;
+    if (literals && tok_.kind == Tok::kInt) {
+      const std::string s(tok_.text);
+      char* end = nullptr;
+      const long long n = strtoll(s.c_str(), &end, 0);
+      if (n < 0 || n > (1ll << 40))
+        return Error(tok_.loc, std::string(key) + " entry " + s + " is out of range");
+      v.type.kind = TypeKind::kIndex;
+      v.type.bits = 64;
+      v.is_const = true;
+      v.const_value = n;
+      v.reg = NewIntReg();
+      Instr in;
+      in.code = Code::kConstInt;
+      in.loc = tok_.loc;
+      in.a = v.reg;
+      in.imm = n;
+      p_->code.push_back(in);
+      Advance();
+    } else if (!ParseIntOperand(&v, std::string(key).c_str())) {
+      return false;
+    }
     out->push_back(v);
     if (!tok_.Is(',')) break;
     Advance();
@@ -107,8 +129,9 @@ void Compiler::ParsePartitionView(const Token& op, const Token& result) {
                        "pto.partition_view needs a view, not " + TypeString(src->type));
   const Value source = *src;
   std::vector<Value> offsets, sizes;
-  if (!Expect(',') || !ParseIndexList("offsets", &offsets) || !Expect(',') ||
-      !ParseIndexList("sizes", &sizes) || !Expect(':'))
+  const bool older = op.text == "pto.subview";
+  if (!Expect(',') || !ParseIndexList("offsets", &offsets, older) || !Expect(',') ||
+      !ParseIndexList("sizes", &sizes, older) || !Expect(':'))
     return;
   const SourceLoc type_loc = tok_.loc;
   Type from, to;

@@ -216,7 +216,7 @@ class Compiler {
   // ---- compile_memory.cc: global-memory views, tload/tstore, tile allocation,
   // valid shapes and placement
 
-  bool ParseIndexList(std::string_view key, std::vector<Value>* out);
+  bool ParseIndexList(std::string_view key, std::vector<Value>* out, bool literals = false);
   bool SkipLayoutAttr();
   void ParseMakeView(const Token& op, const Token& result);
   void ParsePartitionView(const Token& op, const Token& result);

@@ -1,0 +1,114 @@
+/* Older and rarer spellings of PTOAS's text, each run against values
+ * computed here: pto.subview of a tensor view into a !pto.tile_view as a
+ * tload source and tstore destination, operand types with MLIR's elided
+ * `!pto.tile_buf` prefix, the `memref` form (global-memory parameters and
+ * memref.alloc), the prefetch ops (checked, then nothing), a boxed (NZ) vec
+ * tile filled by tmov and pushed to the cube, and the refusals of what
+ * stays out, each with its sentence. Every case is written here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/harness.h"
+
+#define LEFT "loc=left, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0"
+#define RIGHT "loc=right, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=col_major, fractal=512, pad=0"
+#define MAT "!pto.tile_buf<loc=mat, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0>"
+#define ACC "!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>"
+
+/* Runs p with its pointer parameters bound in order to n arrays of nbytes. */
+static void run_pointers(pto_program *p, size_t n, void *const *data, const size_t *nbytes) {
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    for (size_t i = 0; i < n; ++i) assert_int_equal(pto_args_set_pointer(a, i, data[i], nbytes[i]), PTO_OK);
+    if (pto_program_run(p, a) != PTO_OK) fail_msg("run: %s", pto_last_error());
+    pto_args_destroy(a);
+}
+
+/* PTOAS's older MatMul text: `pto.subview %view, offsets = [...], sizes =
+ * [16, 16] : !pto.tensor_view<2xf32> -> !pto.tile_view<16x16xf32>` (sizes
+ * as integers) is a window of the view, loaded into mat tiles and stored
+ * to, and tmatmul's operand types written `<loc=left, ...>` without their
+ * `!pto.tile_buf`. A 16x32 by 32x16 product in two K steps of 16, small
+ * integers: exact. */
+static void test_older_matmul_spellings(void **state) {
+    (void)state;
+    static const char text[] =
+        "module attributes {pto.target_arch = \"a2a3\"} {\n"
+        "func.func @k(%c: !pto.ptr<f32>, %a: !pto.ptr<f32>, %b: !pto.ptr<f32>) {\n"
+        "  %c0 = arith.constant 0 : index\n"
+        "  %c1 = arith.constant 1 : index\n"
+        "  %c2 = arith.constant 2 : index\n"
+        "  %c16 = arith.constant 16 : index\n"
+        "  %c32 = arith.constant 32 : index\n"
+        "  %va = pto.make_tensor_view %a, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<2xf32>\n"
+        "  %vb = pto.make_tensor_view %b, shape = [%c32, %c16], strides = [%c16, %c1] : !pto.tensor_view<2xf32>\n"
+        "  %vc = pto.make_tensor_view %c, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<2xf32>\n"
+        "  %ma = pto.alloc_tile : " MAT "\n"
+        "  %mb = pto.alloc_tile : " MAT "\n"
+        "  %l = pto.alloc_tile : !pto.tile_buf<" LEFT ">\n"
+        "  %r = pto.alloc_tile : !pto.tile_buf<" RIGHT ">\n"
+        "  %acc = pto.alloc_tile : " ACC "\n"
+        "  scf.for %k = %c0 to %c2 step %c1 {\n"
+        "    %o = arith.muli %k, %c16 : index\n"
+        "    %wa = pto.subview %va, offsets = [%c0, %o], sizes = [16, 16] : !pto.tensor_view<2xf32> -> !pto.tile_view<16x16xf32>\n"
+        "    %wb = pto.subview %vb, offsets = [%o, %c0], sizes = [16, 16] : !pto.tensor_view<2xf32> -> !pto.tile_view<16x16xf32>\n"
+        "    pto.tload ins(%wa : !pto.tile_view<16x16xf32>) outs(%ma : " MAT ")\n"
+        "    pto.tload ins(%wb : !pto.tile_view<16x16xf32>) outs(%mb : " MAT ")\n"
+        "    pto.tmov ins(%ma : " MAT ") outs(%l : <" LEFT ">)\n"
+        "    pto.tmov ins(%mb : " MAT ") outs(%r : <" RIGHT ">)\n"
+        "    %first = arith.cmpi eq, %k, %c0 : index\n"
+        "    scf.if %first {\n"
+        "      pto.tmatmul ins(%l, %r : <" LEFT ">, <" RIGHT ">) outs(%acc : " ACC ")\n"
+        "    } else {\n"
+        "      pto.tmatmul.acc ins(%acc, %l, %r : " ACC ", <" LEFT ">, <" RIGHT ">) outs(%acc : " ACC ")\n"
+        "    }\n"
+        "  }\n"
+        "  %wc = pto.subview %vc, offsets = [%c0, %c0], sizes = [16, 16] : !pto.tensor_view<2xf32> -> !pto.tile_view<16x16xf32>\n"
+        "  pto.tstore ins(%acc : " ACC ") outs(%wc : !pto.tile_view<16x16xf32>)\n"
+        "  return\n"
+        "}\n"
+        "}\n";
+    pto_program *p = program_build(text, NULL);
+    float a[16 * 32], b[32 * 16], c[16 * 16];
+    for (int i = 0; i < 16 * 32; ++i) a[i] = (float)(i % 7 - 3), b[i] = (float)(i % 5 - 2);
+    memset(c, 0, sizeof c);
+    void *data[3] = {c, a, b};
+    const size_t nbytes[3] = {sizeof c, sizeof a, sizeof b};
+    run_pointers(p, 3, data, nbytes);
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 16; ++j) {
+            float want = 0;
+            for (int k = 0; k < 32; ++k) want += a[i * 32 + k] * b[k * 16 + j];
+            if (c[i * 16 + j] != want) fail_msg("c[%d][%d] is %g, not %g", i, j, (double)c[i * 16 + j], (double)want);
+        }
+    pto_program_destroy(p);
+    /* The elided prefix is a tile_buf's: its body is read as one. */
+    expect_program_refused_with(
+        "func.func @k(%s: !pto.tile_buf<vec, 4x8xf32>, %d: !pto.tile_buf<vec, 4x8xf32>) {\n"
+        "  pto.tabs ins(%s : <vec, 4x8xf99>) outs(%d : !pto.tile_buf<vec, 4x8xf32>)\n"
+        "  return\n}\n",
+        NULL, "t.pto:2:27: error: element type 'f99' is not supported");
+    expect_program_refused_with(
+        "func.func @k(%s: !pto.tile_buf<vec, 4x8xf32>, %d: !pto.tile_buf<vec, 4x8xf32>) {\n"
+        "  pto.tabs ins(%s : <vec, 4x8xf32) outs(%d : !pto.tile_buf<vec, 4x8xf32>)\n"
+        "  return\n}\n",
+        NULL, "t.pto:2:21: error: unterminated '<' in a type");
+    /* Integers in sizes are the older subview's only. */
+    expect_program_refused_with(
+        "func.func @k(%a: !pto.ptr<f32>) {\n"
+        "  %c0 = arith.constant 0 : index\n"
+        "  %c1 = arith.constant 1 : index\n"
+        "  %c8 = arith.constant 8 : index\n"
+        "  %v = pto.make_tensor_view %a, shape = [%c8, %c8], strides = [%c8, %c1] : !pto.tensor_view<8x8xf32>\n"
+        "  %w = pto.partition_view %v, offsets = [%c0, %c0], sizes = [4, 4] : !pto.tensor_view<8x8xf32> -> !pto.partition_tensor_view<4x4xf32>\n"
+        "  return\n}\n",
+        NULL, "expected a %name, found '4'");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_older_matmul_spellings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
