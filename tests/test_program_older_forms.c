@@ -106,9 +106,83 @@ static void test_older_matmul_spellings(void **state) {
         NULL, "expected a %name, found '4'");
 }
 
+/* The prefetch into the L2 cache: checked, then nothing; the wait on its
+ * event gives true (here it guards the copy). */
+#define PREFETCH_HEAD \
+    "func.func @k(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>, %ws: !pto.ptr<i8>) {\n" \
+    "  %c0 = arith.constant 0 : index\n" \
+    "  %c1 = arith.constant 1 : index\n" \
+    "  %c64 = arith.constant 64 : index\n" \
+    "  %vx = pto.make_tensor_view %x, shape = [%c64], strides = [%c1] : !pto.tensor_view<64xf32>\n" \
+    "  %vy = pto.make_tensor_view %y, shape = [%c64], strides = [%c1] : !pto.tensor_view<64xf32>\n" \
+    "  %px = pto.partition_view %vx, offsets = [%c0], sizes = [%c64] : !pto.tensor_view<64xf32>\n" \
+    "  %py = pto.partition_view %vy, offsets = [%c0], sizes = [%c64] : !pto.tensor_view<64xf32>\n"
+static void test_prefetch_does_nothing(void **state) {
+    (void)state;
+    static const char text[] =
+        PREFETCH_HEAD
+        "  %ctx = pto.make_prefetch_async_context(%ws : !pto.ptr<i8>) -> !pto.prefetch_async_context\n"
+        "  %e = pto.tprefetch_async(%px, %ctx : !pto.partition_tensor_view<64xf32>, !pto.prefetch_async_context) -> !pto.async_event\n"
+        "  %s = pto.get_prefetch_async_session %ctx : !pto.prefetch_async_context -> !pto.async_session\n"
+        "  %done = pto.comm.wait_async_event(%e, %s : !pto.async_event, !pto.async_session) -> i1\n"
+        "  scf.if %done {\n"
+        "    %t = pto.alloc_tile : !pto.tile_buf<vec, 1x64xf32>\n"
+        "    pto.tload ins(%px : !pto.partition_tensor_view<64xf32>) outs(%t : !pto.tile_buf<vec, 1x64xf32>)\n"
+        "    pto.tstore ins(%t : !pto.tile_buf<vec, 1x64xf32>) outs(%py : !pto.partition_tensor_view<64xf32>)\n"
+        "  }\n"
+        "  return\n}\n";
+    pto_program *p = program_build(text, NULL);
+    float x[64], y[64];
+    int8_t ws[64] = {0};
+    for (int i = 0; i < 64; ++i) x[i] = (float)i * 0.5f, y[i] = -1.0f;
+    void *data[3] = {x, y, ws};
+    const size_t nbytes[3] = {sizeof x, sizeof y, sizeof ws};
+    run_pointers(p, 3, data, nbytes);
+    for (int i = 0; i < 64; ++i)
+        if (y[i] != x[i]) fail_msg("y[%d] is %g, not %g", i, (double)y[i], (double)x[i]);
+    pto_program_destroy(p);
+
+    /* PTOAS's rules: an 8-bit workspace, a flat view, the handles' types. */
+    expect_program_refused_with(
+        PREFETCH_HEAD
+        "  %ctx = pto.make_prefetch_async_context(%x : !pto.ptr<f32>) -> !pto.prefetch_async_context\n"
+        "  return\n}\n",
+        NULL, "t.pto:9:47: error: pto.make_prefetch_async_context takes its workspace as a !pto.ptr of 8-bit integers, not !pto.ptr<f32>");
+    expect_program_refused_with(
+        PREFETCH_HEAD
+        "  %v2 = pto.make_tensor_view %x, shape = [%c1, %c64], strides = [%c64, %c1] : !pto.tensor_view<?x64xf32>\n"
+        "  %ctx = pto.make_prefetch_async_context(%ws : !pto.ptr<i8>) -> !pto.prefetch_async_context\n"
+        "  %e = pto.tprefetch_async(%v2, %ctx : !pto.tensor_view<?x64xf32>, !pto.prefetch_async_context) -> !pto.async_event\n"
+        "  return\n}\n",
+        NULL, "pto.tprefetch_async prefetches a view of static shape whose dimensions but the last are 1");
+    expect_program_refused_with(
+        PREFETCH_HEAD
+        "  %ctx = pto.make_prefetch_async_context(%ws : !pto.ptr<i8>) -> !pto.prefetch_async_context\n"
+        "  %s = pto.get_prefetch_async_session %ctx : !pto.prefetch_async_context -> !pto.async_event\n"
+        "  return\n}\n",
+        NULL, "pto.get_prefetch_async_session gives !pto.async_session, not !pto.async_event");
+    expect_program_refused_with(
+        PREFETCH_HEAD
+        "  %ctx = pto.make_prefetch_async_context(%ws : !pto.ptr<i8>) -> !pto.prefetch_async_context\n"
+        "  %s = pto.get_prefetch_async_session %ctx : !pto.prefetch_async_context -> !pto.async_session\n"
+        "  %done = pto.comm.wait_async_event(%s, %s : !pto.async_session, !pto.async_session) -> i1\n"
+        "  return\n}\n",
+        NULL, "pto.comm.wait_async_event takes a !pto.async_event and a !pto.async_session");
+    /* The other comm operations stay multi-card. */
+    expect_program_refused_with(
+        PREFETCH_HEAD
+        "  %ctx = pto.make_prefetch_async_context(%ws : !pto.ptr<i8>) -> !pto.prefetch_async_context\n"
+        "  %e = pto.tprefetch_async(%px, %ctx : !pto.partition_tensor_view<64xf32>, !pto.prefetch_async_context) -> !pto.async_event\n"
+        "  %s = pto.get_prefetch_async_session %ctx : !pto.prefetch_async_context -> !pto.async_session\n"
+        "  %done = pto.comm.test_async_event(%e, %s : !pto.async_event, !pto.async_session) -> i1\n"
+        "  return\n}\n",
+        NULL, "pto.comm.test_async_event: multi-card communication is not implemented");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_older_matmul_spellings),
+        cmocka_unit_test(test_prefetch_does_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

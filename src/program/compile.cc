@@ -126,6 +126,7 @@ bool Compiler::ParseType(Type* out) {
   }
   if (t.text.find('<') == std::string_view::npos) {
     auto it = aliases_.find(std::string(t.text));
+    if (it == aliases_.end() && ParseHandleType(t.text, out)) return true;
     if (it == aliases_.end())
       return Error(t.loc, "unknown type alias '" + std::string(t.text) + "'");
     *out = it->second;

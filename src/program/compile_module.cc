@@ -279,6 +279,10 @@ void Compiler::ParseOperation() {
     if (want_results(0)) ParseSyncAll(op);
   } else if (name == "pto.tprint") {
     if (want_results(0)) ParsePrint(op);
+  } else if (name == "pto.make_prefetch_async_context" || name == "pto.tprefetch_async" ||
+             name == "pto.get_prefetch_async_session" || name == "pto.comm.wait_async_event") {
+    // The wait on a prefetch's event is single-card (a prefetch session's).
+    if (want_results(1)) ParsePrefetch(op, results[0]);
   } else if (name.substr(0, 9) == "pto.comm.") {
     // PTOAS's comm dialect moves tiles between cards (NPUs) and signals
     // across them: a program here runs the blocks of one card.

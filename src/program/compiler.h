@@ -240,6 +240,7 @@ class Compiler {
   void ParseCacheInvalid(const Token& op);
   void ParseFence(const Token& op);
   void ParseSyncAll(const Token& op);
+  void ParsePrefetch(const Token& op, const Token& result);
 
   // ---- compile_print.cc: pto.tprint
 

@@ -390,6 +390,10 @@ bool ParseTile(BodyParser& p, const std::vector<Field>& f, Type* t) {
 
 }  // namespace
 
+// Handle's names, in its order.
+static const char* const kHandleNames[3] = {"!pto.prefetch_async_context", "!pto.async_session",
+                                            "!pto.async_event"};
+
 const char* SpaceSpelling(Space s) {
   static const char* const kNames[kSpaceCount] = {"vec",  "mat",  "left",   "right",
                                                   "acc",  "bias", "scaling"};
@@ -445,6 +449,21 @@ bool ParseScalarType(std::string_view name, Type* out) {
   return true;
 }
 
+bool ParseHandleType(std::string_view name, Type* out) {
+  for (uint8_t h = 0; h < 3; ++h) {
+    if (name != kHandleNames[h]) continue;
+    *out = Type();
+    out->kind = TypeKind::kHandle;
+    out->bits = h;
+    return true;
+  }
+  return false;
+}
+
+bool IsHandle(const Type& t, Handle h) {
+  return t.kind == TypeKind::kHandle && t.bits == static_cast<uint8_t>(h);
+}
+
 bool IsElementTypeOf(const Type& t, pto_dtype d) {
   return IsFloatDtype(d) ? t.kind == TypeKind::kFloat && t.bits != 64 && t.dtype == d
                          : t.kind == TypeKind::kInt && t.bits == 8 * pto_dtype_size(d);
@@ -457,6 +476,7 @@ bool SameType(const Type& a, const Type& b) {
     case TypeKind::kNone:
       return true;
     case TypeKind::kInt:
+    case TypeKind::kHandle:
       return a.bits == b.bits;
     case TypeKind::kFloat:
       return a.bits == b.bits && a.dtype == b.dtype;
@@ -494,6 +514,7 @@ std::string TypeString(const Type& t) {
     case TypeKind::kInt: return "i" + std::to_string(t.bits);
     case TypeKind::kFloat: return t.bits == 64 ? "f64" : DtypeSpelling(t.dtype);
     case TypeKind::kPtr: return std::string("!pto.ptr<") + DtypeSpelling(t.dtype) + ">";
+    case TypeKind::kHandle: return kHandleNames[t.bits];
     case TypeKind::kTile:
       if (t.IsCube())
         return std::string(SpaceSpelling(t.space)) + " " + LayoutName(t) + " tile " +

@@ -31,7 +31,12 @@ enum class TypeKind : uint8_t {
   kPartitionView,
   kTile,
   kLocalArray,  // pto.declare_local_array's: rank, dims and an element dtype
+  kHandle,      // an opaque handle of PTOAS's asynchronous prefetch: a Handle in bits
 };
+
+// The handles of PTOAS's prefetch into the L2 cache (!pto.prefetch_async_context,
+// !pto.async_session, !pto.async_event): values that hold nothing here.
+enum class Handle : uint8_t { kPrefetchContext, kAsyncSession, kAsyncEvent };
 
 // Where a tile lives: the unified buffer (vec) or one of the cube's memories
 // (PTOAS's address spaces: mat L1, left L0A, right L0B, acc L0C, bias BT,
@@ -83,6 +88,9 @@ const char* DtypeSpelling(pto_dtype d);
 
 // A builtin scalar type name (index, i1..i64, f16, bf16, f32, f64).
 bool ParseScalarType(std::string_view name, Type* out);
+// A handle type's name (!pto.async_event, ...).
+bool ParseHandleType(std::string_view name, Type* out);
+bool IsHandle(const Type& t, Handle h);
 
 // x rounded to nearest even in a float scalar type (f64, f32, f16, bf16;
 // f16/bf16 overflow to infinity as IEEE 754 says).
