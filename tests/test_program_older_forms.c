@@ -179,10 +179,67 @@ static void test_prefetch_does_nothing(void **state) {
         NULL, "pto.comm.test_async_event: multi-card communication is not implemented");
 }
 
+/* What stays out, refused with its sentence: float8 and MX types, TQUANT's
+ * MX form, and more pipes in a kernel than its hardware flag ids allow. */
+static void test_refusals(void **state) {
+    (void)state;
+    expect_program_refused_with("func.func @k(%a: !pto.ptr<f8E4M3FN, gm>) {\n  return\n}\n", NULL,
+                                "t.pto:1:27: error: pointer element type 'f8E4M3FN' is a float8 type: float8 "
+                                "(f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not supported");
+    expect_program_refused_with("func.func @k(%a: !pto.ptr<!pto.f8E8M0, gm>) {\n  return\n}\n", NULL,
+                                "pointer element type '!pto.f8E8M0' is a float8 type");
+    expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<mat, 1x64xf8E5M2>\n"
+                                "  return\n}\n",
+                                NULL, "element type 'f8E5M2' is a float8 type: float8 (f8E4M3FN, f8E5M2, e8m0) "
+                                      "and MX matmuls are not supported");
+    expect_program_refused_with(
+        "func.func @k(%s: !pto.tile_buf<vec, 16x64xf32>, %d: !pto.tile_buf<vec, 16x64xi8>,\n"
+        "             %e: !pto.tile_buf<vec, 16x2xui8>, %m: !pto.tile_buf<vec, 16x2xf32>, %c: !pto.tile_buf<vec, 16x2xf32>) {\n"
+        "  pto.tquant.mx ins(%s : !pto.tile_buf<vec, 16x64xf32>) outs(%d, %e, %m, %c : !pto.tile_buf<vec, 16x64xi8>, "
+        "!pto.tile_buf<vec, 16x2xui8>, !pto.tile_buf<vec, 16x2xf32>, !pto.tile_buf<vec, 16x2xf32>) "
+        "{quant_type = #pto<quant_type MXFP8>}\n"
+        "  return\n}\n",
+        NULL, "t.pto:3:3: error: pto.tquant.mx is not implemented: it quantises into an MX format (MXFP8 or "
+              "MXFP4_E2M1");
+    /* 16 hardware flag ids a kernel: 8 one-way pipes fit, a ninth does not;
+     * that is said before a consumer buffer's size (PTOAS's manual's rule). */
+    char text[4096];
+    size_t n = (size_t)snprintf(text, sizeof text,
+                                "func.func @k() attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n");
+    for (int id = 0; id < 8; ++id)
+        n += (size_t)snprintf(text + n, sizeof text - n,
+                              "  pto.aic_initialize_pipe {id = %d, dir_mask = 1, slot_size = 1024}\n", id);
+    snprintf(text + n, sizeof text - n, "  return\n}\n");
+    pto_program *p = program_build(text, NULL);
+    pto_program_destroy(p);
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "  pto.aic_initialize_pipe {id = 8, dir_mask = 1, slot_size = 1024}\n  return\n}\n");
+    expect_program_refused_with(text, NULL,
+                                "t.pto:10:3: error: pto.aic_initialize_pipe: with pipe 8 the cube's pipes need 18 "
+                                "hardware flag ids, more than the 16 there are (a pipe takes 2, or 4 with dir_mask = 3)");
+    expect_program_refused_with(
+        "func.func @k() attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n"
+        "  %b = pto.reserve_buffer {name = \"x\", size = 4096, location = #pto.address_space<vec>, auto = true} -> i32\n"
+        "  %z = arith.constant 0 : i32\n"
+        "  pto.aiv_initialize_pipe {id = 0, dir_mask = 1, slot_size = 1024} (c2v_consumer_buf = %b : i32, v2c_consumer_buf = %z : i32)\n"
+        "  pto.aiv_initialize_pipe {id = 1, dir_mask = 3, slot_size = 1024}\n"
+        "  pto.aiv_initialize_pipe {id = 2, dir_mask = 3, slot_size = 1024}\n"
+        "  pto.aiv_initialize_pipe {id = 3, dir_mask = 3, slot_size = 1024}\n"
+        "  pto.aiv_initialize_pipe {id = 4, dir_mask = 3, slot_size = 1024}\n"
+        "  return\n}\n",
+        NULL, "t.pto:8:3: error: pto.aiv_initialize_pipe: with pipe 4 the vector's pipes need 18 hardware flag ids");
+    expect_program_refused_with(
+        "func.func @k() attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n"
+        "  pto.aic_initialize_pipe {id = 0, dir_mask = 3, slot_size = 1024, flag_base = 14}\n"
+        "  return\n}\n",
+        NULL, "pto.aic_initialize_pipe: flag_base 14 and dir_mask 3 need flag ids up to 17; there are 16 (0 to 15)");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_older_matmul_spellings),
         cmocka_unit_test(test_prefetch_does_nothing),
+        cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -53,6 +53,7 @@ void Compiler::ParseFile() {
     Error(tok_.loc, saw_module ? "the module holds no func.func" : "the text holds no operation");
   const FuncInfo* entry = nullptr;
   if (ok() && !funcs_.empty() && ChooseEntry(&entry)) CompileEntry(*entry);
+  if (ok() && !later_error_.empty()) Error(later_loc_, later_error_);
   if (ok() && !pending_addr_.empty()) {
     const auto& first = *pending_addr_.begin();
     Error(pending_loc_[first.first],
@@ -279,6 +280,10 @@ void Compiler::ParseOperation() {
     if (want_results(0)) ParseSyncAll(op);
   } else if (name == "pto.tprint") {
     if (want_results(0)) ParsePrint(op);
+  } else if (name == "pto.tquant.mx") {
+    Error(op.loc, "pto.tquant.mx is not implemented: it quantises into an MX format (MXFP8 or "
+                  "MXFP4_E2M1, float8 or float4 elements sharing an e8m0 scale per block), and "
+                  "float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not supported");
   } else if (name == "pto.make_prefetch_async_context" || name == "pto.tprefetch_async" ||
              name == "pto.get_prefetch_async_session" || name == "pto.comm.wait_async_event") {
     // The wait on a prefetch's event is single-card (a prefetch session's).

@@ -327,6 +327,14 @@ class Compiler {
   // the pointer index of each end's gm_slot_buffer (key: pipe x 2 + end, 0
   // the cube's), for the views of slots in global memory.
   std::vector<uint8_t> pipe_sides_;
+  // The hardware flag ids the pipes initialised so far take, per CoreKind:
+  // at most kFlagIds.
+  static constexpr uint32_t kFlagIds = 16;
+  uint32_t flag_ids_[3] = {};
+  // The first error of a rule checked after the others (a consumer buffer's
+  // size), reported at the end of the text.
+  std::string later_error_;
+  SourceLoc later_loc_;
   std::unordered_map<uint32_t, uint32_t> pipe_gm_;
   // The innermost region's terminator: scf.yield's or scf.condition's values.
   struct Yield {

@@ -98,6 +98,18 @@ bool ParseInt(std::string_view s, int64_t* out) {
   return true;
 }
 
+// Why the element type s (`what`: "element type", "dtype", ...) is refused.
+// The float8 spellings (PTOAS's f8E4M3FN and f8E5M2, !pto.f8E8M0 and
+// !pto.hif8: the MX and low-precision matmuls' types) say so.
+std::string UnsupportedElement(const char* what, std::string_view s) {
+  const std::string_view bare = s.substr(0, 5) == "!pto." ? s.substr(5) : s;
+  if (bare.substr(0, 2) == "f8" || bare.substr(0, 4) == "hif8" || bare == "e8m0")
+    return std::string(what) + " '" + std::string(s) +
+           "' is a float8 type: float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not supported";
+  return std::string(what) + " '" + std::string(s) +
+         "' is not supported (f32, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64)";
+}
+
 // A valid dimension: an integer, `?` or -1 (dynamic).
 bool ParseValidDim(std::string_view s, int64_t* out) {
   if (s == "?") {
@@ -126,8 +138,7 @@ bool ParseShape(std::string_view s, bool with_dtype, bool allow_dynamic, std::ve
     const std::string_view elem = parts.back();
     parts.pop_back();
     if (!ParseDtype(elem, dtype)) {
-      *what = "element type '" + std::string(elem) +
-              "' is not supported (f32, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64)";
+      *what = UnsupportedElement("element type", elem);
       return false;
     }
   }
@@ -304,9 +315,7 @@ bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
       int64_t n = 0;
       if (k == 1) {
         if (!ParseDtype(value, &t->dtype))
-          return p.Fail(f[i],
-                        "dtype '" + std::string(value) +
-                            "' is not supported (f32, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64)");
+          return p.Fail(f[i], UnsupportedElement("dtype", value));
       } else if (k == 2 || k == 3) {
         if (!ParseInt(value, &n) || n <= 0 || n > 0xFFFFFFFFll)
           return p.Fail(f[i], std::string(kKeys[k]) + " must be a positive integer");
@@ -552,8 +561,7 @@ bool ParsePtoType(std::string_view text, Type* out, std::string* error, size_t* 
     if (!p.Split(&fields)) return false;
     t.kind = TypeKind::kPtr;
     if (!ParseDtype(fields[0].text, &t.dtype))
-      return p.Fail(fields[0],
-                    "pointer element type '" + std::string(fields[0].text) + "' is not supported");
+      return p.Fail(fields[0], UnsupportedElement("pointer element type", fields[0].text));
     if (fields.size() > 2 || (fields.size() == 2 && fields[1].text != "gm"))
       return p.Fail(fields.back(),
                     "only global-memory pointers (!pto.ptr<T> or !pto.ptr<T, gm>) are supported");
