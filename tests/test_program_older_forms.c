@@ -16,13 +16,20 @@
 #define MAT "!pto.tile_buf<loc=mat, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0>"
 #define ACC "!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>"
 
-/* Runs p with its pointer parameters bound in order to n arrays of nbytes. */
-static void run_pointers(pto_program *p, size_t n, void *const *data, const size_t *nbytes) {
+/* Runs p with its pointer parameters bound in order to n arrays of nbytes;
+ * returns the run's status. */
+static pto_status run_pointers_status(pto_program *p, size_t n, void *const *data, const size_t *nbytes) {
     pto_args *a = NULL;
     assert_int_equal(pto_args_create(p, &a), PTO_OK);
     for (size_t i = 0; i < n; ++i) assert_int_equal(pto_args_set_pointer(a, i, data[i], nbytes[i]), PTO_OK);
-    if (pto_program_run(p, a) != PTO_OK) fail_msg("run: %s", pto_last_error());
+    const pto_status s = pto_program_run(p, a);
     pto_args_destroy(a);
+    return s;
+}
+
+/* The same, failing the test unless the run succeeds. */
+static void run_pointers(pto_program *p, size_t n, void *const *data, const size_t *nbytes) {
+    if (run_pointers_status(p, n, data, nbytes) != PTO_OK) fail_msg("run: %s", pto_last_error());
 }
 
 /* PTOAS's older MatMul text: `pto.subview %view, offsets = [...], sizes =
@@ -104,6 +111,52 @@ static void test_older_matmul_spellings(void **state) {
         "  %w = pto.partition_view %v, offsets = [%c0, %c0], sizes = [4, 4] : !pto.tensor_view<8x8xf32> -> !pto.partition_tensor_view<4x4xf32>\n"
         "  return\n}\n",
         NULL, "expected a %name, found '4'");
+}
+
+/* The memref form: a parameter in global memory is an array of its shape
+ * (row-major, contiguous), read by tload and written by tstore; a
+ * memref.alloc in the vec memory is a tile, as an alloc_tile. */
+static void test_memref_form(void **state) {
+    (void)state;
+    static const char text[] =
+        "func.func @k(%a: memref<4x8xf32, #pto.address_space<gm>>, %b: memref<4x8xf32, #pto.address_space<gm>>) {\n"
+        "  %t = memref.alloc() : memref<4x8xf32, #pto.address_space<vec>>\n"
+        "  %u = pto.alloc_tile : !pto.tile_buf<vec, 4x8xf32>\n"
+        "  pto.tload ins(%a : memref<4x8xf32, #pto.address_space<gm>>) outs(%t : memref<4x8xf32, #pto.address_space<vec>>)\n"
+        "  pto.tadd ins(%t, %t : memref<4x8xf32, #pto.address_space<vec>>, !pto.tile_buf<vec, 4x8xf32>) outs(%u : "
+        "!pto.tile_buf<vec, 4x8xf32>)\n"
+        "  pto.tstore ins(%u : !pto.tile_buf<vec, 4x8xf32>) outs(%b : memref<4x8xf32, #pto.address_space<gm>>)\n"
+        "  return\n}\n";
+    pto_program *p = program_build(text, NULL);
+    float a[32], b[32];
+    for (int i = 0; i < 32; ++i) a[i] = (float)i - 7.25f, b[i] = 0;
+    void *data[2] = {a, b};
+    size_t nbytes[2] = {sizeof a, sizeof b};
+    run_pointers(p, 2, data, nbytes);
+    for (int i = 0; i < 32; ++i)
+        if (b[i] != 2 * a[i]) fail_msg("b[%d] is %g, not %g", i, (double)b[i], (double)(2 * a[i]));
+    /* The array bound must hold the memref's elements. */
+    nbytes[0] = sizeof a / 2;
+    assert_int_equal(run_pointers_status(p, 2, data, nbytes), PTO_ERR_OUT_OF_RANGE);
+    if (strstr(pto_last_error(), "t.pto:1:14: error: the memref parameter: the view reaches element 31 of %a, "
+                                 "which holds 16 elements") == NULL)
+        fail_msg("%s", pto_last_error());
+    pto_program_destroy(p);
+
+    expect_program_refused_with(
+        "func.func @k(%a: memref<4x8xf32, strided<[?, 1], offset: ?>, #pto.address_space<gm>>) {\n  return\n}\n",
+        NULL, "t.pto:1:34: error: a memref's layout (strided<...>) is not supported: a memref is row-major and "
+              "contiguous here");
+    expect_program_refused_with("func.func @k(%a: memref<4x8xf32, #pto.address_space<mat>>) {\n  return\n}\n", NULL,
+                                "a memref in #pto.address_space<mat> is not supported (gm: global memory, vec: a tile)");
+    expect_program_refused_with("func.func @k(%a: memref<4x8xf32>) {\n  return\n}\n", NULL,
+                                "a memref needs #pto.address_space<gm> or <vec>");
+    expect_program_refused_with("func.func @k() {\n  %t = memref.alloc() : memref<4x8xf32, #pto.address_space<gm>>\n"
+                                "  return\n}\n",
+                                NULL, "t.pto:2:25: error: memref.alloc gives a memref in #pto.address_space<vec> (a tile) here");
+    expect_program_refused_with("func.func @k() {\n  %t = memref.alloc() : memref<2x4x8xf32, #pto.address_space<vec>>\n"
+                                "  return\n}\n",
+                                NULL, "a memref in the vec memory is a tile: two dimensions of at least 1");
 }
 
 /* The prefetch into the L2 cache: checked, then nothing; the wait on its
@@ -238,6 +291,7 @@ static void test_refusals(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_older_matmul_spellings),
+        cmocka_unit_test(test_memref_form),
         cmocka_unit_test(test_prefetch_does_nothing),
         cmocka_unit_test(test_refusals),
     };

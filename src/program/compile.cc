@@ -97,33 +97,35 @@ void Compiler::ParseValueNames(std::vector<Token>* out) {
 bool Compiler::ParseType(Type* out) {
   if (!ok()) return false;
   const Token t = tok_;
+  // Two spellings whose <...> body the lexer does not join to their name:
+  // PTOAS's older `memref<...>` (types.cc), and MLIR's elided dialect
+  // prefix, a tile operand's type printed `<loc=left, ...>` where the
+  // operation says it is a !pto.tile_buf.
+  const bool memref = t.IsIdent("memref") && Peek().Is('<');
+  if (memref || t.Is('<')) {
+    std::string_view body;
+    if (!lexer_.AngleBodyFrom(memref ? peek_ : t, &body))
+      return Error(t.loc, "unterminated '<' in a type");
+    has_peek_ = false;
+    Advance();
+    const std::string name = memref ? "memref" : "!pto.tile_buf";
+    std::string error;
+    size_t offset = 0;
+    if (ParsePtoType(name + std::string(body), out, &error, &offset)) return true;
+    // The offset into the text as written (without the prefix supplied).
+    SourceLoc loc = t.loc;
+    const size_t unwritten = memref ? 0 : name.size();
+    loc.col += static_cast<uint32_t>(offset > unwritten ? offset - unwritten : 0);
+    return Error(loc, error);
+  }
   if (t.kind == Tok::kIdent) {
     if (!ParseScalarType(t.text, out))
       return Error(t.loc, "unknown type '" + std::string(t.text) + "'");
     Advance();
     return true;
   }
-  std::string elided;
-  if (t.Is('<')) {
-    // MLIR's elided dialect prefix: PTOAS prints a tile operand's type as
-    // `<loc=left, ...>` where the operation says it is a !pto.tile_buf.
-    std::string_view body;
-    if (!lexer_.AngleBodyFrom(t, &body)) return Error(t.loc, "unterminated '<' in a type");
-    has_peek_ = false;
-    elided = "!pto.tile_buf" + std::string(body);
-  } else if (t.kind != Tok::kType) {
-    return Error(t.loc, "expected a type, found " + Describe(t));
-  }
+  if (t.kind != Tok::kType) return Error(t.loc, "expected a type, found " + Describe(t));
   Advance();
-  if (!elided.empty()) {
-    std::string error;
-    size_t offset = 0;
-    if (ParsePtoType(elided, out, &error, &offset)) return true;
-    SourceLoc loc = t.loc;
-    const size_t prefix = sizeof "!pto.tile_buf" - 1;  // not in the text
-    loc.col += static_cast<uint32_t>(offset > prefix ? offset - prefix : 0);
-    return Error(loc, error);
-  }
   if (t.text.find('<') == std::string_view::npos) {
     auto it = aliases_.find(std::string(t.text));
     if (it == aliases_.end() && ParseHandleType(t.text, out)) return true;
@@ -176,6 +178,22 @@ bool Compiler::UseInt(const Token& name, Value* out, const char* what) {
                                TypeString(v->type) + ", not an integer");
   *out = *v;
   return true;
+}
+
+Value Compiler::ConstIndex(int64_t n, SourceLoc loc) {
+  Value v;
+  v.type.kind = TypeKind::kIndex;
+  v.type.bits = 64;
+  v.is_const = true;
+  v.const_value = n;
+  v.reg = NewIntReg();
+  Instr in;
+  in.code = Code::kConstInt;
+  in.loc = loc;
+  in.a = v.reg;
+  in.imm = n;
+  p_->code.push_back(in);
+  return v;
 }
 
 bool Compiler::ParseIntOperand(Value* out, const char* what) {

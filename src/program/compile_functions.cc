@@ -324,6 +324,8 @@ bool Compiler::BindParam(const Token& name, const Type& t, SourceLoc type_loc) {
       break;
     }
     case TypeKind::kTensorView:
+      if (t.memref) return BindMemref(name, t);
+      [[fallthrough]];
     case TypeKind::kPartitionView:
       // Only a called function takes views; checked alone, it is never run.
       if (check_only_) {

@@ -24,17 +24,7 @@ bool Compiler::ParseIndexList(std::string_view key, std::vector<Value>* out, boo
       const long long n = strtoll(s.c_str(), &end, 0);
       if (n < 0 || n > (1ll << 40))
         return Error(tok_.loc, std::string(key) + " entry " + s + " is out of range");
-      v.type.kind = TypeKind::kIndex;
-      v.type.bits = 64;
-      v.is_const = true;
-      v.const_value = n;
-      v.reg = NewIntReg();
-      Instr in;
-      in.code = Code::kConstInt;
-      in.loc = tok_.loc;
-      in.a = v.reg;
-      in.imm = n;
-      p_->code.push_back(in);
+      v = ConstIndex(n, tok_.loc);
       Advance();
     } else if (!ParseIntOperand(&v, std::string(key).c_str())) {
       return false;
@@ -116,6 +106,28 @@ void Compiler::ParseMakeView(const Token& op, const Token& result) {
   }
   view_ptr_[EmitView(Code::kMakeView, op.loc, pointer.reg, t, shape, strides, result)] =
       pointer.reg;
+}
+
+// An entry parameter written as a memref in global memory (PTOAS's older
+// form): an array of the memref's shape, row-major and contiguous, bound as
+// a pointer parameter, and the name a view of it whole.
+bool Compiler::BindMemref(const Token& name, const Type& t) {
+  Type ptr;
+  ptr.kind = TypeKind::kPtr;
+  ptr.dtype = t.dtype;
+  const uint32_t pointer = p_->pointer_count++;
+  p_->pointer_root.push_back(pointer);
+  AddParam(name.text, PTO_PARAM_POINTER, ptr, pointer);
+  std::vector<Value> shape(t.rank), strides(t.rank);
+  int64_t stride = 1;
+  for (int i = t.rank - 1; i >= 0; --i) {
+    shape[i] = ConstIndex(t.dims[i], name.loc);
+    strides[i] = ConstIndex(stride, name.loc);
+    stride *= t.dims[i];
+  }
+  view_ptr_[EmitView(Code::kMakeView, name.loc, pointer, t, shape, strides, name)] = pointer;
+  p_->code.back().sub = 1;  // its run-time messages name the memref parameter
+  return ok();
 }
 
 void Compiler::ParsePartitionView(const Token& op, const Token& result) {
@@ -386,7 +398,11 @@ void Compiler::ParseAllocTile(const Token& op, const Token& result) {
   const SourceLoc type_loc = tok_.loc;
   Type t;
   if (!ParseType(&t)) return;
-  if (t.kind != TypeKind::kTile) return (void)Error(type_loc, "pto.alloc_tile gives a tile type");
+  if (t.kind != TypeKind::kTile)
+    return (void)Error(type_loc, op.text == "memref.alloc"
+                                     ? "memref.alloc gives a memref in #pto.address_space<vec> (a "
+                                       "tile) here"
+                                     : "pto.alloc_tile gives a tile type");
   if ((t.valid_rows == kDynamic) != has_vr)
     return (void)Error(has_vr ? vr_loc : op.loc,
                        has_vr ? "valid_row is given, but the type's v_row is static"

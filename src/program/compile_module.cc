@@ -304,6 +304,10 @@ void Compiler::ParseOperation() {
     if (want_results(0)) ParseLoadStore(op, name == "pto.tload");
   } else if (name == "pto.alloc_tile") {
     if (want_results(1)) ParseAllocTile(op, results[0]);
+  } else if (name == "memref.alloc") {
+    // PTOAS's older form of an alloc_tile: memref.alloc() : memref<RxCxT,
+    // #pto.address_space<vec>>.
+    if (want_results(1) && Expect('(') && Expect(')')) ParseAllocTile(op, results[0]);
   } else if (name == "pto.subset") {
     if (want_results(1)) ParseSubset(op, results[0], false);
   } else if (name == "pto.subview") {

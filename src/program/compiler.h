@@ -114,6 +114,8 @@ class Compiler {
   // A use of an integer value (index or iN).
   bool UseInt(const Token& name, Value* out, const char* what);
   bool ParseIntOperand(Value* out, const char* what);
+  // An index constant n in a new register (its kConstInt at loc).
+  Value ConstIndex(int64_t n, SourceLoc loc);
   uint32_t NewTileSlot(const Type& type, SourceLoc loc, std::string_view name);
   uint32_t AddParam(std::string_view name, pto_param_kind kind, const Type& type, uint32_t reg);
   // A tile operand written with its type: an existing tile of that type, or,
@@ -219,6 +221,7 @@ class Compiler {
   bool ParseIndexList(std::string_view key, std::vector<Value>* out, bool literals = false);
   bool SkipLayoutAttr();
   void ParseMakeView(const Token& op, const Token& result);
+  bool BindMemref(const Token& name, const Type& t);
   void ParsePartitionView(const Token& op, const Token& result);
   bool TakeDim(SourceLoc loc, const std::string& what, const Value& given, int64_t* dim);
   uint32_t EmitView(Code code, SourceLoc loc, uint32_t from, const Type& type,

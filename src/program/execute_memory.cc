@@ -103,6 +103,8 @@ pto_status Block::MakeView(const Instr& in) {
   v.pointer = in.b;
   v.rank = in.rank;
   v.offset = 0;
+  // in.sub 1: the view of a memref parameter (no make_tensor_view in the text).
+  const std::string what = in.sub == 1 ? "the memref parameter" : "pto.make_tensor_view";
   // The last element the view reaches must be inside the bound memory.
   unsigned __int128 last = 0;
   bool empty = false;
@@ -111,7 +113,7 @@ pto_status Block::MakeView(const Instr& in) {
     v.strides[i] = ints_[p_.lists[in.extra + in.rank + i]];
     if (v.shape[i] < 0 || v.strides[i] < 0)
       return Error(in, PTO_ERR_OUT_OF_RANGE,
-                   "pto.make_tensor_view: dimension " + std::to_string(i) + " has shape " +
+                   what + ": dimension " + std::to_string(i) + " has shape " +
                        std::to_string(v.shape[i]) + " and stride " + std::to_string(v.strides[i]) +
                        ": both must be >= 0");
     if (v.shape[i] == 0) {
@@ -122,7 +124,7 @@ pto_status Block::MakeView(const Instr& in) {
   }
   if (!empty && last >= static_cast<unsigned __int128>(ptr.count))
     return Error(in, PTO_ERR_OUT_OF_RANGE,
-                 "pto.make_tensor_view: the view reaches element " +
+                 what + ": the view reaches element " +
                      (last > INT64_MAX ? std::string("beyond 2^63")
                                        : std::to_string(static_cast<int64_t>(last))) +
                      " of " + PointerName(in.b) + ", which holds " + std::to_string(ptr.count) +

@@ -536,11 +536,12 @@ std::string TypeString(const Type& t) {
     case TypeKind::kTensorView:
     case TypeKind::kPartitionView:
     case TypeKind::kLocalArray: {
-      std::string s = t.kind == TypeKind::kTensorView    ? "!pto.tensor_view<"
+      std::string s = t.memref                           ? "memref<"
+                      : t.kind == TypeKind::kTensorView    ? "!pto.tensor_view<"
                       : t.kind == TypeKind::kLocalArray ? "!pto.local_array<"
                                                         : "!pto.partition_tensor_view<";
       for (int i = 0; i < t.rank; ++i) s += dim(t.dims[i]) + "x";
-      return s + DtypeSpelling(t.dtype) + ">";
+      return s + DtypeSpelling(t.dtype) + (t.memref ? ", #pto.address_space<gm>>" : ">");
     }
   }
   return "?";
@@ -580,6 +581,52 @@ bool ParsePtoType(std::string_view text, Type* out, std::string* error, size_t* 
       return p.Fail(fields[0], "a view has 1 to " + std::to_string(kMaxRank) + " dimensions");
     t.rank = static_cast<uint8_t>(dims.size());
     for (size_t i = 0; i < dims.size(); ++i) t.dims[i] = dims[i];
+  } else if (name == "memref") {
+    // PTOAS's older memref form: memref<SHAPExT, #pto.address_space<S>>, S
+    // gm (a view of that shape, row-major and contiguous) or vec (a
+    // row-major tile of that shape, valid whole).
+    if (!p.Split(&fields)) return false;
+    std::vector<int64_t> dims;
+    std::string what;
+    if (!ParseShape(fields[0].text, true, false, &dims, &t.dtype, &what))
+      return p.Fail(fields[0], what);
+    std::string_view space;
+    for (size_t i = 1; i < fields.size(); ++i) {
+      const std::string_view f = fields[i].text;
+      if (f.substr(0, 19) == "#pto.address_space<" && f.back() == '>' && space.empty()) {
+        space = f.substr(19, f.size() - 20);
+        continue;
+      }
+      return p.Fail(fields[i], f.substr(0, 7) == "strided"
+                                   ? "a memref's layout (strided<...>) is not supported: a memref "
+                                     "is row-major and contiguous here"
+                                   : "a memref takes a shape and #pto.address_space<gm|vec> only");
+    }
+    if (space == "gm") {
+      if (dims.empty() || dims.size() > kMaxRank)
+        return p.Fail(fields[0], "a memref has 1 to " + std::to_string(kMaxRank) + " dimensions");
+      t.kind = TypeKind::kTensorView;
+      t.memref = true;
+      t.rank = static_cast<uint8_t>(dims.size());
+      for (size_t i = 0; i < dims.size(); ++i) t.dims[i] = dims[i];
+    } else if (space == "vec") {
+      if (dims.size() != 2 || dims[0] < 1 || dims[1] < 1 || dims[0] > 0xFFFFFFFFll ||
+          dims[1] > 0xFFFFFFFFll)
+        return p.Fail(fields[0], "a memref in the vec memory is a tile: two dimensions of at "
+                                 "least 1");
+      t.kind = TypeKind::kTile;
+      t.rows = static_cast<uint32_t>(dims[0]);
+      t.cols = static_cast<uint32_t>(dims[1]);
+      t.valid_rows = t.rows;
+      t.valid_cols = t.cols;
+      if (!CheckTileShape(&t, &what)) return p.Fail(fields[0], what);
+    } else {
+      return p.Fail(fields.back(), space.empty()
+                                       ? "a memref needs #pto.address_space<gm> or <vec>"
+                                       : "a memref in #pto.address_space<" + std::string(space) +
+                                             "> is not supported (gm: global memory, vec: a "
+                                             "tile)");
+    }
   } else if (name == "!pto.local_array") {
     if (!p.Split(&fields)) return false;
     t.kind = TypeKind::kLocalArray;

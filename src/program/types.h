@@ -66,6 +66,9 @@ struct Type {
   uint16_t fractal = 512;
   // Views: rank and static dims (kDynamic: `?`).
   uint8_t rank = 0;
+  // A view written as PTOAS's older `memref<...>` in global memory: as an
+  // entry parameter, an array of its shape (a pointer and a view of it whole).
+  bool memref = false;
   int64_t dims[kMaxRank] = {};
 
   bool IsInteger() const { return kind == TypeKind::kInt || kind == TypeKind::kIndex; }
