@@ -32,6 +32,16 @@ static void run_pointers(pto_program *p, size_t n, void *const *data, const size
     if (run_pointers_status(p, n, data, nbytes) != PTO_OK) fail_msg("run: %s", pto_last_error());
 }
 
+/* c (m x n) is a (m x k) times b (k x n), exactly (small integers). */
+static void expect_product(const float *c, const float *a, const float *b, int m, int k, int n) {
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            float want = 0;
+            for (int l = 0; l < k; ++l) want += a[i * k + l] * b[l * n + j];
+            if (c[i * n + j] != want) fail_msg("c[%d][%d] is %g, not %g", i, j, (double)c[i * n + j], (double)want);
+        }
+}
+
 /* PTOAS's older MatMul text: `pto.subview %view, offsets = [...], sizes =
  * [16, 16] : !pto.tensor_view<2xf32> -> !pto.tile_view<16x16xf32>` (sizes
  * as integers) is a window of the view, loaded into mat tiles and stored
@@ -83,12 +93,7 @@ static void test_older_matmul_spellings(void **state) {
     void *data[3] = {c, a, b};
     const size_t nbytes[3] = {sizeof c, sizeof a, sizeof b};
     run_pointers(p, 3, data, nbytes);
-    for (int i = 0; i < 16; ++i)
-        for (int j = 0; j < 16; ++j) {
-            float want = 0;
-            for (int k = 0; k < 32; ++k) want += a[i * 32 + k] * b[k * 16 + j];
-            if (c[i * 16 + j] != want) fail_msg("c[%d][%d] is %g, not %g", i, j, (double)c[i * 16 + j], (double)want);
-        }
+    expect_product(c, a, b, 16, 32, 16);
     pto_program_destroy(p);
     /* The elided prefix is a tile_buf's: its body is read as one. */
     expect_program_refused_with(
@@ -232,6 +237,176 @@ static void test_prefetch_does_nothing(void **state) {
         NULL, "pto.comm.test_async_event: multi-card communication is not implemented");
 }
 
+#define VND "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+#define VNZ "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0>"
+#define VZN "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=col_major, fractal=512, pad=0>"
+
+/* tmov from a row-major vec tile into an NZ (and a ZN) vec tile writes the
+ * layout's image (16x8 boxes of f32, box columns first for NZ, each box's
+ * elements along its rows; box rows first and down its columns for ZN):
+ * read back through a 1x256 row-major tile placed on the same bytes. */
+static void test_vec_repack_image(void **state) {
+    (void)state;
+    for (int zn = 0; zn < 2; ++zn) {
+        char text[4096];
+        snprintf(text, sizeof text,
+                 "module attributes {pto.target_arch = \"a5\"} {\n"
+                 "func.func @k(%%x: !pto.ptr<f32>, %%y: !pto.ptr<f32>) {\n"
+                 "  %%c0 = arith.constant 0 : index\n"
+                 "  %%c1 = arith.constant 1 : index\n"
+                 "  %%c16 = arith.constant 16 : index\n"
+                 "  %%c256 = arith.constant 256 : index\n"
+                 "  %%a = arith.constant 4096 : i64\n"
+                 "  %%vx = pto.make_tensor_view %%x, shape = [%%c16, %%c16], strides = [%%c16, %%c1] : !pto.tensor_view<16x16xf32>\n"
+                 "  %%vy = pto.make_tensor_view %%y, shape = [%%c1, %%c256], strides = [%%c256, %%c1] : !pto.tensor_view<1x256xf32>\n"
+                 "  %%nd = pto.alloc_tile : " VND "\n"
+                 "  %%nz = pto.alloc_tile addr = %%a : %s\n"
+                 "  %%flat = pto.alloc_tile addr = %%a : !pto.tile_buf<vec, 1x256xf32>\n"
+                 "  pto.tload ins(%%vx : !pto.tensor_view<16x16xf32>) outs(%%nd : " VND ")\n"
+                 "  pto.tmov ins(%%nd : " VND ") outs(%%nz : %s)\n"
+                 "  pto.tstore ins(%%flat : !pto.tile_buf<vec, 1x256xf32>) outs(%%vy : !pto.tensor_view<1x256xf32>)\n"
+                 "  return\n}\n}\n",
+                 zn ? VZN : VNZ, zn ? VZN : VNZ);
+        pto_program *p = program_build(text, NULL);
+        float x[256], y[256];
+        for (int i = 0; i < 256; ++i) x[i] = (float)i, y[i] = -1.0f;
+        void *data[2] = {x, y};
+        const size_t nbytes[2] = {sizeof x, sizeof y};
+        run_pointers(p, 2, data, nbytes);
+        for (int r = 0; r < 16; ++r)
+            for (int c = 0; c < 16; ++c) {
+                /* NZ: 16x8 boxes, box columns first, along rows; ZN: 8x16
+                 * boxes (32 bytes of rows by 16 columns), box rows first,
+                 * down columns. */
+                const int at = zn ? (r / 8) * 16 * 8 + (c % 16) * 8 + r % 8
+                                  : (c / 8) * 16 * 8 + r * 8 + c % 8;
+                if (y[at] != x[r * 16 + c])
+                    fail_msg("%s: (%d, %d) at %d holds %g", zn ? "ZN" : "NZ", r, c, at, (double)y[at]);
+            }
+        pto_program_destroy(p);
+    }
+}
+
+/* A vector core repacks a tile into NZ and pushes it to the cube, whose
+ * pop gives an NZ mat tile: its product with a matrix loaded there is the
+ * product of the values the vector core loaded (small integers: exact). */
+static void test_vec_nz_push_to_cube(void **state) {
+    (void)state;
+    static const char text[] =
+        "module attributes {pto.target_arch = \"a5\"} {\n"
+        "func.func @k(%x: !pto.ptr<f32>, %b: !pto.ptr<f32>, %y: !pto.ptr<f32>) attributes {pto.entry} {\n"
+        "  func.call @cube(%b, %y) : (!pto.ptr<f32>, !pto.ptr<f32>) -> ()\n"
+        "  func.call @vector(%x) : (!pto.ptr<f32>) -> ()\n"
+        "  return\n}\n"
+        "func.func private @cube(%b: !pto.ptr<f32>, %y: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n"
+        "  %c0 = arith.constant 0 : index\n"
+        "  %c1 = arith.constant 1 : index\n"
+        "  %c16 = arith.constant 16 : index\n"
+        "  %buf = pto.reserve_buffer {name = \"v2c\", size = 8192, location = #pto.address_space<mat>, auto = true} -> i32\n"
+        "  %z = arith.constant 0 : i32\n"
+        "  pto.aic_initialize_pipe {id = 0, dir_mask = 2, slot_size = 1024} (c2v_consumer_buf = %z : i32, v2c_consumer_buf = %buf : i32)\n"
+        "  %m = pto.tpop_from_aiv {id = 0, split = 0} -> " MAT "\n"
+        "  %mb = pto.alloc_tile : " MAT "\n"
+        "  %l = pto.alloc_tile : !pto.tile_buf<" LEFT ">\n"
+        "  %r = pto.alloc_tile : !pto.tile_buf<" RIGHT ">\n"
+        "  %acc = pto.alloc_tile : " ACC "\n"
+        "  %vb = pto.make_tensor_view %b, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<16x16xf32>\n"
+        "  %vy = pto.make_tensor_view %y, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<16x16xf32>\n"
+        "  pto.tload ins(%vb : !pto.tensor_view<16x16xf32>) outs(%mb : " MAT ")\n"
+        "  pto.tmov ins(%m : " MAT ") outs(%l : !pto.tile_buf<" LEFT ">)\n"
+        "  pto.tmov ins(%mb : " MAT ") outs(%r : !pto.tile_buf<" RIGHT ">)\n"
+        "  pto.tfree_from_aiv {id = 0, split = 0}\n"
+        "  pto.tmatmul ins(%l, %r : !pto.tile_buf<" LEFT ">, !pto.tile_buf<" RIGHT ">) outs(%acc : " ACC ")\n"
+        "  pto.tstore ins(%acc : " ACC ") outs(%vy : !pto.tensor_view<16x16xf32>)\n"
+        "  return\n}\n"
+        "func.func private @vector(%x: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n"
+        "  %c1 = arith.constant 1 : index\n"
+        "  %c16 = arith.constant 16 : index\n"
+        "  %z = arith.constant 0 : i32\n"
+        "  %imp = pto.import_reserved_buffer {name = \"v2c\", peer_func = @cube} -> i32\n"
+        "  pto.aiv_initialize_pipe {id = 0, dir_mask = 2, slot_size = 1024} (c2v_consumer_buf = %z : i32, v2c_consumer_buf = %imp : i32)\n"
+        "  %vx = pto.make_tensor_view %x, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<16x16xf32>\n"
+        "  %nd = pto.alloc_tile : " VND "\n"
+        "  %nz = pto.alloc_tile : " VNZ "\n"
+        "  pto.tload ins(%vx : !pto.tensor_view<16x16xf32>) outs(%nd : " VND ")\n"
+        "  pto.tmov ins(%nd : " VND ") outs(%nz : " VNZ ")\n"
+        "  pto.tpush_to_aic(%nz : " VNZ ") {id = 0, split = 0}\n"
+        "  return\n}\n}\n";
+    pto_program *p = program_build(text, NULL);
+    float x[256], b[256], y[256];
+    for (int i = 0; i < 256; ++i) x[i] = (float)(i % 11 - 5), b[i] = (float)(i % 7 - 3), y[i] = 0;
+    void *data[3] = {x, b, y};
+    const size_t nbytes[3] = {sizeof x, sizeof b, sizeof y};
+    run_pointers(p, 3, data, nbytes);
+    expect_product(y, x, b, 16, 16, 16);
+    pto_program_destroy(p);
+}
+
+/* A boxed vec tile anywhere but tmov and the pipes is refused, naming the
+ * instruction and the layout; so are the repacks A5 does not have. */
+static void test_vec_boxed_refusals(void **state) {
+    (void)state;
+    static const struct {
+        const char *body, *want;
+    } cases[] = {
+        {"  pto.tadd ins(%nz, %nz : " VNZ ", " VNZ ") outs(%nz : " VNZ ")\n",
+         "t.pto:5:27: error: pto.tadd: %nz is a vec tile laid out NZ (blayout=col_major, slayout=row_major); a boxed "
+         "vec tile is taken by tmov (to change its layout) and by the pipes' push and pop only"},
+        {"  pto.tstore ins(%nz : " VNZ ") outs(%v : !pto.tensor_view<16x16xf32>)\n",
+         "pto.tstore: %nz is a vec tile laid out NZ"},
+        {"  pto.tload ins(%v : !pto.tensor_view<16x16xf32>) outs(%zn : " VZN ")\n",
+         "pto.tload: %zn is a vec tile laid out ZN (blayout=row_major, slayout=col_major)"},
+        {"  pto.tprint ins(%nz : " VNZ ")\n", "pto.tprint: %nz is a vec tile laid out NZ"},
+        {"  pto.tmov ins(%nz : " VNZ ") outs(%nd : " VND ")\n",
+         "pto.tmov between vec tiles with a boxed one is tmov's repack of a row-major (ND) tile into NZ or ZN (A5's "
+         "TMOV); here NZ to ND"},
+        {"  pto.tmov ins(%nz : " VNZ ") outs(%zn : " VZN ")\n", "here NZ to ZN"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char text[4096];
+        snprintf(text, sizeof text,
+                 "func.func @k(%%x: !pto.ptr<f32>) {\n"
+                 "  %%nd = pto.alloc_tile : " VND "\n"
+                 "  %%nz = pto.alloc_tile : " VNZ "\n"
+                 "  %%zn = pto.alloc_tile : " VZN "\n"
+                 "%s"
+                 "  return\n}\n",
+                 cases[i].body);
+        /* The view the load and store cases name. */
+        char *at = strstr(text, "  %nd");
+        if (strstr(cases[i].body, "%v ") != NULL) {
+            char full[4096];
+            snprintf(full, sizeof full, "%.*s  %%c1 = arith.constant 1 : index\n  %%c16 = arith.constant 16 : index\n"
+                     "  %%v = pto.make_tensor_view %%x, shape = [%%c16, %%c16], strides = [%%c16, %%c1] : "
+                     "!pto.tensor_view<16x16xf32>\n%s", (int)(at - text), text, at);
+            expect_program_refused_with(full, NULL, cases[i].want);
+        } else {
+            expect_program_refused_with(text, NULL, cases[i].want);
+        }
+    }
+    /* The repack is A5's. */
+    expect_program_refused_with(
+        "module attributes {pto.target_arch = \"a2a3\"} {\nfunc.func @k() {\n"
+        "  %nd = pto.alloc_tile : " VND "\n"
+        "  %nz = pto.alloc_tile : " VNZ "\n"
+        "  pto.tmov ins(%nd : " VND ") outs(%nz : " VNZ ")\n"
+        "  return\n}\n}\n",
+        NULL, "pto.tmov: the repack of a vec tile into NZ is A5's TMOV (A2A3's moves a vec tile as it is)");
+    /* ZZ in vec is the MX exponents' layout; NN is no repack's; a parameter is row-major. */
+    expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<vec, 16x32xui8, slayout=row_major>\n"
+                                "  return\n}\n",
+                                NULL, "a vec tile laid out ZZ (blayout=row_major, slayout=row_major) holds MX scale "
+                                      "exponents (TMOV's X to ZZ): float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not "
+                                      "supported");
+    expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32, blayout=col_major, "
+                                "slayout=col_major>\n  return\n}\n",
+                                NULL, "a vec tile laid out NN is not supported");
+    expect_program_refused_with("func.func @k(%t: " VNZ ") {\n  return\n}\n", NULL,
+                                "%t: a parameter tile is row-major (slayout=none_box), not boxed");
+    expect_program_refused_with("%d = tabs %s : " VNZ "\n", NULL,
+                                "%s would be a parameter laid out NZ; a parameter tile is row-major (none_box)");
+}
+
 /* What stays out, refused with its sentence: float8 and MX types, TQUANT's
  * MX form, and more pipes in a kernel than its hardware flag ids allow. */
 static void test_refusals(void **state) {
@@ -293,6 +468,9 @@ int main(void) {
         cmocka_unit_test(test_older_matmul_spellings),
         cmocka_unit_test(test_memref_form),
         cmocka_unit_test(test_prefetch_does_nothing),
+        cmocka_unit_test(test_vec_repack_image),
+        cmocka_unit_test(test_vec_nz_push_to_cube),
+        cmocka_unit_test(test_vec_boxed_refusals),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "program/compiler.h"
+#include "program/layout.h"
 
 namespace pto {
 namespace program {
@@ -236,6 +237,9 @@ bool Compiler::UseTile(const Token& name, const Type& type, SourceLoc type_loc, 
   Value* v = Lookup(name.text);
   if (v == nullptr) {
     if (p_->is_kernel) return Error(name.loc, "%" + std::string(name.text) + " is not defined");
+    if (type.IsBoxedVec())
+      return Error(type_loc, "%" + std::string(name.text) + " would be a parameter laid out " +
+                                 LayoutName(type) + "; a parameter tile is row-major (none_box)");
     if (type.IsCube())
       return Error(type_loc, "%" + std::string(name.text) + " would be a parameter in the " +
                                  SpaceSpelling(type.space) +
@@ -256,6 +260,15 @@ bool Compiler::UseTile(const Token& name, const Type& type, SourceLoc type_loc, 
   if (!SameType(v->type, type))
     return Error(type_loc, "%" + std::string(name.text) + " is " + TypeString(v->type) +
                                ", but is written here as " + TypeString(type));
+  // The executor reads vec tiles row-major: a boxed one is an operand of
+  // tmov (the layout-changing copy) and of the pipes' push and pop only.
+  if (v->type.IsBoxedVec() && !boxed_vec_ok_)
+    return Error(type_loc, op_name_ + ": %" + std::string(name.text) + " is a vec tile laid out " +
+                               LayoutName(v->type) + " (blayout=" +
+                               (v->type.col_major ? "col_major" : "row_major") + ", slayout=" +
+                               (v->type.box == Box::kRowMajor ? "row_major" : "col_major") +
+                               "); a boxed vec tile is taken by tmov (to change its layout) and "
+                               "by the pipes' push and pop only");
   TileSlot& s = p_->tiles[v->reg];
   s.used = true;
   if (use == Use::kWrite && s.param >= 0) p_->params[s.param].access |= PTO_PARAM_WRITE;

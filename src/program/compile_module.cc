@@ -212,6 +212,9 @@ void Compiler::ParseOperation() {
   const Token op = tok_;
   const std::string_view name = op.text;
   Advance();
+  op_name_ = std::string(name);
+  boxed_vec_ok_ = name == "pto.tmov" || name == "tmov" || name.substr(0, 12) == "pto.tpush_to" ||
+                  name.substr(0, 13) == "pto.tpop_from";
   auto want_results = [&](size_t n) {
     if (results.size() == n) return true;
     return Error(op.loc, std::string(name) + " defines " + std::to_string(n) + " result" +

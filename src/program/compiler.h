@@ -318,6 +318,10 @@ class Compiler {
   std::unordered_map<std::string, SourceLoc> pending_loc_;
   std::unordered_map<uint32_t, uint32_t> view_ptr_;  // view register -> pointer index
   uint8_t core_ = 0;  // the CoreKind of the code being read, 0 outside every core's
+  // The operation being read, and whether it takes a boxed vec tile (tmov,
+  // a pipe's push or pop): UseTile refuses one elsewhere.
+  std::string op_name_;
+  bool boxed_vec_ok_ = false;
   // A pto.reserve_buffer's (or its import's) i32 register: the consumer
   // buffer it names, for the pipe initialisation it is given to.
   struct Reserved {

@@ -257,17 +257,27 @@ bool LayoutKey(std::string_view key, std::string_view value, Type* t, std::strin
 // not supported.
 bool CheckLayout(const Type& t, std::string* what) {
   const std::string shape = std::to_string(t.rows) + "x" + std::to_string(t.cols);
-  if (t.space == Space::kVec) {
-    if (t.box != Box::kNone) {
-      *what = "a vec tile is slayout=none_box here (a boxed vec tile is not supported)";
-      return false;
-    }
+  if (t.space == Space::kVec && t.box == Box::kNone) {
     if (t.col_major && t.cols != 1 && t.rows != 1) {
       *what = "blayout=col_major is supported for tiles of one column or one row (the same "
               "bytes as row_major), not " + shape + ", in the unified buffer (vec)";
       return false;
     }
     return true;
+  }
+  // A boxed vec tile (A5's TMOV repacks ND into NZ or ZN in the unified
+  // buffer, for the cube) is made of boxes as a cube tile is. ZZ in vec is
+  // TMOV's X-to-ZZ, the layout of MX scale exponents.
+  if (t.space == Space::kVec && t.box == Box::kRowMajor && !t.col_major) {
+    *what = "a vec tile laid out ZZ (blayout=row_major, slayout=row_major) holds MX scale "
+            "exponents (TMOV's X to ZZ): float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not "
+            "supported";
+    return false;
+  }
+  if (t.space == Space::kVec && t.box == Box::kColMajor && t.col_major) {
+    *what = "a vec tile laid out NN is not supported (a boxed vec tile is NZ or ZN, TMOV's "
+            "repacks for the cube)";
+    return false;
   }
   if (t.space == Space::kScaling || t.fractal == 32) {
     *what = "MX scale tiles (loc=scaling, fractal=32) are not supported: libpto runs no MX matmul";
@@ -494,9 +504,9 @@ bool SameType(const Type& a, const Type& b) {
     case TypeKind::kTile:
       return a.dtype == b.dtype && a.rows == b.rows && a.cols == b.cols &&
              a.valid_rows == b.valid_rows && a.valid_cols == b.valid_cols && a.pad == b.pad &&
-             a.space == b.space && (a.space == Space::kVec || (a.col_major == b.col_major &&
-                                                               a.box == b.box &&
-                                                               a.fractal == b.fractal));
+             a.space == b.space &&
+             ((a.space == Space::kVec && a.box == Box::kNone && b.box == Box::kNone) ||
+              (a.col_major == b.col_major && a.box == b.box && a.fractal == b.fractal));
     case TypeKind::kLocalArray:
       if (a.dtype != b.dtype || a.rank != b.rank) return false;
       for (int i = 0; i < a.rank; ++i)
@@ -525,7 +535,7 @@ std::string TypeString(const Type& t) {
     case TypeKind::kPtr: return std::string("!pto.ptr<") + DtypeSpelling(t.dtype) + ">";
     case TypeKind::kHandle: return kHandleNames[t.bits];
     case TypeKind::kTile:
-      if (t.IsCube())
+      if (t.IsCube() || t.IsBoxedVec())
         return std::string(SpaceSpelling(t.space)) + " " + LayoutName(t) + " tile " +
                std::to_string(t.rows) + "x" + std::to_string(t.cols) + "x" +
                DtypeSpelling(t.dtype) + " (valid " + dim(t.valid_rows) + "x" + dim(t.valid_cols) +

@@ -59,7 +59,7 @@ struct Type {
   uint8_t pad = 0;
   // Tiles: the memory and the layout (blayout col_major, slayout, fractal
   // size in bytes); vec tiles are row-major without boxes (a one-row or
-  // one-column col_major tile has the same bytes).
+  // one-column col_major tile has the same bytes), or boxed (IsBoxedVec).
   Space space = Space::kVec;
   bool col_major = false;
   Box box = Box::kNone;
@@ -74,6 +74,11 @@ struct Type {
   bool IsInteger() const { return kind == TypeKind::kInt || kind == TypeKind::kIndex; }
   // A tile of the cube's memories, whose bytes are its layout's image.
   bool IsCube() const { return kind == TypeKind::kTile && space != Space::kVec; }
+  // A vec tile laid out in boxes (NZ, ZN, ...): its bytes are its layout's
+  // image, as a cube tile's; only tmov and the pipes take one.
+  bool IsBoxedVec() const {
+    return kind == TypeKind::kTile && space == Space::kVec && box != Box::kNone;
+  }
   bool HasDynamicValid() const { return valid_rows == kDynamic || valid_cols == kDynamic; }
 };
 
