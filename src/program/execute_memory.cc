@@ -11,6 +11,7 @@
 #include "dtype_rules.h"
 #include "ops/ops.h"
 #include "program/block.h"
+#include "program/layout.h"
 #include "tile.h"
 
 namespace pto {
@@ -315,10 +316,14 @@ void Block::PrintTile(uint32_t slot, SourceLoc loc, const std::string& what, uin
   char number[64];
   const uint32_t rows = t.valid_rows < max_rows ? t.valid_rows : max_rows;
   const uint32_t cols = t.valid_cols < max_cols ? t.valid_cols : max_cols;
+  // Each element where its tile's layout puts it: rows t.cols apart (a
+  // window's are its parent's), or a cube or boxed vec tile's layout image.
+  const Type& type = p_.tiles[slot].type;
+  const bool boxed = type.IsCube() || type.IsBoxedVec();
+  const Layout layout = boxed ? LayoutOf(type) : RowMajorLayout(t.rows, t.cols);
   for (uint32_t r = 0; r < rows; ++r) {
-    const char* row = static_cast<const char*>(t.data) + static_cast<size_t>(r) * t.cols * size;
     for (uint32_t c = 0; c < cols; ++c) {
-      const char* e = row + c * size;
+      const char* e = static_cast<const char*>(t.data) + ElementOffset(layout, r, c) * size;
       int64_t i = 0;
       uint64_t u64 = 0;
       double f = 0;
