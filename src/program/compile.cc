@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "program/compiler.h"
+#include "program/layout.h"
 
 namespace pto {
 namespace program {
@@ -97,6 +98,27 @@ void Compiler::ParseValueNames(std::vector<Token>* out) {
 bool Compiler::ParseType(Type* out) {
   if (!ok()) return false;
   const Token t = tok_;
+  // Two spellings whose <...> body the lexer does not join to their name:
+  // PTOAS's older `memref<...>` (types.cc), and MLIR's elided dialect
+  // prefix, a tile operand's type printed `<loc=left, ...>` where the
+  // operation says it is a !pto.tile_buf.
+  const bool memref = t.IsIdent("memref") && Peek().Is('<');
+  if (memref || t.Is('<')) {
+    std::string_view body;
+    if (!lexer_.AngleBodyFrom(memref ? peek_ : t, &body))
+      return Error(t.loc, "unterminated '<' in a type");
+    has_peek_ = false;
+    Advance();
+    const std::string name = memref ? "memref" : "!pto.tile_buf";
+    std::string error;
+    size_t offset = 0;
+    if (ParsePtoType(name + std::string(body), out, &error, &offset)) return true;
+    // The offset into the text as written (without the prefix supplied).
+    SourceLoc loc = t.loc;
+    const size_t unwritten = memref ? 0 : name.size();
+    loc.col += static_cast<uint32_t>(offset > unwritten ? offset - unwritten : 0);
+    return Error(loc, error);
+  }
   if (t.kind == Tok::kIdent) {
     if (!ParseScalarType(t.text, out))
       return Error(t.loc, "unknown type '" + std::string(t.text) + "'");
@@ -107,6 +129,7 @@ bool Compiler::ParseType(Type* out) {
   Advance();
   if (t.text.find('<') == std::string_view::npos) {
     auto it = aliases_.find(std::string(t.text));
+    if (it == aliases_.end() && ParseHandleType(t.text, out)) return true;
     if (it == aliases_.end())
       return Error(t.loc, "unknown type alias '" + std::string(t.text) + "'");
     *out = it->second;
@@ -158,6 +181,22 @@ bool Compiler::UseInt(const Token& name, Value* out, const char* what) {
   return true;
 }
 
+Value Compiler::ConstIndex(int64_t n, SourceLoc loc) {
+  Value v;
+  v.type.kind = TypeKind::kIndex;
+  v.type.bits = 64;
+  v.is_const = true;
+  v.const_value = n;
+  v.reg = NewIntReg();
+  Instr in;
+  in.code = Code::kConstInt;
+  in.loc = loc;
+  in.a = v.reg;
+  in.imm = n;
+  p_->code.push_back(in);
+  return v;
+}
+
 bool Compiler::ParseIntOperand(Value* out, const char* what) {
   Token name;
   return ExpectValueName(&name) && UseInt(name, out, what);
@@ -198,6 +237,9 @@ bool Compiler::UseTile(const Token& name, const Type& type, SourceLoc type_loc, 
   Value* v = Lookup(name.text);
   if (v == nullptr) {
     if (p_->is_kernel) return Error(name.loc, "%" + std::string(name.text) + " is not defined");
+    if (type.IsBoxedVec())
+      return Error(type_loc, "%" + std::string(name.text) + " would be a parameter laid out " +
+                                 LayoutName(type) + "; a parameter tile is row-major (none_box)");
     if (type.IsCube())
       return Error(type_loc, "%" + std::string(name.text) + " would be a parameter in the " +
                                  SpaceSpelling(type.space) +
@@ -218,6 +260,15 @@ bool Compiler::UseTile(const Token& name, const Type& type, SourceLoc type_loc, 
   if (!SameType(v->type, type))
     return Error(type_loc, "%" + std::string(name.text) + " is " + TypeString(v->type) +
                                ", but is written here as " + TypeString(type));
+  // The executor reads vec tiles row-major: a boxed one is an operand of
+  // tmov (the layout-changing copy) and of the pipes' push and pop only.
+  if (v->type.IsBoxedVec() && !boxed_vec_ok_)
+    return Error(type_loc, op_name_ + ": %" + std::string(name.text) + " is a vec tile laid out " +
+                               LayoutName(v->type) + " (blayout=" +
+                               (v->type.col_major ? "col_major" : "row_major") + ", slayout=" +
+                               (v->type.box == Box::kRowMajor ? "row_major" : "col_major") +
+                               "); a boxed vec tile is taken by tmov (to change its layout) and "
+                               "by the pipes' push and pop only");
   TileSlot& s = p_->tiles[v->reg];
   s.used = true;
   if (use == Use::kWrite && s.param >= 0) p_->params[s.param].access |= PTO_PARAM_WRITE;

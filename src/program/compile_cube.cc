@@ -154,8 +154,23 @@ bool Compiler::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32_t
                           Where(s.IsCube() ? s : d) +
                           " (the cube's tiles take tmov, textract, tload, tstore and tmatmul)");
   const bool mat_to_l0 = s.space == Space::kMat && (d.space == Space::kLeft || d.space == Space::kRight);
+  // Between vec tiles (one of them boxed): A5's TMOV repacks a row-major
+  // tile into NZ or ZN in the unified buffer, for the cube (pto-isa
+  // TMOV.md, a5/TMov.hpp TMovToVecNd2Nz and TMovNdTo2Zn); no other.
+  const bool repack = s.space == Space::kVec && d.space == Space::kVec;
+  if (repack) {
+    const std::string to = LayoutName(d);
+    if (extract || !IsRowMajor(s) || (to != "NZ" && to != "ZN"))
+      return Error(loc, what + " between vec tiles with a boxed one is tmov's repack of a "
+                               "row-major (ND) tile into NZ or ZN (A5's TMOV); here " +
+                            LayoutName(s) + " to " + to);
+    if (p_->profile == PTO_PROFILE_A2A3)
+      return Error(loc, what + ": the repack of a vec tile into " + to +
+                            " is A5's TMOV (A2A3's moves a vec tile as it is)");
+  }
   const bool allowed = extract ? mat_to_l0
-                               : mat_to_l0 || (s.space == Space::kMat && d.space == Space::kBias) ||
+                               : mat_to_l0 || repack ||
+                                     (s.space == Space::kMat && d.space == Space::kBias) ||
                                      (s.space == Space::kAcc &&
                                       (d.space == Space::kVec || d.space == Space::kMat));
   if (!allowed)

@@ -317,6 +317,9 @@ bool Compiler::BindParam(const Token& name, const Type& t, SourceLoc type_loc) {
       p_->params.back().access = PTO_PARAM_READ;
       break;
     case TypeKind::kTile: {
+      if (t.IsBoxedVec())
+        return Error(type_loc, "%" + std::string(name.text) +
+                                   ": a parameter tile is row-major (slayout=none_box), not boxed");
       v.reg = NewTileSlot(t, name.loc, name.text);
       const uint32_t index = AddParam(name.text, PTO_PARAM_TILE, t, v.reg);
       p_->tiles[v.reg].param = static_cast<int32_t>(index);
@@ -328,6 +331,8 @@ bool Compiler::BindParam(const Token& name, const Type& t, SourceLoc type_loc) {
       // the instruction cannot change, so nothing for the caller to bind.
       break;
     case TypeKind::kTensorView:
+      if (t.memref) return BindMemref(name, t);
+      [[fallthrough]];
     case TypeKind::kPartitionView:
       // Only a called function takes views; checked alone, it is never run.
       if (check_only_) {

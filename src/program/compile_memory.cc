@@ -11,12 +11,24 @@
 namespace pto {
 namespace program {
 
-// `name = [%a, %b, ...]`: integer operands into Program::lists.
-bool Compiler::ParseIndexList(std::string_view key, std::vector<Value>* out) {
+// `name = [%a, %b, ...]`: integer operands into Program::lists; with
+// literals, an entry may also be an integer (PTOAS's older pto.subview of a
+// view writes its sizes so), given a constant register here.
+bool Compiler::ParseIndexList(std::string_view key, std::vector<Value>* out, bool literals) {
   if (!ExpectIdent(key) || !Expect('=') || !Expect('[')) return false;
   while (ok() && !tok_.Is(']')) {
     Value v;
-    if (!ParseIntOperand(&v, std::string(key).c_str())) return false;
+    if (literals && tok_.kind == Tok::kInt) {
+      const std::string s(tok_.text);
+      char* end = nullptr;
+      const long long n = strtoll(s.c_str(), &end, 0);
+      if (n < 0 || n > (1ll << 40))
+        return Error(tok_.loc, std::string(key) + " entry " + s + " is out of range");
+      v = ConstIndex(n, tok_.loc);
+      Advance();
+    } else if (!ParseIntOperand(&v, std::string(key).c_str())) {
+      return false;
+    }
     out->push_back(v);
     if (!tok_.Is(',')) break;
     Advance();
@@ -96,6 +108,28 @@ void Compiler::ParseMakeView(const Token& op, const Token& result) {
       pointer.reg;
 }
 
+// An entry parameter written as a memref in global memory (PTOAS's older
+// form): an array of the memref's shape, row-major and contiguous, bound as
+// a pointer parameter, and the name a view of it whole.
+bool Compiler::BindMemref(const Token& name, const Type& t) {
+  Type ptr;
+  ptr.kind = TypeKind::kPtr;
+  ptr.dtype = t.dtype;
+  const uint32_t pointer = p_->pointer_count++;
+  p_->pointer_root.push_back(pointer);
+  AddParam(name.text, PTO_PARAM_POINTER, ptr, pointer);
+  std::vector<Value> shape(t.rank), strides(t.rank);
+  int64_t stride = 1;
+  for (int i = t.rank - 1; i >= 0; --i) {
+    shape[i] = ConstIndex(t.dims[i], name.loc);
+    strides[i] = ConstIndex(stride, name.loc);
+    stride *= t.dims[i];
+  }
+  view_ptr_[EmitView(Code::kMakeView, name.loc, pointer, t, shape, strides, name)] = pointer;
+  p_->code.back().sub = 1;  // its run-time messages name the memref parameter
+  return ok();
+}
+
 void Compiler::ParsePartitionView(const Token& op, const Token& result) {
   Token src_name;
   if (!ExpectValueName(&src_name)) return;
@@ -107,8 +141,9 @@ void Compiler::ParsePartitionView(const Token& op, const Token& result) {
                        "pto.partition_view needs a view, not " + TypeString(src->type));
   const Value source = *src;
   std::vector<Value> offsets, sizes;
-  if (!Expect(',') || !ParseIndexList("offsets", &offsets) || !Expect(',') ||
-      !ParseIndexList("sizes", &sizes) || !Expect(':'))
+  const bool older = op.text == "pto.subview";
+  if (!Expect(',') || !ParseIndexList("offsets", &offsets, older) || !Expect(',') ||
+      !ParseIndexList("sizes", &sizes, older) || !Expect(':'))
     return;
   const SourceLoc type_loc = tok_.loc;
   Type from, to;
@@ -363,7 +398,11 @@ void Compiler::ParseAllocTile(const Token& op, const Token& result) {
   const SourceLoc type_loc = tok_.loc;
   Type t;
   if (!ParseType(&t)) return;
-  if (t.kind != TypeKind::kTile) return (void)Error(type_loc, "pto.alloc_tile gives a tile type");
+  if (t.kind != TypeKind::kTile)
+    return (void)Error(type_loc, op.text == "memref.alloc"
+                                     ? "memref.alloc gives a memref in #pto.address_space<vec> (a "
+                                       "tile) here"
+                                     : "pto.alloc_tile gives a tile type");
   if ((t.valid_rows == kDynamic) != has_vr)
     return (void)Error(has_vr ? vr_loc : op.loc,
                        has_vr ? "valid_row is given, but the type's v_row is static"

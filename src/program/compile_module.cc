@@ -53,6 +53,7 @@ void Compiler::ParseFile() {
     Error(tok_.loc, saw_module ? "the module holds no func.func" : "the text holds no operation");
   const FuncInfo* entry = nullptr;
   if (ok() && !funcs_.empty() && ChooseEntry(&entry)) CompileEntry(*entry);
+  if (ok() && !later_error_.empty()) Error(later_loc_, later_error_);
   if (ok() && !pending_addr_.empty()) {
     const auto& first = *pending_addr_.begin();
     Error(pending_loc_[first.first],
@@ -211,6 +212,9 @@ void Compiler::ParseOperation() {
   const Token op = tok_;
   const std::string_view name = op.text;
   Advance();
+  op_name_ = std::string(name);
+  boxed_vec_ok_ = name == "pto.tmov" || name == "tmov" || name.substr(0, 12) == "pto.tpush_to" ||
+                  name.substr(0, 13) == "pto.tpop_from";
   auto want_results = [&](size_t n) {
     if (results.size() == n) return true;
     return Error(op.loc, std::string(name) + " defines " + std::to_string(n) + " result" +
@@ -279,6 +283,14 @@ void Compiler::ParseOperation() {
     if (want_results(0)) ParseSyncAll(op);
   } else if (name == "pto.tprint") {
     if (want_results(0)) ParsePrint(op);
+  } else if (name == "pto.tquant.mx") {
+    Error(op.loc, "pto.tquant.mx is not implemented: it quantises into an MX format (MXFP8 or "
+                  "MXFP4_E2M1, float8 or float4 elements sharing an e8m0 scale per block), and "
+                  "float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not supported");
+  } else if (name == "pto.make_prefetch_async_context" || name == "pto.tprefetch_async" ||
+             name == "pto.get_prefetch_async_session" || name == "pto.comm.wait_async_event") {
+    // The wait on a prefetch's event is single-card (a prefetch session's).
+    if (want_results(1)) ParsePrefetch(op, results[0]);
   } else if (name.substr(0, 9) == "pto.comm.") {
     // PTOAS's comm dialect moves tiles between cards (NPUs) and signals
     // across them: a program here runs the blocks of one card.
@@ -295,6 +307,10 @@ void Compiler::ParseOperation() {
     if (want_results(0)) ParseLoadStore(op, name == "pto.tload");
   } else if (name == "pto.alloc_tile") {
     if (want_results(1)) ParseAllocTile(op, results[0]);
+  } else if (name == "memref.alloc") {
+    // PTOAS's older form of an alloc_tile: memref.alloc() : memref<RxCxT,
+    // #pto.address_space<vec>>.
+    if (want_results(1) && Expect('(') && Expect(')')) ParseAllocTile(op, results[0]);
   } else if (name == "pto.subset") {
     if (want_results(1)) ParseSubset(op, results[0], false);
   } else if (name == "pto.subview") {

@@ -170,6 +170,7 @@ void Compiler::ParseInitializePipe(const Token& op, bool cube) {
   std::vector<AttrEntry> attrs;
   if (!ParseAttrDict(&attrs)) return;
   int64_t id = 0, dir = 0, slot_size = 0, slot_num = -1;  // -1: PTOAS's default
+  int64_t flag_base = -1;
   for (const AttrEntry& e : attrs) {
     int64_t v = 0;
     if (e.key == "id" && IntAttr(e, &v)) id = v;
@@ -177,7 +178,7 @@ void Compiler::ParseInitializePipe(const Token& op, bool cube) {
     else if (e.key == "slot_size" && IntAttr(e, &v)) slot_size = v;
     else if (e.key == "slot_num" && IntAttr(e, &v)) slot_num = v;
     else if (e.key == "nosplit" && e.value.kind == Tok::kIdent) continue;
-    else if (e.key == "flag_base" && IntAttr(e, &v)) continue;
+    else if (e.key == "flag_base" && IntAttr(e, &v) && v >= 0) flag_base = v;
     else
       return (void)Error(e.loc, what + ": attribute '" + std::string(e.key) +
                                     "' is not implemented (id, dir_mask, slot_size, slot_num, "
@@ -187,6 +188,22 @@ void Compiler::ParseInitializePipe(const Token& op, bool cube) {
     return (void)Error(op.loc, what + " expects dir_mask to be 1 (cube to vector), 2 (vector to "
                                       "cube) or 3 (both)");
   if (slot_size <= 0) return (void)Error(op.loc, what + " expects slot_size greater than 0");
+  // A pipe's cores signal each other through hardware flags: 2 ids a
+  // direction, 4 for a two-way pipe, out of 16 for a kernel function's
+  // pipes (PTOAS's verifier and its ResolveReservedBuffers pass).
+  const int64_t flags = dir == 3 ? 4 : 2;
+  if (flag_base >= 0 && flag_base + flags > kFlagIds)
+    return (void)Error(op.loc, what + ": flag_base " + std::to_string(flag_base) + " and dir_mask " +
+                                   std::to_string(dir) + " need flag ids up to " +
+                                   std::to_string(flag_base + flags - 1) + "; there are " +
+                                   std::to_string(kFlagIds) + " (0 to 15)");
+  flag_ids_[side] += static_cast<uint32_t>(flags);
+  if (flag_ids_[side] > kFlagIds)
+    return (void)Error(op.loc, what + ": with pipe " + std::to_string(id) + " the " +
+                                   CoreName(side) + "'s pipes need " +
+                                   std::to_string(flag_ids_[side]) + " hardware flag ids, more "
+                                   "than the " + std::to_string(kFlagIds) +
+                                   " there are (a pipe takes 2, or 4 with dir_mask = 3)");
   // A slot holds one tile: no larger than the largest tile.
   if (static_cast<uint64_t>(slot_size) > PTO_TILE_MAX_BYTES)
     return (void)Error(op.loc, what + ": slot_size " + std::to_string(slot_size) +
@@ -244,11 +261,14 @@ void Compiler::ParseInitializePipe(const Token& op, bool cube) {
                                              " consumer buffer \"" + r->second.name + "\" is in " +
                                              SpaceSpelling(r->second.location) + "; it must be in " +
                                              SpaceSpelling(want));
-          if (r->second.size != uint64_t(slot_size) * depth)
-            return (void)Error(name.loc, what + ": the consumer buffer \"" + r->second.name +
-                                             "\" is " + std::to_string(r->second.size) +
-                                             " bytes; slot_size x slot_num is " +
-                                             std::to_string(uint64_t(slot_size) * depth));
+          // Reported once the whole text is read (PTOAS's manual asks this
+          // size; its verifier's rules, the flag ids above, come first).
+          if (r->second.size != uint64_t(slot_size) * depth && later_error_.empty()) {
+            later_loc_ = name.loc;
+            later_error_ = what + ": the consumer buffer \"" + r->second.name + "\" is " +
+                           std::to_string(r->second.size) + " bytes; slot_size x slot_num is " +
+                           std::to_string(uint64_t(slot_size) * depth);
+          }
         }
       } else {
         return (void)Error(key.loc, what + ": unknown operand '" + std::string(key.text) + "'");

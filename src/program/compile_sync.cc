@@ -337,5 +337,97 @@ void Compiler::ParseSyncAll(const Token& op) {
   p_->code.push_back(in);
 }
 
+// PTOAS's asynchronous prefetch into the L2 cache:
+//   %ctx = pto.make_prefetch_async_context(%ws : !pto.ptr<i8>) -> !pto.prefetch_async_context
+//   %e = pto.tprefetch_async(%view, %ctx : V, !pto.prefetch_async_context) -> !pto.async_event
+//   %s = pto.get_prefetch_async_session %ctx : !pto.prefetch_async_context -> !pto.async_session
+//   %done = pto.comm.wait_async_event(%e, %s : !pto.async_event, !pto.async_session) -> i1
+// checked as PTOAS's verifiers check them, then nothing: a block reads global
+// memory directly, with no cache between, so a prefetch changes no result
+// and its event has completed (the wait gives true).
+void Compiler::ParsePrefetch(const Token& op, const Token& result) {
+  const std::string what(op.text);
+  const bool session = op.text == "pto.get_prefetch_async_session";
+  const bool context = op.text == "pto.make_prefetch_async_context";
+  const size_t want = context || session ? 1 : 2;
+  std::vector<Token> names;
+  if (!session && !Expect('(')) return;
+  ParseValueNames(&names);
+  if (!ok()) return;
+  if (names.size() != want)
+    return (void)Error(op.loc, what + " takes " + (want == 1 ? "one operand" : "two operands"));
+  std::vector<Type> types;
+  std::vector<SourceLoc> locs;
+  if (!Expect(':') || !ParseTypes(want, &types, &locs) || (!session && !Expect(')'))) return;
+  if (tok_.Is('{')) {
+    std::vector<AttrEntry> attrs;
+    if (!ParseAttrDict(&attrs)) return;
+    if (!attrs.empty())
+      return (void)Error(attrs[0].loc, what + ": unknown attribute '" +
+                                           std::string(attrs[0].key) + "'");
+  }
+  if (!ExpectArrow()) return;
+  const SourceLoc result_loc = tok_.loc;
+  Type result_type;
+  if (!ParseType(&result_type)) return;
+  for (size_t i = 0; i < want; ++i) {
+    Value v;
+    if (!UseValue(names[i], &v)) return;
+    if (!SameType(types[i], v.type))
+      return (void)Error(locs[i], "%" + std::string(names[i].text) + " is " +
+                                      TypeString(v.type) + ", but is written here as " +
+                                      TypeString(types[i]));
+  }
+  Type want_result;
+  if (context) {
+    if (types[0].kind != TypeKind::kPtr || pto_dtype_size(types[0].dtype) != 1 ||
+        IsFloatDtype(types[0].dtype))
+      return (void)Error(locs[0], what + " takes its workspace as a !pto.ptr of 8-bit integers, "
+                                         "not " + TypeString(types[0]));
+    ParseHandleType("!pto.prefetch_async_context", &want_result);
+  } else if (session) {
+    if (!IsHandle(types[0], Handle::kPrefetchContext))
+      return (void)Error(locs[0], what + " takes a !pto.prefetch_async_context, not " +
+                                      TypeString(types[0]));
+    ParseHandleType("!pto.async_session", &want_result);
+  } else if (op.text == "pto.tprefetch_async") {
+    const Type& src = types[0];
+    bool flat = src.kind == TypeKind::kTensorView || src.kind == TypeKind::kPartitionView;
+    for (int i = 0; flat && i < src.rank; ++i)
+      flat = src.dims[i] != kDynamic && (i + 1 == src.rank || src.dims[i] == 1);
+    if (!flat)
+      return (void)Error(locs[0], what + " prefetches a view of static shape whose dimensions "
+                                         "but the last are 1 (a flat, contiguous 1-D view in "
+                                         "global memory), not " + TypeString(src));
+    if (!IsHandle(types[1], Handle::kPrefetchContext))
+      return (void)Error(locs[1], what + " takes a !pto.prefetch_async_context, not " +
+                                      TypeString(types[1]));
+    ParseHandleType("!pto.async_event", &want_result);
+  } else {
+    if (!IsHandle(types[0], Handle::kAsyncEvent) || !IsHandle(types[1], Handle::kAsyncSession))
+      return (void)Error(locs[0], what + " takes a !pto.async_event and a !pto.async_session, "
+                                         "not " + TypeString(types[0]) + " and " +
+                                         TypeString(types[1]));
+    want_result.kind = TypeKind::kInt;
+    want_result.bits = 1;
+  }
+  if (!SameType(result_type, want_result))
+    return (void)Error(result_loc, what + " gives " + TypeString(want_result) + ", not " +
+                                       TypeString(result_type));
+  Value v;
+  v.type = want_result;
+  if (want_result.kind == TypeKind::kInt) {
+    Instr in;
+    in.code = Code::kConstInt;
+    in.loc = op.loc;
+    in.imm = 1;
+    v.reg = in.a = NewIntReg();
+    v.is_const = true;
+    v.const_value = 1;
+    p_->code.push_back(in);
+  }
+  Define(result, v);
+}
+
 }  // namespace program
 }  // namespace pto

@@ -89,10 +89,12 @@ bool Compiler::TakeIndexOperands(const ops::OpDescriptor& desc, std::vector<Toke
 bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
                           const std::vector<uint32_t>& ins, uint32_t dst, int attr,
                           const Instr& scalar, const TextForm& form) {
-  // A cube tile on either side: one of the cube's moves, or an error.
-  const bool cube = p_->tiles[dst].type.IsCube() ||
-                    (!ins.empty() && p_->tiles[ins[0]].type.IsCube()) ||
-                    (ins.size() > 1 && p_->tiles[ins[1]].type.IsCube());
+  // A cube tile (or a boxed vec tile) on either side: one of the cube's
+  // moves, or an error.
+  const auto boxed = [](const Type& t) { return t.IsCube() || t.IsBoxedVec(); };
+  const bool cube = boxed(p_->tiles[dst].type) ||
+                    (!ins.empty() && boxed(p_->tiles[ins[0]].type)) ||
+                    (ins.size() > 1 && boxed(p_->tiles[ins[1]].type));
   if (cube) return EmitCubeMove(op, loc, ins.empty() ? dst : ins[0], dst, scalar);
   Instr in;
   in.scalar_reg = scalar.scalar_reg;

@@ -114,6 +114,8 @@ class Compiler {
   // A use of an integer value (index or iN).
   bool UseInt(const Token& name, Value* out, const char* what);
   bool ParseIntOperand(Value* out, const char* what);
+  // An index constant n in a new register (its kConstInt at loc).
+  Value ConstIndex(int64_t n, SourceLoc loc);
   uint32_t NewTileSlot(const Type& type, SourceLoc loc, std::string_view name);
   uint32_t AddParam(std::string_view name, pto_param_kind kind, const Type& type, uint32_t reg);
   // A tile operand written with its type: an existing tile of that type, or,
@@ -216,9 +218,10 @@ class Compiler {
   // ---- compile_memory.cc: global-memory views, tload/tstore, tile allocation,
   // valid shapes and placement
 
-  bool ParseIndexList(std::string_view key, std::vector<Value>* out);
+  bool ParseIndexList(std::string_view key, std::vector<Value>* out, bool literals = false);
   bool SkipLayoutAttr();
   void ParseMakeView(const Token& op, const Token& result);
+  bool BindMemref(const Token& name, const Type& t);
   void ParsePartitionView(const Token& op, const Token& result);
   bool TakeDim(SourceLoc loc, const std::string& what, const Value& given, int64_t* dim);
   uint32_t EmitView(Code code, SourceLoc loc, uint32_t from, const Type& type,
@@ -240,6 +243,7 @@ class Compiler {
   void ParseCacheInvalid(const Token& op);
   void ParseFence(const Token& op);
   void ParseSyncAll(const Token& op);
+  void ParsePrefetch(const Token& op, const Token& result);
 
   // ---- compile_print.cc: pto.tprint
 
@@ -325,6 +329,10 @@ class Compiler {
   std::unordered_map<std::string, SourceLoc> pending_loc_;
   std::unordered_map<uint32_t, uint32_t> view_ptr_;  // view register -> pointer index
   uint8_t core_ = 0;  // the CoreKind of the code being read, 0 outside every core's
+  // The operation being read, and whether it takes a boxed vec tile (tmov,
+  // a pipe's push or pop): UseTile refuses one elsewhere.
+  std::string op_name_;
+  bool boxed_vec_ok_ = false;
   // A pto.reserve_buffer's (or its import's) i32 register: the consumer
   // buffer it names, for the pipe initialisation it is given to.
   struct Reserved {
@@ -337,6 +345,14 @@ class Compiler {
   // the pointer index of each end's gm_slot_buffer (key: pipe x 2 + end, 0
   // the cube's), for the views of slots in global memory.
   std::vector<uint8_t> pipe_sides_;
+  // The hardware flag ids the pipes initialised so far take, per CoreKind:
+  // at most kFlagIds.
+  static constexpr uint32_t kFlagIds = 16;
+  uint32_t flag_ids_[3] = {};
+  // The first error of a rule checked after the others (a consumer buffer's
+  // size), reported at the end of the text.
+  std::string later_error_;
+  SourceLoc later_loc_;
   std::unordered_map<uint32_t, uint32_t> pipe_gm_;
   // The innermost region's terminator: scf.yield's or scf.condition's values.
   struct Yield {

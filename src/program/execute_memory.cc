@@ -11,6 +11,7 @@
 #include "dtype_rules.h"
 #include "ops/ops.h"
 #include "program/block.h"
+#include "program/layout.h"
 #include "tile.h"
 
 namespace pto {
@@ -103,6 +104,8 @@ pto_status Block::MakeView(const Instr& in) {
   v.pointer = in.b;
   v.rank = in.rank;
   v.offset = 0;
+  // in.sub 1: the view of a memref parameter (no make_tensor_view in the text).
+  const std::string what = in.sub == 1 ? "the memref parameter" : "pto.make_tensor_view";
   // The last element the view reaches must be inside the bound memory.
   unsigned __int128 last = 0;
   bool empty = false;
@@ -111,7 +114,7 @@ pto_status Block::MakeView(const Instr& in) {
     v.strides[i] = ints_[p_.lists[in.extra + in.rank + i]];
     if (v.shape[i] < 0 || v.strides[i] < 0)
       return Error(in, PTO_ERR_OUT_OF_RANGE,
-                   "pto.make_tensor_view: dimension " + std::to_string(i) + " has shape " +
+                   what + ": dimension " + std::to_string(i) + " has shape " +
                        std::to_string(v.shape[i]) + " and stride " + std::to_string(v.strides[i]) +
                        ": both must be >= 0");
     if (v.shape[i] == 0) {
@@ -122,7 +125,7 @@ pto_status Block::MakeView(const Instr& in) {
   }
   if (!empty && last >= static_cast<unsigned __int128>(ptr.count))
     return Error(in, PTO_ERR_OUT_OF_RANGE,
-                 "pto.make_tensor_view: the view reaches element " +
+                 what + ": the view reaches element " +
                      (last > INT64_MAX ? std::string("beyond 2^63")
                                        : std::to_string(static_cast<int64_t>(last))) +
                      " of " + PointerName(in.b) + ", which holds " + std::to_string(ptr.count) +
@@ -341,10 +344,14 @@ void Block::PrintTile(uint32_t slot, SourceLoc loc, const std::string& what, uin
   char number[64];
   const uint32_t rows = t.valid_rows < max_rows ? t.valid_rows : max_rows;
   const uint32_t cols = t.valid_cols < max_cols ? t.valid_cols : max_cols;
+  // Each element where its tile's layout puts it: rows t.cols apart (a
+  // window's are its parent's), or a cube or boxed vec tile's layout image.
+  const Type& type = p_.tiles[slot].type;
+  const bool boxed = type.IsCube() || type.IsBoxedVec();
+  const Layout layout = boxed ? LayoutOf(type) : RowMajorLayout(t.rows, t.cols);
   for (uint32_t r = 0; r < rows; ++r) {
-    const char* row = static_cast<const char*>(t.data) + static_cast<size_t>(r) * t.cols * size;
     for (uint32_t c = 0; c < cols; ++c) {
-      const char* e = row + c * size;
+      const char* e = static_cast<const char*>(t.data) + ElementOffset(layout, r, c) * size;
       int64_t i = 0;
       uint64_t u64 = 0;
       double f = 0;

@@ -72,6 +72,15 @@ bool Lexer::SkipAngleBody() {
   return false;
 }
 
+bool Lexer::AngleBodyFrom(const Token& open, std::string_view* body) {
+  const size_t start = static_cast<size_t>(open.text.data() - text_.data());
+  pos_ = start;
+  loc_ = open.loc;
+  if (!SkipAngleBody()) return false;
+  *body = text_.substr(start, pos_ - start);
+  return true;
+}
+
 Token Lexer::Next() {
   SkipSpaceAndComments();
   Token t;

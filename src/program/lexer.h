@@ -51,6 +51,11 @@ class Lexer {
   // The next token; kEnd at the end, kError (and then kEnd) on a character
   // that starts no token.
   Token Next();
+  // The text of the balanced <...> that `open` (a '<' token this lexer
+  // returned) begins, the lexer then after its '>'; false (the lexer at the
+  // end) if the text ends first. MLIR elides the `!dialect.name` of a type
+  // where an operation's syntax implies it (`ins(%a : <loc=left, ...>)`).
+  bool AngleBodyFrom(const Token& open, std::string_view* body);
 
  private:
   void SkipSpaceAndComments();

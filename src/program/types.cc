@@ -98,6 +98,18 @@ bool ParseInt(std::string_view s, int64_t* out) {
   return true;
 }
 
+// Why the element type s (`what`: "element type", "dtype", ...) is refused.
+// The float8 spellings (PTOAS's f8E4M3FN and f8E5M2, !pto.f8E8M0 and
+// !pto.hif8: the MX and low-precision matmuls' types) say so.
+std::string UnsupportedElement(const char* what, std::string_view s) {
+  const std::string_view bare = s.substr(0, 5) == "!pto." ? s.substr(5) : s;
+  if (bare.substr(0, 2) == "f8" || bare.substr(0, 4) == "hif8" || bare == "e8m0")
+    return std::string(what) + " '" + std::string(s) +
+           "' is a float8 type: float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not supported";
+  return std::string(what) + " '" + std::string(s) +
+         "' is not supported (f32, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64)";
+}
+
 // A valid dimension: an integer, `?` or -1 (dynamic).
 bool ParseValidDim(std::string_view s, int64_t* out) {
   if (s == "?") {
@@ -126,8 +138,7 @@ bool ParseShape(std::string_view s, bool with_dtype, bool allow_dynamic, std::ve
     const std::string_view elem = parts.back();
     parts.pop_back();
     if (!ParseDtype(elem, dtype)) {
-      *what = "element type '" + std::string(elem) +
-              "' is not supported (f32, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64)";
+      *what = UnsupportedElement("element type", elem);
       return false;
     }
   }
@@ -246,17 +257,27 @@ bool LayoutKey(std::string_view key, std::string_view value, Type* t, std::strin
 // not supported.
 bool CheckLayout(const Type& t, std::string* what) {
   const std::string shape = std::to_string(t.rows) + "x" + std::to_string(t.cols);
-  if (t.space == Space::kVec) {
-    if (t.box != Box::kNone) {
-      *what = "a vec tile is slayout=none_box here (a boxed vec tile is not supported)";
-      return false;
-    }
+  if (t.space == Space::kVec && t.box == Box::kNone) {
     if (t.col_major && t.cols != 1 && t.rows != 1) {
       *what = "blayout=col_major is supported for tiles of one column or one row (the same "
               "bytes as row_major), not " + shape + ", in the unified buffer (vec)";
       return false;
     }
     return true;
+  }
+  // A boxed vec tile (A5's TMOV repacks ND into NZ or ZN in the unified
+  // buffer, for the cube) is made of boxes as a cube tile is. ZZ in vec is
+  // TMOV's X-to-ZZ, the layout of MX scale exponents.
+  if (t.space == Space::kVec && t.box == Box::kRowMajor && !t.col_major) {
+    *what = "a vec tile laid out ZZ (blayout=row_major, slayout=row_major) holds MX scale "
+            "exponents (TMOV's X to ZZ): float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not "
+            "supported";
+    return false;
+  }
+  if (t.space == Space::kVec && t.box == Box::kColMajor && t.col_major) {
+    *what = "a vec tile laid out NN is not supported (a boxed vec tile is NZ or ZN, TMOV's "
+            "repacks for the cube)";
+    return false;
   }
   if (t.space == Space::kScaling || t.fractal == 32) {
     *what = "MX scale tiles (loc=scaling, fractal=32) are not supported: libpto runs no MX matmul";
@@ -304,9 +325,7 @@ bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
       int64_t n = 0;
       if (k == 1) {
         if (!ParseDtype(value, &t->dtype))
-          return p.Fail(f[i],
-                        "dtype '" + std::string(value) +
-                            "' is not supported (f32, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64)");
+          return p.Fail(f[i], UnsupportedElement("dtype", value));
       } else if (k == 2 || k == 3) {
         if (!ParseInt(value, &n) || n <= 0 || n > 0xFFFFFFFFll)
           return p.Fail(f[i], std::string(kKeys[k]) + " must be a positive integer");
@@ -390,6 +409,10 @@ bool ParseTile(BodyParser& p, const std::vector<Field>& f, Type* t) {
 
 }  // namespace
 
+// Handle's names, in its order.
+static const char* const kHandleNames[3] = {"!pto.prefetch_async_context", "!pto.async_session",
+                                            "!pto.async_event"};
+
 const char* SpaceSpelling(Space s) {
   static const char* const kNames[kSpaceCount] = {"vec",  "mat",  "left",   "right",
                                                   "acc",  "bias", "scaling"};
@@ -445,6 +468,21 @@ bool ParseScalarType(std::string_view name, Type* out) {
   return true;
 }
 
+bool ParseHandleType(std::string_view name, Type* out) {
+  for (uint8_t h = 0; h < 3; ++h) {
+    if (name != kHandleNames[h]) continue;
+    *out = Type();
+    out->kind = TypeKind::kHandle;
+    out->bits = h;
+    return true;
+  }
+  return false;
+}
+
+bool IsHandle(const Type& t, Handle h) {
+  return t.kind == TypeKind::kHandle && t.bits == static_cast<uint8_t>(h);
+}
+
 bool IsElementTypeOf(const Type& t, pto_dtype d) {
   return IsFloatDtype(d) ? t.kind == TypeKind::kFloat && t.bits != 64 && t.dtype == d
                          : t.kind == TypeKind::kInt && t.bits == 8 * pto_dtype_size(d);
@@ -457,6 +495,7 @@ bool SameType(const Type& a, const Type& b) {
     case TypeKind::kNone:
       return true;
     case TypeKind::kInt:
+    case TypeKind::kHandle:
       return a.bits == b.bits;
     case TypeKind::kFloat:
       return a.bits == b.bits && a.dtype == b.dtype;
@@ -465,9 +504,9 @@ bool SameType(const Type& a, const Type& b) {
     case TypeKind::kTile:
       return a.dtype == b.dtype && a.rows == b.rows && a.cols == b.cols &&
              a.valid_rows == b.valid_rows && a.valid_cols == b.valid_cols && a.pad == b.pad &&
-             a.space == b.space && (a.space == Space::kVec || (a.col_major == b.col_major &&
-                                                               a.box == b.box &&
-                                                               a.fractal == b.fractal));
+             a.space == b.space &&
+             ((a.space == Space::kVec && a.box == Box::kNone && b.box == Box::kNone) ||
+              (a.col_major == b.col_major && a.box == b.box && a.fractal == b.fractal));
     case TypeKind::kLocalArray:
     case TypeKind::kVector:
       if (a.dtype != b.dtype || a.rank != b.rank) return false;
@@ -495,8 +534,9 @@ std::string TypeString(const Type& t) {
     case TypeKind::kInt: return "i" + std::to_string(t.bits);
     case TypeKind::kFloat: return t.bits == 64 ? "f64" : DtypeSpelling(t.dtype);
     case TypeKind::kPtr: return std::string("!pto.ptr<") + DtypeSpelling(t.dtype) + ">";
+    case TypeKind::kHandle: return kHandleNames[t.bits];
     case TypeKind::kTile:
-      if (t.IsCube())
+      if (t.IsCube() || t.IsBoxedVec())
         return std::string(SpaceSpelling(t.space)) + " " + LayoutName(t) + " tile " +
                std::to_string(t.rows) + "x" + std::to_string(t.cols) + "x" +
                DtypeSpelling(t.dtype) + " (valid " + dim(t.valid_rows) + "x" + dim(t.valid_cols) +
@@ -508,12 +548,13 @@ std::string TypeString(const Type& t) {
     case TypeKind::kPartitionView:
     case TypeKind::kLocalArray:
     case TypeKind::kVector: {
-      std::string s = t.kind == TypeKind::kTensorView    ? "!pto.tensor_view<"
+      std::string s = t.memref                           ? "memref<"
+                      : t.kind == TypeKind::kTensorView    ? "!pto.tensor_view<"
                       : t.kind == TypeKind::kLocalArray ? "!pto.local_array<"
                       : t.kind == TypeKind::kVector     ? "vector<"
                                                         : "!pto.partition_tensor_view<";
       for (int i = 0; i < t.rank; ++i) s += dim(t.dims[i]) + "x";
-      return s + DtypeSpelling(t.dtype) + ">";
+      return s + DtypeSpelling(t.dtype) + (t.memref ? ", #pto.address_space<gm>>" : ">");
     }
   }
   return "?";
@@ -534,8 +575,7 @@ bool ParsePtoType(std::string_view text, Type* out, std::string* error, size_t* 
     if (!p.Split(&fields)) return false;
     t.kind = TypeKind::kPtr;
     if (!ParseDtype(fields[0].text, &t.dtype))
-      return p.Fail(fields[0],
-                    "pointer element type '" + std::string(fields[0].text) + "' is not supported");
+      return p.Fail(fields[0], UnsupportedElement("pointer element type", fields[0].text));
     if (fields.size() > 2 || (fields.size() == 2 && fields[1].text != "gm"))
       return p.Fail(fields.back(),
                     "only global-memory pointers (!pto.ptr<T> or !pto.ptr<T, gm>) are supported");
@@ -565,6 +605,52 @@ bool ParsePtoType(std::string_view text, Type* out, std::string* error, size_t* 
       return p.Fail(fields[0], "a vector type here is vector<NxT> (tmrgsort's vector<4xi16>)");
     t.rank = 1;
     t.dims[0] = dims[0];
+  } else if (name == "memref") {
+    // PTOAS's older memref form: memref<SHAPExT, #pto.address_space<S>>, S
+    // gm (a view of that shape, row-major and contiguous) or vec (a
+    // row-major tile of that shape, valid whole).
+    if (!p.Split(&fields)) return false;
+    std::vector<int64_t> dims;
+    std::string what;
+    if (!ParseShape(fields[0].text, true, false, &dims, &t.dtype, &what))
+      return p.Fail(fields[0], what);
+    std::string_view space;
+    for (size_t i = 1; i < fields.size(); ++i) {
+      const std::string_view f = fields[i].text;
+      if (f.substr(0, 19) == "#pto.address_space<" && f.back() == '>' && space.empty()) {
+        space = f.substr(19, f.size() - 20);
+        continue;
+      }
+      return p.Fail(fields[i], f.substr(0, 7) == "strided"
+                                   ? "a memref's layout (strided<...>) is not supported: a memref "
+                                     "is row-major and contiguous here"
+                                   : "a memref takes a shape and #pto.address_space<gm|vec> only");
+    }
+    if (space == "gm") {
+      if (dims.empty() || dims.size() > kMaxRank)
+        return p.Fail(fields[0], "a memref has 1 to " + std::to_string(kMaxRank) + " dimensions");
+      t.kind = TypeKind::kTensorView;
+      t.memref = true;
+      t.rank = static_cast<uint8_t>(dims.size());
+      for (size_t i = 0; i < dims.size(); ++i) t.dims[i] = dims[i];
+    } else if (space == "vec") {
+      if (dims.size() != 2 || dims[0] < 1 || dims[1] < 1 || dims[0] > 0xFFFFFFFFll ||
+          dims[1] > 0xFFFFFFFFll)
+        return p.Fail(fields[0], "a memref in the vec memory is a tile: two dimensions of at "
+                                 "least 1");
+      t.kind = TypeKind::kTile;
+      t.rows = static_cast<uint32_t>(dims[0]);
+      t.cols = static_cast<uint32_t>(dims[1]);
+      t.valid_rows = t.rows;
+      t.valid_cols = t.cols;
+      if (!CheckTileShape(&t, &what)) return p.Fail(fields[0], what);
+    } else {
+      return p.Fail(fields.back(), space.empty()
+                                       ? "a memref needs #pto.address_space<gm> or <vec>"
+                                       : "a memref in #pto.address_space<" + std::string(space) +
+                                             "> is not supported (gm: global memory, vec: a "
+                                             "tile)");
+    }
   } else if (name == "!pto.local_array") {
     if (!p.Split(&fields)) return false;
     t.kind = TypeKind::kLocalArray;

@@ -32,7 +32,12 @@ enum class TypeKind : uint8_t {
   kTile,
   kLocalArray,  // pto.declare_local_array's: rank, dims and an element dtype
   kVector,      // MLIR's vector<4xi16>: rank, dims and an element dtype (tmrgsort's executed)
+  kHandle,      // an opaque handle of PTOAS's asynchronous prefetch: a Handle in bits
 };
+
+// The handles of PTOAS's prefetch into the L2 cache (!pto.prefetch_async_context,
+// !pto.async_session, !pto.async_event): values that hold nothing here.
+enum class Handle : uint8_t { kPrefetchContext, kAsyncSession, kAsyncEvent };
 
 // Where a tile lives: the unified buffer (vec) or one of the cube's memories
 // (PTOAS's address spaces: mat L1, left L0A, right L0B, acc L0C, bias BT,
@@ -55,18 +60,26 @@ struct Type {
   uint8_t pad = 0;
   // Tiles: the memory and the layout (blayout col_major, slayout, fractal
   // size in bytes); vec tiles are row-major without boxes (a one-row or
-  // one-column col_major tile has the same bytes).
+  // one-column col_major tile has the same bytes), or boxed (IsBoxedVec).
   Space space = Space::kVec;
   bool col_major = false;
   Box box = Box::kNone;
   uint16_t fractal = 512;
   // Views: rank and static dims (kDynamic: `?`).
   uint8_t rank = 0;
+  // A view written as PTOAS's older `memref<...>` in global memory: as an
+  // entry parameter, an array of its shape (a pointer and a view of it whole).
+  bool memref = false;
   int64_t dims[kMaxRank] = {};
 
   bool IsInteger() const { return kind == TypeKind::kInt || kind == TypeKind::kIndex; }
   // A tile of the cube's memories, whose bytes are its layout's image.
   bool IsCube() const { return kind == TypeKind::kTile && space != Space::kVec; }
+  // A vec tile laid out in boxes (NZ, ZN, ...): its bytes are its layout's
+  // image, as a cube tile's; only tmov and the pipes take one.
+  bool IsBoxedVec() const {
+    return kind == TypeKind::kTile && space == Space::kVec && box != Box::kNone;
+  }
   bool HasDynamicValid() const { return valid_rows == kDynamic || valid_cols == kDynamic; }
 };
 
@@ -84,6 +97,9 @@ const char* DtypeSpelling(pto_dtype d);
 
 // A builtin scalar type name (index, i1..i64, f16, bf16, f32, f64).
 bool ParseScalarType(std::string_view name, Type* out);
+// A handle type's name (!pto.async_event, ...).
+bool ParseHandleType(std::string_view name, Type* out);
+bool IsHandle(const Type& t, Handle h);
 
 // x rounded to nearest even in a float scalar type (f64, f32, f16, bf16;
 // f16/bf16 overflow to infinity as IEEE 754 says).

@@ -290,6 +290,27 @@ class Programs(PtoRun):
         self.assertNotIn("trace", err)
         self.assert_exit(2, [k, "--trace=x"], "--trace=x: BLOCK is a block number")
 
+    def test_trace_boxed(self):
+        # A boxed (NZ) vec tile is traced by its elements' (row, column), not
+        # its bytes' order.
+        nz = ("!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, "
+              "blayout=col_major, slayout=row_major, fractal=512, pad=0>")
+        k = self.write_text("nz.pto", (
+            "func.func @k(%x: !pto.ptr<f32>) {\n"
+            "  %c1 = arith.constant 1 : index\n"
+            "  %c16 = arith.constant 16 : index\n"
+            "  %v = pto.make_tensor_view %x, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<16x16xf32>\n"
+            "  %nd = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>\n"
+            f"  %nz = pto.alloc_tile : {nz}\n"
+            "  pto.tload ins(%v : !pto.tensor_view<16x16xf32>) outs(%nd : !pto.tile_buf<vec, 16x16xf32>)\n"
+            f"  pto.tmov ins(%nd : !pto.tile_buf<vec, 16x16xf32>) outs(%nz : {nz})\n"
+            "  return\n}\n"))
+        self.save("x.npy", np.arange(256, dtype=np.float32).reshape(16, 16))
+        _, err = self.assert_exit(0, [k, "--trace", "x=x.npy"])
+        lines = err.splitlines()
+        head = next(i for i, line in enumerate(lines) if "trace pto.tmov %nz" in line)
+        self.assertEqual(lines[head + 2].split(), [f"{v:.4f}" for v in range(16, 24)] + ["..."])
+
     def test_check(self):
         prelu = self.write_text("prelu.pto", PRELU)
         out, _ = self.assert_exit(0, ["--check", prelu])
