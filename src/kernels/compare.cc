@@ -186,10 +186,15 @@ void SelectRows(size_t rows, size_t cols, const kernels::Plane& dst,
     size_t c = 0;
     for (; c + lanes <= cols; c += lanes) {
       // A vector's bits: whole bytes from column c (a multiple of 8) when the
-      // lane count is a multiple of 8; else 1, 2 or 4 bits of one byte.
-      uint8_t part = 0;
-      if (!bytewise) part = static_cast<uint8_t>(sel[c / 8] >> (c % 8));
-      const auto m = hn::LoadMaskBits(d, bytewise ? sel + c / 8 : &part);
+      // lane count is a multiple of 8; else 1, 2 or 4 bits of one byte. They
+      // go through `bits` because LoadMaskBits may read 8 bytes (SVE's does),
+      // more than a row's last vector or one byte has.
+      uint8_t bits[kMaskBytes] = {};
+      if (bytewise)
+        memcpy(bits, sel + c / 8, lanes / 8);
+      else
+        bits[0] = static_cast<uint8_t>(sel[c / 8] >> (c % 8));
+      const auto m = hn::LoadMaskBits(d, bits);
       const auto v1 = kScalar ? fixed : hn::LoadU(d, b + c);
       hn::StoreU(hn::IfThenElse(m, hn::LoadU(d, a + c), v1), d, out + c);
     }
