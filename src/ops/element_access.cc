@@ -389,12 +389,12 @@ void RunTGatherMask(const Operands& o, pto_profile) {
   const ColumnPattern p = PatternColumns(o.attr);
   const size_t size = ElementBytes(o.dst->dtype);
   if (o.sat == PTO_GATHER_COL) {
+    // The kept rows: src's rows from the phase on, period rows apart (the
+    // bits copied as dst's dtype, which has src's size).
     const kernels::ConstPlane src = ConstPlaneOf(o.src0);
-    const kernels::Plane dst = PlaneOf(o.dst);
-    for (uint32_t i = 0; i < o.dst->valid_rows; ++i)
-      memcpy(static_cast<char*>(dst.data) + i * dst.stride * size,
-             static_cast<const char*>(src.data) + (i * size_t{p.period} + p.phase) * src.stride * size,
-             o.src0->valid_cols * size);
+    const kernels::ConstPlane kept{static_cast<const char*>(src.data) + p.phase * src.stride * size,
+                                   src.stride * p.period};
+    kernels::Copy(o.dst->dtype, o.dst->valid_rows, o.src0->valid_cols, PlaneOf(o.dst), kept);
     return;
   }
   kernels::GatherColumns(size, o.src0->valid_rows, o.src0->valid_cols, p.period, p.phase,
