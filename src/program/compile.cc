@@ -257,9 +257,7 @@ bool Compiler::UseTile(const Token& name, const Type& type, SourceLoc type_loc, 
   if (v->type.kind != TypeKind::kTile)
     return Error(name.loc,
                  "%" + std::string(name.text) + " is " + TypeString(v->type) + ", not a tile");
-  if (!SameType(v->type, type))
-    return Error(type_loc, "%" + std::string(name.text) + " is " + TypeString(v->type) +
-                               ", but is written here as " + TypeString(type));
+  if (!WrittenAs(name, v->type, type, type_loc)) return false;
   // The executor reads vec tiles row-major: a boxed one is an operand of
   // tmov (the layout-changing copy) and of the pipes' push and pop only.
   if (v->type.IsBoxedVec() && !boxed_vec_ok_)

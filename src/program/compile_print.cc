@@ -39,10 +39,7 @@ void Compiler::ParsePrint(const Token& op) {
     if (tmp.type.kind != TypeKind::kPartitionView && tmp.type.kind != TypeKind::kTensorView)
       return (void)Error(type_locs[1], "pto.tprint's tmp is a global-memory view (PTOAS's "
                                        "scratch for cube tiles), not " + TypeString(tmp.type));
-    if (!SameType(tmp.type, types[1]))
-      return (void)Error(type_locs[1], "%" + std::string(names[1].text) + " is " +
-                                           TypeString(tmp.type) + ", but is written here as " +
-                                           TypeString(types[1]));
+    if (!WrittenAs(names[1], tmp.type, types[1], type_locs[1])) return;
   }
   int format = 0;
   if (tok_.Is('{')) {

@@ -369,6 +369,13 @@ bool Compiler::UseValue(const Token& name, Value* out) {
   return true;
 }
 
+bool Compiler::WrittenAs(const Token& name, const Type& actual, const Type& written,
+                         SourceLoc loc) {
+  if (SameType(actual, written)) return true;
+  return Error(loc, "%" + std::string(name.text) + " is " + TypeString(actual) +
+                        ", but is written here as " + TypeString(written));
+}
+
 // `T, U, ...` (up to a ')' or '{'), or one type.
 bool Compiler::ParseTypeList(std::vector<Type>* out, std::vector<SourceLoc>* locs) {
   for (;;) {

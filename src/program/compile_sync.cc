@@ -238,10 +238,7 @@ void Compiler::ParseCacheInvalid(const Token& op) {
       return (void)Error(type_loc, std::string(op.text) +
                                        ": single_cache_line takes a GM pointer or view, not " +
                                        TypeString(written));
-    if (!SameType(written, addr.type))
-      return (void)Error(type_loc, "%" + std::string(name.text) + " is " +
-                                       TypeString(addr.type) + ", but is written here as " +
-                                       TypeString(written));
+    if (!WrittenAs(name, addr.type, written, type_loc)) return;
   }
   if (tok_.Is('{')) {
     std::vector<AttrEntry> attrs;
@@ -303,10 +300,7 @@ void Compiler::ParseSyncAll(const Token& op) {
   for (size_t i = 0; i < names.size(); ++i) {
     Value v;
     if (!UseValue(names[i], &v)) return;
-    if (!SameType(v.type, types[i]))
-      return (void)Error(type_locs[i], "%" + std::string(names[i].text) + " is " +
-                                           TypeString(v.type) + ", but is written here as " +
-                                           TypeString(types[i]));
+    if (!WrittenAs(names[i], v.type, types[i], type_locs[i])) return;
   }
   if (mode == "hard" && !names.empty())
     return (void)Error(mode_loc, "pto.syncall: a hard syncall takes no workspace or count");
@@ -373,10 +367,7 @@ void Compiler::ParsePrefetch(const Token& op, const Token& result) {
   for (size_t i = 0; i < want; ++i) {
     Value v;
     if (!UseValue(names[i], &v)) return;
-    if (!SameType(types[i], v.type))
-      return (void)Error(locs[i], "%" + std::string(names[i].text) + " is " +
-                                      TypeString(v.type) + ", but is written here as " +
-                                      TypeString(types[i]));
+    if (!WrittenAs(names[i], v.type, types[i], locs[i])) return;
   }
   Type want_result;
   if (context) {

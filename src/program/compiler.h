@@ -173,6 +173,8 @@ class Compiler {
   void EmitIntResult(Instr in, const Type& type, const Token& result);
   void EmitFloatResult(Instr in, const Type& type, const Token& result);
   bool UseValue(const Token& name, Value* out);
+  // Whether `actual`, %name's type, is the type the text writes for it at loc.
+  bool WrittenAs(const Token& name, const Type& actual, const Type& written, SourceLoc loc);
   bool ParseTypeList(std::vector<Type>* out, std::vector<SourceLoc>* locs);
   void ParseRegion();
   // A home for a carried value (iter_args, scf.if and scf.while results): a
