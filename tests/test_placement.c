@@ -101,6 +101,8 @@ static const create_at_case kCreateAtCases[] = {
     {PTO_FLOAT32, 1, 1, 2, -1, PTO_ERR_INVALID_ARGUMENT, "element size"},
     {PTO_FLOAT16, 1, 1, 2, -1, PTO_OK, ""},
     {PTO_FLOAT16, 3, 5, 1, -1, PTO_ERR_INVALID_ARGUMENT, "element size"},
+    {PTO_INT64, 2, 4, 8, -1, PTO_OK, ""},
+    {PTO_UINT64, 2, 4, 4, -1, PTO_ERR_INVALID_ARGUMENT, "element size"},
     /* invalid before out of range */
     {PTO_FLOAT32, 1, 1, 4097, -1, PTO_ERR_INVALID_ARGUMENT, "element size"},
     {11, 1, 1, 0, -1, PTO_ERR_INVALID_ARGUMENT, "dtype 11"},
@@ -438,7 +440,7 @@ static void test_overlap_cases(void **state) {
     /* tmp overlapping a source or dst: fine in HOST and A5 (never written),
      * refused by A2A3 tprelu. */
     pto_tile *tmp = place(b, PTO_FLOAT32, 4, 8, 8, 4, 8);
-    uint32_t *tmp_before = tile_snapshot(tmp);
+    uint64_t *tmp_before = tile_snapshot(tmp);
     pto_tile *e = place(b, PTO_FLOAT32, 4, 8, 2048, 4, 8);
     assert_int_equal(pto_tpow(e, d, other, tmp, PTO_POW_DEFAULT), PTO_OK); /* tmp over base */
     pto_tile *tmp_on_dst = place(b, PTO_FLOAT32, 4, 8, 2048, 4, 8); /* exactly on dst */
@@ -473,14 +475,14 @@ static void test_buffer_over_tile_data(void **state) {
     pto_tile *half = place(view, PTO_FLOAT32, 2, 8, 2 * 8 * sizeof(float), 2, 8); /* rows 2-3 */
     pto_tile *top = tile_new(PTO_FLOAT32, 2, 8, 2, 8);
     pto_tile *out = tile_new(PTO_FLOAT32, 4, 8, 4, 8);
-    uint32_t *before = tile_snapshot(owned);
+    uint64_t *before = tile_snapshot(owned);
     /* identical placement: in place, same result as the same handle */
     assert_int_equal(pto_trsqrt(owned, alias), PTO_OK);
     pto_tile *check = tile_new(PTO_FLOAT32, 4, 8, 4, 8);
     for (uint32_t i = 0; i < 4; ++i)
         for (uint32_t j = 0; j < 8; ++j) tile_put(check, i, j, before[i * 8 + j]);
     assert_int_equal(pto_trsqrt(check, check), PTO_OK);
-    uint32_t *in_place = tile_snapshot(check);
+    uint64_t *in_place = tile_snapshot(check);
     assert_tile_unchanged(owned, in_place, "identically placed in place");
     /* a placed source partly over an owned dst, and the reverse */
     assert_int_equal(pto_tile_set_valid(owned, 2, 8), PTO_OK);
@@ -530,7 +532,7 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
     tile_fill(od, &r, GEN_ANY);
     tile_fill(o0, &r, k0);
     tile_fill(o1, &r, c->op == OP_TPOW ? GEN_POW_EXP : GEN_ANY);
-    uint32_t *in0 = tile_snapshot(o0), *in1 = tile_snapshot(o1), *ind = tile_snapshot(od);
+    uint64_t *in0 = tile_snapshot(o0), *in1 = tile_snapshot(o1), *ind = tile_snapshot(od);
 
     /* wrapped memory starting 1, 2 or 4 bytes past a 64-byte boundary (as
      * far as the element size allows), tiles at odd element offsets, src1
@@ -566,7 +568,7 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
     assert_int_equal(op_call(c->op, c->algo, pd, p0, p1, ptmp), PTO_OK);
     ++g_placed_calls;
     /* bit-identical to owned tiles, including dst outside its valid region */
-    uint32_t *owned_out = tile_snapshot(od);
+    uint64_t *owned_out = tile_snapshot(od);
     assert_tile_unchanged(pd, owned_out, "placed dst vs owned dst");
     /* nothing else in the buffer changed: sources, tmp, gaps */
     for (size_t k = 0; k < len; ++k) {
@@ -577,9 +579,9 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
     /* against the reference, where the operation is elementwise over the
      * whole region (tpartadd: the summed corner; a reduction: its column 0
      * or row 0, the rest of dst unchanged) */
-    uint32_t *reduced = NULL;
+    uint64_t *reduced = NULL;
     if (op_is_reduction(c->op)) {
-        reduced = malloc(sizeof(uint32_t) * (c->vr > c->vc ? c->vr : c->vc));
+        reduced = malloc(sizeof(uint64_t) * (c->vr > c->vc ? c->vr : c->vc));
         op_reduce_reference(c->op, PTO_PROFILE_HOST, (int)c->algo, c->dt, pto_tile_data(o0), c->vr,
                             c->vc, c->cols, reduced);
     }
@@ -706,7 +708,7 @@ static void colexpanddiv_on_divisor_body(void *ctx, size_t target_index, const c
         pto_tile *src0 = tile_new(dt, 4, 21, 4, 21);
         tile_fill(dst, &r, GEN_ANY);
         tile_fill(src0, &r, GEN_ANY);
-        uint32_t *row0 = tile_snapshot(divisor), *in = tile_snapshot(src0);
+        uint64_t *row0 = tile_snapshot(divisor), *in = tile_snapshot(src0);
         assert_int_equal(pto_tcolexpanddiv(dst, src0, divisor), PTO_OK);
         for (uint32_t i = 0; i < 4; ++i)
             for (uint32_t j = 0; j < 21; ++j)
