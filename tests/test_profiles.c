@@ -186,7 +186,7 @@ static void check_cell(pto_profile p, op_id op, int algo, pto_dtype dt, size_t *
                      pto_status_string(got));
         if (host) {
             /* Only the profile refuses: the sentence names it and its list. */
-            char expected[256];
+            char expected[512];
             snprintf(expected, sizeof(expected), "%s: dst dtype %s is not supported on %s %s",
                      op_name(op), pto_dtype_string(dt), pto_profile_string(p), list);
             if (strcmp(message, expected) != 0)
