@@ -7,6 +7,7 @@
  * same call on owned tiles and within the contract's bounds of the
  * reference. */
 #define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -532,9 +533,10 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
     tile_fill(od, &r, GEN_ANY);
     tile_fill(o0, &r, k0);
     tile_fill(o1, &r, c->op == OP_TPOW ? GEN_POW_EXP : GEN_ANY);
+    tile_put(o1, 0, 0, exact_scalar(c->dt, tile_get(o1, 0, 0))); /* a Scalar row's scalar */
     uint64_t *in0 = tile_snapshot(o0), *in1 = tile_snapshot(o1), *ind = tile_snapshot(od);
 
-    /* wrapped memory starting 1, 2 or 4 bytes past a 64-byte boundary (as
+    /* wrapped memory starting 1, 2, 4 or 8 bytes past a 64-byte boundary (as
      * far as the element size allows), tiles at odd element offsets, src1
      * ending exactly where the allocation ends (so that a read past it is
      * caught by the sanitizers) */
@@ -542,7 +544,7 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
     const size_t tile_bytes = (size_t)c->rows * c->cols * e;
     assert_true(tile_bytes + 7 * e <= slot);
     const size_t len = 2 * slot + 5 * e + (size_t)src1_rows * c->cols * e;
-    const size_t misalign = e >= 4 ? 4 : e;
+    const size_t misalign = e == 8 ? 8 : e >= 4 ? 4 : e;
     void *memory = NULL;
     assert_int_equal(posix_memalign(&memory, 64, misalign + len), 0);
     unsigned char *start = (unsigned char *)memory + misalign;
@@ -590,15 +592,15 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
             size_t i0, j0, i1, j1; /* a broadcast's expanded source: its row's or column's */
             op_source_index(c->op, 0, i, j, &i0, &j0);
             op_source_index(c->op, 1, i, j, &i1, &j1);
-            const uint32_t a = in0[i0 * c->cols + j0];
-            uint32_t want;
+            const uint64_t a = in0[i0 * c->cols + j0];
+            uint64_t want;
             if (reduced != NULL) {
                 const bool rows = op_row(c->op)->family == OP_FAMILY_ROW_REDUCE;
                 want = rows && j == 0    ? reduced[i]
                        : !rows && i == 0 ? reduced[j]
                                          : ind[i * c->cols + j];
                 if (tile_get(pd, i, j) != want)
-                    fail_msg("%s %s (%u,%u): 0x%x, reference 0x%x", op_name(c->op),
+                    fail_msg("%s %s (%u,%u): 0x%" PRIx64 ", reference 0x%" PRIx64, op_name(c->op),
                              pto_dtype_string(c->dt), i, j, tile_get(pd, i, j), want);
                 continue;
             } else if (op_is_broadcast(c->op)) {
@@ -614,9 +616,9 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
             } else {
                 want = op_reference(c->op, c->dt, a, in1[i * c->cols + j]);
             }
-            const uint32_t got = tile_get(pd, i, j);
+            const uint64_t got = tile_get(pd, i, j);
             if (!within_tolerance(c->dt, op_tolerance(c->op, c->dt, c->algo, want), want, got))
-                fail_msg("%s %s (%u,%u): 0x%x, reference 0x%x", op_name(c->op),
+                fail_msg("%s %s (%u,%u): 0x%" PRIx64 ", reference 0x%" PRIx64, op_name(c->op),
                          pto_dtype_string(c->dt), i, j, got, want);
         }
 
@@ -656,7 +658,7 @@ static bool host_supports(op_id op, pto_pow_algorithm algo, pto_dtype dt) {
     if (op_row(op)->family != OP_FAMILY_SPECIAL) return op_accepts(op, PTO_PROFILE_HOST, dt);
     if (op == OP_TRSQRT || op == OP_TCOLEXPANDDIV) return dt == PTO_FLOAT32 || dt == PTO_FLOAT16;
     if (op == OP_TPOW && algo == PTO_POW_HIGH_PRECISION) return ref_is_float(dt);
-    return true;
+    return op_accepts(op, PTO_PROFILE_HOST, dt);
 }
 
 static void placed_ops_body(void *ctx, size_t target_index, const char *target) {
@@ -671,7 +673,7 @@ static void placed_ops_body(void *ctx, size_t target_index, const char *target) 
     };
     for (int op = 0; op < OP_COUNT; ++op)
         for (int algo = 0; algo <= (op == OP_TPOW ? 1 : 0); ++algo)
-            for (int dt = PTO_INT8; dt <= PTO_FLOAT32; ++dt) {
+            for (int dt = PTO_INT8; dt < TEST_DTYPE_COUNT; ++dt) {
                 if (!host_supports((op_id)op, (pto_pow_algorithm)algo, (pto_dtype)dt)) continue;
                 for (size_t s = 0; s < COUNT(kShapes); ++s) {
                     const placed_case c = {(op_id)op, (pto_pow_algorithm)algo, (pto_dtype)dt,
