@@ -593,9 +593,9 @@ void WithCalls(const Case& c, Operands& o, const Fn& fn) {
     }
     default:  // the families; the scalar loop is the tests' reference
       if (op_is_reduction(c.op)) {  // the tests' order reference
-        static std::vector<uint32_t> reduced;
+        static std::vector<uint64_t> reduced;
         reduced.resize(rows + cols);
-        uint32_t* results = reduced.data();
+        uint64_t* results = reduced.data();
         const op_id op = c.op;
         auto lib = [=] { return op_call(op, PTO_POW_DEFAULT, dst, src0, nullptr, nullptr); };
         // dst is a zero-filled [rows, cols] tile whose column 0 (row 0) the

@@ -7,6 +7,7 @@
  * (op, dtype, algo, target) with the max error in ulp steps from the
  * correctly rounded result, the max error in fractional ulp of the exact
  * result, and the worst input; asserts the contract's bounds. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@ typedef struct {
     op_id op;
     pto_dtype dt;
     size_t n;
-    uint32_t *a, *b, *want;
+    uint64_t *a, *b, *want;
     double *exact;
 } input_set;
 
@@ -32,7 +33,7 @@ typedef struct {
 
 /* ---- inputs ---- */
 
-static void pow_input(rng *r, pto_dtype dt, size_t i, uint32_t *a, uint32_t *b) {
+static void pow_input(rng *r, pto_dtype dt, size_t i, uint64_t *a, uint64_t *b) {
     /* Exponent range of results that are normal numbers in dt. */
     const int emin = ref_min_exponent(dt), emax = ref_max_exponent(dt);
     if (dt != PTO_FLOAT32 && i < FULL_N / 2) {
@@ -82,7 +83,7 @@ static void pow_input(rng *r, pto_dtype dt, size_t i, uint32_t *a, uint32_t *b) 
  * near 1 lie in [0.85, 1.2) with |log2 result| in [100, 125): the log2
  * table buckets beside 1, where DEFAULT's f32 tail term of t, y r^2, is
  * largest against the result (pow-tables.h). */
-static void pow_fast_path_input(rng *r, pto_dtype dt, uint32_t *a, uint32_t *b) {
+static void pow_fast_path_input(rng *r, pto_dtype dt, uint64_t *a, uint64_t *b) {
     if (rng_below(r, 2)) {
         gen_pow_pair_log2_result(r, dt, -126, 127, -125, 125, a, b);
         return;
@@ -110,9 +111,9 @@ static input_set *make_inputs(op_id op, pto_dtype dt, int fast_path_only) {
     s->op = op;
     s->dt = dt;
     s->n = op == OP_TRSQRT && dt == PTO_FLOAT16 ? 0x10000u : FULL_N;
-    s->a = malloc(s->n * sizeof(uint32_t));
-    s->b = malloc(s->n * sizeof(uint32_t));
-    s->want = malloc(s->n * sizeof(uint32_t));
+    s->a = malloc(s->n * sizeof(uint64_t));
+    s->b = malloc(s->n * sizeof(uint64_t));
+    s->want = malloc(s->n * sizeof(uint64_t));
     s->exact = malloc(s->n * sizeof(double));
     assert_true(s->a && s->b && s->want && s->exact);
     rng r = {0xACC0000u + (uint64_t)op * 16 + (uint64_t)dt};
@@ -163,8 +164,8 @@ static void measure(const accuracy_config *c, size_t target_index, const char *t
      * were computed. */
     const int full = target_index == 0 && !under_emulation();
     const size_t n = full ? s->n : (s->n < SAMPLE_N ? s->n : SAMPLE_N);
-    uint32_t *a = malloc(n * sizeof(uint32_t)), *b = malloc(n * sizeof(uint32_t));
-    uint32_t *got = malloc(n * sizeof(uint32_t));
+    uint64_t *a = malloc(n * sizeof(uint64_t)), *b = malloc(n * sizeof(uint64_t));
+    uint64_t *got = malloc(n * sizeof(uint64_t));
     size_t *index = malloc(n * sizeof(size_t));
     assert_true(a && b && got && index);
     for (size_t k = 0; k < n; ++k) {
@@ -180,7 +181,7 @@ static void measure(const accuracy_config *c, size_t target_index, const char *t
         const uint64_t bound = op_tolerance(s->op, s->dt, c->algo, s->want[i]);
         if (!within_tolerance(s->dt, bound, s->want[i], got[k])) {
             if (++m.violations <= 10)
-                print_error("%s %s algo %d on %s: a=0x%x (%.9g) b=0x%x (%.9g) got 0x%x (%.9g) want 0x%x (%.9g)\n",
+                print_error("%s %s algo %d on %s: a=0x%" PRIx64 " (%.9g) b=0x%" PRIx64 " (%.9g) got 0x%" PRIx64 " (%.9g) want 0x%" PRIx64 " (%.9g)\n",
                             op_name(s->op), pto_dtype_string(s->dt), (int)c->algo, target, a[k],
                             ref_to_double(s->dt, a[k]), b[k], ref_to_double(s->dt, b[k]), got[k],
                             ref_to_double(s->dt, got[k]), s->want[i], ref_to_double(s->dt, s->want[i]));
@@ -195,7 +196,7 @@ static void measure(const accuracy_config *c, size_t target_index, const char *t
     }
     const size_t w = m.worst;
     print_message("[accuracy] %-10s %-8s %-14s %-6s n=%7zu checked=%7zu max_ulp=%llu max_err=%.4f ulp"
-                  "  worst: a=0x%x (%.9g) b=0x%x (%.9g) got 0x%x want 0x%x\n",
+                  "  worst: a=0x%" PRIx64 " (%.9g) b=0x%" PRIx64 " (%.9g) got 0x%" PRIx64 " want 0x%" PRIx64 "\n",
                   op_name(s->op) + 4, pto_dtype_string(s->dt),
                   s->op == OP_TRSQRT ? "-" : c->algo ? "HIGH_PRECISION" : "DEFAULT", target, m.n,
                   m.bounded, (unsigned long long)m.max_steps, m.max_err, a[w], ref_to_double(s->dt, a[w]),
@@ -253,7 +254,7 @@ static void rsqrt_range_body(void *ctx, size_t target_index, const char *target)
     const uint32_t stride = stride_env != NULL ? (uint32_t)strtoul(stride_env, NULL, 10)
                             : under_emulation() ? 61 : 1;
     assert_true(stride >= 1);
-    uint32_t *a = malloc(RSQRT_CHUNK * sizeof(uint32_t)), *got = malloc(RSQRT_CHUNK * sizeof(uint32_t));
+    uint64_t *a = malloc(RSQRT_CHUNK * sizeof(uint64_t)), *got = malloc(RSQRT_CHUNK * sizeof(uint64_t));
     assert_true(a && got);
     size_t n = 0, violations = 0;
     uint64_t max_steps = 0;
@@ -265,12 +266,12 @@ static void rsqrt_range_body(void *ctx, size_t target_index, const char *target)
         op_run_arrays(OP_TRSQRT, PTO_FLOAT32, PTO_POW_DEFAULT, a, NULL, got, m);
         for (size_t k = 0; k < m; ++k) {
             const double exact = 1.0 / sqrt(ref_to_double(PTO_FLOAT32, a[k]));
-            const uint32_t want = ref_rsqrt(PTO_FLOAT32, a[k]);
+            const uint64_t want = ref_rsqrt(PTO_FLOAT32, a[k]);
             const uint64_t bound = op_tolerance(OP_TRSQRT, PTO_FLOAT32, PTO_POW_DEFAULT, want);
             const uint64_t steps = ref_ulp_steps(PTO_FLOAT32, want, got[k]);
             const double err = ref_ulp_error(PTO_FLOAT32, got[k], exact);
             if (steps > bound && ++violations <= 10)
-                print_error("trsqrt float32 on %s: x=0x%x (%.9g) got 0x%x want 0x%x\n", target, a[k],
+                print_error("trsqrt float32 on %s: x=0x%" PRIx64 " (%.9g) got 0x%" PRIx64 " want 0x%" PRIx64 "\n", target, a[k],
                             ref_to_double(PTO_FLOAT32, a[k]), got[k], want);
             if (steps > max_steps) max_steps = steps;
             if (err > max_err) max_err = err, worst = a[k];
@@ -308,15 +309,15 @@ typedef struct {
     pto_dtype dt;
     const char *what;      /* the log's name of the cases */
     const char *ties_what; /* and of what ties counts */
-    uint32_t *a, *b, *want;
+    uint64_t *a, *b, *want;
     size_t n, cap, ties;
 } case_list;
 
-static void add_case_bits(case_list *c, uint32_t a, uint32_t b) {
+static void add_case_bits(case_list *c, uint64_t a, uint64_t b) {
     if (c->n == c->cap) {
         c->cap = c->cap ? 2 * c->cap : 1u << 16;
-        c->a = realloc(c->a, c->cap * sizeof(uint32_t));
-        c->b = realloc(c->b, c->cap * sizeof(uint32_t));
+        c->a = realloc(c->a, c->cap * sizeof(uint64_t));
+        c->b = realloc(c->b, c->cap * sizeof(uint64_t));
         assert_true(c->a && c->b);
     }
     c->a[c->n] = a;
@@ -366,7 +367,7 @@ static case_list *make_exact_cases(void) {
         add_case(c, (float)(m * m * m), 1.0f / 3.0f);
         add_case(c, (float)(m * m * m), 2.0f / 3.0f);
     }
-    c->want = malloc(c->n * sizeof(uint32_t));
+    c->want = malloc(c->n * sizeof(uint64_t));
     assert_non_null(c->want);
     for (size_t i = 0; i < c->n; ++i) {
         c->want[i] = ref_pow(PTO_FLOAT32, c->a[i], c->b[i]);
@@ -423,7 +424,7 @@ static case_list *make_near_pow2_cases(pto_dtype dt) {
             }
         }
     }
-    c->want = malloc(c->n * sizeof(uint32_t));
+    c->want = malloc(c->n * sizeof(uint64_t));
     assert_non_null(c->want);
     for (size_t i = 0; i < c->n; ++i) {
         c->want[i] = ref_pow(dt, c->a[i], c->b[i]);
@@ -444,7 +445,7 @@ static void case_list_body(void *ctx, size_t target_index, const char *target) {
     (void)target_index;
     const case_list *c = ctx;
     const pto_dtype dt = c->dt;
-    uint32_t *got = malloc(c->n * sizeof(uint32_t));
+    uint64_t *got = malloc(c->n * sizeof(uint64_t));
     assert_non_null(got);
     op_run_arrays(OP_TPOW, dt, PTO_POW_HIGH_PRECISION, c->a, c->b, got, c->n);
     size_t wrong = 0;
@@ -453,7 +454,7 @@ static void case_list_body(void *ctx, size_t target_index, const char *target) {
             (ref_is_nan(dt, c->want[i]) && ref_is_nan(dt, got[i])))
             continue;
         if (++wrong <= 10)
-            print_error("tpow %s HIGH_PRECISION on %s: x=0x%x (%.9g) y=0x%x (%.9g) got 0x%x want 0x%x\n",
+            print_error("tpow %s HIGH_PRECISION on %s: x=0x%" PRIx64 " (%.9g) y=0x%" PRIx64 " (%.9g) got 0x%" PRIx64 " want 0x%" PRIx64 "\n",
                         pto_dtype_string(dt), target, c->a[i], ref_to_double(dt, c->a[i]), c->b[i],
                         ref_to_double(dt, c->b[i]), got[i], c->want[i]);
     }

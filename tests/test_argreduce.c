@@ -33,7 +33,7 @@ static pto_status arg_call(op_id op, pto_tile *dst, const pto_tile *src, pto_til
 
 /* Whether x replaces the best so far y: a NaN beats any number, nothing
  * beats a NaN; among numbers the strictly larger (smaller), +0 above -0. */
-static bool beats(pto_dtype dt, uint32_t xb, uint32_t yb, bool largest) {
+static bool beats(pto_dtype dt, uint64_t xb, uint64_t yb, bool largest) {
     if (ref_is_float(dt)) {
         const double x = ref_to_double(dt, xb), y = ref_to_double(dt, yb);
         if (isnan(y)) return false;
@@ -50,8 +50,8 @@ static uint32_t expected_index(const pto_tile *src, const arg_op *a, uint32_t li
     const uint32_t n = a->along_rows ? pto_tile_valid_cols(src) : pto_tile_valid_rows(src);
     uint32_t best = 0;
     for (uint32_t k = 1; k < n; ++k) {
-        const uint32_t x = a->along_rows ? tile_get(src, line, k) : tile_get(src, k, line);
-        const uint32_t y = a->along_rows ? tile_get(src, line, best) : tile_get(src, best, line);
+        const uint64_t x = a->along_rows ? tile_get(src, line, k) : tile_get(src, k, line);
+        const uint64_t y = a->along_rows ? tile_get(src, line, best) : tile_get(src, best, line);
         if (beats(dt, x, y, a->largest)) best = k;
     }
     return best;
@@ -59,10 +59,10 @@ static uint32_t expected_index(const pto_tile *src, const arg_op *a, uint32_t li
 
 /* Values with many ties: a few distinct ones (zeros of both signs, NaN,
  * the extremes) or, a third of the time, anything. */
-static uint32_t tie_prone_value(rng *r, pto_dtype dt) {
+static uint64_t tie_prone_value(rng *r, pto_dtype dt) {
     if (rng_below(r, 3) == 0) return gen_value(r, dt, GEN_ANY);
     if (ref_is_float(dt)) {
-        uint32_t specials[16];
+        uint64_t specials[16];
         const size_t n = float_specials(dt, specials);
         if (rng_below(r, 4) == 0) return specials[rng_below(r, (uint32_t)n)];
         return ref_from_double(dt, (double)((int)rng_below(r, 5) - 2));
@@ -102,7 +102,7 @@ static void values_body(void *ctx, size_t target_index, const char *target) {
     rng r = {0xA4C0u + target_index};
     size_t calls = 0;
     for (size_t k = 0; k < COUNT(kArgOps); ++k)
-        for (int dt = 0; dt <= PTO_FLOAT32; ++dt) {
+        for (int dt = 0; dt < TEST_DTYPE_COUNT; ++dt) {
             if (!(op_row(kArgOps[k].op)->dtypes[PTO_PROFILE_HOST] & (1u << dt))) continue;
             for (size_t s = 0; s < COUNT(kShapes); ++s)
                 for (int idx = 0; idx < 2; ++idx, ++calls)

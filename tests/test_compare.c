@@ -12,6 +12,7 @@
  *
  * Under emulation (PTO_TEST_UNDER_QEMU, PTO_TEST_UNDER_VALGRIND) the value
  * sweeps take three widths instead of seven. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +20,9 @@
 
 #include "support/harness.h"
 
-static const pto_dtype kDtypes[] = {PTO_INT8,  PTO_UINT8,   PTO_INT16,    PTO_UINT16, PTO_INT32,
-                                    PTO_UINT32, PTO_FLOAT16, PTO_BFLOAT16, PTO_FLOAT32};
+static const pto_dtype kDtypes[] = {PTO_INT8,    PTO_UINT8,    PTO_INT16,   PTO_UINT16,
+                                    PTO_INT32,   PTO_UINT32,   PTO_FLOAT16, PTO_BFLOAT16,
+                                    PTO_FLOAT32, PTO_INT64,    PTO_UINT64};
 static const pto_cmp_mode kModes[] = {PTO_CMP_EQ, PTO_CMP_NE, PTO_CMP_LT,
                                       PTO_CMP_GT, PTO_CMP_GE, PTO_CMP_LE};
 static const uint32_t kWidths[] = {1, 7, 8, 13, 64, 67, 300};
@@ -45,7 +47,24 @@ static bool ref_compare(pto_cmp_mode mode, double a, double b) {
     return false;
 }
 
-static double value_of(pto_dtype dt, uint32_t bits) { return ref_to_double(dt, bits); }
+static double value_of(pto_dtype dt, uint64_t bits) { return ref_to_double(dt, bits); }
+
+/* The reference compare of two elements of dt: floats by their exact
+ * values (ref_compare), integers as integers (an 8-byte one need not be a
+ * double exactly). */
+static bool compare_elements(pto_cmp_mode mode, pto_dtype dt, uint64_t a, uint64_t b) {
+    if (ref_is_float(dt)) return ref_compare(mode, value_of(dt, a), value_of(dt, b));
+    const bool lt = ref_int_less(dt, a, b), gt = ref_int_less(dt, b, a);
+    switch (mode) {
+    case PTO_CMP_EQ: return !lt && !gt;
+    case PTO_CMP_NE: return lt || gt;
+    case PTO_CMP_LT: return lt;
+    case PTO_CMP_GT: return gt;
+    case PTO_CMP_GE: return !lt;
+    case PTO_CMP_LE: return !gt;
+    }
+    return false;
+}
 
 /* Fills src0 and src1 (same shape) so that about a third of the pairs are
  * equal, some are +0 / -0, and the rest random (specials included). */
@@ -53,7 +72,7 @@ static void fill_pair(rng *r, pto_dtype dt, pto_tile *src0, pto_tile *src1) {
     tile_fill(src0, r, GEN_ANY);
     tile_fill(src1, r, GEN_ANY);
     const uint32_t rows = pto_tile_valid_rows(src0), cols = pto_tile_valid_cols(src0);
-    const uint32_t sign = 1u << (ref_bits(dt) - 1);
+    const uint64_t sign = UINT64_C(1) << (ref_bits(dt) - 1);
     for (uint32_t i = 0; i < rows; ++i) {
         for (uint32_t j = 0; j < cols; ++j) {
             const uint32_t pick = rng_below(r, 6);
@@ -119,17 +138,17 @@ static void compare_body(void *vctx, size_t target_index, const char *target) {
                 for (uint32_t i = 0; i < rows; ++i)
                     for (uint32_t j = 0; j < cols; ++j)
                         want[(size_t)i * cols + j] =
-                            ref_compare(mode, value_of(dt, tile_get(src0, i, j)),
-                                        value_of(dt, tile_get(src1, i, j)));
+                            compare_elements(mode, dt, tile_get(src0, i, j), tile_get(src1, i, j));
                 assert_int_equal(pto_tcmp(mask, src0, src1, mode), PTO_OK);
                 snprintf(what, sizeof what, "%s tcmp %s mode %d cols %u", target,
                          pto_dtype_string(dt), (int)mode, cols);
                 check_mask(mask, want, rows, cols, what);
-                /* tile-scalar: an element's value (exact), and for floats a
-                 * value rounded to the dtype, NaN and -0. */
+                /* tile-scalar: an element's value (exact: an 8-byte integer's
+                 * low bits cleared, exact_scalar), and for floats a value
+                 * rounded to the dtype, NaN and -0. */
                 double scalars[4];
                 size_t nscalars = 0;
-                scalars[nscalars++] = value_of(dt, tile_get(src0, 1, cols / 2));
+                scalars[nscalars++] = value_of(dt, exact_scalar(dt, tile_get(src0, 1, cols / 2)));
                 if (ref_is_float(dt)) {
                     scalars[nscalars++] = 0.1;
                     scalars[nscalars++] = NAN;
@@ -140,12 +159,11 @@ static void compare_body(void *vctx, size_t target_index, const char *target) {
                 for (size_t s = 0; s < nscalars; ++s) {
                     double sc = scalars[s];
                     if (isnan(sc) && !ref_is_float(dt)) continue;
-                    const double rounded = value_of(dt, ref_from_double(dt, sc));
+                    const uint64_t rounded = ref_from_double(dt, sc); /* an integer's exactly */
                     for (uint32_t i = 0; i < rows; ++i)
                         for (uint32_t j = 0; j < cols; ++j)
                             want[(size_t)i * cols + j] =
-                                ref_compare(mode, value_of(dt, tile_get(src0, i, j)),
-                                            ref_is_float(dt) ? rounded : sc);
+                                compare_elements(mode, dt, tile_get(src0, i, j), rounded);
                     pto_tile *smask = mask_new(rows, cols);
                     assert_int_equal(pto_tcmps(smask, src0, sc, mode), PTO_OK);
                     snprintf(what, sizeof what, "%s tcmps %s mode %d cols %u scalar %g", target,
@@ -199,9 +217,9 @@ static void select_body(void *vctx, size_t target_index, const char *target) {
                         tile_put(b, i, j, tile_get(src1, i, j));
                     }
                 pto_tile *dst = form == 1 ? a : form == 2 ? b : tile_new(dt, rows + 1, cols + 2, rows, cols);
-                uint32_t *before = tile_snapshot(dst);
+                uint64_t *before = tile_snapshot(dst);
                 const double scalar = ref_is_float(dt) ? -2.5 : (ref_is_signed(dt) ? -7 : 9);
-                const uint32_t scalar_bits = ref_from_double(dt, scalar);
+                const uint64_t scalar_bits = ref_from_double(dt, scalar);
                 if (form == 3)
                     assert_int_equal(pto_tsels(dst, mask, a, NULL, scalar), PTO_OK);
                 else
@@ -210,14 +228,14 @@ static void select_body(void *vctx, size_t target_index, const char *target) {
                          form, cols);
                 for (uint32_t i = 0; i < pto_tile_rows(dst); ++i) {
                     for (uint32_t j = 0; j < pto_tile_cols(dst); ++j) {
-                        uint32_t expect = before[(size_t)i * pto_tile_cols(dst) + j];
+                        uint64_t expect = before[(size_t)i * pto_tile_cols(dst) + j];
                         if (i < rows && j < cols) {
                             expect = mask_bit(mask, i, j) ? tile_get(src0, i, j)
                                      : form == 3          ? scalar_bits
                                                           : tile_get(src1, i, j);
                         }
                         if (tile_get(dst, i, j) != expect)
-                            fail_msg("%s: dst (%u, %u) is 0x%x, expected 0x%x", what, i, j,
+                            fail_msg("%s: dst (%u, %u) is 0x%" PRIx64 ", expected 0x%" PRIx64, what, i, j,
                                      tile_get(dst, i, j), expect);
                     }
                 }
@@ -268,7 +286,7 @@ static void test_compare_then_select(void **state) {
 /* Every operand unchanged after a refused call. */
 typedef struct {
     pto_tile *t[5];
-    uint32_t *snap[5];
+    uint64_t *snap[5];
 } frozen;
 static void freeze(frozen *f, pto_tile *a, pto_tile *b, pto_tile *c, pto_tile *d, pto_tile *e) {
     pto_tile *ts[5] = {a, b, c, d, e};

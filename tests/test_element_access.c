@@ -41,7 +41,7 @@ static void test_tsetval_tgetval(void **state) {
             const uint32_t bits = gen_value(&r, dt, GEN_ANY);
             double value = ref_is_float(dt) ? ref_to_double(dt, bits) : (double)ref_int_value(dt, bits);
             if (ref_is_float(dt) && v % 5 == 4) value = value / 3.0 + 1e-3;
-            uint32_t *before = tile_snapshot(t);
+            uint64_t *before = tile_snapshot(t);
             assert_int_equal(pto_tsetval(t, (size_t)i * 12 + j, value), PTO_OK);
             const uint32_t want = ref_from_double(dt, value);
             const uint32_t got = tile_get(t, i, j);
@@ -68,7 +68,7 @@ static void test_tsetval_tgetval(void **state) {
     assert_true(out == -128.0);
     /* the rules, in order; nothing written on a refusal */
     assert_int_equal(pto_tile_set_valid(b, 1, 3), PTO_OK);
-    uint32_t *before = tile_snapshot(b);
+    uint64_t *before = tile_snapshot(b);
     assert_int_equal(pto_tsetval(NULL, 0, 0), PTO_ERR_NULL_ARGUMENT);
     assert_int_equal(pto_tsetval(b, 99, 300), PTO_ERR_INVALID_ARGUMENT); /* the value before the index */
     assert_non_null(strstr(pto_last_error(), "value 300"));
@@ -129,7 +129,7 @@ static void test_tsetval_tgetval(void **state) {
                 if (tile_get(dp, i, j) != tile_get(dc, i, j))
                     fail_msg("%s program: (%u,%u) 0x%x, the C calls 0x%x", t, i, j, tile_get(dp, i, j), tile_get(dc, i, j));
         ++runs;
-        uint32_t *kept = tile_snapshot(dp);
+        uint64_t *kept = tile_snapshot(dp);
         const int64_t far[] = {32, 0}, past[] = {0, 32}, negative[] = {-1, 0};
         assert_int_equal(run_program_bound(text, kNames, tiles, 2, kInts, far, 2), PTO_ERR_OUT_OF_RANGE);
         assert_non_null(strstr(pto_last_error(), "pto_tgetval"));

@@ -82,7 +82,7 @@ static const char *exp_log_name(op_id op) { return op == OP_TEXP ? "texp" : "tlo
 
 /* float32 inputs where the results change character: 2^12 consecutive bit
  * patterns on both sides of each (and of its negation where that matters). */
-static size_t boundary_inputs(op_id op, uint32_t *out) {
+static size_t boundary_inputs(op_id op, uint64_t *out) {
     static const float kExpEdges[] = {
         88.72283935546875f, /* e^x rounds to FLT_MAX / +inf */
         -87.33654022216797f, /* e^x = 2^-126, the least normal */
@@ -108,7 +108,7 @@ static size_t boundary_inputs(op_id op, uint32_t *out) {
             }
         }
     }
-    uint32_t specials[16];
+    uint64_t specials[16];
     const size_t n_specials = float_specials(PTO_FLOAT32, specials);
     memcpy(out + n, specials, n_specials * sizeof *specials);
     return n + n_specials;
@@ -120,7 +120,7 @@ typedef struct {
     op_id op;
     pto_dtype dt;
     size_t n;
-    uint32_t *in;
+    uint64_t *in;
 } input_set;
 
 /* 16-bit types: every input (n = 2^16) or a spread sample of n; float32:
@@ -158,7 +158,7 @@ static input_set make_inputs(op_id op, pto_dtype dt, size_t n) {
 typedef struct {
     const input_set *set;
     size_t begin, end;
-    const uint32_t *got;
+    const uint64_t *got;
     size_t wrong;
     uint32_t first_wrong;
 } mpfr_job;
@@ -176,7 +176,7 @@ static void *check_with_mpfr(void *p) {
 /* The library's results for the set on the current target, compared with
  * MPFR in two threads; returns how many differ. */
 static size_t check_set(const input_set *s, uint32_t *first_wrong) {
-    uint32_t *got = malloc(s->n * sizeof *got);
+    uint64_t *got = malloc(s->n * sizeof *got);
     op_run_arrays(s->op, s->dt, PTO_POW_HIGH_PRECISION, s->in, s->in, got, s->n);
     mpfr_job jobs[2] = {{s, 0, s->n / 2, got, 0, 0}, {s, s->n / 2, s->n, got, 0, 0}};
     pthread_t thread;
@@ -274,8 +274,8 @@ static void test_every_float32(void **state) {
     }
     assert_true(n_targets >= 1);
     const size_t block = (size_t)1 << 22;
-    uint32_t *in = malloc(block * sizeof *in), *want = malloc(block * sizeof *want);
-    uint32_t *got = malloc(block * sizeof *got);
+    uint64_t *in = malloc(block * sizeof *in), *got = malloc(block * sizeof *got);
+    uint32_t *want = malloc(block * sizeof *want);
     for (size_t o = 0; o < 2; ++o) {
         size_t wrong[16] = {0}, by_mpfr = 0;
         uint32_t first_wrong[16] = {0};

@@ -13,7 +13,7 @@ static const pto_dtype kDtypes[] = {PTO_INT8,  PTO_UINT8,   PTO_INT16,    PTO_UI
                                     PTO_UINT32, PTO_FLOAT16, PTO_BFLOAT16, PTO_FLOAT32};
 
 /* dst's every element: want(i, j) inside its valid region, as before outside. */
-static void expect_region(const pto_tile *dst, const uint32_t *before, const uint32_t *want,
+static void expect_region(const pto_tile *dst, const uint64_t *before, const uint32_t *want,
                           const char *what) {
     const uint32_t cols = pto_tile_cols(dst), vr = pto_tile_valid_rows(dst), vc = pto_tile_valid_cols(dst);
     for (uint32_t i = 0; i < pto_tile_rows(dst); ++i)
@@ -49,14 +49,14 @@ static void test_textract(void **state) {
             const uint32_t *s = kShapes[k];
             pto_tile *src = tile_new(kDtypes[d], s[0], s[1], s[2], s[3]);
             tile_fill(src, &r, GEN_ANY);
-            uint32_t *src_bits = tile_snapshot(src);
+            uint64_t *src_bits = tile_snapshot(src);
             /* the corners of the offsets the window allows, and one between */
             const uint32_t rmax = s[2] - s[6], cmax = s[3] - s[7];
             const size_t offsets[][2] = {{0, 0}, {rmax, cmax}, {0, cmax}, {rmax, 0}, {rmax / 2, cmax / 3}};
             for (size_t o = 0; o < COUNT(offsets); ++o) {
                 pto_tile *dst = tile_new(kDtypes[d], s[4], s[5], s[6], s[7]);
                 tile_fill(dst, &r, GEN_ANY);
-                uint32_t *before = tile_snapshot(dst);
+                uint64_t *before = tile_snapshot(dst);
                 uint32_t *want = window_of(src, s[6], s[7], offsets[o][0], offsets[o][1]);
                 char what[128];
                 snprintf(what, sizeof what, "textract %s %ux%u at (%zu, %zu)", pto_dtype_string(kDtypes[d]),
@@ -79,7 +79,7 @@ static void test_textract(void **state) {
     pto_tile *h = tile_new(PTO_FLOAT16, 8, 16, 8, 16);
     tile_fill(src, &r, GEN_ANY);
     tile_fill(dst, &r, GEN_ANY);
-    uint32_t *before = tile_snapshot(dst);
+    uint64_t *before = tile_snapshot(dst);
     assert_int_equal(pto_textract(dst, NULL, 0, 0), PTO_ERR_NULL_ARGUMENT);
     assert_non_null(strstr(pto_last_error(), "pto_textract: src"));
     assert_int_equal(pto_textract(NULL, src, 0, 0), PTO_ERR_NULL_ARGUMENT);
@@ -148,7 +148,7 @@ static void test_textract(void **state) {
     {
         pto_tile *out = tile_new(PTO_FLOAT32, 4, 8, 4, 8);
         tile_fill(out, &r, GEN_ANY);
-        uint32_t *kept = tile_snapshot(out);
+        uint64_t *kept = tile_snapshot(out);
         pto_tile *tiles[] = {src, out};
         const int64_t far[] = {3, 0}, negative[] = {0, -1};
         assert_int_equal(run_program_bound(kForms[0], kTileNames, tiles, 2, kIntNames, far, 2), PTO_ERR_OUT_OF_RANGE);
@@ -206,7 +206,7 @@ static void test_tgather(void **state) {
                 tile_fill(src, &r, GEN_ANY);
                 tile_fill(dst, &r, GEN_ANY);
                 fill_indices(idx, src, &r);
-                uint32_t *before = tile_snapshot(dst);
+                uint64_t *before = tile_snapshot(dst);
                 uint32_t *want = malloc(sizeof(uint32_t) * ((size_t)s[6] * s[7] + 1));
                 for (uint32_t i = 0; i < s[6]; ++i)
                     for (uint32_t j = 0; j < s[7]; ++j) {
@@ -241,7 +241,7 @@ static void test_tgather(void **state) {
     pto_tile *f = tile_new(PTO_FLOAT32, 2, 4, 2, 4), *fidx = tile_new(PTO_FLOAT32, 2, 3, 2, 3);
     pto_tile *i16 = tile_new(PTO_INT16, 2, 3, 2, 3), *narrow = tile_new(PTO_INT32, 2, 2, 2, 2);
     tile_fill(dst, &r, GEN_ANY);
-    uint32_t *before = tile_snapshot(dst);
+    uint64_t *before = tile_snapshot(dst);
     assert_int_equal(pto_tgather(dst, src, NULL, NULL), PTO_ERR_NULL_ARGUMENT);
     assert_non_null(strstr(pto_last_error(), "pto_tgather: indices"));
     assert_int_equal(pto_tgather(dst, f, idx, NULL), PTO_ERR_DTYPE_MISMATCH);
@@ -309,7 +309,7 @@ static void test_tgather(void **state) {
             for (uint32_t j = 0; j < 3; ++j) assert_int_equal(tile_get(out, i, j), tile_get(want, i, j));
         /* an index out of range refuses the run, nothing written */
         tile_put(idx, 0, 1, 8);
-        uint32_t *kept = tile_snapshot(out);
+        uint64_t *kept = tile_snapshot(out);
         assert_int_equal(run_program_bound(kForms[k], kNames, tiles, 4, NULL, NULL, 0), PTO_ERR_OUT_OF_RANGE);
         assert_non_null(strstr(pto_last_error(), "pto_tgather"));
         assert_tile_unchanged(out, kept, "refused tgather run");

@@ -3,6 +3,7 @@
  * flush-to-zero (aarch64), and round-toward-zero set on the calling thread,
  * the operations and the conversions give the same bits as under the
  * defaults, and the caller's settings are back in place afterwards. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,8 +61,8 @@ static const op_case kCases[] = {
 
 /* Runs op over the inputs with the hostile mode set, checks the mode is
  * restored, and returns the results. */
-static void run_hostile(const op_case *c, pto_dtype dt, const uint32_t *a, const uint32_t *b,
-                        uint32_t *out) {
+static void run_hostile(const op_case *c, pto_dtype dt, const uint64_t *a, const uint64_t *b,
+                        uint64_t *out) {
     const unsigned long saved = get_mode();
     set_mode(saved | hostile_mode);
     op_run_arrays(c->op, dt, c->algo, a, b, out, N);
@@ -72,7 +73,8 @@ static void run_hostile(const op_case *c, pto_dtype dt, const uint32_t *a, const
 
 static void ops_body(void *ctx, size_t target_index, const char *target) {
     (void)ctx, (void)target_index;
-    uint32_t *a = malloc(N * 4), *b = malloc(N * 4), *plain = malloc(N * 4), *hostile = malloc(N * 4);
+    uint64_t *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b), *plain = malloc(N * sizeof *plain),
+             *hostile = malloc(N * sizeof *hostile);
     assert_true(a && b && plain && hostile);
     for (size_t t = 0; t < COUNT(kFloatTypes); ++t) {
         const pto_dtype dt = kFloatTypes[t];
@@ -94,8 +96,8 @@ static void ops_body(void *ctx, size_t target_index, const char *target) {
             run_hostile(c, dt, a, b, hostile);
             for (size_t i = 0; i < N; ++i) {
                 if (plain[i] != hostile[i]) {
-                    print_error("%s dtype %d on %s: input (0x%x, 0x%x) gives 0x%x by default but "
-                                "0x%x under the hostile " MODE_REGISTER " mode\n",
+                    print_error("%s dtype %d on %s: input (0x%" PRIx64 ", 0x%" PRIx64 ") gives 0x%" PRIx64 " by default but "
+                                "0x%" PRIx64 " under the hostile " MODE_REGISTER " mode\n",
                                 op_name(c->op), (int)dt, target, a[i], b[i], plain[i], hostile[i]);
                     fail();
                 }

@@ -168,7 +168,7 @@ static void test_rules(void **state) {
     pto_tile *i8 = tile_new(PTO_INT8, 4, 16, 4, 16), *i8_src = tile_new(PTO_INT8, 4, 16, 4, 16);
     pto_tile *i64 = tile_new(PTO_INT64, 4, 16, 4, 16), *i64_src = tile_new(PTO_UINT64, 4, 16, 4, 16);
     tile_fill(dst, &r, GEN_ANY);
-    uint32_t *kept = tile_snapshot(dst);
+    uint64_t *kept = tile_snapshot(dst);
     expect_status(pto_tgather_mask(NULL, src, PTO_MASK_P0101, PTO_GATHER_ROW), PTO_ERR_NULL_ARGUMENT, "NULL dst");
     expect_status(pto_tgather_mask(dst, NULL, PTO_MASK_P0101, PTO_GATHER_ROW), PTO_ERR_NULL_ARGUMENT, "NULL src");
     expect_status(pto_tgather_mask(dst, f16, PTO_MASK_P0101, PTO_GATHER_ROW), PTO_ERR_DTYPE_MISMATCH, "src of 2 bytes");

@@ -30,6 +30,7 @@
  * differs from the first. One kind of row prints without failing: tpow
  * DEFAULT on float types, whose contract is an error bound that each target
  * may meet differently. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,17 +61,17 @@ static row_policy policy(const identity_row *row) {
 
 /* ---- inputs ---- */
 
-static uint32_t sign_bit(pto_dtype dt) { return 1u << (ref_bits(dt) - 1); }
+static uint64_t sign_bit(pto_dtype dt) { return UINT64_C(1) << (ref_bits(dt) - 1); }
 
-static uint32_t random_sign(rng *r, pto_dtype dt) { return rng_below(r, 2) ? sign_bit(dt) : 0; }
+static uint64_t random_sign(rng *r, pto_dtype dt) { return rng_below(r, 2) ? sign_bit(dt) : 0; }
 
 /* The values at the edges of a type: float specials plus +-1, 2 and 0.5;
  * for integers 0, +-1, 2 and the ends of the range. Returns the count. */
-static size_t edge_values(pto_dtype dt, uint32_t out[24]) {
+static size_t edge_values(pto_dtype dt, uint64_t out[24]) {
     if (!ref_is_float(dt)) {
-        const uint32_t min = ref_is_signed(dt) ? sign_bit(dt) : 0;
-        const uint32_t max = ref_int_wrap(dt, (uint64_t)min - 1);
-        const uint32_t values[] = {0, 1, 2, 3, ref_int_wrap(dt, (uint64_t)-1), ref_int_wrap(dt, (uint64_t)-2),
+        const uint64_t min = ref_is_signed(dt) ? sign_bit(dt) : 0;
+        const uint64_t max = ref_int_wrap(dt, (uint64_t)min - 1);
+        const uint64_t values[] = {0, 1, 2, 3, ref_int_wrap(dt, (uint64_t)-1), ref_int_wrap(dt, (uint64_t)-2),
                                    min, min + 1, max, max - 1};
         memcpy(out, values, sizeof(values));
         return COUNT(values);
@@ -83,29 +84,29 @@ static size_t edge_values(pto_dtype dt, uint32_t out[24]) {
 
 /* One operand: random bit patterns half the time, else edge values,
  * subnormals, values in the extreme binades or ordinary values. */
-static uint32_t any_value(rng *r, pto_dtype dt) {
-    uint32_t edges[24];
+static uint64_t any_value(rng *r, pto_dtype dt) {
+    uint64_t edges[24];
     const uint32_t pick = rng_below(r, 8);
     if (pick < 4) return ref_int_wrap(dt, rng_next(r));
     if (pick == 4) return edges[rng_below(r, (uint32_t)edge_values(dt, edges))];
     if (!ref_is_float(dt)) return ref_int_wrap(dt, (uint64_t)((int64_t)rng_below(r, 65) - 32));
     const int frac = ref_frac_bits(dt);
-    const uint32_t frac_mask = (1u << frac) - 1u;
-    const uint32_t max_exp = (sign_bit(dt) >> frac) - 1u; /* the infinity/NaN exponent */
-    if (pick == 5) return random_sign(r, dt) | ((uint32_t)rng_next(r) & frac_mask); /* subnormal */
+    const uint64_t frac_mask = (1u << frac) - 1u;
+    const uint64_t max_exp = (sign_bit(dt) >> frac) - 1u; /* the infinity/NaN exponent */
+    if (pick == 5) return random_sign(r, dt) | ((uint64_t)rng_next(r) & frac_mask); /* subnormal */
     if (pick == 6) {
-        const uint32_t exps[] = {1, 2, max_exp - 2, max_exp - 1};
-        return random_sign(r, dt) | exps[rng_below(r, 4)] << frac | ((uint32_t)rng_next(r) & frac_mask);
+        const uint64_t exps[] = {1, 2, max_exp - 2, max_exp - 1};
+        return random_sign(r, dt) | exps[rng_below(r, 4)] << frac | ((uint64_t)rng_next(r) & frac_mask);
     }
     return gen_value(r, dt, GEN_ANY);
 }
 
-static uint32_t from_double(pto_dtype dt, double x) {
+static uint64_t from_double(pto_dtype dt, double x) {
     return ref_is_float(dt) ? ref_from_double(dt, x) : ref_int_wrap(dt, (uint64_t)(int64_t)x);
 }
 
 /* Float tpow: the inputs each part of the kernels treats apart. */
-static void float_pow_input(rng *r, pto_dtype dt, uint32_t *a, uint32_t *b) {
+static void float_pow_input(rng *r, pto_dtype dt, uint64_t *a, uint64_t *b) {
     const int frac = ref_frac_bits(dt);
     const int emin = ref_min_exponent(dt), emax = ref_max_exponent(dt);
     switch (rng_below(r, 10)) {
@@ -138,7 +139,7 @@ static void float_pow_input(rng *r, pto_dtype dt, uint32_t *a, uint32_t *b) {
         gen_pow_pair_log2_result(r, dt, emin, emax, emin - frac - 2, emin + 1, a, b);
         break;
     case 5: /* subnormal bases */
-        *a = (uint32_t)rng_next(r) & ((1u << frac) - 1u);
+        *a = (uint64_t)rng_next(r) & ((1u << frac) - 1u);
         *b = ref_from_double(dt, rng_below(r, 2) ? (double)((int)rng_below(r, 9) - 4) : rng_unit(r) * 4 - 2);
         break;
     case 6: {
@@ -160,7 +161,7 @@ static void float_pow_input(rng *r, pto_dtype dt, uint32_t *a, uint32_t *b) {
 
 /* Integer tpow: small bases with every kind of exponent, every kind of base
  * with small exponents, and random bits. */
-static void int_pow_input(rng *r, pto_dtype dt, uint32_t *a, uint32_t *b) {
+static void int_pow_input(rng *r, pto_dtype dt, uint64_t *a, uint64_t *b) {
     switch (rng_below(r, 4)) {
     case 0:
         *a = gen_value(r, dt, GEN_POW_BASE);
@@ -183,14 +184,14 @@ static void int_pow_input(rng *r, pto_dtype dt, uint32_t *a, uint32_t *b) {
 
 /* Division and addition: results that overflow, underflow or cancel, and
  * exact quotients. */
-static void float_arith_input(rng *r, op_id op, pto_dtype dt, uint32_t *a, uint32_t *b) {
-    const uint32_t max_exp = (sign_bit(dt) >> ref_frac_bits(dt)) - 1u;
-    const uint32_t magnitude = ~sign_bit(dt) & (sign_bit(dt) * 2 - 1);
+static void float_arith_input(rng *r, op_id op, pto_dtype dt, uint64_t *a, uint64_t *b) {
+    const uint64_t max_exp = (sign_bit(dt) >> ref_frac_bits(dt)) - 1u;
+    const uint64_t magnitude = ~sign_bit(dt) & (sign_bit(dt) * 2 - 1);
     switch (rng_below(r, 4)) {
     case 0: { /* a huge, b tiny, or the other way round */
-        const uint32_t huge = (max_exp - 1 - rng_below(r, 3)) << ref_frac_bits(dt);
-        const uint32_t tiny = (1u + rng_below(r, 3)) << ref_frac_bits(dt);
-        const uint32_t low = ref_int_wrap(dt, rng_next(r)) & ((1u << ref_frac_bits(dt)) - 1u);
+        const uint64_t huge = (max_exp - 1 - rng_below(r, 3)) << ref_frac_bits(dt);
+        const uint64_t tiny = (1u + rng_below(r, 3)) << ref_frac_bits(dt);
+        const uint64_t low = ref_int_wrap(dt, rng_next(r)) & ((1u << ref_frac_bits(dt)) - 1u);
         *a = random_sign(r, dt) | (rng_below(r, 2) ? huge : tiny) | low;
         *b = random_sign(r, dt) | (rng_below(r, 2) ? huge : tiny) | (low ^ 1u);
         break;
@@ -214,7 +215,7 @@ static void float_arith_input(rng *r, op_id op, pto_dtype dt, uint32_t *a, uint3
     }
 }
 
-static void random_input(rng *r, const identity_row *row, uint32_t *a, uint32_t *b) {
+static void random_input(rng *r, const identity_row *row, uint64_t *a, uint64_t *b) {
     const pto_dtype dt = row->dt;
     switch (row->op) {
     case OP_TPOW:
@@ -251,10 +252,10 @@ static void random_input(rng *r, const identity_row *row, uint32_t *a, uint32_t 
 /* n inputs: every pair of edge values; with `sweep`, every pair of 8-bit
  * values or every 16-bit first operand; then random_input (edge pairs
  * first, each part cut at n). */
-static void make_inputs(const identity_row *row, uint32_t *a, uint32_t *b, size_t n, bool sweep) {
+static void make_inputs(const identity_row *row, uint64_t *a, uint64_t *b, size_t n, bool sweep) {
     const pto_dtype dt = row->dt;
     rng r = {0x1DE0000u + (uint64_t)row->op * 64 + (uint64_t)row->dt * 4 + (uint64_t)row->algo};
-    uint32_t edges[24];
+    uint64_t edges[24];
     const size_t edge_count = edge_values(dt, edges);
     size_t i = 0;
     for (size_t x = 0; x < edge_count; ++x)
@@ -265,6 +266,7 @@ static void make_inputs(const identity_row *row, uint32_t *a, uint32_t *b, size_
             b[i] = ref_bits(dt) == 8 ? k >> 8 : any_value(&r, dt);
         }
     for (; i < n; ++i) random_input(&r, row, &a[i], &b[i]);
+    b[0] = exact_scalar(dt, b[0]); /* a Scalar row's scalar: element (0, 0) of b's tile */
 }
 
 /* ---- running and comparing ---- */
@@ -272,26 +274,26 @@ static void make_inputs(const identity_row *row, uint32_t *a, uint32_t *b, size_
 /* tcolexpanddiv divides each row by one divisor row: it runs on 2x512
  * blocks, each divided by its first 512 divisors, so that 2^19 divisors
  * meet the kernel (rather than 512). */
-static void run_op(const identity_row *row, const uint32_t *a, const uint32_t *b, uint32_t *out, size_t n) {
+static void run_op(const identity_row *row, const uint64_t *a, const uint64_t *b, uint64_t *out, size_t n) {
     const size_t block = row->op == OP_TCOLEXPANDDIV && n % 1024 == 0 ? 1024 : n;
     for (size_t at = 0; at < n; at += block)
         op_run_arrays(row->op, row->dt, row->algo, a + at, b + at, out + at, block);
 }
 
-static bool same_result(pto_dtype dt, uint32_t x, uint32_t y) {
+static bool same_result(pto_dtype dt, uint64_t x, uint64_t y) {
     return ref_is_float(dt) && ref_is_nan(dt, x) ? ref_is_nan(dt, y) : x == y;
 }
 
 typedef struct {
     const identity_row *row;
     size_t n;
-    uint32_t *a, *b, *first, *got;
+    uint64_t *a, *b, *first, *got;
     bool *differs;                     /* some target differs from the first here */
     size_t differing[MAX_TARGETS];     /* per target, elements that differ from the first */
     char targets[MAX_TARGETS * 12];    /* "AVX2,SSE4,..." */
     const char *names[MAX_TARGETS];    /* by target_index */
     size_t examples;
-    uint32_t last_a, last_b;
+    uint64_t last_a, last_b;
     size_t layout_differing[MAX_TARGETS]; /* per target, padded vs unpadded rows */
 } identity_run;
 
@@ -305,8 +307,8 @@ static size_t layout_differences(identity_run *run, const char *target) {
     const identity_row *row = run->row;
     const uint32_t rows = (uint32_t)(run->n / LAYOUT_COLS);
     const size_t n = (size_t)rows * LAYOUT_COLS;
-    uint32_t *padded = run->got; /* compared already */
-    uint32_t *plain = malloc(n * sizeof(uint32_t));
+    uint64_t *padded = run->got; /* compared already */
+    uint64_t *plain = malloc(n * sizeof(uint64_t));
     assert_non_null(plain);
     op_run_rows(row->op, row->dt, row->algo, run->a, run->b, plain, rows, LAYOUT_COLS);
     op_run_padded(row->op, row->dt, row->algo, run->a, run->b, padded, rows, LAYOUT_COLS, LAYOUT_PAD);
@@ -314,7 +316,7 @@ static size_t layout_differences(identity_run *run, const char *target) {
     for (size_t i = 0; i < n; ++i) {
         if (same_result(row->dt, plain[i], padded[i])) continue;
         if (differing++ < 2)
-            print_message("[identity] %s on %s, layout: a=0x%x b=0x%x: 0x%x in %u-wide tiles, 0x%x in "
+            print_message("[identity] %s on %s, layout: a=0x%" PRIx64 " b=0x%" PRIx64 ": 0x%" PRIx64 " in %u-wide tiles, 0x%" PRIx64 " in "
                           "%u-wide ones\n",
                           row->name, target, run->a[i], run->b[i], plain[i], LAYOUT_COLS, padded[i],
                           LAYOUT_COLS + LAYOUT_PAD);
@@ -330,7 +332,7 @@ static void run_on_target(void *ctx, size_t target_index, const char *target) {
     if (target_index > 0) strncat(run->targets, ",", sizeof(run->targets) - strlen(run->targets) - 1);
     strncat(run->targets, target, sizeof(run->targets) - strlen(run->targets) - 1);
     run->names[target_index] = target;
-    uint32_t *out = target_index == 0 ? run->first : run->got;
+    uint64_t *out = target_index == 0 ? run->first : run->got;
     run_op(run->row, run->a, run->b, out, run->n);
     for (size_t i = 0; target_index > 0 && i < run->n; ++i) {
         if (same_result(dt, run->first[i], out[i])) continue;
@@ -340,7 +342,7 @@ static void run_on_target(void *ctx, size_t target_index, const char *target) {
         const bool seen = run->examples != 0 && run->a[i] == run->last_a && run->b[i] == run->last_b;
         run->last_a = run->a[i], run->last_b = run->b[i];
         if (!seen && run->examples++ < 3)
-            print_message("[identity] %s on %s: a=0x%x (%.9g) b=0x%x (%.9g): 0x%x, first target 0x%x\n",
+            print_message("[identity] %s on %s: a=0x%" PRIx64 " (%.9g) b=0x%" PRIx64 " (%.9g): 0x%" PRIx64 ", first target 0x%" PRIx64 "\n",
                           run->row->name, target, run->a[i], ref_to_double(dt, run->a[i]), run->b[i],
                           ref_to_double(dt, run->b[i]), out[i], run->first[i]);
     }
@@ -360,10 +362,10 @@ static void test_identity(void **state) {
                              : reduction ? REDUCTION_N
                              : special   ? FULL_N
                                          : TABLE_N};
-    run.a = malloc(run.n * sizeof(uint32_t));
-    run.b = malloc(run.n * sizeof(uint32_t));
-    run.first = malloc(run.n * sizeof(uint32_t));
-    run.got = malloc(run.n * sizeof(uint32_t));
+    run.a = malloc(run.n * sizeof(uint64_t));
+    run.b = malloc(run.n * sizeof(uint64_t));
+    run.first = malloc(run.n * sizeof(uint64_t));
+    run.got = malloc(run.n * sizeof(uint64_t));
     run.differs = calloc(run.n, sizeof(bool));
     assert_true(run.a && run.b && run.first && run.got && run.differs);
     /* A sample (under emulation, and the reductions') takes the edge pairs
@@ -404,16 +406,18 @@ static void test_identity(void **state) {
 
 /* ---- the rows: every (op, dtype[, algo]) that HOST accepts ---- */
 
-static const pto_dtype kAllDtypes[] = {PTO_FLOAT32, PTO_FLOAT16, PTO_BFLOAT16, PTO_INT8,  PTO_UINT8,
-                                       PTO_INT16,   PTO_UINT16,  PTO_INT32,    PTO_UINT32};
+static const pto_dtype kAllDtypes[] = {PTO_FLOAT32, PTO_FLOAT16, PTO_BFLOAT16, PTO_INT8,  PTO_UINT8, PTO_INT16,
+                                       PTO_UINT16,  PTO_INT32,   PTO_UINT32,   PTO_INT64, PTO_UINT64};
 static const pto_dtype kFloatDtypes[] = {PTO_FLOAT32, PTO_FLOAT16, PTO_BFLOAT16};
 static const pto_dtype kF32F16[] = {PTO_FLOAT32, PTO_FLOAT16};
 
-static identity_row rows[64 + 9 * OP_COUNT];
+static identity_row rows[64 + TEST_DTYPE_COUNT * OP_COUNT];
 static size_t row_count;
 
+/* The rows of op for the dtypes of dts that HOST accepts. */
 static void add_rows(op_id op, pto_pow_algorithm algo, const pto_dtype *dts, size_t n) {
     for (size_t i = 0; i < n; ++i) {
+        if (!op_accepts(op, PTO_PROFILE_HOST, dts[i])) continue;
         assert_true(row_count < COUNT(rows));
         identity_row *row = &rows[row_count++];
         *row = (identity_row){op, dts[i], algo, ""};

@@ -50,7 +50,7 @@ static bool same_result(pto_dtype dt, uint32_t want, uint32_t got) {
 static void check_call(seed_kind seed, pto_tile *dst, const pto_tile *a, const pto_tile *b,
                        const pto_tile *bias, const char *target) {
     const pto_dtype dt = pto_tile_dtype(dst);
-    uint32_t *before = tile_snapshot(dst);
+    uint64_t *before = tile_snapshot(dst);
     const pto_status st = matmul_call(seed, dst, a, b, bias);
     if (st != PTO_OK)
         fail_msg("%s %s on %s: %s (%s)", kSeedNames[seed], pto_dtype_string(pto_tile_dtype(a)), target,
@@ -200,7 +200,7 @@ static void test_specials(void **state) {
 /* One refused call: its status and the start of its sentence; dst unchanged. */
 static void expect_refused(seed_kind seed, pto_tile *dst, const pto_tile *a, const pto_tile *b,
                            const pto_tile *bias, pto_status want, const char *sentence) {
-    uint32_t *before = dst ? tile_snapshot(dst) : NULL;
+    uint64_t *before = dst ? tile_snapshot(dst) : NULL;
     const pto_status st = matmul_call(seed, dst, a, b, bias);
     if (st != want || strstr(pto_last_error(), sentence) == NULL)
         fail_msg("%s: %s (%s), expected %s with \"%s\"", kSeedNames[seed], pto_status_string(st),

@@ -179,7 +179,7 @@ static void test_npu_equals_host(void **state) {
 /* One refused matrix multiply: status and sentence; dst's image unchanged. */
 static void expect_refused(seed_kind seed, pto_tile *dst, const pto_tile *a, const pto_tile *b,
                            const pto_tile *bias, pto_status want, const char *sentence) {
-    uint32_t *before = tile_snapshot(dst);
+    uint64_t *before = tile_snapshot(dst);
     const pto_status st = matmul_call(seed, dst, a, b, bias);
     if (st != want || strstr(pto_last_error(), sentence) == NULL)
         fail_msg("%s under %s: %s (%s), expected %s with \"%s\"", kSeedNames[seed],
@@ -311,7 +311,7 @@ static void test_create_rules(void **state) {
     pto_tile *left = cube(PTO_FLOAT32, 16, 8, PTO_LOC_LEFT, PTO_LAYOUT_ND);
     pto_tile *acc = cube(PTO_FLOAT32, 16, 16, PTO_LOC_ACC, PTO_LAYOUT_NZ);
     pto_tile *other = tile_new(PTO_FLOAT32, 16, 8, 16, 8);
-    uint32_t *before = tile_snapshot(other);
+    uint64_t *before = tile_snapshot(other);
     expect_status(pto_tadd(other, left, other), PTO_ERR_INVALID_ARGUMENT, "pto_tadd on a left tile");
     if (strstr(pto_last_error(), "pto_tadd: src0 is a left ND tile; only pto_tmov, pto_tmatmul") == NULL)
         fail_msg("pto_tadd's sentence: %s", pto_last_error());
@@ -374,7 +374,7 @@ static void test_moves(void **state) {
 static void expect_move_refused(pto_profile profile, pto_tile *dst, const pto_tile *src, pto_status want,
                                 const char *sentence) {
     assert_int_equal(pto_set_profile(profile), PTO_OK);
-    uint32_t *before = tile_snapshot(dst);
+    uint64_t *before = tile_snapshot(dst);
     const pto_status st = pto_tmov(dst, src);
     if (st != want || strstr(pto_last_error(), sentence) == NULL)
         fail_msg("pto_tmov under %s: %s (%s), expected %s with \"%s\"", pto_profile_string(profile),

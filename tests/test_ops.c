@@ -2,6 +2,7 @@
  * on every SIMD target: many shapes, partial and empty valid regions, in-place
  * calls, operands of different physical shapes, and dst elements outside the
  * valid region checked unchanged. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,13 +49,13 @@ static bool takes_scalar(op_id op) {
 
 static pto_tile *scalar_tile(const op_run *run, rng *r) {
     pto_tile *t = tile_new(run->dt, 1, 1, 1, 1);
-    tile_fill(t, r, GEN_ANY);
+    tile_put(t, 0, 0, exact_scalar(run->dt, gen_value(r, run->dt, GEN_ANY)));
     return t;
 }
 
 /* Element (i, j) of a source from its snapshot; 0 outside its tile (tpartadd
  * sources may be smaller than dst). */
-static uint32_t source_at(const pto_tile *t, const uint32_t *snapshot, size_t i, size_t j) {
+static uint64_t source_at(const pto_tile *t, const uint64_t *snapshot, size_t i, size_t j) {
     if (t == NULL || i >= pto_tile_rows(t) || j >= pto_tile_cols(t)) return 0;
     return snapshot[i * pto_tile_cols(t) + j];
 }
@@ -63,8 +64,8 @@ static uint32_t source_at(const pto_tile *t, const uint32_t *snapshot, size_t i,
  * sources' contents before the call. */
 /* Source `operand`'s element that dst(i, j) reads (a broadcast's expanded
  * source: its row's or column's; tcolexpanddiv's divisor: row 0). */
-static uint32_t operand_at(const op_run *run, int operand, const pto_tile *t,
-                           const uint32_t *snapshot, size_t i, size_t j) {
+static uint64_t operand_at(const op_run *run, int operand, const pto_tile *t,
+                           const uint64_t *snapshot, size_t i, size_t j) {
     size_t si, sj;
     op_source_index(run->op, operand, i, j, &si, &sj);
     if (run->op == OP_TCOLEXPANDDIV && operand == 1) si = 0;
@@ -72,10 +73,10 @@ static uint32_t operand_at(const op_run *run, int operand, const pto_tile *t,
     return source_at(t, snapshot, si, sj);
 }
 
-static uint32_t expected_at(const op_run *run, const pto_tile *src0, const uint32_t *s0,
-                            const pto_tile *src1, const uint32_t *s1, size_t i, size_t j) {
-    const uint32_t a = operand_at(run, 0, src0, s0, i, j);
-    const uint32_t b = operand_at(run, 1, src1, s1, i, j);
+static uint64_t expected_at(const op_run *run, const pto_tile *src0, const uint64_t *s0,
+                            const pto_tile *src1, const uint64_t *s1, size_t i, size_t j) {
+    const uint64_t a = operand_at(run, 0, src0, s0, i, j);
+    const uint64_t b = operand_at(run, 1, src1, s1, i, j);
     if (run->op != OP_TPARTADD) return op_reference(run->op, run->dt, a, b);
     const bool in0 = i < pto_tile_valid_rows(src0) && j < pto_tile_valid_cols(src0);
     const bool in1 = i < pto_tile_valid_rows(src1) && j < pto_tile_valid_cols(src1);
@@ -85,12 +86,12 @@ static uint32_t expected_at(const op_run *run, const pto_tile *src0, const uint3
 }
 
 static void report_mismatch(const op_run *run, size_t i, size_t j, const pto_tile *src0,
-                            const uint32_t *s0, const pto_tile *src1, const uint32_t *s1,
-                            uint32_t expected, uint32_t got, bool inside) {
-    const uint32_t a = operand_at(run, 0, src0, s0, i, j);
-    const uint32_t b = operand_at(run, 1, src1, s1, i, j);
+                            const uint64_t *s0, const pto_tile *src1, const uint64_t *s1,
+                            uint64_t expected, uint64_t got, bool inside) {
+    const uint64_t a = operand_at(run, 0, src0, s0, i, j);
+    const uint64_t b = operand_at(run, 1, src1, s1, i, j);
     fail_msg("%s %s algo %d target %s dst %ux%u valid %ux%u alias %d: (%zu,%zu) %s: "
-             "a=0x%x (%.9g) b=0x%x (%.9g) expected 0x%x (%.9g) got 0x%x (%.9g)",
+             "a=0x%" PRIx64 " (%.9g) b=0x%" PRIx64 " (%.9g) expected 0x%" PRIx64 " (%.9g) got 0x%" PRIx64 " (%.9g)",
              op_name(run->op), pto_dtype_string(run->dt), (int)run->algo, run->target, run->rows,
              run->cols, run->vr, run->vc, (int)run->alias, i, j,
              inside ? "inside the valid region" : "outside the valid region was written", a,
@@ -110,16 +111,16 @@ static void run_op(const op_run *run, rng *r) {
         tmp = tile_new(run->dt, run->rows + 1, run->cols + 2, run->vr, run->vc);
         tile_fill(tmp, r, GEN_ANY);
     }
-    uint32_t *s_dst = tile_snapshot(dst);
-    uint32_t *s0 = tile_snapshot(src0);
-    uint32_t *s1 = src1 != NULL ? tile_snapshot(src1) : NULL;
-    uint32_t *s_tmp = tmp != NULL ? tile_snapshot(tmp) : NULL;
+    uint64_t *s_dst = tile_snapshot(dst);
+    uint64_t *s0 = tile_snapshot(src0);
+    uint64_t *s1 = src1 != NULL ? tile_snapshot(src1) : NULL;
+    uint64_t *s_tmp = tmp != NULL ? tile_snapshot(tmp) : NULL;
 
     assert_int_equal(op_call(run->op, run->algo, dst, src0, src1, tmp), PTO_OK);
 
     for (size_t i = 0; i < run->rows; ++i) {
         for (size_t j = 0; j < run->cols; ++j) {
-            const uint32_t got = tile_get(dst, i, j);
+            const uint64_t got = tile_get(dst, i, j);
             const bool inside = i < run->vr && j < run->vc;
             if (!inside) {
                 if (got != s_dst[i * run->cols + j])
@@ -127,7 +128,7 @@ static void run_op(const op_run *run, rng *r) {
                                     false);
                 continue;
             }
-            const uint32_t want = expected_at(run, src0, s0, src1, s1, i, j);
+            const uint64_t want = expected_at(run, src0, s0, src1, s1, i, j);
             if (!within_tolerance(run->dt, op_tolerance(run->op, run->dt, run->algo, want), want,
                                   got))
                 report_mismatch(run, i, j, src0, s0, src1, s1, want, got, true);
@@ -227,14 +228,21 @@ static const elementwise_test kElementwise[] = {
     {"tpow HIGH_PRECISION (3 float dtypes)", OP_TPOW, FLOAT_DTYPES, PTO_POW_HIGH_PRECISION},
 };
 
+/* The calls run_op made on 8-byte dtypes (INT64, UINT64), counted to show
+ * the generic loops reach them: test_eight_byte_calls. */
+static size_t g_eight_byte_calls;
+
+static void count_call(const op_run *run) { g_eight_byte_calls += pto_dtype_size(run->dt) == 8; }
+
 static void elementwise_body(void *ctx, size_t target_index, const char *target) {
     const elementwise_test *t = ctx;
     rng r = {0x5EED0000u + (uint64_t)t->op * 977u + (uint64_t)t->algo + target_index};
-    for (int dt = 0; dt <= PTO_FLOAT32; ++dt) {
+    for (int dt = 0; dt < TEST_DTYPE_COUNT; ++dt) {
         if (!(t->dtypes & (1u << dt))) continue;
         for (size_t s = 0; s < COUNT(kScenarios); ++s) {
             const op_run run = elementwise_run(t->op, (pto_dtype)dt, t->algo, &kScenarios[s], target);
             run_op(&run, &r);
+            count_call(&run);
         }
     }
 }
@@ -324,7 +332,8 @@ static const partadd_dst kPartaddDsts[] = {
 
 static void partadd_body(void *ctx, size_t target_index, const char *target) {
     rng r = {*(const uint64_t *)ctx + target_index};
-    for (int dt = 0; dt <= PTO_FLOAT32; ++dt) {
+    for (int dt = 0; dt < TEST_DTYPE_COUNT; ++dt) {
+        if (!op_accepts(OP_TPARTADD, PTO_PROFILE_HOST, (pto_dtype)dt)) continue;
         for (size_t d = 0; d < COUNT(kPartaddDsts); ++d) {
             const partadd_dst *pd = &kPartaddDsts[d];
             for (size_t p = 0; p < COUNT(kPartaddPatterns); ++p) {
@@ -338,6 +347,7 @@ static void partadd_body(void *ctx, size_t target_index, const char *target) {
                 run.r1 = pd->tight ? (run.vr1 ? run.vr1 : 1) : pd->rows + 1;
                 run.c1 = pd->tight ? (run.vc1 ? run.vc1 : 1) : pd->cols + 2;
                 run_op(&run, &r);
+                count_call(&run);
             }
         }
     }
@@ -346,7 +356,37 @@ static void partadd_body(void *ctx, size_t target_index, const char *target) {
 static void test_tpartadd(void **state) {
     (void)state;
     uint64_t seed = 0xADD5EEDu;
-    for_each_target("tpartadd (9 dtypes, every supported pattern)", partadd_body, &seed);
+    for_each_target("tpartadd (HOST's 11 dtypes, every supported pattern)", partadd_body, &seed);
+}
+
+/* ---- the 8-byte dtypes in the loops above ---- */
+
+static size_t eight_byte_dtypes(uint32_t dtypes) {
+    return ((dtypes >> PTO_INT64) & 1u) + ((dtypes >> PTO_UINT64) & 1u);
+}
+
+/* The loops above ran every row whose HOST list takes INT64 or UINT64 on
+ * them: one call per scenario for each family row and dtype, one per
+ * (dst, pattern) for tpartadd, on each target that ran. (The MPFR-free
+ * references handle 64-bit wrapping, unsigned order and INT64_MIN / -1;
+ * tests/test_int64.c keeps what only 8-byte elements have.) */
+static void test_eight_byte_calls(void **state) {
+    (void)state;
+    size_t targets_run = 0, rows = 0, per_target = 0;
+    for (size_t t = 0; t < targets_count(); ++t) targets_run += test_target_wanted(targets_name(targets_at(t)));
+    for (int op = 0; op < OP_COUNT; ++op) {
+        if (op_row((op_id)op)->family == OP_FAMILY_SPECIAL || op_is_reduction((op_id)op)) continue;
+        const size_t dtypes = eight_byte_dtypes(op_row((op_id)op)->dtypes[PTO_PROFILE_HOST]);
+        rows += dtypes != 0;
+        per_target += dtypes * COUNT(kScenarios);
+    }
+    per_target += eight_byte_dtypes(op_row(OP_TPARTADD)->dtypes[PTO_PROFILE_HOST]) * COUNT(kPartaddDsts) *
+                  COUNT(kPartaddPatterns);
+    print_message("[ops] INT64/UINT64: %zu calls on %zu target(s), %zu family rows and tpartadd\n",
+                  g_eight_byte_calls, targets_run, rows);
+    assert_true(rows >= 19); /* 19 at 0.5: the Binary rows, tmov, the Scalar rows but tlrelu, texpands,
+                              * trowexpand and tcolexpand */
+    assert_int_equal(g_eight_byte_calls, per_target * targets_run);
 }
 
 /* ---- tcolexpanddiv against division, bit for bit ---- */
@@ -399,7 +439,7 @@ static uint32_t adversarial_divisor(rng *r, uint32_t kind) {
         return random_sign(r) | (kEdges[rng_below(r, COUNT(kEdges))] + rng_below(r, 3) - 1);
     }
     case 6: {
-        uint32_t specials[16];
+        uint64_t specials[16];
         return specials[rng_below(r, (uint32_t)float_specials(PTO_FLOAT32, specials))];
     }
     default: return f32_bits(r, 107 + rng_below(r, 40), frac);
@@ -424,7 +464,7 @@ static uint32_t adversarial_dividend(rng *r, uint32_t divisor, uint32_t kind) {
     case 3: return ref_from_double(PTO_FLOAT32, sign * ldexp(frac, -104 + (int)rng_below(r, 7)));
     case 4: return f32_bits(r, 0, (uint32_t)rng_next(r));
     case 5: {
-        uint32_t specials[16];
+        uint64_t specials[16];
         return specials[rng_below(r, (uint32_t)float_specials(PTO_FLOAT32, specials))];
     }
     case 6: return (uint32_t)rng_next(r);
@@ -439,10 +479,10 @@ static bool same_quotient(pto_dtype dt, uint32_t got, uint32_t want) {
 
 /* Runs one rows x cols tcolexpanddiv and counts the elements that differ
  * from want. */
-static size_t count_wrong_quotients(pto_dtype dt, const uint32_t *a, const uint32_t *s, const uint32_t *want,
+static size_t count_wrong_quotients(pto_dtype dt, const uint64_t *a, const uint64_t *s, const uint32_t *want,
                                     uint32_t rows, uint32_t cols, const char *target) {
     const size_t n = (size_t)rows * cols;
-    uint32_t *got = malloc(n * sizeof(uint32_t));
+    uint64_t *got = malloc(n * sizeof(uint64_t));
     assert_non_null(got);
     op_run_rows(OP_TCOLEXPANDDIV, dt, PTO_POW_DEFAULT, a, s, got, rows, cols);
     size_t wrong = 0;
@@ -450,7 +490,7 @@ static size_t count_wrong_quotients(pto_dtype dt, const uint32_t *a, const uint3
         if (same_quotient(dt, got[i], want[i])) continue;
         if (++wrong <= 10)
             print_error("tcolexpanddiv %s on %s: 0x%x / 0x%x got 0x%x want 0x%x\n", pto_dtype_string(dt), target,
-                        a[i], s[i % cols], got[i], want[i]);
+                        (unsigned)a[i], (unsigned)s[i % cols], (unsigned)got[i], want[i]);
     }
     free(got);
     return wrong;
@@ -460,7 +500,7 @@ static void division_body(void *ctx, size_t target_index, const char *target) {
     (void)ctx;
     rng r = {0xD1F1DEu + target_index};
     const size_t n_max = (size_t)DIV_ROWS_F16 * DIV_COLS_F16;
-    uint32_t *a = malloc(n_max * sizeof(uint32_t)), *s = malloc(n_max * sizeof(uint32_t));
+    uint64_t *a = malloc(n_max * sizeof(uint64_t)), *s = malloc(n_max * sizeof(uint64_t));
     uint32_t *want = malloc(n_max * sizeof(uint32_t));
     assert_true(a && s && want);
     size_t n32 = 0, wrong32 = 0, n16 = 0, wrong16 = 0;
@@ -717,7 +757,7 @@ int main(void) {
                                                   PTO_POW_DEFAULT};
         ++family_count;
     }
-    struct CMUnitTest tests[COUNT(kElementwise) + OP_COUNT + 6];
+    struct CMUnitTest tests[COUNT(kElementwise) + OP_COUNT + 7];
     size_t n = 0;
     for (size_t i = 0; i < COUNT(kElementwise); ++i)
         tests[n++] = (struct CMUnitTest){kElementwise[i].name, test_elementwise, NULL, NULL,
@@ -725,6 +765,7 @@ int main(void) {
     for (size_t i = 0; i < family_count; ++i)
         tests[n++] = (struct CMUnitTest){family[i].name, test_elementwise, NULL, NULL, &family[i]};
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tpartadd);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_eight_byte_calls);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tmov_keeps_every_bit);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_colexpanddiv_is_division);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_float16_reciprocal_rounds_like_division);

@@ -7,6 +7,7 @@
  * same call on owned tiles and within the contract's bounds of the
  * reference. */
 #define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,8 @@ static const create_at_case kCreateAtCases[] = {
     {PTO_FLOAT32, 1, 1, 2, -1, PTO_ERR_INVALID_ARGUMENT, "element size"},
     {PTO_FLOAT16, 1, 1, 2, -1, PTO_OK, ""},
     {PTO_FLOAT16, 3, 5, 1, -1, PTO_ERR_INVALID_ARGUMENT, "element size"},
+    {PTO_INT64, 2, 4, 8, -1, PTO_OK, ""},
+    {PTO_UINT64, 2, 4, 4, -1, PTO_ERR_INVALID_ARGUMENT, "element size"},
     /* invalid before out of range */
     {PTO_FLOAT32, 1, 1, 4097, -1, PTO_ERR_INVALID_ARGUMENT, "element size"},
     {11, 1, 1, 0, -1, PTO_ERR_INVALID_ARGUMENT, "dtype 11"},
@@ -438,7 +441,7 @@ static void test_overlap_cases(void **state) {
     /* tmp overlapping a source or dst: fine in HOST and A5 (never written),
      * refused by A2A3 tprelu. */
     pto_tile *tmp = place(b, PTO_FLOAT32, 4, 8, 8, 4, 8);
-    uint32_t *tmp_before = tile_snapshot(tmp);
+    uint64_t *tmp_before = tile_snapshot(tmp);
     pto_tile *e = place(b, PTO_FLOAT32, 4, 8, 2048, 4, 8);
     assert_int_equal(pto_tpow(e, d, other, tmp, PTO_POW_DEFAULT), PTO_OK); /* tmp over base */
     pto_tile *tmp_on_dst = place(b, PTO_FLOAT32, 4, 8, 2048, 4, 8); /* exactly on dst */
@@ -473,14 +476,14 @@ static void test_buffer_over_tile_data(void **state) {
     pto_tile *half = place(view, PTO_FLOAT32, 2, 8, 2 * 8 * sizeof(float), 2, 8); /* rows 2-3 */
     pto_tile *top = tile_new(PTO_FLOAT32, 2, 8, 2, 8);
     pto_tile *out = tile_new(PTO_FLOAT32, 4, 8, 4, 8);
-    uint32_t *before = tile_snapshot(owned);
+    uint64_t *before = tile_snapshot(owned);
     /* identical placement: in place, same result as the same handle */
     assert_int_equal(pto_trsqrt(owned, alias), PTO_OK);
     pto_tile *check = tile_new(PTO_FLOAT32, 4, 8, 4, 8);
     for (uint32_t i = 0; i < 4; ++i)
         for (uint32_t j = 0; j < 8; ++j) tile_put(check, i, j, before[i * 8 + j]);
     assert_int_equal(pto_trsqrt(check, check), PTO_OK);
-    uint32_t *in_place = tile_snapshot(check);
+    uint64_t *in_place = tile_snapshot(check);
     assert_tile_unchanged(owned, in_place, "identically placed in place");
     /* a placed source partly over an owned dst, and the reverse */
     assert_int_equal(pto_tile_set_valid(owned, 2, 8), PTO_OK);
@@ -530,9 +533,10 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
     tile_fill(od, &r, GEN_ANY);
     tile_fill(o0, &r, k0);
     tile_fill(o1, &r, c->op == OP_TPOW ? GEN_POW_EXP : GEN_ANY);
-    uint32_t *in0 = tile_snapshot(o0), *in1 = tile_snapshot(o1), *ind = tile_snapshot(od);
+    tile_put(o1, 0, 0, exact_scalar(c->dt, tile_get(o1, 0, 0))); /* a Scalar row's scalar */
+    uint64_t *in0 = tile_snapshot(o0), *in1 = tile_snapshot(o1), *ind = tile_snapshot(od);
 
-    /* wrapped memory starting 1, 2 or 4 bytes past a 64-byte boundary (as
+    /* wrapped memory starting 1, 2, 4 or 8 bytes past a 64-byte boundary (as
      * far as the element size allows), tiles at odd element offsets, src1
      * ending exactly where the allocation ends (so that a read past it is
      * caught by the sanitizers) */
@@ -540,7 +544,7 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
     const size_t tile_bytes = (size_t)c->rows * c->cols * e;
     assert_true(tile_bytes + 7 * e <= slot);
     const size_t len = 2 * slot + 5 * e + (size_t)src1_rows * c->cols * e;
-    const size_t misalign = e >= 4 ? 4 : e;
+    const size_t misalign = e == 8 ? 8 : e >= 4 ? 4 : e;
     void *memory = NULL;
     assert_int_equal(posix_memalign(&memory, 64, misalign + len), 0);
     unsigned char *start = (unsigned char *)memory + misalign;
@@ -566,7 +570,7 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
     assert_int_equal(op_call(c->op, c->algo, pd, p0, p1, ptmp), PTO_OK);
     ++g_placed_calls;
     /* bit-identical to owned tiles, including dst outside its valid region */
-    uint32_t *owned_out = tile_snapshot(od);
+    uint64_t *owned_out = tile_snapshot(od);
     assert_tile_unchanged(pd, owned_out, "placed dst vs owned dst");
     /* nothing else in the buffer changed: sources, tmp, gaps */
     for (size_t k = 0; k < len; ++k) {
@@ -577,9 +581,9 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
     /* against the reference, where the operation is elementwise over the
      * whole region (tpartadd: the summed corner; a reduction: its column 0
      * or row 0, the rest of dst unchanged) */
-    uint32_t *reduced = NULL;
+    uint64_t *reduced = NULL;
     if (op_is_reduction(c->op)) {
-        reduced = malloc(sizeof(uint32_t) * (c->vr > c->vc ? c->vr : c->vc));
+        reduced = malloc(sizeof(uint64_t) * (c->vr > c->vc ? c->vr : c->vc));
         op_reduce_reference(c->op, PTO_PROFILE_HOST, (int)c->algo, c->dt, pto_tile_data(o0), c->vr,
                             c->vc, c->cols, reduced);
     }
@@ -588,15 +592,15 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
             size_t i0, j0, i1, j1; /* a broadcast's expanded source: its row's or column's */
             op_source_index(c->op, 0, i, j, &i0, &j0);
             op_source_index(c->op, 1, i, j, &i1, &j1);
-            const uint32_t a = in0[i0 * c->cols + j0];
-            uint32_t want;
+            const uint64_t a = in0[i0 * c->cols + j0];
+            uint64_t want;
             if (reduced != NULL) {
                 const bool rows = op_row(c->op)->family == OP_FAMILY_ROW_REDUCE;
                 want = rows && j == 0    ? reduced[i]
                        : !rows && i == 0 ? reduced[j]
                                          : ind[i * c->cols + j];
                 if (tile_get(pd, i, j) != want)
-                    fail_msg("%s %s (%u,%u): 0x%x, reference 0x%x", op_name(c->op),
+                    fail_msg("%s %s (%u,%u): 0x%" PRIx64 ", reference 0x%" PRIx64, op_name(c->op),
                              pto_dtype_string(c->dt), i, j, tile_get(pd, i, j), want);
                 continue;
             } else if (op_is_broadcast(c->op)) {
@@ -612,9 +616,9 @@ static void run_placed_case(const placed_case *c, uint64_t seed) {
             } else {
                 want = op_reference(c->op, c->dt, a, in1[i * c->cols + j]);
             }
-            const uint32_t got = tile_get(pd, i, j);
+            const uint64_t got = tile_get(pd, i, j);
             if (!within_tolerance(c->dt, op_tolerance(c->op, c->dt, c->algo, want), want, got))
-                fail_msg("%s %s (%u,%u): 0x%x, reference 0x%x", op_name(c->op),
+                fail_msg("%s %s (%u,%u): 0x%" PRIx64 ", reference 0x%" PRIx64, op_name(c->op),
                          pto_dtype_string(c->dt), i, j, got, want);
         }
 
@@ -654,7 +658,7 @@ static bool host_supports(op_id op, pto_pow_algorithm algo, pto_dtype dt) {
     if (op_row(op)->family != OP_FAMILY_SPECIAL) return op_accepts(op, PTO_PROFILE_HOST, dt);
     if (op == OP_TRSQRT || op == OP_TCOLEXPANDDIV) return dt == PTO_FLOAT32 || dt == PTO_FLOAT16;
     if (op == OP_TPOW && algo == PTO_POW_HIGH_PRECISION) return ref_is_float(dt);
-    return true;
+    return op_accepts(op, PTO_PROFILE_HOST, dt);
 }
 
 static void placed_ops_body(void *ctx, size_t target_index, const char *target) {
@@ -669,7 +673,7 @@ static void placed_ops_body(void *ctx, size_t target_index, const char *target) 
     };
     for (int op = 0; op < OP_COUNT; ++op)
         for (int algo = 0; algo <= (op == OP_TPOW ? 1 : 0); ++algo)
-            for (int dt = PTO_INT8; dt <= PTO_FLOAT32; ++dt) {
+            for (int dt = PTO_INT8; dt < TEST_DTYPE_COUNT; ++dt) {
                 if (!host_supports((op_id)op, (pto_pow_algorithm)algo, (pto_dtype)dt)) continue;
                 for (size_t s = 0; s < COUNT(kShapes); ++s) {
                     const placed_case c = {(op_id)op, (pto_pow_algorithm)algo, (pto_dtype)dt,
@@ -706,7 +710,7 @@ static void colexpanddiv_on_divisor_body(void *ctx, size_t target_index, const c
         pto_tile *src0 = tile_new(dt, 4, 21, 4, 21);
         tile_fill(dst, &r, GEN_ANY);
         tile_fill(src0, &r, GEN_ANY);
-        uint32_t *row0 = tile_snapshot(divisor), *in = tile_snapshot(src0);
+        uint64_t *row0 = tile_snapshot(divisor), *in = tile_snapshot(src0);
         assert_int_equal(pto_tcolexpanddiv(dst, src0, divisor), PTO_OK);
         for (uint32_t i = 0; i < 4; ++i)
             for (uint32_t j = 0; j < 21; ++j)

@@ -50,17 +50,30 @@ static const char *const kA2A3PartAddList = "(INT32, INT16, FLOAT16, FLOAT32)";
 static const char *const kNpuPreluList = "(FLOAT16, FLOAT32)";
 
 static bool is_f32_or_f16(pto_dtype dt) { return dt == PTO_FLOAT32 || dt == PTO_FLOAT16; }
+/* tpow's and tprelu's "all dtypes": the nine of 1, 2 and 4 bytes. */
+static bool is_narrow(pto_dtype dt) { return pto_dtype_size(dt) < 8; }
 
 static bool host_accepts(op_id op, int algo, pto_dtype dt) {
     if (op_row(op)->family != OP_FAMILY_SPECIAL) return op_accepts(op, PTO_PROFILE_HOST, dt);
     switch (op) {
-    case OP_TPOW: return algo == PTO_POW_DEFAULT || ref_is_float(dt);
+    case OP_TPOW: return is_narrow(dt) && (algo == PTO_POW_DEFAULT || ref_is_float(dt));
     case OP_TRSQRT:
     case OP_TCOLEXPANDDIV: return is_f32_or_f16(dt);
-    case OP_TPRELU:
-    case OP_TPARTADD: return true;
+    case OP_TPRELU: return is_narrow(dt);
+    case OP_TPARTADD: return true; /* the 8-byte integers too */
     default: return false;
     }
+}
+
+/* A row's list as a refusal quotes it: operations.def's spelling with ALL
+ * written out as the nine dtypes it names. */
+static const char *quoted_list(const char *list) {
+    static char out[256];
+    const char *all = strstr(list, "ALL");
+    if (all == NULL) return list;
+    snprintf(out, sizeof out, "%.*sINT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32%s",
+             (int)(all - list), list, all + 3);
+    return out;
 }
 
 /* NULL where the profile accepts the dtype, else the list the sentence quotes
@@ -70,7 +83,7 @@ static bool profile_accepts(pto_profile p, op_id op, int algo, pto_dtype dt,
     *list = NULL;
     if (p == PTO_PROFILE_HOST) return host_accepts(op, algo, dt);
     if (op_row(op)->family != OP_FAMILY_SPECIAL) { /* operations.def's list, as it spells it */
-        *list = op_row(op)->dtype_lists[p];
+        *list = quoted_list(op_row(op)->dtype_lists[p]);
         return op_accepts(op, p, dt);
     }
     if (op == OP_TPRELU) { /* A2A3 and A5 alike */
@@ -81,7 +94,7 @@ static bool profile_accepts(pto_profile p, op_id op, int algo, pto_dtype dt,
     switch (op) {
     case OP_TPOW:
         *list = kA2A3PowList;
-        return dt != PTO_FLOAT16 && dt != PTO_BFLOAT16; /* either algorithm */
+        return is_narrow(dt) && dt != PTO_FLOAT16 && dt != PTO_BFLOAT16; /* either algorithm */
     case OP_TPARTADD:
         *list = kA2A3PartAddList;
         return dt == PTO_INT32 || dt == PTO_INT16 || dt == PTO_FLOAT16 || dt == PTO_FLOAT32;
@@ -127,6 +140,7 @@ static operands make_operands(op_id op, pto_dtype dt, uint64_t seed) {
     tile_fill(o.dst, &r, GEN_ANY);
     tile_fill(o.src0, &r, op == OP_TPOW ? GEN_POW_BASE : GEN_ANY);
     tile_fill(o.src1, &r, op == OP_TPOW ? GEN_POW_EXP : GEN_ANY);
+    tile_put(o.src1, 0, 0, exact_scalar(dt, tile_get(o.src1, 0, 0))); /* a Scalar row's scalar */
     if (o.tmp != NULL) tile_fill(o.tmp, &r, GEN_ANY);
     return o;
 }
@@ -143,7 +157,7 @@ static pto_status call(op_id op, int algo, operands *o) {
 }
 
 static void assert_same_tile(const pto_tile *a, const pto_tile *b, const char *what) {
-    const uint32_t *snapshot = tile_snapshot(a);
+    const uint64_t *snapshot = tile_snapshot(a);
     assert_tile_unchanged(b, snapshot, what);
     free((void *)snapshot);
 }
@@ -155,7 +169,7 @@ static void check_cell(pto_profile p, op_id op, int algo, pto_dtype dt, size_t *
     const bool accepted = profile_accepts(p, op, algo, dt, &list);
     const bool host = host_accepts(op, algo, dt);
     operands o = make_operands(op, dt, seed);
-    uint32_t *before[4] = {tile_snapshot(o.dst), tile_snapshot(o.src0), tile_snapshot(o.src1),
+    uint64_t *before[4] = {tile_snapshot(o.dst), tile_snapshot(o.src0), tile_snapshot(o.src1),
                            o.tmp ? tile_snapshot(o.tmp) : NULL};
     assert_int_equal(pto_set_profile(p), PTO_OK);
     const pto_status got = call(op, algo, &o);
@@ -172,7 +186,7 @@ static void check_cell(pto_profile p, op_id op, int algo, pto_dtype dt, size_t *
                      pto_status_string(got));
         if (host) {
             /* Only the profile refuses: the sentence names it and its list. */
-            char expected[256];
+            char expected[512];
             snprintf(expected, sizeof(expected), "%s: dst dtype %s is not supported on %s %s",
                      op_name(op), pto_dtype_string(dt), pto_profile_string(p), list);
             if (strcmp(message, expected) != 0)
@@ -193,7 +207,7 @@ static void check_cell(pto_profile p, op_id op, int algo, pto_dtype dt, size_t *
         if (op_is_reduction(op)) {
             /* A reduction's float sums follow the profile's order: compare
              * with that order's reference (reduce_ref.c). */
-            uint32_t want[kRows > kCols ? kRows : kCols];
+            uint64_t want[kRows > kCols ? kRows : kCols];
             op_reduce_reference(op, p, algo, dt, pto_tile_data(o.src0), kRows, kCols, kCols, want);
             const bool rows = op_row(op)->family == OP_FAMILY_ROW_REDUCE;
             for (uint32_t k = 0; k < (rows ? kRows : kCols); ++k)
@@ -244,7 +258,7 @@ static void test_profile_table(void **state) {
     for (size_t pi = 0; pi < COUNT(kProfiles); ++pi)
         for (int op = 0; op < OP_COUNT; ++op)
             for (int algo = 0; algo <= (op == OP_TPOW ? 1 : 0); ++algo)
-                for (int dt = PTO_INT8; dt <= PTO_FLOAT32; ++dt) {
+                for (int dt = PTO_INT8; dt < TEST_DTYPE_COUNT; ++dt) {
                     /* tcvt's cells are (src, dst) pairs, not dst dtypes:
                      * test_tcvt checks every pair under every profile. */
                     if (op_converts((op_id)op)) continue;
@@ -260,18 +274,20 @@ static void test_profile_table(void **state) {
     for (int op = 0; op < OP_COUNT; ++op) {
         if (op_row((op_id)op)->family == OP_FAMILY_SPECIAL) continue;
         for (int p = 0; p < 3; ++p) {
-            family_cells += 9; /* the nine dtypes the loop above visits */
+            family_cells += TEST_DTYPE_COUNT; /* every dtype, as the loop above visits them */
             family_refusals +=
-                9 - (size_t)__builtin_popcount(op_row((op_id)op)->dtypes[p] & TEST_NARROW_DTYPES);
+                TEST_DTYPE_COUNT - (size_t)__builtin_popcount(op_row((op_id)op)->dtypes[p] & TEST_ALL_DTYPES);
         }
     }
-    /* 3 profiles x (2 tpow algorithms + 4 ops) x 9 dtypes. */
-    assert_int_equal(cells - family_cells, 3 * 6 * 9);
-    /* HOST refuses 6+7+7 cells (tpow HIGH_PRECISION integers, trsqrt and
-     * tcolexpanddiv), A5 those and 7 tprelu, A2A3 2+2 tpow, 7+7, 7 tprelu,
-     * 5 tpartadd. */
+    /* 3 profiles x (2 tpow algorithms + 4 ops) x 11 dtypes. */
+    assert_int_equal(cells - family_cells, 3 * 6 * 11);
+    /* HOST refuses 8+2 tpow cells (HIGH_PRECISION's 8 integers, DEFAULT's
+     * INT64 and UINT64), 9+9 (trsqrt and tcolexpanddiv) and 2 tprelu (the
+     * 8-byte integers); A5 those and 9 tprelu; A2A3 4+4 tpow (FLOAT16,
+     * BFLOAT16 and the 8-byte integers under either algorithm), 9+9, 9
+     * tprelu, 7 tpartadd. */
     assert_int_equal(refusals - family_refusals,
-                     (6 + 7 + 7) + (6 + 7 + 7 + 7) + (4 + 7 + 7 + 7 + 5));
+                     (8 + 2 + 9 + 9 + 2) + (8 + 2 + 9 + 9 + 9) + (4 + 4 + 9 + 9 + 9 + 7));
     print_message("[profiles] %zu table cells, %zu refusals checked\n", cells, refusals);
 }
 
@@ -363,7 +379,7 @@ static void test_tprelu_profiles(void **state) {
         if (c->in_place == 3) b = src0;
         pto_tile *tmp = c->tmp_kind == 1 ? own_tmp : c->tmp_kind == 2 ? d
                         : c->tmp_kind == 3 ? a : c->tmp_kind == 4 ? b : NULL;
-        uint32_t *snap[3] = {tile_snapshot(dst), tile_snapshot(src0), tile_snapshot(src1)};
+        uint64_t *snap[3] = {tile_snapshot(dst), tile_snapshot(src0), tile_snapshot(src1)};
         assert_int_equal(pto_set_profile(c->profile), PTO_OK);
         const pto_status got = pto_tprelu(d, a, b, tmp);
         const char *message = pto_last_error();

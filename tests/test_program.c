@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "support/harness.h"
+#include "support/rows_kernel.h"
 
 static const pto_dtype kDtypes[] = {PTO_INT8,  PTO_UINT8,   PTO_INT16,    PTO_UINT16, PTO_INT32,
                                     PTO_UINT32, PTO_FLOAT16, PTO_BFLOAT16, PTO_FLOAT32};
@@ -818,39 +819,17 @@ static void test_concurrent_runs(void **state) {
 
 /* ---- launches: the threads and unified buffers kept between them ---- */
 
-/* A kernel @NAME(%x, %y, %m) whose block b has %xp and %yp, the partitions
- * of rows 8b..8b+7 of x and y (m x 128 float32), and 8x128 tiles. */
-#define T8 "!pto.tile_buf<vec, 8x128xf32>"
-#define P8 "!pto.partition_tensor_view<8x128xf32>"
-#define ROWS_OF_BLOCK(NAME)                                                                                 \
-    "func.func @" NAME "(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>, %m: index) {\n"                              \
-    "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"                                   \
-    "  %c8 = arith.constant 8 : index\n  %c128 = arith.constant 128 : index\n"                               \
-    "  %b = pto.get_block_idx\n  %bi = arith.index_cast %b : i64 to index\n"                                 \
-    "  %r = arith.muli %bi, %c8 : index\n"                                                                   \
-    "  %xv = pto.make_tensor_view %x, shape = [%m, %c128], strides = [%c128, %c1] : !pto.tensor_view<?x128xf32>\n" \
-    "  %yv = pto.make_tensor_view %y, shape = [%m, %c128], strides = [%c128, %c1] : !pto.tensor_view<?x128xf32>\n" \
-    "  %xp = pto.partition_view %xv, offsets = [%r, %c0], sizes = [%c8, %c128] : !pto.tensor_view<?x128xf32> -> " P8 "\n" \
-    "  %yp = pto.partition_view %yv, offsets = [%r, %c0], sizes = [%c8, %c128] : !pto.tensor_view<?x128xf32> -> " P8 "\n"
-
-/* y = x * x + x. */
-static const char kRowsKernel[] =
-    ROWS_OF_BLOCK("rows")
-    "  %t = pto.alloc_tile : " T8 "\n  %u = pto.alloc_tile : " T8 "\n"
-    "  pto.tload ins(%xp : " P8 ") outs(%t : " T8 ")\n"
-    "  pto.tmul ins(%t, %t : " T8 ", " T8 ") outs(%u : " T8 ")\n"
-    "  pto.tadd ins(%u, %t : " T8 ", " T8 ") outs(%u : " T8 ")\n"
-    "  pto.tstore ins(%u : " T8 ") outs(%yp : " P8 ")\n"
-    "  return\n}\n";
+/* y = x * x + x, block b on rows 8b..8b+7 (support/rows_kernel.h). */
+static const char kRowsKernel[] = ROWS_KERNEL("tmul");
 
 /* Stores %t to y before anything writes %t (so it stores what the block's
  * unified buffer held there: zeros), then loads x into %t (leaving it for
  * whichever block runs next on the same thread). */
 static const char kStoreBeforeWrite[] =
     ROWS_OF_BLOCK("z")
-    "  %t = pto.alloc_tile : " T8 "\n"
-    "  pto.tstore ins(%t : " T8 ") outs(%yp : " P8 ")\n"
-    "  pto.tload ins(%xp : " P8 ") outs(%t : " T8 ")\n"
+    "  %t = pto.alloc_tile : " ROWS_T8 "\n"
+    "  pto.tstore ins(%t : " ROWS_T8 ") outs(%yp : " ROWS_P8 ")\n"
+    "  pto.tload ins(%xp : " ROWS_P8 ") outs(%t : " ROWS_T8 ")\n"
     "  return\n}\n";
 
 static void launch_rows(const pto_program *p, uint32_t blocks, const float *x, float *y) {

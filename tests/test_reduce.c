@@ -5,6 +5,7 @@
  * implies, NaN and signed zeros, the smallest and a maximal shape, a
  * program on several blocks against one block, and the refusals. */
 #define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@ static pto_tile *tmp_for(pto_dtype dt, uint32_t rows, uint32_t cols) {
 /* op on src (given as bits, rows x cols) under profile; out gets the
  * results (rows for a row reduction, cols for a column one). */
 static void run_reduction(op_id op, pto_profile profile, int binary, pto_dtype dt,
-                          const uint32_t *bits, uint32_t rows, uint32_t cols, uint32_t *out) {
+                          const uint64_t *bits, uint32_t rows, uint32_t cols, uint64_t *out) {
     pto_tile *src = tile_new(dt, rows, cols, rows, cols);
     for (uint32_t i = 0; i < rows; ++i)
         for (uint32_t j = 0; j < cols; ++j) tile_put(src, i, j, bits[(size_t)i * cols + j]);
@@ -50,11 +51,11 @@ static void run_reduction(op_id op, pto_profile profile, int binary, pto_dtype d
     pto_tile_destroy(tmp);
 }
 
-static uint32_t one_result(op_id op, pto_profile profile, int binary, pto_dtype dt,
-                           const uint32_t *bits, uint32_t rows, uint32_t cols) {
-    uint32_t *out = malloc(sizeof(uint32_t) * (rows > cols ? rows : cols));
+static uint64_t one_result(op_id op, pto_profile profile, int binary, pto_dtype dt,
+                           const uint64_t *bits, uint32_t rows, uint32_t cols) {
+    uint64_t *out = malloc(sizeof(uint64_t) * (rows > cols ? rows : cols));
     run_reduction(op, profile, binary, dt, bits, rows, cols, out);
-    const uint32_t v = out[0];
+    const uint64_t v = out[0];
     free(out);
     return v;
 }
@@ -67,14 +68,14 @@ static void test_orders_by_hand(void **state) {
     const uint32_t one_up = f32_bits(1.0f + 0x1p-23f); /* 0x3F800001 */
     /* Four elements: vcadd adds (x0 + x1) + (x2 + x3) = 1 + 2^-23; left to
      * right would give 1 (each 1 + 2^-24 ties to even). */
-    const uint32_t four[] = {one, zero, tiny, tiny};
+    const uint64_t four[] = {one, zero, tiny, tiny};
     for (size_t p = 0; p < COUNT(kProfiles); ++p)
         assert_int_equal(one_result(OP_TROWSUM, kProfiles[p], 0, PTO_FLOAT32, four, 1, 4), one_up);
 
     /* Three 64-element chunks: A5 adds the chunks' vcadds in turn (1, then
      * + 2^-24 twice: 1); A2A3 adds the chunks lane by lane first (lane 1:
      * 2^-23) and vcadds the result: 1 + 2^-23. */
-    uint32_t row[192] = {0};
+    uint64_t row[192] = {0};
     row[0] = one;
     row[64 + 1] = tiny;
     row[128 + 1] = tiny;
@@ -86,16 +87,16 @@ static void test_orders_by_hand(void **state) {
      * 2048 + 1 again (float32 accumulation would give 2050); 65504 + 65504
      * overflows to +inf, which - 65504 leaves at +inf. */
     const uint32_t h2048 = 0x6800, h1 = 0x3C00, hmax = 0x7BFF, hmaxneg = 0xFBFF;
-    const uint32_t h_three[] = {h2048, h1, h1};
+    const uint64_t h_three[] = {h2048, h1, h1};
     for (size_t p = 0; p < COUNT(kProfiles); ++p)
         assert_int_equal(one_result(OP_TROWSUM, kProfiles[p], 0, PTO_FLOAT16, h_three, 1, 3), h2048);
-    const uint32_t h_over[] = {hmax, hmax, hmaxneg};
+    const uint64_t h_over[] = {hmax, hmax, hmaxneg};
     assert_int_equal(one_result(OP_TROWSUM, PTO_PROFILE_HOST, 0, PTO_FLOAT16, h_over, 1, 3), 0x7C00);
 
     /* Column sums of four rows 1, 2^-24, 2^-24, 0: A5's isBinary = false adds
      * row 0 and the pair (r1 + r2) = 2^-23: 1 + 2^-23; A2A3's adds row after
      * row: 1; the binary trees (1 + 2^-24) + (2^-24 + 0): 1. */
-    const uint32_t col4[] = {one, tiny, tiny, zero};
+    const uint64_t col4[] = {one, tiny, tiny, zero};
     assert_int_equal(one_result(OP_TCOLSUM, PTO_PROFILE_A5, 0, PTO_FLOAT32, col4, 4, 1), one_up);
     assert_int_equal(one_result(OP_TCOLSUM, PTO_PROFILE_HOST, 0, PTO_FLOAT32, col4, 4, 1), one_up);
     assert_int_equal(one_result(OP_TCOLSUM, PTO_PROFILE_A2A3, 0, PTO_FLOAT32, col4, 4, 1), one);
@@ -103,7 +104,7 @@ static void test_orders_by_hand(void **state) {
         assert_int_equal(one_result(OP_TCOLSUM, kProfiles[p], 1, PTO_FLOAT32, col4, 4, 1), one);
     /* Five rows 1, 0, 2^-24, 0, 2^-24, binary: A5 folds the odd row 4 into
      * the last pair (2^-24 + 2^-24), A2A3 into the first (1 + 2^-24). */
-    const uint32_t col5[] = {one, zero, tiny, zero, tiny};
+    const uint64_t col5[] = {one, zero, tiny, zero, tiny};
     assert_int_equal(one_result(OP_TCOLSUM, PTO_PROFILE_A5, 1, PTO_FLOAT32, col5, 5, 1), one_up);
     assert_int_equal(one_result(OP_TCOLSUM, PTO_PROFILE_A2A3, 1, PTO_FLOAT32, col5, 5, 1), one);
 
@@ -111,7 +112,7 @@ static void test_orders_by_hand(void **state) {
      * +0; one row's binary column sum is that row + 0 on A5, the row itself
      * on A2A3; the sequential column sum of one row is the row. */
     const uint32_t negz = 0x80000000u;
-    const uint32_t negzs[] = {negz, negz};
+    const uint64_t negzs[] = {negz, negz};
     assert_int_equal(one_result(OP_TROWSUM, PTO_PROFILE_A5, 0, PTO_FLOAT32, negzs, 1, 2), 0);
     assert_int_equal(one_result(OP_TCOLSUM, PTO_PROFILE_A5, 1, PTO_FLOAT32, negzs, 1, 2), 0);
     assert_int_equal(one_result(OP_TCOLSUM, PTO_PROFILE_A2A3, 1, PTO_FLOAT32, negzs, 1, 2), negz);
@@ -119,12 +120,12 @@ static void test_orders_by_hand(void **state) {
     assert_int_equal(one_result(OP_TCOLSUM, PTO_PROFILE_A5, 0, PTO_FLOAT32, negzs, 2, 1), negz);
 
     /* Max and min: -0 < +0 whatever the order; NaN wins and is the default NaN. */
-    const uint32_t zeros[] = {negz, 0, negz};
+    const uint64_t zeros[] = {negz, 0, negz};
     assert_int_equal(one_result(OP_TROWMAX, PTO_PROFILE_HOST, 0, PTO_FLOAT32, zeros, 1, 3), 0);
     assert_int_equal(one_result(OP_TROWMIN, PTO_PROFILE_HOST, 0, PTO_FLOAT32, zeros, 1, 3), negz);
     assert_int_equal(one_result(OP_TCOLMAX, PTO_PROFILE_HOST, 0, PTO_FLOAT32, zeros, 3, 1), 0);
     assert_int_equal(one_result(OP_TCOLMIN, PTO_PROFILE_HOST, 0, PTO_FLOAT32, zeros, 3, 1), negz);
-    const uint32_t with_nan[] = {one, 0xFF800123u /* -NaN with a payload */, f32_bits(INFINITY)};
+    const uint64_t with_nan[] = {one, 0xFF800123u /* -NaN with a payload */, f32_bits(INFINITY)};
     for (size_t k = 0; k < COUNT(kReductions); ++k) {
         const op_id op = kReductions[k];
         const uint32_t got = by_row(op) ? one_result(op, PTO_PROFILE_HOST, 0, PTO_FLOAT32, with_nan, 1, 3)
@@ -132,19 +133,19 @@ static void test_orders_by_hand(void **state) {
         assert_int_equal(got, 0x7FC00000u);
     }
     /* +inf + -inf: NaN, the default one. */
-    const uint32_t infs[] = {f32_bits(INFINITY), f32_bits(-INFINITY)};
+    const uint64_t infs[] = {f32_bits(INFINITY), f32_bits(-INFINITY)};
     assert_int_equal(one_result(OP_TROWSUM, PTO_PROFILE_HOST, 0, PTO_FLOAT32, infs, 1, 2), 0x7FC00000u);
     /* FLOAT16 NaN: 0x7E00. */
-    const uint32_t hnan[] = {0x3C00, 0xFE01};
+    const uint64_t hnan[] = {0x3C00, 0xFE01};
     assert_int_equal(one_result(OP_TROWMAX, PTO_PROFILE_HOST, 0, PTO_FLOAT16, hnan, 1, 2), 0x7E00);
     assert_int_equal(one_result(OP_TCOLSUM, PTO_PROFILE_HOST, 0, PTO_FLOAT16, hnan, 2, 1), 0x7E00);
     /* Integers wrap: INT16 32767 + 1 = -32768; UINT8 column 255 + 2 = 1. */
-    const uint32_t i16[] = {0x7FFF, 1};
+    const uint64_t i16[] = {0x7FFF, 1};
     assert_int_equal(one_result(OP_TROWSUM, PTO_PROFILE_HOST, 0, PTO_INT16, i16, 1, 2), 0x8000);
-    const uint32_t u8[] = {255, 2};
+    const uint64_t u8[] = {255, 2};
     assert_int_equal(one_result(OP_TCOLSUM, PTO_PROFILE_HOST, 0, PTO_UINT8, u8, 2, 1), 1);
     /* 1x1: the element itself (a sum's -0 becomes +0 under A5's row order). */
-    const uint32_t single[] = {f32_bits(-3.5f)};
+    const uint64_t single[] = {f32_bits(-3.5f)};
     for (size_t k = 0; k < COUNT(kReductions); ++k)
         assert_int_equal(one_result(kReductions[k], PTO_PROFILE_HOST, 0, PTO_FLOAT32, single, 1, 1),
                          single[0]);
@@ -160,7 +161,7 @@ static const shape kShapes[] = {{1, 1}, {1, 3}, {3, 1}, {2, 64}, {5, 65}, {7, 12
                                 {9, 513}, {33, 16}, {64, 64}};
 
 typedef struct {
-    uint32_t *first; /* the first target's results, to compare the others with */
+    uint64_t *first; /* the first target's results, to compare the others with */
     size_t first_count;
 } targets_ctx;
 
@@ -171,17 +172,17 @@ static void reference_body(void *ctx_, size_t target_index, const char *target) 
     const size_t shapes = under_emulation() ? 6 : COUNT(kShapes);
     for (size_t k = 0; k < COUNT(kReductions); ++k) {
         const op_id op = kReductions[k];
-        for (int dt = 0; dt <= PTO_FLOAT32; ++dt) {
+        for (int dt = 0; dt < TEST_DTYPE_COUNT; ++dt) {
             for (size_t p = 0; p < COUNT(kProfiles); ++p) {
                 if (!op_accepts(op, kProfiles[p], (pto_dtype)dt)) continue;
                 for (int binary = 0; binary <= (op == OP_TCOLSUM); ++binary) {
                     for (size_t s = 0; s < shapes; ++s) {
                         const uint32_t rows = kShapes[s].rows, cols = kShapes[s].cols;
-                        uint32_t *bits = malloc(sizeof(uint32_t) * rows * cols);
+                        uint64_t *bits = malloc(sizeof(uint64_t) * rows * cols);
                         for (size_t i = 0; i < (size_t)rows * cols; ++i)
                             bits[i] = gen_value(&r, (pto_dtype)dt, GEN_ANY);
                         const size_t n = by_row(op) ? rows : cols;
-                        uint32_t *got = malloc(sizeof(uint32_t) * n), *want = malloc(sizeof(uint32_t) * n);
+                        uint64_t *got = malloc(sizeof(uint64_t) * n), *want = malloc(sizeof(uint64_t) * n);
                         run_reduction(op, kProfiles[p], binary, (pto_dtype)dt, bits, rows, cols, got);
                         /* The reference reads the source through its bits. */
                         pto_tile *src = tile_new((pto_dtype)dt, rows, cols, rows, cols);
@@ -192,13 +193,13 @@ static void reference_body(void *ctx_, size_t target_index, const char *target) 
                         pto_tile_destroy(src);
                         for (size_t i = 0; i < n; ++i) {
                             if (got[i] != want[i])
-                                fail_msg("%s %s %s binary %d %ux%u target %s: result %zu is 0x%x, the "
-                                         "order gives 0x%x",
+                                fail_msg("%s %s %s binary %d %ux%u target %s: result %zu is 0x%" PRIx64 ", the "
+                                         "order gives 0x%" PRIx64,
                                          op_name(op), pto_dtype_string((pto_dtype)dt),
                                          pto_profile_string(kProfiles[p]), binary, rows, cols, target, i,
                                          got[i], want[i]);
                             if (target_index == 0) {
-                                ctx->first = realloc(ctx->first, sizeof(uint32_t) * (at + 1));
+                                ctx->first = realloc(ctx->first, sizeof(uint64_t) * (at + 1));
                                 ctx->first[at] = got[i];
                                 ctx->first_count = at + 1;
                             } else if (at >= ctx->first_count || ctx->first[at] != got[i]) {
@@ -228,16 +229,14 @@ static void test_against_order_reference(void **state) {
  * d u / (1 - d u), u = 2^-24 (Higham, Accuracy and Stability of Numerical
  * Algorithms, 4.2): each partial sum's rounding is at most u times its own
  * magnitude. The count elements of bits, stride apart, against got. */
-static void check_bound(const char *what, const uint32_t *bits, size_t count, size_t stride,
-                        uint32_t got, double depth) {
+static void check_bound(const char *what, const uint64_t *bits, size_t count, size_t stride,
+                        uint64_t got, double depth) {
     double exact = 0, mag = 0;
     for (size_t k = 0; k < count; ++k) {
-        float x;
-        memcpy(&x, &bits[k * stride], 4);
+        const double x = ref_to_double(PTO_FLOAT32, bits[k * stride]);
         exact += x, mag += fabs(x);
     }
-    float g;
-    memcpy(&g, &got, 4);
+    const double g = ref_to_double(PTO_FLOAT32, got);
     const double du = depth * 0x1p-24, bound = du / (1 - du) * mag;
     if (fabs(g - exact) > bound) fail_msg("%s: error %g above %g", what, fabs(g - exact), bound);
 }
@@ -246,9 +245,9 @@ static void test_error_bound(void **state) {
     (void)state;
     rng r = {11};
     const uint32_t rows = 8, cols = under_emulation() ? 700 : 3000;
-    uint32_t *bits = malloc(sizeof(uint32_t) * rows * cols);
+    uint64_t *bits = malloc(sizeof(uint64_t) * rows * cols);
     for (size_t i = 0; i < (size_t)rows * cols; ++i) bits[i] = f32_bits((float)rng_uniform(&r, -1, 1));
-    uint32_t *got = malloc(sizeof(uint32_t) * (rows > cols ? rows : cols));
+    uint64_t *got = malloc(sizeof(uint64_t) * (rows > cols ? rows : cols));
     char what[96];
     for (size_t p = 0; p < COUNT(kProfiles); ++p) {
         /* Rows: A5's depth log2(64) + ceil(cols / 64) (the vcadd tree, then
@@ -285,7 +284,7 @@ static void test_shapes(void **state) {
     tile_fill(src, &r, GEN_ANY);
     pto_tile *wide = tile_new(PTO_FLOAT32, 6, 70, 5, 67), *narrow = tile_new(PTO_FLOAT32, 5, 1, 5, 1);
     tile_fill(wide, &r, GEN_ANY);
-    uint32_t *before = tile_snapshot(wide);
+    uint64_t *before = tile_snapshot(wide);
     assert_int_equal(pto_trowsum(wide, src, NULL), PTO_OK);
     assert_int_equal(pto_trowsum(narrow, src, NULL), PTO_OK);
     for (uint32_t i = 0; i < 6; ++i)
@@ -310,7 +309,7 @@ static void test_shapes(void **state) {
     /* A column reduction of an empty region: PTO_OK, nothing written. */
     pto_tile *empty = tile_new(PTO_FLOAT32, 4, 8, 0, 8), *cdst = tile_new(PTO_FLOAT32, 1, 8, 1, 8);
     tile_fill(cdst, &r, GEN_ANY);
-    uint32_t *cbefore = tile_snapshot(cdst);
+    uint64_t *cbefore = tile_snapshot(cdst);
     assert_int_equal(pto_tcolmax(cdst, empty, NULL), PTO_OK);
     assert_tile_unchanged(cdst, cbefore, "tcolmax of an empty region");
     free(cbefore);
@@ -398,11 +397,11 @@ static void test_blocks(void **state) {
         assert_memory_equal(one, many, (size_t)n * 8 * 4);
     }
     /* And the C function's bits, row by row. */
-    uint32_t *want = malloc(sizeof(uint32_t) * (size_t)n * 8);
-    uint32_t *xb = malloc(count * 4);
-    memcpy(xb, x, count * 4);
+    uint64_t *want = malloc(sizeof(uint64_t) * (size_t)n * 8);
+    uint64_t *xb = malloc(count * sizeof(uint64_t));
+    for (size_t i = 0; i < count; ++i) xb[i] = f32_bits(x[i]);
     run_reduction(OP_TROWSUM, PTO_PROFILE_HOST, 0, PTO_FLOAT32, xb, (uint32_t)n * 8, 200, want);
-    assert_memory_equal(one, want, (size_t)n * 8 * 4);
+    for (size_t i = 0; i < (size_t)n * 8; ++i) assert_int_equal(f32_bits(one[i]), want[i]);
     free(x), free(one), free(many), free(want), free(xb);
     pto_program_destroy(p);
 }
@@ -415,7 +414,7 @@ static uint32_t run_colsum_text(const char *text) {
     pto_program *p = NULL;
     if (pto_program_create(text, strlen(text), "colsum.pto", &p) != PTO_OK)
         fail_msg("%s\n%s", text, pto_last_error());
-    const uint32_t col[] = {f32_bits(1.0f), 0, f32_bits(0x1p-24f), 0, f32_bits(0x1p-24f)};
+    const uint64_t col[] = {f32_bits(1.0f), 0, f32_bits(0x1p-24f), 0, f32_bits(0x1p-24f)};
     pto_tile *src = tile_new(PTO_FLOAT32, 5, 1, 5, 1), *tmp = tile_new(PTO_FLOAT32, 5, 1, 5, 1);
     pto_tile *dst = tile_new(PTO_FLOAT32, 1, 1, 1, 1);
     for (uint32_t i = 0; i < 5; ++i) tile_put(src, i, 0, col[i]);
@@ -543,7 +542,7 @@ static void test_refusals(void **state) {
            "dst valid cols 299 differs from src valid cols 300");
     expect(pto_tcolmax(mk(PTO_FLOAT32, 1, 300, 0, 300), src, NULL), PTO_ERR_SHAPE_MISMATCH, "row 0");
     /* A failed call writes nothing. */
-    uint32_t *before = tile_snapshot(dst);
+    uint64_t *before = tile_snapshot(dst);
     expect(pto_trowsum(dst, src, dst), PTO_ERR_ALIASING, NULL);
     assert_tile_unchanged(dst, before, "a refused trowsum");
     free(before);

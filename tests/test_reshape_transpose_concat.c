@@ -59,7 +59,7 @@ static void test_treshape(void **state) {
     pto_tile *a = tile_new(PTO_FLOAT32, 4, 8, 4, 8), *b = tile_new(PTO_FLOAT16, 4, 8, 4, 8);
     assert_int_equal(pto_treshape(NULL, a), PTO_ERR_NULL_ARGUMENT);
     assert_int_equal(pto_treshape(a, NULL), PTO_ERR_NULL_ARGUMENT);
-    uint32_t *before = tile_snapshot(a);
+    uint64_t *before = tile_snapshot(a);
     assert_int_equal(pto_treshape(a, b), PTO_ERR_SHAPE_MISMATCH);
     assert_non_null(strstr(pto_last_error(), "pto_treshape: src 4x8 FLOAT16 is 64 bytes"));
     assert_tile_unchanged(a, before, "refused treshape");
@@ -139,7 +139,7 @@ static void test_ttrans(void **state) {
             pto_tile *tmp = tile_new(PTO_UINT8, 1, 1, 1, 1);
             tile_fill(src, &r, GEN_ANY);
             tile_fill(dst, &r, GEN_ANY);
-            uint32_t *before = tile_snapshot(dst);
+            uint64_t *before = tile_snapshot(dst);
             assert_int_equal(pto_ttrans(dst, src, tmp), PTO_OK);
             for (uint32_t i = 0; i < s[4]; ++i)
                 for (uint32_t j = 0; j < s[5]; ++j) {
@@ -156,7 +156,7 @@ static void test_ttrans(void **state) {
     pto_tile *src = tile_new(PTO_FLOAT32, 4, 8, 4, 8), *dst = tile_new(PTO_FLOAT32, 8, 8, 8, 4);
     pto_tile *tmp = tile_new(PTO_FLOAT32, 1, 8, 1, 8), *h = tile_new(PTO_FLOAT16, 4, 8, 4, 8);
     pto_tile *i32 = tile_new(PTO_INT32, 4, 8, 4, 8), *sq = tile_new(PTO_FLOAT32, 8, 8, 8, 8);
-    uint32_t *before = tile_snapshot(dst);
+    uint64_t *before = tile_snapshot(dst);
     assert_int_equal(pto_ttrans(dst, src, NULL), PTO_ERR_NULL_ARGUMENT);
     assert_non_null(strstr(pto_last_error(), "pto_ttrans: tmp"));
     assert_int_equal(pto_ttrans(dst, h, tmp), PTO_ERR_DTYPE_MISMATCH);
@@ -224,7 +224,7 @@ static void test_tconcat(void **state) {
             tile_fill(a, &r, GEN_ANY);
             tile_fill(b, &r, GEN_ANY);
             tile_fill(dst, &r, GEN_ANY);
-            uint32_t *before = tile_snapshot(dst);
+            uint64_t *before = tile_snapshot(dst);
             assert_int_equal(pto_tconcat(dst, a, b), PTO_OK);
             const uint32_t cols = pto_tile_cols(dst);
             for (uint32_t i = 0; i < pto_tile_rows(dst); ++i)
@@ -243,7 +243,7 @@ static void test_tconcat(void **state) {
     /* the rules, in order */
     pto_tile *a = tile_new(PTO_INT32, 4, 8, 4, 3), *b = tile_new(PTO_INT32, 4, 8, 4, 5);
     pto_tile *dst = tile_new(PTO_INT32, 4, 8, 4, 8), *f = tile_new(PTO_FLOAT32, 4, 8, 4, 5);
-    uint32_t *before = tile_snapshot(dst);
+    uint64_t *before = tile_snapshot(dst);
     assert_int_equal(pto_tconcat(dst, a, NULL), PTO_ERR_NULL_ARGUMENT);
     assert_int_equal(pto_tconcat(dst, a, f), PTO_ERR_DTYPE_MISMATCH);
     assert_int_equal(pto_tconcat(dst, a, dst), PTO_ERR_ALIASING);
@@ -268,7 +268,7 @@ static void test_tconcat(void **state) {
     assert_int_equal(pto_tile_create_at(PTO_INT32, 4, 8, buf, 0, &p0), PTO_OK);
     assert_int_equal(pto_tile_set_valid(p0, 4, 3), PTO_OK);
     tile_fill(p0, &r, GEN_ANY);
-    uint32_t *first = tile_snapshot(p0);
+    uint64_t *first = tile_snapshot(p0);
     assert_int_equal(pto_tconcat(pd, p0, b), PTO_OK);
     for (uint32_t i = 0; i < 4; ++i)
         for (uint32_t j = 0; j < 8; ++j)
@@ -329,7 +329,7 @@ static void test_tconcatidx(void **state) {
                     tile_put(i0, i, 0, (uint32_t)kCounts[i]);
                     tile_put(i1, i, 0, (uint32_t)kCounts[(i + 3) % rows]);
                 }
-                uint32_t *before = tile_snapshot(dst), *a = tile_snapshot(s0), *b = tile_snapshot(s1);
+                uint64_t *before = tile_snapshot(dst), *a = tile_snapshot(s0), *b = tile_snapshot(s1);
                 assert_int_equal(pto_tconcatidx(dst, s0, s1, i0, i1), PTO_OK);
                 const uint32_t s0_valid = pto_tile_valid_cols(s0);
                 for (uint32_t i = 0; i < rows; ++i) {
@@ -360,7 +360,7 @@ static void test_tconcatidx(void **state) {
     pto_tile *u8 = tile_new(PTO_UINT8, 2, 8, 2, 8), *short_rows = tile_new(PTO_FLOAT32, 2, 8, 1, 8);
     pto_tile *no_cols = tile_new(PTO_INT32, 2, 2, 2, 0);
     tile_fill(dst, &r, GEN_ANY);
-    uint32_t *kept = tile_snapshot(dst);
+    uint64_t *kept = tile_snapshot(dst);
     expect_status(pto_tconcatidx(dst, s, s, i, NULL), PTO_ERR_NULL_ARGUMENT, "tconcatidx NULL src1_idx");
     expect_status(pto_tconcatidx(u8, u8, u8, i, i), PTO_ERR_UNSUPPORTED_DTYPE, "tconcatidx UINT8");
     expect_status(pto_tconcatidx(dst, s, f16, i, i), PTO_ERR_DTYPE_MISMATCH, "tconcatidx src1 FLOAT16");

@@ -77,7 +77,7 @@ static void test_tscatter_values(void **state) {
                     tile_fill(src, &r, GEN_ANY);
                     tile_fill(dst, &r, GEN_ANY);
                     fill_indices(idx, dst, &r);
-                    uint32_t *src_bits = tile_snapshot(src), *idx_bits = tile_snapshot(idx);
+                    uint64_t *src_bits = tile_snapshot(src), *idx_bits = tile_snapshot(idx);
                     uint32_t *want = scatter_reference(dst, src, idx);
                     char what[160];
                     snprintf(what, sizeof what, "tscatter %s by %s on %s, %ux%u into %ux%u",
@@ -151,7 +151,7 @@ static void test_tscatter_rules(void **state) {
     tile_fill(dst, &r, GEN_ANY);
     for (int p = PTO_PROFILE_HOST; p <= PTO_PROFILE_A5; ++p) {
         assert_int_equal(pto_set_profile((pto_profile)p), PTO_OK);
-        uint32_t *before = tile_snapshot(dst);
+        uint64_t *before = tile_snapshot(dst);
         expect_status(pto_tscatter(NULL, src, idx), PTO_ERR_NULL_ARGUMENT, "NULL dst");
         expect_status(pto_tscatter(dst, src, NULL), PTO_ERR_NULL_ARGUMENT, "NULL indices");
         assert_non_null(strstr(pto_last_error(), "pto_tscatter: indices"));
@@ -230,7 +230,7 @@ static void test_tscatter_programs(void **state) {
             for (uint32_t j = 0; j < 4; ++j) assert_int_equal(tile_get(out, i, j), tile_get(want, i, j));
         tile_put(idx, 0, 1, 8);
         tile_fill(out, &r, GEN_ANY);
-        uint32_t *kept = tile_snapshot(out);
+        uint64_t *kept = tile_snapshot(out);
         assert_int_equal(run_program_bound(kForms[k], kNames, tiles, 3, NULL, NULL, 0), PTO_ERR_OUT_OF_RANGE);
         assert_non_null(strstr(pto_last_error(), "pto_tscatter"));
         assert_tile_unchanged(out, kept, "refused tscatter run");

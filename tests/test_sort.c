@@ -195,7 +195,7 @@ static void test_merge_lists(void **state) {
                         const uint32_t dst_pairs = short_dst ? total / 3 : total;
                         pto_tile *dst = tile_new(dt, 1, total * per, 1, dst_pairs * per);
                         tile_fill(dst, &r, GEN_ANY);
-                        uint32_t *before_run = tile_snapshot(dst);
+                        uint64_t *before_run = tile_snapshot(dst);
                         /* the reference merge */
                         uint32_t at[4] = {0, 0, 0, 0}, n = 0;
                         pair want[300];
@@ -252,7 +252,7 @@ static void test_rules(void **state) {
     pto_tile *u8 = tile_new(PTO_UINT8, 2, 64, 2, 40);
     rng r = {0x50};
     tile_fill(dst, &r, GEN_ANY);
-    uint32_t *kept = tile_snapshot(dst);
+    uint64_t *kept = tile_snapshot(dst);
     expect_status(pto_tsort32(dst, src, NULL, NULL), PTO_ERR_NULL_ARGUMENT, "tsort32 NULL idx");
     expect_status(pto_tsort32(u8, u8, idx, NULL), PTO_ERR_UNSUPPORTED_DTYPE, "tsort32 UINT8");
     expect_status(pto_tsort32(dst, src, i32, NULL), PTO_ERR_UNSUPPORTED_DTYPE, "tsort32 INT32 idx");
@@ -278,7 +278,7 @@ static void test_rules(void **state) {
     pto_tile *t256 = tile_new(PTO_FLOAT32, 1, 256, 1, 256), *t384 = tile_new(PTO_FLOAT32, 1, 384, 1, 384);
     pto_tile *empty = tile_new(PTO_FLOAT32, 1, 128, 1, 0);
     tile_fill(m, &r, GEN_ANY);
-    uint32_t *kept_m = tile_snapshot(m);
+    uint64_t *kept_m = tile_snapshot(m);
     expect_status(pto_tmrgsort_lists(m, l0, NULL, NULL, NULL, NULL, 0, NULL), PTO_ERR_NULL_ARGUMENT, "lists NULL src1");
     expect_status(pto_tmrgsort_lists(m, l0, l1, NULL, l2, NULL, 0, NULL), PTO_ERR_INVALID_ARGUMENT, "lists src3 without src2");
     expect_status(pto_tmrgsort_lists(m, l0, h, NULL, NULL, NULL, 0, NULL), PTO_ERR_DTYPE_MISMATCH, "lists FLOAT16 src1");

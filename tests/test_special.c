@@ -3,6 +3,7 @@
  * results that HIGH_PRECISION must deliver exactly, trsqrt at the edges, and
  * integer pow for all six integer types (wrap-around, negative exponents,
  * 0^0, huge exponents). */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ typedef bool (*strict_rule)(const config *c, uint32_t a, uint32_t b, uint32_t ex
 typedef struct {
     op_id op;
     config cfg;
-    uint32_t a[MAX_CASES], b[MAX_CASES], got[MAX_CASES];
+    uint64_t a[MAX_CASES], b[MAX_CASES], got[MAX_CASES];
     size_t n;
     strict_rule strict;
     const char *what;
@@ -47,14 +48,14 @@ static void check_case_set(case_set *s, const char *target) {
     op_run_arrays(s->op, dt, s->cfg.algo, s->a, s->b, s->got, s->n);
     size_t failures = 0;
     for (size_t i = 0; i < s->n; ++i) {
-        const uint32_t want = op_reference(s->op, dt, s->a[i], s->b[i]);
+        const uint64_t want = op_reference(s->op, dt, s->a[i], s->b[i]);
         const bool strict = s->strict != NULL && s->strict(&s->cfg, s->a[i], s->b[i], want);
         const bool ok = strict ? (ref_is_nan(dt, want) ? ref_is_nan(dt, s->got[i]) : s->got[i] == want)
                                : within_tolerance(dt, op_tolerance(s->op, dt, s->cfg.algo, want), want,
                                                   s->got[i]);
         if (!ok && ++failures <= 24)
-            print_error("%s %s %s algo %d on %s: a=0x%x (%g) b=0x%x (%g): got 0x%x (%g), expected "
-                        "0x%x (%g)%s\n",
+            print_error("%s %s %s algo %d on %s: a=0x%" PRIx64 " (%g) b=0x%" PRIx64 " (%g): got 0x%" PRIx64 " (%g), expected "
+                        "0x%" PRIx64 " (%g)%s\n",
                         s->what, op_name(s->op), pto_dtype_string(dt), (int)s->cfg.algo, target, s->a[i],
                         ref_to_double(dt, s->a[i]), s->b[i], ref_to_double(dt, s->b[i]), s->got[i],
                         ref_to_double(dt, s->got[i]), want, ref_to_double(dt, want),
@@ -206,8 +207,8 @@ static void pow_neighbours_body(void *ctx, size_t target_index, const char *targ
     (void)ctx, (void)target_index;
     enum { W = 37, PROBES = 256 }; /* W: several vectors and a row tail on every target */
     static const pto_pow_algorithm kAlgos[] = {PTO_POW_DEFAULT, PTO_POW_HIGH_PRECISION};
-    static uint32_t a[W * W], b[W * W], out[W * W];
-    uint32_t alone[W];
+    static uint64_t a[W * W], b[W * W], out[W * W];
+    uint64_t alone[W];
     for (size_t g = 0; g < COUNT(kAlgos); ++g) {
         rng r = {0x4E16B0u};
         for (int p = 0; p < PROBES; ++p) {
@@ -256,7 +257,7 @@ static void rsqrt_body(void *ctx, size_t target_index, const char *target) {
         const pto_dtype dt = kTypes[k];
         *s = (case_set){.op = OP_TRSQRT, .cfg = {dt, PTO_POW_DEFAULT}, .strict = rsqrt_edge,
                         .what = "trsqrt edges"};
-        uint32_t specials[16];
+        uint64_t specials[16];
         const size_t n = float_specials(dt, specials);
         for (size_t i = 0; i < n; ++i) add_case(s, specials[i], 0);
         static const double kValues[] = {-1.0, -0x1p-20, 1.0, 4.0, 0.25, 16.0, 2.0, 0.5, 3.0, 0x1p-14, 0x1p-24};

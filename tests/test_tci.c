@@ -34,7 +34,7 @@ static uint32_t tci_expected(pto_dtype dt, double start, bool descending, uint64
 
 /* Every element of dst: the sequence over its valid region, `before`
  * elsewhere. */
-static void expect_sequence(const pto_tile *dst, const uint32_t *before, double start,
+static void expect_sequence(const pto_tile *dst, const uint64_t *before, double start,
                             bool descending, const char *what) {
     const pto_dtype dt = pto_tile_dtype(dst);
     const uint32_t vr = pto_tile_valid_rows(dst), vc = pto_tile_valid_cols(dst);
@@ -75,7 +75,7 @@ static void test_tci_values(void **state) {
                              kShapes[k][3], down ? "descending" : "ascending");
                     pto_tile *t = tile_new(dt, kShapes[k][0], kShapes[k][1], kShapes[k][2], kShapes[k][3]);
                     tile_fill(t, &r, GEN_ANY);
-                    uint32_t *before = tile_snapshot(t);
+                    uint64_t *before = tile_snapshot(t);
                     const pto_status got = pto_tci(t, start, down);
                     if (got != want)
                         fail_msg("%s: %s (%s), want %s", what, pto_status_string(got), pto_last_error(),
@@ -162,7 +162,7 @@ static void test_tci_program_forms(void **state) {
                 const pto_status st = pto_program_create(texts[f], strlen(texts[f]), "t.pto", &p);
                 if (st != PTO_OK) fail_msg("%s: %s (%s)", texts[f], pto_status_string(st), pto_last_error());
                 pto_tile *dst = tile_new(kForm[d], 1, 40, 1, 40);
-                uint32_t *before = tile_snapshot(dst);
+                uint64_t *before = tile_snapshot(dst);
                 pto_args *a = NULL;
                 size_t is = 0, id = 0;
                 assert_int_equal(pto_program_param_find(p, "d", &id), PTO_OK);
@@ -205,7 +205,7 @@ static void test_tci_program_forms(void **state) {
     pto_program *p = NULL;
     assert_int_equal(pto_program_create(kTwoRows, strlen(kTwoRows), "t.pto", &p), PTO_OK);
     pto_tile *two = tile_new(PTO_INT32, 2, 8, 2, 8);
-    uint32_t *before = tile_snapshot(two);
+    uint64_t *before = tile_snapshot(two);
     pto_args *a = NULL;
     size_t is = 0, id = 0;
     assert_int_equal(pto_program_param_find(p, "s", &is), PTO_OK);

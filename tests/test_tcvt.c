@@ -584,7 +584,7 @@ static void test_pairs_per_profile(void **state) {
         for (size_t a = 0; a < COUNT(kDtypes); ++a) {
             for (size_t b = 0; b < COUNT(kDtypes); ++b) {
                 pto_tile *s = tile_new(kDtypes[a], 2, 8, 2, 8), *d = tile_new(kDtypes[b], 2, 8, 2, 8);
-                uint32_t *before = tile_snapshot(d);
+                uint64_t *before = tile_snapshot(d);
                 const pto_status st = pto_tcvt(d, s, NULL, PTO_ROUND_RINT, PTO_SAT_ON);
                 if (pair_accepted((pto_profile)profile, kDtypes[a], kDtypes[b])) {
                     assert_int_equal(st, PTO_OK);
@@ -616,7 +616,7 @@ static void test_rules(void **state) {
     rng r = {3};
     tile_fill(s, &r, GEN_ANY);
     tile_fill(tmp, &r, GEN_ANY);
-    uint32_t *before = tile_snapshot(d), *tmp_before = tile_snapshot(tmp);
+    uint64_t *before = tile_snapshot(d), *tmp_before = tile_snapshot(tmp);
     expect_error(pto_tcvt(NULL, s, NULL, PTO_ROUND_RINT, PTO_SAT_OFF), PTO_ERR_NULL_ARGUMENT, "dst");
     expect_error(pto_tcvt(d, NULL, NULL, PTO_ROUND_RINT, PTO_SAT_OFF), PTO_ERR_NULL_ARGUMENT, "src");
     expect_error(pto_tcvt(d, s, NULL, (pto_round_mode)7, PTO_SAT_OFF), PTO_ERR_INVALID_ARGUMENT, "mode");

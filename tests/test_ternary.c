@@ -79,7 +79,7 @@ static void axpy_on(void *opaque, size_t t, const char *target) {
                                       : scalar_kind == 1 ? -3.25
                                                          : ref_to_double(pair.src, gen_value(&r, pair.src, GEN_ANY));
                 const double a = ref_to_double(pair.src, ref_from_double(pair.src, scalar));
-                uint32_t *before = tile_snapshot(dst);
+                uint64_t *before = tile_snapshot(dst);
                 assert_int_equal(pto_taxpy(dst, src, scalar), PTO_OK);
                 const uint32_t cols = sh[1];
                 for (uint32_t i = 0; i < sh[0]; ++i)
@@ -102,7 +102,7 @@ static void axpy_on(void *opaque, size_t t, const char *target) {
     /* in place: dst = a * dst + dst */
     pto_tile *ip = tile_new(PTO_FLOAT32, 4, 9, 4, 9);
     tile_fill(ip, &r, GEN_ANY);
-    uint32_t *before = tile_snapshot(ip);
+    uint64_t *before = tile_snapshot(ip);
     assert_int_equal(pto_taxpy(ip, ip, 1.5), PTO_OK);
     for (uint32_t k = 0; k < 36; ++k) {
         const double v = ref_to_double(PTO_FLOAT32, before[k]);
@@ -161,7 +161,7 @@ static void test_taxpy_rules(void **state) {
         pto_tile *bf = tile_new(PTO_BFLOAT16, 4, 8, 4, 8), *narrow = tile_new(PTO_FLOAT32, 4, 8, 4, 7);
         tile_fill(d, &r, GEN_ANY);
         tile_fill(h, &r, GEN_ANY);
-        uint32_t *kept = tile_snapshot(d), *kept_h = tile_snapshot(h);
+        uint64_t *kept = tile_snapshot(d), *kept_h = tile_snapshot(h);
         expect_status(pto_taxpy(NULL, s, 1), PTO_ERR_NULL_ARGUMENT, "taxpy NULL dst");
         expect_status(pto_taxpy(d, NULL, 1), PTO_ERR_NULL_ARGUMENT, "taxpy NULL src0");
         expect_status(pto_taxpy(i32, i32, 1), PTO_ERR_UNSUPPORTED_DTYPE, "taxpy INT32");
@@ -206,7 +206,7 @@ static void addc_on(void *opaque, size_t t, const char *target) {
                 tile_fill(c, &r, GEN_ANY);
                 tile_fill(d, &r, GEN_ANY);
                 pto_tile *out = place == 0 ? d : place == 1 ? a : c;
-                uint32_t *ka = tile_snapshot(a), *kb = tile_snapshot(b), *kc = tile_snapshot(c),
+                uint64_t *ka = tile_snapshot(a), *kb = tile_snapshot(b), *kc = tile_snapshot(c),
                          *kd = tile_snapshot(out);
                 assert_int_equal(pto_taddc(out, a, b, c), PTO_OK);
                 const uint32_t cols = sh[1];
@@ -257,7 +257,7 @@ static void test_taddc_rules(void **state) {
     pto_tile *u8 = tile_new(PTO_UINT8, 2, 8, 2, 8);
     rng r = {0xADD};
     tile_fill(f, &r, GEN_ANY);
-    uint32_t *kept = tile_snapshot(f);
+    uint64_t *kept = tile_snapshot(f);
     expect_status(pto_taddc(f, g, g, NULL), PTO_ERR_NULL_ARGUMENT, "taddc NULL src2");
     expect_status(pto_taddc(f, g, h, g), PTO_ERR_DTYPE_MISMATCH, "taddc src1 FLOAT16");
     expect_status(pto_taddc(f, g, g, narrow), PTO_ERR_SHAPE_MISMATCH, "taddc src2 region");
@@ -283,7 +283,7 @@ static void test_programs(void **state) {
     tile_fill(src, &r, GEN_ANY);
     tile_fill(acc, &r, GEN_POSITIVE);
     pto_tile *want = tile_new(PTO_FLOAT32, 4, 16, 4, 16);
-    uint32_t *acc_bits = tile_snapshot(acc);
+    uint64_t *acc_bits = tile_snapshot(acc);
     for (uint32_t k = 0; k < 64; ++k) tile_put(want, k / 16, k % 16, acc_bits[k]);
     assert_int_equal(pto_taxpy(want, src, 2.5), PTO_OK);
     static const char kAxpy[] =

@@ -41,7 +41,7 @@ static uint32_t pad_bits(pto_dtype dt, pto_pad_value pad) {
 
 /* Every element of dst after tfillpad of a source whose valid elements were
  * src_bits (vr x vc, row stride src_cols). */
-static void expect_filled(const pto_tile *dst, const uint32_t *src_bits, uint32_t src_cols,
+static void expect_filled(const pto_tile *dst, const uint64_t *src_bits, uint32_t src_cols,
                           uint32_t vr, uint32_t vc, pto_pad_value pad, const char *what) {
     const pto_dtype dt = pto_tile_dtype(dst);
     for (uint32_t i = 0; i < pto_tile_rows(dst); ++i)
@@ -84,7 +84,7 @@ static void test_fill_values(void **state) {
                          s->dst_cols, pad);
                 pto_tile *src = tile_new(dt, s->rows, s->cols, s->vr, s->vc);
                 tile_fill(src, &r, GEN_ANY);
-                uint32_t *src_bits = tile_snapshot(src);
+                uint64_t *src_bits = tile_snapshot(src);
                 /* dst's valid region (a corner) is not the domain: dst's whole
                  * shape is, and the region stays as it was. */
                 pto_tile *dst = tile_new(dt, s->dst_rows, s->dst_cols, s->dst_rows / 2, s->dst_cols);
@@ -133,8 +133,8 @@ static void test_fill_values(void **state) {
  * neither tile changed. */
 static void expect_refused(pto_tile *dst, pto_tile *src, pto_pad_value pad, pto_status want,
                            const char *needle) {
-    uint32_t *before_dst = dst ? tile_snapshot(dst) : NULL;
-    uint32_t *before_src = src ? tile_snapshot(src) : NULL;
+    uint64_t *before_dst = dst ? tile_snapshot(dst) : NULL;
+    uint64_t *before_src = src ? tile_snapshot(src) : NULL;
     const pto_status got = pto_tfillpad(dst, src, pad);
     if (got != want)
         fail_msg("pto_tfillpad: %s (%s), want %s", pto_status_string(got), pto_last_error(),
@@ -167,7 +167,7 @@ static void test_rules(void **state) {
     expect_refused(dst, i16, PTO_PAD_MAX, PTO_ERR_DTYPE_MISMATCH, "INT16");
     expect_refused(dst, big, PTO_PAD_MAX, PTO_ERR_SHAPE_MISMATCH, "5x8");
     /* a same-size source of another dtype: its bits */
-    uint32_t *bits = tile_snapshot(i32);
+    uint64_t *bits = tile_snapshot(i32);
     assert_int_equal(pto_tfillpad(dst, i32, PTO_PAD_MIN), PTO_OK);
     expect_filled(dst, bits, 8, 2, 3, PTO_PAD_MIN, "INT32 into FLOAT32");
     free(bits);
@@ -209,7 +209,7 @@ static void test_rules(void **state) {
                 const bool same = pto_dtype_size(kDtypes[d]) == pto_dtype_size(kDtypes[e]);
                 assert_int_equal(pto_set_profile((pto_profile)p), PTO_OK);
                 if (same) {
-                    uint32_t *sb = tile_snapshot(cs);
+                    uint64_t *sb = tile_snapshot(cs);
                     assert_int_equal(pto_tfillpad(cd, cs, PTO_PAD_MAX), PTO_OK);
                     expect_filled(cd, sb, 3, 1, 2, PTO_PAD_MAX, "dtype cell");
                     free(sb);
@@ -248,7 +248,7 @@ static void test_program_forms(void **state) {
         for (int pad = PTO_PAD_ZERO; pad <= PTO_PAD_MIN; ++pad) {
             pto_tile *s = tile_new(dt, 5, 24, 3, 7);
             tile_fill(s, &r, GEN_ANY);
-            uint32_t *bits = tile_snapshot(s);
+            uint64_t *bits = tile_snapshot(s);
             char texts[4][640];
             snprintf(texts[0], sizeof texts[0],
                      "%%d = tfillpad %%s : !pto.tile<5x24x%s, valid=3x7> -> !pto.tile<5x24x%s, pad=%d>\n",

@@ -155,6 +155,8 @@ static void test_create_limits(void **state) {
         {PTO_BFLOAT16, 1, (1u << 27) + 1, PTO_ERR_INVALID_ARGUMENT, "PTO_TILE_MAX_BYTES"},
         {PTO_UINT32, UINT32_MAX, UINT32_MAX, PTO_ERR_INVALID_ARGUMENT, "PTO_TILE_MAX_BYTES"},
         {PTO_INT16, 1u << 31, 1u << 31, PTO_ERR_INVALID_ARGUMENT, "PTO_TILE_MAX_BYTES"},
+        /* the limit counts 8 bytes an element */
+        {PTO_INT64, 2, (uint32_t)(PTO_TILE_MAX_BYTES / 8), PTO_ERR_INVALID_ARGUMENT, "PTO_TILE_MAX_BYTES"},
     };
     assert_true(PTO_TILE_MAX_BYTES >= ((size_t)16 << 20));
     assert_true((uint64_t)PTO_TILE_MAX_BYTES < (UINT64_C(1) << 40));
@@ -232,10 +234,10 @@ static void test_set_valid(void **state) {
 static void test_write_read(void **state) {
     (void)state;
     rng r = {42};
-    for (int dt = 0; dt <= PTO_FLOAT32; ++dt) {
+    for (int dt = 0; dt < TEST_DTYPE_COUNT; ++dt) {
         const size_t bytes = 13 * 7 * pto_dtype_size((pto_dtype)dt);
         pto_tile *t = tile_new((pto_dtype)dt, 13, 7, 13, 7);
-        unsigned char in[13 * 7 * 4 + 1], out[13 * 7 * 4 + 1], before[13 * 7 * 4 + 1];
+        unsigned char in[13 * 7 * 8 + 1], out[13 * 7 * 8 + 1], before[13 * 7 * 8 + 1];
         for (size_t i = 0; i < bytes; ++i) in[i] = (unsigned char)rng_next(&r);
         assert_int_equal(pto_tile_write(t, in, bytes), PTO_OK);
         assert_memory_equal(pto_tile_data(t), in, bytes);
@@ -272,11 +274,11 @@ static void test_f32_io_errors(void **state) {
     (void)state;
     float values[6 * 5];
     for (size_t i = 0; i < COUNT(values); ++i) values[i] = (float)i + 0.5f;
-    for (int dt = 0; dt <= PTO_FLOAT32; ++dt) {
+    for (int dt = 0; dt < TEST_DTYPE_COUNT; ++dt) {
         pto_tile *t = tile_new((pto_dtype)dt, 6, 5, 6, 5);
         rng r = {(uint64_t)dt};
         tile_fill(t, &r, GEN_ANY);
-        uint32_t *before = tile_snapshot(t);
+        uint64_t *before = tile_snapshot(t);
         float out[6 * 5 + 1];
         memset(out, 0x5A, sizeof(out));
         unsigned char out_before[sizeof(out)];

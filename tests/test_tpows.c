@@ -44,7 +44,7 @@ static size_t compare_with_tpow(pto_dtype dt, pto_pow_algorithm algo, double exp
     pto_tile *tmp = tile_new(dt, s->rows, s->cols, s->valid_rows, s->valid_cols);
     tile_fill(base, r, ref_is_float(dt) ? GEN_POW_BASE : GEN_ANY);
     tile_fill(dst, r, GEN_ANY);
-    uint32_t *before = tile_snapshot(dst);
+    uint64_t *before = tile_snapshot(dst);
     /* The exponent's element: the scalar rounded once (ref_from_double
      * rounds to nearest even; integers are exact). */
     const uint32_t bits = ref_from_double(dt, exp);
@@ -157,7 +157,7 @@ static void test_rules(void **state) {
     pto_tile *p0 = NULL, *p1 = NULL;
     assert_int_equal(pto_tile_create_at(PTO_FLOAT32, 4, 8, buf, 0, &p0), PTO_OK);
     assert_int_equal(pto_tile_create_at(PTO_FLOAT32, 4, 8, buf, 4, &p1), PTO_OK); /* one element on */
-    uint32_t *sf = tile_snapshot(f);
+    uint64_t *sf = tile_snapshot(f);
 
     expect(pto_tpows(NULL, g, 2, 9), PTO_ERR_NULL_ARGUMENT, "dst");
     expect(pto_tpows(f, NULL, 0.5, 9), PTO_ERR_NULL_ARGUMENT, "base");
@@ -174,7 +174,7 @@ static void test_rules(void **state) {
     /* Placed exactly on dst is in place; an empty region writes nothing. */
     expect(pto_tpows(p0, p0, 2, PTO_POW_HIGH_PRECISION), PTO_OK, "");
     pto_tile *empty = tile_new(PTO_FLOAT32, 4, 8, 0, 0);
-    uint32_t *se = tile_snapshot(empty);
+    uint64_t *se = tile_snapshot(empty);
     expect(pto_tpows(empty, empty, 2, PTO_POW_DEFAULT), PTO_OK, "");
     assert_tile_unchanged(empty, se, "an empty dst");
     free(sf), free(se);

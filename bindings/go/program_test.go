@@ -283,23 +283,9 @@ func validF32(all []float32, stride, rows, cols int) []float32 {
 	return out
 }
 
-// twoPublic is a module of two public functions and no pto.entry mark: the
-// entry must be chosen by name.
-const twoPublic = `module {
-  func.func @fill(%p: !pto.ptr<i32>) {
-    %c0 = arith.constant 0 : index
-    %k = arith.constant 7 : i32
-    pto.store_scalar %k, %p[%c0] : !pto.ptr<i32>, i32
-    return
-  }
-  func.func @twice(%p: !pto.ptr<i32>, %n: i32) {
-    %c0 = arith.constant 0 : index
-    %v = arith.addi %n, %n : i32
-    pto.store_scalar %v, %p[%c0] : !pto.ptr<i32>, i32
-    return
-  }
-}
-`
+// twoPublic is examples/pto/entry-by-name.pto, a module of two public
+// functions and no pto.entry mark: the entry must be chosen by name.
+var twoPublic = readExample("entry-by-name.pto")
 
 func TestProgramEntryAndDescribe(t *testing.T) {
 	_, err := pto.NewProgram(twoPublic, pto.SourceName("two.pto"))

@@ -147,7 +147,7 @@ void check_outside_region(const snapshot *before, const pto_tile *dst, const cha
 void check_values(const pto_tile *dst, const unsigned char *want, const char *fn);
 
 /* The value of one element from an element of a and one of b. */
-typedef uint32_t (*element_rule)(pto_dtype d, uint32_t a, uint32_t b);
+typedef uint64_t (*element_rule)(pto_dtype d, uint64_t a, uint64_t b);
 
 /* dst-shaped expected values: the snapshot of dst with its valid region
  * replaced by rule(a, b) evaluated per element; b_row0 reads b's row 0 only;

@@ -3,6 +3,7 @@
  * elementwise reference), tprelu, tpartadd and tcolexpanddiv (values
  * against the scalar reference), trsqrt (within 1 ulp), tpow and tpows
  * (statuses and untouched operands). */
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -18,15 +19,15 @@ static void check_rsqrt(const pto_tile *dst, const snapshot *src) {
     for (uint32_t i = 0; i < pto_tile_valid_rows(dst); i++) {
         for (uint32_t j = 0; j < pto_tile_valid_cols(dst); j++) {
             if (g_profile == PTO_PROFILE_A5) {
-                const uint32_t x = ref_load(d, src->data, (size_t)i * src->cols + j);
-                const uint32_t want = ref_npu_rsqrt(d, x), g = ref_load(d, got, (size_t)i * cols + j);
+                const uint64_t x = ref_load(d, src->data, (size_t)i * src->cols + j);
+                const uint64_t want = ref_npu_rsqrt(d, x), g = ref_load(d, got, (size_t)i * cols + j);
                 CHECK(want == g || (ref_is_nan(d, want) && ref_is_nan(d, g)),
-                      "pto_trsqrt under A5: dtype %d rsqrt(0x%x) gave 0x%x, want 0x%x", (int)d, x, g, want);
+                      "pto_trsqrt under A5: dtype %d rsqrt(0x%" PRIx64 ") gave 0x%" PRIx64 ", want 0x%" PRIx64, (int)d, x, g, want);
                 continue;
             }
             const double x = ref_to_double(d, ref_load(d, src->data, (size_t)i * src->cols + j));
             const double r = x == 0 ? copysign(INFINITY, x) : 1.0 / sqrt(x);
-            const uint32_t g_bits = ref_load(d, got, (size_t)i * cols + j);
+            const uint64_t g_bits = ref_load(d, got, (size_t)i * cols + j);
             const double g = ref_to_double(d, g_bits);
             if (isnan(r) || isinf(r) || r == 0 || isinf(g) || isnan(g)) {
                 CHECK((isnan(r) && isnan(g)) || r == g,
@@ -198,8 +199,8 @@ void fuzz_tpows(reader *r, state *st) {
     call_end(&c);
 }
 
-static uint32_t npu_rem_corrected(pto_dtype d, uint32_t a, uint32_t b) { return ref_npu_rem(d, a, b, true); }
-static uint32_t npu_rem_plain(pto_dtype d, uint32_t a, uint32_t b) { return ref_npu_rem(d, a, b, false); }
+static uint64_t npu_rem_corrected(pto_dtype d, uint64_t a, uint64_t b) { return ref_npu_rem(d, a, b, true); }
+static uint64_t npu_rem_plain(pto_dtype d, uint64_t a, uint64_t b) { return ref_npu_rem(d, a, b, false); }
 
 /* The element rule of a family row under the profile: the contract's single
  * rounding, or, under A2A3 and A5, the NPU sequence of the rows that have
@@ -258,7 +259,7 @@ void fuzz_elementwise(reader *r, state *st, op_id op) {
         unsigned char *scalar_bytes = NULL;
         if (scalar_row) {
             const pto_dtype d = pto_tile_dtype(dst);
-            const uint32_t bits = ref_is_float(d) ? ref_from_double(d, scalar)
+            const uint64_t bits = ref_is_float(d) ? ref_from_double(d, scalar)
                                                   : ref_int_wrap(d, (uint64_t)(int64_t)scalar);
             scalar_bytes = malloc((size_t)pto_tile_valid_cols(dst) * 4 + 4);
             CHECK(scalar_bytes != NULL, "out of memory in the harness");

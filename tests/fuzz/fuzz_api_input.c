@@ -20,7 +20,8 @@ uint32_t take_u32(reader *r) {
 /* A dtype: one of the nine of 1, 2 and 4 bytes, whose rules the models here
  * write out, or a value that names none. INT64 and UINT64 reach the
  * operations through kInstruction64 (fuzz_api.c: tiles of their own, the
- * status not modelled), the rows' values through tests/test_int64.c, and
+ * status not modelled), the rows' values through the tests' generic loops
+ * (tests/test_ops.c and the others that take every dtype a row lists), and
  * the program fuzzer through i64 pointers and tiles. */
 pto_dtype take_dtype(reader *r) {
     static const int64_t kOdd[16] = {TEST_DTYPE_COUNT, 13, 255, -1, INT_MIN, INT_MAX, 256, 1000,

@@ -7,7 +7,7 @@
 
 /* *expdif under A2A3 and A5: e^(a - b rounded to the dtype), as the NPU
  * computes it (pto_c.h). */
-static uint32_t expdif_rounded_difference(pto_dtype d, uint32_t a, uint32_t b) {
+static uint64_t expdif_rounded_difference(pto_dtype d, uint64_t a, uint64_t b) {
     return ref_expdif(d, ref_tsub(d, a, b), 0);
 }
 
@@ -72,7 +72,7 @@ void fuzz_reduction(reader *r, state *st, op_id op) {
         const snapshot *ss = call_before(&c, src);
         const pto_dtype d = pto_tile_dtype(dst);
         const uint32_t sr = pto_tile_valid_rows(src), sc = pto_tile_valid_cols(src);
-        uint32_t *results = malloc(sizeof(uint32_t) * (rows ? sr : sc));
+        uint64_t *results = malloc(sizeof(uint64_t) * (rows ? sr : sc));
         CHECK(results != NULL, "out of memory in the harness");
         op_reduce_reference(op, g_profile, binary, d, ss->data, sr, sc, ss->cols, results);
         unsigned char *want_bytes = malloc(sd->bytes);
@@ -151,10 +151,10 @@ void fuzz_broadcast(reader *r, state *st, op_id op) {
             for (uint32_t j = 0; j < sd->valid_cols; j++) {
                 const size_t ke = row ? (size_t)i * se->cols + (ec == 1 || one ? 0 : j % ec)
                                       : (size_t)j;
-                const uint32_t s = ref_load(d, se->data, ke);
-                uint32_t v = s;
+                const uint64_t s = ref_load(d, se->data, ke);
+                uint64_t v = s;
                 if (!one) {
-                    const uint32_t x = ref_load(d, sf->data, (size_t)i * sf->cols + j);
+                    const uint64_t x = ref_load(d, sf->data, (size_t)i * sf->cols + j);
                     v = expanded_first ? rule(d, s, x) : rule(d, x, s);
                 }
                 ref_store(d, want_bytes, (size_t)i * sd->cols + j, v);

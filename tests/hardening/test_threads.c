@@ -33,6 +33,7 @@
 #include <cmocka.h>
 
 #include "pto_c.h"
+#include "../support/rows_kernel.h"
 
 enum { kThreads = 8, kRounds = 40, kRows = 5, kCols = 37 };
 
@@ -245,28 +246,9 @@ static void test_placed_tiles_released_across_threads(void **state) {
 
 /* ---- program launches ---- */
 
-/* Block b: y = x OP x + x over rows 8b..8b+7 (8x128 float32 tiles). */
-#define ROWS_KERNEL(OP)                                                                                  \
-    "func.func @rows(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>, %m: index) {\n"                              \
-    "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"                                \
-    "  %c8 = arith.constant 8 : index\n  %c128 = arith.constant 128 : index\n"                            \
-    "  %b = pto.get_block_idx\n  %bi = arith.index_cast %b : i64 to index\n"                              \
-    "  %r = arith.muli %bi, %c8 : index\n"                                                                \
-    "  %xv = pto.make_tensor_view %x, shape = [%m, %c128], strides = [%c128, %c1] : !pto.tensor_view<?x128xf32>\n" \
-    "  %yv = pto.make_tensor_view %y, shape = [%m, %c128], strides = [%c128, %c1] : !pto.tensor_view<?x128xf32>\n" \
-    "  %xp = pto.partition_view %xv, offsets = [%r, %c0], sizes = [%c8, %c128] : !pto.tensor_view<?x128xf32> -> !pto.partition_tensor_view<8x128xf32>\n" \
-    "  %yp = pto.partition_view %yv, offsets = [%r, %c0], sizes = [%c8, %c128] : !pto.tensor_view<?x128xf32> -> !pto.partition_tensor_view<8x128xf32>\n" \
-    "  %t = pto.alloc_tile : !pto.tile_buf<vec, 8x128xf32>\n"                                             \
-    "  %u = pto.alloc_tile : !pto.tile_buf<vec, 8x128xf32>\n"                                             \
-    "  pto.tload ins(%xp : !pto.partition_tensor_view<8x128xf32>) outs(%t : !pto.tile_buf<vec, 8x128xf32>)\n" \
-    "  pto." OP " ins(%t, %t : !pto.tile_buf<vec, 8x128xf32>, !pto.tile_buf<vec, 8x128xf32>) outs(%u : !pto.tile_buf<vec, 8x128xf32>)\n" \
-    "  pto.tadd ins(%u, %t : !pto.tile_buf<vec, 8x128xf32>, !pto.tile_buf<vec, 8x128xf32>) outs(%u : !pto.tile_buf<vec, 8x128xf32>)\n" \
-    "  pto.tstore ins(%u : !pto.tile_buf<vec, 8x128xf32>) outs(%yp : !pto.partition_tensor_view<8x128xf32>)\n" \
-    "  return\n}\n"
-
 enum { kMostBlocks = 6, kElements = kMostBlocks * 8 * 128 };
 
-static pto_program *programs[2]; /* y = x * x + x, y = x + x + x */
+static pto_program *programs[2]; /* ROWS_KERNEL: y = x * x + x, y = x + x + x */
 
 static pto_program *create_program(const char *text) {
     pto_program *p = NULL;

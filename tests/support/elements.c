@@ -23,7 +23,7 @@ bool ref_is_float(pto_dtype dt) {
 }
 
 bool ref_is_signed(pto_dtype dt) {
-    return dt == PTO_INT8 || dt == PTO_INT16 || dt == PTO_INT32;
+    return dt == PTO_INT8 || dt == PTO_INT16 || dt == PTO_INT32 || dt == PTO_INT64;
 }
 
 unsigned ref_bits(pto_dtype dt) { return (unsigned)pto_dtype_size(dt) * 8u; }
@@ -35,10 +35,10 @@ int ref_max_exponent(pto_dtype dt) { return (1 << (format_of(dt).exp_bits - 1)) 
 int ref_min_exponent(pto_dtype dt) { return 1 - ref_max_exponent(dt); }
 
 /* Decodes sign | exponent | fraction of any binary format exactly. */
-static double decode_binary(uint32_t bits, float_format f) {
-    const uint32_t frac = bits & ((1u << f.frac_bits) - 1u);
-    const uint32_t exp_max = (1u << f.exp_bits) - 1u;
-    const uint32_t exponent = (bits >> f.frac_bits) & exp_max;
+static double decode_binary(uint64_t bits, float_format f) {
+    const uint64_t frac = bits & ((UINT64_C(1) << f.frac_bits) - 1u);
+    const uint64_t exp_max = (UINT64_C(1) << f.exp_bits) - 1u;
+    const uint64_t exponent = (bits >> f.frac_bits) & exp_max;
     const int bias = (int)(exp_max >> 1);
     const bool negative = (bits >> (f.frac_bits + f.exp_bits)) & 1u;
     double v;
@@ -47,16 +47,16 @@ static double decode_binary(uint32_t bits, float_format f) {
     else if (exponent == 0)
         v = ldexp((double)frac, 1 - bias - f.frac_bits);
     else
-        v = ldexp((double)(frac | (1u << f.frac_bits)), (int)exponent - bias - f.frac_bits);
+        v = ldexp((double)(frac | (UINT64_C(1) << f.frac_bits)), (int)exponent - bias - f.frac_bits);
     return negative ? -v : v;
 }
 
-uint32_t ref_round_binary(double x, int frac_bits, int exp_bits) {
-    const uint32_t exp_max = (1u << exp_bits) - 1u;
+uint64_t ref_round_binary(double x, int frac_bits, int exp_bits) {
+    const uint64_t exp_max = (UINT64_C(1) << exp_bits) - 1u;
     const int bias = (int)(exp_max >> 1);
-    const uint32_t sign = signbit(x) ? 1u << (frac_bits + exp_bits) : 0u;
-    const uint32_t inf = exp_max << frac_bits;
-    if (isnan(x)) return sign | inf | (1u << (frac_bits - 1)); /* quiet NaN */
+    const uint64_t sign = signbit(x) ? UINT64_C(1) << (frac_bits + exp_bits) : 0u;
+    const uint64_t inf = exp_max << frac_bits;
+    if (isnan(x)) return sign | inf | (UINT64_C(1) << (frac_bits - 1)); /* quiet NaN */
     const double a = fabs(x);
     if (isinf(a)) return sign | inf;
     if (a == 0.0) return sign;
@@ -67,51 +67,65 @@ uint32_t ref_round_binary(double x, int frac_bits, int exp_bits) {
     const int quantum = (unbiased < emin ? emin : unbiased) - frac_bits;
     /* a / 2^quantum is exact; nearbyint rounds it to nearest even. */
     uint64_t n = (uint64_t)nearbyint(ldexp(a, -quantum));
-    if (unbiased < emin) return sign | (uint32_t)n; /* n == 2^frac_bits encodes the least normal */
+    if (unbiased < emin) return sign | n; /* n == 2^frac_bits encodes the least normal */
     int biased = unbiased + bias;
     if (n == (UINT64_C(1) << (frac_bits + 1))) { /* carried into the next binade */
         n >>= 1;
         ++biased;
     }
     if (biased >= (int)exp_max) return sign | inf;
-    return sign | ((uint32_t)biased << frac_bits) | (uint32_t)(n - (UINT64_C(1) << frac_bits));
+    return sign | ((uint64_t)biased << frac_bits) | (n - (UINT64_C(1) << frac_bits));
 }
 
-int64_t ref_int_value(pto_dtype dt, uint32_t bits) {
+int64_t ref_int_value(pto_dtype dt, uint64_t bits) {
     switch (dt) {
     case PTO_INT8: return (int8_t)bits;
     case PTO_UINT8: return (uint8_t)bits;
     case PTO_INT16: return (int16_t)bits;
     case PTO_UINT16: return (uint16_t)bits;
     case PTO_INT32: return (int32_t)bits;
-    default: return (uint32_t)bits;
+    case PTO_UINT32: return (uint32_t)bits;
+    default: return (int64_t)bits;
     }
 }
 
-uint32_t ref_int_wrap(pto_dtype dt, uint64_t value) {
+bool ref_int_less(pto_dtype dt, uint64_t a, uint64_t b) {
+    if (ref_is_signed(dt)) return ref_int_value(dt, a) < ref_int_value(dt, b);
+    return a < b;
+}
+
+uint64_t ref_int_wrap(pto_dtype dt, uint64_t value) {
     const unsigned bits = ref_bits(dt);
-    return bits >= 32 ? (uint32_t)value : (uint32_t)(value & ((UINT64_C(1) << bits) - 1u));
+    return bits >= 64 ? value : value & ((UINT64_C(1) << bits) - 1u);
 }
 
 /* Through memcpy: a buffer need not be aligned to its element (a fuzzed
- * placement), and a byte buffer must not be read through a wider type. */
-uint32_t ref_load(pto_dtype dt, const void *p, size_t i) {
-    switch (pto_dtype_size(dt)) {
+ * placement), and a byte buffer must not be read through a wider type. The
+ * element's bytes are the low bytes of the pattern in the host's order
+ * (little-endian: the pattern's first bytes). */
+uint64_t ref_load(pto_dtype dt, const void *p, size_t i) {
+    const size_t size = pto_dtype_size(dt);
+    switch (size) {
     case 1: return ((const uint8_t *)p)[i];
     case 2: {
         uint16_t v;
         memcpy(&v, (const char *)p + 2 * i, 2);
         return v;
     }
-    default: {
+    case 4: {
         uint32_t v;
         memcpy(&v, (const char *)p + 4 * i, 4);
+        return v;
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, (const char *)p + 8 * i, 8);
         return v;
     }
     }
 }
 
-void ref_store(pto_dtype dt, void *p, size_t i, uint32_t bits) {
+void ref_store(pto_dtype dt, void *p, size_t i, uint64_t bits) {
     switch (pto_dtype_size(dt)) {
     case 1: ((uint8_t *)p)[i] = (uint8_t)bits; break;
     case 2: {
@@ -119,16 +133,22 @@ void ref_store(pto_dtype dt, void *p, size_t i, uint32_t bits) {
         memcpy((char *)p + 2 * i, &v, 2);
         break;
     }
-    default: memcpy((char *)p + 4 * i, &bits, 4); break;
+    case 4: {
+        const uint32_t v = (uint32_t)bits;
+        memcpy((char *)p + 4 * i, &v, 4);
+        break;
+    }
+    default: memcpy((char *)p + 8 * i, &bits, 8); break;
     }
 }
 
-double ref_to_double(pto_dtype dt, uint32_t bits) {
+double ref_to_double(pto_dtype dt, uint64_t bits) {
+    if (dt == PTO_UINT64) return (double)bits;
     if (!ref_is_float(dt)) return (double)ref_int_value(dt, bits);
     return decode_binary(bits, format_of(dt));
 }
 
-uint32_t ref_from_double(pto_dtype dt, double x) {
+uint64_t ref_from_double(pto_dtype dt, double x) {
     if (dt == PTO_FLOAT32) {
         union {
             float f;
@@ -140,28 +160,29 @@ uint32_t ref_from_double(pto_dtype dt, double x) {
         const float_format f = format_of(dt);
         return ref_round_binary(x, f.frac_bits, f.exp_bits);
     }
-    return ref_int_wrap(dt, (uint64_t)(int64_t)x);
+    /* x in [2^63, 2^64) is a UINT64 value an int64_t cannot hold */
+    return ref_int_wrap(dt, x >= 0x1p63 ? (uint64_t)x : (uint64_t)(int64_t)x);
 }
 
-bool ref_is_nan(pto_dtype dt, uint32_t bits) {
+bool ref_is_nan(pto_dtype dt, uint64_t bits) {
     return ref_is_float(dt) && isnan(ref_to_double(dt, bits));
 }
 
-bool ref_is_normal(pto_dtype dt, uint32_t bits) {
+bool ref_is_normal(pto_dtype dt, uint64_t bits) {
     const float_format f = format_of(dt);
-    const uint32_t exp_max = (1u << f.exp_bits) - 1u;
-    const uint32_t exponent = (bits >> f.frac_bits) & exp_max;
+    const uint64_t exp_max = (UINT64_C(1) << f.exp_bits) - 1u;
+    const uint64_t exponent = (bits >> f.frac_bits) & exp_max;
     return ref_is_float(dt) && exponent != 0 && exponent != exp_max;
 }
 
 /* Position on the number line: consecutive values differ by one, zeros are 0. */
-static int64_t ordinal(pto_dtype dt, uint32_t bits) {
+static int64_t ordinal(pto_dtype dt, uint64_t bits) {
     const unsigned width = ref_bits(dt);
-    const uint32_t magnitude = bits & (uint32_t)((UINT64_C(1) << (width - 1)) - 1u);
+    const uint64_t magnitude = bits & ((UINT64_C(1) << (width - 1)) - 1u);
     return (bits >> (width - 1)) & 1u ? -(int64_t)magnitude : (int64_t)magnitude;
 }
 
-uint64_t ref_ulp_steps(pto_dtype dt, uint32_t a, uint32_t b) {
+uint64_t ref_ulp_steps(pto_dtype dt, uint64_t a, uint64_t b) {
     if (!ref_is_float(dt)) return a == b ? 0 : UINT64_MAX;
     const bool nan_a = ref_is_nan(dt, a), nan_b = ref_is_nan(dt, b);
     if (nan_a || nan_b) return nan_a && nan_b ? 0 : UINT64_MAX;
@@ -171,7 +192,7 @@ uint64_t ref_ulp_steps(pto_dtype dt, uint32_t a, uint32_t b) {
     return (uint64_t)(d < 0 ? -d : d);
 }
 
-double ref_ulp_error(pto_dtype dt, uint32_t got, double exact) {
+double ref_ulp_error(pto_dtype dt, uint64_t got, double exact) {
     const double g = ref_to_double(dt, got);
     if (!isfinite(g) || !isfinite(exact)) {
         const uint64_t steps = ref_ulp_steps(dt, got, ref_from_double(dt, exact));

@@ -47,21 +47,26 @@ typedef enum {
     GEN_POW_BASE, /* bases whose powers stay mostly in range */
     GEN_POW_EXP   /* integer and fractional exponents of moderate size */
 } gen_kind;
-uint32_t gen_value(rng *r, pto_dtype dt, gen_kind kind);
+uint64_t gen_value(rng *r, pto_dtype dt, gen_kind kind);
+/* bits as a scalar argument carries them: the C API passes scalars as
+ * doubles, so an 8-byte integer keeps at most 53 significant bits (its low
+ * 11 cleared: every such value of INT64 and UINT64 is a double exactly);
+ * any other dtype's bits unchanged. */
+uint64_t exact_scalar(pto_dtype dt, uint64_t bits);
 /* The interesting values of a float type: zeros, infinities, NaN, the
  * subnormal and normal extremes. Returns how many were written (<= 16). */
-size_t float_specials(pto_dtype dt, uint32_t out[16]);
+size_t float_specials(pto_dtype dt, uint64_t out[16]);
 /* A pow input whose result lands where the caller wants: a base x =
  * (1 + u) 2^k, k uniform in [base_lo, base_hi], and an exponent y with
  * x^y = 2^t, t uniform in [lo, hi]. */
 void gen_pow_pair_log2_result(rng *r, pto_dtype dt, int base_lo, int base_hi, double lo, double hi,
-                              uint32_t *a, uint32_t *b);
+                              uint64_t *a, uint64_t *b);
 
 /* ---- tiles ---- */
 pto_tile *tile_new(pto_dtype dt, uint32_t rows, uint32_t cols, uint32_t valid_rows,
                    uint32_t valid_cols);
-uint32_t tile_get(const pto_tile *t, size_t row, size_t col);
-void tile_put(pto_tile *t, size_t row, size_t col, uint32_t bits);
+uint64_t tile_get(const pto_tile *t, size_t row, size_t col);
+void tile_put(pto_tile *t, size_t row, size_t col, uint64_t bits);
 void tile_fill(pto_tile *t, rng *r, gen_kind kind);
 /* Destroys the n tiles (NULLs are skipped, as pto_tile_destroy does);
  * TILES_DESTROY(a, b, ...) lists them in place. */
@@ -69,39 +74,39 @@ void tiles_destroy(size_t n, pto_tile *const *tiles);
 #define TILES_DESTROY(...) \
     tiles_destroy(COUNT(((pto_tile *const[]){__VA_ARGS__})), (pto_tile *const[]){__VA_ARGS__})
 /* All rows*cols elements as bit patterns (free() the result). */
-uint32_t *tile_snapshot(const pto_tile *t);
+uint64_t *tile_snapshot(const pto_tile *t);
 /* Every element of t (the whole tile) still equals the snapshot, bitwise. */
-void assert_tile_unchanged(const pto_tile *t, const uint32_t *snapshot, const char *what);
+void assert_tile_unchanged(const pto_tile *t, const uint64_t *snapshot, const char *what);
 /* A call's status is `want`; else the test fails naming `what`, both
  * statuses and the call's pto_last_error(). */
 void expect_status(pto_status got, pto_status want, const char *what);
 
 /* ---- operations ---- */
 /* The reference for one element: pow(a, b), rsqrt(a), prelu(a, b), a / b, a + b. */
-uint32_t op_reference(op_id op, pto_dtype dt, uint32_t a, uint32_t b);
+uint64_t op_reference(op_id op, pto_dtype dt, uint64_t a, uint64_t b);
 
 #define TOL_NAN_CLASS_ONLY UINT64_MAX
 /* The contract's bound, in ulp steps from the correctly rounded reference
  * (trsqrt: 0, it is correctly rounded although the contract allows 1 ulp);
  * TOL_NAN_CLASS_ONLY where it promises nothing but NaN-ness (float32 DEFAULT
  * pow with a result that is not a normal number). */
-uint64_t op_tolerance(op_id op, pto_dtype dt, pto_pow_algorithm algo, uint32_t reference);
-bool within_tolerance(pto_dtype dt, uint64_t tolerance, uint32_t reference, uint32_t got);
+uint64_t op_tolerance(op_id op, pto_dtype dt, pto_pow_algorithm algo, uint64_t reference);
+bool within_tolerance(pto_dtype dt, uint64_t tolerance, uint64_t reference, uint64_t got);
 
 /* Runs the operation elementwise over n values (src1 = b, ignored by
  * trsqrt; tcolexpanddiv divides by one row: out[i] = a[i] / b[i % cols] with
  * cols = 512 when n is a multiple of 512, else n) and stores the results in
  * out. Asserts PTO_OK. */
-void op_run_arrays(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_t *a,
-                   const uint32_t *b, uint32_t *out, size_t n);
+void op_run_arrays(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint64_t *a,
+                   const uint64_t *b, uint64_t *out, size_t n);
 /* The same over a rows x cols tile (tcolexpanddiv divides by b's first
  * cols elements). */
-void op_run_rows(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_t *a, const uint32_t *b,
-                 uint32_t *out, uint32_t rows, uint32_t cols);
+void op_run_rows(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint64_t *a, const uint64_t *b,
+                 uint64_t *out, uint32_t rows, uint32_t cols);
 /* The same in tiles pad columns wider than their valid region (cols): rows
  * that do not follow one another in memory. */
-void op_run_padded(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint32_t *a, const uint32_t *b,
-                   uint32_t *out, uint32_t rows, uint32_t cols, uint32_t pad);
+void op_run_padded(op_id op, pto_dtype dt, pto_pow_algorithm algo, const uint64_t *a, const uint64_t *b,
+                   uint64_t *out, uint32_t rows, uint32_t cols, uint32_t pad);
 
 /* ---- programs ---- */
 /* PTOAS's spelling of dt: i8 ui8 i16 ui16 i32 ui32 f16 bf16 f32 i64 ui64. */

@@ -127,8 +127,7 @@ pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *sr
 double op_scalar_value(const pto_tile *t) {
     if (t == NULL) return 0;
     const pto_dtype dt = pto_tile_dtype(t);
-    const uint32_t bits = ref_load(dt, pto_tile_data((pto_tile *)t), 0);
-    return ref_is_float(dt) ? ref_to_double(dt, bits) : (double)ref_int_value(dt, bits);
+    return ref_to_double(dt, ref_load(dt, pto_tile_data((pto_tile *)t), 0));
 }
 
 /* A Unary, Scalar or Fill row's C function with the Binary rows' parameters

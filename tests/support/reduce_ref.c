@@ -8,33 +8,33 @@
 
 #include "support.h"
 
-static uint32_t add_in(pto_dtype dt, uint32_t a, uint32_t b) {
+static uint64_t add_in(pto_dtype dt, uint64_t a, uint64_t b) {
     if (!ref_is_float(dt))
         return ref_int_wrap(dt, (uint64_t)ref_int_value(dt, a) + (uint64_t)ref_int_value(dt, b));
     return ref_from_double(dt, ref_to_double(dt, a) + ref_to_double(dt, b));
 }
 
 /* Every NaN result is the default NaN: positive, quiet, no payload. */
-static uint32_t default_nan(pto_dtype dt, uint32_t x) {
+static uint64_t default_nan(pto_dtype dt, uint64_t x) {
     if (!ref_is_float(dt) || !ref_is_nan(dt, x)) return x;
     return dt == PTO_FLOAT32 ? 0x7FC00000u : dt == PTO_FLOAT16 ? 0x7E00u : 0x7FC0u;
 }
 
 /* vcadd of lanes[0, n), n a power of two: adjacent pairs, level by level. */
-static uint32_t vcadd(pto_dtype dt, uint32_t *lanes, size_t n) {
+static uint64_t vcadd(pto_dtype dt, uint64_t *lanes, size_t n) {
     for (; n > 1; n /= 2)
         for (size_t k = 0; k < n / 2; ++k) lanes[k] = add_in(dt, lanes[2 * k], lanes[2 * k + 1]);
     return lanes[0];
 }
 
-static uint32_t at(pto_dtype dt, const void *src, size_t stride, size_t r, size_t c) {
+static uint64_t at(pto_dtype dt, const void *src, size_t stride, size_t r, size_t c) {
     return ref_load(dt, src, r * stride + c);
 }
 
-static uint32_t row_sum_a5(pto_dtype dt, const void *src, size_t stride, size_t r, size_t cols) {
+static uint64_t row_sum_a5(pto_dtype dt, const void *src, size_t stride, size_t r, size_t cols) {
     const size_t e = 256 / pto_dtype_size(dt);
-    uint32_t *lanes = malloc(e * sizeof *lanes);
-    uint32_t acc = 0; /* +0 */
+    uint64_t *lanes = malloc(e * sizeof *lanes);
+    uint64_t acc = 0; /* +0 */
     for (size_t c0 = 0; c0 < cols; c0 += e) {
         for (size_t k = 0; k < e; ++k) lanes[k] = c0 + k < cols ? at(dt, src, stride, r, c0 + k) : 0;
         acc = add_in(dt, acc, vcadd(dt, lanes, e));
@@ -44,10 +44,10 @@ static uint32_t row_sum_a5(pto_dtype dt, const void *src, size_t stride, size_t 
 }
 
 /* TRowSum.hpp / TRowReduceOps.hpp (A2A3), with `slots` the tmp row. */
-static uint32_t row_sum_a2a3(pto_dtype dt, const void *src, size_t stride, size_t r, size_t cols) {
+static uint64_t row_sum_a2a3(pto_dtype dt, const void *src, size_t stride, size_t r, size_t cols) {
     const size_t e = 256 / pto_dtype_size(dt);
     const size_t whole = cols / e, rem = cols % e;
-    uint32_t *tmp = calloc((whole / 2 + 2) * e, sizeof *tmp);
+    uint64_t *tmp = calloc((whole / 2 + 2) * e, sizeof *tmp);
 #define SRC(chunk, k) at(dt, src, stride, r, (chunk) * e + (k))
     if (cols <= e) {
         for (size_t k = 0; k < e; ++k) tmp[k] = k < cols ? SRC(0, k) : 0;
@@ -72,29 +72,29 @@ static uint32_t row_sum_a2a3(pto_dtype dt, const void *src, size_t stride, size_
         }
     }
 #undef SRC
-    const uint32_t sum = vcadd(dt, tmp, e);
+    const uint64_t sum = vcadd(dt, tmp, e);
     free(tmp);
     return sum;
 }
 
-static uint32_t col_sum(pto_dtype dt, pto_profile profile, int binary, const void *src,
+static uint64_t col_sum(pto_dtype dt, pto_profile profile, int binary, const void *src,
                         size_t stride, size_t rows, size_t c) {
     const bool a2a3 = profile == PTO_PROFILE_A2A3;
 #define SRC(r) at(dt, src, stride, (r), c)
     if (!binary && a2a3) { /* TColSum.hpp (A2A3): row after row */
-        uint32_t acc = SRC(0);
+        uint64_t acc = SRC(0);
         for (size_t r = 1; r < rows; ++r) acc = add_in(dt, acc, SRC(r));
         return acc;
     }
     if (!binary) { /* TColReduceOps.hpp (A5): row 0, then pairs (1,2), (3,4), ... */
-        uint32_t acc = SRC(0);
+        uint64_t acc = SRC(0);
         const size_t pairs = (rows - 1) / 2;
         for (size_t j = 0; j < pairs; ++j) acc = add_in(dt, acc, add_in(dt, SRC(2 * j + 1), SRC(2 * j + 2)));
         if ((rows - 1) % 2 == 1) acc = add_in(dt, acc, SRC(rows - 1));
         return acc;
     }
-    uint32_t *tmp = calloc(rows / 2 + 1, sizeof *tmp);
-    uint32_t result;
+    uint64_t *tmp = calloc(rows / 2 + 1, sizeof *tmp);
+    uint64_t result;
     if (a2a3) { /* TColSum.hpp (A2A3) BinarySum */
         if (rows == 1) {
             result = SRC(0);
@@ -109,7 +109,7 @@ static uint32_t col_sum(pto_dtype dt, pto_profile profile, int binary, const voi
         }
     } else { /* TColSum.hpp (A5) TColSum_Binary */
         size_t n = rows / 2;
-        uint32_t last = 0; /* the vector register, +0 at first */
+        uint64_t last = 0; /* the vector register, +0 at first */
         for (size_t j = 0; j < n; ++j) last = tmp[j] = add_in(dt, SRC(2 * j), SRC(2 * j + 1));
         if (rows % 2 == 1) last = tmp[n > 0 ? n - 1 : 0] = add_in(dt, SRC(rows - 1), last);
         while (n > 1) {
@@ -127,13 +127,13 @@ static uint32_t col_sum(pto_dtype dt, pto_profile profile, int binary, const voi
 
 void op_reduce_reference(op_id op, pto_profile profile, int binary_order, pto_dtype dt,
                          const void *src, size_t rows, size_t cols, size_t stride,
-                         uint32_t *out) {
+                         uint64_t *out) {
     const bool by_row = op_row(op)->family == OP_FAMILY_ROW_REDUCE;
     const bool sum = op == OP_TROWSUM || op == OP_TCOLSUM;
     const bool max = op == OP_TROWMAX || op == OP_TCOLMAX;
     const size_t outer = by_row ? rows : cols, inner = by_row ? cols : rows;
     for (size_t o = 0; o < outer; ++o) {
-        uint32_t v;
+        uint64_t v;
         if (sum && by_row) {
             v = profile == PTO_PROFILE_A2A3 ? row_sum_a2a3(dt, src, stride, o, cols)
                                             : row_sum_a5(dt, src, stride, o, cols);
@@ -142,7 +142,7 @@ void op_reduce_reference(op_id op, pto_profile profile, int binary_order, pto_dt
         } else {
             v = by_row ? at(dt, src, stride, o, 0) : at(dt, src, stride, 0, o);
             for (size_t k = 1; k < inner; ++k) {
-                const uint32_t x = by_row ? at(dt, src, stride, o, k) : at(dt, src, stride, k, o);
+                const uint64_t x = by_row ? at(dt, src, stride, o, k) : at(dt, src, stride, k, o);
                 v = max ? ref_tmax(dt, v, x) : ref_tmin(dt, v, x);
             }
         }

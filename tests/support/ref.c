@@ -6,7 +6,7 @@
 
 /* x^y correctly rounded to dt (nearest, ties to even, subnormals on the
  * format's grid) by MPFR, whose special cases are those of C99 Annex F. */
-static uint32_t mpfr_pow_rounded(pto_dtype dt, double x, double y) {
+static uint64_t mpfr_pow_rounded(pto_dtype dt, double x, double y) {
     const int frac_bits = ref_frac_bits(dt), bias = ref_max_exponent(dt);
     /* MPFR writes numbers as m 2^e with m in [1/2, 1): the smallest
      * subnormal is 2^(1 - bias - frac_bits), the largest finite < 2^(bias + 1). */
@@ -27,7 +27,7 @@ static uint32_t mpfr_pow_rounded(pto_dtype dt, double x, double y) {
     return ref_from_double(dt, v);
 }
 
-uint32_t ref_pow(pto_dtype dt, uint32_t base, uint32_t exp) {
+uint64_t ref_pow(pto_dtype dt, uint64_t base, uint64_t exp) {
     if (ref_is_float(dt)) return mpfr_pow_rounded(dt, ref_to_double(dt, base), ref_to_double(dt, exp));
     return ref_int_wrap(dt, ref_ipow(ref_int_value(dt, base), ref_int_value(dt, exp)));
 }

@@ -5,6 +5,6 @@
 
 #include "support.h"
 
-uint32_t ref_pow(pto_dtype dt, uint32_t base, uint32_t exp);
+uint64_t ref_pow(pto_dtype dt, uint64_t base, uint64_t exp);
 
 #endif

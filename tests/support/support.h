@@ -5,7 +5,9 @@
  * Plain C with a C++ guard; depends on nothing but libpto's header, libm and
  * (for the targets) Highway. Lives only in tests; shares no code with src/.
  *
- * Every element is handled as its raw bit pattern zero-extended to 32 bits. */
+ * Every element is handled as its raw bit pattern zero-extended to 64 bits
+ * (uint64_t), whatever its dtype's size, so one set of loops, generators and
+ * references serves the 1-, 2-, 4- and 8-byte dtypes alike. */
 #ifndef PTO_TEST_SUPPORT_H
 #define PTO_TEST_SUPPORT_H
 
@@ -24,11 +26,10 @@ extern "C" {
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* How many dtypes pto_dtype has (PTO_INT8 .. PTO_UINT64): the first value
- * outside the enum. The nine of 1, 2 and 4 bytes are PTO_INT8 .. PTO_FLOAT32;
- * the loops over them that carry elements as 32-bit patterns stop there
- * (the 8-byte integers: tests/test_int64.c). */
+ * outside the enum; the loops over dtypes run below it. TEST_ALL_DTYPES:
+ * every one of them as a set (bit 1 << dtype), as op_info's lists are. */
 #define TEST_DTYPE_COUNT ((int)PTO_UINT64 + 1)
-#define TEST_NARROW_DTYPES ((1u << ((int)PTO_FLOAT32 + 1)) - 1u)
+#define TEST_ALL_DTYPES ((1u << TEST_DTYPE_COUNT) - 1u)
 
 /* ---- operations ---- */
 typedef enum {
@@ -89,7 +90,7 @@ pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *sr
 /* ref_<mnemonic> of a Binary, Unary, Scalar or broadcast row (a Unary one
  * ignores b; a broadcast row's b is the expanded operand's value, and a
  * one-source broadcast's result is a, its source's); NULL for any other. */
-typedef uint32_t (*op_element_reference)(pto_dtype dt, uint32_t a, uint32_t b);
+typedef uint64_t (*op_element_reference)(pto_dtype dt, uint64_t a, uint64_t b);
 op_element_reference op_binary_reference(op_id op);
 /* The C function of a Binary, Unary or Scalar row (for a Unary one, a
  * function that passes src0 on and ignores src1; for a Scalar one, one that
@@ -109,7 +110,7 @@ bool op_is_reduction(op_id op);
  * kernels; double-precision reference sums in reduce_exact. */
 void op_reduce_reference(op_id op, pto_profile profile, int binary_order, pto_dtype dt,
                          const void *src, size_t rows, size_t cols, size_t stride,
-                         uint32_t *out);
+                         uint64_t *out);
 /* The broadcast rows (RowExpand, ColExpand): the tests' calls give the
  * expanded (per-row or per-column) operand as the last source (src1, or src
  * of a one-source row) and the full one as src0. op_source_region: the
@@ -185,8 +186,8 @@ int ref_min_exponent(pto_dtype dt);
 int ref_max_exponent(pto_dtype dt);
 
 /* Element i of a row-major buffer of dt, as bits; and its store. */
-uint32_t ref_load(pto_dtype dt, const void *p, size_t i);
-void ref_store(pto_dtype dt, void *p, size_t i, uint32_t bits);
+uint64_t ref_load(pto_dtype dt, const void *p, size_t i);
+void ref_store(pto_dtype dt, void *p, size_t i, uint64_t bits);
 
 /* The fractal box of a tile of dt in `location` and `layout`, in elements
  * (pto_c.h, "Cube tiles"): 16 x 16 in acc, else 16 x 32/size (NZ, ZZ) or
@@ -202,49 +203,53 @@ size_t ref_image_offset(pto_dtype dt, uint32_t rows, uint32_t cols, pto_location
 /* The same for tile t: the image element of its row-major element k. */
 size_t ref_tile_image_element(const pto_tile *t, size_t k);
 
-/* Decoding is exact for every float type. Integers decode to their value. */
-double ref_to_double(pto_dtype dt, uint32_t bits);
+/* Decoding is exact for every float type. Integers decode to their value
+ * (rounded to a double for 8-byte ones beyond 2^53). */
+double ref_to_double(pto_dtype dt, uint64_t bits);
 /* Rounds once to nearest even (float types); NaN stays NaN, overflow gives
  * infinity, subnormals are kept. FLOAT32 goes through a cast. Integers take
  * the low bits of the truncated value. */
-uint32_t ref_from_double(pto_dtype dt, double x);
+uint64_t ref_from_double(pto_dtype dt, double x);
 /* The same rounding written out for any binary format: frac_bits explicit
  * fraction bits, exp_bits exponent bits (FLOAT16: 10, 5; BFLOAT16: 7, 8). */
-uint32_t ref_round_binary(double x, int frac_bits, int exp_bits);
+uint64_t ref_round_binary(double x, int frac_bits, int exp_bits);
 
-int64_t ref_int_value(pto_dtype dt, uint32_t bits);   /* sign-extended as the type says */
-uint32_t ref_int_wrap(pto_dtype dt, uint64_t value);  /* modulo 2^bits */
+/* An integer's value, sign-extended as the type says (a UINT64 value above
+ * INT64_MAX comes out negative: order them with ref_int_less). */
+int64_t ref_int_value(pto_dtype dt, uint64_t bits);
+bool ref_int_less(pto_dtype dt, uint64_t a, uint64_t b); /* a < b as values of dt */
+uint64_t ref_int_wrap(pto_dtype dt, uint64_t value);     /* modulo 2^bits */
 
-bool ref_is_nan(pto_dtype dt, uint32_t bits);
+bool ref_is_nan(pto_dtype dt, uint64_t bits);
 /* True for a finite non-zero value at or above the smallest normal. */
-bool ref_is_normal(pto_dtype dt, uint32_t bits);
+bool ref_is_normal(pto_dtype dt, uint64_t bits);
 /* Float types: how many representable values lie between a and b (+0 == -0,
  * a NaN is 0 away from a NaN and UINT64_MAX from anything else, an infinity
  * UINT64_MAX from anything but itself). Integers:
  * 0 when equal, UINT64_MAX otherwise. */
-uint64_t ref_ulp_steps(pto_dtype dt, uint32_t a, uint32_t b);
+uint64_t ref_ulp_steps(pto_dtype dt, uint64_t a, uint64_t b);
 /* |got - exact| in units of the ulp of the type at exact (finite values;
  * non-finite ones fall back to ulp steps from the rounded exact value, and
  * UINT64_MAX steps read as infinity). */
-double ref_ulp_error(pto_dtype dt, uint32_t got, double exact);
+double ref_ulp_error(pto_dtype dt, uint64_t got, double exact);
 
 /* ---- per-element references, bits in and bits out ---- */
 /* rsqrt is exact: the rounding is decided with integer arithmetic. */
-uint32_t ref_rsqrt(pto_dtype dt, uint32_t x);
-uint32_t ref_prelu(pto_dtype dt, uint32_t x, uint32_t slope);
-uint32_t ref_div(pto_dtype dt, uint32_t a, uint32_t b);
-uint32_t ref_add(pto_dtype dt, uint32_t a, uint32_t b);
+uint64_t ref_rsqrt(pto_dtype dt, uint64_t x);
+uint64_t ref_prelu(pto_dtype dt, uint64_t x, uint64_t slope);
+uint64_t ref_div(pto_dtype dt, uint64_t a, uint64_t b);
+uint64_t ref_add(pto_dtype dt, uint64_t a, uint64_t b);
 /* e^(a - b) correctly rounded (the difference exact) */
-uint32_t ref_expdif(pto_dtype dt, uint32_t a, uint32_t b);
+uint64_t ref_expdif(pto_dtype dt, uint64_t a, uint64_t b);
 /* The compound instructions' NPU sequences (docs/profiles.md, "Compound
  * instructions under A2A3 and A5"), in double arithmetic rounded to the
  * register's type after every step: A5's trsqrt RN(1 / RN(sqrt x)); trem and
  * trems on FLOAT32 and FLOAT16 (q = RN32(a / b), floor, RN32(q * b),
  * RN32(a - that), FLOAT16 narrowed toward zero, then, with sign_correction,
  * RN(r + b) where RN(b * r) < 0); A2A3's tdivs in place x * RN(1 / s). */
-uint32_t ref_npu_rsqrt(pto_dtype dt, uint32_t x);
-uint32_t ref_npu_rem(pto_dtype dt, uint32_t a, uint32_t b, bool sign_correction);
-uint32_t ref_npu_divs_in_place(pto_dtype dt, uint32_t x, uint32_t s);
+uint64_t ref_npu_rsqrt(pto_dtype dt, uint64_t x);
+uint64_t ref_npu_rem(pto_dtype dt, uint64_t a, uint64_t b, bool sign_correction);
+uint64_t ref_npu_divs_in_place(pto_dtype dt, uint64_t x, uint64_t s);
 /* The reference of every operation outside the Special family:
  * ref_<mnemonic>(dt, a, b), the correctly rounded (or, for integers, wrapped)
  * result for one element (reference.c); a Unary row's ignores b. */
@@ -256,7 +261,7 @@ uint32_t ref_npu_divs_in_place(pto_dtype dt, uint32_t x, uint32_t s);
 #define PTO_REFERENCE_DECL_Fill(mnemonic) PTO_REFERENCE_DECL_Binary(mnemonic)
 #define PTO_REFERENCE_DECL_RowExpand(mnemonic) PTO_REFERENCE_DECL_Binary(mnemonic)
 #define PTO_REFERENCE_DECL_ColExpand(mnemonic) PTO_REFERENCE_DECL_Binary(mnemonic)
-#define PTO_REFERENCE_DECL_Binary(mnemonic) uint32_t ref_##mnemonic(pto_dtype dt, uint32_t a, uint32_t b);
+#define PTO_REFERENCE_DECL_Binary(mnemonic) uint64_t ref_##mnemonic(pto_dtype dt, uint64_t a, uint64_t b);
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, ...) PTO_REFERENCE_DECL_##Fam(mnemonic)
 #include "../../src/operations.def"
 #undef PTO_OPERATION

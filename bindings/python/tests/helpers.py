@@ -9,6 +9,8 @@ innocuous, Figueroa 1995).
 
 from __future__ import annotations
 
+import os
+import pathlib
 import sys
 import threading
 import time
@@ -18,6 +20,16 @@ import numpy as np
 import pto
 
 D = pto.DType
+
+
+def source_file(*parts: str) -> pathlib.Path | None:
+    """A file of the source tree (PTO_SOURCE_ROOT, as meson sets it, or the
+    tree these tests lie in), or None outside one."""
+    for root in (os.environ.get("PTO_SOURCE_ROOT"), pathlib.Path(__file__).resolve().parents[3]):
+        if root and pathlib.Path(root, *parts).is_file():
+            return pathlib.Path(root, *parts)
+    return None
+
 INT_TYPES = [D.INT8, D.UINT8, D.INT16, D.UINT16, D.INT32, D.UINT32]
 FLOAT_TYPES = [D.FLOAT16, D.BFLOAT16, D.FLOAT32]
 ALL_TYPES = INT_TYPES + FLOAT_TYPES

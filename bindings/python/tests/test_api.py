@@ -2,7 +2,6 @@
 every public name, help(pto) as the manual, type information."""
 
 import inspect
-import os
 import pathlib
 import pydoc
 import re
@@ -10,6 +9,7 @@ import re
 import pytest
 
 import pto
+from helpers import source_file
 
 
 def test_version_and_target():
@@ -19,11 +19,7 @@ def test_version_and_target():
 
 
 def header_path():
-    roots = [os.environ.get("PTO_SOURCE_ROOT"), pathlib.Path(__file__).resolve().parents[3]]
-    for root in roots:
-        if root and (pathlib.Path(root) / "include" / "pto_c.h").is_file():
-            return pathlib.Path(root) / "include" / "pto_c.h"
-    return None
+    return source_file("include", "pto_c.h")
 
 
 def header_enum(text, name):

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import pto
-from helpers import D, other_thread_progresses
+from helpers import D, other_thread_progresses, source_file
 
 F32_F16 = [(D.FLOAT32, "f32", np.float32), (D.FLOAT16, "f16", np.float16)]
 
@@ -333,21 +333,8 @@ def test_scalar_arguments():
         prog(a=1, b=0, f="1")
 
 
-TWO_PUBLIC = """module {
-  func.func @fill(%p: !pto.ptr<i32>) {
-    %c0 = arith.constant 0 : index
-    %k = arith.constant 7 : i32
-    pto.store_scalar %k, %p[%c0] : !pto.ptr<i32>, i32
-    return
-  }
-  func.func @twice(%p: !pto.ptr<i32>, %n: i32) {
-    %c0 = arith.constant 0 : index
-    %v = arith.addi %n, %n : i32
-    pto.store_scalar %v, %p[%c0] : !pto.ptr<i32>, i32
-    return
-  }
-}
-"""
+# Two public functions and no pto.entry mark: the entry is chosen by name.
+TWO_PUBLIC = source_file("examples", "pto", "entry-by-name.pto").read_text()
 
 
 def test_entry_chosen_by_name_and_describe():

@@ -310,22 +310,9 @@ fn profiles_names_and_threads() {
     });
 }
 
-/// Two public functions and no `pto.entry` mark: the entry is chosen by name.
-const TWO_PUBLIC: &str = "module {
-  func.func @fill(%p: !pto.ptr<i32>) {
-    %c0 = arith.constant 0 : index
-    %k = arith.constant 7 : i32
-    pto.store_scalar %k, %p[%c0] : !pto.ptr<i32>, i32
-    return
-  }
-  func.func @twice(%p: !pto.ptr<i32>, %n: i32) {
-    %c0 = arith.constant 0 : index
-    %v = arith.addi %n, %n : i32
-    pto.store_scalar %v, %p[%c0] : !pto.ptr<i32>, i32
-    return
-  }
-}
-";
+/// examples/pto/entry-by-name.pto: two public functions and no `pto.entry`
+/// mark, the entry chosen by name.
+const TWO_PUBLIC: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../examples/pto/entry-by-name.pto"));
 
 #[test]
 fn entry_by_name_and_describe() {

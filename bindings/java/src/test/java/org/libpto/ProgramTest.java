@@ -288,21 +288,8 @@ class ProgramTest {
         args.close();
     }
 
-    /** Two public functions and no pto.entry mark: the entry is chosen by name. */
-    static final String TWO_PUBLIC = "module {\n"
-            + "  func.func @fill(%p: !pto.ptr<i32>) {\n"
-            + "    %c0 = arith.constant 0 : index\n"
-            + "    %k = arith.constant 7 : i32\n"
-            + "    pto.store_scalar %k, %p[%c0] : !pto.ptr<i32>, i32\n"
-            + "    return\n"
-            + "  }\n"
-            + "  func.func @twice(%p: !pto.ptr<i32>, %n: i32) {\n"
-            + "    %c0 = arith.constant 0 : index\n"
-            + "    %v = arith.addi %n, %n : i32\n"
-            + "    pto.store_scalar %v, %p[%c0] : !pto.ptr<i32>, i32\n"
-            + "    return\n"
-            + "  }\n"
-            + "}\n";
+    /** examples/pto/entry-by-name.pto: two public functions and no pto.entry mark, the entry chosen by name. */
+    static final String TWO_PUBLIC = readExample("entry-by-name.pto");
 
     @Test
     void entryByNameAndDescribe() {
