@@ -63,21 +63,18 @@ static void softmax_from_calls(const float *x, float *y) {
     pto_tile_destroy(sum);
 }
 
+/* The whole file, for pto_program_create_entry (which needs no NUL). */
 static char *read_file(const char *path, size_t *length) {
     FILE *f = fopen(path, "rb");
-    if (f == NULL) {
+    long size = -1;
+    if (f != NULL && fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+    char *text = size >= 0 ? malloc((size_t)size + 1) : NULL;
+    if (text == NULL || fseek(f, 0, SEEK_SET) != 0 || fread(text, 1, (size_t)size, f) != (size_t)size) {
         perror(path);
         exit(1);
     }
-    char *text = NULL;
-    size_t n = 0, cap = 0, got;
-    do {
-        if (n == cap && (text = realloc(text, cap = 2 * cap + 4096)) == NULL) exit(1);
-        got = fread(text + n, 1, cap - n, f);
-        n += got;
-    } while (got > 0);
     fclose(f);
-    *length = n;
+    *length = (size_t)size;
     return text;
 }
 
@@ -124,8 +121,9 @@ static double largest_deviation(const float *x, const float *y) {
     return worst;
 }
 
-/* A 2-d float32 array as a .npy file (format 1.0; the header padded with
- * spaces to 64 bytes as NumPy writes it). */
+/* The ROWS x COLS float32 array as a .npy file: format 1.0, its header padded
+ * with spaces to a multiple of 64 bytes as NumPy writes it (pto-run writes the
+ * same header, so equal arrays are equal files). */
 static void write_npy(const char *dir, const char *name, const float *data) {
     char path[4096], header[128];
     snprintf(path, sizeof(path), "%s/%s", dir, name);
