@@ -32,4 +32,4 @@ for f in "$build"/pto-*-sources.jar "$build"/pto-*-javadoc.jar; do
   [ -s "$f" ] || { echo "missing $f"; exit 1; }
 done
 echo "+ java -cp $(basename "$jar") examples/java/Quickstart.java (bundled native library, no LD_LIBRARY_PATH)"
-env -u LD_LIBRARY_PATH "$java" -cp "$jar" "$root/examples/java/Quickstart.java"
+env -u LD_LIBRARY_PATH "$java" -cp "$jar" "$root/examples/java/Quickstart.java" "$root/examples/kernels/softmax.pto"

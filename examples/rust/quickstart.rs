@@ -1,5 +1,8 @@
-//! Quickstart: runs tpow, trsqrt, tprelu, tcolexpanddiv and tpartadd on
-//! small tiles and prints inputs and results (the Rust version of
+//! Quickstart: a row softmax, y = exp(x - max(x)) / sum(exp(x - max(x)))
+//! along each row of a 64x256 float32 matrix, from the binding's calls
+//! (trowmax, trowexpandsub, texp, trowsum, trowexpanddiv) and from the kernel
+//! examples/kernels/softmax.pto (built into the example) run as a Program on
+//! 2 blocks; the two must agree bit for bit (the Rust version of
 //! examples/quickstart.c).
 //!
 //!     cd bindings/rust && cargo run -p pto --example quickstart
@@ -7,28 +10,71 @@
 //! with PKG_CONFIG_PATH pointing at libpto's pkg-config file if it is not
 //! installed system-wide.
 
-use pto::{DType, PowAlgorithm, Tile};
+use pto::{DType, InPlace, Profile, Program, Tile};
 
-const ROWS: u32 = 2;
-const COLS: u32 = 4;
+const ROWS: u32 = 64;
+const COLS: u32 = 256;
+const BLOCKS: u32 = 2;
+const KERNEL: &str = include_str!("../kernels/softmax.pto");
 
-fn show(name: &str, t: &Tile) -> pto::Result<()> {
-    print!(
-        "  {:<6} [{}x{} valid {}x{}]",
-        name,
-        t.rows(),
-        t.cols(),
-        t.valid_rows(),
-        t.valid_cols()
-    );
-    for (i, v) in t.to_vec::<f32>()?.iter().enumerate() {
-        if i % t.cols() as usize == 0 {
-            print!("\n    ");
-        }
-        print!("{:>10.6} ", v);
+/// x in [-8, 8) from the linear congruential sequence every quickstart uses,
+/// so each prints the same numbers.
+fn input() -> Vec<f32> {
+    let mut state = 12345u32;
+    (0..ROWS * COLS)
+        .map(|_| {
+            state = state.wrapping_mul(1664525).wrapping_add(1013904223);
+            (state >> 8) as f32 / (1u32 << 24) as f32 * 16.0 - 8.0
+        })
+        .collect()
+}
+
+/// The five instructions on one 64x256 tile, in place; max and sum are one
+/// column of 64 rows.
+fn softmax_from_calls(x: &[f32]) -> pto::Result<Vec<f32>> {
+    let mut t = Tile::from_slice(DType::Float32, ROWS, COLS, x)?;
+    let mut max = Tile::new(DType::Float32, ROWS, 1)?;
+    let mut sum = Tile::new(DType::Float32, ROWS, 1)?;
+    pto::trowmax(&mut max, &t, None)?; // max(i) = max_j x(i,j)
+    pto::trowexpandsub(&mut t, InPlace, &max, None)?; // x(i,j) - max(i)
+    pto::texp(&mut t, InPlace)?; // e^(x - max)
+    pto::trowsum(&mut sum, &t, None)?; // sum(i) = sum_j e^(...)
+    pto::trowexpanddiv(&mut t, InPlace, &sum, None)?; // e^(...) / sum(i)
+    t.to_vec::<f32>()
+}
+
+/// The kernel, verified once, run on BLOCKS blocks; x and y are bound
+/// zero-copy, y holds the result after the run.
+fn softmax_from_kernel(x: &[f32]) -> pto::Result<Vec<f32>> {
+    let p = Program::with_entry(KERNEL, "examples/kernels/softmax.pto", "softmax")?;
+    let mut y = vec![0f32; x.len()];
+    {
+        let mut args = p.args()?;
+        args.set("x", x)?.set("y", &mut y[..])?;
+        args.set("m", ROWS as i64)?.set("n", COLS as i64)?;
+        p.launch(BLOCKS, &mut args)?;
     }
-    println!();
-    Ok(())
+    println!(
+        "  {}: verified under profile {:?}, run on {} blocks",
+        p.name(),
+        p.profile(),
+        BLOCKS
+    );
+    Ok(y)
+}
+
+/// The largest relative deviation of y from a softmax of x computed in f64.
+fn largest_deviation(x: &[f32], y: &[f32]) -> f64 {
+    let mut worst = 0f64;
+    for (row, out) in x.chunks(COLS as usize).zip(y.chunks(COLS as usize)) {
+        let max = row.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v.into()));
+        let sum: f64 = row.iter().map(|&v| (f64::from(v) - max).exp()).sum();
+        for (&v, &o) in row.iter().zip(out) {
+            let exact = (f64::from(v) - max).exp() / sum;
+            worst = worst.max((f64::from(o) - exact).abs() / exact);
+        }
+    }
+    worst
 }
 
 fn main() -> Result<(), pto::Error> {
@@ -37,52 +83,62 @@ fn main() -> Result<(), pto::Error> {
         pto::version(),
         pto::simd_target()
     );
+    println!(
+        "Row softmax of a {}x{} float32 matrix, y = exp(x - max(x)) / sum(exp(x - max(x)))",
+        ROWS, COLS
+    );
+    let x = input();
 
-    let x = Tile::from_slice(
-        DType::Float32,
-        ROWS,
-        COLS,
-        &[2.0f32, -3.0, 0.5, 9.0, -1.5, 4.0, 10.0, 0.0],
-    )?;
-    let mut y = Tile::from_slice(
-        DType::Float32,
-        ROWS,
-        COLS,
-        &[10.0f32, 3.0, -2.0, 0.5, 0.25, 0.25, -1.0, 0.1],
-    )?;
-    let mut dst = Tile::new(DType::Float32, ROWS, COLS)?;
-    let tmp = Tile::new(DType::Float32, ROWS, COLS)?;
-    show("x", &x)?;
-    show("y", &y)?;
+    // The calls check the rules of the profile the kernel declares (A5).
+    let y_calls = pto::with_profile(Profile::A5, || softmax_from_calls(&x))?;
+    println!(
+        "  calls: trowmax, trowexpandsub, texp, trowsum, trowexpanddiv on one {}x{} tile",
+        ROWS, COLS
+    );
+    let y_kernel = softmax_from_kernel(&x)?;
 
-    println!("\nTPOW dst = x ^ y (high precision)");
-    pto::tpow(&mut dst, &x, &y, &tmp, PowAlgorithm::HighPrecision)?;
-    show("dst", &dst)?;
-
-    println!("\nTRSQRT dst = 1 / sqrt(x)  (negative -> NaN, 0 -> inf)");
-    pto::trsqrt(&mut dst, &x)?;
-    show("dst", &dst)?;
-
-    println!("\nTPRELU dst = x > 0 ? x : x * y");
-    pto::tprelu(&mut dst, &x, &y, None)?;
-    show("dst", &dst)?;
-
-    println!("\nTCOLEXPANDDIV dst[i,j] = x[i,j] / y[0,j]");
-    pto::tcolexpanddiv(&mut dst, &x, &y)?;
-    show("dst", &dst)?;
-
-    println!("\nTPARTADD with y valid only in its 1x2 corner: sum there, copy of x elsewhere");
-    y.set_valid(1, 2)?;
-    pto::tpartadd(&mut dst, &x, &y)?;
-    show("dst", &dst)?;
-
-    println!("\nErrors are values: a 1x2 base against a 2x4 dst");
-    match pto::tpow(&mut dst, &y, &x, &tmp, PowAlgorithm::Default) {
-        Err(e) if e.kind() == pto::ErrorKind::ShapeMismatch => {
-            println!("  {}: {}", e.kind(), e.message());
-            Ok(())
+    println!(
+        "\n  x[0][0..3] {:10.6} {:10.6} {:10.6} {:10.6}",
+        x[0], x[1], x[2], x[3]
+    );
+    println!(
+        "  y[0][0..3] {:10.4e} {:10.4e} {:10.4e} {:10.4e}",
+        y_calls[0], y_calls[1], y_calls[2], y_calls[3]
+    );
+    println!(
+        "  largest relative deviation from a softmax in double: {:.3e} (float32's epsilon {:.3e})",
+        largest_deviation(&x, &y_calls),
+        f32::EPSILON
+    );
+    let same = y_calls
+        .iter()
+        .zip(&y_kernel)
+        .all(|(a, b)| a.to_bits() == b.to_bits());
+    println!(
+        "  calls and the kernel on {} blocks: {}",
+        BLOCKS,
+        if same {
+            "the same bits"
+        } else {
+            "DIFFERENT bits"
         }
-        Err(e) => Err(e),
-        Ok(()) => panic!("a 1x2 base against a 2x4 dst was accepted"),
+    );
+
+    println!(
+        "\nErrors are values: trowexpanddiv by a 32-row column against {} rows",
+        ROWS
+    );
+    let mut t = Tile::new(DType::Float32, ROWS, COLS)?;
+    let half = Tile::new(DType::Float32, ROWS / 2, 1)?;
+    match pto::trowexpanddiv(&mut t, InPlace, &half, None) {
+        Err(e) if e.kind() == pto::ErrorKind::ShapeMismatch => {
+            println!("  {}: {}", e.kind(), e.message())
+        }
+        Err(e) => return Err(e),
+        Ok(()) => panic!("a 32-row column against 64 rows was accepted"),
     }
+    if !same {
+        std::process::exit(1);
+    }
+    Ok(())
 }

@@ -60,9 +60,9 @@ dpkg-query -W libpto0 libpto-dev pto-tools
 echo "--- examples/quickstart.c against the installed package, pkg-config pto alone"
 cd "$work"
 # shellcheck disable=SC2046
-env -u PKG_CONFIG_PATH -u LD_LIBRARY_PATH cc "$root/examples/quickstart.c" $(env -u PKG_CONFIG_PATH pkg-config --cflags --libs pto) -o quickstart
+env -u PKG_CONFIG_PATH -u LD_LIBRARY_PATH cc "$root/examples/quickstart.c" $(env -u PKG_CONFIG_PATH pkg-config --cflags --libs pto) -lm -o quickstart
 echo "pkg-config pto: $(env -u PKG_CONFIG_PATH pkg-config --modversion pto) ($(env -u PKG_CONFIG_PATH pkg-config --libs pto))"
-env -u LD_LIBRARY_PATH ./quickstart > quickstart.out
+env -u LD_LIBRARY_PATH ./quickstart "$root/examples/kernels/softmax.pto" > quickstart.out
 grep -q PTO_ERR_SHAPE_MISMATCH quickstart.out
 ldd quickstart | grep -E 'libpto.so.0 => (/usr)?/lib/'
 for tool in $(dpkg -L pto-tools | grep '^/usr/bin/'); do

@@ -44,7 +44,7 @@ run_quickstart() {  # NAME, java command...
   name=$1
   shift
   start=$SECONDS
-  "$@" -cp "$jar:$work/classes" -Dorg.libpto.jni.tmpdir="$work" Quickstart > "$work/$name.out" 2>&1 ||
+  "$@" -cp "$jar:$work/classes" -Dorg.libpto.jni.tmpdir="$work" Quickstart "$root/examples/kernels/softmax.pto" > "$work/$name.out" 2>&1 ||
     { cat "$work/$name.out"; echo "$name: Quickstart failed"; exit 1; }
   grep -q PTO_ERR_SHAPE_MISMATCH "$work/$name.out" || { cat "$work/$name.out"; exit 1; }
   echo "$name: $(head -n 1 "$work/$name.out") ($((SECONDS - start)) s)"
