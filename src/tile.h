@@ -1,13 +1,13 @@
 // The tile object behind the opaque pto_tile handle, and the views of it that
-// kernels and checks read. A ground header: it includes no other layer of
-// src/ but the kernels' interface; the C functions of tiles are tile_api.cc.
+// checks and runs read. A ground header: it includes no other layer of src/
+// but fractal.h (the layouts); the C functions of tiles are tile_api.cc, the
+// kernels' planes of a tile ops/common.h's PlaneOf.
 #ifndef PTO_TILE_H_
 #define PTO_TILE_H_
 
 #include <stdint.h>
 
 #include "fractal.h"
-#include "kernels/kernels.h"
 #include "pto_c.h"
 
 struct pto_tile {
@@ -40,11 +40,6 @@ inline bool IsCubeTile(const pto_tile* t) { return t->location != PTO_LOC_VEC; }
 inline Layout TileLayout(const pto_tile* t) {
   return LayoutOfTile(t->dtype, t->rows, t->cols, static_cast<pto_location>(t->location),
                       static_cast<pto_layout>(t->layout));
-}
-
-inline kernels::Plane PlaneOf(pto_tile* t) { return {t->data, t->cols}; }
-inline kernels::ConstPlane ConstPlaneOf(const pto_tile* t) {
-  return {t->data, t->cols};
 }
 
 }  // namespace pto

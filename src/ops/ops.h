@@ -221,6 +221,11 @@ inline bool WritesWholeDst(const OpDescriptor& op) { return HasTrait(op, PTO_TRA
 void FillPad(pto_tile* t, uint32_t valid_rows, uint32_t valid_cols, uint32_t rows, uint32_t cols,
              int pad);
 
+// n FLOAT32 values written at dst as FLOAT16 or BFLOAT16 (dtype), each
+// rounded to nearest even as tcvt's RINT rounds: the fixpipe's cast of a
+// program's pto.tstore from an acc tile (tcvt.cc).
+void RoundFromF32(pto_dtype dtype, size_t n, void* dst, const float* src);
+
 // The operation whose mnemonic is `name` (name_length bytes); NULL if none.
 // A ScalarFirst row is not found by its own mnemonic: text spells it as its
 // twin's (ScalarFirstForm); nor is a MaskPattern row (MaskPatternForm).

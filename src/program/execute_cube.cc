@@ -155,7 +155,7 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
       if (cast) {
         // The fixpipe's FLOAT32 to FLOAT16 / BFLOAT16, rounded to nearest
         // even as tcvt rounds.
-        kernels::FromF32(view_dtype, static_cast<size_t>(run), g, reinterpret_cast<const float*>(e));
+        ops::RoundFromF32(view_dtype, static_cast<size_t>(run), g, reinterpret_cast<const float*>(e));
       } else if (run > 1) {
         if (load) memcpy(e, g, static_cast<size_t>(run) * size);
         else memcpy(g, e, static_cast<size_t>(run) * size);
