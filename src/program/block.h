@@ -171,6 +171,8 @@ class Block {
   pto_status MrgSortLists(const Instr& in);
   pto_status GetVal(const Instr& in);
   pto_status LoopLimitError(const Instr& in);
+  pto_status SyncAllError(const Instr& in);
+  pto_status SetValid(const Instr& in);
   // A kPipe: done, or waiting_ set (a push to a full pipe, a pop from an
   // empty one), to be tried again when the core resumes.
   pto_status PipeStep(const Instr& in);
