@@ -24,6 +24,15 @@ struct pto_tile {
   // call tests both with the other fields it reads.
   uint8_t location;
   uint8_t layout;
+  // The image the tile's elements lie in, from data: its rows x cols (the
+  // shape TileLayout lays out) and the (row, column) of it where the tile's
+  // element (0, 0) is. A tile of pto_tile_create* is its own image from
+  // (0, 0); a program's subview of a cube tile is a window of its root
+  // tile's image, anywhere in it (program/execute_memory.cc).
+  uint32_t image_rows;
+  uint32_t image_cols;
+  uint32_t origin_row;
+  uint32_t origin_col;
 };
 
 namespace pto {
@@ -36,10 +45,17 @@ inline size_t ElementCount(const pto_tile* t) {
 // the matrix multiplies take such tiles.
 inline bool IsCubeTile(const pto_tile* t) { return t->location != PTO_LOC_VEC; }
 
-// Where t's elements lie in its storage.
+// Where the elements of t's image lie in its storage (t's own element (r, c)
+// is the image's (origin_row + r, origin_col + c)).
 inline Layout TileLayout(const pto_tile* t) {
-  return LayoutOfTile(t->dtype, t->rows, t->cols, static_cast<pto_location>(t->location),
-                      static_cast<pto_layout>(t->layout));
+  return LayoutOfTile(t->dtype, t->image_rows, t->image_cols,
+                      static_cast<pto_location>(t->location), static_cast<pto_layout>(t->layout));
+}
+
+// Whether element (r, c) of t is element r * cols + c of its data, as the
+// kernels read a tile: row-major, its own image from (0, 0).
+inline bool IsRowMajorFromData(const pto_tile* t) {
+  return t->layout == PTO_LAYOUT_ND && t->origin_row == 0 && t->origin_col == 0;
 }
 
 }  // namespace pto

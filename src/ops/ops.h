@@ -30,7 +30,11 @@ namespace ops {
 // values cannot be read (the program verifier's stand-in tiles, index
 // scalars known only at run time): the checks then leave out the rules on
 // values (tgather's indices, the offsets' ranges), which a later check with
-// the values decides.
+// the values decides. `cube_placements_checked` is true where the caller
+// has judged the cube operands' locations and layouts by rules of its own
+// (a program's verifier, which takes a left tile in either of its
+// encodings, ZZ or NZ, under every profile, as pto-isa's CPU model does):
+// the matrix multiplies then leave theirs out.
 struct Operands {
   pto_tile* dst;
   const pto_tile* src0;
@@ -43,6 +47,7 @@ struct Operands {
   bool contents_known = true;
   const pto_tile* src2 = nullptr;  // a third source (tmatmul_bias's bias)
   const pto_tile* src3 = nullptr;  // a fourth (tconcatidx's src1_idx)
+  bool cube_placements_checked = false;
 };
 
 enum class OpId : uint8_t {

@@ -103,7 +103,7 @@ class Block {
   Block(const Program& p, const std::vector<Binding>& bindings, uint64_t loop_limit,
         std::atomic<uint32_t>* turn)
       : p_(p), bindings_(bindings), ints_(p.int_regs), floats_(p.float_regs), views_(p.view_regs),
-        tiles_(p.tiles.size()), corners_(p.tiles.size()), pointers_(p.pointer_count),
+        tiles_(p.tiles.size()), pointers_(p.pointer_count),
         loop_limit_(loop_limit), turn_(turn), trace_block_(TraceSetting()) {}
 
   ~Block() { GiveBackUnifiedBuffer(ub_entry_); }
@@ -203,11 +203,6 @@ class Block {
   std::vector<double> floats_;
   std::vector<View> views_;
   std::vector<pto_tile> tiles_;
-  // A cube tile's subview: its window's corner in its root's image (Subview).
-  struct Corner {
-    uint64_t row = 0, col = 0;
-  };
-  std::vector<Corner> corners_;
   std::vector<Binding> pointers_;
   UnifiedBuffer* ub_entry_ = nullptr;
   char* ub_ = nullptr;      // ub_entry_'s memory
