@@ -16,12 +16,12 @@ struct pto_tile {
   uint32_t cols;
   uint32_t valid_rows;
   uint32_t valid_cols;
-  void* data;          // rows * cols elements: owned (64-byte aligned) or in `buffer`
+  void* data;          // the image's elements: owned (64-byte aligned) or in `buffer`
   pto_buffer* buffer;  // the buffer a placed tile holds a reference to; NULL if owned
   size_t offset;       // data - buffer->data for a placed tile; 0 if owned
-  // pto_location and pto_layout (pto_tile_create_cube); 0 (PTO_LOC_VEC,
-  // PTO_LAYOUT_ND) for every other tile. A byte each, so that the common
-  // call tests both with the other fields it reads.
+  // pto_location and pto_layout (pto_tile_create_cube, a program's cube
+  // tiles); 0 (PTO_LOC_VEC, PTO_LAYOUT_ND) for every other tile. A byte
+  // each, so that the common call tests both with the other fields it reads.
   uint8_t location;
   uint8_t layout;
   // The image the tile's elements lie in, from data: its rows x cols (the
