@@ -133,7 +133,7 @@ pto_status CreateOwned(const char* function, pto_dtype dtype, uint32_t rows, uin
                      bytes, rows, cols);
   }
   *tile = pto_tile{dtype, rows, cols, rows, cols, data, nullptr, 0,
-                   static_cast<uint8_t>(location), static_cast<uint8_t>(layout)};
+                   static_cast<uint8_t>(location), static_cast<uint8_t>(layout), rows, cols, 0, 0};
   *out = tile;
   return PTO_OK;
 }
@@ -187,7 +187,7 @@ pto_status pto_tile_create_at(pto_dtype dtype, uint32_t rows, uint32_t cols, pto
     return pto::Fail(PTO_ERR_OUT_OF_MEMORY, v.function(), "cannot allocate a tile handle");
   pto::RetainBuffer(buffer);
   *tile = pto_tile{dtype, rows, cols, rows, cols, static_cast<char*>(buffer->data) + offset,
-                   buffer, offset, PTO_LOC_VEC, PTO_LAYOUT_ND};
+                   buffer, offset, PTO_LOC_VEC, PTO_LAYOUT_ND, rows, cols, 0, 0};
   *out = tile;
   return PTO_OK;
 }

@@ -753,6 +753,87 @@ static void test_window_outside_at_run_time(void **state) {
            "nothing written; one reaching past it with its valid region inside runs\n");
 }
 
+/* The rules dynamic valid regions leave to run time, each refusal with the C
+ * function's sentence (M, K and N of 1 to 4095 under A2A3 and A5; a's rows
+ * against dst's), and a left tile in either encoding, ZZ or NZ, under both
+ * NPU profiles (the C functions take the one of each profile): b is the
+ * identity, so c is a. */
+static void test_matmul_run_time_rules(void **state) {
+    (void)state;
+    static const char *const targets[] = {"a2a3", "a5"}, *const profiles[] = {"A2A3", "A5"};
+    static const char *const left_blayouts[] = {"row_major", "col_major"}; /* ZZ, NZ */
+    char mat[512], text[8192];
+    tile_type(mat, sizeof mat, "mat", "f32", 16, 16, 16, 16, "NZ");
+    static const char *const r = "!pto.tile_buf<loc=right, dtype=f32, rows=16, cols=16, v_row=?, v_col=?, "
+                                 "blayout=row_major, slayout=col_major, fractal=512, pad=0>";
+    static const char *const acc = "!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=?, v_col=?, "
+                                   "blayout=col_major, slayout=row_major, fractal=1024, pad=0>";
+    float a[16 * 16], b[16 * 16] = {0}, c[16 * 16];
+    for (size_t i = 0; i < COUNT(a); ++i) a[i] = (float)((int)(i * 7 % 23) - 11);
+    for (size_t i = 0; i < 16; ++i) b[i * 17] = 1;
+    for (size_t t = 0; t < COUNT(targets); ++t)
+        for (size_t li = 0; li < COUNT(left_blayouts); ++li) {
+            char l[512];
+            snprintf(l, sizeof l,
+                     "!pto.tile_buf<loc=left, dtype=f32, rows=16, cols=16, v_row=?, v_col=?, blayout=%s, "
+                     "slayout=row_major, fractal=512, pad=0>",
+                     left_blayouts[li]);
+            snprintf(text, sizeof text,
+                     "module attributes {pto.target_arch = \"%s\"} {\n"
+                     "func.func @k(%%a: !pto.ptr<f32>, %%b: !pto.ptr<f32>, %%c: !pto.ptr<f32>, %%m: index, %%k: index, "
+                     "%%mc: index) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n"
+                     "  %%c1 = arith.constant 1 : index\n  %%c16 = arith.constant 16 : index\n"
+                     "  %%va = pto.make_tensor_view %%a, shape = [%%c16, %%c16], strides = [%%c16, %%c1] : !pto.tensor_view<16x16xf32>\n"
+                     "  %%vb = pto.make_tensor_view %%b, shape = [%%c16, %%c16], strides = [%%c16, %%c1] : !pto.tensor_view<16x16xf32>\n"
+                     "  %%vc = pto.make_tensor_view %%c, shape = [%%c16, %%c16], strides = [%%c16, %%c1] : !pto.tensor_view<16x16xf32>\n"
+                     "  %%ma = pto.alloc_tile : %s\n  %%mb = pto.alloc_tile : %s\n"
+                     "  %%l = pto.alloc_tile valid_row = %%m valid_col = %%k : %s\n"
+                     "  %%r = pto.alloc_tile valid_row = %%k valid_col = %%c16 : %s\n"
+                     "  %%acc = pto.alloc_tile valid_row = %%mc valid_col = %%c16 : %s\n"
+                     "  pto.tload ins(%%va : !pto.tensor_view<16x16xf32>) outs(%%ma : %s)\n"
+                     "  pto.tload ins(%%vb : !pto.tensor_view<16x16xf32>) outs(%%mb : %s)\n"
+                     "  pto.tmov ins(%%ma : %s) outs(%%l : %s)\n"
+                     "  pto.tmov ins(%%mb : %s) outs(%%r : %s)\n"
+                     "  pto.tmatmul ins(%%l, %%r : %s, %s) outs(%%acc : %s)\n"
+                     "  pto.tstore ins(%%acc : %s) outs(%%vc : !pto.tensor_view<16x16xf32>)\n"
+                     "  return\n}\n}\n",
+                     targets[t], mat, mat, l, r, acc, mat, mat, mat, l, mat, r, l, r, acc, acc);
+            pto_program *p = program_build(text, NULL);
+            void *data[] = {a, b, c};
+            const size_t nbytes[] = {sizeof a, sizeof b, sizeof c};
+            pto_args *args = pointer_args(p, COUNT(data), data, nbytes);
+            static const struct {
+                int64_t m, k, mc;
+                const char *want; /* NULL: runs */
+            } cases[] = {
+                {16, 16, 16, NULL},
+                {16, 0, 16, "pto_tmatmul: K = 0 is outside the cube's 1 to 4095 under "},
+                {0, 16, 0, "pto_tmatmul: M = 0 is outside the cube's 1 to 4095 under "},
+                {16, 16, 8, "pto_tmatmul: a valid rows 16 differ from dst valid rows 8 (M)"},
+            };
+            for (size_t i = 0; i < COUNT(cases); ++i) {
+                assert_int_equal(pto_args_set_int(args, 3, cases[i].m), PTO_OK);
+                assert_int_equal(pto_args_set_int(args, 4, cases[i].k), PTO_OK);
+                assert_int_equal(pto_args_set_int(args, 5, cases[i].mc), PTO_OK);
+                memset(c, 0xEE, sizeof c);
+                const pto_status s = pto_program_run(p, args);
+                if (cases[i].want == NULL) {
+                    if (s != PTO_OK) fail_msg("%s: %s", targets[t], pto_last_error());
+                    assert_memory_equal(c, a, sizeof a);
+                    continue;
+                }
+                assert_int_equal(s, PTO_ERR_SHAPE_MISMATCH);
+                assert_non_null(strstr(pto_last_error(), cases[i].want));
+                if (strstr(cases[i].want, "under ") != NULL)
+                    assert_non_null(strstr(pto_last_error(), profiles[t]));
+            }
+            pto_args_destroy(args);
+            pto_program_destroy(p);
+        }
+    printf("[matmul run-time rules] dynamic M, K and N refused at run time with the C sentences; a left ZZ or "
+           "NZ tile runs under A2A3 and A5\n");
+}
+
 /* Refusals, each with its sentence: wrong locations and layouts, moves the
  * cube has not, dtypes, shapes per profile, the memories' sizes. */
 static void test_cube_refusals(void **state) {
@@ -896,6 +977,7 @@ int main(void) {
         cmocka_unit_test(test_acc_windows),
         cmocka_unit_test(test_mat_row_gather),
         cmocka_unit_test(test_window_outside_at_run_time),
+        cmocka_unit_test(test_matmul_run_time_rules),
         cmocka_unit_test(test_cube_refusals),
         cmocka_unit_test(test_describe_memories),
     };

@@ -29,6 +29,11 @@ inline bool SameRegion(const pto_tile* a, const pto_tile* b) {
   return a->valid_rows == b->valid_rows && a->valid_cols == b->valid_cols;
 }
 
+// The tile's elements as the kernels take them: from its data, rows of its
+// cols elements.
+inline kernels::Plane PlaneOf(pto_tile* t) { return {t->data, t->cols}; }
+inline kernels::ConstPlane ConstPlaneOf(const pto_tile* t) { return {t->data, t->cols}; }
+
 // Moves a plane by (row, col) elements of its tile's dtype.
 inline kernels::ConstPlane Offset(const pto_tile* t, uint32_t row, uint32_t col) {
   const char* base = static_cast<const char*>(t->data);

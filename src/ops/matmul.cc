@@ -2,8 +2,9 @@
 // kernels/matmul.cc). Under HOST the operands are tiles of any location and
 // layout (row-major vec tiles the plain case); under A2A3 and A5 they are
 // the cube tiles that profile's NPU takes (pto_c.h, "Cube tiles"). Operands
-// in a fractal layout are multiplied through row-major copies of their
-// valid regions, so every layout runs the one kernel and gets its bits.
+// in a fractal layout (or windows of an image, a program's subviews) are
+// multiplied through row-major copies of their valid regions, so every
+// layout runs the one kernel and gets its bits.
 #include <string.h>
 
 #include "alloc.h"
@@ -60,8 +61,8 @@ struct Staging {
 thread_local Staging staging;
 
 bool RowMajorOperands(const Operands& o) {
-  return o.dst->layout == PTO_LAYOUT_ND && o.src0->layout == PTO_LAYOUT_ND &&
-         o.src1->layout == PTO_LAYOUT_ND && (o.src2 == nullptr || o.src2->layout == PTO_LAYOUT_ND);
+  return IsRowMajorFromData(o.dst) && IsRowMajorFromData(o.src0) && IsRowMajorFromData(o.src1) &&
+         (o.src2 == nullptr || IsRowMajorFromData(o.src2));
 }
 
 // Bytes of a rows x cols row-major copy of elements of dtype, 64-byte rounded.
@@ -89,7 +90,8 @@ bool ReserveStaging(size_t bytes) {
 // dst, a, b (and bias) under `profile`, in the contract's order: NULL
 // handles; locations and layouts (A2A3, A5); dtypes; aliasing (same
 // handles, then shared bytes); valid regions (and the NPU's shapes); the
-// staging of operands in a fractal layout.
+// staging of operands in a fractal layout. Locations and layouts are left
+// out where the caller judged them (Operands::cube_placements_checked).
 pto_status CheckMatmul(const Operands& o, pto_profile profile, const char* function, Seed seed) {
   pto_tile* dst = o.dst;
   const pto_tile *a = o.src0, *b = o.src1, *bias = o.src2;
@@ -97,7 +99,7 @@ pto_status CheckMatmul(const Operands& o, pto_profile profile, const char* funct
   v.NotNull("dst", dst).NotNull("a", a).NotNull("b", b);
   if (seed == Seed::kBias) v.NotNull("bias", bias);
   if (!v.ok()) return v.status();
-  if (profile != PTO_PROFILE_HOST) {
+  if (profile != PTO_PROFILE_HOST && !o.cube_placements_checked) {
     const pto_layout left = profile == PTO_PROFILE_A2A3 ? PTO_LAYOUT_ZZ : PTO_LAYOUT_NZ;
     const Placement wants[4] = {{"a", PTO_LOC_LEFT, left},
                                 {"b", PTO_LOC_RIGHT, PTO_LAYOUT_ZN},
@@ -188,19 +190,20 @@ void RunRowMajor(const Operands& o, Seed seed) {
 pto_tile Staged(const pto_tile* t, uint32_t rows, uint32_t cols, char** next, bool empty) {
   pto_tile s{};
   s.dtype = t->dtype;
-  s.rows = s.valid_rows = rows;
-  s.cols = s.valid_cols = cols;
+  s.rows = s.valid_rows = s.image_rows = rows;
+  s.cols = s.valid_cols = s.image_cols = cols;
   s.data = *next;
   *next += StagedBytes(t->dtype, rows, cols);
   if (!empty)
     CopyRegion(RowMajorLayout(rows, cols), static_cast<char*>(s.data), TileLayout(t),
-               static_cast<const char*>(t->data), 0, 0, rows, cols, pto_dtype_size(t->dtype));
+               static_cast<const char*>(t->data), t->origin_row, t->origin_col, rows, cols,
+               pto_dtype_size(t->dtype));
   return s;
 }
 
-// Operands in a fractal layout: the row-major run on copies of the valid
-// regions (dst's as it was for tmatmul_acc, bias's row 0), dst's valid
-// region written back in its layout.
+// Operands in a fractal layout (or windows): the row-major run on copies of
+// the valid regions (dst's as it was for tmatmul_acc, bias's row 0), dst's
+// valid region written back in its layout.
 void RunMatmul(const Operands& o, Seed seed) {
   if (RowMajorOperands(o)) return RunRowMajor(o, seed);
   pto_tile* dst = o.dst;
@@ -213,8 +216,9 @@ void RunMatmul(const Operands& o, Seed seed) {
   Operands staged{&sd, &sa, &sb, nullptr, 0};
   staged.src2 = seed == Seed::kBias ? &sbias : nullptr;
   RunRowMajor(staged, seed);
-  CopyRegion(TileLayout(dst), static_cast<char*>(dst->data), RowMajorLayout(m, n),
-             static_cast<const char*>(sd.data), 0, 0, m, n, pto_dtype_size(dst->dtype));
+  CopyRegion(TileLayout(dst), static_cast<char*>(dst->data), dst->origin_row, dst->origin_col,
+             RowMajorLayout(m, n), static_cast<const char*>(sd.data), 0, 0, m, n,
+             pto_dtype_size(dst->dtype));
 }
 
 }  // namespace

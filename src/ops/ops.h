@@ -30,7 +30,11 @@ namespace ops {
 // values cannot be read (the program verifier's stand-in tiles, index
 // scalars known only at run time): the checks then leave out the rules on
 // values (tgather's indices, the offsets' ranges), which a later check with
-// the values decides.
+// the values decides. `cube_placements_checked` is true where the caller
+// has judged the cube operands' locations and layouts by rules of its own
+// (a program's verifier, which takes a left tile in either of its
+// encodings, ZZ or NZ, under every profile, as pto-isa's CPU model does):
+// the matrix multiplies then leave theirs out.
 struct Operands {
   pto_tile* dst;
   const pto_tile* src0;
@@ -43,6 +47,7 @@ struct Operands {
   bool contents_known = true;
   const pto_tile* src2 = nullptr;  // a third source (tmatmul_bias's bias)
   const pto_tile* src3 = nullptr;  // a fourth (tconcatidx's src1_idx)
+  bool cube_placements_checked = false;
 };
 
 enum class OpId : uint8_t {
@@ -220,6 +225,11 @@ inline bool WritesWholeDst(const OpDescriptor& op) { return HasTrait(op, PTO_TRA
 // every column of the rows below (tfillpad's padding, a tload's pad=).
 void FillPad(pto_tile* t, uint32_t valid_rows, uint32_t valid_cols, uint32_t rows, uint32_t cols,
              int pad);
+
+// n FLOAT32 values written at dst as FLOAT16 or BFLOAT16 (dtype), each
+// rounded to nearest even as tcvt's RINT rounds: the fixpipe's cast of a
+// program's pto.tstore from an acc tile (tcvt.cc).
+void RoundFromF32(pto_dtype dtype, size_t n, void* dst, const float* src);
 
 // The operation whose mnemonic is `name` (name_length bytes); NULL if none.
 // A ScalarFirst row is not found by its own mnemonic: text spells it as its

@@ -116,5 +116,9 @@ void RunTCvt(const Operands& o, pto_profile profile) {
   kernels::Convert(spec, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0));
 }
 
+void RoundFromF32(pto_dtype dtype, size_t n, void* dst, const float* src) {
+  kernels::FromF32(dtype, n, dst, src);
+}
+
 }  // namespace ops
 }  // namespace pto

@@ -103,7 +103,7 @@ class Block {
   Block(const Program& p, const std::vector<Binding>& bindings, uint64_t loop_limit,
         std::atomic<uint32_t>* turn)
       : p_(p), bindings_(bindings), ints_(p.int_regs), floats_(p.float_regs), views_(p.view_regs),
-        tiles_(p.tiles.size()), corners_(p.tiles.size()), pointers_(p.pointer_count),
+        tiles_(p.tiles.size()), pointers_(p.pointer_count),
         loop_limit_(loop_limit), turn_(turn), trace_block_(TraceSetting()) {}
 
   ~Block() { GiveBackUnifiedBuffer(ub_entry_); }
@@ -171,6 +171,8 @@ class Block {
   pto_status MrgSortLists(const Instr& in);
   pto_status GetVal(const Instr& in);
   pto_status LoopLimitError(const Instr& in);
+  pto_status SyncAllError(const Instr& in);
+  pto_status SetValid(const Instr& in);
   // A kPipe: done, or waiting_ set (a push to a full pipe, a pop from an
   // empty one), to be tried again when the core resumes.
   pto_status PipeStep(const Instr& in);
@@ -201,11 +203,6 @@ class Block {
   std::vector<double> floats_;
   std::vector<View> views_;
   std::vector<pto_tile> tiles_;
-  // A cube tile's subview: its window's corner in its root's image (Subview).
-  struct Corner {
-    uint64_t row = 0, col = 0;
-  };
-  std::vector<Corner> corners_;
   std::vector<Binding> pointers_;
   UnifiedBuffer* ub_entry_ = nullptr;
   char* ub_ = nullptr;      // ub_entry_'s memory

@@ -3,7 +3,7 @@
 // cube's memories (tmov, textract, tload, tstore), each with the rules of
 // pto-isa's pages and NPU implementations and PTOAS's verifier for the
 // locations, layouts and dtypes. The element arithmetic is the table's row
-// (ops/matmul.cc), run on row-major copies (execute_cube.cc).
+// (ops/matmul.cc), checked and run on the cube tiles (execute_cube.cc).
 #include <string>
 
 #include "dtype_rules.h"
@@ -130,12 +130,6 @@ void Compiler::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
   in.d = bias ? slots[2] : kNoSlot;
   in.check_at_run = a.HasDynamicValid() || b.HasDynamicValid() || c.HasDynamicValid() ||
                     (bias && p_->tiles[slots[2]].type.HasDynamicValid());
-  // Row-major staging for a, b and dst's valid regions (execute_cube.cc),
-  // as large as the tiles.
-  const uint64_t staged = uint64_t{a.rows} * a.cols * pto_dtype_size(a.dtype) +
-                          uint64_t{b.rows} * b.cols * pto_dtype_size(b.dtype) +
-                          uint64_t{c.rows} * c.cols * pto_dtype_size(c.dtype) + 3 * 64;
-  if (staged > p_->scratch_bytes) p_->scratch_bytes = staged;
   p_->code.push_back(in);
 }
 

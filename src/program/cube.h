@@ -1,6 +1,6 @@
 // What the verifier and the blocks share about the cube's instructions
-// (execute_cube.cc): a matrix multiply's rules on its operands' valid
-// regions, and a textract window's alignment.
+// (execute_cube.cc): a matrix multiply's operands, and a textract window's
+// alignment.
 #ifndef PTO_PROGRAM_CUBE_H_
 #define PTO_PROGRAM_CUBE_H_
 
@@ -13,12 +13,12 @@
 namespace pto {
 namespace program {
 
-// The rules of instruction `in` (a kMatmul) on tiles dst, a, b and bias (null
-// without one) as they are: the row's rules (dtypes, M, K, N) on row-major
-// stand-ins of their valid regions, then under A2A3 and A5 the cube's
-// limit of 1 to 4095 for each of M, K and N. Records the sentence on failure.
-pto_status CheckMatmulRegions(const Program& p, const Instr& in, const pto_tile& dst,
-                              const pto_tile& a, const pto_tile& b, const pto_tile* bias);
+// The operands of instruction `in` (a kMatmul) among `tiles` (a block's, or
+// the verifier's), the cube tiles dst, a, b and bias (none without one), for
+// the row's check and run under the program's profile. Their locations and
+// layouts are compile_cube.cc's to judge (cube_placements_checked): a left
+// tile may be ZZ or NZ under every profile.
+ops::Operands MatmulOperands(const Instr& in, pto_tile* tiles);
 
 // Whether a textract window at (row, col) of src (an NZ or ZN mat tile) into
 // a dst of `dst_space` starts where pto-isa's TEXTRACT allows

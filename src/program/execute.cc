@@ -267,10 +267,89 @@ pto_status Block::MrgSortLists(const Instr& in) {
   return PTO_OK;
 }
 
+namespace {
+
+// ints[a] = ints[b] (predicate sub) ints[c], signed or on the low `bits`
+// bits unsigned.
+inline void CompareInts(const Instr& in, int64_t* ints) {
+  const int64_t x = ints[in.b], y = ints[in.c];
+  const uint64_t ux = Unsigned(x, in.bits), uy = Unsigned(y, in.bits);
+  bool r = false;
+  switch (static_cast<Predicate>(in.sub)) {
+    case Predicate::kEq: r = x == y; break;
+    case Predicate::kNe: r = x != y; break;
+    case Predicate::kSlt: r = x < y; break;
+    case Predicate::kSle: r = x <= y; break;
+    case Predicate::kSgt: r = x > y; break;
+    case Predicate::kSge: r = x >= y; break;
+    case Predicate::kUlt: r = ux < uy; break;
+    case Predicate::kUle: r = ux <= uy; break;
+    case Predicate::kUgt: r = ux > uy; break;
+    case Predicate::kUge: r = ux >= uy; break;
+  }
+  ints[in.a] = r;
+}
+
+// ints[a] = ints[b] (zero-extended from sub bits where sub is not 0)
+// wrapped to `bits`.
+inline void CastInt(const Instr& in, int64_t* ints) {
+  const int64_t x = in.sub != 0 ? static_cast<int64_t>(Unsigned(ints[in.b], in.sub)) : ints[in.b];
+  ints[in.a] = Wrap(static_cast<uint64_t>(x), in.bits);
+}
+
+// kForStep: ints[a] += ints[b], wrapped to `bits`; returns the pc the
+// dispatch loop goes on after. The loop's check (at target) when it lets the
+// next turn run is taken here, straight on to the body, without a dispatch
+// of its own; an exit, a bad step or a stop is the check's to run.
+inline uint32_t StepFor(const Instr& in, const Instr* code, int64_t* ints,
+                        const std::atomic<bool>& stop) {
+  ints[in.a] = Wrap(static_cast<uint64_t>(ints[in.a]) + static_cast<uint64_t>(ints[in.b]), in.bits);
+  const Instr& check = code[in.target];
+  if (check.code == Code::kForCheck && ints[check.c] > 0 && ints[check.a] < ints[check.b] &&
+      !stop.load(std::memory_order_relaxed))
+    return in.target;
+  return in.target - 1;
+}
+
+// A whole tile's bytes and valid region into another's (scf's yield of a
+// tile carried into the next turn).
+inline void CopyTile(const Instr& in, pto_tile* tiles) {
+  pto_tile& to = tiles[in.a];
+  const pto_tile& from = tiles[in.b];
+  memmove(to.data, from.data, ElementCount(&from) * pto_dtype_size(from.dtype));
+  to.valid_rows = from.valid_rows;
+  to.valid_cols = from.valid_cols;
+}
+
+}  // namespace
+
 pto_status Block::LoopLimitError(const Instr& in) {
   return Error(in, PTO_ERR_OUT_OF_RANGE,
                "the block's loops turned more than " + std::to_string(loop_limit_) +
                    " times, the limit PTO_LOOP_LIMIT sets");
+}
+
+// pto.syncall (a kNop of sub 1) on more than one block: a barrier of every
+// block, and blocks run independently here (not all at once), so none can
+// wait for another.
+pto_status Block::SyncAllError(const Instr& in) {
+  return Error(in, PTO_ERR_INVALID_ARGUMENT,
+               "pto.syncall waits for every block, and blocks run independently here: run this "
+               "kernel on 1 block");
+}
+
+// tile a's valid region = ints[b] x ints[c], inside its rows x cols.
+pto_status Block::SetValid(const Instr& in) {
+  pto_tile& t = tiles_[in.a];
+  const int64_t r = ints_[in.b], c = ints_[in.c];
+  if (r < 0 || c < 0 || r > t.rows || c > t.cols)
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 "valid region " + std::to_string(r) + "x" + std::to_string(c) + " of %" +
+                     p_.tiles[in.a].name + " is outside its " + std::to_string(t.rows) + "x" +
+                     std::to_string(t.cols));
+  t.valid_rows = static_cast<uint32_t>(r);
+  t.valid_cols = static_cast<uint32_t>(c);
+  return PTO_OK;
 }
 
 pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<bool>& stop) {
@@ -286,31 +365,8 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
       case Code::kConstInt: ints[in.a] = in.imm; break;
       case Code::kConstFloat: floats_[in.a] = in.fimm; break;
       case Code::kIntBinary: status = IntBinary(in); break;
-      case Code::kIntCompare: {
-        const int64_t x = ints[in.b], y = ints[in.c];
-        const uint64_t ux = Unsigned(x, in.bits), uy = Unsigned(y, in.bits);
-        bool r = false;
-        switch (static_cast<Predicate>(in.sub)) {
-          case Predicate::kEq: r = x == y; break;
-          case Predicate::kNe: r = x != y; break;
-          case Predicate::kSlt: r = x < y; break;
-          case Predicate::kSle: r = x <= y; break;
-          case Predicate::kSgt: r = x > y; break;
-          case Predicate::kSge: r = x >= y; break;
-          case Predicate::kUlt: r = ux < uy; break;
-          case Predicate::kUle: r = ux <= uy; break;
-          case Predicate::kUgt: r = ux > uy; break;
-          case Predicate::kUge: r = ux >= uy; break;
-        }
-        ints[in.a] = r;
-        break;
-      }
-      case Code::kIntCast: {
-        const int64_t x =
-            in.sub != 0 ? static_cast<int64_t>(Unsigned(ints[in.b], in.sub)) : ints[in.b];
-        ints[in.a] = Wrap(static_cast<uint64_t>(x), in.bits);
-        break;
-      }
+      case Code::kIntCompare: CompareInts(in, ints); break;
+      case Code::kIntCast: CastInt(in, ints); break;
       case Code::kBlockIdx: ints[in.a] = block; break;
       case Code::kBlockNum: ints[in.a] = blocks; break;
       case Code::kJump:
@@ -334,25 +390,10 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
           return PTO_OK;  // another block failed: stop at this loop's next turn
         }
         break;
-      case Code::kForStep: {
-        if (loop_limit_ != 0 && ++turns > loop_limit_) {
-          status = LoopLimitError(in);
-          break;
-        }
-        ints[in.a] =
-            Wrap(static_cast<uint64_t>(ints[in.a]) + static_cast<uint64_t>(ints[in.b]), in.bits);
-        // The loop's check (at target) when it lets the next turn run: taken
-        // here, straight on to the body, without a dispatch of its own; an
-        // exit, a bad step or a stop is the check's to run.
-        const Instr& check = code[in.target];
-        if (check.code == Code::kForCheck && ints[check.c] > 0 && ints[check.a] < ints[check.b] &&
-            !stop.load(std::memory_order_relaxed)) {
-          pc = in.target;
-          break;
-        }
-        pc = in.target - 1;
+      case Code::kForStep:
+        if (loop_limit_ != 0 && ++turns > loop_limit_) status = LoopLimitError(in);
+        else pc = StepFor(in, code, ints, stop);
         break;
-      }
       case Code::kMakeView: status = MakeView(in); break;
       case Code::kPartView:
         if (PartitionWindow(in)) pc = FastRun(code, n, pc);
@@ -366,20 +407,7 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         if (CopyWindow(in, false)) pc = FastRun(code, n, pc);
         else status = Transfer(in, false);
         break;
-      case Code::kSetValid: {
-        pto_tile& t = tiles_[in.a];
-        const int64_t r = ints[in.b], c = ints[in.c];
-        if (r < 0 || c < 0 || r > t.rows || c > t.cols) {
-          status = Error(in, PTO_ERR_OUT_OF_RANGE,
-                         "valid region " + std::to_string(r) + "x" + std::to_string(c) + " of %" +
-                             p_.tiles[in.a].name + " is outside its " + std::to_string(t.rows) +
-                             "x" + std::to_string(t.cols));
-        } else {
-          t.valid_rows = static_cast<uint32_t>(r);
-          t.valid_cols = static_cast<uint32_t>(c);
-        }
-        break;
-      }
+      case Code::kSetValid: status = SetValid(in); break;
       case Code::kTileOp:
         if (in.plain) {
           PlainTileOp(in);
@@ -391,21 +419,9 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
       case Code::kTsel: status = Tsel(in); break;
       case Code::kMrgSortLists: status = MrgSortLists(in); break;
       case Code::kGetVal: status = GetVal(in); break;
-      case Code::kTileCopy: {
-        pto_tile& to = tiles_[in.a];
-        const pto_tile& from = tiles_[in.b];
-        memmove(to.data, from.data, ElementCount(&from) * pto_dtype_size(from.dtype));
-        to.valid_rows = from.valid_rows;
-        to.valid_cols = from.valid_cols;
-        break;
-      }
+      case Code::kTileCopy: CopyTile(in, tiles_.data()); break;
       case Code::kNop:
-        // sub 1: pto.syncall, a barrier of every block; blocks run
-        // independently here (not all at once), so none can wait for another.
-        if (in.sub == 1 && blocks > 1)
-          status = Error(in, PTO_ERR_INVALID_ARGUMENT,
-                         "pto.syncall waits for every block, and blocks run independently "
-                         "here: run this kernel on 1 block");
+        if (in.sub == 1 && blocks > 1) status = SyncAllError(in);
         break;
       case Code::kFloatBinary:
       case Code::kFloatCast:
@@ -420,11 +436,8 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
       case Code::kLoadScalar: status = ScalarAccess(in, true); break;
       case Code::kAddPtr: status = AddPtr(in); break;
       case Code::kArrayClear:
-        if (in.sub != 0) {
-          std::fill_n(floats_.begin() + in.a, in.imm, 0.0);
-        } else {
-          std::fill_n(ints_.begin() + in.a, in.imm, int64_t{0});
-        }
+        if (in.sub != 0) std::fill_n(floats_.begin() + in.a, in.imm, 0.0);
+        else std::fill_n(ints_.begin() + in.a, in.imm, int64_t{0});
         break;
       case Code::kArrayGet: status = ArrayAccess(in, true); break;
       case Code::kArraySet: status = ArrayAccess(in, false); break;

@@ -1,8 +1,7 @@
 // The executor's cube instructions: the moves between memories, each element
 // kept at its (row, column) and laid out as the destination's layout says
 // (layout.h), tload into and tstore out of the cube's tiles, and the matrix
-// multiply, run by the table's row on row-major copies of the operands'
-// valid regions staged after the block's memories.
+// multiply, the table's row checked and run on the operands' cube tiles.
 #include <string.h>
 
 #include <string>
@@ -18,37 +17,11 @@
 namespace pto {
 namespace program {
 
-pto_status CheckMatmulRegions(const Program& p, const Instr& in, const pto_tile& dst,
-                              const pto_tile& a, const pto_tile& b, const pto_tile* bias) {
-  // Stand-ins at distinct addresses (never dereferenced): the row's rules
-  // judge dtypes and regions; the tiles' memories keep them apart.
-  static char stand_in_bytes[4];
-  const auto stand_in = [](const pto_tile& t, int k) {
-    pto_tile s = t;
-    s.rows = t.valid_rows;
-    s.cols = t.valid_cols;
-    s.buffer = nullptr;
-    s.offset = 0;
-    s.data = &stand_in_bytes[k];
-    return s;
-  };
-  pto_tile sd = stand_in(dst, 0);
-  const pto_tile sa = stand_in(a, 1), sb = stand_in(b, 2);
-  const pto_tile sbias = bias != nullptr ? stand_in(*bias, 3) : pto_tile{};
-  ops::Operands o{&sd, &sa, &sb, nullptr, 0};
-  o.src2 = bias != nullptr ? &sbias : nullptr;
-  const pto_status status = in.op->check(o, PTO_PROFILE_HOST);
-  if (status != PTO_OK) return status;
-  if (p.profile == PTO_PROFILE_HOST) return PTO_OK;
-  const uint32_t dims[3] = {a.valid_rows, a.valid_cols, b.valid_cols};
-  const char* names[3] = {"M", "K", "N"};
-  for (int i = 0; i < 3; ++i) {
-    if (dims[i] < 1 || dims[i] > 4095)
-      return Fail(PTO_ERR_SHAPE_MISMATCH, in.op->c_function,
-                  "%s = %u is outside the cube's 1 to 4095 under %s", names[i], dims[i],
-                  pto_profile_string(p.profile));
-  }
-  return PTO_OK;
+ops::Operands MatmulOperands(const Instr& in, pto_tile* tiles) {
+  ops::Operands o{&tiles[in.a], &tiles[in.b], &tiles[in.c], nullptr, 0};
+  o.src2 = in.d != kNoSlot ? &tiles[in.d] : nullptr;
+  o.cube_placements_checked = true;
+  return o;
 }
 
 bool ExtractWindowAligned(const Type& src, Space dst_space, int64_t row, int64_t col,
@@ -89,8 +62,9 @@ TileImage Block::Image(uint32_t slot) const {
   uint32_t root = slot;
   while (p_.tiles[root].IsView() && p_.tiles[root].type.IsCube())
     root = static_cast<uint32_t>(p_.tiles[root].view_of);
-  return TileImage{static_cast<char*>(tiles_[slot].data), LayoutOf(p_.tiles[root].type),
-                   corners_[slot].row, corners_[slot].col};
+  const pto_tile& t = tiles_[slot];
+  return TileImage{static_cast<char*>(t.data), LayoutOf(p_.tiles[root].type), t.origin_row,
+                   t.origin_col};
 }
 
 // tload into a mat tile: first every element of the tile gets its type's pad
@@ -155,7 +129,7 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
       if (cast) {
         // The fixpipe's FLOAT32 to FLOAT16 / BFLOAT16, rounded to nearest
         // even as tcvt rounds.
-        kernels::FromF32(view_dtype, static_cast<size_t>(run), g, reinterpret_cast<const float*>(e));
+        ops::RoundFromF32(view_dtype, static_cast<size_t>(run), g, reinterpret_cast<const float*>(e));
       } else if (run > 1) {
         if (load) memcpy(e, g, static_cast<size_t>(run) * size);
         else memcpy(g, e, static_cast<size_t>(run) * size);
@@ -228,51 +202,15 @@ pto_status Block::CubeMove(const Instr& in) {
   return PTO_OK;
 }
 
-// The matrix multiply: a's and b's valid regions copied row-major into the
-// staging area (and dst's for tmatmul_acc, whose chains start from it), the
-// row run on those copies, dst's valid region written back in its layout.
+// The matrix multiply: the row's check, which decides the rules a dynamic
+// valid region leaves to run time and reserves this thread's staging for
+// operands in a fractal layout, then its run, which multiplies row-major
+// copies of the valid regions and writes dst's back in its layout.
 pto_status Block::Matmul(const Instr& in) {
-  pto_tile& c = tiles_[in.a];
-  const pto_tile& a = tiles_[in.b];
-  const pto_tile& b = tiles_[in.c];
-  const pto_tile* bias = in.d != kNoSlot ? &tiles_[in.d] : nullptr;
-  if (in.check_at_run) {
-    const pto_status status = CheckMatmulRegions(p_, in, c, a, b, bias);
-    if (status != PTO_OK) return Diagnose(p_, in.loc, status, LastError());
-  }
-  char* stage = ub_ + p_.scratch_base;
-  const auto staged = [&stage](const pto_tile& t, uint32_t rows, uint32_t cols) {
-    pto_tile s{};
-    s.dtype = t.dtype;
-    s.rows = s.valid_rows = rows;
-    s.cols = s.valid_cols = cols;
-    s.data = stage;
-    stage += (size_t{rows} * cols * pto_dtype_size(t.dtype) + 63) / 64 * 64;
-    return s;
-  };
-  // A tile's valid region to its row-major copy, or (back) the copy to it.
-  const auto gather = [this](uint32_t slot, pto_tile* copy, bool back) {
-    const TileImage image = Image(slot);
-    const Layout staged = RowMajorLayout(copy->rows, copy->cols);
-    const size_t size = pto_dtype_size(copy->dtype);
-    char* rows = static_cast<char*>(copy->data);
-    if (back)
-      CopyRegion(image.layout, image.data, image.row, image.col, staged, rows, 0, 0, copy->rows,
-                 copy->cols, size);
-    else
-      CopyRegion(staged, rows, 0, 0, image.layout, image.data, image.row, image.col, copy->rows,
-                 copy->cols, size);
-  };
-  const uint32_t m = c.valid_rows, n = c.valid_cols, k = a.valid_cols;
-  pto_tile sa = staged(a, m, k), sb = staged(b, k, n), sc = staged(c, m, n);
-  if (m == 0 || n == 0) return PTO_OK;
-  gather(in.b, &sa, false);
-  gather(in.c, &sb, false);
-  if (in.op->id == ops::OpId::kTMatmulAcc) gather(in.a, &sc, false);
-  ops::Operands o{&sc, &sa, &sb, nullptr, 0};
-  o.src2 = bias;
-  in.op->run(o, PTO_PROFILE_HOST);
-  gather(in.a, &sc, true);
+  const ops::Operands o = MatmulOperands(in, tiles_.data());
+  const pto_status status = in.op->check(o, p_.profile);
+  if (status != PTO_OK) return Error(in, status, LastError());
+  if (o.dst->valid_rows != 0 && o.dst->valid_cols != 0) in.op->run(o, p_.profile);
   return PTO_OK;
 }
 

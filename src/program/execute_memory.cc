@@ -300,13 +300,14 @@ pto_status Block::Subview(const Instr& in) {
     // A window of the root's image, whose layout places its elements.
     view.cols = vs.type.cols;
     view.data = parent.data;
-    view.buffer = parent.buffer;
-    view.offset = parent.offset;
-    corners_[in.a] = {corners_[in.b].row + static_cast<uint64_t>(r),
-                      corners_[in.b].col + static_cast<uint64_t>(c)};
+    view.image_rows = parent.image_rows;
+    view.image_cols = parent.image_cols;
+    view.origin_row = parent.origin_row + static_cast<uint32_t>(r);
+    view.origin_col = parent.origin_col + static_cast<uint32_t>(c);
     return PTO_OK;
   }
-  view.cols = parent.cols;
+  view.cols = view.image_cols = parent.cols;
+  view.image_rows = view.rows;
   view.data = static_cast<char*>(parent.data) +
               (static_cast<size_t>(r) * parent.cols + static_cast<size_t>(c)) *
                   pto_dtype_size(parent.dtype);

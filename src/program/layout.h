@@ -22,6 +22,28 @@ inline bool IsRowMajor(const Type& t) {
   return t.box == Box::kNone && (!t.col_major || t.rows == 1 || t.cols == 1);
 }
 
+// The memory of t as the C API names it (pto_location; Space lists the
+// same memories in the same order, then scaling, which no program tile has:
+// types.cc refuses MX scale tiles).
+inline pto_location LocationOf(const Type& t) {
+  static_assert(static_cast<int>(Space::kBias) == PTO_LOC_BIAS, "Space follows pto_location");
+  return static_cast<pto_location>(t.space);
+}
+
+// t's box order and the order inside a box as the C API names them
+// (pto_layout): ND for a tile without boxes (a DN vec tile is one row or
+// column, the same bytes). With the boxes of C's tiles in its memory (1024
+// bytes in acc, 512 elsewhere), which every operand of a matrix multiply has
+// (compile_cube.cc), TileLayout then places each element as LayoutOf(t)
+// does; a mat tile of 1024-byte boxes or DN has no such name, and is read
+// through its type only (Block::Image): no row takes a mat tile from a
+// program.
+inline pto_layout PtoLayoutOf(const Type& t) {
+  if (t.box == Box::kNone) return PTO_LAYOUT_ND;
+  if (t.box == Box::kRowMajor) return t.col_major ? PTO_LAYOUT_NZ : PTO_LAYOUT_ZZ;
+  return t.col_major ? PTO_LAYOUT_NN : PTO_LAYOUT_ZN;
+}
+
 // The layout's name as pto-isa's pages write it (NZ, ZN, ZZ, NN, ND, DN).
 inline const char* LayoutName(const Type& t) {
   if (t.box == Box::kNone) return t.col_major ? "DN" : "ND";

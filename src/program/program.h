@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ops/ops.h"
+#include "program/layout.h"
 #include "program/lexer.h"
 #include "program/types.h"
 #include "pto_c.h"
@@ -57,8 +58,13 @@ struct TileSlot {
 
 // A tile of one block (or of the verifier's stand-in buffer) for slot s:
 // its storage at ub + s.addr (any non-null address for an implicit tmp),
-// marked as placed, with the declared valid region where it is static and
-// `dynamic` where the type says `?`.
+// with the declared valid region where it is static and `dynamic` where the
+// type says `?`, its own image from (0, 0) (Block::Subview makes a cube
+// tile's subview a window of its root's). A vec tile is marked as placed
+// (the rows judge its overlaps by address); a cube tile carries its
+// location and layout (LocationOf, PtoLayoutOf) and, as C's cube tiles,
+// lies in no buffer: the matrix multiplies, the one kind of row that takes
+// cube tiles, read it as they read C's.
 inline pto_tile TileFromSlot(const TileSlot& s, char* ub, uint32_t dynamic_rows,
                              uint32_t dynamic_cols, pto_buffer* placed_marker) {
   pto_tile t;
@@ -70,12 +76,14 @@ inline pto_tile TileFromSlot(const TileSlot& s, char* ub, uint32_t dynamic_rows,
   t.valid_cols =
       s.type.valid_cols == kDynamic ? dynamic_cols : static_cast<uint32_t>(s.type.valid_cols);
   t.data = ub + (s.in_ub ? s.base + s.addr : 0);
-  t.buffer = s.in_ub ? placed_marker : nullptr;
-  t.offset = s.base + s.addr;
-  // The table's rows see every program tile as a row-major vec tile: a cube
-  // tile reaches them as a row-major copy (execute_cube.cc).
-  t.location = PTO_LOC_VEC;
-  t.layout = PTO_LAYOUT_ND;
+  const bool cube = s.type.IsCube();
+  t.buffer = s.in_ub && !cube ? placed_marker : nullptr;
+  t.offset = cube ? 0 : s.base + s.addr;
+  t.location = static_cast<uint8_t>(cube ? LocationOf(s.type) : PTO_LOC_VEC);
+  t.layout = static_cast<uint8_t>(cube ? PtoLayoutOf(s.type) : PTO_LAYOUT_ND);
+  t.image_rows = t.rows;
+  t.image_cols = t.cols;
+  t.origin_row = t.origin_col = 0;
   return t;
 }
 
@@ -302,10 +310,7 @@ struct Program {
     uint64_t capacity = 0, base = 0, size = 0, live_peak = 0;
   };
   Memory memories[kSpaceCount];
-  // The cube instructions' row-major staging (execute_cube.cc), after the
-  // memories: at most scratch_bytes from scratch_base.
-  uint64_t scratch_base = 0, scratch_bytes = 0;
-  uint64_t ub_size = 0;      // bytes a block allocates: every memory, then the staging
+  uint64_t ub_size = 0;      // bytes a block allocates: every memory
   // Loops as instruction ranges [begin, end]: a tile declared before one and
   // used in it lives through the whole loop.
   std::vector<std::pair<uint32_t, uint32_t>> loops;

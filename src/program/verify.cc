@@ -298,8 +298,7 @@ pto_status PlaceMemory(Program* p, Space space) {
 }
 
 // Every memory's tiles, then the block's allocation: the memories one after
-// another (each from a 64-byte boundary), then the cube instructions'
-// staging.
+// another (each from a 64-byte boundary).
 pto_status PlaceTiles(Program* p) {
   LeaveOutUnusedTmps(p);
   LiveRanges(p);
@@ -314,8 +313,7 @@ pto_status PlaceTiles(Program* p) {
   for (TileSlot& s : p->tiles)
     if (!s.IsView()) s.base = p->memories[static_cast<int>(s.type.space)].base;
   for (uint32_t i = 0; i < p->tiles.size(); ++i) PlaceView(p, i);
-  p->scratch_base = base;
-  p->ub_size = std::max<uint64_t>(64, base + (p->scratch_bytes + 63) / 64 * 64);
+  p->ub_size = std::max<uint64_t>(64, base);
   return PTO_OK;
 }
 
@@ -334,8 +332,14 @@ pto_status CheckOperations(Program* p) {
     tiles[i] = TileFromSlot(s, base, s.type.rows, s.type.cols, &placed_marker);
     // An implicit tmp gets an address of its own, apart from every tile.
     if (!s.in_ub) tiles[i].data = base + p->ub_size + 64 * i;
-    // A subview's rows are its root's.
-    if (s.IsView()) tiles[i].cols = p->tiles[RootOf(*p, static_cast<uint32_t>(i))].type.cols;
+    // A vec subview's rows are its root's; a cube subview is a window of its
+    // root's image.
+    if (s.IsView()) {
+      const Type& root = p->tiles[RootOf(*p, static_cast<uint32_t>(i))].type;
+      if (s.type.IsCube()) tiles[i].image_rows = root.rows;
+      else tiles[i].cols = root.cols;
+      tiles[i].image_cols = root.cols;
+    }
   }
   for (Instr& in : p->code) {
     if (in.code == Code::kTileCopy && (p->tiles[in.a].IsView() || p->tiles[in.b].IsView()))
@@ -343,8 +347,7 @@ pto_status CheckOperations(Program* p) {
                       "a subview (%" + p->tiles[p->tiles[in.a].IsView() ? in.a : in.b].name +
                           ") cannot be carried into another tile: yield the tile it views");
     if (in.code == Code::kMatmul) {
-      const pto_status status = CheckMatmulRegions(
-          *p, in, tiles[in.a], tiles[in.b], tiles[in.c], in.d != kNoSlot ? &tiles[in.d] : nullptr);
+      const pto_status status = in.op->check(MatmulOperands(in, tiles.data()), p->profile);
       // A dynamic region's rule may hold once the run sets it: decided then.
       if (status != PTO_OK && !(in.check_at_run && status == PTO_ERR_SHAPE_MISMATCH))
         return Diagnose(*p, in.loc, status, LastError());
