@@ -74,4 +74,38 @@ bool ValidRegionsOverlapSlow(const pto_tile* a, const pto_tile* b) {
   return false;
 }
 
+bool ConvertsInPlaceInOrder(const pto_tile* src, const pto_tile* dst) {
+  const uintptr_t src_size = pto_dtype_size(src->dtype), dst_size = pto_dtype_size(dst->dtype);
+  return src->data == dst->data && dst_size <= src_size &&
+         dst->cols * dst_size <= src->cols * src_size;
+}
+
+bool RepeatsOverwriteEarlierRemainder(const pto_tile* src, const pto_tile* dst,
+                                      uint32_t* dst_row, uint32_t* src_row) {
+  const uint64_t src_size = pto_dtype_size(src->dtype), dst_size = pto_dtype_size(dst->dtype);
+  const uint64_t repeat = 256 / std::max(src_size, dst_size);  // elements per repeat
+  const uint64_t cols = dst->valid_cols;
+  const uint64_t whole = cols / repeat * repeat;  // columns the repeats convert
+  if (whole == 0 || whole == cols) return false;
+  const uint64_t src_stride = src->cols * src_size, dst_stride = dst->cols * dst_size;
+  // Source row r's remainder is bytes [r*S + whole*ss, r*S + cols*ss); dst
+  // row i's repeats write [i*D, i*D + whole*ds). Both move forward with their
+  // row, so for each i the rows r that meet it are one range, found by
+  // division.
+  const uint64_t tail_begin = whole * src_size, tail_end = cols * src_size;
+  for (uint64_t i = 1; i < dst->valid_rows; ++i) {
+    const uint64_t lo = i * dst_stride, hi = lo + whole * dst_size;
+    // r meets i when r*S + tail_begin < hi and r*S + tail_end > lo.
+    if (hi <= tail_begin) continue;
+    const uint64_t r_last = std::min<uint64_t>((hi - tail_begin - 1) / src_stride, i - 1);
+    const uint64_t r_first = lo < tail_end ? 0 : (lo - tail_end) / src_stride + 1;
+    if (r_first <= r_last) {
+      *dst_row = static_cast<uint32_t>(i);
+      *src_row = static_cast<uint32_t>(r_first);
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace pto

@@ -25,6 +25,21 @@ inline bool ValidRegionsOverlap(const pto_tile* a, const pto_tile* b) {
   return ValidRegionsOverlapSlow(a, b);
 }
 
+// A conversion in place whose order of elements is well defined: src and dst
+// start at the same byte, dst's elements are no wider than src's and dst's
+// rows no longer in bytes. Converting rows in order, each row's source read
+// before its destination is written, then reads every source element before
+// any byte of it is overwritten (dst row i ends at or before src row i + 1
+// starts, and dst element j at or before src element j).
+bool ConvertsInPlaceInOrder(const pto_tile* src, const pto_tile* dst);
+
+// The NPU's A2A3 conversion runs every row's whole 256-byte repeats before any
+// row's remainder: of a conversion that ConvertsInPlaceInOrder, whether a dst
+// row's repeats overwrite an earlier source row's remainder before it is read.
+// On true, *dst_row and *src_row name the first such pair.
+bool RepeatsOverwriteEarlierRemainder(const pto_tile* src, const pto_tile* dst,
+                                      uint32_t* dst_row, uint32_t* src_row);
+
 }  // namespace pto
 
 #endif  // PTO_OVERLAP_H_

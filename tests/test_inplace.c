@@ -1,0 +1,286 @@
+/* The overlaps the NPU's order makes well defined (pto_c.h, "In place"):
+ * pto_tcvt converting in place across element sizes, compared byte for byte
+ * with the same call on separate storage, on every SIMD target and profile;
+ * the overlaps that stay refused (widening, longer dst rows, another start)
+ * and A2A3's refusal where its repeats-then-remainder order would read a
+ * source row's remainder after a later dst row overwrote it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/harness.h"
+
+typedef struct {
+    pto_dtype src, dst;
+} pair;
+
+/* Narrowing and same-size pairs the samples convert in place, and others of
+ * each size step. */
+static const pair kPairs[] = {
+    {PTO_FLOAT32, PTO_BFLOAT16}, {PTO_FLOAT32, PTO_FLOAT16}, {PTO_INT32, PTO_FLOAT16},
+    {PTO_FLOAT16, PTO_INT8},     {PTO_FLOAT32, PTO_INT32},   {PTO_INT32, PTO_FLOAT32},
+    {PTO_FLOAT32, PTO_INT16},    {PTO_INT32, PTO_INT16},     {PTO_INT16, PTO_INT8},
+    {PTO_FLOAT16, PTO_UINT8},    {PTO_BFLOAT16, PTO_INT8},   {PTO_INT64, PTO_INT32},
+};
+
+typedef struct {
+    uint32_t rows, cols, valid_rows, valid_cols;
+    uint32_t dst_cols; /* dst's cols: its rows no longer in bytes than src's */
+} shape;
+
+static const shape kShapes[] = {
+    {1, 1, 1, 1, 1},       {4, 8, 4, 8, 8},        {16, 128, 16, 128, 128}, {16, 128, 16, 100, 128},
+    {5, 96, 3, 37, 96},    {8, 64, 8, 30, 32},     {3, 1024, 3, 1000, 1024}, {2, 2048, 2, 2048, 2048},
+    {7, 40, 7, 17, 24},    {32, 256, 31, 255, 256},
+};
+
+static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A2A3, PTO_PROFILE_A5};
+
+static void fill_random(rng *r, unsigned char *bytes, size_t n) {
+    for (size_t i = 0; i < n; ++i) bytes[i] = (unsigned char)rng_next(r);
+}
+
+typedef struct {
+    size_t compared;  /* in-place calls compared with separate storage */
+    size_t refused;   /* A2A3's order refusals */
+} counts;
+
+/* One pair, shape and profile: the call on separate storage decides whether
+ * the pair is offered and gives the expected bytes; the call in place must
+ * give them too, with every byte outside dst's valid elements unchanged. */
+static void compare_in_place(const pair *p, const shape *s, pto_profile profile, rng *r, counts *n) {
+    const size_t ss = pto_dtype_size(p->src), ds = pto_dtype_size(p->dst);
+    const size_t bytes = (size_t)s->rows * s->cols * ss;
+    pto_buffer *buf = NULL;
+    assert_int_equal(pto_buffer_create(bytes, &buf), PTO_OK);
+    pto_tile *src = NULL, *dst = NULL, *sep_src = NULL, *sep_dst = NULL;
+    const uint32_t dst_rows = (uint32_t)((bytes / ds) / s->dst_cols);
+    assert_int_equal(pto_tile_create_at(p->src, s->rows, s->cols, buf, 0, &src), PTO_OK);
+    assert_int_equal(pto_tile_create_at(p->dst, dst_rows, s->dst_cols, buf, 0, &dst), PTO_OK);
+    assert_int_equal(pto_tile_create(p->src, s->rows, s->cols, &sep_src), PTO_OK);
+    assert_int_equal(pto_tile_create(p->dst, dst_rows, s->dst_cols, &sep_dst), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(src, s->valid_rows, s->valid_cols), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(dst, s->valid_rows, s->valid_cols), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(sep_src, s->valid_rows, s->valid_cols), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(sep_dst, s->valid_rows, s->valid_cols), PTO_OK);
+
+    unsigned char *data = pto_tile_data(src);
+    fill_random(r, data, bytes);
+    memcpy(pto_tile_data(sep_src), data, bytes);
+    unsigned char *before = malloc(bytes);
+    assert_non_null(before);
+    memcpy(before, data, bytes);
+
+    assert_int_equal(pto_set_profile(profile), PTO_OK);
+    const pto_status separate = pto_tcvt(sep_dst, sep_src, NULL, PTO_ROUND_RINT, PTO_SAT_OFF);
+    const pto_status in_place = pto_tcvt(dst, src, NULL, PTO_ROUND_RINT, PTO_SAT_OFF);
+    if (separate != PTO_OK) {
+        /* a pair the profile does not offer: refused the same way in place */
+        assert_int_equal(in_place, separate);
+        assert_memory_equal(data, before, bytes);
+    } else if (in_place == PTO_ERR_ALIASING) {
+        /* only A2A3's order, only with whole repeats and a remainder */
+        const size_t repeat = 256 / (ss > ds ? ss : ds);
+        if (profile != PTO_PROFILE_A2A3 || s->valid_cols < repeat || s->valid_cols % repeat == 0 ||
+            s->valid_rows < 2)
+            fail_msg("%s -> %s %ux%u valid %ux%u on %s: in place refused: %s", pto_dtype_string(p->src),
+                     pto_dtype_string(p->dst), s->rows, s->cols, s->valid_rows, s->valid_cols,
+                     pto_profile_string(profile), pto_last_error());
+        assert_non_null(strstr(pto_last_error(), "A2A3"));
+        assert_memory_equal(data, before, bytes);
+        n->refused++;
+    } else {
+        assert_int_equal(in_place, PTO_OK);
+        /* expected: the old bytes with dst's valid elements replaced */
+        const unsigned char *sep = pto_tile_data(sep_dst);
+        for (uint32_t i = 0; i < s->valid_rows; ++i)
+            memcpy(before + (size_t)i * s->dst_cols * ds, sep + (size_t)i * s->dst_cols * ds,
+                   (size_t)s->valid_cols * ds);
+        if (memcmp(data, before, bytes) != 0)
+            fail_msg("%s -> %s %ux%u valid %ux%u on %s: in place differs from separate storage",
+                     pto_dtype_string(p->src), pto_dtype_string(p->dst), s->rows, s->cols, s->valid_rows,
+                     s->valid_cols, pto_profile_string(profile));
+        n->compared++;
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    free(before);
+    pto_tile_destroy(src);
+    pto_tile_destroy(dst);
+    pto_tile_destroy(sep_src);
+    pto_tile_destroy(sep_dst);
+    pto_buffer_destroy(buf);
+}
+
+static void narrowing_on_target(void *ctx, size_t target_index, const char *target) {
+    (void)target;
+    counts *n = ctx;
+    rng r = {0x1a2b3c4d5e6f7788ull + target_index};
+    for (size_t pi = 0; pi < COUNT(kPairs); ++pi)
+        for (size_t si = 0; si < COUNT(kShapes); ++si)
+            for (size_t fi = 0; fi < COUNT(kProfiles); ++fi)
+                compare_in_place(&kPairs[pi], &kShapes[si], kProfiles[fi], &r, n);
+}
+
+static void test_tcvt_in_place_equals_separate(void **state) {
+    (void)state;
+    counts n = {0, 0};
+    for_each_target("tcvt in place", narrowing_on_target, &n);
+    printf("[tcvt in place] %zu in-place calls bit-identical to separate storage, %zu refused by A2A3's "
+           "order\n",
+           n.compared, n.refused);
+    assert_true(n.compared > COUNT(kPairs) * COUNT(kShapes));
+    assert_true(n.refused > 0);
+}
+
+/* A refusal that writes nothing and names its reason. */
+static void expect_refused(pto_tile *dst, const pto_tile *src, const char *reason) {
+    const size_t bytes = (size_t)pto_tile_rows(src) * pto_tile_cols(src) * pto_dtype_size(pto_tile_dtype(src));
+    unsigned char *before = malloc(bytes);
+    assert_non_null(before);
+    memcpy(before, pto_tile_data((pto_tile *)src), bytes);
+    assert_int_equal(pto_tcvt(dst, src, NULL, PTO_ROUND_RINT, PTO_SAT_OFF), PTO_ERR_ALIASING);
+    if (strstr(pto_last_error(), reason) == NULL)
+        fail_msg("pto_last_error() \"%s\" should say \"%s\"", pto_last_error(), reason);
+    assert_memory_equal(pto_tile_data((pto_tile *)src), before, bytes);
+    free(before);
+}
+
+static void test_tcvt_overlaps_still_refused(void **state) {
+    (void)state;
+    pto_buffer *buf = NULL;
+    assert_int_equal(pto_buffer_create(16384, &buf), PTO_OK);
+    unsigned char *bytes = pto_buffer_data(buf);
+    for (size_t i = 0; i < 16384; ++i) bytes[i] = (unsigned char)(i * 7 + 3);
+    pto_tile *bf = NULL, *f32 = NULL, *f32_wide = NULL, *f16_off = NULL, *f16_long = NULL;
+    assert_int_equal(pto_tile_create_at(PTO_BFLOAT16, 8, 64, buf, 0, &bf), PTO_OK);
+    assert_int_equal(pto_tile_create_at(PTO_FLOAT32, 8, 64, buf, 0, &f32), PTO_OK);
+    assert_int_equal(pto_tile_create_at(PTO_FLOAT32, 8, 128, buf, 0, &f32_wide), PTO_OK);
+    assert_int_equal(pto_tile_create_at(PTO_FLOAT16, 8, 64, buf, 64, &f16_off), PTO_OK);
+    assert_int_equal(pto_tile_create_at(PTO_FLOAT16, 8, 160, buf, 0, &f16_long), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(f32_wide, 8, 64), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(f16_long, 8, 64), PTO_OK);
+    for (size_t fi = 0; fi < COUNT(kProfiles); ++fi) {
+        assert_int_equal(pto_set_profile(kProfiles[fi]), PTO_OK);
+        /* widening: dst's FLOAT32 elements over src's BFLOAT16 */
+        expect_refused(f32, bf, "wider");
+        /* another start address */
+        expect_refused(f16_off, f32, "same address");
+        /* dst rows (320 bytes) longer than src's (256 bytes) */
+        expect_refused(f16_long, f32, "longer");
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    /* dst rows shorter in bytes and the same start: in place */
+    pto_tile *f16_short = NULL;
+    assert_int_equal(pto_tile_create_at(PTO_FLOAT16, 8, 64, buf, 0, &f16_short), PTO_OK);
+    assert_int_equal(pto_tcvt(f16_short, f32_wide, NULL, PTO_ROUND_RINT, PTO_SAT_OFF), PTO_OK);
+    pto_tile_destroy(f16_short);
+    pto_tile_destroy(bf);
+    pto_tile_destroy(f32);
+    pto_tile_destroy(f32_wide);
+    pto_tile_destroy(f16_off);
+    pto_tile_destroy(f16_long);
+    pto_buffer_destroy(buf);
+}
+
+/* The A2A3 order's refusal names both rows and the columns; without a
+ * remainder, with fewer columns than one repeat or with one row, A2A3
+ * converts in place. */
+static void test_tcvt_a2a3_order(void **state) {
+    (void)state;
+    pto_buffer *buf = NULL;
+    assert_int_equal(pto_buffer_create(16 * 128 * 4, &buf), PTO_OK);
+    pto_tile *f32 = NULL, *bf = NULL;
+    assert_int_equal(pto_tile_create_at(PTO_FLOAT32, 16, 128, buf, 0, &f32), PTO_OK);
+    assert_int_equal(pto_tile_create_at(PTO_BFLOAT16, 16, 128, buf, 0, &bf), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(f32, 16, 100), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(bf, 16, 100), PTO_OK);
+    expect_refused(bf, f32, "dst row 1's whole 256-byte repeats (columns 0..63) overwrite src row 0's columns 64..99");
+    static const uint32_t kAccepted[][2] = {{16, 128}, {16, 64}, {16, 50}, {1, 100}};
+    for (size_t k = 0; k < COUNT(kAccepted); ++k) {
+        assert_int_equal(pto_tile_set_valid(f32, kAccepted[k][0], kAccepted[k][1]), PTO_OK);
+        assert_int_equal(pto_tile_set_valid(bf, kAccepted[k][0], kAccepted[k][1]), PTO_OK);
+        assert_int_equal(pto_tcvt(bf, f32, NULL, PTO_ROUND_RINT, PTO_SAT_OFF), PTO_OK);
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(f32, 16, 100), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(bf, 16, 100), PTO_OK);
+    assert_int_equal(pto_tcvt(bf, f32, NULL, PTO_ROUND_RINT, PTO_SAT_OFF), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    pto_tile_destroy(f32);
+    pto_tile_destroy(bf);
+    pto_buffer_destroy(buf);
+}
+
+
+/* A program places its tiles: PyPTO's int8 quantisation chain converts at one
+ * address, f32 -> i32 -> f32 -> f16 -> i8, and stores the int8 rows. The
+ * result must be the chain's on separate storage (each step rounds once). */
+#define TILE(T) "!pto.tile_buf<vec, 16x64x" T ">"
+static const char kChain[] =
+    "module attributes {pto.target_arch = \"a5\"} {\n"
+    "func.func @quant(%x: !pto.ptr<f32>, %y: !pto.ptr<i8>) attributes {pto.entry} {\n"
+    "  %c1 = arith.constant 1 : index\n  %c16 = arith.constant 16 : index\n"
+    "  %c64 = arith.constant 64 : index\n  %a0 = arith.constant 0 : i64\n"
+    "  %xv = pto.make_tensor_view %x, shape = [%c16, %c64], strides = [%c64, %c1] : !pto.tensor_view<16x64xf32>\n"
+    "  %yv = pto.make_tensor_view %y, shape = [%c16, %c64], strides = [%c64, %c1] : !pto.tensor_view<16x64xi8>\n"
+    "  %f = pto.alloc_tile addr = %a0 : " TILE("f32") "\n"
+    "  %i = pto.alloc_tile addr = %a0 : " TILE("i32") "\n"
+    "  %g = pto.alloc_tile addr = %a0 : " TILE("f32") "\n"
+    "  %h = pto.alloc_tile addr = %a0 : " TILE("f16") "\n"
+    "  %b = pto.alloc_tile addr = %a0 : " TILE("i8") "\n"
+    "  pto.tload ins(%xv : !pto.tensor_view<16x64xf32>) outs(%f : " TILE("f32") ")\n"
+    "  pto.tcvt ins(%f {rmode = #pto<round_mode RINT>} : " TILE("f32") ") outs(%i : " TILE("i32") ")\n"
+    "  pto.tcvt ins(%i {rmode = #pto<round_mode RINT>} : " TILE("i32") ") outs(%g : " TILE("f32") ")\n"
+    "  pto.tcvt ins(%g {rmode = #pto<round_mode RINT>} : " TILE("f32") ") outs(%h : " TILE("f16") ")\n"
+    "  pto.tcvt ins(%h {rmode = #pto<round_mode TRUNC>} : " TILE("f16") ") outs(%b : " TILE("i8") ")\n"
+    "  pto.tstore ins(%b : " TILE("i8") ") outs(%yv : !pto.tensor_view<16x64xi8>)\n"
+    "  return\n}\n}\n";
+#undef TILE
+
+static void test_program_chain_in_place(void **state) {
+    (void)state;
+    pto_program *p = program_build(kChain, NULL);
+    float x[16 * 64];
+    int8_t y[16 * 64];
+    rng r = {77};
+    for (int k = 0; k < 16 * 64; ++k) x[k] = (float)rng_uniform(&r, -130.0, 130.0);
+    memset(y, 0x55, sizeof y);
+    pto_args *args = NULL;
+    assert_int_equal(pto_args_create(p, &args), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 0, x, sizeof x), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 1, y, sizeof y), PTO_OK);
+    assert_int_equal(pto_program_run(p, args), PTO_OK);
+    /* the same chain on separate tiles, through the C calls */
+    pto_tile *f = NULL, *i = NULL, *g = NULL, *h = NULL, *b = NULL;
+    assert_int_equal(pto_tile_create(PTO_FLOAT32, 16, 64, &f), PTO_OK);
+    assert_int_equal(pto_tile_create(PTO_INT32, 16, 64, &i), PTO_OK);
+    assert_int_equal(pto_tile_create(PTO_FLOAT32, 16, 64, &g), PTO_OK);
+    assert_int_equal(pto_tile_create(PTO_FLOAT16, 16, 64, &h), PTO_OK);
+    assert_int_equal(pto_tile_create(PTO_INT8, 16, 64, &b), PTO_OK);
+    memcpy(pto_tile_data(f), x, sizeof x);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    assert_int_equal(pto_tcvt(i, f, NULL, PTO_ROUND_RINT, PTO_SAT_OFF), PTO_OK);
+    assert_int_equal(pto_tcvt(g, i, NULL, PTO_ROUND_RINT, PTO_SAT_OFF), PTO_OK);
+    assert_int_equal(pto_tcvt(h, g, NULL, PTO_ROUND_RINT, PTO_SAT_OFF), PTO_OK);
+    assert_int_equal(pto_tcvt(b, h, NULL, PTO_ROUND_TRUNC, PTO_SAT_OFF), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    assert_memory_equal(y, pto_tile_data(b), sizeof y);
+    pto_tile_destroy(f);
+    pto_tile_destroy(i);
+    pto_tile_destroy(g);
+    pto_tile_destroy(h);
+    pto_tile_destroy(b);
+    pto_args_destroy(args);
+    pto_program_destroy(p);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tcvt_in_place_equals_separate),
+        cmocka_unit_test(test_tcvt_overlaps_still_refused),
+        cmocka_unit_test(test_tcvt_a2a3_order),
+        cmocka_unit_test(test_program_chain_in_place),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
