@@ -48,6 +48,7 @@ static void test_profile_api(void **state) {
 static const char *const kA2A3PowList = "(INT32, INT16, INT8, UINT32, UINT16, UINT8, FLOAT32)";
 static const char *const kA2A3PartAddList = "(INT32, INT16, FLOAT16, FLOAT32)";
 static const char *const kNpuPreluList = "(FLOAT16, FLOAT32)";
+static const char *const kA2A3ColExpandDivList = "(FLOAT32, FLOAT16)";
 
 static bool is_f32_or_f16(pto_dtype dt) { return dt == PTO_FLOAT32 || dt == PTO_FLOAT16; }
 
@@ -55,8 +56,10 @@ static bool host_accepts(op_id op, int algo, pto_dtype dt) {
     if (op_row(op)->family != OP_FAMILY_SPECIAL) return op_accepts(op, PTO_PROFILE_HOST, dt);
     switch (op) {
     case OP_TPOW: return algo == PTO_POW_DEFAULT || ref_is_float(dt);
-    case OP_TRSQRT:
-    case OP_TCOLEXPANDDIV: return is_f32_or_f16(dt);
+    case OP_TRSQRT: return is_f32_or_f16(dt);
+    case OP_TCOLEXPANDDIV: /* HOST and A5: the integers too (../shared/API.md v0.6) */
+        return is_f32_or_f16(dt) || dt == PTO_INT16 || dt == PTO_INT32 || dt == PTO_UINT16 ||
+               dt == PTO_UINT32;
     case OP_TPRELU:
     case OP_TPARTADD: return true;
     default: return false;
@@ -82,6 +85,9 @@ static bool profile_accepts(pto_profile p, op_id op, int algo, pto_dtype dt,
     case OP_TPOW:
         *list = kA2A3PowList;
         return dt != PTO_FLOAT16 && dt != PTO_BFLOAT16; /* either algorithm */
+    case OP_TCOLEXPANDDIV:
+        *list = kA2A3ColExpandDivList;
+        return is_f32_or_f16(dt);
     case OP_TPARTADD:
         *list = kA2A3PartAddList;
         return dt == PTO_INT32 || dt == PTO_INT16 || dt == PTO_FLOAT16 || dt == PTO_FLOAT32;
@@ -267,11 +273,11 @@ static void test_profile_table(void **state) {
     }
     /* 3 profiles x (2 tpow algorithms + 4 ops) x 9 dtypes. */
     assert_int_equal(cells - family_cells, 3 * 6 * 9);
-    /* HOST refuses 6+7+7 cells (tpow HIGH_PRECISION integers, trsqrt and
-     * tcolexpanddiv), A5 those and 7 tprelu, A2A3 2+2 tpow, 7+7, 7 tprelu,
-     * 5 tpartadd. */
+    /* HOST refuses 6+7+3 cells (tpow HIGH_PRECISION integers, trsqrt, and
+     * tcolexpanddiv's INT8, UINT8, BFLOAT16), A5 those and 7 tprelu, A2A3
+     * 2+2 tpow, 7 trsqrt, 7 tcolexpanddiv, 7 tprelu, 5 tpartadd. */
     assert_int_equal(refusals - family_refusals,
-                     (6 + 7 + 7) + (6 + 7 + 7 + 7) + (4 + 7 + 7 + 7 + 5));
+                     (6 + 7 + 3) + (6 + 7 + 3 + 7) + (4 + 7 + 7 + 7 + 5));
     print_message("[profiles] %zu table cells, %zu refusals checked\n", cells, refusals);
 }
 

@@ -283,8 +283,20 @@ pto_status CheckTColExpandDiv(const Operands& o, pto_profile profile) {
 
 void RunTColExpandDiv(const Operands& o, pto_profile) {
   // src1 is dst itself or placed exactly on it, or apart from dst's valid
-  // region: the kernel writes row 0 last, so the divisor row is read intact.
+  // region: row 0 is written last, so the divisor row is read intact.
   pto_tile* dst = o.dst;
+  if (!IsFloatDtype(dst->dtype)) {
+    // Integers divide as tdiv does (truncation, its division by zero): tdiv's
+    // kernel with the divisor row repeated (a plane of stride 0).
+    const kernels::ConstPlane divisor{o.src1->data, 0};
+    const kernels::ConstPlane src = ConstPlaneOf(o.src0);
+    const size_t size = ElementBytes(dst->dtype);
+    if (dst->valid_rows > 1)
+      kernels::TDiv(dst->dtype, dst->valid_rows - 1, dst->valid_cols,
+                    {static_cast<char*>(dst->data) + dst->cols * size, dst->cols},
+                    {static_cast<const char*>(src.data) + src.stride * size, src.stride}, divisor);
+    return kernels::TDiv(dst->dtype, 1, dst->valid_cols, PlaneOf(dst), src, divisor);
+  }
   kernels::ColExpandDiv(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
                         ConstPlaneOf(o.src0), o.src1->data);
 }
