@@ -164,7 +164,7 @@ static void test_tcvt_overlaps_still_refused(void **state) {
         /* widening: dst's FLOAT32 elements over src's BFLOAT16 */
         expect_refused(f32, bf, "wider");
         /* another start address */
-        expect_refused(f16_off, f32, "same address");
+        expect_refused(f16_off, f32, "row order");
         /* dst rows (320 bytes) longer than src's (256 bytes) */
         expect_refused(f16_long, f32, "longer");
     }
@@ -275,12 +275,202 @@ static void test_program_chain_in_place(void **state) {
     pto_program_destroy(p);
 }
 
+/* ---- the row order ------------------------------------------------------ */
+
+/* Whether dst reads only row i of each source for its row i: the rows the
+ * row order covers (pto_c.h, "Overlap"). */
+static bool reads_rows_in_order(op_id op) {
+    const op_family f = op_row(op)->family;
+    if (op_converts(op)) return false; /* tcvt: its own tests above */
+    return f == OP_FAMILY_BINARY || f == OP_FAMILY_UNARY || f == OP_FAMILY_SCALAR ||
+           f == OP_FAMILY_ROW_EXPAND || op == OP_TPOW || op == OP_TRSQRT || op == OP_TPRELU ||
+           op == OP_TPARTADD;
+}
+
+typedef struct {
+    size_t offset; /* bytes into the buffer */
+    uint32_t rows, cols, vr, vc;
+} placement;
+
+/* Written from the rule, row pair by row pair: dst row i may share bytes
+ * with source rows r < i, and with row i only when both start at one byte
+ * and are as long; or identically placed, in place. */
+static bool row_order_holds(const placement *src, const placement *dst, size_t e) {
+    /* identical placement (element (i, j) on element (i, j)) is in place */
+    if (src->offset == dst->offset && src->cols == dst->cols) return true;
+    for (uint32_t i = 0; i < dst->vr; ++i)
+        for (uint32_t r = 0; r < src->vr; ++r) {
+            const size_t d0 = dst->offset + (size_t)i * dst->cols * e, d1 = d0 + (size_t)dst->vc * e;
+            const size_t s0 = src->offset + (size_t)r * src->cols * e, s1 = s0 + (size_t)src->vc * e;
+            if (d0 >= s1 || s0 >= d1) continue;
+            if (r > i || (r == i && (d0 != s0 || d1 != s1))) return false;
+        }
+    return true;
+}
+
+static pto_tile *place_at(pto_buffer *b, pto_dtype dt, const placement *p) {
+    pto_tile *t = NULL;
+    assert_int_equal(pto_tile_create_at(dt, p->rows, p->cols, b, p->offset, &t), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(t, p->vr, p->vc), PTO_OK);
+    return t;
+}
+
+/* An owned tile holding a placed tile's bytes (rows x cols). */
+static pto_tile *owned_copy(pto_tile *placed) {
+    pto_tile *t = tile_new(pto_tile_dtype(placed), pto_tile_rows(placed), pto_tile_cols(placed),
+                           pto_tile_valid_rows(placed), pto_tile_valid_cols(placed));
+    memcpy(pto_tile_data(t), pto_tile_data(placed),
+           (size_t)pto_tile_rows(placed) * pto_tile_cols(placed) * pto_dtype_size(pto_tile_dtype(placed)));
+    return t;
+}
+
+enum { kBufferBytes = 4096 };
+
+/* A source placed near dst: k whole dst rows earlier or later, shifted by a
+ * few elements, with its own row length, or apart. */
+static placement near(rng *r, const placement *dst, uint32_t vr, uint32_t vc, size_t e) {
+    for (;;) {
+        placement p;
+        p.vr = vr;
+        p.vc = vc;
+        p.cols = vc + rng_below(r, 3) * (rng_below(r, 2) ? 1 : 4);
+        if (p.cols < dst->cols && rng_below(r, 2)) p.cols = dst->cols;
+        p.rows = vr + rng_below(r, 2);
+        const int64_t rows_moved = (int64_t)rng_below(r, 5) - 2;
+        const int64_t shift = rng_below(r, 3) == 0 ? (int64_t)rng_below(r, 5) - 2 : 0;
+        const int64_t at = (int64_t)dst->offset + (rows_moved * dst->cols + shift) * (int64_t)e;
+        const size_t bytes = (size_t)p.rows * p.cols * e;
+        if (at < 0 || (size_t)at + bytes > kBufferBytes) continue;
+        p.offset = (size_t)at;
+        return p;
+    }
+}
+
+typedef struct {
+    size_t accepted_shared; /* overlapping calls run and compared with separate storage */
+    size_t refused;         /* overlaps out of row order, refused */
+} row_counts;
+
+static void row_order_case(op_id op, pto_profile profile, rng *r, row_counts *n) {
+    const pto_dtype dt = op_accepts(op, PTO_PROFILE_HOST, PTO_FLOAT32) ? PTO_FLOAT32 : PTO_INT32;
+    if (!op_accepts(op, profile, dt)) return;
+    const size_t e = pto_dtype_size(dt);
+    const int sources = op_row(op)->source_count;
+    placement d;
+    d.vr = 1 + rng_below(r, 6);
+    d.vc = 1 + rng_below(r, 12);
+    d.cols = d.vc + rng_below(r, 4);
+    d.rows = d.vr + rng_below(r, 2);
+    d.offset = (1024 + rng_below(r, 1024)) / e * e;
+    placement sp[2];
+    bool in_buffer[2] = {false, false};
+    for (int k = 0; k < sources; ++k) {
+        uint32_t vr, vc;
+        op_source_region(op, k, d.vr, d.vc, &vr, &vc);
+        sp[k] = near(r, &d, vr, vc, e);
+        in_buffer[k] = rng_below(r, 4) != 0;
+    }
+    pto_buffer *buf = NULL;
+    assert_int_equal(pto_buffer_create(kBufferBytes, &buf), PTO_OK);
+    unsigned char *bytes = pto_buffer_data(buf);
+    for (size_t i = 0; i < kBufferBytes / e; ++i) {
+        const uint32_t v = gen_value(r, dt, GEN_POSITIVE);
+        memcpy(bytes + i * e, &v, e); /* little-endian: the low bytes of the pattern */
+    }
+    pto_tile *dst = place_at(buf, dt, &d);
+    pto_tile *src[2] = {NULL, NULL}, *sep_src[2] = {NULL, NULL};
+    bool rule = true;
+    for (int k = 0; k < sources; ++k) {
+        if (in_buffer[k]) {
+            src[k] = place_at(buf, dt, &sp[k]);
+            rule = rule && row_order_holds(&sp[k], &d, e);
+        } else {
+            src[k] = tile_new(dt, sp[k].rows, sp[k].cols, sp[k].vr, sp[k].vc);
+            tile_fill(src[k], r, GEN_POSITIVE);
+        }
+        sep_src[k] = owned_copy(src[k]);
+    }
+    pto_tile *sep_dst = owned_copy(dst);
+    pto_tile *tmp = op_row(op)->tmp == OP_TMP_NONE ? NULL : tile_new(dt, d.rows, d.cols, d.vr, d.vc);
+    unsigned char *before = malloc(kBufferBytes);
+    assert_non_null(before);
+    memcpy(before, bytes, kBufferBytes);
+
+    assert_int_equal(pto_set_profile(profile), PTO_OK);
+    const pto_status want = op_call(op, PTO_POW_DEFAULT, sep_dst, sep_src[0], sep_src[1], tmp);
+    const pto_status got = op_call(op, PTO_POW_DEFAULT, dst, src[0], src[1], tmp);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    if (!rule) {
+        if (got != PTO_ERR_ALIASING)
+            fail_msg("%s on %s: dst %ux%u valid %ux%u at %zu, src0 %ux%u valid %ux%u at %zu, a "
+                     "source out of row order: %s (%s)",
+                     op_name(op), pto_profile_string(profile), d.rows, d.cols, d.vr, d.vc, d.offset,
+                     sp[0].rows, sp[0].cols, sp[0].vr, sp[0].vc, sp[0].offset,
+                     pto_status_string(got), pto_last_error());
+        assert_memory_equal(bytes, before, kBufferBytes);
+        n->refused++;
+    } else {
+        if (got != want)
+            fail_msg("%s on %s: dst %ux%u valid %ux%u at %zu, src0 %ux%u valid %ux%u at %zu%s: %s in "
+                     "the buffer, %s apart (%s)",
+                     op_name(op), pto_profile_string(profile), d.rows, d.cols, d.vr, d.vc, d.offset,
+                     sp[0].rows, sp[0].cols, sp[0].vr, sp[0].vc, sp[0].offset,
+                     in_buffer[0] ? "" : " (apart)", pto_status_string(got), pto_status_string(want),
+                     pto_last_error());
+        if (got == PTO_OK) {
+            const unsigned char *sep = pto_tile_data(sep_dst);
+            for (uint32_t i = 0; i < d.vr; ++i)
+                memcpy(before + d.offset + (size_t)i * d.cols * e, sep + (size_t)i * d.cols * e,
+                       (size_t)d.vc * e);
+            if (memcmp(bytes, before, kBufferBytes) != 0)
+                fail_msg("%s on %s: dst %ux%u valid %ux%u at %zu: the result in place differs from "
+                         "separate storage", op_name(op), pto_profile_string(profile), d.rows, d.cols,
+                         d.vr, d.vc, d.offset);
+            bool shared = false;
+            for (int k = 0; k < sources; ++k) shared = shared || in_buffer[k];
+            if (shared) n->accepted_shared++;
+        }
+    }
+    free(before);
+    for (int k = 0; k < sources; ++k) {
+        pto_tile_destroy(src[k]);
+        pto_tile_destroy(sep_src[k]);
+    }
+    pto_tile_destroy(dst);
+    pto_tile_destroy(sep_dst);
+    pto_tile_destroy(tmp);
+    pto_buffer_destroy(buf);
+}
+
+static void row_order_on_target(void *ctx, size_t target_index, const char *target) {
+    (void)target;
+    row_counts *n = ctx;
+    rng r = {0x0dd5eed + target_index};
+    const pto_profile profiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A5};
+    for (int op = 0; op < OP_COUNT; ++op) {
+        if (!reads_rows_in_order((op_id)op)) continue;
+        for (int trial = 0; trial < 60; ++trial)
+            row_order_case((op_id)op, profiles[trial % 2], &r, n);
+    }
+}
+
+static void test_row_order(void **state) {
+    (void)state;
+    row_counts n = {0, 0};
+    for_each_target("row order", row_order_on_target, &n);
+    printf("[row order] %zu calls with sources on dst's rows equal to separate storage, %zu out of "
+           "row order refused\n", n.accepted_shared, n.refused);
+    assert_true(n.accepted_shared > 100);
+    assert_true(n.refused > 100);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tcvt_in_place_equals_separate),
         cmocka_unit_test(test_tcvt_overlaps_still_refused),
         cmocka_unit_test(test_tcvt_a2a3_order),
         cmocka_unit_test(test_program_chain_in_place),
+        cmocka_unit_test(test_row_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,15 +39,11 @@ DtypeListText ListOf(const DtypeSet& set) {
   return out;
 }
 
-// The refusal of an overlap that is not a conversion in place in order,
-// saying which of its conditions fails.
+// The refusal of a conversion at src's start address that is not in place in
+// order, saying which condition fails.
 void RefuseOverlap(Validator& v, const pto_tile* src, const pto_tile* dst) {
   const size_t src_size = ElementBytes(src->dtype), dst_size = ElementBytes(dst->dtype);
-  if (src->data != dst->data) {
-    v.Require(false, PTO_ERR_ALIASING,
-              "src's valid elements share storage with dst's without starting at the same "
-              "address (a conversion in place starts src and dst at one address)");
-  } else if (dst_size > src_size) {
+  if (dst_size > src_size) {
     v.Require(false, PTO_ERR_ALIASING,
               "dst's %s elements are wider than src's %s elements, so converting in place "
               "would overwrite source elements before they are read",
@@ -90,22 +86,21 @@ pto_status CheckTCvt(const Operands& o, pto_profile profile) {
   }
   if (tmp != nullptr) v.Distinct("tmp", tmp, "dst", dst).Distinct("tmp", tmp, "src", src);
   // In place where the order of elements makes it well defined: the same
-  // start, dst's elements and rows no wider than src's (overlap.h).
+  // start, dst's elements and rows no wider than src's (overlap.h); or the
+  // rows of both in row order, as every row-order instruction's.
   const bool in_place = ConvertsInPlaceInOrder(src, dst);
-  if (v.ok() && !in_place && (src == static_cast<const pto_tile*>(dst) || ValidRegionsOverlap(src, dst)))
+  if (v.ok() && !in_place && src->data == dst->data && ValidRegionsOverlap(src, dst))
     RefuseOverlap(v, src, dst);
-  uint32_t dst_row = 0, src_row = 0;
+  if (v.ok() && !in_place && src != static_cast<const pto_tile*>(dst))
+    v.InRowOrderOrApart("src", src, dst, profile);
+  uint32_t dst_row = 0, src_row = 0, covered = 0;
   if (v.ok() && in_place && profile == PTO_PROFILE_A2A3 &&
-      RepeatsOverwriteEarlierRemainder(src, dst, &dst_row, &src_row)) {
-    const uint32_t repeat = static_cast<uint32_t>(
-        256 / (ElementBytes(src->dtype) > ElementBytes(dst->dtype) ? ElementBytes(src->dtype)
-                                                                   : ElementBytes(dst->dtype)));
-    const uint32_t whole = dst->valid_cols / repeat * repeat;
+      RepeatsOverwriteEarlierRemainder(src, dst, &dst_row, &src_row, &covered)) {
     v.Require(false, PTO_ERR_ALIASING,
               "converting in place on A2A3, dst row %u's whole 256-byte repeats (columns 0..%u) "
               "overwrite src row %u's columns %u..%u before they are read (A2A3 converts every "
               "row's repeats before any row's remainder)",
-              dst_row, whole - 1, src_row, whole, dst->valid_cols - 1);
+              dst_row, covered - 1, src_row, covered, dst->valid_cols - 1);
   }
   v.SameValidRegion("src", src, "dst", dst);
   return v.status();
