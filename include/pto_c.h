@@ -791,9 +791,11 @@ PTO_API pto_status pto_trem(pto_tile *dst, const pto_tile *src0, const pto_tile 
  */
 
 /* dst = src, bit for bit (TMOV between two vector tiles; NaN payloads and
- * signalling NaNs kept). All nine dtypes on every profile. The A5
- * implementation copies the overlap of the two valid regions; here they
- * must be equal, as for every unary operation.
+ * signalling NaNs kept). All nine dtypes, INT64 and UINT64, on every
+ * profile: both NPU implementations copy vector tiles as bytes whatever the
+ * element type (docs/profiles.md [F-TMOV]). The A5 implementation copies the
+ * overlap of the two valid regions; here they must be equal, as for every
+ * unary operation.
  *
  * With a cube tile on either side ("Cube tiles"), the cube's moves instead:
  * dst's valid region, each element read at its (row, column) of src and
@@ -1463,6 +1465,8 @@ PTO_API pto_status pto_tmrgsort(pto_tile *dst, const pto_tile *src, size_t block
  * merges two lists, src3 NULL three. Rules, checked in this order:
  * - dst, src0, src1 not NULL; A2A3 and A5: tmp not NULL
  *   (PTO_ERR_NULL_ARGUMENT); src3 given only with src2
+ *   (PTO_ERR_INVALID_ARGUMENT).
+ * - dst, every source and tmp vec tiles, not the cube's
  *   (PTO_ERR_INVALID_ARGUMENT).
  * - dst FLOAT16 or FLOAT32 (PTO_ERR_UNSUPPORTED_DTYPE); every source and
  *   tmp of dst's dtype (PTO_ERR_DTYPE_MISMATCH).

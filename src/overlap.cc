@@ -74,4 +74,62 @@ bool ValidRegionsOverlapSlow(const pto_tile* a, const pto_tile* b) {
   return false;
 }
 
+bool ConvertsInPlaceInOrder(const pto_tile* src, const pto_tile* dst) {
+  const uintptr_t src_size = pto_dtype_size(src->dtype), dst_size = pto_dtype_size(dst->dtype);
+  return src->data == dst->data && dst_size <= src_size &&
+         dst->cols * dst_size <= src->cols * src_size;
+}
+
+RowOrder RowOrderOf(const pto_tile* src, const pto_tile* dst) {
+  RowOrder out;
+  const RowRanges s = ValidRowRanges(src), d = ValidRowRanges(dst);
+  if (s.count == 0 || s.length == 0 || d.count == 0 || d.length == 0) return out;
+  for (uintptr_t i = FirstRowEndingAfter(d, s.start); i < d.count; ++i) {
+    const uintptr_t lo = d.start + i * d.stride, hi = lo + d.length;
+    if (lo >= End(s)) break;
+    // Source rows [first, last] share a byte with dst row i.
+    const uintptr_t first = FirstRowEndingAfter(s, lo);
+    if (first >= s.count || hi <= s.start + first * s.stride) continue;
+    const uintptr_t last = std::min((hi - 1 - s.start) / s.stride, s.count - 1);
+    const bool exact = s.start + i * s.stride == lo && s.length == d.length;
+    if (last > i || (first <= i && i <= last && !exact)) {
+      out.kind = RowOrder::kClobbers;
+      out.dst_row = static_cast<uint32_t>(i);
+      out.src_row = static_cast<uint32_t>(last > i ? std::max(first, i + 1) : i);
+      return out;
+    }
+    out.kind = RowOrder::kRowOrder;
+  }
+  return out;
+}
+
+bool RepeatsOverwriteEarlierRemainder(const pto_tile* src, const pto_tile* dst,
+                                      uint32_t* dst_row, uint32_t* src_row, uint32_t* whole) {
+  const uintptr_t src_size = pto_dtype_size(src->dtype), dst_size = pto_dtype_size(dst->dtype);
+  const uintptr_t repeat = 256 / std::max(src_size, dst_size);  // elements per repeat
+  const uintptr_t cols = dst->valid_cols;
+  const uintptr_t covered = cols / repeat * repeat;  // columns the repeats convert
+  if (covered == 0 || covered == cols) return false;
+  // Source row r's remainder is bytes [s + r*S + covered*ss, s + r*S +
+  // cols*ss); dst row i's repeats write [d + i*D, d + i*D + covered*ds).
+  // Both move forward with their row: the remainders are rows of a tile
+  // placed `covered` elements into src.
+  pto_tile remainders = *src;
+  remainders.data = static_cast<char*>(src->data) + covered * src_size;
+  remainders.valid_cols = static_cast<uint32_t>(cols - covered);
+  pto_tile repeats = *dst;
+  repeats.valid_cols = static_cast<uint32_t>(covered);
+  const RowRanges r = ValidRowRanges(&remainders), w = ValidRowRanges(&repeats);
+  for (uintptr_t i = 1; i < w.count; ++i) {
+    const uintptr_t lo = w.start + i * w.stride, hi = lo + w.length;
+    const uintptr_t first = FirstRowEndingAfter(r, lo);
+    if (first >= std::min<uintptr_t>(r.count, i) || hi <= r.start + first * r.stride) continue;
+    *dst_row = static_cast<uint32_t>(i);
+    *src_row = static_cast<uint32_t>(first);
+    *whole = static_cast<uint32_t>(covered);
+    return true;
+  }
+  return false;
+}
+
 }  // namespace pto

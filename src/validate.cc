@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "overlap.h"
 #include "tile.h"
 
 namespace pto {
@@ -67,6 +68,26 @@ pto_status FailOverlap(const char* function, const char* operand, const char* ot
               "%s storage overlaps %s storage without being placed exactly on it "
               "(same address, dtype and cols)",
               operand, other_name);
+}
+
+pto_status CheckRowOrder(const char* function, const char* operand, const pto_tile* src,
+                         const pto_tile* dst, pto_profile profile) {
+  const RowOrder order = RowOrderOf(src, dst);
+  if (order.kind == RowOrder::kClobbers)
+    return Fail(PTO_ERR_ALIASING, function,
+                "%s storage overlaps dst storage without being placed exactly on it (same "
+                "address, dtype and cols) or in row order: dst row %u would overwrite %s row %u "
+                "before it is read (a dst row may lie on earlier %s rows, or exactly on its own)",
+                operand, order.dst_row, operand, order.src_row, operand);
+  uint32_t dst_row = 0, src_row = 0, covered = 0;
+  if (profile == PTO_PROFILE_A2A3 &&
+      RepeatsOverwriteEarlierRemainder(src, dst, &dst_row, &src_row, &covered))
+    return Fail(PTO_ERR_ALIASING, function,
+                "%s shares storage with dst in row order, but on A2A3 dst row %u's whole 256-byte "
+                "repeats (columns 0..%u) overwrite %s row %u's columns %u..%u before they are "
+                "read (A2A3 runs every row's repeats before any row's remainder)",
+                operand, dst_row, covered - 1, operand, src_row, covered, dst->valid_cols - 1);
+  return PTO_OK;
 }
 
 pto_status FailApartOn(const char* function, pto_profile profile, const char* rule,

@@ -49,6 +49,12 @@ PTO_COLD pto_status FailDtypeMismatch(const char* function, const char* operand,
                                       const pto_tile* ref);
 PTO_COLD pto_status FailAliasing(const char* function, const char* operand,
                                  const char* other_name);
+// A source of a row-order instruction sharing storage with dst otherwise
+// than exactly: PTO_OK where RowOrderOf finds dst's rows written behind the
+// source rows read (and, under A2A3, its repeats do not overwrite an
+// earlier row's remainder), else the refusal.
+PTO_COLD pto_status CheckRowOrder(const char* function, const char* operand, const pto_tile* src,
+                                  const pto_tile* dst, pto_profile profile);
 PTO_COLD pto_status FailOverlap(const char* function, const char* operand,
                                 const char* other_name);
 PTO_COLD pto_status FailApartOn(const char* function, pto_profile profile, const char* rule,
@@ -138,6 +144,18 @@ class Validator {
     if (ok() && src != dst && PTO_UNLIKELY(src->buffer != nullptr || dst->buffer != nullptr) &&
         !SamePlacement(src, dst) && ValidRegionsOverlapSlow(src, dst))
       status_ = validation::FailOverlap(function_, operand, "dst");
+    return *this;
+  }
+  // A source of an instruction whose dst row i reads only row i of each
+  // source (the contract's v0.6 row order): as InPlaceOrApart, and also
+  // placed so that writing dst's rows in order overwrites only source rows
+  // already read (overlap.h, RowOrderOf).
+  PTO_CHECK_INLINE
+  Validator& InRowOrderOrApart(const char* operand, const pto_tile* src, const pto_tile* dst,
+                               pto_profile profile) {
+    if (ok() && src != dst && PTO_UNLIKELY(src->buffer != nullptr || dst->buffer != nullptr) &&
+        !SamePlacement(src, dst) && ValidRegionsOverlapSlow(src, dst))
+      status_ = validation::CheckRowOrder(function_, operand, src, dst, profile);
     return *this;
   }
   // A profile's rule that two operands occupy non-overlapping storage; the

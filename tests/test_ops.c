@@ -222,7 +222,9 @@ typedef struct {
 
 static const elementwise_test kElementwise[] = {
     {"tprelu (9 dtypes)", OP_TPRELU, ALL_DTYPES, PTO_POW_DEFAULT},
-    {"tcolexpanddiv (f32, f16)", OP_TCOLEXPANDDIV, F32_F16, PTO_POW_DEFAULT},
+    {"tcolexpanddiv (f32, f16, and as tdiv i16, i32, u16, u32)", OP_TCOLEXPANDDIV,
+     F32_F16 | (1u << PTO_INT16) | (1u << PTO_INT32) | (1u << PTO_UINT16) | (1u << PTO_UINT32),
+     PTO_POW_DEFAULT},
     {"trsqrt (f32, f16)", OP_TRSQRT, F32_F16, PTO_POW_DEFAULT},
     {"tpow DEFAULT (9 dtypes)", OP_TPOW, ALL_DTYPES, PTO_POW_DEFAULT},
     {"tpow HIGH_PRECISION (3 float dtypes)", OP_TPOW, FLOAT_DTYPES, PTO_POW_HIGH_PRECISION},

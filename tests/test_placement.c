@@ -301,8 +301,10 @@ static pto_tile *random_placed(rng *r, pto_buffer *b, size_t size, pto_dtype dt,
     }
 }
 
-/* dst and a source of one dtype: ALIASING exactly when they share a byte and
- * are not identically placed (trsqrt checks aliasing before regions). */
+/* dst and a source of one dtype, for an operation outside the row order
+ * (taddc, its three sources one tile): ALIASING exactly when they share a
+ * byte and are not identically placed (it checks aliasing before regions).
+ * The row order's overlaps: tests/test_inplace.c. */
 static void test_overlap_matches_bytes(void **state) {
     (void)state;
     rng r = {2024};
@@ -325,7 +327,7 @@ static void test_overlap_matches_bytes(void **state) {
         const pto_status expected = shares && !same ? PTO_ERR_ALIASING
                                     : regions_equal  ? PTO_OK
                                                      : PTO_ERR_SHAPE_MISMATCH;
-        const pto_status got = pto_trsqrt(dst, src);
+        const pto_status got = pto_taddc(dst, src, src, src);
         if (got != expected)
             fail_msg("trial %d: dst %ux%u valid %ux%u at %zu, src %ux%u valid %ux%u at %zu: %s, "
                      "expected %s (%s)", trial, pto_tile_rows(dst), pto_tile_cols(dst),
@@ -417,13 +419,20 @@ static void test_overlap_cases(void **state) {
     /* Same address, other cols: not identical, and it overlaps. */
     pto_tile *skewed = place(b, PTO_FLOAT32, 2, 16, 0, 2, 16);
     assert_int_equal(pto_trsqrt(d, skewed), PTO_ERR_ALIASING); /* both cover bytes 0-127 */
+    assert_non_null(strstr(pto_last_error(), "src storage overlaps dst storage"));
+    assert_non_null(strstr(pto_last_error(), "dst row 0 would overwrite src row 0"));
+    /* The row order: dst row i on source row i exactly (bytes 0-31), dst
+     * row 1 on bytes src's valid elements do not hold. */
     assert_int_equal(pto_tile_set_valid(skewed, 2, 8), PTO_OK);
     assert_int_equal(pto_tile_set_valid(d, 2, 8), PTO_OK);
-    assert_int_equal(pto_trsqrt(d, skewed), PTO_ERR_ALIASING); /* both hold bytes 0-31 */
+    assert_int_equal(pto_trsqrt(d, skewed), PTO_OK);
+    /* An operation outside the row order keeps the rule of identical
+     * placement: taddc refuses the same operands. */
+    assert_int_equal(pto_taddc(d, skewed, skewed, skewed), PTO_ERR_ALIASING);
     assert_int_equal(pto_tile_set_valid(d, 1, 8), PTO_OK);
     assert_int_equal(pto_tile_set_valid(skewed, 1, 8), PTO_OK);
-    assert_int_equal(pto_trsqrt(d, skewed), PTO_ERR_ALIASING); /* shares row 0, not identical */
-    assert_non_null(strstr(pto_last_error(), "src storage overlaps dst storage"));
+    assert_int_equal(pto_taddc(d, skewed, skewed, skewed), PTO_ERR_ALIASING); /* shares row 0, not identical */
+    assert_non_null(strstr(pto_last_error(), "src0 storage overlaps dst storage"));
     assert_int_equal(pto_tile_set_valid(d, 4, 8), PTO_OK);
     /* Partial overlap by one element. */
     pto_tile *shifted = place(b, PTO_FLOAT32, 4, 8, 4, 4, 8);
@@ -490,7 +499,13 @@ static void test_buffer_over_tile_data(void **state) {
     assert_int_equal(pto_trsqrt(owned, half), PTO_OK); /* rows 0-1 vs rows 2-3: apart */
     assert_int_equal(pto_tile_set_valid(owned, 3, 8), PTO_OK);
     assert_int_equal(pto_tile_set_valid(half, 2, 8), PTO_OK);
-    assert_int_equal(pto_trsqrt(owned, half), PTO_ERR_ALIASING);
+    /* the row order: dst row 2 lies on src row 0, read first; then the
+     * regions differ */
+    assert_int_equal(pto_trsqrt(owned, half), PTO_ERR_SHAPE_MISMATCH);
+    /* dst row 0 on src row 2, which would be overwritten before it is read */
+    assert_int_equal(pto_tile_set_valid(owned, 4, 8), PTO_OK);
+    assert_int_equal(pto_trsqrt(half, owned), PTO_ERR_ALIASING);
+    assert_int_equal(pto_tile_set_valid(owned, 3, 8), PTO_OK);
     assert_int_equal(pto_trsqrt(half, top), PTO_OK);
     assert_int_equal(pto_tpartadd(out, owned, half), PTO_ERR_SHAPE_MISMATCH); /* only reads */
     free(before);

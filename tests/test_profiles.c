@@ -48,6 +48,7 @@ static void test_profile_api(void **state) {
 static const char *const kA2A3PowList = "(INT32, INT16, INT8, UINT32, UINT16, UINT8, FLOAT32)";
 static const char *const kA2A3PartAddList = "(INT32, INT16, FLOAT16, FLOAT32)";
 static const char *const kNpuPreluList = "(FLOAT16, FLOAT32)";
+static const char *const kA2A3ColExpandDivList = "(FLOAT32, FLOAT16)";
 
 static bool is_f32_or_f16(pto_dtype dt) { return dt == PTO_FLOAT32 || dt == PTO_FLOAT16; }
 /* tpow's and tprelu's "all dtypes": the nine of 1, 2 and 4 bytes. */
@@ -57,8 +58,10 @@ static bool host_accepts(op_id op, int algo, pto_dtype dt) {
     if (op_row(op)->family != OP_FAMILY_SPECIAL) return op_accepts(op, PTO_PROFILE_HOST, dt);
     switch (op) {
     case OP_TPOW: return is_narrow(dt) && (algo == PTO_POW_DEFAULT || ref_is_float(dt));
-    case OP_TRSQRT:
-    case OP_TCOLEXPANDDIV: return is_f32_or_f16(dt);
+    case OP_TRSQRT: return is_f32_or_f16(dt);
+    case OP_TCOLEXPANDDIV: /* HOST and A5: the integers too (../shared/API.md v0.6) */
+        return is_f32_or_f16(dt) || dt == PTO_INT16 || dt == PTO_INT32 || dt == PTO_UINT16 ||
+               dt == PTO_UINT32;
     case OP_TPRELU: return is_narrow(dt);
     case OP_TPARTADD: return true; /* the 8-byte integers too */
     default: return false;
@@ -95,6 +98,9 @@ static bool profile_accepts(pto_profile p, op_id op, int algo, pto_dtype dt,
     case OP_TPOW:
         *list = kA2A3PowList;
         return is_narrow(dt) && dt != PTO_FLOAT16 && dt != PTO_BFLOAT16; /* either algorithm */
+    case OP_TCOLEXPANDDIV:
+        *list = kA2A3ColExpandDivList;
+        return is_f32_or_f16(dt);
     case OP_TPARTADD:
         *list = kA2A3PartAddList;
         return dt == PTO_INT32 || dt == PTO_INT16 || dt == PTO_FLOAT16 || dt == PTO_FLOAT32;
@@ -282,12 +288,13 @@ static void test_profile_table(void **state) {
     /* 3 profiles x (2 tpow algorithms + 4 ops) x 11 dtypes. */
     assert_int_equal(cells - family_cells, 3 * 6 * 11);
     /* HOST refuses 8+2 tpow cells (HIGH_PRECISION's 8 integers, DEFAULT's
-     * INT64 and UINT64), 9+9 (trsqrt and tcolexpanddiv) and 2 tprelu (the
-     * 8-byte integers); A5 those and 9 tprelu; A2A3 4+4 tpow (FLOAT16,
-     * BFLOAT16 and the 8-byte integers under either algorithm), 9+9, 9
-     * tprelu, 7 tpartadd. */
+     * INT64 and UINT64), 9 trsqrt, 5 tcolexpanddiv (INT8, UINT8, BFLOAT16
+     * and the 8-byte integers) and 2 tprelu (the 8-byte integers); A5 those
+     * and 9 tprelu; A2A3 4+4 tpow (FLOAT16, BFLOAT16 and the 8-byte integers
+     * under either algorithm), 9 trsqrt, 9 tcolexpanddiv, 9 tprelu, 7
+     * tpartadd. */
     assert_int_equal(refusals - family_refusals,
-                     (8 + 2 + 9 + 9 + 2) + (8 + 2 + 9 + 9 + 9) + (4 + 4 + 9 + 9 + 9 + 7));
+                     (8 + 2 + 9 + 5 + 2) + (8 + 2 + 9 + 5 + 9) + (4 + 4 + 9 + 9 + 9 + 7));
     print_message("[profiles] %zu table cells, %zu refusals checked\n", cells, refusals);
 }
 

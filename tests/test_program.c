@@ -518,7 +518,7 @@ static const refusal kRefusals[] = {
     {PTO_PROFILE_HOST, "%d = tprelu %a, %b : (" T16 ", !pto.tile<16x16xf32, valid=8x16>) -> " T16, PTO_ERR_SHAPE_MISMATCH,
      "1:6: error: pto_tprelu: src1 valid region 8x16 differs from dst valid region 16x16"},
     {PTO_PROFILE_HOST, "pto.tassign %a, @tile(0x0)\npto.tassign %d, @tile(0x40)\n%d = tprelu %a, %a : " T16,
-     PTO_ERR_ALIASING, "3:6: error: pto_tprelu: src0 storage overlaps dst storage without being placed exactly on it (same address, dtype and cols)"},
+     PTO_ERR_ALIASING, "3:6: error: pto_tprelu: src0 storage overlaps dst storage without being placed exactly on it (same address, dtype and cols) or in row order: dst row 0 would overwrite src0 row 1 before it is read (a dst row may lie on earlier src0 rows, or exactly on its own)"},
     /* the unified buffer */
     {PTO_PROFILE_A5, "pto.tassign %a, @tile(0x3ff00)\n%d = trsqrt %a : " T16, PTO_ERR_OUT_OF_RANGE,
      "2:13: error: %a at 0x3ff00 (1024 bytes) ends beyond the 262144-byte unified buffer of A5"},

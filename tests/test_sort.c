@@ -288,6 +288,18 @@ static void test_rules(void **state) {
     expect_status(pto_tmrgsort_lists(m, l0, odd, NULL, NULL, NULL, 0, NULL), PTO_ERR_SHAPE_MISMATCH, "lists half a pair");
     expect_status(pto_tmrgsort_lists(m, l0, empty, NULL, NULL, NULL, 0, NULL), PTO_ERR_SHAPE_MISMATCH, "lists empty list");
     expect_status(pto_tmrgsort_lists(wide, l0, l1, l2, NULL, NULL, 0, NULL), PTO_ERR_SHAPE_MISMATCH, "lists dst wider");
+    /* a cube tile anywhere: refused before every other rule, even with a
+     * dtype the merge refuses or lists that fit */
+    pto_tile *cube = NULL, *cube_h = NULL;
+    assert_int_equal(pto_tile_create_cube(PTO_FLOAT32, 1, 128, PTO_LOC_MAT, PTO_LAYOUT_ND, &cube), PTO_OK);
+    assert_int_equal(pto_tile_create_cube(PTO_FLOAT16, 1, 128, PTO_LOC_MAT, PTO_LAYOUT_ND, &cube_h), PTO_OK);
+    expect_status(pto_tmrgsort_lists(m, l0, cube, NULL, NULL, NULL, 0, NULL), PTO_ERR_INVALID_ARGUMENT, "lists cube src1");
+    assert_non_null(strstr(pto_last_error(), "src1 is a mat"));
+    expect_status(pto_tmrgsort_lists(m, cube_h, h, NULL, NULL, NULL, 0, NULL), PTO_ERR_INVALID_ARGUMENT, "lists cube src0, FLOAT16");
+    expect_status(pto_tmrgsort_lists(m, l0, l1, NULL, NULL, cube, 0, NULL), PTO_ERR_INVALID_ARGUMENT, "lists cube tmp");
+    expect_status(pto_tmrgsort_lists(cube, l0, l1, NULL, NULL, NULL, 0, NULL), PTO_ERR_INVALID_ARGUMENT, "lists cube dst");
+    pto_tile_destroy(cube);
+    pto_tile_destroy(cube_h);
     assert_tile_unchanged(m, kept_m, "refused tmrgsort_lists");
     assert_int_equal(pto_tmrgsort_lists(m, l0, l1, l2, NULL, NULL, 1, NULL), PTO_OK);
     assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);

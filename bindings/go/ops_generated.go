@@ -62,11 +62,11 @@ func TPrelu(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile) error {
 
 var tcolexpanddivOperands = []string{"dst", "src0", "src1"}
 
-// TColExpandDiv is TCOLEXPANDDIV (pto_tcolexpanddiv): src0[i,j] / src1[0,j],
-// correctly rounded.
+// TColExpandDiv is TCOLEXPANDDIV (pto_tcolexpanddiv): src0[i,j] / src1[0,j]:
+// floats correctly rounded, integers as tdiv.
 //
-// dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32,
-// FLOAT16.
+// dst's dtypes: HOST FLOAT32, FLOAT16, INT16, INT32, UINT16, UINT32; A2A3
+// FLOAT32, FLOAT16; A5 FLOAT32, FLOAT16, INT16, INT32, UINT16, UINT32.
 func TColExpandDiv(dst *Tile, src0 *Tile, src1 *Tile) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src0, src1}

@@ -551,7 +551,7 @@ func TestTColExpandDiv(t *testing.T) {
 	expectF32(t, "colexpanddiv row", readF32(t, dst), []float32{1, 1, 3, 2})
 	must(t, row.SetValid(1, 1))
 	expectStatus(t, pto.TColExpandDiv(dst, src0, row), pto.ErrShapeMismatch, "pto_tcolexpanddiv")
-	i := newTile(t, pto.Int32, 2, 2)
+	i := newTile(t, pto.Int8, 2, 2)
 	expectStatus(t, pto.TColExpandDiv(i, i, i), pto.ErrUnsupportedDType, "pto_tcolexpanddiv")
 }
 

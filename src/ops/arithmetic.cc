@@ -42,8 +42,8 @@ pto_status CheckTPow(const Operands& o, pto_profile profile) {
       .Distinct("tmp", tmp, "dst", dst)
       .Distinct("tmp", tmp, "base", base)
       .Distinct("tmp", tmp, "exp", exp)
-      .InPlaceOrApart("base", base, dst)
-      .InPlaceOrApart("exp", exp, dst)
+      .InRowOrderOrApart("base", base, dst, profile)
+      .InRowOrderOrApart("exp", exp, dst, profile)
       .SameValidRegion("base", base, "dst", dst)
       .SameValidRegion("exp", exp, "dst", dst)
       .SameValidRegion("tmp", tmp, "dst", dst);
@@ -91,7 +91,7 @@ pto_status CheckTPows(const Operands& o, pto_profile profile) {
       .SameDtype("base", base, "dst", dst);
   if (!v.ok()) return v.status();
   RequireScalarOf(v, "exp", o.scalar, "dst", dst->dtype)
-      .InPlaceOrApart("base", base, dst)
+      .InRowOrderOrApart("base", base, dst, profile)
       .SameValidRegion("base", base, "dst", dst);
   return v.status();
 }
@@ -152,7 +152,7 @@ pto_status CheckTRsqrt(const Operands& o, pto_profile profile) {
   if (!v.ok()) return v.status();
   v.DtypeAccepted(OpDtypes::kTRsqrt, profile, "dst", dst)
       .SameDtype("src", src, "dst", dst)
-      .InPlaceOrApart("src", src, dst)
+      .InRowOrderOrApart("src", src, dst, profile)
       .SameValidRegion("src", src, "dst", dst);
   return v.status();
 }
@@ -220,7 +220,7 @@ pto_status CheckTPrelu(const Operands& o, pto_profile profile) {
         .Distinct("tmp", tmp, "src0", src0)
         .Distinct("tmp", tmp, "src1", src1);
   }
-  v.InPlaceOrApart("src0", src0, dst).InPlaceOrApart("src1", src1, dst);
+  v.InRowOrderOrApart("src0", src0, dst, profile).InRowOrderOrApart("src1", src1, dst, profile);
   if (a2a3) {
     v.ApartOn(profile, kA2A3Apart, "src0", src0, "dst", dst)
         .ApartOn(profile, kA2A3Apart, "src1", src1, "dst", dst)
@@ -283,8 +283,20 @@ pto_status CheckTColExpandDiv(const Operands& o, pto_profile profile) {
 
 void RunTColExpandDiv(const Operands& o, pto_profile) {
   // src1 is dst itself or placed exactly on it, or apart from dst's valid
-  // region: the kernel writes row 0 last, so the divisor row is read intact.
+  // region: row 0 is written last, so the divisor row is read intact.
   pto_tile* dst = o.dst;
+  if (!IsFloatDtype(dst->dtype)) {
+    // Integers divide as tdiv does (truncation, its division by zero): tdiv's
+    // kernel with the divisor row repeated (a plane of stride 0).
+    const kernels::ConstPlane divisor{o.src1->data, 0};
+    const kernels::ConstPlane src = ConstPlaneOf(o.src0);
+    const size_t size = ElementBytes(dst->dtype);
+    if (dst->valid_rows > 1)
+      kernels::TDiv(dst->dtype, dst->valid_rows - 1, dst->valid_cols,
+                    {static_cast<char*>(dst->data) + dst->cols * size, dst->cols},
+                    {static_cast<const char*>(src.data) + src.stride * size, src.stride}, divisor);
+    return kernels::TDiv(dst->dtype, 1, dst->valid_cols, PlaneOf(dst), src, divisor);
+  }
   kernels::ColExpandDiv(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
                         ConstPlaneOf(o.src0), o.src1->data);
 }
@@ -313,8 +325,8 @@ pto_status CheckTPartAdd(const Operands& o, pto_profile profile) {
   v.DtypeAccepted(OpDtypes::kTPartAdd, profile, "dst", dst)
       .SameDtype("src0", src0, "dst", dst)
       .SameDtype("src1", src1, "dst", dst)
-      .InPlaceOrApart("src0", src0, dst)
-      .InPlaceOrApart("src1", src1, dst);
+      .InRowOrderOrApart("src0", src0, dst, profile)
+      .InRowOrderOrApart("src1", src1, dst, profile);
   if (!v.ok()) return v.status();
   const PartAddPattern pattern = PartAddPatternOf(o);
   v.Require(pattern.src0_full || pattern.src1_full, PTO_ERR_SHAPE_MISMATCH,

@@ -44,7 +44,7 @@ uint32_t BlockElements(pto_dtype dtype) {
 // given tmp distinct from every other operand (it is never read or written,
 // of any dtype and shape), sources in place or apart from dst.
 void CheckBroadcastOperands(Validator& v, const Operands& o, OpDtypes rule, pto_profile profile,
-                            bool two_sources) {
+                            bool two_sources, bool row) {
   pto_tile* dst = o.dst;
   const char* src0_name = two_sources ? "src0" : "src";
   v.NotNull("dst", dst).NotNull(src0_name, o.src0);
@@ -56,8 +56,15 @@ void CheckBroadcastOperands(Validator& v, const Operands& o, OpDtypes rule, pto_
     v.Distinct("tmp", o.tmp, "dst", dst).Distinct("tmp", o.tmp, "src0", o.src0);
     if (two_sources) v.Distinct("tmp", o.tmp, "src1", o.src1);
   }
-  v.InPlaceOrApart(src0_name, o.src0, dst);
-  if (two_sources) v.InPlaceOrApart("src1", o.src1, dst);
+  // A row broadcast reads row i of each source for dst row i (its R x 1
+  // operand's row i too): the row order's overlaps are allowed.
+  if (row) {
+    v.InRowOrderOrApart(src0_name, o.src0, dst, profile);
+    if (two_sources) v.InRowOrderOrApart("src1", o.src1, dst, profile);
+  } else {
+    v.InPlaceOrApart(src0_name, o.src0, dst);
+    if (two_sources) v.InPlaceOrApart("src1", o.src1, dst);
+  }
 }
 
 // The full-size source: one source's valid region must be dst's.
@@ -131,7 +138,7 @@ void CheckColOperand(Validator& v, const Operands& o, const BroadcastOperands& b
 pto_status CheckBroadcast(const Operands& o, pto_profile profile, OpDtypes rule,
                           const char* c_function, bool two_sources, bool row) {
   Validator v(c_function);
-  CheckBroadcastOperands(v, o, rule, profile, two_sources);
+  CheckBroadcastOperands(v, o, rule, profile, two_sources, row);
   if (!v.ok()) return v.status();
   if (!two_sources) {
     CheckOneSource(v, o, row);

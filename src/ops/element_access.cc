@@ -132,9 +132,24 @@ pto_status CheckTExtract(const Operands& o, pto_profile profile) {
   v.NotNull("dst", dst).NotNull("src", src);
   if (!v.ok()) return v.status();
   v.DtypeAccepted(OpDtypes::kTExtract, profile, "dst", dst).SameDtype("src", src, "dst", dst);
-  v.Require(!SharesStorage(src, dst), PTO_ERR_ALIASING,
-            "src's valid elements share storage with dst's (the window is copied into dst)");
   const size_t size = ElementBytes(dst->dtype);
+  // dst row i reads the window's row i: a dst placed on the window exactly,
+  // or on earlier window rows, is the row order's (the offsets must be known).
+  if (v.ok() && SharesStorage(src, dst)) {
+    const bool window_known = src != dst && o.contents_known &&
+                              SpanFits(row, dst->valid_rows, src->valid_rows) &&
+                              SpanFits(col, dst->valid_cols, src->valid_cols);
+    v.Require(window_known, PTO_ERR_ALIASING,
+              "src's valid elements share storage with dst's (the window is copied into dst)");
+    if (window_known) {
+      pto_tile window = *src;
+      window.data = static_cast<char*>(src->data) + (row * src->cols + col) * size;
+      window.rows = static_cast<uint32_t>(src->rows - row);
+      window.valid_rows = dst->valid_rows;
+      window.valid_cols = dst->valid_cols;
+      v.InRowOrderOrApart("the window of src", &window, dst, profile);
+    }
+  }
   if (profile != PTO_PROFILE_HOST)
     v.Require(dst->rows <= src->rows && dst->cols <= src->cols, PTO_ERR_SHAPE_MISMATCH,
               "dst %ux%u exceeds src %ux%u, which %s forbids", dst->rows, dst->cols, src->rows,

@@ -35,8 +35,8 @@ pto_status CheckBinary(const Operands& o, pto_profile profile, OpDtypes rule,
   v.DtypeAccepted(rule, profile, "dst", dst)
       .SameDtype("src0", src0, "dst", dst)
       .SameDtype("src1", src1, "dst", dst)
-      .InPlaceOrApart("src0", src0, dst)
-      .InPlaceOrApart("src1", src1, dst)
+      .InRowOrderOrApart("src0", src0, dst, profile)
+      .InRowOrderOrApart("src1", src1, dst, profile)
       .SameValidRegion("src0", src0, "dst", dst)
       .SameValidRegion("src1", src1, "dst", dst);
   return v.status();
@@ -81,7 +81,7 @@ pto_status CheckUnary(const Operands& o, pto_profile profile, const char* c_func
   if (!v.ok()) return v.status();
   v.DtypeAccepted(static_cast<OpDtypes>(kId), profile, "dst", dst)
       .SameDtype("src", src, "dst", dst)
-      .InPlaceOrApart("src", src, dst);
+      .InRowOrderOrApart("src", src, dst, profile);
   RowRules<kId>(v, o, profile);
   v.SameValidRegion("src", src, "dst", dst);
   return v.status();
@@ -109,7 +109,7 @@ pto_status CheckScalar(const Operands& o, pto_profile profile, OpDtypes rule,
   v.DtypeAccepted(rule, profile, "dst", dst).SameDtype("src", src, "dst", dst);
   if (!v.ok()) return v.status();
   RequireScalarOf(v, "scalar", o.scalar, "dst", dst->dtype)
-      .InPlaceOrApart("src", src, dst)
+      .InRowOrderOrApart("src", src, dst, profile)
       .SameValidRegion("src", src, "dst", dst);
   return v.status();
 }

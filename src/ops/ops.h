@@ -253,6 +253,11 @@ inline bool Contiguous(const pto_tile* dst, const pto_tile* a, const pto_tile* b
   return dst->cols == cols && a->cols == cols && b->cols == cols;
 }
 
+// Whether a source shares storage with dst otherwise than exactly: the
+// overlaps of the row order (overlap.h, RowOrderOf) that a row-order
+// instruction's check allows, which its run then takes one row at a time.
+bool SharesRowsWithDst(const Operands& o);
+
 // The kernel a Binary or Unary row's run calls on Contiguous operands, the
 // region as one row of n elements (a Unary row's source given as a and b);
 // null for every other row. For callers that resolve it once (a program's

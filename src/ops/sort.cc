@@ -130,6 +130,11 @@ pto_status CheckTMrgSortLists(const MrgSortLists& o, pto_profile profile) {
             "src3 is given without src2 (three lists are src0, src1, src2)");
   if (!v.ok()) return v.status();
   const size_t count = ListCount(o);
+  // The cube's tiles are refused before every other rule, as the table's
+  // rows refuse them (pto_c.h, "Cube tiles").
+  v.OnVec("dst", dst);
+  for (size_t k = 0; k < count; ++k) v.OnVec(kListNames[k], o.sources[k]);
+  v.OnVec("tmp", tmp);
   v.DtypeAccepted(OpDtypes::kTMrgSort, profile, "dst", dst);
   for (size_t k = 0; k < count; ++k) v.SameDtype(kListNames[k], o.sources[k], "dst", dst);
   if (tmp != nullptr) v.SameDtype("tmp", tmp, "dst", dst);

@@ -11,6 +11,7 @@
 
 #include "dtype_rules.h"
 #include "float_env.h"
+#include "overlap.h"
 #include "profile.h"
 #include "pto_c.h"
 #include "tile.h"
@@ -38,6 +39,72 @@ constexpr TextRules TextRulesOf(Get get) {
 #define PTO_SOURCE_NAMES_2(s0, s1) {#s0, #s1, nullptr, nullptr}
 #define PTO_SOURCE_NAMES_3(s0, s1, s2) {#s0, #s1, #s2, nullptr}
 #define PTO_SOURCE_NAMES_4(s0, s1, s2, s3) {#s0, #s1, #s2, #s3}
+namespace {
+
+// The instructions whose dst row i reads only row i of each source (the
+// contract's v0.6 row order; their checks allow sources on earlier dst rows).
+constexpr bool ReadsRowsInOrder(Family family, OpId id) {
+  return family == Family::kBinary || family == Family::kUnary || family == Family::kScalar ||
+         family == Family::kRowExpand || id == OpId::kTPow || id == OpId::kTPows ||
+         id == OpId::kTRsqrt || id == OpId::kTPrelu || id == OpId::kTPartAdd ||
+         id == OpId::kTCvt || id == OpId::kTExtract;
+}
+
+// Row i of t as a tile of one row (no row when t has no valid row i).
+pto_tile RowOf(const pto_tile* t, uint32_t i) {
+  pto_tile row = *t;
+  if (i >= t->valid_rows) {
+    row.valid_rows = 0;
+    return row;
+  }
+  row.data = static_cast<char*>(t->data) + size_t{i} * t->cols * ElementBytes(t->dtype);
+  row.rows = t->rows - i;
+  row.valid_rows = 1;
+  return row;
+}
+
+// A row-order instruction's run: straight to kRun, or, where a source lies on
+// dst's rows in row order, one dst row at a time in order, so every source row
+// is read before a later dst row is written over it (a conversion in place
+// at one start address converts its rows in order itself).
+template <void (*kRun)(const Operands&, pto_profile)>
+void RunInRowOrder(const Operands& o, pto_profile profile) {
+  if (!PTO_UNLIKELY(SharesRowsWithDst(o)) ||
+      (o.src0 != nullptr && o.src0->data == o.dst->data && ConvertsInPlaceInOrder(o.src0, o.dst)))
+    return kRun(o, profile);
+  for (uint32_t i = 0; i < o.dst->valid_rows; ++i) {
+    pto_tile dst = RowOf(o.dst, i);
+    pto_tile sources[4];
+    const pto_tile* given[4] = {o.src0, o.src1, o.src2, o.src3};
+    Operands row = o;
+    row.dst = &dst;
+    const pto_tile** slots[4] = {&row.src0, &row.src1, &row.src2, &row.src3};
+    for (int k = 0; k < 4; ++k) {
+      if (given[k] == nullptr) continue;
+      sources[k] = given[k] == o.dst ? dst : RowOf(given[k], i);
+      *slots[k] = given[k] == o.dst ? &dst : &sources[k];
+    }
+    kRun(row, profile);
+  }
+}
+
+template <void (*kRun)(const Operands&, pto_profile)>
+constexpr auto RunOf(Family family, OpId id) -> void (*)(const Operands&, pto_profile) {
+  return ReadsRowsInOrder(family, id) ? &RunInRowOrder<kRun> : kRun;
+}
+
+}  // namespace
+
+bool SharesRowsWithDst(const Operands& o) {
+  const pto_tile* dst = o.dst;
+  for (const pto_tile* src : {o.src0, o.src1, o.src2, o.src3}) {
+    if (src != nullptr && src != dst && (src->buffer != nullptr || dst->buffer != nullptr) &&
+        !SamePlacement(src, dst) && ValidRegionsOverlapSlow(src, dst))
+      return true;
+  }
+  return false;
+}
+
 constexpr OpDescriptor kOps[kOpCount] = {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, names, Tmp, Attr, host, a2a3, a5, summary, \
                       Traits)                                                                    \
@@ -54,7 +121,7 @@ constexpr OpDescriptor kOps[kOpCount] = {
    PTO_TRAIT_BITS Traits,                                                                        \
    TextRulesOf<PTO_TRAIT_BITS Traits>([](auto) { return &TextRules##Camel; }),                  \
    Check##Camel,                                                                                 \
-   Run##Camel},
+   RunOf<Run##Camel>(Family::k##Fam, OpId::k##Camel)},
 #include "operations.def"
 #undef PTO_OPERATION
 };

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "convert_rules.h"
 #include "dtype_rules.h"
@@ -38,6 +39,23 @@ DtypeListText ListOf(const DtypeSet& set) {
   return out;
 }
 
+// The refusal of a conversion at src's start address that is not in place in
+// order, saying which condition fails.
+void RefuseOverlap(Validator& v, const pto_tile* src, const pto_tile* dst) {
+  const size_t src_size = ElementBytes(src->dtype), dst_size = ElementBytes(dst->dtype);
+  if (dst_size > src_size) {
+    v.Require(false, PTO_ERR_ALIASING,
+              "dst's %s elements are wider than src's %s elements, so converting in place "
+              "would overwrite source elements before they are read",
+              DtypeName(dst->dtype), DtypeName(src->dtype));
+  } else {
+    v.Require(false, PTO_ERR_ALIASING,
+              "dst's rows (%u bytes) are longer than src's (%u bytes), so converting in place "
+              "would overwrite source rows before they are read",
+              static_cast<unsigned>(dst->cols * dst_size), static_cast<unsigned>(src->cols * src_size));
+  }
+}
+
 }  // namespace
 
 pto_status CheckTCvt(const Operands& o, pto_profile profile) {
@@ -67,19 +85,22 @@ pto_status CheckTCvt(const Operands& o, pto_profile profile) {
     return v.status();
   }
   if (tmp != nullptr) v.Distinct("tmp", tmp, "dst", dst).Distinct("tmp", tmp, "src", src);
-  // Elementwise in place only where both dtypes have one size: a source
-  // element then sits exactly under the dst element it becomes (the same
-  // handle, or the same address and row length).
-  const bool same_size = ElementBytes(src->dtype) == ElementBytes(dst->dtype);
-  const bool in_place = same_size && (src == static_cast<const pto_tile*>(dst) ||
-                                      (src->data == dst->data && src->cols == dst->cols));
-  if (v.ok() && !in_place && (src == static_cast<const pto_tile*>(dst) || ValidRegionsOverlap(src, dst))) {
+  // In place where the order of elements makes it well defined: the same
+  // start, dst's elements and rows no wider than src's (overlap.h); or the
+  // rows of both in row order, as every row-order instruction's.
+  const bool in_place = ConvertsInPlaceInOrder(src, dst);
+  if (v.ok() && !in_place && src->data == dst->data && ValidRegionsOverlap(src, dst))
+    RefuseOverlap(v, src, dst);
+  if (v.ok() && !in_place && src != static_cast<const pto_tile*>(dst))
+    v.InRowOrderOrApart("src", src, dst, profile);
+  uint32_t dst_row = 0, src_row = 0, covered = 0;
+  if (v.ok() && in_place && profile == PTO_PROFILE_A2A3 &&
+      RepeatsOverwriteEarlierRemainder(src, dst, &dst_row, &src_row, &covered)) {
     v.Require(false, PTO_ERR_ALIASING,
-              same_size ? "src's valid elements share storage with dst's without being placed "
-                          "exactly on them"
-                        : "src's valid elements share storage with dst's, and %s and %s differ "
-                          "in size",
-              DtypeName(src->dtype), DtypeName(dst->dtype));
+              "converting in place on A2A3, dst row %u's whole 256-byte repeats (columns 0..%u) "
+              "overwrite src row %u's columns %u..%u before they are read (A2A3 converts every "
+              "row's repeats before any row's remainder)",
+              dst_row, covered - 1, src_row, covered, dst->valid_cols - 1);
   }
   v.SameValidRegion("src", src, "dst", dst);
   return v.status();
@@ -104,11 +125,34 @@ kernels::ConvertSpec ConvertSpecOf(const Operands& o, pto_profile profile) {
   return {to, from, round, sat, overflow};
 }
 
+// A conversion in place between sizes (or row lengths): each row is converted
+// in order, a bounded chunk at a time into a buffer and copied down, so every
+// source element is read before the bytes it shares with dst are written
+// (ConvertsInPlaceInOrder says why rows in order suffice).
+void ConvertInPlaceByChunks(const kernels::ConvertSpec& spec, pto_tile* dst, const pto_tile* src) {
+  constexpr size_t kChunk = 512;  // elements: 4 KiB of the widest dst element
+  alignas(64) unsigned char staged[kChunk * 8];
+  const size_t src_size = ElementBytes(src->dtype), dst_size = ElementBytes(dst->dtype);
+  for (uint32_t i = 0; i < dst->valid_rows; ++i) {
+    const unsigned char* from = static_cast<const unsigned char*>(src->data) + i * src->cols * src_size;
+    unsigned char* to = static_cast<unsigned char*>(dst->data) + i * dst->cols * dst_size;
+    for (size_t j = 0; j < dst->valid_cols; j += kChunk) {
+      const size_t n = dst->valid_cols - j < kChunk ? dst->valid_cols - j : kChunk;
+      kernels::Convert(spec, 1, n, {staged, n}, {from + j * src_size, n});
+      memcpy(to + j * dst_size, staged, n * dst_size);
+    }
+  }
+}
+
 }  // namespace
 
 void RunTCvt(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const kernels::ConvertSpec spec = ConvertSpecOf(o, profile);
+  const bool element_under_element = ElementBytes(o.src0->dtype) == ElementBytes(dst->dtype) &&
+                                     o.src0->cols == dst->cols;
+  if (o.src0->data == dst->data && !element_under_element)
+    return ConvertInPlaceByChunks(spec, dst, o.src0);
   if (dst->cols == dst->valid_cols && o.src0->cols == dst->valid_cols) {
     const size_t n = RegionElements(dst);
     return kernels::Convert(spec, 1, n, {dst->data, n}, {o.src0->data, n});

@@ -424,7 +424,10 @@ pto_status CheckOperations(Program* p) {
       in.run_sat = ops::SaturationOf(*in.op, in.attr);
       in.run_scalar = ops::TakesScalar(in.op->attr);
       in.run_whole_dst = ops::WritesWholeDst(*in.op);
-      in.run_contiguous = ops::ContiguousKernelOf(*in.op);
+      // Sources on dst's rows in row order run through the row's run, row by row.
+      in.run_contiguous =
+          ops::SharesRowsWithDst(ops::Operands{dst, src0, src1, tmp}) ? nullptr
+                                                                       : ops::ContiguousKernelOf(*in.op);
     }
     // Float compares too keep IEEE defaults (subnormals compare as themselves).
     for (const pto_tile* t : {static_cast<const pto_tile*>(dst), src0, src1})

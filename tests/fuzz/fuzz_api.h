@@ -120,6 +120,19 @@ int regions_overlap(const pto_tile *a, const pto_tile *b);
 int same_placement(const pto_tile *a, const pto_tile *b);
 /* A source read while dst is written: dst itself, exactly on it, or apart. */
 int clashes_with_dst(const pto_tile *src, const pto_tile *dst);
+/* The row order (the row-order instructions: elementwise, tile-scalar, unary,
+ * tpow, trsqrt, tprelu, tpartadd, the row broadcasts, tcvt, textract): src
+ * shares bytes with dst otherwise than dst itself, identically placed or
+ * apart, and writing dst's rows in order would overwrite a source row before
+ * it is read (dst row i on a source row k > i, or on row i inexactly); under
+ * A2A3 also a later dst row's 256-byte repeats on an earlier source row's
+ * remainder. window_row_order_clash: textract's, src's window at (row, col)
+ * of dst's valid shape as the source. */
+int row_order_clash(const pto_tile *src, const pto_tile *dst);
+int window_row_order_clash(const pto_tile *src, size_t row, size_t col, const pto_tile *dst);
+/* tcvt in place at one start under A2A3: its repeats overwrite an earlier
+ * source row's remainder. */
+int a2a3_in_place_clash(const pto_tile *src, const pto_tile *dst);
 /* A2A3 tprelu: no two operands may overlap; the same handle and identical
  * placement count. */
 int a2a3_clash(const pto_tile *a, const pto_tile *b);

@@ -130,6 +130,80 @@ int clashes_with_dst(const pto_tile *src, const pto_tile *dst) {
     return src != dst && !same_placement(src, dst) && regions_overlap(src, dst);
 }
 
+pto_profile g_profile = PTO_PROFILE_HOST;
+
+/* Rows as byte intervals: count rows of `length` bytes, `stride` apart. */
+typedef struct {
+    uintptr_t start, stride, length;
+    uint32_t count;
+} row_bytes;
+
+static row_bytes valid_rows_of(const pto_tile *t) {
+    const size_t e = pto_dtype_size(pto_tile_dtype(t));
+    return (row_bytes){(uintptr_t)pto_tile_data((pto_tile *)t), pto_tile_cols(t) * e,
+                       pto_tile_valid_cols(t) * e, pto_tile_valid_rows(t)};
+}
+
+/* Walks every pair of intersecting rows (a row of d, a row of s) in address
+ * order; returns 1 at the first pair `bad` says is one. */
+static int some_pair(row_bytes d, row_bytes s, int (*bad)(uint32_t, uint32_t, int)) {
+    if (d.length == 0 || s.length == 0) return 0;
+    uint32_t i = 0, k = 0;
+    while (i < d.count && k < s.count) {
+        const uintptr_t x = d.start + i * d.stride, y = s.start + k * s.stride;
+        if (x < y + s.length && y < x + d.length &&
+            bad(i, k, x == y && d.length == s.length))
+            return 1;
+        if (x + d.length <= y + s.length) i++; else k++;
+    }
+    return 0;
+}
+static int out_of_row_order(uint32_t i, uint32_t k, int exact) { return k > i || (k == i && !exact); }
+static int earlier_row(uint32_t i, uint32_t k, int exact) { (void)exact; return k < i; }
+
+static int row_order_clash_rows(row_bytes s, row_bytes d, size_t src_size, size_t dst_size, uint32_t cols) {
+    if (some_pair(d, s, out_of_row_order)) return 1;
+    if (g_profile != PTO_PROFILE_A2A3) return 0;
+    /* A2A3 runs every row's 256-byte repeats before any row's remainder */
+    const uint32_t repeat = (uint32_t)(256 / (src_size > dst_size ? src_size : dst_size));
+    const uint32_t covered = cols / repeat * repeat;
+    if (covered == 0 || covered == cols) return 0;
+    row_bytes repeats = d, remainders = s;
+    repeats.length = covered * dst_size;
+    remainders.start += covered * src_size;
+    remainders.length = (cols - covered) * src_size;
+    return some_pair(repeats, remainders, earlier_row);
+}
+
+int row_order_clash(const pto_tile *src, const pto_tile *dst) {
+    if (src == dst || same_placement(src, dst) || !regions_overlap(src, dst)) return 0;
+    return row_order_clash_rows(valid_rows_of(src), valid_rows_of(dst), pto_dtype_size(pto_tile_dtype(src)),
+                                pto_dtype_size(pto_tile_dtype(dst)), pto_tile_valid_cols(dst));
+}
+
+int a2a3_in_place_clash(const pto_tile *src, const pto_tile *dst) {
+    if (g_profile != PTO_PROFILE_A2A3) return 0;
+    row_bytes s = valid_rows_of(src), d = valid_rows_of(dst);
+    const size_t ss = pto_dtype_size(pto_tile_dtype(src)), ds = pto_dtype_size(pto_tile_dtype(dst));
+    const uint32_t cols = pto_tile_valid_cols(dst);
+    const uint32_t repeat = (uint32_t)(256 / (ss > ds ? ss : ds));
+    const uint32_t covered = cols / repeat * repeat;
+    if (covered == 0 || covered == cols) return 0;
+    d.length = covered * ds;
+    s.start += covered * ss;
+    s.length = (cols - covered) * ss;
+    return some_pair(d, s, earlier_row);
+}
+
+int window_row_order_clash(const pto_tile *src, size_t row, size_t col, const pto_tile *dst) {
+    const size_t e = pto_dtype_size(pto_tile_dtype(src));
+    row_bytes w = valid_rows_of(src);
+    w.start += (row * pto_tile_cols(src) + col) * e;
+    w.length = pto_tile_valid_cols(dst) * e;
+    w.count = pto_tile_valid_rows(dst);
+    return row_order_clash_rows(w, valid_rows_of(dst), e, e, pto_tile_valid_cols(dst));
+}
+
 /* A2A3 tprelu: no two operands may overlap; the same handle and identical
  * placement count. */
 int a2a3_clash(const pto_tile *a, const pto_tile *b) {
@@ -142,8 +216,6 @@ int storage_intersects(const pto_tile *a, const pto_tile *b) {
     const uintptr_t pb = (uintptr_t)pto_tile_data((pto_tile *)b);
     return pa < pb + tile_bytes(b) && pb < pa + tile_bytes(a);
 }
-
-pto_profile g_profile = PTO_PROFILE_HOST;
 
 int profile_accepts_dtype(int op_is_pow, pto_dtype d) {
     /* The 8-byte dtypes: where the row lists them (operations.def). */
@@ -162,7 +234,7 @@ pto_status leading_rules(op_id op, const pto_tile *dst, const pto_tile *a, const
 }
 
 pto_status source_rules(const pto_tile *src, const pto_tile *dst) {
-    if (clashes_with_dst(src, dst)) return PTO_ERR_ALIASING;
+    if (row_order_clash(src, dst)) return PTO_ERR_ALIASING;
     if (!same_region(src, dst)) return PTO_ERR_SHAPE_MISMATCH;
     return PTO_OK;
 }

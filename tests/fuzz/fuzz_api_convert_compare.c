@@ -52,16 +52,20 @@ void fuzz_convert(reader *r, state *st) {
         want = PTO_ERR_INVALID_ARGUMENT;
     } else {
         const pto_dtype s = pto_tile_dtype(src), d = pto_tile_dtype(dst);
-        const int same_size = pto_dtype_size(s) == pto_dtype_size(d);
-        const int in_place = same_size && (src == dst || (pto_tile_data((pto_tile *)src) == pto_tile_data(dst) &&
-                                                          pto_tile_cols(src) == pto_tile_cols(dst)));
+        const size_t ss = pto_dtype_size(s), ds = pto_dtype_size(d);
+        const int same_start = pto_tile_data((pto_tile *)src) == pto_tile_data(dst);
+        /* in place in order: one start, dst's elements and rows no wider */
+        const int in_place = same_start && ds <= ss && pto_tile_cols(dst) * ds <= pto_tile_cols(src) * ss;
         if (!convert_pair_accepted(s, d))
             want = PTO_ERR_UNSUPPORTED_DTYPE;
         else if (mode == PTO_ROUND_ODD && !(s == PTO_FLOAT32 && d == PTO_FLOAT16))
             want = PTO_ERR_INVALID_ARGUMENT;
         else if (tmp != NULL && (tmp == dst || tmp == src))
             want = PTO_ERR_ALIASING;
-        else if (!in_place && (src == dst || regions_overlap(src, dst)))
+        else if (!in_place && (src == dst || (same_start && regions_overlap(src, dst)) ||
+                               row_order_clash(src, dst)))
+            want = PTO_ERR_ALIASING;
+        else if (in_place && src != dst && a2a3_in_place_clash(src, dst))
             want = PTO_ERR_ALIASING;
         else if (!same_region(src, dst))
             want = PTO_ERR_SHAPE_MISMATCH;

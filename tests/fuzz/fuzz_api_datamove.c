@@ -172,7 +172,11 @@ void fuzz_extract(reader *r, state *st) {
         want = PTO_ERR_UNSUPPORTED_DTYPE;
     } else if (pto_tile_dtype(src) != pto_tile_dtype(dst)) {
         want = PTO_ERR_DTYPE_MISMATCH;
-    } else if (a2a3_clash(src, dst)) {
+    } else if (a2a3_clash(src, dst) &&
+               (src == dst || !span_fits(row, pto_tile_valid_rows(dst), pto_tile_valid_rows(src)) ||
+                !span_fits(col, pto_tile_valid_cols(dst), pto_tile_valid_cols(src)) ||
+                window_row_order_clash(src, row, col, dst))) {
+        /* sharing storage: only dst on the window's rows in row order */
         want = PTO_ERR_ALIASING;
     } else {
         const size_t size = pto_dtype_size(pto_tile_dtype(dst));

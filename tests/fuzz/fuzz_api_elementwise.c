@@ -57,7 +57,7 @@ void fuzz_binary(reader *r, state *st, op_id op) {
     const int a2a3_prelu = op == OP_TPRELU && g_profile == PTO_PROFILE_A2A3;
     if (dst == NULL || a == NULL || b == NULL || (a2a3_prelu && tmp == NULL)) {
         want = PTO_ERR_NULL_ARGUMENT;
-    } else if (op == OP_TCOLEXPANDDIV && !is_f32_or_f16(pto_tile_dtype(dst))) {
+    } else if (op == OP_TCOLEXPANDDIV && !op_accepts(OP_TCOLEXPANDDIV, g_profile, pto_tile_dtype(dst))) {
         want = PTO_ERR_UNSUPPORTED_DTYPE;
     } else if (op == OP_TPARTADD && !profile_accepts_dtype(0, pto_tile_dtype(dst))) {
         want = PTO_ERR_UNSUPPORTED_DTYPE;
@@ -69,7 +69,8 @@ void fuzz_binary(reader *r, state *st, op_id op) {
         want = PTO_ERR_UNSUPPORTED_DTYPE;
     } else if (tmp != NULL && (tmp == dst || tmp == a || tmp == b)) {
         want = PTO_ERR_ALIASING;
-    } else if (clashes_with_dst(a, dst) || clashes_with_dst(b, dst)) {
+    } else if (op == OP_TCOLEXPANDDIV ? clashes_with_dst(a, dst) || clashes_with_dst(b, dst)
+                                      : row_order_clash(a, dst) || row_order_clash(b, dst)) {
         want = PTO_ERR_ALIASING;
     } else if (a2a3_prelu && (a2a3_clash(a, dst) || a2a3_clash(b, dst) || a2a3_clash(b, a) ||
                               a2a3_clash(tmp, dst) || a2a3_clash(tmp, a) || a2a3_clash(tmp, b))) {
@@ -107,7 +108,7 @@ void fuzz_binary(reader *r, state *st, op_id op) {
         if (op == OP_TPRELU) {
             want_bytes = expected_from(sd, ref_prelu, sa, sb, 0, NULL);
         } else if (op == OP_TCOLEXPANDDIV) {
-            want_bytes = expected_from(sd, ref_div, sa, sb, 1, NULL);
+            want_bytes = expected_from(sd, ref_tdiv, sa, sb, 1, NULL);
         } else {
             /* Sum where both are valid, a copy of the full one elsewhere. */
             const snapshot *full = partadd_a_full ? sa : sb;
@@ -157,8 +158,8 @@ void fuzz_pow(reader *r, state *st) {
         want = PTO_ERR_UNSUPPORTED_DTYPE; /* A2A3 ignores the algorithm */
     else if (!dtypes_equal(typed, 4))
         want = PTO_ERR_DTYPE_MISMATCH;
-    else if (tmp == dst || tmp == base || tmp == ex || clashes_with_dst(base, dst) ||
-             clashes_with_dst(ex, dst))
+    else if (tmp == dst || tmp == base || tmp == ex || row_order_clash(base, dst) ||
+             row_order_clash(ex, dst))
         want = PTO_ERR_ALIASING;
     else if (!same_region(base, dst) || !same_region(ex, dst) || !same_region(tmp, dst))
         want = PTO_ERR_SHAPE_MISMATCH;
@@ -240,7 +241,7 @@ void fuzz_elementwise(reader *r, state *st, op_id op) {
     if (want == PTO_OK) {
         if (scalar_row && !scalar_is_value_of(pto_tile_dtype(dst), scalar))
             want = PTO_ERR_INVALID_ARGUMENT;
-        else if (clashes_with_dst(a, dst) || clashes_with_dst(b, dst) ||
+        else if (row_order_clash(a, dst) || row_order_clash(b, dst) ||
                  (op == OP_TRECIP && g_profile == PTO_PROFILE_A2A3 && a2a3_clash(a, dst)))
             want = PTO_ERR_ALIASING;
         else if (!same_region(a, dst) || !same_region(b, dst))

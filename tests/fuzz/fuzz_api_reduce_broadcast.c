@@ -111,7 +111,8 @@ void fuzz_broadcast(reader *r, state *st, op_id op) {
     bool expanded_first = false;
     if (want != PTO_OK) {
         /* a NULL operand or a dtype decided it */
-    } else if (clashes_with_dst(a, dst) || clashes_with_dst(b, dst)) {
+    } else if (row ? row_order_clash(a, dst) || row_order_clash(b, dst)
+                   : clashes_with_dst(a, dst) || clashes_with_dst(b, dst)) {
         want = PTO_ERR_ALIASING;
     } else {
         const uint32_t R = pto_tile_valid_rows(dst), C = pto_tile_valid_cols(dst);

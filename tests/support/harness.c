@@ -212,7 +212,7 @@ uint64_t op_reference(op_id op, pto_dtype dt, uint64_t a, uint64_t b) {
     case OP_TPOW: return ref_pow(dt, a, b);
     case OP_TRSQRT: return ref_rsqrt(dt, a);
     case OP_TPRELU: return ref_prelu(dt, a, b);
-    case OP_TCOLEXPANDDIV: return ref_div(dt, a, b);
+    case OP_TCOLEXPANDDIV: return ref_tdiv(dt, a, b);
     case OP_TPARTADD: return ref_add(dt, a, b);
     default: /* a family row: its ref_<mnemonic>, from the table in operations.c */
         return op_binary_reference(op)(dt, a, b);

@@ -291,12 +291,15 @@ def test_large_tiles_release_the_gil_and_match_small_results(rng):
 
 @pytest.mark.parametrize("dtype", ALL_TYPES, ids=lambda d: d.name)
 def test_dtype_support_per_operation(dtype):
-    """trsqrt and tcolexpanddiv: FLOAT32 and FLOAT16; tpow HIGH_PRECISION: the
-    float types; everything else takes all nine."""
+    """trsqrt: FLOAT32 and FLOAT16; tcolexpanddiv: those and INT16, INT32,
+    UINT16, UINT32; tpow HIGH_PRECISION: the float types; everything else
+    takes all nine."""
     t = [make(dtype, np.ones((2, 2))) for _ in range(4)]
-    float_only = [lambda: pto.trsqrt(t[0], t[1]), lambda: pto.tcolexpanddiv(t[0], t[1], t[2])]
-    for call in float_only:
-        if dtype in (D.FLOAT32, D.FLOAT16):
+    div_types = (D.FLOAT32, D.FLOAT16, D.INT16, D.INT32, D.UINT16, D.UINT32)
+    limited = [(lambda: pto.trsqrt(t[0], t[1]), (D.FLOAT32, D.FLOAT16)),
+               (lambda: pto.tcolexpanddiv(t[0], t[1], t[2]), div_types)]
+    for call, accepted in limited:
+        if dtype in accepted:
             call()
         else:
             with pytest.raises(pto.UnsupportedDTypeError):

@@ -63,11 +63,11 @@ pub fn tprelu(
     })
 }
 
-/// TCOLEXPANDDIV (`pto_tcolexpanddiv`): src0\[i,j\] / src1\[0,j\],
-/// correctly rounded.
+/// TCOLEXPANDDIV (`pto_tcolexpanddiv`): src0\[i,j\] / src1\[0,j\]: floats
+/// correctly rounded, integers as tdiv.
 ///
-/// dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32,
-/// FLOAT16.
+/// dst's dtypes: HOST FLOAT32, FLOAT16, INT16, INT32, UINT16, UINT32; A2A3
+/// FLOAT32, FLOAT16; A5 FLOAT32, FLOAT16, INT16, INT32, UINT16, UINT32.
 pub fn tcolexpanddiv(
     dst: &mut impl Operand,
     src0: impl Source,

@@ -484,7 +484,7 @@ fn tcolexpanddiv() {
         ErrorKind::ShapeMismatch,
         "pto_tcolexpanddiv",
     );
-    let mut i = zeros(DType::Int32, 2, 2);
+    let mut i = zeros(DType::Int8, 2, 2);
     assert_err(
         pto::tcolexpanddiv(&mut i, InPlace, InPlace),
         ErrorKind::UnsupportedDType,

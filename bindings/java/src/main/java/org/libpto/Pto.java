@@ -107,8 +107,10 @@ public final class Pto {
     }
 
     /**
-     * TCOLEXPANDDIV ({@code pto_tcolexpanddiv}): src0[i,j] / src1[0,j], correctly rounded.
-     * <p>dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32, FLOAT16.
+     * TCOLEXPANDDIV ({@code pto_tcolexpanddiv}): src0[i,j] / src1[0,j]: floats correctly
+     * rounded, integers as tdiv.
+     * <p>dst's dtypes: HOST FLOAT32, FLOAT16, INT16, INT32, UINT16, UINT32; A2A3 FLOAT32,
+     * FLOAT16; A5 FLOAT32, FLOAT16, INT16, INT32, UINT16, UINT32.
      */
     public static void tcolexpanddiv(Tile dst, Tile src0, Tile src1) {
         try {

@@ -367,7 +367,7 @@ class PtoTest {
         assertFloats(new float[] {1, 1, 3, 2}, dst.readFloats());
         row.setValid(1, 1);
         assertStatus(Status.SHAPE_MISMATCH, "pto_tcolexpanddiv", () -> Pto.tcolexpanddiv(dst, src0, row));
-        Tile i = tile(DType.INT32, 2, 2);
+        Tile i = tile(DType.INT8, 2, 2);
         assertStatus(Status.UNSUPPORTED_DTYPE, "pto_tcolexpanddiv", () -> Pto.tcolexpanddiv(i, i, i));
     }
 
