@@ -426,7 +426,7 @@ pto_status CheckOperations(Program* p) {
       in.run_whole_dst = ops::WritesWholeDst(*in.op);
       // Sources on dst's rows in row order run through the row's run, row by row.
       in.run_contiguous =
-          ops::SharesRowsWithDst(ops::Operands{dst, src0, src1, tmp}) ? nullptr
+          ops::SharesRowsWithDst(ops::Operands{dst, src0, src1, tmp, 0}) ? nullptr
                                                                        : ops::ContiguousKernelOf(*in.op);
     }
     // Float compares too keep IEEE defaults (subnormals compare as themselves).
