@@ -40,7 +40,7 @@ constexpr TextRules TextRulesOf(Get get) {
 #define PTO_SOURCE_NAMES_4(s0, s1, s2, s3) {#s0, #s1, #s2, #s3}
 constexpr OpDescriptor kOps[kOpCount] = {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, names, Tmp, Attr, host, a2a3, a5, summary, \
-                      Traits)                                                                    \
+                      Traits, Group)                                                             \
   {OpId::k##Camel,                                                                               \
    Family::k##Fam,                                                                               \
    #mnemonic,                                                                                    \
