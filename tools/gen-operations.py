@@ -38,7 +38,7 @@ Usage:
       own marked part replaced when FILE has the markers, else all of FILE
   gen-operations.py [--def DEF] --lang LANG --check FILE
       exit 1 with a diff when FILE differs from what --out would write (a
-      docs FILE without the markers passes: there is no table to check)
+      profiles FILE without the markers passes: there is no table to check)
   gen-operations.py [--def DEF] --write-committed | --check-committed
       the same for every committed output (COMMITTED below); after editing
       operations.def, --write-committed updates them all. --check-committed
@@ -840,7 +840,7 @@ def write(ops, lang, path, template=None):
     path = pathlib.Path(path)
     text = expected(lang, GENERATORS[lang](ops), path, template)
     if text is None:
-        print(f"{path}: no ops-table markers, nothing written")
+        print(f"{path}: no {MARKERS[lang]} markers, nothing written")
     elif not path.exists() or path.read_text() != text:
         path.write_text(text)
         print(f"wrote {path}")
@@ -850,7 +850,7 @@ def check(ops, lang, path, template=None):
     path = pathlib.Path(path)
     want = expected(lang, GENERATORS[lang](ops), path, template)
     if want is None:
-        print(f"{path}: no ops-table markers, nothing to check")
+        print(f"{path}: no {MARKERS[lang]} markers, nothing to check")
         return True
     have = path.read_text() if path.exists() else ""
     if have == want:
