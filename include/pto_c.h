@@ -894,9 +894,9 @@ PTO_API pto_status pto_tpows(pto_tile *dst, const pto_tile *base, double exp,
  * outside it are not written. Rules, in order: dst not NULL
  * (PTO_ERR_NULL_ARGUMENT); its dtype accepted under the calling thread's
  * profile (PTO_ERR_UNSUPPORTED_DTYPE); the scalar a value of the dtype, as
- * above (PTO_ERR_INVALID_ARGUMENT). The scalar's conversion is the one
- * rounding. All nine dtypes on every profile; HOST and A5 also INT64,
- * UINT64. */
+ * the tile-scalar operations' (PTO_ERR_INVALID_ARGUMENT). The scalar's
+ * conversion is the one rounding. All nine dtypes on every profile; HOST and
+ * A5 also INT64, UINT64. */
 PTO_API pto_status pto_texpands(pto_tile *dst, double scalar);
 
 /* TCI: the k-th element of dst's valid region (row by row: k = i * valid
