@@ -942,9 +942,17 @@ def plain_words(text):
 
 
 def check_blurbs(root):
-    """Each of BLURB_FILES names the groups as BLURB does."""
-    return [f"{name}: its description does not name the groups as \"{BLURB}\" (tools/gen-operations.py's "
-            "GROUPS' phrases)" for name in BLURB_FILES if BLURB not in plain_words((root / name).read_text())]
+    """Each of BLURB_FILES names the groups as BLURB does, in every
+    description it has (each place its first words start, BLURB whole)."""
+    start = " ".join(BLURB.split()[:2])
+    problems = []
+    for name in BLURB_FILES:
+        text = plain_words((root / name).read_text())
+        places = [m.start() for m in re.finditer(re.escape(start), text)]
+        if not places or any(not text.startswith(BLURB, at) for at in places):
+            problems.append(f"{name}: a description does not name the groups as \"{BLURB}\" "
+                            "(tools/gen-operations.py's GROUPS' phrases)")
+    return problems
 
 
 def check_groups(ops, root):
