@@ -2,35 +2,37 @@
  * pto_c.h - the libpto C ABI.
  *
  * libpto runs the PTO tile instructions on ordinary CPUs with SIMD kernels
- * chosen at run time: elementwise arithmetic and math functions, reductions,
- * broadcasts, conversion, compare and select, data movement and matrix
- * multiply, as C calls (below) and as PTO assembly programs
- * (pto_program_create).
+ * chosen at run time: elementwise arithmetic and math functions, fills,
+ * reductions, broadcasts, conversion, compare and select, element access, data
+ * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
+ * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 78 operations of libpto's table (src/operations.def), by family; each
- * section below gives its family's common rules:
- *   elementwise tile-tile (7): tadd, tsub, tmul, tdiv, tmax, tmin, trem
- *   elementwise unary (8): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
- *     tlog
- *   elementwise tile-scalar (9): tadds, tsubs, tmuls, tdivs,
- *     tdivs_scalar_by_tile, tmaxs, tmins, trems, tlrelu
- *   fill (1): texpands
- *   row reductions (3): trowsum, trowmax, trowmin
- *   column reductions (3): tcolsum, tcolmax, tcolmin
- *   row broadcasts (8): trowexpand, trowexpandadd, trowexpandsub,
- *     trowexpandmul, trowexpanddiv, trowexpandmax, trowexpandmin,
- *     trowexpandexpdif
- *   column broadcasts (7): tcolexpand, tcolexpandadd, tcolexpandsub,
- *     tcolexpandmul, tcolexpandmax, tcolexpandmin, tcolexpandexpdif
- *   with rules of their own (25): tpow, trsqrt, tprelu, tcolexpanddiv,
- *     tpartadd, tcvt, tfillpad, tci, treshape, ttrans, tconcat,
- *     tconcatidx, textract, tgather, tgather_mask, tscatter, tsort32,
- *     tmrgsort, taxpy, taddc, tsetval, tpows, tcmp, tcmps, tsels
- *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
+ * The 78 operations of libpto's table (src/operations.def), by group, in the
+ * order of the sections below; each section gives its group's common rules:
+ *   elementwise tile-tile (10): tadd, tsub, tmul, tdiv, tmax, tmin, trem,
+ *     tpow, tprelu, tpartadd
+ *   elementwise unary (9): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
+ *     tlog, trsqrt
+ *   elementwise tile-scalar (10): tadds, tsubs, tmuls, tdivs,
+ *     tdivs_scalar_by_tile, tmaxs, tmins, trems, tlrelu, tpows
+ *   fill (2): texpands, tci
+ *   reductions (6): trowsum, trowmax, trowmin, tcolsum, tcolmax, tcolmin
  *   index reductions (4): trowargmax, trowargmin, tcolargmax, tcolargmin
+ *   broadcasts (16): trowexpand, trowexpandadd, trowexpandsub,
+ *     trowexpandmul, trowexpanddiv, trowexpandmax, trowexpandmin,
+ *     trowexpandexpdif, tcolexpand, tcolexpandadd, tcolexpandsub,
+ *     tcolexpandmul, tcolexpandmax, tcolexpandmin, tcolexpandexpdif,
+ *     tcolexpanddiv
+ *   conversion (1): tcvt
+ *   compare and select (3): tcmp, tcmps, tsels
+ *   element access (5): textract, tgather, tgather_mask, tscatter, tsetval
+ *   data movement (5): tfillpad, treshape, ttrans, tconcat, tconcatidx
+ *   sorting (2): tsort32, tmrgsort
+ *   fused arithmetic (2): taxpy, taddc
+ *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
+ * Outside that table, bound by hand: pto_tsel (three sources), pto_tgetval
+ * (a scalar result) and pto_tmrgsort_lists (counts besides dst).
  * ops-families:end
- * Outside that table: pto_tsel (three sources) and pto_tgetval (a scalar
- * result).
  *
  * Conventions shared by every function below:
  *  - Every fallible call returns a pto_status; PTO_OK is 0. On failure nothing
@@ -539,7 +541,20 @@ PTO_API size_t pto_tile_offset(const pto_tile *tile);
  *    operation's shape rules allow) is in place too, with the same result.
  *    Any other overlap between dst's valid elements and a source's valid
  *    elements (some byte belonging to both) is PTO_ERR_ALIASING in every
- *    profile.
+ *    profile, except in row order (since 0.6): where dst row i reads only
+ *    row i of each source (the elementwise tile-tile, tile-scalar and unary
+ *    operations, pto_tpow, pto_tpows, pto_trsqrt, pto_tprelu, pto_tpartadd,
+ *    the row broadcasts and their R x 1 operand, pto_tcvt, pto_textract's
+ *    window, pto_tmov), a source may share bytes with dst so that each dst
+ *    row lies only on earlier source rows, or exactly on its own (same
+ *    start and byte length): written in row order, no source row is
+ *    overwritten before it is read, and the result is the one with a
+ *    separate dst. A source row that would be overwritten first is
+ *    PTO_ERR_ALIASING naming both rows; under PTO_PROFILE_A2A3 so is a
+ *    later dst row whose whole 256-byte repeats cover an earlier source
+ *    row's remaining columns (A2A3 runs every row's repeats before any
+ *    row's remainder). Column broadcasts, reductions and the other
+ *    operations keep the rule above.
  *  - tmp is never written (its contents are unchanged), so a tmp may overlap
  *    any operand except where a profile forbids it (A2A3 tprelu); but a tmp
  *    must be a handle distinct from dst and every source (PTO_ERR_ALIASING)
@@ -556,151 +571,8 @@ PTO_API size_t pto_tile_offset(const pto_tile *tile);
  *    tiles.
  */
 
-/* dst[i,j] = base[i,j] ^ exp[i,j].
- * - dst, base, exp and tmp have equal dtypes (PTO_ERR_DTYPE_MISMATCH).
- *   PTO_POW_DEFAULT: all nine dtypes. PTO_POW_HIGH_PRECISION: FLOAT16,
- *   BFLOAT16, FLOAT32; an integer dtype with it is PTO_ERR_UNSUPPORTED_DTYPE.
- *   An algo outside the enum is PTO_ERR_INVALID_ARGUMENT.
- * - tmp is required (PTO_ERR_NULL_ARGUMENT), a handle distinct from the others
- *   (PTO_ERR_ALIASING); it is not written (contents unchanged).
- * - base, exp and tmp valid regions equal dst's (PTO_ERR_SHAPE_MISMATCH).
- * - PTO_PROFILE_A2A3: dst dtype INT32, INT16, INT8, UINT32, UINT16, UINT8 or
- *   FLOAT32 only (PTO_ERR_UNSUPPORTED_DTYPE); HIGH_PRECISION is accepted for
- *   each of them and computes exactly what DEFAULT computes.
- * - Floating point: C99 Annex F pow for every special case (as std::pow).
- *   HIGH_PRECISION (FLOAT32, FLOAT16, BFLOAT16): correctly rounded, to
- *   nearest with ties to even, subnormal results included, so <= 1 ulp
- *   everywhere and exact where the exact result is representable; the same
- *   bits on every SIMD target. FLOAT32 DEFAULT: <= 8 ulp where the result is
- *   normal; FLOAT16/BFLOAT16 DEFAULT: <= 1 ulp. DEFAULT results may differ
- *   between SIMD targets, but on one target an element's result depends
- *   only on its own base and exponent, not on the other elements of the
- *   tile (e.g. special values beside it) or on its position.
- * - Integers: exact, wrapping modulo 2^bits; x^0 = 1 (0^0 too); a negative
- *   exponent gives 1 for base 1, +/-1 for base -1 (by parity), 0 otherwise. */
-PTO_API pto_status pto_tpow(pto_tile *dst, const pto_tile *base, const pto_tile *exp,
-                            pto_tile *tmp, pto_pow_algorithm algo);
-
-/* TPOWS: dst[i,j] = base[i,j] ^ exp, one exponent for every element: the
- * same bits as pto_tpow with exp's value in every element of an exponent
- * tile, on every SIMD target, for both algorithms (every accuracy statement
- * of pto_tpow holds). Rules, checked in this order:
- * - dst, base not NULL (PTO_ERR_NULL_ARGUMENT); algo outside the enum:
- *   PTO_ERR_INVALID_ARGUMENT.
- * - dst's dtype as pto_tpow's for the algorithm under the profile
- *   (PTO_ERR_UNSUPPORTED_DTYPE: the page's A2A3 and A5 lists are tpow's);
- *   base's dtype dst's (PTO_ERR_DTYPE_MISMATCH).
- * - exp a value of the dtype, as every scalar operand (an integer in range
- *   for an integer dtype, else PTO_ERR_INVALID_ARGUMENT; a float dtype
- *   rounds it to nearest even, NaN and infinities allowed).
- * - base is dst or placed exactly on it, or apart (PTO_ERR_ALIASING); base's
- *   valid region dst's (PTO_ERR_SHAPE_MISMATCH).
- * The page's tmp is the A2A3 kernel's scratch for |base|; libpto needs none
- * and takes none (in programs the text's %tmp is accepted and unused). */
-PTO_API pto_status pto_tpows(pto_tile *dst, const pto_tile *base, double exp,
-                             pto_pow_algorithm algo);
-
-/* dst[i,j] = 1 / sqrt(src[i,j]), FLOAT32 or FLOAT16 (else
- * PTO_ERR_UNSUPPORTED_DTYPE), equal dtypes, src valid region equal to dst's.
- * +0 -> +inf, -0 -> -inf, negative -> NaN, +inf -> +0, NaN -> NaN; finite
- * results correctly rounded (so <= 1 ulp), the same bits on every SIMD target.
- * - PTO_PROFILE_A5 (since 0.5): as A5's implementation computes it, sqrt
- *   rounded to the dtype, then 1 / that rounded (vsqrt, then vdiv): within
- *   1.5 ulp, not always correctly rounded (A2A3's one vrsqrt and HOST are). */
-PTO_API pto_status pto_trsqrt(pto_tile *dst, const pto_tile *src);
-
-/* dst[i,j] = src0[i,j] > 0 ? src0[i,j] : src0[i,j] * src1[i,j] (src1 is the
- * per-element slope). All nine dtypes, all equal; integer products wrap; float
- * products are correctly rounded. src0 and src1 valid regions equal dst's.
- * tmp may be NULL (this target needs none); if given it must be a handle
- * distinct from the others (PTO_ERR_ALIASING), may have any dtype and shape,
- * and its contents are left unchanged.
- * - PTO_PROFILE_A2A3: dst dtype FLOAT16 or FLOAT32 only
- *   (PTO_ERR_UNSUPPORTED_DTYPE); tmp is required (PTO_ERR_NULL_ARGUMENT) and
- *   must be UINT8 (PTO_ERR_UNSUPPORTED_DTYPE, after src0's and src1's dtypes);
- *   dst, src0, src1 and tmp must not overlap pairwise, so in place (same
- *   handle or identical placement) is refused too (PTO_ERR_ALIASING); after
- *   src0's and src1's valid regions, tmp rows >= dst valid_rows + 1, then
- *   tmp valid_rows == dst valid_rows, then tmp valid_cols >=
- *   ceil(dst valid_cols / 8) (PTO_ERR_SHAPE_MISMATCH). The page's "tmp
- *   valid rows >= dst valid cols + 1" is not a rule: the NPU implementation
- *   asserts valid_rows == dst's.
- * - PTO_PROFILE_A5: dst dtype FLOAT16 or FLOAT32 only
- *   (PTO_ERR_UNSUPPORTED_DTYPE); tmp is not used (may be NULL, any dtype or
- *   shape), but it is still not the same handle as another operand. */
-PTO_API pto_status pto_tprelu(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
-                              pto_tile *tmp);
-
-/* dst[i,j] = src0[i,j] / src1[0,j]: each column divided by src1's row 0.
- * FLOAT32 or FLOAT16, all equal. src0's valid region equals dst's; src1 needs
- * valid_rows >= 1 and valid_cols >= dst's valid_cols (PTO_ERR_SHAPE_MISMATCH).
- * IEEE division, correctly rounded (x/0 is +/-inf, 0/0 is NaN). With dst ==
- * src1, or dst placed exactly on src1, every row is still divided by the
- * original row 0. */
-PTO_API pto_status pto_tcolexpanddiv(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
-
-/* Over dst's valid region: src0 + src1 where both sources' valid regions
- * contain (i,j), a copy of the one source that does where only one does.
- * All nine dtypes and INT64, UINT64, all equal; integer sums wrap; float sums
- * correctly rounded. Supported patterns: one source's valid region equals dst's and the other's
- * does not exceed dst's in either dimension. Every other pattern is
- * PTO_ERR_SHAPE_MISMATCH.
- * - PTO_PROFILE_A2A3: dst dtype INT32, INT16, FLOAT16 or FLOAT32 only
- *   (PTO_ERR_UNSUPPORTED_DTYPE). */
-PTO_API pto_status pto_tpartadd(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
-
-/* dst[i,j] = src[i,j] converted to dst's dtype, rounded by `mode`.
- * - The (src dtype, dst dtype) pair must be one the profile lists
- *   (PTO_ERR_UNSUPPORTED_DTYPE naming the pair and the dtypes src converts to
- *   there); src's dtype differs from dst's except FLOAT32 -> FLOAT32, which
- *   rounds to an integral value ("round-only"). A mode or sat outside its enum
- *   is PTO_ERR_INVALID_ARGUMENT; so is PTO_ROUND_ODD on any pair but FLOAT32
- *   -> FLOAT16 (after the pair).
- *   PTO_PROFILE_A2A3 (the page's A2A3 column, libpto's dtypes):
- *     FLOAT32 -> FLOAT16, FLOAT32, BFLOAT16, INT16, INT32, INT64
- *     FLOAT16 -> FLOAT32, INT32, INT16, INT8, UINT8
- *     BFLOAT16 -> FLOAT32, INT32;  INT16 -> FLOAT16, FLOAT32
- *     INT32 -> FLOAT32, INT16, INT64, FLOAT16;  INT64 -> FLOAT32, INT32
- *     UINT8 -> FLOAT16;  INT8 -> FLOAT16
- *   PTO_PROFILE_A5 (the A5 column):
- *     FLOAT32 -> FLOAT32, FLOAT16, BFLOAT16, INT16, INT32, INT64
- *     FLOAT16 -> FLOAT32, INT32, INT16, INT8, UINT8
- *     BFLOAT16 -> FLOAT32, INT32, FLOAT16
- *     INT16 -> UINT8, FLOAT16, FLOAT32, UINT32, INT32
- *     INT32 -> FLOAT32, INT16, UINT16, INT64, UINT8;  INT64 -> FLOAT32, INT32
- *     UINT8 -> FLOAT16, UINT16
- *     INT8 -> FLOAT16, INT16, INT32;  UINT32 -> UINT8, UINT16, INT16
- *   PTO_PROFILE_HOST: the union of the two.
- * - tmp may be NULL (libpto needs no scratch); if given it must be a handle
- *   distinct from dst and src (PTO_ERR_ALIASING), may have any dtype and
- *   shape, and is neither read nor written.
- * - src and dst may be the same storage placed exactly on each other only
- *   when their dtypes have the same size; any other sharing of a byte between
- *   their valid elements is PTO_ERR_ALIASING. src's valid region equals dst's
- *   (PTO_ERR_SHAPE_MISMATCH).
- * - Every result is the exact value rounded once in dst's dtype by the mode
- *   (correctly rounded, the same bits on every SIMD target and profile but
- *   for the SAT_OFF rule below). PTO_ROUND_NONE is TRUNC for a float ->
- *   integer pair and RINT for every other. Widening pairs are exact in every
- *   mode (ODD refused). NaN stays NaN (sign and leading payload bits kept,
- *   quiet); infinities stay infinite; zeros keep their sign in float dtypes.
- * - Float results beyond the largest finite value: PTO_SAT_OFF follows IEEE
- *   754 overflow for the mode (RINT, ROUND, and FLOOR below / CEIL above
- *   zero give infinity; TRUNC, ODD, FLOOR above / CEIL below zero give the
- *   largest finite value); PTO_SAT_ON gives the largest finite value of the
- *   sign (an infinite src stays infinite).
- * - Integer results: the value rounded to an integer by the mode; out of
- *   range with PTO_SAT_ON: the nearest bound, NaN -> 0. PTO_SAT_OFF: an
- *   integer src keeps the low bits (modulo 2^bits) in every profile; a float
- *   src saturates (NaN -> 0) under HOST; under A2A3 and A5 FLOAT32 -> INT16,
- *   FLOAT16 -> INT16, INT8 and UINT8 go through INT32 as the NPU does
- *   (saturated to INT32, NaN -> 0, then the low bits kept), every other
- *   float -> integer pair saturates. */
-PTO_API pto_status pto_tcvt(pto_tile *dst, const pto_tile *src, pto_tile *tmp, pto_round_mode mode,
-                            pto_saturation sat);
-
 /* ------------------------------------------------------------------------ */
-/* Elementwise tile-tile operations                                          */
+/* Elementwise tile-tile                                                     */
 /* ------------------------------------------------------------------------ */
 /*
  * dst[i,j] = f(src0[i,j], src1[i,j]) over dst's valid region. Rules, checked
@@ -776,8 +648,67 @@ PTO_API pto_status pto_tmin(pto_tile *dst, const pto_tile *src0, const pto_tile 
  * - PTO_PROFILE_A2A3: FLOAT32, INT32. */
 PTO_API pto_status pto_trem(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
+/* Rows of this group with rules of their own, each stated at its declaration. */
+
+/* dst[i,j] = base[i,j] ^ exp[i,j].
+ * - dst, base, exp and tmp have equal dtypes (PTO_ERR_DTYPE_MISMATCH).
+ *   PTO_POW_DEFAULT: all nine dtypes. PTO_POW_HIGH_PRECISION: FLOAT16,
+ *   BFLOAT16, FLOAT32; an integer dtype with it is PTO_ERR_UNSUPPORTED_DTYPE.
+ *   An algo outside the enum is PTO_ERR_INVALID_ARGUMENT.
+ * - tmp is required (PTO_ERR_NULL_ARGUMENT), a handle distinct from the others
+ *   (PTO_ERR_ALIASING); it is not written (contents unchanged).
+ * - base, exp and tmp valid regions equal dst's (PTO_ERR_SHAPE_MISMATCH).
+ * - PTO_PROFILE_A2A3: dst dtype INT32, INT16, INT8, UINT32, UINT16, UINT8 or
+ *   FLOAT32 only (PTO_ERR_UNSUPPORTED_DTYPE); HIGH_PRECISION is accepted for
+ *   each of them and computes exactly what DEFAULT computes.
+ * - Floating point: C99 Annex F pow for every special case (as std::pow).
+ *   HIGH_PRECISION (FLOAT32, FLOAT16, BFLOAT16): correctly rounded, to
+ *   nearest with ties to even, subnormal results included, so <= 1 ulp
+ *   everywhere and exact where the exact result is representable; the same
+ *   bits on every SIMD target. FLOAT32 DEFAULT: <= 8 ulp where the result is
+ *   normal; FLOAT16/BFLOAT16 DEFAULT: <= 1 ulp. DEFAULT results may differ
+ *   between SIMD targets, but on one target an element's result depends
+ *   only on its own base and exponent, not on the other elements of the
+ *   tile (e.g. special values beside it) or on its position.
+ * - Integers: exact, wrapping modulo 2^bits; x^0 = 1 (0^0 too); a negative
+ *   exponent gives 1 for base 1, +/-1 for base -1 (by parity), 0 otherwise. */
+PTO_API pto_status pto_tpow(pto_tile *dst, const pto_tile *base, const pto_tile *exp,
+                            pto_tile *tmp, pto_pow_algorithm algo);
+
+/* dst[i,j] = src0[i,j] > 0 ? src0[i,j] : src0[i,j] * src1[i,j] (src1 is the
+ * per-element slope). All nine dtypes, all equal; integer products wrap; float
+ * products are correctly rounded. src0 and src1 valid regions equal dst's.
+ * tmp may be NULL (this target needs none); if given it must be a handle
+ * distinct from the others (PTO_ERR_ALIASING), may have any dtype and shape,
+ * and its contents are left unchanged.
+ * - PTO_PROFILE_A2A3: dst dtype FLOAT16 or FLOAT32 only
+ *   (PTO_ERR_UNSUPPORTED_DTYPE); tmp is required (PTO_ERR_NULL_ARGUMENT) and
+ *   must be UINT8 (PTO_ERR_UNSUPPORTED_DTYPE, after src0's and src1's dtypes);
+ *   dst, src0, src1 and tmp must not overlap pairwise, so in place (same
+ *   handle or identical placement) is refused too (PTO_ERR_ALIASING); after
+ *   src0's and src1's valid regions, tmp rows >= dst valid_rows + 1, then
+ *   tmp valid_rows == dst valid_rows, then tmp valid_cols >=
+ *   ceil(dst valid_cols / 8) (PTO_ERR_SHAPE_MISMATCH). The page's "tmp
+ *   valid rows >= dst valid cols + 1" is not a rule: the NPU implementation
+ *   asserts valid_rows == dst's.
+ * - PTO_PROFILE_A5: dst dtype FLOAT16 or FLOAT32 only
+ *   (PTO_ERR_UNSUPPORTED_DTYPE); tmp is not used (may be NULL, any dtype or
+ *   shape), but it is still not the same handle as another operand. */
+PTO_API pto_status pto_tprelu(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                              pto_tile *tmp);
+
+/* Over dst's valid region: src0 + src1 where both sources' valid regions
+ * contain (i,j), a copy of the one source that does where only one does.
+ * All nine dtypes and INT64, UINT64, all equal; integer sums wrap; float sums
+ * correctly rounded. Supported patterns: one source's valid region equals dst's and the other's
+ * does not exceed dst's in either dimension. Every other pattern is
+ * PTO_ERR_SHAPE_MISMATCH.
+ * - PTO_PROFILE_A2A3: dst dtype INT32, INT16, FLOAT16 or FLOAT32 only
+ *   (PTO_ERR_UNSUPPORTED_DTYPE). */
+PTO_API pto_status pto_tpartadd(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
 /* ------------------------------------------------------------------------ */
-/* Elementwise unary operations                                              */
+/* Elementwise unary                                                         */
 /* ------------------------------------------------------------------------ */
 /*
  * dst[i,j] = f(src[i,j]) over dst's valid region. Rules, checked in this
@@ -857,8 +788,19 @@ PTO_API pto_status pto_texp(pto_tile *dst, const pto_tile *src);
  * - PTO_PROFILE_A2A3, PTO_PROFILE_A5: FLOAT32, FLOAT16. */
 PTO_API pto_status pto_tlog(pto_tile *dst, const pto_tile *src);
 
+/* Rows of this group with rules of their own, each stated at its declaration. */
+
+/* dst[i,j] = 1 / sqrt(src[i,j]), FLOAT32 or FLOAT16 (else
+ * PTO_ERR_UNSUPPORTED_DTYPE), equal dtypes, src valid region equal to dst's.
+ * +0 -> +inf, -0 -> -inf, negative -> NaN, +inf -> +0, NaN -> NaN; finite
+ * results correctly rounded (so <= 1 ulp), the same bits on every SIMD target.
+ * - PTO_PROFILE_A5 (since 0.5): as A5's implementation computes it, sqrt
+ *   rounded to the dtype, then 1 / that rounded (vsqrt, then vdiv): within
+ *   1.5 ulp, not always correctly rounded (A2A3's one vrsqrt and HOST are). */
+PTO_API pto_status pto_trsqrt(pto_tile *dst, const pto_tile *src);
+
 /* ------------------------------------------------------------------------ */
-/* Elementwise tile-scalar operations                                        */
+/* Elementwise tile-scalar                                                   */
 /* ------------------------------------------------------------------------ */
 /*
  * dst[i,j] = f(src[i,j], scalar) over dst's valid region. The scalar is a
@@ -938,14 +880,60 @@ PTO_API pto_status pto_trems(pto_tile *dst, const pto_tile *src, double scalar);
  * profile. */
 PTO_API pto_status pto_tlrelu(pto_tile *dst, const pto_tile *src, double scalar);
 
+/* Rows of this group with rules of their own, each stated at its declaration. */
+
+/* TPOWS: dst[i,j] = base[i,j] ^ exp, one exponent for every element: the
+ * same bits as pto_tpow with exp's value in every element of an exponent
+ * tile, on every SIMD target, for both algorithms (every accuracy statement
+ * of pto_tpow holds). Rules, checked in this order:
+ * - dst, base not NULL (PTO_ERR_NULL_ARGUMENT); algo outside the enum:
+ *   PTO_ERR_INVALID_ARGUMENT.
+ * - dst's dtype as pto_tpow's for the algorithm under the profile
+ *   (PTO_ERR_UNSUPPORTED_DTYPE: the page's A2A3 and A5 lists are tpow's);
+ *   base's dtype dst's (PTO_ERR_DTYPE_MISMATCH).
+ * - exp a value of the dtype, as every scalar operand (an integer in range
+ *   for an integer dtype, else PTO_ERR_INVALID_ARGUMENT; a float dtype
+ *   rounds it to nearest even, NaN and infinities allowed).
+ * - base is dst or placed exactly on it, or apart (PTO_ERR_ALIASING); base's
+ *   valid region dst's (PTO_ERR_SHAPE_MISMATCH).
+ * The page's tmp is the A2A3 kernel's scratch for |base|; libpto needs none
+ * and takes none (in programs the text's %tmp is accepted and unused). */
+PTO_API pto_status pto_tpows(pto_tile *dst, const pto_tile *base, double exp,
+                             pto_pow_algorithm algo);
+
+/* ------------------------------------------------------------------------ */
+/* Fill                                                                      */
+/* ------------------------------------------------------------------------ */
+
 /* dst = scalar in every element of dst's valid region (TEXPANDS); elements
  * outside it are not written. Rules, in order: dst not NULL
  * (PTO_ERR_NULL_ARGUMENT); its dtype accepted under the calling thread's
  * profile (PTO_ERR_UNSUPPORTED_DTYPE); the scalar a value of the dtype, as
- * above (PTO_ERR_INVALID_ARGUMENT). The scalar's conversion is the one
- * rounding. All nine dtypes on every profile; HOST and A5 also INT64,
- * UINT64. */
+ * the tile-scalar operations' (PTO_ERR_INVALID_ARGUMENT). The scalar's
+ * conversion is the one rounding. All nine dtypes on every profile; HOST and
+ * A5 also INT64, UINT64. */
 PTO_API pto_status pto_texpands(pto_tile *dst, double scalar);
+
+/* TCI: the k-th element of dst's valid region (row by row: k = i * valid
+ * cols + j) is start + k, or start - k when descending is 1. Integer dtypes
+ * wrap modulo 2^bits; float dtypes get start (rounded to nearest even in
+ * dst's dtype) plus or minus k, rounded once to nearest even (so exact while
+ * the sequence is representable). Rules, checked in this order:
+ * - dst not NULL (PTO_ERR_NULL_ARGUMENT); descending 0 or 1, else
+ *   PTO_ERR_INVALID_ARGUMENT.
+ * - dst's dtype (PTO_ERR_UNSUPPORTED_DTYPE): HOST and PTO_PROFILE_A2A3
+ *   INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32 (the page's A2A3
+ *   list: any 2- or 4-byte type); PTO_PROFILE_A5 INT16, UINT16, INT32,
+ *   UINT32 (the page: integers only).
+ * - start as the Scalar family's scalar: for an integer dtype an integer in
+ *   its range, else PTO_ERR_INVALID_ARGUMENT; any value for a float dtype.
+ * - PTO_PROFILE_A2A3 and PTO_PROFILE_A5: dst rows == 1 (the page:
+ *   `TileData::Rows == 1`, the sequence runs along the row),
+ *   PTO_ERR_SHAPE_MISMATCH naming the profile. HOST numbers every valid row.
+ * The page's A2A3 tmp (a scratch for its vector path) is not needed and not
+ * taken. In programs the start is the SSA scalar and `{descending = true}`
+ * the order (PTOAS's default false). */
+PTO_API pto_status pto_tci(pto_tile *dst, double start, int descending);
 
 /* ------------------------------------------------------------------------ */
 /* Reductions                                                                */
@@ -1195,124 +1183,164 @@ PTO_API pto_status pto_tcolexpandmin(pto_tile *dst, const pto_tile *src0, const 
 PTO_API pto_status pto_tcolexpandexpdif(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
                                         pto_tile *tmp);
 
+/* Rows of this group with rules of their own, each stated at its declaration. */
+
+/* dst[i,j] = src0[i,j] / src1[0,j]: each column divided by src1's row 0.
+ * FLOAT32 or FLOAT16, all equal; under HOST and A5 also INT16, INT32, UINT16
+ * and UINT32 (since 0.6; PTO_PROFILE_A2A3 keeps the two floats). src0's valid
+ * region equals dst's; src1 needs valid_rows >= 1 and valid_cols >= dst's
+ * valid_cols (PTO_ERR_SHAPE_MISMATCH). Floats: IEEE division, correctly
+ * rounded (x/0 is +/-inf, 0/0 is NaN); integers as pto_tdiv divides them
+ * (truncation, x/0 with every bit set). With dst == src1, or dst placed
+ * exactly on src1, every row is still divided by the original row 0. */
+PTO_API pto_status pto_tcolexpanddiv(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
 /* ------------------------------------------------------------------------ */
-/* Data movement                                                             */
+/* Conversion                                                                */
 /* ------------------------------------------------------------------------ */
 
-/* TFILLPAD: dst[i,j] = src[i,j] where i < src valid rows and j < src valid
- * cols, and the pad value elsewhere, over dst's WHOLE rows x cols (the
- * padding exists to give later operations a full tile; dst's valid region
- * is neither read nor changed). Bits are copied unchanged (NaN payloads
- * kept); the pad is dst's dtype's: PTO_PAD_ZERO all zero bits, PTO_PAD_MAX
- * +infinity (float dtypes) or the largest integer, PTO_PAD_MIN -infinity or
- * the smallest integer (0 for unsigned dtypes), as pto-isa's PadValueMap.
- * Rules, checked in this order:
- * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT); pad outside the enum, or
- *   PTO_PAD_NULL (the page: "PadVal != PadValue::Null" for vector tiles):
- *   PTO_ERR_INVALID_ARGUMENT.
- * - dtypes: all nine on every profile (the page: element size 1, 2 or 4
- *   bytes); src's dtype may differ from dst's if its size is the same (the
- *   page: sizeof equal; the bits are copied), else PTO_ERR_DTYPE_MISMATCH.
- * - src is dst itself or placed exactly on it (the page's TFILLPAD_INPLACE:
- *   only the padding is written), or none of src's valid elements shares a
- *   byte with dst's rows x cols elements (PTO_ERR_ALIASING).
- * - src's valid region fits in dst's shape: valid rows <= dst rows, valid
- *   cols <= dst cols (PTO_ERR_SHAPE_MISMATCH). Under PTO_PROFILE_A2A3 and
- *   PTO_PROFILE_A5 also dst rows x cols equal src's (the page and PTOAS's
- *   verifier: TFILLPAD's static shapes match; HOST accepts a larger dst as
- *   TFILLPAD_EXPAND does), PTO_ERR_SHAPE_MISMATCH naming the profile.
- * In programs the pad is dst's tile_buf `pad=` (1 zero, 2 max, 3 min). */
-PTO_API pto_status pto_tfillpad(pto_tile *dst, const pto_tile *src, pto_pad_value pad);
+/* dst[i,j] = src[i,j] converted to dst's dtype, rounded by `mode`.
+ * - The (src dtype, dst dtype) pair must be one the profile lists
+ *   (PTO_ERR_UNSUPPORTED_DTYPE naming the pair and the dtypes src converts to
+ *   there); src's dtype differs from dst's except FLOAT32 -> FLOAT32, which
+ *   rounds to an integral value ("round-only"). A mode or sat outside its enum
+ *   is PTO_ERR_INVALID_ARGUMENT; so is PTO_ROUND_ODD on any pair but FLOAT32
+ *   -> FLOAT16 (after the pair).
+ *   PTO_PROFILE_A2A3 (the page's A2A3 column, libpto's dtypes):
+ *     FLOAT32 -> FLOAT16, FLOAT32, BFLOAT16, INT16, INT32, INT64
+ *     FLOAT16 -> FLOAT32, INT32, INT16, INT8, UINT8
+ *     BFLOAT16 -> FLOAT32, INT32;  INT16 -> FLOAT16, FLOAT32
+ *     INT32 -> FLOAT32, INT16, INT64, FLOAT16;  INT64 -> FLOAT32, INT32
+ *     UINT8 -> FLOAT16;  INT8 -> FLOAT16
+ *   PTO_PROFILE_A5 (the A5 column):
+ *     FLOAT32 -> FLOAT32, FLOAT16, BFLOAT16, INT16, INT32, INT64
+ *     FLOAT16 -> FLOAT32, INT32, INT16, INT8, UINT8
+ *     BFLOAT16 -> FLOAT32, INT32, FLOAT16
+ *     INT16 -> UINT8, FLOAT16, FLOAT32, UINT32, INT32
+ *     INT32 -> FLOAT32, INT16, UINT16, INT64, UINT8;  INT64 -> FLOAT32, INT32
+ *     UINT8 -> FLOAT16, UINT16
+ *     INT8 -> FLOAT16, INT16, INT32;  UINT32 -> UINT8, UINT16, INT16
+ *   PTO_PROFILE_HOST: the union of the two.
+ * - tmp may be NULL (libpto needs no scratch); if given it must be a handle
+ *   distinct from dst and src (PTO_ERR_ALIASING), may have any dtype and
+ *   shape, and is neither read nor written.
+ * - In place (since 0.6 across element sizes): src and dst may start at the
+ *   same byte when dst's elements are no wider than src's and dst's rows no
+ *   longer in bytes (narrowing FLOAT32 -> BFLOAT16, FLOAT16 -> INT8, ...);
+ *   the result is the one on separate storage, src's elements under dst's
+ *   are overwritten and its other bytes kept. Otherwise src may share bytes
+ *   with dst only in row order (the common rules). Widening in place,
+ *   longer dst rows at src's start, and any other sharing of a byte are
+ *   PTO_ERR_ALIASING, each with its sentence; under PTO_PROFILE_A2A3 also a
+ *   conversion in place whose later dst rows' whole 256-byte repeats cover
+ *   an earlier source row's remaining columns. src's valid region equals
+ *   dst's (PTO_ERR_SHAPE_MISMATCH).
+ * - Every result is the exact value rounded once in dst's dtype by the mode
+ *   (correctly rounded, the same bits on every SIMD target and profile but
+ *   for the SAT_OFF rule below). PTO_ROUND_NONE is TRUNC for a float ->
+ *   integer pair and RINT for every other. Widening pairs are exact in every
+ *   mode (ODD refused). NaN stays NaN (sign and leading payload bits kept,
+ *   quiet); infinities stay infinite; zeros keep their sign in float dtypes.
+ * - Float results beyond the largest finite value: PTO_SAT_OFF follows IEEE
+ *   754 overflow for the mode (RINT, ROUND, and FLOOR below / CEIL above
+ *   zero give infinity; TRUNC, ODD, FLOOR above / CEIL below zero give the
+ *   largest finite value); PTO_SAT_ON gives the largest finite value of the
+ *   sign (an infinite src stays infinite).
+ * - Integer results: the value rounded to an integer by the mode; out of
+ *   range with PTO_SAT_ON: the nearest bound, NaN -> 0. PTO_SAT_OFF: an
+ *   integer src keeps the low bits (modulo 2^bits) in every profile; a float
+ *   src saturates (NaN -> 0) under HOST; under A2A3 and A5 FLOAT32 -> INT16,
+ *   FLOAT16 -> INT16, INT8 and UINT8 go through INT32 as the NPU does
+ *   (saturated to INT32, NaN -> 0, then the low bits kept), every other
+ *   float -> integer pair saturates. */
+PTO_API pto_status pto_tcvt(pto_tile *dst, const pto_tile *src, pto_tile *tmp, pto_round_mode mode,
+                            pto_saturation sat);
 
-/* TCI: the k-th element of dst's valid region (row by row: k = i * valid
- * cols + j) is start + k, or start - k when descending is 1. Integer dtypes
- * wrap modulo 2^bits; float dtypes get start (rounded to nearest even in
- * dst's dtype) plus or minus k, rounded once to nearest even (so exact while
- * the sequence is representable). Rules, checked in this order:
- * - dst not NULL (PTO_ERR_NULL_ARGUMENT); descending 0 or 1, else
- *   PTO_ERR_INVALID_ARGUMENT.
- * - dst's dtype (PTO_ERR_UNSUPPORTED_DTYPE): HOST and PTO_PROFILE_A2A3
- *   INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32 (the page's A2A3
- *   list: any 2- or 4-byte type); PTO_PROFILE_A5 INT16, UINT16, INT32,
- *   UINT32 (the page: integers only).
- * - start as the Scalar family's scalar: for an integer dtype an integer in
- *   its range, else PTO_ERR_INVALID_ARGUMENT; any value for a float dtype.
- * - PTO_PROFILE_A2A3 and PTO_PROFILE_A5: dst rows == 1 (the page:
- *   `TileData::Rows == 1`, the sequence runs along the row),
- *   PTO_ERR_SHAPE_MISMATCH naming the profile. HOST numbers every valid row.
- * The page's A2A3 tmp (a scratch for its vector path) is not needed and not
- * taken. In programs the start is the SSA scalar and `{descending = true}`
- * the order (PTOAS's default false). */
-PTO_API pto_status pto_tci(pto_tile *dst, double start, int descending);
+/* ------------------------------------------------------------------------ */
+/* Compare and select                                                        */
+/* ------------------------------------------------------------------------ */
+/*
+ * A mask is a UINT8 tile holding one bit per element of the tile compared:
+ * byte k of mask row i holds columns 8k..8k+7 of row i, the least
+ * significant bit first (the pages' packed predicate layout). For a compared
+ * valid region R x C the mask's valid region is R x ceil(C / 8). A compare
+ * writes every byte of that region; the bits of columns C and beyond in each
+ * row's last byte are written as 0 (the NPU implementations write whole
+ * vectors' worth of bits there; libpto writes nothing outside the mask's
+ * valid region and gives those bits one defined value). A select reads the
+ * bits of the columns it computes and no other.
+ * Rules, checked in this order: every tile but tmp not NULL
+ * (PTO_ERR_NULL_ARGUMENT); mode within pto_cmp_mode (PTO_ERR_INVALID_ARGUMENT);
+ * the compared dtype accepted under the calling thread's profile, then the
+ * mask's dtype UINT8 (PTO_ERR_UNSUPPORTED_DTYPE); sources of one dtype
+ * (PTO_ERR_DTYPE_MISMATCH); the scalar a value of the dtype (an integer in
+ * range for an integer dtype; PTO_ERR_INVALID_ARGUMENT; float dtypes round
+ * it to nearest even, NaN and infinities allowed); valid regions
+ * (PTO_ERR_SHAPE_MISMATCH); storage (PTO_ERR_ALIASING). Results are exact
+ * and the same bits on every SIMD target and profile.
+ */
 
-/* TRESHAPE: dst's rows x cols elements become src's rows x cols elements'
- * bytes, reinterpreted (a bitwise reshape: another shape and/or dtype of the
- * same total size; valid regions are neither read nor changed). The page
- * reinterprets the storage in place (A2A3: an alias of src's address) and
- * copies it on its CPU simulator; libpto copies, since an owned tile cannot
- * share its storage with a second handle. A view over the same bytes is
- * pto_tile_create_at on the buffer and offset of a placed src
- * (pto_tile_buffer, pto_tile_offset), and pto_treshape of a dst placed
- * exactly there (the same address) writes nothing. Rules, checked in this
- * order:
- * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT); any dtypes on every profile.
- * - dst and src start at the same address, or their rows x cols storages
- *   share no byte (PTO_ERR_ALIASING).
- * - rows x cols x element size equal for dst and src (the page: "Total byte
- *   size must match"; PTO_ERR_SHAPE_MISMATCH).
- * In programs the SSA forms give a new tile holding the bytes (PTOAS's
- * `%d = pto.treshape %s : S -> T`; `%d = treshape %s : T`). */
-PTO_API pto_status pto_treshape(pto_tile *dst, const pto_tile *src);
+/* mask[i, j] = src0[i,j] `mode` src1[i,j] over src0's valid region R x C
+ * (the page's iteration domain), packed as above.
+ * - src1's dtype and valid region equal src0's; mask (dst) is UINT8 with
+ *   valid region R x ceil(C / 8) and shares no byte of its valid elements
+ *   with either source's (PTO_ERR_ALIASING).
+ * - HOST: all nine dtypes, INT64, UINT64.
+ *   PTO_PROFILE_A2A3: INT32, FLOAT16, FLOAT32, and INT32 with PTO_CMP_EQ or
+ *   PTO_CMP_NE only (the implementation compares INT32 for equality whatever
+ *   the mode and inverts it for NE; LT, GT, GE, LE are
+ *   PTO_ERR_UNSUPPORTED_DTYPE naming the mode).
+ *   PTO_PROFILE_A5: UINT32, INT32, INT64, UINT64, FLOAT32, INT16, UINT16,
+ *   FLOAT16, UINT8, INT8, BFLOAT16. */
+PTO_API pto_status pto_tcmp(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                            pto_cmp_mode mode);
 
-/* TTRANS: dst[j,i] = src[i,j] for (i, j) in src's valid region (the page:
- * "The transpose size is taken from `src.GetValidRow()` /
- * `src.GetValidCol()`"), bits unchanged. Rules, checked in this order:
- * - dst, src, tmp not NULL (PTO_ERR_NULL_ARGUMENT: the page's C++ API
- *   requires tmp; libpto neither reads nor writes it, any dtype and shape).
- * - dtypes: all nine on every profile; src's dtype may differ from dst's if
- *   its size is the same (the page: sizeof equal), else
- *   PTO_ERR_DTYPE_MISMATCH.
- * - tmp a handle distinct from dst and src; src's valid elements share no
- *   byte with dst's (a transpose cannot run in place): PTO_ERR_ALIASING.
- * - dst's valid region is src's transposed: valid rows = src valid cols,
- *   valid cols = src valid rows (PTO_ERR_SHAPE_MISMATCH).
- * - PTO_PROFILE_A5: cols x element size a multiple of 32 bytes for src and
- *   dst (the page's A5 alignment), PTO_ERR_SHAPE_MISMATCH naming A5. */
-PTO_API pto_status pto_ttrans(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+/* mask[i, j] = src[i,j] `mode` scalar over src's valid region R x C (the
+ * page's scalar form; the scalar converted to src's dtype first).
+ * - mask (dst) as pto_tcmp's.
+ * - HOST: all nine dtypes, INT64, UINT64.
+ *   PTO_PROFILE_A2A3: INT32, FLOAT32, FLOAT16, UINT16, INT16 (INT32 with
+ *   PTO_CMP_EQ or PTO_CMP_NE only, as pto_tcmp).
+ *   PTO_PROFILE_A5: INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16,
+ *   FLOAT16, UINT8, INT8, BFLOAT16. */
+PTO_API pto_status pto_tcmps(pto_tile *dst, const pto_tile *src, double scalar,
+                             pto_cmp_mode mode);
 
-/* TCONCAT (its basic form): over dst's valid region, dst[i,j] = src0[i,j]
- * for j < src0 valid cols and src1[i, j - src0 valid cols] after it, bits
- * unchanged. Rules, checked in this order:
- * - dst, src0, src1 not NULL (PTO_ERR_NULL_ARGUMENT).
- * - all nine dtypes on every profile (the page's list); src0's and src1's
- *   equal dst's (PTO_ERR_DTYPE_MISMATCH).
- * - src0 is dst itself, placed exactly on it, or shares no byte with dst's
- *   valid elements; src1 shares none (PTO_ERR_ALIASING).
- * - src0's and src1's valid rows equal dst's, and dst's valid cols are
- *   src0's plus src1's (PTO_ERR_SHAPE_MISMATCH): the page's A5 rule, in
- *   every profile (A2A3's implementation only bounds the sum by dst's cols,
- *   which would write past dst's valid region). The indexed forms (per-row
- *   column counts from index tiles) are not provided. */
-PTO_API pto_status pto_tconcat(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+/* dst[i,j] = mask bit (i, j) ? src0[i,j] : src1[i,j] over dst's valid region
+ * R x C; every element's bits are copied unchanged (NaN payloads included).
+ * - src0's and src1's dtypes equal dst's, their valid regions dst's; mask is
+ *   UINT8 with at least R valid rows and ceil(C / 8) valid columns.
+ * - src0 and src1 may be dst itself or placed exactly on it (in place), or
+ *   share no byte with its valid elements; mask shares no byte of its valid
+ *   elements with dst's (PTO_ERR_ALIASING).
+ * - tmp: under HOST and A5 it may be NULL and is not looked at. Under A2A3
+ *   (whose implementation keeps each row's mask in it) it is required
+ *   (PTO_ERR_NULL_ARGUMENT), UINT32 (PTO_ERR_UNSUPPORTED_DTYPE) with at least
+ *   4 valid columns for 16-bit dtypes, 2 for 32-bit ones
+ *   (PTO_ERR_SHAPE_MISMATCH), a handle distinct from every other operand
+ *   (PTO_ERR_ALIASING); never read or written.
+ * - HOST and PTO_PROFILE_A5: all nine dtypes, INT64, UINT64.
+ *   PTO_PROFILE_A2A3: INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32. */
+PTO_API pto_status pto_tsel(pto_tile *dst, const pto_tile *mask, const pto_tile *src0,
+                            const pto_tile *src1, pto_tile *tmp);
 
-/* TCONCATIDX (PTOAS's pto.tconcatidx): row i of dst gets the first n0 =
- * src0_idx[i,0] columns of src0's row i, then the first n1 = src1_idx[i,0]
- * columns of src1's row i, bit for bit: n0 at most src0's and dst's valid
- * cols, n1 at most src1's valid cols and dst's valid cols - n0, a negative
- * count copying nothing. The rest of dst's row keeps its values. Rules,
- * checked in this order:
- * - the five tiles not NULL (PTO_ERR_NULL_ARGUMENT).
- * - dst INT8, INT16, INT32, FLOAT16, FLOAT32 or BFLOAT16 on every profile
- *   (PTO_ERR_UNSUPPORTED_DTYPE); src0 and src1 of dst's dtype
- *   (PTO_ERR_DTYPE_MISMATCH); src0_idx INT8, INT16 or INT32
- *   (PTO_ERR_UNSUPPORTED_DTYPE), src1_idx of its dtype
- *   (PTO_ERR_DTYPE_MISMATCH).
- * - src0 is dst itself (placed exactly on it) or shares no byte with it;
- *   src1 and the index tiles share none with dst (PTO_ERR_ALIASING).
- * - every source's valid rows equal dst's, and each index tile has at least
- *   one valid column (PTO_ERR_SHAPE_MISMATCH). */
-PTO_API pto_status pto_tconcatidx(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
-                                  const pto_tile *src0_idx, const pto_tile *src1_idx);
+/* dst[i,j] = mask bit (i, j) ? src[i,j] : scalar over dst's valid region,
+ * the scalar converted to dst's dtype; src copied bit for bit.
+ * - src's dtype and valid region are dst's; mask and in place as pto_tsel.
+ * - tmp: under HOST and A5 it may be NULL and is not looked at. Under A2A3
+ *   (whose implementation stores the scalar in it) it is required, of dst's
+ *   dtype (PTO_ERR_DTYPE_MISMATCH), with a valid element (PTO_ERR_SHAPE_MISMATCH),
+ *   a handle distinct from every other operand; never read or written.
+ * - HOST: all nine dtypes, INT64, UINT64.
+ *   PTO_PROFILE_A2A3: INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32.
+ *   PTO_PROFILE_A5: INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
+ *   FLOAT16, FLOAT32. */
+PTO_API pto_status pto_tsels(pto_tile *dst, const pto_tile *mask, const pto_tile *src,
+                             pto_tile *tmp, double scalar);
+
+/* ------------------------------------------------------------------------ */
+/* Element access                                                            */
+/* ------------------------------------------------------------------------ */
 
 /* TEXTRACT (its Vec -> Vec form): over dst's valid region, dst[i,j] =
  * src[index_row + i, index_col + j], bits unchanged: the sub-tile of src
@@ -1410,6 +1438,128 @@ PTO_API pto_status pto_tgather_mask(pto_tile *dst, const pto_tile *src, pto_mask
  *   provided. */
 PTO_API pto_status pto_tscatter(pto_tile *dst, const pto_tile *src, const pto_tile *indices);
 
+/* TSETVAL / TGETVAL: one element of a tile as a scalar, at a flat offset
+ * index = row * cols + col (pto-isa's Tile::SetValue / GetValue, PTOAS's
+ * tsetval / tgetval "linear element offset"). The element must be one of
+ * the tile's valid region: index / cols < valid rows and index % cols <
+ * valid cols (PTO_ERR_OUT_OF_RANGE); all nine dtypes on every profile. */
+
+/* TSETVAL: dst's element at index becomes value (converted by the scalar
+ * rules: an integer in range for an integer dtype, rounded to nearest even
+ * for a float one); no other element is written. Rules, in order: dst not
+ * NULL (PTO_ERR_NULL_ARGUMENT); value a value of dst's dtype
+ * (PTO_ERR_INVALID_ARGUMENT); index in dst's valid region
+ * (PTO_ERR_OUT_OF_RANGE). */
+PTO_API pto_status pto_tsetval(pto_tile *dst, size_t index, double value);
+
+/* TGETVAL: *out = src's element at index, exactly (every element of every
+ * dtype is a double). Rules, in order: src, out not NULL
+ * (PTO_ERR_NULL_ARGUMENT); index in src's valid region
+ * (PTO_ERR_OUT_OF_RANGE). *out is written only on success. */
+PTO_API pto_status pto_tgetval(const pto_tile *src, size_t index, double *out);
+
+/* ------------------------------------------------------------------------ */
+/* Data movement                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* TFILLPAD: dst[i,j] = src[i,j] where i < src valid rows and j < src valid
+ * cols, and the pad value elsewhere, over dst's WHOLE rows x cols (the
+ * padding exists to give later operations a full tile; dst's valid region
+ * is neither read nor changed). Bits are copied unchanged (NaN payloads
+ * kept); the pad is dst's dtype's: PTO_PAD_ZERO all zero bits, PTO_PAD_MAX
+ * +infinity (float dtypes) or the largest integer, PTO_PAD_MIN -infinity or
+ * the smallest integer (0 for unsigned dtypes), as pto-isa's PadValueMap.
+ * Rules, checked in this order:
+ * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT); pad outside the enum, or
+ *   PTO_PAD_NULL (the page: "PadVal != PadValue::Null" for vector tiles):
+ *   PTO_ERR_INVALID_ARGUMENT.
+ * - dtypes: all nine on every profile (the page: element size 1, 2 or 4
+ *   bytes); src's dtype may differ from dst's if its size is the same (the
+ *   page: sizeof equal; the bits are copied), else PTO_ERR_DTYPE_MISMATCH.
+ * - src is dst itself or placed exactly on it (the page's TFILLPAD_INPLACE:
+ *   only the padding is written), or none of src's valid elements shares a
+ *   byte with dst's rows x cols elements (PTO_ERR_ALIASING).
+ * - src's valid region fits in dst's shape: valid rows <= dst rows, valid
+ *   cols <= dst cols (PTO_ERR_SHAPE_MISMATCH). Under PTO_PROFILE_A2A3 and
+ *   PTO_PROFILE_A5 also dst rows x cols equal src's (the page and PTOAS's
+ *   verifier: TFILLPAD's static shapes match; HOST accepts a larger dst as
+ *   TFILLPAD_EXPAND does), PTO_ERR_SHAPE_MISMATCH naming the profile.
+ * In programs the pad is dst's tile_buf `pad=` (1 zero, 2 max, 3 min). */
+PTO_API pto_status pto_tfillpad(pto_tile *dst, const pto_tile *src, pto_pad_value pad);
+
+/* TRESHAPE: dst's rows x cols elements become src's rows x cols elements'
+ * bytes, reinterpreted (a bitwise reshape: another shape and/or dtype of the
+ * same total size; valid regions are neither read nor changed). The page
+ * reinterprets the storage in place (A2A3: an alias of src's address) and
+ * copies it on its CPU simulator; libpto copies, since an owned tile cannot
+ * share its storage with a second handle. A view over the same bytes is
+ * pto_tile_create_at on the buffer and offset of a placed src
+ * (pto_tile_buffer, pto_tile_offset), and pto_treshape of a dst placed
+ * exactly there (the same address) writes nothing. Rules, checked in this
+ * order:
+ * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT); any dtypes on every profile.
+ * - dst and src start at the same address, or their rows x cols storages
+ *   share no byte (PTO_ERR_ALIASING).
+ * - rows x cols x element size equal for dst and src (the page: "Total byte
+ *   size must match"; PTO_ERR_SHAPE_MISMATCH).
+ * In programs the SSA forms give a new tile holding the bytes (PTOAS's
+ * `%d = pto.treshape %s : S -> T`; `%d = treshape %s : T`). */
+PTO_API pto_status pto_treshape(pto_tile *dst, const pto_tile *src);
+
+/* TTRANS: dst[j,i] = src[i,j] for (i, j) in src's valid region (the page:
+ * "The transpose size is taken from `src.GetValidRow()` /
+ * `src.GetValidCol()`"), bits unchanged. Rules, checked in this order:
+ * - dst, src, tmp not NULL (PTO_ERR_NULL_ARGUMENT: the page's C++ API
+ *   requires tmp; libpto neither reads nor writes it, any dtype and shape).
+ * - dtypes: all nine on every profile; src's dtype may differ from dst's if
+ *   its size is the same (the page: sizeof equal), else
+ *   PTO_ERR_DTYPE_MISMATCH.
+ * - tmp a handle distinct from dst and src; src's valid elements share no
+ *   byte with dst's (a transpose cannot run in place): PTO_ERR_ALIASING.
+ * - dst's valid region is src's transposed: valid rows = src valid cols,
+ *   valid cols = src valid rows (PTO_ERR_SHAPE_MISMATCH).
+ * - PTO_PROFILE_A5: cols x element size a multiple of 32 bytes for src and
+ *   dst (the page's A5 alignment), PTO_ERR_SHAPE_MISMATCH naming A5. */
+PTO_API pto_status pto_ttrans(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* TCONCAT (its basic form): over dst's valid region, dst[i,j] = src0[i,j]
+ * for j < src0 valid cols and src1[i, j - src0 valid cols] after it, bits
+ * unchanged. Rules, checked in this order:
+ * - dst, src0, src1 not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - all nine dtypes on every profile (the page's list); src0's and src1's
+ *   equal dst's (PTO_ERR_DTYPE_MISMATCH).
+ * - src0 is dst itself, placed exactly on it, or shares no byte with dst's
+ *   valid elements; src1 shares none (PTO_ERR_ALIASING).
+ * - src0's and src1's valid rows equal dst's, and dst's valid cols are
+ *   src0's plus src1's (PTO_ERR_SHAPE_MISMATCH): the page's A5 rule, in
+ *   every profile (A2A3's implementation only bounds the sum by dst's cols,
+ *   which would write past dst's valid region). The indexed forms (per-row
+ *   column counts from index tiles) are not provided. */
+PTO_API pto_status pto_tconcat(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* TCONCATIDX (PTOAS's pto.tconcatidx): row i of dst gets the first n0 =
+ * src0_idx[i,0] columns of src0's row i, then the first n1 = src1_idx[i,0]
+ * columns of src1's row i, bit for bit: n0 at most src0's and dst's valid
+ * cols, n1 at most src1's valid cols and dst's valid cols - n0, a negative
+ * count copying nothing. The rest of dst's row keeps its values. Rules,
+ * checked in this order:
+ * - the five tiles not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst INT8, INT16, INT32, FLOAT16, FLOAT32 or BFLOAT16 on every profile
+ *   (PTO_ERR_UNSUPPORTED_DTYPE); src0 and src1 of dst's dtype
+ *   (PTO_ERR_DTYPE_MISMATCH); src0_idx INT8, INT16 or INT32
+ *   (PTO_ERR_UNSUPPORTED_DTYPE), src1_idx of its dtype
+ *   (PTO_ERR_DTYPE_MISMATCH).
+ * - src0 is dst itself (placed exactly on it) or shares no byte with it;
+ *   src1 and the index tiles share none with dst (PTO_ERR_ALIASING).
+ * - every source's valid rows equal dst's, and each index tile has at least
+ *   one valid column (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_tconcatidx(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                  const pto_tile *src0_idx, const pto_tile *src1_idx);
+
+/* ------------------------------------------------------------------------ */
+/* Sorting                                                                   */
+/* ------------------------------------------------------------------------ */
+
 /* TSORT32: for each valid row of src, each block of 32 columns (the last may
  * be shorter) is sorted with its indices: the (value, index) pairs, index
  * from idx at the same row and column, in descending order of value, equal
@@ -1481,6 +1631,10 @@ PTO_API pto_status pto_tmrgsort_lists(pto_tile *dst, const pto_tile *src0, const
                                       const pto_tile *src2, const pto_tile *src3, pto_tile *tmp,
                                       int exhausted, uint16_t executed[4]);
 
+/* ------------------------------------------------------------------------ */
+/* Fused arithmetic                                                          */
+/* ------------------------------------------------------------------------ */
+
 /* TAXPY: dst = scalar * src0 + dst over dst's valid region: dst's old
  * values are the addend, and each element is one fused multiply-add rounded
  * once to dst's dtype (the NPUs' vaxpy), the same bits on every target.
@@ -1506,106 +1660,6 @@ PTO_API pto_status pto_taxpy(pto_tile *dst, const pto_tile *src0, double scalar)
  * (PTO_ERR_SHAPE_MISMATCH). */
 PTO_API pto_status pto_taddc(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
                              const pto_tile *src2);
-
-/* TSETVAL / TGETVAL: one element of a tile as a scalar, at a flat offset
- * index = row * cols + col (pto-isa's Tile::SetValue / GetValue, PTOAS's
- * tsetval / tgetval "linear element offset"). The element must be one of
- * the tile's valid region: index / cols < valid rows and index % cols <
- * valid cols (PTO_ERR_OUT_OF_RANGE); all nine dtypes on every profile. */
-
-/* TSETVAL: dst's element at index becomes value (converted by the scalar
- * rules: an integer in range for an integer dtype, rounded to nearest even
- * for a float one); no other element is written. Rules, in order: dst not
- * NULL (PTO_ERR_NULL_ARGUMENT); value a value of dst's dtype
- * (PTO_ERR_INVALID_ARGUMENT); index in dst's valid region
- * (PTO_ERR_OUT_OF_RANGE). */
-PTO_API pto_status pto_tsetval(pto_tile *dst, size_t index, double value);
-
-/* TGETVAL: *out = src's element at index, exactly (every element of every
- * dtype is a double). Rules, in order: src, out not NULL
- * (PTO_ERR_NULL_ARGUMENT); index in src's valid region
- * (PTO_ERR_OUT_OF_RANGE). *out is written only on success. */
-PTO_API pto_status pto_tgetval(const pto_tile *src, size_t index, double *out);
-/* Compare and select                                                        */
-/* ------------------------------------------------------------------------ */
-/*
- * A mask is a UINT8 tile holding one bit per element of the tile compared:
- * byte k of mask row i holds columns 8k..8k+7 of row i, the least
- * significant bit first (the pages' packed predicate layout). For a compared
- * valid region R x C the mask's valid region is R x ceil(C / 8). A compare
- * writes every byte of that region; the bits of columns C and beyond in each
- * row's last byte are written as 0 (the NPU implementations write whole
- * vectors' worth of bits there; libpto writes nothing outside the mask's
- * valid region and gives those bits one defined value). A select reads the
- * bits of the columns it computes and no other.
- * Rules, checked in this order: every tile but tmp not NULL
- * (PTO_ERR_NULL_ARGUMENT); mode within pto_cmp_mode (PTO_ERR_INVALID_ARGUMENT);
- * the compared dtype accepted under the calling thread's profile, then the
- * mask's dtype UINT8 (PTO_ERR_UNSUPPORTED_DTYPE); sources of one dtype
- * (PTO_ERR_DTYPE_MISMATCH); the scalar a value of the dtype (an integer in
- * range for an integer dtype; PTO_ERR_INVALID_ARGUMENT; float dtypes round
- * it to nearest even, NaN and infinities allowed); valid regions
- * (PTO_ERR_SHAPE_MISMATCH); storage (PTO_ERR_ALIASING). Results are exact
- * and the same bits on every SIMD target and profile.
- */
-
-/* mask[i, j] = src0[i,j] `mode` src1[i,j] over src0's valid region R x C
- * (the page's iteration domain), packed as above.
- * - src1's dtype and valid region equal src0's; mask (dst) is UINT8 with
- *   valid region R x ceil(C / 8) and shares no byte of its valid elements
- *   with either source's (PTO_ERR_ALIASING).
- * - HOST: all nine dtypes, INT64, UINT64.
- *   PTO_PROFILE_A2A3: INT32, FLOAT16, FLOAT32, and INT32 with PTO_CMP_EQ or
- *   PTO_CMP_NE only (the implementation compares INT32 for equality whatever
- *   the mode and inverts it for NE; LT, GT, GE, LE are
- *   PTO_ERR_UNSUPPORTED_DTYPE naming the mode).
- *   PTO_PROFILE_A5: UINT32, INT32, INT64, UINT64, FLOAT32, INT16, UINT16,
- *   FLOAT16, UINT8, INT8, BFLOAT16. */
-PTO_API pto_status pto_tcmp(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
-                            pto_cmp_mode mode);
-
-/* mask[i, j] = src[i,j] `mode` scalar over src's valid region R x C (the
- * page's scalar form; the scalar converted to src's dtype first).
- * - mask (dst) as pto_tcmp's.
- * - HOST: all nine dtypes, INT64, UINT64.
- *   PTO_PROFILE_A2A3: INT32, FLOAT32, FLOAT16, UINT16, INT16 (INT32 with
- *   PTO_CMP_EQ or PTO_CMP_NE only, as pto_tcmp).
- *   PTO_PROFILE_A5: INT32, UINT32, INT64, UINT64, FLOAT32, INT16, UINT16,
- *   FLOAT16, UINT8, INT8, BFLOAT16. */
-PTO_API pto_status pto_tcmps(pto_tile *dst, const pto_tile *src, double scalar,
-                             pto_cmp_mode mode);
-
-/* dst[i,j] = mask bit (i, j) ? src0[i,j] : src1[i,j] over dst's valid region
- * R x C; every element's bits are copied unchanged (NaN payloads included).
- * - src0's and src1's dtypes equal dst's, their valid regions dst's; mask is
- *   UINT8 with at least R valid rows and ceil(C / 8) valid columns.
- * - src0 and src1 may be dst itself or placed exactly on it (in place), or
- *   share no byte with its valid elements; mask shares no byte of its valid
- *   elements with dst's (PTO_ERR_ALIASING).
- * - tmp: under HOST and A5 it may be NULL and is not looked at. Under A2A3
- *   (whose implementation keeps each row's mask in it) it is required
- *   (PTO_ERR_NULL_ARGUMENT), UINT32 (PTO_ERR_UNSUPPORTED_DTYPE) with at least
- *   4 valid columns for 16-bit dtypes, 2 for 32-bit ones
- *   (PTO_ERR_SHAPE_MISMATCH), a handle distinct from every other operand
- *   (PTO_ERR_ALIASING); never read or written.
- * - HOST and PTO_PROFILE_A5: all nine dtypes, INT64, UINT64.
- *   PTO_PROFILE_A2A3: INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32. */
-PTO_API pto_status pto_tsel(pto_tile *dst, const pto_tile *mask, const pto_tile *src0,
-                            const pto_tile *src1, pto_tile *tmp);
-
-/* dst[i,j] = mask bit (i, j) ? src[i,j] : scalar over dst's valid region,
- * the scalar converted to dst's dtype; src copied bit for bit.
- * - src's dtype and valid region are dst's; mask and in place as pto_tsel.
- * - tmp: under HOST and A5 it may be NULL and is not looked at. Under A2A3
- *   (whose implementation stores the scalar in it) it is required, of dst's
- *   dtype (PTO_ERR_DTYPE_MISMATCH), with a valid element (PTO_ERR_SHAPE_MISMATCH),
- *   a handle distinct from every other operand; never read or written.
- * - HOST: all nine dtypes, INT64, UINT64.
- *   PTO_PROFILE_A2A3: INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32.
- *   PTO_PROFILE_A5: INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
- *   FLOAT16, FLOAT32. */
-PTO_API pto_status pto_tsels(pto_tile *dst, const pto_tile *mask, const pto_tile *src,
-                             pto_tile *tmp, double scalar);
 
 /* ------------------------------------------------------------------------ */
 /* Matrix multiply                                                           */

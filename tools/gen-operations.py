@@ -15,11 +15,10 @@ description of an operation; this program turns the rows into
   java         the operations of bindings/java/.../Pto.java, between its
                `gen-operations:begin` and `gen-operations:end` lines
                (committed: Maven builds from the tree)
-  docs         README.md's table of the operations (C call, summary, dtypes
-               under the HOST profile), between `<!-- ops-table:begin -->`
-               and `<!-- ops-table:end -->`
+  docs         docs/operations.md: the operations by group, each one's C
+               call, summary and dtypes under the HOST profile
   profiles     docs/profiles.md's dtype table of the family rows
-  families     README.md's count and list of the instructions by family,
+  families     README.md's count and list of the instructions by group,
                between `<!-- ops-families:begin -->` and
                `<!-- ops-families:end -->`
   header       the same in include/pto_c.h's top comment, between its
@@ -39,10 +38,15 @@ Usage:
       own marked part replaced when FILE has the markers, else all of FILE
   gen-operations.py [--def DEF] --lang LANG --check FILE
       exit 1 with a diff when FILE differs from what --out would write (a
-      docs FILE without the markers passes: there is no table to check)
+      profiles FILE without the markers passes: there is no table to check)
   gen-operations.py [--def DEF] --write-committed | --check-committed
       the same for every committed output (COMMITTED below); after editing
-      operations.def, --write-committed updates them all
+      operations.def, --write-committed updates them all. --check-committed
+      also holds the hand-written text to the rows' Group column: the order
+      and banners of include/pto_c.h's sections and the declaration of each
+      function in its group's section, the src/ops/ file of each Special
+      row's CheckCamel and RunCamel, and the packages' descriptions
+      (BLURB_FILES) naming the groups as BLURB says
 DEF defaults to src/operations.def beside this program. Python 3.9+, stdlib
 only.
 
@@ -201,35 +205,97 @@ RUST_FILE = "bindings/rust/pto/src/ops_generated.rs"
 JAVA_FILE = "bindings/java/src/main/java/org/libpto/Pto.java"
 # The committed outputs, each checked by the `bindings match operations.def`
 # test (bindings/meson.build).
-COMMITTED = [("go", GO_FILE), ("rust", RUST_FILE), ("java", JAVA_FILE), ("docs", "README.md"),
+COMMITTED = [("go", GO_FILE), ("rust", RUST_FILE), ("java", JAVA_FILE), ("docs", "docs/operations.md"),
              ("profiles", "docs/profiles.md"), ("families", "README.md"), ("header", "include/pto_c.h"),
              ("bench-man", "bench/pto-bench.1")]
 
 # The marker names of the documentation's generated parts; the others':
-# gen-operations.
-MARKERS = {"docs": "ops-table", "profiles": "family-profiles", "families": "ops-families",
+# gen-operations (docs/operations.md is generated whole).
+MARKERS = {"profiles": "family-profiles", "families": "ops-families",
            "header": "ops-families", "bench-man": "bench-operations"}
 # Outputs that may lack their markers (nothing is then written or checked).
-DOCS = ("docs", "profiles")
+DOCS = ("profiles",)
 # Where pto-bench's cases are listed (bench-man reads the Special rows there).
 BENCH_SOURCE = "bench/pto_bench.cc"
 
-# How the descriptions name each Family of operations.def, in the order
-# they list them. A new Family needs its name here (parse refuses one
+FAMILIES = ("Binary", "Unary", "Scalar", "Fill", "RowReduce", "ColReduce", "RowExpand", "ColExpand",
+            "Special")
+
+
+@dataclasses.dataclass(frozen=True)
+class Group:
+    """A value of operations.def's Group column (its header says what each holds)."""
+    name: str
+    title: str     # how the lists and docs/operations.md name it; pto_c.h's banner capitalises it
+    ops_file: str  # the src/ops/ file of its Special rows' CheckCamel and RunCamel
+    phrase: str    # its words in the packages' descriptions (BLURB)
+
+    @property
+    def banner(self):
+        return self.title[0].upper() + self.title[1:]
+
+
+# The groups in the order the lists, docs/operations.md and pto_c.h's
+# sections give them. A new Group needs its entry here (parse refuses one
 # without).
-FAMILY_TITLES = {
-    "Binary": "elementwise tile-tile",
-    "Unary": "elementwise unary",
-    "Scalar": "elementwise tile-scalar",
-    "Fill": "fill",
-    "RowReduce": "row reductions",
-    "ColReduce": "column reductions",
-    "RowExpand": "row broadcasts",
-    "ColExpand": "column broadcasts",
-    "Special": "with rules of their own",
-}
-# Special rows with one of these traits are listed under its title instead.
-TRAIT_TITLES = {"Cube": "matrix multiply", "IndexDst": "index reductions"}
+GROUPS = [
+    Group("elementwise", "elementwise tile-tile", "arithmetic.cc", "elementwise arithmetic and math functions"),
+    Group("unary", "elementwise unary", "arithmetic.cc", "elementwise arithmetic and math functions"),
+    Group("tile_scalar", "elementwise tile-scalar", "arithmetic.cc", "elementwise arithmetic and math functions"),
+    Group("fill", "fill", "arithmetic.cc", "fills"),
+    Group("reduction", "reductions", "reduce.cc", "reductions"),
+    Group("index_reduction", "index reductions", "reduce.cc", "reductions"),
+    Group("broadcast", "broadcasts", "broadcast.cc", "broadcasts"),
+    Group("conversion", "conversion", "tcvt.cc", "conversion"),
+    Group("compare_select", "compare and select", "compare.cc", "compare and select"),
+    Group("element_access", "element access", "element_access.cc", "element access"),
+    Group("data_movement", "data movement", "datamove.cc", "data movement"),
+    Group("sort", "sorting", "sort.cc", "sorting"),
+    Group("fused", "fused arithmetic", "fused.cc", "fused arithmetic"),
+    Group("matrix_multiply", "matrix multiply", "matmul.cc", "matrix multiply"),
+]
+GROUP = {g.name: g for g in GROUPS}
+
+
+@dataclasses.dataclass(frozen=True)
+class HandBound:
+    """A C function of an instruction that no row can describe, bound by hand
+    in programs and every binding."""
+    mnemonic: str
+    group: str
+    arguments: str  # the C call's arguments, as docs/operations.md shows them
+    summary: str
+    host: str       # its dtypes under HOST
+    why: str        # what no row has
+
+
+HAND_BOUND = [
+    HandBound("tsel", "compare_select", "dst, mask, src0, src1, tmp",
+              "src0 where the mask bit is set, else src1, bit for bit", "all 9, int64, uint64",
+              "three sources"),
+    HandBound("tgetval", "element_access", "src, index, &out",
+              "src's element at flat offset index (row * cols + col), a valid one, as an exact double",
+              "all 9", "a scalar result"),
+    HandBound("tmrgsort_lists", "sort", "dst, src0, src1, src2, src3, tmp, exhausted, executed",
+              "two to four sorted lists of value-index pairs merged in descending order; how many "
+              "pairs each list gave in executed", "float16, float32", "counts besides dst"),
+]
+
+
+def blurb():
+    """The groups as the packages' descriptions name them: each phrase once, in
+    GROUPS' order, the last after "and"."""
+    phrases = list(dict.fromkeys(g.phrase for g in GROUPS))
+    return ", ".join(phrases[:-1]) + " and " + phrases[-1]
+
+
+BLURB = blurb()
+# The descriptions that name the groups (README.md's opening is its own).
+BLURB_FILES = ["include/pto_c.h", "debian/control", "pyproject.toml", "bindings/python/README.md",
+               "bindings/go/README.md", "bindings/go/pto.go", "bindings/java/README.md",
+               "bindings/java/pom.xml", "bindings/rust/pto/README.md", "bindings/rust/pto/Cargo.toml",
+               "bindings/rust/pto-sys/README.md", "bindings/rust/pto-sys/Cargo.toml",
+               "bindings/rust/pto-sys/src/lib.rs"]
 
 
 @dataclasses.dataclass
@@ -244,6 +310,7 @@ class Operation:
     dtypes: dict  # profile -> list of dtype names
     summary: str
     traits: list  # operations.def's Traits, e.g. ["MaskDst"]
+    group: str    # operations.def's Group, a key of GROUP
 
     @property
     def cname(self):
@@ -336,15 +403,17 @@ def parse(path):
 
         def fail(why):
             raise SystemExit(f"{path}:{line}: {why}")
-        if len(args) != 13:
-            fail(f"PTO_OPERATION has 13 arguments, not {len(args)}")
-        camel, upper, mnemonic, family, sources, names, tmp, attr, host, a2a3, a5, summary, traits = args
+        if len(args) != 14:
+            fail(f"PTO_OPERATION has 14 arguments, not {len(args)}")
+        camel, upper, mnemonic, family, sources, names, tmp, attr, host, a2a3, a5, summary, traits, group = args
         if not re.fullmatch(r"[a-z][a-z0-9]*(_[a-z0-9]+)*", mnemonic):
             fail(f"mnemonic {mnemonic!r} is not lower-case words of letters and digits")
         if not re.fullmatch(r"[A-Z]\w*", family):  # the bindings do not depend on it
             fail(f"Family {family!r} is not a name")
-        if family not in FAMILY_TITLES:
-            fail(f"Family {family!r} has no entry in tools/gen-operations.py's FAMILY_TITLES")
+        if family not in FAMILIES:
+            fail(f"Family {family!r} is none of {', '.join(FAMILIES)}")
+        if group not in GROUP:
+            fail(f"Group {group!r} has no entry in tools/gen-operations.py's GROUPS")
         if not re.fullmatch(r"\(\s*(\w+(\s*,\s*\w+)*)?\s*\)", names):
             fail(f"source names {names!r} are not a parenthesised list")
         source_names = [n.strip() for n in names[1:-1].split(",") if n.strip()]
@@ -367,7 +436,7 @@ def parse(path):
         summary = re.sub(r"\\(.)", r"\1", "".join(literals)).rstrip(".")
         ops.append(Operation(camel, upper, mnemonic, family, source_names,
                              tmp, attributes[attr], dtypes, summary,
-                             [t.strip() for t in traits[1:-1].split(",") if t.strip() != "None"]))
+                             [t.strip() for t in traits[1:-1].split(",") if t.strip() != "None"], group))
     if not ops:
         raise SystemExit(f"{path}: no PTO_OPERATION rows")
     return ops
@@ -606,15 +675,51 @@ def gen_java(ops):
 
 
 # ---------------------------------------------------------------------------
-# Documentation: the README's table rows
+# Documentation: docs/operations.md and docs/profiles.md's table
+
+NINE = ("INT8", "UINT8", "INT16", "UINT16", "INT32", "UINT32", "FLOAT16", "BFLOAT16", "FLOAT32")
+
+
+def host_dtypes(names):
+    """A row's HOST dtypes as docs/operations.md spells them: a list naming
+    each of the nine as ALL does is "all 9" too."""
+    if "ALL" not in names and set(NINE) <= set(names):
+        names = ["ALL"] + [n for n in names if n not in NINE]
+    return ", ".join({"ALL": "all 9", "FLOAT": "float types"}.get(n, n.lower()) for n in names)
+
+
+def markdown_cell(text):
+    return text.replace("|", chr(92) + "|")
+
+
+NUMBERS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"]
+
+
+def hand_bound_sentence():
+    """The functions bound by hand, for the lists' closing sentence."""
+    named = [f"{h.mnemonic} ({h.why})" for h in HAND_BOUND]
+    return ", ".join(named[:-1]) + " and " + named[-1]
+
 
 def gen_docs(ops):
-    def host(names):
-        return ", ".join({"ALL": "all 9", "FLOAT": "float types"}.get(n, n.lower()) for n in names)
-    rows = ["| Function | What it does | dtypes |", "|---|---|---|"]
-    rows += [f"| `{op.cname}({', '.join(op.c_arguments())})` | {op.summary.replace('|', chr(92) + '|')} | "
-             f"{host(op.dtypes['HOST'])} |" for op in ops]
-    return "\n".join(rows) + "\n"
+    out = ["# The operations", "",
+           f"<!-- {HEADER} -->", "",
+           f"The {len(ops)} operations of libpto's table (`src/operations.def`) and the "
+           f"{NUMBERS[len(HAND_BOUND)].lower()} functions bound by hand, by group, as `include/pto_c.h` "
+           "gives them a section each "
+           "(the group's common rules at its top, each function's own at its declaration). Each "
+           "iterates over dst's valid region unless its summary says otherwise; the dtypes are "
+           "dst's under the HOST profile (a compare's and an index reduction's: its source's); "
+           "[profiles.md](profiles.md) has the A2A3 and A5 lists."]
+    for group, rows in by_group(ops):
+        hand = [h for h in HAND_BOUND if h.group == group.name]
+        out += ["", f"## {group.banner} ({len(rows) + len(hand)})", "",
+                "| Function | What it does | dtypes |", "|---|---|---|"]
+        out += [f"| `{op.cname}({', '.join(op.c_arguments())})` | {markdown_cell(op.summary)} | "
+                f"{host_dtypes(op.dtypes['HOST'])} |" for op in rows]
+        out += [f"| `pto_{h.mnemonic}({h.arguments})` | {markdown_cell(h.summary)} (bound by hand: "
+                f"{h.why}) | {h.host} |" for h in hand]
+    return "\n".join(out) + "\n"
 
 
 def gen_profiles(ops):
@@ -636,32 +741,38 @@ def gen_profiles(ops):
 
 
 # ---------------------------------------------------------------------------
-# Documentation: the instructions by family (README.md, pto_c.h, pto-bench.1)
+# Documentation: the instructions by group (README.md, pto_c.h, pto-bench.1)
 
-def by_family(ops):
-    """[(title, [mnemonics])] in FAMILY_TITLES' order, then TRAIT_TITLES', groups with rows only."""
-    def group(op):
-        return next((t for t in TRAIT_TITLES if t in op.traits), op.family)
-    titles = list(FAMILY_TITLES.items()) + list(TRAIT_TITLES.items())
-    return [(title, [op.mnemonic for op in ops if group(op) == key])
-            for key, title in titles if any(group(op) == key for op in ops)]
+def by_group(ops):
+    """[(Group, [rows])] in GROUPS' order, groups with rows only; in a group
+    its family's rows first, then the Special ones (pto_c.h's order), each in
+    the order of operations.def."""
+    return [(g, sorted((op for op in ops if op.group == g.name), key=lambda op: op.family == "Special"))
+            for g in GROUPS if any(op.group == g.name for op in ops)]
 
 
 def gen_families(ops):
-    rows = [f"The {len(ops)} instructions of its operation table (`src/operations.def`), by family; "
+    rows = [f"The {len(ops)} instructions of its operation table (`src/operations.def`), by group; "
             "the C function of each is `pto_` and its name:", "",
-            "| family | instructions |", "|---|---|"]
-    rows += [f"| {title} ({len(names)}) | {', '.join(names)} |" for title, names in by_family(ops)]
+            "| group | instructions |", "|---|---|"]
+    rows += [f"| {g.title} ({len(members)}) | {', '.join(op.mnemonic for op in members)} |"
+             for g, members in by_group(ops)]
+    rows += ["", f"{NUMBERS[len(HAND_BOUND)]} more are bound by hand: {hand_bound_sentence()}. Every function, "
+             "its summary and dtypes: [docs/operations.md](docs/operations.md)."]
     return "\n".join(rows) + "\n"
 
 
 def gen_header(ops):
-    lines = [f"The {len(ops)} operations of libpto's table (src/operations.def), by family; each "
-             "section below gives its family's common rules:"]
+    lines = [f"The {len(ops)} operations of libpto's table (src/operations.def), by group, in the "
+             "order of the sections below; each section gives its group's common rules:"]
     out = comment(" * ", lines)
-    for title, names in by_family(ops):
-        out += textwrap.wrap(f"{title} ({len(names)}): " + ", ".join(names), 80 - 5,
-                             initial_indent=" *   ", subsequent_indent=" *     ", break_on_hyphens=False)
+    for g, members in by_group(ops):
+        out += textwrap.wrap(f"{g.title} ({len(members)}): " + ", ".join(op.mnemonic for op in members),
+                             80 - 5, initial_indent=" *   ", subsequent_indent=" *     ",
+                             break_on_hyphens=False)
+    out += comment(" * ", [f"Outside that table, bound by hand: "
+                           + ", ".join(f"pto_{h.mnemonic} ({h.why})" for h in HAND_BOUND[:-1])
+                           + f" and pto_{HAND_BOUND[-1].mnemonic} ({HAND_BOUND[-1].why})."])
     return "\n".join(out) + "\n"
 
 
@@ -677,9 +788,9 @@ def bench_specials(path):
 def gen_bench_man(ops):
     specials = bench_specials(ROOT / BENCH_SOURCE)
     timed = [op for op in ops if op.family != "Special" or op.upper in specials]
-    families = [(title, [n for n in names if n in {op.mnemonic for op in timed}]) for title, names in by_family(ops)]
+    groups = [(g.title, [op.mnemonic for op in members if op in timed]) for g, members in by_group(ops)]
     text = (f"It times {len(timed)} of the {len(ops)} instructions of libpto's operation table: "
-            + "; ".join(f"{title}: {', '.join(names)}" for title, names in families if names) + ".")
+            + "; ".join(f"{title}: {', '.join(names)}" for title, names in groups if names) + ".")
     return "\n".join(textwrap.wrap(text, 78, break_on_hyphens=False)) + "\n"
 
 
@@ -735,7 +846,7 @@ def write(ops, lang, path, template=None):
     path = pathlib.Path(path)
     text = expected(lang, GENERATORS[lang](ops), path, template)
     if text is None:
-        print(f"{path}: no ops-table markers, nothing written")
+        print(f"{path}: no {MARKERS[lang]} markers, nothing written")
     elif not path.exists() or path.read_text() != text:
         path.write_text(text)
         print(f"wrote {path}")
@@ -745,7 +856,7 @@ def check(ops, lang, path, template=None):
     path = pathlib.Path(path)
     want = expected(lang, GENERATORS[lang](ops), path, template)
     if want is None:
-        print(f"{path}: no ops-table markers, nothing to check")
+        print(f"{path}: no {MARKERS[lang]} markers, nothing to check")
         return True
     have = path.read_text() if path.exists() else ""
     if have == want:
@@ -757,6 +868,101 @@ def check(ops, lang, path, template=None):
           f"tools/gen-operations.py --lang {lang} --out {path}{f' --template {template}' if template else ''} "
           "(--write-committed: every committed output) and commit the result")
     return False
+
+
+# ---------------------------------------------------------------------------
+# The hand-written text the Group column orders: pto_c.h's sections, src/ops/'s
+# files, the packages' descriptions
+
+BANNER = re.compile(r"^/\* -{72} \*/\n/\* (\S.*?)\s*\*/\n/\* -{72} \*/$", re.M)
+# The banner whose section holds the rules common to every operation; the
+# groups' sections follow it, and the first banner after them ends the last.
+OPERATIONS_BANNER = "Operations"
+
+
+def header_sections(text):
+    """[(title, start, end)] of pto_c.h's banner sections, in order."""
+    banners = list(BANNER.finditer(text))
+    return [(m.group(1), m.start(), banners[i + 1].start() if i + 1 < len(banners) else len(text))
+            for i, m in enumerate(banners)]
+
+
+def check_header_groups(ops, path):
+    """pto_c.h has one section per group, in GROUPS' order right after the
+    common rules', and declares each operation in its group's section. The
+    sentences of what differs, none when it agrees."""
+    text = path.read_text()
+    sections = header_sections(text)
+    titles = [title for title, _, _ in sections]
+    if OPERATIONS_BANNER not in titles:
+        return [f"{path}: no \"{OPERATIONS_BANNER}\" banner before the groups' sections"]
+    first = titles.index(OPERATIONS_BANNER) + 1
+    want = [g.banner for g, _ in by_group(ops)]
+    have = titles[first:first + len(want)]
+    if have != want:
+        return [f"{path}: the sections after \"{OPERATIONS_BANNER}\" are {have}, not the groups' {want} "
+                "(tools/gen-operations.py's GROUPS, in order)"]
+    where = {title: (start, end) for title, start, end in sections[first:first + len(want)]}
+    problems = []
+    functions = [(op.mnemonic, op.group) for op in ops] + [(h.mnemonic, h.group) for h in HAND_BOUND]
+    for mnemonic, group in functions:
+        found = [m.start() for m in re.finditer(rf"^PTO_API pto_status pto_{mnemonic}\(", text, re.M)]
+        start, end = where[GROUP[group].banner]
+        if len(found) != 1 or not start <= found[0] < end:
+            problems.append(f"{path}: pto_{mnemonic} is not declared (once) in the section "
+                            f"\"{GROUP[group].banner}\" of its group {group}")
+    return problems
+
+
+def check_ops_files(ops, ops_dir):
+    """Each Special row's CheckCamel and RunCamel are defined in its group's
+    src/ops/ file and in no other: by hand, or by a macro of that file given
+    Camel first (PTO_ARG_REDUCE_FUNCTIONS(TRowArgMax, ...)). The sentences of
+    what differs."""
+    sources = {f.name: f.read_text() for f in sorted(ops_dir.glob("*.cc"))}
+    problems = []
+    for op in ops:
+        if op.family != "Special":
+            continue
+        want = GROUP[op.group].ops_file
+        for function in (f"Check{op.camel}", f"Run{op.camel}"):
+            defined = [name for name, text in sources.items()
+                       if re.search(rf"^\w[\w:<>* ]* {function}\(|^PTO_\w+\({op.camel},", text, re.M)]
+            if defined != [want]:
+                problems.append(f"{ops_dir}: {function} is defined in {defined or 'no file'}, not in "
+                                f"{want} alone (the file of {op.mnemonic}'s group {op.group})")
+    return problems
+
+
+def plain_words(text):
+    """The text as words: comment leaders, markup line breaks and runs of
+    white space gone, so a description wrapped any way reads as one line."""
+    text = re.sub(r"^\s*(?://!?|\*|#)\s?", "", text, flags=re.M)
+    return " ".join(text.split())
+
+
+def check_blurbs(root):
+    """Each of BLURB_FILES names the groups as BLURB does, in every
+    description it has (each place its first words start, BLURB whole)."""
+    start = " ".join(BLURB.split()[:2])
+    problems = []
+    for name in BLURB_FILES:
+        text = plain_words((root / name).read_text())
+        places = [m.start() for m in re.finditer(re.escape(start), text)]
+        if not places or any(not text.startswith(BLURB, at) for at in places):
+            problems.append(f"{name}: a description does not name the groups as \"{BLURB}\" "
+                            "(tools/gen-operations.py's GROUPS' phrases)")
+    return problems
+
+
+def check_groups(ops, root):
+    problems = (check_header_groups(ops, root / "include" / "pto_c.h")
+                + check_ops_files(ops, root / "src" / "ops") + check_blurbs(root))
+    for problem in problems:
+        print(problem)
+    if not problems:
+        print("include/pto_c.h's sections, src/ops/'s files and the packages' descriptions follow the groups")
+    return not problems
 
 
 def argument_parser(doc, languages):
@@ -781,6 +987,8 @@ def main():
     ops = parse(args.definitions)
     if args.write_committed or args.check_committed:
         results = [(write if args.write_committed else check)(ops, lang, ROOT / path) for lang, path in COMMITTED]
+        if args.check_committed:
+            results.append(check_groups(ops, ROOT))
         return 0 if all(r is not False for r in results) else 1
     if not args.lang:
         ap.error("--out and --check need --lang")

@@ -1,7 +1,7 @@
 // Package pto runs PTO tile instructions (elementwise arithmetic and math
-// functions, reductions, broadcasts, conversion, compare and select, data
-// movement, matrix multiply) and PTO assembly programs on the CPU through
-// libpto.
+// functions, fills, reductions, broadcasts, conversion, compare and select,
+// element access, data movement, sorting, fused arithmetic and matrix multiply)
+// and PTO assembly programs on the CPU through libpto.
 //
 // A Tile is a rows x cols row-major array of one element type with a valid
 // region anchored at (0, 0). Create tiles with NewTile, fill them with one of

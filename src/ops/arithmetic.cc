@@ -1,7 +1,7 @@
-// The Special rows that compute over dst's valid region with their own
-// rules: tpow, tpows, trsqrt, tprelu, tcolexpanddiv, tpartadd. Each has a
-// check (every rule of its C function, in order, under a profile) and a run
-// (its kernels).
+// The Special rows of the elementwise, unary, tile-scalar and fill groups,
+// which compute over dst's valid region with rules of their own: tpow,
+// tpows, trsqrt, tprelu, tpartadd, tci. Each has a check (every rule of its C
+// function, in order, under a profile) and a run (its kernels).
 #include "ops/common.h"
 
 #include <stdio.h>
@@ -257,50 +257,6 @@ void RunTPrelu(const Operands& o, pto_profile) {
                  ConstPlaneOf(o.src1));
 }
 
-// ---- tcolexpanddiv -------------------------------------------------------
-
-pto_status CheckTColExpandDiv(const Operands& o, pto_profile profile) {
-  pto_tile* dst = o.dst;
-  const pto_tile *src0 = o.src0, *src1 = o.src1;
-  Validator v("pto_tcolexpanddiv");
-  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
-  if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTColExpandDiv, profile, "dst", dst)
-      .SameDtype("src0", src0, "dst", dst)
-      .SameDtype("src1", src1, "dst", dst)
-      .InPlaceOrApart("src0", src0, dst)
-      .InPlaceOrApart("src1", src1, dst)
-      .SameValidRegion("src0", src0, "dst", dst);
-  if (!v.ok()) return v.status();
-  v.Require(src1->valid_rows >= 1, PTO_ERR_SHAPE_MISMATCH,
-            "src1 valid region %ux%u has no row 0 to divide by", src1->valid_rows,
-            src1->valid_cols)
-      .Require(src1->valid_cols >= dst->valid_cols, PTO_ERR_SHAPE_MISMATCH,
-               "src1 valid cols %u is less than dst valid cols %u", src1->valid_cols,
-               dst->valid_cols);
-  return v.status();
-}
-
-void RunTColExpandDiv(const Operands& o, pto_profile) {
-  // src1 is dst itself or placed exactly on it, or apart from dst's valid
-  // region: row 0 is written last, so the divisor row is read intact.
-  pto_tile* dst = o.dst;
-  if (!IsFloatDtype(dst->dtype)) {
-    // Integers divide as tdiv does (truncation, its division by zero): tdiv's
-    // kernel with the divisor row repeated (a plane of stride 0).
-    const kernels::ConstPlane divisor{o.src1->data, 0};
-    const kernels::ConstPlane src = ConstPlaneOf(o.src0);
-    const size_t size = ElementBytes(dst->dtype);
-    if (dst->valid_rows > 1)
-      kernels::TDiv(dst->dtype, dst->valid_rows - 1, dst->valid_cols,
-                    {static_cast<char*>(dst->data) + dst->cols * size, dst->cols},
-                    {static_cast<const char*>(src.data) + src.stride * size, src.stride}, divisor);
-    return kernels::TDiv(dst->dtype, 1, dst->valid_cols, PlaneOf(dst), src, divisor);
-  }
-  kernels::ColExpandDiv(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
-                        ConstPlaneOf(o.src0), o.src1->data);
-}
-
 // ---- tpartadd ------------------------------------------------------------
 
 // Which source covers dst's whole valid region (the other covers its
@@ -368,73 +324,29 @@ void RunTPartAdd(const Operands& o, pto_profile) {
   }
 }
 
-// ---- taxpy ----------------------------------------------------------------
+// ---- tci ----------------------------------------------------------------
 
-pto_status CheckTAxpy(const Operands& o, pto_profile profile) {
+pto_status CheckTCI(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
-  const pto_tile* src0 = o.src0;
-  Validator v("pto_taxpy");
-  v.NotNull("dst", dst).NotNull("src0", src0);
+  Validator v("pto_tci");
+  v.NotNull("dst", dst);
+  v.EnumInRange("descending", o.attr, 2);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTAxpy, profile, "dst", dst);
-  if (!v.ok()) return v.status();
-  // Both NPU implementations: src0 of dst's dtype, or float16 accumulated
-  // into float32 (the widening form).
-  if (!(dst->dtype == PTO_FLOAT32 && src0->dtype == PTO_FLOAT16))
-    v.SameDtype("src0", src0, "dst", dst);
-  RequireScalarOf(v, "scalar", o.scalar, "src0", src0->dtype)
-      .InPlaceOrApart("src0", src0, dst)
-      .SameValidRegion("src0", src0, "dst", dst);
+  v.DtypeAccepted(OpDtypes::kTCI, profile, "dst", dst);
+  RequireScalarOf(v, "start", o.scalar, "dst", dst->dtype);
+  if (profile != PTO_PROFILE_HOST)
+    v.Require(dst->rows == 1, PTO_ERR_SHAPE_MISMATCH,
+              "dst rows %u is not 1, which %s requires (the sequence runs along the row)",
+              dst->rows, pto_profile_string(profile));
   return v.status();
 }
 
-// The scalar as src0's dtype holds it (float16: rounded to nearest even),
-// then one fused multiply-add per element rounded to dst's dtype.
-void RunTAxpy(const Operands& o, pto_profile) {
+// Element k (row-major over the valid region) is start + k or start - k
+// (kernels::Sequence), start the scalar as dst's dtype holds it.
+void RunTCI(const Operands& o, pto_profile) {
   pto_tile* dst = o.dst;
-  const float scalar = static_cast<float>(kernels::ValueInDtype(o.src0->dtype, o.scalar));
-  kernels::Axpy(dst->dtype, o.src0->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
-                ConstPlaneOf(o.src0), scalar);
-}
-
-// ---- taddc ----------------------------------------------------------------
-
-pto_status CheckTAddC(const Operands& o, pto_profile profile) {
-  pto_tile* dst = o.dst;
-  const pto_tile *src0 = o.src0, *src1 = o.src1, *src2 = o.src2;
-  Validator v("pto_taddc");
-  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1).NotNull("src2", src2);
-  if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTAddC, profile, "dst", dst)
-      .SameDtype("src0", src0, "dst", dst)
-      .SameDtype("src1", src1, "dst", dst)
-      .SameDtype("src2", src2, "dst", dst)
-      .InPlaceOrApart("src0", src0, dst)
-      .InPlaceOrApart("src1", src1, dst)
-      .InPlaceOrApart("src2", src2, dst)
-      .SameValidRegion("src0", src0, "dst", dst)
-      .SameValidRegion("src1", src1, "dst", dst)
-      .SameValidRegion("src2", src2, "dst", dst);
-  return v.status();
-}
-
-// (src0 + src1) + src2, each addition tadd's (rounded once, integers
-// wrapping), row by row through a row of scratch so that dst may be any of
-// the sources.
-void RunTAddC(const Operands& o, pto_profile) {
-  constexpr size_t kChunk = 256;
-  pto_tile* dst = o.dst;
-  const pto_dtype dtype = dst->dtype;
-  alignas(64) unsigned char partial[kChunk * 8];
-  for (uint32_t r = 0; r < dst->valid_rows; ++r) {
-    for (uint32_t c = 0; c < dst->valid_cols; c += kChunk) {
-      const size_t n = std::min<size_t>(kChunk, dst->valid_cols - c);
-      kernels::TAdd(dtype, 1, n, kernels::Plane{partial, 0}, Offset(o.src0, r, c),
-                   Offset(o.src1, r, c));
-      kernels::TAdd(dtype, 1, n, Offset(dst, r, c), kernels::ConstPlane{partial, 0},
-                   Offset(o.src2, r, c));
-    }
-  }
+  kernels::Sequence(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                    kernels::ValueInDtype(dst->dtype, o.scalar), o.attr != 0);
 }
 
 }  // namespace ops

@@ -1,5 +1,6 @@
-// The RowExpand and ColExpand families: each row's check (every rule of its
-// C function, in order, under a profile) and run (the broadcast kernels of
+// The broadcast group: the RowExpand and ColExpand families and the Special
+// row tcolexpanddiv. Each row's check (every rule of its C function, in
+// order, under a profile) and run (the broadcast kernels of
 // kernels/broadcast.cc over dst's valid region).
 #include "ops/common.h"
 
@@ -201,6 +202,51 @@ void RunBroadcastRow(const Operands& o, pto_profile profile, OpId id, BroadcastK
 }  // namespace
 
 #include "ops/family_rows.inc"
+
+
+// ---- tcolexpanddiv -------------------------------------------------------
+
+pto_status CheckTColExpandDiv(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src0 = o.src0, *src1 = o.src1;
+  Validator v("pto_tcolexpanddiv");
+  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTColExpandDiv, profile, "dst", dst)
+      .SameDtype("src0", src0, "dst", dst)
+      .SameDtype("src1", src1, "dst", dst)
+      .InPlaceOrApart("src0", src0, dst)
+      .InPlaceOrApart("src1", src1, dst)
+      .SameValidRegion("src0", src0, "dst", dst);
+  if (!v.ok()) return v.status();
+  v.Require(src1->valid_rows >= 1, PTO_ERR_SHAPE_MISMATCH,
+            "src1 valid region %ux%u has no row 0 to divide by", src1->valid_rows,
+            src1->valid_cols)
+      .Require(src1->valid_cols >= dst->valid_cols, PTO_ERR_SHAPE_MISMATCH,
+               "src1 valid cols %u is less than dst valid cols %u", src1->valid_cols,
+               dst->valid_cols);
+  return v.status();
+}
+
+void RunTColExpandDiv(const Operands& o, pto_profile) {
+  // src1 is dst itself or placed exactly on it, or apart from dst's valid
+  // region: row 0 is written last, so the divisor row is read intact.
+  pto_tile* dst = o.dst;
+  if (!IsFloatDtype(dst->dtype)) {
+    // Integers divide as tdiv does (truncation, its division by zero): tdiv's
+    // kernel with the divisor row repeated (a plane of stride 0).
+    const kernels::ConstPlane divisor{o.src1->data, 0};
+    const kernels::ConstPlane src = ConstPlaneOf(o.src0);
+    const size_t size = ElementBytes(dst->dtype);
+    if (dst->valid_rows > 1)
+      kernels::TDiv(dst->dtype, dst->valid_rows - 1, dst->valid_cols,
+                    {static_cast<char*>(dst->data) + dst->cols * size, dst->cols},
+                    {static_cast<const char*>(src.data) + src.stride * size, src.stride}, divisor);
+    return kernels::TDiv(dst->dtype, 1, dst->valid_cols, PlaneOf(dst), src, divisor);
+  }
+  kernels::ColExpandDiv(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                        ConstPlaneOf(o.src0), o.src1->data);
+}
 
 }  // namespace ops
 }  // namespace pto

@@ -1,7 +1,7 @@
-// The Special rows that move or make elements rather than compute on them:
-// tfillpad, tci, treshape, ttrans, tconcat. Each has a check (every rule of
-// its C function, in order, under a profile) and a run (the copies and loops
-// of kernels/).
+// The Special rows of the data-movement group, which move elements rather
+// than compute on them: tfillpad, treshape, ttrans, tconcat, tconcatidx. Each
+// has a check (every rule of its C function, in order, under a profile) and a
+// run (the copies and loops of kernels/).
 #include "ops/common.h"
 
 #include <stddef.h>
@@ -119,31 +119,6 @@ void RunTFillPad(const Operands& o, pto_profile) {
   if (!FillpadInPlace(src, dst) && rows != 0 && cols != 0)
     kernels::Copy(src->dtype, rows, cols, PlaneOf(dst), ConstPlaneOf(src));
   FillPad(dst, rows, cols, dst->rows, dst->cols, o.attr);
-}
-
-// ---- tci ----------------------------------------------------------------
-
-pto_status CheckTCI(const Operands& o, pto_profile profile) {
-  pto_tile* dst = o.dst;
-  Validator v("pto_tci");
-  v.NotNull("dst", dst);
-  v.EnumInRange("descending", o.attr, 2);
-  if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTCI, profile, "dst", dst);
-  RequireScalarOf(v, "start", o.scalar, "dst", dst->dtype);
-  if (profile != PTO_PROFILE_HOST)
-    v.Require(dst->rows == 1, PTO_ERR_SHAPE_MISMATCH,
-              "dst rows %u is not 1, which %s requires (the sequence runs along the row)",
-              dst->rows, pto_profile_string(profile));
-  return v.status();
-}
-
-// Element k (row-major over the valid region) is start + k or start - k
-// (kernels::Sequence), start the scalar as dst's dtype holds it.
-void RunTCI(const Operands& o, pto_profile) {
-  pto_tile* dst = o.dst;
-  kernels::Sequence(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
-                    kernels::ValueInDtype(dst->dtype, o.scalar), o.attr != 0);
 }
 
 // ---- treshape -------------------------------------------------------------

@@ -107,7 +107,7 @@ bool SharesRowsWithDst(const Operands& o) {
 
 constexpr OpDescriptor kOps[kOpCount] = {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, names, Tmp, Attr, host, a2a3, a5, summary, \
-                      Traits)                                                                    \
+                      Traits, Group)                                                             \
   {OpId::k##Camel,                                                                               \
    Family::k##Fam,                                                                               \
    #mnemonic,                                                                                    \

@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
-# src/README.md says a new elementwise instruction is six hand-edited files
-# and a new Special one, with a new kind of attribute, at most ten. This step
-# holds both to it: in a scratch copy of the tree it adds a dummy Binary
-# operation, tscratch (dst = |src0 - src1|), through its six files, then a
-# dummy Special one, tscratch_pick (dst = src0 or src1 as a new C enum picks,
-# two sources and a tmp), through its seven; after each it regenerates what
-# is committed with the README's one command and checks that nothing else
-# changed. Then it builds with the bindings, runs the core tests that iterate
-# the operations, the program tests, the fuzzers' corpus replays, the Python
-# and Rust suites, and asserts that the new rows ran in C, programs, Python
-# and Rust and are bound in Go.
+# src/README.md says what a new instruction costs in hand-edited files; this
+# step holds the tree to it. In a scratch copy it adds three dummies, each
+# through the files src/README.md names, and regenerates what is committed
+# with its one command:
+#   tscratch       a Binary row (dst = |src0 - src1|): 6 files
+#   tscratch_pick  a Special row with a new kind of attribute (a new C enum)
+#                  and no kernel of its own (dst = src0 or src1 as the enum
+#                  picks, two sources and a tmp): 6 files
+#   tscratch_fma   a Special row with its own kernel (src/kernels/, its
+#                  dispatch), its own CMocka test file and a text form its
+#                  test runs (dst = scalar * src0 + src1, rounded once): at
+#                  most 11 files
+# After each it checks that every changed file is a hand-edited or a
+# regenerated one, that the hand-edited ones are no more than the count, and
+# that each regenerated file is exactly what the regeneration makes of the
+# tree before the dummy plus its hand edits (a hand edit inside a generated
+# file fails). Then it builds with the bindings, runs the core tests that
+# iterate the operations, the dummy's own test, the program tests, the
+# fuzzers' corpus replays, the Python and Rust suites, and asserts that the
+# new rows ran in C, programs, Python and Rust and are bound in Go.
 # Usage: tests/ci/new-operation.sh [SCRATCH_DIR]   (default: build-ci/new-operation)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,8 +50,9 @@ p.write_text(s.replace(before, text + before, 1))
 EOF
 }
 # check_changes NAME BEFORE_DIR MAX HAND GENERATED: every file that differs
-# from BEFORE_DIR, or is new, is one of HAND or GENERATED, and at most MAX of
-# HAND changed.
+# from BEFORE_DIR, or is new, is one of HAND or GENERATED, at most MAX of HAND
+# changed, and the GENERATED files are what regenerating BEFORE_DIR with
+# HAND's edits gives (check_regenerated).
 check_changes() {
   local name=$1 before=$2 max=$3 hand=$4 generated=$5 changed unexpected hand_changed
   changed=$(cd "$scratch" && { diff -rq "$before" tree || true; } |
@@ -57,9 +67,35 @@ check_changes() {
   hand_changed=$(comm -12 <(echo "$changed") <(echo $hand | tr ' ' '\n' | sort) | wc -l)
   echo "new-operation: $name added through $hand_changed hand-edited files" \
        "($(echo $hand | tr '\n' ' ')) and $(($(echo "$changed" | wc -l) - hand_changed)) regenerated"
-  [ "$hand_changed" -le "$max" ]
+  if [ "$hand_changed" -gt "$max" ]; then
+    echo "new-operation: $name took $hand_changed hand-edited files, more than $max"
+    exit 1
+  fi
+  check_regenerated "$name" "$before" "$hand"
 }
-generated="README.md bench/pto-bench.1 bindings/go/internal/ptoc/ptoc.go bindings/go/internal/ptoc/ptoc_wrap.c
+# check_regenerated NAME BEFORE_DIR HAND: BEFORE_DIR with the tree's HAND files
+# copied in, regenerated, equals the tree, so every other change is the
+# regeneration's and no hand edit hides in a generated file.
+check_regenerated() {
+  local name=$1 before=$2 hand=$3 expected=$scratch/regenerated-$1 file
+  rm -rf "$expected"
+  cp -a "$scratch/$before" "$expected"
+  for file in $hand; do
+    if [ -e "$tree/$file" ]; then
+      cp "$tree/$file" "$expected/$file"
+    else
+      rm -f "$expected/$file"
+    fi
+  done
+  (cd "$expected" && regenerate)
+  if ! diff -r -x __pycache__ "$expected" "$tree" > "$scratch/regenerated-$name.diff"; then
+    echo "new-operation: $name's tree differs from its hand edits regenerated (an edit by hand in a" \
+         "generated file?):"
+    head -40 "$scratch/regenerated-$name.diff"
+    exit 1
+  fi
+}
+generated="README.md docs/operations.md bench/pto-bench.1 bindings/go/internal/ptoc/ptoc.go bindings/go/internal/ptoc/ptoc_wrap.c
 bindings/go/ops_generated.go bindings/java/src/main/java/org/libpto/Pto.java
 bindings/rust/pto-sys/src/bindings.rs bindings/rust/pto/src/ops_generated.rs"
 
@@ -67,7 +103,8 @@ bindings/rust/pto-sys/src/bindings.rs bindings/rust/pto/src/ops_generated.rs"
 cd "$tree"
 cat "$data/tscratch.def" >> src/operations.def
 insert src/kernels/binary-ops-inl.h "// The pto_dtype bit of storage type T." "$data/tscratch-functor.h"
-insert include/pto_c.h '/* ------------------------------------------------------------------------ */\n/* Element types by name' \
+# Each declaration goes to the pto_c.h section of its row's group.
+insert include/pto_c.h '/* ------------------------------------------------------------------------ */\n/* Elementwise unary' \
   "$data/tscratch.h"
 insert docs/profiles.md '\nEach list is the page' "$data/tscratch-profiles.md"
 insert CHANGELOG.md "\n## 0.4.0" "$data/tscratch-changelog.md"
@@ -77,29 +114,53 @@ check_changes tscratch before 6 "CHANGELOG.md docs/profiles.md include/pto_c.h
 src/kernels/binary-ops-inl.h src/operations.def tests/support/reference.c" "$generated"
 cp -a "$tree" "$scratch/with-binary"
 
-# ---- a Special row with a new kind of attribute (a new C enum) ----
+# ---- a Special row with a new kind of attribute (a new C enum), no kernel of its own ----
 cat "$data/tscratch_pick.def" >> src/operations.def
 insert src/attributes.def "/* Every kind, in the order of AttrKind. */" "$data/tscratch_pick-attribute.def"
 sed -i -E '/^#define PTO_ATTRIBUTE_KINDS/,/^$/ s/(K\([A-Za-z]+\))$/\1 K(ScratchPick)/' src/attributes.def
 grep -q 'K(ScratchPick)' src/attributes.def || { echo 'new-operation: K(ScratchPick) not added to PTO_ATTRIBUTE_KINDS' >&2; exit 1; }
-insert include/pto_c.h '/* ------------------------------------------------------------------------ */\n/* Element types by name' \
+insert include/pto_c.h '/* ------------------------------------------------------------------------ */\n/* Sorting' \
   "$data/tscratch_pick.h"
 insert docs/profiles.md '\nEach list is the page' "$data/tscratch_pick-profiles.md"
 insert CHANGELOG.md "\n## 0.4.0" "$data/tscratch_pick-changelog.md"
-sed -i "s|  'ops/tcvt.cc',|  'ops/scratch_pick.cc',\n  'ops/tcvt.cc',|" src/meson.build
-cp "$data/scratch_pick.cc" src/ops/scratch_pick.cc
+# Its check and run in the src/ops/ file of its group, data_movement.
+insert src/ops/datamove.cc "}  // namespace ops" "$data/tscratch_pick-ops.cc"
 regenerate
-check_changes tscratch_pick with-binary 10 "CHANGELOG.md docs/profiles.md include/pto_c.h
-src/attributes.def src/meson.build src/operations.def src/ops/scratch_pick.cc" \
+check_changes tscratch_pick with-binary 6 "CHANGELOG.md docs/profiles.md include/pto_c.h
+src/attributes.def src/operations.def src/ops/datamove.cc" \
   "$generated bindings/go/enums_generated.go bindings/rust/pto/src/enums_generated.rs
 bindings/java/src/main/java/org/libpto/ScratchPick.java"
+cp -a "$tree" "$scratch/with-pick"
+
+# ---- a Special row with its own kernel, test file and text form ----
+cat "$data/tscratch_fma.def" >> src/operations.def
+insert include/pto_c.h '/* ------------------------------------------------------------------------ */\n/* Matrix multiply' \
+  "$data/tscratch_fma.h"
+insert docs/profiles.md '\nEach list is the page' "$data/tscratch_fma-profiles.md"
+insert CHANGELOG.md "\n## 0.4.0" "$data/tscratch_fma-changelog.md"
+# Its check and run in the src/ops/ file of its group, fused.
+insert src/ops/fused.cc "}  // namespace ops" "$data/tscratch_fma-ops.cc"
+# Its kernel: a file of src/kernels/ with its Highway dispatch, the entry
+# point in kernels.h, the file in src/meson.build.
+cp "$data/scratch_fma.cc" src/kernels/scratch_fma.cc
+insert src/kernels/kernels.h "// dst = scalar * src + dst elementwise, rounded once" "$data/tscratch_fma-kernel.h"
+sed -i "s|  'kernels/axpy.cc',|  'kernels/axpy.cc',\n  'kernels/scratch_fma.cc',|" src/meson.build
+grep -q "'kernels/scratch_fma.cc'" src/meson.build || { echo 'new-operation: scratch_fma.cc not added to src/meson.build' >&2; exit 1; }
+# Its test: a CMocka file, a line of tests/meson.build's core tests.
+cp "$data/test_scratch_fma.c" tests/test_scratch_fma.c
+sed -i "s|^  \['ternary', 120, 0\],|  ['ternary', 120, 0],\n  ['scratch_fma', 120, 0],|" tests/meson.build
+grep -q "'scratch_fma', 120" tests/meson.build || { echo 'new-operation: scratch_fma not added to tests/meson.build' >&2; exit 1; }
+regenerate
+check_changes tscratch_fma with-pick 11 "CHANGELOG.md docs/profiles.md include/pto_c.h
+src/kernels/kernels.h src/kernels/scratch_fma.cc src/meson.build src/operations.def src/ops/fused.cc
+tests/meson.build tests/test_scratch_fma.c" "$generated"
 
 # ---- build and test ----
 # The plumbing is under test, not the SIMD paths: the baseline target only.
 meson setup "$scratch/build" -Dbindings=enabled -Dbench=false -Dsimd_targets=baseline >/dev/null
 meson compile -C "$scratch/build" >/dev/null
 meson test -C "$scratch/build" --print-errorlogs --num-processes 2 \
-  ops errors profiles placement program kernel_coverage float_env alloc_failure \
+  ops errors profiles placement program kernel_coverage float_env alloc_failure scratch_fma \
   fuzz-corpus-replay fuzz-program-corpus-replay \
   'bindings match src/operations.def' 'bindings match the enums of include/pto_c.h'
 meson test -C "$scratch/build" --print-errorlogs --num-processes 2 --suite python --suite rust
@@ -111,13 +172,17 @@ grep -q 'computed the C call' "$scratch/test_program.log"
 # Both rows in every binding.
 grep -q 'def tscratch(' "$scratch/build/bindings/python/pto/_pto.pyi"
 grep -q 'def tscratch_pick(' "$scratch/build/bindings/python/pto/_pto.pyi"
+grep -q 'def tscratch_fma(' "$scratch/build/bindings/python/pto/_pto.pyi"
 grep -q 'pub fn tscratch' bindings/rust/pto/src/ops_generated.rs
 grep -q 'pub fn tscratch_pick' bindings/rust/pto/src/ops_generated.rs
+grep -q 'pub fn tscratch_fma' bindings/rust/pto/src/ops_generated.rs
 grep -q 'func TScratch(' bindings/go/ops_generated.go
 grep -q 'func TScratchPick(' bindings/go/ops_generated.go
+grep -q 'func TScratchFma(' bindings/go/ops_generated.go
 grep -q 'ScratchPick' bindings/go/enums_generated.go
 # The interpreter meson built the extension for (the one its pytest suite runs).
 python=$(meson introspect --tests "$scratch/build" |
            python3 -c 'import json, sys; print(next(t["cmd"][0] for t in json.load(sys.stdin) if t["name"] == "pytest"))')
 PYTHONPATH="$scratch/build/bindings/python" "$python" "$data/check.py"
-echo "new-operation: tscratch and tscratch_pick built, bound and tested in C, programs, Python and Rust"
+echo "new-operation: tscratch, tscratch_pick and tscratch_fma built, bound and tested in C, programs," \
+     "Python and Rust"

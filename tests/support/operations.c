@@ -78,7 +78,7 @@ enum {
 const op_info *op_row(op_id op) {
     static const op_info rows[] = {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, names, Tmp, Attr, host, a2a3, a5, summary, \
-                      Traits)                                                                  \
+                      Traits, Group)                                                           \
         {PTO_TEST_FAMILY_##Fam,                                                                \
          n,                                                                                    \
          PTO_TEST_SOURCE_NAMES_##n names,                                                      \

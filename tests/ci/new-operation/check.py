@@ -1,4 +1,4 @@
-"""The two dummy rows from Python: the generated calls, the generated enum,
+"""The three dummy rows from Python: the generated calls, the generated enum,
 a refusal's message, and the Special row's text form."""
 import numpy as np
 
@@ -22,3 +22,6 @@ t = "!pto.tile_buf<vec, 1x4xf32>"
 prog = pto.Program(f"pto.tscratch_pick ins(%a, %b, %t : {t}, {t}, {t}) outs(%d : {t})")
 out = prog(a=a.numpy(), b=b.numpy())
 assert (out["d"] == [[2, -3, 0.5, 9]]).all(), out
+# The dummy with a kernel of its own: scalar * a + b, rounded once.
+with pto.Tile(pto.DType.FLOAT32, 1, 4) as d:
+    assert (pto.tscratch_fma(d, a, b, 2.0).numpy() == [[14, -3, -1, 18.5]]).all()

@@ -1,8 +1,9 @@
 //! Raw FFI bindings to libpto's C ABI (`pto_c.h`): PTO tile instructions
-//! (elementwise arithmetic and math functions, reductions, broadcasts,
-//! conversion, compare and select, data movement, matrix multiply) on CPUs with run-time
-//! dispatched SIMD kernels. Every function is `unsafe` and follows the rules
-//! documented in the header; the safe API is the `pto` crate.
+//! (elementwise arithmetic and math functions, fills, reductions, broadcasts,
+//! conversion, compare and select, element access, data movement, sorting,
+//! fused arithmetic and matrix multiply) on CPUs with run-time dispatched SIMD
+//! kernels. Every function is `unsafe` and follows the rules documented in the
+//! header; the safe API is the `pto` crate.
 //!
 //! libpto is found with pkg-config (`pkg-config pto`): install libpto, and
 //! for a prefix that is not a system one set `PKG_CONFIG_PATH` (to build) and

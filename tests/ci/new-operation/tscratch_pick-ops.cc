@@ -1,9 +1,4 @@
-// tscratch_pick, a dummy of tests/ci/new-operation.sh: dst = src0 or src1.
-#include "ops/common.h"
-#include "validate.h"
-
-namespace pto {
-namespace ops {
+// ---- tscratch_pick, a dummy of tests/ci/new-operation.sh -------------------
 
 pto_status CheckTScratchPick(const Operands& o, pto_profile) {
   Validator v("pto_tscratch_pick");
@@ -28,5 +23,3 @@ void RunTScratchPick(const Operands& o, pto_profile) {
                 Offset(src, 0, 0));
 }
 
-}  // namespace ops
-}  // namespace pto
