@@ -11,8 +11,8 @@
 #include "buffer.h"
 #include "dtype_rules.h"
 #include "error.h"
-#include "program/cube.h"
-#include "program/program.h"
+#include "program/ir/cube.h"
+#include "program/ir/program.h"
 #include "tile.h"
 
 namespace pto {
