@@ -1,6 +1,6 @@
 // A verified program: the instructions of one PTO assembly text resolved to
 // registers, tile slots and kernel entries, ready to run any number of times.
-// compile.cc builds it (parse and type-check), verify.cc places its tiles in
+// parse/ builds it (parse and type-check), verify.cc places its tiles in
 // the unified buffer and applies every operation's rules once, execute.cc
 // runs it on blocks.
 #ifndef PTO_PROGRAM_IR_PROGRAM_H_

@@ -4,7 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "program/parse/compiler.h"
+#include "program/parse/parser.h"
+#include "program/parse/readers.h"
 
 namespace pto {
 namespace program {
@@ -57,36 +58,39 @@ const std::vector<std::pair<std::string_view, int>> kMaskPatternNames = {
 
 // {rmode = #pto<round_mode FLOOR>, sat_mode = #pto<saturation_mode ON>}: the
 // mode + 1 in the low byte, the saturation + 1 in the next (0: not given).
-bool Compiler::ParseConversionAttrs(int* attr) {
+bool TileReader::ParseConversionAttrs(int* attr) {
   std::vector<AttrEntry> attrs;
-  if (!ParseAttrDict(&attrs)) return false;
+  if (!parser_.ParseAttrDict(&attrs)) return false;
   for (const AttrEntry& e : attrs) {
     if (e.key == "rmode") {
       const int mode = ConversionAttrValue(e.value.text, "round_mode", kRoundModeNames);
       if (mode < 0)
-        return Error(e.value.loc, "rmode of tcvt is #pto<round_mode NAME> with NAME one of NONE, "
-                                  "RINT, ROUND, FLOOR, CEIL, TRUNC, ODD, CAST_RINT");
+        return parser_.Error(e.value.loc,
+                             "rmode of tcvt is #pto<round_mode NAME> with NAME one of NONE, "
+                             "RINT, ROUND, FLOOR, CEIL, TRUNC, ODD, CAST_RINT");
       *attr = (*attr & ~0xFF) | (mode + 1);
     } else if (e.key == "sat_mode") {
       const int sat = ConversionAttrValue(e.value.text, "saturation_mode", kSaturationNames);
       if (sat < 0)
-        return Error(e.value.loc, "sat_mode of tcvt is #pto<saturation_mode ON> or "
-                                  "#pto<saturation_mode OFF>");
+        return parser_.Error(e.value.loc,
+                             "sat_mode of tcvt is #pto<saturation_mode ON> or "
+                             "#pto<saturation_mode OFF>");
       *attr = (*attr & 0xFF) | ((sat + 1) << 8);
     } else {
-      return Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for tcvt (rmode, "
-                                                                           "sat_mode)");
+      return parser_.Error(e.loc, "unknown attribute '" + std::string(e.key) +
+                                      "' for tcvt (rmode, "
+                                      "sat_mode)");
     }
   }
   return true;
 }
 
 // {precisionType = #pto<pow_precision high_precision>}
-bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
+bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high_precision) {
   const ops::TextAttr text = ops::AttributeOf(op.attr).text;
   if (text == ops::TextAttr::kConversion) return ParseConversionAttrs(attr);
   std::vector<AttrEntry> attrs;
-  if (!ParseAttrDict(&attrs)) return false;
+  if (!parser_.ParseAttrDict(&attrs)) return false;
   for (const AttrEntry& e : attrs) {
     // PTOAS accepts precisionType on trsqrt; its result is correctly rounded
     // either way, so the attribute changes nothing here.
@@ -97,9 +101,10 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
                                            (v.size() > 16 &&
                                             v.substr(v.size() - 16) == " high_precision>")));
       if (!known)
-        return Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) +
-                                      " is #pto<... default> or #pto<... high_precision>");
-      text_high_precision_ = v.substr(v.size() - 16) == " high_precision>";
+        return parser_.Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) +
+                                              " is #pto<... default> or #pto<... high_precision>");
+      if (high_precision != nullptr)
+        *high_precision = v.substr(v.size() - 16) == " high_precision>";
       continue;
     }
     if (e.key == "isBinary" && text == ops::TextAttr::kBinaryOrder) {
@@ -109,16 +114,17 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
     if (e.key == "cmpMode" && text == ops::TextAttr::kCmpMode) {
       const int mode = ConversionAttrValue(e.value.text, "cmp", kCmpModeNames);
       if (mode < 0)
-        return Error(e.value.loc, "cmpMode of " + std::string(op.mnemonic) +
-                                      " is #pto<cmp NAME> or #pto.cmp<NAME> with NAME one of "
-                                      "eq, ne, lt, le, gt, ge");
+        return parser_.Error(e.value.loc,
+                             "cmpMode of " + std::string(op.mnemonic) +
+                                 " is #pto<cmp NAME> or #pto.cmp<NAME> with NAME one of "
+                                 "eq, ne, lt, le, gt, ge");
       *attr = mode;
       continue;
     }
     // tci's order, PTOAS's BoolAttr (default false).
     if (e.key == "descending" && text == ops::TextAttr::kDescending) {
       if (!e.value.IsIdent("true") && !e.value.IsIdent("false"))
-        return Error(e.value.loc, "descending is true or false");
+        return parser_.Error(e.value.loc, "descending is true or false");
       *attr = e.value.IsIdent("true") ? 1 : 0;
       continue;
     }
@@ -129,11 +135,13 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
       continue;
     }
     if (e.key == "maskPattern" && op.id == ops::OpId::kTGather)
-      return Error(e.loc, "tgather's maskPattern form takes one source, ins(%src, {maskPattern = "
-                          "...} : T)");
+      return parser_.Error(e.loc,
+                           "tgather's maskPattern form takes one source, ins(%src, {maskPattern = "
+                           "...} : T)");
     const bool pow = text == ops::TextAttr::kPowPrecision;
     if (e.key != "precisionType" || (!pow && text != ops::TextAttr::kDivPrecision))
-      return Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for " + op.mnemonic);
+      return parser_.Error(e.loc,
+                           "unknown attribute '" + std::string(e.key) + "' for " + op.mnemonic);
     const char* kind = pow ? "pow_precision" : "div_precision";
     const std::string want_default = std::string("#pto<") + kind + " default>";
     const std::string want_high = std::string("#pto<") + kind + " high_precision>";
@@ -142,62 +150,64 @@ bool Compiler::ParseOpAttrs(const ops::OpDescriptor& op, int* attr) {
     } else if (e.value.text == want_high && pow && p_->profile == PTO_PROFILE_A2A3) {
       // PTOAS's verifier: A2/A3 has no high-precision pow (the C API computes
       // it as DEFAULT there, as the page says).
-      return Error(e.value.loc,
-                   "precisionType high_precision of " + std::string(op.mnemonic) +
-                       " is refused under A2A3 (PTOAS's rule" +
-                       (op.id == ops::OpId::kTPow ? "" : ", as for tpow") +
-                       "; leave it out or use default)");
+      return parser_.Error(e.value.loc, "precisionType high_precision of " +
+                                            std::string(op.mnemonic) +
+                                            " is refused under A2A3 (PTOAS's rule" +
+                                            (op.id == ops::OpId::kTPow ? "" : ", as for tpow") +
+                                            "; leave it out or use default)");
     } else if (e.value.text == want_high) {
       // Division is correctly rounded either way: the attribute changes nothing there.
       *attr = pow ? PTO_POW_HIGH_PRECISION : 0;
     } else {
-      return Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) + " is " +
-                                    want_default + " or " + want_high);
+      return parser_.Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) + " is " +
+                                            want_default + " or " + want_high);
     }
   }
   return true;
 }
 
 // maskPattern = #pto.mask_pattern<P0101> (or #pto<mask_pattern P0101>).
-bool Compiler::MaskPatternValue(const AttrEntry& e, int* attr) {
+bool TileReader::MaskPatternValue(const AttrEntry& e, int* attr) {
   const int pattern = ConversionAttrValue(e.value.text, "mask_pattern", kMaskPatternNames);
   if (pattern < 0)
-    return Error(e.value.kind == Tok::kEnd ? e.loc : e.value.loc,
-                 "maskPattern of tgather is #pto.mask_pattern<NAME> with NAME one of P0101, "
-                 "P1010, P0001, P0010, P0100, P1000, P1111");
+    return parser_.Error(
+        e.value.kind == Tok::kEnd ? e.loc : e.value.loc,
+        "maskPattern of tgather is #pto.mask_pattern<NAME> with NAME one of P0101, "
+        "P1010, P0001, P0010, P0100, P1000, P1111");
   *attr = (*attr & ~0xFF) | pattern;
   return true;
 }
 
 // The bare `maskPattern = #pto.mask_pattern<...>` after outs(...), which
 // PTOAS's parser of tgather reads.
-bool Compiler::ParseBareMaskPattern(int* attr) {
+bool TileReader::ParseBareMaskPattern(int* attr) {
   AttrEntry e;
-  e.loc = tok_.loc;
-  e.key = tok_.text;
-  Advance();  // maskPattern
-  if (!Expect('=')) return false;
-  e.value = tok_;
-  Advance();
+  e.loc = tok().loc;
+  e.key = tok().text;
+  parser_.Advance();  // maskPattern
+  if (!parser_.Expect('=')) return false;
+  e.value = tok();
+  parser_.Advance();
   return MaskPatternValue(e, attr);
 }
 
 // isBinary = true | false (tcolsum's order of summation, PTOAS's BoolAttr).
-bool Compiler::BinaryOrderValue(const Token& value, int* attr) {
+bool TileReader::BinaryOrderValue(const Token& value, int* attr) {
   if (value.IsIdent("true") || value.IsIdent("false")) {
     *attr = value.IsIdent("true") ? 1 : 0;
     return true;
   }
-  return Error(value.kind == Tok::kEnd ? tok_.loc : value.loc, "isBinary is true or false");
+  return parser_.Error(value.kind == Tok::kEnd ? tok().loc : value.loc,
+                       "isBinary is true or false");
 }
 
 // The bare `isBinary = true|false` after outs(...) of PTOAS's manual.
-bool Compiler::ParseBareBinaryOrder(int* attr) {
-  Advance();  // isBinary
-  if (!Expect('=')) return false;
-  const Token value = tok_;
+bool TileReader::ParseBareBinaryOrder(int* attr) {
+  parser_.Advance();  // isBinary
+  if (!parser_.Expect('=')) return false;
+  const Token value = tok();
   if (!BinaryOrderValue(value, attr)) return false;
-  Advance();
+  parser_.Advance();
   return true;
 }
 

@@ -6,44 +6,45 @@
 #include <unordered_map>
 #include <vector>
 
-#include "program/parse/compiler.h"
+#include "program/parse/parser.h"
+#include "program/parse/readers.h"
 
 namespace pto {
 namespace program {
 
 // func.func [private] @name(%a: T, ...) [-> R | -> (R, ...)] [attributes {...}] { body }
 // The signature is read now and the body skipped: it is read where it runs.
-void Compiler::ParseFuncSignature() {
+void ModuleReader::ParseFuncSignature() {
   FuncInfo f;
-  f.loc = tok_.loc;
-  Advance();
-  if (tok_.IsIdent("private") || tok_.IsIdent("public") || tok_.IsIdent("nested")) {
-    f.is_private = tok_.text != "public";
-    Advance();
+  f.loc = tok().loc;
+  parser_.Advance();
+  if (tok().IsIdent("private") || tok().IsIdent("public") || tok().IsIdent("nested")) {
+    f.is_private = tok().text != "public";
+    parser_.Advance();
   }
-  if (tok_.kind != Tok::kSymbol) {
-    Error(tok_.loc, "expected the function's @name, found " + Describe(tok_));
+  if (tok().kind != Tok::kSymbol) {
+    parser_.Error(tok().loc, "expected the function's @name, found " + Describe(tok()));
     return;
   }
-  f.name = std::string(tok_.text);
-  const SourceLoc name_loc = tok_.loc;
-  Advance();
+  f.name = std::string(tok().text);
+  const SourceLoc name_loc = tok().loc;
+  parser_.Advance();
   for (const FuncInfo& g : funcs_) {
     if (g.name == f.name) {
-      Error(name_loc, "function @" + f.name + " is defined twice");
+      parser_.Error(name_loc, "function @" + f.name + " is defined twice");
       return;
     }
   }
-  if (!Expect('(')) return;
+  if (!parser_.Expect('(')) return;
   std::string signature = "@" + f.name + "(";
-  while (ok() && !tok_.Is(')')) {
+  while (parser_.ok() && !tok().Is(')')) {
     Token name;
-    if (!ExpectValueName(&name) || !Expect(':')) return;
-    const SourceLoc type_loc = tok_.loc;
+    if (!parser_.ExpectValueName(&name) || !parser_.Expect(':')) return;
+    const SourceLoc type_loc = tok().loc;
     Type t;
-    if (!ParseType(&t)) return;
-    if (tok_.Is('{')) {
-      Error(tok_.loc, "argument attributes are not supported");
+    if (!parser_.ParseType(&t)) return;
+    if (tok().Is('{')) {
+      parser_.Error(tok().loc, "argument attributes are not supported");
       return;
     }
     if (!f.param_names.empty()) signature += ", ";
@@ -51,32 +52,32 @@ void Compiler::ParseFuncSignature() {
     f.param_names.push_back(name);
     f.param_types.push_back(t);
     f.param_locs.push_back(type_loc);
-    if (!tok_.Is(',')) break;
-    Advance();
+    if (!tok().Is(',')) break;
+    parser_.Advance();
   }
-  if (!Expect(')')) return;
+  if (!parser_.Expect(')')) return;
   signature += ")";
-  if (tok_.kind == Tok::kArrow) {
-    Advance();
-    const bool list = tok_.Is('(');
-    if (list) Advance();
-    while (ok() && !(list && tok_.Is(')'))) {
+  if (tok().kind == Tok::kArrow) {
+    parser_.Advance();
+    const bool list = tok().Is('(');
+    if (list) parser_.Advance();
+    while (parser_.ok() && !(list && tok().Is(')'))) {
       Type t;
-      if (!ParseType(&t)) return;
+      if (!parser_.ParseType(&t)) return;
       f.result_types.push_back(t);
-      if (!list || !tok_.Is(',')) break;
-      Advance();
+      if (!list || !tok().Is(',')) break;
+      parser_.Advance();
     }
-    if (list && !Expect(')')) return;
+    if (list && !parser_.Expect(')')) return;
     signature += " -> (";
     for (size_t i = 0; i < f.result_types.size(); ++i)
       signature += (i > 0 ? ", " : "") + TypeString(f.result_types[i]);
     signature += ")";
   }
-  if (tok_.IsIdent("attributes")) {
-    Advance();
+  if (tok().IsIdent("attributes")) {
+    parser_.Advance();
     std::vector<AttrEntry> attrs;
-    if (!ParseAttrDict(&attrs)) return;
+    if (!parser_.ParseAttrDict(&attrs)) return;
     for (const AttrEntry& e : attrs) {
       if ((e.key == "pto.kernel" || e.key == "pto.entry") && e.value.kind == Tok::kEnd) {
         f.marked_entry = true;
@@ -85,7 +86,7 @@ void Compiler::ParseFuncSignature() {
         // A block is one core: a vector kernel runs on the vector core, a
         // cube kernel on the cube.
         if (e.value.text != "#pto.kernel_kind<vector>" && e.value.text != "#pto.kernel_kind<cube>") {
-          Error(e.loc, "pto.kernel_kind must be #pto.kernel_kind<vector> or <cube>");
+          parser_.Error(e.loc, "pto.kernel_kind must be #pto.kernel_kind<vector> or <cube>");
           return;
         }
         f.marked_entry = true;
@@ -98,27 +99,27 @@ void Compiler::ParseFuncSignature() {
       } else if (e.key == "pto.auto_sync_tail_hint" && e.value.kind == Tok::kString) {
         // A hint to PTOAS's synchronisation pass: one block orders nothing here.
       } else {
-        Error(e.loc, "unknown function attribute '" + std::string(e.key) + "'");
+        parser_.Error(e.loc, "unknown function attribute '" + std::string(e.key) + "'");
         return;
       }
     }
   }
-  if (!tok_.Is('{')) {
-    Error(tok_.loc, "expected the body of @" + f.name + ", found " + Describe(tok_));
+  if (!tok().Is('{')) {
+    parser_.Error(tok().loc, "expected the body of @" + f.name + ", found " + Describe(tok()));
     return;
   }
-  f.body = Save();
+  f.body = parser_.Save();
   // Skips the body: braces balance (types and attributes are single tokens).
   int depth = 0;
   do {
-    if (tok_.Is('{')) ++depth;
-    if (tok_.Is('}')) --depth;
-    if (tok_.kind == Tok::kEnd) {
-      Error(tok_.loc, "expected '}' closing @" + f.name + " before the end of the text");
+    if (tok().Is('{')) ++depth;
+    if (tok().Is('}')) --depth;
+    if (tok().kind == Tok::kEnd) {
+      parser_.Error(tok().loc, "expected '}' closing @" + f.name + " before the end of the text");
       return;
     }
-    Advance();
-  } while (ok() && depth > 0);
+    parser_.Advance();
+  } while (parser_.ok() && depth > 0);
   FunctionSummary summary;
   summary.name = f.name;
   summary.signature = signature;
@@ -131,7 +132,7 @@ void Compiler::ParseFuncSignature() {
 // else the one marked pto.entry / pto.kernel / pto.kernel_kind (pto.entry or
 // pto.kernel where several are marked), else the only public one, else the
 // only one.
-bool Compiler::ChooseEntry(const FuncInfo** entry) {
+bool ModuleReader::ChooseEntry(const FuncInfo** entry) {
   auto names = [&](bool (*keep)(const FuncInfo&)) {
     std::string list;
     for (const FuncInfo& f : funcs_)
@@ -145,8 +146,8 @@ bool Compiler::ChooseEntry(const FuncInfo** entry) {
         return true;
       }
     }
-    return Error(funcs_[0].loc, "the module has no function @" + entry_ + " (it has " +
-                                    names([](const FuncInfo&) { return true; }) + ")");
+    return parser_.Error(funcs_[0].loc, "the module has no function @" + entry_ + " (it has " +
+                                            names([](const FuncInfo&) { return true; }) + ")");
   }
   const FuncInfo *marked = nullptr, *public_one = nullptr, *entry_marked = nullptr;
   size_t marked_count = 0, public_count = 0, entry_marked_count = 0;
@@ -197,33 +198,35 @@ bool Compiler::ChooseEntry(const FuncInfo** entry) {
   return false;
 }
 
-void Compiler::CompileEntry(const FuncInfo& f) {
+void ModuleReader::CompileEntry(const FuncInfo& f) {
   p_->is_kernel = true;
   for (FunctionSummary& s : p_->functions) s.is_entry = s.name == f.name;
   if (!f.result_types.empty() && !check_only_) {
-    Error(f.loc, "the entry function @" + f.name + " returns results: a kernel returns none");
+    parser_.Error(f.loc,
+                  "the entry function @" + f.name + " returns results: a kernel returns none");
     return;
   }
   p_->inlined.push_back(f.name);
   call_stack_.push_back(f.name);
-  Restore(f.body);
-  OpenScope();
+  parser_.Restore(f.body);
+  parser_.OpenScope();
   std::vector<Value> peer_args;  // a cube-and-vector pair's arguments
-  for (size_t i = 0; i < f.param_names.size() && ok(); ++i) {
+  for (size_t i = 0; i < f.param_names.size() && parser_.ok(); ++i) {
     BindParam(f.param_names[i], f.param_types[i], f.param_locs[i]);
-    const Value* v = Lookup(f.param_names[i].text);
-    if (ok() && v != nullptr && f.param_names[i].text.substr(0, 13) != "__pypto_spmd_")
+    const Value* v = parser_.Lookup(f.param_names[i].text);
+    if (parser_.ok() && v != nullptr && f.param_names[i].text.substr(0, 13) != "__pypto_spmd_")
       peer_args.push_back(*v);
   }
   uint32_t section = kNoSlot;
   uint8_t outer = 0;
-  if (ok() && f.core != 0)
-    BeginSection(static_cast<CoreKind>(f.core), f.loc, "@" + f.name, &section, &outer);
+  if (parser_.ok() && f.core != 0)
+    parser_.cores().BeginSection(static_cast<CoreKind>(f.core), f.loc, "@" + f.name, &section,
+                                 &outer);
   std::vector<Value> returned;
-  if (ok()) ParseBody(f, &returned);
-  if (ok()) EndSection(section, outer);
-  CloseScope();
-  if (ok() && vector_peer_ != nullptr) CompileVectorPeer(*vector_peer_, peer_args);
+  if (parser_.ok()) ParseBody(f, &returned);
+  if (parser_.ok()) parser_.cores().EndSection(section, outer);
+  parser_.CloseScope();
+  if (parser_.ok() && vector_peer_ != nullptr) CompileVectorPeer(*vector_peer_, peer_args);
 }
 
 // A function's parameters the run binds (not the launch's: its block and
@@ -235,7 +238,7 @@ static std::vector<size_t> BoundParams(const FuncInfo& f) {
   return out;
 }
 
-bool Compiler::SameArguments(const FuncInfo& a, const FuncInfo& b) const {
+bool ModuleReader::SameArguments(const FuncInfo& a, const FuncInfo& b) const {
   const std::vector<size_t> pa = BoundParams(a), pb = BoundParams(b);
   if (pa.size() != pb.size()) return false;
   for (size_t i = 0; i < pa.size(); ++i)
@@ -246,32 +249,32 @@ bool Compiler::SameArguments(const FuncInfo& a, const FuncInfo& b) const {
 // The vector kernel of a cube-and-vector pair: its body as the vector
 // cores' section, its parameters bound to the cube kernel's (`args`, in
 // order), the launch's identity bound as in any entry.
-void Compiler::CompileVectorPeer(const FuncInfo& f, const std::vector<Value>& args) {
+void ModuleReader::CompileVectorPeer(const FuncInfo& f, const std::vector<Value>& args) {
   for (FunctionSummary& s : p_->functions)
     if (s.name == f.name) s.is_entry = true;
   p_->inlined.push_back(f.name);
   call_stack_.push_back(f.name);
-  Restore(f.body);
-  OpenScope();
+  parser_.Restore(f.body);
+  parser_.OpenScope();
   size_t next = 0;
-  for (size_t i = 0; i < f.param_names.size() && ok(); ++i) {
+  for (size_t i = 0; i < f.param_names.size() && parser_.ok(); ++i) {
     if (f.param_names[i].text.substr(0, 13) == "__pypto_spmd_")
       BindParam(f.param_names[i], f.param_types[i], f.param_locs[i]);
-    else
-      Define(f.param_names[i], args[next++]);
+    else parser_.Define(f.param_names[i], args[next++]);
   }
   uint32_t section = kNoSlot;
   uint8_t outer = 0;
-  if (ok()) BeginSection(CoreKind::kVector, f.loc, "@" + f.name, &section, &outer);
+  if (parser_.ok())
+    parser_.cores().BeginSection(CoreKind::kVector, f.loc, "@" + f.name, &section, &outer);
   std::vector<Value> returned;
-  if (ok()) ParseBody(f, &returned);
-  if (ok()) EndSection(section, outer);
-  CloseScope();
+  if (parser_.ok()) ParseBody(f, &returned);
+  if (parser_.ok()) parser_.cores().EndSection(section, outer);
+  parser_.CloseScope();
   call_stack_.pop_back();
 }
 
 // An entry parameter: bound by the caller of the run.
-bool Compiler::BindParam(const Token& name, const Type& t, SourceLoc type_loc) {
+bool ModuleReader::BindParam(const Token& name, const Type& t, SourceLoc type_loc) {
   Value v;
   v.type = t;
   // PyPTO's code generator passes the block identity as trailing i32
@@ -288,40 +291,43 @@ bool Compiler::BindParam(const Token& name, const Type& t, SourceLoc type_loc) {
   for (const auto& bound : kLaunchBound) {
     if (name.text != bound.name) continue;
     if (!t.IsInteger())
-      return Error(type_loc, "%" + std::string(name.text) +
-                                 " is set by the launch (the block's identity): an integer, "
-                                 "not " + TypeString(t));
+      return parser_.Error(type_loc,
+                           "%" + std::string(name.text) +
+                               " is set by the launch (the block's identity): an integer, "
+                               "not " +
+                               TypeString(t));
     Instr in;
     in.code = bound.code;
     in.loc = name.loc;
     in.imm = bound.value;
-    v.reg = in.a = NewIntReg();
+    v.reg = in.a = parser_.NewIntReg();
     p_->code.push_back(in);
-    return Define(name, v);
+    return parser_.Define(name, v);
   }
   switch (t.kind) {
     case TypeKind::kPtr:
       v.reg = p_->pointer_count++;
       p_->pointer_root.push_back(v.reg);
-      AddParam(name.text, PTO_PARAM_POINTER, t, v.reg);
+      parser_.AddParam(name.text, PTO_PARAM_POINTER, t, v.reg);
       break;
     case TypeKind::kInt:
     case TypeKind::kIndex:
-      v.reg = NewIntReg();
-      AddParam(name.text, PTO_PARAM_INT, t, v.reg);
+      v.reg = parser_.NewIntReg();
+      parser_.AddParam(name.text, PTO_PARAM_INT, t, v.reg);
       p_->params.back().access = PTO_PARAM_READ;
       break;
     case TypeKind::kFloat:
       v.reg = p_->float_regs++;
-      AddParam(name.text, PTO_PARAM_FLOAT, t, v.reg);
+      parser_.AddParam(name.text, PTO_PARAM_FLOAT, t, v.reg);
       p_->params.back().access = PTO_PARAM_READ;
       break;
     case TypeKind::kTile: {
       if (t.IsBoxedVec())
-        return Error(type_loc, "%" + std::string(name.text) +
-                                   ": a parameter tile is row-major (slayout=none_box), not boxed");
-      v.reg = NewTileSlot(t, name.loc, name.text);
-      const uint32_t index = AddParam(name.text, PTO_PARAM_TILE, t, v.reg);
+        return parser_.Error(type_loc,
+                             "%" + std::string(name.text) +
+                                 ": a parameter tile is row-major (slayout=none_box), not boxed");
+      v.reg = parser_.NewTileSlot(t, name.loc, name.text);
+      const uint32_t index = parser_.AddParam(name.text, PTO_PARAM_TILE, t, v.reg);
       p_->tiles[v.reg].param = static_cast<int32_t>(index);
       p_->params[index].access = PTO_PARAM_READ;
       break;
@@ -331,7 +337,7 @@ bool Compiler::BindParam(const Token& name, const Type& t, SourceLoc type_loc) {
       // the instruction cannot change, so nothing for the caller to bind.
       break;
     case TypeKind::kTensorView:
-      if (t.memref) return BindMemref(name, t);
+      if (t.memref) return parser_.memory().BindMemref(name, t);
       [[fallthrough]];
     case TypeKind::kPartitionView:
       // Only a called function takes views; checked alone, it is never run.
@@ -341,159 +347,166 @@ bool Compiler::BindParam(const Token& name, const Type& t, SourceLoc type_loc) {
       }
       [[fallthrough]];
     default:
-      return Error(type_loc, "a parameter of type " + TypeString(t) + " is not supported");
+      return parser_.Error(type_loc, "a parameter of type " + TypeString(t) + " is not supported");
   }
-  return Define(name, v);
+  return parser_.Define(name, v);
 }
 
 // `{ operations return [%v, ... : T, ...] }` at the cursor, the parameters
 // already defined; the returned values in *returned.
-bool Compiler::ParseBody(const FuncInfo& f, std::vector<Value>* returned) {
-  if (!Expect('{')) return false;
-  OpenScope();
+bool ModuleReader::ParseBody(const FuncInfo& f, std::vector<Value>* returned) {
+  if (!parser_.Expect('{')) return false;
+  parser_.OpenScope();
   bool done = false;
-  while (ok() && !tok_.Is('}')) {
-    if (done) return Error(tok_.loc, "operation after return");
-    if (tok_.kind == Tok::kEnd) return Error(tok_.loc, "expected '}' before the end of the text");
-    if (!tok_.IsIdent("return") && !tok_.IsIdent("func.return")) {
-      const SourceLoc at = tok_.loc;
-      ParseOperation();
-      if (ok() && yield_.seen) return Error(at, "scf.yield or scf.condition outside a region");
+  while (parser_.ok() && !tok().Is('}')) {
+    if (done) return parser_.Error(tok().loc, "operation after return");
+    if (tok().kind == Tok::kEnd)
+      return parser_.Error(tok().loc, "expected '}' before the end of the text");
+    if (!tok().IsIdent("return") && !tok().IsIdent("func.return")) {
+      const SourceLoc at = tok().loc;
+      parser_.ParseOperation();
+      if (parser_.ok() && parser_.scalar().pending_yield().seen)
+        return parser_.Error(at, "scf.yield or scf.condition outside a region");
       continue;
     }
-    const SourceLoc loc = tok_.loc;
-    Advance();
+    const SourceLoc loc = tok().loc;
+    parser_.Advance();
     done = true;
     std::vector<Token> names;
-    ParseValueNames(&names);
+    parser_.ParseValueNames(&names);
     if (names.empty()) continue;
-    if (tok_.Is('=') || (tok_.Is(':') && Peek().kind == Tok::kInt))
-      return Error(names[0].loc, "operation after return");
+    if (tok().Is('=') || (tok().Is(':') && parser_.Peek().kind == Tok::kInt))
+      return parser_.Error(names[0].loc, "operation after return");
     if (call_stack_.size() == 1 && !check_only_)
-      return Error(names[0].loc, "a kernel returns no results");
+      return parser_.Error(names[0].loc, "a kernel returns no results");
     if (names.size() != f.result_types.size())
-      return Error(loc, "@" + f.name + " returns " + std::to_string(f.result_types.size()) +
-                            " values, not " + std::to_string(names.size()));
-    if (!Expect(':')) return false;
+      return parser_.Error(loc, "@" + f.name + " returns " + std::to_string(f.result_types.size()) +
+                                    " values, not " + std::to_string(names.size()));
+    if (!parser_.Expect(':')) return false;
     for (size_t i = 0; i < names.size(); ++i) {
-      if (i > 0 && !Expect(',')) return false;
-      const SourceLoc type_loc = tok_.loc;
+      if (i > 0 && !parser_.Expect(',')) return false;
+      const SourceLoc type_loc = tok().loc;
       Type t;
-      if (!ParseType(&t)) return false;
-      const Value* v = Lookup(names[i].text);
+      if (!parser_.ParseType(&t)) return false;
+      const Value* v = parser_.Lookup(names[i].text);
       if (v == nullptr)
-        return Error(names[i].loc, "%" + std::string(names[i].text) + " is not defined");
+        return parser_.Error(names[i].loc, "%" + std::string(names[i].text) + " is not defined");
       if (!SameType(v->type, t) || !SameType(t, f.result_types[i]))
-        return Error(type_loc, "return value " + std::to_string(i) + " is " +
-                                   TypeString(v->type) + ", written as " + TypeString(t) +
-                                   "; @" + f.name + " returns " + TypeString(f.result_types[i]));
+        return parser_.Error(type_loc, "return value " + std::to_string(i) + " is " +
+                                           TypeString(v->type) + ", written as " + TypeString(t) +
+                                           "; @" + f.name + " returns " +
+                                           TypeString(f.result_types[i]));
       returned->push_back(*v);
     }
   }
-  if (ok() && !done && !f.result_types.empty())
-    Error(tok_.loc, "@" + f.name + " ends without returning its results");
-  CloseScope();
-  return Expect('}');
+  if (parser_.ok() && !done && !f.result_types.empty())
+    parser_.Error(tok().loc, "@" + f.name + " ends without returning its results");
+  parser_.CloseScope();
+  return parser_.Expect('}');
 }
 
 // [%r, ... =] func.call @f(%a, ...) : (T, ...) -> (R, ...): f's body read
 // here, with its parameters bound to the arguments (tiles by reference,
 // scalars by value) and its returned values as the results.
-void Compiler::ParseCall(const Token& op, const std::vector<Token>& results) {
-  if (tok_.kind != Tok::kSymbol)
-    return (void)Error(tok_.loc, "expected the called @function, found " + Describe(tok_));
-  const Token callee = tok_;
-  Advance();
+void ModuleReader::ParseCall(const Token& op, const std::vector<Token>& results) {
+  if (tok().kind != Tok::kSymbol)
+    return (void)parser_.Error(tok().loc,
+                               "expected the called @function, found " + Describe(tok()));
+  const Token callee = tok();
+  parser_.Advance();
   std::vector<Token> names;
-  if (!Expect('(')) return;
-  ParseValueNames(&names);
-  if (!Expect(')') || !Expect(':') || !Expect('(')) return;
+  if (!parser_.Expect('(')) return;
+  parser_.ParseValueNames(&names);
+  if (!parser_.Expect(')') || !parser_.Expect(':') || !parser_.Expect('(')) return;
   std::vector<Type> types;
-  while (ok() && !tok_.Is(')')) {
+  while (parser_.ok() && !tok().Is(')')) {
     Type t;
-    if (!ParseType(&t)) return;
+    if (!parser_.ParseType(&t)) return;
     types.push_back(t);
-    if (!tok_.Is(',')) break;
-    Advance();
+    if (!tok().Is(',')) break;
+    parser_.Advance();
   }
-  if (!Expect(')') || !ExpectArrow()) return;
+  if (!parser_.Expect(')') || !parser_.ExpectArrow()) return;
   std::vector<Type> result_types;
-  const bool list = tok_.Is('(');
-  if (list) Advance();
-  while (ok() && !(list && tok_.Is(')'))) {
+  const bool list = tok().Is('(');
+  if (list) parser_.Advance();
+  while (parser_.ok() && !(list && tok().Is(')'))) {
     Type t;
-    if (!ParseType(&t)) return;
+    if (!parser_.ParseType(&t)) return;
     result_types.push_back(t);
-    if (!list || !tok_.Is(',')) break;
-    Advance();
+    if (!list || !tok().Is(',')) break;
+    parser_.Advance();
   }
-  if (list && !Expect(')')) return;
+  if (list && !parser_.Expect(')')) return;
   const FuncInfo* f = nullptr;
   for (const FuncInfo& g : funcs_)
     if (g.name == callee.text) f = &g;
   if (f == nullptr)
-    return (void)Error(callee.loc, "no function @" + std::string(callee.text) + " in the module");
+    return (void)parser_.Error(callee.loc,
+                               "no function @" + std::string(callee.text) + " in the module");
   for (const std::string& active : call_stack_) {
     if (active == f->name)
-      return (void)Error(callee.loc, "recursive call of @" + f->name +
-                                         " (functions calling themselves are not supported)");
+      return (void)parser_.Error(
+          callee.loc,
+          "recursive call of @" + f->name + " (functions calling themselves are not supported)");
   }
   if (names.size() != types.size() || names.size() != f->param_types.size())
-    return (void)Error(op.loc, "@" + f->name + " takes " +
-                                   std::to_string(f->param_types.size()) + " arguments, not " +
-                                   std::to_string(names.size()));
+    return (void)parser_.Error(op.loc, "@" + f->name + " takes " +
+                                           std::to_string(f->param_types.size()) +
+                                           " arguments, not " + std::to_string(names.size()));
   if (results.size() != f->result_types.size() || result_types.size() != results.size())
-    return (void)Error(op.loc, "@" + f->name + " returns " +
-                                   std::to_string(f->result_types.size()) + " values, not " +
-                                   std::to_string(results.size()));
+    return (void)parser_.Error(op.loc, "@" + f->name + " returns " +
+                                           std::to_string(f->result_types.size()) +
+                                           " values, not " + std::to_string(results.size()));
   std::vector<Value> args;
   for (size_t i = 0; i < names.size(); ++i) {
-    const Value* v = Lookup(names[i].text);
+    const Value* v = parser_.Lookup(names[i].text);
     if (v == nullptr)
-      return (void)Error(names[i].loc, "%" + std::string(names[i].text) + " is not defined");
+      return (void)parser_.Error(names[i].loc,
+                                 "%" + std::string(names[i].text) + " is not defined");
     if (!SameType(v->type, types[i]) || !SameType(types[i], f->param_types[i]))
-      return (void)Error(names[i].loc, "argument " + std::to_string(i) + " is " +
-                                           TypeString(v->type) + "; @" + f->name + " takes " +
-                                           TypeString(f->param_types[i]));
+      return (void)parser_.Error(names[i].loc, "argument " + std::to_string(i) + " is " +
+                                                   TypeString(v->type) + "; @" + f->name +
+                                                   " takes " + TypeString(f->param_types[i]));
     args.push_back(*v);
   }
   for (size_t i = 0; i < result_types.size(); ++i) {
     if (!SameType(result_types[i], f->result_types[i]))
-      return (void)Error(op.loc, "result " + std::to_string(i) + " is written as " +
-                                     TypeString(result_types[i]) + "; @" + f->name + " returns " +
-                                     TypeString(f->result_types[i]));
+      return (void)parser_.Error(op.loc, "result " + std::to_string(i) + " is written as " +
+                                             TypeString(result_types[i]) + "; @" + f->name +
+                                             " returns " + TypeString(f->result_types[i]));
   }
   // The callee sees its parameters only.
-  const Cursor back = Save();
-  const Yield caller_yield = yield_;
-  yield_ = Yield();
+  const Cursor back = parser_.Save();
+  const Yield caller_yield = parser_.scalar().SwapYield(Yield());
   std::unordered_map<std::string, Value> caller_values;
   std::vector<std::vector<std::string>> caller_scopes;
-  caller_values.swap(values_);
-  caller_scopes.swap(scopes_);
+  parser_.SwapNames(&caller_values, &caller_scopes);
   call_stack_.push_back(f->name);
   p_->inlined.push_back(f->name);
-  Restore(f->body);
-  OpenScope();
-  for (size_t i = 0; i < args.size() && ok(); ++i) Define(f->param_names[i], args[i]);
+  parser_.Restore(f->body);
+  parser_.OpenScope();
+  for (size_t i = 0; i < args.size() && parser_.ok(); ++i)
+    parser_.Define(f->param_names[i], args[i]);
   // A kernel_kind function is its core's code.
   uint32_t section = kNoSlot;
   uint8_t outer_core = 0;
-  if (ok() && f->core != 0)
-    BeginSection(static_cast<CoreKind>(f->core), op.loc, "@" + f->name, &section, &outer_core);
+  if (parser_.ok() && f->core != 0)
+    parser_.cores().BeginSection(static_cast<CoreKind>(f->core), op.loc, "@" + f->name, &section,
+                                 &outer_core);
   std::vector<Value> returned;
-  if (ok()) ParseBody(*f, &returned);
-  if (ok()) EndSection(section, outer_core);
+  if (parser_.ok()) ParseBody(*f, &returned);
+  if (parser_.ok()) parser_.cores().EndSection(section, outer_core);
   call_stack_.pop_back();
-  yield_ = caller_yield;
-  values_.swap(caller_values);
-  scopes_.swap(caller_scopes);
-  if (!ok()) return;
-  Restore(back);
+  parser_.scalar().SwapYield(caller_yield);
+  parser_.SwapNames(&caller_values, &caller_scopes);
+  if (!parser_.ok()) return;
+  parser_.Restore(back);
   if (p_->code.size() > kMaxInstructions)
-    return (void)Error(op.loc, "the program exceeds " + std::to_string(kMaxInstructions) +
-                                   " instructions with its calls read in place");
-  for (size_t i = 0; i < results.size() && ok(); ++i) Define(results[i], returned[i]);
+    return (void)parser_.Error(op.loc, "the program exceeds " + std::to_string(kMaxInstructions) +
+                                           " instructions with its calls read in place");
+  for (size_t i = 0; i < results.size() && parser_.ok(); ++i)
+    parser_.Define(results[i], returned[i]);
 }
 
 }  // namespace program

@@ -11,7 +11,8 @@
 #include <string>
 
 #include "program/ir/types.h"
-#include "program/parse/compiler.h"
+#include "program/parse/parser.h"
+#include "program/parse/readers.h"
 
 namespace pto {
 namespace program {
@@ -31,15 +32,15 @@ bool IntAttr(const AttrEntry& e, int64_t* out) {
 
 }  // namespace
 
-bool Compiler::BeginSection(CoreKind kind, SourceLoc loc, const std::string& what, uint32_t* at,
-                            uint8_t* outer) {
+bool CoreReader::BeginSection(CoreKind kind, SourceLoc loc, const std::string& what, uint32_t* at,
+                              uint8_t* outer) {
   const uint8_t k = static_cast<uint8_t>(kind);
   *outer = core_;
   *at = kNoSlot;
   if (core_ == k) return true;
   if (core_ != 0)
-    return Error(loc, what + " is " + CoreName(k) + " code inside " + CoreName(core_) +
-                          " code (a core runs its own sections only)");
+    return parser_.Error(loc, what + " is " + CoreName(k) + " code inside " + CoreName(core_) +
+                                  " code (a core runs its own sections only)");
   core_ = k;
   Instr in;
   in.code = Code::kSection;
@@ -50,17 +51,31 @@ bool Compiler::BeginSection(CoreKind kind, SourceLoc loc, const std::string& wha
   return true;
 }
 
-void Compiler::EndSection(uint32_t at, uint8_t outer) {
+void CoreReader::EndSection(uint32_t at, uint8_t outer) {
   core_ = outer;
   if (at != kNoSlot) p_->code[at].target = static_cast<uint32_t>(p_->code.size());
 }
 
-void Compiler::ParsePipeOp(const Token& op, const std::vector<Token>& results) {
+void CoreReader::ParseSection(const Token& op) {
+  const std::string what(op.text);
+  uint32_t at;
+  uint8_t outer_core;
+  if (!BeginSection(op.text == "pto.section.cube" ? CoreKind::kCube : CoreKind::kVector, op.loc,
+                    what, &at, &outer_core))
+    return;
+  if (parser_.scalar().ParseBareRegion(what)) EndSection(at, outer_core);
+}
+
+bool CoreReader::CheckLaterRules() {
+  return later_error_.empty() || parser_.Error(later_loc_, later_error_);
+}
+
+void CoreReader::ParsePipeOp(const Token& op, const std::vector<Token>& results) {
   const std::string_view n = op.text;
   if (n == "pto.reserve_buffer" || n == "pto.import_reserved_buffer")
     return ParseReserveBuffer(op, results, n == "pto.import_reserved_buffer");
   if (n == "pto.aic_initialize_pipe" || n == "pto.aiv_initialize_pipe") {
-    if (!results.empty()) return (void)Error(op.loc, std::string(n) + " defines no result");
+    if (!results.empty()) return (void)parser_.Error(op.loc, std::string(n) + " defines no result");
     return ParseInitializePipe(op, n == "pto.aic_initialize_pipe");
   }
   // Each transfer and the direction it belongs to (c2v: cube to vector).
@@ -76,7 +91,7 @@ void Compiler::ParsePipeOp(const Token& op, const std::vector<Token>& results) {
   };
   for (const auto& t : kTransfers)
     if (n == t.name) return ParsePipeTransfer(op, results, t.kind, t.c2v);
-  Error(op.loc, "operation '" + std::string(n) + "' is not supported");
+  parser_.Error(op.loc, "operation '" + std::string(n) + "' is not supported");
 }
 
 // %b = pto.reserve_buffer {name = "..", size = N, location = #pto.address_space<vec|mat>,
@@ -85,15 +100,17 @@ void Compiler::ParsePipeOp(const Token& op, const std::vector<Token>& results) {
 // The consumer's local buffer of a pipe. A popped tile here has a tile of
 // its own in the consumer's memory (placed as pto.alloc_tile's), so the
 // buffer's address is only checked for form.
-void Compiler::ParseReserveBuffer(const Token& op, const std::vector<Token>& results, bool import) {
+void CoreReader::ParseReserveBuffer(const Token& op, const std::vector<Token>& results,
+                                    bool import) {
   const std::string what(op.text);
-  if (results.size() != 1) return (void)Error(op.loc, what + " defines one result");
+  if (results.size() != 1) return (void)parser_.Error(op.loc, what + " defines one result");
   std::vector<AttrEntry> attrs;
-  if (!ParseAttrDict(&attrs) || !ExpectArrow()) return;
-  const SourceLoc type_loc = tok_.loc;
+  if (!parser_.ParseAttrDict(&attrs) || !parser_.ExpectArrow()) return;
+  const SourceLoc type_loc = tok().loc;
   Type t;
-  if (!ParseType(&t)) return;
-  if (t.kind != TypeKind::kInt || t.bits != 32) return (void)Error(type_loc, what + " gives an i32");
+  if (!parser_.ParseType(&t)) return;
+  if (t.kind != TypeKind::kInt || t.bits != 32)
+    return (void)parser_.Error(type_loc, what + " gives an i32");
   Reserved r;
   bool has_name = false, has_auto = false, automatic = false, has_base = false, has_peer = false;
   bool has_location = false;
@@ -104,55 +121,61 @@ void Compiler::ParseReserveBuffer(const Token& op, const std::vector<Token>& res
       r.name = std::string(e.value.text);
       has_name = true;
     } else if (!import && e.key == "size" && IntAttr(e, &v)) {
-      if (v <= 0) return (void)Error(e.loc, what + ": size must be greater than 0");
+      if (v <= 0) return (void)parser_.Error(e.loc, what + ": size must be greater than 0");
       r.size = static_cast<uint64_t>(v);
     } else if (!import && e.key == "location" && e.value.kind == Tok::kAttr) {
       const std::string_view text = e.value.text;
       if (text == "#pto.address_space<vec>") r.location = Space::kVec;
       else if (text == "#pto.address_space<mat>") r.location = Space::kMat;
       else
-        return (void)Error(e.loc, what + ": location must be #pto.address_space<vec> or "
-                                         "#pto.address_space<mat>, not " + std::string(text));
+        return (void)parser_.Error(e.loc, what +
+                                              ": location must be #pto.address_space<vec> or "
+                                              "#pto.address_space<mat>, not " +
+                                              std::string(text));
       has_location = true;
     } else if (!import && e.key == "auto" && e.value.kind == Tok::kIdent &&
                (e.value.text == "true" || e.value.text == "false")) {
       has_auto = true;
       automatic = e.value.text == "true";
     } else if (!import && e.key == "base" && IntAttr(e, &v)) {
-      if (v < 0) return (void)Error(e.loc, what + ": base must not be negative");
+      if (v < 0) return (void)parser_.Error(e.loc, what + ": base must not be negative");
       has_base = true;
     } else if (import && e.key == "peer_func" && e.value.kind == Tok::kSymbol) {
       peer = std::string(e.value.text);
       has_peer = true;
     } else {
-      return (void)Error(e.loc, what + ": unexpected attribute '" + std::string(e.key) + "'");
+      return (void)parser_.Error(e.loc,
+                                 what + ": unexpected attribute '" + std::string(e.key) + "'");
     }
   }
-  if (!has_name) return (void)Error(op.loc, what + " needs name = \"...\"");
+  if (!has_name) return (void)parser_.Error(op.loc, what + " needs name = \"...\"");
   if (import) {
-    if (!has_peer) return (void)Error(op.loc, what + " needs peer_func = @function");
+    if (!has_peer) return (void)parser_.Error(op.loc, what + " needs peer_func = @function");
     const FuncInfo* f = nullptr;
-    for (const FuncInfo& g : funcs_)
+    for (const FuncInfo& g : parser_.module().functions())
       if (g.name == peer) f = &g;
     if (f == nullptr)
-      return (void)Error(op.loc, what + ": peer_func @" + peer + " is not a function of the module");
+      return (void)parser_.Error(
+          op.loc, what + ": peer_func @" + peer + " is not a function of the module");
   } else {
     if (r.size == 0 || !has_location || !has_auto)
-      return (void)Error(op.loc, what + " needs size, location and auto");
-    if (!automatic && !has_base) return (void)Error(op.loc, what + ": auto = false needs base");
+      return (void)parser_.Error(op.loc, what + " needs size, location and auto");
+    if (!automatic && !has_base)
+      return (void)parser_.Error(op.loc, what + ": auto = false needs base");
     if (automatic && has_base)
-      return (void)Error(op.loc, what + ": auto = true places the buffer; base is not given");
+      return (void)parser_.Error(op.loc,
+                                 what + ": auto = true places the buffer; base is not given");
   }
   Value v;
   v.type = t;
-  v.reg = NewIntReg();
+  v.reg = parser_.NewIntReg();
   Instr in;
   in.code = Code::kConstInt;  // the address: unused, the popped tiles have their own
   in.a = v.reg;
   in.loc = op.loc;
   p_->code.push_back(in);
   if (!import) reserved_[v.reg] = r;
-  Define(results[0], v);
+  parser_.Define(results[0], v);
 }
 
 // pto.aic_initialize_pipe {[id = N,] dir_mask = 1|2|3, slot_size = N[, slot_num = N]
@@ -160,15 +183,15 @@ void Compiler::ParseReserveBuffer(const Token& op, const std::vector<Token>& res
 //   c2v_consumer_buf = %b : i32, v2c_consumer_buf = %b : i32)
 // (aiv_ likewise in a vector core's code). Declares Program::pipes entries,
 // one per direction, which both ends must declare alike.
-void Compiler::ParseInitializePipe(const Token& op, bool cube) {
+void CoreReader::ParseInitializePipe(const Token& op, bool cube) {
   const std::string what(op.text);
   const uint8_t side = cube ? 1 : 2;
   if (core_ != side)
-    return (void)Error(op.loc, what + " must be inside a " + CoreName(side) +
-                                   " kernel function (pto.kernel_kind<" + CoreName(side) +
-                                   ">) or a pto.section." + CoreName(side));
+    return (void)parser_.Error(op.loc, what + " must be inside a " + CoreName(side) +
+                                           " kernel function (pto.kernel_kind<" + CoreName(side) +
+                                           ">) or a pto.section." + CoreName(side));
   std::vector<AttrEntry> attrs;
-  if (!ParseAttrDict(&attrs)) return;
+  if (!parser_.ParseAttrDict(&attrs)) return;
   int64_t id = 0, dir = 0, slot_size = 0, slot_num = -1;  // -1: PTOAS's default
   int64_t flag_base = -1;
   for (const AttrEntry& e : attrs) {
@@ -180,37 +203,44 @@ void Compiler::ParseInitializePipe(const Token& op, bool cube) {
     else if (e.key == "nosplit" && e.value.kind == Tok::kIdent) continue;
     else if (e.key == "flag_base" && IntAttr(e, &v) && v >= 0) flag_base = v;
     else
-      return (void)Error(e.loc, what + ": attribute '" + std::string(e.key) +
-                                    "' is not implemented (id, dir_mask, slot_size, slot_num, "
-                                    "nosplit)");
+      return (void)parser_.Error(e.loc,
+                                 what + ": attribute '" + std::string(e.key) +
+                                     "' is not implemented (id, dir_mask, slot_size, slot_num, "
+                                     "nosplit)");
   }
   if (dir != 1 && dir != 2 && dir != 3)
-    return (void)Error(op.loc, what + " expects dir_mask to be 1 (cube to vector), 2 (vector to "
-                                      "cube) or 3 (both)");
-  if (slot_size <= 0) return (void)Error(op.loc, what + " expects slot_size greater than 0");
+    return (void)parser_.Error(op.loc,
+                               what +
+                                   " expects dir_mask to be 1 (cube to vector), 2 (vector to "
+                                   "cube) or 3 (both)");
+  if (slot_size <= 0)
+    return (void)parser_.Error(op.loc, what + " expects slot_size greater than 0");
   // A pipe's cores signal each other through hardware flags: 2 ids a
   // direction, 4 for a two-way pipe, out of 16 for a kernel function's
   // pipes (PTOAS's verifier and its ResolveReservedBuffers pass).
   const int64_t flags = dir == 3 ? 4 : 2;
   if (flag_base >= 0 && flag_base + flags > kFlagIds)
-    return (void)Error(op.loc, what + ": flag_base " + std::to_string(flag_base) + " and dir_mask " +
-                                   std::to_string(dir) + " need flag ids up to " +
-                                   std::to_string(flag_base + flags - 1) + "; there are " +
-                                   std::to_string(kFlagIds) + " (0 to 15)");
+    return (void)parser_.Error(op.loc, what + ": flag_base " + std::to_string(flag_base) +
+                                           " and dir_mask " + std::to_string(dir) +
+                                           " need flag ids up to " +
+                                           std::to_string(flag_base + flags - 1) + "; there are " +
+                                           std::to_string(kFlagIds) + " (0 to 15)");
   flag_ids_[side] += static_cast<uint32_t>(flags);
   if (flag_ids_[side] > kFlagIds)
-    return (void)Error(op.loc, what + ": with pipe " + std::to_string(id) + " the " +
-                                   CoreName(side) + "'s pipes need " +
-                                   std::to_string(flag_ids_[side]) + " hardware flag ids, more "
-                                   "than the " + std::to_string(kFlagIds) +
-                                   " there are (a pipe takes 2, or 4 with dir_mask = 3)");
+    return (void)parser_.Error(op.loc, what + ": with pipe " + std::to_string(id) + " the " +
+                                           CoreName(side) + "'s pipes need " +
+                                           std::to_string(flag_ids_[side]) +
+                                           " hardware flag ids, more "
+                                           "than the " +
+                                           std::to_string(kFlagIds) +
+                                           " there are (a pipe takes 2, or 4 with dir_mask = 3)");
   // A slot holds one tile: no larger than the largest tile.
   if (static_cast<uint64_t>(slot_size) > PTO_TILE_MAX_BYTES)
-    return (void)Error(op.loc, what + ": slot_size " + std::to_string(slot_size) +
-                                   " is larger than a tile may be (PTO_TILE_MAX_BYTES)");
+    return (void)parser_.Error(op.loc, what + ": slot_size " + std::to_string(slot_size) +
+                                           " is larger than a tile may be (PTO_TILE_MAX_BYTES)");
   if (slot_num != -1 && (slot_num < 1 || slot_num > 64))
-    return (void)Error(op.loc, what + ": slot_num " + std::to_string(slot_num) +
-                                   " is outside 1 to 64");
+    return (void)parser_.Error(
+        op.loc, what + ": slot_num " + std::to_string(slot_num) + " is outside 1 to 64");
   const uint32_t depth = slot_num > 0 ? static_cast<uint32_t>(slot_num)
                                       : (dir == 3 ? kTwoWayDepth : kOneWayDepth);
   // The operands: the GM slot buffer (A2A3's way between the cores) and
@@ -222,34 +252,36 @@ void Compiler::ParseInitializePipe(const Token& op, bool cube) {
   init.a = kNoSlot;
   init.loc = op.loc;
   uint32_t gm_pointer = 0;
-  if (tok_.Is('(')) {
-    Advance();
-    while (ok() && !tok_.Is(')')) {
-      if (tok_.kind != Tok::kIdent)
-        return (void)Error(tok_.loc, what + ": expected name = %value : type, found " +
-                                         Describe(tok_));
-      const Token key = tok_;
-      Advance();
+  if (tok().Is('(')) {
+    parser_.Advance();
+    while (parser_.ok() && !tok().Is(')')) {
+      if (tok().kind != Tok::kIdent)
+        return (void)parser_.Error(
+            tok().loc, what + ": expected name = %value : type, found " + Describe(tok()));
+      const Token key = tok();
+      parser_.Advance();
       Token name;
-      if (!Expect('=') || !ExpectValueName(&name) || !Expect(':')) return;
-      const SourceLoc type_loc = tok_.loc;
+      if (!parser_.Expect('=') || !parser_.ExpectValueName(&name) || !parser_.Expect(':')) return;
+      const SourceLoc type_loc = tok().loc;
       Type t;
-      if (!ParseType(&t)) return;
-      const Value* v = Lookup(name.text);
-      if (v == nullptr) return (void)Error(name.loc, "%" + std::string(name.text) + " is not defined");
+      if (!parser_.ParseType(&t)) return;
+      const Value* v = parser_.Lookup(name.text);
+      if (v == nullptr)
+        return (void)parser_.Error(name.loc, "%" + std::string(name.text) + " is not defined");
       if (!SameType(v->type, t))
-        return (void)Error(type_loc, "%" + std::string(name.text) + " is " + TypeString(v->type));
+        return (void)parser_.Error(type_loc,
+                                   "%" + std::string(name.text) + " is " + TypeString(v->type));
       if (key.text == "gm_slot_buffer" || key.text == "gm_slot_tensor") {
         if (t.kind != TypeKind::kPtr && t.kind != TypeKind::kTensorView)
-          return (void)Error(type_loc, what + ": " + std::string(key.text) +
-                                           " is a global-memory pointer or view");
+          return (void)parser_.Error(type_loc, what + ": " + std::string(key.text) +
+                                                   " is a global-memory pointer or view");
         has_gm = true;
         init.c = t.kind == TypeKind::kPtr ? 1 : 2;
         init.d = v->reg;
-        gm_pointer = t.kind == TypeKind::kPtr ? v->reg : view_ptr_[v->reg];
+        gm_pointer = t.kind == TypeKind::kPtr ? v->reg : parser_.memory().ViewPointer(v->reg);
       } else if (key.text == "c2v_consumer_buf" || key.text == "v2c_consumer_buf") {
         if (t.kind != TypeKind::kInt || t.bits != 32)
-          return (void)Error(type_loc, what + ": " + std::string(key.text) + " is an i32");
+          return (void)parser_.Error(type_loc, what + ": " + std::string(key.text) + " is an i32");
         const bool c2v_buf = key.text == "c2v_consumer_buf";
         const auto r = reserved_.find(v->reg);
         // The consumer's own reserve_buffer: in the vec memory for the
@@ -257,10 +289,11 @@ void Compiler::ParseInitializePipe(const Token& op, bool cube) {
         if (r != reserved_.end() && side == (c2v_buf ? 2 : 1)) {
           const Space want = c2v_buf ? Space::kVec : Space::kMat;
           if (r->second.location != want)
-            return (void)Error(name.loc, what + ": the " + (c2v_buf ? "cube-to-vector" : "vector-to-cube") +
-                                             " consumer buffer \"" + r->second.name + "\" is in " +
-                                             SpaceSpelling(r->second.location) + "; it must be in " +
-                                             SpaceSpelling(want));
+            return (void)parser_.Error(
+                name.loc, what + ": the " + (c2v_buf ? "cube-to-vector" : "vector-to-cube") +
+                              " consumer buffer \"" + r->second.name + "\" is in " +
+                              SpaceSpelling(r->second.location) + "; it must be in " +
+                              SpaceSpelling(want));
           // Reported once the whole text is read (PTOAS's manual asks this
           // size; its verifier's rules, the flag ids above, come first).
           if (r->second.size != uint64_t(slot_size) * depth && later_error_.empty()) {
@@ -271,16 +304,18 @@ void Compiler::ParseInitializePipe(const Token& op, bool cube) {
           }
         }
       } else {
-        return (void)Error(key.loc, what + ": unknown operand '" + std::string(key.text) + "'");
+        return (void)parser_.Error(key.loc,
+                                   what + ": unknown operand '" + std::string(key.text) + "'");
       }
-      if (!tok_.Is(',')) break;
-      Advance();
+      if (!tok().Is(',')) break;
+      parser_.Advance();
     }
-    if (!Expect(')')) return;
+    if (!parser_.Expect(')')) return;
   }
   if (p_->profile == PTO_PROFILE_A2A3 && !has_gm)
-    return (void)Error(op.loc, what + ": under A2A3 the cores exchange slots through global "
-                                      "memory: give gm_slot_buffer = %ptr");
+    return (void)parser_.Error(op.loc, what +
+                                           ": under A2A3 the cores exchange slots through global "
+                                           "memory: give gm_slot_buffer = %ptr");
   for (int d = 0; d < 2; ++d) {
     const bool c2v = d == 0;
     if ((dir & (c2v ? 1 : 2)) == 0) continue;
@@ -300,13 +335,13 @@ void Compiler::ParseInitializePipe(const Token& op, bool cube) {
     if (!c2v && dir == 3) p_->pipes[k].gm_region = uint64_t(slot_size) * depth;
     const PipeDecl& decl = p_->pipes[k];
     if (decl.slot_size != static_cast<uint64_t>(slot_size) || decl.depth != depth)
-      return (void)Error(op.loc, what + ": pipe " + std::to_string(id) + " (" +
-                                     (c2v ? "cube to vector" : "vector to cube") + ") has " +
-                                     std::to_string(depth) + " slots of " +
-                                     std::to_string(slot_size) + " bytes here and " +
-                                     std::to_string(decl.depth) + " of " +
-                                     std::to_string(decl.slot_size) + " at line " +
-                                     std::to_string(decl.loc.line) + ": both ends must agree");
+      return (void)parser_.Error(
+          op.loc, what + ": pipe " + std::to_string(id) + " (" +
+                      (c2v ? "cube to vector" : "vector to cube") + ") has " +
+                      std::to_string(depth) + " slots of " + std::to_string(slot_size) +
+                      " bytes here and " + std::to_string(decl.depth) + " of " +
+                      std::to_string(decl.slot_size) + " at line " + std::to_string(decl.loc.line) +
+                      ": both ends must agree");
     pipe_sides_[k] |= side;
     if (has_gm) {
       pipe_gm_[static_cast<uint32_t>(k * 2 + side - 1)] = gm_pointer;
@@ -319,8 +354,8 @@ void Compiler::ParseInitializePipe(const Token& op, bool cube) {
 
 // The id and split attributes of a push, pop or free: split 0 gives each
 // vector core the whole tile, 1 and 2 its half of the rows or columns.
-bool Compiler::PipeSplit(const Token& op, const std::vector<AttrEntry>& attrs, bool c2v,
-                         int64_t* id, Split* split) {
+bool CoreReader::PipeSplit(const Token& op, const std::vector<AttrEntry>& attrs, bool c2v,
+                           int64_t* id, Split* split) {
   const std::string what(op.text);
   int64_t s = 0;
   *id = 0;
@@ -329,9 +364,10 @@ bool Compiler::PipeSplit(const Token& op, const std::vector<AttrEntry>& attrs, b
     if (e.key == "id" && IntAttr(e, &v)) *id = v;
     else if (e.key == "split" && IntAttr(e, &v)) s = v;
     else
-      return Error(e.loc, what + ": unexpected attribute '" + std::string(e.key) + "' (id, split)");
+      return parser_.Error(
+          e.loc, what + ": unexpected attribute '" + std::string(e.key) + "' (id, split)");
   }
-  if (s < 0 || s > 2) return Error(op.loc, what + " expects split to be 0, 1 or 2");
+  if (s < 0 || s > 2) return parser_.Error(op.loc, what + " expects split to be 0, 1 or 2");
   *split = static_cast<Split>(s);
   (void)c2v;
   return true;
@@ -346,20 +382,21 @@ bool Compiler::PipeSplit(const Token& op, const std::vector<AttrEntry>& attrs, b
 // %v = pto.talloc_to_aiv {..} -> !pto.tensor_view<RxCxT> (a producer's slot to
 // write), pto.tpush_to_aiv(%v : V) (commits it), %v = pto.tpop_from_aic {..}
 // -> V (a consumer's slot to read), pto.tfree_from_aic(%v : V); _aic/_aiv alike.
-void Compiler::ParsePipeTransfer(const Token& op, const std::vector<Token>& results, PipeOp kind,
-                                 bool c2v) {
+void CoreReader::ParsePipeTransfer(const Token& op, const std::vector<Token>& results, PipeOp kind,
+                                   bool c2v) {
   const std::string what(op.text);
   // The core this end runs on: the producer's for a push or an alloc, else
   // the consumer's.
   const bool producer = kind == PipeOp::kPush || kind == PipeOp::kAlloc;
   const uint8_t side = producer == c2v ? 1 : 2;
   if (core_ != side)
-    return (void)Error(op.loc, what + " must be inside a " + CoreName(side) +
-                                   " kernel function (pto.kernel_kind<" + CoreName(side) +
-                                   ">) or a pto.section." + CoreName(side));
+    return (void)parser_.Error(op.loc, what + " must be inside a " + CoreName(side) +
+                                           " kernel function (pto.kernel_kind<" + CoreName(side) +
+                                           ">) or a pto.section." + CoreName(side));
   const bool gives = kind == PipeOp::kPop || kind == PipeOp::kAlloc;
   if (results.size() != (gives ? 1u : 0u))
-    return (void)Error(op.loc, what + (gives ? " defines one result" : " defines no result"));
+    return (void)parser_.Error(op.loc,
+                               what + (gives ? " defines one result" : " defines no result"));
   Instr in;
   in.code = Code::kPipe;
   in.sub = static_cast<uint8_t>(kind);
@@ -368,19 +405,19 @@ void Compiler::ParsePipeTransfer(const Token& op, const std::vector<Token>& resu
   Token operand;
   Type type;  // the tile or view pushed, popped, allocated or freed
   SourceLoc type_loc;
-  const bool takes_operand = kind == PipeOp::kPush || (kind == PipeOp::kFree && tok_.Is('('));
+  const bool takes_operand = kind == PipeOp::kPush || (kind == PipeOp::kFree && tok().Is('('));
   if (takes_operand) {
-    if (!Expect('(') || !ExpectValueName(&operand) || !Expect(':')) return;
-    type_loc = tok_.loc;
-    if (!ParseType(&type) || !Expect(')')) return;
+    if (!parser_.Expect('(') || !parser_.ExpectValueName(&operand) || !parser_.Expect(':')) return;
+    type_loc = tok().loc;
+    if (!parser_.ParseType(&type) || !parser_.Expect(')')) return;
     if (kind == PipeOp::kFree && type.kind != TypeKind::kTensorView)
-      return (void)Error(type_loc, what + " takes the popped slot's view, or no operand");
-  } else if (kind == PipeOp::kPop && tok_.Is('(')) {
+      return (void)parser_.Error(type_loc, what + " takes the popped slot's view, or no operand");
+  } else if (kind == PipeOp::kPop && tok().Is('(')) {
     // The popped tile's valid rows and columns.
     Value valid[2];
-    Advance();
-    if (!ParseIntOperand(&valid[0], "valid rows") || !Expect(',') ||
-        !ParseIntOperand(&valid[1], "valid columns") || !Expect(')'))
+    parser_.Advance();
+    if (!parser_.ParseIntOperand(&valid[0], "valid rows") || !parser_.Expect(',') ||
+        !parser_.ParseIntOperand(&valid[1], "valid columns") || !parser_.Expect(')'))
       return;
     in.imm = 1;
     in.d = valid[0].reg;
@@ -389,80 +426,93 @@ void Compiler::ParsePipeTransfer(const Token& op, const std::vector<Token>& resu
   std::vector<AttrEntry> attrs;
   int64_t id = 0;
   Split split = Split::kNone;
-  if (!ParseAttrDict(&attrs) || !PipeSplit(op, attrs, c2v, &id, &split)) return;
+  if (!parser_.ParseAttrDict(&attrs) || !PipeSplit(op, attrs, c2v, &id, &split)) return;
   in.c = static_cast<uint32_t>(split);
   size_t k = 0;
   while (k < p_->pipes.size() && !(p_->pipes[k].id == id && p_->pipes[k].c2v == c2v)) ++k;
   if (k == p_->pipes.size() || (pipe_sides_[k] & side) == 0)
-    return (void)Error(op.loc, what + ": no pto." + (side == 1 ? "aic" : "aiv") +
-                                   "_initialize_pipe before it declares pipe " + std::to_string(id) +
-                                   (c2v ? " from the cube to the vector cores" : " from the vector cores to the cube"));
+    return (void)parser_.Error(
+        op.loc,
+        what + ": no pto." + (side == 1 ? "aic" : "aiv") +
+            "_initialize_pipe before it declares pipe " + std::to_string(id) +
+            (c2v ? " from the cube to the vector cores" : " from the vector cores to the cube"));
   in.b = static_cast<uint32_t>(k);
   const PipeDecl& pipe = p_->pipes[k];
   if (gives) {
-    if (!ExpectArrow()) return;
-    type_loc = tok_.loc;
-    if (!ParseType(&type)) return;
+    if (!parser_.ExpectArrow()) return;
+    type_loc = tok().loc;
+    if (!parser_.ParseType(&type)) return;
   }
   if (kind == PipeOp::kAlloc && type.kind != TypeKind::kTensorView)
-    return (void)Error(type_loc, what + " gives a !pto.tensor_view of the slot in global memory");
+    return (void)parser_.Error(type_loc,
+                               what + " gives a !pto.tensor_view of the slot in global memory");
   const bool in_gm = type.kind == TypeKind::kTensorView;
   const bool vector_part = side == 2 && split != Split::kNone;
   if (in_gm) {
     // A view of the slot in the initialisation's global memory.
     if (in.imm == 1)
-      return (void)Error(op.loc, what + ": valid rows and columns are given to a popped tile, not "
-                                        "to a view");
+      return (void)parser_.Error(op.loc,
+                                 what +
+                                     ": valid rows and columns are given to a popped tile, not "
+                                     "to a view");
     const auto gm = pipe_gm_.find(static_cast<uint32_t>(k * 2 + side - 1));
     if (gm == pipe_gm_.end())
-      return (void)Error(op.loc, what + ": a slot in global memory needs gm_slot_buffer (or "
-                                        "gm_slot_tensor) in this core's initialisation of pipe " +
-                                        std::to_string(id));
+      return (void)parser_.Error(op.loc,
+                                 what +
+                                     ": a slot in global memory needs gm_slot_buffer (or "
+                                     "gm_slot_tensor) in this core's initialisation of pipe " +
+                                     std::to_string(id));
     if (type.rank != 2 || type.dims[0] == kDynamic || type.dims[1] == kDynamic)
-      return (void)Error(type_loc, what + ": a slot's view is 2-D with static dims");
+      return (void)parser_.Error(type_loc, what + ": a slot's view is 2-D with static dims");
     pto_dtype gm_dtype = PTO_FLOAT32;
     for (const Param& q : p_->params)
       if (q.kind == PTO_PARAM_POINTER && q.reg == gm->second) gm_dtype = q.type.dtype;
     if (type.dtype != gm_dtype)
-      return (void)Error(type_loc, what + ": the slot's view is of " + DtypeSpelling(type.dtype) +
-                                       ", the global memory of " + DtypeSpelling(gm_dtype),
-                         PTO_ERR_DTYPE_MISMATCH);
+      return (void)parser_.Error(type_loc,
+                                 what + ": the slot's view is of " + DtypeSpelling(type.dtype) +
+                                     ", the global memory of " + DtypeSpelling(gm_dtype),
+                                 PTO_ERR_DTYPE_MISMATCH);
     const uint64_t bytes = uint64_t(type.dims[0]) * type.dims[1] * pto_dtype_size(type.dtype) *
                            (vector_part ? 2 : 1);
     if (bytes > pipe.slot_size || pipe.slot_size % pto_dtype_size(type.dtype) != 0)
-      return (void)Error(type_loc, what + ": the view" + (vector_part ? " (a half of the slot's)" : "") +
-                                       " covers " + std::to_string(bytes) + " bytes; pipe " +
-                                       std::to_string(id) + "'s slots are " +
-                                       std::to_string(pipe.slot_size) + " bytes",
-                         PTO_ERR_SHAPE_MISMATCH);
+      return (void)parser_.Error(type_loc,
+                                 what + ": the view" +
+                                     (vector_part ? " (a half of the slot's)" : "") + " covers " +
+                                     std::to_string(bytes) + " bytes; pipe " + std::to_string(id) +
+                                     "'s slots are " + std::to_string(pipe.slot_size) + " bytes",
+                                 PTO_ERR_SHAPE_MISMATCH);
     in.imm = 2;
     in.attr = static_cast<int>(type.dtype);
     in.index_regs[0] = static_cast<uint32_t>(type.dims[0]);  // the view's rows and columns
     in.index_regs[1] = static_cast<uint32_t>(type.dims[1]);
     if (takes_operand) {
-      const Value* v = Lookup(operand.text);
+      const Value* v = parser_.Lookup(operand.text);
       if (v == nullptr)
-        return (void)Error(operand.loc, "%" + std::string(operand.text) + " is not defined");
+        return (void)parser_.Error(operand.loc,
+                                   "%" + std::string(operand.text) + " is not defined");
       if (!SameType(v->type, type))
-        return (void)Error(type_loc, "%" + std::string(operand.text) + " is " + TypeString(v->type));
+        return (void)parser_.Error(type_loc,
+                                   "%" + std::string(operand.text) + " is " + TypeString(v->type));
       in.d = v->reg;
     } else {
       Value v;
       v.type = type;
       v.reg = in.d = p_->view_regs++;
-      view_ptr_[v.reg] = gm->second;
-      if (!Define(results[0], v)) return;
+      parser_.memory().SetViewPointer(v.reg, gm->second);
+      if (!parser_.Define(results[0], v)) return;
     }
     for (Param& q : p_->params)
       if (q.kind == PTO_PARAM_POINTER && q.reg == gm->second)
         q.access |= PTO_PARAM_READ | PTO_PARAM_WRITE;
   } else if (kind != PipeOp::kFree) {
     if (type.kind != TypeKind::kTile)
-      return (void)Error(type_loc, what + " " + (kind == PipeOp::kPush ? "pushes" : "pops") +
-                                       " a tile or a !pto.tensor_view of a slot");
+      return (void)parser_.Error(type_loc, what + " " +
+                                               (kind == PipeOp::kPush ? "pushes" : "pops") +
+                                               " a tile or a !pto.tensor_view of a slot");
     if (kind == PipeOp::kPop && in.imm == 1 && !type.HasDynamicValid())
-      return (void)Error(type_loc, what + ": valid rows and columns are given to a tile whose "
-                                          "valid shape is dynamic (v_row=?, v_col=?)");
+      return (void)parser_.Error(type_loc, what +
+                                               ": valid rows and columns are given to a tile whose "
+                                               "valid shape is dynamic (v_row=?, v_col=?)");
     // The memory each end's tile lies in: the producer's acc (cube) or vec
     // tile, the consumer's vec tile or mat tile (pto-isa TPUSH.md, TPOP.md).
     const bool cube_end = side == 1;
@@ -470,24 +520,26 @@ void Compiler::ParsePipeTransfer(const Token& op, const std::vector<Token>& resu
                                              : (cube_end ? Space::kMat : Space::kVec);
     const auto a = [](Space s) { return s == Space::kAcc ? "an " : "a "; };
     if (type.space != want)
-      return (void)Error(type_loc, what + ": the " + (kind == PipeOp::kPush ? "pushed" : "popped") +
-                                       " tile is " + a(type.space) + SpaceSpelling(type.space) +
-                                       " tile; " + (cube_end ? "the cube " : "a vector core ") +
-                                       (kind == PipeOp::kPush ? "pushes " : "pops ") + a(want) +
-                                       SpaceSpelling(want) + " tile");
+      return (void)parser_.Error(
+          type_loc, what + ": the " + (kind == PipeOp::kPush ? "pushed" : "popped") + " tile is " +
+                        a(type.space) + SpaceSpelling(type.space) + " tile; " +
+                        (cube_end ? "the cube " : "a vector core ") +
+                        (kind == PipeOp::kPush ? "pushes " : "pops ") + a(want) +
+                        SpaceSpelling(want) + " tile");
     // The slot holds the whole (pre-split) tile: a vector core's part is
     // half of it.
     const uint64_t bytes = uint64_t{type.rows} * type.cols * pto_dtype_size(type.dtype) *
                            (vector_part ? 2 : 1);
     if (bytes > pipe.slot_size)
-      return (void)Error(type_loc, what + ": the tile" + (vector_part ? " (a half of the slot's)" : "") +
-                                       " needs " + std::to_string(bytes) +
-                                       " bytes of a slot; pipe " + std::to_string(id) + "'s slots are " +
-                                       std::to_string(pipe.slot_size) + " bytes",
-                         PTO_ERR_SHAPE_MISMATCH);
+      return (void)parser_.Error(
+          type_loc,
+          what + ": the tile" + (vector_part ? " (a half of the slot's)" : "") + " needs " +
+              std::to_string(bytes) + " bytes of a slot; pipe " + std::to_string(id) +
+              "'s slots are " + std::to_string(pipe.slot_size) + " bytes",
+          PTO_ERR_SHAPE_MISMATCH);
     if (kind == PipeOp::kPush) {
-      if (!UseTile(operand, type, type_loc, Use::kRead, &in.a)) return;
-    } else if (!DefineResultTile(op, results[0], type, type_loc, &in.a)) {
+      if (!parser_.UseTile(operand, type, type_loc, Use::kRead, &in.a)) return;
+    } else if (!parser_.tile().DefineResultTile(op, results[0], type, type_loc, &in.a)) {
       return;
     }
   }
@@ -498,7 +550,7 @@ void Compiler::ParsePipeTransfer(const Token& op, const std::vector<Token>& resu
 // A2A3 and A5 have two vector cores a block (pto-isa: 1 cube, 2 vector
 // cores); under HOST the text decides: two where a split halves a tile
 // between them, else one.
-void Compiler::NoteVectorCores(Split split) {
+void CoreReader::NoteVectorCores(Split split) {
   const uint32_t vector_cores = p_->profile != PTO_PROFILE_HOST || split != Split::kNone ? 2 : 1;
   if (vector_cores > p_->vector_cores) p_->vector_cores = vector_cores;
 }

@@ -5,7 +5,8 @@
 #include <vector>
 
 #include "dtype_rules.h"
-#include "program/parse/compiler.h"
+#include "program/parse/parser.h"
+#include "program/parse/readers.h"
 
 namespace pto {
 namespace program {
@@ -13,24 +14,25 @@ namespace program {
 // %q = pto.addptr %p, %offset : !pto.ptr<T> -> !pto.ptr<T>
 // A pointer offset elements into p's memory: a pointer register of its own,
 // whose accesses count as the parameter's (pointer_root).
-void Compiler::ParseAddPtr(const Token& op, const std::vector<Token>& results) {
+void MemoryReader::ParseAddPtr(const Token& op, const std::vector<Token>& results) {
   Token ptr_name, offset_name;
   Value ptr, offset;
-  if (!ExpectValueName(&ptr_name) || !UseValue(ptr_name, &ptr) || !Expect(',') ||
-      !ExpectValueName(&offset_name) || !UseInt(offset_name, &offset, "index") || !Expect(':'))
+  if (!parser_.ExpectValueName(&ptr_name) || !parser_.UseValue(ptr_name, &ptr) ||
+      !parser_.Expect(',') || !parser_.ExpectValueName(&offset_name) ||
+      !parser_.UseInt(offset_name, &offset, "index") || !parser_.Expect(':'))
     return;
-  const SourceLoc from_loc = tok_.loc;
+  const SourceLoc from_loc = tok().loc;
   Type from, to;
-  if (!ParseType(&from) || !ExpectArrow()) return;
-  const SourceLoc to_loc = tok_.loc;
-  if (!ParseType(&to)) return;
+  if (!parser_.ParseType(&from) || !parser_.ExpectArrow()) return;
+  const SourceLoc to_loc = tok().loc;
+  if (!parser_.ParseType(&to)) return;
   if (ptr.type.kind != TypeKind::kPtr || !SameType(ptr.type, from))
-    return (void)Error(from_loc, "%" + std::string(ptr_name.text) + " is " +
-                                     TypeString(ptr.type) + ", written as " + TypeString(from) +
-                                     " (a !pto.ptr)");
+    return (void)parser_.Error(from_loc, "%" + std::string(ptr_name.text) + " is " +
+                                             TypeString(ptr.type) + ", written as " +
+                                             TypeString(from) + " (a !pto.ptr)");
   if (!SameType(from, to))
-    return (void)Error(to_loc, "pto.addptr keeps the pointer's type: " + TypeString(to) +
-                                   " is not " + TypeString(from));
+    return (void)parser_.Error(to_loc, "pto.addptr keeps the pointer's type: " + TypeString(to) +
+                                           " is not " + TypeString(from));
   Instr in;
   in.code = Code::kAddPtr;
   in.loc = op.loc;
@@ -43,46 +45,49 @@ void Compiler::ParseAddPtr(const Token& op, const std::vector<Token>& results) {
   Value v;
   v.type = from;
   v.reg = in.a;
-  Define(results[0], v);
+  parser_.Define(results[0], v);
 }
 
 // %v = pto.load_scalar %p[%i] : !pto.ptr<T> -> T
 // pto.store_scalar %v, %p[%i] : !pto.ptr<T>, T
 // One element of global memory; the index is checked against the bound
 // memory when it runs.
-void Compiler::ParseScalarAccess(const Token& op, const std::vector<Token>& results) {
+void MemoryReader::ParseScalarAccess(const Token& op, const std::vector<Token>& results) {
   const bool load = op.text == "pto.load_scalar";
   if (results.size() != (load ? 1u : 0u))
-    return (void)Error(op.loc, std::string(op.text) + " defines " +
-                                   (load ? "1 result" : "no result") + ", not " +
-                                   std::to_string(results.size()));
+    return (void)parser_.Error(op.loc, std::string(op.text) + " defines " +
+                                           (load ? "1 result" : "no result") + ", not " +
+                                           std::to_string(results.size()));
   Token value_name, ptr_name, index_name;
   Value value, ptr, index;
-  if (!load && (!ExpectValueName(&value_name) || !UseValue(value_name, &value) || !Expect(',')))
+  if (!load && (!parser_.ExpectValueName(&value_name) || !parser_.UseValue(value_name, &value) ||
+                !parser_.Expect(',')))
     return;
-  if (!ExpectValueName(&ptr_name) || !UseValue(ptr_name, &ptr) || !Expect('[') ||
-      !ExpectValueName(&index_name) || !UseInt(index_name, &index, "index") || !Expect(']') ||
-      !Expect(':'))
+  if (!parser_.ExpectValueName(&ptr_name) || !parser_.UseValue(ptr_name, &ptr) ||
+      !parser_.Expect('[') || !parser_.ExpectValueName(&index_name) ||
+      !parser_.UseInt(index_name, &index, "index") || !parser_.Expect(']') || !parser_.Expect(':'))
     return;
-  const SourceLoc ptr_loc = tok_.loc;
+  const SourceLoc ptr_loc = tok().loc;
   Type ptr_type, elem;
-  if (!ParseType(&ptr_type)) return;
-  if (load ? !ExpectArrow() : !Expect(',')) return;
-  const SourceLoc elem_loc = tok_.loc;
-  if (!ParseType(&elem)) return;
+  if (!parser_.ParseType(&ptr_type)) return;
+  if (load ? !parser_.ExpectArrow() : !parser_.Expect(',')) return;
+  const SourceLoc elem_loc = tok().loc;
+  if (!parser_.ParseType(&elem)) return;
   if (ptr.type.kind != TypeKind::kPtr || !SameType(ptr.type, ptr_type))
-    return (void)Error(ptr_loc, "%" + std::string(ptr_name.text) + " is " + TypeString(ptr.type) +
-                                    ", written as " + TypeString(ptr_type) + " (a !pto.ptr)");
+    return (void)parser_.Error(ptr_loc, "%" + std::string(ptr_name.text) + " is " +
+                                            TypeString(ptr.type) + ", written as " +
+                                            TypeString(ptr_type) + " (a !pto.ptr)");
   const pto_dtype d = ptr.type.dtype;
   const bool is_float = IsFloatDtype(d);
   if (!IsElementTypeOf(elem, d))
-    return (void)Error(elem_loc, std::string(op.text) + ": " + TypeString(elem) +
-                                     " is not the element type of " + TypeString(ptr.type),
-                       PTO_ERR_DTYPE_MISMATCH);
+    return (void)parser_.Error(elem_loc,
+                               std::string(op.text) + ": " + TypeString(elem) +
+                                   " is not the element type of " + TypeString(ptr.type),
+                               PTO_ERR_DTYPE_MISMATCH);
   if (!load && !SameType(value.type, elem))
-    return (void)Error(value_name.loc, "%" + std::string(value_name.text) + " is " +
-                                           TypeString(value.type) + ", written as " +
-                                           TypeString(elem));
+    return (void)parser_.Error(value_name.loc, "%" + std::string(value_name.text) + " is " +
+                                                   TypeString(value.type) + ", written as " +
+                                                   TypeString(elem));
   Instr in;
   in.code = load ? Code::kLoadScalar : Code::kStoreScalar;
   in.loc = op.loc;
@@ -98,9 +103,9 @@ void Compiler::ParseScalarAccess(const Token& op, const std::vector<Token>& resu
     in.a = value.reg;
     p_->code.push_back(in);
   } else if (is_float) {
-    EmitFloatResult(in, elem, results[0]);
+    parser_.scalar().EmitFloatResult(in, elem, results[0]);
   } else {
-    EmitIntResult(in, elem, results[0]);
+    parser_.scalar().EmitIntResult(in, elem, results[0]);
   }
 }
 

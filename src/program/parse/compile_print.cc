@@ -4,7 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "program/parse/compiler.h"
+#include "program/parse/parser.h"
+#include "program/parse/readers.h"
 
 namespace pto {
 namespace program {
@@ -14,51 +15,58 @@ namespace program {
 // verifier); tmp, PTOAS's scratch for cube tiles, a global-memory view that
 // is accepted and unused. F: width8_precision4 (the default),
 // width8_precision2, width10_precision6.
-void Compiler::ParsePrint(const Token& op) {
+void TileReader::ParsePrint(const Token& op) {
   std::vector<Token> names;
   std::vector<Type> types;
   std::vector<SourceLoc> type_locs;
-  if (!ExpectIdent("ins") || !Expect('(')) return;
-  ParseValueNames(&names);
-  if (!Expect(':') || !ParseTypeList(&types, &type_locs) || !Expect(')')) return;
+  if (!parser_.ExpectIdent("ins") || !parser_.Expect('(')) return;
+  parser_.ParseValueNames(&names);
+  if (!parser_.Expect(':') || !parser_.ParseTypeList(&types, &type_locs) || !parser_.Expect(')'))
+    return;
   if (names.empty() || names.size() > 2 || names.size() != types.size())
-    return (void)Error(op.loc, "pto.tprint takes ins(%src[, %tmp] : T[, U])");
+    return (void)parser_.Error(op.loc, "pto.tprint takes ins(%src[, %tmp] : T[, U])");
   if (types[0].kind == TypeKind::kPartitionView || types[0].kind == TypeKind::kTensorView)
-    return (void)Error(type_locs[0], "pto.tprint of a global-memory view is not implemented: "
-                                     "print the tile it is loaded into");
+    return (void)parser_.Error(type_locs[0],
+                               "pto.tprint of a global-memory view is not implemented: "
+                               "print the tile it is loaded into");
   uint32_t slot;
-  if (!UseTile(names[0], types[0], type_locs[0], Use::kRead, &slot)) return;
+  if (!parser_.UseTile(names[0], types[0], type_locs[0], Use::kRead, &slot)) return;
   const pto_dtype d = types[0].dtype;
   if (d == PTO_BFLOAT16)
-    return (void)Error(type_locs[0], "pto.tprint prints f32, f16 and 8-, 16- and 32-bit integer "
-                                     "tiles, not bf16 (PTOAS's rule)",
-                       PTO_ERR_UNSUPPORTED_DTYPE);
+    return (void)parser_.Error(type_locs[0],
+                               "pto.tprint prints f32, f16 and 8-, 16- and 32-bit integer "
+                               "tiles, not bf16 (PTOAS's rule)",
+                               PTO_ERR_UNSUPPORTED_DTYPE);
   if (names.size() == 2) {
     Value tmp;
-    if (!UseValue(names[1], &tmp)) return;
+    if (!parser_.UseValue(names[1], &tmp)) return;
     if (tmp.type.kind != TypeKind::kPartitionView && tmp.type.kind != TypeKind::kTensorView)
-      return (void)Error(type_locs[1], "pto.tprint's tmp is a global-memory view (PTOAS's "
-                                       "scratch for cube tiles), not " + TypeString(tmp.type));
-    if (!WrittenAs(names[1], tmp.type, types[1], type_locs[1])) return;
+      return (void)parser_.Error(type_locs[1],
+                                 "pto.tprint's tmp is a global-memory view (PTOAS's "
+                                 "scratch for cube tiles), not " +
+                                     TypeString(tmp.type));
+    if (!parser_.WrittenAs(names[1], tmp.type, types[1], type_locs[1])) return;
   }
   int format = 0;
-  if (tok_.Is('{')) {
+  if (tok().Is('{')) {
     std::vector<AttrEntry> attrs;
-    if (!ParseAttrDict(&attrs)) return;
+    if (!parser_.ParseAttrDict(&attrs)) return;
     static const char* const kFormats[] = {"#pto<print_format width8_precision4>",
                                            "#pto<print_format width8_precision2>",
                                            "#pto<print_format width10_precision6>"};
     for (const AttrEntry& e : attrs) {
       if (e.key != "printFormat")
-        return (void)Error(e.loc, "pto.tprint: unknown attribute '" + std::string(e.key) + "'");
+        return (void)parser_.Error(e.loc,
+                                   "pto.tprint: unknown attribute '" + std::string(e.key) + "'");
       format = -1;
       for (int i = 0; i < 3; ++i)
         if (e.value.text == kFormats[i] ||
             (e.value.kind == Tok::kInt && e.value.text == std::to_string(i)))
           format = i;
       if (format < 0)
-        return (void)Error(e.loc, "pto.tprint: printFormat is #pto<print_format "
-                                  "width8_precision4|width8_precision2|width10_precision6>");
+        return (void)parser_.Error(e.loc,
+                                   "pto.tprint: printFormat is #pto<print_format "
+                                   "width8_precision4|width8_precision2|width10_precision6>");
     }
   }
   Instr in;

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "program/parse/compiler.h"
+#include "program/parse/parser.h"
+#include "program/parse/readers.h"
 
 namespace pto {
 namespace program {
@@ -24,20 +25,21 @@ int64_t WrapTo(int64_t v, unsigned bits) {
 }  // namespace
 
 // %c = arith.constant 42 : index | 1.5 : f32 | true
-void Compiler::ParseConstantValue(const Token& result) {
-  const Token lit = tok_;
-  Advance();
+void ScalarReader::ParseConstantValue(const Token& result) {
+  const Token lit = tok();
+  parser_.Advance();
   // `dense<...> : vector<4xi16>`: a value only tmrgsort's executed operand
   // takes (the counts the NPUs report there; an SSA value the instruction
   // cannot change), so its elements are not kept.
   if (lit.kind == Tok::kAttr && lit.text.substr(0, 6) == "dense<") {
     Value v;
-    const SourceLoc type_loc = tok_.loc;
-    if (!Expect(':') || !ParseType(&v.type)) return;
+    const SourceLoc type_loc = tok().loc;
+    if (!parser_.Expect(':') || !parser_.ParseType(&v.type)) return;
     if (v.type.kind != TypeKind::kVector)
-      return (void)Error(type_loc, "a dense constant of type " + TypeString(v.type) +
-                                       " is not supported (vector<4xi16>, tmrgsort's executed, is)");
-    Define(result, v);
+      return (void)parser_.Error(type_loc,
+                                 "a dense constant of type " + TypeString(v.type) +
+                                     " is not supported (vector<4xi16>, tmrgsort's executed, is)");
+    parser_.Define(result, v);
     return;
   }
   int64_t ivalue = 0;
@@ -52,23 +54,23 @@ void Compiler::ParseConstantValue(const Token& result) {
     const bool negative = s[0] == '-';
     const unsigned long long magnitude = strtoull(s.c_str() + (negative ? 1 : 0), &end, 0);
     if (errno != 0 || magnitude > (negative ? 0x8000000000000000ull : 0x7FFFFFFFFFFFFFFFull))
-      return (void)Error(lit.loc, "integer " + s + " does not fit 64 bits");
+      return (void)parser_.Error(lit.loc, "integer " + s + " does not fit 64 bits");
     ivalue = negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
     fvalue = static_cast<double>(ivalue);
   } else if (lit.kind == Tok::kFloat || lit.IsIdent("inf") || lit.IsIdent("nan")) {
     is_int = false;
     fvalue = strtod(std::string(lit.text).c_str(), nullptr);
   } else {
-    return (void)Error(lit.loc, "expected a number, found " + Describe(lit));
+    return (void)parser_.Error(lit.loc, "expected a number, found " + Describe(lit));
   }
   Type t;
-  const SourceLoc type_loc = tok_.loc;
+  const SourceLoc type_loc = tok().loc;
   const bool boolean = lit.IsIdent("true") || lit.IsIdent("false");
-  if (boolean && !tok_.Is(':')) {
+  if (boolean && !tok().Is(':')) {
     // MLIR's `arith.constant true`: an i1 whose type is implied.
     t.kind = TypeKind::kInt;
     t.bits = 1;
-  } else if (!Expect(':') || !ParseType(&t)) {
+  } else if (!parser_.Expect(':') || !parser_.ParseType(&t)) {
     return;
   }
   Value v;
@@ -76,11 +78,12 @@ void Compiler::ParseConstantValue(const Token& result) {
   Instr in;
   in.loc = lit.loc;
   if (t.IsInteger()) {
-    if (!is_int) return (void)Error(lit.loc, "a float literal for an integer type");
+    if (!is_int) return (void)parser_.Error(lit.loc, "a float literal for an integer type");
     if (WrapTo(ivalue, t.bits) != ivalue && !(t.bits == 1 && (ivalue == 0 || ivalue == 1)))
-      return (void)Error(lit.loc, std::to_string(ivalue) + " does not fit " + TypeString(t));
+      return (void)parser_.Error(lit.loc,
+                                 std::to_string(ivalue) + " does not fit " + TypeString(t));
     if (t.bits == 1) ivalue &= 1;
-    v.reg = NewIntReg();
+    v.reg = parser_.NewIntReg();
     v.is_const = true;
     v.const_value = ivalue;
     in.code = Code::kConstInt;
@@ -106,13 +109,14 @@ void Compiler::ParseConstantValue(const Token& result) {
     in.a = v.reg;
     in.fimm = RoundToFloatType(fvalue, t.dtype, t.bits);
   } else {
-    return (void)Error(type_loc, "a constant of type " + TypeString(t) + " is not supported");
+    return (void)parser_.Error(type_loc,
+                               "a constant of type " + TypeString(t) + " is not supported");
   }
   p_->code.push_back(in);
-  Define(result, v);
+  parser_.Define(result, v);
 }
 
-void Compiler::ParseArith(const Token& op, const Token& result) {
+void ScalarReader::ParseArith(const Token& op, const Token& result) {
   static const struct {
     const char* name;
     IntOp op;
@@ -127,20 +131,20 @@ void Compiler::ParseArith(const Token& op, const Token& result) {
                  {"arith.shrsi", IntOp::kShrS}, {"arith.shrui", IntOp::kShrU}};
   Instr in;
   in.loc = op.loc;
-  if (ParseFloatArith(op, result) || !ok()) return;
+  if (ParseFloatArith(op, result) || !parser_.ok()) return;
   for (const auto& b : kBinary) {
     if (op.text != b.name) continue;
     Value x, y;
-    if (!ParseIntOperand(&x, "operand") || !Expect(',') || !ParseIntOperand(&y, "operand") ||
-        !Expect(':'))
+    if (!parser_.ParseIntOperand(&x, "operand") || !parser_.Expect(',') ||
+        !parser_.ParseIntOperand(&y, "operand") || !parser_.Expect(':'))
       return;
-    const SourceLoc type_loc = tok_.loc;
+    const SourceLoc type_loc = tok().loc;
     Type t;
-    if (!ParseType(&t)) return;
+    if (!parser_.ParseType(&t)) return;
     if (!t.IsInteger() || !SameType(t, x.type) || !SameType(t, y.type))
-      return (void)Error(type_loc, std::string(b.name) + " operands are " + TypeString(x.type) +
-                                       " and " + TypeString(y.type) + ", written as " +
-                                       TypeString(t));
+      return (void)parser_.Error(type_loc, std::string(b.name) + " operands are " +
+                                               TypeString(x.type) + " and " + TypeString(y.type) +
+                                               ", written as " + TypeString(t));
     in.code = Code::kIntBinary;
     in.sub = static_cast<uint8_t>(b.op);
     in.bits = t.bits;
@@ -151,17 +155,17 @@ void Compiler::ParseArith(const Token& op, const Token& result) {
   if (op.text == "arith.index_cast" || op.text == "arith.index_castui" ||
       op.text == "arith.extsi" || op.text == "arith.trunci" || op.text == "arith.extui") {
     Value x;
-    if (!ParseIntOperand(&x, "operand") || !Expect(':')) return;
+    if (!parser_.ParseIntOperand(&x, "operand") || !parser_.Expect(':')) return;
     Type from, to;
-    const SourceLoc from_loc = tok_.loc;
-    if (!ParseType(&from) || !ExpectIdent("to")) return;
-    const SourceLoc to_loc = tok_.loc;
-    if (!ParseType(&to)) return;
+    const SourceLoc from_loc = tok().loc;
+    if (!parser_.ParseType(&from) || !parser_.ExpectIdent("to")) return;
+    const SourceLoc to_loc = tok().loc;
+    if (!parser_.ParseType(&to)) return;
     if (!SameType(from, x.type))
-      return (void)Error(from_loc,
-                         "operand is " + TypeString(x.type) + ", written as " + TypeString(from));
+      return (void)parser_.Error(
+          from_loc, "operand is " + TypeString(x.type) + ", written as " + TypeString(from));
     if (!to.IsInteger())
-      return (void)Error(to_loc, "cast to " + TypeString(to) + " is not supported");
+      return (void)parser_.Error(to_loc, "cast to " + TypeString(to) + " is not supported");
     const bool unsigned_source = op.text == "arith.index_castui" || op.text == "arith.extui";
     in.code = Code::kIntCast;
     in.bits = to.bits;
@@ -172,24 +176,25 @@ void Compiler::ParseArith(const Token& op, const Token& result) {
   if (op.text == "arith.cmpi") {
     static const char* const kPredicates[] = {"eq",  "ne",  "slt", "sle", "sgt",
                                               "sge", "ult", "ule", "ugt", "uge"};
-    if (tok_.kind != Tok::kIdent)
-      return (void)Error(tok_.loc, "expected a predicate (eq, ne, slt, ...)");
+    if (tok().kind != Tok::kIdent)
+      return (void)parser_.Error(tok().loc, "expected a predicate (eq, ne, slt, ...)");
     int predicate = -1;
     for (int i = 0; i < 10; ++i)
-      if (tok_.text == kPredicates[i]) predicate = i;
+      if (tok().text == kPredicates[i]) predicate = i;
     if (predicate < 0)
-      return (void)Error(tok_.loc, "unknown predicate '" + std::string(tok_.text) + "'");
-    Advance();
+      return (void)parser_.Error(tok().loc, "unknown predicate '" + std::string(tok().text) + "'");
+    parser_.Advance();
     Value x, y;
-    if (!Expect(',') || !ParseIntOperand(&x, "operand") || !Expect(',') ||
-        !ParseIntOperand(&y, "operand") || !Expect(':'))
+    if (!parser_.Expect(',') || !parser_.ParseIntOperand(&x, "operand") || !parser_.Expect(',') ||
+        !parser_.ParseIntOperand(&y, "operand") || !parser_.Expect(':'))
       return;
-    const SourceLoc type_loc = tok_.loc;
+    const SourceLoc type_loc = tok().loc;
     Type t;
-    if (!ParseType(&t)) return;
+    if (!parser_.ParseType(&t)) return;
     if (!SameType(t, x.type) || !SameType(t, y.type))
-      return (void)Error(type_loc, "arith.cmpi operands are " + TypeString(x.type) + " and " +
-                                       TypeString(y.type) + ", written as " + TypeString(t));
+      return (void)parser_.Error(type_loc, "arith.cmpi operands are " + TypeString(x.type) +
+                                               " and " + TypeString(y.type) + ", written as " +
+                                               TypeString(t));
     in.code = Code::kIntCompare;
     in.sub = static_cast<uint8_t>(predicate);
     in.bits = t.bits;
@@ -199,22 +204,22 @@ void Compiler::ParseArith(const Token& op, const Token& result) {
     ParseScalarType("i1", &i1);
     return EmitIntResult(in, i1, result);
   }
-  Error(op.loc, "operation '" + std::string(op.text) + "' is not supported");
+  parser_.Error(op.loc, "operation '" + std::string(op.text) + "' is not supported");
 }
 
 // Emits `in` with a new integer register as its result (a), defined as
 // result of the given type.
-void Compiler::EmitIntResult(Instr in, const Type& type, const Token& result) {
+void ScalarReader::EmitIntResult(Instr in, const Type& type, const Token& result) {
   Value v;
   v.type = type;
-  v.reg = in.a = NewIntReg();
+  v.reg = in.a = parser_.NewIntReg();
   p_->code.push_back(in);
-  Define(result, v);
+  parser_.Define(result, v);
 }
 
 // arith on floats (addf ... cmpf, negf), select, and the conversions between
 // integers and floats. False (and no error) when op is none of them.
-bool Compiler::ParseFloatArith(const Token& op, const Token& result) {
+bool ScalarReader::ParseFloatArith(const Token& op, const Token& result) {
   static const struct {
     const char* name;
     FloatOp op;
@@ -239,20 +244,23 @@ bool Compiler::ParseFloatArith(const Token& op, const Token& result) {
   if (op.text == "arith.select") {
     Token c, x, y;
     Value cond, a, b;
-    if (!ExpectValueName(&c) || !UseInt(c, &cond, "condition") || !Expect(',') ||
-        !ExpectValueName(&x) || !UseValue(x, &a) || !Expect(',') || !ExpectValueName(&y) ||
-        !UseValue(y, &b) || !Expect(':'))
+    if (!parser_.ExpectValueName(&c) || !parser_.UseInt(c, &cond, "condition") ||
+        !parser_.Expect(',') || !parser_.ExpectValueName(&x) || !parser_.UseValue(x, &a) ||
+        !parser_.Expect(',') || !parser_.ExpectValueName(&y) || !parser_.UseValue(y, &b) ||
+        !parser_.Expect(':'))
       return true;
-    const SourceLoc type_loc = tok_.loc;
+    const SourceLoc type_loc = tok().loc;
     Type t;
-    if (!ParseType(&t)) return true;
+    if (!parser_.ParseType(&t)) return true;
     if (cond.type.kind != TypeKind::kInt || cond.type.bits != 1)
-      return !Error(c.loc, "arith.select needs an i1 condition, not " + TypeString(cond.type));
+      return !parser_.Error(c.loc,
+                            "arith.select needs an i1 condition, not " + TypeString(cond.type));
     if (!SameType(a.type, t) || !SameType(b.type, t) ||
         !(t.IsInteger() || t.kind == TypeKind::kFloat))
-      return !Error(type_loc, "arith.select chooses between two integers or two floats of type " +
-                                  TypeString(t) + " (here " + TypeString(a.type) + " and " +
-                                  TypeString(b.type) + ")");
+      return !parser_.Error(type_loc,
+                            "arith.select chooses between two integers or two floats of type " +
+                                TypeString(t) + " (here " + TypeString(a.type) + " and " +
+                                TypeString(b.type) + ")");
     in.code = Code::kSelect;
     in.sub = t.kind == TypeKind::kFloat;
     in.b = cond.reg;
@@ -266,30 +274,32 @@ bool Compiler::ParseFloatArith(const Token& op, const Token& result) {
   if (!negf && !cmpf && !binary) return false;
   int predicate = -1;
   if (cmpf) {
-    for (int i = 0; i < 16 && tok_.kind == Tok::kIdent; ++i)
-      if (tok_.text == kPredicates[i]) predicate = i;
+    for (int i = 0; i < 16 && tok().kind == Tok::kIdent; ++i)
+      if (tok().text == kPredicates[i]) predicate = i;
     if (predicate < 0)
-      return !Error(tok_.loc, "expected a predicate of arith.cmpf (oeq, olt, une, ...), found " +
-                                  Describe(tok_));
-    Advance();
-    if (!Expect(',')) return true;
+      return !parser_.Error(
+          tok().loc,
+          "expected a predicate of arith.cmpf (oeq, olt, une, ...), found " + Describe(tok()));
+    parser_.Advance();
+    if (!parser_.Expect(',')) return true;
   }
   Token xn, yn;
   Value x, y;
-  if (!ExpectValueName(&xn) || !UseValue(xn, &x)) return true;
-  if (!negf && (!Expect(',') || !ExpectValueName(&yn) || !UseValue(yn, &y))) return true;
-  if (tok_.Is('{')) {
+  if (!parser_.ExpectValueName(&xn) || !parser_.UseValue(xn, &x)) return true;
+  if (!negf && (!parser_.Expect(',') || !parser_.ExpectValueName(&yn) || !parser_.UseValue(yn, &y)))
+    return true;
+  if (tok().Is('{')) {
     std::vector<AttrEntry> ignored;  // fastmath flags: results are IEEE either way
-    if (!ParseAttrDict(&ignored)) return true;
+    if (!parser_.ParseAttrDict(&ignored)) return true;
   }
-  if (!Expect(':')) return true;
-  const SourceLoc type_loc = tok_.loc;
+  if (!parser_.Expect(':')) return true;
+  const SourceLoc type_loc = tok().loc;
   Type t;
-  if (!ParseType(&t)) return true;
+  if (!parser_.ParseType(&t)) return true;
   if (t.kind != TypeKind::kFloat || !SameType(t, x.type) || (!negf && !SameType(t, y.type)))
-    return !Error(type_loc, std::string(op.text) + " operands are " + TypeString(x.type) +
-                                (negf ? "" : " and " + TypeString(y.type)) + ", written as " +
-                                TypeString(t));
+    return !parser_.Error(type_loc, std::string(op.text) + " operands are " + TypeString(x.type) +
+                                        (negf ? "" : " and " + TypeString(y.type)) +
+                                        ", written as " + TypeString(t));
   in.b = x.reg;
   in.c = y.reg;
   if (cmpf) {
@@ -306,7 +316,7 @@ bool Compiler::ParseFloatArith(const Token& op, const Token& result) {
 }
 
 // sitofp uitofp fptosi fptoui extf truncf: `%r = arith.OP %x : T to U`.
-bool Compiler::ParseConversion(const Token& op, const Token& result) {
+bool ScalarReader::ParseConversion(const Token& op, const Token& result) {
   const std::string_view n = op.text;
   const bool to_float = n == "arith.sitofp" || n == "arith.uitofp";
   const bool to_int = n == "arith.fptosi" || n == "arith.fptoui";
@@ -314,20 +324,21 @@ bool Compiler::ParseConversion(const Token& op, const Token& result) {
   if (!to_float && !to_int && !float_cast) return false;
   Token xn;
   Value x;
-  if (!ExpectValueName(&xn) || !UseValue(xn, &x) || !Expect(':')) return true;
-  const SourceLoc from_loc = tok_.loc;
+  if (!parser_.ExpectValueName(&xn) || !parser_.UseValue(xn, &x) || !parser_.Expect(':'))
+    return true;
+  const SourceLoc from_loc = tok().loc;
   Type from, to;
-  if (!ParseType(&from) || !ExpectIdent("to")) return true;
-  const SourceLoc to_loc = tok_.loc;
-  if (!ParseType(&to)) return true;
+  if (!parser_.ParseType(&from) || !parser_.ExpectIdent("to")) return true;
+  const SourceLoc to_loc = tok().loc;
+  if (!parser_.ParseType(&to)) return true;
   if (!SameType(from, x.type))
-    return !Error(from_loc, "operand is " + TypeString(x.type) + ", written as " +
-                                TypeString(from));
+    return !parser_.Error(from_loc,
+                          "operand is " + TypeString(x.type) + ", written as " + TypeString(from));
   const bool from_ok = to_float ? from.IsInteger() : from.kind == TypeKind::kFloat;
   const bool to_ok = to_int ? to.IsInteger() : to.kind == TypeKind::kFloat;
   if (!from_ok || !to_ok)
-    return !Error(to_loc, std::string(n) + " from " + TypeString(from) + " to " +
-                              TypeString(to) + " is not a conversion it makes");
+    return !parser_.Error(to_loc, std::string(n) + " from " + TypeString(from) + " to " +
+                                      TypeString(to) + " is not a conversion it makes");
   Instr in;
   in.loc = op.loc;
   in.b = x.reg;
@@ -349,7 +360,7 @@ bool Compiler::ParseConversion(const Token& op, const Token& result) {
 }
 
 // Emits `in` with a new float register as its result (a), rounded to type.
-void Compiler::EmitFloatResult(Instr in, const Type& type, const Token& result) {
+void ScalarReader::EmitFloatResult(Instr in, const Type& type, const Token& result) {
   in.fmt = type.bits == 64                  ? FloatFormat::kF64
            : type.dtype == PTO_FLOAT16      ? FloatFormat::kF16
            : type.dtype == PTO_BFLOAT16     ? FloatFormat::kBF16
@@ -359,51 +370,26 @@ void Compiler::EmitFloatResult(Instr in, const Type& type, const Token& result) 
   v.reg = in.a = p_->float_regs++;
   p_->code.push_back(in);
   p_->uses_float = true;
-  Define(result, v);
+  parser_.Define(result, v);
 }
 
-bool Compiler::UseValue(const Token& name, Value* out) {
-  const Value* v = Lookup(name.text);
-  if (v == nullptr) return Error(name.loc, "%" + std::string(name.text) + " is not defined");
-  *out = *v;
-  return true;
-}
-
-bool Compiler::WrittenAs(const Token& name, const Type& actual, const Type& written,
-                         SourceLoc loc) {
-  if (SameType(actual, written)) return true;
-  return Error(loc, "%" + std::string(name.text) + " is " + TypeString(actual) +
-                        ", but is written here as " + TypeString(written));
-}
-
-// `T, U, ...` (up to a ')' or '{'), or one type.
-bool Compiler::ParseTypeList(std::vector<Type>* out, std::vector<SourceLoc>* locs) {
-  for (;;) {
-    if (locs != nullptr) locs->push_back(tok_.loc);
-    Type t;
-    if (!ParseType(&t)) return false;
-    out->push_back(t);
-    if (!tok_.Is(',')) return true;
-    Advance();
-  }
-}
-
-void Compiler::ParseBlockQuery(const Token& op, const Token& result) {
+void ScalarReader::ParseBlockQuery(const Token& op, const Token& result) {
   Value v;
   ParseScalarType("i64", &v.type);
-  if (tok_.Is(':')) {
-    Advance();
-    const SourceLoc type_loc = tok_.loc;
+  if (tok().Is(':')) {
+    parser_.Advance();
+    const SourceLoc type_loc = tok().loc;
     Type t;
-    if (!ParseType(&t)) return;
-    if (!t.IsInteger()) return (void)Error(type_loc, std::string(op.text) + " gives an integer");
+    if (!parser_.ParseType(&t)) return;
+    if (!t.IsInteger())
+      return (void)parser_.Error(type_loc, std::string(op.text) + " gives an integer");
     v.type = t;
   }
   Instr in;
   in.loc = op.loc;
   const bool is_num = op.text == "pto.get_block_num" || op.text == "pto.get_subblock_num";
   const bool sub = op.text.find("subblock") != std::string_view::npos;
-  v.reg = in.a = NewIntReg();
+  v.reg = in.a = parser_.NewIntReg();
   if (sub) {
     // The vector core's index and count: 0 of 1 without pipes (a block is
     // one core), else as execute_pipes.cc runs the block's vector cores.
@@ -413,28 +399,29 @@ void Compiler::ParseBlockQuery(const Token& op, const Token& result) {
     in.code = is_num ? Code::kBlockNum : Code::kBlockIdx;
   }
   p_->code.push_back(in);
-  Define(result, v);
+  parser_.Define(result, v);
 }
 
 // %a = pto.declare_local_array -> !pto.local_array<D1x...xT>
 // The array's elements are registers of the block, integer ones for an
 // integer T, float ones for a float T, zeroed where it is declared.
-void Compiler::ParseDeclareLocalArray(const Token& op, const std::vector<Token>& results) {
-  if (!ExpectArrow()) return;
-  const SourceLoc type_loc = tok_.loc;
+void ScalarReader::ParseDeclareLocalArray(const Token& op, const std::vector<Token>& results) {
+  if (!parser_.ExpectArrow()) return;
+  const SourceLoc type_loc = tok().loc;
   Type t;
-  if (!ParseType(&t)) return;
+  if (!parser_.ParseType(&t)) return;
   if (t.kind != TypeKind::kLocalArray)
-    return (void)Error(type_loc, "pto.declare_local_array gives a !pto.local_array, not " +
-                                     TypeString(t));
+    return (void)parser_.Error(
+        type_loc, "pto.declare_local_array gives a !pto.local_array, not " + TypeString(t));
   int64_t count = 1;
   for (int i = 0; i < t.rank; ++i) count *= t.dims[i];
   // Every array is registers of every block: a text cannot ask for more
   // than a few of the largest.
   if (uint64_t{p_->int_regs} + p_->float_regs + static_cast<uint64_t>(count) >
       4 * static_cast<uint64_t>(kMostLocalArrayElements))
-    return (void)Error(op.loc, "the program's registers and local arrays would pass " +
-                                   std::to_string(4 * kMostLocalArrayElements) + " elements");
+    return (void)parser_.Error(op.loc, "the program's registers and local arrays would pass " +
+                                           std::to_string(4 * kMostLocalArrayElements) +
+                                           " elements");
   const bool is_float = IsFloatDtype(t.dtype);
   Instr in;
   in.code = Code::kArrayClear;
@@ -453,51 +440,54 @@ void Compiler::ParseDeclareLocalArray(const Token& op, const std::vector<Token>&
   Value v;
   v.type = t;
   v.reg = in.a;
-  Define(results[0], v);
+  parser_.Define(results[0], v);
 }
 
 // %v = pto.local_array_get %a[%i, ...] : !pto.local_array<...xT> -> T
 // pto.local_array_set %a[%i, ...], %v : !pto.local_array<...xT>, T
 // One index per dimension, checked against it when the instruction runs.
-void Compiler::ParseLocalArrayAccess(const Token& op, const std::vector<Token>& results) {
+void ScalarReader::ParseLocalArrayAccess(const Token& op, const std::vector<Token>& results) {
   const bool get = op.text == "pto.local_array_get";
   if (results.size() != (get ? 1u : 0u))
-    return (void)Error(op.loc, std::string(op.text) + " defines " +
-                                   (get ? "1 result" : "no result") + ", not " +
-                                   std::to_string(results.size()));
+    return (void)parser_.Error(op.loc, std::string(op.text) + " defines " +
+                                           (get ? "1 result" : "no result") + ", not " +
+                                           std::to_string(results.size()));
   Token array_name, value_name;
   Value array, value;
-  if (!ExpectValueName(&array_name) || !UseValue(array_name, &array) || !Expect('[')) return;
-  std::vector<Token> index_names;
-  ParseValueNames(&index_names);
-  if (!Expect(']')) return;
-  if (!get && (!Expect(',') || !ExpectValueName(&value_name) || !UseValue(value_name, &value)))
+  if (!parser_.ExpectValueName(&array_name) || !parser_.UseValue(array_name, &array) ||
+      !parser_.Expect('['))
     return;
-  if (!Expect(':')) return;
-  const SourceLoc type_loc = tok_.loc;
+  std::vector<Token> index_names;
+  parser_.ParseValueNames(&index_names);
+  if (!parser_.Expect(']')) return;
+  if (!get && (!parser_.Expect(',') || !parser_.ExpectValueName(&value_name) ||
+               !parser_.UseValue(value_name, &value)))
+    return;
+  if (!parser_.Expect(':')) return;
+  const SourceLoc type_loc = tok().loc;
   Type array_type, elem;
-  if (!ParseType(&array_type)) return;
-  if (get ? !ExpectArrow() : !Expect(',')) return;
-  const SourceLoc elem_loc = tok_.loc;
-  if (!ParseType(&elem)) return;
+  if (!parser_.ParseType(&array_type)) return;
+  if (get ? !parser_.ExpectArrow() : !parser_.Expect(',')) return;
+  const SourceLoc elem_loc = tok().loc;
+  if (!parser_.ParseType(&elem)) return;
   if (array.type.kind != TypeKind::kLocalArray || !SameType(array.type, array_type))
-    return (void)Error(type_loc, "%" + std::string(array_name.text) + " is " +
-                                     TypeString(array.type) + ", written as " +
-                                     TypeString(array_type) + " (a !pto.local_array)");
+    return (void)parser_.Error(type_loc, "%" + std::string(array_name.text) + " is " +
+                                             TypeString(array.type) + ", written as " +
+                                             TypeString(array_type) + " (a !pto.local_array)");
   if (index_names.size() != array.type.rank)
-    return (void)Error(array_name.loc, std::string(op.text) + " takes " +
-                                           std::to_string(array.type.rank) +
-                                           " index(es), one per dimension of %" +
-                                           std::string(array_name.text) + ", not " +
-                                           std::to_string(index_names.size()));
+    return (void)parser_.Error(
+        array_name.loc, std::string(op.text) + " takes " + std::to_string(array.type.rank) +
+                            " index(es), one per dimension of %" + std::string(array_name.text) +
+                            ", not " + std::to_string(index_names.size()));
   if (!IsElementTypeOf(elem, array.type.dtype))
-    return (void)Error(elem_loc, std::string(op.text) + ": " + TypeString(elem) +
-                                     " is not the element type of " + TypeString(array.type),
-                       PTO_ERR_DTYPE_MISMATCH);
+    return (void)parser_.Error(elem_loc,
+                               std::string(op.text) + ": " + TypeString(elem) +
+                                   " is not the element type of " + TypeString(array.type),
+                               PTO_ERR_DTYPE_MISMATCH);
   if (!get && !SameType(value.type, elem))
-    return (void)Error(value_name.loc, "%" + std::string(value_name.text) + " is " +
-                                           TypeString(value.type) + ", written as " +
-                                           TypeString(elem));
+    return (void)parser_.Error(value_name.loc, "%" + std::string(value_name.text) + " is " +
+                                                   TypeString(value.type) + ", written as " +
+                                                   TypeString(elem));
   Instr in;
   in.code = get ? Code::kArrayGet : Code::kArraySet;
   in.loc = op.loc;
@@ -507,7 +497,7 @@ void Compiler::ParseLocalArrayAccess(const Token& op, const std::vector<Token>& 
   in.extra = static_cast<uint32_t>(p_->lists.size());
   for (const Token& name : index_names) {
     Value index;
-    if (!UseInt(name, &index, "index")) return;
+    if (!parser_.UseInt(name, &index, "index")) return;
     p_->lists.push_back(index.reg);
   }
   for (int i = 0; i < array.type.rank; ++i)
@@ -526,25 +516,28 @@ void Compiler::ParseLocalArrayAccess(const Token& op, const std::vector<Token>& 
 // MLIR's cast between types of one value: here an integer to an integer of
 // the same width (PTOAS's i32 to ui32: registers are signless), the value
 // itself under the new type.
-void Compiler::ParseUnrealizedCast(const Token& result) {
+void ScalarReader::ParseUnrealizedCast(const Token& result) {
   Token name;
   Value x;
-  if (!ExpectValueName(&name) || !UseValue(name, &x) || !Expect(':')) return;
-  const SourceLoc from_loc = tok_.loc;
+  if (!parser_.ExpectValueName(&name) || !parser_.UseValue(name, &x) || !parser_.Expect(':'))
+    return;
+  const SourceLoc from_loc = tok().loc;
   Type from, to;
-  if (!ParseType(&from) || !ExpectIdent("to")) return;
-  const SourceLoc to_loc = tok_.loc;
-  if (!ParseType(&to)) return;
+  if (!parser_.ParseType(&from) || !parser_.ExpectIdent("to")) return;
+  const SourceLoc to_loc = tok().loc;
+  if (!parser_.ParseType(&to)) return;
   if (!SameType(from, x.type))
-    return (void)Error(from_loc, "%" + std::string(name.text) + " is " + TypeString(x.type) +
-                                     ", written as " + TypeString(from));
+    return (void)parser_.Error(from_loc, "%" + std::string(name.text) + " is " +
+                                             TypeString(x.type) + ", written as " +
+                                             TypeString(from));
   if (!from.IsInteger() || !to.IsInteger() || from.bits != to.bits)
-    return (void)Error(to_loc, "builtin.unrealized_conversion_cast is supported between integer "
+    return (void)parser_.Error(to_loc,
+                               "builtin.unrealized_conversion_cast is supported between integer "
                                "types of one width, not " +
                                    TypeString(from) + " to " + TypeString(to));
   Value v = x;
   v.type = to;
-  Define(result, v);
+  parser_.Define(result, v);
 }
 
 }  // namespace program

@@ -5,7 +5,8 @@
 #include <vector>
 
 #include "dtype_rules.h"
-#include "program/parse/compiler.h"
+#include "program/parse/parser.h"
+#include "program/parse/readers.h"
 
 namespace pto {
 namespace program {
@@ -17,46 +18,49 @@ namespace program {
 // tmp's own types standing). The mask is MaskView'ed as the compares' are.
 // tmp (PTOAS's operand, A2A3's scratch) is accepted and unused: under A2A3
 // the call is given a tmp of its own, as the sync form leaves it out.
-void Compiler::ParseTsel(const Token& op, const std::vector<Token>& results) {
-  const bool dps = tok_.IsIdent("ins");
+void TileReader::ParseTsel(const Token& op, const std::vector<Token>& results) {
+  const bool dps = tok().IsIdent("ins");
   if (dps && !results.empty())
-    return (void)Error(op.loc, std::string(op.text) + " ins(...) outs(...) gives no result");
+    return (void)parser_.Error(op.loc,
+                               std::string(op.text) + " ins(...) outs(...) gives no result");
   if (!dps && results.size() != 1)
-    return (void)Error(op.loc, std::string(op.text) + " needs ins(...) outs(...) or a %result");
+    return (void)parser_.Error(op.loc,
+                               std::string(op.text) + " needs ins(...) outs(...) or a %result");
   if (dps) {
-    Advance();  // ins
-    if (!Expect('(')) return;
+    parser_.Advance();  // ins
+    if (!parser_.Expect('(')) return;
   }
   std::vector<Token> names;
-  ParseValueNames(&names);
+  parser_.ParseValueNames(&names);
   if (names.size() != 3 && names.size() != 4)
-    return (void)Error(op.loc, std::string(op.text) + " takes 3 or 4 operands (mask, src0, src1, "
-                                                      "tmp), not " +
-                                   std::to_string(names.size()));
-  if (!Expect(':')) return;
+    return (void)parser_.Error(op.loc, std::string(op.text) +
+                                           " takes 3 or 4 operands (mask, src0, src1, "
+                                           "tmp), not " +
+                                           std::to_string(names.size()));
+  if (!parser_.Expect(':')) return;
   std::vector<Type> types(names.size());
   std::vector<SourceLoc> locs(names.size());
   Token dst_name;
   Type dst_type;
-  SourceLoc dst_loc = tok_.loc;
-  if (dps || tok_.Is('(')) {
-    if (!dps) Advance();
+  SourceLoc dst_loc = tok().loc;
+  if (dps || tok().Is('(')) {
+    if (!dps) parser_.Advance();
     for (size_t i = 0; i < names.size(); ++i) {
-      if (i > 0 && !Expect(',')) return;
-      locs[i] = tok_.loc;
-      if (!ParseType(&types[i])) return;
+      if (i > 0 && !parser_.Expect(',')) return;
+      locs[i] = tok().loc;
+      if (!parser_.ParseType(&types[i])) return;
     }
-    if (!Expect(')')) return;
-    if (dps && (!ExpectIdent("outs") || !Expect('(') || !ExpectValueName(&dst_name) ||
-                !Expect(':')))
+    if (!parser_.Expect(')')) return;
+    if (dps && (!parser_.ExpectIdent("outs") || !parser_.Expect('(') ||
+                !parser_.ExpectValueName(&dst_name) || !parser_.Expect(':')))
       return;
-    if (!dps && !ExpectArrow()) return;
-    dst_loc = tok_.loc;
-    if (!ParseType(&dst_type) || (dps && !Expect(')'))) return;
+    if (!dps && !parser_.ExpectArrow()) return;
+    dst_loc = tok().loc;
+    if (!parser_.ParseType(&dst_type) || (dps && !parser_.Expect(')'))) return;
   } else {
-    if (!ParseType(&dst_type)) return;
+    if (!parser_.ParseType(&dst_type)) return;
     for (size_t i = 0; i < names.size(); ++i) {
-      const Value* v = Lookup(names[i].text);
+      const Value* v = parser_.Lookup(names[i].text);
       const bool own = (i == 0 || i == 3) && v != nullptr;
       types[i] = own ? v->type : dst_type;
       locs[i] = dst_loc;
@@ -67,12 +71,12 @@ void Compiler::ParseTsel(const Token& op, const std::vector<Token>& results) {
   in.loc = op.loc;
   in.d = kNoSlot;
   uint32_t tmp;
-  if (!UseTile(names[0], types[0], locs[0], Use::kRead, &in.mask) ||
-      !UseTile(names[1], types[1], locs[1], Use::kRead, &in.b) ||
-      !UseTile(names[2], types[2], locs[2], Use::kRead, &in.c) ||
-      (names.size() == 4 && !UseTile(names[3], types[3], locs[3], Use::kTmp, &tmp)))
+  if (!parser_.UseTile(names[0], types[0], locs[0], Use::kRead, &in.mask) ||
+      !parser_.UseTile(names[1], types[1], locs[1], Use::kRead, &in.b) ||
+      !parser_.UseTile(names[2], types[2], locs[2], Use::kRead, &in.c) ||
+      (names.size() == 4 && !parser_.UseTile(names[3], types[3], locs[3], Use::kTmp, &tmp)))
     return;
-  if (dps ? !UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &in.a)
+  if (dps ? !parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &in.a)
           : !DefineResultTile(op, results[0], dst_type, dst_loc, &in.a))
     return;
   if (p_->profile == PTO_PROFILE_A2A3) {
@@ -80,7 +84,7 @@ void Compiler::ParseTsel(const Token& op, const std::vector<Token>& results) {
     t.dtype = PTO_UINT32;
     t.rows = 1;
     t.cols = t.valid_rows = t.valid_cols = 8;
-    in.d = NewTileSlot(t, op.loc, "");
+    in.d = parser_.NewTileSlot(t, op.loc, "");
     p_->tiles[in.d].in_ub = false;
     p_->tiles[in.d].used = true;
   }
@@ -91,31 +95,33 @@ void Compiler::ParseTsel(const Token& op, const std::vector<Token>& results) {
 // (the page's synchronous form), or ins( ) with three operands or more, or
 // two followed by no_tmp or {exhausted = ...}; the single-list form is
 // ins(%src, %blockLen : T, i32).
-bool Compiler::IsMrgSortLists(const std::vector<Token>& results) {
+bool TileReader::IsMrgSortLists(const std::vector<Token>& results) {
   if (results.size() == 2) return true;
-  if (!tok_.IsIdent("ins")) return false;
-  const Cursor at = Save();
-  Advance();  // ins
+  if (!tok().IsIdent("ins")) return false;
+  const Cursor at = parser_.Save();
+  parser_.Advance();  // ins
   bool lists = false;
-  if (tok_.Is('(')) {
-    Advance();
+  if (tok().Is('(')) {
+    parser_.Advance();
     std::vector<Token> names;
-    ParseValueNames(&names);
-    lists = names.size() >= 3 || (names.size() == 2 && (tok_.IsIdent("no_tmp") || tok_.Is('{')));
+    parser_.ParseValueNames(&names);
+    lists = names.size() >= 3 || (names.size() == 2 && (tok().IsIdent("no_tmp") || tok().Is('{')));
   }
-  Restore(at);
+  parser_.Restore(at);
   return lists;
 }
 
 // {exhausted = true|false} (PTOAS's BoolAttr, default false).
-bool Compiler::ParseExhausted(int* exhausted) {
+bool TileReader::ParseExhausted(int* exhausted) {
   std::vector<AttrEntry> attrs;
-  if (!ParseAttrDict(&attrs)) return false;
+  if (!parser_.ParseAttrDict(&attrs)) return false;
   for (const AttrEntry& e : attrs) {
     if (e.key != "exhausted")
-      return Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for tmrgsort (exhausted)");
+      return parser_.Error(
+          e.loc, "unknown attribute '" + std::string(e.key) + "' for tmrgsort (exhausted)");
     if (!e.value.IsIdent("true") && !e.value.IsIdent("false"))
-      return Error(e.value.kind == Tok::kEnd ? e.loc : e.value.loc, "exhausted is true or false");
+      return parser_.Error(e.value.kind == Tok::kEnd ? e.loc : e.value.loc,
+                           "exhausted is true or false");
     *exhausted = e.value.IsIdent("true") ? 1 : 0;
   }
   return true;
@@ -132,60 +138,63 @@ bool Compiler::ParseExhausted(int* exhausted) {
 // instruction cannot change: libpto does not keep them. Without tmp, A2A3
 // and A5 get a tile of their own ("lowering may introduce internal scratch
 // tiles").
-void Compiler::ParseMrgSortLists(const Token& op, const std::vector<Token>& results) {
-  const bool dps = tok_.IsIdent("ins");
+void TileReader::ParseMrgSortLists(const Token& op, const std::vector<Token>& results) {
+  const bool dps = tok().IsIdent("ins");
   if (dps && !results.empty())
-    return (void)Error(op.loc, std::string(op.text) + " ins(...) outs(...) gives no result");
+    return (void)parser_.Error(op.loc,
+                               std::string(op.text) + " ins(...) outs(...) gives no result");
   if (!dps && results.size() != 2)
-    return (void)Error(op.loc, std::string(op.text) +
+    return (void)parser_.Error(op.loc,
+                               std::string(op.text) +
                                    "'s multi-list form defines %dst and %executed, or is written "
                                    "ins(...) outs(...)");
   if (dps) {
-    Advance();  // ins
-    if (!Expect('(')) return;
+    parser_.Advance();  // ins
+    if (!parser_.Expect('(')) return;
   }
   std::vector<Token> names;
-  ParseValueNames(&names);
+  parser_.ParseValueNames(&names);
   bool no_tmp = !dps || names.size() == 2;
-  if (dps && tok_.IsIdent("no_tmp")) {
-    Advance();
+  if (dps && tok().IsIdent("no_tmp")) {
+    parser_.Advance();
     no_tmp = true;
   }
   const size_t lists = names.size() - (no_tmp ? 0 : 1);
   if (lists < 2 || lists > 4)
-    return (void)Error(op.loc, std::string(op.text) + " merges 2 to 4 lists" +
-                                   (no_tmp ? "" : " (then tmp)") + ", not " +
-                                   std::to_string(lists));
+    return (void)parser_.Error(op.loc, std::string(op.text) + " merges 2 to 4 lists" +
+                                           (no_tmp ? "" : " (then tmp)") + ", not " +
+                                           std::to_string(lists));
   int exhausted = 0;
-  if (tok_.Is('{') && !ParseExhausted(&exhausted)) return;
-  if (!Expect(':')) return;
-  if (!dps && !Expect('(')) return;
+  if (tok().Is('{') && !ParseExhausted(&exhausted)) return;
+  if (!parser_.Expect(':')) return;
+  if (!dps && !parser_.Expect('(')) return;
   std::vector<Type> types;
   std::vector<SourceLoc> locs;
-  if (!ParseTypes(names.size(), &types, &locs) || !Expect(')')) return;
+  if (!parser_.ParseTypes(names.size(), &types, &locs) || !parser_.Expect(')')) return;
   Token dst_name, executed_name;
   Type dst_type, executed_type;
   SourceLoc dst_loc, executed_loc;
   if (dps) {
-    if (!ExpectIdent("outs") || !Expect('(') || !ExpectValueName(&dst_name) || !Expect(',') ||
-        !ExpectValueName(&executed_name) || !Expect(':'))
+    if (!parser_.ExpectIdent("outs") || !parser_.Expect('(') ||
+        !parser_.ExpectValueName(&dst_name) || !parser_.Expect(',') ||
+        !parser_.ExpectValueName(&executed_name) || !parser_.Expect(':'))
       return;
-  } else if (!ExpectArrow() || !Expect('(')) {
+  } else if (!parser_.ExpectArrow() || !parser_.Expect('(')) {
     return;
   }
-  dst_loc = tok_.loc;
-  if (!ParseType(&dst_type) || !Expect(',')) return;
-  executed_loc = tok_.loc;
-  if (!ParseType(&executed_type) || !Expect(')')) return;
-  if (dps && tok_.Is('{') && !ParseExhausted(&exhausted)) return;
+  dst_loc = tok().loc;
+  if (!parser_.ParseType(&dst_type) || !parser_.Expect(',')) return;
+  executed_loc = tok().loc;
+  if (!parser_.ParseType(&executed_type) || !parser_.Expect(')')) return;
+  if (dps && tok().Is('{') && !ParseExhausted(&exhausted)) return;
   Type counts;
   counts.kind = TypeKind::kVector;
   counts.dtype = PTO_INT16;
   counts.rank = 1;
   counts.dims[0] = 4;
   if (!SameType(executed_type, counts))
-    return (void)Error(executed_loc, "tmrgsort's executed is a vector<4xi16>, not " +
-                                         TypeString(executed_type));
+    return (void)parser_.Error(
+        executed_loc, "tmrgsort's executed is a vector<4xi16>, not " + TypeString(executed_type));
   Instr in;
   in.code = Code::kMrgSortLists;
   in.loc = op.loc;
@@ -193,21 +202,24 @@ void Compiler::ParseMrgSortLists(const Token& op, const std::vector<Token>& resu
   uint32_t* const list_slots[4] = {&in.b, &in.c, &in.e, &in.f};
   in.e = in.f = in.d = kNoSlot;
   for (size_t k = 0; k < lists; ++k)
-    if (!UseTile(names[k], types[k], locs[k], Use::kRead, list_slots[k])) return;
-  if (!no_tmp && !UseTile(names[lists], types[lists], locs[lists], Use::kTmp, &in.d)) return;
+    if (!parser_.UseTile(names[k], types[k], locs[k], Use::kRead, list_slots[k])) return;
+  if (!no_tmp && !parser_.UseTile(names[lists], types[lists], locs[lists], Use::kTmp, &in.d))
+    return;
   if (dps) {
-    const Value* executed = Lookup(executed_name.text);
+    const Value* executed = parser_.Lookup(executed_name.text);
     if (executed == nullptr)
-      return (void)Error(executed_name.loc, "%" + std::string(executed_name.text) + " is not defined");
+      return (void)parser_.Error(executed_name.loc,
+                                 "%" + std::string(executed_name.text) + " is not defined");
     if (!SameType(executed->type, counts))
-      return (void)Error(executed_name.loc, "%" + std::string(executed_name.text) + " is " +
-                                                TypeString(executed->type) + ", not vector<4xi16>");
-    if (!UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &in.a)) return;
+      return (void)parser_.Error(executed_name.loc, "%" + std::string(executed_name.text) + " is " +
+                                                        TypeString(executed->type) +
+                                                        ", not vector<4xi16>");
+    if (!parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &in.a)) return;
   } else {
     if (!DefineResultTile(op, results[0], dst_type, dst_loc, &in.a)) return;
     Value v;
     v.type = counts;
-    if (!Define(results[1], v)) return;
+    if (!parser_.Define(results[1], v)) return;
   }
   if (in.d == kNoSlot && p_->profile != PTO_PROFILE_HOST) {
     Type t = dst_type;
@@ -217,7 +229,7 @@ void Compiler::ParseMrgSortLists(const Token& op, const std::vector<Token>& resu
     t.valid_rows = 1;
     t.cols = cols;
     t.valid_cols = cols;
-    in.d = NewTileSlot(t, op.loc, "");
+    in.d = parser_.NewTileSlot(t, op.loc, "");
     p_->tiles[in.d].in_ub = false;
     p_->tiles[in.d].used = true;
   }
@@ -227,33 +239,37 @@ void Compiler::ParseMrgSortLists(const Token& op, const std::vector<Token>& resu
 // %v = pto.tgetval ins(%src, %index : !pto.tile_buf<...>, index) outs : E
 // (PTOAS's TGetValOp): E is src's element type; the element's value, as
 // pto_tgetval reads it, checked when it runs (the index is a value).
-void Compiler::ParseGetVal(const Token& op, const std::vector<Token>& results) {
+void TileReader::ParseGetVal(const Token& op, const std::vector<Token>& results) {
   if (results.size() != 1)
-    return (void)Error(op.loc, std::string(op.text) + " defines 1 result, not " +
-                                   std::to_string(results.size()));
+    return (void)parser_.Error(
+        op.loc, std::string(op.text) + " defines 1 result, not " + std::to_string(results.size()));
   Token src_name, index_name;
   Value index;
-  if (!ExpectIdent("ins") || !Expect('(') || !ExpectValueName(&src_name) || !Expect(',') ||
-      !ExpectValueName(&index_name) || !UseInt(index_name, &index, "index") || !Expect(':'))
+  if (!parser_.ExpectIdent("ins") || !parser_.Expect('(') || !parser_.ExpectValueName(&src_name) ||
+      !parser_.Expect(',') || !parser_.ExpectValueName(&index_name) ||
+      !parser_.UseInt(index_name, &index, "index") || !parser_.Expect(':'))
     return;
-  const SourceLoc src_loc = tok_.loc;
+  const SourceLoc src_loc = tok().loc;
   Type src_type, index_type, elem;
-  if (!ParseType(&src_type) || !Expect(',')) return;
-  const SourceLoc index_loc = tok_.loc;
-  if (!ParseType(&index_type) || !Expect(')') || !ExpectIdent("outs") || !Expect(':')) return;
-  const SourceLoc elem_loc = tok_.loc;
-  if (!ParseType(&elem)) return;
+  if (!parser_.ParseType(&src_type) || !parser_.Expect(',')) return;
+  const SourceLoc index_loc = tok().loc;
+  if (!parser_.ParseType(&index_type) || !parser_.Expect(')') || !parser_.ExpectIdent("outs") ||
+      !parser_.Expect(':'))
+    return;
+  const SourceLoc elem_loc = tok().loc;
+  if (!parser_.ParseType(&elem)) return;
   if (!index_type.IsInteger())
-    return (void)Error(index_loc, "the offset of tgetval is an index value");
+    return (void)parser_.Error(index_loc, "the offset of tgetval is an index value");
   uint32_t slot;
-  if (!UseTile(src_name, src_type, src_loc, Use::kRead, &slot)) return;
+  if (!parser_.UseTile(src_name, src_type, src_loc, Use::kRead, &slot)) return;
   const pto_dtype d = src_type.dtype;
   const bool is_float = IsFloatDtype(d);
   if (!IsElementTypeOf(elem, d))
-    return (void)Error(elem_loc, "tgetval gives " + TypeString(elem) +
-                                     ", which is not the element type of " +
-                                     TypeString(src_type) + " (PTOAS's rule)",
-                       PTO_ERR_DTYPE_MISMATCH);
+    return (void)parser_.Error(elem_loc,
+                               "tgetval gives " + TypeString(elem) +
+                                   ", which is not the element type of " + TypeString(src_type) +
+                                   " (PTOAS's rule)",
+                               PTO_ERR_DTYPE_MISMATCH);
   Instr in;
   in.code = Code::kGetVal;
   in.loc = op.loc;
@@ -262,9 +278,9 @@ void Compiler::ParseGetVal(const Token& op, const std::vector<Token>& results) {
   in.c = index.reg;
   if (is_float) {
     p_->uses_float = true;
-    EmitFloatResult(in, elem, results[0]);
+    parser_.scalar().EmitFloatResult(in, elem, results[0]);
   } else {
-    EmitIntResult(in, elem, results[0]);
+    parser_.scalar().EmitIntResult(in, elem, results[0]);
   }
 }
 

@@ -10,7 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "program/parse/compiler.h"
+#include "program/parse/parser.h"
+#include "program/parse/readers.h"
 
 namespace pto {
 namespace program {
@@ -52,44 +53,46 @@ std::string_view AttrValue(const Token& t, std::string_view kind) {
 // pto.set_flag / wait_flag [<PIPE_A>, <PIPE_B>, <EVENT_IDn>]; pto.record_event /
 // wait_event [<OP>, <OP>, <EVENT_IDn>]; pto.sync.set / sync.wait <PIPE_X>, N.
 // Checked for form, then nothing: one block runs its instructions in order.
-void Compiler::ParseSync(const Token& op) {
+void CoreReader::ParseSync(const Token& op) {
   const std::string_view n = op.text;
   const bool intra_block = n == "pto.set_intra_block" || n == "pto.wait_intra_block";
   const bool bracketed = n != "pto.barrier" && n != "pto.sync.set" && n != "pto.sync.wait" &&
                          n != "pto.pipe_barrier" && !intra_block;
   std::vector<std::string> items;
   std::vector<SourceLoc> locs;
-  if (bracketed && !Expect('[')) return;
+  if (bracketed && !parser_.Expect('[')) return;
   for (;;) {
-    locs.push_back(tok_.loc);
-    if (tok_.Is('<')) {
-      Advance();
-      if (tok_.kind != Tok::kIdent)
-        return (void)Error(tok_.loc, "expected a name such as PIPE_V, found " + Describe(tok_));
-      items.emplace_back(tok_.text);
-      Advance();
-      if (!Expect('>')) return;
-    } else if (tok_.kind == Tok::kAttr && tok_.text.find('<') != std::string_view::npos &&
-               tok_.text.back() == '>') {
-      const size_t open = tok_.text.find('<');
-      items.emplace_back(tok_.text.substr(open + 1, tok_.text.size() - open - 2));
-      Advance();
-    } else if (tok_.kind == Tok::kInt && !bracketed && !items.empty()) {
-      items.emplace_back(tok_.text);
-      Advance();
-    } else if (tok_.kind == Tok::kValue && !bracketed && !items.empty()) {
+    locs.push_back(tok().loc);
+    if (tok().Is('<')) {
+      parser_.Advance();
+      if (tok().kind != Tok::kIdent)
+        return (void)parser_.Error(tok().loc,
+                                   "expected a name such as PIPE_V, found " + Describe(tok()));
+      items.emplace_back(tok().text);
+      parser_.Advance();
+      if (!parser_.Expect('>')) return;
+    } else if (tok().kind == Tok::kAttr && tok().text.find('<') != std::string_view::npos &&
+               tok().text.back() == '>') {
+      const size_t open = tok().text.find('<');
+      items.emplace_back(tok().text.substr(open + 1, tok().text.size() - open - 2));
+      parser_.Advance();
+    } else if (tok().kind == Tok::kInt && !bracketed && !items.empty()) {
+      items.emplace_back(tok().text);
+      parser_.Advance();
+    } else if (tok().kind == Tok::kValue && !bracketed && !items.empty()) {
       // sync.set / sync.wait take the event as a run-time index too (PTOAS).
       Value event;
-      if (!UseInt(tok_, &event, "the event")) return;
+      if (!parser_.UseInt(tok(), &event, "the event")) return;
       items.emplace_back("0");
-      Advance();
+      parser_.Advance();
     } else {
-      return (void)Error(tok_.loc, std::string(n) + ": expected <NAME>, found " + Describe(tok_));
+      return (void)parser_.Error(tok().loc,
+                                 std::string(n) + ": expected <NAME>, found " + Describe(tok()));
     }
-    if (!tok_.Is(',') || (!bracketed && (n == "pto.barrier" || n == "pto.pipe_barrier"))) break;
-    Advance();
+    if (!tok().Is(',') || (!bracketed && (n == "pto.barrier" || n == "pto.pipe_barrier"))) break;
+    parser_.Advance();
   }
-  if (bracketed && !Expect(']')) return;
+  if (bracketed && !parser_.Expect(']')) return;
   auto is_event_id = [](const std::string& s) {
     return s.size() == 9 && s.rfind("EVENT_ID", 0) == 0 && s[8] >= '0' && s[8] <= '7';
   };
@@ -122,7 +125,7 @@ void Compiler::ParseSync(const Token& op) {
     else if (event || n == "pto.barrier_sync") well_formed = IsSyncOp(items[i]);
   }
   if (!well_formed) {
-    Error(locs[bad], std::string(n) + " takes " + form);
+    parser_.Error(locs[bad], std::string(n) + " takes " + form);
     return;
   }
   // PTOAS's SyncSetOp / SyncWaitOp verifiers: the pipes A5 signals on.
@@ -133,10 +136,11 @@ void Compiler::ParseSync(const Token& op) {
                                    items[0] == "PIPE_MTE2" || items[0] == "PIPE_MTE3" ||
                                    items[0] == "PIPE_V";
     if (!allowed)
-      Error(locs[0], std::string(n) + " on A5 takes " +
-                         (set ? "<PIPE_FIX> or <PIPE_MTE3>"
-                              : "<PIPE_FIX>, <PIPE_MTE1>, <PIPE_MTE2>, <PIPE_MTE3> or <PIPE_V>") +
-                         ", not <" + items[0] + ">");
+      parser_.Error(locs[0],
+                    std::string(n) + " on A5 takes " +
+                        (set ? "<PIPE_FIX> or <PIPE_MTE3>"
+                             : "<PIPE_FIX>, <PIPE_MTE1>, <PIPE_MTE2>, <PIPE_MTE3> or <PIPE_V>") +
+                        ", not <" + items[0] + ">");
   }
   // PTOAS's SetIntraBlockOp / WaitIntraBlockOp verifiers: five pipes, a
   // static event in 0..15 (A2A3) or 0..31 (A5).
@@ -144,13 +148,14 @@ void Compiler::ParseSync(const Token& op) {
     const std::string& pipe = items[0];
     if (pipe != "PIPE_FIX" && pipe != "PIPE_MTE1" && pipe != "PIPE_MTE2" &&
         pipe != "PIPE_MTE3" && pipe != "PIPE_V")
-      return (void)Error(locs[0], std::string(n) +
-                                      " takes <PIPE_FIX>, <PIPE_MTE1>, <PIPE_MTE2>, "
-                                      "<PIPE_MTE3> or <PIPE_V>, not <" + pipe + ">");
+      return (void)parser_.Error(locs[0], std::string(n) +
+                                              " takes <PIPE_FIX>, <PIPE_MTE1>, <PIPE_MTE2>, "
+                                              "<PIPE_MTE3> or <PIPE_V>, not <" +
+                                              pipe + ">");
     const int64_t most = p_->profile == PTO_PROFILE_A2A3 ? 15 : 31;
     if (strtoll(items[1].c_str(), nullptr, 10) > most)
-      Error(locs[1], std::string(n) + ": event " + items[1] + " is outside 0.." +
-                         std::to_string(most));
+      parser_.Error(locs[1], std::string(n) + ": event " + items[1] + " is outside 0.." +
+                                 std::to_string(most));
   }
 }
 
@@ -158,110 +163,112 @@ void Compiler::ParseSync(const Token& op) {
 // ID[, MODE]] (an A5 buffer-id token), and their _dyn forms with ID an
 // index value; an optional {mode = N}. PTOAS's verifier: a concrete pipe or
 // a sync op, ID in 0..31, MODE not negative.
-void Compiler::ParseBufferToken(const Token& op) {
+void CoreReader::ParseBufferToken(const Token& op) {
   const std::string n(op.text);
   const bool dynamic = n.size() > 4 && n.compare(n.size() - 4, 4, "_dyn") == 0;
   const std::string form = n + " takes \"PIPE_X\", " + (dynamic ? "%id" : "ID") +
                            "[, MODE] or [#pto.pipe_event_type<OP>, " +
                            (dynamic ? "%id" : "ID") + "[, MODE]]";
-  const bool bracketed = tok_.Is('[');
-  if (bracketed) Advance();
-  const SourceLoc type_loc = tok_.loc;
+  const bool bracketed = tok().Is('[');
+  if (bracketed) parser_.Advance();
+  const SourceLoc type_loc = tok().loc;
   std::string_view endpoint;
-  if (!bracketed && tok_.kind == Tok::kString) {
-    endpoint = tok_.text;
-  } else if (bracketed && tok_.kind == Tok::kAttr) {
+  if (!bracketed && tok().kind == Tok::kString) {
+    endpoint = tok().text;
+  } else if (bracketed && tok().kind == Tok::kAttr) {
     for (const char* kind : {"pipe_event_type", "sync_op_type", "pipe"})
-      if (endpoint.empty()) endpoint = AttrValue(tok_, kind);
+      if (endpoint.empty()) endpoint = AttrValue(tok(), kind);
   }
-  if (endpoint.empty()) return (void)Error(tok_.loc, form);
+  if (endpoint.empty()) return (void)parser_.Error(tok().loc, form);
   if (!(IsPipe(endpoint) || IsSyncOp(endpoint)) || endpoint == "PIPE_ALL" ||
       endpoint == "PIPE_NUM" || endpoint == "PIPE_UNASSIGNED")
-    return (void)Error(type_loc, n + ": '" + std::string(endpoint) +
-                                     "' is not a concrete pipe (PIPE_V, PIPE_MTE2, ...) or a "
-                                     "sync op (TLOAD, TVEC, ...)");
-  Advance();
-  if (!Expect(',')) return;
+    return (void)parser_.Error(type_loc,
+                               n + ": '" + std::string(endpoint) +
+                                   "' is not a concrete pipe (PIPE_V, PIPE_MTE2, ...) or a "
+                                   "sync op (TLOAD, TVEC, ...)");
+  parser_.Advance();
+  if (!parser_.Expect(',')) return;
   if (dynamic) {
     Value id;
-    if (!ParseIntOperand(&id, "the buffer id")) return;
+    if (!parser_.ParseIntOperand(&id, "the buffer id")) return;
   } else {
-    if (tok_.kind != Tok::kInt) return (void)Error(tok_.loc, form);
-    const int64_t id = strtoll(std::string(tok_.text).c_str(), nullptr, 10);
+    if (tok().kind != Tok::kInt) return (void)parser_.Error(tok().loc, form);
+    const int64_t id = strtoll(std::string(tok().text).c_str(), nullptr, 10);
     if (id < 0 || id > 31)
-      return (void)Error(tok_.loc, n + ": buffer id " + std::string(tok_.text) +
-                                       " is outside 0..31");
-    Advance();
+      return (void)parser_.Error(
+          tok().loc, n + ": buffer id " + std::string(tok().text) + " is outside 0..31");
+    parser_.Advance();
   }
   std::vector<std::pair<Token, SourceLoc>> modes;
-  if (tok_.Is(',')) {
-    Advance();
-    modes.emplace_back(tok_, tok_.loc);
-    Advance();
+  if (tok().Is(',')) {
+    parser_.Advance();
+    modes.emplace_back(tok(), tok().loc);
+    parser_.Advance();
   }
-  if (bracketed && !Expect(']')) return;
-  if (tok_.Is('{')) {
+  if (bracketed && !parser_.Expect(']')) return;
+  if (tok().Is('{')) {
     std::vector<AttrEntry> attrs;
-    if (!ParseAttrDict(&attrs)) return;
+    if (!parser_.ParseAttrDict(&attrs)) return;
     for (const AttrEntry& e : attrs) {
       if (e.key != "mode")
-        return (void)Error(e.loc, n + ": unknown attribute '" + std::string(e.key) + "'");
+        return (void)parser_.Error(e.loc, n + ": unknown attribute '" + std::string(e.key) + "'");
       modes.emplace_back(e.value, e.loc);
     }
   }
   for (const auto& mode : modes)
     if (mode.first.kind != Tok::kInt || mode.first.text[0] == '-')
-      return (void)Error(mode.second, n + ": the mode is an integer of 0 or more");
+      return (void)parser_.Error(mode.second, n + ": the mode is an integer of 0 or more");
 }
 
 // pto.cmo.cacheinvalid all #pto.address_space<gm> | %addr single_cache_line : T
 // (a GM pointer or view): cache maintenance of global memory.
-void Compiler::ParseCacheInvalid(const Token& op) {
-  if (tok_.IsIdent("all")) {
-    Advance();
-    const std::string_view space = AttrValue(tok_, "address_space");
+void CoreReader::ParseCacheInvalid(const Token& op) {
+  if (tok().IsIdent("all")) {
+    parser_.Advance();
+    const std::string_view space = AttrValue(tok(), "address_space");
     if (space != "gm" && space != "zero")
-      return (void)Error(tok_.loc, "pto.cmo.cacheinvalid all takes #pto.address_space<gm>, found " +
-                                       Describe(tok_));
-    Advance();
+      return (void)parser_.Error(
+          tok().loc,
+          "pto.cmo.cacheinvalid all takes #pto.address_space<gm>, found " + Describe(tok()));
+    parser_.Advance();
   } else {
     Token name;
     Value addr;
-    if (!ExpectValueName(&name) || !UseValue(name, &addr) || !ExpectIdent("single_cache_line") ||
-        !Expect(':'))
+    if (!parser_.ExpectValueName(&name) || !parser_.UseValue(name, &addr) ||
+        !parser_.ExpectIdent("single_cache_line") || !parser_.Expect(':'))
       return;
-    const SourceLoc type_loc = tok_.loc;
+    const SourceLoc type_loc = tok().loc;
     Type written;
-    if (!ParseType(&written)) return;
+    if (!parser_.ParseType(&written)) return;
     if (written.kind != TypeKind::kPtr && written.kind != TypeKind::kTensorView &&
         written.kind != TypeKind::kPartitionView)
-      return (void)Error(type_loc, std::string(op.text) +
-                                       ": single_cache_line takes a GM pointer or view, not " +
-                                       TypeString(written));
-    if (!WrittenAs(name, addr.type, written, type_loc)) return;
+      return (void)parser_.Error(
+          type_loc, std::string(op.text) + ": single_cache_line takes a GM pointer or view, not " +
+                        TypeString(written));
+    if (!parser_.WrittenAs(name, addr.type, written, type_loc)) return;
   }
-  if (tok_.Is('{')) {
+  if (tok().Is('{')) {
     std::vector<AttrEntry> attrs;
-    if (ParseAttrDict(&attrs) && !attrs.empty())
-      Error(attrs[0].loc, std::string(op.text) + ": unknown attribute '" +
-                              std::string(attrs[0].key) + "'");
+    if (parser_.ParseAttrDict(&attrs) && !attrs.empty())
+      parser_.Error(attrs[0].loc, std::string(op.text) + ": unknown attribute '" +
+                                      std::string(attrs[0].key) + "'");
   }
 }
 
 // pto.fence.barrier_all #pto.fence_scope<local_memory|gm|all>.
-void Compiler::ParseFence(const Token& op) {
-  std::string_view scope = AttrValue(tok_, "fence_scope");
-  if (scope.empty() && tok_.Is('<')) {
-    Advance();
-    if (tok_.kind == Tok::kIdent) scope = tok_.text;
-    Advance();
-    if (!tok_.Is('>')) scope = {};
+void CoreReader::ParseFence(const Token& op) {
+  std::string_view scope = AttrValue(tok(), "fence_scope");
+  if (scope.empty() && tok().Is('<')) {
+    parser_.Advance();
+    if (tok().kind == Tok::kIdent) scope = tok().text;
+    parser_.Advance();
+    if (!tok().Is('>')) scope = {};
   }
   if (scope != "local_memory" && scope != "gm" && scope != "all")
-    return (void)Error(tok_.loc, std::string(op.text) +
-                                     " takes #pto.fence_scope<local_memory|gm|all>, found " +
-                                     Describe(tok_));
-  Advance();
+    return (void)parser_.Error(
+        tok().loc, std::string(op.text) + " takes #pto.fence_scope<local_memory|gm|all>, found " +
+                       Describe(tok()));
+  parser_.Advance();
 }
 
 // pto.syncall([%workspace[, %used] : T[, i32]]) mode = #pto.sync_all_mode<hard|soft>,
@@ -270,59 +277,64 @@ void Compiler::ParseFence(const Token& op) {
 // (16 elements at least where a view's dims say so) and an optional i32
 // count. Here blocks run independently, so it is nothing with one block
 // and a run-time error with several (Code::kNop, sub 1).
-void Compiler::ParseSyncAll(const Token& op) {
+void CoreReader::ParseSyncAll(const Token& op) {
   std::vector<Token> names;
   std::vector<Type> types;
   std::vector<SourceLoc> type_locs;
-  if (!Expect('(')) return;
-  if (!tok_.Is(')')) {
-    ParseValueNames(&names);
-    if (!Expect(':') || !ParseTypeList(&types, &type_locs)) return;
+  if (!parser_.Expect('(')) return;
+  if (!tok().Is(')')) {
+    parser_.ParseValueNames(&names);
+    if (!parser_.Expect(':') || !parser_.ParseTypeList(&types, &type_locs)) return;
   }
-  if (!Expect(')')) return;
+  if (!parser_.Expect(')')) return;
   if (names.size() != types.size())
-    return (void)Error(op.loc, "pto.syncall: " + std::to_string(names.size()) + " operands, " +
-                                   std::to_string(types.size()) + " types");
-  if (!ExpectIdent("mode") || !Expect('=')) return;
-  const SourceLoc mode_loc = tok_.loc;
-  const std::string_view mode = AttrValue(tok_, "sync_all_mode");
+    return (void)parser_.Error(op.loc, "pto.syncall: " + std::to_string(names.size()) +
+                                           " operands, " + std::to_string(types.size()) + " types");
+  if (!parser_.ExpectIdent("mode") || !parser_.Expect('=')) return;
+  const SourceLoc mode_loc = tok().loc;
+  const std::string_view mode = AttrValue(tok(), "sync_all_mode");
   if (mode != "hard" && mode != "soft")
-    return (void)Error(tok_.loc, "pto.syncall: mode is #pto.sync_all_mode<hard|soft>, found " +
-                                     Describe(tok_));
-  Advance();
-  if (!Expect(',') || !ExpectIdent("core_type") || !Expect('=')) return;
-  const std::string_view core = AttrValue(tok_, "sync_core_type");
+    return (void)parser_.Error(
+        tok().loc, "pto.syncall: mode is #pto.sync_all_mode<hard|soft>, found " + Describe(tok()));
+  parser_.Advance();
+  if (!parser_.Expect(',') || !parser_.ExpectIdent("core_type") || !parser_.Expect('=')) return;
+  const std::string_view core = AttrValue(tok(), "sync_core_type");
   if (core != "aiv_only" && core != "aic_only" && core != "mix")
-    return (void)Error(tok_.loc,
-                       "pto.syncall: core_type is #pto.sync_core_type<aiv_only|aic_only|mix>, "
-                       "found " + Describe(tok_));
-  Advance();
+    return (void)parser_.Error(
+        tok().loc,
+        "pto.syncall: core_type is #pto.sync_core_type<aiv_only|aic_only|mix>, "
+        "found " +
+            Describe(tok()));
+  parser_.Advance();
   for (size_t i = 0; i < names.size(); ++i) {
     Value v;
-    if (!UseValue(names[i], &v)) return;
-    if (!WrittenAs(names[i], v.type, types[i], type_locs[i])) return;
+    if (!parser_.UseValue(names[i], &v)) return;
+    if (!parser_.WrittenAs(names[i], v.type, types[i], type_locs[i])) return;
   }
   if (mode == "hard" && !names.empty())
-    return (void)Error(mode_loc, "pto.syncall: a hard syncall takes no workspace or count");
+    return (void)parser_.Error(mode_loc, "pto.syncall: a hard syncall takes no workspace or count");
   if (mode == "soft") {
     if (names.empty() || names.size() > 2)
-      return (void)Error(mode_loc, "pto.syncall: a soft syncall takes a GM workspace and an "
-                                   "optional i32 count");
+      return (void)parser_.Error(mode_loc,
+                                 "pto.syncall: a soft syncall takes a GM workspace and an "
+                                 "optional i32 count");
     const Type& w = types[0];
     int64_t elements = 1;
     for (int i = 0; i < w.rank; ++i) elements = w.dims[i] == kDynamic ? -1 : elements * w.dims[i];
     const bool is_gm = w.kind == TypeKind::kPtr || w.kind == TypeKind::kTensorView ||
                        w.kind == TypeKind::kPartitionView;
     if (!is_gm || w.dtype != PTO_INT32)
-      return (void)Error(type_locs[0], "pto.syncall: the workspace is a GM pointer or view of "
-                                       "i32, not " + TypeString(w));
+      return (void)parser_.Error(type_locs[0],
+                                 "pto.syncall: the workspace is a GM pointer or view of "
+                                 "i32, not " +
+                                     TypeString(w));
     if (w.kind != TypeKind::kPtr && elements >= 0 && elements < 16)
-      return (void)Error(type_locs[0], "pto.syncall: the workspace holds " +
-                                           std::to_string(elements) +
-                                           " elements, fewer than 16");
+      return (void)parser_.Error(type_locs[0], "pto.syncall: the workspace holds " +
+                                                   std::to_string(elements) +
+                                                   " elements, fewer than 16");
     if (names.size() == 2 && !(types[1].kind == TypeKind::kInt && types[1].bits == 32))
-      return (void)Error(type_locs[1], "pto.syncall: the count is i32, not " +
-                                           TypeString(types[1]));
+      return (void)parser_.Error(type_locs[1],
+                                 "pto.syncall: the count is i32, not " + TypeString(types[1]));
   }
   Instr in;
   in.code = Code::kNop;
@@ -339,47 +351,53 @@ void Compiler::ParseSyncAll(const Token& op) {
 // checked as PTOAS's verifiers check them, then nothing: a block reads global
 // memory directly, with no cache between, so a prefetch changes no result
 // and its event has completed (the wait gives true).
-void Compiler::ParsePrefetch(const Token& op, const Token& result) {
+void CoreReader::ParsePrefetch(const Token& op, const Token& result) {
   const std::string what(op.text);
   const bool session = op.text == "pto.get_prefetch_async_session";
   const bool context = op.text == "pto.make_prefetch_async_context";
   const size_t want = context || session ? 1 : 2;
   std::vector<Token> names;
-  if (!session && !Expect('(')) return;
-  ParseValueNames(&names);
-  if (!ok()) return;
+  if (!session && !parser_.Expect('(')) return;
+  parser_.ParseValueNames(&names);
+  if (!parser_.ok()) return;
   if (names.size() != want)
-    return (void)Error(op.loc, what + " takes " + (want == 1 ? "one operand" : "two operands"));
+    return (void)parser_.Error(op.loc,
+                               what + " takes " + (want == 1 ? "one operand" : "two operands"));
   std::vector<Type> types;
   std::vector<SourceLoc> locs;
-  if (!Expect(':') || !ParseTypes(want, &types, &locs) || (!session && !Expect(')'))) return;
-  if (tok_.Is('{')) {
+  if (!parser_.Expect(':') || !parser_.ParseTypes(want, &types, &locs) ||
+      (!session && !parser_.Expect(')')))
+    return;
+  if (tok().Is('{')) {
     std::vector<AttrEntry> attrs;
-    if (!ParseAttrDict(&attrs)) return;
+    if (!parser_.ParseAttrDict(&attrs)) return;
     if (!attrs.empty())
-      return (void)Error(attrs[0].loc, what + ": unknown attribute '" +
-                                           std::string(attrs[0].key) + "'");
+      return (void)parser_.Error(attrs[0].loc,
+                                 what + ": unknown attribute '" + std::string(attrs[0].key) + "'");
   }
-  if (!ExpectArrow()) return;
-  const SourceLoc result_loc = tok_.loc;
+  if (!parser_.ExpectArrow()) return;
+  const SourceLoc result_loc = tok().loc;
   Type result_type;
-  if (!ParseType(&result_type)) return;
+  if (!parser_.ParseType(&result_type)) return;
   for (size_t i = 0; i < want; ++i) {
     Value v;
-    if (!UseValue(names[i], &v)) return;
-    if (!WrittenAs(names[i], v.type, types[i], locs[i])) return;
+    if (!parser_.UseValue(names[i], &v)) return;
+    if (!parser_.WrittenAs(names[i], v.type, types[i], locs[i])) return;
   }
   Type want_result;
   if (context) {
     if (types[0].kind != TypeKind::kPtr || pto_dtype_size(types[0].dtype) != 1 ||
         IsFloatDtype(types[0].dtype))
-      return (void)Error(locs[0], what + " takes its workspace as a !pto.ptr of 8-bit integers, "
-                                         "not " + TypeString(types[0]));
+      return (void)parser_.Error(locs[0],
+                                 what +
+                                     " takes its workspace as a !pto.ptr of 8-bit integers, "
+                                     "not " +
+                                     TypeString(types[0]));
     ParseHandleType("!pto.prefetch_async_context", &want_result);
   } else if (session) {
     if (!IsHandle(types[0], Handle::kPrefetchContext))
-      return (void)Error(locs[0], what + " takes a !pto.prefetch_async_context, not " +
-                                      TypeString(types[0]));
+      return (void)parser_.Error(
+          locs[0], what + " takes a !pto.prefetch_async_context, not " + TypeString(types[0]));
     ParseHandleType("!pto.async_session", &want_result);
   } else if (op.text == "pto.tprefetch_async") {
     const Type& src = types[0];
@@ -387,24 +405,28 @@ void Compiler::ParsePrefetch(const Token& op, const Token& result) {
     for (int i = 0; flat && i < src.rank; ++i)
       flat = src.dims[i] != kDynamic && (i + 1 == src.rank || src.dims[i] == 1);
     if (!flat)
-      return (void)Error(locs[0], what + " prefetches a view of static shape whose dimensions "
-                                         "but the last are 1 (a flat, contiguous 1-D view in "
-                                         "global memory), not " + TypeString(src));
+      return (void)parser_.Error(locs[0], what +
+                                              " prefetches a view of static shape whose dimensions "
+                                              "but the last are 1 (a flat, contiguous 1-D view in "
+                                              "global memory), not " +
+                                              TypeString(src));
     if (!IsHandle(types[1], Handle::kPrefetchContext))
-      return (void)Error(locs[1], what + " takes a !pto.prefetch_async_context, not " +
-                                      TypeString(types[1]));
+      return (void)parser_.Error(
+          locs[1], what + " takes a !pto.prefetch_async_context, not " + TypeString(types[1]));
     ParseHandleType("!pto.async_event", &want_result);
   } else {
     if (!IsHandle(types[0], Handle::kAsyncEvent) || !IsHandle(types[1], Handle::kAsyncSession))
-      return (void)Error(locs[0], what + " takes a !pto.async_event and a !pto.async_session, "
-                                         "not " + TypeString(types[0]) + " and " +
-                                         TypeString(types[1]));
+      return (void)parser_.Error(locs[0], what +
+                                              " takes a !pto.async_event and a !pto.async_session, "
+                                              "not " +
+                                              TypeString(types[0]) + " and " +
+                                              TypeString(types[1]));
     want_result.kind = TypeKind::kInt;
     want_result.bits = 1;
   }
   if (!SameType(result_type, want_result))
-    return (void)Error(result_loc, what + " gives " + TypeString(want_result) + ", not " +
-                                       TypeString(result_type));
+    return (void)parser_.Error(result_loc, what + " gives " + TypeString(want_result) + ", not " +
+                                               TypeString(result_type));
   Value v;
   v.type = want_result;
   if (want_result.kind == TypeKind::kInt) {
@@ -412,12 +434,12 @@ void Compiler::ParsePrefetch(const Token& op, const Token& result) {
     in.code = Code::kConstInt;
     in.loc = op.loc;
     in.imm = 1;
-    v.reg = in.a = NewIntReg();
+    v.reg = in.a = parser_.NewIntReg();
     v.is_const = true;
     v.const_value = 1;
     p_->code.push_back(in);
   }
-  Define(result, v);
+  parser_.Define(result, v);
 }
 
 }  // namespace program

@@ -5,7 +5,8 @@
 #include <vector>
 
 #include "dtype_rules.h"
-#include "program/parse/compiler.h"
+#include "program/parse/parser.h"
+#include "program/parse/readers.h"
 
 namespace pto {
 namespace program {
@@ -17,7 +18,7 @@ std::string ShapeText(const Type& t) { return std::to_string(t.rows) + "x" + std
 
 }  // namespace
 
-bool Compiler::TextTmpAllowed(const ops::OpDescriptor& op) {
+bool TileReader::TextTmpAllowed(const ops::OpDescriptor& op) {
   // A TextTmp row's tmp (trsqrt's, PTOAS's for its high_precision path;
   // tpows's, the page's A2A3 scratch) is accepted and unused.
   return op.tmp != ops::TmpRole::kNone || ops::HasTrait(op, PTO_TRAIT_TextTmp);
@@ -27,26 +28,28 @@ bool Compiler::TextTmpAllowed(const ops::OpDescriptor& op) {
 // them in a ScalarFirst row: tdivs's scalar/tile form): an SSA value of an
 // integer type for an integer tile, of a float type for a float one, as
 // declared in the operation's type list.
-bool Compiler::TakeScalarOperand(const ops::OpDescriptor& desc, std::vector<Token>* names,
-                                 std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
-                                 Instr* scalar) {
+bool TileReader::TakeScalarOperand(const ops::OpDescriptor& desc, std::vector<Token>* names,
+                                   std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
+                                   Instr* scalar) {
   size_t at = ops::AttrLeads(desc.attr) ? 0 : desc.source_count;
   // A ScalarAfterTmp row's text (PTOAS's tsels: ins(%mask, %src, %tmp,
   // %scalar)) gives the scalar after tmp.
   if (ops::HasTrait(desc, PTO_TRAIT_ScalarAfterTmp) && names->size() == size_t{desc.source_count} + 2)
     ++at;
   if (names->size() <= at)
-    return Error(tok_.loc, std::string(desc.mnemonic) + " takes a scalar after " +
-                               std::to_string(at) + " tile operand(s)");
+    return parser_.Error(tok().loc, std::string(desc.mnemonic) + " takes a scalar after " +
+                                        std::to_string(at) + " tile operand(s)");
   const Token name = (*names)[at];
-  const Value* v = Lookup(name.text);
-  if (v == nullptr) return Error(name.loc, "%" + std::string(name.text) + " is not defined");
+  const Value* v = parser_.Lookup(name.text);
+  if (v == nullptr)
+    return parser_.Error(name.loc, "%" + std::string(name.text) + " is not defined");
   const bool is_float = v->type.kind == TypeKind::kFloat;
   if (!is_float && !v->type.IsInteger())
-    return Error(name.loc, "the scalar of " + std::string(desc.mnemonic) +
-                               " is an integer or float value");
+    return parser_.Error(
+        name.loc, "the scalar of " + std::string(desc.mnemonic) + " is an integer or float value");
   if (at < types->size() && (*types)[at].kind != v->type.kind)
-    return Error((*type_locs)[at], "%" + std::string(name.text) + " is not of the type given here");
+    return parser_.Error((*type_locs)[at],
+                         "%" + std::string(name.text) + " is not of the type given here");
   scalar->scalar_reg = v->reg;
   scalar->scalar_is_float = is_float;
   names->erase(names->begin() + at);
@@ -57,24 +60,26 @@ bool Compiler::TakeScalarOperand(const ops::OpDescriptor& desc, std::vector<Toke
   return true;
 }
 
-bool Compiler::TakeIndexOperands(const ops::OpDescriptor& desc, std::vector<Token>* names,
-                                 std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
-                                 Instr* in) {
+bool TileReader::TakeIndexOperands(const ops::OpDescriptor& desc, std::vector<Token>* names,
+                                   std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
+                                   Instr* in) {
   const size_t at = desc.source_count, count = static_cast<size_t>(ops::IndexCount(desc.attr));
   if (names->size() < at + count)
-    return Error(tok_.loc, std::string(desc.mnemonic) + " takes " + std::to_string(count) +
-                               " index value(s) after " + std::to_string(at) +
-                               " tile operand(s)");
+    return parser_.Error(tok().loc, std::string(desc.mnemonic) + " takes " + std::to_string(count) +
+                                        " index value(s) after " + std::to_string(at) +
+                                        " tile operand(s)");
   for (size_t k = 0; k < count; ++k) {
     const Token name = (*names)[at + k];
-    const Value* v = Lookup(name.text);
-    if (v == nullptr) return Error(name.loc, "%" + std::string(name.text) + " is not defined");
+    const Value* v = parser_.Lookup(name.text);
+    if (v == nullptr)
+      return parser_.Error(name.loc, "%" + std::string(name.text) + " is not defined");
     if (!v->type.IsInteger())
-      return Error(name.loc, "the offsets of " + std::string(desc.mnemonic) +
-                                 " are index (or integer) values, not " + TypeString(v->type));
+      return parser_.Error(name.loc, "the offsets of " + std::string(desc.mnemonic) +
+                                         " are index (or integer) values, not " +
+                                         TypeString(v->type));
     if (at + k < types->size() && !(*types)[at + k].IsInteger())
-      return Error((*type_locs)[at + k],
-                   "%" + std::string(name.text) + " is not of the type given here");
+      return parser_.Error((*type_locs)[at + k],
+                           "%" + std::string(name.text) + " is not of the type given here");
     in->index_regs[k] = v->reg;
   }
   names->erase(names->begin() + at, names->begin() + at + count);
@@ -86,16 +91,16 @@ bool Compiler::TakeIndexOperands(const ops::OpDescriptor& desc, std::vector<Toke
   return true;
 }
 
-bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
-                          const std::vector<uint32_t>& ins, uint32_t dst, int attr,
-                          const Instr& scalar, const TextForm& form) {
+bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
+                            const std::vector<uint32_t>& ins, uint32_t dst, int attr,
+                            const Instr& scalar, const TextForm& form) {
   // A cube tile (or a boxed vec tile) on either side: one of the cube's
   // moves, or an error.
   const auto boxed = [](const Type& t) { return t.IsCube() || t.IsBoxedVec(); };
   const bool cube = boxed(p_->tiles[dst].type) ||
                     (!ins.empty() && boxed(p_->tiles[ins[0]].type)) ||
                     (ins.size() > 1 && boxed(p_->tiles[ins[1]].type));
-  if (cube) return EmitCubeMove(op, loc, ins.empty() ? dst : ins[0], dst, scalar);
+  if (cube) return parser_.cores().EmitCubeMove(op, loc, ins.empty() ? dst : ins[0], dst, scalar);
   Instr in;
   in.scalar_reg = scalar.scalar_reg;
   in.scalar_is_float = scalar.scalar_is_float;
@@ -117,9 +122,9 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     // rule to what the verifier checks.
     if (!float_tile) in.check_at_run = true;
     if (float_tile != scalar.scalar_is_float)
-      return Error(loc, std::string(op.mnemonic) + " takes " +
-                            (float_tile ? "a float" : "an integer") + " scalar for a tile of " +
-                            DtypeName(p_->tiles[owner].type.dtype));
+      return parser_.Error(
+          loc, std::string(op.mnemonic) + " takes " + (float_tile ? "a float" : "an integer") +
+                   " scalar for a tile of " + DtypeName(p_->tiles[owner].type.dtype));
   }
   if (ops::AttributeOf(op.attr).text == ops::TextAttr::kConversion) {
     // PTOAS's verifier: src and dst have the same shape (and valid shape,
@@ -130,8 +135,8 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     const Type& s = p_->tiles[ins[0]].type;
     const Type& d = p_->tiles[dst].type;
     if (s.rows != d.rows || s.cols != d.cols)
-      return Error(loc, "tcvt's src shape " + ShapeText(s) + " differs from dst's " +
-                            ShapeText(d) + " (PTOAS's rule)");
+      return parser_.Error(loc, "tcvt's src shape " + ShapeText(s) + " differs from dst's " +
+                                    ShapeText(d) + " (PTOAS's rule)");
     // Without rmode, PTOAS's default CAST_RINT.
     const bool off = (s.dtype == PTO_FLOAT16 &&
                       (d.dtype == PTO_UINT8 || d.dtype == PTO_INT8 || d.dtype == PTO_INT16)) ||
@@ -167,7 +172,7 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     t.high_precision = form.high_precision;
     t.profile = p_->profile;
     char sentence[256];
-    if (!op.text_rules(t, sentence, sizeof sentence)) return Error(loc, sentence);
+    if (!op.text_rules(t, sentence, sizeof sentence)) return parser_.Error(loc, sentence);
   }
   // A2A3's row reductions and index reductions need a tmp the sync form
   // leaves out ("lowering may introduce internal scratch tiles"): one of
@@ -176,7 +181,7 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
       (op.family == ops::Family::kRowReduce || ops::HasTrait(op, PTO_TRAIT_IndexDst)) &&
       p_->profile == PTO_PROFILE_A2A3;
   if (in.d == kNoSlot && row_scratch) {
-    in.d = NewTileSlot(p_->tiles[ins[0]].type, loc, "");
+    in.d = parser_.NewTileSlot(p_->tiles[ins[0]].type, loc, "");
     p_->tiles[in.d].in_ub = false;
     p_->tiles[in.d].used = true;
   }
@@ -184,7 +189,7 @@ bool Compiler::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     // The text leaves tmp out ("an implementation aid, not an
     // architecture-visible input"): a tile the C call needs and never reads.
     Type t = p_->tiles[dst].type;
-    in.d = NewTileSlot(t, loc, "");
+    in.d = parser_.NewTileSlot(t, loc, "");
     p_->tiles[in.d].in_ub = false;
     p_->tiles[in.d].used = true;
   }
@@ -209,64 +214,67 @@ static const ops::OpDescriptor& WithMaskPattern(const ops::OpDescriptor& op, siz
 }
 
 // A MaskPattern row's text must name its pattern (0: none given).
-bool Compiler::MaskPatternGiven(const Token& op, const ops::OpDescriptor& desc, int attr) {
+bool TileReader::MaskPatternGiven(const Token& op, const ops::OpDescriptor& desc, int attr) {
   if (desc.attr != ops::AttrKind::kMaskPattern || (attr & 0xFF) != 0) return true;
-  return Error(op.loc, std::string(op.text) +
+  return parser_.Error(op.loc,
+                       std::string(op.text) +
                            " with one source is its mask-pattern form, which needs {maskPattern "
                            "= #pto.mask_pattern<...>}");
 }
 
 // PTOAS's axis after the mask-pattern form's type, `: T, "row")` or
 // "col": pto_gather_axis in the attribute's second byte.
-bool Compiler::ParseGatherAxis(int* attr) {
-  Advance();  // ,
-  if (tok_.kind != Tok::kString || (tok_.text != "row" && tok_.text != "col"))
-    return Error(tok_.loc, "the axis of tgather's mask-pattern form is \"row\" or \"col\"");
-  *attr = (*attr & 0xFF) | ((tok_.text == "col" ? PTO_GATHER_COL : PTO_GATHER_ROW) << 8);
-  Advance();
+bool TileReader::ParseGatherAxis(int* attr) {
+  parser_.Advance();  // ,
+  if (tok().kind != Tok::kString || (tok().text != "row" && tok().text != "col"))
+    return parser_.Error(tok().loc,
+                         "the axis of tgather's mask-pattern form is \"row\" or \"col\"");
+  *attr = (*attr & 0xFF) | ((tok().text == "col" ? PTO_GATHER_COL : PTO_GATHER_ROW) << 8);
+  parser_.Advance();
   return true;
 }
 
 // The sources, then optionally tmp: as many as the operation takes.
-bool Compiler::OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
-                                const char* what) {
+bool TileReader::OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
+                                  const char* what) {
   const size_t most = desc.source_count + (TextTmpAllowed(desc) ? 1 : 0);
   if (count >= desc.source_count && count <= most) return true;
-  return Error(
+  return parser_.Error(
       op.loc, std::string(op.text) + " takes " + std::to_string(desc.source_count) +
                   (most > desc.source_count ? " or " + std::to_string(most) : std::string()) + " " +
                   what + ", not " + std::to_string(count));
 }
 
 // The tile slots of an operation's sources (read) and tmp (never read).
-bool Compiler::UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names,
-                           const std::vector<Type>& types, const std::vector<SourceLoc>& type_locs,
-                           std::vector<uint32_t>* slots) {
+bool TileReader::UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names,
+                             const std::vector<Type>& types,
+                             const std::vector<SourceLoc>& type_locs,
+                             std::vector<uint32_t>* slots) {
   slots->resize(names.size());
   for (size_t i = 0; i < names.size(); ++i) {
     const Use use = i < desc.source_count ? Use::kRead : Use::kTmp;
-    if (!UseTile(names[i], types[i], type_locs[i], use, &(*slots)[i])) return false;
+    if (!parser_.UseTile(names[i], types[i], type_locs[i], use, &(*slots)[i])) return false;
   }
   return true;
 }
 
 // pto.OP ins(%a, %b[, %tmp] : T, T[, T]) outs(%d : T) [{attrs}]
-void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_text) {
-  Advance();  // ins
-  text_high_precision_ = false;
+void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_text) {
+  parser_.Advance();  // ins
+  bool high_precision = false;
   std::vector<Token> names;
-  if (!Expect('(')) return;
-  ParseValueNames(&names);
+  if (!parser_.Expect('(')) return;
+  parser_.ParseValueNames(&names);
   const ops::OpDescriptor& named = WithMaskPattern(named_text, names.size());
   // PTOAS prints an operation's attributes inside ins( ) before the types
   // (tcolsum's `ins(%src, %tmp {isBinary = ...} : T, T)`, tcvt's
   // `ins(%src {rmode = ...} : T)`); after outs( ) is read too.
   int attr = 0;
-  if (tok_.Is('{') && !ParseOpAttrs(named, &attr)) return;
+  if (tok().Is('{') && !ParseOpAttrs(named, &attr, &high_precision)) return;
   std::vector<Type> types;
   std::vector<SourceLoc> type_locs;
-  if (!Expect(':') || !ParseTypes(names.size(), &types, &type_locs)) return;
-  if (named.attr == ops::AttrKind::kMaskPattern && tok_.Is(',') && !ParseGatherAxis(&attr)) return;
+  if (!parser_.Expect(':') || !parser_.ParseTypes(names.size(), &types, &type_locs)) return;
+  if (named.attr == ops::AttrKind::kMaskPattern && tok().Is(',') && !ParseGatherAxis(&attr)) return;
   const ops::OpDescriptor& desc = WithScalarFirst(named, types);
   Instr scalar;
   if (ops::IndexCount(desc.attr) > 0 &&
@@ -279,125 +287,125 @@ void Compiler::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_te
   Token dst_name;
   Type dst_type;
   SourceLoc dst_loc;
-  if (!ParseOuts(&dst_name, &dst_type, &dst_loc)) return;
-  if (tok_.Is('{') && !ParseOpAttrs(desc, &attr)) return;
-  if (ops::AttributeOf(desc.attr).text == ops::TextAttr::kBinaryOrder && tok_.IsIdent("isBinary") &&
-      !ParseBareBinaryOrder(&attr))
+  if (!parser_.ParseOuts(&dst_name, &dst_type, &dst_loc)) return;
+  if (tok().Is('{') && !ParseOpAttrs(desc, &attr, &high_precision)) return;
+  if (ops::AttributeOf(desc.attr).text == ops::TextAttr::kBinaryOrder &&
+      tok().IsIdent("isBinary") && !ParseBareBinaryOrder(&attr))
     return;
-  if (desc.attr == ops::AttrKind::kMaskPattern && tok_.IsIdent("maskPattern") &&
+  if (desc.attr == ops::AttrKind::kMaskPattern && tok().IsIdent("maskPattern") &&
       !ParseBareMaskPattern(&attr))
     return;
   if (!MaskPatternGiven(op, desc, attr)) return;
   std::vector<uint32_t> slots;
   if (!UseOperands(desc, names, types, type_locs, &slots)) return;
   uint32_t dst;
-  if (!UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &dst)) return;
+  if (!parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &dst)) return;
   // tsetval writes one element (the rest of dst stays as it was) and a
   // ReadsDst row adds to dst's old values: a bound dst is read too.
   if ((desc.attr == ops::AttrKind::kIndexScalar || ops::HasTrait(desc, PTO_TRAIT_ReadsDst)) &&
       p_->tiles[dst].param >= 0)
     p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
-  const TextForm form{true, text_high_precision_, names.size() > desc.source_count};
+  const TextForm form{true, high_precision, names.size() > desc.source_count};
   if (form.tmp_given && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
   EmitTileOp(desc, op.loc, slots, dst, attr, scalar, form);
 }
 
 // %d = [pto.]OP %a, %b[, %tmp] [{attrs}] : (T, T[, T]) -> T   or   : T
 // (texpands: %d = [pto.]texpands %s : f32 -> T   or   : f32, T)
-void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named_text,
-                              const Token& result) {
+void TileReader::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named_text,
+                                const Token& result) {
   if (named_text.attr == ops::AttrKind::kIndexScalar)
-    return (void)Error(op.loc, std::string(op.text) +
-                                   " writes one element of an existing tile: pto." +
-                                   named_text.mnemonic +
-                                   " ins(%index, %value : index, T) outs(%dst : "
-                                   "!pto.tile_buf<...>)");
+    return (void)parser_.Error(op.loc, std::string(op.text) +
+                                           " writes one element of an existing tile: pto." +
+                                           named_text.mnemonic +
+                                           " ins(%index, %value : index, T) outs(%dst : "
+                                           "!pto.tile_buf<...>)");
   if (ops::HasTrait(named_text, PTO_TRAIT_ReadsDst))
-    return (void)Error(op.loc, std::string(op.text) + " accumulates into an existing tile: pto." +
-                                   named_text.mnemonic +
-                                   " ins(...) outs(%dst : !pto.tile_buf<...>)");
+    return (void)parser_.Error(
+        op.loc, std::string(op.text) + " accumulates into an existing tile: pto." +
+                    named_text.mnemonic + " ins(...) outs(%dst : !pto.tile_buf<...>)");
   std::vector<Token> names;
-  ParseValueNames(&names);
+  parser_.ParseValueNames(&names);
   const ops::OpDescriptor& named = WithMaskPattern(named_text, names.size());
   const ops::OpDescriptor* form = &named;  // the scalar/tile form once the types say so
   const ops::OpDescriptor& desc = named;
   // textract's synchronous form: %src[%row, %col].
-  if (ops::IndexCount(desc.attr) == 2 && tok_.Is('[')) {
-    Advance();
+  if (ops::IndexCount(desc.attr) == 2 && tok().Is('[')) {
+    parser_.Advance();
     std::vector<Token> offsets;
-    ParseValueNames(&offsets);
-    if (!Expect(']')) return;
+    parser_.ParseValueNames(&offsets);
+    if (!parser_.Expect(']')) return;
     names.insert(names.end(), offsets.begin(), offsets.end());
   }
   const bool has_scalar = ops::TakesScalar(desc.attr);
   const size_t offsets = static_cast<size_t>(ops::IndexCount(desc.attr));
   if (offsets > 0 && names.size() < offsets + desc.source_count)
-    return (void)Error(op.loc, std::string(op.text) + " takes " +
-                                   std::to_string(desc.source_count) + " tile(s) and " +
-                                   std::to_string(offsets) + " offset(s)");
+    return (void)parser_.Error(op.loc, std::string(op.text) + " takes " +
+                                           std::to_string(desc.source_count) + " tile(s) and " +
+                                           std::to_string(offsets) + " offset(s)");
   if (!OperandCountFits(op, desc,
                         names.size() - offsets - (has_scalar && !names.empty() ? 1 : 0),
                         "operands"))
     return;
   int attr = 0;
-  if (tok_.Is('{') && !ParseOpAttrs(desc, &attr)) return;
-  if (!MaskPatternGiven(op, desc, attr) || !Expect(':')) return;
+  if (tok().Is('{') && !ParseOpAttrs(desc, &attr, nullptr)) return;
+  if (!MaskPatternGiven(op, desc, attr) || !parser_.Expect(':')) return;
   std::vector<Type> types(names.size());
   std::vector<SourceLoc> type_locs(names.size());
   Type dst_type;
-  SourceLoc dst_loc = tok_.loc;
-  if (tok_.Is('(')) {
-    Advance();
+  SourceLoc dst_loc = tok().loc;
+  if (tok().Is('(')) {
+    parser_.Advance();
     for (size_t i = 0; i < names.size(); ++i) {
-      if (i > 0 && !Expect(',')) return;
-      type_locs[i] = tok_.loc;
-      if (!ParseType(&types[i])) return;
+      if (i > 0 && !parser_.Expect(',')) return;
+      type_locs[i] = tok().loc;
+      if (!parser_.ParseType(&types[i])) return;
     }
-    if (tok_.Is(',')) return (void)Error(tok_.loc, "more types than operands");
-    if (!Expect(')') || !ExpectArrow()) return;
-    dst_loc = tok_.loc;
-    if (!ParseType(&dst_type)) return;
+    if (tok().Is(',')) return (void)parser_.Error(tok().loc, "more types than operands");
+    if (!parser_.Expect(')') || !parser_.ExpectArrow()) return;
+    dst_loc = tok().loc;
+    if (!parser_.ParseType(&dst_type)) return;
   } else if (desc.source_count == 0 && has_scalar && !names.empty()) {
     // A scalar alone (texpands): `: f32 -> T`, or `: f32, T` in the
     // synchronous form; or the tile's type alone (tci's synchronous form
     // `: T`), the scalar's own type standing.
-    type_locs[0] = tok_.loc;
-    if (!ParseType(&types[0])) return;
-    if (types[0].kind == TypeKind::kTile && !tok_.Is(',') && tok_.kind != Tok::kArrow) {
+    type_locs[0] = tok().loc;
+    if (!parser_.ParseType(&types[0])) return;
+    if (types[0].kind == TypeKind::kTile && !tok().Is(',') && tok().kind != Tok::kArrow) {
       dst_type = types[0];
       types.clear();
       type_locs.clear();
     } else {
-      if (tok_.Is(',')) {
-        Advance();
-      } else if (!ExpectArrow()) {
+      if (tok().Is(',')) {
+        parser_.Advance();
+      } else if (!parser_.ExpectArrow()) {
         return;
       }
-      dst_loc = tok_.loc;
-      if (!ParseType(&dst_type)) return;
+      dst_loc = tok().loc;
+      if (!parser_.ParseType(&dst_type)) return;
     }
   } else {
     // The pages' shorthand: one type for every tile operand and the result
     // (`: T, f32` where a scalar follows the sources), or `: S -> T` where
     // the result's type differs (the reductions' and tcvt's synchronous
     // form; S every source's type).
-    if (!ParseType(&dst_type)) return;
+    if (!parser_.ParseType(&dst_type)) return;
     // Or a type per operand, `: S0, S1 -> T` (tgather's and tscatter's
     // synchronous form, whose sources differ in type).
-    const bool listed = !has_scalar && names.size() > 1 && tok_.Is(',');
+    const bool listed = !has_scalar && names.size() > 1 && tok().Is(',');
     for (size_t i = 1; listed && i < names.size(); ++i) {
-      if (!Expect(',')) return;
-      type_locs[i] = tok_.loc;
-      if (!ParseType(&types[i])) return;
+      if (!parser_.Expect(',')) return;
+      type_locs[i] = tok().loc;
+      if (!parser_.ParseType(&types[i])) return;
     }
     const Type operand_type = dst_type;
     const SourceLoc operand_loc = dst_loc;
-    if (listed && !ExpectArrow()) return;
-    const bool arrow = listed || tok_.kind == Tok::kArrow;
+    if (listed && !parser_.ExpectArrow()) return;
+    const bool arrow = listed || tok().kind == Tok::kArrow;
     if (arrow) {
-      if (!listed) Advance();
-      dst_loc = tok_.loc;
-      if (!ParseType(&dst_type)) return;
+      if (!listed) parser_.Advance();
+      dst_loc = tok().loc;
+      if (!parser_.ParseType(&dst_type)) return;
     }
     for (size_t i = 0; i < names.size(); ++i) {
       if (listed && i > 0) continue;
@@ -405,7 +413,7 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named_te
       type_locs[i] = operand_loc;
       // A WholeSrc row's one type is the result's (`%d = treshape %s : T`):
       // the source's own type stands.
-      const Value* source = Lookup(names[i].text);
+      const Value* source = parser_.Lookup(names[i].text);
       if (!arrow && ops::HasTrait(desc, PTO_TRAIT_WholeSrc) && source != nullptr)
         types[i] = source->type;
     }
@@ -414,19 +422,19 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named_te
       types.resize(desc.source_count);
       type_locs.resize(desc.source_count);
     }
-    if (has_scalar && tok_.Is(',') && dst_type.kind != TypeKind::kTile &&
+    if (has_scalar && tok().Is(',') && dst_type.kind != TypeKind::kTile &&
         ops::ScalarFirstForm(desc) != nullptr && names.size() == 2) {
       // tdivs's scalar/tile form, `: f32, T`: the scalar's type, then the
       // tile's (the source's and the result's).
-      Advance();
+      parser_.Advance();
       types[0] = dst_type;
-      dst_loc = type_locs[1] = tok_.loc;
-      if (!ParseType(&dst_type)) return;
+      dst_loc = type_locs[1] = tok().loc;
+      if (!parser_.ParseType(&dst_type)) return;
       types[1] = dst_type;
-    } else if (has_scalar && tok_.Is(',') && names.size() > desc.source_count) {
-      Advance();
-      type_locs[desc.source_count] = tok_.loc;
-      if (!ParseType(&types[desc.source_count])) return;
+    } else if (has_scalar && tok().Is(',') && names.size() > desc.source_count) {
+      parser_.Advance();
+      type_locs[desc.source_count] = tok().loc;
+      if (!parser_.ParseType(&types[desc.source_count])) return;
     } else if (has_scalar && names.size() > desc.source_count) {
       types.resize(desc.source_count);  // the scalar's own type stands
       type_locs.resize(desc.source_count);
@@ -447,22 +455,23 @@ void Compiler::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named_te
 
 // The tile an SSA form's %result names: a new tile (a result parameter of a
 // snippet, which has no func.func to declare it).
-bool Compiler::DefineResultTile(const Token& op, const Token& result, const Type& type,
-                                SourceLoc type_loc, uint32_t* slot) {
-  if (type.kind != TypeKind::kTile) return Error(type_loc, std::string(op.text) + " gives a tile");
-  if (Lookup(result.text) != nullptr)
-    return Error(result.loc, "%" + std::string(result.text) + " is defined twice");
+bool TileReader::DefineResultTile(const Token& op, const Token& result, const Type& type,
+                                  SourceLoc type_loc, uint32_t* slot) {
+  if (type.kind != TypeKind::kTile)
+    return parser_.Error(type_loc, std::string(op.text) + " gives a tile");
+  if (parser_.Lookup(result.text) != nullptr)
+    return parser_.Error(result.loc, "%" + std::string(result.text) + " is defined twice");
   Value v;
   v.type = type;
-  v.reg = NewTileSlot(type, result.loc, result.text);
+  v.reg = parser_.NewTileSlot(type, result.loc, result.text);
   p_->tiles[v.reg].used = true;
   if (!p_->is_kernel) {
-    const uint32_t index = AddParam(result.text, PTO_PARAM_TILE, type, v.reg);
+    const uint32_t index = parser_.AddParam(result.text, PTO_PARAM_TILE, type, v.reg);
     p_->params[index].access = PTO_PARAM_WRITE;
     p_->tiles[v.reg].param = static_cast<int32_t>(index);
   }
   *slot = v.reg;
-  return Define(result, v);
+  return parser_.Define(result, v);
 }
 
 }  // namespace program

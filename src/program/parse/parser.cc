@@ -1,19 +1,40 @@
 // The parser and type checker of PTO assembly: a recursive-descent reader of
 // the subset the README's "PTO assembly" section defines, emitting Program
 // instructions as it goes. Every construct outside the subset is refused with
-// a sentence naming it; nothing is skipped. This file holds the Compiler's
-// plumbing (tokens, errors, types, SSA names, tile operands, attribute
-// dictionaries); compiler.h lists the files of the constructs.
+// a sentence naming it; nothing is skipped. This file holds the parse core
+// (parser.h: tokens, errors, types, SSA names, tile operands, attribute
+// dictionaries); readers.h lists the dialects' readers and their files.
+#include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "program/ir/types.h"
-#include "program/parse/compiler.h"
+#include "program/parse/parser.h"
+#include "program/parse/readers.h"
 
 namespace pto {
 namespace program {
 
-void Compiler::Advance() {
+Parser::Parser(std::string_view text, Program* program, std::string_view entry, bool check_only)
+    : lexer_(text),
+      p_(program),
+      module_(std::make_unique<ModuleReader>(*this, entry, check_only)),
+      scalar_(std::make_unique<ScalarReader>(*this)),
+      memory_(std::make_unique<MemoryReader>(*this)),
+      tile_(std::make_unique<TileReader>(*this)),
+      cores_(std::make_unique<CoreReader>(*this)) {
+  Advance();
+}
+
+Parser::~Parser() = default;
+
+pto_status Parser::Run() {
+  module_->ParseFile();
+  return status_;
+}
+
+void Parser::Advance() {
   if (has_peek_) {
     tok_ = peek_;
     has_peek_ = false;
@@ -23,7 +44,7 @@ void Compiler::Advance() {
   if (tok_.kind == Tok::kError && ok()) Error(tok_.loc, std::string(tok_.text));
 }
 
-const Token& Compiler::Peek() {
+const Token& Parser::Peek() {
   if (!has_peek_) {
     peek_ = lexer_.Next();
     has_peek_ = true;
@@ -31,12 +52,12 @@ const Token& Compiler::Peek() {
   return peek_;
 }
 
-bool Compiler::Error(SourceLoc loc, const std::string& message, pto_status status) {
+bool Parser::Error(SourceLoc loc, const std::string& message, pto_status status) {
   if (ok()) status_ = Diagnose(*p_, loc, status, message);
   return false;
 }
 
-std::string Compiler::Describe(const Token& t) {
+std::string Describe(const Token& t) {
   switch (t.kind) {
     case Tok::kEnd: return "the end of the text";
     case Tok::kValue: return "'%" + std::string(t.text) + "'";
@@ -46,7 +67,7 @@ std::string Compiler::Describe(const Token& t) {
   }
 }
 
-bool Compiler::Expect(char c) {
+bool Parser::Expect(char c) {
   if (!ok()) return false;
   if (!tok_.Is(c))
     return Error(tok_.loc, std::string("expected '") + c + "', found " + Describe(tok_));
@@ -54,7 +75,7 @@ bool Compiler::Expect(char c) {
   return true;
 }
 
-bool Compiler::ExpectIdent(std::string_view word) {
+bool Parser::ExpectIdent(std::string_view word) {
   if (!ok()) return false;
   if (!tok_.IsIdent(word))
     return Error(tok_.loc, "expected '" + std::string(word) + "', found " + Describe(tok_));
@@ -62,14 +83,14 @@ bool Compiler::ExpectIdent(std::string_view word) {
   return true;
 }
 
-bool Compiler::ExpectArrow() {
+bool Parser::ExpectArrow() {
   if (!ok()) return false;
   if (tok_.kind != Tok::kArrow) return Error(tok_.loc, "expected '->', found " + Describe(tok_));
   Advance();
   return true;
 }
 
-bool Compiler::ExpectValueName(Token* out) {
+bool Parser::ExpectValueName(Token* out) {
   if (!ok()) return false;
   if (tok_.kind != Tok::kValue) return Error(tok_.loc, "expected a %name, found " + Describe(tok_));
   *out = tok_;
@@ -77,7 +98,7 @@ bool Compiler::ExpectValueName(Token* out) {
   return true;
 }
 
-void Compiler::ParseValueNames(std::vector<Token>* out) {
+void Parser::ParseValueNames(std::vector<Token>* out) {
   while (ok() && tok_.kind == Tok::kValue) {
     out->push_back(tok_);
     Advance();
@@ -86,7 +107,7 @@ void Compiler::ParseValueNames(std::vector<Token>* out) {
   }
 }
 
-bool Compiler::ParseType(Type* out) {
+bool Parser::ParseType(Type* out) {
   if (!ok()) return false;
   const Token t = tok_;
   // Two spellings whose <...> body the lexer does not join to their name:
@@ -144,12 +165,12 @@ bool Compiler::ParseType(Type* out) {
   return true;
 }
 
-Value* Compiler::Lookup(std::string_view name) {
+Value* Parser::Lookup(std::string_view name) {
   auto it = values_.find(std::string(name));
   return it == values_.end() ? nullptr : &it->second;
 }
 
-bool Compiler::Define(const Token& name, const Value& v) {
+bool Parser::Define(const Token& name, const Value& v) {
   const std::string key(name.text);
   if (values_.count(key) != 0) return Error(name.loc, "%" + key + " is defined twice");
   values_.emplace(key, v);
@@ -157,12 +178,25 @@ bool Compiler::Define(const Token& name, const Value& v) {
   return true;
 }
 
-void Compiler::CloseScope() {
+void Parser::CloseScope() {
   for (const std::string& name : scopes_.back()) values_.erase(name);
   scopes_.pop_back();
 }
 
-bool Compiler::UseInt(const Token& name, Value* out, const char* what) {
+void Parser::SwapNames(std::unordered_map<std::string, Value>* values,
+                       std::vector<std::vector<std::string>>* scopes) {
+  values->swap(values_);
+  scopes->swap(scopes_);
+}
+
+bool Parser::DefineAlias(const Token& name, const Type& t) {
+  if (aliases_.count(std::string(name.text)) != 0)
+    return Error(name.loc, "type alias " + std::string(name.text) + " is defined twice");
+  aliases_.emplace(std::string(name.text), t);
+  return true;
+}
+
+bool Parser::UseInt(const Token& name, Value* out, const char* what) {
   Value* v = Lookup(name.text);
   if (v == nullptr) return Error(name.loc, "%" + std::string(name.text) + " is not defined");
   if (!v->type.IsInteger())
@@ -172,7 +206,7 @@ bool Compiler::UseInt(const Token& name, Value* out, const char* what) {
   return true;
 }
 
-Value Compiler::ConstIndex(int64_t n, SourceLoc loc) {
+Value Parser::ConstIndex(int64_t n, SourceLoc loc) {
   Value v;
   v.type.kind = TypeKind::kIndex;
   v.type.bits = 64;
@@ -188,29 +222,24 @@ Value Compiler::ConstIndex(int64_t n, SourceLoc loc) {
   return v;
 }
 
-bool Compiler::ParseIntOperand(Value* out, const char* what) {
+bool Parser::ParseIntOperand(Value* out, const char* what) {
   Token name;
   return ExpectValueName(&name) && UseInt(name, out, what);
 }
 
-uint32_t Compiler::NewTileSlot(const Type& type, SourceLoc loc, std::string_view name) {
+uint32_t Parser::NewTileSlot(const Type& type, SourceLoc loc, std::string_view name) {
   TileSlot slot;
   slot.type = type;
   slot.loc = loc;
   slot.def_pc = static_cast<uint32_t>(p_->code.size());
   slot.name = std::string(name);
-  auto pending = pending_addr_.find(slot.name);
-  if (pending != pending_addr_.end()) {
-    slot.addr = pending->second;
-    slot.has_addr = true;
-    pending_addr_.erase(pending);
-  }
+  if (memory_->TakePendingAddress(slot.name, &slot.addr)) slot.has_addr = true;
   p_->tiles.push_back(slot);
   return static_cast<uint32_t>(p_->tiles.size() - 1);
 }
 
-uint32_t Compiler::AddParam(std::string_view name, pto_param_kind kind, const Type& type,
-                            uint32_t reg) {
+uint32_t Parser::AddParam(std::string_view name, pto_param_kind kind, const Type& type,
+                          uint32_t reg) {
   Param param;
   param.name = std::string(name);
   param.kind = kind;
@@ -220,8 +249,8 @@ uint32_t Compiler::AddParam(std::string_view name, pto_param_kind kind, const Ty
   return static_cast<uint32_t>(p_->params.size() - 1);
 }
 
-bool Compiler::UseTile(const Token& name, const Type& type, SourceLoc type_loc, Use use,
-                       uint32_t* slot) {
+bool Parser::UseTile(const Token& name, const Type& type, SourceLoc type_loc, Use use,
+                     uint32_t* slot) {
   if (type.kind != TypeKind::kTile)
     return Error(type_loc, "%" + std::string(name.text) + " is used as a tile, but its type is " +
                                TypeString(type));
@@ -265,7 +294,7 @@ bool Compiler::UseTile(const Token& name, const Type& type, SourceLoc type_loc, 
   return true;
 }
 
-bool Compiler::ParseTypes(size_t count, std::vector<Type>* types, std::vector<SourceLoc>* locs) {
+bool Parser::ParseTypes(size_t count, std::vector<Type>* types, std::vector<SourceLoc>* locs) {
   types->assign(count, Type());
   locs->assign(count, SourceLoc());
   for (size_t i = 0; i < count; ++i) {
@@ -276,7 +305,7 @@ bool Compiler::ParseTypes(size_t count, std::vector<Type>* types, std::vector<So
   return true;
 }
 
-bool Compiler::ParseOuts(Token* name, Type* type, SourceLoc* type_loc) {
+bool Parser::ParseOuts(Token* name, Type* type, SourceLoc* type_loc) {
   if (!Expect(')') || !ExpectIdent("outs") || !Expect('(') || !ExpectValueName(name) ||
       !Expect(':'))
     return false;
@@ -284,7 +313,7 @@ bool Compiler::ParseOuts(Token* name, Type* type, SourceLoc* type_loc) {
   return ParseType(type) && Expect(')');
 }
 
-bool Compiler::ParseAttrDict(std::vector<AttrEntry>* out) {
+bool Parser::ParseAttrDict(std::vector<AttrEntry>* out) {
   if (!Expect('{')) return false;
   while (ok() && !tok_.Is('}')) {
     AttrEntry e;
@@ -308,41 +337,38 @@ bool Compiler::ParseAttrDict(std::vector<AttrEntry>* out) {
   return Expect('}');
 }
 
-Token Compiler::SyntheticName(const std::string& text, SourceLoc loc) {
+bool Parser::UseValue(const Token& name, Value* out) {
+  const Value* v = Lookup(name.text);
+  if (v == nullptr) return Error(name.loc, "%" + std::string(name.text) + " is not defined");
+  *out = *v;
+  return true;
+}
+
+bool Parser::WrittenAs(const Token& name, const Type& actual, const Type& written, SourceLoc loc) {
+  if (SameType(actual, written)) return true;
+  return Error(loc, "%" + std::string(name.text) + " is " + TypeString(actual) +
+                        ", but is written here as " + TypeString(written));
+}
+
+// `T, U, ...` (up to a ')' or '{'), or one type.
+bool Parser::ParseTypeList(std::vector<Type>* out, std::vector<SourceLoc>* locs) {
+  for (;;) {
+    if (locs != nullptr) locs->push_back(tok_.loc);
+    Type t;
+    if (!ParseType(&t)) return false;
+    out->push_back(t);
+    if (!tok_.Is(',')) return true;
+    Advance();
+  }
+}
+
+Token Parser::SyntheticName(const std::string& text, SourceLoc loc) {
   names_.push_back(std::make_unique<std::string>(text));
   Token t;
   t.kind = Tok::kValue;
   t.text = *names_.back();
   t.loc = loc;
   return t;
-}
-
-pto_status Compile(std::string_view text, std::string_view entry, bool check_only,
-                   Program* program) {
-  Compiler compiler(text, program, entry, check_only);
-  return compiler.Run();
-}
-
-pto_status Build(std::string_view text, std::string_view entry, bool entry_optional,
-                 Program* program) {
-  pto_status status = Compile(text, entry, false, program);
-  if (status == PTO_OK) status = Verify(program);
-  if (status != PTO_OK) return status;
-  for (const FunctionSummary& f : program->functions) {
-    bool read = false;
-    for (const std::string& name : program->inlined) read = read || name == f.name;
-    if (read) continue;
-    Program other;
-    other.source_name = program->source_name;
-    other.profile = program->profile;
-    status = Compile(text, f.name, true, &other);
-    if (status == PTO_OK) status = Verify(&other);
-    if (status != PTO_OK) return status;
-  }
-  if (!program->no_entry.empty() && !entry_optional)
-    return Diagnose(*program, program->no_entry_loc, PTO_ERR_INVALID_ARGUMENT,
-                    program->no_entry);
-  return PTO_OK;
 }
 
 }  // namespace program
