@@ -252,66 +252,9 @@ void CoreReader::ParseInitializePipe(const Token& op, bool cube) {
   init.a = kNoSlot;
   init.loc = op.loc;
   uint32_t gm_pointer = 0;
-  if (tok().Is('(')) {
-    parser_.Advance();
-    while (parser_.ok() && !tok().Is(')')) {
-      if (tok().kind != Tok::kIdent)
-        return (void)parser_.Error(
-            tok().loc, what + ": expected name = %value : type, found " + Describe(tok()));
-      const Token key = tok();
-      parser_.Advance();
-      Token name;
-      if (!parser_.Expect('=') || !parser_.ExpectValueName(&name) || !parser_.Expect(':')) return;
-      const SourceLoc type_loc = tok().loc;
-      Type t;
-      if (!parser_.ParseType(&t)) return;
-      const Value* v = parser_.Lookup(name.text);
-      if (v == nullptr)
-        return (void)parser_.Error(name.loc, "%" + std::string(name.text) + " is not defined");
-      if (!SameType(v->type, t))
-        return (void)parser_.Error(type_loc,
-                                   "%" + std::string(name.text) + " is " + TypeString(v->type));
-      if (key.text == "gm_slot_buffer" || key.text == "gm_slot_tensor") {
-        if (t.kind != TypeKind::kPtr && t.kind != TypeKind::kTensorView)
-          return (void)parser_.Error(type_loc, what + ": " + std::string(key.text) +
-                                                   " is a global-memory pointer or view");
-        has_gm = true;
-        init.c = t.kind == TypeKind::kPtr ? 1 : 2;
-        init.d = v->reg;
-        gm_pointer = t.kind == TypeKind::kPtr ? v->reg : parser_.memory().ViewPointer(v->reg);
-      } else if (key.text == "c2v_consumer_buf" || key.text == "v2c_consumer_buf") {
-        if (t.kind != TypeKind::kInt || t.bits != 32)
-          return (void)parser_.Error(type_loc, what + ": " + std::string(key.text) + " is an i32");
-        const bool c2v_buf = key.text == "c2v_consumer_buf";
-        const auto r = reserved_.find(v->reg);
-        // The consumer's own reserve_buffer: in the vec memory for the
-        // vector cores' end, in mat for the cube's, SLOT_SIZE x SLOT_NUM long.
-        if (r != reserved_.end() && side == (c2v_buf ? 2 : 1)) {
-          const Space want = c2v_buf ? Space::kVec : Space::kMat;
-          if (r->second.location != want)
-            return (void)parser_.Error(
-                name.loc, what + ": the " + (c2v_buf ? "cube-to-vector" : "vector-to-cube") +
-                              " consumer buffer \"" + r->second.name + "\" is in " +
-                              SpaceSpelling(r->second.location) + "; it must be in " +
-                              SpaceSpelling(want));
-          // Reported once the whole text is read (PTOAS's manual asks this
-          // size; its verifier's rules, the flag ids above, come first).
-          if (r->second.size != uint64_t(slot_size) * depth && later_error_.empty()) {
-            later_loc_ = name.loc;
-            later_error_ = what + ": the consumer buffer \"" + r->second.name + "\" is " +
-                           std::to_string(r->second.size) + " bytes; slot_size x slot_num is " +
-                           std::to_string(uint64_t(slot_size) * depth);
-          }
-        }
-      } else {
-        return (void)parser_.Error(key.loc,
-                                   what + ": unknown operand '" + std::string(key.text) + "'");
-      }
-      if (!tok().Is(',')) break;
-      parser_.Advance();
-    }
-    if (!parser_.Expect(')')) return;
-  }
+  if (tok().Is('(') &&
+      !ParsePipeOperands(what, side, uint64_t(slot_size) * depth, &init, &has_gm, &gm_pointer))
+    return;
   if (p_->profile == PTO_PROFILE_A2A3 && !has_gm)
     return (void)parser_.Error(op.loc, what +
                                            ": under A2A3 the cores exchange slots through global "
@@ -350,6 +293,71 @@ void CoreReader::ParseInitializePipe(const Token& op, bool cube) {
       NoteVectorCores(Split::kNone);
     }
   }
+}
+
+// `(gm_slot_buffer = %p : T, c2v_consumer_buf = %b : i32, ...)` of a pipe
+// initialisation (named what) on the core `side`, whose slots take
+// slots_bytes: where the slots in global memory lie (*init's c and d,
+// *gm_pointer) and the consumer buffers checked against the slots.
+bool CoreReader::ParsePipeOperands(const std::string& what, uint8_t side, uint64_t slots_bytes,
+                                   Instr* init, bool* has_gm, uint32_t* gm_pointer) {
+  parser_.Advance();
+  while (parser_.ok() && !tok().Is(')')) {
+    if (tok().kind != Tok::kIdent)
+      return parser_.Error(tok().loc,
+                           what + ": expected name = %value : type, found " + Describe(tok()));
+    const Token key = tok();
+    parser_.Advance();
+    Token name;
+    if (!parser_.Expect('=') || !parser_.ExpectValueName(&name) || !parser_.Expect(':'))
+      return false;
+    const SourceLoc type_loc = tok().loc;
+    Type t;
+    if (!parser_.ParseType(&t)) return false;
+    const Value* v = parser_.Lookup(name.text);
+    if (v == nullptr)
+      return parser_.Error(name.loc, "%" + std::string(name.text) + " is not defined");
+    if (!SameType(v->type, t))
+      return parser_.Error(type_loc, "%" + std::string(name.text) + " is " + TypeString(v->type));
+    if (key.text == "gm_slot_buffer" || key.text == "gm_slot_tensor") {
+      if (t.kind != TypeKind::kPtr && t.kind != TypeKind::kTensorView)
+        return parser_.Error(
+            type_loc, what + ": " + std::string(key.text) + " is a global-memory pointer or view");
+      *has_gm = true;
+      init->c = t.kind == TypeKind::kPtr ? 1 : 2;
+      init->d = v->reg;
+      *gm_pointer = t.kind == TypeKind::kPtr ? v->reg : parser_.memory().ViewPointer(v->reg);
+    } else if (key.text == "c2v_consumer_buf" || key.text == "v2c_consumer_buf") {
+      if (t.kind != TypeKind::kInt || t.bits != 32)
+        return parser_.Error(type_loc, what + ": " + std::string(key.text) + " is an i32");
+      const bool c2v_buf = key.text == "c2v_consumer_buf";
+      const auto r = reserved_.find(v->reg);
+      // The consumer's own reserve_buffer: in the vec memory for the
+      // vector cores' end, in mat for the cube's, SLOT_SIZE x SLOT_NUM long.
+      if (r != reserved_.end() && side == (c2v_buf ? 2 : 1)) {
+        const Space want = c2v_buf ? Space::kVec : Space::kMat;
+        if (r->second.location != want)
+          return parser_.Error(name.loc, what + ": the " +
+                                             (c2v_buf ? "cube-to-vector" : "vector-to-cube") +
+                                             " consumer buffer \"" + r->second.name + "\" is in " +
+                                             SpaceSpelling(r->second.location) +
+                                             "; it must be in " + SpaceSpelling(want));
+        // Reported once the whole text is read (PTOAS's manual asks this
+        // size; its verifier's rules, the flag ids above, come first).
+        if (r->second.size != slots_bytes && later_error_.empty()) {
+          later_loc_ = name.loc;
+          later_error_ = what + ": the consumer buffer \"" + r->second.name + "\" is " +
+                         std::to_string(r->second.size) + " bytes; slot_size x slot_num is " +
+                         std::to_string(slots_bytes);
+        }
+      }
+    } else {
+      return parser_.Error(key.loc, what + ": unknown operand '" + std::string(key.text) + "'");
+    }
+    if (!tok().Is(',')) break;
+    parser_.Advance();
+  }
+  return parser_.Expect(')');
 }
 
 // The id and split attributes of a push, pop or free: split 0 gives each
@@ -437,7 +445,6 @@ void CoreReader::ParsePipeTransfer(const Token& op, const std::vector<Token>& re
             "_initialize_pipe before it declares pipe " + std::to_string(id) +
             (c2v ? " from the cube to the vector cores" : " from the vector cores to the cube"));
   in.b = static_cast<uint32_t>(k);
-  const PipeDecl& pipe = p_->pipes[k];
   if (gives) {
     if (!parser_.ExpectArrow()) return;
     type_loc = tok().loc;
@@ -448,103 +455,117 @@ void CoreReader::ParsePipeTransfer(const Token& op, const std::vector<Token>& re
                                what + " gives a !pto.tensor_view of the slot in global memory");
   const bool in_gm = type.kind == TypeKind::kTensorView;
   const bool vector_part = side == 2 && split != Split::kNone;
-  if (in_gm) {
-    // A view of the slot in the initialisation's global memory.
-    if (in.imm == 1)
-      return (void)parser_.Error(op.loc,
-                                 what +
-                                     ": valid rows and columns are given to a popped tile, not "
-                                     "to a view");
-    const auto gm = pipe_gm_.find(static_cast<uint32_t>(k * 2 + side - 1));
-    if (gm == pipe_gm_.end())
-      return (void)parser_.Error(op.loc,
-                                 what +
-                                     ": a slot in global memory needs gm_slot_buffer (or "
-                                     "gm_slot_tensor) in this core's initialisation of pipe " +
-                                     std::to_string(id));
-    if (type.rank != 2 || type.dims[0] == kDynamic || type.dims[1] == kDynamic)
-      return (void)parser_.Error(type_loc, what + ": a slot's view is 2-D with static dims");
-    pto_dtype gm_dtype = PTO_FLOAT32;
-    for (const Param& q : p_->params)
-      if (q.kind == PTO_PARAM_POINTER && q.reg == gm->second) gm_dtype = q.type.dtype;
-    if (type.dtype != gm_dtype)
-      return (void)parser_.Error(type_loc,
-                                 what + ": the slot's view is of " + DtypeSpelling(type.dtype) +
-                                     ", the global memory of " + DtypeSpelling(gm_dtype),
-                                 PTO_ERR_DTYPE_MISMATCH);
-    const uint64_t bytes = uint64_t(type.dims[0]) * type.dims[1] * pto_dtype_size(type.dtype) *
-                           (vector_part ? 2 : 1);
-    if (bytes > pipe.slot_size || pipe.slot_size % pto_dtype_size(type.dtype) != 0)
-      return (void)parser_.Error(type_loc,
-                                 what + ": the view" +
-                                     (vector_part ? " (a half of the slot's)" : "") + " covers " +
-                                     std::to_string(bytes) + " bytes; pipe " + std::to_string(id) +
-                                     "'s slots are " + std::to_string(pipe.slot_size) + " bytes",
-                                 PTO_ERR_SHAPE_MISMATCH);
-    in.imm = 2;
-    in.attr = static_cast<int>(type.dtype);
-    in.index_regs[0] = static_cast<uint32_t>(type.dims[0]);  // the view's rows and columns
-    in.index_regs[1] = static_cast<uint32_t>(type.dims[1]);
-    if (takes_operand) {
-      const Value* v = parser_.Lookup(operand.text);
-      if (v == nullptr)
-        return (void)parser_.Error(operand.loc,
-                                   "%" + std::string(operand.text) + " is not defined");
-      if (!SameType(v->type, type))
-        return (void)parser_.Error(type_loc,
-                                   "%" + std::string(operand.text) + " is " + TypeString(v->type));
-      in.d = v->reg;
-    } else {
-      Value v;
-      v.type = type;
-      v.reg = in.d = p_->view_regs++;
-      parser_.memory().SetViewPointer(v.reg, gm->second);
-      if (!parser_.Define(results[0], v)) return;
-    }
-    for (Param& q : p_->params)
-      if (q.kind == PTO_PARAM_POINTER && q.reg == gm->second)
-        q.access |= PTO_PARAM_READ | PTO_PARAM_WRITE;
-  } else if (kind != PipeOp::kFree) {
-    if (type.kind != TypeKind::kTile)
-      return (void)parser_.Error(type_loc, what + " " +
-                                               (kind == PipeOp::kPush ? "pushes" : "pops") +
-                                               " a tile or a !pto.tensor_view of a slot");
-    if (kind == PipeOp::kPop && in.imm == 1 && !type.HasDynamicValid())
-      return (void)parser_.Error(type_loc, what +
-                                               ": valid rows and columns are given to a tile whose "
-                                               "valid shape is dynamic (v_row=?, v_col=?)");
-    // The memory each end's tile lies in: the producer's acc (cube) or vec
-    // tile, the consumer's vec tile or mat tile (pto-isa TPUSH.md, TPOP.md).
-    const bool cube_end = side == 1;
-    const Space want = kind == PipeOp::kPush ? (cube_end ? Space::kAcc : Space::kVec)
-                                             : (cube_end ? Space::kMat : Space::kVec);
-    const auto a = [](Space s) { return s == Space::kAcc ? "an " : "a "; };
-    if (type.space != want)
-      return (void)parser_.Error(
-          type_loc, what + ": the " + (kind == PipeOp::kPush ? "pushed" : "popped") + " tile is " +
-                        a(type.space) + SpaceSpelling(type.space) + " tile; " +
-                        (cube_end ? "the cube " : "a vector core ") +
-                        (kind == PipeOp::kPush ? "pushes " : "pops ") + a(want) +
-                        SpaceSpelling(want) + " tile");
-    // The slot holds the whole (pre-split) tile: a vector core's part is
-    // half of it.
-    const uint64_t bytes = uint64_t{type.rows} * type.cols * pto_dtype_size(type.dtype) *
-                           (vector_part ? 2 : 1);
-    if (bytes > pipe.slot_size)
-      return (void)parser_.Error(
-          type_loc,
-          what + ": the tile" + (vector_part ? " (a half of the slot's)" : "") + " needs " +
-              std::to_string(bytes) + " bytes of a slot; pipe " + std::to_string(id) +
-              "'s slots are " + std::to_string(pipe.slot_size) + " bytes",
-          PTO_ERR_SHAPE_MISMATCH);
-    if (kind == PipeOp::kPush) {
-      if (!parser_.UseTile(operand, type, type_loc, Use::kRead, &in.a)) return;
-    } else if (!parser_.tile().DefineResultTile(op, results[0], type, type_loc, &in.a)) {
-      return;
-    }
-  }
+  const Transfer t{what, kind, side, id, k, vector_part, takes_operand, operand, type, type_loc};
+  if (in_gm ? !TransferSlotView(op, t, results, &in)
+            : kind != PipeOp::kFree && !TransferTile(op, t, results, &in))
+    return;
   NoteVectorCores(split);
   p_->code.push_back(in);
+}
+
+// A slot in global memory (a !pto.tensor_view): the view checked against
+// the pipe's slots and the global memory its initialisation gave, taken
+// from the operand or defined as the result.
+bool CoreReader::TransferSlotView(const Token& op, const Transfer& t,
+                                  const std::vector<Token>& results, Instr* in) {
+  const PipeDecl& pipe = p_->pipes[t.index];
+  // A view of the slot in the initialisation's global memory.
+  if (in->imm == 1)
+    return parser_.Error(op.loc, t.what +
+                                     ": valid rows and columns are given to a popped tile, not "
+                                     "to a view");
+  const auto gm = pipe_gm_.find(static_cast<uint32_t>(t.index * 2 + t.side - 1));
+  if (gm == pipe_gm_.end())
+    return parser_.Error(op.loc, t.what +
+                                     ": a slot in global memory needs gm_slot_buffer (or "
+                                     "gm_slot_tensor) in this core's initialisation of pipe " +
+                                     std::to_string(t.id));
+  if (t.type.rank != 2 || t.type.dims[0] == kDynamic || t.type.dims[1] == kDynamic)
+    return parser_.Error(t.type_loc, t.what + ": a slot's view is 2-D with static dims");
+  pto_dtype gm_dtype = PTO_FLOAT32;
+  for (const Param& q : p_->params)
+    if (q.kind == PTO_PARAM_POINTER && q.reg == gm->second) gm_dtype = q.type.dtype;
+  if (t.type.dtype != gm_dtype)
+    return parser_.Error(t.type_loc,
+                         t.what + ": the slot's view is of " + DtypeSpelling(t.type.dtype) +
+                             ", the global memory of " + DtypeSpelling(gm_dtype),
+                         PTO_ERR_DTYPE_MISMATCH);
+  const uint64_t bytes = uint64_t(t.type.dims[0]) * t.type.dims[1] * pto_dtype_size(t.type.dtype) *
+                         (t.vector_part ? 2 : 1);
+  if (bytes > pipe.slot_size || pipe.slot_size % pto_dtype_size(t.type.dtype) != 0)
+    return parser_.Error(t.type_loc,
+                         t.what + ": the view" + (t.vector_part ? " (a half of the slot's)" : "") +
+                             " covers " + std::to_string(bytes) + " bytes; pipe " +
+                             std::to_string(t.id) + "'s slots are " +
+                             std::to_string(pipe.slot_size) + " bytes",
+                         PTO_ERR_SHAPE_MISMATCH);
+  in->imm = 2;
+  in->attr = static_cast<int>(t.type.dtype);
+  in->index_regs[0] = static_cast<uint32_t>(t.type.dims[0]);  // the view's rows and columns
+  in->index_regs[1] = static_cast<uint32_t>(t.type.dims[1]);
+  if (t.takes_operand) {
+    const Value* v = parser_.Lookup(t.operand.text);
+    if (v == nullptr)
+      return parser_.Error(t.operand.loc, "%" + std::string(t.operand.text) + " is not defined");
+    if (!SameType(v->type, t.type))
+      return parser_.Error(t.type_loc,
+                           "%" + std::string(t.operand.text) + " is " + TypeString(v->type));
+    in->d = v->reg;
+  } else {
+    Value v;
+    v.type = t.type;
+    v.reg = in->d = p_->view_regs++;
+    parser_.memory().SetViewPointer(v.reg, gm->second);
+    if (!parser_.Define(results[0], v)) return false;
+  }
+  for (Param& q : p_->params)
+    if (q.kind == PTO_PARAM_POINTER && q.reg == gm->second)
+      q.access |= PTO_PARAM_READ | PTO_PARAM_WRITE;
+  return true;
+}
+
+// A pushed or popped tile: its memory and size checked against the end
+// and the pipe's slots; the pushed tile used, the popped one defined.
+bool CoreReader::TransferTile(const Token& op, const Transfer& t, const std::vector<Token>& results,
+                              Instr* in) {
+  const PipeDecl& pipe = p_->pipes[t.index];
+  if (t.type.kind != TypeKind::kTile)
+    return parser_.Error(t.type_loc, t.what + " " + (t.kind == PipeOp::kPush ? "pushes" : "pops") +
+                                         " a tile or a !pto.tensor_view of a slot");
+  if (t.kind == PipeOp::kPop && in->imm == 1 && !t.type.HasDynamicValid())
+    return parser_.Error(t.type_loc, t.what +
+                                         ": valid rows and columns are given to a tile whose "
+                                         "valid shape is dynamic (v_row=?, v_col=?)");
+  // The memory each end's tile lies in: the producer's acc (cube) or vec
+  // tile, the consumer's vec tile or mat tile (pto-isa TPUSH.md, TPOP.md).
+  const bool cube_end = t.side == 1;
+  const Space want = t.kind == PipeOp::kPush ? (cube_end ? Space::kAcc : Space::kVec)
+                                             : (cube_end ? Space::kMat : Space::kVec);
+  const auto a = [](Space s) { return s == Space::kAcc ? "an " : "a "; };
+  if (t.type.space != want)
+    return parser_.Error(
+        t.type_loc, t.what + ": the " + (t.kind == PipeOp::kPush ? "pushed" : "popped") +
+                        " tile is " + a(t.type.space) + SpaceSpelling(t.type.space) + " tile; " +
+                        (cube_end ? "the cube " : "a vector core ") +
+                        (t.kind == PipeOp::kPush ? "pushes " : "pops ") + a(want) +
+                        SpaceSpelling(want) + " tile");
+  // The slot holds the whole (pre-split) tile: a vector core's part is
+  // half of it.
+  const uint64_t bytes =
+      uint64_t{t.type.rows} * t.type.cols * pto_dtype_size(t.type.dtype) * (t.vector_part ? 2 : 1);
+  if (bytes > pipe.slot_size)
+    return parser_.Error(t.type_loc,
+                         t.what + ": the tile" + (t.vector_part ? " (a half of the slot's)" : "") +
+                             " needs " + std::to_string(bytes) + " bytes of a slot; pipe " +
+                             std::to_string(t.id) + "'s slots are " +
+                             std::to_string(pipe.slot_size) + " bytes",
+                         PTO_ERR_SHAPE_MISMATCH);
+  if (t.kind == PipeOp::kPush) {
+    if (!parser_.UseTile(t.operand, t.type, t.type_loc, Use::kRead, &in->a)) return false;
+  } else if (!parser_.tile().DefineResultTile(op, results[0], t.type, t.type_loc, &in->a)) {
+    return false;
+  }
+  return true;
 }
 
 // A2A3 and A5 have two vector cores a block (pto-isa: 1 cube, 2 vector

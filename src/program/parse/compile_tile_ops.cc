@@ -310,6 +310,74 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   EmitTileOp(desc, op.loc, slots, dst, attr, scalar, form);
 }
 
+// The types of an SSA form after its ':' in the pages' shorthand (not a
+// parenthesised list): one type for every tile operand and the result
+// (`: T, f32` where a scalar follows the sources), or `: S -> T` where the
+// result's type differs (the reductions' and tcvt's synchronous form; S
+// every source's type).
+bool TileReader::ParseSharedTypes(const ops::OpDescriptor& desc, const std::vector<Token>& names,
+                                  std::vector<Type>* types_out,
+                                  std::vector<SourceLoc>* type_locs_out, Type* dst_type_out,
+                                  SourceLoc* dst_loc_out) {
+  std::vector<Type>& types = *types_out;
+  std::vector<SourceLoc>& type_locs = *type_locs_out;
+  Type& dst_type = *dst_type_out;
+  SourceLoc& dst_loc = *dst_loc_out;
+  const bool has_scalar = ops::TakesScalar(desc.attr);
+  const size_t offsets = static_cast<size_t>(ops::IndexCount(desc.attr));
+  if (!parser_.ParseType(&dst_type)) return false;
+  // Or a type per operand, `: S0, S1 -> T` (tgather's and tscatter's
+  // synchronous form, whose sources differ in type).
+  const bool listed = !has_scalar && names.size() > 1 && tok().Is(',');
+  for (size_t i = 1; listed && i < names.size(); ++i) {
+    if (!parser_.Expect(',')) return false;
+    type_locs[i] = tok().loc;
+    if (!parser_.ParseType(&types[i])) return false;
+  }
+  const Type operand_type = dst_type;
+  const SourceLoc operand_loc = dst_loc;
+  if (listed && !parser_.ExpectArrow()) return false;
+  const bool arrow = listed || tok().kind == Tok::kArrow;
+  if (arrow) {
+    if (!listed) parser_.Advance();
+    dst_loc = tok().loc;
+    if (!parser_.ParseType(&dst_type)) return false;
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (listed && i > 0) continue;
+    types[i] = operand_type;
+    type_locs[i] = operand_loc;
+    // A WholeSrc row's one type is the result's (`%d = treshape %s : T`):
+    // the source's own type stands.
+    const Value* source = parser_.Lookup(names[i].text);
+    if (!arrow && ops::HasTrait(desc, PTO_TRAIT_WholeSrc) && source != nullptr)
+      types[i] = source->type;
+  }
+  // The offsets' own types stand (textract's `%src[%r, %c] : S -> T`).
+  if (offsets > 0 && names.size() > desc.source_count) {
+    types.resize(desc.source_count);
+    type_locs.resize(desc.source_count);
+  }
+  if (has_scalar && tok().Is(',') && dst_type.kind != TypeKind::kTile &&
+      ops::ScalarFirstForm(desc) != nullptr && names.size() == 2) {
+    // tdivs's scalar/tile form, `: f32, T`: the scalar's type, then the
+    // tile's (the source's and the result's).
+    parser_.Advance();
+    types[0] = dst_type;
+    dst_loc = type_locs[1] = tok().loc;
+    if (!parser_.ParseType(&dst_type)) return false;
+    types[1] = dst_type;
+  } else if (has_scalar && tok().Is(',') && names.size() > desc.source_count) {
+    parser_.Advance();
+    type_locs[desc.source_count] = tok().loc;
+    if (!parser_.ParseType(&types[desc.source_count])) return false;
+  } else if (has_scalar && names.size() > desc.source_count) {
+    types.resize(desc.source_count);  // the scalar's own type stands
+    type_locs.resize(desc.source_count);
+  }
+  return true;
+}
+
 // %d = [pto.]OP %a, %b[, %tmp] [{attrs}] : (T, T[, T]) -> T   or   : T
 // (texpands: %d = [pto.]texpands %s : f32 -> T   or   : f32, T)
 void TileReader::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named_text,
@@ -384,61 +452,8 @@ void TileReader::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named_
       dst_loc = tok().loc;
       if (!parser_.ParseType(&dst_type)) return;
     }
-  } else {
-    // The pages' shorthand: one type for every tile operand and the result
-    // (`: T, f32` where a scalar follows the sources), or `: S -> T` where
-    // the result's type differs (the reductions' and tcvt's synchronous
-    // form; S every source's type).
-    if (!parser_.ParseType(&dst_type)) return;
-    // Or a type per operand, `: S0, S1 -> T` (tgather's and tscatter's
-    // synchronous form, whose sources differ in type).
-    const bool listed = !has_scalar && names.size() > 1 && tok().Is(',');
-    for (size_t i = 1; listed && i < names.size(); ++i) {
-      if (!parser_.Expect(',')) return;
-      type_locs[i] = tok().loc;
-      if (!parser_.ParseType(&types[i])) return;
-    }
-    const Type operand_type = dst_type;
-    const SourceLoc operand_loc = dst_loc;
-    if (listed && !parser_.ExpectArrow()) return;
-    const bool arrow = listed || tok().kind == Tok::kArrow;
-    if (arrow) {
-      if (!listed) parser_.Advance();
-      dst_loc = tok().loc;
-      if (!parser_.ParseType(&dst_type)) return;
-    }
-    for (size_t i = 0; i < names.size(); ++i) {
-      if (listed && i > 0) continue;
-      types[i] = operand_type;
-      type_locs[i] = operand_loc;
-      // A WholeSrc row's one type is the result's (`%d = treshape %s : T`):
-      // the source's own type stands.
-      const Value* source = parser_.Lookup(names[i].text);
-      if (!arrow && ops::HasTrait(desc, PTO_TRAIT_WholeSrc) && source != nullptr)
-        types[i] = source->type;
-    }
-    // The offsets' own types stand (textract's `%src[%r, %c] : S -> T`).
-    if (offsets > 0 && names.size() > desc.source_count) {
-      types.resize(desc.source_count);
-      type_locs.resize(desc.source_count);
-    }
-    if (has_scalar && tok().Is(',') && dst_type.kind != TypeKind::kTile &&
-        ops::ScalarFirstForm(desc) != nullptr && names.size() == 2) {
-      // tdivs's scalar/tile form, `: f32, T`: the scalar's type, then the
-      // tile's (the source's and the result's).
-      parser_.Advance();
-      types[0] = dst_type;
-      dst_loc = type_locs[1] = tok().loc;
-      if (!parser_.ParseType(&dst_type)) return;
-      types[1] = dst_type;
-    } else if (has_scalar && tok().Is(',') && names.size() > desc.source_count) {
-      parser_.Advance();
-      type_locs[desc.source_count] = tok().loc;
-      if (!parser_.ParseType(&types[desc.source_count])) return;
-    } else if (has_scalar && names.size() > desc.source_count) {
-      types.resize(desc.source_count);  // the scalar's own type stands
-      type_locs.resize(desc.source_count);
-    }
+  } else if (!ParseSharedTypes(desc, names, &types, &type_locs, &dst_type, &dst_loc)) {
+    return;
   }
   form = &WithScalarFirst(named, types);
   Instr scalar;

@@ -170,8 +170,7 @@ class MemoryReader : public Reader {
                    const Value& col, SubviewRule rule, const Value* valid);
   // A cube tile's subview rules on the view's type vt at constant offsets
   // r, c (-1: known at run time).
-  bool CubeWindowFits(const Token& op, const TileSlot& from, const Type& vt, int64_t r,
-                      int64_t c);
+  bool CubeWindowFits(const Token& op, const TileSlot& from, const Type& vt, int64_t r, int64_t c);
   bool SizedValid(const std::string& what, const Token& src_name, const Type& u, SourceLoc loc,
                   const int64_t sizes[2], const Value* valid, Type* t);
 
@@ -219,8 +218,7 @@ class TileReader : public Reader {
   // integer values right after its sources, taken out of the lists into
   // in->index_regs.
   bool TakeIndexOperands(const ops::OpDescriptor& desc, std::vector<Token>* names,
-                         std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
-                         Instr* in);
+                         std::vector<Type>* types, std::vector<SourceLoc>* type_locs, Instr* in);
   // The attribute dictionary of op; *high_precision (unless null) set when
   // it gives precisionType = high_precision.
   bool ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high_precision);
@@ -237,6 +235,9 @@ class TileReader : public Reader {
                   uint32_t dst, int attr, const Instr& scalar, const TextForm& form);
   bool OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
                         const char* what);
+  bool ParseSharedTypes(const ops::OpDescriptor& desc, const std::vector<Token>& names,
+                        std::vector<Type>* types, std::vector<SourceLoc>* type_locs, Type* dst_type,
+                        SourceLoc* dst_loc);
   bool UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names,
                    const std::vector<Type>& types, const std::vector<SourceLoc>& type_locs,
                    std::vector<uint32_t>* slots);
@@ -275,8 +276,27 @@ class CoreReader : public Reader {
  private:
   void ParseReserveBuffer(const Token& op, const std::vector<Token>& results, bool import);
   void ParseInitializePipe(const Token& op, bool cube);
+  bool ParsePipeOperands(const std::string& what, uint8_t side, uint64_t slots_bytes, Instr* init,
+                         bool* has_gm, uint32_t* gm_pointer);
   void ParsePipeTransfer(const Token& op, const std::vector<Token>& results, PipeOp kind,
                          bool to_vector);
+  // One push, pop, alloc or free as the text gives it (ParsePipeTransfer).
+  struct Transfer {
+    std::string what;  // the operation's name
+    PipeOp kind;
+    uint8_t side;      // the CoreKind of the end it runs on
+    int64_t id;        // the pipe's id
+    size_t index;      // the pipe's index in Program::pipes
+    bool vector_part;  // a vector core's half of a split tile
+    bool takes_operand;
+    Token operand;  // the tile or view given (push, free), if takes_operand
+    Type type;      // the tile or view pushed, popped, allocated or freed
+    SourceLoc type_loc;
+  };
+  bool TransferSlotView(const Token& op, const Transfer& t, const std::vector<Token>& results,
+                        Instr* in);
+  bool TransferTile(const Token& op, const Transfer& t, const std::vector<Token>& results,
+                    Instr* in);
   void NoteVectorCores(Split split);
   bool PipeSplit(const Token& op, const std::vector<AttrEntry>& attrs, bool c2v, int64_t* id,
                  Split* split);
