@@ -144,10 +144,10 @@ enum class Code : uint8_t {
   kStore,        // views[b] <- tile a, as dtype d (sub 1: added to what is there;
                  // plain and imm as kLoad's)
   kSetValid,     // tile a valid region = ints[b] x ints[c]
-  kTileOp,       // an operation of the table on tiles
-  kTsel,         // tsel: tile a <- mask slot `mask` ? tile b : tile c (tmp d)
-  kMrgSortLists,  // tmrgsort's multi-list form: tile a <- lists b, c[, e[, f]] (tmp d);
-                  // sub: exhausted
+  kTileOp,       // an operation of the table on tiles (Instr::slot by Role)
+  kTsel,         // tsel: dst <- mask slot `mask` ? src0 : src1 (tmp), by Role
+  kMrgSortLists,  // tmrgsort's multi-list form: dst <- lists src0, src1[, src2[, src3]]
+                  // (tmp), by Role; sub: exhausted
   kTileCopy,     // tile a <- tile b (bytes and valid region): a carried tile value
   kNop,          // nothing (sub 1: pto.syncall, refused on more than one block)
   kFloatBinary,  // floats[a] = floats[b] (FloatOp sub) floats[c], rounded to `fmt`
@@ -243,6 +243,15 @@ enum class IntOp : uint8_t {
 };
 enum class Predicate : uint8_t { kEq, kNe, kSlt, kSle, kSgt, kSge, kUlt, kUle, kUgt, kUge };
 
+constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
+
+// A tile operation's operands by role, as ops::Operands names them: dst, the
+// sources in order (a row's source_count of them, tmrgsort's lists), then
+// the tmp. A row with a fifth source adds a role here and in ops::Operands.
+struct Role {
+  enum : uint8_t { kDst, kSrc0, kSrc1, kSrc2, kSrc3, kTmp, kCount };
+};
+
 struct Instr {
   Code code;
   uint8_t sub = 0;   // IntOp, Predicate
@@ -253,10 +262,11 @@ struct Instr {
   // from a float register (set by the verifier): the run goes straight to
   // the kernel. kLoad, kStore: see there.
   bool plain = false;
+  // Registers, slots and values as each Code says; a tile operation's tiles
+  // are in slot instead.
   uint32_t a = 0, b = 0, c = 0, d = 0;
-  // (kNoSlot) kTileOp: a third and a fourth source (taddc's src2, tconcatidx's
-  // indices), else none.
-  uint32_t e = 0xFFFFFFFFu, f = 0xFFFFFFFFu;
+  // kTileOp, kTsel, kMrgSortLists: the tile slots by Role (kNoSlot for none).
+  uint32_t slot[Role::kCount] = {kNoSlot, kNoSlot, kNoSlot, kNoSlot, kNoSlot, kNoSlot};
   uint32_t target = 0;  // jumps
   uint32_t extra = 0;   // index into Program::lists
   uint32_t rank = 0;
@@ -280,13 +290,23 @@ struct Instr {
   SourceLoc loc;
 };
 
-constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
-
-// o with a kTileOp's third and fourth sources (Instr::e, f) from `tiles`.
+// The tile of `slot` in tiles (a vector or array of pto_tile), or null for
+// kNoSlot.
 template <typename Tiles>
-inline ops::Operands WithThirdSource(ops::Operands o, const Instr& in, Tiles& tiles) {
-  if (in.e != kNoSlot) o.src2 = &tiles[in.e];
-  if (in.f != kNoSlot) o.src3 = &tiles[in.f];
+inline auto TileAt(Tiles& tiles, uint32_t slot) -> decltype(&tiles[0]) {
+  return slot != kNoSlot ? &tiles[slot] : nullptr;
+}
+
+// o with the tiles of tile operation `in` by role (dst, src0..src3, tmp)
+// from `tiles`; its other fields (attr, scalar, ...) as o gives them.
+template <typename Tiles>
+inline ops::Operands WithTiles(ops::Operands o, const Instr& in, Tiles& tiles) {
+  o.dst = TileAt(tiles, in.slot[Role::kDst]);
+  o.src0 = TileAt(tiles, in.slot[Role::kSrc0]);
+  o.src1 = TileAt(tiles, in.slot[Role::kSrc1]);
+  o.src2 = TileAt(tiles, in.slot[Role::kSrc2]);
+  o.src3 = TileAt(tiles, in.slot[Role::kSrc3]);
+  o.tmp = TileAt(tiles, in.slot[Role::kTmp]);
   return o;
 }
 

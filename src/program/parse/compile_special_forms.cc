@@ -69,24 +69,24 @@ void TileReader::ParseTsel(const Token& op, const std::vector<Token>& results) {
   Instr in;
   in.code = Code::kTsel;
   in.loc = op.loc;
-  in.d = kNoSlot;
   uint32_t tmp;
   if (!parser_.UseTile(names[0], types[0], locs[0], Use::kRead, &in.mask) ||
-      !parser_.UseTile(names[1], types[1], locs[1], Use::kRead, &in.b) ||
-      !parser_.UseTile(names[2], types[2], locs[2], Use::kRead, &in.c) ||
+      !parser_.UseTile(names[1], types[1], locs[1], Use::kRead, &in.slot[Role::kSrc0]) ||
+      !parser_.UseTile(names[2], types[2], locs[2], Use::kRead, &in.slot[Role::kSrc1]) ||
       (names.size() == 4 && !parser_.UseTile(names[3], types[3], locs[3], Use::kTmp, &tmp)))
     return;
-  if (dps ? !parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &in.a)
-          : !DefineResultTile(op, results[0], dst_type, dst_loc, &in.a))
+  if (dps ? !parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &in.slot[Role::kDst])
+          : !DefineResultTile(op, results[0], dst_type, dst_loc, &in.slot[Role::kDst]))
     return;
   if (p_->profile == PTO_PROFILE_A2A3) {
     Type t = dst_type;
     t.dtype = PTO_UINT32;
     t.rows = 1;
     t.cols = t.valid_rows = t.valid_cols = 8;
-    in.d = parser_.NewTileSlot(t, op.loc, "");
-    p_->tiles[in.d].in_ub = false;
-    p_->tiles[in.d].used = true;
+    const uint32_t implicit_tmp = parser_.NewTileSlot(t, op.loc, "");
+    in.slot[Role::kTmp] = implicit_tmp;
+    p_->tiles[implicit_tmp].in_ub = false;
+    p_->tiles[implicit_tmp].used = true;
   }
   p_->code.push_back(in);
 }
@@ -199,11 +199,11 @@ void TileReader::ParseMrgSortLists(const Token& op, const std::vector<Token>& re
   in.code = Code::kMrgSortLists;
   in.loc = op.loc;
   in.sub = exhausted;
-  uint32_t* const list_slots[4] = {&in.b, &in.c, &in.e, &in.f};
-  in.e = in.f = in.d = kNoSlot;
   for (size_t k = 0; k < lists; ++k)
-    if (!parser_.UseTile(names[k], types[k], locs[k], Use::kRead, list_slots[k])) return;
-  if (!no_tmp && !parser_.UseTile(names[lists], types[lists], locs[lists], Use::kTmp, &in.d))
+    if (!parser_.UseTile(names[k], types[k], locs[k], Use::kRead, &in.slot[Role::kSrc0 + k]))
+      return;
+  if (!no_tmp &&
+      !parser_.UseTile(names[lists], types[lists], locs[lists], Use::kTmp, &in.slot[Role::kTmp]))
     return;
   if (dps) {
     const Value* executed = parser_.Lookup(executed_name.text);
@@ -214,14 +214,14 @@ void TileReader::ParseMrgSortLists(const Token& op, const std::vector<Token>& re
       return (void)parser_.Error(executed_name.loc, "%" + std::string(executed_name.text) + " is " +
                                                         TypeString(executed->type) +
                                                         ", not vector<4xi16>");
-    if (!parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &in.a)) return;
+    if (!parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &in.slot[Role::kDst])) return;
   } else {
-    if (!DefineResultTile(op, results[0], dst_type, dst_loc, &in.a)) return;
+    if (!DefineResultTile(op, results[0], dst_type, dst_loc, &in.slot[Role::kDst])) return;
     Value v;
     v.type = counts;
     if (!parser_.Define(results[1], v)) return;
   }
-  if (in.d == kNoSlot && p_->profile != PTO_PROFILE_HOST) {
+  if (in.slot[Role::kTmp] == kNoSlot && p_->profile != PTO_PROFILE_HOST) {
     Type t = dst_type;
     uint32_t cols = 0;
     for (size_t k = 0; k < lists; ++k) cols += types[k].cols;
@@ -229,9 +229,10 @@ void TileReader::ParseMrgSortLists(const Token& op, const std::vector<Token>& re
     t.valid_rows = 1;
     t.cols = cols;
     t.valid_cols = cols;
-    in.d = parser_.NewTileSlot(t, op.loc, "");
-    p_->tiles[in.d].in_ub = false;
-    p_->tiles[in.d].used = true;
+    const uint32_t implicit_tmp = parser_.NewTileSlot(t, op.loc, "");
+    in.slot[Role::kTmp] = implicit_tmp;
+    p_->tiles[implicit_tmp].in_ub = false;
+    p_->tiles[implicit_tmp].used = true;
   }
   p_->code.push_back(in);
 }

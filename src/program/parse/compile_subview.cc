@@ -371,7 +371,8 @@ void MemoryReader::ParseSubview(const Token& op, const std::vector<Token>& resul
     // A tile that an earlier instruction used has bytes of its own.
     for (const Instr& in : p_->code) {
       const bool uses = (in.code == Code::kTileOp &&
-                         (in.a == view || in.b == view || in.c == view || in.d == view)) ||
+                         (in.slot[Role::kDst] == view || in.slot[Role::kSrc0] == view ||
+                          in.slot[Role::kSrc1] == view || in.slot[Role::kTmp] == view)) ||
                         ((in.code == Code::kLoad || in.code == Code::kStore) && in.a == view) ||
                         (in.code == Code::kTileCopy && (in.a == view || in.b == view));
       if (uses)

@@ -151,13 +151,10 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   in.loc = loc;
   in.op = &op;
   in.attr = attr;
-  in.a = dst;
-  in.b = op.source_count > 0 ? ins[0] : kNoSlot;
-  in.c = op.source_count > 1 ? ins[1] : kNoSlot;
-  in.e = op.source_count > 2 ? ins[2] : kNoSlot;
-  in.f = op.source_count > 3 ? ins[3] : kNoSlot;
-  in.d = kNoSlot;
-  if (ins.size() > op.source_count && op.tmp != ops::TmpRole::kNone) in.d = ins[op.source_count];
+  in.slot[Role::kDst] = dst;
+  for (size_t k = 0; k < op.source_count; ++k) in.slot[Role::kSrc0 + k] = ins[k];
+  if (ins.size() > op.source_count && op.tmp != ops::TmpRole::kNone)
+    in.slot[Role::kTmp] = ins[op.source_count];
   // The row's own rules on its text (PTOAS's verifier), beside its check.
   if (op.text_rules != nullptr) {
     ops::TextOperands t{};
@@ -180,18 +177,18 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   const bool row_scratch =
       (op.family == ops::Family::kRowReduce || ops::HasTrait(op, PTO_TRAIT_IndexDst)) &&
       p_->profile == PTO_PROFILE_A2A3;
-  if (in.d == kNoSlot && row_scratch) {
-    in.d = parser_.NewTileSlot(p_->tiles[ins[0]].type, loc, "");
-    p_->tiles[in.d].in_ub = false;
-    p_->tiles[in.d].used = true;
+  if (in.slot[Role::kTmp] == kNoSlot && row_scratch) {
+    in.slot[Role::kTmp] = parser_.NewTileSlot(p_->tiles[ins[0]].type, loc, "");
+    p_->tiles[in.slot[Role::kTmp]].in_ub = false;
+    p_->tiles[in.slot[Role::kTmp]].used = true;
   }
-  if (in.d == kNoSlot && op.tmp == ops::TmpRole::kRequired) {
+  if (in.slot[Role::kTmp] == kNoSlot && op.tmp == ops::TmpRole::kRequired) {
     // The text leaves tmp out ("an implementation aid, not an
     // architecture-visible input"): a tile the C call needs and never reads.
     Type t = p_->tiles[dst].type;
-    in.d = parser_.NewTileSlot(t, loc, "");
-    p_->tiles[in.d].in_ub = false;
-    p_->tiles[in.d].used = true;
+    in.slot[Role::kTmp] = parser_.NewTileSlot(t, loc, "");
+    p_->tiles[in.slot[Role::kTmp]].in_ub = false;
+    p_->tiles[in.slot[Role::kTmp]].used = true;
   }
   p_->code.push_back(in);
   return true;

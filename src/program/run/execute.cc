@@ -110,26 +110,23 @@ bool Block::WaitForTurn(const std::atomic<bool>& stop) const {
 // instruction pays no frame for the rest.
 inline void Block::PlainTileOp(const Instr& in) {
   pto_tile* tiles = tiles_.data();
-  pto_tile* dst = tiles + in.a;
+  pto_tile* dst = tiles + in.slot[Role::kDst];
   if ((dst->valid_rows == 0 || dst->valid_cols == 0) && !in.run_whole_dst) return;
   if (in.run_contiguous != nullptr) {
     // The row's run would call this kernel for these operands: called here.
-    const pto_tile* a = tiles + in.b;
-    const pto_tile* b = in.c != kNoSlot ? tiles + in.c : a;
+    const pto_tile* a = tiles + in.slot[Role::kSrc0];
+    const pto_tile* b = in.slot[Role::kSrc1] != kNoSlot ? tiles + in.slot[Role::kSrc1] : a;
     if (ops::Contiguous(dst, a, b)) {
       in.run_contiguous(dst->dtype, size_t{dst->valid_rows} * dst->valid_cols, dst->data, a->data,
                         b->data);
       return;
     }
   }
-  const ops::Operands o{dst,
-                        in.b != kNoSlot ? tiles + in.b : nullptr,
-                        in.c != kNoSlot ? tiles + in.c : nullptr,
-                        in.d != kNoSlot ? tiles + in.d : nullptr,
-                        in.run_attr,
-                        in.run_scalar ? floats_[in.scalar_reg] : 0.0,
-                        in.run_sat};
-  in.op->run(WithThirdSource(o, in, tiles_), p_.profile);
+  ops::Operands o = WithTiles(ops::Operands{}, in, tiles_);
+  o.attr = in.run_attr;
+  o.scalar = in.run_scalar ? floats_[in.scalar_reg] : 0.0;
+  o.sat = in.run_sat;
+  in.op->run(o, p_.profile);
 }
 
 // One instruction of the short paths that cannot fail (a plain operation, a
@@ -159,8 +156,8 @@ inline uint32_t Block::FastRun(const Instr* code, uint32_t n, uint32_t pc) {
 }
 
 pto_status Block::TileOp(const Instr& in) {
-  pto_tile* dst = &tiles_[in.a];
-  pto_tile* tmp = in.d != kNoSlot ? &tiles_[in.d] : nullptr;
+  pto_tile* dst = &tiles_[in.slot[Role::kDst]];
+  pto_tile* tmp = TileAt(tiles_, in.slot[Role::kTmp]);
   double scalar = !ops::TakesScalar(in.op->attr) ? 0.0
                   : in.scalar_is_float                 ? floats_[in.scalar_reg]
                                                        : static_cast<double>(ints_[in.scalar_reg]);
@@ -183,7 +180,6 @@ pto_status Block::TileOp(const Instr& in) {
     const bool is_unsigned = dtype == PTO_UINT8 || dtype == PTO_UINT16 || dtype == PTO_UINT32;
     if (is_unsigned && scalar < 0 && scalar >= -span / 2) scalar += span;
   }
-  const pto_tile* src0 = in.b != kNoSlot ? &tiles_[in.b] : nullptr;  // none for texpands
   // The offsets (textract's, tsetval's): a negative one names no element.
   size_t index[2] = {0, 0};
   for (int k = 0; k < ops::IndexCount(in.op->attr); ++k) {
@@ -195,16 +191,15 @@ pto_status Block::TileOp(const Instr& in) {
     index[k] = static_cast<size_t>(value);
   }
   pto_tile mask_view;
-  const ops::Operands with_mask = WithMaskView(*in.op,
-                                       ops::Operands{dst, src0,
-                                                     in.c != kNoSlot ? &tiles_[in.c] : nullptr,
-                                                     tmp, ops::AttrOf(*in.op, in.attr), scalar,
-                                                     ops::SaturationOf(*in.op, in.attr),
-                                                     {index[0], index[1]}},
-                                       &mask_view);
-  const ops::Operands o = WithThirdSource(with_mask, in, tiles_);
+  ops::Operands with_tiles = WithTiles(ops::Operands{}, in, tiles_);
+  with_tiles.attr = ops::AttrOf(*in.op, in.attr);
+  with_tiles.scalar = scalar;
+  with_tiles.sat = ops::SaturationOf(*in.op, in.attr);
+  with_tiles.index[0] = index[0];
+  with_tiles.index[1] = index[1];
+  const ops::Operands o = WithMaskView(*in.op, with_tiles, &mask_view);
   if (in.check_at_run) {
-    if (tmp != nullptr && !p_.tiles[in.d].in_ub) {
+    if (tmp != nullptr && !p_.tiles[in.slot[Role::kTmp]].in_ub) {
       tmp->valid_rows = dst->valid_rows;
       tmp->valid_cols = dst->valid_cols;
     }
@@ -239,14 +234,13 @@ pto_status Block::GetVal(const Instr& in) {
 }
 
 pto_status Block::Tsel(const Instr& in) {
-  pto_tile* dst = &tiles_[in.a];
+  pto_tile* dst = &tiles_[in.slot[Role::kDst]];
   const pto_tile mask = MaskView(tiles_[in.mask]);
-  const pto_tile* src0 = &tiles_[in.b];
-  const pto_tile* src1 = &tiles_[in.c];
+  const pto_tile* src0 = &tiles_[in.slot[Role::kSrc0]];
+  const pto_tile* src1 = &tiles_[in.slot[Role::kSrc1]];
   if (in.check_at_run) {
     const pto_status status =
-        ops::CheckTsel(dst, &mask, src0, src1, in.d != kNoSlot ? &tiles_[in.d] : nullptr,
-                       p_.profile);
+        ops::CheckTsel(dst, &mask, src0, src1, TileAt(tiles_, in.slot[Role::kTmp]), p_.profile);
     if (status != PTO_OK) return Error(in, status, LastError());
   }
   ops::RunTsel(dst, &mask, src0, src1);
@@ -256,9 +250,12 @@ pto_status Block::Tsel(const Instr& in) {
 // tmrgsort's multi-list form; the counts it reports are not kept (the
 // text's executed operand is an SSA value the instruction cannot change).
 pto_status Block::MrgSortLists(const Instr& in) {
-  const auto tile = [&](uint32_t slot) { return slot != kNoSlot ? &tiles_[slot] : nullptr; };
-  const ops::MrgSortLists o{&tiles_[in.a], {tile(in.b), tile(in.c), tile(in.e), tile(in.f)},
-                            tile(in.d), in.sub != 0};
+  const auto tile = [&](int role) { return TileAt(tiles_, in.slot[role]); };
+  const ops::MrgSortLists o{
+      tile(Role::kDst),
+      {tile(Role::kSrc0), tile(Role::kSrc1), tile(Role::kSrc2), tile(Role::kSrc3)},
+      tile(Role::kTmp),
+      in.sub != 0};
   if (in.check_at_run) {
     const pto_status status = ops::CheckTMrgSortLists(o, p_.profile);
     if (status != PTO_OK) return Error(in, status, LastError());
