@@ -60,9 +60,11 @@ struct AttrEntry {
   SourceLoc loc;
 };
 
+// How an operation uses a tile operand (UseTile): the parameter access it
+// records, and a tmp that no access records.
 enum class Use : uint8_t { kRead, kWrite, kTmp };
 
-// How a token reads in a message: "'%a'", "end of input", ...
+// How a token reads in a message: "'%a'", "the end of the text", ...
 std::string Describe(const Token& t);
 
 class ModuleReader;
