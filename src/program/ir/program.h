@@ -342,7 +342,7 @@ struct Program {
   // Some tstore adds to global memory (atomic add): the blocks apply those
   // adds in block order, so the sums do not depend on the threads.
   bool ordered_adds = false;
-  // Pipes between a block's cube and vector cores (compile_pipes.cc). A
+  // Pipes between a block's cube and vector cores (core_pipes.cc). A
   // program with pipes runs each block's cube section and vector sections
   // as cores taking turns on the block's thread (execute_pipes.cc);
   // vector_cores is then 1 or 2, else 0 (one core runs every section in

@@ -121,7 +121,7 @@ constexpr OperationRow kOperations[] = {
     {"scf.yield", false, 0, ReadYield},
     {"scf.condition", false, 0, ReadYield},
     // A core's code: a block runs its sections in program order, or, with
-    // pipes between them, each on its core (compile_pipes.cc).
+    // pipes between them, each on its core (core_pipes.cc).
     {"pto.section.vector", false, 0, ReadSection},
     {"pto.section.cube", false, 0, ReadSection},
     {"pto.reserve_buffer", false, kAnyResults, ReadPipeOp},

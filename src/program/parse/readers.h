@@ -33,7 +33,7 @@ class Reader {
 };
 
 // The file, the module and its func.func structure, directives, and calls
-// (compile_module.cc, compile_functions.cc).
+// (module_reader.cc, module_functions.cc).
 class ModuleReader : public Reader {
  public:
   // Calls are read in place: a program larger than this is refused.
@@ -82,7 +82,7 @@ struct Yield {
 };
 
 // Constants, integer and float arithmetic, scf control flow, block queries
-// and local arrays (compile_scalar.cc, compile_control.cc).
+// and local arrays (scalar_reader.cc, scalar_control.cc).
 class ScalarReader : public Reader {
  public:
   explicit ScalarReader(Parser& parser) : Reader(parser) {}
@@ -128,7 +128,7 @@ class ScalarReader : public Reader {
 
 // Global memory and tile storage: pointers and scalar loads and stores,
 // views, tload/tstore, tile allocation, valid shapes, placement and tile
-// subviews (compile_memory.cc, compile_pointers.cc, compile_subview.cc).
+// subviews (memory_reader.cc, memory_pointers.cc, memory_subviews.cc).
 class MemoryReader : public Reader {
  public:
   explicit MemoryReader(Parser& parser) : Reader(parser) {}
@@ -183,8 +183,8 @@ class MemoryReader : public Reader {
 
 // The operations of the table (ops::FindOp) on tiles, their attributes, the
 // special forms (tsel, tmrgsort's lists, tgetval) and pto.tprint
-// (compile_tile_ops.cc, compile_attrs.cc, compile_special_forms.cc,
-// compile_print.cc).
+// (tile_reader.cc, tile_attributes.cc, tile_special_forms.cc,
+// tile_print.cc).
 class TileReader : public Reader {
  public:
   explicit TileReader(Parser& parser) : Reader(parser) {}
@@ -245,7 +245,7 @@ class TileReader : public Reader {
 
 // A block's cores: the cube's matrix multiply and moves, the cores'
 // sections and the pipes between them, synchronisation and cache
-// maintenance (compile_cube.cc, compile_pipes.cc, compile_sync.cc).
+// maintenance (core_cube.cc, core_pipes.cc, core_sync.cc).
 class CoreReader : public Reader {
  public:
   explicit CoreReader(Parser& parser) : Reader(parser) {}

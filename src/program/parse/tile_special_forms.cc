@@ -1,5 +1,5 @@
 // PTO assembly: the tile instructions with text forms of their own, beside
-// the table's (compile_tile_ops.cc): tsel's three sources, tmrgsort's
+// the table's (tile_reader.cc): tsel's three sources, tmrgsort's
 // multi-list form with its executed counts, and tgetval's scalar result.
 #include <string>
 #include <vector>
