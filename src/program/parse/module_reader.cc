@@ -1,9 +1,6 @@
 // PTO assembly: the file and module structure, the snippet directives, and
-// the dispatch of one operation to its parser.
-#include <stdlib.h>
-
+// the parse stage's entry points (Compile, Build).
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "program/parse/parser.h"
