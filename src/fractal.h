@@ -7,7 +7,7 @@
 // its columns (col_major: ZN, NN). Because the offsets are the image, an NZ
 // [R, C] tile and a ZN [C, R] tile on the same bytes are each other's
 // transpose. Shared by the C API's cube tiles (tile_api.cc, ops/matmul.cc)
-// and programs' (program/layout.h, execute_cube.cc).
+// and programs' (program/ir/types.h, program/run/execute_cube.cc).
 #ifndef PTO_FRACTAL_H_
 #define PTO_FRACTAL_H_
 

@@ -2,8 +2,8 @@
 // moves the cube has (pto-isa TMOV.md; PTOAS's TMovOp: mat to left, right
 // or bias, acc to vec or mat), each element kept at its (row, column) and
 // laid out as dst's layout says, with each profile's rules of TMOV's NPU
-// implementations. Programs' cube moves (program/compile_cube.cc,
-// execute_cube.cc) follow the same pages on their own tiles.
+// implementations. Programs' cube moves (program/parse/core_cube.cc,
+// run/execute_cube.cc) follow the same pages on their own tiles.
 #include "fractal.h"
 #include "ops/common.h"
 #include "validate.h"

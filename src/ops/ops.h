@@ -100,7 +100,7 @@ enum class ArgRole : uint8_t {
 };
 
 // How PTO assembly spells an attribute (attributes.def's Text): which parser
-// of src/program/compile_attrs.cc reads it.
+// of src/program/parse/tile_attributes.cc reads it.
 enum class TextAttr : uint8_t {
   kNone,          // no attribute in text
   kDivPrecision,  // {precisionType = #pto<div_precision ...>}

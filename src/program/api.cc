@@ -9,8 +9,8 @@
 
 #include "error.h"
 #include "profile.h"
-#include "program/execute.h"
-#include "program/program.h"
+#include "program/ir/program.h"
+#include "program/run/execute.h"
 #include "pto_c.h"
 #include "tile.h"
 #include "validate.h"

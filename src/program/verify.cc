@@ -11,8 +11,8 @@
 #include "buffer.h"
 #include "dtype_rules.h"
 #include "error.h"
-#include "program/cube.h"
-#include "program/program.h"
+#include "program/ir/cube.h"
+#include "program/ir/program.h"
 #include "tile.h"
 
 namespace pto {
@@ -98,9 +98,8 @@ void PlaceView(Program* p, uint32_t slot) {
   s.has_addr = true;
 }
 
-// tsel: dst, src0, src1, tmp, mask; a tile operation's third and fourth sources
-// (taddc, tconcatidx) in the fifth and sixth.
-constexpr size_t kMostTileUses = 6;
+// A tile operation's tiles by Role, then tsel's mask.
+constexpr size_t kMostTileUses = Role::kCount + 1;
 
 // Whether the instruction's operands include a subview whose place is known
 // only at run time.
@@ -120,13 +119,10 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
   for (size_t i = 0; i < kMostTileUses; ++i) out[i] = kNoSlot;
   switch (in.code) {
     case Code::kTileOp:
-      out[0] = in.a, out[1] = in.b, out[2] = in.c, out[3] = in.d, out[4] = in.e, out[5] = in.f;
-      break;
     case Code::kTsel:
-      out[0] = in.a, out[1] = in.b, out[2] = in.c, out[3] = in.d, out[4] = in.mask;
-      break;
     case Code::kMrgSortLists:
-      out[0] = in.a, out[1] = in.b, out[2] = in.c, out[3] = in.d, out[4] = in.e, out[5] = in.f;
+      for (size_t role = 0; role < Role::kCount; ++role) out[role] = in.slot[role];
+      if (in.code == Code::kTsel) out[Role::kCount] = in.mask;
       break;
     case Code::kLoad:
     case Code::kStore:
@@ -209,7 +205,8 @@ void LeaveOutUnusedTmps(Program* p) {
     const bool tprelu = in.code == Code::kTileOp && ops::HasTrait(*in.op, PTO_TRAIT_A5UnusedTmp);
     for (uint32_t slot : uses) {
       if (slot == kNoSlot) continue;
-      const bool as_tmp = tprelu && slot == in.d && slot != in.a && slot != in.b && slot != in.c;
+      const bool as_tmp = tprelu && slot == in.slot[Role::kTmp] && slot != in.slot[Role::kDst] &&
+                          slot != in.slot[Role::kSrc0] && slot != in.slot[Role::kSrc1];
       only_tprelu_tmp[slot] = as_tmp && only_tprelu_tmp[slot] != 0 ? 1 : 0;
     }
   }
@@ -375,7 +372,8 @@ pto_status CheckOperations(Program* p) {
     // have.
     const bool whole_tiles = in.code == Code::kTileOp && ops::WritesWholeDst(*in.op);
     const uint32_t whole[] = {
-        in.a, whole_tiles && ops::HasTrait(*in.op, PTO_TRAIT_WholeSrc) ? in.b : kNoSlot};
+        in.slot[Role::kDst],
+        whole_tiles && ops::HasTrait(*in.op, PTO_TRAIT_WholeSrc) ? in.slot[Role::kSrc0] : kNoSlot};
     for (uint32_t slot : whole)
       if (whole_tiles && slot != kNoSlot && p->tiles[slot].IsView())
         return Diagnose(*p, in.loc, PTO_ERR_INVALID_ARGUMENT,
@@ -383,32 +381,27 @@ pto_status CheckOperations(Program* p) {
                             " is a subview of %" + p->tiles[p->tiles[slot].view_of].name +
                             ", and " + in.op->mnemonic +
                             " needs a whole tile (its rows x cols), not a window");
-    pto_tile* dst = &tiles[in.a];
-    if (in.d != kNoSlot && !p->tiles[in.d].in_ub && in.code == Code::kTileOp) {
-      tiles[in.d].valid_rows = dst->valid_rows;
-      tiles[in.d].valid_cols = dst->valid_cols;
+    ops::Operands o = WithTiles(ops::Operands{}, in, tiles);
+    if (o.tmp != nullptr && !p->tiles[in.slot[Role::kTmp]].in_ub && in.code == Code::kTileOp) {
+      o.tmp->valid_rows = o.dst->valid_rows;
+      o.tmp->valid_cols = o.dst->valid_cols;
     }
+    pto_tile* dst = o.dst;
+    const pto_tile* src0 = o.src0;
+    const pto_tile* src1 = o.src1;
     pto_tile mask_view;
-    const pto_tile* src0 = in.b != kNoSlot ? &tiles[in.b] : nullptr;
-    const pto_tile* src1 = in.c != kNoSlot ? &tiles[in.c] : nullptr;
-    pto_tile* tmp = in.d != kNoSlot ? &tiles[in.d] : nullptr;
     pto_status status;
     if (in.code == Code::kTsel) {
       mask_view = MaskView(tiles[in.mask]);
-      status = ops::CheckTsel(dst, &mask_view, src0, src1, tmp, p->profile);
+      status = ops::CheckTsel(dst, &mask_view, src0, src1, o.tmp, p->profile);
     } else if (in.code == Code::kMrgSortLists) {
-      const pto_tile* src2 = in.e != kNoSlot ? &tiles[in.e] : nullptr;
-      const pto_tile* src3 = in.f != kNoSlot ? &tiles[in.f] : nullptr;
       status = ops::CheckTMrgSortLists(
-          ops::MrgSortLists{dst, {src0, src1, src2, src3}, tmp, in.sub != 0}, p->profile);
+          ops::MrgSortLists{dst, {src0, src1, o.src2, o.src3}, o.tmp, in.sub != 0}, p->profile);
     } else {
-      const ops::Operands o = WithMaskView(
-          *in.op,
-          ops::Operands{dst, src0, src1, tmp, ops::AttrOf(*in.op, in.attr), 0,
-                        ops::SaturationOf(*in.op, in.attr), {0, 0},
-                        /*contents_known=*/false},
-          &mask_view);
-      status = in.op->check(WithThirdSource(o, in, tiles), p->profile);
+      o.attr = ops::AttrOf(*in.op, in.attr);
+      o.sat = ops::SaturationOf(*in.op, in.attr);
+      o.contents_known = false;
+      status = in.op->check(WithMaskView(*in.op, o, &mask_view), p->profile);
     }
     // A rule about regions may hold once the run sets them: decided then.
     const bool region_rule = status == PTO_ERR_SHAPE_MISMATCH || status == PTO_ERR_ALIASING;
@@ -425,9 +418,7 @@ pto_status CheckOperations(Program* p) {
       in.run_scalar = ops::TakesScalar(in.op->attr);
       in.run_whole_dst = ops::WritesWholeDst(*in.op);
       // Sources on dst's rows in row order run through the row's run, row by row.
-      in.run_contiguous =
-          ops::SharesRowsWithDst(ops::Operands{dst, src0, src1, tmp, 0}) ? nullptr
-                                                                       : ops::ContiguousKernelOf(*in.op);
+      in.run_contiguous = ops::SharesRowsWithDst(o) ? nullptr : ops::ContiguousKernelOf(*in.op);
     }
     // Float compares too keep IEEE defaults (subnormals compare as themselves).
     for (const pto_tile* t : {static_cast<const pto_tile*>(dst), src0, src1})

@@ -77,7 +77,7 @@ static const struct {
     pto_dtype dtype;
 } kDtypeNames[] = {
 #define PTO_DTYPE_SPELLING(spelling, dtype) {spelling, dtype},
-#include "../../src/program/dtype_spellings.def"
+#include "../../src/program/ir/dtype_spellings.def"
 #undef PTO_DTYPE_SPELLING
 };
 #define DTYPE_NAME_COUNT (sizeof(kDtypeNames) / sizeof(kDtypeNames[0]))

@@ -1,0 +1,298 @@
+// The cube's tiles in programs: tmatmul, tmatmul_acc and tmatmul_bias on
+// left, right, acc and bias tiles, and the moves whose tiles lie in the
+// cube's memories (tmov, textract, tload, tstore), each with the rules of
+// pto-isa's pages and NPU implementations and PTOAS's verifier for the
+// locations, layouts and dtypes. The element arithmetic is the table's row
+// (ops/matmul.cc), checked and run on the cube tiles (execute_cube.cc).
+#include <string>
+
+#include "dtype_rules.h"
+#include "program/ir/types.h"
+#include "program/parse/parser.h"
+#include "program/parse/readers.h"
+
+namespace pto {
+namespace program {
+namespace {
+
+std::string Where(const Type& t) {
+  return std::string(SpaceSpelling(t.space)) + " " + LayoutName(t) + " tile";
+}
+
+// The (location, layout) each operand of a matrix multiply must have, or a
+// sentence: a left ZZ or NZ (pto-isa's CPU model takes both encodings, and
+// the samples write both on both targets), a right ZN, an acc NZ of
+// 1024-byte boxes, a bias row.
+bool OperandFits(const Type& t, Space space, std::string* why) {
+  const char* layout = LayoutName(t);
+  const std::string name = SpaceSpelling(space);
+  if (t.space != space) {
+    *why = "is a " + Where(t) + ", not a " + name + " tile";
+    return false;
+  }
+  bool fits = true;
+  const char* wanted = "";
+  switch (space) {
+    case Space::kLeft:
+      fits = (t.box == Box::kRowMajor) && t.fractal == 512;
+      wanted = "ZZ or NZ (slayout=row_major, fractal=512)";
+      break;
+    case Space::kRight:
+      fits = !t.col_major && t.box == Box::kColMajor && t.fractal == 512;
+      wanted = "ZN (blayout=row_major, slayout=col_major, fractal=512)";
+      break;
+    case Space::kAcc:
+      fits = t.col_major && t.box == Box::kRowMajor && t.fractal == 1024;
+      wanted = "NZ of 1024-byte boxes (blayout=col_major, slayout=row_major, fractal=1024)";
+      break;
+    case Space::kBias:
+      fits = t.box == Box::kNone && t.rows == 1;
+      wanted = "one row, slayout=none_box";
+      break;
+    default:
+      break;
+  }
+  if (!fits) *why = "is a " + name + " tile laid out " + layout + ", where the cube reads " + wanted;
+  return fits;
+}
+
+}  // namespace
+
+// pto.tmatmul ins(%a, %b : L, R) outs(%c : A)
+// pto.tmatmul.acc ins(%c_in, %a, %b : A, L, R) outs(%c : A)   (c_in is c)
+// pto.tmatmul.bias ins(%a, %b, %bias : L, R, B) outs(%c : A)
+void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
+  const bool acc = desc.id == ops::OpId::kTMatmulAcc;
+  const bool bias = desc.source_count == 3;
+  if (!tok().IsIdent("ins"))
+    return (void)parser_.Error(
+        op.loc, std::string(op.text) + " is written pto." + desc.mnemonic + " ins(...) outs(...)");
+  parser_.Advance();
+  std::vector<Token> names;
+  if (!parser_.Expect('(')) return;
+  parser_.ParseValueNames(&names);
+  std::vector<Type> types;
+  std::vector<SourceLoc> locs;
+  if (!parser_.Expect(':') || !parser_.ParseTypes(names.size(), &types, &locs)) return;
+  const size_t want = acc ? 3 : desc.source_count;
+  if (names.size() != want)
+    return (void)parser_.Error(op.loc, std::string(op.text) + " takes " + std::to_string(want) +
+                                           (acc ? " inputs (the accumulator, a, b)" : " inputs") +
+                                           ", not " + std::to_string(names.size()));
+  Token dst_name;
+  Type dst_type;
+  SourceLoc dst_loc;
+  if (!parser_.ParseOuts(&dst_name, &dst_type, &dst_loc)) return;
+  std::vector<uint32_t> slots(names.size());
+  for (size_t i = 0; i < names.size(); ++i)
+    if (!parser_.UseTile(names[i], types[i], locs[i], Use::kRead, &slots[i])) return;
+  uint32_t dst;
+  if (!parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &dst)) return;
+  if (acc) {
+    // Both NPU implementations accumulate into the output's own bytes and
+    // never read c_in: the text must name the same tile.
+    if (slots[0] != dst)
+      return (void)parser_.Error(locs[0],
+                                 "tmatmul.acc accumulates into its output: the accumulator %" +
+                                     std::string(names[0].text) + " must be the outs tile %" +
+                                     std::string(dst_name.text));
+    slots.erase(slots.begin());
+    names.erase(names.begin());
+    locs.erase(locs.begin());
+    if (p_->tiles[dst].param >= 0) p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
+  }
+  const Space roles[] = {Space::kLeft, Space::kRight, Space::kBias};
+  const char* role_names[] = {"a", "b", "bias"};
+  std::string why;
+  for (size_t i = 0; i < slots.size(); ++i)
+    if (!OperandFits(p_->tiles[slots[i]].type, roles[i], &why))
+      return (void)parser_.Error(locs[i], std::string(op.text) + ": " + role_names[i] + " %" +
+                                              std::string(names[i].text) + " " + why);
+  if (!OperandFits(p_->tiles[dst].type, Space::kAcc, &why))
+    return (void)parser_.Error(
+        dst_loc, std::string(op.text) + ": dst %" + std::string(dst_name.text) + " " + why);
+  const Type& a = p_->tiles[slots[0]].type;
+  const Type& b = p_->tiles[slots[1]].type;
+  const Type& c = p_->tiles[dst].type;
+  // The NPU implementations' static shapes: A [M, K], B [K, N], C [M, N].
+  if (p_->profile != PTO_PROFILE_HOST && (a.rows != c.rows || a.cols != b.rows || b.cols != c.cols))
+    return (void)parser_.Error(op.loc,
+                               std::string(op.text) + ": under " + pto_profile_string(p_->profile) +
+                                   " the tiles are A [M, K], B [K, N], C [M, N]; here a is " +
+                                   std::to_string(a.rows) + "x" + std::to_string(a.cols) + ", b " +
+                                   std::to_string(b.rows) + "x" + std::to_string(b.cols) + ", c " +
+                                   std::to_string(c.rows) + "x" + std::to_string(c.cols),
+                               PTO_ERR_SHAPE_MISMATCH);
+  Instr in;
+  in.code = Code::kMatmul;
+  in.loc = op.loc;
+  in.op = &desc;
+  in.a = dst;
+  in.b = slots[0];
+  in.c = slots[1];
+  in.d = bias ? slots[2] : kNoSlot;
+  in.check_at_run = a.HasDynamicValid() || b.HasDynamicValid() || c.HasDynamicValid() ||
+                    (bias && p_->tiles[slots[2]].type.HasDynamicValid());
+  p_->code.push_back(in);
+}
+
+// tmov and textract with a cube tile on either side: a move that keeps each
+// element's (row, column) and lays it out as dst's layout says (pto-isa
+// TMOV.md and TEXTRACT.md; the moves PTOAS's TMovOp allows: mat to left,
+// right or bias, acc to vec or mat).
+bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32_t src,
+                              uint32_t dst, const Instr& offsets) {
+  const Type& s = p_->tiles[src].type;
+  const Type& d = p_->tiles[dst].type;
+  const bool extract = ops::IndexCount(op.attr) == 2;
+  const std::string what = std::string("pto.") + op.mnemonic;
+  if (op.id != ops::OpId::kTMov && op.id != ops::OpId::kTExtract)
+    return parser_.Error(loc,
+                         what + " runs on vec tiles; " + (s.IsCube() ? "src" : "dst") + " is a " +
+                             Where(s.IsCube() ? s : d) +
+                             " (the cube's tiles take tmov, textract, tload, tstore and tmatmul)");
+  const bool mat_to_l0 = s.space == Space::kMat && (d.space == Space::kLeft || d.space == Space::kRight);
+  // Between vec tiles (one of them boxed): A5's TMOV repacks a row-major
+  // tile into NZ or ZN in the unified buffer, for the cube (pto-isa
+  // TMOV.md, a5/TMov.hpp TMovToVecNd2Nz and TMovNdTo2Zn); no other.
+  const bool repack = s.space == Space::kVec && d.space == Space::kVec;
+  if (repack) {
+    const std::string to = LayoutName(d);
+    if (extract || !IsRowMajor(s) || (to != "NZ" && to != "ZN"))
+      return parser_.Error(loc, what +
+                                    " between vec tiles with a boxed one is tmov's repack of a "
+                                    "row-major (ND) tile into NZ or ZN (A5's TMOV); here " +
+                                    LayoutName(s) + " to " + to);
+    if (p_->profile == PTO_PROFILE_A2A3)
+      return parser_.Error(loc, what + ": the repack of a vec tile into " + to +
+                                    " is A5's TMOV (A2A3's moves a vec tile as it is)");
+  }
+  const bool allowed = extract ? mat_to_l0
+                               : mat_to_l0 || repack ||
+                                     (s.space == Space::kMat && d.space == Space::kBias) ||
+                                     (s.space == Space::kAcc &&
+                                      (d.space == Space::kVec || d.space == Space::kMat));
+  if (!allowed)
+    return parser_.Error(
+        loc, what + " from a " + Where(s) + " to a " + Where(d) + " is not a move the cube has (" +
+                 (extract ? "textract: mat to left or right"
+                          : "tmov: mat to left, right or bias; acc to vec or mat") +
+                 ")");
+  // Per target (pto-isa TMOV.md's implementation checks): A2A3 moves acc to
+  // mat only (acc to vec is A5's), with equal shapes on both sides; a bias
+  // row is 64-byte aligned in length, at most 4 KiB on A5.
+  const pto_profile profile = p_->profile;
+  if (profile == PTO_PROFILE_A2A3 && !extract && s.space == Space::kAcc && d.space == Space::kVec)
+    return parser_.Error(loc, what +
+                                  ": A2A3 moves an acc tile to mat only (acc to vec is A5's); "
+                                  "store it to global memory and load it into the unified buffer");
+  if (profile == PTO_PROFILE_A2A3 && !extract && (s.rows != d.rows || s.cols != d.cols))
+    return parser_.Error(loc,
+                         what + ": under A2A3 src " + std::to_string(s.rows) + "x" +
+                             std::to_string(s.cols) + " and dst " + std::to_string(d.rows) + "x" +
+                             std::to_string(d.cols) + " must have the same shape",
+                         PTO_ERR_SHAPE_MISMATCH);
+  if (profile != PTO_PROFILE_HOST && d.space == Space::kBias) {
+    const uint64_t bytes = uint64_t{d.cols} * pto_dtype_size(d.dtype);
+    if (s.rows != 1 || bytes % 64 != 0 || (profile == PTO_PROFILE_A5 && bytes > 4096))
+      return parser_.Error(loc,
+                           what +
+                               ": a bias row moves from a one-row mat tile and is a multiple of "
+                               "64 bytes long" +
+                               std::string(profile == PTO_PROFILE_A5 ? ", at most 4096" : "") +
+                               " under " + pto_profile_string(profile) + "; here " +
+                               std::to_string(s.rows) + " row(s), " + std::to_string(bytes) +
+                               " bytes",
+                           PTO_ERR_SHAPE_MISMATCH);
+  }
+  if (s.dtype != d.dtype)
+    return parser_.Error(loc,
+                         what + ": src is " + DtypeSpelling(s.dtype) + " and dst " +
+                             DtypeSpelling(d.dtype) +
+                             "; the cube's moves here keep the dtype (no fixpipe conversion)",
+                         PTO_ERR_DTYPE_MISMATCH);
+  if (d.space == Space::kLeft || d.space == Space::kRight) {
+    std::string why;
+    if (!OperandFits(d, d.space, &why)) return parser_.Error(loc, what + ": dst " + why);
+  }
+  if (!extract && mat_to_l0 && (s.rows != d.rows || s.cols != d.cols))
+    return parser_.Error(loc,
+                         what + ": src " + std::to_string(s.rows) + "x" + std::to_string(s.cols) +
+                             " and dst " + std::to_string(d.rows) + "x" + std::to_string(d.cols) +
+                             " differ; tmov to left or right moves a whole tile (textract takes a "
+                             "window)",
+                         PTO_ERR_SHAPE_MISMATCH);
+  if (!extract && (s.rows < d.rows || s.cols < d.cols))
+    return parser_.Error(loc,
+                         what + ": dst " + std::to_string(d.rows) + "x" + std::to_string(d.cols) +
+                             " is larger than src " + std::to_string(s.rows) + "x" +
+                             std::to_string(s.cols),
+                         PTO_ERR_SHAPE_MISMATCH);
+  if (extract && (s.box == Box::kNone))
+    return parser_.Error(loc,
+                         what + ": src is a " + Where(s) + "; textract reads NZ or ZN mat tiles");
+  Instr in;
+  in.code = Code::kCubeMove;
+  in.loc = loc;
+  in.op = &op;
+  in.a = dst;
+  in.b = src;
+  in.sub = extract ? 1 : 0;
+  in.index_regs[0] = offsets.index_regs[0];
+  in.index_regs[1] = offsets.index_regs[1];
+  p_->code.push_back(in);
+  return true;
+}
+
+// tload into a mat tile (GM to L1 in any of its layouts: ND to NZ, DN to ZN,
+// ND rows for a bias) and tstore from an acc tile (the fixpipe: NZ to ND,
+// FLOAT32 to FLOAT32, FLOAT16 or BFLOAT16, INT32 to INT32; atomic add) or
+// from a mat tile (A2A3 only: A5 has no store from L1), per pto-isa's
+// TLOAD.md and TSTORE.md. Other memories are reached through tmov.
+bool CoreReader::CheckCubeTransfer(const Token& op, bool load, uint32_t slot, pto_dtype view_dtype,
+                                   bool atomic_add) {
+  const Type& t = p_->tiles[slot].type;
+  const std::string what(op.text);
+  if (load) {
+    if (t.IsCube() && t.space != Space::kMat)
+      return parser_.Error(op.loc, what + " loads into vec or mat tiles; %" + p_->tiles[slot].name +
+                                       " is a " + Where(t) +
+                                       " (tmov or textract fills it from a mat tile)");
+    if (view_dtype != t.dtype)
+      return parser_.Error(op.loc,
+                           what + ": view element type " + std::string(DtypeSpelling(view_dtype)) +
+                               " differs from the tile's " + DtypeSpelling(t.dtype),
+                           PTO_ERR_DTYPE_MISMATCH);
+    return true;
+  }
+  const bool from_acc = t.space == Space::kAcc;
+  if (t.IsCube() && !from_acc && t.space != Space::kMat)
+    return parser_.Error(op.loc, what + " stores vec, acc or mat tiles; %" + p_->tiles[slot].name +
+                                     " is a " + Where(t));
+  if (t.space == Space::kMat && p_->profile == PTO_PROFILE_A5)
+    return parser_.Error(op.loc,
+                         what + ": A5 has no store from a mat tile (L1); tmov it to acc or vec");
+  const bool cast_ok =
+      view_dtype == t.dtype ||
+      (from_acc && t.dtype == PTO_FLOAT32 &&
+       (view_dtype == PTO_FLOAT16 || view_dtype == PTO_BFLOAT16));
+  if (!cast_ok)
+    return parser_.Error(op.loc,
+                         what + ": a " + (t.IsCube() ? Where(t) : std::string("vec tile")) +
+                             " of " + DtypeSpelling(t.dtype) + " is not stored to " +
+                             DtypeSpelling(view_dtype) +
+                             (from_acc ? " (an acc tile stores f32 to f32, f16 or bf16, i32 to i32)"
+                                       : " (the dtypes must be equal)"),
+                         PTO_ERR_DTYPE_MISMATCH);
+  if (atomic_add && !from_acc)
+    return parser_.Error(op.loc, what + ": atomicType = atomic_add stores from an acc tile only");
+  if (from_acc && (t.valid_cols > 4095 || t.valid_cols == 0))
+    return parser_.Error(op.loc,
+                         what + ": an acc tile's store has 1 to 4095 valid columns, not " +
+                             std::to_string(t.valid_cols),
+                         PTO_ERR_SHAPE_MISMATCH);
+  return true;
+}
+
+}  // namespace program
+}  // namespace pto

@@ -1,0 +1,290 @@
+// PTO assembly: one operation handed to its reader. The results are read
+// here (`%a, %b:2 = ...`), then the operation's name finds its row in one
+// table {name or prefix -> reader}, as ops::FindOp finds an operation's row;
+// a name no row has is an operation of the table (ops::FindOp) on tiles.
+#include <stdlib.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "program/parse/parser.h"
+#include "program/parse/readers.h"
+
+namespace pto {
+namespace program {
+namespace {
+
+using Results = std::vector<Token>;
+
+// The result count a row leaves to its reader to check.
+constexpr int kAnyResults = -1;
+
+// The operations one reader reads: `name` itself, or (prefix) every name
+// that starts with it, defining `results` results.
+struct OperationRow {
+  std::string_view name;
+  bool prefix;
+  int results;
+  void (*read)(Parser& p, const Token& op, const Results& results);
+};
+
+void ReadCall(Parser& p, const Token& op, const Results& r) { p.module().ParseCall(op, r); }
+void ReadConstant(Parser& p, const Token&, const Results& r) {
+  p.scalar().ParseConstantValue(r[0]);
+}
+void ReadArith(Parser& p, const Token& op, const Results& r) { p.scalar().ParseArith(op, r[0]); }
+void ReadUnrealizedCast(Parser& p, const Token&, const Results& r) {
+  p.scalar().ParseUnrealizedCast(r[0]);
+}
+void ReadFor(Parser& p, const Token& op, const Results& r) { p.scalar().ParseFor(op, r); }
+void ReadIf(Parser& p, const Token& op, const Results& r) { p.scalar().ParseIf(op, r); }
+void ReadWhile(Parser& p, const Token& op, const Results& r) { p.scalar().ParseWhile(op, r); }
+void ReadYield(Parser& p, const Token& op, const Results&) { p.scalar().ParseYield(op); }
+void ReadBlockQuery(Parser& p, const Token& op, const Results& r) {
+  p.scalar().ParseBlockQuery(op, r[0]);
+}
+void ReadDeclareLocalArray(Parser& p, const Token& op, const Results& r) {
+  p.scalar().ParseDeclareLocalArray(op, r);
+}
+void ReadLocalArrayAccess(Parser& p, const Token& op, const Results& r) {
+  p.scalar().ParseLocalArrayAccess(op, r);
+}
+void ReadSection(Parser& p, const Token& op, const Results&) { p.cores().ParseSection(op); }
+void ReadPipeOp(Parser& p, const Token& op, const Results& r) { p.cores().ParsePipeOp(op, r); }
+void ReadSync(Parser& p, const Token& op, const Results&) { p.cores().ParseSync(op); }
+void ReadBufferToken(Parser& p, const Token& op, const Results&) { p.cores().ParseBufferToken(op); }
+void ReadCacheInvalid(Parser& p, const Token& op, const Results&) {
+  p.cores().ParseCacheInvalid(op);
+}
+void ReadFence(Parser& p, const Token& op, const Results&) { p.cores().ParseFence(op); }
+void ReadSyncAll(Parser& p, const Token& op, const Results&) { p.cores().ParseSyncAll(op); }
+void ReadPrefetch(Parser& p, const Token& op, const Results& r) {
+  p.cores().ParsePrefetch(op, r[0]);
+}
+void ReadScalarAccess(Parser& p, const Token& op, const Results& r) {
+  p.memory().ParseScalarAccess(op, r);
+}
+void ReadAddPtr(Parser& p, const Token& op, const Results& r) { p.memory().ParseAddPtr(op, r); }
+void ReadMakeView(Parser& p, const Token& op, const Results& r) {
+  p.memory().ParseMakeView(op, r[0]);
+}
+void ReadPartitionView(Parser& p, const Token& op, const Results& r) {
+  p.memory().ParsePartitionView(op, r[0]);
+}
+void ReadLoad(Parser& p, const Token& op, const Results&) { p.memory().ParseLoadStore(op, true); }
+void ReadStore(Parser& p, const Token& op, const Results&) { p.memory().ParseLoadStore(op, false); }
+void ReadAllocTile(Parser& p, const Token& op, const Results& r) {
+  p.memory().ParseAllocTile(op, r[0]);
+}
+// PTOAS's older form of an alloc_tile: memref.alloc() : memref<RxCxT,
+// #pto.address_space<vec>>.
+void ReadMemrefAlloc(Parser& p, const Token& op, const Results& r) {
+  if (p.Expect('(') && p.Expect(')')) p.memory().ParseAllocTile(op, r[0]);
+}
+void ReadSubset(Parser& p, const Token& op, const Results& r) {
+  p.memory().ParseSubset(op, r[0], false);
+}
+void ReadSubview(Parser& p, const Token& op, const Results& r) { p.memory().ParseSubview(op, r); }
+void ReadSetValidShape(Parser& p, const Token& op, const Results&) {
+  p.memory().ParseSetValidShape(op);
+}
+void ReadTassign(Parser& p, const Token& op, const Results& r) {
+  if (r.size() <= 1) p.memory().ParseTassign(op, r);
+  else p.ResultCount(op, r, 1);
+}
+void ReadGetVal(Parser& p, const Token& op, const Results& r) { p.tile().ParseGetVal(op, r); }
+void ReadPrint(Parser& p, const Token& op, const Results&) { p.tile().ParsePrint(op); }
+void RefuseMxQuantisation(Parser& p, const Token& op, const Results&) {
+  p.Error(op.loc,
+          "pto.tquant.mx is not implemented: it quantises into an MX format (MXFP8 or "
+          "MXFP4_E2M1, float8 or float4 elements sharing an e8m0 scale per block), and "
+          "float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not supported");
+}
+// PTOAS's comm dialect moves tiles between cards (NPUs) and signals across
+// them: a program here runs the blocks of one card.
+void RefuseMultiCard(Parser& p, const Token& op, const Results&) {
+  p.Error(op.loc, std::string(op.text) +
+                      ": multi-card communication is not implemented (a "
+                      "program runs the blocks of one card)");
+}
+
+constexpr OperationRow kOperations[] = {
+    {"func.call", false, kAnyResults, ReadCall},
+    {"call", false, kAnyResults, ReadCall},
+    {"arith.constant", false, 1, ReadConstant},
+    {"arith.", true, 1, ReadArith},
+    {"builtin.unrealized_conversion_cast", false, 1, ReadUnrealizedCast},
+    {"scf.for", false, kAnyResults, ReadFor},
+    {"scf.if", false, kAnyResults, ReadIf},
+    {"scf.while", false, kAnyResults, ReadWhile},
+    {"scf.yield", false, 0, ReadYield},
+    {"scf.condition", false, 0, ReadYield},
+    // A core's code: a block runs its sections in program order, or, with
+    // pipes between them, each on its core (core_pipes.cc).
+    {"pto.section.vector", false, 0, ReadSection},
+    {"pto.section.cube", false, 0, ReadSection},
+    {"pto.reserve_buffer", false, kAnyResults, ReadPipeOp},
+    {"pto.import_reserved_buffer", false, kAnyResults, ReadPipeOp},
+    {"pto.aic_initialize_pipe", false, kAnyResults, ReadPipeOp},
+    {"pto.aiv_initialize_pipe", false, kAnyResults, ReadPipeOp},
+    {"pto.tpush_to", true, kAnyResults, ReadPipeOp},
+    {"pto.tpop_from", true, kAnyResults, ReadPipeOp},
+    {"pto.tfree_from", true, kAnyResults, ReadPipeOp},
+    {"pto.talloc_to", true, kAnyResults, ReadPipeOp},
+    {"pto.load_scalar", false, kAnyResults, ReadScalarAccess},
+    {"pto.store_scalar", false, kAnyResults, ReadScalarAccess},
+    {"pto.addptr", false, 1, ReadAddPtr},
+    {"pto.declare_local_array", false, 1, ReadDeclareLocalArray},
+    {"pto.local_array_get", false, kAnyResults, ReadLocalArrayAccess},
+    {"pto.local_array_set", false, kAnyResults, ReadLocalArrayAccess},
+    {"pto.tgetval", false, kAnyResults, ReadGetVal},
+    {"pto.barrier", false, 0, ReadSync},
+    {"pto.barrier_sync", false, 0, ReadSync},
+    {"pto.set_flag", false, 0, ReadSync},
+    {"pto.wait_flag", false, 0, ReadSync},
+    {"pto.record_event", false, 0, ReadSync},
+    {"pto.wait_event", false, 0, ReadSync},
+    {"pto.sync.set", false, 0, ReadSync},
+    {"pto.sync.wait", false, 0, ReadSync},
+    {"pto.pipe_barrier", false, 0, ReadSync},
+    {"pto.set_intra_block", false, 0, ReadSync},
+    {"pto.wait_intra_block", false, 0, ReadSync},
+    {"pto.get_buf", false, 0, ReadBufferToken},
+    {"pto.rls_buf", false, 0, ReadBufferToken},
+    {"pto.get_buf_dyn", false, 0, ReadBufferToken},
+    {"pto.rls_buf_dyn", false, 0, ReadBufferToken},
+    {"pto.cmo.cacheinvalid", false, 0, ReadCacheInvalid},
+    {"pto.fence.barrier_all", false, 0, ReadFence},
+    {"pto.syncall", false, 0, ReadSyncAll},
+    {"pto.tprint", false, 0, ReadPrint},
+    {"pto.tquant.mx", false, kAnyResults, RefuseMxQuantisation},
+    // The wait on a prefetch's event is single-card (a prefetch session's).
+    {"pto.make_prefetch_async_context", false, 1, ReadPrefetch},
+    {"pto.tprefetch_async", false, 1, ReadPrefetch},
+    {"pto.get_prefetch_async_session", false, 1, ReadPrefetch},
+    {"pto.comm.wait_async_event", false, 1, ReadPrefetch},
+    {"pto.comm.", true, kAnyResults, RefuseMultiCard},
+    {"pto.get_block_idx", false, 1, ReadBlockQuery},
+    {"pto.get_block_num", false, 1, ReadBlockQuery},
+    {"pto.get_subblock_idx", false, 1, ReadBlockQuery},
+    {"pto.get_subblock_num", false, 1, ReadBlockQuery},
+    {"pto.make_tensor_view", false, 1, ReadMakeView},
+    {"pto.partition_view", false, 1, ReadPartitionView},
+    {"pto.tload", false, 0, ReadLoad},
+    {"pto.tstore", false, 0, ReadStore},
+    {"pto.alloc_tile", false, 1, ReadAllocTile},
+    {"memref.alloc", false, 1, ReadMemrefAlloc},
+    {"pto.subset", false, 1, ReadSubset},
+    {"pto.subview", false, kAnyResults, ReadSubview},
+    {"pto.set_validshape", false, 0, ReadSetValidShape},
+    {"pto.tassign", false, kAnyResults, ReadTassign},
+};
+
+// The row of an operation's name: the row naming it, else the row of a
+// prefix of it; null for none.
+const OperationRow* FindOperation(std::string_view name) {
+  for (const OperationRow& row : kOperations)
+    if (!row.prefix && row.name == name) return &row;
+  for (const OperationRow& row : kOperations)
+    if (row.prefix && name.substr(0, row.name.size()) == row.name) return &row;
+  return nullptr;
+}
+
+// An operation of the table (ops::FindOp) on tiles: its DPS form
+// `pto.OP ins(...) outs(...)` or its SSA form `%d = OP ...`.
+void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
+  const std::string_view name = op.text;
+  const bool prefixed = name.substr(0, 4) == "pto.";
+  const std::string_view mnemonic = prefixed ? name.substr(4) : name;
+  const ops::OpDescriptor* desc = ops::FindOp(mnemonic.data(), mnemonic.size());
+  // PTOAS's dotted spellings of the table's underscored names
+  // (tmatmul.acc, tmatmul.bias).
+  if (desc == nullptr && mnemonic.find('.') != std::string_view::npos) {
+    std::string underscored(mnemonic);
+    for (char& ch : underscored)
+      if (ch == '.') ch = '_';
+    desc = ops::FindOp(underscored.data(), underscored.size());
+  }
+  if (mnemonic == "tsel") return p.tile().ParseTsel(op, results);
+  if (mnemonic == "tmrgsort" && p.tile().IsMrgSortLists(results))
+    return p.tile().ParseMrgSortLists(op, results);
+  if (desc == nullptr) {
+    // PTO's instructions are the t* operations (pto-isa docs/isa/T*.md).
+    if (prefixed && mnemonic.size() > 1 && mnemonic[0] == 't')
+      p.Error(op.loc, "instruction '" + std::string(name) + "' is not implemented");
+    else p.Error(op.loc, "operation '" + std::string(name) + "' is not supported");
+    return;
+  }
+  if (ops::HasTrait(*desc, PTO_TRAIT_Cube)) {
+    if (p.ResultCount(op, results, 0)) p.cores().ParseMatmul(op, *desc);
+    return;
+  }
+  if (prefixed && p.tok().IsIdent("ins")) {
+    if (p.ResultCount(op, results, 0)) p.tile().ParseDpsTileOp(op, *desc);
+  } else if (results.empty()) {
+    p.Error(op.loc, std::string(name) +
+                        (prefixed ? " needs ins(...) outs(...) or a %result" : " needs a %result"));
+  } else if (p.ResultCount(op, results, 1)) {
+    p.tile().ParseSsaTileOp(op, *desc, results[0]);
+  }
+}
+
+}  // namespace
+
+bool Parser::ResultCount(const Token& op, const std::vector<Token>& results, size_t n) {
+  if (results.size() == n) return true;
+  return Error(op.loc, std::string(op.text) + " defines " + std::to_string(n) + " result" +
+                           (n == 1 ? "" : "s") + ", not " + std::to_string(results.size()));
+}
+
+// `%a, %r:2 =` before an operation: the results it defines (%r#0, %r#1 for
+// `%r:2`); false on an error.
+bool Parser::ParseResults(std::vector<Token>* results) {
+  if (tok_.kind != Tok::kValue) return true;
+  for (;;) {
+    const Token name = tok_;
+    Advance();
+    if (tok_.Is(':')) {
+      // %r:2 = ...: results %r#0 and %r#1.
+      Advance();
+      if (tok_.kind != Tok::kInt || tok_.text[0] == '-' || tok_.text.size() > 3)
+        return Error(tok_.loc, "expected the number of results after '%" + std::string(name.text) +
+                                   ":', found " + Describe(tok_));
+      const int count = atoi(std::string(tok_.text).c_str());
+      Advance();
+      for (int i = 0; i < count; ++i)
+        results->push_back(
+            SyntheticName(std::string(name.text) + "#" + std::to_string(i), name.loc));
+    } else {
+      results->push_back(name);
+    }
+    if (!tok_.Is(',')) break;
+    Advance();
+    if (tok_.kind != Tok::kValue)
+      return Error(tok_.loc, "expected a %name, found " + Describe(tok_));
+  }
+  return Expect('=');
+}
+
+void Parser::ParseOperation() {
+  std::vector<Token> results;
+  if (!ParseResults(&results) || !ok()) return;
+  if (tok_.kind != Tok::kIdent) {
+    Error(tok_.loc, "expected an operation, found " + Describe(tok_));
+    return;
+  }
+  const Token op = tok_;
+  const std::string_view name = op.text;
+  Advance();
+  op_name_ = std::string(name);
+  boxed_vec_ok_ = name == "pto.tmov" || name == "tmov" || name.substr(0, 12) == "pto.tpush_to" ||
+                  name.substr(0, 13) == "pto.tpop_from";
+  const OperationRow* row = FindOperation(name);
+  if (row == nullptr) return ReadTableOperation(*this, op, results);
+  if (row->results == kAnyResults || ResultCount(op, results, static_cast<size_t>(row->results)))
+    row->read(*this, op, results);
+}
+
+}  // namespace program
+}  // namespace pto

@@ -1,0 +1,562 @@
+// PTO assembly: global-memory views (make_tensor_view, partition_view),
+// tload/tstore, tile allocation, valid shapes and placement (tassign).
+#include <stdlib.h>
+
+#include <string>
+#include <vector>
+
+#include "dtype_rules.h"
+#include "program/parse/parser.h"
+#include "program/parse/readers.h"
+
+namespace pto {
+namespace program {
+
+// `name = [%a, %b, ...]`: integer operands into Program::lists; with
+// literals, an entry may also be an integer (PTOAS's older pto.subview of a
+// view writes its sizes so), given a constant register here.
+bool MemoryReader::ParseIndexList(std::string_view key, std::vector<Value>* out, bool literals) {
+  if (!parser_.ExpectIdent(key) || !parser_.Expect('=') || !parser_.Expect('[')) return false;
+  while (parser_.ok() && !tok().Is(']')) {
+    Value v;
+    if (literals && tok().kind == Tok::kInt) {
+      const std::string s(tok().text);
+      char* end = nullptr;
+      const long long n = strtoll(s.c_str(), &end, 0);
+      if (n < 0 || n > (1ll << 40))
+        return parser_.Error(tok().loc, std::string(key) + " entry " + s + " is out of range");
+      v = parser_.ConstIndex(n, tok().loc);
+      parser_.Advance();
+    } else if (!parser_.ParseIntOperand(&v, std::string(key).c_str())) {
+      return false;
+    }
+    out->push_back(v);
+    if (!tok().Is(',')) break;
+    parser_.Advance();
+  }
+  return parser_.Expect(']');
+}
+
+bool MemoryReader::SkipLayoutAttr() {
+  if (!tok().Is('{')) return true;
+  std::vector<AttrEntry> attrs;
+  if (!parser_.ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs) {
+    // The strides place every element, so the layout only names what they
+    // say: nd (row-major) or dn (column-major, e.g. an [R,1] column with
+    // strides [1, R]); a view is read and written through its strides.
+    if (e.key == "layout" &&
+        (e.value.text == "#pto.layout<nd>" || e.value.text == "#pto.layout<dn>"))
+      continue;
+    if (e.key == "layout")
+      return parser_.Error(e.loc, "layout " + std::string(e.value.text) +
+                                      " is not supported: views are #pto.layout<nd> or <dn>, their "
+                                      "strides placing each element");
+    return parser_.Error(e.loc, "unknown attribute '" + std::string(e.key) + "'");
+  }
+  return true;
+}
+
+// PTOAS's older spelling of a view type by its rank, !pto.tensor_view<NxT>
+// (N the rank, no dims): a rank-1 type whose one dim is the rank the
+// operands give (2 or more) is read as that rank with every dim `?`.
+static void ReadRankSpelling(Type* t, size_t rank) {
+  if (t->kind != TypeKind::kTensorView || t->rank != 1 || rank < 2 || rank > kMaxRank ||
+      t->dims[0] != static_cast<int64_t>(rank))
+    return;
+  t->rank = static_cast<uint8_t>(rank);
+  for (size_t i = 0; i < rank; ++i) t->dims[i] = kDynamic;
+}
+
+void MemoryReader::ParseMakeView(const Token& op, const Token& result) {
+  Token ptr_name;
+  if (!parser_.ExpectValueName(&ptr_name)) return;
+  Value* ptr = parser_.Lookup(ptr_name.text);
+  if (ptr == nullptr)
+    return (void)parser_.Error(ptr_name.loc, "%" + std::string(ptr_name.text) + " is not defined");
+  if (ptr->type.kind != TypeKind::kPtr)
+    return (void)parser_.Error(
+        ptr_name.loc, "pto.make_tensor_view needs a !pto.ptr, not " + TypeString(ptr->type));
+  const Value pointer = *ptr;
+  std::vector<Value> shape, strides;
+  if (!parser_.Expect(',') || !ParseIndexList("shape", &shape)) return;
+  // PTOAS prints a comma before strides; the generated kernels of
+  // pto-kernels leave it out.
+  if (tok().Is(',')) parser_.Advance();
+  if (!ParseIndexList("strides", &strides) || !SkipLayoutAttr() || !parser_.Expect(':')) return;
+  const SourceLoc type_loc = tok().loc;
+  Type t;
+  if (!parser_.ParseType(&t)) return;
+  ReadRankSpelling(&t, shape.size());
+  if (t.kind != TypeKind::kTensorView)
+    return (void)parser_.Error(type_loc, "pto.make_tensor_view gives a !pto.tensor_view");
+  if (t.dtype != pointer.type.dtype)
+    return (void)parser_.Error(type_loc,
+                               std::string("view element type ") + DtypeSpelling(t.dtype) +
+                                   " differs from the pointer's " +
+                                   DtypeSpelling(pointer.type.dtype),
+                               PTO_ERR_DTYPE_MISMATCH);
+  if (shape.size() != t.rank || strides.size() != t.rank)
+    return (void)parser_.Error(op.loc, "a rank-" + std::to_string(t.rank) + " view needs " +
+                                           std::to_string(t.rank) + " shape and stride operands");
+  for (int i = 0; i < t.rank; ++i) {
+    if (!TakeDim(op.loc, "shape operand " + std::to_string(i), shape[i], &t.dims[i])) return;
+    if (shape[i].is_const && shape[i].const_value < 0)
+      return (void)parser_.Error(op.loc, "shape operand " + std::to_string(i) + " is negative");
+    if (strides[i].is_const && strides[i].const_value < 0)
+      return (void)parser_.Error(op.loc,
+                                 "stride " + std::to_string(i) + " is negative: views run forward");
+  }
+  view_ptr_[EmitView(Code::kMakeView, op.loc, pointer.reg, t, shape, strides, result)] =
+      pointer.reg;
+}
+
+// An entry parameter written as a memref in global memory (PTOAS's older
+// form): an array of the memref's shape, row-major and contiguous, bound as
+// a pointer parameter, and the name a view of it whole.
+bool MemoryReader::BindMemref(const Token& name, const Type& t) {
+  Type ptr;
+  ptr.kind = TypeKind::kPtr;
+  ptr.dtype = t.dtype;
+  const uint32_t pointer = p_->pointer_count++;
+  p_->pointer_root.push_back(pointer);
+  parser_.AddParam(name.text, PTO_PARAM_POINTER, ptr, pointer);
+  std::vector<Value> shape(t.rank), strides(t.rank);
+  int64_t stride = 1;
+  for (int i = t.rank - 1; i >= 0; --i) {
+    shape[i] = parser_.ConstIndex(t.dims[i], name.loc);
+    strides[i] = parser_.ConstIndex(stride, name.loc);
+    stride *= t.dims[i];
+  }
+  view_ptr_[EmitView(Code::kMakeView, name.loc, pointer, t, shape, strides, name)] = pointer;
+  p_->code.back().sub = 1;  // its run-time messages name the memref parameter
+  return parser_.ok();
+}
+
+void MemoryReader::ParsePartitionView(const Token& op, const Token& result) {
+  Token src_name;
+  if (!parser_.ExpectValueName(&src_name)) return;
+  Value* src = parser_.Lookup(src_name.text);
+  if (src == nullptr)
+    return (void)parser_.Error(src_name.loc, "%" + std::string(src_name.text) + " is not defined");
+  if (src->type.kind != TypeKind::kTensorView && src->type.kind != TypeKind::kPartitionView)
+    return (void)parser_.Error(src_name.loc,
+                               "pto.partition_view needs a view, not " + TypeString(src->type));
+  const Value source = *src;
+  std::vector<Value> offsets, sizes;
+  const bool older = op.text == "pto.subview";
+  if (!parser_.Expect(',') || !ParseIndexList("offsets", &offsets, older) || !parser_.Expect(',') ||
+      !ParseIndexList("sizes", &sizes, older) || !parser_.Expect(':'))
+    return;
+  const SourceLoc type_loc = tok().loc;
+  Type from, to;
+  if (!parser_.ParseType(&from)) return;
+  ReadRankSpelling(&from, source.type.rank);
+  const SourceLoc to_loc = tok().loc;
+  if (tok().kind == Tok::kArrow) {
+    if (!parser_.ExpectArrow() || !parser_.ParseType(&to)) return;
+  } else {
+    // No `-> U`: PTOAS infers the partition from the sizes, each dim the
+    // constant size or `?` (TakeDim below sets the constant ones).
+    to = from;
+    to.kind = TypeKind::kPartitionView;
+    for (int i = 0; i < kMaxRank; ++i) to.dims[i] = kDynamic;
+  }
+  if (from.kind != source.type.kind || from.dtype != source.type.dtype ||
+      from.rank != source.type.rank)
+    return (void)parser_.Error(type_loc, "%" + std::string(src_name.text) + " is " +
+                                             TypeString(source.type) + ", written as " +
+                                             TypeString(from));
+  // The partition may add leading dimensions of 1 (pto-kernels' generated
+  // kernels take a [1, N] partition of a rank-1 view): the offsets and
+  // sizes are the source's, the result's leading dims 1.
+  int leading = to.rank - from.rank;
+  for (int i = 0; i < leading; ++i)
+    if (to.dims[i] != 1) leading = -1;
+  if (to.kind != TypeKind::kPartitionView || to.dtype != from.dtype || leading < 0)
+    return (void)parser_.Error(
+        to_loc,
+        "pto.partition_view gives a !pto.partition_tensor_view of the same rank and element type "
+        "(or with leading dimensions of 1 added)");
+  if (offsets.size() != from.rank || sizes.size() != from.rank)
+    return (void)parser_.Error(op.loc, "a rank-" + std::to_string(from.rank) + " partition needs " +
+                                           std::to_string(from.rank) + " offsets and sizes");
+  for (int i = 0; i < from.rank; ++i) {
+    if (!TakeDim(op.loc, "size " + std::to_string(i), sizes[i], &to.dims[leading + i])) return;
+    // Outside the parent view: refused now where every number is known.
+    const int64_t parent = source.type.dims[i];
+    if (offsets[i].is_const && sizes[i].is_const && parent != kDynamic &&
+        (offsets[i].const_value < 0 || sizes[i].const_value < 0 ||
+         offsets[i].const_value > parent - sizes[i].const_value))
+      return (void)parser_.Error(op.loc,
+                                 "partition [" + std::to_string(offsets[i].const_value) + ", " +
+                                     std::to_string(offsets[i].const_value + sizes[i].const_value) +
+                                     ") of dimension " + std::to_string(i) +
+                                     " is outside the view's " + std::to_string(parent),
+                                 PTO_ERR_OUT_OF_RANGE);
+  }
+  const uint32_t view = EmitView(Code::kPartView, op.loc, source.reg, to, offsets, sizes, result);
+  p_->code.back().rank = from.rank;
+  p_->code.back().sub = static_cast<uint8_t>(leading);
+  view_ptr_[view] = view_ptr_[source.reg];
+}
+
+// A view type's dimension and the operand that gives it (`what`, for the
+// message): a constant operand must equal a static dimension and sets a
+// dynamic (`?`) one.
+bool MemoryReader::TakeDim(SourceLoc loc, const std::string& what, const Value& given,
+                           int64_t* dim) {
+  if (!given.is_const) return true;
+  if (*dim == kDynamic) {
+    *dim = given.const_value;
+    return true;
+  }
+  if (given.const_value == *dim) return true;
+  return parser_.Error(loc, what + " is " + std::to_string(given.const_value) +
+                                ", but the type says " + std::to_string(*dim));
+}
+
+// A view instruction (kMakeView: pointer `from` with its shape and strides;
+// kPartView: view `from` at offsets with sizes) into a new view register,
+// defined as result. Returns the register.
+uint32_t MemoryReader::EmitView(Code code, SourceLoc loc, uint32_t from, const Type& type,
+                                const std::vector<Value>& first, const std::vector<Value>& second,
+                                const Token& result) {
+  Instr in;
+  in.code = code;
+  in.loc = loc;
+  in.b = from;
+  in.rank = type.rank;
+  in.extra = static_cast<uint32_t>(p_->lists.size());
+  for (const Value& v : first) p_->lists.push_back(v.reg);
+  for (const Value& v : second) p_->lists.push_back(v.reg);
+  Value v;
+  v.type = type;
+  v.reg = in.a = p_->view_regs++;
+  p_->code.push_back(in);
+  parser_.Define(result, v);
+  return v.reg;
+}
+
+// ins(%x : T) outs(%y : T)
+bool MemoryReader::ParseOneInOneOut(Token* in_name, Type* in_type, SourceLoc* in_loc,
+                                    Token* out_name, Type* out_type, SourceLoc* out_loc) {
+  if (!parser_.ExpectIdent("ins") || !parser_.Expect('(') || !parser_.ExpectValueName(in_name) ||
+      !parser_.Expect(':'))
+    return false;
+  *in_loc = tok().loc;
+  if (!parser_.ParseType(in_type) || !parser_.Expect(')') || !parser_.ExpectIdent("outs") ||
+      !parser_.Expect('(') || !parser_.ExpectValueName(out_name) || !parser_.Expect(':'))
+    return false;
+  *out_loc = tok().loc;
+  return parser_.ParseType(out_type) && parser_.Expect(')');
+}
+
+void MemoryReader::ParseLoadStore(const Token& op, bool load) {
+  Token a, b;
+  Type ta, tb;
+  SourceLoc la, lb;
+  if (!ParseOneInOneOut(&a, &ta, &la, &b, &tb, &lb)) return;
+  // tstore's atomicType (PTOAS: #pto<atomic_type atomic_add>, or
+  // atomic_none, the default).
+  bool atomic_add = false;
+  if (tok().Is('{')) {
+    std::vector<AttrEntry> attrs;
+    const SourceLoc at = tok().loc;
+    if (!parser_.ParseAttrDict(&attrs)) return;
+    for (const AttrEntry& e : attrs) {
+      if (load || e.key != "atomicType" ||
+          (e.value.text != "#pto<atomic_type atomic_add>" &&
+           e.value.text != "#pto<atomic_type atomic_none>"))
+        return (void)parser_.Error(e.loc.line != 0 ? e.loc : at,
+                                   std::string(op.text) +
+                                       " takes no attribute but tstore's atomicType = "
+                                       "#pto<atomic_type atomic_add | atomic_none>");
+      atomic_add = e.value.text == "#pto<atomic_type atomic_add>";
+    }
+  }
+  const Token& view_name = load ? a : b;
+  const Type& view_type = load ? ta : tb;
+  const SourceLoc view_loc = load ? la : lb;
+  Value* view = parser_.Lookup(view_name.text);
+  if (view == nullptr)
+    return (void)parser_.Error(view_name.loc,
+                               "%" + std::string(view_name.text) + " is not defined");
+  if (view->type.kind != TypeKind::kPartitionView && view->type.kind != TypeKind::kTensorView)
+    return (void)parser_.Error(view_name.loc, "%" + std::string(view_name.text) + " is " +
+                                                  TypeString(view->type) + ", not a view");
+  if (view_type.kind != view->type.kind || view_type.dtype != view->type.dtype ||
+      view_type.rank != view->type.rank)
+    return (void)parser_.Error(view_loc, "%" + std::string(view_name.text) + " is " +
+                                             TypeString(view->type) + ", written as " +
+                                             TypeString(view_type));
+  const Value v = *view;
+  uint32_t slot;
+  if (!parser_.UseTile(load ? b : a, load ? tb : ta, load ? lb : la,
+                       load ? Use::kWrite : Use::kRead, &slot))
+    return;
+  const Type& tile = p_->tiles[slot].type;
+  if (tile.IsCube() || atomic_add) {
+    if (!parser_.cores().CheckCubeTransfer(op, load, slot, v.type.dtype, atomic_add)) return;
+  } else if (tile.dtype != v.type.dtype)
+    return (void)parser_.Error(op.loc,
+                               std::string(op.text) + ": view element type " +
+                                   DtypeSpelling(v.type.dtype) + " differs from the tile's " +
+                                   DtypeSpelling(tile.dtype),
+                               PTO_ERR_DTYPE_MISMATCH);
+  // TLOAD's A5 check, "For int64_t/uint64_t, TileData::PadVal must be
+  // PadValue::Null or PadValue::Zero" (A2A3 moves them as pairs of 32-bit
+  // words, whose pad is no 64-bit value either).
+  if (load && Is64BitDtype(tile.dtype) && tile.pad != PTO_PAD_NULL && tile.pad != PTO_PAD_ZERO)
+    return (void)parser_.Error(op.loc,
+                               "pto.tload: a tile of " + std::string(DtypeSpelling(tile.dtype)) +
+                                   " pads with zero or not at all (pad=" +
+                                   std::to_string(tile.pad) + " is a 1-, 2- or 4-byte dtype's)",
+                               PTO_ERR_UNSUPPORTED_DTYPE);
+  // The view's last dimension runs along the tile's rows, the others flatten
+  // over them. The transfer is the tile's valid region (TLOAD: "uses
+  // dst.GetValidRow() / GetValidCol() as the transfer size"), the window at
+  // the view's first row and column: it must fit in the view. PTOAS's tstore
+  // verifier also requires equal static element counts.
+  bool known = !tile.HasDynamicValid();
+  int64_t outer = 1;
+  for (int i = 0; i + 1 < v.type.rank; ++i) {
+    if (v.type.dims[i] == kDynamic) known = false;
+    else outer *= v.type.dims[i];
+  }
+  const int64_t inner = v.type.dims[v.type.rank - 1];
+  if (inner == kDynamic) known = false;
+  const std::string region =
+      std::to_string(tile.valid_rows) + "x" + std::to_string(tile.valid_cols);
+  if (known && !load && outer * inner != tile.valid_rows * tile.valid_cols)
+    return (void)parser_.Error(op.loc,
+                               "pto.tstore: the view's " + std::to_string(outer * inner) +
+                                   " elements differ from the tile's valid region of " +
+                                   std::to_string(tile.valid_rows * tile.valid_cols) + " (" +
+                                   region + "), as PTOAS's verifier requires them equal",
+                               PTO_ERR_SHAPE_MISMATCH);
+  if (known && (outer < tile.valid_rows || inner < tile.valid_cols))
+    return (void)parser_.Error(op.loc,
+                               std::string(op.text) + ": the tile's valid region " + region +
+                                   " does not fit in the view's " + std::to_string(outer) + "x" +
+                                   std::to_string(inner) + " elements",
+                               PTO_ERR_SHAPE_MISMATCH);
+  Instr in;
+  in.code = load ? Code::kLoad : Code::kStore;
+  in.loc = op.loc;
+  in.sub = atomic_add ? 1 : 0;
+  if (atomic_add) p_->ordered_adds = true;
+  in.d = static_cast<uint32_t>(v.type.dtype);
+  in.a = slot;
+  in.b = v.reg;
+  in.rank = v.type.rank;
+  p_->code.push_back(in);
+  const uint32_t pointer = p_->pointer_root[view_ptr_[v.reg]];
+  for (Param& param : p_->params) {
+    if (param.kind == PTO_PARAM_POINTER && param.reg == pointer)
+      param.access |= load ? PTO_PARAM_READ : PTO_PARAM_WRITE;
+  }
+}
+
+bool MemoryReader::ConstantAddress(const Token& name, uint64_t* addr) {
+  Value* v = parser_.Lookup(name.text);
+  if (v == nullptr)
+    return parser_.Error(name.loc, "%" + std::string(name.text) + " is not defined");
+  if (!v->type.IsInteger())
+    return parser_.Error(name.loc, "an address is an integer, not " + TypeString(v->type));
+  if (!v->is_const)
+    return parser_.Error(
+        name.loc, "address %" + std::string(name.text) +
+                      " is not a constant: tiles are placed once, when the program is verified");
+  if (v->const_value < 0)
+    return parser_.Error(name.loc, "address " + std::to_string(v->const_value) + " is negative",
+                         PTO_ERR_OUT_OF_RANGE);
+  *addr = static_cast<uint64_t>(v->const_value);
+  return true;
+}
+
+void MemoryReader::ParseAllocTile(const Token& op, const Token& result) {
+  bool has_addr = false;
+  uint64_t addr = 0;
+  Token addr_loc_tok;
+  Value vr, vc;
+  bool has_vr = false, has_vc = false;
+  SourceLoc vr_loc, vc_loc;
+  for (;;) {
+    if (tok().IsIdent("addr")) {
+      parser_.Advance();
+      Token name;
+      if (!parser_.Expect('=') || !parser_.ExpectValueName(&name) || !ConstantAddress(name, &addr))
+        return;
+      has_addr = true;
+      addr_loc_tok = name;
+    } else if (tok().IsIdent("valid_row")) {
+      vr_loc = tok().loc;
+      parser_.Advance();
+      if (!parser_.Expect('=') || !parser_.ParseIntOperand(&vr, "valid_row")) return;
+      has_vr = true;
+    } else if (tok().IsIdent("valid_col")) {
+      vc_loc = tok().loc;
+      parser_.Advance();
+      if (!parser_.Expect('=') || !parser_.ParseIntOperand(&vc, "valid_col")) return;
+      has_vc = true;
+    } else {
+      break;
+    }
+  }
+  if (tok().Is('{'))
+    return (void)parser_.Error(tok().loc, "pto.alloc_tile attributes are not supported");
+  if (!parser_.Expect(':')) return;
+  const SourceLoc type_loc = tok().loc;
+  Type t;
+  if (!parser_.ParseType(&t)) return;
+  if (t.kind != TypeKind::kTile)
+    return (void)parser_.Error(type_loc,
+                               op.text == "memref.alloc"
+                                   ? "memref.alloc gives a memref in #pto.address_space<vec> (a "
+                                     "tile) here"
+                                   : "pto.alloc_tile gives a tile type");
+  if ((t.valid_rows == kDynamic) != has_vr)
+    return (void)parser_.Error(has_vr ? vr_loc : op.loc,
+                               has_vr ? "valid_row is given, but the type's v_row is static"
+                                      : "the type's v_row is ?, so valid_row = %r is required");
+  if ((t.valid_cols == kDynamic) != has_vc)
+    return (void)parser_.Error(has_vc ? vc_loc : op.loc,
+                               has_vc ? "valid_col is given, but the type's v_col is static"
+                                      : "the type's v_col is ?, so valid_col = %c is required");
+  Value v;
+  v.type = t;
+  v.reg = parser_.NewTileSlot(t, result.loc, result.text);
+  if (has_addr) {
+    p_->tiles[v.reg].addr = addr;
+    p_->tiles[v.reg].has_addr = true;
+  }
+  if (t.HasDynamicValid())
+    EmitSetValid(op.loc, v.reg, has_vr ? &vr : nullptr, has_vc ? &vc : nullptr);
+  parser_.Define(result, v);
+}
+
+// Sets a dynamic tile's valid region at run time; a null operand keeps the
+// type's static value.
+void MemoryReader::EmitSetValid(SourceLoc loc, uint32_t slot, const Value* rows,
+                                const Value* cols) {
+  const Type& t = p_->tiles[slot].type;
+  auto reg_of = [&](const Value* v, int64_t fixed) {
+    if (v != nullptr) return v->reg;
+    Instr c;
+    c.code = Code::kConstInt;
+    c.loc = loc;
+    c.a = parser_.NewIntReg();
+    c.imm = fixed;
+    p_->code.push_back(c);
+    return c.a;
+  };
+  Instr in;
+  in.code = Code::kSetValid;
+  in.loc = loc;
+  in.a = slot;
+  in.b = reg_of(rows, t.valid_rows);
+  in.c = reg_of(cols, t.valid_cols);
+  p_->code.push_back(in);
+}
+
+void MemoryReader::ParseSetValidShape(const Token& op) {
+  Token name;
+  Value vr, vc;
+  if (!parser_.ExpectValueName(&name) || !parser_.Expect(',') ||
+      !parser_.ParseIntOperand(&vr, "valid rows") || !parser_.Expect(',') ||
+      !parser_.ParseIntOperand(&vc, "valid cols") || !parser_.Expect(':'))
+    return;
+  const SourceLoc type_loc = tok().loc;
+  Type t;
+  if (!parser_.ParseType(&t)) return;
+  if (t.kind != TypeKind::kTile || t.valid_rows != kDynamic || t.valid_cols != kDynamic)
+    return (void)parser_.Error(type_loc,
+                               "pto.set_validshape needs a tile type with v_row=? and v_col=?");
+  uint32_t slot;
+  if (!parser_.UseTile(name, t, type_loc, Use::kWrite, &slot)) return;
+  EmitSetValid(op.loc, slot, &vr, &vc);
+}
+
+bool MemoryReader::PlaceSlot(uint32_t slot, uint64_t addr, SourceLoc loc) {
+  TileSlot& s = p_->tiles[slot];
+  if (s.used)
+    return parser_.Error(loc, "pto.tassign moves %" + s.name +
+                                  " after an operation used it: place a tile before its first use");
+  s.addr = addr;
+  s.has_addr = true;
+  return true;
+}
+
+// %t2 = pto.tassign %t, %addr : T -> T   |   pto.tassign %t, @tile(0x1000)
+void MemoryReader::ParseTassign(const Token& op, const std::vector<Token>& results) {
+  Token name;
+  if (!parser_.ExpectValueName(&name) || !parser_.Expect(',')) return;
+  if (tok().kind == Tok::kSymbol) {
+    if (tok().text != "tile") return (void)parser_.Error(tok().loc, "expected @tile(ADDRESS)");
+    parser_.Advance();
+    if (!parser_.Expect('(')) return;
+    if (tok().kind != Tok::kInt || tok().text[0] == '-')
+      return (void)parser_.Error(tok().loc, "expected an address such as 0x1000");
+    const uint64_t addr = strtoull(std::string(tok().text).c_str(), nullptr, 0);
+    const SourceLoc addr_loc = tok().loc;
+    parser_.Advance();
+    if (!parser_.Expect(')')) return;
+    if (!results.empty())
+      return (void)parser_.Error(op.loc, "pto.tassign %x, @tile(...) defines no result");
+    Value* v = parser_.Lookup(name.text);
+    if (v == nullptr) {
+      if (p_->is_kernel)
+        return (void)parser_.Error(name.loc, "%" + std::string(name.text) + " is not defined");
+      const std::string key(name.text);
+      if (pending_addr_.count(key) != 0)
+        return (void)parser_.Error(name.loc, "%" + key + " is placed twice");
+      pending_addr_[key] = addr;
+      pending_loc_[key] = name.loc;
+      return;
+    }
+    if (v->type.kind != TypeKind::kTile)
+      return (void)parser_.Error(name.loc, "pto.tassign places tiles only");
+    PlaceSlot(v->reg, addr, addr_loc);
+    return;
+  }
+  Token addr_name;
+  uint64_t addr;
+  if (!parser_.ExpectValueName(&addr_name) || !ConstantAddress(addr_name, &addr) ||
+      !parser_.Expect(':'))
+    return;
+  const SourceLoc from_loc = tok().loc;
+  Type from, to;
+  if (!parser_.ParseType(&from) || !parser_.ExpectArrow()) return;
+  const SourceLoc to_loc = tok().loc;
+  if (!parser_.ParseType(&to)) return;
+  Value* v = parser_.Lookup(name.text);
+  if (v == nullptr)
+    return (void)parser_.Error(name.loc, "%" + std::string(name.text) + " is not defined");
+  if (v->type.kind != TypeKind::kTile || !SameType(v->type, from))
+    return (void)parser_.Error(from_loc, "%" + std::string(name.text) + " is " +
+                                             TypeString(v->type) + ", written as " +
+                                             TypeString(from));
+  if (!SameType(from, to)) return (void)parser_.Error(to_loc, "pto.tassign keeps the tile's type");
+  const Value tile = *v;
+  if (!PlaceSlot(tile.reg, addr, addr_name.loc)) return;
+  if (results.size() == 1) parser_.Define(results[0], tile);
+}
+
+bool MemoryReader::TakePendingAddress(const std::string& name, uint64_t* addr) {
+  auto pending = pending_addr_.find(name);
+  if (pending == pending_addr_.end()) return false;
+  *addr = pending->second;
+  pending_addr_.erase(pending);
+  return true;
+}
+
+bool MemoryReader::CheckPendingAddresses() {
+  if (pending_addr_.empty()) return true;
+  const auto& first = *pending_addr_.begin();
+  return parser_.Error(pending_loc_[first.first],
+                       "pto.tassign places %" + first.first + ", which no operation uses");
+}
+
+}  // namespace program
+}  // namespace pto

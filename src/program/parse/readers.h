@@ -1,0 +1,331 @@
+// The readers of PTO assembly's dialects: each reads its dialect's
+// operations with the parse core (parser.h), owns that dialect's state, and
+// emits the program's instructions as it goes. dispatch.cc hands each
+// operation to its reader by name.
+#ifndef PTO_PROGRAM_PARSE_READERS_H_
+#define PTO_PROGRAM_PARSE_READERS_H_
+
+#include <stdint.h>
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ops/ops.h"
+#include "program/ir/program.h"
+#include "program/ir/types.h"
+#include "program/parse/parser.h"
+#include "pto_c.h"
+
+namespace pto {
+namespace program {
+
+// What every reader holds: the parse core it reads with and the program it
+// emits into.
+class Reader {
+ protected:
+  explicit Reader(Parser& parser) : parser_(parser), p_(parser.program()) {}
+  const Token& tok() const { return parser_.tok(); }
+
+  Parser& parser_;
+  Program* const p_;
+};
+
+// The file, the module and its func.func structure, directives, and calls
+// (module_reader.cc, module_functions.cc).
+class ModuleReader : public Reader {
+ public:
+  // Calls are read in place: a program larger than this is refused.
+  static constexpr size_t kMaxInstructions = size_t{1} << 20;
+
+  // entry: the function to run (empty: chosen by the module's attributes);
+  // check_only: the function is read to be checked, never run.
+  ModuleReader(Parser& parser, std::string_view entry, bool check_only)
+      : Reader(parser), entry_(entry), check_only_(check_only) {}
+
+  void ParseFile();
+  void ParseCall(const Token& op, const std::vector<Token>& results);
+  // The module's functions, as the first pass reads them.
+  const std::vector<FuncInfo>& functions() const { return funcs_; }
+
+ private:
+  void ParseAlias();
+  bool SetTarget(const AttrEntry& e);
+  void ParseModule();
+  void ParseFuncSignature();
+  bool ChooseEntry(const FuncInfo** entry);
+  void CompileEntry(const FuncInfo& f);
+  // Whether two functions take the same arguments (the launch's identity aside).
+  bool SameArguments(const FuncInfo& a, const FuncInfo& b) const;
+  void CompileVectorPeer(const FuncInfo& f, const std::vector<Value>& args);
+  bool BindParam(const Token& name, const Type& t, SourceLoc type_loc);
+  bool ParseBody(const FuncInfo& f, std::vector<Value>* returned);
+  void ParseDirective();
+
+  std::string entry_;
+  bool check_only_ = false;
+  std::vector<FuncInfo> funcs_;
+  // A module of one cube and one vector kernel and no entry mark: the
+  // vector one, run with the cube one (the entry) as its block's cores.
+  const FuncInfo* vector_peer_ = nullptr;
+  std::vector<std::string> call_stack_;  // functions being read, entry first
+};
+
+// The innermost region's terminator: scf.yield's or scf.condition's values.
+struct Yield {
+  bool seen = false;
+  bool is_condition = false;
+  SourceLoc loc;
+  Value condition;
+  std::vector<Value> values;
+};
+
+// Constants, integer and float arithmetic, scf control flow, block queries
+// and local arrays (scalar_reader.cc, scalar_control.cc).
+class ScalarReader : public Reader {
+ public:
+  explicit ScalarReader(Parser& parser) : Reader(parser) {}
+
+  void ParseConstantValue(const Token& result);
+  void ParseArith(const Token& op, const Token& result);
+  void ParseUnrealizedCast(const Token& result);
+  void ParseBlockQuery(const Token& op, const Token& result);
+  void ParseDeclareLocalArray(const Token& op, const std::vector<Token>& results);
+  void ParseLocalArrayAccess(const Token& op, const std::vector<Token>& results);
+  void ParseFor(const Token& op, const std::vector<Token>& results);
+  void ParseIf(const Token& op, const std::vector<Token>& results);
+  void ParseWhile(const Token& op, const std::vector<Token>& results);
+  void ParseYield(const Token& op);
+  void EmitIntResult(Instr in, const Type& type, const Token& result);
+  void EmitFloatResult(Instr in, const Type& type, const Token& result);
+  // `{ operations }`, its terminator (if any) left in the pending one.
+  void ParseRegion();
+  // A region without a terminator (a pto.section.*'s, named what): false
+  // (an error) if it has one. The pending terminator is kept around it.
+  bool ParseBareRegion(const std::string& what);
+  // The terminator read last and not yet taken by its region, if any.
+  const Yield& pending_yield() const { return yield_; }
+  // The pending terminator replaced by y (a called function's body starts
+  // with none); the one it replaces returned.
+  Yield SwapYield(Yield y);
+
+ private:
+  bool ParseFloatArith(const Token& op, const Token& result);
+  bool ParseConversion(const Token& op, const Token& result);
+  // A home for a carried value (iter_args, scf.if and scf.while results): a
+  // new register, or for a tile the slot of `like`.
+  Value CarryHome(const Value& like);
+  void EmitCopy(const Value& from, const Value& to, SourceLoc loc);
+  void EmitCarry(const std::vector<Value>& from, const std::vector<Value>& to, SourceLoc loc);
+  bool CheckYield(SourceLoc loc, const char* what, const std::vector<Type>& want);
+  bool ParseIterArgs(std::vector<Token>* names, std::vector<Value>* inits);
+  bool DefineResults(const Token& op, const std::vector<Token>& results,
+                     const std::vector<Value>& values);
+
+  Yield yield_;
+};
+
+// Global memory and tile storage: pointers and scalar loads and stores,
+// views, tload/tstore, tile allocation, valid shapes, placement and tile
+// subviews (memory_reader.cc, memory_pointers.cc, memory_subviews.cc).
+class MemoryReader : public Reader {
+ public:
+  explicit MemoryReader(Parser& parser) : Reader(parser) {}
+
+  void ParseScalarAccess(const Token& op, const std::vector<Token>& results);
+  void ParseAddPtr(const Token& op, const std::vector<Token>& results);
+  void ParseMakeView(const Token& op, const Token& result);
+  void ParsePartitionView(const Token& op, const Token& result);
+  void ParseLoadStore(const Token& op, bool load);
+  void ParseAllocTile(const Token& op, const Token& result);
+  void ParseSetValidShape(const Token& op);
+  void ParseTassign(const Token& op, const std::vector<Token>& results);
+  void ParseSubset(const Token& op, const Token& result, bool sized);
+  void ParseSubview(const Token& op, const std::vector<Token>& results);
+  bool BindMemref(const Token& name, const Type& t);
+  // The pointer a view register was made from.
+  uint32_t ViewPointer(uint32_t view) { return view_ptr_[view]; }
+  void SetViewPointer(uint32_t view, uint32_t pointer) { view_ptr_[view] = pointer; }
+  // The address pto.tassign gave the tile named name before it was
+  // declared, taken (true) if there is one.
+  bool TakePendingAddress(const std::string& name, uint64_t* addr);
+  // False (an error) if pto.tassign placed a name no operation declared.
+  bool CheckPendingAddresses();
+
+ private:
+  bool ParseIndexList(std::string_view key, std::vector<Value>* out, bool literals = false);
+  bool SkipLayoutAttr();
+  bool TakeDim(SourceLoc loc, const std::string& what, const Value& given, int64_t* dim);
+  uint32_t EmitView(Code code, SourceLoc loc, uint32_t from, const Type& type,
+                    const std::vector<Value>& first, const std::vector<Value>& second,
+                    const Token& result);
+  bool ParseOneInOneOut(Token* in_name, Type* in_type, SourceLoc* in_loc, Token* out_name,
+                        Type* out_type, SourceLoc* out_loc);
+  bool ConstantAddress(const Token& name, uint64_t* addr);
+  void EmitSetValid(SourceLoc loc, uint32_t slot, const Value* rows, const Value* cols);
+  bool PlaceSlot(uint32_t slot, uint64_t addr, SourceLoc loc);
+  // valid: the two valid-dim operands of a sized subview, or null.
+  bool EmitSubview(const Token& op, uint32_t parent, uint32_t view, const Value& row,
+                   const Value& col, SubviewRule rule, const Value* valid);
+  // A cube tile's subview rules on the view's type vt at constant offsets
+  // r, c (-1: known at run time).
+  bool CubeWindowFits(const Token& op, const TileSlot& from, const Type& vt, int64_t r, int64_t c);
+  bool SizedValid(const std::string& what, const Token& src_name, const Type& u, SourceLoc loc,
+                  const int64_t sizes[2], const Value* valid, Type* t);
+
+  // pto.tassign's addresses of tiles not yet declared, by name, and where
+  // each was given.
+  std::unordered_map<std::string, uint64_t> pending_addr_;
+  std::unordered_map<std::string, SourceLoc> pending_loc_;
+  std::unordered_map<uint32_t, uint32_t> view_ptr_;  // view register -> pointer index
+};
+
+// The operations of the table (ops::FindOp) on tiles, their attributes, the
+// special forms (tsel, tmrgsort's lists, tgetval) and pto.tprint
+// (tile_reader.cc, tile_attributes.cc, tile_special_forms.cc,
+// tile_print.cc).
+class TileReader : public Reader {
+ public:
+  explicit TileReader(Parser& parser) : Reader(parser) {}
+
+  void ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named);
+  void ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named, const Token& result);
+  void ParseTsel(const Token& op, const std::vector<Token>& results);
+  bool IsMrgSortLists(const std::vector<Token>& results);
+  void ParseMrgSortLists(const Token& op, const std::vector<Token>& results);
+  // %v = pto.tgetval ins(%src, %index : T, index) outs : E
+  void ParseGetVal(const Token& op, const std::vector<Token>& results);
+  void ParsePrint(const Token& op);
+  bool DefineResultTile(const Token& op, const Token& result, const Type& type, SourceLoc type_loc,
+                        uint32_t* slot);
+
+ private:
+  // How the text spelled an operation, beyond its operands: what a row's
+  // text rules may ask (ops::TextOperands).
+  struct TextForm {
+    bool dps;             // PTOAS's ins(...) outs(...) form
+    bool high_precision;  // its precisionType is high_precision
+    bool tmp_given;       // it named a tmp
+  };
+
+  // A Scalar-family operation's scalar operand: names[index] (declared as
+  // types[index]) is taken out of the lists and checked against the value.
+  bool TakeScalarOperand(const ops::OpDescriptor& desc, std::vector<Token>* names,
+                         std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
+                         Instr* scalar);
+  // A row's offsets (ops::IndexCount: textract's two, tsetval's one): the
+  // integer values right after its sources, taken out of the lists into
+  // in->index_regs.
+  bool TakeIndexOperands(const ops::OpDescriptor& desc, std::vector<Token>* names,
+                         std::vector<Type>* types, std::vector<SourceLoc>* type_locs, Instr* in);
+  // The attribute dictionary of op; *high_precision (unless null) set when
+  // it gives precisionType = high_precision.
+  bool ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high_precision);
+  bool BinaryOrderValue(const Token& value, int* attr);
+  bool ParseBareBinaryOrder(int* attr);
+  bool MaskPatternValue(const AttrEntry& e, int* attr);
+  bool ParseBareMaskPattern(int* attr);
+  bool MaskPatternGiven(const Token& op, const ops::OpDescriptor& desc, int attr);
+  bool ParseGatherAxis(int* attr);
+  bool ParseExhausted(int* exhausted);
+  bool ParseConversionAttrs(int* attr);
+  bool TextTmpAllowed(const ops::OpDescriptor& op);
+  bool EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins,
+                  uint32_t dst, int attr, const Instr& scalar, const TextForm& form);
+  bool OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
+                        const char* what);
+  bool ParseSharedTypes(const ops::OpDescriptor& desc, const std::vector<Token>& names,
+                        std::vector<Type>* types, std::vector<SourceLoc>* type_locs, Type* dst_type,
+                        SourceLoc* dst_loc);
+  bool UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names,
+                   const std::vector<Type>& types, const std::vector<SourceLoc>& type_locs,
+                   std::vector<uint32_t>* slots);
+};
+
+// A block's cores: the cube's matrix multiply and moves, the cores'
+// sections and the pipes between them, synchronisation and cache
+// maintenance (core_cube.cc, core_pipes.cc, core_sync.cc).
+class CoreReader : public Reader {
+ public:
+  explicit CoreReader(Parser& parser) : Reader(parser) {}
+
+  void ParseMatmul(const Token& op, const ops::OpDescriptor& desc);
+  // pto.section.vector / pto.section.cube { ... }: a core's code.
+  void ParseSection(const Token& op);
+  void ParsePipeOp(const Token& op, const std::vector<Token>& results);
+  void ParseSync(const Token& op);
+  void ParseBufferToken(const Token& op);
+  void ParseCacheInvalid(const Token& op);
+  void ParseFence(const Token& op);
+  void ParseSyncAll(const Token& op);
+  void ParsePrefetch(const Token& op, const Token& result);
+  // A kSection for the code that follows (a kernel_kind function's body, a
+  // pto.section.* region): its index, for EndSection, or kNoSlot where the
+  // code is already that core's; false (an error) inside another core's.
+  bool BeginSection(CoreKind kind, SourceLoc loc, const std::string& what, uint32_t* at,
+                    uint8_t* outer);
+  void EndSection(uint32_t at, uint8_t outer);
+  bool EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32_t src, uint32_t dst,
+                    const Instr& offsets);
+  bool CheckCubeTransfer(const Token& op, bool load, uint32_t slot, pto_dtype view_dtype,
+                         bool atomic_add);
+  // False (the error) if a rule checked after the others failed.
+  bool CheckLaterRules();
+
+ private:
+  void ParseReserveBuffer(const Token& op, const std::vector<Token>& results, bool import);
+  void ParseInitializePipe(const Token& op, bool cube);
+  bool ParsePipeOperands(const std::string& what, uint8_t side, uint64_t slots_bytes, Instr* init,
+                         bool* has_gm, uint32_t* gm_pointer);
+  void ParsePipeTransfer(const Token& op, const std::vector<Token>& results, PipeOp kind,
+                         bool to_vector);
+  // One push, pop, alloc or free as the text gives it (ParsePipeTransfer).
+  struct Transfer {
+    std::string what;  // the operation's name
+    PipeOp kind;
+    uint8_t side;      // the CoreKind of the end it runs on
+    int64_t id;        // the pipe's id
+    size_t index;      // the pipe's index in Program::pipes
+    bool vector_part;  // a vector core's half of a split tile
+    bool takes_operand;
+    Token operand;  // the tile or view given (push, free), if takes_operand
+    Type type;      // the tile or view pushed, popped, allocated or freed
+    SourceLoc type_loc;
+  };
+  bool TransferSlotView(const Token& op, const Transfer& t, const std::vector<Token>& results,
+                        Instr* in);
+  bool TransferTile(const Token& op, const Transfer& t, const std::vector<Token>& results,
+                    Instr* in);
+  void NoteVectorCores(Split split);
+  bool PipeSplit(const Token& op, const std::vector<AttrEntry>& attrs, bool c2v, int64_t* id,
+                 Split* split);
+
+  uint8_t core_ = 0;  // the CoreKind of the code being read, 0 outside every core's
+  // A pto.reserve_buffer's (or its import's) i32 register: the consumer
+  // buffer it names, for the pipe initialisation it is given to.
+  struct Reserved {
+    std::string name;
+    Space location = Space::kVec;
+    uint64_t size = 0;
+  };
+  std::unordered_map<uint32_t, Reserved> reserved_;
+  // Which cores initialised each of Program::pipes (a CoreKind mask), and
+  // the pointer index of each end's gm_slot_buffer (key: pipe x 2 + end, 0
+  // the cube's), for the views of slots in global memory.
+  std::vector<uint8_t> pipe_sides_;
+  // The hardware flag ids the pipes initialised so far take, per CoreKind:
+  // at most kFlagIds.
+  static constexpr uint32_t kFlagIds = 16;
+  uint32_t flag_ids_[3] = {};
+  // The first error of a rule checked after the others (a consumer buffer's
+  // size), reported at the end of the text.
+  std::string later_error_;
+  SourceLoc later_loc_;
+  std::unordered_map<uint32_t, uint32_t> pipe_gm_;
+};
+
+}  // namespace program
+}  // namespace pto
+
+#endif  // PTO_PROGRAM_PARSE_READERS_H_

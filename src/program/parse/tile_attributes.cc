@@ -1,0 +1,215 @@
+// PTO assembly: the table's operations' attributes (`{rmode = ...}`,
+// `{cmpMode = ...}`, `{precisionType = ...}`, `isBinary`, `descending`), as
+// PTOAS and the pages spell them.
+#include <string>
+#include <vector>
+
+#include "program/parse/parser.h"
+#include "program/parse/readers.h"
+
+namespace pto {
+namespace program {
+
+namespace {
+
+// The enum value a conversion attribute names: `#pto<KIND NAME>` (PTOAS) or
+// `#pto.KIND<NAME>` (the page's synchronous form); -1 for none of `names`.
+int ConversionAttrValue(std::string_view text, std::string_view kind,
+                        const std::vector<std::pair<std::string_view, int>>& names) {
+  std::string_view name;
+  const std::string angle = "#pto<" + std::string(kind) + " ";
+  const std::string dotted = "#pto." + std::string(kind) + "<";
+  if (text.substr(0, angle.size()) == angle && text.back() == '>') {
+    name = text.substr(angle.size(), text.size() - angle.size() - 1);
+  } else if (text.substr(0, dotted.size()) == dotted && text.back() == '>') {
+    name = text.substr(dotted.size(), text.size() - dotted.size() - 1);
+  } else {
+    return -1;
+  }
+  for (const auto& [spelling, value] : names)
+    if (spelling == name) return value;
+  return -1;
+}
+
+// rmode: PTOAS's RoundMode names (CAST_RINT, its default, is RINT) and the
+// page's CAST_* spellings.
+const std::vector<std::pair<std::string_view, int>> kRoundModeNames = {
+    {"NONE", PTO_ROUND_NONE},       {"RINT", PTO_ROUND_RINT},         {"ROUND", PTO_ROUND_ROUND},
+    {"FLOOR", PTO_ROUND_FLOOR},     {"CEIL", PTO_ROUND_CEIL},         {"TRUNC", PTO_ROUND_TRUNC},
+    {"ODD", PTO_ROUND_ODD},         {"CAST_NONE", PTO_ROUND_NONE},    {"CAST_RINT", PTO_ROUND_RINT},
+    {"CAST_ROUND", PTO_ROUND_ROUND}, {"CAST_FLOOR", PTO_ROUND_FLOOR}, {"CAST_CEIL", PTO_ROUND_CEIL},
+    {"CAST_TRUNC", PTO_ROUND_TRUNC}, {"CAST_ODD", PTO_ROUND_ODD}};
+const std::vector<std::pair<std::string_view, int>> kSaturationNames = {{"ON", PTO_SAT_ON},
+                                                                        {"OFF", PTO_SAT_OFF}};
+// cmpMode: PTOAS's CmpMode names (`#pto<cmp gt>`) and the page's
+// (`#pto.cmp<GT>`); PTOAS's default is EQ.
+const std::vector<std::pair<std::string_view, int>> kCmpModeNames = {
+    {"eq", PTO_CMP_EQ}, {"ne", PTO_CMP_NE}, {"lt", PTO_CMP_LT}, {"le", PTO_CMP_LE},
+    {"gt", PTO_CMP_GT}, {"ge", PTO_CMP_GE}, {"EQ", PTO_CMP_EQ}, {"NE", PTO_CMP_NE},
+    {"LT", PTO_CMP_LT}, {"LE", PTO_CMP_LE}, {"GT", PTO_CMP_GT}, {"GE", PTO_CMP_GE}};
+
+// maskPattern: PTOAS's MaskPattern names, numbered as pto_mask_pattern.
+const std::vector<std::pair<std::string_view, int>> kMaskPatternNames = {
+    {"P0101", PTO_MASK_P0101}, {"P1010", PTO_MASK_P1010}, {"P0001", PTO_MASK_P0001},
+    {"P0010", PTO_MASK_P0010}, {"P0100", PTO_MASK_P0100}, {"P1000", PTO_MASK_P1000},
+    {"P1111", PTO_MASK_P1111}};
+
+}  // namespace
+
+// {rmode = #pto<round_mode FLOOR>, sat_mode = #pto<saturation_mode ON>}: the
+// mode + 1 in the low byte, the saturation + 1 in the next (0: not given).
+bool TileReader::ParseConversionAttrs(int* attr) {
+  std::vector<AttrEntry> attrs;
+  if (!parser_.ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs) {
+    if (e.key == "rmode") {
+      const int mode = ConversionAttrValue(e.value.text, "round_mode", kRoundModeNames);
+      if (mode < 0)
+        return parser_.Error(e.value.loc,
+                             "rmode of tcvt is #pto<round_mode NAME> with NAME one of NONE, "
+                             "RINT, ROUND, FLOOR, CEIL, TRUNC, ODD, CAST_RINT");
+      *attr = (*attr & ~0xFF) | (mode + 1);
+    } else if (e.key == "sat_mode") {
+      const int sat = ConversionAttrValue(e.value.text, "saturation_mode", kSaturationNames);
+      if (sat < 0)
+        return parser_.Error(e.value.loc,
+                             "sat_mode of tcvt is #pto<saturation_mode ON> or "
+                             "#pto<saturation_mode OFF>");
+      *attr = (*attr & 0xFF) | ((sat + 1) << 8);
+    } else {
+      return parser_.Error(e.loc, "unknown attribute '" + std::string(e.key) +
+                                      "' for tcvt (rmode, "
+                                      "sat_mode)");
+    }
+  }
+  return true;
+}
+
+// {precisionType = #pto<pow_precision high_precision>}
+bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high_precision) {
+  const ops::TextAttr text = ops::AttributeOf(op.attr).text;
+  if (text == ops::TextAttr::kConversion) return ParseConversionAttrs(attr);
+  std::vector<AttrEntry> attrs;
+  if (!parser_.ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs) {
+    // PTOAS accepts precisionType on trsqrt; its result is correctly rounded
+    // either way, so the attribute changes nothing here.
+    if (e.key == "precisionType" && text == ops::TextAttr::kAnyPrecision) {
+      const std::string_view v = e.value.text;
+      const bool known = v.substr(0, 5) == "#pto<" &&
+                         (v.size() > 9 && (v.substr(v.size() - 9) == " default>" ||
+                                           (v.size() > 16 &&
+                                            v.substr(v.size() - 16) == " high_precision>")));
+      if (!known)
+        return parser_.Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) +
+                                              " is #pto<... default> or #pto<... high_precision>");
+      if (high_precision != nullptr)
+        *high_precision = v.substr(v.size() - 16) == " high_precision>";
+      continue;
+    }
+    if (e.key == "isBinary" && text == ops::TextAttr::kBinaryOrder) {
+      if (!BinaryOrderValue(e.value, attr)) return false;
+      continue;
+    }
+    if (e.key == "cmpMode" && text == ops::TextAttr::kCmpMode) {
+      const int mode = ConversionAttrValue(e.value.text, "cmp", kCmpModeNames);
+      if (mode < 0)
+        return parser_.Error(e.value.loc,
+                             "cmpMode of " + std::string(op.mnemonic) +
+                                 " is #pto<cmp NAME> or #pto.cmp<NAME> with NAME one of "
+                                 "eq, ne, lt, le, gt, ge");
+      *attr = mode;
+      continue;
+    }
+    // tci's order, PTOAS's BoolAttr (default false).
+    if (e.key == "descending" && text == ops::TextAttr::kDescending) {
+      if (!e.value.IsIdent("true") && !e.value.IsIdent("false"))
+        return parser_.Error(e.value.loc, "descending is true or false");
+      *attr = e.value.IsIdent("true") ? 1 : 0;
+      continue;
+    }
+    // TGATHER's mask-pattern form: #pto.mask_pattern<P0101> (PTOAS, the
+    // page), or #pto<mask_pattern P0101>.
+    if (e.key == "maskPattern" && text == ops::TextAttr::kMaskPattern) {
+      if (!MaskPatternValue(e, attr)) return false;
+      continue;
+    }
+    if (e.key == "maskPattern" && op.id == ops::OpId::kTGather)
+      return parser_.Error(e.loc,
+                           "tgather's maskPattern form takes one source, ins(%src, {maskPattern = "
+                           "...} : T)");
+    const bool pow = text == ops::TextAttr::kPowPrecision;
+    if (e.key != "precisionType" || (!pow && text != ops::TextAttr::kDivPrecision))
+      return parser_.Error(e.loc,
+                           "unknown attribute '" + std::string(e.key) + "' for " + op.mnemonic);
+    const char* kind = pow ? "pow_precision" : "div_precision";
+    const std::string want_default = std::string("#pto<") + kind + " default>";
+    const std::string want_high = std::string("#pto<") + kind + " high_precision>";
+    if (e.value.text == want_default) {
+      *attr = 0;
+    } else if (e.value.text == want_high && pow && p_->profile == PTO_PROFILE_A2A3) {
+      // PTOAS's verifier: A2/A3 has no high-precision pow (the C API computes
+      // it as DEFAULT there, as the page says).
+      return parser_.Error(e.value.loc, "precisionType high_precision of " +
+                                            std::string(op.mnemonic) +
+                                            " is refused under A2A3 (PTOAS's rule" +
+                                            (op.id == ops::OpId::kTPow ? "" : ", as for tpow") +
+                                            "; leave it out or use default)");
+    } else if (e.value.text == want_high) {
+      // Division is correctly rounded either way: the attribute changes nothing there.
+      *attr = pow ? PTO_POW_HIGH_PRECISION : 0;
+    } else {
+      return parser_.Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) + " is " +
+                                            want_default + " or " + want_high);
+    }
+  }
+  return true;
+}
+
+// maskPattern = #pto.mask_pattern<P0101> (or #pto<mask_pattern P0101>).
+bool TileReader::MaskPatternValue(const AttrEntry& e, int* attr) {
+  const int pattern = ConversionAttrValue(e.value.text, "mask_pattern", kMaskPatternNames);
+  if (pattern < 0)
+    return parser_.Error(
+        e.value.kind == Tok::kEnd ? e.loc : e.value.loc,
+        "maskPattern of tgather is #pto.mask_pattern<NAME> with NAME one of P0101, "
+        "P1010, P0001, P0010, P0100, P1000, P1111");
+  *attr = (*attr & ~0xFF) | pattern;
+  return true;
+}
+
+// The bare `maskPattern = #pto.mask_pattern<...>` after outs(...), which
+// PTOAS's parser of tgather reads.
+bool TileReader::ParseBareMaskPattern(int* attr) {
+  AttrEntry e;
+  e.loc = tok().loc;
+  e.key = tok().text;
+  parser_.Advance();  // maskPattern
+  if (!parser_.Expect('=')) return false;
+  e.value = tok();
+  parser_.Advance();
+  return MaskPatternValue(e, attr);
+}
+
+// isBinary = true | false (tcolsum's order of summation, PTOAS's BoolAttr).
+bool TileReader::BinaryOrderValue(const Token& value, int* attr) {
+  if (value.IsIdent("true") || value.IsIdent("false")) {
+    *attr = value.IsIdent("true") ? 1 : 0;
+    return true;
+  }
+  return parser_.Error(value.kind == Tok::kEnd ? tok().loc : value.loc,
+                       "isBinary is true or false");
+}
+
+// The bare `isBinary = true|false` after outs(...) of PTOAS's manual.
+bool TileReader::ParseBareBinaryOrder(int* attr) {
+  parser_.Advance();  // isBinary
+  if (!parser_.Expect('=')) return false;
+  const Token value = tok();
+  if (!BinaryOrderValue(value, attr)) return false;
+  parser_.Advance();
+  return true;
+}
+
+}  // namespace program
+}  // namespace pto

@@ -1,0 +1,490 @@
+// PTO assembly: the operations of the table (ops::FindOp) on tiles, in the
+// DPS form (ins/outs) and the SSA form (%d = OP %a, %b).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "dtype_rules.h"
+#include "program/parse/parser.h"
+#include "program/parse/readers.h"
+
+namespace pto {
+namespace program {
+
+namespace {
+
+// A tile type's rows x cols, for messages.
+std::string ShapeText(const Type& t) { return std::to_string(t.rows) + "x" + std::to_string(t.cols); }
+
+}  // namespace
+
+bool TileReader::TextTmpAllowed(const ops::OpDescriptor& op) {
+  // A TextTmp row's tmp (trsqrt's, PTOAS's for its high_precision path;
+  // tpows's, the page's A2A3 scratch) is accepted and unused.
+  return op.tmp != ops::TmpRole::kNone || ops::HasTrait(op, PTO_TRAIT_TextTmp);
+}
+
+// The scalar of a Scalar-family operation comes after its sources (before
+// them in a ScalarFirst row: tdivs's scalar/tile form): an SSA value of an
+// integer type for an integer tile, of a float type for a float one, as
+// declared in the operation's type list.
+bool TileReader::TakeScalarOperand(const ops::OpDescriptor& desc, std::vector<Token>* names,
+                                   std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
+                                   Instr* scalar) {
+  size_t at = ops::AttrLeads(desc.attr) ? 0 : desc.source_count;
+  // A ScalarAfterTmp row's text (PTOAS's tsels: ins(%mask, %src, %tmp,
+  // %scalar)) gives the scalar after tmp.
+  if (ops::HasTrait(desc, PTO_TRAIT_ScalarAfterTmp) && names->size() == size_t{desc.source_count} + 2)
+    ++at;
+  if (names->size() <= at)
+    return parser_.Error(tok().loc, std::string(desc.mnemonic) + " takes a scalar after " +
+                                        std::to_string(at) + " tile operand(s)");
+  const Token name = (*names)[at];
+  const Value* v = parser_.Lookup(name.text);
+  if (v == nullptr)
+    return parser_.Error(name.loc, "%" + std::string(name.text) + " is not defined");
+  const bool is_float = v->type.kind == TypeKind::kFloat;
+  if (!is_float && !v->type.IsInteger())
+    return parser_.Error(
+        name.loc, "the scalar of " + std::string(desc.mnemonic) + " is an integer or float value");
+  if (at < types->size() && (*types)[at].kind != v->type.kind)
+    return parser_.Error((*type_locs)[at],
+                         "%" + std::string(name.text) + " is not of the type given here");
+  scalar->scalar_reg = v->reg;
+  scalar->scalar_is_float = is_float;
+  names->erase(names->begin() + at);
+  if (at < types->size()) {
+    types->erase(types->begin() + at);
+    type_locs->erase(type_locs->begin() + at);
+  }
+  return true;
+}
+
+bool TileReader::TakeIndexOperands(const ops::OpDescriptor& desc, std::vector<Token>* names,
+                                   std::vector<Type>* types, std::vector<SourceLoc>* type_locs,
+                                   Instr* in) {
+  const size_t at = desc.source_count, count = static_cast<size_t>(ops::IndexCount(desc.attr));
+  if (names->size() < at + count)
+    return parser_.Error(tok().loc, std::string(desc.mnemonic) + " takes " + std::to_string(count) +
+                                        " index value(s) after " + std::to_string(at) +
+                                        " tile operand(s)");
+  for (size_t k = 0; k < count; ++k) {
+    const Token name = (*names)[at + k];
+    const Value* v = parser_.Lookup(name.text);
+    if (v == nullptr)
+      return parser_.Error(name.loc, "%" + std::string(name.text) + " is not defined");
+    if (!v->type.IsInteger())
+      return parser_.Error(name.loc, "the offsets of " + std::string(desc.mnemonic) +
+                                         " are index (or integer) values, not " +
+                                         TypeString(v->type));
+    if (at + k < types->size() && !(*types)[at + k].IsInteger())
+      return parser_.Error((*type_locs)[at + k],
+                           "%" + std::string(name.text) + " is not of the type given here");
+    in->index_regs[k] = v->reg;
+  }
+  names->erase(names->begin() + at, names->begin() + at + count);
+  if (at < types->size()) {
+    const size_t end = std::min(types->size(), at + count);
+    types->erase(types->begin() + at, types->begin() + end);
+    type_locs->erase(type_locs->begin() + at, type_locs->begin() + end);
+  }
+  return true;
+}
+
+bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
+                            const std::vector<uint32_t>& ins, uint32_t dst, int attr,
+                            const Instr& scalar, const TextForm& form) {
+  // A cube tile (or a boxed vec tile) on either side: one of the cube's
+  // moves, or an error.
+  const auto boxed = [](const Type& t) { return t.IsCube() || t.IsBoxedVec(); };
+  const bool cube = boxed(p_->tiles[dst].type) ||
+                    (!ins.empty() && boxed(p_->tiles[ins[0]].type)) ||
+                    (ins.size() > 1 && boxed(p_->tiles[ins[1]].type));
+  if (cube) return parser_.cores().EmitCubeMove(op, loc, ins.empty() ? dst : ins[0], dst, scalar);
+  Instr in;
+  in.scalar_reg = scalar.scalar_reg;
+  in.scalar_is_float = scalar.scalar_is_float;
+  in.index_regs[0] = scalar.index_regs[0];
+  in.index_regs[1] = scalar.index_regs[1];
+  // Offsets are known when the instruction runs, a ValuesAtRun row's values
+  // (tgather's indices) are read then: their rules are checked then, with
+  // the tile rules again.
+  if (ops::IndexCount(op.attr) > 0 || ops::HasTrait(op, PTO_TRAIT_ValuesAtRun))
+    in.check_at_run = true;
+  if (ops::TakesScalar(op.attr)) {
+    // The scalar is of dst's dtype, or the compared source's (a MaskDst
+    // row's: tcmps).
+    const uint32_t owner = ops::HasTrait(op, PTO_TRAIT_MaskDst) ? ins[0] : dst;
+    const bool float_tile = IsFloatDtype(p_->tiles[owner].type.dtype);
+    // An integer scalar's value is known when the instruction runs: its rule
+    // (a value of the dtype) is checked then, with the tile rules again. Any
+    // float is a value of a float dtype, so a float tile's scalar adds no
+    // rule to what the verifier checks.
+    if (!float_tile) in.check_at_run = true;
+    if (float_tile != scalar.scalar_is_float)
+      return parser_.Error(
+          loc, std::string(op.mnemonic) + " takes " + (float_tile ? "a float" : "an integer") +
+                   " scalar for a tile of " + DtypeName(p_->tiles[owner].type.dtype));
+  }
+  if (ops::AttributeOf(op.attr).text == ops::TextAttr::kConversion) {
+    // PTOAS's verifier: src and dst have the same shape (and valid shape,
+    // which the C rules check). Without sat_mode, the target's default for
+    // the pair (both NPU implementations' TCVT without a SaturationMode):
+    // OFF for FLOAT16 -> UINT8/INT8/INT16, FLOAT32 -> INT16, INT32 ->
+    // INT16; ON for every other pair.
+    const Type& s = p_->tiles[ins[0]].type;
+    const Type& d = p_->tiles[dst].type;
+    if (s.rows != d.rows || s.cols != d.cols)
+      return parser_.Error(loc, "tcvt's src shape " + ShapeText(s) + " differs from dst's " +
+                                    ShapeText(d) + " (PTOAS's rule)");
+    // Without rmode, PTOAS's default CAST_RINT.
+    const bool off = (s.dtype == PTO_FLOAT16 &&
+                      (d.dtype == PTO_UINT8 || d.dtype == PTO_INT8 || d.dtype == PTO_INT16)) ||
+                     (d.dtype == PTO_INT16 && (s.dtype == PTO_FLOAT32 || s.dtype == PTO_INT32));
+    const int mode = (attr & 0xFF) == 0 ? PTO_ROUND_RINT : (attr & 0xFF) - 1;
+    const int sat = (attr >> 8) == 0 ? (off ? PTO_SAT_OFF : PTO_SAT_ON) : (attr >> 8) - 1;
+    attr = mode | (sat << 8);
+  }
+  // tfillpad's pad value is dst's type's (PTOAS: TileDataDst::PadVal).
+  if (ops::AttributeOf(op.attr).text == ops::TextAttr::kPadOfDst) attr = p_->tiles[dst].type.pad;
+  in.code = Code::kTileOp;
+  in.loc = loc;
+  in.op = &op;
+  in.attr = attr;
+  in.slot[Role::kDst] = dst;
+  for (size_t k = 0; k < op.source_count; ++k) in.slot[Role::kSrc0 + k] = ins[k];
+  if (ins.size() > op.source_count && op.tmp != ops::TmpRole::kNone)
+    in.slot[Role::kTmp] = ins[op.source_count];
+  // The row's own rules on its text (PTOAS's verifier), beside its check.
+  if (op.text_rules != nullptr) {
+    ops::TextOperands t{};
+    const auto text_tile = [&](uint32_t slot) {
+      const Type& type = p_->tiles[slot].type;
+      return ops::TextTile{type.rows, type.cols, type.dtype};
+    };
+    t.dst = text_tile(dst);
+    for (size_t k = 0; k < op.source_count && k < ins.size(); ++k) t.sources[k] = text_tile(ins[k]);
+    t.tmp_given = form.tmp_given;
+    t.dps_form = form.dps;
+    t.high_precision = form.high_precision;
+    t.profile = p_->profile;
+    char sentence[256];
+    if (!op.text_rules(t, sentence, sizeof sentence)) return parser_.Error(loc, sentence);
+  }
+  // A2A3's row reductions and index reductions need a tmp the sync form
+  // leaves out ("lowering may introduce internal scratch tiles"): one of
+  // src's type, the pages' safe default.
+  const bool row_scratch =
+      (op.family == ops::Family::kRowReduce || ops::HasTrait(op, PTO_TRAIT_IndexDst)) &&
+      p_->profile == PTO_PROFILE_A2A3;
+  if (in.slot[Role::kTmp] == kNoSlot && row_scratch) {
+    in.slot[Role::kTmp] = parser_.NewTileSlot(p_->tiles[ins[0]].type, loc, "");
+    p_->tiles[in.slot[Role::kTmp]].in_ub = false;
+    p_->tiles[in.slot[Role::kTmp]].used = true;
+  }
+  if (in.slot[Role::kTmp] == kNoSlot && op.tmp == ops::TmpRole::kRequired) {
+    // The text leaves tmp out ("an implementation aid, not an
+    // architecture-visible input"): a tile the C call needs and never reads.
+    Type t = p_->tiles[dst].type;
+    in.slot[Role::kTmp] = parser_.NewTileSlot(t, loc, "");
+    p_->tiles[in.slot[Role::kTmp]].in_ub = false;
+    p_->tiles[in.slot[Role::kTmp]].used = true;
+  }
+  p_->code.push_back(in);
+  return true;
+}
+
+// The row a text form names: `op`, or its ScalarFirst form (tdivs with the
+// scalar first) when the first operand's declared type is not a tile.
+static const ops::OpDescriptor& WithScalarFirst(const ops::OpDescriptor& op,
+                                                const std::vector<Type>& types) {
+  const ops::OpDescriptor* form = ops::ScalarFirstForm(op);
+  if (form == nullptr || types.size() < 2 || types[0].kind == TypeKind::kTile) return op;
+  return *form;
+}
+
+// The row a text form names: `op`, or its MaskPattern form (tgather_mask)
+// when the text gives one source (tgather's mask-pattern form).
+static const ops::OpDescriptor& WithMaskPattern(const ops::OpDescriptor& op, size_t sources) {
+  const ops::OpDescriptor* form = ops::MaskPatternForm(op);
+  return form == nullptr || sources != 1 ? op : *form;
+}
+
+// A MaskPattern row's text must name its pattern (0: none given).
+bool TileReader::MaskPatternGiven(const Token& op, const ops::OpDescriptor& desc, int attr) {
+  if (desc.attr != ops::AttrKind::kMaskPattern || (attr & 0xFF) != 0) return true;
+  return parser_.Error(op.loc,
+                       std::string(op.text) +
+                           " with one source is its mask-pattern form, which needs {maskPattern "
+                           "= #pto.mask_pattern<...>}");
+}
+
+// PTOAS's axis after the mask-pattern form's type, `: T, "row")` or
+// "col": pto_gather_axis in the attribute's second byte.
+bool TileReader::ParseGatherAxis(int* attr) {
+  parser_.Advance();  // ,
+  if (tok().kind != Tok::kString || (tok().text != "row" && tok().text != "col"))
+    return parser_.Error(tok().loc,
+                         "the axis of tgather's mask-pattern form is \"row\" or \"col\"");
+  *attr = (*attr & 0xFF) | ((tok().text == "col" ? PTO_GATHER_COL : PTO_GATHER_ROW) << 8);
+  parser_.Advance();
+  return true;
+}
+
+// The sources, then optionally tmp: as many as the operation takes.
+bool TileReader::OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
+                                  const char* what) {
+  const size_t most = desc.source_count + (TextTmpAllowed(desc) ? 1 : 0);
+  if (count >= desc.source_count && count <= most) return true;
+  return parser_.Error(
+      op.loc, std::string(op.text) + " takes " + std::to_string(desc.source_count) +
+                  (most > desc.source_count ? " or " + std::to_string(most) : std::string()) + " " +
+                  what + ", not " + std::to_string(count));
+}
+
+// The tile slots of an operation's sources (read) and tmp (never read).
+bool TileReader::UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names,
+                             const std::vector<Type>& types,
+                             const std::vector<SourceLoc>& type_locs,
+                             std::vector<uint32_t>* slots) {
+  slots->resize(names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    const Use use = i < desc.source_count ? Use::kRead : Use::kTmp;
+    if (!parser_.UseTile(names[i], types[i], type_locs[i], use, &(*slots)[i])) return false;
+  }
+  return true;
+}
+
+// pto.OP ins(%a, %b[, %tmp] : T, T[, T]) outs(%d : T) [{attrs}]
+void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_text) {
+  parser_.Advance();  // ins
+  bool high_precision = false;
+  std::vector<Token> names;
+  if (!parser_.Expect('(')) return;
+  parser_.ParseValueNames(&names);
+  const ops::OpDescriptor& named = WithMaskPattern(named_text, names.size());
+  // PTOAS prints an operation's attributes inside ins( ) before the types
+  // (tcolsum's `ins(%src, %tmp {isBinary = ...} : T, T)`, tcvt's
+  // `ins(%src {rmode = ...} : T)`); after outs( ) is read too.
+  int attr = 0;
+  if (tok().Is('{') && !ParseOpAttrs(named, &attr, &high_precision)) return;
+  std::vector<Type> types;
+  std::vector<SourceLoc> type_locs;
+  if (!parser_.Expect(':') || !parser_.ParseTypes(names.size(), &types, &type_locs)) return;
+  if (named.attr == ops::AttrKind::kMaskPattern && tok().Is(',') && !ParseGatherAxis(&attr)) return;
+  const ops::OpDescriptor& desc = WithScalarFirst(named, types);
+  Instr scalar;
+  if (ops::IndexCount(desc.attr) > 0 &&
+      !TakeIndexOperands(desc, &names, &types, &type_locs, &scalar))
+    return;
+  if (ops::TakesScalar(desc.attr) &&
+      !TakeScalarOperand(desc, &names, &types, &type_locs, &scalar))
+    return;
+  if (!OperandCountFits(op, desc, names.size(), "inputs")) return;
+  Token dst_name;
+  Type dst_type;
+  SourceLoc dst_loc;
+  if (!parser_.ParseOuts(&dst_name, &dst_type, &dst_loc)) return;
+  if (tok().Is('{') && !ParseOpAttrs(desc, &attr, &high_precision)) return;
+  if (ops::AttributeOf(desc.attr).text == ops::TextAttr::kBinaryOrder &&
+      tok().IsIdent("isBinary") && !ParseBareBinaryOrder(&attr))
+    return;
+  if (desc.attr == ops::AttrKind::kMaskPattern && tok().IsIdent("maskPattern") &&
+      !ParseBareMaskPattern(&attr))
+    return;
+  if (!MaskPatternGiven(op, desc, attr)) return;
+  std::vector<uint32_t> slots;
+  if (!UseOperands(desc, names, types, type_locs, &slots)) return;
+  uint32_t dst;
+  if (!parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &dst)) return;
+  // tsetval writes one element (the rest of dst stays as it was) and a
+  // ReadsDst row adds to dst's old values: a bound dst is read too.
+  if ((desc.attr == ops::AttrKind::kIndexScalar || ops::HasTrait(desc, PTO_TRAIT_ReadsDst)) &&
+      p_->tiles[dst].param >= 0)
+    p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
+  const TextForm form{true, high_precision, names.size() > desc.source_count};
+  if (form.tmp_given && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
+  EmitTileOp(desc, op.loc, slots, dst, attr, scalar, form);
+}
+
+// The types of an SSA form after its ':' in the pages' shorthand (not a
+// parenthesised list): one type for every tile operand and the result
+// (`: T, f32` where a scalar follows the sources), or `: S -> T` where the
+// result's type differs (the reductions' and tcvt's synchronous form; S
+// every source's type).
+bool TileReader::ParseSharedTypes(const ops::OpDescriptor& desc, const std::vector<Token>& names,
+                                  std::vector<Type>* types_out,
+                                  std::vector<SourceLoc>* type_locs_out, Type* dst_type_out,
+                                  SourceLoc* dst_loc_out) {
+  std::vector<Type>& types = *types_out;
+  std::vector<SourceLoc>& type_locs = *type_locs_out;
+  Type& dst_type = *dst_type_out;
+  SourceLoc& dst_loc = *dst_loc_out;
+  const bool has_scalar = ops::TakesScalar(desc.attr);
+  const size_t offsets = static_cast<size_t>(ops::IndexCount(desc.attr));
+  if (!parser_.ParseType(&dst_type)) return false;
+  // Or a type per operand, `: S0, S1 -> T` (tgather's and tscatter's
+  // synchronous form, whose sources differ in type).
+  const bool listed = !has_scalar && names.size() > 1 && tok().Is(',');
+  for (size_t i = 1; listed && i < names.size(); ++i) {
+    if (!parser_.Expect(',')) return false;
+    type_locs[i] = tok().loc;
+    if (!parser_.ParseType(&types[i])) return false;
+  }
+  const Type operand_type = dst_type;
+  const SourceLoc operand_loc = dst_loc;
+  if (listed && !parser_.ExpectArrow()) return false;
+  const bool arrow = listed || tok().kind == Tok::kArrow;
+  if (arrow) {
+    if (!listed) parser_.Advance();
+    dst_loc = tok().loc;
+    if (!parser_.ParseType(&dst_type)) return false;
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (listed && i > 0) continue;
+    types[i] = operand_type;
+    type_locs[i] = operand_loc;
+    // A WholeSrc row's one type is the result's (`%d = treshape %s : T`):
+    // the source's own type stands.
+    const Value* source = parser_.Lookup(names[i].text);
+    if (!arrow && ops::HasTrait(desc, PTO_TRAIT_WholeSrc) && source != nullptr)
+      types[i] = source->type;
+  }
+  // The offsets' own types stand (textract's `%src[%r, %c] : S -> T`).
+  if (offsets > 0 && names.size() > desc.source_count) {
+    types.resize(desc.source_count);
+    type_locs.resize(desc.source_count);
+  }
+  if (has_scalar && tok().Is(',') && dst_type.kind != TypeKind::kTile &&
+      ops::ScalarFirstForm(desc) != nullptr && names.size() == 2) {
+    // tdivs's scalar/tile form, `: f32, T`: the scalar's type, then the
+    // tile's (the source's and the result's).
+    parser_.Advance();
+    types[0] = dst_type;
+    dst_loc = type_locs[1] = tok().loc;
+    if (!parser_.ParseType(&dst_type)) return false;
+    types[1] = dst_type;
+  } else if (has_scalar && tok().Is(',') && names.size() > desc.source_count) {
+    parser_.Advance();
+    type_locs[desc.source_count] = tok().loc;
+    if (!parser_.ParseType(&types[desc.source_count])) return false;
+  } else if (has_scalar && names.size() > desc.source_count) {
+    types.resize(desc.source_count);  // the scalar's own type stands
+    type_locs.resize(desc.source_count);
+  }
+  return true;
+}
+
+// %d = [pto.]OP %a, %b[, %tmp] [{attrs}] : (T, T[, T]) -> T   or   : T
+// (texpands: %d = [pto.]texpands %s : f32 -> T   or   : f32, T)
+void TileReader::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named_text,
+                                const Token& result) {
+  if (named_text.attr == ops::AttrKind::kIndexScalar)
+    return (void)parser_.Error(op.loc, std::string(op.text) +
+                                           " writes one element of an existing tile: pto." +
+                                           named_text.mnemonic +
+                                           " ins(%index, %value : index, T) outs(%dst : "
+                                           "!pto.tile_buf<...>)");
+  if (ops::HasTrait(named_text, PTO_TRAIT_ReadsDst))
+    return (void)parser_.Error(
+        op.loc, std::string(op.text) + " accumulates into an existing tile: pto." +
+                    named_text.mnemonic + " ins(...) outs(%dst : !pto.tile_buf<...>)");
+  std::vector<Token> names;
+  parser_.ParseValueNames(&names);
+  const ops::OpDescriptor& named = WithMaskPattern(named_text, names.size());
+  const ops::OpDescriptor* form = &named;  // the scalar/tile form once the types say so
+  const ops::OpDescriptor& desc = named;
+  // textract's synchronous form: %src[%row, %col].
+  if (ops::IndexCount(desc.attr) == 2 && tok().Is('[')) {
+    parser_.Advance();
+    std::vector<Token> offsets;
+    parser_.ParseValueNames(&offsets);
+    if (!parser_.Expect(']')) return;
+    names.insert(names.end(), offsets.begin(), offsets.end());
+  }
+  const bool has_scalar = ops::TakesScalar(desc.attr);
+  const size_t offsets = static_cast<size_t>(ops::IndexCount(desc.attr));
+  if (offsets > 0 && names.size() < offsets + desc.source_count)
+    return (void)parser_.Error(op.loc, std::string(op.text) + " takes " +
+                                           std::to_string(desc.source_count) + " tile(s) and " +
+                                           std::to_string(offsets) + " offset(s)");
+  if (!OperandCountFits(op, desc,
+                        names.size() - offsets - (has_scalar && !names.empty() ? 1 : 0),
+                        "operands"))
+    return;
+  int attr = 0;
+  if (tok().Is('{') && !ParseOpAttrs(desc, &attr, nullptr)) return;
+  if (!MaskPatternGiven(op, desc, attr) || !parser_.Expect(':')) return;
+  std::vector<Type> types(names.size());
+  std::vector<SourceLoc> type_locs(names.size());
+  Type dst_type;
+  SourceLoc dst_loc = tok().loc;
+  if (tok().Is('(')) {
+    parser_.Advance();
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (i > 0 && !parser_.Expect(',')) return;
+      type_locs[i] = tok().loc;
+      if (!parser_.ParseType(&types[i])) return;
+    }
+    if (tok().Is(',')) return (void)parser_.Error(tok().loc, "more types than operands");
+    if (!parser_.Expect(')') || !parser_.ExpectArrow()) return;
+    dst_loc = tok().loc;
+    if (!parser_.ParseType(&dst_type)) return;
+  } else if (desc.source_count == 0 && has_scalar && !names.empty()) {
+    // A scalar alone (texpands): `: f32 -> T`, or `: f32, T` in the
+    // synchronous form; or the tile's type alone (tci's synchronous form
+    // `: T`), the scalar's own type standing.
+    type_locs[0] = tok().loc;
+    if (!parser_.ParseType(&types[0])) return;
+    if (types[0].kind == TypeKind::kTile && !tok().Is(',') && tok().kind != Tok::kArrow) {
+      dst_type = types[0];
+      types.clear();
+      type_locs.clear();
+    } else {
+      if (tok().Is(',')) {
+        parser_.Advance();
+      } else if (!parser_.ExpectArrow()) {
+        return;
+      }
+      dst_loc = tok().loc;
+      if (!parser_.ParseType(&dst_type)) return;
+    }
+  } else if (!ParseSharedTypes(desc, names, &types, &type_locs, &dst_type, &dst_loc)) {
+    return;
+  }
+  form = &WithScalarFirst(named, types);
+  Instr scalar;
+  if (offsets > 0 && !TakeIndexOperands(*form, &names, &types, &type_locs, &scalar)) return;
+  if (has_scalar && !TakeScalarOperand(*form, &names, &types, &type_locs, &scalar)) return;
+  std::vector<uint32_t> slots;
+  if (!UseOperands(*form, names, types, type_locs, &slots)) return;
+  uint32_t dst;
+  if (!DefineResultTile(op, result, dst_type, dst_loc, &dst)) return;
+  const TextForm text{false, false, names.size() > form->source_count};
+  if (text.tmp_given && form->tmp == ops::TmpRole::kNone) slots.pop_back();
+  EmitTileOp(*form, op.loc, slots, dst, attr, scalar, text);
+}
+
+// The tile an SSA form's %result names: a new tile (a result parameter of a
+// snippet, which has no func.func to declare it).
+bool TileReader::DefineResultTile(const Token& op, const Token& result, const Type& type,
+                                  SourceLoc type_loc, uint32_t* slot) {
+  if (type.kind != TypeKind::kTile)
+    return parser_.Error(type_loc, std::string(op.text) + " gives a tile");
+  if (parser_.Lookup(result.text) != nullptr)
+    return parser_.Error(result.loc, "%" + std::string(result.text) + " is defined twice");
+  Value v;
+  v.type = type;
+  v.reg = parser_.NewTileSlot(type, result.loc, result.text);
+  p_->tiles[v.reg].used = true;
+  if (!p_->is_kernel) {
+    const uint32_t index = parser_.AddParam(result.text, PTO_PARAM_TILE, type, v.reg);
+    p_->params[index].access = PTO_PARAM_WRITE;
+    p_->tiles[v.reg].param = static_cast<int32_t>(index);
+  }
+  *slot = v.reg;
+  return parser_.Define(result, v);
+}
+
+}  // namespace program
+}  // namespace pto

@@ -1,0 +1,218 @@
+// The executor's cube instructions: the moves between memories, each element
+// kept at its (row, column) and laid out as the destination's layout says
+// (layout.h), tload into and tstore out of the cube's tiles, and the matrix
+// multiply, the table's row checked and run on the operands' cube tiles.
+#include <string.h>
+
+#include <string>
+
+#include "dtype_rules.h"
+#include "error.h"
+#include "ops/ops.h"
+#include "program/ir/cube.h"
+#include "program/ir/types.h"
+#include "program/run/block.h"
+#include "tile.h"
+
+namespace pto {
+namespace program {
+
+ops::Operands MatmulOperands(const Instr& in, pto_tile* tiles) {
+  ops::Operands o{&tiles[in.a], &tiles[in.b], &tiles[in.c], nullptr, 0};
+  o.src2 = in.d != kNoSlot ? &tiles[in.d] : nullptr;
+  o.cube_placements_checked = true;
+  return o;
+}
+
+bool ExtractWindowAligned(const Type& src, Space dst_space, int64_t row, int64_t col,
+                          uint32_t* row_step, uint32_t* col_step) {
+  const uint32_t size = static_cast<uint32_t>(pto_dtype_size(src.dtype));
+  const uint32_t c0 = 32 / size, fractal = size == 1 ? 32 : 16;
+  const bool nz = src.col_major && src.box == Box::kRowMajor;
+  const bool zn = !src.col_major && src.box == Box::kColMajor;
+  const bool left = dst_space == Space::kLeft;
+  if ((nz && left) || (zn && !left)) {
+    *row_step = left ? 16 : c0;
+    *col_step = left ? c0 : 16;
+  } else if (nz || zn) {
+    *row_step = *col_step = fractal;
+  } else {
+    const Layout l = LayoutOf(src);
+    *row_step = l.inner_rows;
+    *col_step = l.inner_cols;
+  }
+  return row % *row_step == 0 && col % *col_step == 0;
+}
+
+namespace {
+
+// One element of `size` bytes (1, 2, 4 or 8), copied with a fixed-size copy.
+inline void CopyElement(char* dst, const char* src, size_t size) {
+  switch (size) {
+    case 1: *dst = *src; break;
+    case 2: memcpy(dst, src, 2); break;
+    case 4: memcpy(dst, src, 4); break;
+    default: memcpy(dst, src, 8); break;
+  }
+}
+
+}  // namespace
+
+TileImage Block::Image(uint32_t slot) const {
+  uint32_t root = slot;
+  while (p_.tiles[root].IsView() && p_.tiles[root].type.IsCube())
+    root = static_cast<uint32_t>(p_.tiles[root].view_of);
+  const pto_tile& t = tiles_[slot];
+  return TileImage{static_cast<char*>(t.data), LayoutOf(p_.tiles[root].type), t.origin_row,
+                   t.origin_col};
+}
+
+// tload into a mat tile: first every element of the tile gets its type's pad
+// value (0 for null and zero), as pto-isa's CPU model fills the tile before
+// the transfer, then the valid region is written from the view, each
+// element at its place in the tile's layout. tstore from an acc or mat tile:
+// each valid element to the view, cast (acc FLOAT32 to FLOAT16 or BFLOAT16)
+// or, with atomic add, added to what the view holds, once every earlier
+// block has finished (so the sums are the same bits whatever the threads:
+// global memory plus block 0's adds, then block 1's, ...).
+pto_status Block::CubeTransfer(const Instr& in, bool load) {
+  const pto_status fits = TransferFits(in, load);
+  if (fits != PTO_OK) return fits;
+  const View& v = views_[in.b];
+  pto_tile& t = tiles_[in.a];
+  const Type& type = p_.tiles[in.a].type;
+  const int64_t rows = t.valid_rows, cols = t.valid_cols;
+  const TileImage image = Image(in.a);
+  const Layout& layout = image.layout;
+  const size_t size = pto_dtype_size(t.dtype);
+  const pto_dtype view_dtype = static_cast<pto_dtype>(in.d);
+  const size_t view_size = pto_dtype_size(view_dtype);
+  char* memory = pointers_[v.pointer].data;
+  char* tile = image.data;
+  const bool whole_image = !p_.tiles[in.a].IsView();
+  if (load && whole_image) {
+    pto_tile whole = t;  // every element, in any order: they all get one value
+    whole.valid_rows = whole.valid_cols = 0;
+    if (type.pad == PTO_PAD_NULL || type.pad == PTO_PAD_ZERO)
+      memset(tile, 0, ElementCount(&t) * size);
+    else
+      ops::FillPad(&whole, 0, 0, type.rows, type.cols, type.pad);
+  } else if (load) {
+    // A subview: its window of the root's image, each element at its place.
+    uint64_t pad = 0;
+    pto_tile one = t;
+    one.rows = one.cols = 1;
+    one.data = &pad;
+    if (type.pad != PTO_PAD_NULL && type.pad != PTO_PAD_ZERO)
+      ops::FillPad(&one, 0, 0, 1, 1, type.pad);
+    FillRegion(layout, tile, image.row, image.col, image.RowsInside(0, type.rows),
+               image.ColsInside(0, type.cols), &pad, size);
+  }
+  const bool atomic = in.sub != 0;
+  // Adds land in block order: the same sums whatever the threads.
+  if (atomic && !WaitForTurn(*stop_))
+    return Error(in, PTO_ERR_INVALID_ARGUMENT, "pto.tstore: the launch stopped (another block failed)");
+  const bool plain = !atomic && view_dtype == t.dtype;
+  const bool cast = !load && view_dtype != t.dtype;
+  ForEachViewRow(v, rows, [&](int64_t r, int64_t element, int64_t col_stride) {
+    for (int64_t c = 0; c < cols;) {
+      char* g = memory + static_cast<size_t>(element + c * col_stride) * view_size;
+      const uint64_t ir = image.row + static_cast<uint64_t>(r);
+      const uint64_t ic = image.col + static_cast<uint64_t>(c);
+      char* e = tile + ElementOffset(layout, ir, ic) * size;
+      // Runs the tile and the view both hold one after another.
+      const int64_t run =
+          (plain || cast) && col_stride == 1
+              ? static_cast<int64_t>(RowRun(layout, ic, static_cast<uint64_t>(cols - c)))
+              : 1;
+      c += run;
+      if (cast) {
+        // The fixpipe's FLOAT32 to FLOAT16 / BFLOAT16, rounded to nearest
+        // even as tcvt rounds.
+        ops::RoundFromF32(view_dtype, static_cast<size_t>(run), g, reinterpret_cast<const float*>(e));
+      } else if (run > 1) {
+        if (load) memcpy(e, g, static_cast<size_t>(run) * size);
+        else memcpy(g, e, static_cast<size_t>(run) * size);
+      } else if (load) {
+        CopyElement(e, g, size);
+      } else if (atomic && t.dtype == PTO_FLOAT32) {
+        float x, y;
+        memcpy(&x, e, 4);
+        memcpy(&y, g, 4);
+        y += x;
+        memcpy(g, &y, 4);
+      } else if (atomic) {
+        uint32_t x, y;  // INT32: added modulo 2^32
+        memcpy(&x, e, 4);
+        memcpy(&y, g, 4);
+        y += x;
+        memcpy(g, &y, 4);
+      } else {
+        CopyElement(g, e, size);
+      }
+    }
+  });
+  return PTO_OK;
+}
+
+// tmov (sub 0) and textract (sub 1) with a cube tile on either side: dst's
+// elements, each read at its (row, column) of src (from the window's
+// corner for textract) in src's layout and written in dst's. A vec dst gets
+// its valid region; a cube dst its whole rows x cols (the boxes the cube
+// moves whole).
+pto_status Block::CubeMove(const Instr& in) {
+  const Type& st = p_.tiles[in.b].type;
+  const Type& dt = p_.tiles[in.a].type;
+  pto_tile& dst = tiles_[in.a];
+  int64_t row = 0, col = 0;
+  if (in.sub == 1) {
+    row = ints_[in.index_regs[0]];
+    col = ints_[in.index_regs[1]];
+    if (row < 0 || col < 0)
+      return Error(in, PTO_ERR_OUT_OF_RANGE,
+                   "pto.textract: offset " + std::to_string(row < 0 ? row : col) + " is negative");
+    if (row + dt.rows > st.rows || col + dt.cols > st.cols)
+      return Error(in, PTO_ERR_OUT_OF_RANGE,
+                   "pto.textract: the " + std::to_string(dt.rows) + "x" + std::to_string(dt.cols) +
+                       " window at [" + std::to_string(row) + ", " + std::to_string(col) +
+                       "] is outside %" + p_.tiles[in.b].name + "'s " + std::to_string(st.rows) +
+                       "x" + std::to_string(st.cols));
+    uint32_t row_step, col_step;
+    if (!ExtractWindowAligned(st, dt.space, row, col, &row_step, &col_step))
+      return Error(in, PTO_ERR_INVALID_ARGUMENT,
+                   "pto.textract: the window at [" + std::to_string(row) + ", " +
+                       std::to_string(col) + "] of a " + LayoutName(st) + " " +
+                       DtypeSpelling(st.dtype) + " mat tile into a " + SpaceSpelling(dt.space) +
+                       " tile must start at a multiple of " + std::to_string(row_step) +
+                       " rows and " + std::to_string(col_step) + " columns");
+  }
+  const uint32_t rows = dt.space == Space::kVec ? dst.valid_rows : dt.rows;
+  const uint32_t cols = dt.space == Space::kVec ? dst.valid_cols : dt.cols;
+  if (dt.space == Space::kVec && (rows > st.rows || cols > st.cols))
+    return Error(in, PTO_ERR_SHAPE_MISMATCH,
+                 "pto.tmov: dst's valid region " + std::to_string(rows) + "x" +
+                     std::to_string(cols) + " is larger than src's " + std::to_string(st.rows) +
+                     "x" + std::to_string(st.cols));
+  const TileImage to = Image(in.a), from = Image(in.b);
+  const uint64_t r0 = static_cast<uint64_t>(row), c0 = static_cast<uint64_t>(col);
+  CopyRegion(to.layout, to.data, to.row, to.col, from.layout, from.data, from.row + r0,
+             from.col + c0, std::min(to.RowsInside(0, rows), from.RowsInside(r0, rows)),
+             std::min(to.ColsInside(0, cols), from.ColsInside(c0, cols)),
+             pto_dtype_size(dt.dtype));
+  return PTO_OK;
+}
+
+// The matrix multiply: the row's check, which decides the rules a dynamic
+// valid region leaves to run time and reserves this thread's staging for
+// operands in a fractal layout, then its run, which multiplies row-major
+// copies of the valid regions and writes dst's back in its layout.
+pto_status Block::Matmul(const Instr& in) {
+  const ops::Operands o = MatmulOperands(in, tiles_.data());
+  const pto_status status = in.op->check(o, p_.profile);
+  if (status != PTO_OK) return Error(in, status, LastError());
+  if (o.dst->valid_rows != 0 && o.dst->valid_cols != 0) in.op->run(o, p_.profile);
+  return PTO_OK;
+}
+
+}  // namespace program
+}  // namespace pto
