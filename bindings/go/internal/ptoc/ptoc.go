@@ -174,13 +174,6 @@ extern swig_type_12 _wrap_pto_buffer_size_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern uintptr_t _wrap_pto_tile_create_at_ptoc_de9f1b25fc8c2272(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, uintptr_t arg4, swig_type_13 arg5, swig_voidp arg6);
 extern uintptr_t _wrap_pto_tile_buffer_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern swig_type_14 _wrap_pto_tile_offset_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tpow_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, swig_intgo arg5);
-extern uintptr_t _wrap_pto_tpows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
-extern uintptr_t _wrap_pto_trsqrt_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tprelu_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpanddiv_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tpartadd_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tcvt_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4, swig_intgo arg5);
 extern uintptr_t _wrap_pto_tadd_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tsub_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmul_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
@@ -188,6 +181,9 @@ extern uintptr_t _wrap_pto_tdiv_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t 
 extern uintptr_t _wrap_pto_tmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_trem_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tpow_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, swig_intgo arg5);
+extern uintptr_t _wrap_pto_tprelu_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tpartadd_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmov_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_tabs_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_tneg_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
@@ -196,6 +192,7 @@ extern uintptr_t _wrap_pto_tsqrt_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t
 extern uintptr_t _wrap_pto_trecip_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_texp_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_tlog_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_trsqrt_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_tadds_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_tsubs_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_tmuls_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
@@ -205,7 +202,9 @@ extern uintptr_t _wrap_pto_tmaxs_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t
 extern uintptr_t _wrap_pto_tmins_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_trems_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_tlrelu_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tpows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
 extern uintptr_t _wrap_pto_texpands_ptoc_de9f1b25fc8c2272(uintptr_t arg1, double arg2);
+extern uintptr_t _wrap_pto_tci_ptoc_de9f1b25fc8c2272(uintptr_t arg1, double arg2, swig_intgo arg3);
 extern uintptr_t _wrap_pto_trowsum_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_trowmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_trowmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
@@ -231,27 +230,28 @@ extern uintptr_t _wrap_pto_tcolexpandmul_ptoc_de9f1b25fc8c2272(uintptr_t arg1, u
 extern uintptr_t _wrap_pto_tcolexpandmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tcolexpandmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tcolexpandexpdif_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tfillpad_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
-extern uintptr_t _wrap_pto_tci_ptoc_de9f1b25fc8c2272(uintptr_t arg1, double arg2, swig_intgo arg3);
-extern uintptr_t _wrap_pto_treshape_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_ttrans_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tconcat_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tconcatidx_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
-extern uintptr_t _wrap_pto_textract_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_15 arg3, swig_type_16 arg4);
-extern uintptr_t _wrap_pto_tgather_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tgather_mask_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3, swig_intgo arg4);
-extern uintptr_t _wrap_pto_tscatter_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tsort32_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_17 arg3);
-extern uintptr_t _wrap_pto_tmrgsort_lists_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6, swig_intgo arg7, swig_voidp arg8);
-extern uintptr_t _wrap_pto_taxpy_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_taddc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_18 arg2, double arg3);
-extern uintptr_t _wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_19 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_tcolexpanddiv_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcvt_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4, swig_intgo arg5);
 extern uintptr_t _wrap_pto_tcmp_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
 extern uintptr_t _wrap_pto_tcmps_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
 extern uintptr_t _wrap_pto_tsel_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
 extern uintptr_t _wrap_pto_tsels_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, double arg5);
+extern uintptr_t _wrap_pto_textract_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_15 arg3, swig_type_16 arg4);
+extern uintptr_t _wrap_pto_tgather_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tgather_mask_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_tscatter_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_17 arg2, double arg3);
+extern uintptr_t _wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_18 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_tfillpad_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
+extern uintptr_t _wrap_pto_treshape_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_ttrans_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tconcat_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tconcatidx_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern uintptr_t _wrap_pto_tsort32_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_19 arg3);
+extern uintptr_t _wrap_pto_tmrgsort_lists_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6, swig_intgo arg7, swig_voidp arg8);
+extern uintptr_t _wrap_pto_taxpy_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_taddc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tmatmul_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmatmul_acc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmatmul_bias_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
@@ -1076,88 +1076,6 @@ func Pto_tile_offset(arg1 uintptr) (_swig_ret int64) {
 	return swig_r
 }
 
-func Pto_tpow(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 Enum_SS_pto_pow_algorithm) (_swig_ret *Failure) {
-	var swig_r uintptr
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	_swig_i_3 := arg4
-	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tpow_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_intgo(_swig_i_4)))
-	var swig_r_1 *Failure
- swig_r_1 = failureFrom(swig_r) 
-	return swig_r_1
-}
-
-func Pto_tpows(arg1 uintptr, arg2 uintptr, arg3 float64, arg4 Enum_SS_pto_pow_algorithm) (_swig_ret *Failure) {
-	var swig_r uintptr
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tpows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2), C.swig_intgo(_swig_i_3)))
-	var swig_r_1 *Failure
- swig_r_1 = failureFrom(swig_r) 
-	return swig_r_1
-}
-
-func Pto_trsqrt(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
-	var swig_r uintptr
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_trsqrt_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
-	var swig_r_1 *Failure
- swig_r_1 = failureFrom(swig_r) 
-	return swig_r_1
-}
-
-func Pto_tprelu(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_ret *Failure) {
-	var swig_r uintptr
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tprelu_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
-	var swig_r_1 *Failure
- swig_r_1 = failureFrom(swig_r) 
-	return swig_r_1
-}
-
-func Pto_tcolexpanddiv(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
-	var swig_r uintptr
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tcolexpanddiv_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
-	var swig_r_1 *Failure
- swig_r_1 = failureFrom(swig_r) 
-	return swig_r_1
-}
-
-func Pto_tpartadd(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
-	var swig_r uintptr
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tpartadd_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
-	var swig_r_1 *Failure
- swig_r_1 = failureFrom(swig_r) 
-	return swig_r_1
-}
-
-func Pto_tcvt(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 Enum_SS_pto_round_mode, arg5 Enum_SS_pto_saturation) (_swig_ret *Failure) {
-	var swig_r uintptr
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	_swig_i_3 := arg4
-	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tcvt_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_intgo(_swig_i_4)))
-	var swig_r_1 *Failure
- swig_r_1 = failureFrom(swig_r) 
-	return swig_r_1
-}
-
 func Pto_tadd(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
@@ -1230,6 +1148,42 @@ func Pto_trem(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	swig_r = (uintptr)(C._wrap_pto_trem_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tpow(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 Enum_SS_pto_pow_algorithm) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tpow_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_intgo(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tprelu(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_tprelu_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tpartadd(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tpartadd_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1310,6 +1264,16 @@ func Pto_tlog(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	swig_r = (uintptr)(C._wrap_pto_tlog_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_trsqrt(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uintptr)(C._wrap_pto_trsqrt_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1414,11 +1378,34 @@ func Pto_tlrelu(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	return swig_r_1
 }
 
+func Pto_tpows(arg1 uintptr, arg2 uintptr, arg3 float64, arg4 Enum_SS_pto_pow_algorithm) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_tpows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
 func Pto_texpands(arg1 uintptr, arg2 float64) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	swig_r = (uintptr)(C._wrap_pto_texpands_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.double(_swig_i_1)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tci(arg1 uintptr, arg2 float64, arg3 int) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tci_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.swig_intgo(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1711,68 +1698,75 @@ func Pto_tcolexpandexpdif(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr
 	return swig_r_1
 }
 
-func Pto_tfillpad(arg1 uintptr, arg2 uintptr, arg3 Enum_SS_pto_pad_value) (_swig_ret *Failure) {
+func Pto_tcolexpanddiv(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tfillpad_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpanddiv_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
 }
 
-func Pto_tci(arg1 uintptr, arg2 float64, arg3 int) (_swig_ret *Failure) {
-	var swig_r uintptr
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tci_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.swig_intgo(_swig_i_2)))
-	var swig_r_1 *Failure
- swig_r_1 = failureFrom(swig_r) 
-	return swig_r_1
-}
-
-func Pto_treshape(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
-	var swig_r uintptr
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_treshape_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
-	var swig_r_1 *Failure
- swig_r_1 = failureFrom(swig_r) 
-	return swig_r_1
-}
-
-func Pto_ttrans(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
-	var swig_r uintptr
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_ttrans_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
-	var swig_r_1 *Failure
- swig_r_1 = failureFrom(swig_r) 
-	return swig_r_1
-}
-
-func Pto_tconcat(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
-	var swig_r uintptr
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tconcat_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
-	var swig_r_1 *Failure
- swig_r_1 = failureFrom(swig_r) 
-	return swig_r_1
-}
-
-func Pto_tconcatidx(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr) (_swig_ret *Failure) {
+func Pto_tcvt(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 Enum_SS_pto_round_mode, arg5 Enum_SS_pto_saturation) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tconcatidx_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tcvt_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_intgo(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tcmp(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 Enum_SS_pto_cmp_mode) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_tcmp_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tcmps(arg1 uintptr, arg2 uintptr, arg3 float64, arg4 Enum_SS_pto_cmp_mode) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_tcmps_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tsel(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tsel_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tsels(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tsels_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.double(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1825,6 +1819,84 @@ func Pto_tscatter(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	return swig_r_1
 }
 
+func Pto_tsetval(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_17(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tgetval(arg1 uintptr, arg2 int64, arg3 *float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_18(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tfillpad(arg1 uintptr, arg2 uintptr, arg3 Enum_SS_pto_pad_value) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tfillpad_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_treshape(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uintptr)(C._wrap_pto_treshape_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_ttrans(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_ttrans_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tconcat(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tconcat_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tconcatidx(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tconcatidx_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
 func Pto_tsort32(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
@@ -1842,7 +1914,7 @@ func Pto_tmrgsort(arg1 uintptr, arg2 uintptr, arg3 int64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_17(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_19(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1882,78 +1954,6 @@ func Pto_taddc(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_re
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	swig_r = (uintptr)(C._wrap_pto_taddc_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
-	var swig_r_1 *Failure
- swig_r_1 = failureFrom(swig_r) 
-	return swig_r_1
-}
-
-func Pto_tsetval(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Failure) {
-	var swig_r uintptr
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_18(_swig_i_1), C.double(_swig_i_2)))
-	var swig_r_1 *Failure
- swig_r_1 = failureFrom(swig_r) 
-	return swig_r_1
-}
-
-func Pto_tgetval(arg1 uintptr, arg2 int64, arg3 *float64) (_swig_ret *Failure) {
-	var swig_r uintptr
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_19(_swig_i_1), C.swig_voidp(_swig_i_2)))
-	var swig_r_1 *Failure
- swig_r_1 = failureFrom(swig_r) 
-	return swig_r_1
-}
-
-func Pto_tcmp(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 Enum_SS_pto_cmp_mode) (_swig_ret *Failure) {
-	var swig_r uintptr
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcmp_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
-	var swig_r_1 *Failure
- swig_r_1 = failureFrom(swig_r) 
-	return swig_r_1
-}
-
-func Pto_tcmps(arg1 uintptr, arg2 uintptr, arg3 float64, arg4 Enum_SS_pto_cmp_mode) (_swig_ret *Failure) {
-	var swig_r uintptr
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcmps_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2), C.swig_intgo(_swig_i_3)))
-	var swig_r_1 *Failure
- swig_r_1 = failureFrom(swig_r) 
-	return swig_r_1
-}
-
-func Pto_tsel(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr) (_swig_ret *Failure) {
-	var swig_r uintptr
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	_swig_i_3 := arg4
-	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tsel_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
-	var swig_r_1 *Failure
- swig_r_1 = failureFrom(swig_r) 
-	return swig_r_1
-}
-
-func Pto_tsels(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 float64) (_swig_ret *Failure) {
-	var swig_r uintptr
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	_swig_i_3 := arg4
-	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tsels_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.double(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

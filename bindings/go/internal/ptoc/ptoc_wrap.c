@@ -1437,135 +1437,6 @@ long long _wrap_pto_tile_offset_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tpow_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, intgo _swig_go_4) {
-  pto_tile *arg1 = (pto_tile *) 0 ;
-  pto_tile *arg2 = (pto_tile *) 0 ;
-  pto_tile *arg3 = (pto_tile *) 0 ;
-  pto_tile *arg4 = (pto_tile *) 0 ;
-  pto_pow_algorithm arg5 ;
-  pto_status result;
-  intgo _swig_go_result;
-  
-  arg1 = (pto_tile *)_swig_go_0; 
-  arg2 = (pto_tile *)_swig_go_1; 
-  arg3 = (pto_tile *)_swig_go_2; 
-  arg4 = (pto_tile *)_swig_go_3; 
-  arg5 = (pto_pow_algorithm)_swig_go_4; 
-  
-  result = (pto_status)pto_tpow(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4,arg5);
-  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_pto_tpows_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2, intgo _swig_go_3) {
-  pto_tile *arg1 = (pto_tile *) 0 ;
-  pto_tile *arg2 = (pto_tile *) 0 ;
-  double arg3 ;
-  pto_pow_algorithm arg4 ;
-  pto_status result;
-  intgo _swig_go_result;
-  
-  arg1 = (pto_tile *)_swig_go_0; 
-  arg2 = (pto_tile *)_swig_go_1; 
-  arg3 = (double)_swig_go_2; 
-  arg4 = (pto_pow_algorithm)_swig_go_3; 
-  
-  result = (pto_status)pto_tpows(arg1,(struct pto_tile const *)arg2,arg3,arg4);
-  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_pto_trsqrt_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
-  pto_tile *arg1 = (pto_tile *) 0 ;
-  pto_tile *arg2 = (pto_tile *) 0 ;
-  pto_status result;
-  intgo _swig_go_result;
-  
-  arg1 = (pto_tile *)_swig_go_0; 
-  arg2 = (pto_tile *)_swig_go_1; 
-  
-  result = (pto_status)pto_trsqrt(arg1,(struct pto_tile const *)arg2);
-  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_pto_tprelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
-  pto_tile *arg1 = (pto_tile *) 0 ;
-  pto_tile *arg2 = (pto_tile *) 0 ;
-  pto_tile *arg3 = (pto_tile *) 0 ;
-  pto_tile *arg4 = (pto_tile *) 0 ;
-  pto_status result;
-  intgo _swig_go_result;
-  
-  arg1 = (pto_tile *)_swig_go_0; 
-  arg2 = (pto_tile *)_swig_go_1; 
-  arg3 = (pto_tile *)_swig_go_2; 
-  arg4 = (pto_tile *)_swig_go_3; 
-  
-  result = (pto_status)pto_tprelu(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4);
-  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_pto_tcolexpanddiv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
-  pto_tile *arg1 = (pto_tile *) 0 ;
-  pto_tile *arg2 = (pto_tile *) 0 ;
-  pto_tile *arg3 = (pto_tile *) 0 ;
-  pto_status result;
-  intgo _swig_go_result;
-  
-  arg1 = (pto_tile *)_swig_go_0; 
-  arg2 = (pto_tile *)_swig_go_1; 
-  arg3 = (pto_tile *)_swig_go_2; 
-  
-  result = (pto_status)pto_tcolexpanddiv(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
-  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_pto_tpartadd_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
-  pto_tile *arg1 = (pto_tile *) 0 ;
-  pto_tile *arg2 = (pto_tile *) 0 ;
-  pto_tile *arg3 = (pto_tile *) 0 ;
-  pto_status result;
-  intgo _swig_go_result;
-  
-  arg1 = (pto_tile *)_swig_go_0; 
-  arg2 = (pto_tile *)_swig_go_1; 
-  arg3 = (pto_tile *)_swig_go_2; 
-  
-  result = (pto_status)pto_tpartadd(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
-  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_pto_tcvt_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3, intgo _swig_go_4) {
-  pto_tile *arg1 = (pto_tile *) 0 ;
-  pto_tile *arg2 = (pto_tile *) 0 ;
-  pto_tile *arg3 = (pto_tile *) 0 ;
-  pto_round_mode arg4 ;
-  pto_saturation arg5 ;
-  pto_status result;
-  intgo _swig_go_result;
-  
-  arg1 = (pto_tile *)_swig_go_0; 
-  arg2 = (pto_tile *)_swig_go_1; 
-  arg3 = (pto_tile *)_swig_go_2; 
-  arg4 = (pto_round_mode)_swig_go_3; 
-  arg5 = (pto_saturation)_swig_go_4; 
-  
-  result = (pto_status)pto_tcvt(arg1,(struct pto_tile const *)arg2,arg3,arg4,arg5);
-  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
-  return _swig_go_result;
-}
-
-
 intgo _wrap_pto_tadd_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
@@ -1680,6 +1551,63 @@ intgo _wrap_pto_trem_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
   arg3 = (pto_tile *)_swig_go_2; 
   
   result = (pto_status)pto_trem(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tpow_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, intgo _swig_go_4) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_tile *arg4 = (pto_tile *) 0 ;
+  pto_pow_algorithm arg5 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_tile *)_swig_go_3; 
+  arg5 = (pto_pow_algorithm)_swig_go_4; 
+  
+  result = (pto_status)pto_tpow(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4,arg5);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tprelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_tile *arg4 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_tile *)_swig_go_3; 
+  
+  result = (pto_status)pto_tprelu(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tpartadd_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_tpartadd(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }
@@ -1800,6 +1728,21 @@ intgo _wrap_pto_tlog_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
   arg2 = (pto_tile *)_swig_go_1; 
   
   result = (pto_status)pto_tlog(arg1,(struct pto_tile const *)arg2);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_trsqrt_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  
+  result = (pto_status)pto_trsqrt(arg1,(struct pto_tile const *)arg2);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }
@@ -1958,6 +1901,25 @@ intgo _wrap_pto_tlrelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
+intgo _wrap_pto_tpows_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2, intgo _swig_go_3) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  double arg3 ;
+  pto_pow_algorithm arg4 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (double)_swig_go_2; 
+  arg4 = (pto_pow_algorithm)_swig_go_3; 
+  
+  result = (pto_status)pto_tpows(arg1,(struct pto_tile const *)arg2,arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_pto_texpands_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, double _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   double arg2 ;
@@ -1968,6 +1930,23 @@ intgo _wrap_pto_texpands_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, double _swi
   arg2 = (double)_swig_go_1; 
   
   result = (pto_status)pto_texpands(arg1,arg2);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tci_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, double _swig_go_1, intgo _swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  double arg2 ;
+  int arg3 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (double)_swig_go_1; 
+  arg3 = (int)_swig_go_2; 
+  
+  result = (pto_status)pto_tci(arg1,arg2,arg3);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }
@@ -2422,56 +2401,7 @@ intgo _wrap_pto_tcolexpandexpdif_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto
 }
 
 
-intgo _wrap_pto_tfillpad_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2) {
-  pto_tile *arg1 = (pto_tile *) 0 ;
-  pto_tile *arg2 = (pto_tile *) 0 ;
-  pto_pad_value arg3 ;
-  pto_status result;
-  intgo _swig_go_result;
-  
-  arg1 = (pto_tile *)_swig_go_0; 
-  arg2 = (pto_tile *)_swig_go_1; 
-  arg3 = (pto_pad_value)_swig_go_2; 
-  
-  result = (pto_status)pto_tfillpad(arg1,(struct pto_tile const *)arg2,arg3);
-  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_pto_tci_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, double _swig_go_1, intgo _swig_go_2) {
-  pto_tile *arg1 = (pto_tile *) 0 ;
-  double arg2 ;
-  int arg3 ;
-  pto_status result;
-  intgo _swig_go_result;
-  
-  arg1 = (pto_tile *)_swig_go_0; 
-  arg2 = (double)_swig_go_1; 
-  arg3 = (int)_swig_go_2; 
-  
-  result = (pto_status)pto_tci(arg1,arg2,arg3);
-  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_pto_treshape_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
-  pto_tile *arg1 = (pto_tile *) 0 ;
-  pto_tile *arg2 = (pto_tile *) 0 ;
-  pto_status result;
-  intgo _swig_go_result;
-  
-  arg1 = (pto_tile *)_swig_go_0; 
-  arg2 = (pto_tile *)_swig_go_1; 
-  
-  result = (pto_status)pto_treshape(arg1,(struct pto_tile const *)arg2);
-  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_pto_ttrans_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tcolexpanddiv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2482,30 +2412,72 @@ intgo _wrap_pto_ttrans_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_sw
   arg2 = (pto_tile *)_swig_go_1; 
   arg3 = (pto_tile *)_swig_go_2; 
   
-  result = (pto_status)pto_ttrans(arg1,(struct pto_tile const *)arg2,arg3);
+  result = (pto_status)pto_tcolexpanddiv(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_pto_tconcat_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tcvt_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3, intgo _swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_round_mode arg4 ;
+  pto_saturation arg5 ;
   pto_status result;
   intgo _swig_go_result;
   
   arg1 = (pto_tile *)_swig_go_0; 
   arg2 = (pto_tile *)_swig_go_1; 
   arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_round_mode)_swig_go_3; 
+  arg5 = (pto_saturation)_swig_go_4; 
   
-  result = (pto_status)pto_tconcat(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
+  result = (pto_status)pto_tcvt(arg1,(struct pto_tile const *)arg2,arg3,arg4,arg5);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_pto_tconcatidx_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
+intgo _wrap_pto_tcmp_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_cmp_mode arg4 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_cmp_mode)_swig_go_3; 
+  
+  result = (pto_status)pto_tcmp(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tcmps_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2, intgo _swig_go_3) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  double arg3 ;
+  pto_cmp_mode arg4 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (double)_swig_go_2; 
+  arg4 = (pto_cmp_mode)_swig_go_3; 
+  
+  result = (pto_status)pto_tcmps(arg1,(struct pto_tile const *)arg2,arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tsel_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2520,7 +2492,28 @@ intgo _wrap_pto_tconcatidx_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile 
   arg4 = (pto_tile *)_swig_go_3; 
   arg5 = (pto_tile *)_swig_go_4; 
   
-  result = (pto_status)pto_tconcatidx(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,(struct pto_tile const *)arg4,(struct pto_tile const *)arg5);
+  result = (pto_status)pto_tsel(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,(struct pto_tile const *)arg4,arg5);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tsels_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, double _swig_go_4) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_tile *arg4 = (pto_tile *) 0 ;
+  double arg5 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_tile *)_swig_go_3; 
+  arg5 = (double)_swig_go_4; 
+  
+  result = (pto_status)pto_tsels(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4,arg5);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }
@@ -2595,6 +2588,127 @@ intgo _wrap_pto_tscatter_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
   arg3 = (pto_tile *)_swig_go_2; 
   
   result = (pto_status)pto_tscatter(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, long long _swig_go_1, double _swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  size_t arg2 ;
+  double arg3 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  arg3 = (double)_swig_go_2; 
+  
+  result = (pto_status)pto_tsetval(arg1,arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, long long _swig_go_1, double *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  size_t arg2 ;
+  double *arg3 = (double *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  arg3 = (double *)_swig_go_2; 
+  
+  result = (pto_status)pto_tgetval((struct pto_tile const *)arg1,arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tfillpad_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_pad_value arg3 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_pad_value)_swig_go_2; 
+  
+  result = (pto_status)pto_tfillpad(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_treshape_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  
+  result = (pto_status)pto_treshape(arg1,(struct pto_tile const *)arg2);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_ttrans_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_ttrans(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tconcat_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_tconcat(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tconcatidx_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_tile *arg4 = (pto_tile *) 0 ;
+  pto_tile *arg5 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_tile *)_swig_go_3; 
+  arg5 = (pto_tile *)_swig_go_4; 
+  
+  result = (pto_status)pto_tconcatidx(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,(struct pto_tile const *)arg4,(struct pto_tile const *)arg5);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }
@@ -2694,120 +2808,6 @@ intgo _wrap_pto_taddc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
   arg4 = (pto_tile *)_swig_go_3; 
   
   result = (pto_status)pto_taddc(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,(struct pto_tile const *)arg4);
-  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, long long _swig_go_1, double _swig_go_2) {
-  pto_tile *arg1 = (pto_tile *) 0 ;
-  size_t arg2 ;
-  double arg3 ;
-  pto_status result;
-  intgo _swig_go_result;
-  
-  arg1 = (pto_tile *)_swig_go_0; 
-  arg2 = (size_t)_swig_go_1; 
-  arg3 = (double)_swig_go_2; 
-  
-  result = (pto_status)pto_tsetval(arg1,arg2,arg3);
-  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, long long _swig_go_1, double *_swig_go_2) {
-  pto_tile *arg1 = (pto_tile *) 0 ;
-  size_t arg2 ;
-  double *arg3 = (double *) 0 ;
-  pto_status result;
-  intgo _swig_go_result;
-  
-  arg1 = (pto_tile *)_swig_go_0; 
-  arg2 = (size_t)_swig_go_1; 
-  arg3 = (double *)_swig_go_2; 
-  
-  result = (pto_status)pto_tgetval((struct pto_tile const *)arg1,arg2,arg3);
-  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_pto_tcmp_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
-  pto_tile *arg1 = (pto_tile *) 0 ;
-  pto_tile *arg2 = (pto_tile *) 0 ;
-  pto_tile *arg3 = (pto_tile *) 0 ;
-  pto_cmp_mode arg4 ;
-  pto_status result;
-  intgo _swig_go_result;
-  
-  arg1 = (pto_tile *)_swig_go_0; 
-  arg2 = (pto_tile *)_swig_go_1; 
-  arg3 = (pto_tile *)_swig_go_2; 
-  arg4 = (pto_cmp_mode)_swig_go_3; 
-  
-  result = (pto_status)pto_tcmp(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4);
-  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_pto_tcmps_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2, intgo _swig_go_3) {
-  pto_tile *arg1 = (pto_tile *) 0 ;
-  pto_tile *arg2 = (pto_tile *) 0 ;
-  double arg3 ;
-  pto_cmp_mode arg4 ;
-  pto_status result;
-  intgo _swig_go_result;
-  
-  arg1 = (pto_tile *)_swig_go_0; 
-  arg2 = (pto_tile *)_swig_go_1; 
-  arg3 = (double)_swig_go_2; 
-  arg4 = (pto_cmp_mode)_swig_go_3; 
-  
-  result = (pto_status)pto_tcmps(arg1,(struct pto_tile const *)arg2,arg3,arg4);
-  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_pto_tsel_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
-  pto_tile *arg1 = (pto_tile *) 0 ;
-  pto_tile *arg2 = (pto_tile *) 0 ;
-  pto_tile *arg3 = (pto_tile *) 0 ;
-  pto_tile *arg4 = (pto_tile *) 0 ;
-  pto_tile *arg5 = (pto_tile *) 0 ;
-  pto_status result;
-  intgo _swig_go_result;
-  
-  arg1 = (pto_tile *)_swig_go_0; 
-  arg2 = (pto_tile *)_swig_go_1; 
-  arg3 = (pto_tile *)_swig_go_2; 
-  arg4 = (pto_tile *)_swig_go_3; 
-  arg5 = (pto_tile *)_swig_go_4; 
-  
-  result = (pto_status)pto_tsel(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,(struct pto_tile const *)arg4,arg5);
-  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_pto_tsels_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, double _swig_go_4) {
-  pto_tile *arg1 = (pto_tile *) 0 ;
-  pto_tile *arg2 = (pto_tile *) 0 ;
-  pto_tile *arg3 = (pto_tile *) 0 ;
-  pto_tile *arg4 = (pto_tile *) 0 ;
-  double arg5 ;
-  pto_status result;
-  intgo _swig_go_result;
-  
-  arg1 = (pto_tile *)_swig_go_0; 
-  arg2 = (pto_tile *)_swig_go_1; 
-  arg3 = (pto_tile *)_swig_go_2; 
-  arg4 = (pto_tile *)_swig_go_3; 
-  arg5 = (double)_swig_go_4; 
-  
-  result = (pto_status)pto_tsels(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4,arg5);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }
