@@ -111,11 +111,13 @@ static double largest_deviation(const float *x, const float *y) {
     for (size_t i = 0; i < ROWS; ++i) {
         const float *row = x + i * COLS;
         double max = row[0], sum = 0.0;
-        for (size_t j = 1; j < COLS; ++j) max = fmax(max, row[j]);
+        for (size_t j = 1; j < COLS; ++j)
+            if (row[j] > max) max = row[j];
         for (size_t j = 0; j < COLS; ++j) sum += exp(row[j] - max);
         for (size_t j = 0; j < COLS; ++j) {
             const double exact = exp(row[j] - max) / sum;
-            worst = fmax(worst, fabs(y[i * COLS + j] - exact) / exact);
+            const double deviation = fabs(y[i * COLS + j] - exact) / exact;
+            if (deviation > worst) worst = deviation;
         }
     }
     return worst;
