@@ -58,7 +58,7 @@ tests/ci/python-aarch64.sh "$ci/python-aarch64"
 step "bindings as packages: library-only install, publish-local (jar for x86-64 and aarch64), user projects without swig/bindgen"
 tests/ci/bindings-packages.sh "$ci/packages"
 
-step "a new elementwise operation through its six files and a new Special one with a new attribute kind through its seven (src/README.md; scratch copy: C, programs, Python, Rust)"
+step "a new elementwise operation, a new Special one with a new attribute kind, and one with its own kernel, test and text form, each through the files src/README.md counts (scratch copy: C, programs, Python, Rust)"
 tests/ci/new-operation.sh "$ci/new-operation"
 
 # ---------------------------------------------------------------------------
