@@ -21,11 +21,9 @@ void MemoryReader::ParseAddPtr(const Token& op, const std::vector<Token>& result
       !parser_.Expect(',') || !parser_.ExpectValueName(&offset_name) ||
       !parser_.UseInt(offset_name, &offset, "index") || !parser_.Expect(':'))
     return;
-  const SourceLoc from_loc = tok().loc;
+  SourceLoc from_loc, to_loc;
   Type from, to;
-  if (!parser_.ParseType(&from) || !parser_.ExpectArrow()) return;
-  const SourceLoc to_loc = tok().loc;
-  if (!parser_.ParseType(&to)) return;
+  if (!parser_.ParseTypeArrowType(&from, &from_loc, &to, &to_loc)) return;
   if (ptr.type.kind != TypeKind::kPtr || !SameType(ptr.type, from))
     return (void)parser_.Error(from_loc, "%" + std::string(ptr_name.text) + " is " +
                                              TypeString(ptr.type) + ", written as " +

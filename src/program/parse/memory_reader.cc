@@ -525,11 +525,9 @@ void MemoryReader::ParseTassign(const Token& op, const std::vector<Token>& resul
   if (!parser_.ExpectValueName(&addr_name) || !ConstantAddress(addr_name, &addr) ||
       !parser_.Expect(':'))
     return;
-  const SourceLoc from_loc = tok().loc;
+  SourceLoc from_loc, to_loc;
   Type from, to;
-  if (!parser_.ParseType(&from) || !parser_.ExpectArrow()) return;
-  const SourceLoc to_loc = tok().loc;
-  if (!parser_.ParseType(&to)) return;
+  if (!parser_.ParseTypeArrowType(&from, &from_loc, &to, &to_loc)) return;
   Value* v = parser_.Lookup(name.text);
   if (v == nullptr)
     return (void)parser_.Error(name.loc, "%" + std::string(name.text) + " is not defined");

@@ -90,6 +90,13 @@ bool Parser::ExpectArrow() {
   return true;
 }
 
+bool Parser::ParseTypeArrowType(Type* from, SourceLoc* from_loc, Type* to, SourceLoc* to_loc) {
+  *from_loc = tok_.loc;
+  if (!ParseType(from) || !ExpectArrow()) return false;
+  *to_loc = tok_.loc;
+  return ParseType(to);
+}
+
 bool Parser::ExpectValueName(Token* out) {
   if (!ok()) return false;
   if (tok_.kind != Tok::kValue) return Error(tok_.loc, "expected a %name, found " + Describe(tok_));

@@ -125,6 +125,8 @@ class Parser {
   // `%a, %b, ...` (possibly none).
   void ParseValueNames(std::vector<Token>* out);
   bool ParseType(Type* out);
+  // `T -> U`, a cast's two types, with where each begins.
+  bool ParseTypeArrowType(Type* from, SourceLoc* from_loc, Type* to, SourceLoc* to_loc);
   // `!name = type`'s alias; false (an error at name) if it is defined twice.
   bool DefineAlias(const Token& name, const Type& t);
   // `count` types separated by commas (an operand list's), with where each begins.
