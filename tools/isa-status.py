@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""The status of every instruction name of pto-isa in libpto: docs/isa-status.md.
+
+  isa-status.py --write    writes docs/isa-status.md
+  isa-status.py --check    fails when docs/isa-status.md differs from what --write
+                           would write, when a name of tools/isa-names.txt has
+                           neither an implementation nor a documented refusal,
+                           when a refusal is listed for a name that is
+                           implemented, or when a program-level form named
+                           below is absent from src/program/parse
+
+A name is implemented by a row of src/operations.def (its C function and its
+text form), by a C function bound by hand (gen-operations.py's HAND_BOUND), or
+by a form that only programs have (PROGRAM_FORMS: no tile result, or the
+program's memory and cores). Every other name is in REFUSED with the reason,
+which is what a program that uses it is told.
+"""
+
+import argparse
+import importlib.util
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+NAMES = ROOT / "tools" / "isa-names.txt"
+OUT = ROOT / "docs" / "isa-status.md"
+PARSE_DIR = ROOT / "src" / "program" / "parse"
+TESTS_DIR = ROOT / "tests"
+
+spec = importlib.util.spec_from_file_location("gen_operations", ROOT / "tools" / "gen-operations.py")
+gen = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(gen)
+
+# Instructions that programs have without a row: the text form(s) the parser
+# reads (each must occur in src/program/parse) and what it does.
+PROGRAM_FORMS = {
+    "TLOAD": (["pto.tload"], "global memory to a tile, a tensor view's window (pad fill as tfillpad)"),
+    "TSTORE": (["pto.tstore"], "a tile to global memory (the cube's acc tiles converted on the way)"),
+    "TASSIGN": (["pto.tassign"], "a tile placed at an address of its memory"),
+    "TPRINT": (["pto.tprint"], "a tile's valid region printed"),
+    "SYNCALL": (["pto.syncall"], "a barrier of the launch's blocks"),
+    "TPREFETCH_ASYNC": (["pto.tprefetch_async"], "accepted; its session's wait returns at once"),
+    "TSUBVIEW": (["pto.subview"], "a tile's window as a tile"),
+    "TALLOC": (["pto.talloc_to_aiv", "pto.talloc_to_aic"], "a pipe's slot reserved (cube-vector pipes)"),
+    "TPUSH": (["pto.tpush_to_aiv", "pto.tpush_to_aic"], "a tile pushed into a cube-vector pipe"),
+    "TPOP": (["pto.tpop_from_aiv", "pto.tpop_from_aic"], "a tile popped from a cube-vector pipe"),
+    "TFREE": (["pto.tfree_from_aiv", "pto.tfree_from_aic"], "a popped slot released"),
+}
+
+FORMATS = "needs the low-precision formats (FP8, HiFloat8, FP4, MX scales): not implemented yet"
+FIXPIPE = "the fixpipe's conversions with a scaling tile: not implemented yet"
+COMM = "multi-card (pto.comm.*): refused until the MPI transport lands"
+PENDING = "not implemented yet: programs are told the instruction is not implemented"
+
+# The names without an implementation, each with the reason (the text a user reads here).
+REFUSED = {
+    "COMM:TBROADCAST": COMM, "COMM:TGATHER": COMM, "COMM:TGET": COMM, "COMM:TGET_ASYNC": COMM,
+    "COMM:TNOTIFY": COMM, "COMM:TPUT": COMM, "COMM:TPUT_ASYNC": COMM, "COMM:TREDUCE": COMM,
+    "COMM:TSCATTER": COMM, "COMM:TTEST": COMM, "COMM:TWAIT": COMM,
+    "TQUANT": FORMATS, "TQUANT_DN": FORMATS, "TQUANT_HIF4": FORMATS, "TDEQUANT": FORMATS,
+    "TMATMUL_MX": FORMATS, "TMATMUL_MX_HIF4": FORMATS, "TGEMV_MX": FORMATS,
+    "TGET_SCALE_ADDR": FORMATS,
+    "TMOV_FP": FIXPIPE, "TSTORE_FP": FIXPIPE, "TEXTRACT_FP": FIXPIPE, "TINSERT_FP": FIXPIPE,
+    "SET_QUANT_SCALAR": FIXPIPE, "SET_QUANT_VECTOR": FIXPIPE,
+    "TAND": PENDING, "TANDS": PENDING, "TOR": PENDING, "TORS": PENDING, "TXOR": PENDING,
+    "TXORS": PENDING, "TNOT": PENDING, "TSHL": PENDING, "TSHLS": PENDING, "TSHR": PENDING,
+    "TSHRS": PENDING, "TFMOD": PENDING, "TFMODS": PENDING,
+    "TSUBC": PENDING, "TADDSC": PENDING, "TSUBSC": PENDING, "TSUBRELU": PENDING,
+    "TFUSEDMULADD": PENDING, "TFUSEDMULADDRELU": PENDING, "TMULADDDST": PENDING,
+    "TADDRELUCONV": PENDING, "TSUBRELUCONV": PENDING, "TADDDEQRELU": PENDING,
+    "TCOLPROD": PENDING, "TROWPROD": PENDING, "TPARTMAX": PENDING, "TPARTMIN": PENDING,
+    "TPARTMUL": PENDING, "TPARTARGMAX": PENDING, "TPARTARGMIN": PENDING, "TPAIRREDUCESUM": PENDING,
+    "TINSERT": PENDING, "TINTERLEAVE": PENDING, "TDEINTERLEAVE": PENDING, "TGATHERB": PENDING,
+    "MGATHER": PENDING, "MSCATTER": PENDING, "TPREFETCH": PENDING,
+    "TFILLPAD_INPLACE": "pto_tfillpad with src placed on dst; no spelling of its own yet",
+    "TFILLPAD_EXPAND": "pto_tfillpad with a dst larger than src; no spelling of its own yet",
+    "THISTOGRAM": PENDING, "TTRI": PENDING, "TRANDOM": PENDING, "TSYNC": PENDING,
+    "TIMG2COL": PENDING, "SETFMATRIX": PENDING, "SET_IMG2COL_PADDING": PENDING,
+    "SET_IMG2COL_RPT": PENDING, "TGEMV": PENDING, "TGEMV_ACC": PENDING, "TGEMV_BIAS": PENDING,
+    "SETHF32MODE": PENDING, "SETTF32MODE": PENDING,
+}
+
+
+def read_names():
+    names = []
+    for line in NAMES.read_text().splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        name, where = line.split()
+        names.append((name, where.split(",")))
+    return names
+
+
+def test_files(words):
+    """The files under tests/ that name any of words (a C function or a text form)."""
+    found = []
+    for path in sorted(TESTS_DIR.rglob("*")):
+        if path.suffix not in (".c", ".cc", ".h", ".py", ".pto", ".sh") or not path.is_file():
+            continue
+        text = path.read_text(errors="replace")
+        if any(re.search(re.escape(w) + r"\b", text) for w in words):
+            found.append(str(path.relative_to(TESTS_DIR)))
+    return found
+
+
+def dtype_counts(op):
+    def count(names):
+        n = 0
+        for d in names:
+            n += {"ALL": 9, "FLOAT": 3}.get(d, 1)
+        return n
+    return " / ".join(str(count(op.dtypes[p])) for p in gen.PROFILES)
+
+
+def statuses(problems):
+    ops = {op.upper: op for op in gen.parse(ROOT / "src" / "operations.def")}
+    hand = {h.mnemonic.upper(): h for h in gen.HAND_BOUND}
+    parse_text = "\n".join(p.read_text() for p in sorted(PARSE_DIR.glob("*.cc")))
+    rows = []
+    for name, where in read_names():
+        op = ops.get(name)
+        if op is not None:
+            kind = "row" if op.family == "Special" else f"row ({op.family} family)"
+            tests = test_files([op.cname + "(", "pto." + op.mnemonic, "OP_" + op.upper])
+            rows.append((name, "implemented", op.cname, "pto." + op.mnemonic,
+                         dtype_counts(op), kind, len(tests) if op.family == "Special" else
+                         f"family loops + {len(tests)}"))
+        elif name in hand:
+            h = hand[name]
+            tests = test_files(["pto_" + h.mnemonic + "(", "pto." + h.mnemonic])
+            rows.append((name, "implemented", "pto_" + h.mnemonic, "pto." + h.mnemonic,
+                         "all", "bound by hand: " + h.why, len(tests)))
+        elif name in PROGRAM_FORMS:
+            forms, what = PROGRAM_FORMS[name]
+            for form in forms:
+                if f'"{form}' not in parse_text:
+                    problems.append(f"{name}: its text form {form} is not in src/program/parse")
+            tests = test_files(forms)
+            rows.append((name, "programs", "", ", ".join(forms), "all", what, len(tests)))
+        elif name in REFUSED:
+            rows.append((name, "refused", "", "", "", REFUSED[name], ""))
+        else:
+            problems.append(f"{name}: no row, no C function, no program form and no refusal listed "
+                            "in tools/isa-status.py")
+        if name in REFUSED and (op is not None or name in hand or name in PROGRAM_FORMS):
+            problems.append(f"{name}: implemented, but tools/isa-status.py's REFUSED still lists it")
+    for name in REFUSED:
+        if name not in dict(read_names()):
+            problems.append(f"{name}: REFUSED lists a name tools/isa-names.txt does not have")
+    return rows
+
+
+def render(rows):
+    done = sum(1 for r in rows if r[1] != "refused")
+    lines = [
+        "# Every instruction of pto-isa in libpto",
+        "",
+        "Generated by `tools/isa-status.py` from `tools/isa-names.txt` (every instruction name",
+        "of pto-isa 3186c381: its pages, `docs/isa/manifest.yaml` and `pto_instr.hpp`),",
+        "`src/operations.def` and the parser's forms; a core test (`isa status`) fails when a",
+        "name has neither an implementation nor a listed refusal. Do not edit.",
+        "",
+        f"{done} of {len(rows)} names are implemented; {len(rows) - done} are refused, each with",
+        "its reason. Dtypes: how many element types dst takes under HOST / A2A3 / A5 (the lists:",
+        "[operations.md](operations.md)); tests: the files under `tests/` that name the C function",
+        "or the text form (a family row is also run by its family's generic loops).",
+        "",
+        "| instruction | status | C function | text form | dtypes | how | tests |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, status, cfun, text, dtypes, how, tests in rows:
+        cell = lambda s: f"`{s}`" if s else ""
+        lines.append(f"| {name} | {status} | {cell(cfun)} | {cell(text)} | {dtypes} | {how} | {tests} |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--write", action="store_true")
+    mode.add_argument("--check", action="store_true")
+    args = ap.parse_args()
+    problems = []
+    text = render(statuses(problems))
+    if args.write:
+        OUT.write_text(text)
+    elif not OUT.exists() or OUT.read_text() != text:
+        problems.append(f"{OUT.relative_to(ROOT)} differs from what tools/isa-status.py --write writes")
+    for p in problems:
+        print(p, file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
