@@ -1,0 +1,575 @@
+#!/usr/bin/env python3
+"""One Qwen3-32B decode step (one layer, batch 16) from PTOAS's Qwen3DecodeA5 kernels.
+
+The 14 kernels PyPTO generates from pypto-lib's models/qwen3_32b/decode.py
+(PTOAS's test/samples/Qwen3DecodeA5/kernels) run on libpto through the `pto`
+package, chained as decode.py's orchestration launches them: the same order,
+spmd block counts and integer arguments, every intermediate a numpy array that
+the kernels read and write in place (no copies between launches). The step is
+checked against a numpy reference written from decode.py's and the sample
+goldens' math (f32 accumulation, bf16 rounding where the kernels store bf16),
+with the goldens' tolerances, and timed on 1 and 2 worker threads against
+numpy doing the same math.
+
+Usage: qwen3_decode.py [KERNEL_DIR] [--max-ctx N] [--full-ctx] [--workers 1,2]
+KERNEL_DIR defaults to $PTOAS_SAMPLES/Qwen3DecodeA5/kernels. See README.md.
+"""
+
+import argparse
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+# decode.py's sizes (the kernels' shapes are fixed to them in the .pto files).
+BATCH = 16
+HIDDEN = 8192
+INTERMEDIATE = 25600
+NUM_HEADS = 64
+NUM_KV_HEADS = 8
+HEAD_DIM = 128
+HALF = HEAD_DIM // 2
+KV_HIDDEN = NUM_KV_HEADS * HEAD_DIM
+MAX_SEQ = 4096
+CACHE_ROWS = BATCH * NUM_KV_HEADS * MAX_SEQ
+SEQ_TILE = 256
+MAX_CTX_BLOCKS = MAX_SEQ // SEQ_TILE
+Q_HEAD_BATCH = 8              # query heads of one group (one KV head)
+Q_HEAD_PAD = 16               # a group's rows in the padded buffers
+GROUPS = NUM_KV_HEADS         # Q_PER_KV == Q_HEAD_BATCH: one group per KV head
+Q_OUT_TILE = 256
+KV_OUT_TILE = 256
+MLP_OUT_TILE = 256
+MLP_SPMD_INNER = 2
+MLP_GROUP = MLP_SPMD_INNER * MLP_OUT_TILE
+DOWN_N_TILE = 256
+EPS = np.float32(1e-6)
+HIDDEN_INV = np.float32(1.0 / HIDDEN)
+ATTN_SCALE = np.float32(1.0 / np.sqrt(HEAD_DIM))
+F32_MIN = np.finfo(np.float32).min
+
+KERNELS = ("rmsnorm", "q_proj", "kv_proj", "rope_kv_cache", "qk_matmul", "softmax", "sv_matmul",
+           "online_softmax", "out_proj_residual", "post_rmsnorm", "gate_proj", "up_proj", "silu",
+           "down_proj_residual")
+
+# The goldens' tolerances (PTOAS's npu_validation compare scripts): f32 outputs
+# np.allclose with atol = rtol = 1e-4, bf16 outputs within 1 ulp; the whole
+# step's output: pypto-lib's decode.py test, rtol = atol = 3e-3.
+F32_TOL = 1e-4
+BF16_ULPS = 1
+STEP_TOL = 3e-3
+
+
+# --- bf16 as uint16 bits (round to nearest even, as the goldens' float32_to_bf16)
+
+def to_bf16(x):
+    bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    return ((bits + (np.uint32(0x7FFF) + ((bits >> 16) & np.uint32(1)))) >> 16).astype(np.uint16)
+
+
+def from_bf16(b):
+    return (np.asarray(b, dtype=np.uint16).astype(np.uint32) << 16).view(np.float32)
+
+
+# --- inputs: decode.py's tensors, values in the sample goldens' ranges
+
+def random_bf16(rng, shape, scale=0.05):
+    """Uniform in [-scale, scale), rounded to bf16, made 1024 rows at a time
+    (a whole 8192 x 25600 weight as f32 would be 800 MB more)."""
+    out = np.empty(shape, np.uint16)
+    flat = out.reshape(shape[0], -1)
+    for r in range(0, flat.shape[0], 1024):
+        v = rng.random((min(1024, flat.shape[0] - r), flat.shape[1]), dtype=np.float32)
+        flat[r:r + v.shape[0]] = to_bf16(v * np.float32(2 * scale) - np.float32(scale))
+    return out
+
+
+def rope_tables():
+    """rope_cos / rope_sin [MAX_SEQ, HEAD_DIM]: row pos holds the goldens'
+    cos_lo|cos_hi and sin_lo|sin_hi of that position."""
+    phase = np.linspace(0.0, 1.0, HALF, dtype=np.float32)[None, :]
+    ps = (np.arange(MAX_SEQ, dtype=np.float32) + np.float32(1))[:, None]
+    t = phase * ps / np.float32(MAX_SEQ)
+    cos = np.concatenate([np.float32(1.0) - np.float32(0.05) * t, np.float32(0.97) - np.float32(0.04) * t], 1)
+    sin = np.concatenate([np.float32(0.01) + np.float32(0.02) * t, np.float32(0.015) + np.float32(0.02) * t], 1)
+    return np.ascontiguousarray(cos, np.float32), np.ascontiguousarray(sin, np.float32)
+
+
+def make_inputs(seed, max_ctx, full_ctx):
+    rng = np.random.default_rng(seed)
+    x = {}
+    x["hidden_states"] = random_bf16(rng, (BATCH, HIDDEN))
+    x["input_rms_weight"] = rng.uniform(-0.05, 0.05, (1, HIDDEN)).astype(np.float32)
+    x["wq"] = random_bf16(rng, (HIDDEN, HIDDEN))
+    x["wk"] = random_bf16(rng, (HIDDEN, KV_HIDDEN))
+    x["wv"] = random_bf16(rng, (HIDDEN, KV_HIDDEN))
+    if full_ctx:
+        x["seq_lens"] = np.full(BATCH, max_ctx, np.int32)
+    else:  # decode.py: randint(1, MAX_SEQ + 1), here up to max_ctx
+        x["seq_lens"] = rng.integers(1, max_ctx + 1, BATCH).astype(np.int32)
+    x["rope_cos"], x["rope_sin"] = rope_tables()
+    x["k_cache"] = random_bf16(rng, (CACHE_ROWS, HEAD_DIM))
+    x["v_cache"] = random_bf16(rng, (CACHE_ROWS, HEAD_DIM))
+    x["wo"] = random_bf16(rng, (HIDDEN, HIDDEN))
+    x["post_rms_weight"] = rng.uniform(-0.05, 0.05, (1, HIDDEN)).astype(np.float32)
+    x["w_gate"] = random_bf16(rng, (HIDDEN, INTERMEDIATE))
+    x["w_up"] = random_bf16(rng, (HIDDEN, INTERMEDIATE))
+    x["w_down"] = random_bf16(rng, (INTERMEDIATE, HIDDEN))
+    return x
+
+
+def ctx_of(seq_lens, b):
+    ctx = int(seq_lens[b])
+    return ctx, ctx - 1, (ctx + SEQ_TILE - 1) // SEQ_TILE
+
+
+# --- the step on libpto
+
+def load_kernels(kernel_dir, pto):
+    missing = [n for n in KERNELS if not os.path.isfile(os.path.join(kernel_dir, n + ".pto"))]
+    if missing:
+        return None, missing
+    progs = {}
+    for n in KERNELS:
+        path = os.path.join(kernel_dir, n + ".pto")
+        with open(path, encoding="utf-8") as f:
+            progs[n] = pto.Program(f.read(), name=path)
+    return progs, []
+
+
+def make_buffers():
+    """decode.py's intermediates (pl.create_tensor), zero-filled. Those
+    decode.py creates inside its parallel loops (per batch row, per MLP group)
+    get one array each, so that those iterations may run at once."""
+    groups = INTERMEDIATE // MLP_GROUP
+    z = np.zeros
+    return {
+        "normed": z((BATCH, HIDDEN), np.uint16),
+        "q_proj": z((BATCH, HIDDEN), np.float32),
+        "k_proj": z((BATCH, KV_HIDDEN), np.float32),
+        "v_proj": z((BATCH, KV_HIDDEN), np.float32),
+        "q_padded": z((BATCH * GROUPS * Q_HEAD_PAD, HEAD_DIM), np.uint16),
+        "raw_scores": z((BATCH, GROUPS * MAX_CTX_BLOCKS * Q_HEAD_PAD, SEQ_TILE), np.float32),
+        "exp_padded": z((BATCH, GROUPS * MAX_CTX_BLOCKS * Q_HEAD_PAD, SEQ_TILE), np.uint16),
+        "cur_li": z((BATCH, GROUPS * MAX_CTX_BLOCKS * Q_HEAD_BATCH), np.float32),
+        "cur_mi": z((BATCH, GROUPS * MAX_CTX_BLOCKS * Q_HEAD_BATCH), np.float32),
+        "oi_tmp": z((BATCH, GROUPS * MAX_CTX_BLOCKS * Q_HEAD_PAD, HEAD_DIM), np.float32),
+        "attn_out": z((BATCH, HIDDEN), np.uint16),
+        "resid1": z((BATCH, HIDDEN), np.float32),
+        "post_norm": z((BATCH, HIDDEN), np.uint16),
+        "gate_group": z((groups, BATCH, MLP_GROUP), np.float32),
+        "up_group": z((groups, BATCH, MLP_GROUP), np.float32),
+        "mlp": z((BATCH, INTERMEDIATE), np.uint16),
+        "out": z((BATCH, HIDDEN), np.uint16),
+    }
+
+
+def attention_row(k, x, t, b):
+    """decode.py's scope 2 for batch row b: RoPE + cache update, then QK,
+    softmax, SV and the online softmax, each an spmd launch of
+    TOTAL_Q_GROUPS // 2 = 4 blocks (two query groups a block)."""
+    ctx, pos, blocks = ctx_of(x["seq_lens"], b)
+    cos, sin = x["rope_cos"][pos], x["rope_sin"][pos]  # rows of the tables: views, no copy
+    k["rope_kv_cache"](arg0=t["q_padded"], arg1=x["k_cache"], arg2=x["v_cache"], arg3=t["k_proj"],
+                       arg4=cos, arg5=sin, arg6=cos[HALF:], arg7=sin[HALF:], arg8=t["v_proj"],
+                       arg9=t["q_proj"], arg10=b, arg11=pos)
+    n = GROUPS // 2
+    k["qk_matmul"](n, arg0=t["q_padded"], arg1=t["raw_scores"][b], arg2=x["k_cache"], arg3=b, arg4=blocks)
+    k["softmax"](n, arg0=t["cur_li"][b], arg1=t["cur_mi"][b], arg2=t["exp_padded"][b],
+                 arg3=t["raw_scores"][b], arg4=blocks, arg5=ctx)
+    k["sv_matmul"](n, arg0=t["oi_tmp"][b], arg1=t["exp_padded"][b], arg2=x["v_cache"], arg3=blocks, arg4=b)
+    # attn_row of decode.py is row b of attn_out: the kernel writes it there.
+    k["online_softmax"](n, arg0=t["oi_tmp"][b], arg1=t["cur_mi"][b], arg2=t["cur_li"][b],
+                        arg3=t["attn_out"][b], arg4=blocks)
+
+
+def mlp_group(k, t, x, g):
+    """decode.py's stages 4-6 for MLP group g (output columns 512 g ..):
+    gate, up (spmd, 2 blocks) and SiLU (spmd, 2 blocks)."""
+    base = g * MLP_SPMD_INNER
+    k["gate_proj"](MLP_SPMD_INNER, arg0=t["post_norm"], arg1=x["w_gate"], arg2=t["gate_group"][g], arg3=base)
+    k["up_proj"](MLP_SPMD_INNER, arg0=t["post_norm"], arg1=x["w_up"], arg2=t["up_group"][g], arg3=base)
+    k["silu"](MLP_SPMD_INNER, arg0=t["gate_group"][g], arg1=t["up_group"][g], arg2=t["mlp"], arg3=base)
+
+
+def run_step(k, x, t, workers):
+    """One decode step; returns the seconds of each phase. An spmd launch of
+    several blocks runs them on PTO_NUM_THREADS = workers threads; the
+    independent single-block launches of decode.py's pl.parallel loops (output
+    and down projections, a mixed cube + vector kernel each) run on a pool of
+    `workers` Python threads (a launch releases the GIL)."""
+    os.environ["PTO_NUM_THREADS"] = str(workers)
+    phases = {}
+    pool = ThreadPoolExecutor(workers)
+
+    def phase(name, fn):
+        t0 = time.perf_counter()
+        fn()
+        phases[name] = time.perf_counter() - t0
+
+    def parallel(fn, items):
+        list(pool.map(fn, items))  # list(): re-raises a launch's error here
+
+    phase("rmsnorm", lambda: k["rmsnorm"](arg0=x["hidden_states"], arg1=t["normed"], arg2=x["input_rms_weight"]))
+    phase("q/k/v projections", lambda: (
+        k["q_proj"](HIDDEN // Q_OUT_TILE, arg0=t["normed"], arg1=x["wq"], arg2=t["q_proj"]),
+        k["kv_proj"](KV_HIDDEN // KV_OUT_TILE, arg0=t["normed"], arg1=x["wk"], arg2=x["wv"],
+                     arg3=t["k_proj"], arg4=t["v_proj"])))
+    phase("attention", lambda: [attention_row(k, x, t, b) for b in range(BATCH)])
+    phase("output projection", lambda: parallel(
+        lambda ob: k["out_proj_residual"](arg0=t["resid1"], arg1=x["hidden_states"], arg2=t["attn_out"],
+                                          arg3=x["wo"], arg4=ob), range(0, HIDDEN // Q_OUT_TILE, 2)))
+    phase("post rmsnorm", lambda: k["post_rmsnorm"](arg0=t["resid1"], arg1=t["post_norm"],
+                                                    arg2=x["post_rms_weight"]))
+    phase("gate/up/silu", lambda: [mlp_group(k, t, x, g) for g in range(INTERMEDIATE // MLP_GROUP)])
+    phase("down projection", lambda: parallel(
+        lambda db: k["down_proj_residual"](arg0=t["out"], arg1=t["resid1"], arg2=t["mlp"], arg3=x["w_down"],
+                                           arg4=db), range(0, HIDDEN // DOWN_N_TILE, 2)))
+    pool.shutdown()
+    return phases
+
+
+# --- the numpy reference, stage by stage (decode.py's golden and the sample goldens' math)
+
+def matmul_bf16(a, w):
+    """a (f32) @ w (bf16 bits) in f32 through numpy's BLAS; w widened to f32
+    2048 columns at a time (all of a 8192 x 25600 weight would be 800 MB)."""
+    out = np.empty((a.shape[0], w.shape[1]), np.float32)
+    for n in range(0, w.shape[1], 2048):
+        out[:, n:n + 2048] = a @ from_bf16(w[:, n:n + 2048])
+    return out
+
+
+def ref_rmsnorm(x, gamma):
+    """decode.py: x * (1 / sqrt(sum(x^2) / HIDDEN + EPS)) * gamma, stored as bf16."""
+    sq = np.sum(x * x, axis=1, keepdims=True, dtype=np.float32)
+    inv = np.float32(1) / np.sqrt(sq * HIDDEN_INV + EPS)
+    return to_bf16(x * inv * gamma)
+
+
+def ref_rope(q_row, k_row, v_row, cos, sin):
+    """decode.py's stage 1 for one batch row: the rotated K and the V row as
+    stored in the caches ([8, 128] bf16 each) and the padded query groups
+    ([8, 16, 128] bf16; rows 8..15 of a group zero)."""
+    cl, ch, sl, sh = cos[:HALF], cos[HALF:], sin[:HALF], sin[HALF:]
+
+    def rotate(v):
+        lo, hi = v[..., :HALF], v[..., HALF:]
+        return np.concatenate([lo * cl - hi * sl, hi * ch + lo * sh], -1)
+
+    k = to_bf16(rotate(k_row.reshape(NUM_KV_HEADS, HEAD_DIM)))
+    qpad = np.zeros((GROUPS, Q_HEAD_PAD, HEAD_DIM), np.uint16)
+    qpad[:, :Q_HEAD_BATCH] = to_bf16(rotate(q_row.reshape(GROUPS, Q_HEAD_BATCH, HEAD_DIM)))
+    return k, to_bf16(v_row.reshape(NUM_KV_HEADS, HEAD_DIM)), qpad
+
+
+def ref_qk(qpad, kseg, blocks):
+    """Raw scores [group, block, 16, 256]: the padded query group times the K tile's transpose."""
+    s = np.matmul(from_bf16(qpad), from_bf16(kseg).transpose(0, 2, 1))
+    return s.reshape(GROUPS, Q_HEAD_PAD, blocks, SEQ_TILE).transpose(0, 2, 1, 3)
+
+
+def ref_softmax(raw, ctx):
+    """Per block: scores past ctx padded with f32's lowest, scaled, row max mi,
+    exp(s - mi) stored as bf16, li the sum of the stored exps."""
+    blocks = raw.shape[1]
+    col = np.arange(blocks * SEQ_TILE).reshape(1, blocks, 1, SEQ_TILE)
+    s = np.where(col >= ctx, F32_MIN, raw).astype(np.float32) * ATTN_SCALE
+    mi = s.max(-1)
+    e = to_bf16(np.exp(s - mi[..., None]))
+    return e, mi, np.sum(from_bf16(e), axis=-1, dtype=np.float32)
+
+
+def ref_sv(exp, vseg):
+    blocks = exp.shape[1]
+    return np.matmul(from_bf16(exp), from_bf16(vseg).reshape(GROUPS, blocks, SEQ_TILE, HEAD_DIM))
+
+
+def ref_online(oi, mi, li):
+    """Online softmax over the blocks, then oi / li: the row of attn_out (bf16)."""
+    o, m, l = oi[:, 0], mi[:, 0, :, None], li[:, 0, :, None]
+    for sb in range(1, oi.shape[1]):
+        cm, cl = mi[:, sb, :, None], li[:, sb, :, None]
+        m_new = np.maximum(m, cm)
+        alpha, beta = np.exp(m - m_new), np.exp(cm - m_new)
+        l = alpha * l + beta * cl
+        o = o * alpha + oi[:, sb] * beta
+        m = m_new
+    return to_bf16((o / l).reshape(-1))
+
+
+def lib_attention_views(t, b, blocks):
+    """The kernels' per-row buffers in the reference's [group, block, row, ...] order."""
+    rows = (GROUPS, MAX_CTX_BLOCKS, Q_HEAD_PAD)
+    return {
+        "q_padded": t["q_padded"][b * GROUPS * Q_HEAD_PAD:(b + 1) * GROUPS * Q_HEAD_PAD].reshape(
+            GROUPS, Q_HEAD_PAD, HEAD_DIM),
+        "raw_scores": t["raw_scores"][b].reshape(*rows, SEQ_TILE)[:, :blocks],
+        "exp_padded": t["exp_padded"][b].reshape(*rows, SEQ_TILE)[:, :blocks, :Q_HEAD_BATCH],
+        "cur_mi": t["cur_mi"][b].reshape(GROUPS, MAX_CTX_BLOCKS, Q_HEAD_BATCH)[:, :blocks],
+        "cur_li": t["cur_li"][b].reshape(GROUPS, MAX_CTX_BLOCKS, Q_HEAD_BATCH)[:, :blocks],
+        "oi_tmp": t["oi_tmp"][b].reshape(*rows, HEAD_DIM)[:, :blocks, :Q_HEAD_BATCH],
+    }
+
+
+def cache_segment(cache, b, blocks):
+    return cache.reshape(BATCH, NUM_KV_HEADS, MAX_SEQ, HEAD_DIM)[b, :, :blocks * SEQ_TILE]
+
+
+def ref_attention(x, src, lib, check):
+    """Scope 2 for every batch row. src holds the stage inputs (the
+    reference's own results, or in the per-kernel check the kernels'); with
+    lib (the kernels' buffers) each stage also takes its inputs from the
+    kernels' outputs and check(name, got, want) compares them."""
+    attn = np.zeros((BATCH, HIDDEN), np.uint16)
+    for b in range(BATCH):
+        ctx, pos, blocks = ctx_of(x["seq_lens"], b)
+        k_new, v_new, qpad = ref_rope(src["q_proj"][b], src["k_proj"][b], src["v_proj"][b],
+                                      x["rope_cos"][pos], x["rope_sin"][pos])
+        # The caches as the kernels leave them: the inputs with row pos of
+        # every KV head replaced (the reference's rows, or the kernels').
+        kseg = cache_segment(x["k_cache0"], b, blocks).copy()
+        vseg = cache_segment(x["v_cache0"], b, blocks).copy()
+        kseg[:, pos], vseg[:, pos] = k_new, v_new
+        v = lib_attention_views(lib, b, blocks) if lib is not None else None
+        if lib is not None:
+            check("rope_kv_cache: q_padded", v["q_padded"], qpad)
+            check("rope_kv_cache: k_cache rows", cache_segment(lib["k_cache"], b, blocks)[:, pos], k_new)
+            check("rope_kv_cache: v_cache rows", cache_segment(lib["v_cache"], b, blocks)[:, pos], v_new)
+            qpad, kseg, vseg = v["q_padded"], cache_segment(lib["k_cache"], b, blocks), \
+                cache_segment(lib["v_cache"], b, blocks)
+        raw = ref_qk(qpad, kseg, blocks)
+        if lib is not None:
+            check("qk_matmul: raw_scores", v["raw_scores"], raw)
+            raw = v["raw_scores"]
+        exp, mi, li = ref_softmax(raw[:, :, :Q_HEAD_BATCH], ctx)
+        if lib is not None:
+            check("softmax: exp_padded", v["exp_padded"], exp)
+            check("softmax: cur_mi", v["cur_mi"], mi)
+            check("softmax: cur_li", v["cur_li"], li)
+            exp, mi, li = v["exp_padded"], v["cur_mi"], v["cur_li"]
+        oi = ref_sv(exp, vseg)
+        if lib is not None:
+            check("sv_matmul: oi_tmp", v["oi_tmp"], oi)
+            oi = v["oi_tmp"]
+        attn[b] = ref_online(oi, mi, li)
+        if lib is None:
+            src.setdefault("k_rows", []).append(k_new)
+            src.setdefault("v_rows", []).append(v_new)
+    return attn
+
+
+def reference(x, lib=None, check=None):
+    """The whole step in numpy. Without lib: the reference chain, each stage
+    on the previous stage's reference result (returns every result). With
+    lib: the per-kernel check, each stage on the kernels' own inputs, every
+    kernel output compared through check."""
+    r = {}
+    src = r if lib is None else lib
+
+    def stage(name, value, key):
+        r[key] = value
+        if lib is not None:
+            check(name, lib[key] if key not in ("gate", "up") else lib_group(lib, key), value)
+
+    stage("rmsnorm: normed_states", ref_rmsnorm(from_bf16(x["hidden_states"]), x["input_rms_weight"]), "normed")
+    a = from_bf16(src["normed"])
+    stage("q_proj: q_proj", matmul_bf16(a, x["wq"]), "q_proj")
+    stage("kv_proj: k_proj", matmul_bf16(a, x["wk"]), "k_proj")
+    stage("kv_proj: v_proj", matmul_bf16(a, x["wv"]), "v_proj")
+    stage("online_softmax: attn_out", ref_attention(x, src, lib, check), "attn_out")
+    stage("out_proj_residual: resid1",
+          matmul_bf16(from_bf16(src["attn_out"]), x["wo"]) + from_bf16(x["hidden_states"]), "resid1")
+    stage("post_rmsnorm: post_norm", ref_rmsnorm(src["resid1"], x["post_rms_weight"]), "post_norm")
+    p = from_bf16(src["post_norm"])
+    stage("gate_proj: gate", matmul_bf16(p, x["w_gate"]), "gate")
+    stage("up_proj: up", matmul_bf16(p, x["w_up"]), "up")
+    g, u = (r["gate"], r["up"]) if lib is None else (lib_group(lib, "gate"), lib_group(lib, "up"))
+    stage("silu: mlp", to_bf16(g * (np.float32(1) / (np.exp(-g) + np.float32(1))) * u), "mlp")
+    stage("down_proj_residual: out",
+          to_bf16(matmul_bf16(from_bf16(src["mlp"]), x["w_down"]) + src["resid1"]), "out")
+    return r
+
+
+def lib_group(t, key):
+    """gate / up as [BATCH, INTERMEDIATE] from the per-group [group, BATCH, 512] buffers."""
+    grp = t[key + "_group"]
+    return grp.transpose(1, 0, 2).reshape(BATCH, INTERMEDIATE)
+
+
+# --- comparing
+
+class Errors:
+    """The largest absolute and relative error of each output and the count
+    of its elements outside the tolerance: bf16 more than bf16_ulps apart
+    (None: as f32), f32 beyond atol + rtol |want| with atol = rtol = f32_tol."""
+
+    def __init__(self, f32_tol, bf16_ulps=BF16_ULPS):
+        self.f32_tol, self.bf16_ulps = f32_tol, bf16_ulps
+        self.rows = {}
+
+    def __call__(self, name, got, want):
+        got, want = np.asarray(got), np.asarray(want)
+        bf16 = want.dtype == np.uint16
+        g = from_bf16(got) if bf16 else got
+        w = from_bf16(want) if bf16 else want
+        err = np.abs(g.astype(np.float64) - w.astype(np.float64))
+        mag = np.abs(w.astype(np.float64))
+        rel = np.divide(err, mag, out=np.where(err > 0, np.inf, 0.0), where=mag > 0)
+        worst_ulps = None
+        if bf16:  # bf16 bits in an order where neighbours differ by 1 (the compare scripts' way)
+            def ordered(v):
+                v = v.astype(np.int32)
+                return np.where(v & 0x8000, 0x8000 - (v & 0x7FFF), 0x8000 + v)
+            ulps = np.abs(ordered(got) - ordered(want))
+            worst_ulps = int(ulps.max(initial=0))
+        if bf16 and self.bf16_ulps is not None:
+            bad = (ulps > self.bf16_ulps) & ~((g == 0) & (w == 0))
+        else:
+            bad = ~np.isclose(g, w, rtol=self.f32_tol, atol=self.f32_tol)
+        row = self.rows.setdefault(name, {"abs": 0.0, "rel": 0.0, "bad": 0, "n": 0, "ulps": None,
+                                          "dtype": "bf16" if bf16 else "f32"})
+        row["abs"] = max(row["abs"], float(err.max(initial=0)))
+        row["rel"] = max(row["rel"], float(rel.max(initial=0)))
+        row["bad"] += int(bad.sum())
+        row["n"] += err.size
+        if worst_ulps is not None:
+            row["ulps"] = max(row["ulps"] or 0, worst_ulps)
+
+    def report(self, title, tolerance):
+        print(f"\n{title} ({tolerance})")
+        print(f"  {'output':38} {'dtype':5} {'elements':>10} {'max abs err':>12} {'max rel err':>12}"
+              f" {'max ulps':>8} {'outside':>8}")
+        for name, r in self.rows.items():
+            ulps = "" if r["ulps"] is None else str(r["ulps"])
+            print(f"  {name:38} {r['dtype']:5} {r['n']:>10} {r['abs']:>12.3e} {r['rel']:>12.3e}"
+                  f" {ulps:>8} {r['bad']:>8}")
+        worst_abs = max(r["abs"] for r in self.rows.values())
+        worst_rel = max(r["rel"] for r in self.rows.values())
+        print(f"  overall: max abs err {worst_abs:.3e}, max rel err {worst_rel:.3e}, "
+              f"{sum(r['bad'] for r in self.rows.values())} elements outside")
+        return all(r["bad"] == 0 for r in self.rows.values())
+
+
+def caches_untouched_elsewhere(x):
+    """Whether the kernels changed no cache row but row pos of each KV head of each batch row."""
+    written = np.zeros(CACHE_ROWS, bool)
+    for b in range(BATCH):
+        pos = ctx_of(x["seq_lens"], b)[1]
+        written[b * NUM_KV_HEADS * MAX_SEQ + np.arange(NUM_KV_HEADS) * MAX_SEQ + pos] = True
+    for name in ("k_cache", "v_cache"):
+        changed = np.any(x[name] != x[name + "0"], axis=1)
+        if np.any(changed & ~written):
+            return False
+    return True
+
+
+# --- main
+
+def default_kernel_dir():
+    root = os.environ.get("PTOAS_SAMPLES")
+    return os.path.join(root, "Qwen3DecodeA5", "kernels") if root else None
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("kernel_dir", nargs="?", default=default_kernel_dir(),
+                    help="PTOAS's test/samples/Qwen3DecodeA5/kernels (default: $PTOAS_SAMPLES/Qwen3DecodeA5/kernels)")
+    ap.add_argument("--max-ctx", type=int, default=MAX_SEQ,
+                    help="context lengths drawn from 1..N as decode.py draws them from 1..MAX_SEQ (default 4096)")
+    ap.add_argument("--full-ctx", action="store_true", help="every batch row at context length --max-ctx")
+    ap.add_argument("--workers", default="1,2", help="threads to time the step on, comma-separated (default 1,2)")
+    ap.add_argument("--seed", type=int, default=19)
+    a = ap.parse_args(argv)
+    if not 1 <= a.max_ctx <= MAX_SEQ:
+        ap.error(f"--max-ctx must be in 1..{MAX_SEQ}")
+    a.workers = [int(w) for w in a.workers.split(",")]
+    return a
+
+
+def run_all(k, x, workers):
+    """Runs the step once per entry of workers on fresh (zeroed) buffers;
+    returns the first run's buffers, every run's phase times, and whether the
+    later runs gave the same bits as the first."""
+    first, times, same = None, [], True
+    for w in workers:
+        t = make_buffers()
+        t0 = time.perf_counter()
+        phases = run_step(k, x, t, w)
+        times.append((w, time.perf_counter() - t0, phases))
+        if first is None:
+            first = t
+        else:
+            same = same and all(np.array_equal(first[n], t[n]) for n in first)
+        print(f"libpto, {w} thread{'s' if w > 1 else ''}: {times[-1][1]:.2f} s")
+    return first, times, same
+
+
+def main(argv):
+    a = parse_args(argv)
+    if a.kernel_dir is None or not os.path.isdir(a.kernel_dir):
+        where = a.kernel_dir or "$PTOAS_SAMPLES/Qwen3DecodeA5/kernels ($PTOAS_SAMPLES is not set)"
+        print(f"qwen3_decode: no kernel directory {where}: give PTOAS's test/samples/Qwen3DecodeA5/kernels "
+              "as the first argument or set PTOAS_SAMPLES to PTOAS's test/samples (PTOAS's files are not "
+              "part of libpto)", file=sys.stderr)
+        return 2
+    try:
+        import pto
+    except ImportError as e:
+        print(f"qwen3_decode: cannot import the pto package ({e}): pip install libpto, or put a build "
+              "tree's bindings/python on PYTHONPATH", file=sys.stderr)
+        return 2
+    k, missing = load_kernels(a.kernel_dir, pto)
+    if k is None:
+        print(f"qwen3_decode: {a.kernel_dir} lacks {', '.join(m + '.pto' for m in missing)}", file=sys.stderr)
+        return 2
+    t0 = time.perf_counter()
+    x = make_inputs(a.seed, a.max_ctx, a.full_ctx)
+    x["k_cache0"], x["v_cache0"] = x["k_cache"].copy(), x["v_cache"].copy()
+    print(f"inputs: {time.perf_counter() - t0:.1f} s to make; seq_lens {x['seq_lens'].tolist()}")
+
+    lib, times, same = run_all(k, x, a.workers)
+    lib = dict(lib, k_cache=x["k_cache"], v_cache=x["v_cache"])
+
+    t0 = time.perf_counter()
+    ref = reference(x)
+    numpy_s = time.perf_counter() - t0
+    print(f"numpy (its BLAS, bf16 widened to f32): {numpy_s:.2f} s")
+
+    chain = Errors(STEP_TOL, bf16_ulps=None)
+    for key, name in (("normed", "normed_states"), ("q_proj", "q_proj"), ("k_proj", "k_proj"),
+                      ("v_proj", "v_proj"), ("attn_out", "attn_out"), ("resid1", "resid1"),
+                      ("post_norm", "post_norm"), ("mlp", "mlp"), ("out", "out")):
+        chain(name, lib[key], ref[key])
+    for b in range(BATCH):
+        pos = ctx_of(x["seq_lens"], b)[1]
+        blocks = ctx_of(x["seq_lens"], b)[2]
+        chain("k_cache rows", cache_segment(lib["k_cache"], b, blocks)[:, pos], ref["k_rows"][b])
+        chain("v_cache rows", cache_segment(lib["v_cache"], b, blocks)[:, pos], ref["v_rows"][b])
+    per_kernel = Errors(F32_TOL)
+    reference(x, lib, per_kernel)
+
+    ok_kernels = per_kernel.report("each kernel against the reference on its own inputs",
+                                   f"the goldens' tolerances: f32 atol = rtol = {F32_TOL:g}, bf16 {BF16_ULPS} ulp")
+    chain.report("the whole step against the reference chain",
+                 f"atol = rtol = {STEP_TOL:g}, decode.py's; the verdict is on 'out'")
+    out = chain.rows["out"]
+    ok_step = bool(np.allclose(from_bf16(lib["out"]), from_bf16(ref["out"]), rtol=STEP_TOL, atol=STEP_TOL))
+    ok_cache = caches_untouched_elsewhere(x)
+    print(f"\nout against the chain: max abs {out['abs']:.3e}, max rel {out['rel']:.3e}, within decode.py's "
+          f"rtol = atol = {STEP_TOL:g}: {'yes' if ok_step else 'NO'}")
+    print(f"caches changed only at each row's position: {'yes' if ok_cache else 'NO'}; "
+          f"runs on {a.workers} threads gave the same bits: {'yes' if same else 'NO'}")
+    print("\ntimes (s):  " + "  ".join(f"{w} thread{'s' if w > 1 else ''}" for w, _, _ in times) + "  numpy")
+    for name in times[0][2]:
+        print(f"  {name:20} " + "  ".join(f"{p[name]:8.2f}" for _, _, p in times))
+    print(f"  {'step':20} " + "  ".join(f"{s:8.2f}" for _, s, _ in times) + f"  {numpy_s:8.2f}")
+    verdict = ok_kernels and ok_step and ok_cache and same
+    print("PASS" if verdict else "FAIL")
+    return 0 if verdict else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
