@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""One Qwen3-32B decode step (one layer, batch 16) from PTOAS's Qwen3DecodeA5 kernels.
+"""One Qwen3-32B decode step (one layer, batch 16) from PTOAS's Qwen3Decode kernels.
 
 The 14 kernels PyPTO generates from pypto-lib's models/qwen3_32b/decode.py
-(PTOAS's test/samples/Qwen3DecodeA5/kernels) run on libpto through the `pto`
+(PTOAS's test/samples/Qwen3DecodeA5/kernels, or Qwen3DecodeA3/kernels for
+A2A3) run on libpto through the `pto`
 package, chained as decode.py's orchestration launches them: the same order,
 spmd block counts and integer arguments, every intermediate a numpy array that
 the kernels read and write in place (no copies between launches). The step is
@@ -11,8 +12,9 @@ goldens' math (f32 accumulation, bf16 rounding where the kernels store bf16),
 with the goldens' tolerances, and timed on 1 and 2 worker threads against
 numpy doing the same math.
 
-Usage: qwen3_decode.py [KERNEL_DIR] [--max-ctx N] [--full-ctx] [--workers 1,2]
-KERNEL_DIR defaults to $PTOAS_SAMPLES/Qwen3DecodeA5/kernels. See README.md.
+Usage: qwen3_decode.py [KERNEL_DIR] [--sample Qwen3DecodeA5|Qwen3DecodeA3]
+                       [--max-ctx N] [--full-ctx] [--workers 1,2] [--seed S]
+KERNEL_DIR defaults to $PTOAS_SAMPLES/SAMPLE/kernels. See README.md.
 """
 
 import argparse
@@ -62,11 +64,15 @@ BF16_ULPS = 1
 STEP_TOL = 3e-3
 
 
-# --- bf16 as uint16 bits (round to nearest even, as the goldens' float32_to_bf16)
+# --- bf16 as uint16 bits
 
 def to_bf16(x):
+    """f32 to bf16 as the kernels' tcvt rounds (rmode ROUND: to nearest, ties
+    away from zero; the goldens' float32_to_bf16 rounds ties to even, which
+    differs on ties only, by 1 ulp). Adding half an ulp to the magnitude's
+    bits and truncating does it (no NaN or overflow arises here)."""
     bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
-    return ((bits + (np.uint32(0x7FFF) + ((bits >> 16) & np.uint32(1)))) >> 16).astype(np.uint16)
+    return ((bits + np.uint32(0x8000)) >> 16).astype(np.uint16)
 
 
 def from_bf16(b):
@@ -127,16 +133,38 @@ def ctx_of(seq_lens, b):
 
 # --- the step on libpto
 
+def kernel_path(kernel_dir, name):
+    """A kernel's file: KERNEL_DIR/NAME.pto (the A5 export), or in its aic/ or
+    aiv/ subdirectory (the A2A3 export keeps PyPTO's cube and vector folders)."""
+    for sub in ("", "aic", "aiv"):
+        path = os.path.join(kernel_dir, sub, name + ".pto")
+        if os.path.isfile(path):
+            return path
+    return None
+
+
 def load_kernels(kernel_dir, pto):
-    missing = [n for n in KERNELS if not os.path.isfile(os.path.join(kernel_dir, n + ".pto"))]
+    missing = [n for n in KERNELS if kernel_path(kernel_dir, n) is None]
     if missing:
         return None, missing
     progs = {}
     for n in KERNELS:
-        path = os.path.join(kernel_dir, n + ".pto")
+        path = kernel_path(kernel_dir, n)
         with open(path, encoding="utf-8") as f:
             progs[n] = pto.Program(f.read(), name=path)
     return progs, []
+
+
+def has_gm_slots(k):
+    """Whether the mixed kernels take a global-memory slot buffer for their
+    cube-to-vector pipe (the A2A3 export: its cores meet in global memory)
+    before the column block."""
+    return len(k["out_proj_residual"].parameters) == 6
+
+
+# A mixed kernel's pipe: 8 slots of 16384 bytes (slot_size in the .pto, PTOAS's
+# default slot count for one direction), as f32 elements.
+GM_SLOT_ELEMENTS = 8 * 16384 // 4
 
 
 def make_buffers():
@@ -163,6 +191,8 @@ def make_buffers():
         "up_group": z((groups, BATCH, MLP_GROUP), np.float32),
         "mlp": z((BATCH, INTERMEDIATE), np.uint16),
         "out": z((BATCH, HIDDEN), np.uint16),
+        # the A2A3 mixed kernels' pipe slots: one buffer per launch of a loop
+        "gm_slots": z((HIDDEN // Q_OUT_TILE // 2, GM_SLOT_ELEMENTS), np.float32),
     }
 
 
@@ -195,7 +225,7 @@ def mlp_group(k, t, x, g):
 
 
 def run_step(k, x, t, workers):
-    """One decode step; returns the seconds of each phase. An spmd launch of
+    """One decode step; returns each phase's wall and CPU seconds. An spmd launch of
     several blocks runs them on PTO_NUM_THREADS = workers threads; the
     independent single-block launches of decode.py's pl.parallel loops (output
     and down projections, a mixed cube + vector kernel each) run on a pool of
@@ -204,10 +234,10 @@ def run_step(k, x, t, workers):
     phases = {}
     pool = ThreadPoolExecutor(workers)
 
-    def phase(name, fn):
-        t0 = time.perf_counter()
+    def phase(name, fn):  # (wall, CPU) seconds
+        t0, c0 = time.perf_counter(), time.process_time()
         fn()
-        phases[name] = time.perf_counter() - t0
+        phases[name] = (time.perf_counter() - t0, time.process_time() - c0)
 
     def parallel(fn, items):
         list(pool.map(fn, items))  # list(): re-raises a launch's error here
@@ -218,15 +248,22 @@ def run_step(k, x, t, workers):
         k["kv_proj"](KV_HIDDEN // KV_OUT_TILE, arg0=t["normed"], arg1=x["wk"], arg2=x["wv"],
                      arg3=t["k_proj"], arg4=t["v_proj"])))
     phase("attention", lambda: [attention_row(k, x, t, b) for b in range(BATCH)])
+    def mixed(name, i, **ptrs):
+        """Launch i of a pl.parallel loop of a mixed kernel (column block 2 i)."""
+        if has_gm_slots(k):
+            k[name](**ptrs, arg4=t["gm_slots"][i], arg5=2 * i)
+        else:
+            k[name](**ptrs, arg4=2 * i)
+
     phase("output projection", lambda: parallel(
-        lambda ob: k["out_proj_residual"](arg0=t["resid1"], arg1=x["hidden_states"], arg2=t["attn_out"],
-                                          arg3=x["wo"], arg4=ob), range(0, HIDDEN // Q_OUT_TILE, 2)))
+        lambda i: mixed("out_proj_residual", i, arg0=t["resid1"], arg1=x["hidden_states"],
+                        arg2=t["attn_out"], arg3=x["wo"]), range(HIDDEN // Q_OUT_TILE // 2)))
     phase("post rmsnorm", lambda: k["post_rmsnorm"](arg0=t["resid1"], arg1=t["post_norm"],
                                                     arg2=x["post_rms_weight"]))
     phase("gate/up/silu", lambda: [mlp_group(k, t, x, g) for g in range(INTERMEDIATE // MLP_GROUP)])
     phase("down projection", lambda: parallel(
-        lambda db: k["down_proj_residual"](arg0=t["out"], arg1=t["resid1"], arg2=t["mlp"], arg3=x["w_down"],
-                                           arg4=db), range(0, HIDDEN // DOWN_N_TILE, 2)))
+        lambda i: mixed("down_proj_residual", i, arg0=t["out"], arg1=t["resid1"], arg2=t["mlp"],
+                        arg3=x["w_down"]), range(HIDDEN // DOWN_N_TILE // 2)))
     pool.shutdown()
     return phases
 
@@ -240,6 +277,13 @@ def matmul_bf16(a, w):
     for n in range(0, w.shape[1], 2048):
         out[:, n:n + 2048] = a @ from_bf16(w[:, n:n + 2048])
     return out
+
+
+def exp32(x):
+    """e^x rounded once to f32, as texp computes it (numpy's f32 exp is not
+    correctly rounded; its f64 exp rounded to f32 is, but for ties closer
+    than 2^-29 relative, which these values do not meet)."""
+    return np.exp(x.astype(np.float64)).astype(np.float32)
 
 
 def ref_rmsnorm(x, gamma):
@@ -278,7 +322,7 @@ def ref_softmax(raw, ctx):
     col = np.arange(blocks * SEQ_TILE).reshape(1, blocks, 1, SEQ_TILE)
     s = np.where(col >= ctx, F32_MIN, raw).astype(np.float32) * ATTN_SCALE
     mi = s.max(-1)
-    e = to_bf16(np.exp(s - mi[..., None]))
+    e = to_bf16(exp32(s - mi[..., None]))
     return e, mi, np.sum(from_bf16(e), axis=-1, dtype=np.float32)
 
 
@@ -293,7 +337,7 @@ def ref_online(oi, mi, li):
     for sb in range(1, oi.shape[1]):
         cm, cl = mi[:, sb, :, None], li[:, sb, :, None]
         m_new = np.maximum(m, cm)
-        alpha, beta = np.exp(m - m_new), np.exp(cm - m_new)
+        alpha, beta = exp32(m - m_new), exp32(cm - m_new)
         l = alpha * l + beta * cl
         o = o * alpha + oi[:, sb] * beta
         m = m_new
@@ -387,7 +431,7 @@ def reference(x, lib=None, check=None):
     stage("gate_proj: gate", matmul_bf16(p, x["w_gate"]), "gate")
     stage("up_proj: up", matmul_bf16(p, x["w_up"]), "up")
     g, u = (r["gate"], r["up"]) if lib is None else (lib_group(lib, "gate"), lib_group(lib, "up"))
-    stage("silu: mlp", to_bf16(g * (np.float32(1) / (np.exp(-g) + np.float32(1))) * u), "mlp")
+    stage("silu: mlp", to_bf16(g * (np.float32(1) / (exp32(-g) + np.float32(1))) * u), "mlp")
     stage("down_proj_residual: out",
           to_bf16(matmul_bf16(from_bf16(src["mlp"]), x["w_down"]) + src["resid1"]), "out")
     return r
@@ -430,7 +474,10 @@ class Errors:
         else:
             bad = ~np.isclose(g, w, rtol=self.f32_tol, atol=self.f32_tol)
         row = self.rows.setdefault(name, {"abs": 0.0, "rel": 0.0, "bad": 0, "n": 0, "ulps": None,
-                                          "dtype": "bf16" if bf16 else "f32"})
+                                          "differ": 0, "dtype": "bf16" if bf16 else "f32"})
+        bits = np.uint16 if bf16 else np.uint32  # elements whose bits differ at all
+        row["differ"] += int(np.count_nonzero(np.ascontiguousarray(got).view(bits)
+                                              != np.ascontiguousarray(want).view(bits)))
         row["abs"] = max(row["abs"], float(err.max(initial=0)))
         row["rel"] = max(row["rel"], float(rel.max(initial=0)))
         row["bad"] += int(bad.sum())
@@ -440,12 +487,12 @@ class Errors:
 
     def report(self, title, tolerance):
         print(f"\n{title} ({tolerance})")
-        print(f"  {'output':38} {'dtype':5} {'elements':>10} {'max abs err':>12} {'max rel err':>12}"
-              f" {'max ulps':>8} {'outside':>8}")
+        print(f"  {'output':36} {'dtype':5} {'elements':>9} {'differ':>7} {'max abs err':>11} "
+              f"{'max rel err':>11} {'ulps':>5} {'outside':>7}")
         for name, r in self.rows.items():
             ulps = "" if r["ulps"] is None else str(r["ulps"])
-            print(f"  {name:38} {r['dtype']:5} {r['n']:>10} {r['abs']:>12.3e} {r['rel']:>12.3e}"
-                  f" {ulps:>8} {r['bad']:>8}")
+            print(f"  {name:36} {r['dtype']:5} {r['n']:>9} {r['differ']:>7} {r['abs']:>11.3e} {r['rel']:>11.3e}"
+                  f" {ulps:>5} {r['bad']:>7}")
         worst_abs = max(r["abs"] for r in self.rows.values())
         worst_rel = max(r["rel"] for r in self.rows.values())
         print(f"  overall: max abs err {worst_abs:.3e}, max rel err {worst_rel:.3e}, "
@@ -468,15 +515,18 @@ def caches_untouched_elsewhere(x):
 
 # --- main
 
-def default_kernel_dir():
+def default_kernel_dir(sample):
     root = os.environ.get("PTOAS_SAMPLES")
-    return os.path.join(root, "Qwen3DecodeA5", "kernels") if root else None
+    return os.path.join(root, sample, "kernels") if root else None
 
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("kernel_dir", nargs="?", default=default_kernel_dir(),
-                    help="PTOAS's test/samples/Qwen3DecodeA5/kernels (default: $PTOAS_SAMPLES/Qwen3DecodeA5/kernels)")
+    ap.add_argument("kernel_dir", nargs="?",
+                    help="PTOAS's test/samples/Qwen3DecodeA5/kernels or Qwen3DecodeA3/kernels "
+                         "(default: $PTOAS_SAMPLES/SAMPLE/kernels)")
+    ap.add_argument("--sample", choices=("Qwen3DecodeA5", "Qwen3DecodeA3"), default="Qwen3DecodeA5",
+                    help="the sample whose kernels the default directory holds (default Qwen3DecodeA5)")
     ap.add_argument("--max-ctx", type=int, default=MAX_SEQ,
                     help="context lengths drawn from 1..N as decode.py draws them from 1..MAX_SEQ (default 4096)")
     ap.add_argument("--full-ctx", action="store_true", help="every batch row at context length --max-ctx")
@@ -486,6 +536,8 @@ def parse_args(argv):
     if not 1 <= a.max_ctx <= MAX_SEQ:
         ap.error(f"--max-ctx must be in 1..{MAX_SEQ}")
     a.workers = [int(w) for w in a.workers.split(",")]
+    if a.kernel_dir is None:
+        a.kernel_dir = default_kernel_dir(a.sample)
     return a
 
 
@@ -496,22 +548,23 @@ def run_all(k, x, workers):
     first, times, same = None, [], True
     for w in workers:
         t = make_buffers()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         phases = run_step(k, x, t, w)
-        times.append((w, time.perf_counter() - t0, phases))
+        times.append((w, time.perf_counter() - t0, phases, time.process_time() - c0))
         if first is None:
             first = t
         else:
             same = same and all(np.array_equal(first[n], t[n]) for n in first)
-        print(f"libpto, {w} thread{'s' if w > 1 else ''}: {times[-1][1]:.2f} s")
+        print(f"libpto, {w} thread{'s' if w > 1 else ''}: {times[-1][1]:.2f} s "
+              f"({times[-1][3]:.2f} s of CPU; load average {os.getloadavg()[0]:.1f})")
     return first, times, same
 
 
 def main(argv):
     a = parse_args(argv)
     if a.kernel_dir is None or not os.path.isdir(a.kernel_dir):
-        where = a.kernel_dir or "$PTOAS_SAMPLES/Qwen3DecodeA5/kernels ($PTOAS_SAMPLES is not set)"
-        print(f"qwen3_decode: no kernel directory {where}: give PTOAS's test/samples/Qwen3DecodeA5/kernels "
+        where = a.kernel_dir or f"$PTOAS_SAMPLES/{a.sample}/kernels ($PTOAS_SAMPLES is not set)"
+        print(f"qwen3_decode: no kernel directory {where}: give PTOAS's test/samples/{a.sample}/kernels "
               "as the first argument or set PTOAS_SAMPLES to PTOAS's test/samples (PTOAS's files are not "
               "part of libpto)", file=sys.stderr)
         return 2
@@ -533,10 +586,11 @@ def main(argv):
     lib, times, same = run_all(k, x, a.workers)
     lib = dict(lib, k_cache=x["k_cache"], v_cache=x["v_cache"])
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     ref = reference(x)
-    numpy_s = time.perf_counter() - t0
-    print(f"numpy (its BLAS, bf16 widened to f32): {numpy_s:.2f} s")
+    numpy_s, numpy_cpu = time.perf_counter() - t0, time.process_time() - c0
+    print(f"numpy (its BLAS, bf16 widened to f32): {numpy_s:.2f} s ({numpy_cpu:.2f} s of CPU; "
+          f"load average {os.getloadavg()[0]:.1f})")
 
     chain = Errors(STEP_TOL, bf16_ulps=None)
     for key, name in (("normed", "normed_states"), ("q_proj", "q_proj"), ("k_proj", "k_proj"),
@@ -562,10 +616,12 @@ def main(argv):
           f"rtol = atol = {STEP_TOL:g}: {'yes' if ok_step else 'NO'}")
     print(f"caches changed only at each row's position: {'yes' if ok_cache else 'NO'}; "
           f"runs on {a.workers} threads gave the same bits: {'yes' if same else 'NO'}")
-    print("\ntimes (s):  " + "  ".join(f"{w} thread{'s' if w > 1 else ''}" for w, _, _ in times) + "  numpy")
+    print("\ntimes (s), wall / CPU " + "".join(f"{w:>8} thread{'s' if w > 1 else ' '}" for w, *_ in times)
+          + "        numpy")
     for name in times[0][2]:
-        print(f"  {name:20} " + "  ".join(f"{p[name]:8.2f}" for _, _, p in times))
-    print(f"  {'step':20} " + "  ".join(f"{s:8.2f}" for _, s, _ in times) + f"  {numpy_s:8.2f}")
+        print(f"  {name:20} " + "".join(f"  {p[name][0]:7.2f} /{p[name][1]:6.2f}" for _, _, p, _ in times))
+    print(f"  {'step':20} " + "".join(f"  {s:7.2f} /{c:6.2f}" for _, s, _, c in times)
+          + f"  {numpy_s:7.2f} /{numpy_cpu:6.2f}")
     verdict = ok_kernels and ok_step and ok_cache and same
     print("PASS" if verdict else "FAIL")
     return 0 if verdict else 1
