@@ -197,8 +197,8 @@ def make_buffers():
 
 
 def attention_row(k, x, t, b):
-    """decode.py's scope 2 for batch row b: RoPE + cache update, then QK,
-    softmax, SV and the online softmax, each an spmd launch of
+    """decode.py's scope 2 for batch row b: RoPE + cache update (one block),
+    then QK, softmax, SV and the online softmax, each an spmd launch of
     TOTAL_Q_GROUPS // 2 = 4 blocks (two query groups a block)."""
     ctx, pos, blocks = ctx_of(x["seq_lens"], b)
     cos, sin = x["rope_cos"][pos], x["rope_sin"][pos]  # rows of the tables: views, no copy
@@ -242,12 +242,6 @@ def run_step(k, x, t, workers):
     def parallel(fn, items):
         list(pool.map(fn, items))  # list(): re-raises a launch's error here
 
-    phase("rmsnorm", lambda: k["rmsnorm"](arg0=x["hidden_states"], arg1=t["normed"], arg2=x["input_rms_weight"]))
-    phase("q/k/v projections", lambda: (
-        k["q_proj"](HIDDEN // Q_OUT_TILE, arg0=t["normed"], arg1=x["wq"], arg2=t["q_proj"]),
-        k["kv_proj"](KV_HIDDEN // KV_OUT_TILE, arg0=t["normed"], arg1=x["wk"], arg2=x["wv"],
-                     arg3=t["k_proj"], arg4=t["v_proj"])))
-    phase("attention", lambda: [attention_row(k, x, t, b) for b in range(BATCH)])
     def mixed(name, i, **ptrs):
         """Launch i of a pl.parallel loop of a mixed kernel (column block 2 i)."""
         if has_gm_slots(k):
@@ -255,6 +249,12 @@ def run_step(k, x, t, workers):
         else:
             k[name](**ptrs, arg4=2 * i)
 
+    phase("rmsnorm", lambda: k["rmsnorm"](arg0=x["hidden_states"], arg1=t["normed"], arg2=x["input_rms_weight"]))
+    phase("q/k/v projections", lambda: (
+        k["q_proj"](HIDDEN // Q_OUT_TILE, arg0=t["normed"], arg1=x["wq"], arg2=t["q_proj"]),
+        k["kv_proj"](KV_HIDDEN // KV_OUT_TILE, arg0=t["normed"], arg1=x["wk"], arg2=x["wv"],
+                     arg3=t["k_proj"], arg4=t["v_proj"])))
+    phase("attention", lambda: [attention_row(k, x, t, b) for b in range(BATCH)])
     phase("output projection", lambda: parallel(
         lambda i: mixed("out_proj_residual", i, arg0=t["resid1"], arg1=x["hidden_states"],
                         arg2=t["attn_out"], arg3=x["wo"]), range(HIDDEN // Q_OUT_TILE // 2)))
