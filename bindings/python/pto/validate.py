@@ -84,6 +84,7 @@ class Param:
     kind: str          # 'ptr', 'int', 'float'
     dtype: str         # PTOAS spelling: f32, bf16, i32, index, ...
     used: bool = True  # listed by pto-run --check (an unused scalar is not)
+    read: bool = False
     written: bool = False
     count: int = 0     # elements (pointers)
     reach: int = 0     # elements its tensor views reach (0: unknown)
@@ -334,6 +335,7 @@ def kernel_params(check_output: str) -> List[Param]:
         else:
             raise CaseError("ERROR", f"parameter %{name}: type {ty} is not one a board case passes")
         p.used = name in listed
+        p.read = ", read" in listed.get(name, "")
         p.written = "written" in listed.get(name, "")
         params.append(p)
     return params
@@ -570,6 +572,11 @@ class Validator:
         for p in params:
             if p.kind == "ptr" and p.used:
                 src = work / f"{p.board_name}.bin"
+                if not src.is_file() and not (p.read or p.written):
+                    # A buffer the kernel neither reads nor writes (a prefetch
+                    # workspace): the board leaves it out of the inputs.
+                    with open(src, "wb") as f:
+                        f.truncate(p.count * int(DTYPES[p.dtype][2][2:]))
                 if not src.is_file():
                     raise CaseError("ERROR", f"missing file: {p.board_name}.bin (the golden script did not write it)")
                 size = src.stat().st_size
