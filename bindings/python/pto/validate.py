@@ -326,8 +326,15 @@ def kernel_params(check_output: str) -> List[Param]:
         name, _, ty = part.partition(":")
         name, ty = name.strip().lstrip("%"), ty.strip()
         pm = re.match(r"!pto\.ptr<\s*(\w+)", ty)
+        mm = re.match(r"memref<((?:\d+x)+)(\w+)", ty)
         if pm:
             p = Param(name, f"v{i + 1}", "ptr", pm.group(1))
+        elif mm:
+            # A global-memory memref: a pointer whose shape fixes its size.
+            p = Param(name, f"v{i + 1}", "ptr", mm.group(2))
+            p.reach = 1
+            for dim in mm.group(1).rstrip("x").split("x"):
+                p.reach *= int(dim)
         elif re.fullmatch(r"i\d+|index", ty):
             p = Param(name, f"v{i + 1}", "int", ty)
         elif re.fullmatch(r"f16|bf16|f32|f64", ty):
@@ -517,7 +524,7 @@ class Validator:
             if p.kind == "ptr":
                 if p.dtype not in DTYPES:
                     raise CaseError("ERROR", f"parameter %{p.name}: pointer to {p.dtype}, not a dtype pto-run reads")
-                p.reach = counts.get(p.name, 0)
+                p.reach = max(p.reach, counts.get(p.name, 0))
                 p.count = max(p.reach or logical, int(minimums.get(p.board_name, 0)))
         return params
 
