@@ -126,13 +126,22 @@ def run_step(what: str, argv: Sequence[str], cwd: Path, timeout: float,
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.communicate()
+        kill_group(proc)
         raise CaseError("TIMEOUT", f"{what}: no result after {timeout:g} s (killed)")
+    except BaseException:
+        # Interrupted (Ctrl-C): the step runs in a session of its own, which
+        # the terminal's signal does not reach; end it too.
+        kill_group(proc)
+        raise
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def kill_group(proc: subprocess.Popen):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.communicate()
 
 
 def last_line(text: str) -> str:
@@ -865,6 +874,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print(f"pto-validate: {pto_run} has no --board option (a pto-run without the board mode)",
                   file=sys.stderr)
             return 2
+    if opts.scratch and not Path(opts.scratch).is_dir():
+        print(f"pto-validate: --scratch {opts.scratch}: no such directory", file=sys.stderr)
+        return 2
     v = Validator(opts, pto_run)
     if opts.all is not None:
         if not opts.all.is_dir():
@@ -891,5 +903,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return 1 if any(r.result in FAILING for r in results) else 0
 
 
+def entry() -> int:
+    try:
+        return main()
+    except KeyboardInterrupt:
+        print("pto-validate: interrupted", file=sys.stderr)
+        return 130
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry())
