@@ -1,0 +1,915 @@
+#!/usr/bin/env python3
+"""pto-validate: PTOAS's board validation with libpto (pto-run) as the board.
+
+A PTOAS sample case is a kernel (its .pto file), a golden script
+(TESTCASE_golden.py: writes the inputs NAME.bin and the expected outputs
+golden_NAME.bin) and a compare script (TESTCASE_compare.py: reads
+golden_NAME.bin and NAME.bin, exits non-zero on a mismatch). For each case
+this tool:
+
+1. describes the case as PTOAS's generate_testcase.py does: one buffer per
+   pointer parameter (named v1, v2, ... by position, as PTOAS's C++ names
+   them), its element count and type, the integer parameters' values and the
+   launch's block count. The description is written as the two files the
+   golden scripts read (main.cpp's declarations, outputs.txt);
+2. runs the golden script in a scratch directory;
+3. runs the kernel with pto-run under the case's profile (A5 or A2A3), the
+   inputs as .npy files, and writes the outputs as NAME.bin;
+4. runs the compare script and reports PASS or FAIL with the largest
+   absolute and relative error and the kernel run's time.
+
+A case without a golden script gets inputs of its own (seeded) and runs
+twice, as does one whose golden script writes inputs only: the first run's
+outputs are the second's golden (the board's determinism check). Every step has a timeout; a failing step gives one line. Usage:
+
+  pto-validate SAMPLE.pto|SAMPLE.py [--pto FILE.pto] [options]
+  pto-validate --all DIR [options]
+
+Only the standard library and numpy are needed; the kernel runs in pto-run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib.util
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+# PTOAS's dtype spellings -> (numpy dtype string, C host type the golden
+# scripts' validation_runtime.py reads back from main.cpp, npy descr).
+# bf16 travels as raw uint16 bits, as on the board.
+DTYPES = {
+    "f32": ("float32", "float", "<f4"),
+    "f16": ("float16", "half", "<f2"),
+    "bf16": ("uint16", "bfloat16_t", "<u2"),
+    "i8": ("int8", "int8_t", "|i1"),
+    "si8": ("int8", "int8_t", "|i1"),
+    "ui8": ("uint8", "uint8_t", "|u1"),
+    "i16": ("int16", "int16_t", "<i2"),
+    "si16": ("int16", "int16_t", "<i2"),
+    "ui16": ("uint16", "uint16_t", "<u2"),
+    "i32": ("int32", "int32_t", "<i4"),
+    "si32": ("int32", "int32_t", "<i4"),
+    "ui32": ("uint32", "uint32_t", "<u4"),
+    "i64": ("int64", "int64_t", "<i8"),
+    "ui64": ("uint64", "uint64_t", "<u8"),
+}
+# Scalar parameter types -> C host type (the board's main.cpp declares them so).
+SCALAR_HOST = {"i1": "bool", "i8": "int8_t", "i16": "int16_t", "i32": "int32_t",
+               "i64": "int64_t", "index": "int64_t", "f32": "float", "f16": "half",
+               "bf16": "bfloat16_t", "f64": "double"}
+# Directories whose kernels PTOAS validates under A5 (runop.sh's rule; every
+# other sample runs under A3, libpto's A2A3 profile). A module's own
+# pto.target_arch attribute wins.
+A5_DIRS = re.compile(r"^(Qwen.*A5|Deepseek.*A5|TquantMx|TquantMxDn)$")
+A3_DIRS = re.compile(r"^(Qwen.*A3|Deepseek.*A3)$")
+SEED = 19
+# The board's fallback element count (a 32 x 32 tile) when nothing fixes one.
+DEFAULT_ELEMENTS = 32 * 32
+
+
+@dataclasses.dataclass
+class Param:
+    name: str          # pto-run's name (the SSA name without '%')
+    board_name: str    # PTOAS's C++ name: v1, v2, ... by position
+    kind: str          # 'ptr', 'int', 'float'
+    dtype: str         # PTOAS spelling: f32, bf16, i32, index, ...
+    used: bool = True  # listed by pto-run --check (an unused scalar is not)
+    read: bool = False
+    written: bool = False
+    count: int = 0     # elements (pointers)
+    reach: int = 0     # elements its tensor views reach (0: unknown)
+    value: str = ""    # scalars
+
+
+@dataclasses.dataclass
+class Result:
+    case: str
+    result: str = "ERROR"   # PASS FAIL REFUSED ERROR TIMEOUT NEEDS-PTOAS-PY
+    check: str = ""         # golden | determinism
+    max_abs: Optional[float] = None
+    max_rel: Optional[float] = None
+    seconds: Optional[float] = None
+    detail: str = ""
+
+
+class CaseError(Exception):
+    """A step of a case failed; result is the reported result, the message its line."""
+
+    def __init__(self, result: str, message: str):
+        super().__init__(message)
+        self.result = result
+
+
+# --------------------------------------------------------------------------
+# Steps run as subprocesses, in their own process group, each with a timeout.
+
+def run_step(what: str, argv: Sequence[str], cwd: Path, timeout: float,
+             env: Optional[dict] = None) -> subprocess.CompletedProcess:
+    """Runs argv; a timeout kills the whole process group (a hung script's
+    children too) and raises CaseError('TIMEOUT')."""
+    try:
+        proc = subprocess.Popen(list(argv), cwd=str(cwd), env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                text=True, errors="replace", start_new_session=True)
+    except OSError as e:
+        raise CaseError("ERROR", f"{what}: cannot start {argv[0]}: {e.strerror}")
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(proc)
+        raise CaseError("TIMEOUT", f"{what}: no result after {timeout:g} s (killed)")
+    except BaseException:
+        # Interrupted (Ctrl-C): the step runs in a session of its own, which
+        # the terminal's signal does not reach; end it too.
+        kill_group(proc)
+        raise
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def kill_group(proc: subprocess.Popen):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.communicate()
+
+
+def last_line(text: str) -> str:
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return lines[-1] if lines else ""
+
+
+def script_failure(what: str, proc: subprocess.CompletedProcess) -> CaseError:
+    """One line for a script that exited non-zero or died on a signal."""
+    if proc.returncode < 0:
+        return CaseError("ERROR", f"{what} crashed (signal {-proc.returncode})")
+    tail = last_line(proc.stderr) or last_line(proc.stdout) or "no output"
+    return CaseError("ERROR", f"{what} failed (exit {proc.returncode}): {tail}")
+
+
+# --------------------------------------------------------------------------
+# PTOAS's own choices, read from its generate_testcase.py when the sample tree
+# is a PTOAS checkout (test/samples beside test/npu_validation).
+
+class BoardChoices:
+    """The integer arguments and buffer minimums PTOAS's generator picks per
+    case; without the generator, the generator's general rule (integers 1)."""
+
+    def __init__(self, generator: Optional[Path]):
+        self.module = None
+        self.source = None
+        if generator is not None and generator.is_file():
+            spec = importlib.util.spec_from_file_location("ptoas_generate_testcase", generator)
+            module = importlib.util.module_from_spec(spec)
+            try:
+                spec.loader.exec_module(module)
+            except Exception as e:  # a broken checkout: fall back, and say so
+                print(f"pto-validate: {generator}: not loaded ({e}); integer arguments are 1",
+                      file=sys.stderr)
+            else:
+                self.module = module
+                self.source = generator
+
+    def integer(self, testcase: str, name: str, host_type: str, sample: str) -> int:
+        if self.module is not None and hasattr(self.module, "_integer_scalar_default_value"):
+            value = self.module._integer_scalar_default_value(testcase, name, host_type, sample)
+            if value is not None:
+                return int(value)
+        return 1
+
+    def minimums(self, testcase: str, sample: str) -> Dict[str, int]:
+        if self.module is not None and hasattr(self.module, "_pointer_count_minimums_for_case"):
+            return dict(self.module._pointer_count_minimums_for_case(sample, testcase))
+        return {}
+
+
+def find_generator(start: Path) -> Optional[Path]:
+    for d in [start] + list(start.parents):
+        for cand in (d / "npu_validation" / "scripts" / "generate_testcase.py",
+                     d / "test" / "npu_validation" / "scripts" / "generate_testcase.py"):
+            if cand.is_file():
+                return cand
+    return None
+
+
+# --------------------------------------------------------------------------
+# The kernel: its parameters (pto-run --check) and its buffers' footprints
+# (the .pto's tensor views, evaluated with the integer arguments' values).
+
+_CONST = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*arith\.constant\s+(-?\d+)\s*:\s*(i\d+|index)\b")
+_BINOP = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*arith\.(addi|subi|muli|divsi|divui|ceildivsi|remsi|"
+                    r"maxsi|minsi)\s+(%[\w.$-]+)\s*,\s*(%[\w.$-]+)")
+_CAST = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*arith\.(index_cast|extsi|extui|trunci)\s+(%[\w.$-]+)")
+_ADDPTR = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*pto\.addptr\s+(%[\w.$-]+)\s*,\s*(%[\w.$-]+)")
+_VIEW = re.compile(r"pto\.make_tensor_view\s+(%[\w.$-]+)\s*,\s*shape\s*=\s*\[([^\]]*)\]\s*,"
+                   r"\s*strides\s*=\s*\[([^\]]*)\]")
+_PARTITION = re.compile(r"pto\.partition_view\s+%[\w.$-]+\s*,\s*offsets\s*=\s*\[[^\]]*\]\s*,"
+                        r"\s*sizes\s*=\s*\[([^\]]*)\]")
+
+
+def _binop(op: str, a: int, b: int) -> Optional[int]:
+    if op in ("divsi", "divui", "ceildivsi", "remsi") and b == 0:
+        return None
+    return {"addi": lambda: a + b, "subi": lambda: a - b, "muli": lambda: a * b,
+            "divsi": lambda: int(a / b), "divui": lambda: a // b,
+            "ceildivsi": lambda: -(-a // b), "remsi": lambda: a - b * int(a / b),
+            "maxsi": lambda: max(a, b), "minsi": lambda: min(a, b)}[op]()
+
+
+def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tuple[Dict[str, int], int]:
+    """Elements each pointer parameter's tensor views reach (1 + sum of
+    (dim - 1) * stride, plus an addptr offset), from the values the text and
+    the integer arguments fix; views with an unknown dimension are left out.
+    Also the board's logical element count: the first fixed 2-D window."""
+    env = {"%" + k: v for k, v in ints.items()}
+    base: Dict[str, Tuple[str, int]] = {"%" + p: ("%" + p, 0) for p in pointers}
+    counts: Dict[str, int] = {}
+    logical = None
+
+    def values(blob: str) -> Optional[List[int]]:
+        out = []
+        for tok in (t.strip() for t in blob.split(",")):
+            if tok in env:
+                out.append(env[tok])
+            elif re.fullmatch(r"-?\d+", tok):
+                out.append(int(tok))
+            else:
+                return None
+        return out
+
+    # A statement continued over several lines (after a comma, before its
+    # type) is read as one line.
+    text = re.sub(r",[ \t]*\n\s*", ", ", text)
+    text = re.sub(r"\n\s*(?=[:\]])", " ", text)
+    for line in text.splitlines():
+        m = _CONST.match(line)
+        if m:
+            env[m.group(1)] = int(m.group(2))
+            continue
+        m = _BINOP.match(line)
+        if m and m.group(3) in env and m.group(4) in env:
+            v = _binop(m.group(2), env[m.group(3)], env[m.group(4)])
+            if v is not None:
+                env[m.group(1)] = v
+            continue
+        m = _CAST.match(line)
+        if m and m.group(3) in env:
+            env[m.group(1)] = env[m.group(3)]
+            continue
+        m = _ADDPTR.match(line)
+        if m and m.group(2) in base and m.group(3) in env:
+            root, off = base[m.group(2)]
+            base[m.group(1)] = (root, off + env[m.group(3)])
+            continue
+        m = _PARTITION.search(line)
+        if m and logical is None:
+            sizes = values(m.group(1))
+            if sizes and len(sizes) >= 2 and all(s > 0 for s in sizes):
+                logical = sizes[-2] * sizes[-1]
+        m = _VIEW.search(line)
+        if m and m.group(1) in base:
+            shape, strides = values(m.group(2)), values(m.group(3))
+            if shape is None or strides is None or len(shape) != len(strides):
+                continue
+            root, off = base[m.group(1)]
+            reach = 0 if 0 in shape else 1 + sum((d - 1) * s for d, s in zip(shape, strides))
+            name = root[1:]
+            counts[name] = max(counts.get(name, 0), reach + max(off, 0))
+            if logical is None and len(shape) >= 2 and shape[-1] > 0 and shape[-2] > 0:
+                logical = shape[-2] * shape[-1]
+    return counts, logical or DEFAULT_ELEMENTS
+
+
+def split_top(blob: str) -> List[str]:
+    """Splits a parameter list at the commas outside <...> and (...)."""
+    parts, depth, cur = [], 0, ""
+    for ch in blob:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def kernel_params(check_output: str) -> List[Param]:
+    """The entry's parameters in order, from pto-run --check's listing: the
+    entry's signature (functions:) and which are used, read and written
+    (parameters:)."""
+    listed: Dict[str, str] = {}
+    section = ""
+    signature = None
+    for line in check_output.splitlines():
+        if not line.startswith(" "):
+            section = line.rstrip(":").strip()
+            continue
+        if section == "parameters":
+            fields = line.split(None, 1)
+            if len(fields) == 2:
+                listed[fields[0]] = fields[1]
+        elif section == "functions" and line.rstrip().endswith("(entry)"):
+            signature = line
+    if signature is None:
+        raise CaseError("ERROR", "pto-run --check names no entry function")
+    m = re.search(r"@[\w.$-]+\((.*)\)\s*(->.*)?\(entry\)\s*$", signature)
+    if not m:
+        raise CaseError("ERROR", f"cannot read the entry's signature: {signature.strip()}")
+    params = []
+    for i, part in enumerate(split_top(m.group(1))):
+        name, _, ty = part.partition(":")
+        name, ty = name.strip().lstrip("%"), ty.strip()
+        pm = re.match(r"!pto\.ptr<\s*(\w+)", ty)
+        mm = re.match(r"memref<((?:\d+x)+)(\w+)", ty)
+        if pm:
+            p = Param(name, f"v{i + 1}", "ptr", pm.group(1))
+        elif mm:
+            # A global-memory memref: a pointer whose shape fixes its size.
+            p = Param(name, f"v{i + 1}", "ptr", mm.group(2))
+            p.reach = 1
+            for dim in mm.group(1).rstrip("x").split("x"):
+                p.reach *= int(dim)
+        elif re.fullmatch(r"i\d+|index", ty):
+            p = Param(name, f"v{i + 1}", "int", ty)
+        elif re.fullmatch(r"f16|bf16|f32|f64", ty):
+            p = Param(name, f"v{i + 1}", "float", ty)
+        else:
+            raise CaseError("ERROR", f"parameter %{name}: type {ty} is not one a board case passes")
+        p.used = name in listed
+        p.read = ", read" in listed.get(name, "")
+        p.written = "written" in listed.get(name, "")
+        params.append(p)
+    return params
+
+
+# --------------------------------------------------------------------------
+# .npy files as pto-run reads and writes them (a header, then the raw bytes:
+# exactly a NAME.bin), so that a buffer of gigabytes is copied, never parsed.
+
+def write_npy(bin_path: Path, npy_path: Path, descr: str, count: int):
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }" % (descr, count)
+    pad = 64 - (10 + len(header) + 1) % 64
+    header = header + " " * pad + "\n"
+    with open(npy_path, "wb") as out, open(bin_path, "rb") as src:
+        out.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode("latin1"))
+        shutil.copyfileobj(src, out, 1 << 22)
+
+
+def npy_to_bin(npy_path: Path, bin_path: Path):
+    with open(npy_path, "rb") as src, open(bin_path, "wb") as out:
+        magic = src.read(8)
+        if magic[:6] != b"\x93NUMPY":
+            raise CaseError("ERROR", f"{npy_path.name}: not a .npy file")
+        size = 4 if magic[6] >= 2 else 2
+        src.read(int.from_bytes(src.read(size), "little"))
+        shutil.copyfileobj(src, out, 1 << 22)
+
+
+# --------------------------------------------------------------------------
+# Cases: where a sample's files are, its profile and block count.
+
+@dataclasses.dataclass
+class Case:
+    name: str                      # shown in the table
+    testcase: str                  # PTOAS's testcase name (the file's stem)
+    sample_root: Path              # the sample's directory (its golden scripts)
+    pto: Optional[Path] = None
+    builder: Optional[Path] = None # a Python builder without a .pto
+    golden: Optional[Path] = None
+    compare: Optional[Path] = None
+
+
+def testcase_name(path: Path) -> str:
+    stem = path.stem
+    for suffix in ("-pto", "_pto"):
+        if stem.endswith(suffix):
+            stem = stem[: -len(suffix)]
+    return stem
+
+
+def case_asset(sample_root: Path, testcase: str, kind: str) -> Optional[Path]:
+    """The sample's golden or compare script for a testcase, where PTOAS's
+    generator looks: TESTCASE_KIND.py, npu_validation/TESTCASE/KIND.py,
+    npu_validation/KIND.py."""
+    for cand in (sample_root / f"{testcase}_{kind}.py",
+                 sample_root / "npu_validation" / testcase / f"{kind}.py",
+                 sample_root / "npu_validation" / f"{kind}.py"):
+        if cand.is_file():
+            return cand
+    return None
+
+
+def make_case(path: Path, sample_root: Path, name: str, pto: Optional[Path] = None) -> Case:
+    # Absolute paths: every step runs in a directory of its own.
+    path, sample_root = path.resolve(), sample_root.resolve()
+    pto = pto.resolve() if pto is not None else None
+    tc = testcase_name(path)
+    case = Case(name=name, testcase=tc, sample_root=sample_root)
+    if path.suffix == ".pto":
+        case.pto = path
+    else:
+        case.builder = path
+        case.pto = pto if pto is not None else (path.with_suffix(".pto") if path.with_suffix(".pto").is_file() else None)
+    case.golden = case_asset(sample_root, tc, "golden")
+    case.compare = case_asset(sample_root, tc, "compare")
+    return case
+
+
+def sample_root_of(path: Path) -> Path:
+    """A single file's sample directory: the nearest directory up from it that
+    holds its golden script, else the one whose parent holds
+    validation_runtime.py, else its own directory."""
+    tc = testcase_name(path)
+    ups = [path.parent] + list(path.parent.parents)[:3]
+    for d in ups:
+        if case_asset(d, tc, "golden") is not None:
+            return d
+    for d in ups:
+        if (d.parent / "validation_runtime.py").is_file():
+            return d
+    return path.parent
+
+
+def is_builder(path: Path) -> bool:
+    n = path.name
+    return not (n.endswith("_golden.py") or n.endswith("_compare.py") or "_golden_" in n
+                or n in ("validation_runtime.py", "golden.py", "compare.py", "__init__.py")
+                or "npu_validation" in path.parts)
+
+
+def discover(tree: Path) -> List[Case]:
+    """Every .pto file of a sample tree (a PTOAS checkout's test/samples or the
+    tree itself), and every Python builder without a .pto beside it."""
+    root = tree / "test" / "samples" if (tree / "test" / "samples").is_dir() else tree
+    cases = []
+    for path in sorted(root.rglob("*")):
+        if not path.is_file() or path.suffix not in (".pto", ".py"):
+            continue
+        rel = path.relative_to(root)
+        if path.suffix == ".py" and (len(rel.parts) < 2 or not is_builder(path)
+                                     or path.with_suffix(".pto").is_file()):
+            continue
+        sample_root = root / rel.parts[0] if len(rel.parts) > 1 else root
+        cases.append(make_case(path, sample_root, str(rel.with_suffix("")) + path.suffix))
+    return cases
+
+
+def case_profile(text: str, sample_root: Path) -> str:
+    m = re.search(r'pto\.target_arch\s*=\s*"(\w+)"', text)
+    if m:
+        return "A5" if m.group(1).lower() == "a5" else "A2A3"
+    return "A5" if A5_DIRS.match(sample_root.name) else "A2A3"
+
+
+def case_blocks(text: str, testcase: str) -> int:
+    # PTOAS launches one block, two for its inter-core synchronisation tests
+    # (a producer and a consumer block).
+    if testcase.startswith("test_intercore_sync_") and "pto.get_block_idx" in text:
+        return 2
+    return 1
+
+
+# --------------------------------------------------------------------------
+# One case, step by step, in a scratch directory.
+
+class Validator:
+    def __init__(self, opts: argparse.Namespace, pto_run: str):
+        self.opts = opts
+        self.pto_run = pto_run
+        self.python = opts.python or sys.executable
+        self.choices_cache: Dict[Optional[Path], BoardChoices] = {}
+
+    def timeout(self, step: str) -> float:
+        specific = getattr(self.opts, f"{step}_timeout", None)
+        return specific if specific is not None else self.opts.timeout
+
+    def choices(self, case: Case) -> BoardChoices:
+        gen = find_generator(case.sample_root)
+        if gen not in self.choices_cache:
+            self.choices_cache[gen] = BoardChoices(gen)
+        return self.choices_cache[gen]
+
+    def pto_run_argv(self, pto: Path, profile: str, *extra: str) -> List[str]:
+        argv = [self.pto_run, str(pto), "--profile", profile]
+        if self.opts.board:
+            argv.append("--board")
+        return argv + list(extra)
+
+    def setup(self, case: Case, text: str, profile: str) -> List[Param]:
+        """pto-run --check, then each parameter's buffer or value as the board gives it."""
+        proc = run_step("pto-run --check", self.pto_run_argv(case.pto, profile, "--check"),
+                        case.pto.parent, self.timeout("run"))
+        refusal_or_failure(proc)
+        params = kernel_params(proc.stdout)
+        choices = self.choices(case)
+        ints = {}
+        for p in params:
+            host = SCALAR_HOST.get(p.dtype, "int64_t")
+            if p.kind == "int":
+                p.value = "1" if p.dtype == "i1" else str(
+                    choices.integer(case.testcase, p.board_name, host, case.sample_root.name))
+                ints[p.name] = int(p.value)
+            elif p.kind == "float":
+                p.value = "1.0"
+        pointers = [p.name for p in params if p.kind == "ptr"]
+        counts, logical = footprints(text, ints, pointers)
+        minimums = choices.minimums(case.testcase, case.sample_root.name)
+        for p in params:
+            if p.kind == "ptr":
+                if p.dtype not in DTYPES:
+                    raise CaseError("ERROR", f"parameter %{p.name}: pointer to {p.dtype}, not a dtype pto-run reads")
+                p.reach = max(p.reach, counts.get(p.name, 0))
+                p.count = max(p.reach or logical, int(minimums.get(p.board_name, 0)))
+        return params
+
+    def describe(self, params: List[Param], work: Path):
+        """The case in the declarations PTOAS's validation_runtime.py reads
+        (main.cpp) and its outputs (outputs.txt)."""
+        lines = ["// The board case as pto-validate sets it up (read by the golden scripts)."]
+        for p in params:
+            if p.kind == "int":
+                host = SCALAR_HOST.get(p.dtype, "int64_t")
+                lines.append(f"{host} {p.board_name} = {'true' if host == 'bool' else p.value};")
+            elif p.kind == "float":
+                lines.append(f"{SCALAR_HOST[p.dtype]} {p.board_name} = {p.value};")
+        for p in params:
+            if p.kind == "ptr":
+                host = DTYPES[p.dtype][1] if p.dtype != "f16" else "aclFloat16"
+                lines.append(f"size_t elemCount_{p.board_name} = {p.count};")
+                lines.append(f"size_t fileSize_{p.board_name} = elemCount_{p.board_name} * sizeof({host});")
+        for p in params:
+            if p.kind == "ptr":
+                lines.append(f'ReadFile("./{p.board_name}.bin", fileSize_{p.board_name});')
+        (work / "main.cpp").write_text("\n".join(lines) + "\n")
+        (work / "outputs.txt").write_text("".join(f"{p.board_name}\n" for p in params
+                                                  if p.kind == "ptr" and p.written))
+
+    def script_env(self, case: Case, profile: str) -> dict:
+        env = dict(os.environ)
+        env["SOC_VERSION"] = "Ascend950" if profile == "A5" else "Ascend910B"
+        extra = [str(case.sample_root)] + ([str(case.golden.parent)] if case.golden else [])
+        env["PYTHONPATH"] = os.pathsep.join(extra + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        return env
+
+    def copy_scripts(self, case: Case, work: Path):
+        shutil.copy2(case.golden, work / "golden.py")
+        if case.compare is not None:
+            shutil.copy2(case.compare, work / "compare.py")
+        for helper in case.sample_root.glob("*_golden_*.py"):
+            shutil.copy2(helper, work / helper.name)
+        for d in (case.sample_root, case.sample_root.parent):
+            if (d / "validation_runtime.py").is_file():
+                shutil.copy2(d / "validation_runtime.py", work / "validation_runtime.py")
+                break
+
+    def run_kernel(self, case: Case, params: List[Param], profile: str, blocks: int,
+                   work: Path, tag: str) -> float:
+        """pto-run on the NAME.bin inputs; the written buffers back to NAME.bin.
+        Returns the run's wall time in seconds."""
+        run_dir = work / f"run{tag}"
+        run_dir.mkdir()
+        args, outs = [], []
+        for p in params:
+            if p.kind == "ptr" and p.used:
+                src = work / f"{p.board_name}.bin"
+                if not src.is_file() and not (p.read or p.written):
+                    # A buffer the kernel neither reads nor writes (a prefetch
+                    # workspace): the board leaves it out of the inputs.
+                    with open(src, "wb") as f:
+                        f.truncate(p.count * int(DTYPES[p.dtype][2][2:]))
+                if not src.is_file():
+                    raise CaseError("ERROR", f"missing file: {p.board_name}.bin (the golden script did not write it)")
+                size = src.stat().st_size
+                itemsize = int(DTYPES[p.dtype][2][2:])
+                if size != p.count * itemsize:
+                    raise CaseError("ERROR", f"{p.board_name}.bin holds {size} bytes, the case {p.count} x {itemsize}")
+                write_npy(src, run_dir / f"{p.board_name}.npy", DTYPES[p.dtype][2], p.count)
+                args.append(f"{p.name}={run_dir / (p.board_name + '.npy')}")
+                if p.written:
+                    outs += ["--out", f"{p.name}={run_dir / ('out_' + p.board_name + '.npy')}"]
+            elif p.kind != "ptr" and p.used:
+                args.append(f"{p.name}={p.value}")
+        argv = self.pto_run_argv(case.pto, profile, "--blocks", str(blocks), *outs, *args)
+        start = time.monotonic()
+        proc = run_step("pto-run", argv, run_dir, self.timeout("run"))
+        seconds = time.monotonic() - start
+        refusal_or_failure(proc)
+        for p in params:
+            if p.kind == "ptr" and p.used and p.written:
+                npy_to_bin(run_dir / f"out_{p.board_name}.npy", work / f"{p.board_name}{tag}.bin")
+        shutil.rmtree(run_dir)
+        return seconds
+
+
+def refusal_or_failure(proc: subprocess.CompletedProcess):
+    """pto-run's exit: 1 is libpto's refusal (REFUSED, its sentence), 2 a usage
+    error, a signal a crash."""
+    if proc.returncode == 0:
+        return
+    if proc.returncode < 0:
+        raise CaseError("ERROR", f"pto-run crashed (signal {-proc.returncode})")
+    err = next((ln for ln in proc.stderr.splitlines() if "error:" in ln), last_line(proc.stderr))
+    m = re.match(r"^(.*?):(\d+):(\d+): error: (.*)$", err)
+    if m:
+        err = f"{Path(m.group(1)).name}:{m.group(2)}:{m.group(3)}: {m.group(4)}"
+    if proc.returncode == 1:
+        raise CaseError("REFUSED", err)
+    raise CaseError("ERROR", err or f"pto-run exited {proc.returncode}")
+
+
+# --------------------------------------------------------------------------
+# Inputs for a case without a golden, errors against a golden, a compare
+# script's absence.
+
+def own_inputs(params: List[Param], work: Path):
+    """Seeded inputs for a determinism-only case: floats uniform in [0, 1),
+    integers zero, and written buffers zero when the kernel has other buffers
+    (the board's conventions)."""
+    import numpy as np
+    rng = np.random.default_rng(SEED)
+    ptrs = [p for p in params if p.kind == "ptr"]
+    for p in ptrs:
+        dt = np.dtype(DTYPES[p.dtype][0])
+        if (p.written and len(ptrs) > 1) or dt.kind in "iu" and p.dtype != "bf16":
+            data = np.zeros(p.count, dtype=dt)
+        elif p.dtype == "bf16":
+            data = (rng.random(p.count, dtype=np.float32).view(np.uint32) >> 16).astype(np.uint16)
+        else:
+            data = rng.random(p.count).astype(dt)
+        data.tofile(work / f"{p.board_name}.bin")
+
+
+def as_float(data, dtype: str):
+    import numpy as np
+    if dtype == "bf16":
+        return (data.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    return data.astype(np.float64)
+
+
+def errors(params: List[Param], work: Path) -> Tuple[Optional[float], Optional[float]]:
+    """The largest absolute and relative error over every output against its
+    golden_NAME.bin (NaN against NaN counts as equal; relative errors over the
+    elements whose golden value is not zero)."""
+    import numpy as np
+    max_abs = max_rel = None
+    for p in params:
+        if p.kind != "ptr" or not p.written:
+            continue
+        gpath, opath = work / f"golden_{p.board_name}.bin", work / f"{p.board_name}.bin"
+        if not gpath.is_file() or not opath.is_file():
+            continue
+        dt = np.dtype(DTYPES[p.dtype][0])
+        g, o = as_float(np.fromfile(gpath, dtype=dt), p.dtype), as_float(np.fromfile(opath, dtype=dt), p.dtype)
+        if g.shape != o.shape or g.size == 0:
+            continue
+        with np.errstate(invalid="ignore", divide="ignore"):
+            diff = np.abs(g - o)
+            diff[np.isnan(g) & np.isnan(o)] = 0.0
+            diff[(g == o)] = 0.0
+            diff[np.isnan(diff)] = np.inf
+            nz = g != 0
+            rel = float(np.max(diff[nz] / np.abs(g[nz]))) if nz.any() else 0.0
+        a = float(np.max(diff))
+        max_abs = a if max_abs is None else max(max_abs, a)
+        max_rel = rel if max_rel is None else max(max_rel, rel)
+    return max_abs, max_rel
+
+
+def default_compare(params: List[Param], work: Path) -> Tuple[bool, str]:
+    """PTOAS's generated compare when a sample has a golden and no compare
+    script: f32 within 1e-4, f16 within 1e-2 (absolute and relative), bf16
+    within 1 ulp, integers exactly; over the elements the kernel's views
+    reach when the buffer is larger."""
+    import numpy as np
+    for p in params:
+        if p.kind != "ptr" or not p.written:
+            continue
+        gpath, opath = work / f"golden_{p.board_name}.bin", work / f"{p.board_name}.bin"
+        if not gpath.is_file():
+            return False, f"missing file: golden_{p.board_name}.bin (the golden script did not write it)"
+        dt = np.dtype(DTYPES[p.dtype][0])
+        g, o = np.fromfile(gpath, dtype=dt), np.fromfile(opath, dtype=dt)
+        if g.shape != o.shape:
+            return False, f"{p.board_name}: {o.size} elements, golden {g.size}"
+        if 0 < p.reach < g.size:
+            g, o = g[:p.reach], o[:p.reach]
+        if p.dtype == "bf16":
+            def ordered(b):
+                b = b.astype(np.int32)
+                return np.where(b & 0x8000, 0x8000 - (b & 0x7FFF), 0x8000 + b)
+            gf, of = as_float(g, "bf16"), as_float(o, "bf16")
+            ok = (np.abs(ordered(g) - ordered(o)) <= 1) | (np.isnan(gf) & np.isnan(of))
+            ok = bool(ok.all())
+        elif dt.kind == "f":
+            eps = 1e-4 if p.dtype == "f32" else 1e-2
+            ok = bool(np.allclose(g, o, atol=eps, rtol=eps, equal_nan=True))
+        else:
+            ok = bool(np.array_equal(g, o))
+        if not ok:
+            return False, f"{p.board_name} differs from its golden"
+    return True, ""
+
+
+def make_inputs(v: Validator, case: Case, params: List[Param], profile: str, work: Path):
+    """The golden script (inputs NAME.bin, maybe golden_NAME.bin), or for a
+    case without one, seeded inputs of the tool's own."""
+    if case.golden is None:
+        own_inputs(params, work)
+        return
+    proc = run_step("golden script", [v.python, "golden.py"], work, v.timeout("golden"),
+                    v.script_env(case, profile))
+    if proc.returncode != 0:
+        raise script_failure(f"golden script {case.golden.name}", proc)
+
+
+def run_board_flow(v: Validator, case: Case, params: List[Param], profile: str, blocks: int,
+                   work: Path, res: Result):
+    """The board's order: inputs (and goldens), the kernel, and where no
+    golden_NAME.bin was written, the outputs kept as the golden and the
+    inputs made and the kernel run again (determinism only); then the
+    compare script (or PTOAS's generated compare, without one)."""
+    if case.golden is not None:
+        v.copy_scripts(case, work)
+    make_inputs(v, case, params, profile, work)
+    res.seconds = v.run_kernel(case, params, profile, blocks, work, "")
+    outputs = [p for p in params if p.kind == "ptr" and p.written]
+    if not any((work / f"golden_{p.board_name}.bin").is_file() for p in outputs):
+        res.check = "determinism"
+        for p in outputs:
+            shutil.copyfile(work / f"{p.board_name}.bin", work / f"golden_{p.board_name}.bin")
+        make_inputs(v, case, params, profile, work)
+        res.seconds = max(res.seconds, v.run_kernel(case, params, profile, blocks, work, ""))
+    else:
+        res.check = "golden"
+    res.max_abs, res.max_rel = errors(params, work)
+    if case.compare is None:
+        ok, why = default_compare(params, work)
+        res.result, res.detail = ("PASS", "") if ok else ("FAIL", why)
+        return
+    proc = run_step("compare script", [v.python, "compare.py"], work, v.timeout("compare"),
+                    v.script_env(case, profile))
+    if proc.returncode < 0:
+        raise script_failure(f"compare script {case.compare.name}", proc)
+    if proc.returncode == 0:
+        res.result = "PASS"
+        return
+    # A compare script that reports a mismatch prints [ERROR] lines and exits
+    # non-zero; one that dies on an exception is a broken script, not a FAIL.
+    if "Traceback (most recent call last)" in proc.stderr:
+        raise script_failure(f"compare script {case.compare.name}", proc)
+    out = proc.stdout + "\n" + proc.stderr
+    res.result = "FAIL"
+    mismatch = [ln.strip() for ln in out.splitlines() if "[ERROR]" in ln and "compare failed" not in ln]
+    res.detail = mismatch[0] if mismatch else last_line(out)
+
+
+def validate_case(v: Validator, case: Case) -> Result:
+    res = Result(case=case.name, check="-")
+    if case.pto is None:
+        res.result = "NEEDS-PTOAS-PY"
+        res.detail = "a Python builder: needs PTOAS's Python package to print its .pto (or give --pto FILE.pto)"
+        return res
+    work = Path(tempfile.mkdtemp(prefix="pto-validate-", dir=v.opts.scratch))
+    try:
+        text = case.pto.read_text(encoding="utf-8", errors="replace")
+        profile = v.opts.profile or case_profile(text, case.sample_root)
+        blocks = v.opts.blocks or case_blocks(text, case.testcase)
+        params = v.setup(case, text, profile)
+        v.describe(params, work)
+        run_board_flow(v, case, params, profile, blocks, work, res)
+    except CaseError as e:
+        res.result, res.detail = e.result, str(e)
+    except OSError as e:
+        res.result, res.detail = "ERROR", f"{e.filename or ''}: {e.strerror}".lstrip(": ")
+    finally:
+        if v.opts.keep:
+            res.detail = (res.detail + f" (scratch kept: {work})").strip()
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    return res
+
+
+# --------------------------------------------------------------------------
+# The command line.
+
+FAILING = ("FAIL", "REFUSED", "ERROR", "TIMEOUT")
+
+
+def fmt(x: Optional[float]) -> str:
+    return "-" if x is None else f"{x:.3g}"
+
+
+def find_pto_run(opts: argparse.Namespace) -> str:
+    for cand in (opts.pto_run, os.environ.get("PTO_RUN"),
+                 str(Path(__file__).resolve().parent / "pto-run")):
+        if cand and Path(cand).is_file() and os.access(cand, os.X_OK):
+            return os.path.abspath(cand)
+    found = shutil.which("pto-run")
+    if found:
+        return os.path.abspath(found)
+    raise SystemExit("pto-validate: pto-run not found (give --pto-run PATH or set PTO_RUN)")
+
+
+def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(
+        prog="pto-validate",
+        description="PTOAS's board validation on libpto: each sample's golden script, its kernel "
+                    "run with pto-run, its compare script; PASS/FAIL with the largest errors.")
+    ap.add_argument("sample", nargs="?", type=Path, help="a sample's .pto file (or its Python builder)")
+    ap.add_argument("--all", type=Path, metavar="DIR",
+                    help="every case of a sample tree (a PTOAS checkout or its test/samples)")
+    ap.add_argument("--pto", type=Path, help="the .pto a Python builder prints, built elsewhere")
+    ap.add_argument("--pto-run", help="the pto-run to use (default: $PTO_RUN, beside this tool, $PATH)")
+    ap.add_argument("--board", action="store_true", help="pass --board to pto-run (the board mode)")
+    ap.add_argument("--profile", choices=["A2A3", "A5"], help="override the case's target")
+    ap.add_argument("--blocks", type=int, help="override the launch's block count")
+    ap.add_argument("--timeout", type=float, default=600.0, help="seconds per step (default 600)")
+    ap.add_argument("--golden-timeout", type=float, help="seconds for a golden script")
+    ap.add_argument("--run-timeout", type=float, help="seconds for a pto-run step")
+    ap.add_argument("--compare-timeout", type=float, help="seconds for a compare script")
+    ap.add_argument("--python", help="the interpreter for the scripts (default: this one)")
+    ap.add_argument("--scratch", help="where scratch directories go (default: $TMPDIR)")
+    ap.add_argument("--keep", action="store_true", help="keep each case's scratch directory")
+    ap.add_argument("--filter", help="--all: only cases whose name contains this")
+    opts = ap.parse_args(argv)
+    if (opts.sample is None) == (opts.all is None):
+        ap.error("give one sample or --all DIR")
+    return opts
+
+
+def print_table(results: List[Result], out=sys.stdout):
+    width = max([4] + [len(r.case) for r in results])
+    out.write(f"{'case':<{width}}  {'result':<14} {'check':<11} {'max abs':>9} {'max rel':>9} {'time s':>8}  detail\n")
+    for r in results:
+        out.write(f"{r.case:<{width}}  {r.result:<14} {r.check:<11} {fmt(r.max_abs):>9} {fmt(r.max_rel):>9} "
+                  f"{fmt(r.seconds):>8}  {r.detail}\n")
+    counts: Dict[str, int] = {}
+    for r in results:
+        counts[r.result] = counts.get(r.result, 0) + 1
+    out.write(f"{len(results)} cases: " + ", ".join(f"{k} {counts[k]}" for k in sorted(counts)) + "\n")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    opts = parse_args(argv)
+    pto_run = find_pto_run(opts)
+    if opts.board:
+        helptext = subprocess.run([pto_run, "--help"], capture_output=True, text=True).stdout
+        if "--board" not in helptext:
+            print(f"pto-validate: {pto_run} has no --board option (a pto-run without the board mode)",
+                  file=sys.stderr)
+            return 2
+    if opts.scratch and not Path(opts.scratch).is_dir():
+        print(f"pto-validate: --scratch {opts.scratch}: no such directory", file=sys.stderr)
+        return 2
+    v = Validator(opts, pto_run)
+    if opts.all is not None:
+        if not opts.all.is_dir():
+            print(f"pto-validate: {opts.all}: no such directory", file=sys.stderr)
+            return 2
+        cases = [c for c in discover(opts.all) if not opts.filter or opts.filter in c.name]
+    else:
+        if not opts.sample.is_file():
+            print(f"pto-validate: {opts.sample}: no such file", file=sys.stderr)
+            return 2
+        cases = [make_case(opts.sample, sample_root_of(opts.sample), str(opts.sample), opts.pto)]
+    results = []
+    for case in cases:
+        res = validate_case(v, case)
+        results.append(res)
+        print(f"{res.result} {res.case} ({res.check}, max abs {fmt(res.max_abs)}, max rel "
+              f"{fmt(res.max_rel)}, {fmt(res.seconds)} s){': ' + res.detail if res.detail else ''}",
+              flush=True)
+    if opts.all is not None:
+        print()
+        print_table(results)
+    if opts.sample is not None:
+        return 0 if results[0].result == "PASS" else 1
+    return 1 if any(r.result in FAILING for r in results) else 0
+
+
+def entry() -> int:
+    try:
+        return main()
+    except KeyboardInterrupt:
+        print("pto-validate: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(entry())
