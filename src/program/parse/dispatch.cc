@@ -101,12 +101,13 @@ void RefuseMxQuantisation(Parser& p, const Token& op, const Results&) {
           "MXFP4_E2M1, float8 or float4 elements sharing an e8m0 scale per block), and "
           "float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not supported");
 }
-// PTOAS's comm dialect moves tiles between cards (NPUs) and signals across
-// them: a program here runs the blocks of one card.
+void ReadComm(Parser& p, const Token& op, const Results& r) { p.cores().ParseComm(op, r); }
+// The comm dialect's asynchronous DMA sessions (build_async_session,
+// tput_async, tget_async, test_async_event) are not read yet.
 void RefuseMultiCard(Parser& p, const Token& op, const Results&) {
   p.Error(op.loc, std::string(op.text) +
-                      ": multi-card communication is not implemented (a "
-                      "program runs the blocks of one card)");
+                      ": the asynchronous comm operations are not implemented (tput, tget, "
+                      "tnotify, twait, ttest and the root collectives are)");
 }
 
 constexpr OperationRow kOperations[] = {
@@ -164,6 +165,15 @@ constexpr OperationRow kOperations[] = {
     {"pto.tprefetch_async", false, 1, ReadPrefetch},
     {"pto.get_prefetch_async_session", false, 1, ReadPrefetch},
     {"pto.comm.wait_async_event", false, 1, ReadPrefetch},
+    {"pto.comm.tput", false, kAnyResults, ReadComm},
+    {"pto.comm.tget", false, kAnyResults, ReadComm},
+    {"pto.comm.tnotify", false, kAnyResults, ReadComm},
+    {"pto.comm.twait", false, kAnyResults, ReadComm},
+    {"pto.comm.ttest", false, kAnyResults, ReadComm},
+    {"pto.comm.tbroadcast", false, kAnyResults, ReadComm},
+    {"pto.comm.tscatter", false, kAnyResults, ReadComm},
+    {"pto.comm.tgather", false, kAnyResults, ReadComm},
+    {"pto.comm.treduce", false, kAnyResults, ReadComm},
     {"pto.comm.", true, kAnyResults, RefuseMultiCard},
     {"pto.get_block_idx", false, 1, ReadBlockQuery},
     {"pto.get_block_num", false, 1, ReadBlockQuery},

@@ -187,6 +187,14 @@ class Block {
   pto_status FloatInstr(const Instr& in);
   pto_status ScalarAccess(const Instr& in, bool load);
   pto_status AddPtr(const Instr& in);
+  // pto.comm.* (execute_comm.cc).
+  pto_status Comm(const Instr& in);
+  pto_status CommCopy(const Instr& in);
+  pto_status CommSignal(const Instr& in);
+  pto_status CommCollective(const Instr& in);
+  pto_status CommReduce(const Instr& in);
+  // The refusal of a plain access to another rank's memory through pointer.
+  pto_status PeerAccessError(const Instr& in, uint32_t pointer, const char* what);
   pto_status ArrayAccess(const Instr& in, bool get);
   std::string PointerName(uint32_t pointer) const {
     const uint32_t root = p_.pointer_root[pointer];
@@ -256,7 +264,7 @@ inline bool Block::CopyWindow(const Instr& in, bool load) {
   const View& v = views_[in.b];
   const pto_tile& t = tiles_[in.a];
   if (!in.plain || v.rank != 2 || v.strides[1] != 1 || v.shape[0] < t.valid_rows ||
-      v.shape[1] < t.valid_cols)
+      v.shape[1] < t.valid_cols || pointers_[v.pointer].peer)
     return false;
   const size_t size = static_cast<size_t>(in.imm);
   const size_t bytes = t.valid_cols * size;

@@ -22,6 +22,7 @@ pto_status Block::ScalarAccess(const Instr& in, bool load) {
   const Binding& ptr = pointers_[in.b];
   const int64_t i = ints_[in.c];
   const char* what = load ? "pto.load_scalar" : "pto.store_scalar";
+  if (ptr.peer) return PeerAccessError(in, in.b, what);
   if (i < 0 || i >= ptr.count)
     return Error(in, PTO_ERR_OUT_OF_RANGE,
                  std::string(what) + ": element " + std::to_string(i) + " of " +
@@ -192,6 +193,8 @@ pto_status Block::TransferFits(const Instr& in, bool load) {
 // window at the view's first row and column. A load into a tile whose type
 // has a pad value writes it over the rest of the tile (as TFILLPAD).
 pto_status Block::Transfer(const Instr& in, bool load) {
+  if (pointers_[views_[in.b].pointer].peer)
+    return PeerAccessError(in, views_[in.b].pointer, load ? "pto.tload" : "pto.tstore");
   if (p_.tiles[in.a].type.IsCube() || in.sub != 0) return CubeTransfer(in, load);
   const pto_status fits = TransferFits(in, load);
   if (fits != PTO_OK) return fits;

@@ -1,0 +1,168 @@
+// The transport registry (pto_comm_set_transport) and the built-in
+// transport of a single process: local memory, signals through atomic
+// operations, adds under one lock.
+#include "comm.h"
+
+#include <string.h>
+
+#include <atomic>
+#include <mutex>
+#include <type_traits>
+
+#include "dtype_rules.h"
+#include "error.h"
+#include "pto_comm.h"
+
+namespace pto {
+namespace comm {
+namespace {
+
+pto_comm_transport g_transport;
+std::atomic<bool> g_registered{false};
+
+// The built-in transport's adds: one lock for all (a single process's
+// blocks adding into one buffer at once).
+std::mutex g_add_mutex;
+
+template <typename T>
+void AddElements(char* dst, const char* src, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    T a, b;
+    memcpy(&a, dst + i * sizeof(T), sizeof(T));
+    memcpy(&b, src + i * sizeof(T), sizeof(T));
+    // Integers wrap (as the NPU's atomic adds): added as unsigned.
+    if constexpr (sizeof(T) < 4 && !std::is_floating_point<T>::value) {
+      a = static_cast<T>(static_cast<unsigned>(a) + static_cast<unsigned>(b));
+    } else {
+      a = a + b;
+    }
+    memcpy(dst + i * sizeof(T), &a, sizeof(T));
+  }
+}
+
+pto_status LocalAdd(const char* what, char* dst, const void* src, size_t count,
+                    pto_dtype dtype) {
+  const char* s = static_cast<const char*>(src);
+  std::lock_guard<std::mutex> lock(g_add_mutex);
+  switch (dtype) {
+    case PTO_FLOAT32: AddElements<float>(dst, s, count); break;
+    case PTO_INT32: AddElements<uint32_t>(dst, s, count); break;
+    case PTO_UINT32: AddElements<uint32_t>(dst, s, count); break;
+    case PTO_INT16: AddElements<uint16_t>(dst, s, count); break;
+    case PTO_UINT16: AddElements<uint16_t>(dst, s, count); break;
+    case PTO_INT8: AddElements<uint8_t>(dst, s, count); break;
+    case PTO_UINT8: AddElements<uint8_t>(dst, s, count); break;
+    case PTO_INT64: AddElements<uint64_t>(dst, s, count); break;
+    case PTO_UINT64: AddElements<uint64_t>(dst, s, count); break;
+    default:
+      return Fail(PTO_ERR_UNSUPPORTED_DTYPE, what,
+                  "an atomic add of %s elements is not implemented (float32 and the "
+                  "integer dtypes are)",
+                  DtypeName(dtype));
+  }
+  return PTO_OK;
+}
+
+// A transport's error as the thread's last error.
+pto_status Check(const char* what, pto_status status) {
+  if (status == PTO_OK) return PTO_OK;
+  const char* sentence = g_transport.error != nullptr ? g_transport.error(g_transport.context)
+                                                      : nullptr;
+  return Fail(status, what, "%s", sentence != nullptr ? sentence : "the transport failed");
+}
+
+}  // namespace
+
+bool HasTransport() { return g_registered.load(std::memory_order_acquire); }
+int32_t Rank() { return HasTransport() ? g_transport.rank : 0; }
+int32_t Ranks() { return HasTransport() ? g_transport.ranks : 1; }
+
+Target Resolve(const void* address, size_t bytes) {
+  Target t;
+  t.local = static_cast<char*>(const_cast<void*>(address));
+  if (HasTransport()) t.rank = g_transport.locate(g_transport.context, address, bytes, &t.offset);
+  return t;
+}
+
+bool IsPeer(const void* address, size_t bytes) {
+  if (!HasTransport()) return false;
+  uint64_t offset;
+  const int32_t rank = g_transport.locate(g_transport.context, address, bytes, &offset);
+  return rank >= 0 && rank != g_transport.rank;
+}
+
+pto_status Put(const char* what, const Target& dst, const void* src, size_t bytes) {
+  if (dst.rank < 0) {
+    memmove(dst.local, src, bytes);
+    return PTO_OK;
+  }
+  return Check(what, g_transport.put(g_transport.context, dst.rank, dst.offset, src, bytes));
+}
+
+pto_status Get(const char* what, const Target& src, void* dst, size_t bytes) {
+  if (src.rank < 0) {
+    memmove(dst, src.local, bytes);
+    return PTO_OK;
+  }
+  return Check(what, g_transport.get(g_transport.context, src.rank, src.offset, dst, bytes));
+}
+
+pto_status Add(const char* what, const Target& dst, const void* src, size_t count,
+               pto_dtype dtype) {
+  if (dst.rank < 0) return LocalAdd(what, dst.local, src, count, dtype);
+  return Check(what,
+               g_transport.add(g_transport.context, dst.rank, dst.offset, src, count, dtype));
+}
+
+pto_status Signal(const char* what, const Target& signal, int32_t value, bool add) {
+  if (signal.rank < 0) {
+    int32_t* p = reinterpret_cast<int32_t*>(signal.local);
+    if (add) __atomic_fetch_add(p, value, __ATOMIC_SEQ_CST);
+    else __atomic_store_n(p, value, __ATOMIC_SEQ_CST);
+    return PTO_OK;
+  }
+  return Check(what, g_transport.signal(g_transport.context, signal.rank, signal.offset, value,
+                                        add ? 1 : 0));
+}
+
+pto_status ReadSignal(const char* what, const Target& signal, int32_t* value) {
+  if (signal.rank < 0) {
+    *value = __atomic_load_n(reinterpret_cast<int32_t*>(signal.local), __ATOMIC_SEQ_CST);
+    return PTO_OK;
+  }
+  return Check(what,
+               g_transport.read_signal(g_transport.context, signal.rank, signal.offset, value));
+}
+
+pto_status Flush(const char* what, int32_t rank) {
+  if (rank < 0) return PTO_OK;
+  return Check(what, g_transport.flush(g_transport.context, rank));
+}
+
+}  // namespace comm
+}  // namespace pto
+
+extern "C" PTO_API pto_status pto_comm_set_transport(const pto_comm_transport* transport) {
+  using pto::comm::g_registered;
+  using pto::comm::g_transport;
+  if (transport == nullptr) {
+    g_registered.store(false, std::memory_order_release);
+    return PTO_OK;
+  }
+  const pto_comm_transport& t = *transport;
+  if (t.version != PTO_COMM_TRANSPORT_VERSION)
+    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, "pto_comm_set_transport",
+                     "version %u is not PTO_COMM_TRANSPORT_VERSION (%d)", t.version,
+                     PTO_COMM_TRANSPORT_VERSION);
+  if (t.ranks < 1 || t.rank < 0 || t.rank >= t.ranks)
+    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, "pto_comm_set_transport",
+                     "rank %d of %d ranks is not a rank (0 <= rank < ranks, ranks >= 1)", t.rank,
+                     t.ranks);
+  if (t.locate == nullptr || t.put == nullptr || t.get == nullptr || t.add == nullptr ||
+      t.signal == nullptr || t.read_signal == nullptr || t.flush == nullptr || t.error == nullptr)
+    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, "pto_comm_set_transport",
+                     "every function of the transport must be given (one is NULL)");
+  g_transport = t;
+  g_registered.store(true, std::memory_order_release);
+  return PTO_OK;
+}
