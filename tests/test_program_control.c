@@ -383,10 +383,16 @@ static void test_noop_sync_and_cache(void **state) {
             "  pto.syncall(%w : !pto.tensor_view<1x1xi32>) mode = "
             "#pto.sync_all_mode<soft>, core_type = #pto.sync_core_type<mix>\n"), NULL,
             "8:20: error: pto.syncall: the workspace holds 1 elements, fewer than 16");
-    /* PTOAS's comm dialect (other cards) is refused at the op. */
+    /* PTOAS's comm dialect: tput takes (%dst, %src, buf(...) : types); the
+     * asynchronous operations are refused at the op. */
     expect_program_refused_with(A5_KERNEL("  pto.comm.tput ins(%v : !pto.tensor_view<1x16xi32>)\n"), NULL,
-            "7:3: error: pto.comm.tput: multi-card communication is not implemented (a program runs "
-            "the blocks of one card)");
+            "7:17: error: expected '(', found 'ins'");
+    expect_program_refused_with(A5_KERNEL("  pto.comm.tput(%v, %v : !pto.tensor_view<1x16xi32>, "
+            "!pto.tensor_view<1x16xi32>)\n"), NULL,
+            "7:3: error: pto.comm.tput takes (%dst, %src, buf(%ping[, %pong]) : types)");
+    expect_program_refused_with(A5_KERNEL("  %e = pto.comm.tput_async(%v, %v, %v : "
+            "!pto.tensor_view<1x16xi32>, !pto.tensor_view<1x16xi32>, !pto.tensor_view<1x16xi32>)\n"),
+            NULL, "7:8: error: pto.comm.tput_async: the asynchronous comm operations are not implemented");
 #undef A5_KERNEL
 }
 

@@ -106,7 +106,70 @@ int EnumValue(const Token& value, std::string_view kind, const std::vector<std::
   return -1;
 }
 
+// ttest's `-> i1`.
+bool ReadTestResult(Parser& p, const std::string& what) {
+  if (!p.ExpectArrow()) return false;
+  const SourceLoc at = p.tok().loc;
+  Type result;
+  if (!p.ParseType(&result)) return false;
+  if (!result.IsInteger() || result.bits != 1)
+    return p.Error(at, what + " defines an i1, not " + TypeString(result));
+  return true;
+}
+
 }  // namespace
+
+// The attributes of a comm operation into in (attr, rank: the root): each
+// operation's own, each required where PTOAS requires it; false on an error.
+bool CoreReader::CommAttributes(const Token& op, CommOp kind, const std::vector<AttrEntry>& attrs,
+                                size_t group, Instr* out) {
+  Instr& in = *out;
+  const std::string what(op.text);
+  const bool signal_op = kind == CommOp::kNotify || kind == CommOp::kWait || kind == CommOp::kTest;
+  const bool p2p = kind == CommOp::kPut || kind == CommOp::kGet;
+  // Attributes: each operation's own, each required where PTOAS requires it.
+  bool has_kind_attr = false, has_root = false;
+  for (const AttrEntry& e : attrs) {
+    int v = -1;
+    if (e.key == "atomicType" && kind == CommOp::kPut) {
+      v = EnumValue(e.value, "atomic_type", {"atomic_none", "atomic_add"});
+    } else if (e.key == "notifyOp" && kind == CommOp::kNotify) {
+      v = EnumValue(e.value, "notify_op", {"set", "atomic_add"});
+      has_kind_attr = true;
+    } else if (e.key == "cmp" && (kind == CommOp::kWait || kind == CommOp::kTest)) {
+      v = EnumValue(e.value, "wait_cmp", {"eq", "ne", "gt", "ge", "lt", "le"});
+      has_kind_attr = true;
+    } else if (e.key == "reduceOp" && kind == CommOp::kReduce) {
+      v = EnumValue(e.value, "reduce_op", {"sum", "max", "min"});
+      has_kind_attr = true;
+    } else if (e.key == "root" && !signal_op && !p2p) {
+      char* end = nullptr;
+      const std::string text(e.value.text);
+      const long root = e.value.kind == Tok::kInt ? strtol(text.c_str(), &end, 10) : -1;
+      if (root < 0 || root >= static_cast<long>(group))
+        return parser_.Error(e.loc, what + ": root is the group index of the calling rank, "
+                                                 "0.." + std::to_string(group - 1) + ", not " + text);
+      in.rank = static_cast<uint32_t>(root);
+      has_root = true;
+      continue;
+    } else {
+      return parser_.Error(e.loc, what + ": unknown attribute '" + std::string(e.key) + "'");
+    }
+    if (v < 0)
+      return parser_.Error(e.loc, what + ": " + std::string(e.key) + " = " +
+                                            std::string(e.value.text) + " is not one of its values");
+    in.attr = v;
+  }
+  if (!has_kind_attr && (signal_op || kind == CommOp::kReduce))
+    return parser_.Error(op.loc, what + " needs its " +
+                                           (kind == CommOp::kNotify ? "notifyOp"
+                                            : kind == CommOp::kReduce ? "reduceOp"
+                                                                      : "cmp") +
+                                           " attribute");
+  if (!has_root && !signal_op && !p2p)
+    return parser_.Error(op.loc, what + " needs its root attribute");
+  return true;
+}
 
 void CoreReader::ParseComm(const Token& op, const std::vector<Token>& results) {
   const std::string what(op.text);
@@ -127,14 +190,7 @@ void CoreReader::ParseComm(const Token& op, const std::vector<Token>& results) {
   if (!ReadOperands(parser_, what, &operands)) return;
   std::vector<AttrEntry> attrs;
   if (!ReadAttributes(parser_, &attrs)) return;
-  if (kind == CommOp::kTest) {
-    if (!parser_.ExpectArrow()) return;
-    const SourceLoc at = tok().loc;
-    Type result;
-    if (!parser_.ParseType(&result)) return;
-    if (!result.IsInteger() || result.bits != 1)
-      return (void)parser_.Error(at, what + " defines an i1, not " + TypeString(result));
-  }
+  if (kind == CommOp::kTest && !ReadTestResult(parser_, what)) return;
   // Every operand defined, and of the type written.
   std::vector<Value> values(operands.size());
   for (size_t i = 0; i < operands.size(); ++i) {
@@ -230,47 +286,7 @@ void CoreReader::ParseComm(const Token& op, const std::vector<Token>& results) {
   for (size_t i = 0; i < operands.size(); ++i)
     if (operands[i].list == "group") p_->lists.push_back(values[i].reg);
   in.imm = static_cast<int64_t>(group);
-  // Attributes: each operation's own, each required where PTOAS requires it.
-  bool has_kind_attr = false, has_root = false;
-  for (const AttrEntry& e : attrs) {
-    int v = -1;
-    if (e.key == "atomicType" && kind == CommOp::kPut) {
-      v = EnumValue(e.value, "atomic_type", {"atomic_none", "atomic_add"});
-    } else if (e.key == "notifyOp" && kind == CommOp::kNotify) {
-      v = EnumValue(e.value, "notify_op", {"set", "atomic_add"});
-      has_kind_attr = true;
-    } else if (e.key == "cmp" && (kind == CommOp::kWait || kind == CommOp::kTest)) {
-      v = EnumValue(e.value, "wait_cmp", {"eq", "ne", "gt", "ge", "lt", "le"});
-      has_kind_attr = true;
-    } else if (e.key == "reduceOp" && kind == CommOp::kReduce) {
-      v = EnumValue(e.value, "reduce_op", {"sum", "max", "min"});
-      has_kind_attr = true;
-    } else if (e.key == "root" && !signal_op && !p2p) {
-      char* end = nullptr;
-      const std::string text(e.value.text);
-      const long root = e.value.kind == Tok::kInt ? strtol(text.c_str(), &end, 10) : -1;
-      if (root < 0 || root >= static_cast<long>(group))
-        return (void)parser_.Error(e.loc, what + ": root is the group index of the calling rank, "
-                                                 "0.." + std::to_string(group - 1) + ", not " + text);
-      in.rank = static_cast<uint32_t>(root);
-      has_root = true;
-      continue;
-    } else {
-      return (void)parser_.Error(e.loc, what + ": unknown attribute '" + std::string(e.key) + "'");
-    }
-    if (v < 0)
-      return (void)parser_.Error(e.loc, what + ": " + std::string(e.key) + " = " +
-                                            std::string(e.value.text) + " is not one of its values");
-    in.attr = v;
-  }
-  if (!has_kind_attr && (signal_op || kind == CommOp::kReduce))
-    return (void)parser_.Error(op.loc, what + " needs its " +
-                                           (kind == CommOp::kNotify ? "notifyOp"
-                                            : kind == CommOp::kReduce ? "reduceOp"
-                                                                      : "cmp") +
-                                           " attribute");
-  if (!has_root && !signal_op && !p2p)
-    return (void)parser_.Error(op.loc, what + " needs its root attribute");
+  if (!CommAttributes(op, kind, attrs, group, &in)) return;
   p_->code.push_back(in);
   p_->uses_comm = true;
 }

@@ -1,0 +1,133 @@
+"""The multi-rank tests of libpto-mpi: pto-run-mpi under mpiexec on N ranks.
+
+Usage: test_mpi.py MPIEXEC PTO_RUN_MPI RANKS CASE
+MPIEXEC "-" runs PTO_RUN_MPI (then plain pto-run) alone as rank 0 of 1.
+CASE: allgather, allreduce (tests/mpi/*.pto, checked against exact values
+computed here), timeout (a wait that is never satisfied: every rank reports
+it and the job exits non-zero within the limit), blocks (the intra-rank
+barrier of block_barrier.pto on 8 blocks per rank). Every run has a hard
+time limit.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HARD_LIMIT = 120  # seconds for one mpiexec run, whatever happens
+
+
+def mpiexec(launcher, n, args, env_extra=None, cwd=None):
+    env = dict(os.environ)
+    # Open MPI: as root, more ranks than cores, no single-copy mechanism in
+    # containers; MPICH ignores these.
+    env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                "OMPI_MCA_rmaps_base_oversubscribe": "1",
+                "OMPI_MCA_btl_vader_single_copy_mechanism": "none",
+                "OMPI_MCA_mpi_yield_when_idle": "1"})
+    env.update(env_extra or {})
+    # "-": the program alone, one process (libpto's built-in transport).
+    cmd = args if launcher == "-" else [launcher, "-n", str(n)] + args
+    start = time.monotonic()
+    p = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True,
+                       timeout=HARD_LIMIT)
+    return p, time.monotonic() - start
+
+
+def peers(n, name):
+    # name@r for the four peer slots; slots past the last rank point at rank 0's.
+    return [f"{name[0]}{k}={name}@{k if k < n else 0}" for k in range(4)]
+
+
+def gather_args(tool, kernel, n, extra):
+    return [tool, os.path.join(HERE, kernel), "src=src{rank}.npy", "gath=zeros:f32:4x64",
+            "sig=zeros:i32:1"] + extra + \
+        [f"d{k}=gath@{k if k < n else 0}" for k in range(4)] + \
+        [f"s{k}=sig@{k if k < n else 0}" for k in range(4)] + ["me={rank}", "n={size}"]
+
+
+def sources(tmp, n):
+    # Distinct, exactly representable values per rank.
+    rows = []
+    for r in range(n):
+        row = (np.arange(64, dtype=np.float32) * 0.25 + 1000 * r - 7).astype(np.float32)
+        np.save(os.path.join(tmp, f"src{r}.npy"), row)
+        rows.append(row)
+    return rows
+
+
+def check_run(p):
+    if p.returncode != 0:
+        sys.stderr.write(p.stdout + p.stderr)
+        raise SystemExit(f"mpiexec exited {p.returncode}")
+
+
+def case_allgather(launcher, tool, n, tmp):
+    rows = sources(tmp, n)
+    p, _ = mpiexec(launcher, n, gather_args(tool, "allgather.pto", n, []) +
+                   ["--out", "gath=gath{rank}.npy", "--out", "sig=sig{rank}.npy"], cwd=tmp)
+    check_run(p)
+    want = np.zeros((4, 64), np.float32)
+    want[:n] = np.stack(rows)
+    for r in range(n):
+        got = np.load(os.path.join(tmp, f"gath{r}.npy"))
+        assert got.tobytes() == want.tobytes(), f"rank {r}: gath differs:\n{got}\n{want}"
+        sig = np.load(os.path.join(tmp, f"sig{r}.npy"))
+        assert sig.tolist() == [n], f"rank {r}: sig {sig.tolist()}, want [{n}]"
+
+
+def case_allreduce(launcher, tool, n, tmp):
+    rows = sources(tmp, n)
+    p, _ = mpiexec(launcher, n, gather_args(tool, "allreduce.pto", n, ["out=zeros:f32:64"]) +
+                   ["--out", "out=out{rank}.npy"], cwd=tmp)
+    check_run(p)
+    # Rows summed in rank order, each sum rounded to float32.
+    want = rows[0].copy()
+    for r in range(1, n):
+        want = (want + rows[r]).astype(np.float32)
+    for r in range(n):
+        got = np.load(os.path.join(tmp, f"out{r}.npy"))
+        assert got.tobytes() == want.tobytes(), f"rank {r}: out differs:\n{got}\n{want}"
+
+
+def case_timeout(launcher, tool, n, tmp):
+    sources(tmp, n)
+    # n + 1 notifies awaited, n sent: never satisfied.
+    args = gather_args(tool, "allgather.pto", n, [])
+    args[-1] = f"n={n + 1}"
+    limit = 2.0
+    p, took = mpiexec(launcher, n, args, {"PTO_COMM_TIMEOUT": str(limit)}, cwd=tmp)
+    assert p.returncode != 0, "a wait that is never satisfied must fail the job"
+    for r in range(n):
+        line = f"on rank {r}, block 0: element 0 of the signal %sig is {n}, waiting for >= {n + 1}"
+        assert line in p.stderr, f"rank {r}'s error is missing:\n{p.stderr}"
+    assert "allgather.pto:" in p.stderr and "no notify within 2 s" in p.stderr, p.stderr
+    assert took < limit + 60, f"took {took:.1f} s"
+
+
+def case_blocks(launcher, tool, n, tmp):
+    src = np.arange(64, dtype=np.float32) - 3.5
+    np.save(os.path.join(tmp, "src.npy"), src)
+    rank = "0" if launcher == "-" else "{rank}"  # plain pto-run has no {rank}
+    p, _ = mpiexec(launcher, n, [tool, os.path.join(HERE, "block_barrier.pto"), "--blocks", "8",
+                                 "src=src.npy", "dst=zeros:f32:64", "counter=zeros:i32:1",
+                                 "--out", f"dst=dst{rank}.npy", "--out", f"counter=c{rank}.npy"],
+                   {"PTO_NUM_THREADS": "2"}, cwd=tmp)
+    check_run(p)
+    for r in range(n):
+        assert np.load(os.path.join(tmp, f"dst{r}.npy")).tobytes() == src.tobytes()
+        assert np.load(os.path.join(tmp, f"c{r}.npy")).tolist() == [8]
+
+
+def main():
+    launcher, tool, n, case = sys.argv[1], os.path.abspath(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    with tempfile.TemporaryDirectory() as tmp:
+        globals()["case_" + case](launcher, tool, n, tmp)
+    print(f"{case} on {n} ranks: ok")
+
+
+if __name__ == "__main__":
+    main()
