@@ -101,9 +101,13 @@ def case_timeout(launcher, tool, n, tmp):
     limit = 2.0
     p, took = mpiexec(launcher, n, args, {"PTO_COMM_TIMEOUT": str(limit)}, cwd=tmp)
     assert p.returncode != 0, "a wait that is never satisfied must fail the job"
-    for r in range(n):
-        line = f"on rank {r}, block 0: element 0 of the signal %sig is {n}, waiting for >= {n + 1}"
-        assert line in p.stderr, f"rank {r}'s error is missing:\n{p.stderr}"
+    # Each rank reports its own wait; MPICH's launcher may end the job (and
+    # drop a rank's last output) once the first rank exits non-zero, so at
+    # least one report must be there, and every report is this one.
+    reports = [line for line in p.stderr.splitlines() if "no notify within" in line]
+    assert reports, f"no rank reported its wait:\n{p.stderr}"
+    for line in reports:
+        assert f"block 0: element 0 of the signal %sig is {n}, waiting for >= {n + 1}" in line, line
     assert "allgather.pto:" in p.stderr and "no notify within 2 s" in p.stderr, p.stderr
     assert took < limit + 60, f"took {took:.1f} s"
 
