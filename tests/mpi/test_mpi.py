@@ -126,6 +126,52 @@ def case_blocks(launcher, tool, n, tmp):
         assert np.load(os.path.join(tmp, f"c{r}.npy")).tolist() == [8]
 
 
+def case_commsync(launcher, tool, n, tmp):
+    """PTOAS's CommSync samples (test/samples/CommSync of a PTOAS checkout
+    named by PTOAS_SAMPLES; skipped without it), root 1 of 4 members."""
+    samples = os.environ.get("PTOAS_SAMPLES")
+    if not samples:
+        print("commsync: PTOAS_SAMPLES is not set (a PTOAS checkout's test/samples)")
+        raise SystemExit(77)
+    d = os.path.join(samples, "CommSync")
+    vals = []
+    for r in range(n):
+        v = (np.arange(256, dtype=np.float32) * 0.5 + 10 * r).astype(np.float32)
+        np.save(os.path.join(tmp, f"v{r}.npy"), v)
+        vals.append(v)
+    # m0..m3: each member's buffer (rank r's copy of one array, v{rank} in it).
+    members = ["arg1=v{rank}.npy@0", "arg2=arg1@1", "arg3=arg1@2", "arg4=arg1@3"]
+    common = ["arg5={rank}", "arg6={size}", "--out", "arg0=a0_{rank}.npy",
+              "--out", "arg1=a1_{rank}.npy"]
+    # tbroadcast: root 1's arg0 (v1) into every member.
+    check_run(mpiexec(launcher, n, [tool, os.path.join(d, "tbroadcast_root_binding.pto"),
+                                    "arg0=v{rank}.npy"] + members + common, cwd=tmp)[0])
+    for r in range(n):
+        got = np.load(os.path.join(tmp, f"a1_{r}.npy"))
+        assert got.tobytes() == vals[1].tobytes(), f"tbroadcast: rank {r}'s member differs"
+    # treduce: group (arg0..arg3), dst arg4; root 1 sums member 1 first,
+    # then 0, 2, 3 (pto-isa's order). Members: arg0 = root's own v1,
+    # arg1 = rank 0's v0, arg2 = rank 1's v1, arg3 = rank 2's v2; dst = rank 3's.
+    check_run(mpiexec(launcher, n, [tool, os.path.join(d, "treduce_root_binding.pto"),
+                                    "arg0=v{rank}.npy"] + members + common, cwd=tmp)[0])
+    want = vals[0].copy()
+    for x in (vals[1], vals[1], vals[2]):
+        want = (want + x).astype(np.float32)
+    got = np.load(os.path.join(tmp, "a1_3.npy"))
+    assert got.tobytes() == want.tobytes(), f"treduce: {got[:4]} != {want[:4]}"
+    # tnotify atomic_add: every rank adds 1 to rank 0's counter.
+    check_run(mpiexec(launcher, n, [tool, os.path.join(d, "tnotify_atomic_add_binding-pto-ir.pto"),
+                                    "arg0=zeros:i32:1@0", "--out", "arg0=c{rank}.npy"], cwd=tmp)[0])
+    assert np.load(os.path.join(tmp, "c0.npy")).tolist() == [n]
+    # tgather / tscatter: 256-element views hold 1 row, fewer than the 4
+    # members' row blocks: refused on the root, nothing written.
+    for k, role in (("tgather", "dst"), ("tscatter", "src")):
+        p, _ = mpiexec(launcher, n, [tool, os.path.join(d, f"{k}_root_binding.pto"),
+                                     "arg0=v{rank}.npy"] + members + ["arg5={rank}", "arg6={size}"],
+                       cwd=tmp)
+        assert p.returncode != 0 and f"pto.comm.{k}: {role} is 1x256, not at least 4x256" in p.stderr, p.stderr
+
+
 def main():
     launcher, tool, n, case = sys.argv[1], os.path.abspath(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     with tempfile.TemporaryDirectory() as tmp:
