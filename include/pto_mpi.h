@@ -70,6 +70,21 @@ PTO_API size_t pto_mpi_window_size(const pto_mpi *m);
  * rank; NULL if rank is not a rank or local is outside the window. */
 PTO_API void *pto_mpi_peer_address(const pto_mpi *m, int rank, const void *local);
 
+/* Bytes of PyPTO's CommDeviceContext (pto_mpi_context). */
+#define PTO_MPI_CONTEXT_BYTES 1056
+
+/* Writes the 1056-byte CommDeviceContext that PyPTO's kernels take (an
+ * !pto.ptr<i64> argument they read with pto.load_scalar) into out:
+ * workSpace and workSpaceSize 0 (bytes 0-15), rankId (u32 at 16), rankNum
+ * (u32 at 20), winSize (u64 at 24), windowsIn[64] (u64 at 32) and
+ * windowsOut[64] (u64 at 544) each rank's window base as this rank
+ * addresses it (its own window, or pto_mpi_peer_address of it), so that a
+ * kernel's `windowsIn[peer] - windowsIn[rankId]` moves a pointer from a
+ * buffer of its window to the peer's copy (pto.addptr).
+ * Errors: PTO_ERR_NULL_ARGUMENT; PTO_ERR_INVALID_ARGUMENT for more than 64
+ * ranks. */
+PTO_API pto_status pto_mpi_context(const pto_mpi *m, void *out);
+
 /* Collective: completes every transfer this rank issued, then waits for
  * every rank (MPI_Barrier); afterwards each rank's window holds what every
  * rank wrote before its call. */

@@ -296,6 +296,27 @@ void *pto_mpi_peer_address(const pto_mpi *m, int rank, const void *local) {
     return m->reserved + (size_t)rank * m->size + (size_t)(a - m->base);
 }
 
+pto_status pto_mpi_context(const pto_mpi *m, void *out) {
+    if (m == NULL || out == NULL)
+        return fail(PTO_ERR_NULL_ARGUMENT, "pto_mpi_context: m or out is NULL");
+    if (g_size > 64)
+        return fail(PTO_ERR_INVALID_ARGUMENT,
+                    "pto_mpi_context: %d ranks, more than the context's 64", g_size);
+    unsigned char *c = out;
+    memset(c, 0, PTO_MPI_CONTEXT_BYTES);
+    const uint32_t rank = (uint32_t)g_rank, ranks = (uint32_t)g_size;
+    const uint64_t win = m->size;
+    memcpy(c + 16, &rank, 4);
+    memcpy(c + 20, &ranks, 4);
+    memcpy(c + 24, &win, 8);
+    for (int r = 0; r < g_size; ++r) {
+        const uint64_t base = (uint64_t)(uintptr_t)pto_mpi_peer_address(m, r, m->base);
+        memcpy(c + 32 + 8 * r, &base, 8);
+        memcpy(c + 544 + 8 * r, &base, 8);
+    }
+    return PTO_OK;
+}
+
 pto_status pto_mpi_barrier(pto_mpi *m) {
     if (m == NULL)
         return fail(PTO_ERR_NULL_ARGUMENT, "pto_mpi_barrier: m is NULL");

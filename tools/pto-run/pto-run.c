@@ -35,7 +35,9 @@ static const char kUsage[] =
     "pto-run on every rank of an MPI job (docs/multi-card.md). Each array\n"
     "(NAME=FILE.npy or zeros:...) lies in the rank's window, at the same offset on\n"
     "every rank; NAME=VALUE@RANK binds NAME to rank RANK's copy of that array\n"
-    "(every rank holds one), NAME=VALUE to its own. {rank} and {size} in any\n"
+    "(every rank holds one), NAME=VALUE to its own; NAME=OTHER@RANK rank RANK's\n"
+    "copy of pointer parameter OTHER's array; NAME=context PyPTO's 1056-byte\n"
+    "CommDeviceContext (an i64 pointer). {rank} and {size} in any\n"
     "argument are this rank and the number of ranks (--out y=y{rank}.npy,\n"
     "r={rank}). --out writes this rank's copy. PTO_COMM_TIMEOUT (seconds,\n"
     "default 60) ends a pto.comm.twait that is never satisfied.\n"
@@ -325,6 +327,7 @@ typedef struct param_state {
 #ifdef PTO_RUN_MPI
     int peer;             /* VALUE@RANK's rank, or -1 for the rank's own copy */
     size_t alias;         /* OTHER@RANK: OTHER's index + 1 (its array), else 0 */
+    int context;          /* NAME=context: PyPTO's CommDeviceContext, outside the window */
     char *window_data;    /* the rank's own copy in its window */
 #endif
 } param_state;
@@ -547,6 +550,12 @@ static int bind_value(run *r, size_t index, const char *name, const char *value)
 #ifdef PTO_RUN_MPI
     char plain[400];
     s->peer = -1;
+    if (kind == PTO_PARAM_POINTER && strcmp(value, "context") == 0) {
+        if (pto_program_param_dtype(r->program, index) != PTO_INT64)
+            return usage_error("%s=context: the context is a !pto.ptr<i64>", name);
+        s->context = 1;
+        value = "zeros:i64:132"; /* PTO_MPI_CONTEXT_BYTES */
+    }
     const char *at = strrchr(value, '@');
     if (kind == PTO_PARAM_POINTER && at != NULL) {
         int64_t rank;
@@ -695,7 +704,7 @@ static int write_outputs(const run *r) {
 static int bind_windows(run *r, pto_mpi **window) {
     size_t total = 0;
     for (size_t i = 0; i < r->count; ++i)
-        if (r->params[i].array.data != NULL && r->params[i].tile == NULL)
+        if (r->params[i].array.data != NULL && r->params[i].tile == NULL && !r->params[i].context)
             total += (r->params[i].array.header.nbytes + 63) / 64 * 64;
     if (pto_mpi_window_create(total, window) != PTO_OK)
         return usage_error("%s", pto_mpi_last_error());
@@ -703,6 +712,11 @@ static int bind_windows(run *r, pto_mpi **window) {
     size_t at = 0;
     for (size_t i = 0; i < r->count; ++i) {
         param_state *s = &r->params[i];
+        if (s->context) {
+            if (pto_mpi_context(*window, s->array.data) != PTO_OK)
+                return usage_error("%s", pto_mpi_last_error());
+            continue;
+        }
         if (s->array.data == NULL || s->tile != NULL)
             continue;
         const size_t bytes = s->array.header.nbytes;

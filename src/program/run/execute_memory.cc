@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "comm.h"
 #include "dtype_rules.h"
 #include "ops/ops.h"
 #include "program/ir/types.h"
@@ -58,9 +59,36 @@ pto_status Block::ScalarAccess(const Instr& in, bool load) {
 
 // The pointer moved by an element offset: the same memory, from that
 // element on (an offset past its end names no element).
+// pto.addptr from a buffer in a rank's window to the same buffer in another
+// rank's window (PyPTO's CommRemoteOffset: the difference of two window
+// bases, negative as often as not): allowed where both addresses lie in
+// windows (pto_comm.h) at offsets that keep the pointer inside the buffer's
+// copy there; the moved pointer is then that rank's memory.
+bool Block::WindowMove(const Instr& in) {
+  const Binding& base = pointers_[in.b];
+  const size_t size = pto_dtype_size(static_cast<pto_dtype>(in.d));
+  const comm::Target from = comm::Resolve(base.data, 1);
+  if (from.rank < 0) return false;
+  char* to_address = base.data + ints_[in.c] * static_cast<int64_t>(size);
+  const comm::Target to = comm::Resolve(to_address, 1);
+  if (to.rank < 0 || to.rank == from.rank) return false;
+  const int64_t moved = (static_cast<int64_t>(to.offset) - static_cast<int64_t>(from.offset)) /
+                        static_cast<int64_t>(size);
+  if (moved < 0 || moved > base.count ||
+      (static_cast<int64_t>(to.offset) - static_cast<int64_t>(from.offset)) % static_cast<int64_t>(size) != 0)
+    return false;
+  Binding& result = pointers_[in.a];
+  result = base;
+  result.data = to_address;
+  result.count = base.count - moved;
+  result.peer = to.rank != comm::Rank();
+  return true;
+}
+
 pto_status Block::AddPtr(const Instr& in) {
   const Binding& base = pointers_[in.b];
   const int64_t offset = ints_[in.c];
+  if ((offset < 0 || offset > base.count) && p_.uses_comm && WindowMove(in)) return PTO_OK;
   if (offset < 0 || offset > base.count)
     return Error(in, PTO_ERR_OUT_OF_RANGE,
                  "pto.addptr: offset " + std::to_string(offset) + " is outside " +
