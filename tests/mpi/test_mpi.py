@@ -172,6 +172,54 @@ def case_commsync(launcher, tool, n, tmp):
         assert p.returncode != 0 and f"pto.comm.{k}: {role} is 1x256, not at least 4x256" in p.stderr, p.stderr
 
 
+def case_combine(launcher, tool, n, tmp):
+    """DeepSeek V4's MoE combine (PTOAS_SAMPLES' DeepseekV4DecodeA5 combine.pto)
+    on 2 ranks x 32 blocks: block e sends, for each source rank src, the
+    recv_meta[src][e] rows that follow in its slots of recv_y_flat to row
+    route[e][slot] of rank src's routed_y_buf (pto.addptr by the context's
+    window bases), then adds 1 to combine_arrived[me] of every other rank."""
+    samples = os.environ.get("PTOAS_SAMPLES")
+    if not samples:
+        print("combine: PTOAS_SAMPLES is not set (a PTOAS checkout's test/samples)")
+        raise SystemExit(77)
+    kernel = os.path.join(samples, "DeepseekV4DecodeA5", "kernels", "aiv", "combine.pto")
+    rng = np.random.default_rng(5)
+    meta = np.zeros((2, 32), np.int32)
+    meta[0, 3], meta[1, 3], meta[1, 17] = 2, 1, 3  # rows per (source rank, block)
+    ys, routes = [], []
+    for r in range(n):
+        route = np.zeros((32, 16), np.int32)
+        # Each rank's rows land in rows of the destination no other rank uses.
+        route[3, :3] = [r, 2 + r, 4 + r]
+        route[17, :3] = [10 + r, 12 + r, 14 + r]
+        y = rng.integers(-300, 300, size=(512, 4096)).astype(np.float32)
+        y16 = (y.view(np.uint32) >> 16).astype(np.uint16)  # exact in bfloat16
+        np.save(os.path.join(tmp, f"route{r}.npy"), route)
+        np.save(os.path.join(tmp, f"y{r}.npy"), y16)
+        ys.append(y16)
+        routes.append(route)
+    np.save(os.path.join(tmp, "meta.npy"), meta)
+    p, _ = mpiexec(launcher, n, [tool, kernel, "--blocks", "32", "arg0=meta.npy",
+                                 "arg1=route{rank}.npy", "arg2=zeros:bf16:48x4096",
+                                 "arg3=y{rank}.npy", "arg4=zeros:i32:2", "arg5={rank}",
+                                 "arg6=context", "arg7=context", "--out", "arg2=buf{rank}.npy",
+                                 "--out", "arg4=arrived{rank}.npy"], cwd=tmp)
+    check_run(p)
+    want = [np.zeros((48, 4096), np.uint16) for _ in range(n)]
+    for me in range(n):
+        for e in range(32):
+            b = 0
+            for src in range(2):
+                for slot in range(meta[src, e]):
+                    want[src][routes[me][e, b + slot]] = ys[me][e * 16 + b + slot]
+                b += meta[src, e]
+    for r in range(n):
+        got = np.load(os.path.join(tmp, f"buf{r}.npy")).view(np.uint16)
+        assert got.tobytes() == want[r].tobytes(), f"rank {r}: routed_y_buf differs"
+        arrived = np.load(os.path.join(tmp, f"arrived{r}.npy")).tolist()
+        assert arrived == [32 if s != r else 0 for s in range(2)], arrived
+
+
 def main():
     launcher, tool, n, case = sys.argv[1], os.path.abspath(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     with tempfile.TemporaryDirectory() as tmp:
