@@ -220,6 +220,39 @@ def case_combine(launcher, tool, n, tmp):
         assert arrived == [32 if s != r else 0 for s in range(2)], arrived
 
 
+def case_dispatch_meta(launcher, tool, n, tmp):
+    """DeepSeek V4's MoE dispatch_meta (PTOAS_SAMPLES' DeepseekV4DecodeA5) on 2
+    ranks: each rank counts its 8 tokens x top-6 expert ids per (destination
+    rank, local expert), pto.tstores each row of counts into the destination's
+    recv_meta[me] (a peer's window), notifies it, waits for every peer, then
+    sums the rows it received into recv_count."""
+    samples = os.environ.get("PTOAS_SAMPLES")
+    if not samples:
+        print("dispatch_meta: PTOAS_SAMPLES is not set (a PTOAS checkout's test/samples)")
+        raise SystemExit(77)
+    kernel = os.path.join(samples, "DeepseekV4DecodeA5", "kernels", "aiv", "dispatch_meta.pto")
+    rng = np.random.default_rng(11)
+    ids = [rng.integers(0, 64, size=(8, 6)).astype(np.int32) for _ in range(n)]
+    for r in range(n):
+        np.save(os.path.join(tmp, f"ids{r}.npy"), ids[r])
+    p, _ = mpiexec(launcher, n, [tool, kernel, "arg0=ids{rank}.npy", "arg1=zeros:i32:2x32",
+                                 "arg2=zeros:i32:2", "arg3=zeros:i32:2x32", "arg4=zeros:i32:32",
+                                 "arg5=8", "arg6={rank}", "arg7=context", "arg8=context",
+                                 "--out", "arg1=meta{rank}.npy", "--out", "arg4=count{rank}.npy"],
+                   cwd=tmp)
+    check_run(p)
+    for d in range(n):
+        want = np.zeros((2, 32), np.int32)
+        for s in range(n):
+            for e in ids[s].ravel():
+                if e // 32 == d:
+                    want[s, e % 32] += 1
+        got = np.load(os.path.join(tmp, f"meta{d}.npy"))
+        assert (got == want).all(), f"rank {d}: recv_meta\n{got}\n{want}"
+        count = np.load(os.path.join(tmp, f"count{d}.npy"))
+        assert count.tolist() == want.sum(0).tolist(), f"rank {d}: recv_count {count}"
+
+
 def main():
     launcher, tool, n, case = sys.argv[1], os.path.abspath(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     with tempfile.TemporaryDirectory() as tmp:

@@ -194,8 +194,13 @@ class Block {
   pto_status CommSignal(const Instr& in);
   pto_status CommCollective(const Instr& in);
   pto_status CommReduce(const Instr& in);
-  // The refusal of a plain access to another rank's memory through pointer.
+  // The refusal of a plain access to another rank's memory through pointer
+  // (a cube tile's transfer).
   pto_status PeerAccessError(const Instr& in, uint32_t pointer, const char* what);
+  // bytes at global, another rank's memory, read into (load) or written
+  // from local through the transport, complete at the target on return.
+  pto_status PeerAccess(const Instr& in, char* global, char* local, size_t bytes, bool load);
+  pto_status ScalarValue(const Instr& in, bool load, pto_dtype d, char* at);
   pto_status ArrayAccess(const Instr& in, bool get);
   std::string PointerName(uint32_t pointer) const {
     const uint32_t root = p_.pointer_root[pointer];

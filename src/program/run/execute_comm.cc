@@ -136,6 +136,21 @@ pto_status Block::PeerAccessError(const Instr& in, uint32_t pointer, const char*
                    "read and write here (pto.comm.tget / tput)");
 }
 
+pto_status Block::PeerAccess(const Instr& in, char* global, char* local, size_t bytes, bool load) {
+  const char* what = in.code == Code::kLoad    ? "pto.tload"
+                     : in.code == Code::kStore ? "pto.tstore"
+                     : load                    ? "pto.load_scalar"
+                                               : "pto.store_scalar";
+  comm::Target t;
+  if (!Locate(Span{global, bytes}, &t) || t.rank < 0)
+    return Error(in, PTO_ERR_INVALID_ARGUMENT,
+                 std::string(what) + ": the access lies partly outside another rank's window");
+  pto_status s = load ? comm::Get(what, t, local, bytes) : comm::Put(what, t, local, bytes);
+  if (s == PTO_OK && !load) s = comm::Flush(what, t.rank);
+  if (s != PTO_OK) return Diagnose(p_, in.loc, s, LastError());
+  return PTO_OK;
+}
+
 pto_status Block::Comm(const Instr& in) {
   switch (static_cast<CommOp>(in.sub)) {
     case CommOp::kPut:
