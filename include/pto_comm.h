@@ -71,8 +71,9 @@ typedef struct pto_comm_transport {
     /* Reads bytes at (rank, offset) into dst; complete on return. */
     pto_status (*get)(void *context, int32_t rank, uint64_t offset, void *dst, size_t bytes);
     /* Adds count elements of dtype from src to those at (rank, offset), each
-     * element atomically; complete at the target after flush(rank).
-     * PTO_ERR_UNSUPPORTED_DTYPE for a dtype the transport cannot add. */
+     * element atomically; complete at the target after flush(rank). Called
+     * for float32 and the integer dtypes (libpto adds float16 and bfloat16
+     * itself with compare_swap). */
     pto_status (*add)(void *context, int32_t rank, uint64_t offset, const void *src,
                       size_t count, pto_dtype dtype);
     /* The 32-bit signal at (rank, offset) set to value (add 0) or added
@@ -81,6 +82,13 @@ typedef struct pto_comm_transport {
     /* The 32-bit signal at (rank, offset), read atomically. Also keeps the
      * engine progressing for a rank that waits. */
     pto_status (*read_signal)(void *context, int32_t rank, uint64_t offset, int32_t *value);
+    /* The 32-bit word at (rank, offset), offset a multiple of 4, replaced by
+     * desired if it equals expected, atomically; *old its value before.
+     * Complete at the target on return. (libpto's adds of float16 and
+     * bfloat16 elements, which no engine adds: a read and this, until no
+     * other add came between.) */
+    pto_status (*compare_swap)(void *context, int32_t rank, uint64_t offset, uint32_t expected,
+                               uint32_t desired, uint32_t *old);
     /* Completes at rank every put and add the calling thread issued there. */
     pto_status (*flush)(void *context, int32_t rank);
     /* The sentence of the calling thread's last error. */

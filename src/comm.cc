@@ -11,6 +11,7 @@
 
 #include "dtype_rules.h"
 #include "error.h"
+#include "program/ir/types.h"
 #include "pto_comm.h"
 
 namespace pto {
@@ -56,7 +57,7 @@ pto_status LocalAdd(const char* what, char* dst, const void* src, size_t count,
     case PTO_UINT64: AddElements<uint64_t>(dst, s, count); break;
     default:
       return Fail(PTO_ERR_UNSUPPORTED_DTYPE, what,
-                  "an atomic add of %s elements is not implemented (float32 and the "
+                  "an atomic add of %s elements is not implemented (the float and "
                   "integer dtypes are)",
                   DtypeName(dtype));
   }
@@ -107,8 +108,56 @@ pto_status Get(const char* what, const Target& src, void* dst, size_t bytes) {
   return Check(what, g_transport.get(g_transport.context, src.rank, src.offset, dst, bytes));
 }
 
+// 16-bit float elements added one by one: the containing aligned 32-bit
+// word read, the element's sum rounded once to its dtype (the sum of two
+// such values is exact in double), the word swapped in if no other add
+// changed it meanwhile, else again.
+pto_status AddHalves(const char* what, const Target& dst, const void* src, size_t count,
+                     pto_dtype dtype) {
+  for (size_t i = 0; i < count; ++i) {
+    uint16_t addend;
+    memcpy(&addend, static_cast<const char*>(src) + 2 * i, 2);
+    const uint64_t at = (dst.rank < 0 ? reinterpret_cast<uintptr_t>(dst.local) : dst.offset) + 2 * i;
+    const uint64_t word_at = at & ~uint64_t{3};
+    const unsigned shift = (at & 2) != 0 ? 16 : 0;  // little-endian halves
+    uint32_t* local = reinterpret_cast<uint32_t*>(static_cast<uintptr_t>(word_at));
+    uint32_t seen = 0;
+    if (dst.rank < 0) {
+      seen = __atomic_load_n(local, __ATOMIC_SEQ_CST);
+    } else {
+      int32_t v;
+      const pto_status s = Check(what, g_transport.read_signal(g_transport.context, dst.rank,
+                                                               word_at, &v));
+      if (s != PTO_OK) return s;
+      seen = static_cast<uint32_t>(v);
+    }
+    for (;;) {
+      const uint16_t old_half = static_cast<uint16_t>(seen >> shift);
+      const double sum = program::HalfBitsToDouble(old_half, dtype) +
+                         program::HalfBitsToDouble(addend, dtype);
+      const uint16_t new_half =
+          program::DoubleToHalfBits(program::RoundToFloatType(sum, dtype, 16), dtype);
+      const uint32_t desired = (seen & ~(uint32_t{0xFFFF} << shift)) | uint32_t{new_half} << shift;
+      uint32_t before = seen;
+      if (dst.rank < 0) {
+        if (__atomic_compare_exchange_n(local, &before, desired, false, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_SEQ_CST))
+          break;
+      } else {
+        const pto_status s = Check(what, g_transport.compare_swap(g_transport.context, dst.rank,
+                                                                  word_at, seen, desired, &before));
+        if (s != PTO_OK) return s;
+        if (before == seen) break;
+      }
+      seen = before;
+    }
+  }
+  return PTO_OK;
+}
+
 pto_status Add(const char* what, const Target& dst, const void* src, size_t count,
                pto_dtype dtype) {
+  if (dtype == PTO_FLOAT16 || dtype == PTO_BFLOAT16) return AddHalves(what, dst, src, count, dtype);
   if (dst.rank < 0) return LocalAdd(what, dst.local, src, count, dtype);
   return Check(what,
                g_transport.add(g_transport.context, dst.rank, dst.offset, src, count, dtype));
@@ -159,7 +208,8 @@ extern "C" PTO_API pto_status pto_comm_set_transport(const pto_comm_transport* t
                      "rank %d of %d ranks is not a rank (0 <= rank < ranks, ranks >= 1)", t.rank,
                      t.ranks);
   if (t.locate == nullptr || t.put == nullptr || t.get == nullptr || t.add == nullptr ||
-      t.signal == nullptr || t.read_signal == nullptr || t.flush == nullptr || t.error == nullptr)
+      t.signal == nullptr || t.read_signal == nullptr || t.compare_swap == nullptr ||
+      t.flush == nullptr || t.error == nullptr)
     return pto::Fail(PTO_ERR_INVALID_ARGUMENT, "pto_comm_set_transport",
                      "every function of the transport must be given (one is NULL)");
   g_transport = t;

@@ -161,7 +161,7 @@ static pto_status t_add(void *context, int32_t rank, uint64_t offset, const void
     if (type == MPI_DATATYPE_NULL)
         return fail(PTO_ERR_UNSUPPORTED_DTYPE,
                     "an atomic add of this dtype has no MPI type (float32 and the integer dtypes "
-                    "have)");
+                    "have; libpto adds float16 and bfloat16 itself)");
     const size_t size = pto_dtype_size(dtype), piece = PIECE / size;
     pto_status s = PTO_OK;
     lock();
@@ -202,6 +202,19 @@ static pto_status t_read_signal(void *context, int32_t rank, uint64_t offset, in
     /* What a peer put before its notify is visible to this rank's loads. */
     if (s == PTO_OK)
         s = mpi_check(MPI_Win_sync(m->win), "MPI_Win_sync");
+    unlock();
+    return s;
+}
+
+static pto_status t_compare_swap(void *context, int32_t rank, uint64_t offset, uint32_t expected,
+                                 uint32_t desired, uint32_t *old) {
+    pto_mpi *m = context;
+    lock();
+    pto_status s = mpi_check(MPI_Compare_and_swap(&desired, &expected, old, MPI_UINT32_T, rank,
+                                                  (MPI_Aint)offset, m->win),
+                             "MPI_Compare_and_swap");
+    if (s == PTO_OK)
+        s = mpi_check(MPI_Win_flush(rank, m->win), "MPI_Win_flush");
     unlock();
     return s;
 }
@@ -274,7 +287,8 @@ pto_status pto_mpi_window_create(size_t bytes, pto_mpi **out) {
         return s;
     }
     const pto_comm_transport t = {PTO_COMM_TRANSPORT_VERSION, m, g_rank, g_size, t_locate,
-                                  t_put, t_get, t_add, t_signal, t_read_signal, t_flush, t_error};
+                                  t_put, t_get, t_add, t_signal, t_read_signal, t_compare_swap,
+                                  t_flush, t_error};
     if (pto_comm_set_transport(&t) != PTO_OK)
         return fail(PTO_ERR_INVALID_ARGUMENT, "pto_comm_set_transport: %s", pto_last_error());
     g_open = m;

@@ -126,6 +126,30 @@ def case_blocks(launcher, tool, n, tmp):
         assert np.load(os.path.join(tmp, f"c{r}.npy")).tolist() == [8]
 
 
+def case_atomic(launcher, tool, n, tmp):
+    """tput atomic_add of float32, float16 and bfloat16 rows: every block of
+    every rank adds its rank's row into rank 0's dst (4 blocks a rank); the
+    values are quarters whose sums are exact in each dtype, so the result
+    is the same whatever order the adds land in."""
+    for t, np_t in (("f32", np.float32), ("f16", np.float16), ("bf16", np.float32)):
+        rows = []
+        for r in range(n):
+            row = ((np.arange(64) % 7) * 0.25 + 0.25 * (r + 1)).astype(np.float32)
+            rows.append(row)
+            data = (row.view(np.uint32) >> 16).astype(np.uint16) if t == "bf16" else row.astype(np_t)
+            np.save(os.path.join(tmp, f"src{r}_{t}.npy"), data)
+        p, _ = mpiexec(launcher, n, [tool, os.path.join(HERE, "atomic_add.pto"), "--entry",
+                                     f"add_{t}", "--blocks", "4", f"src=src{{rank}}_{t}.npy",
+                                     f"dst=zeros:{t}:64@0", "--out", f"dst=dst{{rank}}_{t}.npy"],
+                       cwd=tmp)
+        check_run(p)
+        want = 4 * np.sum(rows, axis=0)
+        got = np.load(os.path.join(tmp, f"dst0_{t}.npy"))
+        if t == "bf16":
+            got = (got.astype(np.uint32) << 16).view(np.float32)
+        assert got.astype(np.float64).tolist() == want.astype(np.float64).tolist(), f"{t}: {got[:8]} != {want[:8]}"
+
+
 def case_commsync(launcher, tool, n, tmp):
     """PTOAS's CommSync samples (test/samples/CommSync of a PTOAS checkout
     named by PTOAS_SAMPLES; skipped without it), root 1 of 4 members."""
