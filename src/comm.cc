@@ -191,7 +191,9 @@ pto_status Flush(const char* what, int32_t rank) {
 }  // namespace comm
 }  // namespace pto
 
-extern "C" PTO_API pto_status pto_comm_set_transport(const pto_comm_transport* transport) {
+extern "C" {
+
+pto_status pto_comm_set_transport(const pto_comm_transport* transport) {
   using pto::comm::g_registered;
   using pto::comm::g_transport;
   if (transport == nullptr) {
@@ -216,3 +218,5 @@ extern "C" PTO_API pto_status pto_comm_set_transport(const pto_comm_transport* t
   g_registered.store(true, std::memory_order_release);
   return PTO_OK;
 }
+
+}  // extern "C"
