@@ -280,7 +280,11 @@ pto_status Block::CommSignal(const Instr& in) {
       return PTO_OK;
     }
     if (met) return PTO_OK;
-    if (stop_->load(std::memory_order_relaxed)) return PTO_OK;  // another block failed
+    // Another block failed (its error recorded first): this one stops here,
+    // before the instructions after the wait.
+    if (stop_->load(std::memory_order_relaxed))
+      return Error(in, PTO_ERR_INVALID_ARGUMENT,
+                   std::string(what) + ": stopped, another block of the launch failed");
     const double waited =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (waited > limit) {
