@@ -187,9 +187,16 @@ static pto_status MoveSpans(const char* what, const Copy& c, pto_dtype d, bool a
     if (!Locate(r, &t)) return *where = "a destination row", PTO_ERR_INVALID_ARGUMENT;
     dst_targets.push_back(t);
   }
-  std::vector<char> staged(total);
+  // Rows read where they lie when the source is this process's memory and
+  // its rows match the destination's one for one (a tput's usual case):
+  // no staging copy.
+  bool direct = c.src.size() == c.dst.size();
+  for (size_t i = 0; direct && i < c.src.size(); ++i)
+    direct = c.src[i].bytes == c.dst[i].bytes &&
+             (src_targets[i].rank < 0 || src_targets[i].rank == comm::Rank());
+  std::vector<char> staged(direct ? 0 : total);
   size_t at = 0;
-  for (size_t i = 0; i < c.src.size(); ++i) {
+  for (size_t i = 0; !direct && i < c.src.size(); ++i) {
     const pto_status s = comm::Get(what, src_targets[i], staged.data() + at, c.src[i].bytes);
     if (s != PTO_OK) return s;
     at += c.src[i].bytes;
@@ -199,8 +206,9 @@ static pto_status MoveSpans(const char* what, const Copy& c, pto_dtype d, bool a
   int32_t last_rank = -1;
   for (size_t i = 0; i < c.dst.size(); ++i) {
     const comm::Target& t = dst_targets[i];
-    const pto_status s = add ? comm::Add(what, t, staged.data() + at, c.dst[i].bytes / size, d)
-                             : comm::Put(what, t, staged.data() + at, c.dst[i].bytes);
+    const char* from = direct ? c.src[i].address : staged.data() + at;
+    const pto_status s = add ? comm::Add(what, t, from, c.dst[i].bytes / size, d)
+                             : comm::Put(what, t, from, c.dst[i].bytes);
     if (s != PTO_OK) return s;
     at += c.dst[i].bytes;
     if (t.rank != last_rank) {
