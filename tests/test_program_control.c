@@ -383,16 +383,19 @@ static void test_noop_sync_and_cache(void **state) {
             "  pto.syncall(%w : !pto.tensor_view<1x1xi32>) mode = "
             "#pto.sync_all_mode<soft>, core_type = #pto.sync_core_type<mix>\n"), NULL,
             "8:20: error: pto.syncall: the workspace holds 1 elements, fewer than 16");
-    /* PTOAS's comm dialect: tput takes (%dst, %src, buf(...) : types); the
-     * asynchronous operations are refused at the op. */
+    /* PTOAS's comm dialect: tput takes (%dst, %src, buf(...) : types),
+     * tput_async a session; a name PTOAS lacks is refused at the op. */
     expect_program_refused_with(A5_KERNEL("  pto.comm.tput ins(%v : !pto.tensor_view<1x16xi32>)\n"), NULL,
             "7:17: error: expected '(', found 'ins'");
     expect_program_refused_with(A5_KERNEL("  pto.comm.tput(%v, %v : !pto.tensor_view<1x16xi32>, "
             "!pto.tensor_view<1x16xi32>)\n"), NULL,
             "7:3: error: pto.comm.tput takes (%dst, %src, buf(%ping[, %pong]) : types)");
     expect_program_refused_with(A5_KERNEL("  %e = pto.comm.tput_async(%v, %v, %v : "
-            "!pto.tensor_view<1x16xi32>, !pto.tensor_view<1x16xi32>, !pto.tensor_view<1x16xi32>)\n"),
-            NULL, "7:8: error: pto.comm.tput_async: the asynchronous comm operations are not implemented");
+            "!pto.tensor_view<1x16xi32>, !pto.tensor_view<1x16xi32>, !pto.tensor_view<1x16xi32>) "
+            "-> !pto.async_event\n"),
+            NULL, "pto.comm.tput_async takes a !pto.async_session, not !pto.tensor_view<1x16xi32>");
+    expect_program_refused_with(A5_KERNEL("  %e = pto.comm.tput_bogus(%v : !pto.tensor_view<1x16xi32>)\n"),
+            NULL, "7:8: error: operation 'pto.comm.tput_bogus' is not supported");
     /* Each comm operation's attributes and operand types. */
     expect_program_refused_with(A5_KERNEL("  %x = arith.constant 1 : i32\n"
             "  pto.comm.twait(%v, %x : !pto.tensor_view<1x16xi32>, i32) {cmp = #pto<wait_cmp gx>}\n"),

@@ -150,6 +150,21 @@ def case_atomic(launcher, tool, n, tmp):
         assert got.astype(np.float64).tolist() == want.astype(np.float64).tolist(), f"{t}: {got[:8]} != {want[:8]}"
 
 
+def case_async(launcher, tool, n, tmp):
+    """tput_async, tget_async, wait and test of their events (async_put_get.pto)."""
+    a = (np.arange(64, dtype=np.float32) * 1.5 - 20).astype(np.float32)
+    np.save(os.path.join(tmp, "a.npy"), a)
+    rank = "0" if launcher == "-" else "{rank}"
+    p, _ = mpiexec(launcher, n, [tool, os.path.join(HERE, "async_put_get.pto"), "a=a.npy",
+                                 "b=zeros:f32:64", "c=zeros:f32:64", "ws=zeros:i8:64",
+                                 "done=zeros:i32:1", "--out", f"c=c{rank}.npy",
+                                 "--out", f"done=done{rank}.npy"], cwd=tmp)
+    check_run(p)
+    for r in range(n):
+        assert np.load(os.path.join(tmp, f"c{r}.npy")).tobytes() == a.tobytes()
+        assert np.load(os.path.join(tmp, f"done{r}.npy")).tolist() == [1]
+
+
 def case_commsync(launcher, tool, n, tmp):
     """PTOAS's CommSync samples (test/samples/CommSync of a PTOAS checkout
     named by PTOAS_SAMPLES; skipped without it), root 1 of 4 members."""

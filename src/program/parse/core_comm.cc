@@ -291,5 +291,82 @@ void CoreReader::ParseComm(const Token& op, const std::vector<Token>& results) {
   p_->uses_comm = true;
 }
 
+// The asynchronous forms: pto.comm.build_async_session(%scratch, %workspace
+// : tile, !pto.ptr<i8>) {...} -> !pto.async_session, and
+// pto.comm.tput_async / tget_async(%dst, %src, %session : view, view,
+// !pto.async_session) -> !pto.async_event. The transfer is made at the
+// operation (a kComm like tput's or tget's), so its event is complete at
+// once: wait_async_event and test_async_event give true (core_sync.cc).
+void CoreReader::ParseCommAsync(const Token& op, const std::vector<Token>& results) {
+  const std::string what(op.text);
+  const bool session = op.text == "pto.comm.build_async_session";
+  if (!parser_.ResultCount(op, results, 1)) return;
+  std::vector<CommOperand> operands;
+  if (!ReadOperands(parser_, what, &operands)) return;
+  std::vector<AttrEntry> attrs;
+  if (!ReadAttributes(parser_, &attrs)) return;
+  for (const AttrEntry& e : attrs) {
+    if (!session || (e.key != "sync_id" && e.key != "block_bytes" && e.key != "comm_block_offset" &&
+                     e.key != "queue_num" && e.key != "channel_group_idx"))
+      return (void)parser_.Error(e.loc, what + ": unknown attribute '" + std::string(e.key) + "'");
+  }
+  if (!parser_.ExpectArrow()) return;
+  const SourceLoc result_loc = tok().loc;
+  Type result;
+  if (!parser_.ParseType(&result)) return;
+  Type want;
+  ParseHandleType(session ? "!pto.async_session" : "!pto.async_event", &want);
+  if (!SameType(result, want))
+    return (void)parser_.Error(result_loc, what + " gives " + TypeString(want) + ", not " +
+                                               TypeString(result));
+  if (operands.size() != (session ? 2u : 3u) || !operands.back().list.empty())
+    return (void)parser_.Error(op.loc, what + (session ? " takes (%scratch, %workspace : types)"
+                                                       : " takes (%dst, %src, %session : types)"));
+  std::vector<Value> values(operands.size());
+  for (size_t i = 0; i < operands.size(); ++i)
+    if (!parser_.UseValue(operands[i].name, &values[i]) ||
+        !parser_.WrittenAs(operands[i].name, values[i].type, operands[i].type,
+                           operands[i].type_loc))
+      return;
+  if (session) {
+    uint32_t slot;
+    if (!parser_.UseTile(operands[0].name, operands[0].type, operands[0].type_loc, Use::kTmp,
+                         &slot))
+      return;
+    if (values[1].type.kind != TypeKind::kPtr || pto_dtype_size(values[1].type.dtype) != 1)
+      return (void)parser_.Error(operands[1].type_loc,
+                                 what + " takes its workspace as a !pto.ptr of 8-bit elements, "
+                                        "not " + TypeString(values[1].type));
+  } else {
+    if (!IsHandle(values[2].type, Handle::kAsyncSession))
+      return (void)parser_.Error(operands[2].type_loc, what + " takes a !pto.async_session, not " +
+                                                           TypeString(values[2].type));
+    // PTOAS: a static flat contiguous 1-D view each.
+    for (size_t i = 0; i < 2; ++i) {
+      const Type& t = values[i].type;
+      bool flat = IsView(t) && t.dtype == values[0].type.dtype;
+      for (int d = 0; flat && d < t.rank; ++d)
+        flat = t.dims[d] != kDynamic && (d + 1 == t.rank || t.dims[d] == 1);
+      if (!flat)
+        return (void)parser_.Error(operands[i].type_loc,
+                                   what + " moves a view of static shape whose dimensions but the "
+                                          "last are 1 (a flat 1-D view of the other's dtype), not " +
+                                       TypeString(t));
+    }
+    Instr in;
+    in.code = Code::kComm;
+    in.sub = static_cast<uint8_t>(op.text == "pto.comm.tput_async" ? CommOp::kPut : CommOp::kGet);
+    in.loc = op.loc;
+    in.a = values[0].reg;
+    in.b = values[1].reg;
+    in.d = static_cast<uint32_t>(values[0].type.dtype);
+    p_->code.push_back(in);
+    p_->uses_comm = true;
+  }
+  Value v;
+  v.type = want;
+  parser_.Define(results[0], v);
+}
+
 }  // namespace program
 }  // namespace pto

@@ -102,12 +102,12 @@ void RefuseMxQuantisation(Parser& p, const Token& op, const Results&) {
           "float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not supported");
 }
 void ReadComm(Parser& p, const Token& op, const Results& r) { p.cores().ParseComm(op, r); }
-// The comm dialect's asynchronous DMA sessions (build_async_session,
-// tput_async, tget_async, test_async_event) are not read yet.
-void RefuseMultiCard(Parser& p, const Token& op, const Results&) {
-  p.Error(op.loc, std::string(op.text) +
-                      ": the asynchronous comm operations are not implemented (tput, tget, "
-                      "tnotify, twait, ttest and the root collectives are)");
+void ReadCommAsync(Parser& p, const Token& op, const Results& r) {
+  p.cores().ParseCommAsync(op, r);
+}
+// A comm operation PTOAS does not define.
+void RefuseComm(Parser& p, const Token& op, const Results&) {
+  p.Error(op.loc, "operation '" + std::string(op.text) + "' is not supported");
 }
 
 constexpr OperationRow kOperations[] = {
@@ -160,11 +160,16 @@ constexpr OperationRow kOperations[] = {
     {"pto.syncall", false, 0, ReadSyncAll},
     {"pto.tprint", false, 0, ReadPrint},
     {"pto.tquant.mx", false, kAnyResults, RefuseMxQuantisation},
-    // The wait on a prefetch's event is single-card (a prefetch session's).
+    // The waits and tests of an async event (a prefetch's, a tput_async's:
+    // complete when made).
     {"pto.make_prefetch_async_context", false, 1, ReadPrefetch},
     {"pto.tprefetch_async", false, 1, ReadPrefetch},
     {"pto.get_prefetch_async_session", false, 1, ReadPrefetch},
     {"pto.comm.wait_async_event", false, 1, ReadPrefetch},
+    {"pto.comm.test_async_event", false, 1, ReadPrefetch},
+    {"pto.comm.build_async_session", false, kAnyResults, ReadCommAsync},
+    {"pto.comm.tput_async", false, kAnyResults, ReadCommAsync},
+    {"pto.comm.tget_async", false, kAnyResults, ReadCommAsync},
     {"pto.comm.tput", false, kAnyResults, ReadComm},
     {"pto.comm.tget", false, kAnyResults, ReadComm},
     {"pto.comm.tnotify", false, kAnyResults, ReadComm},
@@ -174,7 +179,7 @@ constexpr OperationRow kOperations[] = {
     {"pto.comm.tscatter", false, kAnyResults, ReadComm},
     {"pto.comm.tgather", false, kAnyResults, ReadComm},
     {"pto.comm.treduce", false, kAnyResults, ReadComm},
-    {"pto.comm.", true, kAnyResults, RefuseMultiCard},
+    {"pto.comm.", true, kAnyResults, RefuseComm},
     {"pto.get_block_idx", false, 1, ReadBlockQuery},
     {"pto.get_block_num", false, 1, ReadBlockQuery},
     {"pto.get_subblock_idx", false, 1, ReadBlockQuery},

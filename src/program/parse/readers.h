@@ -264,6 +264,7 @@ class CoreReader : public Reader {
   // pto.comm.tput, tget, tnotify, twait, ttest, tbroadcast, tscatter,
   // tgather, treduce (core_comm.cc).
   void ParseComm(const Token& op, const std::vector<Token>& results);
+  void ParseCommAsync(const Token& op, const std::vector<Token>& results);
   bool CommAttributes(const Token& op, CommOp kind, const std::vector<AttrEntry>& attrs,
                       size_t group, Instr* in);
   // A kSection for the code that follows (a kernel_kind function's body, a
