@@ -59,6 +59,15 @@ def sources(tmp, n):
     return rows
 
 
+def ptoas_samples():
+    """A PTOAS checkout's test/samples (PTOAS_SAMPLES); a skip without it."""
+    samples = os.environ.get("PTOAS_SAMPLES")
+    if not samples:
+        print("PTOAS_SAMPLES is not set (a PTOAS checkout's test/samples): skipped")
+        raise SystemExit(77)
+    return samples
+
+
 def check_run(p):
     if p.returncode != 0:
         sys.stderr.write(p.stdout + p.stderr)
@@ -168,10 +177,7 @@ def case_async(launcher, tool, n, tmp):
 def case_commsync(launcher, tool, n, tmp):
     """PTOAS's CommSync samples (test/samples/CommSync of a PTOAS checkout
     named by PTOAS_SAMPLES; skipped without it), root 1 of 4 members."""
-    samples = os.environ.get("PTOAS_SAMPLES")
-    if not samples:
-        print("commsync: PTOAS_SAMPLES is not set (a PTOAS checkout's test/samples)")
-        raise SystemExit(77)
+    samples = ptoas_samples()
     d = os.path.join(samples, "CommSync")
     vals = []
     for r in range(n):
@@ -217,10 +223,7 @@ def case_combine(launcher, tool, n, tmp):
     recv_meta[src][e] rows that follow in its slots of recv_y_flat to row
     route[e][slot] of rank src's routed_y_buf (pto.addptr by the context's
     window bases), then adds 1 to combine_arrived[me] of every other rank."""
-    samples = os.environ.get("PTOAS_SAMPLES")
-    if not samples:
-        print("combine: PTOAS_SAMPLES is not set (a PTOAS checkout's test/samples)")
-        raise SystemExit(77)
+    samples = ptoas_samples()
     kernel = os.path.join(samples, "DeepseekV4DecodeA5", "kernels", "aiv", "combine.pto")
     rng = np.random.default_rng(5)
     meta = np.zeros((2, 32), np.int32)
@@ -265,10 +268,7 @@ def case_dispatch_meta(launcher, tool, n, tmp):
     rank, local expert), pto.tstores each row of counts into the destination's
     recv_meta[me] (a peer's window), notifies it, waits for every peer, then
     sums the rows it received into recv_count."""
-    samples = os.environ.get("PTOAS_SAMPLES")
-    if not samples:
-        print("dispatch_meta: PTOAS_SAMPLES is not set (a PTOAS checkout's test/samples)")
-        raise SystemExit(77)
+    samples = ptoas_samples()
     kernel = os.path.join(samples, "DeepseekV4DecodeA5", "kernels", "aiv", "dispatch_meta.pto")
     rng = np.random.default_rng(11)
     ids = [rng.integers(0, 64, size=(8, 6)).astype(np.int32) for _ in range(n)]

@@ -194,6 +194,7 @@ class Block {
   pto_status CommSignal(const Instr& in);
   pto_status CommCollective(const Instr& in);
   pto_status CommReduce(const Instr& in);
+  pto_status GroupShapes(const Instr& in, int64_t rows, int64_t cols, const char* like);
   // The refusal of a plain access to another rank's memory through pointer
   // (a cube tile's transfer).
   pto_status PeerAccessError(const Instr& in, uint32_t pointer, const char* what);

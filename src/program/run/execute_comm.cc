@@ -317,6 +317,19 @@ pto_status Block::CommSignal(const Instr& in) {
   }
 }
 
+// Every group member of a collective rows x cols, as `like` is.
+pto_status Block::GroupShapes(const Instr& in, int64_t rows, int64_t cols, const char* like) {
+  for (uint32_t m = 0; m < static_cast<uint32_t>(in.imm); ++m) {
+    const View& g = views_[p_.lists[in.extra + m]];
+    if (RowsOf(g) != rows || ColsOf(g) != cols)
+      return Error(in, PTO_ERR_SHAPE_MISMATCH,
+                   std::string(kNames[in.sub]) + ": group member " + std::to_string(m) + " is " +
+                       std::to_string(RowsOf(g)) + "x" + std::to_string(ColsOf(g)) + ", " + like +
+                       " " + std::to_string(rows) + "x" + std::to_string(cols));
+  }
+  return PTO_OK;
+}
+
 // tbroadcast, tscatter, tgather: called by the root only; it reads or
 // writes every member's view itself.
 pto_status Block::CommCollective(const Instr& in) {
@@ -328,14 +341,8 @@ pto_status Block::CommCollective(const Instr& in) {
   const uint32_t members = static_cast<uint32_t>(in.imm);
   const View& first = views_[p_.lists[in.extra]];
   const int64_t rows = RowsOf(first), cols = ColsOf(first);
-  for (uint32_t m = 1; m < members; ++m) {
-    const View& g = views_[p_.lists[in.extra + m]];
-    if (RowsOf(g) != rows || ColsOf(g) != cols)
-      return Error(in, PTO_ERR_SHAPE_MISMATCH,
-                   std::string(what) + ": group member " + std::to_string(m) + " is " +
-                       std::to_string(RowsOf(g)) + "x" + std::to_string(ColsOf(g)) +
-                       ", member 0 " + std::to_string(rows) + "x" + std::to_string(cols));
-  }
+  const pto_status shapes = GroupShapes(in, rows, cols, "member 0");
+  if (shapes != PTO_OK) return shapes;
   const bool blocks = op != CommOp::kBroadcast;  // a row block per member
   const int64_t need_rows = blocks ? rows * members : rows;
   if (ColsOf(local) != cols || (blocks ? RowsOf(local) < need_rows : RowsOf(local) != rows))
@@ -386,14 +393,8 @@ pto_status Block::CommReduce(const Instr& in) {
   const uint32_t members = static_cast<uint32_t>(in.imm);
   const uint32_t root = in.rank;
   const int64_t rows = RowsOf(dst), cols = ColsOf(dst);
-  for (uint32_t m = 0; m < members; ++m) {
-    const View& g = views_[p_.lists[in.extra + m]];
-    if (RowsOf(g) != rows || ColsOf(g) != cols)
-      return Error(in, PTO_ERR_SHAPE_MISMATCH,
-                   std::string(what) + ": group member " + std::to_string(m) + " is " +
-                       std::to_string(RowsOf(g)) + "x" + std::to_string(ColsOf(g)) + ", dst " +
-                       std::to_string(rows) + "x" + std::to_string(cols));
-  }
+  const pto_status shapes = GroupShapes(in, rows, cols, "dst");
+  if (shapes != PTO_OK) return shapes;
   char probe = 0;
   if (!CombineAs(d, op, &probe, &probe, 0))
     return Error(in, PTO_ERR_UNSUPPORTED_DTYPE,
