@@ -16,8 +16,9 @@
  * followed by MPI_Win_flush, reads of signals MPI_Fetch_and_op (MPI_NO_OP)
  * then MPI_Win_sync: a waiting rank keeps calling MPI, which drives the
  * progress of implementations whose one-sided operations need it. Where
- * MPI's thread level (`provided`) is below MPI_THREAD_MULTIPLE, one lock
- * serialises every MPI call of the process.
+ * MPI's thread level (`provided`) is below MPI_THREAD_MULTIPLE, or the
+ * environment variable PTO_MPI_SERIALIZE is 1, one lock serialises every
+ * MPI call of the process.
  *
  * Peer addresses are addresses this library reserved (never readable: a
  * PROT_NONE mapping of ranks x window size bytes); libpto's comm operations

@@ -76,7 +76,10 @@ pto_status pto_mpi_init(int *argc, char ***argv) {
                     "MPI provides thread level %d, below MPI_THREAD_SERIALIZED: a launch's "
                     "blocks call MPI from several threads (one at a time)",
                     provided);
-    g_multiple = provided >= MPI_THREAD_MULTIPLE;
+    /* PTO_MPI_SERIALIZE=1: one MPI call at a time even where MPI allows more
+     * (the path of an MPI without MPI_THREAD_MULTIPLE, for its tests). */
+    const char *serialize = getenv("PTO_MPI_SERIALIZE");
+    g_multiple = provided >= MPI_THREAD_MULTIPLE && !(serialize != NULL && strcmp(serialize, "1") == 0);
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
     return PTO_OK;

@@ -122,13 +122,15 @@ def case_timeout(launcher, tool, n, tmp):
 
 
 def case_blocks(launcher, tool, n, tmp):
+    """8 blocks a rank meeting at a signal; under MPI with its calls
+    serialised (PTO_MPI_SERIALIZE: an MPI below MPI_THREAD_MULTIPLE)."""
     src = np.arange(64, dtype=np.float32) - 3.5
     np.save(os.path.join(tmp, "src.npy"), src)
     rank = "0" if launcher == "-" else "{rank}"  # plain pto-run has no {rank}
     p, _ = mpiexec(launcher, n, [tool, os.path.join(HERE, "block_barrier.pto"), "--blocks", "8",
                                  "src=src.npy", "dst=zeros:f32:64", "counter=zeros:i32:1",
                                  "--out", f"dst=dst{rank}.npy", "--out", f"counter=c{rank}.npy"],
-                   {"PTO_NUM_THREADS": "2"}, cwd=tmp)
+                   {"PTO_NUM_THREADS": "2", "PTO_MPI_SERIALIZE": "1"}, cwd=tmp)
     check_run(p)
     for r in range(n):
         assert np.load(os.path.join(tmp, f"dst{r}.npy")).tobytes() == src.tobytes()
