@@ -80,6 +80,9 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 # ASan must return NULL then, as malloc does, instead of aborting.
 export ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1
 
+step "multi-card: libpto-mpi and the mpi suite, MPICH and Open MPI, 2 and 4 ranks"
+tests/ci/mpi.sh "$ci/mpi"
+
 step "ASan + UBSan (clang): C suites"
 [ -d "$ci/fuzz" ] || CC=clang CXX=clang++ meson setup "$ci/fuzz" -Db_sanitize=address,undefined \
   -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link -Dcpp_args="-fsanitize=fuzzer-no-link $no_128bit_x86" \

@@ -383,10 +383,59 @@ static void test_noop_sync_and_cache(void **state) {
             "  pto.syncall(%w : !pto.tensor_view<1x1xi32>) mode = "
             "#pto.sync_all_mode<soft>, core_type = #pto.sync_core_type<mix>\n"), NULL,
             "8:20: error: pto.syncall: the workspace holds 1 elements, fewer than 16");
-    /* PTOAS's comm dialect (other cards) is refused at the op. */
+    /* PTOAS's comm dialect: tput takes (%dst, %src, buf(...) : types),
+     * tput_async a session; a name PTOAS lacks is refused at the op. */
     expect_program_refused_with(A5_KERNEL("  pto.comm.tput ins(%v : !pto.tensor_view<1x16xi32>)\n"), NULL,
-            "7:3: error: pto.comm.tput: multi-card communication is not implemented (a program runs "
-            "the blocks of one card)");
+            "7:17: error: expected '(', found 'ins'");
+    expect_program_refused_with(A5_KERNEL("  pto.comm.tput(%v, %v : !pto.tensor_view<1x16xi32>, "
+            "!pto.tensor_view<1x16xi32>)\n"), NULL,
+            "7:3: error: pto.comm.tput takes (%dst, %src, buf(%ping[, %pong]) : types)");
+    expect_program_refused_with(A5_KERNEL("  %e = pto.comm.tput_async(%v, %v, %v : "
+            "!pto.tensor_view<1x16xi32>, !pto.tensor_view<1x16xi32>, !pto.tensor_view<1x16xi32>) "
+            "-> !pto.async_event\n"),
+            NULL, "pto.comm.tput_async takes a !pto.async_session, not !pto.tensor_view<1x16xi32>");
+    expect_program_refused_with(A5_KERNEL("  %e = pto.comm.tput_bogus(%v : !pto.tensor_view<1x16xi32>)\n"),
+            NULL, "7:8: error: operation 'pto.comm.tput_bogus' is not supported");
+    /* Each comm operation's attributes and operand types. */
+    expect_program_refused_with(A5_KERNEL("  %x = arith.constant 1 : i32\n"
+            "  pto.comm.twait(%v, %x : !pto.tensor_view<1x16xi32>, i32) {cmp = #pto<wait_cmp gx>}\n"),
+            NULL, "pto.comm.twait: cmp = #pto<wait_cmp gx> is not one of its values");
+    expect_program_refused_with(A5_KERNEL("  %x = arith.constant 1 : i32\n"
+            "  pto.comm.tnotify(%v, %x : !pto.tensor_view<1x16xi32>, i32)\n"),
+            NULL, "pto.comm.tnotify needs its notifyOp attribute");
+    expect_program_refused_with(A5_KERNEL("  %b = pto.alloc_tile : !pto.tile_buf<vec, 1x16xf32>\n"
+            "  pto.comm.tput(%v, %v, buf(%b) : !pto.tensor_view<1x16xi32>, !pto.tensor_view<1x16xi32>, "
+            "!pto.tile_buf<vec, 1x16xf32>)\n"),
+            NULL, "pto.comm.tput: the tile %b holds f32, not the views' i32");
+    expect_program_refused_with(A5_KERNEL("  %b = pto.alloc_tile : !pto.tile_buf<vec, 1x16xi32>\n"
+            "  pto.comm.tbroadcast(%v, recv(%b), group(%v, %v) : !pto.tensor_view<1x16xi32>, "
+            "!pto.tile_buf<vec, 1x16xi32>, !pto.tensor_view<1x16xi32>, !pto.tensor_view<1x16xi32>) "
+            "{root = 2 : i32}\n"),
+            NULL, "pto.comm.tbroadcast: root is the group index of the calling rank, 0..1, not 2");
+    /* On one process (rank 0 of 1): notify, wait and test on its own signals. */
+    pto_program *c = program_build(A5_KERNEL("  %three = arith.constant 3 : i32\n"
+            "  %four = arith.constant 4 : i32\n"
+            "  %s = pto.partition_view %v, offsets = [%c0, %c1], sizes = [%c1, %c1] : "
+            "!pto.tensor_view<1x16xi32> -> !pto.partition_tensor_view<1x1xi32>\n"
+            "  pto.comm.tnotify(%s, %three : !pto.partition_tensor_view<1x1xi32>, i32) "
+            "{notifyOp = #pto<notify_op set>}\n"
+            "  pto.comm.twait(%s, %three : !pto.partition_tensor_view<1x1xi32>, i32) "
+            "{cmp = #pto<wait_cmp eq>}\n"
+            "  %t = pto.comm.ttest(%s, %four : !pto.partition_tensor_view<1x1xi32>, i32) "
+            "{cmp = #pto<wait_cmp ge>} -> i1\n"
+            "  %t32 = arith.extui %t : i1 to i32\n"
+            "  pto.store_scalar %t32, %p[%c16] : !pto.ptr<i32>, i32\n"), NULL);
+    int32_t sig[17] = {0};
+    sig[16] = 7;
+    pto_args *ca = NULL;
+    assert_int_equal(pto_args_create(c, &ca), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(ca, 0, sig, sizeof sig), PTO_OK);
+    assert_int_equal(pto_args_set_int(ca, 1, 0), PTO_OK);
+    assert_int_equal(pto_program_run(c, ca), PTO_OK);
+    assert_int_equal(sig[1], 3);
+    assert_int_equal(sig[16], 0); /* ttest: 3 >= 4 is false */
+    pto_args_destroy(ca);
+    pto_program_destroy(c);
 #undef A5_KERNEL
 }
 

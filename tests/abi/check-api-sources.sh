@@ -11,7 +11,7 @@ set -euo pipefail
 src=$(cd "$1" && pwd) header=$2
 shift 2
 status=0
-declared=$(grep -o '^PTO_API[^(]*(' "$header" | sed -E 's/.*[ *]([a-z0-9_]+)\($/\1/' | sort -u)
+declared=$(sh "$(dirname "$0")/../hardening/declared-functions.sh" "$header")
 operations=$(sed -nE 's/^PTO_OPERATION\([A-Za-z0-9]+, *[A-Z0-9_]+, *([a-z0-9_]+),.*/pto_\1/p' \
                "$src/operations.def" | sort -u)
 

@@ -15,11 +15,34 @@
 
 #include "npy.h"
 #include "pto_c.h"
+#ifdef PTO_RUN_MPI
+#include "pto_mpi.h"
+#endif
 
 #define EXIT_RUN_ERROR 1
 #define EXIT_USAGE 2
 
+#ifdef PTO_RUN_MPI
+#define PTO_RUN_NAME "pto-run-mpi"
+#else
+#define PTO_RUN_NAME "pto-run"
+#endif
+
 static const char kUsage[] =
+#ifdef PTO_RUN_MPI
+    "Usage: mpiexec -n N pto-run-mpi FILE.pto [pto-run's options] [NAME=VALUE[@RANK]]...\n"
+    "\n"
+    "pto-run on every rank of an MPI job (docs/multi-card.md). Each array\n"
+    "(NAME=FILE.npy or zeros:...) lies in the rank's window, at the same offset on\n"
+    "every rank; NAME=VALUE@RANK binds NAME to rank RANK's copy of that array\n"
+    "(every rank holds one), NAME=VALUE to its own; NAME=OTHER@RANK rank RANK's\n"
+    "copy of pointer parameter OTHER's array; NAME=context PyPTO's 1056-byte\n"
+    "CommDeviceContext (an i64 pointer). {rank} and {size} in any\n"
+    "argument are this rank and the number of ranks (--out y=y{rank}.npy,\n"
+    "r={rank}). --out writes this rank's copy. PTO_COMM_TIMEOUT (seconds,\n"
+    "default 60) ends a pto.comm.twait that is never satisfied.\n"
+    "\n"
+#endif
     "Usage: pto-run FILE.pto [--profile HOST|A2A3|A5] [--blocks N] [--check]\n"
     "               [--entry NAME] [--trace[=BLOCK]] [--out NAME=FILE.npy]... [NAME=VALUE]...\n"
     "\n"
@@ -56,7 +79,7 @@ static const char kUsage[] =
 static int usage_error(const char *format, ...) {
     va_list args;
     va_start(args, format);
-    fputs("pto-run: ", stderr);
+    fputs(PTO_RUN_NAME ": ", stderr);
     vfprintf(stderr, format, args);
     fputs("\n", stderr);
     va_end(args);
@@ -301,6 +324,12 @@ typedef struct param_state {
     const char *out_path; /* --out NAME=FILE, or NULL */
     npy_array array;      /* a pointer's memory or a tile's initial contents */
     pto_tile *tile;
+#ifdef PTO_RUN_MPI
+    int peer;             /* VALUE@RANK's rank, or -1 for the rank's own copy */
+    size_t alias;         /* OTHER@RANK: OTHER's index + 1 (its array), else 0 */
+    int context;          /* NAME=context: PyPTO's CommDeviceContext, outside the window */
+    char *window_data;    /* the rank's own copy in its window */
+#endif
 } param_state;
 
 typedef struct run {
@@ -518,6 +547,38 @@ static int bind_value(run *r, size_t index, const char *name, const char *value)
     pto_param_kind kind = pto_program_param_kind(r->program, index);
     if (kind == PTO_PARAM_INT || kind == PTO_PARAM_FLOAT)
         return bind_scalar(r, index, name, value);
+#ifdef PTO_RUN_MPI
+    char plain[400];
+    s->peer = -1;
+    if (kind == PTO_PARAM_POINTER && strcmp(value, "context") == 0) {
+        if (pto_program_param_dtype(r->program, index) != PTO_INT64)
+            return usage_error("%s=context: the context is a !pto.ptr<i64>", name);
+        s->context = 1;
+        value = "zeros:i64:132"; /* PTO_MPI_CONTEXT_BYTES */
+    }
+    const char *at = strrchr(value, '@');
+    if (kind == PTO_PARAM_POINTER && at != NULL) {
+        int64_t rank;
+        if (parse_int(at + 1, &rank) != 0 || rank < 0 || rank >= pto_mpi_size())
+            return usage_error("%s=%s: @%s is not a rank (0..%d)", name, value, at + 1,
+                               pto_mpi_size() - 1);
+        if ((size_t)(at - value) >= sizeof(plain))
+            return usage_error("%s=%s: the value is too long", name, value);
+        memcpy(plain, value, (size_t)(at - value));
+        plain[at - value] = '\0';
+        s->peer = (int)rank;
+        value = plain;
+        /* OTHER@RANK: the array of pointer parameter OTHER, rank RANK's copy. */
+        size_t other;
+        if (pto_program_param_find(r->program, plain, &other) == PTO_OK) {
+            if (pto_program_param_kind(r->program, other) != PTO_PARAM_POINTER || other == index)
+                return usage_error("%s=%s: %s is not another pointer parameter", name, value,
+                                   plain);
+            s->alias = other + 1;
+            return 0;
+        }
+    }
+#endif
     int rc = load_array(r, index, name, value, &s->array);
     if (rc != 0)
         return rc;
@@ -608,8 +669,12 @@ static int write_outputs(const run *r) {
         if (s->tile == NULL) {
             const npy_header *h = &s->array.header;
             npy_dtype dtype = h->dtype == NPY_BFLOAT16 ? NPY_UINT16 : h->dtype;
-            rc = npy_write_file(s->out_path, dtype, h->ndim, h->shape, s->array.data, err,
-                                sizeof(err));
+            const void *data = s->array.data;
+#ifdef PTO_RUN_MPI
+            if (s->window_data != NULL)
+                data = s->window_data;
+#endif
+            rc = npy_write_file(s->out_path, dtype, h->ndim, h->shape, data, err, sizeof(err));
         } else {
             /* The valid region, rows of valid_cols out of the row-major tile. */
             size_t cols = pto_tile_cols(s->tile), size = pto_dtype_size(pto_tile_dtype(s->tile));
@@ -629,6 +694,113 @@ static int write_outputs(const run *r) {
     }
     return 0;
 }
+
+#ifdef PTO_RUN_MPI
+/* ---- ranks ---------------------------------------------------------------- */
+
+/* Every pointer's array moved into the rank's window (collective: the same
+ * arrays, in parameter order, at the same offsets on every rank) and bound
+ * to its own copy or, for VALUE@RANK, that rank's. */
+static int bind_windows(run *r, pto_mpi **window) {
+    size_t total = 0;
+    for (size_t i = 0; i < r->count; ++i)
+        if (r->params[i].array.data != NULL && r->params[i].tile == NULL && !r->params[i].context)
+            total += (r->params[i].array.header.nbytes + 63) / 64 * 64;
+    if (pto_mpi_window_create(total, window) != PTO_OK)
+        return usage_error("%s", pto_mpi_last_error());
+    char *base = pto_mpi_window_base(*window);
+    size_t at = 0;
+    for (size_t i = 0; i < r->count; ++i) {
+        param_state *s = &r->params[i];
+        if (s->context) {
+            if (pto_mpi_context(*window, s->array.data) != PTO_OK)
+                return usage_error("%s", pto_mpi_last_error());
+            continue;
+        }
+        if (s->array.data == NULL || s->tile != NULL)
+            continue;
+        const size_t bytes = s->array.header.nbytes;
+        s->window_data = base + at;
+        memcpy(s->window_data, s->array.data, bytes);
+        at += (bytes + 63) / 64 * 64;
+        void *bound = s->peer < 0 ? s->window_data
+                                  : pto_mpi_peer_address(*window, s->peer, s->window_data);
+        if (pto_args_set_pointer(r->args, i, bound, bytes) != PTO_OK)
+            return usage_error("%s: %s", pto_program_param_name(r->program, i), pto_last_error());
+    }
+    for (size_t i = 0; i < r->count; ++i) {
+        const param_state *s = &r->params[i];
+        if (s->alias == 0)
+            continue;
+        const param_state *other = &r->params[s->alias - 1];
+        if (other->window_data == NULL)
+            return usage_error("%s=%s: %s has no array (give it FILE.npy or zeros:...)",
+                               pto_program_param_name(r->program, i), s->value,
+                               pto_program_param_name(r->program, s->alias - 1));
+        void *bound = pto_mpi_peer_address(*window, s->peer, other->window_data);
+        if (pto_args_set_pointer(r->args, i, bound, other->array.header.nbytes) != PTO_OK)
+            return usage_error("%s: %s", pto_program_param_name(r->program, i), pto_last_error());
+    }
+    return 0;
+}
+
+/* The launch between two barriers: every rank's window is ready before any
+ * block starts, and every transfer is complete before any rank writes its
+ * results. A rank whose launch fails still meets the others at the second
+ * barrier (their waits end after PTO_COMM_TIMEOUT), so each reports its own
+ * error; a failing MPI ends the job (MPI_Abort). */
+static int launch_on_ranks(const options *o, run *r) {
+    pto_mpi *window = NULL;
+    int rc = bind_windows(r, &window);
+    if (rc != 0) {
+        pto_mpi_abort(rc);
+        return rc;
+    }
+    if (pto_mpi_barrier(window) != PTO_OK) {
+        fprintf(stderr, "%s\n", pto_mpi_last_error());
+        pto_mpi_abort(EXIT_RUN_ERROR);
+    }
+    if (pto_program_launch(r->program, o->blocks, r->args) != PTO_OK) {
+        fprintf(stderr, "rank %d: %s\n", pto_mpi_rank(), pto_last_error());
+        rc = EXIT_RUN_ERROR;
+    }
+    if (pto_mpi_barrier(window) != PTO_OK) {
+        fprintf(stderr, "%s\n", pto_mpi_last_error());
+        pto_mpi_abort(EXIT_RUN_ERROR);
+    }
+    if (rc == 0)
+        rc = write_outputs(r);
+    /* Results written from the window before it goes. */
+    for (size_t i = 0; i < r->count; ++i)
+        r->params[i].window_data = NULL;
+    pto_mpi_window_destroy(window);
+    return rc;
+}
+
+/* arg with {rank} and {size} replaced (a new string), or NULL for no memory. */
+static char *expand_rank(const char *arg) {
+    char rank[16], size[16];
+    snprintf(rank, sizeof(rank), "%d", pto_mpi_rank());
+    snprintf(size, sizeof(size), "%d", pto_mpi_size());
+    char *out = malloc(strlen(arg) * 8 + 1);
+    if (out == NULL)
+        return NULL;
+    char *w = out;
+    for (const char *p = arg; *p != '\0';) {
+        if (strncmp(p, "{rank}", 6) == 0) {
+            w += sprintf(w, "%s", rank);
+            p += 6;
+        } else if (strncmp(p, "{size}", 6) == 0) {
+            w += sprintf(w, "%s", size);
+            p += 6;
+        } else {
+            *w++ = *p++;
+        }
+    }
+    *w = '\0';
+    return out;
+}
+#endif
 
 /* ---- main ----------------------------------------------------------------- */
 
@@ -659,10 +831,17 @@ static int verify_and_run(const options *o, const char *text, size_t length) {
         rc = usage_error("out of memory");
     if (rc == 0)
         rc = bind_all(&r, o);
+#ifdef PTO_RUN_MPI
+    if (rc != 0)
+        pto_mpi_abort(rc);
+    if (rc == 0)
+        rc = launch_on_ranks(o, &r);
+#else
     if (rc == 0 && pto_program_launch(program, o->blocks, r.args) != PTO_OK)
         rc = run_error();
     if (rc == 0)
         rc = write_outputs(&r);
+#endif
     for (size_t i = 0; r.params != NULL && i < r.count; ++i) {
         pto_tile_destroy(r.params[i].tile);
         npy_array_free(&r.params[i].array);
@@ -675,6 +854,23 @@ static int verify_and_run(const options *o, const char *text, size_t length) {
 
 int main(int argc, char **argv) {
     options o;
+#ifdef PTO_RUN_MPI
+    if (pto_mpi_init(&argc, &argv) != PTO_OK) {
+        fprintf(stderr, "pto-run-mpi: %s\n", pto_mpi_last_error());
+        return EXIT_RUN_ERROR;
+    }
+    char **expanded = calloc((size_t)argc + 1, sizeof(char *));
+    for (int i = 0; expanded != NULL && i < argc; ++i)
+        if ((expanded[i] = expand_rank(argv[i])) == NULL) {
+            fputs("pto-run-mpi: out of memory\n", stderr);
+            pto_mpi_abort(EXIT_USAGE);
+        }
+    if (expanded == NULL) {
+        fputs("pto-run-mpi: out of memory\n", stderr);
+        pto_mpi_abort(EXIT_USAGE);
+    }
+    argv = expanded;
+#endif
     int rc = parse_command_line(argc, argv, &o);
     if (rc == PARSE_OK) {
         size_t length = 0;
@@ -688,5 +884,14 @@ int main(int argc, char **argv) {
     }
     free(o.outs);
     free(o.values);
+#ifdef PTO_RUN_MPI
+    /* A rank that stops before the window would leave the others in it. */
+    if (rc != 0 && rc != PARSE_EXIT_OK && rc != EXIT_RUN_ERROR)
+        pto_mpi_abort(rc);
+    for (int i = 0; i < argc; ++i)
+        free(argv[i]);
+    free(argv);
+    pto_mpi_finalize();
+#endif
     return rc == PARSE_EXIT_OK ? 0 : rc;
 }

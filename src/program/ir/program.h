@@ -122,6 +122,9 @@ struct Binding {
   char* data = nullptr;  // pointer: the caller's memory
   int64_t count = 0;     // pointer: elements there
   pto_tile* tile = nullptr;
+  // pointer: memory of another rank's window (pto_comm.h), which only the
+  // comm operations reach (set when a comm launch's block starts).
+  bool peer = false;
 };
 
 // A func.func of the module, for listings (pto_program_describe).
@@ -186,7 +189,25 @@ enum class Code : uint8_t {
                  // when imm is 1; imm 2: a slot in global memory, views[d] (dtype attr);
                  // kInit: the slots' memory, pointer d (c 1) or views[d] (c 2)
   kSubblock,     // ints[a] = the vector core's index (sub 0) or the count (sub 1)
+  kComm,         // a pto.comm.* operation (sub: CommOp; operands under CommOp)
 };
+
+// What a kComm does (Instr::sub), its operands: views by register, the
+// group's views in lists[extra .. extra + imm), attr as each says.
+//   kPut:    views[a] (dst, any rank) <- views[b] (src); attr 1: atomic add
+//   kGet:    views[a] (dst) <- views[b] (src, any rank)
+//   kNotify: the i32 signals views[a] set to (attr 0) or added (attr 1) ints[b]
+//   kWait:   until every i32 of views[a] satisfies (WaitCmp attr) ints[b]
+//   kTest:   ints[c] = whether it does now
+//   kBroadcast: views[a] (src) -> every group member; kScatter: its row block
+//            r -> member r; kGather: member r -> views[a]'s row block r;
+//   kReduce: views[a] (dst) <- members reduced (ReduceOp attr), pto-isa's order
+// d: the views' dtype; the collectives' root: rank (the group index of the
+// calling rank).
+enum class CommOp : uint8_t { kPut, kGet, kNotify, kWait, kTest, kBroadcast, kScatter, kGather,
+                              kReduce };
+enum class WaitCmp : uint8_t { kEq, kNe, kGt, kGe, kLt, kLe };
+enum class ReduceOp : uint8_t { kSum, kMax, kMin };
 
 // The core a kSection's code runs on (Instr::sub).
 enum class CoreKind : uint8_t { kCube = 1, kVector = 2 };
@@ -346,6 +367,9 @@ struct Program {
   // Some tstore adds to global memory (atomic add): the blocks apply those
   // adds in block order, so the sums do not depend on the threads.
   bool ordered_adds = false;
+  // Some pto.comm.* operation: a launch runs every block at once (blocks
+  // may wait for each other's signals).
+  bool uses_comm = false;
   // Pipes between a block's cube and vector cores (core_pipes.cc). A
   // program with pipes runs each block's cube section and vector sections
   // as cores taking turns on the block's thread (execute_pipes.cc);

@@ -101,12 +101,13 @@ void RefuseMxQuantisation(Parser& p, const Token& op, const Results&) {
           "MXFP4_E2M1, float8 or float4 elements sharing an e8m0 scale per block), and "
           "float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not supported");
 }
-// PTOAS's comm dialect moves tiles between cards (NPUs) and signals across
-// them: a program here runs the blocks of one card.
-void RefuseMultiCard(Parser& p, const Token& op, const Results&) {
-  p.Error(op.loc, std::string(op.text) +
-                      ": multi-card communication is not implemented (a "
-                      "program runs the blocks of one card)");
+void ReadComm(Parser& p, const Token& op, const Results& r) { p.cores().ParseComm(op, r); }
+void ReadCommAsync(Parser& p, const Token& op, const Results& r) {
+  p.cores().ParseCommAsync(op, r);
+}
+// A comm operation PTOAS does not define.
+void RefuseComm(Parser& p, const Token& op, const Results&) {
+  p.Error(op.loc, "operation '" + std::string(op.text) + "' is not supported");
 }
 
 constexpr OperationRow kOperations[] = {
@@ -159,12 +160,26 @@ constexpr OperationRow kOperations[] = {
     {"pto.syncall", false, 0, ReadSyncAll},
     {"pto.tprint", false, 0, ReadPrint},
     {"pto.tquant.mx", false, kAnyResults, RefuseMxQuantisation},
-    // The wait on a prefetch's event is single-card (a prefetch session's).
+    // The waits and tests of an async event (a prefetch's, a tput_async's:
+    // complete when made).
     {"pto.make_prefetch_async_context", false, 1, ReadPrefetch},
     {"pto.tprefetch_async", false, 1, ReadPrefetch},
     {"pto.get_prefetch_async_session", false, 1, ReadPrefetch},
     {"pto.comm.wait_async_event", false, 1, ReadPrefetch},
-    {"pto.comm.", true, kAnyResults, RefuseMultiCard},
+    {"pto.comm.test_async_event", false, 1, ReadPrefetch},
+    {"pto.comm.build_async_session", false, kAnyResults, ReadCommAsync},
+    {"pto.comm.tput_async", false, kAnyResults, ReadCommAsync},
+    {"pto.comm.tget_async", false, kAnyResults, ReadCommAsync},
+    {"pto.comm.tput", false, kAnyResults, ReadComm},
+    {"pto.comm.tget", false, kAnyResults, ReadComm},
+    {"pto.comm.tnotify", false, kAnyResults, ReadComm},
+    {"pto.comm.twait", false, kAnyResults, ReadComm},
+    {"pto.comm.ttest", false, kAnyResults, ReadComm},
+    {"pto.comm.tbroadcast", false, kAnyResults, ReadComm},
+    {"pto.comm.tscatter", false, kAnyResults, ReadComm},
+    {"pto.comm.tgather", false, kAnyResults, ReadComm},
+    {"pto.comm.treduce", false, kAnyResults, ReadComm},
+    {"pto.comm.", true, kAnyResults, RefuseComm},
     {"pto.get_block_idx", false, 1, ReadBlockQuery},
     {"pto.get_block_num", false, 1, ReadBlockQuery},
     {"pto.get_subblock_idx", false, 1, ReadBlockQuery},

@@ -245,7 +245,8 @@ class TileReader : public Reader {
 
 // A block's cores: the cube's matrix multiply and moves, the cores'
 // sections and the pipes between them, synchronisation and cache
-// maintenance (core_cube.cc, core_pipes.cc, core_sync.cc).
+// maintenance, communication between ranks (core_cube.cc, core_pipes.cc,
+// core_sync.cc, core_comm.cc).
 class CoreReader : public Reader {
  public:
   explicit CoreReader(Parser& parser) : Reader(parser) {}
@@ -260,6 +261,12 @@ class CoreReader : public Reader {
   void ParseFence(const Token& op);
   void ParseSyncAll(const Token& op);
   void ParsePrefetch(const Token& op, const Token& result);
+  // pto.comm.tput, tget, tnotify, twait, ttest, tbroadcast, tscatter,
+  // tgather, treduce (core_comm.cc).
+  void ParseComm(const Token& op, const std::vector<Token>& results);
+  void ParseCommAsync(const Token& op, const std::vector<Token>& results);
+  bool CommAttributes(const Token& op, CommOp kind, const std::vector<AttrEntry>& attrs,
+                      size_t group, Instr* in);
   // A kSection for the code that follows (a kernel_kind function's body, a
   // pto.section.* region): its index, for EndSection, or kNoSlot where the
   // code is already that core's; false (an error) inside another core's.

@@ -187,6 +187,21 @@ class Block {
   pto_status FloatInstr(const Instr& in);
   pto_status ScalarAccess(const Instr& in, bool load);
   pto_status AddPtr(const Instr& in);
+  bool WindowMove(const Instr& in);
+  // pto.comm.* (execute_comm.cc).
+  pto_status Comm(const Instr& in);
+  pto_status CommCopy(const Instr& in);
+  pto_status CommSignal(const Instr& in);
+  pto_status CommCollective(const Instr& in);
+  pto_status CommReduce(const Instr& in);
+  pto_status GroupShapes(const Instr& in, int64_t rows, int64_t cols, const char* like);
+  // The refusal of a plain access to another rank's memory through pointer
+  // (a cube tile's transfer).
+  pto_status PeerAccessError(const Instr& in, uint32_t pointer, const char* what);
+  // bytes at global, another rank's memory, read into (load) or written
+  // from local through the transport, complete at the target on return.
+  pto_status PeerAccess(const Instr& in, char* global, char* local, size_t bytes, bool load);
+  pto_status ScalarValue(const Instr& in, bool load, pto_dtype d, char* at);
   pto_status ArrayAccess(const Instr& in, bool get);
   std::string PointerName(uint32_t pointer) const {
     const uint32_t root = p_.pointer_root[pointer];
@@ -256,7 +271,7 @@ inline bool Block::CopyWindow(const Instr& in, bool load) {
   const View& v = views_[in.b];
   const pto_tile& t = tiles_[in.a];
   if (!in.plain || v.rank != 2 || v.strides[1] != 1 || v.shape[0] < t.valid_rows ||
-      v.shape[1] < t.valid_cols)
+      v.shape[1] < t.valid_cols || pointers_[v.pointer].peer)
     return false;
   const size_t size = static_cast<size_t>(in.imm);
   const size_t bytes = t.valid_cols * size;

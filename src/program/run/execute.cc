@@ -18,6 +18,7 @@
 
 #include "alloc.h"
 #include "buffer.h"
+#include "comm.h"
 #include "dtype_rules.h"
 #include "error.h"
 #include "float_env.h"
@@ -55,7 +56,12 @@ void Block::Setup() {
     switch (q.kind) {
       case PTO_PARAM_INT: ints_[q.reg] = b.int_value; break;
       case PTO_PARAM_FLOAT: floats_[q.reg] = b.float_value; break;
-      case PTO_PARAM_POINTER: pointers_[q.reg] = b; break;
+      case PTO_PARAM_POINTER:
+        pointers_[q.reg] = b;
+        if (p_.uses_comm)
+          pointers_[q.reg].peer =
+              comm::IsPeer(b.data, static_cast<size_t>(b.count) * pto_dtype_size(q.type.dtype));
+        break;
       case PTO_PARAM_TILE: {
         // The bound tile's valid region (equal to the declared one where
         // that is static); its contents only where the program reads them: a
@@ -455,6 +461,7 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         }
         break;
       case Code::kSubblock: ints[in.a] = in.sub != 0 ? subblocks_ : subblock_; break;
+      case Code::kComm: status = Comm(in); break;
     }
     if (status != PTO_OK) return status;
     if (tracing_) Trace(in, block);

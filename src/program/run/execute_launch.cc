@@ -10,6 +10,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "error.h"
@@ -128,8 +129,38 @@ void Work(void* arg) {
 
 }  // namespace
 
+// A launch whose blocks may wait for each other (a program with comm
+// operations: signals between blocks) runs every block at once, a thread of
+// its own each beside the caller's, whatever the CPUs. Each thread takes
+// blocks from the shared counter as in any launch: with as many threads as
+// blocks, every block is taken by a thread that runs it to its end.
+void RunCoResident(LaunchState* s, uint32_t blocks) {
+  std::vector<std::thread> threads;
+  try {
+    threads.reserve(blocks - 1);
+    for (uint32_t i = 1; i < blocks; ++i) threads.emplace_back(Work, s);
+  } catch (const std::exception&) {
+    s->first.Record(Fail(PTO_ERR_OUT_OF_MEMORY, "pto_program_launch",
+                         "could not start a thread for each of the %u blocks of a launch with "
+                         "comm operations (they run at once)",
+                         blocks));
+    s->stop.store(true);
+  }
+  if (!s->stop.load()) Work(s);
+  for (std::thread& t : threads) t.join();
+
+}
+
 pto_status Launch(const Program& p, uint32_t blocks, const std::vector<Binding>& bindings) {
   LaunchState s(p, bindings, blocks, LoopLimit());
+  if (p.uses_comm && blocks > 1) {
+    RunCoResident(&s, blocks);
+    if (s.first.status != PTO_OK) {
+      SetLastError(s.first.message.c_str());
+      return s.first.status;
+    }
+    return PTO_OK;
+  }
   // One thread: no pool at all (qemu-user, where threads can hang, runs
   // with PTO_NUM_THREADS=1).
   const unsigned workers = WorkerCount(blocks);

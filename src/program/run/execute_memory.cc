@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "comm.h"
 #include "dtype_rules.h"
 #include "ops/ops.h"
 #include "program/ir/types.h"
@@ -29,6 +30,23 @@ pto_status Block::ScalarAccess(const Instr& in, bool load) {
                      " elements");
   const pto_dtype d = static_cast<pto_dtype>(in.d);
   char* at = ptr.data + static_cast<size_t>(i) * pto_dtype_size(d);
+  // Another rank's element: read into, or written from, a local copy.
+  char peer_copy[8];
+  char* const element = at;
+  if (ptr.peer) {
+    at = peer_copy;
+    if (load) {
+      const pto_status s = PeerAccess(in, element, at, pto_dtype_size(d), true);
+      if (s != PTO_OK) return s;
+    }
+  }
+  const pto_status done = ScalarValue(in, load, d, at);
+  if (ptr.peer && !load) return PeerAccess(in, element, at, pto_dtype_size(d), false);
+  return done;
+}
+
+// A scalar access's value: floats_ or ints_[in.a] from or to `at`.
+pto_status Block::ScalarValue(const Instr& in, bool load, pto_dtype d, char* at) {
   if (in.sub != 0) {
     double& v = floats_[in.a];
     if (d == PTO_FLOAT32) {
@@ -57,9 +75,36 @@ pto_status Block::ScalarAccess(const Instr& in, bool load) {
 
 // The pointer moved by an element offset: the same memory, from that
 // element on (an offset past its end names no element).
+// pto.addptr from a buffer in a rank's window to the same buffer in another
+// rank's window (PyPTO's CommRemoteOffset: the difference of two window
+// bases, negative as often as not): allowed where both addresses lie in
+// windows (pto_comm.h) at offsets that keep the pointer inside the buffer's
+// copy there; the moved pointer is then that rank's memory.
+bool Block::WindowMove(const Instr& in) {
+  const Binding& base = pointers_[in.b];
+  const size_t size = pto_dtype_size(static_cast<pto_dtype>(in.d));
+  const comm::Target from = comm::Resolve(base.data, 1);
+  if (from.rank < 0) return false;
+  char* to_address = base.data + ints_[in.c] * static_cast<int64_t>(size);
+  const comm::Target to = comm::Resolve(to_address, 1);
+  if (to.rank < 0 || to.rank == from.rank) return false;
+  const int64_t moved = (static_cast<int64_t>(to.offset) - static_cast<int64_t>(from.offset)) /
+                        static_cast<int64_t>(size);
+  if (moved < 0 || moved > base.count ||
+      (static_cast<int64_t>(to.offset) - static_cast<int64_t>(from.offset)) % static_cast<int64_t>(size) != 0)
+    return false;
+  Binding& result = pointers_[in.a];
+  result = base;
+  result.data = to_address;
+  result.count = base.count - moved;
+  result.peer = to.rank != comm::Rank();
+  return true;
+}
+
 pto_status Block::AddPtr(const Instr& in) {
   const Binding& base = pointers_[in.b];
   const int64_t offset = ints_[in.c];
+  if ((offset < 0 || offset > base.count) && p_.uses_comm && WindowMove(in)) return PTO_OK;
   if (offset < 0 || offset > base.count)
     return Error(in, PTO_ERR_OUT_OF_RANGE,
                  "pto.addptr: offset " + std::to_string(offset) + " is outside " +
@@ -192,7 +237,11 @@ pto_status Block::TransferFits(const Instr& in, bool load) {
 // window at the view's first row and column. A load into a tile whose type
 // has a pad value writes it over the rest of the tile (as TFILLPAD).
 pto_status Block::Transfer(const Instr& in, bool load) {
-  if (p_.tiles[in.a].type.IsCube() || in.sub != 0) return CubeTransfer(in, load);
+  if (p_.tiles[in.a].type.IsCube() || in.sub != 0) {
+    if (pointers_[views_[in.b].pointer].peer)
+      return PeerAccessError(in, views_[in.b].pointer, load ? "pto.tload" : "pto.tstore");
+    return CubeTransfer(in, load);
+  }
   const pto_status fits = TransferFits(in, load);
   if (fits != PTO_OK) return fits;
   const View& v = views_[in.b];
@@ -200,20 +249,29 @@ pto_status Block::Transfer(const Instr& in, bool load) {
   const int64_t cols = t.valid_cols;
   const size_t size = pto_dtype_size(t.dtype);
   char* memory = pointers_[v.pointer].data;
+  // Another rank's memory goes through the comm transport (pto_comm.h).
+  const bool peer = pointers_[v.pointer].peer;
+  pto_status status = PTO_OK;
+  auto move = [&](char* local, char* global, size_t bytes) {
+    if (peer) {
+      if (status == PTO_OK) status = PeerAccess(in, global, local, bytes, load);
+    } else if (load) {
+      memcpy(local, global, bytes);
+    } else {
+      memcpy(global, local, bytes);
+    }
+  };
   ForEachViewRow(v, t.valid_rows, [&](int64_t r, int64_t element, int64_t col_stride) {
     char* row = static_cast<char*>(t.data) + static_cast<size_t>(r) * t.cols * size;
     char* global = memory + static_cast<size_t>(element) * size;
     if (col_stride == 1) {
-      if (load) memcpy(row, global, static_cast<size_t>(cols) * size);
-      else memcpy(global, row, static_cast<size_t>(cols) * size);
+      move(row, global, static_cast<size_t>(cols) * size);
     } else {
-      for (int64_t c = 0; c < cols; ++c) {
-        char* g = global + static_cast<size_t>(c * col_stride) * size;
-        if (load) memcpy(row + c * size, g, size);
-        else memcpy(g, row + c * size, size);
-      }
+      for (int64_t c = 0; c < cols; ++c)
+        move(row + c * size, global + static_cast<size_t>(c * col_stride) * size, size);
     }
   });
+  if (status != PTO_OK) return status;
   const Type& type = p_.tiles[in.a].type;
   if (load && type.pad != PTO_PAD_NULL) {
     // The tile's own rows x cols (a subview's window, not its parent's rows).

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The multi-card step: libpto-mpi and the `mpi` suite (2 and 4 ranks,
+# oversubscribed, as root where CI runs as root) built and run once with
+# MPICH and once with Open MPI, each in a build tree of its own, every test
+# under a hard time limit. Needs mpich libmpich-dev openmpi-bin
+# libopenmpi-dev (README's package list) and numpy for /usr/bin/python3.
+# Usage: tests/ci/mpi.sh [BUILD_ROOT]   (default: build-mpi)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=${1:-build-mpi}
+for impl in mpich ompi; do
+  dir=$root-$impl
+  if [ ! -d "$dir" ]; then
+    meson setup "$dir" -Dsimd_targets=baseline -Dbindings=disabled -Dpython=disabled \
+      -Dbench=false -Dmpi=enabled -Dmpi_pkgconfig=$impl
+  fi
+  # Only what the suite runs: libpto, libpto-mpi, pto-run and pto-run-mpi
+  # (the second tree's libpto objects come from ccache).
+  meson compile -C "$dir" tools/pto-run/pto-run tools/pto-run/pto-run-mpi
+  timeout 600 meson test -C "$dir" --no-rebuild --suite mpi --print-errorlogs
+  timeout 120 meson test -C "$dir" --no-rebuild comm-blocks --print-errorlogs
+done
