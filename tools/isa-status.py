@@ -46,18 +46,26 @@ PROGRAM_FORMS = {
     "TPUSH": (["pto.tpush_to_aiv", "pto.tpush_to_aic"], "a tile pushed into a cube-vector pipe"),
     "TPOP": (["pto.tpop_from_aiv", "pto.tpop_from_aic"], "a tile popped from a cube-vector pipe"),
     "TFREE": (["pto.tfree_from_aiv", "pto.tfree_from_aic"], "a popped slot released"),
+    # Multi-card: one process is one card (libpto-mpi carries them between ranks).
+    "COMM:TPUT": (["pto.comm.tput"], "a tile's bytes into a peer's window (plain or atomic add)"),
+    "COMM:TGET": (["pto.comm.tget"], "a peer's window into global memory through a tile"),
+    "COMM:TNOTIFY": (["pto.comm.tnotify"], "a peer's i32 signal set or atomically added"),
+    "COMM:TWAIT": (["pto.comm.twait"], "waits until a signal compares true (a time limit ends it)"),
+    "COMM:TTEST": (["pto.comm.ttest"], "whether a signal compares true, without waiting"),
+    "COMM:TBROADCAST": (["pto.comm.tbroadcast"], "the root's data into every member's window"),
+    "COMM:TSCATTER": (["pto.comm.tscatter"], "the root's row blocks, one to each member"),
+    "COMM:TGATHER": (["pto.comm.tgather"], "every member's block into the root's"),
+    "COMM:TREDUCE": (["pto.comm.treduce"], "the members' data reduced into the root's, pto-isa's order"),
+    "COMM:TPUT_ASYNC": (["pto.comm.tput_async"], "tput in an async session (complete at once)"),
+    "COMM:TGET_ASYNC": (["pto.comm.tget_async"], "tget in an async session (complete at once)"),
 }
 
 FORMATS = "needs the low-precision formats (FP8, HiFloat8, FP4, MX scales): not implemented yet"
 FIXPIPE = "the fixpipe's conversions with a scaling tile: not implemented yet"
-COMM = "multi-card (pto.comm.*): refused until the MPI transport lands"
 PENDING = "not implemented yet: programs are told the instruction is not implemented"
 
 # The names without an implementation, each with the reason (the text a user reads here).
 REFUSED = {
-    "COMM:TBROADCAST": COMM, "COMM:TGATHER": COMM, "COMM:TGET": COMM, "COMM:TGET_ASYNC": COMM,
-    "COMM:TNOTIFY": COMM, "COMM:TPUT": COMM, "COMM:TPUT_ASYNC": COMM, "COMM:TREDUCE": COMM,
-    "COMM:TSCATTER": COMM, "COMM:TTEST": COMM, "COMM:TWAIT": COMM,
     "TQUANT": FORMATS, "TQUANT_DN": FORMATS, "TQUANT_HIF4": FORMATS, "TDEQUANT": FORMATS,
     "TMATMUL_MX": FORMATS, "TMATMUL_MX_HIF4": FORMATS, "TGEMV_MX": FORMATS,
     "TGET_SCALE_ADDR": FORMATS,
