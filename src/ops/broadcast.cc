@@ -80,14 +80,22 @@ void CheckFullSource(Validator& v, const Operands& o, const BroadcastOperands& b
 // One source: dst[i,j] = src[i,0] (row) or src[0,j] (column), src of dst's
 // valid rows (row) or columns (column, as the NPU implementations assert)
 // and at least one column (row) or row (column) where dst's region is not
-// empty.
-void CheckOneSource(Validator& v, const Operands& o, bool row) {
+// empty. tcolexpand's equal columns are a board-mode warning under A2A3 and
+// A5 (a2a3/ and a5/TColExpand.hpp check them with PTO_ASSERT only, then
+// write dst's valid columns from src's row 0 at the same columns), where
+// those columns lie in src's storage and src's region is not empty (A2A3's
+// implementation writes nothing for an empty one).
+void CheckOneSource(Validator& v, const Operands& o, bool row, pto_profile profile) {
   const pto_tile *src = o.src0, *dst = o.dst;
   const char* along = row ? "rows" : "cols";
-  v.Require((row ? src->valid_rows : src->valid_cols) == (row ? dst->valid_rows : dst->valid_cols),
-            PTO_ERR_SHAPE_MISMATCH, "src valid %s %u differs from dst valid %s %u", along,
-            row ? src->valid_rows : src->valid_cols, along,
-            row ? dst->valid_rows : dst->valid_cols)
+  const bool board_safe =
+      !row && dst->valid_cols <= src->cols && !IsEmptyRegion(src);
+  v.RequireOrBoard((row ? src->valid_rows : src->valid_cols) ==
+                       (row ? dst->valid_rows : dst->valid_cols),
+                   board_safe, profile, PTO_ERR_SHAPE_MISMATCH,
+                   "src valid %s %u differs from dst valid %s %u", along,
+                   row ? src->valid_rows : src->valid_cols, along,
+                   row ? dst->valid_rows : dst->valid_cols)
       .Require((row ? src->valid_cols : src->valid_rows) >= 1 || IsEmptyRegion(dst),
                PTO_ERR_SHAPE_MISMATCH, "src valid region %ux%u has no %s 0 to broadcast",
                src->valid_rows, src->valid_cols, row ? "column" : "row");
@@ -142,7 +150,7 @@ pto_status CheckBroadcast(const Operands& o, pto_profile profile, OpDtypes rule,
   CheckBroadcastOperands(v, o, rule, profile, two_sources, row);
   if (!v.ok()) return v.status();
   if (!two_sources) {
-    CheckOneSource(v, o, row);
+    CheckOneSource(v, o, row, profile);
     return v.status();
   }
   const BroadcastOperands b = BroadcastOperandsOf(o);
