@@ -331,6 +331,10 @@ PTO_API const char *pto_profile_string(pto_profile p);
  *     valid cols, as the implementations take them (dst's M x N written);
  *   - tcolexpand with src's valid cols other than dst's (src not empty):
  *     dst's valid cols are written from src's row 0;
+ *   - the two-source RowExpand rows (trowexpandmul, trowexpandadd, ...)
+ *     whose expanded operand has other valid rows than dst, or valid cols
+ *     neither 1 nor a 32-byte block: its rows read from its storage, a
+ *     32-byte block per row where its valid cols are not 1;
  *   - tsetval (and pto_tgetval) at an index outside the tile's valid region
  *     but inside its rows x cols;
  *   - in programs, a pto.partition_view window past its view but inside the
@@ -338,9 +342,9 @@ PTO_API const char *pto_profile_string(pto_profile p);
  * Not relaxed, as the implementations leave them undefined or refuse them:
  * the Unary and Scalar rows' valid regions (a2a3/TAddS.hpp writes nothing on
  * a mismatch), integer division by zero in a program's scalar arithmetic,
- * row reductions of an empty region, the RowExpand operands' widths, a
- * matrix multiply's M, K or N outside 1 to 4095, and pto.load_scalar /
- * pto.store_scalar outside the bound memory.
+ * row reductions of an empty region, a matrix multiply's M, K or N outside
+ * 1 to 4095, and pto.load_scalar / pto.store_scalar outside the bound
+ * memory.
  * A rule whose operation would then read or write outside an operand's
  * storage (or outside every allocation), NULLs, bad enums and every rule
  * an implementation enforces at compile time (static_assert) stay errors.

@@ -144,6 +144,59 @@ static void test_board_mode_tsetval(void **state) {
     pto_set_warning_handler(NULL, NULL);
 }
 
+static float f32_at(const pto_tile *t, uint32_t i, uint32_t j) {
+    const uint32_t bits = (uint32_t)tile_get(t, i, j);
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+static void f32_put(pto_tile *t, uint32_t i, uint32_t j, float f) {
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    tile_put(t, i, j, bits);
+}
+
+/* trowexpandmul whose expanded source has 8 valid rows for dst's 2, and
+ * tcolexpand whose source has 4 valid cols for dst's 8: refused by default,
+ * computed in board mode under A2A3 and A5 from the operands' storage (dst's
+ * rows, a 32-byte block per row; src's row 0 at dst's columns). */
+static void test_board_mode_broadcasts(void **state) {
+    (void)state;
+    seen_warnings seen = {0};
+    pto_set_warning_handler(record_warning, &seen);
+    for (size_t p = 0; p < COUNT(kNpu); ++p) {
+        assert_int_equal(pto_set_profile(kNpu[p]), PTO_OK);
+        pto_tile *dst = tile_new(PTO_FLOAT32, 2, 8, 2, 8), *full = tile_new(PTO_FLOAT32, 2, 8, 2, 8);
+        pto_tile *e = tile_new(PTO_FLOAT32, 8, 8, 8, 8), *col = tile_new(PTO_FLOAT32, 1, 8, 1, 4);
+        for (uint32_t i = 0; i < 8; ++i)
+            for (uint32_t j = 0; j < 8; ++j) {
+                if (i < 2) f32_put(full, i, j, (float)(1 + i * 8 + j));
+                f32_put(e, i, j, (float)(2 + i + j));
+                if (i == 0) f32_put(col, 0, j, (float)(10 + j));
+            }
+        expect_status(pto_trowexpandmul(dst, full, e, NULL), PTO_ERR_SHAPE_MISMATCH, "trowexpandmul rows, default");
+        expect_status(pto_tcolexpand(dst, col), PTO_ERR_SHAPE_MISMATCH, "tcolexpand cols, default");
+        assert_int_equal(pto_set_board_mode(1), PTO_OK);
+        assert_int_equal(pto_trowexpandmul(dst, full, e, NULL), PTO_OK);
+        assert_int_equal(seen.count, 1);
+        assert_non_null(strstr(seen.last, "pto_trowexpandmul: board mode: src1 valid rows 8 differs from dst valid rows 2"));
+        for (uint32_t i = 0; i < 2; ++i)
+            for (uint32_t j = 0; j < 8; ++j)
+                assert_true(f32_at(dst, i, j) == (float)(1 + i * 8 + j) * (float)(2 + i + j));
+        assert_int_equal(pto_tcolexpand(dst, col), PTO_OK);
+        assert_int_equal(seen.count, 2);
+        assert_non_null(strstr(seen.last, "pto_tcolexpand: board mode: src valid cols 4 differs from dst valid cols 8"));
+        for (uint32_t i = 0; i < 2; ++i)
+            for (uint32_t j = 0; j < 8; ++j) assert_true(f32_at(dst, i, j) == (float)(10 + j));
+        assert_int_equal(pto_set_board_mode(0), PTO_OK);
+        seen.count = 0;
+        TILES_DESTROY(dst, full, e, col);
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    pto_set_warning_handler(NULL, NULL);
+}
+
 /* A kernel that loads rows [ROW, ROW + 2) of a 2x8 view of %a (16 floats
  * bound) and stores them to %b. */
 #define WINDOW_KERNEL(ROW)                                                                        \
@@ -227,6 +280,7 @@ int main(void) {
         cmocka_unit_test(test_board_mode_api),
         cmocka_unit_test(test_board_mode_binary),
         cmocka_unit_test(test_board_mode_tsetval),
+        cmocka_unit_test(test_board_mode_broadcasts),
         cmocka_unit_test(test_board_mode_program_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -111,13 +111,23 @@ void CheckRowOperand(Validator& v, const Operands& o, const BroadcastOperands& b
                      pto_profile profile) {
   const pto_tile *dst = o.dst, *e = b.expanded;
   const uint32_t block = BlockElements(dst->dtype);
-  v.Require(e->valid_rows == dst->valid_rows, PTO_ERR_SHAPE_MISMATCH,
-            "%s valid rows %u differs from dst valid rows %u", b.expanded_name, e->valid_rows,
-            dst->valid_rows)
-      .Require(e->valid_cols == 1 || e->valid_cols == block, PTO_ERR_SHAPE_MISMATCH,
-               "%s valid cols %u is neither 1 (one value per row) nor %u (a 32-byte block per "
-               "row)",
-               b.expanded_name, e->valid_cols, block);
+  // Both shapes are board-mode warnings under A2A3 and A5: a2a3/ and
+  // a5/TRowExpandMul.hpp (and the other TRowExpand*.hpp) check them with
+  // PTO_ASSERT only, then read the expanded operand's rows 0..dst's valid
+  // rows - 1 from its storage, a 32-byte block per row for a row-major one
+  // (the run takes a block where e's valid cols are not 1), so e's rows x
+  // cols must hold what is read.
+  const bool rows_in_storage = dst->valid_rows <= e->rows;
+  const bool block_in_storage = e->cols >= block;
+  v.RequireOrBoard(e->valid_rows == dst->valid_rows,
+                   rows_in_storage && (e->valid_cols == 1 || block_in_storage), profile,
+                   PTO_ERR_SHAPE_MISMATCH, "%s valid rows %u differs from dst valid rows %u",
+                   b.expanded_name, e->valid_rows, dst->valid_rows)
+      .RequireOrBoard(e->valid_cols == 1 || e->valid_cols == block,
+                      rows_in_storage && block_in_storage, profile, PTO_ERR_SHAPE_MISMATCH,
+                      "%s valid cols %u is neither 1 (one value per row) nor %u (a 32-byte "
+                      "block per row)",
+                      b.expanded_name, e->valid_cols, block);
   if (profile != PTO_PROFILE_A2A3 || o.tmp == nullptr) return;
   const uint64_t repeats = std::min<uint64_t>((uint64_t{dst->valid_rows} + 7) / 8, 30);
   const uint64_t tmp_bytes = uint64_t{o.tmp->rows} * o.tmp->cols * pto_dtype_size(o.tmp->dtype);
