@@ -197,6 +197,66 @@ static void test_board_mode_broadcasts(void **state) {
     pto_set_warning_handler(NULL, NULL);
 }
 
+static pto_tile *cube(pto_dtype dt, uint32_t rows, uint32_t cols, pto_location loc, pto_layout layout) {
+    pto_tile *t = NULL;
+    const pto_status st = pto_tile_create_cube(dt, rows, cols, loc, layout, &t);
+    if (st != PTO_OK) fail_msg("pto_tile_create_cube: %s (%s)", pto_status_string(st), pto_last_error());
+    return t;
+}
+
+/* tmatmul_acc with a's 8 valid rows for dst's 16 (and, separately, b's 8
+ * valid cols for dst's 16): refused by default; in board mode under A2A3
+ * and A5 the implementations' M x N (a's valid rows by b's valid cols) is
+ * accumulated over K = a's valid cols and the rest of dst kept. */
+static void test_board_mode_matmul_acc(void **state) {
+    (void)state;
+    seen_warnings seen = {0};
+    pto_set_warning_handler(record_warning, &seen);
+    enum { N = 16 };
+    float av[N * N], bv[N * N], dv[N * N], got[N * N];
+    for (int i = 0; i < N * N; ++i) {
+        av[i] = (float)(i % 7 - 3);
+        bv[i] = (float)(i % 5 - 2);
+        dv[i] = (float)(i % 11);
+    }
+    for (size_t p = 0; p < COUNT(kNpu); ++p) {
+        assert_int_equal(pto_set_profile(kNpu[p]), PTO_OK);
+        const pto_layout left = kNpu[p] == PTO_PROFILE_A2A3 ? PTO_LAYOUT_ZZ : PTO_LAYOUT_NZ;
+        for (int narrow_b = 0; narrow_b < 2; ++narrow_b) {
+            pto_tile *a = cube(PTO_FLOAT16, N, N, PTO_LOC_LEFT, left);
+            pto_tile *b = cube(PTO_FLOAT16, N, N, PTO_LOC_RIGHT, PTO_LAYOUT_ZN);
+            pto_tile *dst = cube(PTO_FLOAT32, N, N, PTO_LOC_ACC, PTO_LAYOUT_NZ);
+            assert_int_equal(pto_tile_write_f32(a, av, N * N), PTO_OK);
+            assert_int_equal(pto_tile_write_f32(b, bv, N * N), PTO_OK);
+            assert_int_equal(pto_tile_write_f32(dst, dv, N * N), PTO_OK);
+            const uint32_t m = narrow_b ? N : 8, n = narrow_b ? 8 : N;
+            assert_int_equal(narrow_b ? pto_tile_set_valid(b, N, n) : pto_tile_set_valid(a, m, N), PTO_OK);
+            expect_status(pto_tmatmul_acc(dst, a, b), PTO_ERR_SHAPE_MISMATCH, "tmatmul_acc M or N, default");
+            assert_int_equal(pto_set_board_mode(1), PTO_OK);
+            const pto_status st = pto_tmatmul_acc(dst, a, b);
+            if (st != PTO_OK) fail_msg("board tmatmul_acc: %s", pto_last_error());
+            assert_int_equal(seen.count, 1);
+            assert_non_null(strstr(seen.last, narrow_b ? "pto_tmatmul_acc: board mode: b valid cols 8 differ from dst valid cols 16 (N)"
+                                                       : "pto_tmatmul_acc: board mode: a valid rows 8 differ from dst valid rows 16 (M)"));
+            assert_int_equal(pto_tile_read_f32(dst, got, N * N), PTO_OK);
+            for (uint32_t i = 0; i < N; ++i)
+                for (uint32_t j = 0; j < N; ++j) {
+                    double want = dv[i * N + j];
+                    if (i < m && j < n)
+                        for (uint32_t k = 0; k < N; ++k) want += (double)av[i * N + k] * bv[k * N + j];
+                    if (got[i * N + j] != (float)want)
+                        fail_msg("%s board tmatmul_acc (%u,%u): %g, want %g", pto_profile_string(kNpu[p]), i, j,
+                                 got[i * N + j], want);
+                }
+            assert_int_equal(pto_set_board_mode(0), PTO_OK);
+            seen.count = 0;
+            TILES_DESTROY(a, b, dst);
+        }
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    pto_set_warning_handler(NULL, NULL);
+}
+
 /* A kernel that loads rows [ROW, ROW + 2) of a 2x8 view of %a (16 floats
  * bound) and stores them to %b. */
 #define WINDOW_KERNEL(ROW)                                                                        \
@@ -281,6 +341,7 @@ int main(void) {
         cmocka_unit_test(test_board_mode_binary),
         cmocka_unit_test(test_board_mode_tsetval),
         cmocka_unit_test(test_board_mode_broadcasts),
+        cmocka_unit_test(test_board_mode_matmul_acc),
         cmocka_unit_test(test_board_mode_program_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
