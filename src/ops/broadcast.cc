@@ -115,16 +115,18 @@ void CheckRowOperand(Validator& v, const Operands& o, const BroadcastOperands& b
   // a5/TRowExpandMul.hpp (and the other TRowExpand*.hpp) check them with
   // PTO_ASSERT only, then read the expanded operand's rows 0..dst's valid
   // rows - 1 from its storage, a 32-byte block per row for a row-major one
-  // (the run takes a block where e's valid cols are not 1), so e's rows x
-  // cols must hold what is read.
+  // (the run takes a block where e's valid cols and cols are not 1), so e's
+  // rows x cols must hold what is read.
+  // A one-column operand (a DN 16x1 tile's) gives one value per row
+  // whatever its valid cols, as the col-major case of those files does.
   const bool rows_in_storage = dst->valid_rows <= e->rows;
-  const bool block_in_storage = e->cols >= block;
-  v.RequireOrBoard(e->valid_rows == dst->valid_rows,
-                   rows_in_storage && (e->valid_cols == 1 || block_in_storage), profile,
+  const bool per_row = e->valid_cols == 1 || e->cols == 1;
+  const bool read_in_storage = rows_in_storage && (per_row || e->cols >= block);
+  v.RequireOrBoard(e->valid_rows == dst->valid_rows, read_in_storage, profile,
                    PTO_ERR_SHAPE_MISMATCH, "%s valid rows %u differs from dst valid rows %u",
                    b.expanded_name, e->valid_rows, dst->valid_rows)
-      .RequireOrBoard(e->valid_cols == 1 || e->valid_cols == block,
-                      rows_in_storage && block_in_storage, profile, PTO_ERR_SHAPE_MISMATCH,
+      .RequireOrBoard(e->valid_cols == 1 || e->valid_cols == block, read_in_storage, profile,
+                      PTO_ERR_SHAPE_MISMATCH,
                       "%s valid cols %u is neither 1 (one value per row) nor %u (a 32-byte "
                       "block per row)",
                       b.expanded_name, e->valid_cols, block);
@@ -186,9 +188,8 @@ void RunBroadcast(const Operands& o, BroadcastKernel kernel, bool row, bool two_
   pto_tile* dst = o.dst;
   const BroadcastOperands b =
       two_sources ? BroadcastOperandsOf(o) : BroadcastOperands{o.src0, o.src0, "src"};
-  const size_t block = row && b.expanded->valid_cols != 1 && two_sources
-                           ? BlockElements(dst->dtype)
-                           : 1;
+  const bool per_row = b.expanded->valid_cols == 1 || b.expanded->cols == 1;
+  const size_t block = row && !per_row && two_sources ? BlockElements(dst->dtype) : 1;
   kernel(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(b.full),
          ConstPlaneOf(b.expanded), block, two_sources && b.expanded == o.src0 && b.full != o.src0);
 }
