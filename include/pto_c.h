@@ -315,6 +315,60 @@ PTO_API pto_profile pto_get_profile(void);
  * value outside the enum. Never NULL. */
 PTO_API const char *pto_profile_string(pto_profile p);
 
+/* Board mode (since 0.6). Generated kernels sometimes break a rule that an
+ * NPU implementation checks only in a debug build (a PTO_ASSERT) or not at
+ * all, and a board runs them anyway. By default every rule is checked and
+ * the call refused. In board mode, under PTO_PROFILE_A2A3 and
+ * PTO_PROFILE_A5 only, these rules are not refused: the operation does what
+ * that profile's implementation does, and each occurrence is reported as a
+ * warning naming the rule (to the thread's warning handler, else one line on
+ * stderr). docs/profiles.md ("Board mode") cites each rule's source:
+ *   - the Binary rows (tadd, tsub, tmul, tdiv, tmax, tmin, trem) with a
+ *     source whose valid region differs from dst's: dst's valid region is
+ *     computed, each source read at the same (row, col) of its storage;
+ *   - tmatmul, tmatmul_acc and tmatmul_bias whose a or b valid rows or cols
+ *     differ from dst's: M, K, N are a's valid rows, a's valid cols and b's
+ *     valid cols, as the implementations take them (dst's M x N written);
+ *   - tcolexpand with src's valid cols other than dst's (src not empty):
+ *     dst's valid cols are written from src's row 0;
+ *   - the two-source RowExpand rows (trowexpandmul, trowexpandadd, ...)
+ *     whose expanded operand has other valid rows than dst, or valid cols
+ *     neither 1 nor a 32-byte block: its rows read from its storage, a
+ *     32-byte block per row where its valid cols are not 1;
+ *   - tsetval (and pto_tgetval) at an index outside the tile's valid region
+ *     but inside its rows x cols;
+ *   - in programs, a pto.partition_view window past its view but inside the
+ *     memory bound to its pointer.
+ * Not relaxed, as the implementations leave them undefined or refuse them:
+ * the Unary and Scalar rows' valid regions (a2a3/TAddS.hpp writes nothing on
+ * a mismatch), integer division by zero in a program's scalar arithmetic,
+ * row reductions of an empty region, a matrix multiply's M, K or N outside
+ * 1 to 4095, and pto.load_scalar / pto.store_scalar outside the bound
+ * memory.
+ * A rule whose operation would then read or write outside an operand's
+ * storage (or outside every allocation), NULLs, bad enums and every rule
+ * an implementation enforces at compile time (static_assert) stay errors.
+ * HOST ignores the mode. A program is checked in the mode of the thread
+ * that creates it, and its run-time checks in the mode of the thread that
+ * launches it (its blocks' threads take that thread's mode and handler). */
+
+/* A warning: "function: board mode: sentence" (a program's partition
+ * window: "FILE:LINE:COL: warning: board mode: sentence"). Called on the thread that ran the operation,
+ * one call at a time across threads; message is valid during the call. */
+typedef void (*pto_warning_fn)(const char *message, void *user_data);
+
+/* Sets the calling thread's board mode: 1 on, 0 off (the default).
+ * Errors: PTO_ERR_INVALID_ARGUMENT for any other value (the mode is then
+ * unchanged). */
+PTO_API pto_status pto_set_board_mode(int on);
+
+/* The calling thread's board mode: 1 on, 0 off. */
+PTO_API int pto_board_mode(void);
+
+/* Sets the calling thread's warning handler, called with user_data; NULL
+ * restores the default (each warning one line on stderr). */
+PTO_API void pto_set_warning_handler(pto_warning_fn handler, void *user_data);
+
 /* ------------------------------------------------------------------------ */
 /* Tiles                                                                     */
 /* ------------------------------------------------------------------------ */
@@ -1541,8 +1595,10 @@ PTO_API pto_status pto_tconcat(pto_tile *dst, const pto_tile *src0, const pto_ti
  * src0_idx[i,0] columns of src0's row i, then the first n1 = src1_idx[i,0]
  * columns of src1's row i, bit for bit: n0 at most src0's and dst's valid
  * cols, n1 at most src1's valid cols and dst's valid cols - n0, a negative
- * count copying nothing. The rest of dst's row keeps its values. Rules,
- * checked in this order:
+ * count copying nothing. The rest of dst's row keeps its values. Under
+ * PTO_PROFILE_A2A3 and PTO_PROFILE_A5 (since 0.6) n0 and n1 are the index
+ * elements divided by the index dtype's size (byte counts, truncated), as
+ * those implementations read them. Rules, checked in this order:
  * - the five tiles not NULL (PTO_ERR_NULL_ARGUMENT).
  * - dst INT8, INT16, INT32, FLOAT16, FLOAT32 or BFLOAT16 on every profile
  *   (PTO_ERR_UNSUPPORTED_DTYPE); src0 and src1 of dst's dtype

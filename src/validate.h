@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "board.h"
 #include "dtype_rules.h"
 #include "overlap.h"
 #include "pto_c.h"
@@ -174,6 +175,41 @@ class Validator {
                              const pto_tile* ref) {
     if (ok() && (t->valid_rows != ref->valid_rows || t->valid_cols != ref->valid_cols))
       status_ = validation::FailRegionMismatch(function_, operand, t, ref_name, ref);
+    return *this;
+  }
+  // The operand's valid region must equal the reference's (dst's), except in
+  // board mode under A2A3 and A5 (BoardRelaxes), where the implementations
+  // only PTO_ASSERT it and run dst's valid region, reading the operand at the
+  // same positions of its storage: then a warning, if those positions lie
+  // inside the operand's rows x cols (else the refusal).
+  PTO_CHECK_INLINE
+  Validator& SameValidRegionOrBoard(const char* operand, const pto_tile* t, const char* ref_name,
+                                    const pto_tile* ref, pto_profile profile) {
+    if (ok() && (t->valid_rows != ref->valid_rows || t->valid_cols != ref->valid_cols)) {
+      if (BoardRelaxes(profile) && ref->valid_rows <= t->rows && ref->valid_cols <= t->cols)
+        BoardWarn(function_,
+                  "%s valid region %ux%u differs from %s valid region %ux%u (%s runs %s's valid "
+                  "region)",
+                  operand, t->valid_rows, t->valid_cols, ref_name, ref->valid_rows,
+                  ref->valid_cols, pto_profile_string(profile), ref_name);
+      else
+        status_ = validation::FailRegionMismatch(function_, operand, t, ref_name, ref);
+    }
+    return *this;
+  }
+  // A rule the profile's implementation checks only with PTO_ASSERT (or not
+  // at all): in board mode under A2A3 and A5 a break is a warning with the
+  // sentence, and the call goes on, where `board_safe` holds (what the
+  // implementation then does stays inside every operand's storage); else
+  // the refusal, as Require.
+  template <typename... Args>
+  PTO_CHECK_INLINE
+  Validator& RequireOrBoard(bool holds, bool board_safe, pto_profile profile, pto_status status,
+                            const char* format, Args... args) {
+    if (ok() && !holds) {
+      if (board_safe && BoardRelaxes(profile)) BoardWarn(function_, format, args...);
+      else status_ = validation::FailFormatted(function_, status, format, args...);
+    }
     return *this;
   }
   // A custom rule: fails with `status` and the printf-style sentence when

@@ -391,12 +391,66 @@ static void test_tconcatidx(void **state) {
     TILES_DESTROY(dst, s, i, i16, u, f16, u8, short_rows, no_cols, want, got);
 }
 
+/* TCONCATIDX under A2A3 and A5: each index element is a byte count, divided
+ * by the index dtype's size (truncated) before the clamps (pto-isa's
+ * a2a3/TConcat.hpp and a5/TConcat.hpp; PTOAS's TConcatIdx sample's golden:
+ * 32 in an INT32 index copies 8 columns). HOST reads element counts. */
+static void test_tconcatidx_npu_byte_counts(void **state) {
+    (void)state;
+    static const pto_dtype kIdx[] = {PTO_INT8, PTO_INT16, PTO_INT32};
+    static const pto_profile kProfiles[] = {PTO_PROFILE_A2A3, PTO_PROFILE_A5, PTO_PROFILE_HOST};
+    rng r = {0xB7E};
+    size_t checked = 0;
+    for (size_t p = 0; p < COUNT(kProfiles); ++p)
+        for (size_t k = 0; k < COUNT(kIdx); ++k) {
+            assert_int_equal(pto_set_profile(kProfiles[p]), PTO_OK);
+            const uint32_t rows = 4, cols = 64, size = (uint32_t)pto_dtype_size(kIdx[k]);
+            pto_tile *s0 = tile_new(PTO_FLOAT32, rows, cols, rows, cols);
+            pto_tile *s1 = tile_new(PTO_FLOAT32, rows, cols, rows, cols);
+            pto_tile *dst = tile_new(PTO_FLOAT32, rows, cols, rows, cols);
+            pto_tile *i0 = tile_new(kIdx[k], rows, 8, rows, 1), *i1 = tile_new(kIdx[k], rows, 8, rows, 1);
+            tile_fill(s0, &r, GEN_ANY);
+            tile_fill(s1, &r, GEN_ANY);
+            tile_fill(dst, &r, GEN_ANY);
+            static const uint32_t kValues[] = {32, 13, 0, 127};
+            for (uint32_t i = 0; i < rows; ++i) {
+                tile_put(i0, i, 0, kValues[i]);
+                tile_put(i1, i, 0, kValues[(i + 1) % rows]);
+            }
+            uint64_t *before = tile_snapshot(dst), *a = tile_snapshot(s0), *b = tile_snapshot(s1);
+            assert_int_equal(pto_tconcatidx(dst, s0, s1, i0, i1), PTO_OK);
+            const uint32_t unit = kProfiles[p] == PTO_PROFILE_HOST ? 1 : size;
+            for (uint32_t i = 0; i < rows; ++i) {
+                const uint32_t n0 = kValues[i] / unit;
+                const uint32_t left = cols - n0, c1 = kValues[(i + 1) % rows] / unit;
+                const uint32_t n1 = c1 < left ? c1 : left;
+                for (uint32_t j = 0; j < cols; ++j) {
+                    const uint64_t want = j < n0 ? a[i * cols + j] : j < n0 + n1 ? b[i * cols + j - n0]
+                                                                                  : before[i * cols + j];
+                    if (tile_get(dst, i, j) != want)
+                        fail_msg("tconcatidx %s, %s indices: (%u,%u) 0x%x, want 0x%x (n0 %u, n1 %u)",
+                                 pto_profile_string(kProfiles[p]), pto_dtype_string(kIdx[k]), i, j,
+                                 tile_get(dst, i, j), (unsigned)want, n0, n1);
+                    ++checked;
+                }
+            }
+            free(before);
+            free(a);
+            free(b);
+            TILES_DESTROY(s0, s1, dst, i0, i1);
+        }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    print_message("[tconcatidx] %zu elements: byte counts under A2A3 and A5, element counts under HOST\n",
+                  checked);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_treshape),
         cmocka_unit_test(test_ttrans),
         cmocka_unit_test(test_tconcat),
         cmocka_unit_test(test_tconcatidx),
+        cmocka_unit_test(test_tconcatidx_npu_byte_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@ import (
 // notCalled lists the functions of include/pto_c.h that the Go layer does
 // not call through package ptoc, and why.
 var notCalled = map[string]string{
+	"pto_set_warning_handler": "board-mode warnings go to stderr: a Go callback would be called from libpto's pool threads",
 	"pto_last_error":    "read by the C wrapper of every failing call (bindings/pto.i), returned in Error.Message",
 	"pto_buffer_wrap":   "Go memory cannot be wrapped (C may not keep Go pointers); ignored in pto.i",
 	"pto_program_check": "checks a module of several kernels without an entry, for pto-run --check; a program here is made to run (created with an entry)",

@@ -40,3 +40,26 @@ func WithProfile(p Profile, f func() error) error {
 func CurrentProfile() Profile {
 	return Profile(ptoc.Pto_get_profile())
 }
+
+// WithBoardMode runs f in board mode (pto_set_board_mode): under ProfileA2A3
+// and ProfileA5 a rule that the NPU implementation checks only in a debug
+// build runs as that implementation does, with one warning per occurrence on
+// stderr, instead of failing (docs/profiles.md, "Board mode"); ProfileHost
+// ignores it. Like WithProfile it locks the goroutine to its OS thread while
+// f runs and restores the thread's previous mode afterwards.
+func WithBoardMode(f func() error) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	previous := ptoc.Pto_board_mode()
+	if err := check(ptoc.Pto_set_board_mode(1)); err != nil {
+		return err
+	}
+	defer ptoc.Pto_set_board_mode(previous)
+	return f()
+}
+
+// BoardMode reports whether the OS thread the goroutine runs on is in board
+// mode: true inside WithBoardMode, false elsewhere by default.
+func BoardMode() bool {
+	return ptoc.Pto_board_mode() == 1
+}

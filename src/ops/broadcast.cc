@@ -80,14 +80,22 @@ void CheckFullSource(Validator& v, const Operands& o, const BroadcastOperands& b
 // One source: dst[i,j] = src[i,0] (row) or src[0,j] (column), src of dst's
 // valid rows (row) or columns (column, as the NPU implementations assert)
 // and at least one column (row) or row (column) where dst's region is not
-// empty.
-void CheckOneSource(Validator& v, const Operands& o, bool row) {
+// empty. tcolexpand's equal columns are a board-mode warning under A2A3 and
+// A5 (a2a3/ and a5/TColExpand.hpp check them with PTO_ASSERT only, then
+// write dst's valid columns from src's row 0 at the same columns), where
+// those columns lie in src's storage and src's region is not empty (A2A3's
+// implementation writes nothing for an empty one).
+void CheckOneSource(Validator& v, const Operands& o, bool row, pto_profile profile) {
   const pto_tile *src = o.src0, *dst = o.dst;
   const char* along = row ? "rows" : "cols";
-  v.Require((row ? src->valid_rows : src->valid_cols) == (row ? dst->valid_rows : dst->valid_cols),
-            PTO_ERR_SHAPE_MISMATCH, "src valid %s %u differs from dst valid %s %u", along,
-            row ? src->valid_rows : src->valid_cols, along,
-            row ? dst->valid_rows : dst->valid_cols)
+  const bool board_safe =
+      !row && dst->valid_cols <= src->cols && !IsEmptyRegion(src);
+  v.RequireOrBoard((row ? src->valid_rows : src->valid_cols) ==
+                       (row ? dst->valid_rows : dst->valid_cols),
+                   board_safe, profile, PTO_ERR_SHAPE_MISMATCH,
+                   "src valid %s %u differs from dst valid %s %u", along,
+                   row ? src->valid_rows : src->valid_cols, along,
+                   row ? dst->valid_rows : dst->valid_cols)
       .Require((row ? src->valid_cols : src->valid_rows) >= 1 || IsEmptyRegion(dst),
                PTO_ERR_SHAPE_MISMATCH, "src valid region %ux%u has no %s 0 to broadcast",
                src->valid_rows, src->valid_cols, row ? "column" : "row");
@@ -103,13 +111,25 @@ void CheckRowOperand(Validator& v, const Operands& o, const BroadcastOperands& b
                      pto_profile profile) {
   const pto_tile *dst = o.dst, *e = b.expanded;
   const uint32_t block = BlockElements(dst->dtype);
-  v.Require(e->valid_rows == dst->valid_rows, PTO_ERR_SHAPE_MISMATCH,
-            "%s valid rows %u differs from dst valid rows %u", b.expanded_name, e->valid_rows,
-            dst->valid_rows)
-      .Require(e->valid_cols == 1 || e->valid_cols == block, PTO_ERR_SHAPE_MISMATCH,
-               "%s valid cols %u is neither 1 (one value per row) nor %u (a 32-byte block per "
-               "row)",
-               b.expanded_name, e->valid_cols, block);
+  // Both shapes are board-mode warnings under A2A3 and A5: a2a3/ and
+  // a5/TRowExpandMul.hpp (and the other TRowExpand*.hpp) check them with
+  // PTO_ASSERT only, then read the expanded operand's rows 0..dst's valid
+  // rows - 1 from its storage, a 32-byte block per row for a row-major one
+  // (the run takes a block where e's valid cols and cols are not 1), so e's
+  // rows x cols must hold what is read.
+  // A one-column operand (a DN 16x1 tile's) gives one value per row
+  // whatever its valid cols, as the col-major case of those files does.
+  const bool rows_in_storage = dst->valid_rows <= e->rows;
+  const bool per_row = e->valid_cols == 1 || e->cols == 1;
+  const bool read_in_storage = rows_in_storage && (per_row || e->cols >= block);
+  v.RequireOrBoard(e->valid_rows == dst->valid_rows, read_in_storage, profile,
+                   PTO_ERR_SHAPE_MISMATCH, "%s valid rows %u differs from dst valid rows %u",
+                   b.expanded_name, e->valid_rows, dst->valid_rows)
+      .RequireOrBoard(e->valid_cols == 1 || e->valid_cols == block, read_in_storage, profile,
+                      PTO_ERR_SHAPE_MISMATCH,
+                      "%s valid cols %u is neither 1 (one value per row) nor %u (a 32-byte "
+                      "block per row)",
+                      b.expanded_name, e->valid_cols, block);
   if (profile != PTO_PROFILE_A2A3 || o.tmp == nullptr) return;
   const uint64_t repeats = std::min<uint64_t>((uint64_t{dst->valid_rows} + 7) / 8, 30);
   const uint64_t tmp_bytes = uint64_t{o.tmp->rows} * o.tmp->cols * pto_dtype_size(o.tmp->dtype);
@@ -142,7 +162,7 @@ pto_status CheckBroadcast(const Operands& o, pto_profile profile, OpDtypes rule,
   CheckBroadcastOperands(v, o, rule, profile, two_sources, row);
   if (!v.ok()) return v.status();
   if (!two_sources) {
-    CheckOneSource(v, o, row);
+    CheckOneSource(v, o, row, profile);
     return v.status();
   }
   const BroadcastOperands b = BroadcastOperandsOf(o);
@@ -168,9 +188,8 @@ void RunBroadcast(const Operands& o, BroadcastKernel kernel, bool row, bool two_
   pto_tile* dst = o.dst;
   const BroadcastOperands b =
       two_sources ? BroadcastOperandsOf(o) : BroadcastOperands{o.src0, o.src0, "src"};
-  const size_t block = row && b.expanded->valid_cols != 1 && two_sources
-                           ? BlockElements(dst->dtype)
-                           : 1;
+  const bool per_row = b.expanded->valid_cols == 1 || b.expanded->cols == 1;
+  const size_t block = row && !per_row && two_sources ? BlockElements(dst->dtype) : 1;
   kernel(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(b.full),
          ConstPlaneOf(b.expanded), block, two_sources && b.expanded == o.src0 && b.full != o.src0);
 }

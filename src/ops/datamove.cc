@@ -257,14 +257,19 @@ pto_status CheckTConcatIdx(const Operands& o, pto_profile profile) {
   return v.status();
 }
 
-// Row i: the first n0 = src0_idx[i,0] columns of src0 (at most src0's and
-// dst's valid cols), then n1 = src1_idx[i,0] of src1 (at most src1's valid
-// cols and what dst's row has left); a negative count copies nothing. The
-// rest of dst's row is not written.
-void RunTConcatIdx(const Operands& o, pto_profile) {
+// Row i: the first n0 columns of src0 (at most src0's and dst's valid
+// cols), then n1 of src1 (at most src1's valid cols and what dst's row has
+// left); a negative count copies nothing. The rest of dst's row is not
+// written. Under HOST n0 = src0_idx[i,0] and n1 = src1_idx[i,0], element
+// counts as PTOAS's manual defines them; under A2A3 and A5 each is the index
+// element divided by the index dtype's size (a byte count, truncated), as
+// pto-isa's a2a3/TConcat.hpp and a5/TConcat.hpp read it (docs/profiles.md
+// [F-TCONCATIDX]).
+void RunTConcatIdx(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
-  const auto count = [](const pto_tile* idx, uint32_t row, uint32_t most) -> uint32_t {
-    const double n = ElementValue(idx, static_cast<size_t>(row) * idx->cols);
+  const double unit = profile == PTO_PROFILE_HOST ? 1.0 : pto_dtype_size(o.src2->dtype);
+  const auto count = [unit](const pto_tile* idx, uint32_t row, uint32_t most) -> uint32_t {
+    const double n = std::trunc(ElementValue(idx, static_cast<size_t>(row) * idx->cols) / unit);
     return n <= 0 ? 0u : n >= most ? most : static_cast<uint32_t>(n);
   };
   for (uint32_t r = 0; r < dst->valid_rows; ++r) {

@@ -32,12 +32,19 @@ bool AddressesValidElement(const pto_tile* t, size_t index) {
   return index / t->cols < t->valid_rows && index % t->cols < t->valid_cols;
 }
 
+// In board mode under A2A3 and A5 an index inside the tile's rows x cols
+// but outside its valid region is a warning: Tile::SetValue and GetValue
+// (pto-isa's common/pto_tile.hpp, TSETVAL's and TGETVAL's implementation)
+// address the element at the offset unchecked.
 Validator& RequireValidElement(Validator& v, const char* operand, const pto_tile* t,
-                               size_t index) {
-  return v.Require(AddressesValidElement(t, index), PTO_ERR_OUT_OF_RANGE,
-                   "index %zu (row %zu, col %zu of %u cols) is outside %s's valid region %ux%u",
-                   index, index / t->cols, index % t->cols, t->cols, operand, t->valid_rows,
-                   t->valid_cols);
+                               size_t index, pto_profile profile) {
+  return v.RequireOrBoard(AddressesValidElement(t, index),
+                          index < static_cast<size_t>(t->rows) * t->cols, profile,
+                          PTO_ERR_OUT_OF_RANGE,
+                          "index %zu (row %zu, col %zu of %u cols) is outside %s's valid region "
+                          "%ux%u",
+                          index, index / t->cols, index % t->cols, t->cols, operand,
+                          t->valid_rows, t->valid_cols);
 }
 
 }  // namespace
@@ -48,7 +55,7 @@ pto_status CheckTgetval(const pto_tile* src, size_t index, bool out_given, bool 
   v.OnVec("src", src).NotNull("src", src).Require(out_given, PTO_ERR_NULL_ARGUMENT, "out is NULL");
   if (!v.ok()) return v.status();
   v.DtypeAccepted(OpDtypes::kTgetval, profile, "src", src);
-  if (index_known) RequireValidElement(v, "src", src, index);
+  if (index_known) RequireValidElement(v, "src", src, index, profile);
   return v.status();
 }
 
@@ -87,7 +94,7 @@ pto_status CheckTSetVal(const Operands& o, pto_profile profile) {
   if (!v.ok()) return v.status();
   v.DtypeAccepted(OpDtypes::kTSetVal, profile, "dst", dst);
   RequireScalarOf(v, "value", o.scalar, "dst", dst->dtype);
-  if (o.contents_known) RequireValidElement(v, "dst", dst, o.index[0]);
+  if (o.contents_known) RequireValidElement(v, "dst", dst, o.index[0], profile);
   return v.status();
 }
 

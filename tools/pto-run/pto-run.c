@@ -43,7 +43,7 @@ static const char kUsage[] =
     "default 60) ends a pto.comm.twait that is never satisfied.\n"
     "\n"
 #endif
-    "Usage: pto-run FILE.pto [--profile HOST|A2A3|A5] [--blocks N] [--check]\n"
+    "Usage: pto-run FILE.pto [--profile HOST|A2A3|A5] [--board] [--blocks N] [--check]\n"
     "               [--entry NAME] [--trace[=BLOCK]] [--out NAME=FILE.npy]... [NAME=VALUE]...\n"
     "\n"
     "Verifies the PTO assembly in FILE.pto and runs it.\n"
@@ -58,6 +58,10 @@ static const char kUsage[] =
     "  --out NAME=FILE.npy writes, after the run, a pointer's array (its shape as\n"
     "                      given) or a tile's valid region as FILE.npy\n"
     "  --profile P         the target profile to verify and run under (HOST, A2A3, A5)\n"
+    "  --board             board mode (pto_set_board_mode): under A2A3 and A5 a rule\n"
+    "                      the NPU implementation leaves unchecked in a release\n"
+    "                      build runs as that implementation does, with a warning\n"
+    "                      on stderr per occurrence, instead of an error\n"
     "  --blocks N          runs blocks 0..N-1 (default 1)\n"
     "  --entry NAME        the func.func to run (default: the one marked pto.entry,\n"
     "                      else the module's only public function)\n"
@@ -146,6 +150,7 @@ typedef struct options {
     const char *file;
     int has_profile;
     pto_profile profile;
+    int board;
     uint32_t blocks;
     int check;
     const char *entry; /* --entry NAME, or NULL */
@@ -230,6 +235,8 @@ static int parse_command_line(int argc, char **argv, options *o) {
                 return PARSE_EXIT_OK;
             } else if (strcmp(arg, "--check") == 0) {
                 o->check = 1;
+            } else if (strcmp(arg, "--board") == 0) {
+                o->board = 1;
             } else if (strcmp(arg, "--trace") == 0) {
                 if (setenv("PTO_TRACE", "all", 1) != 0) return usage_error("out of memory");
             } else if (strncmp(arg, "--trace=", 8) == 0) {
@@ -808,6 +815,8 @@ static int verify_and_run(const options *o, const char *text, size_t length) {
     pto_program *program = NULL;
     if (o->has_profile)
         pto_set_profile(o->profile);
+    if (o->board)
+        pto_set_board_mode(1);
     /* --check verifies every function of a module, and needs no entry unless one is named. */
     const pto_status created =
         o->check && o->entry == NULL

@@ -79,6 +79,8 @@ __all__ = [
     "set_profile",
     "get_profile",
     "profile",
+    "set_board_mode",
+    "board_mode",
     "Error",
     "NullArgumentError",
     "InvalidArgumentError",
@@ -358,6 +360,22 @@ def profile(p: Profile) -> Iterator[Profile]:
         yield Profile(p)
     finally:
         _pto.set_profile(previous)
+
+
+def set_board_mode(on: bool) -> None:
+    """Sets the calling thread's board mode (pto_set_board_mode): under
+    Profile.A2A3 and Profile.A5 a rule that the NPU implementation checks only
+    in a debug build runs as that implementation does, with one warning per
+    occurrence on stderr, instead of raising (docs/profiles.md, "Board mode").
+    Profile.HOST ignores it. A program is verified in the mode in effect when
+    it is created and checked at run time in the mode of the launching thread.
+    """
+    _pto.set_board_mode(bool(on))
+
+
+def board_mode() -> bool:
+    """The calling thread's board mode; False until set."""
+    return bool(_pto.board_mode())
 
 
 from ._program import Parameter, ParamKind, Program, ProgramError  # noqa: E402  (needs the names above)

@@ -62,6 +62,24 @@ static PyObject *mod_get_profile(PyObject *module, PyObject *unused) {
     return profile_object(pto_get_profile());
 }
 
+static PyObject *mod_set_board_mode(PyObject *module, PyObject *arg) {
+    (void)module;
+    const int on = PyObject_IsTrue(arg);
+    if (on < 0) return NULL;
+    pto_status s = pto_set_board_mode(on);
+    if (s != PTO_OK) {
+        raise_status(s);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *mod_board_mode(PyObject *module, PyObject *unused) {
+    (void)module;
+    (void)unused;
+    return PyBool_FromLong(pto_board_mode());
+}
+
 /* tgetval(src, index): pto_tgetval's element as a float (exact for every
  * dtype). Written here: the generated operations return the tile they
  * write, tgetval a value. */
@@ -123,6 +141,13 @@ static PyMethodDef module_methods[] = {
      "outside pto.Profile raises InvalidArgumentError and changes nothing."},
     {"get_profile", mod_get_profile, METH_NOARGS,
      "get_profile()\n--\n\nThe calling thread's target profile; Profile.HOST until set."},
+    {"set_board_mode", mod_set_board_mode, METH_O,
+     "set_board_mode(on)\n--\n\n"
+     "Sets the calling thread's board mode (pto_set_board_mode): under A2A3 and A5 the rules\n"
+     "the NPU implementations leave unchecked in a release build run as they do, each\n"
+     "occurrence a warning on stderr, instead of raising."},
+    {"board_mode", mod_board_mode, METH_NOARGS,
+     "board_mode()\n--\n\nThe calling thread's board mode; False until set."},
     {"tgetval", (PyCFunction)(void (*)(void))mod_tgetval, METH_FASTCALL | METH_KEYWORDS,
      "tgetval(src, index)\n--\n\n"
      "TGETVAL (pto_tgetval): src's element at flat offset index (row * cols + col), which\n"

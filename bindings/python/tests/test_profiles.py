@@ -96,3 +96,32 @@ def test_a2a3_ignores_high_precision():
             pto.tpow(dst, make(D.FLOAT32, base), make(D.FLOAT32, exp), pto.Tile(D.FLOAT32, 16, 16), algorithm)
             results[profile] = raw(dst)
     np.testing.assert_array_equal(results[pto.Profile.A2A3], results[pto.Profile.HOST])
+
+
+def test_board_mode():
+    """Board mode: per thread, off by default; under A2A3 a tadd of another
+    valid region runs over dst's region (with a warning on stderr); HOST
+    ignores it."""
+    assert pto.board_mode() is False
+    a = make(D.FLOAT32, np.arange(32).reshape(4, 8))
+    b = make(D.FLOAT32, np.full((4, 8), 0.5), valid=(4, 4))
+    dst = make(D.FLOAT32, np.zeros((4, 8)))
+    with pto.profile(pto.Profile.A2A3):
+        with pytest.raises(pto.ShapeMismatchError, match="src1 valid region"):
+            pto.tadd(dst, a, b)
+        pto.set_board_mode(True)
+        try:
+            assert pto.board_mode() is True
+            seen = []
+            t = threading.Thread(target=lambda: seen.append(pto.board_mode()))
+            t.start()
+            t.join()
+            assert seen == [False]
+            pto.tadd(dst, a, b)
+            assert np.array_equal(raw(dst), np.arange(32).reshape(4, 8).astype(np.float32) + 0.5)
+            with pto.profile(pto.Profile.HOST):
+                with pytest.raises(pto.ShapeMismatchError):
+                    pto.tadd(dst, a, b)
+        finally:
+            pto.set_board_mode(False)
+    assert pto.board_mode() is False

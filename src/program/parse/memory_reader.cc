@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "board.h"
 #include "dtype_rules.h"
 #include "program/parse/parser.h"
 #include "program/parse/readers.h"
@@ -183,9 +184,12 @@ void MemoryReader::ParsePartitionView(const Token& op, const Token& result) {
                                            std::to_string(from.rank) + " offsets and sizes");
   for (int i = 0; i < from.rank; ++i) {
     if (!TakeDim(op.loc, "size " + std::to_string(i), sizes[i], &to.dims[leading + i])) return;
-    // Outside the parent view: refused now where every number is known.
+    // Outside the parent view: refused now where every number is known,
+    // except in board mode under A2A3 and A5, where the run checks the
+    // window against the bound memory instead (and warns).
     const int64_t parent = source.type.dims[i];
     if (offsets[i].is_const && sizes[i].is_const && parent != kDynamic &&
+        !BoardRelaxes(p_->profile) &&
         (offsets[i].const_value < 0 || sizes[i].const_value < 0 ||
          offsets[i].const_value > parent - sizes[i].const_value))
       return (void)parser_.Error(op.loc,

@@ -130,12 +130,17 @@ class Block {
   pto_status Error(const Instr& in, pto_status status, const std::string& message) {
     return Diagnose(p_, in.loc, status, message);
   }
+  // Whether board mode relaxes a run-time rule under the program's profile
+  // (BoardRelaxes): then its warning, "FILE:LINE:COL: warning: board mode:
+  // message", is reported.
+  bool BoardWarns(const Instr& in, const std::string& message);
   void Setup();
   void CopyResultsOut();
   pto_status Execute(uint32_t block, uint32_t blocks, const std::atomic<bool>& stop);
   pto_status IntBinary(const Instr& in);
   pto_status MakeView(const Instr& in);
   pto_status PartitionView(const Instr& in);
+  bool WindowInMemory(const Instr& in, const View& src) const;
   pto_status Transfer(const Instr& in, bool load);
   // The common cases of PartitionView and Transfer, inlined into the
   // dispatch loop (below); false where the general function must run.

@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "board.h"
 #include "comm.h"
 #include "dtype_rules.h"
 #include "ops/ops.h"
@@ -178,6 +179,32 @@ pto_status Block::MakeView(const Instr& in) {
   return PTO_OK;
 }
 
+// Whether every element of the partition `in` takes of view `src` (offsets
+// and sizes >= 0) lies inside the memory bound to the view's pointer: in
+// board mode a window past its view is run where it is (a partition is a
+// pointer offset on the NPU, unchecked), never past the memory.
+bool Block::WindowInMemory(const Instr& in, const View& src) const {
+  unsigned __int128 first = static_cast<uint64_t>(src.offset), last = first;
+  for (uint32_t i = 0; i < src.rank; ++i) {
+    const int64_t offset = i < in.rank ? ints_[p_.lists[in.extra + i]] : 0;
+    const int64_t size = i < in.rank ? ints_[p_.lists[in.extra + in.rank + i]] : src.shape[i];
+    if (offset < 0 || size < 0 || src.offset < 0) return false;
+    if (size == 0) return true;  // no element
+    const unsigned __int128 stride = static_cast<uint64_t>(src.strides[i]);
+    first += stride * static_cast<uint64_t>(offset);
+    last += stride * static_cast<uint64_t>(offset + size - 1);
+  }
+  return first <= last && last < static_cast<unsigned __int128>(pointers_[src.pointer].count);
+}
+
+bool Block::BoardWarns(const Instr& in, const std::string& message) {
+  if (!BoardRelaxes(p_.profile)) return false;
+  const std::string line = p_.source_name + ":" + std::to_string(in.loc.line) + ":" +
+                           std::to_string(in.loc.col) + ": warning: board mode: " + message;
+  BoardWarnMessage(line.c_str());
+  return true;
+}
+
 // Written field by field into its register: a kernel takes a partition per
 // tile in its loop, and a copy of the whole View through the stack stalls
 // there on store forwarding.
@@ -188,11 +215,14 @@ pto_status Block::PartitionView(const Instr& in) {
   for (uint32_t i = 0; i < in.rank; ++i) {
     const int64_t offset = ints_[p_.lists[in.extra + i]];
     const int64_t size = ints_[p_.lists[in.extra + in.rank + i]];
-    if (offset < 0 || size < 0 || offset > src.shape[i] - size)
-      return Error(in, PTO_ERR_OUT_OF_RANGE,
-                   "pto.partition_view: [" + std::to_string(offset) + ", " +
-                       std::to_string(offset + size) + ") of dimension " + std::to_string(i) +
-                       " is outside the view's " + std::to_string(src.shape[i]));
+    if (offset < 0 || size < 0 || offset > src.shape[i] - size) {
+      const std::string sentence = "pto.partition_view: [" + std::to_string(offset) + ", " +
+                                   std::to_string(offset + size) + ") of dimension " +
+                                   std::to_string(i) + " is outside the view's " +
+                                   std::to_string(src.shape[i]);
+      if (offset < 0 || size < 0 || !WindowInMemory(in, src) || !BoardWarns(in, sentence))
+        return Error(in, PTO_ERR_OUT_OF_RANGE, sentence);
+    }
     element += offset * src.strides[i];
   }
   if (&v != &src) {

@@ -345,6 +345,36 @@ class Programs(PtoRun):
         syntax = self.write_text("syntax.pto", "pto.tprelu ins(%src0 %src1)\n")
         self.assert_exit(1, [syntax], r"^.*syntax\.pto:1:\d+: error: ")
 
+    def test_board_mode(self):
+        """--board: a partition window past its view but inside its memory runs
+        under A2A3 with one located warning per block; by default, and under
+        HOST with --board, it is the verifier's error; past the memory it stays
+        an error in board mode."""
+        k = self.write_text(
+            "window.pto",
+            "func.func @k(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>) {\n"
+            "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+            "  %c2 = arith.constant 2 : index\n  %c8 = arith.constant 8 : index\n"
+            "  %va = pto.make_tensor_view %a, shape = [%c2, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>\n"
+            "  %vb = pto.make_tensor_view %b, shape = [%c2, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>\n"
+            "  %pa = pto.partition_view %va, offsets = [%c2, %c0], sizes = [%c2, %c8]"
+            " : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<2x8xf32>\n"
+            "  %pb = pto.partition_view %vb, offsets = [%c0, %c0], sizes = [%c2, %c8]"
+            " : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<2x8xf32>\n"
+            "  %t = pto.alloc_tile : !pto.tile_buf<vec, 2x8xf32>\n"
+            "  pto.tload ins(%pa : !pto.partition_tensor_view<2x8xf32>) outs(%t : !pto.tile_buf<vec, 2x8xf32>)\n"
+            "  pto.tstore ins(%t : !pto.tile_buf<vec, 2x8xf32>) outs(%pb : !pto.partition_tensor_view<2x8xf32>)\n"
+            "  return\n}\n")
+        self.save("a.npy", np.arange(32, dtype=np.float32))
+        args = [k, "a=a.npy", "b=zeros:f32:16", "--out", "b=b.npy"]
+        self.assert_exit(1, [*args, "--profile", "A2A3"], r"window\.pto:\d+:\d+: error: partition \[2, 4\)")
+        self.assert_exit(1, [*args, "--profile", "HOST", "--board"], r"error: partition \[2, 4\)")
+        _, err = self.assert_exit(0, [*args, "--profile", "A2A3", "--board", "--blocks", "2"])
+        self.assertEqual(err.count("warning: board mode: pto.partition_view: [2, 4) of dimension 0"), 2, err)
+        self.assertTrue(np.array_equal(np.load(self.path("b.npy")), np.arange(16, 32, dtype=np.float32)))
+        self.assert_exit(1, [k, "a=zeros:f32:16", "b=zeros:f32:16", "--profile", "A5", "--board"],
+                         r"window\.pto:\d+:\d+: error: pto\.partition_view: \[2, 4\)")
+
 
 def main():
     global PTO_RUN

@@ -36,11 +36,11 @@ typedef _gostring_ swig_type_3;
 typedef _gostring_ swig_type_4;
 typedef long long swig_type_5;
 typedef _gostring_ swig_type_6;
-typedef _goslice_ swig_type_7;
+typedef void* swig_type_7;
 typedef _goslice_ swig_type_8;
 typedef _goslice_ swig_type_9;
 typedef _goslice_ swig_type_10;
-typedef long long swig_type_11;
+typedef _goslice_ swig_type_11;
 typedef long long swig_type_12;
 typedef long long swig_type_13;
 typedef long long swig_type_14;
@@ -49,7 +49,7 @@ typedef long long swig_type_16;
 typedef long long swig_type_17;
 typedef long long swig_type_18;
 typedef long long swig_type_19;
-typedef _gostring_ swig_type_20;
+typedef long long swig_type_20;
 typedef _gostring_ swig_type_21;
 typedef _gostring_ swig_type_22;
 typedef _gostring_ swig_type_23;
@@ -58,9 +58,9 @@ typedef _gostring_ swig_type_25;
 typedef _gostring_ swig_type_26;
 typedef _gostring_ swig_type_27;
 typedef _gostring_ swig_type_28;
-typedef long long swig_type_29;
-typedef _gostring_ swig_type_30;
-typedef long long swig_type_31;
+typedef _gostring_ swig_type_29;
+typedef long long swig_type_30;
+typedef _gostring_ swig_type_31;
 typedef long long swig_type_32;
 typedef long long swig_type_33;
 typedef long long swig_type_34;
@@ -70,13 +70,14 @@ typedef long long swig_type_37;
 typedef long long swig_type_38;
 typedef long long swig_type_39;
 typedef long long swig_type_40;
-typedef _gostring_ swig_type_41;
-typedef long long swig_type_42;
+typedef long long swig_type_41;
+typedef _gostring_ swig_type_42;
 typedef long long swig_type_43;
 typedef long long swig_type_44;
 typedef long long swig_type_45;
 typedef long long swig_type_46;
 typedef long long swig_type_47;
+typedef long long swig_type_48;
 extern void _wrap_Swig_free_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern uintptr_t _wrap_Swig_malloc_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_INT8_ptoc_de9f1b25fc8c2272(void);
@@ -151,6 +152,9 @@ extern swig_type_5 _wrap_pto_dtype_size_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
 extern uintptr_t _wrap_pto_set_profile_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
 extern swig_intgo _wrap_pto_get_profile_ptoc_de9f1b25fc8c2272(void);
 extern swig_type_6 _wrap_pto_profile_string_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
+extern uintptr_t _wrap_pto_set_board_mode_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
+extern swig_intgo _wrap_pto_board_mode_ptoc_de9f1b25fc8c2272(void);
+extern void _wrap_pto_set_warning_handler_ptoc_de9f1b25fc8c2272(swig_type_7 arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_tile_create_ptoc_de9f1b25fc8c2272(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
 extern void _wrap_pto_tile_destroy_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern uintptr_t _wrap_pto_tile_set_valid_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3);
@@ -160,20 +164,20 @@ extern swig_intgo _wrap_pto_tile_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern swig_intgo _wrap_pto_tile_valid_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern swig_intgo _wrap_pto_tile_valid_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern uintptr_t _wrap_pto_tile_data_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_write_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_7 arg2);
-extern uintptr_t _wrap_pto_tile_read_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_8 arg2);
-extern uintptr_t _wrap_pto_tile_write_f32_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_9 arg2);
-extern uintptr_t _wrap_pto_tile_read_f32_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_10 arg2);
+extern uintptr_t _wrap_pto_tile_write_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_8 arg2);
+extern uintptr_t _wrap_pto_tile_read_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_9 arg2);
+extern uintptr_t _wrap_pto_tile_write_f32_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_10 arg2);
+extern uintptr_t _wrap_pto_tile_read_f32_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_11 arg2);
 extern uintptr_t _wrap_pto_tile_create_cube_ptoc_de9f1b25fc8c2272(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_intgo arg5, swig_voidp arg6);
 extern swig_intgo _wrap_pto_tile_location_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern swig_intgo _wrap_pto_tile_layout_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_buffer_create_ptoc_de9f1b25fc8c2272(swig_type_11 arg1, swig_voidp arg2);
+extern uintptr_t _wrap_pto_buffer_create_ptoc_de9f1b25fc8c2272(swig_type_12 arg1, swig_voidp arg2);
 extern void _wrap_pto_buffer_destroy_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern uintptr_t _wrap_pto_buffer_data_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_type_12 _wrap_pto_buffer_size_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_create_at_ptoc_de9f1b25fc8c2272(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, uintptr_t arg4, swig_type_13 arg5, swig_voidp arg6);
+extern swig_type_13 _wrap_pto_buffer_size_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tile_create_at_ptoc_de9f1b25fc8c2272(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, uintptr_t arg4, swig_type_14 arg5, swig_voidp arg6);
 extern uintptr_t _wrap_pto_tile_buffer_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_type_14 _wrap_pto_tile_offset_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern swig_type_15 _wrap_pto_tile_offset_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern uintptr_t _wrap_pto_tadd_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tsub_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmul_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
@@ -236,52 +240,52 @@ extern uintptr_t _wrap_pto_tcmp_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t 
 extern uintptr_t _wrap_pto_tcmps_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
 extern uintptr_t _wrap_pto_tsel_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
 extern uintptr_t _wrap_pto_tsels_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, double arg5);
-extern uintptr_t _wrap_pto_textract_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_15 arg3, swig_type_16 arg4);
+extern uintptr_t _wrap_pto_textract_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_16 arg3, swig_type_17 arg4);
 extern uintptr_t _wrap_pto_tgather_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tgather_mask_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3, swig_intgo arg4);
 extern uintptr_t _wrap_pto_tscatter_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_17 arg2, double arg3);
-extern uintptr_t _wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_18 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_18 arg2, double arg3);
+extern uintptr_t _wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_19 arg2, swig_voidp arg3);
 extern uintptr_t _wrap_pto_tfillpad_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
 extern uintptr_t _wrap_pto_treshape_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_ttrans_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tconcat_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tconcatidx_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
 extern uintptr_t _wrap_pto_tsort32_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_19 arg3);
+extern uintptr_t _wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_20 arg3);
 extern uintptr_t _wrap_pto_tmrgsort_lists_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6, swig_intgo arg7, swig_voidp arg8);
 extern uintptr_t _wrap_pto_taxpy_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_taddc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tmatmul_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmatmul_acc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmatmul_bias_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern swig_type_20 _wrap_pto_dtype_string_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
+extern swig_type_21 _wrap_pto_dtype_string_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_PARAM_FLOAT_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_PARAM_TILE_ptoc_de9f1b25fc8c2272(void);
-extern uintptr_t _wrap_pto_program_create_ptoc_de9f1b25fc8c2272(swig_type_21 arg1, swig_type_22 arg2, swig_voidp arg3);
-extern uintptr_t _wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(swig_type_23 arg1, swig_type_24 arg2, swig_type_25 arg3, swig_voidp arg4);
-extern uintptr_t _wrap_pto_program_check_ptoc_de9f1b25fc8c2272(swig_type_26 arg1, swig_type_27 arg2, swig_voidp arg3);
-extern swig_type_28 _wrap_pto_program_describe_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_pto_program_create_ptoc_de9f1b25fc8c2272(swig_type_22 arg1, swig_type_23 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(swig_type_24 arg1, swig_type_25 arg2, swig_type_26 arg3, swig_voidp arg4);
+extern uintptr_t _wrap_pto_program_check_ptoc_de9f1b25fc8c2272(swig_type_27 arg1, swig_type_28 arg2, swig_voidp arg3);
+extern swig_type_29 _wrap_pto_program_describe_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern void _wrap_pto_program_destroy_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern swig_intgo _wrap_pto_program_profile_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_type_29 _wrap_pto_program_param_count_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_type_30 _wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_31 arg2);
-extern swig_intgo _wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_32 arg2);
-extern swig_intgo _wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_33 arg2);
-extern swig_intgo _wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_34 arg2);
-extern swig_intgo _wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_35 arg2);
-extern swig_type_36 _wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_37 arg2);
-extern swig_type_38 _wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_39 arg2);
-extern swig_intgo _wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_40 arg2);
-extern uintptr_t _wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_41 arg2, swig_voidp arg3);
+extern swig_type_30 _wrap_pto_program_param_count_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern swig_type_31 _wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_32 arg2);
+extern swig_intgo _wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_33 arg2);
+extern swig_intgo _wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_34 arg2);
+extern swig_intgo _wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_35 arg2);
+extern swig_intgo _wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_36 arg2);
+extern swig_type_37 _wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_38 arg2);
+extern swig_type_39 _wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_40 arg2);
+extern swig_intgo _wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_41 arg2);
+extern uintptr_t _wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_42 arg2, swig_voidp arg3);
 extern uintptr_t _wrap_pto_args_create_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_voidp arg2);
 extern void _wrap_pto_args_destroy_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_42 arg2, swig_voidp arg3, swig_type_43 arg4);
-extern uintptr_t _wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_44 arg2, swig_type_45 arg3);
-extern uintptr_t _wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_46 arg2, double arg3);
-extern uintptr_t _wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_47 arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_43 arg2, swig_voidp arg3, swig_type_44 arg4);
+extern uintptr_t _wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_45 arg2, swig_type_46 arg3);
+extern uintptr_t _wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_47 arg2, double arg3);
+extern uintptr_t _wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_48 arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_program_run_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_program_launch_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_intgo arg2, uintptr_t arg3);
 #undef intgo
@@ -869,6 +873,27 @@ func Pto_profile_string(arg1 Enum_SS_pto_profile) (_swig_ret string) {
 	return swig_r_1
 }
 
+func Pto_set_board_mode(arg1 int) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	swig_r = (uintptr)(C._wrap_pto_set_board_mode_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_board_mode() (_swig_ret int) {
+	var swig_r int
+	swig_r = (int)(C._wrap_pto_board_mode_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+func Pto_set_warning_handler(arg1 _swig_fnptr, arg2 uintptr) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_set_warning_handler_ptoc_de9f1b25fc8c2272(C.swig_type_7(_swig_i_0), C.uintptr_t(_swig_i_1))
+}
+
 func Pto_tile_create(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 *uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
@@ -943,7 +968,7 @@ func Pto_tile_write(arg1 uintptr, arg2 []byte) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_write_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_7)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_write_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -956,7 +981,7 @@ func Pto_tile_read(arg1 uintptr, arg2 []byte) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_read_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_read_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_9)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -969,7 +994,7 @@ func Pto_tile_write_f32(arg1 uintptr, arg2 []float32) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_write_f32_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_9)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_write_f32_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -982,7 +1007,7 @@ func Pto_tile_read_f32(arg1 uintptr, arg2 []float32) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_read_f32_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_read_f32_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_11)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -1023,7 +1048,7 @@ func Pto_buffer_create(arg1 int64, arg2 *uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_buffer_create_ptoc_de9f1b25fc8c2272(C.swig_type_11(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_buffer_create_ptoc_de9f1b25fc8c2272(C.swig_type_12(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1056,7 +1081,7 @@ func Pto_tile_create_at(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 uintp
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (uintptr)(C._wrap_pto_tile_create_at_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_type_13(_swig_i_4), C.swig_voidp(_swig_i_5)))
+	swig_r = (uintptr)(C._wrap_pto_tile_create_at_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_type_14(_swig_i_4), C.swig_voidp(_swig_i_5)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1778,7 +1803,7 @@ func Pto_textract(arg1 uintptr, arg2 uintptr, arg3 int64, arg4 int64) (_swig_ret
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_textract_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_15(_swig_i_2), C.swig_type_16(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_textract_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_16(_swig_i_2), C.swig_type_17(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1824,7 +1849,7 @@ func Pto_tsetval(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_17(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_18(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1835,7 +1860,7 @@ func Pto_tgetval(arg1 uintptr, arg2 int64, arg3 *float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_18(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_19(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1914,7 +1939,7 @@ func Pto_tmrgsort(arg1 uintptr, arg2 uintptr, arg3 int64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_19(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_20(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2039,7 +2064,7 @@ func Pto_program_create(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fai
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_de9f1b25fc8c2272(*(*C.swig_type_21)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_22)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_de9f1b25fc8c2272(*(*C.swig_type_22)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_23)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -2057,7 +2082,7 @@ func Pto_program_create_entry(arg1 string, arg2 string, arg3 string, arg4 *uintp
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(*(*C.swig_type_23)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_24)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_25)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(*(*C.swig_type_24)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_25)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_26)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -2077,7 +2102,7 @@ func Pto_program_check(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_check_ptoc_de9f1b25fc8c2272(*(*C.swig_type_26)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_27)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_check_ptoc_de9f1b25fc8c2272(*(*C.swig_type_27)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_28)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -2122,7 +2147,7 @@ func Pto_program_param_name(arg1 uintptr, arg2 int64) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_31(_swig_i_1))
+	swig_r_p := C._wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_32(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -2133,7 +2158,7 @@ func Pto_program_param_kind(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_par
 	var swig_r Enum_SS_pto_param_kind
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_32(_swig_i_1)))
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_33(_swig_i_1)))
 	return swig_r
 }
 
@@ -2141,7 +2166,7 @@ func Pto_program_param_dtype(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_dt
 	var swig_r Enum_SS_pto_dtype
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_33(_swig_i_1)))
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_34(_swig_i_1)))
 	return swig_r
 }
 
@@ -2149,7 +2174,7 @@ func Pto_program_param_rows(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_34(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_35(_swig_i_1)))
 	return swig_r
 }
 
@@ -2157,7 +2182,7 @@ func Pto_program_param_cols(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_35(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_36(_swig_i_1)))
 	return swig_r
 }
 
@@ -2165,7 +2190,7 @@ func Pto_program_param_valid_rows(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_37(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_38(_swig_i_1)))
 	return swig_r
 }
 
@@ -2173,7 +2198,7 @@ func Pto_program_param_valid_cols(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_39(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_40(_swig_i_1)))
 	return swig_r
 }
 
@@ -2181,7 +2206,7 @@ func Pto_program_param_access(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_40(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_41(_swig_i_1)))
 	return swig_r
 }
 
@@ -2190,7 +2215,7 @@ func Pto_program_param_find(arg1 uintptr, arg2 string, arg3 *uint64) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_41)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_42)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -2220,7 +2245,7 @@ func Pto_args_set_pointer(arg1 uintptr, arg2 int64, arg3 unsafe.Pointer, arg4 in
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_42(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_43(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_43(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_44(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2231,7 +2256,7 @@ func Pto_args_set_int(arg1 uintptr, arg2 int64, arg3 int64) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_44(_swig_i_1), C.swig_type_45(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_45(_swig_i_1), C.swig_type_46(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2242,7 +2267,7 @@ func Pto_args_set_float(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_46(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_47(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2253,7 +2278,7 @@ func Pto_args_set_tile(arg1 uintptr, arg2 int64, arg3 uintptr) (_swig_ret *Failu
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_47(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_48(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

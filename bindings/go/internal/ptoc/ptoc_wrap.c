@@ -1100,6 +1100,42 @@ _gostring_ _wrap_pto_profile_string_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
 }
 
 
+intgo _wrap_pto_set_board_mode_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
+  int arg1 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (int)_swig_go_0; 
+  
+  result = (pto_status)pto_set_board_mode(arg1);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_board_mode_ptoc_de9f1b25fc8c2272() {
+  int result;
+  intgo _swig_go_result;
+  
+  
+  result = (int)pto_board_mode();
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_set_warning_handler_ptoc_de9f1b25fc8c2272(void* _swig_go_0, void *_swig_go_1) {
+  pto_warning_fn arg1 = (pto_warning_fn) 0 ;
+  void *arg2 = (void *) 0 ;
+  
+  arg1 = *(pto_warning_fn *)&_swig_go_0; 
+  arg2 = *(void **)&_swig_go_1; 
+  
+  pto_set_warning_handler(arg1,arg2);
+  
+}
+
+
 intgo _wrap_pto_tile_create_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, pto_tile **_swig_go_3) {
   pto_dtype arg1 ;
   uint32_t arg2 ;

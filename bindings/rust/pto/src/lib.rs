@@ -53,7 +53,7 @@ pub use enums::*; // DType, ErrorKind, Profile, ParamKind and the instructions' 
 pub use error::{Error, Result};
 pub use ops::*; // the instructions (generated from src/operations.def), InPlace, Source
 pub use placement::{Buffer, PlacedTile};
-pub use profile::{set_profile, with_profile, ProfileGuard};
+pub use profile::{board_mode, set_profile, with_board_mode, with_profile, ProfileGuard};
 pub use program::{Arg, Args, Memory, Param, ParamKey, Program, ProgramBuilder};
 pub use tile::{Element, Operand, Storage, Tile};
 

@@ -59,3 +59,27 @@ pub fn with_profile<R>(profile: Profile, f: impl FnOnce() -> R) -> R {
     let _guard = set_profile(profile);
     f()
 }
+
+/// Runs `f` in board mode (`pto_set_board_mode`) on this thread and restores
+/// the previous mode afterwards (also if `f` panics): under `Profile::A2A3`
+/// and `Profile::A5` a rule that the NPU implementation checks only in a
+/// debug build runs as that implementation does, with one warning per
+/// occurrence on stderr, instead of failing (docs/profiles.md, "Board mode");
+/// `Profile::Host` ignores it.
+pub fn with_board_mode<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(i32);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            // 0 or 1: cannot fail.
+            unsafe { sys::pto_set_board_mode(self.0) };
+        }
+    }
+    let _restore = Restore(unsafe { sys::pto_board_mode() });
+    unsafe { sys::pto_set_board_mode(1) };
+    f()
+}
+
+/// Whether the calling thread is in board mode (false by default).
+pub fn board_mode() -> bool {
+    unsafe { sys::pto_board_mode() == 1 }
+}

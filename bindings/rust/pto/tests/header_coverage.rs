@@ -7,6 +7,10 @@ use std::path::Path;
 
 const NOT_CALLED: &[(&str, &str)] = &[
     (
+        "pto_set_warning_handler",
+        "board-mode warnings go to stderr: a Rust closure would be called from libpto's pool threads",
+    ),
+    (
         "pto_tile_buffer",
         "a PlacedTile borrows its Buffer (lifetime 'b), so the buffer is known statically",
     ),

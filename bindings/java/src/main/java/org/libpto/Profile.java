@@ -85,4 +85,19 @@ public enum Profile {
             }
         }
     }
+
+    /**
+     * Sets the calling thread's board mode (pto_set_board_mode): under A2A3 and
+     * A5 a rule that the NPU implementation checks only in a debug build runs as
+     * that implementation does, with one warning per occurrence on stderr,
+     * instead of throwing (docs/profiles.md, "Board mode"); HOST ignores it.
+     */
+    public static void setBoardMode(boolean on) {
+        PtoNative.pto_set_board_mode(on ? 1 : 0);
+    }
+
+    /** Whether the calling thread is in board mode (false by default). */
+    public static boolean boardMode() {
+        return PtoNative.pto_board_mode() == 1;
+    }
 }

@@ -31,7 +31,8 @@ class HeaderCoverageTest {
             Map.entry("pto_buffer_create", "Buffer.allocate makes a direct ByteBuffer and wraps it (JVM-counted memory)"),
             Map.entry("pto_buffer_size", "Buffer.size() is its ByteBuffer's capacity"),
             Map.entry("pto_tile_buffer", "a Tile keeps its ByteBuffer itself (Tile.isPlaced)"),
-            Map.entry("pto_profile_string", "Profile is a Java enum whose names are the C names"));
+            Map.entry("pto_profile_string", "Profile is a Java enum whose names are the C names"),
+            Map.entry("pto_set_warning_handler", "board-mode warnings go to stderr: a Java callback would be called from libpto's pool threads"));
 
     @Test
     void everyHeaderFunctionIsCalled() throws IOException {
