@@ -23,21 +23,79 @@ namespace {
 
 // ---- the Binary family ---------------------------------------------------
 
+// The rules a row has beyond its family's, checked after the aliasing rules
+// and before the valid regions; none unless specialised below.
+template <OpId kId>
+void RowRules(Validator&, const Operands&, pto_profile) {}
+
+// TRECIP's page: "A3's TRECIP instruction does not support setting the
+// source Tile and destination Tile to the same memory."
+template <>
+void RowRules<OpId::kTRecip>(Validator& v, const Operands& o, pto_profile profile) {
+  if (profile == PTO_PROFILE_A2A3)
+    v.ApartOn(profile, "src and dst must not share memory", "src", o.src0, "dst", o.dst);
+}
+
+// The bitwise and shift rows' rules (docs/profiles.md [F-BITWISE]).
+// TXOR on A2A3 computes through dst (and(not(and(a, b)), or(a, b)), TXor.hpp):
+// "In manual mode, dst, src0, src1, and tmp must not overlap in memory".
+template <>
+void RowRules<OpId::kTXor>(Validator& v, const Operands& o, pto_profile profile) {
+  if (profile != PTO_PROFILE_A2A3) return;
+  const char* rule = "dst must not share memory with src0 or src1";
+  v.ApartOn(profile, rule, "src0", o.src0, "dst", o.dst)
+      .ApartOn(profile, rule, "src1", o.src1, "dst", o.dst);
+}
+// TANDS and TORS (both profiles' pages): "setting the source tile and
+// destination tile to the same memory is unsupported"; TXORS on A2A3:
+// "source, destination, and temporary storage must not overlap".
+void SourceApartFromDst(Validator& v, const Operands& o, pto_profile profile) {
+  v.ApartOn(profile, "src and dst must not share memory", "src", o.src0, "dst", o.dst);
+}
+template <>
+void RowRules<OpId::kTAnds>(Validator& v, const Operands& o, pto_profile profile) {
+  if (profile != PTO_PROFILE_HOST) SourceApartFromDst(v, o, profile);
+}
+template <>
+void RowRules<OpId::kTOrs>(Validator& v, const Operands& o, pto_profile profile) {
+  if (profile != PTO_PROFILE_HOST) SourceApartFromDst(v, o, profile);
+}
+template <>
+void RowRules<OpId::kTXors>(Validator& v, const Operands& o, pto_profile profile) {
+  if (profile == PTO_PROFILE_A2A3) SourceApartFromDst(v, o, profile);
+}
+// TSHLS and TSHRS (both profiles' pages): "Scalar only supports zero and
+// positive values". HOST shifts by any count (pto_c.h).
+void CountNotNegative(Validator& v, const Operands& o, pto_profile profile) {
+  v.Require(o.scalar >= 0, PTO_ERR_INVALID_ARGUMENT,
+            "the shift count %.17g is negative, but on %s the count is zero or positive",
+            o.scalar, pto_profile_string(profile));
+}
+template <>
+void RowRules<OpId::kTShls>(Validator& v, const Operands& o, pto_profile profile) {
+  if (profile != PTO_PROFILE_HOST) CountNotNegative(v, o, profile);
+}
+template <>
+void RowRules<OpId::kTShrs>(Validator& v, const Operands& o, pto_profile profile) {
+  if (profile != PTO_PROFILE_HOST) CountNotNegative(v, o, profile);
+}
+
 // dst = f(src0, src1) elementwise over dst's valid region: both sources of
 // dst's dtype and valid region, each dst itself (in place) or apart from it.
-pto_status CheckBinary(const Operands& o, pto_profile profile, OpDtypes rule,
-                       const char* c_function) {
+template <OpId kId>
+pto_status CheckBinary(const Operands& o, pto_profile profile, const char* c_function) {
   pto_tile* dst = o.dst;
   const pto_tile *src0 = o.src0, *src1 = o.src1;
   Validator v(c_function);
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(rule, profile, "dst", dst)
+  v.DtypeAccepted(static_cast<OpDtypes>(kId), profile, "dst", dst)
       .SameDtype("src0", src0, "dst", dst)
       .SameDtype("src1", src1, "dst", dst)
       .InRowOrderOrApart("src0", src0, dst, profile)
-      .InRowOrderOrApart("src1", src1, dst, profile)
-      .SameValidRegion("src0", src0, "dst", dst)
+      .InRowOrderOrApart("src1", src1, dst, profile);
+  RowRules<kId>(v, o, profile);
+  v.SameValidRegion("src0", src0, "dst", dst)
       .SameValidRegion("src1", src1, "dst", dst);
   return v.status();
 }
@@ -56,19 +114,6 @@ void RunBinary(const Operands& o, BinaryKernel kernel, BinaryContiguousKernel co
 }
 
 // ---- the Unary family ----------------------------------------------------
-
-// The rules a row has beyond its family's, checked after the aliasing rules
-// and before the valid regions; none unless specialised below.
-template <OpId kId>
-void RowRules(Validator&, const Operands&, pto_profile) {}
-
-// TRECIP's page: "A3's TRECIP instruction does not support setting the
-// source Tile and destination Tile to the same memory."
-template <>
-void RowRules<OpId::kTRecip>(Validator& v, const Operands& o, pto_profile profile) {
-  if (profile == PTO_PROFILE_A2A3)
-    v.ApartOn(profile, "src and dst must not share memory", "src", o.src0, "dst", o.dst);
-}
 
 // dst = f(src) elementwise over dst's valid region: src of dst's dtype and
 // valid region, dst itself (in place) or apart from it.
@@ -99,18 +144,20 @@ void RunUnary(const Operands& o, BinaryKernel kernel, BinaryContiguousKernel con
 // dst = f(src, scalar) elementwise over dst's valid region: src of dst's
 // dtype and valid region, dst itself (in place) or apart from it; the scalar
 // a value of the dtype.
-pto_status CheckScalar(const Operands& o, pto_profile profile, OpDtypes rule,
-                       const char* c_function) {
+template <OpId kId>
+pto_status CheckScalar(const Operands& o, pto_profile profile, const char* c_function) {
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
   Validator v(c_function);
   v.NotNull("dst", dst).NotNull("src", src);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(rule, profile, "dst", dst).SameDtype("src", src, "dst", dst);
+  v.DtypeAccepted(static_cast<OpDtypes>(kId), profile, "dst", dst)
+      .SameDtype("src", src, "dst", dst);
   if (!v.ok()) return v.status();
   RequireScalarOf(v, "scalar", o.scalar, "dst", dst->dtype)
-      .InRowOrderOrApart("src", src, dst, profile)
-      .SameValidRegion("src", src, "dst", dst);
+      .InRowOrderOrApart("src", src, dst, profile);
+  RowRules<kId>(v, o, profile);
+  v.SameValidRegion("src", src, "dst", dst);
   return v.status();
 }
 
@@ -216,11 +263,11 @@ void RunFill(const Operands& o, ScalarKernel kernel, ScalarContiguousKernel cont
 }
 
 #define PTO_FAMILY_FUNCTIONS_Binary(Camel, mnemonic, n)                                   \
-  PTO_FAMILY_FUNCTIONS(Camel, CheckBinary(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
+  PTO_FAMILY_FUNCTIONS(Camel, CheckBinary<OpId::k##Camel>(o, profile, "pto_" #mnemonic), \
                        RunBinaryRow<OpId::k##Camel>(o, profile, kernels::Camel,             \
                                                     kernels::Camel##Contiguous))
 #define PTO_FAMILY_FUNCTIONS_Scalar(Camel, mnemonic, n)                                   \
-  PTO_FAMILY_FUNCTIONS(Camel, CheckScalar(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
+  PTO_FAMILY_FUNCTIONS(Camel, CheckScalar<OpId::k##Camel>(o, profile, "pto_" #mnemonic), \
                        RunScalarRow<OpId::k##Camel>(o, profile, kernels::Camel,             \
                                                     kernels::Camel##Contiguous))
 #define PTO_FAMILY_FUNCTIONS_Fill(Camel, mnemonic, n)                                     \
