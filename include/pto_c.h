@@ -664,7 +664,8 @@ PTO_API pto_status pto_tor(pto_tile *dst, const pto_tile *src0, const pto_tile *
  *   after the family's aliasing rules). The page's tmp (A2A3's scratch for
  *   or(src0, src1); unused on A5) is not a C argument: libpto needs none,
  *   and a program's tmp (`ins(%src0, %src1, %tmp : ...)`) is neither read
- *   nor written. */
+ *   nor written (under A2A3 it must be of dst's dtype, row-major and of at
+ *   least dst's rows x cols: PTOAS's rule). */
 PTO_API pto_status pto_txor(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
 /* dst = src0 << src1 (TSHL), each element shifted by the count in the same
@@ -949,7 +950,7 @@ PTO_API pto_status pto_tors(pto_tile *dst, const pto_tile *src, double scalar);
  * - PTO_PROFILE_A2A3: src must share no memory with dst, as pto_tands
  *   (PTO_ERR_ALIASING); A5 accepts in place. The page's tmp is not a C
  *   argument; a program's tmp after the scalar is neither read nor
- *   written. */
+ *   written (under A2A3 with pto_txor's rules on a program's tmp). */
 PTO_API pto_status pto_txors(pto_tile *dst, const pto_tile *src, double scalar);
 
 /* dst = src << scalar (TSHLS), the scalar the count of every element, as

@@ -246,7 +246,8 @@ static void test_profile_rules(void **state) {
 }
 
 /* Each text form of PTOAS (the DPS form, TXOR's and TXORS's tmp, TFMOD's
- * precisionType, an i16 shift count, the SSA form) against the C call. */
+ * precisionType, an i16 shift count, the SSA form) against the C call; the
+ * tmps PTOAS's A2/A3 verifier refuses. */
 static void test_program_forms(void **state) {
     (void)state;
     rng r = {0xB17};
@@ -300,6 +301,31 @@ static void test_program_forms(void **state) {
                              (unsigned long long)tile_get(got, i, j), (unsigned long long)tile_get(want, i, j));
         pto_tile_destroy(s), pto_tile_destroy(want), pto_tile_destroy(got);
     }
+    /* PTOAS's A2/A3 verifier on TXOR's and TXORS's tmp: dst's dtype,
+     * row-major, at least dst's size; A5 takes any tmp */
+    const char *bad_tmps[] = {"!pto.tile_buf<vec, 3x16xi8, valid=3x13>",
+                              "!pto.tile_buf<loc=vec, dtype=i16, rows=16, cols=1, v_row=16, v_col=1, "
+                              "blayout=col_major, slayout=none_box, fractal=512, pad=0>",
+                              "!pto.tile_buf<vec, 2x16xi16>"};
+    for (size_t k = 0; k < COUNT(bad_tmps); ++k)
+        for (int scalar = 0; scalar <= 1; ++scalar) {
+            if (scalar)
+                snprintf(text, sizeof text,
+                         "%%c = arith.constant 3 : i16\n%%t = pto.alloc_tile : %2$s\n"
+                         "pto.txors ins(%%s, %%c, %%t : %1$s, i16, %2$s) outs(%%d : %1$s)\n",
+                         tb, bad_tmps[k]);
+            else
+                snprintf(text, sizeof text,
+                         "%%t = pto.alloc_tile : %2$s\n"
+                         "pto.txor ins(%%s, %%s, %%t : %1$s, %1$s, %2$s) outs(%%d : %1$s)\n",
+                         tb, bad_tmps[k]);
+            assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+            expect_program_refused(text, PTO_ERR_INVALID_ARGUMENT);
+            assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+            pto_tile *s5 = tile_new(PTO_INT16, 3, 16, 3, 13), *d5 = tile_new(PTO_INT16, 3, 16, 3, 13);
+            assert_int_equal(run_snippet_sd(text, s5, d5), PTO_OK);
+            pto_tile_destroy(s5), pto_tile_destroy(d5);
+        }
     /* TANDS in place is refused under A2A3 in programs as in C */
     assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
     pto_tile *s = tile_new(PTO_INT16, 3, 16, 3, 13);

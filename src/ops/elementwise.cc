@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmath>
@@ -307,6 +308,32 @@ ContiguousKernel ContiguousKernelOf(const OpDescriptor& op) {
 #undef PTO_CONTIGUOUS_KERNEL_RowReduce
 #undef PTO_CONTIGUOUS_KERNEL_ColReduce
 #undef PTO_CONTIGUOUS_KERNEL_Special
+}
+
+// ---- the text rules of TXOR and TXORS -----------------------------------
+
+// PTOAS's A2/A3 verifier on a given tmp (TXorOp, TXorSOp): of dst's dtype,
+// row-major, and at least dst's bytes (the pages: A2A3 computes the OR into
+// it). libpto neither reads nor writes it; A5 and HOST take any.
+static bool XorTmpRules(const TextOperands& o, const char* mnemonic, char* sentence, size_t size) {
+  if (!o.tmp_given || o.profile != PTO_PROFILE_A2A3) return true;
+  const char* broken = o.tmp.dtype != o.dst.dtype ? "of dst's dtype"
+                       : !o.tmp.row_major         ? "row-major"
+                       : uint64_t{o.tmp.rows} * o.tmp.cols < uint64_t{o.dst.rows} * o.dst.cols
+                           ? "at least dst's rows x cols"
+                           : nullptr;
+  if (broken == nullptr) return true;
+  snprintf(sentence, size,
+           "%s's tmp under A2A3 must be %s (PTOAS's rule: A2A3 computes through it)", mnemonic,
+           broken);
+  return false;
+}
+
+bool TextRulesTXor(const TextOperands& o, char* sentence, size_t size) {
+  return XorTmpRules(o, "pto.txor", sentence, size);
+}
+bool TextRulesTXors(const TextOperands& o, char* sentence, size_t size) {
+  return XorTmpRules(o, "pto.txors", sentence, size);
 }
 
 // ---- scalar operands -----------------------------------------------------
