@@ -213,19 +213,45 @@ HWY_INLINE T ElementShiftRight(T x, T c) {
   return static_cast<T>(x >> n);  // arithmetic for signed T (C++20; gcc and clang before)
 }
 
-// Per-lane counts: no target shifts 8-bit lanes by a vector of counts, and
-// Highway leaves counts of the width or more undefined.
+// Per-lane counts, as ElementShiftLeft / ElementShiftRight: Highway shifts
+// 32- and 64-bit lanes by a vector of counts below the width (counts from
+// the width on are undefined there, so they are clamped to width - 1 and
+// their lanes replaced: by 0, or for a signed right shift left as the sign
+// that width - 1 already spreads). 8- and 16-bit lanes, which not every
+// target shifts by vector (Highway 1.0.3's SSSE3 16-bit shift needs SSE4),
+// one lane at a time.
+template <bool kLeft, class D>
+HWY_INLINE hn::Vec<D> ShiftByLanes(D d, hn::Vec<D> x, hn::Vec<D> y) {
+  using T = hn::TFromD<D>;
+  if constexpr (sizeof(T) < 4) {
+    return EachLane(d, x, y, [](auto a, auto b) {
+      return kLeft ? ElementShiftLeft(a, b) : ElementShiftRight(a, b);
+    });
+  } else {
+    const hn::RebindToUnsigned<D> du;
+    using U = hn::TFromD<decltype(du)>;
+    const auto n = hn::BitCast(du, y);
+    const auto in_range = hn::Lt(n, hn::Set(du, U{sizeof(T) * 8}));
+    const hn::Vec<D> count =
+        hn::BitCast(d, hn::IfThenElse(in_range, n, hn::Set(du, U{sizeof(T) * 8 - 1})));
+    const auto keep = hn::RebindMask(d, in_range);
+    if constexpr (kLeft) return hn::IfThenElseZero(keep, x << count);
+    if constexpr (hwy::IsSigned<T>()) return x >> count;
+    return hn::IfThenElseZero(keep, x >> count);
+  }
+}
+
 struct TShlOp : InLanes<BitsTag> {
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
-    return EachLane(d, x, y, [](auto a, auto b) { return ElementShiftLeft(a, b); });
+    return ShiftByLanes<true>(d, x, y);
   }
 };
 
 struct TShrOp : InLanes<BitsTag> {
   template <class D>
   HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
-    return EachLane(d, x, y, [](auto a, auto b) { return ElementShiftRight(a, b); });
+    return ShiftByLanes<false>(d, x, y);
   }
 };
 
