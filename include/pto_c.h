@@ -7,14 +7,15 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 78 operations of libpto's table (src/operations.def), by group, in the
+ * The 91 operations of libpto's table (src/operations.def), by group, in the
  * order of the sections below; each section gives its group's common rules:
- *   elementwise tile-tile (10): tadd, tsub, tmul, tdiv, tmax, tmin, trem,
- *     tpow, tprelu, tpartadd
- *   elementwise unary (9): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
- *     tlog, trsqrt
- *   elementwise tile-scalar (10): tadds, tsubs, tmuls, tdivs,
- *     tdivs_scalar_by_tile, tmaxs, tmins, trems, tlrelu, tpows
+ *   elementwise tile-tile (16): tadd, tsub, tmul, tdiv, tmax, tmin, trem,
+ *     tand, tor, txor, tshl, tshr, tfmod, tpow, tprelu, tpartadd
+ *   elementwise unary (10): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
+ *     tlog, tnot, trsqrt
+ *   elementwise tile-scalar (16): tadds, tsubs, tmuls, tdivs,
+ *     tdivs_scalar_by_tile, tmaxs, tmins, trems, tlrelu, tands, tors,
+ *     txors, tshls, tshrs, tfmods, tpows
  *   fill (2): texpands, tci
  *   reductions (6): trowsum, trowmax, trowmin, tcolsum, tcolmax, tcolmin
  *   index reductions (4): trowargmax, trowargmin, tcolargmax, tcolargmin
@@ -702,6 +703,53 @@ PTO_API pto_status pto_tmin(pto_tile *dst, const pto_tile *src0, const pto_tile 
  * - PTO_PROFILE_A2A3: FLOAT32, INT32. */
 PTO_API pto_status pto_trem(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
+/* Bitwise operations (exact on every profile; integer dtypes only).
+ * dst = src0 & src1 (TAND). INT8, UINT8, INT16, UINT16, INT32, UINT32 on
+ * every profile. */
+PTO_API pto_status pto_tand(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* dst = src0 | src1 (TOR). Dtypes as pto_tand. */
+PTO_API pto_status pto_tor(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* dst = src0 ^ src1 (TXOR). Dtypes as pto_tand.
+ * - PTO_PROFILE_A2A3: its implementation computes through dst (not(and)
+ *   and or), so dst must share no memory with src0 or src1: in place (the
+ *   same handle or identical placement) is refused too (PTO_ERR_ALIASING,
+ *   after the family's aliasing rules). The page's tmp (A2A3's scratch for
+ *   or(src0, src1); unused on A5) is not a C argument: libpto needs none,
+ *   and a program's tmp (`ins(%src0, %src1, %tmp : ...)`) is neither read
+ *   nor written (under A2A3 it must be of dst's dtype, row-major and of at
+ *   least dst's rows x cols: PTOAS's rule). */
+PTO_API pto_status pto_txor(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* dst = src0 << src1 (TSHL), each element shifted by the count in the same
+ * element of src1, read as an unsigned value of the dtype (a negative count
+ * of a signed dtype is a large one): bits shifted out are lost, zeros come
+ * in, and a count of the width or more gives 0. HOST and A5: UINT8, INT8,
+ * UINT16, INT16, UINT32, INT32, INT64, UINT64 (the pages leave counts of the
+ * width or more to the target; these are HOST's, on every profile).
+ * - PTO_PROFILE_A2A3: UINT8, INT8, UINT16, INT16, UINT32, INT32. */
+PTO_API pto_status pto_tshl(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* dst = src0 >> src1 (TSHR), counts as pto_tshl: arithmetic for the signed
+ * dtypes (the sign comes in; a count of the width or more gives 0 or -1 by
+ * the sign), logical for the unsigned ones (zeros come in; such a count
+ * gives 0). Dtypes as pto_tshl. */
+PTO_API pto_status pto_tshr(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* dst = fmod(src0, src1) (TFMOD), C's fmod: src0 - trunc(src0 / src1) *
+ * src1, zero or of src0's sign (pto_trem's follows src1). HOST: FLOAT32,
+ * FLOAT16, INT16, UINT16, INT32, UINT32. Floats: exact (fmod's result is a
+ * value of the dtype): a zero has src0's sign; src1 = +/-0, an infinite src0
+ * or a NaN give NaN; an infinite src1 gives src0. Integers exact: x fmod 0 =
+ * x (TDIV's x / 0 is -1, and x = -1 * 0 + x) and the most negative value
+ * fmod -1 = 0 (the page leaves division by zero to the target; these are
+ * HOST's, on every profile). PTOAS's {precisionType = ...} is accepted in
+ * programs and changes nothing.
+ * - PTO_PROFILE_A2A3: FLOAT32.
+ * - PTO_PROFILE_A5: FLOAT16, FLOAT32, UINT16, INT16, UINT32, INT32. */
+PTO_API pto_status pto_tfmod(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
 /* Rows of this group with rules of their own, each stated at its declaration. */
 
 /* dst[i,j] = base[i,j] ^ exp[i,j].
@@ -842,6 +890,10 @@ PTO_API pto_status pto_texp(pto_tile *dst, const pto_tile *src);
  * - PTO_PROFILE_A2A3, PTO_PROFILE_A5: FLOAT32, FLOAT16. */
 PTO_API pto_status pto_tlog(pto_tile *dst, const pto_tile *src);
 
+/* dst = ~src, every bit flipped (TNOT). INT16, UINT16, UINT32, INT32, INT8,
+ * UINT8 on every profile. */
+PTO_API pto_status pto_tnot(pto_tile *dst, const pto_tile *src);
+
 /* Rows of this group with rules of their own, each stated at its declaration. */
 
 /* dst[i,j] = 1 / sqrt(src[i,j]), FLOAT32 or FLOAT16 (else
@@ -933,6 +985,48 @@ PTO_API pto_status pto_trems(pto_tile *dst, const pto_tile *src, double scalar);
  * the product correctly rounded; NaN stays NaN. FLOAT16, FLOAT32 on every
  * profile. */
 PTO_API pto_status pto_tlrelu(pto_tile *dst, const pto_tile *src, double scalar);
+
+/* Bitwise operations, shifts and fmod with a scalar: pto_tand, pto_tor,
+ * pto_txor, pto_tshl, pto_tshr and pto_tfmod with the scalar in every
+ * element of the second source (the same bits).
+ * dst = src & scalar (TANDS). INT8, UINT8, INT16, UINT16, INT32, UINT32 on
+ * every profile.
+ * - PTO_PROFILE_A2A3, PTO_PROFILE_A5: src must share no memory with dst
+ *   ("setting the source tile and destination tile to the same memory is
+ *   unsupported"): in place is refused too (PTO_ERR_ALIASING, after the
+ *   family's aliasing rules). */
+PTO_API pto_status pto_tands(pto_tile *dst, const pto_tile *src, double scalar);
+
+/* dst = src | scalar (TORS). Dtypes and rules as pto_tands. */
+PTO_API pto_status pto_tors(pto_tile *dst, const pto_tile *src, double scalar);
+
+/* dst = src ^ scalar (TXORS). Dtypes as pto_tands.
+ * - PTO_PROFILE_A2A3: src must share no memory with dst, as pto_tands
+ *   (PTO_ERR_ALIASING); A5 accepts in place. The page's tmp is not a C
+ *   argument; a program's tmp after the scalar is neither read nor
+ *   written (under A2A3 with pto_txor's rules on a program's tmp). */
+PTO_API pto_status pto_txors(pto_tile *dst, const pto_tile *src, double scalar);
+
+/* dst = src << scalar (TSHLS), the scalar the count of every element, as
+ * pto_tshl (a count of the width or more gives 0; under HOST a negative
+ * count of a signed dtype is a large one). HOST and A5: INT32, INT16, INT8,
+ * UINT32, INT64, UINT64, UINT16, UINT8.
+ * - PTO_PROFILE_A2A3, PTO_PROFILE_A5: "Scalar only supports zero and
+ *   positive values": a negative scalar is PTO_ERR_INVALID_ARGUMENT (after
+ *   the family's aliasing rules).
+ * - PTO_PROFILE_A2A3: INT32, INT16, UINT32, UINT16. */
+PTO_API pto_status pto_tshls(pto_tile *dst, const pto_tile *src, double scalar);
+
+/* dst = src >> scalar (TSHRS), as pto_tshr with the scalar the count of
+ * every element. Dtypes and the scalar's rule as pto_tshls. */
+PTO_API pto_status pto_tshrs(pto_tile *dst, const pto_tile *src, double scalar);
+
+/* dst = fmod(src, scalar) (TFMODS), as pto_tfmod with the scalar in every
+ * element (a zero scalar gives NaN for floats and src for integers). HOST:
+ * FLOAT32, FLOAT16, INT16, UINT16, INT32, UINT32.
+ * - PTO_PROFILE_A2A3: FLOAT32.
+ * - PTO_PROFILE_A5: FLOAT16, FLOAT32, UINT16, INT16, UINT32, INT32. */
+PTO_API pto_status pto_tfmods(pto_tile *dst, const pto_tile *src, double scalar);
 
 /* Rows of this group with rules of their own, each stated at its declaration. */
 

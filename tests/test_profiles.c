@@ -147,6 +147,8 @@ static operands make_operands(op_id op, pto_dtype dt, uint64_t seed) {
     tile_fill(o.src0, &r, op == OP_TPOW ? GEN_POW_BASE : GEN_ANY);
     tile_fill(o.src1, &r, op == OP_TPOW ? GEN_POW_EXP : GEN_ANY);
     tile_put(o.src1, 0, 0, exact_scalar(dt, tile_get(o.src1, 0, 0))); /* a Scalar row's scalar */
+    /* tshls and tshrs: a count of zero or more, which A2A3 and A5 ask */
+    if (op == OP_TSHLS || op == OP_TSHRS) tile_put(o.src1, 0, 0, tile_get(o.src1, 0, 0) & 7u);
     if (o.tmp != NULL) tile_fill(o.tmp, &r, GEN_ANY);
     return o;
 }

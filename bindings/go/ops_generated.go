@@ -934,6 +934,244 @@ func TExpands(dst *Tile, scalar float64) error {
 	return err
 }
 
+var tandOperands = []string{"dst", "src0", "src1"}
+
+// TAnd is TAND (pto_tand): src0 & src1 elementwise (bitwise AND).
+//
+// dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32; A2A3 INT8,
+// UINT8, INT16, UINT16, INT32, UINT32; A5 INT8, UINT8, INT16, UINT16, INT32,
+// UINT32.
+func TAnd(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TAnd", tandOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tand(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var torOperands = []string{"dst", "src0", "src1"}
+
+// TOr is TOR (pto_tor): src0 | src1 elementwise (bitwise OR).
+//
+// dst's dtypes: HOST UINT8, INT8, UINT16, INT16, UINT32, INT32; A2A3 UINT8,
+// INT8, UINT16, INT16, UINT32, INT32; A5 UINT8, INT8, UINT16, INT16, UINT32,
+// INT32.
+func TOr(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TOr", torOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tor(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var txorOperands = []string{"dst", "src0", "src1"}
+
+// TXor is TXOR (pto_txor): src0 ^ src1 elementwise (bitwise XOR).
+//
+// dst's dtypes: HOST UINT8, INT8, UINT16, INT16, UINT32, INT32; A2A3 UINT8,
+// INT8, UINT16, INT16, UINT32, INT32; A5 UINT8, INT8, UINT16, INT16, UINT32,
+// INT32.
+func TXor(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TXor", txorOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_txor(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tshlOperands = []string{"dst", "src0", "src1"}
+
+// TShl is TSHL (pto_tshl): src0 << src1 elementwise; a count of the width or
+// more gives 0.
+//
+// dst's dtypes: HOST UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64,
+// UINT64; A2A3 UINT8, INT8, UINT16, INT16, UINT32, INT32; A5 UINT8, INT8,
+// UINT16, INT16, UINT32, INT32, INT64, UINT64.
+func TShl(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TShl", tshlOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tshl(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tshrOperands = []string{"dst", "src0", "src1"}
+
+// TShr is TSHR (pto_tshr): src0 >> src1 elementwise: arithmetic for signed,
+// logical for unsigned dtypes.
+//
+// dst's dtypes: HOST UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64,
+// UINT64; A2A3 UINT8, INT8, UINT16, INT16, UINT32, INT32; A5 UINT8, INT8,
+// UINT16, INT16, UINT32, INT32, INT64, UINT64.
+func TShr(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TShr", tshrOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tshr(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tfmodOperands = []string{"dst", "src0", "src1"}
+
+// TFmod is TFMOD (pto_tfmod): fmod(src0, src1) elementwise: exact, of src0's
+// sign; integers truncate.
+//
+// dst's dtypes: HOST FLOAT32, FLOAT16, INT16, UINT16, INT32, UINT32; A2A3
+// FLOAT32; A5 FLOAT16, FLOAT32, UINT16, INT16, UINT32, INT32.
+func TFmod(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TFmod", tfmodOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tfmod(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tnotOperands = []string{"dst", "src"}
+
+// TNot is TNOT (pto_tnot): ~src elementwise (bitwise NOT).
+//
+// dst's dtypes: HOST INT16, UINT16, UINT32, INT32, INT8, UINT8; A2A3 INT16,
+// UINT16, UINT32, INT32, INT8, UINT8; A5 UINT32, INT32, UINT16, INT16,
+// UINT8, INT8.
+func TNot(dst *Tile, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TNot", tnotOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tnot(hs[0], hs[1]))
+	keepAlive(tiles)
+	return err
+}
+
+var tandsOperands = []string{"dst", "src"}
+
+// TAnds is TANDS (pto_tands): src & scalar elementwise (bitwise AND).
+//
+// dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32; A2A3 INT8,
+// UINT8, INT16, UINT16, INT32, UINT32; A5 INT8, UINT8, INT16, UINT16, INT32,
+// UINT32.
+func TAnds(dst *Tile, src *Tile, scalar float64) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TAnds", tandsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tands(hs[0], hs[1], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var torsOperands = []string{"dst", "src"}
+
+// TOrs is TORS (pto_tors): src | scalar elementwise (bitwise OR).
+//
+// dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32; A2A3 INT8,
+// UINT8, INT16, UINT16, INT32, UINT32; A5 INT8, UINT8, INT16, UINT16, INT32,
+// UINT32.
+func TOrs(dst *Tile, src *Tile, scalar float64) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TOrs", torsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tors(hs[0], hs[1], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var txorsOperands = []string{"dst", "src"}
+
+// TXors is TXORS (pto_txors): src ^ scalar elementwise (bitwise XOR).
+//
+// dst's dtypes: HOST UINT8, INT8, UINT16, INT16, UINT32, INT32; A2A3 UINT8,
+// INT8, UINT16, INT16, UINT32, INT32; A5 UINT8, INT8, UINT16, INT16, UINT32,
+// INT32.
+func TXors(dst *Tile, src *Tile, scalar float64) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TXors", txorsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_txors(hs[0], hs[1], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var tshlsOperands = []string{"dst", "src"}
+
+// TShls is TSHLS (pto_tshls): src << scalar elementwise; a count of the
+// width or more gives 0.
+//
+// dst's dtypes: HOST INT32, INT16, INT8, UINT32, INT64, UINT64, UINT16,
+// UINT8; A2A3 INT32, INT16, UINT32, UINT16; A5 INT32, INT16, INT8, UINT32,
+// INT64, UINT64, UINT16, UINT8.
+func TShls(dst *Tile, src *Tile, scalar float64) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TShls", tshlsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tshls(hs[0], hs[1], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var tshrsOperands = []string{"dst", "src"}
+
+// TShrs is TSHRS (pto_tshrs): src >> scalar elementwise: arithmetic for
+// signed, logical for unsigned dtypes.
+//
+// dst's dtypes: HOST INT32, INT16, INT8, UINT32, INT64, UINT64, UINT16,
+// UINT8; A2A3 INT32, INT16, UINT32, UINT16; A5 INT32, INT16, INT8, UINT32,
+// INT64, UINT64, UINT16, UINT8.
+func TShrs(dst *Tile, src *Tile, scalar float64) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TShrs", tshrsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tshrs(hs[0], hs[1], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var tfmodsOperands = []string{"dst", "src"}
+
+// TFmods is TFMODS (pto_tfmods): fmod(src, scalar) elementwise: exact, of
+// src's sign; integers truncate.
+//
+// dst's dtypes: HOST FLOAT32, FLOAT16, INT16, UINT16, INT32, UINT32; A2A3
+// FLOAT32; A5 FLOAT16, FLOAT32, UINT16, INT16, UINT32, INT32.
+func TFmods(dst *Tile, src *Tile, scalar float64) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TFmods", tfmodsOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tfmods(hs[0], hs[1], scalar))
+	keepAlive(tiles)
+	return err
+}
+
 var trowsumOperands = []string{"dst", "src", "tmp"}
 
 // TRowSum is TROWSUM (pto_trowsum): dst(i,0) = sum of src row i in the

@@ -165,6 +165,122 @@ struct TRemOp : InLanes<ComputeTag> {
   }
 };
 
+// ---- bitwise operations, shifts and fmod (integer lanes of the storage
+// type, BitsTag; fmod in ComputeTag's) ----
+
+struct TAndOp : InLanes<BitsTag> {
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
+    return hn::And(x, y);
+  }
+};
+
+struct TOrOp : InLanes<BitsTag> {
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
+    return hn::Or(x, y);
+  }
+};
+
+struct TXorOp : InLanes<BitsTag> {
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {
+    return hn::Xor(x, y);
+  }
+};
+
+// x shifted by the count c, c read as an unsigned value (a negative count of
+// a signed dtype is a large one): a count of the width or more shifts every
+// bit out, 0 to the left and from an unsigned value, the sign in every bit
+// from a signed one (arithmetic shift). C leaves such counts undefined; the
+// shifts below never see one.
+template <typename T>
+HWY_INLINE T ElementShiftLeft(T x, T c) {
+  using U = std::make_unsigned_t<T>;
+  const U n = static_cast<U>(c);
+  if (n >= sizeof(T) * 8) return T{0};
+  // In U (promoted to int only below 32 bits, where x << n < 2^31 for n < 16).
+  return static_cast<T>(static_cast<U>(static_cast<U>(x) << n));
+}
+template <typename T>
+HWY_INLINE T ElementShiftRight(T x, T c) {
+  using U = std::make_unsigned_t<T>;
+  const U n = static_cast<U>(c);
+  if (n >= sizeof(T) * 8) {
+    if constexpr (hwy::IsSigned<T>()) return x < T{0} ? T{-1} : T{0};
+    return T{0};
+  }
+  return static_cast<T>(x >> n);  // arithmetic for signed T (C++20; gcc and clang before)
+}
+
+// Per-lane counts, as ElementShiftLeft / ElementShiftRight: Highway shifts
+// 32- and 64-bit lanes by a vector of counts below the width (counts from
+// the width on are undefined there, so they are clamped to width - 1 and
+// their lanes replaced: by 0, or for a signed right shift left as the sign
+// that width - 1 already spreads). 8- and 16-bit lanes, which not every
+// target shifts by vector (Highway 1.0.3's SSSE3 16-bit shift needs SSE4),
+// one lane at a time.
+template <bool kLeft, class D>
+HWY_INLINE hn::Vec<D> ShiftByLanes(D d, hn::Vec<D> x, hn::Vec<D> y) {
+  using T = hn::TFromD<D>;
+  if constexpr (sizeof(T) < 4) {
+    return EachLane(d, x, y, [](auto a, auto b) {
+      return kLeft ? ElementShiftLeft(a, b) : ElementShiftRight(a, b);
+    });
+  } else {
+    const hn::RebindToUnsigned<D> du;
+    using U = hn::TFromD<decltype(du)>;
+    const auto n = hn::BitCast(du, y);
+    const auto in_range = hn::Lt(n, hn::Set(du, U{sizeof(T) * 8}));
+    const hn::Vec<D> count =
+        hn::BitCast(d, hn::IfThenElse(in_range, n, hn::Set(du, U{sizeof(T) * 8 - 1})));
+    const auto keep = hn::RebindMask(d, in_range);
+    if constexpr (kLeft) return hn::IfThenElseZero(keep, x << count);
+    if constexpr (hwy::IsSigned<T>()) return x >> count;
+    return hn::IfThenElseZero(keep, x >> count);
+  }
+}
+
+struct TShlOp : InLanes<BitsTag> {
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
+    return ShiftByLanes<true>(d, x, y);
+  }
+};
+
+struct TShrOp : InLanes<BitsTag> {
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
+    return ShiftByLanes<false>(d, x, y);
+  }
+};
+
+// C's fmod: x - trunc(x / y) * y, zero or of x's sign. Floats: std::fmod,
+// exact (the result is a value of x's format: in float32 lanes for float16
+// too, so rounding it back is exact); y = 0, an infinite x or a NaN give
+// NaN, an infinite y gives x. Integers: the remainder of the truncated
+// quotient, x fmod 0 = x (TDIV's x / 0 is -1: x - (-1) * 0) and the most
+// negative value fmod -1 = 0.
+template <typename T>
+HWY_INLINE T TruncatedRemainder(T x, T y) {
+  if (y == 0) return x;
+  if constexpr (hwy::IsSigned<T>()) {
+    if (y == -1) return 0;
+  }
+  return static_cast<T>(x % y);
+}
+
+struct TFmodOp : InLanes<ComputeTag> {
+  template <class D, HWY_IF_FLOAT_D(D)>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
+    return EachLane(d, x, y, [](auto a, auto b) { return std::fmod(a, b); });
+  }
+  template <class D, HWY_IF_NOT_FLOAT_D(D)>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
+    return EachLane(d, x, y, [](auto a, auto b) { return TruncatedRemainder(a, b); });
+  }
+};
+
 // The pto_dtype bit of storage type T.
 template <typename T>
 constexpr uint32_t StorageDtypeBit() {

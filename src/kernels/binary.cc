@@ -143,6 +143,14 @@ struct TRecipOp : InLanes<ComputeTag> {
   }
 };
 
+// Every bit flipped.
+struct TNotOp : InLanes<BitsTag> {
+  template <class D>
+  HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x) const {
+    return hn::Not(x);
+  }
+};
+
 // ---- the Scalar rows' functors: op(d, x, s), s the scalar in every lane ----
 
 using TAddsOp = TAddOp;
@@ -159,6 +167,12 @@ struct TDivsScalarByTileOp : InLanes<ComputeTag> {
 using TMaxsOp = TMaxOp;
 using TMinsOp = TMinOp;
 using TRemsOp = TRemOp;
+using TAndsOp = TAndOp;
+using TOrsOp = TOrOp;
+using TXorsOp = TXorOp;
+using TShlsOp = TShlOp;
+using TShrsOp = TShrOp;
+using TFmodsOp = TFmodOp;
 
 // Leaky ReLU: x > 0 ? x : x * slope (NaN stays NaN, -0 gives -0 * slope).
 struct TLreluOp : InLanes<ComputeTag> {

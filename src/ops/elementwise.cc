@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmath>
@@ -23,25 +24,83 @@ namespace {
 
 // ---- the Binary family ---------------------------------------------------
 
+// The rules a row has beyond its family's, checked after the aliasing rules
+// and before the valid regions; none unless specialised below.
+template <OpId kId>
+void RowRules(Validator&, const Operands&, pto_profile) {}
+
+// TRECIP's page: "A3's TRECIP instruction does not support setting the
+// source Tile and destination Tile to the same memory."
+template <>
+void RowRules<OpId::kTRecip>(Validator& v, const Operands& o, pto_profile profile) {
+  if (profile == PTO_PROFILE_A2A3)
+    v.ApartOn(profile, "src and dst must not share memory", "src", o.src0, "dst", o.dst);
+}
+
+// The bitwise and shift rows' rules (docs/profiles.md [F-BITWISE]).
+// TXOR on A2A3 computes through dst (and(not(and(a, b)), or(a, b)), TXor.hpp):
+// "In manual mode, dst, src0, src1, and tmp must not overlap in memory".
+template <>
+void RowRules<OpId::kTXor>(Validator& v, const Operands& o, pto_profile profile) {
+  if (profile != PTO_PROFILE_A2A3) return;
+  const char* rule = "dst must not share memory with src0 or src1";
+  v.ApartOn(profile, rule, "src0", o.src0, "dst", o.dst)
+      .ApartOn(profile, rule, "src1", o.src1, "dst", o.dst);
+}
+// TANDS and TORS (both profiles' pages): "setting the source tile and
+// destination tile to the same memory is unsupported"; TXORS on A2A3:
+// "source, destination, and temporary storage must not overlap".
+void SourceApartFromDst(Validator& v, const Operands& o, pto_profile profile) {
+  v.ApartOn(profile, "src and dst must not share memory", "src", o.src0, "dst", o.dst);
+}
+template <>
+void RowRules<OpId::kTAnds>(Validator& v, const Operands& o, pto_profile profile) {
+  if (profile != PTO_PROFILE_HOST) SourceApartFromDst(v, o, profile);
+}
+template <>
+void RowRules<OpId::kTOrs>(Validator& v, const Operands& o, pto_profile profile) {
+  if (profile != PTO_PROFILE_HOST) SourceApartFromDst(v, o, profile);
+}
+template <>
+void RowRules<OpId::kTXors>(Validator& v, const Operands& o, pto_profile profile) {
+  if (profile == PTO_PROFILE_A2A3) SourceApartFromDst(v, o, profile);
+}
+// TSHLS and TSHRS (both profiles' pages): "Scalar only supports zero and
+// positive values". HOST shifts by any count (pto_c.h).
+void CountNotNegative(Validator& v, const Operands& o, pto_profile profile) {
+  v.Require(o.scalar >= 0, PTO_ERR_INVALID_ARGUMENT,
+            "the shift count %.17g is negative, but on %s the count is zero or positive",
+            o.scalar, pto_profile_string(profile));
+}
+template <>
+void RowRules<OpId::kTShls>(Validator& v, const Operands& o, pto_profile profile) {
+  if (profile != PTO_PROFILE_HOST) CountNotNegative(v, o, profile);
+}
+template <>
+void RowRules<OpId::kTShrs>(Validator& v, const Operands& o, pto_profile profile) {
+  if (profile != PTO_PROFILE_HOST) CountNotNegative(v, o, profile);
+}
+
 // dst = f(src0, src1) elementwise over dst's valid region: both sources of
 // dst's dtype and valid region, each dst itself (in place) or apart from it.
 // A source of another valid region is a board-mode warning (every Binary
 // row's a2a3/ and a5/ implementation checks it with PTO_ASSERT only, then
 // iterates dst's valid region); the kernels read each source at dst's
 // positions of its own rows.
-pto_status CheckBinary(const Operands& o, pto_profile profile, OpDtypes rule,
-                       const char* c_function) {
+template <OpId kId>
+pto_status CheckBinary(const Operands& o, pto_profile profile, const char* c_function) {
   pto_tile* dst = o.dst;
   const pto_tile *src0 = o.src0, *src1 = o.src1;
   Validator v(c_function);
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(rule, profile, "dst", dst)
+  v.DtypeAccepted(static_cast<OpDtypes>(kId), profile, "dst", dst)
       .SameDtype("src0", src0, "dst", dst)
       .SameDtype("src1", src1, "dst", dst)
       .InRowOrderOrApart("src0", src0, dst, profile)
-      .InRowOrderOrApart("src1", src1, dst, profile)
-      .SameValidRegionOrBoard("src0", src0, "dst", dst, profile)
+      .InRowOrderOrApart("src1", src1, dst, profile);
+  RowRules<kId>(v, o, profile);
+  v.SameValidRegionOrBoard("src0", src0, "dst", dst, profile)
       .SameValidRegionOrBoard("src1", src1, "dst", dst, profile);
   return v.status();
 }
@@ -60,19 +119,6 @@ void RunBinary(const Operands& o, BinaryKernel kernel, BinaryContiguousKernel co
 }
 
 // ---- the Unary family ----------------------------------------------------
-
-// The rules a row has beyond its family's, checked after the aliasing rules
-// and before the valid regions; none unless specialised below.
-template <OpId kId>
-void RowRules(Validator&, const Operands&, pto_profile) {}
-
-// TRECIP's page: "A3's TRECIP instruction does not support setting the
-// source Tile and destination Tile to the same memory."
-template <>
-void RowRules<OpId::kTRecip>(Validator& v, const Operands& o, pto_profile profile) {
-  if (profile == PTO_PROFILE_A2A3)
-    v.ApartOn(profile, "src and dst must not share memory", "src", o.src0, "dst", o.dst);
-}
 
 // dst = f(src) elementwise over dst's valid region: src of dst's dtype and
 // valid region, dst itself (in place) or apart from it.
@@ -103,18 +149,20 @@ void RunUnary(const Operands& o, BinaryKernel kernel, BinaryContiguousKernel con
 // dst = f(src, scalar) elementwise over dst's valid region: src of dst's
 // dtype and valid region, dst itself (in place) or apart from it; the scalar
 // a value of the dtype.
-pto_status CheckScalar(const Operands& o, pto_profile profile, OpDtypes rule,
-                       const char* c_function) {
+template <OpId kId>
+pto_status CheckScalar(const Operands& o, pto_profile profile, const char* c_function) {
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
   Validator v(c_function);
   v.NotNull("dst", dst).NotNull("src", src);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(rule, profile, "dst", dst).SameDtype("src", src, "dst", dst);
+  v.DtypeAccepted(static_cast<OpDtypes>(kId), profile, "dst", dst)
+      .SameDtype("src", src, "dst", dst);
   if (!v.ok()) return v.status();
   RequireScalarOf(v, "scalar", o.scalar, "dst", dst->dtype)
-      .InRowOrderOrApart("src", src, dst, profile)
-      .SameValidRegion("src", src, "dst", dst);
+      .InRowOrderOrApart("src", src, dst, profile);
+  RowRules<kId>(v, o, profile);
+  v.SameValidRegion("src", src, "dst", dst);
   return v.status();
 }
 
@@ -220,11 +268,11 @@ void RunFill(const Operands& o, ScalarKernel kernel, ScalarContiguousKernel cont
 }
 
 #define PTO_FAMILY_FUNCTIONS_Binary(Camel, mnemonic, n)                                   \
-  PTO_FAMILY_FUNCTIONS(Camel, CheckBinary(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
+  PTO_FAMILY_FUNCTIONS(Camel, CheckBinary<OpId::k##Camel>(o, profile, "pto_" #mnemonic), \
                        RunBinaryRow<OpId::k##Camel>(o, profile, kernels::Camel,             \
                                                     kernels::Camel##Contiguous))
 #define PTO_FAMILY_FUNCTIONS_Scalar(Camel, mnemonic, n)                                   \
-  PTO_FAMILY_FUNCTIONS(Camel, CheckScalar(o, profile, OpDtypes::k##Camel, "pto_" #mnemonic), \
+  PTO_FAMILY_FUNCTIONS(Camel, CheckScalar<OpId::k##Camel>(o, profile, "pto_" #mnemonic), \
                        RunScalarRow<OpId::k##Camel>(o, profile, kernels::Camel,             \
                                                     kernels::Camel##Contiguous))
 #define PTO_FAMILY_FUNCTIONS_Fill(Camel, mnemonic, n)                                     \
@@ -264,6 +312,32 @@ ContiguousKernel ContiguousKernelOf(const OpDescriptor& op) {
 #undef PTO_CONTIGUOUS_KERNEL_RowReduce
 #undef PTO_CONTIGUOUS_KERNEL_ColReduce
 #undef PTO_CONTIGUOUS_KERNEL_Special
+}
+
+// ---- the text rules of TXOR and TXORS -----------------------------------
+
+// PTOAS's A2/A3 verifier on a given tmp (TXorOp, TXorSOp): of dst's dtype,
+// row-major, and at least dst's bytes (the pages: A2A3 computes the OR into
+// it). libpto neither reads nor writes it; A5 and HOST take any.
+static bool XorTmpRules(const TextOperands& o, const char* mnemonic, char* sentence, size_t size) {
+  if (!o.tmp_given || o.profile != PTO_PROFILE_A2A3) return true;
+  const char* broken = o.tmp.dtype != o.dst.dtype ? "of dst's dtype"
+                       : !o.tmp.row_major         ? "row-major"
+                       : uint64_t{o.tmp.rows} * o.tmp.cols < uint64_t{o.dst.rows} * o.dst.cols
+                           ? "at least dst's rows x cols"
+                           : nullptr;
+  if (broken == nullptr) return true;
+  snprintf(sentence, size,
+           "%s's tmp under A2A3 must be %s (PTOAS's rule: A2A3 computes through it)", mnemonic,
+           broken);
+  return false;
+}
+
+bool TextRulesTXor(const TextOperands& o, char* sentence, size_t size) {
+  return XorTmpRules(o, "pto.txor", sentence, size);
+}
+bool TextRulesTXors(const TextOperands& o, char* sentence, size_t size) {
+  return XorTmpRules(o, "pto.txors", sentence, size);
 }
 
 // ---- scalar operands -----------------------------------------------------

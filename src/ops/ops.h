@@ -162,11 +162,13 @@ constexpr bool TwoEnums(AttrKind kind) { return RoleCount(kind, ArgRole::kEnum) 
 struct TextTile {
   uint32_t rows, cols;
   pto_dtype dtype;
+  bool row_major = true;  // blayout row_major (a col_major type is not, one column or not)
 };
 struct TextOperands {
   TextTile dst;
   TextTile sources[3];  // source_count of them
   bool tmp_given;       // the text names a tmp
+  TextTile tmp;         // its type, where tmp_given
   bool dps_form;        // PTOAS's ins(...) outs(...) form
   bool high_precision;  // that form's precisionType is high_precision
   pto_profile profile;

@@ -214,6 +214,16 @@ static element_rule elementwise_rule(op_id op, pto_dtype d, bool in_place) {
     return op_binary_reference(op);
 }
 
+/* The bitwise rows' no-overlap rules (pto_c.h): TXOR on A2A3 (dst apart
+ * from both sources), TANDS and TORS on A2A3 and A5, TXORS on A2A3. */
+static int row_apart_clash(op_id op, const pto_tile *dst, const pto_tile *a, const pto_tile *b) {
+    const bool a2a3 = g_profile == PTO_PROFILE_A2A3, npu = g_profile != PTO_PROFILE_HOST;
+    if (op == OP_TXOR && a2a3) return a2a3_clash(a, dst) || a2a3_clash(b, dst);
+    if ((op == OP_TANDS || op == OP_TORS) && npu) return a2a3_clash(a, dst);
+    if (op == OP_TXORS && a2a3) return a2a3_clash(a, dst);
+    return 0;
+}
+
 /* An operation of the Binary, Unary, Scalar or Fill family: the family's rules in the
  * contract's order, with the dtypes of its operations.def row under the
  * profile, and its elementwise reference. A Unary row's b is a (unused). */
@@ -242,8 +252,11 @@ void fuzz_elementwise(reader *r, state *st, op_id op) {
         if (scalar_row && !scalar_is_value_of(pto_tile_dtype(dst), scalar))
             want = PTO_ERR_INVALID_ARGUMENT;
         else if (row_order_clash(a, dst) || row_order_clash(b, dst) ||
-                 (op == OP_TRECIP && g_profile == PTO_PROFILE_A2A3 && a2a3_clash(a, dst)))
+                 (op == OP_TRECIP && g_profile == PTO_PROFILE_A2A3 && a2a3_clash(a, dst)) ||
+                 row_apart_clash(op, dst, a, b))
             want = PTO_ERR_ALIASING;
+        else if ((op == OP_TSHLS || op == OP_TSHRS) && g_profile != PTO_PROFILE_HOST && scalar < 0)
+            want = PTO_ERR_INVALID_ARGUMENT; /* the pages: a zero or positive count */
         else if (!same_region(a, dst) || !same_region(b, dst))
             want = PTO_ERR_SHAPE_MISMATCH;
     }

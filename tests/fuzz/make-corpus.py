@@ -37,7 +37,7 @@ INT64_ROWS = ("TAdd", "TSub", "TMul", "TDiv", "TMax", "TMin", "TRem", "TMov", "T
               "TAdds", "TSubs", "TMuls", "TDivs", "TDivsScalarByTile", "TMaxs", "TMins", "TRems",
               "TExpands", "TRowSum", "TRowMax", "TRowMin", "TColSum", "TColMax", "TColMin",
               "TRowExpand", "TColExpand", "TPartAdd", "TCmp", "TCmps", "TSels", "TGather",
-              "TScatter")
+              "TScatter", "TShl", "TShr", "TShls", "TShrs")
 LOC_VEC, LOC_MAT, LOC_LEFT, LOC_RIGHT, LOC_ACC, LOC_BIAS = range(6)
 ND, NZ, ZN, ZZ, NN = range(5)
 BUF_CREATE, BUF_WRAP_ARENA, BUF_WRAP_TILE, BUF_WRAP_NULL = 0, 1, 2, 3
@@ -322,6 +322,24 @@ def main():
             p.op(SETVAL, 1).raw(5, 3, 1).op(SETVAL, 1).raw(40, 0, 1).op(SETVAL, 1).raw(0xFF, 9, 1, 1)
             p.op(SETVAL, 1).raw(1, 15, 0).valid(1, 2, 3).op(SETVAL, 1).raw(33, 1, 1)
             write(out, f"datamove-{prof}-{d}", p)
+
+    # The bitwise operations, shifts and fmod on each profile: apart, in
+    # place (refused by TXOR under A2A3, TANDS and TORS under A2A3 and A5),
+    # scalar counts of 0, 3, the width and -3 (refused under A2A3 and A5).
+    BINARY_BITS = [opcode(c) for c in ("TAnd", "TOr", "TXor", "TShl", "TShr", "TFmod")]
+    SCALAR_BITS = [opcode(c) for c in ("TAnds", "TOrs", "TXors", "TShls", "TShrs", "TFmods")]
+    for prof in (HOST, A2A3, A5):
+        for d in (0, 3, 4, 8):
+            p = Program().create(0, d, 3, 37).create(1, d, 3, 37).create(2, d, 3, 37)
+            p.fill(0).fill(1).fill(2).profile(prof)
+            for code in BINARY_BITS:
+                p.op(code, 0, 1, 2).op(code, 0, 0, 1).op(code, 1, 2, 1)
+            p.op(opcode("TNot"), 0, 1).op(opcode("TNot"), 1, 1)
+            for code in SCALAR_BITS:
+                for count in (0, 3, SIZE[d] * 8, 0xFD):
+                    p.op(code, 0, 1, 0, count).op(code, 2, 2, 0, count)
+            p.raw(READ, 0, 0, 0, 1)
+            write(out, f"bitwise-{prof}-{d}", p)
 
     # Cube tiles on each profile and dtype triple: the NPU's locations and
     # layouts (a left ZZ on A2A3, NZ on A5), their values written row-major,

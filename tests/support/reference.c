@@ -130,6 +130,56 @@ uint64_t ref_trem(pto_dtype dt, uint64_t a, uint64_t b) {
     return ref_int_wrap(dt, (uint64_t)r);
 }
 
+/* ---- bitwise operations, shifts and fmod (pto_tand ... pto_tfmod) ---- */
+
+uint64_t ref_tand(pto_dtype dt, uint64_t a, uint64_t b) { return ref_int_wrap(dt, a & b); }
+uint64_t ref_tor(pto_dtype dt, uint64_t a, uint64_t b) { return ref_int_wrap(dt, a | b); }
+uint64_t ref_txor(pto_dtype dt, uint64_t a, uint64_t b) { return ref_int_wrap(dt, a ^ b); }
+
+/* The count: b's pattern as an unsigned number (a negative count of a signed
+ * dtype is a large one); from the width on, every bit is shifted out. */
+static uint64_t shift_count(pto_dtype dt, uint64_t b) { return ref_int_wrap(dt, b); }
+
+uint64_t ref_tshl(pto_dtype dt, uint64_t a, uint64_t b) {
+    const uint64_t n = shift_count(dt, b);
+    return n >= ref_bits(dt) ? 0 : ref_int_wrap(dt, a << n);
+}
+
+/* Signed: floor(a / 2^n), the sign filling in (-1 from the width on for a
+ * negative a); unsigned: the pattern moved right, zeros filling in. */
+uint64_t ref_tshr(pto_dtype dt, uint64_t a, uint64_t b) {
+    const uint64_t n = shift_count(dt, b);
+    if (!ref_is_signed(dt)) return n >= ref_bits(dt) ? 0 : ref_int_wrap(dt, a) >> n;
+    const int64_t x = ref_int_value(dt, a);
+    if (n >= ref_bits(dt)) return ref_int_wrap(dt, x < 0 ? UINT64_MAX : 0);
+    const int64_t q = x >= 0 ? (int64_t)((uint64_t)x >> n) : -(int64_t)((uint64_t)(-(x + 1)) >> n) - 1;
+    return ref_int_wrap(dt, (uint64_t)q);
+}
+
+/* C's fmod: exact in double for every float type (and the result is a value
+ * of dt). Integers: the remainder of the quotient truncated toward zero,
+ * x fmod 0 = x and x fmod -1 = 0 (pto_tfmod). */
+uint64_t ref_tfmod(pto_dtype dt, uint64_t a, uint64_t b) {
+    if (ref_is_float(dt)) return ref_from_double(dt, fmod(ref_to_double(dt, a), ref_to_double(dt, b)));
+    if (ref_int_wrap(dt, b) == 0) return ref_int_wrap(dt, a);
+    if (!ref_is_signed(dt)) return ref_int_wrap(dt, a) % ref_int_wrap(dt, b);
+    const int64_t x = ref_int_value(dt, a), y = ref_int_value(dt, b);
+    if (y == -1) return 0;
+    return ref_int_wrap(dt, (uint64_t)(x % y));
+}
+
+uint64_t ref_tnot(pto_dtype dt, uint64_t a, uint64_t b) {
+    (void)b;
+    return ref_int_wrap(dt, ~a);
+}
+
+uint64_t ref_tands(pto_dtype dt, uint64_t a, uint64_t b) { return ref_tand(dt, a, b); }
+uint64_t ref_tors(pto_dtype dt, uint64_t a, uint64_t b) { return ref_tor(dt, a, b); }
+uint64_t ref_txors(pto_dtype dt, uint64_t a, uint64_t b) { return ref_txor(dt, a, b); }
+uint64_t ref_tshls(pto_dtype dt, uint64_t a, uint64_t b) { return ref_tshl(dt, a, b); }
+uint64_t ref_tshrs(pto_dtype dt, uint64_t a, uint64_t b) { return ref_tshr(dt, a, b); }
+uint64_t ref_tfmods(pto_dtype dt, uint64_t a, uint64_t b) { return ref_tfmod(dt, a, b); }
+
 /* x rounded to nearest even in dt, as a double again. */
 static double round_to(pto_dtype dt, double x) { return ref_to_double(dt, ref_from_double(dt, x)); }
 

@@ -207,6 +207,7 @@ class TileReader : public Reader {
     bool dps;             // PTOAS's ins(...) outs(...) form
     bool high_precision;  // its precisionType is high_precision
     bool tmp_given;       // it named a tmp
+    uint32_t tmp_slot = kNoSlot;  // that tmp's tile, kept for the row's text rules
   };
 
   // A Scalar-family operation's scalar operand: names[index] (declared as

@@ -160,11 +160,13 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     ops::TextOperands t{};
     const auto text_tile = [&](uint32_t slot) {
       const Type& type = p_->tiles[slot].type;
-      return ops::TextTile{type.rows, type.cols, type.dtype};
+      return ops::TextTile{type.rows, type.cols, type.dtype,
+                           type.box == Box::kNone && !type.col_major};
     };
     t.dst = text_tile(dst);
     for (size_t k = 0; k < op.source_count && k < ins.size(); ++k) t.sources[k] = text_tile(ins[k]);
     t.tmp_given = form.tmp_given;
+    if (form.tmp_slot != kNoSlot) t.tmp = text_tile(form.tmp_slot);
     t.dps_form = form.dps;
     t.high_precision = form.high_precision;
     t.profile = p_->profile;
@@ -302,7 +304,8 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   if ((desc.attr == ops::AttrKind::kIndexScalar || ops::HasTrait(desc, PTO_TRAIT_ReadsDst)) &&
       p_->tiles[dst].param >= 0)
     p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
-  const TextForm form{true, high_precision, names.size() > desc.source_count};
+  TextForm form{true, high_precision, names.size() > desc.source_count};
+  if (form.tmp_given) form.tmp_slot = slots.back();
   if (form.tmp_given && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
   EmitTileOp(desc, op.loc, slots, dst, attr, scalar, form);
 }

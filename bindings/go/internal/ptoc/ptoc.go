@@ -185,6 +185,12 @@ extern uintptr_t _wrap_pto_tdiv_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t 
 extern uintptr_t _wrap_pto_tmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_trem_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tand_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tor_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_txor_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tshl_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tshr_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tfmod_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tpow_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, swig_intgo arg5);
 extern uintptr_t _wrap_pto_tprelu_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tpartadd_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
@@ -196,6 +202,7 @@ extern uintptr_t _wrap_pto_tsqrt_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t
 extern uintptr_t _wrap_pto_trecip_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_texp_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_tlog_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tnot_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_trsqrt_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_tadds_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_tsubs_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
@@ -206,6 +213,12 @@ extern uintptr_t _wrap_pto_tmaxs_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t
 extern uintptr_t _wrap_pto_tmins_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_trems_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_tlrelu_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tands_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tors_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_txors_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tshls_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tshrs_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tfmods_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_tpows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
 extern uintptr_t _wrap_pto_texpands_ptoc_de9f1b25fc8c2272(uintptr_t arg1, double arg2);
 extern uintptr_t _wrap_pto_tci_ptoc_de9f1b25fc8c2272(uintptr_t arg1, double arg2, swig_intgo arg3);
@@ -1178,6 +1191,72 @@ func Pto_trem(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	return swig_r_1
 }
 
+func Pto_tand(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tand_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tor(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tor_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_txor(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_txor_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tshl(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tshl_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tshr(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tshr_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tfmod(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tfmod_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
 func Pto_tpow(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 Enum_SS_pto_pow_algorithm) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
@@ -1294,6 +1373,16 @@ func Pto_tlog(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	return swig_r_1
 }
 
+func Pto_tnot(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uintptr)(C._wrap_pto_tnot_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
 func Pto_trsqrt(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
@@ -1398,6 +1487,72 @@ func Pto_tlrelu(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	swig_r = (uintptr)(C._wrap_pto_tlrelu_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tands(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tands_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tors(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tors_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_txors(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_txors_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tshls(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tshls_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tshrs(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tshrs_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tfmods(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tfmods_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -801,6 +801,191 @@ pub fn texpands(
     check(unsafe { sys::pto_texpands(d, scalar) })
 }
 
+/// TAND (`pto_tand`): src0 & src1 elementwise (bitwise AND).
+///
+/// dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32; A2A3 INT8,
+/// UINT8, INT16, UINT16, INT32, UINT32; A5 INT8, UINT8, INT16, UINT16,
+/// INT32, UINT32.
+pub fn tand(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tand(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TOR (`pto_tor`): src0 | src1 elementwise (bitwise OR).
+///
+/// dst's dtypes: HOST UINT8, INT8, UINT16, INT16, UINT32, INT32; A2A3
+/// UINT8, INT8, UINT16, INT16, UINT32, INT32; A5 UINT8, INT8, UINT16,
+/// INT16, UINT32, INT32.
+pub fn tor(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tor(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TXOR (`pto_txor`): src0 ^ src1 elementwise (bitwise XOR).
+///
+/// dst's dtypes: HOST UINT8, INT8, UINT16, INT16, UINT32, INT32; A2A3
+/// UINT8, INT8, UINT16, INT16, UINT32, INT32; A5 UINT8, INT8, UINT16,
+/// INT16, UINT32, INT32.
+pub fn txor(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_txor(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TSHL (`pto_tshl`): src0 \<\< src1 elementwise; a count of the width or
+/// more gives 0.
+///
+/// dst's dtypes: HOST UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64,
+/// UINT64; A2A3 UINT8, INT8, UINT16, INT16, UINT32, INT32; A5 UINT8, INT8,
+/// UINT16, INT16, UINT32, INT32, INT64, UINT64.
+pub fn tshl(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tshl(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TSHR (`pto_tshr`): src0 \>\> src1 elementwise: arithmetic for signed,
+/// logical for unsigned dtypes.
+///
+/// dst's dtypes: HOST UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64,
+/// UINT64; A2A3 UINT8, INT8, UINT16, INT16, UINT32, INT32; A5 UINT8, INT8,
+/// UINT16, INT16, UINT32, INT32, INT64, UINT64.
+pub fn tshr(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tshr(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TFMOD (`pto_tfmod`): fmod(src0, src1) elementwise: exact, of src0's
+/// sign; integers truncate.
+///
+/// dst's dtypes: HOST FLOAT32, FLOAT16, INT16, UINT16, INT32, UINT32; A2A3
+/// FLOAT32; A5 FLOAT16, FLOAT32, UINT16, INT16, UINT32, INT32.
+pub fn tfmod(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tfmod(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TNOT (`pto_tnot`): ~src elementwise (bitwise NOT).
+///
+/// dst's dtypes: HOST INT16, UINT16, UINT32, INT32, INT8, UINT8; A2A3
+/// INT16, UINT16, UINT32, INT32, INT8, UINT8; A5 UINT32, INT32, UINT16,
+/// INT16, UINT8, INT8.
+pub fn tnot(
+    dst: &mut impl Operand,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tnot(d, src.source_ptr(d)) })
+}
+
+/// TANDS (`pto_tands`): src & scalar elementwise (bitwise AND).
+///
+/// dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32; A2A3 INT8,
+/// UINT8, INT16, UINT16, INT32, UINT32; A5 INT8, UINT8, INT16, UINT16,
+/// INT32, UINT32.
+pub fn tands(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tands(d, src.source_ptr(d), scalar) })
+}
+
+/// TORS (`pto_tors`): src | scalar elementwise (bitwise OR).
+///
+/// dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32; A2A3 INT8,
+/// UINT8, INT16, UINT16, INT32, UINT32; A5 INT8, UINT8, INT16, UINT16,
+/// INT32, UINT32.
+pub fn tors(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tors(d, src.source_ptr(d), scalar) })
+}
+
+/// TXORS (`pto_txors`): src ^ scalar elementwise (bitwise XOR).
+///
+/// dst's dtypes: HOST UINT8, INT8, UINT16, INT16, UINT32, INT32; A2A3
+/// UINT8, INT8, UINT16, INT16, UINT32, INT32; A5 UINT8, INT8, UINT16,
+/// INT16, UINT32, INT32.
+pub fn txors(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_txors(d, src.source_ptr(d), scalar) })
+}
+
+/// TSHLS (`pto_tshls`): src \<\< scalar elementwise; a count of the width
+/// or more gives 0.
+///
+/// dst's dtypes: HOST INT32, INT16, INT8, UINT32, INT64, UINT64, UINT16,
+/// UINT8; A2A3 INT32, INT16, UINT32, UINT16; A5 INT32, INT16, INT8, UINT32,
+/// INT64, UINT64, UINT16, UINT8.
+pub fn tshls(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tshls(d, src.source_ptr(d), scalar) })
+}
+
+/// TSHRS (`pto_tshrs`): src \>\> scalar elementwise: arithmetic for signed,
+/// logical for unsigned dtypes.
+///
+/// dst's dtypes: HOST INT32, INT16, INT8, UINT32, INT64, UINT64, UINT16,
+/// UINT8; A2A3 INT32, INT16, UINT32, UINT16; A5 INT32, INT16, INT8, UINT32,
+/// INT64, UINT64, UINT16, UINT8.
+pub fn tshrs(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tshrs(d, src.source_ptr(d), scalar) })
+}
+
+/// TFMODS (`pto_tfmods`): fmod(src, scalar) elementwise: exact, of src's
+/// sign; integers truncate.
+///
+/// dst's dtypes: HOST FLOAT32, FLOAT16, INT16, UINT16, INT32, UINT32; A2A3
+/// FLOAT32; A5 FLOAT16, FLOAT32, UINT16, INT16, UINT32, INT32.
+pub fn tfmods(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tfmods(d, src.source_ptr(d), scalar) })
+}
+
 /// TROWSUM (`pto_trowsum`): dst(i,0) = sum of src row i in the profile's
 /// documented order; integers wrap.
 ///

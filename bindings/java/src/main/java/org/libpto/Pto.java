@@ -975,6 +975,229 @@ public final class Pto {
     }
 
     /**
+     * TAND ({@code pto_tand}): src0 &amp; src1 elementwise (bitwise AND).
+     * <p>dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32; A2A3 INT8, UINT8,
+     * INT16, UINT16, INT32, UINT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32.
+     */
+    public static void tand(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tand(Tile.handleOf(dst, "Pto.tand", "dst"),
+                    Tile.handleOf(src0, "Pto.tand", "src0"),
+                    Tile.handleOf(src1, "Pto.tand", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TOR ({@code pto_tor}): src0 | src1 elementwise (bitwise OR).
+     * <p>dst's dtypes: HOST UINT8, INT8, UINT16, INT16, UINT32, INT32; A2A3 UINT8, INT8,
+     * UINT16, INT16, UINT32, INT32; A5 UINT8, INT8, UINT16, INT16, UINT32, INT32.
+     */
+    public static void tor(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tor(Tile.handleOf(dst, "Pto.tor", "dst"),
+                    Tile.handleOf(src0, "Pto.tor", "src0"),
+                    Tile.handleOf(src1, "Pto.tor", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TXOR ({@code pto_txor}): src0 ^ src1 elementwise (bitwise XOR).
+     * <p>dst's dtypes: HOST UINT8, INT8, UINT16, INT16, UINT32, INT32; A2A3 UINT8, INT8,
+     * UINT16, INT16, UINT32, INT32; A5 UINT8, INT8, UINT16, INT16, UINT32, INT32.
+     */
+    public static void txor(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_txor(Tile.handleOf(dst, "Pto.txor", "dst"),
+                    Tile.handleOf(src0, "Pto.txor", "src0"),
+                    Tile.handleOf(src1, "Pto.txor", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TSHL ({@code pto_tshl}): src0 &lt;&lt; src1 elementwise; a count of the width or more
+     * gives 0.
+     * <p>dst's dtypes: HOST UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64, UINT64; A2A3
+     * UINT8, INT8, UINT16, INT16, UINT32, INT32; A5 UINT8, INT8, UINT16, INT16, UINT32,
+     * INT32, INT64, UINT64.
+     */
+    public static void tshl(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tshl(Tile.handleOf(dst, "Pto.tshl", "dst"),
+                    Tile.handleOf(src0, "Pto.tshl", "src0"),
+                    Tile.handleOf(src1, "Pto.tshl", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TSHR ({@code pto_tshr}): src0 &gt;&gt; src1 elementwise: arithmetic for signed,
+     * logical for unsigned dtypes.
+     * <p>dst's dtypes: HOST UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64, UINT64; A2A3
+     * UINT8, INT8, UINT16, INT16, UINT32, INT32; A5 UINT8, INT8, UINT16, INT16, UINT32,
+     * INT32, INT64, UINT64.
+     */
+    public static void tshr(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tshr(Tile.handleOf(dst, "Pto.tshr", "dst"),
+                    Tile.handleOf(src0, "Pto.tshr", "src0"),
+                    Tile.handleOf(src1, "Pto.tshr", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TFMOD ({@code pto_tfmod}): fmod(src0, src1) elementwise: exact, of src0's sign;
+     * integers truncate.
+     * <p>dst's dtypes: HOST FLOAT32, FLOAT16, INT16, UINT16, INT32, UINT32; A2A3 FLOAT32; A5
+     * FLOAT16, FLOAT32, UINT16, INT16, UINT32, INT32.
+     */
+    public static void tfmod(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tfmod(Tile.handleOf(dst, "Pto.tfmod", "dst"),
+                    Tile.handleOf(src0, "Pto.tfmod", "src0"),
+                    Tile.handleOf(src1, "Pto.tfmod", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TNOT ({@code pto_tnot}): ~src elementwise (bitwise NOT).
+     * <p>dst's dtypes: HOST INT16, UINT16, UINT32, INT32, INT8, UINT8; A2A3 INT16, UINT16,
+     * UINT32, INT32, INT8, UINT8; A5 UINT32, INT32, UINT16, INT16, UINT8, INT8.
+     */
+    public static void tnot(Tile dst, Tile src) {
+        try {
+            PtoNative.pto_tnot(Tile.handleOf(dst, "Pto.tnot", "dst"),
+                    Tile.handleOf(src, "Pto.tnot", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TANDS ({@code pto_tands}): src &amp; scalar elementwise (bitwise AND).
+     * <p>dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32; A2A3 INT8, UINT8,
+     * INT16, UINT16, INT32, UINT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32.
+     */
+    public static void tands(Tile dst, Tile src, double scalar) {
+        try {
+            PtoNative.pto_tands(Tile.handleOf(dst, "Pto.tands", "dst"),
+                    Tile.handleOf(src, "Pto.tands", "src"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TORS ({@code pto_tors}): src | scalar elementwise (bitwise OR).
+     * <p>dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32; A2A3 INT8, UINT8,
+     * INT16, UINT16, INT32, UINT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32.
+     */
+    public static void tors(Tile dst, Tile src, double scalar) {
+        try {
+            PtoNative.pto_tors(Tile.handleOf(dst, "Pto.tors", "dst"),
+                    Tile.handleOf(src, "Pto.tors", "src"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TXORS ({@code pto_txors}): src ^ scalar elementwise (bitwise XOR).
+     * <p>dst's dtypes: HOST UINT8, INT8, UINT16, INT16, UINT32, INT32; A2A3 UINT8, INT8,
+     * UINT16, INT16, UINT32, INT32; A5 UINT8, INT8, UINT16, INT16, UINT32, INT32.
+     */
+    public static void txors(Tile dst, Tile src, double scalar) {
+        try {
+            PtoNative.pto_txors(Tile.handleOf(dst, "Pto.txors", "dst"),
+                    Tile.handleOf(src, "Pto.txors", "src"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TSHLS ({@code pto_tshls}): src &lt;&lt; scalar elementwise; a count of the width or
+     * more gives 0.
+     * <p>dst's dtypes: HOST INT32, INT16, INT8, UINT32, INT64, UINT64, UINT16, UINT8; A2A3
+     * INT32, INT16, UINT32, UINT16; A5 INT32, INT16, INT8, UINT32, INT64, UINT64, UINT16,
+     * UINT8.
+     */
+    public static void tshls(Tile dst, Tile src, double scalar) {
+        try {
+            PtoNative.pto_tshls(Tile.handleOf(dst, "Pto.tshls", "dst"),
+                    Tile.handleOf(src, "Pto.tshls", "src"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TSHRS ({@code pto_tshrs}): src &gt;&gt; scalar elementwise: arithmetic for signed,
+     * logical for unsigned dtypes.
+     * <p>dst's dtypes: HOST INT32, INT16, INT8, UINT32, INT64, UINT64, UINT16, UINT8; A2A3
+     * INT32, INT16, UINT32, UINT16; A5 INT32, INT16, INT8, UINT32, INT64, UINT64, UINT16,
+     * UINT8.
+     */
+    public static void tshrs(Tile dst, Tile src, double scalar) {
+        try {
+            PtoNative.pto_tshrs(Tile.handleOf(dst, "Pto.tshrs", "dst"),
+                    Tile.handleOf(src, "Pto.tshrs", "src"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TFMODS ({@code pto_tfmods}): fmod(src, scalar) elementwise: exact, of src's sign;
+     * integers truncate.
+     * <p>dst's dtypes: HOST FLOAT32, FLOAT16, INT16, UINT16, INT32, UINT32; A2A3 FLOAT32; A5
+     * FLOAT16, FLOAT32, UINT16, INT16, UINT32, INT32.
+     */
+    public static void tfmods(Tile dst, Tile src, double scalar) {
+        try {
+            PtoNative.pto_tfmods(Tile.handleOf(dst, "Pto.tfmods", "dst"),
+                    Tile.handleOf(src, "Pto.tfmods", "src"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
      * TROWSUM ({@code pto_trowsum}): dst(i,0) = sum of src row i in the profile's documented
      * order; integers wrap.
      * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16, INT64, UINT64; A2A3 FLOAT16,
