@@ -739,9 +739,12 @@ PTO_API pto_status pto_tshr(pto_tile *dst, const pto_tile *src0, const pto_tile 
 
 /* dst = fmod(src0, src1) (TFMOD), C's fmod: src0 - trunc(src0 / src1) *
  * src1, zero or of src0's sign (pto_trem's follows src1). HOST: FLOAT32,
- * FLOAT16, INT16, UINT16, INT32, UINT32. Floats: exact (fmod's result is a
- * value of the dtype): a zero has src0's sign; src1 = +/-0, an infinite src0
- * or a NaN give NaN; an infinite src1 gives src0. Integers exact: x fmod 0 =
+ * FLOAT16, INT16, UINT16, INT32, UINT32. Floats under HOST: exact (fmod's
+ * result is a value of the dtype): a zero has src0's sign; src1 = +/-0, an
+ * infinite src0 or a NaN give NaN; an infinite src1 gives src0. Floats under
+ * A2A3 and A5: the NPUs' sequence, the quotient, its truncation, the product
+ * and the difference each rounded in float32 (FLOAT16 narrowed toward zero at
+ * the end; docs/profiles.md [F-TFMOD]). Integers exact: x fmod 0 =
  * x (TDIV's x / 0 is -1, and x = -1 * 0 + x) and the most negative value
  * fmod -1 = 0 (the page leaves division by zero to the target; these are
  * HOST's, on every profile). PTOAS's {precisionType = ...} is accepted in

@@ -13,6 +13,10 @@
  *   (a2a3/TRemS.hpp with the sign correction, a5/TRemS.hpp without):
  *   q = RN32(a / b), floor, RN32(q * b), RN32(a - that); float16 (A5)
  *   narrowed toward zero; then r + b in the dtype where RN(b * r) < 0.
+ * - tfmod and tfmods on floats under A2A3 and A5 (a2a3/TFmod.hpp,
+ *   a2a3/TFmodS.hpp, a5/TFMod.hpp, a5/TFModS.hpp, DEFAULT precision): as
+ *   trem with the quotient truncated (vconv_f322f32z, vtrc ROUND_Z) and no
+ *   sign correction.
  * - tdivs in place under A2A3 (a2a3/TDivS.hpp): x * RN(1 / s). */
 #include <math.h>
 #include <stdio.h>
@@ -23,7 +27,21 @@
 
 /* ---- running the calls ---- */
 
-typedef enum { RUN_TRSQRT, RUN_TREM, RUN_TREMS, RUN_TDIVS_IN_PLACE, RUN_TDIVS_APART } run_kind;
+typedef enum { RUN_TRSQRT, RUN_TREM, RUN_TREMS, RUN_TFMOD, RUN_TFMODS, RUN_TDIVS_IN_PLACE, RUN_TDIVS_APART } run_kind;
+
+/* Whether the kind's second operand is a tile (else b[0] is a scalar). */
+static bool two_tiles(run_kind kind) { return kind == RUN_TREM || kind == RUN_TFMOD; }
+
+static const char *kind_name(run_kind kind) {
+    switch (kind) {
+    case RUN_TRSQRT: return "trsqrt";
+    case RUN_TREM: return "trem";
+    case RUN_TREMS: return "trems";
+    case RUN_TFMOD: return "tfmod";
+    case RUN_TFMODS: return "tfmods";
+    default: return "tdivs";
+    }
+}
 
 typedef struct {
     run_kind kind;
@@ -50,6 +68,8 @@ static void call_under(run_kind kind, pto_profile profile, pto_tile *d, pto_tile
     case RUN_TRSQRT: st = pto_trsqrt(d, a); break;
     case RUN_TREM: st = pto_trem(d, a, b); break;
     case RUN_TREMS: st = pto_trems(d, a, scalar); break;
+    case RUN_TFMOD: st = pto_tfmod(d, a, b); break;
+    case RUN_TFMODS: st = pto_tfmods(d, a, scalar); break;
     case RUN_TDIVS_IN_PLACE: st = pto_tdivs(d, d, scalar); break;
     case RUN_TDIVS_APART: st = pto_tdivs(d, a, scalar); break;
     }
@@ -66,7 +86,7 @@ static void seq_body(void *ctx, size_t target_index, const char *target) {
     pto_tile *d = tile_new(s->dt, rows, kCols, rows, kCols);
     for (size_t k = 0; k < s->n; ++k) {
         tile_put(a, k / kCols, k % kCols, s->a[k]);
-        tile_put(b, k / kCols, k % kCols, s->b[s->kind == RUN_TREM ? k : 0]);
+        tile_put(b, k / kCols, k % kCols, s->b[two_tiles(s->kind) ? k : 0]);
         if (s->kind == RUN_TDIVS_IN_PLACE) tile_put(d, k / kCols, k % kCols, s->a[k]);
     }
     call_under(s->kind, s->profile, d, a, b, ref_to_double(s->dt, s->b[0]));
@@ -74,12 +94,9 @@ static void seq_body(void *ctx, size_t target_index, const char *target) {
         const uint32_t got = tile_get(d, k / kCols, k % kCols);
         if (!same_result(s->dt, s->want[k], got))
             fail_msg("%s %s under %s on %s, element %zu: a = 0x%x (%.17g), b = 0x%x (%.17g): expected 0x%x, got 0x%x",
-                     pto_dtype_string(s->dt),
-                     s->kind == RUN_TRSQRT ? "trsqrt" : s->kind == RUN_TREM ? "trem"
-                                                      : s->kind == RUN_TREMS ? "trems" : "tdivs",
-                     pto_profile_string(s->profile), target, k, s->a[k], ref_to_double(s->dt, s->a[k]),
-                     s->b[s->kind == RUN_TREM ? k : 0],
-                     ref_to_double(s->dt, s->b[s->kind == RUN_TREM ? k : 0]), s->want[k], got);
+                     pto_dtype_string(s->dt), kind_name(s->kind), pto_profile_string(s->profile), target, k,
+                     s->a[k], ref_to_double(s->dt, s->a[k]), s->b[two_tiles(s->kind) ? k : 0],
+                     ref_to_double(s->dt, s->b[two_tiles(s->kind) ? k : 0]), s->want[k], got);
     }
     s->checked += s->n;
     TILES_DESTROY(a, b, d);
@@ -265,20 +282,84 @@ static size_t check_trems(pto_dtype dt, const uint32_t *a, size_t n, uint32_t s_
     return differ;
 }
 
-static void test_trems(void **state) {
-    (void)state;
+/* A scalar op's sweeps: every float16 input by the float16 divisors, then
+ * random float32 dividends by a few float32 scalars (seed: the random ones). */
+static void scalar_sweeps(const char *op, scalar_check check, uint32_t seed) {
     uint32_t bs[32];
     const size_t nb = half_divisors(bs);
     uint32_t *h = all_half();
-    sweep_scalars("trems", PTO_FLOAT16, h, 65536, bs, nb, check_trems);
+    sweep_scalars(op, PTO_FLOAT16, h, 65536, bs, nb, check);
     free(h);
-    rng r = {0x7E35F320u};
+    rng r = {seed};
     const size_t n = under_emulation() ? 4096 : 65536;
     uint32_t *a = random_f32(&r, n, -20, 60);
     static const double kS[] = {3.0, -3.0, 0.1, -1.0e-5, 1234.5678, 0.0, INFINITY};
     bits_of(PTO_FLOAT32, kS, COUNT(kS), bs);
-    sweep_scalars("trems", PTO_FLOAT32, a, n, bs, COUNT(kS), check_trems);
+    sweep_scalars(op, PTO_FLOAT32, a, n, bs, COUNT(kS), check);
     free(a);
+}
+
+static void test_trems(void **state) {
+    (void)state;
+    scalar_sweeps("trems", check_trems, 0x7E35F320u);
+}
+
+/* ---- tfmod, tfmods ---- */
+
+/* tfmod (two tiles) or tfmods (b[0] the scalar) over n inputs under HOST
+ * (exact fmod) and the NPU profiles that accept dt (float32 both, float16
+ * A5). Returns how many NPU results differ from the exact fmod. */
+static size_t check_fmod(run_kind kind, pto_dtype dt, const uint32_t *a, const uint32_t *b, size_t n) {
+    uint32_t *npu = malloc(n * 4), *exact = malloc(n * 4);
+    assert_true(npu && exact);
+    for (size_t k = 0; k < n; ++k) {
+        const uint32_t bk = b[kind == RUN_TFMOD ? k : 0];
+        npu[k] = ref_npu_fmod(dt, a[k], bk), exact[k] = ref_tfmod(dt, a[k], bk);
+    }
+    seq_set s = {kind, dt, PTO_PROFILE_A5, n, a, b, npu, 0};
+    run_set(&s, "tfmod under A5: the NPU sequence");
+    if (dt == PTO_FLOAT32) {
+        s.profile = PTO_PROFILE_A2A3;
+        run_set(&s, "tfmod under A2A3: the NPU sequence");
+    }
+    s.profile = PTO_PROFILE_HOST, s.want = exact;
+    run_set(&s, "tfmod under HOST: exact");
+    const size_t differ = count_differences(dt, npu, exact, n);
+    free(npu), free(exact);
+    return differ;
+}
+
+static void test_tfmod(void **state) {
+    (void)state;
+    uint32_t bs[32];
+    const size_t nb = half_divisors(bs);
+    size_t n = 65536 * nb;
+    uint32_t *a = malloc(n * 4), *b = malloc(n * 4);
+    assert_true(a && b);
+    for (size_t k = 0; k < n; ++k) a[k] = (uint32_t)(k % 65536), b[k] = bs[k / 65536];
+    size_t differ = check_fmod(RUN_TFMOD, PTO_FLOAT16, a, b, n);
+    print_message("[npu_sequences] tfmod float16: %zu pairs, %zu NPU results differ from the exact fmod\n", n,
+                  differ);
+    free(a), free(b);
+    if (differ == 0) fail_msg("float16 tfmod: the NPU sequence never differs from the exact fmod");
+    rng r = {0x7F0D3201u};
+    n = under_emulation() ? 4096 : 65536 * 2;
+    a = random_f32(&r, n, -20, 60), b = random_f32(&r, n, -20, 20);
+    differ = check_fmod(RUN_TFMOD, PTO_FLOAT32, a, b, n);
+    print_message("[npu_sequences] tfmod float32: %zu pairs, %zu NPU results differ from the exact fmod\n", n,
+                  differ);
+    if (differ == 0) fail_msg("float32 tfmod: the NPU sequence never differs from the exact fmod");
+    free(a), free(b);
+}
+
+static size_t check_tfmods(pto_dtype dt, const uint32_t *a, size_t n, uint32_t s_bits) {
+    const uint32_t scalar[1] = {s_bits};
+    return check_fmod(RUN_TFMODS, dt, a, scalar, n);
+}
+
+static void test_tfmods(void **state) {
+    (void)state;
+    scalar_sweeps("tfmods", check_tfmods, 0x7F0D5320u);
 }
 
 /* ---- tdivs ---- */
@@ -376,7 +457,8 @@ static void test_worked_examples(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trsqrt),   cmocka_unit_test(test_trem_f16), cmocka_unit_test(test_trem_f32),
-        cmocka_unit_test(test_trems),    cmocka_unit_test(test_tdivs),
+        cmocka_unit_test(test_trems),    cmocka_unit_test(test_tfmod),     cmocka_unit_test(test_tfmods),
+        cmocka_unit_test(test_tdivs),
         cmocka_unit_test(test_worked_examples),
     };
     return cmocka_run_group_tests_name("npu_sequences", tests, NULL, NULL);

@@ -231,9 +231,11 @@ static void check_cell(pto_profile p, op_id op, int algo, pto_dtype dt, size_t *
          * the same inputs, or with the sequence's own calls under HOST. */
         const int host_algo = p == PTO_PROFILE_A2A3 ? PTO_POW_DEFAULT : algo;
         const bool float_dt = dt == PTO_FLOAT32 || dt == PTO_FLOAT16;
-        if ((op == OP_TREM || op == OP_TREMS) && float_dt && p != PTO_PROFILE_HOST) {
-            /* The float remainder's NPU sequence has no composition of C
-             * calls (no floor): tests/test_npu_sequences.c checks its values. */
+        if ((op == OP_TREM || op == OP_TREMS || op == OP_TFMOD || op == OP_TFMODS) && float_dt &&
+            p != PTO_PROFILE_HOST) {
+            /* The float remainders' NPU sequences have no composition of C
+             * calls (no floor or trunc): tests/test_npu_sequences.c checks
+             * their values. */
             if (o.tmp) assert_tile_unchanged(o.tmp, before[3], "tmp is never written");
             for (int k = 0; k < 4; ++k) free(before[k]);
             free_operands(&o);

@@ -233,6 +233,13 @@ void NpuRem(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const C
             const ConstPlane& b);
 void NpuRems(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
              double scalar, bool sign_correction);
+// TFMOD (NpuFmod) and TFMODS (NpuFmods) likewise: a - trunc(a / b) * b, each
+// step rounded in its register's type (FLOAT16 computed in float32 lanes and
+// narrowed toward zero, as A5's half path), no sign correction.
+void NpuFmod(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
+             const ConstPlane& b);
+void NpuFmods(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
+              double scalar);
 
 // A double as an element of dtype holds it, exactly as a double: a float
 // dtype's value rounded to nearest even (through float32 rounded to odd for

@@ -1,8 +1,9 @@
-// TREM and TREMS on floats as the NPU implementations compute them (run
-// under PTO_PROFILE_A2A3 and PTO_PROFILE_A5 only; HOST's exact remainder is
-// binary.cc's): a - floor(a / b) * b through intermediates each rounded to
-// its register's type, then the sign correction where the implementation has
-// one. docs/profiles.md [F-REM-NPU] cites each step's source.
+// TREM, TREMS, TFMOD and TFMODS on floats as the NPU implementations compute
+// them (run under PTO_PROFILE_A2A3 and PTO_PROFILE_A5 only; HOST's exact
+// results are binary.cc's): a - floor(a / b) * b (TREM) or a - trunc(a / b) * b
+// (TFMOD) through intermediates each rounded to its register's type, then the
+// sign correction where the implementation has one. docs/profiles.md
+// [F-REM-NPU] and [F-TFMOD] cite each step's source.
 //
 // Plain loops, one element at a time: scalar IEEE float32 arithmetic (the
 // build contracts nothing, -ffp-contract=off) gives the same bits on every
@@ -54,9 +55,11 @@ float TruncateToHalf(float x) {
 // registers on both targets (A5 widens float16 to float32 first, exactly);
 // the difference is narrowed to float16 toward zero; then, with
 // sign_correction, t = b * r in dtype and r + b in dtype where t < 0.
-float RemElement(pto_dtype dtype, float a, float b, bool sign_correction) {
+// With truncate, the quotient is rounded toward zero instead of down (TFMOD:
+// A2A3's vconv_f322f32z, A5's vtrc ROUND_Z) and there is no sign correction.
+float RemElement(pto_dtype dtype, float a, float b, bool sign_correction, bool truncate = false) {
   const float q = a / b;
-  const float f = floorf(q);
+  const float f = truncate ? truncf(q) : floorf(q);
   const float p = f * b;
   float r = a - p;
   if (dtype == PTO_FLOAT16) r = TruncateToHalf(r);
@@ -64,30 +67,57 @@ float RemElement(pto_dtype dtype, float a, float b, bool sign_correction) {
   return r;
 }
 
-}  // namespace
-
-void NpuRem(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
-            const ConstPlane& b) {
+// f(a_j, b_j) into dst over rows x cols; b of one element per row element.
+template <typename F>
+void EachPair(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
+              const ConstPlane& b, F f) {
   const size_t size = dtype == PTO_FLOAT16 ? 2 : 4;
   for (size_t i = 0; i < rows; ++i) {
     const char* ra = static_cast<const char*>(a.data) + i * a.stride * size;
     const char* rb = static_cast<const char*>(b.data) + i * b.stride * size;
     char* out = static_cast<char*>(dst.data) + i * dst.stride * size;
-    for (size_t j = 0; j < cols; ++j)
-      Store(dtype, out, j, RemElement(dtype, Load(dtype, ra, j), Load(dtype, rb, j), true));
+    for (size_t j = 0; j < cols; ++j) Store(dtype, out, j, f(Load(dtype, ra, j), Load(dtype, rb, j)));
   }
 }
 
-void NpuRems(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
-             double scalar, bool sign_correction) {
+// f(a_j, scalar) into dst over rows x cols.
+template <typename F>
+void EachWithScalar(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
+                    double scalar, F f) {
   const size_t size = dtype == PTO_FLOAT16 ? 2 : 4;
   const float b = static_cast<float>(scalar);
   for (size_t i = 0; i < rows; ++i) {
     const char* ra = static_cast<const char*>(a.data) + i * a.stride * size;
     char* out = static_cast<char*>(dst.data) + i * dst.stride * size;
-    for (size_t j = 0; j < cols; ++j)
-      Store(dtype, out, j, RemElement(dtype, Load(dtype, ra, j), b, sign_correction));
+    for (size_t j = 0; j < cols; ++j) Store(dtype, out, j, f(Load(dtype, ra, j), b));
   }
+}
+
+}  // namespace
+
+void NpuRem(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
+            const ConstPlane& b) {
+  EachPair(dtype, rows, cols, dst, a, b,
+           [dtype](float x, float y) { return RemElement(dtype, x, y, true); });
+}
+
+void NpuRems(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
+             double scalar, bool sign_correction) {
+  EachWithScalar(dtype, rows, cols, dst, a, scalar, [dtype, sign_correction](float x, float y) {
+    return RemElement(dtype, x, y, sign_correction);
+  });
+}
+
+void NpuFmod(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
+             const ConstPlane& b) {
+  EachPair(dtype, rows, cols, dst, a, b,
+           [dtype](float x, float y) { return RemElement(dtype, x, y, false, true); });
+}
+
+void NpuFmods(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
+              double scalar) {
+  EachWithScalar(dtype, rows, cols, dst, a, scalar,
+                 [dtype](float x, float y) { return RemElement(dtype, x, y, false, true); });
 }
 
 }  // namespace kernels

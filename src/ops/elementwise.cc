@@ -224,11 +224,28 @@ void RunTimesReciprocal(const Operands& o) {
             kernels::TMulsContiguous);
 }
 
+// TFMOD and TFMODS on floats: a2a3/TFmod.hpp, a5/TFMod.hpp (DEFAULT
+// precision) and their S forms, q = a / b, truncated, the product, the
+// difference (A5's half in float32, narrowed toward zero).
+void RunNpuFmod(const Operands& o) {
+  pto_tile* dst = o.dst;
+  kernels::NpuFmod(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                   ConstPlaneOf(o.src0), ConstPlaneOf(o.src1));
+}
+void RunNpuFmods(const Operands& o) {
+  pto_tile* dst = o.dst;
+  kernels::NpuFmods(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                    ConstPlaneOf(o.src0), kernels::ValueInDtype(dst->dtype, o.scalar));
+}
+
 template <OpId kId>
 void RunBinaryRow(const Operands& o, pto_profile profile, BinaryKernel kernel,
                   BinaryContiguousKernel contiguous) {
   if constexpr (kId == OpId::kTRem) {
     if (FloatOnNpu(o, profile)) return RunNpuRem(o);
+  }
+  if constexpr (kId == OpId::kTFmod) {
+    if (FloatOnNpu(o, profile)) return RunNpuFmod(o);
   }
   RunBinary(o, kernel, contiguous);
 }
@@ -238,6 +255,9 @@ void RunScalarRow(const Operands& o, pto_profile profile, ScalarKernel kernel,
                   ScalarContiguousKernel contiguous) {
   if constexpr (kId == OpId::kTRems) {
     if (FloatOnNpu(o, profile)) return RunNpuRems(o, profile);
+  }
+  if constexpr (kId == OpId::kTFmods) {
+    if (FloatOnNpu(o, profile)) return RunNpuFmods(o);
   }
   if constexpr (kId == OpId::kTDivs) {
     if (DividesByReciprocal(o, profile)) return RunTimesReciprocal(o);

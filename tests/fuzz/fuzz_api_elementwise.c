@@ -210,6 +210,7 @@ static element_rule elementwise_rule(op_id op, pto_dtype d, bool in_place) {
     const bool npu_float = g_profile != PTO_PROFILE_HOST && (d == PTO_FLOAT32 || d == PTO_FLOAT16);
     if (npu_float && op == OP_TREM) return npu_rem_corrected;
     if (npu_float && op == OP_TREMS) return g_profile == PTO_PROFILE_A2A3 ? npu_rem_corrected : npu_rem_plain;
+    if (npu_float && (op == OP_TFMOD || op == OP_TFMODS)) return ref_npu_fmod;
     if (npu_float && op == OP_TDIVS && in_place && g_profile == PTO_PROFILE_A2A3) return ref_npu_divs_in_place;
     return op_binary_reference(op);
 }

@@ -208,6 +208,15 @@ uint64_t ref_npu_rem(pto_dtype dt, uint64_t a_bits, uint64_t b_bits, bool sign_c
     return ref_from_double(dt, r);
 }
 
+uint64_t ref_npu_fmod(pto_dtype dt, uint64_t a_bits, uint64_t b_bits) {
+    const double a = ref_to_double(dt, a_bits), b = ref_to_double(dt, b_bits);
+    const double q = round_to(PTO_FLOAT32, a / b);
+    const double p = round_to(PTO_FLOAT32, trunc(q) * b);
+    double r = round_to(PTO_FLOAT32, a - p);
+    if (dt == PTO_FLOAT16) r = truncate_to_half(r);
+    return ref_from_double(dt, r);
+}
+
 uint64_t ref_npu_divs_in_place(pto_dtype dt, uint64_t x, uint64_t s) {
     const double inverse = round_to(dt, 1.0 / ref_to_double(dt, s));
     return ref_from_double(dt, ref_to_double(dt, x) * inverse);

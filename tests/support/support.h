@@ -249,6 +249,10 @@ uint64_t ref_expdif(pto_dtype dt, uint64_t a, uint64_t b);
  * RN(r + b) where RN(b * r) < 0); A2A3's tdivs in place x * RN(1 / s). */
 uint64_t ref_npu_rsqrt(pto_dtype dt, uint64_t x);
 uint64_t ref_npu_rem(pto_dtype dt, uint64_t a, uint64_t b, bool sign_correction);
+/* tfmod and tfmods on FLOAT32 and FLOAT16: as ref_npu_rem with the quotient
+ * truncated toward zero (A2A3's vconv_f322f32z, A5's vtrc ROUND_Z) and no sign
+ * correction. */
+uint64_t ref_npu_fmod(pto_dtype dt, uint64_t a, uint64_t b);
 uint64_t ref_npu_divs_in_place(pto_dtype dt, uint64_t x, uint64_t s);
 /* The reference of every operation outside the Special family:
  * ref_<mnemonic>(dt, a, b), the correctly rounded (or, for integers, wrapped)
