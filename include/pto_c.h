@@ -7,10 +7,10 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 78 operations of libpto's table (src/operations.def), by group, in the
+ * The 83 operations of libpto's table (src/operations.def), by group, in the
  * order of the sections below; each section gives its group's common rules:
- *   elementwise tile-tile (10): tadd, tsub, tmul, tdiv, tmax, tmin, trem,
- *     tpow, tprelu, tpartadd
+ *   elementwise tile-tile (12): tsubrelu, taddrelu, tadd, tsub, tmul,
+ *     tdiv, tmax, tmin, trem, tpow, tprelu, tpartadd
  *   elementwise unary (9): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
  *     tlog, trsqrt
  *   elementwise tile-scalar (10): tadds, tsubs, tmuls, tdivs,
@@ -28,7 +28,7 @@
  *   element access (5): textract, tgather, tgather_mask, tscatter, tsetval
  *   data movement (5): tfillpad, treshape, ttrans, tconcat, tconcatidx
  *   sorting (2): tsort32, tmrgsort
- *   fused arithmetic (2): taxpy, taddc
+ *   fused arithmetic (5): taxpy, taddc, tsubc, taddsc, tsubsc
  *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
  * Outside that table, bound by hand: pto_tsel (three sources), pto_tgetval
  * (a scalar result) and pto_tmrgsort_lists (counts besides dst).
@@ -621,6 +621,20 @@ PTO_API pto_status pto_tmax(pto_tile *dst, const pto_tile *src0, const pto_tile 
 /* dst = the smaller of src0 and src1; for floats IEEE 754-2019 minimum: NaN
  * when either is NaN, and -0 is smaller than +0. Dtypes as pto_tmax. */
 PTO_API pto_status pto_tmin(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* dst = relu(src0 - src1) = max(src0 - src1, 0) (TSUBRELU): the difference
+ * as pto_tsub's (correctly rounded), then +0 wherever it is not above zero
+ * (-0 included); NaN stays NaN, as pto_trelu. FLOAT32 and FLOAT16 on every
+ * profile (both NPU implementations' TSubRelu). */
+PTO_API pto_status pto_tsubrelu(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* dst = relu(src0 + src1) = max(src0 + src1, 0) (PTOAS's taddrelu, the
+ * A2A3 vaddrelu; pto-isa has no page): the sum as pto_tadd's (correctly
+ * rounded; INT16 wraps), then +0 wherever it is not above zero; NaN stays
+ * NaN. HOST and A2A3: INT16, FLOAT16, FLOAT32 (PTOAS's A2/A3 verifier).
+ * - PTO_PROFILE_A5: no dtype (PTOAS: "only supported on A2/A3 targets"),
+ *   PTO_ERR_UNSUPPORTED_DTYPE. */
+PTO_API pto_status pto_taddrelu(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
 /* dst = src0 - floor(src0 / src1) * src1, the remainder of src1's sign
  * (TREM: "The result has the same sign as the divider"; TFMOD's follows
@@ -1660,6 +1674,32 @@ PTO_API pto_status pto_taxpy(pto_tile *dst, const pto_tile *src0, double scalar)
  * (PTO_ERR_SHAPE_MISMATCH). */
 PTO_API pto_status pto_taddc(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
                              const pto_tile *src2);
+
+/* TSUBC: dst = (src0 - src1) + src2 over dst's valid region: pto_tsub's
+ * difference, rounded to the dtype, then pto_tadd's sum (pto-isa's CPU
+ * model; PTOAS lowers it to TSUB then TADD; the NPU implementations have
+ * no TSUBC yet, so each profile takes pto_tsub's dtype list). Rules as
+ * pto_taddc's, in its order. */
+PTO_API pto_status pto_tsubc(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                             const pto_tile *src2);
+
+/* TADDSC: dst = (src0 + scalar) + src1 over dst's valid region, and TSUBSC:
+ * dst = (src0 - scalar) + src1: pto_tadds's or pto_tsubs's result, rounded
+ * to the dtype, then pto_tadd's sum (pto-isa's CPU model; PTOAS lowers them
+ * to TADDS or TSUBS then TADD). scalar is taken as the dtype holds it
+ * (float16: rounded to nearest even). INT32, INT16, FLOAT16, FLOAT32 on
+ * every profile (the pages' A2A3 and A5 lists). In text the scalar comes
+ * between the sources: `ins(%src0, %scalar, %src1 : T, f32, T)`. Rules, in
+ * order: dst, src0, src1 not NULL (PTO_ERR_NULL_ARGUMENT); dst's dtype in the
+ * list (PTO_ERR_UNSUPPORTED_DTYPE), src0's and src1's equal to it
+ * (PTO_ERR_DTYPE_MISMATCH); an integer dtype's scalar an integer in its
+ * range (PTO_ERR_INVALID_ARGUMENT); each source dst itself or sharing no
+ * byte with it (PTO_ERR_ALIASING); each source's valid region dst's
+ * (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_taddsc(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                              double scalar);
+PTO_API pto_status pto_tsubsc(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                              double scalar);
 
 /* ------------------------------------------------------------------------ */
 /* Matrix multiply                                                           */

@@ -375,6 +375,97 @@ func TAddC(dst *Tile, src0 *Tile, src1 *Tile, src2 *Tile) error {
 	return err
 }
 
+var tsubcOperands = []string{"dst", "src0", "src1", "src2"}
+
+// TSubC is TSUBC (pto_tsubc): (src0 - src1) + src2 elementwise, tsub's
+// subtraction then tadd's addition.
+//
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+// FLOAT32; A5 UINT32, INT32, INT64, UINT64, UINT16, INT16, UINT8, INT8,
+// BFLOAT16, FLOAT32, FLOAT16.
+func TSubC(dst *Tile, src0 *Tile, src1 *Tile, src2 *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, src2}
+	if err := resolve("pto.TSubC", tsubcOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tsubc(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var taddscOperands = []string{"dst", "src0", "src1"}
+
+// TAddSC is TADDSC (pto_taddsc): (src0 + scalar) + src1 elementwise, tadds's
+// addition then tadd's.
+//
+// dst's dtypes: HOST INT32, INT16, FLOAT16, FLOAT32; A2A3 INT32, INT16,
+// FLOAT16, FLOAT32; A5 INT32, INT16, FLOAT16, FLOAT32.
+func TAddSC(dst *Tile, src0 *Tile, src1 *Tile, scalar float64) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TAddSC", taddscOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_taddsc(hs[0], hs[1], hs[2], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var tsubscOperands = []string{"dst", "src0", "src1"}
+
+// TSubSC is TSUBSC (pto_tsubsc): (src0 - scalar) + src1 elementwise, tsubs's
+// subtraction then tadd's addition.
+//
+// dst's dtypes: HOST INT32, INT16, FLOAT16, FLOAT32; A2A3 INT32, INT16,
+// FLOAT16, FLOAT32; A5 INT32, INT16, FLOAT16, FLOAT32.
+func TSubSC(dst *Tile, src0 *Tile, src1 *Tile, scalar float64) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TSubSC", tsubscOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tsubsc(hs[0], hs[1], hs[2], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var tsubreluOperands = []string{"dst", "src0", "src1"}
+
+// TSubRelu is TSUBRELU (pto_tsubrelu): relu(src0 - src1) elementwise: the
+// correctly rounded difference, +0 if not > 0.
+//
+// dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32,
+// FLOAT16.
+func TSubRelu(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TSubRelu", tsubreluOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tsubrelu(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var taddreluOperands = []string{"dst", "src0", "src1"}
+
+// TAddRelu is TADDRELU (pto_taddrelu): relu(src0 + src1) elementwise: tadd's
+// sum (integers wrap), +0 if not > 0.
+//
+// dst's dtypes: HOST INT16, FLOAT16, FLOAT32; A2A3 INT16, FLOAT16, FLOAT32;
+// A5 none.
+func TAddRelu(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TAddRelu", taddreluOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_taddrelu(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
 var tsetvalOperands = []string{"dst"}
 
 // TSetVal is TSETVAL (pto_tsetval): value in dst's element at flat offset

@@ -36,6 +36,9 @@ bool TileReader::TakeScalarOperand(const ops::OpDescriptor& desc, std::vector<To
   // %scalar)) gives the scalar after tmp.
   if (ops::HasTrait(desc, PTO_TRAIT_ScalarAfterTmp) && names->size() == size_t{desc.source_count} + 2)
     ++at;
+  // A ScalarBetween row's text (PTOAS's taddsc: ins(%src0, %scalar, %src1))
+  // gives it after the first source.
+  if (ops::HasTrait(desc, PTO_TRAIT_ScalarBetween)) at = 1;
   if (names->size() <= at)
     return parser_.Error(tok().loc, std::string(desc.mnemonic) + " takes a scalar after " +
                                         std::to_string(at) + " tile operand(s)");

@@ -358,6 +358,80 @@ pub fn taddc(
     check(unsafe { sys::pto_taddc(d, src0.source_ptr(d), src1.source_ptr(d), src2.source_ptr(d)) })
 }
 
+/// TSUBC (`pto_tsubc`): (src0 - src1) + src2 elementwise, tsub's
+/// subtraction then tadd's addition.
+///
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+/// FLOAT32; A5 UINT32, INT32, INT64, UINT64, UINT16, INT16, UINT8, INT8,
+/// BFLOAT16, FLOAT32, FLOAT16.
+pub fn tsubc(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    src2: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tsubc(d, src0.source_ptr(d), src1.source_ptr(d), src2.source_ptr(d)) })
+}
+
+/// TADDSC (`pto_taddsc`): (src0 + scalar) + src1 elementwise, tadds's
+/// addition then tadd's.
+///
+/// dst's dtypes: HOST INT32, INT16, FLOAT16, FLOAT32; A2A3 INT32, INT16,
+/// FLOAT16, FLOAT32; A5 INT32, INT16, FLOAT16, FLOAT32.
+pub fn taddsc(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_taddsc(d, src0.source_ptr(d), src1.source_ptr(d), scalar) })
+}
+
+/// TSUBSC (`pto_tsubsc`): (src0 - scalar) + src1 elementwise, tsubs's
+/// subtraction then tadd's addition.
+///
+/// dst's dtypes: HOST INT32, INT16, FLOAT16, FLOAT32; A2A3 INT32, INT16,
+/// FLOAT16, FLOAT32; A5 INT32, INT16, FLOAT16, FLOAT32.
+pub fn tsubsc(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tsubsc(d, src0.source_ptr(d), src1.source_ptr(d), scalar) })
+}
+
+/// TSUBRELU (`pto_tsubrelu`): relu(src0 - src1) elementwise: the correctly
+/// rounded difference, +0 if not \> 0.
+///
+/// dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32,
+/// FLOAT16.
+pub fn tsubrelu(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tsubrelu(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TADDRELU (`pto_taddrelu`): relu(src0 + src1) elementwise: tadd's sum
+/// (integers wrap), +0 if not \> 0.
+///
+/// dst's dtypes: HOST INT16, FLOAT16, FLOAT32; A2A3 INT16, FLOAT16,
+/// FLOAT32; A5 none.
+pub fn taddrelu(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_taddrelu(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
 /// TSETVAL (`pto_tsetval`): value in dst's element at flat offset index
 /// (row \* cols + col), a valid one.
 ///

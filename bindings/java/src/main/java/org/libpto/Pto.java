@@ -452,6 +452,98 @@ public final class Pto {
     }
 
     /**
+     * TSUBC ({@code pto_tsubc}): (src0 - src1) + src2 elementwise, tsub's subtraction then
+     * tadd's addition.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5
+     * UINT32, INT32, INT64, UINT64, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+     */
+    public static void tsubc(Tile dst, Tile src0, Tile src1, Tile src2) {
+        try {
+            PtoNative.pto_tsubc(Tile.handleOf(dst, "Pto.tsubc", "dst"),
+                    Tile.handleOf(src0, "Pto.tsubc", "src0"),
+                    Tile.handleOf(src1, "Pto.tsubc", "src1"),
+                    Tile.handleOf(src2, "Pto.tsubc", "src2"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(src2);
+        }
+    }
+
+    /**
+     * TADDSC ({@code pto_taddsc}): (src0 + scalar) + src1 elementwise, tadds's addition then
+     * tadd's.
+     * <p>dst's dtypes: HOST INT32, INT16, FLOAT16, FLOAT32; A2A3 INT32, INT16, FLOAT16,
+     * FLOAT32; A5 INT32, INT16, FLOAT16, FLOAT32.
+     */
+    public static void taddsc(Tile dst, Tile src0, Tile src1, double scalar) {
+        try {
+            PtoNative.pto_taddsc(Tile.handleOf(dst, "Pto.taddsc", "dst"),
+                    Tile.handleOf(src0, "Pto.taddsc", "src0"),
+                    Tile.handleOf(src1, "Pto.taddsc", "src1"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TSUBSC ({@code pto_tsubsc}): (src0 - scalar) + src1 elementwise, tsubs's subtraction
+     * then tadd's addition.
+     * <p>dst's dtypes: HOST INT32, INT16, FLOAT16, FLOAT32; A2A3 INT32, INT16, FLOAT16,
+     * FLOAT32; A5 INT32, INT16, FLOAT16, FLOAT32.
+     */
+    public static void tsubsc(Tile dst, Tile src0, Tile src1, double scalar) {
+        try {
+            PtoNative.pto_tsubsc(Tile.handleOf(dst, "Pto.tsubsc", "dst"),
+                    Tile.handleOf(src0, "Pto.tsubsc", "src0"),
+                    Tile.handleOf(src1, "Pto.tsubsc", "src1"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TSUBRELU ({@code pto_tsubrelu}): relu(src0 - src1) elementwise: the correctly rounded
+     * difference, +0 if not &gt; 0.
+     * <p>dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32, FLOAT16.
+     */
+    public static void tsubrelu(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tsubrelu(Tile.handleOf(dst, "Pto.tsubrelu", "dst"),
+                    Tile.handleOf(src0, "Pto.tsubrelu", "src0"),
+                    Tile.handleOf(src1, "Pto.tsubrelu", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TADDRELU ({@code pto_taddrelu}): relu(src0 + src1) elementwise: tadd's sum (integers
+     * wrap), +0 if not &gt; 0.
+     * <p>dst's dtypes: HOST INT16, FLOAT16, FLOAT32; A2A3 INT16, FLOAT16, FLOAT32; A5 none.
+     */
+    public static void taddrelu(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_taddrelu(Tile.handleOf(dst, "Pto.taddrelu", "dst"),
+                    Tile.handleOf(src0, "Pto.taddrelu", "src0"),
+                    Tile.handleOf(src1, "Pto.taddrelu", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
      * TSETVAL ({@code pto_tsetval}): value in dst's element at flat offset index (row * cols
      * + col), a valid one.
      * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
