@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 83 operations of libpto's table (src/operations.def), by group, in the
+ * The 85 operations of libpto's table (src/operations.def), by group, in the
  * order of the sections below; each section gives its group's common rules:
  *   elementwise tile-tile (12): tsubrelu, taddrelu, tadd, tsub, tmul,
  *     tdiv, tmax, tmin, trem, tpow, tprelu, tpartadd
@@ -16,7 +16,8 @@
  *   elementwise tile-scalar (10): tadds, tsubs, tmuls, tdivs,
  *     tdivs_scalar_by_tile, tmaxs, tmins, trems, tlrelu, tpows
  *   fill (2): texpands, tci
- *   reductions (6): trowsum, trowmax, trowmin, tcolsum, tcolmax, tcolmin
+ *   reductions (8): trowsum, trowmax, trowmin, tcolsum, tcolmax, tcolmin,
+ *     trowprod, tcolprod
  *   index reductions (4): trowargmax, trowargmin, tcolargmax, tcolargmin
  *   broadcasts (16): trowexpand, trowexpandadd, trowexpandsub,
  *     trowexpandmul, trowexpanddiv, trowexpandmax, trowexpandmin,
@@ -1034,6 +1035,25 @@ PTO_API pto_status pto_tcolmax(pto_tile *dst, const pto_tile *src, pto_tile *tmp
 /* dst(0,j) = the smallest element of src's valid column j. Dtypes as
  * pto_tcolsum. */
 PTO_API pto_status pto_tcolmin(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* dst(i,0) = the product of src's valid row i (TROWPROD), each product
+ * rounded to the element type. A5 and HOST: E lane products from 1 (E = 64
+ * FLOAT32, 128 FLOAT16), lane k multiplied by elements k, k + E, k + 2E, ...
+ * of the row in turn, then halved: lane k times lane k + E/2, then k + E/4,
+ * ... down to lane 0. A2A3: 32 / element size lanes (8 FLOAT32, 16 FLOAT16)
+ * the same way, then multiplied left to right in FLOAT32 (a FLOAT16 row's
+ * lanes too) and rounded to the element type once. Integers wrap. Dtypes on
+ * every profile: FLOAT16, FLOAT32, INT32, INT16. A2A3's tmp: one of dst's
+ * dtype with at least one 32-byte block of columns, for every dtype. */
+PTO_API pto_status pto_trowprod(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* dst(0,j) = the product of src's valid column j (TCOLPROD), each product
+ * rounded to the element type: A5 and HOST multiply row 0 by the products of
+ * row pairs (1,2), (3,4), ... in turn, then an unpaired last row; A2A3 row
+ * after row. Integers wrap. No tmp (the page's TCOLPROD has none). HOST and
+ * A5: FLOAT16, FLOAT32, BFLOAT16, INT16, UINT16, INT32, UINT32.
+ * - PTO_PROFILE_A2A3: FLOAT16, FLOAT32, INT16, INT32. */
+PTO_API pto_status pto_tcolprod(pto_tile *dst, const pto_tile *src);
 
 /* ------------------------------------------------------------------------ */
 /* Index reductions                                                          */

@@ -1151,6 +1151,45 @@ func TColMin(dst *Tile, src *Tile, tmp *Tile) error {
 	return err
 }
 
+var trowprodOperands = []string{"dst", "src", "tmp"}
+
+// TRowProd is TROWPROD (pto_trowprod): dst(i,0) = product of src row i in
+// the profile's documented order; integers wrap.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16; A2A3 FLOAT16, FLOAT32,
+// INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TRowProd(dst *Tile, src *Tile, tmp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TRowProd", trowprodOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trowprod(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tcolprodOperands = []string{"dst", "src"}
+
+// TColProd is TCOLPROD (pto_tcolprod): dst(0,j) = product of src column j in
+// the profile's documented order; integers wrap.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, BFLOAT16, INT16, UINT16, INT32,
+// UINT32; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32,
+// BFLOAT16, INT16, UINT16, INT32, UINT32.
+func TColProd(dst *Tile, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TColProd", tcolprodOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcolprod(hs[0], hs[1]))
+	keepAlive(tiles)
+	return err
+}
+
 var trowargmaxOperands = []string{"dst", "src", "tmp"}
 
 // TRowArgMax is TROWARGMAX (pto_trowargmax): dst(i,0) = the first column of

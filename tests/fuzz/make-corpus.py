@@ -247,6 +247,10 @@ def main():
             p.op(SUBRELU, 0, 1, 2).op(ADDRELU, 0, 1, 2).op(ADDRELU, 2, 1, 2)
             p.valid(3, 2, 19).op(SUBC, 0, 1, 2, 3, 0).op(ADDSC, 0, 1, 3, NULL, 0)
             p.op(SUBSC, 0, 1, NULL, 2, 0).op(SUBRELU, 0, 3, 2).op(SUBC, 0, 1, 2, NULL, 0)
+            # trowprod, tcolprod (reductions: dst, src, a tmp byte and tile, an order byte)
+            ROWPROD, COLPROD = opcode("TRowProd"), opcode("TColProd")
+            p.create(0, d, 3, 1).op(ROWPROD, 0, 1, 1, 2, 0).op(ROWPROD, 0, 1, 0, 0)
+            p.create(0, d, 1, 19).op(COLPROD, 0, 2, 0, 0).op(COLPROD, 0, 1, 1, 3, 0)
             p.raw(READ, 0, 0, 0, 1)
             write(out, f"fused-relu-{prof}-{d}", p)
 

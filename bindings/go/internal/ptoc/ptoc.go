@@ -213,6 +213,8 @@ extern uintptr_t _wrap_pto_trowmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr
 extern uintptr_t _wrap_pto_tcolsum_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
 extern uintptr_t _wrap_pto_tcolmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tcolmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowprod_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcolprod_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_trowargmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_trowargmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tcolargmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
@@ -1500,6 +1502,27 @@ func Pto_tcolmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	swig_r = (uintptr)(C._wrap_pto_tcolmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_trowprod(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_trowprod_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tcolprod(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uintptr)(C._wrap_pto_tcolprod_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -1021,6 +1021,43 @@ pub fn tcolmin(
     })
 }
 
+/// TROWPROD (`pto_trowprod`): dst(i,0) = product of src row i in the
+/// profile's documented order; integers wrap.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16; A2A3 FLOAT16,
+/// FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn trowprod(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_trowprod(
+            d,
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TCOLPROD (`pto_tcolprod`): dst(0,j) = product of src column j in the
+/// profile's documented order; integers wrap.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, BFLOAT16, INT16, UINT16, INT32,
+/// UINT32; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32,
+/// BFLOAT16, INT16, UINT16, INT32, UINT32.
+pub fn tcolprod(
+    dst: &mut impl Operand,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tcolprod(d, src.source_ptr(d)) })
+}
+
 /// TROWARGMAX (`pto_trowargmax`): dst(i,0) = the first column of src row i
 /// holding its largest element (trowmax's).
 ///

@@ -1230,6 +1230,48 @@ public final class Pto {
     }
 
     /**
+     * TROWPROD ({@code pto_trowprod}): dst(i,0) = product of src row i in the profile's
+     * documented order; integers wrap.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16; A2A3 FLOAT16, FLOAT32, INT32,
+     * INT16; A5 FLOAT16, FLOAT32, INT32, INT16.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void trowprod(Tile dst, Tile src, Tile tmp) {
+        try {
+            PtoNative.pto_trowprod(Tile.handleOf(dst, "Pto.trowprod", "dst"),
+                    Tile.handleOf(src, "Pto.trowprod", "src"),
+                    Tile.handleOf(tmp, "Pto.trowprod", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code trowprod} without a scratch tile. */
+    public static void trowprod(Tile dst, Tile src) {
+        trowprod(dst, src, null);
+    }
+
+    /**
+     * TCOLPROD ({@code pto_tcolprod}): dst(0,j) = product of src column j in the profile's
+     * documented order; integers wrap.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, BFLOAT16, INT16, UINT16, INT32, UINT32; A2A3
+     * FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32, BFLOAT16, INT16, UINT16, INT32,
+     * UINT32.
+     */
+    public static void tcolprod(Tile dst, Tile src) {
+        try {
+            PtoNative.pto_tcolprod(Tile.handleOf(dst, "Pto.tcolprod", "dst"),
+                    Tile.handleOf(src, "Pto.tcolprod", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
      * TROWARGMAX ({@code pto_trowargmax}): dst(i,0) = the first column of src row i holding
      * its largest element (trowmax's).
      * <p>src's dtypes: HOST FLOAT16, BFLOAT16, INT16, UINT16, FLOAT32, INT32, UINT32; A2A3
