@@ -7,10 +7,11 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 85 operations of libpto's table (src/operations.def), by group, in the
+ * The 88 operations of libpto's table (src/operations.def), by group, in the
  * order of the sections below; each section gives its group's common rules:
- *   elementwise tile-tile (12): tsubrelu, taddrelu, tadd, tsub, tmul,
- *     tdiv, tmax, tmin, trem, tpow, tprelu, tpartadd
+ *   elementwise tile-tile (15): tsubrelu, taddrelu, tadd, tsub, tmul,
+ *     tdiv, tmax, tmin, trem, tpow, tprelu, tpartadd, tpartmax, tpartmin,
+ *     tpartmul
  *   elementwise unary (9): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
  *     tlog, trsqrt
  *   elementwise tile-scalar (10): tadds, tsubs, tmuls, tdivs,
@@ -721,6 +722,20 @@ PTO_API pto_status pto_tprelu(pto_tile *dst, const pto_tile *src0, const pto_til
  * - PTO_PROFILE_A2A3: dst dtype INT32, INT16, FLOAT16 or FLOAT32 only
  *   (PTO_ERR_UNSUPPORTED_DTYPE). */
 PTO_API pto_status pto_tpartadd(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* TPARTMAX, TPARTMIN, TPARTMUL: pto_tpartadd's valid-region rule, patterns
+ * and rules (in its order), with pto_tmax's maximum, pto_tmin's minimum or
+ * pto_tmul's product (correctly rounded; integers wrap) where both sources
+ * are valid, a copy of the valid one elsewhere.
+ * - pto_tpartmax, pto_tpartmin: HOST all nine dtypes, INT64, UINT64; A2A3
+ *   INT32, INT16, FLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32,
+ *   UINT32, INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32.
+ * - pto_tpartmul: HOST all nine dtypes; A2A3 INT32, INT16, FLOAT16,
+ *   FLOAT32; A5 UINT8, INT8, UINT16, INT16, UINT32, INT32, FLOAT16,
+ *   FLOAT32, BFLOAT16. */
+PTO_API pto_status pto_tpartmax(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+PTO_API pto_status pto_tpartmin(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+PTO_API pto_status pto_tpartmul(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
 /* ------------------------------------------------------------------------ */
 /* Elementwise unary                                                         */

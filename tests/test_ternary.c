@@ -480,10 +480,10 @@ static void test_two_step_programs(void **state) {
     static const char *const kNames[] = {"a", "b", "c", "d"};
     typedef struct {
         const char *text;
-        int op; /* 0 tsubc, 1 taddsc, 2 tsubsc, 3 tsubrelu, 4 taddrelu */
+        int op; /* 0 tsubc, 1 taddsc, 2 tsubsc, 3 tsubrelu, 4 taddrelu, 5-7 tpartmax, tpartmin, tpartmul */
     } form;
-    char texts[12][640];
-    form forms[12];
+    char texts[16][640];
+    form forms[16];
     size_t n = 0;
 #define FORM(opn, ...) (snprintf(texts[n], sizeof texts[n], __VA_ARGS__), forms[n].text = texts[n], forms[n++].op = (opn))
     FORM(0, "pto.tsubc ins(%%a, %%b, %%c : %s, %s, %s) outs(%%d : %s)\n", kT, kT, kT, kT);
@@ -501,6 +501,9 @@ static void test_two_step_programs(void **state) {
     FORM(3, "pto.tsubrelu ins(%%a, %%b : %s, %s) outs(%%d : %s)\n", kT, kT, kT);
     FORM(3, "%%d = tsubrelu %%a, %%b : !pto.tile<3x8xf32>\n");
     FORM(4, "pto.taddrelu ins(%%a, %%b : %s, %s) outs(%%d : %s)\n", kT, kT, kT);
+    FORM(5, "pto.tpartmax ins(%%a, %%b : %s, %s) outs(%%d : %s)\n", kT, kT, kT);
+    FORM(6, "%%d = tpartmin %%a, %%b : !pto.tile<3x8xf32>\n");
+    FORM(7, "pto.tpartmul ins(%%a, %%b : %s, %s) outs(%%d : %s)\n", kT, kT, kT);
 #undef FORM
     for (size_t k = 0; k < n; ++k) {
         switch (forms[k].op) {
@@ -508,7 +511,10 @@ static void test_two_step_programs(void **state) {
         case 1: assert_int_equal(pto_taddsc(want, a, b, 2.5), PTO_OK); break;
         case 2: assert_int_equal(pto_tsubsc(want, a, b, 2.5), PTO_OK); break;
         case 3: assert_int_equal(pto_tsubrelu(want, a, b), PTO_OK); break;
-        default: assert_int_equal(pto_taddrelu(want, a, b), PTO_OK); break;
+        case 4: assert_int_equal(pto_taddrelu(want, a, b), PTO_OK); break;
+        case 5: assert_int_equal(pto_tpartmax(want, a, b), PTO_OK); break;
+        case 6: assert_int_equal(pto_tpartmin(want, a, b), PTO_OK); break;
+        default: assert_int_equal(pto_tpartmul(want, a, b), PTO_OK); break;
         }
         pto_tile *out = tile_new(PTO_FLOAT32, 3, 8, 3, 8);
         pto_tile *bound[] = {a, b, c, out};
@@ -526,7 +532,9 @@ static void test_two_step_programs(void **state) {
              "%%s = arith.constant 2.5 : f32\npto.taddsc ins(%%a, %%s, %%b : %s, f32, %s) outs(%%d : %s)\n", kI16,
              kI16, kI16);
     expect_program_refused(text, PTO_ERR_INVALID_ARGUMENT);
-    print_message("[ternary] %zu text forms of tsubc, taddsc, tsubsc, tsubrelu, taddrelu equal the C calls\n", n);
+    print_message("[ternary] %zu text forms of tsubc, taddsc, tsubsc, tsubrelu, taddrelu, tpartmax, tpartmin, "
+                  "tpartmul equal the C calls\n",
+                  n);
     TILES_DESTROY(a, b, c, want);
 }
 

@@ -96,6 +96,62 @@ func TPartAdd(dst *Tile, src0 *Tile, src1 *Tile) error {
 	return err
 }
 
+var tpartmaxOperands = []string{"dst", "src0", "src1"}
+
+// TPartMax is TPARTMAX (pto_tpartmax): the larger of src0 and src1 where
+// both are valid (as tmax), a copy of the valid one elsewhere.
+//
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+// FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
+// FLOAT16, BFLOAT16, FLOAT32.
+func TPartMax(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TPartMax", tpartmaxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tpartmax(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tpartminOperands = []string{"dst", "src0", "src1"}
+
+// TPartMin is TPARTMIN (pto_tpartmin): the smaller of src0 and src1 where
+// both are valid (as tmin), a copy of the valid one elsewhere.
+//
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+// FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
+// FLOAT16, BFLOAT16, FLOAT32.
+func TPartMin(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TPartMin", tpartminOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tpartmin(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tpartmulOperands = []string{"dst", "src0", "src1"}
+
+// TPartMul is TPARTMUL (pto_tpartmul): src0 * src1 where both are valid (as
+// tmul; 8-bit integers wrap), a copy of the valid one elsewhere.
+//
+// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
+// INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+func TPartMul(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TPartMul", tpartmulOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tpartmul(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
 var tcvtOperands = []string{"dst", "src", "tmp"}
 
 // TCvt is TCVT (pto_tcvt): src converted to dst's dtype, rounded by the

@@ -251,6 +251,10 @@ def main():
             ROWPROD, COLPROD = opcode("TRowProd"), opcode("TColProd")
             p.create(0, d, 3, 1).op(ROWPROD, 0, 1, 1, 2, 0).op(ROWPROD, 0, 1, 0, 0)
             p.create(0, d, 1, 19).op(COLPROD, 0, 2, 0, 0).op(COLPROD, 0, 1, 1, 3, 0)
+            # tpartmax, tpartmin, tpartmul (Special): src1 a corner of dst's region
+            p.create(0, d, 3, 19)
+            for camel in ("TPartMax", "TPartMin", "TPartMul"):
+                p.op(opcode(camel), 0, 1, 3, NULL, 0).op(opcode(camel), 0, 3, 1, NULL, 0)
             p.raw(READ, 0, 0, 0, 1)
             write(out, f"fused-relu-{prof}-{d}", p)
 

@@ -91,6 +91,50 @@ pub fn tpartadd(
     check(unsafe { sys::pto_tpartadd(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
 
+/// TPARTMAX (`pto_tpartmax`): the larger of src0 and src1 where both are
+/// valid (as tmax), a copy of the valid one elsewhere.
+///
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+/// FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
+/// FLOAT16, BFLOAT16, FLOAT32.
+pub fn tpartmax(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tpartmax(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TPARTMIN (`pto_tpartmin`): the smaller of src0 and src1 where both are
+/// valid (as tmin), a copy of the valid one elsewhere.
+///
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+/// FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
+/// FLOAT16, BFLOAT16, FLOAT32.
+pub fn tpartmin(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tpartmin(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TPARTMUL (`pto_tpartmul`): src0 \* src1 where both are valid (as tmul;
+/// 8-bit integers wrap), a copy of the valid one elsewhere.
+///
+/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
+/// INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+pub fn tpartmul(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tpartmul(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
 /// TCVT (`pto_tcvt`): src converted to dst's dtype, rounded by the mode;
 /// saturating as asked.
 ///

@@ -143,6 +143,60 @@ public final class Pto {
     }
 
     /**
+     * TPARTMAX ({@code pto_tpartmax}): the larger of src0 and src1 where both are valid (as
+     * tmax), a copy of the valid one elsewhere.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5
+     * INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32.
+     */
+    public static void tpartmax(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tpartmax(Tile.handleOf(dst, "Pto.tpartmax", "dst"),
+                    Tile.handleOf(src0, "Pto.tpartmax", "src0"),
+                    Tile.handleOf(src1, "Pto.tpartmax", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TPARTMIN ({@code pto_tpartmin}): the smaller of src0 and src1 where both are valid (as
+     * tmin), a copy of the valid one elsewhere.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5
+     * INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32.
+     */
+    public static void tpartmin(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tpartmin(Tile.handleOf(dst, "Pto.tpartmin", "dst"),
+                    Tile.handleOf(src0, "Pto.tpartmin", "src0"),
+                    Tile.handleOf(src1, "Pto.tpartmin", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TPARTMUL ({@code pto_tpartmul}): src0 * src1 where both are valid (as tmul; 8-bit
+     * integers wrap), a copy of the valid one elsewhere.
+     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8, INT8,
+     * UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+     */
+    public static void tpartmul(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tpartmul(Tile.handleOf(dst, "Pto.tpartmul", "dst"),
+                    Tile.handleOf(src0, "Pto.tpartmul", "src0"),
+                    Tile.handleOf(src1, "Pto.tpartmul", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
      * TCVT ({@code pto_tcvt}): src converted to dst's dtype, rounded by the mode; saturating
      * as asked.
      * <p>dst's dtypes: HOST all, INT64; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16, INT32, INT8,
