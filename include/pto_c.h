@@ -7,17 +7,20 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 91 operations of libpto's table (src/operations.def), by group, in the
- * order of the sections below; each section gives its group's common rules:
- *   elementwise tile-tile (16): tadd, tsub, tmul, tdiv, tmax, tmin, trem,
- *     tand, tor, txor, tshl, tshr, tfmod, tpow, tprelu, tpartadd
+ * The 101 operations of libpto's table (src/operations.def), by group, in
+ * the order of the sections below; each section gives its group's common
+ * rules:
+ *   elementwise tile-tile (21): tsubrelu, taddrelu, tadd, tsub, tmul,
+ *     tdiv, tmax, tmin, trem, tand, tor, txor, tshl, tshr, tfmod, tpow,
+ *     tprelu, tpartadd, tpartmax, tpartmin, tpartmul
  *   elementwise unary (10): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
  *     tlog, tnot, trsqrt
  *   elementwise tile-scalar (16): tadds, tsubs, tmuls, tdivs,
  *     tdivs_scalar_by_tile, tmaxs, tmins, trems, tlrelu, tands, tors,
  *     txors, tshls, tshrs, tfmods, tpows
  *   fill (2): texpands, tci
- *   reductions (6): trowsum, trowmax, trowmin, tcolsum, tcolmax, tcolmin
+ *   reductions (8): trowsum, trowmax, trowmin, tcolsum, tcolmax, tcolmin,
+ *     trowprod, tcolprod
  *   index reductions (4): trowargmax, trowargmin, tcolargmax, tcolargmin
  *   broadcasts (16): trowexpand, trowexpandadd, trowexpandsub,
  *     trowexpandmul, trowexpanddiv, trowexpandmax, trowexpandmin,
@@ -29,7 +32,7 @@
  *   element access (5): textract, tgather, tgather_mask, tscatter, tsetval
  *   data movement (5): tfillpad, treshape, ttrans, tconcat, tconcatidx
  *   sorting (2): tsort32, tmrgsort
- *   fused arithmetic (2): taxpy, taddc
+ *   fused arithmetic (5): taxpy, taddc, tsubc, taddsc, tsubsc
  *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
  * Outside that table, bound by hand: pto_tsel (three sources), pto_tgetval
  * (a scalar result) and pto_tmrgsort_lists (counts besides dst).
@@ -677,6 +680,20 @@ PTO_API pto_status pto_tmax(pto_tile *dst, const pto_tile *src0, const pto_tile 
  * when either is NaN, and -0 is smaller than +0. Dtypes as pto_tmax. */
 PTO_API pto_status pto_tmin(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
+/* dst = relu(src0 - src1) = max(src0 - src1, 0) (TSUBRELU): the difference
+ * as pto_tsub's (correctly rounded), then +0 wherever it is not above zero
+ * (-0 included); NaN stays NaN, as pto_trelu. FLOAT32 and FLOAT16 on every
+ * profile (both NPU implementations' TSubRelu). */
+PTO_API pto_status pto_tsubrelu(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* dst = relu(src0 + src1) = max(src0 + src1, 0) (PTOAS's taddrelu, the
+ * A2A3 vaddrelu; pto-isa has no page): the sum as pto_tadd's (correctly
+ * rounded; INT16 wraps), then +0 wherever it is not above zero; NaN stays
+ * NaN. HOST and A2A3: INT16, FLOAT16, FLOAT32 (PTOAS's A2/A3 verifier).
+ * - PTO_PROFILE_A5: no dtype (PTOAS: "only supported on A2/A3 targets"),
+ *   PTO_ERR_UNSUPPORTED_DTYPE. */
+PTO_API pto_status pto_taddrelu(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
 /* dst = src0 - floor(src0 / src1) * src1, the remainder of src1's sign
  * (TREM: "The result has the same sign as the divider"; TFMOD's follows
  * src0). HOST and A5: FLOAT16, FLOAT32, INT16, UINT16, INT32, UINT32, INT64,
@@ -811,6 +828,20 @@ PTO_API pto_status pto_tprelu(pto_tile *dst, const pto_tile *src0, const pto_til
  * - PTO_PROFILE_A2A3: dst dtype INT32, INT16, FLOAT16 or FLOAT32 only
  *   (PTO_ERR_UNSUPPORTED_DTYPE). */
 PTO_API pto_status pto_tpartadd(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* TPARTMAX, TPARTMIN, TPARTMUL: pto_tpartadd's valid-region rule, patterns
+ * and rules (in its order), with pto_tmax's maximum, pto_tmin's minimum or
+ * pto_tmul's product (correctly rounded; integers wrap) where both sources
+ * are valid, a copy of the valid one elsewhere.
+ * - pto_tpartmax, pto_tpartmin: HOST all nine dtypes, INT64, UINT64; A2A3
+ *   INT32, INT16, FLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32,
+ *   UINT32, INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32.
+ * - pto_tpartmul: HOST all nine dtypes; A2A3 INT32, INT16, FLOAT16,
+ *   FLOAT32; A5 UINT8, INT8, UINT16, INT16, UINT32, INT32, FLOAT16,
+ *   FLOAT32, BFLOAT16. */
+PTO_API pto_status pto_tpartmax(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+PTO_API pto_status pto_tpartmin(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+PTO_API pto_status pto_tpartmul(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
 /* ------------------------------------------------------------------------ */
 /* Elementwise unary                                                         */
@@ -1171,6 +1202,25 @@ PTO_API pto_status pto_tcolmax(pto_tile *dst, const pto_tile *src, pto_tile *tmp
 /* dst(0,j) = the smallest element of src's valid column j. Dtypes as
  * pto_tcolsum. */
 PTO_API pto_status pto_tcolmin(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* dst(i,0) = the product of src's valid row i (TROWPROD), each product
+ * rounded to the element type. A5 and HOST: E lane products from 1 (E = 64
+ * FLOAT32, 128 FLOAT16), lane k multiplied by elements k, k + E, k + 2E, ...
+ * of the row in turn, then halved: lane k times lane k + E/2, then k + E/4,
+ * ... down to lane 0. A2A3: 32 / element size lanes (8 FLOAT32, 16 FLOAT16)
+ * the same way, then multiplied left to right in FLOAT32 (a FLOAT16 row's
+ * lanes too) and rounded to the element type once. Integers wrap. Dtypes on
+ * every profile: FLOAT16, FLOAT32, INT32, INT16. A2A3's tmp: one of dst's
+ * dtype with at least one 32-byte block of columns, for every dtype. */
+PTO_API pto_status pto_trowprod(pto_tile *dst, const pto_tile *src, pto_tile *tmp);
+
+/* dst(0,j) = the product of src's valid column j (TCOLPROD), each product
+ * rounded to the element type: A5 and HOST multiply row 0 by the products of
+ * row pairs (1,2), (3,4), ... in turn, then an unpaired last row; A2A3 row
+ * after row. Integers wrap. No tmp (the page's TCOLPROD has none). HOST and
+ * A5: FLOAT16, FLOAT32, BFLOAT16, INT16, UINT16, INT32, UINT32.
+ * - PTO_PROFILE_A2A3: FLOAT16, FLOAT32, INT16, INT32. */
+PTO_API pto_status pto_tcolprod(pto_tile *dst, const pto_tile *src);
 
 /* ------------------------------------------------------------------------ */
 /* Index reductions                                                          */
@@ -1813,6 +1863,32 @@ PTO_API pto_status pto_taxpy(pto_tile *dst, const pto_tile *src0, double scalar)
  * (PTO_ERR_SHAPE_MISMATCH). */
 PTO_API pto_status pto_taddc(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
                              const pto_tile *src2);
+
+/* TSUBC: dst = (src0 - src1) + src2 over dst's valid region: pto_tsub's
+ * difference, rounded to the dtype, then pto_tadd's sum (pto-isa's CPU
+ * model; PTOAS lowers it to TSUB then TADD; the NPU implementations have
+ * no TSUBC yet, so each profile takes pto_tsub's dtype list). Rules as
+ * pto_taddc's, in its order. */
+PTO_API pto_status pto_tsubc(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                             const pto_tile *src2);
+
+/* TADDSC: dst = (src0 + scalar) + src1 over dst's valid region, and TSUBSC:
+ * dst = (src0 - scalar) + src1: pto_tadds's or pto_tsubs's result, rounded
+ * to the dtype, then pto_tadd's sum (pto-isa's CPU model; PTOAS lowers them
+ * to TADDS or TSUBS then TADD). scalar is taken as the dtype holds it
+ * (float16: rounded to nearest even). INT32, INT16, FLOAT16, FLOAT32 on
+ * every profile (the pages' A2A3 and A5 lists). In text the scalar comes
+ * between the sources: `ins(%src0, %scalar, %src1 : T, f32, T)`. Rules, in
+ * order: dst, src0, src1 not NULL (PTO_ERR_NULL_ARGUMENT); dst's dtype in the
+ * list (PTO_ERR_UNSUPPORTED_DTYPE), src0's and src1's equal to it
+ * (PTO_ERR_DTYPE_MISMATCH); an integer dtype's scalar an integer in its
+ * range (PTO_ERR_INVALID_ARGUMENT); each source dst itself or sharing no
+ * byte with it (PTO_ERR_ALIASING); each source's valid region dst's
+ * (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_taddsc(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                              double scalar);
+PTO_API pto_status pto_tsubsc(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                              double scalar);
 
 /* ------------------------------------------------------------------------ */
 /* Matrix multiply                                                           */

@@ -60,7 +60,8 @@ const char* DtypeNameOr(int dtype_value, const char* outside);
 
 // Sets as operations.def spells them: a parenthesised list of dtype names, ALL
 // (kAllDtypes: every dtype but the 8-byte integers) and FLOAT (the float
-// dtypes) among them, in the page's order.
+// dtypes) among them, in the page's order; (NONE), no dtype: a profile that
+// has not the instruction.
 namespace def_dtypes {
 enum Name : int {
   INT8 = PTO_INT8,
@@ -76,6 +77,7 @@ enum Name : int {
   UINT64 = PTO_UINT64,
   ALL = -1,
   FLOAT = -2,
+  NONE = -3,
 };
 }  // namespace def_dtypes
 
@@ -87,6 +89,7 @@ constexpr DtypeSet DtypesOf(std::initializer_list<def_dtypes::Name> names) {
     set.members[set.count++] = d;
   };
   for (const def_dtypes::Name name : names) {
+    if (name == def_dtypes::NONE) continue;
     const DtypeSet& group = name == def_dtypes::ALL     ? kAllDtypes
                             : name == def_dtypes::FLOAT ? kFloatDtypes
                                                         : DtypeSet{0, 0, {}};

@@ -77,11 +77,13 @@ static uint64_t expected_at(const op_run *run, const pto_tile *src0, const uint6
                             const pto_tile *src1, const uint64_t *s1, size_t i, size_t j) {
     const uint64_t a = operand_at(run, 0, src0, s0, i, j);
     const uint64_t b = operand_at(run, 1, src1, s1, i, j);
-    if (run->op != OP_TPARTADD) return op_reference(run->op, run->dt, a, b);
+    const bool partial =
+        run->op == OP_TPARTADD || run->op == OP_TPARTMAX || run->op == OP_TPARTMIN || run->op == OP_TPARTMUL;
+    if (!partial) return op_reference(run->op, run->dt, a, b);
     const bool in0 = i < pto_tile_valid_rows(src0) && j < pto_tile_valid_cols(src0);
     const bool in1 = i < pto_tile_valid_rows(src1) && j < pto_tile_valid_cols(src1);
     if (in0 && in1) return op_reference(run->op, run->dt, a, b);
-    if (!in0 && !in1) fail_msg("tpartadd: (%zu,%zu) is in neither source", i, j);
+    if (!in0 && !in1) fail_msg("%s: (%zu,%zu) is in neither source", op_name(run->op), i, j);
     return in0 ? a : b;
 }
 
@@ -332,15 +334,21 @@ static const partadd_dst kPartaddDsts[] = {
     {16, 16, 0, 0, false},   {16, 16, 7, 0, false},
 };
 
+typedef struct {
+    uint64_t seed;
+    op_id op;
+} partial_ctx;
+
 static void partadd_body(void *ctx, size_t target_index, const char *target) {
-    rng r = {*(const uint64_t *)ctx + target_index};
+    const partial_ctx *pc = ctx;
+    rng r = {pc->seed + target_index};
     for (int dt = 0; dt < TEST_DTYPE_COUNT; ++dt) {
-        if (!op_accepts(OP_TPARTADD, PTO_PROFILE_HOST, (pto_dtype)dt)) continue;
+        if (!op_accepts(pc->op, PTO_PROFILE_HOST, (pto_dtype)dt)) continue;
         for (size_t d = 0; d < COUNT(kPartaddDsts); ++d) {
             const partadd_dst *pd = &kPartaddDsts[d];
             for (size_t p = 0; p < COUNT(kPartaddPatterns); ++p) {
                 const partadd_pattern *pp = &kPartaddPatterns[p];
-                op_run run = {OP_TPARTADD, (pto_dtype)dt, PTO_POW_DEFAULT, pd->rows, pd->cols,
+                op_run run = {pc->op, (pto_dtype)dt, PTO_POW_DEFAULT, pd->rows, pd->cols,
                               pd->vr, pd->vc, 0, 0, 0, 0, 0, 0, 0, 0, pp->alias, target};
                 part_region(pp->src0, pd->vr, pd->vc, &run.vr0, &run.vc0);
                 part_region(pp->src1, pd->vr, pd->vc, &run.vr1, &run.vc1);
@@ -349,7 +357,7 @@ static void partadd_body(void *ctx, size_t target_index, const char *target) {
                 run.r1 = pd->tight ? (run.vr1 ? run.vr1 : 1) : pd->rows + 1;
                 run.c1 = pd->tight ? (run.vc1 ? run.vc1 : 1) : pd->cols + 2;
                 run_op(&run, &r);
-                count_call(&run);
+                if (pc->op == OP_TPARTADD) count_call(&run);
             }
         }
     }
@@ -357,8 +365,42 @@ static void partadd_body(void *ctx, size_t target_index, const char *target) {
 
 static void test_tpartadd(void **state) {
     (void)state;
-    uint64_t seed = 0xADD5EEDu;
-    for_each_target("tpartadd (HOST's 11 dtypes, every supported pattern)", partadd_body, &seed);
+    partial_ctx ctx = {0xADD5EEDu, OP_TPARTADD};
+    for_each_target("tpartadd (HOST's 11 dtypes, every supported pattern)", partadd_body, &ctx);
+}
+
+/* tpartmax, tpartmin, tpartmul: tpartadd's patterns and placements with
+ * tmax's, tmin's and tmul's references where both sources are valid. */
+static void test_tpart_others(void **state) {
+    (void)state;
+    static const op_id kOps[] = {OP_TPARTMAX, OP_TPARTMIN, OP_TPARTMUL};
+    for (size_t k = 0; k < COUNT(kOps); ++k) {
+        partial_ctx ctx = {0x9A27u + k, kOps[k]};
+        for_each_target(op_name(kOps[k]), partadd_body, &ctx);
+    }
+    /* the profiles' lists and the pattern rule, nothing written on a refusal */
+    pto_tile *i8 = tile_new(PTO_INT8, 4, 8, 4, 8), *i64 = tile_new(PTO_INT64, 4, 8, 4, 8);
+    pto_tile *f = tile_new(PTO_FLOAT32, 4, 8, 4, 8), *g = tile_new(PTO_FLOAT32, 4, 9, 2, 9);
+    rng r = {0x9A2F};
+    tile_fill(f, &r, GEN_ANY);
+    uint64_t *kept = tile_snapshot(f);
+    expect_status(pto_tpartmax(f, f, g), PTO_ERR_SHAPE_MISMATCH, "tpartmax src1 wider than dst");
+    expect_status(pto_tpartmul(f, NULL, f), PTO_ERR_NULL_ARGUMENT, "tpartmul NULL src0");
+    expect_status(pto_tpartmin(f, i8, f), PTO_ERR_DTYPE_MISMATCH, "tpartmin INT8 src0");
+    expect_status(pto_tpartmul(i64, i64, i64), PTO_ERR_UNSUPPORTED_DTYPE, "tpartmul INT64");
+    assert_tile_unchanged(f, kept, "refused partial operations");
+    assert_int_equal(pto_tpartmax(i64, i64, i64), PTO_OK);
+    assert_int_equal(pto_tpartmul(i8, i8, i8), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    expect_status(pto_tpartmul(i8, i8, i8), PTO_ERR_UNSUPPORTED_DTYPE, "tpartmul INT8 under A2A3");
+    expect_status(pto_tpartmax(i64, i64, i64), PTO_ERR_UNSUPPORTED_DTYPE, "tpartmax INT64 under A2A3");
+    assert_non_null(strstr(pto_last_error(), "A2A3"));
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    assert_int_equal(pto_tpartmul(i8, i8, i8), PTO_OK);
+    assert_int_equal(pto_tpartmin(i64, i64, i64), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    free(kept);
+    pto_tile_destroy(i8), pto_tile_destroy(i64), pto_tile_destroy(f), pto_tile_destroy(g);
 }
 
 /* ---- the 8-byte dtypes in the loops above ---- */
@@ -767,6 +809,7 @@ int main(void) {
     for (size_t i = 0; i < family_count; ++i)
         tests[n++] = (struct CMUnitTest){family[i].name, test_elementwise, NULL, NULL, &family[i]};
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tpartadd);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tpart_others);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_eight_byte_calls);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tmov_keeps_every_bit);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_colexpanddiv_is_division);

@@ -72,6 +72,7 @@ static bool host_accepts(op_id op, int algo, pto_dtype dt) {
  * written out as the nine dtypes it names. */
 static const char *quoted_list(const char *list) {
     static char out[256];
+    if (strcmp(list, "(NONE)") == 0) return "(no dtype)"; /* a profile without the instruction */
     const char *all = strstr(list, "ALL");
     if (all == NULL) return list;
     snprintf(out, sizeof out, "%.*sINT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32%s",

@@ -14,8 +14,8 @@
 #include "support/harness.h"
 
 static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A2A3, PTO_PROFILE_A5};
-static const op_id kReductions[] = {OP_TROWSUM, OP_TROWMAX, OP_TROWMIN,
-                                    OP_TCOLSUM, OP_TCOLMAX, OP_TCOLMIN};
+static const op_id kReductions[] = {OP_TROWSUM, OP_TROWMAX, OP_TROWMIN, OP_TROWPROD,
+                                    OP_TCOLSUM, OP_TCOLMAX, OP_TCOLMIN, OP_TCOLPROD};
 
 static bool by_row(op_id op) { return op_row(op)->family == OP_FAMILY_ROW_REDUCE; }
 
@@ -71,6 +71,32 @@ static void test_orders_by_hand(void **state) {
     const uint64_t four[] = {one, zero, tiny, tiny};
     for (size_t p = 0; p < COUNT(kProfiles); ++p)
         assert_int_equal(one_result(OP_TROWSUM, kProfiles[p], 0, PTO_FLOAT32, four, 1, 4), one_up);
+
+    /* Products: with x0 = 1 + 19 2^-23, x1 = 1 - 2^-22, x2 = 1 - 33 2^-24,
+     * (x0 x2) x1 = 0x1.ffffc8p-1 but (x0 x1) x2 = 0x1.ffffcap-1. A row of
+     * three: A5's halving multiplies lane 0 by lane 2 first, A2A3's scalar
+     * loop goes left to right. A column x1, x0, x2: A5 takes row 0 times
+     * (row 1 row 2), A2A3 row after row. */
+    const uint64_t x0 = f32_bits(0x1.000026p+0f), x1 = f32_bits(0x1.ffffcp-1f), x2 = f32_bits(0x1.ffffbep-1f);
+    const uint64_t halved = f32_bits(0x1.ffffc8p-1f), in_turn = f32_bits(0x1.ffffcap-1f);
+    const uint64_t prow[] = {x0, x1, x2}, pcol[] = {x1, x0, x2};
+    assert_int_equal(one_result(OP_TROWPROD, PTO_PROFILE_A5, 0, PTO_FLOAT32, prow, 1, 3), halved);
+    assert_int_equal(one_result(OP_TROWPROD, PTO_PROFILE_HOST, 0, PTO_FLOAT32, prow, 1, 3), halved);
+    assert_int_equal(one_result(OP_TROWPROD, PTO_PROFILE_A2A3, 0, PTO_FLOAT32, prow, 1, 3), in_turn);
+    assert_int_equal(one_result(OP_TCOLPROD, PTO_PROFILE_A5, 0, PTO_FLOAT32, pcol, 3, 1), halved);
+    assert_int_equal(one_result(OP_TCOLPROD, PTO_PROFILE_HOST, 0, PTO_FLOAT32, pcol, 3, 1), halved);
+    assert_int_equal(one_result(OP_TCOLPROD, PTO_PROFILE_A2A3, 0, PTO_FLOAT32, pcol, 3, 1), in_turn);
+    /* FLOAT16: 256 x 256 x 2^-16. A2A3 multiplies its row's lanes in float,
+     * rounded once: 1; A5 halves, (256 x 2^-16) x 256: 1; a column under
+     * A2A3 goes row after row in float16: 256 x 256 overflows to +inf. */
+    const uint64_t h256 = ref_from_double(PTO_FLOAT16, 256), hsmall = ref_from_double(PTO_FLOAT16, 0x1p-16);
+    const uint64_t hrow[] = {h256, h256, hsmall};
+    assert_int_equal(one_result(OP_TROWPROD, PTO_PROFILE_A2A3, 0, PTO_FLOAT16, hrow, 1, 3),
+                     ref_from_double(PTO_FLOAT16, 1.0));
+    assert_int_equal(one_result(OP_TROWPROD, PTO_PROFILE_A5, 0, PTO_FLOAT16, hrow, 1, 3),
+                     ref_from_double(PTO_FLOAT16, 1.0));
+    const uint64_t hcol[] = {h256, h256, hsmall};
+    assert_int_equal(one_result(OP_TCOLPROD, PTO_PROFILE_A2A3, 0, PTO_FLOAT16, hcol, 3, 1), 0x7C00);
 
     /* Three 64-element chunks: A5 adds the chunks' vcadds in turn (1, then
      * + 2^-24 twice: 1); A2A3 adds the chunks lane by lane first (lane 1:

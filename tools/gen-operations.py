@@ -341,7 +341,7 @@ class Operation:
         """The documentation: the summary, then the dtypes and the scratch tile.
         code formats a name, text escapes the summary for the language."""
         def dtypes(names):
-            return ", ".join({"ALL": "all", "FLOAT": "float"}.get(n, n) for n in names)
+            return ", ".join({"ALL": "all", "FLOAT": "float", "NONE": "none"}.get(n, n) for n in names)
         lines = [f"{self.upper} ({code(self.cname)}): {text(self.summary)}."]
         # A MaskDst row's lists are its compared source's (dst is its mask),
         # an IndexDst row's its source's (dst holds indices into it).
@@ -685,7 +685,7 @@ def host_dtypes(names):
     each of the nine as ALL does is "all 9" too."""
     if "ALL" not in names and set(NINE) <= set(names):
         names = ["ALL"] + [n for n in names if n not in NINE]
-    return ", ".join({"ALL": "all 9", "FLOAT": "float types"}.get(n, n.lower()) for n in names)
+    return ", ".join({"ALL": "all 9", "FLOAT": "float types", "NONE": "none"}.get(n, n.lower()) for n in names)
 
 
 def markdown_cell(text):
@@ -730,7 +730,8 @@ def gen_profiles(ops):
         names = op.dtypes[profile]
         if names == op.dtypes["HOST"]:
             return "as HOST"
-        return ", ".join({"ALL": "all nine", "FLOAT": "the float dtypes"}.get(n, n) for n in names)
+        return ", ".join({"ALL": "all nine", "FLOAT": "the float dtypes", "NONE": "none"}.get(n, n)
+                         for n in names)
     rows = ["| op | family | HOST | `PTO_PROFILE_A2A3` | `PTO_PROFILE_A5` |", "|---|---|---|---|---|"]
     for op in ops:
         if op.family == "Special":

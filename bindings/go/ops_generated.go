@@ -96,6 +96,62 @@ func TPartAdd(dst *Tile, src0 *Tile, src1 *Tile) error {
 	return err
 }
 
+var tpartmaxOperands = []string{"dst", "src0", "src1"}
+
+// TPartMax is TPARTMAX (pto_tpartmax): the larger of src0 and src1 where
+// both are valid (as tmax), a copy of the valid one elsewhere.
+//
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+// FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
+// FLOAT16, BFLOAT16, FLOAT32.
+func TPartMax(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TPartMax", tpartmaxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tpartmax(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tpartminOperands = []string{"dst", "src0", "src1"}
+
+// TPartMin is TPARTMIN (pto_tpartmin): the smaller of src0 and src1 where
+// both are valid (as tmin), a copy of the valid one elsewhere.
+//
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+// FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
+// FLOAT16, BFLOAT16, FLOAT32.
+func TPartMin(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TPartMin", tpartminOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tpartmin(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tpartmulOperands = []string{"dst", "src0", "src1"}
+
+// TPartMul is TPARTMUL (pto_tpartmul): src0 * src1 where both are valid (as
+// tmul; 8-bit integers wrap), a copy of the valid one elsewhere.
+//
+// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
+// INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+func TPartMul(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TPartMul", tpartmulOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tpartmul(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
 var tcvtOperands = []string{"dst", "src", "tmp"}
 
 // TCvt is TCVT (pto_tcvt): src converted to dst's dtype, rounded by the
@@ -371,6 +427,97 @@ func TAddC(dst *Tile, src0 *Tile, src1 *Tile, src2 *Tile) error {
 		return err
 	}
 	err := check(ptoc.Pto_taddc(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var tsubcOperands = []string{"dst", "src0", "src1", "src2"}
+
+// TSubC is TSUBC (pto_tsubc): (src0 - src1) + src2 elementwise, tsub's
+// subtraction then tadd's addition.
+//
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+// FLOAT32; A5 UINT32, INT32, INT64, UINT64, UINT16, INT16, UINT8, INT8,
+// BFLOAT16, FLOAT32, FLOAT16.
+func TSubC(dst *Tile, src0 *Tile, src1 *Tile, src2 *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, src2}
+	if err := resolve("pto.TSubC", tsubcOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tsubc(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var taddscOperands = []string{"dst", "src0", "src1"}
+
+// TAddSC is TADDSC (pto_taddsc): (src0 + scalar) + src1 elementwise, tadds's
+// addition then tadd's.
+//
+// dst's dtypes: HOST INT32, INT16, FLOAT16, FLOAT32; A2A3 INT32, INT16,
+// FLOAT16, FLOAT32; A5 INT32, INT16, FLOAT16, FLOAT32.
+func TAddSC(dst *Tile, src0 *Tile, src1 *Tile, scalar float64) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TAddSC", taddscOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_taddsc(hs[0], hs[1], hs[2], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var tsubscOperands = []string{"dst", "src0", "src1"}
+
+// TSubSC is TSUBSC (pto_tsubsc): (src0 - scalar) + src1 elementwise, tsubs's
+// subtraction then tadd's addition.
+//
+// dst's dtypes: HOST INT32, INT16, FLOAT16, FLOAT32; A2A3 INT32, INT16,
+// FLOAT16, FLOAT32; A5 INT32, INT16, FLOAT16, FLOAT32.
+func TSubSC(dst *Tile, src0 *Tile, src1 *Tile, scalar float64) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TSubSC", tsubscOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tsubsc(hs[0], hs[1], hs[2], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var tsubreluOperands = []string{"dst", "src0", "src1"}
+
+// TSubRelu is TSUBRELU (pto_tsubrelu): relu(src0 - src1) elementwise: the
+// correctly rounded difference, +0 if not > 0.
+//
+// dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32,
+// FLOAT16.
+func TSubRelu(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TSubRelu", tsubreluOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tsubrelu(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var taddreluOperands = []string{"dst", "src0", "src1"}
+
+// TAddRelu is TADDRELU (pto_taddrelu): relu(src0 + src1) elementwise: tadd's
+// sum (integers wrap), +0 if not > 0.
+//
+// dst's dtypes: HOST INT16, FLOAT16, FLOAT32; A2A3 INT16, FLOAT16, FLOAT32;
+// A5 none.
+func TAddRelu(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TAddRelu", taddreluOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_taddrelu(hs[0], hs[1], hs[2]))
 	keepAlive(tiles)
 	return err
 }
@@ -1294,6 +1441,45 @@ func TColMin(dst *Tile, src *Tile, tmp *Tile) error {
 		return err
 	}
 	err := check(ptoc.Pto_tcolmin(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var trowprodOperands = []string{"dst", "src", "tmp"}
+
+// TRowProd is TROWPROD (pto_trowprod): dst(i,0) = product of src row i in
+// the profile's documented order; integers wrap.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16; A2A3 FLOAT16, FLOAT32,
+// INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TRowProd(dst *Tile, src *Tile, tmp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, tmp}
+	if err := resolve("pto.TRowProd", trowprodOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trowprod(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tcolprodOperands = []string{"dst", "src"}
+
+// TColProd is TCOLPROD (pto_tcolprod): dst(0,j) = product of src column j in
+// the profile's documented order; integers wrap.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32, BFLOAT16, INT16, UINT16, INT32,
+// UINT32; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32,
+// BFLOAT16, INT16, UINT16, INT32, UINT32.
+func TColProd(dst *Tile, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TColProd", tcolprodOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tcolprod(hs[0], hs[1]))
 	keepAlive(tiles)
 	return err
 }

@@ -281,6 +281,27 @@ struct TFmodOp : InLanes<ComputeTag> {
   }
 };
 
+// relu(x op y): the difference or sum as TSUB's or TADD's (correctly
+// rounded; float16 in float32 lanes, whose rounding to float16 keeps the
+// sign and keeps a nonzero difference of float16 values nonzero, so taking
+// the relu before or after it gives the same bits; integers wrap), then +0
+// unless it is > 0; NaN stays NaN, as TRELU's.
+template <class Step>
+struct ReluOfOp : InLanes<AddTag> {
+  template <class D, HWY_IF_FLOAT_D(D)>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
+    const hn::Vec<D> v = Step()(d, x, y);
+    return hn::IfThenElseZero(hn::Or(hn::Gt(v, hn::Zero(d)), hn::IsNaN(v)), v);
+  }
+  template <class D, HWY_IF_NOT_FLOAT_D(D)>
+  HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
+    const hn::Vec<D> v = Step()(d, x, y);
+    return hn::IfThenElseZero(hn::Gt(v, hn::Zero(d)), v);
+  }
+};
+using TSubReluOp = ReluOfOp<TSubOp>;
+using TAddReluOp = ReluOfOp<AddOp>;
+
 // The pto_dtype bit of storage type T.
 template <typename T>
 constexpr uint32_t StorageDtypeBit() {

@@ -58,8 +58,9 @@ void Pow(pto_dtype dtype, pto_pow_algorithm algo, size_t rows, size_t cols,
 // The reductions (reduce.cc): what each combines, and the order of a float
 // sum's additions (docs/reductions.md): kA5 and kA2A3 are the NPUs' row sums
 // (TROWSUM) and column sums with isBinary = false (TCOLSUM), kA5Binary and
-// kA2A3Binary the column sums with isBinary = true.
-enum class Reduction : uint8_t { kSum, kMax, kMin };
+// kA2A3Binary the column sums with isBinary = true; kProd's products
+// (TROWPROD, TCOLPROD) take kA5 or kA2A3, their own NPU orders.
+enum class Reduction : uint8_t { kSum, kMax, kMin, kProd };
 enum class SumOrder : uint8_t { kA5, kA2A3, kA5Binary, kA2A3Binary };
 
 // dst[r * dst.stride] = the reduction of src's row r (cols >= 1 elements),

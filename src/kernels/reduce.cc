@@ -413,6 +413,60 @@ void RowReduce64(Reduction op, size_t rows, size_t cols, const kernels::Plane& d
     case Reduction::kSum: return RowReduceVector<T, Reduction::kSum>(rows, cols, dst, src);
     case Reduction::kMax: return RowReduceVector<T, Reduction::kMax>(rows, cols, dst, src);
     case Reduction::kMin: return RowReduceVector<T, Reduction::kMin>(rows, cols, dst, src);
+    case Reduction::kProd: return DtypeWithoutKernel(PTO_INT64);  // no row lists them
+  }
+}
+
+// ---- row products ---------------------------------------------------------
+
+// TROWPROD's order, one row: lanes[] the NPU's lane products.
+// A5 and HOST (a5/TRowProd.hpp): E = 256 / sizeof(T) lanes from 1, each
+// multiplied by its element of every E-element chunk in turn (vmul, merging:
+// lanes past a partial chunk keep their value); then halving, lane k times
+// lane k + w for w = E/2, ..., 1 (vintlv with ones, vmul); each product
+// rounded to T. A2A3 (a2a3/TRowProd.hpp): B = 32 / sizeof(T) lanes from 1,
+// block after block and the first lanes of a partial block, each product
+// rounded to T; then lanes 0..B-1 multiplied left to right in float (a
+// float16 lane as float, each product rounded to float) and the result
+// rounded to T once. Products of two float16 or float32 values are exact in
+// float or double before their one rounding.
+template <typename T>
+HWY_INLINE float RowProdFloat(SumOrder order, const T* row, size_t cols, float* lanes) {
+  const bool a5 = order != SumOrder::kA2A3;
+  const size_t width = a5 ? kChunk<T> : 32 / sizeof(T);
+  for (size_t k = 0; k < width; ++k) lanes[k] = 1.0f;
+  for (size_t c = 0; c < cols; ++c) {
+    const size_t k = c % width;
+    lanes[k] = RoundTo<T>(static_cast<float>(static_cast<double>(lanes[k]) * LoadFloat(row + c)));
+  }
+  if (a5) {
+    for (size_t w = width / 2; w >= 1; w /= 2)
+      for (size_t k = 0; k < w; ++k)
+        lanes[k] = RoundTo<T>(static_cast<float>(static_cast<double>(lanes[k]) * lanes[k + w]));
+    return lanes[0];
+  }
+  float product = lanes[0];
+  for (size_t k = 1; k < width; ++k) product = static_cast<float>(static_cast<double>(product) * lanes[k]);
+  return RoundTo<T>(product);
+}
+
+// Row products: floats in the profile's order; integers wrap, which makes
+// every order give the same value.
+template <typename T>
+void RowProd(SumOrder order, size_t rows, size_t cols, const kernels::Plane& dst,
+             const kernels::ConstPlane& src) {
+  float lanes[kChunk<T>];
+  for (size_t r = 0; r < rows; ++r) {
+    const T* row = static_cast<const T*>(src.data) + r * src.stride;
+    T* out = static_cast<T*>(dst.data) + r * dst.stride;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, hwy::float16_t>) {
+      StoreFloat(RowProdFloat<T>(order, row, cols, lanes), out);
+    } else {
+      uint32_t product = 1;
+      for (size_t c = 0; c < cols; ++c)
+        product *= static_cast<uint32_t>(static_cast<int64_t>(row[c]));
+      *out = static_cast<T>(product);
+    }
   }
 }
 
@@ -426,6 +480,11 @@ void RowReduceImpl(Reduction op, SumOrder order, pto_dtype dtype, size_t rows, s
       if (op == Reduction::kSum) return RowSumFloat<T>(order, rows, cols, dst, src);
     }
     switch (op) {
+      case Reduction::kProd:
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, hwy::float16_t> ||
+                      std::is_same_v<T, int32_t> || std::is_same_v<T, int16_t>)
+          return RowProd<T>(order, rows, cols, dst, src);
+        return DtypeWithoutKernel(dtype);
       case Reduction::kSum:
         if constexpr (!std::is_same_v<T, float> && !std::is_same_v<T, hwy::float16_t> &&
                       !std::is_same_v<T, hwy::bfloat16_t>)
@@ -456,10 +515,16 @@ HWY_NOINLINE hn::Vec<D> TreeNode(D d, const T* col, size_t stride, const size_t*
   return v;
 }
 
-template <typename T, class D>
+// The sums, or with kMul the products (TCOLPROD: a2a3/TColProd.hpp's
+// ColReduceInstr row after row, a5/TColProd.hpp's TColReduceInstr as the
+// sum's; never the binary orders), of the columns in the order's sequence,
+// each step rounded to T.
+template <typename T, bool kMul = false, class D>
 HWY_INLINE hn::Vec<D> ColumnSum(D d, SumOrder order, const T* col, size_t stride, size_t rows) {
   const auto row = [&](size_t r) { return LoadAs(d, col + r * stride); };
-  const auto add = [&](hn::Vec<D> a, hn::Vec<D> b) { return RoundToStorage<T>(d, hn::Add(a, b)); };
+  const auto add = [&](hn::Vec<D> a, hn::Vec<D> b) {
+    return RoundToStorage<T>(d, kMul ? hn::Mul(a, b) : hn::Add(a, b));
+  };
   switch (order) {
     case SumOrder::kA5: {
       // TColReduceOps.hpp (A5): row 0, then the sums of row pairs (1,2), (3,4), ...
@@ -497,6 +562,7 @@ template <typename T, class D>
 HWY_INLINE hn::Vec<D> ReduceColumns(D d, Reduction op, SumOrder order, const T* col,
                                     size_t stride, size_t rows) {
   if (op == Reduction::kSum) return DefaultNaN(d, ColumnSum<T>(d, order, col, stride, rows));
+  if (op == Reduction::kProd) return DefaultNaN(d, ColumnSum<T, true>(d, order, col, stride, rows));
   auto v = LoadAs(d, col);
   for (size_t r = 1; r < rows; ++r) {
     const auto x = LoadAs(d, col + r * stride);

@@ -272,13 +272,24 @@ inline PartAddPattern PartAddPatternOf(const Operands& o) {
 }
 }  // namespace
 
-pto_status CheckTPartAdd(const Operands& o, pto_profile profile) {
+namespace {
+
+using PartKernel = void (*)(pto_dtype, size_t, size_t, const kernels::Plane&,
+                            const kernels::ConstPlane&, const kernels::ConstPlane&);
+
+// The partial operations' rules (TPARTADD's, the pages of TPARTMAX, TPARTMIN
+// and TPARTMUL repeat them): the three tiles given, dst's dtype on the
+// profile's list and the sources' equal to it, each source dst itself (in
+// row order) or apart, and one source's valid region dst's, the other's
+// within it.
+pto_status CheckPartial(const Operands& o, pto_profile profile, OpDtypes rule,
+                        const char* c_function) {
   pto_tile* dst = o.dst;
   const pto_tile *src0 = o.src0, *src1 = o.src1;
-  Validator v("pto_tpartadd");
+  Validator v(c_function);
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTPartAdd, profile, "dst", dst)
+  v.DtypeAccepted(rule, profile, "dst", dst)
       .SameDtype("src0", src0, "dst", dst)
       .SameDtype("src1", src1, "dst", dst)
       .InRowOrderOrApart("src0", src0, dst, profile)
@@ -293,9 +304,9 @@ pto_status CheckTPartAdd(const Operands& o, pto_profile profile) {
   return v.status();
 }
 
-void RunTPartAdd(const Operands& o, pto_profile) {
-  // `full` covers dst's whole valid region; `part` its top-left corner. The
-  // corner is summed, the rest of dst is a copy of `full`.
+// `full` covers dst's whole valid region; `part` its top-left corner. The
+// corner is op(src0, src1), the rest of dst a copy of `full`.
+void RunPartial(const Operands& o, PartKernel op) {
   pto_tile* dst = o.dst;
   const bool src0_full = PartAddPatternOf(o).src0_full;
   const pto_tile* full = src0_full ? o.src0 : o.src1;
@@ -303,14 +314,14 @@ void RunTPartAdd(const Operands& o, pto_profile) {
   const pto_dtype dtype = dst->dtype;
   const uint32_t rows = dst->valid_rows, cols = dst->valid_cols;
   const uint32_t part_rows = part->valid_rows, part_cols = part->valid_cols;
-  // Both sources of dst's region: the sum over the whole of it.
-  if (part_rows == rows && part_cols == cols && Contiguous(dst, o.src0, o.src1)) {
+  // Both sources of dst's region: tadd's sum over the whole of it.
+  if (op == kernels::Add && part_rows == rows && part_cols == cols &&
+      Contiguous(dst, o.src0, o.src1)) {
     return kernels::AddContiguous(dtype, RegionElements(dst), dst->data, o.src0->data,
                                   o.src1->data);
   }
   if (part_rows > 0 && part_cols > 0) {
-    kernels::Add(dtype, part_rows, part_cols, PlaneOf(dst), ConstPlaneOf(o.src0),
-                 ConstPlaneOf(o.src1));
+    op(dtype, part_rows, part_cols, PlaneOf(dst), ConstPlaneOf(o.src0), ConstPlaneOf(o.src1));
   }
   if (!SamePlacement(full, dst)) {
     if (part_cols < cols && part_rows > 0) {
@@ -322,6 +333,45 @@ void RunTPartAdd(const Operands& o, pto_profile) {
                     Offset(full, part_rows, 0));
     }
   }
+}
+
+// TPARTMUL's INT8 and UINT8 products (A5's list; tmul has no 8-bit dtype,
+// so no kernel of its own): the low 8 bits of the product, row by row in
+// place order (each element read before its result is written).
+void Mul8(pto_dtype dtype, size_t rows, size_t cols, const kernels::Plane& dst,
+          const kernels::ConstPlane& a, const kernels::ConstPlane& b) {
+  (void)dtype;
+  for (size_t r = 0; r < rows; ++r) {
+    const uint8_t* x = static_cast<const uint8_t*>(a.data) + r * a.stride;
+    const uint8_t* y = static_cast<const uint8_t*>(b.data) + r * b.stride;
+    uint8_t* out = static_cast<uint8_t*>(dst.data) + r * dst.stride;
+    for (size_t c = 0; c < cols; ++c) out[c] = static_cast<uint8_t>(x[c] * y[c]);
+  }
+}
+
+}  // namespace
+
+pto_status CheckTPartAdd(const Operands& o, pto_profile profile) {
+  return CheckPartial(o, profile, OpDtypes::kTPartAdd, "pto_tpartadd");
+}
+void RunTPartAdd(const Operands& o, pto_profile) { RunPartial(o, kernels::Add); }
+
+pto_status CheckTPartMax(const Operands& o, pto_profile profile) {
+  return CheckPartial(o, profile, OpDtypes::kTPartMax, "pto_tpartmax");
+}
+void RunTPartMax(const Operands& o, pto_profile) { RunPartial(o, kernels::TMax); }
+
+pto_status CheckTPartMin(const Operands& o, pto_profile profile) {
+  return CheckPartial(o, profile, OpDtypes::kTPartMin, "pto_tpartmin");
+}
+void RunTPartMin(const Operands& o, pto_profile) { RunPartial(o, kernels::TMin); }
+
+pto_status CheckTPartMul(const Operands& o, pto_profile profile) {
+  return CheckPartial(o, profile, OpDtypes::kTPartMul, "pto_tpartmul");
+}
+void RunTPartMul(const Operands& o, pto_profile) {
+  const bool narrow = o.dst->dtype == PTO_INT8 || o.dst->dtype == PTO_UINT8;
+  RunPartial(o, narrow ? Mul8 : kernels::TMul);
 }
 
 // ---- tci ----------------------------------------------------------------

@@ -1,6 +1,7 @@
 // The fused group: two arithmetic steps in one instruction, taxpy (a fused
-// multiply-add into dst) and taddc (two additions). Each has a check (every
-// rule of its C function, in order, under a profile) and a run (its kernels).
+// multiply-add into dst), taddc, tsubc, taddsc and tsubsc (two steps, each
+// rounded). Each has a check (every rule of its C function, in order, under
+// a profile) and a run (its kernels).
 #include "ops/common.h"
 
 #include <stddef.h>
@@ -46,44 +47,102 @@ void RunTAxpy(const Operands& o, pto_profile) {
                 ConstPlaneOf(o.src0), scalar);
 }
 
-// ---- taddc ----------------------------------------------------------------
+// ---- taddc, tsubc, taddsc, tsubsc -----------------------------------------
 
-pto_status CheckTAddC(const Operands& o, pto_profile profile) {
+namespace {
+
+// The rules of a row dst = f(src0, src1[, src2]) of one dtype: every tile
+// given, dst's dtype on the profile's list, every source of dst's dtype and
+// valid region, dst any of them or apart from all; a row with a scalar, a
+// value of dst's dtype.
+pto_status CheckSameShaped(const Operands& o, pto_profile profile, OpDtypes rule,
+                           const char* c_function, int sources, bool scalar) {
   pto_tile* dst = o.dst;
-  const pto_tile *src0 = o.src0, *src1 = o.src1, *src2 = o.src2;
-  Validator v("pto_taddc");
-  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1).NotNull("src2", src2);
+  const pto_tile* src[3] = {o.src0, o.src1, o.src2};
+  static const char* const kNames[3] = {"src0", "src1", "src2"};
+  Validator v(c_function);
+  v.NotNull("dst", dst);
+  for (int k = 0; k < sources; ++k) v.NotNull(kNames[k], src[k]);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTAddC, profile, "dst", dst)
-      .SameDtype("src0", src0, "dst", dst)
-      .SameDtype("src1", src1, "dst", dst)
-      .SameDtype("src2", src2, "dst", dst)
-      .InPlaceOrApart("src0", src0, dst)
-      .InPlaceOrApart("src1", src1, dst)
-      .InPlaceOrApart("src2", src2, dst)
-      .SameValidRegion("src0", src0, "dst", dst)
-      .SameValidRegion("src1", src1, "dst", dst)
-      .SameValidRegion("src2", src2, "dst", dst);
+  v.DtypeAccepted(rule, profile, "dst", dst);
+  for (int k = 0; k < sources; ++k) v.SameDtype(kNames[k], src[k], "dst", dst);
+  if (!v.ok()) return v.status();
+  if (scalar) RequireScalarOf(v, "scalar", o.scalar, "dst", dst->dtype);
+  for (int k = 0; k < sources; ++k) v.InPlaceOrApart(kNames[k], src[k], dst);
+  for (int k = 0; k < sources; ++k) v.SameValidRegion(kNames[k], src[k], "dst", dst);
   return v.status();
 }
 
-// (src0 + src1) + src2, each addition tadd's (rounded once, integers
+using TileKernel = void (*)(pto_dtype, size_t, size_t, const kernels::Plane&,
+                            const kernels::ConstPlane&, const kernels::ConstPlane&);
+using ScalarKernel = void (*)(pto_dtype, size_t, size_t, const kernels::Plane&,
+                              const kernels::ConstPlane&, double);
+
+// dst = second(first(src0, src1 or the scalar), the last source): each step
+// its own row's kernel, rounded to the dtype as that row rounds (integers
 // wrapping), row by row through a row of scratch so that dst may be any of
 // the sources.
-void RunTAddC(const Operands& o, pto_profile) {
+void RunTwoSteps(const Operands& o, TileKernel first, ScalarKernel first_scalar,
+                 TileKernel second) {
   constexpr size_t kChunk = 256;
   pto_tile* dst = o.dst;
   const pto_dtype dtype = dst->dtype;
+  const pto_tile* last = first_scalar != nullptr ? o.src1 : o.src2;
+  const double value = first_scalar != nullptr ? kernels::ValueInDtype(dtype, o.scalar) : 0;
   alignas(64) unsigned char partial[kChunk * 8];
+  const kernels::Plane scratch{partial, 0};
   for (uint32_t r = 0; r < dst->valid_rows; ++r) {
     for (uint32_t c = 0; c < dst->valid_cols; c += kChunk) {
       const size_t n = std::min<size_t>(kChunk, dst->valid_cols - c);
-      kernels::TAdd(dtype, 1, n, kernels::Plane{partial, 0}, Offset(o.src0, r, c),
-                   Offset(o.src1, r, c));
-      kernels::TAdd(dtype, 1, n, Offset(dst, r, c), kernels::ConstPlane{partial, 0},
-                   Offset(o.src2, r, c));
+      if (first_scalar != nullptr)
+        first_scalar(dtype, 1, n, scratch, Offset(o.src0, r, c), value);
+      else
+        first(dtype, 1, n, scratch, Offset(o.src0, r, c), Offset(o.src1, r, c));
+      second(dtype, 1, n, Offset(dst, r, c), kernels::ConstPlane{partial, 0}, Offset(last, r, c));
     }
   }
+}
+
+}  // namespace
+
+pto_status CheckTAddC(const Operands& o, pto_profile profile) {
+  return CheckSameShaped(o, profile, OpDtypes::kTAddC, "pto_taddc", 3, false);
+}
+
+// (src0 + src1) + src2, each addition tadd's.
+void RunTAddC(const Operands& o, pto_profile) {
+  RunTwoSteps(o, kernels::TAdd, nullptr, kernels::TAdd);
+}
+
+pto_status CheckTSubC(const Operands& o, pto_profile profile) {
+  return CheckSameShaped(o, profile, OpDtypes::kTSubC, "pto_tsubc", 3, false);
+}
+
+// (src0 - src1) + src2: tsub's difference, rounded, then tadd's sum (the
+// page's src0 - src1 + src2 evaluated left to right, as pto-isa's CPU model
+// and PTOAS's lowering to TSUB then TADD compute it).
+void RunTSubC(const Operands& o, pto_profile) {
+  RunTwoSteps(o, kernels::TSub, nullptr, kernels::TAdd);
+}
+
+pto_status CheckTAddSC(const Operands& o, pto_profile profile) {
+  return CheckSameShaped(o, profile, OpDtypes::kTAddSC, "pto_taddsc", 2, true);
+}
+
+// (src0 + scalar) + src1: tadds's sum, rounded, then tadd's (PTOAS lowers
+// taddsc to TADDS then TADD).
+void RunTAddSC(const Operands& o, pto_profile) {
+  RunTwoSteps(o, nullptr, kernels::TAdds, kernels::TAdd);
+}
+
+pto_status CheckTSubSC(const Operands& o, pto_profile profile) {
+  return CheckSameShaped(o, profile, OpDtypes::kTSubSC, "pto_tsubsc", 2, true);
+}
+
+// (src0 - scalar) + src1: tsubs's difference, rounded, then tadd's sum
+// (PTOAS lowers tsubsc to TSUBS then TADD).
+void RunTSubSC(const Operands& o, pto_profile) {
+  RunTwoSteps(o, nullptr, kernels::TSubs, kernels::TAdd);
 }
 
 }  // namespace ops

@@ -21,9 +21,10 @@ namespace {
 // ---- the RowReduce and ColReduce families --------------------------------
 
 constexpr kernels::Reduction ReductionOf(OpId id) {
-  return id == OpId::kTRowSum || id == OpId::kTColSum   ? kernels::Reduction::kSum
-         : id == OpId::kTRowMax || id == OpId::kTColMax ? kernels::Reduction::kMax
-                                                        : kernels::Reduction::kMin;
+  return id == OpId::kTRowSum || id == OpId::kTColSum     ? kernels::Reduction::kSum
+         : id == OpId::kTRowMax || id == OpId::kTColMax   ? kernels::Reduction::kMax
+         : id == OpId::kTRowProd || id == OpId::kTColProd ? kernels::Reduction::kProd
+                                                          : kernels::Reduction::kMin;
 }
 
 // The dtype and aliasing rules of both reduction families: dst's dtype
@@ -80,11 +81,12 @@ pto_status CheckRowReduce(const Operands& o, pto_profile profile, OpId id,
   if (a2a3 && v.ok()) {
     // TRowSum.hpp / TRowReduceOps.hpp: integers accumulate in one 32-byte
     // block of tmp; floats longer than one 256-byte repeat sum repeat pairs
-    // into tmp rows of max(1, repeats / 2) repeats.
+    // into tmp rows of max(1, repeats / 2) repeats. TRowProd.hpp: every
+    // dtype's products in one 32-byte block.
     const size_t size = pto_dtype_size(dst->dtype);
     const size_t per_repeat = 256 / size;
     const size_t repeats = src->valid_cols / per_repeat;
-    if (!IsFloatDtype(dst->dtype)) {
+    if (!IsFloatDtype(dst->dtype) || id == OpId::kTRowProd) {
       v.Require(tmp->cols >= 32 / size, PTO_ERR_SHAPE_MISMATCH,
                 "tmp cols %u is less than %zu (one 32-byte block), which A2A3 requires",
                 tmp->cols, 32 / size);

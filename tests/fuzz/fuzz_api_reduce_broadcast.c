@@ -51,7 +51,7 @@ void fuzz_reduction(reader *r, state *st, op_id op) {
         const size_t size = pto_dtype_size(pto_tile_dtype(dst));
         if (want == PTO_OK && a2a3_tmp) {
             const uint32_t e = (uint32_t)(256 / size), whole = sc / e;
-            if (!ref_is_float(pto_tile_dtype(dst))) {
+            if (!ref_is_float(pto_tile_dtype(dst)) || op == OP_TROWPROD) { /* a 32-byte block */
                 if (pto_tile_cols(tmp) < 32 / size) want = PTO_ERR_SHAPE_MISMATCH;
             } else if (sc > e && (pto_tile_rows(tmp) < sr ||
                                   pto_tile_cols(tmp) < e * (whole / 2 > 1 ? whole / 2 : 1))) {

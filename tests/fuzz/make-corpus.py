@@ -33,7 +33,7 @@ TADD, TMOV = opcode("TAdd"), opcode("TMov")
 MATMUL, MATMUL_ACC, MATMUL_BIAS = opcode("TMatmul"), opcode("TMatmulAcc"), opcode("TMatmulBias")
 # After the operations' opcodes: any operation on INT64 / UINT64 tiles.
 INSTRUCTION64 = 12 + len(operation_rows())
-INT64_ROWS = ("TAdd", "TSub", "TMul", "TDiv", "TMax", "TMin", "TRem", "TMov", "TAddC", "TCvt",
+INT64_ROWS = ("TAdd", "TSub", "TMul", "TDiv", "TMax", "TMin", "TRem", "TMov", "TAddC", "TSubC", "TCvt",
               "TAdds", "TSubs", "TMuls", "TDivs", "TDivsScalarByTile", "TMaxs", "TMins", "TRems",
               "TExpands", "TRowSum", "TRowMax", "TRowMin", "TColSum", "TColMax", "TColMin",
               "TRowExpand", "TColExpand", "TPartAdd", "TCmp", "TCmps", "TSels", "TGather",
@@ -232,6 +232,31 @@ def main():
     p.create(0, 4, 2, 2).create(1, 4, 2, 2).create(2, 4, 2, 2).create(3, 4, 2, 2)
     p.op(POW, 0, 1, 2, 3, 1).op(POW, 0, 1, 2, 3, 0).valid(3, 1, 1).op(POW, 0, 1, 2, 3, 0)
     write(out, "pow-args", p)
+
+    # tsubc, taddsc, tsubsc (Special: dst, three tile bytes, an algorithm
+    # byte), tsubrelu and taddrelu (elementwise: dst, src0, src1) on each
+    # profile: apart, in place, a narrower source region, a NULL source.
+    SUBC, ADDSC, SUBSC = opcode("TSubC"), opcode("TAddSC"), opcode("TSubSC")
+    SUBRELU, ADDRELU = opcode("TSubRelu"), opcode("TAddRelu")
+    for prof in (HOST, A2A3, A5):
+        for d in (1, 2, 4, 6, 8):
+            p = Program().profile(prof).create(0, d, 3, 19).create(1, d, 3, 19).create(2, d, 3, 19)
+            p.create(3, d, 3, 19).fill(1).fill(2, specials=True).fill(3)
+            for code in (SUBC, ADDSC, SUBSC):
+                p.op(code, 0, 1, 2, 3, 0).op(code, 1, 1, 2, 3, 0).op(code, 3, 1, 2, 3, 0)
+            p.op(SUBRELU, 0, 1, 2).op(ADDRELU, 0, 1, 2).op(ADDRELU, 2, 1, 2)
+            p.valid(3, 2, 19).op(SUBC, 0, 1, 2, 3, 0).op(ADDSC, 0, 1, 3, NULL, 0)
+            p.op(SUBSC, 0, 1, NULL, 2, 0).op(SUBRELU, 0, 3, 2).op(SUBC, 0, 1, 2, NULL, 0)
+            # trowprod, tcolprod (reductions: dst, src, a tmp byte and tile, an order byte)
+            ROWPROD, COLPROD = opcode("TRowProd"), opcode("TColProd")
+            p.create(0, d, 3, 1).op(ROWPROD, 0, 1, 1, 2, 0).op(ROWPROD, 0, 1, 0, 0)
+            p.create(0, d, 1, 19).op(COLPROD, 0, 2, 0, 0).op(COLPROD, 0, 1, 1, 3, 0)
+            # tpartmax, tpartmin, tpartmul (Special): src1 a corner of dst's region
+            p.create(0, d, 3, 19)
+            for camel in ("TPartMax", "TPartMin", "TPartMul"):
+                p.op(opcode(camel), 0, 1, 3, NULL, 0).op(opcode(camel), 0, 3, 1, NULL, 0)
+            p.raw(READ, 0, 0, 0, 1)
+            write(out, f"fused-relu-{prof}-{d}", p)
 
     # Queries with arbitrary values.
     q = bytearray()

@@ -214,6 +214,9 @@ uint64_t op_reference(op_id op, pto_dtype dt, uint64_t a, uint64_t b) {
     case OP_TPRELU: return ref_prelu(dt, a, b);
     case OP_TCOLEXPANDDIV: return ref_tdiv(dt, a, b);
     case OP_TPARTADD: return ref_add(dt, a, b);
+    case OP_TPARTMAX: return ref_tmax(dt, a, b);
+    case OP_TPARTMIN: return ref_tmin(dt, a, b);
+    case OP_TPARTMUL: return ref_tmul(dt, a, b);
     default: /* a family row: its ref_<mnemonic>, from the table in operations.c */
         return op_binary_reference(op)(dt, a, b);
     }

@@ -34,7 +34,8 @@ const char *op_name(op_id op) {
     return names[op];
 }
 
-/* operations.def's dtype names, as bits (ALL and FLOAT as their sets). */
+/* operations.def's dtype names, as bits (ALL and FLOAT as their sets, NONE
+ * as the empty one). */
 enum {
     INT8 = 1u << PTO_INT8,
     UINT8 = 1u << PTO_UINT8,
@@ -49,6 +50,7 @@ enum {
     INT64 = 1u << PTO_INT64,
     UINT64 = 1u << PTO_UINT64,
     ALL = INT8 | UINT8 | INT16 | UINT16 | INT32 | UINT32 | FLOAT,
+    NONE = 0,
 };
 
 /* The union of a parenthesised list of up to eleven of the names above, as a

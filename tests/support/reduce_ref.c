@@ -125,6 +125,64 @@ static uint64_t col_sum(pto_dtype dt, pto_profile profile, int binary, const voi
     return result;
 }
 
+/* ---- products (TROWPROD, TCOLPROD) ---- */
+
+/* One product rounded to dt: two float values' product is exact in double
+ * (at most 2 x 24 bits); integers wrap. */
+static uint64_t mul_in(pto_dtype dt, uint64_t a, uint64_t b) {
+    if (!ref_is_float(dt))
+        return ref_int_wrap(dt, (uint64_t)ref_int_value(dt, a) * (uint64_t)ref_int_value(dt, b));
+    return ref_from_double(dt, ref_to_double(dt, a) * ref_to_double(dt, b));
+}
+
+/* a5/TRowProd.hpp: 256-byte registers of lane products from 1, chunk after
+ * chunk (lanes past a partial chunk keep theirs), then vintlv with ones and
+ * vmul: lane k times lane k + half, halving down to lane 0.
+ * a2a3/TRowProd.hpp: a 32-byte block of lane products from 1 (vmul per
+ * block, a partial block's first lanes), then the scalar unit's product of
+ * the block's lanes left to right in float, converted to dt at the end. */
+static uint64_t row_prod(pto_dtype dt, pto_profile profile, const void *src, size_t stride, size_t r,
+                         size_t cols) {
+    const bool a2a3 = profile == PTO_PROFILE_A2A3;
+    const size_t width = (a2a3 ? 32 : 256) / pto_dtype_size(dt);
+    uint64_t lanes[128];
+    const uint64_t one = ref_is_float(dt) ? ref_from_double(dt, 1.0) : 1;
+    for (size_t k = 0; k < width; ++k) lanes[k] = one;
+    for (size_t c0 = 0; c0 < cols; c0 += width)
+        for (size_t k = 0; k < width && c0 + k < cols; ++k) lanes[k] = mul_in(dt, lanes[k], at(dt, src, stride, r, c0 + k));
+    if (!a2a3) {
+        for (size_t half = width / 2; half >= 1; half /= 2)
+            for (size_t k = 0; k < half; ++k) lanes[k] = mul_in(dt, lanes[k], lanes[k + half]);
+        return lanes[0];
+    }
+    if (!ref_is_float(dt)) {
+        uint64_t p = lanes[0];
+        for (size_t k = 1; k < width; ++k) p = mul_in(dt, p, lanes[k]);
+        return p;
+    }
+    uint64_t p = ref_from_double(PTO_FLOAT32, ref_to_double(dt, lanes[0]));
+    for (size_t k = 1; k < width; ++k)
+        p = mul_in(PTO_FLOAT32, p, ref_from_double(PTO_FLOAT32, ref_to_double(dt, lanes[k])));
+    return ref_from_double(dt, ref_to_double(PTO_FLOAT32, p));
+}
+
+/* a2a3/TColProd.hpp: row 0, then each row in turn; a5/TColProd.hpp (the
+ * column-reduce loop TCOLSUM's default takes): row 0, then the products of
+ * row pairs (1,2), (3,4), ..., then an unpaired last row. */
+static uint64_t col_prod(pto_dtype dt, pto_profile profile, const void *src, size_t stride, size_t rows,
+                         size_t c) {
+    uint64_t acc = at(dt, src, stride, 0, c);
+    if (profile == PTO_PROFILE_A2A3) {
+        for (size_t r = 1; r < rows; ++r) acc = mul_in(dt, acc, at(dt, src, stride, r, c));
+        return acc;
+    }
+    size_t r = 1;
+    for (; r + 1 < rows; r += 2)
+        acc = mul_in(dt, acc, mul_in(dt, at(dt, src, stride, r, c), at(dt, src, stride, r + 1, c)));
+    if (r < rows) acc = mul_in(dt, acc, at(dt, src, stride, r, c));
+    return acc;
+}
+
 void op_reduce_reference(op_id op, pto_profile profile, int binary_order, pto_dtype dt,
                          const void *src, size_t rows, size_t cols, size_t stride,
                          uint64_t *out) {
@@ -134,7 +192,11 @@ void op_reduce_reference(op_id op, pto_profile profile, int binary_order, pto_dt
     const size_t outer = by_row ? rows : cols, inner = by_row ? cols : rows;
     for (size_t o = 0; o < outer; ++o) {
         uint64_t v;
-        if (sum && by_row) {
+        if (op == OP_TROWPROD) {
+            v = row_prod(dt, profile, src, stride, o, cols);
+        } else if (op == OP_TCOLPROD) {
+            v = col_prod(dt, profile, src, stride, rows, o);
+        } else if (sum && by_row) {
             v = profile == PTO_PROFILE_A2A3 ? row_sum_a2a3(dt, src, stride, o, cols)
                                             : row_sum_a5(dt, src, stride, o, cols);
         } else if (sum) {

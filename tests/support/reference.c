@@ -238,6 +238,23 @@ uint64_t ref_tmax(pto_dtype dt, uint64_t a, uint64_t b) { return ref_extreme(dt,
 
 uint64_t ref_tmin(pto_dtype dt, uint64_t a, uint64_t b) { return ref_extreme(dt, a, b, 0); }
 
+/* relu(a - b), relu(a + b) as the pages define them, max(v, 0): the
+ * difference or sum exactly in double (or wrapped, for integers), rounded
+ * once to the dtype, and +0 in place of anything not above zero (-0 too);
+ * NaN stays NaN. */
+static uint64_t relu_of(pto_dtype dt, double v, uint64_t wrapped) {
+    if (ref_is_float(dt)) return v != v ? ref_from_double(dt, v) : v > 0 ? ref_from_double(dt, v) : 0;
+    return ref_int_less(dt, 0, wrapped) ? wrapped : 0;
+}
+uint64_t ref_tsubrelu(pto_dtype dt, uint64_t a, uint64_t b) {
+    return relu_of(dt, ref_to_double(dt, a) - ref_to_double(dt, b),
+                   ref_int_wrap(dt, (uint64_t)ref_int_value(dt, a) - (uint64_t)ref_int_value(dt, b)));
+}
+uint64_t ref_taddrelu(pto_dtype dt, uint64_t a, uint64_t b) {
+    return relu_of(dt, ref_to_double(dt, a) + ref_to_double(dt, b),
+                   ref_int_wrap(dt, (uint64_t)ref_int_value(dt, a) + (uint64_t)ref_int_value(dt, b)));
+}
+
 /* ---- the Unary rows of operations.def (b unused) ---- */
 
 static uint64_t sign_of(pto_dtype dt) { return UINT64_C(1) << (ref_bits(dt) - 1); }

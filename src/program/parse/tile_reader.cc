@@ -36,6 +36,9 @@ bool TileReader::TakeScalarOperand(const ops::OpDescriptor& desc, std::vector<To
   // %scalar)) gives the scalar after tmp.
   if (ops::HasTrait(desc, PTO_TRAIT_ScalarAfterTmp) && names->size() == size_t{desc.source_count} + 2)
     ++at;
+  // A ScalarBetween row's text (PTOAS's taddsc: ins(%src0, %scalar, %src1))
+  // gives it after the first source.
+  if (ops::HasTrait(desc, PTO_TRAIT_ScalarBetween)) at = 1;
   if (names->size() <= at)
     return parser_.Error(tok().loc, std::string(desc.mnemonic) + " takes a scalar after " +
                                         std::to_string(at) + " tile operand(s)");
@@ -367,6 +370,20 @@ bool TileReader::ParseSharedTypes(const ops::OpDescriptor& desc, const std::vect
     dst_loc = type_locs[1] = tok().loc;
     if (!parser_.ParseType(&dst_type)) return false;
     types[1] = dst_type;
+  } else if (has_scalar && ops::HasTrait(desc, PTO_TRAIT_ScalarBetween) && names.size() > 1) {
+    // taddsc's synchronous form, `: T, f32, T` (the page's): the scalar's
+    // type between the tiles'; or `: T`, the scalar's own type standing.
+    const Value* value = parser_.Lookup(names[1].text);
+    if (value != nullptr) types[1] = value->type;
+    if (tok().Is(',')) {
+      parser_.Advance();
+      type_locs[1] = tok().loc;
+      if (!parser_.ParseType(&types[1]) || !parser_.Expect(',')) return false;
+      const SourceLoc last_loc = tok().loc;
+      Type last;
+      if (!parser_.ParseType(&last)) return false;
+      if (names.size() > 2) types[2] = last, type_locs[2] = last_loc;
+    }
   } else if (has_scalar && tok().Is(',') && names.size() > desc.source_count) {
     parser_.Advance();
     type_locs[desc.source_count] = tok().loc;

@@ -91,6 +91,50 @@ pub fn tpartadd(
     check(unsafe { sys::pto_tpartadd(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
 
+/// TPARTMAX (`pto_tpartmax`): the larger of src0 and src1 where both are
+/// valid (as tmax), a copy of the valid one elsewhere.
+///
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+/// FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
+/// FLOAT16, BFLOAT16, FLOAT32.
+pub fn tpartmax(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tpartmax(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TPARTMIN (`pto_tpartmin`): the smaller of src0 and src1 where both are
+/// valid (as tmin), a copy of the valid one elsewhere.
+///
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+/// FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
+/// FLOAT16, BFLOAT16, FLOAT32.
+pub fn tpartmin(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tpartmin(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TPARTMUL (`pto_tpartmul`): src0 \* src1 where both are valid (as tmul;
+/// 8-bit integers wrap), a copy of the valid one elsewhere.
+///
+/// dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8,
+/// INT8, UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+pub fn tpartmul(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tpartmul(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
 /// TCVT (`pto_tcvt`): src converted to dst's dtype, rounded by the mode;
 /// saturating as asked.
 ///
@@ -356,6 +400,80 @@ pub fn taddc(
 ) -> Result<()> {
     let d = dst.as_ptr();
     check(unsafe { sys::pto_taddc(d, src0.source_ptr(d), src1.source_ptr(d), src2.source_ptr(d)) })
+}
+
+/// TSUBC (`pto_tsubc`): (src0 - src1) + src2 elementwise, tsub's
+/// subtraction then tadd's addition.
+///
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16,
+/// FLOAT32; A5 UINT32, INT32, INT64, UINT64, UINT16, INT16, UINT8, INT8,
+/// BFLOAT16, FLOAT32, FLOAT16.
+pub fn tsubc(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    src2: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tsubc(d, src0.source_ptr(d), src1.source_ptr(d), src2.source_ptr(d)) })
+}
+
+/// TADDSC (`pto_taddsc`): (src0 + scalar) + src1 elementwise, tadds's
+/// addition then tadd's.
+///
+/// dst's dtypes: HOST INT32, INT16, FLOAT16, FLOAT32; A2A3 INT32, INT16,
+/// FLOAT16, FLOAT32; A5 INT32, INT16, FLOAT16, FLOAT32.
+pub fn taddsc(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_taddsc(d, src0.source_ptr(d), src1.source_ptr(d), scalar) })
+}
+
+/// TSUBSC (`pto_tsubsc`): (src0 - scalar) + src1 elementwise, tsubs's
+/// subtraction then tadd's addition.
+///
+/// dst's dtypes: HOST INT32, INT16, FLOAT16, FLOAT32; A2A3 INT32, INT16,
+/// FLOAT16, FLOAT32; A5 INT32, INT16, FLOAT16, FLOAT32.
+pub fn tsubsc(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tsubsc(d, src0.source_ptr(d), src1.source_ptr(d), scalar) })
+}
+
+/// TSUBRELU (`pto_tsubrelu`): relu(src0 - src1) elementwise: the correctly
+/// rounded difference, +0 if not \> 0.
+///
+/// dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32,
+/// FLOAT16.
+pub fn tsubrelu(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tsubrelu(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TADDRELU (`pto_taddrelu`): relu(src0 + src1) elementwise: tadd's sum
+/// (integers wrap), +0 if not \> 0.
+///
+/// dst's dtypes: HOST INT16, FLOAT16, FLOAT32; A2A3 INT16, FLOAT16,
+/// FLOAT32; A5 none.
+pub fn taddrelu(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_taddrelu(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
 
 /// TSETVAL (`pto_tsetval`): value in dst's element at flat offset index
@@ -1130,6 +1248,43 @@ pub fn tcolmin(
             tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
         )
     })
+}
+
+/// TROWPROD (`pto_trowprod`): dst(i,0) = product of src row i in the
+/// profile's documented order; integers wrap.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16; A2A3 FLOAT16,
+/// FLOAT32, INT32, INT16; A5 FLOAT16, FLOAT32, INT32, INT16.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn trowprod(
+    dst: &mut impl Operand,
+    src: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_trowprod(
+            d,
+            src.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TCOLPROD (`pto_tcolprod`): dst(0,j) = product of src column j in the
+/// profile's documented order; integers wrap.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32, BFLOAT16, INT16, UINT16, INT32,
+/// UINT32; A2A3 FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32,
+/// BFLOAT16, INT16, UINT16, INT32, UINT32.
+pub fn tcolprod(
+    dst: &mut impl Operand,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tcolprod(d, src.source_ptr(d)) })
 }
 
 /// TROWARGMAX (`pto_trowargmax`): dst(i,0) = the first column of src row i

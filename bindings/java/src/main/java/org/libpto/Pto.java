@@ -143,6 +143,60 @@ public final class Pto {
     }
 
     /**
+     * TPARTMAX ({@code pto_tpartmax}): the larger of src0 and src1 where both are valid (as
+     * tmax), a copy of the valid one elsewhere.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5
+     * INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32.
+     */
+    public static void tpartmax(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tpartmax(Tile.handleOf(dst, "Pto.tpartmax", "dst"),
+                    Tile.handleOf(src0, "Pto.tpartmax", "src0"),
+                    Tile.handleOf(src1, "Pto.tpartmax", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TPARTMIN ({@code pto_tpartmin}): the smaller of src0 and src1 where both are valid (as
+     * tmin), a copy of the valid one elsewhere.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5
+     * INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32.
+     */
+    public static void tpartmin(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tpartmin(Tile.handleOf(dst, "Pto.tpartmin", "dst"),
+                    Tile.handleOf(src0, "Pto.tpartmin", "src0"),
+                    Tile.handleOf(src1, "Pto.tpartmin", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TPARTMUL ({@code pto_tpartmul}): src0 * src1 where both are valid (as tmul; 8-bit
+     * integers wrap), a copy of the valid one elsewhere.
+     * <p>dst's dtypes: HOST all; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5 UINT8, INT8,
+     * UINT16, INT16, UINT32, INT32, FLOAT16, FLOAT32, BFLOAT16.
+     */
+    public static void tpartmul(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tpartmul(Tile.handleOf(dst, "Pto.tpartmul", "dst"),
+                    Tile.handleOf(src0, "Pto.tpartmul", "src0"),
+                    Tile.handleOf(src1, "Pto.tpartmul", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
      * TCVT ({@code pto_tcvt}): src converted to dst's dtype, rounded by the mode; saturating
      * as asked.
      * <p>dst's dtypes: HOST all, INT64; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16, INT32, INT8,
@@ -448,6 +502,98 @@ public final class Pto {
             Reference.reachabilityFence(src0);
             Reference.reachabilityFence(src1);
             Reference.reachabilityFence(src2);
+        }
+    }
+
+    /**
+     * TSUBC ({@code pto_tsubc}): (src0 - src1) + src2 elementwise, tsub's subtraction then
+     * tadd's addition.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, FLOAT16, FLOAT32; A5
+     * UINT32, INT32, INT64, UINT64, UINT16, INT16, UINT8, INT8, BFLOAT16, FLOAT32, FLOAT16.
+     */
+    public static void tsubc(Tile dst, Tile src0, Tile src1, Tile src2) {
+        try {
+            PtoNative.pto_tsubc(Tile.handleOf(dst, "Pto.tsubc", "dst"),
+                    Tile.handleOf(src0, "Pto.tsubc", "src0"),
+                    Tile.handleOf(src1, "Pto.tsubc", "src1"),
+                    Tile.handleOf(src2, "Pto.tsubc", "src2"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(src2);
+        }
+    }
+
+    /**
+     * TADDSC ({@code pto_taddsc}): (src0 + scalar) + src1 elementwise, tadds's addition then
+     * tadd's.
+     * <p>dst's dtypes: HOST INT32, INT16, FLOAT16, FLOAT32; A2A3 INT32, INT16, FLOAT16,
+     * FLOAT32; A5 INT32, INT16, FLOAT16, FLOAT32.
+     */
+    public static void taddsc(Tile dst, Tile src0, Tile src1, double scalar) {
+        try {
+            PtoNative.pto_taddsc(Tile.handleOf(dst, "Pto.taddsc", "dst"),
+                    Tile.handleOf(src0, "Pto.taddsc", "src0"),
+                    Tile.handleOf(src1, "Pto.taddsc", "src1"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TSUBSC ({@code pto_tsubsc}): (src0 - scalar) + src1 elementwise, tsubs's subtraction
+     * then tadd's addition.
+     * <p>dst's dtypes: HOST INT32, INT16, FLOAT16, FLOAT32; A2A3 INT32, INT16, FLOAT16,
+     * FLOAT32; A5 INT32, INT16, FLOAT16, FLOAT32.
+     */
+    public static void tsubsc(Tile dst, Tile src0, Tile src1, double scalar) {
+        try {
+            PtoNative.pto_tsubsc(Tile.handleOf(dst, "Pto.tsubsc", "dst"),
+                    Tile.handleOf(src0, "Pto.tsubsc", "src0"),
+                    Tile.handleOf(src1, "Pto.tsubsc", "src1"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TSUBRELU ({@code pto_tsubrelu}): relu(src0 - src1) elementwise: the correctly rounded
+     * difference, +0 if not &gt; 0.
+     * <p>dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32, FLOAT16.
+     */
+    public static void tsubrelu(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tsubrelu(Tile.handleOf(dst, "Pto.tsubrelu", "dst"),
+                    Tile.handleOf(src0, "Pto.tsubrelu", "src0"),
+                    Tile.handleOf(src1, "Pto.tsubrelu", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TADDRELU ({@code pto_taddrelu}): relu(src0 + src1) elementwise: tadd's sum (integers
+     * wrap), +0 if not &gt; 0.
+     * <p>dst's dtypes: HOST INT16, FLOAT16, FLOAT32; A2A3 INT16, FLOAT16, FLOAT32; A5 none.
+     */
+    public static void taddrelu(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_taddrelu(Tile.handleOf(dst, "Pto.taddrelu", "dst"),
+                    Tile.handleOf(src0, "Pto.taddrelu", "src0"),
+                    Tile.handleOf(src1, "Pto.taddrelu", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
         }
     }
 
@@ -1358,6 +1504,48 @@ public final class Pto {
     /** {@code tcolmin} without a scratch tile. */
     public static void tcolmin(Tile dst, Tile src) {
         tcolmin(dst, src, null);
+    }
+
+    /**
+     * TROWPROD ({@code pto_trowprod}): dst(i,0) = product of src row i in the profile's
+     * documented order; integers wrap.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT32, INT16; A2A3 FLOAT16, FLOAT32, INT32,
+     * INT16; A5 FLOAT16, FLOAT32, INT32, INT16.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void trowprod(Tile dst, Tile src, Tile tmp) {
+        try {
+            PtoNative.pto_trowprod(Tile.handleOf(dst, "Pto.trowprod", "dst"),
+                    Tile.handleOf(src, "Pto.trowprod", "src"),
+                    Tile.handleOf(tmp, "Pto.trowprod", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code trowprod} without a scratch tile. */
+    public static void trowprod(Tile dst, Tile src) {
+        trowprod(dst, src, null);
+    }
+
+    /**
+     * TCOLPROD ({@code pto_tcolprod}): dst(0,j) = product of src column j in the profile's
+     * documented order; integers wrap.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32, BFLOAT16, INT16, UINT16, INT32, UINT32; A2A3
+     * FLOAT16, FLOAT32, INT16, INT32; A5 FLOAT16, FLOAT32, BFLOAT16, INT16, UINT16, INT32,
+     * UINT32.
+     */
+    public static void tcolprod(Tile dst, Tile src) {
+        try {
+            PtoNative.pto_tcolprod(Tile.handleOf(dst, "Pto.tcolprod", "dst"),
+                    Tile.handleOf(src, "Pto.tcolprod", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
     }
 
     /**
