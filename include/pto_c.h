@@ -91,8 +91,31 @@ typedef struct pto_tile pto_tile;
 
 /* Element types. INT64 and UINT64 (0.5) come after FLOAT32, so every earlier
  * value keeps its number: 8-byte two's complement and unsigned integers.
- * "All nine dtypes" below means every dtype but these two; an operation
- * that takes them says so. */
+ * "All nine dtypes" below means every dtype but these two and the
+ * low-precision ones; an operation that takes them says so.
+ *
+ * The low-precision types (0.6) follow, one byte an element each
+ * (pto_dtype_size 1). Their encodings:
+ * - FLOAT8_E4M3: OCP FP8 E4M3FN: bias 7, subnormals, no infinity, NaN
+ *   S.1111.111 only; the largest finite 448.
+ * - FLOAT8_E5M2: OCP FP8 E5M2, IEEE-like: bias 15, subnormals, infinities,
+ *   NaNs; the largest finite 57344.
+ * - HIFLOAT8: Ascend's HiFloat8: sign, a prefix-coded dot field D (11: 4
+ *   exponent bits and 1 mantissa bit, 10: 3 and 2, 01: 2 and 3, 001: 1 and
+ *   3, 0001: 0 and 3), the exponent in sign-magnitude with an implicit
+ *   leading 1, the mantissa with an implicit 1; 0000mmm below that is
+ *   2^(m - 23) (m = 1..7), 0x00 zero, 0x80 NaN, 0x6F/0xEF infinity; the
+ *   largest finite 2^15, the smallest 2^-22.
+ * - FLOAT8_E8M0: OCP E8M0FNU, the MX scale: 2^(e - 127) for e = 0..254,
+ *   0xFF NaN; no sign, no zero.
+ * - FLOAT4_E2M1X2, FLOAT4_E1M2X2: two 4-bit floats a byte, element 2k in
+ *   the low nibble of byte k, 2k + 1 in the high one; E2M1 is OCP FP4
+ *   E2M1FN (0, 0.5, 1, 1.5, 2, 3, 4, 6 and negatives), E1M2 has 0, 0.25 ..
+ *   1.75 in steps of 0.25 and negatives; neither has infinity or NaN.
+ * - INT4X2: two 4-bit two's complement integers (-8..7) a byte, packed as
+ *   the FLOAT4 types.
+ * A tile of a packed type counts its cols in bytes (a row of cols bytes
+ * holds 2 * cols values), as pto-isa's and PTOAS's x2 types do. */
 typedef enum pto_dtype {
     PTO_INT8 = 0,
     PTO_UINT8 = 1,
@@ -104,7 +127,14 @@ typedef enum pto_dtype {
     PTO_BFLOAT16 = 7, /* bfloat16: the upper half of an IEEE binary32 */
     PTO_FLOAT32 = 8,
     PTO_INT64 = 9,
-    PTO_UINT64 = 10
+    PTO_UINT64 = 10,
+    PTO_FLOAT8_E4M3 = 11,
+    PTO_FLOAT8_E5M2 = 12,
+    PTO_HIFLOAT8 = 13,
+    PTO_FLOAT8_E8M0 = 14,   /* MX scale */
+    PTO_FLOAT4_E2M1X2 = 15, /* two values a byte */
+    PTO_FLOAT4_E1M2X2 = 16, /* two values a byte */
+    PTO_INT4X2 = 17         /* two values a byte */
 } pto_dtype;
 
 /* Result of every fallible call. */
@@ -241,7 +271,9 @@ PTO_API const char *pto_last_error(void);
  * "SSE4" or "EMU128" (the portable fallback). Never NULL. */
 PTO_API const char *pto_simd_target(void);
 
-/* Bytes per element of dtype; 0 for a value outside the enum. */
+/* Bytes per element of dtype (1 for the low-precision types, whose packed
+ * ones count a byte of two values as an element); 0 for a value outside the
+ * enum. */
 PTO_API size_t pto_dtype_size(pto_dtype dtype);
 
 /* ------------------------------------------------------------------------ */
@@ -1728,7 +1760,9 @@ PTO_API pto_status pto_tmatmul_bias(pto_tile *dst, const pto_tile *a, const pto_
 
 /* The dtype's name without the PTO_ prefix: "INT8", "UINT8", "INT16",
  * "UINT16", "INT32", "UINT32", "FLOAT16", "BFLOAT16", "FLOAT32", "INT64",
- * "UINT64"; "UNKNOWN" for a value outside the enum. Never NULL. */
+ * "UINT64", "FLOAT8_E4M3", "FLOAT8_E5M2", "HIFLOAT8", "FLOAT8_E8M0",
+ * "FLOAT4_E2M1X2", "FLOAT4_E1M2X2", "INT4X2"; "UNKNOWN" for a value outside
+ * the enum. Never NULL. */
 PTO_API const char *pto_dtype_string(pto_dtype d);
 
 /* ------------------------------------------------------------------------ */

@@ -23,9 +23,9 @@ namespace {
 
 // ---- tcvt ----------------------------------------------------------------
 
-// "FLOAT32, INT16" (at most nine names).
+// "FLOAT32, INT16" (at most every dtype's name).
 struct DtypeListText {
-  char text[128];
+  char text[320];
 };
 DtypeListText ListOf(const DtypeSet& set) {
   DtypeListText out{};

@@ -4,8 +4,27 @@
 
 /// Element types. INT64 and UINT64 (0.5) come after FLOAT32, so every
 /// earlier value keeps its number: 8-byte two's complement and unsigned
-/// integers. "All nine dtypes" below means every dtype but these two; an
-/// operation that takes them says so (the C `pto_dtype`).
+/// integers. "All nine dtypes" below means every dtype but these two and
+/// the low-precision ones; an operation that takes them says so. The
+/// low-precision types (0.6) follow, one byte an element each
+/// (pto_dtype_size 1). Their encodings: - FLOAT8_E4M3: OCP FP8 E4M3FN: bias
+/// 7, subnormals, no infinity, NaN S.1111.111 only; the largest finite 448.
+/// - FLOAT8_E5M2: OCP FP8 E5M2, IEEE-like: bias 15, subnormals, infinities,
+/// NaNs; the largest finite 57344. - HIFLOAT8: Ascend's HiFloat8: sign, a
+/// prefix-coded dot field D (11: 4 exponent bits and 1 mantissa bit, 10: 3
+/// and 2, 01: 2 and 3, 001: 1 and 3, 0001: 0 and 3), the exponent in
+/// sign-magnitude with an implicit leading 1, the mantissa with an implicit
+/// 1; 0000mmm below that is 2^(m - 23) (m = 1..7), 0x00 zero, 0x80 NaN,
+/// 0x6F/0xEF infinity; the largest finite 2^15, the smallest 2^-22. -
+/// FLOAT8_E8M0: OCP E8M0FNU, the MX scale: 2^(e - 127) for e = 0..254, 0xFF
+/// NaN; no sign, no zero. - FLOAT4_E2M1X2, FLOAT4_E1M2X2: two 4-bit floats
+/// a byte, element 2k in the low nibble of byte k, 2k + 1 in the high one;
+/// E2M1 is OCP FP4 E2M1FN (0, 0.5, 1, 1.5, 2, 3, 4, 6 and negatives), E1M2
+/// has 0, 0.25 .. 1.75 in steps of 0.25 and negatives; neither has infinity
+/// or NaN. - INT4X2: two 4-bit two's complement integers (-8..7) a byte,
+/// packed as the FLOAT4 types. A tile of a packed type counts its cols in
+/// bytes (a row of cols bytes holds 2 \* cols values), as pto-isa's and
+/// PTOAS's x2 types do (the C `pto_dtype`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DType {
     /// `PTO_INT8`.
@@ -30,12 +49,26 @@ pub enum DType {
     Int64,
     /// `PTO_UINT64`.
     Uint64,
+    /// `PTO_FLOAT8_E4M3`.
+    Float8E4M3,
+    /// `PTO_FLOAT8_E5M2`.
+    Float8E5M2,
+    /// `PTO_HIFLOAT8`.
+    HiFloat8,
+    /// MX scale.
+    Float8E8M0,
+    /// Two values a byte.
+    Float4E2M1X2,
+    /// Two values a byte.
+    Float4E1M2X2,
+    /// Two values a byte.
+    Int4X2,
 }
 
 #[allow(dead_code)]
 impl DType {
     /// Every value, in the header's order.
-    pub(crate) const VALUES: [DType; 11] = [
+    pub(crate) const VALUES: [DType; 18] = [
         DType::Int8,
         DType::Uint8,
         DType::Int16,
@@ -47,6 +80,13 @@ impl DType {
         DType::Float32,
         DType::Int64,
         DType::Uint64,
+        DType::Float8E4M3,
+        DType::Float8E5M2,
+        DType::HiFloat8,
+        DType::Float8E8M0,
+        DType::Float4E2M1X2,
+        DType::Float4E1M2X2,
+        DType::Int4X2,
     ];
 
     /// The C value.
@@ -63,6 +103,13 @@ impl DType {
             DType::Float32 => sys::pto_dtype::PTO_FLOAT32,
             DType::Int64 => sys::pto_dtype::PTO_INT64,
             DType::Uint64 => sys::pto_dtype::PTO_UINT64,
+            DType::Float8E4M3 => sys::pto_dtype::PTO_FLOAT8_E4M3,
+            DType::Float8E5M2 => sys::pto_dtype::PTO_FLOAT8_E5M2,
+            DType::HiFloat8 => sys::pto_dtype::PTO_HIFLOAT8,
+            DType::Float8E8M0 => sys::pto_dtype::PTO_FLOAT8_E8M0,
+            DType::Float4E2M1X2 => sys::pto_dtype::PTO_FLOAT4_E2M1X2,
+            DType::Float4E1M2X2 => sys::pto_dtype::PTO_FLOAT4_E1M2X2,
+            DType::Int4X2 => sys::pto_dtype::PTO_INT4X2,
         }
     }
 
