@@ -5,26 +5,8 @@ package pto
 // DType mirrors the C enum pto_dtype: element types. INT64 and UINT64 (0.5)
 // come after FLOAT32, so every earlier value keeps its number: 8-byte two's
 // complement and unsigned integers. "All nine dtypes" below means every
-// dtype but these two and the low-precision ones; an operation that takes
-// them says so. The low-precision types (0.6) follow, one byte an element
-// each (pto_dtype_size 1). Their encodings: - FLOAT8_E4M3: OCP FP8 E4M3FN:
-// bias 7, subnormals, no infinity, NaN S.1111.111 only; the largest finite
-// 448. - FLOAT8_E5M2: OCP FP8 E5M2, IEEE-like: bias 15, subnormals,
-// infinities, NaNs; the largest finite 57344. - HIFLOAT8: Ascend's HiFloat8:
-// sign, a prefix-coded dot field D (11: 4 exponent bits and 1 mantissa bit,
-// 10: 3 and 2, 01: 2 and 3, 001: 1 and 3, 0001: 0 and 3), the exponent in
-// sign-magnitude with an implicit leading 1, the mantissa with an implicit
-// 1; 0000mmm below that is 2^(m - 23) (m = 1..7), 0x00 zero, 0x80 NaN,
-// 0x6F/0xEF infinity; the largest finite 2^15, the smallest 2^-22. -
-// FLOAT8_E8M0: OCP E8M0FNU, the MX scale: 2^(e - 127) for e = 0..254, 0xFF
-// NaN; no sign, no zero. - FLOAT4_E2M1X2, FLOAT4_E1M2X2: two 4-bit floats a
-// byte, element 2k in the low nibble of byte k, 2k + 1 in the high one; E2M1
-// is OCP FP4 E2M1FN (0, 0.5, 1, 1.5, 2, 3, 4, 6 and negatives), E1M2 has 0,
-// 0.25 .. 1.75 in steps of 0.25 and negatives; neither has infinity or NaN.
-// - INT4X2: two 4-bit two's complement integers (-8..7) a byte, packed as
-// the FLOAT4 types. A tile of a packed type counts its cols in bytes (a row
-// of cols bytes holds 2 * cols values), as pto-isa's and PTOAS's x2 types
-// do.
+// dtype but these two and the low-precision ones (0.6, below); an operation
+// that takes them says so.
 type DType int
 
 // The values of pto_dtype.
