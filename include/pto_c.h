@@ -758,7 +758,10 @@ PTO_API pto_status pto_tpartadd(pto_tile *dst, const pto_tile *src0, const pto_t
  * profile: both NPU implementations copy vector tiles as bytes whatever the
  * element type (docs/profiles.md [F-TMOV]). The A5 implementation copies the
  * overlap of the two valid regions; here they must be equal, as for every
- * unary operation.
+ * unary operation. The low-precision types (0.6) as bytes where the page
+ * lists them: A5 FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT4_E2M1X2,
+ * FLOAT4_E1M2X2 (its CommonCheck); A2A3 INT4X2 (the one of them its cube
+ * knows); HOST their union.
  *
  * With a cube tile on either side ("Cube tiles"), the cube's moves instead:
  * dst's valid region, each element read at its (row, column) of src and
@@ -770,6 +773,9 @@ PTO_API pto_status pto_tpartadd(pto_tile *dst, const pto_tile *src0, const pto_t
  *   multiply takes it (ZZ on A2A3, NZ on A5), a right dst ZN
  *   (PTO_ERR_INVALID_ARGUMENT);
  * - src's dtype is dst's (PTO_ERR_DTYPE_MISMATCH: no fixpipe conversion);
+ *   of the low-precision types A2A3 moves INT4X2 only, A5 every one but
+ *   INT4X2 (FLOAT8_E8M0 for the MX scales), HOST all
+ *   (PTO_ERR_UNSUPPORTED_DTYPE);
  * - src and dst are different tiles sharing no byte (PTO_ERR_ALIASING);
  * - a move to left, right or bias, and every move under A2A3, takes a src of
  *   dst's rows x cols; dst's valid region lies within src's rows x cols; under

@@ -530,6 +530,45 @@ static void test_packed_rules(void **state) {
     free(before);
 }
 
+/* tmov carries the types as bytes where TMOV's page lists them: vec to vec
+ * on HOST every one but FLOAT8_E8M0, A2A3 INT4X2, A5 the 8- and 4-bit
+ * floats but FLOAT8_E8M0; the cube's moves on A2A3 INT4X2 only, on A5 all
+ * but INT4X2. */
+static void test_tmov_bytes(void **state) {
+    (void)state;
+    for (int p = 0; p < 3; ++p)
+        for (int d = PTO_FLOAT8_E4M3; d <= PTO_INT4X2; ++d) {
+            const pto_dtype dt = (pto_dtype)d;
+            const bool vec_ok = dt != PTO_FLOAT8_E8M0 &&
+                                (p == PTO_PROFILE_HOST || (p == PTO_PROFILE_A2A3) == (dt == PTO_INT4X2));
+            pto_tile *s = tile_new(dt, 3, 40, 3, 37), *t = tile_new(dt, 3, 40, 3, 37);
+            for (uint32_t i = 0; i < 3; ++i)
+                for (uint32_t j = 0; j < 40; ++j) tile_put(s, i, j, (i * 40 + j) * 7 & 0xFF);
+            uint64_t *before = tile_snapshot(t);
+            assert_int_equal(pto_set_profile((pto_profile)p), PTO_OK);
+            const pto_status got = pto_tmov(t, s);
+            pto_tile *m = NULL, *l = NULL;
+            assert_int_equal(pto_tile_create_cube(dt, 16, 32, PTO_LOC_MAT, PTO_LAYOUT_NZ, &m), PTO_OK);
+            assert_int_equal(pto_tile_create_cube(dt, 16, 32, PTO_LOC_LEFT,
+                                                  p == PTO_PROFILE_A2A3 ? PTO_LAYOUT_ZZ : PTO_LAYOUT_NZ, &l),
+                             PTO_OK);
+            const pto_status cube = pto_tmov(l, m);
+            assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+            char what[96];
+            snprintf(what, sizeof what, "tmov %s on %s", pto_dtype_string(dt), pto_profile_string((pto_profile)p));
+            expect_status(got, vec_ok ? PTO_OK : PTO_ERR_UNSUPPORTED_DTYPE, what);
+            for (uint32_t i = 0; i < 3; ++i)
+                for (uint32_t j = 0; j < 40; ++j)
+                    assert_int_equal(tile_get(t, i, j),
+                                     vec_ok && j < 37 ? tile_get(s, i, j) : before[i * 40 + j]);
+            const bool cube_ok = p == PTO_PROFILE_HOST || (p == PTO_PROFILE_A2A3) == (dt == PTO_INT4X2);
+            expect_status(cube, cube_ok ? PTO_OK : PTO_ERR_UNSUPPORTED_DTYPE, what);
+            pto_tile *const tiles[] = {s, t, m, l};
+            tiles_destroy(COUNT(tiles), tiles);
+            free(before);
+        }
+}
+
 /* --long: every float32 pattern, on the best target. */
 static void test_every_f32(void **state) {
     (void)state;
@@ -576,6 +615,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_encode_packed),
         cmocka_unit_test(test_a5_fixed_rounding),
         cmocka_unit_test(test_packed_rules),
+        cmocka_unit_test(test_tmov_bytes),
         cmocka_unit_test(test_every_f32),
     };
     return cmocka_run_group_tests(tests, setup_tables, NULL);
