@@ -27,7 +27,31 @@ typedef struct {
     bool has_inf, has_nan, signed_zero;
     double beyond;      /* the first value past the largest finite (virtual) */
     uint32_t beyond_code; /* its code, whose parity decides a RINT tie */
+    /* the non-negative finite values ascending, their codes; the infinity's */
+    double sorted[128];
+    uint32_t sorted_code[128];
+    int finite;
+    uint32_t inf_code;
 } format_table;
+
+/* The sorted list of a table's non-negative finite values (the positive
+ * codes' half), for the reference's search. */
+static void sort_table(format_table *t) {
+    t->finite = 0;
+    for (int c = 0; c < t->codes / 2; ++c) {
+        const double v = t->value[c];
+        if (isinf(v)) t->inf_code = (uint32_t)c;
+        if (isnan(v) || isinf(v)) continue;
+        int k = t->finite++;
+        while (k > 0 && t->sorted[k - 1] > v) {
+            t->sorted[k] = t->sorted[k - 1];
+            t->sorted_code[k] = t->sorted_code[k - 1];
+            --k;
+        }
+        t->sorted[k] = v;
+        t->sorted_code[k] = (uint32_t)c;
+    }
+}
 
 /* sign, exponent field e (bias), fraction f of p bits: IEEE-style fields. */
 static double field_value(int e, int f, int p, int bias) {
@@ -105,6 +129,8 @@ static int setup_tables(void **state) {
     table_mini(&g_e2m1, 2, 1, 1, 2);
     table_mini(&g_e1m2, 1, 2, 1, 2);
     table_hif8(&g_hif8);
+    format_table *const all[] = {&g_e4m3, &g_e5m2, &g_e2m1, &g_e1m2, &g_hif8};
+    for (size_t i = 0; i < COUNT(all); ++i) sort_table(all[i]);
     return 0;
 }
 
@@ -116,16 +142,20 @@ static uint32_t ref_encode(const format_table *t, double x, pto_round_mode mode,
     const bool neg = signbit(x);
     const uint32_t sign = neg ? (uint32_t)t->codes / 2 : 0;
     const double a = fabs(x);
-    double lo = -1, hi = INFINITY, max = 0;
-    uint32_t lo_code = 0, hi_code = 0, max_code = 0, inf_code = 0;
-    for (int c = 0; c < t->codes / 2; ++c) {
-        const double v = t->value[c];
-        if (isinf(v)) inf_code = (uint32_t)c;
-        if (isnan(v) || isinf(v)) continue;
-        if (v > max) max = v, max_code = (uint32_t)c;
-        if (v <= a && v > lo) lo = v, lo_code = (uint32_t)c;
-        if (v >= a && v < hi) hi = v, hi_code = (uint32_t)c;
+    const double max = t->sorted[t->finite - 1];
+    const uint32_t max_code = t->sorted_code[t->finite - 1], inf_code = t->inf_code;
+    /* lo: the largest value <= a; hi: the smallest >= a (a <= max here) */
+    int l = 0, h = t->finite - 1;
+    while (l < h) {
+        const int mid = (l + h + 1) / 2;
+        if (t->sorted[mid] <= a) l = mid;
+        else h = mid - 1;
     }
+    const double lo = t->sorted[l];
+    const uint32_t lo_code = t->sorted_code[l];
+    const int up_index = lo == a || l + 1 >= t->finite ? l : l + 1;
+    const double hi = t->sorted[up_index];
+    const uint32_t hi_code = t->sorted_code[up_index];
     const uint32_t overflow_code = sat ? max_code : t->has_inf ? inf_code : t->has_nan ? t->nan_code : max_code;
     if (isinf(a)) {
         if (t->has_inf) return sign | inf_code;
@@ -569,6 +599,39 @@ static void test_tmov_bytes(void **state) {
         }
 }
 
+/* A program's pto.tcvt through a packed type: a packed tile's cols count
+ * its bytes (PTOAS's logical extent twice that), the values as pto_tcvt's,
+ * a NaN into FP4 refused when it runs. */
+static void test_program_packed(void **state) {
+    (void)state;
+    static const char kText[] =
+        "func.func @k(%s: !pto.tile_buf<vec, 2x64xbf16>, %d: !pto.tile_buf<vec, 2x32x!pto.f4E2M1x2>,\n"
+        "             %b: !pto.tile_buf<vec, 2x64xbf16>) {\n"
+        "  pto.tcvt ins(%s {rmode = #pto<round_mode CAST_RINT>} : !pto.tile_buf<vec, 2x64xbf16>) "
+        "outs(%d : !pto.tile_buf<vec, 2x32x!pto.f4E2M1x2>)\n"
+        "  pto.tcvt ins(%d {rmode = #pto<round_mode CAST_RINT>} : !pto.tile_buf<vec, 2x32x!pto.f4E2M1x2>) "
+        "outs(%b : !pto.tile_buf<vec, 2x64xbf16>)\n"
+        "  return\n}\n";
+    pto_tile *src = tile_new(PTO_BFLOAT16, 2, 64, 2, 64), *fp4 = tile_new(PTO_FLOAT4_E2M1X2, 2, 32, 2, 32),
+             *back = tile_new(PTO_BFLOAT16, 2, 64, 2, 64);
+    for (uint32_t i = 0; i < 2; ++i)
+        for (uint32_t j = 0; j < 64; ++j) tile_put(src, i, j, f32_bits_of((double)(i * 64 + j) / 9.0 - 7.0) >> 16);
+    const char *const names[] = {"s", "d", "b"};
+    pto_tile *const tiles[] = {src, fp4, back};
+    assert_int_equal(run_program_bound(kText, names, tiles, 3, NULL, NULL, 0), PTO_OK);
+    for (uint32_t i = 0; i < 2; ++i)
+        for (uint32_t j = 0; j < 64; ++j) {
+            const double x = bf16_of((uint32_t)tile_get(src, i, j));
+            const uint32_t code = ref_encode(&g_e2m1, x, PTO_ROUND_RINT, true);
+            assert_int_equal((tile_get(fp4, i, j / 2) >> (4 * (j & 1))) & 15, code);
+            assert_true(bf16_of((uint32_t)tile_get(back, i, j)) == g_e2m1.value[code]);
+        }
+    tile_put(src, 1, 5, 0x7FC0);
+    assert_int_equal(run_program_bound(kText, names, tiles, 3, NULL, NULL, 0), PTO_ERR_OUT_OF_RANGE);
+    assert_non_null(strstr(pto_last_error(), "src (1, 5) is a NaN"));
+    tiles_destroy(3, tiles);
+}
+
 /* --long: every float32 pattern, on the best target. */
 static void test_every_f32(void **state) {
     (void)state;
@@ -616,6 +679,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_a5_fixed_rounding),
         cmocka_unit_test(test_packed_rules),
         cmocka_unit_test(test_tmov_bytes),
+        cmocka_unit_test(test_program_packed),
         cmocka_unit_test(test_every_f32),
     };
     return cmocka_run_group_tests(tests, setup_tables, NULL);

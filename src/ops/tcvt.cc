@@ -97,7 +97,7 @@ void RefuseNaNIntoFp4(Validator& v, const pto_tile* src, const pto_tile* dst) {
 }
 
 // A packed pair's placement (apart: no in-place form) and regions.
-void CheckPacked(Validator& v, const pto_tile* src, const pto_tile* dst) {
+void CheckPacked(Validator& v, const pto_tile* src, const pto_tile* dst, bool contents_known) {
   if (src == static_cast<const pto_tile*>(dst) || ValidRegionsOverlap(src, dst)) {
     v.Require(false, PTO_ERR_ALIASING,
               "converting %s to %s needs src and dst apart (a packed type has no in-place "
@@ -106,7 +106,7 @@ void CheckPacked(Validator& v, const pto_tile* src, const pto_tile* dst) {
     return;
   }
   PackedRegions(v, src, dst);
-  if (v.ok()) RefuseNaNIntoFp4(v, src, dst);
+  if (v.ok() && contents_known) RefuseNaNIntoFp4(v, src, dst);
 }
 
 }  // namespace
@@ -139,7 +139,7 @@ pto_status CheckTCvt(const Operands& o, pto_profile profile) {
   }
   if (tmp != nullptr) v.Distinct("tmp", tmp, "dst", dst).Distinct("tmp", tmp, "src", src);
   if (ConvertIsPacked(src->dtype, dst->dtype)) {
-    if (v.ok()) CheckPacked(v, src, dst);
+    if (v.ok()) CheckPacked(v, src, dst, o.contents_known);
     return v.status();
   }
   // In place where the order of elements makes it well defined: the same
