@@ -95,8 +95,8 @@ typedef struct pto_tile pto_tile;
 
 /* Element types. INT64 and UINT64 (0.5) come after FLOAT32, so every earlier
  * value keeps its number: 8-byte two's complement and unsigned integers.
- * "All nine dtypes" below means every dtype but these two; an operation
- * that takes them says so. */
+ * "All nine dtypes" below means every dtype but these two and the
+ * low-precision ones (0.6, below); an operation that takes them says so. */
 typedef enum pto_dtype {
     PTO_INT8 = 0,
     PTO_UINT8 = 1,
@@ -108,8 +108,38 @@ typedef enum pto_dtype {
     PTO_BFLOAT16 = 7, /* bfloat16: the upper half of an IEEE binary32 */
     PTO_FLOAT32 = 8,
     PTO_INT64 = 9,
-    PTO_UINT64 = 10
+    PTO_UINT64 = 10,
+    PTO_FLOAT8_E4M3 = 11,
+    PTO_FLOAT8_E5M2 = 12,
+    PTO_HIFLOAT8 = 13,
+    PTO_FLOAT8_E8M0 = 14,   /* MX scale */
+    PTO_FLOAT4_E2M1X2 = 15, /* two values a byte */
+    PTO_FLOAT4_E1M2X2 = 16, /* two values a byte */
+    PTO_INT4X2 = 17         /* two values a byte */
 } pto_dtype;
+
+/* The low-precision types (0.6) follow UINT64, one byte an element each
+ * (pto_dtype_size 1). Their encodings:
+ * - FLOAT8_E4M3: OCP FP8 E4M3FN: bias 7, subnormals, no infinity, NaN
+ *   S.1111.111 only; the largest finite 448.
+ * - FLOAT8_E5M2: OCP FP8 E5M2, IEEE-like: bias 15, subnormals, infinities,
+ *   NaNs; the largest finite 57344.
+ * - HIFLOAT8: Ascend's HiFloat8: sign, a prefix-coded dot field D (11: 4
+ *   exponent bits and 1 mantissa bit, 10: 3 and 2, 01: 2 and 3, 001: 1 and
+ *   3, 0001: 0 and 3), the exponent in sign-magnitude with an implicit
+ *   leading 1, the mantissa with an implicit 1; 0000mmm below that is
+ *   2^(m - 23) (m = 1..7), 0x00 zero, 0x80 NaN, 0x6F/0xEF infinity; the
+ *   largest finite 2^15, the smallest 2^-22.
+ * - FLOAT8_E8M0: OCP E8M0FNU, the MX scale: 2^(e - 127) for e = 0..254,
+ *   0xFF NaN; no sign, no zero.
+ * - FLOAT4_E2M1X2, FLOAT4_E1M2X2: two 4-bit floats a byte, element 2k in
+ *   the low nibble of byte k, 2k + 1 in the high one; E2M1 is OCP FP4
+ *   E2M1FN (0, 0.5, 1, 1.5, 2, 3, 4, 6 and negatives), E1M2 has 0, 0.25 ..
+ *   1.75 in steps of 0.25 and negatives; neither has infinity or NaN.
+ * - INT4X2: two 4-bit two's complement integers (-8..7) a byte, packed as
+ *   the FLOAT4 types.
+ * A tile of a packed type counts its cols in bytes (a row of cols bytes
+ * holds 2 * cols values), as pto-isa's and PTOAS's x2 types do. */
 
 /* Result of every fallible call. */
 typedef enum pto_status {
@@ -245,7 +275,9 @@ PTO_API const char *pto_last_error(void);
  * "SSE4" or "EMU128" (the portable fallback). Never NULL. */
 PTO_API const char *pto_simd_target(void);
 
-/* Bytes per element of dtype; 0 for a value outside the enum. */
+/* Bytes per element of dtype (1 for the low-precision types, whose packed
+ * ones count a byte of two values as an element); 0 for a value outside the
+ * enum. */
 PTO_API size_t pto_dtype_size(pto_dtype dtype);
 
 /* ------------------------------------------------------------------------ */
@@ -862,7 +894,10 @@ PTO_API pto_status pto_tpartmul(pto_tile *dst, const pto_tile *src0, const pto_t
  * profile: both NPU implementations copy vector tiles as bytes whatever the
  * element type (docs/profiles.md [F-TMOV]). The A5 implementation copies the
  * overlap of the two valid regions; here they must be equal, as for every
- * unary operation.
+ * unary operation. The low-precision types (0.6) as bytes where the page
+ * lists them: A5 FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT4_E2M1X2,
+ * FLOAT4_E1M2X2 (its CommonCheck); A2A3 INT4X2 (the one of them its cube
+ * knows); HOST their union.
  *
  * With a cube tile on either side ("Cube tiles"), the cube's moves instead:
  * dst's valid region, each element read at its (row, column) of src and
@@ -874,6 +909,9 @@ PTO_API pto_status pto_tpartmul(pto_tile *dst, const pto_tile *src0, const pto_t
  *   multiply takes it (ZZ on A2A3, NZ on A5), a right dst ZN
  *   (PTO_ERR_INVALID_ARGUMENT);
  * - src's dtype is dst's (PTO_ERR_DTYPE_MISMATCH: no fixpipe conversion);
+ *   of the low-precision types A2A3 moves INT4X2 only, A5 every one but
+ *   INT4X2 (FLOAT8_E8M0 for the MX scales), HOST all
+ *   (PTO_ERR_UNSUPPORTED_DTYPE);
  * - src and dst are different tiles sharing no byte (PTO_ERR_ALIASING);
  * - a move to left, right or bias, and every move under A2A3, takes a src of
  *   dst's rows x cols; dst's valid region lies within src's rows x cols; under
@@ -1409,19 +1447,29 @@ PTO_API pto_status pto_tcolexpanddiv(pto_tile *dst, const pto_tile *src0, const 
  *   -> FLOAT16 (after the pair).
  *   PTO_PROFILE_A2A3 (the page's A2A3 column, libpto's dtypes):
  *     FLOAT32 -> FLOAT16, FLOAT32, BFLOAT16, INT16, INT32, INT64
- *     FLOAT16 -> FLOAT32, INT32, INT16, INT8, UINT8
+ *     FLOAT16 -> FLOAT32, INT32, INT16, INT8, UINT8, INT4X2
  *     BFLOAT16 -> FLOAT32, INT32;  INT16 -> FLOAT16, FLOAT32
  *     INT32 -> FLOAT32, INT16, INT64, FLOAT16;  INT64 -> FLOAT32, INT32
- *     UINT8 -> FLOAT16;  INT8 -> FLOAT16
+ *     UINT8 -> FLOAT16;  INT8 -> FLOAT16;  INT4X2 -> FLOAT16
  *   PTO_PROFILE_A5 (the A5 column):
- *     FLOAT32 -> FLOAT32, FLOAT16, BFLOAT16, INT16, INT32, INT64
- *     FLOAT16 -> FLOAT32, INT32, INT16, INT8, UINT8
- *     BFLOAT16 -> FLOAT32, INT32, FLOAT16
+ *     FLOAT32 -> FLOAT32, FLOAT16, BFLOAT16, INT16, INT32, INT64, FLOAT8_E4M3,
+ *       FLOAT8_E5M2, HIFLOAT8
+ *     FLOAT16 -> FLOAT32, INT32, INT16, INT8, UINT8, HIFLOAT8
+ *     BFLOAT16 -> FLOAT32, INT32, FLOAT16, FLOAT4_E1M2X2, FLOAT4_E2M1X2
+ *     FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8 -> FLOAT32
+ *     FLOAT4_E1M2X2, FLOAT4_E2M1X2 -> BFLOAT16
  *     INT16 -> UINT8, FLOAT16, FLOAT32, UINT32, INT32
  *     INT32 -> FLOAT32, INT16, UINT16, INT64, UINT8;  INT64 -> FLOAT32, INT32
  *     UINT8 -> FLOAT16, UINT16
  *     INT8 -> FLOAT16, INT16, INT32;  UINT32 -> UINT8, UINT16, INT16
  *   PTO_PROFILE_HOST: the union of the two.
+ * - A pair with a packed side (FLOAT4_*X2, INT4X2): the packed tile's valid
+ *   cols count bytes, two values each, so the other's valid cols are twice
+ *   as many and the valid rows equal (PTO_ERR_SHAPE_MISMATCH); src and dst
+ *   share no byte of their valid regions (PTO_ERR_ALIASING: no in-place
+ *   form); a NaN in src converted to an FP4 type, which has none, is
+ *   PTO_ERR_OUT_OF_RANGE naming its (row, col), nothing written. These
+ *   replace the in-place and region rules below.
  * - tmp may be NULL (libpto needs no scratch); if given it must be a handle
  *   distinct from dst and src (PTO_ERR_ALIASING), may have any dtype and
  *   shape, and is neither read nor written.
@@ -1453,7 +1501,18 @@ PTO_API pto_status pto_tcolexpanddiv(pto_tile *dst, const pto_tile *src0, const 
  *   src saturates (NaN -> 0) under HOST; under A2A3 and A5 FLOAT32 -> INT16,
  *   FLOAT16 -> INT16, INT8 and UINT8 go through INT32 as the NPU does
  *   (saturated to INT32, NaN -> 0, then the low bits kept), every other
- *   float -> integer pair saturates. */
+ *   float -> integer pair saturates.
+ * - The low-precision dtypes (encodings at pto_dtype): FP8 and FP4 round and
+ *   overflow as above, except where the format lacks an infinity: FLOAT8_E4M3
+ *   gives its NaN where the rule above says infinity (an infinite src too)
+ *   unless saturating, the FP4 types their largest finite value always.
+ *   HIFLOAT8 rounds at the precision of the value's exponent (RINT's tie
+ *   goes to the even code), has no -0 (a zero result is 0x00) and a NaN
+ *   becomes 0x80. A NaN of FP8 or HIFLOAT8 becomes FLOAT32's quiet NaN of
+ *   its sign. INT4X2 results saturate to -8..7 (NaN -> 0) in every mode.
+ *   Under PTO_PROFILE_A5, FLOAT32 -> FLOAT8_E4M3 and FLOAT8_E5M2 round as
+ *   PTO_ROUND_RINT and FLOAT32, FLOAT16 -> HIFLOAT8 as PTO_ROUND_ROUND
+ *   whatever the mode (A5's implementation fixes them). */
 PTO_API pto_status pto_tcvt(pto_tile *dst, const pto_tile *src, pto_tile *tmp, pto_round_mode mode,
                             pto_saturation sat);
 
@@ -1957,7 +2016,9 @@ PTO_API pto_status pto_tmatmul_bias(pto_tile *dst, const pto_tile *a, const pto_
 
 /* The dtype's name without the PTO_ prefix: "INT8", "UINT8", "INT16",
  * "UINT16", "INT32", "UINT32", "FLOAT16", "BFLOAT16", "FLOAT32", "INT64",
- * "UINT64"; "UNKNOWN" for a value outside the enum. Never NULL. */
+ * "UINT64", "FLOAT8_E4M3", "FLOAT8_E5M2", "HIFLOAT8", "FLOAT8_E8M0",
+ * "FLOAT4_E2M1X2", "FLOAT4_E1M2X2", "INT4X2"; "UNKNOWN" for a value outside
+ * the enum. Never NULL. */
 PTO_API const char *pto_dtype_string(pto_dtype d);
 
 /* ------------------------------------------------------------------------ */

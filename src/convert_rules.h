@@ -26,10 +26,12 @@ using namespace def_dtypes;  // NOLINT: the page's names, as operations.def spel
 #define PTO_DTYPE_LIST(...) DtypesOf({__VA_ARGS__})
 inline constexpr ConvertTargets kConvertTargets[] = {
     {PTO_FLOAT32, PTO_DTYPE_LIST(FLOAT16, FLOAT32, BFLOAT16, INT16, INT32, INT64),
-     PTO_DTYPE_LIST(FLOAT32, FLOAT16, BFLOAT16, INT16, INT32, INT64)},
-    {PTO_FLOAT16, PTO_DTYPE_LIST(FLOAT32, INT32, INT16, INT8, UINT8),
-     PTO_DTYPE_LIST(FLOAT32, INT32, INT16, INT8, UINT8)},
-    {PTO_BFLOAT16, PTO_DTYPE_LIST(FLOAT32, INT32), PTO_DTYPE_LIST(FLOAT32, INT32, FLOAT16)},
+     PTO_DTYPE_LIST(FLOAT32, FLOAT16, BFLOAT16, INT16, INT32, INT64, FLOAT8_E4M3, FLOAT8_E5M2,
+                    HIFLOAT8)},
+    {PTO_FLOAT16, PTO_DTYPE_LIST(FLOAT32, INT32, INT16, INT8, UINT8, INT4X2),
+     PTO_DTYPE_LIST(FLOAT32, INT32, INT16, INT8, UINT8, HIFLOAT8)},
+    {PTO_BFLOAT16, PTO_DTYPE_LIST(FLOAT32, INT32),
+     PTO_DTYPE_LIST(FLOAT32, INT32, FLOAT16, FLOAT4_E1M2X2, FLOAT4_E2M1X2)},
     {PTO_INT16, PTO_DTYPE_LIST(FLOAT16, FLOAT32),
      PTO_DTYPE_LIST(UINT8, FLOAT16, FLOAT32, UINT32, INT32)},
     {PTO_INT32, PTO_DTYPE_LIST(FLOAT32, INT16, INT64, FLOAT16),
@@ -37,8 +39,14 @@ inline constexpr ConvertTargets kConvertTargets[] = {
     {PTO_INT64, PTO_DTYPE_LIST(FLOAT32, INT32), PTO_DTYPE_LIST(FLOAT32, INT32)},
     {PTO_UINT8, PTO_DTYPE_LIST(FLOAT16), PTO_DTYPE_LIST(FLOAT16, UINT16)},
     {PTO_INT8, PTO_DTYPE_LIST(FLOAT16), PTO_DTYPE_LIST(FLOAT16, INT16, INT32)},
+    {PTO_INT4X2, PTO_DTYPE_LIST(FLOAT16), DtypesOf({})},
     {PTO_UINT32, DtypesOf({}), PTO_DTYPE_LIST(UINT8, UINT16, INT16)},
     {PTO_UINT16, DtypesOf({}), DtypesOf({})},
+    {PTO_FLOAT8_E4M3, DtypesOf({}), PTO_DTYPE_LIST(FLOAT32)},
+    {PTO_FLOAT8_E5M2, DtypesOf({}), PTO_DTYPE_LIST(FLOAT32)},
+    {PTO_HIFLOAT8, DtypesOf({}), PTO_DTYPE_LIST(FLOAT32)},
+    {PTO_FLOAT4_E1M2X2, DtypesOf({}), PTO_DTYPE_LIST(BFLOAT16)},
+    {PTO_FLOAT4_E2M1X2, DtypesOf({}), PTO_DTYPE_LIST(BFLOAT16)},
 };
 #undef PTO_DTYPE_LIST
 }  // namespace convert_dtypes
@@ -81,6 +89,27 @@ inline const DtypeSet& ConvertDestinations(pto_dtype src, pto_profile profile) {
 // on A2A3, RoundOType only for half <- float on A5).
 inline bool ConvertHasOdd(pto_dtype src, pto_dtype dst) {
   return src == PTO_FLOAT32 && dst == PTO_FLOAT16;
+}
+
+// Whether a dtype holds floating-point values: the IEEE ones and the
+// low-precision floats (not the 4-bit integers).
+inline bool IsFloatFormat(pto_dtype d) {
+  return IsFloatDtype(d) || (IsLowPrecisionDtype(d) && d != PTO_INT4X2);
+}
+
+// A5 rounds these pairs one way whatever the mode (its TCvt.hpp: vcvt with
+// ROUND_R for FLOAT32 -> FP8, ROUND_A for FLOAT32 and FLOAT16 -> HIFLOAT8):
+// that mode, or PTO_ROUND_NONE where the mode is kept.
+inline pto_round_mode A5FixedRounding(pto_dtype src, pto_dtype dst) {
+  if (dst == PTO_FLOAT8_E4M3 || dst == PTO_FLOAT8_E5M2) return PTO_ROUND_RINT;
+  if (dst == PTO_HIFLOAT8 && (src == PTO_FLOAT32 || src == PTO_FLOAT16)) return PTO_ROUND_ROUND;
+  return PTO_ROUND_NONE;
+}
+
+// A conversion to or from a packed type: the packed side's valid cols (bytes)
+// hold twice as many values.
+inline bool ConvertIsPacked(pto_dtype src, pto_dtype dst) {
+  return IsPackedDtype(src) || IsPackedDtype(dst);
 }
 
 // Whether every value of src is exactly a value of dst (a widening pair).

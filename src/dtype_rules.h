@@ -12,8 +12,8 @@
 
 namespace pto {
 
-// How many dtypes the enum has (PTO_INT8 .. PTO_UINT64).
-constexpr size_t kDtypeCount = PTO_UINT64 + 1;
+// How many dtypes the enum has (PTO_INT8 .. PTO_INT4X2).
+constexpr size_t kDtypeCount = PTO_INT4X2 + 1;
 
 constexpr uint32_t DtypeBit(pto_dtype d) { return 1u << static_cast<unsigned>(d); }
 
@@ -41,13 +41,24 @@ constexpr DtypeSet kAllDtypes =
 constexpr DtypeSet kInt64Dtypes = MakeDtypeSet(PTO_INT64, PTO_UINT64);
 constexpr DtypeSet kFloatDtypes = MakeDtypeSet(PTO_FLOAT16, PTO_BFLOAT16, PTO_FLOAT32);
 
+// The low-precision types (0.6): one byte an element, packed pairs for the
+// x2 ones. No operation takes them unless its page lists them.
+constexpr DtypeSet kLowPrecisionDtypes =
+    MakeDtypeSet(PTO_FLOAT8_E4M3, PTO_FLOAT8_E5M2, PTO_HIFLOAT8, PTO_FLOAT8_E8M0,
+                 PTO_FLOAT4_E2M1X2, PTO_FLOAT4_E1M2X2, PTO_INT4X2);
+
 inline bool IsFloatDtype(pto_dtype d) { return kFloatDtypes.Contains(d); }
 constexpr bool Is64BitDtype(pto_dtype d) { return d == PTO_INT64 || d == PTO_UINT64; }
+constexpr bool IsLowPrecisionDtype(pto_dtype d) { return d >= PTO_FLOAT8_E4M3 && d <= PTO_INT4X2; }
+// Two 4-bit values a byte: a tile's cols count bytes, its values twice that.
+constexpr bool IsPackedDtype(pto_dtype d) {
+  return d == PTO_FLOAT4_E2M1X2 || d == PTO_FLOAT4_E1M2X2 || d == PTO_INT4X2;
+}
 
 // Bytes per element of a dtype inside the enum (a tile's), without the call
 // through the exported pto_dtype_size.
 constexpr size_t ElementBytes(pto_dtype d) {
-  return d == PTO_INT8 || d == PTO_UINT8 ? 1
+  return d == PTO_INT8 || d == PTO_UINT8 || IsLowPrecisionDtype(d) ? 1
          : d == PTO_INT32 || d == PTO_UINT32 || d == PTO_FLOAT32 ? 4
          : d == PTO_INT64 || d == PTO_UINT64                     ? 8
                                                                  : 2;
@@ -75,6 +86,13 @@ enum Name : int {
   FLOAT32 = PTO_FLOAT32,
   INT64 = PTO_INT64,
   UINT64 = PTO_UINT64,
+  FLOAT8_E4M3 = PTO_FLOAT8_E4M3,
+  FLOAT8_E5M2 = PTO_FLOAT8_E5M2,
+  HIFLOAT8 = PTO_HIFLOAT8,
+  FLOAT8_E8M0 = PTO_FLOAT8_E8M0,
+  FLOAT4_E2M1X2 = PTO_FLOAT4_E2M1X2,
+  FLOAT4_E1M2X2 = PTO_FLOAT4_E1M2X2,
+  INT4X2 = PTO_INT4X2,
   ALL = -1,
   FLOAT = -2,
   NONE = -3,

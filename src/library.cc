@@ -36,6 +36,13 @@ size_t pto_dtype_size(pto_dtype dtype) {
   switch (pto::RawEnumValue(dtype)) {
     case PTO_INT8:
     case PTO_UINT8:
+    case PTO_FLOAT8_E4M3:
+    case PTO_FLOAT8_E5M2:
+    case PTO_HIFLOAT8:
+    case PTO_FLOAT8_E8M0:
+    case PTO_FLOAT4_E2M1X2:
+    case PTO_FLOAT4_E1M2X2:
+    case PTO_INT4X2:
       return 1;
     case PTO_INT16:
     case PTO_UINT16:

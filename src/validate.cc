@@ -34,7 +34,7 @@ pto_status FailUnsupported(const char* function, OpDtypes op, pto_profile profil
   const bool host_refuses = !AcceptedDtypes(op, PTO_PROFILE_HOST).Contains(t->dtype);
   if (host_refuses) profile = PTO_PROFILE_HOST;
   const DtypeSet& accepted = AcceptedDtypes(op, profile);
-  char list[128] = "no dtype";
+  char list[320] = "no dtype";
   size_t used = 0;
   for (uint32_t i = 0; i < accepted.count && used < sizeof(list); ++i) {
     const int n = snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "",

@@ -189,12 +189,15 @@ pto_status RunTPartAdd(Cell& c) {  // 1 + 2 = 3 in the corner, 1 elsewhere
   return pto_tpartadd(c.dst.get(), src0.get(), src1.get());
 }
 
-// 1 converted from the first source dtype with a pair to the cell's dtype.
+// 1 converted from the first source dtype with a pair to the cell's dtype
+// (a packed dst's bytes hold two values: twice as many source cols).
 pto_status RunTCvt(Cell& c) {
   pto_status status = PTO_ERR_UNSUPPORTED_DTYPE;
+  const bool packed = c.dtype == PTO_FLOAT4_E2M1X2 || c.dtype == PTO_FLOAT4_E1M2X2 ||
+                      c.dtype == PTO_INT4X2;
   for (pto_dtype from : {PTO_FLOAT32, PTO_FLOAT16, PTO_BFLOAT16, PTO_INT32, PTO_INT16, PTO_INT8,
                          PTO_UINT8, PTO_UINT32, PTO_UINT16}) {
-    Tile src = NewTile(from, kRows, kCols);
+    Tile src = NewTile(from, kRows, packed ? 2 * kCols : kCols);
     Fill(src.get(), 1);
     status = pto_tcvt(c.dst.get(), src.get(), nullptr, PTO_ROUND_RINT, PTO_SAT_ON);
     if (status == PTO_OK) break;

@@ -106,7 +106,9 @@ static const create_at_case kCreateAtCases[] = {
     {PTO_UINT64, 2, 4, 4, -1, PTO_ERR_INVALID_ARGUMENT, "element size"},
     /* invalid before out of range */
     {PTO_FLOAT32, 1, 1, 4097, -1, PTO_ERR_INVALID_ARGUMENT, "element size"},
-    {11, 1, 1, 0, -1, PTO_ERR_INVALID_ARGUMENT, "dtype 11"},
+    {18, 1, 1, 0, -1, PTO_ERR_INVALID_ARGUMENT, "dtype 18"},
+    {PTO_FLOAT8_E4M3, 2, 3, 5, -1, PTO_OK, ""},
+    {PTO_INT4X2, 1, 7, 1023, -1, PTO_ERR_OUT_OF_RANGE, "does not fit"},
     {-1, 1, 1, 0, -1, PTO_ERR_INVALID_ARGUMENT, "dtype -1"},
     {PTO_INT8, 0, 1, 0, -1, PTO_ERR_INVALID_ARGUMENT, "zero dimension"},
     {PTO_INT8, 1, 0, 5000, -1, PTO_ERR_INVALID_ARGUMENT, "zero dimension"},

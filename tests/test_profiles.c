@@ -52,7 +52,9 @@ static const char *const kA2A3ColExpandDivList = "(FLOAT32, FLOAT16)";
 
 static bool is_f32_or_f16(pto_dtype dt) { return dt == PTO_FLOAT32 || dt == PTO_FLOAT16; }
 /* tpow's and tprelu's "all dtypes": the nine of 1, 2 and 4 bytes. */
-static bool is_narrow(pto_dtype dt) { return pto_dtype_size(dt) < 8; }
+/* One of the nine dtypes of 1, 2 and 4 bytes (not the 8-byte integers nor
+ * the low-precision types). */
+static bool is_narrow(pto_dtype dt) { return dt < PTO_INT64; }
 
 static bool host_accepts(op_id op, int algo, pto_dtype dt) {
     if (op_row(op)->family != OP_FAMILY_SPECIAL) return op_accepts(op, PTO_PROFILE_HOST, dt);
@@ -63,7 +65,7 @@ static bool host_accepts(op_id op, int algo, pto_dtype dt) {
         return is_f32_or_f16(dt) || dt == PTO_INT16 || dt == PTO_INT32 || dt == PTO_UINT16 ||
                dt == PTO_UINT32;
     case OP_TPRELU: return is_narrow(dt);
-    case OP_TPARTADD: return true; /* the 8-byte integers too */
+    case OP_TPARTADD: return dt <= PTO_UINT64; /* the 8-byte integers too */
     default: return false;
     }
 }
@@ -290,16 +292,18 @@ static void test_profile_table(void **state) {
                 TEST_DTYPE_COUNT - (size_t)__builtin_popcount(op_row((op_id)op)->dtypes[p] & TEST_ALL_DTYPES);
         }
     }
-    /* 3 profiles x (2 tpow algorithms + 4 ops) x 11 dtypes. */
-    assert_int_equal(cells - family_cells, 3 * 6 * 11);
+    /* 3 profiles x (2 tpow algorithms + 4 ops) x 18 dtypes. */
+    assert_int_equal(cells - family_cells, 3 * 6 * 18);
     /* HOST refuses 8+2 tpow cells (HIGH_PRECISION's 8 integers, DEFAULT's
      * INT64 and UINT64), 9 trsqrt, 5 tcolexpanddiv (INT8, UINT8, BFLOAT16
      * and the 8-byte integers) and 2 tprelu (the 8-byte integers); A5 those
      * and 9 tprelu; A2A3 4+4 tpow (FLOAT16, BFLOAT16 and the 8-byte integers
      * under either algorithm), 9 trsqrt, 9 tcolexpanddiv, 9 tprelu, 7
-     * tpartadd. */
+     * tpartadd; and every profile each of the six cells' 7 low-precision
+     * dtypes. */
     assert_int_equal(refusals - family_refusals,
-                     (8 + 2 + 9 + 5 + 2) + (8 + 2 + 9 + 5 + 9) + (4 + 4 + 9 + 9 + 9 + 7));
+                     (8 + 2 + 9 + 5 + 2) + (8 + 2 + 9 + 5 + 9) + (4 + 4 + 9 + 9 + 9 + 7) +
+                         3 * 6 * 7);
     print_message("[profiles] %zu table cells, %zu refusals checked\n", cells, refusals);
 }
 

@@ -35,6 +35,13 @@ static const char *spelling(pto_dtype dt) {
     case PTO_FLOAT32: return "f32";
     case PTO_INT64: return "i64";
     case PTO_UINT64: return "ui64";
+    case PTO_FLOAT8_E4M3: return "f8E4M3FN";
+    case PTO_FLOAT8_E5M2: return "f8E5M2";
+    case PTO_HIFLOAT8: return "!pto.hif8";
+    case PTO_FLOAT8_E8M0: return "!pto.f8E8M0";
+    case PTO_FLOAT4_E2M1X2: return "!pto.f4E2M1x2";
+    case PTO_FLOAT4_E1M2X2: return "!pto.f4E1M2x2";
+    case PTO_INT4X2: return "!pto.i4x2";
     }
     return "?";
 }
@@ -487,7 +494,8 @@ static const refusal kRefusals[] = {
     {PTO_PROFILE_HOST, "%d = tpartadd %a, %b, %c : " T16, PTO_ERR_INVALID_ARGUMENT,
      "1:6: error: tpartadd takes 2 operands, not 3"},
     {PTO_PROFILE_HOST, "%d = tprelu %a, %b : !pto.tile<16x16xf64>", PTO_ERR_INVALID_ARGUMENT,
-     "1:32: error: element type 'f64' is not supported (f32, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64)"},
+     "1:32: error: element type 'f64' is not supported (f32, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64, "
+     "f8E4M3FN, f8E5M2, !pto.hif8, !pto.f8E8M0, !pto.f4E2M1x2, !pto.f4E1M2x2, !pto.i4x2)"},
     {PTO_PROFILE_HOST, "pto.tprelu ins(%a, %b : !pto.tile_buf<mat, 16x16xf32>, " B16 ") outs(%d : " B16 ")",
      PTO_ERR_INVALID_ARGUMENT, "1:25: error: %a would be a parameter in the mat memory; a snippet's tiles are vec tiles (a kernel loads the cube's tiles from global memory)"},
     {PTO_PROFILE_HOST, "pto.tprelu ins(%a, %b : !pto.tile_buf<gm, 16x16xf32>, " B16 ") outs(%d : " B16 ")",

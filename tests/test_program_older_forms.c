@@ -407,19 +407,15 @@ static void test_vec_boxed_refusals(void **state) {
                                 "%s would be a parameter laid out NZ; a parameter tile is row-major (none_box)");
 }
 
-/* What stays out, refused with its sentence: float8 and MX types, TQUANT's
+/* What stays out, refused with its sentence: types without a dtype, TQUANT's
  * MX form, and more pipes in a kernel than its hardware flag ids allow. */
 static void test_refusals(void **state) {
     (void)state;
-    expect_program_refused_with("func.func @k(%a: !pto.ptr<f8E4M3FN, gm>) {\n  return\n}\n", NULL,
-                                "t.pto:1:27: error: pointer element type 'f8E4M3FN' is a float8 type: float8 "
-                                "(f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not supported");
-    expect_program_refused_with("func.func @k(%a: !pto.ptr<!pto.f8E8M0, gm>) {\n  return\n}\n", NULL,
-                                "pointer element type '!pto.f8E8M0' is a float8 type");
-    expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<mat, 1x64xf8E5M2>\n"
+    expect_program_refused_with("func.func @k(%a: !pto.ptr<!pto.hif8x2, gm>) {\n  return\n}\n", NULL,
+                                "t.pto:1:27: error: pointer element type '!pto.hif8x2' is not supported (f32, ");
+    expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<mat, 1x64xf8E4M3>\n"
                                 "  return\n}\n",
-                                NULL, "element type 'f8E5M2' is a float8 type: float8 (f8E4M3FN, f8E5M2, e8m0) "
-                                      "and MX matmuls are not supported");
+                                NULL, "element type 'f8E4M3' is not supported");
     expect_program_refused_with(
         "func.func @k(%s: !pto.tile_buf<vec, 16x64xf32>, %d: !pto.tile_buf<vec, 16x64xi8>,\n"
         "             %e: !pto.tile_buf<vec, 16x2xui8>, %m: !pto.tile_buf<vec, 16x2xf32>, %c: !pto.tile_buf<vec, 16x2xf32>) {\n"

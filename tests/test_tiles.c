@@ -55,7 +55,7 @@ static void test_status_strings(void **state) {
 
 static void test_dtype_size(void **state) {
     (void)state;
-    static const size_t kSizes[] = {1, 1, 2, 2, 4, 4, 2, 2, 4, 8, 8};
+    static const size_t kSizes[] = {1, 1, 2, 2, 4, 4, 2, 2, 4, 8, 8, 1, 1, 1, 1, 1, 1, 1};
     assert_int_equal(COUNT(kSizes), TEST_DTYPE_COUNT);
     for (int dt = 0; dt < TEST_DTYPE_COUNT; ++dt) assert_int_equal(pto_dtype_size((pto_dtype)dt), kSizes[dt]);
     assert_int_equal(pto_dtype_size((pto_dtype)TEST_DTYPE_COUNT), 0);
@@ -67,7 +67,9 @@ static void test_dtype_strings(void **state) {
     (void)state;
     static const char *const kNames[] = {"INT8",    "UINT8",    "INT16",   "UINT16",
                                          "INT32",   "UINT32",   "FLOAT16", "BFLOAT16",
-                                         "FLOAT32", "INT64",    "UINT64"};
+                                         "FLOAT32", "INT64",    "UINT64",  "FLOAT8_E4M3",
+                                         "FLOAT8_E5M2", "HIFLOAT8", "FLOAT8_E8M0",
+                                         "FLOAT4_E2M1X2", "FLOAT4_E1M2X2", "INT4X2"};
     assert_int_equal(COUNT(kNames), TEST_DTYPE_COUNT);
     for (int dt = 0; dt < TEST_DTYPE_COUNT; ++dt)
         assert_string_equal(pto_dtype_string((pto_dtype)dt), kNames[dt]);

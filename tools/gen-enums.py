@@ -48,7 +48,7 @@ gen_operations = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gen_operations)
 
 # Words spelled otherwise than capitalised in CamelCase names.
-WORDS = {"DTYPE": "DType", "BFLOAT16": "BFloat16"}
+WORDS = {"DTYPE": "DType", "BFLOAT16": "BFloat16", "HIFLOAT8": "HiFloat8", "INT4X2": "Int4X2"}
 # Go keeps initialisms upper case (CmpEQ, StatusOK).
 GO_INITIALISMS = {"OK", "EQ", "NE", "LT", "GT", "GE", "LE", "ND", "NZ", "ZN", "ZZ", "NN"}
 # Go names no rule gives.

@@ -5,7 +5,8 @@ package pto
 // DType mirrors the C enum pto_dtype: element types. INT64 and UINT64 (0.5)
 // come after FLOAT32, so every earlier value keeps its number: 8-byte two's
 // complement and unsigned integers. "All nine dtypes" below means every
-// dtype but these two; an operation that takes them says so.
+// dtype but these two and the low-precision ones (0.6, below); an operation
+// that takes them says so.
 type DType int
 
 // The values of pto_dtype.
@@ -19,10 +20,21 @@ const (
 	// IEEE binary16.
 	Float16 DType = 6
 	// bfloat16: the upper half of an IEEE binary32.
-	BFloat16 DType = 7
-	Float32  DType = 8
-	Int64    DType = 9
-	Uint64   DType = 10
+	BFloat16   DType = 7
+	Float32    DType = 8
+	Int64      DType = 9
+	Uint64     DType = 10
+	Float8E4M3 DType = 11
+	Float8E5M2 DType = 12
+	HiFloat8   DType = 13
+	// MX scale.
+	Float8E8M0 DType = 14
+	// Two values a byte.
+	Float4E2M1X2 DType = 15
+	// Two values a byte.
+	Float4E1M2X2 DType = 16
+	// Two values a byte.
+	Int4X2 DType = 17
 )
 
 // Status mirrors the C enum pto_status: result of every fallible call.

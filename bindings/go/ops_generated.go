@@ -157,8 +157,10 @@ var tcvtOperands = []string{"dst", "src", "tmp"}
 // TCvt is TCVT (pto_tcvt): src converted to dst's dtype, rounded by the
 // mode; saturating as asked.
 //
-// dst's dtypes: HOST all, INT64; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16,
-// INT32, INT8, UINT8, INT64; A5 all, INT64.
+// dst's dtypes: HOST all, INT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8,
+// FLOAT4_E1M2X2, FLOAT4_E2M1X2, INT4X2; A2A3 FLOAT16, FLOAT32, BFLOAT16,
+// INT16, INT32, INT8, UINT8, INT64, INT4X2; A5 all, INT64, FLOAT8_E4M3,
+// FLOAT8_E5M2, HIFLOAT8, FLOAT4_E1M2X2, FLOAT4_E2M1X2.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
 func TCvt(dst *Tile, src *Tile, tmp *Tile, mode RoundMode, sat Saturation) error {
@@ -754,8 +756,10 @@ var tmovOperands = []string{"dst", "src"}
 // TMov is TMOV (pto_tmov): a copy of src's valid region (vec to vec), bit
 // for bit.
 //
-// dst's dtypes: HOST all, INT64, UINT64; A2A3 all, INT64, UINT64; A5 all,
-// INT64, UINT64.
+// dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8,
+// FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2; A2A3 all, INT64, UINT64, INT4X2; A5
+// all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT4_E2M1X2,
+// FLOAT4_E1M2X2.
 func TMov(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}

@@ -106,6 +106,8 @@ func TestDTypes(t *testing.T) {
 	sizes := map[pto.DType]int{
 		pto.Int8: 1, pto.Uint8: 1, pto.Int16: 2, pto.Uint16: 2, pto.Int32: 4, pto.Uint32: 4,
 		pto.Float16: 2, pto.BFloat16: 2, pto.Float32: 4, pto.Int64: 8, pto.Uint64: 8,
+		pto.Float8E4M3: 1, pto.Float8E5M2: 1, pto.HiFloat8: 1, pto.Float8E8M0: 1,
+		pto.Float4E2M1X2: 1, pto.Float4E1M2X2: 1, pto.Int4X2: 1,
 	}
 	for d, size := range sizes {
 		if d.Size() != size {

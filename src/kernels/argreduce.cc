@@ -86,8 +86,7 @@ void ArgReduceIn(pto_dtype dtype, bool along_rows, size_t rows, size_t cols, con
     case PTO_FLOAT16: return ArgReduceTyped<FloatKey<uint16_t, 0x7C00>, kMax>(along_rows, size, rows, cols, dst, src);
     case PTO_BFLOAT16: return ArgReduceTyped<FloatKey<uint16_t, 0x7F80>, kMax>(along_rows, size, rows, cols, dst, src);
     case PTO_FLOAT32: return ArgReduceTyped<FloatKey<uint32_t, 0x7F800000u>, kMax>(along_rows, size, rows, cols, dst, src);
-    case PTO_INT64:
-    case PTO_UINT64: break;  // no index reduction lists them
+    default: break;  // INT64, UINT64, the low-precision types: no index reduction lists them
   }
 }
 

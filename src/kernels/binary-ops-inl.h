@@ -326,6 +326,11 @@ constexpr uint32_t kEveryDtype = kAllDtypes.mask;
 // for INT64 and UINT64 before it).
 template <uint32_t kDtypes, class Fn>
 HWY_INLINE void VisitDtypeIn(pto_dtype dtype, const Fn& fn) {
+  // A row that lists a low-precision type only moves its bytes (tmov):
+  // uint8_t lanes carry them.
+  if constexpr ((kDtypes & kLowPrecisionDtypes.mask) != 0) {
+    if (IsLowPrecisionDtype(dtype)) return fn(uint8_t{});
+  }
   if constexpr ((kDtypes & kInt64Dtypes.mask) != 0) {
     if (dtype == PTO_INT64) return fn(int64_t{});
     if (dtype == PTO_UINT64) return fn(uint64_t{});

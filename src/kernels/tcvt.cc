@@ -15,6 +15,7 @@
 #include "hwy/highway.h"
 #include "src/dtype_rules.h"
 #include "src/kernels/kernels.h"
+#include "src/low_precision.h"
 #include "src/kernels/simd-inl.h"
 
 #ifndef PTO_KERNELS_TCVT_SCALAR_
@@ -40,13 +41,14 @@ inline bool IsFloat(pto_dtype t) {
   return t == PTO_FLOAT16 || t == PTO_BFLOAT16 || t == PTO_FLOAT32;
 }
 inline int IntBits(pto_dtype t) {
-  return t == PTO_INT8 || t == PTO_UINT8     ? 8
+  return t == PTO_INT4X2                     ? 4
+         : t == PTO_INT8 || t == PTO_UINT8   ? 8
          : t == PTO_INT16 || t == PTO_UINT16 ? 16
          : t == PTO_INT64 || t == PTO_UINT64 ? 64
                                              : 32;
 }
 inline bool IsSigned(pto_dtype t) {
-  return t == PTO_INT8 || t == PTO_INT16 || t == PTO_INT32 || t == PTO_INT64;
+  return t == PTO_INT8 || t == PTO_INT16 || t == PTO_INT32 || t == PTO_INT64 || t == PTO_INT4X2;
 }
 
 // (-1)^negative * mantissa * 2^exponent, or a NaN (payload: the fraction
@@ -62,6 +64,11 @@ struct Value {
 // 2^63 included, fits the 64-bit mantissa).
 inline Value Decode(pto_dtype t, uint64_t element) {
   Value v{false, false, false, 0, 0, 0};
+  if (IsLowPrecisionDtype(t)) {
+    // A NaN of these types carries no payload: float32's is its quiet NaN.
+    const lowp::Decoded d = lowp::Decode(t, static_cast<uint32_t>(element));
+    return Value{d.nan, d.inf, d.negative, d.mantissa, d.exponent, 0};
+  }
   if (!IsFloat(t)) {
     const int n = IntBits(t);
     v.negative = IsSigned(t) && ((element >> (n - 1)) & 1) != 0;
@@ -155,6 +162,121 @@ inline uint32_t EncodeFloat(pto_dtype t, const Value& v, pto_round_mode mode, bo
   return sign | static_cast<uint32_t>(m);  // subnormal (or zero)
 }
 
+// ---- the low-precision floats ----------------------------------------------
+
+// The value beyond the largest finite: infinity where the format has one and
+// the mode overflows to it (OverflowsToInfinity) without saturation, else
+// the largest finite, or E4M3FN's NaN where it has no infinity to give.
+enum class Overflow { kLargest, kInfinity, kNaN };
+inline Overflow OverflowOf(bool has_inf, bool has_nan, pto_round_mode mode, bool negative,
+                           bool saturate) {
+  if (saturate || !OverflowsToInfinity(mode, negative)) return Overflow::kLargest;
+  return has_inf ? Overflow::kInfinity : has_nan ? Overflow::kNaN : Overflow::kLargest;
+}
+
+// FP8 E4M3FN and E5M2, FP4 E2M1 and E1M2 (lowp::MiniFormat): rounded once by
+// the mode. An infinity stays one in E5M2; without one, it is the largest
+// finite under saturation (and in FP4, which has no NaN either), else
+// E4M3FN's NaN. FP4 has no NaN: tcvt's check refuses one before this runs.
+inline uint32_t EncodeMini(pto_dtype t, const Value& v, pto_round_mode mode, bool saturate) {
+  const lowp::MiniFormat f = lowp::MiniFormatOf(t);
+  const int p = f.frac_bits;
+  const uint32_t sign = static_cast<uint32_t>(v.negative) << (p + f.exp_bits);
+  const uint32_t exp_all = (1u << f.exp_bits) - 1;
+  const uint32_t inf_mag = exp_all << p;                        // E5M2
+  const uint32_t nan_mag = f.single_nan ? (inf_mag | ((1u << p) - 1)) : (inf_mag | (1u << (p - 1)));
+  const uint32_t max_mag = f.ieee_specials ? inf_mag - 1 : f.single_nan ? nan_mag - 1 : inf_mag | ((1u << p) - 1);
+  const bool has_inf = f.ieee_specials, has_nan = f.ieee_specials || f.single_nan;
+  if (v.nan) return has_nan ? sign | nan_mag : sign;
+  if (v.inf) {
+    if (has_inf) return sign | inf_mag;
+    return sign | (saturate || !has_nan ? max_mag : nan_mag);
+  }
+  if (v.mantissa == 0) return sign;
+  const int top = BitLength(v.mantissa) - 1 + v.exponent;
+  const int emin = 1 - f.bias;
+  // Far above the range: the exponent below would not fit; it overflows.
+  if (top > (1 << f.exp_bits) + 1) {
+    const Overflow o = OverflowOf(has_inf, has_nan, mode, v.negative, saturate);
+    return sign | (o == Overflow::kLargest ? max_mag : o == Overflow::kInfinity ? inf_mag : nan_mag);
+  }
+  int quantum = (top > emin ? top : emin) - p;
+  uint64_t m = RoundShift(v.mantissa, quantum - v.exponent, v.negative, mode);
+  if (m == (uint64_t{1} << (p + 1))) m >>= 1, ++quantum;
+  uint32_t mag = static_cast<uint32_t>(m);  // subnormal (or zero)
+  if (m >= (uint64_t{1} << p)) {
+    const int biased = quantum + p + f.bias;
+    mag = biased > static_cast<int>(exp_all)
+              ? max_mag + 1  // beyond every code: overflow below
+              : (static_cast<uint32_t>(biased) << p) | static_cast<uint32_t>(m - (uint64_t{1} << p));
+  }
+  if (mag > max_mag) {
+    const Overflow o = OverflowOf(has_inf, has_nan, mode, v.negative, saturate);
+    return sign | (o == Overflow::kLargest ? max_mag : o == Overflow::kInfinity ? inf_mag : nan_mag);
+  }
+  return sign | mag;
+}
+
+// HiFloat8's mantissa bits at exponent e (|e| <= 15): 3 up to |e| = 3, 2 up
+// to 7, 1 up to 15; none below -15 (its 2^(m - 23) codes).
+inline int HiF8MantissaBits(int e) {
+  const int a = e < 0 ? -e : e;
+  return e < -15 ? 0 : a <= 3 ? 3 : a <= 7 ? 2 : 1;
+}
+
+// The code of r * 2^q, a HiFloat8 value in (0, 2^15] (its magnitude).
+inline uint32_t HiF8Code(uint64_t r, int q) {
+  const int e = BitLength(r) - 1 + q;
+  if (e < -15) return static_cast<uint32_t>(e + 23);  // 2^e, e in -22..-16
+  const int man_bits = HiF8MantissaBits(e);
+  // r's bits below its top: man_bits of them once trailing zeros are dropped
+  // (a carry leaves r = 2^(bits + 1)).
+  const int extra = (e - q) - man_bits;
+  const uint64_t m = extra >= 0 ? r >> extra : r << -extra;
+  const uint32_t frac = static_cast<uint32_t>(m) - (1u << man_bits);
+  const uint32_t neg = e < 0 ? 1u : 0u;
+  const uint32_t a = static_cast<uint32_t>(e < 0 ? -e : e);
+  if (e == 0) return 0x08u | frac;
+  if (a == 1) return 0x10u | (neg << 3) | frac;
+  if (a <= 3) return 0x20u | (neg << 4) | ((a & 1u) << 3) | frac;
+  if (a <= 7) return 0x40u | (neg << 4) | ((a & 3u) << 2) | frac;
+  return 0x60u | (neg << 4) | ((a & 7u) << 1) | frac;
+}
+
+// HiFloat8, rounded once by the mode at the value's precision (its tapered
+// mantissa); RINT's tie goes to the even code (below 2^-15, where the codes
+// are powers of two, to the one whose code is even). No -0: a zero result
+// is 0x00. Infinity stays infinity; beyond 2^15 overflows (OverflowOf).
+inline uint32_t EncodeHiF8(const Value& v, pto_round_mode mode, bool saturate) {
+  const uint32_t sign = v.negative ? 0x80u : 0u;
+  if (v.nan) return 0x80u;
+  if (v.inf) return sign | 0x6Fu;
+  if (v.mantissa == 0) return 0;
+  const int top = BitLength(v.mantissa) - 1 + v.exponent;
+  const Overflow o = OverflowOf(true, true, mode, v.negative, saturate);
+  const uint32_t overflow = sign | (o == Overflow::kLargest ? 0x6Eu : 0x6Fu);
+  if (top > 15) return overflow;
+  const int q = top < -22 ? -22 : top - HiF8MantissaBits(top);  // the last bit's exponent
+  const int shift = q - v.exponent;
+  uint64_t r;
+  if (mode == PTO_ROUND_RINT && top < -15 && shift > 0) {
+    // kept is 0 or 1 (units of 2^q): a tie goes to the even code, 0x00's
+    // below 2^-22, else that of 2^q (code q + 23) or of 2^(q+1) (q + 24).
+    const uint64_t kept = shift >= 64 ? 0 : v.mantissa >> shift;
+    const uint64_t rest = shift >= 64 ? v.mantissa : v.mantissa - (kept << shift);
+    const uint64_t half = shift > 64 ? ~uint64_t{0} : uint64_t{1} << (shift - 1);
+    const bool up = rest > half || (rest == half && shift <= 64 && kept == 1 && ((q + 23) & 1) != 0);
+    r = kept + (up ? 1 : 0);
+  } else {
+    r = RoundShift(v.mantissa, shift, v.negative, mode);
+  }
+  if (r == 0) return 0;
+  // r * 2^q > 2^15: beyond the largest finite.
+  if (BitLength(r) - 1 + q > 15 || (BitLength(r) - 1 + q == 15 && (r & (r - 1)) != 0))
+    return overflow;
+  return sign | HiF8Code(r, q);
+}
+
 // The value rounded to an integer by the mode, in dst's range by `overflow`
 // (the result zero-extended). In 128 bits: an integer source's 64-bit
 // magnitude and a float's beyond 2^64 both fit.
@@ -189,6 +311,9 @@ inline uint64_t EncodeInt(pto_dtype t, const Value& v, pto_round_mode mode,
 
 inline uint64_t Element(const ConvertSpec& spec, uint64_t bits) {
   Value v = Decode(spec.src, bits);
+  if (spec.dst == PTO_HIFLOAT8) return EncodeHiF8(v, spec.round, spec.saturate_float);
+  if (IsLowPrecisionDtype(spec.dst) && spec.dst != PTO_INT4X2)
+    return EncodeMini(spec.dst, v, spec.round, spec.saturate_float);
   if (!IsFloat(spec.dst)) return EncodeInt(spec.dst, v, spec.round, spec.int_overflow);
   if (spec.dst == spec.src && !v.nan && !v.inf && v.exponent < 0) {
     // FLOAT32 -> FLOAT32 rounds to an integral value (zeros keep the sign).
@@ -212,6 +337,28 @@ inline void Store(size_t size, void* p, size_t i, uint64_t bits) {
     case 2: static_cast<uint16_t*>(p)[i] = static_cast<uint16_t>(bits); break;
     case 8: static_cast<uint64_t*>(p)[i] = bits; break;
     default: static_cast<uint32_t*>(p)[i] = static_cast<uint32_t>(bits); break;
+  }
+}
+
+// Value i of a packed row (two 4-bit values a byte, the first low).
+inline uint64_t LoadNibble(const void* p, size_t i) {
+  return (static_cast<const uint8_t*>(p)[i >> 1] >> (4 * (i & 1))) & 0xFu;
+}
+inline void StoreNibble(void* p, size_t i, uint64_t bits) {
+  uint8_t* byte = static_cast<uint8_t*>(p) + (i >> 1);
+  const unsigned shift = 4 * (i & 1);
+  *byte = static_cast<uint8_t>((*byte & ~(0xFu << shift)) | ((bits & 0xFu) << shift));
+}
+
+// Values [0, n) of one row with a packed side, one at a time.
+inline void PackedRange(const ConvertSpec& spec, size_t n, void* dst, const void* src) {
+  const bool packed_src = IsPackedDtype(spec.src);
+  const size_t in_size = ElementBytes(spec.src), out_size = ElementBytes(spec.dst);
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t in = packed_src ? LoadNibble(src, i) : Load(in_size, src, i);
+    const uint64_t out = Element(spec, in);
+    if (IsPackedDtype(spec.dst)) StoreNibble(dst, i, out);
+    else Store(out_size, dst, i, out);
   }
 }
 
@@ -530,6 +677,10 @@ HWY_INLINE void ConvertRows(const ConvertSpec& spec, size_t rows, size_t cols, v
   for (size_t r = 0; r < rows; ++r) {
     char* out = static_cast<char*>(dst) + r * dst_stride * out_size;
     const char* in = static_cast<const char*>(src) + r * src_stride * in_size;
+    if (IsPackedDtype(spec.src) || IsPackedDtype(spec.dst)) {  // cols counts values
+      kernels::tcvt::PackedRange(spec, cols, out, in);
+      continue;
+    }
     size_t i = 0;
     if (vector) {
       for (; i + lanes <= cols; i += lanes)

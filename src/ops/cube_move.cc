@@ -66,8 +66,15 @@ pto_status CheckCubeMove(const Operands& o, pto_profile profile) {
   }
   v.Require(src->dtype == dst->dtype, PTO_ERR_DTYPE_MISMATCH,
             "src is %s and dst %s; the cube's moves keep the dtype", DtypeName(src->dtype),
-            DtypeName(dst->dtype))
-      .Distinct("src", src, "dst", dst)
+            DtypeName(dst->dtype));
+  // The low-precision types: A2A3's cube knows the 4-bit integers only, A5's
+  // TMOV (CommonCheck, CommonCheckMX) the 8-bit and 4-bit floats, not them.
+  const pto_dtype d = dst->dtype;
+  if (v.ok() && IsLowPrecisionDtype(d) && profile != PTO_PROFILE_HOST)
+    v.Require(profile == PTO_PROFILE_A2A3 ? d == PTO_INT4X2 : d != PTO_INT4X2,
+              PTO_ERR_UNSUPPORTED_DTYPE, "the cube's moves on %s do not carry %s",
+              pto_profile_string(profile), DtypeName(d));
+  v.Distinct("src", src, "dst", dst)
       .Require(!StorageShared(src, dst), PTO_ERR_ALIASING,
                "src shares storage with dst, which the move writes while it reads src");
   const bool same_shape = src->rows == dst->rows && src->cols == dst->cols;

@@ -23,9 +23,9 @@ namespace {
 
 // ---- tcvt ----------------------------------------------------------------
 
-// "FLOAT32, INT16" (at most nine names).
+// "FLOAT32, INT16" (at most every dtype's name).
 struct DtypeListText {
-  char text[128];
+  char text[320];
 };
 DtypeListText ListOf(const DtypeSet& set) {
   DtypeListText out{};
@@ -54,6 +54,59 @@ void RefuseOverlap(Validator& v, const pto_tile* src, const pto_tile* dst) {
               "would overwrite source rows before they are read",
               static_cast<unsigned>(dst->cols * dst_size), static_cast<unsigned>(src->cols * src_size));
   }
+}
+
+// A packed pair's regions: the same valid rows, the packed side's valid
+// cols (bytes) half the other's (values).
+void PackedRegions(Validator& v, const pto_tile* src, const pto_tile* dst) {
+  const bool packed_dst = IsPackedDtype(dst->dtype);
+  const pto_tile* packed = packed_dst ? dst : src;
+  const pto_tile* other = packed_dst ? src : dst;
+  v.Require(src->valid_rows == dst->valid_rows &&
+                uint64_t{2} * packed->valid_cols == other->valid_cols,
+            PTO_ERR_SHAPE_MISMATCH,
+            "%s's valid region %ux%u (bytes of two %s values) does not hold %s's %ux%u values "
+            "(its valid cols must be twice the packed side's)",
+            packed_dst ? "dst" : "src", packed->valid_rows, packed->valid_cols,
+            DtypeName(packed->dtype), packed_dst ? "src" : "dst", other->valid_rows,
+            other->valid_cols);
+}
+
+// The FP4 formats have no NaN: the first NaN of src's valid region (row
+// order) is refused, naming where it is.
+void RefuseNaNIntoFp4(Validator& v, const pto_tile* src, const pto_tile* dst) {
+  if (dst->dtype != PTO_FLOAT4_E1M2X2 && dst->dtype != PTO_FLOAT4_E2M1X2) return;
+  if (src->dtype != PTO_BFLOAT16 && src->dtype != PTO_FLOAT16 && src->dtype != PTO_FLOAT32) return;
+  const size_t size = ElementBytes(src->dtype);
+  for (uint32_t i = 0; i < src->valid_rows; ++i) {
+    const unsigned char* row = static_cast<const unsigned char*>(src->data) + size_t{i} * src->cols * size;
+    for (uint32_t j = 0; j < src->valid_cols; ++j) {
+      uint32_t bits = 0;
+      memcpy(&bits, row + size_t{j} * size, size);
+      const bool nan = size == 4   ? (bits & 0x7FFFFFFFu) > 0x7F800000u
+                       : src->dtype == PTO_BFLOAT16 ? (bits & 0x7FFFu) > 0x7F80u
+                                                    : (bits & 0x7FFFu) > 0x7C00u;
+      if (nan) {
+        v.Require(false, PTO_ERR_OUT_OF_RANGE,
+                  "src (%u, %u) is a NaN, which %s cannot hold (it has no NaN)", i, j,
+                  DtypeName(dst->dtype));
+        return;
+      }
+    }
+  }
+}
+
+// A packed pair's placement (apart: no in-place form) and regions.
+void CheckPacked(Validator& v, const pto_tile* src, const pto_tile* dst, bool contents_known) {
+  if (src == static_cast<const pto_tile*>(dst) || ValidRegionsOverlap(src, dst)) {
+    v.Require(false, PTO_ERR_ALIASING,
+              "converting %s to %s needs src and dst apart (a packed type has no in-place "
+              "form)",
+              DtypeName(src->dtype), DtypeName(dst->dtype));
+    return;
+  }
+  PackedRegions(v, src, dst);
+  if (v.ok() && contents_known) RefuseNaNIntoFp4(v, src, dst);
 }
 
 }  // namespace
@@ -85,6 +138,10 @@ pto_status CheckTCvt(const Operands& o, pto_profile profile) {
     return v.status();
   }
   if (tmp != nullptr) v.Distinct("tmp", tmp, "dst", dst).Distinct("tmp", tmp, "src", src);
+  if (ConvertIsPacked(src->dtype, dst->dtype)) {
+    if (v.ok()) CheckPacked(v, src, dst, o.contents_known);
+    return v.status();
+  }
   // In place where the order of elements makes it well defined: the same
   // start, dst's elements and rows no wider than src's (overlap.h); or the
   // rows of both in row order, as every row-order instruction's.
@@ -112,12 +169,14 @@ namespace {
 // happens beyond dst's range under the profile (pto_c.h).
 kernels::ConvertSpec ConvertSpecOf(const Operands& o, pto_profile profile) {
   const pto_dtype to = o.dst->dtype, from = o.src0->dtype;
-  const bool float_to_int = IsFloatDtype(from) && !IsFloatDtype(to);
+  const bool float_to_int = IsFloatFormat(from) && !IsFloatFormat(to);
   pto_round_mode round = static_cast<pto_round_mode>(o.attr);
   if (round == PTO_ROUND_NONE) round = float_to_int ? PTO_ROUND_TRUNC : PTO_ROUND_RINT;
+  if (profile == PTO_PROFILE_A5 && A5FixedRounding(from, to) != PTO_ROUND_NONE)
+    round = A5FixedRounding(from, to);
   const bool sat = o.sat == PTO_SAT_ON;
   kernels::IntOverflow overflow = kernels::IntOverflow::kSaturate;
-  if (!sat && !IsFloatDtype(from)) {
+  if (!sat && !IsFloatFormat(from)) {
     overflow = kernels::IntOverflow::kWrap;
   } else if (!sat && profile != PTO_PROFILE_HOST && ConvertWrapsThroughInt32(from, to)) {
     overflow = kernels::IntOverflow::kInt32ThenWrap;
@@ -149,6 +208,10 @@ void ConvertInPlaceByChunks(const kernels::ConvertSpec& spec, pto_tile* dst, con
 void RunTCvt(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const kernels::ConvertSpec spec = ConvertSpecOf(o, profile);
+  if (ConvertIsPacked(o.src0->dtype, dst->dtype)) {  // apart; cols counts values
+    const uint32_t values = IsPackedDtype(dst->dtype) ? o.src0->valid_cols : dst->valid_cols;
+    return kernels::Convert(spec, dst->valid_rows, values, PlaneOf(dst), ConstPlaneOf(o.src0));
+  }
   const bool element_under_element = ElementBytes(o.src0->dtype) == ElementBytes(dst->dtype) &&
                                      o.src0->cols == dst->cols;
   if (o.src0->data == dst->data && !element_under_element)

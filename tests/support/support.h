@@ -25,10 +25,10 @@ extern "C" {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* How many dtypes pto_dtype has (PTO_INT8 .. PTO_UINT64): the first value
+/* How many dtypes pto_dtype has (PTO_INT8 .. PTO_INT4X2): the first value
  * outside the enum; the loops over dtypes run below it. TEST_ALL_DTYPES:
  * every one of them as a set (bit 1 << dtype), as op_info's lists are. */
-#define TEST_DTYPE_COUNT ((int)PTO_UINT64 + 1)
+#define TEST_DTYPE_COUNT ((int)PTO_INT4X2 + 1)
 #define TEST_ALL_DTYPES ((1u << TEST_DTYPE_COUNT) - 1u)
 
 /* ---- operations ---- */

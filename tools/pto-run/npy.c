@@ -25,6 +25,8 @@ static const struct {
     {"<u4", NPY_UINT32},  {"<f2", NPY_FLOAT16}, {"<f4", NPY_FLOAT32},
     {"<i8", NPY_INT64},   {"<u8", NPY_UINT64},
     {"<V2", NPY_BFLOAT16}, /* ml_dtypes' bfloat16 as NumPy saves it */
+    {"<V1", NPY_BYTE},     {"|V1", NPY_BYTE}, /* ml_dtypes' 1-byte floats */
+    {"<f1", NPY_FLOAT8_E5M2},
 };
 
 static void set_error(char *err, size_t errlen, const char *format, ...) {
@@ -53,8 +55,9 @@ size_t npy_dtype_size(npy_dtype dtype) {
     case NPY_INT64:
     case NPY_UINT64:
         return 8;
+    default: /* the low-precision types and NPY_BYTE: a byte each */
+        return dtype >= NPY_FLOAT8_E4M3 && dtype <= NPY_BYTE ? 1 : 0;
     }
-    return 0;
 }
 
 const char *npy_dtype_descr(npy_dtype dtype) {
@@ -70,8 +73,9 @@ const char *npy_dtype_descr(npy_dtype dtype) {
     case NPY_FLOAT32: return "<f4";
     case NPY_INT64: return "<i8";
     case NPY_UINT64: return "<u8";
+    default: /* the low-precision types and NPY_BYTE: their raw bytes */
+        return dtype >= NPY_FLOAT8_E4M3 && dtype <= NPY_BYTE ? "|u1" : NULL;
     }
-    return NULL;
 }
 
 /* ---- the header dict ---------------------------------------------------- */
@@ -227,7 +231,7 @@ static int parse_descr(cursor *c, npy_header *h) {
     else
         set_error(c->err, c->errlen,
                   "unsupported .npy dtype '%s' (supported: <f4 <f2 <i1 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8, "
-                  "and <V2 for bfloat16)", descr);
+                  "<V2 for bfloat16, <V1 |V1 <f1 for the 8-bit floats)", descr);
     return -1;
 }
 

@@ -5,13 +5,16 @@
  * byte-order-free descrs for the eleven element types libpto computes:
  *   <i1 |i1  |u1  <i2  <u2  <i4  <u4  <f2  <f4  <i8  <u8
  * and "<V2", the descr NumPy writes for ml_dtypes' bfloat16 (the dtype's name
- * is not recorded), read as bfloat16 bits. Big-endian data, Fortran order,
+ * is not recorded), read as bfloat16 bits; "<V1" and "|V1" (ml_dtypes'
+ * float8_e4m3fn and float8_e8m0fnu, en_dtypes' hifloat8) as bytes, "<f1"
+ * (ml_dtypes' float8_e5m2) as FLOAT8_E5M2. Big-endian data, Fortran order,
  * structured dtypes and every other descr are refused with a sentence.
  * Headers are parsed from bounded memory, sizes are overflow-checked and
  * nothing is allocated before the data is known to be present.
  *
  * Write: format version 1.0, header padded with spaces to a multiple of 64
- * bytes as NumPy does; bfloat16 is written as "<u2" (its raw bits).
+ * bytes as NumPy does; bfloat16 is written as "<u2" (its raw bits), the
+ * low-precision types as "|u1" (theirs).
  *
  * Errors: functions returning int return 0 on success and -1 on failure,
  * with a sentence in err (errlen bytes, may be 0) and nothing to free.
@@ -42,7 +45,17 @@ typedef enum npy_dtype {
     NPY_BFLOAT16, /* read from "<V2"; "<u2" reads as NPY_UINT16 */
     NPY_FLOAT32,
     NPY_INT64,
-    NPY_UINT64
+    NPY_UINT64,
+    /* libpto's low-precision types, written as "|u1" (their raw bytes) */
+    NPY_FLOAT8_E4M3,
+    NPY_FLOAT8_E5M2, /* also read from "<f1", ml_dtypes' float8_e5m2 */
+    NPY_HIFLOAT8,
+    NPY_FLOAT8_E8M0,
+    NPY_FLOAT4_E2M1X2,
+    NPY_FLOAT4_E1M2X2,
+    NPY_INT4X2,
+    NPY_BYTE /* read from "<V1" / "|V1": a 1-byte type NumPy does not name
+              * (ml_dtypes' float8_e4m3fn, float8_e8m0fnu, en_dtypes' hifloat8) */
 } npy_dtype;
 
 /* What a header says. */

@@ -126,16 +126,22 @@ static int parse_dtype_name(const char *text, size_t len, pto_dtype *out) {
     return -1;
 }
 
-/* The .npy and libpto enums list the eleven types in the same order. */
-_Static_assert((int)NPY_FLOAT32 == (int)PTO_FLOAT32 && (int)NPY_UINT64 == (int)PTO_UINT64,
+/* The .npy and libpto enums list the eighteen types in the same order
+ * (NPY_BYTE, a file's unnamed 1-byte type, comes after them). */
+_Static_assert((int)NPY_FLOAT32 == (int)PTO_FLOAT32 && (int)NPY_UINT64 == (int)PTO_UINT64 &&
+                   (int)NPY_INT4X2 == (int)PTO_INT4X2,
                "npy_dtype follows pto_dtype");
 static pto_dtype pto_dtype_of(npy_dtype dtype) { return (pto_dtype)dtype; }
 static npy_dtype npy_dtype_of(pto_dtype dtype) { return (npy_dtype)dtype; }
 
 /* Whether an array of dtype may be bound where want is declared; a file's
- * "<u2" may hold bfloat16 bits (how they are saved without ml_dtypes). */
+ * "<u2" may hold bfloat16 bits (how they are saved without ml_dtypes), its
+ * "|u1" or unnamed 1-byte type a low-precision type's bytes. */
 static int dtype_fits(npy_dtype have, pto_dtype want, int from_file) {
-    return pto_dtype_of(have) == want || (from_file && have == NPY_UINT16 && want == PTO_BFLOAT16);
+    const int low_precision = want >= PTO_FLOAT8_E4M3 && want <= PTO_INT4X2;
+    return (have != NPY_BYTE && pto_dtype_of(have) == want) ||
+           (from_file && have == NPY_UINT16 && want == PTO_BFLOAT16) ||
+           (from_file && low_precision && (have == NPY_UINT8 || have == NPY_BYTE));
 }
 
 /* ---- the command line ----------------------------------------------------- */
@@ -675,7 +681,7 @@ static int write_outputs(const run *r) {
         int rc;
         if (s->tile == NULL) {
             const npy_header *h = &s->array.header;
-            npy_dtype dtype = h->dtype == NPY_BFLOAT16 ? NPY_UINT16 : h->dtype;
+            npy_dtype dtype = h->dtype == NPY_BFLOAT16 ? NPY_UINT16 : h->dtype == NPY_BYTE ? NPY_UINT8 : h->dtype;
             const void *data = s->array.data;
 #ifdef PTO_RUN_MPI
             if (s->window_data != NULL)

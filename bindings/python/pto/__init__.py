@@ -42,7 +42,11 @@ buffer, is freed only when the last of them is gone, so a view never dangles.
 
 dtypes. INT8..UINT32, INT64, UINT64, FLOAT16 and FLOAT32 map to the numpy types
 of the same name; BFLOAT16 to ``ml_dtypes.bfloat16`` when ml_dtypes is installed, otherwise
-to ``numpy.uint16`` holding the raw bits.
+to ``numpy.uint16`` holding the raw bits. Of the low-precision types FLOAT8_E4M3,
+FLOAT8_E5M2 and FLOAT8_E8M0 map to ml_dtypes' ``float8_e4m3fn``, ``float8_e5m2`` and
+``float8_e8m0fnu`` when installed; they and HIFLOAT8 (which ml_dtypes lacks) are
+otherwise ``numpy.uint8`` raw bytes, and the packed FLOAT4_E2M1X2, FLOAT4_E1M2X2
+and INT4X2 always are (a byte holds two values, ml_dtypes' 4-bit types one).
 
 Threads. Distinct tiles may be used from any threads at once; a tile (or
 storage) one thread writes must not be used by another at the same time.
@@ -100,9 +104,11 @@ __all__ += _operations.__all__
 __version__: str = _pto.version()
 """The version of the libpto inside this package (pto_version_string())."""
 
-try:  # optional: a real numpy bfloat16
-    from ml_dtypes import bfloat16 as _bfloat16
+try:  # optional: a real numpy bfloat16 and 8-bit floats
+    import ml_dtypes as _ml_dtypes
+    _bfloat16 = _ml_dtypes.bfloat16
 except ImportError:  # pragma: no cover - depends on the environment
+    _ml_dtypes = None
     _bfloat16 = None
 
 
@@ -118,10 +124,25 @@ _RAW_TYPES = {
     DType.FLOAT32: np.float32,
     DType.INT64: np.int64,
     DType.UINT64: np.uint64,
+    DType.FLOAT8_E4M3: np.uint8,
+    DType.FLOAT8_E5M2: np.uint8,
+    DType.HIFLOAT8: np.uint8,
+    DType.FLOAT8_E8M0: np.uint8,
+    DType.FLOAT4_E2M1X2: np.uint8,
+    DType.FLOAT4_E1M2X2: np.uint8,
+    DType.INT4X2: np.uint8,
 }
+# The dtypes whose raw-bits array (_RAW_TYPES' type) is taken as their bits.
+_BITS_TYPES = frozenset((DType.BFLOAT16, DType.FLOAT8_E4M3, DType.FLOAT8_E5M2, DType.HIFLOAT8,
+                         DType.FLOAT8_E8M0, DType.FLOAT4_E2M1X2, DType.FLOAT4_E1M2X2,
+                         DType.INT4X2))
 _NUMPY_TYPES = dict(_RAW_TYPES)
-if _bfloat16 is not None:
+if _ml_dtypes is not None:
     _NUMPY_TYPES[DType.BFLOAT16] = _bfloat16
+    for _member, _name in ((DType.FLOAT8_E4M3, "float8_e4m3fn"), (DType.FLOAT8_E5M2, "float8_e5m2"),
+                           (DType.FLOAT8_E8M0, "float8_e8m0fnu")):
+        if hasattr(_ml_dtypes, _name):  # float8_e8m0fnu: ml_dtypes 0.5 on
+            _NUMPY_TYPES[_member] = getattr(_ml_dtypes, _name)
 
 
 class Error(Exception):
@@ -199,7 +220,7 @@ def _dtype_of_array(dtype: np.dtype) -> DType:
         if dtype == np.dtype(numpy_type):
             return member  # uint16 finds UINT16 first: raw bfloat16 bits need dtype=BFLOAT16
     raise TypeError(f"numpy dtype {dtype} has no pto.DType (int8..uint64, float16, float32"
-                    f"{', ml_dtypes.bfloat16' if _bfloat16 is not None else ''})")
+                    f"{', ml_dtypes.bfloat16, float8_e4m3fn, float8_e5m2' if _bfloat16 is not None else ''})")
 
 
 _T = TypeVar("_T", bound="Tile")
@@ -241,7 +262,7 @@ class Tile(_pto.TileCore):
         arr = np.asarray(array)
         if dtype is not None and not isinstance(array, np.ndarray):
             dtype = DType(dtype)  # a list: numpy converts the values themselves
-            if dtype is not DType.BFLOAT16 or _bfloat16 is not None:
+            if dtype not in _BITS_TYPES or _NUMPY_TYPES[dtype] is not _RAW_TYPES[dtype]:
                 arr = np.asarray(array, dtype=_NUMPY_TYPES[dtype])
         if arr.ndim != 2:
             raise ValueError(f"from_numpy needs a 2-D array, not {arr.ndim}-D")
@@ -249,12 +270,13 @@ class Tile(_pto.TileCore):
             dtype = _dtype_of_array(arr.dtype)
         else:
             dtype = DType(dtype)
-            if dtype is DType.BFLOAT16 and arr.dtype == np.uint16:
+            if dtype in _BITS_TYPES and arr.dtype == np.dtype(_RAW_TYPES[dtype]):
                 pass  # raw bits
             elif arr.dtype != np.dtype(_NUMPY_TYPES[dtype]):
-                if dtype is DType.BFLOAT16 and _bfloat16 is None:
-                    raise TypeError("BFLOAT16 from a non-uint16 array needs ml_dtypes "
-                                    "(or pass the raw bits as uint16)")
+                if dtype in _BITS_TYPES and _NUMPY_TYPES[dtype] is _RAW_TYPES[dtype]:
+                    raw = np.dtype(_RAW_TYPES[dtype]).name
+                    raise TypeError(f"{dtype.name} from a non-{raw} array needs ml_dtypes' type "
+                                    f"for it (or pass the raw bits as {raw})")
                 arr = arr.astype(_NUMPY_TYPES[dtype], casting="same_kind")
         tile = cls(dtype, arr.shape[0], arr.shape[1])
         raw = np.asarray(memoryview(tile))
@@ -301,7 +323,8 @@ class Tile(_pto.TileCore):
         if arr.shape != (self.rows, self.cols):
             raise ValueError(f"write_values needs a {self.rows}x{self.cols} array, not {arr.shape}")
         want = np.dtype(_NUMPY_TYPES[self.dtype])
-        if not (self.dtype is DType.BFLOAT16 and arr.dtype == np.uint16) and arr.dtype != want:
+        raw_bits = self.dtype in _BITS_TYPES and arr.dtype == np.dtype(_RAW_TYPES[self.dtype])
+        if not raw_bits and arr.dtype != want:
             arr = arr.astype(want, casting="same_kind")
         self._write_values(np.ascontiguousarray(arr).view(_RAW_TYPES[self.dtype]))
 

@@ -251,7 +251,8 @@ static int tile_set_valid(TileObject *self, PyObject *value, void *closure) {
     return rc;
 }
 
-/* PEP 3118 format per dtype; BFLOAT16 is exported as its raw 16 bits. */
+/* PEP 3118 format per dtype; BFLOAT16 is exported as its raw 16 bits, the
+ * low-precision types as their raw bytes. */
 static const char *tile_format(pto_dtype dtype) {
     switch (dtype) {
     case PTO_INT8: return "b";
@@ -265,8 +266,8 @@ static const char *tile_format(pto_dtype dtype) {
     case PTO_FLOAT32: return "f";
     case PTO_INT64: return "q";
     case PTO_UINT64: return "Q";
+    default: return "B";
     }
-    return "B";
 }
 
 static int tile_getbuffer(TileObject *self, Py_buffer *view, int flags) {

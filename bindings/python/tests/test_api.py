@@ -80,7 +80,9 @@ def test_every_header_function_is_bound():
 def test_fixed_names():
     assert pto.Status.ERR_SHAPE_MISMATCH == 5 and issubclass(pto.Status, int)
     assert [m.name for m in pto.DType] == ["INT8", "UINT8", "INT16", "UINT16", "INT32", "UINT32",
-                                           "FLOAT16", "BFLOAT16", "FLOAT32", "INT64", "UINT64"]
+                                           "FLOAT16", "BFLOAT16", "FLOAT32", "INT64", "UINT64",
+                                           "FLOAT8_E4M3", "FLOAT8_E5M2", "HIFLOAT8", "FLOAT8_E8M0",
+                                           "FLOAT4_E2M1X2", "FLOAT4_E1M2X2", "INT4X2"]
     assert [m.name for m in pto.PowAlgorithm] == ["DEFAULT", "HIGH_PRECISION"]
     assert [m.name for m in pto.Profile] == ["HOST", "A2A3", "A5"]
     for name in pto.__all__:

@@ -234,3 +234,40 @@ def test_int64_program():
     mem = np.array([-(2**62) - 5, 0], dtype=np.int64)
     prog(p=mem)
     assert mem[1] == -(2**62) - 5
+
+
+LOW_PRECISION = [D.FLOAT8_E4M3, D.FLOAT8_E5M2, D.HIFLOAT8, D.FLOAT8_E8M0, D.FLOAT4_E2M1X2,
+                 D.FLOAT4_E1M2X2, D.INT4X2]
+
+
+@pytest.mark.parametrize("dtype", LOW_PRECISION, ids=lambda d: d.name)
+def test_low_precision_bytes(dtype):
+    """The low-precision types take uint8 arrays as their raw bytes, one byte
+    an element, and give them back (as ml_dtypes' type where it has one and
+    is installed, else uint8); every elementwise row refuses them."""
+    assert dtype.itemsize == 1
+    codes = np.arange(32, dtype=np.uint8).reshape(2, 16)
+    t = pto.Tile.from_numpy(codes, dtype=dtype)
+    assert t.dtype is dtype and t.shape == (2, 16)
+    np.testing.assert_array_equal(t.numpy().view(np.uint8), codes)
+    assert t.numpy().dtype == dtype.numpy_dtype
+    if dtype in (D.HIFLOAT8, D.FLOAT4_E2M1X2, D.FLOAT4_E1M2X2, D.INT4X2):
+        assert dtype.numpy_dtype == np.dtype(np.uint8)
+    with pytest.raises(pto.UnsupportedDTypeError):
+        pto.tadd(pto.Tile(dtype, 2, 16), t, t)
+
+
+def test_float8_tcvt_against_ml_dtypes():
+    """FLOAT32 -> FLOAT8_E4M3 and FLOAT8_E5M2 (nearest even, not saturating)
+    and back, against ml_dtypes' conversions: a cross-check beside
+    test_lowp's reference, run where ml_dtypes is installed."""
+    ml = pytest.importorskip("ml_dtypes", reason="ml_dtypes is not installed: the cross-check needs it")
+    x = np.random.default_rng(8).standard_normal((4, 64)).astype(np.float32) * np.float32(300)
+    src = pto.Tile.from_numpy(x)
+    for dtype, ml_type in ((D.FLOAT8_E4M3, ml.float8_e4m3fn), (D.FLOAT8_E5M2, ml.float8_e5m2)):
+        dst = pto.Tile(dtype, 4, 64)
+        pto.tcvt(dst, src, None, pto.RoundMode.RINT, pto.Saturation.OFF)
+        np.testing.assert_array_equal(dst.numpy().view(np.uint8), x.astype(ml_type).view(np.uint8))
+        back = pto.Tile(D.FLOAT32, 4, 64)
+        pto.tcvt(back, dst, None, pto.RoundMode.RINT, pto.Saturation.ON)
+        np.testing.assert_array_equal(back.numpy(), x.astype(ml_type).astype(np.float32))

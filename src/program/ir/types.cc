@@ -1,5 +1,6 @@
 #include "program/ir/types.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <string.h>
 
@@ -87,15 +88,11 @@ bool ParseInt(std::string_view s, int64_t* out) {
 }
 
 // Why the element type s (`what`: "element type", "dtype", ...) is refused.
-// The float8 spellings (PTOAS's f8E4M3FN and f8E5M2, !pto.f8E8M0 and
-// !pto.hif8: the MX and low-precision matmuls' types) say so.
+// PTOAS's paired hif8 (two values in 16 bits) has no dtype.
 std::string UnsupportedElement(const char* what, std::string_view s) {
-  const std::string_view bare = s.substr(0, 5) == "!pto." ? s.substr(5) : s;
-  if (bare.substr(0, 2) == "f8" || bare.substr(0, 4) == "hif8" || bare == "e8m0")
-    return std::string(what) + " '" + std::string(s) +
-           "' is a float8 type: float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not supported";
   return std::string(what) + " '" + std::string(s) +
-         "' is not supported (f32, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64)";
+         "' is not supported (f32, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64, "
+         "f8E4M3FN, f8E5M2, !pto.hif8, !pto.f8E8M0, !pto.f4E2M1x2, !pto.f4E1M2x2, !pto.i4x2)";
 }
 
 // A valid dimension: an integer, `?` or -1 (dynamic).
@@ -112,10 +109,18 @@ bool ParseValidDim(std::string_view s, int64_t* out) {
 bool ParseShape(std::string_view s, bool with_dtype, bool allow_dynamic, std::vector<int64_t>* dims,
                 pto_dtype* dtype, std::string* what) {
   std::vector<std::string_view> parts;
+  // The dims are the parts before an 'x' that start with a digit, '?' or
+  // '-'; the element type is the rest, which may hold an 'x' itself
+  // (!pto.f4E2M1x2).
   for (;;) {
     const size_t x = s.find('x');
+    const bool dim_next = !s.empty() && (isdigit(static_cast<unsigned char>(s[0])) ||
+                                         s[0] == '?' || s[0] == '-');
+    if (x == std::string_view::npos || (with_dtype && !dim_next)) {
+      parts.push_back(s);
+      break;
+    }
     parts.push_back(s.substr(0, x));
-    if (x == std::string_view::npos) break;
     s.remove_prefix(x + 1);
   }
   if (with_dtype) {

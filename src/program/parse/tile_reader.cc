@@ -135,11 +135,20 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     // the pair (both NPU implementations' TCVT without a SaturationMode):
     // OFF for FLOAT16 -> UINT8/INT8/INT16, FLOAT32 -> INT16, INT32 ->
     // INT16; ON for every other pair.
+    // A packed type's cols count bytes of two values: its logical extent
+    // (what PTOAS compares) has twice as many.
     const Type& s = p_->tiles[ins[0]].type;
     const Type& d = p_->tiles[dst].type;
-    if (s.rows != d.rows || s.cols != d.cols)
+    // A NaN into FP4 is refused by its value: checked when it runs.
+    if (d.dtype == PTO_FLOAT4_E2M1X2 || d.dtype == PTO_FLOAT4_E1M2X2) in.check_at_run = true;
+    const uint64_t s_cols = uint64_t{s.cols} * (IsPackedDtype(s.dtype) ? 2 : 1);
+    const uint64_t d_cols = uint64_t{d.cols} * (IsPackedDtype(d.dtype) ? 2 : 1);
+    if (s.rows != d.rows || s_cols != d_cols)
       return parser_.Error(loc, "tcvt's src shape " + ShapeText(s) + " differs from dst's " +
-                                    ShapeText(d) + " (PTOAS's rule)");
+                                    ShapeText(d) + " (PTOAS's rule" +
+                                    (s_cols != s.cols || d_cols != d.cols
+                                         ? ", a packed type's cols counting two values each)"
+                                         : ")"));
     // Without rmode, PTOAS's default CAST_RINT.
     const bool off = (s.dtype == PTO_FLOAT16 &&
                       (d.dtype == PTO_UINT8 || d.dtype == PTO_INT8 || d.dtype == PTO_INT16)) ||

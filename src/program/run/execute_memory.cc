@@ -11,6 +11,7 @@
 #include "board.h"
 #include "comm.h"
 #include "dtype_rules.h"
+#include "low_precision.h"
 #include "ops/ops.h"
 #include "program/ir/types.h"
 #include "program/run/block.h"
@@ -457,7 +458,17 @@ void Block::PrintTile(uint32_t slot, SourceLoc loc, const std::string& what, uin
         case PTO_UINT32: { uint32_t v; memcpy(&v, e, 4); i = v; is_float = false; break; }
         case PTO_INT64: memcpy(&i, e, 8); is_float = false; break;
         case PTO_UINT64: { uint64_t v; memcpy(&v, e, 8); u64 = v; break; }
-        default: break;  // the verifier admits no other dtype
+        default: {  // the low-precision types: a byte's value, a packed byte's two
+          const uint8_t byte = static_cast<uint8_t>(*e);
+          if (IsPackedDtype(t.dtype)) {
+            snprintf(number, sizeof number, " %g|%g", lowp::ToDouble(t.dtype, byte & 0xFu),
+                     lowp::ToDouble(t.dtype, byte >> 4));
+            text += number;
+            continue;
+          }
+          f = lowp::ToDouble(t.dtype, byte);
+          break;
+        }
       }
       if (t.dtype == PTO_UINT64) snprintf(number, sizeof number, " %*" PRIu64, width, u64);
       else if (is_float) snprintf(number, sizeof number, " %*.*f", width, precision, f);

@@ -39,6 +39,26 @@ RSQRT_KERNEL = """module {
 }
 """
 # 8-byte integers through a tile and one element through scalar registers.
+FP8_KERNEL = """module {
+  func.func @k(%src: !pto.ptr<f8E4M3FN>, %dst: !pto.ptr<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c8 = arith.constant 8 : index
+    %sv = pto.make_tensor_view %src, shape = [%c2, %c8], strides = [%c8, %c1] : !pto.tensor_view<2x8xf8E4M3FN>
+    %dv = pto.make_tensor_view %dst, shape = [%c2, %c8], strides = [%c8, %c1] : !pto.tensor_view<2x8xf32>
+    %sp = pto.partition_view %sv, offsets = [%c0, %c0], sizes = [%c2, %c8] : !pto.tensor_view<2x8xf8E4M3FN> -> !pto.partition_tensor_view<2x8xf8E4M3FN>
+    %dp = pto.partition_view %dv, offsets = [%c0, %c0], sizes = [%c2, %c8] : !pto.tensor_view<2x8xf32> -> !pto.partition_tensor_view<2x8xf32>
+    %t = pto.alloc_tile : !pto.tile_buf<vec, 2x8xf8E4M3FN>
+    %f = pto.alloc_tile : !pto.tile_buf<vec, 2x8xf32>
+    pto.tload ins(%sp : !pto.partition_tensor_view<2x8xf8E4M3FN>) outs(%t : !pto.tile_buf<vec, 2x8xf8E4M3FN>)
+    pto.tcvt ins(%t {rmode = #pto<round_mode CAST_RINT>} : !pto.tile_buf<vec, 2x8xf8E4M3FN>) outs(%f : !pto.tile_buf<vec, 2x8xf32>)
+    pto.tstore ins(%f : !pto.tile_buf<vec, 2x8xf32>) outs(%dp : !pto.partition_tensor_view<2x8xf32>)
+    return
+  }
+}
+"""
+
 I64_KERNEL = """module {
   func.func @ids(%src: !pto.ptr<i64>, %dst: !pto.ptr<i64>, %u: !pto.ptr<ui64>) {
     %c0 = arith.constant 0 : index
@@ -244,6 +264,30 @@ class Programs(PtoRun):
         np.testing.assert_array_equal(u, np.array([2**64 - 3, 2**64 - 3], dtype=np.uint64))
         self.assert_exit(2, [k, "src=src.npy", "dst=zeros:ui64:32", "u=u.npy"],
                          "dtype ui64 does not match dst, a pointer to i64")
+
+    def test_fp8_kernel(self):
+        """FLOAT8_E4M3 from a file's raw bytes: "|u1" (numpy's uint8) or "<V1"
+        (how numpy saves ml_dtypes' float8_e4m3fn); written back as "|u1"."""
+        k = self.write_text("fp8.pto", FP8_KERNEL)
+        # E4M3FN codes and their values (bias 7, 3 fraction bits)
+        codes = np.array([0x00, 0x38, 0x40, 0xC0, 0x7E, 0x01, 0x08, 0x3C] * 2, dtype=np.uint8)
+        values = np.array([0, 1, 2, -2, 448, 2.0**-9, 2.0**-6, 1.5] * 2, dtype=np.float32)
+        self.save("u8.npy", codes.reshape(2, 8))
+        self.assert_exit(0, [k, "src=u8.npy", "dst=zeros:f32:2x8", "--out", "dst=d.npy",
+                             "--out", "src=s.npy"])
+        np.testing.assert_array_equal(np.load(self.path("d.npy")).reshape(-1), values)
+        s = np.load(self.path("s.npy"))
+        self.assertEqual(s.dtype, np.uint8)
+        np.testing.assert_array_equal(s.reshape(-1), codes)
+        header = "{'descr': '<V1', 'fortran_order': False, 'shape': (2, 8), }"
+        header += " " * (63 - (10 + len(header)) % 64) + "\n"
+        with open(self.path("v1.npy"), "wb") as f:
+            f.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode())
+            f.write(codes.tobytes())
+        self.assert_exit(0, [k, "src=v1.npy", "dst=zeros:f32:2x8", "--out", "dst=d2.npy"])
+        np.testing.assert_array_equal(np.load(self.path("d2.npy")).reshape(-1), values)
+        self.assert_exit(2, [k, "src=zeros:i8:16", "dst=zeros:f32:2x8"],
+                         "dtype i8 does not match src")
 
     def test_rsqrt_kernel(self):
         k = self.write_text("rsqrt.pto", RSQRT_KERNEL)

@@ -160,6 +160,31 @@ static void test_ml_dtypes_bfloat16(void **state) {
     assert_memory_equal(a.data, bits, sizeof(bits));
     npy_array_free(&a);
     assert_string_equal(npy_dtype_descr(NPY_BFLOAT16), "<u2");
+    /* ml_dtypes' 1-byte floats: "<V1" (float8_e4m3fn, float8_e8m0fnu) read
+     * as bytes, "<f1" (float8_e5m2) as FLOAT8_E5M2; all written as "|u1". */
+    static const struct {
+        const char *descr;
+        npy_dtype dtype;
+    } kOneByte[] = {{"<V1", NPY_BYTE}, {"|V1", NPY_BYTE}, {"<f1", NPY_FLOAT8_E5M2}};
+    for (size_t k = 0; k < 3; ++k) {
+        char text[128];
+        const int n = snprintf(text, sizeof text, "{'descr': '%s', 'fortran_order': False, 'shape': (2, 3), }",
+                               kOneByte[k].descr);
+        unsigned char one[160] = "\x93NUMPY\x01\x00";
+        one[8] = (unsigned char)n;
+        one[9] = 0;
+        memcpy(one + 10, text, (size_t)n);
+        memcpy(one + 10 + n, "\x38\x40\xc0\x7e\x01\x08", 6);
+        assert_int_equal(npy_read_memory(one, 10 + (size_t)n + 6, &a, err, sizeof(err)), 0);
+        assert_int_equal(a.header.dtype, kOneByte[k].dtype);
+        assert_int_equal(a.header.nbytes, 6);
+        assert_memory_equal(a.data, "\x38\x40\xc0\x7e\x01\x08", 6);
+        npy_array_free(&a);
+    }
+    for (int d = NPY_FLOAT8_E4M3; d <= NPY_BYTE; ++d) {
+        assert_string_equal(npy_dtype_descr((npy_dtype)d), "|u1");
+        assert_int_equal(npy_dtype_size((npy_dtype)d), 1);
+    }
 }
 
 static void test_versions_2_and_3(void **state) {

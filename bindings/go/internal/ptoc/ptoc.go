@@ -91,6 +91,13 @@ extern swig_intgo _wrap_PTO_BFLOAT16_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_FLOAT32_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_INT64_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_UINT64_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_FLOAT8_E4M3_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_FLOAT8_E5M2_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_HIFLOAT8_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_FLOAT8_E8M0_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_FLOAT4_E2M1X2_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_FLOAT4_E1M2X2_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_INT4X2_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_OK_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_de9f1b25fc8c2272(void);
@@ -445,6 +452,55 @@ func _swig_getPTO_UINT64() (_swig_ret Enum_SS_pto_dtype) {
 }
 
 var PTO_UINT64 Enum_SS_pto_dtype = _swig_getPTO_UINT64()
+func _swig_getPTO_FLOAT8_E4M3() (_swig_ret Enum_SS_pto_dtype) {
+	var swig_r Enum_SS_pto_dtype
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT8_E4M3_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_FLOAT8_E4M3 Enum_SS_pto_dtype = _swig_getPTO_FLOAT8_E4M3()
+func _swig_getPTO_FLOAT8_E5M2() (_swig_ret Enum_SS_pto_dtype) {
+	var swig_r Enum_SS_pto_dtype
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT8_E5M2_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_FLOAT8_E5M2 Enum_SS_pto_dtype = _swig_getPTO_FLOAT8_E5M2()
+func _swig_getPTO_HIFLOAT8() (_swig_ret Enum_SS_pto_dtype) {
+	var swig_r Enum_SS_pto_dtype
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_HIFLOAT8_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_HIFLOAT8 Enum_SS_pto_dtype = _swig_getPTO_HIFLOAT8()
+func _swig_getPTO_FLOAT8_E8M0() (_swig_ret Enum_SS_pto_dtype) {
+	var swig_r Enum_SS_pto_dtype
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT8_E8M0_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_FLOAT8_E8M0 Enum_SS_pto_dtype = _swig_getPTO_FLOAT8_E8M0()
+func _swig_getPTO_FLOAT4_E2M1X2() (_swig_ret Enum_SS_pto_dtype) {
+	var swig_r Enum_SS_pto_dtype
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT4_E2M1X2_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_FLOAT4_E2M1X2 Enum_SS_pto_dtype = _swig_getPTO_FLOAT4_E2M1X2()
+func _swig_getPTO_FLOAT4_E1M2X2() (_swig_ret Enum_SS_pto_dtype) {
+	var swig_r Enum_SS_pto_dtype
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT4_E1M2X2_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_FLOAT4_E1M2X2 Enum_SS_pto_dtype = _swig_getPTO_FLOAT4_E1M2X2()
+func _swig_getPTO_INT4X2() (_swig_ret Enum_SS_pto_dtype) {
+	var swig_r Enum_SS_pto_dtype
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT4X2_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_INT4X2 Enum_SS_pto_dtype = _swig_getPTO_INT4X2()
 type Enum_SS_pto_status int
 func _swig_getPTO_OK() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status

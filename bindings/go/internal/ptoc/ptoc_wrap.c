@@ -368,6 +368,90 @@ intgo _wrap_PTO_UINT64_ptoc_de9f1b25fc8c2272() {
 }
 
 
+intgo _wrap_PTO_FLOAT8_E4M3_ptoc_de9f1b25fc8c2272() {
+  enum pto_dtype result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_FLOAT8_E4M3;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_FLOAT8_E5M2_ptoc_de9f1b25fc8c2272() {
+  enum pto_dtype result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_FLOAT8_E5M2;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_HIFLOAT8_ptoc_de9f1b25fc8c2272() {
+  enum pto_dtype result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_HIFLOAT8;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_FLOAT8_E8M0_ptoc_de9f1b25fc8c2272() {
+  enum pto_dtype result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_FLOAT8_E8M0;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_FLOAT4_E2M1X2_ptoc_de9f1b25fc8c2272() {
+  enum pto_dtype result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_FLOAT4_E2M1X2;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_FLOAT4_E1M2X2_ptoc_de9f1b25fc8c2272() {
+  enum pto_dtype result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_FLOAT4_E1M2X2;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_INT4X2_ptoc_de9f1b25fc8c2272() {
+  enum pto_dtype result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_INT4X2;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_PTO_OK_ptoc_de9f1b25fc8c2272() {
   enum pto_status result;
   intgo _swig_go_result;

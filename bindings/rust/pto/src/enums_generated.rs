@@ -4,8 +4,9 @@
 
 /// Element types. INT64 and UINT64 (0.5) come after FLOAT32, so every
 /// earlier value keeps its number: 8-byte two's complement and unsigned
-/// integers. "All nine dtypes" below means every dtype but these two; an
-/// operation that takes them says so (the C `pto_dtype`).
+/// integers. "All nine dtypes" below means every dtype but these two and
+/// the low-precision ones (0.6, below); an operation that takes them says
+/// so (the C `pto_dtype`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DType {
     /// `PTO_INT8`.
@@ -30,12 +31,26 @@ pub enum DType {
     Int64,
     /// `PTO_UINT64`.
     Uint64,
+    /// `PTO_FLOAT8_E4M3`.
+    Float8E4M3,
+    /// `PTO_FLOAT8_E5M2`.
+    Float8E5M2,
+    /// `PTO_HIFLOAT8`.
+    HiFloat8,
+    /// MX scale.
+    Float8E8M0,
+    /// Two values a byte.
+    Float4E2M1X2,
+    /// Two values a byte.
+    Float4E1M2X2,
+    /// Two values a byte.
+    Int4X2,
 }
 
 #[allow(dead_code)]
 impl DType {
     /// Every value, in the header's order.
-    pub(crate) const VALUES: [DType; 11] = [
+    pub(crate) const VALUES: [DType; 18] = [
         DType::Int8,
         DType::Uint8,
         DType::Int16,
@@ -47,6 +62,13 @@ impl DType {
         DType::Float32,
         DType::Int64,
         DType::Uint64,
+        DType::Float8E4M3,
+        DType::Float8E5M2,
+        DType::HiFloat8,
+        DType::Float8E8M0,
+        DType::Float4E2M1X2,
+        DType::Float4E1M2X2,
+        DType::Int4X2,
     ];
 
     /// The C value.
@@ -63,6 +85,13 @@ impl DType {
             DType::Float32 => sys::pto_dtype::PTO_FLOAT32,
             DType::Int64 => sys::pto_dtype::PTO_INT64,
             DType::Uint64 => sys::pto_dtype::PTO_UINT64,
+            DType::Float8E4M3 => sys::pto_dtype::PTO_FLOAT8_E4M3,
+            DType::Float8E5M2 => sys::pto_dtype::PTO_FLOAT8_E5M2,
+            DType::HiFloat8 => sys::pto_dtype::PTO_HIFLOAT8,
+            DType::Float8E8M0 => sys::pto_dtype::PTO_FLOAT8_E8M0,
+            DType::Float4E2M1X2 => sys::pto_dtype::PTO_FLOAT4_E2M1X2,
+            DType::Float4E1M2X2 => sys::pto_dtype::PTO_FLOAT4_E1M2X2,
+            DType::Int4X2 => sys::pto_dtype::PTO_INT4X2,
         }
     }
 

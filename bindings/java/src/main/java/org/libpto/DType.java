@@ -16,6 +16,17 @@ public enum DType {
     FLOAT32(pto_dtype.PTO_FLOAT32),
     INT64(pto_dtype.PTO_INT64),
     UINT64(pto_dtype.PTO_UINT64),
+    FLOAT8_E4M3(pto_dtype.PTO_FLOAT8_E4M3),
+    FLOAT8_E5M2(pto_dtype.PTO_FLOAT8_E5M2),
+    HIFLOAT8(pto_dtype.PTO_HIFLOAT8),
+    /** MX scale. */
+    FLOAT8_E8M0(pto_dtype.PTO_FLOAT8_E8M0),
+    /** Two values a byte. */
+    FLOAT4_E2M1X2(pto_dtype.PTO_FLOAT4_E2M1X2),
+    /** Two values a byte. */
+    FLOAT4_E1M2X2(pto_dtype.PTO_FLOAT4_E1M2X2),
+    /** Two values a byte. */
+    INT4X2(pto_dtype.PTO_INT4X2),
     // gen-enums:end
     ;
 

@@ -199,8 +199,10 @@ public final class Pto {
     /**
      * TCVT ({@code pto_tcvt}): src converted to dst's dtype, rounded by the mode; saturating
      * as asked.
-     * <p>dst's dtypes: HOST all, INT64; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16, INT32, INT8,
-     * UINT8, INT64; A5 all, INT64.
+     * <p>dst's dtypes: HOST all, INT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT4_E1M2X2,
+     * FLOAT4_E2M1X2, INT4X2; A2A3 FLOAT16, FLOAT32, BFLOAT16, INT16, INT32, INT8, UINT8,
+     * INT64, INT4X2; A5 all, INT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT4_E1M2X2,
+     * FLOAT4_E2M1X2.
      * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
      * require it).
      */
@@ -832,8 +834,9 @@ public final class Pto {
 
     /**
      * TMOV ({@code pto_tmov}): a copy of src's valid region (vec to vec), bit for bit.
-     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 all, INT64, UINT64; A5 all, INT64,
-     * UINT64.
+     * <p>dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8,
+     * FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2; A2A3 all, INT64, UINT64, INT4X2; A5 all, INT64,
+     * UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT4_E2M1X2, FLOAT4_E1M2X2.
      */
     public static void tmov(Tile dst, Tile src) {
         try {
