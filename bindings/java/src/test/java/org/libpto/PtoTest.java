@@ -115,7 +115,7 @@ class PtoTest {
 
     @Test
     void dtypesAndStatuses() {
-        int[] sizes = {1, 1, 2, 2, 4, 4, 2, 2, 4, 8, 8};
+        int[] sizes = {1, 1, 2, 2, 4, 4, 2, 2, 4, 8, 8, 1, 1, 1, 1, 1, 1, 1};
         for (DType d : DType.values()) {
             assertEquals(sizes[d.ordinal()], d.size(), d.toString());
         }
