@@ -148,6 +148,55 @@ static void test_edge_values(void **state) {
     print_message("[bitwise] %zu edge values as the pages' math gives them\n", checked);
 }
 
+/* The scalar shifts over rows of every length 1..40 on every SIMD target, so
+ * each row's last elements go through the drivers' narrowest vectors (one
+ * lane of 32 or 64 bits, where a target's shift by a broadcast count must
+ * not read lanes the vector does not have). */
+typedef struct {
+    size_t checked;
+} tails_ctx;
+
+static void shift_tails_body(void *ctx, size_t target_index, const char *target) {
+    (void)target_index;
+    tails_ctx *t = ctx;
+    const pto_dtype dts[] = {PTO_INT32, PTO_UINT32, PTO_INT64, PTO_UINT64, PTO_INT16, PTO_UINT8};
+    const double counts[] = {1, 5, 31, 40};
+    for (size_t k = 0; k < COUNT(dts); ++k)
+        for (size_t c = 0; c < COUNT(counts); ++c)
+            for (uint32_t cols = 1; cols <= 40; ++cols)
+                for (int form = 0; form < 4; ++form) {
+                    /* right shift or left; whole 3 x cols tiles (one run of
+                     * 3 * cols elements) or 3 x cols regions of wider rows */
+                    const int right = form & 1;
+                    const uint32_t pitch = form & 2 ? cols + 1 : cols;
+                    const pto_dtype dt = dts[k];
+                    pto_tile *d = tile_new(dt, 3, pitch, 3, cols), *s = tile_new(dt, 3, pitch, 3, cols);
+                    for (uint32_t i = 0; i < 3; ++i)
+                        for (uint32_t j = 0; j < cols; ++j)
+                            tile_put(s, i, j, ref_int_wrap(dt, (uint64_t)(i * 977 + j * 131 + 3) * 0x9E3779B97F4A7C15u));
+                    const pto_status st = right ? pto_tshrs(d, s, counts[c]) : pto_tshls(d, s, counts[c]);
+                    expect_status(st, PTO_OK, right ? "pto_tshrs" : "pto_tshls");
+                    for (uint32_t i = 0; i < 3; ++i)
+                        for (uint32_t j = 0; j < cols; ++j) {
+                            const uint64_t a = tile_get(s, i, j), n = (uint64_t)counts[c];
+                            const uint64_t want = right ? ref_tshrs(dt, a, n) : ref_tshls(dt, a, n);
+                            if (tile_get(d, i, j) != want)
+                                fail_msg("%s %s by %g on %s, %u columns, element (%u,%u): 0x%llx, want 0x%llx",
+                                         right ? "tshrs" : "tshls", pto_dtype_string(dt), counts[c], target, cols,
+                                         i, j, (unsigned long long)tile_get(d, i, j), (unsigned long long)want);
+                            ++t->checked;
+                        }
+                    TILES_DESTROY(d, s);
+                }
+}
+
+static void test_shift_tails(void **state) {
+    (void)state;
+    tails_ctx t = {0};
+    for_each_target("scalar shifts over every row length", shift_tails_body, &t);
+    print_message("[bitwise] %zu scalar-shift elements over rows of 1..40 on every target (whole tiles and regions)\n", t.checked);
+}
+
 /* A refusal under the profile, with the status and nothing written. */
 static void expect_refused(pto_profile p, pto_status want, pto_status got, pto_tile *dst, uint64_t *before,
                            const char *what) {
@@ -350,6 +399,7 @@ static void test_program_forms(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edge_values),
+        cmocka_unit_test(test_shift_tails),
         cmocka_unit_test(test_profile_rules),
         cmocka_unit_test(test_program_forms),
     };

@@ -219,11 +219,13 @@ HWY_INLINE T ElementShiftRight(T x, T c) {
 // their lanes replaced: by 0, or for a signed right shift left as the sign
 // that width - 1 already spreads). 8- and 16-bit lanes, which not every
 // target shifts by vector (Highway 1.0.3's SSSE3 16-bit shift needs SSE4),
-// one lane at a time.
+// one lane at a time; so are vectors of one lane (a row's last element),
+// which Highway 1.0.3's x86 targets shift by the low 64 bits of the count
+// register (_mm_sll_epi32), reading a count lane the vector does not have.
 template <bool kLeft, class D>
 HWY_INLINE hn::Vec<D> ShiftByLanes(D d, hn::Vec<D> x, hn::Vec<D> y) {
   using T = hn::TFromD<D>;
-  if constexpr (sizeof(T) < 4) {
+  if constexpr (sizeof(T) < 4 || hn::MaxLanes(D()) == 1) {
     return EachLane(d, x, y, [](auto a, auto b) {
       return kLeft ? ElementShiftLeft(a, b) : ElementShiftRight(a, b);
     });
