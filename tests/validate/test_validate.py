@@ -41,12 +41,15 @@ with tempfile.TemporaryDirectory() as scratch:
         "Determinism/min.pto": ("PASS ", "(determinism,"),
         "MissingInput/div.pto": ("ERROR ", "missing file: v1.bin (the golden script did not write it)"),
         "Builder/builder.py": ("NEEDS-PTOAS-PY ", "needs PTOAS's Python package"),
+        "DivZero/divzero.pto": ("DEFECT ", "divzero.pto:12:10: integer division by zero (the kernel's defect:"),
+        "MultiCard/signal.pto": ("NEEDS-RANKS ", "a multi-card kernel (pto.comm.*)"),
     }
     for case, (result, text) in expected.items():
         line = lines.get(case, "")
         check(line.startswith(result) and text in line, f"{case}: {result.strip()} with '{text}' (got: {line!r})")
     check(len(lines) == len(expected), f"{len(expected)} cases reported (got {len(lines)})")
-    check("8 cases: ERROR 2, FAIL 1, NEEDS-PTOAS-PY 1, PASS 2, REFUSED 1, TIMEOUT 1" in proc.stdout,
+    check("10 cases: DEFECT 1, ERROR 2, FAIL 1, NEEDS-PTOAS-PY 1, NEEDS-RANKS 1, PASS 2, REFUSED 1, TIMEOUT 1"
+          in proc.stdout,
           "the summary counts each result")
     check(proc.returncode == 1, f"--all exits 1 when a case fails (got {proc.returncode})")
     check(seconds < 60, f"the hanging compare script costs its 2 s timeout, not a hang ({seconds:.1f} s in all)")
@@ -69,6 +72,11 @@ has_board = "--board" in subprocess.run([pto_run, "--help"], capture_output=True
 proc, _ = run(str(cases / "Add" / "add.pto"), "--board")
 if has_board:
     check(proc.returncode == 0 and proc.stdout.startswith("PASS "), "--board: the case passes in the board mode")
+    # The window past its view is past the buffer the case gives it too:
+    # refused in the board mode as well, and then the kernel's defect.
+    proc, _ = run(str(cases / "Refused" / "window.pto"), "--board")
+    check(proc.returncode == 1 and proc.stdout.startswith("DEFECT ") and "the kernel's defect: an access outside"
+          in proc.stdout, f"--board: a window past its buffer is the kernel's defect ({proc.stdout.strip()})")
 else:
     check(proc.returncode == 2 and "has no --board option" in proc.stderr,
           f"--board with a pto-run without it: one line, exit 2 ({proc.stderr.strip()})")

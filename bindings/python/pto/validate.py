@@ -94,7 +94,7 @@ class Param:
 @dataclasses.dataclass
 class Result:
     case: str
-    result: str = "ERROR"   # PASS FAIL REFUSED ERROR TIMEOUT NEEDS-PTOAS-PY
+    result: str = "ERROR"   # PASS FAIL DEFECT REFUSED ERROR TIMEOUT NEEDS-PTOAS-PY NEEDS-RANKS
     check: str = ""         # golden | determinism
     max_abs: Optional[float] = None
     max_rel: Optional[float] = None
@@ -514,7 +514,7 @@ class Validator:
         """pto-run --check, then each parameter's buffer or value as the board gives it."""
         proc = run_step("pto-run --check", self.pto_run_argv(case.pto, profile, "--check"),
                         case.pto.parent, self.timeout("run"))
-        refusal_or_failure(proc)
+        refusal_or_failure(proc, self.opts.board)
         params = kernel_params(proc.stdout)
         choices = self.choices(case)
         ints = {}
@@ -609,7 +609,7 @@ class Validator:
         start = time.monotonic()
         proc = run_step("pto-run", argv, run_dir, self.timeout("run"))
         seconds = time.monotonic() - start
-        refusal_or_failure(proc)
+        refusal_or_failure(proc, self.opts.board)
         for p in params:
             if p.kind == "ptr" and p.used and p.written:
                 npy_to_bin(run_dir / f"out_{p.board_name}.npy", work / f"{p.board_name}{tag}.bin")
@@ -617,7 +617,45 @@ class Validator:
         return seconds
 
 
-def refusal_or_failure(proc: subprocess.CompletedProcess):
+# libpto's refusals that are the kernel's own defect on the board too: the
+# rule, and what on the NPU checks it or why its result is not defined there
+# (docs/profiles.md, "Board mode": what stays an error). A refusal that
+# matches none stays REFUSED (libpto's rule, which board mode may relax).
+KERNEL_DEFECTS = [
+    (re.compile(r"pto_trow(sum|max|min|prod|argmax|argmin): src valid region \d+x0|"
+                r"pto_trow(sum|max|min|prod|argmax|argmin): src valid region 0x\d+"),
+     "a row reduction of an empty region: pto-isa a2a3/TRowReduceOps.hpp and "
+     "a5/TRowReduce.hpp PTO_ASSERT(validCol != 0 && validRow != 0), which a debug build "
+     "hits; a release build derives its repeat count from the zero"),
+    (re.compile(r"integer division by zero"),
+     "an integer division by zero in the kernel's scalar code (arith.divsi/remsi): "
+     "undefined in the AI core's scalar C++, no page says what it gives"),
+    (re.compile(r"outside the memory bound|outside its pointer's buffer|outside every allocation"),
+     "an access outside the memory the case gives the pointer (the board's "
+     "generate_testcase.py sizes each buffer from the kernel's own views): nothing on the "
+     "NPU checks it, and the kernel reads or writes another buffer's bytes"),
+    (re.compile(r"pto_tsetval: .*outside|pto_tgetval: .*outside"),
+     "an element index outside the tile: pto-isa common/pto_tile.hpp Tile::SetValue/GetValue "
+     "write or read past the tile's bytes"),
+]
+
+
+# In the board mode a window past its view is refused only where it leaves
+# the memory bound to the pointer: the kernel's defect as above.
+BOARD_WINDOW = re.compile(r"pto\.partition_view: .* is outside the view's ")
+
+
+def kernel_defect(message: str, board: bool) -> Optional[str]:
+    """The kernel-defect explanation of a refusal, or None."""
+    if board and BOARD_WINDOW.search(message):
+        return KERNEL_DEFECTS[2][1]
+    for pattern, why in KERNEL_DEFECTS:
+        if pattern.search(message):
+            return why
+    return None
+
+
+def refusal_or_failure(proc: subprocess.CompletedProcess, board: bool = False):
     """pto-run's exit: 1 is libpto's refusal (REFUSED, its sentence), 2 a usage
     error, a signal a crash."""
     if proc.returncode == 0:
@@ -629,6 +667,9 @@ def refusal_or_failure(proc: subprocess.CompletedProcess):
     if m:
         err = f"{Path(m.group(1)).name}:{m.group(2)}:{m.group(3)}: {m.group(4)}"
     if proc.returncode == 1:
+        why = kernel_defect(err, board)
+        if why:
+            raise CaseError("DEFECT", f"{err} (the kernel's defect: {why})")
         raise CaseError("REFUSED", err)
     raise CaseError("ERROR", err or f"pto-run exited {proc.returncode}")
 
@@ -788,6 +829,14 @@ def validate_case(v: Validator, case: Case) -> Result:
     work = Path(tempfile.mkdtemp(prefix="pto-validate-", dir=v.opts.scratch))
     try:
         text = case.pto.read_text(encoding="utf-8", errors="replace")
+        if "pto.comm." in text:
+            # One process is one card: its peers' windows and signals need
+            # the other ranks (a lone rank would wait for them until the
+            # comm time limit).
+            res.result = "NEEDS-RANKS"
+            res.detail = ("a multi-card kernel (pto.comm.*): run its ranks with mpiexec and "
+                          "pto-run-mpi (docs/multi-card.md)")
+            return res
         profile = v.opts.profile or case_profile(text, case.sample_root)
         blocks = v.opts.blocks or case_blocks(text, case.testcase)
         params = v.setup(case, text, profile)
@@ -808,7 +857,7 @@ def validate_case(v: Validator, case: Case) -> Result:
 # --------------------------------------------------------------------------
 # The command line.
 
-FAILING = ("FAIL", "REFUSED", "ERROR", "TIMEOUT")
+FAILING = ("FAIL", "DEFECT", "REFUSED", "ERROR", "TIMEOUT")
 
 
 def fmt(x: Optional[float]) -> str:
