@@ -274,7 +274,14 @@ static const pto_dtype kScDtypes[] = {PTO_INT32, PTO_INT16, PTO_FLOAT16, PTO_FLO
 static double two_step_scalar(rng *r, pto_dtype dt, int kind) {
     if (kind == 0) return ref_is_float(dt) ? 0.1 : 7;
     if (kind == 1) return -3.25 + (ref_is_float(dt) ? 0 : 0.25);
-    if (kind == 2) return dt == PTO_INT16 ? 32767 : dt == PTO_INT32 ? 2147483647.0 : dt == PTO_FLOAT16 ? 65504 : 1e38;
+    if (kind == 2) { /* a large value of the dtype (the three-source rows ignore it) */
+        if (dt == PTO_FLOAT16) return 65504;
+        if (ref_is_float(dt)) return 1e38;
+        const size_t bytes = pto_dtype_size(dt);
+        if (bytes == 8) return 1e15;
+        const bool is_signed = dt == PTO_INT8 || dt == PTO_INT16 || dt == PTO_INT32;
+        return ldexp(1.0, (int)(8 * bytes) - (is_signed ? 1 : 0)) - 1;
+    }
     return ref_to_double(dt, gen_value(r, dt, GEN_ANY));
 }
 

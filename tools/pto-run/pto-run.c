@@ -429,10 +429,12 @@ static int make_zeros(const char *name, const char *value, npy_array *out) {
     const char *colon = strchr(spec, ':');
     pto_dtype dtype;
     if (colon == NULL || parse_dtype_name(spec, (size_t)(colon - spec), &dtype) != 0) {
-        char names[128] = "";
-        for (size_t i = 0; i < DTYPE_NAME_COUNT; ++i) {
-            strcat(names, " ");
-            strcat(names, kDtypeNames[i].name);
+        char names[512] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < DTYPE_NAME_COUNT && used < sizeof names; ++i) {
+            const int n = snprintf(names + used, sizeof names - used, " %s", kDtypeNames[i].name);
+            if (n < 0) break;
+            used += (size_t)n;
         }
         return usage_error("%s=%s: expected zeros:DTYPE:SHAPE with DTYPE one of%s", name, value,
                            names);
