@@ -19,7 +19,8 @@ void fuzz_reduction(reader *r, state *st, op_id op) {
     const bool rows = op_row(op)->family == OP_FAMILY_ROW_REDUCE;
     pto_tile *dst = take_tile(r, st);
     const pto_tile *src = take_tile(r, st);
-    pto_tile *tmp = (take(r) & 3) == 0 ? NULL : take_tile(r, st);
+    /* a row without tmp (tcolprod, tcolmax...) is called without one */
+    pto_tile *tmp = (take(r) & 3) == 0 || op_row(op)->tmp == OP_TMP_NONE ? NULL : take_tile(r, st);
     const uint8_t order_byte = take(r);
     const int binary = op == OP_TCOLSUM ? (order_byte < 8 ? (int)order_byte - 3 : order_byte & 1) : 0;
     const char *fn = op_name(op);
