@@ -1757,7 +1757,9 @@ PTO_API pto_status pto_tfillpad(pto_tile *dst, const pto_tile *src, pto_pad_valu
  * (pto_tile_buffer, pto_tile_offset), and pto_treshape of a dst placed
  * exactly there (the same address) writes nothing. Rules, checked in this
  * order:
- * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT); any dtypes on every profile.
+ * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT); any dtypes on every profile,
+ *   the 8-byte integers and the low-precision types included (the page's
+ *   only dtype rule is the byte size).
  * - dst and src start at the same address, or their rows x cols storages
  *   share no byte (PTO_ERR_ALIASING).
  * - rows x cols x element size equal for dst and src (the page: "Total byte

@@ -36,6 +36,11 @@ static void test_treshape(void **state) {
         {PTO_FLOAT32, 16, 1, PTO_FLOAT32, 1, 16},  {PTO_FLOAT32, 1, 16, PTO_FLOAT32, 16, 1},
         {PTO_FLOAT16, 4, 8, PTO_FLOAT32, 2, 8},    {PTO_INT8, 3, 8, PTO_UINT16, 4, 3},
         {PTO_BFLOAT16, 5, 7, PTO_BFLOAT16, 7, 5}, {PTO_UINT32, 2, 3, PTO_INT8, 1, 24},
+        /* the 8-byte integers and the low-precision types are bytes too */
+        {PTO_INT64, 2, 4, PTO_UINT64, 4, 2},       {PTO_FLOAT8_E4M3, 4, 8, PTO_UINT8, 8, 4},
+        {PTO_UINT8, 2, 16, PTO_HIFLOAT8, 4, 8},    {PTO_FLOAT4_E2M1X2, 4, 8, PTO_INT4X2, 2, 16},
+        {PTO_FLOAT8_E8M0, 1, 32, PTO_FLOAT8_E5M2, 32, 1},
+        {PTO_FLOAT4_E1M2X2, 8, 8, PTO_INT64, 1, 8},
     };
     rng r = {0x2E5};
     for (size_t k = 0; k < COUNT(kCases); ++k) {
