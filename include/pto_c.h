@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 101 operations of libpto's table (src/operations.def), by group, in
+ * The 103 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (21): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -34,6 +34,7 @@
  *   sorting (2): tsort32, tmrgsort
  *   fused arithmetic (5): taxpy, taddc, tsubc, taddsc, tsubsc
  *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
+ *   quantisation (2): tquant, tdequant
  * Outside that table, bound by hand: pto_tsel (three sources), pto_tgetval
  * (a scalar result) and pto_tmrgsort_lists (counts besides dst).
  * ops-families:end
@@ -2011,6 +2012,66 @@ PTO_API pto_status pto_tmatmul_acc(pto_tile *dst, const pto_tile *a, const pto_t
  * (PTO_ERR_SHAPE_MISMATCH); its row 0 is read. */
 PTO_API pto_status pto_tmatmul_bias(pto_tile *dst, const pto_tile *a, const pto_tile *b,
                                     const pto_tile *bias);
+
+/* ------------------------------------------------------------------------ */
+/* Quantisation                                                              */
+/* ------------------------------------------------------------------------ */
+/*
+ * The INT8 forms of TQUANT and their inverse, TDEQUANT: each dst row i takes
+ * its parameters from column 0 of row i of scale (and offset), FLOAT32 tiles
+ * of one value per row (pto-isa's NPU implementations and ST goldens, and
+ * PTOAS's samples, read that column only). Every float32 operation is
+ * rounded once to nearest even (a product and a sum are never fused), so
+ * the bits are the same on every profile, SIMD target and thread count.
+ */
+
+/* TQUANT, INT8: dst(i, j) = sat(rint(src(i, j) * scale(i) [+ offset(i)])):
+ * the product, then the sum, each a float32 rounded to nearest even, then
+ * rounded to an integer with ties to even and saturated to dst's range;
+ * NaN gives 0 (the NPUs' chain FLOAT32 -> INT32 -> FLOAT32 -> FLOAT16 ->
+ * 8-bit, each step round-to-nearest-even and saturating, which these bits
+ * equal). scale is the reciprocal of the quantisation step: the
+ * implementations multiply by it. dst's dtype names the form: INT8 is
+ * INT8_SYM (offset NULL), UINT8 INT8_ASYM (offset given). src, scale,
+ * offset and tmp are read only; tmp's contents are not written (A2A3's
+ * implementation keeps its INT32 step there, and scales src in place: here
+ * src is left as it was). Rules, checked in this order:
+ * - dst, src, scale not NULL; under PTO_PROFILE_A2A3 tmp not NULL (its
+ *   implementation has only the form with tmp) (PTO_ERR_NULL_ARGUMENT).
+ * - dst INT8 or UINT8 on every profile (the implementations'
+ *   static_asserts); src FLOAT32 (PTO_ERR_UNSUPPORTED_DTYPE).
+ * - a UINT8 dst with offset NULL is PTO_ERR_NULL_ARGUMENT; an INT8 dst with
+ *   an offset PTO_ERR_INVALID_ARGUMENT (PTOAS's verifier).
+ * - src's valid region equals dst's (PTO_ERR_SHAPE_MISMATCH).
+ * - scale, then offset: FLOAT32 (PTO_ERR_UNSUPPORTED_DTYPE); valid rows
+ *   dst's, or under HOST also 1, one value for every row (pto-isa's CPU
+ *   model); at least one valid column, and under A2A3 and A5 exactly one
+ *   (PTO_ERR_SHAPE_MISMATCH).
+ * - tmp, where given: FLOAT32 (PTO_ERR_UNSUPPORTED_DTYPE); under A2A3 its
+ *   valid region src's (PTO_ERR_SHAPE_MISMATCH). Under HOST and A5 it is
+ *   accepted and unused (A5's form with tmp ignores it).
+ * - src, scale, offset and tmp share no storage with dst, and tmp none with
+ *   a source (PTO_ERR_ALIASING).
+ * The MX forms (MXFP8, MXFP4 with E8M0 scales) are not implemented. */
+PTO_API pto_status pto_tquant(pto_tile *dst, const pto_tile *src, const pto_tile *scale,
+                              const pto_tile *offset, pto_tile *tmp);
+
+/* TDEQUANT: dst(i, j) = (src(i, j) - offset(i)) * scale(i): src's integer
+ * exactly as a float32, the difference and the product each a float32
+ * rounded to nearest even (the NPUs' vsub then vmul). Rules, checked in
+ * this order:
+ * - dst, src, scale, offset not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst FLOAT32; src INT8 or INT16 on every profile
+ *   (PTO_ERR_UNSUPPORTED_DTYPE).
+ * - src's valid region equals dst's (PTO_ERR_SHAPE_MISMATCH).
+ * - scale, then offset: FLOAT32 (PTO_ERR_UNSUPPORTED_DTYPE); valid rows
+ *   dst's and at least one valid column (PTO_ERR_SHAPE_MISMATCH). The page's
+ *   sentence on several parameter columns (column min(j, cols - 1)) is
+ *   pto-isa's CPU model; its NPU implementations, ST goldens and PTOAS's
+ *   samples read column 0, which every profile here reads.
+ * - src, scale and offset share no storage with dst (PTO_ERR_ALIASING). */
+PTO_API pto_status pto_tdequant(pto_tile *dst, const pto_tile *src, const pto_tile *scale,
+                                const pto_tile *offset);
 
 /* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */

@@ -66,7 +66,7 @@ PENDING = "not implemented yet: programs are told the instruction is not impleme
 
 # The names without an implementation, each with the reason (the text a user reads here).
 REFUSED = {
-    "TQUANT": FORMATS, "TQUANT_DN": FORMATS, "TQUANT_HIF4": FORMATS, "TDEQUANT": FORMATS,
+    "TQUANT_DN": FORMATS, "TQUANT_HIF4": FORMATS,
     "TMATMUL_MX": FORMATS, "TMATMUL_MX_HIF4": FORMATS, "TGEMV_MX": FORMATS,
     "TGET_SCALE_ADDR": FORMATS,
     "TMOV_FP": FIXPIPE, "TSTORE_FP": FIXPIPE, "TEXTRACT_FP": FIXPIPE, "TINSERT_FP": FIXPIPE,

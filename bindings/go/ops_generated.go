@@ -215,7 +215,11 @@ var treshapeOperands = []string{"dst", "src"}
 // TReshape is TRESHAPE (pto_treshape): src's bytes as dst's rows x cols of
 // dst's dtype (the same total size), copied.
 //
-// dst's dtypes: HOST all; A2A3 all; A5 all.
+// dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8,
+// FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2; A2A3 all, INT64,
+// UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2,
+// FLOAT4_E1M2X2, INT4X2; A5 all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2,
+// HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2.
 func TReshape(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
@@ -1924,6 +1928,42 @@ func TMatmulBias(dst *Tile, a *Tile, b *Tile, bias *Tile) error {
 		return err
 	}
 	err := check(ptoc.Pto_tmatmul_bias(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var tquantOperands = []string{"dst", "src", "scale", "offset", "tmp"}
+
+// TQuant is TQUANT (pto_tquant): dst = src * scale (+ offset) per row,
+// rounded to nearest even, saturated to dst's range.
+//
+// dst's dtypes: HOST INT8, UINT8; A2A3 INT8, UINT8; A5 INT8, UINT8.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TQuant(dst *Tile, src *Tile, scale *Tile, offset *Tile, tmp *Tile) error {
+	var hs [5]uintptr
+	tiles := []*Tile{dst, src, scale, offset, tmp}
+	if err := resolve("pto.TQuant", tquantOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tquant(hs[0], hs[1], hs[2], hs[3], hs[4]))
+	keepAlive(tiles)
+	return err
+}
+
+var tdequantOperands = []string{"dst", "src", "scale", "offset"}
+
+// TDequant is TDEQUANT (pto_tdequant): dst = (src - offset) * scale per row,
+// two float32 operations each rounded once.
+//
+// dst's dtypes: HOST FLOAT32; A2A3 FLOAT32; A5 FLOAT32.
+func TDequant(dst *Tile, src *Tile, scale *Tile, offset *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src, scale, offset}
+	if err := resolve("pto.TDequant", tdequantOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tdequant(hs[0], hs[1], hs[2], hs[3]))
 	keepAlive(tiles)
 	return err
 }

@@ -211,6 +211,19 @@ void Convert(const ConvertSpec& spec, size_t rows, size_t cols, const Plane& dst
 // The same for one element, bits in and bits out (zero-extended).
 uint64_t ConvertElement(const ConvertSpec& spec, uint64_t bits);
 
+// tquant (quant.cc): dst(i, j) = src(i, j) * scale row i (+ offset row i),
+// float32 products and sums each rounded once, then rounded to an integer
+// ties to even and saturated to INT8 (UINT8 when to_unsigned); NaN gives 0.
+// A parameter's stride steps its rows (0: one value for every row); offset
+// NULL for none.
+void Quantize(bool to_unsigned, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src,
+              const ConstPlane& scale, const ConstPlane* offset);
+// tdequant (quant.cc): dst(i, j) = (src(i, j) - offset row i) * scale row
+// i, in float32, each operation rounded once; src INT8 (INT16 when
+// from_int16).
+void Dequantize(bool from_int16, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src,
+                const ConstPlane& scale, const ConstPlane& offset);
+
 // Matrix multiply (matmul.cc): dst (m x n, FLOAT32 for FLOAT16, BFLOAT16
 // and FLOAT32 sources, INT32 for INT8 ones), holding each chain's seed, gets
 // for every (i, j) the chain over k = 0..k-1 in order of fma(a(i,k), b(k,j),

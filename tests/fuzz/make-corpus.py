@@ -402,5 +402,24 @@ def main():
                 write(out, f"int64-{prof}-{d64}-{k}", p)
 
 
+    # tquant's INT8 forms and tdequant on each profile: per-row parameter
+    # tiles of one valid column, INT8_SYM without an offset (A2A3 refuses
+    # it without tmp), an offset with an INT8 dst (refused), a UINT8 dst
+    # whose offset is also its tmp (refused: they share storage), tdequant
+    # from INT8 and INT16, then a src region that differs from dst's.
+    TQUANT, TDEQUANT = opcode("TQuant"), opcode("TDequant")
+    for prof in (HOST, A2A3, A5):
+        p = Program().profile(prof)
+        p.create(0, 0, 8, 32).create(1, 8, 8, 32).create(2, 8, 8, 8).create(3, 8, 8, 8)
+        p.create(4, 1, 8, 32).create(5, 0, 8, 32).create(6, 8, 8, 32).create(7, 2, 8, 32)
+        p.fill(1, specials=True).fill(2, specials=True).fill(3).fill(5).fill(7)
+        p.valid(2, 8, 1).valid(3, 8, 1)
+        p.op(TQUANT, 0, 1, 2, NULL, 0).op(TQUANT, 0, 1, 2, 3, 0).op(TQUANT, 4, 1, 2, 3, 0)
+        p.op(TDEQUANT, 6, 5, 2, 3, 0).op(TDEQUANT, 6, 7, 2, 3, 0).op(TDEQUANT, 6, 1, 2, 3, 0)
+        p.valid(1, 5, 7).op(TQUANT, 0, 1, 2, NULL, 0).valid(5, 3, 32).op(TDEQUANT, 6, 5, 2, 3, 0)
+        p.raw(READ, 0, 0, 0, 1).raw(READ, 0, 6, 0, 1)
+        write(out, f"quant-{prof}", p)
+
+
 if __name__ == "__main__":
     main()

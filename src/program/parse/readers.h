@@ -192,6 +192,8 @@ class TileReader : public Reader {
   void ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named);
   void ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named, const Token& result);
   void ParseTsel(const Token& op, const std::vector<Token>& results);
+  void ParseTQuant(const Token& op, const std::vector<Token>& results,
+                   const ops::OpDescriptor& desc);
   bool IsMrgSortLists(const std::vector<Token>& results);
   void ParseMrgSortLists(const Token& op, const std::vector<Token>& results);
   // %v = pto.tgetval ins(%src, %index : T, index) outs : E

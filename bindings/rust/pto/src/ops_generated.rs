@@ -195,7 +195,12 @@ pub fn tci(
 /// TRESHAPE (`pto_treshape`): src's bytes as dst's rows x cols of dst's
 /// dtype (the same total size), copied.
 ///
-/// dst's dtypes: HOST all; A2A3 all; A5 all.
+/// dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2,
+/// HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2; A2A3 all,
+/// INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0,
+/// FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2; A5 all, INT64, UINT64,
+/// FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2,
+/// FLOAT4_E1M2X2, INT4X2.
 pub fn treshape(
     dst: &mut impl Operand,
     src: impl Source,
@@ -1786,4 +1791,51 @@ pub fn tmatmul_bias(
 ) -> Result<()> {
     let d = dst.as_ptr();
     check(unsafe { sys::pto_tmatmul_bias(d, a.source_ptr(d), b.source_ptr(d), bias.source_ptr(d)) })
+}
+
+/// TQUANT (`pto_tquant`): dst = src \* scale (+ offset) per row, rounded to
+/// nearest even, saturated to dst's range.
+///
+/// dst's dtypes: HOST INT8, UINT8; A2A3 INT8, UINT8; A5 INT8, UINT8.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tquant(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scale: impl Source,
+    offset: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tquant(
+            d,
+            src.source_ptr(d),
+            scale.source_ptr(d),
+            offset.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TDEQUANT (`pto_tdequant`): dst = (src - offset) \* scale per row, two
+/// float32 operations each rounded once.
+///
+/// dst's dtypes: HOST FLOAT32; A2A3 FLOAT32; A5 FLOAT32.
+pub fn tdequant(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scale: impl Source,
+    offset: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tdequant(
+            d,
+            src.source_ptr(d),
+            scale.source_ptr(d),
+            offset.source_ptr(d),
+        )
+    })
 }

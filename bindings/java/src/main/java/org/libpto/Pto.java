@@ -270,7 +270,11 @@ public final class Pto {
     /**
      * TRESHAPE ({@code pto_treshape}): src's bytes as dst's rows x cols of dst's dtype (the
      * same total size), copied.
-     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     * <p>dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8,
+     * FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2; A2A3 all, INT64, UINT64,
+     * FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2;
+     * A5 all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2,
+     * FLOAT4_E1M2X2, INT4X2.
      */
     public static void treshape(Tile dst, Tile src) {
         try {
@@ -2095,6 +2099,53 @@ public final class Pto {
             Reference.reachabilityFence(a);
             Reference.reachabilityFence(b);
             Reference.reachabilityFence(bias);
+        }
+    }
+
+    /**
+     * TQUANT ({@code pto_tquant}): dst = src * scale (+ offset) per row, rounded to nearest
+     * even, saturated to dst's range.
+     * <p>dst's dtypes: HOST INT8, UINT8; A2A3 INT8, UINT8; A5 INT8, UINT8.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tquant(Tile dst, Tile src, Tile scale, Tile offset, Tile tmp) {
+        try {
+            PtoNative.pto_tquant(Tile.handleOf(dst, "Pto.tquant", "dst"),
+                    Tile.handleOf(src, "Pto.tquant", "src"),
+                    Tile.handleOf(scale, "Pto.tquant", "scale"),
+                    Tile.handleOf(offset, "Pto.tquant", "offset"),
+                    Tile.handleOf(tmp, "Pto.tquant", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(scale);
+            Reference.reachabilityFence(offset);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tquant} without a scratch tile. */
+    public static void tquant(Tile dst, Tile src, Tile scale, Tile offset) {
+        tquant(dst, src, scale, offset, null);
+    }
+
+    /**
+     * TDEQUANT ({@code pto_tdequant}): dst = (src - offset) * scale per row, two float32
+     * operations each rounded once.
+     * <p>dst's dtypes: HOST FLOAT32; A2A3 FLOAT32; A5 FLOAT32.
+     */
+    public static void tdequant(Tile dst, Tile src, Tile scale, Tile offset) {
+        try {
+            PtoNative.pto_tdequant(Tile.handleOf(dst, "Pto.tdequant", "dst"),
+                    Tile.handleOf(src, "Pto.tdequant", "src"),
+                    Tile.handleOf(scale, "Pto.tdequant", "scale"),
+                    Tile.handleOf(offset, "Pto.tdequant", "offset"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(scale);
+            Reference.reachabilityFence(offset);
         }
     }
     // gen-operations:end
