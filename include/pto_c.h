@@ -2052,6 +2052,8 @@ PTO_API pto_status pto_tmatmul_bias(pto_tile *dst, const pto_tile *a, const pto_
  *   accepted and unused (A5's form with tmp ignores it).
  * - src, scale, offset and tmp share no storage with dst, and tmp none with
  *   a source (PTO_ERR_ALIASING).
+ * In board mode under A2A3 and A5 the parameters' rows and columns rules
+ * and an offset with an INT8 dst are warnings (docs/profiles.md).
  * The MX forms (MXFP8, MXFP4 with E8M0 scales) are not implemented. */
 PTO_API pto_status pto_tquant(pto_tile *dst, const pto_tile *src, const pto_tile *scale,
                               const pto_tile *offset, pto_tile *tmp);
@@ -2069,7 +2071,9 @@ PTO_API pto_status pto_tquant(pto_tile *dst, const pto_tile *src, const pto_tile
  *   sentence on several parameter columns (column min(j, cols - 1)) is
  *   pto-isa's CPU model; its NPU implementations, ST goldens and PTOAS's
  *   samples read column 0, which every profile here reads.
- * - src, scale and offset share no storage with dst (PTO_ERR_ALIASING). */
+ * - src, scale and offset share no storage with dst (PTO_ERR_ALIASING).
+ * In board mode under A2A3 and A5 src's valid region and the parameters'
+ * rows and columns rules are warnings (docs/profiles.md). */
 PTO_API pto_status pto_tdequant(pto_tile *dst, const pto_tile *src, const pto_tile *scale,
                                 const pto_tile *offset);
 

@@ -74,6 +74,12 @@ static void expect_outside_unchanged(const pto_tile *t, const uint64_t *before, 
                 fail_msg("%s: (%u,%u) outside the valid region was written", what, i, j);
 }
 
+/* a's valid elements equal b's, bit for bit. */
+static void expect_same_valid(const pto_tile *a, const pto_tile *b) {
+    for (uint32_t i = 0; i < pto_tile_valid_rows(a); ++i)
+        for (uint32_t j = 0; j < pto_tile_valid_cols(a); ++j) assert_int_equal(tile_get(a, i, j), tile_get(b, i, j));
+}
+
 static void test_tquant_values(void **state) {
     (void)state;
     /* rows, cols, valid rows, valid cols */
@@ -359,8 +365,7 @@ static void test_quant_programs(void **state) {
             const char *text = form == 0 ? kSym : form == 1 ? kSymTmp : kAsym;
             const pto_status run = run_program_bound(text, kNames, tiles, 5, NULL, NULL, 0);
             if (run != PTO_OK) fail_msg("%s: %s (%s)", text, pto_status_string(run), pto_last_error());
-            for (uint32_t i = 0; i < 8; ++i)
-                for (uint32_t j = 0; j < 32; ++j) assert_int_equal(tile_get(out, i, j), tile_get(want, i, j));
+            expect_same_valid(out, want);
             ++runs;
             TILES_DESTROY(want, out);
         }
@@ -376,8 +381,7 @@ static void test_quant_programs(void **state) {
         pto_tile_set_valid(pf, 8, 1);
         pto_tile_set_valid(po, 8, 1);
         assert_int_equal(pto_tdequant(xw, q, pf, po), PTO_OK);
-        for (uint32_t i = 0; i < 8; ++i)
-            for (uint32_t j = 0; j < 32; ++j) assert_int_equal(tile_get(x, i, j), tile_get(xw, i, j));
+        expect_same_valid(x, xw);
         ++runs;
         TILES_DESTROY(src, fp, off, tmp, q, pf, po, x, xw);
     }
@@ -406,11 +410,71 @@ static void test_quant_programs(void **state) {
     print_message("[quant] %zu program runs equal the C calls, %zu refused programs\n", runs, COUNT(kRefused) + 2);
 }
 
+static void count_warning(const char *message, void *user_data) {
+    (void)message;
+    ++*(int *)user_data;
+}
+
+/* Board mode under A2A3 and A5: the rules the implementations only assert
+ * or do not check run as they do, each with a warning; HOST refuses. */
+static void test_quant_board_mode(void **state) {
+    (void)state;
+    int warnings = 0;
+    pto_set_warning_handler(count_warning, &warnings);
+    for (int p = 0; p < 3; ++p) {
+        const bool host = p == PTO_PROFILE_HOST;
+        assert_int_equal(pto_set_profile((pto_profile)p), PTO_OK);
+        assert_int_equal(pto_set_board_mode(1), PTO_OK);
+        pto_tile *src = tile_new(PTO_FLOAT32, 4, 16, 4, 16), *dst = tile_new(PTO_INT8, 4, 16, 4, 16);
+        pto_tile *scale = tile_new(PTO_FLOAT32, 4, 8, 4, 1), *offset = tile_new(PTO_FLOAT32, 4, 8, 4, 1);
+        pto_tile *tmp = tile_new(PTO_FLOAT32, 4, 16, 4, 16), *want = tile_new(PTO_INT8, 4, 16, 4, 16);
+        pto_tile *q = tile_new(PTO_INT8, 4, 16, 4, 12), *x = tile_new(PTO_FLOAT32, 4, 16, 4, 16);
+        pto_tile *xw = tile_new(PTO_FLOAT32, 4, 16, 4, 16);
+        rng r = {0xB0 + (uint64_t)p};
+        for (uint32_t i = 0; i < 4; ++i) {
+            tile_put(scale, i, 0, bits_of(3.0f + (float)i));
+            tile_put(offset, i, 0, bits_of((float)i));
+            for (uint32_t j = 0; j < 16; ++j) {
+                tile_put(src, i, j, bits_of(quant_input(&r, 5.0f, 0)));
+                tile_put(q, i, j, (uint64_t)(uint8_t)(int8_t)(int)(rng_next(&r) % 256));
+            }
+        }
+        assert_int_equal(pto_tquant(want, src, scale, NULL, tmp), PTO_OK);
+        /* an offset with INT8_SYM: ignored */
+        const int before = warnings;
+        expect_status(pto_tquant(dst, src, scale, offset, tmp), host ? PTO_ERR_INVALID_ARGUMENT : PTO_OK,
+                      "board: offset with INT8_SYM");
+        if (!host) expect_same_valid(dst, want);
+        /* scale of 2 valid rows in 4 rows of storage: rows 2 and 3 read all the same */
+        assert_int_equal(pto_tile_set_valid(scale, 2, 1), PTO_OK);
+        expect_status(pto_tquant(dst, src, scale, NULL, tmp), host ? PTO_ERR_SHAPE_MISMATCH : PTO_OK,
+                      "board: scale rows");
+        if (!host) expect_same_valid(dst, want);
+        assert_int_equal(pto_tile_set_valid(scale, 4, 1), PTO_OK);
+        /* tdequant: src valid 4x12 for a 4x16 dst, read at dst's positions */
+        expect_status(pto_tdequant(x, q, scale, offset), host ? PTO_ERR_SHAPE_MISMATCH : PTO_OK,
+                      "board: src region");
+        if (!host) {
+            assert_int_equal(pto_tile_set_valid(q, 4, 16), PTO_OK);
+            assert_int_equal(pto_board_mode(), 1);
+            assert_int_equal(pto_tdequant(xw, q, scale, offset), PTO_OK);
+            expect_same_valid(x, xw);
+        }
+        assert_int_equal(warnings - before, host ? 0 : 3);
+        assert_int_equal(pto_set_board_mode(0), PTO_OK);
+        TILES_DESTROY(src, dst, scale, offset, tmp, want, q, x, xw);
+    }
+    pto_set_warning_handler(NULL, NULL);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    print_message("[quant] board mode: %d warnings, the implementations' results\n", warnings);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tquant_values),   cmocka_unit_test(test_tquant_cases),
         cmocka_unit_test(test_tdequant_values), cmocka_unit_test(test_tquant_rules),
         cmocka_unit_test(test_tdequant_rules),  cmocka_unit_test(test_quant_programs),
+        cmocka_unit_test(test_quant_board_mode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

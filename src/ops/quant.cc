@@ -29,8 +29,11 @@ bool Share(const pto_tile* a, const pto_tile* b) {
 // A per-row parameter (scale, offset): FLOAT32, one value per dst valid row
 // in its column 0. `per_tensor`: one valid row stands for every row too
 // (HOST's tquant, as pto-isa's CPU model reads row min(i, valid rows - 1));
-// `one_col`: its valid region is one column (the NPUs' tquant reads one
-// value per row from a column tile; PTOAS's verifier asks valid_shape[1] = 1).
+// `one_col`: its valid region is one column (PTOAS's A2/A3 verifier asks
+// valid_shape[1] = 1). The NPU implementations read row i's value for
+// each dst row i whatever the parameter's valid region (no assert): in
+// board mode the rows and columns rules are warnings where those rows lie
+// in its storage.
 void CheckParam(Validator& v, pto_profile profile, const char* name, const pto_tile* p,
                 const pto_tile* dst, bool per_tensor, bool one_col) {
   v.DtypeAccepted(OpDtypes::kQuantParam, profile, name, p)
@@ -39,15 +42,16 @@ void CheckParam(Validator& v, pto_profile profile, const char* name, const pto_t
                "%s valid rows %u are neither dst's %u nor 1 (one value per row of dst, or one "
                "for all)",
                name, p->valid_rows, dst->valid_rows)
-      .Require(per_tensor || p->valid_rows == dst->valid_rows, PTO_ERR_SHAPE_MISMATCH,
-               "%s valid rows %u differ from dst's %u (one value per row of dst)", name,
-               p->valid_rows, dst->valid_rows)
-      .Require(p->valid_cols >= 1, PTO_ERR_SHAPE_MISMATCH,
-               "%s has no valid column: its column 0 holds the values", name)
-      .Require(!one_col || p->valid_cols == 1, PTO_ERR_SHAPE_MISMATCH,
-               "%s valid cols are %u, but on %s its valid region is one column (one value per "
-               "row)",
-               name, p->valid_cols, pto_profile_string(profile));
+      .RequireOrBoard(per_tensor || p->valid_rows == dst->valid_rows,
+                      dst->valid_rows <= p->rows, profile, PTO_ERR_SHAPE_MISMATCH,
+                      "%s valid rows %u differ from dst's %u (one value per row of dst)", name,
+                      p->valid_rows, dst->valid_rows)
+      .RequireOrBoard(p->valid_cols >= 1, true, profile, PTO_ERR_SHAPE_MISMATCH,
+                      "%s has no valid column: its column 0 holds the values", name)
+      .RequireOrBoard(!one_col || p->valid_cols == 1, true, profile, PTO_ERR_SHAPE_MISMATCH,
+                      "%s valid cols are %u, but on %s its valid region is one column (one "
+                      "value per row)",
+                      name, p->valid_cols, pto_profile_string(profile));
 }
 
 // `name` must not share storage with dst (each is read while dst is written).
@@ -55,9 +59,11 @@ void ApartFromDst(Validator& v, const char* name, const pto_tile* t, const pto_t
   v.Require(!Share(t, dst), PTO_ERR_ALIASING, "%s shares storage with dst", name);
 }
 
-kernels::ConstPlane ParamPlane(const pto_tile* p) {
-  // one valid row: the same value for every row
-  return {p->data, p->valid_rows == 1 ? size_t{0} : size_t{p->cols}};
+// Row i's value at column 0 of row i; HOST's one valid row: the same value
+// for every row (stride 0).
+kernels::ConstPlane ParamPlane(const pto_tile* p, pto_profile profile) {
+  const bool one_for_all = profile == PTO_PROFILE_HOST && p->valid_rows == 1;
+  return {p->data, one_for_all ? size_t{0} : size_t{p->cols}};
 }
 
 }  // namespace
@@ -86,9 +92,10 @@ pto_status CheckTQuant(const Operands& o, pto_profile profile) {
   const bool asym = dst->dtype == PTO_UINT8;
   v.Require(!asym || offset != nullptr, PTO_ERR_NULL_ARGUMENT,
             "offset is NULL, but a UINT8 dst (INT8_ASYM) adds one per row")
-      .Require(asym || offset == nullptr, PTO_ERR_INVALID_ARGUMENT,
-               "offset is given, but an INT8 dst (INT8_SYM) takes none (INT8_ASYM's dst is "
-               "UINT8)");
+      .RequireOrBoard(asym || offset == nullptr, true, profile, PTO_ERR_INVALID_ARGUMENT,
+                      "offset is given, but an %s dst (INT8_SYM) takes none (INT8_ASYM's dst "
+                      "is UINT8)",
+                      pto_dtype_string(dst->dtype));
   v.SameValidRegion("src", src, "dst", dst);
   if (!v.ok()) return v.status();
   const bool host = profile == PTO_PROFILE_HOST;
@@ -107,12 +114,14 @@ pto_status CheckTQuant(const Operands& o, pto_profile profile) {
   return v.status();
 }
 
-void RunTQuant(const Operands& o, pto_profile) {
+void RunTQuant(const Operands& o, pto_profile profile) {
+  // INT8_SYM never reads an offset (one given in board mode is ignored, as
+  // the implementations ignore it).
+  const bool asym = o.dst->dtype == PTO_UINT8;
   const kernels::ConstPlane offset =
-      o.src2 != nullptr ? ParamPlane(o.src2) : kernels::ConstPlane{nullptr, 0};
-  kernels::Quantize(o.dst->dtype == PTO_UINT8, o.dst->valid_rows, o.dst->valid_cols,
-                    PlaneOf(o.dst), ConstPlaneOf(o.src0), ParamPlane(o.src1),
-                    o.src2 != nullptr ? &offset : nullptr);
+      asym ? ParamPlane(o.src2, profile) : kernels::ConstPlane{nullptr, 0};
+  kernels::Quantize(asym, o.dst->valid_rows, o.dst->valid_cols, PlaneOf(o.dst),
+                    ConstPlaneOf(o.src0), ParamPlane(o.src1, profile), asym ? &offset : nullptr);
 }
 
 // ---- tdequant -------------------------------------------------------------
@@ -125,7 +134,7 @@ pto_status CheckTDequant(const Operands& o, pto_profile profile) {
   if (!v.ok()) return v.status();
   v.DtypeAccepted(OpDtypes::kTDequant, profile, "dst", dst)
       .DtypeAccepted(OpDtypes::kDequantSrc, profile, "src", src)
-      .SameValidRegion("src", src, "dst", dst);
+      .SameValidRegionOrBoard("src", src, "dst", dst, profile);
   if (!v.ok()) return v.status();
   CheckParam(v, profile, "scale", scale, dst, false, false);
   CheckParam(v, profile, "offset", offset, dst, false, false);
@@ -135,10 +144,10 @@ pto_status CheckTDequant(const Operands& o, pto_profile profile) {
   return v.status();
 }
 
-void RunTDequant(const Operands& o, pto_profile) {
+void RunTDequant(const Operands& o, pto_profile profile) {
   kernels::Dequantize(o.src0->dtype == PTO_INT16, o.dst->valid_rows, o.dst->valid_cols,
-                      PlaneOf(o.dst), ConstPlaneOf(o.src0), ParamPlane(o.src1),
-                      ParamPlane(o.src2));
+                      PlaneOf(o.dst), ConstPlaneOf(o.src0), ParamPlane(o.src1, profile),
+                      ParamPlane(o.src2, profile));
 }
 
 }  // namespace ops
