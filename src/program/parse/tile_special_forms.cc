@@ -290,9 +290,10 @@ void TileReader::ParseGetVal(const Token& op, const std::vector<Token>& results)
 //   pto.tquant ins(%src, %fp[, %offset] : Ts, Tf[, To]) outs(%dst[, %tmp] : Td[, Tt])
 //       {quant_type = #pto<quant_type INT8_SYM|INT8_ASYM>}
 // INT8_SYM takes no offset and writes i8, INT8_ASYM an offset and ui8
-// (PTOAS's verifier; pto-isa's static_asserts pair the dtypes). tmp is
-// A2A3's scratch: under A2A3 a text without one is given one of src's type
-// (PTOAS materialises it), which the call needs and never reads.
+// (PTOAS's verifier; pto-isa's static_asserts pair the dtypes, where
+// PTOAS takes i8 and ui8 alike). tmp is A2A3's scratch: under A2A3 a text
+// without one is given one of src's type (PTOAS materialises it, from a
+// static valid shape only), which the call needs and never reads.
 void TileReader::ParseTQuant(const Token& op, const std::vector<Token>& results,
                              const ops::OpDescriptor& desc) {
   if (!parser_.ResultCount(op, results, 0)) return;
@@ -354,6 +355,13 @@ void TileReader::ParseTQuant(const Token& op, const std::vector<Token>& results,
   if (outs.size() == 2 &&
       !parser_.UseTile(outs[1], out_types[1], out_locs[1], Use::kTmp, &in.slot[Role::kTmp]))
     return;
+  // PTOAS derives the implicit tmp from src's static valid shape and refuses
+  // a dynamic one.
+  if (in.slot[Role::kTmp] == kNoSlot && p_->profile == PTO_PROFILE_A2A3 &&
+      types[0].HasDynamicValid())
+    return (void)parser_.Error(op.loc, std::string(op.text) +
+                                           " on A2A3 without a tmp needs src's valid shape "
+                                           "static (PTOAS derives the implicit tmp from it)");
   if (in.slot[Role::kTmp] == kNoSlot && p_->profile == PTO_PROFILE_A2A3) {
     in.slot[Role::kTmp] = parser_.NewTileSlot(types[0], op.loc, "");
     p_->tiles[in.slot[Role::kTmp]].in_ub = false;
