@@ -182,7 +182,7 @@ class MemoryReader : public Reader {
 };
 
 // The operations of the table (ops::FindOp) on tiles, their attributes, the
-// special forms (tsel, tmrgsort's lists, tgetval) and pto.tprint
+// special forms (tsel, tmrgsort's lists, tgetval, tquant) and pto.tprint
 // (tile_reader.cc, tile_attributes.cc, tile_special_forms.cc,
 // tile_print.cc).
 class TileReader : public Reader {
