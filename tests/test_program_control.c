@@ -441,7 +441,8 @@ static void test_noop_sync_and_cache(void **state) {
 }
 
 /* pto.tprint writes the tile's valid region to stderr when it runs, in
- * PTOAS's print formats; refused: bf16 (PTOAS's rule), a view as src. */
+ * PTOAS's print formats, and a partition view's elements; refused: a bf16
+ * tile and a tensor_view (PTOAS's rules). */
 static void test_tprint(void **state) {
     (void)state;
     pto_program *p = program_build(
@@ -460,6 +461,9 @@ static void test_tprint(void **state) {
         "  %k = arith.constant -7 : i32\n"
         "  pto.texpands ins(%k : i32) outs(%i : !pto.tile_buf<vec, 1x2xi32>)\n"
         "  pto.tprint ins(%i : !pto.tile_buf<vec, 1x2xi32>)\n"
+        "  %pc = pto.partition_view %v, offsets = [%c0, %c1], sizes = [%c2, %c2] : "
+        "!pto.tensor_view<2x3xf32> -> !pto.partition_tensor_view<2x2xf32>\n"
+        "  pto.tprint ins(%pc : !pto.partition_tensor_view<2x2xf32>)\n"
         "  return\n}\n", NULL);
     float m[6] = {1.5f, -2.0f, 3.25f, 4.0f, 5.0f, 6000.0f};
     FILE *capture = tmpfile();
@@ -484,7 +488,10 @@ static void test_tprint(void **state) {
         "     1.50    -2.00     3.25\n"
         "     4.00     5.00  6000.00\n"
         "t.pto:15:3: %i, block 0: 1x2 valid of 1x2 i32\n"
-        "       -7       -7\n";
+        "       -7       -7\n"
+        "t.pto:17:3: a partition view, block 0: 2x2 f32 of global memory\n"
+        "  -2.0000   3.2500\n"
+        "   5.0000 6000.0000\n";
     assert_string_equal(text, want);
     pto_program_destroy(p);
     expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<vec, 2x8xbf16>\n"
@@ -493,7 +500,8 @@ static void test_tprint(void **state) {
     expect_program_refused_with("func.func @k(%p: !pto.ptr<f32>) {\n  %c1 = arith.constant 1 : index\n"
             "  %v = pto.make_tensor_view %p, shape = [%c1], strides = [%c1] : !pto.tensor_view<1xf32>\n"
             "  pto.tprint ins(%v : !pto.tensor_view<1xf32>)\n  return\n}\n", NULL,
-            "4:23: error: pto.tprint of a global-memory view is not implemented: print the tile it is loaded into");
+            "4:23: error: pto.tprint prints a tile_buf or a partition_tensor_view (PTOAS's rule), not a "
+            "tensor_view");
 }
 
 /* Two PTOAS text rules: A5's tprelu does not use its tmp, so a tile used only
@@ -538,9 +546,6 @@ static void test_ptoas_rules_round3(void **state) {
 #undef T
 }
 
-/* PyPTO's kernels take the block's identity as trailing i32 parameters
- * named %__pypto_spmd_block_idx / _block_num / _subblock_idx: the launch
- * binds them, as pto.get_block_idx; the caller binds the others. */
 /* pto.comm.treduce on one process (every member local): the float16,
  * bfloat16 and 8-byte integer sums (each step rounded to the dtype, member
  * order root first then the rest) and maxima, against ref_from_double. */
@@ -613,6 +618,9 @@ static void test_treduce_dtypes(void **state) {
     }
 }
 
+/* PyPTO's kernels take the block's identity as trailing i32 parameters
+ * named %__pypto_spmd_block_idx / _block_num / _subblock_idx: the launch
+ * binds them, as pto.get_block_idx; the caller binds the others. */
 static void test_block_parameters(void **state) {
     (void)state;
     pto_program *p = program_build(
