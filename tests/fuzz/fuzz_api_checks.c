@@ -218,8 +218,10 @@ int storage_intersects(const pto_tile *a, const pto_tile *b) {
 }
 
 int profile_accepts_dtype(int op_is_pow, pto_dtype d) {
-    /* The 8-byte dtypes: where the row lists them (operations.def). */
-    if (pto_dtype_size(d) == 8) return op_accepts(op_is_pow ? OP_TPOW : OP_TPARTADD, g_profile, d);
+    /* The 8-byte and the low-precision dtypes: where the row lists them
+     * (operations.def). */
+    if (pto_dtype_size(d) == 8 || d >= PTO_FLOAT8_E4M3)
+        return op_accepts(op_is_pow ? OP_TPOW : OP_TPARTADD, g_profile, d);
     if (g_profile != PTO_PROFILE_A2A3) return 1;
     if (op_is_pow) return d != PTO_FLOAT16 && d != PTO_BFLOAT16;
     return d == PTO_INT32 || d == PTO_INT16 || d == PTO_FLOAT16 || d == PTO_FLOAT32;
