@@ -1,4 +1,5 @@
-// The cube's tiles in programs: tmatmul, tmatmul_acc and tmatmul_bias on
+// The cube's tiles in programs: tmatmul, tmatmul_acc, tmatmul_bias and
+// tgemv, tgemv_acc, tgemv_bias (PTOAS's pto.tgemv, pto.tgemv.acc, pto.tgemv.bias) on
 // left, right, acc and bias tiles, and the moves whose tiles lie in the
 // cube's memories (tmov, textract, tload, tstore), each with the rules of
 // pto-isa's pages and NPU implementations and PTOAS's verifier for the
@@ -61,8 +62,11 @@ bool OperandFits(const Type& t, Space space, std::string* why) {
 // pto.tmatmul ins(%a, %b : L, R) outs(%c : A)
 // pto.tmatmul.acc ins(%c_in, %a, %b : A, L, R) outs(%c : A)   (c_in is c)
 // pto.tmatmul.bias ins(%a, %b, %bias : L, R, B) outs(%c : A)
+// and pto.tgemv, pto.tgemv.acc, pto.tgemv.bias alike.
 void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
-  const bool acc = desc.id == ops::OpId::kTMatmulAcc;
+  const bool acc = desc.id == ops::OpId::kTMatmulAcc || desc.id == ops::OpId::kTGemvAcc;
+  const bool gemv = desc.id == ops::OpId::kTGemv || desc.id == ops::OpId::kTGemvAcc ||
+                    desc.id == ops::OpId::kTGemvBias;
   const bool bias = desc.source_count == 3;
   if (!tok().IsIdent("ins"))
     return (void)parser_.Error(
@@ -93,7 +97,8 @@ void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
     // never read c_in: the text must name the same tile.
     if (slots[0] != dst)
       return (void)parser_.Error(locs[0],
-                                 "tmatmul.acc accumulates into its output: the accumulator %" +
+                                 std::string(op.text) +
+                                     " accumulates into its output: the accumulator %" +
                                      std::string(names[0].text) + " must be the outs tile %" +
                                      std::string(dst_name.text));
     slots.erase(slots.begin());
@@ -114,8 +119,10 @@ void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
   const Type& a = p_->tiles[slots[0]].type;
   const Type& b = p_->tiles[slots[1]].type;
   const Type& c = p_->tiles[dst].type;
-  // The NPU implementations' static shapes: A [M, K], B [K, N], C [M, N].
-  if (p_->profile != PTO_PROFILE_HOST && (a.rows != c.rows || a.cols != b.rows || b.cols != c.cols))
+  // The NPU implementations' static shapes: A [M, K], B [K, N], C [M, N]
+  // (GEMV's are free: its rules are on the valid shapes, ops/matmul.cc).
+  if (p_->profile != PTO_PROFILE_HOST && !gemv &&
+      (a.rows != c.rows || a.cols != b.rows || b.cols != c.cols))
     return (void)parser_.Error(op.loc,
                                std::string(op.text) + ": under " + pto_profile_string(p_->profile) +
                                    " the tiles are A [M, K], B [K, N], C [M, N]; here a is " +

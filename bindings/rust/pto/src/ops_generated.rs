@@ -195,7 +195,12 @@ pub fn tci(
 /// TRESHAPE (`pto_treshape`): src's bytes as dst's rows x cols of dst's
 /// dtype (the same total size), copied.
 ///
-/// dst's dtypes: HOST all; A2A3 all; A5 all.
+/// dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2,
+/// HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2; A2A3 all,
+/// INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0,
+/// FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2; A5 all, INT64, UINT64,
+/// FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2,
+/// FLOAT4_E1M2X2, INT4X2.
 pub fn treshape(
     dst: &mut impl Operand,
     src: impl Source,
@@ -1786,4 +1791,46 @@ pub fn tmatmul_bias(
 ) -> Result<()> {
     let d = dst.as_ptr();
     check(unsafe { sys::pto_tmatmul_bias(d, a.source_ptr(d), b.source_ptr(d), bias.source_ptr(d)) })
+}
+
+/// TGEMV (`pto_tgemv`): dst = a b with a one row (M = 1): tmatmul's chains.
+///
+/// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32,
+/// INT32.
+pub fn tgemv(
+    dst: &mut impl Operand,
+    a: impl Source,
+    b: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tgemv(d, a.source_ptr(d), b.source_ptr(d)) })
+}
+
+/// TGEMV_ACC (`pto_tgemv_acc`): dst = dst + a b with a one row:
+/// tmatmul_acc's chains.
+///
+/// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32,
+/// INT32.
+pub fn tgemv_acc(
+    dst: &mut impl Operand,
+    a: impl Source,
+    b: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tgemv_acc(d, a.source_ptr(d), b.source_ptr(d)) })
+}
+
+/// TGEMV_BIAS (`pto_tgemv_bias`): dst = bias + a b with a one row:
+/// tmatmul_bias's chains.
+///
+/// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32,
+/// INT32.
+pub fn tgemv_bias(
+    dst: &mut impl Operand,
+    a: impl Source,
+    b: impl Source,
+    bias: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tgemv_bias(d, a.source_ptr(d), b.source_ptr(d), bias.source_ptr(d)) })
 }
