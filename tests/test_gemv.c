@@ -23,18 +23,6 @@
 
 #include "support/harness.h"
 
-typedef enum { GEMV, GEMV_ACC, GEMV_BIAS } gemv_kind;
-static const char *const kNames[3] = {"tgemv", "tgemv_acc", "tgemv_bias"};
-
-static pto_status gemv_call(gemv_kind kind, pto_tile *dst, const pto_tile *a, const pto_tile *b,
-                            const pto_tile *bias) {
-    switch (kind) {
-    case GEMV: return pto_tgemv(dst, a, b);
-    case GEMV_ACC: return pto_tgemv_acc(dst, a, b);
-    default: return pto_tgemv_bias(dst, a, b, bias);
-    }
-}
-
 typedef struct {
     pto_dtype dst, src;
 } triple;
@@ -83,7 +71,7 @@ static const kn kSmallShapes[] = {{1, 1}, {3, 7}, {33, 17}, {64, 40}, {9, 130}};
 
 /* One call on row-major HOST tiles padded by `pad` rows and cols: dst's
  * valid row against the reference, everything else unchanged. */
-static void host_case(gemv_kind kind, triple t, uint32_t k, uint32_t n, uint32_t pad, rng *r,
+static void host_case(seed_kind kind, triple t, uint32_t k, uint32_t n, uint32_t pad, rng *r,
                       const char *target) {
     pto_tile *a = tile_new(t.src, 1 + pad, k + pad, 1, k), *b = tile_new(t.src, k + pad, n + pad, k, n);
     pto_tile *dst = tile_new(t.dst, 1 + pad, n + pad, 1, n), *bias = tile_new(t.dst, 1 + pad, n + pad, 1, n);
@@ -96,20 +84,20 @@ static void host_case(gemv_kind kind, triple t, uint32_t k, uint32_t n, uint32_t
     uint64_t *before = tile_snapshot(dst);
     const pto_status st = gemv_call(kind, dst, a, b, bias);
     if (st != PTO_OK)
-        fail_msg("%s %s 1x%ux%u on %s: %s (%s)", kNames[kind], pto_dtype_string(t.src), k, n, target,
+        fail_msg("%s %s 1x%ux%u on %s: %s (%s)", kGemvNames[kind], pto_dtype_string(t.src), k, n, target,
                  pto_status_string(st), pto_last_error());
     const uint32_t cols = pto_tile_cols(dst);
     for (uint32_t i = 0; i < pto_tile_rows(dst); ++i)
         for (uint32_t j = 0; j < cols; ++j) {
             const uint32_t got = (uint32_t)tile_get(dst, i, j), old = (uint32_t)before[(size_t)i * cols + j];
             if (i > 0 || j >= n) {
-                if (got != old) fail_msg("%s wrote (%u,%u) outside dst's valid row", kNames[kind], i, j);
+                if (got != old) fail_msg("%s wrote (%u,%u) outside dst's valid row", kGemvNames[kind], i, j);
                 continue;
             }
-            const uint32_t seed = kind == GEMV ? 0 : kind == GEMV_ACC ? old : (uint32_t)tile_get(bias, 0, j);
+            const uint32_t seed = kind == SEED_ZERO ? 0 : kind == SEED_DST ? old : (uint32_t)tile_get(bias, 0, j);
             const uint32_t want = reference(t.dst, t.src, av, bv, k, n, j, seed);
             if (!same_result(t.dst, want, got))
-                fail_msg("%s %s on %s, K %u N %u: (0,%u) gives 0x%x, the page's sum 0x%x", kNames[kind],
+                fail_msg("%s %s on %s, K %u N %u: (0,%u) gives 0x%x, the page's sum 0x%x", kGemvNames[kind],
                          pto_dtype_string(t.src), target, k, n, j, got, want);
         }
     free(before), free(av), free(bv);
@@ -120,13 +108,13 @@ static void host_body(void *ctx, size_t target_index, const char *target) {
     size_t *calls = ctx;
     rng r = {0x6E3B01u + target_index};
     for (size_t t = 0; t < COUNT(kTriples); ++t)
-        for (int kind = GEMV; kind <= GEMV_BIAS; ++kind) {
+        for (int kind = SEED_ZERO; kind <= SEED_BIAS; ++kind) {
             for (size_t s = 0; s < COUNT(kStShapes); ++s, ++*calls)
-                host_case((gemv_kind)kind, kTriples[t], kStShapes[s].k, kStShapes[s].n, 0, &r, target);
+                host_case((seed_kind)kind, kTriples[t], kStShapes[s].k, kStShapes[s].n, 0, &r, target);
             for (size_t s = 0; s < COUNT(kSmallShapes); ++s, ++*calls)
-                host_case((gemv_kind)kind, kTriples[t], kSmallShapes[s].k, kSmallShapes[s].n, (uint32_t)s % 3, &r,
+                host_case((seed_kind)kind, kTriples[t], kSmallShapes[s].k, kSmallShapes[s].n, (uint32_t)s % 3, &r,
                           target);
-            host_case((gemv_kind)kind, kTriples[t], 0, 9, 1, &r, target); /* K = 0: the seed */
+            host_case((seed_kind)kind, kTriples[t], 0, 9, 1, &r, target); /* K = 0: the seed */
             ++*calls;
         }
 }
@@ -200,7 +188,7 @@ static uint64_t *read_all(const pto_tile *t) {
 
 /* Under `profile`, for each call: dst's valid row is the reference, every
  * other element of the 16-row acc tile unchanged. */
-static void cube_case(pto_profile profile, gemv_kind kind, triple t, uint32_t k, uint32_t n, rng *r) {
+static void cube_case(pto_profile profile, seed_kind kind, triple t, uint32_t k, uint32_t n, rng *r) {
     st_tiles s = st_tiles_new(profile, t, k, n);
     uint64_t *av = malloc(k * sizeof *av), *bv = malloc((size_t)k * n * sizeof *bv);
     uint64_t *dv = malloc((size_t)16 * n * sizeof *dv), *biasv = malloc(n * sizeof *biasv);
@@ -217,7 +205,7 @@ static void cube_case(pto_profile profile, gemv_kind kind, triple t, uint32_t k,
     const pto_status st = gemv_call(kind, s.dst, s.a, s.b, s.bias);
     assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
     if (st != PTO_OK)
-        fail_msg("%s under %s, %s 1x%ux%u: %s (%s)", kNames[kind], pto_profile_string(profile),
+        fail_msg("%s under %s, %s 1x%ux%u: %s (%s)", kGemvNames[kind], pto_profile_string(profile),
                  pto_dtype_string(t.src), k, n, pto_status_string(st), pto_last_error());
     uint64_t *after = read_all(s.dst);
     const uint32_t cols = pto_tile_cols(s.dst);
@@ -225,14 +213,14 @@ static void cube_case(pto_profile profile, gemv_kind kind, triple t, uint32_t k,
         for (uint32_t j = 0; j < cols; ++j) {
             const uint32_t got = (uint32_t)after[(size_t)i * cols + j], old = (uint32_t)before[(size_t)i * cols + j];
             if (i > 0 || j >= n) {
-                if (got != old) fail_msg("%s under %s wrote (%u,%u) outside dst's valid row", kNames[kind],
+                if (got != old) fail_msg("%s under %s wrote (%u,%u) outside dst's valid row", kGemvNames[kind],
                                          pto_profile_string(profile), i, j);
                 continue;
             }
-            const uint32_t seed = kind == GEMV ? 0 : kind == GEMV_ACC ? old : (uint32_t)biasv[j];
+            const uint32_t seed = kind == SEED_ZERO ? 0 : kind == SEED_DST ? old : (uint32_t)biasv[j];
             const uint32_t want = reference(t.dst, t.src, av, bv, k, n, j, seed);
             if (!same_result(t.dst, want, got))
-                fail_msg("%s under %s, %s K %u N %u: (0,%u) gives 0x%x, the page's sum 0x%x", kNames[kind],
+                fail_msg("%s under %s, %s K %u N %u: (0,%u) gives 0x%x, the page's sum 0x%x", kGemvNames[kind],
                          pto_profile_string(profile), pto_dtype_string(t.src), k, n, j, got, want);
         }
     free(av), free(bv), free(dv), free(biasv), free(before), free(after);
@@ -245,9 +233,9 @@ static void test_cube_values(void **state) {
     size_t calls = 0;
     for (pto_profile p = PTO_PROFILE_A2A3; p <= PTO_PROFILE_A5; ++p)
         for (size_t t = 0; t < COUNT(kTriples); ++t)
-            for (int kind = GEMV; kind <= GEMV_BIAS; ++kind)
+            for (int kind = SEED_ZERO; kind <= SEED_BIAS; ++kind)
                 for (size_t s = 0; s < COUNT(kStShapes); ++s, ++calls)
-                    cube_case(p, (gemv_kind)kind, kTriples[t], kStShapes[s].k, kStShapes[s].n, &r);
+                    cube_case(p, (seed_kind)kind, kTriples[t], kStShapes[s].k, kStShapes[s].n, &r);
     printf("gemv: %zu A2A3 and A5 calls on the ST cases' cube tiles against the page's sum\n", calls);
 }
 
@@ -300,22 +288,6 @@ static void test_split_k(void **state) {
 
 /* ---- rules ---- */
 
-/* One refused call: its status and a part of its sentence; dst unchanged. */
-static void expect_refused(gemv_kind kind, pto_tile *dst, const pto_tile *a, const pto_tile *b, const pto_tile *bias,
-                           pto_status want, const char *sentence) {
-    uint64_t *before = dst ? tile_snapshot(dst) : NULL;
-    const pto_status st = gemv_call(kind, dst, a, b, bias);
-    if (st != want || strstr(pto_last_error(), sentence) == NULL)
-        fail_msg("%s under %s: %s (%s), expected %s with \"%s\"", kNames[kind], pto_profile_string(pto_get_profile()),
-                 pto_status_string(st), pto_last_error(), pto_status_string(want), sentence);
-    if (strncmp(pto_last_error(), "pto_", 4) != 0 || strstr(pto_last_error(), kNames[kind]) == NULL)
-        fail_msg("%s: the sentence does not name the function: %s", kNames[kind], pto_last_error());
-    if (dst) {
-        assert_tile_unchanged(dst, before, "a refused gemv's dst");
-        free(before);
-    }
-}
-
 /* HOST, on row-major tiles, in the contract's order. */
 static void test_rules(void **state) {
     (void)state;
@@ -329,31 +301,31 @@ static void test_rules(void **state) {
     rng r = {0x6E3B04u};
     tile_fill(dst, &r, GEN_ANY), tile_fill(dst2, &r, GEN_ANY), tile_fill(dst_f16, &r, GEN_ANY);
     tile_fill(dst_i32, &r, GEN_ANY);
-    for (int kind = GEMV; kind <= GEMV_BIAS; ++kind) {
-        const gemv_kind g = (gemv_kind)kind;
-        expect_refused(g, NULL, a, b, bias, PTO_ERR_NULL_ARGUMENT, "dst is NULL");
-        expect_refused(g, dst, NULL, b, bias, PTO_ERR_NULL_ARGUMENT, "a is NULL");
-        expect_refused(g, dst, a, NULL, bias, PTO_ERR_NULL_ARGUMENT, "b is NULL");
-        expect_refused(g, dst_f16, a, b, bias, PTO_ERR_UNSUPPORTED_DTYPE, "dst dtype FLOAT16");
-        expect_refused(g, dst, a, b_bf16, bias, PTO_ERR_DTYPE_MISMATCH, "b");
-        expect_refused(g, dst_i32, a, b, bias_i32, PTO_ERR_UNSUPPORTED_DTYPE, "(dst INT32; a, b FLOAT16)");
+    for (int kind = SEED_ZERO; kind <= SEED_BIAS; ++kind) {
+        const seed_kind g = (seed_kind)kind;
+        expect_matmul_refused(true, g, NULL, a, b, bias, PTO_ERR_NULL_ARGUMENT, "dst is NULL");
+        expect_matmul_refused(true, g, dst, NULL, b, bias, PTO_ERR_NULL_ARGUMENT, "a is NULL");
+        expect_matmul_refused(true, g, dst, a, NULL, bias, PTO_ERR_NULL_ARGUMENT, "b is NULL");
+        expect_matmul_refused(true, g, dst_f16, a, b, bias, PTO_ERR_UNSUPPORTED_DTYPE, "dst dtype FLOAT16");
+        expect_matmul_refused(true, g, dst, a, b_bf16, bias, PTO_ERR_DTYPE_MISMATCH, "b");
+        expect_matmul_refused(true, g, dst_i32, a, b, bias_i32, PTO_ERR_UNSUPPORTED_DTYPE, "(dst INT32; a, b FLOAT16)");
         /* The shapes, in order: M = 1 for a, then for dst; K; N. */
-        expect_refused(g, dst2, a2, b, bias, PTO_ERR_SHAPE_MISMATCH, "a valid rows 2: a GEMV multiplies one row");
-        expect_refused(g, dst, a0, b, bias, PTO_ERR_SHAPE_MISMATCH, "a valid rows 0: a GEMV multiplies one row");
-        expect_refused(g, dst2, a, b, bias, PTO_ERR_SHAPE_MISMATCH, "dst valid rows 2: a GEMV writes one row");
-        expect_refused(g, dst, a, b_k7, bias, PTO_ERR_SHAPE_MISMATCH, "a valid cols 8 differ from b valid rows 7 (K)");
-        expect_refused(g, dst_n6, a, b, bias, PTO_ERR_SHAPE_MISMATCH, "b valid cols 5 differ from dst valid cols 6 (N)");
+        expect_matmul_refused(true, g, dst2, a2, b, bias, PTO_ERR_SHAPE_MISMATCH, "a valid rows 2: a GEMV multiplies one row");
+        expect_matmul_refused(true, g, dst, a0, b, bias, PTO_ERR_SHAPE_MISMATCH, "a valid rows 0: a GEMV multiplies one row");
+        expect_matmul_refused(true, g, dst2, a, b, bias, PTO_ERR_SHAPE_MISMATCH, "dst valid rows 2: a GEMV writes one row");
+        expect_matmul_refused(true, g, dst, a, b_k7, bias, PTO_ERR_SHAPE_MISMATCH, "a valid cols 8 differ from b valid rows 7 (K)");
+        expect_matmul_refused(true, g, dst_n6, a, b, bias, PTO_ERR_SHAPE_MISMATCH, "b valid cols 5 differ from dst valid cols 6 (N)");
         /* Under A2A3 and A5, vec tiles are refused before the dtypes. */
         for (pto_profile p = PTO_PROFILE_A2A3; p <= PTO_PROFILE_A5; ++p) {
             assert_int_equal(pto_set_profile(p), PTO_OK);
-            expect_refused(g, dst_f16, a, b, bias, PTO_ERR_INVALID_ARGUMENT, "a must be a left");
+            expect_matmul_refused(true, g, dst_f16, a, b, bias, PTO_ERR_INVALID_ARGUMENT, "a must be a left");
             assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
         }
     }
-    expect_refused(GEMV_BIAS, dst, a, b, NULL, PTO_ERR_NULL_ARGUMENT, "bias is NULL");
-    expect_refused(GEMV_BIAS, dst, a, b, bias_i32, PTO_ERR_DTYPE_MISMATCH, "bias");
-    expect_refused(GEMV_BIAS, dst, a, b, bias_n4, PTO_ERR_SHAPE_MISMATCH, "bias valid region 1x4");
-    expect_refused(GEMV_BIAS, dst, a, b, dst, PTO_ERR_ALIASING, "bias");
+    expect_matmul_refused(true, SEED_BIAS, dst, a, b, NULL, PTO_ERR_NULL_ARGUMENT, "bias is NULL");
+    expect_matmul_refused(true, SEED_BIAS, dst, a, b, bias_i32, PTO_ERR_DTYPE_MISMATCH, "bias");
+    expect_matmul_refused(true, SEED_BIAS, dst, a, b, bias_n4, PTO_ERR_SHAPE_MISMATCH, "bias valid region 1x4");
+    expect_matmul_refused(true, SEED_BIAS, dst, a, b, dst, PTO_ERR_ALIASING, "bias");
     TILES_DESTROY(a, b, dst, bias, dst_f16, dst_i32, b_bf16, bias_i32, a2, dst2, b_k7, dst_n6, bias_n4, a0);
 }
 
@@ -366,9 +338,9 @@ static void test_aliasing(void **state) {
     assert_int_equal(pto_tile_create_at(PTO_FLOAT32, 1, 8, buf, 0, &pa), PTO_OK);
     assert_int_equal(pto_tile_create_at(PTO_FLOAT32, 1, 8, buf, 16, &pdst), PTO_OK);
     pto_tile *b = tile_new(PTO_FLOAT32, 8, 8, 8, 8);
-    for (int kind = GEMV; kind <= GEMV_BIAS; ++kind) {
-        expect_refused((gemv_kind)kind, pdst, pa, b, pa, PTO_ERR_ALIASING, "a overlaps the storage of dst");
-        expect_refused((gemv_kind)kind, pa, pa, b, pdst, PTO_ERR_ALIASING, "a");
+    for (int kind = SEED_ZERO; kind <= SEED_BIAS; ++kind) {
+        expect_matmul_refused(true, (seed_kind)kind, pdst, pa, b, pa, PTO_ERR_ALIASING, "a overlaps the storage of dst");
+        expect_matmul_refused(true, (seed_kind)kind, pa, pa, b, pdst, PTO_ERR_ALIASING, "a");
     }
     TILES_DESTROY(pa, pdst, b);
     pto_buffer_destroy(buf);
@@ -397,20 +369,20 @@ static void test_cube_rules(void **state) {
         expect_status(pto_tile_set_valid(a_k0, 1, 0), PTO_OK, "set_valid");
         expect_status(pto_tile_set_valid(dst_two, 2, 32), PTO_OK, "set_valid");
         assert_int_equal(pto_set_profile(p), PTO_OK);
-        for (int kind = GEMV; kind <= GEMV_BIAS; ++kind) {
-            const gemv_kind g = (gemv_kind)kind;
-            expect_refused(g, s.dst, wrong_left, s.b, s.bias, PTO_ERR_INVALID_ARGUMENT,
+        for (int kind = SEED_ZERO; kind <= SEED_BIAS; ++kind) {
+            const seed_kind g = (seed_kind)kind;
+            expect_matmul_refused(true, g, s.dst, wrong_left, s.b, s.bias, PTO_ERR_INVALID_ARGUMENT,
                            p == PTO_PROFILE_A2A3 ? "under A2A3 a must be a left ZZ tile" : "under A5 a must be a left NZ tile");
-            expect_refused(g, s.dst, s.a, b_nz, s.bias, PTO_ERR_INVALID_ARGUMENT, "b must be a right ZN tile");
-            expect_refused(g, dst_mat, s.a, s.b, s.bias, PTO_ERR_INVALID_ARGUMENT, "dst must be an acc NZ tile");
-            expect_refused(g, s.dst, a_k0, b_k0, s.bias, PTO_ERR_SHAPE_MISMATCH, "K = 0 is outside the cube's 1 to 4095");
-            expect_refused(g, dst_two, s.a, s.b, s.bias, PTO_ERR_SHAPE_MISMATCH, "dst valid rows 2");
+            expect_matmul_refused(true, g, s.dst, s.a, b_nz, s.bias, PTO_ERR_INVALID_ARGUMENT, "b must be a right ZN tile");
+            expect_matmul_refused(true, g, dst_mat, s.a, s.b, s.bias, PTO_ERR_INVALID_ARGUMENT, "dst must be an acc NZ tile");
+            expect_matmul_refused(true, g, s.dst, a_k0, b_k0, s.bias, PTO_ERR_SHAPE_MISMATCH, "K = 0 is outside the cube's 1 to 4095");
+            expect_matmul_refused(true, g, dst_two, s.a, s.b, s.bias, PTO_ERR_SHAPE_MISMATCH, "dst valid rows 2");
             /* Board mode leaves GEMV's shapes errors (PTOAS's verifier asks them). */
             assert_int_equal(pto_set_board_mode(1), PTO_OK);
-            expect_refused(g, dst_two, s.a, s.b, s.bias, PTO_ERR_SHAPE_MISMATCH, "dst valid rows 2");
+            expect_matmul_refused(true, g, dst_two, s.a, s.b, s.bias, PTO_ERR_SHAPE_MISMATCH, "dst valid rows 2");
             assert_int_equal(pto_set_board_mode(0), PTO_OK);
         }
-        expect_refused(GEMV_BIAS, s.dst, s.a, s.b, bias_mat, PTO_ERR_INVALID_ARGUMENT, "bias must be a bias ND tile");
+        expect_matmul_refused(true, SEED_BIAS, s.dst, s.a, s.b, bias_mat, PTO_ERR_INVALID_ARGUMENT, "bias must be a bias ND tile");
         assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
         /* HOST takes the same tiles in any location and layout. */
         expect_status(pto_tgemv(dst_mat, wrong_left, b_nz), PTO_OK, "HOST on any cube tiles");
@@ -436,10 +408,10 @@ static void tile_buf(char *out, size_t size, const char *loc, pto_dtype dt, unsi
 
 /* The ST kernel (RunTGEMV) as a program: a's row and b loaded into mat
  * tiles, moved to left and right, multiplied into a 16-row acc tile with
- * one valid row and stored: `kind` GEMV (pto.tgemv), GEMV_ACC (pto.tgemv,
- * then pto.tgemv.acc of the same product) or GEMV_BIAS (pto.tgemv.bias,
+ * one valid row and stored: `kind` SEED_ZERO (pto.tgemv), SEED_DST (pto.tgemv,
+ * then pto.tgemv.acc of the same product) or SEED_BIAS (pto.tgemv.bias,
  * the bias row through a mat row). `arch` NULL: HOST. */
-static void gemv_text(char *text, size_t size, const char *arch, gemv_kind kind, triple t, unsigned k,
+static void gemv_text(char *text, size_t size, const char *arch, seed_kind kind, triple t, unsigned k,
                       unsigned n) {
     const unsigned es = (unsigned)pto_dtype_size(t.src);
     const unsigned kleft = round_up(k, 512 / es), kr = round_up(k, 32), nr = round_up(n, 16);
@@ -470,7 +442,7 @@ static void gemv_text(char *text, size_t size, const char *arch, gemv_kind kind,
         "  pto.tload ins(%%vb : !pto.tensor_view<?x?x%s>) outs(%%mb : %s)\n"
         "  pto.tmov ins(%%ma : %s) outs(%%l : %s)\n  pto.tmov ins(%%mb : %s) outs(%%r : %s)\n",
         s, s, d, d, k, n, s, s, d, d, ma, mb, l, r, c, s, ma, s, mb, ma, l, mb, r);
-    if (kind == GEMV_BIAS)
+    if (kind == SEED_BIAS)
         at += (size_t)snprintf(text + at, size - at,
                                "  %%mbias = pto.alloc_tile : %s\n  %%tb = pto.alloc_tile : %s\n"
                                "  pto.tload ins(%%vbias : !pto.tensor_view<?x?x%s>) outs(%%mbias : %s)\n"
@@ -479,7 +451,7 @@ static void gemv_text(char *text, size_t size, const char *arch, gemv_kind kind,
                                mbias, bias, d, mbias, mbias, bias, l, r, bias, c);
     else
         at += (size_t)snprintf(text + at, size - at, "  pto.tgemv ins(%%l, %%r : %s, %s) outs(%%acc : %s)\n", l, r, c);
-    if (kind == GEMV_ACC)
+    if (kind == SEED_DST)
         at += (size_t)snprintf(text + at, size - at,
                                "  pto.tgemv.acc ins(%%acc, %%l, %%r : %s, %s, %s) outs(%%acc : %s)\n", c, l, r, c);
     snprintf(text + at, size - at,
@@ -488,8 +460,8 @@ static void gemv_text(char *text, size_t size, const char *arch, gemv_kind kind,
 }
 
 /* What the program must give: the C calls on row-major HOST tiles (for
- * GEMV_ACC: pto_tgemv, then pto_tgemv_acc of the same product). */
-static void c_calls(gemv_kind kind, triple t, unsigned k, unsigned n, const void *a, const void *b,
+ * SEED_DST: pto_tgemv, then pto_tgemv_acc of the same product). */
+static void c_calls(seed_kind kind, triple t, unsigned k, unsigned n, const void *a, const void *b,
                     const void *bias, void *c) {
     pto_tile *ta = NULL, *tb = NULL, *tc = NULL, *tbias = NULL;
     assert_int_equal(pto_tile_create(t.src, 1, k, &ta), PTO_OK);
@@ -499,35 +471,38 @@ static void c_calls(gemv_kind kind, triple t, unsigned k, unsigned n, const void
     memcpy(pto_tile_data(ta), a, (size_t)k * pto_dtype_size(t.src));
     memcpy(pto_tile_data(tb), b, (size_t)k * n * pto_dtype_size(t.src));
     memcpy(pto_tile_data(tbias), bias, (size_t)n * pto_dtype_size(t.dst));
-    expect_status(kind == GEMV_BIAS ? pto_tgemv_bias(tc, ta, tb, tbias) : pto_tgemv(tc, ta, tb), PTO_OK, "C call");
-    if (kind == GEMV_ACC) expect_status(pto_tgemv_acc(tc, ta, tb), PTO_OK, "C call (acc)");
+    expect_status(kind == SEED_BIAS ? pto_tgemv_bias(tc, ta, tb, tbias) : pto_tgemv(tc, ta, tb), PTO_OK, "C call");
+    if (kind == SEED_DST) expect_status(pto_tgemv_acc(tc, ta, tb), PTO_OK, "C call (acc)");
     memcpy(c, pto_tile_data(tc), (size_t)n * pto_dtype_size(t.dst));
     TILES_DESTROY(ta, tb, tc, tbias);
 }
 
-/* Each triple, the ST shapes, the three forms, under HOST, A2A3 and A5:
- * the program's row is the C calls', bit for bit. */
+/* Each triple, the ST shapes (K split to 256 where b would not fit the
+ * right memory, as the ST kernels do), the three forms, under HOST, A2A3
+ * and A5: the program's row is the C calls', bit for bit. */
 static void test_programs(void **state) {
     (void)state;
     static const char *const archs[] = {NULL, "a2a3", "a5"};
-    const kn shapes[] = {{16, 32}, {200, 32}, {300, 60}, {512, 85}};
+    const kn shapes[] = {{16, 32}, {200, 32}, {300, 60}, {256, 85}};
     rng r = {0x6E3B05u};
     int programs = 0;
     for (size_t t = 0; t < COUNT(kTriples); ++t)
         for (size_t si = 0; si < COUNT(shapes); ++si)
-            for (int kind = GEMV; kind <= GEMV_BIAS; ++kind) {
+            for (int kind = SEED_ZERO; kind <= SEED_BIAS; ++kind) {
                 const triple tr = kTriples[t];
                 const unsigned k = shapes[si].k, n = shapes[si].n;
                 const size_t es = pto_dtype_size(tr.src);
+                /* b's tile within A2A3's 64 KiB right memory (the ST kernels split K to fit). */
+                if ((size_t)round_up(k, 32) * round_up(n, 16) * es > 65536) continue;
                 unsigned char *a = malloc(k * es), *b = malloc((size_t)k * n * es);
                 uint32_t *bias = malloc(n * 4), *c = malloc(n * 4), *want = malloc(n * 4);
                 for (size_t i = 0; i < k; ++i) ref_store(tr.src, a, i, source_value(&r, tr.src));
                 for (size_t i = 0; i < (size_t)k * n; ++i) ref_store(tr.src, b, i, source_value(&r, tr.src));
                 for (size_t j = 0; j < n; ++j) bias[j] = (uint32_t)gen_value(&r, tr.dst, GEN_POW_EXP);
-                c_calls((gemv_kind)kind, tr, k, n, a, b, bias, want);
+                c_calls((seed_kind)kind, tr, k, n, a, b, bias, want);
                 for (size_t ai = 0; ai < COUNT(archs); ++ai) {
                     static char text[16384];
-                    gemv_text(text, sizeof text, archs[ai], (gemv_kind)kind, tr, k, n);
+                    gemv_text(text, sizeof text, archs[ai], (seed_kind)kind, tr, k, n);
                     pto_program *p = program_build(text, NULL);
                     memset(c, 0x5A, n * 4);
                     void *data[] = {a, b, bias, c};
@@ -539,7 +514,7 @@ static void test_programs(void **state) {
                     if (pto_program_run(p, args) != PTO_OK) fail_msg("run: %s", pto_last_error());
                     for (size_t j = 0; j < n; ++j)
                         if (!same_result(tr.dst, want[j], c[j]))
-                            fail_msg("%s %s 1x%ux%u under %s: element %zu is %08x, the C calls' %08x", kNames[kind],
+                            fail_msg("%s %s 1x%ux%u under %s: element %zu is %08x, the C calls' %08x", kGemvNames[kind],
                                      dtype_spelling(tr.src), k, n, archs[ai] ? archs[ai] : "HOST", j, c[j], want[j]);
                     pto_args_destroy(args);
                     pto_program_destroy(p);
@@ -551,11 +526,11 @@ static void test_programs(void **state) {
 }
 
 /* Text rules: the accumulator of pto.tgemv.acc is its outs tile; a's and
- * dst's one valid row; the cube's locations. */
+ * dst's one valid row; the cube's locations; PTOAS's accPhase attribute. */
 static void test_program_refusals(void **state) {
     (void)state;
     const triple t = {PTO_FLOAT32, PTO_FLOAT16};
-    char l[512], l2[512], r[512], c[512], c2[512], mat[512], text[4096];
+    char l[512], l2[512], r[512], c[512], c2[512], mat[512], text[8192];
     tile_buf(l, sizeof l, "left", t.src, 1, 256, 1, 16, "ZZ");
     tile_buf(l2, sizeof l2, "left", t.src, 16, 256, 2, 16, "ZZ");
     tile_buf(r, sizeof r, "right", t.src, 32, 32, 16, 32, "ZN");
@@ -567,7 +542,7 @@ static void test_program_refusals(void **state) {
         "  %%l = pto.alloc_tile : %s\n  %%r = pto.alloc_tile : %s\n  %%acc = pto.alloc_tile : %s\n"
         "  %%other = pto.alloc_tile : %s\n"
         "  pto.section.cube {\n  %s\n  }\n  return\n}\n";
-    char op[2048];
+    char op[4096];
     snprintf(op, sizeof op, "pto.tgemv.acc ins(%%other, %%l, %%r : %s, %s, %s) outs(%%acc : %s)", c, l, r, c);
     snprintf(text, sizeof text, frame, l, r, c, c, op);
     expect_program_refused_with(text, NULL, "accumulates into its output: the accumulator %other must be the outs tile %acc");
@@ -583,6 +558,19 @@ static void test_program_refusals(void **state) {
     snprintf(op, sizeof op, "pto.tgemv ins(%%other, %%r : %s, %s) outs(%%acc : %s)", mat, r, c);
     snprintf(text, sizeof text, frame, l, r, c, mat, op);
     expect_program_refused_with(text, NULL, "pto.tgemv: a %other is a mat");
+    /* PTOAS's accPhase (the cube's unit flag): accepted in each phase, nothing else. */
+    static const char *const phases[] = {"unspecified", "partial", "final"};
+    for (size_t i = 0; i < COUNT(phases); ++i) {
+        snprintf(op, sizeof op,
+                 "pto.tgemv.acc ins(%%acc, %%l, %%r : %s, %s, %s) outs(%%acc : %s) {accPhase = #pto<acc_phase %s>}",
+                 c, l, r, c, phases[i]);
+        snprintf(text, sizeof text, frame, l, r, c, c, op);
+        pto_program_destroy(program_build(text, NULL));
+    }
+    snprintf(op, sizeof op, "pto.tgemv ins(%%l, %%r : %s, %s) outs(%%acc : %s) {accPhase = #pto<acc_phase last>}", l,
+             r, c);
+    snprintf(text, sizeof text, frame, l, r, c, c, op);
+    expect_program_refused_with(text, NULL, "pto.tgemv takes no attribute but accPhase = #pto<acc_phase");
 }
 
 int main(void) {

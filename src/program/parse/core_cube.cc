@@ -59,6 +59,26 @@ bool OperandFits(const Type& t, Space space, std::string* why) {
 
 }  // namespace
 
+// A matrix multiply's {accPhase = #pto<acc_phase unspecified | partial |
+// final>} (PTOAS's AccPhase, include/PTO/IR/PTOAttrs.td): the template
+// argument of TMATMUL* and TGEMV* that tells the cube whether more partial
+// sums follow (its unit flag, a signal between pipes), not how it sums, so
+// every phase gives the same result here.
+bool CoreReader::ParseAccPhase(const Token& op) {
+  std::vector<AttrEntry> attrs;
+  const SourceLoc at = tok().loc;
+  if (!parser_.ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs)
+    if (e.key != "accPhase" || (e.value.text != "#pto<acc_phase unspecified>" &&
+                                e.value.text != "#pto<acc_phase partial>" &&
+                                e.value.text != "#pto<acc_phase final>"))
+      return parser_.Error(e.loc.line != 0 ? e.loc : at,
+                           std::string(op.text) +
+                               " takes no attribute but accPhase = #pto<acc_phase unspecified | "
+                               "partial | final>");
+  return true;
+}
+
 // pto.tmatmul ins(%a, %b : L, R) outs(%c : A)
 // pto.tmatmul.acc ins(%c_in, %a, %b : A, L, R) outs(%c : A)   (c_in is c)
 // pto.tmatmul.bias ins(%a, %b, %bias : L, R, B) outs(%c : A)
@@ -87,6 +107,7 @@ void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
   Type dst_type;
   SourceLoc dst_loc;
   if (!parser_.ParseOuts(&dst_name, &dst_type, &dst_loc)) return;
+  if (tok().Is('{') && !ParseAccPhase(op)) return;
   std::vector<uint32_t> slots(names.size());
   for (size_t i = 0; i < names.size(); ++i)
     if (!parser_.UseTile(names[i], types[i], locs[i], Use::kRead, &slots[i])) return;
