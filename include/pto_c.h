@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 101 operations of libpto's table (src/operations.def), by group, in
+ * The 104 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (21): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -33,7 +33,8 @@
  *   data movement (5): tfillpad, treshape, ttrans, tconcat, tconcatidx
  *   sorting (2): tsort32, tmrgsort
  *   fused arithmetic (5): taxpy, taddc, tsubc, taddsc, tsubsc
- *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
+ *   matrix multiply (6): tmatmul, tmatmul_acc, tmatmul_bias, tgemv,
+ *     tgemv_acc, tgemv_bias
  * Outside that table, bound by hand: pto_tsel (three sources), pto_tgetval
  * (a scalar result) and pto_tmrgsort_lists (counts besides dst).
  * ops-families:end
@@ -330,6 +331,9 @@ PTO_API size_t pto_dtype_size(pto_dtype dtype);
  *   tmatmul_acc,   dst acc NZ, bias a bias row; a [M, K],    left NZ
  *   tmatmul_bias   b [K, N], dst [M, N]; M, K, N 1 to 4095
  *                  (pto_tmatmul)
+ *   tgemv,         cube tiles only, as tmatmul; K, N 1 to    as A2A3 with a
+ *   tgemv_acc,     4095 (M is 1); tiles of any shape         left NZ
+ *   tgemv_bias     (pto_tgemv)
  *
  * A refusal that HOST would not make for the identical call names the
  * profile in pto_last_error(), and a dtype refusal lists what the profile
@@ -502,8 +506,9 @@ PTO_API pto_status pto_tile_read_f32(const pto_tile *tile, float *dst, size_t co
  * and reads a cube tile as any other and never computes an offset; the byte
  * image is pto_tile_data's.
  *
- * What takes them: pto_tmatmul, pto_tmatmul_acc and pto_tmatmul_bias (under
- * each profile, see "Matrix multiply"), and pto_tmov, which moves between
+ * What takes them: pto_tmatmul, pto_tmatmul_acc, pto_tmatmul_bias and
+ * pto_tgemv, pto_tgemv_acc, pto_tgemv_bias (under each profile, see "Matrix
+ * multiply"), and pto_tmov, which moves between
  * the cube's memories (mat to left, right or bias; acc to vec or mat).
  * Every other operation refuses a tile whose location is not PTO_LOC_VEC,
  * before its other rules, with PTO_ERR_INVALID_ARGUMENT, e.g. "pto_tadd:
@@ -2011,6 +2016,31 @@ PTO_API pto_status pto_tmatmul_acc(pto_tile *dst, const pto_tile *a, const pto_t
  * (PTO_ERR_SHAPE_MISMATCH); its row 0 is read. */
 PTO_API pto_status pto_tmatmul_bias(pto_tile *dst, const pto_tile *a, const pto_tile *b,
                                     const pto_tile *bias);
+
+/* GEMV (TGEMV, TGEMV_ACC, TGEMV_BIAS; pto-isa docs/isa/TGEMV.md): the three
+ * calls above with a single row of a, dst(0, j) = seed + sum over k of
+ * a(0, k) b(k, j) for j < N. Everything but the shapes is the matrix
+ * multiplies' (the dtype triples under every profile, the one chain per
+ * element over k in order and its exactness, aliasing, HOST's layouts,
+ * A2A3's and A5's locations and layouts, the checks' order; in text
+ * pto.tgemv, pto.tgemv.acc, pto.tgemv.bias). The shapes, in order, all
+ * PTO_ERR_SHAPE_MISMATCH: a has one valid row (M = 1), and so has dst; a's
+ * valid cols are b's valid rows (K); b's valid cols are dst's (N); bias (of
+ * pto_tgemv_bias) has at least one valid row and N valid cols; under A2A3
+ * and A5, K and N are 1 to 4095. Both NPU implementations take K and N
+ * from b and M = 1, and PTOAS's verifier asks each equality of the valid
+ * shapes, so none of them is a board-mode warning. The tiles' own rows x
+ * cols are free on every profile: the page's equal static shapes are asked
+ * by neither implementation, and pto-isa's own cases break them (a 1 x 256
+ * left tile, a 16 x 32 acc tile with one valid row). */
+PTO_API pto_status pto_tgemv(pto_tile *dst, const pto_tile *a, const pto_tile *b);
+
+/* dst = dst + a b with a one row: the seed is dst(0, j) as it was. */
+PTO_API pto_status pto_tgemv_acc(pto_tile *dst, const pto_tile *a, const pto_tile *b);
+
+/* dst = bias + a b with a one row: the seed is bias(0, j). */
+PTO_API pto_status pto_tgemv_bias(pto_tile *dst, const pto_tile *a, const pto_tile *b,
+                                  const pto_tile *bias);
 
 /* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */

@@ -1931,3 +1931,54 @@ func TMatmulBias(dst *Tile, a *Tile, b *Tile, bias *Tile) error {
 	keepAlive(tiles)
 	return err
 }
+
+var tgemvOperands = []string{"dst", "a", "b"}
+
+// TGemv is TGEMV (pto_tgemv): dst = a b with a one row (M = 1): tmatmul's
+// chains.
+//
+// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32, INT32.
+func TGemv(dst *Tile, a *Tile, b *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, a, b}
+	if err := resolve("pto.TGemv", tgemvOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tgemv(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tgemv_accOperands = []string{"dst", "a", "b"}
+
+// TGemvAcc is TGEMV_ACC (pto_tgemv_acc): dst = dst + a b with a one row:
+// tmatmul_acc's chains.
+//
+// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32, INT32.
+func TGemvAcc(dst *Tile, a *Tile, b *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, a, b}
+	if err := resolve("pto.TGemvAcc", tgemv_accOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tgemv_acc(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tgemv_biasOperands = []string{"dst", "a", "b", "bias"}
+
+// TGemvBias is TGEMV_BIAS (pto_tgemv_bias): dst = bias + a b with a one row:
+// tmatmul_bias's chains.
+//
+// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32, INT32.
+func TGemvBias(dst *Tile, a *Tile, b *Tile, bias *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, a, b, bias}
+	if err := resolve("pto.TGemvBias", tgemv_biasOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tgemv_bias(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}

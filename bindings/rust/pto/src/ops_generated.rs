@@ -1792,3 +1792,45 @@ pub fn tmatmul_bias(
     let d = dst.as_ptr();
     check(unsafe { sys::pto_tmatmul_bias(d, a.source_ptr(d), b.source_ptr(d), bias.source_ptr(d)) })
 }
+
+/// TGEMV (`pto_tgemv`): dst = a b with a one row (M = 1): tmatmul's chains.
+///
+/// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32,
+/// INT32.
+pub fn tgemv(
+    dst: &mut impl Operand,
+    a: impl Source,
+    b: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tgemv(d, a.source_ptr(d), b.source_ptr(d)) })
+}
+
+/// TGEMV_ACC (`pto_tgemv_acc`): dst = dst + a b with a one row:
+/// tmatmul_acc's chains.
+///
+/// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32,
+/// INT32.
+pub fn tgemv_acc(
+    dst: &mut impl Operand,
+    a: impl Source,
+    b: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tgemv_acc(d, a.source_ptr(d), b.source_ptr(d)) })
+}
+
+/// TGEMV_BIAS (`pto_tgemv_bias`): dst = bias + a b with a one row:
+/// tmatmul_bias's chains.
+///
+/// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32,
+/// INT32.
+pub fn tgemv_bias(
+    dst: &mut impl Operand,
+    a: impl Source,
+    b: impl Source,
+    bias: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tgemv_bias(d, a.source_ptr(d), b.source_ptr(d), bias.source_ptr(d)) })
+}

@@ -2101,6 +2101,58 @@ public final class Pto {
             Reference.reachabilityFence(bias);
         }
     }
+
+    /**
+     * TGEMV ({@code pto_tgemv}): dst = a b with a one row (M = 1): tmatmul's chains.
+     * <p>dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32, INT32.
+     */
+    public static void tgemv(Tile dst, Tile a, Tile b) {
+        try {
+            PtoNative.pto_tgemv(Tile.handleOf(dst, "Pto.tgemv", "dst"),
+                    Tile.handleOf(a, "Pto.tgemv", "a"),
+                    Tile.handleOf(b, "Pto.tgemv", "b"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(b);
+        }
+    }
+
+    /**
+     * TGEMV_ACC ({@code pto_tgemv_acc}): dst = dst + a b with a one row: tmatmul_acc's
+     * chains.
+     * <p>dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32, INT32.
+     */
+    public static void tgemvAcc(Tile dst, Tile a, Tile b) {
+        try {
+            PtoNative.pto_tgemv_acc(Tile.handleOf(dst, "Pto.tgemvAcc", "dst"),
+                    Tile.handleOf(a, "Pto.tgemvAcc", "a"),
+                    Tile.handleOf(b, "Pto.tgemvAcc", "b"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(b);
+        }
+    }
+
+    /**
+     * TGEMV_BIAS ({@code pto_tgemv_bias}): dst = bias + a b with a one row: tmatmul_bias's
+     * chains.
+     * <p>dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32, INT32.
+     */
+    public static void tgemvBias(Tile dst, Tile a, Tile b, Tile bias) {
+        try {
+            PtoNative.pto_tgemv_bias(Tile.handleOf(dst, "Pto.tgemvBias", "dst"),
+                    Tile.handleOf(a, "Pto.tgemvBias", "a"),
+                    Tile.handleOf(b, "Pto.tgemvBias", "b"),
+                    Tile.handleOf(bias, "Pto.tgemvBias", "bias"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(b);
+            Reference.reachabilityFence(bias);
+        }
+    }
     // gen-operations:end
 
     /**
