@@ -1712,14 +1712,17 @@ PTO_API pto_status pto_tscatter(pto_tile *dst, const pto_tile *src, const pto_ti
 /* TSETVAL: dst's element at index becomes value (converted by the scalar
  * rules: an integer in range for an integer dtype, rounded to nearest even
  * for a float one); no other element is written. Rules, in order: dst not
- * NULL (PTO_ERR_NULL_ARGUMENT); value a value of dst's dtype
+ * NULL (PTO_ERR_NULL_ARGUMENT); dst's dtype one of the nine
+ * (PTO_ERR_UNSUPPORTED_DTYPE: the 8-byte and low-precision types are
+ * refused); value a value of dst's dtype
  * (PTO_ERR_INVALID_ARGUMENT); index in dst's valid region
  * (PTO_ERR_OUT_OF_RANGE). */
 PTO_API pto_status pto_tsetval(pto_tile *dst, size_t index, double value);
 
 /* TGETVAL: *out = src's element at index, exactly (every element of every
  * dtype is a double). Rules, in order: src, out not NULL
- * (PTO_ERR_NULL_ARGUMENT); index in src's valid region
+ * (PTO_ERR_NULL_ARGUMENT); src's dtype one of the nine
+ * (PTO_ERR_UNSUPPORTED_DTYPE, as pto_tsetval); index in src's valid region
  * (PTO_ERR_OUT_OF_RANGE). *out is written only on success. */
 PTO_API pto_status pto_tgetval(const pto_tile *src, size_t index, double *out);
 
