@@ -178,6 +178,21 @@ static void test_ttri_programs(void **state) {
         TILES_DESTROY(l, u, h);
     }
     pto_program_destroy(p);
+    /* the page's SSA form, a constant diagonal, both triangles */
+    static const char *const kSsa[] = {
+        "%k = arith.constant 2 : i32\n%t = pto.ttri %k : i32 -> !pto.tile<3x5xf32>\n",
+        "%k = arith.constant 2 : i32\n%t = pto.ttri %k {upperOrLower = 1 : i32} : i32 -> !pto.tile<3x5xf32>\n",
+    };
+    static const char *const kT[] = {"t"};
+    for (int upper = 0; upper < 2; ++upper) {
+        pto_tile *t = tile_new(PTO_FLOAT32, 3, 5, 3, 5);
+        pto_tile *bound[] = {t};
+        const pto_status st = run_program_bound(kSsa[upper], kT, bound, 1, NULL, NULL, 0);
+        if (st != PTO_OK) fail_msg("%s: %s (%s)", kSsa[upper], pto_status_string(st), pto_last_error());
+        for (uint32_t i = 0; i < 3; ++i)
+            for (uint32_t j = 0; j < 5; ++j) assert_int_equal(tile_get(t, i, j), tri_expected(PTO_FLOAT32, i, j, 2, upper));
+        pto_tile_destroy(t);
+    }
     expect_program_refused("%d = arith.constant 0 : i32\n"
                            "%t = pto.alloc_tile : !pto.tile_buf<vec, 4x8xf32>\n"
                            "pto.ttri ins(%d {upperOrLower = 2 : i32} : i32) outs(%t : !pto.tile_buf<vec, 4x8xf32>)\n",
@@ -187,7 +202,8 @@ static void test_ttri_programs(void **state) {
                            "  pto.ttri ins(%d : i32) outs(%t : !pto.tile_buf<vec, 4x32xi8>)\n"
                            "  return\n}\n}\n",
                            PTO_ERR_UNSUPPORTED_DTYPE);
-    print_message("[ttri] PTOAS's form: 4 diagonals x 3 tiles equal the page's triangles; 2 refused programs\n");
+    print_message("[ttri] PTOAS's form: 4 diagonals x 3 tiles, and the page's SSA form, equal the page's "
+                  "triangles; 2 refused programs\n");
 }
 
 int main(void) {
