@@ -140,6 +140,95 @@ static void test_muladd_values(void **state) {
                   ctx.checked);
 }
 
+/* pto-isa's ST cases (tests/npu/a2a3 and a5/src/st/testcase/tfusedmuladd,
+ * tfusedmuladdrelu, tmuladddst, gen_data.py): operands of different tile
+ * widths over one valid region, values uniform in +/- sqrt(max) / 10 of
+ * the dtype as those scripts draw them, run under the case's profile and
+ * compared with the exact multiply-add rounded once (their goldens are
+ * numpy's, compared with a tolerance). */
+typedef struct {
+    muladd_op op;
+    pto_profile profile;
+    pto_dtype dt;
+    uint32_t dst_rows, dst_cols, src0_rows, src0_cols, src1_rows, src1_cols, vr, vc;
+} st_case;
+
+static const st_case kStCases[] = {
+    {FUSED_MULADD, PTO_PROFILE_A2A3, PTO_FLOAT32, 1, 8, 1, 8, 1, 8, 1, 8},
+    {FUSED_MULADD, PTO_PROFILE_A2A3, PTO_FLOAT32, 64, 64, 64, 64, 64, 64, 64, 64},
+    {FUSED_MULADD, PTO_PROFILE_A2A3, PTO_FLOAT32, 32, 128, 32, 192, 32, 256, 32, 127},
+    {FUSED_MULADD, PTO_PROFILE_A2A3, PTO_FLOAT32, 1, 16384, 1, 16384, 1, 16384, 1, 16384},
+    {FUSED_MULADD, PTO_PROFILE_A2A3, PTO_FLOAT32, 2048, 8, 2048, 8, 2048, 8, 2048, 8},
+    {FUSED_MULADD, PTO_PROFILE_A2A3, PTO_FLOAT16, 1, 16, 1, 16, 1, 16, 1, 16},
+    {FUSED_MULADD, PTO_PROFILE_A2A3, PTO_FLOAT16, 64, 64, 64, 64, 64, 64, 64, 64},
+    {FUSED_MULADD, PTO_PROFILE_A2A3, PTO_FLOAT16, 32, 128, 32, 192, 32, 256, 32, 127},
+    {FUSED_MULADD, PTO_PROFILE_A2A3, PTO_FLOAT16, 2048, 16, 2048, 16, 2048, 16, 2048, 16},
+    {FUSED_MULADD, PTO_PROFILE_A2A3, PTO_FLOAT16, 1, 32768, 1, 32768, 1, 32768, 1, 32768},
+    {FUSED_MULADD, PTO_PROFILE_A5, PTO_FLOAT32, 1, 21824, 1, 21824, 1, 21824, 1, 21824},
+    {FUSED_MULADD, PTO_PROFILE_A5, PTO_FLOAT32, 2728, 8, 2728, 8, 2728, 8, 2728, 8},
+    {FUSED_MULADD, PTO_PROFILE_A5, PTO_FLOAT32, 32, 128, 32, 192, 32, 256, 32, 127},
+    {FUSED_MULADD, PTO_PROFILE_A5, PTO_FLOAT16, 2728, 16, 2728, 16, 2728, 16, 2728, 16},
+    {FUSED_MULADD, PTO_PROFILE_A5, PTO_FLOAT16, 1, 43648, 1, 43648, 1, 43648, 1, 43648},
+    {FUSED_MULADD_RELU, PTO_PROFILE_A2A3, PTO_FLOAT32, 64, 64, 64, 64, 64, 64, 64, 64},
+    {FUSED_MULADD_RELU, PTO_PROFILE_A2A3, PTO_FLOAT32, 32, 128, 32, 192, 32, 256, 32, 127},
+    {FUSED_MULADD_RELU, PTO_PROFILE_A2A3, PTO_FLOAT16, 64, 64, 64, 64, 64, 64, 64, 64},
+    {FUSED_MULADD_RELU, PTO_PROFILE_A2A3, PTO_FLOAT16, 32, 128, 32, 192, 32, 256, 32, 127},
+    {FUSED_MULADD_RELU, PTO_PROFILE_A5, PTO_FLOAT16, 32, 128, 32, 192, 32, 256, 32, 127},
+    {MULADD_DST, PTO_PROFILE_A2A3, PTO_FLOAT32, 1, 8, 1, 8, 1, 8, 1, 8},
+    {MULADD_DST, PTO_PROFILE_A2A3, PTO_FLOAT32, 64, 64, 64, 64, 64, 64, 64, 64},
+    {MULADD_DST, PTO_PROFILE_A2A3, PTO_FLOAT32, 32, 128, 32, 192, 32, 256, 32, 127},
+    {MULADD_DST, PTO_PROFILE_A2A3, PTO_FLOAT16, 64, 64, 64, 64, 64, 64, 64, 64},
+    {MULADD_DST, PTO_PROFILE_A2A3, PTO_FLOAT16, 32, 128, 32, 192, 32, 256, 32, 127},
+    {MULADD_DST, PTO_PROFILE_HOST, PTO_FLOAT16, 1, 16384, 1, 16384, 1, 16384, 1, 16384},
+    {MULADD_DST, PTO_PROFILE_A5, PTO_FLOAT32, 32, 128, 32, 192, 32, 256, 32, 127},
+};
+
+/* A tile of rows x cols (valid vr x vc) of values uniform in +/- bound,
+ * rounded to dt. */
+static pto_tile *st_tile(pto_dtype dt, uint32_t rows, uint32_t cols, uint32_t vr, uint32_t vc, double bound,
+                         rng *r) {
+    pto_tile *t = tile_new(dt, rows, cols, vr, vc);
+    for (uint32_t i = 0; i < rows; ++i)
+        for (uint32_t j = 0; j < cols; ++j) {
+            const double u = (double)(rng_next(r) >> 11) * 0x1p-53;
+            tile_put(t, i, j, ref_from_double(dt, (2 * u - 1) * bound));
+        }
+    return t;
+}
+
+static void test_muladd_st_cases(void **state) {
+    (void)state;
+    rng r = {0xF3D};
+    size_t elements = 0;
+    for (size_t k = 0; k < COUNT(kStCases); ++k) {
+        const st_case *c = &kStCases[k];
+        assert_int_equal(pto_set_profile(c->profile), PTO_OK);
+        const double bound = sqrt(c->dt == PTO_FLOAT32 ? 0x1.fffffep127 : 65504.0) / 10;
+        pto_tile *dst = st_tile(c->dt, c->dst_rows, c->dst_cols, c->vr, c->vc, bound, &r);
+        pto_tile *a = st_tile(c->dt, c->src0_rows, c->src0_cols, c->vr, c->vc, bound, &r);
+        pto_tile *b = st_tile(c->dt, c->src1_rows, c->src1_cols, c->vr, c->vc, bound, &r);
+        uint64_t *before = tile_snapshot(dst);
+        const pto_status st = muladd_call(c->op, dst, a, b);
+        if (st != PTO_OK) fail_msg("ST case %zu: %s (%s)", k, pto_status_string(st), pto_last_error());
+        for (uint32_t i = 0; i < c->dst_rows; ++i)
+            for (uint32_t j = 0; j < c->dst_cols; ++j) {
+                const uint64_t old = before[(size_t)i * c->dst_cols + j];
+                const uint64_t want = i < c->vr && j < c->vc
+                                          ? muladd_reference(c->op, c->dt, tile_get(a, i, j), tile_get(b, i, j), old)
+                                          : old;
+                if (!same_bits(c->dt, tile_get(dst, i, j), want))
+                    fail_msg("ST case %zu (%s %s): (%u,%u) gave 0x%" PRIx64 ", want 0x%" PRIx64, k, kOpNames[c->op],
+                             pto_dtype_string(c->dt), i, j, tile_get(dst, i, j), want);
+                ++elements;
+            }
+        free(before);
+        TILES_DESTROY(dst, a, b);
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    print_message("[muladd] pto-isa's %zu ST cases: %zu elements equal the exact multiply-add rounded once\n",
+                  COUNT(kStCases), elements);
+}
+
 /* One element through op: its result's bits. */
 static uint64_t one_element(muladd_op op, pto_dtype dt, double s0, double s1, double old) {
     pto_tile *d = tile_new(dt, 1, 1, 1, 1), *a = tile_new(dt, 1, 1, 1, 1), *b = tile_new(dt, 1, 1, 1, 1);
@@ -307,6 +396,7 @@ int main(void) {
         cmocka_unit_test(test_muladd_cases),
         cmocka_unit_test(test_muladd_values),
         cmocka_unit_test(test_muladd_rules),
+        cmocka_unit_test(test_muladd_st_cases),
         cmocka_unit_test(test_muladd_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

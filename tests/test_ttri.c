@@ -80,6 +80,65 @@ static void test_ttri_examples(void **state) {
     TILES_DESTROY(lower, upper);
 }
 
+/* pto-isa's ST cases (tests/cpu/st and tests/npu/a2a3, a5/src/st/testcase/
+ * ttri, gen_data.py: numpy's tril / triu with k = diagonal over the valid
+ * region), each under its profile. */
+typedef struct {
+    pto_profile profile;
+    pto_dtype dt;
+    uint32_t rows, cols, vr, vc;
+    int upper;
+    long diagonal;
+} tri_case;
+
+static const tri_case kTriCases[] = {
+    {PTO_PROFILE_A2A3, PTO_FLOAT32, 4, 8, 4, 4, 1, 0},        {PTO_PROFILE_A2A3, PTO_FLOAT32, 64, 64, 64, 64, 1, 0},
+    {PTO_PROFILE_A2A3, PTO_INT32, 64, 64, 64, 64, 1, 0},        {PTO_PROFILE_A2A3, PTO_INT16, 64, 64, 64, 64, 1, 0},
+    {PTO_PROFILE_A2A3, PTO_FLOAT16, 16, 256, 16, 256, 1, 0},    {PTO_PROFILE_A2A3, PTO_FLOAT32, 128, 128, 128, 128, 1, 0},
+    {PTO_PROFILE_A2A3, PTO_FLOAT32, 64, 64, 64, 64, 0, 0},      {PTO_PROFILE_A2A3, PTO_INT32, 64, 64, 64, 64, 0, 0},
+    {PTO_PROFILE_A2A3, PTO_INT16, 64, 64, 64, 64, 0, 0},        {PTO_PROFILE_A2A3, PTO_FLOAT16, 16, 256, 16, 256, 0, 0},
+    {PTO_PROFILE_A2A3, PTO_FLOAT32, 128, 128, 128, 128, 0, 0},  {PTO_PROFILE_A2A3, PTO_FLOAT32, 128, 128, 128, 125, 0, 0},
+    {PTO_PROFILE_A2A3, PTO_UINT32, 64, 64, 64, 64, 1, 0},       {PTO_PROFILE_A2A3, PTO_UINT32, 64, 64, 64, 64, 0, 0},
+    {PTO_PROFILE_A2A3, PTO_FLOAT32, 128, 128, 128, 111, 0, 2},  {PTO_PROFILE_A2A3, PTO_FLOAT32, 128, 128, 128, 111, 0, -2},
+    {PTO_PROFILE_A2A3, PTO_FLOAT32, 128, 128, 128, 111, 1, 2},  {PTO_PROFILE_A2A3, PTO_FLOAT32, 128, 128, 128, 111, 1, -2},
+    {PTO_PROFILE_A2A3, PTO_FLOAT32, 128, 128, 128, 31, 1, 444}, {PTO_PROFILE_A2A3, PTO_FLOAT32, 128, 128, 128, 31, 0, 444},
+    {PTO_PROFILE_A2A3, PTO_FLOAT32, 128, 128, 128, 31, 1, -444}, {PTO_PROFILE_A2A3, PTO_FLOAT32, 128, 128, 128, 31, 0, -444},
+    {PTO_PROFILE_A5, PTO_FLOAT16, 20, 32, 20, 32, 0, 0},        {PTO_PROFILE_A5, PTO_UINT8, 20, 32, 20, 32, 0, 0},
+    {PTO_PROFILE_A5, PTO_FLOAT32, 32, 91, 32, 91, 0, 0},        {PTO_PROFILE_A5, PTO_FLOAT32, 128, 128, 128, 128, 0, 0},
+    {PTO_PROFILE_A5, PTO_FLOAT32, 32, 91, 32, 91, 0, 3},        {PTO_PROFILE_A5, PTO_FLOAT32, 128, 128, 128, 128, 0, 3},
+    {PTO_PROFILE_A5, PTO_FLOAT32, 32, 91, 32, 91, 0, -3},       {PTO_PROFILE_A5, PTO_FLOAT32, 128, 128, 128, 128, 0, -3},
+    {PTO_PROFILE_A5, PTO_FLOAT32, 32, 91, 32, 91, 1, 0},        {PTO_PROFILE_A5, PTO_FLOAT32, 128, 128, 128, 128, 1, 0},
+    {PTO_PROFILE_A5, PTO_FLOAT32, 32, 91, 32, 91, 1, 3},        {PTO_PROFILE_A5, PTO_FLOAT32, 128, 128, 128, 128, 1, 3},
+    {PTO_PROFILE_A5, PTO_FLOAT32, 32, 91, 32, 91, 1, -3},       {PTO_PROFILE_A5, PTO_FLOAT32, 128, 128, 128, 128, 1, -3},
+    {PTO_PROFILE_A5, PTO_FLOAT32, 763, 32, 763, 32, 0, -41},    {PTO_PROFILE_A5, PTO_FLOAT32, 763, 32, 763, 32, 1, -41},
+    {PTO_PROFILE_A5, PTO_INT64, 4, 15, 4, 15, 1, 0},            {PTO_PROFILE_A5, PTO_UINT64, 4, 15, 4, 15, 0, -1},
+    {PTO_PROFILE_A5, PTO_FLOAT16, 30, 208, 30, 208, 1, 0},      {PTO_PROFILE_A5, PTO_FLOAT16, 30, 208, 30, 176, 1, 0},
+    {PTO_PROFILE_A5, PTO_FLOAT16, 293, 16, 269, 16, 0, -41},    {PTO_PROFILE_A5, PTO_FLOAT16, 293, 16, 293, 16, 0, -41},
+    {PTO_PROFILE_A5, PTO_FLOAT16, 293, 16, 287, 16, 0, -41},    {PTO_PROFILE_A5, PTO_INT8, 32, 128, 32, 128, 0, 0},
+    {PTO_PROFILE_A5, PTO_INT8, 32, 128, 24, 112, 0, 0},         {PTO_PROFILE_A5, PTO_FLOAT16, 293, 16, 1, 16, 0, 0},
+    {PTO_PROFILE_A5, PTO_FLOAT16, 293, 16, 2, 16, 0, 0},        {PTO_PROFILE_HOST, PTO_BFLOAT16, 64, 64, 64, 64, 0, 0},
+};
+
+static void test_ttri_st_cases(void **state) {
+    (void)state;
+    rng r = {0x7A4};
+    for (size_t k = 0; k < COUNT(kTriCases); ++k) {
+        const tri_case *c = &kTriCases[k];
+        assert_int_equal(pto_set_profile(c->profile), PTO_OK);
+        pto_tile *dst = tile_new(c->dt, c->rows, c->cols, c->vr, c->vc);
+        tile_fill(dst, &r, GEN_ANY);
+        uint64_t *before = tile_snapshot(dst);
+        const pto_status st = pto_ttri(dst, (double)c->diagonal, c->upper);
+        if (st != PTO_OK) fail_msg("ST case %zu: %s (%s)", k, pto_status_string(st), pto_last_error());
+        expect_triangle(dst, before, c->diagonal, c->upper, "ST case");
+        free(before);
+        pto_tile_destroy(dst);
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    print_message("[ttri] pto-isa's %zu ST cases equal numpy's tril / triu over the valid region\n",
+                  COUNT(kTriCases));
+}
+
 static void test_ttri_rules(void **state) {
     (void)state;
     static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A2A3, PTO_PROFILE_A5};
@@ -210,6 +269,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ttri_values),
         cmocka_unit_test(test_ttri_examples),
+        cmocka_unit_test(test_ttri_st_cases),
         cmocka_unit_test(test_ttri_rules),
         cmocka_unit_test(test_ttri_programs),
     };
