@@ -348,6 +348,16 @@ static void test_muladd_rules(void **state) {
             free(kept_a);
         }
     assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    /* a cube tile on either side is refused before the dtype rules */
+    pto_tile *m = NULL, *v = tile_new(PTO_INT32, 16, 16, 16, 16);
+    assert_int_equal(pto_tile_create_cube(PTO_FLOAT32, 16, 16, PTO_LOC_MAT, PTO_LAYOUT_NZ, &m), PTO_OK);
+    for (int op = 0; op < 3; ++op) {
+        expect_status(muladd_call((muladd_op)op, m, v, v), PTO_ERR_INVALID_ARGUMENT, "a cube dst");
+        expect_status(muladd_call((muladd_op)op, v, v, m), PTO_ERR_INVALID_ARGUMENT, "a cube src1");
+        assert_non_null(strstr(pto_last_error(), "src1"));
+        refusals += 2;
+    }
+    TILES_DESTROY(m, v);
     print_message("[muladd] %zu refusals in order on 3 profiles, nothing written\n", refusals);
 }
 

@@ -184,7 +184,16 @@ static void test_ttri_rules(void **state) {
         }
     }
     assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
-    print_message("[ttri] %zu calls: the rules in order on 3 profiles\n", calls);
+    /* a cube tile is refused before the other rules (pto_c.h, "Cube tiles") */
+    pto_tile *m = NULL;
+    assert_int_equal(pto_tile_create_cube(PTO_FLOAT32, 16, 16, PTO_LOC_MAT, PTO_LAYOUT_NZ, &m), PTO_OK);
+    uint64_t *kept = tile_snapshot(m);
+    expect_status(pto_ttri(m, 0.5, 0), PTO_ERR_INVALID_ARGUMENT, "a cube dst");
+    assert_non_null(strstr(pto_last_error(), "pto_ttri: dst"));
+    assert_tile_unchanged(m, kept, "refused ttri on a cube tile");
+    free(kept);
+    pto_tile_destroy(m);
+    print_message("[ttri] %zu calls: the rules in order on 3 profiles\n", calls + 1);
 }
 
 /* PTOAS's form (its lit test ttri_emitc.pto: the diagonal an argument,
