@@ -1176,7 +1176,8 @@ PTO_API pto_status pto_tci(pto_tile *dst, double start, int descending);
  *   PTO_ERR_INVALID_ARGUMENT.
  * In programs the diagonal is an SSA integer and `{upperOrLower = 1 : i32}`
  * (inside ins(...), PTOAS's spelling; default 0) the triangle:
- * `pto.ttri ins(%d {upperOrLower = 1 : i32} : i32) outs(%dst : T)`. */
+ * `pto.ttri ins(%d {upperOrLower = 1 : i32} : i32) outs(%dst : T)`; under A5
+ * a program's INT64 or UINT64 dst is refused, as PTOAS's verifier refuses it. */
 PTO_API pto_status pto_ttri(pto_tile *dst, double diagonal, int upper);
 
 /* ------------------------------------------------------------------------ */

@@ -270,8 +270,23 @@ static void test_ttri_programs(void **state) {
                            "  pto.ttri ins(%d : i32) outs(%t : !pto.tile_buf<vec, 4x32xi8>)\n"
                            "  return\n}\n}\n",
                            PTO_ERR_UNSUPPORTED_DTYPE);
+    /* PTOAS's A5 verifier takes no 8-byte element type (the C function does) */
+    static const char kI64[] = "module attributes {pto.target_arch = \"%s\"} {\n"
+                               "func.func @k(%%d : i32, %%t : !pto.tile_buf<vec, 4x8xi64>) {\n"
+                               "  pto.ttri ins(%%d : i32) outs(%%t : !pto.tile_buf<vec, 4x8xi64>)\n"
+                               "  return\n}\n}\n";
+    char text[512];
+    snprintf(text, sizeof text, kI64, "a5");
+    expect_program_refused_with(text, "k", "PTOAS's rule");
+    snprintf(text, sizeof text, kI64, "a2a3");
+    expect_program_refused(text, PTO_ERR_UNSUPPORTED_DTYPE);
+    pto_tile *t64 = tile_new(PTO_INT64, 4, 8, 4, 8);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    assert_int_equal(pto_ttri(t64, 1, 0), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    pto_tile_destroy(t64);
     print_message("[ttri] PTOAS's form: 4 diagonals x 3 tiles, and the page's SSA form, equal the page's "
-                  "triangles; 2 refused programs\n");
+                  "triangles; 4 refused programs\n");
 }
 
 int main(void) {

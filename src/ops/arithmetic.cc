@@ -416,6 +416,18 @@ pto_status CheckTTri(const Operands& o, pto_profile profile) {
   return v.status();
 }
 
+// PTOAS's verifier under A5 takes no 8-byte element type for ttri (its list:
+// f16/f32/bf16/i8/i16/i32/u8/u16/u32), where the page and a5/TTri.hpp do.
+bool TextRulesTTri(const TextOperands& o, char* sentence, size_t size) {
+  if (o.profile != PTO_PROFILE_A5 || (o.dst.dtype != PTO_INT64 && o.dst.dtype != PTO_UINT64))
+    return true;
+  snprintf(sentence, size,
+           "ttri's dst element type %s is refused under A5 in text (PTOAS's rule: "
+           "f16/f32/bf16/i8/i16/i32/u8/u16/u32; the C function takes it)",
+           pto_dtype_string(o.dst.dtype));
+  return false;
+}
+
 // Ones on and below (lower) or on and above (upper) the diagonal, zeros
 // elsewhere, over dst's valid region (kernels::Triangle).
 void RunTTri(const Operands& o, pto_profile) {
