@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 103 operations of libpto's table (src/operations.def), by group, in
+ * The 110 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (21): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -18,7 +18,7 @@
  *   elementwise tile-scalar (16): tadds, tsubs, tmuls, tdivs,
  *     tdivs_scalar_by_tile, tmaxs, tmins, trems, tlrelu, tands, tors,
  *     txors, tshls, tshrs, tfmods, tpows
- *   fill (2): texpands, tci
+ *   fill (3): texpands, tci, ttri
  *   reductions (8): trowsum, trowmax, trowmin, tcolsum, tcolmax, tcolmin,
  *     trowprod, tcolprod
  *   index reductions (4): trowargmax, trowargmin, tcolargmax, tcolargmin
@@ -32,8 +32,10 @@
  *   element access (5): textract, tgather, tgather_mask, tscatter, tsetval
  *   data movement (5): tfillpad, treshape, ttrans, tconcat, tconcatidx
  *   sorting (2): tsort32, tmrgsort
- *   fused arithmetic (5): taxpy, taddc, tsubc, taddsc, tsubsc
- *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
+ *   fused arithmetic (8): taxpy, taddc, tsubc, taddsc, tsubsc,
+ *     tfusedmuladd, tfusedmuladdrelu, tmuladddst
+ *   matrix multiply (6): tmatmul, tmatmul_acc, tmatmul_bias, tgemv,
+ *     tgemv_acc, tgemv_bias
  *   quantisation (2): tquant, tdequant
  * Outside that table, bound by hand: pto_tsel (three sources), pto_tgetval
  * (a scalar result) and pto_tmrgsort_lists (counts besides dst).
@@ -331,6 +333,9 @@ PTO_API size_t pto_dtype_size(pto_dtype dtype);
  *   tmatmul_acc,   dst acc NZ, bias a bias row; a [M, K],    left NZ
  *   tmatmul_bias   b [K, N], dst [M, N]; M, K, N 1 to 4095
  *                  (pto_tmatmul)
+ *   tgemv,         cube tiles only, as tmatmul; K, N 1 to    as A2A3 with a
+ *   tgemv_acc,     4095 (M is 1); tiles of any shape         left NZ
+ *   tgemv_bias     (pto_tgemv)
  *
  * A refusal that HOST would not make for the identical call names the
  * profile in pto_last_error(), and a dtype refusal lists what the profile
@@ -503,8 +508,9 @@ PTO_API pto_status pto_tile_read_f32(const pto_tile *tile, float *dst, size_t co
  * and reads a cube tile as any other and never computes an offset; the byte
  * image is pto_tile_data's.
  *
- * What takes them: pto_tmatmul, pto_tmatmul_acc and pto_tmatmul_bias (under
- * each profile, see "Matrix multiply"), and pto_tmov, which moves between
+ * What takes them: pto_tmatmul, pto_tmatmul_acc, pto_tmatmul_bias and
+ * pto_tgemv, pto_tgemv_acc, pto_tgemv_bias (under each profile, see "Matrix
+ * multiply"), and pto_tmov, which moves between
  * the cube's memories (mat to left, right or bias; acc to vec or mat).
  * Every other operation refuses a tile whose location is not PTO_LOC_VEC,
  * before its other rules, with PTO_ERR_INVALID_ARGUMENT, e.g. "pto_tadd:
@@ -1156,6 +1162,30 @@ PTO_API pto_status pto_texpands(pto_tile *dst, double scalar);
  * the order (PTOAS's default false). */
 PTO_API pto_status pto_tci(pto_tile *dst, double start, int descending);
 
+/* TTRI: a triangular mask over dst's valid region (R x C): with d = diagonal,
+ * the lower form (upper 0, the page's isUpperOrLower 0) writes
+ * dst(i, j) = 1 where j <= i + d and 0 elsewhere; the upper form (upper 1)
+ * writes 0 where j < i + d and 1 elsewhere. So d = 0 keeps the main diagonal
+ * in either triangle, a positive d moves the boundary right, a negative one
+ * left; a boundary outside the region gives a tile of ones or of zeros.
+ * Exact: 1 and 0 of dst's dtype (float 1.0 and +0.0). Elements outside the
+ * valid region are not written (the NPUs' vector stores may reach a row's
+ * padding; libpto never does). Rules, checked in this order:
+ * - dst not NULL (PTO_ERR_NULL_ARGUMENT); upper 0 or 1, else
+ *   PTO_ERR_INVALID_ARGUMENT.
+ * - dst's dtype (PTO_ERR_UNSUPPORTED_DTYPE): HOST all nine dtypes, INT64 and
+ *   UINT64 (the union of the targets'); PTO_PROFILE_A2A3 INT32, INT16,
+ *   UINT32, UINT16, FLOAT16, FLOAT32 (the page's A2A3 list, a2a3/TTri.hpp's
+ *   static_assert); PTO_PROFILE_A5 INT32, INT16, INT8, UINT32, INT64, UINT64,
+ *   UINT16, UINT8, FLOAT16, FLOAT32, BFLOAT16 (the page's A5 list, a5/TTri.hpp).
+ * - diagonal an integer in int32's range (the page's `int diagonal`), else
+ *   PTO_ERR_INVALID_ARGUMENT.
+ * In programs the diagonal is an SSA integer and `{upperOrLower = 1 : i32}`
+ * (inside ins(...), PTOAS's spelling; default 0) the triangle:
+ * `pto.ttri ins(%d {upperOrLower = 1 : i32} : i32) outs(%dst : T)`; under A5
+ * a program's INT64 or UINT64 dst is refused, as PTOAS's verifier refuses it. */
+PTO_API pto_status pto_ttri(pto_tile *dst, double diagonal, int upper);
+
 /* ------------------------------------------------------------------------ */
 /* Reductions                                                                */
 /* ------------------------------------------------------------------------ */
@@ -1708,14 +1738,17 @@ PTO_API pto_status pto_tscatter(pto_tile *dst, const pto_tile *src, const pto_ti
 /* TSETVAL: dst's element at index becomes value (converted by the scalar
  * rules: an integer in range for an integer dtype, rounded to nearest even
  * for a float one); no other element is written. Rules, in order: dst not
- * NULL (PTO_ERR_NULL_ARGUMENT); value a value of dst's dtype
+ * NULL (PTO_ERR_NULL_ARGUMENT); dst's dtype one of the nine
+ * (PTO_ERR_UNSUPPORTED_DTYPE: the 8-byte and low-precision types are
+ * refused); value a value of dst's dtype
  * (PTO_ERR_INVALID_ARGUMENT); index in dst's valid region
  * (PTO_ERR_OUT_OF_RANGE). */
 PTO_API pto_status pto_tsetval(pto_tile *dst, size_t index, double value);
 
 /* TGETVAL: *out = src's element at index, exactly (every element of every
  * dtype is a double). Rules, in order: src, out not NULL
- * (PTO_ERR_NULL_ARGUMENT); index in src's valid region
+ * (PTO_ERR_NULL_ARGUMENT); src's dtype one of the nine
+ * (PTO_ERR_UNSUPPORTED_DTYPE, as pto_tsetval); index in src's valid region
  * (PTO_ERR_OUT_OF_RANGE). *out is written only on success. */
 PTO_API pto_status pto_tgetval(const pto_tile *src, size_t index, double *out);
 
@@ -1952,6 +1985,39 @@ PTO_API pto_status pto_taddsc(pto_tile *dst, const pto_tile *src0, const pto_til
 PTO_API pto_status pto_tsubsc(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
                               double scalar);
 
+/* TFUSEDMULADD: dst = src0 * dst + src1, TFUSEDMULADDRELU: dst =
+ * max(src0 * dst + src1, 0), and TMULADDDST: dst = src0 * src1 + dst, over
+ * dst's valid region, dst's old values an input. Each element is the exact
+ * product plus the addend rounded once to dst's dtype (nearest even; float16
+ * rounded once too, not through float32), the same bits on every target and
+ * profile: both NPU implementations issue one multiply-add instruction
+ * (A2A3 vmadd, vmaddrelu, vmla; A5 vmadd, vmadd then vrelu, vmula), which the
+ * pages name fused (pto.vmula: "a single fused operation"; A5's own
+ * high-precision sqrt takes residuals with them). The relu is exact: a result
+ * > 0 is kept, NaN stays NaN, anything else (-0 included) is +0. pto-isa's
+ * CPU simulator rounds the product first in TMULADDDST and
+ * TFUSEDMULADDRELU, so its results may differ from these in the last place.
+ * Operands: dst is read and written element by element, each element's old
+ * value read before its new one is written; src0 and src1 may each be dst
+ * itself (placed exactly on it: then that source is dst's old values, so
+ * pto_tfusedmuladd(d, d, s) computes d * d + s) or share no byte with it;
+ * the sources may overlap each other. Rules, checked in this order:
+ * - dst, src0, src1 not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst FLOAT16 or FLOAT32 on every profile (the pages' `float`, `half`, the
+ *   static_asserts of a2a3/ and a5/ TFusedMulAdd.hpp, TFusedMulAddRelu.hpp,
+ *   TMulAddDst.hpp) (PTO_ERR_UNSUPPORTED_DTYPE); src0 and src1 of dst's dtype
+ *   (PTO_ERR_DTYPE_MISMATCH).
+ * - each source dst itself or sharing no byte with it (PTO_ERR_ALIASING).
+ * - each source's valid region dst's (the implementations' PTO_ASSERT)
+ *   (PTO_ERR_SHAPE_MISMATCH).
+ * In programs only the DPS form: `pto.tfusedmuladd ins(%src0, %src1 : T, T)
+ * outs(%dst : T)` (a bound dst is an input too); the pages' SSA forms, which
+ * cannot name dst's old values, are refused. */
+PTO_API pto_status pto_tfusedmuladd(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+PTO_API pto_status pto_tfusedmuladdrelu(pto_tile *dst, const pto_tile *src0,
+                                        const pto_tile *src1);
+PTO_API pto_status pto_tmuladddst(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
 /* ------------------------------------------------------------------------ */
 /* Matrix multiply                                                           */
 /* ------------------------------------------------------------------------ */
@@ -2012,6 +2078,31 @@ PTO_API pto_status pto_tmatmul_acc(pto_tile *dst, const pto_tile *a, const pto_t
  * (PTO_ERR_SHAPE_MISMATCH); its row 0 is read. */
 PTO_API pto_status pto_tmatmul_bias(pto_tile *dst, const pto_tile *a, const pto_tile *b,
                                     const pto_tile *bias);
+
+/* GEMV (TGEMV, TGEMV_ACC, TGEMV_BIAS; pto-isa docs/isa/TGEMV.md): the three
+ * calls above with a single row of a, dst(0, j) = seed + sum over k of
+ * a(0, k) b(k, j) for j < N. Everything but the shapes is the matrix
+ * multiplies' (the dtype triples under every profile, the one chain per
+ * element over k in order and its exactness, aliasing, HOST's layouts,
+ * A2A3's and A5's locations and layouts, the checks' order; in text
+ * pto.tgemv, pto.tgemv.acc, pto.tgemv.bias). The shapes, in order, all
+ * PTO_ERR_SHAPE_MISMATCH: a has one valid row (M = 1), and so has dst; a's
+ * valid cols are b's valid rows (K); b's valid cols are dst's (N); bias (of
+ * pto_tgemv_bias) has at least one valid row and N valid cols; under A2A3
+ * and A5, K and N are 1 to 4095. Both NPU implementations take K and N
+ * from b and M = 1, and PTOAS's verifier asks each equality of the valid
+ * shapes, so none of them is a board-mode warning. The tiles' own rows x
+ * cols are free on every profile: the page's equal static shapes are asked
+ * by neither implementation, and pto-isa's own cases break them (a 1 x 256
+ * left tile, a 16 x 32 acc tile with one valid row). */
+PTO_API pto_status pto_tgemv(pto_tile *dst, const pto_tile *a, const pto_tile *b);
+
+/* dst = dst + a b with a one row: the seed is dst(0, j) as it was. */
+PTO_API pto_status pto_tgemv_acc(pto_tile *dst, const pto_tile *a, const pto_tile *b);
+
+/* dst = bias + a b with a one row: the seed is bias(0, j). */
+PTO_API pto_status pto_tgemv_bias(pto_tile *dst, const pto_tile *a, const pto_tile *b,
+                                  const pto_tile *bias);
 
 /* ------------------------------------------------------------------------ */
 /* Quantisation                                                              */

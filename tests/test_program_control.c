@@ -5,6 +5,7 @@
  * text rules that are stricter than the C API. Every case is written
  * here. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -440,7 +441,8 @@ static void test_noop_sync_and_cache(void **state) {
 }
 
 /* pto.tprint writes the tile's valid region to stderr when it runs, in
- * PTOAS's print formats; refused: bf16 (PTOAS's rule), a view as src. */
+ * PTOAS's print formats, and a partition view's elements; refused: a bf16
+ * tile and a tensor_view (PTOAS's rules). */
 static void test_tprint(void **state) {
     (void)state;
     pto_program *p = program_build(
@@ -459,6 +461,9 @@ static void test_tprint(void **state) {
         "  %k = arith.constant -7 : i32\n"
         "  pto.texpands ins(%k : i32) outs(%i : !pto.tile_buf<vec, 1x2xi32>)\n"
         "  pto.tprint ins(%i : !pto.tile_buf<vec, 1x2xi32>)\n"
+        "  %pc = pto.partition_view %v, offsets = [%c0, %c1], sizes = [%c2, %c2] : "
+        "!pto.tensor_view<2x3xf32> -> !pto.partition_tensor_view<2x2xf32>\n"
+        "  pto.tprint ins(%pc : !pto.partition_tensor_view<2x2xf32>)\n"
         "  return\n}\n", NULL);
     float m[6] = {1.5f, -2.0f, 3.25f, 4.0f, 5.0f, 6000.0f};
     FILE *capture = tmpfile();
@@ -483,7 +488,10 @@ static void test_tprint(void **state) {
         "     1.50    -2.00     3.25\n"
         "     4.00     5.00  6000.00\n"
         "t.pto:15:3: %i, block 0: 1x2 valid of 1x2 i32\n"
-        "       -7       -7\n";
+        "       -7       -7\n"
+        "t.pto:17:3: a partition view, block 0: 2x2 f32 of global memory\n"
+        "  -2.0000   3.2500\n"
+        "   5.0000 6000.0000\n";
     assert_string_equal(text, want);
     pto_program_destroy(p);
     expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<vec, 2x8xbf16>\n"
@@ -492,7 +500,8 @@ static void test_tprint(void **state) {
     expect_program_refused_with("func.func @k(%p: !pto.ptr<f32>) {\n  %c1 = arith.constant 1 : index\n"
             "  %v = pto.make_tensor_view %p, shape = [%c1], strides = [%c1] : !pto.tensor_view<1xf32>\n"
             "  pto.tprint ins(%v : !pto.tensor_view<1xf32>)\n  return\n}\n", NULL,
-            "4:23: error: pto.tprint of a global-memory view is not implemented: print the tile it is loaded into");
+            "4:23: error: pto.tprint prints a tile_buf or a partition_tensor_view (PTOAS's rule), not a "
+            "tensor_view");
 }
 
 /* Two PTOAS text rules: A5's tprelu does not use its tmp, so a tile used only
@@ -535,6 +544,78 @@ static void test_ptoas_rules_round3(void **state) {
     pto_program_destroy(program_build("pto.trsqrt ins(%a : " T ") outs(%d : " T ") "
             "{precisionType = #pto<rsqrt_precision default>}\n", NULL));
 #undef T
+}
+
+/* pto.comm.treduce on one process (every member local): the float16,
+ * bfloat16 and 8-byte integer sums (each step rounded to the dtype, member
+ * order root first then the rest) and maxima, against ref_from_double. */
+static void test_treduce_dtypes(void **state) {
+    (void)state;
+    static const pto_dtype kDts[] = {PTO_FLOAT16, PTO_BFLOAT16, PTO_INT64};
+    static const char *const kOps[] = {"sum", "max"};
+    for (size_t k = 0; k < COUNT(kDts); ++k) {
+        for (size_t o = 0; o < COUNT(kOps); ++o) {
+            const pto_dtype dt = kDts[k];
+            const char *t = dtype_spelling(dt);
+            char text[4096];
+            /* members at 0..2 and 3..5 and 6..8, dst at 9..11 */
+            snprintf(text, sizeof text,
+                "module attributes {pto.target_arch = \"a5\"} {\n"
+                "func.func @k(%%p: !pto.ptr<%s>) {\n"
+                "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n"
+                "  %%c3 = arith.constant 3 : index\n  %%c6 = arith.constant 6 : index\n"
+                "  %%c9 = arith.constant 9 : index\n  %%c16 = arith.constant 16 : index\n"
+                "  %%v = pto.make_tensor_view %%p, shape = [%%c16], strides = [%%c1] : "
+                "!pto.tensor_view<16x%s>\n"
+                "  %%m0 = pto.partition_view %%v, offsets = [%%c0], sizes = [%%c3] : "
+                "!pto.tensor_view<16x%s> -> !pto.partition_tensor_view<3x%s>\n"
+                "  %%m1 = pto.partition_view %%v, offsets = [%%c3], sizes = [%%c3] : "
+                "!pto.tensor_view<16x%s> -> !pto.partition_tensor_view<3x%s>\n"
+                "  %%m2 = pto.partition_view %%v, offsets = [%%c6], sizes = [%%c3] : "
+                "!pto.tensor_view<16x%s> -> !pto.partition_tensor_view<3x%s>\n"
+                "  %%d = pto.partition_view %%v, offsets = [%%c9], sizes = [%%c3] : "
+                "!pto.tensor_view<16x%s> -> !pto.partition_tensor_view<3x%s>\n"
+                "  %%acc = pto.alloc_tile : !pto.tile_buf<vec, 1x16x%s, valid=1x3>\n"
+                "  %%rcv = pto.alloc_tile : !pto.tile_buf<vec, 1x16x%s, valid=1x3>\n"
+                "  pto.comm.treduce(%%d, %%acc, recv(%%rcv), group(%%m0, %%m1, %%m2) : "
+                "!pto.partition_tensor_view<3x%s>, !pto.tile_buf<vec, 1x16x%s, valid=1x3>, "
+                "!pto.tile_buf<vec, 1x16x%s, valid=1x3>, !pto.partition_tensor_view<3x%s>, "
+                "!pto.partition_tensor_view<3x%s>, !pto.partition_tensor_view<3x%s>) "
+                "{reduceOp = #pto<reduce_op %s>, root = 1 : i32}\n"
+                "  return\n}\n}\n",
+                t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, kOps[o]);
+            pto_program *p = program_build(text, NULL);
+            /* values whose pairwise sums round: 1 + 2^-11 style steps */
+            const double in[9] = {1.0, 3.0, -2.5, 0.0009765625, 1000.0, 7.0,
+                                  0.00048828125, -1000.5, 0.125};
+            uint64_t buf[16] = {0};
+            unsigned char mem[16 * 8] = {0};
+            for (size_t i = 0; i < 9; ++i) {
+                buf[i] = ref_from_double(dt, dt == PTO_INT64 ? (double)(int64_t)(in[i] * 4) : in[i]);
+                ref_store(dt, mem, i, buf[i]);
+            }
+            program_run_on(p, mem, 16 * pto_dtype_size(dt));
+            for (size_t j = 0; j < 3; ++j) {
+                /* root 1 first, then members 0 and 2 */
+                const size_t order[3] = {1, 0, 2};
+                uint64_t acc = buf[order[0] * 3 + j];
+                for (size_t m = 1; m < 3; ++m) {
+                    const uint64_t x = buf[order[m] * 3 + j];
+                    if (o == 0)
+                        acc = dt == PTO_INT64 ? ref_int_wrap(dt, acc + x)
+                                              : ref_from_double(dt, ref_to_double(dt, acc) + ref_to_double(dt, x));
+                    else if (dt == PTO_INT64 ? ref_int_less(dt, acc, x)
+                                             : ref_to_double(dt, x) > ref_to_double(dt, acc))
+                        acc = x;
+                }
+                const uint64_t got = ref_load(dt, mem, 9 + j);
+                if (got != acc)
+                    fail_msg("treduce %s %s element %zu: 0x%" PRIx64 ", want 0x%" PRIx64, kOps[o], t, j,
+                             got, acc);
+            }
+            pto_program_destroy(p);
+        }
+    }
 }
 
 /* PyPTO's kernels take the block's identity as trailing i32 parameters
@@ -621,6 +702,7 @@ int main(void) {
         cmocka_unit_test(test_noop_sync_and_cache),
         cmocka_unit_test(test_tprint),
         cmocka_unit_test(test_ptoas_rules_round3),
+        cmocka_unit_test(test_treduce_dtypes),
         cmocka_unit_test(test_block_parameters),
         cmocka_unit_test(test_loop_limit),
     };

@@ -113,6 +113,14 @@ void Add(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const Cons
 // scalar a value of src's dtype.
 void Axpy(pto_dtype dst_dtype, pto_dtype src_dtype, size_t rows, size_t cols, const Plane& dst,
           const ConstPlane& src, float scalar);
+// dst = a * b + c elementwise, rounded once to dtype (FLOAT32, FLOAT16),
+// then max(., 0) with relu (axpy.cc); any of a, b, c may be dst's own plane.
+void MulAdd(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
+            const ConstPlane& b, const ConstPlane& c, bool relu);
+// TTRI (datamove.cc): dst(i, j) = 1 where j <= i + diagonal (lower) or
+// j >= i + diagonal (upper), 0 elsewhere, over rows x cols.
+void Triangle(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, int64_t diagonal,
+              bool upper);
 
 // TSORT32 (sort.cc): each row's 32-element blocks of src (cols values) with
 // their uint32 indices (idx, a row each) as value-index pairs in descending

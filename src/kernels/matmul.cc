@@ -1,4 +1,5 @@
-// Matrix multiply (TMATMUL, TMATMUL_ACC, TMATMUL_BIAS): dst = seed + a b.
+// Matrix multiply (TMATMUL, TMATMUL_ACC, TMATMUL_BIAS, and TGEMV, TGEMV_ACC,
+// TGEMV_BIAS with M = 1): dst = seed + a b.
 //
 // Every dst(i, j) is one chain over k = 0, 1, ..., K-1 in that order: a float
 // one acc = fma(a(i,k), b(k,j), acc), each step rounded once to float32 (a

@@ -1,4 +1,5 @@
-// TMATMUL, TMATMUL_ACC, TMATMUL_BIAS: their rules and runs (the kernel is
+// TMATMUL, TMATMUL_ACC, TMATMUL_BIAS and TGEMV, TGEMV_ACC, TGEMV_BIAS (the
+// same rows with one row of a: M = 1): their rules and runs (the kernel is
 // kernels/matmul.cc). Under HOST the operands are tiles of any location and
 // layout (row-major vec tiles the plain case); under A2A3 and A5 they are
 // the cube tiles that profile's NPU takes (pto_c.h, "Cube tiles"). Operands
@@ -87,36 +88,36 @@ bool ReserveStaging(size_t bytes) {
   return true;
 }
 
-// dst, a, b (and bias) under `profile`, in the contract's order: NULL
-// handles; locations and layouts (A2A3, A5); dtypes; aliasing (same
-// handles, then shared bytes); valid regions (and the NPU's shapes); the
-// staging of operands in a fractal layout. Locations and layouts are left
-// out where the caller judged them (Operands::cube_placements_checked).
-pto_status CheckMatmul(const Operands& o, pto_profile profile, const char* function, Seed seed) {
+// The instruction's shape: a matrix multiply's M x K by K x N, or GEMV's
+// one row by K x N (pto-isa TGEMV.md: M = 1, K and N b's valid rows and
+// cols).
+enum class Shape : uint8_t { kMatmul, kGemv };
+
+// Under A2A3 and A5, each operand's Placement (TGEMV's implementations
+// share TMatmul.hpp's static checks).
+void CheckPlacements(Validator& v, const Operands& o, pto_profile profile, Seed seed) {
+  const pto_layout left = profile == PTO_PROFILE_A2A3 ? PTO_LAYOUT_ZZ : PTO_LAYOUT_NZ;
+  const Placement wants[4] = {{"a", PTO_LOC_LEFT, left},
+                              {"b", PTO_LOC_RIGHT, PTO_LAYOUT_ZN},
+                              {"dst", PTO_LOC_ACC, PTO_LAYOUT_NZ},
+                              {"bias", PTO_LOC_BIAS, PTO_LAYOUT_ND}};
+  const pto_tile* operands[4] = {o.src0, o.src1, o.dst, o.src2};
+  for (int i = 0; i < (seed == Seed::kBias ? 4 : 3); ++i) {
+    const pto_tile* t = operands[i];
+    v.Require(Placed(t, wants[i]), PTO_ERR_INVALID_ARGUMENT,
+              "under %s %s must be %s %s %s tile (pto_tile_create_cube), not %s %s %s tile",
+              pto_profile_string(profile), wants[i].operand, LocationArticle(wants[i].location),
+              LocationName(wants[i].location), LayoutName(wants[i].layout),
+              LocationArticle(static_cast<pto_location>(t->location)),
+              LocationName(static_cast<pto_location>(t->location)),
+              LayoutName(static_cast<pto_layout>(t->layout)));
+  }
+}
+
+// The (dst; a, b) triple, bias's dtype; then dst apart from every source.
+void CheckDtypesApart(Validator& v, const Operands& o, Seed seed) {
   pto_tile* dst = o.dst;
   const pto_tile *a = o.src0, *b = o.src1, *bias = o.src2;
-  Validator v(function);
-  v.NotNull("dst", dst).NotNull("a", a).NotNull("b", b);
-  if (seed == Seed::kBias) v.NotNull("bias", bias);
-  if (!v.ok()) return v.status();
-  if (profile != PTO_PROFILE_HOST && !o.cube_placements_checked) {
-    const pto_layout left = profile == PTO_PROFILE_A2A3 ? PTO_LAYOUT_ZZ : PTO_LAYOUT_NZ;
-    const Placement wants[4] = {{"a", PTO_LOC_LEFT, left},
-                                {"b", PTO_LOC_RIGHT, PTO_LAYOUT_ZN},
-                                {"dst", PTO_LOC_ACC, PTO_LAYOUT_NZ},
-                                {"bias", PTO_LOC_BIAS, PTO_LAYOUT_ND}};
-    const pto_tile* operands[4] = {a, b, dst, bias};
-    for (int i = 0; i < (seed == Seed::kBias ? 4 : 3); ++i) {
-      const pto_tile* t = operands[i];
-      v.Require(Placed(t, wants[i]), PTO_ERR_INVALID_ARGUMENT,
-                "under %s %s must be %s %s %s tile (pto_tile_create_cube), not %s %s %s tile",
-                pto_profile_string(profile), wants[i].operand,
-                LocationArticle(wants[i].location), LocationName(wants[i].location),
-                LayoutName(wants[i].layout), LocationArticle(static_cast<pto_location>(t->location)),
-                LocationName(static_cast<pto_location>(t->location)),
-                LayoutName(static_cast<pto_layout>(t->layout)));
-    }
-  }
   v.Require(dst->dtype == PTO_FLOAT32 || dst->dtype == PTO_INT32, PTO_ERR_UNSUPPORTED_DTYPE,
             "dst dtype %s is not one of a matrix multiply's (dst; a, b) triples %s",
             DtypeName(dst->dtype), kTriples)
@@ -135,6 +136,31 @@ pto_status CheckMatmul(const Operands& o, pto_profile profile, const char* funct
     v.Require(!ValidRegionsOverlap(bias, dst), PTO_ERR_ALIASING,
               "bias overlaps the storage of dst, which a matrix multiply writes while it reads "
               "bias");
+}
+
+// bias: at least one valid row, dst's valid cols (its row 0 is read).
+void CheckBiasRow(Validator& v, const Operands& o) {
+  v.Require(o.src2->valid_rows >= 1 && o.src2->valid_cols == o.dst->valid_cols,
+            PTO_ERR_SHAPE_MISMATCH,
+            "bias valid region %ux%u is not one row (or more) of dst valid cols %u",
+            o.src2->valid_rows, o.src2->valid_cols, o.dst->valid_cols);
+}
+
+// Under A2A3 and A5, the mad's range of each valid dimension.
+void CheckCubeRange(Validator& v, const Operands& o, pto_profile profile) {
+  const uint32_t dims[3] = {o.src0->valid_rows, o.src0->valid_cols, o.src1->valid_cols};
+  const char* names[3] = {"M", "K", "N"};
+  for (int i = 0; i < 3; ++i)
+    v.Require(dims[i] >= 1 && dims[i] <= 4095, PTO_ERR_SHAPE_MISMATCH,
+              "%s = %u is outside the cube's 1 to 4095 under %s", names[i], dims[i],
+              pto_profile_string(profile));
+}
+
+// A matrix multiply's valid regions and, under A2A3 and A5, its tiles'
+// shapes.
+void CheckMatmulShapes(Validator& v, const Operands& o, pto_profile profile, Seed seed) {
+  pto_tile* dst = o.dst;
+  const pto_tile *a = o.src0, *b = o.src1, *bias = o.src2;
   // M, K and N are a's valid rows, a's valid cols and b's valid cols in
   // both implementations (a2a3/ and a5/TMatmul.hpp read nothing else), which
   // leave these equalities unchecked: board-mode warnings under A2A3 and A5,
@@ -151,27 +177,56 @@ pto_status CheckMatmul(const Operands& o, pto_profile profile, const char* funct
                       PTO_ERR_SHAPE_MISMATCH,
                       "b valid cols %u differ from dst valid cols %u (N)", b->valid_cols,
                       dst->valid_cols);
-  if (seed == Seed::kBias)
-    v.Require(bias->valid_rows >= 1 && bias->valid_cols == dst->valid_cols,
-              PTO_ERR_SHAPE_MISMATCH,
-              "bias valid region %ux%u is not one row (or more) of dst valid cols %u",
-              bias->valid_rows, bias->valid_cols, dst->valid_cols);
-  if (profile != PTO_PROFILE_HOST) {
-    // The NPU implementations' static shapes (A [M, K], B [K, N], C [M, N])
-    // and their mad's range of each valid dimension.
-    v.Require(a->rows == dst->rows && a->cols == b->rows && b->cols == dst->cols,
-              PTO_ERR_SHAPE_MISMATCH,
-              "under %s the tiles are a [M, K], b [K, N], dst [M, N]; here a is %ux%u, b %ux%u, "
-              "dst %ux%u",
-              pto_profile_string(profile), a->rows, a->cols, b->rows, b->cols, dst->rows,
-              dst->cols);
-    const uint32_t dims[3] = {a->valid_rows, a->valid_cols, b->valid_cols};
-    const char* names[3] = {"M", "K", "N"};
-    for (int i = 0; i < 3; ++i)
-      v.Require(dims[i] >= 1 && dims[i] <= 4095, PTO_ERR_SHAPE_MISMATCH,
-                "%s = %u is outside the cube's 1 to 4095 under %s", names[i], dims[i],
-                pto_profile_string(profile));
-  }
+  if (seed == Seed::kBias) CheckBiasRow(v, o);
+  if (profile == PTO_PROFILE_HOST) return;
+  // The NPU implementations' static shapes (A [M, K], B [K, N], C [M, N]).
+  v.Require(a->rows == dst->rows && a->cols == b->rows && b->cols == dst->cols,
+            PTO_ERR_SHAPE_MISMATCH,
+            "under %s the tiles are a [M, K], b [K, N], dst [M, N]; here a is %ux%u, b %ux%u, "
+            "dst %ux%u",
+            pto_profile_string(profile), a->rows, a->cols, b->rows, b->cols, dst->rows, dst->cols);
+  CheckCubeRange(v, o, profile);
+}
+
+// GEMV's valid regions: a and dst one row (M = 1), a's K columns b's valid
+// rows, b's N columns dst's. Both implementations take K and N from b and
+// M = 1 (a2a3|a5/TMatmul.hpp TGEMV_IMPL), and PTOAS's verifier asks each
+// equality of the valid shapes, so none is a board-mode warning: with them
+// every read and write stays inside its tile's valid region, whatever the
+// tiles' storage shapes (pto-isa's own cases pair a 1 x 256 left tile with
+// a 16 x 32 acc tile, which neither implementation refuses).
+void CheckGemvShapes(Validator& v, const Operands& o, pto_profile profile, Seed seed) {
+  pto_tile* dst = o.dst;
+  const pto_tile *a = o.src0, *b = o.src1;
+  v.Require(a->valid_rows == 1, PTO_ERR_SHAPE_MISMATCH,
+            "a valid rows %u: a GEMV multiplies one row (M = 1)", a->valid_rows)
+      .Require(dst->valid_rows == 1, PTO_ERR_SHAPE_MISMATCH,
+               "dst valid rows %u: a GEMV writes one row (M = 1)", dst->valid_rows)
+      .Require(a->valid_cols == b->valid_rows, PTO_ERR_SHAPE_MISMATCH,
+               "a valid cols %u differ from b valid rows %u (K)", a->valid_cols, b->valid_rows)
+      .Require(b->valid_cols == dst->valid_cols, PTO_ERR_SHAPE_MISMATCH,
+               "b valid cols %u differ from dst valid cols %u (N)", b->valid_cols,
+               dst->valid_cols);
+  if (seed == Seed::kBias) CheckBiasRow(v, o);
+  if (profile != PTO_PROFILE_HOST) CheckCubeRange(v, o, profile);
+}
+
+// dst, a, b (and bias) under `profile`, in the contract's order: NULL
+// handles; locations and layouts (A2A3, A5); dtypes; aliasing (same
+// handles, then shared bytes); valid regions (and the NPU's shapes); the
+// staging of operands in a fractal layout. Locations and layouts are left
+// out where the caller judged them (Operands::cube_placements_checked).
+pto_status CheckMatmul(const Operands& o, pto_profile profile, const char* function, Seed seed,
+                       Shape shape) {
+  Validator v(function);
+  v.NotNull("dst", o.dst).NotNull("a", o.src0).NotNull("b", o.src1);
+  if (seed == Seed::kBias) v.NotNull("bias", o.src2);
+  if (!v.ok()) return v.status();
+  if (profile != PTO_PROFILE_HOST && !o.cube_placements_checked)
+    CheckPlacements(v, o, profile, seed);
+  CheckDtypesApart(v, o, seed);
+  if (shape == Shape::kGemv) CheckGemvShapes(v, o, profile, seed);
+  else CheckMatmulShapes(v, o, profile, seed);
   if (v.ok() && !RowMajorOperands(o) && !ReserveStaging(StagingBytes(o)))
     return Fail(PTO_ERR_OUT_OF_MEMORY, function,
                 "cannot allocate %zu bytes to stage the operands' fractal layouts row-major",
@@ -234,19 +289,36 @@ void RunMatmul(const Operands& o, Seed seed) {
 }  // namespace
 
 pto_status CheckTMatmul(const Operands& o, pto_profile profile) {
-  return CheckMatmul(o, profile, "pto_tmatmul", Seed::kZero);
+  return CheckMatmul(o, profile, "pto_tmatmul", Seed::kZero, Shape::kMatmul);
 }
 void RunTMatmul(const Operands& o, pto_profile) { RunMatmul(o, Seed::kZero); }
 
 pto_status CheckTMatmulAcc(const Operands& o, pto_profile profile) {
-  return CheckMatmul(o, profile, "pto_tmatmul_acc", Seed::kDst);
+  return CheckMatmul(o, profile, "pto_tmatmul_acc", Seed::kDst, Shape::kMatmul);
 }
 void RunTMatmulAcc(const Operands& o, pto_profile) { RunMatmul(o, Seed::kDst); }
 
 pto_status CheckTMatmulBias(const Operands& o, pto_profile profile) {
-  return CheckMatmul(o, profile, "pto_tmatmul_bias", Seed::kBias);
+  return CheckMatmul(o, profile, "pto_tmatmul_bias", Seed::kBias, Shape::kMatmul);
 }
 void RunTMatmulBias(const Operands& o, pto_profile) { RunMatmul(o, Seed::kBias); }
+
+// TGEMV, TGEMV_ACC, TGEMV_BIAS: the matrix multiplies' rows with M = 1,
+// their one kernel and order.
+pto_status CheckTGemv(const Operands& o, pto_profile profile) {
+  return CheckMatmul(o, profile, "pto_tgemv", Seed::kZero, Shape::kGemv);
+}
+void RunTGemv(const Operands& o, pto_profile) { RunMatmul(o, Seed::kZero); }
+
+pto_status CheckTGemvAcc(const Operands& o, pto_profile profile) {
+  return CheckMatmul(o, profile, "pto_tgemv_acc", Seed::kDst, Shape::kGemv);
+}
+void RunTGemvAcc(const Operands& o, pto_profile) { RunMatmul(o, Seed::kDst); }
+
+pto_status CheckTGemvBias(const Operands& o, pto_profile profile) {
+  return CheckMatmul(o, profile, "pto_tgemv_bias", Seed::kBias, Shape::kGemv);
+}
+void RunTGemvBias(const Operands& o, pto_profile) { RunMatmul(o, Seed::kBias); }
 
 }  // namespace ops
 }  // namespace pto

@@ -218,8 +218,10 @@ int storage_intersects(const pto_tile *a, const pto_tile *b) {
 }
 
 int profile_accepts_dtype(int op_is_pow, pto_dtype d) {
-    /* The 8-byte dtypes: where the row lists them (operations.def). */
-    if (pto_dtype_size(d) == 8) return op_accepts(op_is_pow ? OP_TPOW : OP_TPARTADD, g_profile, d);
+    /* The 8-byte and the low-precision dtypes: where the row lists them
+     * (operations.def). */
+    if (pto_dtype_size(d) == 8 || d >= PTO_FLOAT8_E4M3)
+        return op_accepts(op_is_pow ? OP_TPOW : OP_TPARTADD, g_profile, d);
     if (g_profile != PTO_PROFILE_A2A3) return 1;
     if (op_is_pow) return d != PTO_FLOAT16 && d != PTO_BFLOAT16;
     return d == PTO_INT32 || d == PTO_INT16 || d == PTO_FLOAT16 || d == PTO_FLOAT32;
@@ -328,7 +330,7 @@ void call_begin(checked_call *c, const char *fn, pto_status want, const pto_tile
     c->dst = operands[0];
     c->want = want;
     c->cube_move = 0;
-    /* Only pto_tmov and the matrix multiplies take the cube's tiles; every
+    /* Only pto_tmov and the matrix multiplies (and GEMV) take the cube's tiles; every
      * other operation refuses one before its other rules (a modelled call's
      * operands are the ones it passes). A move between the cube's memories
      * has rules of its own (test_matmul_cube.c): any status, and values
@@ -338,7 +340,8 @@ void call_begin(checked_call *c, const char *fn, pto_status want, const pto_tile
     if (cube && strcmp(fn, "pto_tmov") == 0) {
         c->want = kStatusNotModelled;
         c->cube_move = 1;
-    } else if (cube && want != kStatusNotModelled && strncmp(fn, "pto_tmatmul", 11) != 0) {
+    } else if (cube && want != kStatusNotModelled && strncmp(fn, "pto_tmatmul", 11) != 0 &&
+               strncmp(fn, "pto_tgemv", 9) != 0) {
         c->want = PTO_ERR_INVALID_ARGUMENT;
     }
     snapshots_take(&c->before, operands, n);

@@ -153,8 +153,9 @@ void fuzz_pow(reader *r, state *st) {
         want = PTO_ERR_NULL_ARGUMENT;
     else if ((int)algo < 0 || (int)algo > 1)
         want = PTO_ERR_INVALID_ARGUMENT;
-    else if (g_profile == PTO_PROFILE_A2A3 ? !profile_accepts_dtype(1, pto_tile_dtype(dst))
-             : algo == PTO_POW_HIGH_PRECISION && !ref_is_float(pto_tile_dtype(dst)))
+    else if (!profile_accepts_dtype(1, pto_tile_dtype(dst)) ||
+             (g_profile != PTO_PROFILE_A2A3 && algo == PTO_POW_HIGH_PRECISION &&
+              !ref_is_float(pto_tile_dtype(dst))))
         want = PTO_ERR_UNSUPPORTED_DTYPE; /* A2A3 ignores the algorithm */
     else if (!dtypes_equal(typed, 4))
         want = PTO_ERR_DTYPE_MISMATCH;
@@ -185,8 +186,9 @@ void fuzz_tpows(reader *r, state *st) {
         want = PTO_ERR_NULL_ARGUMENT;
     else if ((int)algo < 0 || (int)algo > 1)
         want = PTO_ERR_INVALID_ARGUMENT;
-    else if (g_profile == PTO_PROFILE_A2A3 ? !profile_accepts_dtype(1, pto_tile_dtype(dst))
-             : algo == PTO_POW_HIGH_PRECISION && !ref_is_float(pto_tile_dtype(dst)))
+    else if (!profile_accepts_dtype(1, pto_tile_dtype(dst)) ||
+             (g_profile != PTO_PROFILE_A2A3 && algo == PTO_POW_HIGH_PRECISION &&
+              !ref_is_float(pto_tile_dtype(dst))))
         want = PTO_ERR_UNSUPPORTED_DTYPE;
     else if (pto_tile_dtype(base) != pto_tile_dtype(dst))
         want = PTO_ERR_DTYPE_MISMATCH;

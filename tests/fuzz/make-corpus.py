@@ -31,6 +31,7 @@ POW, RSQRT, PRELU, COLDIV, PARTADD = (opcode(c) for c in ("TPow", "TRsqrt", "TPr
 EXTRACT, GATHER, SETVAL = opcode("TExtract"), opcode("TGather"), opcode("TSetVal")
 TADD, TMOV = opcode("TAdd"), opcode("TMov")
 MATMUL, MATMUL_ACC, MATMUL_BIAS = opcode("TMatmul"), opcode("TMatmulAcc"), opcode("TMatmulBias")
+GEMV, GEMV_ACC, GEMV_BIAS = opcode("TGemv"), opcode("TGemvAcc"), opcode("TGemvBias")
 # After the operations' opcodes: any operation on INT64 / UINT64 tiles.
 INSTRUCTION64 = 12 + len(operation_rows())
 INT64_ROWS = ("TAdd", "TSub", "TMul", "TDiv", "TMax", "TMin", "TRem", "TMov", "TAddC", "TSubC", "TCvt",
@@ -258,6 +259,37 @@ def main():
             p.raw(READ, 0, 0, 0, 1)
             write(out, f"fused-relu-{prof}-{d}", p)
 
+    # tfusedmuladd, tfusedmuladdrelu, tmuladddst (Special, dst read: dst, two
+    # source bytes, a tmp and an algorithm byte) and ttri (dst only; the
+    # diagonal is src1's element (0, 0)) on each profile: apart, each source
+    # dst itself, both, a source one element into dst's bytes, a narrower
+    # source region, a NULL source; ttri over every dtype.
+    MULADDS = [opcode(c) for c in ("TFusedMulAdd", "TFusedMulAddRelu", "TMulAddDst")]
+    TRI = opcode("TTri")
+    for prof in (HOST, A2A3, A5):
+        for d in (6, 8, 4):
+            e = SIZE[d]
+            p = Program().profile(prof).buffer(0, BUF_CREATE, 4096)
+            p.place(0, 0, d, 3, 21, 0x100).place(1, 0, d, 3, 21, 0x400).place(2, 0, d, 3, 21, 0x800)
+            p.fill(0, specials=True).fill(1, specials=True).fill(2)
+            for code in MULADDS:
+                p.op(code, 0, 1, 2, NULL, 0).op(code, 0, 0, 2, NULL, 0).op(code, 0, 1, 0, NULL, 0)
+                p.op(code, 0, 0, 0, NULL, 0).op(code, 0, NULL, 2, NULL, 0)
+            p.place(3, 0, d, 3, 21, 0x100 + e)  # one element into dst: overlaps
+            for code in MULADDS:
+                p.op(code, 0, 3, 2, NULL, 0).op(code, 0, 1, 3, NULL, 0)
+            p.valid(2, 2, 21)
+            for code in MULADDS:
+                p.op(code, 0, 1, 2, NULL, 0)
+            p.raw(READ, 0, 0, 0, 1)
+            write(out, f"muladd-{prof}-{d}", p)
+        p = Program().profile(prof)
+        for d in DTYPES:
+            p.create(0, d, 5, 19).create(1, 4, 1, 1).fill(1)
+            p.op(TRI, 0, NULL, 1, NULL, 0).valid(0, 3, 7).op(TRI, 0, NULL, 1, NULL, 0)
+            p.raw(READ, 0, 0, 0, 1)
+        write(out, f"ttri-{prof}", p)
+
     # Queries with arbitrary values.
     q = bytearray()
     for s, d in ((0, 0), (8, 8), (9, 9), (0xFFFFFFFF, 0xFFFFFFFF), (0x80000000, 0x7FFFFFFF)):
@@ -385,6 +417,24 @@ def main():
             p.cube(1, src, 16, 32, LOC_MAT, NZ).fill(1).op(TMOV, 0, 1).op(TMOV, 3, 1)
             p.create(1, dst, 16, 16).op(TMOV, 1, 2).op(TMOV, 3, 0)
             write(out, f"cube-{prof}-{src}", p)
+
+    # GEMV on each profile and dtype triple, on pto-isa's ST tiles: a one-row
+    # left tile, a right ZN tile, a 16-row acc tile with one valid row, a bias
+    # row; the three calls, then dst's second valid row, a K that is not b's,
+    # bias as dst (each refused), a wrong layout, a read of the result.
+    for prof in (HOST, A2A3, A5):
+        for src, dst in ((7, 8), (6, 8), (8, 8), (0, 4)):
+            left = NZ if prof == A5 else ZZ
+            p = Program().cube(0, src, 1, 32, LOC_LEFT, left).cube(1, src, 32, 16, LOC_RIGHT, ZN)
+            p.cube(2, dst, 16, 16, LOC_ACC, NZ).cube(3, dst, 1, 16, LOC_BIAS, ND)
+            p.fill(0).fill(1).fill(2).fill(3).profile(prof).valid(2, 1, 16)
+            p.op(GEMV, 2, 0, 1, NULL, 0).op(GEMV_ACC, 2, 0, 1, NULL, 0).op(GEMV_BIAS, 2, 0, 1, 3, 0)
+            p.valid(2, 2, 16).op(GEMV, 2, 0, 1, NULL, 0).valid(2, 1, 16)
+            p.valid(0, 1, 16).op(GEMV_ACC, 2, 0, 1, NULL, 0).valid(0, 1, 32)
+            p.op(GEMV_BIAS, 2, 0, 1, 2, 0)
+            p.cube(3, src, 16, 32, LOC_LEFT, NZ if left == ZZ else ZZ).fill(3).valid(3, 1, 32)
+            p.op(GEMV, 2, 3, 1, NULL, 0).raw(READ, 0, 2, 0, 1)
+            write(out, f"gemv-{prof}-{src}", p)
 
     # The rows that take INT64 and UINT64, each on 8-byte tiles of its own
     # (kInstruction64: op, dtype bit, rows, cols, valid rows, valid cols, the

@@ -102,6 +102,21 @@ def case_allreduce(launcher, tool, n, tmp):
         assert got.tobytes() == want.tobytes(), f"rank {r}: out differs:\n{got}\n{want}"
 
 
+def case_mpi4py(launcher, tool, n, tmp):
+    """allgather.pto from Python (pto.Program on a pto.mpi.Window) beside
+    mpi4py: TOOL is the Python interpreter; PYTHONPATH and PTO_MPI_LIBRARY
+    name the build tree's package and libpto-mpi (the test's environment)."""
+    try:
+        subprocess.run([tool, "-c", "import mpi4py"], check=True, capture_output=True)
+    except subprocess.CalledProcessError:
+        print(f"mpi4py is not installed for {tool} (Debian: python3-mpi4py): skipped")
+        raise SystemExit(77)
+    p, _ = mpiexec(launcher, n, [tool, os.path.join(HERE, "mpi4py_allgather.py")], cwd=tmp)
+    check_run(p)
+    lines = [line for line in p.stdout.splitlines() if "mpi4py allgather matches" in line]
+    assert len(lines) == n, p.stdout + p.stderr
+
+
 def case_timeout(launcher, tool, n, tmp):
     sources(tmp, n)
     # n + 1 notifies awaited, n sent: never satisfied.

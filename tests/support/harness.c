@@ -391,3 +391,31 @@ pto_status matmul_call(seed_kind seed, pto_tile *dst, const pto_tile *a, const p
     default: return pto_tmatmul_bias(dst, a, b, bias);
     }
 }
+
+const char *const kGemvNames[3] = {"tgemv", "tgemv_acc", "tgemv_bias"};
+
+pto_status gemv_call(seed_kind seed, pto_tile *dst, const pto_tile *a, const pto_tile *b,
+                     const pto_tile *bias) {
+    switch (seed) {
+    case SEED_ZERO: return pto_tgemv(dst, a, b);
+    case SEED_DST: return pto_tgemv_acc(dst, a, b);
+    default: return pto_tgemv_bias(dst, a, b, bias);
+    }
+}
+
+void expect_matmul_refused(bool gemv, seed_kind seed, pto_tile *dst, const pto_tile *a, const pto_tile *b,
+                           const pto_tile *bias, pto_status want, const char *sentence) {
+    const char *name = gemv ? kGemvNames[seed] : kSeedNames[seed];
+    uint64_t *before = dst ? tile_snapshot(dst) : NULL;
+    const pto_status st = gemv ? gemv_call(seed, dst, a, b, bias) : matmul_call(seed, dst, a, b, bias);
+    char function[32];
+    snprintf(function, sizeof function, "pto_%s: ", name);
+    if (st != want || strstr(pto_last_error(), sentence) == NULL ||
+        strncmp(pto_last_error(), function, strlen(function)) != 0)
+        fail_msg("%s under %s: %s (%s), expected %s with \"%s\"", name, pto_profile_string(pto_get_profile()),
+                 pto_status_string(st), pto_last_error(), pto_status_string(want), sentence);
+    if (dst) {
+        assert_tile_unchanged(dst, before, "a refused matrix multiply's dst");
+        free(before);
+    }
+}

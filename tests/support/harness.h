@@ -145,5 +145,15 @@ extern const char *const kSeedNames[3];
 /* The call of `seed` (bias is read by pto_tmatmul_bias only). */
 pto_status matmul_call(seed_kind seed, pto_tile *dst, const pto_tile *a, const pto_tile *b,
                        const pto_tile *bias);
+/* "tgemv", "tgemv_acc", "tgemv_bias". */
+extern const char *const kGemvNames[3];
+/* The GEMV call of `seed`: pto_tgemv, pto_tgemv_acc, pto_tgemv_bias. */
+pto_status gemv_call(seed_kind seed, pto_tile *dst, const pto_tile *a, const pto_tile *b,
+                     const pto_tile *bias);
+/* The call of `seed` (its GEMV form when `gemv`) is refused with `want` and
+ * a sentence that names the function and contains `sentence`; dst (when
+ * given) is unchanged. */
+void expect_matmul_refused(bool gemv, seed_kind seed, pto_tile *dst, const pto_tile *a, const pto_tile *b,
+                           const pto_tile *bias, pto_status want, const char *sentence);
 
 #endif

@@ -56,6 +56,10 @@ ProgramError, with ``.line`` and ``.column``, for a text it refuses);
 ``prog(blocks=1, **args)`` runs it with numpy arrays as global memory (updated
 in place, zero-copy) or as input tiles, and returns the tiles it writes as a
 dict of numpy arrays. ``prog.parameters`` lists ``(name, kind, dtype)``.
+
+Multi-card. ``pto.mpi`` (beside mpi4py, under ``mpiexec``) opens libpto-mpi's
+window, whose arrays and their peers' copies a program's ``pto.comm.*``
+operations move between ranks (docs/multi-card.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-// The cube's tiles in programs: tmatmul, tmatmul_acc and tmatmul_bias on
+// The cube's tiles in programs: tmatmul, tmatmul_acc, tmatmul_bias and
+// tgemv, tgemv_acc, tgemv_bias (PTOAS's pto.tgemv, pto.tgemv.acc, pto.tgemv.bias) on
 // left, right, acc and bias tiles, and the moves whose tiles lie in the
 // cube's memories (tmov, textract, tload, tstore), each with the rules of
 // pto-isa's pages and NPU implementations and PTOAS's verifier for the
@@ -58,11 +59,34 @@ bool OperandFits(const Type& t, Space space, std::string* why) {
 
 }  // namespace
 
+// A matrix multiply's {accPhase = #pto<acc_phase unspecified | partial |
+// final>} (PTOAS's AccPhase, include/PTO/IR/PTOAttrs.td): the template
+// argument of TMATMUL* and TGEMV* that tells the cube whether more partial
+// sums follow (its unit flag, a signal between pipes), not how it sums, so
+// every phase gives the same result here.
+bool CoreReader::ParseAccPhase(const Token& op) {
+  std::vector<AttrEntry> attrs;
+  const SourceLoc at = tok().loc;
+  if (!parser_.ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs)
+    if (e.key != "accPhase" || (e.value.text != "#pto<acc_phase unspecified>" &&
+                                e.value.text != "#pto<acc_phase partial>" &&
+                                e.value.text != "#pto<acc_phase final>"))
+      return parser_.Error(e.loc.line != 0 ? e.loc : at,
+                           std::string(op.text) +
+                               " takes no attribute but accPhase = #pto<acc_phase unspecified | "
+                               "partial | final>");
+  return true;
+}
+
 // pto.tmatmul ins(%a, %b : L, R) outs(%c : A)
 // pto.tmatmul.acc ins(%c_in, %a, %b : A, L, R) outs(%c : A)   (c_in is c)
 // pto.tmatmul.bias ins(%a, %b, %bias : L, R, B) outs(%c : A)
+// and pto.tgemv, pto.tgemv.acc, pto.tgemv.bias alike.
 void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
-  const bool acc = desc.id == ops::OpId::kTMatmulAcc;
+  const bool acc = desc.id == ops::OpId::kTMatmulAcc || desc.id == ops::OpId::kTGemvAcc;
+  const bool gemv = desc.id == ops::OpId::kTGemv || desc.id == ops::OpId::kTGemvAcc ||
+                    desc.id == ops::OpId::kTGemvBias;
   const bool bias = desc.source_count == 3;
   if (!tok().IsIdent("ins"))
     return (void)parser_.Error(
@@ -83,6 +107,7 @@ void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
   Type dst_type;
   SourceLoc dst_loc;
   if (!parser_.ParseOuts(&dst_name, &dst_type, &dst_loc)) return;
+  if (tok().Is('{') && !ParseAccPhase(op)) return;
   std::vector<uint32_t> slots(names.size());
   for (size_t i = 0; i < names.size(); ++i)
     if (!parser_.UseTile(names[i], types[i], locs[i], Use::kRead, &slots[i])) return;
@@ -93,7 +118,8 @@ void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
     // never read c_in: the text must name the same tile.
     if (slots[0] != dst)
       return (void)parser_.Error(locs[0],
-                                 "tmatmul.acc accumulates into its output: the accumulator %" +
+                                 std::string(op.text) +
+                                     " accumulates into its output: the accumulator %" +
                                      std::string(names[0].text) + " must be the outs tile %" +
                                      std::string(dst_name.text));
     slots.erase(slots.begin());
@@ -114,8 +140,10 @@ void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
   const Type& a = p_->tiles[slots[0]].type;
   const Type& b = p_->tiles[slots[1]].type;
   const Type& c = p_->tiles[dst].type;
-  // The NPU implementations' static shapes: A [M, K], B [K, N], C [M, N].
-  if (p_->profile != PTO_PROFILE_HOST && (a.rows != c.rows || a.cols != b.rows || b.cols != c.cols))
+  // The NPU implementations' static shapes: A [M, K], B [K, N], C [M, N]
+  // (GEMV's are free: its rules are on the valid shapes, ops/matmul.cc).
+  if (p_->profile != PTO_PROFILE_HOST && !gemv &&
+      (a.rows != c.rows || a.cols != b.rows || b.cols != c.cols))
     return (void)parser_.Error(op.loc,
                                std::string(op.text) + ": under " + pto_profile_string(p_->profile) +
                                    " the tiles are A [M, K], B [K, N], C [M, N]; here a is " +

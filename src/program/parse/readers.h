@@ -255,6 +255,8 @@ class CoreReader : public Reader {
   explicit CoreReader(Parser& parser) : Reader(parser) {}
 
   void ParseMatmul(const Token& op, const ops::OpDescriptor& desc);
+  // A matrix multiply's {accPhase = ...} after its outs (core_cube.cc).
+  bool ParseAccPhase(const Token& op);
   // pto.section.vector / pto.section.cube { ... }: a core's code.
   void ParseSection(const Token& op);
   void ParsePipeOp(const Token& op, const std::vector<Token>& results);

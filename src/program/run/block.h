@@ -157,6 +157,7 @@ class Block {
   // The image of tile slot `slot` (execute_cube.cc).
   TileImage Image(uint32_t slot) const;
   void Print(const Instr& in, uint32_t block) const;
+  void PrintView(const Instr& in, uint32_t block) const;
   // The tile slot instruction `in` wrote (or stored), and the instruction's
   // name; kNoSlot for an instruction that writes none.
   uint32_t WrittenTile(const Instr& in, const char** name) const;

@@ -113,6 +113,25 @@ void Combine(ReduceOp op, T* acc, const T* x, size_t n) {
   }
 }
 
+// FLOAT16 or BFLOAT16 elements combined as the tile's tadd / tmax / tmin do:
+// a sum rounded once to the dtype (exact in double before that), an extreme
+// by comparison (a NaN in x is not taken, as Combine's).
+void CombineHalves(pto_dtype d, ReduceOp op, char* acc, const char* x, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    uint16_t a, b;
+    memcpy(&a, acc + 2 * i, 2);
+    memcpy(&b, x + 2 * i, 2);
+    const double va = HalfBitsToDouble(a, d), vb = HalfBitsToDouble(b, d);
+    uint16_t r = a;
+    switch (op) {
+      case ReduceOp::kSum: r = DoubleToHalfBits(RoundToFloatType(va + vb, d, 16), d); break;
+      case ReduceOp::kMax: r = vb > va ? b : a; break;
+      case ReduceOp::kMin: r = vb < va ? b : a; break;
+    }
+    memcpy(acc + 2 * i, &r, 2);
+  }
+}
+
 // acc op= x over n elements of dtype d; false for a dtype not reduced here.
 bool CombineAs(pto_dtype d, ReduceOp op, char* acc, const char* x, size_t n) {
   switch (d) {
@@ -123,6 +142,10 @@ bool CombineAs(pto_dtype d, ReduceOp op, char* acc, const char* x, size_t n) {
     case PTO_UINT16: Combine(op, reinterpret_cast<uint16_t*>(acc), reinterpret_cast<const uint16_t*>(x), n); return true;
     case PTO_INT8: Combine(op, reinterpret_cast<int8_t*>(acc), reinterpret_cast<const int8_t*>(x), n); return true;
     case PTO_UINT8: Combine(op, reinterpret_cast<uint8_t*>(acc), reinterpret_cast<const uint8_t*>(x), n); return true;
+    case PTO_INT64: Combine(op, reinterpret_cast<int64_t*>(acc), reinterpret_cast<const int64_t*>(x), n); return true;
+    case PTO_UINT64: Combine(op, reinterpret_cast<uint64_t*>(acc), reinterpret_cast<const uint64_t*>(x), n); return true;
+    case PTO_FLOAT16:
+    case PTO_BFLOAT16: CombineHalves(d, op, acc, x, n); return true;
     default: return false;
   }
 }
@@ -399,7 +422,7 @@ pto_status Block::CommReduce(const Instr& in) {
   if (!CombineAs(d, op, &probe, &probe, 0))
     return Error(in, PTO_ERR_UNSUPPORTED_DTYPE,
                  std::string(what) + ": a reduction of " + DtypeName(d) +
-                     " is not implemented (float32 and the 8-, 16- and 32-bit integers are)");
+                     " is not implemented (the float and integer dtypes are)");
   const size_t bytes = static_cast<size_t>(rows * cols) * size;
   std::vector<char> acc(bytes), x(bytes);
   // A member's elements, row by row, into buffer.

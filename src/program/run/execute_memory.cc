@@ -406,18 +406,91 @@ pto_status Block::Subview(const Instr& in) {
   return PTO_OK;
 }
 
+namespace {
+
+// One element of dtype d at e, as tprint writes it: " " then the value in
+// the format's width (integers) or width and precision (floats); a packed
+// low-precision byte as its two values "lo|hi".
+void AppendElement(std::string* text, pto_dtype d, const char* e, int width, int precision) {
+  char number[64];
+  int64_t i = 0;
+  uint64_t u64 = 0;
+  double f = 0;
+  bool is_float = true;
+  switch (d) {
+    case PTO_FLOAT32: { float v; memcpy(&v, e, 4); f = v; break; }
+    case PTO_FLOAT16:
+    case PTO_BFLOAT16: { uint16_t v; memcpy(&v, e, 2); f = HalfBitsToDouble(v, d); break; }
+    case PTO_INT8: { int8_t v; memcpy(&v, e, 1); i = v; is_float = false; break; }
+    case PTO_UINT8: { uint8_t v; memcpy(&v, e, 1); i = v; is_float = false; break; }
+    case PTO_INT16: { int16_t v; memcpy(&v, e, 2); i = v; is_float = false; break; }
+    case PTO_UINT16: { uint16_t v; memcpy(&v, e, 2); i = v; is_float = false; break; }
+    case PTO_INT32: { int32_t v; memcpy(&v, e, 4); i = v; is_float = false; break; }
+    case PTO_UINT32: { uint32_t v; memcpy(&v, e, 4); i = v; is_float = false; break; }
+    case PTO_INT64: memcpy(&i, e, 8); is_float = false; break;
+    case PTO_UINT64: memcpy(&u64, e, 8); break;
+    default: {  // the low-precision types: a byte's value, a packed byte's two
+      const uint8_t byte = static_cast<uint8_t>(*e);
+      if (IsPackedDtype(d)) {
+        snprintf(number, sizeof number, " %g|%g", lowp::ToDouble(d, byte & 0xFu),
+                 lowp::ToDouble(d, byte >> 4));
+        *text += number;
+        return;
+      }
+      f = lowp::ToDouble(d, byte);
+      break;
+    }
+  }
+  if (d == PTO_UINT64) snprintf(number, sizeof number, " %*" PRIu64, width, u64);
+  else if (is_float) snprintf(number, sizeof number, " %*.*f", width, precision, f);
+  else snprintf(number, sizeof number, " %*" PRId64, width, i);
+  *text += number;
+}
+
+// The print format's width and precision (PTOAS's Width8_Precision4,
+// Width8_Precision2, Width10_Precision6).
+int FormatWidth(int format) { return format == 2 ? 10 : 8; }
+int FormatPrecision(int format) { return format == 0 ? 4 : format == 1 ? 2 : 6; }
+
+}  // namespace
+
 // pto.tprint: "FILE:LINE:COL: %name, block B: RxC valid of RxC DTYPE" and the
 // valid region's rows, each element in the print format's width and
-// precision (PTOAS's Width8_Precision4, Width8_Precision2,
-// Width10_Precision6). One write per print, so blocks' prints do not mix.
+// precision; a partition view's elements, its last dimension along a row.
+// One write per print, so blocks' prints do not mix.
 void Block::Print(const Instr& in, uint32_t block) const {
+  if (in.a == kNoSlot) return PrintView(in, block);
   PrintTile(in.a, in.loc, "%" + p_.tiles[in.a].name, block, UINT32_MAX, UINT32_MAX, in.sub);
+}
+
+void Block::PrintView(const Instr& in, uint32_t block) const {
+  const View& v = views_[in.b];
+  const pto_dtype d = static_cast<pto_dtype>(in.d);
+  int64_t rows = 1;
+  for (uint32_t i = 0; i + 1 < v.rank; ++i) rows *= v.shape[i];
+  const int64_t cols = v.rank == 0 ? 1 : v.shape[v.rank - 1];
+  std::string text = p_.source_name + ":" + std::to_string(in.loc.line) + ":" +
+                     std::to_string(in.loc.col) + ": a partition view, block " +
+                     std::to_string(block) + ": " + std::to_string(rows) + "x" +
+                     std::to_string(cols) + " " + DtypeSpelling(d) + " of global memory\n";
+  if (pointers_[v.pointer].peer) {
+    text += "  (another rank's memory: not printed)\n";
+  } else {
+    const size_t size = pto_dtype_size(d);
+    const char* memory = pointers_[v.pointer].data;
+    ForEachViewRow(v, rows, [&](int64_t, int64_t element, int64_t col_stride) {
+      for (int64_t c = 0; c < cols; ++c)
+        AppendElement(&text, d, memory + static_cast<size_t>(element + c * col_stride) * size,
+                      FormatWidth(in.sub), FormatPrecision(in.sub));
+      text += "\n";
+    });
+  }
+  fputs(text.c_str(), stderr);
 }
 
 void Block::PrintTile(uint32_t slot, SourceLoc loc, const std::string& what, uint32_t block,
                       uint32_t max_rows, uint32_t max_cols, int format) const {
   const pto_tile& t = tiles_[slot];
-  const int width = format == 2 ? 10 : 8, precision = format == 0 ? 4 : format == 1 ? 2 : 6;
   const size_t size = pto_dtype_size(t.dtype);
   std::string text = p_.source_name + ":" + std::to_string(loc.line) + ":" +
                      std::to_string(loc.col) + ": " + what + ", block " +
@@ -431,7 +504,6 @@ void Block::PrintTile(uint32_t slot, SourceLoc loc, const std::string& what, uin
                      std::to_string(p_.tiles[slot].type.rows) + "x" +
                      std::to_string(p_.tiles[slot].type.cols) + " " + DtypeSpelling(t.dtype) +
                      "\n";
-  char number[64];
   const uint32_t rows = t.valid_rows < max_rows ? t.valid_rows : max_rows;
   const uint32_t cols = t.valid_cols < max_cols ? t.valid_cols : max_cols;
   // Each element where its tile's layout puts it: rows t.cols apart (a
@@ -440,41 +512,10 @@ void Block::PrintTile(uint32_t slot, SourceLoc loc, const std::string& what, uin
   const bool boxed = type.IsCube() || type.IsBoxedVec();
   const Layout layout = boxed ? LayoutOf(type) : RowMajorLayout(t.rows, t.cols);
   for (uint32_t r = 0; r < rows; ++r) {
-    for (uint32_t c = 0; c < cols; ++c) {
-      const char* e = static_cast<const char*>(t.data) + ElementOffset(layout, r, c) * size;
-      int64_t i = 0;
-      uint64_t u64 = 0;
-      double f = 0;
-      bool is_float = true;
-      switch (t.dtype) {
-        case PTO_FLOAT32: { float v; memcpy(&v, e, 4); f = v; break; }
-        case PTO_FLOAT16:
-        case PTO_BFLOAT16: { uint16_t v; memcpy(&v, e, 2); f = HalfBitsToDouble(v, t.dtype); break; }
-        case PTO_INT8: { int8_t v; memcpy(&v, e, 1); i = v; is_float = false; break; }
-        case PTO_UINT8: { uint8_t v; memcpy(&v, e, 1); i = v; is_float = false; break; }
-        case PTO_INT16: { int16_t v; memcpy(&v, e, 2); i = v; is_float = false; break; }
-        case PTO_UINT16: { uint16_t v; memcpy(&v, e, 2); i = v; is_float = false; break; }
-        case PTO_INT32: { int32_t v; memcpy(&v, e, 4); i = v; is_float = false; break; }
-        case PTO_UINT32: { uint32_t v; memcpy(&v, e, 4); i = v; is_float = false; break; }
-        case PTO_INT64: memcpy(&i, e, 8); is_float = false; break;
-        case PTO_UINT64: { uint64_t v; memcpy(&v, e, 8); u64 = v; break; }
-        default: {  // the low-precision types: a byte's value, a packed byte's two
-          const uint8_t byte = static_cast<uint8_t>(*e);
-          if (IsPackedDtype(t.dtype)) {
-            snprintf(number, sizeof number, " %g|%g", lowp::ToDouble(t.dtype, byte & 0xFu),
-                     lowp::ToDouble(t.dtype, byte >> 4));
-            text += number;
-            continue;
-          }
-          f = lowp::ToDouble(t.dtype, byte);
-          break;
-        }
-      }
-      if (t.dtype == PTO_UINT64) snprintf(number, sizeof number, " %*" PRIu64, width, u64);
-      else if (is_float) snprintf(number, sizeof number, " %*.*f", width, precision, f);
-      else snprintf(number, sizeof number, " %*" PRId64, width, i);
-      text += number;
-    }
+    for (uint32_t c = 0; c < cols; ++c)
+      AppendElement(&text, t.dtype,
+                    static_cast<const char*>(t.data) + ElementOffset(layout, r, c) * size,
+                    FormatWidth(format), FormatPrecision(format));
     if (cols < t.valid_cols) text += " ...";
     text += "\n";
   }

@@ -192,6 +192,21 @@ pub fn tci(
     check(unsafe { sys::pto_tci(d, start, descending as std::os::raw::c_int) })
 }
 
+/// TTRI (`pto_ttri`): 1 on and below (lower) or on and above (upper) the
+/// diagonal of dst's valid region, 0 elsewhere.
+///
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, UINT32,
+/// UINT16, FLOAT16, FLOAT32; A5 INT32, INT16, INT8, UINT32, INT64, UINT64,
+/// UINT16, UINT8, FLOAT16, FLOAT32, BFLOAT16.
+pub fn ttri(
+    dst: &mut impl Operand,
+    diagonal: f64,
+    upper: bool,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_ttri(d, diagonal, upper as std::os::raw::c_int) })
+}
+
 /// TRESHAPE (`pto_treshape`): src's bytes as dst's rows x cols of dst's
 /// dtype (the same total size), copied.
 ///
@@ -453,6 +468,48 @@ pub fn tsubsc(
 ) -> Result<()> {
     let d = dst.as_ptr();
     check(unsafe { sys::pto_tsubsc(d, src0.source_ptr(d), src1.source_ptr(d), scalar) })
+}
+
+/// TFUSEDMULADD (`pto_tfusedmuladd`): dst = src0 \* dst + src1, one fused
+/// multiply-add rounded once.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+/// FLOAT32.
+pub fn tfusedmuladd(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tfusedmuladd(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TFUSEDMULADDRELU (`pto_tfusedmuladdrelu`): dst = max(src0 \* dst + src1,
+/// 0), the multiply-add rounded once.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+/// FLOAT32.
+pub fn tfusedmuladdrelu(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tfusedmuladdrelu(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TMULADDDST (`pto_tmuladddst`): dst = src0 \* src1 + dst, one fused
+/// multiply-add rounded once.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+/// FLOAT32.
+pub fn tmuladddst(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tmuladddst(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
 
 /// TSUBRELU (`pto_tsubrelu`): relu(src0 - src1) elementwise: the correctly
@@ -1791,6 +1848,48 @@ pub fn tmatmul_bias(
 ) -> Result<()> {
     let d = dst.as_ptr();
     check(unsafe { sys::pto_tmatmul_bias(d, a.source_ptr(d), b.source_ptr(d), bias.source_ptr(d)) })
+}
+
+/// TGEMV (`pto_tgemv`): dst = a b with a one row (M = 1): tmatmul's chains.
+///
+/// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32,
+/// INT32.
+pub fn tgemv(
+    dst: &mut impl Operand,
+    a: impl Source,
+    b: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tgemv(d, a.source_ptr(d), b.source_ptr(d)) })
+}
+
+/// TGEMV_ACC (`pto_tgemv_acc`): dst = dst + a b with a one row:
+/// tmatmul_acc's chains.
+///
+/// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32,
+/// INT32.
+pub fn tgemv_acc(
+    dst: &mut impl Operand,
+    a: impl Source,
+    b: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tgemv_acc(d, a.source_ptr(d), b.source_ptr(d)) })
+}
+
+/// TGEMV_BIAS (`pto_tgemv_bias`): dst = bias + a b with a one row:
+/// tmatmul_bias's chains.
+///
+/// dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32,
+/// INT32.
+pub fn tgemv_bias(
+    dst: &mut impl Operand,
+    a: impl Source,
+    b: impl Source,
+    bias: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tgemv_bias(d, a.source_ptr(d), b.source_ptr(d), bias.source_ptr(d)) })
 }
 
 /// TQUANT (`pto_tquant`): dst = src \* scale (+ offset) per row, rounded to

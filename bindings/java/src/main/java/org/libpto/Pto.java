@@ -268,6 +268,23 @@ public final class Pto {
     }
 
     /**
+     * TTRI ({@code pto_ttri}): 1 on and below (lower) or on and above (upper) the diagonal
+     * of dst's valid region, 0 elsewhere.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, UINT32, UINT16, FLOAT16,
+     * FLOAT32; A5 INT32, INT16, INT8, UINT32, INT64, UINT64, UINT16, UINT8, FLOAT16,
+     * FLOAT32, BFLOAT16.
+     */
+    public static void ttri(Tile dst, double diagonal, boolean upper) {
+        try {
+            PtoNative.pto_ttri(Tile.handleOf(dst, "Pto.ttri", "dst"),
+                    diagonal,
+                    upper ? 1 : 0);
+        } finally {
+            Reference.reachabilityFence(dst);
+        }
+    }
+
+    /**
      * TRESHAPE ({@code pto_treshape}): src's bytes as dst's rows x cols of dst's dtype (the
      * same total size), copied.
      * <p>dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8,
@@ -562,6 +579,57 @@ public final class Pto {
                     Tile.handleOf(src0, "Pto.tsubsc", "src0"),
                     Tile.handleOf(src1, "Pto.tsubsc", "src1"),
                     scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TFUSEDMULADD ({@code pto_tfusedmuladd}): dst = src0 * dst + src1, one fused
+     * multiply-add rounded once.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
+     */
+    public static void tfusedmuladd(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tfusedmuladd(Tile.handleOf(dst, "Pto.tfusedmuladd", "dst"),
+                    Tile.handleOf(src0, "Pto.tfusedmuladd", "src0"),
+                    Tile.handleOf(src1, "Pto.tfusedmuladd", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TFUSEDMULADDRELU ({@code pto_tfusedmuladdrelu}): dst = max(src0 * dst + src1, 0), the
+     * multiply-add rounded once.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
+     */
+    public static void tfusedmuladdrelu(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tfusedmuladdrelu(Tile.handleOf(dst, "Pto.tfusedmuladdrelu", "dst"),
+                    Tile.handleOf(src0, "Pto.tfusedmuladdrelu", "src0"),
+                    Tile.handleOf(src1, "Pto.tfusedmuladdrelu", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TMULADDDST ({@code pto_tmuladddst}): dst = src0 * src1 + dst, one fused multiply-add
+     * rounded once.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
+     */
+    public static void tmuladddst(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tmuladddst(Tile.handleOf(dst, "Pto.tmuladddst", "dst"),
+                    Tile.handleOf(src0, "Pto.tmuladddst", "src0"),
+                    Tile.handleOf(src1, "Pto.tmuladddst", "src1"));
         } finally {
             Reference.reachabilityFence(dst);
             Reference.reachabilityFence(src0);
@@ -2094,6 +2162,58 @@ public final class Pto {
                     Tile.handleOf(a, "Pto.tmatmulBias", "a"),
                     Tile.handleOf(b, "Pto.tmatmulBias", "b"),
                     Tile.handleOf(bias, "Pto.tmatmulBias", "bias"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(b);
+            Reference.reachabilityFence(bias);
+        }
+    }
+
+    /**
+     * TGEMV ({@code pto_tgemv}): dst = a b with a one row (M = 1): tmatmul's chains.
+     * <p>dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32, INT32.
+     */
+    public static void tgemv(Tile dst, Tile a, Tile b) {
+        try {
+            PtoNative.pto_tgemv(Tile.handleOf(dst, "Pto.tgemv", "dst"),
+                    Tile.handleOf(a, "Pto.tgemv", "a"),
+                    Tile.handleOf(b, "Pto.tgemv", "b"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(b);
+        }
+    }
+
+    /**
+     * TGEMV_ACC ({@code pto_tgemv_acc}): dst = dst + a b with a one row: tmatmul_acc's
+     * chains.
+     * <p>dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32, INT32.
+     */
+    public static void tgemvAcc(Tile dst, Tile a, Tile b) {
+        try {
+            PtoNative.pto_tgemv_acc(Tile.handleOf(dst, "Pto.tgemvAcc", "dst"),
+                    Tile.handleOf(a, "Pto.tgemvAcc", "a"),
+                    Tile.handleOf(b, "Pto.tgemvAcc", "b"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(b);
+        }
+    }
+
+    /**
+     * TGEMV_BIAS ({@code pto_tgemv_bias}): dst = bias + a b with a one row: tmatmul_bias's
+     * chains.
+     * <p>dst's dtypes: HOST FLOAT32, INT32; A2A3 FLOAT32, INT32; A5 FLOAT32, INT32.
+     */
+    public static void tgemvBias(Tile dst, Tile a, Tile b, Tile bias) {
+        try {
+            PtoNative.pto_tgemv_bias(Tile.handleOf(dst, "Pto.tgemvBias", "dst"),
+                    Tile.handleOf(a, "Pto.tgemvBias", "a"),
+                    Tile.handleOf(b, "Pto.tgemvBias", "b"),
+                    Tile.handleOf(bias, "Pto.tgemvBias", "bias"));
         } finally {
             Reference.reachabilityFence(dst);
             Reference.reachabilityFence(a);
