@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 101 operations of libpto's table (src/operations.def), by group, in
+ * The 102 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (21): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -29,7 +29,8 @@
  *     tcolexpanddiv
  *   conversion (1): tcvt
  *   compare and select (3): tcmp, tcmps, tsels
- *   element access (5): textract, tgather, tgather_mask, tscatter, tsetval
+ *   element access (6): textract, tgather, tgather_mask, tgatherb,
+ *     tscatter, tsetval
  *   data movement (5): tfillpad, treshape, ttrans, tconcat, tconcatidx
  *   sorting (2): tsort32, tmrgsort
  *   fused arithmetic (5): taxpy, taddc, tsubc, taddsc, tsubsc
@@ -325,6 +326,8 @@ PTO_API size_t pto_dtype_size(pto_dtype dtype);
  *   tgather        2- and 4-byte dtypes, INT32/UINT32        contiguous dst
  *                  indices; tmp required; contiguous dst     and indices rows
  *                  rows (pto_tgather)
+ *   tgatherb       dst valid cols whole 32-byte blocks       a row's last
+ *                  (pto_tgatherb)                            block may be short
  *   tscatter       as HOST                                   as HOST
  *   tmatmul,       cube tiles only: a left ZZ, b right ZN,   as A2A3 with a
  *   tmatmul_acc,   dst acc NZ, bias a bias row; a [M, K],    left NZ
@@ -1673,6 +1676,31 @@ PTO_API pto_status pto_tgather(pto_tile *dst, const pto_tile *src, const pto_til
  *   group (2 or 4) (PTO_ERR_SHAPE_MISMATCH). */
 PTO_API pto_status pto_tgather_mask(pto_tile *dst, const pto_tile *src, pto_mask_pattern pattern,
                                     pto_gather_axis axis);
+
+/* TGATHERB: dst's valid rows gathered in 32-byte blocks by byte offsets:
+ * block k of dst row i (its bytes [32k, 32k + 32) from the row's start) is
+ * the 32 bytes of src's storage from byte offset offsets[i,k] on (src's
+ * rows x cols read as bytes in row order from its first element), bits
+ * unchanged: with b = 32 / dst's element size, dst[i, k*b .. k*b + b - 1]
+ * = those bytes (the page's dst[i,j] = *(srcBase + offset[i,j]), one
+ * offset per block as vgatherb and pto-isa's CPU model take them). Under A5
+ * a row's last block may be cut short at dst's valid cols; only dst's valid
+ * region is written. Rules, checked in this order:
+ * - dst, src, offsets not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst's and src's dtypes (which may differ): all nine on every profile,
+ *   INT64 and UINT64 under HOST (PTO_ERR_UNSUPPORTED_DTYPE); offsets INT32
+ *   or UINT32, each read as a uint32 (PTO_ERR_UNSUPPORTED_DTYPE).
+ * - src's rows x cols and offsets' valid elements share no byte with dst's
+ *   valid elements (PTO_ERR_ALIASING).
+ * - HOST and A2A3: dst valid cols x element size a multiple of 32 bytes;
+ *   offsets' valid region at least dst's valid rows by the blocks of a row,
+ *   ceil(dst valid cols x element size / 32) (PTO_ERR_SHAPE_MISMATCH).
+ * - every block lies within src's rows x cols bytes: offsets[i,k] + the
+ *   bytes it moves <= src rows x cols x src's element size
+ *   (PTO_ERR_OUT_OF_RANGE, naming the first (i, k) in row order that does
+ *   not). The offsets are read once to check them all before anything is
+ *   written, so a refused call writes nothing. */
+PTO_API pto_status pto_tgatherb(pto_tile *dst, const pto_tile *src, const pto_tile *offsets);
 
 /* TSCATTER (its index form): dst's whole rows x cols are set to zero, then
  * for each (i, j) of indices' valid region in row order, src[i,j] goes to

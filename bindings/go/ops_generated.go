@@ -215,7 +215,11 @@ var treshapeOperands = []string{"dst", "src"}
 // TReshape is TRESHAPE (pto_treshape): src's bytes as dst's rows x cols of
 // dst's dtype (the same total size), copied.
 //
-// dst's dtypes: HOST all; A2A3 all; A5 all.
+// dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8,
+// FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2; A2A3 all, INT64,
+// UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2,
+// FLOAT4_E1M2X2, INT4X2; A5 all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2,
+// HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2.
 func TReshape(dst *Tile, src *Tile) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
@@ -335,6 +339,23 @@ func TGatherMask(dst *Tile, src *Tile, pattern MaskPattern, axis GatherAxis) err
 		return err
 	}
 	err := check(ptoc.Pto_tgather_mask(hs[0], hs[1], ptoc.Enum_SS_pto_mask_pattern(pattern), ptoc.Enum_SS_pto_gather_axis(axis)))
+	keepAlive(tiles)
+	return err
+}
+
+var tgatherbOperands = []string{"dst", "src", "offsets"}
+
+// TGatherB is TGATHERB (pto_tgatherb): dst row i's 32-byte blocks: block k
+// the 32 bytes of src from byte offset offsets[i,k].
+//
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 all.
+func TGatherB(dst *Tile, src *Tile, offsets *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, offsets}
+	if err := resolve("pto.TGatherB", tgatherbOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tgatherb(hs[0], hs[1], hs[2]))
 	keepAlive(tiles)
 	return err
 }

@@ -107,6 +107,19 @@ void Gather(size_t element_bytes, size_t index_bytes, size_t rows, size_t cols, 
   }
 }
 
+void GatherBlocks(size_t rows, size_t row_bytes, const Plane& dst, const void* src,
+                  const ConstPlane& offsets) {
+  constexpr size_t kBlock = 32;
+  const uint8_t* in = static_cast<const uint8_t*>(src);
+  const uint32_t* offset = static_cast<const uint32_t*>(offsets.data);
+  for (size_t i = 0; i < rows; ++i) {
+    uint8_t* to = static_cast<uint8_t*>(dst.data) + i * dst.stride;
+    const uint32_t* row = offset + i * offsets.stride;
+    for (size_t k = 0, at = 0; at < row_bytes; ++k, at += kBlock)
+      memcpy(to + at, in + row[k], std::min(kBlock, row_bytes - at));
+  }
+}
+
 void GatherColumns(size_t element_bytes, size_t rows, size_t cols, size_t period, size_t phase,
                    void* dst, const ConstPlane& src) {
   switch (element_bytes) {

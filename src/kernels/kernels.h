@@ -258,6 +258,12 @@ void Transpose(size_t element_bytes, size_t rows, size_t cols, const Plane& dst,
 // cols; index_bytes 2 or 4, every index (read unsigned) naming an element.
 void Gather(size_t element_bytes, size_t index_bytes, size_t rows, size_t cols, const Plane& dst,
             const void* src, const ConstPlane& indices);
+// TGATHERB: over rows, dst row i's first row_bytes bytes in 32-byte blocks,
+// block k the bytes of src from byte offset offsets[i][k] on (offsets
+// uint32, the last block of a row cut at row_bytes); dst.stride in bytes,
+// offsets.stride in elements; every block inside src.
+void GatherBlocks(size_t rows, size_t row_bytes, const Plane& dst, const void* src,
+                  const ConstPlane& offsets);
 // TGATHER's mask-pattern form: the columns j < cols of each of src's rows
 // with j % period == phase, packed one after another from dst's first
 // element, row after row; element_bytes 1, 2, 4 or 8.

@@ -401,6 +401,24 @@ def main():
                     p.raw(*(rng.randrange(256) for _ in range(dst + 3 * rows * cols)), 0)
                 write(out, f"int64-{prof}-{d64}-{k}", p)
 
+    # tgatherb on each profile: offsets inside src (INT32, whole blocks),
+    # raw ones (UINT32, mostly past src: refused), offsets on dst (refused),
+    # a valid width that cuts a row's last block (A5 only), and INT64 data.
+    GATHERB = opcode("TGatherB")
+    for prof in (HOST, A2A3, A5):
+        for d in (0, 3, 4, 8):
+            src_bytes = 4 * 32 * SIZE[d]
+            p = Program().profile(prof).create(0, d, 4, 32).create(1, d, 2, 32)
+            p.create(2, 4, 2, 8).create(3, 5, 2, 8).fill(0).fill(3)
+            offsets = [(k * 44) % (src_bytes - 31) for k in range(16)]
+            p.raw(WRITE, 2, 0, 1).raw(*b"".join(struct.pack("<i", o) for o in offsets))
+            p.op(GATHERB, 1, 0, 2, NULL, 0).op(GATHERB, 1, 0, 3, NULL, 0).op(GATHERB, 2, 0, 2, NULL, 0)
+            p.op(GATHERB, 1, 1, 2, NULL, 0).valid(1, 2, 31).op(GATHERB, 1, 0, 2, NULL, 0)
+            p.raw(READ, 0, 1, 0, 1)
+            p.raw(INSTRUCTION64, GATHERB - 12, 0, 3, 12, 3, 12)
+            p.raw(*(((k * 7) % 64) for k in range(4 * 52)), 0)
+            write(out, f"gatherb-{prof}-{d}", p)
+
 
 if __name__ == "__main__":
     main()

@@ -270,6 +270,7 @@ extern uintptr_t _wrap_pto_tsels_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t
 extern uintptr_t _wrap_pto_textract_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_16 arg3, swig_type_17 arg4);
 extern uintptr_t _wrap_pto_tgather_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tgather_mask_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_tgatherb_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tscatter_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_18 arg2, double arg3);
 extern uintptr_t _wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_19 arg2, swig_voidp arg3);
@@ -2125,6 +2126,17 @@ func Pto_tgather_mask(arg1 uintptr, arg2 uintptr, arg3 Enum_SS_pto_mask_pattern,
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	swig_r = (uintptr)(C._wrap_pto_tgather_mask_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tgatherb(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tgatherb_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

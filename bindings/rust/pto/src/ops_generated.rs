@@ -195,7 +195,12 @@ pub fn tci(
 /// TRESHAPE (`pto_treshape`): src's bytes as dst's rows x cols of dst's
 /// dtype (the same total size), copied.
 ///
-/// dst's dtypes: HOST all; A2A3 all; A5 all.
+/// dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2,
+/// HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2; A2A3 all,
+/// INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0,
+/// FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2; A5 all, INT64, UINT64,
+/// FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2,
+/// FLOAT4_E1M2X2, INT4X2.
 pub fn treshape(
     dst: &mut impl Operand,
     src: impl Source,
@@ -318,6 +323,19 @@ pub fn tgather_mask(
 ) -> Result<()> {
     let d = dst.as_ptr();
     check(unsafe { sys::pto_tgather_mask(d, src.source_ptr(d), pattern.raw(), axis.raw()) })
+}
+
+/// TGATHERB (`pto_tgatherb`): dst row i's 32-byte blocks: block k the 32
+/// bytes of src from byte offset offsets\[i,k\].
+///
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 all.
+pub fn tgatherb(
+    dst: &mut impl Operand,
+    src: impl Source,
+    offsets: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tgatherb(d, src.source_ptr(d), offsets.source_ptr(d)) })
 }
 
 /// TSCATTER (`pto_tscatter`): dst zeroed, then src\[i,j\] to dst's element

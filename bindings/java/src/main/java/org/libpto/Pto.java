@@ -270,7 +270,11 @@ public final class Pto {
     /**
      * TRESHAPE ({@code pto_treshape}): src's bytes as dst's rows x cols of dst's dtype (the
      * same total size), copied.
-     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     * <p>dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8,
+     * FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2; A2A3 all, INT64, UINT64,
+     * FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2;
+     * A5 all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2,
+     * FLOAT4_E1M2X2, INT4X2.
      */
     public static void treshape(Tile dst, Tile src) {
         try {
@@ -407,6 +411,23 @@ public final class Pto {
         } finally {
             Reference.reachabilityFence(dst);
             Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TGATHERB ({@code pto_tgatherb}): dst row i's 32-byte blocks: block k the 32 bytes of
+     * src from byte offset offsets[i,k].
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 all.
+     */
+    public static void tgatherb(Tile dst, Tile src, Tile offsets) {
+        try {
+            PtoNative.pto_tgatherb(Tile.handleOf(dst, "Pto.tgatherb", "dst"),
+                    Tile.handleOf(src, "Pto.tgatherb", "src"),
+                    Tile.handleOf(offsets, "Pto.tgatherb", "offsets"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(offsets);
         }
     }
 
