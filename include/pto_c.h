@@ -7,12 +7,13 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 102 operations of libpto's table (src/operations.def), by group, in
+ * The 104 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
- *   elementwise tile-tile (21): tsubrelu, taddrelu, tadd, tsub, tmul,
+ *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
  *     tdiv, tmax, tmin, trem, tand, tor, txor, tshl, tshr, tfmod, tpow,
- *     tprelu, tpartadd, tpartmax, tpartmin, tpartmul
+ *     tprelu, tpartadd, tpartmax, tpartmin, tpartmul, tpartargmax,
+ *     tpartargmin
  *   elementwise unary (10): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
  *     tlog, tnot, trsqrt
  *   elementwise tile-scalar (16): tadds, tsubs, tmuls, tdivs,
@@ -877,6 +878,43 @@ PTO_API pto_status pto_tpartadd(pto_tile *dst, const pto_tile *src0, const pto_t
 PTO_API pto_status pto_tpartmax(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 PTO_API pto_status pto_tpartmin(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 PTO_API pto_status pto_tpartmul(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* TPARTARGMAX, TPARTARGMIN: values with their indices, two destinations.
+ * Over dst's valid region, where (i, j) lies in both sources' valid regions
+ * dst[i,j] is the larger (TPARTARGMAX) or smaller (TPARTARGMIN) of src0[i,j]
+ * and src1[i,j] and dst_idx[i,j] that source's src0_idx[i,j] or
+ * src1_idx[i,j]; where only one source is valid, that source's value and
+ * index (bits unchanged). Which source an element takes where both are
+ * valid, per profile (a tie: equal values, -0 and +0 included):
+ * - HOST: src0 if src0 > src1 (TPARTARGMIN: <), else src1: ties and NaNs
+ *   to src1 (the page's definition, pto-isa's CPU model).
+ * - PTO_PROFILE_A2A3: src0 if src0 >= src1 (<=), else src1: ties to src0,
+ *   NaNs to src1 (a2a3/TPartArgOp.hpp: vcmp_ge / vcmp_le, then vsel).
+ * - PTO_PROFILE_A5: src1 if src1 > src0 (<), else src0: ties and NaNs to
+ *   src0 (a5/TPartArgMax.hpp, TPartArgMin.hpp: vcmp_gt / vcmp_lt).
+ * Rules, checked in this order:
+ * - dst, src0, src1, src0_idx, src1_idx, dst_idx not NULL
+ *   (PTO_ERR_NULL_ARGUMENT).
+ * - dst FLOAT16 or FLOAT32 on every profile (PTO_ERR_UNSUPPORTED_DTYPE);
+ *   src0's and src1's dtypes dst's (PTO_ERR_DTYPE_MISMATCH); dst_idx INT16,
+ *   UINT16, INT32 or UINT32 for FLOAT16 values, INT32 or UINT32 for FLOAT32
+ *   ones (PTO_ERR_UNSUPPORTED_DTYPE); src0_idx's and src1_idx's dtypes
+ *   dst_idx's (PTO_ERR_DTYPE_MISMATCH).
+ * - src0 and src1 are dst itself, placed exactly on it or in row order
+ *   (as pto_tpartadd's sources), or apart from it; src0_idx and src1_idx so
+ *   to dst_idx; dst shares no storage with src0_idx, src1_idx, dst_idx, nor
+ *   dst_idx with src0, src1 (handles, placements, bytes of the valid
+ *   elements) (PTO_ERR_ALIASING).
+ * - each index tile's valid region is its value tile's (src0_idx src0's,
+ *   src1_idx src1's, dst_idx dst's); one source's valid region is dst's
+ *   and the other's within it (pto_tpartadd's rule) (PTO_ERR_SHAPE_MISMATCH).
+ * An empty dst valid region writes nothing. */
+PTO_API pto_status pto_tpartargmax(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                   const pto_tile *src0_idx, const pto_tile *src1_idx,
+                                   pto_tile *dst_idx);
+PTO_API pto_status pto_tpartargmin(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                   const pto_tile *src0_idx, const pto_tile *src1_idx,
+                                   pto_tile *dst_idx);
 
 /* ------------------------------------------------------------------------ */
 /* Elementwise unary                                                         */

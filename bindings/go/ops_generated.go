@@ -152,6 +152,48 @@ func TPartMul(dst *Tile, src0 *Tile, src1 *Tile) error {
 	return err
 }
 
+var tpartargmaxOperands = []string{"dst", "src0", "src1", "src0_idx", "src1_idx", "dst_idx"}
+
+// TPartArgMax is TPARTARGMAX (pto_tpartargmax): the larger of src0 and src1
+// and its index (dst_idx) where both are valid, the valid one's elsewhere.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+// FLOAT32.
+//
+// dst_idx is the second destination, written over dst's valid region as dst
+// is.
+func TPartArgMax(dst *Tile, src0 *Tile, src1 *Tile, src0_idx *Tile, src1_idx *Tile, dst_idx *Tile) error {
+	var hs [6]uintptr
+	tiles := []*Tile{dst, src0, src1, src0_idx, src1_idx, dst_idx}
+	if err := resolve("pto.TPartArgMax", tpartargmaxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tpartargmax(hs[0], hs[1], hs[2], hs[3], hs[4], hs[5]))
+	keepAlive(tiles)
+	return err
+}
+
+var tpartargminOperands = []string{"dst", "src0", "src1", "src0_idx", "src1_idx", "dst_idx"}
+
+// TPartArgMin is TPARTARGMIN (pto_tpartargmin): the smaller of src0 and src1
+// and its index (dst_idx) where both are valid, the valid one's elsewhere.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+// FLOAT32.
+//
+// dst_idx is the second destination, written over dst's valid region as dst
+// is.
+func TPartArgMin(dst *Tile, src0 *Tile, src1 *Tile, src0_idx *Tile, src1_idx *Tile, dst_idx *Tile) error {
+	var hs [6]uintptr
+	tiles := []*Tile{dst, src0, src1, src0_idx, src1_idx, dst_idx}
+	if err := resolve("pto.TPartArgMin", tpartargminOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tpartargmin(hs[0], hs[1], hs[2], hs[3], hs[4], hs[5]))
+	keepAlive(tiles)
+	return err
+}
+
 var tcvtOperands = []string{"dst", "src", "tmp"}
 
 // TCvt is TCVT (pto_tcvt): src converted to dst's dtype, rounded by the

@@ -419,6 +419,22 @@ def main():
             p.raw(*(((k * 7) % 64) for k in range(4 * 52)), 0)
             write(out, f"gatherb-{prof}-{d}", p)
 
+    # tpartargmax, tpartargmin on each profile (the harness passes its tmp as
+    # the three index tiles): FLOAT32 by UINT32 and FLOAT16 by INT16 indices,
+    # full regions (accepted), the index tile on a value tile (refused), a
+    # partial src1 whose index tile differs (refused), a wrong index dtype.
+    ARGMAX, ARGMIN = opcode("TPartArgMax"), opcode("TPartArgMin")
+    for prof in (HOST, A2A3, A5):
+        for value, index in ((8, 5), (6, 2)):
+            p = Program().profile(prof).create(0, value, 3, 19).create(1, value, 3, 19)
+            p.create(2, value, 3, 19).create(3, index, 3, 19).fill(1, specials=True).fill(2).fill(3)
+            p.op(ARGMAX, 0, 1, 2, 3, 0).op(ARGMIN, 0, 1, 2, 3, 0).op(ARGMAX, 1, 1, 2, 3, 0)
+            p.op(ARGMAX, 0, 1, 2, 1, 0).op(ARGMIN, 0, 1, 2, 0, 0).op(ARGMAX, 0, 1, 2, NULL, 0)
+            p.valid(2, 2, 10).op(ARGMAX, 0, 1, 2, 3, 0).valid(2, 3, 19)
+            p.create(3, 0 if value == 6 else 2, 3, 19).fill(3).op(ARGMIN, 0, 1, 2, 3, 0)
+            p.raw(READ, 0, 0, 0, 1)
+            write(out, f"partarg-{prof}-{value}", p)
+
 
 if __name__ == "__main__":
     main()

@@ -295,10 +295,18 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
       !TakeScalarOperand(desc, &names, &types, &type_locs, &scalar))
     return;
   if (!OperandCountFits(op, desc, names.size(), "inputs")) return;
-  Token dst_name;
-  Type dst_type;
-  SourceLoc dst_loc;
-  if (!parser_.ParseOuts(&dst_name, &dst_type, &dst_loc)) return;
+  // A SecondDst row (tpartargmax) takes its sources only, and two outs.
+  const bool second_dst = ops::HasTrait(desc, PTO_TRAIT_SecondDst);
+  if (second_dst && names.size() != desc.source_count)
+    return (void)parser_.Error(op.loc, std::string(op.text) + " takes " +
+                                           std::to_string(desc.source_count) + " inputs, not " +
+                                           std::to_string(names.size()));
+  Token dst_name, idx_name;
+  Type dst_type, idx_type;
+  SourceLoc dst_loc, idx_loc;
+  if (second_dst ? !ParseTwoOuts(&dst_name, &dst_type, &dst_loc, &idx_name, &idx_type, &idx_loc)
+                 : !parser_.ParseOuts(&dst_name, &dst_type, &dst_loc))
+    return;
   if (tok().Is('{') && !ParseOpAttrs(desc, &attr, &high_precision)) return;
   if (ops::AttributeOf(desc.attr).text == ops::TextAttr::kBinaryOrder &&
       tok().IsIdent("isBinary") && !ParseBareBinaryOrder(&attr))
@@ -311,15 +319,35 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   if (!UseOperands(desc, names, types, type_locs, &slots)) return;
   uint32_t dst;
   if (!parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &dst)) return;
+  if (second_dst) {
+    // The second destination goes where the row's tmp goes (Operands::tmp).
+    uint32_t idx;
+    if (!parser_.UseTile(idx_name, idx_type, idx_loc, Use::kWrite, &idx)) return;
+    slots.push_back(idx);
+  }
   // tsetval writes one element (the rest of dst stays as it was) and a
   // ReadsDst row adds to dst's old values: a bound dst is read too.
   if ((desc.attr == ops::AttrKind::kIndexScalar || ops::HasTrait(desc, PTO_TRAIT_ReadsDst)) &&
       p_->tiles[dst].param >= 0)
     p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
-  TextForm form{true, high_precision, names.size() > desc.source_count};
+  TextForm form{true, high_precision, names.size() > desc.source_count || second_dst};
   if (form.tmp_given) form.tmp_slot = slots.back();
   if (form.tmp_given && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
   EmitTileOp(desc, op.loc, slots, dst, attr, scalar, form);
+}
+
+// outs(%dst, %dst_idx : T, U): a SecondDst row's two destinations (after
+// ins( )'s closing parenthesis).
+bool TileReader::ParseTwoOuts(Token* dst, Type* dst_type, SourceLoc* dst_loc, Token* idx,
+                              Type* idx_type, SourceLoc* idx_loc) {
+  if (!parser_.Expect(')') || !parser_.ExpectIdent("outs") || !parser_.Expect('(') ||
+      !parser_.ExpectValueName(dst) || !parser_.Expect(',') || !parser_.ExpectValueName(idx) ||
+      !parser_.Expect(':'))
+    return false;
+  *dst_loc = parser_.tok().loc;
+  if (!parser_.ParseType(dst_type) || !parser_.Expect(',')) return false;
+  *idx_loc = parser_.tok().loc;
+  return parser_.ParseType(idx_type) && parser_.Expect(')');
 }
 
 // The types of an SSA form after its ':' in the pages' shorthand (not a
@@ -414,6 +442,11 @@ void TileReader::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named_
                                            named_text.mnemonic +
                                            " ins(%index, %value : index, T) outs(%dst : "
                                            "!pto.tile_buf<...>)");
+  if (ops::HasTrait(named_text, PTO_TRAIT_SecondDst))
+    return (void)parser_.Error(
+        op.loc, std::string(op.text) + " gives two tiles, values and indices: pto." +
+                    named_text.mnemonic +
+                    " ins(%src0, %src1, %src0_idx, %src1_idx : ...) outs(%dst, %dst_idx : ...)");
   if (ops::HasTrait(named_text, PTO_TRAIT_ReadsDst))
     return (void)parser_.Error(
         op.loc, std::string(op.text) + " accumulates into an existing tile: pto." +

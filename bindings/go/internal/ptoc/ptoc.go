@@ -206,6 +206,8 @@ extern uintptr_t _wrap_pto_tpartadd_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintpt
 extern uintptr_t _wrap_pto_tpartmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tpartmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tpartmul_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tpartargmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6);
+extern uintptr_t _wrap_pto_tpartargmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6);
 extern uintptr_t _wrap_pto_tmov_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_tabs_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_tneg_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
@@ -1410,6 +1412,34 @@ func Pto_tpartmul(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	swig_r = (uintptr)(C._wrap_pto_tpartmul_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tpartargmax(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr, arg6 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	_swig_i_5 := arg6
+	swig_r = (uintptr)(C._wrap_pto_tpartargmax_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.uintptr_t(_swig_i_5)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tpartargmin(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr, arg6 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	_swig_i_5 := arg6
+	swig_r = (uintptr)(C._wrap_pto_tpartargmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.uintptr_t(_swig_i_5)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

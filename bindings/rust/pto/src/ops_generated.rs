@@ -135,6 +135,64 @@ pub fn tpartmul(
     check(unsafe { sys::pto_tpartmul(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
 
+/// TPARTARGMAX (`pto_tpartargmax`): the larger of src0 and src1 and its
+/// index (dst_idx) where both are valid, the valid one's elsewhere.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+/// FLOAT32.
+///
+/// `dst_idx` is the second destination, written over dst's valid region as
+/// dst is.
+pub fn tpartargmax(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    src0_idx: impl Source,
+    src1_idx: impl Source,
+    dst_idx: &impl Operand,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tpartargmax(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            src0_idx.source_ptr(d),
+            src1_idx.source_ptr(d),
+            dst_idx.as_ptr(),
+        )
+    })
+}
+
+/// TPARTARGMIN (`pto_tpartargmin`): the smaller of src0 and src1 and its
+/// index (dst_idx) where both are valid, the valid one's elsewhere.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+/// FLOAT32.
+///
+/// `dst_idx` is the second destination, written over dst's valid region as
+/// dst is.
+pub fn tpartargmin(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    src0_idx: impl Source,
+    src1_idx: impl Source,
+    dst_idx: &impl Operand,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tpartargmin(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            src0_idx.source_ptr(d),
+            src1_idx.source_ptr(d),
+            dst_idx.as_ptr(),
+        )
+    })
+}
+
 /// TCVT (`pto_tcvt`): src converted to dst's dtype, rounded by the mode;
 /// saturating as asked.
 ///

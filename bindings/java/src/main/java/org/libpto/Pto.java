@@ -197,6 +197,56 @@ public final class Pto {
     }
 
     /**
+     * TPARTARGMAX ({@code pto_tpartargmax}): the larger of src0 and src1 and its index
+     * (dst_idx) where both are valid, the valid one's elsewhere.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
+     * <p>{@code dst_idx} is the second destination, written over dst's valid region as dst
+     * is.
+     */
+    public static void tpartargmax(Tile dst, Tile src0, Tile src1, Tile src0_idx, Tile src1_idx, Tile dst_idx) {
+        try {
+            PtoNative.pto_tpartargmax(Tile.handleOf(dst, "Pto.tpartargmax", "dst"),
+                    Tile.handleOf(src0, "Pto.tpartargmax", "src0"),
+                    Tile.handleOf(src1, "Pto.tpartargmax", "src1"),
+                    Tile.handleOf(src0_idx, "Pto.tpartargmax", "src0_idx"),
+                    Tile.handleOf(src1_idx, "Pto.tpartargmax", "src1_idx"),
+                    Tile.handleOf(dst_idx, "Pto.tpartargmax", "dst_idx"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(src0_idx);
+            Reference.reachabilityFence(src1_idx);
+            Reference.reachabilityFence(dst_idx);
+        }
+    }
+
+    /**
+     * TPARTARGMIN ({@code pto_tpartargmin}): the smaller of src0 and src1 and its index
+     * (dst_idx) where both are valid, the valid one's elsewhere.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
+     * <p>{@code dst_idx} is the second destination, written over dst's valid region as dst
+     * is.
+     */
+    public static void tpartargmin(Tile dst, Tile src0, Tile src1, Tile src0_idx, Tile src1_idx, Tile dst_idx) {
+        try {
+            PtoNative.pto_tpartargmin(Tile.handleOf(dst, "Pto.tpartargmin", "dst"),
+                    Tile.handleOf(src0, "Pto.tpartargmin", "src0"),
+                    Tile.handleOf(src1, "Pto.tpartargmin", "src1"),
+                    Tile.handleOf(src0_idx, "Pto.tpartargmin", "src0_idx"),
+                    Tile.handleOf(src1_idx, "Pto.tpartargmin", "src1_idx"),
+                    Tile.handleOf(dst_idx, "Pto.tpartargmin", "dst_idx"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(src0_idx);
+            Reference.reachabilityFence(src1_idx);
+            Reference.reachabilityFence(dst_idx);
+        }
+    }
+
+    /**
      * TCVT ({@code pto_tcvt}): src converted to dst's dtype, rounded by the mode; saturating
      * as asked.
      * <p>dst's dtypes: HOST all, INT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT4_E1M2X2,
