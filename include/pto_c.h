@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 104 operations of libpto's table (src/operations.def), by group, in
+ * The 106 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -32,7 +32,8 @@
  *   compare and select (3): tcmp, tcmps, tsels
  *   element access (6): textract, tgather, tgather_mask, tgatherb,
  *     tscatter, tsetval
- *   data movement (5): tfillpad, treshape, ttrans, tconcat, tconcatidx
+ *   data movement (7): tfillpad, treshape, ttrans, tconcat, tconcatidx,
+ *     tinterleave, tdeinterleave
  *   sorting (2): tsort32, tmrgsort
  *   fused arithmetic (5): taxpy, taddc, tsubc, taddsc, tsubsc
  *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
@@ -1885,6 +1886,31 @@ PTO_API pto_status pto_tconcat(pto_tile *dst, const pto_tile *src0, const pto_ti
  *   one valid column (PTO_ERR_SHAPE_MISMATCH). */
 PTO_API pto_status pto_tconcatidx(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
                                   const pto_tile *src0_idx, const pto_tile *src1_idx);
+
+/* TINTERLEAVE, TDEINTERLEAVE (its two-source form): two destinations, dst
+ * (the pages' dst0) and dst1, bits unchanged. Over the common valid region R
+ * x C (C even), row i's stream of 2C elements:
+ * - pto_tinterleave: src0[i,0], src1[i,0], src0[i,1], src1[i,1], ...; its
+ *   first C elements are dst's row i, its last C dst1's (dst[i,2k] =
+ *   src0[i,k], dst[i,2k+1] = src1[i,k], dst1[i,2k] = src0[i,C/2+k],
+ *   dst1[i,2k+1] = src1[i,C/2+k] for k < C/2).
+ * - pto_tdeinterleave: src0's row i then src1's; its even elements are dst's
+ *   row i, its odd ones dst1's (dst[i,k] = src0[i,2k], dst1[i,k] =
+ *   src0[i,2k+1], dst[i,C/2+k] = src1[i,2k], dst1[i,C/2+k] = src1[i,2k+1]).
+ *   The single-source form is not provided.
+ * Rules, checked in this order:
+ * - dst, src0, src1, dst1 not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst's dtype: HOST and A5 all nine; A2A3 none (pto-isa implements them on
+ *   A5 and in its CPU model only) (PTO_ERR_UNSUPPORTED_DTYPE); src0's,
+ *   src1's and dst1's dtypes dst's (PTO_ERR_DTYPE_MISMATCH).
+ * - dst1 shares no storage with dst, nor src0 or src1 with dst or dst1
+ *   (handles, placements, bytes of the valid elements) (PTO_ERR_ALIASING).
+ * - src0's, src1's and dst1's valid regions are dst's; its valid cols even
+ *   (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_tinterleave(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                   pto_tile *dst1);
+PTO_API pto_status pto_tdeinterleave(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                     pto_tile *dst1);
 
 /* ------------------------------------------------------------------------ */
 /* Sorting                                                                   */

@@ -325,7 +325,9 @@ class Operation:
     def tmp_name(self):
         """The Tmp column's tile: tmp, or dst_idx where it is a second
         destination (SecondDst: tpartargmax's indices)."""
-        return "dst_idx" if "SecondDst" in self.traits else "tmp"
+        if "SecondDst" not in self.traits:
+            return "tmp"
+        return "dst_idx" if "src0_idx" in self.sources else "dst1"
 
     def c_arguments(self):
         return self.arrange(self.tiles, [a.c_name for a in self.attrs])
@@ -354,7 +356,7 @@ class Operation:
         subject = self.sources[0] if "MaskDst" in self.traits or "IndexDst" in self.traits else "dst"
         lines.append(f"{subject}'s dtypes: " + "; ".join(f"{p} {dtypes(self.dtypes[p])}" for p in PROFILES) + ".")
         if "SecondDst" in self.traits:
-            lines.append(f"{code('dst_idx')} is the second destination, written over dst's valid "
+            lines.append(f"{code(self.tmp_name)} is the second destination, written over dst's valid "
                          "region as dst is.")
         elif self.tmp == "Required":
             lines.append(f"{code('tmp')} is a required scratch tile of dst's dtype.")

@@ -328,6 +328,44 @@ func TConcatIdx(dst *Tile, src0 *Tile, src1 *Tile, src0_idx *Tile, src1_idx *Til
 	return err
 }
 
+var tinterleaveOperands = []string{"dst", "src0", "src1", "dst1"}
+
+// TInterleave is TINTERLEAVE (pto_tinterleave): each row of src0 and src1
+// interleaved; its first half in dst, its second in dst1.
+//
+// dst's dtypes: HOST all; A2A3 none; A5 all.
+//
+// dst1 is the second destination, written over dst's valid region as dst is.
+func TInterleave(dst *Tile, src0 *Tile, src1 *Tile, dst1 *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, dst1}
+	if err := resolve("pto.TInterleave", tinterleaveOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tinterleave(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var tdeinterleaveOperands = []string{"dst", "src0", "src1", "dst1"}
+
+// TDeInterleave is TDEINTERLEAVE (pto_tdeinterleave): each row of src0 then
+// src1 as one stream: its even elements in dst, its odd in dst1.
+//
+// dst's dtypes: HOST all; A2A3 none; A5 all.
+//
+// dst1 is the second destination, written over dst's valid region as dst is.
+func TDeInterleave(dst *Tile, src0 *Tile, src1 *Tile, dst1 *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, dst1}
+	if err := resolve("pto.TDeInterleave", tdeinterleaveOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tdeinterleave(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
 var textractOperands = []string{"dst", "src"}
 
 // TExtract is TEXTRACT (pto_textract): dst[i,j] = src[index_row + i,

@@ -284,6 +284,14 @@ void Gather(size_t element_bytes, size_t index_bytes, size_t rows, size_t cols, 
 // offsets.stride in elements; every block inside src.
 void GatherBlocks(size_t rows, size_t row_bytes, const Plane& dst, const void* src,
                   const ConstPlane& offsets);
+// TINTERLEAVE (interleave) and TDEINTERLEAVE's two-source form over rows x
+// cols (cols even), each row's stream of 2 x cols elements: interleave's
+// src0[0], src1[0], src0[1], src1[1], ... split in halves, the first into
+// dst0, the second into dst1; deinterleave's src0's row then src1's, its
+// even elements into dst0, its odd into dst1. Bits moved unchanged; no
+// destination shares storage with a source.
+void Interleave(bool interleave, size_t element_bytes, size_t rows, size_t cols, const Plane& dst0,
+                const Plane& dst1, const ConstPlane& src0, const ConstPlane& src1);
 // TGATHER's mask-pattern form: the columns j < cols of each of src's rows
 // with j % period == phase, packed one after another from dst's first
 // element, row after row; element_bytes 1, 2, 4 or 8.

@@ -379,12 +379,6 @@ void RunTPartMul(const Operands& o, pto_profile) {
 
 namespace {
 
-// Whether two tiles share no storage: distinct handles, neither placed on
-// the other, no byte of their valid elements in common.
-bool TilesApart(const pto_tile* a, const pto_tile* b) {
-  return a != b && !SamePlacement(a, b) && !ValidRegionsOverlapSlow(a, b);
-}
-
 // TPARTARGMAX's and TPARTARGMIN's rules (the pages' constraints, in the C
 // order); src0_idx, src1_idx are Operands' src2, src3 and dst_idx its tmp.
 pto_status CheckPartArg(const Operands& o, pto_profile profile, OpDtypes rule,
@@ -425,7 +419,7 @@ pto_status CheckPartArg(const Operands& o, pto_profile profile, OpDtypes rule,
   for (int a = 0; a < 3; ++a)
     for (int b = 0; b < 3; ++b)
       if (a == 0 || b == 0)
-        v.Require(TilesApart(values[a], indices[b]), PTO_ERR_ALIASING,
+        v.Require(!SharesStorage(values[a], indices[b]), PTO_ERR_ALIASING,
                   "%s shares storage with %s (a destination shares none with the other kind's "
                   "tiles)",
                   kIndexNames[b], kValueNames[a]);

@@ -117,13 +117,6 @@ namespace {
 
 // ---- textract --------------------------------------------------------------
 
-// Whether a source the operation reads while it writes dst shares any byte of
-// dst's valid elements: the same handle (even with an empty region), the same
-// placement, or overlapping storage.
-bool SharesStorage(const pto_tile* src, const pto_tile* dst) {
-  return src == dst || SamePlacement(src, dst) || ValidRegionsOverlapSlow(src, dst);
-}
-
 // Whether [index, index + extent) lies in [0, bound), without overflow.
 bool SpanFits(size_t index, uint32_t extent, uint32_t bound) {
   return index <= bound && extent <= bound - index;

@@ -435,6 +435,25 @@ def main():
             p.raw(READ, 0, 0, 0, 1)
             write(out, f"partarg-{prof}-{value}", p)
 
+    # tinterleave, tdeinterleave on each profile (A2A3 refuses them): four
+    # tiles apart (accepted), a source on a destination and dst1 on dst
+    # (refused), odd valid cols (refused), a partial common region.
+    INTERLEAVE, DEINTERLEAVE = opcode("TInterleave"), opcode("TDeInterleave")
+    for prof in (HOST, A2A3, A5):
+        for d in (0, 3, 8):
+            p = Program().profile(prof).create(0, d, 3, 20).create(1, d, 3, 20).create(2, d, 3, 20)
+            p.create(3, d, 3, 20).fill(1).fill(2)
+            for code in (INTERLEAVE, DEINTERLEAVE):
+                p.op(code, 0, 1, 2, 3, 0).op(code, 0, 0, 2, 3, 0).op(code, 0, 1, 2, 0, 0)
+                p.op(code, 0, 1, 2, NULL, 0)
+            for slot in range(4):
+                p.valid(slot, 2, 19)
+            p.op(INTERLEAVE, 0, 1, 2, 3, 0)
+            for slot in range(4):
+                p.valid(slot, 2, 12)
+            p.op(DEINTERLEAVE, 0, 1, 2, 3, 0).raw(READ, 0, 3, 0, 1)
+            write(out, f"interleave-{prof}-{d}", p)
+
 
 if __name__ == "__main__":
     main()

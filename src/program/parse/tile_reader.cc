@@ -444,9 +444,10 @@ void TileReader::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named_
                                            "!pto.tile_buf<...>)");
   if (ops::HasTrait(named_text, PTO_TRAIT_SecondDst))
     return (void)parser_.Error(
-        op.loc, std::string(op.text) + " gives two tiles, values and indices: pto." +
-                    named_text.mnemonic +
-                    " ins(%src0, %src1, %src0_idx, %src1_idx : ...) outs(%dst, %dst_idx : ...)");
+        op.loc, std::string(op.text) + " gives two tiles: pto." + named_text.mnemonic + " ins(" +
+                    (named_text.source_count == 4 ? "%src0, %src1, %src0_idx, %src1_idx" : "%src0, %src1") +
+                    " : ...) outs(%dst, " + (named_text.source_count == 4 ? "%dst_idx" : "%dst1") +
+                    " : ...)");
   if (ops::HasTrait(named_text, PTO_TRAIT_ReadsDst))
     return (void)parser_.Error(
         op.loc, std::string(op.text) + " accumulates into an existing tile: pto." +

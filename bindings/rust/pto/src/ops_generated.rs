@@ -320,6 +320,47 @@ pub fn tconcatidx(
     })
 }
 
+/// TINTERLEAVE (`pto_tinterleave`): each row of src0 and src1 interleaved;
+/// its first half in dst, its second in dst1.
+///
+/// dst's dtypes: HOST all; A2A3 none; A5 all.
+///
+/// `dst1` is the second destination, written over dst's valid region as dst
+/// is.
+pub fn tinterleave(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    dst1: &impl Operand,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tinterleave(d, src0.source_ptr(d), src1.source_ptr(d), dst1.as_ptr()) })
+}
+
+/// TDEINTERLEAVE (`pto_tdeinterleave`): each row of src0 then src1 as one
+/// stream: its even elements in dst, its odd in dst1.
+///
+/// dst's dtypes: HOST all; A2A3 none; A5 all.
+///
+/// `dst1` is the second destination, written over dst's valid region as dst
+/// is.
+pub fn tdeinterleave(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    dst1: &impl Operand,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tdeinterleave(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            dst1.as_ptr(),
+        )
+    })
+}
+
 /// TEXTRACT (`pto_textract`): dst\[i,j\] = src\[index_row + i, index_col +
 /// j\] over dst's valid region, bit for bit.
 ///

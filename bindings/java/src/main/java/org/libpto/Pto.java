@@ -395,6 +395,46 @@ public final class Pto {
     }
 
     /**
+     * TINTERLEAVE ({@code pto_tinterleave}): each row of src0 and src1 interleaved; its
+     * first half in dst, its second in dst1.
+     * <p>dst's dtypes: HOST all; A2A3 none; A5 all.
+     * <p>{@code dst1} is the second destination, written over dst's valid region as dst is.
+     */
+    public static void tinterleave(Tile dst, Tile src0, Tile src1, Tile dst1) {
+        try {
+            PtoNative.pto_tinterleave(Tile.handleOf(dst, "Pto.tinterleave", "dst"),
+                    Tile.handleOf(src0, "Pto.tinterleave", "src0"),
+                    Tile.handleOf(src1, "Pto.tinterleave", "src1"),
+                    Tile.handleOf(dst1, "Pto.tinterleave", "dst1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(dst1);
+        }
+    }
+
+    /**
+     * TDEINTERLEAVE ({@code pto_tdeinterleave}): each row of src0 then src1 as one stream:
+     * its even elements in dst, its odd in dst1.
+     * <p>dst's dtypes: HOST all; A2A3 none; A5 all.
+     * <p>{@code dst1} is the second destination, written over dst's valid region as dst is.
+     */
+    public static void tdeinterleave(Tile dst, Tile src0, Tile src1, Tile dst1) {
+        try {
+            PtoNative.pto_tdeinterleave(Tile.handleOf(dst, "Pto.tdeinterleave", "dst"),
+                    Tile.handleOf(src0, "Pto.tdeinterleave", "src0"),
+                    Tile.handleOf(src1, "Pto.tdeinterleave", "src1"),
+                    Tile.handleOf(dst1, "Pto.tdeinterleave", "dst1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(dst1);
+        }
+    }
+
+    /**
      * TEXTRACT ({@code pto_textract}): dst[i,j] = src[index_row + i, index_col + j] over
      * dst's valid region, bit for bit.
      * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
