@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 106 operations of libpto's table (src/operations.def), by group, in
+ * The 107 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -30,8 +30,8 @@
  *     tcolexpanddiv
  *   conversion (1): tcvt
  *   compare and select (3): tcmp, tcmps, tsels
- *   element access (6): textract, tgather, tgather_mask, tgatherb,
- *     tscatter, tsetval
+ *   element access (7): textract, tinsert, tgather, tgather_mask,
+ *     tgatherb, tscatter, tsetval
  *   data movement (7): tfillpad, treshape, ttrans, tconcat, tconcatidx,
  *     tinterleave, tdeinterleave
  *   sorting (2): tsort32, tmrgsort
@@ -1662,6 +1662,29 @@ PTO_API pto_status pto_tsels(pto_tile *dst, const pto_tile *mask, const pto_tile
  *   is 1x1 (PTO_ERR_OUT_OF_RANGE). */
 PTO_API pto_status pto_textract(pto_tile *dst, const pto_tile *src, size_t index_row,
                                 size_t index_col);
+
+/* TINSERT (its Vec -> Vec form, TEXTRACT's inverse): over src's valid region
+ * R x C, dst[index_row + i, index_col + j] = src[i,j], bits unchanged; the
+ * rest of dst is left as it was. The forms from or into the cube's memories
+ * (acc -> mat, acc -> vec with its relu and quantisation, vec -> mat) are
+ * not provided: the cube's tiles are refused as by every vec operation, and
+ * a program's are refused naming the form. Rules, checked in this order:
+ * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst's dtype: HOST all nine, INT64, UINT64; A2A3 all nine (its Vec ->
+ *   Vec path, common/arch/memory/tinsert_common.hpp); A5 FLOAT16, BFLOAT16,
+ *   FLOAT32, INT32, INT8 (the page's Vec -> Vec list, less the
+ *   low-precision types) (PTO_ERR_UNSUPPORTED_DTYPE); src's equal to dst's
+ *   (PTO_ERR_DTYPE_MISMATCH).
+ * - src shares no byte of its valid elements with dst's (PTO_ERR_ALIASING).
+ * - A2A3 and A5: src rows and cols at most dst's; a 1-byte src's valid cols
+ *   even unless its valid region is 1x1; A2A3: src and dst rows multiples of
+ *   32 bytes (PTO_ERR_SHAPE_MISMATCH, naming the profile).
+ * - the window: index_row + src valid rows <= dst valid rows and index_col +
+ *   src valid cols <= dst valid cols (pto-isa's CPU model's bound); A2A3:
+ *   index_col a multiple of 32 bytes unless src's valid region is 1x1
+ *   (PTO_ERR_OUT_OF_RANGE). */
+PTO_API pto_status pto_tinsert(pto_tile *dst, const pto_tile *src, size_t index_row,
+                               size_t index_col);
 
 /* TGATHER (its index form): over dst's valid region, dst[i,j] = the element
  * of src at flat offset indices[i,j], that is src[k / src cols, k % src

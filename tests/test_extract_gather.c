@@ -1,4 +1,4 @@
-/* TEXTRACT, TGATHER and TGATHERB: every dtype (and every index dtype) against the
+/* TEXTRACT, TINSERT, TGATHER and TGATHERB: every dtype (and every index dtype) against the
  * pages' definitions element by element, hand-computed cases, the rules in
  * order per profile with nothing written on a refusal, and program runs
  * equal to the C calls, offsets and indices out of range refusing the run. */
@@ -169,6 +169,118 @@ static void test_textract(void **state) {
     free(before);
     pto_tile *all[] = {src, dst, h, wide, odd, tall, one, b8, b8d, want};
     for (size_t k = 0; k < COUNT(all); ++k) pto_tile_destroy(all[k]);
+}
+
+/* ---- tinsert ------------------------------------------------------------- */
+
+static void test_tinsert(void **state) {
+    (void)state;
+    /* dst rows, cols, valid rows, valid cols; src rows, cols, valid rows, valid cols */
+    static const uint32_t kShapes[][8] = {
+        {1, 1, 1, 1, 1, 1, 1, 1},       {16, 32, 16, 32, 8, 16, 8, 16}, {8, 16, 6, 13, 4, 8, 2, 5},
+        {33, 70, 33, 65, 9, 40, 9, 33}, {5, 37, 5, 37, 5, 37, 0, 3},   {64, 9, 64, 9, 64, 1, 64, 1},
+    };
+    static const pto_dtype kHost[] = {PTO_INT8,   PTO_UINT8,   PTO_INT16,    PTO_UINT16, PTO_INT32, PTO_UINT32,
+                                      PTO_FLOAT16, PTO_BFLOAT16, PTO_FLOAT32, PTO_INT64,  PTO_UINT64};
+    rng r = {0x175};
+    size_t elements = 0, calls = 0;
+    for (size_t d = 0; d < COUNT(kHost); ++d)
+        for (size_t k = 0; k < COUNT(kShapes); ++k) {
+            const uint32_t *sh = kShapes[k];
+            pto_tile *src = tile_new(kHost[d], sh[4], sh[5], sh[6], sh[7]);
+            tile_fill(src, &r, GEN_ANY);
+            const uint32_t rmax = sh[2] - sh[6], cmax = sh[3] - sh[7];
+            const size_t offsets[][2] = {{0, 0}, {rmax, cmax}, {0, cmax}, {rmax, 0}, {rmax / 2, cmax / 3}};
+            for (size_t o = 0; o < COUNT(offsets); ++o) {
+                pto_tile *dst = tile_new(kHost[d], sh[0], sh[1], sh[2], sh[3]);
+                tile_fill(dst, &r, GEN_ANY);
+                uint64_t *before = tile_snapshot(dst);
+                char what[128];
+                snprintf(what, sizeof what, "tinsert %s %ux%u at (%zu, %zu) into %ux%u", pto_dtype_string(kHost[d]),
+                         sh[6], sh[7], offsets[o][0], offsets[o][1], sh[2], sh[3]);
+                const pto_status got = pto_tinsert(dst, src, offsets[o][0], offsets[o][1]);
+                if (got != PTO_OK) fail_msg("%s: %s (%s)", what, pto_status_string(got), pto_last_error());
+                /* the page: dst[row + i, col + j] = src[i, j]; every other element as before */
+                for (uint32_t i = 0; i < sh[0]; ++i)
+                    for (uint32_t j = 0; j < sh[1]; ++j) {
+                        const bool in = i >= offsets[o][0] && i < offsets[o][0] + sh[6] && j >= offsets[o][1] &&
+                                        j < offsets[o][1] + sh[7];
+                        const uint64_t want = in ? tile_get(src, i - offsets[o][0], j - offsets[o][1])
+                                                 : before[(size_t)i * sh[1] + j];
+                        if (tile_get(dst, i, j) != want)
+                            fail_msg("%s: dst (%u,%u) 0x%llx, want 0x%llx", what, i, j,
+                                     (unsigned long long)tile_get(dst, i, j), (unsigned long long)want);
+                    }
+                elements += (size_t)sh[6] * sh[7];
+                ++calls;
+                free(before);
+                pto_tile_destroy(dst);
+            }
+            pto_tile_destroy(src);
+        }
+    /* the rules, in order; nothing written on a refusal */
+    pto_tile *dst = tile_new(PTO_FLOAT32, 8, 16, 8, 16), *src = tile_new(PTO_FLOAT32, 4, 8, 4, 8);
+    pto_tile *h = tile_new(PTO_FLOAT16, 4, 8, 4, 8), *big = tile_new(PTO_FLOAT32, 16, 8, 4, 8);
+    pto_tile *u16 = tile_new(PTO_UINT16, 8, 16, 8, 16), *u16s = tile_new(PTO_UINT16, 4, 16, 4, 16);
+    pto_tile *i8 = tile_new(PTO_INT8, 8, 32, 8, 32), *i8s = tile_new(PTO_INT8, 4, 32, 4, 3);
+    pto_tile *narrow = tile_new(PTO_FLOAT32, 8, 12, 8, 12), *nsrc = tile_new(PTO_FLOAT32, 4, 4, 4, 4);
+    tile_fill(src, &r, GEN_ANY);
+    tile_fill(dst, &r, GEN_ANY);
+    uint64_t *kept = tile_snapshot(dst);
+    expect_status(pto_tinsert(dst, NULL, 0, 0), PTO_ERR_NULL_ARGUMENT, "NULL src");
+    assert_non_null(strstr(pto_last_error(), "pto_tinsert: src"));
+    expect_status(pto_tinsert(dst, h, 0, 0), PTO_ERR_DTYPE_MISMATCH, "src FLOAT16");
+    expect_status(pto_tinsert(dst, dst, 0, 0), PTO_ERR_ALIASING, "src is dst");
+    expect_status(pto_tinsert(dst, src, 5, 0), PTO_ERR_OUT_OF_RANGE, "rows past dst's");
+    assert_non_null(strstr(pto_last_error(), "outside dst's valid region 8x16"));
+    expect_status(pto_tinsert(dst, src, 0, 9), PTO_ERR_OUT_OF_RANGE, "cols past dst's");
+    expect_status(pto_tinsert(dst, src, SIZE_MAX, 0), PTO_ERR_OUT_OF_RANGE, "a huge index_row");
+    assert_tile_unchanged(dst, kept, "refused tinsert");
+    expect_status(pto_tinsert(dst, big, 0, 0), PTO_OK, "HOST: src rows beyond dst's, valid region inside");
+    expect_status(pto_tinsert(narrow, nsrc, 1, 3), PTO_OK, "HOST: 48-byte rows, index_col 3");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    expect_status(pto_tinsert(dst, big, 0, 0), PTO_ERR_SHAPE_MISMATCH, "A2A3: src rows beyond dst's");
+    assert_non_null(strstr(pto_last_error(), "A2A3"));
+    expect_status(pto_tinsert(narrow, nsrc, 0, 0), PTO_ERR_SHAPE_MISMATCH, "A2A3: 48-byte dst rows");
+    expect_status(pto_tinsert(dst, src, 0, 3), PTO_ERR_OUT_OF_RANGE, "A2A3: index_col of 12 bytes");
+    expect_status(pto_tinsert(i8, i8s, 0, 0), PTO_ERR_SHAPE_MISMATCH, "A2A3: odd INT8 valid cols");
+    expect_status(pto_tinsert(u16, u16s, 4, 0), PTO_OK, "A2A3: UINT16");
+    expect_status(pto_tinsert(dst, src, 4, 8), PTO_OK, "A2A3: 32-byte index_col");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    expect_status(pto_tinsert(u16, u16s, 0, 0), PTO_ERR_UNSUPPORTED_DTYPE, "A5: no UINT16");
+    expect_status(pto_tinsert(dst, src, 0, 3), PTO_OK, "A5: any index_col");
+    expect_status(pto_tinsert(dst, big, 0, 0), PTO_ERR_SHAPE_MISMATCH, "A5: src rows beyond dst's");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    /* programs: PTOAS's form (index operands) equals the C call; an index out
+     * of range refuses the run; the fixpipe's forms are refused by name */
+    pto_tile *want = tile_new(PTO_FLOAT32, 8, 16, 8, 16), *out = tile_new(PTO_FLOAT32, 8, 16, 8, 16);
+    for (uint32_t i = 0; i < 8; ++i)
+        for (uint32_t j = 0; j < 16; ++j) tile_put(out, i, j, tile_get(want, i, j));
+    assert_int_equal(pto_tinsert(want, src, 2, 5), PTO_OK);
+    static const char kText[] =
+        "func.func @k(%s : !pto.tile_buf<vec, 4x8xf32>, %r : index, %c : index, %d : !pto.tile_buf<vec, 8x16xf32>) {\n"
+        "  pto.tinsert ins(%s, %r, %c : !pto.tile_buf<vec, 4x8xf32>, index, index) "
+        "outs(%d : !pto.tile_buf<vec, 8x16xf32>)\n  return\n}\n";
+    static const char *const kNames[] = {"s", "d"}, *const kInts[] = {"r", "c"};
+    pto_tile *tiles[] = {src, out};
+    const int64_t at[] = {2, 5}, past[] = {5, 5};
+    const pto_status run = run_program_bound(kText, kNames, tiles, 2, kInts, at, 2);
+    if (run != PTO_OK) fail_msg("tinsert text: run %s (%s)", pto_status_string(run), pto_last_error());
+    for (uint32_t i = 0; i < 8; ++i)
+        for (uint32_t j = 0; j < 16; ++j) assert_int_equal(tile_get(out, i, j), tile_get(want, i, j));
+    assert_int_equal(run_program_bound(kText, kNames, tiles, 2, kInts, past, 2), PTO_ERR_OUT_OF_RANGE);
+    assert_non_null(strstr(pto_last_error(), "pto_tinsert"));
+    expect_program_refused_with(
+        "func.func @k(%s : !pto.tile_buf<vec, 4x8xf32>, %r : index, %c : index, %f : !pto.tile_buf<vec, 1x8xf32>, "
+        "%d : !pto.tile_buf<vec, 8x16xf32>) {\n"
+        "  pto.tinsert ins(%s, %r, %c : !pto.tile_buf<vec, 4x8xf32>, index, index fp %f : "
+        "!pto.tile_buf<vec, 1x8xf32>) outs(%d : !pto.tile_buf<vec, 8x16xf32>)\n  return\n}\n",
+        NULL, "fp form (the fixpipe's quantisation");
+    print_message("[datamove] tinsert: %zu calls (11 dtypes, 6 shapes, 5 offsets), %zu elements as the page, its "
+                  "rules per profile, PTOAS's text form and a refused run, the fixpipe's form refused\n",
+                  calls, elements);
+    free(kept);
+    TILES_DESTROY(dst, src, h, big, u16, u16s, i8, i8s, narrow, nsrc, want, out);
 }
 
 /* ---- tgather -------------------------------------------------------------- */
@@ -519,6 +631,7 @@ static void test_tgatherb(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_textract),
+        cmocka_unit_test(test_tinsert),
         cmocka_unit_test(test_tgather),
         cmocka_unit_test(test_tgatherb),
     };

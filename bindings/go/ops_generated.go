@@ -383,6 +383,24 @@ func TExtract(dst *Tile, src *Tile, index_row int, index_col int) error {
 	return err
 }
 
+var tinsertOperands = []string{"dst", "src"}
+
+// TInsert is TINSERT (pto_tinsert): dst[index_row + i, index_col + j] =
+// src[i,j] over src's valid region, bit for bit.
+//
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 FLOAT16, BFLOAT16,
+// FLOAT32, INT32, INT8.
+func TInsert(dst *Tile, src *Tile, index_row int, index_col int) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TInsert", tinsertOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tinsert(hs[0], hs[1], int64(index_row), int64(index_col)))
+	keepAlive(tiles)
+	return err
+}
+
 var tgatherOperands = []string{"dst", "src", "indices", "tmp"}
 
 // TGather is TGATHER (pto_tgather): dst[i,j] = the element of src at flat

@@ -1,5 +1,6 @@
 // Element access: one element of a tile as a scalar (TGETVAL, TSETVAL), a
-// window of a tile (TEXTRACT), elements picked by an index tile (TGATHER),
+// window of a tile (TEXTRACT) and a tile written into one (TINSERT), elements
+// picked by an index tile (TGATHER),
 // 32-byte blocks picked by byte offsets (TGATHERB) and elements placed by an
 // index tile (TSCATTER). TGETVAL and TSETVAL address the
 // element at a flat offset, index = row * cols + col, as pto-isa's
@@ -122,6 +123,17 @@ bool SpanFits(size_t index, uint32_t extent, uint32_t bound) {
   return index <= bound && extent <= bound - index;
 }
 
+// A2A3's copies start a window's rows on 32-byte boundaries: index_col *
+// size a multiple of 32 unless the window (`window`'s valid region) is 1x1.
+Validator& RequireA2A3IndexCol(Validator& v, pto_profile profile, bool one_element, size_t col,
+                               size_t size, const char* window) {
+  if (profile != PTO_PROFILE_A2A3) return v;
+  return v.Require(one_element || (col * size) % 32 == 0, PTO_ERR_OUT_OF_RANGE,
+                   "index_col %zu of %zu-byte elements is not a multiple of 32 bytes, which A2A3 "
+                   "requires (but for a 1x1 %s)",
+                   col, size, window);
+}
+
 }  // namespace
 
 pto_status CheckTExtract(const Operands& o, pto_profile profile) {
@@ -183,12 +195,7 @@ pto_status CheckTExtract(const Operands& o, pto_profile profile) {
               "index_row %zu + dst rows %u or index_col %zu + dst cols %u exceeds src %ux%u, "
               "which %s forbids",
               row, dst->rows, col, dst->cols, src->rows, src->cols, target);
-  if (profile == PTO_PROFILE_A2A3)
-    v.Require(one_element || (col * size) % 32 == 0, PTO_ERR_OUT_OF_RANGE,
-              "index_col %zu of %zu-byte elements is not a multiple of 32 bytes, which A2A3 "
-              "requires (but for a 1x1 dst)",
-              col, size);
-  return v.status();
+  return RequireA2A3IndexCol(v, profile, one_element, col, size, "dst").status();
 }
 
 void RunTExtract(const Operands& o, pto_profile) {
@@ -415,6 +422,58 @@ void RunTGatherMask(const Operands& o, pto_profile) {
   }
   kernels::GatherColumns(size, o.src0->valid_rows, o.src0->valid_cols, p.period, p.phase,
                          o.dst->data, ConstPlaneOf(o.src0));
+}
+
+// ---- tinsert ------------------------------------------------------------------
+
+pto_status CheckTInsert(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  const size_t row = o.index[0], col = o.index[1];
+  const char* const target = pto_profile_string(profile);
+  Validator v("pto_tinsert");
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTInsert, profile, "dst", dst).SameDtype("src", src, "dst", dst);
+  // src's elements land in another place of dst: no storage in common.
+  v.Require(!SharesStorage(src, dst), PTO_ERR_ALIASING,
+            "src's valid elements share storage with dst's (it is copied into dst)");
+  if (!v.ok()) return v.status();
+  const size_t size = ElementBytes(dst->dtype);
+  const bool one_element = src->valid_rows == 1 && src->valid_cols == 1;
+  // The NPUs' static_asserts (common/arch/memory/tinsert_common.hpp, a5/TInsert.hpp).
+  if (profile != PTO_PROFILE_HOST) {
+    v.Require(src->rows <= dst->rows && src->cols <= dst->cols, PTO_ERR_SHAPE_MISMATCH,
+              "src %ux%u exceeds dst %ux%u, which %s forbids", src->rows, src->cols, dst->rows,
+              dst->cols, target)
+        .Require(one_element || (src->valid_cols * size) % 2 == 0, PTO_ERR_SHAPE_MISMATCH,
+                 "src valid cols %u of 1-byte elements is odd, which %s refuses (its copy moves "
+                 "2 bytes at a time)",
+                 src->valid_cols, target);
+  }
+  if (profile == PTO_PROFILE_A2A3)
+    v.Require((src->cols * size) % 32 == 0 && (dst->cols * size) % 32 == 0,
+              PTO_ERR_SHAPE_MISMATCH,
+              "src cols %u and dst cols %u of %zu-byte elements are not both a multiple of 32 "
+              "bytes, which A2A3 requires",
+              src->cols, dst->cols, size);
+  // The offsets, where known: src's valid region lands inside dst's (pto-isa's
+  // CPU model asserts it; the NPUs bound it by dst's rows x cols).
+  if (!v.ok() || !o.contents_known) return v.status();
+  v.Require(SpanFits(row, src->valid_rows, dst->valid_rows) &&
+                SpanFits(col, src->valid_cols, dst->valid_cols),
+            PTO_ERR_OUT_OF_RANGE,
+            "src's valid region %ux%u at (%zu, %zu) is outside dst's valid region %ux%u",
+            src->valid_rows, src->valid_cols, row, col, dst->valid_rows, dst->valid_cols);
+  return RequireA2A3IndexCol(v, profile, one_element, col, size, "src").status();
+}
+
+void RunTInsert(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  const size_t size = ElementBytes(dst->dtype);
+  char* at = static_cast<char*>(dst->data) + (o.index[0] * dst->cols + o.index[1]) * size;
+  kernels::Copy(dst->dtype, src->valid_rows, src->valid_cols, {at, dst->cols}, ConstPlaneOf(src));
 }
 
 // ---- tgatherb ----------------------------------------------------------------

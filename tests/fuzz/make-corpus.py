@@ -454,6 +454,17 @@ def main():
             p.op(DEINTERLEAVE, 0, 1, 2, 3, 0).raw(READ, 0, 3, 0, 1)
             write(out, f"interleave-{prof}-{d}", p)
 
+    # tinsert on each profile (the harness's offsets are the attribute's
+    # test values): src inside dst's valid region, src on dst (refused), src
+    # larger than dst (refused), 1-byte odd columns.
+    INSERT = opcode("TInsert")
+    for prof in (HOST, A2A3, A5):
+        for d in (0, 4, 8):
+            p = Program().profile(prof).create(0, d, 8, 32).create(1, d, 4, 32).fill(0).fill(1)
+            p.op(INSERT, 0, 1, NULL, NULL, 0).op(INSERT, 0, 0, NULL, NULL, 0).op(INSERT, 1, 0, NULL, NULL, 0)
+            p.valid(1, 3, 7).op(INSERT, 0, 1, NULL, NULL, 0).raw(READ, 0, 0, 0, 1)
+            write(out, f"insert-{prof}-{d}", p)
+
 
 if __name__ == "__main__":
     main()

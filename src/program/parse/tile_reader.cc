@@ -286,6 +286,13 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   std::vector<SourceLoc> type_locs;
   if (!parser_.Expect(':') || !parser_.ParseTypes(names.size(), &types, &type_locs)) return;
   if (named.attr == ops::AttrKind::kMaskPattern && tok().Is(',') && !ParseGatherAxis(&attr)) return;
+  // PTOAS's tinsert quantises an acc tile on its way out (`fp %scale : T`,
+  // `pre_quant %s : i64`): the fixpipe's forms, which libpto does not run.
+  if (named.id == ops::OpId::kTInsert && (tok().IsIdent("fp") || tok().IsIdent("pre_quant")))
+    return (void)parser_.Error(tok().loc, "pto.tinsert's " + std::string(tok().text) +
+                                              " form (the fixpipe's quantisation of an acc tile) is "
+                                              "not implemented; pto.tinsert copies a vec tile into "
+                                              "a vec tile");
   const ops::OpDescriptor& desc = WithScalarFirst(named, types);
   Instr scalar;
   if (ops::IndexCount(desc.attr) > 0 &&
@@ -327,7 +334,9 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   }
   // tsetval writes one element (the rest of dst stays as it was) and a
   // ReadsDst row adds to dst's old values: a bound dst is read too.
-  if ((desc.attr == ops::AttrKind::kIndexScalar || ops::HasTrait(desc, PTO_TRAIT_ReadsDst)) &&
+  // So does tinsert, which writes src's region of it.
+  if ((desc.attr == ops::AttrKind::kIndexScalar || ops::HasTrait(desc, PTO_TRAIT_ReadsDst) ||
+       desc.id == ops::OpId::kTInsert) &&
       p_->tiles[dst].param >= 0)
     p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
   TextForm form{true, high_precision, names.size() > desc.source_count || second_dst};
@@ -441,6 +450,11 @@ void TileReader::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named_
                                            " writes one element of an existing tile: pto." +
                                            named_text.mnemonic +
                                            " ins(%index, %value : index, T) outs(%dst : "
+                                           "!pto.tile_buf<...>)");
+  if (named_text.id == ops::OpId::kTInsert)
+    return (void)parser_.Error(op.loc, std::string(op.text) +
+                                           " writes part of an existing tile: pto.tinsert ins(%src, "
+                                           "%row, %col : T, index, index) outs(%dst : "
                                            "!pto.tile_buf<...>)");
   if (ops::HasTrait(named_text, PTO_TRAIT_SecondDst))
     return (void)parser_.Error(

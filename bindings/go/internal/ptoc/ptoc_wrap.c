@@ -3040,6 +3040,25 @@ intgo _wrap_pto_textract_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
+intgo _wrap_pto_tinsert_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, long long _swig_go_2, long long _swig_go_3) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  size_t arg3 ;
+  size_t arg4 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (size_t)_swig_go_2; 
+  arg4 = (size_t)_swig_go_3; 
+  
+  result = (pto_status)pto_tinsert(arg1,(struct pto_tile const *)arg2,arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_pto_tgather_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;

@@ -382,6 +382,28 @@ pub fn textract(
     })
 }
 
+/// TINSERT (`pto_tinsert`): dst\[index_row + i, index_col + j\] =
+/// src\[i,j\] over src's valid region, bit for bit.
+///
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 FLOAT16, BFLOAT16,
+/// FLOAT32, INT32, INT8.
+pub fn tinsert(
+    dst: &mut impl Operand,
+    src: impl Source,
+    index_row: usize,
+    index_col: usize,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tinsert(
+            d,
+            src.source_ptr(d),
+            index_row as sys::size_t,
+            index_col as sys::size_t,
+        )
+    })
+}
+
 /// TGATHER (`pto_tgather`): dst\[i,j\] = the element of src at flat offset
 /// indices\[i,j\] (row \* cols + col).
 ///

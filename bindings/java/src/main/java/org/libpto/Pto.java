@@ -452,6 +452,24 @@ public final class Pto {
     }
 
     /**
+     * TINSERT ({@code pto_tinsert}): dst[index_row + i, index_col + j] = src[i,j] over src's
+     * valid region, bit for bit.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 FLOAT16, BFLOAT16, FLOAT32,
+     * INT32, INT8.
+     */
+    public static void tinsert(Tile dst, Tile src, long index_row, long index_col) {
+        try {
+            PtoNative.pto_tinsert(Tile.handleOf(dst, "Pto.tinsert", "dst"),
+                    Tile.handleOf(src, "Pto.tinsert", "src"),
+                    index_row,
+                    index_col);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
      * TGATHER ({@code pto_tgather}): dst[i,j] = the element of src at flat offset
      * indices[i,j] (row * cols + col).
      * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16,
