@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 107 operations of libpto's table (src/operations.def), by group, in
+ * The 108 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -32,8 +32,8 @@
  *   compare and select (3): tcmp, tcmps, tsels
  *   element access (7): textract, tinsert, tgather, tgather_mask,
  *     tgatherb, tscatter, tsetval
- *   data movement (7): tfillpad, treshape, ttrans, tconcat, tconcatidx,
- *     tinterleave, tdeinterleave
+ *   data movement (8): tfillpad, treshape, ttrans, tconcat, tconcatidx,
+ *     tinterleave, tdeinterleave, tdeinterleave_single
  *   sorting (2): tsort32, tmrgsort
  *   fused arithmetic (5): taxpy, taddc, tsubc, taddsc, tsubsc
  *   matrix multiply (3): tmatmul, tmatmul_acc, tmatmul_bias
@@ -1920,7 +1920,7 @@ PTO_API pto_status pto_tconcatidx(pto_tile *dst, const pto_tile *src0, const pto
  * - pto_tdeinterleave: src0's row i then src1's; its even elements are dst's
  *   row i, its odd ones dst1's (dst[i,k] = src0[i,2k], dst1[i,k] =
  *   src0[i,2k+1], dst[i,C/2+k] = src1[i,2k], dst1[i,C/2+k] = src1[i,2k+1]).
- *   The single-source form is not provided.
+ *   The single-source form is pto_tdeinterleave_single.
  * Rules, checked in this order:
  * - dst, src0, src1, dst1 not NULL (PTO_ERR_NULL_ARGUMENT).
  * - dst's dtype: HOST and A5 all nine; A2A3 none (pto-isa implements them on
@@ -1934,6 +1934,15 @@ PTO_API pto_status pto_tinterleave(pto_tile *dst, const pto_tile *src0, const pt
                                    pto_tile *dst1);
 PTO_API pto_status pto_tdeinterleave(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
                                      pto_tile *dst1);
+
+/* TDEINTERLEAVE, its single-source form: src's row i is the stream: dst[i,k]
+ * = src[i,2k], dst1[i,k] = src[i,2k+1] over dst's valid region R x C.
+ * pto_tdeinterleave's rules with one source, in its order: dst, src, dst1
+ * not NULL; dtypes as pto_tdeinterleave's; dst1 apart from dst, src apart
+ * from both; dst1's valid region dst's, src's R x 2C
+ * (PTO_ERR_SHAPE_MISMATCH). Programs spell it pto.tdeinterleave with one
+ * source. */
+PTO_API pto_status pto_tdeinterleave_single(pto_tile *dst, const pto_tile *src, pto_tile *dst1);
 
 /* ------------------------------------------------------------------------ */
 /* Sorting                                                                   */

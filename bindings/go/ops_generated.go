@@ -366,6 +366,26 @@ func TDeInterleave(dst *Tile, src0 *Tile, src1 *Tile, dst1 *Tile) error {
 	return err
 }
 
+var tdeinterleave_singleOperands = []string{"dst", "src", "dst1"}
+
+// TDeInterleaveSingle is TDEINTERLEAVE_SINGLE (pto_tdeinterleave_single):
+// tdeinterleave's single-source form: src's even elements in dst, its odd in
+// dst1.
+//
+// dst's dtypes: HOST all; A2A3 none; A5 all.
+//
+// dst1 is the second destination, written over dst's valid region as dst is.
+func TDeInterleaveSingle(dst *Tile, src *Tile, dst1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, dst1}
+	if err := resolve("pto.TDeInterleaveSingle", tdeinterleave_singleOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tdeinterleave_single(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
 var textractOperands = []string{"dst", "src"}
 
 // TExtract is TEXTRACT (pto_textract): dst[i,j] = src[index_row + i,

@@ -324,6 +324,37 @@ void RunInterleaving(const Operands& o, bool interleave) {
 
 }  // namespace
 
+// The single-source form: src's row is the whole stream, so dst and dst1
+// hold half its valid cols (the CPU model's TDEINTERLEAVE_IMPL(dst1, dst0,
+// src), A5's "validCols of dst0/dst1 must be half the validCols of src").
+pto_status CheckTDeInterleaveSingle(const Operands& o, pto_profile profile) {
+  pto_tile *dst = o.dst, *dst1 = o.tmp;
+  const pto_tile* src = o.src0;
+  Validator v("pto_tdeinterleave_single");
+  v.NotNull("dst", dst).NotNull("src", src).NotNull("dst1", dst1);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTDeInterleaveSingle, profile, "dst", dst)
+      .SameDtype("src", src, "dst", dst)
+      .SameDtype("dst1", dst1, "dst", dst);
+  if (!v.ok()) return v.status();
+  v.Require(!SharesStorage(dst1, dst), PTO_ERR_ALIASING, "dst1 shares storage with dst");
+  v.Require(!SharesStorage(src, dst) && !SharesStorage(src, dst1), PTO_ERR_ALIASING,
+            "src shares storage with dst or dst1 (its elements move to other columns)");
+  v.SameValidRegion("dst1", dst1, "dst", dst);
+  v.Require(src->valid_rows == dst->valid_rows && src->valid_cols == 2 * uint64_t{dst->valid_cols},
+            PTO_ERR_SHAPE_MISMATCH,
+            "src valid region %ux%u is not dst's %ux%u with twice its cols (dst and dst1 take "
+            "every other element)",
+            src->valid_rows, src->valid_cols, dst->valid_rows, dst->valid_cols);
+  return v.status();
+}
+// The stream of 2C elements is src's row: its halves as the two sources.
+void RunTDeInterleaveSingle(const Operands& o, pto_profile) {
+  const uint32_t cols = o.dst->valid_cols;
+  kernels::Interleave(false, ElementBytes(o.dst->dtype), o.dst->valid_rows, cols, PlaneOf(o.dst),
+                      PlaneOf(o.tmp), ConstPlaneOf(o.src0), Offset(o.src0, 0, cols));
+}
+
 pto_status CheckTInterleave(const Operands& o, pto_profile profile) {
   return CheckInterleaving(o, profile, OpDtypes::kTInterleave, "pto_tinterleave");
 }

@@ -452,6 +452,11 @@ def main():
             for slot in range(4):
                 p.valid(slot, 2, 12)
             p.op(DEINTERLEAVE, 0, 1, 2, 3, 0).raw(READ, 0, 3, 0, 1)
+            # the single-source form: src twice dst's valid cols, then not
+            SINGLE = opcode("TDeInterleaveSingle")
+            p.create(1, d, 3, 24).fill(1).valid(0, 3, 12).valid(3, 3, 12)
+            p.op(SINGLE, 0, 1, NULL, 3, 0).op(SINGLE, 0, 0, NULL, 3, 0).valid(3, 3, 11)
+            p.op(SINGLE, 0, 1, NULL, 3, 0)
             write(out, f"interleave-{prof}-{d}", p)
 
     # tinsert on each profile (the harness's offsets are the attribute's

@@ -224,6 +224,13 @@ static const ops::OpDescriptor& WithMaskPattern(const ops::OpDescriptor& op, siz
   return form == nullptr || sources != 1 ? op : *form;
 }
 
+// The row a text form names: `op`, or its single-source form
+// (tdeinterleave_single) when the text gives one source.
+static const ops::OpDescriptor& WithSingleSource(const ops::OpDescriptor& op, size_t sources) {
+  const ops::OpDescriptor* form = ops::SingleSourceForm(op);
+  return form == nullptr || sources != 1 ? op : *form;
+}
+
 // A MaskPattern row's text must name its pattern (0: none given).
 bool TileReader::MaskPatternGiven(const Token& op, const ops::OpDescriptor& desc, int attr) {
   if (desc.attr != ops::AttrKind::kMaskPattern || (attr & 0xFF) != 0) return true;
@@ -276,7 +283,8 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   std::vector<Token> names;
   if (!parser_.Expect('(')) return;
   parser_.ParseValueNames(&names);
-  const ops::OpDescriptor& named = WithMaskPattern(named_text, names.size());
+  const ops::OpDescriptor& named =
+      WithSingleSource(WithMaskPattern(named_text, names.size()), names.size());
   // PTOAS prints an operation's attributes inside ins( ) before the types
   // (tcolsum's `ins(%src, %tmp {isBinary = ...} : T, T)`, tcvt's
   // `ins(%src {rmode = ...} : T)`); after outs( ) is read too.

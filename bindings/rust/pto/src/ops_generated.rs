@@ -361,6 +361,22 @@ pub fn tdeinterleave(
     })
 }
 
+/// TDEINTERLEAVE_SINGLE (`pto_tdeinterleave_single`): tdeinterleave's
+/// single-source form: src's even elements in dst, its odd in dst1.
+///
+/// dst's dtypes: HOST all; A2A3 none; A5 all.
+///
+/// `dst1` is the second destination, written over dst's valid region as dst
+/// is.
+pub fn tdeinterleave_single(
+    dst: &mut impl Operand,
+    src: impl Source,
+    dst1: &impl Operand,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tdeinterleave_single(d, src.source_ptr(d), dst1.as_ptr()) })
+}
+
 /// TEXTRACT (`pto_textract`): dst\[i,j\] = src\[index_row + i, index_col +
 /// j\] over dst's valid region, bit for bit.
 ///

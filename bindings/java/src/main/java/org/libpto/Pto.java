@@ -435,6 +435,24 @@ public final class Pto {
     }
 
     /**
+     * TDEINTERLEAVE_SINGLE ({@code pto_tdeinterleave_single}): tdeinterleave's single-source
+     * form: src's even elements in dst, its odd in dst1.
+     * <p>dst's dtypes: HOST all; A2A3 none; A5 all.
+     * <p>{@code dst1} is the second destination, written over dst's valid region as dst is.
+     */
+    public static void tdeinterleaveSingle(Tile dst, Tile src, Tile dst1) {
+        try {
+            PtoNative.pto_tdeinterleave_single(Tile.handleOf(dst, "Pto.tdeinterleaveSingle", "dst"),
+                    Tile.handleOf(src, "Pto.tdeinterleaveSingle", "src"),
+                    Tile.handleOf(dst1, "Pto.tdeinterleaveSingle", "dst1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(dst1);
+        }
+    }
+
+    /**
      * TEXTRACT ({@code pto_textract}): dst[i,j] = src[index_row + i, index_col + j] over
      * dst's valid region, bit for bit.
      * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
