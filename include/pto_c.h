@@ -7,12 +7,13 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 110 operations of libpto's table (src/operations.def), by group, in
+ * The 117 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
- *   elementwise tile-tile (21): tsubrelu, taddrelu, tadd, tsub, tmul,
+ *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
  *     tdiv, tmax, tmin, trem, tand, tor, txor, tshl, tshr, tfmod, tpow,
- *     tprelu, tpartadd, tpartmax, tpartmin, tpartmul
+ *     tprelu, tpartadd, tpartmax, tpartmin, tpartmul, tpartargmax,
+ *     tpartargmin
  *   elementwise unary (10): tmov, tabs, tneg, trelu, tsqrt, trecip, texp,
  *     tlog, tnot, trsqrt
  *   elementwise tile-scalar (16): tadds, tsubs, tmuls, tdivs,
@@ -29,8 +30,10 @@
  *     tcolexpanddiv
  *   conversion (1): tcvt
  *   compare and select (3): tcmp, tcmps, tsels
- *   element access (5): textract, tgather, tgather_mask, tscatter, tsetval
- *   data movement (5): tfillpad, treshape, ttrans, tconcat, tconcatidx
+ *   element access (7): textract, tinsert, tgather, tgather_mask,
+ *     tgatherb, tscatter, tsetval
+ *   data movement (8): tfillpad, treshape, ttrans, tconcat, tconcatidx,
+ *     tinterleave, tdeinterleave, tdeinterleave_single
  *   sorting (2): tsort32, tmrgsort
  *   fused arithmetic (8): taxpy, taddc, tsubc, taddsc, tsubsc,
  *     tfusedmuladd, tfusedmuladdrelu, tmuladddst
@@ -328,6 +331,8 @@ PTO_API size_t pto_dtype_size(pto_dtype dtype);
  *   tgather        2- and 4-byte dtypes, INT32/UINT32        contiguous dst
  *                  indices; tmp required; contiguous dst     and indices rows
  *                  rows (pto_tgather)
+ *   tgatherb       dst valid cols whole 32-byte blocks       a row's last
+ *                  (pto_tgatherb)                            block may be short
  *   tscatter       as HOST                                   as HOST
  *   tmatmul,       cube tiles only: a left ZZ, b right ZN,   as A2A3 with a
  *   tmatmul_acc,   dst acc NZ, bias a bias row; a [M, K],    left NZ
@@ -881,6 +886,43 @@ PTO_API pto_status pto_tpartadd(pto_tile *dst, const pto_tile *src0, const pto_t
 PTO_API pto_status pto_tpartmax(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 PTO_API pto_status pto_tpartmin(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 PTO_API pto_status pto_tpartmul(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* TPARTARGMAX, TPARTARGMIN: values with their indices, two destinations.
+ * Over dst's valid region, where (i, j) lies in both sources' valid regions
+ * dst[i,j] is the larger (TPARTARGMAX) or smaller (TPARTARGMIN) of src0[i,j]
+ * and src1[i,j] and dst_idx[i,j] that source's src0_idx[i,j] or
+ * src1_idx[i,j]; where only one source is valid, that source's value and
+ * index (bits unchanged). Which source an element takes where both are
+ * valid, per profile (a tie: equal values, -0 and +0 included):
+ * - HOST: src0 if src0 > src1 (TPARTARGMIN: <), else src1: ties and NaNs
+ *   to src1 (the page's definition, pto-isa's CPU model).
+ * - PTO_PROFILE_A2A3: src0 if src0 >= src1 (<=), else src1: ties to src0,
+ *   NaNs to src1 (a2a3/TPartArgOp.hpp: vcmp_ge / vcmp_le, then vsel).
+ * - PTO_PROFILE_A5: src1 if src1 > src0 (<), else src0: ties and NaNs to
+ *   src0 (a5/TPartArgMax.hpp, TPartArgMin.hpp: vcmp_gt / vcmp_lt).
+ * Rules, checked in this order:
+ * - dst, src0, src1, src0_idx, src1_idx, dst_idx not NULL
+ *   (PTO_ERR_NULL_ARGUMENT).
+ * - dst FLOAT16 or FLOAT32 on every profile (PTO_ERR_UNSUPPORTED_DTYPE);
+ *   src0's and src1's dtypes dst's (PTO_ERR_DTYPE_MISMATCH); dst_idx INT16,
+ *   UINT16, INT32 or UINT32 for FLOAT16 values, INT32 or UINT32 for FLOAT32
+ *   ones (PTO_ERR_UNSUPPORTED_DTYPE); src0_idx's and src1_idx's dtypes
+ *   dst_idx's (PTO_ERR_DTYPE_MISMATCH).
+ * - src0 and src1 are dst itself, placed exactly on it or in row order
+ *   (as pto_tpartadd's sources), or apart from it; src0_idx and src1_idx so
+ *   to dst_idx; dst shares no storage with src0_idx, src1_idx, dst_idx, nor
+ *   dst_idx with src0, src1 (handles, placements, bytes of the valid
+ *   elements) (PTO_ERR_ALIASING).
+ * - each index tile's valid region is its value tile's (src0_idx src0's,
+ *   src1_idx src1's, dst_idx dst's); one source's valid region is dst's
+ *   and the other's within it (pto_tpartadd's rule) (PTO_ERR_SHAPE_MISMATCH).
+ * An empty dst valid region writes nothing. */
+PTO_API pto_status pto_tpartargmax(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                   const pto_tile *src0_idx, const pto_tile *src1_idx,
+                                   pto_tile *dst_idx);
+PTO_API pto_status pto_tpartargmin(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                   const pto_tile *src0_idx, const pto_tile *src1_idx,
+                                   pto_tile *dst_idx);
 
 /* ------------------------------------------------------------------------ */
 /* Elementwise unary                                                         */
@@ -1652,6 +1694,29 @@ PTO_API pto_status pto_tsels(pto_tile *dst, const pto_tile *mask, const pto_tile
 PTO_API pto_status pto_textract(pto_tile *dst, const pto_tile *src, size_t index_row,
                                 size_t index_col);
 
+/* TINSERT (its Vec -> Vec form, TEXTRACT's inverse): over src's valid region
+ * R x C, dst[index_row + i, index_col + j] = src[i,j], bits unchanged; the
+ * rest of dst is left as it was. The forms from or into the cube's memories
+ * (acc -> mat, acc -> vec with its relu and quantisation, vec -> mat) are
+ * not provided: the cube's tiles are refused as by every vec operation, and
+ * a program's are refused naming the form. Rules, checked in this order:
+ * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst's dtype: HOST all nine, INT64, UINT64; A2A3 all nine (its Vec ->
+ *   Vec path, common/arch/memory/tinsert_common.hpp); A5 FLOAT16, BFLOAT16,
+ *   FLOAT32, INT32, INT8 (the page's Vec -> Vec list, less the
+ *   low-precision types) (PTO_ERR_UNSUPPORTED_DTYPE); src's equal to dst's
+ *   (PTO_ERR_DTYPE_MISMATCH).
+ * - src shares no byte of its valid elements with dst's (PTO_ERR_ALIASING).
+ * - A2A3 and A5: src rows and cols at most dst's; a 1-byte src's valid cols
+ *   even unless its valid region is 1x1; A2A3: src and dst rows multiples of
+ *   32 bytes (PTO_ERR_SHAPE_MISMATCH, naming the profile).
+ * - the window: index_row + src valid rows <= dst valid rows and index_col +
+ *   src valid cols <= dst valid cols (pto-isa's CPU model's bound); A2A3:
+ *   index_col a multiple of 32 bytes unless src's valid region is 1x1
+ *   (PTO_ERR_OUT_OF_RANGE). */
+PTO_API pto_status pto_tinsert(pto_tile *dst, const pto_tile *src, size_t index_row,
+                               size_t index_col);
+
 /* TGATHER (its index form): over dst's valid region, dst[i,j] = the element
  * of src at flat offset indices[i,j], that is src[k / src cols, k % src
  * cols] for k = indices[i,j] (offsets from src's first element, as the NPU
@@ -1704,6 +1769,31 @@ PTO_API pto_status pto_tgather(pto_tile *dst, const pto_tile *src, const pto_til
  *   group (2 or 4) (PTO_ERR_SHAPE_MISMATCH). */
 PTO_API pto_status pto_tgather_mask(pto_tile *dst, const pto_tile *src, pto_mask_pattern pattern,
                                     pto_gather_axis axis);
+
+/* TGATHERB: dst's valid rows gathered in 32-byte blocks by byte offsets:
+ * block k of dst row i (its bytes [32k, 32k + 32) from the row's start) is
+ * the 32 bytes of src's storage from byte offset offsets[i,k] on (src's
+ * rows x cols read as bytes in row order from its first element), bits
+ * unchanged: with b = 32 / dst's element size, dst[i, k*b .. k*b + b - 1]
+ * = those bytes (the page's dst[i,j] = *(srcBase + offset[i,j]), one
+ * offset per block as vgatherb and pto-isa's CPU model take them). Under A5
+ * a row's last block may be cut short at dst's valid cols; only dst's valid
+ * region is written. Rules, checked in this order:
+ * - dst, src, offsets not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst's and src's dtypes (which may differ): all nine on every profile,
+ *   INT64 and UINT64 under HOST (PTO_ERR_UNSUPPORTED_DTYPE); offsets INT32
+ *   or UINT32, each read as a uint32 (PTO_ERR_UNSUPPORTED_DTYPE).
+ * - src's rows x cols and offsets' valid elements share no byte with dst's
+ *   valid elements (PTO_ERR_ALIASING).
+ * - HOST and A2A3: dst valid cols x element size a multiple of 32 bytes;
+ *   offsets' valid region at least dst's valid rows by the blocks of a row,
+ *   ceil(dst valid cols x element size / 32) (PTO_ERR_SHAPE_MISMATCH).
+ * - every block lies within src's rows x cols bytes: offsets[i,k] + the
+ *   bytes it moves <= src rows x cols x src's element size
+ *   (PTO_ERR_OUT_OF_RANGE, naming the first (i, k) in row order that does
+ *   not). The offsets are read once to check them all before anything is
+ *   written, so a refused call writes nothing. */
+PTO_API pto_status pto_tgatherb(pto_tile *dst, const pto_tile *src, const pto_tile *offsets);
 
 /* TSCATTER (its index form): dst's whole rows x cols are set to zero, then
  * for each (i, j) of indices' valid region in row order, src[i,j] goes to
@@ -1853,6 +1943,40 @@ PTO_API pto_status pto_tconcat(pto_tile *dst, const pto_tile *src0, const pto_ti
  *   one valid column (PTO_ERR_SHAPE_MISMATCH). */
 PTO_API pto_status pto_tconcatidx(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
                                   const pto_tile *src0_idx, const pto_tile *src1_idx);
+
+/* TINTERLEAVE, TDEINTERLEAVE (its two-source form): two destinations, dst
+ * (the pages' dst0) and dst1, bits unchanged. Over the common valid region R
+ * x C (C even), row i's stream of 2C elements:
+ * - pto_tinterleave: src0[i,0], src1[i,0], src0[i,1], src1[i,1], ...; its
+ *   first C elements are dst's row i, its last C dst1's (dst[i,2k] =
+ *   src0[i,k], dst[i,2k+1] = src1[i,k], dst1[i,2k] = src0[i,C/2+k],
+ *   dst1[i,2k+1] = src1[i,C/2+k] for k < C/2).
+ * - pto_tdeinterleave: src0's row i then src1's; its even elements are dst's
+ *   row i, its odd ones dst1's (dst[i,k] = src0[i,2k], dst1[i,k] =
+ *   src0[i,2k+1], dst[i,C/2+k] = src1[i,2k], dst1[i,C/2+k] = src1[i,2k+1]).
+ *   The single-source form is pto_tdeinterleave_single.
+ * Rules, checked in this order:
+ * - dst, src0, src1, dst1 not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst's dtype: HOST and A5 all nine; A2A3 none (pto-isa implements them on
+ *   A5 and in its CPU model only) (PTO_ERR_UNSUPPORTED_DTYPE); src0's,
+ *   src1's and dst1's dtypes dst's (PTO_ERR_DTYPE_MISMATCH).
+ * - dst1 shares no storage with dst, nor src0 or src1 with dst or dst1
+ *   (handles, placements, bytes of the valid elements) (PTO_ERR_ALIASING).
+ * - src0's, src1's and dst1's valid regions are dst's; its valid cols even
+ *   (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_tinterleave(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                   pto_tile *dst1);
+PTO_API pto_status pto_tdeinterleave(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                     pto_tile *dst1);
+
+/* TDEINTERLEAVE, its single-source form: src's row i is the stream: dst[i,k]
+ * = src[i,2k], dst1[i,k] = src[i,2k+1] over dst's valid region R x C.
+ * pto_tdeinterleave's rules with one source, in its order: dst, src, dst1
+ * not NULL; dtypes as pto_tdeinterleave's; dst1 apart from dst, src apart
+ * from both; dst1's valid region dst's, src's R x 2C
+ * (PTO_ERR_SHAPE_MISMATCH). Programs spell it pto.tdeinterleave with one
+ * source. */
+PTO_API pto_status pto_tdeinterleave_single(pto_tile *dst, const pto_tile *src, pto_tile *dst1);
 
 /* ------------------------------------------------------------------------ */
 /* Sorting                                                                   */

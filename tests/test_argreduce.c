@@ -2,7 +2,10 @@
  * both index dtypes, shapes with partial valid regions, against a reference
  * written here (values compared as doubles: the first NaN, else the first
  * largest or smallest, -0 below +0); dst outside the indices unchanged;
- * the rules per profile, in their order. */
+ * the rules per profile, in their order. TPARTARGMAX, TPARTARGMIN: every
+ * value and index dtype pair on each profile, the partial patterns, against
+ * the pages' selection with each profile's ties and NaNs; their rules and
+ * PTOAS's text form. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,11 +191,214 @@ static void test_argreduce_rules(void **state) {
     TILES_DESTROY(src, tmp, row, col, bad_idx, i8, bf, i32, short_row, narrow, empty);
 }
 
+/* ---- tpartargmax, tpartargmin ---------------------------------------------- */
+
+static pto_status partarg_call(bool largest, pto_tile *dst, const pto_tile *s0, const pto_tile *s1,
+                               const pto_tile *i0, const pto_tile *i1, pto_tile *di) {
+    return largest ? pto_tpartargmax(dst, s0, s1, i0, i1, di) : pto_tpartargmin(dst, s0, s1, i0, i1, di);
+}
+
+/* Which source an element both sources hold takes: the page's definition
+ * under HOST ("src0 if src0 > src1, src1 if src1 >= src0"), A2A3's
+ * vcmp_ge/vcmp_le keeping src0 on ties, A5's vcmp_gt/vcmp_lt of src1 against
+ * src0 keeping src0 unless src1 is strictly better. NaN compares false. */
+static int partarg_source(pto_profile prof, bool largest, double a, double b) {
+    const bool a_better = largest ? a > b : a < b, b_better = largest ? b > a : b < a;
+    if (prof == PTO_PROFILE_HOST) return a_better ? 0 : 1;
+    if (prof == PTO_PROFILE_A2A3) return a_better || a == b ? 0 : 1;
+    return b_better ? 1 : 0;
+}
+
+/* One call: dst and dst_idx inside their valid region as the definition
+ * says, the rest of both unchanged. shape: dst rows, cols, valid rows,
+ * valid cols, then the valid region of the smaller source (src0's when
+ * small0, else src1's). */
+static void partarg_one(pto_profile prof, bool largest, pto_dtype vt, pto_dtype it, const uint32_t shape[6],
+                        bool small0, rng *r) {
+    const uint32_t rows = shape[0], cols = shape[1], vr = shape[2], vc = shape[3];
+    const uint32_t svr[2] = {small0 ? shape[4] : vr, small0 ? vr : shape[4]};
+    const uint32_t svc[2] = {small0 ? shape[5] : vc, small0 ? vc : shape[5]};
+    pto_tile *dst = tile_new(vt, rows, cols + 1, vr, vc), *di = tile_new(it, rows + 1, cols, vr, vc);
+    pto_tile *s[2], *ix[2];
+    for (int k = 0; k < 2; ++k) {
+        s[k] = tile_new(vt, rows, cols + 2 * k, svr[k], svc[k]);
+        ix[k] = tile_new(it, rows + k, cols, svr[k], svc[k]);
+        for (uint32_t i = 0; i < rows; ++i)
+            for (uint32_t j = 0; j < cols; ++j) tile_put(s[k], i, j, tie_prone_value(r, vt));
+        tile_fill(ix[k], r, GEN_ANY);
+    }
+    tile_fill(dst, r, GEN_ANY);
+    tile_fill(di, r, GEN_ANY);
+    uint64_t *dst_before = tile_snapshot(dst), *di_before = tile_snapshot(di);
+    char what[160];
+    snprintf(what, sizeof what, "%s %s by %s, %ux%u of %ux%u, src%d %ux%u (%s)",
+             largest ? "tpartargmax" : "tpartargmin", pto_dtype_string(vt), pto_dtype_string(it), vr, vc, rows,
+             cols, small0 ? 0 : 1, shape[4], shape[5], pto_profile_string(prof));
+    assert_int_equal(pto_set_profile(prof), PTO_OK);
+    const pto_status got = partarg_call(largest, dst, s[0], s[1], ix[0], ix[1], di);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    if (got != PTO_OK) fail_msg("%s: %s (%s)", what, pto_status_string(got), pto_last_error());
+    for (uint32_t i = 0; i < rows; ++i)
+        for (uint32_t j = 0; j < cols; ++j) {
+            uint64_t want_v = dst_before[(size_t)i * (cols + 1) + j], want_i = di_before[(size_t)i * cols + j];
+            if (i < vr && j < vc) {
+                const bool in0 = i < svr[0] && j < svc[0], in1 = i < svr[1] && j < svc[1];
+                const int k = in0 && in1 ? partarg_source(prof, largest, ref_to_double(vt, tile_get(s[0], i, j)),
+                                                          ref_to_double(vt, tile_get(s[1], i, j)))
+                                         : in0 ? 0 : 1;
+                want_v = tile_get(s[k], i, j);
+                want_i = tile_get(ix[k], i, j);
+            }
+            if (tile_get(dst, i, j) != want_v || tile_get(di, i, j) != want_i)
+                fail_msg("%s: (%u,%u) value 0x%llx index 0x%llx, want 0x%llx 0x%llx", what, i, j,
+                         (unsigned long long)tile_get(dst, i, j), (unsigned long long)tile_get(di, i, j),
+                         (unsigned long long)want_v, (unsigned long long)want_i);
+        }
+    free(dst_before);
+    free(di_before);
+    TILES_DESTROY(dst, di, s[0], s[1], ix[0], ix[1]);
+}
+
+static void test_partarg_values(void **state) {
+    (void)state;
+    /* dst rows, cols, valid rows, valid cols; the smaller source's valid region */
+    static const uint32_t kShapes[][6] = {
+        {1, 1, 1, 1, 1, 1},   {4, 8, 4, 8, 4, 8},   {4, 8, 4, 8, 3, 8},    {4, 8, 4, 8, 4, 5},
+        {4, 8, 4, 8, 3, 7},   {5, 33, 4, 30, 0, 0}, {9, 70, 7, 65, 7, 64}, {2, 16, 2, 16, 1, 16},
+    };
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A2A3, PTO_PROFILE_A5};
+    static const pto_dtype kHalfIdx[] = {PTO_INT16, PTO_UINT16, PTO_INT32, PTO_UINT32};
+    rng r = {0x9A7};
+    size_t calls = 0;
+    for (size_t p = 0; p < COUNT(kProfiles); ++p)
+        for (int largest = 0; largest < 2; ++largest)
+            for (size_t x = 0; x < COUNT(kHalfIdx); ++x)
+                for (size_t k = 0; k < COUNT(kShapes); ++k) {
+                    partarg_one(kProfiles[p], largest, PTO_FLOAT16, kHalfIdx[x], kShapes[k], (k + x) % 2, &r);
+                    if (x >= 2)
+                        partarg_one(kProfiles[p], largest, PTO_FLOAT32, kHalfIdx[x], kShapes[k], (k + x + 1) % 2,
+                                    &r);
+                    calls += x >= 2 ? 2 : 1;
+                }
+    print_message("[argreduce] tpartargmax, tpartargmin: %zu calls (3 profiles, FLOAT16 by 4 index dtypes, "
+                  "FLOAT32 by 2, 8 patterns) as the pages' selection\n",
+                  calls);
+}
+
+static void test_partarg_rules(void **state) {
+    (void)state;
+    /* hand-computed: src0 1, 5, NaN, +0 and src1 3, 5, 1, -0, indices 10.. and 20.. */
+    pto_tile *s0 = tile_new(PTO_FLOAT32, 1, 4, 1, 4), *s1 = tile_new(PTO_FLOAT32, 1, 4, 1, 4);
+    pto_tile *i0 = tile_new(PTO_UINT32, 1, 4, 1, 4), *i1 = tile_new(PTO_UINT32, 1, 4, 1, 4);
+    pto_tile *dst = tile_new(PTO_FLOAT32, 1, 4, 1, 4), *di = tile_new(PTO_UINT32, 1, 4, 1, 4);
+    static const double kA[] = {1, 5, NAN, 0.0}, kB[] = {3, 5, 1, -0.0};
+    for (uint32_t j = 0; j < 4; ++j) {
+        tile_put(s0, 0, j, ref_from_double(PTO_FLOAT32, kA[j]));
+        tile_put(s1, 0, j, ref_from_double(PTO_FLOAT32, kB[j]));
+        tile_put(i0, 0, j, 10 + j);
+        tile_put(i1, 0, j, 20 + j);
+    }
+    /* the index each profile's tpartargmax gives */
+    static const uint32_t kWant[3][4] = {{20, 21, 22, 23}, {20, 11, 22, 13}, {20, 11, 12, 13}};
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A2A3, PTO_PROFILE_A5};
+    for (size_t p = 0; p < 3; ++p) {
+        assert_int_equal(pto_set_profile(kProfiles[p]), PTO_OK);
+        assert_int_equal(pto_tpartargmax(dst, s0, s1, i0, i1, di), PTO_OK);
+        for (uint32_t j = 0; j < 4; ++j) {
+            assert_int_equal(tile_get(di, 0, j), kWant[p][j]);
+            assert_int_equal(tile_get(dst, 0, j), tile_get(kWant[p][j] < 20 ? s0 : s1, 0, j));
+        }
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    /* in place: dst on src0, dst_idx on src0_idx */
+    pto_tile *a = tile_new(PTO_FLOAT32, 1, 4, 1, 4), *ai = tile_new(PTO_UINT32, 1, 4, 1, 4);
+    for (uint32_t j = 0; j < 4; ++j) tile_put(a, 0, j, tile_get(s0, 0, j)), tile_put(ai, 0, j, 10 + j);
+    assert_int_equal(pto_tpartargmin(a, a, s1, ai, i1, ai), PTO_OK);
+    static const uint32_t kMinWant[] = {10, 21, 22, 23};
+    for (uint32_t j = 0; j < 4; ++j) assert_int_equal(tile_get(ai, 0, j), kMinWant[j]);
+    /* the rules, in order; nothing written on a refusal */
+    pto_tile *bf = tile_new(PTO_BFLOAT16, 1, 4, 1, 4), *h = tile_new(PTO_FLOAT16, 1, 4, 1, 4);
+    pto_tile *i16 = tile_new(PTO_INT16, 1, 4, 1, 4), *i32 = tile_new(PTO_INT32, 1, 4, 1, 4);
+    pto_tile *u32_3 = tile_new(PTO_UINT32, 1, 4, 1, 3), *f_3 = tile_new(PTO_FLOAT32, 1, 4, 1, 3);
+    pto_tile *f_2x4 = tile_new(PTO_FLOAT32, 2, 4, 2, 4), *u32_2x4 = tile_new(PTO_UINT32, 2, 4, 2, 4);
+    rng q = {0x9A8};
+    tile_fill(dst, &q, GEN_ANY);
+    tile_fill(di, &q, GEN_ANY);
+    uint64_t *dst_kept = tile_snapshot(dst), *di_kept = tile_snapshot(di);
+    expect_status(pto_tpartargmax(dst, s0, s1, i0, i1, NULL), PTO_ERR_NULL_ARGUMENT, "NULL dst_idx");
+    assert_non_null(strstr(pto_last_error(), "dst_idx"));
+    expect_status(pto_tpartargmax(bf, bf, bf, i0, i1, di), PTO_ERR_UNSUPPORTED_DTYPE, "BFLOAT16 values");
+    expect_status(pto_tpartargmax(dst, s0, h, i0, i1, di), PTO_ERR_DTYPE_MISMATCH, "src1 FLOAT16");
+    expect_status(pto_tpartargmax(dst, s0, s1, i16, i16, i16), PTO_ERR_UNSUPPORTED_DTYPE, "INT16 for FLOAT32");
+    assert_non_null(strstr(pto_last_error(), "INT32, UINT32"));
+    expect_status(pto_tpartargmax(dst, s0, s1, i0, i32, di), PTO_ERR_DTYPE_MISMATCH, "src1_idx INT32");
+    expect_status(pto_tpartargmax(dst, s0, s1, i0, i1, s0), PTO_ERR_UNSUPPORTED_DTYPE, "dst_idx FLOAT32");
+    /* a value tile and an index tile placed on the same bytes */
+    pto_buffer *buf = NULL;
+    pto_tile *v_at = NULL, *i_at = NULL;
+    assert_int_equal(pto_buffer_create(64, &buf), PTO_OK);
+    assert_int_equal(pto_tile_create_at(PTO_FLOAT32, 1, 4, buf, 0, &v_at), PTO_OK);
+    assert_int_equal(pto_tile_create_at(PTO_UINT32, 1, 4, buf, 8, &i_at), PTO_OK);
+    expect_status(pto_tpartargmax(v_at, s0, s1, i0, i1, i_at), PTO_ERR_ALIASING, "dst_idx on dst");
+    assert_non_null(strstr(pto_last_error(), "dst_idx shares storage with dst"));
+    expect_status(pto_tpartargmax(dst, v_at, s1, i0, i1, i_at), PTO_ERR_ALIASING, "dst_idx on src0");
+    expect_status(pto_tpartargmax(v_at, s0, s1, i_at, i1, di), PTO_ERR_ALIASING, "dst on src0_idx");
+    expect_status(pto_tpartargmax(a, v_at, s1, i_at, i1, ai), PTO_OK, "two sources may overlap");
+    TILES_DESTROY(v_at, i_at);
+    pto_buffer_destroy(buf);
+    expect_status(pto_tpartargmax(dst, s0, s1, i0, i1, u32_3), PTO_ERR_SHAPE_MISMATCH, "dst_idx region");
+    expect_status(pto_tpartargmax(dst, s0, s1, u32_3, i1, di), PTO_ERR_SHAPE_MISMATCH, "src0_idx region");
+    expect_status(pto_tpartargmax(dst, f_2x4, s1, u32_2x4, i1, di), PTO_ERR_SHAPE_MISMATCH, "src0 beyond dst");
+    expect_status(pto_tpartargmax(dst, f_3, f_3, u32_3, u32_3, di), PTO_ERR_SHAPE_MISMATCH, "neither is dst's");
+    assert_tile_unchanged(dst, dst_kept, "refused tpartargmax (dst)");
+    assert_tile_unchanged(di, di_kept, "refused tpartargmax (dst_idx)");
+    /* FLOAT16 values take 16-bit indices on every profile */
+    pto_tile *hd = tile_new(PTO_FLOAT16, 1, 4, 1, 4), *hd_i = tile_new(PTO_INT16, 1, 4, 1, 4);
+    for (size_t p = 0; p < 3; ++p) {
+        assert_int_equal(pto_set_profile(kProfiles[p]), PTO_OK);
+        expect_status(pto_tpartargmin(hd, h, h, i16, i16, hd_i), PTO_OK, "FLOAT16 by INT16");
+        expect_status(pto_tpartargmin(bf, bf, bf, i16, i16, hd_i), PTO_ERR_UNSUPPORTED_DTYPE, "BFLOAT16");
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    /* programs: PTOAS's DPS form equals the C call; the one-result SSA form
+     * is refused with the DPS form named */
+    pto_tile *want = tile_new(PTO_FLOAT32, 1, 4, 1, 4), *want_i = tile_new(PTO_UINT32, 1, 4, 1, 4);
+    assert_int_equal(pto_tpartargmax(want, s0, s1, i0, i1, want_i), PTO_OK);
+    static const char kDps[] =
+        "pto.tpartargmax ins(%a, %b, %ai, %bi : !pto.tile_buf<vec, 1x4xf32>, !pto.tile_buf<vec, 1x4xf32>, "
+        "!pto.tile_buf<vec, 1x4xui32>, !pto.tile_buf<vec, 1x4xui32>) outs(%d, %di : !pto.tile_buf<vec, 1x4xf32>, "
+        "!pto.tile_buf<vec, 1x4xui32>)\n";
+    static const char *const kNames[] = {"a", "b", "ai", "bi", "d", "di"};
+    pto_tile *out = tile_new(PTO_FLOAT32, 1, 4, 1, 4), *out_i = tile_new(PTO_UINT32, 1, 4, 1, 4);
+    pto_tile *tiles[] = {s0, s1, i0, i1, out, out_i};
+    const pto_status run = run_program_bound(kDps, kNames, tiles, 6, NULL, NULL, 0);
+    if (run != PTO_OK) fail_msg("tpartargmax DPS: run %s (%s)", pto_status_string(run), pto_last_error());
+    for (uint32_t j = 0; j < 4; ++j) {
+        assert_int_equal(tile_get(out, 0, j), tile_get(want, 0, j));
+        assert_int_equal(tile_get(out_i, 0, j), tile_get(want_i, 0, j));
+    }
+    expect_program_refused_with(
+        "%d = pto.tpartargmax %a, %b, %ai, %bi : (!pto.tile<1x4xf32>, !pto.tile<1x4xf32>, !pto.tile<1x4xui32>, "
+        "!pto.tile<1x4xui32>) -> !pto.tile<1x4xf32>\n",
+        NULL, "outs(%dst, %dst_idx");
+    expect_program_refused_with(
+        "pto.tpartargmin ins(%a, %b, %ai, %bi : !pto.tile_buf<vec, 1x4xf32>, !pto.tile_buf<vec, 1x4xf32>, "
+        "!pto.tile_buf<vec, 1x4xi16>, !pto.tile_buf<vec, 1x4xi16>) outs(%d, %di : !pto.tile_buf<vec, 1x4xf32>, "
+        "!pto.tile_buf<vec, 1x4xi16>)\n",
+        NULL, "dst_idx dtype INT16");
+    free(dst_kept);
+    free(di_kept);
+    TILES_DESTROY(s0, s1, i0, i1, dst, di, a, ai, bf, h, i16, i32, u32_3, f_3, f_2x4, u32_2x4, hd, hd_i, want, want_i,
+                  out, out_i);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_argreduce_cases),
         cmocka_unit_test(test_argreduce_values),
         cmocka_unit_test(test_argreduce_rules),
+        cmocka_unit_test(test_partarg_values),
+        cmocka_unit_test(test_partarg_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

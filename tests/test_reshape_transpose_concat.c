@@ -1,4 +1,5 @@
-/* TRESHAPE, TTRANS and TCONCAT, the instructions that rearrange a tile's
+/* TRESHAPE, TTRANS, TCONCAT, TINTERLEAVE and TDEINTERLEAVE, the
+ * instructions that rearrange a tile's
  * elements: every dtype (TRESHAPE: pairs of dtypes and shapes) against a
  * reference built here element by element or byte for byte, the rules in
  * order per profile with nothing written on a refusal, in-place TCONCAT,
@@ -449,6 +450,202 @@ static void test_tconcatidx_npu_byte_counts(void **state) {
                   checked);
 }
 
+/* ---- tinterleave, tdeinterleave ------------------------------------------ */
+
+/* The pages' definitions, element by element: row i's stream of 2C
+ * elements, split (TINTERLEAVE) or picked apart (TDEINTERLEAVE). */
+static uint64_t interleaving_want(bool interleave, int which, const pto_tile *s0, const pto_tile *s1, uint32_t i,
+                                  uint32_t j) {
+    const uint32_t c = pto_tile_valid_cols(s0);
+    if (interleave) {
+        const uint32_t p = (uint32_t)which * c + j; /* stream position */
+        return tile_get(p % 2 ? s1 : s0, i, p / 2);
+    }
+    const uint32_t p = 2 * j + (uint32_t)which;
+    return tile_get(p < c ? s0 : s1, i, p % c);
+}
+
+static void test_tinterleave(void **state) {
+    (void)state;
+    /* rows, cols, valid rows, valid cols */
+    static const uint32_t kShapes[][4] = {{1, 2, 1, 2}, {4, 16, 4, 16}, {5, 40, 3, 34}, {2, 300, 2, 258}, {3, 8, 0, 8}};
+    rng r = {0x1E7};
+    size_t calls = 0;
+    for (int interleave = 0; interleave < 2; ++interleave)
+        for (int a5 = 0; a5 < 2; ++a5)
+            for (size_t d = 0; d < COUNT(kDtypes); ++d)
+                for (size_t k = 0; k < COUNT(kShapes); ++k) {
+                    const uint32_t *sh = kShapes[k];
+                    pto_tile *s0 = tile_new(kDtypes[d], sh[0], sh[1], sh[2], sh[3]);
+                    pto_tile *s1 = tile_new(kDtypes[d], sh[0] + 1, sh[1] + 3, sh[2], sh[3]);
+                    pto_tile *d0 = tile_new(kDtypes[d], sh[0], sh[1] + 1, sh[2], sh[3]);
+                    pto_tile *d1 = tile_new(kDtypes[d], sh[0] + 2, sh[1], sh[2], sh[3]);
+                    tile_fill(s0, &r, GEN_ANY), tile_fill(s1, &r, GEN_ANY);
+                    tile_fill(d0, &r, GEN_ANY), tile_fill(d1, &r, GEN_ANY);
+                    uint64_t *b0 = tile_snapshot(d0), *b1 = tile_snapshot(d1);
+                    assert_int_equal(pto_set_profile(a5 ? PTO_PROFILE_A5 : PTO_PROFILE_HOST), PTO_OK);
+                    const pto_status got = interleave ? pto_tinterleave(d0, s0, s1, d1) : pto_tdeinterleave(d0, s0, s1, d1);
+                    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+                    char what[128];
+                    snprintf(what, sizeof what, "%s %s %ux%u of %ux%u", interleave ? "tinterleave" : "tdeinterleave",
+                             pto_dtype_string(kDtypes[d]), sh[2], sh[3], sh[0], sh[1]);
+                    if (got != PTO_OK) fail_msg("%s: %s (%s)", what, pto_status_string(got), pto_last_error());
+                    for (int w = 0; w < 2; ++w) {
+                        const pto_tile *dt = w ? d1 : d0;
+                        const uint64_t *before = w ? b1 : b0;
+                        for (uint32_t i = 0; i < pto_tile_rows(dt); ++i)
+                            for (uint32_t j = 0; j < pto_tile_cols(dt); ++j) {
+                                const uint64_t want = i < sh[2] && j < sh[3]
+                                                          ? interleaving_want(interleave, w, s0, s1, i, j)
+                                                          : before[(size_t)i * pto_tile_cols(dt) + j];
+                                if (tile_get(dt, i, j) != want)
+                                    fail_msg("%s: dst%d (%u,%u) 0x%llx, want 0x%llx", what, w, i, j,
+                                             (unsigned long long)tile_get(dt, i, j), (unsigned long long)want);
+                            }
+                    }
+                    ++calls;
+                    free(b0);
+                    free(b1);
+                    TILES_DESTROY(s0, s1, d0, d1);
+                }
+    /* hand-computed: src0 0 1 2 3, src1 10 11 12 13 */
+    pto_tile *s0 = tile_new(PTO_INT32, 1, 4, 1, 4), *s1 = tile_new(PTO_INT32, 1, 4, 1, 4);
+    pto_tile *d0 = tile_new(PTO_INT32, 1, 4, 1, 4), *d1 = tile_new(PTO_INT32, 1, 4, 1, 4);
+    for (uint32_t j = 0; j < 4; ++j) tile_put(s0, 0, j, j), tile_put(s1, 0, j, 10 + j);
+    assert_int_equal(pto_tinterleave(d0, s0, s1, d1), PTO_OK);
+    static const uint32_t kI0[] = {0, 10, 1, 11}, kI1[] = {2, 12, 3, 13};
+    for (uint32_t j = 0; j < 4; ++j) assert_int_equal(tile_get(d0, 0, j), kI0[j]), assert_int_equal(tile_get(d1, 0, j), kI1[j]);
+    assert_int_equal(pto_tdeinterleave(d0, s0, s1, d1), PTO_OK);
+    static const uint32_t kD0[] = {0, 2, 10, 12}, kD1[] = {1, 3, 11, 13};
+    for (uint32_t j = 0; j < 4; ++j) assert_int_equal(tile_get(d0, 0, j), kD0[j]), assert_int_equal(tile_get(d1, 0, j), kD1[j]);
+    /* the inverse: deinterleaving tinterleave's halves gives the sources back */
+    pto_tile *e0 = tile_new(PTO_INT32, 1, 4, 1, 4), *e1 = tile_new(PTO_INT32, 1, 4, 1, 4);
+    assert_int_equal(pto_tinterleave(d0, s0, s1, d1), PTO_OK);
+    assert_int_equal(pto_tdeinterleave(e0, d0, d1, e1), PTO_OK);
+    for (uint32_t j = 0; j < 4; ++j) assert_int_equal(tile_get(e0, 0, j), j), assert_int_equal(tile_get(e1, 0, j), 10 + j);
+    /* the rules, in order; nothing written on a refusal */
+    pto_tile *f = tile_new(PTO_FLOAT32, 1, 4, 1, 4), *odd = tile_new(PTO_INT32, 1, 4, 1, 3);
+    pto_tile *odd1 = tile_new(PTO_INT32, 1, 4, 1, 3), *odd_s = tile_new(PTO_INT32, 1, 4, 1, 3);
+    pto_tile *narrow = tile_new(PTO_INT32, 1, 4, 1, 2);
+    rng q = {0x1E8};
+    tile_fill(d0, &q, GEN_ANY), tile_fill(d1, &q, GEN_ANY);
+    uint64_t *k0 = tile_snapshot(d0), *k1 = tile_snapshot(d1);
+    expect_status(pto_tinterleave(d0, s0, s1, NULL), PTO_ERR_NULL_ARGUMENT, "NULL dst1");
+    assert_non_null(strstr(pto_last_error(), "pto_tinterleave: dst1"));
+    expect_status(pto_tdeinterleave(d0, s0, f, d1), PTO_ERR_DTYPE_MISMATCH, "src1 FLOAT32");
+    expect_status(pto_tinterleave(d0, s0, s1, f), PTO_ERR_DTYPE_MISMATCH, "dst1 FLOAT32");
+    expect_status(pto_tinterleave(d0, s0, s1, d0), PTO_ERR_ALIASING, "dst1 is dst");
+    expect_status(pto_tinterleave(d0, d0, s1, d1), PTO_ERR_ALIASING, "src0 is dst");
+    expect_status(pto_tdeinterleave(d0, s0, d1, d1), PTO_ERR_ALIASING, "src1 is dst1");
+    expect_status(pto_tinterleave(d0, s0, s1, narrow), PTO_ERR_SHAPE_MISMATCH, "dst1 region");
+    expect_status(pto_tdeinterleave(d0, narrow, s1, d1), PTO_ERR_SHAPE_MISMATCH, "src0 region");
+    expect_status(pto_tinterleave(odd, odd_s, odd_s, odd1), PTO_ERR_SHAPE_MISMATCH, "odd valid cols");
+    assert_non_null(strstr(pto_last_error(), "odd"));
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    expect_status(pto_tinterleave(d0, s0, s1, d1), PTO_ERR_UNSUPPORTED_DTYPE, "A2A3 has no tinterleave");
+    assert_non_null(strstr(pto_last_error(), "A2A3"));
+    expect_status(pto_tdeinterleave(d0, s0, s1, d1), PTO_ERR_UNSUPPORTED_DTYPE, "A2A3 has no tdeinterleave");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    assert_tile_unchanged(d0, k0, "refused (dst)");
+    assert_tile_unchanged(d1, k1, "refused (dst1)");
+    /* programs: the pages' DPS form equals the C call; the two-result SSA
+     * form is refused naming it */
+    static const char *const kForms[] = {
+        "pto.tinterleave ins(%a, %b : !pto.tile_buf<vec, 1x4xi32>, !pto.tile_buf<vec, 1x4xi32>) outs(%c, %d : "
+        "!pto.tile_buf<vec, 1x4xi32>, !pto.tile_buf<vec, 1x4xi32>)\n",
+        "pto.tdeinterleave ins(%a, %b : !pto.tile_buf<vec, 1x4xi32>, !pto.tile_buf<vec, 1x4xi32>) outs(%c, %d : "
+        "!pto.tile_buf<vec, 1x4xi32>, !pto.tile_buf<vec, 1x4xi32>)\n",
+    };
+    static const char *const kNames[] = {"a", "b", "c", "d"};
+    for (int k = 0; k < 2; ++k) {
+        pto_tile *tiles[] = {s0, s1, e0, e1};
+        const pto_status run = run_program_bound(kForms[k], kNames, tiles, 4, NULL, NULL, 0);
+        if (run != PTO_OK) fail_msg("%s: run %s (%s)", kForms[k], pto_status_string(run), pto_last_error());
+        assert_int_equal(k ? pto_tdeinterleave(d0, s0, s1, d1) : pto_tinterleave(d0, s0, s1, d1), PTO_OK);
+        for (uint32_t j = 0; j < 4; ++j)
+            assert_int_equal(tile_get(e0, 0, j), tile_get(d0, 0, j)), assert_int_equal(tile_get(e1, 0, j), tile_get(d1, 0, j));
+    }
+    expect_program_refused_with("%c = pto.tinterleave %a, %b : !pto.tile<1x4xi32>\n", NULL, "outs(%dst, %dst1");
+    print_message("[datamove] tinterleave, tdeinterleave: %zu calls (9 dtypes, HOST and A5) as the pages' streams, "
+                  "hand cases, the inverse, the rules per profile, the DPS text form\n",
+                  calls);
+    free(k0);
+    free(k1);
+    TILES_DESTROY(s0, s1, d0, d1, e0, e1, f, odd, odd1, odd_s, narrow);
+}
+
+/* TDEINTERLEAVE's single-source form: dst[i,k] = src[i,2k], dst1[i,k] =
+ * src[i,2k+1] (the page's "even-position and odd-position element streams"). */
+static void test_tdeinterleave_single(void **state) {
+    (void)state;
+    /* dst rows, cols, valid rows, valid cols (src: valid cols twice) */
+    static const uint32_t kShapes[][4] = {{1, 1, 1, 1}, {4, 16, 4, 16}, {5, 40, 3, 17}, {2, 300, 2, 129}, {3, 8, 0, 8}};
+    rng r = {0x1E9};
+    size_t calls = 0;
+    for (int a5 = 0; a5 < 2; ++a5)
+        for (size_t d = 0; d < COUNT(kDtypes); ++d)
+            for (size_t k = 0; k < COUNT(kShapes); ++k) {
+                const uint32_t *sh = kShapes[k];
+                pto_tile *src = tile_new(kDtypes[d], sh[0] + 1, 2 * sh[1] + 3, sh[2], 2 * sh[3]);
+                pto_tile *d0 = tile_new(kDtypes[d], sh[0], sh[1] + 1, sh[2], sh[3]);
+                pto_tile *d1 = tile_new(kDtypes[d], sh[0] + 2, sh[1], sh[2], sh[3]);
+                tile_fill(src, &r, GEN_ANY), tile_fill(d0, &r, GEN_ANY), tile_fill(d1, &r, GEN_ANY);
+                uint64_t *b0 = tile_snapshot(d0), *b1 = tile_snapshot(d1);
+                assert_int_equal(pto_set_profile(a5 ? PTO_PROFILE_A5 : PTO_PROFILE_HOST), PTO_OK);
+                const pto_status got = pto_tdeinterleave_single(d0, src, d1);
+                assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+                if (got != PTO_OK)
+                    fail_msg("tdeinterleave_single %s: %s (%s)", pto_dtype_string(kDtypes[d]), pto_status_string(got),
+                             pto_last_error());
+                for (int w = 0; w < 2; ++w) {
+                    const pto_tile *dt = w ? d1 : d0;
+                    const uint64_t *before = w ? b1 : b0;
+                    for (uint32_t i = 0; i < pto_tile_rows(dt); ++i)
+                        for (uint32_t j = 0; j < pto_tile_cols(dt); ++j) {
+                            const uint64_t want = i < sh[2] && j < sh[3] ? tile_get(src, i, 2 * j + (uint32_t)w)
+                                                                         : before[(size_t)i * pto_tile_cols(dt) + j];
+                            if (tile_get(dt, i, j) != want)
+                                fail_msg("tdeinterleave_single %s: dst%d (%u,%u)", pto_dtype_string(kDtypes[d]), w, i,
+                                         j);
+                        }
+                }
+                ++calls;
+                free(b0);
+                free(b1);
+                TILES_DESTROY(src, d0, d1);
+            }
+    /* the rules, in order */
+    pto_tile *src = tile_new(PTO_INT32, 1, 8, 1, 8), *d0 = tile_new(PTO_INT32, 1, 4, 1, 4);
+    pto_tile *d1 = tile_new(PTO_INT32, 1, 4, 1, 4), *f = tile_new(PTO_FLOAT32, 1, 4, 1, 4);
+    pto_tile *wide = tile_new(PTO_INT32, 1, 8, 1, 6);
+    for (uint32_t j = 0; j < 8; ++j) tile_put(src, 0, j, 100 + j);
+    expect_status(pto_tdeinterleave_single(d0, src, NULL), PTO_ERR_NULL_ARGUMENT, "NULL dst1");
+    expect_status(pto_tdeinterleave_single(d0, src, f), PTO_ERR_DTYPE_MISMATCH, "dst1 FLOAT32");
+    expect_status(pto_tdeinterleave_single(d0, d0, d1), PTO_ERR_ALIASING, "src is dst");
+    expect_status(pto_tdeinterleave_single(d0, wide, d1), PTO_ERR_SHAPE_MISMATCH, "src 6 cols for 4");
+    assert_non_null(strstr(pto_last_error(), "twice its cols"));
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    expect_status(pto_tdeinterleave_single(d0, src, d1), PTO_ERR_UNSUPPORTED_DTYPE, "A2A3");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    expect_status(pto_tdeinterleave_single(d0, src, d1), PTO_OK, "HOST");
+    for (uint32_t j = 0; j < 4; ++j)
+        assert_int_equal(tile_get(d0, 0, j), 100 + 2 * j), assert_int_equal(tile_get(d1, 0, j), 101 + 2 * j);
+    /* programs: pto.tdeinterleave with one source */
+    static const char kText[] = "pto.tdeinterleave ins(%s : !pto.tile_buf<vec, 1x8xi32>) outs(%c, %d : "
+                                "!pto.tile_buf<vec, 1x4xi32>, !pto.tile_buf<vec, 1x4xi32>)\n";
+    static const char *const kNames[] = {"s", "c", "d"};
+    pto_tile *e0 = tile_new(PTO_INT32, 1, 4, 1, 4), *e1 = tile_new(PTO_INT32, 1, 4, 1, 4);
+    pto_tile *tiles[] = {src, e0, e1};
+    const pto_status run = run_program_bound(kText, kNames, tiles, 3, NULL, NULL, 0);
+    if (run != PTO_OK) fail_msg("tdeinterleave one source: run %s (%s)", pto_status_string(run), pto_last_error());
+    for (uint32_t j = 0; j < 4; ++j)
+        assert_int_equal(tile_get(e0, 0, j), tile_get(d0, 0, j)), assert_int_equal(tile_get(e1, 0, j), tile_get(d1, 0, j));
+    print_message("[datamove] tdeinterleave_single: %zu calls (9 dtypes, HOST and A5) as the page, its rules, "
+                  "the one-source text form\n",
+                  calls);
+    TILES_DESTROY(src, d0, d1, f, wide, e0, e1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_treshape),
@@ -456,6 +653,8 @@ int main(void) {
         cmocka_unit_test(test_tconcat),
         cmocka_unit_test(test_tconcatidx),
         cmocka_unit_test(test_tconcatidx_npu_byte_counts),
+        cmocka_unit_test(test_tinterleave),
+        cmocka_unit_test(test_tdeinterleave_single),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -320,7 +320,15 @@ class Operation:
     @property
     def tiles(self):
         """The tile arguments, in the C order."""
-        return ["dst"] + self.sources + (["tmp"] if self.tmp != "None" else [])
+        return ["dst"] + self.sources + ([self.tmp_name] if self.tmp != "None" else [])
+
+    @property
+    def tmp_name(self):
+        """The Tmp column's tile: tmp, or dst_idx where it is a second
+        destination (SecondDst: tpartargmax's indices)."""
+        if "SecondDst" not in self.traits:
+            return "tmp"
+        return "dst_idx" if "src0_idx" in self.sources else "dst1"
 
     def c_arguments(self):
         return self.arrange(self.tiles, [a.c_name for a in self.attrs])
@@ -348,7 +356,10 @@ class Operation:
         # an IndexDst row's its source's (dst holds indices into it).
         subject = self.sources[0] if "MaskDst" in self.traits or "IndexDst" in self.traits else "dst"
         lines.append(f"{subject}'s dtypes: " + "; ".join(f"{p} {dtypes(self.dtypes[p])}" for p in PROFILES) + ".")
-        if self.tmp == "Required":
+        if "SecondDst" in self.traits:
+            lines.append(f"{code(self.tmp_name)} is the second destination, written over dst's valid "
+                         "region as dst is.")
+        elif self.tmp == "Required":
             lines.append(f"{code('tmp')} is a required scratch tile of dst's dtype.")
         elif self.tmp == "Optional":
             lines.append(f"{code('tmp')} is an optional scratch tile ({code(tmp_none)} for none; "
@@ -597,8 +608,8 @@ def gen_rust(ops):
             params.append(f"{s}: impl Source")
             args.append(f"{s}.source_ptr(d)")
         if op.tmp == "Required":
-            params.append("tmp: &impl Operand")
-            args.append("tmp.as_ptr()")
+            params.append(f"{op.tmp_name}: &impl Operand")
+            args.append(f"{op.tmp_name}.as_ptr()")
         elif op.tmp == "Optional":
             params.append("tmp: Option<&dyn Operand>")
             args.append("tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr())")

@@ -74,8 +74,8 @@ REFUSED = {
     
     "TADDRELUCONV": PENDING, "TSUBRELUCONV": PENDING, "TADDDEQRELU": PENDING,
     
-    "TPARTARGMAX": PENDING, "TPARTARGMIN": PENDING, "TPAIRREDUCESUM": PENDING,
-    "TINSERT": PENDING, "TINTERLEAVE": PENDING, "TDEINTERLEAVE": PENDING, "TGATHERB": PENDING,
+    "TPAIRREDUCESUM": PENDING,
+
     "MGATHER": PENDING, "MSCATTER": PENDING, "TPREFETCH": PENDING,
     "TFILLPAD_INPLACE": "pto_tfillpad with src placed on dst; no spelling of its own yet",
     "TFILLPAD_EXPAND": "pto_tfillpad with a dst larger than src; no spelling of its own yet",

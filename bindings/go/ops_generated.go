@@ -152,6 +152,48 @@ func TPartMul(dst *Tile, src0 *Tile, src1 *Tile) error {
 	return err
 }
 
+var tpartargmaxOperands = []string{"dst", "src0", "src1", "src0_idx", "src1_idx", "dst_idx"}
+
+// TPartArgMax is TPARTARGMAX (pto_tpartargmax): the larger of src0 and src1
+// and its index (dst_idx) where both are valid, the valid one's elsewhere.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+// FLOAT32.
+//
+// dst_idx is the second destination, written over dst's valid region as dst
+// is.
+func TPartArgMax(dst *Tile, src0 *Tile, src1 *Tile, src0_idx *Tile, src1_idx *Tile, dst_idx *Tile) error {
+	var hs [6]uintptr
+	tiles := []*Tile{dst, src0, src1, src0_idx, src1_idx, dst_idx}
+	if err := resolve("pto.TPartArgMax", tpartargmaxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tpartargmax(hs[0], hs[1], hs[2], hs[3], hs[4], hs[5]))
+	keepAlive(tiles)
+	return err
+}
+
+var tpartargminOperands = []string{"dst", "src0", "src1", "src0_idx", "src1_idx", "dst_idx"}
+
+// TPartArgMin is TPARTARGMIN (pto_tpartargmin): the smaller of src0 and src1
+// and its index (dst_idx) where both are valid, the valid one's elsewhere.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+// FLOAT32.
+//
+// dst_idx is the second destination, written over dst's valid region as dst
+// is.
+func TPartArgMin(dst *Tile, src0 *Tile, src1 *Tile, src0_idx *Tile, src1_idx *Tile, dst_idx *Tile) error {
+	var hs [6]uintptr
+	tiles := []*Tile{dst, src0, src1, src0_idx, src1_idx, dst_idx}
+	if err := resolve("pto.TPartArgMin", tpartargminOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tpartargmin(hs[0], hs[1], hs[2], hs[3], hs[4], hs[5]))
+	keepAlive(tiles)
+	return err
+}
+
 var tcvtOperands = []string{"dst", "src", "tmp"}
 
 // TCvt is TCVT (pto_tcvt): src converted to dst's dtype, rounded by the
@@ -305,6 +347,64 @@ func TConcatIdx(dst *Tile, src0 *Tile, src1 *Tile, src0_idx *Tile, src1_idx *Til
 	return err
 }
 
+var tinterleaveOperands = []string{"dst", "src0", "src1", "dst1"}
+
+// TInterleave is TINTERLEAVE (pto_tinterleave): each row of src0 and src1
+// interleaved; its first half in dst, its second in dst1.
+//
+// dst's dtypes: HOST all; A2A3 none; A5 all.
+//
+// dst1 is the second destination, written over dst's valid region as dst is.
+func TInterleave(dst *Tile, src0 *Tile, src1 *Tile, dst1 *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, dst1}
+	if err := resolve("pto.TInterleave", tinterleaveOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tinterleave(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var tdeinterleaveOperands = []string{"dst", "src0", "src1", "dst1"}
+
+// TDeInterleave is TDEINTERLEAVE (pto_tdeinterleave): each row of src0 then
+// src1 as one stream: its even elements in dst, its odd in dst1.
+//
+// dst's dtypes: HOST all; A2A3 none; A5 all.
+//
+// dst1 is the second destination, written over dst's valid region as dst is.
+func TDeInterleave(dst *Tile, src0 *Tile, src1 *Tile, dst1 *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, dst1}
+	if err := resolve("pto.TDeInterleave", tdeinterleaveOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tdeinterleave(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var tdeinterleave_singleOperands = []string{"dst", "src", "dst1"}
+
+// TDeInterleaveSingle is TDEINTERLEAVE_SINGLE (pto_tdeinterleave_single):
+// tdeinterleave's single-source form: src's even elements in dst, its odd in
+// dst1.
+//
+// dst's dtypes: HOST all; A2A3 none; A5 all.
+//
+// dst1 is the second destination, written over dst's valid region as dst is.
+func TDeInterleaveSingle(dst *Tile, src *Tile, dst1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, dst1}
+	if err := resolve("pto.TDeInterleaveSingle", tdeinterleave_singleOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tdeinterleave_single(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
 var textractOperands = []string{"dst", "src"}
 
 // TExtract is TEXTRACT (pto_textract): dst[i,j] = src[index_row + i,
@@ -318,6 +418,24 @@ func TExtract(dst *Tile, src *Tile, index_row int, index_col int) error {
 		return err
 	}
 	err := check(ptoc.Pto_textract(hs[0], hs[1], int64(index_row), int64(index_col)))
+	keepAlive(tiles)
+	return err
+}
+
+var tinsertOperands = []string{"dst", "src"}
+
+// TInsert is TINSERT (pto_tinsert): dst[index_row + i, index_col + j] =
+// src[i,j] over src's valid region, bit for bit.
+//
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 FLOAT16, BFLOAT16,
+// FLOAT32, INT32, INT8.
+func TInsert(dst *Tile, src *Tile, index_row int, index_col int) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TInsert", tinsertOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tinsert(hs[0], hs[1], int64(index_row), int64(index_col)))
 	keepAlive(tiles)
 	return err
 }
@@ -358,6 +476,23 @@ func TGatherMask(dst *Tile, src *Tile, pattern MaskPattern, axis GatherAxis) err
 		return err
 	}
 	err := check(ptoc.Pto_tgather_mask(hs[0], hs[1], ptoc.Enum_SS_pto_mask_pattern(pattern), ptoc.Enum_SS_pto_gather_axis(axis)))
+	keepAlive(tiles)
+	return err
+}
+
+var tgatherbOperands = []string{"dst", "src", "offsets"}
+
+// TGatherB is TGATHERB (pto_tgatherb): dst row i's 32-byte blocks: block k
+// the 32 bytes of src from byte offset offsets[i,k].
+//
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 all.
+func TGatherB(dst *Tile, src *Tile, offsets *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, offsets}
+	if err := resolve("pto.TGatherB", tgatherbOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tgatherb(hs[0], hs[1], hs[2]))
 	keepAlive(tiles)
 	return err
 }

@@ -2,6 +2,7 @@
 // plain loops, each element compared as an integer key that orders the
 // values exactly (floats: -0 below +0, a NaN taken apart), so every target
 // gives the same indices.
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -90,7 +91,57 @@ void ArgReduceIn(pto_dtype dtype, bool along_rows, size_t rows, size_t cols, con
   }
 }
 
+// A FLOAT16 or FLOAT32 element's value, exactly.
+float FloatAt(bool half, const char* p) {
+  if (!half) {
+    float f;
+    memcpy(&f, p, sizeof f);
+    return f;
+  }
+  uint16_t h;
+  memcpy(&h, p, sizeof h);
+  const int exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
+  const float sign = (h & 0x8000) != 0 ? -1.0f : 1.0f;
+  if (exponent == 0x1F) return mantissa != 0 ? NAN : sign * INFINITY;
+  if (exponent == 0) return sign * ldexpf(static_cast<float>(mantissa), -24);
+  return sign * ldexpf(static_cast<float>(mantissa | 0x400), exponent - 25);
+}
+
+// Whether a is better than b: larger (largest) or smaller; false with a NaN.
+inline bool Better(bool largest, float a, float b) { return largest ? a > b : a < b; }
+
+// Source 0 or 1 for an element both sources hold.
+inline int Pick(bool largest, PartArgRule rule, float a, float b) {
+  switch (rule) {
+    case PartArgRule::kSrc0IfBetter: return Better(largest, a, b) ? 0 : 1;
+    case PartArgRule::kSrc0IfNotWorse: return Better(largest, a, b) || a == b ? 0 : 1;
+    default: return Better(largest, b, a) ? 1 : 0;
+  }
+}
+
 }  // namespace
+
+void PartArg(bool largest, PartArgRule rule, pto_dtype dtype, size_t idx_bytes, size_t rows,
+             size_t cols, const PartArgTiles& t) {
+  const size_t size = pto_dtype_size(dtype);
+  const bool half = dtype == PTO_FLOAT16;
+  for (size_t i = 0; i < rows; ++i)
+    for (size_t j = 0; j < cols; ++j) {
+      const bool in0 = i < t.rows[0] && j < t.cols[0], in1 = i < t.rows[1] && j < t.cols[1];
+      const char* v[2] = {static_cast<const char*>(t.src[0].data) + (i * t.src[0].stride + j) * size,
+                          static_cast<const char*>(t.src[1].data) + (i * t.src[1].stride + j) * size};
+      const int k = in0 && in1 ? Pick(largest, rule, FloatAt(half, v[0]), FloatAt(half, v[1]))
+                               : in0 ? 0 : 1;
+      // Read both of the picked source's elements before either is written.
+      char value[4], index[4];
+      memcpy(value, v[k], size);
+      memcpy(index, static_cast<const char*>(t.idx[k].data) + (i * t.idx[k].stride + j) * idx_bytes,
+             idx_bytes);
+      memcpy(static_cast<char*>(t.dst.data) + (i * t.dst.stride + j) * size, value, size);
+      memcpy(static_cast<char*>(t.dst_idx.data) + (i * t.dst_idx.stride + j) * idx_bytes, index,
+             idx_bytes);
+    }
+}
 
 void ArgReduce(bool largest, bool along_rows, pto_dtype dtype, size_t rows, size_t cols,
                const Plane& dst, const ConstPlane& src) {

@@ -107,6 +107,38 @@ void Gather(size_t element_bytes, size_t index_bytes, size_t rows, size_t cols, 
   }
 }
 
+void Interleave(bool interleave, size_t element_bytes, size_t rows, size_t cols, const Plane& dst0,
+                const Plane& dst1, const ConstPlane& src0, const ConstPlane& src1) {
+  const size_t e = element_bytes;
+  for (size_t i = 0; i < rows; ++i) {
+    char* d[2] = {static_cast<char*>(dst0.data) + i * dst0.stride * e,
+                  static_cast<char*>(dst1.data) + i * dst1.stride * e};
+    const char* s[2] = {static_cast<const char*>(src0.data) + i * src0.stride * e,
+                        static_cast<const char*>(src1.data) + i * src1.stride * e};
+    // Stream position p (0 <= p < 2 cols): interleave's element p / 2 of
+    // source p % 2, deinterleave's element p % cols of source p / cols; dst
+    // p % 2 at p / 2 (deinterleave) or dst p / cols at p % cols (interleave).
+    for (size_t p = 0; p < 2 * cols; ++p) {
+      const char* from = interleave ? s[p % 2] + (p / 2) * e : s[p / cols] + (p % cols) * e;
+      char* to = interleave ? d[p / cols] + (p % cols) * e : d[p % 2] + (p / 2) * e;
+      memcpy(to, from, e);
+    }
+  }
+}
+
+void GatherBlocks(size_t rows, size_t row_bytes, const Plane& dst, const void* src,
+                  const ConstPlane& offsets) {
+  constexpr size_t kBlock = 32;
+  const uint8_t* in = static_cast<const uint8_t*>(src);
+  const uint32_t* offset = static_cast<const uint32_t*>(offsets.data);
+  for (size_t i = 0; i < rows; ++i) {
+    uint8_t* to = static_cast<uint8_t*>(dst.data) + i * dst.stride;
+    const uint32_t* row = offset + i * offsets.stride;
+    for (size_t k = 0, at = 0; at < row_bytes; ++k, at += kBlock)
+      memcpy(to + at, in + row[k], std::min(kBlock, row_bytes - at));
+  }
+}
+
 void GatherColumns(size_t element_bytes, size_t rows, size_t cols, size_t period, size_t phase,
                    void* dst, const ConstPlane& src) {
   switch (element_bytes) {

@@ -80,6 +80,26 @@ void ColReduce(Reduction op, SumOrder order, pto_dtype dtype, size_t rows, size_
 void ArgReduce(bool largest, bool along_rows, pto_dtype dtype, size_t rows, size_t cols,
                const Plane& dst, const ConstPlane& src);
 
+// TPARTARGMAX / TPARTARGMIN (argreduce.cc): over rows x cols of dst and
+// dst_idx, element (i, j) from source 0 or 1 with its index: where it lies in
+// both sources' regions (rows[k] x cols[k]), the one `rule` picks by
+// comparing the values (FLOAT16 or FLOAT32, IEEE: -0 equals +0, a NaN
+// compares false); elsewhere the one whose region holds it. Values and
+// indices (idx_bytes 2 or 4) move bit for bit; each element is read before
+// its results are written. Strides count each tile's elements.
+enum class PartArgRule : uint8_t {
+  kSrc0IfBetter,    // src0 if src0 > src1 (<): ties and NaNs to src1
+  kSrc0IfNotWorse,  // src0 if src0 >= src1 (<=): ties to src0, NaNs to src1
+  kSrc1IfBetter,    // src1 if src1 > src0 (<): ties and NaNs to src0
+};
+struct PartArgTiles {
+  Plane dst, dst_idx;
+  ConstPlane src[2], idx[2];
+  size_t rows[2], cols[2];
+};
+void PartArg(bool largest, PartArgRule rule, pto_dtype dtype, size_t idx_bytes, size_t rows,
+             size_t cols, const PartArgTiles& t);
+
 // Compare and select over bit-packed masks (compare.cc): mask row r holds
 // one bit per column, byte k columns 8k..8k+7, least significant bit first.
 // Compare writes ceil(cols / 8) bytes of each mask row (the bits of columns
@@ -279,6 +299,20 @@ void Transpose(size_t element_bytes, size_t rows, size_t cols, const Plane& dst,
 // cols; index_bytes 2 or 4, every index (read unsigned) naming an element.
 void Gather(size_t element_bytes, size_t index_bytes, size_t rows, size_t cols, const Plane& dst,
             const void* src, const ConstPlane& indices);
+// TGATHERB: over rows, dst row i's first row_bytes bytes in 32-byte blocks,
+// block k the bytes of src from byte offset offsets[i][k] on (offsets
+// uint32, the last block of a row cut at row_bytes); dst.stride in bytes,
+// offsets.stride in elements; every block inside src.
+void GatherBlocks(size_t rows, size_t row_bytes, const Plane& dst, const void* src,
+                  const ConstPlane& offsets);
+// TINTERLEAVE (interleave) and TDEINTERLEAVE's two-source form over rows x
+// cols (cols even), each row's stream of 2 x cols elements: interleave's
+// src0[0], src1[0], src0[1], src1[1], ... split in halves, the first into
+// dst0, the second into dst1; deinterleave's src0's row then src1's, its
+// even elements into dst0, its odd into dst1. Bits moved unchanged; no
+// destination shares storage with a source.
+void Interleave(bool interleave, size_t element_bytes, size_t rows, size_t cols, const Plane& dst0,
+                const Plane& dst1, const ConstPlane& src0, const ConstPlane& src1);
 // TGATHER's mask-pattern form: the columns j < cols of each of src's rows
 // with j % period == phase, packed one after another from dst's first
 // element, row after row; element_bytes 1, 2, 4 or 8.

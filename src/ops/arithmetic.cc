@@ -1,6 +1,7 @@
 // The Special rows of the elementwise, unary, tile-scalar and fill groups,
 // which compute over dst's valid region with rules of their own: tpow,
-// tpows, trsqrt, tprelu, tpartadd, tci. Each has a check (every rule of its C
+// tpows, trsqrt, tprelu, tpartadd (and the partial max, min, product and
+// arg forms), tci. Each has a check (every rule of its C
 // function, in order, under a profile) and a run (its kernels).
 #include "ops/common.h"
 
@@ -374,6 +375,98 @@ void RunTPartMul(const Operands& o, pto_profile) {
   const bool narrow = o.dst->dtype == PTO_INT8 || o.dst->dtype == PTO_UINT8;
   RunPartial(o, narrow ? Mul8 : kernels::TMul);
 }
+
+// ---- tpartargmax, tpartargmin ----------------------------------------------
+
+namespace {
+
+// TPARTARGMAX's and TPARTARGMIN's rules (the pages' constraints, in the C
+// order); src0_idx, src1_idx are Operands' src2, src3 and dst_idx its tmp.
+pto_status CheckPartArg(const Operands& o, pto_profile profile, OpDtypes rule,
+                        const char* c_function) {
+  pto_tile *dst = o.dst, *dst_idx = o.tmp;
+  const pto_tile *src0 = o.src0, *src1 = o.src1, *idx0 = o.src2, *idx1 = o.src3;
+  Validator v(c_function);
+  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
+  v.NotNull("src0_idx", idx0).NotNull("src1_idx", idx1).NotNull("dst_idx", dst_idx);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(rule, profile, "dst", dst)
+      .SameDtype("src0", src0, "dst", dst)
+      .SameDtype("src1", src1, "dst", dst);
+  // "If the value type is half, the index type must be int16_t, uint16_t,
+  // int32_t, or uint32_t. If the value type is float, the index type must
+  // be int32_t or uint32_t."
+  if (v.ok()) {
+    const pto_dtype i = dst_idx->dtype;
+    const bool wide = i == PTO_INT32 || i == PTO_UINT32;
+    v.Require(wide || (dst->dtype == PTO_FLOAT16 && (i == PTO_INT16 || i == PTO_UINT16)),
+              PTO_ERR_UNSUPPORTED_DTYPE,
+              "dst_idx dtype %s is not an index dtype of %s values (%s)", DtypeName(i),
+              DtypeName(dst->dtype),
+              dst->dtype == PTO_FLOAT16 ? "INT16, UINT16, INT32, UINT32" : "INT32, UINT32");
+  }
+  v.SameDtype("src0_idx", idx0, "dst_idx", dst_idx).SameDtype("src1_idx", idx1, "dst_idx", dst_idx);
+  v.InRowOrderOrApart("src0", src0, dst, profile)
+      .InRowOrderOrApart("src1", src1, dst, profile)
+      .InRowOrderOrApart("src0_idx", idx0, dst_idx, profile)
+      .InRowOrderOrApart("src1_idx", idx1, dst_idx, profile);
+  if (!v.ok()) return v.status();
+  const pto_tile* values[] = {dst, src0, src1};
+  const pto_tile* indices[] = {dst_idx, idx0, idx1};
+  static const char* const kValueNames[] = {"dst", "src0", "src1"};
+  static const char* const kIndexNames[] = {"dst_idx", "src0_idx", "src1_idx"};
+  // A destination shares nothing with a tile of the other kind (sources
+  // may overlap one another: they are only read).
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b)
+      if (a == 0 || b == 0)
+        v.Require(!SharesStorage(values[a], indices[b]), PTO_ERR_ALIASING,
+                  "%s shares storage with %s (a destination shares none with the other kind's "
+                  "tiles)",
+                  kIndexNames[b], kValueNames[a]);
+  for (int k = 0; k < 3; ++k)
+    v.Require(SameRegion(indices[k], values[k]), PTO_ERR_SHAPE_MISMATCH,
+              "%s valid region %ux%u is not %s's %ux%u", kIndexNames[k], indices[k]->valid_rows,
+              indices[k]->valid_cols, kValueNames[k], values[k]->valid_rows,
+              values[k]->valid_cols);
+  v.Require((SameRegion(src0, dst) && RegionFits(src1, dst)) ||
+                (SameRegion(src1, dst) && RegionFits(src0, dst)),
+            PTO_ERR_SHAPE_MISMATCH,
+            "src0 valid region %ux%u and src1 valid region %ux%u do not fit dst valid region "
+            "%ux%u: one must equal it and the other must not exceed it",
+            src0->valid_rows, src0->valid_cols, src1->valid_rows, src1->valid_cols,
+            dst->valid_rows, dst->valid_cols);
+  return v.status();
+}
+
+// Each profile's choice where both sources are valid (pto_c.h): the page's
+// and the CPU model's under HOST, vcmp_ge/vcmp_le then vsel under A2A3,
+// vcmp_gt/vcmp_lt of src1 against src0 under A5.
+void RunPartArg(const Operands& o, pto_profile profile, bool largest) {
+  const kernels::PartArgRule rule = profile == PTO_PROFILE_A2A3 ? kernels::PartArgRule::kSrc0IfNotWorse
+                                    : profile == PTO_PROFILE_A5 ? kernels::PartArgRule::kSrc1IfBetter
+                                                                : kernels::PartArgRule::kSrc0IfBetter;
+  kernels::PartArgTiles t{PlaneOf(o.dst),
+                          PlaneOf(o.tmp),
+                          {ConstPlaneOf(o.src0), ConstPlaneOf(o.src1)},
+                          {ConstPlaneOf(o.src2), ConstPlaneOf(o.src3)},
+                          {o.src0->valid_rows, o.src1->valid_rows},
+                          {o.src0->valid_cols, o.src1->valid_cols}};
+  kernels::PartArg(largest, rule, o.dst->dtype, ElementBytes(o.tmp->dtype), o.dst->valid_rows,
+                   o.dst->valid_cols, t);
+}
+
+}  // namespace
+
+pto_status CheckTPartArgMax(const Operands& o, pto_profile profile) {
+  return CheckPartArg(o, profile, OpDtypes::kTPartArgMax, "pto_tpartargmax");
+}
+void RunTPartArgMax(const Operands& o, pto_profile profile) { RunPartArg(o, profile, true); }
+
+pto_status CheckTPartArgMin(const Operands& o, pto_profile profile) {
+  return CheckPartArg(o, profile, OpDtypes::kTPartArgMin, "pto_tpartargmin");
+}
+void RunTPartArgMin(const Operands& o, pto_profile profile) { RunPartArg(o, profile, false); }
 
 // ---- tci ----------------------------------------------------------------
 

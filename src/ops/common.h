@@ -12,6 +12,7 @@
 
 #include "kernels/kernels.h"
 #include "ops/ops.h"
+#include "overlap.h"
 #include "pto_c.h"
 #include "tile.h"
 #include "validate.h"
@@ -27,6 +28,13 @@ inline bool RegionFits(const pto_tile* inner, const pto_tile* outer) {
 
 inline bool SameRegion(const pto_tile* a, const pto_tile* b) {
   return a->valid_rows == b->valid_rows && a->valid_cols == b->valid_cols;
+}
+
+// Whether two tiles share storage: the same handle (even with an empty
+// region), one placed on the other, or a byte of their valid elements in
+// common.
+inline bool SharesStorage(const pto_tile* a, const pto_tile* b) {
+  return a == b || SamePlacement(a, b) || ValidRegionsOverlapSlow(a, b);
 }
 
 // The tile's elements as the kernels take them: from its data, rows of its

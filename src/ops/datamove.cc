@@ -1,5 +1,6 @@
 // The Special rows of the data-movement group, which move elements rather
-// than compute on them: tfillpad, treshape, ttrans, tconcat, tconcatidx. Each
+// than compute on them: tfillpad, treshape, ttrans, tconcat, tconcatidx,
+// tinterleave, tdeinterleave. Each
 // has a check (every rule of its C function, in order, under a profile) and a
 // run (the copies and loops of kernels/).
 #include "ops/common.h"
@@ -280,6 +281,89 @@ void RunTConcatIdx(const Operands& o, pto_profile profile) {
     if (n1 != 0) kernels::Copy(dst->dtype, 1, n1, Offset(dst, r, n0), Offset(o.src1, r, 0));
   }
 }
+
+// ---- tinterleave, tdeinterleave -------------------------------------------
+
+namespace {
+
+// The rules of both (the pages' A5 checks; pto-isa's CPU model asserts the
+// same): four tiles of one dtype and one valid region with even valid cols;
+// an element moves to another column, so no destination shares storage with
+// a source or with the other destination.
+pto_status CheckInterleaving(const Operands& o, pto_profile profile, OpDtypes rule,
+                             const char* c_function) {
+  pto_tile *dst = o.dst, *dst1 = o.tmp;
+  const pto_tile *src0 = o.src0, *src1 = o.src1;
+  Validator v(c_function);
+  v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1).NotNull("dst1", dst1);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(rule, profile, "dst", dst)
+      .SameDtype("src0", src0, "dst", dst)
+      .SameDtype("src1", src1, "dst", dst)
+      .SameDtype("dst1", dst1, "dst", dst);
+  if (!v.ok()) return v.status();
+  const pto_tile* sources[] = {src0, src1};
+  static const char* const kSources[] = {"src0", "src1"};
+  v.Require(!SharesStorage(dst1, dst), PTO_ERR_ALIASING, "dst1 shares storage with dst");
+  for (int k = 0; k < 2; ++k)
+    v.Require(!SharesStorage(sources[k], dst) && !SharesStorage(sources[k], dst1), PTO_ERR_ALIASING,
+              "%s shares storage with dst or dst1 (its elements move to other columns)",
+              kSources[k]);
+  v.SameValidRegion("src0", src0, "dst", dst)
+      .SameValidRegion("src1", src1, "dst", dst)
+      .SameValidRegion("dst1", dst1, "dst", dst);
+  v.Require(dst->valid_cols % 2 == 0, PTO_ERR_SHAPE_MISMATCH,
+            "dst valid cols %u are odd (a row's stream is split in halves)", dst->valid_cols);
+  return v.status();
+}
+
+void RunInterleaving(const Operands& o, bool interleave) {
+  kernels::Interleave(interleave, ElementBytes(o.dst->dtype), o.dst->valid_rows, o.dst->valid_cols,
+                      PlaneOf(o.dst), PlaneOf(o.tmp), ConstPlaneOf(o.src0), ConstPlaneOf(o.src1));
+}
+
+}  // namespace
+
+// The single-source form: src's row is the whole stream, so dst and dst1
+// hold half its valid cols (the CPU model's TDEINTERLEAVE_IMPL(dst1, dst0,
+// src), A5's "validCols of dst0/dst1 must be half the validCols of src").
+pto_status CheckTDeInterleaveSingle(const Operands& o, pto_profile profile) {
+  pto_tile *dst = o.dst, *dst1 = o.tmp;
+  const pto_tile* src = o.src0;
+  Validator v("pto_tdeinterleave_single");
+  v.NotNull("dst", dst).NotNull("src", src).NotNull("dst1", dst1);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTDeInterleaveSingle, profile, "dst", dst)
+      .SameDtype("src", src, "dst", dst)
+      .SameDtype("dst1", dst1, "dst", dst);
+  if (!v.ok()) return v.status();
+  v.Require(!SharesStorage(dst1, dst), PTO_ERR_ALIASING, "dst1 shares storage with dst");
+  v.Require(!SharesStorage(src, dst) && !SharesStorage(src, dst1), PTO_ERR_ALIASING,
+            "src shares storage with dst or dst1 (its elements move to other columns)");
+  v.SameValidRegion("dst1", dst1, "dst", dst);
+  v.Require(src->valid_rows == dst->valid_rows && src->valid_cols == 2 * uint64_t{dst->valid_cols},
+            PTO_ERR_SHAPE_MISMATCH,
+            "src valid region %ux%u is not dst's %ux%u with twice its cols (dst and dst1 take "
+            "every other element)",
+            src->valid_rows, src->valid_cols, dst->valid_rows, dst->valid_cols);
+  return v.status();
+}
+// The stream of 2C elements is src's row: its halves as the two sources.
+void RunTDeInterleaveSingle(const Operands& o, pto_profile) {
+  const uint32_t cols = o.dst->valid_cols;
+  kernels::Interleave(false, ElementBytes(o.dst->dtype), o.dst->valid_rows, cols, PlaneOf(o.dst),
+                      PlaneOf(o.tmp), ConstPlaneOf(o.src0), Offset(o.src0, 0, cols));
+}
+
+pto_status CheckTInterleave(const Operands& o, pto_profile profile) {
+  return CheckInterleaving(o, profile, OpDtypes::kTInterleave, "pto_tinterleave");
+}
+void RunTInterleave(const Operands& o, pto_profile) { RunInterleaving(o, true); }
+
+pto_status CheckTDeInterleave(const Operands& o, pto_profile profile) {
+  return CheckInterleaving(o, profile, OpDtypes::kTDeInterleave, "pto_tdeinterleave");
+}
+void RunTDeInterleave(const Operands& o, pto_profile) { RunInterleaving(o, false); }
 
 }  // namespace ops
 }  // namespace pto

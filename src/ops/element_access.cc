@@ -1,6 +1,8 @@
 // Element access: one element of a tile as a scalar (TGETVAL, TSETVAL), a
-// window of a tile (TEXTRACT), elements picked by an index tile (TGATHER)
-// and elements placed by one (TSCATTER). TGETVAL and TSETVAL address the
+// window of a tile (TEXTRACT) and a tile written into one (TINSERT), elements
+// picked by an index tile (TGATHER),
+// 32-byte blocks picked by byte offsets (TGATHERB) and elements placed by an
+// index tile (TSCATTER). TGETVAL and TSETVAL address the
 // element at a flat offset, index = row * cols + col, as pto-isa's
 // Tile::GetValue and Tile::SetValue address it
 // (include/pto/common/pto_tile.hpp) and PTOAS's tgetval/tsetval take it (a
@@ -116,16 +118,20 @@ namespace {
 
 // ---- textract --------------------------------------------------------------
 
-// Whether a source the operation reads while it writes dst shares any byte of
-// dst's valid elements: the same handle (even with an empty region), the same
-// placement, or overlapping storage.
-bool SharesStorage(const pto_tile* src, const pto_tile* dst) {
-  return src == dst || SamePlacement(src, dst) || ValidRegionsOverlapSlow(src, dst);
-}
-
 // Whether [index, index + extent) lies in [0, bound), without overflow.
 bool SpanFits(size_t index, uint32_t extent, uint32_t bound) {
   return index <= bound && extent <= bound - index;
+}
+
+// A2A3's copies start a window's rows on 32-byte boundaries: index_col *
+// size a multiple of 32 unless the window (`window`'s valid region) is 1x1.
+Validator& RequireA2A3IndexCol(Validator& v, pto_profile profile, bool one_element, size_t col,
+                               size_t size, const char* window) {
+  if (profile != PTO_PROFILE_A2A3) return v;
+  return v.Require(one_element || (col * size) % 32 == 0, PTO_ERR_OUT_OF_RANGE,
+                   "index_col %zu of %zu-byte elements is not a multiple of 32 bytes, which A2A3 "
+                   "requires (but for a 1x1 %s)",
+                   col, size, window);
 }
 
 }  // namespace
@@ -189,12 +195,7 @@ pto_status CheckTExtract(const Operands& o, pto_profile profile) {
               "index_row %zu + dst rows %u or index_col %zu + dst cols %u exceeds src %ux%u, "
               "which %s forbids",
               row, dst->rows, col, dst->cols, src->rows, src->cols, target);
-  if (profile == PTO_PROFILE_A2A3)
-    v.Require(one_element || (col * size) % 32 == 0, PTO_ERR_OUT_OF_RANGE,
-              "index_col %zu of %zu-byte elements is not a multiple of 32 bytes, which A2A3 "
-              "requires (but for a 1x1 dst)",
-              col, size);
-  return v.status();
+  return RequireA2A3IndexCol(v, profile, one_element, col, size, "dst").status();
 }
 
 void RunTExtract(const Operands& o, pto_profile) {
@@ -421,6 +422,153 @@ void RunTGatherMask(const Operands& o, pto_profile) {
   }
   kernels::GatherColumns(size, o.src0->valid_rows, o.src0->valid_cols, p.period, p.phase,
                          o.dst->data, ConstPlaneOf(o.src0));
+}
+
+// ---- tinsert ------------------------------------------------------------------
+
+pto_status CheckTInsert(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  const size_t row = o.index[0], col = o.index[1];
+  const char* const target = pto_profile_string(profile);
+  Validator v("pto_tinsert");
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTInsert, profile, "dst", dst).SameDtype("src", src, "dst", dst);
+  // src's elements land in another place of dst: no storage in common.
+  v.Require(!SharesStorage(src, dst), PTO_ERR_ALIASING,
+            "src's valid elements share storage with dst's (it is copied into dst)");
+  if (!v.ok()) return v.status();
+  const size_t size = ElementBytes(dst->dtype);
+  const bool one_element = src->valid_rows == 1 && src->valid_cols == 1;
+  // The NPUs' static_asserts (common/arch/memory/tinsert_common.hpp, a5/TInsert.hpp).
+  if (profile != PTO_PROFILE_HOST) {
+    v.Require(src->rows <= dst->rows && src->cols <= dst->cols, PTO_ERR_SHAPE_MISMATCH,
+              "src %ux%u exceeds dst %ux%u, which %s forbids", src->rows, src->cols, dst->rows,
+              dst->cols, target)
+        .Require(one_element || (src->valid_cols * size) % 2 == 0, PTO_ERR_SHAPE_MISMATCH,
+                 "src valid cols %u of 1-byte elements is odd, which %s refuses (its copy moves "
+                 "2 bytes at a time)",
+                 src->valid_cols, target);
+  }
+  if (profile == PTO_PROFILE_A2A3)
+    v.Require((src->cols * size) % 32 == 0 && (dst->cols * size) % 32 == 0,
+              PTO_ERR_SHAPE_MISMATCH,
+              "src cols %u and dst cols %u of %zu-byte elements are not both a multiple of 32 "
+              "bytes, which A2A3 requires",
+              src->cols, dst->cols, size);
+  // The offsets, where known: src's valid region lands inside dst's (pto-isa's
+  // CPU model asserts it; the NPUs bound it by dst's rows x cols).
+  if (!v.ok() || !o.contents_known) return v.status();
+  v.Require(SpanFits(row, src->valid_rows, dst->valid_rows) &&
+                SpanFits(col, src->valid_cols, dst->valid_cols),
+            PTO_ERR_OUT_OF_RANGE,
+            "src's valid region %ux%u at (%zu, %zu) is outside dst's valid region %ux%u",
+            src->valid_rows, src->valid_cols, row, col, dst->valid_rows, dst->valid_cols);
+  return RequireA2A3IndexCol(v, profile, one_element, col, size, "src").status();
+}
+
+void RunTInsert(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  const size_t size = ElementBytes(dst->dtype);
+  char* at = static_cast<char*>(dst->data) + (o.index[0] * dst->cols + o.index[1]) * size;
+  kernels::Copy(dst->dtype, src->valid_rows, src->valid_cols, {at, dst->cols}, ConstPlaneOf(src));
+}
+
+// ---- tgatherb ----------------------------------------------------------------
+
+namespace {
+// TGATHERB moves 32-byte blocks (pto-isa's BLOCK_BYTE_SIZE, one vgatherb
+// offset per block).
+constexpr size_t kGatherBlockBytes = 32;
+
+// The blocks of one dst row and the bytes of its last block.
+size_t GatherBlocksPerRow(const pto_tile* dst) {
+  return (size_t{dst->valid_cols} * ElementBytes(dst->dtype) + kGatherBlockBytes - 1) /
+         kGatherBlockBytes;
+}
+size_t GatherLastBlockBytes(const pto_tile* dst) {
+  const size_t rest = size_t{dst->valid_cols} * ElementBytes(dst->dtype) % kGatherBlockBytes;
+  return rest == 0 ? kGatherBlockBytes : rest;
+}
+
+// The rule that every block dst's valid region takes lies within src's rows
+// x cols bytes, the first (i, k) in row order that does not quoted. The
+// offsets are read once before anything is written.
+Validator& RequireBlocksInSrc(Validator& v, const pto_tile* dst, const pto_tile* src,
+                              const pto_tile* offsets) {
+  const uint64_t src_bytes = uint64_t{src->rows} * src->cols * ElementBytes(src->dtype);
+  const size_t blocks = GatherBlocksPerRow(dst), last = GatherLastBlockBytes(dst);
+  const uint32_t* base = static_cast<const uint32_t*>(offsets->data);
+  for (size_t i = 0; i < dst->valid_rows; ++i) {
+    const uint32_t* row = base + i * offsets->cols;
+    for (size_t k = 0; k < blocks; ++k) {
+      const uint64_t taken = k + 1 == blocks ? last : kGatherBlockBytes;
+      if (uint64_t{row[k]} + taken <= src_bytes) continue;
+      return v.Require(false, PTO_ERR_OUT_OF_RANGE,
+                       "offsets (%zu, %zu) is %u: its %llu bytes end past src's %llu bytes "
+                       "(%ux%u %s)",
+                       i, k, row[k], static_cast<unsigned long long>(taken),
+                       static_cast<unsigned long long>(src_bytes), src->rows, src->cols,
+                       DtypeName(src->dtype));
+    }
+  }
+  return v;
+}
+}  // namespace
+
+pto_status CheckTGatherB(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src = o.src0, *offsets = o.src1;
+  Validator v("pto_tgatherb");
+  v.NotNull("dst", dst).NotNull("src", src).NotNull("offsets", offsets);
+  if (!v.ok()) return v.status();
+  // The pages list src's and dst's dtypes alike and ask no equality: the
+  // blocks are bytes.
+  v.DtypeAccepted(OpDtypes::kTGatherB, profile, "dst", dst)
+      .DtypeAccepted(OpDtypes::kTGatherB, profile, "src", src);
+  // "Offsets are interpreted as uint32_t values (byte offsets)".
+  if (v.ok())
+    v.Require(offsets->dtype == PTO_INT32 || offsets->dtype == PTO_UINT32,
+              PTO_ERR_UNSUPPORTED_DTYPE,
+              "offsets dtype %s is not INT32 or UINT32 (32-bit byte offsets)",
+              DtypeName(offsets->dtype));
+  if (!v.ok()) return v.status();
+  // A block may come from any byte of src's rows x cols.
+  pto_tile src_whole = *src;
+  src_whole.valid_rows = src->rows;
+  src_whole.valid_cols = src->cols;
+  v.Require(!SharesStorage(src, dst) && !ValidRegionsOverlapSlow(&src_whole, dst),
+            PTO_ERR_ALIASING,
+            "src's %ux%u elements share storage with dst's valid elements (any byte of them "
+            "may be gathered)",
+            src->rows, src->cols);
+  v.Require(!SharesStorage(offsets, dst), PTO_ERR_ALIASING,
+            "offsets' valid elements share storage with dst's");
+  // HOST (the CPU model's assert) and A2A3 (whole vgatherb blocks) move
+  // whole blocks; A5 masks the last block of a row to dst's valid cols.
+  if (profile != PTO_PROFILE_A5)
+    v.Require(size_t{dst->valid_cols} * ElementBytes(dst->dtype) % kGatherBlockBytes == 0,
+              PTO_ERR_SHAPE_MISMATCH,
+              "dst valid cols %u of %s are not a multiple of 32 bytes, which %s gathers in "
+              "whole blocks",
+              dst->valid_cols, DtypeName(dst->dtype), pto_profile_string(profile));
+  const size_t blocks = GatherBlocksPerRow(dst);
+  v.Require(offsets->valid_rows >= dst->valid_rows && offsets->valid_cols >= blocks,
+            PTO_ERR_SHAPE_MISMATCH,
+            "offsets valid region %ux%u does not cover dst's %u rows of %zu blocks (one offset "
+            "per 32 bytes of a row)",
+            offsets->valid_rows, offsets->valid_cols, dst->valid_rows, blocks);
+  if (!v.ok() || !o.contents_known) return v.status();
+  return RequireBlocksInSrc(v, dst, src, offsets).status();
+}
+
+void RunTGatherB(const Operands& o, pto_profile) {
+  const size_t size = ElementBytes(o.dst->dtype);
+  kernels::GatherBlocks(o.dst->valid_rows, size_t{o.dst->valid_cols} * size,
+                        {o.dst->data, size_t{o.dst->cols} * size}, o.src0->data,
+                        ConstPlaneOf(o.src1));
 }
 
 pto_status CheckTScatter(const Operands& o, pto_profile profile) {

@@ -243,6 +243,10 @@ const OpDescriptor* FindOp(const char* name, size_t name_length);
 // (tdivs_scalar_by_tile for tdivs); NULL if none.
 const OpDescriptor* ScalarFirstForm(const OpDescriptor& op);
 
+// The row whose text is `op`'s with one source (tdeinterleave_single for
+// tdeinterleave); NULL if none.
+const OpDescriptor* SingleSourceForm(const OpDescriptor& op);
+
 // The MaskPattern row whose text is `op`'s with one source and a
 // maskPattern attribute (tgather_mask for tgather); NULL if none.
 const OpDescriptor* MaskPatternForm(const OpDescriptor& op);

@@ -178,6 +178,11 @@ const OpDescriptor* ScalarFirstForm(const OpDescriptor& op) {
   return form != nullptr && AttrLeads(form->attr) ? form : nullptr;
 }
 
+const OpDescriptor* SingleSourceForm(const OpDescriptor& op) {
+  const OpDescriptor* form = SuffixedForm(op, "_single");
+  return form != nullptr && form->source_count == 1 ? form : nullptr;
+}
+
 const OpDescriptor* MaskPatternForm(const OpDescriptor& op) {
   const OpDescriptor* form = SuffixedForm(op, "_mask");
   return form != nullptr && form->attr == AttrKind::kMaskPattern ? form : nullptr;

@@ -63,11 +63,19 @@ static void fuzz_special(reader *r, state *st, op_id op) {
     pto_tile *dst = take_tile(r, st);
     pto_tile *a = take_tile(r, st), *b = take_tile(r, st), *t = take_tile(r, st);
     const pto_pow_algorithm algo = take_algo(r);
-    checked_call c;
-    call_begin(&c, op_name(op), kStatusNotModelled, (const pto_tile *const[]){dst, a, b, t}, 4);
-    call_check(&c, op_call(op, algo, dst, a, b, t),
-               (op_row(op)->traits & PTO_TRAIT_WholeDst) ? kWritesAnywhereInDst : kWritesValidRegion);
+    /* A SecondDst row's tmp is its second destination (tpartargmax's
+     * dst_idx): checked as a dst of its own, apart from the other operands. */
+    const bool second = (op_row(op)->traits & PTO_TRAIT_SecondDst) != 0;
+    checked_call c, c2;
+    call_begin(&c, op_name(op), kStatusNotModelled, (const pto_tile *const[]){dst, a, b, t}, second ? 3 : 4);
+    if (second) call_begin(&c2, op_name(op), kStatusNotModelled, (const pto_tile *const[]){t}, 1);
+    const pto_status got = op_call(op, algo, dst, a, b, t);
+    call_check(&c, got, (op_row(op)->traits & PTO_TRAIT_WholeDst) ? kWritesAnywhereInDst : kWritesValidRegion);
     call_end(&c);
+    if (second) {
+        call_check(&c2, got, kWritesValidRegion);
+        call_end(&c2);
+    }
 }
 
 /* A tile of its own for kInstruction64: dt, rows x cols with a vr x vc valid

@@ -451,6 +451,75 @@ def main():
                     p.raw(*(rng.randrange(256) for _ in range(dst + 3 * rows * cols)), 0)
                 write(out, f"int64-{prof}-{d64}-{k}", p)
 
+    # tgatherb on each profile: offsets inside src (INT32, whole blocks),
+    # raw ones (UINT32, mostly past src: refused), offsets on dst (refused),
+    # a valid width that cuts a row's last block (A5 only), and INT64 data.
+    GATHERB = opcode("TGatherB")
+    for prof in (HOST, A2A3, A5):
+        for d in (0, 3, 4, 8):
+            src_bytes = 4 * 32 * SIZE[d]
+            p = Program().profile(prof).create(0, d, 4, 32).create(1, d, 2, 32)
+            p.create(2, 4, 2, 8).create(3, 5, 2, 8).fill(0).fill(3)
+            offsets = [(k * 44) % (src_bytes - 31) for k in range(16)]
+            p.raw(WRITE, 2, 0, 1).raw(*b"".join(struct.pack("<i", o) for o in offsets))
+            p.op(GATHERB, 1, 0, 2, NULL, 0).op(GATHERB, 1, 0, 3, NULL, 0).op(GATHERB, 2, 0, 2, NULL, 0)
+            p.op(GATHERB, 1, 1, 2, NULL, 0).valid(1, 2, 31).op(GATHERB, 1, 0, 2, NULL, 0)
+            p.raw(READ, 0, 1, 0, 1)
+            p.raw(INSTRUCTION64, GATHERB - 12, 0, 3, 12, 3, 12)
+            p.raw(*(((k * 7) % 64) for k in range(4 * 52)), 0)
+            write(out, f"gatherb-{prof}-{d}", p)
+
+    # tpartargmax, tpartargmin on each profile (the harness passes its tmp as
+    # the three index tiles): FLOAT32 by UINT32 and FLOAT16 by INT16 indices,
+    # full regions (accepted), the index tile on a value tile (refused), a
+    # partial src1 whose index tile differs (refused), a wrong index dtype.
+    ARGMAX, ARGMIN = opcode("TPartArgMax"), opcode("TPartArgMin")
+    for prof in (HOST, A2A3, A5):
+        for value, index in ((8, 5), (6, 2)):
+            p = Program().profile(prof).create(0, value, 3, 19).create(1, value, 3, 19)
+            p.create(2, value, 3, 19).create(3, index, 3, 19).fill(1, specials=True).fill(2).fill(3)
+            p.op(ARGMAX, 0, 1, 2, 3, 0).op(ARGMIN, 0, 1, 2, 3, 0).op(ARGMAX, 1, 1, 2, 3, 0)
+            p.op(ARGMAX, 0, 1, 2, 1, 0).op(ARGMIN, 0, 1, 2, 0, 0).op(ARGMAX, 0, 1, 2, NULL, 0)
+            p.valid(2, 2, 10).op(ARGMAX, 0, 1, 2, 3, 0).valid(2, 3, 19)
+            p.create(3, 0 if value == 6 else 2, 3, 19).fill(3).op(ARGMIN, 0, 1, 2, 3, 0)
+            p.raw(READ, 0, 0, 0, 1)
+            write(out, f"partarg-{prof}-{value}", p)
+
+    # tinterleave, tdeinterleave on each profile (A2A3 refuses them): four
+    # tiles apart (accepted), a source on a destination and dst1 on dst
+    # (refused), odd valid cols (refused), a partial common region.
+    INTERLEAVE, DEINTERLEAVE = opcode("TInterleave"), opcode("TDeInterleave")
+    for prof in (HOST, A2A3, A5):
+        for d in (0, 3, 8):
+            p = Program().profile(prof).create(0, d, 3, 20).create(1, d, 3, 20).create(2, d, 3, 20)
+            p.create(3, d, 3, 20).fill(1).fill(2)
+            for code in (INTERLEAVE, DEINTERLEAVE):
+                p.op(code, 0, 1, 2, 3, 0).op(code, 0, 0, 2, 3, 0).op(code, 0, 1, 2, 0, 0)
+                p.op(code, 0, 1, 2, NULL, 0)
+            for slot in range(4):
+                p.valid(slot, 2, 19)
+            p.op(INTERLEAVE, 0, 1, 2, 3, 0)
+            for slot in range(4):
+                p.valid(slot, 2, 12)
+            p.op(DEINTERLEAVE, 0, 1, 2, 3, 0).raw(READ, 0, 3, 0, 1)
+            # the single-source form: src twice dst's valid cols, then not
+            SINGLE = opcode("TDeInterleaveSingle")
+            p.create(1, d, 3, 24).fill(1).valid(0, 3, 12).valid(3, 3, 12)
+            p.op(SINGLE, 0, 1, NULL, 3, 0).op(SINGLE, 0, 0, NULL, 3, 0).valid(3, 3, 11)
+            p.op(SINGLE, 0, 1, NULL, 3, 0)
+            write(out, f"interleave-{prof}-{d}", p)
+
+    # tinsert on each profile (the harness's offsets are the attribute's
+    # test values): src inside dst's valid region, src on dst (refused), src
+    # larger than dst (refused), 1-byte odd columns.
+    INSERT = opcode("TInsert")
+    for prof in (HOST, A2A3, A5):
+        for d in (0, 4, 8):
+            p = Program().profile(prof).create(0, d, 8, 32).create(1, d, 4, 32).fill(0).fill(1)
+            p.op(INSERT, 0, 1, NULL, NULL, 0).op(INSERT, 0, 0, NULL, NULL, 0).op(INSERT, 1, 0, NULL, NULL, 0)
+            p.valid(1, 3, 7).op(INSERT, 0, 1, NULL, NULL, 0).raw(READ, 0, 0, 0, 1)
+            write(out, f"insert-{prof}-{d}", p)
+
 
     # tquant's INT8 forms and tdequant on each profile: per-row parameter
     # tiles of one valid column, INT8_SYM without an offset (A2A3 refuses

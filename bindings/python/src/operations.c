@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#define MAX_OPERANDS 5 /* tsel: dst, mask, src0, src1, tmp */
+#define MAX_OPERANDS 6 /* tpartargmax: dst, src0, src1, src0_idx, src1_idx, dst_idx */
 /* The most arguments after the tiles (tcvt: mode, sat). */
 #define MAX_ATTRS 2
 

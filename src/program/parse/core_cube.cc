@@ -174,6 +174,10 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
   const Type& d = p_->tiles[dst].type;
   const bool extract = ops::IndexCount(op.attr) == 2;
   const std::string what = std::string("pto.") + op.mnemonic;
+  if (op.id == ops::OpId::kTInsert)
+    return parser_.Error(loc, what + " from or into the cube's memories (acc -> mat, acc -> vec, " +
+                                  "vec -> mat: the fixpipe's and the MTE's forms) is not " +
+                                  "implemented; " + what + " copies a vec tile into a vec tile");
   if (op.id != ops::OpId::kTMov && op.id != ops::OpId::kTExtract)
     return parser_.Error(loc,
                          what + " runs on vec tiles; " + (s.IsCube() ? "src" : "dst") + " is a " +

@@ -238,6 +238,8 @@ class TileReader : public Reader {
                   uint32_t dst, int attr, const Instr& scalar, const TextForm& form);
   bool OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
                         const char* what);
+  bool ParseTwoOuts(Token* dst, Type* dst_type, SourceLoc* dst_loc, Token* idx, Type* idx_type,
+                    SourceLoc* idx_loc);
   bool ParseSharedTypes(const ops::OpDescriptor& desc, const std::vector<Token>& names,
                         std::vector<Type>* types, std::vector<SourceLoc>* type_locs, Type* dst_type,
                         SourceLoc* dst_loc);

@@ -227,6 +227,13 @@ static const ops::OpDescriptor& WithMaskPattern(const ops::OpDescriptor& op, siz
   return form == nullptr || sources != 1 ? op : *form;
 }
 
+// The row a text form names: `op`, or its single-source form
+// (tdeinterleave_single) when the text gives one source.
+static const ops::OpDescriptor& WithSingleSource(const ops::OpDescriptor& op, size_t sources) {
+  const ops::OpDescriptor* form = ops::SingleSourceForm(op);
+  return form == nullptr || sources != 1 ? op : *form;
+}
+
 // A MaskPattern row's text must name its pattern (0: none given).
 bool TileReader::MaskPatternGiven(const Token& op, const ops::OpDescriptor& desc, int attr) {
   if (desc.attr != ops::AttrKind::kMaskPattern || (attr & 0xFF) != 0) return true;
@@ -279,7 +286,8 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   std::vector<Token> names;
   if (!parser_.Expect('(')) return;
   parser_.ParseValueNames(&names);
-  const ops::OpDescriptor& named = WithMaskPattern(named_text, names.size());
+  const ops::OpDescriptor& named =
+      WithSingleSource(WithMaskPattern(named_text, names.size()), names.size());
   // PTOAS prints an operation's attributes inside ins( ) before the types
   // (tcolsum's `ins(%src, %tmp {isBinary = ...} : T, T)`, tcvt's
   // `ins(%src {rmode = ...} : T)`); after outs( ) is read too.
@@ -289,6 +297,13 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   std::vector<SourceLoc> type_locs;
   if (!parser_.Expect(':') || !parser_.ParseTypes(names.size(), &types, &type_locs)) return;
   if (named.attr == ops::AttrKind::kMaskPattern && tok().Is(',') && !ParseGatherAxis(&attr)) return;
+  // PTOAS's tinsert quantises an acc tile on its way out (`fp %scale : T`,
+  // `pre_quant %s : i64`): the fixpipe's forms, which libpto does not run.
+  if (named.id == ops::OpId::kTInsert && (tok().IsIdent("fp") || tok().IsIdent("pre_quant")))
+    return (void)parser_.Error(tok().loc, "pto.tinsert's " + std::string(tok().text) +
+                                              " form (the fixpipe's quantisation of an acc tile) is "
+                                              "not implemented; pto.tinsert copies a vec tile into "
+                                              "a vec tile");
   const ops::OpDescriptor& desc = WithScalarFirst(named, types);
   Instr scalar;
   if (ops::IndexCount(desc.attr) > 0 &&
@@ -298,10 +313,18 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
       !TakeScalarOperand(desc, &names, &types, &type_locs, &scalar))
     return;
   if (!OperandCountFits(op, desc, names.size(), "inputs")) return;
-  Token dst_name;
-  Type dst_type;
-  SourceLoc dst_loc;
-  if (!parser_.ParseOuts(&dst_name, &dst_type, &dst_loc)) return;
+  // A SecondDst row (tpartargmax) takes its sources only, and two outs.
+  const bool second_dst = ops::HasTrait(desc, PTO_TRAIT_SecondDst);
+  if (second_dst && names.size() != desc.source_count)
+    return (void)parser_.Error(op.loc, std::string(op.text) + " takes " +
+                                           std::to_string(desc.source_count) + " inputs, not " +
+                                           std::to_string(names.size()));
+  Token dst_name, idx_name;
+  Type dst_type, idx_type;
+  SourceLoc dst_loc, idx_loc;
+  if (second_dst ? !ParseTwoOuts(&dst_name, &dst_type, &dst_loc, &idx_name, &idx_type, &idx_loc)
+                 : !parser_.ParseOuts(&dst_name, &dst_type, &dst_loc))
+    return;
   if (tok().Is('{') && !ParseOpAttrs(desc, &attr, &high_precision)) return;
   if (ops::AttributeOf(desc.attr).text == ops::TextAttr::kBinaryOrder &&
       tok().IsIdent("isBinary") && !ParseBareBinaryOrder(&attr))
@@ -314,15 +337,37 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   if (!UseOperands(desc, names, types, type_locs, &slots)) return;
   uint32_t dst;
   if (!parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &dst)) return;
+  if (second_dst) {
+    // The second destination goes where the row's tmp goes (Operands::tmp).
+    uint32_t idx;
+    if (!parser_.UseTile(idx_name, idx_type, idx_loc, Use::kWrite, &idx)) return;
+    slots.push_back(idx);
+  }
   // tsetval writes one element (the rest of dst stays as it was) and a
   // ReadsDst row adds to dst's old values: a bound dst is read too.
-  if ((desc.attr == ops::AttrKind::kIndexScalar || ops::HasTrait(desc, PTO_TRAIT_ReadsDst)) &&
+  // So does tinsert, which writes src's region of it.
+  if ((desc.attr == ops::AttrKind::kIndexScalar || ops::HasTrait(desc, PTO_TRAIT_ReadsDst) ||
+       desc.id == ops::OpId::kTInsert) &&
       p_->tiles[dst].param >= 0)
     p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
-  TextForm form{true, high_precision, names.size() > desc.source_count};
+  TextForm form{true, high_precision, names.size() > desc.source_count || second_dst};
   if (form.tmp_given) form.tmp_slot = slots.back();
   if (form.tmp_given && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
   EmitTileOp(desc, op.loc, slots, dst, attr, scalar, form);
+}
+
+// outs(%dst, %dst_idx : T, U): a SecondDst row's two destinations (after
+// ins( )'s closing parenthesis).
+bool TileReader::ParseTwoOuts(Token* dst, Type* dst_type, SourceLoc* dst_loc, Token* idx,
+                              Type* idx_type, SourceLoc* idx_loc) {
+  if (!parser_.Expect(')') || !parser_.ExpectIdent("outs") || !parser_.Expect('(') ||
+      !parser_.ExpectValueName(dst) || !parser_.Expect(',') || !parser_.ExpectValueName(idx) ||
+      !parser_.Expect(':'))
+    return false;
+  *dst_loc = parser_.tok().loc;
+  if (!parser_.ParseType(dst_type) || !parser_.Expect(',')) return false;
+  *idx_loc = parser_.tok().loc;
+  return parser_.ParseType(idx_type) && parser_.Expect(')');
 }
 
 // The types of an SSA form after its ':' in the pages' shorthand (not a
@@ -417,6 +462,17 @@ void TileReader::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named_
                                            named_text.mnemonic +
                                            " ins(%index, %value : index, T) outs(%dst : "
                                            "!pto.tile_buf<...>)");
+  if (named_text.id == ops::OpId::kTInsert)
+    return (void)parser_.Error(op.loc, std::string(op.text) +
+                                           " writes part of an existing tile: pto.tinsert ins(%src, "
+                                           "%row, %col : T, index, index) outs(%dst : "
+                                           "!pto.tile_buf<...>)");
+  if (ops::HasTrait(named_text, PTO_TRAIT_SecondDst))
+    return (void)parser_.Error(
+        op.loc, std::string(op.text) + " gives two tiles: pto." + named_text.mnemonic + " ins(" +
+                    (named_text.source_count == 4 ? "%src0, %src1, %src0_idx, %src1_idx" : "%src0, %src1") +
+                    " : ...) outs(%dst, " + (named_text.source_count == 4 ? "%dst_idx" : "%dst1") +
+                    " : ...)");
   if (ops::HasTrait(named_text, PTO_TRAIT_ReadsDst))
     return (void)parser_.Error(
         op.loc, std::string(op.text) + " accumulates into an existing tile: pto." +

@@ -135,6 +135,64 @@ pub fn tpartmul(
     check(unsafe { sys::pto_tpartmul(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
 
+/// TPARTARGMAX (`pto_tpartargmax`): the larger of src0 and src1 and its
+/// index (dst_idx) where both are valid, the valid one's elsewhere.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+/// FLOAT32.
+///
+/// `dst_idx` is the second destination, written over dst's valid region as
+/// dst is.
+pub fn tpartargmax(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    src0_idx: impl Source,
+    src1_idx: impl Source,
+    dst_idx: &impl Operand,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tpartargmax(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            src0_idx.source_ptr(d),
+            src1_idx.source_ptr(d),
+            dst_idx.as_ptr(),
+        )
+    })
+}
+
+/// TPARTARGMIN (`pto_tpartargmin`): the smaller of src0 and src1 and its
+/// index (dst_idx) where both are valid, the valid one's elsewhere.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+/// FLOAT32.
+///
+/// `dst_idx` is the second destination, written over dst's valid region as
+/// dst is.
+pub fn tpartargmin(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    src0_idx: impl Source,
+    src1_idx: impl Source,
+    dst_idx: &impl Operand,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tpartargmin(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            src0_idx.source_ptr(d),
+            src1_idx.source_ptr(d),
+            dst_idx.as_ptr(),
+        )
+    })
+}
+
 /// TCVT (`pto_tcvt`): src converted to dst's dtype, rounded by the mode;
 /// saturating as asked.
 ///
@@ -277,6 +335,63 @@ pub fn tconcatidx(
     })
 }
 
+/// TINTERLEAVE (`pto_tinterleave`): each row of src0 and src1 interleaved;
+/// its first half in dst, its second in dst1.
+///
+/// dst's dtypes: HOST all; A2A3 none; A5 all.
+///
+/// `dst1` is the second destination, written over dst's valid region as dst
+/// is.
+pub fn tinterleave(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    dst1: &impl Operand,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tinterleave(d, src0.source_ptr(d), src1.source_ptr(d), dst1.as_ptr()) })
+}
+
+/// TDEINTERLEAVE (`pto_tdeinterleave`): each row of src0 then src1 as one
+/// stream: its even elements in dst, its odd in dst1.
+///
+/// dst's dtypes: HOST all; A2A3 none; A5 all.
+///
+/// `dst1` is the second destination, written over dst's valid region as dst
+/// is.
+pub fn tdeinterleave(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    dst1: &impl Operand,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tdeinterleave(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            dst1.as_ptr(),
+        )
+    })
+}
+
+/// TDEINTERLEAVE_SINGLE (`pto_tdeinterleave_single`): tdeinterleave's
+/// single-source form: src's even elements in dst, its odd in dst1.
+///
+/// dst's dtypes: HOST all; A2A3 none; A5 all.
+///
+/// `dst1` is the second destination, written over dst's valid region as dst
+/// is.
+pub fn tdeinterleave_single(
+    dst: &mut impl Operand,
+    src: impl Source,
+    dst1: &impl Operand,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tdeinterleave_single(d, src.source_ptr(d), dst1.as_ptr()) })
+}
+
 /// TEXTRACT (`pto_textract`): dst\[i,j\] = src\[index_row + i, index_col +
 /// j\] over dst's valid region, bit for bit.
 ///
@@ -290,6 +405,28 @@ pub fn textract(
     let d = dst.as_ptr();
     check(unsafe {
         sys::pto_textract(
+            d,
+            src.source_ptr(d),
+            index_row as sys::size_t,
+            index_col as sys::size_t,
+        )
+    })
+}
+
+/// TINSERT (`pto_tinsert`): dst\[index_row + i, index_col + j\] =
+/// src\[i,j\] over src's valid region, bit for bit.
+///
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 FLOAT16, BFLOAT16,
+/// FLOAT32, INT32, INT8.
+pub fn tinsert(
+    dst: &mut impl Operand,
+    src: impl Source,
+    index_row: usize,
+    index_col: usize,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tinsert(
             d,
             src.source_ptr(d),
             index_row as sys::size_t,
@@ -338,6 +475,19 @@ pub fn tgather_mask(
 ) -> Result<()> {
     let d = dst.as_ptr();
     check(unsafe { sys::pto_tgather_mask(d, src.source_ptr(d), pattern.raw(), axis.raw()) })
+}
+
+/// TGATHERB (`pto_tgatherb`): dst row i's 32-byte blocks: block k the 32
+/// bytes of src from byte offset offsets\[i,k\].
+///
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 all.
+pub fn tgatherb(
+    dst: &mut impl Operand,
+    src: impl Source,
+    offsets: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tgatherb(d, src.source_ptr(d), offsets.source_ptr(d)) })
 }
 
 /// TSCATTER (`pto_tscatter`): dst zeroed, then src\[i,j\] to dst's element

@@ -197,6 +197,56 @@ public final class Pto {
     }
 
     /**
+     * TPARTARGMAX ({@code pto_tpartargmax}): the larger of src0 and src1 and its index
+     * (dst_idx) where both are valid, the valid one's elsewhere.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
+     * <p>{@code dst_idx} is the second destination, written over dst's valid region as dst
+     * is.
+     */
+    public static void tpartargmax(Tile dst, Tile src0, Tile src1, Tile src0_idx, Tile src1_idx, Tile dst_idx) {
+        try {
+            PtoNative.pto_tpartargmax(Tile.handleOf(dst, "Pto.tpartargmax", "dst"),
+                    Tile.handleOf(src0, "Pto.tpartargmax", "src0"),
+                    Tile.handleOf(src1, "Pto.tpartargmax", "src1"),
+                    Tile.handleOf(src0_idx, "Pto.tpartargmax", "src0_idx"),
+                    Tile.handleOf(src1_idx, "Pto.tpartargmax", "src1_idx"),
+                    Tile.handleOf(dst_idx, "Pto.tpartargmax", "dst_idx"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(src0_idx);
+            Reference.reachabilityFence(src1_idx);
+            Reference.reachabilityFence(dst_idx);
+        }
+    }
+
+    /**
+     * TPARTARGMIN ({@code pto_tpartargmin}): the smaller of src0 and src1 and its index
+     * (dst_idx) where both are valid, the valid one's elsewhere.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
+     * <p>{@code dst_idx} is the second destination, written over dst's valid region as dst
+     * is.
+     */
+    public static void tpartargmin(Tile dst, Tile src0, Tile src1, Tile src0_idx, Tile src1_idx, Tile dst_idx) {
+        try {
+            PtoNative.pto_tpartargmin(Tile.handleOf(dst, "Pto.tpartargmin", "dst"),
+                    Tile.handleOf(src0, "Pto.tpartargmin", "src0"),
+                    Tile.handleOf(src1, "Pto.tpartargmin", "src1"),
+                    Tile.handleOf(src0_idx, "Pto.tpartargmin", "src0_idx"),
+                    Tile.handleOf(src1_idx, "Pto.tpartargmin", "src1_idx"),
+                    Tile.handleOf(dst_idx, "Pto.tpartargmin", "dst_idx"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(src0_idx);
+            Reference.reachabilityFence(src1_idx);
+            Reference.reachabilityFence(dst_idx);
+        }
+    }
+
+    /**
      * TCVT ({@code pto_tcvt}): src converted to dst's dtype, rounded by the mode; saturating
      * as asked.
      * <p>dst's dtypes: HOST all, INT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT4_E1M2X2,
@@ -362,6 +412,64 @@ public final class Pto {
     }
 
     /**
+     * TINTERLEAVE ({@code pto_tinterleave}): each row of src0 and src1 interleaved; its
+     * first half in dst, its second in dst1.
+     * <p>dst's dtypes: HOST all; A2A3 none; A5 all.
+     * <p>{@code dst1} is the second destination, written over dst's valid region as dst is.
+     */
+    public static void tinterleave(Tile dst, Tile src0, Tile src1, Tile dst1) {
+        try {
+            PtoNative.pto_tinterleave(Tile.handleOf(dst, "Pto.tinterleave", "dst"),
+                    Tile.handleOf(src0, "Pto.tinterleave", "src0"),
+                    Tile.handleOf(src1, "Pto.tinterleave", "src1"),
+                    Tile.handleOf(dst1, "Pto.tinterleave", "dst1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(dst1);
+        }
+    }
+
+    /**
+     * TDEINTERLEAVE ({@code pto_tdeinterleave}): each row of src0 then src1 as one stream:
+     * its even elements in dst, its odd in dst1.
+     * <p>dst's dtypes: HOST all; A2A3 none; A5 all.
+     * <p>{@code dst1} is the second destination, written over dst's valid region as dst is.
+     */
+    public static void tdeinterleave(Tile dst, Tile src0, Tile src1, Tile dst1) {
+        try {
+            PtoNative.pto_tdeinterleave(Tile.handleOf(dst, "Pto.tdeinterleave", "dst"),
+                    Tile.handleOf(src0, "Pto.tdeinterleave", "src0"),
+                    Tile.handleOf(src1, "Pto.tdeinterleave", "src1"),
+                    Tile.handleOf(dst1, "Pto.tdeinterleave", "dst1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(dst1);
+        }
+    }
+
+    /**
+     * TDEINTERLEAVE_SINGLE ({@code pto_tdeinterleave_single}): tdeinterleave's single-source
+     * form: src's even elements in dst, its odd in dst1.
+     * <p>dst's dtypes: HOST all; A2A3 none; A5 all.
+     * <p>{@code dst1} is the second destination, written over dst's valid region as dst is.
+     */
+    public static void tdeinterleaveSingle(Tile dst, Tile src, Tile dst1) {
+        try {
+            PtoNative.pto_tdeinterleave_single(Tile.handleOf(dst, "Pto.tdeinterleaveSingle", "dst"),
+                    Tile.handleOf(src, "Pto.tdeinterleaveSingle", "src"),
+                    Tile.handleOf(dst1, "Pto.tdeinterleaveSingle", "dst1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(dst1);
+        }
+    }
+
+    /**
      * TEXTRACT ({@code pto_textract}): dst[i,j] = src[index_row + i, index_col + j] over
      * dst's valid region, bit for bit.
      * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
@@ -370,6 +478,24 @@ public final class Pto {
         try {
             PtoNative.pto_textract(Tile.handleOf(dst, "Pto.textract", "dst"),
                     Tile.handleOf(src, "Pto.textract", "src"),
+                    index_row,
+                    index_col);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TINSERT ({@code pto_tinsert}): dst[index_row + i, index_col + j] = src[i,j] over src's
+     * valid region, bit for bit.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 FLOAT16, BFLOAT16, FLOAT32,
+     * INT32, INT8.
+     */
+    public static void tinsert(Tile dst, Tile src, long index_row, long index_col) {
+        try {
+            PtoNative.pto_tinsert(Tile.handleOf(dst, "Pto.tinsert", "dst"),
+                    Tile.handleOf(src, "Pto.tinsert", "src"),
                     index_row,
                     index_col);
         } finally {
@@ -428,6 +554,23 @@ public final class Pto {
         } finally {
             Reference.reachabilityFence(dst);
             Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TGATHERB ({@code pto_tgatherb}): dst row i's 32-byte blocks: block k the 32 bytes of
+     * src from byte offset offsets[i,k].
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 all.
+     */
+    public static void tgatherb(Tile dst, Tile src, Tile offsets) {
+        try {
+            PtoNative.pto_tgatherb(Tile.handleOf(dst, "Pto.tgatherb", "dst"),
+                    Tile.handleOf(src, "Pto.tgatherb", "src"),
+                    Tile.handleOf(offsets, "Pto.tgatherb", "offsets"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(offsets);
         }
     }
 
