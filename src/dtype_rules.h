@@ -131,6 +131,7 @@ enum class OpDtypes {
   kGatherIndices,     // tgather's indices
   kScatterIndices,    // tscatter's indices
   kTgetval,           // pto_tgetval's src (not a row: it gives a scalar)
+  kTrandom,           // pto_trandom's dst (not a row: key and counter words)
   kCount
 };
 
@@ -183,6 +184,10 @@ inline constexpr OpDtypeRule kOpDtypeRules[] = {
      ""},
     // tgetval reads any element type (PTOAS: the result is src's element type)
     {OpDtypes::kTgetval, {kAllDtypes, kAllDtypes, kAllDtypes}, ""},
+    // trandom: int32_t, uint32_t on A5 (the page, a5/TRandom.hpp); A2A3 has no
+    // implementation; HOST as A5
+    {OpDtypes::kTrandom,
+     {PTO_DTYPE_LIST(INT32, UINT32), PTO_DTYPE_LIST(NONE), PTO_DTYPE_LIST(INT32, UINT32)}, ""},
 };
 #undef PTO_DTYPE_LIST
 }  // namespace def_dtypes
