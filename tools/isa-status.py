@@ -80,7 +80,7 @@ REFUSED = {
     "MGATHER": PENDING, "MSCATTER": PENDING, "TPREFETCH": PENDING,
     "TFILLPAD_INPLACE": "pto_tfillpad with src placed on dst; no spelling of its own yet",
     "TFILLPAD_EXPAND": "pto_tfillpad with a dst larger than src; no spelling of its own yet",
-    "THISTOGRAM": PENDING, "TTRI": PENDING, "TRANDOM": PENDING, "TSYNC": PENDING,
+    "THISTOGRAM": PENDING, "TTRI": PENDING, "TSYNC": PENDING,
     "TIMG2COL": PENDING, "SETFMATRIX": PENDING, "SET_IMG2COL_PADDING": PENDING,
     "SET_IMG2COL_RPT": PENDING,
     "SETHF32MODE": PENDING, "SETTF32MODE": PENDING,

@@ -222,6 +222,7 @@ void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
     desc = ops::FindOp(underscored.data(), underscored.size());
   }
   if (mnemonic == "tsel") return p.tile().ParseTsel(op, results);
+  if (mnemonic == "trandom") return p.tile().ParseRandom(op, results);
   if (mnemonic == "tmrgsort" && p.tile().IsMrgSortLists(results))
     return p.tile().ParseMrgSortLists(op, results);
   if (desc == nullptr) {

@@ -182,7 +182,7 @@ class MemoryReader : public Reader {
 };
 
 // The operations of the table (ops::FindOp) on tiles, their attributes, the
-// special forms (tsel, tmrgsort's lists, tgetval) and pto.tprint
+// special forms (tsel, tmrgsort's lists, tgetval, trandom) and pto.tprint
 // (tile_reader.cc, tile_attributes.cc, tile_special_forms.cc,
 // tile_print.cc).
 class TileReader : public Reader {
@@ -196,6 +196,8 @@ class TileReader : public Reader {
   void ParseMrgSortLists(const Token& op, const std::vector<Token>& results);
   // %v = pto.tgetval ins(%src, %index : T, index) outs : E
   void ParseGetVal(const Token& op, const std::vector<Token>& results);
+  // pto.trandom ins(%k0, %k1, %c0, %c1, %c2, %c3 [{rounds = R : i32}] : ...) outs(%dst : T)
+  void ParseRandom(const Token& op, const std::vector<Token>& results);
   void ParsePrint(const Token& op);
   bool DefineResultTile(const Token& op, const Token& result, const Type& type, SourceLoc type_loc,
                         uint32_t* slot);
@@ -230,6 +232,7 @@ class TileReader : public Reader {
   bool MaskPatternGiven(const Token& op, const ops::OpDescriptor& desc, int attr);
   bool ParseGatherAxis(int* attr);
   bool ParseExhausted(int* exhausted);
+  bool ParseRounds(int64_t* rounds);
   bool ParseConversionAttrs(int* attr);
   bool TextTmpAllowed(const ops::OpDescriptor& op);
   bool EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins,
