@@ -138,6 +138,8 @@ class MemoryReader : public Reader {
   void ParseMakeView(const Token& op, const Token& result);
   void ParsePartitionView(const Token& op, const Token& result);
   void ParseLoadStore(const Token& op, bool load);
+  // pto.tprefetch ins(%view : V) outs(%dst : T): checked; dst left as it is.
+  void ParsePrefetchTile(const Token& op);
   void ParseAllocTile(const Token& op, const Token& result);
   void ParseSetValidShape(const Token& op);
   void ParseTassign(const Token& op, const std::vector<Token>& results);
@@ -266,6 +268,8 @@ class CoreReader : public Reader {
   void ParseCacheInvalid(const Token& op);
   void ParseFence(const Token& op);
   void ParseSyncAll(const Token& op);
+  // pto.tsync ins(%e0, ... : T0, ...): checked, then nothing to do.
+  void ParseTsync(const Token& op, const std::vector<Token>& results);
   void ParsePrefetch(const Token& op, const Token& result);
   // pto.comm.tput, tget, tnotify, twait, ttest, tbroadcast, tscatter,
   // tgather, treduce (core_comm.cc).
