@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 104 operations of libpto's table (src/operations.def), by group, in
+ * The 110 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (21): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -18,7 +18,7 @@
  *   elementwise tile-scalar (16): tadds, tsubs, tmuls, tdivs,
  *     tdivs_scalar_by_tile, tmaxs, tmins, trems, tlrelu, tands, tors,
  *     txors, tshls, tshrs, tfmods, tpows
- *   fill (2): texpands, tci
+ *   fill (3): texpands, tci, ttri
  *   reductions (8): trowsum, trowmax, trowmin, tcolsum, tcolmax, tcolmin,
  *     trowprod, tcolprod
  *   index reductions (4): trowargmax, trowargmin, tcolargmax, tcolargmin
@@ -32,9 +32,11 @@
  *   element access (5): textract, tgather, tgather_mask, tscatter, tsetval
  *   data movement (5): tfillpad, treshape, ttrans, tconcat, tconcatidx
  *   sorting (2): tsort32, tmrgsort
- *   fused arithmetic (5): taxpy, taddc, tsubc, taddsc, tsubsc
+ *   fused arithmetic (8): taxpy, taddc, tsubc, taddsc, tsubsc,
+ *     tfusedmuladd, tfusedmuladdrelu, tmuladddst
  *   matrix multiply (6): tmatmul, tmatmul_acc, tmatmul_bias, tgemv,
  *     tgemv_acc, tgemv_bias
+ *   quantisation (2): tquant, tdequant
  * Outside that table, bound by hand: pto_tsel (three sources), pto_trandom
  * (key and counter words), pto_tgetval (a scalar result) and
  * pto_tmrgsort_lists (counts besides dst).
@@ -1161,6 +1163,30 @@ PTO_API pto_status pto_texpands(pto_tile *dst, double scalar);
  * the order (PTOAS's default false). */
 PTO_API pto_status pto_tci(pto_tile *dst, double start, int descending);
 
+/* TTRI: a triangular mask over dst's valid region (R x C): with d = diagonal,
+ * the lower form (upper 0, the page's isUpperOrLower 0) writes
+ * dst(i, j) = 1 where j <= i + d and 0 elsewhere; the upper form (upper 1)
+ * writes 0 where j < i + d and 1 elsewhere. So d = 0 keeps the main diagonal
+ * in either triangle, a positive d moves the boundary right, a negative one
+ * left; a boundary outside the region gives a tile of ones or of zeros.
+ * Exact: 1 and 0 of dst's dtype (float 1.0 and +0.0). Elements outside the
+ * valid region are not written (the NPUs' vector stores may reach a row's
+ * padding; libpto never does). Rules, checked in this order:
+ * - dst not NULL (PTO_ERR_NULL_ARGUMENT); upper 0 or 1, else
+ *   PTO_ERR_INVALID_ARGUMENT.
+ * - dst's dtype (PTO_ERR_UNSUPPORTED_DTYPE): HOST all nine dtypes, INT64 and
+ *   UINT64 (the union of the targets'); PTO_PROFILE_A2A3 INT32, INT16,
+ *   UINT32, UINT16, FLOAT16, FLOAT32 (the page's A2A3 list, a2a3/TTri.hpp's
+ *   static_assert); PTO_PROFILE_A5 INT32, INT16, INT8, UINT32, INT64, UINT64,
+ *   UINT16, UINT8, FLOAT16, FLOAT32, BFLOAT16 (the page's A5 list, a5/TTri.hpp).
+ * - diagonal an integer in int32's range (the page's `int diagonal`), else
+ *   PTO_ERR_INVALID_ARGUMENT.
+ * In programs the diagonal is an SSA integer and `{upperOrLower = 1 : i32}`
+ * (inside ins(...), PTOAS's spelling; default 0) the triangle:
+ * `pto.ttri ins(%d {upperOrLower = 1 : i32} : i32) outs(%dst : T)`; under A5
+ * a program's INT64 or UINT64 dst is refused, as PTOAS's verifier refuses it. */
+PTO_API pto_status pto_ttri(pto_tile *dst, double diagonal, int upper);
+
 /* TRANDOM: dst's valid region filled with Philox-4x32 random words from the
  * 64-bit key (key0, key1) and the 128-bit counter (counter0 the least
  * significant word, counter3 the most), bit for bit the stream of A5's
@@ -1742,14 +1768,17 @@ PTO_API pto_status pto_tscatter(pto_tile *dst, const pto_tile *src, const pto_ti
 /* TSETVAL: dst's element at index becomes value (converted by the scalar
  * rules: an integer in range for an integer dtype, rounded to nearest even
  * for a float one); no other element is written. Rules, in order: dst not
- * NULL (PTO_ERR_NULL_ARGUMENT); value a value of dst's dtype
+ * NULL (PTO_ERR_NULL_ARGUMENT); dst's dtype one of the nine
+ * (PTO_ERR_UNSUPPORTED_DTYPE: the 8-byte and low-precision types are
+ * refused); value a value of dst's dtype
  * (PTO_ERR_INVALID_ARGUMENT); index in dst's valid region
  * (PTO_ERR_OUT_OF_RANGE). */
 PTO_API pto_status pto_tsetval(pto_tile *dst, size_t index, double value);
 
 /* TGETVAL: *out = src's element at index, exactly (every element of every
  * dtype is a double). Rules, in order: src, out not NULL
- * (PTO_ERR_NULL_ARGUMENT); index in src's valid region
+ * (PTO_ERR_NULL_ARGUMENT); src's dtype one of the nine
+ * (PTO_ERR_UNSUPPORTED_DTYPE, as pto_tsetval); index in src's valid region
  * (PTO_ERR_OUT_OF_RANGE). *out is written only on success. */
 PTO_API pto_status pto_tgetval(const pto_tile *src, size_t index, double *out);
 
@@ -1986,6 +2015,39 @@ PTO_API pto_status pto_taddsc(pto_tile *dst, const pto_tile *src0, const pto_til
 PTO_API pto_status pto_tsubsc(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
                               double scalar);
 
+/* TFUSEDMULADD: dst = src0 * dst + src1, TFUSEDMULADDRELU: dst =
+ * max(src0 * dst + src1, 0), and TMULADDDST: dst = src0 * src1 + dst, over
+ * dst's valid region, dst's old values an input. Each element is the exact
+ * product plus the addend rounded once to dst's dtype (nearest even; float16
+ * rounded once too, not through float32), the same bits on every target and
+ * profile: both NPU implementations issue one multiply-add instruction
+ * (A2A3 vmadd, vmaddrelu, vmla; A5 vmadd, vmadd then vrelu, vmula), which the
+ * pages name fused (pto.vmula: "a single fused operation"; A5's own
+ * high-precision sqrt takes residuals with them). The relu is exact: a result
+ * > 0 is kept, NaN stays NaN, anything else (-0 included) is +0. pto-isa's
+ * CPU simulator rounds the product first in TMULADDDST and
+ * TFUSEDMULADDRELU, so its results may differ from these in the last place.
+ * Operands: dst is read and written element by element, each element's old
+ * value read before its new one is written; src0 and src1 may each be dst
+ * itself (placed exactly on it: then that source is dst's old values, so
+ * pto_tfusedmuladd(d, d, s) computes d * d + s) or share no byte with it;
+ * the sources may overlap each other. Rules, checked in this order:
+ * - dst, src0, src1 not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst FLOAT16 or FLOAT32 on every profile (the pages' `float`, `half`, the
+ *   static_asserts of a2a3/ and a5/ TFusedMulAdd.hpp, TFusedMulAddRelu.hpp,
+ *   TMulAddDst.hpp) (PTO_ERR_UNSUPPORTED_DTYPE); src0 and src1 of dst's dtype
+ *   (PTO_ERR_DTYPE_MISMATCH).
+ * - each source dst itself or sharing no byte with it (PTO_ERR_ALIASING).
+ * - each source's valid region dst's (the implementations' PTO_ASSERT)
+ *   (PTO_ERR_SHAPE_MISMATCH).
+ * In programs only the DPS form: `pto.tfusedmuladd ins(%src0, %src1 : T, T)
+ * outs(%dst : T)` (a bound dst is an input too); the pages' SSA forms, which
+ * cannot name dst's old values, are refused. */
+PTO_API pto_status pto_tfusedmuladd(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+PTO_API pto_status pto_tfusedmuladdrelu(pto_tile *dst, const pto_tile *src0,
+                                        const pto_tile *src1);
+PTO_API pto_status pto_tmuladddst(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
 /* ------------------------------------------------------------------------ */
 /* Matrix multiply                                                           */
 /* ------------------------------------------------------------------------ */
@@ -2071,6 +2133,70 @@ PTO_API pto_status pto_tgemv_acc(pto_tile *dst, const pto_tile *a, const pto_til
 /* dst = bias + a b with a one row: the seed is bias(0, j). */
 PTO_API pto_status pto_tgemv_bias(pto_tile *dst, const pto_tile *a, const pto_tile *b,
                                   const pto_tile *bias);
+
+/* ------------------------------------------------------------------------ */
+/* Quantisation                                                              */
+/* ------------------------------------------------------------------------ */
+/*
+ * The INT8 forms of TQUANT and their inverse, TDEQUANT: each dst row i takes
+ * its parameters from column 0 of row i of scale (and offset), FLOAT32 tiles
+ * of one value per row (pto-isa's NPU implementations and ST goldens, and
+ * PTOAS's samples, read that column only). Every float32 operation is
+ * rounded once to nearest even (a product and a sum are never fused), so
+ * the bits are the same on every profile, SIMD target and thread count.
+ */
+
+/* TQUANT, INT8: dst(i, j) = sat(rint(src(i, j) * scale(i) [+ offset(i)])):
+ * the product, then the sum, each a float32 rounded to nearest even, then
+ * rounded to an integer with ties to even and saturated to dst's range;
+ * NaN gives 0 (the NPUs' chain FLOAT32 -> INT32 -> FLOAT32 -> FLOAT16 ->
+ * 8-bit, each step round-to-nearest-even and saturating, which these bits
+ * equal). scale is the reciprocal of the quantisation step: the
+ * implementations multiply by it. dst's dtype names the form: INT8 is
+ * INT8_SYM (offset NULL), UINT8 INT8_ASYM (offset given). src, scale,
+ * offset and tmp are read only; tmp's contents are not written (A2A3's
+ * implementation keeps its INT32 step there, and scales src in place: here
+ * src is left as it was). Rules, checked in this order:
+ * - dst, src, scale not NULL; under PTO_PROFILE_A2A3 tmp not NULL (its
+ *   implementation has only the form with tmp) (PTO_ERR_NULL_ARGUMENT).
+ * - dst INT8 or UINT8 on every profile (the implementations'
+ *   static_asserts); src FLOAT32 (PTO_ERR_UNSUPPORTED_DTYPE).
+ * - a UINT8 dst with offset NULL is PTO_ERR_NULL_ARGUMENT; an INT8 dst with
+ *   an offset PTO_ERR_INVALID_ARGUMENT (PTOAS's verifier).
+ * - src's valid region equals dst's (PTO_ERR_SHAPE_MISMATCH).
+ * - scale, then offset: FLOAT32 (PTO_ERR_UNSUPPORTED_DTYPE); valid rows
+ *   dst's, or under HOST also 1, one value for every row (pto-isa's CPU
+ *   model); at least one valid column, and under A2A3 and A5 exactly one
+ *   (PTO_ERR_SHAPE_MISMATCH).
+ * - tmp, where given: FLOAT32 (PTO_ERR_UNSUPPORTED_DTYPE); under A2A3 its
+ *   valid region src's (PTO_ERR_SHAPE_MISMATCH). Under HOST and A5 it is
+ *   accepted and unused (A5's form with tmp ignores it).
+ * - src, scale, offset and tmp share no storage with dst, and tmp none with
+ *   a source (PTO_ERR_ALIASING).
+ * In board mode under A2A3 and A5 the parameters' rows and columns rules
+ * and an offset with an INT8 dst are warnings (docs/profiles.md).
+ * The MX forms (MXFP8, MXFP4 with E8M0 scales) are not implemented. */
+PTO_API pto_status pto_tquant(pto_tile *dst, const pto_tile *src, const pto_tile *scale,
+                              const pto_tile *offset, pto_tile *tmp);
+
+/* TDEQUANT: dst(i, j) = (src(i, j) - offset(i)) * scale(i): src's integer
+ * exactly as a float32, the difference and the product each a float32
+ * rounded to nearest even (the NPUs' vsub then vmul). Rules, checked in
+ * this order:
+ * - dst, src, scale, offset not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst FLOAT32; src INT8 or INT16 on every profile
+ *   (PTO_ERR_UNSUPPORTED_DTYPE).
+ * - src's valid region equals dst's (PTO_ERR_SHAPE_MISMATCH).
+ * - scale, then offset: FLOAT32 (PTO_ERR_UNSUPPORTED_DTYPE); valid rows
+ *   dst's and at least one valid column (PTO_ERR_SHAPE_MISMATCH). The page's
+ *   sentence on several parameter columns (column min(j, cols - 1)) is
+ *   pto-isa's CPU model; its NPU implementations, ST goldens and PTOAS's
+ *   samples read column 0, which every profile here reads.
+ * - src, scale and offset share no storage with dst (PTO_ERR_ALIASING).
+ * In board mode under A2A3 and A5 src's valid region and the parameters'
+ * rows and columns rules are warnings (docs/profiles.md). */
+PTO_API pto_status pto_tdequant(pto_tile *dst, const pto_tile *src, const pto_tile *scale,
+                                const pto_tile *offset);
 
 /* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */

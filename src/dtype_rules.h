@@ -131,6 +131,9 @@ enum class OpDtypes {
   kGatherIndices,     // tgather's indices
   kScatterIndices,    // tscatter's indices
   kTgetval,           // pto_tgetval's src (not a row: it gives a scalar)
+  kQuantSrc,          // tquant's src
+  kDequantSrc,        // tdequant's src
+  kQuantParam,        // tquant's and tdequant's scale and offset, tquant's tmp
   kTrandom,           // pto_trandom's dst (not a row: key and counter words)
   kCount
 };
@@ -184,6 +187,15 @@ inline constexpr OpDtypeRule kOpDtypeRules[] = {
      ""},
     // tgetval reads any element type (PTOAS: the result is src's element type)
     {OpDtypes::kTgetval, {kAllDtypes, kAllDtypes, kAllDtypes}, ""},
+    // tquant's src: FLOAT32 only for the INT8 forms (the page)
+    {OpDtypes::kQuantSrc,
+     {PTO_DTYPE_LIST(FLOAT32), PTO_DTYPE_LIST(FLOAT32), PTO_DTYPE_LIST(FLOAT32)}, ""},
+    // tdequant's src: S8 or S16 (the page)
+    {OpDtypes::kDequantSrc,
+     {PTO_DTYPE_LIST(INT8, INT16), PTO_DTYPE_LIST(INT8, INT16), PTO_DTYPE_LIST(INT8, INT16)}, ""},
+    // the quantisation parameters (and tquant's tmp): FLOAT32 (the pages)
+    {OpDtypes::kQuantParam,
+     {PTO_DTYPE_LIST(FLOAT32), PTO_DTYPE_LIST(FLOAT32), PTO_DTYPE_LIST(FLOAT32)}, ""},
     // trandom: int32_t, uint32_t on A5 (the page, a5/TRandom.hpp); A2A3 has no
     // implementation; HOST as A5
     {OpDtypes::kTrandom,

@@ -335,6 +335,31 @@ pto_status RunFloatCopy(Cell& c) {  // into the tile, then out of it into a floa
   return status;
 }
 
+// Ones quantised by a per-row scale of ones (UINT8 dst with an offset of
+// ones: twos), or INT8 / INT16 ones dequantised: (1 - 0) * 1. The source and
+// parameter rows (FLOAT32, INT8 / INT16) quantise into INT8 or dequantise.
+pto_status RunQuant(Cell& c) {
+  const bool dequant = c.op == OpDtypes::kTDequant || c.op == OpDtypes::kDequantSrc;
+  const pto_dtype src_dt = c.op == OpDtypes::kDequantSrc ? c.dtype
+                           : dequant                     ? PTO_INT8
+                                                         : PTO_FLOAT32;
+  const pto_dtype dst_dt =
+      c.op == OpDtypes::kTQuant || c.op == OpDtypes::kTDequant ? c.dtype
+      : dequant                                                ? PTO_FLOAT32
+                                                               : PTO_INT8;
+  pto_tile* dst = c.NewDst(dst_dt, kRows, kCols);
+  Tile src = NewTile(src_dt, kRows, kCols), scale = NewTile(PTO_FLOAT32, kRows, 8),
+       offset = NewTile(PTO_FLOAT32, kRows, 8), tmp = NewTile(PTO_FLOAT32, kRows, kCols);
+  Fill(src.get(), 1);
+  Fill(scale.get(), 1);
+  Fill(offset.get(), dequant ? 0 : 1);
+  assert_int_equal(pto_tile_set_valid(scale.get(), kRows, 1), PTO_OK);
+  assert_int_equal(pto_tile_set_valid(offset.get(), kRows, 1), PTO_OK);
+  if (dequant) return pto_tdequant(dst, src.get(), scale.get(), offset.get());
+  return pto_tquant(dst, src.get(), scale.get(), dst_dt == PTO_UINT8 ? offset.get() : nullptr,
+                    tmp.get());
+}
+
 // Cells of Special rows with no call below (their own tests cover them).
 size_t g_cells_left_to_own_tests = 0;
 
@@ -373,6 +398,11 @@ const SpecialRun kSpecialRuns[] = {
     {OpDtypes::kTsel, RunSelect},
     {OpDtypes::kTSels, RunSelect},
     {OpDtypes::kFloatCopy, RunFloatCopy},
+    {OpDtypes::kTQuant, RunQuant},
+    {OpDtypes::kTDequant, RunQuant},
+    {OpDtypes::kQuantSrc, RunQuant},
+    {OpDtypes::kDequantSrc, RunQuant},
+    {OpDtypes::kQuantParam, RunQuant},
 };
 
 // One accepted cell: runs the operation of `op` on dtype under `profile` and

@@ -253,6 +253,7 @@ GROUPS = [
     Group("sort", "sorting", "sort.cc", "sorting"),
     Group("fused", "fused arithmetic", "fused.cc", "fused arithmetic"),
     Group("matrix_multiply", "matrix multiply", "matmul.cc", "matrix multiply"),
+    Group("quantisation", "quantisation", "quant.cc", "conversion"),
 ]
 GROUP = {g.name: g for g in GROUPS}
 

@@ -210,6 +210,25 @@ func TCI(dst *Tile, start float64, descending bool) error {
 	return err
 }
 
+var ttriOperands = []string{"dst"}
+
+// TTri is TTRI (pto_ttri): 1 on and below (lower) or on and above (upper)
+// the diagonal of dst's valid region, 0 elsewhere.
+//
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, UINT32, UINT16,
+// FLOAT16, FLOAT32; A5 INT32, INT16, INT8, UINT32, INT64, UINT64, UINT16,
+// UINT8, FLOAT16, FLOAT32, BFLOAT16.
+func TTri(dst *Tile, diagonal float64, upper bool) error {
+	var hs [1]uintptr
+	tiles := []*Tile{dst}
+	if err := resolve("pto.TTri", ttriOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_ttri(hs[0], diagonal, boolToInt(upper)))
+	keepAlive(tiles)
+	return err
+}
+
 var treshapeOperands = []string{"dst", "src"}
 
 // TReshape is TRESHAPE (pto_treshape): src's bytes as dst's rows x cols of
@@ -488,6 +507,60 @@ func TSubSC(dst *Tile, src0 *Tile, src1 *Tile, scalar float64) error {
 		return err
 	}
 	err := check(ptoc.Pto_tsubsc(hs[0], hs[1], hs[2], scalar))
+	keepAlive(tiles)
+	return err
+}
+
+var tfusedmuladdOperands = []string{"dst", "src0", "src1"}
+
+// TFusedMulAdd is TFUSEDMULADD (pto_tfusedmuladd): dst = src0 * dst + src1,
+// one fused multiply-add rounded once.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+// FLOAT32.
+func TFusedMulAdd(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TFusedMulAdd", tfusedmuladdOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tfusedmuladd(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tfusedmuladdreluOperands = []string{"dst", "src0", "src1"}
+
+// TFusedMulAddRelu is TFUSEDMULADDRELU (pto_tfusedmuladdrelu): dst =
+// max(src0 * dst + src1, 0), the multiply-add rounded once.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+// FLOAT32.
+func TFusedMulAddRelu(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TFusedMulAddRelu", tfusedmuladdreluOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tfusedmuladdrelu(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tmuladddstOperands = []string{"dst", "src0", "src1"}
+
+// TMulAddDst is TMULADDDST (pto_tmuladddst): dst = src0 * src1 + dst, one
+// fused multiply-add rounded once.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+// FLOAT32.
+func TMulAddDst(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TMulAddDst", tmuladddstOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmuladddst(hs[0], hs[1], hs[2]))
 	keepAlive(tiles)
 	return err
 }
@@ -1979,6 +2052,42 @@ func TGemvBias(dst *Tile, a *Tile, b *Tile, bias *Tile) error {
 		return err
 	}
 	err := check(ptoc.Pto_tgemv_bias(hs[0], hs[1], hs[2], hs[3]))
+	keepAlive(tiles)
+	return err
+}
+
+var tquantOperands = []string{"dst", "src", "scale", "offset", "tmp"}
+
+// TQuant is TQUANT (pto_tquant): dst = src * scale (+ offset) per row,
+// rounded to nearest even, saturated to dst's range.
+//
+// dst's dtypes: HOST INT8, UINT8; A2A3 INT8, UINT8; A5 INT8, UINT8.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TQuant(dst *Tile, src *Tile, scale *Tile, offset *Tile, tmp *Tile) error {
+	var hs [5]uintptr
+	tiles := []*Tile{dst, src, scale, offset, tmp}
+	if err := resolve("pto.TQuant", tquantOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tquant(hs[0], hs[1], hs[2], hs[3], hs[4]))
+	keepAlive(tiles)
+	return err
+}
+
+var tdequantOperands = []string{"dst", "src", "scale", "offset"}
+
+// TDequant is TDEQUANT (pto_tdequant): dst = (src - offset) * scale per row,
+// two float32 operations each rounded once.
+//
+// dst's dtypes: HOST FLOAT32; A2A3 FLOAT32; A5 FLOAT32.
+func TDequant(dst *Tile, src *Tile, scale *Tile, offset *Tile) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src, scale, offset}
+	if err := resolve("pto.TDequant", tdequantOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tdequant(hs[0], hs[1], hs[2], hs[3]))
 	keepAlive(tiles)
 	return err
 }

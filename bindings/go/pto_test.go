@@ -2,6 +2,7 @@ package pto_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"regexp"
 	"runtime"
@@ -382,6 +383,34 @@ func TestTCvt(t *testing.T) {
 		!strings.Contains(err.Error(), "PTO_ROUND_ODD") {
 		t.Fatalf("ODD to bfloat16: %v", err)
 	}
+}
+
+func TestTQuant(t *testing.T) {
+	src := f32Tile(t, pto.Float32, 1, 8, 0.5, 1.5, 2.5, -2.5, 200, -200, 3, 0)
+	scale := f32Tile(t, pto.Float32, 1, 8, 2, 0, 0, 0, 0, 0, 0, 0)
+	offset := f32Tile(t, pto.Float32, 1, 8, 10, 0, 0, 0, 0, 0, 0, 0)
+	must(t, scale.SetValid(1, 1))
+	must(t, offset.SetValid(1, 1))
+	q := newTile(t, pto.Int8, 1, 8)
+	must(t, pto.TQuant(q, src, scale, nil, nil)) // INT8_SYM: no offset
+	got, err := q.ReadInt8()
+	must(t, err)
+	if want := []int8{1, 3, 5, -5, 127, -128, 6, 0}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("tquant INT8_SYM: got %v, want %v", got, want)
+	}
+	u := newTile(t, pto.Uint8, 1, 8)
+	must(t, pto.TQuant(u, src, scale, offset, nil))
+	gotU, err := u.ReadUint8()
+	must(t, err)
+	if want := []uint8{11, 13, 15, 5, 255, 0, 16, 10}; fmt.Sprint(gotU) != fmt.Sprint(want) {
+		t.Fatalf("tquant INT8_ASYM: got %v, want %v", gotU, want)
+	}
+	if err := pto.TQuant(u, src, scale, nil, nil); err == nil || !strings.Contains(err.Error(), "INT8_ASYM") {
+		t.Fatalf("UINT8 dst without an offset: %v", err)
+	}
+	x := newTile(t, pto.Float32, 1, 8)
+	must(t, pto.TDequant(x, q, scale, offset))
+	expectF32(t, "tdequant", readF32(t, x), []float32{-18, -14, -10, -30, 234, -276, -8, -20})
 }
 
 func TestTSel(t *testing.T) {

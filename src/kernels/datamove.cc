@@ -179,5 +179,36 @@ void Sequence(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, doubl
   }
 }
 
+// Each row: the columns before the boundary get one value, the rest the
+// other (lower: ones through column i + diagonal; upper: zeros before column
+// i + diagonal), as element bit patterns of the dtype.
+void Triangle(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, int64_t diagonal,
+              bool upper) {
+  const size_t size = ElementBytes(dtype);
+  uint64_t one = 1;
+  if (dtype == PTO_FLOAT32) one = 0x3F800000u;
+  if (dtype == PTO_FLOAT16) one = 0x3C00u;
+  if (dtype == PTO_BFLOAT16) one = 0x3F80u;
+  const uint64_t zero = 0;
+  for (size_t i = 0; i < rows; ++i) {
+    char* out = static_cast<char*>(dst.data) + i * dst.stride * size;
+    // lower: first column of zeros i + diagonal + 1; upper: first column of ones i + diagonal
+    const int64_t edge = static_cast<int64_t>(i) + diagonal + (upper ? 0 : 1);
+    const size_t split = static_cast<size_t>(std::clamp<int64_t>(edge, 0, static_cast<int64_t>(cols)));
+    const uint64_t before = upper ? zero : one, after = upper ? one : zero;
+    for (size_t j = 0; j < cols; ++j) {
+      const uint64_t v = j < split ? before : after;
+      const uint8_t v8 = static_cast<uint8_t>(v);
+      const uint16_t v16 = static_cast<uint16_t>(v);
+      const uint32_t v32 = static_cast<uint32_t>(v);
+      const void* from = size == 1 ? static_cast<const void*>(&v8)
+                         : size == 2 ? static_cast<const void*>(&v16)
+                         : size == 4 ? static_cast<const void*>(&v32)
+                                     : static_cast<const void*>(&v);
+      memcpy(out + j * size, from, size);
+    }
+  }
+}
+
 }  // namespace kernels
 }  // namespace pto

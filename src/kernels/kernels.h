@@ -113,6 +113,14 @@ void Add(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const Cons
 // scalar a value of src's dtype.
 void Axpy(pto_dtype dst_dtype, pto_dtype src_dtype, size_t rows, size_t cols, const Plane& dst,
           const ConstPlane& src, float scalar);
+// dst = a * b + c elementwise, rounded once to dtype (FLOAT32, FLOAT16),
+// then max(., 0) with relu (axpy.cc); any of a, b, c may be dst's own plane.
+void MulAdd(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
+            const ConstPlane& b, const ConstPlane& c, bool relu);
+// TTRI (datamove.cc): dst(i, j) = 1 where j <= i + diagonal (lower) or
+// j >= i + diagonal (upper), 0 elsewhere, over rows x cols.
+void Triangle(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, int64_t diagonal,
+              bool upper);
 
 // TSORT32 (sort.cc): each row's 32-element blocks of src (cols values) with
 // their uint32 indices (idx, a row each) as value-index pairs in descending
@@ -216,6 +224,19 @@ void Convert(const ConvertSpec& spec, size_t rows, size_t cols, const Plane& dst
              const ConstPlane& src);
 // The same for one element, bits in and bits out (zero-extended).
 uint64_t ConvertElement(const ConvertSpec& spec, uint64_t bits);
+
+// tquant (quant.cc): dst(i, j) = src(i, j) * scale row i (+ offset row i),
+// float32 products and sums each rounded once, then rounded to an integer
+// ties to even and saturated to INT8 (UINT8 when to_unsigned); NaN gives 0.
+// A parameter's stride steps its rows (0: one value for every row); offset
+// NULL for none.
+void Quantize(bool to_unsigned, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src,
+              const ConstPlane& scale, const ConstPlane* offset);
+// tdequant (quant.cc): dst(i, j) = (src(i, j) - offset row i) * scale row
+// i, in float32, each operation rounded once; src INT8 (INT16 when
+// from_int16).
+void Dequantize(bool from_int16, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src,
+                const ConstPlane& scale, const ConstPlane& offset);
 
 // Matrix multiply (matmul.cc): dst (m x n, FLOAT32 for FLOAT16, BFLOAT16
 // and FLOAT32 sources, INT32 for INT8 ones), holding each chain's seed, gets

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "dtype_rules.h"
 #include "kernels/kernels.h"
@@ -397,6 +398,42 @@ void RunTCI(const Operands& o, pto_profile) {
   pto_tile* dst = o.dst;
   kernels::Sequence(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
                     kernels::ValueInDtype(dst->dtype, o.scalar), o.attr != 0);
+}
+
+// ---- ttri ---------------------------------------------------------------
+
+pto_status CheckTTri(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  Validator v("pto_ttri");
+  v.NotNull("dst", dst);
+  v.EnumInRange("upper", o.attr, 2);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTTri, profile, "dst", dst);
+  if (!v.ok()) return v.status();
+  // The page's `int diagonal`.
+  v.Require(std::nearbyint(o.scalar) == o.scalar && o.scalar >= INT32_MIN && o.scalar <= INT32_MAX,
+            PTO_ERR_INVALID_ARGUMENT, "diagonal %g is not an integer in int32's range", o.scalar);
+  return v.status();
+}
+
+// PTOAS's verifier under A5 takes no 8-byte element type for ttri (its list:
+// f16/f32/bf16/i8/i16/i32/u8/u16/u32), where the page and a5/TTri.hpp do.
+bool TextRulesTTri(const TextOperands& o, char* sentence, size_t size) {
+  if (o.profile != PTO_PROFILE_A5 || (o.dst.dtype != PTO_INT64 && o.dst.dtype != PTO_UINT64))
+    return true;
+  snprintf(sentence, size,
+           "ttri's dst element type %s is refused under A5 in text (PTOAS's rule: "
+           "f16/f32/bf16/i8/i16/i32/u8/u16/u32; the C function takes it)",
+           pto_dtype_string(o.dst.dtype));
+  return false;
+}
+
+// Ones on and below (lower) or on and above (upper) the diagonal, zeros
+// elsewhere, over dst's valid region (kernels::Triangle).
+void RunTTri(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  kernels::Triangle(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst),
+                    static_cast<int64_t>(o.scalar), o.attr != 0);
 }
 
 }  // namespace ops

@@ -1,6 +1,7 @@
-// The fused group: two arithmetic steps in one instruction, taxpy (a fused
-// multiply-add into dst), taddc, tsubc, taddsc and tsubsc (two steps, each
-// rounded). Each has a check (every rule of its C function, in order, under
+// The fused group: two arithmetic steps in one instruction, taxpy,
+// tfusedmuladd, tfusedmuladdrelu and tmuladddst (fused multiply-adds with
+// dst's old values an input, rounded once), taddc, tsubc, taddsc and tsubsc
+// (two steps, each rounded). Each has a check (every rule of its C function, in order, under
 // a profile) and a run (its kernels).
 #include "ops/common.h"
 
@@ -143,6 +144,43 @@ pto_status CheckTSubSC(const Operands& o, pto_profile profile) {
 // (PTOAS lowers tsubsc to TSUBS then TADD).
 void RunTSubSC(const Operands& o, pto_profile) {
   RunTwoSteps(o, nullptr, kernels::TSubs, kernels::TAdd);
+}
+
+// ---- tfusedmuladd, tfusedmuladdrelu, tmuladddst ---------------------------
+
+pto_status CheckTFusedMulAdd(const Operands& o, pto_profile profile) {
+  return CheckSameShaped(o, profile, OpDtypes::kTFusedMulAdd, "pto_tfusedmuladd", 2, false);
+}
+
+// src0 * dst + src1, rounded once (both NPUs' vmadd).
+void RunTFusedMulAdd(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  kernels::MulAdd(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0),
+                  ConstPlaneOf(dst), ConstPlaneOf(o.src1), false);
+}
+
+pto_status CheckTFusedMulAddRelu(const Operands& o, pto_profile profile) {
+  return CheckSameShaped(o, profile, OpDtypes::kTFusedMulAddRelu, "pto_tfusedmuladdrelu", 2,
+                         false);
+}
+
+// max(src0 * dst + src1, 0): the multiply-add rounded once, the relu exact
+// (A2A3's vmaddrelu; A5's vmadd then vrelu).
+void RunTFusedMulAddRelu(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  kernels::MulAdd(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0),
+                  ConstPlaneOf(dst), ConstPlaneOf(o.src1), true);
+}
+
+pto_status CheckTMulAddDst(const Operands& o, pto_profile profile) {
+  return CheckSameShaped(o, profile, OpDtypes::kTMulAddDst, "pto_tmuladddst", 2, false);
+}
+
+// src0 * src1 + dst, rounded once (A2A3's vmla, A5's vmula).
+void RunTMulAddDst(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  kernels::MulAdd(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0),
+                  ConstPlaneOf(o.src1), ConstPlaneOf(dst), false);
 }
 
 }  // namespace ops

@@ -112,6 +112,7 @@ enum class TextAttr : uint8_t {
   kDescending,    // {descending = false|true}
   kCmpMode,       // {cmpMode = #pto<cmp ...>} or #pto.cmp<...>
   kMaskPattern,   // {maskPattern = #pto.mask_pattern<P0101>}, tgather's one-source form
+  kUpperOrLower,  // {upperOrLower = 0|1 : i32}, ttri's triangle
 };
 
 // One row of attributes.def, as the table reads it.

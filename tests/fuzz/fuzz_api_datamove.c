@@ -347,8 +347,11 @@ void fuzz_setval(reader *r, state *st) {
     const pto_status read_want = dst != NULL && pto_tile_location(dst) != PTO_LOC_VEC
                                      ? PTO_ERR_INVALID_ARGUMENT
                                  : dst == NULL || out_null ? PTO_ERR_NULL_ARGUMENT
-                                 : !in_region            ? PTO_ERR_OUT_OF_RANGE
-                                                         : PTO_OK;
+                                 /* tgetval's dtypes are tsetval's row's */
+                                 : !op_accepts(OP_TSETVAL, g_profile, pto_tile_dtype(dst))
+                                     ? PTO_ERR_UNSUPPORTED_DTYPE
+                                 : !in_region ? PTO_ERR_OUT_OF_RANGE
+                                              : PTO_OK;
     check_status("pto_tgetval", read, read_want);
     if (read != PTO_OK) CHECK(out == 42, "pto_tgetval wrote *out on a refusal");
     if (read == PTO_OK && got == PTO_OK)

@@ -259,6 +259,37 @@ def main():
             p.raw(READ, 0, 0, 0, 1)
             write(out, f"fused-relu-{prof}-{d}", p)
 
+    # tfusedmuladd, tfusedmuladdrelu, tmuladddst (Special, dst read: dst, two
+    # source bytes, a tmp and an algorithm byte) and ttri (dst only; the
+    # diagonal is src1's element (0, 0)) on each profile: apart, each source
+    # dst itself, both, a source one element into dst's bytes, a narrower
+    # source region, a NULL source; ttri over every dtype.
+    MULADDS = [opcode(c) for c in ("TFusedMulAdd", "TFusedMulAddRelu", "TMulAddDst")]
+    TRI = opcode("TTri")
+    for prof in (HOST, A2A3, A5):
+        for d in (6, 8, 4):
+            e = SIZE[d]
+            p = Program().profile(prof).buffer(0, BUF_CREATE, 4096)
+            p.place(0, 0, d, 3, 21, 0x100).place(1, 0, d, 3, 21, 0x400).place(2, 0, d, 3, 21, 0x800)
+            p.fill(0, specials=True).fill(1, specials=True).fill(2)
+            for code in MULADDS:
+                p.op(code, 0, 1, 2, NULL, 0).op(code, 0, 0, 2, NULL, 0).op(code, 0, 1, 0, NULL, 0)
+                p.op(code, 0, 0, 0, NULL, 0).op(code, 0, NULL, 2, NULL, 0)
+            p.place(3, 0, d, 3, 21, 0x100 + e)  # one element into dst: overlaps
+            for code in MULADDS:
+                p.op(code, 0, 3, 2, NULL, 0).op(code, 0, 1, 3, NULL, 0)
+            p.valid(2, 2, 21)
+            for code in MULADDS:
+                p.op(code, 0, 1, 2, NULL, 0)
+            p.raw(READ, 0, 0, 0, 1)
+            write(out, f"muladd-{prof}-{d}", p)
+        p = Program().profile(prof)
+        for d in DTYPES:
+            p.create(0, d, 5, 19).create(1, 4, 1, 1).fill(1)
+            p.op(TRI, 0, NULL, 1, NULL, 0).valid(0, 3, 7).op(TRI, 0, NULL, 1, NULL, 0)
+            p.raw(READ, 0, 0, 0, 1)
+        write(out, f"ttri-{prof}", p)
+
     # Queries with arbitrary values.
     q = bytearray()
     for s, d in ((0, 0), (8, 8), (9, 9), (0xFFFFFFFF, 0xFFFFFFFF), (0x80000000, 0x7FFFFFFF)):
@@ -419,6 +450,25 @@ def main():
                     dst = rows * ((cols + 7) // 8) if camel in ("TCmp", "TCmps") else rows * cols
                     p.raw(*(rng.randrange(256) for _ in range(dst + 3 * rows * cols)), 0)
                 write(out, f"int64-{prof}-{d64}-{k}", p)
+
+
+    # tquant's INT8 forms and tdequant on each profile: per-row parameter
+    # tiles of one valid column, INT8_SYM without an offset (A2A3 refuses
+    # it without tmp), an offset with an INT8 dst (refused), a UINT8 dst
+    # whose offset is also its tmp (refused: they share storage), tdequant
+    # from INT8 and INT16, then a src region that differs from dst's.
+    TQUANT, TDEQUANT = opcode("TQuant"), opcode("TDequant")
+    for prof in (HOST, A2A3, A5):
+        p = Program().profile(prof)
+        p.create(0, 0, 8, 32).create(1, 8, 8, 32).create(2, 8, 8, 8).create(3, 8, 8, 8)
+        p.create(4, 1, 8, 32).create(5, 0, 8, 32).create(6, 8, 8, 32).create(7, 2, 8, 32)
+        p.fill(1, specials=True).fill(2, specials=True).fill(3).fill(5).fill(7)
+        p.valid(2, 8, 1).valid(3, 8, 1)
+        p.op(TQUANT, 0, 1, 2, NULL, 0).op(TQUANT, 0, 1, 2, 3, 0).op(TQUANT, 4, 1, 2, 3, 0)
+        p.op(TDEQUANT, 6, 5, 2, 3, 0).op(TDEQUANT, 6, 7, 2, 3, 0).op(TDEQUANT, 6, 1, 2, 3, 0)
+        p.valid(1, 5, 7).op(TQUANT, 0, 1, 2, NULL, 0).valid(5, 3, 32).op(TDEQUANT, 6, 5, 2, 3, 0)
+        p.raw(READ, 0, 0, 0, 1).raw(READ, 0, 6, 0, 1)
+        write(out, f"quant-{prof}", p)
 
 
 if __name__ == "__main__":

@@ -505,6 +505,24 @@ def test_tconcat_rows():
     assert raw(dst).tolist() == [[1.0, 3.0, 4.0], [2.0, 5.0, 6.0]]
 
 
+def test_tquant_forms_and_tdequant():
+    """tquant's INT8_SYM (offset None) and INT8_ASYM forms, tdequant back."""
+    x = make(D.FLOAT32, [[0.5, 1.5, 2.5, -2.5, 200.0, -200.0, 3.0, 0.0]])
+    scale = make(D.FLOAT32, [[2.0] + [0.0] * 7], valid=(1, 1))
+    offset = make(D.FLOAT32, [[10.0] + [0.0] * 7], valid=(1, 1))
+    q = pto.Tile(D.INT8, 1, 8)
+    pto.tquant(q, x, scale, None, None)
+    assert raw(q).tolist() == [[1, 3, 5, -5, 127, -128, 6, 0]]
+    u = pto.Tile(D.UINT8, 1, 8)
+    pto.tquant(u, x, scale, offset, None)
+    assert raw(u).tolist() == [[11, 13, 15, 5, 255, 0, 16, 10]]
+    with pytest.raises(pto.Error, match="INT8_ASYM"):
+        pto.tquant(u, x, scale, None, None)
+    back = pto.Tile(D.FLOAT32, 1, 8)
+    pto.tdequant(back, q, scale, offset)
+    assert values(back).tolist() == [[-18.0, -14.0, -10.0, -30.0, 234.0, -276.0, -8.0, -20.0]]
+
+
 def test_tcvt_modes_and_saturation():
     """tcvt through the binding: the mode and saturation reach the C call."""
     x = make(D.FLOAT32, [[-2.5, -0.5, 0.5, 1.5, 2.5, 3e9]])

@@ -229,6 +229,7 @@ void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
   }
   if (mnemonic == "tsel") return p.tile().ParseTsel(op, results);
   if (mnemonic == "trandom") return p.tile().ParseRandom(op, results);
+  if (mnemonic == "tquant" && desc != nullptr) return p.tile().ParseTQuant(op, results, *desc);
   if (mnemonic == "tmrgsort" && p.tile().IsMrgSortLists(results))
     return p.tile().ParseMrgSortLists(op, results);
   if (desc == nullptr) {

@@ -336,6 +336,12 @@ bool Parser::ParseAttrDict(std::vector<AttrEntry>* out) {
         return Error(tok_.loc, "expected an attribute value, found " + Describe(tok_));
       e.value = tok_;
       Advance();
+      // A typed value, `1 : i32` (PTOAS prints integer attributes so).
+      if (tok_.Is(':')) {
+        Advance();
+        Type ignored;
+        if (!ParseType(&ignored)) return false;
+      }
     }
     out->push_back(e);
     if (!tok_.Is(',')) break;

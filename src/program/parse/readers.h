@@ -184,7 +184,7 @@ class MemoryReader : public Reader {
 };
 
 // The operations of the table (ops::FindOp) on tiles, their attributes, the
-// special forms (tsel, tmrgsort's lists, tgetval, trandom) and pto.tprint
+// special forms (tsel, tmrgsort's lists, tgetval, trandom, tquant) and pto.tprint
 // (tile_reader.cc, tile_attributes.cc, tile_special_forms.cc,
 // tile_print.cc).
 class TileReader : public Reader {
@@ -194,6 +194,8 @@ class TileReader : public Reader {
   void ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named);
   void ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named, const Token& result);
   void ParseTsel(const Token& op, const std::vector<Token>& results);
+  void ParseTQuant(const Token& op, const std::vector<Token>& results,
+                   const ops::OpDescriptor& desc);
   bool IsMrgSortLists(const std::vector<Token>& results);
   void ParseMrgSortLists(const Token& op, const std::vector<Token>& results);
   // %v = pto.tgetval ins(%src, %index : T, index) outs : E

@@ -128,6 +128,16 @@ bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high
       *attr = e.value.IsIdent("true") ? 1 : 0;
       continue;
     }
+    // ttri's triangle, PTOAS's I32Attr (default 0, lower; 1 upper).
+    if (e.key == "upperOrLower" && text == ops::TextAttr::kUpperOrLower) {
+      const bool zero = e.value.kind == Tok::kInt && e.value.text == "0";
+      const bool one = e.value.kind == Tok::kInt && e.value.text == "1";
+      if (!zero && !one)
+        return parser_.Error(e.value.kind == Tok::kEnd ? e.loc : e.value.loc,
+                             "upperOrLower of ttri is 0 (lower) or 1 (upper)");
+      *attr = one ? 1 : 0;
+      continue;
+    }
     // TGATHER's mask-pattern form: #pto.mask_pattern<P0101> (PTOAS, the
     // page), or #pto<mask_pattern P0101>.
     if (e.key == "maskPattern" && text == ops::TextAttr::kMaskPattern) {

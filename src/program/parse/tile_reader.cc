@@ -118,7 +118,9 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     // The scalar is of dst's dtype, or the compared source's (a MaskDst
     // row's: tcmps).
     const uint32_t owner = ops::HasTrait(op, PTO_TRAIT_MaskDst) ? ins[0] : dst;
-    const bool float_tile = IsFloatDtype(p_->tiles[owner].type.dtype);
+    // ttri's diagonal is an integer whatever dst's dtype (PTOAS: AnyInteger).
+    const bool integer_only = ops::AttributeOf(op.attr).text == ops::TextAttr::kUpperOrLower;
+    const bool float_tile = !integer_only && IsFloatDtype(p_->tiles[owner].type.dtype);
     // An integer scalar's value is known when the instruction runs: its rule
     // (a value of the dtype) is checked then, with the tile rules again. Any
     // float is a value of a float dtype, so a float tile's scalar adds no
@@ -127,7 +129,8 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     if (float_tile != scalar.scalar_is_float)
       return parser_.Error(
           loc, std::string(op.mnemonic) + " takes " + (float_tile ? "a float" : "an integer") +
-                   " scalar for a tile of " + DtypeName(p_->tiles[owner].type.dtype));
+                   (integer_only ? std::string(" scalar") : std::string(" scalar for a tile of ") +
+                                                   DtypeName(p_->tiles[owner].type.dtype)));
   }
   if (ops::AttributeOf(op.attr).text == ops::TextAttr::kConversion) {
     // PTOAS's verifier: src and dst have the same shape (and valid shape,

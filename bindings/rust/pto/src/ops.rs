@@ -35,10 +35,22 @@ impl Source for InPlace {
     }
 }
 
+/// No tile, for a source the C function lets be NULL: tquant's offset in its
+/// INT8_SYM form (an INT8 dst), `pto::tquant(&mut q, &x, &scale, NoTile, None)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoTile;
+
+impl Source for NoTile {
+    fn source_ptr(&self, _dst: *mut sys::pto_tile) -> *const sys::pto_tile {
+        std::ptr::null()
+    }
+}
+
 mod sealed {
     pub trait Sealed {}
     impl<T: crate::tile::Operand> Sealed for &T {}
     impl Sealed for super::InPlace {}
+    impl Sealed for super::NoTile {}
 }
 
 /// TGETVAL (`pto_tgetval`): src's element at flat offset `index` (row * cols

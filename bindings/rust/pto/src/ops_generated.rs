@@ -192,6 +192,21 @@ pub fn tci(
     check(unsafe { sys::pto_tci(d, start, descending as std::os::raw::c_int) })
 }
 
+/// TTRI (`pto_ttri`): 1 on and below (lower) or on and above (upper) the
+/// diagonal of dst's valid region, 0 elsewhere.
+///
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, UINT32,
+/// UINT16, FLOAT16, FLOAT32; A5 INT32, INT16, INT8, UINT32, INT64, UINT64,
+/// UINT16, UINT8, FLOAT16, FLOAT32, BFLOAT16.
+pub fn ttri(
+    dst: &mut impl Operand,
+    diagonal: f64,
+    upper: bool,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_ttri(d, diagonal, upper as std::os::raw::c_int) })
+}
+
 /// TRESHAPE (`pto_treshape`): src's bytes as dst's rows x cols of dst's
 /// dtype (the same total size), copied.
 ///
@@ -453,6 +468,48 @@ pub fn tsubsc(
 ) -> Result<()> {
     let d = dst.as_ptr();
     check(unsafe { sys::pto_tsubsc(d, src0.source_ptr(d), src1.source_ptr(d), scalar) })
+}
+
+/// TFUSEDMULADD (`pto_tfusedmuladd`): dst = src0 \* dst + src1, one fused
+/// multiply-add rounded once.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+/// FLOAT32.
+pub fn tfusedmuladd(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tfusedmuladd(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TFUSEDMULADDRELU (`pto_tfusedmuladdrelu`): dst = max(src0 \* dst + src1,
+/// 0), the multiply-add rounded once.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+/// FLOAT32.
+pub fn tfusedmuladdrelu(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tfusedmuladdrelu(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TMULADDDST (`pto_tmuladddst`): dst = src0 \* src1 + dst, one fused
+/// multiply-add rounded once.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+/// FLOAT32.
+pub fn tmuladddst(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tmuladddst(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
 
 /// TSUBRELU (`pto_tsubrelu`): relu(src0 - src1) elementwise: the correctly
@@ -1833,4 +1890,51 @@ pub fn tgemv_bias(
 ) -> Result<()> {
     let d = dst.as_ptr();
     check(unsafe { sys::pto_tgemv_bias(d, a.source_ptr(d), b.source_ptr(d), bias.source_ptr(d)) })
+}
+
+/// TQUANT (`pto_tquant`): dst = src \* scale (+ offset) per row, rounded to
+/// nearest even, saturated to dst's range.
+///
+/// dst's dtypes: HOST INT8, UINT8; A2A3 INT8, UINT8; A5 INT8, UINT8.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tquant(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scale: impl Source,
+    offset: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tquant(
+            d,
+            src.source_ptr(d),
+            scale.source_ptr(d),
+            offset.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TDEQUANT (`pto_tdequant`): dst = (src - offset) \* scale per row, two
+/// float32 operations each rounded once.
+///
+/// dst's dtypes: HOST FLOAT32; A2A3 FLOAT32; A5 FLOAT32.
+pub fn tdequant(
+    dst: &mut impl Operand,
+    src: impl Source,
+    scale: impl Source,
+    offset: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tdequant(
+            d,
+            src.source_ptr(d),
+            scale.source_ptr(d),
+            offset.source_ptr(d),
+        )
+    })
 }

@@ -839,3 +839,55 @@ fn cube_tiles() {
         "do not tile 16x12",
     );
 }
+
+#[test]
+fn tquant_forms_and_tdequant() {
+    // x * scale per row, ties to even, saturated; NoTile for INT8_SYM's offset.
+    let x = Tile::from_slice(
+        DType::Float32,
+        2,
+        8,
+        &[
+            0.5f32, 1.5, 2.5, -2.5, 200.0, -200.0, 3.0, 0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5,
+            100.0,
+        ],
+    )
+    .unwrap();
+    let mut scale = Tile::from_slice(DType::Float32, 2, 8, &[1.0f32; 16]).unwrap();
+    scale.set_valid(2, 1).unwrap();
+    let mut offset = Tile::from_slice(DType::Float32, 2, 8, &[10.0f32; 16]).unwrap();
+    offset.set_valid(2, 1).unwrap();
+    let mut q = zeros(DType::Int8, 2, 8);
+    pto::tquant(&mut q, &x, &scale, pto::NoTile, None).unwrap();
+    let got: Vec<i8> = q.to_vec().unwrap();
+    assert_eq!(
+        got,
+        vec![0, 2, 2, -2, 127, -128, 3, 0, 0, 1, 2, 2, 2, 3, 4, 100]
+    );
+    let mut u = zeros(DType::Uint8, 2, 8);
+    pto::tquant(&mut u, &x, &scale, &offset, None).unwrap();
+    let got: Vec<u8> = u.to_vec().unwrap();
+    assert_eq!(
+        got,
+        vec![10, 12, 12, 8, 210, 0, 13, 10, 10, 11, 12, 12, 12, 13, 14, 110]
+    );
+    assert_err(
+        pto::tquant(&mut u, &x, &scale, pto::NoTile, None),
+        ErrorKind::NullArgument,
+        "INT8_ASYM",
+    );
+    let mut back = zeros(DType::Float32, 2, 8);
+    pto::tdequant(&mut back, &u, &scale, &offset).unwrap_err();
+    let qi = Tile::from_slice(
+        DType::Int8,
+        2,
+        8,
+        &got.iter()
+            .map(|&v| (v as i32 - 128) as i8)
+            .collect::<Vec<i8>>(),
+    )
+    .unwrap();
+    pto::tdequant(&mut back, &qi, &scale, &offset).unwrap();
+    let want: Vec<f32> = got.iter().map(|&v| (v as f32 - 128.0) - 10.0).collect();
+    assert_floats(&back.to_vec::<f32>().unwrap(), &want);
+}

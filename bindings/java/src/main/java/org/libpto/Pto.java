@@ -268,6 +268,23 @@ public final class Pto {
     }
 
     /**
+     * TTRI ({@code pto_ttri}): 1 on and below (lower) or on and above (upper) the diagonal
+     * of dst's valid region, 0 elsewhere.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, UINT32, UINT16, FLOAT16,
+     * FLOAT32; A5 INT32, INT16, INT8, UINT32, INT64, UINT64, UINT16, UINT8, FLOAT16,
+     * FLOAT32, BFLOAT16.
+     */
+    public static void ttri(Tile dst, double diagonal, boolean upper) {
+        try {
+            PtoNative.pto_ttri(Tile.handleOf(dst, "Pto.ttri", "dst"),
+                    diagonal,
+                    upper ? 1 : 0);
+        } finally {
+            Reference.reachabilityFence(dst);
+        }
+    }
+
+    /**
      * TRESHAPE ({@code pto_treshape}): src's bytes as dst's rows x cols of dst's dtype (the
      * same total size), copied.
      * <p>dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8,
@@ -562,6 +579,57 @@ public final class Pto {
                     Tile.handleOf(src0, "Pto.tsubsc", "src0"),
                     Tile.handleOf(src1, "Pto.tsubsc", "src1"),
                     scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TFUSEDMULADD ({@code pto_tfusedmuladd}): dst = src0 * dst + src1, one fused
+     * multiply-add rounded once.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
+     */
+    public static void tfusedmuladd(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tfusedmuladd(Tile.handleOf(dst, "Pto.tfusedmuladd", "dst"),
+                    Tile.handleOf(src0, "Pto.tfusedmuladd", "src0"),
+                    Tile.handleOf(src1, "Pto.tfusedmuladd", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TFUSEDMULADDRELU ({@code pto_tfusedmuladdrelu}): dst = max(src0 * dst + src1, 0), the
+     * multiply-add rounded once.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
+     */
+    public static void tfusedmuladdrelu(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tfusedmuladdrelu(Tile.handleOf(dst, "Pto.tfusedmuladdrelu", "dst"),
+                    Tile.handleOf(src0, "Pto.tfusedmuladdrelu", "src0"),
+                    Tile.handleOf(src1, "Pto.tfusedmuladdrelu", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TMULADDDST ({@code pto_tmuladddst}): dst = src0 * src1 + dst, one fused multiply-add
+     * rounded once.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
+     */
+    public static void tmuladddst(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tmuladddst(Tile.handleOf(dst, "Pto.tmuladddst", "dst"),
+                    Tile.handleOf(src0, "Pto.tmuladddst", "src0"),
+                    Tile.handleOf(src1, "Pto.tmuladddst", "src1"));
         } finally {
             Reference.reachabilityFence(dst);
             Reference.reachabilityFence(src0);
@@ -2151,6 +2219,53 @@ public final class Pto {
             Reference.reachabilityFence(a);
             Reference.reachabilityFence(b);
             Reference.reachabilityFence(bias);
+        }
+    }
+
+    /**
+     * TQUANT ({@code pto_tquant}): dst = src * scale (+ offset) per row, rounded to nearest
+     * even, saturated to dst's range.
+     * <p>dst's dtypes: HOST INT8, UINT8; A2A3 INT8, UINT8; A5 INT8, UINT8.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tquant(Tile dst, Tile src, Tile scale, Tile offset, Tile tmp) {
+        try {
+            PtoNative.pto_tquant(Tile.handleOf(dst, "Pto.tquant", "dst"),
+                    Tile.handleOf(src, "Pto.tquant", "src"),
+                    Tile.handleOf(scale, "Pto.tquant", "scale"),
+                    Tile.handleOf(offset, "Pto.tquant", "offset"),
+                    Tile.handleOf(tmp, "Pto.tquant", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(scale);
+            Reference.reachabilityFence(offset);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tquant} without a scratch tile. */
+    public static void tquant(Tile dst, Tile src, Tile scale, Tile offset) {
+        tquant(dst, src, scale, offset, null);
+    }
+
+    /**
+     * TDEQUANT ({@code pto_tdequant}): dst = (src - offset) * scale per row, two float32
+     * operations each rounded once.
+     * <p>dst's dtypes: HOST FLOAT32; A2A3 FLOAT32; A5 FLOAT32.
+     */
+    public static void tdequant(Tile dst, Tile src, Tile scale, Tile offset) {
+        try {
+            PtoNative.pto_tdequant(Tile.handleOf(dst, "Pto.tdequant", "dst"),
+                    Tile.handleOf(src, "Pto.tdequant", "src"),
+                    Tile.handleOf(scale, "Pto.tdequant", "scale"),
+                    Tile.handleOf(offset, "Pto.tdequant", "offset"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(scale);
+            Reference.reachabilityFence(offset);
         }
     }
     // gen-operations:end
