@@ -136,7 +136,7 @@ def statuses(problems):
             h = hand[name]
             tests = test_files(["pto_" + h.mnemonic + "(", "pto." + h.mnemonic])
             rows.append((name, "implemented", "pto_" + h.mnemonic, "pto." + h.mnemonic,
-                         "all", "bound by hand: " + h.why, len(tests)))
+                         h.counts, "bound by hand: " + h.why, len(tests)))
         elif name in PROGRAM_FORMS:
             forms, what = PROGRAM_FORMS[name]
             for form in forms:
