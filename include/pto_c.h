@@ -40,8 +40,9 @@
  *   matrix multiply (6): tmatmul, tmatmul_acc, tmatmul_bias, tgemv,
  *     tgemv_acc, tgemv_bias
  *   quantisation (2): tquant, tdequant
- * Outside that table, bound by hand: pto_tsel (three sources), pto_tgetval
- * (a scalar result) and pto_tmrgsort_lists (counts besides dst).
+ * Outside that table, bound by hand: pto_tsel (three sources), pto_trandom
+ * (key and counter words), pto_tgetval (a scalar result) and
+ * pto_tmrgsort_lists (counts besides dst).
  * ops-families:end
  *
  * Conventions shared by every function below:
@@ -1227,6 +1228,35 @@ PTO_API pto_status pto_tci(pto_tile *dst, double start, int descending);
  * `pto.ttri ins(%d {upperOrLower = 1 : i32} : i32) outs(%dst : T)`; under A5
  * a program's INT64 or UINT64 dst is refused, as PTOAS's verifier refuses it. */
 PTO_API pto_status pto_ttri(pto_tile *dst, double diagonal, int upper);
+
+/* TRANDOM: dst's valid region filled with Philox-4x32 random words from the
+ * 64-bit key (key0, key1) and the 128-bit counter (counter0 the least
+ * significant word, counter3 the most), bit for bit the stream of A5's
+ * implementation (include/pto/npu/a5/TRandom.hpp). One block of `rounds`
+ * rounds maps a counter c to four words o0..o3: per round, with
+ * p0 = c0 * 0xD2511F53 and p1 = c2 * 0xCD9E8D57 as 64-bit products,
+ * c = (hi(p1) ^ c1 ^ k0, lo(p1), hi(p0) ^ c3 ^ k1, lo(p0)), then
+ * k0 += 0x9E3779B9 and k1 += 0xBB67AE85 (mod 2^32); each block starts from
+ * (key0, key1). Layout (A5's 64 lanes of 32 bits): each row's valid columns
+ * are taken in passes of 256; in a pass from counter C, column 4 * i + w of
+ * the pass holds o_w of the block of counter C + i (i in 0..63, additions
+ * mod 2^128). After a pass C advances by 64, after a row's last pass by
+ * ((valid cols - 1) % 64) + 1, and the next row continues from there (the
+ * counter is not reset per row). Only dst's valid region is written. The
+ * CPU model of pto-isa (include/pto/cpu/TRandom.hpp) orders the words
+ * differently (o_w at column 64 * w + i) and advances by the row stride / 4;
+ * libpto follows the NPU. Rules, checked in this order:
+ * - dst not NULL (PTO_ERR_NULL_ARGUMENT), a vec tile
+ *   (PTO_ERR_INVALID_ARGUMENT: the cube's tiles are not row-major);
+ * - rounds 7 or 10 (the page's only values), else PTO_ERR_INVALID_ARGUMENT;
+ * - dst's dtype (PTO_ERR_UNSUPPORTED_DTYPE): HOST and PTO_PROFILE_A5 INT32,
+ *   UINT32 (the same bits); PTO_PROFILE_A2A3 none (A2A3 has no
+ *   implementation of the instruction).
+ * In programs: pto.trandom ins(%k0, %k1, %c0, %c1, %c2, %c3
+ * {rounds = 7 : i32} : i32, ...) outs(%dst : ...) (rounds 10 by default). */
+PTO_API pto_status pto_trandom(pto_tile *dst, uint32_t key0, uint32_t key1, uint32_t counter0,
+                               uint32_t counter1, uint32_t counter2, uint32_t counter3,
+                               uint32_t rounds);
 
 /* ------------------------------------------------------------------------ */
 /* Reductions                                                                */

@@ -134,6 +134,7 @@ enum class OpDtypes {
   kQuantSrc,          // tquant's src
   kDequantSrc,        // tdequant's src
   kQuantParam,        // tquant's and tdequant's scale and offset, tquant's tmp
+  kTrandom,           // pto_trandom's dst (not a row: key and counter words)
   kCount
 };
 
@@ -195,6 +196,10 @@ inline constexpr OpDtypeRule kOpDtypeRules[] = {
     // the quantisation parameters (and tquant's tmp): FLOAT32 (the pages)
     {OpDtypes::kQuantParam,
      {PTO_DTYPE_LIST(FLOAT32), PTO_DTYPE_LIST(FLOAT32), PTO_DTYPE_LIST(FLOAT32)}, ""},
+    // trandom: int32_t, uint32_t on A5 (the page, a5/TRandom.hpp); A2A3 has no
+    // implementation; HOST as A5
+    {OpDtypes::kTrandom,
+     {PTO_DTYPE_LIST(INT32, UINT32), PTO_DTYPE_LIST(NONE), PTO_DTYPE_LIST(INT32, UINT32)}, ""},
 };
 #undef PTO_DTYPE_LIST
 }  // namespace def_dtypes

@@ -290,6 +290,12 @@ pto_status RunElementAccess(Cell& c) {
   return pto_tsetval(dst, 0, value);
 }
 
+// Philox words into the whole dst.
+pto_status RunRandom(Cell& c) {
+  pto_tile* dst = c.NewDst(c.dtype, kRows, kCols);
+  return pto_trandom(dst, 1, 2, 3, 4, 5, 6, 10);
+}
+
 // 1 == 1 in every column: a mask of ones. The mask row compares FLOAT32
 // (every profile's) into a mask of the cell's dtype.
 pto_status RunCompare(Cell& c) {
@@ -385,6 +391,7 @@ const SpecialRun kSpecialRuns[] = {
     {OpDtypes::kScatterIndices, RunScatter},
     {OpDtypes::kTSetVal, RunElementAccess},
     {OpDtypes::kTgetval, RunElementAccess},
+    {OpDtypes::kTrandom, RunRandom},
     {OpDtypes::kTCmp, RunCompare},
     {OpDtypes::kTCmps, RunCompare},
     {OpDtypes::kCompareMask, RunCompare},

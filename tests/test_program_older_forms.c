@@ -175,6 +175,21 @@ static void test_memref_form(void **state) {
     "  %vy = pto.make_tensor_view %y, shape = [%c64], strides = [%c1] : !pto.tensor_view<64xf32>\n" \
     "  %px = pto.partition_view %vx, offsets = [%c0], sizes = [%c64] : !pto.tensor_view<64xf32>\n" \
     "  %py = pto.partition_view %vy, offsets = [%c0], sizes = [%c64] : !pto.tensor_view<64xf32>\n"
+/* Runs a PREFETCH_HEAD program on x (64 floats), y (-1s) and a workspace:
+ * y must end up equal to x. */
+static void expect_x_copied_to_y(const char *text) {
+    pto_program *p = program_build(text, NULL);
+    float x[64], y[64];
+    int8_t ws[64] = {0};
+    for (int i = 0; i < 64; ++i) x[i] = (float)i * 0.5f, y[i] = -1.0f;
+    void *data[3] = {x, y, ws};
+    const size_t nbytes[3] = {sizeof x, sizeof y, sizeof ws};
+    run_pointers(p, 3, data, nbytes);
+    for (int i = 0; i < 64; ++i)
+        if (y[i] != x[i]) fail_msg("y[%d] is %g, not %g", i, (double)y[i], (double)x[i]);
+    pto_program_destroy(p);
+}
+
 static void test_prefetch_does_nothing(void **state) {
     (void)state;
     static const char text[] =
@@ -189,16 +204,7 @@ static void test_prefetch_does_nothing(void **state) {
         "    pto.tstore ins(%t : !pto.tile_buf<vec, 1x64xf32>) outs(%py : !pto.partition_tensor_view<64xf32>)\n"
         "  }\n"
         "  return\n}\n";
-    pto_program *p = program_build(text, NULL);
-    float x[64], y[64];
-    int8_t ws[64] = {0};
-    for (int i = 0; i < 64; ++i) x[i] = (float)i * 0.5f, y[i] = -1.0f;
-    void *data[3] = {x, y, ws};
-    const size_t nbytes[3] = {sizeof x, sizeof y, sizeof ws};
-    run_pointers(p, 3, data, nbytes);
-    for (int i = 0; i < 64; ++i)
-        if (y[i] != x[i]) fail_msg("y[%d] is %g, not %g", i, (double)y[i], (double)x[i]);
-    pto_program_destroy(p);
+    expect_x_copied_to_y(text);
 
     /* PTOAS's rules: an 8-bit workspace, a flat view, the handles' types. */
     expect_program_refused_with(
@@ -235,6 +241,52 @@ static void test_prefetch_does_nothing(void **state) {
         "  %done = pto.comm.test_async_event(%e, %s : !pto.async_event, !pto.async_session) -> i1\n"
         "  return\n}\n",
         NULL));
+}
+
+/* TPREFETCH is a hint here (every load is synchronous): its operands are
+ * checked as PTOAS checks them (a partition view, a vec or mat tile of the
+ * same element size) and dst is left as it is; TSYNC's operands (tiles,
+ * partition views) are checked and it does nothing. A tile loaded from x,
+ * prefetched over from y, synchronised on and stored to y gives x. */
+static void test_tprefetch_tsync(void **state) {
+    (void)state;
+    static const char text[] =
+        PREFETCH_HEAD
+        "  %t = pto.alloc_tile : !pto.tile_buf<vec, 1x64xf32>\n"
+        "  %u = pto.alloc_tile : !pto.tile_buf<vec, 1x64xi32>\n"
+        "  pto.tload ins(%px : !pto.partition_tensor_view<64xf32>) outs(%t : !pto.tile_buf<vec, 1x64xf32>)\n"
+        "  pto.tprefetch ins(%py : !pto.partition_tensor_view<64xf32>) outs(%t : !pto.tile_buf<vec, 1x64xf32>)\n"
+        "  pto.tprefetch ins(%py : !pto.partition_tensor_view<64xf32>) outs(%u : !pto.tile_buf<vec, 1x64xi32>)\n"
+        "  pto.tsync ins(%t, %px : !pto.tile_buf<vec, 1x64xf32>, !pto.partition_tensor_view<64xf32>)\n"
+        "  pto.tsync ins(%u : !pto.tile_buf<vec, 1x64xi32>)\n"
+        "  pto.tstore ins(%t : !pto.tile_buf<vec, 1x64xf32>) outs(%py : !pto.partition_tensor_view<64xf32>)\n"
+        "  return\n}\n";
+    expect_x_copied_to_y(text);
+
+    static const struct {
+        const char *line;
+        const char *want;
+    } kBad[] = {
+        {"  %t = pto.alloc_tile : !pto.tile_buf<vec, 1x64xf32>\n"
+         "  pto.tprefetch ins(%vx : !pto.tensor_view<64xf32>) outs(%t : !pto.tile_buf<vec, 1x64xf32>)\n",
+         "pto.tprefetch's src is a partition view, not"},
+        {"  %t = pto.alloc_tile : !pto.tile_buf<vec, 1x64xf16>\n"
+         "  pto.tprefetch ins(%px : !pto.partition_tensor_view<64xf32>) outs(%t : !pto.tile_buf<vec, 1x64xf16>)\n",
+         "pto.tprefetch: src's f32 and dst's f16 differ in element size"},
+        {"  %t = pto.alloc_tile : !pto.tile_buf<vec, 1x64xf32>\n"
+         "  pto.tprefetch ins(%px : !pto.partition_tensor_view<64xf16>) outs(%t : !pto.tile_buf<vec, 1x64xf32>)\n",
+         "but is written here as"},
+        {"  pto.tsync ins(%c0 : index)\n", "pto.tsync's operands are tiles or partition views, not index"},
+        {"  pto.tsync ins(%nothing : !pto.tile_buf<vec, 1x64xf32>)\n", "%nothing is not defined"},
+        {"  pto.tsync ins(%px, %py : !pto.partition_tensor_view<64xf32>)\n", "2 operands, 1 types"},
+    };
+    for (size_t k = 0; k < COUNT(kBad); ++k) {
+        char bad[2048];
+        snprintf(bad, sizeof bad, "%s%s  return\n}\n", PREFETCH_HEAD, kBad[k].line);
+        expect_program_refused_with(bad, NULL, kBad[k].want);
+    }
+    /* tsync without operands (PTOAS's variadic list may be empty) */
+    pto_program_destroy(program_build(PREFETCH_HEAD "  pto.tsync ins()\n  return\n}\n", NULL));
 }
 
 #define VND "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
@@ -464,6 +516,7 @@ int main(void) {
         cmocka_unit_test(test_older_matmul_spellings),
         cmocka_unit_test(test_memref_form),
         cmocka_unit_test(test_prefetch_does_nothing),
+        cmocka_unit_test(test_tprefetch_tsync),
         cmocka_unit_test(test_vec_repack_image),
         cmocka_unit_test(test_vec_nz_push_to_cube),
         cmocka_unit_test(test_vec_boxed_refusals),

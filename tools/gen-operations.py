@@ -268,12 +268,16 @@ class HandBound:
     summary: str
     host: str       # its dtypes under HOST
     why: str        # what no row has
+    counts: str = "all"  # docs/isa-status.md's dtypes of dst under HOST / A2A3 / A5
 
 
 HAND_BOUND = [
     HandBound("tsel", "compare_select", "dst, mask, src0, src1, tmp",
               "src0 where the mask bit is set, else src1, bit for bit", "all 9, int64, uint64",
               "three sources"),
+    HandBound("trandom", "fill", "dst, key0, key1, counter0, counter1, counter2, counter3, rounds",
+              "Philox-4x32 random words from the key and the 128-bit counter, in A5's order, bit for bit",
+              "int32, uint32", "key and counter words", "2 / 0 / 2"),
     HandBound("tgetval", "element_access", "src, index, &out",
               "src's element at flat offset index (row * cols + col), a valid one, as an exact double",
               "all 9", "a scalar result"),

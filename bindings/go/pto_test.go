@@ -700,4 +700,16 @@ func TestDataMovementIndexed(t *testing.T) {
 	}
 	_, err = pto.TGetVal(h, 6)
 	expectStatus(t, err, pto.ErrOutOfRange, "index 6")
+
+	// TRandom: Random123's philox4x32_10 known answer (counter 0, key 0)
+	rnd := newTile(t, pto.Uint32, 1, 8)
+	must(t, pto.TRandom(rnd, [2]uint32{0, 0}, [4]uint32{0, 0, 0, 0}, 10))
+	words, err := rnd.ReadUint32()
+	must(t, err)
+	for i, want := range []uint32{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8} {
+		if words[i] != want {
+			t.Errorf("TRandom word %d = %#x, want %#x", i, words[i], want)
+		}
+	}
+	expectStatus(t, pto.TRandom(rnd, [2]uint32{}, [4]uint32{}, 8), pto.ErrInvalidArgument, "rounds")
 }

@@ -159,6 +159,12 @@ void MergeSort4(pto_dtype dtype, size_t pairs, size_t block_pairs, void* dst, co
 void MergeLists(pto_dtype dtype, size_t count, const void* const* lists, const size_t* pairs,
                 bool exhausted, size_t dst_pairs, void* dst, size_t* taken);
 
+// TRANDOM (random.cc): Philox-4x32 with `rounds` rounds into the rows x cols
+// 32-bit elements at dst (row i at dst + i * stride), in A5's order from the
+// 128-bit counter (word 0 least significant) and the key.
+void RandomPhilox(uint32_t* dst, size_t stride, size_t rows, size_t cols, const uint32_t key[2],
+                  const uint32_t counter[4], uint32_t rounds);
+
 // dst = src elementwise (binary.cc).
 void Copy(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst,
           const ConstPlane& src);

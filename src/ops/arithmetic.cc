@@ -531,3 +531,41 @@ void RunTTri(const Operands& o, pto_profile) {
 
 }  // namespace ops
 }  // namespace pto
+
+namespace pto {
+namespace ops {
+
+// TRANDOM's rules in the contract's order: NULL, the cube's tiles, rounds
+// (an enum-like argument), then dst's dtype, which is where A2A3 (no
+// implementation of the instruction) refuses.
+pto_status CheckTrandom(const pto_tile* dst, uint32_t rounds, pto_profile profile) {
+  Validator v("pto_trandom");
+  v.NotNull("dst", dst).OnVec("dst", dst);
+  v.Require(rounds == 7 || rounds == 10, PTO_ERR_INVALID_ARGUMENT,
+            "rounds %u is neither 7 nor 10", rounds);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTrandom, profile, "dst", dst);
+  return v.status();
+}
+
+// INT32 and UINT32 hold the same bits: the generator writes uint32 words.
+void RunTrandom(pto_tile* dst, const RandomKey& k) {
+  kernels::RandomPhilox(static_cast<uint32_t*>(dst->data), dst->cols, dst->valid_rows,
+                        dst->valid_cols, k.key, k.counter, k.rounds);
+}
+
+}  // namespace ops
+}  // namespace pto
+
+extern "C" {
+
+pto_status pto_trandom(pto_tile* dst, uint32_t key0, uint32_t key1, uint32_t counter0,
+                       uint32_t counter1, uint32_t counter2, uint32_t counter3,
+                       uint32_t rounds) {
+  const pto_status status = pto::ops::CheckTrandom(dst, rounds, pto::CurrentProfile());
+  if (status != PTO_OK) return status;
+  pto::ops::RunTrandom(dst, {{key0, key1}, {counter0, counter1, counter2, counter3}, rounds});
+  return PTO_OK;
+}
+
+}  // extern "C"

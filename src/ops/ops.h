@@ -289,6 +289,17 @@ pto_status CheckTgetval(const pto_tile* src, size_t index, bool out_given, bool 
                         pto_profile profile);
 double ElementValue(const pto_tile* t, size_t index);
 
+// pto_trandom (TRANDOM, not a row: its key and counter words fit no
+// attribute): its rules (dst not NULL and a vec tile, rounds 7 or 10, dst's
+// dtype under the profile) and its run (arithmetic.cc, with tci).
+struct RandomKey {
+  uint32_t key[2];
+  uint32_t counter[4];
+  uint32_t rounds;
+};
+pto_status CheckTrandom(const pto_tile* dst, uint32_t rounds, pto_profile profile);
+void RunTrandom(pto_tile* dst, const RandomKey& k);
+
 // pto_tmrgsort_lists (TMRGSORT's multi-list form, not a row: it gives the
 // counts of each list besides dst): its operands, rules and merge (sort.cc).
 // sources[2] and sources[3] NULL for fewer lists.

@@ -139,6 +139,9 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
     case Code::kGetVal:
       out[0] = in.b;
       break;
+    case Code::kRandom:
+      out[0] = in.a;
+      break;
     case Code::kPipe:
       out[0] = in.a;  // the pushed or popped tile (kNoSlot for a free)
       break;
@@ -358,6 +361,13 @@ pto_status CheckOperations(Program* p) {
       in.plain = !type.IsCube() && in.sub == 0 && static_cast<pto_dtype>(in.d) == type.dtype &&
                  (in.code == Code::kStore || type.pad == PTO_PAD_NULL);
       in.imm = static_cast<int64_t>(pto_dtype_size(type.dtype));
+      continue;
+    }
+    if (in.code == Code::kRandom) {
+      // dst's dtype and the profile (its valid region takes no rule).
+      const pto_status status =
+          ops::CheckTrandom(&tiles[in.a], static_cast<uint32_t>(in.imm), p->profile);
+      if (status != PTO_OK) return Diagnose(*p, in.loc, status, LastError());
       continue;
     }
     if (in.code != Code::kTileOp && in.code != Code::kTsel && in.code != Code::kMrgSortLists)

@@ -1,5 +1,5 @@
 /* The data-movement instructions (tfillpad, tci, treshape, ttrans, tconcat,
- * textract, tgather, tsetval and tgetval): each one's rules in the
+ * textract, tgather, tsetval and tgetval, and trandom beside tci): each one's rules in the
  * contract's order under the profile, nothing written on a refusal; the
  * window, the gathered elements and the set element checked on success. */
 #include <math.h>
@@ -60,6 +60,27 @@ void fuzz_fillpad(reader *r, state *st) {
 /* tci: its rules in the contract's order (NULL, descending, dtype, start,
  * one row under A2A3 and A5); nothing written on a refusal, nothing outside
  * dst's valid region. Its values are test_tci's. */
+/* trandom (bound by hand, so no opcode of its own) on tci's tile, from the
+ * bytes tci took: rounds 7, 10 or a refused count, the key and counter from
+ * start. NULL, the cube's tiles, rounds, dtype (INT32, UINT32; none under
+ * A2A3); only the valid region written. */
+static void fuzz_random(pto_tile *dst, int choice, double start) {
+    const uint32_t rounds = choice == 0 ? 7 : choice == 1 ? 10 : (uint32_t)(choice + 9);
+    const uint32_t word = (uint32_t)(int32_t)start;
+    pto_status want = PTO_OK;
+    if (dst == NULL)
+        want = PTO_ERR_NULL_ARGUMENT;
+    else if (rounds != 7 && rounds != 10)
+        want = PTO_ERR_INVALID_ARGUMENT;
+    else if (g_profile == PTO_PROFILE_A2A3 ||
+             (pto_tile_dtype(dst) != PTO_INT32 && pto_tile_dtype(dst) != PTO_UINT32))
+        want = PTO_ERR_UNSUPPORTED_DTYPE;
+    checked_call c;
+    call_begin(&c, "pto_trandom", want, (const pto_tile *const[]){dst}, 1);
+    call_check(&c, pto_trandom(dst, word, ~word, 0xFFFFFFF0u, word, 0, 1, rounds), kWritesValidRegion);
+    call_end(&c);
+}
+
 void fuzz_sequence(reader *r, state *st) {
     pto_tile *dst = take_tile(r, st);
     const int descending = (int)(take(r) % 4) - 1;
@@ -79,6 +100,7 @@ void fuzz_sequence(reader *r, state *st) {
     call_begin(&c, "pto_tci", want, (const pto_tile *const[]){dst}, 1);
     call_check(&c, pto_tci(dst, start, descending), kWritesValidRegion);
     call_end(&c);
+    fuzz_random(dst, descending, start);
 }
 
 /* treshape: NULLs, storages that share a byte without one start, sizes;

@@ -73,7 +73,7 @@ from . import _enums, _operations, _pto
 from ._enums import *  # noqa: F401,F403  (every enum of include/pto_c.h, generated)
 from ._enums import DType, Layout, Location, Profile, Status
 from ._operations import *  # noqa: F401,F403  (one function per operation of src/operations.def)
-from ._pto import get_profile as _get_profile, simd_target, tgetval, tmrgsort_lists
+from ._pto import get_profile as _get_profile, simd_target, tgetval, tmrgsort_lists, trandom
 from ._pto import tsel  # three sources: not a row of src/operations.def, bound by hand
 
 __all__ = [
@@ -82,6 +82,7 @@ __all__ = [
     "tsel",
     "tgetval",
     "tmrgsort_lists",
+    "trandom",
     "Tile",
     "Buffer",
     "set_profile",

@@ -100,6 +100,49 @@ static PyObject *mod_tgetval(PyObject *module, PyObject *const *args, Py_ssize_t
     return PyFloat_FromDouble(value);
 }
 
+/* trandom(dst, key, counter, rounds=10): pto_trandom with key a pair and
+ * counter a 4-sequence of ints in [0, 2^32); returns dst, as the generated
+ * operations do. Written here: its key and counter words fit no row. */
+static PyObject *mod_trandom(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)module;
+    static const char *const names[] = {"dst", "key", "counter", "rounds"};
+    PyObject *a[4];
+    if (parse_fastcall("trandom", names, 3, 4, args, nargs, kwnames, a) < 0) return NULL;
+    pto_tile *dst = NULL;
+    if (tile_arg(a[0], "trandom", "dst", &dst) < 0) return NULL;
+    uint32_t words[6], rounds = 10;
+    static const char *const what[] = {"key[0]", "key[1]", "counter[0]", "counter[1]", "counter[2]",
+                                       "counter[3]"};
+    for (int part = 0; part < 2; ++part) {
+        const Py_ssize_t n = part == 0 ? 2 : 4;
+        PyObject *seq = PySequence_Fast(a[1 + part], part == 0 ? "key must be a sequence of 2 ints"
+                                                               : "counter must be a sequence of 4 ints");
+        if (seq == NULL) return NULL;
+        if (PySequence_Fast_GET_SIZE(seq) != n) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "%s must hold %zd ints", part == 0 ? "key" : "counter", n);
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            const int k = part == 0 ? (int)i : 2 + (int)i;
+            if (as_uint32(PySequence_Fast_GET_ITEM(seq, i), what[k], &words[k]) < 0) {
+                Py_DECREF(seq);
+                return NULL;
+            }
+        }
+        Py_DECREF(seq);
+    }
+    if (a[3] != NULL && as_uint32(a[3], "rounds", &rounds) < 0) return NULL;
+    const pto_status s =
+        pto_trandom(dst, words[0], words[1], words[2], words[3], words[4], words[5], rounds);
+    if (s != PTO_OK) {
+        raise_status(s);
+        return NULL;
+    }
+    Py_INCREF(a[0]);
+    return a[0];
+}
+
 /* tmrgsort_lists(dst, src0, src1, src2=None, src3=None, tmp=None,
  * exhausted=False): pto_tmrgsort_lists; returns the pairs taken from each
  * list as a tuple of four ints. Written here: it gives counts besides dst. */
@@ -125,8 +168,8 @@ static PyObject *mod_tmrgsort_lists(PyObject *module, PyObject *const *args, Py_
 }
 
 /* The operations' functions are operations.c's operation_methods and
- * select_methods (tsel), added by PyInit__pto; tgetval and tmrgsort_lists
- * are here. */
+ * select_methods (tsel), added by PyInit__pto; tgetval, tmrgsort_lists
+ * and trandom are here. */
 static PyMethodDef module_methods[] = {
     {"version", mod_version, METH_NOARGS, "version()\n--\n\nThe library's version, pto_version_string()."},
     {"simd_target", mod_simd_target, METH_NOARGS,
@@ -153,6 +196,11 @@ static PyMethodDef module_methods[] = {
      "TGETVAL (pto_tgetval): src's element at flat offset index (row * cols + col), which\n"
      "must be in src's valid region (else OutOfRangeError), as a float: exact for every\n"
      "dtype."},
+    {"trandom", (PyCFunction)(void (*)(void))mod_trandom, METH_FASTCALL | METH_KEYWORDS,
+     "trandom(dst, key, counter, rounds=10)\n--\n\n"
+     "TRANDOM (pto_trandom): dst's valid region filled with Philox-4x32 words (rounds 7 or\n"
+     "10) from key, two 32-bit ints, and counter, four (counter[0] least significant), in\n"
+     "A5's order, bit for bit; INT32 or UINT32 dst (none under A2A3). Returns dst."},
     {"tmrgsort_lists", (PyCFunction)(void (*)(void))mod_tmrgsort_lists, METH_FASTCALL | METH_KEYWORDS,
      "tmrgsort_lists(dst, src0, src1, src2=None, src3=None, tmp=None, exhausted=False)\n--\n\n"
      "TMRGSORT's multi-list form (pto_tmrgsort_lists): two to four sorted lists of value-index\n"

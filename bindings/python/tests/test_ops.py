@@ -432,6 +432,18 @@ def test_tsetval_tgetval_one_element():
         pto.tsetval(u, 0, -1.0)
 
 
+def test_trandom_known_answer():
+    """trandom: lane 0's four words from counter 0 and key 0 are Random123's
+    philox4x32_10 known answer; rounds other than 7 or 10 raise."""
+    t = pto.Tile(D.UINT32, 1, 8)
+    assert pto.trandom(t, (0, 0), [0, 0, 0, 0]) is t
+    assert raw(t).tolist()[0][:4] == [0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8]
+    with pytest.raises(pto.InvalidArgumentError, match="rounds"):
+        pto.trandom(t, (0, 0), (0, 0, 0, 0), rounds=8)
+    with pytest.raises(ValueError):
+        pto.trandom(t, (0, 0), (0, 0, 0))
+
+
 def test_compare_and_select_scalar():
     """tcmp, tcmps and tsels through the binding: the mode, the scalar and the
     mask (bit j % 8 of byte j / 8 for column j) reach the C calls."""

@@ -170,6 +170,8 @@ enum class Code : uint8_t {
   kLoadScalar,   // (sub 0: ints, 1: floats)[a] = pointer b [ints[c]], element dtype d
   kStoreScalar,  // pointer b [ints[c]] = (sub 0: ints, 1: floats)[a], element dtype d
   kGetVal,       // (sub 0: ints, 1: floats)[a] = tile b's element at flat offset ints[c]
+  kRandom,       // tile a <- trandom of the key and counter words ints[lists[extra .. extra
+                 // + 6)] (their low 32 bits), imm rounds
   kSubview,      // tile a = the window of tile b at row ints[c], column ints[d]; valid
                  // region per SubviewRule sub
   kPrint,        // tile a's valid region to stderr, in print format sub (pto.tprint)

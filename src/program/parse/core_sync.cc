@@ -442,5 +442,42 @@ void CoreReader::ParsePrefetch(const Token& op, const Token& result) {
   parser_.Define(result, v);
 }
 
+// pto.tsync ins(%e0, %e1, ... : T0, T1, ...)   (PTOAS's TSyncOp, pto-isa's
+// TSYNC(events...)): waits until the operations that produced the operands
+// are done. Every instruction here completes before the next begins, so
+// there is nothing to wait for: each operand must exist, be written with its
+// type and be a tile or a partition view (PTOAS's PTODpsType), and the
+// instruction does nothing when it runs.
+void CoreReader::ParseTsync(const Token& op, const std::vector<Token>& results) {
+  if (!parser_.ResultCount(op, results, 0) || !parser_.ExpectIdent("ins") ||
+      !parser_.Expect('('))
+    return;
+  std::vector<Token> names;
+  std::vector<Type> types;
+  std::vector<SourceLoc> locs;
+  parser_.ParseValueNames(&names);
+  if (!names.empty() || !tok().Is(')')) {
+    if (!parser_.Expect(':') || !parser_.ParseTypeList(&types, &locs)) return;
+  }
+  if (!parser_.Expect(')')) return;
+  if (names.size() != types.size())
+    return (void)parser_.Error(op.loc, std::string(op.text) + ": " + std::to_string(names.size()) +
+                                           " operands, " + std::to_string(types.size()) +
+                                           " types");
+  for (size_t i = 0; i < names.size(); ++i) {
+    Value v;
+    if (!parser_.UseValue(names[i], &v) || !parser_.WrittenAs(names[i], v.type, types[i], locs[i]))
+      return;
+    if (v.type.kind != TypeKind::kTile && v.type.kind != TypeKind::kPartitionView)
+      return (void)parser_.Error(locs[i], std::string(op.text) +
+                                              "'s operands are tiles or partition views, not " +
+                                              TypeString(v.type));
+  }
+  Instr in;
+  in.code = Code::kNop;
+  in.loc = op.loc;
+  p_->code.push_back(in);
+}
+
 }  // namespace program
 }  // namespace pto

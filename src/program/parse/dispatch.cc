@@ -59,6 +59,7 @@ void ReadCacheInvalid(Parser& p, const Token& op, const Results&) {
 }
 void ReadFence(Parser& p, const Token& op, const Results&) { p.cores().ParseFence(op); }
 void ReadSyncAll(Parser& p, const Token& op, const Results&) { p.cores().ParseSyncAll(op); }
+void ReadTsync(Parser& p, const Token& op, const Results& r) { p.cores().ParseTsync(op, r); }
 void ReadPrefetch(Parser& p, const Token& op, const Results& r) {
   p.cores().ParsePrefetch(op, r[0]);
 }
@@ -74,6 +75,9 @@ void ReadPartitionView(Parser& p, const Token& op, const Results& r) {
 }
 void ReadLoad(Parser& p, const Token& op, const Results&) { p.memory().ParseLoadStore(op, true); }
 void ReadStore(Parser& p, const Token& op, const Results&) { p.memory().ParseLoadStore(op, false); }
+void ReadPrefetchTile(Parser& p, const Token& op, const Results&) {
+  p.memory().ParsePrefetchTile(op);
+}
 void ReadAllocTile(Parser& p, const Token& op, const Results& r) {
   p.memory().ParseAllocTile(op, r[0]);
 }
@@ -158,6 +162,7 @@ constexpr OperationRow kOperations[] = {
     {"pto.cmo.cacheinvalid", false, 0, ReadCacheInvalid},
     {"pto.fence.barrier_all", false, 0, ReadFence},
     {"pto.syncall", false, 0, ReadSyncAll},
+    {"pto.tsync", false, kAnyResults, ReadTsync},
     {"pto.tprint", false, 0, ReadPrint},
     {"pto.tquant.mx", false, kAnyResults, RefuseMxQuantisation},
     // The waits and tests of an async event (a prefetch's, a tput_async's:
@@ -188,6 +193,7 @@ constexpr OperationRow kOperations[] = {
     {"pto.partition_view", false, 1, ReadPartitionView},
     {"pto.tload", false, 0, ReadLoad},
     {"pto.tstore", false, 0, ReadStore},
+    {"pto.tprefetch", false, 0, ReadPrefetchTile},
     {"pto.alloc_tile", false, 1, ReadAllocTile},
     {"memref.alloc", false, 1, ReadMemrefAlloc},
     {"pto.subset", false, 1, ReadSubset},
@@ -222,6 +228,7 @@ void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
     desc = ops::FindOp(underscored.data(), underscored.size());
   }
   if (mnemonic == "tsel") return p.tile().ParseTsel(op, results);
+  if (mnemonic == "trandom") return p.tile().ParseRandom(op, results);
   if (mnemonic == "tquant" && desc != nullptr) return p.tile().ParseTQuant(op, results, *desc);
   if (mnemonic == "tmrgsort" && p.tile().IsMrgSortLists(results))
     return p.tile().ParseMrgSortLists(op, results);

@@ -138,6 +138,8 @@ class MemoryReader : public Reader {
   void ParseMakeView(const Token& op, const Token& result);
   void ParsePartitionView(const Token& op, const Token& result);
   void ParseLoadStore(const Token& op, bool load);
+  // pto.tprefetch ins(%view : V) outs(%dst : T): checked; dst left as it is.
+  void ParsePrefetchTile(const Token& op);
   void ParseAllocTile(const Token& op, const Token& result);
   void ParseSetValidShape(const Token& op);
   void ParseTassign(const Token& op, const std::vector<Token>& results);
@@ -182,7 +184,7 @@ class MemoryReader : public Reader {
 };
 
 // The operations of the table (ops::FindOp) on tiles, their attributes, the
-// special forms (tsel, tmrgsort's lists, tgetval, tquant) and pto.tprint
+// special forms (tsel, tmrgsort's lists, tgetval, trandom, tquant) and pto.tprint
 // (tile_reader.cc, tile_attributes.cc, tile_special_forms.cc,
 // tile_print.cc).
 class TileReader : public Reader {
@@ -198,6 +200,8 @@ class TileReader : public Reader {
   void ParseMrgSortLists(const Token& op, const std::vector<Token>& results);
   // %v = pto.tgetval ins(%src, %index : T, index) outs : E
   void ParseGetVal(const Token& op, const std::vector<Token>& results);
+  // pto.trandom ins(%k0, %k1, %c0, %c1, %c2, %c3 [{rounds = R : i32}] : ...) outs(%dst : T)
+  void ParseRandom(const Token& op, const std::vector<Token>& results);
   void ParsePrint(const Token& op);
   bool DefineResultTile(const Token& op, const Token& result, const Type& type, SourceLoc type_loc,
                         uint32_t* slot);
@@ -232,6 +236,7 @@ class TileReader : public Reader {
   bool MaskPatternGiven(const Token& op, const ops::OpDescriptor& desc, int attr);
   bool ParseGatherAxis(int* attr);
   bool ParseExhausted(int* exhausted);
+  bool ParseRounds(int64_t* rounds);
   bool ParseConversionAttrs(int* attr);
   bool TextTmpAllowed(const ops::OpDescriptor& op);
   bool EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins,
@@ -267,6 +272,8 @@ class CoreReader : public Reader {
   void ParseCacheInvalid(const Token& op);
   void ParseFence(const Token& op);
   void ParseSyncAll(const Token& op);
+  // pto.tsync ins(%e0, ... : T0, ...): checked, then nothing to do.
+  void ParseTsync(const Token& op, const std::vector<Token>& results);
   void ParsePrefetch(const Token& op, const Token& result);
   // pto.comm.tput, tget, tnotify, twait, ttest, tbroadcast, tscatter,
   // tgather, treduce (core_comm.cc).

@@ -239,6 +239,20 @@ pto_status Block::GetVal(const Instr& in) {
   return PTO_OK;
 }
 
+// trandom: the key and counter words are the registers' low 32 bits (an
+// i32 and a ui32 of the same bits give the same stream).
+void Block::Random(const Instr& in) {
+  ops::RandomKey k;
+  uint32_t words[6];
+  for (size_t i = 0; i < 6; ++i)
+    words[i] = static_cast<uint32_t>(ints_[p_.lists[in.extra + i]]);
+  k.key[0] = words[0];
+  k.key[1] = words[1];
+  for (size_t i = 0; i < 4; ++i) k.counter[i] = words[2 + i];
+  k.rounds = static_cast<uint32_t>(in.imm);
+  ops::RunTrandom(&tiles_[in.a], k);
+}
+
 pto_status Block::Tsel(const Instr& in) {
   pto_tile* dst = &tiles_[in.slot[Role::kDst]];
   const pto_tile mask = MaskView(tiles_[in.mask]);
@@ -422,6 +436,7 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
       case Code::kTsel: status = Tsel(in); break;
       case Code::kMrgSortLists: status = MrgSortLists(in); break;
       case Code::kGetVal: status = GetVal(in); break;
+      case Code::kRandom: Random(in); break;
       case Code::kTileCopy: CopyTile(in, tiles_.data()); break;
       case Code::kNop:
         if (in.sub == 1 && blocks > 1) status = SyncAllError(in);

@@ -239,6 +239,7 @@ extern uintptr_t _wrap_pto_tpows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t
 extern uintptr_t _wrap_pto_texpands_ptoc_de9f1b25fc8c2272(uintptr_t arg1, double arg2);
 extern uintptr_t _wrap_pto_tci_ptoc_de9f1b25fc8c2272(uintptr_t arg1, double arg2, swig_intgo arg3);
 extern uintptr_t _wrap_pto_ttri_ptoc_de9f1b25fc8c2272(uintptr_t arg1, double arg2, swig_intgo arg3);
+extern uintptr_t _wrap_pto_trandom_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_intgo arg5, swig_intgo arg6, swig_intgo arg7, swig_intgo arg8);
 extern uintptr_t _wrap_pto_trowsum_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_trowmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_trowmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
@@ -1764,6 +1765,22 @@ func Pto_ttri(arg1 uintptr, arg2 float64, arg3 int) (_swig_ret *Failure) {
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	swig_r = (uintptr)(C._wrap_pto_ttri_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_trandom(arg1 uintptr, arg2 uint, arg3 uint, arg4 uint, arg5 uint, arg6 uint, arg7 uint, arg8 uint) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	_swig_i_5 := arg6
+	_swig_i_6 := arg7
+	_swig_i_7 := arg8
+	swig_r = (uintptr)(C._wrap_pto_trandom_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_intgo(_swig_i_4), C.swig_intgo(_swig_i_5), C.swig_intgo(_swig_i_6), C.swig_intgo(_swig_i_7)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

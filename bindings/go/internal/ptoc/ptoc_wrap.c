@@ -2439,6 +2439,33 @@ intgo _wrap_pto_ttri_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, double _swig_go
 }
 
 
+intgo _wrap_pto_trandom_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, intgo _swig_go_4, intgo _swig_go_5, intgo _swig_go_6, intgo _swig_go_7) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  uint32_t arg2 ;
+  uint32_t arg3 ;
+  uint32_t arg4 ;
+  uint32_t arg5 ;
+  uint32_t arg6 ;
+  uint32_t arg7 ;
+  uint32_t arg8 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (uint32_t)_swig_go_1; 
+  arg3 = (uint32_t)_swig_go_2; 
+  arg4 = (uint32_t)_swig_go_3; 
+  arg5 = (uint32_t)_swig_go_4; 
+  arg6 = (uint32_t)_swig_go_5; 
+  arg7 = (uint32_t)_swig_go_6; 
+  arg8 = (uint32_t)_swig_go_7; 
+  
+  result = (pto_status)pto_trandom(arg1,arg2,arg3,arg4,arg5,arg6,arg7,arg8);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_pto_trowsum_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;

@@ -100,6 +100,26 @@ pub fn tmrgsort_lists(
     Ok(executed)
 }
 
+/// TRANDOM (`pto_trandom`): dst's valid region filled with Philox-4x32 words
+/// (`rounds` 7 or 10) from `key` and the 128-bit `counter` (`counter[0]` least
+/// significant), in A5's order, bit for bit; an `Int32` or `Uint32` dst (none
+/// under A2A3). Written here, not generated: its key and counter words fit no
+/// row of src/operations.def.
+pub fn trandom(dst: &mut impl Operand, key: [u32; 2], counter: [u32; 4], rounds: u32) -> Result<()> {
+    check(unsafe {
+        sys::pto_trandom(
+            dst.as_ptr(),
+            key[0],
+            key[1],
+            counter[0],
+            counter[1],
+            counter[2],
+            counter[3],
+            rounds,
+        )
+    })
+}
+
 /// TSEL (`pto_tsel`): src0 where the mask bit is set, else src1, bit for bit.
 ///
 /// `mask` is a `Uint8` tile, bit j % 8 of byte j / 8 of a row for column j

@@ -795,6 +795,12 @@ fn textract_tgather_tsetval_tgetval() {
     assert_eq!(pto::tgetval(&h, 0).unwrap(), 0.0);
     assert_err(pto::tgetval(&h, 6), ErrorKind::OutOfRange, "index 6");
     assert_err(pto::tsetval(&mut g, 0, 0.5), ErrorKind::InvalidArgument, "value 0.5");
+
+    // trandom: Random123's philox4x32_10 known answer (counter 0, key 0)
+    let mut r = zeros(DType::Uint32, 1, 8);
+    pto::trandom(&mut r, [0, 0], [0, 0, 0, 0], 10).unwrap();
+    assert_eq!(r.to_vec::<u32>().unwrap()[..4], [0x6627e8d5u32, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]);
+    assert_err(pto::trandom(&mut r, [0, 0], [0, 0, 0, 0], 8), ErrorKind::InvalidArgument, "rounds");
 }
 
 // Cube tiles keep their location and layout and exchange values row-major;

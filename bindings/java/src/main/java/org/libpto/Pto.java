@@ -2474,6 +2474,26 @@ public final class Pto {
     }
 
     /**
+     * TRANDOM ({@code pto_trandom}): dst's valid region filled with Philox-4x32 words
+     * ({@code rounds} 7 or 10) from the key and the 128-bit counter ({@code counter[0]} least
+     * significant), in A5's order, bit for bit; an INT32 or UINT32 dst (none under A2A3). Each
+     * word is an int's 32 bits. Written by hand: its key and counter words fit no row.
+     */
+    public static void trandom(Tile dst, int[] key, int[] counter, int rounds) {
+        if (key == null || key.length != 2 || counter == null || counter.length != 4)
+            throw new IllegalArgumentException("Pto.trandom: key holds 2 words and counter 4");
+        try {
+            PtoNative.pto_trandom(Tile.handleOf(dst, "Pto.trandom", "dst"),
+                    Integer.toUnsignedLong(key[0]), Integer.toUnsignedLong(key[1]),
+                    Integer.toUnsignedLong(counter[0]), Integer.toUnsignedLong(counter[1]),
+                    Integer.toUnsignedLong(counter[2]), Integer.toUnsignedLong(counter[3]),
+                    Integer.toUnsignedLong(rounds));
+        } finally {
+            Reference.reachabilityFence(dst);
+        }
+    }
+
+    /**
      * TGETVAL ({@code pto_tgetval}): src's element at flat offset {@code index} (row * cols +
      * col), which must be in src's valid region ({@link Status#OUT_OF_RANGE} otherwise), exactly
      * as a double. Written by hand: it gives a value, not a tile.

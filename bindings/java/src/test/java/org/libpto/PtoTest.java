@@ -103,6 +103,14 @@ class PtoTest {
         assertEquals(0.333251953125, Pto.tgetval(h, 4), 0.0);
         assertEquals(0.0, Pto.tgetval(h, 0), 0.0);
         assertStatus(Status.OUT_OF_RANGE, "index 6", () -> Pto.tgetval(h, 6));
+        // trandom: Random123's philox4x32_10 known answer (counter 0, key 0)
+        Tile rnd = tile(DType.UINT32, 1, 8);
+        Pto.trandom(rnd, new int[] {0, 0}, new int[] {0, 0, 0, 0}, 10);
+        int[] words = rnd.readInts();
+        assertArrayEquals(new int[] {0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8},
+                java.util.Arrays.copyOf(words, 4));
+        assertStatus(Status.INVALID_ARGUMENT, "rounds",
+                () -> Pto.trandom(rnd, new int[] {0, 0}, new int[] {0, 0, 0, 0}, 8));
     }
 
     // ------------------------------------------------------------- library
