@@ -85,13 +85,13 @@ C
 env -u PKG_CONFIG_PATH -u LD_LIBRARY_PATH cc mpi_link.c $(env -u PKG_CONFIG_PATH pkg-config --cflags --libs pto-mpi) -o mpi_link
 env -u LD_LIBRARY_PATH ./mpi_link
 ldd mpi_link | grep -E 'libpto-mpi.so.0 => (/usr)?/lib/'
-python3 -c 'import numpy as np; [np.save(f"src{r}.npy", np.arange(64, dtype=np.float32) + 100 * r) for r in range(2)]'
+/usr/bin/python3 -c 'import numpy as np; [np.save(f"src{r}.npy", np.arange(64, dtype=np.float32) + 100 * r) for r in range(2)]'
 env -u LD_LIBRARY_PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
   OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none \
   timeout 120 mpiexec -n 2 pto-run-mpi "$root/tests/mpi/allgather.pto" 'src=src{rank}.npy' \
   gath=zeros:f32:4x64 sig=zeros:i32:1 d0=gath@0 d1=gath@1 d2=gath@0 d3=gath@0 \
   s0=sig@0 s1=sig@1 s2=sig@0 s3=sig@0 'me={rank}' 'n={size}' --out 'gath=gath{rank}.npy'
-python3 -c '
+/usr/bin/python3 -c '
 import numpy as np
 want = np.zeros((4, 64), np.float32)
 want[:2] = [np.arange(64, dtype=np.float32) + 100 * r for r in range(2)]
