@@ -115,22 +115,22 @@ static PyObject *mod_trandom(PyObject *module, PyObject *const *args, Py_ssize_t
                                        "counter[3]"};
     for (int part = 0; part < 2; ++part) {
         const Py_ssize_t n = part == 0 ? 2 : 4;
-        PyObject *seq = PySequence_Fast(a[1 + part], part == 0 ? "key must be a sequence of 2 ints"
-                                                               : "counter must be a sequence of 4 ints");
-        if (seq == NULL) return NULL;
-        if (PySequence_Fast_GET_SIZE(seq) != n) {
-            Py_DECREF(seq);
-            PyErr_Format(PyExc_ValueError, "%s must hold %zd ints", part == 0 ? "key" : "counter", n);
+        PyObject *seq = a[1 + part];
+        const Py_ssize_t size = PySequence_Check(seq) ? PySequence_Size(seq) : -1;
+        if (size != n) {
+            if (size < 0) PyErr_Clear();
+            PyErr_Format(size < 0 ? PyExc_TypeError : PyExc_ValueError, "%s must be a sequence of %zd ints",
+                         part == 0 ? "key" : "counter", n);
             return NULL;
         }
         for (Py_ssize_t i = 0; i < n; ++i) {
             const int k = part == 0 ? (int)i : 2 + (int)i;
-            if (as_uint32(PySequence_Fast_GET_ITEM(seq, i), what[k], &words[k]) < 0) {
-                Py_DECREF(seq);
-                return NULL;
-            }
+            PyObject *item = PySequence_GetItem(seq, i);
+            if (item == NULL) return NULL;
+            const int bad = as_uint32(item, what[k], &words[k]) < 0;
+            Py_DECREF(item);
+            if (bad) return NULL;
         }
-        Py_DECREF(seq);
     }
     if (a[3] != NULL && as_uint32(a[3], "rounds", &rounds) < 0) return NULL;
     const pto_status s =
