@@ -65,7 +65,9 @@ void fuzz_binary(reader *r, state *st, op_id op) {
         want = PTO_ERR_UNSUPPORTED_DTYPE; /* the NPUs' tprelu: FLOAT16 and FLOAT32; HOST's nine */
     } else if (!dtypes_equal(typed, 3)) {
         want = PTO_ERR_DTYPE_MISMATCH;
-    } else if (a2a3_prelu && pto_tile_dtype(tmp) != PTO_UINT8) {
+    } else if (op == OP_TPRELU && tmp != NULL &&
+               (a2a3_prelu ? pto_tile_dtype(tmp) != PTO_UINT8 : pto_tile_dtype(tmp) > PTO_FLOAT32)) {
+        /* tmp: A2A3's UINT8 mask; elsewhere any of the nine (unused) */
         want = PTO_ERR_UNSUPPORTED_DTYPE;
     } else if (tmp != NULL && (tmp == dst || tmp == a || tmp == b)) {
         want = PTO_ERR_ALIASING;
