@@ -213,6 +213,30 @@ HWY_INLINE T ElementShiftRight(T x, T c) {
   return static_cast<T>(x >> n);  // arithmetic for signed T (C++20; gcc and clang before)
 }
 
+// x shifted left / right by per-lane counts below the lane width. Highway
+// 1.0.3 spells these operator<< and operator>> on every target but SVE's,
+// whose sizeless vectors take no operators: Shl and Shr there.
+#if HWY_TARGET == HWY_SVE || HWY_TARGET == HWY_SVE2 || HWY_TARGET == HWY_SVE_256 || \
+    HWY_TARGET == HWY_SVE2_128
+template <class V>
+HWY_INLINE V ShiftLeftLanes(V x, V n) {
+  return hn::Shl(x, n);
+}
+template <class V>
+HWY_INLINE V ShiftRightLanes(V x, V n) {
+  return hn::Shr(x, n);
+}
+#else
+template <class V>
+HWY_INLINE V ShiftLeftLanes(V x, V n) {
+  return x << n;
+}
+template <class V>
+HWY_INLINE V ShiftRightLanes(V x, V n) {
+  return x >> n;
+}
+#endif
+
 // Per-lane counts, as ElementShiftLeft / ElementShiftRight: Highway shifts
 // 32- and 64-bit lanes by a vector of counts below the width (counts from
 // the width on are undefined there, so they are clamped to width - 1 and
@@ -237,9 +261,9 @@ HWY_INLINE hn::Vec<D> ShiftByLanes(D d, hn::Vec<D> x, hn::Vec<D> y) {
     const hn::Vec<D> count =
         hn::BitCast(d, hn::IfThenElse(in_range, n, hn::Set(du, U{sizeof(T) * 8 - 1})));
     const auto keep = hn::RebindMask(d, in_range);
-    if constexpr (kLeft) return hn::IfThenElseZero(keep, x << count);
-    if constexpr (hwy::IsSigned<T>()) return x >> count;
-    return hn::IfThenElseZero(keep, x >> count);
+    if constexpr (kLeft) return hn::IfThenElseZero(keep, ShiftLeftLanes(x, count));
+    if constexpr (hwy::IsSigned<T>()) return ShiftRightLanes(x, count);
+    return hn::IfThenElseZero(keep, ShiftRightLanes(x, count));
   }
 }
 
