@@ -43,12 +43,17 @@ static void test_board_mode_api(void **state) {
         assert_int_equal(pto_board_mode(), 1); /* unchanged */
         assert_non_null(strstr(pto_last_error(), "pto_set_board_mode"));
     }
-    /* per thread: a new thread starts with the default */
-    int other = -1;
-    pthread_t t;
-    assert_int_equal(pthread_create(&t, NULL, board_mode_of_new_thread, &other), 0);
-    assert_int_equal(pthread_join(t, NULL), 0);
-    assert_int_equal(other, 0);
+    /* per thread: a new thread starts with the default (not under qemu-user,
+     * where a thread of a dynamically linked program can hang) */
+    if (getenv("PTO_TEST_UNDER_QEMU") == NULL) {
+        int other = -1;
+        pthread_t t;
+        assert_int_equal(pthread_create(&t, NULL, board_mode_of_new_thread, &other), 0);
+        assert_int_equal(pthread_join(t, NULL), 0);
+        assert_int_equal(other, 0);
+    } else {
+        print_message("[board_mode_api] a new thread's default mode: not tested under emulation\n");
+    }
     assert_int_equal(pto_set_board_mode(0), PTO_OK);
     assert_int_equal(pto_board_mode(), 0);
 }
