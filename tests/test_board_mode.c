@@ -308,6 +308,7 @@ static pto_status run_window(const char *text, float *a, size_t a_floats, float 
  * block), refused where it does not. */
 static void test_board_mode_program_window(void **state) {
     (void)state;
+    skip_under_qemu("board_mode_program_window", "a program's run starts threads, which can hang under qemu-user");
     seen_warnings seen = {0};
     pto_set_warning_handler(record_warning, &seen);
     float a[32], b[16];
