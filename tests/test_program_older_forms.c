@@ -159,9 +159,34 @@ static void test_memref_form(void **state) {
     expect_program_refused_with("func.func @k() {\n  %t = memref.alloc() : memref<4x8xf32, #pto.address_space<gm>>\n"
                                 "  return\n}\n",
                                 NULL, "t.pto:2:25: error: memref.alloc gives a memref in #pto.address_space<vec> (a tile) here");
-    expect_program_refused_with("func.func @k() {\n  %t = memref.alloc() : memref<2x4x8xf32, #pto.address_space<vec>>\n"
+    expect_program_refused_with("func.func @k() {\n  %t = memref.alloc() : memref<2x0x8xf32, #pto.address_space<vec>>\n"
                                 "  return\n}\n",
-                                NULL, "a memref in the vec memory is a tile: two dimensions of at least 1");
+                                NULL, "a memref in the vec memory is a tile: 1 to 8 dimensions of at least 1 (its "
+                                      "rows the product of all but the last, its columns the last)");
+    /* A vec memref of three dimensions is the tile of its bytes (8 rows of
+     * 8, as PTOAS's memory-planning tests use them), one of one dimension a
+     * row: loaded from and stored to a memref of the same shape. */
+    static const char *const shapes[] = {"2x4x8xf32", "64xf32"};
+    for (size_t k = 0; k < COUNT(shapes); ++k) {
+        char nd[2048];
+        snprintf(nd, sizeof nd,
+                 "func.func @k(%%a: memref<%s, #pto.address_space<gm>>, %%b: memref<%s, #pto.address_space<gm>>) {\n"
+                 "  %%t = memref.alloc() : memref<%s, #pto.address_space<vec>>\n"
+                 "  pto.tload ins(%%a : memref<%s, #pto.address_space<gm>>) outs(%%t : memref<%s, "
+                 "#pto.address_space<vec>>)\n"
+                 "  pto.tstore ins(%%t : memref<%s, #pto.address_space<vec>>) outs(%%b : memref<%s, "
+                 "#pto.address_space<gm>>)\n"
+                 "  return\n}\n",
+                 shapes[k], shapes[k], shapes[k], shapes[k], shapes[k], shapes[k], shapes[k]);
+        p = program_build(nd, NULL);
+        float x[64], y[64];
+        for (int i = 0; i < 64; ++i) x[i] = (float)i * 0.5f, y[i] = -1;
+        void *io[2] = {x, y};
+        const size_t io_bytes[2] = {sizeof x, sizeof y};
+        run_pointers(p, 2, io, io_bytes);
+        assert_memory_equal(x, y, sizeof x);
+        pto_program_destroy(p);
+    }
 }
 
 /* The prefetch into the L2 cache: checked, then nothing; the wait on its
@@ -337,6 +362,92 @@ static void test_vec_repack_image(void **state) {
             }
         pto_program_destroy(p);
     }
+}
+
+/* compact=2 (row_plus_one) on an NZ vec tile is A5's NZ+1: tmov from a
+ * row-major tile steps the column strips by the valid rows rounded up to 16,
+ * plus one (pto-isa a5/TMov.hpp), which is the NZ image of a tile of that
+ * many rows; the gap row of each strip keeps its bytes. Read back through a
+ * flat tile on the same bytes, prefilled from y. */
+static void test_vec_repack_row_plus_one(void **state) {
+    (void)state;
+    static const int valid_rows[] = {16, 13, 1};
+    for (size_t k = 0; k < COUNT(valid_rows); ++k) {
+        const int vr = valid_rows[k];
+        char nd[256], nz[256], text[4096];
+        snprintf(nd, sizeof nd, "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=%d, v_col=16>", vr);
+        snprintf(nz, sizeof nz,
+                 "!pto.tile_buf<loc=vec, dtype=f32, rows=17, cols=16, v_row=%d, v_col=16, blayout=col_major, "
+                 "slayout=row_major, fractal=512, compact=2>",
+                 vr);
+        snprintf(text, sizeof text,
+                 "module attributes {pto.target_arch = \"a5\"} {\n"
+                 "func.func @k(%%x: !pto.ptr<f32>, %%y: !pto.ptr<f32>) {\n"
+                 "  %%c1 = arith.constant 1 : index\n"
+                 "  %%c16 = arith.constant 16 : index\n"
+                 "  %%c272 = arith.constant 272 : index\n"
+                 "  %%a = arith.constant 4096 : i64\n"
+                 "  %%vx = pto.make_tensor_view %%x, shape = [%%c16, %%c16], strides = [%%c16, %%c1] : !pto.tensor_view<16x16xf32>\n"
+                 "  %%vy = pto.make_tensor_view %%y, shape = [%%c1, %%c272], strides = [%%c272, %%c1] : !pto.tensor_view<1x272xf32>\n"
+                 "  %%nd = pto.alloc_tile : %s\n"
+                 "  %%nz = pto.alloc_tile addr = %%a : %s\n"
+                 "  %%flat = pto.alloc_tile addr = %%a : !pto.tile_buf<vec, 1x272xf32>\n"
+                 "  pto.tload ins(%%vy : !pto.tensor_view<1x272xf32>) outs(%%flat : !pto.tile_buf<vec, 1x272xf32>)\n"
+                 "  pto.tload ins(%%vx : !pto.tensor_view<16x16xf32>) outs(%%nd : %s)\n"
+                 "  pto.tmov ins(%%nd : %s) outs(%%nz : %s)\n"
+                 "  pto.tstore ins(%%flat : !pto.tile_buf<vec, 1x272xf32>) outs(%%vy : !pto.tensor_view<1x272xf32>)\n"
+                 "  return\n}\n}\n",
+                 nd, nz, nd, nd, nz);
+        pto_program *p = program_build(text, NULL);
+        float x[256], y[272];
+        for (int i = 0; i < 256; ++i) x[i] = (float)i;
+        for (int i = 0; i < 272; ++i) y[i] = -1.0f;
+        void *data[2] = {x, y};
+        const size_t nbytes[2] = {sizeof x, sizeof y};
+        run_pointers(p, 2, data, nbytes);
+        int written = 0;
+        for (int r = 0; r < 17; ++r)
+            for (int c = 0; c < 16; ++c) {
+                /* 16x8 boxes of f32; two column strips of 17 rows of 8. */
+                const int at = (c / 8) * 17 * 8 + r * 8 + c % 8;
+                const float want = r < vr ? x[r * 16 + c] : -1.0f;
+                if (y[at] != want) fail_msg("valid rows %d: (%d, %d) at %d holds %g, not %g", vr, r, c, at, (double)y[at], (double)want);
+                written += r < vr;
+            }
+        assert_int_equal(written, vr * 16);
+        pto_program_destroy(p);
+    }
+    /* The mode's rules: NZ only, 16k + 1 rows, static valid rows that round up to 16k. */
+    static const struct {
+        const char *type, *want;
+    } bad[] = {
+        {"!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, blayout=row_major, slayout=col_major, compact=2>",
+         "compact=2 (row_plus_one) is A5's NZ+1 layout: a boxed tile with it is NZ (blayout=col_major, "
+         "slayout=row_major), not ZN"},
+        {"!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, blayout=col_major, slayout=row_major, compact=2>",
+         "has 16k + 1 rows (its column strips lie one row further apart than its boxes need), not 16x16"},
+        {"!pto.tile_buf<loc=mat, dtype=f32, rows=33, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, "
+         "compact=2>",
+         "of 33 rows has static valid rows 17 to 32"},
+        {"!pto.tile_buf<loc=vec, dtype=f32, rows=17, cols=16, v_row=?, v_col=16, blayout=col_major, slayout=row_major, "
+         "compact=2>",
+         "of 17 rows has static valid rows 1 to 16"},
+        {"!pto.tile_buf<loc=vec, dtype=f32, rows=17, cols=16, blayout=col_major, slayout=row_major, compact=3>",
+         "compact=3 is not 0, 1 or 2 (row_plus_one)"},
+    };
+    for (size_t k = 0; k < COUNT(bad); ++k) {
+        char text[1024];
+        snprintf(text, sizeof text, "func.func @k() {\n  %%t = pto.alloc_tile : %s\n  return\n}\n", bad[k].type);
+        expect_program_refused_with(text, NULL, bad[k].want);
+    }
+    /* Without boxes the mode leaves the layout as it is (pto-isa's row
+     * stride is Cols in every mode): a compact=2 tile adds as a plain one. */
+    pto_program_destroy(program_build("func.func @k() {\n"
+                                      "  %t = pto.alloc_tile : !pto.tile_buf<vec, 4x16xf16, compact=2>\n"
+                                      "  pto.tadd ins(%t, %t : !pto.tile_buf<vec, 4x16xf16, compact=2>, !pto.tile_buf<vec, "
+                                      "4x16xf16, compact=2>) outs(%t : !pto.tile_buf<vec, 4x16xf16, compact=2>)\n"
+                                      "  return\n}\n",
+                                      NULL));
 }
 
 /* A vector core repacks a tile into NZ and pushes it to the cube, whose
@@ -518,6 +629,7 @@ int main(void) {
         cmocka_unit_test(test_prefetch_does_nothing),
         cmocka_unit_test(test_tprefetch_tsync),
         cmocka_unit_test(test_vec_repack_image),
+        cmocka_unit_test(test_vec_repack_row_plus_one),
         cmocka_unit_test(test_vec_nz_push_to_cube),
         cmocka_unit_test(test_vec_boxed_refusals),
         cmocka_unit_test(test_refusals),

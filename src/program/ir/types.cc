@@ -233,14 +233,51 @@ bool LayoutKey(std::string_view key, std::string_view value, Type* t, std::strin
   // partly valid tile's boxes by its valid rows; here such a tile keeps
   // compact=0's layout (every instruction reads it as it was written, so
   // the values are the same; only another tile aliasing its bytes would see
-  // the difference).
+  // the difference). compact=2 (RowPlusOne): CheckLayout.
   if (key == "compact") {
-    if (value == "0" || value == "1") return true;
-    *what = "compact=" + std::string(value) + " is not 0 or 1";
+    if (value == "0" || value == "1" || value == "2") {
+      t->compact = static_cast<uint8_t>(value[0] - '0');
+      return true;
+    }
+    *what = "compact=" + std::string(value) + " is not 0, 1 or 2 (row_plus_one)";
     return false;
   }
   *what = "unknown tile_buf key '" + std::string(key) + "'";
   return false;
+}
+
+// compact=2 (pto-isa's CompactMode::RowPlusOne). pto-isa's Tile keeps its
+// row stride (Cols) whatever the mode, so a tile without boxes is laid out
+// as compact=0's (PTOAS plans a row of one more element, which only makes
+// room). In boxes, the mode is A5's NZ+1: TMOV and TEXTRACT into an NZ tile
+// (and TINSERT from one) step its column strips align16(valid rows) + 1
+// rows apart (include/pto/npu/a5/TMov.hpp, TExtract.hpp, TInsert.hpp), which
+// is the NZ layout of a tile of that many rows: an NZ tile of 16k + 1 rows
+// whose static valid rows round up to 16k. Other boxed layouts have no
+// such mode.
+bool CheckRowPlusOne(const Type& t, std::string* what) {
+  if (t.box == Box::kNone) return true;
+  const std::string shape = std::to_string(t.rows) + "x" + std::to_string(t.cols);
+  if (!(t.col_major && t.box == Box::kRowMajor)) {
+    *what = std::string("compact=2 (row_plus_one) is A5's NZ+1 layout: a boxed tile with it is "
+                        "NZ (blayout=col_major, slayout=row_major), not ") +
+            LayoutName(t);
+    return false;
+  }
+  if (t.rows % 16 != 1 || t.rows < 17) {
+    *what = "an NZ tile with compact=2 (row_plus_one) has 16k + 1 rows (its column strips lie "
+            "one row further apart than its boxes need), not " + shape;
+    return false;
+  }
+  if (t.valid_rows == kDynamic || (t.valid_rows + 15) / 16 * 16 + 1 != t.rows) {
+    *what = "an NZ tile with compact=2 (row_plus_one) of " + std::to_string(t.rows) +
+            " rows has static valid rows " + std::to_string(t.rows - 16) + " to " +
+            std::to_string(t.rows - 1) +
+            " (the NPU's moves step its column strips by the valid rows rounded up to 16, "
+            "plus one)";
+    return false;
+  }
+  return true;
 }
 
 // The layout against the location and shape. A vec tile is row-major
@@ -250,6 +287,7 @@ bool LayoutKey(std::string_view key, std::string_view value, Type* t, std::strin
 // not supported.
 bool CheckLayout(const Type& t, std::string* what) {
   const std::string shape = std::to_string(t.rows) + "x" + std::to_string(t.cols);
+  if (t.compact == 2 && !CheckRowPlusOne(t, what)) return false;
   if (t.space == Space::kVec && t.box == Box::kNone) {
     if (t.col_major && t.cols != 1 && t.rows != 1) {
       *what = "blayout=col_major is supported for tiles of one column or one row (the same "
@@ -278,7 +316,8 @@ bool CheckLayout(const Type& t, std::string* what) {
   }
   if (t.box == Box::kNone) return true;
   const Layout l = LayoutOf(t);
-  if ((t.rows % l.inner_rows != 0 && t.rows != 1) || t.cols % l.inner_cols != 0) {
+  const bool plus_one = t.compact == 2 && t.rows % l.inner_rows == 1;
+  if ((t.rows % l.inner_rows != 0 && t.rows != 1 && !plus_one) || t.cols % l.inner_cols != 0) {
     *what = std::string("a ") + LayoutName(t) + " " + SpaceSpelling(t.space) + " tile of " +
             DtypeSpelling(t.dtype) + " with fractal=" + std::to_string(t.fractal) +
             " is made of " + std::to_string(l.inner_rows) + "x" + std::to_string(l.inner_cols) +
@@ -400,6 +439,67 @@ bool ParseTile(BodyParser& p, const std::vector<Field>& f, Type* t) {
   return true;
 }
 
+// PTOAS's older memref form: memref<SHAPExT, #pto.address_space<S>>, S gm
+// (a view of that shape, row-major and contiguous) or vec (a row-major tile
+// of its bytes, valid whole).
+bool ParseMemref(BodyParser& p, const std::vector<Field>& fields, Type* t) {
+  std::vector<int64_t> dims;
+  std::string what;
+  if (!ParseShape(fields[0].text, true, false, &dims, &t->dtype, &what))
+    return p.Fail(fields[0], what);
+  std::string_view space;
+  for (size_t i = 1; i < fields.size(); ++i) {
+    const std::string_view f = fields[i].text;
+    if (f.substr(0, 19) == "#pto.address_space<" && f.back() == '>' && space.empty()) {
+      space = f.substr(19, f.size() - 20);
+      continue;
+    }
+    return p.Fail(fields[i], f.substr(0, 7) == "strided"
+                                 ? "a memref's layout (strided<...>) is not supported: a memref "
+                                   "is row-major and contiguous here"
+                                 : "a memref takes a shape and #pto.address_space<gm|vec> only");
+  }
+  if (space == "gm") {
+    if (dims.empty() || dims.size() > kMaxRank)
+      return p.Fail(fields[0], "a memref has 1 to " + std::to_string(kMaxRank) + " dimensions");
+    t->kind = TypeKind::kTensorView;
+    t->memref = true;
+    t->rank = static_cast<uint8_t>(dims.size());
+    for (size_t i = 0; i < dims.size(); ++i) t->dims[i] = dims[i];
+  } else if (space == "vec") {
+    // A tile of the memref's bytes, row-major: its last dimension is the
+    // tile's columns and the product of the others its rows (1-D: one
+    // row), as PTOAS's memory-planning tests use 1-, 2- and 3-D buffers.
+    int64_t rows = 1;
+    bool fits = !dims.empty() && dims.size() <= kMaxRank;
+    for (size_t i = 0; fits && i < dims.size(); ++i) {
+      fits = dims[i] >= 1 && dims[i] <= 0xFFFFFFFFll;
+      if (fits && i + 1 < dims.size()) {
+        rows *= dims[i];
+        fits = rows <= 0xFFFFFFFFll;
+      }
+    }
+    if (!fits)
+      return p.Fail(fields[0], "a memref in the vec memory is a tile: 1 to " +
+                                   std::to_string(kMaxRank) +
+                                   " dimensions of at least 1 (its rows the product of all "
+                                   "but the last, its columns the last)");
+    t->kind = TypeKind::kTile;
+    t->rows = static_cast<uint32_t>(rows);
+    t->cols = static_cast<uint32_t>(dims.back());
+    t->valid_rows = t->rows;
+    t->valid_cols = t->cols;
+    if (!CheckTileShape(t, &what)) return p.Fail(fields[0], what);
+  } else {
+    return p.Fail(fields.back(), space.empty()
+                                     ? "a memref needs #pto.address_space<gm> or <vec>"
+                                     : "a memref in #pto.address_space<" + std::string(space) +
+                                           "> is not supported (gm: global memory, vec: a "
+                                           "tile)");
+  }
+  return true;
+}
+
 }  // namespace
 
 
@@ -449,51 +549,7 @@ bool ParsePtoType(std::string_view text, Type* out, std::string* error, size_t* 
     t.rank = 1;
     t.dims[0] = dims[0];
   } else if (name == "memref") {
-    // PTOAS's older memref form: memref<SHAPExT, #pto.address_space<S>>, S
-    // gm (a view of that shape, row-major and contiguous) or vec (a
-    // row-major tile of that shape, valid whole).
-    if (!p.Split(&fields)) return false;
-    std::vector<int64_t> dims;
-    std::string what;
-    if (!ParseShape(fields[0].text, true, false, &dims, &t.dtype, &what))
-      return p.Fail(fields[0], what);
-    std::string_view space;
-    for (size_t i = 1; i < fields.size(); ++i) {
-      const std::string_view f = fields[i].text;
-      if (f.substr(0, 19) == "#pto.address_space<" && f.back() == '>' && space.empty()) {
-        space = f.substr(19, f.size() - 20);
-        continue;
-      }
-      return p.Fail(fields[i], f.substr(0, 7) == "strided"
-                                   ? "a memref's layout (strided<...>) is not supported: a memref "
-                                     "is row-major and contiguous here"
-                                   : "a memref takes a shape and #pto.address_space<gm|vec> only");
-    }
-    if (space == "gm") {
-      if (dims.empty() || dims.size() > kMaxRank)
-        return p.Fail(fields[0], "a memref has 1 to " + std::to_string(kMaxRank) + " dimensions");
-      t.kind = TypeKind::kTensorView;
-      t.memref = true;
-      t.rank = static_cast<uint8_t>(dims.size());
-      for (size_t i = 0; i < dims.size(); ++i) t.dims[i] = dims[i];
-    } else if (space == "vec") {
-      if (dims.size() != 2 || dims[0] < 1 || dims[1] < 1 || dims[0] > 0xFFFFFFFFll ||
-          dims[1] > 0xFFFFFFFFll)
-        return p.Fail(fields[0], "a memref in the vec memory is a tile: two dimensions of at "
-                                 "least 1");
-      t.kind = TypeKind::kTile;
-      t.rows = static_cast<uint32_t>(dims[0]);
-      t.cols = static_cast<uint32_t>(dims[1]);
-      t.valid_rows = t.rows;
-      t.valid_cols = t.cols;
-      if (!CheckTileShape(&t, &what)) return p.Fail(fields[0], what);
-    } else {
-      return p.Fail(fields.back(), space.empty()
-                                       ? "a memref needs #pto.address_space<gm> or <vec>"
-                                       : "a memref in #pto.address_space<" + std::string(space) +
-                                             "> is not supported (gm: global memory, vec: a "
-                                             "tile)");
-    }
+    if (!p.Split(&fields) || !ParseMemref(p, fields, &t)) return false;
   } else if (name == "!pto.local_array") {
     if (!p.Split(&fields)) return false;
     t.kind = TypeKind::kLocalArray;

@@ -71,6 +71,10 @@ struct Type {
   bool col_major = false;
   Box box = Box::kNone;
   uint16_t fractal = 512;
+  // Tiles: tile_buf `compact=` (pto-isa's CompactMode: 0 null, 1 normal, 2
+  // row_plus_one). Only row_plus_one changes what is accepted: an NZ tile
+  // of 16k+1 rows (CheckLayout).
+  uint8_t compact = 0;
   // Views: rank and static dims (kDynamic: `?`).
   uint8_t rank = 0;
   // A view written as PTOAS's older `memref<...>` in global memory: as an

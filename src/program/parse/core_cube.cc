@@ -254,7 +254,9 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
                              " differ; tmov to left or right moves a whole tile (textract takes a "
                              "window)",
                          PTO_ERR_SHAPE_MISMATCH);
-  if (!extract && (s.rows < d.rows || s.cols < d.cols))
+  // An NZ+1 dst (compact=2) holds src's rows and a gap row per column strip.
+  const uint32_t d_rows = d.compact == 2 && d.box != Box::kNone ? d.rows - 1 : d.rows;
+  if (!extract && (s.rows < d_rows || s.cols < d.cols))
     return parser_.Error(loc,
                          what + ": dst " + std::to_string(d.rows) + "x" + std::to_string(d.cols) +
                              " is larger than src " + std::to_string(s.rows) + "x" +
