@@ -301,7 +301,7 @@ static void test_tprefetch_tsync(void **state) {
         {"  %t = pto.alloc_tile : !pto.tile_buf<vec, 1x64xf32>\n"
          "  pto.tprefetch ins(%px : !pto.partition_tensor_view<64xf16>) outs(%t : !pto.tile_buf<vec, 1x64xf32>)\n",
          "but is written here as"},
-        {"  pto.tsync ins(%c0 : index)\n", "pto.tsync's operands are tiles or partition views, not index"},
+        {"  pto.tsync ins(%c0 : index)\n", "pto.tsync's operands are tiles, partition views or memrefs, not index"},
         {"  pto.tsync ins(%nothing : !pto.tile_buf<vec, 1x64xf32>)\n", "%nothing is not defined"},
         {"  pto.tsync ins(%px, %py : !pto.partition_tensor_view<64xf32>)\n", "2 operands, 1 types"},
     };
@@ -312,6 +312,11 @@ static void test_tprefetch_tsync(void **state) {
     }
     /* tsync without operands (PTOAS's variadic list may be empty) */
     pto_program_destroy(program_build(PREFETCH_HEAD "  pto.tsync ins()\n  return\n}\n", NULL));
+    /* ... and of global memory in the memref form */
+    pto_program_destroy(program_build("func.func @k(%a: memref<4x8xf32, #pto.address_space<gm>>) {\n"
+                                      "  pto.tsync ins(%a : memref<4x8xf32, #pto.address_space<gm>>)\n"
+                                      "  return\n}\n",
+                                      NULL));
 }
 
 #define VND "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>"

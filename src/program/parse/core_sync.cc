@@ -468,9 +468,12 @@ void CoreReader::ParseTsync(const Token& op, const std::vector<Token>& results) 
     Value v;
     if (!parser_.UseValue(names[i], &v) || !parser_.WrittenAs(names[i], v.type, types[i], locs[i]))
       return;
-    if (v.type.kind != TypeKind::kTile && v.type.kind != TypeKind::kPartitionView)
+    // PTOAS's older memref form passes global memory as a memref.
+    const bool memref = v.type.kind == TypeKind::kTensorView && v.type.memref;
+    if (v.type.kind != TypeKind::kTile && v.type.kind != TypeKind::kPartitionView && !memref)
       return (void)parser_.Error(locs[i], std::string(op.text) +
-                                              "'s operands are tiles or partition views, not " +
+                                              "'s operands are tiles, partition views or "
+                                              "memrefs, not " +
                                               TypeString(v.type));
   }
   Instr in;
