@@ -62,6 +62,22 @@ PTO_API int pto_mpi_thread_multiple(void);
  * the peers' addresses fails. */
 PTO_API pto_status pto_mpi_window_create(size_t bytes, pto_mpi **out);
 
+/* pto_mpi_window_create over the ranks of one communicator instead of
+ * MPI_COMM_WORLD, collective over them: `comm` is its Fortran handle
+ * (MPI_Comm_c2f(comm) in C, comm.py2f() in mpi4py), so this header needs no
+ * MPI header. The window keeps a duplicate of the communicator. Its ranks
+ * are the communicator's: pto_mpi_peer_address, pto_mpi_context, the comm
+ * operations' peers and pto_mpi_barrier number and reach them, and
+ * pto_mpi_window_rank / pto_mpi_window_ranks give them. Errors as
+ * pto_mpi_window_create's, and PTO_ERR_INVALID_ARGUMENT for MPI_COMM_NULL or
+ * an intercommunicator. */
+PTO_API pto_status pto_mpi_window_create_on(int comm, size_t bytes, pto_mpi **out);
+
+/* The calling rank's rank among the window's ranks and their number (-1
+ * for NULL). */
+PTO_API int pto_mpi_window_rank(const pto_mpi *m);
+PTO_API int pto_mpi_window_ranks(const pto_mpi *m);
+
 /* The calling rank's window and its size in bytes. */
 PTO_API void *pto_mpi_window_base(const pto_mpi *m);
 PTO_API size_t pto_mpi_window_size(const pto_mpi *m);

@@ -17,6 +17,8 @@
 #include "pto_comm.h"
 
 struct pto_mpi {
+    MPI_Comm comm;  /* a duplicate of the window's communicator */
+    int rank, ranks; /* in comm */
     MPI_Win win;
     char *base;     /* this rank's window */
     size_t size;    /* every rank's window size */
@@ -96,7 +98,7 @@ static int32_t t_locate(void *context, const void *address, size_t bytes, uint64
     const char *a = address;
     if (a >= m->base && (size_t)(a - m->base) <= m->size && bytes <= m->size - (size_t)(a - m->base)) {
         *offset = (uint64_t)(a - m->base);
-        return g_rank;
+        return m->rank;
     }
     if (a >= m->reserved && (size_t)(a - m->reserved) < m->reserved_bytes) {
         const size_t at = (size_t)(a - m->reserved);
@@ -237,7 +239,31 @@ static const char *t_error(void *context) {
 
 /* ---- windows ------------------------------------------------------------ */
 
-pto_status pto_mpi_window_create(size_t bytes, pto_mpi **out) {
+/* The window's communicator: a duplicate of `comm` (an intracommunicator),
+ * with its rank and size; *dup stays MPI_COMM_NULL on failure. */
+static pto_status duplicate(MPI_Comm comm, MPI_Comm *dup, int *rank, int *size) {
+    *dup = MPI_COMM_NULL;
+    if (comm == MPI_COMM_NULL)
+        return fail(PTO_ERR_INVALID_ARGUMENT,
+                    "pto_mpi_window_create_on: the communicator is MPI_COMM_NULL");
+    int inter = 0;
+    lock();
+    pto_status s = mpi_check(MPI_Comm_test_inter(comm, &inter), "MPI_Comm_test_inter");
+    if (s == PTO_OK && inter)
+        s = fail(PTO_ERR_INVALID_ARGUMENT,
+                 "pto_mpi_window_create_on: an intercommunicator has no window of its own "
+                 "(give an intracommunicator, e.g. from MPI_Comm_split)");
+    if (s == PTO_OK)
+        s = mpi_check(MPI_Comm_dup(comm, dup), "MPI_Comm_dup");
+    if (s == PTO_OK) {
+        MPI_Comm_rank(*dup, rank);
+        MPI_Comm_size(*dup, size);
+    }
+    unlock();
+    return s;
+}
+
+static pto_status window_create(MPI_Comm comm, size_t bytes, pto_mpi **out) {
     if (out == NULL)
         return fail(PTO_ERR_NULL_ARGUMENT, "pto_mpi_window_create: out is NULL");
     *out = NULL;
@@ -245,30 +271,39 @@ pto_status pto_mpi_window_create(size_t bytes, pto_mpi **out) {
         return fail(PTO_ERR_INVALID_ARGUMENT, "pto_mpi_window_create: call pto_mpi_init first");
     if (g_open != NULL)
         return fail(PTO_ERR_INVALID_ARGUMENT, "pto_mpi_window_create: a window is open already");
-    /* Every rank's window alike: the largest asked for, rounded to pages. */
-    unsigned long long mine = bytes == 0 ? 1 : bytes, most = 0;
-    lock();
-    MPI_Allreduce(&mine, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
-    unlock();
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    const size_t size = ((size_t)most + page - 1) / page * page;
     pto_mpi *m = calloc(1, sizeof(*m));
     if (m == NULL)
         return fail(PTO_ERR_OUT_OF_MEMORY, "pto_mpi_window_create: no memory");
+    pto_status s = duplicate(comm, &m->comm, &m->rank, &m->ranks);
+    if (s != PTO_OK) {
+        free(m);
+        return s;
+    }
+    /* Every rank's window alike: the largest asked for, rounded to pages. */
+    unsigned long long mine = bytes == 0 ? 1 : bytes, most = 0;
+    lock();
+    MPI_Allreduce(&mine, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, m->comm);
+    unlock();
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t size = ((size_t)most + page - 1) / page * page;
     m->size = size;
-    m->reserved_bytes = size * (size_t)g_size;
+    m->reserved_bytes = size * (size_t)m->ranks;
     m->reserved = mmap(NULL, m->reserved_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                        -1, 0);
     if (m->reserved == MAP_FAILED) {
+        s = fail(PTO_ERR_OUT_OF_MEMORY,
+                 "pto_mpi_window_create: cannot reserve %zu bytes of addresses for the peers",
+                 m->reserved_bytes);
+        lock();
+        MPI_Comm_free(&m->comm);
+        unlock();
         free(m);
-        return fail(PTO_ERR_OUT_OF_MEMORY,
-                    "pto_mpi_window_create: cannot reserve %zu bytes of addresses for the peers",
-                    size * (size_t)g_size);
+        return s;
     }
     lock();
-    pto_status s = mpi_check(MPI_Win_allocate((MPI_Aint)size, 1, MPI_INFO_NULL, MPI_COMM_WORLD,
-                                              &m->base, &m->win),
-                             "MPI_Win_allocate");
+    s = mpi_check(MPI_Win_allocate((MPI_Aint)size, 1, MPI_INFO_NULL, m->comm, &m->base, &m->win),
+                  "MPI_Win_allocate");
+    const int allocated = s == PTO_OK;
     int *model = NULL, flag = 0;
     if (s == PTO_OK) {
         MPI_Win_get_attr(m->win, MPI_WIN_MODEL, &model, &flag);
@@ -282,33 +317,58 @@ pto_status pto_mpi_window_create(size_t bytes, pto_mpi **out) {
         s = mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, m->win), "MPI_Win_lock_all");
     }
     if (s == PTO_OK)
-        s = mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+        s = mpi_check(MPI_Barrier(m->comm), "MPI_Barrier");
+    if (s != PTO_OK && allocated)
+        MPI_Win_free(&m->win);
     unlock();
+    if (s == PTO_OK) {
+        const pto_comm_transport t = {PTO_COMM_TRANSPORT_VERSION, m, m->rank, m->ranks, t_locate,
+                                      t_put, t_get, t_add, t_signal, t_read_signal, t_compare_swap,
+                                      t_flush, t_error};
+        if (pto_comm_set_transport(&t) != PTO_OK) {
+            s = fail(PTO_ERR_INVALID_ARGUMENT, "pto_comm_set_transport: %s", pto_last_error());
+            lock();
+            MPI_Win_unlock_all(m->win);
+            MPI_Win_free(&m->win);
+            unlock();
+        }
+    }
     if (s != PTO_OK) {
         munmap(m->reserved, m->reserved_bytes);
+        MPI_Comm_free(&m->comm);
         free(m);
         return s;
     }
-    const pto_comm_transport t = {PTO_COMM_TRANSPORT_VERSION, m, g_rank, g_size, t_locate,
-                                  t_put, t_get, t_add, t_signal, t_read_signal, t_compare_swap,
-                                  t_flush, t_error};
-    if (pto_comm_set_transport(&t) != PTO_OK)
-        return fail(PTO_ERR_INVALID_ARGUMENT, "pto_comm_set_transport: %s", pto_last_error());
     g_open = m;
     *out = m;
     return PTO_OK;
 }
 
+pto_status pto_mpi_window_create(size_t bytes, pto_mpi **out) {
+    return window_create(MPI_COMM_WORLD, bytes, out);
+}
+
+pto_status pto_mpi_window_create_on(int comm, size_t bytes, pto_mpi **out) {
+    if (out != NULL)
+        *out = NULL;
+    if (g_rank < 0)
+        return fail(PTO_ERR_INVALID_ARGUMENT, "pto_mpi_window_create_on: call pto_mpi_init first");
+    return window_create(MPI_Comm_f2c((MPI_Fint)comm), bytes, out);
+}
+
+int pto_mpi_window_rank(const pto_mpi *m) { return m != NULL ? m->rank : -1; }
+int pto_mpi_window_ranks(const pto_mpi *m) { return m != NULL ? m->ranks : -1; }
+
 void *pto_mpi_window_base(const pto_mpi *m) { return m != NULL ? m->base : NULL; }
 size_t pto_mpi_window_size(const pto_mpi *m) { return m != NULL ? m->size : 0; }
 
 void *pto_mpi_peer_address(const pto_mpi *m, int rank, const void *local) {
-    if (m == NULL || rank < 0 || rank >= g_size)
+    if (m == NULL || rank < 0 || rank >= m->ranks)
         return NULL;
     const char *a = local;
     if (a < m->base || (size_t)(a - m->base) >= m->size)
         return NULL;
-    if (rank == g_rank)
+    if (rank == m->rank)
         return (void *)a;
     return m->reserved + (size_t)rank * m->size + (size_t)(a - m->base);
 }
@@ -316,17 +376,17 @@ void *pto_mpi_peer_address(const pto_mpi *m, int rank, const void *local) {
 pto_status pto_mpi_context(const pto_mpi *m, void *out) {
     if (m == NULL || out == NULL)
         return fail(PTO_ERR_NULL_ARGUMENT, "pto_mpi_context: m or out is NULL");
-    if (g_size > 64)
+    if (m->ranks > 64)
         return fail(PTO_ERR_INVALID_ARGUMENT,
-                    "pto_mpi_context: %d ranks, more than the context's 64", g_size);
+                    "pto_mpi_context: %d ranks, more than the context's 64", m->ranks);
     unsigned char *c = out;
     memset(c, 0, PTO_MPI_CONTEXT_BYTES);
-    const uint32_t rank = (uint32_t)g_rank, ranks = (uint32_t)g_size;
+    const uint32_t rank = (uint32_t)m->rank, ranks = (uint32_t)m->ranks;
     const uint64_t win = m->size;
     memcpy(c + 16, &rank, 4);
     memcpy(c + 20, &ranks, 4);
     memcpy(c + 24, &win, 8);
-    for (int r = 0; r < g_size; ++r) {
+    for (int r = 0; r < m->ranks; ++r) {
         const uint64_t base = (uint64_t)(uintptr_t)pto_mpi_peer_address(m, r, m->base);
         memcpy(c + 32 + 8 * r, &base, 8);
         memcpy(c + 544 + 8 * r, &base, 8);
@@ -342,7 +402,7 @@ pto_status pto_mpi_barrier(pto_mpi *m) {
     if (s == PTO_OK)
         s = mpi_check(MPI_Win_sync(m->win), "MPI_Win_sync");
     if (s == PTO_OK)
-        s = mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+        s = mpi_check(MPI_Barrier(m->comm), "MPI_Barrier");
     if (s == PTO_OK)
         s = mpi_check(MPI_Win_sync(m->win), "MPI_Win_sync");
     unlock();
@@ -356,6 +416,7 @@ void pto_mpi_window_destroy(pto_mpi *m) {
     lock();
     MPI_Win_unlock_all(m->win);
     MPI_Win_free(&m->win);
+    MPI_Comm_free(&m->comm);
     unlock();
     munmap(m->reserved, m->reserved_bytes);
     if (g_open == m)

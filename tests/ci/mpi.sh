@@ -12,7 +12,7 @@ root=${1:-build-mpi}
 for impl in mpich ompi; do
   dir=$root-$impl
   # The Open MPI tree also builds the Python package: pto.mpi beside
-  # Debian's python3-mpi4py, which is built on Open MPI (test mpi4py-2).
+  # Debian's python3-mpi4py, which is built on Open MPI (tests mpi4py-2 and mpi4py-4).
   python=disabled
   targets=(tools/pto-run/pto-run tools/pto-run/pto-run-mpi)
   if [ $impl = ompi ]; then

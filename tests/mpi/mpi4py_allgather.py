@@ -3,7 +3,9 @@ from Python through pto.Program on a pto.mpi.Window, mpi4py beside it.
 
 Every rank puts its row into every rank's window, then checks its gathered
 rows against mpi4py's own allgather of the same rows (exact bytes), and the
-signal count. Prints one line per rank; exits non-zero on a difference."""
+signal count: first over MPI_COMM_WORLD, then on a window of a
+sub-communicator (even and odd ranks). Prints one line per rank; exits
+non-zero on a difference."""
 import os
 import sys
 
@@ -16,14 +18,14 @@ import pto.mpi
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def main():
-    comm = MPI.COMM_WORLD
-    with open(os.path.join(HERE, "allgather.pto")) as f:
-        prog = pto.Program(f.read())
-    with pto.mpi.Window(1 << 16) as win:
+def allgather(prog, comm, window_comm):
+    """allgather.pto over comm's ranks on a window of window_comm (None:
+    MPI_COMM_WORLD's), checked against mpi4py's allgather over comm."""
+    with pto.mpi.Window(1 << 16, comm=window_comm) as win:
         assert (win.rank, win.size) == (comm.Get_rank(), comm.Get_size()), (win, comm.Get_rank())
         n, me = win.size, win.rank
-        src = (np.arange(64, dtype=np.float32) * 0.25 + 1000 * me - 7).astype(np.float32)
+        world = MPI.COMM_WORLD.Get_rank()
+        src = (np.arange(64, dtype=np.float32) * 0.25 + 1000 * world - 7).astype(np.float32)
         gath = win.array(np.float32, (4, 64))
         sig = win.array(np.int32, (1,))
         # Peer slots past the last rank stand for rank 0's copy, as in test_mpi.py.
@@ -43,7 +45,32 @@ def main():
     # mpi4py still works after the window is gone.
     total = comm.allreduce(me + 1)
     assert total == n * (n + 1) // 2, total
-    print(f"rank {me} of {n}: mpi4py allgather matches; library {pto.mpi.library_path()}")
+
+
+def main():
+    comm = MPI.COMM_WORLD
+    with open(os.path.join(HERE, "allgather.pto")) as f:
+        prog = pto.Program(f.read())
+    allgather(prog, comm, None)
+    # A window on a sub-communicator (even and odd world ranks): its ranks,
+    # peers, context and the kernel's puts are the sub-communicator's.
+    sub = comm.Split(comm.Get_rank() % 2, comm.Get_rank())
+    allgather(prog, sub, sub)
+    sub.Free()
+    for bad, why in ((MPI.COMM_NULL, "MPI_COMM_NULL"), (object(), "mpi4py communicator")):
+        try:
+            pto.mpi.Window(64, comm=bad)
+        except (pto.Error, TypeError) as e:
+            assert why in str(e), e
+        else:
+            sys.exit(f"rank {comm.Get_rank()}: a window on {bad!r} was made")
+    me, n = comm.Get_rank(), comm.Get_size()
+    print(f"rank {me} of {n}: mpi4py allgather matches (world and a sub-communicator of "
+          f"{sub_size(n, me)}); library {pto.mpi.library_path()}")
+
+
+def sub_size(n, me):
+    return len(range(me % 2, n, 2))
 
 
 if __name__ == "__main__":

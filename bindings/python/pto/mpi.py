@@ -82,6 +82,9 @@ def _load() -> ctypes.CDLL:
             ("pto_mpi_size", i, []),
             ("pto_mpi_thread_multiple", i, []),
             ("pto_mpi_window_create", st, [sz, ctypes.POINTER(vp)]),
+            ("pto_mpi_window_create_on", st, [i, sz, ctypes.POINTER(vp)]),
+            ("pto_mpi_window_rank", i, [vp]),
+            ("pto_mpi_window_ranks", i, [vp]),
             ("pto_mpi_window_base", vp, [vp]),
             ("pto_mpi_window_size", sz, [vp]),
             ("pto_mpi_peer_address", vp, [vp, i, vp]),
@@ -137,19 +140,28 @@ _open: "weakref.WeakSet[Window]" = weakref.WeakSet()
 class Window:
     """Every rank's window of ``nbytes`` (collective; the largest any rank asks
     for, zero-filled), registered as libpto's transport until ``close()``.
-    One window at a time. ``rank`` and ``size`` are MPI_COMM_WORLD's."""
+    One window at a time. Its ranks are ``comm``'s (an mpi4py
+    intracommunicator, e.g. from ``Split``; default MPI_COMM_WORLD): ``rank``
+    and ``size``, ``peer``, ``context`` and the programs' comm operations
+    number them as ``comm`` does, and the window's calls are collective over
+    them."""
 
-    def __init__(self, nbytes: int) -> None:
+    def __init__(self, nbytes: int, comm: Any = None) -> None:
         lib = _load()
         _same_mpi(lib)
         _check(lib.pto_mpi_init(None, None))
         handle = ctypes.c_void_p()
-        _check(lib.pto_mpi_window_create(int(nbytes), ctypes.byref(handle)))
+        if comm is None:
+            _check(lib.pto_mpi_window_create(int(nbytes), ctypes.byref(handle)))
+        else:
+            if not hasattr(comm, "py2f"):
+                raise TypeError("pto.mpi.Window's comm is an mpi4py communicator")
+            _check(lib.pto_mpi_window_create_on(comm.py2f(), int(nbytes), ctypes.byref(handle)))
         self._h: Optional[ctypes.c_void_p] = handle
         self._lib = lib
         self._next = 0
-        self.rank: int = lib.pto_mpi_rank()
-        self.size: int = lib.pto_mpi_size()
+        self.rank: int = lib.pto_mpi_window_rank(handle)
+        self.size: int = lib.pto_mpi_window_ranks(handle)
         self.nbytes: int = lib.pto_mpi_window_size(handle)
         base = lib.pto_mpi_window_base(handle)
         self._base: int = base
@@ -190,7 +202,7 @@ class Window:
         if not (self._base <= start and start + array.nbytes <= self._base + self.nbytes):
             raise ValueError("the array does not lie in this window")
         if not 0 <= rank < self.size:
-            raise ValueError(f"rank {rank} is not a rank of the job (0..{self.size - 1})")
+            raise ValueError(f"rank {rank} is not a rank of the window (0..{self.size - 1})")
         if rank == self.rank:
             return array
         address = self._lib.pto_mpi_peer_address(h, rank, start)
