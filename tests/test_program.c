@@ -934,6 +934,25 @@ static void test_each_block_starts_on_zeros(void **state) {
     pto_program_destroy(z);
 }
 
+/* PTOAS lowers every E4M3-like and E5M2-like MLIR float to pto-isa's
+ * float8_e4m3_t and float8_e5m2_t: each spelling names that dtype. */
+static void test_float8_spellings(void **state) {
+    (void)state;
+    static const struct {
+        const char *spelled;
+        pto_dtype dt;
+    } kSpellings[] = {{"f8E4M3FN", PTO_FLOAT8_E4M3},       {"f8E4M3", PTO_FLOAT8_E4M3},
+                      {"f8E4M3FNUZ", PTO_FLOAT8_E4M3},     {"f8E4M3B11FNUZ", PTO_FLOAT8_E4M3},
+                      {"f8E5M2", PTO_FLOAT8_E5M2},         {"f8E5M2FNUZ", PTO_FLOAT8_E5M2}};
+    for (size_t i = 0; i < COUNT(kSpellings); ++i) {
+        char text[256];
+        snprintf(text, sizeof text, "func.func @k(%%p: !pto.ptr<%s>) {\n  return\n}\n", kSpellings[i].spelled);
+        pto_program *p = create_ok(text);
+        assert_int_equal(pto_program_param_dtype(p, param(p, "p")), kSpellings[i].dt);
+        pto_program_destroy(p);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_form_matches_the_c_call),
@@ -945,6 +964,7 @@ int main(void) {
         cmocka_unit_test(test_concurrent_runs),
         cmocka_unit_test(test_launches_reuse_their_threads),
         cmocka_unit_test(test_each_block_starts_on_zeros),
+        cmocka_unit_test(test_float8_spellings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,7 @@ on the same arrays, in one process, on the tile shapes real cube kernels use
 and on larger squares; each result also checked against float64 within the
 order's bound gamma_K * sum_k |a||b|.
 
-    OPENBLAS_NUM_THREADS=1 python bench/python/matmul_vs_numpy.py [--rounds 5]
+    OPENBLAS_NUM_THREADS=1 python bench/python/matmul_vs_numpy.py [--rounds 5] [--squares 512,1024]
 
 Say which BLAS numpy uses (numpy.show_config()): Debian's python3-numpy
 links the reference BLAS; a PyPI wheel bundles OpenBLAS. Each figure is the
@@ -35,12 +35,16 @@ def best_of(rounds, reps, fn):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--squares", default="",
+                        help="comma-separated N: N x N x N products after the tile shapes "
+                             "(e.g. 512,1024,2048,4095)")
     args = parser.parse_args()
+    shapes = SHAPES + [(int(n),) * 3 for n in args.squares.split(",") if n]
     rng = np.random.default_rng(1)
     print(f"libpto {pto.__version__}, target {pto.simd_target()}; numpy {np.__version__}")
     print(f"{'M x K x N':>16} {'libpto us':>10} {'GFLOP/s':>8} {'numpy us':>10} {'GFLOP/s':>8} "
           f"{'ratio':>6}  bound")
-    for m, k, n in SHAPES:
+    for m, k, n in shapes:
         a = rng.standard_normal((m, k)).astype(np.float32)
         b = rng.standard_normal((k, n)).astype(np.float32)
         ta, tb = pto.Tile.from_numpy(a), pto.Tile.from_numpy(b)

@@ -123,9 +123,10 @@ HWY_INLINE void Rows(size_t k_count, size_t n, T* dst, size_t ldd, const T* a, s
 }
 
 // dst (m x n, row stride ldd, holding the seeds) = the chains over k of the
-// rows of a (m x k_count) and b (k_count x n), all of element type T.
+// rows of a (m x k_count) and b (k_count x n), all of element type T: every
+// row block of a against the whole of b.
 template <typename T>
-void MatmulTyped(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T* a, size_t lda,
+void MatmulPanel(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T* a, size_t lda,
                  const T* b, size_t ldb) {
   size_t i = 0;
   for (; i + 4 <= m; i += 4) Rows<4>(k_count, n, dst + i * ldd, ldd, a + i * lda, lda, b, ldb);
@@ -134,6 +135,26 @@ void MatmulTyped(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T
     case 2: return Rows<2>(k_count, n, dst + i * ldd, ldd, a + i * lda, lda, b, ldb);
     case 1: return Rows<1>(k_count, n, dst + i * ldd, ldd, a + i * lda, lda, b, ldb);
     default: return;
+  }
+}
+
+// Cache blocks: b in panels of kPanelK rows by kPanelN columns (256 KiB of
+// float32, held in the second-level cache while every row block of a passes
+// over it; a row block's 4 x kPanelK elements of a stay in the first). The
+// panels of k are taken in order, each resuming the chains from the values
+// the previous one left in dst (float32 or int32 already: exact), so every
+// chain's order is still the plain loop's.
+constexpr size_t kPanelK = 256, kPanelN = 256;
+
+template <typename T>
+void MatmulTyped(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T* a, size_t lda,
+                 const T* b, size_t ldb) {
+  for (size_t j = 0; j < n; j += kPanelN) {
+    const size_t nc = n - j < kPanelN ? n - j : kPanelN;
+    for (size_t k = 0; k < k_count; k += kPanelK) {
+      const size_t kc = k_count - k < kPanelK ? k_count - k : kPanelK;
+      MatmulPanel<T>(m, kc, nc, dst + j, ldd, a + k, lda, b + k * ldb + j, ldb);
+    }
   }
 }
 
