@@ -589,6 +589,65 @@ static void test_local_arrays(void **state) {
                                 NULL, "a local array has 1 to 65536 elements");
 }
 
+/* PTOAS's event-id arrays: N index values set and read back (an event id
+ * kept across a loop, as the manual sync kernels do), the dynamic flags
+ * taking one; an index outside the array refuses the run at the
+ * instruction; the types checked. */
+static void test_eventid_arrays(void **state) {
+    (void)state;
+    pto_program *p = program_build(
+        "func.func @k(%p: !pto.ptr<i64>, %n: index) {\n"
+        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+        "  %c3 = arith.constant 3 : index\n  %c5 = arith.constant 5 : index\n"
+        "  %e = pto.declare_eventid_array -> !pto.eventid_array<4>\n"
+        "  pto.eventid_array_set %e[%c3], %c5 : !pto.eventid_array<4>\n"
+        "  pto.eventid_array_set %e[%c1], %n : !pto.eventid_array<4>\n"
+        "  %x = pto.eventid_array_get %e[%c3] : !pto.eventid_array<4>\n"
+        "  pto.set_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %x]\n"
+        "  pto.wait_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %x]\n"
+        "  %y = pto.eventid_array_get %e[%n] : !pto.eventid_array<4>\n"
+        "  %z = pto.eventid_array_get %e[%c0] : !pto.eventid_array<4>\n"
+        "  %xi = arith.index_cast %x : index to i64\n  %yi = arith.index_cast %y : index to i64\n"
+        "  %zi = arith.index_cast %z : index to i64\n"
+        "  pto.store_scalar %xi, %p[%c0] : !pto.ptr<i64>, i64\n"
+        "  pto.store_scalar %yi, %p[%c1] : !pto.ptr<i64>, i64\n"
+        "  %c2 = arith.constant 2 : index\n"
+        "  pto.store_scalar %zi, %p[%c2] : !pto.ptr<i64>, i64\n"
+        "  return\n}\n",
+        NULL);
+    int64_t out[3] = {-1, -1, -1};
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, out, sizeof out), PTO_OK);
+    assert_int_equal(pto_args_set_int(a, 1, 1), PTO_OK);
+    if (pto_program_run(p, a) != PTO_OK) fail_msg("event-id arrays: %s", pto_last_error());
+    /* e[3] = 5; e[1] = n = 1, read back at %n; e[0] never set: zero. */
+    assert_int_equal(out[0], 5);
+    assert_int_equal(out[1], 1);
+    assert_int_equal(out[2], 0);
+    assert_int_equal(pto_args_set_int(a, 1, 4), PTO_OK);
+    assert_int_equal(pto_program_run(p, a), PTO_ERR_OUT_OF_RANGE);
+    if (strstr(pto_last_error(), "pto.eventid_array_get: index 4 of dimension 0 is outside 0..3") == NULL)
+        fail_msg("index 4: %s", pto_last_error());
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    expect_program_refused_with("func.func @k() {\n  %a = pto.declare_eventid_array -> !pto.local_array<4xi64>\n"
+                                "  return\n}\n",
+                                NULL, "pto.declare_eventid_array gives a !pto.eventid_array, not !pto.local_array<4xi64>");
+    expect_program_refused_with("func.func @k() {\n  %c0 = arith.constant 0 : index\n"
+                                "  %a = pto.declare_local_array -> !pto.local_array<4xi64>\n"
+                                "  %v = pto.eventid_array_get %a[%c0] : !pto.eventid_array<4>\n"
+                                "  return\n}\n",
+                                NULL, "%a is !pto.local_array<4xi64>, written as !pto.eventid_array<4> (a !pto.eventid_array)");
+    expect_program_refused_with("func.func @k() {\n  %a = pto.declare_eventid_array -> !pto.eventid_array<x>\n"
+                                "  return\n}\n",
+                                NULL, "an event-id array type is !pto.eventid_array<N>");
+    expect_program_refused_with("func.func @k() {\n"
+                                "  pto.set_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>]\n"
+                                "  return\n}\n",
+                                NULL, "pto.set_flag_dyn takes [<PIPE_...>, <PIPE_...>, %event (index)]");
+}
+
 /* Rows taken one at a time, as small-tile kernels do: a rank-2 partition at
  * a run-time row (the executor's short path for a window inside its view)
  * and a 1x8 tload / tstore through it; row %n past the view's 4 rows is
@@ -644,6 +703,7 @@ int main(void) {
         cmocka_unit_test(test_liveness_placement),
         cmocka_unit_test(test_addptr),
         cmocka_unit_test(test_local_arrays),
+        cmocka_unit_test(test_eventid_arrays),
         cmocka_unit_test(test_col_major_columns),
         cmocka_unit_test(test_view_types_with_dynamic_dims),
         cmocka_unit_test(test_subviews),

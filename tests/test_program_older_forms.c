@@ -581,9 +581,9 @@ static void test_refusals(void **state) {
     (void)state;
     expect_program_refused_with("func.func @k(%a: !pto.ptr<!pto.hif8x2, gm>) {\n  return\n}\n", NULL,
                                 "t.pto:1:27: error: pointer element type '!pto.hif8x2' is not supported (f32, ");
-    expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<mat, 1x64xf8E4M3>\n"
+    expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<mat, 1x64xf8E3M4>\n"
                                 "  return\n}\n",
-                                NULL, "element type 'f8E4M3' is not supported");
+                                NULL, "element type 'f8E3M4' is not supported");
     expect_program_refused_with(
         "func.func @k(%s: !pto.tile_buf<vec, 16x64xf32>, %d: !pto.tile_buf<vec, 16x64xi8>,\n"
         "             %e: !pto.tile_buf<vec, 16x2xui8>, %m: !pto.tile_buf<vec, 16x2xf32>, %c: !pto.tile_buf<vec, 16x2xf32>) {\n"

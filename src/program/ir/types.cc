@@ -500,6 +500,37 @@ bool ParseMemref(BodyParser& p, const std::vector<Field>& fields, Type* t) {
   return true;
 }
 
+// !pto.local_array<D1x...xT>, or PTOAS's !pto.eventid_array<N>: a local
+// array of N index values.
+bool ParseLocalArray(BodyParser& p, const std::vector<Field>& fields, bool eventids, Type* t) {
+  t->kind = TypeKind::kLocalArray;
+  std::vector<int64_t> dims;
+  std::string what;
+  if (eventids) {
+    int64_t n = 0;
+    if (fields.size() != 1 || !ParseInt(fields[0].text, &n))
+      return p.Fail(fields.back(), "an event-id array type is !pto.eventid_array<N>");
+    t->eventids = true;
+    t->dtype = PTO_INT64;
+    dims.push_back(n);
+  } else {
+    if (fields.size() != 1)
+      return p.Fail(fields[1], "a local array type is a shape and an element type only");
+    if (!ParseShape(fields[0].text, true, false, &dims, &t->dtype, &what))
+      return p.Fail(fields[0], what);
+  }
+  if (dims.empty() || dims.size() > kMaxRank)
+    return p.Fail(fields[0], "a local array has 1 to " + std::to_string(kMaxRank) + " dimensions");
+  int64_t count = 1;
+  for (int64_t d : dims) count = d < 1 || count > kMostLocalArrayElements ? 0 : count * d;
+  if (count < 1 || count > kMostLocalArrayElements)
+    return p.Fail(fields[0], "a local array has 1 to " + std::to_string(kMostLocalArrayElements) +
+                                 " elements");
+  t->rank = static_cast<uint8_t>(dims.size());
+  for (size_t i = 0; i < dims.size(); ++i) t->dims[i] = dims[i];
+  return true;
+}
+
 }  // namespace
 
 
@@ -550,24 +581,9 @@ bool ParsePtoType(std::string_view text, Type* out, std::string* error, size_t* 
     t.dims[0] = dims[0];
   } else if (name == "memref") {
     if (!p.Split(&fields) || !ParseMemref(p, fields, &t)) return false;
-  } else if (name == "!pto.local_array") {
-    if (!p.Split(&fields)) return false;
-    t.kind = TypeKind::kLocalArray;
-    if (fields.size() != 1)
-      return p.Fail(fields[1], "a local array type is a shape and an element type only");
-    std::vector<int64_t> dims;
-    std::string what;
-    if (!ParseShape(fields[0].text, true, false, &dims, &t.dtype, &what))
-      return p.Fail(fields[0], what);
-    if (dims.empty() || dims.size() > kMaxRank)
-      return p.Fail(fields[0], "a local array has 1 to " + std::to_string(kMaxRank) + " dimensions");
-    int64_t count = 1;
-    for (int64_t d : dims) count = d < 1 || count > kMostLocalArrayElements ? 0 : count * d;
-    if (count < 1 || count > kMostLocalArrayElements)
-      return p.Fail(fields[0], "a local array has 1 to " + std::to_string(kMostLocalArrayElements) +
-                                   " elements");
-    t.rank = static_cast<uint8_t>(dims.size());
-    for (size_t i = 0; i < dims.size(); ++i) t.dims[i] = dims[i];
+  } else if (name == "!pto.local_array" || name == "!pto.eventid_array") {
+    if (!p.Split(&fields) || !ParseLocalArray(p, fields, name == "!pto.eventid_array", &t))
+      return false;
   } else {
     return p.Fail(size_t{0}, "type '" + std::string(name) + "' is not supported");
   }

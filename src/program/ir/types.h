@@ -80,6 +80,9 @@ struct Type {
   // A view written as PTOAS's older `memref<...>` in global memory: as an
   // entry parameter, an array of its shape (a pointer and a view of it whole).
   bool memref = false;
+  // A local array written as PTOAS's `!pto.eventid_array<N>`: N event ids
+  // (index values) of manual synchronisation.
+  bool eventids = false;
   int64_t dims[kMaxRank] = {};
 
   bool IsInteger() const { return kind == TypeKind::kInt || kind == TypeKind::kIndex; }

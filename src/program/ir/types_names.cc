@@ -123,7 +123,7 @@ bool SameType(const Type& a, const Type& b) {
               (a.col_major == b.col_major && a.box == b.box && a.fractal == b.fractal));
     case TypeKind::kLocalArray:
     case TypeKind::kVector:
-      if (a.dtype != b.dtype || a.rank != b.rank) return false;
+      if (a.dtype != b.dtype || a.rank != b.rank || a.eventids != b.eventids) return false;
       for (int i = 0; i < a.rank; ++i)
         if (a.dims[i] != b.dims[i]) return false;
       return true;
@@ -162,6 +162,7 @@ std::string TypeString(const Type& t) {
     case TypeKind::kPartitionView:
     case TypeKind::kLocalArray:
     case TypeKind::kVector: {
+      if (t.eventids) return "!pto.eventid_array<" + dim(t.dims[0]) + ">";
       std::string s = t.memref                           ? "memref<"
                       : t.kind == TypeKind::kTensorView    ? "!pto.tensor_view<"
                       : t.kind == TypeKind::kLocalArray ? "!pto.local_array<"

@@ -56,6 +56,9 @@ std::string_view AttrValue(const Token& t, std::string_view kind) {
 void CoreReader::ParseSync(const Token& op) {
   const std::string_view n = op.text;
   const bool intra_block = n == "pto.set_intra_block" || n == "pto.wait_intra_block";
+  // set_flag_dyn / wait_flag_dyn: set_flag's pipes and an index value as
+  // the event (one of an eventid_array's, say); nothing waits here.
+  const bool dyn = n == "pto.set_flag_dyn" || n == "pto.wait_flag_dyn";
   const bool bracketed = n != "pto.barrier" && n != "pto.sync.set" && n != "pto.sync.wait" &&
                          n != "pto.pipe_barrier" && !intra_block;
   std::vector<std::string> items;
@@ -79,11 +82,12 @@ void CoreReader::ParseSync(const Token& op) {
     } else if (tok().kind == Tok::kInt && !bracketed && !items.empty()) {
       items.emplace_back(tok().text);
       parser_.Advance();
-    } else if (tok().kind == Tok::kValue && !bracketed && !items.empty()) {
+    } else if (tok().kind == Tok::kValue && ((!bracketed && !items.empty()) ||
+                                             (dyn && items.size() == 2))) {
       // sync.set / sync.wait take the event as a run-time index too (PTOAS).
       Value event;
       if (!parser_.UseInt(tok(), &event, "the event")) return;
-      items.emplace_back("0");
+      items.emplace_back(dyn ? "EVENT_ID0" : "0");
       parser_.Advance();
     } else {
       return (void)parser_.Error(tok().loc,
@@ -102,10 +106,12 @@ void CoreReader::ParseSync(const Token& op) {
   size_t want = 1;
   std::string form = "<PIPE_X> (a pipe of PTOAS's PIPE enum)";
   if (n == "pto.set_flag" || n == "pto.wait_flag" || n == "pto.record_event" ||
-      n == "pto.wait_event") {
+      n == "pto.wait_event" || dyn) {
     want = 3;
-    form = n == "pto.set_flag" || n == "pto.wait_flag" ? "[<PIPE_...>, <PIPE_...>, <EVENT_IDn>]"
-                                                       : std::string("[<OP>, <OP>, <EVENT_IDn>]") + kOps;
+    form = dyn ? "[<PIPE_...>, <PIPE_...>, %event (index)]"
+           : n == "pto.set_flag" || n == "pto.wait_flag"
+               ? "[<PIPE_...>, <PIPE_...>, <EVENT_IDn>]"
+               : std::string("[<OP>, <OP>, <EVENT_IDn>]") + kOps;
   } else if (n == "pto.sync.set" || n == "pto.sync.wait" || intra_block) {
     want = 2;
     form = "<PIPE_...>, EVENT";
@@ -116,7 +122,7 @@ void CoreReader::ParseSync(const Token& op) {
   size_t bad = 0;  // the item the message points at
   for (size_t i = 0; well_formed && i < items.size(); ++i) {
     bad = i;
-    const bool flag = n == "pto.set_flag" || n == "pto.wait_flag";
+    const bool flag = n == "pto.set_flag" || n == "pto.wait_flag" || dyn;
     const bool event = n == "pto.record_event" || n == "pto.wait_event";
     if (want == 3 && i == 2) well_formed = is_event_id(items[i]);
     else if (flag || n == "pto.barrier" || n == "pto.pipe_barrier" || (want == 2 && i == 0))

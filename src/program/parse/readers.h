@@ -93,6 +93,9 @@ class ScalarReader : public Reader {
   void ParseBlockQuery(const Token& op, const Token& result);
   void ParseDeclareLocalArray(const Token& op, const std::vector<Token>& results);
   void ParseLocalArrayAccess(const Token& op, const std::vector<Token>& results);
+  void EmitArrayAccess(const SourceLoc& loc, bool get, const Value& array,
+                       const std::vector<Token>& index_names, const Value& value, const Type& elem,
+                       const std::vector<Token>& results);
   void ParseFor(const Token& op, const std::vector<Token>& results);
   void ParseIf(const Token& op, const std::vector<Token>& results);
   void ParseWhile(const Token& op, const std::vector<Token>& results);

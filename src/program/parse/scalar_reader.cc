@@ -403,6 +403,7 @@ void ScalarReader::ParseBlockQuery(const Token& op, const Token& result) {
 }
 
 // %a = pto.declare_local_array -> !pto.local_array<D1x...xT>
+// %a = pto.declare_eventid_array -> !pto.eventid_array<N> (N index values)
 // The array's elements are registers of the block, integer ones for an
 // integer T, float ones for a float T, zeroed where it is declared.
 void ScalarReader::ParseDeclareLocalArray(const Token& op, const std::vector<Token>& results) {
@@ -410,9 +411,11 @@ void ScalarReader::ParseDeclareLocalArray(const Token& op, const std::vector<Tok
   const SourceLoc type_loc = tok().loc;
   Type t;
   if (!parser_.ParseType(&t)) return;
-  if (t.kind != TypeKind::kLocalArray)
-    return (void)parser_.Error(
-        type_loc, "pto.declare_local_array gives a !pto.local_array, not " + TypeString(t));
+  const bool eventids = op.text == "pto.declare_eventid_array";
+  if (t.kind != TypeKind::kLocalArray || t.eventids != eventids)
+    return (void)parser_.Error(type_loc, std::string(op.text) + " gives a " +
+                                             (eventids ? "!pto.eventid_array" : "!pto.local_array") +
+                                             ", not " + TypeString(t));
   int64_t count = 1;
   for (int i = 0; i < t.rank; ++i) count *= t.dims[i];
   // Every array is registers of every block: a text cannot ask for more
@@ -445,9 +448,12 @@ void ScalarReader::ParseDeclareLocalArray(const Token& op, const std::vector<Tok
 
 // %v = pto.local_array_get %a[%i, ...] : !pto.local_array<...xT> -> T
 // pto.local_array_set %a[%i, ...], %v : !pto.local_array<...xT>, T
+// %e = pto.eventid_array_get %a[%i] : !pto.eventid_array<N>   (index)
+// pto.eventid_array_set %a[%i], %e : !pto.eventid_array<N>
 // One index per dimension, checked against it when the instruction runs.
 void ScalarReader::ParseLocalArrayAccess(const Token& op, const std::vector<Token>& results) {
-  const bool get = op.text == "pto.local_array_get";
+  const bool get = op.text == "pto.local_array_get" || op.text == "pto.eventid_array_get";
+  const bool eventids = op.text.substr(0, 18) == "pto.eventid_array_";
   if (results.size() != (get ? 1u : 0u))
     return (void)parser_.Error(op.loc, std::string(op.text) + " defines " +
                                            (get ? "1 result" : "no result") + ", not " +
@@ -467,19 +473,28 @@ void ScalarReader::ParseLocalArrayAccess(const Token& op, const std::vector<Toke
   const SourceLoc type_loc = tok().loc;
   Type array_type, elem;
   if (!parser_.ParseType(&array_type)) return;
-  if (get ? !parser_.ExpectArrow() : !parser_.Expect(',')) return;
-  const SourceLoc elem_loc = tok().loc;
-  if (!parser_.ParseType(&elem)) return;
-  if (array.type.kind != TypeKind::kLocalArray || !SameType(array.type, array_type))
+  SourceLoc elem_loc = type_loc;
+  if (eventids) {
+    elem.kind = TypeKind::kIndex;
+    elem.bits = 64;
+  } else {
+    if (get ? !parser_.ExpectArrow() : !parser_.Expect(',')) return;
+    elem_loc = tok().loc;
+    if (!parser_.ParseType(&elem)) return;
+  }
+  if (array.type.kind != TypeKind::kLocalArray || array.type.eventids != eventids ||
+      !SameType(array.type, array_type))
     return (void)parser_.Error(type_loc, "%" + std::string(array_name.text) + " is " +
                                              TypeString(array.type) + ", written as " +
-                                             TypeString(array_type) + " (a !pto.local_array)");
+                                             TypeString(array_type) +
+                                             (eventids ? " (a !pto.eventid_array)"
+                                                       : " (a !pto.local_array)"));
   if (index_names.size() != array.type.rank)
     return (void)parser_.Error(
         array_name.loc, std::string(op.text) + " takes " + std::to_string(array.type.rank) +
                             " index(es), one per dimension of %" + std::string(array_name.text) +
                             ", not " + std::to_string(index_names.size()));
-  if (!IsElementTypeOf(elem, array.type.dtype))
+  if (!eventids && !IsElementTypeOf(elem, array.type.dtype))
     return (void)parser_.Error(elem_loc,
                                std::string(op.text) + ": " + TypeString(elem) +
                                    " is not the element type of " + TypeString(array.type),
@@ -488,12 +503,21 @@ void ScalarReader::ParseLocalArrayAccess(const Token& op, const std::vector<Toke
     return (void)parser_.Error(value_name.loc, "%" + std::string(value_name.text) + " is " +
                                                    TypeString(value.type) + ", written as " +
                                                    TypeString(elem));
+  EmitArrayAccess(op.loc, get, array, index_names, value, elem, results);
+}
+
+// The access itself: kArrayGet or kArraySet of array's element at the
+// indices (the indices' registers, then the dims, in the program's lists).
+void ScalarReader::EmitArrayAccess(const SourceLoc& loc, bool get, const Value& array,
+                                   const std::vector<Token>& index_names, const Value& value,
+                                   const Type& elem, const std::vector<Token>& results) {
   Instr in;
   in.code = get ? Code::kArrayGet : Code::kArraySet;
-  in.loc = op.loc;
+  in.loc = loc;
   in.sub = IsFloatDtype(array.type.dtype);
   in.b = array.reg;
   in.rank = array.type.rank;
+  in.c = array.type.eventids;  // the messages' op name
   in.extra = static_cast<uint32_t>(p_->lists.size());
   for (const Token& name : index_names) {
     Value index;

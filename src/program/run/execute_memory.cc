@@ -119,8 +119,9 @@ pto_status Block::AddPtr(const Instr& in) {
   return PTO_OK;
 }
 
-// One element of a local array: the registers from in.b, row-major over its
-// dims, each index checked against its dimension.
+// One element of a local array (in.c: an event-id array): the registers
+// from in.b, row-major over its dims, each index checked against its
+// dimension.
 pto_status Block::ArrayAccess(const Instr& in, bool get) {
   const uint32_t* indices = &p_.lists[in.extra];
   const uint32_t* dims = indices + in.rank;
@@ -129,7 +130,8 @@ pto_status Block::ArrayAccess(const Instr& in, bool get) {
     const int64_t index = ints_[indices[i]];
     if (index < 0 || index >= static_cast<int64_t>(dims[i]))
       return Error(in, PTO_ERR_OUT_OF_RANGE,
-                   std::string(get ? "pto.local_array_get" : "pto.local_array_set") + ": index " +
+                   std::string(in.c != 0 ? "pto.eventid_array_" : "pto.local_array_") +
+                       (get ? "get" : "set") + ": index " +
                        std::to_string(index) + " of dimension " + std::to_string(i) +
                        " is outside 0.." + std::to_string(dims[i] - 1));
     element = element * dims[i] + static_cast<uint64_t>(index);
