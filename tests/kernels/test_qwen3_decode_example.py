@@ -90,3 +90,22 @@ def test_errors_count_ulps_across_zero():
     e("d", np.array([0x8001], np.uint16), np.array([0x0001], np.uint16))  # -tiny and +tiny: 2 ulps
     assert [e.rows[k]["bad"] for k in "abcd"] == [0, 1, 0, 1]
     assert e.rows["b"]["ulps"] == 2 and e.rows["d"]["ulps"] == 2
+
+
+def test_order_slack_admits_only_what_two_sum_orders_allow():
+    # 2^-10 and three bf16 ulps above it: outside 1 ulp; inside once the
+    # slack (how far two orders of a sum may lie apart) covers the gap.
+    want = q.to_bf16(np.array([2.0 ** -10, 1.0], np.float32))
+    got = want.copy()
+    got[0] += 3
+    gap = float(q.from_bf16(got[:1])[0] - q.from_bf16(want[:1])[0])
+    strict = q.Errors(q.F32_TOL)
+    strict("x", got, want)
+    assert strict.rows["x"]["bad"] == 1
+    enough = q.Errors(q.F32_TOL)
+    enough("x", got, want, slack=np.array([gap, 0.0]))
+    assert enough.rows["x"]["bad"] == 0
+    short = q.Errors(q.F32_TOL)
+    # slack + one ulp of want falls short of three ulps
+    short("x", got, want, slack=np.array([gap / 3, 0.0]))
+    assert short.rows["x"]["bad"] == 1

@@ -270,12 +270,14 @@ def run_step(k, x, t, workers):
 
 # --- the numpy reference, stage by stage (decode.py's golden and the sample goldens' math)
 
-def matmul_bf16(a, w):
+def matmul_bf16(a, w, absolute=False):
     """a (f32) @ w (bf16 bits) in f32 through numpy's BLAS; w widened to f32
-    2048 columns at a time (all of a 8192 x 25600 weight would be 800 MB)."""
+    2048 columns at a time (all of a 8192 x 25600 weight would be 800 MB);
+    absolute: a @ |w|."""
     out = np.empty((a.shape[0], w.shape[1]), np.float32)
     for n in range(0, w.shape[1], 2048):
-        out[:, n:n + 2048] = a @ from_bf16(w[:, n:n + 2048])
+        wn = from_bf16(w[:, n:n + 2048])
+        out[:, n:n + 2048] = a @ (np.abs(wn) if absolute else wn)
     return out
 
 
@@ -432,8 +434,18 @@ def reference(x, lib=None, check=None):
     stage("up_proj: up", matmul_bf16(p, x["w_up"]), "up")
     g, u = (r["gate"], r["up"]) if lib is None else (lib_group(lib, "gate"), lib_group(lib, "up"))
     stage("silu: mlp", to_bf16(g * (np.float32(1) / (exp32(-g) + np.float32(1))) * u), "mlp")
-    stage("down_proj_residual: out",
-          to_bf16(matmul_bf16(from_bf16(src["mlp"]), x["w_down"]) + src["resid1"]), "out")
+    m = from_bf16(src["mlp"])
+    r["out"] = to_bf16(matmul_bf16(m, x["w_down"]) + src["resid1"])
+    if lib is not None:
+        # The kernel's f32 sums (the contract's order over k) and numpy's
+        # (its BLAS's order) each lie within gamma_K sum |a||w| of the exact
+        # sum; where the residual cancels the product, their bf16 roundings
+        # can then be more than 1 ulp apart (PyPI numpy's OpenBLAS does so
+        # here; Debian's reference BLAS sums in the kernel's order).
+        k = m.shape[1]
+        u = 2.0 ** -24
+        slack = 2 * (k * u / (1 - k * u)) * matmul_bf16(np.abs(m), np.abs(x["w_down"]), absolute=True)
+        check("down_proj_residual: out", lib["out"], r["out"], slack=slack)
     return r
 
 
@@ -454,7 +466,10 @@ class Errors:
         self.f32_tol, self.bf16_ulps = f32_tol, bf16_ulps
         self.rows = {}
 
-    def __call__(self, name, got, want):
+    def __call__(self, name, got, want, slack=None):
+        """slack: where given, a bf16 element more than bf16_ulps apart is
+        still inside if it is within slack (an f32 bound on how far two
+        orders of the same sum may lie apart) plus one bf16 ulp of want."""
         got, want = np.asarray(got), np.asarray(want)
         bf16 = want.dtype == np.uint16
         g = from_bf16(got) if bf16 else got
@@ -471,6 +486,9 @@ class Errors:
             worst_ulps = int(ulps.max(initial=0))
         if bf16 and self.bf16_ulps is not None:
             bad = (ulps > self.bf16_ulps) & ~((g == 0) & (w == 0))
+            if slack is not None:
+                one_ulp = from_bf16(np.abs(want.astype(np.int32)) & 0x7F80).astype(np.float64) * 2.0 ** -7
+                bad &= err > slack.astype(np.float64) + np.maximum(one_ulp, 2.0 ** -133)
         else:
             bad = ~np.isclose(g, w, rtol=self.f32_tol, atol=self.f32_tol)
         row = self.rows.setdefault(name, {"abs": 0.0, "rel": 0.0, "bad": 0, "n": 0, "ulps": None,
@@ -606,7 +624,8 @@ def main(argv):
     reference(x, lib, per_kernel)
 
     ok_kernels = per_kernel.report("each kernel against the reference on its own inputs",
-                                   f"the goldens' tolerances: f32 atol = rtol = {F32_TOL:g}, bf16 {BF16_ULPS} ulp")
+                                   f"the goldens' tolerances: f32 atol = rtol = {F32_TOL:g}, bf16 {BF16_ULPS} ulp, "
+                                   "or for down_proj's out what two orders of its sums allow")
     chain.report("the whole step against the reference chain",
                  f"atol = rtol = {STEP_TOL:g}, decode.py's; the verdict is on 'out'")
     out = chain.rows["out"]
