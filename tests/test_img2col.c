@@ -9,9 +9,10 @@
  * pos_k), both repeat modes; every dtype under HOST, the NPU tiles under
  * A2A3 and A5; bit for bit, nothing written outside dst's valid region.
  * Then a convolution, im2col + pto_tmatmul, against a direct convolution
- * (FLOAT32 with small integers, exact in any order, and INT8 into INT32);
- * the rules in order, nothing written on a refusal; the registers per
- * thread. */
+ * (FLOAT32 with small integers, exact in any order, and INT8 into INT32),
+ * whole and with K split into windows accumulated by pto_tmatmul_acc; the
+ * shapes of pto-isa's CPU and NPU ST cases (on values of our own); the
+ * rules in order, nothing written on a refusal; the registers per thread. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,33 +100,34 @@ static void matrix_free(matrix *x) {
     free(x->tap);
 }
 
-/* The tiles of one profile: HOST's plain tiles, the NPUs' mat NZ source and
- * left tile (ZZ on A2A3, NZ on A5), rows rounded up to 16 (the boxes). */
 static uint32_t round_up(uint32_t v, uint32_t to) { return (v + to - 1) / to * to; }
 
-static pto_tile *new_src(pto_profile p, pto_dtype dt, uint32_t rows, uint32_t c0) {
-    pto_tile *t = NULL;
-    if (p == PTO_PROFILE_HOST)
-        assert_int_equal(pto_tile_create(dt, rows, c0, &t), PTO_OK);
-    else
-        assert_int_equal(pto_tile_create_cube(dt, round_up(rows, 16), c0, PTO_LOC_MAT,
-                                              PTO_LAYOUT_NZ, &t), PTO_OK);
-    assert_int_equal(pto_tile_set_valid(t, rows, c0), PTO_OK);
-    return t;
-}
-
-static pto_tile *new_left(pto_profile p, pto_dtype dt, uint32_t rows, uint32_t cols,
-                          uint32_t valid_rows, uint32_t valid_cols) {
+/* A rows x cols tile with the valid region given: a plain tile under HOST,
+ * else a cube tile at the location and layout. */
+static pto_tile *new_tile_on(pto_profile p, pto_dtype dt, uint32_t rows, uint32_t cols,
+                             pto_location loc, pto_layout layout, uint32_t valid_rows,
+                             uint32_t valid_cols) {
     pto_tile *t = NULL;
     if (p == PTO_PROFILE_HOST)
         assert_int_equal(pto_tile_create(dt, rows, cols, &t), PTO_OK);
     else
-        assert_int_equal(pto_tile_create_cube(dt, rows, cols, PTO_LOC_LEFT,
-                                              p == PTO_PROFILE_A2A3 ? PTO_LAYOUT_ZZ
-                                                                    : PTO_LAYOUT_NZ, &t),
-                         PTO_OK);
+        assert_int_equal(pto_tile_create_cube(dt, rows, cols, loc, layout, &t), PTO_OK);
     assert_int_equal(pto_tile_set_valid(t, valid_rows, valid_cols), PTO_OK);
     return t;
+}
+
+/* The tiles of one profile: HOST's plain tiles, the NPUs' mat NZ source
+ * (rows rounded up to 16, its boxes) and left tile (ZZ on A2A3, NZ on A5). */
+static pto_tile *new_src(pto_profile p, pto_dtype dt, uint32_t rows, uint32_t c0) {
+    const uint32_t alloc = p == PTO_PROFILE_HOST ? rows : round_up(rows, 16);
+    return new_tile_on(p, dt, alloc, c0, PTO_LOC_MAT, PTO_LAYOUT_NZ, rows, c0);
+}
+
+static pto_tile *new_left(pto_profile p, pto_dtype dt, uint32_t rows, uint32_t cols,
+                          uint32_t valid_rows, uint32_t valid_cols) {
+    return new_tile_on(p, dt, rows, cols, PTO_LOC_LEFT,
+                       p == PTO_PROFILE_A2A3 ? PTO_LAYOUT_ZZ : PTO_LAYOUT_NZ, valid_rows,
+                       valid_cols);
 }
 
 static unsigned char *random_bytes(rng *r, size_t n) {
@@ -259,6 +261,25 @@ static void test_npu_windows(void **state) {
     }
 }
 
+/* pto-isa's CPU ST cases (tests/cpu/st/testcase/timg2col): a FLOAT32 3x4
+ * map of one channel block, a 2x2 filter, padding left and top, pad element
+ * -1.0, the window at (1, 8) into a 16x16 tile of 4 valid rows; an INT8 4x4
+ * map, a 2x2 filter of stride 2, the window at (0, 32) into 16x32 with 4
+ * valid rows. Under every profile (C0 is 32 bytes in both). */
+static void test_cpu_st_cases(void **state) {
+    (void)state;
+    rng r = {17};
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A2A3, PTO_PROFILE_A5};
+    for (size_t pi = 0; pi < COUNT(kProfiles); ++pi) {
+        window_case f = {kProfiles[pi], PTO_FLOAT32, {1, 1, 3, 4, 8, 2, 2, 1, 1, 1, 1, 1, 0, 1, 0},
+                         1, 8, 16, 16, 4, 16, 0xBF800000u, 1, 0, 0};
+        check_window(&r, &f);
+        window_case i = {kProfiles[pi], PTO_INT8, {1, 1, 4, 4, 32, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0},
+                         0, 32, 16, 32, 4, 32, 0, 1, 0, 0};
+        check_window(&r, &i);
+    }
+}
+
 /* Repeats: along M (units of 16 rows) and along K (units of C0 columns),
  * with strides that skip, overlap and match the block. */
 static void test_repeat(void **state) {
@@ -282,7 +303,8 @@ static void test_repeat(void **state) {
 /* Convolution: dst = im2col(x) * w, one output pixel per row and one output
  * channel per column, against the direct sum over channels and taps. The
  * values are small integers, so every order of the float sums is exact. */
-static void check_convolution(pto_profile p, pto_dtype in_dt, const geometry *g, uint32_t oc) {
+static void check_convolution(pto_profile p, pto_dtype in_dt, const geometry *g, uint32_t oc,
+                              uint32_t base_k) {
     assert_int_equal(pto_set_profile(p), PTO_OK);
     const bool ints = in_dt == PTO_INT8;
     const pto_dtype acc_dt = ints ? PTO_INT32 : PTO_FLOAT32;
@@ -319,20 +341,8 @@ static void check_convolution(pto_profile p, pto_dtype in_dt, const geometry *g,
     assert_int_equal(ints ? pto_tile_write(src, xb, src_n) : pto_tile_write_f32(src, xs, src_n),
                      PTO_OK);
 
+    /* b's rows: ((c1*FH + kh)*FW + kw)*C0 + c0, its columns the output channels */
     const uint32_t mp = round_up(m, 16), np = round_up(oc, 16);
-    pto_tile *a = new_left(p, in_dt, mp, k, m, k);
-    pto_tile *b = NULL, *dst = NULL;
-    if (p == PTO_PROFILE_HOST) {
-        assert_int_equal(pto_tile_create(in_dt, k, np, &b), PTO_OK);
-        assert_int_equal(pto_tile_create(acc_dt, mp, np, &dst), PTO_OK);
-    } else {
-        assert_int_equal(pto_tile_create_cube(in_dt, k, np, PTO_LOC_RIGHT, PTO_LAYOUT_ZN, &b),
-                         PTO_OK);
-        assert_int_equal(pto_tile_create_cube(acc_dt, mp, np, PTO_LOC_ACC, PTO_LAYOUT_NZ, &dst),
-                         PTO_OK);
-    }
-    assert_int_equal(pto_tile_set_valid(b, k, oc), PTO_OK);
-    assert_int_equal(pto_tile_set_valid(dst, m, oc), PTO_OK);
     float *bs = calloc((size_t)k * np, sizeof(float));
     int8_t *bb = calloc((size_t)k * np, 1);
     for (uint32_t o = 0; o < oc; ++o)
@@ -345,14 +355,29 @@ static void check_convolution(pto_profile p, pto_dtype in_dt, const geometry *g,
                     bs[row * np + o] = (float)v;
                     bb[row * np + o] = (int8_t)v;
                 }
-    assert_int_equal(ints ? pto_tile_write(b, bb, (size_t)k * np)
-                          : pto_tile_write_f32(b, bs, (size_t)k * np),
-                     PTO_OK);
-
+    pto_tile *dst = new_tile_on(p, acc_dt, mp, np, PTO_LOC_ACC, PTO_LAYOUT_NZ, m, oc);
     pto_img2col_config cfg = config_of(g);
     set_registers(&cfg);
-    expect_status(pto_timg2col(a, src, &cfg, 0, 0), PTO_OK, "pto_timg2col");
-    expect_status(pto_tmatmul(dst, a, b), PTO_OK, "pto_tmatmul");
+    /* K in windows of base_k columns (all of K when 0), accumulated as
+     * pto-isa's split-K kernels do: TIMG2COL at pos_k, then TMATMUL_ACC. */
+    const uint32_t kb = base_k != 0 ? base_k : k;
+    for (uint32_t pos = 0; pos < k; pos += kb) {
+        const uint32_t kv = k - pos < kb ? k - pos : kb;
+        pto_tile *a = new_left(p, in_dt, mp, kb, m, kv);
+        pto_tile *b = new_tile_on(p, in_dt, kb, np, PTO_LOC_RIGHT, PTO_LAYOUT_ZN, kv, oc);
+        const size_t rows_n = (size_t)kv * np, whole = (size_t)kb * np;
+        float *chunk_f = calloc(whole, sizeof(float));
+        int8_t *chunk_i = calloc(whole, 1);
+        memcpy(chunk_f, bs + (size_t)pos * np, rows_n * sizeof(float));
+        memcpy(chunk_i, bb + (size_t)pos * np, rows_n);
+        assert_int_equal(ints ? pto_tile_write(b, chunk_i, whole) : pto_tile_write_f32(b, chunk_f, whole),
+                         PTO_OK);
+        expect_status(pto_timg2col(a, src, &cfg, 0, (uint16_t)pos), PTO_OK, "pto_timg2col");
+        expect_status(pos == 0 ? pto_tmatmul(dst, a, b) : pto_tmatmul_acc(dst, a, b), PTO_OK,
+                      "pto_tmatmul");
+        free(chunk_f), free(chunk_i);
+        TILES_DESTROY(a, b);
+    }
 
     const size_t dst_n = (size_t)mp * np;
     float *got_f = malloc(dst_n * sizeof(float));
@@ -380,7 +405,7 @@ static void check_convolution(pto_profile p, pto_dtype in_dt, const geometry *g,
                                  ints ? (double)got_i[at] : (double)got_f[at], sum);
                 }
     free(x), free(wt), free(xs), free(xb), free(bs), free(bb), free(got_f), free(got_i);
-    TILES_DESTROY(src, a, b, dst);
+    TILES_DESTROY(src, dst);
     assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
 }
 
@@ -389,11 +414,44 @@ static void test_convolution(void **state) {
     static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A2A3, PTO_PROFILE_A5};
     for (size_t pi = 0; pi < COUNT(kProfiles); ++pi) {
         geometry f = {2, 2, 6, 5, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1};
-        check_convolution(kProfiles[pi], PTO_FLOAT32, &f, 5);
+        check_convolution(kProfiles[pi], PTO_FLOAT32, &f, 5, 0);
         geometry s = {1, 1, 9, 8, 8, 3, 2, 2, 3, 2, 1, 0, 2, 1, 0};
-        check_convolution(kProfiles[pi], PTO_FLOAT32, &s, 17);
+        check_convolution(kProfiles[pi], PTO_FLOAT32, &s, 17, 0);
         geometry i = {1, 2, 5, 5, 32, 2, 2, 1, 1, 1, 1, 0, 1, 0, 1};
-        check_convolution(kProfiles[pi], PTO_INT8, &i, 3);
+        check_convolution(kProfiles[pi], PTO_INT8, &i, 3, 0);
+        check_convolution(kProfiles[pi], PTO_FLOAT32, &f, 5, 24);
+    }
+}
+
+/* pto-isa's NPU ST shapes (tests/npu/{a2a3,a5}/src/st/testcase/timg2col,
+ * gen_data.py's twelve cases: feature map, weights, strides, dilations,
+ * padding (top, bottom, left, right there), dtype; cases 5 to 8 split K in
+ * windows of 64, as its kernels do), each as a convolution under A2A3 and
+ * A5 against the direct one, on values of our own. */
+static void test_st_shapes(void **state) {
+    (void)state;
+    typedef struct {
+        geometry g;
+        uint32_t oc, base_k;
+        pto_dtype dt;
+    } st_case;
+    static const st_case kCases[] = {
+        {{1, 2, 4, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 16, 0, PTO_BFLOAT16},
+        {{1, 4, 4, 16, 16, 3, 3, 1, 1, 2, 1, 1, 1, 1, 1}, 16, 0, PTO_FLOAT16},
+        {{1, 4, 8, 16, 8, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, 16, 0, PTO_FLOAT32},
+        {{1, 1, 8, 16, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 16, 0, PTO_INT8},
+        {{1, 4, 13, 57, 16, 3, 3, 2, 2, 2, 2, 1, 2, 1, 2}, 16, 64, PTO_BFLOAT16},
+        {{1, 4, 25, 9, 16, 3, 3, 2, 1, 1, 2, 1, 1, 1, 1}, 16, 64, PTO_FLOAT16},
+        {{1, 2, 14, 30, 8, 4, 4, 2, 2, 1, 1, 3, 0, 1, 2}, 16, 64, PTO_FLOAT32},
+        {{1, 2, 29, 60, 32, 2, 2, 2, 2, 2, 2, 1, 0, 1, 1}, 64, 64, PTO_INT8},
+        {{1, 4, 13, 57, 16, 3, 3, 2, 2, 2, 2, 1, 2, 1, 2}, 48, 0, PTO_BFLOAT16},
+        {{1, 4, 25, 9, 16, 3, 3, 2, 1, 1, 2, 1, 1, 1, 1}, 64, 0, PTO_FLOAT16},
+        {{1, 2, 14, 30, 8, 4, 4, 2, 2, 1, 1, 3, 0, 1, 2}, 32, 0, PTO_FLOAT32},
+        {{1, 2, 29, 60, 32, 2, 2, 2, 2, 2, 2, 1, 0, 1, 1}, 64, 0, PTO_INT8},
+    };
+    for (size_t i = 0; i < COUNT(kCases); ++i) {
+        check_convolution(PTO_PROFILE_A2A3, kCases[i].dt, &kCases[i].g, kCases[i].oc, kCases[i].base_k);
+        check_convolution(PTO_PROFILE_A5, kCases[i].dt, &kCases[i].g, kCases[i].oc, kCases[i].base_k);
     }
 }
 
@@ -514,8 +572,10 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_host_windows),
         cmocka_unit_test(test_npu_windows),
+        cmocka_unit_test(test_cpu_st_cases),
         cmocka_unit_test(test_repeat),
         cmocka_unit_test(test_convolution),
+        cmocka_unit_test(test_st_shapes),
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_thread_registers),
     };
