@@ -568,6 +568,18 @@ static void test_thread_registers(void **state) {
     TILES_DESTROY(t[0], t[1]);
 }
 
+/* Programs have no text form (PTOAS has no such operation): the pages'
+ * spellings are refused as not implemented. */
+static void test_programs_refuse(void **state) {
+    (void)state;
+#define IMG2COL_T "!pto.tile_buf<vec, 16x8xf32>"
+    expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : " IMG2COL_T "\n"
+                                "  pto.timg2col ins(%t : " IMG2COL_T ") outs(%t : " IMG2COL_T ")\n"
+                                "  return\n}\n",
+                                NULL, "t.pto:3:3: error: instruction 'pto.timg2col' is not implemented");
+#undef IMG2COL_T
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_host_windows),
@@ -578,6 +590,7 @@ int main(void) {
         cmocka_unit_test(test_st_shapes),
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_thread_registers),
+        cmocka_unit_test(test_programs_refuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
