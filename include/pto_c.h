@@ -41,8 +41,11 @@
  *     tgemv_acc, tgemv_bias
  *   quantisation (2): tquant, tdequant
  * Outside that table, bound by hand: pto_tsel (three sources), pto_trandom
- * (key and counter words), pto_tgetval (a scalar result) and
- * pto_tmrgsort_lists (counts besides dst).
+ * (key and counter words), pto_tgetval (a scalar result), pto_tmrgsort_lists
+ * (counts besides dst), pto_setfmatrix (a configuration struct),
+ * pto_set_img2col_padding (a configuration struct), pto_set_img2col_rpt (a
+ * configuration struct) and pto_timg2col (a configuration struct and
+ * per-thread registers).
  * ops-families:end
  *
  * Conventions shared by every function below:
@@ -2257,6 +2260,126 @@ PTO_API pto_status pto_tgemv_acc(pto_tile *dst, const pto_tile *a, const pto_til
 /* dst = bias + a b with a one row: the seed is bias(0, j). */
 PTO_API pto_status pto_tgemv_bias(pto_tile *dst, const pto_tile *a, const pto_tile *b,
                                   const pto_tile *bias);
+
+/* Convolution as im2col + matrix multiply (TIMG2COL, SETFMATRIX,
+ * SET_IMG2COL_PADDING, SET_IMG2COL_RPT; pto-isa docs/isa/TIMG2COL.md and
+ * the three SET* pages, whose rules are their implementations',
+ * include/pto/npu/a2a3/ and a5/ TImg2col.hpp, SetFmatrix.hpp,
+ * SetImg2colPadding.hpp, SetImg2colRpt.hpp, and the CPU model
+ * include/pto/cpu/TImg2col.hpp).
+ *
+ * A feature map in NC1HWC0 order lies in src, a tile of C0 columns: row
+ * ((n*C1 + c1)*H + h)*W + w holds the C0 channels c1*C0 .. c1*C0 + C0 - 1
+ * of pixel (h, w) of image n (on the NPU a mat tile in L1: NZ boxes of 16
+ * rows x 32 bytes, C0 = 32 / element size). pto_timg2col writes a window of
+ * its im2col matrix into dst, a left tile that pto_tmatmul takes as a:
+ *   row    m = (n*OH + oh)*OW + ow         (one output pixel per row),
+ *   column k = ((c1*FH + kh)*FW + kw)*C0 + c0 (one filter tap per column),
+ *   element = src(((n*C1 + c1)*H + ih)*W + iw, c0) with
+ *   ih = oh*stride_h + kh*dilation_h - pad_top,
+ *   iw = ow*stride_w + kw*dilation_w - pad_left,
+ * and the pad element where ih or iw falls outside the map, or where m or k
+ * lies past the matrix (n >= N, c1 >= C1); OH = (H + pad_top + pad_bottom -
+ * dilation_h*(FH - 1) - 1) / stride_h + 1 and OW likewise. So a weight
+ * matrix b with row k = ((c1*FH + kh)*FW + kw)*C0 + c0 (pto-isa's
+ * [C1, FH, FW, N, C0] weights) makes pto_tmatmul(dst, a, b) the
+ * convolution, one output pixel per row and one output channel per column.
+ * Each element is copied bit for bit: the result is exact on every profile.
+ *
+ * Configuration: pto-isa keeps it in the ConvTile src and its FMATRIX,
+ * padding and repeat registers; here it is one struct, pto_img2col_config,
+ * which the three SET* functions copy parts of into the calling thread's
+ * registers and pto_timg2col reads the rest of. This keeps the pages' order
+ * of calls (SETFMATRIX, SET_IMG2COL_PADDING and SET_IMG2COL_RPT once, then
+ * any number of TIMG2COL windows, as pto-isa's default manual mode and its
+ * ST kernels do) and the pages' split between register state and the
+ * instruction's own fields; pto-isa's auto mode is the three calls before
+ * each pto_timg2col. The registers are per thread, like the profile: a
+ * thread starts with no feature map (pto_timg2col refuses until
+ * pto_setfmatrix succeeds), the pad element 0 and one repeat (stride 0,
+ * time 1, mode 0, the ConvTile's defaults). Left out: pto-isa's second
+ * register set (FMATRIX_B; one set serves both here), its transpose flag and
+ * A5's dst stride and dst M position (placement in L0A, which a tile's
+ * layout already fixes). Programs have no text form: PTOAS has no timg2col
+ * or set_fmatrix operation (its PTOOps.td and lit tests), and a program
+ * that writes pto.timg2col is told the instruction is not implemented. */
+typedef struct pto_img2col_config {
+    /* SETFMATRIX: the feature map's height and width (1 to 65535) and its
+     * padding in pixels on each side. */
+    uint16_t fmap_h, fmap_w;
+    uint8_t pad_left, pad_right, pad_top, pad_bottom;
+    /* SET_IMG2COL_PADDING: the pad element, as the bits of its encoding in
+     * dst's dtype (the low 8, 16 or 32 bits, as the NPU's padding register
+     * is read; e.g. 0xBF800000 is FLOAT32 -1.0, 0xBC00 FLOAT16 -1.0). */
+    uint32_t pad_bits;
+    /* SET_IMG2COL_RPT: repeat_time windows (1 to 255) in one pto_timg2col,
+     * each repeat_stride units further on along M (repeat_mode 0, units of
+     * 16 rows) or K (repeat_mode 1, units of C0 columns): see
+     * pto_timg2col. */
+    uint16_t repeat_stride;
+    uint8_t repeat_time, repeat_mode;
+    /* pto_timg2col's own fields: the filter's strides and dilations (1 to
+     * 255), its height and width (1 to 511, the instruction's 9-bit fields)
+     * and the channels each window row spans, channel_size = C1 * C0 (1 to
+     * 65535, a multiple of C0). */
+    uint8_t stride_h, stride_w, dilation_h, dilation_w;
+    uint16_t filter_h, filter_w;
+    uint16_t channel_size;
+} pto_img2col_config;
+
+/* SETFMATRIX: the calling thread's feature-map register from config's
+ * fmap_h, fmap_w and four pads. Errors, in order: PTO_ERR_NULL_ARGUMENT if
+ * config is NULL; PTO_ERR_INVALID_ARGUMENT for fmap_h or fmap_w 0 (pto-isa's
+ * CPU model asserts a non-zero map). On failure the register is unchanged. */
+PTO_API pto_status pto_setfmatrix(const pto_img2col_config *config);
+
+/* SET_IMG2COL_PADDING: the calling thread's pad element from config's
+ * pad_bits. Errors: PTO_ERR_NULL_ARGUMENT if config is NULL. */
+PTO_API pto_status pto_set_img2col_padding(const pto_img2col_config *config);
+
+/* SET_IMG2COL_RPT: the calling thread's repeat register from config's
+ * repeat_stride, repeat_time and repeat_mode. Errors, in order:
+ * PTO_ERR_NULL_ARGUMENT if config is NULL; PTO_ERR_INVALID_ARGUMENT for a
+ * repeat_mode other than 0 (along M) or 1 (along K), or a repeat_time of 0.
+ * On failure the register is unchanged. */
+PTO_API pto_status pto_set_img2col_rpt(const pto_img2col_config *config);
+
+/* TIMG2COL: dst's valid region = the im2col matrix (above) from row pos_m
+ * and column pos_k on, src's feature map under the thread's registers and
+ * config's stride, dilation, filter and channel_size. With repeat_time R,
+ * the window is R blocks: under repeat_mode 0 dst's valid rows in R equal
+ * blocks, block i reading rows from pos_m + i*16*repeat_stride; under mode
+ * 1 dst's valid cols in R equal blocks, block i reading columns from
+ * pos_k + i*C0*repeat_stride (R = 1 is one window at (pos_m, pos_k)). Only
+ * dst's valid region is written; src is read only.
+ * - HOST: tiles of any location and layout, C0 = src's valid cols, dtypes
+ *   INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32.
+ * - PTO_PROFILE_A2A3: src a mat NZ tile, dst a left ZZ tile (pto-isa's
+ *   TileLeft, RowMajor boxes in row order); INT8, FLOAT16, BFLOAT16,
+ *   FLOAT32 (a2a3/TImg2col.hpp's static_asserts).
+ * - PTO_PROFILE_A5: src a mat NZ tile, dst a left NZ tile; HOST's nine
+ *   dtypes (a5/TImg2col.hpp's static_asserts).
+ * Under A2A3 and A5, C0 is 32 bytes of elements (32 / element size).
+ * Rules, checked in this order:
+ * - dst, src, config not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - under A2A3 and A5, the locations and layouts above
+ *   (PTO_ERR_INVALID_ARGUMENT).
+ * - dst's dtype under the profile (PTO_ERR_UNSUPPORTED_DTYPE); src of dst's
+ *   dtype (PTO_ERR_DTYPE_MISMATCH).
+ * - config's strides, dilations and filter sizes in their ranges and a
+ *   channel_size above 0; a feature map set on this thread (pto_setfmatrix);
+ *   the dilated filter no larger than the padded map, so OH and OW are at
+ *   least 1 (PTO_ERR_INVALID_ARGUMENT).
+ * - dst apart from src: the same handle or a shared byte is
+ *   PTO_ERR_ALIASING.
+ * - src's valid cols C0 (under A2A3 and A5 32 / element size; under HOST
+ *   any); channel_size a multiple of C0; src's valid rows N * C1 * H * W
+ *   for some N >= 1 (C1 = channel_size / C0); dst's valid rows (mode 0) or
+ *   cols (mode 1) a multiple of repeat_time (PTO_ERR_SHAPE_MISMATCH).
+ * Nothing is written on a refusal. */
+PTO_API pto_status pto_timg2col(pto_tile *dst, const pto_tile *src,
+                                const pto_img2col_config *config, uint16_t pos_m,
+                                uint16_t pos_k);
 
 /* ------------------------------------------------------------------------ */
 /* Quantisation                                                              */

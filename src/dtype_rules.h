@@ -135,6 +135,7 @@ enum class OpDtypes {
   kDequantSrc,        // tdequant's src
   kQuantParam,        // tquant's and tdequant's scale and offset, tquant's tmp
   kTrandom,           // pto_trandom's dst (not a row: key and counter words)
+  kTimg2col,          // pto_timg2col's dst (not a row: a configuration struct)
   kCount
 };
 
@@ -200,6 +201,13 @@ inline constexpr OpDtypeRule kOpDtypeRules[] = {
     // implementation; HOST as A5
     {OpDtypes::kTrandom,
      {PTO_DTYPE_LIST(INT32, UINT32), PTO_DTYPE_LIST(NONE), PTO_DTYPE_LIST(INT32, UINT32)}, ""},
+    // timg2col: the static_asserts of a2a3/ and a5/ TImg2col.hpp (the page's
+    // lists); HOST as A5
+    {OpDtypes::kTimg2col,
+     {PTO_DTYPE_LIST(INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32),
+      PTO_DTYPE_LIST(INT8, FLOAT16, BFLOAT16, FLOAT32),
+      PTO_DTYPE_LIST(INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32)},
+     ""},
 };
 #undef PTO_DTYPE_LIST
 }  // namespace def_dtypes

@@ -296,6 +296,36 @@ pto_status RunRandom(Cell& c) {
   return pto_trandom(dst, 1, 2, 3, 4, 5, 6, 10);
 }
 
+// An im2col window of a 4x4 map of ones (a 2x2 filter: 9 rows, 4*C0 cols)
+// into a 16 x 2*C0 dst, the profile's left tile: rows past the matrix take
+// the pad element 0; both differ from the sentinel.
+pto_status RunImg2col(Cell& c) {
+  const uint32_t c0 = 32 / static_cast<uint32_t>(pto_dtype_size(c.dtype));
+  pto_tile *dst = nullptr, *src = nullptr;
+  const bool npu = c.profile != PTO_PROFILE_HOST;
+  const pto_layout left = c.profile == PTO_PROFILE_A2A3 ? PTO_LAYOUT_ZZ : PTO_LAYOUT_NZ;
+  assert_int_equal(pto_tile_create_cube(c.dtype, 16, 2 * c0, npu ? PTO_LOC_LEFT : PTO_LOC_VEC,
+                                        npu ? left : PTO_LAYOUT_ND, &dst),
+                   PTO_OK);
+  c.dst = Tile(dst);
+  FillSentinel(dst);
+  assert_int_equal(pto_tile_create_cube(c.dtype, 16, c0, npu ? PTO_LOC_MAT : PTO_LOC_VEC,
+                                        npu ? PTO_LAYOUT_NZ : PTO_LAYOUT_ND, &src),
+                   PTO_OK);
+  Tile owned(src);
+  Fill(src, 1);
+  pto_img2col_config config = {};
+  config.fmap_h = config.fmap_w = 4;
+  config.repeat_time = 1;
+  config.stride_h = config.stride_w = config.dilation_h = config.dilation_w = 1;
+  config.filter_h = config.filter_w = 2;
+  config.channel_size = static_cast<uint16_t>(c0);
+  assert_int_equal(pto_setfmatrix(&config), PTO_OK);
+  assert_int_equal(pto_set_img2col_padding(&config), PTO_OK);
+  assert_int_equal(pto_set_img2col_rpt(&config), PTO_OK);
+  return pto_timg2col(dst, src, &config, 0, 0);
+}
+
 // 1 == 1 in every column: a mask of ones. The mask row compares FLOAT32
 // (every profile's) into a mask of the cell's dtype.
 pto_status RunCompare(Cell& c) {
@@ -392,6 +422,7 @@ const SpecialRun kSpecialRuns[] = {
     {OpDtypes::kTSetVal, RunElementAccess},
     {OpDtypes::kTgetval, RunElementAccess},
     {OpDtypes::kTrandom, RunRandom},
+    {OpDtypes::kTimg2col, RunImg2col},
     {OpDtypes::kTCmp, RunCompare},
     {OpDtypes::kTCmps, RunCompare},
     {OpDtypes::kCompareMask, RunCompare},

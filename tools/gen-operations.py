@@ -269,6 +269,7 @@ class HandBound:
     host: str       # its dtypes under HOST
     why: str        # what no row has
     counts: str = "all"  # docs/isa-status.md's dtypes of dst under HOST / A2A3 / A5
+    text: bool = True    # whether programs have a text form (pto.<mnemonic>)
 
 
 HAND_BOUND = [
@@ -284,6 +285,20 @@ HAND_BOUND = [
     HandBound("tmrgsort_lists", "sort", "dst, src0, src1, src2, src3, tmp, exhausted, executed",
               "two to four sorted lists of value-index pairs merged in descending order; how many "
               "pairs each list gave in executed", "float16, float32", "counts besides dst"),
+    HandBound("setfmatrix", "matrix_multiply", "config",
+              "the thread's img2col feature-map register (height, width, four pads)", "none",
+              "a configuration struct", "none", text=False),
+    HandBound("set_img2col_padding", "matrix_multiply", "config",
+              "the thread's img2col pad element", "none", "a configuration struct", "none",
+              text=False),
+    HandBound("set_img2col_rpt", "matrix_multiply", "config",
+              "the thread's img2col repeat register (stride, time, mode)", "none",
+              "a configuration struct", "none", text=False),
+    HandBound("timg2col", "matrix_multiply", "dst, src, config, pos_m, pos_k",
+              "a window of the im2col matrix of an NC1HWC0 feature map (convolution as im2col + "
+              "TMATMUL), bit for bit", "int8, uint8, int16, uint16, int32, uint32, float16, "
+              "bfloat16, float32", "a configuration struct and per-thread registers", "9 / 4 / 9",
+              text=False),
 ]
 
 

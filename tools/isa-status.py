@@ -81,8 +81,6 @@ REFUSED = {
     "TFILLPAD_INPLACE": "pto_tfillpad with src placed on dst; no spelling of its own yet",
     "TFILLPAD_EXPAND": "pto_tfillpad with a dst larger than src; no spelling of its own yet",
     "THISTOGRAM": PENDING,
-    "TIMG2COL": PENDING, "SETFMATRIX": PENDING, "SET_IMG2COL_PADDING": PENDING,
-    "SET_IMG2COL_RPT": PENDING,
     "SETHF32MODE": PENDING, "SETTF32MODE": PENDING,
 }
 
@@ -134,8 +132,10 @@ def statuses(problems):
         elif name in hand:
             h = hand[name]
             tests = test_files(["pto_" + h.mnemonic + "(", "pto." + h.mnemonic])
-            rows.append((name, "implemented", "pto_" + h.mnemonic, "pto." + h.mnemonic,
-                         h.counts, "bound by hand: " + h.why, len(tests)))
+            rows.append((name, "implemented", "pto_" + h.mnemonic,
+                         "pto." + h.mnemonic if h.text else "", h.counts,
+                         "bound by hand: " + h.why + ("" if h.text else "; no text form (PTOAS has none)"),
+                         len(tests)))
         elif name in PROGRAM_FORMS:
             forms, what = PROGRAM_FORMS[name]
             for form in forms:

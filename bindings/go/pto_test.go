@@ -712,4 +712,22 @@ func TestDataMovementIndexed(t *testing.T) {
 		}
 	}
 	expectStatus(t, pto.TRandom(rnd, [2]uint32{}, [4]uint32{}, 8), pto.ErrInvalidArgument, "rounds")
+
+	// TImg2col: a 2x2 map of one channel under a 2x2 filter is one row of
+	// its four pixels; a window past the matrix is the pad element.
+	fmap := newTile(t, pto.Uint32, 4, 1)
+	must(t, fmap.WriteUint32([]uint32{1, 2, 3, 4}))
+	col := newTile(t, pto.Uint32, 2, 4)
+	cfg := pto.Img2colConfig{FmapH: 2, FmapW: 2, PadBits: 9, RepeatTime: 1, StrideH: 1, StrideW: 1,
+		DilationH: 1, DilationW: 1, FilterH: 2, FilterW: 2, ChannelSize: 1}
+	must(t, pto.TImg2col(col, fmap, cfg, 0, 0))
+	cols, err := col.ReadUint32()
+	must(t, err)
+	for i, want := range []uint32{1, 2, 3, 4, 9, 9, 9, 9} {
+		if cols[i] != want {
+			t.Errorf("TImg2col element %d = %d, want %d", i, cols[i], want)
+		}
+	}
+	cfg.StrideW = 0
+	expectStatus(t, pto.TImg2col(col, fmap, cfg, 0, 0), pto.ErrInvalidArgument, "strides 1x0")
 }

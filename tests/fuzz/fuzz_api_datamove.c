@@ -1,6 +1,6 @@
 /* The data-movement instructions (tfillpad, tci, treshape, ttrans, tconcat,
- * textract, tgather, tsetval and tgetval, and trandom beside tci): each one's rules in the
- * contract's order under the profile, nothing written on a refusal; the
+ * textract, tgather, tsetval and tgetval, trandom beside tci, timg2col beside
+ * treshape): each one's rules in the contract's order under the profile, nothing written on a refusal; the
  * window, the gathered elements and the set element checked on success. */
 #include <math.h>
 #include <string.h>
@@ -103,6 +103,63 @@ void fuzz_sequence(reader *r, state *st) {
     fuzz_random(dst, descending, start);
 }
 
+/* timg2col (bound by hand, so no opcode of its own) on treshape's operands:
+ * a feature map of 1 x (1 or 2) pixels of src's valid cols channels (C1 = 1),
+ * a 1 x 1 filter, and by `choice` one broken field (stride, filter, channel
+ * count) or none. NULLs, each profile's locations and layouts, dtypes,
+ * config, aliasing, shapes, in that order; nothing written on a refusal. */
+static void fuzz_img2col(pto_tile *dst, const pto_tile *src, unsigned choice) {
+    pto_img2col_config c;
+    memset(&c, 0, sizeof c);
+    c.fmap_h = 1, c.fmap_w = (uint16_t)(1 + choice % 2);
+    c.stride_h = c.stride_w = c.dilation_h = c.dilation_w = 1;
+    c.filter_h = c.filter_w = 1;
+    c.repeat_time = 1;
+    const uint32_t c0 = src == NULL ? 0
+                        : g_profile == PTO_PROFILE_HOST ? pto_tile_valid_cols(src)
+                                                         : 32 / (uint32_t)pto_dtype_size(pto_tile_dtype(src));
+    c.channel_size = (uint16_t)(c0 == 0 ? 1 : c0);
+    if (choice % 8 == 2) c.stride_w = 0;
+    if (choice % 8 == 4) c.filter_h = 512;
+    if (choice % 8 == 6) c.channel_size = (uint16_t)(c.channel_size + 1);
+    CHECK(pto_setfmatrix(&c) == PTO_OK && pto_set_img2col_padding(&c) == PTO_OK &&
+              pto_set_img2col_rpt(&c) == PTO_OK,
+          "pto_setfmatrix / padding / rpt refused a valid config: %s", pto_last_error());
+    static const pto_dtype kA2A3[] = {PTO_INT8, PTO_FLOAT16, PTO_BFLOAT16, PTO_FLOAT32};
+    pto_status want = PTO_OK;
+    if (dst == NULL || src == NULL) {
+        want = PTO_ERR_NULL_ARGUMENT;
+    } else {
+        const pto_dtype d = pto_tile_dtype(dst);
+        int accepted = d <= PTO_FLOAT32;
+        if (g_profile == PTO_PROFILE_A2A3)
+            accepted = d == kA2A3[0] || d == kA2A3[1] || d == kA2A3[2] || d == kA2A3[3];
+        const pto_layout left = g_profile == PTO_PROFILE_A2A3 ? PTO_LAYOUT_ZZ : PTO_LAYOUT_NZ;
+        const uint32_t image = c0 == 0 ? 1 : c.channel_size / c0 * c.fmap_h * c.fmap_w;
+        if (g_profile != PTO_PROFILE_HOST &&
+            (pto_tile_location(src) != PTO_LOC_MAT || pto_tile_layout(src) != PTO_LAYOUT_NZ ||
+             pto_tile_location(dst) != PTO_LOC_LEFT || pto_tile_layout(dst) != left))
+            want = PTO_ERR_INVALID_ARGUMENT;
+        else if (!accepted)
+            want = PTO_ERR_UNSUPPORTED_DTYPE;
+        else if (pto_tile_dtype(src) != d)
+            want = PTO_ERR_DTYPE_MISMATCH;
+        else if (c.stride_w == 0 || c.filter_h > 511)
+            want = PTO_ERR_INVALID_ARGUMENT;
+        else if (src == dst || regions_overlap(src, dst))
+            want = PTO_ERR_ALIASING;
+        else if (pto_tile_valid_cols(src) != c0 || c0 == 0 || c.channel_size % c0 != 0 ||
+                 pto_tile_valid_rows(src) == 0 || pto_tile_valid_rows(src) % image != 0)
+            want = PTO_ERR_SHAPE_MISMATCH;
+    }
+    const int cube_dst = dst != NULL && pto_tile_location(dst) != PTO_LOC_VEC;
+    checked_call k;
+    call_begin(&k, "pto_timg2col", want, (const pto_tile *const[]){dst, src}, 2);
+    call_check(&k, pto_timg2col(dst, src, &c, (uint16_t)(choice % 5), (uint16_t)(choice % 7)),
+               cube_dst ? kWritesAnywhereInDst : kWritesValidRegion);
+    call_end(&k);
+}
+
 /* treshape: NULLs, storages that share a byte without one start, sizes;
  * nothing written on a refusal. Its values are test_reshape_transpose_concat's. */
 void fuzz_reshape(reader *r, state *st) {
@@ -124,6 +181,7 @@ void fuzz_reshape(reader *r, state *st) {
     call_begin(&c, "pto_treshape", want, (const pto_tile *const[]){dst, src}, 2);
     call_check(&c, pto_treshape(dst, src), kWritesAnywhereInDst);
     call_end(&c);
+    fuzz_img2col(dst, src, dst == NULL ? 0 : pto_tile_valid_rows(dst) + pto_tile_cols(dst));
 }
 
 /* ttrans: NULLs, dtype sizes, tmp's handle, overlap, the transposed region,

@@ -74,6 +74,7 @@ from ._enums import *  # noqa: F401,F403  (every enum of include/pto_c.h, genera
 from ._enums import DType, Layout, Location, Profile, Status
 from ._operations import *  # noqa: F401,F403  (one function per operation of src/operations.def)
 from ._pto import get_profile as _get_profile, simd_target, tgetval, tmrgsort_lists, trandom
+from ._pto import set_img2col_padding, set_img2col_rpt, setfmatrix, timg2col  # a config struct
 from ._pto import tsel  # three sources: not a row of src/operations.def, bound by hand
 
 __all__ = [
@@ -83,6 +84,10 @@ __all__ = [
     "tgetval",
     "tmrgsort_lists",
     "trandom",
+    "setfmatrix",
+    "set_img2col_padding",
+    "set_img2col_rpt",
+    "timg2col",
     "Tile",
     "Buffer",
     "set_profile",

@@ -143,6 +143,96 @@ static PyObject *mod_trandom(PyObject *module, PyObject *const *args, Py_ssize_t
     return a[0];
 }
 
+/* img2col's arguments: n fields of pto_img2col_config, each an int in [0,
+ * maximum] or, when not given (NULL), its default. */
+static int img2col_fields(PyObject *const *a, const char *const *names, const uint32_t *defaults,
+                          const uint32_t *maxima, int n, uint32_t *out) {
+    for (int i = 0; i < n; ++i) {
+        out[i] = defaults[i];
+        if (a[i] != NULL && as_uint32(a[i], names[i], &out[i]) < 0) return -1;
+        if (out[i] > maxima[i]) {
+            PyErr_Format(PyExc_ValueError, "%s must be in [0, %u]", names[i], (unsigned)maxima[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *img2col_result(pto_status s, PyObject *ret) {
+    if (s != PTO_OK) {
+        raise_status(s);
+        return NULL;
+    }
+    if (ret == NULL) Py_RETURN_NONE;
+    Py_INCREF(ret);
+    return ret;
+}
+
+/* setfmatrix(fmap_h, fmap_w, pad_left=0, pad_right=0, pad_top=0,
+ * pad_bottom=0), set_img2col_padding(pad_bits), set_img2col_rpt(
+ * repeat_stride=0, repeat_time=1, repeat_mode=0): the calling thread's img2col
+ * registers, each from the fields of pto_img2col_config it reads. Written
+ * here, as timg2col: a configuration struct fits no row. */
+static PyObject *mod_setfmatrix(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)module;
+    static const char *const names[] = {"fmap_h", "fmap_w", "pad_left", "pad_right", "pad_top", "pad_bottom"};
+    static const uint32_t defaults[] = {0, 0, 0, 0, 0, 0}, maxima[] = {65535, 65535, 255, 255, 255, 255};
+    PyObject *a[6];
+    uint32_t v[6];
+    if (parse_fastcall("setfmatrix", names, 2, 6, args, nargs, kwnames, a) < 0 ||
+        img2col_fields(a, names, defaults, maxima, 6, v) < 0)
+        return NULL;
+    pto_img2col_config c = {0};
+    c.fmap_h = (uint16_t)v[0], c.fmap_w = (uint16_t)v[1];
+    c.pad_left = (uint8_t)v[2], c.pad_right = (uint8_t)v[3], c.pad_top = (uint8_t)v[4], c.pad_bottom = (uint8_t)v[5];
+    return img2col_result(pto_setfmatrix(&c), NULL);
+}
+
+static PyObject *mod_set_img2col_padding(PyObject *module, PyObject *arg) {
+    (void)module;
+    pto_img2col_config c = {0};
+    if (as_uint32(arg, "pad_bits", &c.pad_bits) < 0) return NULL;
+    return img2col_result(pto_set_img2col_padding(&c), NULL);
+}
+
+static PyObject *mod_set_img2col_rpt(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                                     PyObject *kwnames) {
+    (void)module;
+    static const char *const names[] = {"repeat_stride", "repeat_time", "repeat_mode"};
+    static const uint32_t defaults[] = {0, 1, 0}, maxima[] = {65535, 255, 255};
+    PyObject *a[3];
+    uint32_t v[3];
+    if (parse_fastcall("set_img2col_rpt", names, 0, 3, args, nargs, kwnames, a) < 0 ||
+        img2col_fields(a, names, defaults, maxima, 3, v) < 0)
+        return NULL;
+    pto_img2col_config c = {0};
+    c.repeat_stride = (uint16_t)v[0], c.repeat_time = (uint8_t)v[1], c.repeat_mode = (uint8_t)v[2];
+    return img2col_result(pto_set_img2col_rpt(&c), NULL);
+}
+
+/* timg2col(dst, src, channel_size, filter_h=1, filter_w=1, stride_h=1,
+ * stride_w=1, dilation_h=1, dilation_w=1, pos_m=0, pos_k=0): pto_timg2col
+ * under the thread's registers; returns dst. */
+static PyObject *mod_timg2col(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)module;
+    static const char *const names[] = {"dst", "src", "channel_size", "filter_h", "filter_w", "stride_h",
+                                        "stride_w", "dilation_h", "dilation_w", "pos_m", "pos_k"};
+    static const uint32_t defaults[] = {0, 1, 1, 1, 1, 1, 1, 0, 0};
+    static const uint32_t maxima[] = {65535, 65535, 65535, 255, 255, 255, 255, 65535, 65535};
+    PyObject *a[11];
+    uint32_t v[9];
+    if (parse_fastcall("timg2col", names, 3, 11, args, nargs, kwnames, a) < 0) return NULL;
+    pto_tile *dst = NULL, *src = NULL;
+    if (tile_arg(a[0], "timg2col", "dst", &dst) < 0 || tile_arg(a[1], "timg2col", "src", &src) < 0 ||
+        img2col_fields(a + 2, names + 2, defaults, maxima, 9, v) < 0)
+        return NULL;
+    pto_img2col_config c = {0};
+    c.channel_size = (uint16_t)v[0], c.filter_h = (uint16_t)v[1], c.filter_w = (uint16_t)v[2];
+    c.stride_h = (uint8_t)v[3], c.stride_w = (uint8_t)v[4];
+    c.dilation_h = (uint8_t)v[5], c.dilation_w = (uint8_t)v[6];
+    return img2col_result(pto_timg2col(dst, src, &c, (uint16_t)v[7], (uint16_t)v[8]), a[0]);
+}
+
 /* tmrgsort_lists(dst, src0, src1, src2=None, src3=None, tmp=None,
  * exhausted=False): pto_tmrgsort_lists; returns the pairs taken from each
  * list as a tuple of four ints. Written here: it gives counts besides dst. */
@@ -168,8 +258,8 @@ static PyObject *mod_tmrgsort_lists(PyObject *module, PyObject *const *args, Py_
 }
 
 /* The operations' functions are operations.c's operation_methods and
- * select_methods (tsel), added by PyInit__pto; tgetval, tmrgsort_lists
- * and trandom are here. */
+ * select_methods (tsel), added by PyInit__pto; tgetval, tmrgsort_lists,
+ * trandom and the img2col functions are here. */
 static PyMethodDef module_methods[] = {
     {"version", mod_version, METH_NOARGS, "version()\n--\n\nThe library's version, pto_version_string()."},
     {"simd_target", mod_simd_target, METH_NOARGS,
@@ -201,6 +291,21 @@ static PyMethodDef module_methods[] = {
      "TRANDOM (pto_trandom): dst's valid region filled with Philox-4x32 words (rounds 7 or\n"
      "10) from key, two 32-bit ints, and counter, four (counter[0] least significant), in\n"
      "A5's order, bit for bit; INT32 or UINT32 dst (none under A2A3). Returns dst."},
+    {"setfmatrix", (PyCFunction)(void (*)(void))mod_setfmatrix, METH_FASTCALL | METH_KEYWORDS,
+     "setfmatrix(fmap_h, fmap_w, pad_left=0, pad_right=0, pad_top=0, pad_bottom=0)\n--\n\n"
+     "SETFMATRIX (pto_setfmatrix): the calling thread's img2col feature map and its padding."},
+    {"set_img2col_padding", mod_set_img2col_padding, METH_O,
+     "set_img2col_padding(pad_bits)\n--\n\n"
+     "SET_IMG2COL_PADDING (pto_set_img2col_padding): the calling thread's pad element, the\n"
+     "bits of its encoding in dst's dtype."},
+    {"set_img2col_rpt", (PyCFunction)(void (*)(void))mod_set_img2col_rpt, METH_FASTCALL | METH_KEYWORDS,
+     "set_img2col_rpt(repeat_stride=0, repeat_time=1, repeat_mode=0)\n--\n\n"
+     "SET_IMG2COL_RPT (pto_set_img2col_rpt): the calling thread's img2col repeat."},
+    {"timg2col", (PyCFunction)(void (*)(void))mod_timg2col, METH_FASTCALL | METH_KEYWORDS,
+     "timg2col(dst, src, channel_size, filter_h=1, filter_w=1, stride_h=1, stride_w=1,\n"
+     "         dilation_h=1, dilation_w=1, pos_m=0, pos_k=0)\n--\n\n"
+     "TIMG2COL (pto_timg2col): dst's valid region = the im2col window at (pos_m, pos_k) of\n"
+     "src's NC1HWC0 feature map under the thread's registers, bit for bit. Returns dst."},
     {"tmrgsort_lists", (PyCFunction)(void (*)(void))mod_tmrgsort_lists, METH_FASTCALL | METH_KEYWORDS,
      "tmrgsort_lists(dst, src0, src1, src2=None, src3=None, tmp=None, exhausted=False)\n--\n\n"
      "TMRGSORT's multi-list form (pto_tmrgsort_lists): two to four sorted lists of value-index\n"

@@ -444,6 +444,25 @@ def test_trandom_known_answer():
         pto.trandom(t, (0, 0), (0, 0, 0))
 
 
+def test_timg2col():
+    """timg2col: a 2x2 map of one channel under a 2x2 filter is one row of its
+    four pixels; the row past the matrix is the pad element; the registers'
+    and the instruction's rules raise."""
+    src = make(D.UINT32, [[1], [2], [3], [4]])
+    dst = pto.Tile(D.UINT32, 2, 4)
+    pto.setfmatrix(2, 2)
+    pto.set_img2col_padding(9)
+    pto.set_img2col_rpt()
+    assert pto.timg2col(dst, src, channel_size=1, filter_h=2, filter_w=2) is dst
+    assert raw(dst).tolist() == [[1, 2, 3, 4], [9, 9, 9, 9]]
+    with pytest.raises(pto.InvalidArgumentError, match="strides 1x0"):
+        pto.timg2col(dst, src, channel_size=1, filter_h=2, filter_w=2, stride_w=0)
+    with pytest.raises(pto.InvalidArgumentError, match="repeat_mode 2"):
+        pto.set_img2col_rpt(repeat_mode=2)
+    with pytest.raises(ValueError):
+        pto.setfmatrix(2, 70000)
+
+
 def test_compare_and_select_scalar():
     """tcmp, tcmps and tsels through the binding: the mode, the scalar and the
     mask (bit j % 8 of byte j / 8 for column j) reach the C calls."""

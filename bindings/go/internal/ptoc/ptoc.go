@@ -306,6 +306,46 @@ extern uintptr_t _wrap_pto_tmatmul_bias_ptoc_de9f1b25fc8c2272(uintptr_t arg1, ui
 extern uintptr_t _wrap_pto_tgemv_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tgemv_acc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tgemv_bias_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern void _wrap_pto_img2col_config_fmap_h_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, short arg2);
+extern short _wrap_pto_img2col_config_fmap_h_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_fmap_w_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, short arg2);
+extern short _wrap_pto_img2col_config_fmap_w_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_pad_left_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_pad_left_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_pad_right_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_pad_right_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_pad_top_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_pad_top_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_pad_bottom_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_pad_bottom_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_pad_bits_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_pto_img2col_config_pad_bits_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_repeat_stride_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, short arg2);
+extern short _wrap_pto_img2col_config_repeat_stride_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_repeat_time_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_repeat_time_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_repeat_mode_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_repeat_mode_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_stride_h_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_stride_h_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_stride_w_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_stride_w_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_dilation_h_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_dilation_h_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_dilation_w_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_dilation_w_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_filter_h_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, short arg2);
+extern short _wrap_pto_img2col_config_filter_h_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_filter_w_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, short arg2);
+extern short _wrap_pto_img2col_config_filter_w_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_channel_size_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, short arg2);
+extern short _wrap_pto_img2col_config_channel_size_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_new_pto_img2col_config_ptoc_de9f1b25fc8c2272(void);
+extern void _wrap_delete_pto_img2col_config_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_pto_setfmatrix_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_pto_set_img2col_padding_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_pto_set_img2col_rpt_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_pto_timg2col_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, short arg4, short arg5);
 extern uintptr_t _wrap_pto_tquant_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
 extern uintptr_t _wrap_pto_tdequant_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern swig_type_23 _wrap_pto_dtype_string_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
@@ -2545,6 +2585,326 @@ func Pto_tgemv_bias(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_sw
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	swig_r = (uintptr)(C._wrap_pto_tgemv_bias_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+type SwigcptrPto_img2col_config uintptr
+
+func (p SwigcptrPto_img2col_config) Swigcptr() uintptr {
+	return (uintptr)(p)
+}
+
+func (p SwigcptrPto_img2col_config) SwigIsPto_img2col_config() {
+}
+
+func (arg1 SwigcptrPto_img2col_config) SetFmap_h(arg2 uint16) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_img2col_config_fmap_h_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
+}
+
+func (arg1 SwigcptrPto_img2col_config) GetFmap_h() (_swig_ret uint16) {
+	var swig_r uint16
+	_swig_i_0 := arg1
+	swig_r = (uint16)(C._wrap_pto_img2col_config_fmap_h_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func (arg1 SwigcptrPto_img2col_config) SetFmap_w(arg2 uint16) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_img2col_config_fmap_w_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
+}
+
+func (arg1 SwigcptrPto_img2col_config) GetFmap_w() (_swig_ret uint16) {
+	var swig_r uint16
+	_swig_i_0 := arg1
+	swig_r = (uint16)(C._wrap_pto_img2col_config_fmap_w_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func (arg1 SwigcptrPto_img2col_config) SetPad_left(arg2 byte) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_img2col_config_pad_left_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+}
+
+func (arg1 SwigcptrPto_img2col_config) GetPad_left() (_swig_ret byte) {
+	var swig_r byte
+	_swig_i_0 := arg1
+	swig_r = (byte)(C._wrap_pto_img2col_config_pad_left_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func (arg1 SwigcptrPto_img2col_config) SetPad_right(arg2 byte) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_img2col_config_pad_right_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+}
+
+func (arg1 SwigcptrPto_img2col_config) GetPad_right() (_swig_ret byte) {
+	var swig_r byte
+	_swig_i_0 := arg1
+	swig_r = (byte)(C._wrap_pto_img2col_config_pad_right_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func (arg1 SwigcptrPto_img2col_config) SetPad_top(arg2 byte) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_img2col_config_pad_top_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+}
+
+func (arg1 SwigcptrPto_img2col_config) GetPad_top() (_swig_ret byte) {
+	var swig_r byte
+	_swig_i_0 := arg1
+	swig_r = (byte)(C._wrap_pto_img2col_config_pad_top_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func (arg1 SwigcptrPto_img2col_config) SetPad_bottom(arg2 byte) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_img2col_config_pad_bottom_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+}
+
+func (arg1 SwigcptrPto_img2col_config) GetPad_bottom() (_swig_ret byte) {
+	var swig_r byte
+	_swig_i_0 := arg1
+	swig_r = (byte)(C._wrap_pto_img2col_config_pad_bottom_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func (arg1 SwigcptrPto_img2col_config) SetPad_bits(arg2 uint) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_img2col_config_pad_bits_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1))
+}
+
+func (arg1 SwigcptrPto_img2col_config) GetPad_bits() (_swig_ret uint) {
+	var swig_r uint
+	_swig_i_0 := arg1
+	swig_r = (uint)(C._wrap_pto_img2col_config_pad_bits_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func (arg1 SwigcptrPto_img2col_config) SetRepeat_stride(arg2 uint16) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_img2col_config_repeat_stride_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
+}
+
+func (arg1 SwigcptrPto_img2col_config) GetRepeat_stride() (_swig_ret uint16) {
+	var swig_r uint16
+	_swig_i_0 := arg1
+	swig_r = (uint16)(C._wrap_pto_img2col_config_repeat_stride_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func (arg1 SwigcptrPto_img2col_config) SetRepeat_time(arg2 byte) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_img2col_config_repeat_time_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+}
+
+func (arg1 SwigcptrPto_img2col_config) GetRepeat_time() (_swig_ret byte) {
+	var swig_r byte
+	_swig_i_0 := arg1
+	swig_r = (byte)(C._wrap_pto_img2col_config_repeat_time_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func (arg1 SwigcptrPto_img2col_config) SetRepeat_mode(arg2 byte) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_img2col_config_repeat_mode_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+}
+
+func (arg1 SwigcptrPto_img2col_config) GetRepeat_mode() (_swig_ret byte) {
+	var swig_r byte
+	_swig_i_0 := arg1
+	swig_r = (byte)(C._wrap_pto_img2col_config_repeat_mode_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func (arg1 SwigcptrPto_img2col_config) SetStride_h(arg2 byte) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_img2col_config_stride_h_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+}
+
+func (arg1 SwigcptrPto_img2col_config) GetStride_h() (_swig_ret byte) {
+	var swig_r byte
+	_swig_i_0 := arg1
+	swig_r = (byte)(C._wrap_pto_img2col_config_stride_h_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func (arg1 SwigcptrPto_img2col_config) SetStride_w(arg2 byte) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_img2col_config_stride_w_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+}
+
+func (arg1 SwigcptrPto_img2col_config) GetStride_w() (_swig_ret byte) {
+	var swig_r byte
+	_swig_i_0 := arg1
+	swig_r = (byte)(C._wrap_pto_img2col_config_stride_w_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func (arg1 SwigcptrPto_img2col_config) SetDilation_h(arg2 byte) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_img2col_config_dilation_h_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+}
+
+func (arg1 SwigcptrPto_img2col_config) GetDilation_h() (_swig_ret byte) {
+	var swig_r byte
+	_swig_i_0 := arg1
+	swig_r = (byte)(C._wrap_pto_img2col_config_dilation_h_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func (arg1 SwigcptrPto_img2col_config) SetDilation_w(arg2 byte) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_img2col_config_dilation_w_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+}
+
+func (arg1 SwigcptrPto_img2col_config) GetDilation_w() (_swig_ret byte) {
+	var swig_r byte
+	_swig_i_0 := arg1
+	swig_r = (byte)(C._wrap_pto_img2col_config_dilation_w_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func (arg1 SwigcptrPto_img2col_config) SetFilter_h(arg2 uint16) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_img2col_config_filter_h_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
+}
+
+func (arg1 SwigcptrPto_img2col_config) GetFilter_h() (_swig_ret uint16) {
+	var swig_r uint16
+	_swig_i_0 := arg1
+	swig_r = (uint16)(C._wrap_pto_img2col_config_filter_h_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func (arg1 SwigcptrPto_img2col_config) SetFilter_w(arg2 uint16) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_img2col_config_filter_w_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
+}
+
+func (arg1 SwigcptrPto_img2col_config) GetFilter_w() (_swig_ret uint16) {
+	var swig_r uint16
+	_swig_i_0 := arg1
+	swig_r = (uint16)(C._wrap_pto_img2col_config_filter_w_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func (arg1 SwigcptrPto_img2col_config) SetChannel_size(arg2 uint16) {
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	C._wrap_pto_img2col_config_channel_size_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
+}
+
+func (arg1 SwigcptrPto_img2col_config) GetChannel_size() (_swig_ret uint16) {
+	var swig_r uint16
+	_swig_i_0 := arg1
+	swig_r = (uint16)(C._wrap_pto_img2col_config_channel_size_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func NewPto_img2col_config() (_swig_ret Pto_img2col_config) {
+	var swig_r Pto_img2col_config
+	swig_r = (Pto_img2col_config)(SwigcptrPto_img2col_config(C._wrap_new_pto_img2col_config_ptoc_de9f1b25fc8c2272()))
+	return swig_r
+}
+
+func DeletePto_img2col_config(arg1 Pto_img2col_config) {
+	_swig_i_0 := getSwigcptr(arg1)
+	C._wrap_delete_pto_img2col_config_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0))
+}
+
+type Pto_img2col_config interface {
+	Swigcptr() uintptr
+	SwigIsPto_img2col_config()
+	SetFmap_h(arg2 uint16)
+	GetFmap_h() (_swig_ret uint16)
+	SetFmap_w(arg2 uint16)
+	GetFmap_w() (_swig_ret uint16)
+	SetPad_left(arg2 byte)
+	GetPad_left() (_swig_ret byte)
+	SetPad_right(arg2 byte)
+	GetPad_right() (_swig_ret byte)
+	SetPad_top(arg2 byte)
+	GetPad_top() (_swig_ret byte)
+	SetPad_bottom(arg2 byte)
+	GetPad_bottom() (_swig_ret byte)
+	SetPad_bits(arg2 uint)
+	GetPad_bits() (_swig_ret uint)
+	SetRepeat_stride(arg2 uint16)
+	GetRepeat_stride() (_swig_ret uint16)
+	SetRepeat_time(arg2 byte)
+	GetRepeat_time() (_swig_ret byte)
+	SetRepeat_mode(arg2 byte)
+	GetRepeat_mode() (_swig_ret byte)
+	SetStride_h(arg2 byte)
+	GetStride_h() (_swig_ret byte)
+	SetStride_w(arg2 byte)
+	GetStride_w() (_swig_ret byte)
+	SetDilation_h(arg2 byte)
+	GetDilation_h() (_swig_ret byte)
+	SetDilation_w(arg2 byte)
+	GetDilation_w() (_swig_ret byte)
+	SetFilter_h(arg2 uint16)
+	GetFilter_h() (_swig_ret uint16)
+	SetFilter_w(arg2 uint16)
+	GetFilter_w() (_swig_ret uint16)
+	SetChannel_size(arg2 uint16)
+	GetChannel_size() (_swig_ret uint16)
+}
+
+func Pto_setfmatrix(arg1 Pto_img2col_config) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (uintptr)(C._wrap_pto_setfmatrix_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_set_img2col_padding(arg1 Pto_img2col_config) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (uintptr)(C._wrap_pto_set_img2col_padding_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_set_img2col_rpt(arg1 Pto_img2col_config) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (uintptr)(C._wrap_pto_set_img2col_rpt_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_timg2col(arg1 uintptr, arg2 uintptr, arg3 Pto_img2col_config, arg4 uint16, arg5 uint16) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := getSwigcptr(arg3)
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_timg2col_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.short(_swig_i_3), C.short(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -3664,6 +3664,512 @@ intgo _wrap_pto_tgemv_bias_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile 
 }
 
 
+void _wrap_pto_img2col_config_fmap_h_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint16_t arg2 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  arg2 = (uint16_t)_swig_go_1; 
+  
+  if (arg1) (arg1)->fmap_h = arg2;
+  
+}
+
+
+short _wrap_pto_img2col_config_fmap_h_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint16_t result;
+  short _swig_go_result;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  result = (uint16_t) ((arg1)->fmap_h);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_img2col_config_fmap_w_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint16_t arg2 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  arg2 = (uint16_t)_swig_go_1; 
+  
+  if (arg1) (arg1)->fmap_w = arg2;
+  
+}
+
+
+short _wrap_pto_img2col_config_fmap_w_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint16_t result;
+  short _swig_go_result;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  result = (uint16_t) ((arg1)->fmap_w);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_img2col_config_pad_left_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t arg2 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  arg2 = (uint8_t)_swig_go_1; 
+  
+  if (arg1) (arg1)->pad_left = arg2;
+  
+}
+
+
+char _wrap_pto_img2col_config_pad_left_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t result;
+  char _swig_go_result;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  result = (uint8_t) ((arg1)->pad_left);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_img2col_config_pad_right_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t arg2 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  arg2 = (uint8_t)_swig_go_1; 
+  
+  if (arg1) (arg1)->pad_right = arg2;
+  
+}
+
+
+char _wrap_pto_img2col_config_pad_right_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t result;
+  char _swig_go_result;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  result = (uint8_t) ((arg1)->pad_right);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_img2col_config_pad_top_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t arg2 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  arg2 = (uint8_t)_swig_go_1; 
+  
+  if (arg1) (arg1)->pad_top = arg2;
+  
+}
+
+
+char _wrap_pto_img2col_config_pad_top_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t result;
+  char _swig_go_result;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  result = (uint8_t) ((arg1)->pad_top);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_img2col_config_pad_bottom_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t arg2 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  arg2 = (uint8_t)_swig_go_1; 
+  
+  if (arg1) (arg1)->pad_bottom = arg2;
+  
+}
+
+
+char _wrap_pto_img2col_config_pad_bottom_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t result;
+  char _swig_go_result;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  result = (uint8_t) ((arg1)->pad_bottom);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_img2col_config_pad_bits_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, intgo _swig_go_1) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint32_t arg2 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  arg2 = (uint32_t)_swig_go_1; 
+  
+  if (arg1) (arg1)->pad_bits = arg2;
+  
+}
+
+
+intgo _wrap_pto_img2col_config_pad_bits_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint32_t result;
+  intgo _swig_go_result;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  result = (uint32_t) ((arg1)->pad_bits);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_img2col_config_repeat_stride_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint16_t arg2 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  arg2 = (uint16_t)_swig_go_1; 
+  
+  if (arg1) (arg1)->repeat_stride = arg2;
+  
+}
+
+
+short _wrap_pto_img2col_config_repeat_stride_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint16_t result;
+  short _swig_go_result;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  result = (uint16_t) ((arg1)->repeat_stride);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_img2col_config_repeat_time_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t arg2 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  arg2 = (uint8_t)_swig_go_1; 
+  
+  if (arg1) (arg1)->repeat_time = arg2;
+  
+}
+
+
+char _wrap_pto_img2col_config_repeat_time_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t result;
+  char _swig_go_result;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  result = (uint8_t) ((arg1)->repeat_time);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_img2col_config_repeat_mode_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t arg2 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  arg2 = (uint8_t)_swig_go_1; 
+  
+  if (arg1) (arg1)->repeat_mode = arg2;
+  
+}
+
+
+char _wrap_pto_img2col_config_repeat_mode_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t result;
+  char _swig_go_result;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  result = (uint8_t) ((arg1)->repeat_mode);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_img2col_config_stride_h_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t arg2 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  arg2 = (uint8_t)_swig_go_1; 
+  
+  if (arg1) (arg1)->stride_h = arg2;
+  
+}
+
+
+char _wrap_pto_img2col_config_stride_h_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t result;
+  char _swig_go_result;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  result = (uint8_t) ((arg1)->stride_h);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_img2col_config_stride_w_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t arg2 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  arg2 = (uint8_t)_swig_go_1; 
+  
+  if (arg1) (arg1)->stride_w = arg2;
+  
+}
+
+
+char _wrap_pto_img2col_config_stride_w_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t result;
+  char _swig_go_result;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  result = (uint8_t) ((arg1)->stride_w);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_img2col_config_dilation_h_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t arg2 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  arg2 = (uint8_t)_swig_go_1; 
+  
+  if (arg1) (arg1)->dilation_h = arg2;
+  
+}
+
+
+char _wrap_pto_img2col_config_dilation_h_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t result;
+  char _swig_go_result;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  result = (uint8_t) ((arg1)->dilation_h);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_img2col_config_dilation_w_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t arg2 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  arg2 = (uint8_t)_swig_go_1; 
+  
+  if (arg1) (arg1)->dilation_w = arg2;
+  
+}
+
+
+char _wrap_pto_img2col_config_dilation_w_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint8_t result;
+  char _swig_go_result;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  result = (uint8_t) ((arg1)->dilation_w);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_img2col_config_filter_h_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint16_t arg2 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  arg2 = (uint16_t)_swig_go_1; 
+  
+  if (arg1) (arg1)->filter_h = arg2;
+  
+}
+
+
+short _wrap_pto_img2col_config_filter_h_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint16_t result;
+  short _swig_go_result;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  result = (uint16_t) ((arg1)->filter_h);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_img2col_config_filter_w_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint16_t arg2 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  arg2 = (uint16_t)_swig_go_1; 
+  
+  if (arg1) (arg1)->filter_w = arg2;
+  
+}
+
+
+short _wrap_pto_img2col_config_filter_w_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint16_t result;
+  short _swig_go_result;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  result = (uint16_t) ((arg1)->filter_w);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_pto_img2col_config_channel_size_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint16_t arg2 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  arg2 = (uint16_t)_swig_go_1; 
+  
+  if (arg1) (arg1)->channel_size = arg2;
+  
+}
+
+
+short _wrap_pto_img2col_config_channel_size_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  uint16_t result;
+  short _swig_go_result;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  result = (uint16_t) ((arg1)->channel_size);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+struct pto_img2col_config *_wrap_new_pto_img2col_config_ptoc_de9f1b25fc8c2272() {
+  struct pto_img2col_config *result = 0 ;
+  struct pto_img2col_config *_swig_go_result;
+  
+  
+  result = (struct pto_img2col_config *)calloc(1, sizeof(struct pto_img2col_config));
+  *(struct pto_img2col_config **)&_swig_go_result = (struct pto_img2col_config *)result; 
+  return _swig_go_result;
+}
+
+
+void _wrap_delete_pto_img2col_config_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
+  
+  arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
+  
+  free((char *) arg1);
+  
+}
+
+
+intgo _wrap_pto_setfmatrix_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  pto_img2col_config *arg1 = (pto_img2col_config *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(pto_img2col_config **)&_swig_go_0; 
+  
+  result = (pto_status)pto_setfmatrix((struct pto_img2col_config const *)arg1);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_set_img2col_padding_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  pto_img2col_config *arg1 = (pto_img2col_config *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(pto_img2col_config **)&_swig_go_0; 
+  
+  result = (pto_status)pto_set_img2col_padding((struct pto_img2col_config const *)arg1);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_set_img2col_rpt_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+  pto_img2col_config *arg1 = (pto_img2col_config *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(pto_img2col_config **)&_swig_go_0; 
+  
+  result = (pto_status)pto_set_img2col_rpt((struct pto_img2col_config const *)arg1);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_timg2col_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, struct pto_img2col_config *_swig_go_2, short _swig_go_3, short _swig_go_4) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_img2col_config *arg3 = (pto_img2col_config *) 0 ;
+  uint16_t arg4 ;
+  uint16_t arg5 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = *(pto_img2col_config **)&_swig_go_2; 
+  arg4 = (uint16_t)_swig_go_3; 
+  arg5 = (uint16_t)_swig_go_4; 
+  
+  result = (pto_status)pto_timg2col(arg1,(struct pto_tile const *)arg2,(struct pto_img2col_config const *)arg3,arg4,arg5);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_pto_tquant_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;

@@ -801,6 +801,26 @@ fn textract_tgather_tsetval_tgetval() {
     pto::trandom(&mut r, [0, 0], [0, 0, 0, 0], 10).unwrap();
     assert_eq!(r.to_vec::<u32>().unwrap()[..4], [0x6627e8d5u32, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]);
     assert_err(pto::trandom(&mut r, [0, 0], [0, 0, 0, 0], 8), ErrorKind::InvalidArgument, "rounds");
+
+    // timg2col: a 2x2 map of one channel under a 2x2 filter is one row of its
+    // four pixels; the row past the matrix is the pad element.
+    let mut fmap = zeros(DType::Uint32, 4, 1);
+    fmap.write(&[1u32, 2, 3, 4]).unwrap();
+    let mut col = zeros(DType::Uint32, 2, 4);
+    let mut cfg = pto::Img2colConfig {
+        fmap_h: 2, fmap_w: 2, pad_left: 0, pad_right: 0, pad_top: 0, pad_bottom: 0, pad_bits: 9,
+        repeat_stride: 0, repeat_time: 1, repeat_mode: 0, stride_h: 1, stride_w: 1,
+        dilation_h: 1, dilation_w: 1, filter_h: 2, filter_w: 2, channel_size: 1,
+    };
+    pto::setfmatrix(&cfg).unwrap();
+    pto::set_img2col_padding(&cfg).unwrap();
+    pto::set_img2col_rpt(&cfg).unwrap();
+    pto::timg2col(&mut col, &fmap, &cfg, 0, 0).unwrap();
+    assert_eq!(col.to_vec::<u32>().unwrap(), [1u32, 2, 3, 4, 9, 9, 9, 9]);
+    cfg.stride_w = 0;
+    assert_err(pto::timg2col(&mut col, &fmap, &cfg, 0, 0), ErrorKind::InvalidArgument, "strides 1x0");
+    cfg.repeat_mode = 2;
+    assert_err(pto::set_img2col_rpt(&cfg), ErrorKind::InvalidArgument, "repeat_mode 2");
 }
 
 // Cube tiles keep their location and layout and exchange values row-major;

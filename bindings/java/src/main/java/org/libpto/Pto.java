@@ -2494,6 +2494,80 @@ public final class Pto {
     }
 
     /**
+     * {@code pto_img2col_config}: the feature map and its padding (SETFMATRIX), the pad element's
+     * bits in dst's dtype (SET_IMG2COL_PADDING), the repeat (SET_IMG2COL_RPT) and TIMG2COL's own
+     * fields (include/pto_c.h, "Matrix multiply"). Each field is stored in the C field's width
+     * (uint8_t, uint16_t, uint32_t): only its low bits are passed.
+     */
+    public static final class Img2colConfig {
+        public int fmapH, fmapW;
+        public int padLeft, padRight, padTop, padBottom;
+        public int padBits;
+        public int repeatStride, repeatTime = 1, repeatMode;
+        public int strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
+        public int filterH = 1, filterW = 1;
+        public int channelSize;
+
+        pto_img2col_config toNative() {
+            pto_img2col_config c = new pto_img2col_config();
+            c.setFmap_h(fmapH & 0xFFFF);
+            c.setFmap_w(fmapW & 0xFFFF);
+            c.setPad_left((short) (padLeft & 0xFF));
+            c.setPad_right((short) (padRight & 0xFF));
+            c.setPad_top((short) (padTop & 0xFF));
+            c.setPad_bottom((short) (padBottom & 0xFF));
+            c.setPad_bits(Integer.toUnsignedLong(padBits));
+            c.setRepeat_stride(repeatStride & 0xFFFF);
+            c.setRepeat_time((short) (repeatTime & 0xFF));
+            c.setRepeat_mode((short) (repeatMode & 0xFF));
+            c.setStride_h((short) (strideH & 0xFF));
+            c.setStride_w((short) (strideW & 0xFF));
+            c.setDilation_h((short) (dilationH & 0xFF));
+            c.setDilation_w((short) (dilationW & 0xFF));
+            c.setFilter_h(filterH & 0xFFFF);
+            c.setFilter_w(filterW & 0xFFFF);
+            c.setChannel_size(channelSize & 0xFFFF);
+            return c;
+        }
+    }
+
+    /**
+     * SETFMATRIX ({@code pto_setfmatrix}): this thread's feature-map register (height, width,
+     * four pads) from {@code config}. Written by hand, as the three below: a configuration struct
+     * fits no row.
+     */
+    public static void setfmatrix(Img2colConfig config) {
+        PtoNative.pto_setfmatrix(config == null ? null : config.toNative());
+    }
+
+    /** SET_IMG2COL_PADDING ({@code pto_set_img2col_padding}): this thread's pad element. */
+    public static void setImg2colPadding(Img2colConfig config) {
+        PtoNative.pto_set_img2col_padding(config == null ? null : config.toNative());
+    }
+
+    /** SET_IMG2COL_RPT ({@code pto_set_img2col_rpt}): this thread's repeat register. */
+    public static void setImg2colRpt(Img2colConfig config) {
+        PtoNative.pto_set_img2col_rpt(config == null ? null : config.toNative());
+    }
+
+    /**
+     * TIMG2COL ({@code pto_timg2col}): dst's valid region = the im2col window at (posM, posK) of
+     * src's NC1HWC0 feature map under this thread's registers and config's strides, dilations,
+     * filter and channels, bit for bit (a matrix multiply's a for a convolution). posM and posK
+     * are passed as uint16_t.
+     */
+    public static void timg2col(Tile dst, Tile src, Img2colConfig config, int posM, int posK) {
+        try {
+            PtoNative.pto_timg2col(Tile.handleOf(dst, "Pto.timg2col", "dst"),
+                    Tile.handleOf(src, "Pto.timg2col", "src"),
+                    config == null ? null : config.toNative(), posM & 0xFFFF, posK & 0xFFFF);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
      * TGETVAL ({@code pto_tgetval}): src's element at flat offset {@code index} (row * cols +
      * col), which must be in src's valid region ({@link Status#OUT_OF_RANGE} otherwise), exactly
      * as a double. Written by hand: it gives a value, not a tile.

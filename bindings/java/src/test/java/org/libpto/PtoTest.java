@@ -111,6 +111,28 @@ class PtoTest {
                 java.util.Arrays.copyOf(words, 4));
         assertStatus(Status.INVALID_ARGUMENT, "rounds",
                 () -> Pto.trandom(rnd, new int[] {0, 0}, new int[] {0, 0, 0, 0}, 8));
+
+        // timg2col: a 2x2 map of one channel under a 2x2 filter is one row of its four
+        // pixels; the row past the matrix is the pad element.
+        Tile fmap = tile(DType.UINT32, 4, 1);
+        fmap.write(new int[] {1, 2, 3, 4});
+        Tile col = tile(DType.UINT32, 2, 4);
+        Pto.Img2colConfig cfg = new Pto.Img2colConfig();
+        cfg.fmapH = 2;
+        cfg.fmapW = 2;
+        cfg.padBits = 9;
+        cfg.filterH = 2;
+        cfg.filterW = 2;
+        cfg.channelSize = 1;
+        Pto.setfmatrix(cfg);
+        Pto.setImg2colPadding(cfg);
+        Pto.setImg2colRpt(cfg);
+        Pto.timg2col(col, fmap, cfg, 0, 0);
+        assertArrayEquals(new int[] {1, 2, 3, 4, 9, 9, 9, 9}, col.readInts());
+        cfg.strideW = 0;
+        assertStatus(Status.INVALID_ARGUMENT, "strides 1x0", () -> Pto.timg2col(col, fmap, cfg, 0, 0));
+        cfg.repeatMode = 2;
+        assertStatus(Status.INVALID_ARGUMENT, "repeat_mode 2", () -> Pto.setImg2colRpt(cfg));
     }
 
     // ------------------------------------------------------------- library
