@@ -284,6 +284,11 @@ HAND_BOUND = [
     HandBound("tmrgsort_lists", "sort", "dst, src0, src1, src2, src3, tmp, exhausted, executed",
               "two to four sorted lists of value-index pairs merged in descending order; how many "
               "pairs each list gave in executed", "float16, float32", "counts besides dst"),
+    HandBound("tquant_mx", "quantisation", "dst, src, exp, max, scaling, alg, group_axis",
+              "MXFP8 E4M3 / MXFP4 E2M1 codes with an E8M0 exponent per block of 32 (ND or DN), "
+              "as A5 computes them, bit for bit",
+              "int8, uint8, float8_e4m3, float4_e2m1x2", "exp, max and scaling besides dst",
+              "4 / 0 / 4"),
 ]
 
 
