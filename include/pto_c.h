@@ -2339,8 +2339,9 @@ typedef enum pto_mx_alg {
  * under both; a NaN block's m the quiet NaN (0x7FC00000, 0x7FC0, float16
  * 0x7E00), its s 0x7FC00000 for FLOAT32, else 0x7F81 (E4M3) or 0x7FC0
  * (E2M1). Tiles in ND grouping: exp, max and scaling have src's valid rows
- * and ceil(cols / 32) valid cols; in DN ceil(rows / 32) valid rows and
- * src's valid cols. dst has src's valid region, counted in bytes: an E2M1
+ * and G = ceil(cols / 32) valid cols, or (PTOAS's legacy flat form) one
+ * valid row of rows x G, block (i, g) at column i G + g; in DN ceil(rows /
+ * 32) valid rows and src's valid cols. dst has src's valid region, counted in bytes: an E2M1
  * dst (PTO_FLOAT4_E2M1X2) holds two codes a byte, column 2k in the low
  * nibble, so its valid cols are half of src's. The bits are the same on
  * every profile and SIMD target. Rules, checked in this order:

@@ -173,12 +173,26 @@ void MxBlockRegion(const MxQuant& q, uint32_t* rows, uint32_t* cols) {
   *cols = q.group_axis == 0 ? c : (c + 31) / 32;
 }
 
+// ND's blocks also fit one row of rows x cols values, block (i, g) at
+// column i * cols + g (PTOAS's legacy flat form [1, M * N/32]).
+bool MxFlat(const pto_tile* t, uint32_t rows, uint32_t cols, int axis) {
+  return axis == 1 && rows > 1 && t->valid_rows == 1 &&
+         static_cast<uint64_t>(t->valid_cols) == static_cast<uint64_t>(rows) * cols;
+}
+
 void CheckMxBlockTile(Validator& v, const char* name, const pto_tile* t, uint32_t rows,
                       uint32_t cols, int axis) {
   if (t == nullptr) return;
-  v.Require(t->valid_rows == rows && t->valid_cols == cols, PTO_ERR_SHAPE_MISMATCH,
+  v.Require((t->valid_rows == rows && t->valid_cols == cols) || MxFlat(t, rows, cols, axis),
+            PTO_ERR_SHAPE_MISMATCH,
             "%s valid region is %ux%u, not %ux%u (one value per block of 32 along src's %s)",
             name, t->valid_rows, t->valid_cols, rows, cols, axis == 0 ? "columns (DN)" : "rows (ND)");
+}
+
+// A block tile's rows x cols values: its rows, or the flat form's one row.
+kernels::Plane MxBlockPlane(pto_tile* t, uint32_t rows, uint32_t cols, int axis) {
+  if (t == nullptr) return {nullptr, 0};
+  return {t->data, MxFlat(t, rows, cols, axis) ? size_t{cols} : size_t{t->cols}};
 }
 
 void CheckMxDtypes(Validator& v, const MxQuant& q, pto_profile profile) {
@@ -257,9 +271,11 @@ void RunTQuantMx(const MxQuant& q) {
   s.cols = q.src->valid_cols;
   s.dst = PlaneOf(q.dst);
   s.src_plane = ConstPlaneOf(q.src);
-  s.exp = PlaneOf(q.exp);
-  s.max = q.max != nullptr ? PlaneOf(q.max) : kernels::Plane{nullptr, 0};
-  s.scaling = q.scaling != nullptr ? PlaneOf(q.scaling) : kernels::Plane{nullptr, 0};
+  uint32_t rows = 0, cols = 0;
+  MxBlockRegion(q, &rows, &cols);
+  s.exp = MxBlockPlane(q.exp, rows, cols, q.group_axis);
+  s.max = MxBlockPlane(q.max, rows, cols, q.group_axis);
+  s.scaling = MxBlockPlane(q.scaling, rows, cols, q.group_axis);
   if (s.rows == 0 || s.cols == 0) return;
   kernels::QuantizeMx(s);
 }

@@ -121,6 +121,7 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
     case Code::kTileOp:
     case Code::kTsel:
     case Code::kMrgSortLists:
+    case Code::kQuantMx:
       for (size_t role = 0; role < Role::kCount; ++role) out[role] = in.slot[role];
       if (in.code == Code::kTsel) out[Role::kCount] = in.mask;
       break;
@@ -370,7 +371,8 @@ pto_status CheckOperations(Program* p) {
       if (status != PTO_OK) return Diagnose(*p, in.loc, status, LastError());
       continue;
     }
-    if (in.code != Code::kTileOp && in.code != Code::kTsel && in.code != Code::kMrgSortLists)
+    if (in.code != Code::kTileOp && in.code != Code::kTsel && in.code != Code::kMrgSortLists &&
+        in.code != Code::kQuantMx)
       continue;
     uint32_t operands[kMostTileUses];
     TileUses(in, operands);
@@ -404,6 +406,8 @@ pto_status CheckOperations(Program* p) {
     if (in.code == Code::kTsel) {
       mask_view = MaskView(tiles[in.mask]);
       status = ops::CheckTsel(dst, &mask_view, src0, src1, o.tmp, p->profile);
+    } else if (in.code == Code::kQuantMx) {
+      status = ops::CheckTQuantMx(MxQuantOf(in, tiles), p->profile);
     } else if (in.code == Code::kMrgSortLists) {
       status = ops::CheckTMrgSortLists(
           ops::MrgSortLists{dst, {src0, src1, o.src2, o.src3}, o.tmp, in.sub != 0}, p->profile);

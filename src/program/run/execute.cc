@@ -284,6 +284,17 @@ pto_status Block::MrgSortLists(const Instr& in) {
   return PTO_OK;
 }
 
+// tquant.mx: its rules again where a valid region is known only now.
+pto_status Block::QuantMx(const Instr& in) {
+  const ops::MxQuant q = MxQuantOf(in, tiles_);
+  if (in.check_at_run) {
+    const pto_status status = ops::CheckTQuantMx(q, p_.profile);
+    if (status != PTO_OK) return Error(in, status, LastError());
+  }
+  ops::RunTQuantMx(q);
+  return PTO_OK;
+}
+
 namespace {
 
 // ints[a] = ints[b] (predicate sub) ints[c], signed or on the low `bits`
@@ -435,6 +446,7 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         break;
       case Code::kTsel: status = Tsel(in); break;
       case Code::kMrgSortLists: status = MrgSortLists(in); break;
+      case Code::kQuantMx: status = QuantMx(in); break;
       case Code::kGetVal: status = GetVal(in); break;
       case Code::kRandom: Random(in); break;
       case Code::kTileCopy: CopyTile(in, tiles_.data()); break;
