@@ -335,11 +335,77 @@ static void test_tquant_mx_rules(void **state) {
     TILES_DESTROY(src, f32, d8, d4, exp, exp_dn, mx, sc, mx32, e16, exp_bad, i32, odd, d4odd, nan_src, nd4, ne);
 }
 
+#define TB(dt, rows, cols)                                                                           \
+    "!pto.tile_buf<loc=vec, dtype=" dt ", rows=" #rows ", cols=" #cols ", v_row=" #rows ", v_col=" #cols \
+    ", blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+
+/* The text forms give the calls' bits: ND MXFP8 from f32 into i8 (the
+ * TquantMx sample's shapes), DN NV MXFP4 from bf16, and the refusals. */
+static void test_tquant_mx_programs(void **state) {
+    (void)state;
+    static const char kNd[] = "pto.tquant.mx ins(%s : " TB("f32", 16, 64) ") outs(%d, %e, %m, %c : " TB(
+        "i8", 16, 64) ", " TB("ui8", 16, 2) ", " TB("f32", 16, 2) ", " TB("f32", 16, 2) ") {quant_type = #pto<quant_type MXFP8>}\n";
+    static const char kDn[] = "pto.tquant.mx ins(%s : " TB("bf16", 64, 64) ") outs(%d, %e, %m, %c : " TB(
+        "!pto.f4E2M1x2", 64, 32) ", " TB("!pto.f8E8M0", 2, 64) ", " TB("bf16", 2, 64) ", " TB(
+        "bf16", 2, 64) ") {quant_type = #pto<quant_type MXFP4_E2M1>, quantScaleAlg = #pto<quant_scale_alg nv>, "
+                              "grpAxis = #pto<mx_group_axis axis0>}\n";
+    static const char *const kNames[] = {"s", "d", "e", "m", "c"};
+    rng r = {0x51};
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    for (int form = 0; form < 2; ++form) {
+        const bool dn = form == 1;
+        const pto_dtype sd = dn ? PTO_BFLOAT16 : PTO_FLOAT32, dd = dn ? PTO_FLOAT4_E2M1X2 : PTO_INT8;
+        const uint32_t rows = dn ? 64 : 16, cols = 64, dc = dn ? 32 : 64, br = dn ? 2 : 16, bc = dn ? 64 : 2;
+        pto_tile *src = tile_new(sd, rows, cols, rows, cols);
+        for (uint32_t i = 0; i < rows; ++i)
+            for (uint32_t j = 0; j < cols; ++j) tile_put(src, i, j, mx_input(&r, sd, i * cols + j, (int)(j % 7)));
+        pto_tile *want[4], *got[4];
+        const pto_dtype dts[4] = {dd, dn ? PTO_FLOAT8_E8M0 : PTO_UINT8, sd, sd};
+        for (int k = 0; k < 4; ++k) {
+            const uint32_t rr = k ? br : rows, cc = k ? bc : dc;
+            want[k] = tile_new(dts[k], rr, cc, rr, cc);
+            got[k] = tile_new(dts[k], rr, cc, rr, cc);
+        }
+        expect_status(pto_tquant_mx(want[0], src, want[1], want[2], want[3],
+                                    dn ? PTO_MX_NV_FP4_E2M1 : PTO_MX_OCP_FP8_E4M3, dn ? 0 : 1),
+                      PTO_OK, "the call");
+        pto_tile *tiles[] = {src, got[0], got[1], got[2], got[3]};
+        const pto_status run = run_program_bound(dn ? kDn : kNd, kNames, tiles, 5, NULL, NULL, 0);
+        if (run != PTO_OK) fail_msg("%s: %s (%s)", dn ? kDn : kNd, pto_status_string(run), pto_last_error());
+        for (int k = 0; k < 4; ++k)
+            for (uint32_t i = 0; i < pto_tile_valid_rows(want[k]); ++i)
+                for (uint32_t j = 0; j < pto_tile_valid_cols(want[k]); ++j)
+                    assert_int_equal(tile_get(got[k], i, j), tile_get(want[k], i, j));
+        for (int k = 0; k < 4; ++k) TILES_DESTROY(want[k], got[k]);
+        pto_tile_destroy(src);
+    }
+    /* The rules in text: a wrong exp shape (the verifier), MXFP4 from f32,
+     * and the forms not implemented. */
+    expect_program_refused(
+        "pto.tquant.mx ins(%s : " TB("f32", 16, 64) ") outs(%d, %e, %m, %c : " TB("i8", 16, 64) ", " TB(
+            "ui8", 16, 3) ", " TB("f32", 16, 2) ", " TB("f32", 16, 2) ") {quant_type = #pto<quant_type MXFP8>}\n",
+        PTO_ERR_SHAPE_MISMATCH);
+    expect_program_refused(
+        "pto.tquant.mx ins(%s : " TB("f32", 16, 64) ") outs(%d, %e, %m, %c : " TB("!pto.f4E2M1x2", 16, 32) ", " TB(
+            "ui8", 16, 2) ", " TB("f32", 16, 2) ", " TB("f32", 16, 2) ") {quant_type = #pto<quant_type MXFP4_E2M1>}\n",
+        PTO_ERR_UNSUPPORTED_DTYPE);
+    expect_program_refused_with(
+        "pto.tquant.mx ins(%s : " TB("bf16", 64, 64) ") outs(%d, %e, %m, %c : " TB("i8", 64, 64) ", " TB(
+            "ui8", 2, 64) ", " TB("bf16", 2, 64) ", " TB("bf16", 2, 64) ") {quant_type = #pto<quant_type MXFP8>, "
+        "grpAxis = #pto<mx_group_axis axis0>, interleave = true}\n",
+        NULL, "interleave = true");
+    expect_program_refused_with(
+        "pto.tquant.mx ins(%s : " TB("f32", 16, 64) ") outs(%d, %e, %m, %c : " TB("i8", 16, 64) ", " TB(
+            "ui8", 16, 2) ", " TB("f32", 16, 2) ", " TB("f32", 16, 2) ") {quant_type = #pto<quant_type INT8_SYM>}\n",
+        NULL, "quant_type");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tquant_mx_values),
         cmocka_unit_test(test_tquant_mx_known),
         cmocka_unit_test(test_tquant_mx_rules),
+        cmocka_unit_test(test_tquant_mx_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
