@@ -41,8 +41,8 @@
  *     tgemv_acc, tgemv_bias
  *   quantisation (2): tquant, tdequant
  * Outside that table, bound by hand: pto_tsel (three sources), pto_trandom
- * (key and counter words), pto_tgetval (a scalar result) and
- * pto_tmrgsort_lists (counts besides dst).
+ * (key and counter words), pto_tgetval (a scalar result), pto_tmrgsort_lists
+ * (counts besides dst) and pto_tquant_mx (exp, max and scaling besides dst).
  * ops-families:end
  *
  * Conventions shared by every function below:

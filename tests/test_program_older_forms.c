@@ -473,10 +473,9 @@ static void test_refusals(void **state) {
         "             %e: !pto.tile_buf<vec, 16x2xui8>, %m: !pto.tile_buf<vec, 16x2xf32>, %c: !pto.tile_buf<vec, 16x2xf32>) {\n"
         "  pto.tquant.mx ins(%s : !pto.tile_buf<vec, 16x64xf32>) outs(%d, %e, %m, %c : !pto.tile_buf<vec, 16x64xi8>, "
         "!pto.tile_buf<vec, 16x2xui8>, !pto.tile_buf<vec, 16x2xf32>, !pto.tile_buf<vec, 16x2xf32>) "
-        "{quant_type = #pto<quant_type MXFP8>}\n"
+        "{quant_type = #pto<quant_type MXFP8>, storeMode = #pto<vec_store_mode nz>}\n"
         "  return\n}\n",
-        NULL, "t.pto:3:3: error: pto.tquant.mx is not implemented: it quantises into an MX format (MXFP8 or "
-              "MXFP4_E2M1");
+        NULL, "storeMode is deprecated (PTOAS) and not implemented");
     /* 16 hardware flag ids a kernel: 8 one-way pipes fit, a ninth does not;
      * that is said before a consumer buffer's size (PTOAS's manual's rule). */
     char text[4096];

@@ -269,6 +269,8 @@ class HandBound:
     host: str       # its dtypes under HOST
     why: str        # what no row has
     counts: str = "all"  # docs/isa-status.md's dtypes of dst under HOST / A2A3 / A5
+    isa: str = ""   # the pto-isa name it implements where not its mnemonic upper-cased
+    text: str = ""  # its text form where not pto.<mnemonic>
 
 
 HAND_BOUND = [
@@ -288,7 +290,7 @@ HAND_BOUND = [
               "MXFP8 E4M3 / MXFP4 E2M1 codes with an E8M0 exponent per block of 32 (ND or DN), "
               "as A5 computes them, bit for bit",
               "int8, uint8, float8_e4m3, float4_e2m1x2", "exp, max and scaling besides dst",
-              "4 / 0 / 4"),
+              "4 / 0 / 4", isa="TQUANT_DN", text="pto.tquant.mx"),
 ]
 
 
