@@ -400,12 +400,64 @@ static void test_tquant_mx_programs(void **state) {
         NULL, "quant_type");
 }
 
+#define ZZ(rows, cols)                                                                                \
+    "!pto.tile_buf<loc=vec, dtype=ui8, rows=" #rows ", cols=" #cols ", v_row=" #rows ", v_col=" #cols \
+    ", blayout=row_major, slayout=row_major, fractal=512, pad=0>"
+
+/* tmov with a tmp: exponents into the ZZ order, as TQUANT.md's and
+ * TQUANT_DN.md's formulas give it (ND: 16-row x 2-column boxes, row by row,
+ * the boxes row-block-major; DN: E[cb, p, q, d] = exp[2p + d][16cb + q]),
+ * the padding of a last box 0; a dst too small is refused. */
+static void test_mx_zz_move(void **state) {
+    (void)state;
+    static const char kNd[] = "pto.tmov ins(%e : " TB("ui8", 20, 3) ", %t : " TB("ui8", 1, 32) ") outs(%z : " ZZ(
+        1, 128) ")\n";
+    static const char kDn[] = "pto.tmov ins(%e : " TB("ui8", 3, 20) ", %t : " TB("ui8", 1, 32) ") outs(%z : " ZZ(
+        1, 128) ") {grpAxis = #pto<mx_group_axis axis0>}\n";
+    static const char kSmall[] = "pto.tmov ins(%e : " TB("ui8", 20, 3) ", %t : " TB("ui8", 1, 32) ") outs(%z : " ZZ(
+        1, 64) ")\n";
+    static const char *const kNames[] = {"e", "t", "z"};
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    for (int dn = 0; dn < 2; ++dn) {
+        const uint32_t rows = dn ? 3 : 20, cols = dn ? 20 : 3;
+        pto_tile *e = tile_new(PTO_UINT8, rows, cols, rows, cols), *t = tile_new(PTO_UINT8, 1, 32, 1, 32);
+        pto_tile *z = tile_new(PTO_UINT8, 1, 128, 1, 128);
+        for (uint32_t i = 0; i < rows; ++i)
+            for (uint32_t j = 0; j < cols; ++j) tile_put(e, i, j, 1 + i * cols + j);
+        pto_tile *tiles[] = {e, t, z};
+        const pto_status run = run_program_bound(dn ? kDn : kNd, kNames, tiles, 3, NULL, NULL, 0);
+        if (run != PTO_OK) fail_msg("%s: %s (%s)", dn ? kDn : kNd, pto_status_string(run), pto_last_error());
+        uint32_t k = 0;
+        if (!dn) {
+            for (uint32_t rb = 0; rb < 2; ++rb)
+                for (uint32_t cp = 0; cp < 2; ++cp)
+                    for (uint32_t r = 0; r < 16; ++r)
+                        for (uint32_t l = 0; l < 2; ++l, ++k) {
+                            const uint32_t i = 16 * rb + r, j = 2 * cp + l;
+                            assert_int_equal(tile_get(z, 0, k), i < rows && j < cols ? 1 + i * cols + j : 0);
+                        }
+        } else {
+            for (uint32_t cb = 0; cb < 2; ++cb)
+                for (uint32_t p = 0; p < 2; ++p)
+                    for (uint32_t q = 0; q < 16; ++q)
+                        for (uint32_t d = 0; d < 2; ++d, ++k) {
+                            const uint32_t i = 2 * p + d, j = 16 * cb + q;
+                            assert_int_equal(tile_get(z, 0, k), i < rows && j < cols ? 1 + i * cols + j : 0);
+                        }
+        }
+        assert_int_equal(k, 128);
+        TILES_DESTROY(e, t, z);
+    }
+    expect_program_refused(kSmall, PTO_ERR_SHAPE_MISMATCH);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tquant_mx_values),
         cmocka_unit_test(test_tquant_mx_known),
         cmocka_unit_test(test_tquant_mx_rules),
         cmocka_unit_test(test_tquant_mx_programs),
+        cmocka_unit_test(test_mx_zz_move),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -174,6 +174,8 @@ enum class Code : uint8_t {
                  // + 6)] (their low 32 bits), imm rounds
   kQuantMx,      // pto_tquant_mx: slots dst, src0 (src), src1 (exp), src2 (max), src3
                  // (scaling); imm the pto_mx_alg, sub the group axis
+  kMxZzMove,     // tile a's bytes <- tile b's exponents in ZZ order (sub 1: DN); tile c
+                 // the tmp (read by none)
   kSubview,      // tile a = the window of tile b at row ints[c], column ints[d]; valid
                  // region per SubviewRule sub
   kPrint,        // tile a's valid region to stderr, in print format sub (pto.tprint)

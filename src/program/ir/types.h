@@ -71,6 +71,9 @@ struct Type {
   bool col_major = false;
   Box box = Box::kNone;
   uint16_t fractal = 512;
+  // A vec tile written ZZ of one-byte elements: MX scale exponents in
+  // TMOV's X-to-ZZ order, its bytes row-major (box kNone).
+  bool mx_zz = false;
   // Views: rank and static dims (kDynamic: `?`).
   uint8_t rank = 0;
   // A view written as PTOAS's older `memref<...>` in global memory: as an

@@ -205,6 +205,10 @@ class TileReader : public Reader {
   // pto.tquant.mx ins(%src : T) outs(%dst, %exp, %max, %scaling : ...) {quant_type = ...}
   // (tile_quant_mx.cc)
   void ParseTQuantMx(const Token& op, const std::vector<Token>& results);
+  // pto.tmov ins(%exp, %tmp : Te, Tt) outs(%zz : Tz) [{grpAxis = ...}], its ins( ) read
+  // (tile_quant_mx.cc)
+  void ParseMxZzMove(const Token& op, const std::vector<Token>& names,
+                     const std::vector<Type>& types, const std::vector<SourceLoc>& locs);
   void ParsePrint(const Token& op);
   bool DefineResultTile(const Token& op, const Token& result, const Type& type, SourceLoc type_loc,
                         uint32_t* slot);

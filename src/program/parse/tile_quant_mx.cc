@@ -6,7 +6,8 @@
 // The operands' rules are pto_tquant_mx's, checked by the verifier (a
 // kQuantMx instruction: dst, src, exp, max, scaling in the slots of dst and
 // the four sources). The deprecated fused form with exp_zz and storeMode and
-// DN's interleaved exponents are refused with their reason.
+// DN's interleaved exponents are refused with their reason. Also tmov's
+// move of the exponents into the cube's ZZ order.
 #include <string>
 #include <vector>
 
@@ -112,6 +113,53 @@ void TileReader::ParseTQuantMx(const Token& op, const std::vector<Token>& result
   for (size_t i = 0; i < 4; ++i)
     if (!parser_.UseTile(outs[i], out_types[i], out_locs[i], Use::kWrite, &in.slot[kRoles[i]]))
       return;
+  p_->code.push_back(in);
+}
+
+// PTOAS's tmov with a tmp from exponents to a ZZ tile (TMOV's X-to-ZZ,
+// TQUANT_DN.md "TMOV Interface"):
+//   pto.tmov ins(%exp : Te, %tmp : Tt) outs(%zz : Tz) [{grpAxis = #pto<mx_group_axis axis0>}]
+// exp's valid region (ND's [M, N/32], DN's [M/32, N] with axis0) goes into
+// zz's bytes in ZZ order (fractal.h, MxExponentsToZz); zz is a one-byte vec
+// tile written slayout=row_major with room for them (checked by the
+// verifier); tmp, the NPU's scratch, is not read.
+void TileReader::ParseMxZzMove(const Token& op, const std::vector<Token>& names,
+                               const std::vector<Type>& types,
+                               const std::vector<SourceLoc>& locs) {
+  Token dst_name;
+  Type dst_type;
+  SourceLoc dst_loc;
+  if (!parser_.ParseOuts(&dst_name, &dst_type, &dst_loc)) return;
+  bool dn = false;
+  std::vector<AttrEntry> attrs;
+  if (tok().Is('{') && !parser_.ParseAttrDict(&attrs)) return;
+  for (const AttrEntry& e : attrs) {
+    if (e.key != "grpAxis" || (e.value.text != "#pto<mx_group_axis axis0>" &&
+                               e.value.text != "#pto<mx_group_axis axis1>"))
+      return (void)parser_.Error(e.loc, "unknown attribute '" + std::string(e.key) + "' of " +
+                                            std::string(op.text) + " with a tmp");
+    dn = e.value.text == "#pto<mx_group_axis axis0>";
+  }
+  if (!dst_type.mx_zz)
+    return (void)parser_.Error(dst_loc, std::string(op.text) +
+                                            " with a tmp moves MX exponents into a ZZ tile: dst "
+                                            "is a one-byte vec tile with slayout=row_major, not " +
+                                            TypeString(dst_type));
+  const pto_dtype e = types[0].dtype;
+  if (types[0].kind != TypeKind::kTile || types[0].mx_zz || types[0].IsCube() ||
+      types[0].IsBoxedVec() || (e != PTO_UINT8 && e != PTO_INT8 && e != PTO_FLOAT8_E8M0))
+    return (void)parser_.Error(locs[0], std::string(op.text) +
+                                            " with a tmp reads E8M0 exponents from a row-major "
+                                            "one-byte vec tile (ui8, i8, e8m0), not " +
+                                            TypeString(types[0]));
+  Instr in;
+  in.code = Code::kMxZzMove;
+  in.loc = op.loc;
+  in.sub = dn ? 1 : 0;
+  if (!parser_.UseTile(names[0], types[0], locs[0], Use::kRead, &in.b) ||
+      !parser_.UseTile(names[1], types[1], locs[1], Use::kTmp, &in.c) ||
+      !parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &in.a))
+    return;
   p_->code.push_back(in);
 }
 
