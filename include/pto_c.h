@@ -44,8 +44,8 @@
  * (key and counter words), pto_tgetval (a scalar result), pto_tmrgsort_lists
  * (counts besides dst), pto_setfmatrix (a configuration struct),
  * pto_set_img2col_padding (a configuration struct), pto_set_img2col_rpt (a
- * configuration struct) and pto_timg2col (a configuration struct and
- * per-thread registers).
+ * configuration struct), pto_timg2col (a configuration struct and per-thread
+ * registers) and pto_tquant_mx (exp, max and scaling besides dst).
  * ops-families:end
  *
  * Conventions shared by every function below:
@@ -2422,9 +2422,75 @@ PTO_API pto_status pto_timg2col(pto_tile *dst, const pto_tile *src,
  *   a source (PTO_ERR_ALIASING).
  * In board mode under A2A3 and A5 the parameters' rows and columns rules
  * and an offset with an INT8 dst are warnings (docs/profiles.md).
- * The MX forms (MXFP8, MXFP4 with E8M0 scales) are not implemented. */
+ * The MX forms (MXFP8, MXFP4 with E8M0 scales) are pto_tquant_mx. */
 PTO_API pto_status pto_tquant(pto_tile *dst, const pto_tile *src, const pto_tile *scale,
                               const pto_tile *offset, pto_tile *tmp);
+
+/* TQUANT's MX forms: the element format and the shared exponent's
+ * algorithm (pto-isa's MxQuantAlg, same values). */
+typedef enum pto_mx_alg {
+    PTO_MX_OCP_FP8_E4M3 = 0, /* MXFP8 E4M3, OCP exponent: the block maximum's less 8 */
+    PTO_MX_NV_FP8_E4M3 = 1,  /* MXFP8 E4M3, NV exponent: of maximum / 448, rounded up */
+    PTO_MX_OCP_FP4_E2M1 = 2, /* MXFP4 E2M1, OCP exponent: the block maximum's less 2 */
+    PTO_MX_NV_FP4_E2M1 = 3   /* MXFP4 E2M1, NV exponent: of maximum / 6, rounded up */
+} pto_mx_alg;
+
+/* TQUANT, MX forms (pto-isa docs/isa/TQUANT.md, TQUANT_DN.md; A5's
+ * a5/TQuant.hpp and its ST goldens decide where the page is silent): src
+ * in blocks of 32 elements, each block sharing one E8M0 exponent. With
+ * group_axis 1 (ND) block (i, g) is row i's columns 32g to 32g + 31; with
+ * group_axis 0 (DN) block (g, j) is column j's rows 32g to 32g + 31; a last
+ * block short of 32 holds the valid elements left (as A5's zero padding
+ * gives it). Per block, exactly:
+ * - m, the largest magnitude: of FLOAT32 and BFLOAT16 elements as they
+ *   are; of FLOAT16 ones narrowed toward zero to bfloat16 under OCP (A5
+ *   reduces bfloat16 bits), as float16 under NV.
+ * - e8m0: OCP, m's biased exponent E less emax (8 for E4M3, 2 for E2M1),
+ *   0 where E <= emax; NV, d = m * (1/448 or 1/6), a float32 rounded to
+ *   nearest even, then d's biased exponent plus 1 where d is not a power
+ *   of two (a subnormal d above 2^-127 gives 1, one at most 2^-127 gives
+ *   0), and 254 for an infinite m. A NaN in the block gives 0xFF.
+ * - the reciprocal scale s = 2^(127 - e8m0) (NaN for a NaN block).
+ * - dst: each element x as the format's code of x * s, rounded to nearest
+ *   even and saturating (E4M3 to +-448, E2M1 to +-6; an infinity gives
+ *   the largest of its sign), zeros keeping their sign. In a NaN block
+ *   E4M3 gives NaN (0xFF for an element that is a NaN with its sign bit
+ *   set, else 0x7F) and E2M1, which has no NaN, 0x7 (+6) for every element.
+ * exp(block) = e8m0; max(block) = m and scaling(block) = s, in src's dtype:
+ * FLOAT32 as float32, BFLOAT16 as bfloat16; FLOAT16 as A5 keeps them,
+ * m in bfloat16 bits under OCP and float16 under NV, s in bfloat16 bits
+ * under both; a NaN block's m the quiet NaN (0x7FC00000, 0x7FC0, float16
+ * 0x7E00), its s 0x7FC00000 for FLOAT32, else 0x7F81 (E4M3) or 0x7FC0
+ * (E2M1). Tiles in ND grouping: exp, max and scaling have src's valid rows
+ * and G = ceil(cols / 32) valid cols, or (PTOAS's legacy flat form) one
+ * valid row of rows x G, block (i, g) at column i G + g; in DN ceil(rows /
+ * 32) valid rows and src's valid cols. dst has src's valid region, counted in bytes: an E2M1
+ * dst (PTO_FLOAT4_E2M1X2) holds two codes a byte, column 2k in the low
+ * nibble, so its valid cols are half of src's. The bits are the same on
+ * every profile and SIMD target. Rules, checked in this order:
+ * - dst, src and exp not NULL (PTO_ERR_NULL_ARGUMENT); max and scaling
+ *   may be NULL (scratch not written).
+ * - alg a pto_mx_alg, group_axis 0 or 1 (PTO_ERR_INVALID_ARGUMENT).
+ * - under PTO_PROFILE_A2A3 every call is PTO_ERR_UNSUPPORTED_DTYPE (the
+ *   page: MX quantisation is A5's only); under HOST and A5: src FLOAT32,
+ *   BFLOAT16 or FLOAT16 for E4M3, BFLOAT16 or FLOAT16 for E2M1 (the page:
+ *   MXFP4 takes no FLOAT32); dst INT8, UINT8 or FLOAT8_E4M3 for E4M3
+ *   (PTOAS's i8/ui8 and the type itself), FLOAT4_E2M1X2 for E2M1; exp
+ *   UINT8, INT8 or FLOAT8_E8M0 (PTO_ERR_UNSUPPORTED_DTYPE).
+ * - max and scaling, where given, of src's dtype (PTO_ERR_DTYPE_MISMATCH).
+ * - dst's valid rows src's, its valid cols src's (E4M3) or half of them,
+ *   src's valid cols even (E2M1: an odd count would leave half a byte);
+ *   exp's, max's and scaling's valid region as above
+ *   (PTO_ERR_SHAPE_MISMATCH).
+ * - dst, exp, max and scaling share no storage with src or with each
+ *   other (PTO_ERR_ALIASING).
+ * MXFP8 E5M2 is not one of the page's formats and has no pto_mx_alg. In
+ * text, pto.tquant.mx ins(%src) outs(%dst, %exp, %max, %scaling)
+ * {quant_type = #pto<quant_type MXFP8|MXFP4_E2M1>[, quantScaleAlg = ...]
+ * [, grpAxis = #pto<mx_group_axis axis0|axis1>]} (docs/pto-assembly.md). */
+PTO_API pto_status pto_tquant_mx(pto_tile *dst, const pto_tile *src, pto_tile *exp,
+                                 pto_tile *max, pto_tile *scaling, pto_mx_alg alg,
+                                 int group_axis);
 
 /* TDEQUANT: dst(i, j) = (src(i, j) - offset(i)) * scale(i): src's integer
  * exactly as a float32, the difference and the product each a float32

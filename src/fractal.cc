@@ -71,4 +71,30 @@ void FillRegion(const Layout& l, char* d, uint64_t r, uint64_t c, uint64_t rows,
       memcpy(d + ElementOffset(l, r + i, c + j) * size, value, size);
 }
 
+uint64_t MxZzBytes(uint64_t rows, uint64_t cols, bool dn) {
+  if (dn) return (rows + 1) / 2 * 2 * ((cols + 15) / 16 * 16);
+  return (rows + 15) / 16 * 16 * ((cols + 1) / 2 * 2);
+}
+
+void MxExponentsToZz(const uint8_t* exp, uint64_t stride, uint64_t rows, uint64_t cols, bool dn,
+                     uint8_t* zz) {
+  const auto at = [&](uint64_t r, uint64_t c) -> uint8_t {
+    return r < rows && c < cols ? exp[r * stride + c] : 0;
+  };
+  uint64_t k = 0;
+  if (dn) {
+    const uint64_t pairs = (rows + 1) / 2, col_boxes = (cols + 15) / 16;
+    for (uint64_t cb = 0; cb < col_boxes; ++cb)
+      for (uint64_t p = 0; p < pairs; ++p)
+        for (uint64_t q = 0; q < 16; ++q)
+          for (uint64_t d = 0; d < 2; ++d) zz[k++] = at(2 * p + d, 16 * cb + q);
+    return;
+  }
+  const uint64_t row_boxes = (rows + 15) / 16, col_pairs = (cols + 1) / 2;
+  for (uint64_t rb = 0; rb < row_boxes; ++rb)
+    for (uint64_t cp = 0; cp < col_pairs; ++cp)
+      for (uint64_t r = 0; r < 16; ++r)
+        for (uint64_t l = 0; l < 2; ++l) zz[k++] = at(16 * rb + r, 2 * cp + l);
+}
+
 }  // namespace pto

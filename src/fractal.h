@@ -165,6 +165,18 @@ inline void CopyRegion(const Layout& ld, char* d, const Layout& ls, const char* 
 void FillRegion(const Layout& l, char* d, uint64_t r, uint64_t c, uint64_t rows, uint64_t cols,
                 const void* value, size_t size);
 
+// MX scale exponents (one byte each, E8M0) in the ZZ order the cube's MX
+// multiply reads them (TMOV's X-to-ZZ; pto-isa TQUANT.md, TQUANT_DN.md):
+// ND exponents [rows, cols] (a block per row and group of 32 columns) go
+// in boxes of 16 rows x 2 columns, box (rb, cp) holding rows 16rb.. and
+// columns 2cp, 2cp + 1, row by row, the boxes rb-major; DN exponents
+// [rows, cols] (a block per group of 32 rows and column) go as
+// E[cb, p, q, d] = exp[2p + d][16cb + q]. Positions past the exponents
+// (the last box's padding) are 0. MxZzBytes is the count written.
+uint64_t MxZzBytes(uint64_t rows, uint64_t cols, bool dn);
+void MxExponentsToZz(const uint8_t* exp, uint64_t stride, uint64_t rows, uint64_t cols, bool dn,
+                     uint8_t* zz);
+
 }  // namespace pto
 
 #endif  // PTO_FRACTAL_H_

@@ -561,11 +561,10 @@ static void test_vec_boxed_refusals(void **state) {
         "  return\n}\n}\n",
         NULL, "pto.tmov: the repack of a vec tile into NZ is A5's TMOV (A2A3's moves a vec tile as it is)");
     /* ZZ in vec is the MX exponents' layout; NN is no repack's; a parameter is row-major. */
-    expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<vec, 16x32xui8, slayout=row_major>\n"
+    expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<vec, 16x32xf32, slayout=row_major>\n"
                                 "  return\n}\n",
                                 NULL, "a vec tile laid out ZZ (blayout=row_major, slayout=row_major) holds MX scale "
-                                      "exponents (TMOV's X to ZZ): float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not "
-                                      "supported");
+                                      "exponents (TMOV's X to ZZ): one-byte elements (ui8, i8, e8m0), not f32");
     expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32, blayout=col_major, "
                                 "slayout=col_major>\n  return\n}\n",
                                 NULL, "a vec tile laid out NN is not supported");
@@ -589,10 +588,9 @@ static void test_refusals(void **state) {
         "             %e: !pto.tile_buf<vec, 16x2xui8>, %m: !pto.tile_buf<vec, 16x2xf32>, %c: !pto.tile_buf<vec, 16x2xf32>) {\n"
         "  pto.tquant.mx ins(%s : !pto.tile_buf<vec, 16x64xf32>) outs(%d, %e, %m, %c : !pto.tile_buf<vec, 16x64xi8>, "
         "!pto.tile_buf<vec, 16x2xui8>, !pto.tile_buf<vec, 16x2xf32>, !pto.tile_buf<vec, 16x2xf32>) "
-        "{quant_type = #pto<quant_type MXFP8>}\n"
+        "{quant_type = #pto<quant_type MXFP8>, storeMode = #pto<vec_store_mode nz>}\n"
         "  return\n}\n",
-        NULL, "t.pto:3:3: error: pto.tquant.mx is not implemented: it quantises into an MX format (MXFP8 or "
-              "MXFP4_E2M1");
+        NULL, "storeMode is deprecated (PTOAS) and not implemented");
     /* 16 hardware flag ids a kernel: 8 one-way pipes fit, a ninth does not;
      * that is said before a consumer buffer's size (PTOAS's manual's rule). */
     char text[4096];

@@ -269,7 +269,8 @@ class HandBound:
     host: str       # its dtypes under HOST
     why: str        # what no row has
     counts: str = "all"  # docs/isa-status.md's dtypes of dst under HOST / A2A3 / A5
-    text: bool = True    # whether programs have a text form (pto.<mnemonic>)
+    isa: str = ""   # the pto-isa name it implements where not its mnemonic upper-cased
+    text: str = ""  # its text form where not pto.<mnemonic>; "-": programs have none
 
 
 HAND_BOUND = [
@@ -287,18 +288,23 @@ HAND_BOUND = [
               "pairs each list gave in executed", "float16, float32", "counts besides dst"),
     HandBound("setfmatrix", "matrix_multiply", "config",
               "the thread's img2col feature-map register (height, width, four pads)", "none",
-              "a configuration struct", "none", text=False),
+              "a configuration struct", "none", text="-"),
     HandBound("set_img2col_padding", "matrix_multiply", "config",
               "the thread's img2col pad element", "none", "a configuration struct", "none",
-              text=False),
+              text="-"),
     HandBound("set_img2col_rpt", "matrix_multiply", "config",
               "the thread's img2col repeat register (stride, time, mode)", "none",
-              "a configuration struct", "none", text=False),
+              "a configuration struct", "none", text="-"),
     HandBound("timg2col", "matrix_multiply", "dst, src, config, pos_m, pos_k",
               "a window of the im2col matrix of an NC1HWC0 feature map (convolution as im2col + "
               "TMATMUL), bit for bit", "int8, uint8, int16, uint16, int32, uint32, float16, "
               "bfloat16, float32", "a configuration struct and per-thread registers", "9 / 4 / 9",
-              text=False),
+              text="-"),
+    HandBound("tquant_mx", "quantisation", "dst, src, exp, max, scaling, alg, group_axis",
+              "MXFP8 E4M3 / MXFP4 E2M1 codes with an E8M0 exponent per block of 32 (ND or DN), "
+              "as A5 computes them, bit for bit",
+              "int8, uint8, float8_e4m3, float4_e2m1x2", "exp, max and scaling besides dst",
+              "4 / 0 / 4", isa="TQUANT_DN", text="pto.tquant.mx"),
 ]
 
 

@@ -68,7 +68,8 @@ PENDING = "not implemented yet: programs are told the instruction is not impleme
 
 # The names without an implementation, each with the reason (the text a user reads here).
 REFUSED = {
-    "TQUANT_DN": FORMATS, "TQUANT_HIF4": FORMATS,
+    "TQUANT_HIF4": "HiFloat4, its element type, is not one of libpto's low-precision dtypes: "
+                   "not implemented (TQUANT's MX forms and TQUANT_DN are pto_tquant_mx)",
     "TMATMUL_MX": FORMATS, "TMATMUL_MX_HIF4": FORMATS, "TGEMV_MX": FORMATS,
     "TGET_SCALE_ADDR": FORMATS,
     "TMOV_FP": FIXPIPE, "TSTORE_FP": FIXPIPE, "TEXTRACT_FP": FIXPIPE, "TINSERT_FP": FIXPIPE,
@@ -118,7 +119,7 @@ def dtype_counts(op):
 
 def statuses(problems):
     ops = {op.upper: op for op in gen.parse(ROOT / "src" / "operations.def")}
-    hand = {h.mnemonic.upper(): h for h in gen.HAND_BOUND}
+    hand = {(h.isa or h.mnemonic.upper()): h for h in gen.HAND_BOUND}
     parse_text = "\n".join(p.read_text() for p in sorted(PARSE_DIR.glob("*.cc")))
     rows = []
     for name, where in read_names():
@@ -131,10 +132,10 @@ def statuses(problems):
                          f"family loops + {len(tests)}"))
         elif name in hand:
             h = hand[name]
-            tests = test_files(["pto_" + h.mnemonic + "(", "pto." + h.mnemonic])
-            rows.append((name, "implemented", "pto_" + h.mnemonic,
-                         "pto." + h.mnemonic if h.text else "", h.counts,
-                         "bound by hand: " + h.why + ("" if h.text else "; no text form (PTOAS has none)"),
+            text = "" if h.text == "-" else h.text or "pto." + h.mnemonic
+            tests = test_files(["pto_" + h.mnemonic + "("] + ([text] if text else []))
+            rows.append((name, "implemented", "pto_" + h.mnemonic, text, h.counts,
+                         "bound by hand: " + h.why + ("" if text else "; no text form (PTOAS has none)"),
                          len(tests)))
         elif name in PROGRAM_FORMS:
             forms, what = PROGRAM_FORMS[name]

@@ -240,6 +240,22 @@ const (
 	LayoutNN Layout = 4
 )
 
+// MxAlg mirrors the C enum pto_mx_alg: TQUANT's MX forms: the element format
+// and the shared exponent's algorithm (pto-isa's MxQuantAlg, same values).
+type MxAlg int
+
+// The values of pto_mx_alg.
+const (
+	// MXFP8 E4M3, OCP exponent: the block maximum's less 8.
+	MxOcpFp8E4M3 MxAlg = 0
+	// MXFP8 E4M3, NV exponent: of maximum / 448, rounded up.
+	MxNvFp8E4M3 MxAlg = 1
+	// MXFP4 E2M1, OCP exponent: the block maximum's less 2.
+	MxOcpFp4E2M1 MxAlg = 2
+	// MXFP4 E2M1, NV exponent: of maximum / 6, rounded up.
+	MxNvFp4E2M1 MxAlg = 3
+)
+
 // ParamKind mirrors the C enum pto_param_kind: what a parameter is.
 type ParamKind int
 

@@ -258,6 +258,23 @@ void Quantize(bool to_unsigned, size_t rows, size_t cols, const Plane& dst, cons
 void Dequantize(bool from_int16, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src,
                 const ConstPlane& scale, const ConstPlane& offset);
 
+// tquant's MX forms (quant_mx.cc): src (FLOAT32, BFLOAT16 or FLOAT16) in
+// blocks of 32 along its rows (ND) or its columns (DN, `dn`), each block's
+// E8M0 exponent into exp, its abs maximum into max and its reciprocal scale
+// into scaling (both in src's dtype, float16's as A5 keeps them; data NULL:
+// not written), each element scaled and rounded to E4M3 (one byte) or E2M1
+// (`fp4`: two a byte, the even column in the low nibble). OCP or NV
+// (`nv`) shared exponents, as pto-isa's MxQuantAlg.
+struct MxQuantSpec {
+  pto_dtype src;
+  bool fp4, nv, dn;
+  size_t rows, cols;  // src's valid region
+  Plane dst;          // stride in bytes
+  ConstPlane src_plane;
+  Plane exp, max, scaling;
+};
+void QuantizeMx(const MxQuantSpec& spec);
+
 // Matrix multiply (matmul.cc): dst (m x n, FLOAT32 for FLOAT16, BFLOAT16
 // and FLOAT32 sources, INT32 for INT8 ones), holding each chain's seed, gets
 // for every (i, j) the chain over k = 0..k-1 in order of fma(a(i,k), b(k,j),

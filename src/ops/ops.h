@@ -300,6 +300,20 @@ struct RandomKey {
 pto_status CheckTrandom(const pto_tile* dst, uint32_t rounds, pto_profile profile);
 void RunTrandom(pto_tile* dst, const RandomKey& k);
 
+// pto_tquant_mx (TQUANT's MX forms, not a row: exp, max and scaling are
+// written besides dst): its operands, rules and run (quant.cc).
+struct MxQuant {
+  pto_tile* dst;
+  const pto_tile* src;
+  pto_tile* exp;
+  pto_tile* max;      // NULL: not written
+  pto_tile* scaling;  // NULL: not written
+  int alg;            // a pto_mx_alg
+  int group_axis;     // 1 ND (blocks along a row), 0 DN (along a column)
+};
+pto_status CheckTQuantMx(const MxQuant& q, pto_profile profile);
+void RunTQuantMx(const MxQuant& q);
+
 // pto_tmrgsort_lists (TMRGSORT's multi-list form, not a row: it gives the
 // counts of each list besides dst): its operands, rules and merge (sort.cc).
 // sources[2] and sources[3] NULL for fewer lists.

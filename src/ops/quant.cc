@@ -1,15 +1,19 @@
 // The quantisation group: tquant (FLOAT32 to INT8 / UINT8 codes by a
 // per-row scale, and offset) and tdequant (INT8 / INT16 codes back to
-// FLOAT32). Each has a check (every rule of its C function, in order, under
-// a profile) and a run (kernels/quant.cc).
+// FLOAT32); pto_tquant_mx, TQUANT's MX forms (E4M3 / E2M1 codes sharing an
+// E8M0 exponent per block of 32; not a row), is written here. Each has a
+// check (every rule of its C function, in order, under a profile) and a run
+// (kernels/quant.cc, kernels/quant_mx.cc).
 #include "ops/common.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "dtype_rules.h"
+#include "float_env.h"
 #include "kernels/kernels.h"
 #include "overlap.h"
+#include "profile.h"
 #include "pto_c.h"
 #include "tile.h"
 #include "validate.h"
@@ -152,3 +156,144 @@ void RunTDequant(const Operands& o, pto_profile profile) {
 
 }  // namespace ops
 }  // namespace pto
+
+// ---- tquant, MX forms (pto_tquant_mx, not a row) --------------------------
+
+namespace pto {
+namespace ops {
+
+namespace {
+
+bool MxFp4(int alg) { return alg == PTO_MX_OCP_FP4_E2M1 || alg == PTO_MX_NV_FP4_E2M1; }
+
+// The valid rows x cols of exp, max and scaling for src's valid region.
+void MxBlockRegion(const MxQuant& q, uint32_t* rows, uint32_t* cols) {
+  const uint32_t r = q.src->valid_rows, c = q.src->valid_cols;
+  *rows = q.group_axis == 0 ? (r + 31) / 32 : r;
+  *cols = q.group_axis == 0 ? c : (c + 31) / 32;
+}
+
+// ND's blocks also fit one row of rows x cols values, block (i, g) at
+// column i * cols + g (PTOAS's legacy flat form [1, M * N/32]).
+bool MxFlat(const pto_tile* t, uint32_t rows, uint32_t cols, int axis) {
+  return axis == 1 && rows > 1 && t->valid_rows == 1 &&
+         static_cast<uint64_t>(t->valid_cols) == static_cast<uint64_t>(rows) * cols;
+}
+
+void CheckMxBlockTile(Validator& v, const char* name, const pto_tile* t, uint32_t rows,
+                      uint32_t cols, int axis) {
+  if (t == nullptr) return;
+  v.Require((t->valid_rows == rows && t->valid_cols == cols) || MxFlat(t, rows, cols, axis),
+            PTO_ERR_SHAPE_MISMATCH,
+            "%s valid region is %ux%u, not %ux%u (one value per block of 32 along src's %s)",
+            name, t->valid_rows, t->valid_cols, rows, cols, axis == 0 ? "columns (DN)" : "rows (ND)");
+}
+
+// A block tile's rows x cols values: its rows, or the flat form's one row.
+kernels::Plane MxBlockPlane(pto_tile* t, uint32_t rows, uint32_t cols, int axis) {
+  if (t == nullptr) return {nullptr, 0};
+  return {t->data, MxFlat(t, rows, cols, axis) ? size_t{cols} : size_t{t->cols}};
+}
+
+void CheckMxDtypes(Validator& v, const MxQuant& q, pto_profile profile) {
+  const bool fp4 = MxFp4(q.alg);
+  const pto_dtype s = q.src->dtype, d = q.dst->dtype, e = q.exp->dtype;
+  v.Require(profile != PTO_PROFILE_A2A3, PTO_ERR_UNSUPPORTED_DTYPE,
+            "A2A3 has no MX quantisation (TQUANT's MX forms are A5's only)")
+      .Require(s == PTO_BFLOAT16 || s == PTO_FLOAT16 || (!fp4 && s == PTO_FLOAT32),
+               PTO_ERR_UNSUPPORTED_DTYPE, "src is %s, but %s takes %s", pto_dtype_string(s),
+               fp4 ? "MXFP4 E2M1" : "MXFP8 E4M3",
+               fp4 ? "BFLOAT16 or FLOAT16 (not FLOAT32)" : "FLOAT32, BFLOAT16 or FLOAT16")
+      .Require(fp4 ? d == PTO_FLOAT4_E2M1X2
+                   : (d == PTO_INT8 || d == PTO_UINT8 || d == PTO_FLOAT8_E4M3),
+               PTO_ERR_UNSUPPORTED_DTYPE, "dst is %s, but %s writes %s", pto_dtype_string(d),
+               fp4 ? "MXFP4 E2M1" : "MXFP8 E4M3",
+               fp4 ? "FLOAT4_E2M1X2" : "FLOAT8_E4M3, INT8 or UINT8 (E4M3 codes)")
+      .Require(e == PTO_UINT8 || e == PTO_INT8 || e == PTO_FLOAT8_E8M0,
+               PTO_ERR_UNSUPPORTED_DTYPE,
+               "exp is %s, but it holds E8M0 codes: FLOAT8_E8M0, UINT8 or INT8",
+               pto_dtype_string(e));
+  if (q.max != nullptr) v.SameDtype("max", q.max, "src", q.src);
+  if (q.scaling != nullptr) v.SameDtype("scaling", q.scaling, "src", q.src);
+}
+
+void CheckMxApart(Validator& v, const MxQuant& q) {
+  const char* const names[] = {"dst", "exp", "max", "scaling"};
+  const pto_tile* const outs[] = {q.dst, q.exp, q.max, q.scaling};
+  for (size_t i = 0; i < 4; ++i) {
+    if (outs[i] == nullptr) continue;
+    v.Require(!Share(outs[i], q.src), PTO_ERR_ALIASING, "%s shares storage with src", names[i]);
+    for (size_t j = i + 1; j < 4; ++j)
+      v.Require(!Share(outs[i], outs[j]), PTO_ERR_ALIASING, "%s shares storage with %s",
+                names[i], names[j]);
+  }
+}
+
+}  // namespace
+
+pto_status CheckTQuantMx(const MxQuant& q, pto_profile profile) {
+  Validator v("pto_tquant_mx");
+  v.NotNull("dst", q.dst).NotNull("src", q.src).NotNull("exp", q.exp);
+  v.EnumInRange("alg", q.alg, 4)
+      .Require(q.group_axis == 0 || q.group_axis == 1, PTO_ERR_INVALID_ARGUMENT,
+               "group_axis is %d, neither 0 (DN: blocks along columns) nor 1 (ND: along rows)",
+               q.group_axis);
+  v.OnVec("dst", q.dst).OnVec("src", q.src).OnVec("exp", q.exp).OnVec("max", q.max)
+      .OnVec("scaling", q.scaling);
+  if (!v.ok()) return v.status();
+  CheckMxDtypes(v, q, profile);
+  if (!v.ok()) return v.status();
+  const bool fp4 = MxFp4(q.alg);
+  const uint32_t src_cols = q.src->valid_cols;
+  v.Require(!fp4 || src_cols % 2 == 0, PTO_ERR_SHAPE_MISMATCH,
+            "src valid cols %u are odd, but an E2M1 dst packs two a byte", src_cols)
+      .Require(q.dst->valid_rows == q.src->valid_rows &&
+                   q.dst->valid_cols == (fp4 ? src_cols / 2 : src_cols),
+               PTO_ERR_SHAPE_MISMATCH, "dst valid region is %ux%u, not %ux%u (src's%s)",
+               q.dst->valid_rows, q.dst->valid_cols, q.src->valid_rows,
+               fp4 ? src_cols / 2 : src_cols, fp4 ? ", two E2M1 codes a byte" : "");
+  uint32_t rows = 0, cols = 0;
+  MxBlockRegion(q, &rows, &cols);
+  CheckMxBlockTile(v, "exp", q.exp, rows, cols, q.group_axis);
+  CheckMxBlockTile(v, "max", q.max, rows, cols, q.group_axis);
+  CheckMxBlockTile(v, "scaling", q.scaling, rows, cols, q.group_axis);
+  CheckMxApart(v, q);
+  return v.status();
+}
+
+void RunTQuantMx(const MxQuant& q) {
+  kernels::MxQuantSpec s;
+  s.src = q.src->dtype;
+  s.fp4 = MxFp4(q.alg);
+  s.nv = q.alg == PTO_MX_NV_FP8_E4M3 || q.alg == PTO_MX_NV_FP4_E2M1;
+  s.dn = q.group_axis == 0;
+  s.rows = q.src->valid_rows;
+  s.cols = q.src->valid_cols;
+  s.dst = PlaneOf(q.dst);
+  s.src_plane = ConstPlaneOf(q.src);
+  uint32_t rows = 0, cols = 0;
+  MxBlockRegion(q, &rows, &cols);
+  s.exp = MxBlockPlane(q.exp, rows, cols, q.group_axis);
+  s.max = MxBlockPlane(q.max, rows, cols, q.group_axis);
+  s.scaling = MxBlockPlane(q.scaling, rows, cols, q.group_axis);
+  if (s.rows == 0 || s.cols == 0) return;
+  kernels::QuantizeMx(s);
+}
+
+}  // namespace ops
+}  // namespace pto
+
+extern "C" {
+
+pto_status pto_tquant_mx(pto_tile* dst, const pto_tile* src, pto_tile* exp, pto_tile* max,
+                         pto_tile* scaling, pto_mx_alg alg, int group_axis) {
+  const pto::ops::MxQuant q{dst, src, exp, max, scaling, static_cast<int>(alg), group_axis};
+  const pto_status status = pto::ops::CheckTQuantMx(q, pto::CurrentProfile());
+  if (status != PTO_OK) return status;
+  // NV's maximum / 448 is a float32 product rounded to nearest even.
+  const pto::FloatEnvironmentGuard float_env(true);
+  pto::ops::RunTQuantMx(q);
+  return PTO_OK;
+}
+
+}  // extern "C"

@@ -121,6 +121,7 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
     case Code::kTileOp:
     case Code::kTsel:
     case Code::kMrgSortLists:
+    case Code::kQuantMx:
       for (size_t role = 0; role < Role::kCount; ++role) out[role] = in.slot[role];
       if (in.code == Code::kTsel) out[Role::kCount] = in.mask;
       break;
@@ -141,6 +142,9 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
       break;
     case Code::kRandom:
       out[0] = in.a;
+      break;
+    case Code::kMxZzMove:
+      out[0] = in.a, out[1] = in.b, out[2] = in.c;
       break;
     case Code::kPipe:
       out[0] = in.a;  // the pushed or popped tile (kNoSlot for a free)
@@ -322,6 +326,26 @@ pto_status PlaceTiles(Program* p) {
 // serves (the base keeps every address non-null).
 constexpr uintptr_t kVerifyBase = 0x10000;
 
+// The instructions whose tiles the C functions' checks take: the table's
+// operations, tsel, tmrgsort's lists and tquant.mx.
+bool RunsTableChecks(Code c) {
+  return c == Code::kTileOp || c == Code::kTsel || c == Code::kMrgSortLists ||
+         c == Code::kQuantMx;
+}
+
+// tmov into a ZZ tile: its bytes hold exp's exponents in ZZ order (a
+// dynamic valid region: checked when it runs).
+pto_status CheckMxZzMove(const Program& p, const Instr& in, const std::vector<pto_tile>& tiles) {
+  const pto_tile& exp = tiles[in.b];
+  const pto_tile& zz = tiles[in.a];
+  const uint64_t need = MxZzBytes(exp.valid_rows, exp.valid_cols, in.sub != 0);
+  if (p.tiles[in.b].type.HasDynamicValid() || uint64_t{zz.rows} * zz.cols >= need) return PTO_OK;
+  return Diagnose(p, in.loc, PTO_ERR_SHAPE_MISMATCH,
+                  "tmov: the ZZ order of " + std::to_string(exp.valid_rows) + "x" +
+                      std::to_string(exp.valid_cols) + " exponents takes " + std::to_string(need) +
+                      " bytes, and dst holds " + std::to_string(uint64_t{zz.rows} * zz.cols));
+}
+
 pto_status CheckOperations(Program* p) {
   static pto_buffer placed_marker;  // marks a tile as placed (never dereferenced)
   std::vector<pto_tile> tiles(p->tiles.size());
@@ -363,6 +387,10 @@ pto_status CheckOperations(Program* p) {
       in.imm = static_cast<int64_t>(pto_dtype_size(type.dtype));
       continue;
     }
+    if (in.code == Code::kMxZzMove) {
+      if (const pto_status status = CheckMxZzMove(*p, in, tiles)) return status;
+      continue;
+    }
     if (in.code == Code::kRandom) {
       // dst's dtype and the profile (its valid region takes no rule).
       const pto_status status =
@@ -370,8 +398,7 @@ pto_status CheckOperations(Program* p) {
       if (status != PTO_OK) return Diagnose(*p, in.loc, status, LastError());
       continue;
     }
-    if (in.code != Code::kTileOp && in.code != Code::kTsel && in.code != Code::kMrgSortLists)
-      continue;
+    if (!RunsTableChecks(in.code)) continue;
     uint32_t operands[kMostTileUses];
     TileUses(in, operands);
     for (uint32_t slot : operands)
@@ -404,6 +431,8 @@ pto_status CheckOperations(Program* p) {
     if (in.code == Code::kTsel) {
       mask_view = MaskView(tiles[in.mask]);
       status = ops::CheckTsel(dst, &mask_view, src0, src1, o.tmp, p->profile);
+    } else if (in.code == Code::kQuantMx) {
+      status = ops::CheckTQuantMx(MxQuantOf(in, tiles), p->profile);
     } else if (in.code == Code::kMrgSortLists) {
       status = ops::CheckTMrgSortLists(
           ops::MrgSortLists{dst, {src0, src1, o.src2, o.src3}, o.tmp, in.sub != 0}, p->profile);

@@ -1,6 +1,6 @@
 /* The data-movement instructions (tfillpad, tci, treshape, ttrans, tconcat,
- * textract, tgather, tsetval and tgetval, trandom beside tci, timg2col beside
- * treshape): each one's rules in the contract's order under the profile, nothing written on a refusal; the
+ * textract, tgather, tsetval and tgetval, trandom and tquant_mx beside tci, timg2col
+ * beside treshape): each one's rules in the contract's order under the profile, nothing written on a refusal; the
  * window, the gathered elements and the set element checked on success. */
 #include <math.h>
 #include <string.h>
@@ -81,6 +81,35 @@ static void fuzz_random(pto_tile *dst, int choice, double start) {
     call_end(&c);
 }
 
+/* tquant_mx (bound by hand, no opcode of its own) from tci's tile as src:
+ * dst, exp and max made for it as each algorithm and axis asks (choice picks
+ * them), or one dimension off; any status (test_quant_mx checks the rules
+ * and values), no crash, nothing of dst outside its valid region and
+ * nothing of src written. */
+static void fuzz_quant_mx(const pto_tile *src, int choice, double start) {
+    if (src == NULL) return;
+    const int alg = (choice + 1) & 3, axis = (int)start & 1, off = ((int)start >> 1) & 1;
+    const bool fp4 = alg >= 2;
+    const uint32_t r = pto_tile_valid_rows(src), c = pto_tile_valid_cols(src);
+    const uint32_t br = axis ? r : (r + 31) / 32, bc = axis ? (c + 31) / 32 : c;
+    pto_tile *dst = NULL, *exp = NULL, *mx = NULL;
+    pto_tile_create(fp4 ? PTO_FLOAT4_E2M1X2 : PTO_FLOAT8_E4M3, r ? r : 1, (fp4 ? c / 2 : c) + off + 1, &dst);
+    pto_tile_create(PTO_FLOAT8_E8M0, br ? br : 1, bc + off + 1, &exp);
+    pto_tile_create(pto_tile_dtype(src), br ? br : 1, bc + 1, &mx);
+    if (dst != NULL && exp != NULL && mx != NULL) {
+        pto_tile_set_valid(dst, r, (fp4 ? c / 2 : c) + (uint32_t)off);
+        pto_tile_set_valid(exp, br, bc + (uint32_t)off);
+        pto_tile_set_valid(mx, br, bc);
+        checked_call k;
+        call_begin(&k, "pto_tquant_mx", kStatusNotModelled, (const pto_tile *const[]){dst, src}, 2);
+        call_check(&k, pto_tquant_mx(dst, src, exp, mx, NULL, (pto_mx_alg)alg, axis), kWritesValidRegion);
+        call_end(&k);
+    }
+    pto_tile_destroy(dst);
+    pto_tile_destroy(exp);
+    pto_tile_destroy(mx);
+}
+
 void fuzz_sequence(reader *r, state *st) {
     pto_tile *dst = take_tile(r, st);
     const int descending = (int)(take(r) % 4) - 1;
@@ -101,6 +130,7 @@ void fuzz_sequence(reader *r, state *st) {
     call_check(&c, pto_tci(dst, start, descending), kWritesValidRegion);
     call_end(&c);
     fuzz_random(dst, descending, start);
+    fuzz_quant_mx(dst, descending, start);
 }
 
 /* timg2col (bound by hand, so no opcode of its own) on treshape's operands:

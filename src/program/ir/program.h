@@ -172,6 +172,10 @@ enum class Code : uint8_t {
   kGetVal,       // (sub 0: ints, 1: floats)[a] = tile b's element at flat offset ints[c]
   kRandom,       // tile a <- trandom of the key and counter words ints[lists[extra .. extra
                  // + 6)] (their low 32 bits), imm rounds
+  kQuantMx,      // pto_tquant_mx: slots dst, src0 (src), src1 (exp), src2 (max), src3
+                 // (scaling); imm the pto_mx_alg, sub the group axis
+  kMxZzMove,     // tile a's bytes <- tile b's exponents in ZZ order (sub 1: DN); tile c
+                 // the tmp (read by none)
   kSubview,      // tile a = the window of tile b at row ints[c], column ints[d]; valid
                  // region per SubviewRule sub
   kPrint,        // tile a's valid region to stderr, in print format sub (pto.tprint)
@@ -338,6 +342,14 @@ inline ops::Operands WithTiles(ops::Operands o, const Instr& in, Tiles& tiles) {
   o.src3 = TileAt(tiles, in.slot[Role::kSrc3]);
   o.tmp = TileAt(tiles, in.slot[Role::kTmp]);
   return o;
+}
+
+// The operands of kQuantMx instruction `in` from `tiles`.
+template <typename Tiles>
+inline ops::MxQuant MxQuantOf(const Instr& in, Tiles& tiles) {
+  return ops::MxQuant{TileAt(tiles, in.slot[Role::kDst]), TileAt(tiles, in.slot[Role::kSrc0]),
+                      TileAt(tiles, in.slot[Role::kSrc1]), TileAt(tiles, in.slot[Role::kSrc2]),
+                      TileAt(tiles, in.slot[Role::kSrc3]), static_cast<int>(in.imm), in.sub};
 }
 
 struct Program {

@@ -301,8 +301,8 @@ bool CheckLayout(const Type& t, std::string* what) {
   // TMOV's X-to-ZZ, the layout of MX scale exponents.
   if (t.space == Space::kVec && t.box == Box::kRowMajor && !t.col_major) {
     *what = "a vec tile laid out ZZ (blayout=row_major, slayout=row_major) holds MX scale "
-            "exponents (TMOV's X to ZZ): float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not "
-            "supported";
+            "exponents (TMOV's X to ZZ): one-byte elements (ui8, i8, e8m0), not " +
+            std::string(DtypeSpelling(t.dtype));
     return false;
   }
   if (t.space == Space::kVec && t.box == Box::kColMajor && t.col_major) {
@@ -405,6 +405,14 @@ bool ParseTileBuf(BodyParser& p, const std::vector<Field>& f, Type* t) {
         return p.Fail(f[i], key == "loc" ? "key 'loc' given twice" : what);
       }
     }
+  }
+  // A vec tile laid out ZZ of one-byte elements holds MX scale exponents in
+  // TMOV's X-to-ZZ order (fractal.h, MxExponentsToZz): its bytes are that
+  // stream, which tload, tstore and treshape move as a row-major tile's.
+  if (t->space == Space::kVec && t->box == Box::kRowMajor && !t->col_major &&
+      (t->dtype == PTO_UINT8 || t->dtype == PTO_INT8 || t->dtype == PTO_FLOAT8_E8M0)) {
+    t->box = Box::kNone;
+    t->mx_zz = true;
   }
   if (!CheckTileShape(t, &what) || !CheckLayout(*t, &what)) return p.Fail(f[0], what);
   return true;

@@ -75,6 +75,9 @@ struct Type {
   // row_plus_one). Only row_plus_one changes what is accepted: an NZ tile
   // of 16k+1 rows (CheckLayout).
   uint8_t compact = 0;
+  // A vec tile written ZZ of one-byte elements: MX scale exponents in
+  // TMOV's X-to-ZZ order, its bytes row-major (box kNone).
+  bool mx_zz = false;
   // Views: rank and static dims (kDynamic: `?`).
   uint8_t rank = 0;
   // A view written as PTOAS's older `memref<...>` in global memory: as an

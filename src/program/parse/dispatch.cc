@@ -99,11 +99,8 @@ void ReadTassign(Parser& p, const Token& op, const Results& r) {
 }
 void ReadGetVal(Parser& p, const Token& op, const Results& r) { p.tile().ParseGetVal(op, r); }
 void ReadPrint(Parser& p, const Token& op, const Results&) { p.tile().ParsePrint(op); }
-void RefuseMxQuantisation(Parser& p, const Token& op, const Results&) {
-  p.Error(op.loc,
-          "pto.tquant.mx is not implemented: it quantises into an MX format (MXFP8 or "
-          "MXFP4_E2M1, float8 or float4 elements sharing an e8m0 scale per block), and "
-          "float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not supported");
+void ReadTQuantMx(Parser& p, const Token& op, const Results& r) {
+  p.tile().ParseTQuantMx(op, r);
 }
 void ReadComm(Parser& p, const Token& op, const Results& r) { p.cores().ParseComm(op, r); }
 void ReadCommAsync(Parser& p, const Token& op, const Results& r) {
@@ -169,7 +166,7 @@ constexpr OperationRow kOperations[] = {
     {"pto.syncall", false, 0, ReadSyncAll},
     {"pto.tsync", false, kAnyResults, ReadTsync},
     {"pto.tprint", false, 0, ReadPrint},
-    {"pto.tquant.mx", false, kAnyResults, RefuseMxQuantisation},
+    {"pto.tquant.mx", false, kAnyResults, ReadTQuantMx},
     // The waits and tests of an async event (a prefetch's, a tput_async's:
     // complete when made).
     {"pto.make_prefetch_async_context", false, 1, ReadPrefetch},

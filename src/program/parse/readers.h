@@ -205,6 +205,13 @@ class TileReader : public Reader {
   void ParseGetVal(const Token& op, const std::vector<Token>& results);
   // pto.trandom ins(%k0, %k1, %c0, %c1, %c2, %c3 [{rounds = R : i32}] : ...) outs(%dst : T)
   void ParseRandom(const Token& op, const std::vector<Token>& results);
+  // pto.tquant.mx ins(%src : T) outs(%dst, %exp, %max, %scaling : ...) {quant_type = ...}
+  // (tile_quant_mx.cc)
+  void ParseTQuantMx(const Token& op, const std::vector<Token>& results);
+  // pto.tmov ins(%exp, %tmp : Te, Tt) outs(%zz : Tz) [{grpAxis = ...}], its ins( ) read
+  // (tile_quant_mx.cc)
+  void ParseMxZzMove(const Token& op, const std::vector<Token>& names,
+                     const std::vector<Type>& types, const std::vector<SourceLoc>& locs);
   void ParsePrint(const Token& op);
   bool DefineResultTile(const Token& op, const Token& result, const Type& type, SourceLoc type_loc,
                         uint32_t* slot);

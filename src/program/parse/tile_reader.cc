@@ -296,6 +296,18 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   std::vector<Type> types;
   std::vector<SourceLoc> type_locs;
   if (!parser_.Expect(':') || !parser_.ParseTypes(names.size(), &types, &type_locs)) return;
+  // tmov with a tmp: MX exponents into the ZZ order (tile_quant_mx.cc),
+  // PTOAS printing each operand with its type: ins(%exp : Te, %tmp : Tt).
+  if (named.id == ops::OpId::kTMov && names.size() == 1 && tok().Is(',')) {
+    parser_.Advance();
+    names.push_back(tok());
+    types.emplace_back();
+    if (!parser_.ExpectValueName(&names.back()) || !parser_.Expect(':')) return;
+    type_locs.push_back(tok().loc);
+    if (!parser_.ParseType(&types.back())) return;
+  }
+  if (named.id == ops::OpId::kTMov && names.size() == 2)
+    return ParseMxZzMove(op, names, types, type_locs);
   if (named.attr == ops::AttrKind::kMaskPattern && tok().Is(',') && !ParseGatherAxis(&attr)) return;
   // PTOAS's tinsert quantises an acc tile on its way out (`fp %scale : T`,
   // `pre_quant %s : i64`): the fixpipe's forms, which libpto does not run.

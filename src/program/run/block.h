@@ -176,6 +176,8 @@ class Block {
   pto_status MrgSortLists(const Instr& in);
   pto_status GetVal(const Instr& in);
   void Random(const Instr& in);
+  pto_status QuantMx(const Instr& in);
+  pto_status MxZzMove(const Instr& in);
   pto_status LoopLimitError(const Instr& in);
   pto_status SyncAllError(const Instr& in);
   pto_status SetValid(const Instr& in);

@@ -284,6 +284,32 @@ pto_status Block::MrgSortLists(const Instr& in) {
   return PTO_OK;
 }
 
+// tquant.mx: its rules again where a valid region is known only now.
+pto_status Block::QuantMx(const Instr& in) {
+  const ops::MxQuant q = MxQuantOf(in, tiles_);
+  if (in.check_at_run) {
+    const pto_status status = ops::CheckTQuantMx(q, p_.profile);
+    if (status != PTO_OK) return Error(in, status, LastError());
+  }
+  ops::RunTQuantMx(q);
+  return PTO_OK;
+}
+
+// tmov of MX exponents into ZZ order: zz's bytes from its first.
+pto_status Block::MxZzMove(const Instr& in) {
+  const pto_tile& exp = tiles_[in.b];
+  pto_tile& zz = tiles_[in.a];
+  const bool dn = in.sub != 0;
+  const uint64_t need = MxZzBytes(exp.valid_rows, exp.valid_cols, dn);
+  if (uint64_t{zz.rows} * zz.cols < need)
+    return Error(in, PTO_ERR_SHAPE_MISMATCH,
+                 "tmov: the ZZ order of the exponents takes " + std::to_string(need) +
+                     " bytes, and dst holds " + std::to_string(uint64_t{zz.rows} * zz.cols));
+  MxExponentsToZz(static_cast<const uint8_t*>(exp.data), exp.cols, exp.valid_rows,
+                  exp.valid_cols, dn, static_cast<uint8_t*>(zz.data));
+  return PTO_OK;
+}
+
 namespace {
 
 // ints[a] = ints[b] (predicate sub) ints[c], signed or on the low `bits`
@@ -435,6 +461,8 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         break;
       case Code::kTsel: status = Tsel(in); break;
       case Code::kMrgSortLists: status = MrgSortLists(in); break;
+      case Code::kQuantMx: status = QuantMx(in); break;
+      case Code::kMxZzMove: status = MxZzMove(in); break;
       case Code::kGetVal: status = GetVal(in); break;
       case Code::kRandom: Random(in); break;
       case Code::kTileCopy: CopyTile(in, tiles_.data()); break;

@@ -347,6 +347,11 @@ extern uintptr_t _wrap_pto_set_img2col_padding_ptoc_de9f1b25fc8c2272(uintptr_t a
 extern uintptr_t _wrap_pto_set_img2col_rpt_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern uintptr_t _wrap_pto_timg2col_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, short arg4, short arg5);
 extern uintptr_t _wrap_pto_tquant_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern swig_intgo _wrap_PTO_MX_OCP_FP8_E4M3_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_MX_NV_FP8_E4M3_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_MX_OCP_FP4_E2M1_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_MX_NV_FP4_E2M1_ptoc_de9f1b25fc8c2272(void);
+extern uintptr_t _wrap_pto_tquant_mx_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, swig_intgo arg6, swig_intgo arg7);
 extern uintptr_t _wrap_pto_tdequant_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern swig_type_23 _wrap_pto_dtype_string_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_de9f1b25fc8c2272(void);
@@ -2918,6 +2923,50 @@ func Pto_tquant(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uin
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	swig_r = (uintptr)(C._wrap_pto_tquant_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+type Enum_SS_pto_mx_alg int
+func _swig_getPTO_MX_OCP_FP8_E4M3() (_swig_ret Enum_SS_pto_mx_alg) {
+	var swig_r Enum_SS_pto_mx_alg
+	swig_r = (Enum_SS_pto_mx_alg)(C._wrap_PTO_MX_OCP_FP8_E4M3_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_MX_OCP_FP8_E4M3 Enum_SS_pto_mx_alg = _swig_getPTO_MX_OCP_FP8_E4M3()
+func _swig_getPTO_MX_NV_FP8_E4M3() (_swig_ret Enum_SS_pto_mx_alg) {
+	var swig_r Enum_SS_pto_mx_alg
+	swig_r = (Enum_SS_pto_mx_alg)(C._wrap_PTO_MX_NV_FP8_E4M3_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_MX_NV_FP8_E4M3 Enum_SS_pto_mx_alg = _swig_getPTO_MX_NV_FP8_E4M3()
+func _swig_getPTO_MX_OCP_FP4_E2M1() (_swig_ret Enum_SS_pto_mx_alg) {
+	var swig_r Enum_SS_pto_mx_alg
+	swig_r = (Enum_SS_pto_mx_alg)(C._wrap_PTO_MX_OCP_FP4_E2M1_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_MX_OCP_FP4_E2M1 Enum_SS_pto_mx_alg = _swig_getPTO_MX_OCP_FP4_E2M1()
+func _swig_getPTO_MX_NV_FP4_E2M1() (_swig_ret Enum_SS_pto_mx_alg) {
+	var swig_r Enum_SS_pto_mx_alg
+	swig_r = (Enum_SS_pto_mx_alg)(C._wrap_PTO_MX_NV_FP4_E2M1_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_MX_NV_FP4_E2M1 Enum_SS_pto_mx_alg = _swig_getPTO_MX_NV_FP4_E2M1()
+func Pto_tquant_mx(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr, arg6 Enum_SS_pto_mx_alg, arg7 int) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	_swig_i_5 := arg6
+	_swig_i_6 := arg7
+	swig_r = (uintptr)(C._wrap_pto_tquant_mx_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.swig_intgo(_swig_i_5), C.swig_intgo(_swig_i_6)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -4191,6 +4191,79 @@ intgo _wrap_pto_tquant_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
+intgo _wrap_PTO_MX_OCP_FP8_E4M3_ptoc_de9f1b25fc8c2272() {
+  enum pto_mx_alg result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MX_OCP_FP8_E4M3;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_MX_NV_FP8_E4M3_ptoc_de9f1b25fc8c2272() {
+  enum pto_mx_alg result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MX_NV_FP8_E4M3;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_MX_OCP_FP4_E2M1_ptoc_de9f1b25fc8c2272() {
+  enum pto_mx_alg result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MX_OCP_FP4_E2M1;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_MX_NV_FP4_E2M1_ptoc_de9f1b25fc8c2272() {
+  enum pto_mx_alg result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_MX_NV_FP4_E2M1;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tquant_mx_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4, intgo _swig_go_5, intgo _swig_go_6) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_tile *arg4 = (pto_tile *) 0 ;
+  pto_tile *arg5 = (pto_tile *) 0 ;
+  pto_mx_alg arg6 ;
+  int arg7 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_tile *)_swig_go_3; 
+  arg5 = (pto_tile *)_swig_go_4; 
+  arg6 = (pto_mx_alg)_swig_go_5; 
+  arg7 = (int)_swig_go_6; 
+  
+  result = (pto_status)pto_tquant_mx(arg1,(struct pto_tile const *)arg2,arg3,arg4,arg5,arg6,arg7);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_pto_tdequant_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;

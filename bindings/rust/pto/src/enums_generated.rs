@@ -590,6 +590,45 @@ impl Layout {
     }
 }
 
+/// TQUANT's MX forms: the element format and the shared exponent's
+/// algorithm (pto-isa's MxQuantAlg, same values) (the C `pto_mx_alg`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MxAlg {
+    /// MXFP8 E4M3, OCP exponent: the block maximum's less 8.
+    OcpFp8E4M3,
+    /// MXFP8 E4M3, NV exponent: of maximum / 448, rounded up.
+    NvFp8E4M3,
+    /// MXFP4 E2M1, OCP exponent: the block maximum's less 2.
+    OcpFp4E2M1,
+    /// MXFP4 E2M1, NV exponent: of maximum / 6, rounded up.
+    NvFp4E2M1,
+}
+
+#[allow(dead_code)]
+impl MxAlg {
+    /// Every value, in the header's order.
+    pub(crate) const VALUES: [MxAlg; 4] = [
+        MxAlg::OcpFp8E4M3,
+        MxAlg::NvFp8E4M3,
+        MxAlg::OcpFp4E2M1,
+        MxAlg::NvFp4E2M1,
+    ];
+
+    /// The C value.
+    pub fn raw(self) -> sys::pto_mx_alg {
+        match self {
+            MxAlg::OcpFp8E4M3 => sys::pto_mx_alg::PTO_MX_OCP_FP8_E4M3,
+            MxAlg::NvFp8E4M3 => sys::pto_mx_alg::PTO_MX_NV_FP8_E4M3,
+            MxAlg::OcpFp4E2M1 => sys::pto_mx_alg::PTO_MX_OCP_FP4_E2M1,
+            MxAlg::NvFp4E2M1 => sys::pto_mx_alg::PTO_MX_NV_FP4_E2M1,
+        }
+    }
+
+    pub(crate) fn from_raw(raw: sys::pto_mx_alg) -> Option<MxAlg> {
+        MxAlg::VALUES.into_iter().find(|v| v.raw() == raw)
+    }
+}
+
 /// What a parameter is (the C `pto_param_kind`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ParamKind {
