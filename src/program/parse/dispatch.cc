@@ -105,6 +105,9 @@ void RefuseMxQuantisation(Parser& p, const Token& op, const Results&) {
           "MXFP4_E2M1, float8 or float4 elements sharing an e8m0 scale per block), and "
           "float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not supported");
 }
+void ReadGetScaleAddr(Parser& p, const Token& op, const Results&) {
+  p.cores().ParseGetScaleAddr(op);
+}
 void ReadComm(Parser& p, const Token& op, const Results& r) { p.cores().ParseComm(op, r); }
 void ReadCommAsync(Parser& p, const Token& op, const Results& r) {
   p.cores().ParseCommAsync(op, r);
@@ -170,6 +173,7 @@ constexpr OperationRow kOperations[] = {
     {"pto.tsync", false, kAnyResults, ReadTsync},
     {"pto.tprint", false, 0, ReadPrint},
     {"pto.tquant.mx", false, kAnyResults, RefuseMxQuantisation},
+    {"pto.tget_scale_addr", false, 0, ReadGetScaleAddr},
     // The waits and tests of an async event (a prefetch's, a tput_async's:
     // complete when made).
     {"pto.make_prefetch_async_context", false, 1, ReadPrefetch},
