@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 117 operations of libpto's table (src/operations.def), by group, in
+ * The 120 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -37,8 +37,8 @@
  *   sorting (2): tsort32, tmrgsort
  *   fused arithmetic (8): taxpy, taddc, tsubc, taddsc, tsubsc,
  *     tfusedmuladd, tfusedmuladdrelu, tmuladddst
- *   matrix multiply (6): tmatmul, tmatmul_acc, tmatmul_bias, tgemv,
- *     tgemv_acc, tgemv_bias
+ *   matrix multiply (9): tmatmul, tmatmul_acc, tmatmul_bias, tgemv,
+ *     tgemv_acc, tgemv_bias, tmatmul_mx, tmatmul_mx_acc, tgemv_mx
  *   quantisation (2): tquant, tdequant
  * Outside that table, bound by hand: pto_tsel (three sources), pto_trandom
  * (key and counter words), pto_tgetval (a scalar result) and

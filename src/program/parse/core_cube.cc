@@ -16,6 +16,18 @@ namespace pto {
 namespace program {
 namespace {
 
+// tfillpad in place on mat tile `slot`: a kCubeMove of sub 2.
+bool PushMatFillPad(Program* p, const ops::OpDescriptor& op, SourceLoc loc, uint32_t slot) {
+  Instr in;
+  in.code = Code::kCubeMove;
+  in.loc = loc;
+  in.op = &op;
+  in.a = in.b = slot;
+  in.sub = 2;
+  p->code.push_back(in);
+  return true;
+}
+
 std::string Where(const Type& t) {
   return std::string(SpaceSpelling(t.space)) + " " + LayoutName(t) + " tile";
 }
@@ -266,17 +278,8 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
   // tfillpad in place on a mat tile (PTOAS's samples pad a right operand's
   // mat tile after its tload): the elements outside the valid region get
   // the tile's pad value, in its layout.
-  if (op.id == ops::OpId::kTFillPad && src == dst && s.space == Space::kMat) {
-    Instr in;
-    in.code = Code::kCubeMove;
-    in.loc = loc;
-    in.op = &op;
-    in.a = dst;
-    in.b = src;
-    in.sub = 2;
-    p_->code.push_back(in);
-    return true;
-  }
+  if (op.id == ops::OpId::kTFillPad && src == dst && s.space == Space::kMat)
+    return PushMatFillPad(p_, op, loc, dst);
   if (op.id != ops::OpId::kTMov && op.id != ops::OpId::kTExtract)
     return parser_.Error(loc,
                          what + " runs on vec tiles; " + (s.IsCube() ? "src" : "dst") + " is a " +

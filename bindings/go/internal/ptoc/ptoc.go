@@ -148,6 +148,7 @@ extern swig_intgo _wrap_PTO_LOC_LEFT_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_LOC_RIGHT_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_LOC_ACC_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_LOC_BIAS_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_LOC_SCALING_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_LAYOUT_ND_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_LAYOUT_NZ_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_LAYOUT_ZN_ptoc_de9f1b25fc8c2272(void);
@@ -306,6 +307,9 @@ extern uintptr_t _wrap_pto_tmatmul_bias_ptoc_de9f1b25fc8c2272(uintptr_t arg1, ui
 extern uintptr_t _wrap_pto_tgemv_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tgemv_acc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tgemv_bias_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tmatmul_mx_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern uintptr_t _wrap_pto_tmatmul_mx_acc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern uintptr_t _wrap_pto_tgemv_mx_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
 extern uintptr_t _wrap_pto_tquant_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
 extern uintptr_t _wrap_pto_tdequant_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern swig_type_23 _wrap_pto_dtype_string_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
@@ -866,6 +870,13 @@ func _swig_getPTO_LOC_BIAS() (_swig_ret Enum_SS_pto_location) {
 }
 
 var PTO_LOC_BIAS Enum_SS_pto_location = _swig_getPTO_LOC_BIAS()
+func _swig_getPTO_LOC_SCALING() (_swig_ret Enum_SS_pto_location) {
+	var swig_r Enum_SS_pto_location
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_SCALING_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_LOC_SCALING Enum_SS_pto_location = _swig_getPTO_LOC_SCALING()
 type Enum_SS_pto_layout int
 func _swig_getPTO_LAYOUT_ND() (_swig_ret Enum_SS_pto_layout) {
 	var swig_r Enum_SS_pto_layout
@@ -2545,6 +2556,45 @@ func Pto_tgemv_bias(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_sw
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	swig_r = (uintptr)(C._wrap_pto_tgemv_bias_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tmatmul_mx(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tmatmul_mx_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tmatmul_mx_acc(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tmatmul_mx_acc_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tgemv_mx(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tgemv_mx_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
