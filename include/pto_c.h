@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 120 operations of libpto's table (src/operations.def), by group, in
+ * The 121 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -37,8 +37,9 @@
  *   sorting (2): tsort32, tmrgsort
  *   fused arithmetic (8): taxpy, taddc, tsubc, taddsc, tsubsc,
  *     tfusedmuladd, tfusedmuladdrelu, tmuladddst
- *   matrix multiply (9): tmatmul, tmatmul_acc, tmatmul_bias, tgemv,
- *     tgemv_acc, tgemv_bias, tmatmul_mx, tmatmul_mx_acc, tgemv_mx
+ *   matrix multiply (10): tmatmul, tmatmul_acc, tmatmul_bias, tgemv,
+ *     tgemv_acc, tgemv_bias, tmatmul_mx, tmatmul_mx_acc, tgemv_mx,
+ *     tgemv_mx_acc
  *   quantisation (2): tquant, tdequant
  * Outside that table, bound by hand: pto_tsel (three sources), pto_trandom
  * (key and counter words), pto_tgetval (a scalar result) and
@@ -2272,7 +2273,7 @@ PTO_API pto_status pto_tgemv_bias(pto_tile *dst, const pto_tile *a, const pto_ti
  * - Shapes (PTO_ERR_SHAPE_MISMATCH, in this order): a FLOAT4 tile's cols
  *   count bytes, two values each (value c of a row: the low nibble of byte
  *   c/2 for even c, the high nibble for odd c). M = a's valid rows (1 for
- *   pto_tgemv_mx: a GEMV); K = a's values per valid row (valid cols, times 2
+ *   pto_tgemv_mx and pto_tgemv_mx_acc: a GEMV); K = a's values per valid row (valid cols, times 2
  *   for FLOAT4) = b's valid rows; N = b's values per valid row (valid cols,
  *   times 2 for FLOAT4) = dst's valid cols; dst's valid rows = M; a_scale's
  *   valid region M x ceil(K/32); b_scale's ceil(K/32) x N.
@@ -2282,7 +2283,7 @@ PTO_API pto_status pto_tgemv_bias(pto_tile *dst, const pto_tile *a, const pto_ti
  *   float32 (exact, or an infinity past float32's range; scale code 0xFF is
  *   NaN, as are FLOAT8_E4M3's and FLOAT8_E5M2's NaN codes), acc starts at 0
  *   (pto_tmatmul_mx, pto_tgemv_mx) or dst(i, j) as it was
- *   (pto_tmatmul_mx_acc); then for k = 0, 1, ..., K-1 in that order acc =
+ *   (pto_tmatmul_mx_acc, pto_tgemv_mx_acc); then for k = 0, 1, ..., K-1 in that order acc =
  *   fma(a'(i,k), b'(k,j), acc) rounded once to float32; dst(i,j) = acc. So
  *   each product is (a times its scale) times (b times its scale), as the
  *   page's model writes it, in pto_tmatmul's fixed order; every SIMD target
@@ -2302,10 +2303,11 @@ PTO_API pto_status pto_tgemv_bias(pto_tile *dst, const pto_tile *a, const pto_ti
  *   16 x 2 for ZZ, 2 x 16 for NN; else PTO_ERR_INVALID_ARGUMENT); a's
  *   storage columns a multiple of 64 values, and M, K, N 1 to 4095
  *   (PTO_ERR_SHAPE_MISMATCH).
- * - The bias forms (TMATMUL_MX's bias variant, pto.tmatmul.mx.bias), and
- *   TMATMUL_MX_HIF4 (HiFloat4, not an element type of libpto), are not
- *   provided. Programs run pto.tmatmul.mx, pto.tmatmul.mx.acc and pto.tgemv.mx
- *   with the same results, and pto.tget_scale_addr (docs/pto-assembly.md). */
+ * - The bias forms (TMATMUL_MX's bias variant, pto.tmatmul.mx.bias,
+ *   pto.tgemv.mx.bias), and TMATMUL_MX_HIF4 (HiFloat4, not an element type
+ *   of libpto), are not provided. Programs run pto.tmatmul.mx,
+ *   pto.tmatmul.mx.acc, pto.tgemv.mx and pto.tgemv.mx.acc with the same
+ *   results, and pto.tget_scale_addr (docs/pto-assembly.md). */
 
 /* dst = (a scaled) (b scaled): the seed is 0. */
 PTO_API pto_status pto_tmatmul_mx(pto_tile *dst, const pto_tile *a, const pto_tile *a_scale,
@@ -2318,6 +2320,10 @@ PTO_API pto_status pto_tmatmul_mx_acc(pto_tile *dst, const pto_tile *a, const pt
 /* pto_tmatmul_mx with a single row of a (M = 1; pto-isa TGEMV_MX). */
 PTO_API pto_status pto_tgemv_mx(pto_tile *dst, const pto_tile *a, const pto_tile *a_scale,
                                 const pto_tile *b, const pto_tile *b_scale);
+
+/* pto_tmatmul_mx_acc with a single row of a (M = 1; PTOAS's tgemv.mx.acc). */
+PTO_API pto_status pto_tgemv_mx_acc(pto_tile *dst, const pto_tile *a, const pto_tile *a_scale,
+                                    const pto_tile *b, const pto_tile *b_scale);
 
 /* ------------------------------------------------------------------------ */
 /* Quantisation                                                              */

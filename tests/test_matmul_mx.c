@@ -1,4 +1,4 @@
-/* TMATMUL_MX, TMATMUL_MX_ACC, TGEMV_MX (pto-isa docs/isa/TMATMUL_MX.md,
+/* TMATMUL_MX, TMATMUL_MX_ACC, TGEMV_MX, TGEMV_MX_ACC (pto-isa docs/isa/TMATMUL_MX.md,
  * TGEMV_MX.md, docs/isa/cube/ops/mad/mad-mx.md: each product is (a times its
  * e8m0 scale) times (b times its scale), one scale per 32 values along K):
  * - under HOST on row-major tiles, on every target, for the eight (a; b)
@@ -13,8 +13,8 @@
  * - every rule in the contract's order with its status and sentence, a
  *   refusal writing nothing (hostile scale tiles: wrong shape, dtype,
  *   location, layout; an odd count of FLOAT4 values);
- * - programs: pto.tmatmul.mx, pto.tmatmul.mx.acc and pto.tgemv.mx with
- *   pto.tget_scale_addr under A5 give the C calls' bits. */
+ * - programs: pto.tmatmul.mx, pto.tmatmul.mx.acc, pto.tgemv.mx and
+ *   pto.tgemv.mx.acc with pto.tget_scale_addr under A5 give the chain's bits. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,15 +109,18 @@ static uint8_t random_scale(rng *r) {
     }
 }
 
-typedef enum { MX_PLAIN, MX_ACC, MX_GEMV } mx_kind;
-static const char *const kMxNames[] = {"tmatmul_mx", "tmatmul_mx_acc", "tgemv_mx"};
+typedef enum { MX_PLAIN, MX_ACC, MX_GEMV, MX_GEMV_ACC } mx_kind;
+static const char *const kMxNames[] = {"tmatmul_mx", "tmatmul_mx_acc", "tgemv_mx", "tgemv_mx_acc"};
+static bool is_gemv(mx_kind k) { return k == MX_GEMV || k == MX_GEMV_ACC; }
+static bool is_acc(mx_kind k) { return k == MX_ACC || k == MX_GEMV_ACC; }
 
 static pto_status mx_call(mx_kind kind, pto_tile *dst, const pto_tile *a, const pto_tile *as, const pto_tile *b,
                           const pto_tile *bs) {
     switch (kind) {
         case MX_PLAIN: return pto_tmatmul_mx(dst, a, as, b, bs);
         case MX_ACC: return pto_tmatmul_mx_acc(dst, a, as, b, bs);
-        default: return pto_tgemv_mx(dst, a, as, b, bs);
+        case MX_GEMV: return pto_tgemv_mx(dst, a, as, b, bs);
+        default: return pto_tgemv_mx_acc(dst, a, as, b, bs);
     }
 }
 
@@ -224,7 +227,7 @@ static void check_case(mx_kind kind, const mx_case *c, bool cube, uint32_t pad, 
     const size_t cols = pto_tile_cols(t.dst);
     for (uint32_t i = 0; i < c->m; ++i)
         for (uint32_t j = 0; j < c->n; ++j) {
-            const float seed = kind == MX_ACC ? c->seed[(size_t)i * c->n + j] : 0.0f;
+            const float seed = is_acc(kind) ? c->seed[(size_t)i * c->n + j] : 0.0f;
             const float want = reference(c->p, c->a, c->as, c->b, c->bs, c->k, c->n, i, j, seed);
             float got;
             memcpy(&got, after + ((size_t)i * cols + j) * 4, 4);
@@ -254,9 +257,9 @@ static void host_body(void *ctx, size_t target_index, const char *target) {
     rng *r = ctx;
     for (size_t pi = 0; pi < COUNT(kPairs); ++pi)
         for (size_t si = 0; si < COUNT(kShapes); ++si)
-            for (int kind = MX_PLAIN; kind <= MX_GEMV; ++kind) {
+            for (int kind = MX_PLAIN; kind <= MX_GEMV_ACC; ++kind) {
                 const mkn s = kShapes[si];
-                if (kind == MX_GEMV && s.m != 1) continue;
+                if (is_gemv((mx_kind)kind) && s.m != 1) continue;
                 mx_case c = case_new(kPairs[pi], s.m, s.k, s.n, r);
                 check_case((mx_kind)kind, &c, false, si % 2 ? 3 : 0, target);
                 case_free(&c);
@@ -293,9 +296,9 @@ static void test_cube_values(void **state) {
     assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
     for (size_t pi = 0; pi < COUNT(kPairs); ++pi)
         for (size_t si = 0; si < COUNT(kShapes); ++si)
-            for (int kind = MX_PLAIN; kind <= MX_GEMV; ++kind) {
+            for (int kind = MX_PLAIN; kind <= MX_GEMV_ACC; ++kind) {
                 const mkn s = kShapes[si];
-                if (kind == MX_GEMV && s.m != 1) continue;
+                if (is_gemv((mx_kind)kind) && s.m != 1) continue;
                 mx_case c = case_new(kPairs[pi], s.m, s.k, s.n, &r);
                 check_case((mx_kind)kind, &c, true, 0, "A5 cube tiles");
                 case_free(&c);
@@ -331,8 +334,9 @@ static void test_rules(void **state) {
     pto_tile *bs_n7 = tile_new(PTO_FLOAT8_E8M0, 2, 7, 2, 7), *i8 = tile_new(PTO_INT8, 2, 64, 2, 64);
     rng r = {0x4D5803u};
     tile_fill(dst, &r, GEN_ANY), tile_fill(dst_n9, &r, GEN_ANY), tile_fill(dst_n7, &r, GEN_ANY);
-    for (int kind = MX_PLAIN; kind <= MX_ACC; ++kind) {
+    for (int kind = MX_PLAIN; kind <= MX_GEMV_ACC; kind += 1) {
         const mx_kind g = (mx_kind)kind;
+        if (is_gemv(g)) continue; /* their M = 1 rule below */
         expect_mx_refused(g, NULL, a, as, b, bs, PTO_ERR_NULL_ARGUMENT, "dst");
         expect_mx_refused(g, dst, NULL, as, b, bs, PTO_ERR_NULL_ARGUMENT, "a");
         expect_mx_refused(g, dst, a, NULL, b, bs, PTO_ERR_NULL_ARGUMENT, "a_scale");
@@ -362,6 +366,7 @@ static void test_rules(void **state) {
         assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
     }
     expect_mx_refused(MX_GEMV, dst, a, as, b, bs, PTO_ERR_SHAPE_MISMATCH, "a valid rows 2: a GEMV multiplies one row");
+    expect_mx_refused(MX_GEMV_ACC, dst, a, as, b, bs, PTO_ERR_SHAPE_MISMATCH, "a valid rows 2: a GEMV multiplies one row");
     TILES_DESTROY(a, b, as, bs, dst, dst16, b4, as_u8, bs_e4, as_3, bs_1, b_k63, dst_n9, dst_m1, a4, dst_n7, bs_n7, i8);
 }
 
@@ -478,10 +483,10 @@ static void mx_text(char *out, size_t size, mx_kind kind, pair p, uint32_t m, ui
     add(out, size, "  pto.tget_scale_addr ins(%%l : %s) outs(%%ls : %s)\n", l, ls);
     if (swap) add(out, size, "  pto.tget_scale_addr ins(%%r : %s) outs(%%ls : %s)\n", r, ls);
     else add(out, size, "  pto.tget_scale_addr ins(%%r : %s) outs(%%rs : %s)\n", r, rs);
-    const char *first = kind == MX_GEMV ? "pto.tgemv.mx" : "pto.tmatmul.mx";
+    const char *first = is_gemv(kind) ? "pto.tgemv.mx" : "pto.tmatmul.mx";
     add(out, size, "  %s ins(%%l, %%ls, %%r, %%rs : %s, %s, %s, %s) outs(%%cc : %s)\n", first, l, ls, r, rs, c);
-    if (kind == MX_ACC)
-        add(out, size, "  pto.tmatmul.mx.acc ins(%%cc, %%l, %%ls, %%r, %%rs : %s, %s, %s, %s, %s) outs(%%cc : %s)\n", c, l,
+    if (is_acc(kind))
+        add(out, size, "  %s.acc ins(%%cc, %%l, %%ls, %%r, %%rs : %s, %s, %s, %s, %s) outs(%%cc : %s)\n", first, c, l,
             ls, r, rs, c);
     add(out, size, "  pto.tstore ins(%%cc : %s) outs(%%wc : !pto.partition_tensor_view<%ux%uxf32>)\n  return\n}\n}\n", c,
         m, n);
@@ -494,9 +499,9 @@ static void test_programs(void **state) {
     int programs = 0;
     for (size_t pi = 0; pi < 4; ++pi) /* the FLOAT8 pairs: views count elements */
         for (size_t si = 0; si < COUNT(shapes); ++si)
-            for (int kind = MX_PLAIN; kind <= MX_GEMV; ++kind) {
+            for (int kind = MX_PLAIN; kind <= MX_GEMV_ACC; ++kind) {
                 const mkn s = shapes[si];
-                if (kind == MX_GEMV && s.m != 1) continue;
+                if (is_gemv((mx_kind)kind) && s.m != 1) continue;
                 mx_case c = case_new(kPairs[pi], s.m, s.k, s.n, &r);
                 static char text[32768];
                 mx_text(text, sizeof text, (mx_kind)kind, c.p, s.m, s.k, s.n, false);
@@ -516,7 +521,7 @@ static void test_programs(void **state) {
                     for (uint32_t j = 0; j < s.n; ++j) {
                         /* pto.tmatmul.mx.acc continues pto.tmatmul.mx's chain. */
                         float want = reference(c.p, c.a, c.as, c.b, c.bs, s.k, s.n, i, j, 0.0f);
-                        if (kind == MX_ACC) want = reference(c.p, c.a, c.as, c.b, c.bs, s.k, s.n, i, j, want);
+                        if (is_acc((mx_kind)kind)) want = reference(c.p, c.a, c.as, c.b, c.bs, s.k, s.n, i, j, want);
                         if (!same_float(want, out[(size_t)i * s.n + j]))
                             fail_msg("program %s %ux%ux%u: dst(%u, %u) is %a, the chain's %a", kMxNames[kind], s.m, s.k,
                                      s.n, i, j, out[(size_t)i * s.n + j], want);
@@ -527,7 +532,7 @@ static void test_programs(void **state) {
                 case_free(&c);
                 ++programs;
             }
-    printf("matmul_mx: %d programs (pto.tmatmul.mx, pto.tmatmul.mx.acc, pto.tgemv.mx) equal the chain bit for bit\n",
+    printf("matmul_mx: %d programs (pto.tmatmul.mx, pto.tmatmul.mx.acc, pto.tgemv.mx, pto.tgemv.mx.acc) equal the chain bit for bit\n",
            programs);
 }
 

@@ -2242,6 +2242,23 @@ func TGemvMx(dst *Tile, a *Tile, a_scale *Tile, b *Tile, b_scale *Tile) error {
 	return err
 }
 
+var tgemv_mx_accOperands = []string{"dst", "a", "a_scale", "b", "b_scale"}
+
+// TGemvMxAcc is TGEMV_MX_ACC (pto_tgemv_mx_acc): dst = dst + (a scaled) (b
+// scaled) with a one row: tmatmul_mx_acc's chains.
+//
+// dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+func TGemvMxAcc(dst *Tile, a *Tile, a_scale *Tile, b *Tile, b_scale *Tile) error {
+	var hs [5]uintptr
+	tiles := []*Tile{dst, a, a_scale, b, b_scale}
+	if err := resolve("pto.TGemvMxAcc", tgemv_mx_accOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tgemv_mx_acc(hs[0], hs[1], hs[2], hs[3], hs[4]))
+	keepAlive(tiles)
+	return err
+}
+
 var tquantOperands = []string{"dst", "src", "scale", "offset", "tmp"}
 
 // TQuant is TQUANT (pto_tquant): dst = src * scale (+ offset) per row,

@@ -1,6 +1,6 @@
 // TMATMUL, TMATMUL_ACC, TMATMUL_BIAS and TGEMV, TGEMV_ACC, TGEMV_BIAS (the
 // same rows with one row of a: M = 1), and the MX rows TMATMUL_MX,
-// TMATMUL_MX_ACC, TGEMV_MX: their rules and runs (the kernel is
+// TMATMUL_MX_ACC, TGEMV_MX, TGEMV_MX_ACC: their rules and runs (the kernel is
 // kernels/matmul.cc). Under HOST the operands are tiles of any location and
 // layout (row-major vec tiles the plain case); under A2A3 and A5 they are
 // the cube tiles that profile's NPU takes (pto_c.h, "Cube tiles"). Operands
@@ -287,7 +287,8 @@ void RunMatmul(const Operands& o, Seed seed) {
              pto_dtype_size(dst->dtype));
 }
 
-// The MX matrix multiplies (TMATMUL_MX, TMATMUL_MX_ACC, TGEMV_MX): Operands
+// The MX matrix multiplies (TMATMUL_MX, TMATMUL_MX_ACC, TGEMV_MX,
+// TGEMV_MX_ACC): Operands
 // src0 a, src1 a_scale, src2 b, src3 b_scale.
 
 bool IsFp8(pto_dtype t) { return t == PTO_FLOAT8_E4M3 || t == PTO_FLOAT8_E5M2; }
@@ -465,6 +466,11 @@ pto_status CheckTGemvMx(const Operands& o, pto_profile profile) {
   return CheckMatmulMx(o, profile, "pto_tgemv_mx", Shape::kGemv);
 }
 void RunTGemvMx(const Operands& o, pto_profile) { RunMatmulMx(o, Seed::kZero); }
+
+pto_status CheckTGemvMxAcc(const Operands& o, pto_profile profile) {
+  return CheckMatmulMx(o, profile, "pto_tgemv_mx_acc", Shape::kGemv);
+}
+void RunTGemvMxAcc(const Operands& o, pto_profile) { RunMatmulMx(o, Seed::kDst); }
 
 pto_status CheckTMatmul(const Operands& o, pto_profile profile) {
   return CheckMatmul(o, profile, "pto_tmatmul", Seed::kZero, Shape::kMatmul);

@@ -102,9 +102,10 @@ bool CoreReader::ParseAccPhase(const Token& op) {
 void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
   const bool mx = desc.source_count == 4;  // (a, a_scale, b, b_scale)
   const bool acc = desc.id == ops::OpId::kTMatmulAcc || desc.id == ops::OpId::kTGemvAcc ||
-                   desc.id == ops::OpId::kTMatmulMxAcc;
+                   desc.id == ops::OpId::kTMatmulMxAcc || desc.id == ops::OpId::kTGemvMxAcc;
   const bool gemv = desc.id == ops::OpId::kTGemv || desc.id == ops::OpId::kTGemvAcc ||
-                    desc.id == ops::OpId::kTGemvBias || desc.id == ops::OpId::kTGemvMx;
+                    desc.id == ops::OpId::kTGemvBias || desc.id == ops::OpId::kTGemvMx ||
+                    desc.id == ops::OpId::kTGemvMxAcc;
   const bool bias = desc.source_count == 3;
   if (!tok().IsIdent("ins"))
     return (void)parser_.Error(

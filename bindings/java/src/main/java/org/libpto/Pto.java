@@ -2429,6 +2429,27 @@ public final class Pto {
     }
 
     /**
+     * TGEMV_MX_ACC ({@code pto_tgemv_mx_acc}): dst = dst + (a scaled) (b scaled) with a one
+     * row: tmatmul_mx_acc's chains.
+     * <p>dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+     */
+    public static void tgemvMxAcc(Tile dst, Tile a, Tile a_scale, Tile b, Tile b_scale) {
+        try {
+            PtoNative.pto_tgemv_mx_acc(Tile.handleOf(dst, "Pto.tgemvMxAcc", "dst"),
+                    Tile.handleOf(a, "Pto.tgemvMxAcc", "a"),
+                    Tile.handleOf(a_scale, "Pto.tgemvMxAcc", "a_scale"),
+                    Tile.handleOf(b, "Pto.tgemvMxAcc", "b"),
+                    Tile.handleOf(b_scale, "Pto.tgemvMxAcc", "b_scale"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(a_scale);
+            Reference.reachabilityFence(b);
+            Reference.reachabilityFence(b_scale);
+        }
+    }
+
+    /**
      * TQUANT ({@code pto_tquant}): dst = src * scale (+ offset) per row, rounded to nearest
      * even, saturated to dst's range.
      * <p>dst's dtypes: HOST INT8, UINT8; A2A3 INT8, UINT8; A5 INT8, UINT8.
