@@ -1,5 +1,7 @@
 // Matrix multiply (TMATMUL, TMATMUL_ACC, TMATMUL_BIAS, and TGEMV, TGEMV_ACC,
-// TGEMV_BIAS with M = 1): dst = seed + a b.
+// TGEMV_BIAS with M = 1): dst = seed + a b; the MX rows (MatmulMx) run the
+// same float32 chains on their operands decoded and scaled (exactly, or to
+// an infinity) into float32 blocks.
 //
 // Every dst(i, j) is one chain over k = 0, 1, ..., K-1 in that order: a float
 // one acc = fma(a(i,k), b(k,j), acc), each step rounded once to float32 (a
