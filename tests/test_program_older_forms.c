@@ -564,8 +564,7 @@ static void test_vec_boxed_refusals(void **state) {
     expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<vec, 16x32xui8, slayout=row_major>\n"
                                 "  return\n}\n",
                                 NULL, "a vec tile laid out ZZ (blayout=row_major, slayout=row_major) holds MX scale "
-                                      "exponents (TMOV's X to ZZ): float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not "
-                                      "supported");
+                                      "exponents (TMOV's X to ZZ, for pto.tquant.mx): not supported");
     expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32, blayout=col_major, "
                                 "slayout=col_major>\n  return\n}\n",
                                 NULL, "a vec tile laid out NN is not supported");

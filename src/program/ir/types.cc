@@ -301,8 +301,8 @@ bool CheckLayout(const Type& t, std::string* what) {
   // TMOV's X-to-ZZ, the layout of MX scale exponents.
   if (t.space == Space::kVec && t.box == Box::kRowMajor && !t.col_major) {
     *what = "a vec tile laid out ZZ (blayout=row_major, slayout=row_major) holds MX scale "
-            "exponents (TMOV's X to ZZ): float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not "
-            "supported";
+            "exponents (TMOV's X to ZZ, for pto.tquant.mx): not supported (MX scales reach the cube "
+            "through mat and scaling tiles)";
     return false;
   }
   if (t.space == Space::kVec && t.box == Box::kColMajor && t.col_major) {

@@ -102,8 +102,7 @@ void ReadPrint(Parser& p, const Token& op, const Results&) { p.tile().ParsePrint
 void RefuseMxQuantisation(Parser& p, const Token& op, const Results&) {
   p.Error(op.loc,
           "pto.tquant.mx is not implemented: it quantises into an MX format (MXFP8 or "
-          "MXFP4_E2M1, float8 or float4 elements sharing an e8m0 scale per block), and "
-          "float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not supported");
+          "MXFP4_E2M1, float8 or float4 elements sharing an e8m0 scale per block)");
 }
 void ReadGetScaleAddr(Parser& p, const Token& op, const Results&) {
   p.cores().ParseGetScaleAddr(op);
