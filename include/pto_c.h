@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 117 operations of libpto's table (src/operations.def), by group, in
+ * The 121 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -37,8 +37,9 @@
  *   sorting (2): tsort32, tmrgsort
  *   fused arithmetic (8): taxpy, taddc, tsubc, taddsc, tsubsc,
  *     tfusedmuladd, tfusedmuladdrelu, tmuladddst
- *   matrix multiply (6): tmatmul, tmatmul_acc, tmatmul_bias, tgemv,
- *     tgemv_acc, tgemv_bias
+ *   matrix multiply (10): tmatmul, tmatmul_acc, tmatmul_bias, tgemv,
+ *     tgemv_acc, tgemv_bias, tmatmul_mx, tmatmul_mx_acc, tgemv_mx,
+ *     tgemv_mx_acc
  *   quantisation (2): tquant, tdequant
  * Outside that table, bound by hand: pto_tsel (three sources), pto_trandom
  * (key and counter words), pto_tgetval (a scalar result), pto_tmrgsort_lists
@@ -244,7 +245,8 @@ typedef enum pto_location {
     PTO_LOC_LEFT = 2,  /* L0A: a matrix multiply's a */
     PTO_LOC_RIGHT = 3, /* L0B: a matrix multiply's b */
     PTO_LOC_ACC = 4,   /* L0C: a matrix multiply's dst */
-    PTO_LOC_BIAS = 5   /* the bias table: pto_tmatmul_bias's bias */
+    PTO_LOC_BIAS = 5,  /* the bias table: pto_tmatmul_bias's bias */
+    PTO_LOC_SCALING = 6 /* the MX scales (PTOAS's loc=scaling): pto_tmatmul_mx's a_scale, b_scale */
 } pto_location;
 
 /* How a tile's elements lie in its storage: row-major, or a fractal layout,
@@ -2380,6 +2382,70 @@ PTO_API pto_status pto_set_img2col_rpt(const pto_img2col_config *config);
 PTO_API pto_status pto_timg2col(pto_tile *dst, const pto_tile *src,
                                 const pto_img2col_config *config, uint16_t pos_m,
                                 uint16_t pos_k);
+/* MX matrix multiply (TMATMUL_MX, TGEMV_MX; pto-isa docs/isa/TMATMUL_MX.md,
+ * TGEMV_MX.md, docs/isa/cube/ops/mad/mad-mx.md): a and b hold FLOAT8 or
+ * FLOAT4 values, each scaled by an e8m0 exponent per block of 32 values
+ * along K, read from the scale tiles a_scale (M x ceil(K/32)) and b_scale
+ * (ceil(K/32) x N).
+ * - dtypes: dst FLOAT32; (a; b) both of FLOAT8_E4M3 and FLOAT8_E5M2 (any
+ *   pair) or both of FLOAT4_E2M1X2 and FLOAT4_E1M2X2 (any pair); a_scale and
+ *   b_scale FLOAT8_E8M0. Anything else is PTO_ERR_UNSUPPORTED_DTYPE, e.g.
+ *   "pto_tmatmul_mx: (a FLOAT8_E4M3; b FLOAT4_E2M1X2) is not one of an MX
+ *   matrix multiply's (a; b) pairs ...".
+ * - Shapes (PTO_ERR_SHAPE_MISMATCH, in this order): a FLOAT4 tile's cols
+ *   count bytes, two values each (value c of a row: the low nibble of byte
+ *   c/2 for even c, the high nibble for odd c). M = a's valid rows (1 for
+ *   pto_tgemv_mx and pto_tgemv_mx_acc: a GEMV); K = a's values per valid row (valid cols, times 2
+ *   for FLOAT4) = b's valid rows; N = b's values per valid row (valid cols,
+ *   times 2 for FLOAT4) = dst's valid cols; dst's valid rows = M; a_scale's
+ *   valid region M x ceil(K/32); b_scale's ceil(K/32) x N.
+ * - Result, for each (i, j) of dst's valid region: with a'(i,k) = a(i,k) *
+ *   2^(a_scale(i, k/32) - 127) and b'(k,j) = b(k,j) * 2^(b_scale(k/32, j) -
+ *   127), each the exact value of its code times its scale rounded to
+ *   float32 (exact, or an infinity past float32's range; scale code 0xFF is
+ *   NaN, as are FLOAT8_E4M3's and FLOAT8_E5M2's NaN codes), acc starts at 0
+ *   (pto_tmatmul_mx, pto_tgemv_mx) or dst(i, j) as it was
+ *   (pto_tmatmul_mx_acc, pto_tgemv_mx_acc); then for k = 0, 1, ..., K-1 in that order acc =
+ *   fma(a'(i,k), b'(k,j), acc) rounded once to float32; dst(i,j) = acc. So
+ *   each product is (a times its scale) times (b times its scale), as the
+ *   page's model writes it, in pto_tmatmul's fixed order; every SIMD target
+ *   gives these bits. (pto-isa's CPU model sums in a different order and
+ *   precision; the NPU's order is not documented.)
+ * - dst must not share storage with any source (PTO_ERR_ALIASING).
+ * - Checks, in order: NULL handles; locations and layouts (A5); dtypes (the
+ *   profile's dst list first: A2A3 has no MX matrix multiply and refuses
+ *   with PTO_ERR_UNSUPPORTED_DTYPE); aliasing; valid regions (and A5's
+ *   shapes); PTO_ERR_OUT_OF_MEMORY if fractal operands cannot be staged.
+ * - HOST: tiles of any location and layout, row-major ones the plain case.
+ * - PTO_PROFILE_A5 (pto-isa include/pto/npu/a5/TMatmul.hpp CheckMadMxValid,
+ *   PTOAS's verifier): a a PTO_LOC_LEFT PTO_LAYOUT_NZ tile, b a
+ *   PTO_LOC_RIGHT PTO_LAYOUT_ZN tile, dst a PTO_LOC_ACC PTO_LAYOUT_NZ tile,
+ *   a_scale a PTO_LOC_SCALING PTO_LAYOUT_ZZ tile and b_scale a
+ *   PTO_LOC_SCALING PTO_LAYOUT_NN tile (scaling tiles have 32-byte boxes:
+ *   16 x 2 for ZZ, 2 x 16 for NN; else PTO_ERR_INVALID_ARGUMENT); a's
+ *   storage columns a multiple of 64 values, and M, K, N 1 to 4095
+ *   (PTO_ERR_SHAPE_MISMATCH).
+ * - The bias forms (TMATMUL_MX's bias variant, pto.tmatmul.mx.bias,
+ *   pto.tgemv.mx.bias), and TMATMUL_MX_HIF4 (HiFloat4, not an element type
+ *   of libpto), are not provided. Programs run pto.tmatmul.mx,
+ *   pto.tmatmul.mx.acc, pto.tgemv.mx and pto.tgemv.mx.acc with the same
+ *   results, and pto.tget_scale_addr (docs/pto-assembly.md). */
+
+/* dst = (a scaled) (b scaled): the seed is 0. */
+PTO_API pto_status pto_tmatmul_mx(pto_tile *dst, const pto_tile *a, const pto_tile *a_scale,
+                                  const pto_tile *b, const pto_tile *b_scale);
+
+/* dst = dst + (a scaled) (b scaled): the seed is dst(i, j) as it was. */
+PTO_API pto_status pto_tmatmul_mx_acc(pto_tile *dst, const pto_tile *a, const pto_tile *a_scale,
+                                      const pto_tile *b, const pto_tile *b_scale);
+
+/* pto_tmatmul_mx with a single row of a (M = 1; pto-isa TGEMV_MX). */
+PTO_API pto_status pto_tgemv_mx(pto_tile *dst, const pto_tile *a, const pto_tile *a_scale,
+                                const pto_tile *b, const pto_tile *b_scale);
+
+/* pto_tmatmul_mx_acc with a single row of a (M = 1; PTOAS's tgemv.mx.acc). */
+PTO_API pto_status pto_tgemv_mx_acc(pto_tile *dst, const pto_tile *a, const pto_tile *a_scale,
+                                    const pto_tile *b, const pto_tile *b_scale);
 
 /* ------------------------------------------------------------------------ */
 /* Quantisation                                                              */

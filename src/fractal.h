@@ -37,7 +37,8 @@ inline uint32_t Log2(uint32_t power_of_two) {
 }
 
 // The rows and columns of a fractal box of `fractal` bytes of `dtype`:
-// 1024 (acc) is 16 x 16; 512 is 16 rows of 32 bytes (slayout row_major) or
+// 1024 (acc) is 16 x 16; 32 (MX scales, pto-isa's fractalMxSize) 16 x 2 or
+// 2 x 16; 512 is 16 rows of 32 bytes (slayout row_major) or
 // 32 bytes of rows by 16 columns (col_major). 1 x 1 without boxes.
 inline void BoxShape(pto_dtype dtype, Box box, uint32_t fractal, uint32_t* rows, uint32_t* cols) {
   const uint32_t c0 = 32 / static_cast<uint32_t>(pto_dtype_size(dtype));
@@ -45,6 +46,9 @@ inline void BoxShape(pto_dtype dtype, Box box, uint32_t fractal, uint32_t* rows,
     *rows = *cols = 1;
   } else if (fractal == 1024) {
     *rows = *cols = 16;
+  } else if (fractal == 32) {  // MX scales: 16 x 2 (row_major), 2 x 16 (col_major)
+    *rows = box == Box::kRowMajor ? 16 : 2;
+    *cols = box == Box::kRowMajor ? 2 : 16;
   } else if (box == Box::kRowMajor) {
     *rows = 16, *cols = c0;
   } else {
@@ -72,14 +76,15 @@ inline Layout MakeLayout(pto_dtype dtype, uint32_t rows, uint32_t cols, bool col
 }
 
 // The layout of a C tile (pto_c.h, "Cube tiles"): pto_layout's blayout and
-// slayout, with boxes of 1024 bytes in acc and 512 elsewhere.
+// slayout, with boxes of 1024 bytes in acc, 32 in scaling and 512 elsewhere.
 inline Layout LayoutOfTile(pto_dtype dtype, uint32_t rows, uint32_t cols, pto_location location,
                            pto_layout layout) {
   const bool col_major = layout == PTO_LAYOUT_NZ || layout == PTO_LAYOUT_NN;
   const Box box = layout == PTO_LAYOUT_ND                                ? Box::kNone
                   : layout == PTO_LAYOUT_NZ || layout == PTO_LAYOUT_ZZ ? Box::kRowMajor
                                                                          : Box::kColMajor;
-  return MakeLayout(dtype, rows, cols, col_major, box, location == PTO_LOC_ACC ? 1024 : 512);
+  const uint32_t fractal = location == PTO_LOC_ACC ? 1024 : location == PTO_LOC_SCALING ? 32 : 512;
+  return MakeLayout(dtype, rows, cols, col_major, box, fractal);
 }
 
 // pto_layout's name as pto-isa's pages write it.
@@ -90,7 +95,7 @@ inline const char* LayoutName(pto_layout layout) {
 
 // pto_location's name as PTOAS's `loc=` writes it.
 inline const char* LocationName(pto_location location) {
-  static const char* const kNames[] = {"vec", "mat", "left", "right", "acc", "bias"};
+  static const char* const kNames[] = {"vec", "mat", "left", "right", "acc", "bias", "scaling"};
   return kNames[location];
 }
 

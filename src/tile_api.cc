@@ -98,7 +98,7 @@ void* RowMajorScratch(const char* function, const pto_tile* tile) {
 void CheckCubePlacement(pto::Validator& v, const pto_dtype& dtype, uint32_t rows, uint32_t cols,
                         const pto_location& location, const pto_layout& layout) {
   const int raw_location = pto::RawEnumValue(location), raw_layout = pto::RawEnumValue(layout);
-  v.Require(raw_location >= PTO_LOC_VEC && raw_location <= PTO_LOC_BIAS,
+  v.Require(raw_location >= PTO_LOC_VEC && raw_location <= PTO_LOC_SCALING,
             PTO_ERR_INVALID_ARGUMENT, "location %d is not a pto_location value", raw_location)
       .Require(raw_layout >= PTO_LAYOUT_ND && raw_layout <= PTO_LAYOUT_NN,
                PTO_ERR_INVALID_ARGUMENT, "layout %d is not a pto_layout value", raw_layout);

@@ -908,14 +908,14 @@ static void test_cube_refusals(void **state) {
                  cases[i].target, l, zn_left, r, acc, acc, mat, vec, body);
         expect_program_refused_with(text, NULL, cases[i].want);
     }
-    /* A tile whose boxes do not tile it; MX scale tiles. */
+    /* A tile whose boxes do not tile it; a scaling tile that holds no MX scales. */
     expect_program_refused_with(
         "func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<loc=mat, dtype=bf16, rows=24, cols=16, v_row=24, "
         "v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0>\n  return\n}\n",
         NULL, "a NZ mat tile of bf16 with fractal=512 is made of 16x16 boxes, which do not tile 24x16");
     expect_program_refused_with(
         "func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<scaling, 1x32xi8>\n  return\n}\n", NULL,
-        "MX scale tiles (loc=scaling, fractal=32) are not supported");
+        "a scaling tile holds MX scales here (ZZ or NN, fractal=32)");
     /* Subviews of cube tiles (PTOAS's rules): each view of the 32x32 f32 NZ
      * tile %t (16x8 boxes). */
     static const struct {

@@ -44,6 +44,8 @@ PROGRAM_FORMS = {
     "TPREFETCH": (["pto.tprefetch"], "a hint: the view and tile checked, dst left as it is (loads are synchronous)"),
     "TSYNC": (["pto.tsync"], "a wait on events: its operands checked, nothing to wait for (each instruction completes)"),
     "TSUBVIEW": (["pto.subview"], "a tile's window as a tile"),
+    "TGET_SCALE_ADDR": (["pto.tget_scale_addr"], "binds an MX scale tile to its left or right tile: "
+                        "checked, nothing moved (each scale tile keeps its own bytes)"),
     "TALLOC": (["pto.talloc_to_aiv", "pto.talloc_to_aic"], "a pipe's slot reserved (cube-vector pipes)"),
     "TPUSH": (["pto.tpush_to_aiv", "pto.tpush_to_aic"], "a tile pushed into a cube-vector pipe"),
     "TPOP": (["pto.tpop_from_aiv", "pto.tpop_from_aic"], "a tile popped from a cube-vector pipe"),
@@ -70,8 +72,8 @@ PENDING = "not implemented yet: programs are told the instruction is not impleme
 REFUSED = {
     "TQUANT_HIF4": "HiFloat4, its element type, is not one of libpto's low-precision dtypes: "
                    "not implemented (TQUANT's MX forms and TQUANT_DN are pto_tquant_mx)",
-    "TMATMUL_MX": FORMATS, "TMATMUL_MX_HIF4": FORMATS, "TGEMV_MX": FORMATS,
-    "TGET_SCALE_ADDR": FORMATS,
+    "TMATMUL_MX_HIF4": "HiFloat4 (hifloat4x2_t, TQUANT_HIF4's format) is not an element type of "
+                       "libpto: refused",
     "TMOV_FP": FIXPIPE, "TSTORE_FP": FIXPIPE, "TEXTRACT_FP": FIXPIPE, "TINSERT_FP": FIXPIPE,
     "SET_QUANT_SCALAR": FIXPIPE, "SET_QUANT_VECTOR": FIXPIPE,
     

@@ -216,6 +216,8 @@ const (
 	LocAcc Location = 4
 	// The bias table: TMatmulBias's bias.
 	LocBias Location = 5
+	// The MX scales (PTOAS's loc=scaling): TMatmulMx's a_scale, b_scale.
+	LocScaling Location = 6
 )
 
 // Layout mirrors the C enum pto_layout: how a tile's elements lie in its

@@ -2191,6 +2191,74 @@ func TGemvBias(dst *Tile, a *Tile, b *Tile, bias *Tile) error {
 	return err
 }
 
+var tmatmul_mxOperands = []string{"dst", "a", "a_scale", "b", "b_scale"}
+
+// TMatmulMx is TMATMUL_MX (pto_tmatmul_mx): dst = (a scaled) (b scaled):
+// e8m0 scales per 32 k, tmatmul's chains.
+//
+// dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+func TMatmulMx(dst *Tile, a *Tile, a_scale *Tile, b *Tile, b_scale *Tile) error {
+	var hs [5]uintptr
+	tiles := []*Tile{dst, a, a_scale, b, b_scale}
+	if err := resolve("pto.TMatmulMx", tmatmul_mxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmatmul_mx(hs[0], hs[1], hs[2], hs[3], hs[4]))
+	keepAlive(tiles)
+	return err
+}
+
+var tmatmul_mx_accOperands = []string{"dst", "a", "a_scale", "b", "b_scale"}
+
+// TMatmulMxAcc is TMATMUL_MX_ACC (pto_tmatmul_mx_acc): dst = dst + (a
+// scaled) (b scaled): tmatmul_mx's chains seeded by dst.
+//
+// dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+func TMatmulMxAcc(dst *Tile, a *Tile, a_scale *Tile, b *Tile, b_scale *Tile) error {
+	var hs [5]uintptr
+	tiles := []*Tile{dst, a, a_scale, b, b_scale}
+	if err := resolve("pto.TMatmulMxAcc", tmatmul_mx_accOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmatmul_mx_acc(hs[0], hs[1], hs[2], hs[3], hs[4]))
+	keepAlive(tiles)
+	return err
+}
+
+var tgemv_mxOperands = []string{"dst", "a", "a_scale", "b", "b_scale"}
+
+// TGemvMx is TGEMV_MX (pto_tgemv_mx): dst = (a scaled) (b scaled) with a one
+// row (M = 1): tmatmul_mx's chains.
+//
+// dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+func TGemvMx(dst *Tile, a *Tile, a_scale *Tile, b *Tile, b_scale *Tile) error {
+	var hs [5]uintptr
+	tiles := []*Tile{dst, a, a_scale, b, b_scale}
+	if err := resolve("pto.TGemvMx", tgemv_mxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tgemv_mx(hs[0], hs[1], hs[2], hs[3], hs[4]))
+	keepAlive(tiles)
+	return err
+}
+
+var tgemv_mx_accOperands = []string{"dst", "a", "a_scale", "b", "b_scale"}
+
+// TGemvMxAcc is TGEMV_MX_ACC (pto_tgemv_mx_acc): dst = dst + (a scaled) (b
+// scaled) with a one row: tmatmul_mx_acc's chains.
+//
+// dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+func TGemvMxAcc(dst *Tile, a *Tile, a_scale *Tile, b *Tile, b_scale *Tile) error {
+	var hs [5]uintptr
+	tiles := []*Tile{dst, a, a_scale, b, b_scale}
+	if err := resolve("pto.TGemvMxAcc", tgemv_mx_accOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tgemv_mx_acc(hs[0], hs[1], hs[2], hs[3], hs[4]))
+	keepAlive(tiles)
+	return err
+}
+
 var tquantOperands = []string{"dst", "src", "scale", "offset", "tmp"}
 
 // TQuant is TQUANT (pto_tquant): dst = src * scale (+ offset) per row,

@@ -282,6 +282,18 @@ void QuantizeMx(const MxQuantSpec& spec);
 // b(k,j) modulo 2^32; a is m x k and b k x n, both of `dtype`.
 void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
             const ConstPlane& b);
+// MX matrix multiply (matmul.cc): Matmul's float32 chains over a'(i,k)
+// b'(k,j), where a' = a(i,k) * 2^(a_scale(i, k/32) - 127) and b' = b(k,j) *
+// 2^(b_scale(k/32, j) - 127), each the exact value of its code times its
+// e8m0 scale rounded to float32 (exact, or an infinity past float32's
+// range; scale 0xFF is NaN). a (a_dtype) and b (b_dtype) are FLOAT8_E4M3,
+// FLOAT8_E5M2, FLOAT4_E2M1X2 or FLOAT4_E1M2X2; a packed type's value c of a
+// row is byte c/2's low nibble for even c, its high nibble for odd c, and a
+// plane's stride counts bytes. Scales are FLOAT8_E8M0 planes: a_scale m x
+// ceil(k/32), b_scale ceil(k/32) x n.
+void MatmulMx(pto_dtype a_dtype, pto_dtype b_dtype, size_t m, size_t k, size_t n,
+              const Plane& dst, const ConstPlane& a, const ConstPlane& a_scale,
+              const ConstPlane& b, const ConstPlane& b_scale);
 
 // Converts n floats to FLOAT16/BFLOAT16/FLOAT32 with round-to-nearest-even
 // and back (convert.cc).

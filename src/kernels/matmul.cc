@@ -1,5 +1,7 @@
 // Matrix multiply (TMATMUL, TMATMUL_ACC, TMATMUL_BIAS, and TGEMV, TGEMV_ACC,
-// TGEMV_BIAS with M = 1): dst = seed + a b.
+// TGEMV_BIAS with M = 1): dst = seed + a b; the MX rows (MatmulMx) run the
+// same float32 chains on their operands decoded and scaled (exactly, or to
+// an infinity) into float32 blocks.
 //
 // Every dst(i, j) is one chain over k = 0, 1, ..., K-1 in that order: a float
 // one acc = fma(a(i,k), b(k,j), acc), each step rounded once to float32 (a
@@ -22,6 +24,7 @@
 #include "src/kernels/kernels.h"
 #include "src/kernels/fused-inl.h"
 #include "src/kernels/simd-inl.h"
+#include "src/low_precision.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace pto {
@@ -223,7 +226,67 @@ void MatmulWidened(Impl impl, pto_dtype dtype, size_t m, size_t k, size_t n, con
   }
 }
 
+// An MX operand's code table: each code's exact value as a float32 (every
+// FLOAT8 and FLOAT4 value is one), and the e8m0 scales' 2^(e - 127) (0xFF
+// NaN; 2^-127 a subnormal float32, exact).
+struct MxValues {
+  float of[256];
+  explicit MxValues(pto_dtype dtype) {
+    for (uint32_t code = 0; code < 256; ++code)
+      of[code] = static_cast<float>(lowp::ToDouble(dtype, code));
+  }
+};
+
+// Value c of a row of `dtype` (a packed type's nibble).
+inline uint32_t MxCode(pto_dtype dtype, const uint8_t* row, size_t c) {
+  if (dtype == PTO_FLOAT4_E2M1X2 || dtype == PTO_FLOAT4_E1M2X2)
+    return (row[c / 2] >> (4 * (c % 2))) & 0xFu;
+  return row[c];
+}
+
+// rows x cols values of p from (row, col), each times its scale (row i's
+// scale row, column block for a: scale_of_row; b: one scale row per block
+// of 32 rows), rounded to float32, packed with stride cols into out.
+void WidenMx(pto_dtype dtype, const MxValues& values, const MxValues& scales, const ConstPlane& p,
+             const ConstPlane& scale, bool per_row, size_t row, size_t col, size_t rows,
+             size_t cols, float* out) {
+  const uint8_t* bytes = static_cast<const uint8_t*>(p.data);
+  const uint8_t* s = static_cast<const uint8_t*>(scale.data);
+  for (size_t r = 0; r < rows; ++r) {
+    const uint8_t* in = bytes + (row + r) * p.stride;
+    for (size_t c = 0; c < cols; ++c) {
+      const size_t i = row + r, j = col + c;
+      // a: scale(i, j / 32); b: scale(i / 32, j).
+      const uint8_t e = per_row ? s[i * scale.stride + j / 32] : s[(i / 32) * scale.stride + j];
+      out[r * cols + c] = values.of[MxCode(dtype, in, j)] * scales.of[e];
+    }
+  }
+}
+
 }  // namespace
+
+void MatmulMx(pto_dtype a_dtype, pto_dtype b_dtype, size_t m, size_t k, size_t n,
+              const Plane& dst, const ConstPlane& a, const ConstPlane& a_scale,
+              const ConstPlane& b, const ConstPlane& b_scale) {
+  const MxValues av(a_dtype), bv(b_dtype), sv(PTO_FLOAT8_E8M0);
+  const auto impl = PTO_DYNAMIC_DISPATCH(MatmulF32Impl);
+  float* out = static_cast<float*>(dst.data);
+  float wa[kBlockM * kBlockK];
+  float wb[kBlockK * kBlockN];
+  // As MatmulWidened: each chain takes k in order, a block of k at a time.
+  for (size_t j = 0; j < n; j += kBlockN) {
+    const size_t nc = n - j < kBlockN ? n - j : kBlockN;
+    for (size_t kk = 0; kk < k; kk += kBlockK) {
+      const size_t kc = k - kk < kBlockK ? k - kk : kBlockK;
+      WidenMx(b_dtype, bv, sv, b, b_scale, false, kk, j, kc, nc, wb);
+      for (size_t i = 0; i < m; i += kBlockM) {
+        const size_t mc = m - i < kBlockM ? m - i : kBlockM;
+        WidenMx(a_dtype, av, sv, a, a_scale, true, i, kk, mc, kc, wa);
+        impl(mc, kc, nc, out + i * dst.stride + j, dst.stride, wa, kc, wb, nc);
+      }
+    }
+  }
+}
 
 void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
             const ConstPlane& b) {

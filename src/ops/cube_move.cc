@@ -46,11 +46,13 @@ pto_status CheckCubeMove(const Operands& o, pto_profile profile) {
   const bool to_l0 = IsMove(src, dst, PTO_LOC_MAT, PTO_LOC_LEFT) ||
                      IsMove(src, dst, PTO_LOC_MAT, PTO_LOC_RIGHT);
   const bool to_bias = IsMove(src, dst, PTO_LOC_MAT, PTO_LOC_BIAS);
+  // MX scales into the scaling memory (pto-isa TMOV.md, Mat to Scaling).
+  const bool to_scaling = IsMove(src, dst, PTO_LOC_MAT, PTO_LOC_SCALING);
   const bool from_acc =
       IsMove(src, dst, PTO_LOC_ACC, PTO_LOC_VEC) || IsMove(src, dst, PTO_LOC_ACC, PTO_LOC_MAT);
-  v.Require(to_l0 || to_bias || from_acc, PTO_ERR_INVALID_ARGUMENT,
-            "from %s %s %s tile to %s %s %s tile is not a move the cube has (mat to left, right "
-            "or bias; acc to vec or mat)",
+  v.Require(to_l0 || to_bias || to_scaling || from_acc, PTO_ERR_INVALID_ARGUMENT,
+            "from %s %s %s tile to %s %s %s tile is not a move the cube has (mat to left, right, "
+            "bias or scaling; acc to vec or mat)",
             LocationArticle(location(src)), LocationName(location(src)), LayoutName(layout(src)),
             LocationArticle(location(dst)), LocationName(location(dst)), LayoutName(layout(dst)))
       .Require(!(profile == PTO_PROFILE_A2A3 && dst->location == PTO_LOC_VEC),
@@ -78,7 +80,7 @@ pto_status CheckCubeMove(const Operands& o, pto_profile profile) {
       .Require(!StorageShared(src, dst), PTO_ERR_ALIASING,
                "src shares storage with dst, which the move writes while it reads src");
   const bool same_shape = src->rows == dst->rows && src->cols == dst->cols;
-  v.Require(!(to_l0 || to_bias || profile == PTO_PROFILE_A2A3) || same_shape,
+  v.Require(!(to_l0 || to_bias || to_scaling || profile == PTO_PROFILE_A2A3) || same_shape,
             PTO_ERR_SHAPE_MISMATCH,
             "src %ux%u and dst %ux%u differ; this move takes a whole tile of dst's shape",
             src->rows, src->cols, dst->rows, dst->cols)

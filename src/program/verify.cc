@@ -134,8 +134,9 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
     case Code::kCubeMove:
       out[0] = in.a, out[1] = in.b;
       break;
-    case Code::kMatmul:
+    case Code::kMatmul:  // the MX rows' scales in slot[0], slot[1]
       out[0] = in.a, out[1] = in.b, out[2] = in.c, out[3] = in.d;
+      out[4] = in.slot[0], out[5] = in.slot[1];
       break;
     case Code::kGetVal:
       out[0] = in.b;

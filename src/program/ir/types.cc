@@ -310,8 +310,17 @@ bool CheckLayout(const Type& t, std::string* what) {
             "repacks for the cube)";
     return false;
   }
-  if (t.space == Space::kScaling || t.fractal == 32) {
-    *what = "MX scale tiles (loc=scaling, fractal=32) are not supported: libpto runs no MX matmul";
+  // MX scales (fractal=32: 16 x 2 or 2 x 16 boxes) in mat and scaling; the
+  // scaling memory holds nothing else here (the fixpipe's quant vectors are
+  // not supported).
+  if (t.space == Space::kScaling && (t.fractal != 32 || t.box == Box::kNone)) {
+    *what = "a scaling tile holds MX scales here (ZZ or NN, fractal=32); the fixpipe's quant "
+            "vectors are not supported";
+    return false;
+  }
+  if (t.fractal == 32 && t.space != Space::kScaling && t.space != Space::kMat) {
+    *what = "fractal=32 (MX scales) is for mat and scaling tiles, not " +
+            std::string(SpaceSpelling(t.space)) + " ones";
     return false;
   }
   if (t.box == Box::kNone) return true;

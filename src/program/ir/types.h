@@ -143,10 +143,9 @@ inline bool IsRowMajor(const Type& t) {
 }
 
 // The memory of t as the C API names it (pto_location; Space lists the
-// same memories in the same order, then scaling, which no program tile has:
-// types.cc refuses MX scale tiles).
+// same memories in the same order).
 inline pto_location LocationOf(const Type& t) {
-  static_assert(static_cast<int>(Space::kBias) == PTO_LOC_BIAS, "Space follows pto_location");
+  static_assert(static_cast<int>(Space::kScaling) == PTO_LOC_SCALING, "Space follows pto_location");
   return static_cast<pto_location>(t.space);
 }
 

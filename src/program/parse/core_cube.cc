@@ -16,6 +16,18 @@ namespace pto {
 namespace program {
 namespace {
 
+// tfillpad in place on mat tile `slot`: a kCubeMove of sub 2.
+bool PushMatFillPad(Program* p, const ops::OpDescriptor& op, SourceLoc loc, uint32_t slot) {
+  Instr in;
+  in.code = Code::kCubeMove;
+  in.loc = loc;
+  in.op = &op;
+  in.a = in.b = slot;
+  in.sub = 2;
+  p->code.push_back(in);
+  return true;
+}
+
 std::string Where(const Type& t) {
   return std::string(SpaceSpelling(t.space)) + " " + LayoutName(t) + " tile";
 }
@@ -49,6 +61,10 @@ bool OperandFits(const Type& t, Space space, std::string* why) {
     case Space::kBias:
       fits = t.box == Box::kNone && t.rows == 1;
       wanted = "one row, slayout=none_box";
+      break;
+    case Space::kScaling:  // MX scales: a's ZZ, b's NN, 32-byte boxes
+      fits = t.box != Box::kNone && t.fractal == 32 && t.col_major == (t.box == Box::kColMajor);
+      wanted = "ZZ or NN of 32-byte boxes (fractal=32)";
       break;
     default:
       break;
@@ -84,9 +100,12 @@ bool CoreReader::ParseAccPhase(const Token& op) {
 // pto.tmatmul.bias ins(%a, %b, %bias : L, R, B) outs(%c : A)
 // and pto.tgemv, pto.tgemv.acc, pto.tgemv.bias alike.
 void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
-  const bool acc = desc.id == ops::OpId::kTMatmulAcc || desc.id == ops::OpId::kTGemvAcc;
+  const bool mx = desc.source_count == 4;  // (a, a_scale, b, b_scale)
+  const bool acc = desc.id == ops::OpId::kTMatmulAcc || desc.id == ops::OpId::kTGemvAcc ||
+                   desc.id == ops::OpId::kTMatmulMxAcc || desc.id == ops::OpId::kTGemvMxAcc;
   const bool gemv = desc.id == ops::OpId::kTGemv || desc.id == ops::OpId::kTGemvAcc ||
-                    desc.id == ops::OpId::kTGemvBias;
+                    desc.id == ops::OpId::kTGemvBias || desc.id == ops::OpId::kTGemvMx ||
+                    desc.id == ops::OpId::kTGemvMxAcc;
   const bool bias = desc.source_count == 3;
   if (!tok().IsIdent("ins"))
     return (void)parser_.Error(
@@ -98,10 +117,12 @@ void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
   std::vector<Type> types;
   std::vector<SourceLoc> locs;
   if (!parser_.Expect(':') || !parser_.ParseTypes(names.size(), &types, &locs)) return;
-  const size_t want = acc ? 3 : desc.source_count;
+  const size_t want = desc.source_count + (acc ? 1 : 0);
   if (names.size() != want)
     return (void)parser_.Error(op.loc, std::string(op.text) + " takes " + std::to_string(want) +
-                                           (acc ? " inputs (the accumulator, a, b)" : " inputs") +
+                                           (acc ? (mx ? " inputs (the accumulator, a, a_scale, b, b_scale)"
+                                                     : " inputs (the accumulator, a, b)")
+                                                : " inputs") +
                                            ", not " + std::to_string(names.size()));
   Token dst_name;
   Type dst_type;
@@ -127,8 +148,12 @@ void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
     locs.erase(locs.begin());
     if (p_->tiles[dst].param >= 0) p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
   }
-  const Space roles[] = {Space::kLeft, Space::kRight, Space::kBias};
-  const char* role_names[] = {"a", "b", "bias"};
+  const Space plain_roles[] = {Space::kLeft, Space::kRight, Space::kBias};
+  const char* plain_names[] = {"a", "b", "bias"};
+  const Space mx_roles[] = {Space::kLeft, Space::kScaling, Space::kRight, Space::kScaling};
+  const char* mx_names[] = {"a", "a_scale", "b", "b_scale"};
+  const Space* roles = mx ? mx_roles : plain_roles;
+  const char* const* role_names = mx ? mx_names : plain_names;
   std::string why;
   for (size_t i = 0; i < slots.size(); ++i)
     if (!OperandFits(p_->tiles[slots[i]].type, roles[i], &why))
@@ -137,6 +162,28 @@ void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
   if (!OperandFits(p_->tiles[dst].type, Space::kAcc, &why))
     return (void)parser_.Error(
         dst_loc, std::string(op.text) + ": dst %" + std::string(dst_name.text) + " " + why);
+  if (mx && p_->profile == PTO_PROFILE_A2A3)
+    return (void)parser_.Error(op.loc, std::string(op.text) +
+                                           " is A5's (pto-isa TMATMUL_MX.md): A2A3 has no MX "
+                                           "matrix multiply",
+                               PTO_ERR_UNSUPPORTED_DTYPE);
+  if (mx) {
+    // Operands (a, a_scale, b, b_scale): the scales ride in slot[0], slot[1].
+    Instr in;
+    in.code = Code::kMatmul;
+    in.loc = op.loc;
+    in.op = &desc;
+    in.a = dst;
+    in.b = slots[0];
+    in.c = slots[2];
+    in.d = kNoSlot;
+    in.slot[0] = slots[1];
+    in.slot[1] = slots[3];
+    for (uint32_t s : {slots[0], slots[1], slots[2], slots[3], dst})
+      in.check_at_run = in.check_at_run || p_->tiles[s].type.HasDynamicValid();
+    p_->code.push_back(in);
+    return;
+  }
   const Type& a = p_->tiles[slots[0]].type;
   const Type& b = p_->tiles[slots[1]].type;
   const Type& c = p_->tiles[dst].type;
@@ -164,6 +211,57 @@ void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
   p_->code.push_back(in);
 }
 
+// pto.tget_scale_addr ins(%src : L|R) outs(%scale : S) (pto-isa
+// TGET_SCALE_ADDR.md: on A5 the scale tile's address is src's address >>
+// SHIFT_MX_ADDR, 4, in the memory of the MX scales). It binds a left tile's
+// scales (a ZZ scaling tile) or a right tile's (NN) to it. PTOAS's lowering
+// moves it before the tmov that fills the scale tile
+// (PTOA5NormalizeTMovPass), so the tmov writes the bound place; here each
+// scale tile keeps bytes of its own in the scaling memory all along, which
+// gives that result in either order: the instruction is checked and moves
+// nothing.
+void CoreReader::ParseGetScaleAddr(const Token& op) {
+  const std::string what(op.text);
+  if (!tok().IsIdent("ins"))
+    return (void)parser_.Error(op.loc, what + " is written " + what + " ins(%src : T) outs(%scale : S)");
+  parser_.Advance();
+  std::vector<Token> names;
+  if (!parser_.Expect('(')) return;
+  parser_.ParseValueNames(&names);
+  std::vector<Type> types;
+  std::vector<SourceLoc> locs;
+  if (!parser_.Expect(':') || !parser_.ParseTypes(names.size(), &types, &locs)) return;
+  if (names.size() != 1)
+    return (void)parser_.Error(op.loc, what + " takes one input, not " + std::to_string(names.size()));
+  Token dst_name;
+  Type dst_type;
+  SourceLoc dst_loc;
+  if (!parser_.ParseOuts(&dst_name, &dst_type, &dst_loc)) return;
+  uint32_t src, dst;
+  if (!parser_.UseTile(names[0], types[0], locs[0], Use::kRead, &src) ||
+      !parser_.UseTile(dst_name, dst_type, dst_loc, Use::kRead, &dst))
+    return;
+  if (p_->profile == PTO_PROFILE_A2A3)
+    return (void)parser_.Error(op.loc, what + " is A5's (no A2A3 implementation: pto-isa "
+                                              "TGET_SCALE_ADDR.md)",
+                               PTO_ERR_UNSUPPORTED_DTYPE);
+  const Type& s = p_->tiles[src].type;
+  const Type& d = p_->tiles[dst].type;
+  if (s.space != Space::kLeft && s.space != Space::kRight)
+    return (void)parser_.Error(locs[0], what + ": src %" + std::string(names[0].text) + " is a " +
+                                            Where(s) + ", not a left or right tile");
+  std::string why;
+  if (!OperandFits(d, Space::kScaling, &why) || d.dtype != PTO_FLOAT8_E8M0)
+    return (void)parser_.Error(dst_loc, what + ": %" + std::string(dst_name.text) +
+                                            (why.empty() ? " is not an e8m0 scale tile" : " " + why));
+  // A left tile's scales are ZZ (row-major boxes), a right tile's NN.
+  const bool want_zz = s.space == Space::kLeft;
+  if (d.col_major == want_zz)
+    return (void)parser_.Error(dst_loc, what + ": the scales of a " + SpaceSpelling(s.space) +
+                                            " tile are laid out " + (want_zz ? "ZZ" : "NN") +
+                                            ", not " + LayoutName(d));
+}
+
 // tmov and textract with a cube tile on either side: a move that keeps each
 // element's (row, column) and lays it out as dst's layout says (pto-isa
 // TMOV.md and TEXTRACT.md; the moves PTOAS's TMovOp allows: mat to left,
@@ -178,6 +276,11 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
     return parser_.Error(loc, what + " from or into the cube's memories (acc -> mat, acc -> vec, " +
                                   "vec -> mat: the fixpipe's and the MTE's forms) is not " +
                                   "implemented; " + what + " copies a vec tile into a vec tile");
+  // tfillpad in place on a mat tile (PTOAS's samples pad a right operand's
+  // mat tile after its tload): the elements outside the valid region get
+  // the tile's pad value, in its layout.
+  if (op.id == ops::OpId::kTFillPad && src == dst && s.space == Space::kMat)
+    return PushMatFillPad(p_, op, loc, dst);
   if (op.id != ops::OpId::kTMov && op.id != ops::OpId::kTExtract)
     return parser_.Error(loc,
                          what + " runs on vec tiles; " + (s.IsCube() ? "src" : "dst") + " is a " +
@@ -202,13 +305,14 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
   const bool allowed = extract ? mat_to_l0
                                : mat_to_l0 || repack ||
                                      (s.space == Space::kMat && d.space == Space::kBias) ||
+                                     (s.space == Space::kMat && d.space == Space::kScaling) ||
                                      (s.space == Space::kAcc &&
                                       (d.space == Space::kVec || d.space == Space::kMat));
   if (!allowed)
     return parser_.Error(
         loc, what + " from a " + Where(s) + " to a " + Where(d) + " is not a move the cube has (" +
                  (extract ? "textract: mat to left or right"
-                          : "tmov: mat to left, right or bias; acc to vec or mat") +
+                          : "tmov: mat to left, right, bias or scaling; acc to vec or mat") +
                  ")");
   // Per target (pto-isa TMOV.md's implementation checks): A2A3 moves acc to
   // mat only (acc to vec is A5's), with equal shapes on both sides; a bias
@@ -262,9 +366,10 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
                              " is larger than src " + std::to_string(s.rows) + "x" +
                              std::to_string(s.cols),
                          PTO_ERR_SHAPE_MISMATCH);
-  if (extract && (s.box == Box::kNone))
-    return parser_.Error(loc,
-                         what + ": src is a " + Where(s) + "; textract reads NZ or ZN mat tiles");
+  // A one-row ND mat tile (GEMV's a) has the bytes of a one-row NZ one.
+  if (extract && s.box == Box::kNone && s.rows != 1)
+    return parser_.Error(loc, what + ": src is a " + Where(s) +
+                                  "; textract reads NZ or ZN mat tiles (or one row)");
   Instr in;
   in.code = Code::kCubeMove;
   in.loc = loc;

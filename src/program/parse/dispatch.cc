@@ -102,6 +102,9 @@ void ReadPrint(Parser& p, const Token& op, const Results&) { p.tile().ParsePrint
 void ReadTQuantMx(Parser& p, const Token& op, const Results& r) {
   p.tile().ParseTQuantMx(op, r);
 }
+void ReadGetScaleAddr(Parser& p, const Token& op, const Results&) {
+  p.cores().ParseGetScaleAddr(op);
+}
 void ReadComm(Parser& p, const Token& op, const Results& r) { p.cores().ParseComm(op, r); }
 void ReadCommAsync(Parser& p, const Token& op, const Results& r) {
   p.cores().ParseCommAsync(op, r);
@@ -167,6 +170,7 @@ constexpr OperationRow kOperations[] = {
     {"pto.tsync", false, kAnyResults, ReadTsync},
     {"pto.tprint", false, 0, ReadPrint},
     {"pto.tquant.mx", false, kAnyResults, ReadTQuantMx},
+    {"pto.tget_scale_addr", false, 0, ReadGetScaleAddr},
     // The waits and tests of an async event (a prefetch's, a tput_async's:
     // complete when made).
     {"pto.make_prefetch_async_context", false, 1, ReadPrefetch},

@@ -272,6 +272,8 @@ class CoreReader : public Reader {
   explicit CoreReader(Parser& parser) : Reader(parser) {}
 
   void ParseMatmul(const Token& op, const ops::OpDescriptor& desc);
+  // pto.tget_scale_addr ins(%src : L|R) outs(%scale : S) (core_cube.cc).
+  void ParseGetScaleAddr(const Token& op);
   // A matrix multiply's {accPhase = ...} after its outs (core_cube.cc).
   bool ParseAccPhase(const Token& op);
   // pto.section.vector / pto.section.cube { ... }: a core's code.

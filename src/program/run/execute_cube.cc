@@ -20,6 +20,11 @@ namespace program {
 ops::Operands MatmulOperands(const Instr& in, pto_tile* tiles) {
   ops::Operands o{&tiles[in.a], &tiles[in.b], &tiles[in.c], nullptr, 0};
   o.src2 = in.d != kNoSlot ? &tiles[in.d] : nullptr;
+  if (in.op->source_count == 4) {  // MX: (a, a_scale, b, b_scale)
+    o.src1 = &tiles[in.slot[0]];
+    o.src2 = &tiles[in.c];
+    o.src3 = &tiles[in.slot[1]];
+  }
   o.cube_placements_checked = true;
   return o;
 }
@@ -164,6 +169,22 @@ pto_status Block::CubeMove(const Instr& in) {
   const Type& st = p_.tiles[in.b].type;
   const Type& dt = p_.tiles[in.a].type;
   pto_tile& dst = tiles_[in.a];
+  if (in.sub == 2) {  // tfillpad in place on a mat tile: the pad outside the valid region
+    uint64_t pad = 0;
+    pto_tile one = dst;
+    one.rows = one.cols = 1;
+    one.data = &pad;
+    if (dt.pad != PTO_PAD_NULL && dt.pad != PTO_PAD_ZERO) ops::FillPad(&one, 0, 0, 1, 1, dt.pad);
+    const TileImage image = Image(in.a);
+    const uint64_t vr = dst.valid_rows, vc = dst.valid_cols, size = pto_dtype_size(dt.dtype);
+    if (vc < dt.cols)
+      FillRegion(image.layout, image.data, image.row, image.col + vc, image.RowsInside(0, vr),
+                 image.ColsInside(vc, dt.cols - vc), &pad, size);
+    if (vr < dt.rows)
+      FillRegion(image.layout, image.data, image.row + vr, image.col,
+                 image.RowsInside(vr, dt.rows - vr), image.ColsInside(0, dt.cols), &pad, size);
+    return PTO_OK;
+  }
   int64_t row = 0, col = 0;
   if (in.sub == 1) {
     row = ints_[in.index_regs[0]];

@@ -148,6 +148,7 @@ extern swig_intgo _wrap_PTO_LOC_LEFT_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_LOC_RIGHT_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_LOC_ACC_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_LOC_BIAS_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_LOC_SCALING_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_LAYOUT_ND_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_LAYOUT_NZ_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_LAYOUT_ZN_ptoc_de9f1b25fc8c2272(void);
@@ -346,6 +347,10 @@ extern uintptr_t _wrap_pto_setfmatrix_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern uintptr_t _wrap_pto_set_img2col_padding_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern uintptr_t _wrap_pto_set_img2col_rpt_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern uintptr_t _wrap_pto_timg2col_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, short arg4, short arg5);
+extern uintptr_t _wrap_pto_tmatmul_mx_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern uintptr_t _wrap_pto_tmatmul_mx_acc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern uintptr_t _wrap_pto_tgemv_mx_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern uintptr_t _wrap_pto_tgemv_mx_acc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
 extern uintptr_t _wrap_pto_tquant_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
 extern swig_intgo _wrap_PTO_MX_OCP_FP8_E4M3_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_MX_NV_FP8_E4M3_ptoc_de9f1b25fc8c2272(void);
@@ -911,6 +916,13 @@ func _swig_getPTO_LOC_BIAS() (_swig_ret Enum_SS_pto_location) {
 }
 
 var PTO_LOC_BIAS Enum_SS_pto_location = _swig_getPTO_LOC_BIAS()
+func _swig_getPTO_LOC_SCALING() (_swig_ret Enum_SS_pto_location) {
+	var swig_r Enum_SS_pto_location
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_SCALING_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_LOC_SCALING Enum_SS_pto_location = _swig_getPTO_LOC_SCALING()
 type Enum_SS_pto_layout int
 func _swig_getPTO_LAYOUT_ND() (_swig_ret Enum_SS_pto_layout) {
 	var swig_r Enum_SS_pto_layout
@@ -2910,6 +2922,58 @@ func Pto_timg2col(arg1 uintptr, arg2 uintptr, arg3 Pto_img2col_config, arg4 uint
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	swig_r = (uintptr)(C._wrap_pto_timg2col_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.short(_swig_i_3), C.short(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tmatmul_mx(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tmatmul_mx_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tmatmul_mx_acc(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tmatmul_mx_acc_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tgemv_mx(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tgemv_mx_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tgemv_mx_acc(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tgemv_mx_acc_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

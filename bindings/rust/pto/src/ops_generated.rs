@@ -2042,6 +2042,98 @@ pub fn tgemv_bias(
     check(unsafe { sys::pto_tgemv_bias(d, a.source_ptr(d), b.source_ptr(d), bias.source_ptr(d)) })
 }
 
+/// TMATMUL_MX (`pto_tmatmul_mx`): dst = (a scaled) (b scaled): e8m0 scales
+/// per 32 k, tmatmul's chains.
+///
+/// dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+pub fn tmatmul_mx(
+    dst: &mut impl Operand,
+    a: impl Source,
+    a_scale: impl Source,
+    b: impl Source,
+    b_scale: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tmatmul_mx(
+            d,
+            a.source_ptr(d),
+            a_scale.source_ptr(d),
+            b.source_ptr(d),
+            b_scale.source_ptr(d),
+        )
+    })
+}
+
+/// TMATMUL_MX_ACC (`pto_tmatmul_mx_acc`): dst = dst + (a scaled) (b
+/// scaled): tmatmul_mx's chains seeded by dst.
+///
+/// dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+pub fn tmatmul_mx_acc(
+    dst: &mut impl Operand,
+    a: impl Source,
+    a_scale: impl Source,
+    b: impl Source,
+    b_scale: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tmatmul_mx_acc(
+            d,
+            a.source_ptr(d),
+            a_scale.source_ptr(d),
+            b.source_ptr(d),
+            b_scale.source_ptr(d),
+        )
+    })
+}
+
+/// TGEMV_MX (`pto_tgemv_mx`): dst = (a scaled) (b scaled) with a one row (M
+/// = 1): tmatmul_mx's chains.
+///
+/// dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+pub fn tgemv_mx(
+    dst: &mut impl Operand,
+    a: impl Source,
+    a_scale: impl Source,
+    b: impl Source,
+    b_scale: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tgemv_mx(
+            d,
+            a.source_ptr(d),
+            a_scale.source_ptr(d),
+            b.source_ptr(d),
+            b_scale.source_ptr(d),
+        )
+    })
+}
+
+/// TGEMV_MX_ACC (`pto_tgemv_mx_acc`): dst = dst + (a scaled) (b scaled)
+/// with a one row: tmatmul_mx_acc's chains.
+///
+/// dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+pub fn tgemv_mx_acc(
+    dst: &mut impl Operand,
+    a: impl Source,
+    a_scale: impl Source,
+    b: impl Source,
+    b_scale: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tgemv_mx_acc(
+            d,
+            a.source_ptr(d),
+            a_scale.source_ptr(d),
+            b.source_ptr(d),
+            b_scale.source_ptr(d),
+        )
+    })
+}
+
 /// TQUANT (`pto_tquant`): dst = src \* scale (+ offset) per row, rounded to
 /// nearest even, saturated to dst's range.
 ///

@@ -19,6 +19,8 @@ public enum Location {
     ACC(pto_location.PTO_LOC_ACC),
     /** The bias table: {@link Pto#tmatmulBias}'s bias. */
     BIAS(pto_location.PTO_LOC_BIAS),
+    /** The MX scales (PTOAS's loc=scaling): {@link Pto#tmatmulMx}'s a_scale, b_scale. */
+    SCALING(pto_location.PTO_LOC_SCALING),
     ;
 
     private final int code;

@@ -2366,6 +2366,90 @@ public final class Pto {
     }
 
     /**
+     * TMATMUL_MX ({@code pto_tmatmul_mx}): dst = (a scaled) (b scaled): e8m0 scales per 32
+     * k, tmatmul's chains.
+     * <p>dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+     */
+    public static void tmatmulMx(Tile dst, Tile a, Tile a_scale, Tile b, Tile b_scale) {
+        try {
+            PtoNative.pto_tmatmul_mx(Tile.handleOf(dst, "Pto.tmatmulMx", "dst"),
+                    Tile.handleOf(a, "Pto.tmatmulMx", "a"),
+                    Tile.handleOf(a_scale, "Pto.tmatmulMx", "a_scale"),
+                    Tile.handleOf(b, "Pto.tmatmulMx", "b"),
+                    Tile.handleOf(b_scale, "Pto.tmatmulMx", "b_scale"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(a_scale);
+            Reference.reachabilityFence(b);
+            Reference.reachabilityFence(b_scale);
+        }
+    }
+
+    /**
+     * TMATMUL_MX_ACC ({@code pto_tmatmul_mx_acc}): dst = dst + (a scaled) (b scaled):
+     * tmatmul_mx's chains seeded by dst.
+     * <p>dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+     */
+    public static void tmatmulMxAcc(Tile dst, Tile a, Tile a_scale, Tile b, Tile b_scale) {
+        try {
+            PtoNative.pto_tmatmul_mx_acc(Tile.handleOf(dst, "Pto.tmatmulMxAcc", "dst"),
+                    Tile.handleOf(a, "Pto.tmatmulMxAcc", "a"),
+                    Tile.handleOf(a_scale, "Pto.tmatmulMxAcc", "a_scale"),
+                    Tile.handleOf(b, "Pto.tmatmulMxAcc", "b"),
+                    Tile.handleOf(b_scale, "Pto.tmatmulMxAcc", "b_scale"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(a_scale);
+            Reference.reachabilityFence(b);
+            Reference.reachabilityFence(b_scale);
+        }
+    }
+
+    /**
+     * TGEMV_MX ({@code pto_tgemv_mx}): dst = (a scaled) (b scaled) with a one row (M = 1):
+     * tmatmul_mx's chains.
+     * <p>dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+     */
+    public static void tgemvMx(Tile dst, Tile a, Tile a_scale, Tile b, Tile b_scale) {
+        try {
+            PtoNative.pto_tgemv_mx(Tile.handleOf(dst, "Pto.tgemvMx", "dst"),
+                    Tile.handleOf(a, "Pto.tgemvMx", "a"),
+                    Tile.handleOf(a_scale, "Pto.tgemvMx", "a_scale"),
+                    Tile.handleOf(b, "Pto.tgemvMx", "b"),
+                    Tile.handleOf(b_scale, "Pto.tgemvMx", "b_scale"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(a_scale);
+            Reference.reachabilityFence(b);
+            Reference.reachabilityFence(b_scale);
+        }
+    }
+
+    /**
+     * TGEMV_MX_ACC ({@code pto_tgemv_mx_acc}): dst = dst + (a scaled) (b scaled) with a one
+     * row: tmatmul_mx_acc's chains.
+     * <p>dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+     */
+    public static void tgemvMxAcc(Tile dst, Tile a, Tile a_scale, Tile b, Tile b_scale) {
+        try {
+            PtoNative.pto_tgemv_mx_acc(Tile.handleOf(dst, "Pto.tgemvMxAcc", "dst"),
+                    Tile.handleOf(a, "Pto.tgemvMxAcc", "a"),
+                    Tile.handleOf(a_scale, "Pto.tgemvMxAcc", "a_scale"),
+                    Tile.handleOf(b, "Pto.tgemvMxAcc", "b"),
+                    Tile.handleOf(b_scale, "Pto.tgemvMxAcc", "b_scale"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(a_scale);
+            Reference.reachabilityFence(b);
+            Reference.reachabilityFence(b_scale);
+        }
+    }
+
+    /**
      * TQUANT ({@code pto_tquant}): dst = src * scale (+ offset) per row, rounded to nearest
      * even, saturated to dst's range.
      * <p>dst's dtypes: HOST INT8, UINT8; A2A3 INT8, UINT8; A5 INT8, UINT8.
