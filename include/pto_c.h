@@ -415,6 +415,38 @@ PTO_API pto_status pto_set_board_mode(int on);
 /* The calling thread's board mode: 1 on, 0 off. */
 PTO_API int pto_board_mode(void);
 
+/* The cube modes of pto-isa's SETHF32MODE and SETTF32MODE: per thread, off
+ * by default, they round the FLOAT32 inputs a and b of pto_tmatmul,
+ * pto_tmatmul_acc, pto_tmatmul_bias, pto_tgemv, pto_tgemv_acc and
+ * pto_tgemv_bias to the cube's reduced format before the matrix multiply's
+ * fixed order of fused multiply-adds (dst, the seed and bias stay float32):
+ * - HF32 (pto_set_hf32_mode) under PTO_PROFILE_A2A3: e8m11, 11 explicit
+ *   fraction bits (pto-isa's SetMadTF32Mode: "a2/a3 : e8m11"; its A2A3
+ *   ST golden float32_to_hf32).
+ * - TF32 (pto_set_tf32_mode) under PTO_PROFILE_A5: e8m10, 10 explicit
+ *   fraction bits ("a5 : e8m10"; the page: "TF32 mantissa truncation", its
+ *   "(7-bit mantissa)" contradicted by the implementation and its A5 ST
+ *   golden float32_to_tf32).
+ * Each input is rounded to nearest, ties by `round`: PTO_ROUND_ROUND
+ * (pto-isa's CAST_ROUND, the pages' default: ties away from zero, as the
+ * implementation sets the mode register's round bit for it) or
+ * PTO_ROUND_RINT (CAST_RINT: ties to even); a carry past the largest
+ * finite value gives infinity; subnormals and zeros become zero of their
+ * sign (the ST goldens); infinities and NaN are kept. The other profile's
+ * mode changes nothing (SETTF32MODE is a no-op on A2/A3; A5's cube format is
+ * TF32), nor does either under HOST (the pages: the CPU simulator "does not
+ * affect IEEE 754 rounding"), nor on FLOAT16, BFLOAT16 or INT8 inputs. A
+ * launch's blocks run in the launching thread's modes. Programs have no
+ * text form of SETHF32MODE or SETTF32MODE (PTOAS defines no op for them):
+ * set the mode in C before the launch.
+ * Errors: PTO_ERR_INVALID_ARGUMENT for enable not 0 or 1 or another round
+ * mode (the modes are then unchanged). The getters return 1 (on) or 0
+ * (off) and, when round is not NULL, store the mode's round there. */
+PTO_API pto_status pto_set_hf32_mode(int enable, pto_round_mode round);
+PTO_API int pto_hf32_mode(pto_round_mode *round);
+PTO_API pto_status pto_set_tf32_mode(int enable, pto_round_mode round);
+PTO_API int pto_tf32_mode(pto_round_mode *round);
+
 /* Sets the calling thread's warning handler, called with user_data; NULL
  * restores the default (each warning one line on stderr). */
 PTO_API void pto_set_warning_handler(pto_warning_fn handler, void *user_data);

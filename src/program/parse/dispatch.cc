@@ -105,6 +105,15 @@ void RefuseMxQuantisation(Parser& p, const Token& op, const Results&) {
           "MXFP4_E2M1, float8 or float4 elements sharing an e8m0 scale per block), and "
           "float8 (f8E4M3FN, f8E5M2, e8m0) and MX matmuls are not supported");
 }
+// SETHF32MODE and SETTF32MODE have no op in PTOAS: the mode is the C API's
+// per-thread setting, which a launch's blocks take from the launching thread.
+void RefuseCubeModeText(Parser& p, const Token& op, const Results&) {
+  const bool hf32 = op.text.find("hf32") != std::string_view::npos;
+  p.Error(op.loc, std::string(op.text) +
+                      " has no text form (PTOAS defines no op for it): set the mode with " +
+                      (hf32 ? "pto_set_hf32_mode" : "pto_set_tf32_mode") +
+                      " on the launching thread before pto_program_launch");
+}
 void ReadComm(Parser& p, const Token& op, const Results& r) { p.cores().ParseComm(op, r); }
 void ReadCommAsync(Parser& p, const Token& op, const Results& r) {
   p.cores().ParseCommAsync(op, r);
@@ -165,6 +174,8 @@ constexpr OperationRow kOperations[] = {
     {"pto.tsync", false, kAnyResults, ReadTsync},
     {"pto.tprint", false, 0, ReadPrint},
     {"pto.tquant.mx", false, kAnyResults, RefuseMxQuantisation},
+    {"pto.sethf32mode", false, kAnyResults, RefuseCubeModeText},
+    {"pto.settf32mode", false, kAnyResults, RefuseCubeModeText},
     // The waits and tests of an async event (a prefetch's, a tput_async's:
     // complete when made).
     {"pto.make_prefetch_async_context", false, 1, ReadPrefetch},

@@ -163,6 +163,10 @@ extern swig_intgo _wrap_pto_get_profile_ptoc_de9f1b25fc8c2272(void);
 extern swig_type_6 _wrap_pto_profile_string_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
 extern uintptr_t _wrap_pto_set_board_mode_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
 extern swig_intgo _wrap_pto_board_mode_ptoc_de9f1b25fc8c2272(void);
+extern uintptr_t _wrap_pto_set_hf32_mode_ptoc_de9f1b25fc8c2272(swig_intgo arg1, swig_intgo arg2);
+extern swig_intgo _wrap_pto_hf32_mode_ptoc_de9f1b25fc8c2272(swig_voidp arg1);
+extern uintptr_t _wrap_pto_set_tf32_mode_ptoc_de9f1b25fc8c2272(swig_intgo arg1, swig_intgo arg2);
+extern swig_intgo _wrap_pto_tf32_mode_ptoc_de9f1b25fc8c2272(swig_voidp arg1);
 extern void _wrap_pto_set_warning_handler_ptoc_de9f1b25fc8c2272(swig_type_7 arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_tile_create_ptoc_de9f1b25fc8c2272(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
 extern void _wrap_pto_tile_destroy_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
@@ -988,6 +992,40 @@ func Pto_set_board_mode(arg1 int) (_swig_ret *Failure) {
 func Pto_board_mode() (_swig_ret int) {
 	var swig_r int
 	swig_r = (int)(C._wrap_pto_board_mode_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+func Pto_set_hf32_mode(arg1 int, arg2 Enum_SS_pto_round_mode) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uintptr)(C._wrap_pto_set_hf32_mode_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_hf32_mode(arg1 *Enum_SS_pto_round_mode) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	swig_r = (int)(C._wrap_pto_hf32_mode_ptoc_de9f1b25fc8c2272(C.swig_voidp(_swig_i_0)))
+	return swig_r
+}
+
+func Pto_set_tf32_mode(arg1 int, arg2 Enum_SS_pto_round_mode) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uintptr)(C._wrap_pto_set_tf32_mode_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tf32_mode(arg1 *Enum_SS_pto_round_mode) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	swig_r = (int)(C._wrap_pto_tf32_mode_ptoc_de9f1b25fc8c2272(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 

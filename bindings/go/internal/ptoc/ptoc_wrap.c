@@ -1208,6 +1208,62 @@ intgo _wrap_pto_board_mode_ptoc_de9f1b25fc8c2272() {
 }
 
 
+intgo _wrap_pto_set_hf32_mode_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _swig_go_1) {
+  int arg1 ;
+  pto_round_mode arg2 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (int)_swig_go_0; 
+  arg2 = (pto_round_mode)_swig_go_1; 
+  
+  result = (pto_status)pto_set_hf32_mode(arg1,arg2);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_hf32_mode_ptoc_de9f1b25fc8c2272(pto_round_mode *_swig_go_0) {
+  pto_round_mode *arg1 = (pto_round_mode *) 0 ;
+  int result;
+  intgo _swig_go_result;
+  
+  arg1 = *(pto_round_mode **)&_swig_go_0; 
+  
+  result = (int)pto_hf32_mode(arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_set_tf32_mode_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _swig_go_1) {
+  int arg1 ;
+  pto_round_mode arg2 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (int)_swig_go_0; 
+  arg2 = (pto_round_mode)_swig_go_1; 
+  
+  result = (pto_status)pto_set_tf32_mode(arg1,arg2);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tf32_mode_ptoc_de9f1b25fc8c2272(pto_round_mode *_swig_go_0) {
+  pto_round_mode *arg1 = (pto_round_mode *) 0 ;
+  int result;
+  intgo _swig_go_result;
+  
+  arg1 = *(pto_round_mode **)&_swig_go_0; 
+  
+  result = (int)pto_tf32_mode(arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
 void _wrap_pto_set_warning_handler_ptoc_de9f1b25fc8c2272(void* _swig_go_0, void *_swig_go_1) {
   pto_warning_fn arg1 = (pto_warning_fn) 0 ;
   void *arg2 = (void *) 0 ;
