@@ -2261,8 +2261,9 @@ PTO_API pto_status pto_tsubreluconv(pto_tile *dst, const pto_tile *src0, const p
  * 2^-17, by deqScale (as float32 holds it: nearest even) and by 2^17, in
  * that order (the page's precision-compensated sequence); then relu (+0
  * unless > 0, NaN kept); then converted to float16 rounding to nearest even
- * and saturating as pto_taddreluconv's (finite results beyond float16's
- * range: +65504; infinity and NaN kept). tmp
+ * and saturating: every result above float16's largest value, infinity
+ * included, gives +65504 (the page: "saturating"; pto-isa's ST golden
+ * clips to [0, 65504]); NaN stays NaN. tmp
  * is the page's scratch: checked, neither read nor written. Rules, checked
  * in this order:
  * - dst, src0, src1 not NULL (PTO_ERR_NULL_ARGUMENT).

@@ -266,7 +266,8 @@ void ReluSteps(const Operands& o, uint32_t r, uint32_t c, size_t n,
 // The A2A3 and A5 sequence of TADDDEQRELU, each step float32 rounded once:
 // the int32 sum (wrapping), converted to float32 (nearest even), times
 // 2^-17, deqScale and 2^17 in that order, then relu (+0 unless > 0, NaN
-// kept).
+// kept) and the saturation at float16's largest value, infinity included
+// (the page: "saturating"; the ST golden clips to [0, 65504]).
 void DeqReluSteps(const Operands& o, uint32_t r, uint32_t c, size_t n,
                   const kernels::Plane& scratch) {
   const kernels::ConstPlane in{scratch.data, 0};
@@ -279,6 +280,7 @@ void DeqReluSteps(const Operands& o, uint32_t r, uint32_t c, size_t n,
   kernels::TMuls(PTO_FLOAT32, 1, n, scratch, in, scale);
   kernels::TMuls(PTO_FLOAT32, 1, n, scratch, in, 0x1p17);
   kernels::TRelu(PTO_FLOAT32, 1, n, scratch, in, in);
+  kernels::TMins(PTO_FLOAT32, 1, n, scratch, in, 65504.0);
 }
 
 }  // namespace
