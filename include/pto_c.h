@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 121 operations of libpto's table (src/operations.def), by group, in
+ * The 126 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -32,11 +32,13 @@
  *   compare and select (3): tcmp, tcmps, tsels
  *   element access (7): textract, tinsert, tgather, tgather_mask,
  *     tgatherb, tscatter, tsetval
- *   data movement (8): tfillpad, treshape, ttrans, tconcat, tconcatidx,
- *     tinterleave, tdeinterleave, tdeinterleave_single
+ *   data movement (10): tfillpad, treshape, ttrans, tconcat, tconcatidx,
+ *     tinterleave, tdeinterleave, tdeinterleave_single, tfillpad_inplace,
+ *     tfillpad_expand
  *   sorting (2): tsort32, tmrgsort
- *   fused arithmetic (8): taxpy, taddc, tsubc, taddsc, tsubsc,
- *     tfusedmuladd, tfusedmuladdrelu, tmuladddst
+ *   fused arithmetic (11): taxpy, taddc, tsubc, taddsc, tsubsc,
+ *     tfusedmuladd, tfusedmuladdrelu, tmuladddst, taddreluconv,
+ *     tsubreluconv, tadddeqrelu
  *   matrix multiply (10): tmatmul, tmatmul_acc, tmatmul_bias, tgemv,
  *     tgemv_acc, tgemv_bias, tmatmul_mx, tmatmul_mx_acc, tgemv_mx,
  *     tgemv_mx_acc
@@ -417,6 +419,38 @@ PTO_API pto_status pto_set_board_mode(int on);
 
 /* The calling thread's board mode: 1 on, 0 off. */
 PTO_API int pto_board_mode(void);
+
+/* The cube modes of pto-isa's SETHF32MODE and SETTF32MODE: per thread, off
+ * by default, they round the FLOAT32 inputs a and b of pto_tmatmul,
+ * pto_tmatmul_acc, pto_tmatmul_bias, pto_tgemv, pto_tgemv_acc and
+ * pto_tgemv_bias to the cube's reduced format before the matrix multiply's
+ * fixed order of fused multiply-adds (dst, the seed and bias stay float32):
+ * - HF32 (pto_set_hf32_mode) under PTO_PROFILE_A2A3: e8m11, 11 explicit
+ *   fraction bits (pto-isa's SetMadTF32Mode: "a2/a3 : e8m11"; its A2A3
+ *   ST golden float32_to_hf32).
+ * - TF32 (pto_set_tf32_mode) under PTO_PROFILE_A5: e8m10, 10 explicit
+ *   fraction bits ("a5 : e8m10"; the page: "TF32 mantissa truncation", its
+ *   "(7-bit mantissa)" contradicted by the implementation and its A5 ST
+ *   golden float32_to_tf32).
+ * Each input is rounded to nearest, ties by `round`: PTO_ROUND_ROUND
+ * (pto-isa's CAST_ROUND, the pages' default: ties away from zero, as the
+ * implementation sets the mode register's round bit for it) or
+ * PTO_ROUND_RINT (CAST_RINT: ties to even); a carry past the largest
+ * finite value gives infinity; subnormals and zeros become zero of their
+ * sign (the ST goldens); infinities and NaN are kept. The other profile's
+ * mode changes nothing (SETTF32MODE is a no-op on A2/A3; A5's cube format is
+ * TF32), nor does either under HOST (the pages: the CPU simulator "does not
+ * affect IEEE 754 rounding"), nor on FLOAT16, BFLOAT16 or INT8 inputs. A
+ * launch's blocks run in the launching thread's modes. Programs have no
+ * text form of SETHF32MODE or SETTF32MODE (PTOAS defines no op for them):
+ * set the mode in C before the launch.
+ * Errors: PTO_ERR_INVALID_ARGUMENT for enable not 0 or 1 or another round
+ * mode (the modes are then unchanged). The getters return 1 (on) or 0
+ * (off) and, when round is not NULL, store the mode's round there. */
+PTO_API pto_status pto_set_hf32_mode(int enable, pto_round_mode round);
+PTO_API int pto_hf32_mode(pto_round_mode *round);
+PTO_API pto_status pto_set_tf32_mode(int enable, pto_round_mode round);
+PTO_API int pto_tf32_mode(pto_round_mode *round);
 
 /* Sets the calling thread's warning handler, called with user_data; NULL
  * restores the default (each warning one line on stderr). */
@@ -1906,6 +1940,28 @@ PTO_API pto_status pto_tgetval(const pto_tile *src, size_t index, double *out);
  * In programs the pad is dst's tile_buf `pad=` (1 zero, 2 max, 3 min). */
 PTO_API pto_status pto_tfillpad(pto_tile *dst, const pto_tile *src, pto_pad_value pad);
 
+/* TFILLPAD_INPLACE and TFILLPAD_EXPAND: pto-isa's two modes of TFILLPAD
+ * (TFillPadMode::InPlace, ::Expand) as functions of their own, computing
+ * exactly what pto_tfillpad computes (the same copy and pad, bit for bit)
+ * with each mode's shape rule in the place of pto_tfillpad's last two:
+ * - pto_tfillpad_inplace: src must be dst itself or placed exactly on it
+ *   (same address, rows and cols: every implementation's static_assert of
+ *   equal shapes; only the padding is written), else
+ *   PTO_ERR_INVALID_ARGUMENT; then src's valid region within dst's shape
+ *   (PTO_ERR_SHAPE_MISMATCH).
+ * - pto_tfillpad_expand: src apart from dst's rows x cols or placed exactly
+ *   on it (PTO_ERR_ALIASING); src's valid region within dst's shape, and
+ *   dst's rows and cols each at least src's on every profile (a2a3/, a5/
+ *   and cpu/ TFillPad.hpp's TFILLPAD_EXPAND_IMPL: a larger dst is the
+ *   mode's point; equal shapes are accepted as there)
+ *   (PTO_ERR_SHAPE_MISMATCH).
+ * The other rules, dtypes and the pad are pto_tfillpad's, in its order. In
+ * programs: `pto.tfillpad_inplace` and `pto.tfillpad_expand` (the pages'
+ * spellings; PTOAS writes both as `pto.tfillpad`, which accepts them too),
+ * the pad dst's tile_buf `pad=`. */
+PTO_API pto_status pto_tfillpad_inplace(pto_tile *dst, const pto_tile *src, pto_pad_value pad);
+PTO_API pto_status pto_tfillpad_expand(pto_tile *dst, const pto_tile *src, pto_pad_value pad);
+
 /* TRESHAPE: dst's rows x cols elements become src's rows x cols elements'
  * bytes, reinterpreted (a bitwise reshape: another shape and/or dtype of the
  * same total size; valid regions are neither read nor changed). The page
@@ -2176,6 +2232,58 @@ PTO_API pto_status pto_tfusedmuladd(pto_tile *dst, const pto_tile *src0, const p
 PTO_API pto_status pto_tfusedmuladdrelu(pto_tile *dst, const pto_tile *src0,
                                         const pto_tile *src1);
 PTO_API pto_status pto_tmuladddst(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* TADDRELUCONV: dst = convert(relu(src0 + src1)) and TSUBRELUCONV: dst =
+ * convert(relu(src0 - src1)), over dst's valid region, dst of a narrower
+ * dtype than the sources. The (src, dst) pairs, on every profile (the
+ * pages, the static_asserts of a2a3/ and a5/ TAddReluConv.hpp and
+ * TSubReluConv.hpp): (FLOAT32, FLOAT16), (FLOAT16, INT8), (INT16, INT8).
+ * Each element: the sum or difference in the sources' dtype as pto_tadd's
+ * or pto_tsub's (floats correctly rounded, INT16 wrapping: A5's vadd);
+ * then relu (+0 unless > 0; NaN kept, -0 becomes +0); then converted to
+ * dst's dtype rounding to nearest even and saturating (the pages:
+ * "saturating", "round-to-nearest-even"; pto_tcvt's PTO_SAT_ON): finite
+ * results beyond float16's range give +65504, infinity stays infinity, a
+ * float32 NaN gives a float16 NaN; int8 results are at most 127 and NaN
+ * gives 0. Every target gives these
+ * bits. Rules, checked in this order:
+ * - dst, src0, src1 not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst FLOAT16 or INT8 (PTO_ERR_UNSUPPORTED_DTYPE); src0's dtype with
+ *   dst's one of the pairs, src1's dtype src0's (PTO_ERR_DTYPE_MISMATCH).
+ * - each source shares no byte with dst (no in-place form: the elements
+ *   differ in size) (PTO_ERR_ALIASING).
+ * - each source's valid region dst's (PTO_ERR_SHAPE_MISMATCH).
+ * In programs: `pto.taddreluconv ins(%src0, %src1 : S, S) outs(%dst : D)`
+ * (the pages' spelling; PTOAS has none). */
+PTO_API pto_status pto_taddreluconv(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+PTO_API pto_status pto_tsubreluconv(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
+
+/* TADDDEQRELU: dst = half(max(0, (src0 + src1) * deqScale)) over dst's
+ * valid region, src0 and src1 INT32, dst FLOAT16 on every profile (the
+ * page; a2a3/ and a5/ TAddDeqRelu.hpp). Each element as both NPU
+ * implementations compute it, every step rounded once: the INT32 sum
+ * (wrapping), converted to float32 (nearest even), multiplied in float32 by
+ * 2^-17, by deqScale (as float32 holds it: nearest even) and by 2^17, in
+ * that order (the page's precision-compensated sequence); then relu (+0
+ * unless > 0, NaN kept); then converted to float16 rounding to nearest even
+ * and saturating: every result above float16's largest value, infinity
+ * included, gives +65504 (the page: "saturating"; pto-isa's ST golden
+ * clips to [0, 65504]); NaN stays NaN. tmp
+ * is the page's scratch: checked, neither read nor written. Rules, checked
+ * in this order:
+ * - dst, src0, src1 not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst FLOAT16 (PTO_ERR_UNSUPPORTED_DTYPE); src0 INT32 and src1 src0's
+ *   dtype (PTO_ERR_DTYPE_MISMATCH).
+ * - each source shares no byte with dst (PTO_ERR_ALIASING); each source's
+ *   valid region dst's (PTO_ERR_SHAPE_MISMATCH).
+ * - tmp not NULL (PTO_ERR_NULL_ARGUMENT), INT32 (PTO_ERR_DTYPE_MISMATCH),
+ *   sharing no byte with dst, src0 or src1 (PTO_ERR_ALIASING), its valid
+ *   region at least dst's in rows and cols (the page)
+ *   (PTO_ERR_SHAPE_MISMATCH).
+ * In programs: `pto.tadddeqrelu ins(%src0, %src1, %deqScale, %tmp : S, S,
+ * f32, T) outs(%dst : D)` (the page's spelling; PTOAS has none). */
+PTO_API pto_status pto_tadddeqrelu(pto_tile *dst, const pto_tile *src0, const pto_tile *src1,
+                                   pto_tile *tmp, double deqScale);
 
 /* ------------------------------------------------------------------------ */
 /* Matrix multiply                                                           */

@@ -322,6 +322,47 @@ static void test_matmul_programs(void **state) {
            programs, worst, quick ? " (a sample under emulation)" : "");
 }
 
+/* A launch's matrix multiplies take the launching thread's cube mode
+ * (pto_set_hf32_mode, pto_set_tf32_mode): the f32 program of a2a3 (left ZZ)
+ * with HF32 on and of a5 (left NZ) with TF32 on gives the bits of the same
+ * program with the modes off on inputs rounded beforehand by the reference
+ * (11 and 10 fraction bits), which differ from the plain product's. */
+static void test_matmul_program_cube_mode(void **state) {
+    (void)state;
+    static const char *const archs[] = {"a2a3", "a5"}, *const lefts[] = {"ZZ", "NZ"};
+    static const int fraction_bits[] = {11, 10};
+    const unsigned m = 16, k = 37, n = 20;
+    rng r = {0xC3B};
+    float a[16 * 37], b[37 * 20], ra[16 * 37], rb[37 * 20], bias[20] = {0};
+    float moded[16 * 20], want[16 * 20], plain[16 * 20];
+    for (size_t i = 0; i < COUNT(a); ++i) a[i] = (float)rng_uniform(&r, -3, 3);
+    for (size_t i = 0; i < COUNT(b); ++i) b[i] = (float)rng_uniform(&r, -3, 3);
+    for (size_t t = 0; t < COUNT(archs); ++t) {
+        static char body[16384], text[16800];
+        matmul_text(body, sizeof body, 0, PTO_FLOAT32, PTO_FLOAT32, m, k, n, lefts[t]);
+        snprintf(text, sizeof text, "module attributes {pto.target_arch = \"%s\"} {\n%s}\n", archs[t], body);
+        pto_program *p = program_build(text, NULL);
+        const bool away = t == 0;
+        for (size_t i = 0; i < COUNT(a); ++i) ra[i] = ref_round_f32_fraction(a[i], fraction_bits[t], away);
+        for (size_t i = 0; i < COUNT(b); ++i) rb[i] = ref_round_f32_fraction(b[i], fraction_bits[t], away);
+        const size_t nbytes[] = {sizeof a, sizeof b, sizeof bias, sizeof moded};
+        assert_int_equal(pto_set_hf32_mode(1, away ? PTO_ROUND_ROUND : PTO_ROUND_RINT), PTO_OK);
+        assert_int_equal(pto_set_tf32_mode(1, away ? PTO_ROUND_ROUND : PTO_ROUND_RINT), PTO_OK);
+        run_with(p, 2, 4, (void *const[]){a, b, bias, moded}, nbytes);
+        assert_int_equal(pto_set_hf32_mode(0, PTO_ROUND_ROUND), PTO_OK);
+        assert_int_equal(pto_set_tf32_mode(0, PTO_ROUND_ROUND), PTO_OK);
+        run_with(p, 1, 4, (void *const[]){ra, rb, bias, want}, nbytes);
+        run_with(p, 1, 4, (void *const[]){a, b, bias, plain}, nbytes);
+        assert_memory_equal(moded, want, sizeof moded);
+        assert_memory_not_equal(moded, plain, sizeof moded);
+        pto_program_destroy(p);
+    }
+    expect_program_refused_with("module {\nfunc.func @k() {\n  pto.sethf32mode {enable = true}\n  return\n}\n}\n", NULL,
+                                "pto_set_hf32_mode");
+    printf("[matmul programs] a2a3's HF32 and a5's TF32 modes of the launching thread round the inputs; "
+           "pto.sethf32mode is refused with the C function's name\n");
+}
+
 /* textract windows of an NZ mat tile into left and right tiles, read back
  * through a product with the identity (exact): the window at (row, col).
  * A window off pto-isa's alignment is refused where it runs. */
@@ -971,6 +1012,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout_images),
         cmocka_unit_test(test_matmul_programs),
+        cmocka_unit_test(test_matmul_program_cube_mode),
         cmocka_unit_test(test_textract_windows),
         cmocka_unit_test(test_acc_stores),
         cmocka_unit_test(test_split_k_atomic_adds),

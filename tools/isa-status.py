@@ -12,7 +12,8 @@
 A name is implemented by a row of src/operations.def (its C function and its
 text form), by a C function bound by hand (gen-operations.py's HAND_BOUND), or
 by a form that only programs have (PROGRAM_FORMS: no tile result, or the
-program's memory and cores). Every other name is in REFUSED with the reason,
+program's memory and cores), or by a per-thread setting of the C API
+(C_SETTINGS: SETHF32MODE, SETTF32MODE). Every other name is in REFUSED with the reason,
 which is what a program that uses it is told.
 """
 
@@ -64,6 +65,16 @@ PROGRAM_FORMS = {
     "COMM:TGET_ASYNC": (["pto.comm.tget_async"], "tget in an async session (complete at once)"),
 }
 
+# Instructions that are a per-thread setting of the C API, outside the table
+# (no tile operands; PTOAS has no op, so programs have no text form): the C
+# function (each must be declared in include/pto_c.h) and what it does.
+C_SETTINGS = {
+    "SETHF32MODE": ("pto_set_hf32_mode", "a per-thread cube mode: FLOAT32 matrix-multiply inputs in HF32 "
+                    "(e8m11) under A2A3; no text form (PTOAS has none)"),
+    "SETTF32MODE": ("pto_set_tf32_mode", "a per-thread cube mode: FLOAT32 matrix-multiply inputs in TF32 "
+                    "(e8m10) under A5; no text form (PTOAS has none)"),
+}
+
 FORMATS = "needs the low-precision formats (FP8, HiFloat8, FP4, MX scales): not implemented yet"
 FIXPIPE = "the fixpipe's conversions with a scaling tile: not implemented yet"
 PENDING = "not implemented yet: programs are told the instruction is not implemented"
@@ -76,15 +87,9 @@ REFUSED = {
                        "libpto: refused",
     "TMOV_FP": FIXPIPE, "TSTORE_FP": FIXPIPE, "TEXTRACT_FP": FIXPIPE, "TINSERT_FP": FIXPIPE,
     "SET_QUANT_SCALAR": FIXPIPE, "SET_QUANT_VECTOR": FIXPIPE,
-    
-    "TADDRELUCONV": PENDING, "TSUBRELUCONV": PENDING, "TADDDEQRELU": PENDING,
-    
     "TPAIRREDUCESUM": PENDING,
     "MGATHER": PENDING, "MSCATTER": PENDING,
-    "TFILLPAD_INPLACE": "pto_tfillpad with src placed on dst; no spelling of its own yet",
-    "TFILLPAD_EXPAND": "pto_tfillpad with a dst larger than src; no spelling of its own yet",
     "THISTOGRAM": PENDING,
-    "SETHF32MODE": PENDING, "SETTF32MODE": PENDING,
 }
 
 
@@ -123,6 +128,7 @@ def statuses(problems):
     ops = {op.upper: op for op in gen.parse(ROOT / "src" / "operations.def")}
     hand = {(h.isa or h.mnemonic.upper()): h for h in gen.HAND_BOUND}
     parse_text = "\n".join(p.read_text() for p in sorted(PARSE_DIR.glob("*.cc")))
+    header_text = (ROOT / "include" / "pto_c.h").read_text()
     rows = []
     for name, where in read_names():
         op = ops.get(name)
@@ -146,12 +152,19 @@ def statuses(problems):
                     problems.append(f"{name}: its text form {form} is not in src/program/parse")
             tests = test_files(forms)
             rows.append((name, "programs", "", ", ".join(forms), "all", what, len(tests)))
+        elif name in C_SETTINGS:
+            cfun, what = C_SETTINGS[name]
+            if not re.search(rf"\bPTO_API\b[^;]*\b{cfun}\(", header_text):
+                problems.append(f"{name}: {cfun} is not declared in include/pto_c.h")
+            tests = test_files([cfun + "("])
+            rows.append((name, "implemented", cfun, "", "", what, len(tests)))
         elif name in REFUSED:
             rows.append((name, "refused", "", "", "", REFUSED[name], ""))
         else:
             problems.append(f"{name}: no row, no C function, no program form and no refusal listed "
                             "in tools/isa-status.py")
-        if name in REFUSED and (op is not None or name in hand or name in PROGRAM_FORMS):
+        if name in REFUSED and (op is not None or name in hand or name in PROGRAM_FORMS or
+                                name in C_SETTINGS):
             problems.append(f"{name}: implemented, but tools/isa-status.py's REFUSED still lists it")
     for name in REFUSED:
         if name not in dict(read_names()):

@@ -2294,3 +2294,90 @@ func TDequant(dst *Tile, src *Tile, scale *Tile, offset *Tile) error {
 	keepAlive(tiles)
 	return err
 }
+
+var tfillpad_inplaceOperands = []string{"dst", "src"}
+
+// TFillPadInplace is TFILLPAD_INPLACE (pto_tfillpad_inplace): tfillpad with
+// src placed exactly on dst: only the padding is written.
+//
+// dst's dtypes: HOST all; A2A3 all; A5 all.
+func TFillPadInplace(dst *Tile, src *Tile, pad PadValue) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TFillPadInplace", tfillpad_inplaceOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tfillpad_inplace(hs[0], hs[1], ptoc.Enum_SS_pto_pad_value(pad)))
+	keepAlive(tiles)
+	return err
+}
+
+var tfillpad_expandOperands = []string{"dst", "src"}
+
+// TFillPadExpand is TFILLPAD_EXPAND (pto_tfillpad_expand): tfillpad into a
+// dst of at least src's rows and cols on every profile.
+//
+// dst's dtypes: HOST all; A2A3 all; A5 all.
+func TFillPadExpand(dst *Tile, src *Tile, pad PadValue) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TFillPadExpand", tfillpad_expandOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tfillpad_expand(hs[0], hs[1], ptoc.Enum_SS_pto_pad_value(pad)))
+	keepAlive(tiles)
+	return err
+}
+
+var taddreluconvOperands = []string{"dst", "src0", "src1"}
+
+// TAddReluConv is TADDRELUCONV (pto_taddreluconv): relu(src0 + src1) as
+// taddrelu's, converted to dst's narrower dtype: nearest even, saturated.
+//
+// dst's dtypes: HOST FLOAT16, INT8; A2A3 FLOAT16, INT8; A5 FLOAT16, INT8.
+func TAddReluConv(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TAddReluConv", taddreluconvOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_taddreluconv(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tsubreluconvOperands = []string{"dst", "src0", "src1"}
+
+// TSubReluConv is TSUBRELUCONV (pto_tsubreluconv): relu(src0 - src1) as
+// tsubrelu's, converted to dst's narrower dtype: nearest even, saturated.
+//
+// dst's dtypes: HOST FLOAT16, INT8; A2A3 FLOAT16, INT8; A5 FLOAT16, INT8.
+func TSubReluConv(dst *Tile, src0 *Tile, src1 *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src0, src1}
+	if err := resolve("pto.TSubReluConv", tsubreluconvOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tsubreluconv(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var tadddeqreluOperands = []string{"dst", "src0", "src1", "tmp"}
+
+// TAddDeqRelu is TADDDEQRELU (pto_tadddeqrelu): half(max(0, ((src0 + src1)
+// 2^-17) deqScale 2^17)), int32 sources, each float32 step rounded.
+//
+// dst's dtypes: HOST FLOAT16; A2A3 FLOAT16; A5 FLOAT16.
+//
+// tmp is a required scratch tile of dst's dtype.
+func TAddDeqRelu(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile, scalar float64) error {
+	var hs [4]uintptr
+	tiles := []*Tile{dst, src0, src1, tmp}
+	if err := resolve("pto.TAddDeqRelu", tadddeqreluOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tadddeqrelu(hs[0], hs[1], hs[2], hs[3], scalar))
+	keepAlive(tiles)
+	return err
+}

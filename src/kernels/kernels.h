@@ -294,6 +294,12 @@ void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, con
 void MatmulMx(pto_dtype a_dtype, pto_dtype b_dtype, size_t m, size_t k, size_t n,
               const Plane& dst, const ConstPlane& a, const ConstPlane& a_scale,
               const ConstPlane& b, const ConstPlane& b_scale);
+// A cube mode's input format (matmul.cc): each of n float32 values rounded
+// in place to `fraction_bits` explicit fraction bits (below 23), to nearest
+// with ties to even or away from zero, a carry into the exponent kept (to
+// infinity past the largest finite value); subnormals and zeros become zero
+// of their sign; infinities and NaN unchanged (HF32 e8m11, TF32 e8m10).
+void RoundFloat32Fraction(size_t n, float* values, int fraction_bits, bool ties_away);
 
 // Converts n floats to FLOAT16/BFLOAT16/FLOAT32 with round-to-nearest-even
 // and back (convert.cc).

@@ -301,5 +301,28 @@ void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, con
   }
 }
 
+void RoundFloat32Fraction(size_t n, float* values, int fraction_bits, bool ties_away) {
+  const int dropped = 23 - fraction_bits;
+  const uint32_t half = uint32_t{1} << (dropped - 1);
+  const uint32_t low_mask = (uint32_t{1} << dropped) - 1;
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t bits;
+    memcpy(&bits, &values[i], sizeof bits);
+    const uint32_t exponent = (bits >> 23) & 0xFF;
+    if (exponent == 0xFF) continue;  // infinity or NaN: as they are
+    if (exponent == 0) {
+      bits &= 0x80000000u;  // zero or subnormal: zero of its sign
+    } else {
+      // Adding half (ties away) or half - 1 plus the kept last bit (ties to
+      // even) to the magnitude carries into the kept bits exactly when the
+      // value rounds up; a carry out of the fraction steps the exponent.
+      const uint32_t kept_last = (bits >> dropped) & 1;
+      bits += ties_away ? half : half - 1 + kept_last;
+      bits &= ~low_mask;
+    }
+    memcpy(&values[i], &bits, sizeof bits);
+  }
+}
+
 }  // namespace pto::kernels
 #endif

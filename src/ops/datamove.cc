@@ -1,6 +1,7 @@
 // The Special rows of the data-movement group, which move elements rather
-// than compute on them: tfillpad, treshape, ttrans, tconcat, tconcatidx,
-// tinterleave, tdeinterleave. Each
+// than compute on them: tfillpad (and its modes tfillpad_inplace,
+// tfillpad_expand), treshape, ttrans, tconcat, tconcatidx, tinterleave,
+// tdeinterleave. Each
 // has a check (every rule of its C function, in order, under a profile) and a
 // run (the copies and loops of kernels/).
 #include "ops/common.h"
@@ -32,40 +33,77 @@ bool FillpadInPlace(const pto_tile* src, const pto_tile* dst) {
   return src == dst || (src->data == dst->data && src->cols == dst->cols);
 }
 
-}  // namespace
+// Which of pto-isa's TFillPadMode a C function is: TFILLPAD (Normal),
+// TFILLPAD_INPLACE, TFILLPAD_EXPAND. Each mode's shape rule is its own.
+enum class FillMode { kNormal, kInPlace, kExpand };
 
-pto_status CheckTFillPad(const Operands& o, pto_profile profile) {
+// Every rule of pto_tfillpad, pto_tfillpad_inplace and pto_tfillpad_expand,
+// in the contract's order: the common ones, then the mode's shape rule.
+pto_status CheckFillPadMode(const Operands& o, pto_profile profile, OpDtypes rule,
+                            const char* c_function, FillMode mode) {
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
-  Validator v("pto_tfillpad");
+  Validator v(c_function);
   v.NotNull("dst", dst).NotNull("src", src);
   v.EnumInRange("pad", o.attr, AttrValueCount(AttrKind::kPadValue))
       .Require(o.attr != PTO_PAD_NULL, PTO_ERR_INVALID_ARGUMENT,
                "pad PTO_PAD_NULL is not a value to fill with (the page: a vector tile's "
                "PadVal is not Null)");
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTFillPad, profile, "dst", dst)
+  v.DtypeAccepted(rule, profile, "dst", dst)
       .Require(ElementBytes(src->dtype) == ElementBytes(dst->dtype), PTO_ERR_DTYPE_MISMATCH,
                "src dtype %s differs in size from dst dtype %s", DtypeName(src->dtype),
                DtypeName(dst->dtype));
   if (!v.ok()) return v.status();
-  // dst is written over its whole rows x cols: src must be on it exactly or
-  // apart from every element of it.
-  pto_tile whole = *dst;
-  whole.valid_rows = dst->rows;
-  whole.valid_cols = dst->cols;
-  v.Require(FillpadInPlace(src, dst) || !ValidRegionsOverlapSlow(src, &whole), PTO_ERR_ALIASING,
-            "src's valid elements share storage with dst's %ux%u elements without being "
-            "placed exactly on them",
-            dst->rows, dst->cols);
+  if (mode == FillMode::kInPlace) {
+    // TFILLPAD_INPLACE: src is dst's storage (every implementation's
+    // static_assert: the same rows and cols; only the padding is written).
+    v.Require(FillpadInPlace(src, dst) && src->rows == dst->rows, PTO_ERR_INVALID_ARGUMENT,
+              "src is not dst itself or placed exactly on it (same address, rows and cols), "
+              "which the in-place form requires");
+  } else {
+    // dst is written over its whole rows x cols: src must be on it exactly
+    // or apart from every element of it.
+    pto_tile whole = *dst;
+    whole.valid_rows = dst->rows;
+    whole.valid_cols = dst->cols;
+    v.Require(FillpadInPlace(src, dst) || !ValidRegionsOverlapSlow(src, &whole),
+              PTO_ERR_ALIASING,
+              "src's valid elements share storage with dst's %ux%u elements without being "
+              "placed exactly on them",
+              dst->rows, dst->cols);
+  }
   v.Require(src->valid_rows <= dst->rows && src->valid_cols <= dst->cols,
             PTO_ERR_SHAPE_MISMATCH, "src valid region %ux%u does not fit in dst's %ux%u",
             src->valid_rows, src->valid_cols, dst->rows, dst->cols);
-  if (profile != PTO_PROFILE_HOST)
+  if (mode == FillMode::kExpand)
+    // TFILLPAD_EXPAND on every profile (a2a3/, a5/ and cpu/ TFillPad.hpp:
+    // dst's rows and cols each at least src's).
+    v.Require(dst->rows >= src->rows && dst->cols >= src->cols, PTO_ERR_SHAPE_MISMATCH,
+              "dst shape %ux%u is smaller than src shape %ux%u in rows or cols, which the "
+              "expanding form requires at least as large",
+              dst->rows, dst->cols, src->rows, src->cols);
+  else if (mode == FillMode::kNormal && profile != PTO_PROFILE_HOST)
     v.Require(src->rows == dst->rows && src->cols == dst->cols, PTO_ERR_SHAPE_MISMATCH,
               "dst shape %ux%u differs from src shape %ux%u, which %s requires equal",
               dst->rows, dst->cols, src->rows, src->cols, pto_profile_string(profile));
   return v.status();
+}
+
+}  // namespace
+
+pto_status CheckTFillPad(const Operands& o, pto_profile profile) {
+  return CheckFillPadMode(o, profile, OpDtypes::kTFillPad, "pto_tfillpad", FillMode::kNormal);
+}
+
+pto_status CheckTFillPadInplace(const Operands& o, pto_profile profile) {
+  return CheckFillPadMode(o, profile, OpDtypes::kTFillPadInplace, "pto_tfillpad_inplace",
+                          FillMode::kInPlace);
+}
+
+pto_status CheckTFillPadExpand(const Operands& o, pto_profile profile) {
+  return CheckFillPadMode(o, profile, OpDtypes::kTFillPadExpand, "pto_tfillpad_expand",
+                          FillMode::kExpand);
 }
 
 namespace {
@@ -121,6 +159,10 @@ void RunTFillPad(const Operands& o, pto_profile) {
     kernels::Copy(src->dtype, rows, cols, PlaneOf(dst), ConstPlaneOf(src));
   FillPad(dst, rows, cols, dst->rows, dst->cols, o.attr);
 }
+
+// Both modes run tfillpad's copy and fill; their checks differ.
+void RunTFillPadInplace(const Operands& o, pto_profile profile) { RunTFillPad(o, profile); }
+void RunTFillPadExpand(const Operands& o, pto_profile profile) { RunTFillPad(o, profile); }
 
 // ---- treshape -------------------------------------------------------------
 

@@ -6,10 +6,13 @@
 // the cube tiles that profile's NPU takes (pto_c.h, "Cube tiles"). Operands
 // in a fractal layout (or windows of an image, a program's subviews) are
 // multiplied through row-major copies of their valid regions, so every
-// layout runs the one kernel and gets its bits.
+// layout runs the one kernel and gets its bits. A cube mode (HF32 under
+// A2A3, TF32 under A5: cube_mode.h) rounds FLOAT32 a and b in such copies
+// before the same kernel.
 #include <string.h>
 
 #include "alloc.h"
+#include "cube_mode.h"
 #include "error.h"
 #include "ops/common.h"
 #include "overlap.h"
@@ -61,6 +64,13 @@ struct Staging {
   ~Staging() { Free(data); }
 };
 thread_local Staging staging;
+
+// Whether the thread's cube mode rounds this call's inputs under profile
+// (FLOAT32 a and b in HF32 under A2A3, TF32 under A5).
+bool InputsRounded(const Operands& o, pto_profile profile) {
+  return o.src0 != nullptr && o.src0->dtype == PTO_FLOAT32 &&
+         MatmulInputRounding(profile).fraction_bits != 23;
+}
 
 bool RowMajorOperands(const Operands& o) {
   return IsRowMajorFromData(o.dst) && IsRowMajorFromData(o.src0) && IsRowMajorFromData(o.src1) &&
@@ -228,9 +238,11 @@ pto_status CheckMatmul(const Operands& o, pto_profile profile, const char* funct
   CheckDtypesApart(v, o, seed);
   if (shape == Shape::kGemv) CheckGemvShapes(v, o, profile, seed);
   else CheckMatmulShapes(v, o, profile, seed);
-  if (v.ok() && !RowMajorOperands(o) && !ReserveStaging(StagingBytes(o)))
+  if (v.ok() && (!RowMajorOperands(o) || InputsRounded(o, profile)) &&
+      !ReserveStaging(StagingBytes(o)))
     return Fail(PTO_ERR_OUT_OF_MEMORY, function,
-                "cannot allocate %zu bytes to stage the operands' fractal layouts row-major",
+                "cannot allocate %zu bytes to stage the operands row-major (a fractal layout "
+                "or a cube mode's rounded inputs)",
                 StagingBytes(o));
   return v.status();
 }
@@ -267,16 +279,25 @@ pto_tile Staged(const pto_tile* t, uint32_t rows, uint32_t cols, char** next, bo
   return s;
 }
 
-// Operands in a fractal layout (or windows): the row-major run on copies of
-// the valid regions (dst's as it was for tmatmul_acc, bias's row 0), dst's
+// Operands in a fractal layout (or windows), or inputs a cube mode rounds:
+// the row-major run on copies of the valid regions (dst's as it was for
+// tmatmul_acc, bias's row 0; a and b rounded to the mode's format), dst's
 // valid region written back in its layout.
-void RunMatmul(const Operands& o, Seed seed) {
-  if (RowMajorOperands(o)) return RunRowMajor(o, seed);
+void RunMatmul(const Operands& o, Seed seed, pto_profile profile) {
+  const bool rounded = InputsRounded(o, profile);
+  if (RowMajorOperands(o) && !rounded) return RunRowMajor(o, seed);
   pto_tile* dst = o.dst;
   const uint32_t m = o.src0->valid_rows, n = o.src1->valid_cols, k = o.src0->valid_cols;
   char* next = staging.data;
   const pto_tile sa = Staged(o.src0, m, k, &next, false);
   const pto_tile sb = Staged(o.src1, k, n, &next, false);
+  if (rounded) {
+    const InputRounding r = MatmulInputRounding(profile);
+    kernels::RoundFloat32Fraction(size_t{m} * k, static_cast<float*>(sa.data), r.fraction_bits,
+                                  r.ties_away);
+    kernels::RoundFloat32Fraction(size_t{k} * n, static_cast<float*>(sb.data), r.fraction_bits,
+                                  r.ties_away);
+  }
   pto_tile sd = Staged(dst, m, n, &next, seed != Seed::kDst);
   const pto_tile sbias = seed == Seed::kBias ? Staged(o.src2, 1, n, &next, false) : pto_tile{};
   Operands staged{&sd, &sa, &sb, nullptr, 0};
@@ -475,34 +496,46 @@ void RunTGemvMxAcc(const Operands& o, pto_profile) { RunMatmulMx(o, Seed::kDst);
 pto_status CheckTMatmul(const Operands& o, pto_profile profile) {
   return CheckMatmul(o, profile, "pto_tmatmul", Seed::kZero, Shape::kMatmul);
 }
-void RunTMatmul(const Operands& o, pto_profile) { RunMatmul(o, Seed::kZero); }
+void RunTMatmul(const Operands& o, pto_profile profile) {
+  RunMatmul(o, Seed::kZero, profile);
+}
 
 pto_status CheckTMatmulAcc(const Operands& o, pto_profile profile) {
   return CheckMatmul(o, profile, "pto_tmatmul_acc", Seed::kDst, Shape::kMatmul);
 }
-void RunTMatmulAcc(const Operands& o, pto_profile) { RunMatmul(o, Seed::kDst); }
+void RunTMatmulAcc(const Operands& o, pto_profile profile) {
+  RunMatmul(o, Seed::kDst, profile);
+}
 
 pto_status CheckTMatmulBias(const Operands& o, pto_profile profile) {
   return CheckMatmul(o, profile, "pto_tmatmul_bias", Seed::kBias, Shape::kMatmul);
 }
-void RunTMatmulBias(const Operands& o, pto_profile) { RunMatmul(o, Seed::kBias); }
+void RunTMatmulBias(const Operands& o, pto_profile profile) {
+  RunMatmul(o, Seed::kBias, profile);
+}
 
 // TGEMV, TGEMV_ACC, TGEMV_BIAS: the matrix multiplies' rows with M = 1,
 // their one kernel and order.
 pto_status CheckTGemv(const Operands& o, pto_profile profile) {
   return CheckMatmul(o, profile, "pto_tgemv", Seed::kZero, Shape::kGemv);
 }
-void RunTGemv(const Operands& o, pto_profile) { RunMatmul(o, Seed::kZero); }
+void RunTGemv(const Operands& o, pto_profile profile) {
+  RunMatmul(o, Seed::kZero, profile);
+}
 
 pto_status CheckTGemvAcc(const Operands& o, pto_profile profile) {
   return CheckMatmul(o, profile, "pto_tgemv_acc", Seed::kDst, Shape::kGemv);
 }
-void RunTGemvAcc(const Operands& o, pto_profile) { RunMatmul(o, Seed::kDst); }
+void RunTGemvAcc(const Operands& o, pto_profile profile) {
+  RunMatmul(o, Seed::kDst, profile);
+}
 
 pto_status CheckTGemvBias(const Operands& o, pto_profile profile) {
   return CheckMatmul(o, profile, "pto_tgemv_bias", Seed::kBias, Shape::kGemv);
 }
-void RunTGemvBias(const Operands& o, pto_profile) { RunMatmul(o, Seed::kBias); }
+void RunTGemvBias(const Operands& o, pto_profile profile) {
+  RunMatmul(o, Seed::kBias, profile);
+}
 
 }  // namespace ops
 }  // namespace pto

@@ -290,6 +290,32 @@ def main():
             p.raw(READ, 0, 0, 0, 1)
         write(out, f"ttri-{prof}", p)
 
+    # taddreluconv, tsubreluconv (Special: dst, src0, src1), tadddeqrelu (its
+    # tmp the fourth tile) and tfillpad_inplace, tfillpad_expand (dst, src)
+    # on each profile: each (src, dst) pair, a pair that is none, a narrower
+    # source region, a NULL tmp; the fills into a larger dst and onto src.
+    RELUCONVS = [opcode(c) for c in ("TAddReluConv", "TSubReluConv")]
+    DEQ, INPLACE, EXPAND = opcode("TAddDeqRelu"), opcode("TFillPadInplace"), opcode("TFillPadExpand")
+    for prof in (HOST, A2A3, A5):
+        p = Program().profile(prof)
+        for src, dst in ((8, 6), (6, 0), (2, 0)):
+            p.create(0, dst, 3, 19).create(1, src, 3, 19).create(2, src, 3, 19)
+            p.fill(1, specials=True).fill(2, specials=True)
+            for code in RELUCONVS:
+                p.op(code, 0, 1, 2, NULL, 0).op(code, 1, 1, 2, NULL, 0).op(code, 0, 1, 0, NULL, 0)
+            p.valid(2, 2, 19)
+            for code in RELUCONVS:
+                p.op(code, 0, 1, 2, NULL, 0)
+            p.raw(READ, 0, 0, 0, 1)
+        p.create(0, 6, 3, 19).create(1, 4, 3, 19).create(2, 4, 3, 19).create(3, 4, 3, 19)
+        p.fill(1).fill(2)
+        p.op(DEQ, 0, 1, 2, 3, 0).op(DEQ, 0, 1, 2, NULL, 0).op(DEQ, 0, 1, 2, 1, 0)
+        p.valid(3, 3, 18).op(DEQ, 0, 1, 2, 3, 0).raw(READ, 0, 0, 0, 1)
+        p.create(0, 8, 5, 24).create(1, 8, 3, 19).fill(1).valid(1, 2, 7)
+        p.op(EXPAND, 0, 1, NULL, NULL, 0).op(EXPAND, 1, 0, NULL, NULL, 0)
+        p.op(INPLACE, 0, 1, NULL, NULL, 0).op(INPLACE, 1, 1, NULL, NULL, 0).raw(READ, 0, 0, 0, 1)
+        write(out, f"fused-conv-{prof}", p)
+
     # Queries with arbitrary values.
     q = bytearray()
     for s, d in ((0, 0), (8, 8), (9, 9), (0xFFFFFFFF, 0xFFFFFFFF), (0x80000000, 0x7FFFFFFF)):

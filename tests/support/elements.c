@@ -246,3 +246,39 @@ size_t ref_tile_image_element(const pto_tile *t, size_t k) {
     return ref_image_offset(pto_tile_dtype(t), pto_tile_rows(t), cols, pto_tile_location(t),
                             pto_tile_layout(t), k / cols, k % cols);
 }
+
+uint32_t ref_f32_bits(float x) {
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+float ref_f32_of(uint32_t b) {
+    float x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+/* x in a format of `fraction_bits` explicit fraction bits (23: x itself),
+ * as the ST goldens compute it: infinities and NaN kept, zeros and
+ * subnormals to zero of their sign, the dropped bits compared with half a
+ * unit of the last kept bit (a tie to even, or away from zero), a carry out
+ * of the fraction into the exponent (to infinity past the largest value). */
+float ref_round_f32_fraction(float x, int fraction_bits, bool ties_away) {
+    if (fraction_bits == 23) return x;
+    const uint32_t bits = ref_f32_bits(x);
+    const uint32_t sign = bits & 0x80000000u;
+    uint32_t exponent = (bits >> 23) & 0xFF;
+    const uint32_t fraction = bits & 0x7FFFFFu;
+    if (exponent == 0xFF) return x;
+    if (exponent == 0) return ref_f32_of(sign);
+    const int dropped = 23 - fraction_bits;
+    uint32_t kept = fraction >> dropped;
+    const uint32_t lost = fraction & ((1u << dropped) - 1), half = 1u << (dropped - 1);
+    if (lost > half || (lost == half && (ties_away || (kept & 1)))) kept += 1;
+    if (kept >> fraction_bits) { /* 1.111...1 rounded up: the next binade */
+        kept = 0;
+        exponent += 1;
+    }
+    if (exponent == 0xFF) return ref_f32_of(sign | 0x7F800000u);
+    return ref_f32_of(sign | exponent << 23 | kept << dropped);
+}

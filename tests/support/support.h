@@ -213,6 +213,15 @@ uint64_t ref_from_double(pto_dtype dt, double x);
 /* The same rounding written out for any binary format: frac_bits explicit
  * fraction bits, exp_bits exponent bits (FLOAT16: 10, 5; BFLOAT16: 7, 8). */
 uint64_t ref_round_binary(double x, int frac_bits, int exp_bits);
+/* A cube mode's input format (SETHF32MODE, SETTF32MODE), as pto-isa's ST
+ * goldens float32_to_hf32 / float32_to_tf32 compute it: x with
+ * fraction_bits explicit fraction bits (23: x itself), to nearest with ties
+ * to even or away from zero; zeros and subnormals to zero of their sign;
+ * infinities and NaN kept. */
+float ref_round_f32_fraction(float x, int fraction_bits, bool ties_away);
+/* A float32's bits and the float32 of bits. */
+uint32_t ref_f32_bits(float x);
+float ref_f32_of(uint32_t b);
 
 /* An integer's value, sign-extended as the type says (a UINT64 value above
  * INT64_MAX comes out negative: order them with ref_int_less). */

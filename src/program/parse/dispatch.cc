@@ -105,6 +105,15 @@ void ReadTQuantMx(Parser& p, const Token& op, const Results& r) {
 void ReadGetScaleAddr(Parser& p, const Token& op, const Results&) {
   p.cores().ParseGetScaleAddr(op);
 }
+// SETHF32MODE and SETTF32MODE have no op in PTOAS: the mode is the C API's
+// per-thread setting, which a launch's blocks take from the launching thread.
+void RefuseCubeModeText(Parser& p, const Token& op, const Results&) {
+  const bool hf32 = op.text.find("hf32") != std::string_view::npos;
+  p.Error(op.loc, std::string(op.text) +
+                      " has no text form (PTOAS defines no op for it): set the mode with " +
+                      (hf32 ? "pto_set_hf32_mode" : "pto_set_tf32_mode") +
+                      " on the launching thread before pto_program_launch");
+}
 void ReadComm(Parser& p, const Token& op, const Results& r) { p.cores().ParseComm(op, r); }
 void ReadCommAsync(Parser& p, const Token& op, const Results& r) {
   p.cores().ParseCommAsync(op, r);
@@ -171,6 +180,8 @@ constexpr OperationRow kOperations[] = {
     {"pto.tprint", false, 0, ReadPrint},
     {"pto.tquant.mx", false, kAnyResults, ReadTQuantMx},
     {"pto.tget_scale_addr", false, 0, ReadGetScaleAddr},
+    {"pto.sethf32mode", false, kAnyResults, RefuseCubeModeText},
+    {"pto.settf32mode", false, kAnyResults, RefuseCubeModeText},
     // The waits and tests of an async event (a prefetch's, a tput_async's:
     // complete when made).
     {"pto.make_prefetch_async_context", false, 1, ReadPrefetch},

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "board.h"
+#include "cube_mode.h"
 #include "error.h"
 #include "float_env.h"
 #include "program/run/block.h"
@@ -68,12 +69,14 @@ uint64_t LoopLimit() {
 // What the threads running one launch share.
 struct LaunchState {
   LaunchState(const Program& program, const std::vector<Binding>& b, uint32_t n, uint64_t limit)
-      : p(program), bindings(b), blocks(n), loop_limit(limit), board(ThreadBoardState()) {}
+      : p(program), bindings(b), blocks(n), loop_limit(limit), board(ThreadBoardState()),
+        cube_mode(ThreadCubeMode()) {}
   const Program& p;
   const std::vector<Binding>& bindings;
   uint32_t blocks;
   uint64_t loop_limit;
   BoardState board;  // the launching thread's board mode and warning handler
+  CubeMode cube_mode;  // the launching thread's HF32 and TF32 modes
   std::atomic<uint32_t> next{0};  // the next block to run
   std::atomic<bool> stop{false};  // a block failed
   std::atomic<uint32_t> turn{0};  // blocks finished in order (Program::ordered_adds)
@@ -105,6 +108,7 @@ void RunBlocksOn(State& state, LaunchState* s) {
 void RunBlocks(LaunchState* s) {
   const FloatEnvironmentGuard float_env(s->p.uses_float);
   const BoardScope board(s->board);
+  const CubeModeScope cube_mode(s->cube_mode);
   if (s->p.vector_cores != 0) {
     BlockCores cores(s->p, s->bindings, s->loop_limit, &s->turn);
     RunBlocksOn(cores, s);

@@ -1220,6 +1220,62 @@ intgo _wrap_pto_board_mode_ptoc_de9f1b25fc8c2272() {
 }
 
 
+intgo _wrap_pto_set_hf32_mode_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _swig_go_1) {
+  int arg1 ;
+  pto_round_mode arg2 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (int)_swig_go_0; 
+  arg2 = (pto_round_mode)_swig_go_1; 
+  
+  result = (pto_status)pto_set_hf32_mode(arg1,arg2);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_hf32_mode_ptoc_de9f1b25fc8c2272(pto_round_mode *_swig_go_0) {
+  pto_round_mode *arg1 = (pto_round_mode *) 0 ;
+  int result;
+  intgo _swig_go_result;
+  
+  arg1 = *(pto_round_mode **)&_swig_go_0; 
+  
+  result = (int)pto_hf32_mode(arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_set_tf32_mode_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _swig_go_1) {
+  int arg1 ;
+  pto_round_mode arg2 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (int)_swig_go_0; 
+  arg2 = (pto_round_mode)_swig_go_1; 
+  
+  result = (pto_status)pto_set_tf32_mode(arg1,arg2);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tf32_mode_ptoc_de9f1b25fc8c2272(pto_round_mode *_swig_go_0) {
+  pto_round_mode *arg1 = (pto_round_mode *) 0 ;
+  int result;
+  intgo _swig_go_result;
+  
+  arg1 = *(pto_round_mode **)&_swig_go_0; 
+  
+  result = (int)pto_tf32_mode(arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
 void _wrap_pto_set_warning_handler_ptoc_de9f1b25fc8c2272(void* _swig_go_0, void *_swig_go_1) {
   pto_warning_fn arg1 = (pto_warning_fn) 0 ;
   void *arg2 = (void *) 0 ;
@@ -3238,6 +3294,40 @@ intgo _wrap_pto_tfillpad_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
+intgo _wrap_pto_tfillpad_inplace_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_pad_value arg3 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_pad_value)_swig_go_2; 
+  
+  result = (pto_status)pto_tfillpad_inplace(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tfillpad_expand_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_pad_value arg3 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_pad_value)_swig_go_2; 
+  
+  result = (pto_status)pto_tfillpad_expand(arg1,(struct pto_tile const *)arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_pto_treshape_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
@@ -3565,6 +3655,61 @@ intgo _wrap_pto_tmuladddst_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile 
   arg3 = (pto_tile *)_swig_go_2; 
   
   result = (pto_status)pto_tmuladddst(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_taddreluconv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_taddreluconv(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tsubreluconv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_tsubreluconv(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tadddeqrelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, double _swig_go_4) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_tile *arg4 = (pto_tile *) 0 ;
+  double arg5 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_tile *)_swig_go_3; 
+  arg5 = (double)_swig_go_4; 
+  
+  result = (pto_status)pto_tadddeqrelu(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4,arg5);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }

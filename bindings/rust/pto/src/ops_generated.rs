@@ -2180,3 +2180,80 @@ pub fn tdequant(
         )
     })
 }
+
+/// TFILLPAD_INPLACE (`pto_tfillpad_inplace`): tfillpad with src placed
+/// exactly on dst: only the padding is written.
+///
+/// dst's dtypes: HOST all; A2A3 all; A5 all.
+pub fn tfillpad_inplace(
+    dst: &mut impl Operand,
+    src: impl Source,
+    pad: PadValue,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tfillpad_inplace(d, src.source_ptr(d), pad.raw()) })
+}
+
+/// TFILLPAD_EXPAND (`pto_tfillpad_expand`): tfillpad into a dst of at least
+/// src's rows and cols on every profile.
+///
+/// dst's dtypes: HOST all; A2A3 all; A5 all.
+pub fn tfillpad_expand(
+    dst: &mut impl Operand,
+    src: impl Source,
+    pad: PadValue,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tfillpad_expand(d, src.source_ptr(d), pad.raw()) })
+}
+
+/// TADDRELUCONV (`pto_taddreluconv`): relu(src0 + src1) as taddrelu's,
+/// converted to dst's narrower dtype: nearest even, saturated.
+///
+/// dst's dtypes: HOST FLOAT16, INT8; A2A3 FLOAT16, INT8; A5 FLOAT16, INT8.
+pub fn taddreluconv(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_taddreluconv(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TSUBRELUCONV (`pto_tsubreluconv`): relu(src0 - src1) as tsubrelu's,
+/// converted to dst's narrower dtype: nearest even, saturated.
+///
+/// dst's dtypes: HOST FLOAT16, INT8; A2A3 FLOAT16, INT8; A5 FLOAT16, INT8.
+pub fn tsubreluconv(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tsubreluconv(d, src0.source_ptr(d), src1.source_ptr(d)) })
+}
+
+/// TADDDEQRELU (`pto_tadddeqrelu`): half(max(0, ((src0 + src1) 2^-17)
+/// deqScale 2^17)), int32 sources, each float32 step rounded.
+///
+/// dst's dtypes: HOST FLOAT16; A2A3 FLOAT16; A5 FLOAT16.
+///
+/// `tmp` is a required scratch tile of dst's dtype.
+pub fn tadddeqrelu(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    tmp: &impl Operand,
+    scalar: f64,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tadddeqrelu(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            tmp.as_ptr(),
+            scalar,
+        )
+    })
+}

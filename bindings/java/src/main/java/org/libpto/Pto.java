@@ -2495,6 +2495,99 @@ public final class Pto {
             Reference.reachabilityFence(offset);
         }
     }
+
+    /**
+     * TFILLPAD_INPLACE ({@code pto_tfillpad_inplace}): tfillpad with src placed exactly on
+     * dst: only the padding is written.
+     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     */
+    public static void tfillpadInplace(Tile dst, Tile src, PadValue pad) {
+        if (pad == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tfillpadInplace: pad is null");
+        }
+        try {
+            PtoNative.pto_tfillpad_inplace(Tile.handleOf(dst, "Pto.tfillpadInplace", "dst"),
+                    Tile.handleOf(src, "Pto.tfillpadInplace", "src"),
+                    pad.code());
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TFILLPAD_EXPAND ({@code pto_tfillpad_expand}): tfillpad into a dst of at least src's
+     * rows and cols on every profile.
+     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     */
+    public static void tfillpadExpand(Tile dst, Tile src, PadValue pad) {
+        if (pad == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tfillpadExpand: pad is null");
+        }
+        try {
+            PtoNative.pto_tfillpad_expand(Tile.handleOf(dst, "Pto.tfillpadExpand", "dst"),
+                    Tile.handleOf(src, "Pto.tfillpadExpand", "src"),
+                    pad.code());
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TADDRELUCONV ({@code pto_taddreluconv}): relu(src0 + src1) as taddrelu's, converted to
+     * dst's narrower dtype: nearest even, saturated.
+     * <p>dst's dtypes: HOST FLOAT16, INT8; A2A3 FLOAT16, INT8; A5 FLOAT16, INT8.
+     */
+    public static void taddreluconv(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_taddreluconv(Tile.handleOf(dst, "Pto.taddreluconv", "dst"),
+                    Tile.handleOf(src0, "Pto.taddreluconv", "src0"),
+                    Tile.handleOf(src1, "Pto.taddreluconv", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TSUBRELUCONV ({@code pto_tsubreluconv}): relu(src0 - src1) as tsubrelu's, converted to
+     * dst's narrower dtype: nearest even, saturated.
+     * <p>dst's dtypes: HOST FLOAT16, INT8; A2A3 FLOAT16, INT8; A5 FLOAT16, INT8.
+     */
+    public static void tsubreluconv(Tile dst, Tile src0, Tile src1) {
+        try {
+            PtoNative.pto_tsubreluconv(Tile.handleOf(dst, "Pto.tsubreluconv", "dst"),
+                    Tile.handleOf(src0, "Pto.tsubreluconv", "src0"),
+                    Tile.handleOf(src1, "Pto.tsubreluconv", "src1"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+        }
+    }
+
+    /**
+     * TADDDEQRELU ({@code pto_tadddeqrelu}): half(max(0, ((src0 + src1) 2^-17) deqScale
+     * 2^17)), int32 sources, each float32 step rounded.
+     * <p>dst's dtypes: HOST FLOAT16; A2A3 FLOAT16; A5 FLOAT16.
+     * <p>{@code tmp} is a required scratch tile of dst's dtype.
+     */
+    public static void tadddeqrelu(Tile dst, Tile src0, Tile src1, Tile tmp, double scalar) {
+        try {
+            PtoNative.pto_tadddeqrelu(Tile.handleOf(dst, "Pto.tadddeqrelu", "dst"),
+                    Tile.handleOf(src0, "Pto.tadddeqrelu", "src0"),
+                    Tile.handleOf(src1, "Pto.tadddeqrelu", "src1"),
+                    Tile.handleOf(tmp, "Pto.tadddeqrelu", "tmp"),
+                    scalar);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(tmp);
+        }
+    }
     // gen-operations:end
 
     /**
