@@ -183,6 +183,23 @@ const (
 	GatherCol GatherAxis = 1
 )
 
+// HistByte mirrors the C enum pto_hist_byte: which byte of each source
+// element THistogram counts (the page's HistByte; PTOAS's {byte = N : i32}):
+// byte k is bits 8k+7 .. 8k.
+type HistByte int
+
+// The values of pto_hist_byte.
+const (
+	// Bits 7-0, the least significant.
+	HistByte0 HistByte = 0
+	// Bits 15-8 (a UINT16 element's most significant).
+	HistByte1 HistByte = 1
+	// Bits 23-16.
+	HistByte2 HistByte = 2
+	// Bits 31-24 (a UINT32 element's most significant).
+	HistByte3 HistByte = 3
+)
+
 // Profile mirrors the C enum pto_profile: target profiles: whose rules the
 // operations enforce (see "Target profiles" below).
 type Profile int

@@ -113,6 +113,7 @@ enum class TextAttr : uint8_t {
   kCmpMode,       // {cmpMode = #pto<cmp ...>} or #pto.cmp<...>
   kMaskPattern,   // {maskPattern = #pto.mask_pattern<P0101>}, tgather's one-source form
   kUpperOrLower,  // {upperOrLower = 0|1 : i32}, ttri's triangle
+  kHistByte,      // {byte = 0..3 : i32}, thistogram's byte (default 1)
 };
 
 // One row of attributes.def, as the table reads it.

@@ -138,6 +138,16 @@ bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high
       *attr = one ? 1 : 0;
       continue;
     }
+    // thistogram's byte, PTOAS's I32Attr (default 1; its verifier: 0 to 3).
+    if (e.key == "byte" && text == ops::TextAttr::kHistByte) {
+      const bool digit = e.value.kind == Tok::kInt && e.value.text.size() == 1 &&
+                         e.value.text[0] >= '0' && e.value.text[0] <= '3';
+      if (!digit)
+        return parser_.Error(e.value.kind == Tok::kEnd ? e.loc : e.value.loc,
+                             "byte of thistogram is 0, 1, 2 or 3");
+      *attr = e.value.text[0] - '0';
+      continue;
+    }
     // TGATHER's mask-pattern form: #pto.mask_pattern<P0101> (PTOAS, the
     // page), or #pto<mask_pattern P0101>.
     if (e.key == "maskPattern" && text == ops::TextAttr::kMaskPattern) {

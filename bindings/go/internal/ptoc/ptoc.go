@@ -139,6 +139,10 @@ extern swig_intgo _wrap_PTO_MASK_P1000_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_MASK_P1111_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_GATHER_ROW_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_GATHER_COL_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_HIST_BYTE_0_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_HIST_BYTE_1_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_HIST_BYTE_2_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_HIST_BYTE_3_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_PROFILE_HOST_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_PROFILE_A2A3_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_PROFILE_A5_ptoc_de9f1b25fc8c2272(void);
@@ -248,6 +252,8 @@ extern uintptr_t _wrap_pto_tcolmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr
 extern uintptr_t _wrap_pto_tcolmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_trowprod_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tcolprod_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tpairreducesum_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_thistogram_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
 extern uintptr_t _wrap_pto_trowargmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_trowargmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tcolargmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
@@ -801,6 +807,35 @@ func _swig_getPTO_GATHER_COL() (_swig_ret Enum_SS_pto_gather_axis) {
 }
 
 var PTO_GATHER_COL Enum_SS_pto_gather_axis = _swig_getPTO_GATHER_COL()
+type Enum_SS_pto_hist_byte int
+func _swig_getPTO_HIST_BYTE_0() (_swig_ret Enum_SS_pto_hist_byte) {
+	var swig_r Enum_SS_pto_hist_byte
+	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE_0_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_HIST_BYTE_0 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE_0()
+func _swig_getPTO_HIST_BYTE_1() (_swig_ret Enum_SS_pto_hist_byte) {
+	var swig_r Enum_SS_pto_hist_byte
+	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE_1_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_HIST_BYTE_1 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE_1()
+func _swig_getPTO_HIST_BYTE_2() (_swig_ret Enum_SS_pto_hist_byte) {
+	var swig_r Enum_SS_pto_hist_byte
+	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE_2_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_HIST_BYTE_2 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE_2()
+func _swig_getPTO_HIST_BYTE_3() (_swig_ret Enum_SS_pto_hist_byte) {
+	var swig_r Enum_SS_pto_hist_byte
+	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE_3_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_HIST_BYTE_3 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE_3()
 type Enum_SS_pto_profile int
 func _swig_getPTO_PROFILE_HOST() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
@@ -1869,6 +1904,28 @@ func Pto_tcolprod(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	swig_r = (uintptr)(C._wrap_pto_tcolprod_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tpairreducesum(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uintptr)(C._wrap_pto_tpairreducesum_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_thistogram(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 Enum_SS_pto_hist_byte) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_thistogram_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -920,6 +920,54 @@ intgo _wrap_PTO_GATHER_COL_ptoc_de9f1b25fc8c2272() {
 }
 
 
+intgo _wrap_PTO_HIST_BYTE_0_ptoc_de9f1b25fc8c2272() {
+  enum pto_hist_byte result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_HIST_BYTE_0;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_HIST_BYTE_1_ptoc_de9f1b25fc8c2272() {
+  enum pto_hist_byte result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_HIST_BYTE_1;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_HIST_BYTE_2_ptoc_de9f1b25fc8c2272() {
+  enum pto_hist_byte result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_HIST_BYTE_2;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_HIST_BYTE_3_ptoc_de9f1b25fc8c2272() {
+  enum pto_hist_byte result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_HIST_BYTE_3;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_PTO_PROFILE_HOST_ptoc_de9f1b25fc8c2272() {
   enum pto_profile result;
   intgo _swig_go_result;
@@ -2597,6 +2645,40 @@ intgo _wrap_pto_tcolprod_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
   arg2 = (pto_tile *)_swig_go_1; 
   
   result = (pto_status)pto_tcolprod(arg1,(struct pto_tile const *)arg2);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tpairreducesum_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  
+  result = (pto_status)pto_tpairreducesum(arg1,(struct pto_tile const *)arg2);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_thistogram_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_hist_byte arg4 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_hist_byte)_swig_go_3; 
+  
+  result = (pto_status)pto_thistogram(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }

@@ -457,6 +457,46 @@ impl GatherAxis {
     }
 }
 
+/// Which byte of each source element [`thistogram`](crate::thistogram)
+/// counts (the page's HistByte; PTOAS's {byte = N : i32}): byte k is bits
+/// 8k+7 .. 8k (the C `pto_hist_byte`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HistByte {
+    /// Bits 7-0, the least significant.
+    0,
+    /// Bits 15-8 (a UINT16 element's most significant).
+    1,
+    /// Bits 23-16.
+    2,
+    /// Bits 31-24 (a UINT32 element's most significant).
+    3,
+}
+
+#[allow(dead_code)]
+impl HistByte {
+    /// Every value, in the header's order.
+    pub(crate) const VALUES: [HistByte; 4] = [
+        HistByte::0,
+        HistByte::1,
+        HistByte::2,
+        HistByte::3,
+    ];
+
+    /// The C value.
+    pub fn raw(self) -> sys::pto_hist_byte {
+        match self {
+            HistByte::0 => sys::pto_hist_byte::PTO_HIST_BYTE_0,
+            HistByte::1 => sys::pto_hist_byte::PTO_HIST_BYTE_1,
+            HistByte::2 => sys::pto_hist_byte::PTO_HIST_BYTE_2,
+            HistByte::3 => sys::pto_hist_byte::PTO_HIST_BYTE_3,
+        }
+    }
+
+    pub(crate) fn from_raw(raw: sys::pto_hist_byte) -> Option<HistByte> {
+        HistByte::VALUES.into_iter().find(|v| v.raw() == raw)
+    }
+}
+
 /// Target profiles: whose rules the operations enforce (see "Target
 /// profiles" below) (the C `pto_profile`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
