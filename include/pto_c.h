@@ -41,8 +41,9 @@
  *     tgemv_acc, tgemv_bias
  *   quantisation (2): tquant, tdequant
  * Outside that table, bound by hand: pto_tsel (three sources), pto_trandom
- * (key and counter words), pto_tgetval (a scalar result) and
- * pto_tmrgsort_lists (counts besides dst).
+ * (key and counter words), pto_mgather (a table in memory), pto_mscatter (a
+ * table in memory), pto_tgetval (a scalar result) and pto_tmrgsort_lists
+ * (counts besides dst).
  * ops-families:end
  *
  * Conventions shared by every function below:
@@ -231,6 +232,12 @@ typedef enum pto_hist_byte {
     PTO_HIST_BYTE_2 = 2, /* bits 23-16 */
     PTO_HIST_BYTE_3 = 3  /* bits 31-24 (a UINT32 element's most significant) */
 } pto_hist_byte;
+/* How pto_mgather and pto_mscatter index global memory (the pages'
+ * Coalesce; PTOAS's #pto<coalesce row|elem>). */
+typedef enum pto_coalesce {
+    PTO_COALESCE_ROW = 0, /* one index per tile row: a whole table row of the tile's valid cols */
+    PTO_COALESCE_ELEM = 1 /* one index per element: a flat element offset into the table */
+} pto_coalesce;
 
 /* Target profiles: whose rules the operations enforce (see "Target profiles"
  * below). */
@@ -1929,6 +1936,51 @@ PTO_API pto_status pto_tsetval(pto_tile *dst, size_t index, double value);
  * (PTO_ERR_UNSUPPORTED_DTYPE, as pto_tsetval); index in src's valid region
  * (PTO_ERR_OUT_OF_RANGE). *out is written only on success. */
 PTO_API pto_status pto_tgetval(const pto_tile *src, size_t index, double *out);
+
+/* MGATHER / MSCATTER: a tile's elements from or to global memory by index.
+ * libpto has no global-memory tensor: the table is table_elements elements
+ * of table_dtype at `table`, in the caller's memory, packed row-major (the
+ * pages' ND GlobalTensor; in Row mode rows of the tile's valid cols
+ * elements, A5's packed row stride). table_dtype must be the tile's dtype
+ * (the pages: "GlobalTable::DType == __gm__ T"). The index tile holds INT32
+ * (read signed) or UINT32 values:
+ * - PTO_COALESCE_ROW: tile row r is table row indices[r]: indices' valid
+ *   region is 1 x R or R x 1 (R the tile's valid rows; the pages' [1, R],
+ *   A5's [R, 1]); a table of table_elements / C whole rows (C the tile's
+ *   valid cols).
+ * - PTO_COALESCE_ELEM: tile element (r, c) is table element indices[r,c]:
+ *   indices' valid region is the tile's.
+ * Out of range: the pages leave an index past the table undefined unless
+ * an OOB mode (clamp, wrap, zero; skip for MSCATTER) is chosen; libpto
+ * refuses it: every index is checked before anything is read or written
+ * (PTO_ERR_OUT_OF_RANGE, naming the first (i, j) in row order and its
+ * value). The OOB modes and MSCATTER's atomic modes are not provided.
+ * Dtypes: the nine on every profile (the pages' A2/A3 and A5 lists; A5's
+ * FP8 types left out). Bits are copied unchanged.
+ * Rules, in order: the tile, the table or indices NULL
+ * (PTO_ERR_NULL_ARGUMENT); a cube tile (PTO_ERR_INVALID_ARGUMENT); coalesce
+ * not a pto_coalesce, or table_elements * element size past SIZE_MAX
+ * (PTO_ERR_INVALID_ARGUMENT); the tile's dtype (PTO_ERR_UNSUPPORTED_DTYPE);
+ * indices not INT32 or UINT32 (PTO_ERR_UNSUPPORTED_DTYPE); table_dtype not
+ * the tile's (PTO_ERR_DTYPE_MISMATCH); the table's bytes overlapping the
+ * tile's or the indices' storage, or indices sharing storage with the
+ * destination tile (PTO_ERR_ALIASING); the indices' valid region
+ * (PTO_ERR_SHAPE_MISMATCH); an index out of range (PTO_ERR_OUT_OF_RANGE). */
+
+/* MGATHER: dst's valid region from the table by index (Row or Elem); the
+ * rest of dst is not written. */
+PTO_API pto_status pto_mgather(pto_tile *dst, const void *table, size_t table_elements,
+                               pto_dtype table_dtype, const pto_tile *indices,
+                               pto_coalesce coalesce);
+
+/* MSCATTER: src's valid region into the table by index (Row or Elem); no
+ * other table element is written. Conflicts (two writers of one table
+ * element): the last in row-major order of the indices' valid region wins
+ * (the page's deterministic Conflict::Last, "the surviving value is the
+ * global largest-index writer"). */
+PTO_API pto_status pto_mscatter(void *table, size_t table_elements, pto_dtype table_dtype,
+                                const pto_tile *src, const pto_tile *indices,
+                                pto_coalesce coalesce);
 
 /* ------------------------------------------------------------------------ */
 /* Data movement                                                             */

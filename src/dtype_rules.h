@@ -135,6 +135,8 @@ enum class OpDtypes {
   kDequantSrc,        // tdequant's src
   kQuantParam,        // tquant's and tdequant's scale and offset, tquant's tmp
   kTrandom,           // pto_trandom's dst (not a row: key and counter words)
+  kGlobalGather,      // pto_mgather's dst, pto_mscatter's src (not rows: global memory)
+  kGlobalIndices,     // their index tiles
   kCount
 };
 
@@ -200,6 +202,12 @@ inline constexpr OpDtypeRule kOpDtypeRules[] = {
     // implementation; HOST as A5
     {OpDtypes::kTrandom,
      {PTO_DTYPE_LIST(INT32, UINT32), PTO_DTYPE_LIST(NONE), PTO_DTYPE_LIST(INT32, UINT32)}, ""},
+    // mgather, mscatter: the nine on A2/A3 and A5 (the pages; A5's FP8 left
+    // out); indices int32_t or uint32_t
+    {OpDtypes::kGlobalGather, {kAllDtypes, kAllDtypes, kAllDtypes}, ""},
+    {OpDtypes::kGlobalIndices,
+     {PTO_DTYPE_LIST(INT32, UINT32), PTO_DTYPE_LIST(INT32, UINT32), PTO_DTYPE_LIST(INT32, UINT32)},
+     ""},
 };
 #undef PTO_DTYPE_LIST
 }  // namespace def_dtypes

@@ -76,7 +76,6 @@ REFUSED = {
     
     "TADDRELUCONV": PENDING, "TSUBRELUCONV": PENDING, "TADDDEQRELU": PENDING,
     
-    "MGATHER": PENDING, "MSCATTER": PENDING,
     "TFILLPAD_INPLACE": "pto_tfillpad with src placed on dst; no spelling of its own yet",
     "TFILLPAD_EXPAND": "pto_tfillpad with a dst larger than src; no spelling of its own yet",
     "TIMG2COL": PENDING, "SETFMATRIX": PENDING, "SET_IMG2COL_PADDING": PENDING,

@@ -200,6 +200,19 @@ const (
 	HistByte3 HistByte = 3
 )
 
+// Coalesce mirrors the C enum pto_coalesce: how pto_mgather and pto_mscatter
+// index global memory (the pages' Coalesce; PTOAS's #pto<coalesce
+// row|elem>).
+type Coalesce int
+
+// The values of pto_coalesce.
+const (
+	// One index per tile row: a whole table row of the tile's valid cols.
+	CoalesceRow Coalesce = 0
+	// One index per element: a flat element offset into the table.
+	CoalesceElem Coalesce = 1
+)
+
 // Profile mirrors the C enum pto_profile: target profiles: whose rules the
 // operations enforce (see "Target profiles" below).
 type Profile int

@@ -304,6 +304,13 @@ void PairSum(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const 
 void Histogram(bool wide, unsigned byte, size_t rows, size_t cols, const Plane& dst,
                const ConstPlane& src, const ConstPlane& idx);
 
+// MGATHER (scatter false) and MSCATTER over rows x cols of a tile: tile
+// element (r, c) from or to table element at[r * cols + c], element_bytes
+// each, in row-major order (a later write to one table element wins;
+// global_gather.cc).
+void CopyByOffsets(bool scatter, size_t element_bytes, size_t rows, size_t cols, const Plane& tile,
+                   void* table, const size_t* at);
+
 // A double as an element of dtype holds it, exactly as a double: a float
 // dtype's value rounded to nearest even (through float32 rounded to odd for
 // FLOAT16 and BFLOAT16, which keeps the one rounding to the narrower type

@@ -301,6 +301,22 @@ struct RandomKey {
 pto_status CheckTrandom(const pto_tile* dst, uint32_t rounds, pto_profile profile);
 void RunTrandom(pto_tile* dst, const RandomKey& k);
 
+// pto_mgather and pto_mscatter (MGATHER, MSCATTER; not rows: a table in
+// memory): every rule, the indices' values included, then the copy
+// (global_gather.cc). Programs call them with a view's global memory.
+struct GlobalTable {
+  void* data;
+  size_t elements;
+  pto_dtype dtype;
+};
+pto_status CheckMgather(const pto_tile* dst, const GlobalTable& table, const pto_tile* indices,
+                        int coalesce, pto_profile profile);
+void RunMgather(pto_tile* dst, const GlobalTable& table, const pto_tile* indices, int coalesce);
+pto_status CheckMscatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
+                         int coalesce, pto_profile profile);
+void RunMscatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
+                 int coalesce);
+
 // pto_tmrgsort_lists (TMRGSORT's multi-list form, not a row: it gives the
 // counts of each list besides dst): its operands, rules and merge (sort.cc).
 // sources[2] and sources[3] NULL for fewer lists.

@@ -497,6 +497,38 @@ impl HistByte {
     }
 }
 
+/// How pto_mgather and pto_mscatter index global memory (the pages'
+/// Coalesce; PTOAS's #pto\<coalesce row|elem\>) (the C `pto_coalesce`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Coalesce {
+    /// One index per tile row: a whole table row of the tile's valid
+    /// cols.
+    Row,
+    /// One index per element: a flat element offset into the table.
+    Elem,
+}
+
+#[allow(dead_code)]
+impl Coalesce {
+    /// Every value, in the header's order.
+    pub(crate) const VALUES: [Coalesce; 2] = [
+        Coalesce::Row,
+        Coalesce::Elem,
+    ];
+
+    /// The C value.
+    pub fn raw(self) -> sys::pto_coalesce {
+        match self {
+            Coalesce::Row => sys::pto_coalesce::PTO_COALESCE_ROW,
+            Coalesce::Elem => sys::pto_coalesce::PTO_COALESCE_ELEM,
+        }
+    }
+
+    pub(crate) fn from_raw(raw: sys::pto_coalesce) -> Option<Coalesce> {
+        Coalesce::VALUES.into_iter().find(|v| v.raw() == raw)
+    }
+}
+
 /// Target profiles: whose rules the operations enforce (see "Target
 /// profiles" below) (the C `pto_profile`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
