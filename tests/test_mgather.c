@@ -193,11 +193,128 @@ static void test_mgather_rules(void **state) {
     TILES_DESTROY(dst, idx, f, i16, i64, wide, rowidx);
 }
 
+#define TF "!pto.tile_buf<loc=vec, dtype=f32, rows=4, cols=16, v_row=4, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+#define TI "!pto.tile_buf<loc=vec, dtype=i32, rows=4, cols=16, v_row=4, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+#define TR "!pto.tile_buf<loc=vec, dtype=i32, rows=1, cols=16, v_row=1, v_col=4, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+
+/* A kernel over a 64-element f32 table, an i32 index array and a 4x16 f32
+ * array: mgather (table -> tile -> the array) or mscatter (the array ->
+ * tile -> table), Elem (4x16 indices) or Row (1x4 indices, 16-element rows),
+ * with `attrs` as the operation's attribute dictionary. */
+static void global_text(char *text, size_t size, bool scatter, bool row, const char *attrs) {
+    const char *it = row ? TR : TI;
+    const char *ishape = row ? "[%c1, %c4]" : "[%c4, %c16]";
+    const char *istr = row ? "[%c4, %c1]" : "[%c16, %c1]";
+    const char *ipart = row ? "!pto.partition_tensor_view<1x4xi32>" : "!pto.partition_tensor_view<4x16xi32>";
+    char op[2048];
+    if (scatter)
+        snprintf(op, sizeof op,
+                 "    pto.tload ins(%%ap : !pto.partition_tensor_view<4x16xf32>) outs(%%dt : " TF ")\n"
+                 "    pto.mscatter ins(%%dt, %%it : " TF ", %s) outs(%%tp : !pto.partition_tensor_view<64xf32>) %s\n",
+                 it, attrs);
+    else
+        snprintf(op, sizeof op,
+                 "    pto.mgather ins(%%tp, %%it : !pto.partition_tensor_view<64xf32>, %s) outs(%%dt : " TF ") %s\n"
+                 "    pto.tstore ins(%%dt : " TF ") outs(%%ap : !pto.partition_tensor_view<4x16xf32>)\n",
+                 it, attrs);
+    snprintf(text, size,
+             "module {\n"
+             "  func.func @k(%%tab: !pto.ptr<f32>, %%ind: !pto.ptr<i32>, %%arr: !pto.ptr<f32>) {\n"
+             "    %%c0 = arith.constant 0 : index\n    %%c1 = arith.constant 1 : index\n"
+             "    %%c4 = arith.constant 4 : index\n    %%c16 = arith.constant 16 : index\n"
+             "    %%c64 = arith.constant 64 : index\n"
+             "    %%tv = pto.make_tensor_view %%tab, shape = [%%c64], strides = [%%c1] : !pto.tensor_view<?xf32>\n"
+             "    %%iv = pto.make_tensor_view %%ind, shape = %s, strides = %s : !pto.tensor_view<?x?xi32>\n"
+             "    %%av = pto.make_tensor_view %%arr, shape = [%%c4, %%c16], strides = [%%c16, %%c1] : !pto.tensor_view<?x?xf32>\n"
+             "    %%it = pto.alloc_tile : %s\n    %%dt = pto.alloc_tile : " TF "\n"
+             "    %%ip = pto.partition_view %%iv, offsets = [%%c0, %%c0], sizes = %s : !pto.tensor_view<?x?xi32> -> %s\n"
+             "    pto.tload ins(%%ip : %s) outs(%%it : %s)\n"
+             "    %%tp = pto.partition_view %%tv, offsets = [%%c0], sizes = [%%c64] : !pto.tensor_view<?xf32> -> !pto.partition_tensor_view<64xf32>\n"
+             "    %%ap = pto.partition_view %%av, offsets = [%%c0, %%c0], sizes = [%%c4, %%c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<4x16xf32>\n"
+             "%s    return\n  }\n}\n",
+             ishape, istr, it, ishape, ipart, ipart, it, op);
+}
+
+static pto_status run_global(const char *text, float *table, int32_t *idx, size_t nidx, float *arr) {
+    pto_program *p = program_build(text, NULL);
+    pto_args *args = NULL;
+    assert_int_equal(pto_args_create(p, &args), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 0, table, 64 * 4), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 1, idx, nidx * 4), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 2, arr, 64 * 4), PTO_OK);
+    const pto_status status = pto_program_run(p, args);
+    pto_args_destroy(args);
+    pto_program_destroy(p);
+    return status;
+}
+
+/* PTOAS's text forms over a program's global memory equal the C calls; an
+ * index past the table refuses the run with nothing written; the refused
+ * spellings. */
+static void test_mgather_programs(void **state) {
+    (void)state;
+    static char text[8192];
+    rng r = {0x6A9};
+    size_t runs = 0;
+    for (int scatter = 0; scatter < 2; ++scatter)
+        for (int row = 0; row < 2; ++row) {
+            float table[64], arr[64], want_table[64], want_arr[64];
+            int32_t idx[64];
+            const size_t nidx = row ? 4 : 64;
+            for (size_t k = 0; k < 64; ++k) {
+                table[k] = (float)(rng_next(&r) % 1000);
+                arr[k] = (float)(rng_next(&r) % 1000) + 0.5f;
+                idx[k] = (int32_t)(rng_next(&r) % (row ? 4 : 64));
+            }
+            memcpy(want_table, table, sizeof table);
+            memcpy(want_arr, arr, sizeof arr);
+            /* the C call on tiles of the same values */
+            pto_tile *tile = tile_new(PTO_FLOAT32, 4, 16, 4, 16);
+            pto_tile *it = row ? tile_new(PTO_INT32, 1, 16, 1, 4) : tile_new(PTO_INT32, 4, 16, 4, 16);
+            for (size_t k = 0; k < nidx; ++k) tile_put(it, row ? 0 : k / 16, row ? k : k % 16, (uint32_t)idx[k]);
+            const pto_coalesce m = row ? PTO_COALESCE_ROW : PTO_COALESCE_ELEM;
+            if (scatter) {
+                assert_int_equal(pto_tile_write_f32(tile, arr, 64), PTO_OK);
+                assert_int_equal(pto_mscatter(want_table, 64, PTO_FLOAT32, tile, it, m), PTO_OK);
+            } else {
+                assert_int_equal(pto_mgather(tile, table, 64, PTO_FLOAT32, it, m), PTO_OK);
+                assert_int_equal(pto_tile_read_f32(tile, want_arr, 64), PTO_OK);
+            }
+            global_text(text, sizeof text, scatter, row, row ? "{coalesce = #pto<coalesce row>}"
+                                                              : "{coalesce = #pto<coalesce elem>}");
+            const pto_status run = run_global(text, table, idx, nidx, arr);
+            if (run != PTO_OK) fail_msg("%s %s: run %s (%s)", scatter ? "mscatter" : "mgather", row ? "row" : "elem",
+                                        pto_status_string(run), pto_last_error());
+            assert_memory_equal(table, want_table, sizeof table);
+            assert_memory_equal(arr, want_arr, sizeof arr);
+            /* one index past the table: refused, nothing written */
+            idx[nidx - 1] = row ? 4 : 64;
+            const pto_status refused = run_global(text, table, idx, nidx, arr);
+            assert_int_equal(refused, PTO_ERR_OUT_OF_RANGE);
+            assert_non_null(strstr(pto_last_error(), scatter ? "pto_mscatter" : "pto_mgather"));
+            assert_memory_equal(table, want_table, sizeof table);
+            assert_memory_equal(arr, want_arr, sizeof arr);
+            runs += 2;
+            TILES_DESTROY(tile, it);
+        }
+    /* the refused spellings */
+    global_text(text, sizeof text, false, false, "");
+    expect_program_refused(text, PTO_ERR_INVALID_ARGUMENT); /* coalesce required */
+    global_text(text, sizeof text, false, false, "{coalesce = #pto<coalesce elem>, gatherOob = #pto<gather_oob zero>}");
+    expect_program_refused(text, PTO_ERR_INVALID_ARGUMENT);
+    global_text(text, sizeof text, true, false, "{coalesce = #pto<coalesce elem>, scatterAtomicOp = #pto<scatter_atomic_op add>}");
+    expect_program_refused(text, PTO_ERR_INVALID_ARGUMENT);
+    global_text(text, sizeof text, true, false, "{coalesce = #pto<coalesce elem>, scatterConflict = #pto<scatter_conflict last>}");
+    pto_program_destroy(program_build(text, NULL));
+    print_message("[mgather/mscatter] %zu program runs equal to the C calls or refused, 3 refused programs\n", runs);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mgather_cases),
         cmocka_unit_test(test_mgather_values),
         cmocka_unit_test(test_mgather_rules),
+        cmocka_unit_test(test_mgather_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

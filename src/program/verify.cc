@@ -142,6 +142,9 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
     case Code::kRandom:
       out[0] = in.a;
       break;
+    case Code::kGlobalIndex:
+      out[0] = in.a, out[1] = in.c;
+      break;
     case Code::kPipe:
       out[0] = in.a;  // the pushed or popped tile (kNoSlot for a free)
       break;

@@ -1,0 +1,116 @@
+// PTO assembly: pto.mgather and pto.mscatter, a tile's valid region from or
+// to global memory through a view by the indices in a tile (PTOAS's
+// MGatherOp, MScatterOp; pto-isa's MGATHER, MSCATTER). The view's memory is
+// the table; pto_mgather's and pto_mscatter's rules are checked when the
+// instruction runs (the indices are values then).
+#include <string>
+#include <vector>
+
+#include "program/parse/parser.h"
+#include "program/parse/readers.h"
+
+namespace pto {
+namespace program {
+
+// {coalesce = #pto<coalesce row|elem>} (required, as PTOAS requires it);
+// gatherOob / scatterOob undefined, scatterAtomicOp none and
+// scatterConflict last or default are what the C functions compute (an index
+// past the table is refused when the instruction runs; a scatter's last
+// writer in row order wins); the other modes are not provided.
+bool MemoryReader::GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce) {
+  const std::string name = scatter ? "pto.mscatter" : "pto.mgather";
+  *coalesce = -1;
+  if (tok().Is('{')) {
+    std::vector<AttrEntry> attrs;
+    if (!parser_.ParseAttrDict(&attrs)) return false;
+    for (const AttrEntry& e : attrs) {
+      const std::string_view v = e.value.text;
+      if (e.key == "coalesce" && (v == "#pto<coalesce row>" || v == "#pto<coalesce elem>")) {
+        *coalesce = v == "#pto<coalesce row>" ? PTO_COALESCE_ROW : PTO_COALESCE_ELEM;
+        continue;
+      }
+      const bool computed = (!scatter && e.key == "gatherOob" && v == "#pto<gather_oob undefined>") ||
+                            (scatter && e.key == "scatterOob" && v == "#pto<scatter_oob undefined>") ||
+                            (scatter && e.key == "scatterAtomicOp" && v == "#pto<scatter_atomic_op none>") ||
+                            (scatter && e.key == "scatterConflict" &&
+                             (v == "#pto<scatter_conflict last>" || v == "#pto<scatter_conflict default>"));
+      if (computed) continue;
+      if (e.key == "gatherOob" || e.key == "scatterOob" || e.key == "scatterAtomicOp")
+        return parser_.Error(e.loc, name + "'s " + std::string(e.key) + " " + std::string(v) +
+                                        " is not implemented: an index past the table is refused "
+                                        "when the instruction runs, and a scatter writes without "
+                                        "atomics",
+                             PTO_ERR_INVALID_ARGUMENT);
+      return parser_.Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for " + name +
+                                      " (coalesce = #pto<coalesce row|elem>)");
+    }
+  }
+  if (*coalesce < 0)
+    return parser_.Error(op.loc, name + " requires attribute 'coalesce' (#pto<coalesce row> or "
+                                        "#pto<coalesce elem>)",
+                         PTO_ERR_INVALID_ARGUMENT);
+  return true;
+}
+
+void MemoryReader::ParseGlobalIndex(const Token& op, bool scatter) {
+  const std::string name = scatter ? "pto.mscatter" : "pto.mgather";
+  std::vector<Token> names;
+  std::vector<Type> types;
+  std::vector<SourceLoc> locs;
+  if (!parser_.ExpectIdent("ins") || !parser_.Expect('(')) return;
+  parser_.ParseValueNames(&names);
+  if (names.size() != 2)
+    return (void)parser_.Error(op.loc, name + " takes 2 inputs (" +
+                                           (scatter ? "src, idx" : "the view, idx") + "), not " +
+                                           std::to_string(names.size()) +
+                                           (scatter ? "" : " (the GM -> L1 form's scratch is not provided)"));
+  if (!parser_.Expect(':') || !parser_.ParseTypes(2, &types, &locs)) return;
+  Token out_name;
+  Type out_type;
+  SourceLoc out_loc;
+  if (!parser_.ParseOuts(&out_name, &out_type, &out_loc)) return;
+  int coalesce = 0;
+  if (!GlobalIndexAttrs(op, scatter, &coalesce)) return;
+  const Token& view_name = scatter ? out_name : names[0];
+  const Type& view_type = scatter ? out_type : types[0];
+  const SourceLoc view_loc = scatter ? out_loc : locs[0];
+  Value* view = parser_.Lookup(view_name.text);
+  if (view == nullptr)
+    return (void)parser_.Error(view_name.loc, "%" + std::string(view_name.text) + " is not defined");
+  if (view->type.kind != TypeKind::kPartitionView && view->type.kind != TypeKind::kTensorView)
+    return (void)parser_.Error(view_name.loc, name + "'s table %" + std::string(view_name.text) +
+                                                  " is " + TypeString(view->type) + ", not a view");
+  if (!parser_.WrittenAs(view_name, view->type, view_type, view_loc)) return;
+  const Value v = *view;
+  const Token& tile_name = scatter ? names[0] : out_name;
+  const Type& tile_type = scatter ? types[0] : out_type;
+  const SourceLoc tile_loc = scatter ? locs[0] : out_loc;
+  uint32_t tile = 0, idx = 0;
+  if (!parser_.UseTile(names[1], types[1], locs[1], Use::kRead, &idx) ||
+      !parser_.UseTile(tile_name, tile_type, tile_loc, scatter ? Use::kRead : Use::kWrite, &tile))
+    return;
+  if (p_->tiles[tile].type.IsCube())
+    return (void)parser_.Error(tile_loc, name + "'s tile is a vec tile (the GM -> L1 form into a "
+                                                "mat tile is not provided)");
+  if (p_->tiles[tile].type.dtype != v.type.dtype)
+    return (void)parser_.Error(op.loc, name + ": the view's element type " +
+                                           DtypeSpelling(v.type.dtype) + " differs from the tile's " +
+                                           DtypeSpelling(p_->tiles[tile].type.dtype),
+                               PTO_ERR_DTYPE_MISMATCH);
+  Instr in;
+  in.code = Code::kGlobalIndex;
+  in.loc = op.loc;
+  in.sub = scatter ? 1 : 0;
+  in.a = tile;
+  in.b = v.reg;
+  in.c = idx;
+  in.imm = coalesce;
+  p_->code.push_back(in);
+  const uint32_t pointer = p_->pointer_root[view_ptr_[v.reg]];
+  for (Param& param : p_->params)
+    if (param.kind == PTO_PARAM_POINTER && param.reg == pointer)
+      param.access |= scatter ? PTO_PARAM_WRITE : PTO_PARAM_READ;
+}
+
+}  // namespace program
+}  // namespace pto
