@@ -451,6 +451,23 @@ static void test_thistogram_programs(void **state) {
                                 "  pto.thistogram ins(%s, %i : " U16_SRC ", " U8_IDX ") outs(%d : " U32_DST
                                 ") {byte = 4 : i32}\n  return\n}\n",
                                 NULL, "byte of thistogram is 0, 1, 2 or 3");
+    /* PTOAS's older isMSB: true is byte 1, false byte 0; one that disagrees with byte is refused. */
+    {
+        pto_tile *out = tile_new(PTO_UINT32, 8, 256, 8, 256), *want = tile_new(PTO_UINT32, 8, 256, 8, 256);
+        assert_int_equal(pto_thistogram(want, s16, i16, PTO_HIST_BYTE_0), PTO_OK);
+        pto_tile *tiles[] = {s16, i16, out};
+        assert_int_equal(run_program_bound("pto.thistogram ins(%s, %i : " U16_SRC ", " U8_IDX ") outs(%d : " U32_DST
+                                           ") {isMSB = false}\n",
+                                           kNames, tiles, 3, NULL, NULL, 0),
+                         PTO_OK);
+        for (uint32_t i = 0; i < 8; ++i)
+            for (uint32_t b = 0; b < 256; ++b) assert_int_equal(tile_get(out, i, b), tile_get(want, i, b));
+        TILES_DESTROY(out, want);
+    }
+    expect_program_refused_with("func.func @f(%s : " U16_SRC ", %i : " U8_IDX ", %d : " U32_DST ") {\n"
+                                "  pto.thistogram ins(%s, %i : " U16_SRC ", " U8_IDX ") outs(%d : " U32_DST
+                                ") {byte = 1 : i32, isMSB = false}\n  return\n}\n",
+                                NULL, "byte and its older isMSB disagree");
     expect_program_refused("pto.thistogram ins(%s, %i : " U16_SRC ", " U8_IDX ") outs(%d : " U32_DST
                            ") {byte = 3 : i32}\n",
                            PTO_ERR_INVALID_ARGUMENT);

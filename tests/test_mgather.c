@@ -306,6 +306,21 @@ static void test_mgather_programs(void **state) {
     expect_program_refused(text, PTO_ERR_INVALID_ARGUMENT);
     global_text(text, sizeof text, true, false, "{coalesce = #pto<coalesce elem>, scatterConflict = #pto<scatter_conflict last>}");
     pto_program_destroy(program_build(text, NULL));
+    /* mscatter without coalesce: indices of src's shape are per element */
+    {
+        float table[64], arr[64], want[64];
+        int32_t idx[64];
+        for (size_t k = 0; k < 64; ++k) {
+            table[k] = -1.0f;
+            arr[k] = (float)k;
+            idx[k] = (int32_t)(63 - k);
+        }
+        for (size_t k = 0; k < 64; ++k) want[63 - k] = (float)k;
+        global_text(text, sizeof text, true, false, "");
+        assert_int_equal(run_global(text, table, idx, 64, arr), PTO_OK);
+        assert_memory_equal(table, want, sizeof table);
+        ++runs;
+    }
     print_message("[mgather/mscatter] %zu program runs equal to the C calls or refused, 3 refused programs\n", runs);
 }
 

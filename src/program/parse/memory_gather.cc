@@ -45,7 +45,9 @@ bool MemoryReader::GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce
                                       " (coalesce = #pto<coalesce row|elem>)");
     }
   }
-  if (*coalesce < 0)
+  // PTOAS's mscatter may leave coalesce out when it names no mode: the
+  // index tile's shape says which (ParseGlobalIndex); its mgather may not.
+  if (*coalesce < 0 && !scatter)
     return parser_.Error(op.loc, name + " requires attribute 'coalesce' (#pto<coalesce row> or "
                                         "#pto<coalesce elem>)",
                          PTO_ERR_INVALID_ARGUMENT);
@@ -89,6 +91,22 @@ void MemoryReader::ParseGlobalIndex(const Token& op, bool scatter) {
   if (!parser_.UseTile(names[1], types[1], locs[1], Use::kRead, &idx) ||
       !parser_.UseTile(tile_name, tile_type, tile_loc, scatter ? Use::kRead : Use::kWrite, &tile))
     return;
+  // mscatter without coalesce (PTOAS's base form): indices of src's valid
+  // shape are one per element, [R, 0|1] one per row.
+  if (coalesce < 0) {
+    const Type& d = p_->tiles[tile].type;
+    const Type& i = p_->tiles[idx].type;
+    if (!d.HasDynamicValid() && !i.HasDynamicValid() && i.valid_rows == d.valid_rows &&
+        i.valid_cols == d.valid_cols)
+      coalesce = PTO_COALESCE_ELEM;
+    else if (!d.HasDynamicValid() && !i.HasDynamicValid() && i.valid_rows == d.valid_rows &&
+             i.valid_cols <= 1)
+      coalesce = PTO_COALESCE_ROW;
+    else
+      return (void)parser_.Error(op.loc, name + " without coalesce takes indices of src's valid "
+                                                "shape or [rows, 1], known in the types",
+                                 PTO_ERR_SHAPE_MISMATCH);
+  }
   if (p_->tiles[tile].type.IsCube())
     return (void)parser_.Error(tile_loc, name + "'s tile is a vec tile (the GM -> L1 form into a "
                                                 "mat tile is not provided)");
