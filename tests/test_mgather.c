@@ -300,12 +300,47 @@ static void test_mgather_programs(void **state) {
     /* the refused spellings */
     global_text(text, sizeof text, false, false, "");
     expect_program_refused(text, PTO_ERR_INVALID_ARGUMENT); /* coalesce required */
-    global_text(text, sizeof text, false, false, "{coalesce = #pto<coalesce elem>, gatherOob = #pto<gather_oob zero>}");
-    expect_program_refused(text, PTO_ERR_INVALID_ARGUMENT);
     global_text(text, sizeof text, true, false, "{coalesce = #pto<coalesce elem>, scatterAtomicOp = #pto<scatter_atomic_op add>}");
     expect_program_refused(text, PTO_ERR_INVALID_ARGUMENT);
     global_text(text, sizeof text, true, false, "{coalesce = #pto<coalesce elem>, scatterConflict = #pto<scatter_conflict last>}");
     pto_program_destroy(program_build(text, NULL));
+    /* The OOB modes (the pages' GatherOOB, ScatterOOB; indices read unsigned):
+     * index 64 + k and -1 under clamp, wrap, zero (gather) and skip (scatter). */
+    static const char *const kGatherModes[] = {"clamp", "wrap", "zero"};
+    for (int scatter = 0; scatter < 2; ++scatter)
+        for (size_t m = 0; m < 3; ++m) {
+            float table[64], arr[64], want_table[64], want_arr[64];
+            int32_t idx[64];
+            for (size_t k = 0; k < 64; ++k) {
+                table[k] = (float)k + 1000.0f;
+                arr[k] = (float)k;
+                idx[k] = k % 4 == 1 ? (int32_t)(64 + k) : k % 4 == 3 ? -1 : (int32_t)k;
+            }
+            memcpy(want_table, table, sizeof table);
+            memcpy(want_arr, arr, sizeof arr);
+            const char *mode = scatter && m == 2 ? "skip" : kGatherModes[m];
+            for (size_t k = 0; k < 64; ++k) {
+                const uint32_t u = (uint32_t)idx[k];
+                const bool out = u >= 64;
+                const size_t at = !out ? u : m == 0 ? 63 : m == 1 ? u % 64 : SIZE_MAX;
+                if (scatter) {
+                    if (at != SIZE_MAX) want_table[at] = arr[k];
+                } else {
+                    want_arr[k] = at == SIZE_MAX ? 0.0f : table[at];
+                }
+            }
+            char attrs[128];
+            snprintf(attrs, sizeof attrs, "{coalesce = #pto<coalesce elem>, %s = #pto<%s %s>}",
+                     scatter ? "scatterOob" : "gatherOob", scatter ? "scatter_oob" : "gather_oob", mode);
+            global_text(text, sizeof text, scatter, false, attrs);
+            const pto_status run = run_global(text, table, idx, 64, arr);
+            if (run != PTO_OK) fail_msg("%s: run %s (%s)", attrs, pto_status_string(run), pto_last_error());
+            assert_memory_equal(table, want_table, sizeof table);
+            assert_memory_equal(arr, want_arr, sizeof arr);
+            ++runs;
+        }
+    global_text(text, sizeof text, false, false, "{gatherOob = #pto<gather_oob zero>}");
+    expect_program_refused(text, PTO_ERR_INVALID_ARGUMENT); /* a mode without coalesce */
     /* mscatter without coalesce: indices of src's shape are per element */
     {
         float table[64], arr[64], want[64];

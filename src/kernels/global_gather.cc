@@ -15,7 +15,12 @@ void CopyByOffsets(bool scatter, size_t element_bytes, size_t rows, size_t cols,
   for (size_t r = 0; r < rows; ++r) {
     char* row = static_cast<char*>(tile.data) + r * tile.stride * e;
     for (size_t c = 0; c < cols; ++c) {
-      char* slot = base + at[r * cols + c] * e;
+      const size_t k = at[r * cols + c];
+      if (k == kNoElement) {
+        if (!scatter) memset(row + c * e, 0, e);
+        continue;
+      }
+      char* slot = base + k * e;
       if (scatter) memcpy(slot, row + c * e, e);
       else memcpy(row + c * e, slot, e);
     }

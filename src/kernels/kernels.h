@@ -306,8 +306,10 @@ void Histogram(bool wide, unsigned byte, size_t rows, size_t cols, const Plane& 
 
 // MGATHER (scatter false) and MSCATTER over rows x cols of a tile: tile
 // element (r, c) from or to table element at[r * cols + c], element_bytes
-// each, in row-major order (a later write to one table element wins;
-// global_gather.cc).
+// each, in row-major order (a later write to one table element wins); an
+// offset kNoElement zeroes the tile element (gather) or writes nothing
+// (scatter) (global_gather.cc).
+constexpr size_t kNoElement = ~size_t{0};
 void CopyByOffsets(bool scatter, size_t element_bytes, size_t rows, size_t cols, const Plane& tile,
                    void* table, const size_t* at);
 

@@ -42,16 +42,26 @@ int64_t IndexAt(const pto_tile* indices, size_t k) {
 }
 
 // The table element of each of the tile's valid elements, in row-major
-// order; false (and the first bad index k) when an index is out of range.
+// order (kernels::kNoElement for one an OOB mode zeroes or skips); false
+// (and the first bad index k) when an index is out of range and the mode
+// refuses it. Under an OOB mode an index is read unsigned, as the NPUs read
+// it (a2a3/MGather.hpp's mgather_remap).
 bool TableOffsets(const pto_tile* t, const GlobalTable& table, const pto_tile* indices,
                   int coalesce, std::vector<size_t>* at, size_t* bad) {
   const size_t rows = t->valid_rows, cols = t->valid_cols;
   const bool per_row = coalesce == PTO_COALESCE_ROW;
   const uint64_t capacity = per_row ? (cols == 0 ? 0 : table.elements / cols) : table.elements;
   const size_t count = per_row ? rows : rows * cols;
+  std::vector<uint64_t> slot(count);
   for (size_t k = 0; k < count; ++k) {
-    const int64_t v = IndexAt(indices, k);
-    if (v < 0 || static_cast<uint64_t>(v) >= capacity) {
+    int64_t v = IndexAt(indices, k);
+    if (table.oob != GlobalTable::kOobRefuse) v = static_cast<uint32_t>(v);
+    const bool inside = v >= 0 && static_cast<uint64_t>(v) < capacity;
+    if (inside) slot[k] = static_cast<uint64_t>(v);
+    else if (table.oob == GlobalTable::kOobZeroOrSkip) slot[k] = kernels::kNoElement;
+    else if (table.oob == GlobalTable::kOobClamp && capacity != 0) slot[k] = capacity - 1;
+    else if (table.oob == GlobalTable::kOobWrap && capacity != 0) slot[k] = static_cast<uint64_t>(v) % capacity;
+    else {
       *bad = k;
       return false;
     }
@@ -59,9 +69,11 @@ bool TableOffsets(const pto_tile* t, const GlobalTable& table, const pto_tile* i
   if (at == nullptr) return true;
   at->resize(rows * cols);
   for (size_t r = 0; r < rows; ++r)
-    for (size_t c = 0; c < cols; ++c)
-      (*at)[r * cols + c] = per_row ? static_cast<size_t>(IndexAt(indices, r)) * cols + c
-                                    : static_cast<size_t>(IndexAt(indices, r * cols + c));
+    for (size_t c = 0; c < cols; ++c) {
+      const uint64_t s = per_row ? slot[r] : slot[r * cols + c];
+      (*at)[r * cols + c] = s == kernels::kNoElement ? kernels::kNoElement
+                                                     : static_cast<size_t>(per_row ? s * cols + c : s);
+    }
   return true;
 }
 

@@ -308,6 +308,12 @@ struct GlobalTable {
   void* data;
   size_t elements;
   pto_dtype dtype;
+  // What an index past the table does: the C functions' kOobRefuse, or a
+  // program's gatherOob / scatterOob mode (the pages' GatherOOB and
+  // ScatterOOB: the index clamped to the last, taken modulo the capacity,
+  // or the element zeroed (gather) / not written (scatter)).
+  int oob = kOobRefuse;
+  static constexpr int kOobRefuse = 0, kOobClamp = 1, kOobWrap = 2, kOobZeroOrSkip = 3;
 };
 pto_status CheckMgather(const pto_tile* dst, const GlobalTable& table, const pto_tile* indices,
                         int coalesce, pto_profile profile);

@@ -6,45 +6,63 @@
 #include <string>
 #include <vector>
 
+#include "ops/ops.h"
 #include "program/parse/parser.h"
 #include "program/parse/readers.h"
 
 namespace pto {
 namespace program {
 
-// {coalesce = #pto<coalesce row|elem>} (required, as PTOAS requires it);
-// gatherOob / scatterOob undefined, scatterAtomicOp none and
-// scatterConflict last or default are what the C functions compute (an index
-// past the table is refused when the instruction runs; a scatter's last
-// writer in row order wins); the other modes are not provided.
-bool MemoryReader::GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce) {
+// {coalesce = #pto<coalesce row|elem>} (mgather's required, as PTOAS
+// requires it), gatherOob / scatterOob (the pages' modes: undefined, which
+// refuses an index past the table when the instruction runs; clamp, wrap;
+// gather's zero, scatter's skip), scatterAtomicOp none and scatterConflict
+// last or default (a scatter's last writer in row order wins); the atomic
+// modes are not provided.
+bool MemoryReader::GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce, int* oob) {
   const std::string name = scatter ? "pto.mscatter" : "pto.mgather";
+  const std::string oob_key = scatter ? "scatterOob" : "gatherOob";
+  const std::string oob_kind = scatter ? "#pto<scatter_oob " : "#pto<gather_oob ";
   *coalesce = -1;
+  *oob = ops::GlobalTable::kOobRefuse;
   if (tok().Is('{')) {
     std::vector<AttrEntry> attrs;
     if (!parser_.ParseAttrDict(&attrs)) return false;
     for (const AttrEntry& e : attrs) {
-      const std::string_view v = e.value.text;
+      const std::string v(e.value.text);
       if (e.key == "coalesce" && (v == "#pto<coalesce row>" || v == "#pto<coalesce elem>")) {
         *coalesce = v == "#pto<coalesce row>" ? PTO_COALESCE_ROW : PTO_COALESCE_ELEM;
         continue;
       }
-      const bool computed = (!scatter && e.key == "gatherOob" && v == "#pto<gather_oob undefined>") ||
-                            (scatter && e.key == "scatterOob" && v == "#pto<scatter_oob undefined>") ||
-                            (scatter && e.key == "scatterAtomicOp" && v == "#pto<scatter_atomic_op none>") ||
+      if (e.key == oob_key) {
+        static const char* const kModes[] = {"undefined", "clamp", "wrap", nullptr};
+        bool known = false;
+        for (int m = 0; m < 3; ++m)
+          if (v == oob_kind + kModes[m] + ">") *oob = m, known = true;
+        if (v == oob_kind + (scatter ? "skip>" : "zero>"))
+          *oob = ops::GlobalTable::kOobZeroOrSkip, known = true;
+        if (!known)
+          return parser_.Error(e.value.loc, name + "'s " + oob_key + " is " + oob_kind +
+                                                "undefined|clamp|wrap|" +
+                                                (scatter ? "skip>" : "zero>"));
+        continue;
+      }
+      const bool computed = (scatter && e.key == "scatterAtomicOp" && v == "#pto<scatter_atomic_op none>") ||
                             (scatter && e.key == "scatterConflict" &&
                              (v == "#pto<scatter_conflict last>" || v == "#pto<scatter_conflict default>"));
       if (computed) continue;
-      if (e.key == "gatherOob" || e.key == "scatterOob" || e.key == "scatterAtomicOp")
-        return parser_.Error(e.loc, name + "'s " + std::string(e.key) + " " + std::string(v) +
-                                        " is not implemented: an index past the table is refused "
-                                        "when the instruction runs, and a scatter writes without "
-                                        "atomics",
+      if (scatter && e.key == "scatterAtomicOp")
+        return parser_.Error(e.loc, name + "'s scatterAtomicOp " + v +
+                                        " is not implemented: a scatter writes without atomics",
                              PTO_ERR_INVALID_ARGUMENT);
       return parser_.Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for " + name +
                                       " (coalesce = #pto<coalesce row|elem>)");
     }
   }
+  // PTOAS asks for coalesce once a mode is named.
+  if (*coalesce < 0 && *oob != ops::GlobalTable::kOobRefuse)
+    return parser_.Error(op.loc, name + " expects coalesce when " + oob_key + " is given",
+                         PTO_ERR_INVALID_ARGUMENT);
   // PTOAS's mscatter may leave coalesce out when it names no mode: the
   // index tile's shape says which (ParseGlobalIndex); its mgather may not.
   if (*coalesce < 0 && !scatter)
@@ -71,8 +89,8 @@ void MemoryReader::ParseGlobalIndex(const Token& op, bool scatter) {
   Type out_type;
   SourceLoc out_loc;
   if (!parser_.ParseOuts(&out_name, &out_type, &out_loc)) return;
-  int coalesce = 0;
-  if (!GlobalIndexAttrs(op, scatter, &coalesce)) return;
+  int coalesce = 0, oob = 0;
+  if (!GlobalIndexAttrs(op, scatter, &coalesce, &oob)) return;
   const Token& view_name = scatter ? out_name : names[0];
   const Type& view_type = scatter ? out_type : types[0];
   const SourceLoc view_loc = scatter ? out_loc : locs[0];
@@ -84,6 +102,13 @@ void MemoryReader::ParseGlobalIndex(const Token& op, bool scatter) {
                                                   " is " + TypeString(view->type) + ", not a view");
   if (!parser_.WrittenAs(view_name, view->type, view_type, view_loc)) return;
   const Value v = *view;
+  // A view is made in the function (pto.make_tensor_view, a memref
+  // parameter's); one given as a parameter has no memory here.
+  const auto made = view_ptr_.find(v.reg);
+  if (made == view_ptr_.end() || made->second >= p_->pointer_root.size())
+    return (void)parser_.Error(view_name.loc, name + "'s view %" + std::string(view_name.text) +
+                                                  " is a parameter of view type, which is not "
+                                                  "supported (make it with pto.make_tensor_view)");
   const Token& tile_name = scatter ? names[0] : out_name;
   const Type& tile_type = scatter ? types[0] : out_type;
   const SourceLoc tile_loc = scatter ? locs[0] : out_loc;
@@ -123,8 +148,9 @@ void MemoryReader::ParseGlobalIndex(const Token& op, bool scatter) {
   in.b = v.reg;
   in.c = idx;
   in.imm = coalesce;
+  in.attr = oob;
   p_->code.push_back(in);
-  const uint32_t pointer = p_->pointer_root[view_ptr_[v.reg]];
+  const uint32_t pointer = p_->pointer_root[made->second];
   for (Param& param : p_->params)
     if (param.kind == PTO_PARAM_POINTER && param.reg == pointer)
       param.access |= scatter ? PTO_PARAM_WRITE : PTO_PARAM_READ;

@@ -169,7 +169,7 @@ class MemoryReader : public Reader {
   bool ParseOneInOneOut(Token* in_name, Type* in_type, SourceLoc* in_loc, Token* out_name,
                         Type* out_type, SourceLoc* out_loc);
   bool ConstantAddress(const Token& name, uint64_t* addr);
-  bool GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce);
+  bool GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce, int* oob);
   void EmitSetValid(SourceLoc loc, uint32_t slot, const Value* rows, const Value* cols);
   bool PlaceSlot(uint32_t slot, uint64_t addr, SourceLoc loc);
   // valid: the two valid-dim operands of a sized subview, or null.

@@ -33,7 +33,7 @@ pto_status Block::GlobalIndex(const Instr& in) {
   const pto_tile* indices = &tiles_[in.c];
   const size_t size = pto_dtype_size(tile->dtype);
   const ops::GlobalTable table = {pointers_[v.pointer].data + static_cast<size_t>(v.offset) * size,
-                                  static_cast<size_t>(elements), tile->dtype};
+                                  static_cast<size_t>(elements), tile->dtype, in.attr};
   const int coalesce = static_cast<int>(in.imm);
   const pto_status status = scatter
                                 ? ops::CheckMscatter(table, tile, indices, coalesce, p_.profile)
