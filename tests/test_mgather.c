@@ -339,6 +339,9 @@ static void test_mgather_programs(void **state) {
             assert_memory_equal(arr, want_arr, sizeof arr);
             ++runs;
         }
+    /* Row coalesce with indices of the tile's shape: refused when created (PTOAS's verifier) */
+    global_text(text, sizeof text, false, false, "{coalesce = #pto<coalesce row>}");
+    expect_program_refused(text, PTO_ERR_SHAPE_MISMATCH);
     global_text(text, sizeof text, false, false, "{gatherOob = #pto<gather_oob zero>}");
     expect_program_refused(text, PTO_ERR_INVALID_ARGUMENT); /* a mode without coalesce */
     /* mscatter without coalesce: indices of src's shape are per element */
@@ -356,7 +359,7 @@ static void test_mgather_programs(void **state) {
         assert_memory_equal(table, want, sizeof table);
         ++runs;
     }
-    print_message("[mgather/mscatter] %zu program runs equal to the C calls or refused, 3 refused programs\n", runs);
+    print_message("[mgather/mscatter] %zu program runs equal to the C calls or refused, 4 refused programs\n", runs);
 }
 
 int main(void) {

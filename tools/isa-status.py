@@ -110,7 +110,7 @@ def dtype_counts(op):
     def count(names):
         n = 0
         for d in names:
-            n += {"ALL": 9, "FLOAT": 3}.get(d, 1)
+            n += {"ALL": 9, "FLOAT": 3, "NONE": 0}.get(d, 1)
         return n
     return " / ".join(str(count(op.dtypes[p])) for p in gen.PROFILES)
 

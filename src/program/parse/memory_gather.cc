@@ -132,6 +132,24 @@ void MemoryReader::ParseGlobalIndex(const Token& op, bool scatter) {
                                                 "shape or [rows, 1], known in the types",
                                  PTO_ERR_SHAPE_MISMATCH);
   }
+  // The indices' shape when the types know it (PTOAS's verifier: Row
+  // [0|1, R] or [R, 0|1], Elem the tile's valid shape).
+  {
+    const Type& d = p_->tiles[tile].type;
+    const Type& i = p_->tiles[idx].type;
+    const bool row_shape = (i.valid_rows <= 1 && i.valid_cols == d.valid_rows) ||
+                           (i.valid_rows == d.valid_rows && i.valid_cols <= 1);
+    const bool elem_shape = i.valid_rows == d.valid_rows && i.valid_cols == d.valid_cols;
+    if (!d.HasDynamicValid() && !i.HasDynamicValid() &&
+        !(coalesce == PTO_COALESCE_ROW ? row_shape : elem_shape))
+      return (void)parser_.Error(op.loc, name + ": indices' valid shape " +
+                                             std::to_string(i.valid_rows) + "x" +
+                                             std::to_string(i.valid_cols) + " is not " +
+                                             (coalesce == PTO_COALESCE_ROW
+                                                  ? "[0|1, rows] or [rows, 0|1] (row coalesce)"
+                                                  : "the tile's (elem coalesce)"),
+                                 PTO_ERR_SHAPE_MISMATCH);
+  }
   if (p_->tiles[tile].type.IsCube())
     return (void)parser_.Error(tile_loc, name + "'s tile is a vec tile (the GM -> L1 form into a "
                                                 "mat tile is not provided)");
