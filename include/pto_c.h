@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 126 operations of libpto's table (src/operations.def), by group, in
+ * The 128 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -20,8 +20,8 @@
  *     tdivs_scalar_by_tile, tmaxs, tmins, trems, tlrelu, tands, tors,
  *     txors, tshls, tshrs, tfmods, tpows
  *   fill (3): texpands, tci, ttri
- *   reductions (8): trowsum, trowmax, trowmin, tcolsum, tcolmax, tcolmin,
- *     trowprod, tcolprod
+ *   reductions (10): trowsum, trowmax, trowmin, tcolsum, tcolmax, tcolmin,
+ *     trowprod, tcolprod, tpairreducesum, thistogram
  *   index reductions (4): trowargmax, trowargmin, tcolargmax, tcolargmin
  *   broadcasts (16): trowexpand, trowexpandadd, trowexpandsub,
  *     trowexpandmul, trowexpanddiv, trowexpandmax, trowexpandmin,
@@ -44,7 +44,8 @@
  *     tgemv_mx_acc
  *   quantisation (2): tquant, tdequant
  * Outside that table, bound by hand: pto_tsel (three sources), pto_trandom
- * (key and counter words), pto_tgetval (a scalar result), pto_tmrgsort_lists
+ * (key and counter words), pto_mgather (a table in memory), pto_mscatter (a
+ * table in memory), pto_tgetval (a scalar result), pto_tmrgsort_lists
  * (counts besides dst), pto_setfmatrix (a configuration struct),
  * pto_set_img2col_padding (a configuration struct), pto_set_img2col_rpt (a
  * configuration struct), pto_timg2col (a configuration struct and per-thread
@@ -229,6 +230,20 @@ typedef enum pto_gather_axis {
     PTO_GATHER_ROW = 0, /* the columns of every row, packed from dst's first element */
     PTO_GATHER_COL = 1  /* whole rows, kept by their row number, into dst's rows */
 } pto_gather_axis;
+/* Which byte of each source element pto_thistogram counts (the page's
+ * HistByte; PTOAS's {byte = N : i32}): byte k is bits 8k+7 .. 8k. */
+typedef enum pto_hist_byte {
+    PTO_HIST_BYTE_0 = 0, /* bits 7-0, the least significant */
+    PTO_HIST_BYTE_1 = 1, /* bits 15-8 (a UINT16 element's most significant) */
+    PTO_HIST_BYTE_2 = 2, /* bits 23-16 */
+    PTO_HIST_BYTE_3 = 3  /* bits 31-24 (a UINT32 element's most significant) */
+} pto_hist_byte;
+/* How pto_mgather and pto_mscatter index global memory (the pages'
+ * Coalesce; PTOAS's #pto<coalesce row|elem>). */
+typedef enum pto_coalesce {
+    PTO_COALESCE_ROW = 0, /* one index per tile row: a whole table row of the tile's valid cols */
+    PTO_COALESCE_ELEM = 1 /* one index per element: a flat element offset into the table */
+} pto_coalesce;
 
 /* Target profiles: whose rules the operations enforce (see "Target profiles"
  * below). */
@@ -1402,6 +1417,56 @@ PTO_API pto_status pto_trowprod(pto_tile *dst, const pto_tile *src, pto_tile *tm
  * - PTO_PROFILE_A2A3: FLOAT16, FLOAT32, INT16, INT32. */
 PTO_API pto_status pto_tcolprod(pto_tile *dst, const pto_tile *src);
 
+/* Pair sums and byte histograms: not the family's rules above; each states
+ * its own, checked in the order given. */
+
+/* TPAIRREDUCESUM: over dst's valid region R x C, for every row i,
+ * dst[i,k] = src[i,2k] + src[i,2k+1] for k < ceil(C / 2), an odd C's last
+ * pair being src[i,C-1] + 0 (the element past the valid region counts as 0),
+ * and dst[i,k] = +0 for ceil(C / 2) <= k < C. Each sum is the exact sum
+ * rounded once to the element type (round to nearest even; a FLOAT16 sum
+ * is computed in float32, whose rounding keeps that one rounding exact).
+ * Nothing outside dst's valid region is written. Dtypes on every profile:
+ * FLOAT32, FLOAT16 (the NPUs' implementations; HOST the same list).
+ * Errors, in order: dst or src NULL (PTO_ERR_NULL_ARGUMENT); a cube tile
+ * (PTO_ERR_INVALID_ARGUMENT); dst's dtype not accepted under the profile
+ * (PTO_ERR_UNSUPPORTED_DTYPE); src's dtype not dst's
+ * (PTO_ERR_DTYPE_MISMATCH); src sharing storage with dst, unless it is dst
+ * itself (PTO_ERR_ALIASING: the sums are computed from a copy of each row
+ * then, so in place is exact); src's valid region not dst's
+ * (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_tpairreducesum(pto_tile *dst, const pto_tile *src);
+
+/* THISTOGRAM, one radix-sort pass: for every valid row i of src and every
+ * bin b in 0..255, dst[i,b] = how many elements x of src's valid row i have
+ * byte `byte` of x <= b and pass the filter: the ascending cumulative count
+ * that pto-isa's CPU model, A5's chistv2 and the ST goldens store (the
+ * page's formula writes the count of byte == b, whose running sum this is;
+ * bin b's own count is dst[i,b] - dst[i,b-1]). The filter (the page's
+ * cascade, most significant byte first):
+ * - UINT16 src, PTO_HIST_BYTE_1: none; PTO_HIST_BYTE_0: byte 1 of x equals
+ *   idx[i,0] (idx one UINT8 per row: R x 1, its valid rows at least R).
+ * - UINT32 src, PTO_HIST_BYTE_3: none (idx not read; it may be NULL);
+ *   PTO_HIST_BYTE_2: byte 3 == idx[0,0]; PTO_HIST_BYTE_1: also byte 2 ==
+ *   idx[1,0]; PTO_HIST_BYTE_0: also byte 1 == idx[2,0] (idx's rows 0, 1, 2
+ *   the filter bytes for every row of src, A5's broadcast of each idx row's
+ *   first element; idx at least 3 - byte valid rows).
+ * Exact (counts). Only dst's columns 0..255 of rows 0..R-1 are written.
+ * dst UINT32, src UINT16 or UINT32, idx UINT8, under HOST and A5 (the page:
+ * A5, Kirin9030 and the CPU model).
+ * - PTO_PROFILE_A2A3: no dtype (no implementation there; PTOAS refuses it).
+ * Errors, in order: dst, src NULL, or idx NULL where it is read
+ * (PTO_ERR_NULL_ARGUMENT); a cube tile (PTO_ERR_INVALID_ARGUMENT); byte not
+ * a pto_hist_byte, or PTO_HIST_BYTE_2 or _3 with a UINT16 src
+ * (PTO_ERR_INVALID_ARGUMENT); dst's dtype not accepted under the profile
+ * (PTO_ERR_UNSUPPORTED_DTYPE); src not UINT16 or UINT32, idx not UINT8
+ * (PTO_ERR_DTYPE_MISMATCH); src or idx sharing storage with dst
+ * (PTO_ERR_ALIASING); dst valid rows not src's, dst valid cols below 256,
+ * idx's valid region smaller than the filter reads
+ * (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_thistogram(pto_tile *dst, const pto_tile *src, const pto_tile *idx,
+                                  pto_hist_byte byte);
+
 /* ------------------------------------------------------------------------ */
 /* Index reductions                                                          */
 /* ------------------------------------------------------------------------ */
@@ -1910,6 +1975,51 @@ PTO_API pto_status pto_tsetval(pto_tile *dst, size_t index, double value);
  * (PTO_ERR_UNSUPPORTED_DTYPE, as pto_tsetval); index in src's valid region
  * (PTO_ERR_OUT_OF_RANGE). *out is written only on success. */
 PTO_API pto_status pto_tgetval(const pto_tile *src, size_t index, double *out);
+
+/* MGATHER / MSCATTER: a tile's elements from or to global memory by index.
+ * libpto has no global-memory tensor: the table is table_elements elements
+ * of table_dtype at `table`, in the caller's memory, packed row-major (the
+ * pages' ND GlobalTensor; in Row mode rows of the tile's valid cols
+ * elements, A5's packed row stride). table_dtype must be the tile's dtype
+ * (the pages: "GlobalTable::DType == __gm__ T"). The index tile holds INT32
+ * (read signed) or UINT32 values:
+ * - PTO_COALESCE_ROW: tile row r is table row indices[r]: indices' valid
+ *   region is 1 x R or R x 1 (R the tile's valid rows; the pages' [1, R],
+ *   A5's [R, 1]); a table of table_elements / C whole rows (C the tile's
+ *   valid cols).
+ * - PTO_COALESCE_ELEM: tile element (r, c) is table element indices[r,c]:
+ *   indices' valid region is the tile's.
+ * Out of range: the pages leave an index past the table undefined unless
+ * an OOB mode (clamp, wrap, zero; skip for MSCATTER) is chosen; libpto
+ * refuses it: every index is checked before anything is read or written
+ * (PTO_ERR_OUT_OF_RANGE, naming the first (i, j) in row order and its
+ * value). The OOB modes and MSCATTER's atomic modes are not provided.
+ * Dtypes: the nine on every profile (the pages' A2/A3 and A5 lists; A5's
+ * FP8 types left out). Bits are copied unchanged.
+ * Rules, in order: the tile, the table or indices NULL
+ * (PTO_ERR_NULL_ARGUMENT); a cube tile (PTO_ERR_INVALID_ARGUMENT); coalesce
+ * not a pto_coalesce, or table_elements * element size past SIZE_MAX
+ * (PTO_ERR_INVALID_ARGUMENT); the tile's dtype (PTO_ERR_UNSUPPORTED_DTYPE);
+ * indices not INT32 or UINT32 (PTO_ERR_UNSUPPORTED_DTYPE); table_dtype not
+ * the tile's (PTO_ERR_DTYPE_MISMATCH); the table's bytes overlapping the
+ * tile's or the indices' storage, or indices sharing storage with the
+ * destination tile (PTO_ERR_ALIASING); the indices' valid region
+ * (PTO_ERR_SHAPE_MISMATCH); an index out of range (PTO_ERR_OUT_OF_RANGE). */
+
+/* MGATHER: dst's valid region from the table by index (Row or Elem); the
+ * rest of dst is not written. */
+PTO_API pto_status pto_mgather(pto_tile *dst, const void *table, size_t table_elements,
+                               pto_dtype table_dtype, const pto_tile *indices,
+                               pto_coalesce coalesce);
+
+/* MSCATTER: src's valid region into the table by index (Row or Elem); no
+ * other table element is written. Conflicts (two writers of one table
+ * element): the last in row-major order of the indices' valid region wins
+ * (the page's deterministic Conflict::Last, "the surviving value is the
+ * global largest-index writer"). */
+PTO_API pto_status pto_mscatter(void *table, size_t table_elements, pto_dtype table_dtype,
+                                const pto_tile *src, const pto_tile *indices,
+                                pto_coalesce coalesce);
 
 /* ------------------------------------------------------------------------ */
 /* Data movement                                                             */

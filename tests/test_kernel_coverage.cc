@@ -290,6 +290,20 @@ pto_status RunElementAccess(Cell& c) {
   return pto_tsetval(dst, 0, value);
 }
 
+// mgather from a table in memory: a tile of ones is the table (its storage
+// read as table_elements elements), every index 0; the indices row gathers
+// FLOAT32.
+pto_status RunGlobalGather(Cell& c) {
+  const bool index_row = c.op == OpDtypes::kGlobalIndices;
+  const pto_dtype data_dt = index_row ? PTO_FLOAT32 : c.dtype;
+  pto_tile* dst = c.NewDst(data_dt, kRows, kCols);
+  Tile table = NewTile(data_dt, kRows, kCols), indices = NewTile(index_row ? c.dtype : PTO_INT32, kRows, kCols);
+  Fill(table.get(), 1);
+  Fill(indices.get(), 0);
+  return pto_mgather(dst, pto_tile_data(table.get()), size_t{kRows} * kCols, data_dt, indices.get(),
+                     PTO_COALESCE_ELEM);
+}
+
 // Philox words into the whole dst.
 pto_status RunRandom(Cell& c) {
   pto_tile* dst = c.NewDst(c.dtype, kRows, kCols);
@@ -423,6 +437,8 @@ const SpecialRun kSpecialRuns[] = {
     {OpDtypes::kTgetval, RunElementAccess},
     {OpDtypes::kTrandom, RunRandom},
     {OpDtypes::kTimg2col, RunImg2col},
+    {OpDtypes::kGlobalGather, RunGlobalGather},
+    {OpDtypes::kGlobalIndices, RunGlobalGather},
     {OpDtypes::kTCmp, RunCompare},
     {OpDtypes::kTCmps, RunCompare},
     {OpDtypes::kCompareMask, RunCompare},

@@ -303,8 +303,8 @@ static void test_sync_sections_and_rules(void **state) {
                               "  pto.sync.set #pto.pipe<PIPE_MTE3>, %e\n  pto.sync.wait <PIPE_V>, 3\n"
                               "  return\n}\n}\n", NULL));
     expect_program_refused_with("func.func @k() {\n  %t = pto.alloc_tile : " T32 "\n"
-            "  pto.thistogram ins(%t : " T32 ") outs(%t : " T32 ")\n  return\n}\n",
-            NULL, "t.pto:3:3: error: instruction 'pto.thistogram' is not implemented");
+            "  pto.tnot_an_instruction ins(%t : " T32 ") outs(%t : " T32 ")\n  return\n}\n",
+            NULL, "t.pto:3:3: error: instruction 'pto.tnot_an_instruction' is not implemented");
     expect_program_refused_with("module attributes {pto.target_arch = \"a3\"} {\nfunc.func @k() {\n"
             "  %t = pto.alloc_tile : " T32 "\n"
             "  pto.tpow ins(%t, %t : " T32 ", " T32 ") outs(%t : " T32 ") "

@@ -280,6 +280,12 @@ HAND_BOUND = [
     HandBound("trandom", "fill", "dst, key0, key1, counter0, counter1, counter2, counter3, rounds",
               "Philox-4x32 random words from the key and the 128-bit counter, in A5's order, bit for bit",
               "int32, uint32", "key and counter words", "2 / 0 / 2"),
+    HandBound("mgather", "element_access", "dst, table, table_elements, table_dtype, indices, coalesce",
+              "dst's valid region from a table in memory by row or element index, every index checked",
+              "all 9", "a table in memory"),
+    HandBound("mscatter", "element_access", "table, table_elements, table_dtype, src, indices, coalesce",
+              "src's valid region into a table in memory by row or element index, the last writer winning",
+              "all 9", "a table in memory"),
     HandBound("tgetval", "element_access", "src, index, &out",
               "src's element at flat offset index (row * cols + col), a valid one, as an exact double",
               "all 9", "a scalar result"),
@@ -729,7 +735,9 @@ def markdown_cell(text):
     return text.replace("|", chr(92) + "|")
 
 
-NUMBERS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"]
+NUMBERS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
+           "Eleven", "Twelve", "Thirteen", "Fourteen", "Fifteen", "Sixteen", "Seventeen",
+           "Eighteen", "Nineteen", "Twenty"]
 
 
 def hand_bound_sentence():

@@ -87,9 +87,6 @@ REFUSED = {
                        "libpto: refused",
     "TMOV_FP": FIXPIPE, "TSTORE_FP": FIXPIPE, "TEXTRACT_FP": FIXPIPE, "TINSERT_FP": FIXPIPE,
     "SET_QUANT_SCALAR": FIXPIPE, "SET_QUANT_VECTOR": FIXPIPE,
-    "TPAIRREDUCESUM": PENDING,
-    "MGATHER": PENDING, "MSCATTER": PENDING,
-    "THISTOGRAM": PENDING,
 }
 
 
@@ -119,7 +116,7 @@ def dtype_counts(op):
     def count(names):
         n = 0
         for d in names:
-            n += {"ALL": 9, "FLOAT": 3}.get(d, 1)
+            n += {"ALL": 9, "FLOAT": 3, "NONE": 0}.get(d, 1)
         return n
     return " / ".join(str(count(op.dtypes[p])) for p in gen.PROFILES)
 

@@ -12,9 +12,11 @@ import (
 // not call through package ptoc, and why.
 var notCalled = map[string]string{
 	"pto_set_warning_handler": "board-mode warnings go to stderr: a Go callback would be called from libpto's pool threads",
-	"pto_last_error":    "read by the C wrapper of every failing call (bindings/pto.i), returned in Error.Message",
-	"pto_buffer_wrap":   "Go memory cannot be wrapped (C may not keep Go pointers); ignored in pto.i",
-	"pto_program_check": "checks a module of several kernels without an entry, for pto-run --check; a program here is made to run (created with an entry)",
+	"pto_last_error":          "read by the C wrapper of every failing call (bindings/pto.i), returned in Error.Message",
+	"pto_buffer_wrap":         "Go memory cannot be wrapped (C may not keep Go pointers); ignored in pto.i",
+	"pto_program_check":       "checks a module of several kernels without an entry, for pto-run --check; a program here is made to run (created with an entry)",
+	"pto_mgather":             "a table in the caller's memory; not bound yet (programs run MGATHER as pto.mgather)",
+	"pto_mscatter":            "a table in the caller's memory; not bound yet (programs run MSCATTER as pto.mscatter)",
 }
 
 // TestHeaderCovered fails when include/pto_c.h declares a function that the

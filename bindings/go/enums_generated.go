@@ -183,6 +183,36 @@ const (
 	GatherCol GatherAxis = 1
 )
 
+// HistByte mirrors the C enum pto_hist_byte: which byte of each source
+// element THistogram counts (the page's HistByte; PTOAS's {byte = N : i32}):
+// byte k is bits 8k+7 .. 8k.
+type HistByte int
+
+// The values of pto_hist_byte.
+const (
+	// Bits 7-0, the least significant.
+	HistByte0 HistByte = 0
+	// Bits 15-8 (a UINT16 element's most significant).
+	HistByte1 HistByte = 1
+	// Bits 23-16.
+	HistByte2 HistByte = 2
+	// Bits 31-24 (a UINT32 element's most significant).
+	HistByte3 HistByte = 3
+)
+
+// Coalesce mirrors the C enum pto_coalesce: how pto_mgather and pto_mscatter
+// index global memory (the pages' Coalesce; PTOAS's #pto<coalesce
+// row|elem>).
+type Coalesce int
+
+// The values of pto_coalesce.
+const (
+	// One index per tile row: a whole table row of the tile's valid cols.
+	CoalesceRow Coalesce = 0
+	// One index per element: a flat element offset into the table.
+	CoalesceElem Coalesce = 1
+)
+
 // Profile mirrors the C enum pto_profile: target profiles: whose rules the
 // operations enforce (see "Target profiles" below).
 type Profile int

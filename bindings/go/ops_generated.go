@@ -2381,3 +2381,39 @@ func TAddDeqRelu(dst *Tile, src0 *Tile, src1 *Tile, tmp *Tile, scalar float64) e
 	keepAlive(tiles)
 	return err
 }
+
+var tpairreducesumOperands = []string{"dst", "src"}
+
+// TPairReduceSum is TPAIRREDUCESUM (pto_tpairreducesum): dst[i,k] =
+// src[i,2k] + src[i,2k+1] in the first half of each row (rounded once), 0 in
+// the rest.
+//
+// dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32,
+// FLOAT16.
+func TPairReduceSum(dst *Tile, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TPairReduceSum", tpairreducesumOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tpairreducesum(hs[0], hs[1]))
+	keepAlive(tiles)
+	return err
+}
+
+var thistogramOperands = []string{"dst", "src", "idx"}
+
+// THistogram is THISTOGRAM (pto_thistogram): dst[i,b] = how many elements of
+// src row i have the selected byte <= b (the upper bytes matching idx).
+//
+// dst's dtypes: HOST UINT32; A2A3 none; A5 UINT32.
+func THistogram(dst *Tile, src *Tile, idx *Tile, byte HistByte) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, idx}
+	if err := resolve("pto.THistogram", thistogramOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_thistogram(hs[0], hs[1], hs[2], ptoc.Enum_SS_pto_hist_byte(byte)))
+	keepAlive(tiles)
+	return err
+}

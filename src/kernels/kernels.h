@@ -324,6 +324,30 @@ void NpuFmod(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const 
 void NpuFmods(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& a,
               double scalar);
 
+// TPAIRREDUCESUM over rows x cols (FLOAT32 or FLOAT16): dst[i,k] =
+// src[i,2k] + src[i,2k+1] for k < ceil(cols / 2) (an odd cols' last pair
+// src[i,cols-1] + 0), each sum computed in float32 and rounded once to the
+// dtype, and +0 at ceil(cols / 2) <= k < cols. Each source row is read whole
+// before its dst row is written, so dst may be src (histogram.cc).
+void PairSum(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src);
+// THISTOGRAM over rows x cols of src (UINT16 when !wide, else UINT32): dst
+// row i's 256 UINT32 bins, bin b the number of row i's elements whose byte
+// `byte` is <= b and whose upper bytes pass the filter: UINT16 byte 0 byte 1
+// == idx[i][0]; UINT32 byte 2, 1, 0: byte 3 == idx[0][0], byte 2 ==
+// idx[1][0], byte 1 == idx[2][0] as far as the byte needs (idx UINT8;
+// histogram.cc).
+void Histogram(bool wide, unsigned byte, size_t rows, size_t cols, const Plane& dst,
+               const ConstPlane& src, const ConstPlane& idx);
+
+// MGATHER (scatter false) and MSCATTER over rows x cols of a tile: tile
+// element (r, c) from or to table element at[r * cols + c], element_bytes
+// each, in row-major order (a later write to one table element wins); an
+// offset kNoElement zeroes the tile element (gather) or writes nothing
+// (scatter) (global_gather.cc).
+constexpr size_t kNoElement = ~size_t{0};
+void CopyByOffsets(bool scatter, size_t element_bytes, size_t rows, size_t cols, const Plane& tile,
+                   void* table, const size_t* at);
+
 // A double as an element of dtype holds it, exactly as a double: a float
 // dtype's value rounded to nearest even (through float32 rounded to odd for
 // FLOAT16 and BFLOAT16, which keeps the one rounding to the narrower type

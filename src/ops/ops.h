@@ -113,6 +113,7 @@ enum class TextAttr : uint8_t {
   kCmpMode,       // {cmpMode = #pto<cmp ...>} or #pto.cmp<...>
   kMaskPattern,   // {maskPattern = #pto.mask_pattern<P0101>}, tgather's one-source form
   kUpperOrLower,  // {upperOrLower = 0|1 : i32}, ttri's triangle
+  kHistByte,      // {byte = 0..3 : i32}, thistogram's byte (default 1)
 };
 
 // One row of attributes.def, as the table reads it.
@@ -313,6 +314,27 @@ struct MxQuant {
 };
 pto_status CheckTQuantMx(const MxQuant& q, pto_profile profile);
 void RunTQuantMx(const MxQuant& q);
+// pto_mgather and pto_mscatter (MGATHER, MSCATTER; not rows: a table in
+// memory): every rule, the indices' values included, then the copy
+// (global_gather.cc). Programs call them with a view's global memory.
+struct GlobalTable {
+  void* data;
+  size_t elements;
+  pto_dtype dtype;
+  // What an index past the table does: the C functions' kOobRefuse, or a
+  // program's gatherOob / scatterOob mode (the pages' GatherOOB and
+  // ScatterOOB: the index clamped to the last, taken modulo the capacity,
+  // or the element zeroed (gather) / not written (scatter)).
+  int oob = kOobRefuse;
+  static constexpr int kOobRefuse = 0, kOobClamp = 1, kOobWrap = 2, kOobZeroOrSkip = 3;
+};
+pto_status CheckMgather(const pto_tile* dst, const GlobalTable& table, const pto_tile* indices,
+                        int coalesce, pto_profile profile);
+void RunMgather(pto_tile* dst, const GlobalTable& table, const pto_tile* indices, int coalesce);
+pto_status CheckMscatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
+                         int coalesce, pto_profile profile);
+void RunMscatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
+                 int coalesce);
 
 // pto_tmrgsort_lists (TMRGSORT's multi-list form, not a row: it gives the
 // counts of each list besides dst): its operands, rules and merge (sort.cc).

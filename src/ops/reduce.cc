@@ -241,6 +241,80 @@ namespace {
                        RunColReduce(o, profile, OpId::k##Camel))
 }  // namespace
 
+// ---- tpairreducesum, thistogram --------------------------------------------
+
+// The page's and the NPUs' checks: one dtype, one valid region. The sums are
+// computed from a copy of each row, so src may be dst itself.
+pto_status CheckTPairReduceSum(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  Validator v("pto_tpairreducesum");
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  v.OnVec("dst", dst).OnVec("src", src);
+  v.DtypeAccepted(OpDtypes::kTPairReduceSum, profile, "dst", dst).SameDtype("src", src, "dst", dst);
+  v.InPlaceOrApart("src", src, dst);
+  v.SameValidRegion("src", src, "dst", dst);
+  return v.status();
+}
+void RunTPairReduceSum(const Operands& o, pto_profile) {
+  kernels::PairSum(o.dst->dtype, o.dst->valid_rows, o.dst->valid_cols, PlaneOf(o.dst),
+                   ConstPlaneOf(o.src0));
+}
+
+namespace {
+
+// How many idx rows and columns a byte's filter reads (the page's table):
+// UINT16 byte 0 one byte per src row; UINT32 byte k the first element of
+// 3 - k rows.
+bool HistogramReadsIdx(pto_dtype src, unsigned byte) {
+  return src == PTO_UINT16 ? byte == 0 : byte < 3;
+}
+
+}  // namespace
+
+pto_status CheckTHistogram(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile *src = o.src0, *idx = o.src1;
+  const int byte = o.attr;
+  Validator v("pto_thistogram");
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  const bool reads_idx = HistogramReadsIdx(src->dtype, static_cast<unsigned>(byte));
+  if (reads_idx) v.NotNull("idx", idx);
+  v.OnVec("dst", dst).OnVec("src", src).OnVec("idx", idx);
+  v.EnumInRange("byte", byte, 4);
+  v.Require(src->dtype != PTO_UINT16 || byte <= 1, PTO_ERR_INVALID_ARGUMENT,
+            "byte %d of a UINT16 src does not exist (PTO_HIST_BYTE_0 or PTO_HIST_BYTE_1)", byte);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTHistogram, profile, "dst", dst);
+  v.Require(src->dtype == PTO_UINT16 || src->dtype == PTO_UINT32, PTO_ERR_DTYPE_MISMATCH,
+            "src is %s, not UINT16 or UINT32", pto_dtype_string(src->dtype));
+  v.Require(idx == nullptr || idx->dtype == PTO_UINT8, PTO_ERR_DTYPE_MISMATCH,
+            "idx is %s, not UINT8", idx == nullptr ? "" : pto_dtype_string(idx->dtype));
+  if (!v.ok()) return v.status();
+  v.Require(!SharesStorage(src, dst), PTO_ERR_ALIASING, "src shares storage with dst");
+  v.Require(idx == nullptr || !SharesStorage(idx, dst), PTO_ERR_ALIASING,
+            "idx shares storage with dst");
+  v.Require(dst->valid_rows == src->valid_rows, PTO_ERR_SHAPE_MISMATCH,
+            "dst valid rows %u are not src valid rows %u (one row of 256 bins per src row)",
+            dst->valid_rows, src->valid_rows);
+  v.Require(dst->valid_cols >= 256, PTO_ERR_SHAPE_MISMATCH,
+            "dst valid cols %u are fewer than the 256 bins", dst->valid_cols);
+  if (!v.ok() || !reads_idx) return v.status();
+  const uint32_t need_rows = src->dtype == PTO_UINT16 ? src->valid_rows : 3u - byte;
+  v.Require(idx->valid_rows >= need_rows && idx->valid_cols >= 1, PTO_ERR_SHAPE_MISMATCH,
+            "idx valid region %ux%u has fewer than the %u rows and 1 column the filter reads",
+            idx->valid_rows, idx->valid_cols, need_rows);
+  return v.status();
+}
+void RunTHistogram(const Operands& o, pto_profile) {
+  const pto_tile *src = o.src0, *idx = o.src1;
+  const kernels::ConstPlane none = {nullptr, 0};
+  kernels::Histogram(src->dtype == PTO_UINT32, static_cast<unsigned>(o.attr), src->valid_rows,
+                     src->valid_cols, PlaneOf(o.dst), ConstPlaneOf(src), idx == nullptr ? none : ConstPlaneOf(idx));
+}
+
 #include "ops/family_rows.inc"
 
 }  // namespace ops

@@ -147,6 +147,9 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
     case Code::kMxZzMove:
       out[0] = in.a, out[1] = in.b, out[2] = in.c;
       break;
+    case Code::kGlobalIndex:
+      out[0] = in.a, out[1] = in.c;
+      break;
     case Code::kPipe:
       out[0] = in.a;  // the pushed or popped tile (kNoSlot for a free)
       break;

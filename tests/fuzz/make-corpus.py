@@ -546,6 +546,26 @@ def main():
             p.valid(1, 3, 7).op(INSERT, 0, 1, NULL, NULL, 0).raw(READ, 0, 0, 0, 1)
             write(out, f"insert-{prof}-{d}", p)
 
+    # tpairreducesum on each profile (FLOAT32, FLOAT16; INT32 refused): a
+    # copy, in place, valid regions that differ (refused). thistogram (the
+    # attribute's test value, byte 1): UINT16 and UINT32 src into a 256-column
+    # UINT32 dst with a UINT8 idx, idx on dst and src on dst (refused), dst's
+    # rows not src's (refused); A2A3 refuses every call.
+    PAIRSUM, HISTOGRAM = opcode("TPairReduceSum"), opcode("THistogram")
+    for prof in (HOST, A2A3, A5):
+        for d in (8, 6, 4):
+            p = Program().profile(prof).create(0, d, 4, 17).create(1, d, 4, 17).fill(1, specials=True)
+            p.op(PAIRSUM, 0, 1, NULL, NULL, 0).op(PAIRSUM, 1, 1, NULL, NULL, 0).valid(1, 3, 17)
+            p.op(PAIRSUM, 0, 1, NULL, NULL, 0).raw(READ, 0, 0, 0, 1)
+            write(out, f"pairsum-{prof}-{d}", p)
+        for d in (3, 5):
+            p = Program().profile(prof).raw(CREATE, 0, 5, dim(4), 0xD8, 1)
+            p.shape[0] = (5, 4, 256)
+            p.create(1, d, 4, 20).create(2, 1, 4, 20).fill(1).fill(2)
+            p.op(HISTOGRAM, 0, 1, 2, NULL, 0).op(HISTOGRAM, 0, 1, 0, NULL, 0).op(HISTOGRAM, 0, 0, 2, NULL, 0)
+            p.valid(1, 3, 20).op(HISTOGRAM, 0, 1, 2, NULL, 0).raw(READ, 0, 0, 0, 1)
+            write(out, f"histogram-{prof}-{d}", p)
+
 
     # tquant's INT8 forms and tdequant on each profile: per-row parameter
     # tiles of one valid column, INT8_SYM without an offset (A2A3 refuses

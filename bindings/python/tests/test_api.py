@@ -49,6 +49,8 @@ NOT_CALLED = {
     "pto_tile_buffer": "a placed Tile keeps a reference to its Buffer object itself",
     "pto_tile_read_f32": "tiles expose their memory through the buffer protocol (numpy views)",
     "pto_tile_write_f32": "tiles expose their memory through the buffer protocol (numpy views)",
+    "pto_mgather": "a table in the caller's memory; not bound yet (programs run MGATHER as pto.mgather)",
+    "pto_mscatter": "a table in the caller's memory; not bound yet (programs run MSCATTER as pto.mscatter)",
     "pto_set_warning_handler": "board-mode warnings go to stderr: a launch's pool threads would call a Python handler while the launching thread may hold the GIL",
 }
 

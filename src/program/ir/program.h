@@ -196,6 +196,9 @@ enum class Code : uint8_t {
                  // kInit: the slots' memory, pointer d (c 1) or views[d] (c 2)
   kSubblock,     // ints[a] = the vector core's index (sub 0) or the count (sub 1)
   kComm,         // a pto.comm.* operation (sub: CommOp; operands under CommOp)
+  kGlobalIndex,  // pto.mgather (sub 0): tile a <- views[b] by the indices in tile c;
+                 // pto.mscatter (sub 1): views[b] <- tile a by them; imm: pto_coalesce,
+                 // attr: the OOB mode (ops::GlobalTable::oob)
 };
 
 // What a kComm does (Instr::sub), its operands: views by register, the

@@ -75,6 +75,12 @@ void ReadPartitionView(Parser& p, const Token& op, const Results& r) {
 }
 void ReadLoad(Parser& p, const Token& op, const Results&) { p.memory().ParseLoadStore(op, true); }
 void ReadStore(Parser& p, const Token& op, const Results&) { p.memory().ParseLoadStore(op, false); }
+void ReadMgather(Parser& p, const Token& op, const Results&) {
+  p.memory().ParseGlobalIndex(op, false);
+}
+void ReadMscatter(Parser& p, const Token& op, const Results&) {
+  p.memory().ParseGlobalIndex(op, true);
+}
 void ReadPrefetchTile(Parser& p, const Token& op, const Results&) {
   p.memory().ParsePrefetchTile(op);
 }
@@ -211,6 +217,8 @@ constexpr OperationRow kOperations[] = {
     {"pto.tload", false, 0, ReadLoad},
     {"pto.tstore", false, 0, ReadStore},
     {"pto.tprefetch", false, 0, ReadPrefetchTile},
+    {"pto.mgather", false, 0, ReadMgather},
+    {"pto.mscatter", false, 0, ReadMscatter},
     {"pto.alloc_tile", false, 1, ReadAllocTile},
     {"memref.alloc", false, 1, ReadMemrefAlloc},
     {"pto.subset", false, 1, ReadSubset},

@@ -143,6 +143,10 @@ class MemoryReader : public Reader {
   void ParseLoadStore(const Token& op, bool load);
   // pto.tprefetch ins(%view : V) outs(%dst : T): checked; dst left as it is.
   void ParsePrefetchTile(const Token& op);
+  // pto.mgather ins(%view, %idx : V, T) outs(%dst : T) {coalesce = ...} and
+  // pto.mscatter ins(%src, %idx : T, T) outs(%view : V) {coalesce = ...}
+  // (memory_gather.cc).
+  void ParseGlobalIndex(const Token& op, bool scatter);
   void ParseAllocTile(const Token& op, const Token& result);
   void ParseSetValidShape(const Token& op);
   void ParseTassign(const Token& op, const std::vector<Token>& results);
@@ -168,6 +172,7 @@ class MemoryReader : public Reader {
   bool ParseOneInOneOut(Token* in_name, Type* in_type, SourceLoc* in_loc, Token* out_name,
                         Type* out_type, SourceLoc* out_loc);
   bool ConstantAddress(const Token& name, uint64_t* addr);
+  bool GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce, int* oob);
   void EmitSetValid(SourceLoc loc, uint32_t slot, const Value* rows, const Value* cols);
   bool PlaceSlot(uint32_t slot, uint64_t addr, SourceLoc loc);
   // valid: the two valid-dim operands of a sized subview, or null.

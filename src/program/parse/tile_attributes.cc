@@ -91,6 +91,7 @@ bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high
   if (text == ops::TextAttr::kConversion) return ParseConversionAttrs(attr);
   std::vector<AttrEntry> attrs;
   if (!parser_.ParseAttrDict(&attrs)) return false;
+  int given_byte = -1, legacy_msb = -1;  // thistogram's byte and isMSB, when given
   for (const AttrEntry& e : attrs) {
     // PTOAS accepts precisionType on trsqrt; its result is correctly rounded
     // either way, so the attribute changes nothing here.
@@ -136,6 +137,29 @@ bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high
         return parser_.Error(e.value.kind == Tok::kEnd ? e.loc : e.value.loc,
                              "upperOrLower of ttri is 0 (lower) or 1 (upper)");
       *attr = one ? 1 : 0;
+      continue;
+    }
+    // thistogram's byte, PTOAS's I32Attr (default 1; its verifier: 0 to 3).
+    if (e.key == "byte" && text == ops::TextAttr::kHistByte) {
+      const bool digit = e.value.kind == Tok::kInt && e.value.text.size() == 1 &&
+                         e.value.text[0] >= '0' && e.value.text[0] <= '3';
+      if (!digit)
+        return parser_.Error(e.value.kind == Tok::kEnd ? e.loc : e.value.loc,
+                             "byte of thistogram is 0, 1, 2 or 3");
+      if (legacy_msb >= 0 && legacy_msb != e.value.text[0] - '0')
+        return parser_.Error(e.loc, "thistogram's byte and its older isMSB disagree");
+      *attr = e.value.text[0] - '0';
+      given_byte = *attr;
+      continue;
+    }
+    // PTOAS's older spelling: isMSB = true (byte 1) or false (byte 0).
+    if (e.key == "isMSB" && text == ops::TextAttr::kHistByte) {
+      if (!e.value.IsIdent("true") && !e.value.IsIdent("false"))
+        return parser_.Error(e.value.loc, "isMSB of thistogram is true or false");
+      legacy_msb = e.value.IsIdent("true") ? 1 : 0;
+      if (given_byte >= 0 && given_byte != legacy_msb)
+        return parser_.Error(e.loc, "thistogram's byte and its older isMSB disagree");
+      *attr = legacy_msb;
       continue;
     }
     // TGATHER's mask-pattern form: #pto.mask_pattern<P0101> (PTOAS, the

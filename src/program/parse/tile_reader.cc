@@ -291,7 +291,8 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   // PTOAS prints an operation's attributes inside ins( ) before the types
   // (tcolsum's `ins(%src, %tmp {isBinary = ...} : T, T)`, tcvt's
   // `ins(%src {rmode = ...} : T)`); after outs( ) is read too.
-  int attr = 0;
+  // thistogram's byte is 1 unless given (PTOAS's default).
+  int attr = ops::AttributeOf(named.attr).text == ops::TextAttr::kHistByte ? 1 : 0;
   if (tok().Is('{') && !ParseOpAttrs(named, &attr, &high_precision)) return;
   std::vector<Type> types;
   std::vector<SourceLoc> type_locs;

@@ -142,6 +142,9 @@ class Block {
   pto_status PartitionView(const Instr& in);
   bool WindowInMemory(const Instr& in, const View& src) const;
   pto_status Transfer(const Instr& in, bool load);
+  // pto.mgather / pto.mscatter: the view's elements as the table
+  // (execute_gather.cc).
+  pto_status GlobalIndex(const Instr& in);
   // The common cases of PartitionView and Transfer, inlined into the
   // dispatch loop (below); false where the general function must run.
   bool PartitionWindow(const Instr& in);

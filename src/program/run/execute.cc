@@ -465,6 +465,7 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
       case Code::kMxZzMove: status = MxZzMove(in); break;
       case Code::kGetVal: status = GetVal(in); break;
       case Code::kRandom: Random(in); break;
+      case Code::kGlobalIndex: status = GlobalIndex(in); break;
       case Code::kTileCopy: CopyTile(in, tiles_.data()); break;
       case Code::kNop:
         if (in.sub == 1 && blocks > 1) status = SyncAllError(in);

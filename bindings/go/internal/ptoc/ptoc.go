@@ -52,8 +52,8 @@ typedef long long swig_type_19;
 typedef long long swig_type_20;
 typedef long long swig_type_21;
 typedef long long swig_type_22;
-typedef _gostring_ swig_type_23;
-typedef _gostring_ swig_type_24;
+typedef long long swig_type_23;
+typedef long long swig_type_24;
 typedef _gostring_ swig_type_25;
 typedef _gostring_ swig_type_26;
 typedef _gostring_ swig_type_27;
@@ -61,10 +61,10 @@ typedef _gostring_ swig_type_28;
 typedef _gostring_ swig_type_29;
 typedef _gostring_ swig_type_30;
 typedef _gostring_ swig_type_31;
-typedef long long swig_type_32;
+typedef _gostring_ swig_type_32;
 typedef _gostring_ swig_type_33;
 typedef long long swig_type_34;
-typedef long long swig_type_35;
+typedef _gostring_ swig_type_35;
 typedef long long swig_type_36;
 typedef long long swig_type_37;
 typedef long long swig_type_38;
@@ -73,13 +73,15 @@ typedef long long swig_type_40;
 typedef long long swig_type_41;
 typedef long long swig_type_42;
 typedef long long swig_type_43;
-typedef _gostring_ swig_type_44;
+typedef long long swig_type_44;
 typedef long long swig_type_45;
-typedef long long swig_type_46;
+typedef _gostring_ swig_type_46;
 typedef long long swig_type_47;
 typedef long long swig_type_48;
 typedef long long swig_type_49;
 typedef long long swig_type_50;
+typedef long long swig_type_51;
+typedef long long swig_type_52;
 extern void _wrap_Swig_free_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern uintptr_t _wrap_Swig_malloc_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_INT8_ptoc_de9f1b25fc8c2272(void);
@@ -139,6 +141,12 @@ extern swig_intgo _wrap_PTO_MASK_P1000_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_MASK_P1111_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_GATHER_ROW_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_GATHER_COL_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_HIST_BYTE_0_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_HIST_BYTE_1_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_HIST_BYTE_2_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_HIST_BYTE_3_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_COALESCE_ROW_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_COALESCE_ELEM_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_PROFILE_HOST_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_PROFILE_A2A3_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_PROFILE_A5_ptoc_de9f1b25fc8c2272(void);
@@ -253,6 +261,8 @@ extern uintptr_t _wrap_pto_tcolmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr
 extern uintptr_t _wrap_pto_tcolmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_trowprod_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tcolprod_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tpairreducesum_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_thistogram_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
 extern uintptr_t _wrap_pto_trowargmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_trowargmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tcolargmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
@@ -286,6 +296,8 @@ extern uintptr_t _wrap_pto_tgatherb_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintpt
 extern uintptr_t _wrap_pto_tscatter_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_20 arg2, double arg3);
 extern uintptr_t _wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_21 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_mgather_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_22 arg3, swig_intgo arg4, uintptr_t arg5, swig_intgo arg6);
+extern uintptr_t _wrap_pto_mscatter_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_23 arg2, swig_intgo arg3, uintptr_t arg4, uintptr_t arg5, swig_intgo arg6);
 extern uintptr_t _wrap_pto_tfillpad_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
 extern uintptr_t _wrap_pto_tfillpad_inplace_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
 extern uintptr_t _wrap_pto_tfillpad_expand_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
@@ -297,7 +309,7 @@ extern uintptr_t _wrap_pto_tinterleave_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uin
 extern uintptr_t _wrap_pto_tdeinterleave_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tdeinterleave_single_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tsort32_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_22 arg3);
+extern uintptr_t _wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_24 arg3);
 extern uintptr_t _wrap_pto_tmrgsort_lists_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6, swig_intgo arg7, swig_voidp arg8);
 extern uintptr_t _wrap_pto_taxpy_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_taddc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
@@ -367,33 +379,33 @@ extern swig_intgo _wrap_PTO_MX_OCP_FP4_E2M1_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_MX_NV_FP4_E2M1_ptoc_de9f1b25fc8c2272(void);
 extern uintptr_t _wrap_pto_tquant_mx_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, swig_intgo arg6, swig_intgo arg7);
 extern uintptr_t _wrap_pto_tdequant_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern swig_type_23 _wrap_pto_dtype_string_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
+extern swig_type_25 _wrap_pto_dtype_string_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_PARAM_FLOAT_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_PARAM_TILE_ptoc_de9f1b25fc8c2272(void);
-extern uintptr_t _wrap_pto_program_create_ptoc_de9f1b25fc8c2272(swig_type_24 arg1, swig_type_25 arg2, swig_voidp arg3);
-extern uintptr_t _wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(swig_type_26 arg1, swig_type_27 arg2, swig_type_28 arg3, swig_voidp arg4);
-extern uintptr_t _wrap_pto_program_check_ptoc_de9f1b25fc8c2272(swig_type_29 arg1, swig_type_30 arg2, swig_voidp arg3);
-extern swig_type_31 _wrap_pto_program_describe_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_pto_program_create_ptoc_de9f1b25fc8c2272(swig_type_26 arg1, swig_type_27 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(swig_type_28 arg1, swig_type_29 arg2, swig_type_30 arg3, swig_voidp arg4);
+extern uintptr_t _wrap_pto_program_check_ptoc_de9f1b25fc8c2272(swig_type_31 arg1, swig_type_32 arg2, swig_voidp arg3);
+extern swig_type_33 _wrap_pto_program_describe_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern void _wrap_pto_program_destroy_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern swig_intgo _wrap_pto_program_profile_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_type_32 _wrap_pto_program_param_count_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_type_33 _wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_34 arg2);
-extern swig_intgo _wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_35 arg2);
-extern swig_intgo _wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_36 arg2);
-extern swig_intgo _wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_37 arg2);
-extern swig_intgo _wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_38 arg2);
-extern swig_type_39 _wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_40 arg2);
-extern swig_type_41 _wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_42 arg2);
-extern swig_intgo _wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_43 arg2);
-extern uintptr_t _wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_44 arg2, swig_voidp arg3);
+extern swig_type_34 _wrap_pto_program_param_count_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern swig_type_35 _wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_36 arg2);
+extern swig_intgo _wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_37 arg2);
+extern swig_intgo _wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_38 arg2);
+extern swig_intgo _wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_39 arg2);
+extern swig_intgo _wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_40 arg2);
+extern swig_type_41 _wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_42 arg2);
+extern swig_type_43 _wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_44 arg2);
+extern swig_intgo _wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_45 arg2);
+extern uintptr_t _wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_46 arg2, swig_voidp arg3);
 extern uintptr_t _wrap_pto_args_create_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_voidp arg2);
 extern void _wrap_pto_args_destroy_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_45 arg2, swig_voidp arg3, swig_type_46 arg4);
-extern uintptr_t _wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_47 arg2, swig_type_48 arg3);
-extern uintptr_t _wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_49 arg2, double arg3);
-extern uintptr_t _wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_50 arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_47 arg2, swig_voidp arg3, swig_type_48 arg4);
+extern uintptr_t _wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_49 arg2, swig_type_50 arg3);
+extern uintptr_t _wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_51 arg2, double arg3);
+extern uintptr_t _wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_52 arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_program_run_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_program_launch_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_intgo arg2, uintptr_t arg3);
 #undef intgo
@@ -860,6 +872,50 @@ func _swig_getPTO_GATHER_COL() (_swig_ret Enum_SS_pto_gather_axis) {
 }
 
 var PTO_GATHER_COL Enum_SS_pto_gather_axis = _swig_getPTO_GATHER_COL()
+type Enum_SS_pto_hist_byte int
+func _swig_getPTO_HIST_BYTE_0() (_swig_ret Enum_SS_pto_hist_byte) {
+	var swig_r Enum_SS_pto_hist_byte
+	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE_0_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_HIST_BYTE_0 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE_0()
+func _swig_getPTO_HIST_BYTE_1() (_swig_ret Enum_SS_pto_hist_byte) {
+	var swig_r Enum_SS_pto_hist_byte
+	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE_1_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_HIST_BYTE_1 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE_1()
+func _swig_getPTO_HIST_BYTE_2() (_swig_ret Enum_SS_pto_hist_byte) {
+	var swig_r Enum_SS_pto_hist_byte
+	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE_2_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_HIST_BYTE_2 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE_2()
+func _swig_getPTO_HIST_BYTE_3() (_swig_ret Enum_SS_pto_hist_byte) {
+	var swig_r Enum_SS_pto_hist_byte
+	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE_3_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_HIST_BYTE_3 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE_3()
+type Enum_SS_pto_coalesce int
+func _swig_getPTO_COALESCE_ROW() (_swig_ret Enum_SS_pto_coalesce) {
+	var swig_r Enum_SS_pto_coalesce
+	swig_r = (Enum_SS_pto_coalesce)(C._wrap_PTO_COALESCE_ROW_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_COALESCE_ROW Enum_SS_pto_coalesce = _swig_getPTO_COALESCE_ROW()
+func _swig_getPTO_COALESCE_ELEM() (_swig_ret Enum_SS_pto_coalesce) {
+	var swig_r Enum_SS_pto_coalesce
+	swig_r = (Enum_SS_pto_coalesce)(C._wrap_PTO_COALESCE_ELEM_ptoc_de9f1b25fc8c2272())
+	return swig_r
+}
+
+var PTO_COALESCE_ELEM Enum_SS_pto_coalesce = _swig_getPTO_COALESCE_ELEM()
 type Enum_SS_pto_profile int
 func _swig_getPTO_PROFILE_HOST() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
@@ -1974,6 +2030,28 @@ func Pto_tcolprod(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	return swig_r_1
 }
 
+func Pto_tpairreducesum(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uintptr)(C._wrap_pto_tpairreducesum_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_thistogram(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 Enum_SS_pto_hist_byte) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_thistogram_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
 func Pto_trowargmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
@@ -2360,6 +2438,34 @@ func Pto_tgetval(arg1 uintptr, arg2 int64, arg3 *float64) (_swig_ret *Failure) {
 	return swig_r_1
 }
 
+func Pto_mgather(arg1 uintptr, arg2 uintptr, arg3 int64, arg4 Enum_SS_pto_dtype, arg5 uintptr, arg6 Enum_SS_pto_coalesce) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	_swig_i_5 := arg6
+	swig_r = (uintptr)(C._wrap_pto_mgather_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_22(_swig_i_2), C.swig_intgo(_swig_i_3), C.uintptr_t(_swig_i_4), C.swig_intgo(_swig_i_5)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_mscatter(arg1 uintptr, arg2 int64, arg3 Enum_SS_pto_dtype, arg4 uintptr, arg5 uintptr, arg6 Enum_SS_pto_coalesce) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	_swig_i_5 := arg6
+	swig_r = (uintptr)(C._wrap_pto_mscatter_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_23(_swig_i_1), C.swig_intgo(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.swig_intgo(_swig_i_5)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
 func Pto_tfillpad(arg1 uintptr, arg2 uintptr, arg3 Enum_SS_pto_pad_value) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
@@ -2490,7 +2596,7 @@ func Pto_tmrgsort(arg1 uintptr, arg2 uintptr, arg3 int64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_22(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_24(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3194,7 +3300,7 @@ func Pto_program_create(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fai
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_de9f1b25fc8c2272(*(*C.swig_type_24)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_25)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_de9f1b25fc8c2272(*(*C.swig_type_26)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_27)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -3212,7 +3318,7 @@ func Pto_program_create_entry(arg1 string, arg2 string, arg3 string, arg4 *uintp
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(*(*C.swig_type_26)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_27)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_28)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(*(*C.swig_type_28)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_29)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_30)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -3232,7 +3338,7 @@ func Pto_program_check(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_check_ptoc_de9f1b25fc8c2272(*(*C.swig_type_29)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_30)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_check_ptoc_de9f1b25fc8c2272(*(*C.swig_type_31)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_32)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -3277,7 +3383,7 @@ func Pto_program_param_name(arg1 uintptr, arg2 int64) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_34(_swig_i_1))
+	swig_r_p := C._wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_36(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -3288,7 +3394,7 @@ func Pto_program_param_kind(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_par
 	var swig_r Enum_SS_pto_param_kind
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_35(_swig_i_1)))
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_37(_swig_i_1)))
 	return swig_r
 }
 
@@ -3296,7 +3402,7 @@ func Pto_program_param_dtype(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_dt
 	var swig_r Enum_SS_pto_dtype
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_36(_swig_i_1)))
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_38(_swig_i_1)))
 	return swig_r
 }
 
@@ -3304,7 +3410,7 @@ func Pto_program_param_rows(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_37(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_39(_swig_i_1)))
 	return swig_r
 }
 
@@ -3312,7 +3418,7 @@ func Pto_program_param_cols(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_38(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_40(_swig_i_1)))
 	return swig_r
 }
 
@@ -3320,7 +3426,7 @@ func Pto_program_param_valid_rows(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_40(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_42(_swig_i_1)))
 	return swig_r
 }
 
@@ -3328,7 +3434,7 @@ func Pto_program_param_valid_cols(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_42(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_44(_swig_i_1)))
 	return swig_r
 }
 
@@ -3336,7 +3442,7 @@ func Pto_program_param_access(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_43(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_45(_swig_i_1)))
 	return swig_r
 }
 
@@ -3345,7 +3451,7 @@ func Pto_program_param_find(arg1 uintptr, arg2 string, arg3 *uint64) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_44)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_46)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -3375,7 +3481,7 @@ func Pto_args_set_pointer(arg1 uintptr, arg2 int64, arg3 unsafe.Pointer, arg4 in
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_45(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_46(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_47(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_48(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3386,7 +3492,7 @@ func Pto_args_set_int(arg1 uintptr, arg2 int64, arg3 int64) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_47(_swig_i_1), C.swig_type_48(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_49(_swig_i_1), C.swig_type_50(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3397,7 +3503,7 @@ func Pto_args_set_float(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_49(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_51(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3408,7 +3514,7 @@ func Pto_args_set_tile(arg1 uintptr, arg2 int64, arg3 uintptr) (_swig_ret *Failu
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_50(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_52(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -920,6 +920,78 @@ intgo _wrap_PTO_GATHER_COL_ptoc_de9f1b25fc8c2272() {
 }
 
 
+intgo _wrap_PTO_HIST_BYTE_0_ptoc_de9f1b25fc8c2272() {
+  enum pto_hist_byte result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_HIST_BYTE_0;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_HIST_BYTE_1_ptoc_de9f1b25fc8c2272() {
+  enum pto_hist_byte result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_HIST_BYTE_1;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_HIST_BYTE_2_ptoc_de9f1b25fc8c2272() {
+  enum pto_hist_byte result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_HIST_BYTE_2;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_HIST_BYTE_3_ptoc_de9f1b25fc8c2272() {
+  enum pto_hist_byte result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_HIST_BYTE_3;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_COALESCE_ROW_ptoc_de9f1b25fc8c2272() {
+  enum pto_coalesce result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_COALESCE_ROW;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_COALESCE_ELEM_ptoc_de9f1b25fc8c2272() {
+  enum pto_coalesce result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_COALESCE_ELEM;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_PTO_PROFILE_HOST_ptoc_de9f1b25fc8c2272() {
   enum pto_profile result;
   intgo _swig_go_result;
@@ -2670,6 +2742,40 @@ intgo _wrap_pto_tcolprod_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
+intgo _wrap_pto_tpairreducesum_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  
+  result = (pto_status)pto_tpairreducesum(arg1,(struct pto_tile const *)arg2);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_thistogram_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_hist_byte arg4 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_hist_byte)_swig_go_3; 
+  
+  result = (pto_status)pto_thistogram(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_pto_trowargmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
@@ -3272,6 +3378,52 @@ intgo _wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, long long _s
   arg3 = (double *)_swig_go_2; 
   
   result = (pto_status)pto_tgetval((struct pto_tile const *)arg1,arg2,arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_mgather_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, void *_swig_go_1, long long _swig_go_2, intgo _swig_go_3, pto_tile *_swig_go_4, intgo _swig_go_5) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  void *arg2 = (void *) 0 ;
+  size_t arg3 ;
+  pto_dtype arg4 ;
+  pto_tile *arg5 = (pto_tile *) 0 ;
+  pto_coalesce arg6 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = *(void **)&_swig_go_1; 
+  arg3 = (size_t)_swig_go_2; 
+  arg4 = (pto_dtype)_swig_go_3; 
+  arg5 = (pto_tile *)_swig_go_4; 
+  arg6 = (pto_coalesce)_swig_go_5; 
+  
+  result = (pto_status)pto_mgather(arg1,(void const *)arg2,arg3,arg4,(struct pto_tile const *)arg5,arg6);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_mscatter_ptoc_de9f1b25fc8c2272(void *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4, intgo _swig_go_5) {
+  void *arg1 = (void *) 0 ;
+  size_t arg2 ;
+  pto_dtype arg3 ;
+  pto_tile *arg4 = (pto_tile *) 0 ;
+  pto_tile *arg5 = (pto_tile *) 0 ;
+  pto_coalesce arg6 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(void **)&_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  arg3 = (pto_dtype)_swig_go_2; 
+  arg4 = (pto_tile *)_swig_go_3; 
+  arg5 = (pto_tile *)_swig_go_4; 
+  arg6 = (pto_coalesce)_swig_go_5; 
+  
+  result = (pto_status)pto_mscatter(arg1,arg2,arg3,(struct pto_tile const *)arg4,(struct pto_tile const *)arg5,arg6);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }

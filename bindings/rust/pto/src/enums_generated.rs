@@ -457,6 +457,78 @@ impl GatherAxis {
     }
 }
 
+/// Which byte of each source element [`thistogram`](crate::thistogram)
+/// counts (the page's HistByte; PTOAS's {byte = N : i32}): byte k is bits
+/// 8k+7 .. 8k (the C `pto_hist_byte`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HistByte {
+    /// Bits 7-0, the least significant.
+    0,
+    /// Bits 15-8 (a UINT16 element's most significant).
+    1,
+    /// Bits 23-16.
+    2,
+    /// Bits 31-24 (a UINT32 element's most significant).
+    3,
+}
+
+#[allow(dead_code)]
+impl HistByte {
+    /// Every value, in the header's order.
+    pub(crate) const VALUES: [HistByte; 4] = [
+        HistByte::0,
+        HistByte::1,
+        HistByte::2,
+        HistByte::3,
+    ];
+
+    /// The C value.
+    pub fn raw(self) -> sys::pto_hist_byte {
+        match self {
+            HistByte::0 => sys::pto_hist_byte::PTO_HIST_BYTE_0,
+            HistByte::1 => sys::pto_hist_byte::PTO_HIST_BYTE_1,
+            HistByte::2 => sys::pto_hist_byte::PTO_HIST_BYTE_2,
+            HistByte::3 => sys::pto_hist_byte::PTO_HIST_BYTE_3,
+        }
+    }
+
+    pub(crate) fn from_raw(raw: sys::pto_hist_byte) -> Option<HistByte> {
+        HistByte::VALUES.into_iter().find(|v| v.raw() == raw)
+    }
+}
+
+/// How pto_mgather and pto_mscatter index global memory (the pages'
+/// Coalesce; PTOAS's #pto\<coalesce row|elem\>) (the C `pto_coalesce`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Coalesce {
+    /// One index per tile row: a whole table row of the tile's valid
+    /// cols.
+    Row,
+    /// One index per element: a flat element offset into the table.
+    Elem,
+}
+
+#[allow(dead_code)]
+impl Coalesce {
+    /// Every value, in the header's order.
+    pub(crate) const VALUES: [Coalesce; 2] = [
+        Coalesce::Row,
+        Coalesce::Elem,
+    ];
+
+    /// The C value.
+    pub fn raw(self) -> sys::pto_coalesce {
+        match self {
+            Coalesce::Row => sys::pto_coalesce::PTO_COALESCE_ROW,
+            Coalesce::Elem => sys::pto_coalesce::PTO_COALESCE_ELEM,
+        }
+    }
+
+    pub(crate) fn from_raw(raw: sys::pto_coalesce) -> Option<Coalesce> {
+        Coalesce::VALUES.into_iter().find(|v| v.raw() == raw)
+    }
+}
+
 /// Target profiles: whose rules the operations enforce (see "Target
 /// profiles" below) (the C `pto_profile`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

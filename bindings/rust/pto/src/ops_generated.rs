@@ -2257,3 +2257,31 @@ pub fn tadddeqrelu(
         )
     })
 }
+
+/// TPAIRREDUCESUM (`pto_tpairreducesum`): dst\[i,k\] = src\[i,2k\] +
+/// src\[i,2k+1\] in the first half of each row (rounded once), 0 in the
+/// rest.
+///
+/// dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32,
+/// FLOAT16.
+pub fn tpairreducesum(
+    dst: &mut impl Operand,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tpairreducesum(d, src.source_ptr(d)) })
+}
+
+/// THISTOGRAM (`pto_thistogram`): dst\[i,b\] = how many elements of src row
+/// i have the selected byte \<= b (the upper bytes matching idx).
+///
+/// dst's dtypes: HOST UINT32; A2A3 none; A5 UINT32.
+pub fn thistogram(
+    dst: &mut impl Operand,
+    src: impl Source,
+    idx: impl Source,
+    byte: HistByte,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_thistogram(d, src.source_ptr(d), idx.source_ptr(d), byte.raw()) })
+}

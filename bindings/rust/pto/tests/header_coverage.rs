@@ -19,6 +19,14 @@ const NOT_CALLED: &[(&str, &str)] = &[
         "checks a module of several kernels without an entry, for pto-run --check; a program \
          here is made to run (created with an entry)",
     ),
+    (
+        "pto_mgather",
+        "a table in the caller's memory; not bound yet (programs run MGATHER as pto.mgather)",
+    ),
+    (
+        "pto_mscatter",
+        "a table in the caller's memory; not bound yet (programs run MSCATTER as pto.mscatter)",
+    ),
 ];
 
 #[test]

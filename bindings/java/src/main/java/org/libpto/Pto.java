@@ -2588,6 +2588,42 @@ public final class Pto {
             Reference.reachabilityFence(tmp);
         }
     }
+
+    /**
+     * TPAIRREDUCESUM ({@code pto_tpairreducesum}): dst[i,k] = src[i,2k] + src[i,2k+1] in the
+     * first half of each row (rounded once), 0 in the rest.
+     * <p>dst's dtypes: HOST FLOAT32, FLOAT16; A2A3 FLOAT32, FLOAT16; A5 FLOAT32, FLOAT16.
+     */
+    public static void tpairreducesum(Tile dst, Tile src) {
+        try {
+            PtoNative.pto_tpairreducesum(Tile.handleOf(dst, "Pto.tpairreducesum", "dst"),
+                    Tile.handleOf(src, "Pto.tpairreducesum", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * THISTOGRAM ({@code pto_thistogram}): dst[i,b] = how many elements of src row i have
+     * the selected byte &lt;= b (the upper bytes matching idx).
+     * <p>dst's dtypes: HOST UINT32; A2A3 none; A5 UINT32.
+     */
+    public static void thistogram(Tile dst, Tile src, Tile idx, HistByte byte) {
+        if (byte == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.thistogram: byte is null");
+        }
+        try {
+            PtoNative.pto_thistogram(Tile.handleOf(dst, "Pto.thistogram", "dst"),
+                    Tile.handleOf(src, "Pto.thistogram", "src"),
+                    Tile.handleOf(idx, "Pto.thistogram", "idx"),
+                    byte.code());
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(idx);
+        }
+    }
     // gen-operations:end
 
     /**

@@ -1,0 +1,184 @@
+// MGATHER and MSCATTER (pto_mgather, pto_mscatter): a tile's valid region
+// from or to a table in memory by row or element index. Not rows of the
+// table: the table is memory, not a tile. Every index is checked before
+// anything is read or written, so a refused call changes nothing.
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <vector>
+
+#include "dtype_rules.h"
+#include "kernels/kernels.h"
+#include "ops/common.h"
+#include "profile.h"
+#include "pto_c.h"
+#include "tile.h"
+#include "validate.h"
+
+namespace pto {
+namespace ops {
+
+namespace {
+
+// Whether byte ranges [a, a + n) and [b, b + m) share a byte.
+bool BytesOverlap(const void* a, size_t n, const void* b, size_t m) {
+  const uintptr_t x = reinterpret_cast<uintptr_t>(a), y = reinterpret_cast<uintptr_t>(b);
+  return n != 0 && m != 0 && x < y + m && y < x + n;
+}
+
+size_t TileBytes(const pto_tile* t) {
+  return size_t{t->rows} * t->cols * pto_dtype_size(t->dtype);
+}
+
+// Index k of the indices' valid region in row-major order, as a signed value
+// (INT32 read signed, UINT32 unsigned).
+int64_t IndexAt(const pto_tile* indices, size_t k) {
+  const size_t i = k / indices->valid_cols, j = k % indices->valid_cols;
+  const char* at = static_cast<const char*>(indices->data) + (i * indices->cols + j) * 4;
+  uint32_t bits;
+  memcpy(&bits, at, 4);
+  return indices->dtype == PTO_INT32 ? int64_t{static_cast<int32_t>(bits)} : int64_t{bits};
+}
+
+// The table element of each of the tile's valid elements, in row-major
+// order (kernels::kNoElement for one an OOB mode zeroes or skips); false
+// (and the first bad index k) when an index is out of range and the mode
+// refuses it. Under an OOB mode an index is read unsigned, as the NPUs read
+// it (a2a3/MGather.hpp's mgather_remap).
+bool TableOffsets(const pto_tile* t, const GlobalTable& table, const pto_tile* indices,
+                  int coalesce, std::vector<size_t>* at, size_t* bad) {
+  const size_t rows = t->valid_rows, cols = t->valid_cols;
+  const bool per_row = coalesce == PTO_COALESCE_ROW;
+  const uint64_t capacity = per_row ? (cols == 0 ? 0 : table.elements / cols) : table.elements;
+  const size_t count = per_row ? rows : rows * cols;
+  std::vector<uint64_t> slot(count);
+  for (size_t k = 0; k < count; ++k) {
+    int64_t v = IndexAt(indices, k);
+    if (table.oob != GlobalTable::kOobRefuse) v = static_cast<uint32_t>(v);
+    const bool inside = v >= 0 && static_cast<uint64_t>(v) < capacity;
+    if (inside) slot[k] = static_cast<uint64_t>(v);
+    else if (table.oob == GlobalTable::kOobZeroOrSkip) slot[k] = kernels::kNoElement;
+    else if (table.oob == GlobalTable::kOobClamp && capacity != 0) slot[k] = capacity - 1;
+    else if (table.oob == GlobalTable::kOobWrap && capacity != 0) slot[k] = static_cast<uint64_t>(v) % capacity;
+    else {
+      *bad = k;
+      return false;
+    }
+  }
+  if (at == nullptr) return true;
+  at->resize(rows * cols);
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c) {
+      const uint64_t s = per_row ? slot[r] : slot[r * cols + c];
+      (*at)[r * cols + c] = s == kernels::kNoElement ? kernels::kNoElement
+                                                     : static_cast<size_t>(per_row ? s * cols + c : s);
+    }
+  return true;
+}
+
+// The rules of both, in the contract's order; `tile` is MGATHER's dst or
+// MSCATTER's src, the destination being the tile (gather) or the table.
+pto_status CheckGlobal(const char* function, const char* tile_name, bool gather, const pto_tile* t,
+                       const GlobalTable& table, const pto_tile* indices, int coalesce,
+                       pto_profile profile) {
+  Validator v(function);
+  v.NotNull(tile_name, t).NotNull("table", table.data).NotNull("indices", indices);
+  if (!v.ok()) return v.status();
+  v.OnVec(tile_name, t).OnVec("indices", indices);
+  v.EnumInRange("coalesce", coalesce, 2);
+  if (!v.ok()) return v.status();
+  const size_t element = pto_dtype_size(t->dtype);
+  v.DtypeAccepted(OpDtypes::kGlobalGather, profile, tile_name, t)
+      .DtypeAccepted(OpDtypes::kGlobalIndices, profile, "indices", indices);
+  if (!v.ok()) return v.status();
+  v.Require(table.elements <= SIZE_MAX / element, PTO_ERR_INVALID_ARGUMENT,
+            "table_elements %zu of %zu bytes each exceed the address space", table.elements,
+            element);
+  v.Require(table.dtype == t->dtype, PTO_ERR_DTYPE_MISMATCH, "table_dtype %s is not %s's %s",
+            pto_dtype_string(table.dtype), tile_name, pto_dtype_string(t->dtype));
+  if (!v.ok()) return v.status();
+  const size_t table_bytes = table.elements * element;
+  v.Require(!BytesOverlap(table.data, table_bytes, t->data, TileBytes(t)), PTO_ERR_ALIASING,
+            "the table overlaps %s's storage", tile_name);
+  v.Require(!BytesOverlap(table.data, table_bytes, indices->data, TileBytes(indices)),
+            PTO_ERR_ALIASING, "the table overlaps indices' storage");
+  v.Require(!gather || !SharesStorage(indices, t), PTO_ERR_ALIASING,
+            "indices share storage with dst");
+  const uint32_t rows = t->valid_rows, ir = indices->valid_rows, ic = indices->valid_cols;
+  if (coalesce == PTO_COALESCE_ROW)
+    v.Require((ir == 1 && ic == rows) || (ic == 1 && ir == rows), PTO_ERR_SHAPE_MISMATCH,
+              "indices valid region %ux%u is neither 1x%u nor %ux1 (one index per %s row)", ir,
+              ic, rows, rows, tile_name);
+  else
+    v.SameValidRegion("indices", indices, tile_name, t);
+  if (!v.ok()) return v.status();
+  size_t bad = 0;
+  if (!TableOffsets(t, table, indices, coalesce, nullptr, &bad)) {
+    const size_t i = bad / ic, j = bad % ic;
+    const uint64_t capacity = coalesce == PTO_COALESCE_ROW
+                                  ? (t->valid_cols == 0 ? 0 : table.elements / t->valid_cols)
+                                  : table.elements;
+    v.Require(false, PTO_ERR_OUT_OF_RANGE, "indices (%zu, %zu) is %lld, not below the %llu table %s",
+              i, j, static_cast<long long>(IndexAt(indices, bad)),
+              static_cast<unsigned long long>(capacity),
+              coalesce == PTO_COALESCE_ROW ? "rows" : "elements");
+  }
+  return v.status();
+}
+
+void RunGlobal(bool scatter, pto_tile* t, const GlobalTable& table, const pto_tile* indices,
+               int coalesce) {
+  std::vector<size_t> at;
+  size_t bad = 0;
+  TableOffsets(t, table, indices, coalesce, &at, &bad);
+  kernels::CopyByOffsets(scatter, pto_dtype_size(t->dtype), t->valid_rows, t->valid_cols,
+                         PlaneOf(t), table.data, at.data());
+}
+
+}  // namespace
+
+pto_status CheckMgather(const pto_tile* dst, const GlobalTable& table, const pto_tile* indices,
+                        int coalesce, pto_profile profile) {
+  return CheckGlobal("pto_mgather", "dst", true, dst, table, indices, coalesce, profile);
+}
+void RunMgather(pto_tile* dst, const GlobalTable& table, const pto_tile* indices, int coalesce) {
+  RunGlobal(false, dst, table, indices, coalesce);
+}
+
+pto_status CheckMscatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
+                         int coalesce, pto_profile profile) {
+  return CheckGlobal("pto_mscatter", "src", false, src, table, indices, coalesce, profile);
+}
+void RunMscatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
+                 int coalesce) {
+  // The tile is only read: the copy's plane is src's.
+  RunGlobal(true, const_cast<pto_tile*>(src), table, indices, coalesce);
+}
+
+}  // namespace ops
+}  // namespace pto
+
+extern "C" {
+
+pto_status pto_mgather(pto_tile* dst, const void* table, size_t table_elements,
+                       pto_dtype table_dtype, const pto_tile* indices, pto_coalesce coalesce) {
+  const pto::ops::GlobalTable t = {const_cast<void*>(table), table_elements, table_dtype};
+  const pto_status status =
+      pto::ops::CheckMgather(dst, t, indices, coalesce, pto::CurrentProfile());
+  if (status != PTO_OK) return status;
+  pto::ops::RunMgather(dst, t, indices, coalesce);
+  return PTO_OK;
+}
+
+pto_status pto_mscatter(void* table, size_t table_elements, pto_dtype table_dtype,
+                        const pto_tile* src, const pto_tile* indices, pto_coalesce coalesce) {
+  const pto::ops::GlobalTable t = {table, table_elements, table_dtype};
+  const pto_status status =
+      pto::ops::CheckMscatter(t, src, indices, coalesce, pto::CurrentProfile());
+  if (status != PTO_OK) return status;
+  pto::ops::RunMscatter(t, src, indices, coalesce);
+  return PTO_OK;
+}
+
+}  // extern "C"
