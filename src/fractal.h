@@ -90,7 +90,7 @@ inline const char* LayoutName(pto_layout layout) {
 
 // pto_location's name as PTOAS's `loc=` writes it.
 inline const char* LocationName(pto_location location) {
-  static const char* const kNames[] = {"vec", "mat", "left", "right", "acc", "bias"};
+  static const char* const kNames[] = {"vec", "mat", "left", "right", "acc", "bias", "scaling"};
   return kNames[location];
 }
 

@@ -98,17 +98,19 @@ void* RowMajorScratch(const char* function, const pto_tile* tile) {
 void CheckCubePlacement(pto::Validator& v, const pto_dtype& dtype, uint32_t rows, uint32_t cols,
                         const pto_location& location, const pto_layout& layout) {
   const int raw_location = pto::RawEnumValue(location), raw_layout = pto::RawEnumValue(layout);
-  v.Require(raw_location >= PTO_LOC_VEC && raw_location <= PTO_LOC_BIAS,
+  v.Require(raw_location >= PTO_LOC_VEC && raw_location <= PTO_LOC_SCALING,
             PTO_ERR_INVALID_ARGUMENT, "location %d is not a pto_location value", raw_location)
       .Require(raw_layout >= PTO_LAYOUT_ND && raw_layout <= PTO_LAYOUT_NN,
                PTO_ERR_INVALID_ARGUMENT, "layout %d is not a pto_layout value", raw_layout);
   if (!v.ok()) return;
-  const bool row_major_only = location == PTO_LOC_VEC || location == PTO_LOC_BIAS;
+  const bool row_major_only =
+      location == PTO_LOC_VEC || location == PTO_LOC_BIAS || location == PTO_LOC_SCALING;
   v.Require(!row_major_only || layout == PTO_LAYOUT_ND, PTO_ERR_INVALID_ARGUMENT,
             "a %s tile is row-major (PTO_LAYOUT_ND), not %s", pto::LocationName(location),
             pto::LayoutName(layout))
-      .Require(location != PTO_LOC_BIAS || rows == 1, PTO_ERR_INVALID_ARGUMENT,
-               "a bias tile is one row, not %u", rows);
+      .Require((location != PTO_LOC_BIAS && location != PTO_LOC_SCALING) || rows == 1,
+               PTO_ERR_INVALID_ARGUMENT, "a %s tile is one row, not %u",
+               pto::LocationName(location), rows);
   if (!v.ok()) return;
   // The boxes as a tile of at least a box's rows has them (the largest box
   // is 32 rows): only a one-row tile has shorter ones.

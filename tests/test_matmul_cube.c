@@ -267,8 +267,8 @@ static void test_create_rules(void **state) {
     expect_create_refused(PTO_FLOAT32, 16, 8, PTO_LOC_LEFT, PTO_LAYOUT_NZ, NULL, PTO_ERR_NULL_ARGUMENT, "out is NULL");
     expect_create_refused(PTO_FLOAT32, 0, 8, PTO_LOC_LEFT, PTO_LAYOUT_NZ, &t, PTO_ERR_INVALID_ARGUMENT,
                           "zero dimension");
-    expect_create_refused(PTO_FLOAT32, 16, 8, 6, PTO_LAYOUT_NZ, &t, PTO_ERR_INVALID_ARGUMENT,
-                          "location 6 is not a pto_location value");
+    expect_create_refused(PTO_FLOAT32, 16, 8, 7, PTO_LAYOUT_NZ, &t, PTO_ERR_INVALID_ARGUMENT,
+                          "location 7 is not a pto_location value");
     expect_create_refused(PTO_FLOAT32, 16, 8, PTO_LOC_LEFT, -1, &t, PTO_ERR_INVALID_ARGUMENT,
                           "layout -1 is not a pto_layout value");
     expect_create_refused(PTO_FLOAT32, 16, 16, PTO_LOC_VEC, PTO_LAYOUT_NZ, &t, PTO_ERR_INVALID_ARGUMENT,

@@ -254,6 +254,7 @@ GROUPS = [
     Group("fused", "fused arithmetic", "fused.cc", "fused arithmetic"),
     Group("matrix_multiply", "matrix multiply", "matmul.cc", "matrix multiply"),
     Group("quantisation", "quantisation", "quant.cc", "conversion"),
+    Group("fixpipe", "the fixpipe's conversions", "fixpipe.cc", "conversion"),
 ]
 GROUP = {g.name: g for g in GROUPS}
 
@@ -284,6 +285,12 @@ HAND_BOUND = [
     HandBound("tmrgsort_lists", "sort", "dst, src0, src1, src2, src3, tmp, exhausted, executed",
               "two to four sorted lists of value-index pairs merged in descending order; how many "
               "pairs each list gave in executed", "float16, float32", "counts besides dst"),
+    HandBound("set_quant_scalar", "fixpipe", "scale, dtype",
+              "the thread's scalar quantisation parameter of the fixpipe's conversions (fp NULL)",
+              "float32 scale", "no tile operand", "0 / 0 / 0"),
+    HandBound("set_quant_vector", "fixpipe", "fp",
+              "the thread's per-column quantisation parameters, a copy of fp's row 0 (fp NULL)",
+              "uint64, int64, float16, bfloat16, float32", "a scaling tile alone", "0 / 0 / 0"),
 ]
 
 

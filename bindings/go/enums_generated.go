@@ -216,6 +216,8 @@ const (
 	LocAcc Location = 4
 	// The bias table: TMatmulBias's bias.
 	LocBias Location = 5
+	// The fixpipe buffer: the fixpipe's quantisation parameters (0.6).
+	LocScaling Location = 6
 )
 
 // Layout mirrors the C enum pto_layout: how a tile's elements lie in its

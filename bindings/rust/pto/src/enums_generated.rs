@@ -510,18 +510,21 @@ pub enum Location {
     Acc,
     /// The bias table: [`tmatmul_bias`](crate::tmatmul_bias)'s bias.
     Bias,
+    /// The fixpipe buffer: the fixpipe's quantisation parameters (0.6).
+    Scaling,
 }
 
 #[allow(dead_code)]
 impl Location {
     /// Every value, in the header's order.
-    pub(crate) const VALUES: [Location; 6] = [
+    pub(crate) const VALUES: [Location; 7] = [
         Location::Vec,
         Location::Mat,
         Location::Left,
         Location::Right,
         Location::Acc,
         Location::Bias,
+        Location::Scaling,
     ];
 
     /// The C value.
@@ -533,6 +536,7 @@ impl Location {
             Location::Right => sys::pto_location::PTO_LOC_RIGHT,
             Location::Acc => sys::pto_location::PTO_LOC_ACC,
             Location::Bias => sys::pto_location::PTO_LOC_BIAS,
+            Location::Scaling => sys::pto_location::PTO_LOC_SCALING,
         }
     }
 

@@ -19,6 +19,8 @@ public enum Location {
     ACC(pto_location.PTO_LOC_ACC),
     /** The bias table: {@link Pto#tmatmulBias}'s bias. */
     BIAS(pto_location.PTO_LOC_BIAS),
+    /** The fixpipe buffer: the fixpipe's quantisation parameters (0.6). */
+    SCALING(pto_location.PTO_LOC_SCALING),
     ;
 
     private final int code;
