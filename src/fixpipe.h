@@ -47,6 +47,10 @@ struct Words {
 void ConvertElement(pto_dtype src, const void* src_element, pto_dtype dst, void* dst_element,
                     uint64_t word, bool vector, bool relu);
 
+// A FLOAT32 element cast to FLOAT16 or BFLOAT16, to nearest even (the
+// fixpipe's F322F16 / F322BF16 without a quantisation).
+void CastElement(const void* f32_element, pto_dtype dst, void* dst_element);
+
 // The calling thread's configuration (pto_set_quant_scalar /
 // pto_set_quant_vector): none, a scalar word, or a copied vector payload.
 struct ThreadConfig {

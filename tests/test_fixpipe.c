@@ -387,11 +387,157 @@ static void test_config_per_thread(void **state) {
     assert_int_equal(got, PTO_ERR_INVALID_ARGUMENT);
 }
 
+/* ---- programs ---- */
+
+#define T_MAT_L "!pto.tile_buf<loc=mat, dtype=i8, rows=16, cols=32, v_row=16, v_col=32, blayout=col_major, slayout=row_major, fractal=512, pad=0>"
+#define T_LEFT "!pto.tile_buf<loc=left, dtype=i8, rows=16, cols=32, v_row=16, v_col=32, blayout=col_major, slayout=row_major, fractal=512, pad=0>"
+#define T_MAT_R "!pto.tile_buf<loc=mat, dtype=i8, rows=32, cols=32, v_row=32, v_col=32, blayout=col_major, slayout=row_major, fractal=512, pad=0>"
+#define T_RIGHT "!pto.tile_buf<loc=right, dtype=i8, rows=32, cols=32, v_row=32, v_col=32, blayout=row_major, slayout=col_major, fractal=512, pad=0>"
+#define T_ACC "!pto.tile_buf<loc=acc, dtype=i32, rows=16, cols=32, v_row=16, v_col=32, blayout=col_major, slayout=row_major, fractal=1024, pad=0>"
+#define T_FP "!pto.tile_buf<loc=scaling, dtype=f16, rows=1, cols=32, v_row=1, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+#define T_H "!pto.tile_buf<loc=vec, dtype=f16, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+#define T_Q "!pto.tile_buf<loc=vec, dtype=i8, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+
+/* A5: an INT8 matrix multiply's acc pushed through two pipes, one
+ * dequantising by a FLOAT16 scaling tile's columns (deqf16_vec), one
+ * requantising by a scalar (req8_scalar), the cube's state by pipe id. */
+static void program_text(char *text, size_t n, const char *epilogue0, const char *set_quant) {
+    snprintf(text, n,
+             "module attributes {pto.target_arch = \"a5\"} {\n"
+             "func.func @k(%%a: !pto.ptr<i8>, %%b: !pto.ptr<i8>, %%f: !pto.ptr<f16>, %%s: f32, %%o0: !pto.ptr<f16>, %%o1: !pto.ptr<i8>) attributes {pto.entry} {\n"
+             "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n"
+             "  %%c16 = arith.constant 16 : index\n  %%c32 = arith.constant 32 : index\n"
+             "  pto.section.cube {\n"
+             "    pto.aic_initialize_pipe {id = 0, dir_mask = 1, slot_size = 1024, slot_num = 2, nosplit = true, acc_push_epilogue = #pto.acc_push_epilogue<%s>}\n"
+             "    pto.aic_initialize_pipe {id = 1, dir_mask = 1, slot_size = 512, slot_num = 2, nosplit = true, acc_push_epilogue = #pto.acc_push_epilogue<layout = nz2nd, quant = req8_scalar, relu = no_relu>}\n"
+             "    %%va = pto.make_tensor_view %%a, shape = [%%c16, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<16x32xi8>\n"
+             "    %%vb = pto.make_tensor_view %%b, shape = [%%c32, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<32x32xi8>\n"
+             "    %%vf = pto.make_tensor_view %%f, shape = [%%c1, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<1x32xf16>\n"
+             "    %%pa = pto.partition_view %%va, offsets = [%%c0, %%c0], sizes = [%%c16, %%c32] : !pto.tensor_view<16x32xi8> -> !pto.partition_tensor_view<16x32xi8>\n"
+             "    %%pb = pto.partition_view %%vb, offsets = [%%c0, %%c0], sizes = [%%c32, %%c32] : !pto.tensor_view<32x32xi8> -> !pto.partition_tensor_view<32x32xi8>\n"
+             "    %%pf = pto.partition_view %%vf, offsets = [%%c0, %%c0], sizes = [%%c1, %%c32] : !pto.tensor_view<1x32xf16> -> !pto.partition_tensor_view<1x32xf16>\n"
+             "    %%ma = pto.alloc_tile : " T_MAT_L "\n    %%mb = pto.alloc_tile : " T_MAT_R "\n"
+             "    %%l = pto.alloc_tile : " T_LEFT "\n    %%r = pto.alloc_tile : " T_RIGHT "\n"
+             "    %%fp = pto.alloc_tile : " T_FP "\n    %%acc = pto.alloc_tile : " T_ACC "\n"
+             "    pto.tload ins(%%pa : !pto.partition_tensor_view<16x32xi8>) outs(%%ma : " T_MAT_L ")\n"
+             "    pto.tload ins(%%pb : !pto.partition_tensor_view<32x32xi8>) outs(%%mb : " T_MAT_R ")\n"
+             "    pto.tload ins(%%pf : !pto.partition_tensor_view<1x32xf16>) outs(%%fp : " T_FP ")\n"
+             "    pto.tmov ins(%%ma : " T_MAT_L ") outs(%%l : " T_LEFT ")\n"
+             "    pto.tmov ins(%%mb : " T_MAT_R ") outs(%%r : " T_RIGHT ")\n"
+             "    pto.tmatmul ins(%%l, %%r : " T_LEFT ", " T_RIGHT ") outs(%%acc : " T_ACC ")\n"
+             "%s"
+             "    pto.tpush_to_aiv(%%acc : " T_ACC ") {id = 0, split = 0}\n"
+             "    pto.tpush_to_aiv(%%acc : " T_ACC ") {id = 1, split = 0}\n"
+             "  }\n"
+             "  pto.section.vector {\n"
+             "    pto.aiv_initialize_pipe {id = 0, dir_mask = 1, slot_size = 1024, slot_num = 2, nosplit = true, acc_push_epilogue = #pto.acc_push_epilogue<%s>}\n"
+             "    pto.aiv_initialize_pipe {id = 1, dir_mask = 1, slot_size = 512, slot_num = 2, nosplit = true, acc_push_epilogue = #pto.acc_push_epilogue<layout = nz2nd, quant = req8_scalar, relu = no_relu>}\n"
+             "    %%v0 = pto.make_tensor_view %%o0, shape = [%%c16, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<16x32xf16>\n"
+             "    %%v1 = pto.make_tensor_view %%o1, shape = [%%c16, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<16x32xi8>\n"
+             "    %%p0 = pto.partition_view %%v0, offsets = [%%c0, %%c0], sizes = [%%c16, %%c32] : !pto.tensor_view<16x32xf16> -> !pto.partition_tensor_view<16x32xf16>\n"
+             "    %%p1 = pto.partition_view %%v1, offsets = [%%c0, %%c0], sizes = [%%c16, %%c32] : !pto.tensor_view<16x32xi8> -> !pto.partition_tensor_view<16x32xi8>\n"
+             "    %%h = pto.tpop_from_aic {id = 0, split = 0} -> " T_H "\n"
+             "    pto.tstore ins(%%h : " T_H ") outs(%%p0 : !pto.partition_tensor_view<16x32xf16>)\n"
+             "    pto.tfree_from_aic {id = 0, split = 0}\n"
+             "    %%q = pto.tpop_from_aic {id = 1, split = 0} -> " T_Q "\n"
+             "    pto.tstore ins(%%q : " T_Q ") outs(%%p1 : !pto.partition_tensor_view<16x32xi8>)\n"
+             "    pto.tfree_from_aic {id = 1, split = 0}\n"
+             "  }\n"
+             "  return\n"
+             "}\n"
+             "}\n",
+             epilogue0, set_quant, epilogue0);
+}
+
+#define EPI_DEQ "layout = nz2nd, quant = deqf16_vec, relu = no_relu"
+#define SET_BOTH                                                                                   \
+    "    pto.set_quant_vector(%fp : " T_FP ") {id = 0}\n"                                         \
+    "    pto.set_quant_scalar(%s : f32) {id = 1}\n"
+
+static void test_program_pipes(void **state) {
+    (void)state;
+    static char text[16384];
+    program_text(text, sizeof text, EPI_DEQ, SET_BOTH);
+    pto_program *p = program_build(text, NULL);
+    int8_t a[16 * 32], b[32 * 32], q[16 * 32];
+    _Float16 f[32], h[16 * 32];
+    for (int k = 0; k < 16 * 32; ++k) a[k] = (int8_t)((k * 7) % 9 - 4);
+    for (int k = 0; k < 32 * 32; ++k) b[k] = (int8_t)((k * 5) % 7 - 3);
+    for (int j = 0; j < 32; ++j) f[j] = (_Float16)(0.5f + j * 0.03125f);
+    const float s = 0.375f;
+    pto_args *args = NULL;
+    assert_int_equal(pto_args_create(p, &args), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 0, a, sizeof a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 1, b, sizeof b), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 2, f, sizeof f), PTO_OK);
+    assert_int_equal(pto_args_set_float(args, 3, s), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 4, h, sizeof h), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 5, q, sizeof q), PTO_OK);
+    if (pto_program_launch(p, 1, args) != PTO_OK) fail_msg("run: %s", pto_last_error());
+    int32_t sb;
+    memcpy(&sb, &s, 4);
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 32; ++j) {
+            int32_t acc = 0;
+            for (int k = 0; k < 32; ++k) acc += a[i * 32 + k] * b[k * 32 + j];
+            uint16_t hb;
+            memcpy(&hb, &h[i * 32 + j], 2);
+            uint32_t fb;
+            const float fv = (float)f[j];
+            memcpy(&fb, &fv, 4);
+            assert_int_equal(hb, ref_convert(PTO_INT32, (uint32_t)acc, PTO_FLOAT16, fb, true));
+            const uint64_t w = ((uint64_t)(int64_t)sb & ~(1ull << 46)) | 1ull << 46;
+            assert_int_equal((uint8_t)q[i * 32 + j], ref_convert(PTO_INT32, (uint32_t)acc, PTO_INT8, w, false));
+        }
+    pto_args_destroy(args);
+    pto_program_destroy(p);
+}
+
+/* A program's rules: each refused with its sentence. */
+static void test_program_rules(void **state) {
+    (void)state;
+    static char text[16384];
+    static const struct {
+        const char *epilogue, *set_quant, *want;
+    } kCases[] = {
+        {"layout = nz2nz, quant = deqf16_vec, relu = no_relu", SET_BOTH, "layout = nz2nz is not implemented"},
+        {"layout = nz2nd, quant = deqf99, relu = no_relu", SET_BOTH, "quant = deqf99 is not one of PTOAS's"},
+        {"layout = nz2nd, quant = qf322b8_pre_vec, relu = no_relu", SET_BOTH, "converts f32 acc tiles, not i32"},
+        {EPI_DEQ, "    pto.set_quant_vector(%acc : " T_ACC ") {id = 0}\n", "takes a scaling tile of one row"},
+        {EPI_DEQ, "    pto.set_quant_scalar(%c0 : index) {id = 1}\n", "takes an f32 scale"},
+    };
+    for (size_t k = 0; k < sizeof kCases / sizeof kCases[0]; ++k) {
+        program_text(text, sizeof text, kCases[k].epilogue, kCases[k].set_quant);
+        pto_program *p = NULL;
+        assert_int_not_equal(pto_program_create(text, strlen(text), "fixpipe.pto", &p), PTO_OK);
+        if (strstr(pto_last_error(), kCases[k].want) == NULL)
+            fail_msg("case %zu: %s\nexpected: %s", k, pto_last_error(), kCases[k].want);
+    }
+    /* a push without its pto.set_quant_*: refused when it runs */
+    program_text(text, sizeof text, EPI_DEQ, "");
+    pto_program *p = program_build(text, NULL);
+    pto_args *args = NULL;
+    assert_int_equal(pto_args_create(p, &args), PTO_OK);
+    static int8_t a[16 * 32], b[32 * 32], q[16 * 32];
+    static _Float16 f[32], h[16 * 32];
+    assert_int_equal(pto_args_set_pointer(args, 0, a, sizeof a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 1, b, sizeof b), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 2, f, sizeof f), PTO_OK);
+    assert_int_equal(pto_args_set_float(args, 3, 1.0), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 4, h, sizeof h), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 5, q, sizeof q), PTO_OK);
+    assert_int_not_equal(pto_program_launch(p, 1, args), PTO_OK);
+    assert_non_null(strstr(pto_last_error(), "takes a pto.set_quant_vector {id = 0} before the push"));
+    pto_args_destroy(args);
+    pto_program_destroy(p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tmov_fp_values), cmocka_unit_test(test_extract_insert_fp),
         cmocka_unit_test(test_float_payload),  cmocka_unit_test(test_thread_config),
         cmocka_unit_test(test_fixpipe_rules),  cmocka_unit_test(test_config_per_thread),
+        cmocka_unit_test(test_program_pipes),  cmocka_unit_test(test_program_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -855,7 +855,7 @@ static void test_cube_refusals(void **state) {
         {"a2a3", "  pto.tmatmul ins(%zl, %r : ZL, R) outs(%acc : A)\n",
          "a %zl is a left tile laid out ZN, where the cube reads ZZ or NZ"},
         {"a5", "  pto.tload ins(%gv : !pto.tensor_view<16x16xf32>) outs(%l : L)\n",
-         "pto.tload loads into vec or mat tiles; %l is a left ZZ tile"},
+         "pto.tload loads into vec, mat or scaling tiles; %l is a left ZZ tile"},
         {"a5", "  pto.tstore ins(%m : M) outs(%gv : !pto.tensor_view<16x16xf32>)\n",
          "A5 has no store from a mat tile (L1)"},
         {"a2a3", "  pto.tstore ins(%l : L) outs(%gv : !pto.tensor_view<16x16xf32>)\n",

@@ -155,6 +155,12 @@ void ConvertElement(pto_dtype src, const void* src_element, pto_dtype dst, void*
   memcpy(dst_element, &byte, 1);
 }
 
+void CastElement(const void* f32_element, pto_dtype dst, void* dst_element) {
+  float x;
+  memcpy(&x, f32_element, 4);
+  kernels::FromF32(dst, 1, dst_element, &x);
+}
+
 ThreadConfig& CurrentThreadConfig() {
   static thread_local ThreadConfig config;
   return config;

@@ -272,8 +272,19 @@ bool CheckLayout(const Type& t, std::string* what) {
             "repacks for the cube)";
     return false;
   }
-  if (t.space == Space::kScaling || t.fractal == 32) {
+  if (t.fractal == 32) {
     *what = "MX scale tiles (loc=scaling, fractal=32) are not supported: libpto runs no MX matmul";
+    return false;
+  }
+  // The fixpipe's quantisation parameters (SET_QUANT_VECTOR, TMOV_FP): one
+  // row of 64-bit words or of f16, bf16, f32 scales.
+  const bool fixpipe_dtype = t.dtype == PTO_UINT64 || t.dtype == PTO_INT64 ||
+                             t.dtype == PTO_FLOAT16 || t.dtype == PTO_BFLOAT16 ||
+                             t.dtype == PTO_FLOAT32;
+  if (t.space == Space::kScaling && (t.rows != 1 || t.box != Box::kNone || !fixpipe_dtype)) {
+    *what = "MX scale tiles (loc=scaling, fractal=32) are not supported: a scaling tile holds the "
+            "fixpipe's quantisation parameters, one row (slayout=none_box) of i64, ui64, f16, "
+            "bf16 or f32";
     return false;
   }
   if (t.box == Box::kNone) return true;

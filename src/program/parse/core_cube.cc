@@ -202,13 +202,14 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
   const bool allowed = extract ? mat_to_l0
                                : mat_to_l0 || repack ||
                                      (s.space == Space::kMat && d.space == Space::kBias) ||
+                                     (s.space == Space::kMat && d.space == Space::kScaling) ||
                                      (s.space == Space::kAcc &&
                                       (d.space == Space::kVec || d.space == Space::kMat));
   if (!allowed)
     return parser_.Error(
         loc, what + " from a " + Where(s) + " to a " + Where(d) + " is not a move the cube has (" +
                  (extract ? "textract: mat to left or right"
-                          : "tmov: mat to left, right or bias; acc to vec or mat") +
+                          : "tmov: mat to left, right, bias or scaling; acc to vec or mat") +
                  ")");
   // Per target (pto-isa TMOV.md's implementation checks): A2A3 moves acc to
   // mat only (acc to vec is A5's), with equal shapes on both sides; a bias
@@ -286,8 +287,9 @@ bool CoreReader::CheckCubeTransfer(const Token& op, bool load, uint32_t slot, pt
   const Type& t = p_->tiles[slot].type;
   const std::string what(op.text);
   if (load) {
-    if (t.IsCube() && t.space != Space::kMat)
-      return parser_.Error(op.loc, what + " loads into vec or mat tiles; %" + p_->tiles[slot].name +
+    if (t.IsCube() && t.space != Space::kMat && t.space != Space::kScaling)
+      return parser_.Error(op.loc, what + " loads into vec, mat or scaling tiles; %" +
+                                       p_->tiles[slot].name +
                                        " is a " + Where(t) +
                                        " (tmov or textract fills it from a mat tile)");
     if (view_dtype != t.dtype)

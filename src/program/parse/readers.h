@@ -297,6 +297,10 @@ class CoreReader : public Reader {
  private:
   void ParseReserveBuffer(const Token& op, const std::vector<Token>& results, bool import);
   void ParseInitializePipe(const Token& op, bool cube);
+  // core_fixpipe.cc: a pipe's acc_push_epilogue, pto.set_quant_scalar / _vector.
+  bool ParseEpilogue(const AttrEntry& e, PipeEpilogue* out);
+  void ParseSetQuant(const Token& op);
+  bool EpilogueAgrees(const Token& op, const PipeDecl& decl, const PipeEpilogue& here, int64_t dir);
   bool ParsePipeOperands(const std::string& what, uint8_t side, uint64_t slots_bytes, Instr* init,
                          bool* has_gm, uint32_t* gm_pointer);
   void ParsePipeTransfer(const Token& op, const std::vector<Token>& results, PipeOp kind,
