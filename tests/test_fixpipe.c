@@ -396,6 +396,7 @@ static void test_config_per_thread(void **state) {
 #define T_ACC "!pto.tile_buf<loc=acc, dtype=i32, rows=16, cols=32, v_row=16, v_col=32, blayout=col_major, slayout=row_major, fractal=1024, pad=0>"
 #define T_FP "!pto.tile_buf<loc=scaling, dtype=f16, rows=1, cols=32, v_row=1, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
 #define T_H "!pto.tile_buf<loc=vec, dtype=f16, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+#define T_W "!pto.tile_buf<loc=vec, dtype=f16, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
 #define T_Q "!pto.tile_buf<loc=vec, dtype=i8, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
 
 /* A5: an INT8 matrix multiply's acc pushed through two pipes, one
@@ -532,12 +533,91 @@ static void test_program_rules(void **state) {
     pto_program_destroy(p);
 }
 
+/* TSTORE_FP: pto.tstore ins(%acc : T fp %fp : F) outs(%view : V), an INT32
+ * acc dequantised to FLOAT16 by a FLOAT16 scaling tile (A5); PTOAS's fp
+ * operand of tmov (the same bits) and textract (a window: column j of the
+ * window takes word j). */
+static void test_program_tstore_fp(void **state) {
+    (void)state;
+    static const char *text =
+        "module attributes {pto.target_arch = \"a5\"} {\n"
+        "func.func @k(%a: !pto.ptr<i8>, %b: !pto.ptr<i8>, %f: !pto.ptr<f16>, %o: !pto.ptr<f16>, %m: !pto.ptr<f16>, %x: !pto.ptr<f16>) attributes {pto.entry} {\n"
+        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+        "  %c16 = arith.constant 16 : index\n  %c32 = arith.constant 32 : index\n"
+        "  %va = pto.make_tensor_view %a, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<16x32xi8>\n"
+        "  %vb = pto.make_tensor_view %b, shape = [%c32, %c32], strides = [%c32, %c1] : !pto.tensor_view<32x32xi8>\n"
+        "  %vf = pto.make_tensor_view %f, shape = [%c1, %c32], strides = [%c32, %c1] : !pto.tensor_view<1x32xf16>\n"
+        "  %vo = pto.make_tensor_view %o, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<16x32xf16>\n"
+        "  %vm = pto.make_tensor_view %m, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<16x32xf16>\n"
+        "  %vx = pto.make_tensor_view %x, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<16x16xf16>\n"
+        "  %ma = pto.alloc_tile : " T_MAT_L "\n  %mb = pto.alloc_tile : " T_MAT_R "\n"
+        "  %l = pto.alloc_tile : " T_LEFT "\n  %r = pto.alloc_tile : " T_RIGHT "\n"
+        "  %fp = pto.alloc_tile : " T_FP "\n  %acc = pto.alloc_tile : " T_ACC "\n"
+        "  pto.tload ins(%va : !pto.tensor_view<16x32xi8>) outs(%ma : " T_MAT_L ")\n"
+        "  pto.tload ins(%vb : !pto.tensor_view<32x32xi8>) outs(%mb : " T_MAT_R ")\n"
+        "  pto.tload ins(%vf : !pto.tensor_view<1x32xf16>) outs(%fp : " T_FP ")\n"
+        "  pto.tmov ins(%ma : " T_MAT_L ") outs(%l : " T_LEFT ")\n"
+        "  pto.tmov ins(%mb : " T_MAT_R ") outs(%r : " T_RIGHT ")\n"
+        "  pto.tmatmul ins(%l, %r : " T_LEFT ", " T_RIGHT ") outs(%acc : " T_ACC ")\n"
+        "  pto.tstore ins(%acc : " T_ACC " fp %fp : " T_FP ") outs(%vo : !pto.tensor_view<16x32xf16>)\n"
+        "  %h = pto.alloc_tile : " T_H "\n"
+        "  pto.tmov ins(%acc : " T_ACC ", %fp : " T_FP ") outs(%h : " T_H ")\n"
+        "  pto.tstore ins(%h : " T_H ") outs(%vm : !pto.tensor_view<16x32xf16>)\n"
+        "  %w = pto.alloc_tile : " T_W "\n"
+        "  pto.textract ins(%acc, %c0, %c16 : " T_ACC ", index, index fp %fp : " T_FP ") outs(%w : " T_W ")\n"
+        "  pto.tstore ins(%w : " T_W ") outs(%vx : !pto.tensor_view<16x16xf16>)\n"
+        "  return\n"
+        "}\n"
+        "}\n";
+    pto_program *p = program_build(text, NULL);
+    int8_t a[16 * 32], b[32 * 32];
+    _Float16 f[32], h[16 * 32], hm[16 * 32], hx[16 * 16];
+    for (int k = 0; k < 16 * 32; ++k) a[k] = (int8_t)((k * 11) % 15 - 7);
+    for (int k = 0; k < 32 * 32; ++k) b[k] = (int8_t)((k * 3) % 13 - 6);
+    for (int j = 0; j < 32; ++j) f[j] = (_Float16)(j % 2 ? 1000.0f + j : 0.0078125f * (j + 1));
+    pto_args *args = NULL;
+    assert_int_equal(pto_args_create(p, &args), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 0, a, sizeof a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 1, b, sizeof b), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 2, f, sizeof f), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 3, h, sizeof h), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 4, hm, sizeof hm), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(args, 5, hx, sizeof hx), PTO_OK);
+    if (pto_program_launch(p, 1, args) != PTO_OK) fail_msg("run: %s", pto_last_error());
+    assert_memory_equal(hm, h, sizeof h); /* tmov with fp: tstore's bits */
+    for (int i = 0; i < 16; ++i) /* textract's window from column 16 takes words 0..15 */
+        for (int j = 0; j < 16; ++j) {
+            int32_t acc = 0;
+            for (int k = 0; k < 32; ++k) acc += a[i * 32 + k] * b[k * 32 + 16 + j];
+            const float fv = (float)f[j];
+            uint32_t fb;
+            memcpy(&fb, &fv, 4);
+            uint16_t hb;
+            memcpy(&hb, &hx[i * 16 + j], 2);
+            assert_int_equal(hb, ref_convert(PTO_INT32, (uint32_t)acc, PTO_FLOAT16, fb, true));
+        }
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 32; ++j) {
+            int32_t acc = 0;
+            for (int k = 0; k < 32; ++k) acc += a[i * 32 + k] * b[k * 32 + j];
+            const float fv = (float)f[j];
+            uint32_t fb;
+            memcpy(&fb, &fv, 4);
+            uint16_t hb;
+            memcpy(&hb, &h[i * 32 + j], 2);
+            assert_int_equal(hb, ref_convert(PTO_INT32, (uint32_t)acc, PTO_FLOAT16, fb, true));
+        }
+    pto_args_destroy(args);
+    pto_program_destroy(p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tmov_fp_values), cmocka_unit_test(test_extract_insert_fp),
         cmocka_unit_test(test_float_payload),  cmocka_unit_test(test_thread_config),
         cmocka_unit_test(test_fixpipe_rules),  cmocka_unit_test(test_config_per_thread),
         cmocka_unit_test(test_program_pipes),  cmocka_unit_test(test_program_rules),
+        cmocka_unit_test(test_program_tstore_fp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

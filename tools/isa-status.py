@@ -41,6 +41,8 @@ PROGRAM_FORMS = {
     "TPRINT": (["pto.tprint"], "a tile's valid region printed"),
     "SYNCALL": (["pto.syncall"], "a barrier of the launch's blocks"),
     "TPREFETCH_ASYNC": (["pto.tprefetch_async"], "accepted; its session's wait returns at once"),
+    "TSTORE_FP": (["pto.tstore"], "an acc tile to global memory through the fixpipe's quantisation "
+                  "by a scaling tile (`ins(%acc : T fp %fp : F)`)"),
     "TPREFETCH": (["pto.tprefetch"], "a hint: the view and tile checked, dst left as it is (loads are synchronous)"),
     "TSYNC": (["pto.tsync"], "a wait on events: its operands checked, nothing to wait for (each instruction completes)"),
     "TSUBVIEW": (["pto.subview"], "a tile's window as a tile"),
@@ -63,7 +65,6 @@ PROGRAM_FORMS = {
 }
 
 FORMATS = "needs the low-precision formats (FP8, HiFloat8, FP4, MX scales): not implemented yet"
-FIXPIPE = "the fixpipe's conversions with a scaling tile: not implemented yet"
 PENDING = "not implemented yet: programs are told the instruction is not implemented"
 
 # The names without an implementation, each with the reason (the text a user reads here).
@@ -71,7 +72,6 @@ REFUSED = {
     "TQUANT_DN": FORMATS, "TQUANT_HIF4": FORMATS,
     "TMATMUL_MX": FORMATS, "TMATMUL_MX_HIF4": FORMATS, "TGEMV_MX": FORMATS,
     "TGET_SCALE_ADDR": FORMATS,
-    "TSTORE_FP": FIXPIPE,
     
     "TADDRELUCONV": PENDING, "TSUBRELUCONV": PENDING, "TADDDEQRELU": PENDING,
     

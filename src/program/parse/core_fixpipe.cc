@@ -7,6 +7,8 @@
 // conversions").
 #include <string>
 
+#include "fixpipe.h"
+
 #include "program/parse/parser.h"
 #include "program/parse/readers.h"
 
@@ -118,6 +120,77 @@ bool CoreReader::EpilogueAgrees(const Token& op, const PipeDecl& decl, const Pip
                                      decl.epilogue.text + "> at line " +
                                      std::to_string(decl.loc.line) + ": both ends must agree");
   return true;
+}
+
+// tmov_fp, textract_fp, tinsert_fp on a program's tiles: src an acc tile, fp
+// a scaling tile of one row, dst a vec or mat tile; the row's check (every
+// rule of its C function) runs with the tiles when the instruction runs.
+bool CoreReader::EmitFixpipeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32_t src,
+                                 uint32_t fp, uint32_t dst, const Instr& offsets) {
+  const Type& s = p_->tiles[src].type;
+  const Type& f = p_->tiles[fp].type;
+  const Type& d = p_->tiles[dst].type;
+  const std::string what = std::string("pto.") + op.mnemonic;
+  if (s.space != Space::kAcc)
+    return parser_.Error(loc, what + ": src is a " + SpaceSpelling(s.space) +
+                                  " tile; the fixpipe moves an acc tile");
+  if (d.space != Space::kVec && d.space != Space::kMat)
+    return parser_.Error(loc, what + ": dst is a " + SpaceSpelling(d.space) +
+                                  " tile; the fixpipe writes a vec or mat tile");
+  if (f.space != Space::kScaling)
+    return parser_.Error(loc, what + ": fp is a " + SpaceSpelling(f.space) +
+                                  " tile; the quantisation parameters are a scaling tile");
+  if (!fixpipe::PairSupported(p_->profile, s.dtype, d.dtype, true))
+    return parser_.Error(loc,
+                         what + ": " + pto_profile_string(p_->profile) + " quantises no " +
+                             DtypeSpelling(s.dtype) + " acc tile to " + DtypeSpelling(d.dtype) +
+                             " by a scaling tile",
+                         PTO_ERR_UNSUPPORTED_DTYPE);
+  Instr in;
+  in.code = Code::kCubeMove;
+  in.loc = loc;
+  in.op = &op;
+  in.a = dst;
+  in.b = src;
+  in.c = fp;
+  in.sub = 2;  // the fixpipe's row
+  in.index_regs[0] = offsets.index_regs[0];
+  in.index_regs[1] = offsets.index_regs[1];
+  p_->code.push_back(in);
+  return true;
+}
+
+// tstore ins(%acc : T fp %fp : F) outs(%view : V): an acc tile stored through
+// the fixpipe's quantisation by fp's words (TSTORE_FP), the pairs and rules of
+// pto_tmov_fp.
+bool CoreReader::CheckFixpipeStore(const Token& op, uint32_t slot, pto_dtype view_dtype,
+                                   const Token& fp, const Type& fp_type, SourceLoc fp_loc,
+                                   uint32_t* fp_slot) {
+  const std::string what(op.text);
+  const Type& t = p_->tiles[slot].type;
+  if (t.space != Space::kAcc)
+    return parser_.Error(op.loc, what + ": fp quantises an acc tile; %" + p_->tiles[slot].name +
+                                     " is a " + SpaceSpelling(t.space) + " tile");
+  if (!fixpipe::PairSupported(p_->profile, t.dtype, view_dtype, true))
+    return parser_.Error(op.loc,
+                         what + ": " + pto_profile_string(p_->profile) + " quantises no " +
+                             DtypeSpelling(t.dtype) + " acc tile to " + DtypeSpelling(view_dtype) +
+                             " by a scaling tile",
+                         PTO_ERR_UNSUPPORTED_DTYPE);
+  if (fp_type.kind != TypeKind::kTile || fp_type.space != Space::kScaling || fp_type.rows != 1)
+    return parser_.Error(fp_loc, what + ": fp is a scaling tile of one row (loc=scaling)");
+  if (!fixpipe::ScalingDtypeAccepted(p_->profile, fp_type.dtype))
+    return parser_.Error(fp_loc,
+                         what + ": under " + pto_profile_string(p_->profile) +
+                             " a scaling tile does not hold " + DtypeSpelling(fp_type.dtype),
+                         PTO_ERR_UNSUPPORTED_DTYPE);
+  if (!t.HasDynamicValid() && !fp_type.HasDynamicValid() && fp_type.valid_cols < t.valid_cols)
+    return parser_.Error(fp_loc,
+                         what + ": fp has " + std::to_string(fp_type.valid_cols) +
+                             " valid columns, fewer than the acc tile's " +
+                             std::to_string(t.valid_cols),
+                         PTO_ERR_SHAPE_MISMATCH);
+  return parser_.UseTile(fp, fp_type, fp_loc, Use::kRead, fp_slot);
 }
 
 // pto.set_quant_scalar(%s : f32) {id = N}

@@ -163,7 +163,9 @@ class MemoryReader : public Reader {
                     const std::vector<Value>& first, const std::vector<Value>& second,
                     const Token& result);
   bool ParseOneInOneOut(Token* in_name, Type* in_type, SourceLoc* in_loc, Token* out_name,
-                        Type* out_type, SourceLoc* out_loc);
+                        Type* out_type, SourceLoc* out_loc,
+                        Token* fp_name = nullptr, Type* fp_type = nullptr,
+                        SourceLoc* fp_loc = nullptr);
   bool ConstantAddress(const Token& name, uint64_t* addr);
   void EmitSetValid(SourceLoc loc, uint32_t slot, const Value* rows, const Value* cols);
   bool PlaceSlot(uint32_t slot, uint64_t addr, SourceLoc loc);
@@ -241,6 +243,10 @@ class TileReader : public Reader {
   bool TextTmpAllowed(const ops::OpDescriptor& op);
   bool EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins,
                   uint32_t dst, int attr, const Instr& scalar, const TextForm& form);
+  // tile_special_forms.cc: PTOAS's fp operand of tmov, textract, tinsert.
+  const ops::OpDescriptor* FixpipeForm(const ops::OpDescriptor& named, size_t count);
+  bool TakeFixpipeOperand(std::vector<Token>* names, std::vector<Type>* types,
+                          std::vector<SourceLoc>* type_locs);
   bool OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
                         const char* what);
   bool ParseTwoOuts(Token* dst, Type* dst_type, SourceLoc* dst_loc, Token* idx, Type* idx_type,
@@ -291,6 +297,11 @@ class CoreReader : public Reader {
                     const Instr& offsets);
   bool CheckCubeTransfer(const Token& op, bool load, uint32_t slot, pto_dtype view_dtype,
                          bool atomic_add);
+  // core_fixpipe.cc: tstore's fp form (TSTORE_FP), the tile in `slot`.
+  bool EmitFixpipeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32_t src, uint32_t fp,
+                       uint32_t dst, const Instr& offsets);
+  bool CheckFixpipeStore(const Token& op, uint32_t slot, pto_dtype view_dtype, const Token& fp,
+                         const Type& fp_type, SourceLoc fp_loc, uint32_t* fp_slot);
   // False (the error) if a rule checked after the others failed.
   bool CheckLaterRules();
 

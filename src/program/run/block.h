@@ -191,6 +191,8 @@ class Block {
   // execute_fixpipe.cc: pto.set_quant_*, and a push through a pipe's
   // acc_push_epilogue: the acc tile converted into the slot at `at`.
   pto_status PipeSetQuant(const Instr& in);
+  pto_status FixpipeStore(const Instr& in);  // tstore with fp (TSTORE_FP)
+  pto_status FixpipeMove(const Instr& in);   // tmov_fp, textract_fp, tinsert_fp
   pto_status FixpipePush(const Instr& in, const PipeDecl& d, char* at, uint32_t rows, uint32_t cols,
                          pto_dtype* slot_dtype);
   // views_[in.d] <- the part of slot `slot` this core reads or writes in

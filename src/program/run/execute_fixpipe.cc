@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "error.h"
 #include "fixpipe.h"
+#include "ops/ops.h"
 #include "program/ir/types.h"
 #include "program/run/block.h"
 
@@ -81,6 +83,58 @@ pto_status Block::FixpipePush(const Instr& in, const PipeDecl& d, char* at, uint
       else
         fixpipe::ConvertElement(t.dtype, s, e.out, o, words[j], e.vector, e.relu);
     }
+  return PTO_OK;
+}
+
+// tmov_fp, textract_fp, tinsert_fp: the row's check with the tiles and the
+// offsets as they are now, then its run.
+pto_status Block::FixpipeMove(const Instr& in) {
+  ops::Operands o{&tiles_[in.a], &tiles_[in.b], &tiles_[in.c], nullptr, 0};
+  if (ops::IndexCount(in.op->attr) == 2) {
+    const int64_t row = ints_[in.index_regs[0]], col = ints_[in.index_regs[1]];
+    if (row < 0 || col < 0)
+      return Error(in, PTO_ERR_OUT_OF_RANGE,
+                   std::string("pto.") + in.op->mnemonic + ": offset " +
+                       std::to_string(row < 0 ? row : col) + " is negative");
+    o.index[0] = static_cast<size_t>(row);
+    o.index[1] = static_cast<size_t>(col);
+  }
+  const pto_status status = in.op->check(o, p_.profile);
+  if (status != PTO_OK) return Error(in, status, LastError());
+  in.op->run(o, p_.profile);
+  return PTO_OK;
+}
+
+// tstore ins(%acc fp %fp) outs(%view): each valid element of the acc tile
+// quantised by fp's word of its column into the view's dtype.
+pto_status Block::FixpipeStore(const Instr& in) {
+  const pto_tile& t = tiles_[in.a];
+  const uint32_t fp_slot = static_cast<uint32_t>(in.extra - 1);
+  const pto_tile& fp = tiles_[fp_slot];
+  const pto_dtype out = static_cast<pto_dtype>(in.d);
+  if (fp.valid_cols < t.valid_cols)
+    return Error(in, PTO_ERR_SHAPE_MISMATCH,
+                 "pto.tstore: fp has " + std::to_string(fp.valid_cols) +
+                     " valid columns, fewer than the acc tile's " + std::to_string(t.valid_cols));
+  const TileImage fimage = Image(fp_slot), image = Image(in.a);
+  const size_t fsize = pto_dtype_size(fp.dtype), in_size = pto_dtype_size(t.dtype);
+  const size_t out_size = pto_dtype_size(out);
+  std::vector<uint64_t> words(t.valid_cols);
+  for (uint32_t j = 0; j < t.valid_cols; ++j)
+    words[j] = fixpipe::WordOf(
+        fp.dtype, fimage.data + ElementOffset(fimage.layout, fimage.row, fimage.col + j) * fsize,
+        out);
+  const View& v = views_[in.b];
+  char* memory = pointers_[v.pointer].data;
+  ForEachViewRow(v, t.valid_rows, [&](int64_t r, int64_t element, int64_t col_stride) {
+    for (int64_t c = 0; c < t.valid_cols; ++c) {
+      const char* s = image.data + ElementOffset(image.layout, image.row + static_cast<uint64_t>(r),
+                                                 image.col + static_cast<uint64_t>(c)) *
+                                       in_size;
+      char* g = memory + static_cast<size_t>(element + c * col_stride) * out_size;
+      fixpipe::ConvertElement(t.dtype, s, out, g, words[static_cast<size_t>(c)], true, false);
+    }
+  });
   return PTO_OK;
 }
 
