@@ -514,23 +514,14 @@ static void test_program_rules(void **state) {
         if (strstr(pto_last_error(), kCases[k].want) == NULL)
             fail_msg("case %zu: %s\nexpected: %s", k, pto_last_error(), kCases[k].want);
     }
-    /* a push without its pto.set_quant_*: refused when it runs */
+    /* a push without its pto.set_quant_* before it */
     program_text(text, sizeof text, EPI_DEQ, "");
-    pto_program *p = program_build(text, NULL);
-    pto_args *args = NULL;
-    assert_int_equal(pto_args_create(p, &args), PTO_OK);
-    static int8_t a[16 * 32], b[32 * 32], q[16 * 32];
-    static _Float16 f[32], h[16 * 32];
-    assert_int_equal(pto_args_set_pointer(args, 0, a, sizeof a), PTO_OK);
-    assert_int_equal(pto_args_set_pointer(args, 1, b, sizeof b), PTO_OK);
-    assert_int_equal(pto_args_set_pointer(args, 2, f, sizeof f), PTO_OK);
-    assert_int_equal(pto_args_set_float(args, 3, 1.0), PTO_OK);
-    assert_int_equal(pto_args_set_pointer(args, 4, h, sizeof h), PTO_OK);
-    assert_int_equal(pto_args_set_pointer(args, 5, q, sizeof q), PTO_OK);
-    assert_int_not_equal(pto_program_launch(p, 1, args), PTO_OK);
-    assert_non_null(strstr(pto_last_error(), "takes a pto.set_quant_vector {id = 0} before the push"));
-    pto_args_destroy(args);
-    pto_program_destroy(p);
+    pto_program *p = NULL;
+    assert_int_not_equal(pto_program_create(text, strlen(text), "fixpipe.pto", &p), PTO_OK);
+    assert_non_null(strstr(pto_last_error(), "expects a preceding pto.set_quant_vector with id = 0"));
+    program_text(text, sizeof text, EPI_DEQ, "    pto.set_quant_vector(%fp : " T_FP ") {id = 0}\n");
+    assert_int_not_equal(pto_program_create(text, strlen(text), "fixpipe.pto", &p), PTO_OK);
+    assert_non_null(strstr(pto_last_error(), "expects a preceding pto.set_quant_scalar with id = 1"));
 }
 
 /* TSTORE_FP: pto.tstore ins(%acc : T fp %fp : F) outs(%view : V), an INT32

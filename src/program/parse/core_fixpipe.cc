@@ -71,7 +71,9 @@ bool CoreReader::ParseEpilogue(const AttrEntry& e, PipeEpilogue* out) {
   if (e.value.kind != Tok::kAttr || text.compare(0, head.size(), head) != 0 || text.back() != '>')
     return parser_.Error(e.loc, "acc_push_epilogue is #pto.acc_push_epilogue<layout = .., quant = "
                                 ".., relu = ..>, not " + text);
-  const std::string body = text.substr(head.size(), text.size() - head.size() - 1);
+  std::string body = text.substr(head.size(), text.size() - head.size() - 1);
+  for (char& c : body)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';  // the text may break its lines
   std::string layout, quant, relu;
   if (!Field(body, "layout", &layout) || !Field(body, "quant", &quant) ||
       !Field(body, "relu", &relu))
@@ -233,6 +235,7 @@ void CoreReader::ParseSetQuant(const Token& op) {
     in.scalar_reg = v.reg;
     in.scalar_is_float = true;
     p_->code.push_back(in);
+    quant_set_.insert(id * 2);
     return;
   }
   if (type.kind != TypeKind::kTile || type.space != Space::kScaling || type.rows != 1)
@@ -249,6 +252,19 @@ void CoreReader::ParseSetQuant(const Token& op) {
                                PTO_ERR_UNSUPPORTED_DTYPE);
   if (!parser_.UseTile(name, type, type_loc, Use::kRead, &in.a)) return;
   p_->code.push_back(in);
+  quant_set_.insert(id * 2 + 1);
+}
+
+// A quantising push needs a pto.set_quant_* of its kind and id before it in
+// the text (PTOAS's verifier: "expects a preceding pto.set_quant_vector with
+// id = N").
+bool CoreReader::QuantSetBefore(SourceLoc loc, const PipeDecl& pipe) {
+  const PipeEpilogue& e = pipe.epilogue;
+  if (!e.set || !e.quant || quant_set_.count(pipe.id * 2 + (e.vector ? 1 : 0)) != 0) return true;
+  return parser_.Error(loc, std::string("pto.tpush_to_aiv: pipe ") + std::to_string(pipe.id) +
+                                "'s acc_push_epilogue <" + e.text + "> expects a preceding " +
+                                (e.vector ? "pto.set_quant_vector" : "pto.set_quant_scalar") +
+                                " with id = " + std::to_string(pipe.id));
 }
 
 }  // namespace program

@@ -598,6 +598,7 @@ bool CoreReader::TransferTile(const Token& op, const Transfer& t, const std::vec
                              std::to_string(pipe.slot_size) + " bytes",
                          PTO_ERR_SHAPE_MISMATCH);
   if (t.kind == PipeOp::kPush) {
+    if (t.side == 1 && !QuantSetBefore(op.loc, pipe)) return false;
     if (!parser_.UseTile(t.operand, t.type, t.type_loc, Use::kRead, &in->a)) return false;
   } else if (!parser_.tile().DefineResultTile(op, results[0], t.type, t.type_loc, &in->a)) {
     return false;

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -311,6 +312,8 @@ class CoreReader : public Reader {
   // core_fixpipe.cc: a pipe's acc_push_epilogue, pto.set_quant_scalar / _vector.
   bool ParseEpilogue(const AttrEntry& e, PipeEpilogue* out);
   void ParseSetQuant(const Token& op);
+  bool QuantSetBefore(SourceLoc loc, const PipeDecl& pipe);
+  std::set<int64_t> quant_set_;  // pipe id * 2 + (vector): pto.set_quant_* read so far
   bool EpilogueAgrees(const Token& op, const PipeDecl& decl, const PipeEpilogue& here, int64_t dir);
   bool ParsePipeOperands(const std::string& what, uint8_t side, uint64_t slots_bytes, Instr* init,
                          bool* has_gm, uint32_t* gm_pointer);
