@@ -2408,7 +2408,8 @@ PTO_API pto_status pto_set_quant_scalar(float scale, pto_dtype dtype);
  * row 0 (its valid cols), copied now: later writes to fp are not seen. fp
  * not NULL (PTO_ERR_NULL_ARGUMENT); a PTO_LOC_SCALING tile of one row
  * (PTO_ERR_INVALID_ARGUMENT); UINT64, INT64, FLOAT16, BFLOAT16 or FLOAT32
- * (PTO_ERR_UNSUPPORTED_DTYPE). A refusal keeps the configuration. */
+ * (PTO_ERR_UNSUPPORTED_DTYPE); PTO_ERR_OUT_OF_MEMORY if the copy cannot be
+ * allocated. A refusal keeps the configuration. */
 PTO_API pto_status pto_set_quant_vector(const pto_tile *fp);
 
 /* ------------------------------------------------------------------------ */

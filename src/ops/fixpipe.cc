@@ -355,7 +355,13 @@ pto_status pto_set_quant_vector(const pto_tile* fp) {
                      "fp is %s; a scaling tile holds UINT64, INT64, FLOAT16, BFLOAT16 or FLOAT32",
                      pto_dtype_string(fp->dtype));
   const size_t size = pto_dtype_size(fp->dtype), n = fp->valid_cols;
-  std::vector<unsigned char> payload(n * size);
+  std::vector<unsigned char> payload;
+  try {
+    payload.resize(n * size);
+  } catch (...) {
+    return pto::Fail(PTO_ERR_OUT_OF_MEMORY, "pto_set_quant_vector",
+                     "cannot allocate %zu bytes to copy fp's row", n * size);
+  }
   const pto::Layout l = pto::TileLayout(fp);
   for (size_t j = 0; j < n; ++j)
     memcpy(payload.data() + j * size,
