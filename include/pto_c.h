@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 128 operations of libpto's table (src/operations.def), by group, in
+ * The 131 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -43,13 +43,16 @@
  *     tgemv_acc, tgemv_bias, tmatmul_mx, tmatmul_mx_acc, tgemv_mx,
  *     tgemv_mx_acc
  *   quantisation (2): tquant, tdequant
+ *   the fixpipe's conversions (3): tmov_fp, textract_fp, tinsert_fp
  * Outside that table, bound by hand: pto_tsel (three sources), pto_trandom
  * (key and counter words), pto_mgather (a table in memory), pto_mscatter (a
  * table in memory), pto_tgetval (a scalar result), pto_tmrgsort_lists
  * (counts besides dst), pto_setfmatrix (a configuration struct),
  * pto_set_img2col_padding (a configuration struct), pto_set_img2col_rpt (a
  * configuration struct), pto_timg2col (a configuration struct and per-thread
- * registers) and pto_tquant_mx (exp, max and scaling besides dst).
+ * registers), pto_tquant_mx (exp, max and scaling besides dst),
+ * pto_set_quant_scalar (no tile operand) and pto_set_quant_vector (a scaling
+ * tile alone).
  * ops-families:end
  *
  * Conventions shared by every function below:
@@ -263,7 +266,7 @@ typedef enum pto_location {
     PTO_LOC_RIGHT = 3, /* L0B: a matrix multiply's b */
     PTO_LOC_ACC = 4,   /* L0C: a matrix multiply's dst */
     PTO_LOC_BIAS = 5,  /* the bias table: pto_tmatmul_bias's bias */
-    PTO_LOC_SCALING = 6 /* the MX scales (PTOAS's loc=scaling): pto_tmatmul_mx's a_scale, b_scale */
+    PTO_LOC_SCALING = 6 /* loc=scaling: MX scales (ZZ, NN) or the fixpipe's quantisation row (ND) */
 } pto_location;
 
 /* How a tile's elements lie in its storage: row-major, or a fractal layout,
@@ -584,13 +587,16 @@ PTO_API pto_status pto_tile_read_f32(const pto_tile *tile, float *dst, size_t co
 
 /* Creates a cube tile (or, for PTO_LOC_VEC and PTO_LAYOUT_ND, a tile as
  * pto_tile_create makes) and stores its handle in *out. Mat, left, right and
- * acc tiles take any layout, vec and bias tiles ND. The profile is not
- * looked at: what each profile's matrix multiply and tmov accept are their
- * own rules (HOST takes every layout, to experiment with).
+ * acc tiles take any layout, vec and bias tiles ND; a scaling tile is the
+ * fixpipe's quantisation row (ND, one row) or MX scales (ZZ or NN, boxes of
+ * 32 bytes). The profile is not looked at: what each profile's matrix
+ * multiply and tmov accept are their own rules (HOST takes every layout, to
+ * experiment with).
  * Errors, in order: PTO_ERR_NULL_ARGUMENT if out is NULL;
  * PTO_ERR_INVALID_ARGUMENT for a dtype, shape or size pto_tile_create
  * refuses, a location or layout outside its enum, a vec or bias tile not ND,
- * a bias tile of more than one row, or a fractal layout whose boxes do not
+ * a scaling tile neither ND, ZZ nor NN, a bias or ND scaling tile of more
+ * than one row, or a fractal layout whose boxes do not
  * tile rows x cols (rows a multiple of IR unless 1, cols of IC; e.g. a
  * FLOAT32 NZ left tile has 16 x 8 boxes: 16 x 24 is accepted, 16 x 12 is
  * not); PTO_ERR_OUT_OF_MEMORY. On failure *out is left unchanged. */
@@ -2794,6 +2800,93 @@ PTO_API pto_status pto_tquant_mx(pto_tile *dst, const pto_tile *src, pto_tile *e
  * rows and columns rules are warnings (docs/profiles.md). */
 PTO_API pto_status pto_tdequant(pto_tile *dst, const pto_tile *src, const pto_tile *scale,
                                 const pto_tile *offset);
+
+/* ------------------------------------------------------------------------ */
+/* The fixpipe's conversions                                                 */
+/* ------------------------------------------------------------------------ */
+/*
+ * The fixpipe moves an acc tile (FLOAT32 or INT32, PTO_LOC_ACC) out to a vec
+ * or mat tile and converts each element on the way: TMOV_FP, TEXTRACT_FP,
+ * TINSERT_FP (and a program's pto.tstore with fp, TSTORE_FP). Element (i, j)
+ * of the moved window uses the quantisation word of its column j (the
+ * window's, from 0): fp(0, j), or with fp NULL the calling thread's
+ * configuration (pto_set_quant_scalar: one word for every column;
+ * pto_set_quant_vector: fp's row 0 as it was copied then). The pages call
+ * the conversion implementation-defined; libpto takes A5's implementation
+ * (a5/common.hpp's quantisation modes by src and dst dtype, SetQuant*.hpp's
+ * words) with pto-isa's model of the fixpipe arithmetic (cpu/common.hpp
+ * quantize_element), docs/profiles.md [F-FIXPIPE]:
+ * - the word: fp's UINT64 / INT64 elements are the fixpipe's 64-bit words;
+ *   a FLOAT16, BFLOAT16 or FLOAT32 fp (A5's direct payload) gives the word
+ *   of its value's FLOAT32 bits, with bit 46 set for an INT8 dst.
+ * - the scale: for a vector word (fp, pto_set_quant_vector) the 19-bit float
+ *   of bits 13..31 (sign, 8 exponent bits, 10 fraction bits: a FLOAT32
+ *   value truncated to 10 fraction bits; exponent 0 with fraction f is
+ *   (1 + f/1024) 2^-127, +0 when f = 0; exponent 255 is infinity); for a
+ *   scalar word the FLOAT32 of bits 0..31.
+ * - x = float(src) * scale, one FLOAT32 product rounded to nearest even (an
+ *   INT32 src first rounded to FLOAT32 the same way).
+ * - INT8, UINT8 dst: rint(x + offset) (offset the unsigned bits 37..45; the
+ *   sum a FLOAT32, ties to even), clamped to [-128, 127] when bit 46 is set,
+ *   else [0, 255], stored as its low 8 bits; NaN gives 0.
+ * - FLOAT16 dst: finite x clamped to +-65504 (from INT32 src infinities
+ *   too), then rounded to nearest even. BFLOAT16: rounded to nearest even.
+ *   HIFLOAT8: rounded half away from zero, FLOAT8_E4M3 to nearest even (A5's
+ *   tcvt of FLOAT32), saturating to the largest finite value.
+ * - INT16 dst (A2A3's shift form, INT32 src): src >> (bits 32..35 + 1),
+ *   arithmetic, its low 16 bits.
+ * The pairs (src -> dst): A2A3: FLOAT32 -> INT8, UINT8, FLOAT16 (scalar
+ * word only), BFLOAT16 (scalar only); INT32 -> INT8, UINT8, FLOAT16, INT16.
+ * A5: FLOAT32 -> INT8, UINT8, FLOAT16, BFLOAT16, HIFLOAT8, FLOAT8_E4M3;
+ * INT32 -> INT8, UINT8, FLOAT16, BFLOAT16. HOST: their union. Another pair
+ * is PTO_ERR_UNSUPPORTED_DTYPE. The rules the three functions share, in
+ * this order, after their NULL checks and dst's dtype:
+ * - src an acc tile, dst a vec or mat tile (PTO_ERR_INVALID_ARGUMENT; under
+ *   A2A3 a mat dst only); src FLOAT32 or INT32 and the pair above
+ *   (PTO_ERR_UNSUPPORTED_DTYPE).
+ * - fp a PTO_LOC_SCALING tile of one row (PTO_ERR_INVALID_ARGUMENT); UINT64
+ *   or INT64, and under HOST and A5 also FLOAT16, BFLOAT16 or FLOAT32
+ *   (PTO_ERR_UNSUPPORTED_DTYPE); at least as many valid cols as the window
+ *   has columns (PTO_ERR_SHAPE_MISMATCH). With fp NULL the thread must have
+ *   a configuration (PTO_ERR_INVALID_ARGUMENT), a vector one as wide as the
+ *   window (PTO_ERR_SHAPE_MISMATCH); A2A3's FLOAT32 -> FLOAT16 and
+ *   BFLOAT16 take a scalar one.
+ * - dst, src and fp share no storage (PTO_ERR_ALIASING).
+ * Nothing is written on a refusal.
+ */
+
+/* TMOV_FP: dst's valid region, dst(i, j) = convert(src(i, j), word j);
+ * dst's valid region lies within src's rows x cols (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_tmov_fp(pto_tile *dst, const pto_tile *src, const pto_tile *fp);
+
+/* TEXTRACT_FP: dst(i, j) = convert(src(index_row + i, index_col + j),
+ * word j) over dst's valid region, which lies within src's rows x cols from
+ * (index_row, index_col) (PTO_ERR_OUT_OF_RANGE). */
+PTO_API pto_status pto_textract_fp(pto_tile *dst, const pto_tile *src, const pto_tile *fp,
+                                   size_t index_row, size_t index_col);
+
+/* TINSERT_FP: dst(index_row + i, index_col + j) = convert(src(i, j), word
+ * j) over src's valid region, which lies within dst's rows x cols from
+ * (index_row, index_col) (PTO_ERR_OUT_OF_RANGE). */
+PTO_API pto_status pto_tinsert_fp(pto_tile *dst, const pto_tile *src, const pto_tile *fp,
+                                  size_t index_row, size_t index_col);
+
+/* SET_QUANT_SCALAR: the calling thread's fixpipe configuration becomes one
+ * scalar word for every column, as A5 builds it (a5/SetQuantScalar.hpp):
+ * scale's FLOAT32 bits sign-extended to 64 bits (a negative scale sets
+ * bits 32..63, offset bits included), then for a 1-byte dtype bit 46 set
+ * for INT8 and cleared for UINT8. dtype is the output the word is meant
+ * for: INT8, UINT8, INT16, FLOAT16, BFLOAT16, HIFLOAT8 or FLOAT8_E4M3
+ * (PTO_ERR_UNSUPPORTED_DTYPE otherwise; the configuration is kept). */
+PTO_API pto_status pto_set_quant_scalar(float scale, pto_dtype dtype);
+
+/* SET_QUANT_VECTOR: the calling thread's fixpipe configuration becomes fp's
+ * row 0 (its valid cols), copied now: later writes to fp are not seen. fp
+ * not NULL (PTO_ERR_NULL_ARGUMENT); a PTO_LOC_SCALING tile of one row
+ * (PTO_ERR_INVALID_ARGUMENT); UINT64, INT64, FLOAT16, BFLOAT16 or FLOAT32
+ * (PTO_ERR_UNSUPPORTED_DTYPE); PTO_ERR_OUT_OF_MEMORY if the copy cannot be
+ * allocated. A refusal keeps the configuration. */
+PTO_API pto_status pto_set_quant_vector(const pto_tile *fp);
 
 /* ------------------------------------------------------------------------ */
 /* Element types by name                                                     */

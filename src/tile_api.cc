@@ -104,11 +104,20 @@ void CheckCubePlacement(pto::Validator& v, const pto_dtype& dtype, uint32_t rows
                PTO_ERR_INVALID_ARGUMENT, "layout %d is not a pto_layout value", raw_layout);
   if (!v.ok()) return;
   const bool row_major_only = location == PTO_LOC_VEC || location == PTO_LOC_BIAS;
+  // A scaling tile is the fixpipe's quantisation row (ND, one row) or MX
+  // scales (ZZ for a's, NN for b's).
+  const bool one_row = location == PTO_LOC_BIAS || (location == PTO_LOC_SCALING && layout == PTO_LAYOUT_ND);
   v.Require(!row_major_only || layout == PTO_LAYOUT_ND, PTO_ERR_INVALID_ARGUMENT,
             "a %s tile is row-major (PTO_LAYOUT_ND), not %s", pto::LocationName(location),
             pto::LayoutName(layout))
-      .Require(location != PTO_LOC_BIAS || rows == 1, PTO_ERR_INVALID_ARGUMENT,
-               "a bias tile is one row, not %u", rows);
+      .Require(location != PTO_LOC_SCALING || layout == PTO_LAYOUT_ND ||
+                   layout == PTO_LAYOUT_ZZ || layout == PTO_LAYOUT_NN,
+               PTO_ERR_INVALID_ARGUMENT,
+               "a scaling tile is the fixpipe's quantisation row (PTO_LAYOUT_ND) or MX scales "
+               "(PTO_LAYOUT_ZZ, PTO_LAYOUT_NN), not %s",
+               pto::LayoutName(layout))
+      .Require(!one_row || rows == 1, PTO_ERR_INVALID_ARGUMENT, "a %s%s tile is one row, not %u",
+               location == PTO_LOC_SCALING ? "row-major " : "", pto::LocationName(location), rows);
   if (!v.ok()) return;
   // The boxes as a tile of at least a box's rows has them (the largest box
   // is 32 rows): only a one-row tile has shorter ones.

@@ -275,9 +275,9 @@ static void test_tinsert(void **state) {
         "%d : !pto.tile_buf<vec, 8x16xf32>) {\n"
         "  pto.tinsert ins(%s, %r, %c : !pto.tile_buf<vec, 4x8xf32>, index, index fp %f : "
         "!pto.tile_buf<vec, 1x8xf32>) outs(%d : !pto.tile_buf<vec, 8x16xf32>)\n  return\n}\n",
-        NULL, "fp form (the fixpipe's quantisation");
+        NULL, "pto.tinsert_fp: src is a vec tile; the fixpipe moves an acc tile");
     print_message("[datamove] tinsert: %zu calls (11 dtypes, 6 shapes, 5 offsets), %zu elements as the page, its "
-                  "rules per profile, PTOAS's text form and a refused run, the fixpipe's form refused\n",
+                  "rules per profile, PTOAS's text form and a refused run, the fixpipe's form on vec tiles refused\n",
                   calls, elements);
     free(kept);
     TILES_DESTROY(dst, src, h, big, u16, u16s, i8, i8s, narrow, nsrc, want, out);

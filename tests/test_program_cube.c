@@ -896,7 +896,7 @@ static void test_cube_refusals(void **state) {
         {"a2a3", "  pto.tmatmul ins(%zl, %r : ZL, R) outs(%acc : A)\n",
          "a %zl is a left tile laid out ZN, where the cube reads ZZ or NZ"},
         {"a5", "  pto.tload ins(%gv : !pto.tensor_view<16x16xf32>) outs(%l : L)\n",
-         "pto.tload loads into vec or mat tiles; %l is a left ZZ tile"},
+         "pto.tload loads into vec, mat or scaling tiles; %l is a left ZZ tile"},
         {"a5", "  pto.tstore ins(%m : M) outs(%gv : !pto.tensor_view<16x16xf32>)\n",
          "A5 has no store from a mat tile (L1)"},
         {"a2a3", "  pto.tstore ins(%l : L) outs(%gv : !pto.tensor_view<16x16xf32>)\n",
@@ -956,7 +956,7 @@ static void test_cube_refusals(void **state) {
         NULL, "a NZ mat tile of bf16 with fractal=512 is made of 16x16 boxes, which do not tile 24x16");
     expect_program_refused_with(
         "func.func @k() {\n  %t = pto.alloc_tile : !pto.tile_buf<scaling, 1x32xi8>\n  return\n}\n", NULL,
-        "a scaling tile holds MX scales here (ZZ or NN, fractal=32)");
+        "a scaling tile without boxes holds the fixpipe's quantisation parameters, one row of i64, ui64, f16, bf16 or f32 (MX scales are ZZ or NN with fractal=32)");
     /* Subviews of cube tiles (PTOAS's rules): each view of the 32x32 f32 NZ
      * tile %t (16x8 boxes). */
     static const struct {

@@ -254,6 +254,7 @@ GROUPS = [
     Group("fused", "fused arithmetic", "fused.cc", "fused arithmetic"),
     Group("matrix_multiply", "matrix multiply", "matmul.cc", "matrix multiply"),
     Group("quantisation", "quantisation", "quant.cc", "conversion"),
+    Group("fixpipe", "the fixpipe's conversions", "fixpipe.cc", "conversion"),
 ]
 GROUP = {g.name: g for g in GROUPS}
 
@@ -311,6 +312,12 @@ HAND_BOUND = [
               "as A5 computes them, bit for bit",
               "int8, uint8, float8_e4m3, float4_e2m1x2", "exp, max and scaling besides dst",
               "4 / 0 / 4", isa="TQUANT_DN", text="pto.tquant.mx"),
+    HandBound("set_quant_scalar", "fixpipe", "scale, dtype",
+              "the thread's scalar quantisation parameter of the fixpipe's conversions (fp NULL)",
+              "float32 scale", "no tile operand", "0 / 0 / 0"),
+    HandBound("set_quant_vector", "fixpipe", "fp",
+              "the thread's per-column quantisation parameters, a copy of fp's row 0 (fp NULL)",
+              "uint64, int64, float16, bfloat16, float32", "a scaling tile alone", "0 / 0 / 0"),
 ]
 
 

@@ -42,6 +42,8 @@ PROGRAM_FORMS = {
     "TPRINT": (["pto.tprint"], "a tile's valid region printed"),
     "SYNCALL": (["pto.syncall"], "a barrier of the launch's blocks"),
     "TPREFETCH_ASYNC": (["pto.tprefetch_async"], "accepted; its session's wait returns at once"),
+    "TSTORE_FP": (["pto.tstore"], "an acc tile to global memory through the fixpipe's quantisation "
+                  "by a scaling tile (`ins(%acc : T fp %fp : F)`)"),
     "TPREFETCH": (["pto.tprefetch"], "a hint: the view and tile checked, dst left as it is (loads are synchronous)"),
     "TSYNC": (["pto.tsync"], "a wait on events: its operands checked, nothing to wait for (each instruction completes)"),
     "TSUBVIEW": (["pto.subview"], "a tile's window as a tile"),
@@ -76,7 +78,6 @@ C_SETTINGS = {
 }
 
 FORMATS = "needs the low-precision formats (FP8, HiFloat8, FP4, MX scales): not implemented yet"
-FIXPIPE = "the fixpipe's conversions with a scaling tile: not implemented yet"
 PENDING = "not implemented yet: programs are told the instruction is not implemented"
 
 # The names without an implementation, each with the reason (the text a user reads here).
@@ -85,8 +86,6 @@ REFUSED = {
                    "not implemented (TQUANT's MX forms and TQUANT_DN are pto_tquant_mx)",
     "TMATMUL_MX_HIF4": "HiFloat4 (hifloat4x2_t, TQUANT_HIF4's format) is not an element type of "
                        "libpto: refused",
-    "TMOV_FP": FIXPIPE, "TSTORE_FP": FIXPIPE, "TEXTRACT_FP": FIXPIPE, "TINSERT_FP": FIXPIPE,
-    "SET_QUANT_SCALAR": FIXPIPE, "SET_QUANT_VECTOR": FIXPIPE,
 }
 
 

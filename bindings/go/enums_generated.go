@@ -246,7 +246,7 @@ const (
 	LocAcc Location = 4
 	// The bias table: TMatmulBias's bias.
 	LocBias Location = 5
-	// The MX scales (PTOAS's loc=scaling): TMatmulMx's a_scale, b_scale.
+	// loc=scaling: MX scales (ZZ, NN) or the fixpipe's quantisation row (ND).
 	LocScaling Location = 6
 )
 

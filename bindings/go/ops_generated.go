@@ -2417,3 +2417,60 @@ func THistogram(dst *Tile, src *Tile, idx *Tile, byte HistByte) error {
 	keepAlive(tiles)
 	return err
 }
+
+var tmov_fpOperands = []string{"dst", "src", "fp"}
+
+// TMovFp is TMOV_FP (pto_tmov_fp): dst = convert(src * fp[column]): an acc
+// tile quantised out by the fixpipe.
+//
+// dst's dtypes: HOST FLOAT16, BFLOAT16, INT8, UINT8, INT16, HIFLOAT8,
+// FLOAT8_E4M3; A2A3 FLOAT16, BFLOAT16, INT8, UINT8, INT16; A5 FLOAT16,
+// BFLOAT16, INT8, UINT8, HIFLOAT8, FLOAT8_E4M3.
+func TMovFp(dst *Tile, src *Tile, fp *Tile) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, fp}
+	if err := resolve("pto.TMovFp", tmov_fpOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmov_fp(hs[0], hs[1], hs[2]))
+	keepAlive(tiles)
+	return err
+}
+
+var textract_fpOperands = []string{"dst", "src", "fp"}
+
+// TExtractFp is TEXTRACT_FP (pto_textract_fp): dst = convert(src[index_row +
+// i, index_col + j] * fp[j]): tmov_fp of an acc window.
+//
+// dst's dtypes: HOST FLOAT16, BFLOAT16, INT8, UINT8, INT16, HIFLOAT8,
+// FLOAT8_E4M3; A2A3 FLOAT16, BFLOAT16, INT8, UINT8, INT16; A5 FLOAT16,
+// BFLOAT16, INT8, UINT8, HIFLOAT8, FLOAT8_E4M3.
+func TExtractFp(dst *Tile, src *Tile, fp *Tile, index_row int, index_col int) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, fp}
+	if err := resolve("pto.TExtractFp", textract_fpOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_textract_fp(hs[0], hs[1], hs[2], int64(index_row), int64(index_col)))
+	keepAlive(tiles)
+	return err
+}
+
+var tinsert_fpOperands = []string{"dst", "src", "fp"}
+
+// TInsertFp is TINSERT_FP (pto_tinsert_fp): dst[index_row + i, index_col +
+// j] = convert(src[i,j] * fp[j]): an acc tile into dst.
+//
+// dst's dtypes: HOST FLOAT16, BFLOAT16, INT8, UINT8, INT16, HIFLOAT8,
+// FLOAT8_E4M3; A2A3 FLOAT16, BFLOAT16, INT8, UINT8, INT16; A5 FLOAT16,
+// BFLOAT16, INT8, UINT8, HIFLOAT8, FLOAT8_E4M3.
+func TInsertFp(dst *Tile, src *Tile, fp *Tile, index_row int, index_col int) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, fp}
+	if err := resolve("pto.TInsertFp", tinsert_fpOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tinsert_fp(hs[0], hs[1], hs[2], int64(index_row), int64(index_col)))
+	keepAlive(tiles)
+	return err
+}

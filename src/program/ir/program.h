@@ -224,7 +224,25 @@ enum class CoreKind : uint8_t { kCube = 1, kVector = 2 };
 // What a kPipe does (Instr::sub): tpush_to_*, tpop_from_*, tfree_from_*.
 // kAlloc: talloc_to_*, a producer's slot in global memory; kInit: a core's
 // initialize_pipe, where a pipe's slots in global memory lie.
-enum class PipeOp : uint8_t { kPush, kPop, kFree, kAlloc, kInit };
+// kSetQuant: pto.set_quant_scalar / pto.set_quant_vector {id = N}, the
+// cube's quantisation state of its pipes of that id (Instr::imm the id,
+// Instr::a the scaling tile or kNoSlot, Instr::scalar_reg the scale).
+enum class PipeOp : uint8_t { kPush, kPop, kFree, kAlloc, kInit, kSetQuant };
+
+// A pipe's acc_push_epilogue (PTOAS's #pto.acc_push_epilogue<layout = nz2nd,
+// quant = Q, relu = R>): what the fixpipe does to an acc tile the cube
+// pushes. `out` is the slot's dtype (the source's with no conversion),
+// `quant` whether a word from pto.set_quant_* scales it and `vector`
+// whether that is a scaling tile's row.
+struct PipeEpilogue {
+  bool set = false;
+  pto_dtype src = PTO_FLOAT32;
+  pto_dtype out = PTO_FLOAT32;
+  bool quant = false;
+  bool vector = false;
+  bool relu = false;
+  std::string text;  // as written, for the two ends' comparison
+};
 
 // How a pipe's tile is shared between a block's vector cores (the text's
 // split = 0, 1, 2; pto-isa's TileSplitAxis): each gets it whole, its half
@@ -243,6 +261,7 @@ struct PipeDecl {
   // or after the other direction's slots of a dir_mask = 3 pipe.
   uint64_t gm_region = 0;
   SourceLoc loc;  // the first initialisation
+  PipeEpilogue epilogue;  // c2v only
 };
 
 // How a subview's valid region is set (Instr::sub of kSubview).

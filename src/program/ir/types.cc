@@ -310,17 +310,27 @@ bool CheckLayout(const Type& t, std::string* what) {
             "repacks for the cube)";
     return false;
   }
-  // MX scales (fractal=32: 16 x 2 or 2 x 16 boxes) in mat and scaling; the
-  // scaling memory holds nothing else here (the fixpipe's quant vectors are
-  // not supported).
-  if (t.space == Space::kScaling && (t.fractal != 32 || t.box == Box::kNone)) {
-    *what = "a scaling tile holds MX scales here (ZZ or NN, fractal=32); the fixpipe's quant "
-            "vectors are not supported";
+  // loc=scaling holds MX scales (fractal=32: 16 x 2 or 2 x 16 boxes, ZZ or
+  // NN; mat tiles hold them too on their way) or, without boxes, the
+  // fixpipe's quantisation parameters (below).
+  if (t.space == Space::kScaling && t.box != Box::kNone && t.fractal != 32) {
+    *what = "a boxed scaling tile holds MX scales (ZZ or NN, fractal=32); the fixpipe's "
+            "quantisation parameters are one row without boxes";
     return false;
   }
   if (t.fractal == 32 && t.space != Space::kScaling && t.space != Space::kMat) {
     *what = "fractal=32 (MX scales) is for mat and scaling tiles, not " +
             std::string(SpaceSpelling(t.space)) + " ones";
+    return false;
+  }
+  // The fixpipe's quantisation parameters (SET_QUANT_VECTOR, TMOV_FP): one
+  // row of 64-bit words or of f16, bf16, f32 scales.
+  const bool fixpipe_dtype = t.dtype == PTO_UINT64 || t.dtype == PTO_INT64 ||
+                             t.dtype == PTO_FLOAT16 || t.dtype == PTO_BFLOAT16 ||
+                             t.dtype == PTO_FLOAT32;
+  if (t.space == Space::kScaling && t.box == Box::kNone && (t.rows != 1 || !fixpipe_dtype)) {
+    *what = "a scaling tile without boxes holds the fixpipe's quantisation parameters, one row "
+            "of i64, ui64, f16, bf16 or f32 (MX scales are ZZ or NN with fractal=32)";
     return false;
   }
   if (t.box == Box::kNone) return true;

@@ -393,8 +393,9 @@ bool CoreReader::CheckCubeTransfer(const Token& op, bool load, uint32_t slot, pt
   const Type& t = p_->tiles[slot].type;
   const std::string what(op.text);
   if (load) {
-    if (t.IsCube() && t.space != Space::kMat)
-      return parser_.Error(op.loc, what + " loads into vec or mat tiles; %" + p_->tiles[slot].name +
+    if (t.IsCube() && t.space != Space::kMat && t.space != Space::kScaling)
+      return parser_.Error(op.loc, what + " loads into vec, mat or scaling tiles; %" +
+                                       p_->tiles[slot].name +
                                        " is a " + Where(t) +
                                        " (tmov or textract fills it from a mat tile)");
     if (view_dtype != t.dtype)

@@ -147,6 +147,8 @@ constexpr OperationRow kOperations[] = {
     {"pto.reserve_buffer", false, kAnyResults, ReadPipeOp},
     {"pto.import_reserved_buffer", false, kAnyResults, ReadPipeOp},
     {"pto.aic_initialize_pipe", false, kAnyResults, ReadPipeOp},
+    {"pto.set_quant_scalar", false, kAnyResults, ReadPipeOp},
+    {"pto.set_quant_vector", false, kAnyResults, ReadPipeOp},
     {"pto.aiv_initialize_pipe", false, kAnyResults, ReadPipeOp},
     {"pto.tpush_to", true, kAnyResults, ReadPipeOp},
     {"pto.tpop_from", true, kAnyResults, ReadPipeOp},

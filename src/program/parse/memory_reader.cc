@@ -244,12 +244,21 @@ uint32_t MemoryReader::EmitView(Code code, SourceLoc loc, uint32_t from, const T
 
 // ins(%x : T) outs(%y : T)
 bool MemoryReader::ParseOneInOneOut(Token* in_name, Type* in_type, SourceLoc* in_loc,
-                                    Token* out_name, Type* out_type, SourceLoc* out_loc) {
+                                    Token* out_name, Type* out_type, SourceLoc* out_loc,
+                                    Token* fp_name, Type* fp_type, SourceLoc* fp_loc) {
   if (!parser_.ExpectIdent("ins") || !parser_.Expect('(') || !parser_.ExpectValueName(in_name) ||
       !parser_.Expect(':'))
     return false;
   *in_loc = tok().loc;
-  if (!parser_.ParseType(in_type) || !parser_.Expect(')') || !parser_.ExpectIdent("outs") ||
+  if (!parser_.ParseType(in_type)) return false;
+  // tstore's `fp %fp : T` (TSTORE_FP: the fixpipe's quantisation).
+  if (fp_name != nullptr && tok().IsIdent("fp")) {
+    parser_.Advance();
+    if (!parser_.ExpectValueName(fp_name) || !parser_.Expect(':')) return false;
+    *fp_loc = tok().loc;
+    if (!parser_.ParseType(fp_type)) return false;
+  }
+  if (!parser_.Expect(')') || !parser_.ExpectIdent("outs") ||
       !parser_.Expect('(') || !parser_.ExpectValueName(out_name) || !parser_.Expect(':'))
     return false;
   *out_loc = tok().loc;
@@ -257,10 +266,10 @@ bool MemoryReader::ParseOneInOneOut(Token* in_name, Type* in_type, SourceLoc* in
 }
 
 void MemoryReader::ParseLoadStore(const Token& op, bool load) {
-  Token a, b;
-  Type ta, tb;
-  SourceLoc la, lb;
-  if (!ParseOneInOneOut(&a, &ta, &la, &b, &tb, &lb)) return;
+  Token a, b, fp;
+  Type ta, tb, tfp;
+  SourceLoc la, lb, lfp;
+  if (!ParseOneInOneOut(&a, &ta, &la, &b, &tb, &lb, load ? nullptr : &fp, &tfp, &lfp)) return;
   // tstore's atomicType (PTOAS: #pto<atomic_type atomic_add>, or
   // atomic_none, the default).
   bool atomic_add = false;
@@ -300,7 +309,10 @@ void MemoryReader::ParseLoadStore(const Token& op, bool load) {
                        load ? Use::kWrite : Use::kRead, &slot))
     return;
   const Type& tile = p_->tiles[slot].type;
-  if (tile.IsCube() || atomic_add) {
+  uint32_t fp_slot = kNoSlot;
+  if (!fp.text.empty()) {
+    if (!parser_.cores().CheckFixpipeStore(op, slot, v.type.dtype, fp, tfp, lfp, &fp_slot)) return;
+  } else if (tile.IsCube() || atomic_add) {
     if (!parser_.cores().CheckCubeTransfer(op, load, slot, v.type.dtype, atomic_add)) return;
   } else if (tile.dtype != v.type.dtype)
     return (void)parser_.Error(op.loc,
@@ -354,6 +366,7 @@ void MemoryReader::ParseLoadStore(const Token& op, bool load) {
   in.a = slot;
   in.b = v.reg;
   in.rank = v.type.rank;
+  in.extra = fp_slot == kNoSlot ? 0 : fp_slot + 1;  // TSTORE_FP's scaling tile
   p_->code.push_back(in);
   const uint32_t pointer = p_->pointer_root[view_ptr_[v.reg]];
   for (Param& param : p_->params) {

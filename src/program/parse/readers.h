@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -170,7 +171,9 @@ class MemoryReader : public Reader {
                     const std::vector<Value>& first, const std::vector<Value>& second,
                     const Token& result);
   bool ParseOneInOneOut(Token* in_name, Type* in_type, SourceLoc* in_loc, Token* out_name,
-                        Type* out_type, SourceLoc* out_loc);
+                        Type* out_type, SourceLoc* out_loc,
+                        Token* fp_name = nullptr, Type* fp_type = nullptr,
+                        SourceLoc* fp_loc = nullptr);
   bool ConstantAddress(const Token& name, uint64_t* addr);
   bool GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce, int* oob);
   void EmitSetValid(SourceLoc loc, uint32_t slot, const Value* rows, const Value* cols);
@@ -256,6 +259,10 @@ class TileReader : public Reader {
   bool TextTmpAllowed(const ops::OpDescriptor& op);
   bool EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins,
                   uint32_t dst, int attr, const Instr& scalar, const TextForm& form);
+  // tile_special_forms.cc: PTOAS's fp operand of tmov, textract, tinsert.
+  const ops::OpDescriptor* FixpipeForm(const ops::OpDescriptor& named);
+  bool TakeFixpipeOperand(std::vector<Token>* names, std::vector<Type>* types,
+                          std::vector<SourceLoc>* type_locs);
   bool OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
                         const char* what);
   bool ParseTwoOuts(Token* dst, Type* dst_type, SourceLoc* dst_loc, Token* idx, Type* idx_type,
@@ -308,12 +315,23 @@ class CoreReader : public Reader {
                     const Instr& offsets);
   bool CheckCubeTransfer(const Token& op, bool load, uint32_t slot, pto_dtype view_dtype,
                          bool atomic_add);
+  // core_fixpipe.cc: tstore's fp form (TSTORE_FP), the tile in `slot`.
+  bool EmitFixpipeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32_t src, uint32_t fp,
+                       uint32_t dst, const Instr& offsets);
+  bool CheckFixpipeStore(const Token& op, uint32_t slot, pto_dtype view_dtype, const Token& fp,
+                         const Type& fp_type, SourceLoc fp_loc, uint32_t* fp_slot);
   // False (the error) if a rule checked after the others failed.
   bool CheckLaterRules();
 
  private:
   void ParseReserveBuffer(const Token& op, const std::vector<Token>& results, bool import);
   void ParseInitializePipe(const Token& op, bool cube);
+  // core_fixpipe.cc: a pipe's acc_push_epilogue, pto.set_quant_scalar / _vector.
+  bool ParseEpilogue(const AttrEntry& e, PipeEpilogue* out);
+  void ParseSetQuant(const Token& op);
+  bool QuantSetBefore(SourceLoc loc, const PipeDecl& pipe);
+  std::set<int64_t> quant_set_;  // pipe id * 2 + (vector): pto.set_quant_* read so far
+  bool EpilogueAgrees(const Token& op, const PipeDecl& decl, const PipeEpilogue& here, int64_t dir);
   bool ParsePipeOperands(const std::string& what, uint8_t side, uint64_t slots_bytes, Instr* init,
                          bool* has_gm, uint32_t* gm_pointer);
   void ParsePipeTransfer(const Token& op, const std::vector<Token>& results, PipeOp kind,

@@ -103,6 +103,10 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   const bool cube = boxed(p_->tiles[dst].type) ||
                     (!ins.empty() && boxed(p_->tiles[ins[0]].type)) ||
                     (ins.size() > 1 && boxed(p_->tiles[ins[1]].type));
+  const bool fixpipe = op.id == ops::OpId::kTMovFp || op.id == ops::OpId::kTExtractFp ||
+                       op.id == ops::OpId::kTInsertFp;
+  if (fixpipe && ins.size() == 2)
+    return parser_.cores().EmitFixpipeMove(op, loc, ins[0], ins[1], dst, scalar);
   if (cube) return parser_.cores().EmitCubeMove(op, loc, ins.empty() ? dst : ins[0], dst, scalar);
   Instr in;
   in.scalar_reg = scalar.scalar_reg;
@@ -307,17 +311,27 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
     type_locs.push_back(tok().loc);
     if (!parser_.ParseType(&types.back())) return;
   }
-  if (named.id == ops::OpId::kTMov && names.size() == 2)
-    return ParseMxZzMove(op, names, types, type_locs);
+  // tmov's second operand: a scaling tile is the fixpipe's fp (TMOV_FP,
+  // below), anything else the ZZ move's tmp.
+  const ops::OpDescriptor* fixpipe = nullptr;
+  if (named.id == ops::OpId::kTMov && names.size() == 2) {
+    if (types[1].kind != TypeKind::kTile || types[1].space != Space::kScaling)
+      return ParseMxZzMove(op, names, types, type_locs);
+    fixpipe = ops::FindOp("tmov_fp", 7);
+  }
   if (named.attr == ops::AttrKind::kMaskPattern && tok().Is(',') && !ParseGatherAxis(&attr)) return;
-  // PTOAS's tinsert quantises an acc tile on its way out (`fp %scale : T`,
-  // `pre_quant %s : i64`): the fixpipe's forms, which libpto does not run.
-  if (named.id == ops::OpId::kTInsert && (tok().IsIdent("fp") || tok().IsIdent("pre_quant")))
-    return (void)parser_.Error(tok().loc, "pto.tinsert's " + std::string(tok().text) +
-                                              " form (the fixpipe's quantisation of an acc tile) is "
-                                              "not implemented; pto.tinsert copies a vec tile into "
-                                              "a vec tile");
-  const ops::OpDescriptor& desc = WithScalarFirst(named, types);
+  // PTOAS's fp operand: `textract / tinsert ins(%s, %r, %c : T, index, index
+  // fp %fp : F)`, `tmov ins(%s : T, %fp : F)`: the fixpipe's rows (TEXTRACT_FP,
+  // TINSERT_FP, TMOV_FP), fp their second source.
+  if (fixpipe == nullptr) {
+    fixpipe = FixpipeForm(named);
+    if (fixpipe != nullptr && !TakeFixpipeOperand(&names, &types, &type_locs)) return;
+  }
+  if (tok().IsIdent("pre_quant"))
+    return (void)parser_.Error(tok().loc, std::string(op.text) +
+                                              "'s pre_quant form (a scalar word in the text) is not "
+                                              "implemented; pto.set_quant_scalar sets a pipe's");
+  const ops::OpDescriptor& desc = WithScalarFirst(fixpipe != nullptr ? *fixpipe : named, types);
   Instr scalar;
   if (ops::IndexCount(desc.attr) > 0 &&
       !TakeIndexOperands(desc, &names, &types, &type_locs, &scalar))

@@ -3,6 +3,8 @@
 // multi-list form with its executed counts, tgetval's scalar result,
 // trandom's key and counter words, and tquant's optional offset and tmp with
 // its quant_type.
+#include <string.h>
+
 #include <string>
 #include <vector>
 
@@ -452,6 +454,33 @@ void TileReader::ParseTQuant(const Token& op, const std::vector<Token>& results,
     p_->tiles[in.slot[Role::kTmp]].used = true;
   }
   p_->code.push_back(in);
+}
+
+// PTOAS's fp operand (its TExtractOp, TInsertOp `$fp`): `textract / tinsert
+// ins(%s, %r, %c : T, index, index fp %fp : F)` are the fixpipe's rows
+// TEXTRACT_FP, TINSERT_FP; NULL when the text has no fp operand here. (tmov's,
+// `ins(%s : T, %fp : F)`, is told from the ZZ move's tmp by its type where
+// the operation is read.)
+const ops::OpDescriptor* TileReader::FixpipeForm(const ops::OpDescriptor& named) {
+  const char* row = nullptr;
+  if (named.id == ops::OpId::kTExtract && tok().IsIdent("fp")) row = "textract_fp";
+  if (named.id == ops::OpId::kTInsert && tok().IsIdent("fp")) row = "tinsert_fp";
+  return row != nullptr ? ops::FindOp(row, strlen(row)) : nullptr;
+}
+
+// `, %fp : F` or `fp %fp : F`, as the second source.
+bool TileReader::TakeFixpipeOperand(std::vector<Token>* names, std::vector<Type>* types,
+                                    std::vector<SourceLoc>* type_locs) {
+  parser_.Advance();  // ',' or fp
+  Token name;
+  Type type;
+  if (!parser_.ExpectValueName(&name) || !parser_.Expect(':')) return false;
+  const SourceLoc loc = tok().loc;
+  if (!parser_.ParseType(&type)) return false;
+  names->insert(names->begin() + 1, name);
+  types->insert(types->begin() + 1, type);
+  type_locs->insert(type_locs->begin() + 1, loc);
+  return true;
 }
 
 }  // namespace program

@@ -193,6 +193,13 @@ class Block {
   uint32_t PipeCore() const;
   pto_status PipeInit(const Instr& in);
   pto_status PipeAlloc(const Instr& in);
+  // execute_fixpipe.cc: pto.set_quant_*, and a push through a pipe's
+  // acc_push_epilogue: the acc tile converted into the slot at `at`.
+  pto_status PipeSetQuant(const Instr& in);
+  pto_status FixpipeStore(const Instr& in);  // tstore with fp (TSTORE_FP)
+  pto_status FixpipeMove(const Instr& in);   // tmov_fp, textract_fp, tinsert_fp
+  pto_status FixpipePush(const Instr& in, const PipeDecl& d, char* at, uint32_t rows, uint32_t cols,
+                         pto_dtype* slot_dtype);
   // views_[in.d] <- the part of slot `slot` this core reads or writes in
   // global memory.
   pto_status SlotView(const Instr& in, uint64_t slot, bool split_here);
@@ -229,6 +236,15 @@ class Block {
   std::vector<double> floats_;
   std::vector<View> views_;
   std::vector<pto_tile> tiles_;
+  // The cube's quantisation state by pipe id (pto.set_quant_*): a scale,
+  // and a scaling tile whose row 0 a push reads.
+  struct QuantState {
+    int64_t id = 0;
+    bool scalar_set = false, vector_set = false;
+    float scale = 0;
+    uint32_t slot = 0;
+  };
+  std::vector<QuantState> quant_;
   std::vector<Binding> pointers_;
   UnifiedBuffer* ub_entry_ = nullptr;
   char* ub_ = nullptr;      // ub_entry_'s memory

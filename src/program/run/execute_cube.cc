@@ -83,6 +83,7 @@ TileImage Block::Image(uint32_t slot) const {
 pto_status Block::CubeTransfer(const Instr& in, bool load) {
   const pto_status fits = TransferFits(in, load);
   if (fits != PTO_OK) return fits;
+  if (!load && in.extra != 0) return FixpipeStore(in);
   const View& v = views_[in.b];
   pto_tile& t = tiles_[in.a];
   const Type& type = p_.tiles[in.a].type;
@@ -166,6 +167,7 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
 // its valid region; a cube dst its whole rows x cols (the boxes the cube
 // moves whole).
 pto_status Block::CubeMove(const Instr& in) {
+  if (in.sub == 2) return FixpipeMove(in);
   const Type& st = p_.tiles[in.b].type;
   const Type& dt = p_.tiles[in.a].type;
   pto_tile& dst = tiles_[in.a];

@@ -27,6 +27,7 @@ const char* PipeOpName(const Instr& in, bool c2v) {
   switch (static_cast<PipeOp>(in.sub)) {
     case PipeOp::kAlloc: return c2v ? "pto.talloc_to_aiv" : "pto.talloc_to_aic";
     case PipeOp::kInit: return "pto.initialize_pipe";
+    case PipeOp::kSetQuant: return "pto.set_quant";
     case PipeOp::kPush: return c2v ? "pto.tpush_to_aiv" : "pto.tpush_to_aic";
     case PipeOp::kPop: return c2v ? "pto.tpop_from_aic" : "pto.tpop_from_aiv";
     default: return c2v ? "pto.tfree_from_aic" : "pto.tfree_from_aiv";
@@ -79,6 +80,7 @@ pto_status Block::PipeStep(const Instr& in) {
     case PipeOp::kFree: status = PipeFree(in); break;
     case PipeOp::kAlloc: status = PipeAlloc(in); break;
     case PipeOp::kInit: status = PipeInit(in); break;
+    case PipeOp::kSetQuant: status = PipeSetQuant(in); break;
   }
   if (status == PTO_OK && !waiting_) ++pipe_steps_;
   return status;
@@ -218,11 +220,14 @@ pto_status Block::PipePush(const Instr& in) {
   // The whole tile this part belongs to.
   const uint32_t rows = t.valid_rows * (split == Split::kUpDown ? 2 : 1);
   const uint32_t cols = t.valid_cols * (split == Split::kLeftRight ? 2 : 1);
-  const size_t size = pto_dtype_size(t.dtype);
+  // Through an acc_push_epilogue the slot holds the converted tile.
+  const bool fixpipe = cube && d.c2v && d.epilogue.set && d.epilogue.src != PTO_INT64;
+  const pto_dtype slot_dtype = fixpipe ? d.epilogue.out : t.dtype;
+  const size_t size = pto_dtype_size(slot_dtype);
   if (uint64_t{rows} * cols * size > d.slot_size)
     return Error(in, PTO_ERR_SHAPE_MISMATCH,
                  std::string(PipeOpName(in, d.c2v)) + ": a " + Shape(rows, cols) + " " +
-                     DtypeSpelling(t.dtype) + " tile does not fit " + PipeName(d) + "'s " +
+                     DtypeSpelling(slot_dtype) + " tile does not fit " + PipeName(d) + "'s " +
                      std::to_string(d.slot_size) + "-byte slots");
   if (s.state == Pipes::SlotState::kFree) {
     if (s.data.size() < uint64_t{rows} * cols * size) s.data.resize(uint64_t{rows} * cols * size);
@@ -241,6 +246,17 @@ pto_status Block::PipePush(const Instr& in) {
                      ", where another vector core's push (line " +
                      std::to_string(s.pushed_at.line) + ") began a " + Shape(s.rows, s.cols) +
                      " " + DtypeSpelling(s.dtype) + " one");
+  }
+  if (fixpipe) {
+    pto_dtype out = slot_dtype;
+    const pto_status converted = FixpipePush(in, d, s.data.data(), rows, cols, &out);
+    if (converted != PTO_OK) {
+      s.state = Pipes::SlotState::kFree;
+      return converted;
+    }
+    s.dtype = out;
+    Written(d, f, s, core, message, subblocks_);
+    return PTO_OK;
   }
   const Part part = PartOf(split, subblock_, rows, cols);
   // The slot's image: the whole tile row-major; this part from its corner.

@@ -54,34 +54,38 @@ typedef long long swig_type_21;
 typedef long long swig_type_22;
 typedef long long swig_type_23;
 typedef long long swig_type_24;
-typedef _gostring_ swig_type_25;
-typedef _gostring_ swig_type_26;
-typedef _gostring_ swig_type_27;
-typedef _gostring_ swig_type_28;
+typedef long long swig_type_25;
+typedef long long swig_type_26;
+typedef long long swig_type_27;
+typedef long long swig_type_28;
 typedef _gostring_ swig_type_29;
 typedef _gostring_ swig_type_30;
 typedef _gostring_ swig_type_31;
 typedef _gostring_ swig_type_32;
 typedef _gostring_ swig_type_33;
-typedef long long swig_type_34;
+typedef _gostring_ swig_type_34;
 typedef _gostring_ swig_type_35;
-typedef long long swig_type_36;
-typedef long long swig_type_37;
+typedef _gostring_ swig_type_36;
+typedef _gostring_ swig_type_37;
 typedef long long swig_type_38;
-typedef long long swig_type_39;
+typedef _gostring_ swig_type_39;
 typedef long long swig_type_40;
 typedef long long swig_type_41;
 typedef long long swig_type_42;
 typedef long long swig_type_43;
 typedef long long swig_type_44;
 typedef long long swig_type_45;
-typedef _gostring_ swig_type_46;
+typedef long long swig_type_46;
 typedef long long swig_type_47;
 typedef long long swig_type_48;
 typedef long long swig_type_49;
-typedef long long swig_type_50;
+typedef _gostring_ swig_type_50;
 typedef long long swig_type_51;
 typedef long long swig_type_52;
+typedef long long swig_type_53;
+typedef long long swig_type_54;
+typedef long long swig_type_55;
+typedef long long swig_type_56;
 extern void _wrap_Swig_free_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern uintptr_t _wrap_Swig_malloc_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_INT8_ptoc_de9f1b25fc8c2272(void);
@@ -379,33 +383,38 @@ extern swig_intgo _wrap_PTO_MX_OCP_FP4_E2M1_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_MX_NV_FP4_E2M1_ptoc_de9f1b25fc8c2272(void);
 extern uintptr_t _wrap_pto_tquant_mx_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, swig_intgo arg6, swig_intgo arg7);
 extern uintptr_t _wrap_pto_tdequant_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern swig_type_25 _wrap_pto_dtype_string_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
+extern uintptr_t _wrap_pto_tmov_fp_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_textract_fp_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_type_25 arg4, swig_type_26 arg5);
+extern uintptr_t _wrap_pto_tinsert_fp_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_type_27 arg4, swig_type_28 arg5);
+extern uintptr_t _wrap_pto_set_quant_scalar_ptoc_de9f1b25fc8c2272(float arg1, swig_intgo arg2);
+extern uintptr_t _wrap_pto_set_quant_vector_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern swig_type_29 _wrap_pto_dtype_string_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_PARAM_FLOAT_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_PARAM_TILE_ptoc_de9f1b25fc8c2272(void);
-extern uintptr_t _wrap_pto_program_create_ptoc_de9f1b25fc8c2272(swig_type_26 arg1, swig_type_27 arg2, swig_voidp arg3);
-extern uintptr_t _wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(swig_type_28 arg1, swig_type_29 arg2, swig_type_30 arg3, swig_voidp arg4);
-extern uintptr_t _wrap_pto_program_check_ptoc_de9f1b25fc8c2272(swig_type_31 arg1, swig_type_32 arg2, swig_voidp arg3);
-extern swig_type_33 _wrap_pto_program_describe_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern uintptr_t _wrap_pto_program_create_ptoc_de9f1b25fc8c2272(swig_type_30 arg1, swig_type_31 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(swig_type_32 arg1, swig_type_33 arg2, swig_type_34 arg3, swig_voidp arg4);
+extern uintptr_t _wrap_pto_program_check_ptoc_de9f1b25fc8c2272(swig_type_35 arg1, swig_type_36 arg2, swig_voidp arg3);
+extern swig_type_37 _wrap_pto_program_describe_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern void _wrap_pto_program_destroy_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
 extern swig_intgo _wrap_pto_program_profile_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_type_34 _wrap_pto_program_param_count_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_type_35 _wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_36 arg2);
-extern swig_intgo _wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_37 arg2);
-extern swig_intgo _wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_38 arg2);
-extern swig_intgo _wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_39 arg2);
-extern swig_intgo _wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_40 arg2);
-extern swig_type_41 _wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_42 arg2);
-extern swig_type_43 _wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_44 arg2);
-extern swig_intgo _wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_45 arg2);
-extern uintptr_t _wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_46 arg2, swig_voidp arg3);
+extern swig_type_38 _wrap_pto_program_param_count_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
+extern swig_type_39 _wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_40 arg2);
+extern swig_intgo _wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_41 arg2);
+extern swig_intgo _wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_42 arg2);
+extern swig_intgo _wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_43 arg2);
+extern swig_intgo _wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_44 arg2);
+extern swig_type_45 _wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_46 arg2);
+extern swig_type_47 _wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_48 arg2);
+extern swig_intgo _wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_49 arg2);
+extern uintptr_t _wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_50 arg2, swig_voidp arg3);
 extern uintptr_t _wrap_pto_args_create_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_voidp arg2);
 extern void _wrap_pto_args_destroy_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_47 arg2, swig_voidp arg3, swig_type_48 arg4);
-extern uintptr_t _wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_49 arg2, swig_type_50 arg3);
-extern uintptr_t _wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_51 arg2, double arg3);
-extern uintptr_t _wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_52 arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_51 arg2, swig_voidp arg3, swig_type_52 arg4);
+extern uintptr_t _wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_53 arg2, swig_type_54 arg3);
+extern uintptr_t _wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_55 arg2, double arg3);
+extern uintptr_t _wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_56 arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_program_run_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_program_launch_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_intgo arg2, uintptr_t arg3);
 #undef intgo
@@ -3254,6 +3263,62 @@ func Pto_tdequant(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig
 	return swig_r_1
 }
 
+func Pto_tmov_fp(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (uintptr)(C._wrap_pto_tmov_fp_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_textract_fp(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 int64, arg5 int64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_textract_fp_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_type_25(_swig_i_3), C.swig_type_26(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tinsert_fp(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 int64, arg5 int64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tinsert_fp_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_type_27(_swig_i_3), C.swig_type_28(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_set_quant_scalar(arg1 float32, arg2 Enum_SS_pto_dtype) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r = (uintptr)(C._wrap_pto_set_quant_scalar_ptoc_de9f1b25fc8c2272(C.float(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_set_quant_vector(arg1 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	swig_r = (uintptr)(C._wrap_pto_set_quant_vector_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
 func Pto_dtype_string(arg1 Enum_SS_pto_dtype) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
@@ -3300,7 +3365,7 @@ func Pto_program_create(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fai
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_de9f1b25fc8c2272(*(*C.swig_type_26)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_27)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_de9f1b25fc8c2272(*(*C.swig_type_30)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_31)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -3318,7 +3383,7 @@ func Pto_program_create_entry(arg1 string, arg2 string, arg3 string, arg4 *uintp
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(*(*C.swig_type_28)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_29)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_30)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(*(*C.swig_type_32)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_33)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_34)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -3338,7 +3403,7 @@ func Pto_program_check(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_check_ptoc_de9f1b25fc8c2272(*(*C.swig_type_31)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_32)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_check_ptoc_de9f1b25fc8c2272(*(*C.swig_type_35)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_36)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -3383,7 +3448,7 @@ func Pto_program_param_name(arg1 uintptr, arg2 int64) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_36(_swig_i_1))
+	swig_r_p := C._wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_40(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -3394,7 +3459,7 @@ func Pto_program_param_kind(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_par
 	var swig_r Enum_SS_pto_param_kind
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_37(_swig_i_1)))
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_41(_swig_i_1)))
 	return swig_r
 }
 
@@ -3402,7 +3467,7 @@ func Pto_program_param_dtype(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_dt
 	var swig_r Enum_SS_pto_dtype
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_38(_swig_i_1)))
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_42(_swig_i_1)))
 	return swig_r
 }
 
@@ -3410,7 +3475,7 @@ func Pto_program_param_rows(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_39(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_43(_swig_i_1)))
 	return swig_r
 }
 
@@ -3418,7 +3483,7 @@ func Pto_program_param_cols(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_40(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_44(_swig_i_1)))
 	return swig_r
 }
 
@@ -3426,7 +3491,7 @@ func Pto_program_param_valid_rows(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_42(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_46(_swig_i_1)))
 	return swig_r
 }
 
@@ -3434,7 +3499,7 @@ func Pto_program_param_valid_cols(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_44(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_48(_swig_i_1)))
 	return swig_r
 }
 
@@ -3442,7 +3507,7 @@ func Pto_program_param_access(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_45(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_49(_swig_i_1)))
 	return swig_r
 }
 
@@ -3451,7 +3516,7 @@ func Pto_program_param_find(arg1 uintptr, arg2 string, arg3 *uint64) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_46)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_50)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -3481,7 +3546,7 @@ func Pto_args_set_pointer(arg1 uintptr, arg2 int64, arg3 unsafe.Pointer, arg4 in
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_47(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_48(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_51(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_52(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3492,7 +3557,7 @@ func Pto_args_set_int(arg1 uintptr, arg2 int64, arg3 int64) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_49(_swig_i_1), C.swig_type_50(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_53(_swig_i_1), C.swig_type_54(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3503,7 +3568,7 @@ func Pto_args_set_float(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_51(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_55(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3514,7 +3579,7 @@ func Pto_args_set_tile(arg1 uintptr, arg2 int64, arg3 uintptr) (_swig_ret *Failu
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_52(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_56(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -4676,6 +4676,93 @@ intgo _wrap_pto_tdequant_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
+intgo _wrap_pto_tmov_fp_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  
+  result = (pto_status)pto_tmov_fp(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_textract_fp_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, long long _swig_go_3, long long _swig_go_4) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  size_t arg4 ;
+  size_t arg5 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (size_t)_swig_go_3; 
+  arg5 = (size_t)_swig_go_4; 
+  
+  result = (pto_status)pto_textract_fp(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4,arg5);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_tinsert_fp_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, long long _swig_go_3, long long _swig_go_4) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  size_t arg4 ;
+  size_t arg5 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (size_t)_swig_go_3; 
+  arg5 = (size_t)_swig_go_4; 
+  
+  result = (pto_status)pto_tinsert_fp(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4,arg5);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_set_quant_scalar_ptoc_de9f1b25fc8c2272(float _swig_go_0, intgo _swig_go_1) {
+  float arg1 ;
+  pto_dtype arg2 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (float)_swig_go_0; 
+  arg2 = (pto_dtype)_swig_go_1; 
+  
+  result = (pto_status)pto_set_quant_scalar(arg1,arg2);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_set_quant_vector_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  
+  result = (pto_status)pto_set_quant_vector((struct pto_tile const *)arg1);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 _gostring_ _wrap_pto_dtype_string_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
   pto_dtype arg1 ;
   char *result = 0 ;

@@ -582,8 +582,8 @@ pub enum Location {
     Acc,
     /// The bias table: [`tmatmul_bias`](crate::tmatmul_bias)'s bias.
     Bias,
-    /// The MX scales (PTOAS's loc=scaling):
-    /// [`tmatmul_mx`](crate::tmatmul_mx)'s a_scale, b_scale.
+    /// loc=scaling: MX scales (ZZ, NN) or the fixpipe's quantisation
+    /// row (ND).
     Scaling,
 }
 

@@ -2285,3 +2285,68 @@ pub fn thistogram(
     let d = dst.as_ptr();
     check(unsafe { sys::pto_thistogram(d, src.source_ptr(d), idx.source_ptr(d), byte.raw()) })
 }
+
+/// TMOV_FP (`pto_tmov_fp`): dst = convert(src \* fp\[column\]): an acc tile
+/// quantised out by the fixpipe.
+///
+/// dst's dtypes: HOST FLOAT16, BFLOAT16, INT8, UINT8, INT16, HIFLOAT8,
+/// FLOAT8_E4M3; A2A3 FLOAT16, BFLOAT16, INT8, UINT8, INT16; A5 FLOAT16,
+/// BFLOAT16, INT8, UINT8, HIFLOAT8, FLOAT8_E4M3.
+pub fn tmov_fp(
+    dst: &mut impl Operand,
+    src: impl Source,
+    fp: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tmov_fp(d, src.source_ptr(d), fp.source_ptr(d)) })
+}
+
+/// TEXTRACT_FP (`pto_textract_fp`): dst = convert(src\[index_row + i,
+/// index_col + j\] \* fp\[j\]): tmov_fp of an acc window.
+///
+/// dst's dtypes: HOST FLOAT16, BFLOAT16, INT8, UINT8, INT16, HIFLOAT8,
+/// FLOAT8_E4M3; A2A3 FLOAT16, BFLOAT16, INT8, UINT8, INT16; A5 FLOAT16,
+/// BFLOAT16, INT8, UINT8, HIFLOAT8, FLOAT8_E4M3.
+pub fn textract_fp(
+    dst: &mut impl Operand,
+    src: impl Source,
+    fp: impl Source,
+    index_row: usize,
+    index_col: usize,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_textract_fp(
+            d,
+            src.source_ptr(d),
+            fp.source_ptr(d),
+            index_row as sys::size_t,
+            index_col as sys::size_t,
+        )
+    })
+}
+
+/// TINSERT_FP (`pto_tinsert_fp`): dst\[index_row + i, index_col + j\] =
+/// convert(src\[i,j\] \* fp\[j\]): an acc tile into dst.
+///
+/// dst's dtypes: HOST FLOAT16, BFLOAT16, INT8, UINT8, INT16, HIFLOAT8,
+/// FLOAT8_E4M3; A2A3 FLOAT16, BFLOAT16, INT8, UINT8, INT16; A5 FLOAT16,
+/// BFLOAT16, INT8, UINT8, HIFLOAT8, FLOAT8_E4M3.
+pub fn tinsert_fp(
+    dst: &mut impl Operand,
+    src: impl Source,
+    fp: impl Source,
+    index_row: usize,
+    index_col: usize,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tinsert_fp(
+            d,
+            src.source_ptr(d),
+            fp.source_ptr(d),
+            index_row as sys::size_t,
+            index_col as sys::size_t,
+        )
+    })
+}

@@ -19,7 +19,7 @@ public enum Location {
     ACC(pto_location.PTO_LOC_ACC),
     /** The bias table: {@link Pto#tmatmulBias}'s bias. */
     BIAS(pto_location.PTO_LOC_BIAS),
-    /** The MX scales (PTOAS's loc=scaling): {@link Pto#tmatmulMx}'s a_scale, b_scale. */
+    /** loc=scaling: MX scales (ZZ, NN) or the fixpipe's quantisation row (ND). */
     SCALING(pto_location.PTO_LOC_SCALING),
     ;
 

@@ -2624,6 +2624,67 @@ public final class Pto {
             Reference.reachabilityFence(idx);
         }
     }
+
+    /**
+     * TMOV_FP ({@code pto_tmov_fp}): dst = convert(src * fp[column]): an acc tile quantised
+     * out by the fixpipe.
+     * <p>dst's dtypes: HOST FLOAT16, BFLOAT16, INT8, UINT8, INT16, HIFLOAT8, FLOAT8_E4M3;
+     * A2A3 FLOAT16, BFLOAT16, INT8, UINT8, INT16; A5 FLOAT16, BFLOAT16, INT8, UINT8,
+     * HIFLOAT8, FLOAT8_E4M3.
+     */
+    public static void tmovFp(Tile dst, Tile src, Tile fp) {
+        try {
+            PtoNative.pto_tmov_fp(Tile.handleOf(dst, "Pto.tmovFp", "dst"),
+                    Tile.handleOf(src, "Pto.tmovFp", "src"),
+                    Tile.handleOf(fp, "Pto.tmovFp", "fp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(fp);
+        }
+    }
+
+    /**
+     * TEXTRACT_FP ({@code pto_textract_fp}): dst = convert(src[index_row + i, index_col + j]
+     * * fp[j]): tmov_fp of an acc window.
+     * <p>dst's dtypes: HOST FLOAT16, BFLOAT16, INT8, UINT8, INT16, HIFLOAT8, FLOAT8_E4M3;
+     * A2A3 FLOAT16, BFLOAT16, INT8, UINT8, INT16; A5 FLOAT16, BFLOAT16, INT8, UINT8,
+     * HIFLOAT8, FLOAT8_E4M3.
+     */
+    public static void textractFp(Tile dst, Tile src, Tile fp, long index_row, long index_col) {
+        try {
+            PtoNative.pto_textract_fp(Tile.handleOf(dst, "Pto.textractFp", "dst"),
+                    Tile.handleOf(src, "Pto.textractFp", "src"),
+                    Tile.handleOf(fp, "Pto.textractFp", "fp"),
+                    index_row,
+                    index_col);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(fp);
+        }
+    }
+
+    /**
+     * TINSERT_FP ({@code pto_tinsert_fp}): dst[index_row + i, index_col + j] =
+     * convert(src[i,j] * fp[j]): an acc tile into dst.
+     * <p>dst's dtypes: HOST FLOAT16, BFLOAT16, INT8, UINT8, INT16, HIFLOAT8, FLOAT8_E4M3;
+     * A2A3 FLOAT16, BFLOAT16, INT8, UINT8, INT16; A5 FLOAT16, BFLOAT16, INT8, UINT8,
+     * HIFLOAT8, FLOAT8_E4M3.
+     */
+    public static void tinsertFp(Tile dst, Tile src, Tile fp, long index_row, long index_col) {
+        try {
+            PtoNative.pto_tinsert_fp(Tile.handleOf(dst, "Pto.tinsertFp", "dst"),
+                    Tile.handleOf(src, "Pto.tinsertFp", "src"),
+                    Tile.handleOf(fp, "Pto.tinsertFp", "fp"),
+                    index_row,
+                    index_col);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(fp);
+        }
+    }
     // gen-operations:end
 
     /**
