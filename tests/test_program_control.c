@@ -126,6 +126,19 @@ static void test_modules_of_several_kernels(void **state) {
     pto_program_destroy(p);
     p = program_build(good, "other");
     pto_program_destroy(p);
+    /* Functions checked alone whose views are parameters (only a call gives
+     * them memory): their tload and a pipe's gm_slot_tensor are verified, and
+     * several such functions in one module are no trouble. */
+    static const char views[] =
+        "module {\n"
+        "  func.func private @ld(%mem: !pto.partition_tensor_view<8x16xf16>, %dst: !pto.tile_buf<vec, 8x16xf16>) {\n"
+        "    pto.tload ins(%mem : !pto.partition_tensor_view<8x16xf16>) outs(%dst : !pto.tile_buf<vec, 8x16xf16>)\n"
+        "    return\n  }\n"
+        "  func.func private @ld2(%mem: !pto.partition_tensor_view<8x16xf16>, %dst: !pto.tile_buf<vec, 8x16xf16>) {\n"
+        "    pto.tload ins(%mem : !pto.partition_tensor_view<8x16xf16>) outs(%dst : !pto.tile_buf<vec, 8x16xf16>)\n"
+        "    return\n  }\n}\n";
+    assert_int_equal(pto_program_check(views, strlen(views), "t.pto", &p), PTO_OK);
+    pto_program_destroy(p);
 #undef KERNELS
 }
 

@@ -337,7 +337,11 @@ bool CoreReader::ParsePipeOperands(const std::string& what, uint8_t side, uint64
       *has_gm = true;
       init->c = t.kind == TypeKind::kPtr ? 1 : 2;
       init->d = v->reg;
-      *gm_pointer = t.kind == TypeKind::kPtr ? v->reg : parser_.memory().ViewPointer(v->reg);
+      if (t.kind == TypeKind::kPtr) *gm_pointer = v->reg;
+      else if (!parser_.memory().FindViewPointer(v->reg, gm_pointer))
+        return parser_.Error(name.loc, what + ": %" + std::string(name.text) +
+                                           " is a view parameter, which has no memory here "
+                                           "(make it with pto.make_tensor_view)");
     } else if (key.text == "c2v_consumer_buf" || key.text == "v2c_consumer_buf") {
       if (t.kind != TypeKind::kInt || t.bits != 32)
         return parser_.Error(type_loc, what + ": " + std::string(key.text) + " is an i32");

@@ -104,8 +104,8 @@ void MemoryReader::ParseGlobalIndex(const Token& op, bool scatter) {
   const Value v = *view;
   // A view is made in the function (pto.make_tensor_view, a memref
   // parameter's); one given as a parameter has no memory here.
-  const auto made = view_ptr_.find(v.reg);
-  if (made == view_ptr_.end() || made->second >= p_->pointer_root.size())
+  uint32_t made = 0;
+  if (!FindViewPointer(v.reg, &made))
     return (void)parser_.Error(view_name.loc, name + "'s view %" + std::string(view_name.text) +
                                                   " is a parameter of view type, which is not "
                                                   "supported (make it with pto.make_tensor_view)");
@@ -168,7 +168,7 @@ void MemoryReader::ParseGlobalIndex(const Token& op, bool scatter) {
   in.imm = coalesce;
   in.attr = oob;
   p_->code.push_back(in);
-  const uint32_t pointer = p_->pointer_root[made->second];
+  const uint32_t pointer = p_->pointer_root[made];
   for (Param& param : p_->params)
     if (param.kind == PTO_PARAM_POINTER && param.reg == pointer)
       param.access |= scatter ? PTO_PARAM_WRITE : PTO_PARAM_READ;

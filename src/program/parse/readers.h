@@ -155,7 +155,14 @@ class MemoryReader : public Reader {
   void ParseSubview(const Token& op, const std::vector<Token>& results);
   bool BindMemref(const Token& name, const Type& t);
   // The pointer a view register was made from.
-  uint32_t ViewPointer(uint32_t view) { return view_ptr_[view]; }
+  // The pointer a view was made from; false for a view parameter of a
+  // function checked alone (it has none).
+  bool FindViewPointer(uint32_t view, uint32_t* pointer) const {
+    const auto made = view_ptr_.find(view);
+    if (made == view_ptr_.end() || made->second >= p_->pointer_root.size()) return false;
+    *pointer = made->second;
+    return true;
+  }
   void SetViewPointer(uint32_t view, uint32_t pointer) { view_ptr_[view] = pointer; }
   // The address pto.tassign gave the tile named name before it was
   // declared, taken (true) if there is one.
