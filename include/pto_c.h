@@ -236,10 +236,10 @@ typedef enum pto_gather_axis {
 /* Which byte of each source element pto_thistogram counts (the page's
  * HistByte; PTOAS's {byte = N : i32}): byte k is bits 8k+7 .. 8k. */
 typedef enum pto_hist_byte {
-    PTO_HIST_BYTE_0 = 0, /* bits 7-0, the least significant */
-    PTO_HIST_BYTE_1 = 1, /* bits 15-8 (a UINT16 element's most significant) */
-    PTO_HIST_BYTE_2 = 2, /* bits 23-16 */
-    PTO_HIST_BYTE_3 = 3  /* bits 31-24 (a UINT32 element's most significant) */
+    PTO_HIST_BYTE0 = 0, /* bits 7-0, the least significant */
+    PTO_HIST_BYTE1 = 1, /* bits 15-8 (a UINT16 element's most significant) */
+    PTO_HIST_BYTE2 = 2, /* bits 23-16 */
+    PTO_HIST_BYTE3 = 3  /* bits 31-24 (a UINT32 element's most significant) */
 } pto_hist_byte;
 /* How pto_mgather and pto_mscatter index global memory (the pages'
  * Coalesce; PTOAS's #pto<coalesce row|elem>). */
@@ -1445,25 +1445,25 @@ PTO_API pto_status pto_tpairreducesum(pto_tile *dst, const pto_tile *src);
 
 /* THISTOGRAM, one radix-sort pass: for every valid row i of src and every
  * bin b in 0..255, dst[i,b] = how many elements x of src's valid row i have
- * byte `byte` of x <= b and pass the filter: the ascending cumulative count
+ * byte `hist_byte` of x <= b and pass the filter: the ascending cumulative count
  * that pto-isa's CPU model, A5's chistv2 and the ST goldens store (the
  * page's formula writes the count of byte == b, whose running sum this is;
  * bin b's own count is dst[i,b] - dst[i,b-1]). The filter (the page's
  * cascade, most significant byte first):
- * - UINT16 src, PTO_HIST_BYTE_1: none; PTO_HIST_BYTE_0: byte 1 of x equals
+ * - UINT16 src, PTO_HIST_BYTE1: none; PTO_HIST_BYTE0: byte 1 of x equals
  *   idx[i,0] (idx one UINT8 per row: R x 1, its valid rows at least R).
- * - UINT32 src, PTO_HIST_BYTE_3: none (idx not read; it may be NULL);
- *   PTO_HIST_BYTE_2: byte 3 == idx[0,0]; PTO_HIST_BYTE_1: also byte 2 ==
- *   idx[1,0]; PTO_HIST_BYTE_0: also byte 1 == idx[2,0] (idx's rows 0, 1, 2
+ * - UINT32 src, PTO_HIST_BYTE3: none (idx not read; it may be NULL);
+ *   PTO_HIST_BYTE2: byte 3 == idx[0,0]; PTO_HIST_BYTE1: also byte 2 ==
+ *   idx[1,0]; PTO_HIST_BYTE0: also byte 1 == idx[2,0] (idx's rows 0, 1, 2
  *   the filter bytes for every row of src, A5's broadcast of each idx row's
- *   first element; idx at least 3 - byte valid rows).
+ *   first element; idx at least 3 - hist_byte valid rows).
  * Exact (counts). Only dst's columns 0..255 of rows 0..R-1 are written.
  * dst UINT32, src UINT16 or UINT32, idx UINT8, under HOST and A5 (the page:
  * A5, Kirin9030 and the CPU model).
  * - PTO_PROFILE_A2A3: no dtype (no implementation there; PTOAS refuses it).
  * Errors, in order: dst, src NULL, or idx NULL where it is read
- * (PTO_ERR_NULL_ARGUMENT); a cube tile (PTO_ERR_INVALID_ARGUMENT); byte not
- * a pto_hist_byte, or PTO_HIST_BYTE_2 or _3 with a UINT16 src
+ * (PTO_ERR_NULL_ARGUMENT); a cube tile (PTO_ERR_INVALID_ARGUMENT); hist_byte not
+ * a pto_hist_byte, or PTO_HIST_BYTE2 or _3 with a UINT16 src
  * (PTO_ERR_INVALID_ARGUMENT); dst's dtype not accepted under the profile
  * (PTO_ERR_UNSUPPORTED_DTYPE); src not UINT16 or UINT32, idx not UINT8
  * (PTO_ERR_DTYPE_MISMATCH); src or idx sharing storage with dst
@@ -1471,7 +1471,7 @@ PTO_API pto_status pto_tpairreducesum(pto_tile *dst, const pto_tile *src);
  * idx's valid region smaller than the filter reads
  * (PTO_ERR_SHAPE_MISMATCH). */
 PTO_API pto_status pto_thistogram(pto_tile *dst, const pto_tile *src, const pto_tile *idx,
-                                  pto_hist_byte byte);
+                                  pto_hist_byte hist_byte);
 
 /* ------------------------------------------------------------------------ */
 /* Index reductions                                                          */

@@ -266,12 +266,12 @@ static void test_thistogram_cases(void **state) {
     static const uint64_t kSrc[] = {0x0102, 0x0103, 0x0203, 0x0102};
     for (uint32_t j = 0; j < 4; ++j) tile_put(s, 0, j, kSrc[j]);
     tile_put(idx, 0, 0, 1);
-    assert_int_equal(pto_thistogram(d, s, NULL, PTO_HIST_BYTE_1), PTO_OK);
+    assert_int_equal(pto_thistogram(d, s, NULL, PTO_HIST_BYTE1), PTO_OK);
     assert_int_equal(tile_get(d, 0, 0), 0);
     assert_int_equal(tile_get(d, 0, 1), 3);
     assert_int_equal(tile_get(d, 0, 2), 4);
     assert_int_equal(tile_get(d, 0, 255), 4);
-    assert_int_equal(pto_thistogram(d, s, idx, PTO_HIST_BYTE_0), PTO_OK);
+    assert_int_equal(pto_thistogram(d, s, idx, PTO_HIST_BYTE0), PTO_OK);
     assert_int_equal(tile_get(d, 0, 1), 0);
     assert_int_equal(tile_get(d, 0, 2), 2);
     assert_int_equal(tile_get(d, 0, 3), 3);
@@ -283,11 +283,11 @@ static void test_thistogram_cases(void **state) {
     tile_put(widx, 0, 0, 0xAA);
     tile_put(widx, 1, 0, 0xBB);
     tile_put(widx, 2, 0, 0xCC);
-    assert_int_equal(pto_thistogram(d, w, widx, PTO_HIST_BYTE_0), PTO_OK);
+    assert_int_equal(pto_thistogram(d, w, widx, PTO_HIST_BYTE0), PTO_OK);
     assert_int_equal(tile_get(d, 0, 0xDC), 0);
     assert_int_equal(tile_get(d, 0, 0xDD), 1);
     assert_int_equal(tile_get(d, 0, 255), 1);
-    assert_int_equal(pto_thistogram(d, w, widx, PTO_HIST_BYTE_1), PTO_OK);
+    assert_int_equal(pto_thistogram(d, w, widx, PTO_HIST_BYTE1), PTO_OK);
     assert_int_equal(tile_get(d, 0, 0xCB), 0);
     assert_int_equal(tile_get(d, 0, 0xCC), 1);
     assert_int_equal(tile_get(d, 0, 0xCD), 2);
@@ -357,34 +357,34 @@ static void test_thistogram_rules(void **state) {
     for (int p = PTO_PROFILE_HOST; p <= PTO_PROFILE_A5; ++p) {
         assert_int_equal(pto_set_profile((pto_profile)p), PTO_OK);
         uint64_t *before = tile_snapshot(dst);
-        expect_status(pto_thistogram(NULL, src, idx, PTO_HIST_BYTE_0), PTO_ERR_NULL_ARGUMENT, "NULL dst");
-        expect_status(pto_thistogram(dst, NULL, idx, PTO_HIST_BYTE_0), PTO_ERR_NULL_ARGUMENT, "NULL src");
-        expect_status(pto_thistogram(dst, src, NULL, PTO_HIST_BYTE_0), PTO_ERR_NULL_ARGUMENT, "NULL idx read");
+        expect_status(pto_thistogram(NULL, src, idx, PTO_HIST_BYTE0), PTO_ERR_NULL_ARGUMENT, "NULL dst");
+        expect_status(pto_thistogram(dst, NULL, idx, PTO_HIST_BYTE0), PTO_ERR_NULL_ARGUMENT, "NULL src");
+        expect_status(pto_thistogram(dst, src, NULL, PTO_HIST_BYTE0), PTO_ERR_NULL_ARGUMENT, "NULL idx read");
         assert_non_null(strstr(pto_last_error(), "pto_thistogram: idx"));
-        expect_status(pto_thistogram(dst, wide, NULL, PTO_HIST_BYTE_2), PTO_ERR_NULL_ARGUMENT, "NULL idx, byte 2");
-        expect_status(pto_thistogram(dst, cube, idx, PTO_HIST_BYTE_1), PTO_ERR_INVALID_ARGUMENT, "cube src");
+        expect_status(pto_thistogram(dst, wide, NULL, PTO_HIST_BYTE2), PTO_ERR_NULL_ARGUMENT, "NULL idx, byte 2");
+        expect_status(pto_thistogram(dst, cube, idx, PTO_HIST_BYTE1), PTO_ERR_INVALID_ARGUMENT, "cube src");
         expect_status(pto_thistogram(dst, src, idx, (pto_hist_byte)4), PTO_ERR_INVALID_ARGUMENT, "byte 4");
         expect_status(pto_thistogram(dst, src, idx, (pto_hist_byte)-1), PTO_ERR_INVALID_ARGUMENT, "byte -1");
-        expect_status(pto_thistogram(dst, src, idx, PTO_HIST_BYTE_2), PTO_ERR_INVALID_ARGUMENT, "byte 2 of UINT16");
+        expect_status(pto_thistogram(dst, src, idx, PTO_HIST_BYTE2), PTO_ERR_INVALID_ARGUMENT, "byte 2 of UINT16");
         assert_non_null(strstr(pto_last_error(), "UINT16"));
         const pto_status accepted = p == PTO_PROFILE_A2A3 ? PTO_ERR_UNSUPPORTED_DTYPE : PTO_OK;
-        expect_status(pto_thistogram(i32d, src, idx, PTO_HIST_BYTE_1), PTO_ERR_UNSUPPORTED_DTYPE, "INT32 dst");
+        expect_status(pto_thistogram(i32d, src, idx, PTO_HIST_BYTE1), PTO_ERR_UNSUPPORTED_DTYPE, "INT32 dst");
         if (p == PTO_PROFILE_A2A3) {
-            expect_status(pto_thistogram(dst, src, idx, PTO_HIST_BYTE_1), PTO_ERR_UNSUPPORTED_DTYPE, "A2A3");
+            expect_status(pto_thistogram(dst, src, idx, PTO_HIST_BYTE1), PTO_ERR_UNSUPPORTED_DTYPE, "A2A3");
             assert_non_null(strstr(pto_last_error(), "A2A3"));
         } else {
-            expect_status(pto_thistogram(dst, i16, idx, PTO_HIST_BYTE_1), PTO_ERR_DTYPE_MISMATCH, "INT16 src");
-            expect_status(pto_thistogram(dst, src, idx16, PTO_HIST_BYTE_0), PTO_ERR_DTYPE_MISMATCH, "UINT16 idx");
-            expect_status(pto_thistogram(dst, wide, dst, PTO_HIST_BYTE_2), PTO_ERR_DTYPE_MISMATCH, "idx is dst (UINT32)");
-            expect_status(pto_thistogram(dst, dst, idx, PTO_HIST_BYTE_1), PTO_ERR_ALIASING, "src is dst");
-            expect_status(pto_thistogram(rows3, src, idx, PTO_HIST_BYTE_1), PTO_ERR_SHAPE_MISMATCH, "3 dst rows");
-            expect_status(pto_thistogram(few, src, idx, PTO_HIST_BYTE_1), PTO_ERR_SHAPE_MISMATCH, "255 bins");
-            expect_status(pto_thistogram(dst, src, short_idx, PTO_HIST_BYTE_0), PTO_ERR_SHAPE_MISMATCH, "1 idx row for 2");
-            expect_status(pto_thistogram(dst, wide, short_idx, PTO_HIST_BYTE_1), PTO_ERR_SHAPE_MISMATCH, "1 idx row for 2 filters");
+            expect_status(pto_thistogram(dst, i16, idx, PTO_HIST_BYTE1), PTO_ERR_DTYPE_MISMATCH, "INT16 src");
+            expect_status(pto_thistogram(dst, src, idx16, PTO_HIST_BYTE0), PTO_ERR_DTYPE_MISMATCH, "UINT16 idx");
+            expect_status(pto_thistogram(dst, wide, dst, PTO_HIST_BYTE2), PTO_ERR_DTYPE_MISMATCH, "idx is dst (UINT32)");
+            expect_status(pto_thistogram(dst, dst, idx, PTO_HIST_BYTE1), PTO_ERR_ALIASING, "src is dst");
+            expect_status(pto_thistogram(rows3, src, idx, PTO_HIST_BYTE1), PTO_ERR_SHAPE_MISMATCH, "3 dst rows");
+            expect_status(pto_thistogram(few, src, idx, PTO_HIST_BYTE1), PTO_ERR_SHAPE_MISMATCH, "255 bins");
+            expect_status(pto_thistogram(dst, src, short_idx, PTO_HIST_BYTE0), PTO_ERR_SHAPE_MISMATCH, "1 idx row for 2");
+            expect_status(pto_thistogram(dst, wide, short_idx, PTO_HIST_BYTE1), PTO_ERR_SHAPE_MISMATCH, "1 idx row for 2 filters");
         }
         assert_tile_unchanged(dst, before, "refused thistogram");
-        expect_status(pto_thistogram(dst, wide, NULL, PTO_HIST_BYTE_3), accepted, "byte 3 without idx");
-        expect_status(pto_thistogram(dst, src, NULL, PTO_HIST_BYTE_1), accepted, "UINT16 byte 1 without idx");
+        expect_status(pto_thistogram(dst, wide, NULL, PTO_HIST_BYTE3), accepted, "byte 3 without idx");
+        expect_status(pto_thistogram(dst, src, NULL, PTO_HIST_BYTE1), accepted, "UINT16 byte 1 without idx");
         tile_fill(dst, &r, GEN_ANY);
         free(before);
     }
@@ -395,7 +395,7 @@ static void test_thistogram_rules(void **state) {
     assert_int_equal(pto_buffer_create(8192, &b), PTO_OK);
     assert_int_equal(pto_tile_create_at(PTO_UINT32, 2, 256, b, 0, &on), PTO_OK);
     assert_int_equal(pto_tile_create_at(PTO_UINT8, 2, 1, b, 16, &inside), PTO_OK);
-    expect_status(pto_thistogram(on, src, inside, PTO_HIST_BYTE_0), PTO_ERR_ALIASING, "idx inside dst");
+    expect_status(pto_thistogram(on, src, inside, PTO_HIST_BYTE0), PTO_ERR_ALIASING, "idx inside dst");
     pto_tile_destroy(on);
     pto_tile_destroy(inside);
     pto_buffer_destroy(b);
@@ -454,7 +454,7 @@ static void test_thistogram_programs(void **state) {
     /* PTOAS's older isMSB: true is byte 1, false byte 0; one that disagrees with byte is refused. */
     {
         pto_tile *out = tile_new(PTO_UINT32, 8, 256, 8, 256), *want = tile_new(PTO_UINT32, 8, 256, 8, 256);
-        assert_int_equal(pto_thistogram(want, s16, i16, PTO_HIST_BYTE_0), PTO_OK);
+        assert_int_equal(pto_thistogram(want, s16, i16, PTO_HIST_BYTE0), PTO_OK);
         pto_tile *tiles[] = {s16, i16, out};
         assert_int_equal(run_program_bound("pto.thistogram ins(%s, %i : " U16_SRC ", " U8_IDX ") outs(%d : " U32_DST
                                            ") {isMSB = false}\n",

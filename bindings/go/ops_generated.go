@@ -2407,13 +2407,13 @@ var thistogramOperands = []string{"dst", "src", "idx"}
 // src row i have the selected byte <= b (the upper bytes matching idx).
 //
 // dst's dtypes: HOST UINT32; A2A3 none; A5 UINT32.
-func THistogram(dst *Tile, src *Tile, idx *Tile, byte HistByte) error {
+func THistogram(dst *Tile, src *Tile, idx *Tile, hist_byte HistByte) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src, idx}
 	if err := resolve("pto.THistogram", thistogramOperands, tiles, hs[:]); err != nil {
 		return err
 	}
-	err := check(ptoc.Pto_thistogram(hs[0], hs[1], hs[2], ptoc.Enum_SS_pto_hist_byte(byte)))
+	err := check(ptoc.Pto_thistogram(hs[0], hs[1], hs[2], ptoc.Enum_SS_pto_hist_byte(hist_byte)))
 	keepAlive(tiles)
 	return err
 }

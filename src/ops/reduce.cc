@@ -285,7 +285,7 @@ pto_status CheckTHistogram(const Operands& o, pto_profile profile) {
   v.OnVec("dst", dst).OnVec("src", src).OnVec("idx", idx);
   v.EnumInRange("byte", byte, 4);
   v.Require(src->dtype != PTO_UINT16 || byte <= 1, PTO_ERR_INVALID_ARGUMENT,
-            "byte %d of a UINT16 src does not exist (PTO_HIST_BYTE_0 or PTO_HIST_BYTE_1)", byte);
+            "byte %d of a UINT16 src does not exist (PTO_HIST_BYTE0 or PTO_HIST_BYTE1)", byte);
   if (!v.ok()) return v.status();
   v.DtypeAccepted(OpDtypes::kTHistogram, profile, "dst", dst);
   v.Require(src->dtype == PTO_UINT16 || src->dtype == PTO_UINT32, PTO_ERR_DTYPE_MISMATCH,

@@ -145,10 +145,10 @@ extern swig_intgo _wrap_PTO_MASK_P1000_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_MASK_P1111_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_GATHER_ROW_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_GATHER_COL_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_HIST_BYTE_0_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_HIST_BYTE_1_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_HIST_BYTE_2_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_HIST_BYTE_3_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_HIST_BYTE0_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_HIST_BYTE1_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_HIST_BYTE2_ptoc_de9f1b25fc8c2272(void);
+extern swig_intgo _wrap_PTO_HIST_BYTE3_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_COALESCE_ROW_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_COALESCE_ELEM_ptoc_de9f1b25fc8c2272(void);
 extern swig_intgo _wrap_PTO_PROFILE_HOST_ptoc_de9f1b25fc8c2272(void);
@@ -882,34 +882,34 @@ func _swig_getPTO_GATHER_COL() (_swig_ret Enum_SS_pto_gather_axis) {
 
 var PTO_GATHER_COL Enum_SS_pto_gather_axis = _swig_getPTO_GATHER_COL()
 type Enum_SS_pto_hist_byte int
-func _swig_getPTO_HIST_BYTE_0() (_swig_ret Enum_SS_pto_hist_byte) {
+func _swig_getPTO_HIST_BYTE0() (_swig_ret Enum_SS_pto_hist_byte) {
 	var swig_r Enum_SS_pto_hist_byte
-	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE_0_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE0_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
-var PTO_HIST_BYTE_0 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE_0()
-func _swig_getPTO_HIST_BYTE_1() (_swig_ret Enum_SS_pto_hist_byte) {
+var PTO_HIST_BYTE0 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE0()
+func _swig_getPTO_HIST_BYTE1() (_swig_ret Enum_SS_pto_hist_byte) {
 	var swig_r Enum_SS_pto_hist_byte
-	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE_1_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE1_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
-var PTO_HIST_BYTE_1 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE_1()
-func _swig_getPTO_HIST_BYTE_2() (_swig_ret Enum_SS_pto_hist_byte) {
+var PTO_HIST_BYTE1 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE1()
+func _swig_getPTO_HIST_BYTE2() (_swig_ret Enum_SS_pto_hist_byte) {
 	var swig_r Enum_SS_pto_hist_byte
-	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE_2_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE2_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
-var PTO_HIST_BYTE_2 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE_2()
-func _swig_getPTO_HIST_BYTE_3() (_swig_ret Enum_SS_pto_hist_byte) {
+var PTO_HIST_BYTE2 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE2()
+func _swig_getPTO_HIST_BYTE3() (_swig_ret Enum_SS_pto_hist_byte) {
 	var swig_r Enum_SS_pto_hist_byte
-	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE_3_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE3_ptoc_de9f1b25fc8c2272())
 	return swig_r
 }
 
-var PTO_HIST_BYTE_3 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE_3()
+var PTO_HIST_BYTE3 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE3()
 type Enum_SS_pto_coalesce int
 func _swig_getPTO_COALESCE_ROW() (_swig_ret Enum_SS_pto_coalesce) {
 	var swig_r Enum_SS_pto_coalesce

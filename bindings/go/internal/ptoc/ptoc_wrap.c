@@ -920,48 +920,48 @@ intgo _wrap_PTO_GATHER_COL_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_HIST_BYTE_0_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_HIST_BYTE0_ptoc_de9f1b25fc8c2272() {
   enum pto_hist_byte result;
   intgo _swig_go_result;
   
   
-  result = PTO_HIST_BYTE_0;
+  result = PTO_HIST_BYTE0;
   
   _swig_go_result = (intgo)result; 
   return _swig_go_result;
 }
 
 
-intgo _wrap_PTO_HIST_BYTE_1_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_HIST_BYTE1_ptoc_de9f1b25fc8c2272() {
   enum pto_hist_byte result;
   intgo _swig_go_result;
   
   
-  result = PTO_HIST_BYTE_1;
+  result = PTO_HIST_BYTE1;
   
   _swig_go_result = (intgo)result; 
   return _swig_go_result;
 }
 
 
-intgo _wrap_PTO_HIST_BYTE_2_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_HIST_BYTE2_ptoc_de9f1b25fc8c2272() {
   enum pto_hist_byte result;
   intgo _swig_go_result;
   
   
-  result = PTO_HIST_BYTE_2;
+  result = PTO_HIST_BYTE2;
   
   _swig_go_result = (intgo)result; 
   return _swig_go_result;
 }
 
 
-intgo _wrap_PTO_HIST_BYTE_3_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_HIST_BYTE3_ptoc_de9f1b25fc8c2272() {
   enum pto_hist_byte result;
   intgo _swig_go_result;
   
   
-  result = PTO_HIST_BYTE_3;
+  result = PTO_HIST_BYTE3;
   
   _swig_go_result = (intgo)result; 
   return _swig_go_result;

@@ -463,32 +463,32 @@ impl GatherAxis {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum HistByte {
     /// Bits 7-0, the least significant.
-    0,
+    Byte0,
     /// Bits 15-8 (a UINT16 element's most significant).
-    1,
+    Byte1,
     /// Bits 23-16.
-    2,
+    Byte2,
     /// Bits 31-24 (a UINT32 element's most significant).
-    3,
+    Byte3,
 }
 
 #[allow(dead_code)]
 impl HistByte {
     /// Every value, in the header's order.
     pub(crate) const VALUES: [HistByte; 4] = [
-        HistByte::0,
-        HistByte::1,
-        HistByte::2,
-        HistByte::3,
+        HistByte::Byte0,
+        HistByte::Byte1,
+        HistByte::Byte2,
+        HistByte::Byte3,
     ];
 
     /// The C value.
     pub fn raw(self) -> sys::pto_hist_byte {
         match self {
-            HistByte::0 => sys::pto_hist_byte::PTO_HIST_BYTE_0,
-            HistByte::1 => sys::pto_hist_byte::PTO_HIST_BYTE_1,
-            HistByte::2 => sys::pto_hist_byte::PTO_HIST_BYTE_2,
-            HistByte::3 => sys::pto_hist_byte::PTO_HIST_BYTE_3,
+            HistByte::Byte0 => sys::pto_hist_byte::PTO_HIST_BYTE0,
+            HistByte::Byte1 => sys::pto_hist_byte::PTO_HIST_BYTE1,
+            HistByte::Byte2 => sys::pto_hist_byte::PTO_HIST_BYTE2,
+            HistByte::Byte3 => sys::pto_hist_byte::PTO_HIST_BYTE3,
         }
     }
 

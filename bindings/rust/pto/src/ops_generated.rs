@@ -2280,10 +2280,10 @@ pub fn thistogram(
     dst: &mut impl Operand,
     src: impl Source,
     idx: impl Source,
-    byte: HistByte,
+    hist_byte: HistByte,
 ) -> Result<()> {
     let d = dst.as_ptr();
-    check(unsafe { sys::pto_thistogram(d, src.source_ptr(d), idx.source_ptr(d), byte.raw()) })
+    check(unsafe { sys::pto_thistogram(d, src.source_ptr(d), idx.source_ptr(d), hist_byte.raw()) })
 }
 
 /// TMOV_FP (`pto_tmov_fp`): dst = convert(src \* fp\[column\]): an acc tile

@@ -7,13 +7,13 @@ package org.libpto;
  */
 public enum HistByte {
     /** Bits 7-0, the least significant. */
-    0(pto_hist_byte.PTO_HIST_BYTE_0),
+    BYTE0(pto_hist_byte.PTO_HIST_BYTE0),
     /** Bits 15-8 (a UINT16 element's most significant). */
-    1(pto_hist_byte.PTO_HIST_BYTE_1),
+    BYTE1(pto_hist_byte.PTO_HIST_BYTE1),
     /** Bits 23-16. */
-    2(pto_hist_byte.PTO_HIST_BYTE_2),
+    BYTE2(pto_hist_byte.PTO_HIST_BYTE2),
     /** Bits 31-24 (a UINT32 element's most significant). */
-    3(pto_hist_byte.PTO_HIST_BYTE_3),
+    BYTE3(pto_hist_byte.PTO_HIST_BYTE3),
     ;
 
     private final int code;

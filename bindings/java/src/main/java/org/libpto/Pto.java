@@ -2609,15 +2609,15 @@ public final class Pto {
      * the selected byte &lt;= b (the upper bytes matching idx).
      * <p>dst's dtypes: HOST UINT32; A2A3 none; A5 UINT32.
      */
-    public static void thistogram(Tile dst, Tile src, Tile idx, HistByte byte) {
-        if (byte == null) {
-            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.thistogram: byte is null");
+    public static void thistogram(Tile dst, Tile src, Tile idx, HistByte hist_byte) {
+        if (hist_byte == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.thistogram: hist_byte is null");
         }
         try {
             PtoNative.pto_thistogram(Tile.handleOf(dst, "Pto.thistogram", "dst"),
                     Tile.handleOf(src, "Pto.thistogram", "src"),
                     Tile.handleOf(idx, "Pto.thistogram", "idx"),
-                    byte.code());
+                    hist_byte.code());
         } finally {
             Reference.reachabilityFence(dst);
             Reference.reachabilityFence(src);
