@@ -174,7 +174,7 @@ static void fuzz_img2col(pto_tile *dst, const pto_tile *src, unsigned choice) {
             want = PTO_ERR_UNSUPPORTED_DTYPE;
         else if (pto_tile_dtype(src) != d)
             want = PTO_ERR_DTYPE_MISMATCH;
-        else if (c.stride_w == 0 || c.filter_h > 511)
+        else if (c.stride_w == 0 || c.filter_h > 511 || c.channel_size == 0) /* 65536 cols wrap to 0 */
             want = PTO_ERR_INVALID_ARGUMENT;
         else if (src == dst || regions_overlap(src, dst))
             want = PTO_ERR_ALIASING;

@@ -78,7 +78,7 @@ void fuzz_create_cube(reader *r, state *st) {
     const pto_dtype dtype = take_dtype(r);
     const uint32_t rows = take(r) & 1 ? 16u * (1 + take(r) % 4) : take_dim(r);
     const uint32_t cols = take(r) & 1 ? 16u * (1 + take(r) % 4) : take_dim(r);
-    const int location = take(r) % 7, layout = take(r) % 6; /* 6 and 5 name none */
+    const int location = take(r) % 8, layout = take(r) % 6; /* 7 and 5 name none */
     const int null_out = take(r) % 16 == 0;
 
     const size_t size = pto_dtype_size(dtype);
@@ -87,13 +87,17 @@ void fuzz_create_cube(reader *r, state *st) {
     if (null_out) {
         want = PTO_ERR_NULL_ARGUMENT;
     } else if (size == 0 || rows == 0 || cols == 0 || elements > PTO_TILE_MAX_BYTES / size ||
-               location > PTO_LOC_BIAS || layout > PTO_LAYOUT_NN) {
+               location > PTO_LOC_SCALING || layout > PTO_LAYOUT_NN) {
         want = PTO_ERR_INVALID_ARGUMENT;
     } else {
         size_t box_rows, box_cols;
         ref_box_shape(dtype, (pto_location)location, (pto_layout)layout, &box_rows, &box_cols);
         const int row_major_only = location == PTO_LOC_VEC || location == PTO_LOC_BIAS;
-        if ((row_major_only && layout != PTO_LAYOUT_ND) || (location == PTO_LOC_BIAS && rows != 1) ||
+        /* scaling: the fixpipe's one ND row or MX scales in ZZ or NN */
+        const int scaling = location == PTO_LOC_SCALING;
+        const int one_row = location == PTO_LOC_BIAS || (scaling && layout == PTO_LAYOUT_ND);
+        if ((row_major_only && layout != PTO_LAYOUT_ND) || (one_row && rows != 1) ||
+            (scaling && layout != PTO_LAYOUT_ND && layout != PTO_LAYOUT_ZZ && layout != PTO_LAYOUT_NN) ||
             (rows % box_rows != 0 && rows != 1) || cols % box_cols != 0)
             want = PTO_ERR_INVALID_ARGUMENT;
     }

@@ -221,6 +221,9 @@ void ref_box_shape(pto_dtype dt, pto_location location, pto_layout layout, size_
         *rows = *cols = 1;
     } else if (location == PTO_LOC_ACC) {
         *rows = *cols = 16;
+    } else if (location == PTO_LOC_SCALING) { /* MX scales: boxes of 32 elements */
+        *rows = along_rows ? 16 : 2;
+        *cols = along_rows ? 2 : 16;
     } else {
         *rows = along_rows ? 16 : 32 / e;
         *cols = along_rows ? 32 / e : 16;
