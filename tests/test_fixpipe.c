@@ -61,12 +61,9 @@ static uint8_t ref_eight(float x, uint64_t w) {
 }
 
 /* FLOAT32 to FLOAT16 / BFLOAT16, to nearest even, from the bits. */
-static uint16_t ref_f16(float x) {
-    _Float16 h = (_Float16)x;
-    uint16_t b;
-    memcpy(&b, &h, 2);
-    return b;
-}
+static uint16_t ref_f16(float x) { return (uint16_t)ref_from_double(PTO_FLOAT16, (double)x); }
+/* A FLOAT16's value (exact in a float). */
+static float f16_value(uint16_t h) { return (float)ref_to_double(PTO_FLOAT16, h); }
 static uint16_t ref_bf16(float x) {
     const uint32_t b = bits_of(x);
     if (isnan(x)) return (uint16_t)((b >> 16) | 0x40);
@@ -245,9 +242,9 @@ static void test_float_payload(void **state) {
     pto_tile *acc = cube(PTO_INT32, M, N, PTO_LOC_ACC, PTO_LAYOUT_NZ);
     pto_tile *fp = cube(PTO_FLOAT16, 1, N, PTO_LOC_SCALING, PTO_LAYOUT_ND);
     int32_t a[M * N];
-    _Float16 scale[N];
+    uint16_t scale[N];
     for (int k = 0; k < M * N; ++k) a[k] = (k * 37 % 201) - 100 + (k % 9 == 0 ? 200000 : 0);
-    for (int j = 0; j < N; ++j) scale[j] = (_Float16)(0.5f + j * 0.03125f);
+    for (int j = 0; j < N; ++j) scale[j] = ref_f16(0.5f + j * 0.03125f);
     assert_int_equal(pto_tile_write(acc, a, sizeof a), PTO_OK);
     assert_int_equal(pto_tile_write(fp, scale, sizeof scale), PTO_OK);
     pto_tile *h = tile_new(PTO_FLOAT16, M, N, M, N), *q = tile_new(PTO_INT8, M, N, M, N);
@@ -255,10 +252,10 @@ static void test_float_payload(void **state) {
     expect_status(pto_tmov_fp(q, acc, fp), PTO_OK, "FLOAT16 payload, INT8 dst");
     for (int i = 0; i < M; ++i)
         for (int j = 0; j < N; ++j) {
-            float x = (float)a[i * N + j] * (float)scale[j];
+            float x = (float)a[i * N + j] * f16_value(scale[j]);
             x = x > 65504.0f ? 65504.0f : x < -65504.0f ? -65504.0f : x;
             assert_int_equal(tile_get(h, i, j), ref_f16(x));
-            const double y = (double)(float)a[i * N + j] * (double)(float)scale[j];
+            const double y = (double)(float)a[i * N + j] * (double)f16_value(scale[j]);
             const int want = y > 127 ? 127 : y < -128 ? -128 : round_even(y);
             assert_int_equal(tile_get(q, i, j), (uint8_t)(int8_t)want);
         }
@@ -461,10 +458,10 @@ static void test_program_pipes(void **state) {
     program_text(text, sizeof text, EPI_DEQ, SET_BOTH);
     pto_program *p = program_build(text, NULL);
     int8_t a[16 * 32], b[32 * 32], q[16 * 32];
-    _Float16 f[32], h[16 * 32];
+    uint16_t f[32], h[16 * 32];
     for (int k = 0; k < 16 * 32; ++k) a[k] = (int8_t)((k * 7) % 9 - 4);
     for (int k = 0; k < 32 * 32; ++k) b[k] = (int8_t)((k * 5) % 7 - 3);
-    for (int j = 0; j < 32; ++j) f[j] = (_Float16)(0.5f + j * 0.03125f);
+    for (int j = 0; j < 32; ++j) f[j] = ref_f16(0.5f + j * 0.03125f);
     const float s = 0.375f;
     pto_args *args = NULL;
     assert_int_equal(pto_args_create(p, &args), PTO_OK);
@@ -484,7 +481,7 @@ static void test_program_pipes(void **state) {
             uint16_t hb;
             memcpy(&hb, &h[i * 32 + j], 2);
             uint32_t fb;
-            const float fv = (float)f[j];
+            const float fv = f16_value(f[j]);
             memcpy(&fb, &fv, 4);
             assert_int_equal(hb, ref_convert(PTO_INT32, (uint32_t)acc, PTO_FLOAT16, fb, true));
             const uint64_t w = ((uint64_t)(int64_t)sb & ~(1ull << 46)) | 1ull << 46;
@@ -562,10 +559,10 @@ static void test_program_tstore_fp(void **state) {
         "}\n";
     pto_program *p = program_build(text, NULL);
     int8_t a[16 * 32], b[32 * 32];
-    _Float16 f[32], h[16 * 32], hm[16 * 32], hx[16 * 16];
+    uint16_t f[32], h[16 * 32], hm[16 * 32], hx[16 * 16];
     for (int k = 0; k < 16 * 32; ++k) a[k] = (int8_t)((k * 11) % 15 - 7);
     for (int k = 0; k < 32 * 32; ++k) b[k] = (int8_t)((k * 3) % 13 - 6);
-    for (int j = 0; j < 32; ++j) f[j] = (_Float16)(j % 2 ? 1000.0f + j : 0.0078125f * (j + 1));
+    for (int j = 0; j < 32; ++j) f[j] = ref_f16(j % 2 ? 1000.0f + j : 0.0078125f * (j + 1));
     pto_args *args = NULL;
     assert_int_equal(pto_args_create(p, &args), PTO_OK);
     assert_int_equal(pto_args_set_pointer(args, 0, a, sizeof a), PTO_OK);
@@ -580,7 +577,7 @@ static void test_program_tstore_fp(void **state) {
         for (int j = 0; j < 16; ++j) {
             int32_t acc = 0;
             for (int k = 0; k < 32; ++k) acc += a[i * 32 + k] * b[k * 32 + 16 + j];
-            const float fv = (float)f[j];
+            const float fv = f16_value(f[j]);
             uint32_t fb;
             memcpy(&fb, &fv, 4);
             uint16_t hb;
@@ -591,7 +588,7 @@ static void test_program_tstore_fp(void **state) {
         for (int j = 0; j < 32; ++j) {
             int32_t acc = 0;
             for (int k = 0; k < 32; ++k) acc += a[i * 32 + k] * b[k * 32 + j];
-            const float fv = (float)f[j];
+            const float fv = f16_value(f[j]);
             uint32_t fb;
             memcpy(&fb, &fv, 4);
             uint16_t hb;
