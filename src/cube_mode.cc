@@ -10,7 +10,7 @@ thread_local CubeMode cube_mode;
 
 // The pages' RoundMode: CAST_ROUND (ties away from zero, the default) or
 // CAST_RINT (ties to even), the two that pto-isa's SetMadTF32Mode accepts.
-pto_status SetMode(const char* function, int enable, pto_round_mode round, bool* on,
+pto_status SetMode(const char* function, int enable, int round, bool* on,
                    pto_round_mode* mode) {
   Validator v(function);
   v.Require(enable == 0 || enable == 1, PTO_ERR_INVALID_ARGUMENT,
@@ -18,10 +18,10 @@ pto_status SetMode(const char* function, int enable, pto_round_mode round, bool*
       .Require(round == PTO_ROUND_ROUND || round == PTO_ROUND_RINT, PTO_ERR_INVALID_ARGUMENT,
                "round mode %d is not PTO_ROUND_ROUND (CAST_ROUND) or PTO_ROUND_RINT "
                "(CAST_RINT), the two the cube's mode register takes",
-               static_cast<int>(round));
+               round);
   if (!v.ok()) return v.status();
   *on = enable == 1;
-  *mode = round;
+  *mode = static_cast<pto_round_mode>(round);
   return PTO_OK;
 }
 
@@ -55,7 +55,7 @@ extern "C" {
 
 pto_status pto_set_hf32_mode(int enable, pto_round_mode round) {
   pto::CubeMode& m = pto::ThreadCubeMode();
-  return pto::SetMode("pto_set_hf32_mode", enable, round, &m.hf32, &m.hf32_round);
+  return pto::SetMode("pto_set_hf32_mode", enable, pto::RawEnumValue(round), &m.hf32, &m.hf32_round);
 }
 
 int pto_hf32_mode(pto_round_mode* round) {
@@ -65,7 +65,7 @@ int pto_hf32_mode(pto_round_mode* round) {
 
 pto_status pto_set_tf32_mode(int enable, pto_round_mode round) {
   pto::CubeMode& m = pto::ThreadCubeMode();
-  return pto::SetMode("pto_set_tf32_mode", enable, round, &m.tf32, &m.tf32_round);
+  return pto::SetMode("pto_set_tf32_mode", enable, pto::RawEnumValue(round), &m.tf32, &m.tf32_round);
 }
 
 int pto_tf32_mode(pto_round_mode* round) {

@@ -12,6 +12,7 @@
 #include "kernels/kernels.h"
 #include "ops/common.h"
 #include "profile.h"
+#include "validate.h"
 #include "pto_c.h"
 #include "tile.h"
 #include "validate.h"
@@ -165,9 +166,9 @@ pto_status pto_mgather(pto_tile* dst, const void* table, size_t table_elements,
                        pto_dtype table_dtype, const pto_tile* indices, pto_coalesce coalesce) {
   const pto::ops::GlobalTable t = {const_cast<void*>(table), table_elements, table_dtype};
   const pto_status status =
-      pto::ops::CheckMgather(dst, t, indices, coalesce, pto::CurrentProfile());
+      pto::ops::CheckMgather(dst, t, indices, pto::RawEnumValue(coalesce), pto::CurrentProfile());
   if (status != PTO_OK) return status;
-  pto::ops::RunMgather(dst, t, indices, coalesce);
+  pto::ops::RunMgather(dst, t, indices, pto::RawEnumValue(coalesce));
   return PTO_OK;
 }
 
@@ -175,9 +176,9 @@ pto_status pto_mscatter(void* table, size_t table_elements, pto_dtype table_dtyp
                         const pto_tile* src, const pto_tile* indices, pto_coalesce coalesce) {
   const pto::ops::GlobalTable t = {table, table_elements, table_dtype};
   const pto_status status =
-      pto::ops::CheckMscatter(t, src, indices, coalesce, pto::CurrentProfile());
+      pto::ops::CheckMscatter(t, src, indices, pto::RawEnumValue(coalesce), pto::CurrentProfile());
   if (status != PTO_OK) return status;
-  pto::ops::RunMscatter(t, src, indices, coalesce);
+  pto::ops::RunMscatter(t, src, indices, pto::RawEnumValue(coalesce));
   return PTO_OK;
 }
 

@@ -287,7 +287,7 @@ extern "C" {
 
 pto_status pto_tquant_mx(pto_tile* dst, const pto_tile* src, pto_tile* exp, pto_tile* max,
                          pto_tile* scaling, pto_mx_alg alg, int group_axis) {
-  const pto::ops::MxQuant q{dst, src, exp, max, scaling, static_cast<int>(alg), group_axis};
+  const pto::ops::MxQuant q{dst, src, exp, max, scaling, pto::RawEnumValue(alg), group_axis};
   const pto_status status = pto::ops::CheckTQuantMx(q, pto::CurrentProfile());
   if (status != PTO_OK) return status;
   // NV's maximum / 448 is a float32 product rounded to nearest even.
