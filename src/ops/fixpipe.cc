@@ -328,14 +328,15 @@ void RunTInsertFp(const Operands& o, pto_profile) { RunFixpipe(OpId::kTInsertFp,
 extern "C" {
 
 pto_status pto_set_quant_scalar(float scale, pto_dtype dtype) {
-  const bool known = dtype == PTO_INT8 || dtype == PTO_UINT8 || dtype == PTO_INT16 ||
-                     dtype == PTO_FLOAT16 || dtype == PTO_BFLOAT16 || dtype == PTO_HIFLOAT8 ||
-                     dtype == PTO_FLOAT8_E4M3;
+  const int raw = pto::RawEnumValue(dtype);  // any int a C caller passed
+  const bool known = raw == PTO_INT8 || raw == PTO_UINT8 || raw == PTO_INT16 ||
+                     raw == PTO_FLOAT16 || raw == PTO_BFLOAT16 || raw == PTO_HIFLOAT8 ||
+                     raw == PTO_FLOAT8_E4M3;
   if (!known)
     return pto::Fail(PTO_ERR_UNSUPPORTED_DTYPE, "pto_set_quant_scalar",
                      "dtype %d is not an output of the fixpipe's quantisation (INT8, UINT8, "
                      "INT16, FLOAT16, BFLOAT16, HIFLOAT8, FLOAT8_E4M3)",
-                     static_cast<int>(dtype));
+                     raw);
   pto::fixpipe::ThreadConfig& c = pto::fixpipe::CurrentThreadConfig();
   c.kind = pto::fixpipe::ThreadConfig::kScalar;
   c.scalar = pto::fixpipe::ScalarWord(scale, dtype);
