@@ -348,7 +348,9 @@ static void test_matmul_program_cube_mode(void **state) {
         const size_t nbytes[] = {sizeof a, sizeof b, sizeof bias, sizeof moded};
         assert_int_equal(pto_set_hf32_mode(1, away ? PTO_ROUND_ROUND : PTO_ROUND_RINT), PTO_OK);
         assert_int_equal(pto_set_tf32_mode(1, away ? PTO_ROUND_ROUND : PTO_ROUND_RINT), PTO_OK);
-        run_with(p, 2, 4, (void *const[]){a, b, bias, moded}, nbytes);
+        /* One block: the program's blocks all store the whole product, a
+         * race between blocks (ThreadSanitizer's step). */
+        run_with(p, 1, 4, (void *const[]){a, b, bias, moded}, nbytes);
         assert_int_equal(pto_set_hf32_mode(0, PTO_ROUND_ROUND), PTO_OK);
         assert_int_equal(pto_set_tf32_mode(0, PTO_ROUND_ROUND), PTO_OK);
         run_with(p, 1, 4, (void *const[]){ra, rb, bias, want}, nbytes);
