@@ -104,16 +104,10 @@ bool ReserveStaging(size_t bytes) {
 // cols).
 enum class Shape : uint8_t { kMatmul, kGemv };
 
-// Under A2A3 and A5, each operand's Placement (TGEMV's implementations
-// share TMatmul.hpp's static checks).
-void CheckPlacements(Validator& v, const Operands& o, pto_profile profile, Seed seed) {
-  const pto_layout left = profile == PTO_PROFILE_A2A3 ? PTO_LAYOUT_ZZ : PTO_LAYOUT_NZ;
-  const Placement wants[4] = {{"a", PTO_LOC_LEFT, left},
-                              {"b", PTO_LOC_RIGHT, PTO_LAYOUT_ZN},
-                              {"dst", PTO_LOC_ACC, PTO_LAYOUT_NZ},
-                              {"bias", PTO_LOC_BIAS, PTO_LAYOUT_ND}};
-  const pto_tile* operands[4] = {o.src0, o.src1, o.dst, o.src2};
-  for (int i = 0; i < (seed == Seed::kBias ? 4 : 3); ++i) {
+// Each of the n operands where its Placement says, in order.
+void RequirePlaced(Validator& v, pto_profile profile, const Placement* wants,
+                   const pto_tile* const* operands, int n) {
+  for (int i = 0; i < n; ++i) {
     const pto_tile* t = operands[i];
     v.Require(Placed(t, wants[i]), PTO_ERR_INVALID_ARGUMENT,
               "under %s %s must be %s %s %s tile (pto_tile_create_cube), not %s %s %s tile",
@@ -123,6 +117,18 @@ void CheckPlacements(Validator& v, const Operands& o, pto_profile profile, Seed 
               LocationName(static_cast<pto_location>(t->location)),
               LayoutName(static_cast<pto_layout>(t->layout)));
   }
+}
+
+// Under A2A3 and A5, each operand's Placement (TGEMV's implementations
+// share TMatmul.hpp's static checks).
+void CheckPlacements(Validator& v, const Operands& o, pto_profile profile, Seed seed) {
+  const pto_layout left = profile == PTO_PROFILE_A2A3 ? PTO_LAYOUT_ZZ : PTO_LAYOUT_NZ;
+  const Placement wants[4] = {{"a", PTO_LOC_LEFT, left},
+                              {"b", PTO_LOC_RIGHT, PTO_LAYOUT_ZN},
+                              {"dst", PTO_LOC_ACC, PTO_LAYOUT_NZ},
+                              {"bias", PTO_LOC_BIAS, PTO_LAYOUT_ND}};
+  const pto_tile* operands[4] = {o.src0, o.src1, o.dst, o.src2};
+  RequirePlaced(v, profile, wants, operands, seed == Seed::kBias ? 4 : 3);
 }
 
 // The (dst; a, b) triple, bias's dtype; then dst apart from every source.
@@ -333,16 +339,7 @@ void CheckMxPlacements(Validator& v, const Operands& o, pto_profile profile) {
                               {"b_scale", PTO_LOC_SCALING, PTO_LAYOUT_NN},
                               {"dst", PTO_LOC_ACC, PTO_LAYOUT_NZ}};
   const pto_tile* operands[5] = {o.src0, o.src1, o.src2, o.src3, o.dst};
-  for (int i = 0; i < 5; ++i) {
-    const pto_tile* t = operands[i];
-    v.Require(Placed(t, wants[i]), PTO_ERR_INVALID_ARGUMENT,
-              "under %s %s must be %s %s %s tile (pto_tile_create_cube), not %s %s %s tile",
-              pto_profile_string(profile), wants[i].operand, LocationArticle(wants[i].location),
-              LocationName(wants[i].location), LayoutName(wants[i].layout),
-              LocationArticle(static_cast<pto_location>(t->location)),
-              LocationName(static_cast<pto_location>(t->location)),
-              LayoutName(static_cast<pto_layout>(t->layout)));
-  }
+  RequirePlaced(v, profile, wants, operands, 5);
 }
 
 // dst FLOAT32 (no A2A3 form), a and b both FLOAT8 or both FLOAT4, the scales
