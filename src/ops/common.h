@@ -100,6 +100,12 @@ void RunCubeMove(const Operands& o);
 #include "operations.def"
 #undef PTO_OPERATION
 
+// tgather's and tscatter's rule (index_range.cc): every index of indices'
+// valid region names an element of target's valid region; the first in row
+// order that does not is quoted.
+Validator& RequireIndicesInRange(Validator& v, const pto_tile* indices, const char* target_name,
+                                 const pto_tile* target);
+
 }  // namespace ops
 }  // namespace pto
 
