@@ -6,6 +6,7 @@
 #define PTO_PROGRAM_PARSE_READERS_H_
 
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <set>
 #include <string>
@@ -286,6 +287,16 @@ class TileReader : public Reader {
 // sections and the pipes between them, synchronisation and cache
 // maintenance, communication between ranks (core_cube.cc, core_pipes.cc,
 // core_sync.cc, core_comm.cc).
+// A core of a block as messages name it (1 the cube, 2 a vector core).
+inline const char* CoreName(uint8_t core) { return core == 1 ? "cube" : "vector"; }
+
+// An integer attribute's value (`id = 3`); false for another kind of value.
+inline bool IntAttr(const AttrEntry& e, int64_t* out) {
+  if (e.value.kind != Tok::kInt) return false;
+  *out = strtoll(std::string(e.value.text).c_str(), nullptr, 10);
+  return true;
+}
+
 class CoreReader : public Reader {
  public:
   explicit CoreReader(Parser& parser) : Reader(parser) {}
