@@ -287,6 +287,14 @@ class TileReader : public Reader {
 // sections and the pipes between them, synchronisation and cache
 // maintenance, communication between ranks (core_cube.cc, core_pipes.cc,
 // core_sync.cc, core_comm.cc).
+// The row a text form names (tile_reader.cc): `op`, or its ScalarFirst form
+// where the first operand's declared type is not a tile, its MaskPattern
+// form or its single-source form where the text gives one source.
+const ops::OpDescriptor& WithScalarFirst(const ops::OpDescriptor& op,
+                                         const std::vector<Type>& types);
+const ops::OpDescriptor& WithMaskPattern(const ops::OpDescriptor& op, size_t sources);
+const ops::OpDescriptor& WithSingleSource(const ops::OpDescriptor& op, size_t sources);
+
 // A core of a block as messages name it (1 the cube, 2 a vector core).
 inline const char* CoreName(uint8_t core) { return core == 1 ? "cube" : "vector"; }
 
