@@ -135,7 +135,8 @@ static void test_tpairreducesum_values(void **state) {
     static const pto_dtype kDtypes[] = {PTO_FLOAT32, PTO_FLOAT16};
     /* rows, cols, valid rows, valid cols */
     static const uint32_t kShapes[][4] = {{1, 1, 1, 1},  {1, 2, 1, 2},   {4, 16, 4, 16}, {3, 9, 3, 9},
-                                          {8, 40, 5, 33}, {2, 300, 2, 257}, {5, 64, 0, 0}, {16, 128, 16, 128}};
+                                          {8, 40, 5, 33}, {2, 300, 2, 257}, {5, 64, 0, 0}, {16, 128, 16, 128},
+                                          {2, 1100, 2, 1033}};  /* the last: three passes of the kernel */
     rng r = {0x9A1};
     size_t calls = 0;
     for (int p = PTO_PROFILE_HOST; p <= PTO_PROFILE_A5; ++p) {

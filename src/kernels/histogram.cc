@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include <array>
-#include <vector>
 
 #include "src/kernels/kernels.h"
 
@@ -16,17 +15,25 @@ namespace pto {
 namespace kernels {
 
 void PairSum(pto_dtype dtype, size_t rows, size_t cols, const Plane& dst, const ConstPlane& src) {
+  // Pairs a pass, widened on the stack (no allocation, nothing that could
+  // fail). In place, a pass reads sources from 2 k0 on and writes from k0:
+  // no later pass's sources are written before it reads them.
+  constexpr size_t kChunk = 256;
+  float in[2 * kChunk], out[kChunk];
   const size_t size = dtype == PTO_FLOAT32 ? 4 : 2;
   const size_t half = (cols + 1) / 2;
-  std::vector<float> in(cols + 1), out(cols);
   for (size_t i = 0; i < rows; ++i) {
     const char* from = static_cast<const char*>(src.data) + i * src.stride * size;
     char* to = static_cast<char*>(dst.data) + i * dst.stride * size;
-    ToF32(dtype, cols, in.data(), from);
-    in[cols] = 0.0f;  // the element past an odd row's last counts as 0
-    for (size_t k = 0; k < half; ++k) out[k] = in[2 * k] + in[2 * k + 1];
-    for (size_t k = half; k < cols; ++k) out[k] = 0.0f;
-    FromF32(dtype, cols, to, out.data());
+    for (size_t k0 = 0; k0 < half; k0 += kChunk) {
+      const size_t n = half - k0 < kChunk ? half - k0 : kChunk;
+      const size_t count = 2 * n < cols - 2 * k0 ? 2 * n : cols - 2 * k0;
+      ToF32(dtype, count, in, from + 2 * k0 * size);
+      if (count < 2 * n) in[count] = 0.0f;  // the element past an odd row's last counts as 0
+      for (size_t k = 0; k < n; ++k) out[k] = in[2 * k] + in[2 * k + 1];
+      FromF32(dtype, n, to + k0 * size, out);
+    }
+    memset(to + half * size, 0, (cols - half) * size);  // +0 in FLOAT32 and FLOAT16
   }
 }
 

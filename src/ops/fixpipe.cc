@@ -275,34 +275,40 @@ void RunFixpipe(OpId id, const Operands& o) {
   const pto_tile* src = o.src0;
   const pto_tile* fp = o.src1;
   const fixpipe::ThreadConfig& config = fixpipe::CurrentThreadConfig();
-  // The words of the window's columns, read before anything is written.
-  std::vector<uint64_t> words(w.cols == 0 ? 1 : w.cols);
+  // The words of a pass of the window's columns, on the stack (no
+  // allocation); dst shares no storage with src or fp (the check).
+  constexpr size_t kPass = 256;
+  uint64_t words[kPass];
   const bool vector = fp != nullptr || config.kind == fixpipe::ThreadConfig::kVector;
   const pto_dtype pdtype = fp != nullptr ? fp->dtype : config.vector_dtype;
   const char* payload = fp != nullptr ? static_cast<const char*>(fp->data)
                                       : reinterpret_cast<const char*>(config.payload.data());
   const Layout fl = fp != nullptr ? TileLayout(fp) : RowMajorLayout(1, config.count);
   const size_t psize = pto_dtype_size(pdtype);
-  for (size_t j = 0; j < w.cols; ++j)
-    words[j] = vector ? fixpipe::WordOf(pdtype,
-                                        payload + ElementOffset(fl, fp ? fp->origin_row : 0,
-                                                                (fp ? fp->origin_col : 0) + j) *
-                                                      psize,
-                                        dst->dtype)
-                      : config.scalar;
   const Layout sl = TileLayout(src), dl = TileLayout(dst);
   const size_t ssize = pto_dtype_size(src->dtype), dsize = pto_dtype_size(dst->dtype);
-  for (size_t i = 0; i < w.rows; ++i)
-    for (size_t j = 0; j < w.cols; ++j) {
-      const char* s = static_cast<const char*>(src->data) +
-                      ElementOffset(sl, src->origin_row + w.src_row + i,
-                                    src->origin_col + w.src_col + j) *
-                          ssize;
-      char* d = static_cast<char*>(dst->data) +
-                ElementOffset(dl, dst->origin_row + w.dst_row + i, dst->origin_col + w.dst_col + j) *
-                    dsize;
-      fixpipe::ConvertElement(src->dtype, s, dst->dtype, d, words[j], vector, false);
-    }
+  for (size_t j0 = 0; j0 < w.cols; j0 += kPass) {
+    const size_t n = w.cols - j0 < kPass ? w.cols - j0 : kPass;
+    for (size_t j = 0; j < n; ++j)
+      words[j] = vector ? fixpipe::WordOf(pdtype,
+                                          payload + ElementOffset(fl, fp ? fp->origin_row : 0,
+                                                                  (fp ? fp->origin_col : 0) + j0 + j) *
+                                                        psize,
+                                          dst->dtype)
+                        : config.scalar;
+    for (size_t i = 0; i < w.rows; ++i)
+      for (size_t j = 0; j < n; ++j) {
+        const char* s = static_cast<const char*>(src->data) +
+                        ElementOffset(sl, src->origin_row + w.src_row + i,
+                                      src->origin_col + w.src_col + j0 + j) *
+                            ssize;
+        char* d = static_cast<char*>(dst->data) +
+                  ElementOffset(dl, dst->origin_row + w.dst_row + i,
+                                dst->origin_col + w.dst_col + j0 + j) *
+                      dsize;
+        fixpipe::ConvertElement(src->dtype, s, dst->dtype, d, words[j], vector, false);
+      }
+  }
 }
 
 }  // namespace

@@ -6,7 +6,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <vector>
 
 #include "dtype_rules.h"
 #include "kernels/kernels.h"
@@ -42,40 +41,44 @@ int64_t IndexAt(const pto_tile* indices, size_t k) {
   return indices->dtype == PTO_INT32 ? int64_t{static_cast<int32_t>(bits)} : int64_t{bits};
 }
 
-// The table element of each of the tile's valid elements, in row-major
-// order (kernels::kNoElement for one an OOB mode zeroes or skips); false
-// (and the first bad index k) when an index is out of range and the mode
-// refuses it. Under an OOB mode an index is read unsigned, as the NPUs read
-// it (a2a3/MGather.hpp's mgather_remap).
-bool TableOffsets(const pto_tile* t, const GlobalTable& table, const pto_tile* indices,
-                  int coalesce, std::vector<size_t>* at, size_t* bad) {
-  const size_t rows = t->valid_rows, cols = t->valid_cols;
-  const bool per_row = coalesce == PTO_COALESCE_ROW;
-  const uint64_t capacity = per_row ? (cols == 0 ? 0 : table.elements / cols) : table.elements;
-  const size_t count = per_row ? rows : rows * cols;
-  std::vector<uint64_t> slot(count);
+// How many table slots the indices address: rows of the tile's valid cols
+// (ROW) or elements (ELEM).
+uint64_t Capacity(const pto_tile* t, const GlobalTable& table, int coalesce) {
+  if (coalesce != PTO_COALESCE_ROW) return table.elements;
+  return t->valid_cols == 0 ? 0 : table.elements / t->valid_cols;
+}
+
+// The slot index k of indices names (kernels::kNoElement for one an OOB
+// mode zeroes or skips); false when it is out of range and the mode refuses
+// it. Under an OOB mode an index is read unsigned, as the NPUs read it
+// (a2a3/MGather.hpp's mgather_remap).
+bool SlotOf(const GlobalTable& table, uint64_t capacity, const pto_tile* indices, size_t k,
+            uint64_t* slot) {
+  int64_t v = IndexAt(indices, k);
+  if (table.oob != GlobalTable::kOobRefuse) v = static_cast<uint32_t>(v);
+  if (v >= 0 && static_cast<uint64_t>(v) < capacity) *slot = static_cast<uint64_t>(v);
+  else if (table.oob == GlobalTable::kOobZeroOrSkip) *slot = kernels::kNoElement;
+  else if (table.oob == GlobalTable::kOobClamp && capacity != 0) *slot = capacity - 1;
+  else if (table.oob == GlobalTable::kOobWrap && capacity != 0) *slot = static_cast<uint64_t>(v) % capacity;
+  else return false;
+  return true;
+}
+
+// The first index (row-major) out of range under a refusing mode in *bad;
+// false if there is none.
+bool FirstBadIndex(const pto_tile* t, const GlobalTable& table, const pto_tile* indices,
+                   int coalesce, size_t* bad) {
+  const uint64_t capacity = Capacity(t, table, coalesce);
+  const size_t count = coalesce == PTO_COALESCE_ROW ? size_t{t->valid_rows}
+                                                    : size_t{t->valid_rows} * t->valid_cols;
+  uint64_t slot = 0;
   for (size_t k = 0; k < count; ++k) {
-    int64_t v = IndexAt(indices, k);
-    if (table.oob != GlobalTable::kOobRefuse) v = static_cast<uint32_t>(v);
-    const bool inside = v >= 0 && static_cast<uint64_t>(v) < capacity;
-    if (inside) slot[k] = static_cast<uint64_t>(v);
-    else if (table.oob == GlobalTable::kOobZeroOrSkip) slot[k] = kernels::kNoElement;
-    else if (table.oob == GlobalTable::kOobClamp && capacity != 0) slot[k] = capacity - 1;
-    else if (table.oob == GlobalTable::kOobWrap && capacity != 0) slot[k] = static_cast<uint64_t>(v) % capacity;
-    else {
+    if (!SlotOf(table, capacity, indices, k, &slot)) {
       *bad = k;
-      return false;
+      return true;
     }
   }
-  if (at == nullptr) return true;
-  at->resize(rows * cols);
-  for (size_t r = 0; r < rows; ++r)
-    for (size_t c = 0; c < cols; ++c) {
-      const uint64_t s = per_row ? slot[r] : slot[r * cols + c];
-      (*at)[r * cols + c] = s == kernels::kNoElement ? kernels::kNoElement
-                                                     : static_cast<size_t>(per_row ? s * cols + c : s);
-    }
-  return true;
+  return false;
 }
 
 // The rules of both, in the contract's order; `tile` is MGATHER's dst or
@@ -115,11 +118,9 @@ pto_status CheckGlobal(const char* function, const char* tile_name, bool gather,
     v.SameValidRegion("indices", indices, tile_name, t);
   if (!v.ok()) return v.status();
   size_t bad = 0;
-  if (!TableOffsets(t, table, indices, coalesce, nullptr, &bad)) {
+  if (FirstBadIndex(t, table, indices, coalesce, &bad)) {
     const size_t i = bad / ic, j = bad % ic;
-    const uint64_t capacity = coalesce == PTO_COALESCE_ROW
-                                  ? (t->valid_cols == 0 ? 0 : table.elements / t->valid_cols)
-                                  : table.elements;
+    const uint64_t capacity = Capacity(t, table, coalesce);
     v.Require(false, PTO_ERR_OUT_OF_RANGE, "indices (%zu, %zu) is %lld, not below the %llu table %s",
               i, j, static_cast<long long>(IndexAt(indices, bad)),
               static_cast<unsigned long long>(capacity),
@@ -128,13 +129,31 @@ pto_status CheckGlobal(const char* function, const char* tile_name, bool gather,
   return v.status();
 }
 
+// The copy, a row's elements at a time in passes of kPass offsets on the
+// stack (no allocation); the indices were checked. Passes go in row-major
+// order, so a scatter's last writer is still the last in row order.
 void RunGlobal(bool scatter, pto_tile* t, const GlobalTable& table, const pto_tile* indices,
                int coalesce) {
-  std::vector<size_t> at;
-  size_t bad = 0;
-  TableOffsets(t, table, indices, coalesce, &at, &bad);
-  kernels::CopyByOffsets(scatter, pto_dtype_size(t->dtype), t->valid_rows, t->valid_cols,
-                         PlaneOf(t), table.data, at.data());
+  constexpr size_t kPass = 256;
+  size_t at[kPass];
+  const uint64_t capacity = Capacity(t, table, coalesce);
+  const bool per_row = coalesce == PTO_COALESCE_ROW;
+  const size_t element = pto_dtype_size(t->dtype), cols = t->valid_cols;
+  for (uint32_t r = 0; r < t->valid_rows; ++r) {
+    uint64_t row_slot = 0;
+    if (per_row) SlotOf(table, capacity, indices, r, &row_slot);
+    for (size_t c0 = 0; c0 < cols; c0 += kPass) {
+      const size_t n = cols - c0 < kPass ? cols - c0 : kPass;
+      for (size_t c = 0; c < n; ++c) {
+        uint64_t s = row_slot;
+        if (!per_row) SlotOf(table, capacity, indices, r * cols + c0 + c, &s);
+        at[c] = s == kernels::kNoElement ? kernels::kNoElement
+                                         : static_cast<size_t>(per_row ? s * cols + c0 + c : s);
+      }
+      kernels::CopyByOffsets(scatter, element, 1, n, Offset(t, r, static_cast<uint32_t>(c0)),
+                             table.data, at);
+    }
+  }
 }
 
 }  // namespace
