@@ -102,19 +102,40 @@ def case_allreduce(launcher, tool, n, tmp):
         assert got.tobytes() == want.tobytes(), f"rank {r}: out differs:\n{got}\n{want}"
 
 
-def case_mpi4py(launcher, tool, n, tmp):
-    """allgather.pto from Python (pto.Program on a pto.mpi.Window) beside
-    mpi4py: TOOL is the Python interpreter; PYTHONPATH and PTO_MPI_LIBRARY
-    name the build tree's package and libpto-mpi (the test's environment)."""
+def run_mpi4py_script(launcher, tool, n, tmp, script, says):
+    """SCRIPT (in tests/mpi) on n ranks of TOOL, a Python interpreter with
+    PYTHONPATH and PTO_MPI_LIBRARY naming the build tree's package and
+    libpto-mpi (the test's environment); every rank must print SAYS."""
     try:
         subprocess.run([tool, "-c", "import mpi4py"], check=True, capture_output=True)
     except subprocess.CalledProcessError:
         print(f"mpi4py is not installed for {tool} (Debian: python3-mpi4py): skipped")
         raise SystemExit(77)
-    p, _ = mpiexec(launcher, n, [tool, os.path.join(HERE, "mpi4py_allgather.py")], cwd=tmp)
+    p, _ = mpiexec(launcher, n, [tool, os.path.join(HERE, script)], cwd=tmp)
     check_run(p)
     # Counted, not split into lines: mpiexec may join two ranks' lines.
-    assert p.stdout.count("mpi4py allgather matches") == n, p.stdout + p.stderr
+    assert p.stdout.count(says) == n, p.stdout + p.stderr
+
+
+def case_mpi4py(launcher, tool, n, tmp):
+    """allgather.pto from Python (pto.Program on a pto.mpi.Window) beside
+    mpi4py."""
+    run_mpi4py_script(launcher, tool, n, tmp, "mpi4py_allgather.py", "mpi4py allgather matches")
+
+
+def case_lm_head(launcher, tool, n, tmp):
+    """DeepSeek V4's LM-head exchange (PTOAS_SAMPLES' seven lm_head_*.pto
+    kernels) from Python on one window kept across the launches."""
+    ptoas_samples()
+    run_mpi4py_script(launcher, tool, n, tmp, "mpi4py_lm_head.py", "lm_head exchange matches (2 steps)")
+
+
+def case_moe(launcher, tool, n, tmp):
+    """DeepSeek V4's MoE dispatch (meta, push, wait) and combine (combine,
+    wait) from PTOAS_SAMPLES, with the experts in numpy between them, from
+    Python on one window kept across the launches."""
+    ptoas_samples()
+    run_mpi4py_script(launcher, tool, n, tmp, "mpi4py_moe.py", "moe dispatch and combine match")
 
 
 def case_timeout(launcher, tool, n, tmp):
