@@ -28,7 +28,8 @@ def run(*args, timeout=120):
 
 # Every case of the tree, the compare script's timeout 2 s.
 with tempfile.TemporaryDirectory() as scratch:
-    proc, seconds = run("--all", str(cases), "--compare-timeout", "2", "--scratch", scratch)
+    proc, seconds = run("--all", str(cases), "--compare-timeout", "2", "--comm-timeout", "1",
+                        "--scratch", scratch)
     print(proc.stdout, proc.stderr, sep="\n")
     lines = {ln.split()[1]: ln for ln in proc.stdout.splitlines()
              if ln.split() and ln.split()[0].isupper() and len(ln.split()) > 1 and "/" in ln.split()[1]}
@@ -42,13 +43,16 @@ with tempfile.TemporaryDirectory() as scratch:
         "MissingInput/div.pto": ("ERROR ", "missing file: v1.bin (the golden script did not write it)"),
         "Builder/builder.py": ("NEEDS-PTOAS-PY ", "needs PTOAS's Python package"),
         "DivZero/divzero.pto": ("DEFECT ", "divzero.pto:12:10: integer division by zero (the kernel's defect:"),
-        "MultiCard/signal.pto": ("NEEDS-RANKS ", "a multi-card kernel (pto.comm.*)"),
+        "MultiCard/signal.pto": ("NEEDS-RANKS ", "pto.comm.twait: no notify within 1 s (PTO_COMM_TIMEOUT) "
+                                                 "on rank 0, block 0: element 0 of the signal %own is 0, "
+                                                 "waiting for >= 1 (a multi-card kernel waiting for a signal"),
+        "MultiCardPut/put.pto": ("PASS ", "(golden, max abs 0, max rel 0,"),
     }
     for case, (result, text) in expected.items():
         line = lines.get(case, "")
         check(line.startswith(result) and text in line, f"{case}: {result.strip()} with '{text}' (got: {line!r})")
     check(len(lines) == len(expected), f"{len(expected)} cases reported (got {len(lines)})")
-    check("10 cases: DEFECT 1, ERROR 2, FAIL 1, NEEDS-PTOAS-PY 1, NEEDS-RANKS 1, PASS 2, REFUSED 1, TIMEOUT 1"
+    check("11 cases: DEFECT 1, ERROR 2, FAIL 1, NEEDS-PTOAS-PY 1, NEEDS-RANKS 1, PASS 3, REFUSED 1, TIMEOUT 1"
           in proc.stdout,
           "the summary counts each result")
     check(proc.returncode == 1, f"--all exits 1 when a case fails (got {proc.returncode})")

@@ -117,6 +117,25 @@ bool ReadTestResult(Parser& p, const std::string& what) {
   return true;
 }
 
+// The pointers a comm operation's views reach, read or written: the first
+// plain operand is written by a put, get, notify, gather and reduce (dst),
+// read by a wait, test, broadcast and scatter (src); a put's and get's second
+// is read; the group's members are written by a broadcast and scatter, read
+// by a gather and reduce.
+void MarkCommAccess(MemoryReader& memory, CommOp kind, const std::vector<CommOperand>& operands,
+                    const std::vector<Value>& values) {
+  const bool p2p = kind == CommOp::kPut || kind == CommOp::kGet;
+  const bool first_written = p2p || kind == CommOp::kNotify || kind == CommOp::kGather ||
+                             kind == CommOp::kReduce;
+  memory.MarkViewAccess(values[0].reg, first_written ? PTO_PARAM_WRITE : PTO_PARAM_READ);
+  if (kind == CommOp::kNotify) memory.MarkViewAccess(values[0].reg, PTO_PARAM_READ);
+  if (p2p) memory.MarkViewAccess(values[1].reg, PTO_PARAM_READ);
+  const bool members_written = kind == CommOp::kBroadcast || kind == CommOp::kScatter;
+  for (size_t i = 0; i < operands.size(); ++i)
+    if (operands[i].list == "group")
+      memory.MarkViewAccess(values[i].reg, members_written ? PTO_PARAM_WRITE : PTO_PARAM_READ);
+}
+
 }  // namespace
 
 // The attributes of a comm operation into in (attr, rank: the root): each
@@ -289,6 +308,7 @@ void CoreReader::ParseComm(const Token& op, const std::vector<Token>& results) {
   if (!CommAttributes(op, kind, attrs, group, &in)) return;
   p_->code.push_back(in);
   p_->uses_comm = true;
+  MarkCommAccess(parser_.memory(), kind, operands, values);
 }
 
 // The asynchronous forms: pto.comm.build_async_session(%scratch, %workspace
@@ -362,6 +382,8 @@ void CoreReader::ParseCommAsync(const Token& op, const std::vector<Token>& resul
     in.d = static_cast<uint32_t>(values[0].type.dtype);
     p_->code.push_back(in);
     p_->uses_comm = true;
+    parser_.memory().MarkViewAccess(values[0].reg, PTO_PARAM_WRITE);
+    parser_.memory().MarkViewAccess(values[1].reg, PTO_PARAM_READ);
   }
   Value v;
   v.type = want;

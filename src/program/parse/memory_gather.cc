@@ -168,10 +168,7 @@ void MemoryReader::ParseGlobalIndex(const Token& op, bool scatter) {
   in.imm = coalesce;
   in.attr = oob;
   p_->code.push_back(in);
-  const uint32_t pointer = p_->pointer_root[made];
-  for (Param& param : p_->params)
-    if (param.kind == PTO_PARAM_POINTER && param.reg == pointer)
-      param.access |= scatter ? PTO_PARAM_WRITE : PTO_PARAM_READ;
+  MarkPointerAccess(made, scatter ? PTO_PARAM_WRITE : PTO_PARAM_READ);
 }
 
 }  // namespace program

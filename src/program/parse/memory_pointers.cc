@@ -93,10 +93,7 @@ void MemoryReader::ParseScalarAccess(const Token& op, const std::vector<Token>& 
   in.b = ptr.reg;
   in.c = index.reg;
   in.d = static_cast<uint32_t>(d);
-  for (Param& param : p_->params) {
-    if (param.kind == PTO_PARAM_POINTER && param.reg == p_->pointer_root[ptr.reg])
-      param.access |= load ? PTO_PARAM_READ : PTO_PARAM_WRITE;
-  }
+  MarkPointerAccess(ptr.reg, load ? PTO_PARAM_READ : PTO_PARAM_WRITE);
   if (!load) {
     in.a = value.reg;
     p_->code.push_back(in);

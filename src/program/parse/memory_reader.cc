@@ -368,15 +368,7 @@ void MemoryReader::ParseLoadStore(const Token& op, bool load) {
   in.rank = v.type.rank;
   in.extra = fp_slot == kNoSlot ? 0 : fp_slot + 1;  // TSTORE_FP's scaling tile
   p_->code.push_back(in);
-  // The access marks the pointer parameter the view was made from (none for
-  // a view parameter of a function checked alone).
-  uint32_t made = 0;
-  if (!FindViewPointer(v.reg, &made)) return;
-  const uint32_t pointer = p_->pointer_root[made];
-  for (Param& param : p_->params) {
-    if (param.kind == PTO_PARAM_POINTER && param.reg == pointer)
-      param.access |= load ? PTO_PARAM_READ : PTO_PARAM_WRITE;
-  }
+  MarkViewAccess(v.reg, load ? PTO_PARAM_READ : PTO_PARAM_WRITE);
 }
 
 bool MemoryReader::ConstantAddress(const Token& name, uint64_t* addr) {

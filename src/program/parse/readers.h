@@ -165,6 +165,19 @@ class MemoryReader : public Reader {
     return true;
   }
   void SetViewPointer(uint32_t view, uint32_t pointer) { view_ptr_[view] = pointer; }
+  // Marks the pointer parameter a view (or pointer) register reaches as read
+  // and/or written (PTO_PARAM_READ | PTO_PARAM_WRITE): pto-run --check's and
+  // pto_program_param_access's listing. A view parameter of a function
+  // checked alone reaches none.
+  void MarkViewAccess(uint32_t view, unsigned access) {
+    uint32_t made = 0;
+    if (FindViewPointer(view, &made)) MarkPointerAccess(made, access);
+  }
+  void MarkPointerAccess(uint32_t pointer, unsigned access) {
+    for (Param& param : p_->params)
+      if (param.kind == PTO_PARAM_POINTER && param.reg == p_->pointer_root[pointer])
+        param.access |= access;
+  }
   // The address pto.tassign gave the tile named name before it was
   // declared, taken (true) if there is one.
   bool TakePendingAddress(const std::string& name, uint64_t* addr);
