@@ -20,8 +20,10 @@
  * manager) is the pure-Python package in ../pto/__init__.py. The files here:
  * registry.c (enum members, exceptions), args.c, buffer.c, tile.c,
  * operations.c (the operations, from a table tools/gen-operations.py writes
- * from src/operations.def), program.c (pto.Program's core) and this one
- * (queries, profiles, the module).
+ * from src/operations.def), hand_ops.c (mgather, mscatter, tquant_mx),
+ * thread_settings.c (the cube modes, the fixpipe's configuration),
+ * program.c (pto.Program's core) and this one (queries, profiles, the
+ * module).
  */
 #include "pto_python.h"
 
@@ -258,8 +260,9 @@ static PyObject *mod_tmrgsort_lists(PyObject *module, PyObject *const *args, Py_
 }
 
 /* The operations' functions are operations.c's operation_methods and
- * select_methods (tsel), added by PyInit__pto; tgetval, tmrgsort_lists,
- * trandom and the img2col functions are here. */
+ * select_methods (tsel), hand_ops.c's and thread_settings.c's, added by
+ * PyInit__pto; tgetval, tmrgsort_lists, trandom and the img2col functions
+ * are here. */
 static PyMethodDef module_methods[] = {
     {"version", mod_version, METH_NOARGS, "version()\n--\n\nThe library's version, pto_version_string()."},
     {"simd_target", mod_simd_target, METH_NOARGS,
@@ -346,6 +349,7 @@ PyMODINIT_FUNC PyInit__pto(void) {
     if (TileType == NULL || BufferType == NULL || PyModule_AddObjectRef(m, "TileCore", (PyObject *)TileType) < 0 ||
         PyModule_AddObjectRef(m, "BufferCore", (PyObject *)BufferType) < 0 || add_constants(m) < 0 ||
         PyModule_AddFunctions(m, operation_methods) < 0 || PyModule_AddFunctions(m, select_methods) < 0 ||
+        PyModule_AddFunctions(m, thread_settings_methods) < 0 || PyModule_AddFunctions(m, hand_op_methods) < 0 ||
         program_init(m) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -78,6 +78,12 @@ void tile_unpin(TileObject *self);
 extern PyMethodDef operation_methods[];
 extern PyMethodDef select_methods[]; /* tsel's, written by hand (operations.c) */
 
+/* thread_settings.c: the cube modes and the fixpipe's configuration, per OS thread */
+extern PyMethodDef thread_settings_methods[];
+
+/* hand_ops.c: mgather, mscatter (a table in memory), tquant_mx */
+extern PyMethodDef hand_op_methods[];
+
 /* program.c */
 int program_init(PyObject *module);
 
