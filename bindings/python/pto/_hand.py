@@ -73,7 +73,7 @@ def _table_dtype(table: Any, tile: Tile, writable: bool, fname: str) -> DType:
     if isinstance(tile, Tile) and not tile.closed:
         own = tile.dtype
         if table.dtype in (np.dtype(_NUMPY_TYPES[own]), np.dtype(_RAW_TYPES[own])):
-            return own
+            return DType(own)
     return _dtype_of_array(table.dtype)
 
 
@@ -91,8 +91,7 @@ def mgather(dst: Tile, table: np.ndarray, indices: Tile, coalesce: Coalesce = Co
     another type than dst's, AliasingError for a table sharing memory with
     dst or indices.
     """
-    return _pto._mgather(dst, table, _table_dtype(table, dst, False, "mgather"), indices,  # type: ignore[no-any-return]
-                         coalesce)
+    return _pto._mgather(dst, table, _table_dtype(table, dst, False, "mgather"), indices, coalesce)
 
 
 def mscatter(table: np.ndarray, src: Tile, indices: Tile, coalesce: Coalesce = Coalesce.ELEM) -> None:
