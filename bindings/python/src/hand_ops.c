@@ -17,16 +17,6 @@ static size_t table_elements(const Py_buffer *view, int dtype) {
     return size != 0 ? (size_t)view->len / size : 0;
 }
 
-static PyObject *result(pto_status s, PyObject *ret) {
-    if (s != PTO_OK) {
-        raise_status(s);
-        return NULL;
-    }
-    if (ret == NULL) Py_RETURN_NONE;
-    Py_INCREF(ret);
-    return ret;
-}
-
 /* _mgather(dst, table, table_dtype, indices, coalesce): returns dst. */
 static PyObject *mod_mgather(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     (void)module;
@@ -43,7 +33,7 @@ static PyObject *mod_mgather(PyObject *module, PyObject *const *args, Py_ssize_t
     const pto_status s = pto_mgather(dst, view.buf, table_elements(&view, dtype), (pto_dtype)dtype, indices,
                                      (pto_coalesce)coalesce);
     PyBuffer_Release(&view);
-    return result(s, a[0]);
+    return status_result(s, a[0]);
 }
 
 /* _mscatter(table, table_dtype, src, indices, coalesce): returns None. */
@@ -62,7 +52,7 @@ static PyObject *mod_mscatter(PyObject *module, PyObject *const *args, Py_ssize_
     const pto_status s = pto_mscatter(view.buf, table_elements(&view, dtype), (pto_dtype)dtype, src, indices,
                                       (pto_coalesce)coalesce);
     PyBuffer_Release(&view);
-    return result(s, NULL);
+    return status_result(s, NULL);
 }
 
 /* tquant_mx(dst, src, exp, max=None, scaling=None, alg=MxAlg.OCP_FP8_E4M3,
@@ -79,7 +69,7 @@ static PyObject *mod_tquant_mx(PyObject *module, PyObject *const *args, Py_ssize
     if ((a[5] != NULL && as_enum_value(a[5], "alg", &alg) < 0) ||
         (a[6] != NULL && as_enum_value(a[6], "group_axis", &axis) < 0))
         return NULL;
-    return result(pto_tquant_mx(t[0], t[1], t[2], t[3], t[4], (pto_mx_alg)alg, axis), a[0]);
+    return status_result(pto_tquant_mx(t[0], t[1], t[2], t[3], t[4], (pto_mx_alg)alg, axis), a[0]);
 }
 
 PyMethodDef hand_op_methods[] = {

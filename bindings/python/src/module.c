@@ -160,16 +160,6 @@ static int img2col_fields(PyObject *const *a, const char *const *names, const ui
     return 0;
 }
 
-static PyObject *img2col_result(pto_status s, PyObject *ret) {
-    if (s != PTO_OK) {
-        raise_status(s);
-        return NULL;
-    }
-    if (ret == NULL) Py_RETURN_NONE;
-    Py_INCREF(ret);
-    return ret;
-}
-
 /* setfmatrix(fmap_h, fmap_w, pad_left=0, pad_right=0, pad_top=0,
  * pad_bottom=0), set_img2col_padding(pad_bits), set_img2col_rpt(
  * repeat_stride=0, repeat_time=1, repeat_mode=0): the calling thread's img2col
@@ -187,14 +177,14 @@ static PyObject *mod_setfmatrix(PyObject *module, PyObject *const *args, Py_ssiz
     pto_img2col_config c = {0};
     c.fmap_h = (uint16_t)v[0], c.fmap_w = (uint16_t)v[1];
     c.pad_left = (uint8_t)v[2], c.pad_right = (uint8_t)v[3], c.pad_top = (uint8_t)v[4], c.pad_bottom = (uint8_t)v[5];
-    return img2col_result(pto_setfmatrix(&c), NULL);
+    return status_result(pto_setfmatrix(&c), NULL);
 }
 
 static PyObject *mod_set_img2col_padding(PyObject *module, PyObject *arg) {
     (void)module;
     pto_img2col_config c = {0};
     if (as_uint32(arg, "pad_bits", &c.pad_bits) < 0) return NULL;
-    return img2col_result(pto_set_img2col_padding(&c), NULL);
+    return status_result(pto_set_img2col_padding(&c), NULL);
 }
 
 static PyObject *mod_set_img2col_rpt(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
@@ -209,7 +199,7 @@ static PyObject *mod_set_img2col_rpt(PyObject *module, PyObject *const *args, Py
         return NULL;
     pto_img2col_config c = {0};
     c.repeat_stride = (uint16_t)v[0], c.repeat_time = (uint8_t)v[1], c.repeat_mode = (uint8_t)v[2];
-    return img2col_result(pto_set_img2col_rpt(&c), NULL);
+    return status_result(pto_set_img2col_rpt(&c), NULL);
 }
 
 /* timg2col(dst, src, channel_size, filter_h=1, filter_w=1, stride_h=1,
@@ -232,7 +222,7 @@ static PyObject *mod_timg2col(PyObject *module, PyObject *const *args, Py_ssize_
     c.channel_size = (uint16_t)v[0], c.filter_h = (uint16_t)v[1], c.filter_w = (uint16_t)v[2];
     c.stride_h = (uint8_t)v[3], c.stride_w = (uint8_t)v[4];
     c.dilation_h = (uint8_t)v[5], c.dilation_w = (uint8_t)v[6];
-    return img2col_result(pto_timg2col(dst, src, &c, (uint16_t)v[7], (uint16_t)v[8]), a[0]);
+    return status_result(pto_timg2col(dst, src, &c, (uint16_t)v[7], (uint16_t)v[8]), a[0]);
 }
 
 /* tmrgsort_lists(dst, src0, src1, src2=None, src3=None, tmp=None,

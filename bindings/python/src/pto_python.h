@@ -63,6 +63,7 @@ void object_free(PyObject *self);
 int as_enum_value(PyObject *o, const char *what, int *out);
 int as_uint32(PyObject *o, const char *what, uint32_t *out);
 int as_size(PyObject *o, const char *what, size_t *out);
+PyObject *status_result(pto_status s, PyObject *ret);
 int parse_fastcall(const char *fname, const char *const *names, Py_ssize_t nrequired, Py_ssize_t nmax,
                    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **out);
 

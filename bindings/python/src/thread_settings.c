@@ -6,14 +6,6 @@
  * getters to give RoundMode members. */
 #include "pto_python.h"
 
-static PyObject *status_result(pto_status s) {
-    if (s != PTO_OK) {
-        raise_status(s);
-        return NULL;
-    }
-    Py_RETURN_NONE;
-}
-
 /* set_hf32_mode(enable, round) and set_tf32_mode(enable, round): enable a
  * truth value, round an int or RoundMode (libpto judges it). */
 static PyObject *set_mode(const char *fname, pto_status (*set)(int, pto_round_mode), PyObject *const *args,
@@ -24,7 +16,7 @@ static PyObject *set_mode(const char *fname, pto_status (*set)(int, pto_round_mo
     const int enable = PyObject_IsTrue(a[0]);
     int round = 0;
     if (enable < 0 || as_enum_value(a[1], "round", &round) < 0) return NULL;
-    return status_result(set(enable, (pto_round_mode)round));
+    return status_result(set(enable, (pto_round_mode)round), NULL);
 }
 
 static PyObject *mod_set_hf32_mode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -66,7 +58,7 @@ static PyObject *mod_set_quant_scalar(PyObject *module, PyObject *const *args, P
     const double scale = PyFloat_AsDouble(a[0]);
     int dtype = 0;
     if ((scale == -1.0 && PyErr_Occurred()) || as_enum_value(a[1], "dtype", &dtype) < 0) return NULL;
-    return status_result(pto_set_quant_scalar((float)scale, (pto_dtype)dtype));
+    return status_result(pto_set_quant_scalar((float)scale, (pto_dtype)dtype), NULL);
 }
 
 /* set_quant_vector(fp): fp's row 0, copied now. */
@@ -74,7 +66,7 @@ static PyObject *mod_set_quant_vector(PyObject *module, PyObject *arg) {
     (void)module;
     pto_tile *fp = NULL;
     if (tile_arg(arg, "set_quant_vector", "fp", &fp) < 0) return NULL;
-    return status_result(pto_set_quant_vector(fp));
+    return status_result(pto_set_quant_vector(fp), NULL);
 }
 
 PyMethodDef thread_settings_methods[] = {
