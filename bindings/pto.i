@@ -75,6 +75,16 @@
 %typemap(gotype) void *data "unsafe.Pointer"
 %typemap(in) void *data %{ $1 = $input; %}
 
+/* pto_mgather's and pto_mscatter's table: an unsafe.Pointer to the first
+ * element of a Go slice, used only during the call (the cgo rules allow it:
+ * the slice holds no Go pointers). */
+%typemap(gotype) const void *table, void *table "unsafe.Pointer"
+%typemap(in) const void *table, void *table %{ $1 = ($1_ltype)$input; %}
+/* The cube modes' getters: the round mode out-parameter as a *int32 (the C
+ * enum's width), not Go's int. */
+%typemap(gotype) pto_round_mode *round "*int32"
+%typemap(in) pto_round_mode *round %{ $1 = (pto_round_mode *)$input; %}
+
 /* Whole-tile copies in the tile's own encoding: a byte slice, passed as is
  * (the Go layer reinterprets typed slices as bytes without copying). */
 %typemap(gotype) (const void *src, size_t nbytes), (void *dst, size_t nbytes) "[]byte"
@@ -249,6 +259,45 @@ PTO_JAVA_HANDLE(pto_args)
   {
     jdouble out = (jdouble)value$argnum;
     (*jenv)->SetDoubleArrayRegion(jenv, $input, 0, 1, &out);
+  }
+%}
+
+/* The cube modes' getters: the round mode out-parameter as an int[1] holder
+ * the wrapper fills in. */
+%typemap(jni) pto_round_mode *round "jintArray"
+%typemap(jtype) pto_round_mode *round "int[]"
+%typemap(jstype) pto_round_mode *round "int[]"
+%typemap(javain) pto_round_mode *round "$javainput"
+%typemap(in) pto_round_mode *round (pto_round_mode value = PTO_ROUND_NONE) %{
+  if (!$input || (*jenv)->GetArrayLength(jenv, $input) < 1) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "round holder must be an int[1]");
+    return $null;
+  }
+  $1 = &value;
+%}
+%typemap(argout) pto_round_mode *round %{
+  {
+    jint out = (jint)value$argnum;
+    (*jenv)->SetIntArrayRegion(jenv, $input, 0, 1, &out);
+  }
+%}
+
+/* pto_mgather's and pto_mscatter's table: a direct ByteBuffer's address,
+ * zero-copy (the Java layer passes its capacity in elements and keeps it
+ * reachable during the call). */
+%typemap(jni) const void *table, void *table "jobject"
+%typemap(jtype) const void *table, void *table "java.nio.ByteBuffer"
+%typemap(jstype) const void *table, void *table "java.nio.ByteBuffer"
+%typemap(javain) const void *table, void *table "$javainput"
+%typemap(in) const void *table, void *table %{
+  if (!$input) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "table is null");
+    return $null;
+  }
+  $1 = ($1_ltype)(*jenv)->GetDirectBufferAddress(jenv, $input);
+  if (!$1) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaIllegalArgumentException, "the table ByteBuffer is not direct");
+    return $null;
   }
 %}
 

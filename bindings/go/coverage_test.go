@@ -15,15 +15,6 @@ var notCalled = map[string]string{
 	"pto_last_error":          "read by the C wrapper of every failing call (bindings/pto.i), returned in Error.Message",
 	"pto_buffer_wrap":         "Go memory cannot be wrapped (C may not keep Go pointers); ignored in pto.i",
 	"pto_program_check":       "checks a module of several kernels without an entry, for pto-run --check; a program here is made to run (created with an entry)",
-	"pto_set_hf32_mode":       "a per-thread cube mode of the matrix multiplies; not bound yet (C only)",
-	"pto_hf32_mode":           "a per-thread cube mode of the matrix multiplies; not bound yet (C only)",
-	"pto_set_tf32_mode":       "a per-thread cube mode of the matrix multiplies; not bound yet (C only)",
-	"pto_tf32_mode":           "a per-thread cube mode of the matrix multiplies; not bound yet (C only)",
-	"pto_set_quant_scalar":    "the fixpipe's per-thread quantisation setting; not bound yet (programs set it with pto.set_quant_scalar)",
-	"pto_set_quant_vector":    "the fixpipe's per-thread quantisation setting; not bound yet (programs set it with pto.set_quant_vector)",
-	"pto_tquant_mx":           "TQUANT's MX forms (exp, max and scaling besides dst); not bound yet (programs run it as pto.tquant.mx)",
-	"pto_mgather":             "a table in the caller's memory; not bound yet (programs run MGATHER as pto.mgather)",
-	"pto_mscatter":            "a table in the caller's memory; not bound yet (programs run MSCATTER as pto.mscatter)",
 }
 
 // TestHeaderCovered fails when include/pto_c.h declares a function that the

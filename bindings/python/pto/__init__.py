@@ -50,6 +50,10 @@ and INT4X2 always are (a byte holds two values, ml_dtypes' 4-bit types one).
 
 Threads. Distinct tiles may be used from any threads at once; a tile (or
 storage) one thread writes must not be used by another at the same time.
+The profile, board mode, cube modes (``set_tf32_mode``, ``set_hf32_mode``),
+the fixpipe's configuration (``set_quant_scalar``, ``set_quant_vector``) and
+the img2col registers belong to the calling OS thread: a Python thread sees
+only the settings it made itself.
 
 Programs. ``Program(text)`` parses and verifies PTO assembly once (raising
 ProgramError, with ``.line`` and ``.column``, for a text it refuses);
@@ -412,3 +416,7 @@ def board_mode() -> bool:
 
 
 from ._program import Parameter, ParamKind, Program, ProgramError  # noqa: E402  (needs the names above)
+from ._hand import *  # noqa: E402,F401,F403  (needs Tile; the per-thread settings, mgather, mscatter, tquant_mx)
+from . import _hand  # noqa: E402
+
+__all__ += _hand.__all__

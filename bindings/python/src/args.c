@@ -98,3 +98,15 @@ int parse_fastcall(const char *fname, const char *const *names, Py_ssize_t nrequ
         }
     return 0;
 }
+
+/* The result of a call that returns a status: None (ret NULL) or ret on
+ * PTO_OK, else NULL with the status's exception raised. */
+PyObject *status_result(pto_status s, PyObject *ret) {
+    if (s != PTO_OK) {
+        raise_status(s);
+        return NULL;
+    }
+    if (ret == NULL) Py_RETURN_NONE;
+    Py_INCREF(ret);
+    return ret;
+}

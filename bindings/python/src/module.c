@@ -20,8 +20,10 @@
  * manager) is the pure-Python package in ../pto/__init__.py. The files here:
  * registry.c (enum members, exceptions), args.c, buffer.c, tile.c,
  * operations.c (the operations, from a table tools/gen-operations.py writes
- * from src/operations.def), program.c (pto.Program's core) and this one
- * (queries, profiles, the module).
+ * from src/operations.def), hand_ops.c (mgather, mscatter, tquant_mx),
+ * thread_settings.c (the cube modes, the fixpipe's configuration),
+ * program.c (pto.Program's core) and this one (queries, profiles, the
+ * module).
  */
 #include "pto_python.h"
 
@@ -158,16 +160,6 @@ static int img2col_fields(PyObject *const *a, const char *const *names, const ui
     return 0;
 }
 
-static PyObject *img2col_result(pto_status s, PyObject *ret) {
-    if (s != PTO_OK) {
-        raise_status(s);
-        return NULL;
-    }
-    if (ret == NULL) Py_RETURN_NONE;
-    Py_INCREF(ret);
-    return ret;
-}
-
 /* setfmatrix(fmap_h, fmap_w, pad_left=0, pad_right=0, pad_top=0,
  * pad_bottom=0), set_img2col_padding(pad_bits), set_img2col_rpt(
  * repeat_stride=0, repeat_time=1, repeat_mode=0): the calling thread's img2col
@@ -185,14 +177,14 @@ static PyObject *mod_setfmatrix(PyObject *module, PyObject *const *args, Py_ssiz
     pto_img2col_config c = {0};
     c.fmap_h = (uint16_t)v[0], c.fmap_w = (uint16_t)v[1];
     c.pad_left = (uint8_t)v[2], c.pad_right = (uint8_t)v[3], c.pad_top = (uint8_t)v[4], c.pad_bottom = (uint8_t)v[5];
-    return img2col_result(pto_setfmatrix(&c), NULL);
+    return status_result(pto_setfmatrix(&c), NULL);
 }
 
 static PyObject *mod_set_img2col_padding(PyObject *module, PyObject *arg) {
     (void)module;
     pto_img2col_config c = {0};
     if (as_uint32(arg, "pad_bits", &c.pad_bits) < 0) return NULL;
-    return img2col_result(pto_set_img2col_padding(&c), NULL);
+    return status_result(pto_set_img2col_padding(&c), NULL);
 }
 
 static PyObject *mod_set_img2col_rpt(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
@@ -207,7 +199,7 @@ static PyObject *mod_set_img2col_rpt(PyObject *module, PyObject *const *args, Py
         return NULL;
     pto_img2col_config c = {0};
     c.repeat_stride = (uint16_t)v[0], c.repeat_time = (uint8_t)v[1], c.repeat_mode = (uint8_t)v[2];
-    return img2col_result(pto_set_img2col_rpt(&c), NULL);
+    return status_result(pto_set_img2col_rpt(&c), NULL);
 }
 
 /* timg2col(dst, src, channel_size, filter_h=1, filter_w=1, stride_h=1,
@@ -230,7 +222,7 @@ static PyObject *mod_timg2col(PyObject *module, PyObject *const *args, Py_ssize_
     c.channel_size = (uint16_t)v[0], c.filter_h = (uint16_t)v[1], c.filter_w = (uint16_t)v[2];
     c.stride_h = (uint8_t)v[3], c.stride_w = (uint8_t)v[4];
     c.dilation_h = (uint8_t)v[5], c.dilation_w = (uint8_t)v[6];
-    return img2col_result(pto_timg2col(dst, src, &c, (uint16_t)v[7], (uint16_t)v[8]), a[0]);
+    return status_result(pto_timg2col(dst, src, &c, (uint16_t)v[7], (uint16_t)v[8]), a[0]);
 }
 
 /* tmrgsort_lists(dst, src0, src1, src2=None, src3=None, tmp=None,
@@ -258,8 +250,9 @@ static PyObject *mod_tmrgsort_lists(PyObject *module, PyObject *const *args, Py_
 }
 
 /* The operations' functions are operations.c's operation_methods and
- * select_methods (tsel), added by PyInit__pto; tgetval, tmrgsort_lists,
- * trandom and the img2col functions are here. */
+ * select_methods (tsel), hand_ops.c's and thread_settings.c's, added by
+ * PyInit__pto; tgetval, tmrgsort_lists, trandom and the img2col functions
+ * are here. */
 static PyMethodDef module_methods[] = {
     {"version", mod_version, METH_NOARGS, "version()\n--\n\nThe library's version, pto_version_string()."},
     {"simd_target", mod_simd_target, METH_NOARGS,
@@ -346,6 +339,7 @@ PyMODINIT_FUNC PyInit__pto(void) {
     if (TileType == NULL || BufferType == NULL || PyModule_AddObjectRef(m, "TileCore", (PyObject *)TileType) < 0 ||
         PyModule_AddObjectRef(m, "BufferCore", (PyObject *)BufferType) < 0 || add_constants(m) < 0 ||
         PyModule_AddFunctions(m, operation_methods) < 0 || PyModule_AddFunctions(m, select_methods) < 0 ||
+        PyModule_AddFunctions(m, thread_settings_methods) < 0 || PyModule_AddFunctions(m, hand_op_methods) < 0 ||
         program_init(m) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -63,6 +63,7 @@ void object_free(PyObject *self);
 int as_enum_value(PyObject *o, const char *what, int *out);
 int as_uint32(PyObject *o, const char *what, uint32_t *out);
 int as_size(PyObject *o, const char *what, size_t *out);
+PyObject *status_result(pto_status s, PyObject *ret);
 int parse_fastcall(const char *fname, const char *const *names, Py_ssize_t nrequired, Py_ssize_t nmax,
                    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **out);
 
@@ -77,6 +78,12 @@ void tile_unpin(TileObject *self);
 /* operations.c: one function per operation of src/operations.def, NULL-ended */
 extern PyMethodDef operation_methods[];
 extern PyMethodDef select_methods[]; /* tsel's, written by hand (operations.c) */
+
+/* thread_settings.c: the cube modes and the fixpipe's configuration, per OS thread */
+extern PyMethodDef thread_settings_methods[];
+
+/* hand_ops.c: mgather, mscatter (a table in memory), tquant_mx */
+extern PyMethodDef hand_op_methods[];
 
 /* program.c */
 int program_init(PyObject *module);

@@ -49,15 +49,6 @@ NOT_CALLED = {
     "pto_tile_buffer": "a placed Tile keeps a reference to its Buffer object itself",
     "pto_tile_read_f32": "tiles expose their memory through the buffer protocol (numpy views)",
     "pto_tile_write_f32": "tiles expose their memory through the buffer protocol (numpy views)",
-    "pto_set_hf32_mode": "a per-thread cube mode of the matrix multiplies; not bound yet (C only)",
-    "pto_hf32_mode": "a per-thread cube mode of the matrix multiplies; not bound yet (C only)",
-    "pto_set_tf32_mode": "a per-thread cube mode of the matrix multiplies; not bound yet (C only)",
-    "pto_tf32_mode": "a per-thread cube mode of the matrix multiplies; not bound yet (C only)",
-    "pto_set_quant_scalar": "the fixpipe's per-thread quantisation setting; not bound yet (programs set it with pto.set_quant_scalar)",
-    "pto_set_quant_vector": "the fixpipe's per-thread quantisation setting; not bound yet (programs set it with pto.set_quant_vector)",
-    "pto_tquant_mx": "TQUANT's MX forms (exp, max and scaling besides dst); not bound yet (programs run it as pto.tquant.mx)",
-    "pto_mgather": "a table in the caller's memory; not bound yet (programs run MGATHER as pto.mgather)",
-    "pto_mscatter": "a table in the caller's memory; not bound yet (programs run MSCATTER as pto.mscatter)",
     "pto_set_warning_handler": "board-mode warnings go to stderr: a launch's pool threads would call a Python handler while the launching thread may hold the GIL",
 }
 

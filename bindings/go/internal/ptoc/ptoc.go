@@ -86,337 +86,337 @@ typedef long long swig_type_53;
 typedef long long swig_type_54;
 typedef long long swig_type_55;
 typedef long long swig_type_56;
-extern void _wrap_Swig_free_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_Swig_malloc_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
-extern swig_intgo _wrap_PTO_INT8_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_UINT8_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_INT16_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_UINT16_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_INT32_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_UINT32_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_FLOAT16_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_BFLOAT16_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_FLOAT32_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_INT64_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_UINT64_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_FLOAT8_E4M3_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_FLOAT8_E5M2_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_HIFLOAT8_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_FLOAT8_E8M0_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_FLOAT4_E2M1X2_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_FLOAT4_E1M2X2_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_INT4X2_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_OK_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_ERR_ALIASING_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_POW_DEFAULT_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_ROUND_NONE_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_ROUND_RINT_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_ROUND_ROUND_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_ROUND_FLOOR_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_ROUND_CEIL_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_ROUND_TRUNC_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_ROUND_ODD_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_SAT_OFF_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_SAT_ON_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_PAD_NULL_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_PAD_ZERO_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_PAD_MAX_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_PAD_MIN_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_CMP_EQ_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_CMP_NE_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_CMP_LT_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_CMP_GT_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_CMP_GE_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_CMP_LE_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_MASK_P0101_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_MASK_P1010_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_MASK_P0001_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_MASK_P0010_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_MASK_P0100_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_MASK_P1000_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_MASK_P1111_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_GATHER_ROW_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_GATHER_COL_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_HIST_BYTE0_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_HIST_BYTE1_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_HIST_BYTE2_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_HIST_BYTE3_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_COALESCE_ROW_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_COALESCE_ELEM_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_PROFILE_HOST_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_PROFILE_A2A3_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_PROFILE_A5_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_LOC_VEC_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_LOC_MAT_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_LOC_LEFT_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_LOC_RIGHT_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_LOC_ACC_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_LOC_BIAS_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_LOC_SCALING_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_LAYOUT_ND_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_LAYOUT_NZ_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_LAYOUT_ZN_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_LAYOUT_ZZ_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_LAYOUT_NN_ptoc_de9f1b25fc8c2272(void);
-extern swig_type_1 _wrap_pto_version_string_ptoc_de9f1b25fc8c2272(void);
-extern swig_type_2 _wrap_pto_status_string_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
-extern swig_type_3 _wrap_pto_last_error_ptoc_de9f1b25fc8c2272(void);
-extern swig_type_4 _wrap_pto_simd_target_ptoc_de9f1b25fc8c2272(void);
-extern swig_type_5 _wrap_pto_dtype_size_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
-extern uintptr_t _wrap_pto_set_profile_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
-extern swig_intgo _wrap_pto_get_profile_ptoc_de9f1b25fc8c2272(void);
-extern swig_type_6 _wrap_pto_profile_string_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
-extern uintptr_t _wrap_pto_set_board_mode_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
-extern swig_intgo _wrap_pto_board_mode_ptoc_de9f1b25fc8c2272(void);
-extern uintptr_t _wrap_pto_set_hf32_mode_ptoc_de9f1b25fc8c2272(swig_intgo arg1, swig_intgo arg2);
-extern swig_intgo _wrap_pto_hf32_mode_ptoc_de9f1b25fc8c2272(swig_voidp arg1);
-extern uintptr_t _wrap_pto_set_tf32_mode_ptoc_de9f1b25fc8c2272(swig_intgo arg1, swig_intgo arg2);
-extern swig_intgo _wrap_pto_tf32_mode_ptoc_de9f1b25fc8c2272(swig_voidp arg1);
-extern void _wrap_pto_set_warning_handler_ptoc_de9f1b25fc8c2272(swig_type_7 arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tile_create_ptoc_de9f1b25fc8c2272(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern void _wrap_pto_tile_destroy_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_set_valid_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3);
-extern swig_intgo _wrap_pto_tile_dtype_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_valid_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_valid_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_data_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_write_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_8 arg2);
-extern uintptr_t _wrap_pto_tile_read_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_9 arg2);
-extern uintptr_t _wrap_pto_tile_write_f32_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_10 arg2);
-extern uintptr_t _wrap_pto_tile_read_f32_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_11 arg2);
-extern uintptr_t _wrap_pto_tile_create_cube_ptoc_de9f1b25fc8c2272(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_intgo arg5, swig_voidp arg6);
-extern swig_intgo _wrap_pto_tile_location_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_intgo _wrap_pto_tile_layout_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_buffer_create_ptoc_de9f1b25fc8c2272(swig_type_12 arg1, swig_voidp arg2);
-extern void _wrap_pto_buffer_destroy_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_buffer_data_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_type_13 _wrap_pto_buffer_size_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tile_create_at_ptoc_de9f1b25fc8c2272(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, uintptr_t arg4, swig_type_14 arg5, swig_voidp arg6);
-extern uintptr_t _wrap_pto_tile_buffer_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_type_15 _wrap_pto_tile_offset_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_tadd_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tsub_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmul_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tdiv_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tsubrelu_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_taddrelu_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_trem_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tand_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tor_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_txor_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tshl_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tshr_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tfmod_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tpow_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, swig_intgo arg5);
-extern uintptr_t _wrap_pto_tprelu_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tpartadd_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tpartmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tpartmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tpartmul_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tpartargmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6);
-extern uintptr_t _wrap_pto_tpartargmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6);
-extern uintptr_t _wrap_pto_tmov_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tabs_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tneg_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_trelu_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tsqrt_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_trecip_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_texp_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tlog_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tnot_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_trsqrt_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tadds_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tsubs_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tmuls_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tdivs_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tdivs_scalar_by_tile_ptoc_de9f1b25fc8c2272(uintptr_t arg1, double arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmaxs_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tmins_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_trems_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tlrelu_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tands_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tors_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_txors_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tshls_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tshrs_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tfmods_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_tpows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
-extern uintptr_t _wrap_pto_texpands_ptoc_de9f1b25fc8c2272(uintptr_t arg1, double arg2);
-extern uintptr_t _wrap_pto_tci_ptoc_de9f1b25fc8c2272(uintptr_t arg1, double arg2, swig_intgo arg3);
-extern uintptr_t _wrap_pto_ttri_ptoc_de9f1b25fc8c2272(uintptr_t arg1, double arg2, swig_intgo arg3);
-extern uintptr_t _wrap_pto_trandom_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_intgo arg5, swig_intgo arg6, swig_intgo arg7, swig_intgo arg8);
-extern uintptr_t _wrap_pto_trowsum_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_trowmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_trowmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tcolsum_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
-extern uintptr_t _wrap_pto_tcolmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tcolmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_trowprod_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tcolprod_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tpairreducesum_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_thistogram_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
-extern uintptr_t _wrap_pto_trowargmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_trowargmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tcolargmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tcolargmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_trowexpand_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_trowexpandadd_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpandsub_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpandmul_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpanddiv_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpandmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpandmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_trowexpandexpdif_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpand_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_tcolexpandadd_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpandsub_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpandmul_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpandmax_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpandmin_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpandexpdif_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tcolexpanddiv_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tcvt_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4, swig_intgo arg5);
-extern uintptr_t _wrap_pto_tcmp_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
-extern uintptr_t _wrap_pto_tcmps_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
-extern uintptr_t _wrap_pto_tsel_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
-extern uintptr_t _wrap_pto_tsels_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, double arg5);
-extern uintptr_t _wrap_pto_textract_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_16 arg3, swig_type_17 arg4);
-extern uintptr_t _wrap_pto_tinsert_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_18 arg3, swig_type_19 arg4);
-extern uintptr_t _wrap_pto_tgather_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tgather_mask_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3, swig_intgo arg4);
-extern uintptr_t _wrap_pto_tgatherb_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tscatter_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_20 arg2, double arg3);
-extern uintptr_t _wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_21 arg2, swig_voidp arg3);
-extern uintptr_t _wrap_pto_mgather_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_22 arg3, swig_intgo arg4, uintptr_t arg5, swig_intgo arg6);
-extern uintptr_t _wrap_pto_mscatter_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_23 arg2, swig_intgo arg3, uintptr_t arg4, uintptr_t arg5, swig_intgo arg6);
-extern uintptr_t _wrap_pto_tfillpad_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
-extern uintptr_t _wrap_pto_tfillpad_inplace_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
-extern uintptr_t _wrap_pto_tfillpad_expand_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
-extern uintptr_t _wrap_pto_treshape_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_ttrans_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tconcat_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tconcatidx_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
-extern uintptr_t _wrap_pto_tinterleave_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tdeinterleave_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tdeinterleave_single_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tsort32_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, swig_type_24 arg3);
-extern uintptr_t _wrap_pto_tmrgsort_lists_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6, swig_intgo arg7, swig_voidp arg8);
-extern uintptr_t _wrap_pto_taxpy_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, double arg3);
-extern uintptr_t _wrap_pto_taddc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tsubc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_taddsc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, double arg4);
-extern uintptr_t _wrap_pto_tsubsc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, double arg4);
-extern uintptr_t _wrap_pto_tfusedmuladd_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tfusedmuladdrelu_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmuladddst_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_taddreluconv_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tsubreluconv_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tadddeqrelu_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, double arg5);
-extern uintptr_t _wrap_pto_tmatmul_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmatmul_acc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tmatmul_bias_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tgemv_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tgemv_acc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tgemv_bias_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern void _wrap_pto_img2col_config_fmap_h_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, short arg2);
-extern short _wrap_pto_img2col_config_fmap_h_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern void _wrap_pto_img2col_config_fmap_w_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, short arg2);
-extern short _wrap_pto_img2col_config_fmap_w_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern void _wrap_pto_img2col_config_pad_left_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
-extern char _wrap_pto_img2col_config_pad_left_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern void _wrap_pto_img2col_config_pad_right_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
-extern char _wrap_pto_img2col_config_pad_right_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern void _wrap_pto_img2col_config_pad_top_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
-extern char _wrap_pto_img2col_config_pad_top_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern void _wrap_pto_img2col_config_pad_bottom_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
-extern char _wrap_pto_img2col_config_pad_bottom_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern void _wrap_pto_img2col_config_pad_bits_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_intgo arg2);
-extern swig_intgo _wrap_pto_img2col_config_pad_bits_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern void _wrap_pto_img2col_config_repeat_stride_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, short arg2);
-extern short _wrap_pto_img2col_config_repeat_stride_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern void _wrap_pto_img2col_config_repeat_time_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
-extern char _wrap_pto_img2col_config_repeat_time_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern void _wrap_pto_img2col_config_repeat_mode_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
-extern char _wrap_pto_img2col_config_repeat_mode_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern void _wrap_pto_img2col_config_stride_h_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
-extern char _wrap_pto_img2col_config_stride_h_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern void _wrap_pto_img2col_config_stride_w_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
-extern char _wrap_pto_img2col_config_stride_w_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern void _wrap_pto_img2col_config_dilation_h_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
-extern char _wrap_pto_img2col_config_dilation_h_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern void _wrap_pto_img2col_config_dilation_w_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, char arg2);
-extern char _wrap_pto_img2col_config_dilation_w_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern void _wrap_pto_img2col_config_filter_h_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, short arg2);
-extern short _wrap_pto_img2col_config_filter_h_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern void _wrap_pto_img2col_config_filter_w_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, short arg2);
-extern short _wrap_pto_img2col_config_filter_w_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern void _wrap_pto_img2col_config_channel_size_set_ptoc_de9f1b25fc8c2272(uintptr_t arg1, short arg2);
-extern short _wrap_pto_img2col_config_channel_size_get_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_new_pto_img2col_config_ptoc_de9f1b25fc8c2272(void);
-extern void _wrap_delete_pto_img2col_config_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_setfmatrix_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_set_img2col_padding_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_set_img2col_rpt_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_timg2col_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, short arg4, short arg5);
-extern uintptr_t _wrap_pto_tmatmul_mx_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
-extern uintptr_t _wrap_pto_tmatmul_mx_acc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
-extern uintptr_t _wrap_pto_tgemv_mx_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
-extern uintptr_t _wrap_pto_tgemv_mx_acc_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
-extern uintptr_t _wrap_pto_tquant_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
-extern swig_intgo _wrap_PTO_MX_OCP_FP8_E4M3_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_MX_NV_FP8_E4M3_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_MX_OCP_FP4_E2M1_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_MX_NV_FP4_E2M1_ptoc_de9f1b25fc8c2272(void);
-extern uintptr_t _wrap_pto_tquant_mx_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, swig_intgo arg6, swig_intgo arg7);
-extern uintptr_t _wrap_pto_tdequant_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tmov_fp_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_textract_fp_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_type_25 arg4, swig_type_26 arg5);
-extern uintptr_t _wrap_pto_tinsert_fp_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_type_27 arg4, swig_type_28 arg5);
-extern uintptr_t _wrap_pto_set_quant_scalar_ptoc_de9f1b25fc8c2272(float arg1, swig_intgo arg2);
-extern uintptr_t _wrap_pto_set_quant_vector_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_type_29 _wrap_pto_dtype_string_ptoc_de9f1b25fc8c2272(swig_intgo arg1);
-extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_PARAM_FLOAT_ptoc_de9f1b25fc8c2272(void);
-extern swig_intgo _wrap_PTO_PARAM_TILE_ptoc_de9f1b25fc8c2272(void);
-extern uintptr_t _wrap_pto_program_create_ptoc_de9f1b25fc8c2272(swig_type_30 arg1, swig_type_31 arg2, swig_voidp arg3);
-extern uintptr_t _wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(swig_type_32 arg1, swig_type_33 arg2, swig_type_34 arg3, swig_voidp arg4);
-extern uintptr_t _wrap_pto_program_check_ptoc_de9f1b25fc8c2272(swig_type_35 arg1, swig_type_36 arg2, swig_voidp arg3);
-extern swig_type_37 _wrap_pto_program_describe_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern void _wrap_pto_program_destroy_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_intgo _wrap_pto_program_profile_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_type_38 _wrap_pto_program_param_count_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern swig_type_39 _wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_40 arg2);
-extern swig_intgo _wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_41 arg2);
-extern swig_intgo _wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_42 arg2);
-extern swig_intgo _wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_43 arg2);
-extern swig_intgo _wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_44 arg2);
-extern swig_type_45 _wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_46 arg2);
-extern swig_type_47 _wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_48 arg2);
-extern swig_intgo _wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_49 arg2);
-extern uintptr_t _wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_50 arg2, swig_voidp arg3);
-extern uintptr_t _wrap_pto_args_create_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_voidp arg2);
-extern void _wrap_pto_args_destroy_ptoc_de9f1b25fc8c2272(uintptr_t arg1);
-extern uintptr_t _wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_51 arg2, swig_voidp arg3, swig_type_52 arg4);
-extern uintptr_t _wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_53 arg2, swig_type_54 arg3);
-extern uintptr_t _wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_55 arg2, double arg3);
-extern uintptr_t _wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_type_56 arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_program_run_ptoc_de9f1b25fc8c2272(uintptr_t arg1, uintptr_t arg2);
-extern uintptr_t _wrap_pto_program_launch_ptoc_de9f1b25fc8c2272(uintptr_t arg1, swig_intgo arg2, uintptr_t arg3);
+extern void _wrap_Swig_free_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern uintptr_t _wrap_Swig_malloc_ptoc_78ab131c9f0d3334(swig_intgo arg1);
+extern swig_intgo _wrap_PTO_INT8_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_UINT8_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_INT16_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_UINT16_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_INT32_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_UINT32_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_FLOAT16_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_BFLOAT16_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_FLOAT32_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_INT64_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_UINT64_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_FLOAT8_E4M3_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_FLOAT8_E5M2_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_HIFLOAT8_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_FLOAT8_E8M0_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_FLOAT4_E2M1X2_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_FLOAT4_E1M2X2_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_INT4X2_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_OK_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_ERR_ALIASING_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_POW_DEFAULT_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_ROUND_NONE_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_ROUND_RINT_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_ROUND_ROUND_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_ROUND_FLOOR_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_ROUND_CEIL_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_ROUND_TRUNC_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_ROUND_ODD_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_SAT_OFF_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_SAT_ON_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_PAD_NULL_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_PAD_ZERO_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_PAD_MAX_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_PAD_MIN_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_CMP_EQ_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_CMP_NE_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_CMP_LT_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_CMP_GT_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_CMP_GE_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_CMP_LE_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_MASK_P0101_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_MASK_P1010_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_MASK_P0001_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_MASK_P0010_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_MASK_P0100_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_MASK_P1000_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_MASK_P1111_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_GATHER_ROW_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_GATHER_COL_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_HIST_BYTE0_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_HIST_BYTE1_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_HIST_BYTE2_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_HIST_BYTE3_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_COALESCE_ROW_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_COALESCE_ELEM_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_PROFILE_HOST_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_PROFILE_A2A3_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_PROFILE_A5_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_LOC_VEC_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_LOC_MAT_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_LOC_LEFT_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_LOC_RIGHT_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_LOC_ACC_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_LOC_BIAS_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_LOC_SCALING_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_LAYOUT_ND_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_LAYOUT_NZ_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_LAYOUT_ZN_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_LAYOUT_ZZ_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_LAYOUT_NN_ptoc_78ab131c9f0d3334(void);
+extern swig_type_1 _wrap_pto_version_string_ptoc_78ab131c9f0d3334(void);
+extern swig_type_2 _wrap_pto_status_string_ptoc_78ab131c9f0d3334(swig_intgo arg1);
+extern swig_type_3 _wrap_pto_last_error_ptoc_78ab131c9f0d3334(void);
+extern swig_type_4 _wrap_pto_simd_target_ptoc_78ab131c9f0d3334(void);
+extern swig_type_5 _wrap_pto_dtype_size_ptoc_78ab131c9f0d3334(swig_intgo arg1);
+extern uintptr_t _wrap_pto_set_profile_ptoc_78ab131c9f0d3334(swig_intgo arg1);
+extern swig_intgo _wrap_pto_get_profile_ptoc_78ab131c9f0d3334(void);
+extern swig_type_6 _wrap_pto_profile_string_ptoc_78ab131c9f0d3334(swig_intgo arg1);
+extern uintptr_t _wrap_pto_set_board_mode_ptoc_78ab131c9f0d3334(swig_intgo arg1);
+extern swig_intgo _wrap_pto_board_mode_ptoc_78ab131c9f0d3334(void);
+extern uintptr_t _wrap_pto_set_hf32_mode_ptoc_78ab131c9f0d3334(swig_intgo arg1, swig_intgo arg2);
+extern swig_intgo _wrap_pto_hf32_mode_ptoc_78ab131c9f0d3334(swig_voidp arg1);
+extern uintptr_t _wrap_pto_set_tf32_mode_ptoc_78ab131c9f0d3334(swig_intgo arg1, swig_intgo arg2);
+extern swig_intgo _wrap_pto_tf32_mode_ptoc_78ab131c9f0d3334(swig_voidp arg1);
+extern void _wrap_pto_set_warning_handler_ptoc_78ab131c9f0d3334(swig_type_7 arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tile_create_ptoc_78ab131c9f0d3334(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern void _wrap_pto_tile_destroy_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tile_set_valid_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3);
+extern swig_intgo _wrap_pto_tile_dtype_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_rows_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_cols_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_valid_rows_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_valid_cols_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tile_data_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tile_write_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_8 arg2);
+extern uintptr_t _wrap_pto_tile_read_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_9 arg2);
+extern uintptr_t _wrap_pto_tile_write_f32_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_10 arg2);
+extern uintptr_t _wrap_pto_tile_read_f32_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_11 arg2);
+extern uintptr_t _wrap_pto_tile_create_cube_ptoc_78ab131c9f0d3334(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_intgo arg5, swig_voidp arg6);
+extern swig_intgo _wrap_pto_tile_location_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern swig_intgo _wrap_pto_tile_layout_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern uintptr_t _wrap_pto_buffer_create_ptoc_78ab131c9f0d3334(swig_type_12 arg1, swig_voidp arg2);
+extern void _wrap_pto_buffer_destroy_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern uintptr_t _wrap_pto_buffer_data_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern swig_type_13 _wrap_pto_buffer_size_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tile_create_at_ptoc_78ab131c9f0d3334(swig_intgo arg1, swig_intgo arg2, swig_intgo arg3, uintptr_t arg4, swig_type_14 arg5, swig_voidp arg6);
+extern uintptr_t _wrap_pto_tile_buffer_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern swig_type_15 _wrap_pto_tile_offset_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern uintptr_t _wrap_pto_tadd_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tsub_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmul_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tdiv_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmax_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmin_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tsubrelu_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_taddrelu_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trem_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tand_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tor_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_txor_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tshl_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tshr_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tfmod_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tpow_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, swig_intgo arg5);
+extern uintptr_t _wrap_pto_tprelu_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tpartadd_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tpartmax_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tpartmin_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tpartmul_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tpartargmax_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6);
+extern uintptr_t _wrap_pto_tpartargmin_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6);
+extern uintptr_t _wrap_pto_tmov_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tabs_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tneg_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_trelu_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tsqrt_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_trecip_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_texp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tlog_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tnot_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_trsqrt_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tadds_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tsubs_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tmuls_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tdivs_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tdivs_scalar_by_tile_ptoc_78ab131c9f0d3334(uintptr_t arg1, double arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmaxs_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tmins_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_trems_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tlrelu_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tands_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tors_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_txors_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tshls_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tshrs_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tfmods_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_tpows_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_texpands_ptoc_78ab131c9f0d3334(uintptr_t arg1, double arg2);
+extern uintptr_t _wrap_pto_tci_ptoc_78ab131c9f0d3334(uintptr_t arg1, double arg2, swig_intgo arg3);
+extern uintptr_t _wrap_pto_ttri_ptoc_78ab131c9f0d3334(uintptr_t arg1, double arg2, swig_intgo arg3);
+extern uintptr_t _wrap_pto_trandom_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_intgo arg5, swig_intgo arg6, swig_intgo arg7, swig_intgo arg8);
+extern uintptr_t _wrap_pto_trowsum_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowmax_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowmin_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcolsum_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_tcolmax_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcolmin_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowprod_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcolprod_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tpairreducesum_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_thistogram_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_trowargmax_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowargmin_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcolargmax_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcolargmin_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_trowexpand_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_trowexpandadd_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpandsub_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpandmul_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpanddiv_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpandmax_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpandmin_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_trowexpandexpdif_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpand_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_tcolexpandadd_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpandsub_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpandmul_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpandmax_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpandmin_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpandexpdif_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tcolexpanddiv_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tcvt_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4, swig_intgo arg5);
+extern uintptr_t _wrap_pto_tcmp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_tcmps_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_tsel_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern uintptr_t _wrap_pto_tsels_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, double arg5);
+extern uintptr_t _wrap_pto_textract_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_type_16 arg3, swig_type_17 arg4);
+extern uintptr_t _wrap_pto_tinsert_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_type_18 arg3, swig_type_19 arg4);
+extern uintptr_t _wrap_pto_tgather_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tgather_mask_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_tgatherb_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tscatter_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tsetval_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_20 arg2, double arg3);
+extern uintptr_t _wrap_pto_tgetval_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_21 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_mgather_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_voidp arg2, swig_type_22 arg3, swig_intgo arg4, uintptr_t arg5, swig_intgo arg6);
+extern uintptr_t _wrap_pto_mscatter_ptoc_78ab131c9f0d3334(swig_voidp arg1, swig_type_23 arg2, swig_intgo arg3, uintptr_t arg4, uintptr_t arg5, swig_intgo arg6);
+extern uintptr_t _wrap_pto_tfillpad_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
+extern uintptr_t _wrap_pto_tfillpad_inplace_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
+extern uintptr_t _wrap_pto_tfillpad_expand_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
+extern uintptr_t _wrap_pto_treshape_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_ttrans_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tconcat_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tconcatidx_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern uintptr_t _wrap_pto_tinterleave_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tdeinterleave_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tdeinterleave_single_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tsort32_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tmrgsort_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_type_24 arg3);
+extern uintptr_t _wrap_pto_tmrgsort_lists_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6, swig_intgo arg7, swig_voidp arg8);
+extern uintptr_t _wrap_pto_taxpy_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3);
+extern uintptr_t _wrap_pto_taddc_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tsubc_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_taddsc_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, double arg4);
+extern uintptr_t _wrap_pto_tsubsc_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, double arg4);
+extern uintptr_t _wrap_pto_tfusedmuladd_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tfusedmuladdrelu_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmuladddst_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_taddreluconv_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tsubreluconv_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tadddeqrelu_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, double arg5);
+extern uintptr_t _wrap_pto_tmatmul_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmatmul_acc_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tmatmul_bias_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tgemv_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tgemv_acc_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tgemv_bias_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern void _wrap_pto_img2col_config_fmap_h_set_ptoc_78ab131c9f0d3334(uintptr_t arg1, short arg2);
+extern short _wrap_pto_img2col_config_fmap_h_get_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_fmap_w_set_ptoc_78ab131c9f0d3334(uintptr_t arg1, short arg2);
+extern short _wrap_pto_img2col_config_fmap_w_get_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_pad_left_set_ptoc_78ab131c9f0d3334(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_pad_left_get_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_pad_right_set_ptoc_78ab131c9f0d3334(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_pad_right_get_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_pad_top_set_ptoc_78ab131c9f0d3334(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_pad_top_get_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_pad_bottom_set_ptoc_78ab131c9f0d3334(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_pad_bottom_get_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_pad_bits_set_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_pto_img2col_config_pad_bits_get_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_repeat_stride_set_ptoc_78ab131c9f0d3334(uintptr_t arg1, short arg2);
+extern short _wrap_pto_img2col_config_repeat_stride_get_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_repeat_time_set_ptoc_78ab131c9f0d3334(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_repeat_time_get_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_repeat_mode_set_ptoc_78ab131c9f0d3334(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_repeat_mode_get_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_stride_h_set_ptoc_78ab131c9f0d3334(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_stride_h_get_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_stride_w_set_ptoc_78ab131c9f0d3334(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_stride_w_get_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_dilation_h_set_ptoc_78ab131c9f0d3334(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_dilation_h_get_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_dilation_w_set_ptoc_78ab131c9f0d3334(uintptr_t arg1, char arg2);
+extern char _wrap_pto_img2col_config_dilation_w_get_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_filter_h_set_ptoc_78ab131c9f0d3334(uintptr_t arg1, short arg2);
+extern short _wrap_pto_img2col_config_filter_h_get_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_filter_w_set_ptoc_78ab131c9f0d3334(uintptr_t arg1, short arg2);
+extern short _wrap_pto_img2col_config_filter_w_get_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern void _wrap_pto_img2col_config_channel_size_set_ptoc_78ab131c9f0d3334(uintptr_t arg1, short arg2);
+extern short _wrap_pto_img2col_config_channel_size_get_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern uintptr_t _wrap_new_pto_img2col_config_ptoc_78ab131c9f0d3334(void);
+extern void _wrap_delete_pto_img2col_config_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern uintptr_t _wrap_pto_setfmatrix_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern uintptr_t _wrap_pto_set_img2col_padding_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern uintptr_t _wrap_pto_set_img2col_rpt_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern uintptr_t _wrap_pto_timg2col_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, short arg4, short arg5);
+extern uintptr_t _wrap_pto_tmatmul_mx_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern uintptr_t _wrap_pto_tmatmul_mx_acc_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern uintptr_t _wrap_pto_tgemv_mx_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern uintptr_t _wrap_pto_tgemv_mx_acc_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern uintptr_t _wrap_pto_tquant_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
+extern swig_intgo _wrap_PTO_MX_OCP_FP8_E4M3_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_MX_NV_FP8_E4M3_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_MX_OCP_FP4_E2M1_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_MX_NV_FP4_E2M1_ptoc_78ab131c9f0d3334(void);
+extern uintptr_t _wrap_pto_tquant_mx_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, swig_intgo arg6, swig_intgo arg7);
+extern uintptr_t _wrap_pto_tdequant_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
+extern uintptr_t _wrap_pto_tmov_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_textract_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_type_25 arg4, swig_type_26 arg5);
+extern uintptr_t _wrap_pto_tinsert_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_type_27 arg4, swig_type_28 arg5);
+extern uintptr_t _wrap_pto_set_quant_scalar_ptoc_78ab131c9f0d3334(float arg1, swig_intgo arg2);
+extern uintptr_t _wrap_pto_set_quant_vector_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern swig_type_29 _wrap_pto_dtype_string_ptoc_78ab131c9f0d3334(swig_intgo arg1);
+extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_PARAM_FLOAT_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_PARAM_TILE_ptoc_78ab131c9f0d3334(void);
+extern uintptr_t _wrap_pto_program_create_ptoc_78ab131c9f0d3334(swig_type_30 arg1, swig_type_31 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_program_create_entry_ptoc_78ab131c9f0d3334(swig_type_32 arg1, swig_type_33 arg2, swig_type_34 arg3, swig_voidp arg4);
+extern uintptr_t _wrap_pto_program_check_ptoc_78ab131c9f0d3334(swig_type_35 arg1, swig_type_36 arg2, swig_voidp arg3);
+extern swig_type_37 _wrap_pto_program_describe_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern void _wrap_pto_program_destroy_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern swig_intgo _wrap_pto_program_profile_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern swig_type_38 _wrap_pto_program_param_count_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern swig_type_39 _wrap_pto_program_param_name_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_40 arg2);
+extern swig_intgo _wrap_pto_program_param_kind_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_41 arg2);
+extern swig_intgo _wrap_pto_program_param_dtype_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_42 arg2);
+extern swig_intgo _wrap_pto_program_param_rows_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_43 arg2);
+extern swig_intgo _wrap_pto_program_param_cols_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_44 arg2);
+extern swig_type_45 _wrap_pto_program_param_valid_rows_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_46 arg2);
+extern swig_type_47 _wrap_pto_program_param_valid_cols_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_48 arg2);
+extern swig_intgo _wrap_pto_program_param_access_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_49 arg2);
+extern uintptr_t _wrap_pto_program_param_find_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_50 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_args_create_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_voidp arg2);
+extern void _wrap_pto_args_destroy_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern uintptr_t _wrap_pto_args_set_pointer_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_51 arg2, swig_voidp arg3, swig_type_52 arg4);
+extern uintptr_t _wrap_pto_args_set_int_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_53 arg2, swig_type_54 arg3);
+extern uintptr_t _wrap_pto_args_set_float_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_55 arg2, double arg3);
+extern uintptr_t _wrap_pto_args_set_tile_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_56 arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_program_run_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
+extern uintptr_t _wrap_pto_program_launch_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_intgo arg2, uintptr_t arg3);
 #undef intgo
 */
 import "C"
@@ -459,13 +459,13 @@ func swigCopyString(s string) string {
 
 func Swig_free(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_Swig_free_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0))
+	C._wrap_Swig_free_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0))
 }
 
 func Swig_malloc(arg1 int) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_Swig_malloc_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_Swig_malloc_ptoc_78ab131c9f0d3334(C.swig_intgo(_swig_i_0)))
 	return swig_r
 }
 
@@ -476,126 +476,126 @@ const PTO_VERSION_STRING string = "0.5.0"
 type Enum_SS_pto_dtype int
 func _swig_getPTO_INT8() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT8_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT8_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_INT8 Enum_SS_pto_dtype = _swig_getPTO_INT8()
 func _swig_getPTO_UINT8() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT8_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT8_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_UINT8 Enum_SS_pto_dtype = _swig_getPTO_UINT8()
 func _swig_getPTO_INT16() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT16_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT16_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_INT16 Enum_SS_pto_dtype = _swig_getPTO_INT16()
 func _swig_getPTO_UINT16() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT16_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT16_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_UINT16 Enum_SS_pto_dtype = _swig_getPTO_UINT16()
 func _swig_getPTO_INT32() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT32_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT32_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_INT32 Enum_SS_pto_dtype = _swig_getPTO_INT32()
 func _swig_getPTO_UINT32() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT32_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT32_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_UINT32 Enum_SS_pto_dtype = _swig_getPTO_UINT32()
 func _swig_getPTO_FLOAT16() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT16_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT16_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_FLOAT16 Enum_SS_pto_dtype = _swig_getPTO_FLOAT16()
 func _swig_getPTO_BFLOAT16() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_BFLOAT16_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_BFLOAT16_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_BFLOAT16 Enum_SS_pto_dtype = _swig_getPTO_BFLOAT16()
 func _swig_getPTO_FLOAT32() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT32_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT32_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_FLOAT32 Enum_SS_pto_dtype = _swig_getPTO_FLOAT32()
 func _swig_getPTO_INT64() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT64_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT64_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_INT64 Enum_SS_pto_dtype = _swig_getPTO_INT64()
 func _swig_getPTO_UINT64() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT64_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_UINT64_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_UINT64 Enum_SS_pto_dtype = _swig_getPTO_UINT64()
 func _swig_getPTO_FLOAT8_E4M3() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT8_E4M3_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT8_E4M3_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_FLOAT8_E4M3 Enum_SS_pto_dtype = _swig_getPTO_FLOAT8_E4M3()
 func _swig_getPTO_FLOAT8_E5M2() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT8_E5M2_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT8_E5M2_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_FLOAT8_E5M2 Enum_SS_pto_dtype = _swig_getPTO_FLOAT8_E5M2()
 func _swig_getPTO_HIFLOAT8() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_HIFLOAT8_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_HIFLOAT8_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_HIFLOAT8 Enum_SS_pto_dtype = _swig_getPTO_HIFLOAT8()
 func _swig_getPTO_FLOAT8_E8M0() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT8_E8M0_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT8_E8M0_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_FLOAT8_E8M0 Enum_SS_pto_dtype = _swig_getPTO_FLOAT8_E8M0()
 func _swig_getPTO_FLOAT4_E2M1X2() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT4_E2M1X2_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT4_E2M1X2_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_FLOAT4_E2M1X2 Enum_SS_pto_dtype = _swig_getPTO_FLOAT4_E2M1X2()
 func _swig_getPTO_FLOAT4_E1M2X2() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT4_E1M2X2_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_FLOAT4_E1M2X2_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_FLOAT4_E1M2X2 Enum_SS_pto_dtype = _swig_getPTO_FLOAT4_E1M2X2()
 func _swig_getPTO_INT4X2() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT4X2_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_PTO_INT4X2_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
@@ -603,63 +603,63 @@ var PTO_INT4X2 Enum_SS_pto_dtype = _swig_getPTO_INT4X2()
 type Enum_SS_pto_status int
 func _swig_getPTO_OK() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_OK_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_OK_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_OK Enum_SS_pto_status = _swig_getPTO_OK()
 func _swig_getPTO_ERR_NULL_ARGUMENT() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_NULL_ARGUMENT_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_NULL_ARGUMENT_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_ERR_NULL_ARGUMENT Enum_SS_pto_status = _swig_getPTO_ERR_NULL_ARGUMENT()
 func _swig_getPTO_ERR_INVALID_ARGUMENT() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_ERR_INVALID_ARGUMENT Enum_SS_pto_status = _swig_getPTO_ERR_INVALID_ARGUMENT()
 func _swig_getPTO_ERR_UNSUPPORTED_DTYPE() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_ERR_UNSUPPORTED_DTYPE Enum_SS_pto_status = _swig_getPTO_ERR_UNSUPPORTED_DTYPE()
 func _swig_getPTO_ERR_DTYPE_MISMATCH() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_ERR_DTYPE_MISMATCH Enum_SS_pto_status = _swig_getPTO_ERR_DTYPE_MISMATCH()
 func _swig_getPTO_ERR_SHAPE_MISMATCH() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_ERR_SHAPE_MISMATCH Enum_SS_pto_status = _swig_getPTO_ERR_SHAPE_MISMATCH()
 func _swig_getPTO_ERR_OUT_OF_RANGE() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_OUT_OF_RANGE_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_OUT_OF_RANGE_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_ERR_OUT_OF_RANGE Enum_SS_pto_status = _swig_getPTO_ERR_OUT_OF_RANGE()
 func _swig_getPTO_ERR_ALIASING() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_ALIASING_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_ALIASING_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_ERR_ALIASING Enum_SS_pto_status = _swig_getPTO_ERR_ALIASING()
 func _swig_getPTO_ERR_OUT_OF_MEMORY() (_swig_ret Enum_SS_pto_status) {
 	var swig_r Enum_SS_pto_status
-	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_status)(C._wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
@@ -667,14 +667,14 @@ var PTO_ERR_OUT_OF_MEMORY Enum_SS_pto_status = _swig_getPTO_ERR_OUT_OF_MEMORY()
 type Enum_SS_pto_pow_algorithm int
 func _swig_getPTO_POW_DEFAULT() (_swig_ret Enum_SS_pto_pow_algorithm) {
 	var swig_r Enum_SS_pto_pow_algorithm
-	swig_r = (Enum_SS_pto_pow_algorithm)(C._wrap_PTO_POW_DEFAULT_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_pow_algorithm)(C._wrap_PTO_POW_DEFAULT_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_POW_DEFAULT Enum_SS_pto_pow_algorithm = _swig_getPTO_POW_DEFAULT()
 func _swig_getPTO_POW_HIGH_PRECISION() (_swig_ret Enum_SS_pto_pow_algorithm) {
 	var swig_r Enum_SS_pto_pow_algorithm
-	swig_r = (Enum_SS_pto_pow_algorithm)(C._wrap_PTO_POW_HIGH_PRECISION_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_pow_algorithm)(C._wrap_PTO_POW_HIGH_PRECISION_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
@@ -682,49 +682,49 @@ var PTO_POW_HIGH_PRECISION Enum_SS_pto_pow_algorithm = _swig_getPTO_POW_HIGH_PRE
 type Enum_SS_pto_round_mode int
 func _swig_getPTO_ROUND_NONE() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_NONE_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_NONE_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_ROUND_NONE Enum_SS_pto_round_mode = _swig_getPTO_ROUND_NONE()
 func _swig_getPTO_ROUND_RINT() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_RINT_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_RINT_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_ROUND_RINT Enum_SS_pto_round_mode = _swig_getPTO_ROUND_RINT()
 func _swig_getPTO_ROUND_ROUND() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_ROUND_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_ROUND_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_ROUND_ROUND Enum_SS_pto_round_mode = _swig_getPTO_ROUND_ROUND()
 func _swig_getPTO_ROUND_FLOOR() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_FLOOR_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_FLOOR_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_ROUND_FLOOR Enum_SS_pto_round_mode = _swig_getPTO_ROUND_FLOOR()
 func _swig_getPTO_ROUND_CEIL() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_CEIL_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_CEIL_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_ROUND_CEIL Enum_SS_pto_round_mode = _swig_getPTO_ROUND_CEIL()
 func _swig_getPTO_ROUND_TRUNC() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_TRUNC_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_TRUNC_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_ROUND_TRUNC Enum_SS_pto_round_mode = _swig_getPTO_ROUND_TRUNC()
 func _swig_getPTO_ROUND_ODD() (_swig_ret Enum_SS_pto_round_mode) {
 	var swig_r Enum_SS_pto_round_mode
-	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_ODD_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_round_mode)(C._wrap_PTO_ROUND_ODD_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
@@ -732,14 +732,14 @@ var PTO_ROUND_ODD Enum_SS_pto_round_mode = _swig_getPTO_ROUND_ODD()
 type Enum_SS_pto_saturation int
 func _swig_getPTO_SAT_OFF() (_swig_ret Enum_SS_pto_saturation) {
 	var swig_r Enum_SS_pto_saturation
-	swig_r = (Enum_SS_pto_saturation)(C._wrap_PTO_SAT_OFF_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_saturation)(C._wrap_PTO_SAT_OFF_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_SAT_OFF Enum_SS_pto_saturation = _swig_getPTO_SAT_OFF()
 func _swig_getPTO_SAT_ON() (_swig_ret Enum_SS_pto_saturation) {
 	var swig_r Enum_SS_pto_saturation
-	swig_r = (Enum_SS_pto_saturation)(C._wrap_PTO_SAT_ON_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_saturation)(C._wrap_PTO_SAT_ON_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
@@ -747,28 +747,28 @@ var PTO_SAT_ON Enum_SS_pto_saturation = _swig_getPTO_SAT_ON()
 type Enum_SS_pto_pad_value int
 func _swig_getPTO_PAD_NULL() (_swig_ret Enum_SS_pto_pad_value) {
 	var swig_r Enum_SS_pto_pad_value
-	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_NULL_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_NULL_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_PAD_NULL Enum_SS_pto_pad_value = _swig_getPTO_PAD_NULL()
 func _swig_getPTO_PAD_ZERO() (_swig_ret Enum_SS_pto_pad_value) {
 	var swig_r Enum_SS_pto_pad_value
-	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_ZERO_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_ZERO_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_PAD_ZERO Enum_SS_pto_pad_value = _swig_getPTO_PAD_ZERO()
 func _swig_getPTO_PAD_MAX() (_swig_ret Enum_SS_pto_pad_value) {
 	var swig_r Enum_SS_pto_pad_value
-	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_MAX_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_MAX_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_PAD_MAX Enum_SS_pto_pad_value = _swig_getPTO_PAD_MAX()
 func _swig_getPTO_PAD_MIN() (_swig_ret Enum_SS_pto_pad_value) {
 	var swig_r Enum_SS_pto_pad_value
-	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_MIN_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_pad_value)(C._wrap_PTO_PAD_MIN_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
@@ -776,42 +776,42 @@ var PTO_PAD_MIN Enum_SS_pto_pad_value = _swig_getPTO_PAD_MIN()
 type Enum_SS_pto_cmp_mode int
 func _swig_getPTO_CMP_EQ() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_EQ_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_EQ_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_CMP_EQ Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_EQ()
 func _swig_getPTO_CMP_NE() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_NE_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_NE_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_CMP_NE Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_NE()
 func _swig_getPTO_CMP_LT() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_LT_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_LT_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_CMP_LT Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_LT()
 func _swig_getPTO_CMP_GT() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_GT_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_GT_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_CMP_GT Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_GT()
 func _swig_getPTO_CMP_GE() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_GE_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_GE_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_CMP_GE Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_GE()
 func _swig_getPTO_CMP_LE() (_swig_ret Enum_SS_pto_cmp_mode) {
 	var swig_r Enum_SS_pto_cmp_mode
-	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_LE_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_cmp_mode)(C._wrap_PTO_CMP_LE_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
@@ -819,49 +819,49 @@ var PTO_CMP_LE Enum_SS_pto_cmp_mode = _swig_getPTO_CMP_LE()
 type Enum_SS_pto_mask_pattern int
 func _swig_getPTO_MASK_P0101() (_swig_ret Enum_SS_pto_mask_pattern) {
 	var swig_r Enum_SS_pto_mask_pattern
-	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P0101_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P0101_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_MASK_P0101 Enum_SS_pto_mask_pattern = _swig_getPTO_MASK_P0101()
 func _swig_getPTO_MASK_P1010() (_swig_ret Enum_SS_pto_mask_pattern) {
 	var swig_r Enum_SS_pto_mask_pattern
-	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P1010_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P1010_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_MASK_P1010 Enum_SS_pto_mask_pattern = _swig_getPTO_MASK_P1010()
 func _swig_getPTO_MASK_P0001() (_swig_ret Enum_SS_pto_mask_pattern) {
 	var swig_r Enum_SS_pto_mask_pattern
-	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P0001_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P0001_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_MASK_P0001 Enum_SS_pto_mask_pattern = _swig_getPTO_MASK_P0001()
 func _swig_getPTO_MASK_P0010() (_swig_ret Enum_SS_pto_mask_pattern) {
 	var swig_r Enum_SS_pto_mask_pattern
-	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P0010_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P0010_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_MASK_P0010 Enum_SS_pto_mask_pattern = _swig_getPTO_MASK_P0010()
 func _swig_getPTO_MASK_P0100() (_swig_ret Enum_SS_pto_mask_pattern) {
 	var swig_r Enum_SS_pto_mask_pattern
-	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P0100_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P0100_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_MASK_P0100 Enum_SS_pto_mask_pattern = _swig_getPTO_MASK_P0100()
 func _swig_getPTO_MASK_P1000() (_swig_ret Enum_SS_pto_mask_pattern) {
 	var swig_r Enum_SS_pto_mask_pattern
-	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P1000_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P1000_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_MASK_P1000 Enum_SS_pto_mask_pattern = _swig_getPTO_MASK_P1000()
 func _swig_getPTO_MASK_P1111() (_swig_ret Enum_SS_pto_mask_pattern) {
 	var swig_r Enum_SS_pto_mask_pattern
-	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P1111_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_mask_pattern)(C._wrap_PTO_MASK_P1111_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
@@ -869,14 +869,14 @@ var PTO_MASK_P1111 Enum_SS_pto_mask_pattern = _swig_getPTO_MASK_P1111()
 type Enum_SS_pto_gather_axis int
 func _swig_getPTO_GATHER_ROW() (_swig_ret Enum_SS_pto_gather_axis) {
 	var swig_r Enum_SS_pto_gather_axis
-	swig_r = (Enum_SS_pto_gather_axis)(C._wrap_PTO_GATHER_ROW_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_gather_axis)(C._wrap_PTO_GATHER_ROW_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_GATHER_ROW Enum_SS_pto_gather_axis = _swig_getPTO_GATHER_ROW()
 func _swig_getPTO_GATHER_COL() (_swig_ret Enum_SS_pto_gather_axis) {
 	var swig_r Enum_SS_pto_gather_axis
-	swig_r = (Enum_SS_pto_gather_axis)(C._wrap_PTO_GATHER_COL_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_gather_axis)(C._wrap_PTO_GATHER_COL_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
@@ -884,28 +884,28 @@ var PTO_GATHER_COL Enum_SS_pto_gather_axis = _swig_getPTO_GATHER_COL()
 type Enum_SS_pto_hist_byte int
 func _swig_getPTO_HIST_BYTE0() (_swig_ret Enum_SS_pto_hist_byte) {
 	var swig_r Enum_SS_pto_hist_byte
-	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE0_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE0_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_HIST_BYTE0 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE0()
 func _swig_getPTO_HIST_BYTE1() (_swig_ret Enum_SS_pto_hist_byte) {
 	var swig_r Enum_SS_pto_hist_byte
-	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE1_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE1_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_HIST_BYTE1 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE1()
 func _swig_getPTO_HIST_BYTE2() (_swig_ret Enum_SS_pto_hist_byte) {
 	var swig_r Enum_SS_pto_hist_byte
-	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE2_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE2_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_HIST_BYTE2 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE2()
 func _swig_getPTO_HIST_BYTE3() (_swig_ret Enum_SS_pto_hist_byte) {
 	var swig_r Enum_SS_pto_hist_byte
-	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE3_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_hist_byte)(C._wrap_PTO_HIST_BYTE3_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
@@ -913,14 +913,14 @@ var PTO_HIST_BYTE3 Enum_SS_pto_hist_byte = _swig_getPTO_HIST_BYTE3()
 type Enum_SS_pto_coalesce int
 func _swig_getPTO_COALESCE_ROW() (_swig_ret Enum_SS_pto_coalesce) {
 	var swig_r Enum_SS_pto_coalesce
-	swig_r = (Enum_SS_pto_coalesce)(C._wrap_PTO_COALESCE_ROW_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_coalesce)(C._wrap_PTO_COALESCE_ROW_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_COALESCE_ROW Enum_SS_pto_coalesce = _swig_getPTO_COALESCE_ROW()
 func _swig_getPTO_COALESCE_ELEM() (_swig_ret Enum_SS_pto_coalesce) {
 	var swig_r Enum_SS_pto_coalesce
-	swig_r = (Enum_SS_pto_coalesce)(C._wrap_PTO_COALESCE_ELEM_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_coalesce)(C._wrap_PTO_COALESCE_ELEM_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
@@ -928,21 +928,21 @@ var PTO_COALESCE_ELEM Enum_SS_pto_coalesce = _swig_getPTO_COALESCE_ELEM()
 type Enum_SS_pto_profile int
 func _swig_getPTO_PROFILE_HOST() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
-	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_HOST_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_HOST_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_PROFILE_HOST Enum_SS_pto_profile = _swig_getPTO_PROFILE_HOST()
 func _swig_getPTO_PROFILE_A2A3() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
-	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_A2A3_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_A2A3_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_PROFILE_A2A3 Enum_SS_pto_profile = _swig_getPTO_PROFILE_A2A3()
 func _swig_getPTO_PROFILE_A5() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
-	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_A5_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_profile)(C._wrap_PTO_PROFILE_A5_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
@@ -950,49 +950,49 @@ var PTO_PROFILE_A5 Enum_SS_pto_profile = _swig_getPTO_PROFILE_A5()
 type Enum_SS_pto_location int
 func _swig_getPTO_LOC_VEC() (_swig_ret Enum_SS_pto_location) {
 	var swig_r Enum_SS_pto_location
-	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_VEC_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_VEC_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_LOC_VEC Enum_SS_pto_location = _swig_getPTO_LOC_VEC()
 func _swig_getPTO_LOC_MAT() (_swig_ret Enum_SS_pto_location) {
 	var swig_r Enum_SS_pto_location
-	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_MAT_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_MAT_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_LOC_MAT Enum_SS_pto_location = _swig_getPTO_LOC_MAT()
 func _swig_getPTO_LOC_LEFT() (_swig_ret Enum_SS_pto_location) {
 	var swig_r Enum_SS_pto_location
-	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_LEFT_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_LEFT_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_LOC_LEFT Enum_SS_pto_location = _swig_getPTO_LOC_LEFT()
 func _swig_getPTO_LOC_RIGHT() (_swig_ret Enum_SS_pto_location) {
 	var swig_r Enum_SS_pto_location
-	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_RIGHT_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_RIGHT_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_LOC_RIGHT Enum_SS_pto_location = _swig_getPTO_LOC_RIGHT()
 func _swig_getPTO_LOC_ACC() (_swig_ret Enum_SS_pto_location) {
 	var swig_r Enum_SS_pto_location
-	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_ACC_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_ACC_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_LOC_ACC Enum_SS_pto_location = _swig_getPTO_LOC_ACC()
 func _swig_getPTO_LOC_BIAS() (_swig_ret Enum_SS_pto_location) {
 	var swig_r Enum_SS_pto_location
-	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_BIAS_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_BIAS_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_LOC_BIAS Enum_SS_pto_location = _swig_getPTO_LOC_BIAS()
 func _swig_getPTO_LOC_SCALING() (_swig_ret Enum_SS_pto_location) {
 	var swig_r Enum_SS_pto_location
-	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_SCALING_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_location)(C._wrap_PTO_LOC_SCALING_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
@@ -1000,42 +1000,42 @@ var PTO_LOC_SCALING Enum_SS_pto_location = _swig_getPTO_LOC_SCALING()
 type Enum_SS_pto_layout int
 func _swig_getPTO_LAYOUT_ND() (_swig_ret Enum_SS_pto_layout) {
 	var swig_r Enum_SS_pto_layout
-	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_ND_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_ND_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_LAYOUT_ND Enum_SS_pto_layout = _swig_getPTO_LAYOUT_ND()
 func _swig_getPTO_LAYOUT_NZ() (_swig_ret Enum_SS_pto_layout) {
 	var swig_r Enum_SS_pto_layout
-	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_NZ_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_NZ_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_LAYOUT_NZ Enum_SS_pto_layout = _swig_getPTO_LAYOUT_NZ()
 func _swig_getPTO_LAYOUT_ZN() (_swig_ret Enum_SS_pto_layout) {
 	var swig_r Enum_SS_pto_layout
-	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_ZN_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_ZN_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_LAYOUT_ZN Enum_SS_pto_layout = _swig_getPTO_LAYOUT_ZN()
 func _swig_getPTO_LAYOUT_ZZ() (_swig_ret Enum_SS_pto_layout) {
 	var swig_r Enum_SS_pto_layout
-	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_ZZ_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_ZZ_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_LAYOUT_ZZ Enum_SS_pto_layout = _swig_getPTO_LAYOUT_ZZ()
 func _swig_getPTO_LAYOUT_NN() (_swig_ret Enum_SS_pto_layout) {
 	var swig_r Enum_SS_pto_layout
-	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_NN_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_layout)(C._wrap_PTO_LAYOUT_NN_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_LAYOUT_NN Enum_SS_pto_layout = _swig_getPTO_LAYOUT_NN()
 func Pto_version_string() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_pto_version_string_ptoc_de9f1b25fc8c2272()
+	swig_r_p := C._wrap_pto_version_string_ptoc_78ab131c9f0d3334()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1045,7 +1045,7 @@ func Pto_version_string() (_swig_ret string) {
 func Pto_status_string(arg1 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_pto_status_string_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_pto_status_string_ptoc_78ab131c9f0d3334(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1054,7 +1054,7 @@ func Pto_status_string(arg1 int) (_swig_ret string) {
 
 func Pto_last_error() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_pto_last_error_ptoc_de9f1b25fc8c2272()
+	swig_r_p := C._wrap_pto_last_error_ptoc_78ab131c9f0d3334()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1063,7 +1063,7 @@ func Pto_last_error() (_swig_ret string) {
 
 func Pto_simd_target() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_pto_simd_target_ptoc_de9f1b25fc8c2272()
+	swig_r_p := C._wrap_pto_simd_target_ptoc_78ab131c9f0d3334()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1073,14 +1073,14 @@ func Pto_simd_target() (_swig_ret string) {
 func Pto_dtype_size(arg1 Enum_SS_pto_dtype) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
-	swig_r = (int64)(C._wrap_pto_dtype_size_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0)))
+	swig_r = (int64)(C._wrap_pto_dtype_size_ptoc_78ab131c9f0d3334(C.swig_intgo(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_set_profile(arg1 Enum_SS_pto_profile) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_set_profile_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_set_profile_ptoc_78ab131c9f0d3334(C.swig_intgo(_swig_i_0)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1088,14 +1088,14 @@ func Pto_set_profile(arg1 Enum_SS_pto_profile) (_swig_ret *Failure) {
 
 func Pto_get_profile() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
-	swig_r = (Enum_SS_pto_profile)(C._wrap_pto_get_profile_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_profile)(C._wrap_pto_get_profile_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 func Pto_profile_string(arg1 Enum_SS_pto_profile) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_pto_profile_string_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_pto_profile_string_ptoc_78ab131c9f0d3334(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1105,7 +1105,7 @@ func Pto_profile_string(arg1 Enum_SS_pto_profile) (_swig_ret string) {
 func Pto_set_board_mode(arg1 int) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_set_board_mode_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_set_board_mode_ptoc_78ab131c9f0d3334(C.swig_intgo(_swig_i_0)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1113,7 +1113,7 @@ func Pto_set_board_mode(arg1 int) (_swig_ret *Failure) {
 
 func Pto_board_mode() (_swig_ret int) {
 	var swig_r int
-	swig_r = (int)(C._wrap_pto_board_mode_ptoc_de9f1b25fc8c2272())
+	swig_r = (int)(C._wrap_pto_board_mode_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
@@ -1121,16 +1121,16 @@ func Pto_set_hf32_mode(arg1 int, arg2 Enum_SS_pto_round_mode) (_swig_ret *Failur
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_set_hf32_mode_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_set_hf32_mode_ptoc_78ab131c9f0d3334(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
 }
 
-func Pto_hf32_mode(arg1 *Enum_SS_pto_round_mode) (_swig_ret int) {
+func Pto_hf32_mode(arg1 *int32) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_pto_hf32_mode_ptoc_de9f1b25fc8c2272(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_pto_hf32_mode_ptoc_78ab131c9f0d3334(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -1138,23 +1138,23 @@ func Pto_set_tf32_mode(arg1 int, arg2 Enum_SS_pto_round_mode) (_swig_ret *Failur
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_set_tf32_mode_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_set_tf32_mode_ptoc_78ab131c9f0d3334(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
 }
 
-func Pto_tf32_mode(arg1 *Enum_SS_pto_round_mode) (_swig_ret int) {
+func Pto_tf32_mode(arg1 *int32) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_pto_tf32_mode_ptoc_de9f1b25fc8c2272(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_pto_tf32_mode_ptoc_78ab131c9f0d3334(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_set_warning_handler(arg1 _swig_fnptr, arg2 uintptr) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_set_warning_handler_ptoc_de9f1b25fc8c2272(C.swig_type_7(_swig_i_0), C.uintptr_t(_swig_i_1))
+	C._wrap_pto_set_warning_handler_ptoc_78ab131c9f0d3334(C.swig_type_7(_swig_i_0), C.uintptr_t(_swig_i_1))
 }
 
 func Pto_tile_create(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 *uintptr) (_swig_ret *Failure) {
@@ -1163,7 +1163,7 @@ func Pto_tile_create(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 *uintptr
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tile_create_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tile_create_ptoc_78ab131c9f0d3334(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1171,7 +1171,7 @@ func Pto_tile_create(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 *uintptr
 
 func Pto_tile_destroy(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_pto_tile_destroy_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0))
+	C._wrap_pto_tile_destroy_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0))
 }
 
 func Pto_tile_set_valid(arg1 uintptr, arg2 uint, arg3 uint) (_swig_ret *Failure) {
@@ -1179,7 +1179,7 @@ func Pto_tile_set_valid(arg1 uintptr, arg2 uint, arg3 uint) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tile_set_valid_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tile_set_valid_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1188,42 +1188,42 @@ func Pto_tile_set_valid(arg1 uintptr, arg2 uint, arg3 uint) (_swig_ret *Failure)
 func Pto_tile_dtype(arg1 uintptr) (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
 	_swig_i_0 := arg1
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_tile_dtype_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_tile_dtype_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_rows(arg1 uintptr) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
-	swig_r = (uint)(C._wrap_pto_tile_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint)(C._wrap_pto_tile_rows_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_cols(arg1 uintptr) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
-	swig_r = (uint)(C._wrap_pto_tile_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint)(C._wrap_pto_tile_cols_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_valid_rows(arg1 uintptr) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
-	swig_r = (uint)(C._wrap_pto_tile_valid_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint)(C._wrap_pto_tile_valid_rows_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_valid_cols(arg1 uintptr) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
-	swig_r = (uint)(C._wrap_pto_tile_valid_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint)(C._wrap_pto_tile_valid_cols_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_data(arg1 uintptr) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_tile_data_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_tile_data_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -1231,7 +1231,7 @@ func Pto_tile_write(arg1 uintptr, arg2 []byte) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_write_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_write_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -1244,7 +1244,7 @@ func Pto_tile_read(arg1 uintptr, arg2 []byte) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_read_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_9)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_read_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), *(*C.swig_type_9)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -1257,7 +1257,7 @@ func Pto_tile_write_f32(arg1 uintptr, arg2 []float32) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_write_f32_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_write_f32_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -1270,7 +1270,7 @@ func Pto_tile_read_f32(arg1 uintptr, arg2 []float32) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tile_read_f32_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_11)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (uintptr)(C._wrap_pto_tile_read_f32_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), *(*C.swig_type_11)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -1287,7 +1287,7 @@ func Pto_tile_create_cube(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 Enu
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (uintptr)(C._wrap_pto_tile_create_cube_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_intgo(_swig_i_4), C.swig_voidp(_swig_i_5)))
+	swig_r = (uintptr)(C._wrap_pto_tile_create_cube_ptoc_78ab131c9f0d3334(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_intgo(_swig_i_4), C.swig_voidp(_swig_i_5)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1296,14 +1296,14 @@ func Pto_tile_create_cube(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 Enu
 func Pto_tile_location(arg1 uintptr) (_swig_ret Enum_SS_pto_location) {
 	var swig_r Enum_SS_pto_location
 	_swig_i_0 := arg1
-	swig_r = (Enum_SS_pto_location)(C._wrap_pto_tile_location_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (Enum_SS_pto_location)(C._wrap_pto_tile_location_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_layout(arg1 uintptr) (_swig_ret Enum_SS_pto_layout) {
 	var swig_r Enum_SS_pto_layout
 	_swig_i_0 := arg1
-	swig_r = (Enum_SS_pto_layout)(C._wrap_pto_tile_layout_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (Enum_SS_pto_layout)(C._wrap_pto_tile_layout_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -1311,7 +1311,7 @@ func Pto_buffer_create(arg1 int64, arg2 *uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_buffer_create_ptoc_de9f1b25fc8c2272(C.swig_type_12(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_buffer_create_ptoc_78ab131c9f0d3334(C.swig_type_12(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1319,20 +1319,20 @@ func Pto_buffer_create(arg1 int64, arg2 *uintptr) (_swig_ret *Failure) {
 
 func Pto_buffer_destroy(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_pto_buffer_destroy_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0))
+	C._wrap_pto_buffer_destroy_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0))
 }
 
 func Pto_buffer_data(arg1 uintptr) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_buffer_data_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_buffer_data_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_buffer_size(arg1 uintptr) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
-	swig_r = (int64)(C._wrap_pto_buffer_size_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (int64)(C._wrap_pto_buffer_size_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -1344,7 +1344,7 @@ func Pto_tile_create_at(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 uintp
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (uintptr)(C._wrap_pto_tile_create_at_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_type_14(_swig_i_4), C.swig_voidp(_swig_i_5)))
+	swig_r = (uintptr)(C._wrap_pto_tile_create_at_ptoc_78ab131c9f0d3334(C.swig_intgo(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_type_14(_swig_i_4), C.swig_voidp(_swig_i_5)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1353,14 +1353,14 @@ func Pto_tile_create_at(arg1 Enum_SS_pto_dtype, arg2 uint, arg3 uint, arg4 uintp
 func Pto_tile_buffer(arg1 uintptr) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_tile_buffer_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_tile_buffer_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_tile_offset(arg1 uintptr) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
-	swig_r = (int64)(C._wrap_pto_tile_offset_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (int64)(C._wrap_pto_tile_offset_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -1369,7 +1369,7 @@ func Pto_tadd(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tadd_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tadd_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1380,7 +1380,7 @@ func Pto_tsub(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tsub_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tsub_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1391,7 +1391,7 @@ func Pto_tmul(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmul_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmul_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1402,7 +1402,7 @@ func Pto_tdiv(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tdiv_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tdiv_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1413,7 +1413,7 @@ func Pto_tmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmax_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmax_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1424,7 +1424,7 @@ func Pto_tmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmin_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1435,7 +1435,7 @@ func Pto_tsubrelu(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tsubrelu_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tsubrelu_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1446,7 +1446,7 @@ func Pto_taddrelu(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_taddrelu_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_taddrelu_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1457,7 +1457,7 @@ func Pto_trem(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trem_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trem_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1468,7 +1468,7 @@ func Pto_tand(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tand_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tand_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1479,7 +1479,7 @@ func Pto_tor(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tor_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tor_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1490,7 +1490,7 @@ func Pto_txor(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_txor_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_txor_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1501,7 +1501,7 @@ func Pto_tshl(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tshl_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tshl_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1512,7 +1512,7 @@ func Pto_tshr(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tshr_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tshr_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1523,7 +1523,7 @@ func Pto_tfmod(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tfmod_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tfmod_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1536,7 +1536,7 @@ func Pto_tpow(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 Enum_
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tpow_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_intgo(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tpow_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.swig_intgo(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1548,7 +1548,7 @@ func Pto_tprelu(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_r
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tprelu_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tprelu_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1559,7 +1559,7 @@ func Pto_tpartadd(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tpartadd_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tpartadd_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1570,7 +1570,7 @@ func Pto_tpartmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tpartmax_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tpartmax_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1581,7 +1581,7 @@ func Pto_tpartmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tpartmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tpartmin_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1592,7 +1592,7 @@ func Pto_tpartmul(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tpartmul_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tpartmul_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1606,7 +1606,7 @@ func Pto_tpartargmax(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (uintptr)(C._wrap_pto_tpartargmax_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.uintptr_t(_swig_i_5)))
+	swig_r = (uintptr)(C._wrap_pto_tpartargmax_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.uintptr_t(_swig_i_5)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1620,7 +1620,7 @@ func Pto_tpartargmin(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (uintptr)(C._wrap_pto_tpartargmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.uintptr_t(_swig_i_5)))
+	swig_r = (uintptr)(C._wrap_pto_tpartargmin_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.uintptr_t(_swig_i_5)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1630,7 +1630,7 @@ func Pto_tmov(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tmov_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tmov_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1640,7 +1640,7 @@ func Pto_tabs(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tabs_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tabs_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1650,7 +1650,7 @@ func Pto_tneg(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tneg_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tneg_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1660,7 +1660,7 @@ func Pto_trelu(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_trelu_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_trelu_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1670,7 +1670,7 @@ func Pto_tsqrt(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tsqrt_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tsqrt_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1680,7 +1680,7 @@ func Pto_trecip(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_trecip_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_trecip_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1690,7 +1690,7 @@ func Pto_texp(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_texp_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_texp_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1700,7 +1700,7 @@ func Pto_tlog(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tlog_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tlog_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1710,7 +1710,7 @@ func Pto_tnot(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tnot_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tnot_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1720,7 +1720,7 @@ func Pto_trsqrt(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_trsqrt_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_trsqrt_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1731,7 +1731,7 @@ func Pto_tadds(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tadds_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tadds_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1742,7 +1742,7 @@ func Pto_tsubs(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tsubs_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tsubs_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1753,7 +1753,7 @@ func Pto_tmuls(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmuls_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmuls_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1764,7 +1764,7 @@ func Pto_tdivs(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tdivs_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tdivs_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1775,7 +1775,7 @@ func Pto_tdivs_scalar_by_tile(arg1 uintptr, arg2 float64, arg3 uintptr) (_swig_r
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tdivs_scalar_by_tile_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tdivs_scalar_by_tile_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1786,7 +1786,7 @@ func Pto_tmaxs(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmaxs_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmaxs_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1797,7 +1797,7 @@ func Pto_tmins(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmins_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmins_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1808,7 +1808,7 @@ func Pto_trems(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trems_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trems_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1819,7 +1819,7 @@ func Pto_tlrelu(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tlrelu_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tlrelu_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1830,7 +1830,7 @@ func Pto_tands(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tands_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tands_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1841,7 +1841,7 @@ func Pto_tors(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tors_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tors_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1852,7 +1852,7 @@ func Pto_txors(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_txors_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_txors_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1863,7 +1863,7 @@ func Pto_tshls(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tshls_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tshls_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1874,7 +1874,7 @@ func Pto_tshrs(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tshrs_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tshrs_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1885,7 +1885,7 @@ func Pto_tfmods(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tfmods_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tfmods_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1897,7 +1897,7 @@ func Pto_tpows(arg1 uintptr, arg2 uintptr, arg3 float64, arg4 Enum_SS_pto_pow_al
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tpows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tpows_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1907,7 +1907,7 @@ func Pto_texpands(arg1 uintptr, arg2 float64) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_texpands_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.double(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_texpands_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.double(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1918,7 +1918,7 @@ func Pto_tci(arg1 uintptr, arg2 float64, arg3 int) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tci_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tci_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.swig_intgo(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1929,7 +1929,7 @@ func Pto_ttri(arg1 uintptr, arg2 float64, arg3 int) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_ttri_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_ttri_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.double(_swig_i_1), C.swig_intgo(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1945,7 +1945,7 @@ func Pto_trandom(arg1 uintptr, arg2 uint, arg3 uint, arg4 uint, arg5 uint, arg6 
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
 	_swig_i_7 := arg8
-	swig_r = (uintptr)(C._wrap_pto_trandom_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_intgo(_swig_i_4), C.swig_intgo(_swig_i_5), C.swig_intgo(_swig_i_6), C.swig_intgo(_swig_i_7)))
+	swig_r = (uintptr)(C._wrap_pto_trandom_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_intgo(_swig_i_4), C.swig_intgo(_swig_i_5), C.swig_intgo(_swig_i_6), C.swig_intgo(_swig_i_7)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1956,7 +1956,7 @@ func Pto_trowsum(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trowsum_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trowsum_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1967,7 +1967,7 @@ func Pto_trowmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trowmax_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trowmax_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1978,7 +1978,7 @@ func Pto_trowmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trowmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trowmin_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -1990,7 +1990,7 @@ func Pto_tcolsum(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 int) (_swig_ret 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolsum_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolsum_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2001,7 +2001,7 @@ func Pto_tcolmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tcolmax_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tcolmax_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2012,7 +2012,7 @@ func Pto_tcolmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tcolmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tcolmin_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2023,7 +2023,7 @@ func Pto_trowprod(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trowprod_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trowprod_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2033,7 +2033,7 @@ func Pto_tcolprod(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tcolprod_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tcolprod_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2043,7 +2043,7 @@ func Pto_tpairreducesum(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tpairreducesum_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tpairreducesum_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2055,7 +2055,7 @@ func Pto_thistogram(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 Enum_SS_pto_h
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_thistogram_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_thistogram_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2066,7 +2066,7 @@ func Pto_trowargmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failur
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trowargmax_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trowargmax_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2077,7 +2077,7 @@ func Pto_trowargmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failur
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_trowargmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_trowargmin_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2088,7 +2088,7 @@ func Pto_tcolargmax(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failur
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tcolargmax_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tcolargmax_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2099,7 +2099,7 @@ func Pto_tcolargmin(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failur
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tcolargmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tcolargmin_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2109,7 +2109,7 @@ func Pto_trowexpand(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_trowexpand_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpand_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2121,7 +2121,7 @@ func Pto_trowexpandadd(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandadd_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandadd_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2133,7 +2133,7 @@ func Pto_trowexpandsub(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandsub_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandsub_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2145,7 +2145,7 @@ func Pto_trowexpandmul(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandmul_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandmul_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2157,7 +2157,7 @@ func Pto_trowexpanddiv(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpanddiv_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpanddiv_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2169,7 +2169,7 @@ func Pto_trowexpandmax(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandmax_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandmax_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2181,7 +2181,7 @@ func Pto_trowexpandmin(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandmin_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2193,7 +2193,7 @@ func Pto_trowexpandexpdif(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_trowexpandexpdif_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_trowexpandexpdif_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2203,7 +2203,7 @@ func Pto_tcolexpand(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_tcolexpand_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpand_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2215,7 +2215,7 @@ func Pto_tcolexpandadd(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandadd_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandadd_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2227,7 +2227,7 @@ func Pto_tcolexpandsub(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandsub_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandsub_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2239,7 +2239,7 @@ func Pto_tcolexpandmul(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandmul_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandmul_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2251,7 +2251,7 @@ func Pto_tcolexpandmax(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandmax_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandmax_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2263,7 +2263,7 @@ func Pto_tcolexpandmin(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandmin_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandmin_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2275,7 +2275,7 @@ func Pto_tcolexpandexpdif(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcolexpandexpdif_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpandexpdif_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2286,7 +2286,7 @@ func Pto_tcolexpanddiv(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Fai
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tcolexpanddiv_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tcolexpanddiv_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2299,7 +2299,7 @@ func Pto_tcvt(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 Enum_SS_pto_round_m
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tcvt_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_intgo(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tcvt_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_intgo(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2311,7 +2311,7 @@ func Pto_tcmp(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 Enum_SS_pto_cmp_mod
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcmp_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcmp_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2323,7 +2323,7 @@ func Pto_tcmps(arg1 uintptr, arg2 uintptr, arg3 float64, arg4 Enum_SS_pto_cmp_mo
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tcmps_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tcmps_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2336,7 +2336,7 @@ func Pto_tsel(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintp
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tsel_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tsel_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2349,7 +2349,7 @@ func Pto_tsels(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 floa
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tsels_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.double(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tsels_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.double(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2361,7 +2361,7 @@ func Pto_textract(arg1 uintptr, arg2 uintptr, arg3 int64, arg4 int64) (_swig_ret
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_textract_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_16(_swig_i_2), C.swig_type_17(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_textract_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_16(_swig_i_2), C.swig_type_17(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2373,7 +2373,7 @@ func Pto_tinsert(arg1 uintptr, arg2 uintptr, arg3 int64, arg4 int64) (_swig_ret 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tinsert_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_18(_swig_i_2), C.swig_type_19(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tinsert_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_18(_swig_i_2), C.swig_type_19(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2385,7 +2385,7 @@ func Pto_tgather(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tgather_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tgather_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2397,7 +2397,7 @@ func Pto_tgather_mask(arg1 uintptr, arg2 uintptr, arg3 Enum_SS_pto_mask_pattern,
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tgather_mask_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tgather_mask_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2408,7 +2408,7 @@ func Pto_tgatherb(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tgatherb_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tgatherb_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2419,7 +2419,7 @@ func Pto_tscatter(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tscatter_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tscatter_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2430,7 +2430,7 @@ func Pto_tsetval(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_20(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tsetval_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_20(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2441,13 +2441,13 @@ func Pto_tgetval(arg1 uintptr, arg2 int64, arg3 *float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_21(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tgetval_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_21(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
 }
 
-func Pto_mgather(arg1 uintptr, arg2 uintptr, arg3 int64, arg4 Enum_SS_pto_dtype, arg5 uintptr, arg6 Enum_SS_pto_coalesce) (_swig_ret *Failure) {
+func Pto_mgather(arg1 uintptr, arg2 unsafe.Pointer, arg3 int64, arg4 Enum_SS_pto_dtype, arg5 uintptr, arg6 Enum_SS_pto_coalesce) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
@@ -2455,13 +2455,13 @@ func Pto_mgather(arg1 uintptr, arg2 uintptr, arg3 int64, arg4 Enum_SS_pto_dtype,
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (uintptr)(C._wrap_pto_mgather_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_22(_swig_i_2), C.swig_intgo(_swig_i_3), C.uintptr_t(_swig_i_4), C.swig_intgo(_swig_i_5)))
+	swig_r = (uintptr)(C._wrap_pto_mgather_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_type_22(_swig_i_2), C.swig_intgo(_swig_i_3), C.uintptr_t(_swig_i_4), C.swig_intgo(_swig_i_5)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
 }
 
-func Pto_mscatter(arg1 uintptr, arg2 int64, arg3 Enum_SS_pto_dtype, arg4 uintptr, arg5 uintptr, arg6 Enum_SS_pto_coalesce) (_swig_ret *Failure) {
+func Pto_mscatter(arg1 unsafe.Pointer, arg2 int64, arg3 Enum_SS_pto_dtype, arg4 uintptr, arg5 uintptr, arg6 Enum_SS_pto_coalesce) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
@@ -2469,7 +2469,7 @@ func Pto_mscatter(arg1 uintptr, arg2 int64, arg3 Enum_SS_pto_dtype, arg4 uintptr
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (uintptr)(C._wrap_pto_mscatter_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_23(_swig_i_1), C.swig_intgo(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.swig_intgo(_swig_i_5)))
+	swig_r = (uintptr)(C._wrap_pto_mscatter_ptoc_78ab131c9f0d3334(C.swig_voidp(_swig_i_0), C.swig_type_23(_swig_i_1), C.swig_intgo(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.swig_intgo(_swig_i_5)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2480,7 +2480,7 @@ func Pto_tfillpad(arg1 uintptr, arg2 uintptr, arg3 Enum_SS_pto_pad_value) (_swig
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tfillpad_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tfillpad_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2491,7 +2491,7 @@ func Pto_tfillpad_inplace(arg1 uintptr, arg2 uintptr, arg3 Enum_SS_pto_pad_value
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tfillpad_inplace_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tfillpad_inplace_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2502,7 +2502,7 @@ func Pto_tfillpad_expand(arg1 uintptr, arg2 uintptr, arg3 Enum_SS_pto_pad_value)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tfillpad_expand_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tfillpad_expand_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2512,7 +2512,7 @@ func Pto_treshape(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_treshape_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_treshape_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2523,7 +2523,7 @@ func Pto_ttrans(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_ttrans_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_ttrans_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2534,7 +2534,7 @@ func Pto_tconcat(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tconcat_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tconcat_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2547,7 +2547,7 @@ func Pto_tconcatidx(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tconcatidx_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tconcatidx_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2559,7 +2559,7 @@ func Pto_tinterleave(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_s
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tinterleave_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tinterleave_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2571,7 +2571,7 @@ func Pto_tdeinterleave(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tdeinterleave_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tdeinterleave_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2582,7 +2582,7 @@ func Pto_tdeinterleave_single(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_r
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tdeinterleave_single_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tdeinterleave_single_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2594,7 +2594,7 @@ func Pto_tsort32(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tsort32_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tsort32_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2605,7 +2605,7 @@ func Pto_tmrgsort(arg1 uintptr, arg2 uintptr, arg3 int64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_24(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmrgsort_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_24(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2621,7 +2621,7 @@ func Pto_tmrgsort_lists(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, 
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
 	_swig_i_7 := arg8
-	swig_r = (uintptr)(C._wrap_pto_tmrgsort_lists_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.uintptr_t(_swig_i_5), C.swig_intgo(_swig_i_6), C.swig_voidp(_swig_i_7)))
+	swig_r = (uintptr)(C._wrap_pto_tmrgsort_lists_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.uintptr_t(_swig_i_5), C.swig_intgo(_swig_i_6), C.swig_voidp(_swig_i_7)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2632,7 +2632,7 @@ func Pto_taxpy(arg1 uintptr, arg2 uintptr, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_taxpy_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_taxpy_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2644,7 +2644,7 @@ func Pto_taddc(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_re
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_taddc_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_taddc_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2656,7 +2656,7 @@ func Pto_tsubc(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig_re
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tsubc_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tsubc_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2668,7 +2668,7 @@ func Pto_taddsc(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 float64) (_swig_r
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_taddsc_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.double(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_taddsc_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.double(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2680,7 +2680,7 @@ func Pto_tsubsc(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 float64) (_swig_r
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tsubsc_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.double(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tsubsc_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.double(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2691,7 +2691,7 @@ func Pto_tfusedmuladd(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tfusedmuladd_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tfusedmuladd_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2702,7 +2702,7 @@ func Pto_tfusedmuladdrelu(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tfusedmuladdrelu_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tfusedmuladdrelu_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2713,7 +2713,7 @@ func Pto_tmuladddst(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failur
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmuladddst_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmuladddst_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2724,7 +2724,7 @@ func Pto_taddreluconv(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_taddreluconv_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_taddreluconv_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2735,7 +2735,7 @@ func Pto_tsubreluconv(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tsubreluconv_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tsubreluconv_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2748,7 +2748,7 @@ func Pto_tadddeqrelu(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tadddeqrelu_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.double(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tadddeqrelu_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.double(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2759,7 +2759,7 @@ func Pto_tmatmul(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmatmul_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmatmul_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2770,7 +2770,7 @@ func Pto_tmatmul_acc(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failu
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmatmul_acc_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmatmul_acc_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2782,7 +2782,7 @@ func Pto_tmatmul_bias(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tmatmul_bias_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tmatmul_bias_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2793,7 +2793,7 @@ func Pto_tgemv(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tgemv_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tgemv_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2804,7 +2804,7 @@ func Pto_tgemv_acc(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tgemv_acc_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tgemv_acc_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2816,7 +2816,7 @@ func Pto_tgemv_bias(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_sw
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tgemv_bias_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tgemv_bias_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2834,233 +2834,233 @@ func (p SwigcptrPto_img2col_config) SwigIsPto_img2col_config() {
 func (arg1 SwigcptrPto_img2col_config) SetFmap_h(arg2 uint16) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_img2col_config_fmap_h_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
+	C._wrap_pto_img2col_config_fmap_h_set_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
 }
 
 func (arg1 SwigcptrPto_img2col_config) GetFmap_h() (_swig_ret uint16) {
 	var swig_r uint16
 	_swig_i_0 := arg1
-	swig_r = (uint16)(C._wrap_pto_img2col_config_fmap_h_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint16)(C._wrap_pto_img2col_config_fmap_h_get_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func (arg1 SwigcptrPto_img2col_config) SetFmap_w(arg2 uint16) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_img2col_config_fmap_w_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
+	C._wrap_pto_img2col_config_fmap_w_set_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
 }
 
 func (arg1 SwigcptrPto_img2col_config) GetFmap_w() (_swig_ret uint16) {
 	var swig_r uint16
 	_swig_i_0 := arg1
-	swig_r = (uint16)(C._wrap_pto_img2col_config_fmap_w_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint16)(C._wrap_pto_img2col_config_fmap_w_get_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func (arg1 SwigcptrPto_img2col_config) SetPad_left(arg2 byte) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_img2col_config_pad_left_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+	C._wrap_pto_img2col_config_pad_left_set_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
 }
 
 func (arg1 SwigcptrPto_img2col_config) GetPad_left() (_swig_ret byte) {
 	var swig_r byte
 	_swig_i_0 := arg1
-	swig_r = (byte)(C._wrap_pto_img2col_config_pad_left_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (byte)(C._wrap_pto_img2col_config_pad_left_get_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func (arg1 SwigcptrPto_img2col_config) SetPad_right(arg2 byte) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_img2col_config_pad_right_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+	C._wrap_pto_img2col_config_pad_right_set_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
 }
 
 func (arg1 SwigcptrPto_img2col_config) GetPad_right() (_swig_ret byte) {
 	var swig_r byte
 	_swig_i_0 := arg1
-	swig_r = (byte)(C._wrap_pto_img2col_config_pad_right_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (byte)(C._wrap_pto_img2col_config_pad_right_get_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func (arg1 SwigcptrPto_img2col_config) SetPad_top(arg2 byte) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_img2col_config_pad_top_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+	C._wrap_pto_img2col_config_pad_top_set_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
 }
 
 func (arg1 SwigcptrPto_img2col_config) GetPad_top() (_swig_ret byte) {
 	var swig_r byte
 	_swig_i_0 := arg1
-	swig_r = (byte)(C._wrap_pto_img2col_config_pad_top_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (byte)(C._wrap_pto_img2col_config_pad_top_get_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func (arg1 SwigcptrPto_img2col_config) SetPad_bottom(arg2 byte) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_img2col_config_pad_bottom_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+	C._wrap_pto_img2col_config_pad_bottom_set_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
 }
 
 func (arg1 SwigcptrPto_img2col_config) GetPad_bottom() (_swig_ret byte) {
 	var swig_r byte
 	_swig_i_0 := arg1
-	swig_r = (byte)(C._wrap_pto_img2col_config_pad_bottom_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (byte)(C._wrap_pto_img2col_config_pad_bottom_get_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func (arg1 SwigcptrPto_img2col_config) SetPad_bits(arg2 uint) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_img2col_config_pad_bits_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1))
+	C._wrap_pto_img2col_config_pad_bits_set_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1))
 }
 
 func (arg1 SwigcptrPto_img2col_config) GetPad_bits() (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
-	swig_r = (uint)(C._wrap_pto_img2col_config_pad_bits_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint)(C._wrap_pto_img2col_config_pad_bits_get_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func (arg1 SwigcptrPto_img2col_config) SetRepeat_stride(arg2 uint16) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_img2col_config_repeat_stride_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
+	C._wrap_pto_img2col_config_repeat_stride_set_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
 }
 
 func (arg1 SwigcptrPto_img2col_config) GetRepeat_stride() (_swig_ret uint16) {
 	var swig_r uint16
 	_swig_i_0 := arg1
-	swig_r = (uint16)(C._wrap_pto_img2col_config_repeat_stride_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint16)(C._wrap_pto_img2col_config_repeat_stride_get_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func (arg1 SwigcptrPto_img2col_config) SetRepeat_time(arg2 byte) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_img2col_config_repeat_time_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+	C._wrap_pto_img2col_config_repeat_time_set_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
 }
 
 func (arg1 SwigcptrPto_img2col_config) GetRepeat_time() (_swig_ret byte) {
 	var swig_r byte
 	_swig_i_0 := arg1
-	swig_r = (byte)(C._wrap_pto_img2col_config_repeat_time_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (byte)(C._wrap_pto_img2col_config_repeat_time_get_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func (arg1 SwigcptrPto_img2col_config) SetRepeat_mode(arg2 byte) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_img2col_config_repeat_mode_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+	C._wrap_pto_img2col_config_repeat_mode_set_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
 }
 
 func (arg1 SwigcptrPto_img2col_config) GetRepeat_mode() (_swig_ret byte) {
 	var swig_r byte
 	_swig_i_0 := arg1
-	swig_r = (byte)(C._wrap_pto_img2col_config_repeat_mode_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (byte)(C._wrap_pto_img2col_config_repeat_mode_get_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func (arg1 SwigcptrPto_img2col_config) SetStride_h(arg2 byte) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_img2col_config_stride_h_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+	C._wrap_pto_img2col_config_stride_h_set_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
 }
 
 func (arg1 SwigcptrPto_img2col_config) GetStride_h() (_swig_ret byte) {
 	var swig_r byte
 	_swig_i_0 := arg1
-	swig_r = (byte)(C._wrap_pto_img2col_config_stride_h_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (byte)(C._wrap_pto_img2col_config_stride_h_get_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func (arg1 SwigcptrPto_img2col_config) SetStride_w(arg2 byte) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_img2col_config_stride_w_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+	C._wrap_pto_img2col_config_stride_w_set_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
 }
 
 func (arg1 SwigcptrPto_img2col_config) GetStride_w() (_swig_ret byte) {
 	var swig_r byte
 	_swig_i_0 := arg1
-	swig_r = (byte)(C._wrap_pto_img2col_config_stride_w_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (byte)(C._wrap_pto_img2col_config_stride_w_get_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func (arg1 SwigcptrPto_img2col_config) SetDilation_h(arg2 byte) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_img2col_config_dilation_h_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+	C._wrap_pto_img2col_config_dilation_h_set_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
 }
 
 func (arg1 SwigcptrPto_img2col_config) GetDilation_h() (_swig_ret byte) {
 	var swig_r byte
 	_swig_i_0 := arg1
-	swig_r = (byte)(C._wrap_pto_img2col_config_dilation_h_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (byte)(C._wrap_pto_img2col_config_dilation_h_get_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func (arg1 SwigcptrPto_img2col_config) SetDilation_w(arg2 byte) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_img2col_config_dilation_w_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
+	C._wrap_pto_img2col_config_dilation_w_set_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.char(_swig_i_1))
 }
 
 func (arg1 SwigcptrPto_img2col_config) GetDilation_w() (_swig_ret byte) {
 	var swig_r byte
 	_swig_i_0 := arg1
-	swig_r = (byte)(C._wrap_pto_img2col_config_dilation_w_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (byte)(C._wrap_pto_img2col_config_dilation_w_get_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func (arg1 SwigcptrPto_img2col_config) SetFilter_h(arg2 uint16) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_img2col_config_filter_h_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
+	C._wrap_pto_img2col_config_filter_h_set_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
 }
 
 func (arg1 SwigcptrPto_img2col_config) GetFilter_h() (_swig_ret uint16) {
 	var swig_r uint16
 	_swig_i_0 := arg1
-	swig_r = (uint16)(C._wrap_pto_img2col_config_filter_h_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint16)(C._wrap_pto_img2col_config_filter_h_get_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func (arg1 SwigcptrPto_img2col_config) SetFilter_w(arg2 uint16) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_img2col_config_filter_w_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
+	C._wrap_pto_img2col_config_filter_w_set_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
 }
 
 func (arg1 SwigcptrPto_img2col_config) GetFilter_w() (_swig_ret uint16) {
 	var swig_r uint16
 	_swig_i_0 := arg1
-	swig_r = (uint16)(C._wrap_pto_img2col_config_filter_w_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint16)(C._wrap_pto_img2col_config_filter_w_get_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func (arg1 SwigcptrPto_img2col_config) SetChannel_size(arg2 uint16) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_pto_img2col_config_channel_size_set_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
+	C._wrap_pto_img2col_config_channel_size_set_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.short(_swig_i_1))
 }
 
 func (arg1 SwigcptrPto_img2col_config) GetChannel_size() (_swig_ret uint16) {
 	var swig_r uint16
 	_swig_i_0 := arg1
-	swig_r = (uint16)(C._wrap_pto_img2col_config_channel_size_get_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint16)(C._wrap_pto_img2col_config_channel_size_get_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func NewPto_img2col_config() (_swig_ret Pto_img2col_config) {
 	var swig_r Pto_img2col_config
-	swig_r = (Pto_img2col_config)(SwigcptrPto_img2col_config(C._wrap_new_pto_img2col_config_ptoc_de9f1b25fc8c2272()))
+	swig_r = (Pto_img2col_config)(SwigcptrPto_img2col_config(C._wrap_new_pto_img2col_config_ptoc_78ab131c9f0d3334()))
 	return swig_r
 }
 
 func DeletePto_img2col_config(arg1 Pto_img2col_config) {
 	_swig_i_0 := getSwigcptr(arg1)
-	C._wrap_delete_pto_img2col_config_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0))
+	C._wrap_delete_pto_img2col_config_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0))
 }
 
 type Pto_img2col_config interface {
@@ -3105,7 +3105,7 @@ type Pto_img2col_config interface {
 func Pto_setfmatrix(arg1 Pto_img2col_config) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := getSwigcptr(arg1)
-	swig_r = (uintptr)(C._wrap_pto_setfmatrix_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_setfmatrix_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3114,7 +3114,7 @@ func Pto_setfmatrix(arg1 Pto_img2col_config) (_swig_ret *Failure) {
 func Pto_set_img2col_padding(arg1 Pto_img2col_config) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := getSwigcptr(arg1)
-	swig_r = (uintptr)(C._wrap_pto_set_img2col_padding_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_set_img2col_padding_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3123,7 +3123,7 @@ func Pto_set_img2col_padding(arg1 Pto_img2col_config) (_swig_ret *Failure) {
 func Pto_set_img2col_rpt(arg1 Pto_img2col_config) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := getSwigcptr(arg1)
-	swig_r = (uintptr)(C._wrap_pto_set_img2col_rpt_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_set_img2col_rpt_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3136,7 +3136,7 @@ func Pto_timg2col(arg1 uintptr, arg2 uintptr, arg3 Pto_img2col_config, arg4 uint
 	_swig_i_2 := getSwigcptr(arg3)
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_timg2col_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.short(_swig_i_3), C.short(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_timg2col_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.short(_swig_i_3), C.short(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3149,7 +3149,7 @@ func Pto_tmatmul_mx(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tmatmul_mx_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tmatmul_mx_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3162,7 +3162,7 @@ func Pto_tmatmul_mx_acc(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, 
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tmatmul_mx_acc_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tmatmul_mx_acc_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3175,7 +3175,7 @@ func Pto_tgemv_mx(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 u
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tgemv_mx_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tgemv_mx_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3188,7 +3188,7 @@ func Pto_tgemv_mx_acc(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, ar
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tgemv_mx_acc_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tgemv_mx_acc_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3201,7 +3201,7 @@ func Pto_tquant(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uin
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tquant_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tquant_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3210,28 +3210,28 @@ func Pto_tquant(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uin
 type Enum_SS_pto_mx_alg int
 func _swig_getPTO_MX_OCP_FP8_E4M3() (_swig_ret Enum_SS_pto_mx_alg) {
 	var swig_r Enum_SS_pto_mx_alg
-	swig_r = (Enum_SS_pto_mx_alg)(C._wrap_PTO_MX_OCP_FP8_E4M3_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_mx_alg)(C._wrap_PTO_MX_OCP_FP8_E4M3_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_MX_OCP_FP8_E4M3 Enum_SS_pto_mx_alg = _swig_getPTO_MX_OCP_FP8_E4M3()
 func _swig_getPTO_MX_NV_FP8_E4M3() (_swig_ret Enum_SS_pto_mx_alg) {
 	var swig_r Enum_SS_pto_mx_alg
-	swig_r = (Enum_SS_pto_mx_alg)(C._wrap_PTO_MX_NV_FP8_E4M3_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_mx_alg)(C._wrap_PTO_MX_NV_FP8_E4M3_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_MX_NV_FP8_E4M3 Enum_SS_pto_mx_alg = _swig_getPTO_MX_NV_FP8_E4M3()
 func _swig_getPTO_MX_OCP_FP4_E2M1() (_swig_ret Enum_SS_pto_mx_alg) {
 	var swig_r Enum_SS_pto_mx_alg
-	swig_r = (Enum_SS_pto_mx_alg)(C._wrap_PTO_MX_OCP_FP4_E2M1_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_mx_alg)(C._wrap_PTO_MX_OCP_FP4_E2M1_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_MX_OCP_FP4_E2M1 Enum_SS_pto_mx_alg = _swig_getPTO_MX_OCP_FP4_E2M1()
 func _swig_getPTO_MX_NV_FP4_E2M1() (_swig_ret Enum_SS_pto_mx_alg) {
 	var swig_r Enum_SS_pto_mx_alg
-	swig_r = (Enum_SS_pto_mx_alg)(C._wrap_PTO_MX_NV_FP4_E2M1_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_mx_alg)(C._wrap_PTO_MX_NV_FP4_E2M1_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
@@ -3245,7 +3245,7 @@ func Pto_tquant_mx(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
-	swig_r = (uintptr)(C._wrap_pto_tquant_mx_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.swig_intgo(_swig_i_5), C.swig_intgo(_swig_i_6)))
+	swig_r = (uintptr)(C._wrap_pto_tquant_mx_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.swig_intgo(_swig_i_5), C.swig_intgo(_swig_i_6)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3257,7 +3257,7 @@ func Pto_tdequant(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr) (_swig
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_tdequant_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_tdequant_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3268,7 +3268,7 @@ func Pto_tmov_fp(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmov_fp_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmov_fp_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3281,7 +3281,7 @@ func Pto_textract_fp(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 int64, arg5 
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_textract_fp_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_type_25(_swig_i_3), C.swig_type_26(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_textract_fp_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_type_25(_swig_i_3), C.swig_type_26(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3294,7 +3294,7 @@ func Pto_tinsert_fp(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 int64, arg5 i
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tinsert_fp_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_type_27(_swig_i_3), C.swig_type_28(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tinsert_fp_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_type_27(_swig_i_3), C.swig_type_28(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3304,7 +3304,7 @@ func Pto_set_quant_scalar(arg1 float32, arg2 Enum_SS_pto_dtype) (_swig_ret *Fail
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_set_quant_scalar_ptoc_de9f1b25fc8c2272(C.float(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_set_quant_scalar_ptoc_78ab131c9f0d3334(C.float(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3313,7 +3313,7 @@ func Pto_set_quant_scalar(arg1 float32, arg2 Enum_SS_pto_dtype) (_swig_ret *Fail
 func Pto_set_quant_vector(arg1 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_pto_set_quant_vector_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_pto_set_quant_vector_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3322,7 +3322,7 @@ func Pto_set_quant_vector(arg1 uintptr) (_swig_ret *Failure) {
 func Pto_dtype_string(arg1 Enum_SS_pto_dtype) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_pto_dtype_string_ptoc_de9f1b25fc8c2272(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_pto_dtype_string_ptoc_78ab131c9f0d3334(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -3332,28 +3332,28 @@ func Pto_dtype_string(arg1 Enum_SS_pto_dtype) (_swig_ret string) {
 type Enum_SS_pto_param_kind int
 func _swig_getPTO_PARAM_POINTER() (_swig_ret Enum_SS_pto_param_kind) {
 	var swig_r Enum_SS_pto_param_kind
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_POINTER_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_POINTER_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_PARAM_POINTER Enum_SS_pto_param_kind = _swig_getPTO_PARAM_POINTER()
 func _swig_getPTO_PARAM_INT() (_swig_ret Enum_SS_pto_param_kind) {
 	var swig_r Enum_SS_pto_param_kind
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_INT_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_INT_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_PARAM_INT Enum_SS_pto_param_kind = _swig_getPTO_PARAM_INT()
 func _swig_getPTO_PARAM_FLOAT() (_swig_ret Enum_SS_pto_param_kind) {
 	var swig_r Enum_SS_pto_param_kind
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_FLOAT_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_FLOAT_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
 var PTO_PARAM_FLOAT Enum_SS_pto_param_kind = _swig_getPTO_PARAM_FLOAT()
 func _swig_getPTO_PARAM_TILE() (_swig_ret Enum_SS_pto_param_kind) {
 	var swig_r Enum_SS_pto_param_kind
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_TILE_ptoc_de9f1b25fc8c2272())
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_PTO_PARAM_TILE_ptoc_78ab131c9f0d3334())
 	return swig_r
 }
 
@@ -3365,7 +3365,7 @@ func Pto_program_create(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fai
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_de9f1b25fc8c2272(*(*C.swig_type_30)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_31)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_78ab131c9f0d3334(*(*C.swig_type_30)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_31)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -3383,7 +3383,7 @@ func Pto_program_create_entry(arg1 string, arg2 string, arg3 string, arg4 *uintp
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(*(*C.swig_type_32)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_33)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_34)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_78ab131c9f0d3334(*(*C.swig_type_32)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_33)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_34)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -3403,7 +3403,7 @@ func Pto_program_check(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_check_ptoc_de9f1b25fc8c2272(*(*C.swig_type_35)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_36)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_check_ptoc_78ab131c9f0d3334(*(*C.swig_type_35)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_36)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -3418,7 +3418,7 @@ func Pto_program_check(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fail
 func Pto_program_describe(arg1 uintptr) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_pto_program_describe_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0))
+	swig_r_p := C._wrap_pto_program_describe_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -3427,20 +3427,20 @@ func Pto_program_describe(arg1 uintptr) (_swig_ret string) {
 
 func Pto_program_destroy(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_pto_program_destroy_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0))
+	C._wrap_pto_program_destroy_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0))
 }
 
 func Pto_program_profile(arg1 uintptr) (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
 	_swig_i_0 := arg1
-	swig_r = (Enum_SS_pto_profile)(C._wrap_pto_program_profile_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (Enum_SS_pto_profile)(C._wrap_pto_program_profile_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Pto_program_param_count(arg1 uintptr) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
-	swig_r = (int64)(C._wrap_pto_program_param_count_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0)))
+	swig_r = (int64)(C._wrap_pto_program_param_count_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -3448,7 +3448,7 @@ func Pto_program_param_name(arg1 uintptr, arg2 int64) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_40(_swig_i_1))
+	swig_r_p := C._wrap_pto_program_param_name_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_40(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -3459,7 +3459,7 @@ func Pto_program_param_kind(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_par
 	var swig_r Enum_SS_pto_param_kind
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_41(_swig_i_1)))
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_41(_swig_i_1)))
 	return swig_r
 }
 
@@ -3467,7 +3467,7 @@ func Pto_program_param_dtype(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_dt
 	var swig_r Enum_SS_pto_dtype
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_42(_swig_i_1)))
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_42(_swig_i_1)))
 	return swig_r
 }
 
@@ -3475,7 +3475,7 @@ func Pto_program_param_rows(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_43(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_43(_swig_i_1)))
 	return swig_r
 }
 
@@ -3483,7 +3483,7 @@ func Pto_program_param_cols(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_44(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_44(_swig_i_1)))
 	return swig_r
 }
 
@@ -3491,7 +3491,7 @@ func Pto_program_param_valid_rows(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_46(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_46(_swig_i_1)))
 	return swig_r
 }
 
@@ -3499,7 +3499,7 @@ func Pto_program_param_valid_cols(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_48(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_48(_swig_i_1)))
 	return swig_r
 }
 
@@ -3507,7 +3507,7 @@ func Pto_program_param_access(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_49(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_49(_swig_i_1)))
 	return swig_r
 }
 
@@ -3516,7 +3516,7 @@ func Pto_program_param_find(arg1 uintptr, arg2 string, arg3 *uint64) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), *(*C.swig_type_50)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), *(*C.swig_type_50)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -3529,7 +3529,7 @@ func Pto_args_create(arg1 uintptr, arg2 *uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_args_create_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_args_create_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3537,7 +3537,7 @@ func Pto_args_create(arg1 uintptr, arg2 *uintptr) (_swig_ret *Failure) {
 
 func Pto_args_destroy(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_pto_args_destroy_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0))
+	C._wrap_pto_args_destroy_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0))
 }
 
 func Pto_args_set_pointer(arg1 uintptr, arg2 int64, arg3 unsafe.Pointer, arg4 int64) (_swig_ret *Failure) {
@@ -3546,7 +3546,7 @@ func Pto_args_set_pointer(arg1 uintptr, arg2 int64, arg3 unsafe.Pointer, arg4 in
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_51(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_52(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_51(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_52(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3557,7 +3557,7 @@ func Pto_args_set_int(arg1 uintptr, arg2 int64, arg3 int64) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_53(_swig_i_1), C.swig_type_54(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_53(_swig_i_1), C.swig_type_54(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3568,7 +3568,7 @@ func Pto_args_set_float(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_55(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_55(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3579,7 +3579,7 @@ func Pto_args_set_tile(arg1 uintptr, arg2 int64, arg3 uintptr) (_swig_ret *Failu
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_type_56(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_56(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3589,7 +3589,7 @@ func Pto_program_run(arg1 uintptr, arg2 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uintptr)(C._wrap_pto_program_run_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (uintptr)(C._wrap_pto_program_run_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3600,7 +3600,7 @@ func Pto_program_launch(arg1 uintptr, arg2 uint, arg3 uintptr) (_swig_ret *Failu
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_launch_ptoc_de9f1b25fc8c2272(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_launch_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -213,7 +213,7 @@ void ptoc_failure_free(uintptr_t f) { free((void *)f); }
 extern "C" {
 #endif
 
-void _wrap_Swig_free_ptoc_de9f1b25fc8c2272(void *_swig_go_0) {
+void _wrap_Swig_free_ptoc_78ab131c9f0d3334(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -223,7 +223,7 @@ void _wrap_Swig_free_ptoc_de9f1b25fc8c2272(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_ptoc_78ab131c9f0d3334(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -236,7 +236,7 @@ void *_wrap_Swig_malloc_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_PTO_INT8_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_INT8_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -248,7 +248,7 @@ intgo _wrap_PTO_INT8_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_UINT8_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_UINT8_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -260,7 +260,7 @@ intgo _wrap_PTO_UINT8_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_INT16_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_INT16_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -272,7 +272,7 @@ intgo _wrap_PTO_INT16_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_UINT16_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_UINT16_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -284,7 +284,7 @@ intgo _wrap_PTO_UINT16_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_INT32_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_INT32_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -296,7 +296,7 @@ intgo _wrap_PTO_INT32_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_UINT32_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_UINT32_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -308,7 +308,7 @@ intgo _wrap_PTO_UINT32_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_FLOAT16_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_FLOAT16_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -320,7 +320,7 @@ intgo _wrap_PTO_FLOAT16_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_BFLOAT16_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_BFLOAT16_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -332,7 +332,7 @@ intgo _wrap_PTO_BFLOAT16_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_FLOAT32_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_FLOAT32_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -344,7 +344,7 @@ intgo _wrap_PTO_FLOAT32_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_INT64_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_INT64_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -356,7 +356,7 @@ intgo _wrap_PTO_INT64_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_UINT64_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_UINT64_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -368,7 +368,7 @@ intgo _wrap_PTO_UINT64_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_FLOAT8_E4M3_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_FLOAT8_E4M3_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -380,7 +380,7 @@ intgo _wrap_PTO_FLOAT8_E4M3_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_FLOAT8_E5M2_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_FLOAT8_E5M2_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -392,7 +392,7 @@ intgo _wrap_PTO_FLOAT8_E5M2_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_HIFLOAT8_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_HIFLOAT8_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -404,7 +404,7 @@ intgo _wrap_PTO_HIFLOAT8_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_FLOAT8_E8M0_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_FLOAT8_E8M0_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -416,7 +416,7 @@ intgo _wrap_PTO_FLOAT8_E8M0_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_FLOAT4_E2M1X2_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_FLOAT4_E2M1X2_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -428,7 +428,7 @@ intgo _wrap_PTO_FLOAT4_E2M1X2_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_FLOAT4_E1M2X2_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_FLOAT4_E1M2X2_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -440,7 +440,7 @@ intgo _wrap_PTO_FLOAT4_E1M2X2_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_INT4X2_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_INT4X2_ptoc_78ab131c9f0d3334() {
   enum pto_dtype result;
   intgo _swig_go_result;
   
@@ -452,7 +452,7 @@ intgo _wrap_PTO_INT4X2_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_OK_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_OK_ptoc_78ab131c9f0d3334() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -464,7 +464,7 @@ intgo _wrap_PTO_OK_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_78ab131c9f0d3334() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -476,7 +476,7 @@ intgo _wrap_PTO_ERR_NULL_ARGUMENT_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_78ab131c9f0d3334() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -488,7 +488,7 @@ intgo _wrap_PTO_ERR_INVALID_ARGUMENT_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_78ab131c9f0d3334() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -500,7 +500,7 @@ intgo _wrap_PTO_ERR_UNSUPPORTED_DTYPE_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_78ab131c9f0d3334() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -512,7 +512,7 @@ intgo _wrap_PTO_ERR_DTYPE_MISMATCH_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_78ab131c9f0d3334() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -524,7 +524,7 @@ intgo _wrap_PTO_ERR_SHAPE_MISMATCH_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_78ab131c9f0d3334() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -536,7 +536,7 @@ intgo _wrap_PTO_ERR_OUT_OF_RANGE_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_ERR_ALIASING_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_ERR_ALIASING_ptoc_78ab131c9f0d3334() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -548,7 +548,7 @@ intgo _wrap_PTO_ERR_ALIASING_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_78ab131c9f0d3334() {
   enum pto_status result;
   intgo _swig_go_result;
   
@@ -560,7 +560,7 @@ intgo _wrap_PTO_ERR_OUT_OF_MEMORY_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_POW_DEFAULT_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_POW_DEFAULT_ptoc_78ab131c9f0d3334() {
   enum pto_pow_algorithm result;
   intgo _swig_go_result;
   
@@ -572,7 +572,7 @@ intgo _wrap_PTO_POW_DEFAULT_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_78ab131c9f0d3334() {
   enum pto_pow_algorithm result;
   intgo _swig_go_result;
   
@@ -584,7 +584,7 @@ intgo _wrap_PTO_POW_HIGH_PRECISION_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_ROUND_NONE_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_ROUND_NONE_ptoc_78ab131c9f0d3334() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -596,7 +596,7 @@ intgo _wrap_PTO_ROUND_NONE_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_ROUND_RINT_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_ROUND_RINT_ptoc_78ab131c9f0d3334() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -608,7 +608,7 @@ intgo _wrap_PTO_ROUND_RINT_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_ROUND_ROUND_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_ROUND_ROUND_ptoc_78ab131c9f0d3334() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -620,7 +620,7 @@ intgo _wrap_PTO_ROUND_ROUND_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_ROUND_FLOOR_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_ROUND_FLOOR_ptoc_78ab131c9f0d3334() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -632,7 +632,7 @@ intgo _wrap_PTO_ROUND_FLOOR_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_ROUND_CEIL_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_ROUND_CEIL_ptoc_78ab131c9f0d3334() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -644,7 +644,7 @@ intgo _wrap_PTO_ROUND_CEIL_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_ROUND_TRUNC_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_ROUND_TRUNC_ptoc_78ab131c9f0d3334() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -656,7 +656,7 @@ intgo _wrap_PTO_ROUND_TRUNC_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_ROUND_ODD_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_ROUND_ODD_ptoc_78ab131c9f0d3334() {
   enum pto_round_mode result;
   intgo _swig_go_result;
   
@@ -668,7 +668,7 @@ intgo _wrap_PTO_ROUND_ODD_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_SAT_OFF_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_SAT_OFF_ptoc_78ab131c9f0d3334() {
   enum pto_saturation result;
   intgo _swig_go_result;
   
@@ -680,7 +680,7 @@ intgo _wrap_PTO_SAT_OFF_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_SAT_ON_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_SAT_ON_ptoc_78ab131c9f0d3334() {
   enum pto_saturation result;
   intgo _swig_go_result;
   
@@ -692,7 +692,7 @@ intgo _wrap_PTO_SAT_ON_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_PAD_NULL_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_PAD_NULL_ptoc_78ab131c9f0d3334() {
   enum pto_pad_value result;
   intgo _swig_go_result;
   
@@ -704,7 +704,7 @@ intgo _wrap_PTO_PAD_NULL_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_PAD_ZERO_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_PAD_ZERO_ptoc_78ab131c9f0d3334() {
   enum pto_pad_value result;
   intgo _swig_go_result;
   
@@ -716,7 +716,7 @@ intgo _wrap_PTO_PAD_ZERO_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_PAD_MAX_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_PAD_MAX_ptoc_78ab131c9f0d3334() {
   enum pto_pad_value result;
   intgo _swig_go_result;
   
@@ -728,7 +728,7 @@ intgo _wrap_PTO_PAD_MAX_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_PAD_MIN_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_PAD_MIN_ptoc_78ab131c9f0d3334() {
   enum pto_pad_value result;
   intgo _swig_go_result;
   
@@ -740,7 +740,7 @@ intgo _wrap_PTO_PAD_MIN_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_CMP_EQ_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_CMP_EQ_ptoc_78ab131c9f0d3334() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -752,7 +752,7 @@ intgo _wrap_PTO_CMP_EQ_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_CMP_NE_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_CMP_NE_ptoc_78ab131c9f0d3334() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -764,7 +764,7 @@ intgo _wrap_PTO_CMP_NE_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_CMP_LT_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_CMP_LT_ptoc_78ab131c9f0d3334() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -776,7 +776,7 @@ intgo _wrap_PTO_CMP_LT_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_CMP_GT_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_CMP_GT_ptoc_78ab131c9f0d3334() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -788,7 +788,7 @@ intgo _wrap_PTO_CMP_GT_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_CMP_GE_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_CMP_GE_ptoc_78ab131c9f0d3334() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -800,7 +800,7 @@ intgo _wrap_PTO_CMP_GE_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_CMP_LE_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_CMP_LE_ptoc_78ab131c9f0d3334() {
   enum pto_cmp_mode result;
   intgo _swig_go_result;
   
@@ -812,7 +812,7 @@ intgo _wrap_PTO_CMP_LE_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_MASK_P0101_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_MASK_P0101_ptoc_78ab131c9f0d3334() {
   enum pto_mask_pattern result;
   intgo _swig_go_result;
   
@@ -824,7 +824,7 @@ intgo _wrap_PTO_MASK_P0101_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_MASK_P1010_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_MASK_P1010_ptoc_78ab131c9f0d3334() {
   enum pto_mask_pattern result;
   intgo _swig_go_result;
   
@@ -836,7 +836,7 @@ intgo _wrap_PTO_MASK_P1010_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_MASK_P0001_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_MASK_P0001_ptoc_78ab131c9f0d3334() {
   enum pto_mask_pattern result;
   intgo _swig_go_result;
   
@@ -848,7 +848,7 @@ intgo _wrap_PTO_MASK_P0001_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_MASK_P0010_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_MASK_P0010_ptoc_78ab131c9f0d3334() {
   enum pto_mask_pattern result;
   intgo _swig_go_result;
   
@@ -860,7 +860,7 @@ intgo _wrap_PTO_MASK_P0010_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_MASK_P0100_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_MASK_P0100_ptoc_78ab131c9f0d3334() {
   enum pto_mask_pattern result;
   intgo _swig_go_result;
   
@@ -872,7 +872,7 @@ intgo _wrap_PTO_MASK_P0100_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_MASK_P1000_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_MASK_P1000_ptoc_78ab131c9f0d3334() {
   enum pto_mask_pattern result;
   intgo _swig_go_result;
   
@@ -884,7 +884,7 @@ intgo _wrap_PTO_MASK_P1000_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_MASK_P1111_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_MASK_P1111_ptoc_78ab131c9f0d3334() {
   enum pto_mask_pattern result;
   intgo _swig_go_result;
   
@@ -896,7 +896,7 @@ intgo _wrap_PTO_MASK_P1111_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_GATHER_ROW_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_GATHER_ROW_ptoc_78ab131c9f0d3334() {
   enum pto_gather_axis result;
   intgo _swig_go_result;
   
@@ -908,7 +908,7 @@ intgo _wrap_PTO_GATHER_ROW_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_GATHER_COL_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_GATHER_COL_ptoc_78ab131c9f0d3334() {
   enum pto_gather_axis result;
   intgo _swig_go_result;
   
@@ -920,7 +920,7 @@ intgo _wrap_PTO_GATHER_COL_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_HIST_BYTE0_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_HIST_BYTE0_ptoc_78ab131c9f0d3334() {
   enum pto_hist_byte result;
   intgo _swig_go_result;
   
@@ -932,7 +932,7 @@ intgo _wrap_PTO_HIST_BYTE0_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_HIST_BYTE1_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_HIST_BYTE1_ptoc_78ab131c9f0d3334() {
   enum pto_hist_byte result;
   intgo _swig_go_result;
   
@@ -944,7 +944,7 @@ intgo _wrap_PTO_HIST_BYTE1_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_HIST_BYTE2_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_HIST_BYTE2_ptoc_78ab131c9f0d3334() {
   enum pto_hist_byte result;
   intgo _swig_go_result;
   
@@ -956,7 +956,7 @@ intgo _wrap_PTO_HIST_BYTE2_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_HIST_BYTE3_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_HIST_BYTE3_ptoc_78ab131c9f0d3334() {
   enum pto_hist_byte result;
   intgo _swig_go_result;
   
@@ -968,7 +968,7 @@ intgo _wrap_PTO_HIST_BYTE3_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_COALESCE_ROW_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_COALESCE_ROW_ptoc_78ab131c9f0d3334() {
   enum pto_coalesce result;
   intgo _swig_go_result;
   
@@ -980,7 +980,7 @@ intgo _wrap_PTO_COALESCE_ROW_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_COALESCE_ELEM_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_COALESCE_ELEM_ptoc_78ab131c9f0d3334() {
   enum pto_coalesce result;
   intgo _swig_go_result;
   
@@ -992,7 +992,7 @@ intgo _wrap_PTO_COALESCE_ELEM_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_PROFILE_HOST_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_PROFILE_HOST_ptoc_78ab131c9f0d3334() {
   enum pto_profile result;
   intgo _swig_go_result;
   
@@ -1004,7 +1004,7 @@ intgo _wrap_PTO_PROFILE_HOST_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_PROFILE_A2A3_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_PROFILE_A2A3_ptoc_78ab131c9f0d3334() {
   enum pto_profile result;
   intgo _swig_go_result;
   
@@ -1016,7 +1016,7 @@ intgo _wrap_PTO_PROFILE_A2A3_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_PROFILE_A5_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_PROFILE_A5_ptoc_78ab131c9f0d3334() {
   enum pto_profile result;
   intgo _swig_go_result;
   
@@ -1028,7 +1028,7 @@ intgo _wrap_PTO_PROFILE_A5_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_LOC_VEC_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_LOC_VEC_ptoc_78ab131c9f0d3334() {
   enum pto_location result;
   intgo _swig_go_result;
   
@@ -1040,7 +1040,7 @@ intgo _wrap_PTO_LOC_VEC_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_LOC_MAT_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_LOC_MAT_ptoc_78ab131c9f0d3334() {
   enum pto_location result;
   intgo _swig_go_result;
   
@@ -1052,7 +1052,7 @@ intgo _wrap_PTO_LOC_MAT_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_LOC_LEFT_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_LOC_LEFT_ptoc_78ab131c9f0d3334() {
   enum pto_location result;
   intgo _swig_go_result;
   
@@ -1064,7 +1064,7 @@ intgo _wrap_PTO_LOC_LEFT_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_LOC_RIGHT_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_LOC_RIGHT_ptoc_78ab131c9f0d3334() {
   enum pto_location result;
   intgo _swig_go_result;
   
@@ -1076,7 +1076,7 @@ intgo _wrap_PTO_LOC_RIGHT_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_LOC_ACC_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_LOC_ACC_ptoc_78ab131c9f0d3334() {
   enum pto_location result;
   intgo _swig_go_result;
   
@@ -1088,7 +1088,7 @@ intgo _wrap_PTO_LOC_ACC_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_LOC_BIAS_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_LOC_BIAS_ptoc_78ab131c9f0d3334() {
   enum pto_location result;
   intgo _swig_go_result;
   
@@ -1100,7 +1100,7 @@ intgo _wrap_PTO_LOC_BIAS_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_LOC_SCALING_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_LOC_SCALING_ptoc_78ab131c9f0d3334() {
   enum pto_location result;
   intgo _swig_go_result;
   
@@ -1112,7 +1112,7 @@ intgo _wrap_PTO_LOC_SCALING_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_LAYOUT_ND_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_LAYOUT_ND_ptoc_78ab131c9f0d3334() {
   enum pto_layout result;
   intgo _swig_go_result;
   
@@ -1124,7 +1124,7 @@ intgo _wrap_PTO_LAYOUT_ND_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_LAYOUT_NZ_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_LAYOUT_NZ_ptoc_78ab131c9f0d3334() {
   enum pto_layout result;
   intgo _swig_go_result;
   
@@ -1136,7 +1136,7 @@ intgo _wrap_PTO_LAYOUT_NZ_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_LAYOUT_ZN_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_LAYOUT_ZN_ptoc_78ab131c9f0d3334() {
   enum pto_layout result;
   intgo _swig_go_result;
   
@@ -1148,7 +1148,7 @@ intgo _wrap_PTO_LAYOUT_ZN_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_LAYOUT_ZZ_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_LAYOUT_ZZ_ptoc_78ab131c9f0d3334() {
   enum pto_layout result;
   intgo _swig_go_result;
   
@@ -1160,7 +1160,7 @@ intgo _wrap_PTO_LAYOUT_ZZ_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_LAYOUT_NN_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_LAYOUT_NN_ptoc_78ab131c9f0d3334() {
   enum pto_layout result;
   intgo _swig_go_result;
   
@@ -1172,7 +1172,7 @@ intgo _wrap_PTO_LAYOUT_NN_ptoc_de9f1b25fc8c2272() {
 }
 
 
-_gostring_ _wrap_pto_version_string_ptoc_de9f1b25fc8c2272() {
+_gostring_ _wrap_pto_version_string_ptoc_78ab131c9f0d3334() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -1183,7 +1183,7 @@ _gostring_ _wrap_pto_version_string_ptoc_de9f1b25fc8c2272() {
 }
 
 
-_gostring_ _wrap_pto_status_string_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
+_gostring_ _wrap_pto_status_string_ptoc_78ab131c9f0d3334(intgo _swig_go_0) {
   pto_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1196,7 +1196,7 @@ _gostring_ _wrap_pto_status_string_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_pto_last_error_ptoc_de9f1b25fc8c2272() {
+_gostring_ _wrap_pto_last_error_ptoc_78ab131c9f0d3334() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -1207,7 +1207,7 @@ _gostring_ _wrap_pto_last_error_ptoc_de9f1b25fc8c2272() {
 }
 
 
-_gostring_ _wrap_pto_simd_target_ptoc_de9f1b25fc8c2272() {
+_gostring_ _wrap_pto_simd_target_ptoc_78ab131c9f0d3334() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -1218,7 +1218,7 @@ _gostring_ _wrap_pto_simd_target_ptoc_de9f1b25fc8c2272() {
 }
 
 
-long long _wrap_pto_dtype_size_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
+long long _wrap_pto_dtype_size_ptoc_78ab131c9f0d3334(intgo _swig_go_0) {
   pto_dtype arg1 ;
   size_t result;
   long long _swig_go_result;
@@ -1231,7 +1231,7 @@ long long _wrap_pto_dtype_size_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_pto_set_profile_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
+intgo _wrap_pto_set_profile_ptoc_78ab131c9f0d3334(intgo _swig_go_0) {
   pto_profile arg1 ;
   pto_status result;
   intgo _swig_go_result;
@@ -1244,7 +1244,7 @@ intgo _wrap_pto_set_profile_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_pto_get_profile_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_pto_get_profile_ptoc_78ab131c9f0d3334() {
   pto_profile result;
   intgo _swig_go_result;
   
@@ -1255,7 +1255,7 @@ intgo _wrap_pto_get_profile_ptoc_de9f1b25fc8c2272() {
 }
 
 
-_gostring_ _wrap_pto_profile_string_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
+_gostring_ _wrap_pto_profile_string_ptoc_78ab131c9f0d3334(intgo _swig_go_0) {
   pto_profile arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1268,7 +1268,7 @@ _gostring_ _wrap_pto_profile_string_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_pto_set_board_mode_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
+intgo _wrap_pto_set_board_mode_ptoc_78ab131c9f0d3334(intgo _swig_go_0) {
   int arg1 ;
   pto_status result;
   intgo _swig_go_result;
@@ -1281,7 +1281,7 @@ intgo _wrap_pto_set_board_mode_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_pto_board_mode_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_pto_board_mode_ptoc_78ab131c9f0d3334() {
   int result;
   intgo _swig_go_result;
   
@@ -1292,7 +1292,7 @@ intgo _wrap_pto_board_mode_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_pto_set_hf32_mode_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _swig_go_1) {
+intgo _wrap_pto_set_hf32_mode_ptoc_78ab131c9f0d3334(intgo _swig_go_0, intgo _swig_go_1) {
   int arg1 ;
   pto_round_mode arg2 ;
   pto_status result;
@@ -1307,12 +1307,12 @@ intgo _wrap_pto_set_hf32_mode_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _swi
 }
 
 
-intgo _wrap_pto_hf32_mode_ptoc_de9f1b25fc8c2272(pto_round_mode *_swig_go_0) {
+intgo _wrap_pto_hf32_mode_ptoc_78ab131c9f0d3334(int *_swig_go_0) {
   pto_round_mode *arg1 = (pto_round_mode *) 0 ;
   int result;
   intgo _swig_go_result;
   
-  arg1 = *(pto_round_mode **)&_swig_go_0; 
+  arg1 = (pto_round_mode *)_swig_go_0; 
   
   result = (int)pto_hf32_mode(arg1);
   _swig_go_result = result; 
@@ -1320,7 +1320,7 @@ intgo _wrap_pto_hf32_mode_ptoc_de9f1b25fc8c2272(pto_round_mode *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_set_tf32_mode_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _swig_go_1) {
+intgo _wrap_pto_set_tf32_mode_ptoc_78ab131c9f0d3334(intgo _swig_go_0, intgo _swig_go_1) {
   int arg1 ;
   pto_round_mode arg2 ;
   pto_status result;
@@ -1335,12 +1335,12 @@ intgo _wrap_pto_set_tf32_mode_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _swi
 }
 
 
-intgo _wrap_pto_tf32_mode_ptoc_de9f1b25fc8c2272(pto_round_mode *_swig_go_0) {
+intgo _wrap_pto_tf32_mode_ptoc_78ab131c9f0d3334(int *_swig_go_0) {
   pto_round_mode *arg1 = (pto_round_mode *) 0 ;
   int result;
   intgo _swig_go_result;
   
-  arg1 = *(pto_round_mode **)&_swig_go_0; 
+  arg1 = (pto_round_mode *)_swig_go_0; 
   
   result = (int)pto_tf32_mode(arg1);
   _swig_go_result = result; 
@@ -1348,7 +1348,7 @@ intgo _wrap_pto_tf32_mode_ptoc_de9f1b25fc8c2272(pto_round_mode *_swig_go_0) {
 }
 
 
-void _wrap_pto_set_warning_handler_ptoc_de9f1b25fc8c2272(void* _swig_go_0, void *_swig_go_1) {
+void _wrap_pto_set_warning_handler_ptoc_78ab131c9f0d3334(void* _swig_go_0, void *_swig_go_1) {
   pto_warning_fn arg1 = (pto_warning_fn) 0 ;
   void *arg2 = (void *) 0 ;
   
@@ -1360,7 +1360,7 @@ void _wrap_pto_set_warning_handler_ptoc_de9f1b25fc8c2272(void* _swig_go_0, void 
 }
 
 
-intgo _wrap_pto_tile_create_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, pto_tile **_swig_go_3) {
+intgo _wrap_pto_tile_create_ptoc_78ab131c9f0d3334(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, pto_tile **_swig_go_3) {
   pto_dtype arg1 ;
   uint32_t arg2 ;
   uint32_t arg3 ;
@@ -1379,7 +1379,7 @@ intgo _wrap_pto_tile_create_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _swig_
 }
 
 
-void _wrap_pto_tile_destroy_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
+void _wrap_pto_tile_destroy_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   
   arg1 = (pto_tile *)_swig_go_0; 
@@ -1389,7 +1389,7 @@ void _wrap_pto_tile_destroy_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_set_valid_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+intgo _wrap_pto_tile_set_valid_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t arg2 ;
   uint32_t arg3 ;
@@ -1406,7 +1406,7 @@ intgo _wrap_pto_tile_set_valid_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, intgo
 }
 
 
-intgo _wrap_pto_tile_dtype_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_dtype_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_dtype result;
   intgo _swig_go_result;
@@ -1419,7 +1419,7 @@ intgo _wrap_pto_tile_dtype_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_rows_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_rows_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t result;
   intgo _swig_go_result;
@@ -1432,7 +1432,7 @@ intgo _wrap_pto_tile_rows_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_cols_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_cols_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t result;
   intgo _swig_go_result;
@@ -1445,7 +1445,7 @@ intgo _wrap_pto_tile_cols_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_valid_rows_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_valid_rows_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t result;
   intgo _swig_go_result;
@@ -1458,7 +1458,7 @@ intgo _wrap_pto_tile_valid_rows_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_valid_cols_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_valid_cols_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t result;
   intgo _swig_go_result;
@@ -1471,7 +1471,7 @@ intgo _wrap_pto_tile_valid_cols_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
 }
 
 
-void *_wrap_pto_tile_data_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
+void *_wrap_pto_tile_data_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -1484,7 +1484,7 @@ void *_wrap_pto_tile_data_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_write_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
+intgo _wrap_pto_tile_write_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   void *arg2 = (void *) 0 ;
   size_t arg3 ;
@@ -1500,7 +1500,7 @@ intgo _wrap_pto_tile_write_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, _goslice_
 }
 
 
-intgo _wrap_pto_tile_read_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
+intgo _wrap_pto_tile_read_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   void *arg2 = (void *) 0 ;
   size_t arg3 ;
@@ -1516,7 +1516,7 @@ intgo _wrap_pto_tile_read_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, _goslice_ 
 }
 
 
-intgo _wrap_pto_tile_write_f32_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
+intgo _wrap_pto_tile_write_f32_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   float *arg2 = (float *) 0 ;
   size_t arg3 ;
@@ -1532,7 +1532,7 @@ intgo _wrap_pto_tile_write_f32_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, _gosl
 }
 
 
-intgo _wrap_pto_tile_read_f32_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
+intgo _wrap_pto_tile_read_f32_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, _goslice_ _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   float *arg2 = (float *) 0 ;
   size_t arg3 ;
@@ -1548,7 +1548,7 @@ intgo _wrap_pto_tile_read_f32_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, _gosli
 }
 
 
-intgo _wrap_pto_tile_create_cube_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, intgo _swig_go_4, pto_tile **_swig_go_5) {
+intgo _wrap_pto_tile_create_cube_ptoc_78ab131c9f0d3334(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, intgo _swig_go_4, pto_tile **_swig_go_5) {
   pto_dtype arg1 ;
   uint32_t arg2 ;
   uint32_t arg3 ;
@@ -1571,7 +1571,7 @@ intgo _wrap_pto_tile_create_cube_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _
 }
 
 
-intgo _wrap_pto_tile_location_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_location_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_location result;
   intgo _swig_go_result;
@@ -1584,7 +1584,7 @@ intgo _wrap_pto_tile_location_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_layout_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
+intgo _wrap_pto_tile_layout_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_layout result;
   intgo _swig_go_result;
@@ -1597,7 +1597,7 @@ intgo _wrap_pto_tile_layout_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_buffer_create_ptoc_de9f1b25fc8c2272(long long _swig_go_0, pto_buffer **_swig_go_1) {
+intgo _wrap_pto_buffer_create_ptoc_78ab131c9f0d3334(long long _swig_go_0, pto_buffer **_swig_go_1) {
   size_t arg1 ;
   pto_buffer **arg2 = (pto_buffer **) 0 ;
   pto_status result;
@@ -1612,7 +1612,7 @@ intgo _wrap_pto_buffer_create_ptoc_de9f1b25fc8c2272(long long _swig_go_0, pto_bu
 }
 
 
-void _wrap_pto_buffer_destroy_ptoc_de9f1b25fc8c2272(pto_buffer *_swig_go_0) {
+void _wrap_pto_buffer_destroy_ptoc_78ab131c9f0d3334(pto_buffer *_swig_go_0) {
   pto_buffer *arg1 = (pto_buffer *) 0 ;
   
   arg1 = (pto_buffer *)_swig_go_0; 
@@ -1622,7 +1622,7 @@ void _wrap_pto_buffer_destroy_ptoc_de9f1b25fc8c2272(pto_buffer *_swig_go_0) {
 }
 
 
-void *_wrap_pto_buffer_data_ptoc_de9f1b25fc8c2272(pto_buffer *_swig_go_0) {
+void *_wrap_pto_buffer_data_ptoc_78ab131c9f0d3334(pto_buffer *_swig_go_0) {
   pto_buffer *arg1 = (pto_buffer *) 0 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -1635,7 +1635,7 @@ void *_wrap_pto_buffer_data_ptoc_de9f1b25fc8c2272(pto_buffer *_swig_go_0) {
 }
 
 
-long long _wrap_pto_buffer_size_ptoc_de9f1b25fc8c2272(pto_buffer *_swig_go_0) {
+long long _wrap_pto_buffer_size_ptoc_78ab131c9f0d3334(pto_buffer *_swig_go_0) {
   pto_buffer *arg1 = (pto_buffer *) 0 ;
   size_t result;
   long long _swig_go_result;
@@ -1648,7 +1648,7 @@ long long _wrap_pto_buffer_size_ptoc_de9f1b25fc8c2272(pto_buffer *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tile_create_at_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, pto_buffer *_swig_go_3, long long _swig_go_4, pto_tile **_swig_go_5) {
+intgo _wrap_pto_tile_create_at_ptoc_78ab131c9f0d3334(intgo _swig_go_0, intgo _swig_go_1, intgo _swig_go_2, pto_buffer *_swig_go_3, long long _swig_go_4, pto_tile **_swig_go_5) {
   pto_dtype arg1 ;
   uint32_t arg2 ;
   uint32_t arg3 ;
@@ -1671,7 +1671,7 @@ intgo _wrap_pto_tile_create_at_ptoc_de9f1b25fc8c2272(intgo _swig_go_0, intgo _sw
 }
 
 
-pto_buffer *_wrap_pto_tile_buffer_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
+pto_buffer *_wrap_pto_tile_buffer_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_buffer *result = 0 ;
   pto_buffer *_swig_go_result;
@@ -1684,7 +1684,7 @@ pto_buffer *_wrap_pto_tile_buffer_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
 }
 
 
-long long _wrap_pto_tile_offset_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
+long long _wrap_pto_tile_offset_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   size_t result;
   long long _swig_go_result;
@@ -1697,7 +1697,7 @@ long long _wrap_pto_tile_offset_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_tadd_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tadd_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1714,7 +1714,7 @@ intgo _wrap_pto_tadd_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tsub_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tsub_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1731,7 +1731,7 @@ intgo _wrap_pto_tsub_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tmul_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tmul_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1748,7 +1748,7 @@ intgo _wrap_pto_tmul_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tdiv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tdiv_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1765,7 +1765,7 @@ intgo _wrap_pto_tdiv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tmax_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1782,7 +1782,7 @@ intgo _wrap_pto_tmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tmin_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1799,7 +1799,7 @@ intgo _wrap_pto_tmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tsubrelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tsubrelu_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1816,7 +1816,7 @@ intgo _wrap_pto_tsubrelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_taddrelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_taddrelu_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1833,7 +1833,7 @@ intgo _wrap_pto_taddrelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_trem_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_trem_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1850,7 +1850,7 @@ intgo _wrap_pto_trem_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tand_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tand_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1867,7 +1867,7 @@ intgo _wrap_pto_tand_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tor_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tor_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1884,7 +1884,7 @@ intgo _wrap_pto_tor_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_
 }
 
 
-intgo _wrap_pto_txor_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_txor_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1901,7 +1901,7 @@ intgo _wrap_pto_txor_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tshl_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tshl_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1918,7 +1918,7 @@ intgo _wrap_pto_tshl_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tshr_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tshr_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1935,7 +1935,7 @@ intgo _wrap_pto_tshr_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tfmod_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tfmod_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1952,7 +1952,7 @@ intgo _wrap_pto_tfmod_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tpow_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, intgo _swig_go_4) {
+intgo _wrap_pto_tpow_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, intgo _swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1973,7 +1973,7 @@ intgo _wrap_pto_tpow_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tprelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tprelu_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -1992,7 +1992,7 @@ intgo _wrap_pto_tprelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_tpartadd_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tpartadd_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2009,7 +2009,7 @@ intgo _wrap_pto_tpartadd_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tpartmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tpartmax_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2026,7 +2026,7 @@ intgo _wrap_pto_tpartmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tpartmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tpartmin_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2043,7 +2043,7 @@ intgo _wrap_pto_tpartmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tpartmul_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tpartmul_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2060,7 +2060,7 @@ intgo _wrap_pto_tpartmul_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tpartargmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4, pto_tile *_swig_go_5) {
+intgo _wrap_pto_tpartargmax_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4, pto_tile *_swig_go_5) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2083,7 +2083,7 @@ intgo _wrap_pto_tpartargmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile
 }
 
 
-intgo _wrap_pto_tpartargmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4, pto_tile *_swig_go_5) {
+intgo _wrap_pto_tpartargmin_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4, pto_tile *_swig_go_5) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2106,7 +2106,7 @@ intgo _wrap_pto_tpartargmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile
 }
 
 
-intgo _wrap_pto_tmov_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tmov_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -2121,7 +2121,7 @@ intgo _wrap_pto_tmov_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tabs_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tabs_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -2136,7 +2136,7 @@ intgo _wrap_pto_tabs_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tneg_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tneg_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -2151,7 +2151,7 @@ intgo _wrap_pto_tneg_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_trelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_trelu_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -2166,7 +2166,7 @@ intgo _wrap_pto_trelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tsqrt_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tsqrt_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -2181,7 +2181,7 @@ intgo _wrap_pto_tsqrt_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_trecip_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_trecip_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -2196,7 +2196,7 @@ intgo _wrap_pto_trecip_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_texp_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_texp_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -2211,7 +2211,7 @@ intgo _wrap_pto_texp_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tlog_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tlog_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -2226,7 +2226,7 @@ intgo _wrap_pto_tlog_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tnot_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tnot_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -2241,7 +2241,7 @@ intgo _wrap_pto_tnot_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_trsqrt_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_trsqrt_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -2256,7 +2256,7 @@ intgo _wrap_pto_trsqrt_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_tadds_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tadds_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2273,7 +2273,7 @@ intgo _wrap_pto_tadds_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tsubs_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tsubs_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2290,7 +2290,7 @@ intgo _wrap_pto_tsubs_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tmuls_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tmuls_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2307,7 +2307,7 @@ intgo _wrap_pto_tmuls_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tdivs_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tdivs_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2324,7 +2324,7 @@ intgo _wrap_pto_tdivs_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tdivs_scalar_by_tile_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, double _swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tdivs_scalar_by_tile_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, double _swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   double arg2 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2341,7 +2341,7 @@ intgo _wrap_pto_tdivs_scalar_by_tile_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0,
 }
 
 
-intgo _wrap_pto_tmaxs_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tmaxs_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2358,7 +2358,7 @@ intgo _wrap_pto_tmaxs_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tmins_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tmins_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2375,7 +2375,7 @@ intgo _wrap_pto_tmins_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_trems_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_trems_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2392,7 +2392,7 @@ intgo _wrap_pto_trems_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tlrelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tlrelu_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2409,7 +2409,7 @@ intgo _wrap_pto_tlrelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_tands_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tands_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2426,7 +2426,7 @@ intgo _wrap_pto_tands_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tors_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tors_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2443,7 +2443,7 @@ intgo _wrap_pto_tors_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_txors_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_txors_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2460,7 +2460,7 @@ intgo _wrap_pto_txors_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tshls_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tshls_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2477,7 +2477,7 @@ intgo _wrap_pto_tshls_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tshrs_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tshrs_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2494,7 +2494,7 @@ intgo _wrap_pto_tshrs_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tfmods_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tfmods_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2511,7 +2511,7 @@ intgo _wrap_pto_tfmods_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_tpows_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2, intgo _swig_go_3) {
+intgo _wrap_pto_tpows_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2, intgo _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -2530,7 +2530,7 @@ intgo _wrap_pto_tpows_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_texpands_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, double _swig_go_1) {
+intgo _wrap_pto_texpands_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, double _swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   double arg2 ;
   pto_status result;
@@ -2545,7 +2545,7 @@ intgo _wrap_pto_texpands_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, double _swi
 }
 
 
-intgo _wrap_pto_tci_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, double _swig_go_1, intgo _swig_go_2) {
+intgo _wrap_pto_tci_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, double _swig_go_1, intgo _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   double arg2 ;
   int arg3 ;
@@ -2562,7 +2562,7 @@ intgo _wrap_pto_tci_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, double _swig_go_
 }
 
 
-intgo _wrap_pto_ttri_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, double _swig_go_1, intgo _swig_go_2) {
+intgo _wrap_pto_ttri_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, double _swig_go_1, intgo _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   double arg2 ;
   int arg3 ;
@@ -2579,7 +2579,7 @@ intgo _wrap_pto_ttri_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, double _swig_go
 }
 
 
-intgo _wrap_pto_trandom_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, intgo _swig_go_4, intgo _swig_go_5, intgo _swig_go_6, intgo _swig_go_7) {
+intgo _wrap_pto_trandom_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, intgo _swig_go_4, intgo _swig_go_5, intgo _swig_go_6, intgo _swig_go_7) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   uint32_t arg2 ;
   uint32_t arg3 ;
@@ -2606,7 +2606,7 @@ intgo _wrap_pto_trandom_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, intgo _swig_
 }
 
 
-intgo _wrap_pto_trowsum_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_trowsum_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2623,7 +2623,7 @@ intgo _wrap_pto_trowsum_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_trowmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_trowmax_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2640,7 +2640,7 @@ intgo _wrap_pto_trowmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_trowmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_trowmin_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2657,7 +2657,7 @@ intgo _wrap_pto_trowmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tcolsum_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
+intgo _wrap_pto_tcolsum_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2676,7 +2676,7 @@ intgo _wrap_pto_tcolsum_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tcolmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tcolmax_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2693,7 +2693,7 @@ intgo _wrap_pto_tcolmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tcolmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tcolmin_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2710,7 +2710,7 @@ intgo _wrap_pto_tcolmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_trowprod_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_trowprod_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2727,7 +2727,7 @@ intgo _wrap_pto_trowprod_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tcolprod_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tcolprod_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -2742,7 +2742,7 @@ intgo _wrap_pto_tcolprod_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tpairreducesum_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tpairreducesum_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -2757,7 +2757,7 @@ intgo _wrap_pto_tpairreducesum_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_t
 }
 
 
-intgo _wrap_pto_thistogram_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
+intgo _wrap_pto_thistogram_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2776,7 +2776,7 @@ intgo _wrap_pto_thistogram_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_trowargmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_trowargmax_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2793,7 +2793,7 @@ intgo _wrap_pto_trowargmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_trowargmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_trowargmin_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2810,7 +2810,7 @@ intgo _wrap_pto_trowargmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_tcolargmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tcolargmax_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2827,7 +2827,7 @@ intgo _wrap_pto_tcolargmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_tcolargmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tcolargmin_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2844,7 +2844,7 @@ intgo _wrap_pto_tcolargmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_trowexpand_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_trowexpand_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -2859,7 +2859,7 @@ intgo _wrap_pto_trowexpand_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_trowexpandadd_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandadd_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2878,7 +2878,7 @@ intgo _wrap_pto_trowexpandadd_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpandsub_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandsub_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2897,7 +2897,7 @@ intgo _wrap_pto_trowexpandsub_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpandmul_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandmul_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2916,7 +2916,7 @@ intgo _wrap_pto_trowexpandmul_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpanddiv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpanddiv_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2935,7 +2935,7 @@ intgo _wrap_pto_trowexpanddiv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpandmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandmax_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2954,7 +2954,7 @@ intgo _wrap_pto_trowexpandmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpandmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandmin_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2973,7 +2973,7 @@ intgo _wrap_pto_trowexpandmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_trowexpandexpdif_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_trowexpandexpdif_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -2992,7 +2992,7 @@ intgo _wrap_pto_trowexpandexpdif_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto
 }
 
 
-intgo _wrap_pto_tcolexpand_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_tcolexpand_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -3007,7 +3007,7 @@ intgo _wrap_pto_tcolexpand_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_tcolexpandadd_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandadd_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3026,7 +3026,7 @@ intgo _wrap_pto_tcolexpandadd_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tcolexpandsub_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandsub_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3045,7 +3045,7 @@ intgo _wrap_pto_tcolexpandsub_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tcolexpandmul_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandmul_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3064,7 +3064,7 @@ intgo _wrap_pto_tcolexpandmul_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tcolexpandmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandmax_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3083,7 +3083,7 @@ intgo _wrap_pto_tcolexpandmax_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tcolexpandmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandmin_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3102,7 +3102,7 @@ intgo _wrap_pto_tcolexpandmin_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tcolexpandexpdif_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tcolexpandexpdif_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3121,7 +3121,7 @@ intgo _wrap_pto_tcolexpandexpdif_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto
 }
 
 
-intgo _wrap_pto_tcolexpanddiv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tcolexpanddiv_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3138,7 +3138,7 @@ intgo _wrap_pto_tcolexpanddiv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tcvt_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3, intgo _swig_go_4) {
+intgo _wrap_pto_tcvt_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3, intgo _swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3159,7 +3159,7 @@ intgo _wrap_pto_tcvt_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tcmp_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
+intgo _wrap_pto_tcmp_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3178,7 +3178,7 @@ intgo _wrap_pto_tcmp_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tcmps_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2, intgo _swig_go_3) {
+intgo _wrap_pto_tcmps_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2, intgo _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -3197,7 +3197,7 @@ intgo _wrap_pto_tcmps_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tsel_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
+intgo _wrap_pto_tsel_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3218,7 +3218,7 @@ intgo _wrap_pto_tsel_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig
 }
 
 
-intgo _wrap_pto_tsels_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, double _swig_go_4) {
+intgo _wrap_pto_tsels_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, double _swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3239,7 +3239,7 @@ intgo _wrap_pto_tsels_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_textract_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, long long _swig_go_2, long long _swig_go_3) {
+intgo _wrap_pto_textract_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, long long _swig_go_2, long long _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   size_t arg3 ;
@@ -3258,7 +3258,7 @@ intgo _wrap_pto_textract_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tinsert_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, long long _swig_go_2, long long _swig_go_3) {
+intgo _wrap_pto_tinsert_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, long long _swig_go_2, long long _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   size_t arg3 ;
@@ -3277,7 +3277,7 @@ intgo _wrap_pto_tinsert_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tgather_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tgather_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3296,7 +3296,7 @@ intgo _wrap_pto_tgather_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tgather_mask_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+intgo _wrap_pto_tgather_mask_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_mask_pattern arg3 ;
@@ -3315,7 +3315,7 @@ intgo _wrap_pto_tgather_mask_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_til
 }
 
 
-intgo _wrap_pto_tgatherb_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tgatherb_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3332,7 +3332,7 @@ intgo _wrap_pto_tgatherb_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tscatter_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tscatter_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3349,7 +3349,7 @@ intgo _wrap_pto_tscatter_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, long long _swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_tsetval_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, long long _swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   size_t arg2 ;
   double arg3 ;
@@ -3366,7 +3366,7 @@ intgo _wrap_pto_tsetval_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, long long _s
 }
 
 
-intgo _wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, long long _swig_go_1, double *_swig_go_2) {
+intgo _wrap_pto_tgetval_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, long long _swig_go_1, double *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   size_t arg2 ;
   double *arg3 = (double *) 0 ;
@@ -3383,7 +3383,7 @@ intgo _wrap_pto_tgetval_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, long long _s
 }
 
 
-intgo _wrap_pto_mgather_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, void *_swig_go_1, long long _swig_go_2, intgo _swig_go_3, pto_tile *_swig_go_4, intgo _swig_go_5) {
+intgo _wrap_pto_mgather_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, void *_swig_go_1, long long _swig_go_2, intgo _swig_go_3, pto_tile *_swig_go_4, intgo _swig_go_5) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   void *arg2 = (void *) 0 ;
   size_t arg3 ;
@@ -3394,7 +3394,7 @@ intgo _wrap_pto_mgather_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, void *_swig_
   intgo _swig_go_result;
   
   arg1 = (pto_tile *)_swig_go_0; 
-  arg2 = *(void **)&_swig_go_1; 
+  arg2 = (void *)_swig_go_1; 
   arg3 = (size_t)_swig_go_2; 
   arg4 = (pto_dtype)_swig_go_3; 
   arg5 = (pto_tile *)_swig_go_4; 
@@ -3406,7 +3406,7 @@ intgo _wrap_pto_mgather_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, void *_swig_
 }
 
 
-intgo _wrap_pto_mscatter_ptoc_de9f1b25fc8c2272(void *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4, intgo _swig_go_5) {
+intgo _wrap_pto_mscatter_ptoc_78ab131c9f0d3334(void *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4, intgo _swig_go_5) {
   void *arg1 = (void *) 0 ;
   size_t arg2 ;
   pto_dtype arg3 ;
@@ -3416,7 +3416,7 @@ intgo _wrap_pto_mscatter_ptoc_de9f1b25fc8c2272(void *_swig_go_0, long long _swig
   pto_status result;
   intgo _swig_go_result;
   
-  arg1 = *(void **)&_swig_go_0; 
+  arg1 = (void *)_swig_go_0; 
   arg2 = (size_t)_swig_go_1; 
   arg3 = (pto_dtype)_swig_go_2; 
   arg4 = (pto_tile *)_swig_go_3; 
@@ -3429,7 +3429,7 @@ intgo _wrap_pto_mscatter_ptoc_de9f1b25fc8c2272(void *_swig_go_0, long long _swig
 }
 
 
-intgo _wrap_pto_tfillpad_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2) {
+intgo _wrap_pto_tfillpad_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_pad_value arg3 ;
@@ -3446,7 +3446,7 @@ intgo _wrap_pto_tfillpad_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tfillpad_inplace_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2) {
+intgo _wrap_pto_tfillpad_inplace_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_pad_value arg3 ;
@@ -3463,7 +3463,7 @@ intgo _wrap_pto_tfillpad_inplace_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto
 }
 
 
-intgo _wrap_pto_tfillpad_expand_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2) {
+intgo _wrap_pto_tfillpad_expand_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_pad_value arg3 ;
@@ -3480,7 +3480,7 @@ intgo _wrap_pto_tfillpad_expand_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_
 }
 
 
-intgo _wrap_pto_treshape_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
+intgo _wrap_pto_treshape_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_status result;
@@ -3495,7 +3495,7 @@ intgo _wrap_pto_treshape_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_ttrans_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_ttrans_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3512,7 +3512,7 @@ intgo _wrap_pto_ttrans_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_tconcat_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tconcat_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3529,7 +3529,7 @@ intgo _wrap_pto_tconcat_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tconcatidx_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
+intgo _wrap_pto_tconcatidx_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3550,7 +3550,7 @@ intgo _wrap_pto_tconcatidx_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_tinterleave_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tinterleave_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3569,7 +3569,7 @@ intgo _wrap_pto_tinterleave_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile
 }
 
 
-intgo _wrap_pto_tdeinterleave_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tdeinterleave_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3588,7 +3588,7 @@ intgo _wrap_pto_tdeinterleave_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_ti
 }
 
 
-intgo _wrap_pto_tdeinterleave_single_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tdeinterleave_single_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3605,7 +3605,7 @@ intgo _wrap_pto_tdeinterleave_single_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0,
 }
 
 
-intgo _wrap_pto_tsort32_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tsort32_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3624,7 +3624,7 @@ intgo _wrap_pto_tsort32_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, long long _swig_go_2) {
+intgo _wrap_pto_tmrgsort_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, long long _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   size_t arg3 ;
@@ -3641,7 +3641,7 @@ intgo _wrap_pto_tmrgsort_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tmrgsort_lists_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4, pto_tile *_swig_go_5, intgo _swig_go_6, short *_swig_go_7) {
+intgo _wrap_pto_tmrgsort_lists_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4, pto_tile *_swig_go_5, intgo _swig_go_6, short *_swig_go_7) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3668,7 +3668,7 @@ intgo _wrap_pto_tmrgsort_lists_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_t
 }
 
 
-intgo _wrap_pto_taxpy_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_taxpy_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   double arg3 ;
@@ -3685,7 +3685,7 @@ intgo _wrap_pto_taxpy_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_taddc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_taddc_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3704,7 +3704,7 @@ intgo _wrap_pto_taddc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tsubc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tsubc_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3723,7 +3723,7 @@ intgo _wrap_pto_tsubc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_taddsc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, double _swig_go_3) {
+intgo _wrap_pto_taddsc_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, double _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3742,7 +3742,7 @@ intgo _wrap_pto_taddsc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_tsubsc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, double _swig_go_3) {
+intgo _wrap_pto_tsubsc_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, double _swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3761,7 +3761,7 @@ intgo _wrap_pto_tsubsc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_pto_tfusedmuladd_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tfusedmuladd_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3778,7 +3778,7 @@ intgo _wrap_pto_tfusedmuladd_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_til
 }
 
 
-intgo _wrap_pto_tfusedmuladdrelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tfusedmuladdrelu_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3795,7 +3795,7 @@ intgo _wrap_pto_tfusedmuladdrelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto
 }
 
 
-intgo _wrap_pto_tmuladddst_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tmuladddst_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3812,7 +3812,7 @@ intgo _wrap_pto_tmuladddst_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_taddreluconv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_taddreluconv_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3829,7 +3829,7 @@ intgo _wrap_pto_taddreluconv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_til
 }
 
 
-intgo _wrap_pto_tsubreluconv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tsubreluconv_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3846,7 +3846,7 @@ intgo _wrap_pto_tsubreluconv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_til
 }
 
 
-intgo _wrap_pto_tadddeqrelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, double _swig_go_4) {
+intgo _wrap_pto_tadddeqrelu_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, double _swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3867,7 +3867,7 @@ intgo _wrap_pto_tadddeqrelu_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile
 }
 
 
-intgo _wrap_pto_tmatmul_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tmatmul_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3884,7 +3884,7 @@ intgo _wrap_pto_tmatmul_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_tmatmul_acc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tmatmul_acc_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3901,7 +3901,7 @@ intgo _wrap_pto_tmatmul_acc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile
 }
 
 
-intgo _wrap_pto_tmatmul_bias_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tmatmul_bias_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3920,7 +3920,7 @@ intgo _wrap_pto_tmatmul_bias_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_til
 }
 
 
-intgo _wrap_pto_tgemv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tgemv_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3937,7 +3937,7 @@ intgo _wrap_pto_tgemv_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swi
 }
 
 
-intgo _wrap_pto_tgemv_acc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tgemv_acc_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3954,7 +3954,7 @@ intgo _wrap_pto_tgemv_acc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *
 }
 
 
-intgo _wrap_pto_tgemv_bias_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tgemv_bias_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -3973,7 +3973,7 @@ intgo _wrap_pto_tgemv_bias_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-void _wrap_pto_img2col_config_fmap_h_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
+void _wrap_pto_img2col_config_fmap_h_set_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint16_t arg2 ;
   
@@ -3985,7 +3985,7 @@ void _wrap_pto_img2col_config_fmap_h_set_ptoc_de9f1b25fc8c2272(struct pto_img2co
 }
 
 
-short _wrap_pto_img2col_config_fmap_h_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+short _wrap_pto_img2col_config_fmap_h_get_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint16_t result;
   short _swig_go_result;
@@ -3998,7 +3998,7 @@ short _wrap_pto_img2col_config_fmap_h_get_ptoc_de9f1b25fc8c2272(struct pto_img2c
 }
 
 
-void _wrap_pto_img2col_config_fmap_w_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
+void _wrap_pto_img2col_config_fmap_w_set_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint16_t arg2 ;
   
@@ -4010,7 +4010,7 @@ void _wrap_pto_img2col_config_fmap_w_set_ptoc_de9f1b25fc8c2272(struct pto_img2co
 }
 
 
-short _wrap_pto_img2col_config_fmap_w_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+short _wrap_pto_img2col_config_fmap_w_get_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint16_t result;
   short _swig_go_result;
@@ -4023,7 +4023,7 @@ short _wrap_pto_img2col_config_fmap_w_get_ptoc_de9f1b25fc8c2272(struct pto_img2c
 }
 
 
-void _wrap_pto_img2col_config_pad_left_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+void _wrap_pto_img2col_config_pad_left_set_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t arg2 ;
   
@@ -4035,7 +4035,7 @@ void _wrap_pto_img2col_config_pad_left_set_ptoc_de9f1b25fc8c2272(struct pto_img2
 }
 
 
-char _wrap_pto_img2col_config_pad_left_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+char _wrap_pto_img2col_config_pad_left_get_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t result;
   char _swig_go_result;
@@ -4048,7 +4048,7 @@ char _wrap_pto_img2col_config_pad_left_get_ptoc_de9f1b25fc8c2272(struct pto_img2
 }
 
 
-void _wrap_pto_img2col_config_pad_right_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+void _wrap_pto_img2col_config_pad_right_set_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t arg2 ;
   
@@ -4060,7 +4060,7 @@ void _wrap_pto_img2col_config_pad_right_set_ptoc_de9f1b25fc8c2272(struct pto_img
 }
 
 
-char _wrap_pto_img2col_config_pad_right_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+char _wrap_pto_img2col_config_pad_right_get_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t result;
   char _swig_go_result;
@@ -4073,7 +4073,7 @@ char _wrap_pto_img2col_config_pad_right_get_ptoc_de9f1b25fc8c2272(struct pto_img
 }
 
 
-void _wrap_pto_img2col_config_pad_top_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+void _wrap_pto_img2col_config_pad_top_set_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t arg2 ;
   
@@ -4085,7 +4085,7 @@ void _wrap_pto_img2col_config_pad_top_set_ptoc_de9f1b25fc8c2272(struct pto_img2c
 }
 
 
-char _wrap_pto_img2col_config_pad_top_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+char _wrap_pto_img2col_config_pad_top_get_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t result;
   char _swig_go_result;
@@ -4098,7 +4098,7 @@ char _wrap_pto_img2col_config_pad_top_get_ptoc_de9f1b25fc8c2272(struct pto_img2c
 }
 
 
-void _wrap_pto_img2col_config_pad_bottom_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+void _wrap_pto_img2col_config_pad_bottom_set_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t arg2 ;
   
@@ -4110,7 +4110,7 @@ void _wrap_pto_img2col_config_pad_bottom_set_ptoc_de9f1b25fc8c2272(struct pto_im
 }
 
 
-char _wrap_pto_img2col_config_pad_bottom_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+char _wrap_pto_img2col_config_pad_bottom_get_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t result;
   char _swig_go_result;
@@ -4123,7 +4123,7 @@ char _wrap_pto_img2col_config_pad_bottom_get_ptoc_de9f1b25fc8c2272(struct pto_im
 }
 
 
-void _wrap_pto_img2col_config_pad_bits_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, intgo _swig_go_1) {
+void _wrap_pto_img2col_config_pad_bits_set_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0, intgo _swig_go_1) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint32_t arg2 ;
   
@@ -4135,7 +4135,7 @@ void _wrap_pto_img2col_config_pad_bits_set_ptoc_de9f1b25fc8c2272(struct pto_img2
 }
 
 
-intgo _wrap_pto_img2col_config_pad_bits_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+intgo _wrap_pto_img2col_config_pad_bits_get_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint32_t result;
   intgo _swig_go_result;
@@ -4148,7 +4148,7 @@ intgo _wrap_pto_img2col_config_pad_bits_get_ptoc_de9f1b25fc8c2272(struct pto_img
 }
 
 
-void _wrap_pto_img2col_config_repeat_stride_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
+void _wrap_pto_img2col_config_repeat_stride_set_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint16_t arg2 ;
   
@@ -4160,7 +4160,7 @@ void _wrap_pto_img2col_config_repeat_stride_set_ptoc_de9f1b25fc8c2272(struct pto
 }
 
 
-short _wrap_pto_img2col_config_repeat_stride_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+short _wrap_pto_img2col_config_repeat_stride_get_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint16_t result;
   short _swig_go_result;
@@ -4173,7 +4173,7 @@ short _wrap_pto_img2col_config_repeat_stride_get_ptoc_de9f1b25fc8c2272(struct pt
 }
 
 
-void _wrap_pto_img2col_config_repeat_time_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+void _wrap_pto_img2col_config_repeat_time_set_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t arg2 ;
   
@@ -4185,7 +4185,7 @@ void _wrap_pto_img2col_config_repeat_time_set_ptoc_de9f1b25fc8c2272(struct pto_i
 }
 
 
-char _wrap_pto_img2col_config_repeat_time_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+char _wrap_pto_img2col_config_repeat_time_get_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t result;
   char _swig_go_result;
@@ -4198,7 +4198,7 @@ char _wrap_pto_img2col_config_repeat_time_get_ptoc_de9f1b25fc8c2272(struct pto_i
 }
 
 
-void _wrap_pto_img2col_config_repeat_mode_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+void _wrap_pto_img2col_config_repeat_mode_set_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t arg2 ;
   
@@ -4210,7 +4210,7 @@ void _wrap_pto_img2col_config_repeat_mode_set_ptoc_de9f1b25fc8c2272(struct pto_i
 }
 
 
-char _wrap_pto_img2col_config_repeat_mode_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+char _wrap_pto_img2col_config_repeat_mode_get_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t result;
   char _swig_go_result;
@@ -4223,7 +4223,7 @@ char _wrap_pto_img2col_config_repeat_mode_get_ptoc_de9f1b25fc8c2272(struct pto_i
 }
 
 
-void _wrap_pto_img2col_config_stride_h_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+void _wrap_pto_img2col_config_stride_h_set_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t arg2 ;
   
@@ -4235,7 +4235,7 @@ void _wrap_pto_img2col_config_stride_h_set_ptoc_de9f1b25fc8c2272(struct pto_img2
 }
 
 
-char _wrap_pto_img2col_config_stride_h_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+char _wrap_pto_img2col_config_stride_h_get_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t result;
   char _swig_go_result;
@@ -4248,7 +4248,7 @@ char _wrap_pto_img2col_config_stride_h_get_ptoc_de9f1b25fc8c2272(struct pto_img2
 }
 
 
-void _wrap_pto_img2col_config_stride_w_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+void _wrap_pto_img2col_config_stride_w_set_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t arg2 ;
   
@@ -4260,7 +4260,7 @@ void _wrap_pto_img2col_config_stride_w_set_ptoc_de9f1b25fc8c2272(struct pto_img2
 }
 
 
-char _wrap_pto_img2col_config_stride_w_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+char _wrap_pto_img2col_config_stride_w_get_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t result;
   char _swig_go_result;
@@ -4273,7 +4273,7 @@ char _wrap_pto_img2col_config_stride_w_get_ptoc_de9f1b25fc8c2272(struct pto_img2
 }
 
 
-void _wrap_pto_img2col_config_dilation_h_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+void _wrap_pto_img2col_config_dilation_h_set_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t arg2 ;
   
@@ -4285,7 +4285,7 @@ void _wrap_pto_img2col_config_dilation_h_set_ptoc_de9f1b25fc8c2272(struct pto_im
 }
 
 
-char _wrap_pto_img2col_config_dilation_h_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+char _wrap_pto_img2col_config_dilation_h_get_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t result;
   char _swig_go_result;
@@ -4298,7 +4298,7 @@ char _wrap_pto_img2col_config_dilation_h_get_ptoc_de9f1b25fc8c2272(struct pto_im
 }
 
 
-void _wrap_pto_img2col_config_dilation_w_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
+void _wrap_pto_img2col_config_dilation_w_set_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0, char _swig_go_1) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t arg2 ;
   
@@ -4310,7 +4310,7 @@ void _wrap_pto_img2col_config_dilation_w_set_ptoc_de9f1b25fc8c2272(struct pto_im
 }
 
 
-char _wrap_pto_img2col_config_dilation_w_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+char _wrap_pto_img2col_config_dilation_w_get_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint8_t result;
   char _swig_go_result;
@@ -4323,7 +4323,7 @@ char _wrap_pto_img2col_config_dilation_w_get_ptoc_de9f1b25fc8c2272(struct pto_im
 }
 
 
-void _wrap_pto_img2col_config_filter_h_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
+void _wrap_pto_img2col_config_filter_h_set_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint16_t arg2 ;
   
@@ -4335,7 +4335,7 @@ void _wrap_pto_img2col_config_filter_h_set_ptoc_de9f1b25fc8c2272(struct pto_img2
 }
 
 
-short _wrap_pto_img2col_config_filter_h_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+short _wrap_pto_img2col_config_filter_h_get_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint16_t result;
   short _swig_go_result;
@@ -4348,7 +4348,7 @@ short _wrap_pto_img2col_config_filter_h_get_ptoc_de9f1b25fc8c2272(struct pto_img
 }
 
 
-void _wrap_pto_img2col_config_filter_w_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
+void _wrap_pto_img2col_config_filter_w_set_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint16_t arg2 ;
   
@@ -4360,7 +4360,7 @@ void _wrap_pto_img2col_config_filter_w_set_ptoc_de9f1b25fc8c2272(struct pto_img2
 }
 
 
-short _wrap_pto_img2col_config_filter_w_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+short _wrap_pto_img2col_config_filter_w_get_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint16_t result;
   short _swig_go_result;
@@ -4373,7 +4373,7 @@ short _wrap_pto_img2col_config_filter_w_get_ptoc_de9f1b25fc8c2272(struct pto_img
 }
 
 
-void _wrap_pto_img2col_config_channel_size_set_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
+void _wrap_pto_img2col_config_channel_size_set_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0, short _swig_go_1) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint16_t arg2 ;
   
@@ -4385,7 +4385,7 @@ void _wrap_pto_img2col_config_channel_size_set_ptoc_de9f1b25fc8c2272(struct pto_
 }
 
 
-short _wrap_pto_img2col_config_channel_size_get_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+short _wrap_pto_img2col_config_channel_size_get_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   uint16_t result;
   short _swig_go_result;
@@ -4398,7 +4398,7 @@ short _wrap_pto_img2col_config_channel_size_get_ptoc_de9f1b25fc8c2272(struct pto
 }
 
 
-struct pto_img2col_config *_wrap_new_pto_img2col_config_ptoc_de9f1b25fc8c2272() {
+struct pto_img2col_config *_wrap_new_pto_img2col_config_ptoc_78ab131c9f0d3334() {
   struct pto_img2col_config *result = 0 ;
   struct pto_img2col_config *_swig_go_result;
   
@@ -4409,7 +4409,7 @@ struct pto_img2col_config *_wrap_new_pto_img2col_config_ptoc_de9f1b25fc8c2272() 
 }
 
 
-void _wrap_delete_pto_img2col_config_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+void _wrap_delete_pto_img2col_config_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   struct pto_img2col_config *arg1 = (struct pto_img2col_config *) 0 ;
   
   arg1 = *(struct pto_img2col_config **)&_swig_go_0; 
@@ -4419,7 +4419,7 @@ void _wrap_delete_pto_img2col_config_ptoc_de9f1b25fc8c2272(struct pto_img2col_co
 }
 
 
-intgo _wrap_pto_setfmatrix_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+intgo _wrap_pto_setfmatrix_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   pto_img2col_config *arg1 = (pto_img2col_config *) 0 ;
   pto_status result;
   intgo _swig_go_result;
@@ -4432,7 +4432,7 @@ intgo _wrap_pto_setfmatrix_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swi
 }
 
 
-intgo _wrap_pto_set_img2col_padding_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+intgo _wrap_pto_set_img2col_padding_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   pto_img2col_config *arg1 = (pto_img2col_config *) 0 ;
   pto_status result;
   intgo _swig_go_result;
@@ -4445,7 +4445,7 @@ intgo _wrap_pto_set_img2col_padding_ptoc_de9f1b25fc8c2272(struct pto_img2col_con
 }
 
 
-intgo _wrap_pto_set_img2col_rpt_ptoc_de9f1b25fc8c2272(struct pto_img2col_config *_swig_go_0) {
+intgo _wrap_pto_set_img2col_rpt_ptoc_78ab131c9f0d3334(struct pto_img2col_config *_swig_go_0) {
   pto_img2col_config *arg1 = (pto_img2col_config *) 0 ;
   pto_status result;
   intgo _swig_go_result;
@@ -4458,7 +4458,7 @@ intgo _wrap_pto_set_img2col_rpt_ptoc_de9f1b25fc8c2272(struct pto_img2col_config 
 }
 
 
-intgo _wrap_pto_timg2col_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, struct pto_img2col_config *_swig_go_2, short _swig_go_3, short _swig_go_4) {
+intgo _wrap_pto_timg2col_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, struct pto_img2col_config *_swig_go_2, short _swig_go_3, short _swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_img2col_config *arg3 = (pto_img2col_config *) 0 ;
@@ -4479,7 +4479,7 @@ intgo _wrap_pto_timg2col_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tmatmul_mx_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
+intgo _wrap_pto_tmatmul_mx_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -4500,7 +4500,7 @@ intgo _wrap_pto_tmatmul_mx_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_tmatmul_mx_acc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
+intgo _wrap_pto_tmatmul_mx_acc_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -4521,7 +4521,7 @@ intgo _wrap_pto_tmatmul_mx_acc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_t
 }
 
 
-intgo _wrap_pto_tgemv_mx_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
+intgo _wrap_pto_tgemv_mx_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -4542,7 +4542,7 @@ intgo _wrap_pto_tgemv_mx_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tgemv_mx_acc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
+intgo _wrap_pto_tgemv_mx_acc_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -4563,7 +4563,7 @@ intgo _wrap_pto_tgemv_mx_acc_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_til
 }
 
 
-intgo _wrap_pto_tquant_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
+intgo _wrap_pto_tquant_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -4584,7 +4584,7 @@ intgo _wrap_pto_tquant_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_sw
 }
 
 
-intgo _wrap_PTO_MX_OCP_FP8_E4M3_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_MX_OCP_FP8_E4M3_ptoc_78ab131c9f0d3334() {
   enum pto_mx_alg result;
   intgo _swig_go_result;
   
@@ -4596,7 +4596,7 @@ intgo _wrap_PTO_MX_OCP_FP8_E4M3_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_MX_NV_FP8_E4M3_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_MX_NV_FP8_E4M3_ptoc_78ab131c9f0d3334() {
   enum pto_mx_alg result;
   intgo _swig_go_result;
   
@@ -4608,7 +4608,7 @@ intgo _wrap_PTO_MX_NV_FP8_E4M3_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_MX_OCP_FP4_E2M1_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_MX_OCP_FP4_E2M1_ptoc_78ab131c9f0d3334() {
   enum pto_mx_alg result;
   intgo _swig_go_result;
   
@@ -4620,7 +4620,7 @@ intgo _wrap_PTO_MX_OCP_FP4_E2M1_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_MX_NV_FP4_E2M1_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_MX_NV_FP4_E2M1_ptoc_78ab131c9f0d3334() {
   enum pto_mx_alg result;
   intgo _swig_go_result;
   
@@ -4632,7 +4632,7 @@ intgo _wrap_PTO_MX_NV_FP4_E2M1_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_pto_tquant_mx_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4, intgo _swig_go_5, intgo _swig_go_6) {
+intgo _wrap_pto_tquant_mx_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4, intgo _swig_go_5, intgo _swig_go_6) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -4657,7 +4657,7 @@ intgo _wrap_pto_tquant_mx_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *
 }
 
 
-intgo _wrap_pto_tdequant_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
+intgo _wrap_pto_tdequant_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -4676,7 +4676,7 @@ intgo _wrap_pto_tdequant_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
-intgo _wrap_pto_tmov_fp_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_tmov_fp_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -4693,7 +4693,7 @@ intgo _wrap_pto_tmov_fp_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_s
 }
 
 
-intgo _wrap_pto_textract_fp_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, long long _swig_go_3, long long _swig_go_4) {
+intgo _wrap_pto_textract_fp_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, long long _swig_go_3, long long _swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -4714,7 +4714,7 @@ intgo _wrap_pto_textract_fp_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile
 }
 
 
-intgo _wrap_pto_tinsert_fp_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, long long _swig_go_3, long long _swig_go_4) {
+intgo _wrap_pto_tinsert_fp_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, long long _swig_go_3, long long _swig_go_4) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -4735,7 +4735,7 @@ intgo _wrap_pto_tinsert_fp_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0, pto_tile 
 }
 
 
-intgo _wrap_pto_set_quant_scalar_ptoc_de9f1b25fc8c2272(float _swig_go_0, intgo _swig_go_1) {
+intgo _wrap_pto_set_quant_scalar_ptoc_78ab131c9f0d3334(float _swig_go_0, intgo _swig_go_1) {
   float arg1 ;
   pto_dtype arg2 ;
   pto_status result;
@@ -4750,7 +4750,7 @@ intgo _wrap_pto_set_quant_scalar_ptoc_de9f1b25fc8c2272(float _swig_go_0, intgo _
 }
 
 
-intgo _wrap_pto_set_quant_vector_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
+intgo _wrap_pto_set_quant_vector_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_status result;
   intgo _swig_go_result;
@@ -4763,7 +4763,7 @@ intgo _wrap_pto_set_quant_vector_ptoc_de9f1b25fc8c2272(pto_tile *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_pto_dtype_string_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
+_gostring_ _wrap_pto_dtype_string_ptoc_78ab131c9f0d3334(intgo _swig_go_0) {
   pto_dtype arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -4776,7 +4776,7 @@ _gostring_ _wrap_pto_dtype_string_ptoc_de9f1b25fc8c2272(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_PTO_PARAM_POINTER_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_PARAM_POINTER_ptoc_78ab131c9f0d3334() {
   enum pto_param_kind result;
   intgo _swig_go_result;
   
@@ -4788,7 +4788,7 @@ intgo _wrap_PTO_PARAM_POINTER_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_PARAM_INT_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_PARAM_INT_ptoc_78ab131c9f0d3334() {
   enum pto_param_kind result;
   intgo _swig_go_result;
   
@@ -4800,7 +4800,7 @@ intgo _wrap_PTO_PARAM_INT_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_PARAM_FLOAT_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_PARAM_FLOAT_ptoc_78ab131c9f0d3334() {
   enum pto_param_kind result;
   intgo _swig_go_result;
   
@@ -4812,7 +4812,7 @@ intgo _wrap_PTO_PARAM_FLOAT_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_PTO_PARAM_TILE_ptoc_de9f1b25fc8c2272() {
+intgo _wrap_PTO_PARAM_TILE_ptoc_78ab131c9f0d3334() {
   enum pto_param_kind result;
   intgo _swig_go_result;
   
@@ -4824,7 +4824,7 @@ intgo _wrap_PTO_PARAM_TILE_ptoc_de9f1b25fc8c2272() {
 }
 
 
-intgo _wrap_pto_program_create_ptoc_de9f1b25fc8c2272(_gostring_ _swig_go_0, _gostring_ _swig_go_1, pto_program **_swig_go_2) {
+intgo _wrap_pto_program_create_ptoc_78ab131c9f0d3334(_gostring_ _swig_go_0, _gostring_ _swig_go_1, pto_program **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   char *arg3 = (char *) 0 ;
@@ -4847,7 +4847,7 @@ intgo _wrap_pto_program_create_ptoc_de9f1b25fc8c2272(_gostring_ _swig_go_0, _gos
 }
 
 
-intgo _wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(_gostring_ _swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, pto_program **_swig_go_3) {
+intgo _wrap_pto_program_create_entry_ptoc_78ab131c9f0d3334(_gostring_ _swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, pto_program **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   char *arg3 = (char *) 0 ;
@@ -4877,7 +4877,7 @@ intgo _wrap_pto_program_create_entry_ptoc_de9f1b25fc8c2272(_gostring_ _swig_go_0
 }
 
 
-intgo _wrap_pto_program_check_ptoc_de9f1b25fc8c2272(_gostring_ _swig_go_0, _gostring_ _swig_go_1, pto_program **_swig_go_2) {
+intgo _wrap_pto_program_check_ptoc_78ab131c9f0d3334(_gostring_ _swig_go_0, _gostring_ _swig_go_1, pto_program **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   char *arg3 = (char *) 0 ;
@@ -4900,7 +4900,7 @@ intgo _wrap_pto_program_check_ptoc_de9f1b25fc8c2272(_gostring_ _swig_go_0, _gost
 }
 
 
-_gostring_ _wrap_pto_program_describe_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0) {
+_gostring_ _wrap_pto_program_describe_ptoc_78ab131c9f0d3334(pto_program *_swig_go_0) {
   pto_program *arg1 = (pto_program *) 0 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -4913,7 +4913,7 @@ _gostring_ _wrap_pto_program_describe_ptoc_de9f1b25fc8c2272(pto_program *_swig_g
 }
 
 
-void _wrap_pto_program_destroy_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0) {
+void _wrap_pto_program_destroy_ptoc_78ab131c9f0d3334(pto_program *_swig_go_0) {
   pto_program *arg1 = (pto_program *) 0 ;
   
   arg1 = (pto_program *)_swig_go_0; 
@@ -4923,7 +4923,7 @@ void _wrap_pto_program_destroy_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_program_profile_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0) {
+intgo _wrap_pto_program_profile_ptoc_78ab131c9f0d3334(pto_program *_swig_go_0) {
   pto_program *arg1 = (pto_program *) 0 ;
   pto_profile result;
   intgo _swig_go_result;
@@ -4936,7 +4936,7 @@ intgo _wrap_pto_program_profile_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0) {
 }
 
 
-long long _wrap_pto_program_param_count_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0) {
+long long _wrap_pto_program_param_count_ptoc_78ab131c9f0d3334(pto_program *_swig_go_0) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t result;
   long long _swig_go_result;
@@ -4949,7 +4949,7 @@ long long _wrap_pto_program_param_count_ptoc_de9f1b25fc8c2272(pto_program *_swig
 }
 
 
-_gostring_ _wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, long long _swig_go_1) {
+_gostring_ _wrap_pto_program_param_name_ptoc_78ab131c9f0d3334(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -4964,7 +4964,7 @@ _gostring_ _wrap_pto_program_param_name_ptoc_de9f1b25fc8c2272(pto_program *_swig
 }
 
 
-intgo _wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, long long _swig_go_1) {
+intgo _wrap_pto_program_param_kind_ptoc_78ab131c9f0d3334(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   pto_param_kind result;
@@ -4979,7 +4979,7 @@ intgo _wrap_pto_program_param_kind_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0
 }
 
 
-intgo _wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, long long _swig_go_1) {
+intgo _wrap_pto_program_param_dtype_ptoc_78ab131c9f0d3334(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   pto_dtype result;
@@ -4994,7 +4994,7 @@ intgo _wrap_pto_program_param_dtype_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_
 }
 
 
-intgo _wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, long long _swig_go_1) {
+intgo _wrap_pto_program_param_rows_ptoc_78ab131c9f0d3334(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   uint32_t result;
@@ -5009,7 +5009,7 @@ intgo _wrap_pto_program_param_rows_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0
 }
 
 
-intgo _wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, long long _swig_go_1) {
+intgo _wrap_pto_program_param_cols_ptoc_78ab131c9f0d3334(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   uint32_t result;
@@ -5024,7 +5024,7 @@ intgo _wrap_pto_program_param_cols_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0
 }
 
 
-long long _wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, long long _swig_go_1) {
+long long _wrap_pto_program_param_valid_rows_ptoc_78ab131c9f0d3334(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -5039,7 +5039,7 @@ long long _wrap_pto_program_param_valid_rows_ptoc_de9f1b25fc8c2272(pto_program *
 }
 
 
-long long _wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, long long _swig_go_1) {
+long long _wrap_pto_program_param_valid_cols_ptoc_78ab131c9f0d3334(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -5054,7 +5054,7 @@ long long _wrap_pto_program_param_valid_cols_ptoc_de9f1b25fc8c2272(pto_program *
 }
 
 
-intgo _wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, long long _swig_go_1) {
+intgo _wrap_pto_program_param_access_ptoc_78ab131c9f0d3334(pto_program *_swig_go_0, long long _swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   size_t arg2 ;
   unsigned int result;
@@ -5069,7 +5069,7 @@ intgo _wrap_pto_program_param_access_ptoc_de9f1b25fc8c2272(pto_program *_swig_go
 }
 
 
-intgo _wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, _gostring_ _swig_go_1, long long *_swig_go_2) {
+intgo _wrap_pto_program_param_find_ptoc_78ab131c9f0d3334(pto_program *_swig_go_0, _gostring_ _swig_go_1, long long *_swig_go_2) {
   pto_program *arg1 = (pto_program *) 0 ;
   char *arg2 = (char *) 0 ;
   size_t *arg3 = (size_t *) 0 ;
@@ -5091,7 +5091,7 @@ intgo _wrap_pto_program_param_find_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0
 }
 
 
-intgo _wrap_pto_args_create_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, pto_args **_swig_go_1) {
+intgo _wrap_pto_args_create_ptoc_78ab131c9f0d3334(pto_program *_swig_go_0, pto_args **_swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   pto_args **arg2 = (pto_args **) 0 ;
   pto_status result;
@@ -5106,7 +5106,7 @@ intgo _wrap_pto_args_create_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, pto_a
 }
 
 
-void _wrap_pto_args_destroy_ptoc_de9f1b25fc8c2272(pto_args *_swig_go_0) {
+void _wrap_pto_args_destroy_ptoc_78ab131c9f0d3334(pto_args *_swig_go_0) {
   pto_args *arg1 = (pto_args *) 0 ;
   
   arg1 = (pto_args *)_swig_go_0; 
@@ -5116,7 +5116,7 @@ void _wrap_pto_args_destroy_ptoc_de9f1b25fc8c2272(pto_args *_swig_go_0) {
 }
 
 
-intgo _wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(pto_args *_swig_go_0, long long _swig_go_1, void *_swig_go_2, long long _swig_go_3) {
+intgo _wrap_pto_args_set_pointer_ptoc_78ab131c9f0d3334(pto_args *_swig_go_0, long long _swig_go_1, void *_swig_go_2, long long _swig_go_3) {
   pto_args *arg1 = (pto_args *) 0 ;
   size_t arg2 ;
   void *arg3 = (void *) 0 ;
@@ -5135,7 +5135,7 @@ intgo _wrap_pto_args_set_pointer_ptoc_de9f1b25fc8c2272(pto_args *_swig_go_0, lon
 }
 
 
-intgo _wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(pto_args *_swig_go_0, long long _swig_go_1, long long _swig_go_2) {
+intgo _wrap_pto_args_set_int_ptoc_78ab131c9f0d3334(pto_args *_swig_go_0, long long _swig_go_1, long long _swig_go_2) {
   pto_args *arg1 = (pto_args *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -5152,7 +5152,7 @@ intgo _wrap_pto_args_set_int_ptoc_de9f1b25fc8c2272(pto_args *_swig_go_0, long lo
 }
 
 
-intgo _wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(pto_args *_swig_go_0, long long _swig_go_1, double _swig_go_2) {
+intgo _wrap_pto_args_set_float_ptoc_78ab131c9f0d3334(pto_args *_swig_go_0, long long _swig_go_1, double _swig_go_2) {
   pto_args *arg1 = (pto_args *) 0 ;
   size_t arg2 ;
   double arg3 ;
@@ -5169,7 +5169,7 @@ intgo _wrap_pto_args_set_float_ptoc_de9f1b25fc8c2272(pto_args *_swig_go_0, long 
 }
 
 
-intgo _wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(pto_args *_swig_go_0, long long _swig_go_1, pto_tile *_swig_go_2) {
+intgo _wrap_pto_args_set_tile_ptoc_78ab131c9f0d3334(pto_args *_swig_go_0, long long _swig_go_1, pto_tile *_swig_go_2) {
   pto_args *arg1 = (pto_args *) 0 ;
   size_t arg2 ;
   pto_tile *arg3 = (pto_tile *) 0 ;
@@ -5186,7 +5186,7 @@ intgo _wrap_pto_args_set_tile_ptoc_de9f1b25fc8c2272(pto_args *_swig_go_0, long l
 }
 
 
-intgo _wrap_pto_program_run_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, pto_args *_swig_go_1) {
+intgo _wrap_pto_program_run_ptoc_78ab131c9f0d3334(pto_program *_swig_go_0, pto_args *_swig_go_1) {
   pto_program *arg1 = (pto_program *) 0 ;
   pto_args *arg2 = (pto_args *) 0 ;
   pto_status result;
@@ -5201,7 +5201,7 @@ intgo _wrap_pto_program_run_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, pto_a
 }
 
 
-intgo _wrap_pto_program_launch_ptoc_de9f1b25fc8c2272(pto_program *_swig_go_0, intgo _swig_go_1, pto_args *_swig_go_2) {
+intgo _wrap_pto_program_launch_ptoc_78ab131c9f0d3334(pto_program *_swig_go_0, intgo _swig_go_1, pto_args *_swig_go_2) {
   pto_program *arg1 = (pto_program *) 0 ;
   uint32_t arg2 ;
   pto_args *arg3 = (pto_args *) 0 ;

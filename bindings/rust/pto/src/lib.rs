@@ -33,6 +33,12 @@
 //! with [`Args`] bound by name or position (slices zero-copy, scalars,
 //! tiles); see the `program` module's example.
 //!
+//! Version 0.6 binds the calling thread's cube modes ([`set_tf32_mode`],
+//! [`set_hf32_mode`]) and fixpipe configuration ([`set_quant_scalar`],
+//! [`set_quant_vector`]), which libpto keeps per OS thread (a setting
+//! applies to the calls of the thread that made it), [`mgather`] and
+//! [`mscatter`] over slices, and [`tquant_mx`].
+//!
 //! Building needs an installed libpto found by `pkg-config pto` (set
 //! `PKG_CONFIG_PATH` for a prefix that is not a system one, and
 //! `LD_LIBRARY_PATH` to run); the raw C ABI is the `pto-sys` crate,
@@ -48,6 +54,7 @@ mod ops;
 mod placement;
 mod profile;
 mod program;
+mod settings;
 
 pub use enums::*; // DType, ErrorKind, Profile, ParamKind and the instructions' modes
 pub use error::{Error, Result};
@@ -55,6 +62,9 @@ pub use ops::*; // the instructions (generated from src/operations.def), InPlace
 pub use placement::{Buffer, PlacedTile};
 pub use profile::{board_mode, set_profile, with_board_mode, with_profile, ProfileGuard};
 pub use program::{Arg, Args, Memory, Param, ParamKey, Program, ProgramBuilder};
+pub use settings::{
+    hf32_mode, set_hf32_mode, set_quant_scalar, set_quant_vector, set_tf32_mode, tf32_mode,
+};
 pub use tile::{Element, Operand, Storage, Tile};
 
 /// The raw C ABI (the `pto-sys` crate; unsafe, prefer the safe API).

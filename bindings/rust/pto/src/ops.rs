@@ -10,7 +10,7 @@
 use crate::enums::*; // the modes the generated instructions take
 use crate::error::{check, Result};
 use crate::sys;
-use crate::tile::Operand;
+use crate::tile::{Operand, Storage};
 
 /// A source operand: another tile (`&Tile`, `&PlacedTile`) or [`InPlace`], dst itself.
 pub trait Source: sealed::Sealed {
@@ -181,6 +181,100 @@ pub fn tsel(
             src0.source_ptr(d),
             src1.source_ptr(d),
             tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// The dtype a table of `T` is passed as for the tile `tile`: the tile's own
+/// when `T` stores it (`u16` for `Float16` and `BFloat16`), else `T`'s, which
+/// libpto then refuses as [`ErrorKind::DTypeMismatch`](crate::ErrorKind).
+fn table_dtype<T: Storage>(tile: *mut sys::pto_tile) -> sys::pto_dtype {
+    let got = DType::from_raw(unsafe { sys::pto_tile_dtype(tile) });
+    match got {
+        Some(d) if T::holds(d) => d.raw(),
+        _ => T::own_dtype().raw(),
+    }
+}
+
+/// MGATHER (`pto_mgather`): dst's valid region from `table`, a slice of dst's
+/// element encoding (`i8` ... `f32`, `u16` for `Float16` and `BFloat16`), by
+/// index: [`Coalesce::Elem`], dst(i, j) = `table[indices(i, j)]`;
+/// [`Coalesce::Row`], dst's row i = table row indices(i) (rows of dst's valid
+/// cols elements; indices 1 x R or R x 1). `indices` is an `Int32` or
+/// `Uint32` tile. Every index is checked before anything is read or written:
+/// one past the table gives [`ErrorKind::OutOfRange`](crate::ErrorKind)
+/// naming it, and dst is unchanged. Written here, not generated: the table is
+/// memory, not a tile.
+pub fn mgather<T: Storage>(
+    dst: &mut impl Operand,
+    table: &[T],
+    indices: &impl Operand,
+    coalesce: Coalesce,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_mgather(
+            d,
+            table.as_ptr() as *const std::os::raw::c_void,
+            table.len() as sys::size_t,
+            table_dtype::<T>(d),
+            indices.as_ptr(),
+            coalesce.raw(),
+        )
+    })
+}
+
+/// MSCATTER (`pto_mscatter`): src's valid region into `table`, in place, by
+/// index (as [`mgather`]); no other table element is written, and of two
+/// writers of one element the last in row-major order wins. Every index is
+/// checked first: one out of range gives
+/// [`ErrorKind::OutOfRange`](crate::ErrorKind) and the table is unchanged.
+pub fn mscatter<T: Storage>(
+    table: &mut [T],
+    src: &impl Operand,
+    indices: &impl Operand,
+    coalesce: Coalesce,
+) -> Result<()> {
+    let s = src.as_ptr();
+    check(unsafe {
+        sys::pto_mscatter(
+            table.as_mut_ptr() as *mut std::os::raw::c_void,
+            table.len() as sys::size_t,
+            table_dtype::<T>(s),
+            s,
+            indices.as_ptr(),
+            coalesce.raw(),
+        )
+    })
+}
+
+/// TQUANT's MX forms (`pto_tquant_mx`): src in blocks of 32 (`group_axis` 1:
+/// along a row; 0: down a column) quantised to E4M3 codes (dst `Int8`,
+/// `Uint8` or `Float8E4M3`) or E2M1 ones (`Float4E2M1X2`, two codes a byte),
+/// with one E8M0 exponent per block in `exp` (`Uint8`, `Int8` or
+/// `Float8E8M0`); `max` and `scaling`, when given, receive each block's
+/// largest magnitude and reciprocal scale in src's dtype. Bit for bit as A5;
+/// refused under A2A3. Written here, not generated: exp, max and scaling
+/// besides dst fit no row.
+pub fn tquant_mx(
+    dst: &mut impl Operand,
+    src: &impl Operand,
+    exp: &mut impl Operand,
+    max: Option<&mut dyn Operand>,
+    scaling: Option<&mut dyn Operand>,
+    alg: MxAlg,
+    group_axis: i32,
+) -> Result<()> {
+    let scratch = |t: Option<&mut dyn Operand>| t.map_or(std::ptr::null_mut(), |t| t.as_ptr());
+    check(unsafe {
+        sys::pto_tquant_mx(
+            dst.as_ptr(),
+            src.as_ptr(),
+            exp.as_ptr(),
+            scratch(max),
+            scratch(scaling),
+            alg.raw(),
+            group_axis,
         )
     })
 }

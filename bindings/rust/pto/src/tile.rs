@@ -354,13 +354,20 @@ impl Element for f32 {
 pub trait Storage: Copy + sealed::Sealed {
     #[doc(hidden)]
     fn holds(dtype: DType) -> bool;
+    #[doc(hidden)]
+    /// The dtype a slice of this type is passed as where no tile says
+    /// otherwise (`u16`: `Uint16`).
+    fn own_dtype() -> DType;
 }
 
 macro_rules! storage {
-    ($t:ty, $($dtype:pat_param)|+) => {
+    ($t:ty, $own:path $(| $dtype:path)*) => {
         impl Storage for $t {
             fn holds(dtype: DType) -> bool {
-                matches!(dtype, $($dtype)|+)
+                matches!(dtype, $own $(| $dtype)*)
+            }
+            fn own_dtype() -> DType {
+                $own
             }
         }
     };

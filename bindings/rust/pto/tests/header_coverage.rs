@@ -19,42 +19,6 @@ const NOT_CALLED: &[(&str, &str)] = &[
         "checks a module of several kernels without an entry, for pto-run --check; a program \
          here is made to run (created with an entry)",
     ),
-    (
-        "pto_set_hf32_mode",
-        "a per-thread cube mode of the matrix multiplies; not bound yet (C only)",
-    ),
-    (
-        "pto_hf32_mode",
-        "a per-thread cube mode of the matrix multiplies; not bound yet (C only)",
-    ),
-    (
-        "pto_set_tf32_mode",
-        "a per-thread cube mode of the matrix multiplies; not bound yet (C only)",
-    ),
-    (
-        "pto_tf32_mode",
-        "a per-thread cube mode of the matrix multiplies; not bound yet (C only)",
-    ),
-    (
-        "pto_set_quant_scalar",
-        "the fixpipe's per-thread quantisation setting; not bound yet (programs set it with pto.set_quant_scalar)",
-    ),
-    (
-        "pto_set_quant_vector",
-        "the fixpipe's per-thread quantisation setting; not bound yet (programs set it with pto.set_quant_vector)",
-    ),
-    (
-        "pto_tquant_mx",
-        "TQUANT's MX forms (exp, max and scaling besides dst); not bound yet (programs run it as pto.tquant.mx)",
-    ),
-    (
-        "pto_mgather",
-        "a table in the caller's memory; not bound yet (programs run MGATHER as pto.mgather)",
-    ),
-    (
-        "pto_mscatter",
-        "a table in the caller's memory; not bound yet (programs run MSCATTER as pto.mscatter)",
-    ),
 ];
 
 #[test]

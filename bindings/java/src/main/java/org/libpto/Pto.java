@@ -2842,6 +2842,93 @@ public final class Pto {
     }
 
     /**
+     * MGATHER ({@code pto_mgather}): dst's valid region from {@code table}, a direct ByteBuffer
+     * holding elements of dst's dtype in native byte order (all of its capacity, whatever its
+     * position and limit), by index: {@link Coalesce#ELEM}, dst(i, j) = table[indices(i, j)];
+     * {@link Coalesce#ROW}, dst's row i = table row indices(i) (rows of dst's valid cols
+     * elements; indices 1 x R or R x 1). indices is an INT32 or UINT32 tile. Every index is
+     * checked before anything is read or written: one past the table throws OUT_OF_RANGE naming
+     * it, and dst is unchanged. Written by hand: the table is memory, not a tile.
+     *
+     * @throws IllegalArgumentException for a ByteBuffer that is not direct
+     */
+    public static void mgather(Tile dst, java.nio.ByteBuffer table, Tile indices, Coalesce coalesce) {
+        if (coalesce == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.mgather: coalesce is null");
+        }
+        try {
+            long d = Tile.handleOf(dst, "Pto.mgather", "dst");
+            DType dtype = dst == null ? DType.INT8 : dst.dtype();
+            PtoNative.pto_mgather(d, table, tableElements(table, dtype), dtype.code(),
+                    Tile.handleOf(indices, "Pto.mgather", "indices"), coalesce.code());
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(indices);
+            Reference.reachabilityFence(table);
+        }
+    }
+
+    /**
+     * MSCATTER ({@code pto_mscatter}): src's valid region into {@code table}, a writable direct
+     * ByteBuffer of src's dtype (as {@link #mgather}), in place, by index; no other table element
+     * is written, and of two writers of one element the last in row-major order wins. Every index
+     * is checked first: one out of range throws OUT_OF_RANGE and the table is unchanged.
+     *
+     * @throws java.nio.ReadOnlyBufferException for a read-only table
+     * @throws IllegalArgumentException for a ByteBuffer that is not direct
+     */
+    public static void mscatter(java.nio.ByteBuffer table, Tile src, Tile indices, Coalesce coalesce) {
+        if (coalesce == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.mscatter: coalesce is null");
+        }
+        if (table != null && table.isReadOnly()) {
+            throw new java.nio.ReadOnlyBufferException();
+        }
+        try {
+            long s = Tile.handleOf(src, "Pto.mscatter", "src");
+            DType dtype = src == null ? DType.INT8 : src.dtype();
+            PtoNative.pto_mscatter(table, tableElements(table, dtype), dtype.code(), s,
+                    Tile.handleOf(indices, "Pto.mscatter", "indices"), coalesce.code());
+        } finally {
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(indices);
+            Reference.reachabilityFence(table);
+        }
+    }
+
+    private static long tableElements(java.nio.ByteBuffer table, DType dtype) {
+        return table == null ? 0 : table.capacity() / dtype.size();
+    }
+
+    /**
+     * TQUANT's MX forms ({@code pto_tquant_mx}): src in blocks of 32 ({@code groupAxis} 1: along a
+     * row; 0: down a column) quantised to E4M3 codes (dst INT8, UINT8 or FLOAT8_E4M3) or E2M1 ones
+     * (FLOAT4_E2M1X2, two codes a byte), with one E8M0 exponent per block in {@code exp} (UINT8,
+     * INT8 or FLOAT8_E8M0); {@code max} and {@code scaling}, when not null, receive each block's
+     * largest magnitude and reciprocal scale in src's dtype. Bit for bit as A5; refused under
+     * A2A3. Written by hand: exp, max and scaling besides dst fit no row.
+     */
+    public static void tquantMx(Tile dst, Tile src, Tile exp, Tile max, Tile scaling, MxAlg alg,
+                                int groupAxis) {
+        if (alg == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tquantMx: alg is null");
+        }
+        try {
+            PtoNative.pto_tquant_mx(Tile.handleOf(dst, "Pto.tquantMx", "dst"),
+                    Tile.handleOf(src, "Pto.tquantMx", "src"),
+                    Tile.handleOf(exp, "Pto.tquantMx", "exp"),
+                    Tile.handleOf(max, "Pto.tquantMx", "max"),
+                    Tile.handleOf(scaling, "Pto.tquantMx", "scaling"), alg.code(), groupAxis);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(exp);
+            Reference.reachabilityFence(max);
+            Reference.reachabilityFence(scaling);
+        }
+    }
+
+    /**
      * TGETVAL ({@code pto_tgetval}): src's element at flat offset {@code index} (row * cols +
      * col), which must be in src's valid region ({@link Status#OUT_OF_RANGE} otherwise), exactly
      * as a double. Written by hand: it gives a value, not a tile.

@@ -22,15 +22,6 @@ import org.junit.jupiter.api.Test;
  */
 class HeaderCoverageTest {
     static final Map<String, String> NOT_CALLED = Map.ofEntries(
-            Map.entry("pto_set_hf32_mode", "a per-thread cube mode of the matrix multiplies; not bound yet (C only)"),
-            Map.entry("pto_hf32_mode", "a per-thread cube mode of the matrix multiplies; not bound yet (C only)"),
-            Map.entry("pto_set_tf32_mode", "a per-thread cube mode of the matrix multiplies; not bound yet (C only)"),
-            Map.entry("pto_tf32_mode", "a per-thread cube mode of the matrix multiplies; not bound yet (C only)"),
-            Map.entry("pto_set_quant_scalar", "the fixpipe's per-thread quantisation setting; not bound yet (programs set it with pto.set_quant_scalar)"),
-            Map.entry("pto_set_quant_vector", "the fixpipe's per-thread quantisation setting; not bound yet (programs set it with pto.set_quant_vector)"),
-            Map.entry("pto_tquant_mx", "TQUANT's MX forms (exp, max and scaling besides dst); not bound yet (programs run it as pto.tquant.mx)"),
-            Map.entry("pto_mgather", "a table in the caller's memory; not bound yet (programs run MGATHER as pto.mgather)"),
-            Map.entry("pto_mscatter", "a table in the caller's memory; not bound yet (programs run MSCATTER as pto.mscatter)"),
             Map.entry("pto_last_error", "read by the JNI wrapper of every failing call, in PtoException.detail()"),
             Map.entry("pto_program_check", "checks a module of several kernels without an entry, for pto-run --check; a program here is made to run (created with an entry)"),
             Map.entry("pto_tile_data", "tile storage is reached through ByteBuffers (Tile.asByteBuffer)"),

@@ -1,0 +1,88 @@
+package pto
+
+import (
+	"unsafe"
+
+	"github.com/libpto/pto-go/internal/ptoc"
+)
+
+// tableDType is the dtype a table of T is passed as for a tile of dtype
+// tile: the tile's own when T stores it (uint16 for Float16 and BFloat16),
+// else T's, which libpto then refuses as ErrDTypeMismatch.
+func tableDType[T Storage](tile uintptr) DType {
+	want, alt := storageDType[T]()
+	if tile != 0 {
+		got := DType(ptoc.Pto_tile_dtype(tile))
+		if got == want || got == alt || (want == Uint16 && got == BFloat16) {
+			return got
+		}
+	}
+	return want
+}
+
+// tablePointer is the address of table's first element, nil for an empty
+// slice (libpto reports a NULL table).
+func tablePointer[T Storage](table []T) unsafe.Pointer {
+	if len(table) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&table[0])
+}
+
+// MGather is MGATHER (pto_mgather): dst's valid region from table, a slice
+// of dst's element encoding (int8 ... float32, uint16 for Float16 and
+// BFloat16), by index: CoalesceElem, dst(i, j) = table[indices(i, j)];
+// CoalesceRow, dst's row i = table row indices(i) (rows of dst's valid cols
+// elements; indices 1 x R or R x 1). indices is an Int32 or Uint32 tile.
+// Every index is checked before anything is read or written: one past the
+// table gives ErrOutOfRange naming it, and dst is unchanged. Written here,
+// not generated: the table is memory, not a tile. The slice is used only
+// during the call.
+func MGather[T Storage](dst *Tile, table []T, indices *Tile, coalesce Coalesce) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, indices}
+	if err := resolve("pto.MGather", []string{"dst", "indices"}, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_mgather(hs[0], tablePointer(table), int64(len(table)),
+		ptoc.Enum_SS_pto_dtype(tableDType[T](hs[0])), hs[1], ptoc.Enum_SS_pto_coalesce(coalesce)))
+	keepAlive(tiles)
+	return err
+}
+
+// MScatter is MSCATTER (pto_mscatter): src's valid region into table, in
+// place, by index (as MGather); no other table element is written, and of
+// two writers of one element the last in row-major order wins. Every index
+// is checked first: one out of range gives ErrOutOfRange and the table is
+// unchanged.
+func MScatter[T Storage](table []T, src, indices *Tile, coalesce Coalesce) error {
+	var hs [2]uintptr
+	tiles := []*Tile{src, indices}
+	if err := resolve("pto.MScatter", []string{"src", "indices"}, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_mscatter(tablePointer(table), int64(len(table)),
+		ptoc.Enum_SS_pto_dtype(tableDType[T](hs[0])), hs[0], hs[1], ptoc.Enum_SS_pto_coalesce(coalesce)))
+	keepAlive(tiles)
+	return err
+}
+
+// TQuantMX is TQUANT's MX forms (pto_tquant_mx): src in blocks of 32
+// (groupAxis 1: along a row; 0: down a column) quantised to E4M3 codes (dst
+// Int8, Uint8 or Float8E4M3) or E2M1 ones (Float4E2M1X2, two codes a byte),
+// with one E8M0 exponent per block in exp (Uint8, Int8 or Float8E8M0); max
+// and scaling, when not nil, receive each block's largest magnitude and
+// reciprocal scale in src's dtype. Bit for bit as A5; refused under
+// ProfileA2A3. Written here, not generated: exp, max and scaling besides dst
+// fit no row.
+func TQuantMX(dst, src, exp, max, scaling *Tile, alg MxAlg, groupAxis int) error {
+	var hs [5]uintptr
+	tiles := []*Tile{dst, src, exp, max, scaling}
+	names := []string{"dst", "src", "exp", "max", "scaling"}
+	if err := resolve("pto.TQuantMX", names, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tquant_mx(hs[0], hs[1], hs[2], hs[3], hs[4], ptoc.Enum_SS_pto_mx_alg(alg), groupAxis))
+	keepAlive(tiles)
+	return err
+}

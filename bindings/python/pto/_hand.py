@@ -1,0 +1,106 @@
+"""The functions bound by hand whose arguments need more than a tile: the
+calling thread's cube modes and fixpipe configuration, MGATHER and MSCATTER
+over a numpy table, TQUANT's MX forms.
+
+Imported by pto/__init__.py after its enums, exceptions and Tile exist; the C
+side is src/thread_settings.c and src/hand_ops.c.
+
+Per-thread settings. libpto keeps the cube modes and the fixpipe's
+configuration per OS thread, like the profile: a setting made on one Python
+thread applies to the calls that thread makes afterwards, never to another
+thread's (a new thread starts with both modes off and no configuration).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Tuple
+
+import numpy as np
+
+from . import _pto
+from ._enums import Coalesce, DType, RoundMode
+from ._pto import set_quant_scalar, set_quant_vector  # the C functions as they are
+from ._pto import tquant_mx  # exp, max and scaling besides dst (src/hand_ops.c)
+from . import Tile, _NUMPY_TYPES, _RAW_TYPES, _dtype_of_array
+
+__all__ = ["set_hf32_mode", "hf32_mode", "set_tf32_mode", "tf32_mode", "set_quant_scalar",
+           "set_quant_vector", "mgather", "mscatter", "tquant_mx"]
+
+
+def set_hf32_mode(enable: bool, round: RoundMode = RoundMode.ROUND) -> None:
+    """SETHF32MODE (pto_set_hf32_mode): on the calling OS thread, from now on
+    (enable) or no longer, the FLOAT32 inputs a and b of tmatmul, tmatmul_acc,
+    tmatmul_bias, tgemv, tgemv_acc and tgemv_bias under Profile.A2A3 are
+    rounded to HF32 (e8m11: 11 fraction bits) before the multiply, to nearest
+    with ties by ``round``: RoundMode.ROUND (away from zero, the pages'
+    default) or RoundMode.RINT (to even). It changes nothing under HOST or A5,
+    nor on other threads, nor for other input dtypes. Raises
+    InvalidArgumentError for another round mode (the mode is then kept).
+    """
+    _pto.set_hf32_mode(bool(enable), round)
+
+
+def hf32_mode() -> Tuple[bool, RoundMode]:
+    """The calling OS thread's HF32 mode: (enabled, round); (False,
+    RoundMode.ROUND) on a thread that never set it."""
+    on, round = _pto.hf32_mode()
+    return bool(on), RoundMode(round)
+
+
+def set_tf32_mode(enable: bool, round: RoundMode = RoundMode.ROUND) -> None:
+    """SETTF32MODE (pto_set_tf32_mode): as set_hf32_mode, for Profile.A5's
+    TF32 (e8m10: 10 fraction bits); it changes nothing under HOST or A2A3.
+    Applies to the calling OS thread only."""
+    _pto.set_tf32_mode(bool(enable), round)
+
+
+def tf32_mode() -> Tuple[bool, RoundMode]:
+    """The calling OS thread's TF32 mode: (enabled, round)."""
+    on, round = _pto.tf32_mode()
+    return bool(on), RoundMode(round)
+
+
+def _table_dtype(table: Any, tile: Tile, writable: bool, fname: str) -> DType:
+    """The DType of a table array for a tile of `tile`'s dtype: the tile's when
+    the array's numpy type is its type or raw bits (uint16 for BFLOAT16), else
+    the array's own (which libpto then refuses as DTypeMismatchError)."""
+    if not isinstance(table, np.ndarray):
+        raise TypeError(f"{fname}: table must be a numpy array, not {type(table).__name__}")
+    if not table.flags.c_contiguous:
+        raise ValueError(f"{fname}: table must be C-contiguous")
+    if writable and not table.flags.writeable:
+        raise ValueError(f"{fname}: table is read-only")
+    if isinstance(tile, Tile) and not tile.closed:
+        own = tile.dtype
+        if table.dtype in (np.dtype(_NUMPY_TYPES[own]), np.dtype(_RAW_TYPES[own])):
+            return DType(own)
+    return _dtype_of_array(table.dtype)
+
+
+def mgather(dst: Tile, table: np.ndarray, indices: Tile, coalesce: Coalesce = Coalesce.ELEM) -> Tile:
+    """MGATHER (pto_mgather): dst's valid region from ``table``, a C-contiguous
+    numpy array (any shape, read as its elements in order) of dst's type,
+    by index: Coalesce.ELEM, dst(i, j) = table[indices(i, j)]; Coalesce.ROW,
+    dst's row i = table row indices(i) (rows of dst's valid cols elements;
+    indices 1 x R or R x 1). indices is an INT32 or UINT32 tile. Every index
+    is checked before anything is read or written: one past the table raises
+    OutOfRangeError naming it, and dst is unchanged. Returns dst.
+
+    Raises TypeError for a table that is not a numpy array or has no DType,
+    ValueError for one that is not C-contiguous, DTypeMismatchError for
+    another type than dst's, AliasingError for a table sharing memory with
+    dst or indices.
+    """
+    return _pto._mgather(dst, table, _table_dtype(table, dst, False, "mgather"), indices, coalesce)
+
+
+def mscatter(table: np.ndarray, src: Tile, indices: Tile, coalesce: Coalesce = Coalesce.ELEM) -> None:
+    """MSCATTER (pto_mscatter): src's valid region into ``table``, a writable
+    C-contiguous numpy array of src's type, in place, by index (as mgather);
+    no other table element is written, and of two writers of one element the
+    last in row-major order wins. Every index is checked first: one out of
+    range raises OutOfRangeError and the table is unchanged.
+
+    Raises ValueError also for a read-only table; otherwise as mgather.
+    """
+    _pto._mscatter(table, _table_dtype(table, src, True, "mscatter"), src, indices, coalesce)

@@ -1,0 +1,181 @@
+"""The functions bound by hand beyond the rows of src/operations.def: the cube
+modes (set_tf32_mode, set_hf32_mode) changing a float32 matrix multiply's
+bits on their profile, the fixpipe's thread configuration (set_quant_scalar,
+set_quant_vector) read by tmov_fp, tquant_mx against values worked by hand,
+mgather and mscatter over numpy tables; each refusal with libpto's sentence
+and nothing written; each setting per OS thread."""
+
+import threading
+
+import numpy as np
+import pytest
+
+import pto
+
+D, L, Y, R = pto.DType, pto.Location, pto.Layout, pto.RoundMode
+
+ONE_PLUS = np.float32(1 + 2.0 ** -20)  # 1 + 2^-20: 1.0 in TF32 (e8m10) and HF32 (e8m11)
+
+
+def in_thread(f):
+    """f's result when called on a new OS thread."""
+    out = []
+    t = threading.Thread(target=lambda: out.append(f()))
+    t.start()
+    t.join()
+    return out[0]
+
+
+def cube_matmul(profile, left):
+    """c = a @ b on profile's cube tiles: a all 1 + 2^-20, b's row 0 all 1 (so
+    c's elements are a's, exactly, without a mode)."""
+    m, k, n = 16, 32, 16
+    a_values = np.full((m, k), ONE_PLUS, np.float32)
+    b_values = np.zeros((k, n), np.float32)
+    b_values[0] = 1
+    a = pto.Tile.cube(D.FLOAT32, m, k, L.LEFT, left)
+    b = pto.Tile.cube(D.FLOAT32, k, n, L.RIGHT, Y.ZN)
+    c = pto.Tile.cube(D.FLOAT32, m, n, L.ACC, Y.NZ)
+    a.write_values(a_values)
+    b.write_values(b_values)
+    with pto.profile(profile):
+        pto.tmatmul(c, a, b)
+    return c.values()
+
+
+@pytest.mark.parametrize("profile, left, set_mode, get_mode, other", [
+    (pto.Profile.A5, Y.NZ, pto.set_tf32_mode, pto.tf32_mode, pto.set_hf32_mode),
+    (pto.Profile.A2A3, Y.ZZ, pto.set_hf32_mode, pto.hf32_mode, pto.set_tf32_mode)])
+def test_cube_mode_rounds_float32_inputs(profile, left, set_mode, get_mode, other):
+    assert get_mode() == (False, R.ROUND)
+    assert (cube_matmul(profile, left) == ONE_PLUS).all()
+    other(True, R.RINT)  # the other profile's mode changes nothing here
+    assert (cube_matmul(profile, left) == ONE_PLUS).all()
+    other(False)
+    try:
+        set_mode(True, R.RINT)
+        assert get_mode() == (True, R.RINT)
+        assert (cube_matmul(profile, left) == 1.0).all()
+        assert in_thread(get_mode) == (False, R.ROUND)  # another thread keeps its own
+        assert (in_thread(lambda: cube_matmul(profile, left)) == ONE_PLUS).all()
+        with pytest.raises(pto.InvalidArgumentError, match="round mode 3 is not PTO_ROUND_ROUND") as e:
+            set_mode(False, R.FLOOR)
+        assert "pto_set_" in str(e.value) and e.value.status is pto.Status.ERR_INVALID_ARGUMENT
+        assert get_mode() == (True, R.RINT)  # kept by the refusal
+    finally:
+        set_mode(False)
+    assert get_mode() == (False, R.ROUND)
+    assert (cube_matmul(profile, left) == ONE_PLUS).all()
+
+
+def acc_tile(values):
+    acc = pto.Tile.cube(D.FLOAT32, 16, 32, L.ACC, Y.NZ)
+    acc.write_values(values)
+    return acc
+
+
+def test_quant_scalar_then_tmov_fp():
+    values = np.zeros((16, 32), np.float32)
+    values[0, :6] = [3, 5, -7, 300, -300, 1.25]
+    acc, q = acc_tile(values), pto.Tile(D.INT8, 16, 32)
+    # x * 0.5, to nearest even, clamped to int8: 1.5 -> 2, 2.5 -> 2, -3.5 -> -4, 150 -> 127.
+    pto.set_quant_scalar(0.5, D.INT8)
+    assert pto.tmov_fp(q, acc, None) is q
+    assert q.numpy()[0, :6].tolist() == [2, 2, -4, 127, -128, 1]
+    assert not q.numpy()[1:].any()
+    # A fresh thread has no configuration: the move is refused there.
+    def fresh():
+        try:
+            pto.tmov_fp(pto.Tile(D.INT8, 16, 32), acc, None)
+        except pto.InvalidArgumentError as e:
+            return str(e)
+    assert "pto_tmov_fp" in in_thread(fresh)
+    with pytest.raises(pto.UnsupportedDTypeError, match="pto_set_quant_scalar"):
+        pto.set_quant_scalar(1.0, D.FLOAT32)
+    pto.tmov_fp(q, acc, None)  # the refusal kept 0.5
+    assert q.numpy()[0, :3].tolist() == [2, 2, -4]
+
+
+def test_quant_vector_is_copied():
+    values = np.zeros((16, 32), np.float32)
+    values[0, :4] = 8
+    acc, q = acc_tile(values), pto.Tile(D.INT8, 16, 32)
+    fp = pto.Tile.cube(D.FLOAT32, 1, 32, L.SCALING, Y.ND)
+    fp.write_values(np.array([[0.25, 0.5, 1, 2] + [1] * 28], np.float32))
+    pto.set_quant_vector(fp)
+    fp.write_values(np.zeros((1, 32), np.float32))  # not seen: copied when set
+    pto.tmov_fp(q, acc, None)
+    assert q.numpy()[0, :4].tolist() == [2, 4, 8, 16]
+    with pytest.raises(pto.InvalidArgumentError, match="pto_set_quant_vector"):
+        pto.set_quant_vector(pto.Tile(D.FLOAT32, 1, 32))  # a vec tile
+    with pytest.raises(pto.NullArgumentError, match="pto_set_quant_vector"):
+        pto.set_quant_vector(None)
+
+
+def test_tquant_mx_hand_values():
+    # One block: max 3 has biased exponent 128, so E8M0 120 (OCP: less 8), the
+    # scale 2^7; 3 -> 384 = 1.5 * 2^8 (E4M3 0x7C), 1 -> 2^7 (0x70), 2 -> 2^8
+    # (0x78), -0.5 -> -2^6 (0xE8), 0 -> 0x00.
+    src = pto.Tile(D.FLOAT32, 1, 32)
+    src.numpy()[0, :4] = [3, 1, 2, -0.5]
+    dst, exp = pto.Tile(D.UINT8, 1, 32), pto.Tile(D.UINT8, 1, 1)
+    mx, sc = pto.Tile(D.FLOAT32, 1, 1), pto.Tile(D.FLOAT32, 1, 1)
+    assert pto.tquant_mx(dst, src, exp, mx, sc) is dst
+    assert dst.numpy()[0, :5].tolist() == [0x7C, 0x70, 0x78, 0xE8, 0]
+    assert (exp.numpy()[0, 0], mx.numpy()[0, 0], sc.numpy()[0, 0]) == (120, 3.0, 128.0)
+    # NV: 3 / 448 = 0.0067 has exponent 119, rounded up to 120: the same code.
+    pto.tquant_mx(dst, src, exp, alg=pto.MxAlg.NV_FP8_E4M3, group_axis=1)
+    assert exp.numpy()[0, 0] == 120 and dst.numpy()[0, 0] == 0x7C
+    kept = dst.numpy().copy()
+    with pto.profile(pto.Profile.A2A3), pytest.raises(pto.UnsupportedDTypeError, match="pto_tquant_mx"):
+        pto.tquant_mx(dst, src, exp)
+    with pytest.raises(pto.NullArgumentError, match="pto_tquant_mx"):
+        pto.tquant_mx(dst, src, None)
+    with pytest.raises(pto.InvalidArgumentError, match="pto_tquant_mx"):
+        pto.tquant_mx(dst, src, exp, group_axis=2)
+    assert np.array_equal(dst.numpy(), kept)
+
+
+def test_mgather_and_mscatter():
+    table = np.arange(16, dtype=np.int32) * 10
+    dst = pto.Tile(D.INT32, 1, 4)
+    idx = pto.Tile.from_numpy(np.array([[3, 0, 15, 7]], np.int32))
+    assert pto.mgather(dst, table, idx) is dst
+    assert dst.numpy().tolist() == [[30, 0, 150, 70]]
+    # Row: a 4 x 4 table (any shape: its elements in order), rows 2 and 0.
+    rows = pto.Tile(D.INT32, 2, 4)
+    pto.mgather(rows, table.reshape(4, 4), pto.Tile.from_numpy(np.array([[2], [0]], np.int32)), pto.Coalesce.ROW)
+    assert rows.numpy().tolist() == [[80, 90, 100, 110], [0, 10, 20, 30]]
+    # An index past the table: refused, naming it; nothing written.
+    idx.numpy()[0, 2] = 16
+    with pytest.raises(pto.OutOfRangeError, match=r"pto_mgather: indices \(0, 2\) is 16"):
+        pto.mgather(pto.Tile(D.INT32, 1, 4), table, idx)
+    assert dst.numpy().tolist() == [[30, 0, 150, 70]]
+    out = np.zeros(8, np.int32)
+    src = pto.Tile.from_numpy(np.array([[1, 2, 3, 4]], np.int32))
+    with pytest.raises(pto.OutOfRangeError, match="pto_mscatter"):
+        pto.mscatter(out, src, idx)
+    assert not out.any()
+    # The last writer wins.
+    pto.mscatter(out, src, pto.Tile.from_numpy(np.array([[0, 5, 5, 2]], np.int32)))
+    assert out.tolist() == [1, 0, 4, 0, 0, 3, 0, 0]
+
+
+def test_table_checks():
+    dst = pto.Tile(D.FLOAT32, 1, 4)
+    idx = pto.Tile.from_numpy(np.array([[0, 1, 2, 3]], np.int32))
+    with pytest.raises(pto.DTypeMismatchError, match="pto_mgather"):
+        pto.mgather(dst, np.zeros(8, np.int32), idx)
+    with pytest.raises(TypeError, match="numpy array"):
+        pto.mgather(dst, [0.0] * 8, idx)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        pto.mgather(dst, np.zeros(16, np.float32)[::2], idx)
+    frozen = np.zeros(8, np.float32)
+    frozen.flags.writeable = False
+    pto.mgather(dst, frozen, idx)  # reading a read-only table is fine
+    with pytest.raises(ValueError, match="read-only"):
+        pto.mscatter(frozen, dst, idx)
+    # BFLOAT16 tables as raw uint16 bits.
+    bf = pto.Tile(D.BFLOAT16, 1, 4)
+    pto.mgather(bf, np.array([0x3F80, 0x4000, 0x4040, 0x4080], np.uint16), idx)
+    assert np.asarray(bf).tolist() == [[0x3F80, 0x4000, 0x4040, 0x4080]]
