@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "kernels/kernels.h"
+
 namespace pto {
 
 namespace {
@@ -63,7 +65,8 @@ inline void CopyRun(T* d, const T* s, uint64_t n) {
 
 // One cell of h x w elements, each image's elements at its strides from
 // the cell's first: runs both hold along rows or down columns copied whole
-// (the whole cell in one copy where both hold it in one piece), else one
+// (the whole cell in one copy where both hold it in one piece), one
+// image's rows as the other's columns by the transpose kernel, else one
 // element at a time in the order dst's image lies.
 template <typename T>
 void CopyCell(T* d, const Strides& ds, const T* s, const Strides& ss, uint64_t h, uint64_t w) {
@@ -77,6 +80,13 @@ void CopyCell(T* d, const Strides& ds, const T* s, const Strides& ss, uint64_t h
     for (uint64_t j = 0; j < w; ++j) CopyRun(d + j * ds.col_stride, s + j * ss.col_stride, h);
     return;
   }
+  // Where one image's rows are the other's columns: the transpose kernel.
+  if (ds.row_stride == 1 && ss.col_stride == 1)
+    return kernels::Transpose(sizeof(T), h, w, kernels::Plane{d, ds.col_stride},
+                              kernels::ConstPlane{s, ss.row_stride});
+  if (ds.col_stride == 1 && ss.row_stride == 1)
+    return kernels::Transpose(sizeof(T), w, h, kernels::Plane{d, ds.row_stride},
+                              kernels::ConstPlane{s, ss.col_stride});
   if (ds.col_stride == 1) {  // along dst's rows
     for (uint64_t i = 0; i < h; ++i) {
       T* to = d + i * ds.row_stride;

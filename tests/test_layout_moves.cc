@@ -1,5 +1,6 @@
 // The cube's layout moves (src/fractal.cc's CopyRegion, cell by cell with
-// whole runs copied at once) against the definition: each element of the
+// whole runs copied at once and crossed runs by the transpose kernel, on
+// every SIMD target) against the definition: each element of the
 // region copied alone from ElementOffset's place in the source image to
 // ElementOffset's place in the destination image. Every layout (ND, DN and
 // the boxed NZ, ZN, ZZ, NN with boxes of 512, 1024 and 32 bytes, a 1-row
@@ -25,6 +26,7 @@ extern "C" {
 
 #include "fractal.h"
 #include "program/run/block.h"
+#include "support.h"
 
 namespace {
 
@@ -128,7 +130,7 @@ void CheckOne(Rng& rng, const Layout& ld, const Layout& ls, size_t size, bool al
 
 // Every pair of layouts, every element size, aligned and unaligned
 // regions; whole images of one layout too (the single-copy path).
-void test_regions_match_the_definition(void**) {
+void RegionsMatchTheDefinition() {
   Rng rng;
   const size_t sizes[] = {1, 2, 4, 8};
   for (size_t size : sizes) {
@@ -147,7 +149,7 @@ void test_regions_match_the_definition(void**) {
 
 // Row-major regions of a longer pitch (a view's rows in global memory, as
 // tload and tstore pass them) into and out of every layout.
-void test_pitched_rows(void**) {
+void PitchedRows() {
   Rng rng;
   const size_t sizes[] = {1, 2, 4, 8};
   for (size_t size : sizes)
@@ -157,6 +159,16 @@ void test_pitched_rows(void**) {
         CheckOne(rng, l, g, size, trial % 2 == 0);
         CheckOne(rng, g, l, size, trial % 2 == 0);
       }
+}
+
+// Both checks on every SIMD target libpto was built for and this CPU runs.
+void test_regions_on_every_target(void**) {
+  for (size_t t = 0; t < targets_count(); ++t) {
+    targets_select(targets_at(t));
+    RegionsMatchTheDefinition();
+    PitchedRows();
+  }
+  targets_select(0);
 }
 
 // ForEachViewRowGroup's groups, expanded row by row, are ForEachViewRow's
@@ -196,8 +208,7 @@ void test_view_row_groups(void**) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_regions_match_the_definition),
-      cmocka_unit_test(test_pitched_rows),
+      cmocka_unit_test(test_regions_on_every_target),
       cmocka_unit_test(test_view_row_groups),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
