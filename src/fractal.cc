@@ -130,6 +130,31 @@ void CopyRegionOf(const Layout& ld, T* d, uint64_t dr, uint64_t dc, const Layout
   }
 }
 
+// FillRegion for elements of type T, cell by cell as CopyRegionOf cuts
+// them: each run of the image (a row of a box, a column of a box, an ND
+// row or a DN column) filled at once.
+template <typename T>
+void FillRegionOf(const Layout& l, T* d, uint64_t r, uint64_t c, uint64_t rows, uint64_t cols,
+                  const void* value) {
+  T v;
+  memcpy(&v, value, sizeof v);
+  const Strides st = StridesOf(l);
+  const uint64_t h = CellSide(st.height, r, st.height, r, kUnbounded);
+  const uint64_t w = CellSide(st.width, c, st.width, c, kUnbounded);
+  for (uint64_t i = 0; i < rows; i += h)
+    for (uint64_t j = 0; j < cols; j += w) {
+      T* p = d + ElementOffset(l, r + i, c + j);
+      const uint64_t cell_rows = std::min(h, rows - i), cell_cols = std::min(w, cols - j);
+      const bool along_rows = st.col_stride == 1;
+      const uint64_t runs = along_rows ? cell_rows : cell_cols;
+      const uint64_t length = along_rows ? cell_cols : cell_rows;
+      const uint64_t run_stride = along_rows ? st.row_stride : st.col_stride;
+      const uint64_t step = along_rows ? st.col_stride : st.row_stride;
+      for (uint64_t k = 0; k < runs; ++k)
+        for (uint64_t e = 0; e < length; ++e) p[k * run_stride + e * step] = v;
+    }
+}
+
 }  // namespace
 
 void CopyRegion(const Layout& ld, char* d, uint64_t dr, uint64_t dc, const Layout& ls,
@@ -159,9 +184,13 @@ void CopyRegion(const Layout& ld, char* d, uint64_t dr, uint64_t dc, const Layou
 
 void FillRegion(const Layout& l, char* d, uint64_t r, uint64_t c, uint64_t rows, uint64_t cols,
                 const void* value, size_t size) {
-  for (uint64_t i = 0; i < rows; ++i)
-    for (uint64_t j = 0; j < cols; ++j)
-      memcpy(d + ElementOffset(l, r + i, c + j) * size, value, size);
+  if (rows == 0 || cols == 0) return;
+  switch (size) {
+    case 1: return FillRegionOf(l, reinterpret_cast<uint8_t*>(d), r, c, rows, cols, value);
+    case 2: return FillRegionOf(l, reinterpret_cast<uint16_t*>(d), r, c, rows, cols, value);
+    case 4: return FillRegionOf(l, reinterpret_cast<uint32_t*>(d), r, c, rows, cols, value);
+    default: return FillRegionOf(l, reinterpret_cast<uint64_t*>(d), r, c, rows, cols, value);
+  }
 }
 
 uint64_t MxZzBytes(uint64_t rows, uint64_t cols, bool dn) {

@@ -7,7 +7,8 @@
 // tile's boxes of one row), every element size (1, 2, 4, 8 bytes), every
 // pair of layouts, regions of odd sizes at box-aligned and unaligned
 // corners, and the bytes outside the region (the images' padding) kept.
-// Also tload's and tstore's grouping of a view's rows
+// FillRegion (tload's pad of a subview, tfillpad) likewise. Also tload's
+// and tstore's grouping of a view's rows
 // (program/run/block.h's ForEachViewRowGroup) against ForEachViewRow.
 //
 // Like test_kernel_coverage, this test reads the library's private headers:
@@ -161,6 +162,29 @@ void PitchedRows() {
       }
 }
 
+// FillRegion against each element set alone, on every layout and size,
+// the bytes outside the region kept.
+void test_fill_matches_the_definition(void**) {
+  Rng rng;
+  const size_t sizes[] = {1, 2, 4, 8};
+  for (size_t size : sizes)
+    for (const Layout& l : Layouts(size, 3, 2))
+      for (int trial = 0; trial < 6; ++trial) {
+        std::vector<char> fast(ImageBytes(l, size));
+        for (char& c : fast) c = static_cast<char>(rng.Next());
+        std::vector<char> ref = fast;
+        const uint64_t value = rng.Next();
+        uint64_t r, c, rows, cols;
+        PickAxis(rng, l.rows, l.inner_rows, trial % 2 == 0, &r, &rows);
+        PickAxis(rng, l.cols, l.inner_cols, trial % 2 == 0, &c, &cols);
+        pto::FillRegion(l, fast.data(), r, c, rows, cols, &value, size);
+        for (uint64_t i = 0; i < rows; ++i)
+          for (uint64_t j = 0; j < cols; ++j)
+            memcpy(ref.data() + pto::ElementOffset(l, r + i, c + j) * size, &value, size);
+        assert_true(fast == ref);
+      }
+}
+
 // Both checks on every SIMD target libpto was built for and this CPU runs.
 void test_regions_on_every_target(void**) {
   for (size_t t = 0; t < targets_count(); ++t) {
@@ -209,6 +233,7 @@ void test_view_row_groups(void**) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_regions_on_every_target),
+      cmocka_unit_test(test_fill_matches_the_definition),
       cmocka_unit_test(test_view_row_groups),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
