@@ -1,5 +1,8 @@
 // The copy between two layouts (fractal.h): each element kept at its (row,
-// column), moved in the longest runs both images hold one after another.
+// column), the region cut into cells that lie inside one box of each
+// image, each cell moved by the runs both images hold one after another or,
+// where one image's rows are the other's columns, by the transpose kernel.
+// FillRegion sets a region's elements run by run the same way.
 #include "fractal.h"
 
 #include <string.h>
