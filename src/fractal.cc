@@ -1,41 +1,161 @@
 // The copy between two layouts (fractal.h): each element kept at its (row,
-// column), moved in the longest runs both images hold one after another.
+// column), the region cut into cells that lie inside one box of each
+// image, each cell moved by the runs both images hold one after another or,
+// where one image's rows are the other's columns, by the transpose kernel.
+// FillRegion sets a region's elements run by run the same way.
 #include "fractal.h"
 
 #include <string.h>
+
+#include <algorithm>
+
+#include "kernels/kernels.h"
 
 namespace pto {
 
 namespace {
 
-// CopyRegion for elements of type T: runs both images hold one after another
-// along a row (ZZ, NZ, ND), or where both run down columns (ZN, NN, DN),
-// down a column; single elements otherwise.
+// Rows or columns without a bound: ND's and DN's strides hold over the whole
+// image. A power of two, so the cells' alignment below needs no case.
+constexpr uint64_t kUnbounded = uint64_t{1} << 62;
+
+// How a layout places the elements of one of its boxes: element (r, c) of
+// a box at r * row_stride + c * col_stride from the box's first, for
+// `height` rows and `width` columns from a row and column that are
+// multiples of them (the box's shape; unbounded for ND and DN, whose
+// offsets are r * cols + c and c * rows + r everywhere).
+struct Strides {
+  uint64_t row_stride, col_stride, height, width;
+};
+
+Strides StridesOf(const Layout& l) {
+  if (l.box == Box::kNone)
+    return l.col_major ? Strides{1, l.rows, kUnbounded, kUnbounded}
+                       : Strides{l.cols, 1, kUnbounded, kUnbounded};
+  if (l.box == Box::kRowMajor) return Strides{l.inner_cols, 1, l.inner_rows, l.inner_cols};
+  return Strides{1, l.inner_rows, l.inner_rows, l.inner_cols};
+}
+
+// The largest power of two at most `most` (>= 1).
+uint64_t FloorPowerOfTwo(uint64_t most) {
+  uint64_t p = 1;
+  while (p * 2 <= most) p *= 2;
+  return p;
+}
+
+// The side of a cell along one axis: a power of two at most both layouts'
+// box side, halved until each bounded side's start is a multiple of it, so
+// that every cell from there on lies inside one box of each image.
+uint64_t CellSide(uint64_t d_side, uint64_t d_start, uint64_t s_side, uint64_t s_start,
+                  uint64_t cap) {
+  uint64_t side = FloorPowerOfTwo(std::min(std::min(d_side, s_side), cap));
+  while (side > 1 && ((d_side != kUnbounded && d_start % side != 0) ||
+                      (s_side != kUnbounded && s_start % side != 0)))
+    side /= 2;
+  return side;
+}
+
+// n elements of T one after another: the run lengths the boxes give (16
+// and 32 bytes, 64 for acc's float32 rows) as fixed-size copies.
 template <typename T>
-void CopyRegionOf(const Layout& ld, T* d, uint64_t dr, uint64_t dc, const Layout& ls, const T* s,
-                  uint64_t sr, uint64_t sc, uint64_t rows, uint64_t cols) {
-  const bool by_columns = ColumnRun(ld, dr, 2) > 1 && ColumnRun(ls, sr, 2) > 1;
-  if (by_columns) {
-    for (uint64_t c = 0; c < cols; ++c) {
-      for (uint64_t r = 0; r < rows;) {
-        const uint64_t run = ColumnRun(ld, dr + r, ColumnRun(ls, sr + r, rows - r));
-        T* to = d + ElementOffset(ld, dr + r, dc + c);
-        const T* from = s + ElementOffset(ls, sr + r, sc + c);
-        for (uint64_t i = 0; i < run; ++i) to[i] = from[i];
-        r += run;
-      }
+inline void CopyRun(T* d, const T* s, uint64_t n) {
+  const size_t bytes = n * sizeof(T);
+  if (bytes == 32) memcpy(d, s, 32);
+  else if (bytes == 64) memcpy(d, s, 64);
+  else if (bytes == 16) memcpy(d, s, 16);
+  else memcpy(d, s, bytes);
+}
+
+// One cell of h x w elements, each image's elements at its strides from
+// the cell's first: runs both hold along rows or down columns copied whole
+// (the whole cell in one copy where both hold it in one piece), one
+// image's rows as the other's columns by the transpose kernel, else one
+// element at a time in the order dst's image lies.
+template <typename T>
+void CopyCell(T* d, const Strides& ds, const T* s, const Strides& ss, uint64_t h, uint64_t w) {
+  if (ds.col_stride == 1 && ss.col_stride == 1) {
+    if (ds.row_stride == w && ss.row_stride == w) return CopyRun(d, s, h * w);
+    for (uint64_t i = 0; i < h; ++i) CopyRun(d + i * ds.row_stride, s + i * ss.row_stride, w);
+    return;
+  }
+  if (ds.row_stride == 1 && ss.row_stride == 1) {
+    if (ds.col_stride == h && ss.col_stride == h) return CopyRun(d, s, h * w);
+    for (uint64_t j = 0; j < w; ++j) CopyRun(d + j * ds.col_stride, s + j * ss.col_stride, h);
+    return;
+  }
+  // Where one image's rows are the other's columns: the transpose kernel.
+  if (ds.row_stride == 1 && ss.col_stride == 1)
+    return kernels::Transpose(sizeof(T), h, w, kernels::Plane{d, ds.col_stride},
+                              kernels::ConstPlane{s, ss.row_stride});
+  if (ds.col_stride == 1 && ss.row_stride == 1)
+    return kernels::Transpose(sizeof(T), w, h, kernels::Plane{d, ds.row_stride},
+                              kernels::ConstPlane{s, ss.col_stride});
+  if (ds.col_stride == 1) {  // along dst's rows
+    for (uint64_t i = 0; i < h; ++i) {
+      T* to = d + i * ds.row_stride;
+      const T* from = s + i * ss.row_stride;
+      for (uint64_t j = 0; j < w; ++j) to[j] = from[j * ss.col_stride];
     }
     return;
   }
-  for (uint64_t r = 0; r < rows; ++r) {
-    for (uint64_t c = 0; c < cols;) {
-      const uint64_t run = RowRun(ld, dc + c, RowRun(ls, sc + c, cols - c));
-      T* to = d + ElementOffset(ld, dr + r, dc + c);
-      const T* from = s + ElementOffset(ls, sr + r, sc + c);
-      for (uint64_t i = 0; i < run; ++i) to[i] = from[i];
-      c += run;
-    }
+  for (uint64_t j = 0; j < w; ++j) {  // down dst's columns
+    T* to = d + j * ds.col_stride;
+    const T* from = s + j * ss.col_stride;
+    for (uint64_t i = 0; i < h; ++i) to[i * ds.row_stride] = from[i * ss.row_stride];
   }
+}
+
+// CopyRegion for elements of type T, cell by cell: the region cut into
+// cells that lie inside one box of each image (CellSide), where both
+// images' offsets are linear in the row and column (StridesOf); the cells
+// taken in the order of dst's boxes. Where the two images' runs cross (NZ
+// and ZN, fractal and row-major) cells of at most 32 x 32 keep both
+// images' lines in cache.
+template <typename T>
+void CopyRegionOf(const Layout& ld, T* d, uint64_t dr, uint64_t dc, const Layout& ls, const T* s,
+                  uint64_t sr, uint64_t sc, uint64_t rows, uint64_t cols) {
+  const Strides ds = StridesOf(ld), ss = StridesOf(ls);
+  const bool runs = (ds.col_stride == 1 && ss.col_stride == 1) ||
+                    (ds.row_stride == 1 && ss.row_stride == 1);
+  const uint64_t cap = runs ? kUnbounded : 32;
+  const uint64_t h = CellSide(ds.height, dr, ss.height, sr, cap);
+  const uint64_t w = CellSide(ds.width, dc, ss.width, sc, cap);
+  const auto cell = [&](uint64_t i, uint64_t j) {
+    CopyCell(d + ElementOffset(ld, dr + i, dc + j), ds, s + ElementOffset(ls, sr + i, sc + j), ss,
+             std::min(h, rows - i), std::min(w, cols - j));
+  };
+  if (ld.col_major) {
+    for (uint64_t j = 0; j < cols; j += w)
+      for (uint64_t i = 0; i < rows; i += h) cell(i, j);
+  } else {
+    for (uint64_t i = 0; i < rows; i += h)
+      for (uint64_t j = 0; j < cols; j += w) cell(i, j);
+  }
+}
+
+// FillRegion for elements of type T, cell by cell as CopyRegionOf cuts
+// them: each run of the image (a row of a box, a column of a box, an ND
+// row or a DN column) filled at once.
+template <typename T>
+void FillRegionOf(const Layout& l, T* d, uint64_t r, uint64_t c, uint64_t rows, uint64_t cols,
+                  const void* value) {
+  T v;
+  memcpy(&v, value, sizeof v);
+  const Strides st = StridesOf(l);
+  const uint64_t h = CellSide(st.height, r, st.height, r, kUnbounded);
+  const uint64_t w = CellSide(st.width, c, st.width, c, kUnbounded);
+  for (uint64_t i = 0; i < rows; i += h)
+    for (uint64_t j = 0; j < cols; j += w) {
+      T* p = d + ElementOffset(l, r + i, c + j);
+      const uint64_t cell_rows = std::min(h, rows - i), cell_cols = std::min(w, cols - j);
+      const bool along_rows = st.col_stride == 1;
+      const uint64_t runs = along_rows ? cell_rows : cell_cols;
+      const uint64_t length = along_rows ? cell_cols : cell_rows;
+      const uint64_t run_stride = along_rows ? st.row_stride : st.col_stride;
+      const uint64_t step = along_rows ? st.col_stride : st.row_stride;
+      for (uint64_t k = 0; k < runs; ++k)
+        for (uint64_t e = 0; e < length; ++e) p[k * run_stride + e * step] = v;
+    }
 }
 
 }  // namespace
@@ -43,6 +163,7 @@ void CopyRegionOf(const Layout& ld, T* d, uint64_t dr, uint64_t dc, const Layout
 void CopyRegion(const Layout& ld, char* d, uint64_t dr, uint64_t dc, const Layout& ls,
                 const char* s, uint64_t sr, uint64_t sc, uint64_t rows, uint64_t cols,
                 size_t size) {
+  if (rows == 0 || cols == 0) return;
   if (SameLayout(ld, ls) && dr == 0 && dc == 0 && sr == 0 && sc == 0 && rows == ld.rows &&
       cols == ld.cols) {
     memcpy(d, s, rows * cols * size);
@@ -66,9 +187,13 @@ void CopyRegion(const Layout& ld, char* d, uint64_t dr, uint64_t dc, const Layou
 
 void FillRegion(const Layout& l, char* d, uint64_t r, uint64_t c, uint64_t rows, uint64_t cols,
                 const void* value, size_t size) {
-  for (uint64_t i = 0; i < rows; ++i)
-    for (uint64_t j = 0; j < cols; ++j)
-      memcpy(d + ElementOffset(l, r + i, c + j) * size, value, size);
+  if (rows == 0 || cols == 0) return;
+  switch (size) {
+    case 1: return FillRegionOf(l, reinterpret_cast<uint8_t*>(d), r, c, rows, cols, value);
+    case 2: return FillRegionOf(l, reinterpret_cast<uint16_t*>(d), r, c, rows, cols, value);
+    case 4: return FillRegionOf(l, reinterpret_cast<uint32_t*>(d), r, c, rows, cols, value);
+    default: return FillRegionOf(l, reinterpret_cast<uint64_t*>(d), r, c, rows, cols, value);
+  }
 }
 
 uint64_t MxZzBytes(uint64_t rows, uint64_t cols, bool dn) {

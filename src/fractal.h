@@ -152,8 +152,9 @@ inline uint64_t ColumnRun(const Layout& l, uint64_t r, uint64_t most) {
 // The rows x cols region of the image s (layout ls) from (sr, sc) into the
 // image d (layout ld) from (dr, dc), each element of `size` bytes (1, 2, 4
 // or 8) kept at its (row, column) relative to the regions' corners: a whole
-// image of the same layout in one copy, else runs both images hold one
-// after another. A program's subview of a cube tile is such a region of its
+// image of the same layout in one copy, else cell by cell (fractal.cc),
+// the runs both images hold one after another copied whole. Allocates
+// nothing. A program's subview of a cube tile is such a region of its
 // root tile's image.
 void CopyRegion(const Layout& ld, char* d, uint64_t dr, uint64_t dc, const Layout& ls,
                 const char* s, uint64_t sr, uint64_t sc, uint64_t rows, uint64_t cols,

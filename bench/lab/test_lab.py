@@ -66,6 +66,10 @@ def check_programs(opts):
     assert program.split("=")[-1] == direct.split("=")[-1], (program, direct)
     run(opts.small_tile_rows, "neither", "1", rows, expect=2)
 
+    moves = run(opts.cube_moves, "1")
+    timed = re.findall(rf"^  (pto_\S+) .* +({NUM})$", moves, re.M)
+    assert len(timed) == 7 and all(float(us) > 0 for _, us in timed), moves
+
 
 def script_blocker():
     flags = open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else ""
@@ -121,7 +125,7 @@ def check_scripts(lib):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for name in ("--lib", "--pow-chain", "--pow-hard-lanes", "--pow-worst-region", "--one-element-calls",
-                 "--mode-read-cost", "--small-tile-rows"):
+                 "--mode-read-cost", "--small-tile-rows", "--cube-moves"):
         parser.add_argument(name, required=True)
     opts = parser.parse_args()
     check_programs(opts)

@@ -1,6 +1,6 @@
 // The data-movement kernels: loops that move or make elements without
-// arithmetic on them (ttrans, tgather, tscatter, tci), element by element
-// in plain C++. A moved element is copied by its size, so its bits are kept
+// arithmetic on them (tgather, tscatter, tci; ttrans is transpose.cc's),
+// element by element in plain C++. A moved element is copied by its size, so its bits are kept
 // whatever the dtype.
 #include <math.h>
 #include <stddef.h>
@@ -17,20 +17,6 @@
 namespace pto {
 namespace kernels {
 namespace {
-
-// Blocks of 16 x 16 elements, so that both tiles are walked a cache line at
-// a time; element by element, by size.
-template <typename T>
-void TransposeAs(size_t rows, size_t cols, const Plane& dst, const ConstPlane& src) {
-  const T* in = static_cast<const T*>(src.data);
-  T* out = static_cast<T*>(dst.data);
-  constexpr size_t kBlock = 16;
-  for (size_t i0 = 0; i0 < rows; i0 += kBlock)
-    for (size_t j0 = 0; j0 < cols; j0 += kBlock)
-      for (size_t i = i0; i < std::min(rows, i0 + kBlock); ++i)
-        for (size_t j = j0; j < std::min(cols, j0 + kBlock); ++j)
-          out[j * dst.stride + i] = in[i * src.stride + j];
-}
 
 template <typename T, typename I>
 void GatherAs(size_t rows, size_t cols, const Plane& dst, const void* src,
@@ -87,15 +73,6 @@ void ScatterBy(size_t index_bytes, size_t dst_elements, size_t rows, size_t cols
 }
 
 }  // namespace
-
-void Transpose(size_t element_bytes, size_t rows, size_t cols, const Plane& dst,
-               const ConstPlane& src) {
-  switch (element_bytes) {
-    case 1: return TransposeAs<uint8_t>(rows, cols, dst, src);
-    case 2: return TransposeAs<uint16_t>(rows, cols, dst, src);
-    default: return TransposeAs<uint32_t>(rows, cols, dst, src);
-  }
-}
 
 void Gather(size_t element_bytes, size_t index_bytes, size_t rows, size_t cols, const Plane& dst,
             const void* src, const ConstPlane& indices) {

@@ -355,9 +355,9 @@ void CopyByOffsets(bool scatter, size_t element_bytes, size_t rows, size_t cols,
 // (datamove.cc).
 double ValueInDtype(pto_dtype dtype, double value);
 
-// The data-movement loops (datamove.cc), element by element: the bits of
-// each moved element kept.
-// dst[j][i] = src[i][j] over src's rows x cols; element_bytes 1, 2 or 4.
+// The data-movement loops (datamove.cc; Transpose in transpose.cc, in
+// 128-bit vectors), the bits of each moved element kept.
+// dst[j][i] = src[i][j] over src's rows x cols; element_bytes 1, 2, 4 or 8.
 void Transpose(size_t element_bytes, size_t rows, size_t cols, const Plane& dst,
                const ConstPlane& src);
 // dst[i][j] = the element of src at flat offset indices[i][j] over rows x

@@ -64,6 +64,29 @@ void ForEachViewRow(const View& v, int64_t rows, F f) {
   }
 }
 
+// ForEachViewRow's rows in groups along the view's second-to-last
+// dimension, whose rows lie one stride apart: f(r, element of (r, 0),
+// count, row stride) for rows r .. r + count - 1, count >= 1.
+template <typename F>
+void ForEachViewRowGroup(const View& v, int64_t rows, F f) {
+  int64_t index[kMaxRank] = {};
+  const int inner = static_cast<int>(v.rank) - 2;
+  for (int64_t r = 0; r < rows;) {
+    int64_t element = v.offset;
+    for (uint32_t i = 0; i + 1 < v.rank; ++i) element += index[i] * v.strides[i];
+    const int64_t count =
+        inner < 0 ? 1 : std::max<int64_t>(1, std::min(v.shape[inner] - index[inner], rows - r));
+    f(r, element, count, inner < 0 ? 0 : v.strides[inner]);
+    r += count;
+    if (inner < 0) continue;
+    index[inner] += count;
+    for (int i = inner; i >= 0 && index[i] >= v.shape[i]; --i) {
+      index[i] = 0;
+      if (i > 0) ++index[i - 1];
+    }
+  }
+}
+
 // v as a signed integer of `bits` bits (two's complement wrap).
 // PTO_TRACE (pto-run --trace[=BLOCK]): `all` traces every block, a number
 // that block; unset, empty or anything else traces none.

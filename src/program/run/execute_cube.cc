@@ -61,6 +61,32 @@ inline void CopyElement(char* dst, const char* src, size_t size) {
   }
 }
 
+// tload's and tstore's copy where the view's rows are runs of elements
+// and nothing is cast or added: the view's rows in groups one stride apart
+// (ForEachViewRowGroup), each group a row-major region of pitch that
+// stride, moved by CopyRegion. Rows that overlap (a stride shorter than a
+// row) or lie beyond a layout's reach go one at a time, in order, as the
+// element loop writes them.
+void PlainCubeTransfer(const View& v, char* memory, const TileImage& image, int64_t rows,
+                       int64_t cols, size_t size, bool load) {
+  ForEachViewRowGroup(v, rows, [&](int64_t r, int64_t element, int64_t count, int64_t stride) {
+    const bool grouped = count > 1 && stride >= cols && stride <= int64_t{UINT32_MAX};
+    const int64_t pitch = grouped ? stride : cols;
+    for (int64_t i = 0; i < count; i += grouped ? count : 1) {
+      const uint64_t n = grouped ? static_cast<uint64_t>(count) : 1;
+      char* g = memory + static_cast<size_t>(element + i * stride) * size;
+      const Layout gl = RowMajorLayout(n, static_cast<uint64_t>(pitch));
+      const uint64_t ir = image.row + static_cast<uint64_t>(r + i);
+      if (load)
+        CopyRegion(image.layout, image.data, ir, image.col, gl, g, 0, 0, n,
+                   static_cast<uint64_t>(cols), size);
+      else
+        CopyRegion(gl, g, 0, 0, image.layout, image.data, ir, image.col, n,
+                   static_cast<uint64_t>(cols), size);
+    }
+  });
+}
+
 }  // namespace
 
 TileImage Block::Image(uint32_t slot) const {
@@ -120,6 +146,10 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
     return Error(in, PTO_ERR_INVALID_ARGUMENT, "pto.tstore: the launch stopped (another block failed)");
   const bool plain = !atomic && view_dtype == t.dtype;
   const bool cast = !load && view_dtype != t.dtype;
+  if (plain && v.strides[v.rank - 1] == 1) {
+    PlainCubeTransfer(v, memory, image, rows, cols, size, load);
+    return PTO_OK;
+  }
   ForEachViewRow(v, rows, [&](int64_t r, int64_t element, int64_t col_stride) {
     for (int64_t c = 0; c < cols;) {
       char* g = memory + static_cast<size_t>(element + c * col_stride) * view_size;
