@@ -721,6 +721,48 @@ static void test_mat_row_gather(void **state) {
     printf("[row gather] rows tloaded into one-row windows at run-time rows of an NZ mat tile read back exactly\n");
 }
 
+/* tfillpad in place on a mat tile (PTOAS's samples pad a right operand's
+ * mat tile after its tload): a 32x32 i8 NZ tile loaded whole, then the same
+ * bytes as a tile of valid 32x20 with pad max (2) or min (3) filled in
+ * place: columns 20..31 take the dtype's max or min, the rest are kept. */
+static void test_mat_fillpad(void **state) {
+    (void)state;
+    for (int pad = 2; pad <= 3; ++pad) {
+        char whole[512], padded[512], flat[512], text[4096];
+        tile_type(whole, sizeof whole, "mat", "i8", 32, 32, 32, 32, "NZ");
+        tile_type(padded, sizeof padded, "mat", "i8", 32, 32, 32, 20, "NZ");
+        padded[strlen(padded) - 2] = (char)('0' + pad); /* "pad=0>" -> "pad=N>" */
+        tile_type(flat, sizeof flat, "mat", "i8", 1, 1024, 1, 1024, "ND");
+        snprintf(text, sizeof text,
+                 "func.func @k(%%x: !pto.ptr<i8>, %%y: !pto.ptr<i8>) {\n"
+                 "  %%c1 = arith.constant 1 : index\n  %%c32 = arith.constant 32 : index\n"
+                 "  %%c1024 = arith.constant 1024 : index\n  %%a0 = arith.constant 0 : i64\n"
+                 "  %%v = pto.make_tensor_view %%x, shape = [%%c32, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<32x32xi8>\n"
+                 "  %%w = pto.make_tensor_view %%y, shape = [%%c1, %%c1024], strides = [%%c1024, %%c1] : !pto.tensor_view<1x1024xi8>\n"
+                 "  %%m = pto.alloc_tile addr = %%a0 : %s\n  %%p = pto.alloc_tile addr = %%a0 : %s\n"
+                 "  %%f = pto.alloc_tile addr = %%a0 : %s\n"
+                 "  pto.tload ins(%%v : !pto.tensor_view<32x32xi8>) outs(%%m : %s)\n"
+                 "  pto.tfillpad ins(%%p : %s) outs(%%p : %s)\n"
+                 "  pto.tstore ins(%%f : %s) outs(%%w : !pto.tensor_view<1x1024xi8>)\n"
+                 "  return\n}\n",
+                 whole, padded, flat, whole, padded, padded, flat);
+        pto_program *p = program_build(text, NULL);
+        int8_t x[32 * 32], y[32 * 32];
+        for (size_t i = 0; i < COUNT(x); ++i) x[i] = (int8_t)(i * 7 % 200 - 100);
+        memset(y, 0x55, sizeof y);
+        void *data[] = {x, y};
+        const size_t nbytes[] = {sizeof x, sizeof y};
+        run_with(p, 1, 2, data, nbytes);
+        for (size_t r = 0; r < 32; ++r)
+            for (size_t c = 0; c < 32; ++c) {
+                const int want = c < 20 ? x[r * 32 + c] : pad == 2 ? 127 : -128;
+                assert_int_equal(y[image_offset("NZ", 32, 32, 1, r, c)], want);
+            }
+        pto_program_destroy(p);
+    }
+    printf("[mat tfillpad] the pad max and min fill a mat tile's columns past its valid region in place\n");
+}
+
 /* A window outside its parent at run time stops the run before anything is
  * written; the refusals the verifier makes are in test_cube_refusals. */
 static void test_window_outside_at_run_time(void **state) {
@@ -1020,6 +1062,7 @@ int main(void) {
         cmocka_unit_test(test_split_k_atomic_adds),
         cmocka_unit_test(test_acc_windows),
         cmocka_unit_test(test_mat_row_gather),
+        cmocka_unit_test(test_mat_fillpad),
         cmocka_unit_test(test_window_outside_at_run_time),
         cmocka_unit_test(test_matmul_run_time_rules),
         cmocka_unit_test(test_cube_refusals),

@@ -62,6 +62,15 @@ DTYPES = {
     "ui32": ("uint32", "uint32_t", "<u4"),
     "i64": ("int64", "int64_t", "<i8"),
     "ui64": ("uint64", "uint64_t", "<u8"),
+    # The low-precision formats travel as their bytes (the board's uint8
+    # buffers; two 4-bit codes a byte for the x2 types).
+    "f8E4M3FN": ("uint8", "float8_e4m3_t", "|u1"),
+    "f8E5M2": ("uint8", "float8_e5m2_t", "|u1"),
+    "f8E8M0": ("uint8", "float8_e8m0_t", "|u1"),
+    "f8E8M0FNU": ("uint8", "float8_e8m0_t", "|u1"),
+    "hif8": ("uint8", "hifloat8_t", "|u1"),
+    "f4E2M1x2": ("uint8", "float4_e2m1x2_t", "|u1"),
+    "f4E1M2x2": ("uint8", "float4_e1m2x2_t", "|u1"),
 }
 # Scalar parameter types -> C host type (the board's main.cpp declares them so).
 SCALAR_HOST = {"i1": "bool", "i8": "int8_t", "i16": "int16_t", "i32": "int32_t",
@@ -334,7 +343,7 @@ def kernel_params(check_output: str) -> List[Param]:
     for i, part in enumerate(split_top(m.group(1))):
         name, _, ty = part.partition(":")
         name, ty = name.strip().lstrip("%"), ty.strip()
-        pm = re.match(r"!pto\.ptr<\s*(\w+)", ty)
+        pm = re.match(r"!pto\.ptr<\s*(?:!pto\.)?(\w+)", ty)
         mm = re.match(r"memref<((?:\d+x)+)(\w+)", ty)
         if pm:
             p = Param(name, f"v{i + 1}", "ptr", pm.group(1))

@@ -180,7 +180,8 @@ enum class Code : uint8_t {
                  // region per SubviewRule sub
   kPrint,        // tile a's valid region to stderr, in print format sub (pto.tprint)
   kCubeMove,     // tile a <- tile b, each element at its (row, column) in a's layout
-                 // (sub 0: tmov; 1: textract, the window at ints[index_regs])
+                 // (sub 0: tmov; 1: textract, the window at ints[index_regs]; 2: tfillpad
+                 // in place on a mat tile; 3: the fixpipe's tmov_fp/textract_fp/tinsert_fp)
   kMatmul,       // tile a (acc) <- tile b (left) x tile c (right), seeded by row `op`'s
                  // rule (tile d: the bias)
   kAddPtr,       // pointer a = pointer b moved by ints[c] elements of dtype d

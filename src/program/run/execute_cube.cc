@@ -197,7 +197,7 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
 // its valid region; a cube dst its whole rows x cols (the boxes the cube
 // moves whole).
 pto_status Block::CubeMove(const Instr& in) {
-  if (in.sub == 2) return FixpipeMove(in);
+  if (in.sub == 3) return FixpipeMove(in);
   const Type& st = p_.tiles[in.b].type;
   const Type& dt = p_.tiles[in.a].type;
   pto_tile& dst = tiles_[in.a];
