@@ -282,6 +282,21 @@ void QuantizeMx(const MxQuantSpec& spec);
 // b(k,j) modulo 2^32; a is m x k and b k x n, both of `dtype`.
 void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
             const ConstPlane& b);
+// Matmul's INT8 rows by either of its two paths, for their comparison (the
+// tests): MatmulInt8Widened (matmul.cc), a and b widened to int32 blocks and
+// the int32 chains, on every CPU; MatmulInt8Dot (matmul_int8_vnni.cc), the
+// same sums modulo 2^32 by AVX512-VNNI's 8-bit dot products, only where
+// Int8DotSupported(): built for x86-64 with GCC or clang (and
+// x86_specializations), on a CPU and system that run AVX512F, BW, VL and
+// VNNI code. Int8DotEnabled() is that, unless the environment variable
+// PTO_INT8_MATMUL was "portable" at the first call; Matmul takes the dot
+// products when it is true and its dispatch target is an AVX-512 one.
+void MatmulInt8Widened(size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
+                       const ConstPlane& b);
+void MatmulInt8Dot(size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
+                   const ConstPlane& b);
+bool Int8DotSupported();
+bool Int8DotEnabled();
 // MX matrix multiply (matmul.cc): Matmul's float32 chains over a'(i,k)
 // b'(k,j), where a' = a(i,k) * 2^(a_scale(i, k/32) - 127) and b' = b(k,j) *
 // 2^(b_scale(k/32, j) - 127), each the exact value of its code times its
