@@ -4,7 +4,7 @@
 // modulo 2^32 written here. Random and extreme operands (-128 and 127
 // everywhere, so that -128 * -128 * K is reached), seeds near both ends of
 // int32 (the sums wrap), shapes with odd K and N, M = 1, 16 and 128, K up to
-// 4096, and rows with gaps (strides past the valid columns) whose bytes must
+// 4096 (and 0), seeds given or zero (then not read), and rows with gaps (strides past the valid columns) whose bytes must
 // stay as they were. Links the internal library: the paths are kernels, not
 // C functions. Where the CPU has no 8-bit dot products the comparison is
 // skipped (and says so); the widened path is still checked against the loop.
@@ -44,6 +44,7 @@ const Shape kShapes[] = {
     {16, 5, 15},    {16, 65, 65},   {16, 513, 130}, {128, 64, 128}, {128, 128, 64},
     {128, 1023, 1}, {128, 4096, 48}, {3, 7, 200},   {4, 512, 64},   {5, 511, 79},
     {2, 1024, 16},  {7, 2049, 257}, {32, 32, 32},   {6, 2, 3},      {128, 4095, 31},
+    {3, 0, 5},
 };
 
 // How a case's operands and seeds are drawn.
@@ -86,12 +87,12 @@ struct Case {
       for (size_t j = 0; j < s.n; ++j) seeds[i * ldd + j] = Seed(rng);
   }
 
-  // The plain loop: seed + sum of a(i,k) b(k,j), modulo 2^32.
-  std::vector<int32_t> Reference() const {
+  // The plain loop: seed (or 0) + sum of a(i,k) b(k,j), modulo 2^32.
+  std::vector<int32_t> Reference(bool zero_seed) const {
     std::vector<int32_t> out = seeds;
     for (size_t i = 0; i < s.m; ++i)
       for (size_t j = 0; j < s.n; ++j) {
-        uint32_t acc = static_cast<uint32_t>(seeds[i * ldd + j]);
+        uint32_t acc = zero_seed ? 0 : static_cast<uint32_t>(seeds[i * ldd + j]);
         for (size_t kk = 0; kk < s.k; ++kk)
           acc += static_cast<uint32_t>(int32_t{a[i * lda + kk]} * int32_t{b[kk * ldb + j]});
         memcpy(&out[i * ldd + j], &acc, 4);
@@ -99,12 +100,13 @@ struct Case {
     return out;
   }
 
+  // A path's result; with zero_seed, the seeds in dst are what it must not read.
   template <class Path>
-  std::vector<int32_t> Run(Path path) const {
+  std::vector<int32_t> Run(Path path, bool zero_seed) const {
     std::vector<int32_t> out = seeds;
     const k::Plane d{out.data(), ldd};
     const k::ConstPlane pa{a.data(), lda}, pb{b.data(), ldb};
-    path(s.m, s.k, s.n, d, pa, pb);
+    path(s.m, s.k, s.n, d, pa, pb, zero_seed);
     return out;
   }
 };
@@ -125,9 +127,12 @@ void CheckAll(Fill fill, uint64_t seed, bool dot) {
   uint64_t rng = seed;
   for (const Shape& s : kShapes) {
     const Case c(s, fill, rng);
-    const std::vector<int32_t> want = c.Reference();
-    assert_true(Same("widened", c, c.Run(k::MatmulInt8Widened), want));
-    if (dot) assert_true(Same("8-bit dot products", c, c.Run(k::MatmulInt8Dot), want));
+    for (const bool zero_seed : {false, true}) {
+      const std::vector<int32_t> want = c.Reference(zero_seed);
+      assert_true(Same("widened", c, c.Run(k::MatmulInt8Widened, zero_seed), want));
+      if (dot)
+        assert_true(Same("8-bit dot products", c, c.Run(k::MatmulInt8Dot, zero_seed), want));
+    }
   }
 }
 

@@ -304,22 +304,37 @@ void MatmulMx(pto_dtype a_dtype, pto_dtype b_dtype, size_t m, size_t k, size_t n
   }
 }
 
+// dst's m x n int32 or float32 elements set to zero bits (0, +0.0f): the
+// seeds of a zero-seeded product.
+void ZeroSeeds(size_t m, size_t n, const Plane& dst) {
+  char* out = static_cast<char*>(dst.data);
+  if (dst.stride == n) {
+    memset(out, 0, m * n * 4);
+    return;
+  }
+  for (size_t i = 0; i < m; ++i) memset(out + i * dst.stride * 4, 0, n * 4);
+}
+
 void MatmulInt8Widened(size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
-                       const ConstPlane& b) {
+                       const ConstPlane& b, bool zero_seed) {
+  if (zero_seed) ZeroSeeds(m, n, dst);
   MatmulWidened<int32_t>(PTO_DYNAMIC_DISPATCH(MatmulI32Impl), PTO_INT8, m, k, n, dst, a, b);
 }
 
 void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
-            const ConstPlane& b) {
+            const ConstPlane& b, bool zero_seed) {
+  if (dtype == PTO_INT8) {
+    if (Int8DotEnabled() && PTO_DYNAMIC_DISPATCH(Int8DotTargetImpl)())
+      MatmulInt8Dot(m, k, n, dst, a, b, zero_seed);
+    else
+      MatmulInt8Widened(m, k, n, dst, a, b, zero_seed);
+    return;
+  }
+  if (zero_seed) ZeroSeeds(m, n, dst);
   if (dtype == PTO_FLOAT32) {  // already float32: the tiles themselves
     PTO_DYNAMIC_DISPATCH(MatmulF32Impl)(m, k, n, static_cast<float*>(dst.data), dst.stride,
                                         static_cast<const float*>(a.data), a.stride,
                                         static_cast<const float*>(b.data), b.stride);
-  } else if (dtype == PTO_INT8) {
-    if (Int8DotEnabled() && PTO_DYNAMIC_DISPATCH(Int8DotTargetImpl)())
-      MatmulInt8Dot(m, k, n, dst, a, b);
-    else
-      MatmulInt8Widened(m, k, n, dst, a, b);
   } else {
     MatmulWidened<float>(PTO_DYNAMIC_DISPATCH(MatmulF32Impl), dtype, m, k, n, dst, a, b);
   }

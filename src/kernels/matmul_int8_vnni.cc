@@ -48,12 +48,14 @@ namespace {
 
 #define PTO_VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
 
-// Blocks, all on the stack (about 35 KiB): b's rows in blocks of kBlockK by
+// Blocks, all on the stack (about 37 KiB): b's rows in blocks of kBlockK by
 // kBlockN columns packed for VPDPBUSD (for each group of four rows, each
-// column's four bytes in one int32 lane), and four rows of a by kBlockK
-// columns made unsigned. A register block is up to 4 rows by 4 vectors of
-// 16 int32 lanes: kBlockN columns.
-constexpr size_t kBlockK = 512, kBlockN = 64, kRows = 4;
+// column's four bytes in one int32 lane), and up to kRows rows of a by
+// kBlockK columns made unsigned. A register block is 16 accumulators: 4
+// rows by 3 or 4 vectors of 16 int32 lanes (kBlockN columns), or 8 rows by
+// 1 or 2 vectors, so that narrow blocks of b still have enough independent
+// sums in flight to cover the instruction's latency.
+constexpr size_t kBlockK = 512, kBlockN = 64, kRows = 8;
 constexpr size_t kGroupBytes = 4 * kBlockN;  // one group of four rows of a packed block of b
 
 // The 64 x 64 bytes of four rows of b (r0..r3, 64 columns each) as four
@@ -104,14 +106,18 @@ PTO_VNNI void PackB(const int8_t* b, size_t ldb, size_t kc, size_t nc, int8_t* p
 // group past kc are zeros.
 PTO_VNNI void PackA(const int8_t* a, size_t lda, size_t rows, size_t kc, uint8_t* out) {
   const __m512i sign = _mm512_set1_epi8(static_cast<char>(0x80));
+  const size_t full = kc / 64 * 64;
+  const __mmask64 tail = (__mmask64{1} << (kc - full)) - 1;  // kc - full < 64
   for (size_t r = 0; r < rows; ++r) {
-    for (size_t c = 0; c < kc; c += 64) {
-      const size_t left = kc - c;
-      const __mmask64 m = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
-      const __m512i v = _mm512_maskz_loadu_epi8(m, a + r * lda + c);
-      _mm512_store_si512(reinterpret_cast<__m512i*>(out + r * kBlockK + c),
-                         _mm512_maskz_mov_epi8(m, _mm512_xor_si512(v, sign)));
-    }
+    const int8_t* in = a + r * lda;
+    uint8_t* o = out + r * kBlockK;
+    for (size_t c = 0; c < full; c += 64)
+      _mm512_store_si512(reinterpret_cast<__m512i*>(o + c),
+                         _mm512_xor_si512(_mm512_loadu_si512(in + c), sign));
+    if (tail != 0)
+      _mm512_store_si512(
+          reinterpret_cast<__m512i*>(o + full),
+          _mm512_maskz_mov_epi8(tail, _mm512_xor_si512(_mm512_maskz_loadu_epi8(tail, in + full), sign)));
   }
 }
 
@@ -125,10 +131,11 @@ PTO_VNNI inline void DotAcc(__m512i& acc, __m512i u, __m512i s) {
 
 // dst's kRowsT rows by kVecs vectors of 16 columns (the last one's columns
 // `last`) += the dot products of `groups` groups of packed a (rows of
-// kBlockK bytes) and packed b, minus corr; modulo 2^32.
+// kBlockK bytes) and packed b, minus corr; modulo 2^32. Unless `seeded`,
+// dst's values are not read: the sums start from zero.
 template <size_t kRowsT, size_t kVecs>
 PTO_VNNI void DotBlock(size_t groups, const uint8_t* a, const int8_t* b, const int32_t* corr,
-                       int32_t* dst, size_t ldd, __mmask16 last) {
+                       int32_t* dst, size_t ldd, __mmask16 last, bool seeded) {
   __m512i acc[kRowsT][kVecs];
   for (size_t r = 0; r < kRowsT; ++r)
     for (size_t v = 0; v < kVecs; ++v) acc[r][v] = _mm512_setzero_si512();
@@ -152,44 +159,57 @@ PTO_VNNI void DotBlock(size_t groups, const uint8_t* a, const int8_t* b, const i
     const __m512i c = _mm512_load_si512(reinterpret_cast<const __m512i*>(corr + 16 * v));
     for (size_t r = 0; r < kRowsT; ++r) {
       int32_t* p = dst + r * ldd + 16 * v;
-      const __m512i d = _mm512_maskz_loadu_epi32(m, p);
+      const __m512i d = seeded ? _mm512_maskz_loadu_epi32(m, p) : _mm512_setzero_si512();
       _mm512_mask_storeu_epi32(p, m, _mm512_add_epi32(d, _mm512_sub_epi32(acc[r][v], c)));
     }
   }
 }
 
+// kRowsT rows (more than 4 only with vecs <= 2) by vecs vectors.
 template <size_t kRowsT>
 PTO_VNNI void DotRows(size_t vecs, size_t groups, const uint8_t* a, const int8_t* b,
-                      const int32_t* corr, int32_t* dst, size_t ldd, __mmask16 last) {
-  switch (vecs) {
-    case 4: return DotBlock<kRowsT, 4>(groups, a, b, corr, dst, ldd, last);
-    case 3: return DotBlock<kRowsT, 3>(groups, a, b, corr, dst, ldd, last);
-    case 2: return DotBlock<kRowsT, 2>(groups, a, b, corr, dst, ldd, last);
-    default: return DotBlock<kRowsT, 1>(groups, a, b, corr, dst, ldd, last);
+                      const int32_t* corr, int32_t* dst, size_t ldd, __mmask16 last, bool seeded) {
+  if constexpr (kRowsT <= 4) {
+    if (vecs == 4) return DotBlock<kRowsT, 4>(groups, a, b, corr, dst, ldd, last, seeded);
+    if (vecs == 3) return DotBlock<kRowsT, 3>(groups, a, b, corr, dst, ldd, last, seeded);
   }
+  if (vecs == 2) return DotBlock<kRowsT, 2>(groups, a, b, corr, dst, ldd, last, seeded);
+  return DotBlock<kRowsT, 1>(groups, a, b, corr, dst, ldd, last, seeded);
 }
 
 // Every row of dst against one packed block of b (nc columns, kc rows).
 PTO_VNNI void DotPanel(size_t m, size_t kc, size_t nc, int32_t* dst, size_t ldd, const int8_t* a,
-                       size_t lda, const int8_t* packed_b, const int32_t* corr, uint8_t* packed_a) {
+                       size_t lda, const int8_t* packed_b, const int32_t* corr, uint8_t* packed_a,
+                       bool seeded) {
   const size_t groups = (kc + 3) / 4, vecs = (nc + 15) / 16;
   const size_t tail = nc - 16 * (vecs - 1);  // 1 to 16 columns in the last vector
   const __mmask16 last = static_cast<__mmask16>((uint32_t{1} << tail) - 1);
-  for (size_t i = 0; i < m; i += kRows) {
-    const size_t rows = m - i < kRows ? m - i : kRows;
+  const size_t step = vecs <= 2 ? 8 : 4;
+  for (size_t i = 0; i < m; i += step) {
+    const size_t rows = m - i < step ? m - i : step;
     PackA(a + i * lda, lda, rows, kc, packed_a);
     int32_t* d = dst + i * ldd;
     switch (rows) {
-      case 4: DotRows<4>(vecs, groups, packed_a, packed_b, corr, d, ldd, last); break;
-      case 3: DotRows<3>(vecs, groups, packed_a, packed_b, corr, d, ldd, last); break;
-      case 2: DotRows<2>(vecs, groups, packed_a, packed_b, corr, d, ldd, last); break;
-      default: DotRows<1>(vecs, groups, packed_a, packed_b, corr, d, ldd, last); break;
+      case 8: DotRows<8>(vecs, groups, packed_a, packed_b, corr, d, ldd, last, seeded); break;
+      case 7: DotRows<7>(vecs, groups, packed_a, packed_b, corr, d, ldd, last, seeded); break;
+      case 6: DotRows<6>(vecs, groups, packed_a, packed_b, corr, d, ldd, last, seeded); break;
+      case 5: DotRows<5>(vecs, groups, packed_a, packed_b, corr, d, ldd, last, seeded); break;
+      case 4: DotRows<4>(vecs, groups, packed_a, packed_b, corr, d, ldd, last, seeded); break;
+      case 3: DotRows<3>(vecs, groups, packed_a, packed_b, corr, d, ldd, last, seeded); break;
+      case 2: DotRows<2>(vecs, groups, packed_a, packed_b, corr, d, ldd, last, seeded); break;
+      default: DotRows<1>(vecs, groups, packed_a, packed_b, corr, d, ldd, last, seeded); break;
     }
   }
 }
 
+// The first block of k of a zero-seeded product writes dst without reading
+// it; with k = 0 its seeds are the result.
 PTO_VNNI void MatmulDot(size_t m, size_t k, size_t n, int32_t* dst, size_t ldd, const int8_t* a,
-                        size_t lda, const int8_t* b, size_t ldb) {
+                        size_t lda, const int8_t* b, size_t ldb, bool zero_seed) {
+  if (k == 0 && zero_seed) {
+    for (size_t i = 0; i < m; ++i) memset(dst + i * ldd, 0, n * sizeof(int32_t));
+    return;
+  }
   alignas(64) int8_t packed_b[kBlockK / 4 * kGroupBytes];
   alignas(64) uint8_t packed_a[kRows * kBlockK];
   alignas(64) int32_t corr[kBlockN];
@@ -198,7 +218,8 @@ PTO_VNNI void MatmulDot(size_t m, size_t k, size_t n, int32_t* dst, size_t ldd, 
     for (size_t kk = 0; kk < k; kk += kBlockK) {
       const size_t kc = k - kk < kBlockK ? k - kk : kBlockK;
       PackB(b + kk * ldb + j, ldb, kc, nc, packed_b, corr);
-      DotPanel(m, kc, nc, dst + j, ldd, a + kk, lda, packed_b, corr, packed_a);
+      DotPanel(m, kc, nc, dst + j, ldd, a + kk, lda, packed_b, corr, packed_a,
+               kk > 0 || !zero_seed);
     }
   }
 }
@@ -216,10 +237,10 @@ bool CpuHasDot() {
 bool Int8DotSupported() { return CpuHasDot(); }
 
 void MatmulInt8Dot(size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
-                   const ConstPlane& b) {
+                   const ConstPlane& b, bool zero_seed) {
   MatmulDot(m, k, n, static_cast<int32_t*>(dst.data), dst.stride,
             static_cast<const int8_t*>(a.data), a.stride, static_cast<const int8_t*>(b.data),
-            b.stride);
+            b.stride, zero_seed);
 }
 
 #else  // !PTO_INT8_DOT
@@ -227,7 +248,8 @@ void MatmulInt8Dot(size_t m, size_t k, size_t n, const Plane& dst, const ConstPl
 bool Int8DotSupported() { return false; }
 
 // Never called: Int8DotSupported() is false.
-void MatmulInt8Dot(size_t, size_t, size_t, const Plane&, const ConstPlane&, const ConstPlane&) {
+void MatmulInt8Dot(size_t, size_t, size_t, const Plane&, const ConstPlane&, const ConstPlane&,
+                   bool) {
   abort();
 }
 
