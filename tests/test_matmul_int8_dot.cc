@@ -112,12 +112,13 @@ struct Case {
 };
 
 // The first element where got and want differ, printed; false if any.
-bool Same(const char* path, const Case& c, const std::vector<int32_t>& got,
+bool Same(const char* path, bool zero_seed, const Case& c, const std::vector<int32_t>& got,
           const std::vector<int32_t>& want) {
   for (size_t i = 0; i < got.size(); ++i) {
     if (got[i] == want[i]) continue;
-    print_error("%s, %zu x %zu x %zu: element (%zu, %zu) is %d, not %d\n", path, c.s.m, c.s.k,
-                c.s.n, i / c.ldd, i % c.ldd, got[i], want[i]);
+    print_error("%s, %s, %zu x %zu x %zu: element (%zu, %zu) is %d, not %d\n", path,
+                zero_seed ? "zero seeds" : "seeds in dst", c.s.m, c.s.k, c.s.n, i / c.ldd,
+                i % c.ldd, got[i], want[i]);
     return false;
   }
   return true;
@@ -129,9 +130,10 @@ void CheckAll(Fill fill, uint64_t seed, bool dot) {
     const Case c(s, fill, rng);
     for (const bool zero_seed : {false, true}) {
       const std::vector<int32_t> want = c.Reference(zero_seed);
-      assert_true(Same("widened", c, c.Run(k::MatmulInt8Widened, zero_seed), want));
+      assert_true(Same("widened", zero_seed, c, c.Run(k::MatmulInt8Widened, zero_seed), want));
       if (dot)
-        assert_true(Same("8-bit dot products", c, c.Run(k::MatmulInt8Dot, zero_seed), want));
+        assert_true(
+            Same("8-bit dot products", zero_seed, c, c.Run(k::MatmulInt8Dot, zero_seed), want));
     }
   }
 }
