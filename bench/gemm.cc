@@ -147,8 +147,12 @@ void RunGemmRows(FILE* out, const TimingConfig& timing, const char* kernels_dir,
   fprintf(out, "\nMatrix multiply: pto_tmatmul on M x K x N tiles (GFLOP/s, median), against %s\n",
           blas.sgemm != nullptr ? ("cblas_sgemm of " + blas.name + ", one thread").c_str()
                                 : "no BLAS (none of libopenblas.so.0, libblas.so.3 has cblas_sgemm)");
-  fprintf(out, "  %-14s %9s %9s %6s %9s %9s %9s\n", "M x K x N", "f32", "sgemm", "ratio", "bf16",
-          "f16", "int8");
+  // int8 takes AVX512-VNNI's dot products where libpto's target is AVX-512
+  // and the CPU has them; PTO_INT8_MATMUL=portable keeps the widening path.
+  const char* int8_path = getenv("PTO_INT8_MATMUL");
+  if (int8_path != nullptr) fprintf(out, "  (PTO_INT8_MATMUL=%s)\n", int8_path);
+  fprintf(out, "  %-14s %9s %9s %6s %9s %9s %9s %8s\n", "M x K x N", "f32", "sgemm", "ratio", "bf16",
+          "f16", "int8", "int8/f32");
   std::vector<const char*> verdicts;
   bool f32_pass = true, narrow_pass = true, int8_pass = true;
   for (size_t i = 0; i < sizeof kShapes / sizeof kShapes[0]; ++i) {
@@ -166,13 +170,14 @@ void RunGemmRows(FILE* out, const TimingConfig& timing, const char* kernels_dir,
     const double bf16 = TileRate(PTO_BFLOAT16, s, timing);
     const double f16 = TileRate(PTO_FLOAT16, s, timing);
     const double i8 = TileRate(PTO_INT8, s, timing);
-    fprintf(out, "  %4d x %3d x %3d %9.1f %9.1f %6.2f %9.1f %9.1f %9.1f\n", s.m, s.k, s.n, f32,
-            blas_rate, blas_rate > 0 ? f32 / blas_rate : 0.0, bf16, f16, i8);
-    // The goals are set on the first two shapes (issue 44's).
+    fprintf(out, "  %4d x %3d x %3d %9.1f %9.1f %6.2f %9.1f %9.1f %9.1f %8.2f\n", s.m, s.k, s.n, f32,
+            blas_rate, blas_rate > 0 ? f32 / blas_rate : 0.0, bf16, f16, i8, i8 / f32);
+    // int8's goal (issue 55) is on every shape.
+    int8_pass = int8_pass && i8 >= 2.0 * f32;
+    // The float goals are set on the first two shapes (issue 44's).
     if (i < 2) {
       if (blas_rate > 0) f32_pass = f32_pass && f32 >= blas_rate;
       narrow_pass = narrow_pass && bf16 >= 0.8 * f32 && f16 >= 0.8 * f32;
-      int8_pass = int8_pass && i8 >= f32;
     }
   }
   if (blas.sgemm != nullptr)
@@ -180,7 +185,8 @@ void RunGemmRows(FILE* out, const TimingConfig& timing, const char* kernels_dir,
             Verdict(f32_pass));
   fprintf(out, "  %s bfloat16 and float16 sources at >= 0.8x libpto's float32 rate\n",
           Verdict(narrow_pass));
-  fprintf(out, "  %s int8 sources at >= 1.0x libpto's float32 rate\n", Verdict(int8_pass));
+  fprintf(out, "  %s int8 sources at >= 2.0x libpto's float32 rate on every shape\n",
+          Verdict(int8_pass));
 
   const std::string path = std::string(kernels_dir) + "/gemm.pto";
   const std::string text = ReadText(path);

@@ -276,12 +276,29 @@ struct MxQuantSpec {
 void QuantizeMx(const MxQuantSpec& spec);
 
 // Matrix multiply (matmul.cc): dst (m x n, FLOAT32 for FLOAT16, BFLOAT16
-// and FLOAT32 sources, INT32 for INT8 ones), holding each chain's seed, gets
-// for every (i, j) the chain over k = 0..k-1 in order of fma(a(i,k), b(k,j),
-// acc) rounded once to float32 (a and b widened exactly), or of acc + a(i,k)
-// b(k,j) modulo 2^32; a is m x k and b k x n, both of `dtype`.
+// and FLOAT32 sources, INT32 for INT8 ones), holding each chain's seed
+// (with zero_seed, every seed is zero bits, +0.0f or 0, and dst's values are
+// not read), gets for every (i, j) the chain over k = 0..k-1 in order of
+// fma(a(i,k), b(k,j), acc) rounded once to float32 (a and b widened
+// exactly), or of acc + a(i,k) b(k,j) modulo 2^32; a is m x k and b k x n,
+// both of `dtype`.
 void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
-            const ConstPlane& b);
+            const ConstPlane& b, bool zero_seed);
+// Matmul's INT8 rows by either of its two paths, for their comparison (the
+// tests): MatmulInt8Widened (matmul.cc), a and b widened to int32 blocks and
+// the int32 chains, on every CPU; MatmulInt8Dot (matmul_int8_vnni.cc), the
+// same sums modulo 2^32 by AVX512-VNNI's 8-bit dot products, only where
+// Int8DotSupported(): built for x86-64 with GCC or clang (and
+// x86_specializations), on a CPU and system that run AVX512F, BW, VL and
+// VNNI code. Int8DotEnabled() is that, unless the environment variable
+// PTO_INT8_MATMUL was "portable" at the first call; Matmul takes the dot
+// products when it is true and its dispatch target is an AVX-512 one.
+void MatmulInt8Widened(size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
+                       const ConstPlane& b, bool zero_seed);
+void MatmulInt8Dot(size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
+                   const ConstPlane& b, bool zero_seed);
+bool Int8DotSupported();
+bool Int8DotEnabled();
 // MX matrix multiply (matmul.cc): Matmul's float32 chains over a'(i,k)
 // b'(k,j), where a' = a(i,k) * 2^(a_scale(i, k/32) - 127) and b' = b(k,j) *
 // 2^(b_scale(k/32, j) - 127), each the exact value of its code times its

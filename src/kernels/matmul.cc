@@ -12,6 +12,10 @@
 // loop. The one target-specific piece is ExactMulAdd (fused-inl.h): the
 // target's fused multiply-add where it has one, else the same result
 // computed in double (exact product, sum rounded to odd, then to float).
+// INT8 sources take the CPU's 8-bit dot products instead of the widened
+// int32 chains where the dispatch target is AVX-512 and the CPU has
+// AVX512-VNNI (matmul_int8_vnni.cc: the same sums modulo 2^32, in groups of
+// four k, which integer addition does not tell apart).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/kernels/matmul.cc"
 #include <stdint.h>
@@ -171,6 +175,17 @@ void MatmulI32Impl(size_t m, size_t k, size_t n, int32_t* dst, size_t ldd, const
   MatmulTyped<int32_t>(m, k, n, dst, ldd, a, lda, b, ldb);
 }
 
+// Whether INT8 products may take the 8-bit dot products on this target: the
+// AVX-512 ones only, so that a selection of older targets (pto-bench
+// --target AVX2, the tests' target loops) runs what a CPU without them runs.
+bool Int8DotTargetImpl() {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  return true;
+#else
+  return false;
+#endif
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace pto
 HWY_AFTER_NAMESPACE();
@@ -180,6 +195,7 @@ namespace pto::kernels {
 
 HWY_EXPORT(MatmulF32Impl);
 HWY_EXPORT(MatmulI32Impl);
+HWY_EXPORT(Int8DotTargetImpl);
 
 namespace {
 
@@ -288,14 +304,37 @@ void MatmulMx(pto_dtype a_dtype, pto_dtype b_dtype, size_t m, size_t k, size_t n
   }
 }
 
+// dst's m x n int32 or float32 elements set to zero bits (0, +0.0f): the
+// seeds of a zero-seeded product.
+void ZeroSeeds(size_t m, size_t n, const Plane& dst) {
+  char* out = static_cast<char*>(dst.data);
+  if (dst.stride == n) {
+    memset(out, 0, m * n * 4);
+    return;
+  }
+  for (size_t i = 0; i < m; ++i) memset(out + i * dst.stride * 4, 0, n * 4);
+}
+
+void MatmulInt8Widened(size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
+                       const ConstPlane& b, bool zero_seed) {
+  if (zero_seed) ZeroSeeds(m, n, dst);
+  MatmulWidened<int32_t>(PTO_DYNAMIC_DISPATCH(MatmulI32Impl), PTO_INT8, m, k, n, dst, a, b);
+}
+
 void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
-            const ConstPlane& b) {
+            const ConstPlane& b, bool zero_seed) {
+  if (dtype == PTO_INT8) {
+    if (Int8DotEnabled() && PTO_DYNAMIC_DISPATCH(Int8DotTargetImpl)())
+      MatmulInt8Dot(m, k, n, dst, a, b, zero_seed);
+    else
+      MatmulInt8Widened(m, k, n, dst, a, b, zero_seed);
+    return;
+  }
+  if (zero_seed) ZeroSeeds(m, n, dst);
   if (dtype == PTO_FLOAT32) {  // already float32: the tiles themselves
     PTO_DYNAMIC_DISPATCH(MatmulF32Impl)(m, k, n, static_cast<float*>(dst.data), dst.stride,
                                         static_cast<const float*>(a.data), a.stride,
                                         static_cast<const float*>(b.data), b.stride);
-  } else if (dtype == PTO_INT8) {
-    MatmulWidened<int32_t>(PTO_DYNAMIC_DISPATCH(MatmulI32Impl), dtype, m, k, n, dst, a, b);
   } else {
     MatmulWidened<float>(PTO_DYNAMIC_DISPATCH(MatmulF32Impl), dtype, m, k, n, dst, a, b);
   }

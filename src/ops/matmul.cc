@@ -254,19 +254,20 @@ pto_status CheckMatmul(const Operands& o, pto_profile profile, const char* funct
 }
 
 // Seeds dst's M x N (a's valid rows by b's valid cols: dst's valid region
-// unless board mode let them differ), then runs the chains over a's valid
-// cols: all four tiles row-major.
+// unless board mode let them differ) with bias's row, then runs the chains
+// over a's valid cols (from zero seeds, +0.0f and 0, for tmatmul, which the
+// kernel sets itself): all four tiles row-major.
 void RunRowMajor(const Operands& o, Seed seed) {
   pto_tile* dst = o.dst;
   const pto_tile *a = o.src0, *b = o.src1;
   const size_t m = a->valid_rows, n = o.src1->valid_cols, k = a->valid_cols;
-  const size_t row_bytes = n * pto_dtype_size(dst->dtype);
-  for (size_t i = 0; i < m; ++i) {
-    void* row = Offset(dst, static_cast<uint32_t>(i), 0).data;
-    if (seed == Seed::kZero) memset(row, 0, row_bytes);  // +0.0f and 0 alike
-    if (seed == Seed::kBias) memcpy(row, o.src2->data, row_bytes);
+  if (seed == Seed::kBias) {
+    const size_t row_bytes = n * pto_dtype_size(dst->dtype);
+    for (size_t i = 0; i < m; ++i)
+      memcpy(Offset(dst, static_cast<uint32_t>(i), 0).data, o.src2->data, row_bytes);
   }
-  kernels::Matmul(a->dtype, m, k, n, Offset(dst, 0, 0), Offset(a, 0, 0), Offset(b, 0, 0));
+  kernels::Matmul(a->dtype, m, k, n, Offset(dst, 0, 0), Offset(a, 0, 0), Offset(b, 0, 0),
+                  seed == Seed::kZero);
 }
 
 // A rows x cols row-major tile on the next bytes of the staging, holding
