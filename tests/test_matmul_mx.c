@@ -492,6 +492,25 @@ static void mx_text(char *out, size_t size, mx_kind kind, pair p, uint32_t m, ui
         m, n);
 }
 
+/* The scales as a program's global memory holds them (PTOAS's MX_A_ZZ and
+ * MX_B_NN, the scale tiles' 32-byte boxes as they lie): a's m x blocks
+ * scales in boxes of 16 rows x 2 blocks, row strip after row strip; b's
+ * blocks x n in boxes of 2 blocks x 16 columns, column strip after column
+ * strip. Unused places 0x7F (2^0). Returns a malloc'd buffer of *bytes. */
+static uint8_t *packed_scales(const uint8_t *s, uint32_t rows, uint32_t cols, bool b, size_t *bytes) {
+    const uint32_t r_all = b ? up(rows, 2) : up(rows, 16), c_all = b ? up(cols, 16) : up(cols, 2);
+    *bytes = (size_t)r_all * c_all;
+    uint8_t *out = malloc(*bytes);
+    memset(out, 0x7F, *bytes);
+    for (uint32_t i = 0; i < rows; ++i)
+        for (uint32_t j = 0; j < cols; ++j) {
+            const size_t f = b ? (size_t)(j / 16) * r_all * 16 + (i / 2) * 32 + (j % 16) * 2 + i % 2
+                               : (size_t)(i / 16) * 16 * c_all + (j / 2) * 32 + (i % 16) * 2 + j % 2;
+            out[f] = s[(size_t)i * cols + j];
+        }
+    return out;
+}
+
 static void test_programs(void **state) {
     (void)state;
     static const mkn shapes[] = {{16, 64, 32}, {128, 110, 63}, {1, 128, 16}, {5, 70, 40}};
@@ -509,9 +528,12 @@ static void test_programs(void **state) {
                 const uint32_t blocks = (s.k + 31) / 32;
                 float *out = malloc((size_t)s.m * s.n * sizeof(float));
                 memset(out, 0x5A, (size_t)s.m * s.n * sizeof(float));
-                void *data[] = {c.a, c.as, c.b, c.bs, out};
-                const size_t nbytes[] = {(size_t)s.m * s.k, (size_t)s.m * blocks, (size_t)s.k * s.n,
-                                         (size_t)blocks * s.n, (size_t)s.m * s.n * 4};
+                size_t as_bytes = 0, bs_bytes = 0;
+                uint8_t *as = packed_scales(c.as, s.m, blocks, false, &as_bytes);
+                uint8_t *bs = packed_scales(c.bs, blocks, s.n, true, &bs_bytes);
+                void *data[] = {c.a, as, c.b, bs, out};
+                const size_t nbytes[] = {(size_t)s.m * s.k, as_bytes, (size_t)s.k * s.n, bs_bytes,
+                                         (size_t)s.m * s.n * 4};
                 pto_args *args = NULL;
                 assert_int_equal(pto_args_create(p, &args), PTO_OK);
                 for (size_t i = 0; i < COUNT(data); ++i)
@@ -528,7 +550,7 @@ static void test_programs(void **state) {
                     }
                 pto_args_destroy(args);
                 pto_program_destroy(p);
-                free(out);
+                free(out), free(as), free(bs);
                 case_free(&c);
                 ++programs;
             }

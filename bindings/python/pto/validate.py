@@ -222,6 +222,14 @@ _CAST = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*arith\.(index_cast|extsi|extui|trunci
 _ADDPTR = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*pto\.addptr\s+(%[\w.$-]+)\s*,\s*(%[\w.$-]+)")
 _VIEW = re.compile(r"pto\.make_tensor_view\s+(%[\w.$-]+)\s*,\s*shape\s*=\s*\[([^\]]*)\]\s*,"
                    r"\s*strides\s*=\s*\[([^\]]*)\]")
+# `%r = pto.make_tensor_view %p` / `%r = pto.partition_view %v`: which
+# pointer a view comes from.
+_VIEW_OF = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*pto\.(?:make_tensor_view|partition_view)\s+(%[\w.$-]+)")
+# tload of MX scales into a mat tile: PTOAS gives the global tensor the
+# tile's shape (MX_B_NN, and MX_A_ZZ for more than one row), so the board
+# sizes the buffer from the tile, not the view.
+_MX_SCALE_LOAD = re.compile(r"pto\.tload\s+ins\(\s*(%[\w.$-]+)\s*:.*?outs\(\s*%[\w.$-]+\s*:\s*"
+                            r"!pto\.tile_buf<\s*mat\s*,\s*(\d+)x(\d+)x!pto\.f8E8M0\b([^>]*)>")
 _PARTITION = re.compile(r"pto\.partition_view\s+%[\w.$-]+\s*,\s*offsets\s*=\s*\[[^\]]*\]\s*,"
                         r"\s*sizes\s*=\s*\[([^\]]*)\]")
 
@@ -242,6 +250,7 @@ def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tupl
     Also the board's logical element count: the first fixed 2-D window."""
     env = {"%" + k: v for k, v in ints.items()}
     base: Dict[str, Tuple[str, int]] = {"%" + p: ("%" + p, 0) for p in pointers}
+    view_root: Dict[str, str] = {}
     counts: Dict[str, int] = {}
     logical = None
 
@@ -280,6 +289,20 @@ def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tupl
             root, off = base[m.group(2)]
             base[m.group(1)] = (root, off + env[m.group(3)])
             continue
+        m = _VIEW_OF.match(line)
+        if m:
+            src = m.group(2)
+            root = base[src][0] if src in base else view_root.get(src)
+            if root:
+                view_root[m.group(1)] = root
+        m = _MX_SCALE_LOAD.search(line)
+        if m and m.group(1) in view_root:
+            rows, cols, rest = int(m.group(2)), int(m.group(3)), m.group(4)
+            nn = "slayout=col_major" in rest and "blayout=col_major" in rest
+            zz = "slayout=row_major" in rest and "blayout=col_major" not in rest and rows != 1
+            if nn or zz:
+                name = view_root[m.group(1)][1:]
+                counts[name] = max(counts.get(name, 0), rows * cols)
         m = _PARTITION.search(line)
         if m and logical is None:
             sizes = values(m.group(1))

@@ -87,6 +87,22 @@ void PlainCubeTransfer(const View& v, char* memory, const TileImage& image, int6
   });
 }
 
+// PTOAS lowers a tload of MX scales (f8E8M0) into a mat tile laid out NN,
+// or ZZ with more than one row, to pto-isa's MX_B_NN / MX_A_ZZ global
+// layouts (InferPTOLayout, the global tensor of the tile's shape;
+// a5/TLoad.hpp TLoadMxCubeNN2NN / ZZ2ZZ): global memory holds the scales
+// already in the tile's 32-byte boxes (2 scale rows x 16 columns for b, 16
+// rows x 2 scale columns for a), box after box down each strip, strip after
+// strip, and the load copies the bytes from the view's first element on,
+// whole boxes over the valid region (the view's shape gives that region).
+bool IsPackedScaleTile(const Type& type) {
+  if (type.dtype != PTO_FLOAT8_E8M0 || type.space != Space::kMat || type.box == Box::kNone)
+    return false;
+  const bool nn = type.box == Box::kColMajor && type.col_major;
+  const bool zz = type.box == Box::kRowMajor && !type.col_major && type.rows != 1;
+  return nn || zz;
+}
+
 }  // namespace
 
 TileImage Block::Image(uint32_t slot) const {
@@ -144,6 +160,30 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
   // Adds land in block order: the same sums whatever the threads.
   if (atomic && !WaitForTurn(*stop_))
     return Error(in, PTO_ERR_INVALID_ARGUMENT, "pto.tstore: the launch stopped (another block failed)");
+  if (load && IsPackedScaleTile(type)) {
+    const bool nn = type.box == Box::kColMajor;
+    const int64_t box_rows = nn ? 2 : 16, box_cols = nn ? 16 : 2;
+    const int64_t r_all = (rows + box_rows - 1) / box_rows * box_rows;
+    const int64_t c_all = (cols + box_cols - 1) / box_cols * box_cols;
+    const int64_t bytes = r_all * c_all;
+    if (v.offset + bytes > pointers_[v.pointer].count)
+      return Error(in, PTO_ERR_OUT_OF_RANGE,
+                   std::string("pto.tload: MX scales into a mat ") + LayoutName(type) +
+                       " tile are read in whole boxes (" + std::to_string(r_all) + "x" +
+                       std::to_string(c_all) + " bytes from the view's first element, pto-isa's " +
+                       (nn ? "MX_B_NN" : "MX_A_ZZ") + "), past the pointer's " +
+                       std::to_string(pointers_[v.pointer].count) + " elements");
+    const int64_t strip = nn ? r_all / 2 : c_all / 2;  // boxes down a strip
+    for (int64_t f = 0; f < bytes; ++f) {
+      const int64_t box = f / 32, pair = f % 32 / 2, half = f % 2;
+      const int64_t r = nn ? box % strip * 2 + half : box / strip * 16 + pair;
+      const int64_t c = nn ? box / strip * 16 + pair : box % strip * 2 + half;
+      if (r >= type.rows || c >= type.cols) continue;
+      tile[ElementOffset(layout, image.row + static_cast<uint64_t>(r),
+                         image.col + static_cast<uint64_t>(c))] = memory[v.offset + f];
+    }
+    return PTO_OK;
+  }
   const bool plain = !atomic && view_dtype == t.dtype;
   const bool cast = !load && view_dtype != t.dtype;
   if (plain && v.strides[v.rank - 1] == 1) {
