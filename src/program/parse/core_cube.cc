@@ -341,11 +341,17 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
                                " bytes",
                            PTO_ERR_SHAPE_MISMATCH);
   }
-  if (s.dtype != d.dtype)
+  // tmov from an f32 acc tile to f16 or bf16: the fixpipe's cast without a
+  // quantisation (TMOV's plain form, GetCastPreQuantMode: F322F16,
+  // F322BF16); the other moves keep the dtype.
+  const bool cast = !extract && s.space == Space::kAcc && s.dtype == PTO_FLOAT32 &&
+                    (d.dtype == PTO_FLOAT16 || d.dtype == PTO_BFLOAT16);
+  if (s.dtype != d.dtype && !cast)
     return parser_.Error(loc,
                          what + ": src is " + DtypeSpelling(s.dtype) + " and dst " +
                              DtypeSpelling(d.dtype) +
-                             "; the cube's moves here keep the dtype (no fixpipe conversion)",
+                             "; the cube's moves keep the dtype but an acc tile's f32 to f16 or "
+                             "bf16 (the fixpipe's cast; other conversions take an fp operand)",
                          PTO_ERR_DTYPE_MISMATCH);
   if (d.space == Space::kLeft || d.space == Space::kRight) {
     std::string why;
@@ -377,6 +383,7 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
   in.a = dst;
   in.b = src;
   in.sub = extract ? 1 : 0;
+  in.imm = cast ? 1 : 0;
   in.index_regs[0] = offsets.index_regs[0];
   in.index_regs[1] = offsets.index_regs[1];
   p_->code.push_back(in);

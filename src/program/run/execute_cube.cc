@@ -8,6 +8,7 @@
 
 #include "dtype_rules.h"
 #include "error.h"
+#include "fixpipe.h"
 #include "ops/ops.h"
 #include "program/ir/cube.h"
 #include "program/ir/types.h"
@@ -218,10 +219,19 @@ pto_status Block::CubeMove(const Instr& in) {
                      "x" + std::to_string(st.cols));
   const TileImage to = Image(in.a), from = Image(in.b);
   const uint64_t r0 = static_cast<uint64_t>(row), c0 = static_cast<uint64_t>(col);
+  const uint64_t n_rows = std::min(to.RowsInside(0, rows), from.RowsInside(r0, rows));
+  const uint64_t n_cols = std::min(to.ColsInside(0, cols), from.ColsInside(c0, cols));
+  if (in.imm == 1) {  // the fixpipe's cast (F322F16, F322BF16), element by element
+    const uint64_t out_size = pto_dtype_size(dt.dtype);
+    for (uint64_t i = 0; i < n_rows; ++i)
+      for (uint64_t j = 0; j < n_cols; ++j)
+        fixpipe::CastElement(
+            from.data + ElementOffset(from.layout, from.row + i, from.col + j) * sizeof(float),
+            dt.dtype, to.data + ElementOffset(to.layout, to.row + i, to.col + j) * out_size);
+    return PTO_OK;
+  }
   CopyRegion(to.layout, to.data, to.row, to.col, from.layout, from.data, from.row + r0,
-             from.col + c0, std::min(to.RowsInside(0, rows), from.RowsInside(r0, rows)),
-             std::min(to.ColsInside(0, cols), from.ColsInside(c0, cols)),
-             pto_dtype_size(dt.dtype));
+             from.col + c0, n_rows, n_cols, pto_dtype_size(dt.dtype));
   return PTO_OK;
 }
 
