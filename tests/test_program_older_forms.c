@@ -127,10 +127,12 @@ static void test_memref_form(void **state) {
         "func.func @k(%a: memref<4x8xf32, #pto.address_space<gm>>, %b: memref<4x8xf32, #pto.address_space<gm>>) {\n"
         "  %t = memref.alloc() : memref<4x8xf32, #pto.address_space<vec>>\n"
         "  %u = pto.alloc_tile : !pto.tile_buf<vec, 4x8xf32>\n"
-        "  pto.tload ins(%a : memref<4x8xf32, #pto.address_space<gm>>) outs(%t : memref<4x8xf32, #pto.address_space<vec>>)\n"
+        "  pto.tload ins(%a : memref<4x8xf32, #pto.address_space<gm>>) outs(%t : memref<4x8xf32, #pto.address_space<vec>>)"
+        " {layout = #pto.layout<nd>}\n"
         "  pto.tadd ins(%t, %t : memref<4x8xf32, #pto.address_space<vec>>, !pto.tile_buf<vec, 4x8xf32>) outs(%u : "
         "!pto.tile_buf<vec, 4x8xf32>)\n"
-        "  pto.tstore ins(%u : !pto.tile_buf<vec, 4x8xf32>) outs(%b : memref<4x8xf32, #pto.address_space<gm>>)\n"
+        "  pto.tstore ins(%u : !pto.tile_buf<vec, 4x8xf32>) outs(%b : memref<4x8xf32, #pto.address_space<gm>>)"
+        " {layout = #pto.layout<nd>}\n"
         "  return\n}\n";
     pto_program *p = program_build(text, NULL);
     float a[32], b[32];
@@ -154,6 +156,13 @@ static void test_memref_form(void **state) {
               "contiguous here");
     expect_program_refused_with("func.func @k(%a: memref<4x8xf32, #pto.address_space<mat>>) {\n  return\n}\n", NULL,
                                 "a memref in #pto.address_space<mat> is not supported (gm: global memory, vec: a tile)");
+    /* A global tensor's layout other than nd (the strides') is refused. */
+    expect_program_refused_with(
+        "func.func @k(%a: memref<4x8xf32, #pto.address_space<gm>>) {\n"
+        "  %t = memref.alloc() : memref<4x8xf32, #pto.address_space<vec>>\n"
+        "  pto.tload ins(%a : memref<4x8xf32, #pto.address_space<gm>>) outs(%t : memref<4x8xf32, "
+        "#pto.address_space<vec>>) {layout = #pto.layout<nz>}\n  return\n}\n",
+        NULL, "pto.tload takes layout = #pto.layout<nd> (the view's strides place the elements)");
     expect_program_refused_with("func.func @k(%a: memref<4x8xf32>) {\n  return\n}\n", NULL,
                                 "a memref needs #pto.address_space<gm> or <vec>");
     expect_program_refused_with("func.func @k() {\n  %t = memref.alloc() : memref<4x8xf32, #pto.address_space<gm>>\n"

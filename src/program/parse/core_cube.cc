@@ -341,9 +341,7 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
                                " bytes",
                            PTO_ERR_SHAPE_MISMATCH);
   }
-  // tmov from an f32 acc tile to f16 or bf16: the fixpipe's cast without a
-  // quantisation (TMOV's plain form, GetCastPreQuantMode: F322F16,
-  // F322BF16); the other moves keep the dtype.
+  // acc f32 to f16 / bf16: the fixpipe's cast (TMOV's F322F16, F322BF16).
   const bool cast = !extract && s.space == Space::kAcc && s.dtype == PTO_FLOAT32 &&
                     (d.dtype == PTO_FLOAT16 || d.dtype == PTO_BFLOAT16);
   if (s.dtype != d.dtype && !cast)
@@ -372,8 +370,7 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
                              " is larger than src " + std::to_string(s.rows) + "x" +
                              std::to_string(s.cols),
                          PTO_ERR_SHAPE_MISMATCH);
-  // A one-row ND mat tile (GEMV's a) has the bytes of a one-row NZ one.
-  if (extract && s.box == Box::kNone && s.rows != 1)
+  if (extract && s.box == Box::kNone && s.rows != 1)  // one ND row: a one-row NZ one's bytes
     return parser_.Error(loc, what + ": src is a " + Where(s) +
                                   "; textract reads NZ or ZN mat tiles (or one row)");
   Instr in;

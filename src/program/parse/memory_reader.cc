@@ -271,20 +271,25 @@ void MemoryReader::ParseLoadStore(const Token& op, bool load) {
   SourceLoc la, lb, lfp;
   if (!ParseOneInOneOut(&a, &ta, &la, &b, &tb, &lb, load ? nullptr : &fp, &tfp, &lfp)) return;
   // tstore's atomicType (PTOAS: #pto<atomic_type atomic_add>, or
-  // atomic_none, the default).
+  // atomic_none, the default); layout = #pto.layout<nd>, the global
+  // tensor's layout PTOAS declares, which names what the view's strides
+  // (row-major ones for a memref) say: elements are placed by the strides.
   bool atomic_add = false;
   if (tok().Is('{')) {
     std::vector<AttrEntry> attrs;
     const SourceLoc at = tok().loc;
     if (!parser_.ParseAttrDict(&attrs)) return;
     for (const AttrEntry& e : attrs) {
+      if (e.key == "layout" && e.value.text == "#pto.layout<nd>") continue;
       if (load || e.key != "atomicType" ||
           (e.value.text != "#pto<atomic_type atomic_add>" &&
            e.value.text != "#pto<atomic_type atomic_none>"))
         return (void)parser_.Error(e.loc.line != 0 ? e.loc : at,
                                    std::string(op.text) +
-                                       " takes no attribute but tstore's atomicType = "
-                                       "#pto<atomic_type atomic_add | atomic_none>");
+                                       " takes layout = #pto.layout<nd> (the view's strides "
+                                       "place the elements) and tstore's atomicType = "
+                                       "#pto<atomic_type atomic_add | atomic_none>, no other "
+                                       "attribute");
       atomic_add = e.value.text == "#pto<atomic_type atomic_add>";
     }
   }
