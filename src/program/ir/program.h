@@ -263,6 +263,10 @@ struct PipeDecl {
   uint64_t gm_region = 0;
   SourceLoc loc;  // the first initialisation
   PipeEpilogue epilogue;  // c2v only
+  // How its transfers split: -1 none seen yet, 0 split = 0 only, 1 split =
+  // 1 or 2 only (PTOAS refuses a pipe that mixes them); split_loc the first.
+  int8_t split_use = -1;
+  SourceLoc split_loc;
 };
 
 // How a subview's valid region is set (Instr::sub of kSubview).

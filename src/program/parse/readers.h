@@ -60,6 +60,7 @@ class ModuleReader : public Reader {
   void CompileEntry(const FuncInfo& f);
   // Whether two functions take the same arguments (the launch's identity aside).
   bool SameArguments(const FuncInfo& a, const FuncInfo& b) const;
+  bool MixedPair(const FuncInfo** cube, const FuncInfo** vector) const;
   void CompileVectorPeer(const FuncInfo& f, const std::vector<Value>& args);
   bool BindParam(const Token& name, const Type& t, SourceLoc type_loc);
   bool ParseBody(const FuncInfo& f, std::vector<Value>* returned);
