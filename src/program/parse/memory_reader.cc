@@ -563,6 +563,13 @@ void MemoryReader::ParseTassign(const Token& op, const std::vector<Token>& resul
                                              TypeString(from));
   if (!SameType(from, to)) return (void)parser_.Error(to_loc, "pto.tassign keeps the tile's type");
   const Value tile = *v;
+  // PTOAS takes this spelling at --pto-level=level3 only, where every
+  // pto.alloc_tile gives its address (addr = %a).
+  const TileSlot& slot = p_->tiles[tile.reg];
+  if (!slot.has_addr && slot.param < 0 && !slot.IsView())
+    return (void)parser_.Error(name.loc, "%t2 = pto.tassign %t, %addr is PTOAS's level3 form, "
+                                         "where each pto.alloc_tile gives addr = %a: %" +
+                                             slot.name + " has none");
   if (!PlaceSlot(tile.reg, addr, addr_name.loc)) return;
   if (results.size() == 1) parser_.Define(results[0], tile);
 }
