@@ -180,7 +180,8 @@ enum class Code : uint8_t {
                  // region per SubviewRule sub
   kPrint,        // tile a's valid region to stderr, in print format sub (pto.tprint)
   kCubeMove,     // tile a <- tile b, each element at its (row, column) in a's layout
-                 // (sub 0: tmov; 1: textract, the window at ints[index_regs]); imm 1:
+                 // (sub 0: tmov; 1: textract, the window at ints[index_regs]; 3:
+                 // tinsert, b's valid region into a there); imm 1:
                  // the fixpipe's cast of an f32 acc tile to a's f16 or bf16
   kMatmul,       // tile a (acc) <- tile b (left) x tile c (right), seeded by row `op`'s
                  // rule (tile d: the bias)

@@ -340,6 +340,7 @@ class CoreReader : public Reader {
   void EndSection(uint32_t at, uint8_t outer);
   bool EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32_t src, uint32_t dst,
                     const Instr& offsets);
+  bool EmitCubeInsert(SourceLoc loc, uint32_t src, uint32_t dst, const Instr& offsets);
   bool CheckCubeTransfer(const Token& op, bool load, uint32_t slot, pto_dtype view_dtype,
                          bool atomic_add);
   // core_fixpipe.cc: tstore's fp form (TSTORE_FP), the tile in `slot`.

@@ -167,8 +167,45 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
 // corner for textract) in src's layout and written in dst's. A vec dst gets
 // its valid region; a cube dst its whole rows x cols (the boxes the cube
 // moves whole).
+// tinsert: src's valid region into dst at (row, col), which must hold it
+// (TINSERT.md: indexRow + src.ValidRow <= dst.Rows, and columns alike);
+// imm 1: the fixpipe's cast of f32 to dst's f16 or bf16.
+pto_status Block::CubeInsert(const Instr& in) {
+  const Type& dt = p_.tiles[in.a].type;
+  const pto_tile& src = tiles_[in.b];
+  const int64_t row = ints_[in.index_regs[0]], col = ints_[in.index_regs[1]];
+  if (row < 0 || col < 0)
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 "pto.tinsert: offset " + std::to_string(row < 0 ? row : col) + " is negative");
+  if (row + src.valid_rows > dt.rows || col + src.valid_cols > dt.cols)
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 "pto.tinsert: src's valid region " + std::to_string(src.valid_rows) + "x" +
+                     std::to_string(src.valid_cols) + " at [" + std::to_string(row) + ", " +
+                     std::to_string(col) + "] is outside %" + p_.tiles[in.a].name + "'s " +
+                     std::to_string(dt.rows) + "x" + std::to_string(dt.cols));
+  const TileImage to = Image(in.a), from = Image(in.b);
+  const uint64_t r0 = static_cast<uint64_t>(row), c0 = static_cast<uint64_t>(col);
+  const uint64_t n_rows = std::min(to.RowsInside(r0, src.valid_rows),
+                                   from.RowsInside(0, src.valid_rows));
+  const uint64_t n_cols = std::min(to.ColsInside(c0, src.valid_cols),
+                                   from.ColsInside(0, src.valid_cols));
+  if (in.imm != 1) {
+    CopyRegion(to.layout, to.data, to.row + r0, to.col + c0, from.layout, from.data, from.row,
+               from.col, n_rows, n_cols, pto_dtype_size(dt.dtype));
+    return PTO_OK;
+  }
+  const uint64_t out_size = pto_dtype_size(dt.dtype);
+  for (uint64_t i = 0; i < n_rows; ++i)
+    for (uint64_t j = 0; j < n_cols; ++j)
+      fixpipe::CastElement(
+          from.data + ElementOffset(from.layout, from.row + i, from.col + j) * sizeof(float),
+          dt.dtype, to.data + ElementOffset(to.layout, to.row + r0 + i, to.col + c0 + j) * out_size);
+  return PTO_OK;
+}
+
 pto_status Block::CubeMove(const Instr& in) {
   if (in.sub == 2) return FixpipeMove(in);
+  if (in.sub == 3) return CubeInsert(in);
   const Type& st = p_.tiles[in.b].type;
   const Type& dt = p_.tiles[in.a].type;
   pto_tile& dst = tiles_[in.a];
