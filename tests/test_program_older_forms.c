@@ -5,6 +5,7 @@
  * memref.alloc), the prefetch ops (checked, then nothing), a boxed (NZ) vec
  * tile filled by tmov and pushed to the cube, and the refusals of what
  * stays out, each with its sentence. Every case is written here. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +210,63 @@ static void test_memref_form(void **state) {
     "  %vy = pto.make_tensor_view %y, shape = [%c64], strides = [%c1] : !pto.tensor_view<64xf32>\n" \
     "  %px = pto.partition_view %vx, offsets = [%c0], sizes = [%c64] : !pto.tensor_view<64xf32>\n" \
     "  %py = pto.partition_view %vy, offsets = [%c0], sizes = [%c64] : !pto.tensor_view<64xf32>\n"
+
+/* tquant in the memref form (PTOAS's lit test): fp and offset are 16 x 16
+ * memrefs, of which the implementations read each row's column 0 (PTOAS
+ * skips the tile checks of the memref form); the other columns hold values
+ * that would change the result. Under A2A3 (an implicit tmp) and A5. */
+static void test_memref_tquant(void **state) {
+    (void)state;
+    static const char *archs[] = {"a2a3", "a5"};
+    for (size_t t = 0; t < 2; ++t)
+        for (int asym = 0; asym < 2; ++asym) {
+            char text[4096];
+            const char *d = asym ? "ui8" : "i8";
+            snprintf(text, sizeof text,
+                     "module attributes {pto.target_arch = \"%s\"} {\n"
+                     "func.func @k(%%x: memref<16x16xf32, #pto.address_space<gm>>, %%s: memref<16x16xf32, "
+                     "#pto.address_space<gm>>, %%y: memref<16x16x%s, #pto.address_space<gm>>) {\n"
+                     "  %%src = memref.alloc() : memref<16x16xf32, #pto.address_space<vec>>\n"
+                     "  %%fp = memref.alloc() : memref<16x16xf32, #pto.address_space<vec>>\n"
+                     "  %%dst = memref.alloc() : memref<16x16x%s, #pto.address_space<vec>>\n"
+                     "  pto.tload ins(%%x : memref<16x16xf32, #pto.address_space<gm>>) outs(%%src : "
+                     "memref<16x16xf32, #pto.address_space<vec>>)\n"
+                     "  pto.tload ins(%%s : memref<16x16xf32, #pto.address_space<gm>>) outs(%%fp : "
+                     "memref<16x16xf32, #pto.address_space<vec>>)\n"
+                     "  pto.tquant ins(%%src, %%fp%s : memref<16x16xf32, #pto.address_space<vec>>, "
+                     "memref<16x16xf32, #pto.address_space<vec>>%s) outs(%%dst : memref<16x16x%s, "
+                     "#pto.address_space<vec>>) {quant_type = #pto<quant_type %s>}\n"
+                     "  pto.tstore ins(%%dst : memref<16x16x%s, #pto.address_space<vec>>) outs(%%y : "
+                     "memref<16x16x%s, #pto.address_space<gm>>)\n"
+                     "  return\n}\n}\n",
+                     archs[t], d, d, asym ? ", %fp" : "", asym ? ", memref<16x16xf32, #pto.address_space<vec>>" : "",
+                     d, asym ? "INT8_ASYM" : "INT8_SYM", d, d);
+            pto_program *p = program_build(text, NULL);
+            float x[256], sc[256];
+            uint8_t y[256];
+            for (int i = 0; i < 256; ++i) {
+                x[i] = (float)((i * 37) % 61 - 30) * 0.75f;
+                sc[i] = (i % 16 == 0) ? 0.5f + (float)(i / 16) * 0.25f : 1000.0f; /* column 0 per row */
+            }
+            memset(y, 0x5A, sizeof y);
+            void *data[3] = {x, sc, y};
+            size_t nbytes[3] = {sizeof x, sizeof sc, sizeof y};
+            run_pointers(p, 3, data, nbytes);
+            for (int i = 0; i < 16; ++i)
+                for (int j = 0; j < 16; ++j) {
+                    const float s = sc[i * 16];
+                    /* asym: the offset is the same memref, its column 0 added */
+                    float q = nearbyintf(x[i * 16 + j] * s + (asym ? s : 0.0f));
+                    const float lo = asym ? 0.0f : -128.0f, hi = asym ? 255.0f : 127.0f;
+                    q = q < lo ? lo : q > hi ? hi : q;
+                    const int got = asym ? (int)y[i * 16 + j] : (int)(int8_t)y[i * 16 + j];
+                    if (got != (int)q)
+                        fail_msg("%s %s (%d, %d): %d, not %d", archs[t], d, i, j, got, (int)q);
+                }
+            pto_program_destroy(p);
+        }
+}
+
 /* Runs a PREFETCH_HEAD program on x (64 floats), y (-1s) and a workspace:
  * y must end up equal to x. */
 static void expect_x_copied_to_y(const char *text) {
@@ -638,6 +696,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_older_matmul_spellings),
         cmocka_unit_test(test_memref_form),
+        cmocka_unit_test(test_memref_tquant),
         cmocka_unit_test(test_prefetch_does_nothing),
         cmocka_unit_test(test_tprefetch_tsync),
         cmocka_unit_test(test_vec_repack_image),

@@ -337,6 +337,7 @@ bool ParseMemref(BodyParser& p, const std::vector<Field>& fields, Type* t) {
                                    " dimensions of at least 1 (its rows the product of all "
                                    "but the last, its columns the last)");
     t->kind = TypeKind::kTile;
+    t->memref = true;  // as written (SameType ignores it): tquant reads its column 0
     t->rows = static_cast<uint32_t>(rows);
     t->cols = static_cast<uint32_t>(dims.back());
     t->valid_rows = t->rows;

@@ -156,6 +156,9 @@ class MemoryReader : public Reader {
   void ParseSubset(const Token& op, const Token& result, bool sized);
   void ParseSubview(const Token& op, const std::vector<Token>& results);
   bool BindMemref(const Token& name, const Type& t);
+  // A view of `parent`'s column 0 (its rows and cols, valid cols 1): a
+  // memref parameter of tquant, whose NPU implementations read column 0.
+  bool ColumnZeroView(const Token& op, uint32_t parent, uint32_t* view);
   // The pointer a view register was made from.
   // The pointer a view was made from; false for a view parameter of a
   // function checked alone (it has none).
