@@ -155,8 +155,12 @@ static void test_memref_form(void **state) {
         "func.func @k(%a: memref<4x8xf32, strided<[?, 1], offset: ?>, #pto.address_space<gm>>) {\n  return\n}\n",
         NULL, "t.pto:1:34: error: a memref's layout (strided<...>) is not supported: a memref is row-major and "
               "contiguous here");
-    expect_program_refused_with("func.func @k(%a: memref<4x8xf32, #pto.address_space<mat>>) {\n  return\n}\n", NULL,
-                                "a memref in #pto.address_space<mat> is not supported (gm: global memory, vec: a tile)");
+    expect_program_refused_with("func.func @k(%a: memref<4x8xf32, #pto.address_space<bias>>) {\n  return\n}\n", NULL,
+                                "a memref in #pto.address_space<bias> is not supported (gm: global memory; vec, mat, "
+                                "left, right, acc: a tile)");
+    expect_program_refused_with("func.func @k() {\n  %t = memref.alloc() : memref<2x4x8xf32, #pto.address_space<mat>>\n"
+                                "  return\n}\n",
+                                NULL, "a memref in #pto.address_space<mat> is a tile: 2 dimensions of at least 1");
     /* A global tensor's layout other than nd (the strides') is refused. */
     expect_program_refused_with(
         "func.func @k(%a: memref<4x8xf32, #pto.address_space<gm>>) {\n"
@@ -165,7 +169,7 @@ static void test_memref_form(void **state) {
         "#pto.address_space<vec>>) {layout = #pto.layout<nz>}\n  return\n}\n",
         NULL, "pto.tload takes layout = #pto.layout<nd> (the view's strides place the elements)");
     expect_program_refused_with("func.func @k(%a: memref<4x8xf32>) {\n  return\n}\n", NULL,
-                                "a memref needs #pto.address_space<gm> or <vec>");
+                                "a memref needs #pto.address_space<gm>, <vec> or a cube memory's (mat, left, right, acc)");
     expect_program_refused_with("func.func @k() {\n  %t = memref.alloc() : memref<4x8xf32, #pto.address_space<gm>>\n"
                                 "  return\n}\n",
                                 NULL, "t.pto:2:25: error: memref.alloc gives a memref in #pto.address_space<vec> (a tile) here");
@@ -210,6 +214,57 @@ static void test_memref_form(void **state) {
     "  %vy = pto.make_tensor_view %y, shape = [%c64], strides = [%c1] : !pto.tensor_view<64xf32>\n" \
     "  %px = pto.partition_view %vx, offsets = [%c0], sizes = [%c64] : !pto.tensor_view<64xf32>\n" \
     "  %py = pto.partition_view %vy, offsets = [%c0], sizes = [%c64] : !pto.tensor_view<64xf32>\n"
+
+/* memrefs in the cube's memories (PTOAS's pipe-selection tests): each a
+ * tile whole in its memory's layout (mat NZ, left ZZ or A5's NZ, right ZN,
+ * acc NZ): a 32 x 32 f32 product through mat, left, right and acc, stored
+ * from acc, equals the row-major product (one nonzero per row of a, so
+ * every sum is one exact term). Under A2A3 and A5. */
+static void test_memref_cube(void **state) {
+    (void)state;
+    static const char *archs[] = {"a2a3", "a5"};
+    for (size_t t = 0; t < 2; ++t) {
+        char text[4096];
+        snprintf(text, sizeof text,
+                 "module attributes {pto.target_arch = \"%s\"} {\n"
+                 "func.func @k(%%a: memref<32x32xf32, #pto.address_space<gm>>, %%b: memref<32x32xf32, "
+                 "#pto.address_space<gm>>, %%c: memref<32x32xf32, #pto.address_space<gm>>) {\n"
+                 "  %%am = memref.alloc() : memref<32x32xf32, #pto.address_space<mat>>\n"
+                 "  %%bm = memref.alloc() : memref<32x32xf32, #pto.address_space<mat>>\n"
+                 "  %%l = memref.alloc() : memref<32x32xf32, #pto.address_space<left>>\n"
+                 "  %%r = memref.alloc() : memref<32x32xf32, #pto.address_space<right>>\n"
+                 "  %%acc = memref.alloc() : memref<32x32xf32, #pto.address_space<acc>>\n"
+                 "  pto.tload ins(%%a : memref<32x32xf32, #pto.address_space<gm>>) outs(%%am : memref<32x32xf32, "
+                 "#pto.address_space<mat>>)\n"
+                 "  pto.tload ins(%%b : memref<32x32xf32, #pto.address_space<gm>>) outs(%%bm : memref<32x32xf32, "
+                 "#pto.address_space<mat>>)\n"
+                 "  pto.tmov ins(%%am : memref<32x32xf32, #pto.address_space<mat>>) outs(%%l : memref<32x32xf32, "
+                 "#pto.address_space<left>>)\n"
+                 "  pto.tmov ins(%%bm : memref<32x32xf32, #pto.address_space<mat>>) outs(%%r : memref<32x32xf32, "
+                 "#pto.address_space<right>>)\n"
+                 "  pto.tmatmul ins(%%l, %%r : memref<32x32xf32, #pto.address_space<left>>, memref<32x32xf32, "
+                 "#pto.address_space<right>>) outs(%%acc : memref<32x32xf32, #pto.address_space<acc>>)\n"
+                 "  pto.tstore ins(%%acc : memref<32x32xf32, #pto.address_space<acc>>) outs(%%c : memref<32x32xf32, "
+                 "#pto.address_space<gm>>)\n"
+                 "  return\n}\n}\n",
+                 archs[t]);
+        pto_program *p = program_build(text, NULL);
+        float a[1024] = {0}, b[1024], c[1024];
+        for (int i = 0; i < 32; ++i) a[i * 32 + (i * 7 + 3) % 32] = (float)(i + 1) * 0.5f;
+        for (int i = 0; i < 1024; ++i) b[i] = (float)((i * 13) % 29) - 14.0f, c[i] = -1;
+        void *data[3] = {a, b, c};
+        size_t nbytes[3] = {sizeof a, sizeof b, sizeof c};
+        run_pointers(p, 3, data, nbytes);
+        for (int i = 0; i < 32; ++i)
+            for (int j = 0; j < 32; ++j) {
+                const int k = (i * 7 + 3) % 32;
+                const float want = a[i * 32 + k] * b[k * 32 + j];
+                if (c[i * 32 + j] != want)
+                    fail_msg("%s c(%d, %d) is %g, not %g", archs[t], i, j, (double)c[i * 32 + j], (double)want);
+            }
+        pto_program_destroy(p);
+    }
+}
 
 /* tquant in the memref form (PTOAS's lit test): fp and offset are 16 x 16
  * memrefs, of which the implementations read each row's column 0 (PTOAS
@@ -697,6 +752,7 @@ int main(void) {
         cmocka_unit_test(test_older_matmul_spellings),
         cmocka_unit_test(test_memref_form),
         cmocka_unit_test(test_memref_tquant),
+        cmocka_unit_test(test_memref_cube),
         cmocka_unit_test(test_prefetch_does_nothing),
         cmocka_unit_test(test_tprefetch_tsync),
         cmocka_unit_test(test_vec_repack_image),

@@ -442,6 +442,8 @@ void MemoryReader::ParseAllocTile(const Token& op, const Token& result) {
                                    ? "memref.alloc gives a memref in #pto.address_space<vec> (a "
                                      "tile) here"
                                    : "pto.alloc_tile gives a tile type");
+  // A left memref is laid out as the target's tmatmul takes it: A5's NZ.
+  if (t.memref && t.space == Space::kLeft && p_->profile == PTO_PROFILE_A5) t.col_major = true;
   if ((t.valid_rows == kDynamic) != has_vr)
     return (void)parser_.Error(has_vr ? vr_loc : op.loc,
                                has_vr ? "valid_row is given, but the type's v_row is static"
