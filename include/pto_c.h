@@ -2967,9 +2967,11 @@ PTO_API pto_status pto_program_create(const char *text, size_t length, const cha
  * without a leading '@') names a func.func of the module; NULL or "" chooses
  * as pto_program_create does: the function marked pto.entry (or pto.kernel,
  * or with a pto.kernel_kind attribute), else the module's only public
- * function, else its only function. Every other function of the module is
- * checked too (a module is accepted whole or not at all); a call is read in
- * place (func.call; recursion is refused).
+ * function, else its only function. A named cube or vector kernel
+ * (pto.kernel_kind) of a module with one of each on the same arguments runs
+ * with the other, as one block's cores. Every other function of the module
+ * is checked too (a module is accepted whole or not at all); a call is read
+ * in place (func.call; recursion is refused).
  * Errors: those of pto_program_create; PTO_ERR_INVALID_ARGUMENT if no
  * function has that name, or, with no name, if the module marks several
  * entries or has several public functions and marks none (reported once

@@ -495,6 +495,132 @@ static void test_acc_stores(void **state) {
     printf("[acc stores] f32 to f16 and bf16 round to nearest even; atomic add adds to global memory\n");
 }
 
+/* tmov of an f32 acc tile to an f16 or bf16 tile: the fixpipe's cast
+ * (TMOV's plain form, F322F16 / F322BF16), rounded to nearest even: under
+ * a2a3 into a mat tile (then stored from mat), under a5 into a vec tile
+ * (then stored from vec). The products have 24 significant bits, so the
+ * casts round. */
+static void test_acc_casts(void **state) {
+    (void)state;
+    char ml[512], l[512], r[512], acc[512], out[512], text[16384];
+    static const pto_dtype outs[] = {PTO_FLOAT16, PTO_BFLOAT16};
+    static const char *archs[] = {"a2a3", "a5"};
+    for (size_t t = 0; t < COUNT(archs); ++t)
+        for (size_t o = 0; o < COUNT(outs); ++o) {
+            const char *d = spelling(outs[o]);
+            const bool a5 = t == 1;
+            tile_type(ml, sizeof ml, "mat", "f32", 16, 16, 16, 16, "NZ");
+            tile_type(l, sizeof l, "left", "f32", 16, 16, 16, 16, a5 ? "NZ" : "ZZ");
+            tile_type(r, sizeof r, "right", "f32", 16, 16, 16, 16, "ZN");
+            tile_type(acc, sizeof acc, "acc", "f32", 16, 16, 16, 16, "ACC");
+            tile_type(out, sizeof out, a5 ? "vec" : "mat", d, 16, 16, 16, 16, a5 ? "ND" : "NZ");
+            snprintf(text, sizeof text,
+                     "module attributes {pto.target_arch = \"%s\"} {\n"
+                     "func.func @k(%%x: !pto.ptr<f32>, %%y: !pto.ptr<%s>) {\n"
+                     "  %%c1 = arith.constant 1 : index\n  %%c16 = arith.constant 16 : index\n"
+                     "  %%v = pto.make_tensor_view %%x, shape = [%%c16, %%c16], strides = [%%c16, %%c1] : !pto.tensor_view<16x16xf32>\n"
+                     "  %%w = pto.make_tensor_view %%y, shape = [%%c16, %%c16], strides = [%%c16, %%c1] : !pto.tensor_view<16x16x%s>\n"
+                     "  %%a = pto.alloc_tile : %s\n  %%l = pto.alloc_tile : %s\n  %%r = pto.alloc_tile : %s\n"
+                     "  %%acc = pto.alloc_tile : %s\n  %%o = pto.alloc_tile : %s\n"
+                     "  pto.tload ins(%%v : !pto.tensor_view<16x16xf32>) outs(%%a : %s)\n"
+                     "  pto.tmov ins(%%a : %s) outs(%%l : %s)\n"
+                     "  pto.tmov ins(%%a : %s) outs(%%r : %s)\n"
+                     "  pto.tmatmul ins(%%l, %%r : %s, %s) outs(%%acc : %s)\n"
+                     "  pto.tmov ins(%%acc : %s) outs(%%o : %s)\n"
+                     "  pto.tstore ins(%%o : %s) outs(%%w : !pto.tensor_view<16x16x%s>)\n"
+                     "  return\n}\n}\n",
+                     archs[t], d, d, ml, l, r, acc, out, ml, ml, l, ml, r, l, r, acc, acc, out, out, d);
+            pto_program *p = program_build(text, NULL);
+            /* One nonzero element per row and column (a permutation): each
+             * product x x has one term, exact in f32, with 24 significant bits. */
+            float x[256] = {0};
+            rng g = {11 + (uint64_t)o};
+            for (size_t i = 0; i < 16; ++i) {
+                uint32_t bits = 0x3F800000u | (uint32_t)(rng_next(&g) & 0x7FFFFFu) | 1u;
+                memcpy(&x[i * 16 + (i * 5) % 16], &bits, 4);
+            }
+            uint16_t y[256];
+            memset(y, 0x5A, sizeof y);
+            void *data[] = {x, y};
+            const size_t nbytes[] = {sizeof x, sizeof y};
+            run_with(p, 1, 2, data, nbytes);
+            int rounded = 0;
+            for (size_t i = 0; i < 16; ++i)
+                for (size_t j = 0; j < 16; ++j) {
+                    double exact = 0;
+                    for (size_t q = 0; q < 16; ++q) exact += (double)x[i * 16 + q] * x[q * 16 + j];
+                    const float prod = (float)exact;
+                    const uint32_t want = ref_from_double(outs[o], prod);
+                    assert_int_equal(y[i * 16 + j], want);
+                    rounded += ref_to_double(outs[o], want) != (double)prod;
+                }
+            assert_true(rounded > 0);
+            pto_program_destroy(p);
+        }
+    printf("[acc casts] tmov of an f32 acc tile to f16 and bf16 (a2a3 mat, a5 vec) rounds to nearest even\n");
+}
+
+/* tinsert of an acc tile into an NZ mat tile (the fixpipe's plain form):
+ * the product lands at [16, 16) x [16, 16) of a 32 x 32 mat tile loaded
+ * from y, the rest of it kept, then the mat tile is stored to y: under
+ * a2a3 cast to f16 (its only plain form), under HOST kept in f32. */
+static void test_acc_inserts(void **state) {
+    (void)state;
+    char ml[512], l[512], r[512], acc[512], big[512], text[16384];
+    static const pto_dtype outs[] = {PTO_FLOAT16, PTO_FLOAT32};
+    for (size_t t = 0; t < COUNT(outs); ++t) {
+        const char *d = spelling(outs[t]);
+        tile_type(ml, sizeof ml, "mat", "f32", 16, 16, 16, 16, "NZ");
+        tile_type(l, sizeof l, "left", "f32", 16, 16, 16, 16, "ZZ");
+        tile_type(r, sizeof r, "right", "f32", 16, 16, 16, 16, "ZN");
+        tile_type(acc, sizeof acc, "acc", "f32", 16, 16, 16, 16, "ACC");
+        tile_type(big, sizeof big, "mat", d, 32, 32, 32, 32, "NZ");
+        snprintf(text, sizeof text,
+                 "module%s {\n"
+                 "func.func @k(%%x: !pto.ptr<f32>, %%y: !pto.ptr<%s>) {\n"
+                 "  %%c1 = arith.constant 1 : index\n  %%c16 = arith.constant 16 : index\n"
+                 "  %%c32 = arith.constant 32 : index\n"
+                 "  %%v = pto.make_tensor_view %%x, shape = [%%c16, %%c16], strides = [%%c16, %%c1] : !pto.tensor_view<16x16xf32>\n"
+                 "  %%w = pto.make_tensor_view %%y, shape = [%%c32, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<32x32x%s>\n"
+                 "  %%a = pto.alloc_tile : %s\n  %%l = pto.alloc_tile : %s\n  %%r = pto.alloc_tile : %s\n"
+                 "  %%acc = pto.alloc_tile : %s\n  %%m = pto.alloc_tile : %s\n"
+                 "  pto.tload ins(%%w : !pto.tensor_view<32x32x%s>) outs(%%m : %s)\n"
+                 "  pto.tload ins(%%v : !pto.tensor_view<16x16xf32>) outs(%%a : %s)\n"
+                 "  pto.tmov ins(%%a : %s) outs(%%l : %s)\n"
+                 "  pto.tmov ins(%%a : %s) outs(%%r : %s)\n"
+                 "  pto.tmatmul ins(%%l, %%r : %s, %s) outs(%%acc : %s)\n"
+                 "  pto.tinsert ins(%%acc, %%c16, %%c16 : %s, index, index) outs(%%m : %s)\n"
+                 "  pto.tstore ins(%%m : %s) outs(%%w : !pto.tensor_view<32x32x%s>)\n"
+                 "  return\n}\n}\n",
+                 t == 0 ? " attributes {pto.target_arch = \"a2a3\"}" : "", d, d, ml, l, r, acc, big, d, big, ml, ml, l, ml, r, l, r, acc, acc, big, big, d);
+        pto_program *p = program_build(text, NULL);
+        float x[256] = {0};
+        rng g = {23};
+        for (size_t i = 0; i < 16; ++i) {
+            uint32_t bits = 0x3F800000u | (uint32_t)(rng_next(&g) & 0x7FFFFFu) | 1u;
+            memcpy(&x[i * 16 + (i * 7) % 16], &bits, 4);
+        }
+        uint32_t y[1024];
+        for (size_t i = 0; i < 1024; ++i) ref_store(outs[t], y, i, ref_from_double(outs[t], (double)i - 300));
+        void *data[] = {x, y};
+        const size_t nbytes[] = {sizeof x, 1024 * pto_dtype_size(outs[t])};
+        run_with(p, 1, 2, data, nbytes);
+        for (size_t i = 0; i < 32; ++i)
+            for (size_t j = 0; j < 32; ++j) {
+                uint32_t want = ref_from_double(outs[t], (double)(i * 32 + j) - 300);
+                if (i >= 16 && j >= 16) {
+                    double exact = 0;
+                    for (size_t q = 0; q < 16; ++q) exact += (double)x[(i - 16) * 16 + q] * x[q * 16 + j - 16];
+                    want = ref_from_double(outs[t], (float)exact);
+                }
+                assert_int_equal(ref_load(outs[t], y, i * 32 + j), want);
+            }
+        pto_program_destroy(p);
+    }
+    printf("[acc inserts] tinsert puts an acc tile's product into a mat tile at [16, 16), the rest kept "
+           "(a2a3: cast to f16)\n");
+}
+
 /* Split K with atomic adds: block b multiplies A's columns [16 b, 16 b + 16)
  * by B's rows there and adds its 16 x 16 product to C. The adds land in
  * block order, so C is ((C0 + P0) + P1) + ... in float32 whatever the
@@ -1109,6 +1235,8 @@ int main(void) {
         cmocka_unit_test(test_matmul_program_cube_mode),
         cmocka_unit_test(test_textract_windows),
         cmocka_unit_test(test_acc_stores),
+        cmocka_unit_test(test_acc_casts),
+        cmocka_unit_test(test_acc_inserts),
         cmocka_unit_test(test_split_k_atomic_adds),
         cmocka_unit_test(test_acc_windows),
         cmocka_unit_test(test_mat_row_gather),

@@ -76,6 +76,40 @@ static void test_liveness_placement(void **state) {
     assert_int_equal(b[11], bits >> 16);
     pto_args_destroy(a);
     pto_program_destroy(p);
+
+    /* PTOAS's %t2 = pto.tassign %t, %addr is its level3 form, where every
+     * alloc_tile gives its address: a tile without one is refused; with
+     * one, the tassign moves it (here onto the f32 tile's bytes). */
+    static const char head3[] =
+        "func.func @k(%p: !pto.ptr<f32>, %q: !pto.ptr<bf16>) {\n"
+        "  %c1 = arith.constant 1 : index\n  %c32 = arith.constant 32 : index\n"
+        "  %c64 = arith.constant 64 : index\n  %c128 = arith.constant 128 : index\n"
+        "  %a0 = arith.constant 0 : i64\n  %a1 = arith.constant 8192 : i64\n"
+        "  %v = pto.make_tensor_view %p, shape = [%c32, %c64], strides = [%c64, %c1] : !pto.tensor_view<32x64xf32>\n"
+        "  %w = pto.make_tensor_view %q, shape = [%c32, %c128], strides = [%c128, %c1] : !pto.tensor_view<32x128xbf16>\n"
+        "  %f = pto.alloc_tile addr = %a0 : " T32 "\n"
+        "  %b = pto.alloc_tile";
+    static const char tail3[] =
+        " : " B32 "\n"
+        "  %b2 = pto.tassign %b, %a0 : " B32 " -> " B32 "\n"
+        "  pto.tload ins(%v : !pto.tensor_view<32x64xf32>) outs(%f : " T32 ")\n"
+        "  pto.tstore ins(%b2 : " B32 ") outs(%w : !pto.tensor_view<32x128xbf16>)\n"
+        "  return\n}\n";
+    char text3[4096];
+    snprintf(text3, sizeof text3, "%s%s", head3, tail3);
+    expect_program_refused_with(text3, NULL,
+                                "%t2 = pto.tassign %t, %addr is PTOAS's level3 form, where each pto.alloc_tile "
+                                "gives addr = %a: %b has none");
+    snprintf(text3, sizeof text3, "%s addr = %%a1%s", head3, tail3);
+    p = program_build(text3, NULL);
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, f, sizeof f), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 1, b, sizeof b), PTO_OK);
+    memset(b, 0, sizeof b);
+    assert_int_equal(pto_program_run(p, a), PTO_OK);
+    assert_int_equal(b[10], bits & 0xFFFF);
+    pto_args_destroy(a);
+    pto_program_destroy(p);
 }
 
 /* blayout=col_major: a one-column tile (PTOAS's [R,1] vectors) is the same

@@ -5,6 +5,7 @@
  * memref.alloc), the prefetch ops (checked, then nothing), a boxed (NZ) vec
  * tile filled by tmov and pushed to the cube, and the refusals of what
  * stays out, each with its sentence. Every case is written here. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,10 +128,12 @@ static void test_memref_form(void **state) {
         "func.func @k(%a: memref<4x8xf32, #pto.address_space<gm>>, %b: memref<4x8xf32, #pto.address_space<gm>>) {\n"
         "  %t = memref.alloc() : memref<4x8xf32, #pto.address_space<vec>>\n"
         "  %u = pto.alloc_tile : !pto.tile_buf<vec, 4x8xf32>\n"
-        "  pto.tload ins(%a : memref<4x8xf32, #pto.address_space<gm>>) outs(%t : memref<4x8xf32, #pto.address_space<vec>>)\n"
+        "  pto.tload ins(%a : memref<4x8xf32, #pto.address_space<gm>>) outs(%t : memref<4x8xf32, #pto.address_space<vec>>)"
+        " {layout = #pto.layout<nd>}\n"
         "  pto.tadd ins(%t, %t : memref<4x8xf32, #pto.address_space<vec>>, !pto.tile_buf<vec, 4x8xf32>) outs(%u : "
         "!pto.tile_buf<vec, 4x8xf32>)\n"
-        "  pto.tstore ins(%u : !pto.tile_buf<vec, 4x8xf32>) outs(%b : memref<4x8xf32, #pto.address_space<gm>>)\n"
+        "  pto.tstore ins(%u : !pto.tile_buf<vec, 4x8xf32>) outs(%b : memref<4x8xf32, #pto.address_space<gm>>)"
+        " {layout = #pto.layout<nd>}\n"
         "  return\n}\n";
     pto_program *p = program_build(text, NULL);
     float a[32], b[32];
@@ -152,10 +155,21 @@ static void test_memref_form(void **state) {
         "func.func @k(%a: memref<4x8xf32, strided<[?, 1], offset: ?>, #pto.address_space<gm>>) {\n  return\n}\n",
         NULL, "t.pto:1:34: error: a memref's layout (strided<...>) is not supported: a memref is row-major and "
               "contiguous here");
-    expect_program_refused_with("func.func @k(%a: memref<4x8xf32, #pto.address_space<mat>>) {\n  return\n}\n", NULL,
-                                "a memref in #pto.address_space<mat> is not supported (gm: global memory, vec: a tile)");
+    expect_program_refused_with("func.func @k(%a: memref<4x8xf32, #pto.address_space<bias>>) {\n  return\n}\n", NULL,
+                                "a memref in #pto.address_space<bias> is not supported (gm: global memory; vec, mat, "
+                                "left, right, acc: a tile)");
+    expect_program_refused_with("func.func @k() {\n  %t = memref.alloc() : memref<2x4x8xf32, #pto.address_space<mat>>\n"
+                                "  return\n}\n",
+                                NULL, "a memref in #pto.address_space<mat> is a tile: 2 dimensions of at least 1");
+    /* A global tensor's layout other than nd (the strides') is refused. */
+    expect_program_refused_with(
+        "func.func @k(%a: memref<4x8xf32, #pto.address_space<gm>>) {\n"
+        "  %t = memref.alloc() : memref<4x8xf32, #pto.address_space<vec>>\n"
+        "  pto.tload ins(%a : memref<4x8xf32, #pto.address_space<gm>>) outs(%t : memref<4x8xf32, "
+        "#pto.address_space<vec>>) {layout = #pto.layout<nz>}\n  return\n}\n",
+        NULL, "pto.tload takes layout = #pto.layout<nd> (the view's strides place the elements)");
     expect_program_refused_with("func.func @k(%a: memref<4x8xf32>) {\n  return\n}\n", NULL,
-                                "a memref needs #pto.address_space<gm> or <vec>");
+                                "a memref needs #pto.address_space<gm>, <vec> or a cube memory's (mat, left, right, acc)");
     expect_program_refused_with("func.func @k() {\n  %t = memref.alloc() : memref<4x8xf32, #pto.address_space<gm>>\n"
                                 "  return\n}\n",
                                 NULL, "t.pto:2:25: error: memref.alloc gives a memref in #pto.address_space<vec> (a tile) here");
@@ -200,6 +214,114 @@ static void test_memref_form(void **state) {
     "  %vy = pto.make_tensor_view %y, shape = [%c64], strides = [%c1] : !pto.tensor_view<64xf32>\n" \
     "  %px = pto.partition_view %vx, offsets = [%c0], sizes = [%c64] : !pto.tensor_view<64xf32>\n" \
     "  %py = pto.partition_view %vy, offsets = [%c0], sizes = [%c64] : !pto.tensor_view<64xf32>\n"
+
+/* memrefs in the cube's memories (PTOAS's pipe-selection tests): each a
+ * tile whole in its memory's layout (mat NZ, left ZZ or A5's NZ, right ZN,
+ * acc NZ): a 32 x 32 f32 product through mat, left, right and acc, stored
+ * from acc, equals the row-major product (one nonzero per row of a, so
+ * every sum is one exact term). Under A2A3 and A5. */
+static void test_memref_cube(void **state) {
+    (void)state;
+    static const char *archs[] = {"a2a3", "a5"};
+    for (size_t t = 0; t < 2; ++t) {
+        char text[4096];
+        snprintf(text, sizeof text,
+                 "module attributes {pto.target_arch = \"%s\"} {\n"
+                 "func.func @k(%%a: memref<32x32xf32, #pto.address_space<gm>>, %%b: memref<32x32xf32, "
+                 "#pto.address_space<gm>>, %%c: memref<32x32xf32, #pto.address_space<gm>>) {\n"
+                 "  %%am = memref.alloc() : memref<32x32xf32, #pto.address_space<mat>>\n"
+                 "  %%bm = memref.alloc() : memref<32x32xf32, #pto.address_space<mat>>\n"
+                 "  %%l = memref.alloc() : memref<32x32xf32, #pto.address_space<left>>\n"
+                 "  %%r = memref.alloc() : memref<32x32xf32, #pto.address_space<right>>\n"
+                 "  %%acc = memref.alloc() : memref<32x32xf32, #pto.address_space<acc>>\n"
+                 "  pto.tload ins(%%a : memref<32x32xf32, #pto.address_space<gm>>) outs(%%am : memref<32x32xf32, "
+                 "#pto.address_space<mat>>)\n"
+                 "  pto.tload ins(%%b : memref<32x32xf32, #pto.address_space<gm>>) outs(%%bm : memref<32x32xf32, "
+                 "#pto.address_space<mat>>)\n"
+                 "  pto.tmov ins(%%am : memref<32x32xf32, #pto.address_space<mat>>) outs(%%l : memref<32x32xf32, "
+                 "#pto.address_space<left>>)\n"
+                 "  pto.tmov ins(%%bm : memref<32x32xf32, #pto.address_space<mat>>) outs(%%r : memref<32x32xf32, "
+                 "#pto.address_space<right>>)\n"
+                 "  pto.tmatmul ins(%%l, %%r : memref<32x32xf32, #pto.address_space<left>>, memref<32x32xf32, "
+                 "#pto.address_space<right>>) outs(%%acc : memref<32x32xf32, #pto.address_space<acc>>)\n"
+                 "  pto.tstore ins(%%acc : memref<32x32xf32, #pto.address_space<acc>>) outs(%%c : memref<32x32xf32, "
+                 "#pto.address_space<gm>>)\n"
+                 "  return\n}\n}\n",
+                 archs[t]);
+        pto_program *p = program_build(text, NULL);
+        float a[1024] = {0}, b[1024], c[1024];
+        for (int i = 0; i < 32; ++i) a[i * 32 + (i * 7 + 3) % 32] = (float)(i + 1) * 0.5f;
+        for (int i = 0; i < 1024; ++i) b[i] = (float)((i * 13) % 29) - 14.0f, c[i] = -1;
+        void *data[3] = {a, b, c};
+        size_t nbytes[3] = {sizeof a, sizeof b, sizeof c};
+        run_pointers(p, 3, data, nbytes);
+        for (int i = 0; i < 32; ++i)
+            for (int j = 0; j < 32; ++j) {
+                const int k = (i * 7 + 3) % 32;
+                const float want = a[i * 32 + k] * b[k * 32 + j];
+                if (c[i * 32 + j] != want)
+                    fail_msg("%s c(%d, %d) is %g, not %g", archs[t], i, j, (double)c[i * 32 + j], (double)want);
+            }
+        pto_program_destroy(p);
+    }
+}
+
+/* tquant in the memref form (PTOAS's lit test): fp and offset are 16 x 16
+ * memrefs, of which the implementations read each row's column 0 (PTOAS
+ * skips the tile checks of the memref form); the other columns hold values
+ * that would change the result. Under A2A3 (an implicit tmp) and A5. */
+static void test_memref_tquant(void **state) {
+    (void)state;
+    static const char *archs[] = {"a2a3", "a5"};
+    for (size_t t = 0; t < 2; ++t)
+        for (int asym = 0; asym < 2; ++asym) {
+            char text[4096];
+            const char *d = asym ? "ui8" : "i8";
+            snprintf(text, sizeof text,
+                     "module attributes {pto.target_arch = \"%s\"} {\n"
+                     "func.func @k(%%x: memref<16x16xf32, #pto.address_space<gm>>, %%s: memref<16x16xf32, "
+                     "#pto.address_space<gm>>, %%y: memref<16x16x%s, #pto.address_space<gm>>) {\n"
+                     "  %%src = memref.alloc() : memref<16x16xf32, #pto.address_space<vec>>\n"
+                     "  %%fp = memref.alloc() : memref<16x16xf32, #pto.address_space<vec>>\n"
+                     "  %%dst = memref.alloc() : memref<16x16x%s, #pto.address_space<vec>>\n"
+                     "  pto.tload ins(%%x : memref<16x16xf32, #pto.address_space<gm>>) outs(%%src : "
+                     "memref<16x16xf32, #pto.address_space<vec>>)\n"
+                     "  pto.tload ins(%%s : memref<16x16xf32, #pto.address_space<gm>>) outs(%%fp : "
+                     "memref<16x16xf32, #pto.address_space<vec>>)\n"
+                     "  pto.tquant ins(%%src, %%fp%s : memref<16x16xf32, #pto.address_space<vec>>, "
+                     "memref<16x16xf32, #pto.address_space<vec>>%s) outs(%%dst : memref<16x16x%s, "
+                     "#pto.address_space<vec>>) {quant_type = #pto<quant_type %s>}\n"
+                     "  pto.tstore ins(%%dst : memref<16x16x%s, #pto.address_space<vec>>) outs(%%y : "
+                     "memref<16x16x%s, #pto.address_space<gm>>)\n"
+                     "  return\n}\n}\n",
+                     archs[t], d, d, asym ? ", %fp" : "", asym ? ", memref<16x16xf32, #pto.address_space<vec>>" : "",
+                     d, asym ? "INT8_ASYM" : "INT8_SYM", d, d);
+            pto_program *p = program_build(text, NULL);
+            float x[256], sc[256];
+            uint8_t y[256];
+            for (int i = 0; i < 256; ++i) {
+                x[i] = (float)((i * 37) % 61 - 30) * 0.75f;
+                sc[i] = (i % 16 == 0) ? 0.5f + (float)(i / 16) * 0.25f : 1000.0f; /* column 0 per row */
+            }
+            memset(y, 0x5A, sizeof y);
+            void *data[3] = {x, sc, y};
+            size_t nbytes[3] = {sizeof x, sizeof sc, sizeof y};
+            run_pointers(p, 3, data, nbytes);
+            for (int i = 0; i < 16; ++i)
+                for (int j = 0; j < 16; ++j) {
+                    const float s = sc[i * 16];
+                    /* asym: the offset is the same memref, its column 0 added */
+                    float q = nearbyintf(x[i * 16 + j] * s + (asym ? s : 0.0f));
+                    const float lo = asym ? 0.0f : -128.0f, hi = asym ? 255.0f : 127.0f;
+                    q = q < lo ? lo : q > hi ? hi : q;
+                    const int got = asym ? (int)y[i * 16 + j] : (int)(int8_t)y[i * 16 + j];
+                    if (got != (int)q)
+                        fail_msg("%s %s (%d, %d): %d, not %d", archs[t], d, i, j, got, (int)q);
+                }
+            pto_program_destroy(p);
+        }
+}
+
 /* Runs a PREFETCH_HEAD program on x (64 floats), y (-1s) and a workspace:
  * y must end up equal to x. */
 static void expect_x_copied_to_y(const char *text) {
@@ -629,6 +751,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_older_matmul_spellings),
         cmocka_unit_test(test_memref_form),
+        cmocka_unit_test(test_memref_tquant),
+        cmocka_unit_test(test_memref_cube),
         cmocka_unit_test(test_prefetch_does_nothing),
         cmocka_unit_test(test_tprefetch_tsync),
         cmocka_unit_test(test_vec_repack_image),

@@ -617,6 +617,11 @@ static void test_refusals(void **state) {
          "pto.reserve_buffer: auto = false needs base"},
         {"", "    %b = pto.import_reserved_buffer {name = \"x\", peer_func = @nowhere} -> i32\n",
          "peer_func @nowhere is not a function of the module"},
+        /* A pipe's transfers split alike: the cube pushes halves, the vector core pops a whole. */
+        {"    %acc = pto.alloc_tile : " ACC "\n    pto.tpush_to_aiv(%acc : " ACC ") {id = 0, split = 1}\n",
+         "    %t = pto.tpop_from_aic {id = 0, split = 0} -> " VEC16 "\n",
+         "pto.tpop_from_aic: split = 0 on pipe 0, whose transfer at line 14 has split = 1 or 2; a pipe's pushes, "
+         "pops and frees all split its tiles between the vector cores (1, 2) or none does (0)"},
     };
     for (size_t i = 0; i < COUNT(cases); ++i) {
         two_kernels(text, sizeof text, cases[i].cube, cases[i].vector);
@@ -637,7 +642,20 @@ static void test_refusals(void **state) {
         "    pto.aic_initialize_pipe {dir_mask = 1, slot_size = 1024}\n"
         "    return\n  }\n}\n",
         NULL, "under A2A3 the cores exchange slots through global memory: give gm_slot_buffer = %ptr");
-    printf("[refusals] %zu programs refused with their sentences\n", COUNT(cases) + 2);
+    /* Either kernel of a cube-and-vector pair named as the entry runs the pair. */
+    static const char pair[] =
+        "module {\n"
+        "  func.func @c() attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n"
+        "    pto.aic_initialize_pipe {id = 0, dir_mask = 1, slot_size = 1024}\n"
+        "    %acc = pto.alloc_tile : " ACC "\n    pto.tpush_to_aiv(%acc : " ACC ") {id = 0, split = 1}\n"
+        "    return\n  }\n"
+        "  func.func @v() attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n"
+        "    pto.aiv_initialize_pipe {id = 0, dir_mask = 1, slot_size = 1024}\n"
+        "    %t = pto.tpop_from_aic {id = 0, split = 0} -> " VEC16 "\n"
+        "    return\n  }\n}\n";
+    expect_program_refused_with(pair, "v", "pto.tpop_from_aic: split = 0 on pipe 0, whose transfer at line 5");
+    expect_program_refused_with(pair, "c", "pto.tpop_from_aic: split = 0 on pipe 0, whose transfer at line 5");
+    printf("[refusals] %zu programs refused with their sentences\n", COUNT(cases) + 4);
 }
 
 int main(void) {

@@ -2,7 +2,8 @@
 # Compares libpto's decision on each PTOAS lit test of a PTOAS checkout
 # (test/basic/*.pto) with PTOAS's own: every `// RUN: [not] ptoas
 # [--pto-arch=a3|a5] ...` line expects the file accepted (or, with `not`,
-# refused) under that target; pto-run --check verifies each public function
+# refused) under that target (a line without `not` whose checks expect an
+# `error:` on ptoas's stderr is a refusal too); pto-run --check verifies each public function
 # of the file as the entry (under the RUN line's target unless the file names
 # its own). Prints SAME or DIFF per RUN line with libpto's first error, marks
 # refusals of constructs libpto does not implement (cube tiles, the memref
@@ -16,6 +17,13 @@ for f in "$dir"/test/basic/*.pto; do
   while read -r line; do
     want=accept
     case "$line" in *"RUN: not "*) want=refuse ;; esac
+    # A negative test written without `not`: the RUN line sends ptoas's
+    # errors to FileCheck (2>&1) and its checks (the line's prefix, CHECK by
+    # default) expect an `error:` (PTOAS refuses the file).
+    if [ "$want" = accept ] && echo "$line" | grep -q '2>&1'; then
+      prefix=$(echo "$line" | sed -n 's/.*--check-prefix[= ]\([A-Za-z0-9_-]*\).*/\1/p')
+      grep -q "^// ${prefix:-CHECK}: .*error:" "$f" && want=refuse
+    fi
     arch=$(echo "$line" | sed -n 's/.*--pto-arch[= ]\(a[0-9]*\).*/\1/p')
     profile=()
     if ! grep -q "pto.target_arch\|pto.device-spec" "$f"; then

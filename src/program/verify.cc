@@ -134,7 +134,7 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
     case Code::kTileCopy:
     case Code::kCubeMove:
       out[0] = in.a, out[1] = in.b;
-      if (in.code == Code::kCubeMove && in.sub == 3) out[2] = in.c;  // the fixpipe's fp
+      if (in.code == Code::kCubeMove && in.sub == 4) out[2] = in.c;  // the fixpipe's fp
       break;
     case Code::kMatmul:  // the MX rows' scales in slot[0], slot[1]
       out[0] = in.a, out[1] = in.b, out[2] = in.c, out[3] = in.d;

@@ -181,7 +181,9 @@ enum class Code : uint8_t {
   kPrint,        // tile a's valid region to stderr, in print format sub (pto.tprint)
   kCubeMove,     // tile a <- tile b, each element at its (row, column) in a's layout
                  // (sub 0: tmov; 1: textract, the window at ints[index_regs]; 2: tfillpad
-                 // in place on a mat tile; 3: the fixpipe's tmov_fp/textract_fp/tinsert_fp)
+                 // in place on a mat tile; 3: tinsert, b's valid region into a there; 4:
+                 // the fixpipe's tmov_fp/textract_fp/tinsert_fp); imm 1: the fixpipe's
+                 // cast of an f32 acc tile to a's f16 or bf16
   kMatmul,       // tile a (acc) <- tile b (left) x tile c (right), seeded by row `op`'s
                  // rule (tile d: the bias)
   kAddPtr,       // pointer a = pointer b moved by ints[c] elements of dtype d
@@ -263,6 +265,10 @@ struct PipeDecl {
   uint64_t gm_region = 0;
   SourceLoc loc;  // the first initialisation
   PipeEpilogue epilogue;  // c2v only
+  // How its transfers split: -1 none seen yet, 0 split = 0 only, 1 split =
+  // 1 or 2 only (PTOAS refuses a pipe that mixes them); split_loc the first.
+  int8_t split_use = -1;
+  SourceLoc split_loc;
 };
 
 // How a subview's valid region is set (Instr::sub of kSubview).

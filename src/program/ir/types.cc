@@ -291,6 +291,33 @@ bool ParseTile(BodyParser& p, const std::vector<Field>& f, Type* t) {
   return true;
 }
 
+// A memref in a cube memory: a 2-D tile whole, laid out as the memory's
+// instructions take it (a memref names no layout): mat NZ, left ZZ (A5's
+// NZ, set where it is allocated), right ZN, acc NZ of 1024-byte boxes.
+static bool CubeMemref(std::string_view space, const std::vector<int64_t>& dims, Type* t,
+                       std::string* what) {
+  if (dims.size() != 2 || dims[0] < 1 || dims[1] < 1 || dims[0] > 0xFFFFFFFFll ||
+      dims[1] > 0xFFFFFFFFll) {
+    *what = "a memref in #pto.address_space<" + std::string(space) +
+            "> is a tile: 2 dimensions of at least 1";
+    return false;
+  }
+  t->kind = TypeKind::kTile;
+  t->memref = true;
+  t->space = space == "mat"    ? Space::kMat
+             : space == "left" ? Space::kLeft
+             : space == "right" ? Space::kRight
+                                : Space::kAcc;
+  t->rows = static_cast<uint32_t>(dims[0]);
+  t->cols = static_cast<uint32_t>(dims[1]);
+  t->valid_rows = t->rows;
+  t->valid_cols = t->cols;
+  t->col_major = t->space != Space::kLeft && t->space != Space::kRight;
+  t->box = t->space == Space::kRight ? Box::kColMajor : Box::kRowMajor;
+  t->fractal = t->space == Space::kAcc ? 1024 : 512;
+  return CheckTileShape(t, what) && CheckLayout(*t, what);
+}
+
 // PTOAS's older memref form: memref<SHAPExT, #pto.address_space<S>>, S gm
 // (a view of that shape, row-major and contiguous) or vec (a row-major tile
 // of its bytes, valid whole).
@@ -337,17 +364,21 @@ bool ParseMemref(BodyParser& p, const std::vector<Field>& fields, Type* t) {
                                    " dimensions of at least 1 (its rows the product of all "
                                    "but the last, its columns the last)");
     t->kind = TypeKind::kTile;
+    t->memref = true;  // as written (SameType ignores it): tquant reads its column 0
     t->rows = static_cast<uint32_t>(rows);
     t->cols = static_cast<uint32_t>(dims.back());
     t->valid_rows = t->rows;
     t->valid_cols = t->cols;
     if (!CheckTileShape(t, &what)) return p.Fail(fields[0], what);
+  } else if (space == "mat" || space == "left" || space == "right" || space == "acc") {
+    if (!CubeMemref(space, dims, t, &what)) return p.Fail(fields[0], what);
   } else {
     return p.Fail(fields.back(), space.empty()
-                                     ? "a memref needs #pto.address_space<gm> or <vec>"
+                                     ? "a memref needs #pto.address_space<gm>, <vec> or a cube "
+                                       "memory's (mat, left, right, acc)"
                                      : "a memref in #pto.address_space<" + std::string(space) +
-                                           "> is not supported (gm: global memory, vec: a "
-                                           "tile)");
+                                           "> is not supported (gm: global memory; vec, mat, "
+                                           "left, right, acc: a tile)");
   }
   return true;
 }

@@ -81,7 +81,8 @@ struct Type {
   // Views: rank and static dims (kDynamic: `?`).
   uint8_t rank = 0;
   // A view written as PTOAS's older `memref<...>` in global memory: as an
-  // entry parameter, an array of its shape (a pointer and a view of it whole).
+  // entry parameter, an array of its shape (a pointer and a view of it whole);
+  // a tile written as a memref in vec (SameType ignores it).
   bool memref = false;
   // A local array written as PTOAS's `!pto.eventid_array<N>`: N event ids
   // (index values) of manual synchronisation.

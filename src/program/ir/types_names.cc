@@ -120,6 +120,7 @@ bool SameType(const Type& a, const Type& b) {
              a.valid_rows == b.valid_rows && a.valid_cols == b.valid_cols && a.pad == b.pad &&
              a.space == b.space &&
              ((a.space == Space::kVec && a.box == Box::kNone && b.box == Box::kNone) ||
+              ((a.memref || b.memref) && a.space != Space::kVec) ||  // a memory, no layout
               (a.col_major == b.col_major && a.box == b.box && a.fractal == b.fractal));
     case TypeKind::kLocalArray:
     case TypeKind::kVector:

@@ -272,10 +272,7 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
   const Type& d = p_->tiles[dst].type;
   const bool extract = ops::IndexCount(op.attr) == 2;
   const std::string what = std::string("pto.") + op.mnemonic;
-  if (op.id == ops::OpId::kTInsert)
-    return parser_.Error(loc, what + " from or into the cube's memories (acc -> mat, acc -> vec, " +
-                                  "vec -> mat: the fixpipe's and the MTE's forms) is not " +
-                                  "implemented; " + what + " copies a vec tile into a vec tile");
+  if (op.id == ops::OpId::kTInsert) return EmitCubeInsert(loc, src, dst, offsets);
   // tfillpad in place on a mat tile (PTOAS's samples pad a right operand's
   // mat tile after its tload): the elements outside the valid region get
   // the tile's pad value, in its layout.
@@ -341,11 +338,15 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
                                " bytes",
                            PTO_ERR_SHAPE_MISMATCH);
   }
-  if (s.dtype != d.dtype)
+  // acc f32 to f16 / bf16: the fixpipe's cast (TMOV's F322F16, F322BF16).
+  const bool cast = !extract && s.space == Space::kAcc && s.dtype == PTO_FLOAT32 &&
+                    (d.dtype == PTO_FLOAT16 || d.dtype == PTO_BFLOAT16);
+  if (s.dtype != d.dtype && !cast)
     return parser_.Error(loc,
                          what + ": src is " + DtypeSpelling(s.dtype) + " and dst " +
                              DtypeSpelling(d.dtype) +
-                             "; the cube's moves here keep the dtype (no fixpipe conversion)",
+                             "; the cube's moves keep the dtype but an acc tile's f32 to f16 or "
+                             "bf16 (the fixpipe's cast; other conversions take an fp operand)",
                          PTO_ERR_DTYPE_MISMATCH);
   if (d.space == Space::kLeft || d.space == Space::kRight) {
     std::string why;
@@ -366,8 +367,7 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
                              " is larger than src " + std::to_string(s.rows) + "x" +
                              std::to_string(s.cols),
                          PTO_ERR_SHAPE_MISMATCH);
-  // A one-row ND mat tile (GEMV's a) has the bytes of a one-row NZ one.
-  if (extract && s.box == Box::kNone && s.rows != 1)
+  if (extract && s.box == Box::kNone && s.rows != 1)  // one ND row: a one-row NZ one's bytes
     return parser_.Error(loc, what + ": src is a " + Where(s) +
                                   "; textract reads NZ or ZN mat tiles (or one row)");
   Instr in;
@@ -377,6 +377,46 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
   in.a = dst;
   in.b = src;
   in.sub = extract ? 1 : 0;
+  in.imm = cast ? 1 : 0;
+  in.index_regs[0] = offsets.index_regs[0];
+  in.index_regs[1] = offsets.index_regs[1];
+  p_->code.push_back(in);
+  return true;
+}
+
+// tinsert of an acc tile into an NZ mat tile, the fixpipe's plain form
+// (pto-isa TINSERT.md): dst(row + i, col + j) = src(i, j) over src's valid
+// region, the dtype kept (A5: f32, i32) or f32 cast to f16 or bf16 (both
+// targets; A2A3 has the casts only); the window's bounds are checked when
+// it runs. The other forms (acc to vec, vec to mat) are refused.
+bool CoreReader::EmitCubeInsert(SourceLoc loc, uint32_t src, uint32_t dst, const Instr& offsets) {
+  const Type& s = p_->tiles[src].type;
+  const Type& d = p_->tiles[dst].type;
+  const std::string what = "pto.tinsert";
+  if (s.space != Space::kAcc || d.space != Space::kMat || std::string(LayoutName(d)) != "NZ")
+    return parser_.Error(loc, what + " from " + (s.space == Space::kAcc ? "an " : "a ") +
+                                  Where(s) + " to " + (d.space == Space::kAcc ? "an " : "a ") +
+                                  Where(d) +
+                                  ": into the cube's memories it takes an acc tile into an NZ mat "
+                                  "tile (the fixpipe's form; acc to vec and vec to mat are not "
+                                  "implemented), else a vec tile into a vec tile");
+  const bool cast = s.dtype == PTO_FLOAT32 && (d.dtype == PTO_FLOAT16 || d.dtype == PTO_BFLOAT16);
+  const bool keep = s.dtype == d.dtype && (s.dtype == PTO_FLOAT32 || s.dtype == PTO_INT32);
+  if (!cast && !(keep && p_->profile != PTO_PROFILE_A2A3))
+    return parser_.Error(loc,
+                         what + ": an acc tile of " + DtypeSpelling(s.dtype) + " is not inserted " +
+                             "into a mat tile of " + DtypeSpelling(d.dtype) + " under " +
+                             pto_profile_string(p_->profile) +
+                             " (f32 to f16 or bf16; A5 also f32 to f32 and i32 to i32; the "
+                             "quantising forms take an fp operand)",
+                         PTO_ERR_DTYPE_MISMATCH);
+  Instr in;
+  in.code = Code::kCubeMove;
+  in.loc = loc;
+  in.a = dst;
+  in.b = src;
+  in.sub = 3;
+  in.imm = cast ? 1 : 0;
   in.index_regs[0] = offsets.index_regs[0];
   in.index_regs[1] = offsets.index_regs[1];
   p_->code.push_back(in);

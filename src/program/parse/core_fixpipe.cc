@@ -155,7 +155,7 @@ bool CoreReader::EmitFixpipeMove(const ops::OpDescriptor& op, SourceLoc loc, uin
   in.a = dst;
   in.b = src;
   in.c = fp;
-  in.sub = 3;  // the fixpipe's row (2 is tfillpad in place on a mat tile)
+  in.sub = 4;  // the fixpipe's row (program.h: kCubeMove's subs)
   in.index_regs[0] = offsets.index_regs[0];
   in.index_regs[1] = offsets.index_regs[1];
   p_->code.push_back(in);

@@ -97,6 +97,23 @@ void CoreReader::ParsePipeTransfer(const Token& op, const std::vector<Token>& re
             "_initialize_pipe before it declares pipe " + std::to_string(id) +
             (c2v ? " from the cube to the vector cores" : " from the vector cores to the cube"));
   in.b = static_cast<uint32_t>(k);
+  // A pipe's transfers all split (1, 2) or all do not (0): a vector core
+  // takes a half of each slot or the whole of it (PTOAS: "cannot mix
+  // split = 0 with split = 1 or split = 2 on the same logical pipe").
+  PipeDecl& decl = p_->pipes[k];
+  const int8_t use = split == Split::kNone ? 0 : 1;
+  if (decl.split_use >= 0 && decl.split_use != use)
+    return (void)parser_.Error(
+        op.loc, what + ": split = " + std::to_string(static_cast<int>(split)) + " on pipe " +
+                    std::to_string(id) + ", whose transfer at line " +
+                    std::to_string(decl.split_loc.line) + " has split " +
+                    (use == 0 ? "= 1 or 2" : "= 0") +
+                    "; a pipe's pushes, pops and frees all split its tiles between the vector "
+                    "cores (1, 2) or none does (0)");
+  if (decl.split_use < 0) {
+    decl.split_use = use;
+    decl.split_loc = op.loc;
+  }
   if (gives) {
     if (!parser_.ExpectArrow()) return;
     type_loc = tok().loc;

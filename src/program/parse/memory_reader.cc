@@ -271,20 +271,25 @@ void MemoryReader::ParseLoadStore(const Token& op, bool load) {
   SourceLoc la, lb, lfp;
   if (!ParseOneInOneOut(&a, &ta, &la, &b, &tb, &lb, load ? nullptr : &fp, &tfp, &lfp)) return;
   // tstore's atomicType (PTOAS: #pto<atomic_type atomic_add>, or
-  // atomic_none, the default).
+  // atomic_none, the default); layout = #pto.layout<nd>, the global
+  // tensor's layout PTOAS declares, which names what the view's strides
+  // (row-major ones for a memref) say: elements are placed by the strides.
   bool atomic_add = false;
   if (tok().Is('{')) {
     std::vector<AttrEntry> attrs;
     const SourceLoc at = tok().loc;
     if (!parser_.ParseAttrDict(&attrs)) return;
     for (const AttrEntry& e : attrs) {
+      if (e.key == "layout" && e.value.text == "#pto.layout<nd>") continue;
       if (load || e.key != "atomicType" ||
           (e.value.text != "#pto<atomic_type atomic_add>" &&
            e.value.text != "#pto<atomic_type atomic_none>"))
         return (void)parser_.Error(e.loc.line != 0 ? e.loc : at,
                                    std::string(op.text) +
-                                       " takes no attribute but tstore's atomicType = "
-                                       "#pto<atomic_type atomic_add | atomic_none>");
+                                       " takes layout = #pto.layout<nd> (the view's strides "
+                                       "place the elements) and tstore's atomicType = "
+                                       "#pto<atomic_type atomic_add | atomic_none>, no other "
+                                       "attribute");
       atomic_add = e.value.text == "#pto<atomic_type atomic_add>";
     }
   }
@@ -429,6 +434,8 @@ void MemoryReader::ParseAllocTile(const Token& op, const Token& result) {
                                    ? "memref.alloc gives a memref in #pto.address_space<vec> (a "
                                      "tile) here"
                                    : "pto.alloc_tile gives a tile type");
+  // A left memref is laid out as the target's tmatmul takes it: A5's NZ.
+  if (t.memref && t.space == Space::kLeft && p_->profile == PTO_PROFILE_A5) t.col_major = true;
   if ((t.valid_rows == kDynamic) != has_vr)
     return (void)parser_.Error(has_vr ? vr_loc : op.loc,
                                has_vr ? "valid_row is given, but the type's v_row is static"
@@ -550,6 +557,13 @@ void MemoryReader::ParseTassign(const Token& op, const std::vector<Token>& resul
                                              TypeString(from));
   if (!SameType(from, to)) return (void)parser_.Error(to_loc, "pto.tassign keeps the tile's type");
   const Value tile = *v;
+  // PTOAS takes this spelling at --pto-level=level3 only, where every
+  // pto.alloc_tile gives its address (addr = %a).
+  const TileSlot& slot = p_->tiles[tile.reg];
+  if (!slot.has_addr && slot.param < 0 && !slot.IsView())
+    return (void)parser_.Error(name.loc, "%t2 = pto.tassign %t, %addr is PTOAS's level3 form, "
+                                         "where each pto.alloc_tile gives addr = %a: %" +
+                                             slot.name + " has none");
   if (!PlaceSlot(tile.reg, addr, addr_name.loc)) return;
   if (results.size() == 1) parser_.Define(results[0], tile);
 }

@@ -75,6 +75,23 @@ bool MemoryReader::CubeWindowFits(const Token& op, const TileSlot& from, const T
   return true;
 }
 
+bool MemoryReader::ColumnZeroView(const Token& op, uint32_t parent, uint32_t* view) {
+  Type t = p_->tiles[parent].type;
+  t.valid_cols = 1;
+  Instr zero;
+  zero.code = Code::kConstInt;
+  zero.loc = op.loc;
+  zero.a = parser_.NewIntReg();
+  zero.imm = 0;
+  p_->code.push_back(zero);
+  Value at;
+  at.reg = zero.a;
+  at.is_const = true;
+  at.const_value = 0;
+  *view = parser_.NewTileSlot(t, op.loc, p_->tiles[parent].name + "[:, 0]");
+  return EmitSubview(op, parent, *view, at, at, SubviewRule::kOwn, nullptr);
+}
+
 bool MemoryReader::EmitSubview(const Token& op, uint32_t parent, uint32_t view, const Value& row,
                                const Value& col, SubviewRule rule, const Value* valid) {
   const TileSlot& from = p_->tiles[parent];

@@ -139,12 +139,19 @@ bool ModuleReader::ChooseEntry(const FuncInfo** entry) {
       if (keep(f)) list += (list.empty() ? "@" : ", @") + f.name;
     return list;
   };
+  const FuncInfo *cube = nullptr, *vector = nullptr;
+  const bool pair = MixedPair(&cube, &vector);
   if (!entry_.empty()) {
     for (const FuncInfo& f : funcs_) {
-      if (f.name == entry_) {
-        *entry = &f;
-        return true;
+      if (f.name != entry_) continue;
+      *entry = &f;
+      // Either kernel of a cube-and-vector pair names the pair: the two
+      // run as a block's cores (one pops what the other pushes).
+      if (pair && (&f == cube || &f == vector)) {
+        *entry = cube;
+        vector_peer_ = vector;
       }
+      return true;
     }
     return parser_.Error(funcs_[0].loc, "the module has no function @" + entry_ + " (it has " +
                                             names([](const FuncInfo&) { return true; }) + ")");
@@ -165,17 +172,10 @@ bool ModuleReader::ChooseEntry(const FuncInfo** entry) {
   // A cube kernel and a vector kernel, and no other mark: one mixed kernel,
   // the two run as a block's cores (CompileEntry reads the vector one after
   // the cube one, on the same arguments).
-  if (marked_count == 2 && entry_marked_count == 0) {
-    const FuncInfo *cube = nullptr, *vector = nullptr;
-    for (const FuncInfo& f : funcs_) {
-      if (f.core == static_cast<uint8_t>(CoreKind::kCube)) cube = cube == nullptr ? &f : nullptr;
-      if (f.core == static_cast<uint8_t>(CoreKind::kVector)) vector = vector == nullptr ? &f : nullptr;
-    }
-    if (cube != nullptr && vector != nullptr && SameArguments(*cube, *vector)) {
-      *entry = cube;
-      vector_peer_ = vector;
-      return true;
-    }
+  if (marked_count == 2 && entry_marked_count == 0 && pair) {
+    *entry = cube;
+    vector_peer_ = vector;
+    return true;
   }
   *entry = marked_count == 1                         ? marked
            : marked_count == 0 && public_count == 1 ? public_one
@@ -196,6 +196,17 @@ bool ModuleReader::ChooseEntry(const FuncInfo** entry) {
                 ") and marks none pto.entry: choose one by name (pto-run --entry NAME, "
                 "pto_program_create_entry)";
   return false;
+}
+
+// The module's one cube kernel and one vector kernel (kernel_kind), where
+// they take the same arguments: one mixed kernel.
+bool ModuleReader::MixedPair(const FuncInfo** cube, const FuncInfo** vector) const {
+  int cubes = 0, vectors = 0;
+  for (const FuncInfo& f : funcs_) {
+    if (f.core == static_cast<uint8_t>(CoreKind::kCube) && cubes++ == 0) *cube = &f;
+    if (f.core == static_cast<uint8_t>(CoreKind::kVector) && vectors++ == 0) *vector = &f;
+  }
+  return cubes == 1 && vectors == 1 && SameArguments(**cube, **vector);
 }
 
 void ModuleReader::CompileEntry(const FuncInfo& f) {

@@ -60,6 +60,7 @@ class ModuleReader : public Reader {
   void CompileEntry(const FuncInfo& f);
   // Whether two functions take the same arguments (the launch's identity aside).
   bool SameArguments(const FuncInfo& a, const FuncInfo& b) const;
+  bool MixedPair(const FuncInfo** cube, const FuncInfo** vector) const;
   void CompileVectorPeer(const FuncInfo& f, const std::vector<Value>& args);
   bool BindParam(const Token& name, const Type& t, SourceLoc type_loc);
   bool ParseBody(const FuncInfo& f, std::vector<Value>* returned);
@@ -155,6 +156,9 @@ class MemoryReader : public Reader {
   void ParseSubset(const Token& op, const Token& result, bool sized);
   void ParseSubview(const Token& op, const std::vector<Token>& results);
   bool BindMemref(const Token& name, const Type& t);
+  // A view of `parent`'s column 0 (its rows and cols, valid cols 1): a
+  // memref parameter of tquant, whose NPU implementations read column 0.
+  bool ColumnZeroView(const Token& op, uint32_t parent, uint32_t* view);
   // The pointer a view register was made from.
   // The pointer a view was made from; false for a view parameter of a
   // function checked alone (it has none).
@@ -352,6 +356,7 @@ class CoreReader : public Reader {
   void EndSection(uint32_t at, uint8_t outer);
   bool EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32_t src, uint32_t dst,
                     const Instr& offsets);
+  bool EmitCubeInsert(SourceLoc loc, uint32_t src, uint32_t dst, const Instr& offsets);
   bool CheckCubeTransfer(const Token& op, bool load, uint32_t slot, pto_dtype view_dtype,
                          bool atomic_add);
   // core_fixpipe.cc: tstore's fp form (TSTORE_FP), the tile in `slot`.

@@ -433,9 +433,16 @@ void TileReader::ParseTQuant(const Token& op, const std::vector<Token>& results,
   in.code = Code::kTileOp;
   in.loc = op.loc;
   in.op = &desc;
-  for (size_t i = 0; i < names.size(); ++i)
-    if (!parser_.UseTile(names[i], types[i], locs[i], Use::kRead, &in.slot[Role::kSrc0 + i]))
+  for (size_t i = 0; i < names.size(); ++i) {
+    uint32_t& slot = in.slot[Role::kSrc0 + i];
+    if (!parser_.UseTile(names[i], types[i], locs[i], Use::kRead, &slot)) return;
+    // fp and offset in PTOAS's memref form (whose tile checks PTOAS skips):
+    // the implementations read each row's column 0, a view of which is the
+    // parameter (an M x 1 tile's valid region).
+    if (i > 0 && types[i].memref && types[i].valid_cols > 1 &&
+        !parser_.memory().ColumnZeroView(op, slot, &slot))
       return;
+  }
   if (!parser_.UseTile(outs[0], out_types[0], out_locs[0], Use::kWrite, &in.slot[Role::kDst]))
     return;
   if (outs.size() == 2 &&

@@ -178,6 +178,7 @@ class Block {
   bool WaitForTurn(const std::atomic<bool>& stop) const;
   pto_status CubeTransfer(const Instr& in, bool load);
   pto_status CubeMove(const Instr& in);
+  pto_status CubeInsert(const Instr& in);  // tinsert of an acc tile into a mat tile
   pto_status Matmul(const Instr& in);
   pto_status Subview(const Instr& in);
   // The image of tile slot `slot` (execute_cube.cc).

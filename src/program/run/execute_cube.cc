@@ -8,6 +8,7 @@
 
 #include "dtype_rules.h"
 #include "error.h"
+#include "fixpipe.h"
 #include "ops/ops.h"
 #include "program/ir/cube.h"
 #include "program/ir/types.h"
@@ -103,6 +104,34 @@ bool IsPackedScaleTile(const Type& type) {
   return nn || zz;
 }
 
+// The load IsPackedScaleTile describes; false (with the sentence) when the
+// boxes reach past the pointer's `count` elements.
+bool PackedScaleLoad(const Type& type, const View& v, const char* memory, int64_t count,
+                     const TileImage& image, int64_t rows, int64_t cols, std::string* why) {
+  const bool nn = type.box == Box::kColMajor;
+  const int64_t box_rows = nn ? 2 : 16, box_cols = nn ? 16 : 2;
+  const int64_t r_all = (rows + box_rows - 1) / box_rows * box_rows;
+  const int64_t c_all = (cols + box_cols - 1) / box_cols * box_cols;
+  const int64_t bytes = r_all * c_all;
+  if (v.offset + bytes > count) {
+    *why = std::string("pto.tload: MX scales into a mat ") + LayoutName(type) +
+           " tile are read in whole boxes (" + std::to_string(r_all) + "x" + std::to_string(c_all) +
+           " bytes from the view's first element, pto-isa's " + (nn ? "MX_B_NN" : "MX_A_ZZ") +
+           "), past the pointer's " + std::to_string(count) + " elements";
+    return false;
+  }
+  const int64_t strip = nn ? r_all / 2 : c_all / 2;  // boxes down a strip
+  for (int64_t f = 0; f < bytes; ++f) {
+    const int64_t box = f / 32, pair = f % 32 / 2, half = f % 2;
+    const int64_t r = nn ? box % strip * 2 + half : box / strip * 16 + pair;
+    const int64_t c = nn ? box / strip * 16 + pair : box % strip * 2 + half;
+    if (r >= type.rows || c >= type.cols) continue;
+    image.data[ElementOffset(image.layout, image.row + static_cast<uint64_t>(r),
+                             image.col + static_cast<uint64_t>(c))] = memory[v.offset + f];
+  }
+  return true;
+}
+
 }  // namespace
 
 TileImage Block::Image(uint32_t slot) const {
@@ -161,27 +190,9 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
   if (atomic && !WaitForTurn(*stop_))
     return Error(in, PTO_ERR_INVALID_ARGUMENT, "pto.tstore: the launch stopped (another block failed)");
   if (load && IsPackedScaleTile(type)) {
-    const bool nn = type.box == Box::kColMajor;
-    const int64_t box_rows = nn ? 2 : 16, box_cols = nn ? 16 : 2;
-    const int64_t r_all = (rows + box_rows - 1) / box_rows * box_rows;
-    const int64_t c_all = (cols + box_cols - 1) / box_cols * box_cols;
-    const int64_t bytes = r_all * c_all;
-    if (v.offset + bytes > pointers_[v.pointer].count)
-      return Error(in, PTO_ERR_OUT_OF_RANGE,
-                   std::string("pto.tload: MX scales into a mat ") + LayoutName(type) +
-                       " tile are read in whole boxes (" + std::to_string(r_all) + "x" +
-                       std::to_string(c_all) + " bytes from the view's first element, pto-isa's " +
-                       (nn ? "MX_B_NN" : "MX_A_ZZ") + "), past the pointer's " +
-                       std::to_string(pointers_[v.pointer].count) + " elements");
-    const int64_t strip = nn ? r_all / 2 : c_all / 2;  // boxes down a strip
-    for (int64_t f = 0; f < bytes; ++f) {
-      const int64_t box = f / 32, pair = f % 32 / 2, half = f % 2;
-      const int64_t r = nn ? box % strip * 2 + half : box / strip * 16 + pair;
-      const int64_t c = nn ? box / strip * 16 + pair : box % strip * 2 + half;
-      if (r >= type.rows || c >= type.cols) continue;
-      tile[ElementOffset(layout, image.row + static_cast<uint64_t>(r),
-                         image.col + static_cast<uint64_t>(c))] = memory[v.offset + f];
-    }
+    std::string why;
+    if (!PackedScaleLoad(type, v, memory, pointers_[v.pointer].count, image, rows, cols, &why))
+      return Error(in, PTO_ERR_OUT_OF_RANGE, why);
     return PTO_OK;
   }
   const bool plain = !atomic && view_dtype == t.dtype;
@@ -236,8 +247,45 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
 // corner for textract) in src's layout and written in dst's. A vec dst gets
 // its valid region; a cube dst its whole rows x cols (the boxes the cube
 // moves whole).
+// tinsert: src's valid region into dst at (row, col), which must hold it
+// (TINSERT.md: indexRow + src.ValidRow <= dst.Rows, and columns alike);
+// imm 1: the fixpipe's cast of f32 to dst's f16 or bf16.
+pto_status Block::CubeInsert(const Instr& in) {
+  const Type& dt = p_.tiles[in.a].type;
+  const pto_tile& src = tiles_[in.b];
+  const int64_t row = ints_[in.index_regs[0]], col = ints_[in.index_regs[1]];
+  if (row < 0 || col < 0)
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 "pto.tinsert: offset " + std::to_string(row < 0 ? row : col) + " is negative");
+  if (row + src.valid_rows > dt.rows || col + src.valid_cols > dt.cols)
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 "pto.tinsert: src's valid region " + std::to_string(src.valid_rows) + "x" +
+                     std::to_string(src.valid_cols) + " at [" + std::to_string(row) + ", " +
+                     std::to_string(col) + "] is outside %" + p_.tiles[in.a].name + "'s " +
+                     std::to_string(dt.rows) + "x" + std::to_string(dt.cols));
+  const TileImage to = Image(in.a), from = Image(in.b);
+  const uint64_t r0 = static_cast<uint64_t>(row), c0 = static_cast<uint64_t>(col);
+  const uint64_t n_rows = std::min(to.RowsInside(r0, src.valid_rows),
+                                   from.RowsInside(0, src.valid_rows));
+  const uint64_t n_cols = std::min(to.ColsInside(c0, src.valid_cols),
+                                   from.ColsInside(0, src.valid_cols));
+  if (in.imm != 1) {
+    CopyRegion(to.layout, to.data, to.row + r0, to.col + c0, from.layout, from.data, from.row,
+               from.col, n_rows, n_cols, pto_dtype_size(dt.dtype));
+    return PTO_OK;
+  }
+  const uint64_t out_size = pto_dtype_size(dt.dtype);
+  for (uint64_t i = 0; i < n_rows; ++i)
+    for (uint64_t j = 0; j < n_cols; ++j)
+      fixpipe::CastElement(
+          from.data + ElementOffset(from.layout, from.row + i, from.col + j) * sizeof(float),
+          dt.dtype, to.data + ElementOffset(to.layout, to.row + r0 + i, to.col + c0 + j) * out_size);
+  return PTO_OK;
+}
+
 pto_status Block::CubeMove(const Instr& in) {
-  if (in.sub == 3) return FixpipeMove(in);
+  if (in.sub == 4) return FixpipeMove(in);
+  if (in.sub == 3) return CubeInsert(in);
   const Type& st = p_.tiles[in.b].type;
   const Type& dt = p_.tiles[in.a].type;
   pto_tile& dst = tiles_[in.a];
@@ -288,10 +336,19 @@ pto_status Block::CubeMove(const Instr& in) {
                      "x" + std::to_string(st.cols));
   const TileImage to = Image(in.a), from = Image(in.b);
   const uint64_t r0 = static_cast<uint64_t>(row), c0 = static_cast<uint64_t>(col);
+  const uint64_t n_rows = std::min(to.RowsInside(0, rows), from.RowsInside(r0, rows));
+  const uint64_t n_cols = std::min(to.ColsInside(0, cols), from.ColsInside(c0, cols));
+  if (in.imm == 1) {  // the fixpipe's cast (F322F16, F322BF16), element by element
+    const uint64_t out_size = pto_dtype_size(dt.dtype);
+    for (uint64_t i = 0; i < n_rows; ++i)
+      for (uint64_t j = 0; j < n_cols; ++j)
+        fixpipe::CastElement(
+            from.data + ElementOffset(from.layout, from.row + i, from.col + j) * sizeof(float),
+            dt.dtype, to.data + ElementOffset(to.layout, to.row + i, to.col + j) * out_size);
+    return PTO_OK;
+  }
   CopyRegion(to.layout, to.data, to.row, to.col, from.layout, from.data, from.row + r0,
-             from.col + c0, std::min(to.RowsInside(0, rows), from.RowsInside(r0, rows)),
-             std::min(to.ColsInside(0, cols), from.ColsInside(c0, cols)),
-             pto_dtype_size(dt.dtype));
+             from.col + c0, n_rows, n_cols, pto_dtype_size(dt.dtype));
   return PTO_OK;
 }
 

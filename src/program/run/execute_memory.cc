@@ -541,7 +541,7 @@ uint32_t Block::WrittenTile(const Instr& in, const char** name) const {
       return in.a;
     case Code::kTileCopy: *name = "a carried tile"; return in.a;
     case Code::kCubeMove:
-      *name = in.sub >= 2 ? in.op->mnemonic : in.sub != 0 ? "textract" : "tmov";
+      *name = in.sub == 3 ? "tinsert" : in.op != nullptr ? in.op->mnemonic : in.sub != 0 ? "textract" : "tmov";
       return in.a;
     case Code::kMatmul: *name = in.op != nullptr ? in.op->mnemonic : "tmatmul"; return in.a;
     default: return kNoSlot;
