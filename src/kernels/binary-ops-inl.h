@@ -238,32 +238,81 @@ HWY_INLINE V ShiftRightLanes(V x, V n) {
 #endif
 
 // Per-lane counts, as ElementShiftLeft / ElementShiftRight: Highway shifts
-// 32- and 64-bit lanes by a vector of counts below the width (counts from
-// the width on are undefined there, so they are clamped to width - 1 and
-// their lanes replaced: by 0, or for a signed right shift left as the sign
-// that width - 1 already spreads). 8- and 16-bit lanes, which not every
-// target shifts by vector (Highway 1.0.3's SSSE3 16-bit shift needs SSE4),
-// one lane at a time; so are vectors of one lane (a row's last element),
-// which Highway 1.0.3's x86 targets shift by the low 64 bits of the count
-// register (_mm_sll_epi32), reading a count lane the vector does not have.
+// 16-, 32- and 64-bit lanes by a vector of counts below the width (counts
+// from the width on are undefined there, so they are clamped to width - 1
+// and their lanes replaced: by 0, or for a signed right shift left as the
+// sign that width - 1 already spreads). 8-bit lanes go as the even and odd
+// bytes of 16-bit lanes (ShiftBytePairs). One lane at a time: 8- and
+// 16-bit lanes on SSSE3 (Highway 1.0.3 shifts 16-bit lanes by vector from
+// SSE4 on) and in vectors of fewer than 8 bytes (a row's last elements), and
+// vectors of one lane, which Highway 1.0.3's x86 targets shift by the low
+// 64 bits of the count register (_mm_sll_epi32), reading a count lane the
+// vector does not have.
+#if HWY_TARGET == HWY_SSSE3
+constexpr bool kVectorShift16 = false;
+#else
+constexpr bool kVectorShift16 = true;
+#endif
+
+template <bool kLeft, class D>
+HWY_INLINE hn::Vec<D> ShiftByWideLanes(D d, hn::Vec<D> x, hn::Vec<D> y) {
+  using T = hn::TFromD<D>;
+  const hn::RebindToUnsigned<D> du;
+  using U = hn::TFromD<decltype(du)>;
+  const auto n = hn::BitCast(du, y);
+  const auto in_range = hn::Lt(n, hn::Set(du, U{sizeof(T) * 8}));
+  const hn::Vec<D> count =
+      hn::BitCast(d, hn::IfThenElse(in_range, n, hn::Set(du, U{sizeof(T) * 8 - 1})));
+  const auto keep = hn::RebindMask(d, in_range);
+  if constexpr (kLeft) return hn::IfThenElseZero(keep, ShiftLeftLanes(x, count));
+  if constexpr (hwy::IsSigned<T>()) return ShiftRightLanes(x, count);
+  return hn::IfThenElseZero(keep, ShiftRightLanes(x, count));
+}
+
+// 8-bit lanes as the two bytes of each 16-bit lane, each shifted by its own
+// count (clamped to 8: everything out; 7 for a signed right shift, the
+// sign everywhere) in a 16-bit lane that holds it alone, then its byte kept:
+// the low byte at the bottom (sign-extended first for a signed right
+// shift), the high byte at the top, where nothing from the low byte reaches
+// it.
+template <bool kLeft, class D>
+HWY_INLINE hn::Vec<D> ShiftBytePairs(D d, hn::Vec<D> x, hn::Vec<D> y) {
+  constexpr bool kSigned = hwy::IsSigned<hn::TFromD<D>>();
+  const hn::Repartition<uint16_t, D> dw;
+  const hn::Repartition<int16_t, D> ds;
+  const auto low = hn::Set(dw, uint16_t{0x00FF}), high = hn::Set(dw, uint16_t{0xFF00});
+  const auto v = hn::BitCast(dw, x), c = hn::BitCast(dw, y);
+  const auto most = hn::Set(dw, uint16_t{!kLeft && kSigned ? 7 : 8});
+  const auto c_low = hn::Min(hn::And(c, low), most);
+  const auto c_high = hn::Min(hn::ShiftRight<8>(c), most);
+  hn::Vec<decltype(dw)> lo, hi;
+  if constexpr (kLeft) {
+    lo = ShiftLeftLanes(hn::And(v, low), c_low);
+    hi = ShiftLeftLanes(hn::And(v, high), c_high);
+  } else if constexpr (kSigned) {
+    const auto sv = hn::BitCast(ds, v);
+    lo = hn::BitCast(dw, ShiftRightLanes(hn::ShiftRight<8>(hn::ShiftLeft<8>(sv)), hn::BitCast(ds, c_low)));
+    hi = hn::BitCast(dw, ShiftRightLanes(sv, hn::BitCast(ds, c_high)));
+  } else {
+    lo = ShiftRightLanes(hn::And(v, low), c_low);
+    hi = ShiftRightLanes(hn::And(v, high), c_high);
+  }
+  return hn::BitCast(d, hn::Or(hn::And(lo, low), hn::And(hi, high)));
+}
+
 template <bool kLeft, class D>
 HWY_INLINE hn::Vec<D> ShiftByLanes(D d, hn::Vec<D> x, hn::Vec<D> y) {
   using T = hn::TFromD<D>;
-  if constexpr (sizeof(T) < 4 || hn::MaxLanes(D()) == 1) {
+  constexpr bool kPerLane = hn::MaxLanes(D()) == 1 ||
+                            (sizeof(T) <= 2 && (!kVectorShift16 || hn::MaxLanes(D()) * sizeof(T) < 8));
+  if constexpr (kPerLane) {
     return EachLane(d, x, y, [](auto a, auto b) {
       return kLeft ? ElementShiftLeft(a, b) : ElementShiftRight(a, b);
     });
+  } else if constexpr (sizeof(T) == 1) {
+    return ShiftBytePairs<kLeft>(d, x, y);
   } else {
-    const hn::RebindToUnsigned<D> du;
-    using U = hn::TFromD<decltype(du)>;
-    const auto n = hn::BitCast(du, y);
-    const auto in_range = hn::Lt(n, hn::Set(du, U{sizeof(T) * 8}));
-    const hn::Vec<D> count =
-        hn::BitCast(d, hn::IfThenElse(in_range, n, hn::Set(du, U{sizeof(T) * 8 - 1})));
-    const auto keep = hn::RebindMask(d, in_range);
-    if constexpr (kLeft) return hn::IfThenElseZero(keep, ShiftLeftLanes(x, count));
-    if constexpr (hwy::IsSigned<T>()) return ShiftRightLanes(x, count);
-    return hn::IfThenElseZero(keep, ShiftRightLanes(x, count));
+    return ShiftByWideLanes<kLeft>(d, x, y);
   }
 }
 
