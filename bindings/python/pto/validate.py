@@ -672,6 +672,12 @@ KERNEL_DEFECTS = [
      "an access outside the memory the case gives the pointer (the board's "
      "generate_testcase.py sizes each buffer from the kernel's own views): nothing on the "
      "NPU checks it, and the kernel reads or writes another buffer's bytes"),
+    (re.compile(r"pto\.comm\.tgather: dst is \d+x\d+, not at least|"
+                r"pto\.comm\.tscatter: src is \d+x\d+, not at least"),
+     "the root's buffer holds fewer rows than the members' row blocks together: pto-isa "
+     "docs/isa/comm/TGATHER.md and TSCATTER.md ask GetShape(DIM_3) >= N x H, and their NPU "
+     "implementations (include/pto/comm/a2a3/, a5/ TGather.hpp, TScatter.hpp) check nothing "
+     "and move member r's rows at row r x H of that buffer, past its view"),
     (re.compile(r"pto_tsetval: .*outside|pto_tgetval: .*outside"),
      "an element index outside the tile: pto-isa common/pto_tile.hpp Tile::SetValue/GetValue "
      "write or read past the tile's bytes"),
