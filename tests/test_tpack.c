@@ -247,6 +247,41 @@ static void test_tpack_in_place(void **state) {
     pto_buffer_destroy(buf);
 }
 
+/* Rows in order (the contract's v0.6 row order): dst row i on source row
+ * i - 1, already read, equals the result apart on HOST and A5; dst row i on
+ * source row i + 1 is refused with nothing written. */
+static void test_tpack_row_order(void **state) {
+    (void)state;
+    static const pto_profile kTwo[] = {PTO_PROFILE_HOST, PTO_PROFILE_A5};
+    rng r = {0x9B2};
+    for (size_t p = 0; p < COUNT(kTwo); ++p) {
+        assert_int_equal(pto_set_profile(kTwo[p]), PTO_OK);
+        pto_buffer *buf = NULL;
+        assert_int_equal(pto_buffer_create(10 * 128, &buf), PTO_OK);
+        pto_tile *src = NULL, *below = NULL, *above = NULL;
+        assert_int_equal(pto_tile_create_at(PTO_INT32, 8, 32, buf, 128, &src), PTO_OK);
+        assert_int_equal(pto_tile_create_at(PTO_INT16, 8, 64, buf, 0, &below), PTO_OK);
+        assert_int_equal(pto_tile_create_at(PTO_INT16, 8, 64, buf, 256, &above), PTO_OK);
+        assert_int_equal(pto_tile_set_valid(below, 8, 32), PTO_OK);
+        assert_int_equal(pto_tile_set_valid(above, 8, 32), PTO_OK);
+        tile_fill(src, &r, GEN_ANY);
+        pto_tile *copy = tile_new(PTO_INT32, 8, 32, 8, 32), *apart = tile_new(PTO_INT16, 8, 64, 8, 32);
+        for (uint32_t i = 0; i < 8; ++i)
+            for (uint32_t j = 0; j < 32; ++j) tile_put(copy, i, j, tile_get(src, i, j));
+        assert_int_equal(pto_tpack(apart, copy), PTO_OK);
+        uint64_t *kept = tile_snapshot(src);
+        expect_status(pto_tpack(above, src), PTO_ERR_ALIASING, "dst rows on later source rows");
+        assert_tile_unchanged(src, kept, "refused tpack in row order");
+        assert_int_equal(pto_tpack(below, src), PTO_OK);
+        for (uint32_t i = 0; i < 8; ++i)
+            for (uint32_t j = 0; j < 32; ++j) assert_int_equal(tile_get(below, i, j), tile_get(apart, i, j));
+        free(kept);
+        TILES_DESTROY(src, below, above, copy, apart);
+        pto_buffer_destroy(buf);
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+}
+
 /* PTOAS's form (its lit test tpack_emitc.pto: i32 to i16 under a5) and the
  * HOST pairs beyond A5's: the program's result equals the C call's. */
 static void test_tpack_programs(void **state) {
@@ -397,6 +432,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tpack_values),   cmocka_unit_test(test_tpack_edges),
         cmocka_unit_test(test_tpack_rules),    cmocka_unit_test(test_tpack_in_place),
+        cmocka_unit_test(test_tpack_row_order),
         cmocka_unit_test(test_tpack_programs), cmocka_unit_test(test_talias),
         cmocka_unit_test(test_talias_programs),
     };
