@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 133 operations of libpto's table (src/operations.def), by group, in
+ * The 135 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -39,9 +39,9 @@
  *   fused arithmetic (11): taxpy, taddc, tsubc, taddsc, tsubsc,
  *     tfusedmuladd, tfusedmuladdrelu, tmuladddst, taddreluconv,
  *     tsubreluconv, tadddeqrelu
- *   matrix multiply (10): tmatmul, tmatmul_acc, tmatmul_bias, tgemv,
+ *   matrix multiply (12): tmatmul, tmatmul_acc, tmatmul_bias, tgemv,
  *     tgemv_acc, tgemv_bias, tmatmul_mx, tmatmul_mx_acc, tgemv_mx,
- *     tgemv_mx_acc
+ *     tgemv_mx_acc, tmatmul_mx_bias, tgemv_mx_bias
  *   quantisation (2): tquant, tdequant
  *   the fixpipe's conversions (3): tmov_fp, textract_fp, tinsert_fp
  * Outside that table, bound by hand: pto_tsel (three sources), pto_trandom
@@ -2697,11 +2697,18 @@ PTO_API pto_status pto_timg2col(pto_tile *dst, const pto_tile *src,
  *   16 x 2 for ZZ, 2 x 16 for NN; else PTO_ERR_INVALID_ARGUMENT); a's
  *   storage columns a multiple of 64 values, and M, K, N 1 to 4095
  *   (PTO_ERR_SHAPE_MISMATCH).
- * - The bias forms (TMATMUL_MX's bias variant, pto.tmatmul.mx.bias,
- *   pto.tgemv.mx.bias), and TMATMUL_MX_HIF4 (HiFloat4, not an element type
- *   of libpto), are not provided. Programs run pto.tmatmul.mx,
- *   pto.tmatmul.mx.acc, pto.tgemv.mx and pto.tgemv.mx.acc with the same
- *   results, and pto.tget_scale_addr (docs/pto-assembly.md). */
+ * - The bias forms (pto_tmatmul_mx_bias, pto_tgemv_mx_bias; TMATMUL_MX's
+ *   bias variant): acc starts at bias(0, j). bias is a FLOAT32 tile (dst's
+ *   dtype, PTO_ERR_DTYPE_MISMATCH) of at least one valid row and N valid
+ *   cols (PTO_ERR_SHAPE_MISMATCH), apart from dst (PTO_ERR_ALIASING); its
+ *   row 0 is read. Under A5 it is a PTO_LOC_BIAS tile (pto-isa's
+ *   "TileBias::Loc == TileType::Bias", one row as every bias tile is;
+ *   PTO_ERR_INVALID_ARGUMENT for another location).
+ * - TMATMUL_MX_HIF4 (HiFloat4, not an element type of libpto) is not
+ *   provided. Programs run pto.tmatmul.mx, pto.tmatmul.mx.acc,
+ *   pto.tmatmul.mx.bias, pto.tgemv.mx, pto.tgemv.mx.acc and
+ *   pto.tgemv.mx.bias with the same results, and pto.tget_scale_addr
+ *   (docs/pto-assembly.md). */
 
 /* dst = (a scaled) (b scaled): the seed is 0. */
 PTO_API pto_status pto_tmatmul_mx(pto_tile *dst, const pto_tile *a, const pto_tile *a_scale,
@@ -2718,6 +2725,16 @@ PTO_API pto_status pto_tgemv_mx(pto_tile *dst, const pto_tile *a, const pto_tile
 /* pto_tmatmul_mx_acc with a single row of a (M = 1; PTOAS's tgemv.mx.acc). */
 PTO_API pto_status pto_tgemv_mx_acc(pto_tile *dst, const pto_tile *a, const pto_tile *a_scale,
                                     const pto_tile *b, const pto_tile *b_scale);
+
+/* dst = bias + (a scaled) (b scaled): the seed is bias(0, j). */
+PTO_API pto_status pto_tmatmul_mx_bias(pto_tile *dst, const pto_tile *a, const pto_tile *a_scale,
+                                       const pto_tile *b, const pto_tile *b_scale,
+                                       const pto_tile *bias);
+
+/* pto_tmatmul_mx_bias with a single row of a (M = 1; PTOAS's tgemv.mx.bias). */
+PTO_API pto_status pto_tgemv_mx_bias(pto_tile *dst, const pto_tile *a, const pto_tile *a_scale,
+                                     const pto_tile *b, const pto_tile *b_scale,
+                                     const pto_tile *bias);
 
 /* ------------------------------------------------------------------------ */
 /* Quantisation                                                              */

@@ -109,10 +109,15 @@ static uint8_t random_scale(rng *r) {
     }
 }
 
-typedef enum { MX_PLAIN, MX_ACC, MX_GEMV, MX_GEMV_ACC } mx_kind;
-static const char *const kMxNames[] = {"tmatmul_mx", "tmatmul_mx_acc", "tgemv_mx", "tgemv_mx_acc"};
-static bool is_gemv(mx_kind k) { return k == MX_GEMV || k == MX_GEMV_ACC; }
+typedef enum { MX_PLAIN, MX_ACC, MX_GEMV, MX_GEMV_ACC, MX_BIAS, MX_GEMV_BIAS } mx_kind;
+static const char *const kMxNames[] = {"tmatmul_mx", "tmatmul_mx_acc", "tgemv_mx",
+                                       "tgemv_mx_acc", "tmatmul_mx_bias", "tgemv_mx_bias"};
+static bool is_gemv(mx_kind k) { return k == MX_GEMV || k == MX_GEMV_ACC || k == MX_GEMV_BIAS; }
 static bool is_acc(mx_kind k) { return k == MX_ACC || k == MX_GEMV_ACC; }
+static bool is_bias(mx_kind k) { return k == MX_BIAS || k == MX_GEMV_BIAS; }
+
+/* The bias forms' fifth operand (the other forms take none). */
+static const pto_tile *bias_operand;
 
 static pto_status mx_call(mx_kind kind, pto_tile *dst, const pto_tile *a, const pto_tile *as, const pto_tile *b,
                           const pto_tile *bs) {
@@ -120,7 +125,9 @@ static pto_status mx_call(mx_kind kind, pto_tile *dst, const pto_tile *a, const 
         case MX_PLAIN: return pto_tmatmul_mx(dst, a, as, b, bs);
         case MX_ACC: return pto_tmatmul_mx_acc(dst, a, as, b, bs);
         case MX_GEMV: return pto_tgemv_mx(dst, a, as, b, bs);
-        default: return pto_tgemv_mx_acc(dst, a, as, b, bs);
+        case MX_GEMV_ACC: return pto_tgemv_mx_acc(dst, a, as, b, bs);
+        case MX_BIAS: return pto_tmatmul_mx_bias(dst, a, as, b, bs, bias_operand);
+        default: return pto_tgemv_mx_bias(dst, a, as, b, bs, bias_operand);
     }
 }
 
@@ -174,7 +181,7 @@ static void put_codes(pto_tile *t, const uint8_t *codes, uint32_t rows, uint32_t
 /* The five tiles of a case, row-major HOST tiles padded by `pad`, or the A5
  * cube tiles (padded shapes as the boxes ask). */
 typedef struct {
-    pto_tile *dst, *a, *as, *b, *bs;
+    pto_tile *dst, *a, *as, *b, *bs, *bias;
 } mx_tiles;
 
 static uint32_t up(uint32_t x, uint32_t to) { return (x + to - 1) / to * to; }
@@ -197,6 +204,7 @@ static mx_tiles tiles_for(const mx_case *c, bool cube, uint32_t pad) {
         t.as = tile_new(PTO_FLOAT8_E8M0, c->m + pad, blocks + pad, c->m, blocks);
         t.bs = tile_new(PTO_FLOAT8_E8M0, blocks + pad, c->n + pad, blocks, c->n);
         t.dst = tile_new(PTO_FLOAT32, c->m + pad, c->n + pad, c->m, c->n);
+        t.bias = tile_new(PTO_FLOAT32, 2 + pad, c->n + pad, 2, c->n); /* row 0 is read */
     } else {
         /* A5: a's storage columns a multiple of 64 values; 32-byte boxes. */
         const uint32_t mr = up(c->m, 16), kr = up(c->k, 64), nr = up(c->n, 32);
@@ -206,28 +214,40 @@ static mx_tiles tiles_for(const mx_case *c, bool cube, uint32_t pad) {
         t.as = cube_tile(PTO_FLOAT8_E8M0, mr, up(blocks, 2), c->m, blocks, PTO_LOC_SCALING, PTO_LAYOUT_ZZ);
         t.bs = cube_tile(PTO_FLOAT8_E8M0, up(blocks, 2), nr, blocks, c->n, PTO_LOC_SCALING, PTO_LAYOUT_NN);
         t.dst = cube_tile(PTO_FLOAT32, mr, nr, c->m, c->n, PTO_LOC_ACC, PTO_LAYOUT_NZ);
+        t.bias = cube_tile(PTO_FLOAT32, 1, nr, 1, c->n, PTO_LOC_BIAS, PTO_LAYOUT_ND);
     }
     put_codes(t.a, c->a, c->m, ab);
     put_codes(t.b, c->b, c->k, bb);
     put_codes(t.as, c->as, c->m, blocks);
     put_codes(t.bs, c->bs, blocks, c->n);
     put_bytes(t.dst, c->seed, c->m, (size_t)c->n * sizeof(float));
+    /* The bias: the seeds' last row, then (HOST) their first. */
+    put_bytes(t.bias, c->seed + (size_t)(c->m - 1) * c->n, 1, (size_t)c->n * sizeof(float));
+    if (!cube) {
+        uint8_t *all = read_all(t.bias);
+        memcpy(all + (size_t)pto_tile_cols(t.bias) * 4, c->seed, (size_t)c->n * sizeof(float));
+        assert_int_equal(pto_tile_write(t.bias, all, (size_t)pto_tile_rows(t.bias) * pto_tile_cols(t.bias) * 4), PTO_OK);
+        free(all);
+    }
     return t;
 }
 
-static void tiles_free(mx_tiles *t) { TILES_DESTROY(t->dst, t->a, t->as, t->b, t->bs); }
+static void tiles_free(mx_tiles *t) { TILES_DESTROY(t->dst, t->a, t->as, t->b, t->bs, t->bias); }
 
 /* Runs `kind` on the case's tiles and checks dst's valid region against the
  * reference and (HOST's padded tiles) that nothing outside it changed. */
 static void check_case(mx_kind kind, const mx_case *c, bool cube, uint32_t pad, const char *where) {
     mx_tiles t = tiles_for(c, cube, pad);
     uint64_t *before = tile_snapshot(t.dst);
+    bias_operand = t.bias;
     expect_status(mx_call(kind, t.dst, t.a, t.as, t.b, t.bs), PTO_OK, kMxNames[kind]);
     uint8_t *after = read_all(t.dst);
     const size_t cols = pto_tile_cols(t.dst);
     for (uint32_t i = 0; i < c->m; ++i)
         for (uint32_t j = 0; j < c->n; ++j) {
-            const float seed = is_acc(kind) ? c->seed[(size_t)i * c->n + j] : 0.0f;
+            const float seed = is_acc(kind)    ? c->seed[(size_t)i * c->n + j]
+                               : is_bias(kind) ? c->seed[(size_t)(c->m - 1) * c->n + j]
+                                               : 0.0f;
             const float want = reference(c->p, c->a, c->as, c->b, c->bs, c->k, c->n, i, j, seed);
             float got;
             memcpy(&got, after + ((size_t)i * cols + j) * 4, 4);
@@ -257,7 +277,7 @@ static void host_body(void *ctx, size_t target_index, const char *target) {
     rng *r = ctx;
     for (size_t pi = 0; pi < COUNT(kPairs); ++pi)
         for (size_t si = 0; si < COUNT(kShapes); ++si)
-            for (int kind = MX_PLAIN; kind <= MX_GEMV_ACC; ++kind) {
+            for (int kind = MX_PLAIN; kind <= MX_GEMV_BIAS; ++kind) {
                 const mkn s = kShapes[si];
                 if (is_gemv((mx_kind)kind) && s.m != 1) continue;
                 mx_case c = case_new(kPairs[pi], s.m, s.k, s.n, r);
@@ -296,7 +316,7 @@ static void test_cube_values(void **state) {
     assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
     for (size_t pi = 0; pi < COUNT(kPairs); ++pi)
         for (size_t si = 0; si < COUNT(kShapes); ++si)
-            for (int kind = MX_PLAIN; kind <= MX_GEMV_ACC; ++kind) {
+            for (int kind = MX_PLAIN; kind <= MX_GEMV_BIAS; ++kind) {
                 const mkn s = kShapes[si];
                 if (is_gemv((mx_kind)kind) && s.m != 1) continue;
                 mx_case c = case_new(kPairs[pi], s.m, s.k, s.n, &r);
@@ -332,9 +352,12 @@ static void test_rules(void **state) {
     /* FLOAT4: a 2 x 32 bytes (K = 64), b 64 x 4 bytes (N = 8). */
     pto_tile *a4 = tile_new(PTO_FLOAT4_E1M2X2, 2, 32, 2, 32), *dst_n7 = tile_new(PTO_FLOAT32, 2, 7, 2, 7);
     pto_tile *bs_n7 = tile_new(PTO_FLOAT8_E8M0, 2, 7, 2, 7), *i8 = tile_new(PTO_INT8, 2, 64, 2, 64);
+    pto_tile *bias = tile_new(PTO_FLOAT32, 1, 8, 1, 8), *bias16 = tile_new(PTO_FLOAT16, 1, 8, 1, 8);
+    pto_tile *bias_n9 = tile_new(PTO_FLOAT32, 1, 9, 1, 9), *bias_empty = tile_new(PTO_FLOAT32, 1, 8, 0, 8);
     rng r = {0x4D5803u};
     tile_fill(dst, &r, GEN_ANY), tile_fill(dst_n9, &r, GEN_ANY), tile_fill(dst_n7, &r, GEN_ANY);
-    for (int kind = MX_PLAIN; kind <= MX_GEMV_ACC; kind += 1) {
+    bias_operand = bias;
+    for (int kind = MX_PLAIN; kind <= MX_GEMV_BIAS; kind += 1) {
         const mx_kind g = (mx_kind)kind;
         if (is_gemv(g)) continue; /* their M = 1 rule below */
         expect_mx_refused(g, NULL, a, as, b, bs, PTO_ERR_NULL_ARGUMENT, "dst");
@@ -342,6 +365,20 @@ static void test_rules(void **state) {
         expect_mx_refused(g, dst, a, NULL, b, bs, PTO_ERR_NULL_ARGUMENT, "a_scale");
         expect_mx_refused(g, dst, a, as, NULL, bs, PTO_ERR_NULL_ARGUMENT, "b");
         expect_mx_refused(g, dst, a, as, b, NULL, PTO_ERR_NULL_ARGUMENT, "b_scale");
+        if (is_bias(g)) {
+            bias_operand = NULL;
+            expect_mx_refused(g, dst, a, as, b, bs, PTO_ERR_NULL_ARGUMENT, "bias");
+            bias_operand = bias16;
+            expect_mx_refused(g, dst, a, as, b, bs, PTO_ERR_DTYPE_MISMATCH, "bias");
+            bias_operand = bias_n9;
+            expect_mx_refused(g, dst, a, as, b, bs, PTO_ERR_SHAPE_MISMATCH,
+                              "bias valid region 1x9 is not one row (or more) of N = 8 valid cols");
+            bias_operand = bias_empty;
+            expect_mx_refused(g, dst, a, as, b, bs, PTO_ERR_SHAPE_MISMATCH, "bias valid region 0x8");
+            bias_operand = dst;
+            expect_mx_refused(g, dst, a, as, b, bs, PTO_ERR_ALIASING, "bias");
+            bias_operand = bias;
+        }
         expect_mx_refused(g, dst16, a, as, b, bs, PTO_ERR_UNSUPPORTED_DTYPE, "FLOAT16");
         expect_mx_refused(g, dst, a, as, b4, bs, PTO_ERR_UNSUPPORTED_DTYPE,
                           "(a FLOAT8_E4M3; b FLOAT4_E2M1X2) is not one of");
@@ -367,7 +404,9 @@ static void test_rules(void **state) {
     }
     expect_mx_refused(MX_GEMV, dst, a, as, b, bs, PTO_ERR_SHAPE_MISMATCH, "a valid rows 2: a GEMV multiplies one row");
     expect_mx_refused(MX_GEMV_ACC, dst, a, as, b, bs, PTO_ERR_SHAPE_MISMATCH, "a valid rows 2: a GEMV multiplies one row");
+    expect_mx_refused(MX_GEMV_BIAS, dst, a, as, b, bs, PTO_ERR_SHAPE_MISMATCH, "a valid rows 2: a GEMV multiplies one row");
     TILES_DESTROY(a, b, as, bs, dst, dst16, b4, as_u8, bs_e4, as_3, bs_1, b_k63, dst_n9, dst_m1, a4, dst_n7, bs_n7, i8);
+    TILES_DESTROY(bias, bias16, bias_n9, bias_empty);
 }
 
 /* Under A5: each operand's location and layout, then a's 64-value columns. */
@@ -391,6 +430,16 @@ static void test_cube_rules(void **state) {
                       "b_scale must be a scaling NN tile");
     expect_mx_refused(MX_PLAIN, t.dst, a96, t.as, t.b, t.bs, PTO_ERR_SHAPE_MISMATCH,
                       "under A5 a's columns hold 96 values, not a multiple of 64");
+    /* The bias form's bias: a one-row bias tile (TileBias::Rows == 1). */
+    pto_tile *vec_bias = tile_new(PTO_FLOAT32, 1, 32, 1, 32);
+    bias_operand = vec_bias;
+    expect_mx_refused(MX_BIAS, t.dst, t.a, t.as, t.b, t.bs, PTO_ERR_INVALID_ARGUMENT,
+                      "under A5 bias must be a bias ND tile (pto_tile_create_cube), not a vec ND tile");
+    pto_tile *tall = NULL; /* a bias tile is one row (pto_tile_create_cube) */
+    expect_status(pto_tile_create_cube(PTO_FLOAT32, 2, 32, PTO_LOC_BIAS, PTO_LAYOUT_ND, &tall),
+                  PTO_ERR_INVALID_ARGUMENT, "a bias tile of 2 rows");
+    assert_null(tall);
+    TILES_DESTROY(vec_bias);
     assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
     /* The scaling location: 32-byte boxes (16 x 2 ZZ, 2 x 16 NN). */
     pto_tile *bad = NULL;
@@ -453,17 +502,21 @@ static void mx_text(char *out, size_t size, mx_kind kind, pair p, uint32_t m, ui
     out[0] = '\0';
     add(out, size, "module attributes {pto.target_arch = \"a5\", pto.kernel_kind = #pto.kernel_kind<cube>} {\n");
     add(out, size, "func.func @mx(%%pa: !pto.ptr<%s, gm>, %%pas: !pto.ptr<%s, gm>, %%pb: !pto.ptr<%s, gm>, "
-                   "%%pbs: !pto.ptr<%s, gm>, %%pc: !pto.ptr<f32, gm>) attributes {pto.kernel} {\n", at, e, bt, e);
+                   "%%pbs: !pto.ptr<%s, gm>, %%pc: !pto.ptr<f32, gm>%s) attributes {pto.kernel} {\n", at, e, bt, e,
+        is_bias(kind) ? ", %pbias: !pto.ptr<f32, gm>" : "");
     add(out, size, "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n");
     add(out, size, "  %%m = arith.constant %u : index\n  %%k = arith.constant %u : index\n", m, k);
     add(out, size, "  %%n = arith.constant %u : index\n  %%kb = arith.constant %u : index\n", n, blocks);
+    char mbias[200], bias[200];
+    snprintf(mbias, sizeof mbias, "!pto.tile_buf<mat, 1x%uxf32, valid=1x%u, blayout=row_major, slayout=none_box>", nr, n);
+    snprintf(bias, sizeof bias, "!pto.tile_buf<bias, 1x%uxf32, valid=1x%u, blayout=row_major, slayout=none_box>", nr, n);
     const struct {
         const char *name, *ptr, *rows, *cols, *dtype, *tile;
         uint32_t r, c;
     } views[] = {{"a", "pa", "m", "k", at, ml, m, k},           {"as", "pas", "m", "kb", e, mls, m, blocks},
                  {"b", "pb", "k", "n", bt, mb, k, n},           {"bs", "pbs", "kb", "n", e, mbs, blocks, n},
-                 {"c", "pc", "m", "n", "f32", NULL, m, n}};
-    for (size_t v = 0; v < COUNT(views); ++v) {
+                 {"c", "pc", "m", "n", "f32", NULL, m, n},      {"bias", "pbias", "c1", "n", "f32", mbias, 1, n}};
+    for (size_t v = 0; v < COUNT(views) - (is_bias(kind) ? 0 : 1); ++v) {
         add(out, size, "  %%v%s = pto.make_tensor_view %%%s, shape = [%%%s, %%%s], strides = [%%%s, %%c1] : "
                        "!pto.tensor_view<?x?x%s>\n", views[v].name, views[v].ptr, views[v].rows, views[v].cols,
             views[v].cols, views[v].dtype);
@@ -484,7 +537,13 @@ static void mx_text(char *out, size_t size, mx_kind kind, pair p, uint32_t m, ui
     if (swap) add(out, size, "  pto.tget_scale_addr ins(%%r : %s) outs(%%ls : %s)\n", r, ls);
     else add(out, size, "  pto.tget_scale_addr ins(%%r : %s) outs(%%rs : %s)\n", r, rs);
     const char *first = is_gemv(kind) ? "pto.tgemv.mx" : "pto.tmatmul.mx";
-    add(out, size, "  %s ins(%%l, %%ls, %%r, %%rs : %s, %s, %s, %s) outs(%%cc : %s)\n", first, l, ls, r, rs, c);
+    if (is_bias(kind)) {
+        add(out, size, "  %%bt = pto.alloc_tile : %s\n  pto.tmov ins(%%mbias : %s) outs(%%bt : %s)\n", bias, mbias, bias);
+        add(out, size, "  %s.bias ins(%%l, %%ls, %%r, %%rs, %%bt : %s, %s, %s, %s, %s) outs(%%cc : %s)\n", first, l, ls,
+            r, rs, bias, c);
+    } else {
+        add(out, size, "  %s ins(%%l, %%ls, %%r, %%rs : %s, %s, %s, %s) outs(%%cc : %s)\n", first, l, ls, r, rs, c);
+    }
     if (is_acc(kind))
         add(out, size, "  %s.acc ins(%%cc, %%l, %%ls, %%r, %%rs : %s, %s, %s, %s, %s) outs(%%cc : %s)\n", first, c, l,
             ls, r, rs, c);
@@ -518,7 +577,7 @@ static void test_programs(void **state) {
     int programs = 0;
     for (size_t pi = 0; pi < 4; ++pi) /* the FLOAT8 pairs: views count elements */
         for (size_t si = 0; si < COUNT(shapes); ++si)
-            for (int kind = MX_PLAIN; kind <= MX_GEMV_ACC; ++kind) {
+            for (int kind = MX_PLAIN; kind <= MX_GEMV_BIAS; ++kind) {
                 const mkn s = shapes[si];
                 if (is_gemv((mx_kind)kind) && s.m != 1) continue;
                 mx_case c = case_new(kPairs[pi], s.m, s.k, s.n, &r);
@@ -531,18 +590,19 @@ static void test_programs(void **state) {
                 size_t as_bytes = 0, bs_bytes = 0;
                 uint8_t *as = packed_scales(c.as, s.m, blocks, false, &as_bytes);
                 uint8_t *bs = packed_scales(c.bs, blocks, s.n, true, &bs_bytes);
-                void *data[] = {c.a, as, c.b, bs, out};
+                void *data[] = {c.a, as, c.b, bs, out, c.seed};
                 const size_t nbytes[] = {(size_t)s.m * s.k, as_bytes, (size_t)s.k * s.n, bs_bytes,
-                                         (size_t)s.m * s.n * 4};
+                                         (size_t)s.m * s.n * 4, (size_t)s.n * 4};
                 pto_args *args = NULL;
                 assert_int_equal(pto_args_create(p, &args), PTO_OK);
-                for (size_t i = 0; i < COUNT(data); ++i)
+                for (size_t i = 0; i < COUNT(data) - (is_bias((mx_kind)kind) ? 0 : 1); ++i)
                     assert_int_equal(pto_args_set_pointer(args, i, data[i], nbytes[i]), PTO_OK);
                 if (pto_program_run(p, args) != PTO_OK) fail_msg("run: %s", pto_last_error());
                 for (uint32_t i = 0; i < s.m; ++i)
                     for (uint32_t j = 0; j < s.n; ++j) {
                         /* pto.tmatmul.mx.acc continues pto.tmatmul.mx's chain. */
-                        float want = reference(c.p, c.a, c.as, c.b, c.bs, s.k, s.n, i, j, 0.0f);
+                        float want = reference(c.p, c.a, c.as, c.b, c.bs, s.k, s.n, i, j,
+                                               is_bias((mx_kind)kind) ? c.seed[j] : 0.0f);
                         if (is_acc((mx_kind)kind)) want = reference(c.p, c.a, c.as, c.b, c.bs, s.k, s.n, i, j, want);
                         if (!same_float(want, out[(size_t)i * s.n + j]))
                             fail_msg("program %s %ux%ux%u: dst(%u, %u) is %a, the chain's %a", kMxNames[kind], s.m, s.k,
@@ -554,7 +614,7 @@ static void test_programs(void **state) {
                 case_free(&c);
                 ++programs;
             }
-    printf("matmul_mx: %d programs (pto.tmatmul.mx, pto.tmatmul.mx.acc, pto.tgemv.mx, pto.tgemv.mx.acc) equal the chain bit for bit\n",
+    printf("matmul_mx: %d programs (pto.tmatmul.mx, .acc and .bias, pto.tgemv.mx, .acc and .bias) equal the chain bit for bit\n",
            programs);
 }
 

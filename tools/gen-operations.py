@@ -467,7 +467,7 @@ def parse(path):
         if not re.fullmatch(r"\(\s*(\w+(\s*,\s*\w+)*)?\s*\)", names):
             fail(f"source names {names!r} are not a parenthesised list")
         source_names = [n.strip() for n in names[1:-1].split(",") if n.strip()]
-        if sources not in ("0", "1", "2", "3", "4") or int(sources) != len(source_names):
+        if sources not in ("0", "1", "2", "3", "4", "5") or int(sources) != len(source_names):
             fail(f"sources {sources} with names {names}")
         if tmp not in TMP_ROLES:
             fail(f"Tmp {tmp!r} is none of {', '.join(TMP_ROLES)}")

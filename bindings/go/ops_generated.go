@@ -2298,6 +2298,40 @@ func TGemvMxAcc(dst *Tile, a *Tile, a_scale *Tile, b *Tile, b_scale *Tile) error
 	return err
 }
 
+var tmatmul_mx_biasOperands = []string{"dst", "a", "a_scale", "b", "b_scale", "bias"}
+
+// TMatmulMxBias is TMATMUL_MX_BIAS (pto_tmatmul_mx_bias): dst = bias + (a
+// scaled) (b scaled): tmatmul_mx's chains seeded by bias's row 0.
+//
+// dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+func TMatmulMxBias(dst *Tile, a *Tile, a_scale *Tile, b *Tile, b_scale *Tile, bias *Tile) error {
+	var hs [6]uintptr
+	tiles := []*Tile{dst, a, a_scale, b, b_scale, bias}
+	if err := resolve("pto.TMatmulMxBias", tmatmul_mx_biasOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmatmul_mx_bias(hs[0], hs[1], hs[2], hs[3], hs[4], hs[5]))
+	keepAlive(tiles)
+	return err
+}
+
+var tgemv_mx_biasOperands = []string{"dst", "a", "a_scale", "b", "b_scale", "bias"}
+
+// TGemvMxBias is TGEMV_MX_BIAS (pto_tgemv_mx_bias): dst = bias + (a scaled)
+// (b scaled) with a one row: tmatmul_mx_bias's chains.
+//
+// dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+func TGemvMxBias(dst *Tile, a *Tile, a_scale *Tile, b *Tile, b_scale *Tile, bias *Tile) error {
+	var hs [6]uintptr
+	tiles := []*Tile{dst, a, a_scale, b, b_scale, bias}
+	if err := resolve("pto.TGemvMxBias", tgemv_mx_biasOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tgemv_mx_bias(hs[0], hs[1], hs[2], hs[3], hs[4], hs[5]))
+	keepAlive(tiles)
+	return err
+}
+
 var tquantOperands = []string{"dst", "src", "scale", "offset", "tmp"}
 
 // TQuant is TQUANT (pto_tquant): dst = src * scale (+ offset) per row,

@@ -316,8 +316,8 @@ void RunMatmul(const Operands& o, Seed seed, pto_profile profile) {
 }
 
 // The MX matrix multiplies (TMATMUL_MX, TMATMUL_MX_ACC, TGEMV_MX,
-// TGEMV_MX_ACC): Operands
-// src0 a, src1 a_scale, src2 b, src3 b_scale.
+// TGEMV_MX_ACC and the bias forms): Operands src0 a, src1 a_scale, src2 b,
+// src3 b_scale, src4 the bias forms' bias (null elsewhere).
 
 bool IsFp8(pto_dtype t) { return t == PTO_FLOAT8_E4M3 || t == PTO_FLOAT8_E5M2; }
 bool IsFp4(pto_dtype t) { return t == PTO_FLOAT4_E2M1X2 || t == PTO_FLOAT4_E1M2X2; }
@@ -341,6 +341,12 @@ void CheckMxPlacements(Validator& v, const Operands& o, pto_profile profile) {
                               {"dst", PTO_LOC_ACC, PTO_LAYOUT_NZ}};
   const pto_tile* operands[5] = {o.src0, o.src1, o.src2, o.src3, o.dst};
   RequirePlaced(v, profile, wants, operands, 5);
+  // The bias form's bias: a PTO_LOC_BIAS tile (pto-isa TMATMUL_MX.md "Bias
+  // form": TileBias::Loc == TileType::Bias; such tiles are one row, as its
+  // TileBias::Rows == 1 asks, by pto_tile_create_cube's rule).
+  if (o.src4 == nullptr) return;
+  const Placement bias = {"bias", PTO_LOC_BIAS, PTO_LAYOUT_ND};
+  RequirePlaced(v, profile, &bias, &o.src4, 1);
 }
 
 // dst FLOAT32 (no A2A3 form), a and b both FLOAT8 or both FLOAT4, the scales
@@ -358,10 +364,12 @@ void CheckMxDtypesApart(Validator& v, const Operands& o, pto_profile profile) {
       .Require(bs->dtype == PTO_FLOAT8_E8M0, PTO_ERR_UNSUPPORTED_DTYPE,
                "b_scale dtype %s is not FLOAT8_E8M0 (MX scales are e8m0 exponents)",
                DtypeName(bs->dtype));
-  const char* names[4] = {"a", "a_scale", "b", "b_scale"};
-  const pto_tile* sources[4] = {a, as, b, bs};
-  for (int i = 0; i < 4; ++i) v.Distinct(names[i], sources[i], "dst", o.dst);
-  for (int i = 0; i < 4; ++i)
+  if (o.src4 != nullptr) v.SameDtype("bias", o.src4, "dst", o.dst);
+  const char* names[5] = {"a", "a_scale", "b", "b_scale", "bias"};
+  const pto_tile* sources[5] = {a, as, b, bs, o.src4};
+  const int count = o.src4 != nullptr ? 5 : 4;
+  for (int i = 0; i < count; ++i) v.Distinct(names[i], sources[i], "dst", o.dst);
+  for (int i = 0; i < count; ++i)
     v.Require(!ValidRegionsOverlap(sources[i], o.dst), PTO_ERR_ALIASING,
               "%s overlaps the storage of dst, which a matrix multiply writes while it reads %s",
               names[i], names[i]);
@@ -394,6 +402,10 @@ void CheckMxShapes(Validator& v, const Operands& o, pto_profile profile, Shape s
                "b_scale valid region %ux%u is not ceil(K/32) x N = %ux%u (one e8m0 scale per "
                "32 values of a column of b)",
                bs->valid_rows, bs->valid_cols, blocks, n);
+  if (o.src4 != nullptr)
+    v.Require(o.src4->valid_rows >= 1 && o.src4->valid_cols == n, PTO_ERR_SHAPE_MISMATCH,
+              "bias valid region %ux%u is not one row (or more) of N = %u valid cols",
+              o.src4->valid_rows, o.src4->valid_cols, n);
   if (profile == PTO_PROFILE_HOST || !v.ok()) return;
   v.Require(a->cols * PerByte(a->dtype) % 64 == 0, PTO_ERR_SHAPE_MISMATCH,
             "under %s a's columns hold %u values, not a multiple of 64 (the MX cube takes K "
@@ -409,13 +421,15 @@ void CheckMxShapes(Validator& v, const Operands& o, pto_profile profile, Shape s
 
 bool RowMajorMx(const Operands& o) {
   return IsRowMajorFromData(o.dst) && IsRowMajorFromData(o.src0) &&
-         IsRowMajorFromData(o.src1) && IsRowMajorFromData(o.src2) && IsRowMajorFromData(o.src3);
+         IsRowMajorFromData(o.src1) && IsRowMajorFromData(o.src2) && IsRowMajorFromData(o.src3) &&
+         (o.src4 == nullptr || IsRowMajorFromData(o.src4));
 }
 
 size_t StagingBytesMx(const Operands& o) {
   size_t bytes = StagedBytes(o.dst->dtype, o.dst->valid_rows, o.dst->valid_cols);
   for (const pto_tile* t : {o.src0, o.src1, o.src2, o.src3})
     bytes += StagedBytes(t->dtype, t->valid_rows, t->valid_cols);
+  if (o.src4 != nullptr) bytes += StagedBytes(o.src4->dtype, 1, o.src4->valid_cols);
   return bytes;
 }
 
@@ -423,10 +437,11 @@ size_t StagingBytesMx(const Operands& o) {
 // NULL handles; locations and layouts (A5); dtypes; aliasing; valid
 // regions (and A5's shapes); the staging of operands in a fractal layout.
 pto_status CheckMatmulMx(const Operands& o, pto_profile profile, const char* function,
-                         Shape shape) {
+                         Shape shape, Seed seed) {
   Validator v(function);
   v.NotNull("dst", o.dst).NotNull("a", o.src0).NotNull("a_scale", o.src1).NotNull("b", o.src2)
       .NotNull("b_scale", o.src3);
+  if (seed == Seed::kBias) v.NotNull("bias", o.src4);
   if (!v.ok()) return v.status();
   if (profile == PTO_PROFILE_A5 && !o.cube_placements_checked) CheckMxPlacements(v, o, profile);
   CheckMxDtypesApart(v, o, profile);
@@ -446,6 +461,9 @@ void RunRowMajorMx(const Operands& o, Seed seed) {
   if (seed == Seed::kZero)
     for (size_t i = 0; i < m; ++i)
       memset(Offset(dst, static_cast<uint32_t>(i), 0).data, 0, n * sizeof(float));
+  if (seed == Seed::kBias)
+    for (size_t i = 0; i < m; ++i)
+      memcpy(Offset(dst, static_cast<uint32_t>(i), 0).data, o.src4->data, n * sizeof(float));
   kernels::MatmulMx(o.src0->dtype, o.src2->dtype, m, k, n, Offset(dst, 0, 0), Offset(o.src0, 0, 0),
                     Offset(o.src1, 0, 0), Offset(o.src2, 0, 0), Offset(o.src3, 0, 0));
 }
@@ -460,9 +478,11 @@ void RunMatmulMx(const Operands& o, Seed seed) {
     staged[i] = Staged(in[i], in[i]->valid_rows, in[i]->valid_cols, &next, false);
   const uint32_t m = dst->valid_rows, n = dst->valid_cols;
   pto_tile sd = Staged(dst, m, n, &next, seed != Seed::kDst);
+  const pto_tile sbias = seed == Seed::kBias ? Staged(o.src4, 1, n, &next, false) : pto_tile{};
   Operands s{&sd, &staged[0], &staged[1], nullptr, 0};
   s.src2 = &staged[2];
   s.src3 = &staged[3];
+  s.src4 = seed == Seed::kBias ? &sbias : nullptr;
   RunRowMajorMx(s, seed);
   CopyRegion(TileLayout(dst), static_cast<char*>(dst->data), dst->origin_row, dst->origin_col,
              RowMajorLayout(m, n), static_cast<const char*>(sd.data), 0, 0, m, n,
@@ -472,24 +492,34 @@ void RunMatmulMx(const Operands& o, Seed seed) {
 }  // namespace
 
 pto_status CheckTMatmulMx(const Operands& o, pto_profile profile) {
-  return CheckMatmulMx(o, profile, "pto_tmatmul_mx", Shape::kMatmul);
+  return CheckMatmulMx(o, profile, "pto_tmatmul_mx", Shape::kMatmul, Seed::kZero);
 }
 void RunTMatmulMx(const Operands& o, pto_profile) { RunMatmulMx(o, Seed::kZero); }
 
 pto_status CheckTMatmulMxAcc(const Operands& o, pto_profile profile) {
-  return CheckMatmulMx(o, profile, "pto_tmatmul_mx_acc", Shape::kMatmul);
+  return CheckMatmulMx(o, profile, "pto_tmatmul_mx_acc", Shape::kMatmul, Seed::kDst);
 }
 void RunTMatmulMxAcc(const Operands& o, pto_profile) { RunMatmulMx(o, Seed::kDst); }
 
 pto_status CheckTGemvMx(const Operands& o, pto_profile profile) {
-  return CheckMatmulMx(o, profile, "pto_tgemv_mx", Shape::kGemv);
+  return CheckMatmulMx(o, profile, "pto_tgemv_mx", Shape::kGemv, Seed::kZero);
 }
 void RunTGemvMx(const Operands& o, pto_profile) { RunMatmulMx(o, Seed::kZero); }
 
 pto_status CheckTGemvMxAcc(const Operands& o, pto_profile profile) {
-  return CheckMatmulMx(o, profile, "pto_tgemv_mx_acc", Shape::kGemv);
+  return CheckMatmulMx(o, profile, "pto_tgemv_mx_acc", Shape::kGemv, Seed::kDst);
 }
 void RunTGemvMxAcc(const Operands& o, pto_profile) { RunMatmulMx(o, Seed::kDst); }
+
+pto_status CheckTMatmulMxBias(const Operands& o, pto_profile profile) {
+  return CheckMatmulMx(o, profile, "pto_tmatmul_mx_bias", Shape::kMatmul, Seed::kBias);
+}
+void RunTMatmulMxBias(const Operands& o, pto_profile) { RunMatmulMx(o, Seed::kBias); }
+
+pto_status CheckTGemvMxBias(const Operands& o, pto_profile profile) {
+  return CheckMatmulMx(o, profile, "pto_tgemv_mx_bias", Shape::kGemv, Seed::kBias);
+}
+void RunTGemvMxBias(const Operands& o, pto_profile) { RunMatmulMx(o, Seed::kBias); }
 
 pto_status CheckTMatmul(const Operands& o, pto_profile profile) {
   return CheckMatmul(o, profile, "pto_tmatmul", Seed::kZero, Shape::kMatmul);

@@ -47,6 +47,7 @@ struct Operands {
   bool contents_known = true;
   const pto_tile* src2 = nullptr;  // a third source (tmatmul_bias's bias)
   const pto_tile* src3 = nullptr;  // a fourth (tconcatidx's src1_idx)
+  const pto_tile* src4 = nullptr;  // a fifth (tmatmul_mx_bias's bias)
   bool cube_placements_checked = false;
 };
 
@@ -185,8 +186,8 @@ struct OpDescriptor {
   const char* mnemonic;    // "tpow": PTO assembly spells it `tpow` or `pto.tpow`
   const char* c_function;  // "pto_tpow": names every refusal
   const char* summary;     // operations.def's one line
-  uint8_t source_count;    // 0 to 3
-  const char* source_names[4];
+  uint8_t source_count;    // 0 to 5
+  const char* source_names[5];
   TmpRole tmp;
   AttrKind attr;
   int attr_count;  // values of the enum argument (0..attr_count-1); 0 without one

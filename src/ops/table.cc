@@ -34,11 +34,12 @@ constexpr TextRules TextRulesOf(Get get) {
 }
 
 // The table, row by row from operations.def.
-#define PTO_SOURCE_NAMES_0() {nullptr, nullptr, nullptr, nullptr}
-#define PTO_SOURCE_NAMES_1(s0) {#s0, nullptr, nullptr, nullptr}
-#define PTO_SOURCE_NAMES_2(s0, s1) {#s0, #s1, nullptr, nullptr}
-#define PTO_SOURCE_NAMES_3(s0, s1, s2) {#s0, #s1, #s2, nullptr}
-#define PTO_SOURCE_NAMES_4(s0, s1, s2, s3) {#s0, #s1, #s2, #s3}
+#define PTO_SOURCE_NAMES_0() {nullptr, nullptr, nullptr, nullptr, nullptr}
+#define PTO_SOURCE_NAMES_1(s0) {#s0, nullptr, nullptr, nullptr, nullptr}
+#define PTO_SOURCE_NAMES_2(s0, s1) {#s0, #s1, nullptr, nullptr, nullptr}
+#define PTO_SOURCE_NAMES_3(s0, s1, s2) {#s0, #s1, #s2, nullptr, nullptr}
+#define PTO_SOURCE_NAMES_4(s0, s1, s2, s3) {#s0, #s1, #s2, #s3, nullptr}
+#define PTO_SOURCE_NAMES_5(s0, s1, s2, s3, s4) {#s0, #s1, #s2, #s3, #s4}
 namespace {
 
 // The instructions whose dst row i reads only row i of each source (the
@@ -74,12 +75,12 @@ void RunInRowOrder(const Operands& o, pto_profile profile) {
     return kRun(o, profile);
   for (uint32_t i = 0; i < o.dst->valid_rows; ++i) {
     pto_tile dst = RowOf(o.dst, i);
-    pto_tile sources[4];
-    const pto_tile* given[4] = {o.src0, o.src1, o.src2, o.src3};
+    pto_tile sources[5];
+    const pto_tile* given[5] = {o.src0, o.src1, o.src2, o.src3, o.src4};
     Operands row = o;
     row.dst = &dst;
-    const pto_tile** slots[4] = {&row.src0, &row.src1, &row.src2, &row.src3};
-    for (int k = 0; k < 4; ++k) {
+    const pto_tile** slots[5] = {&row.src0, &row.src1, &row.src2, &row.src3, &row.src4};
+    for (int k = 0; k < 5; ++k) {
       if (given[k] == nullptr) continue;
       sources[k] = given[k] == o.dst ? dst : RowOf(given[k], i);
       *slots[k] = given[k] == o.dst ? &dst : &sources[k];
@@ -97,7 +98,7 @@ constexpr auto RunOf(Family family, OpId id) -> void (*)(const Operands&, pto_pr
 
 bool SharesRowsWithDst(const Operands& o) {
   const pto_tile* dst = o.dst;
-  for (const pto_tile* src : {o.src0, o.src1, o.src2, o.src3}) {
+  for (const pto_tile* src : {o.src0, o.src1, o.src2, o.src3, o.src4}) {
     if (src != nullptr && src != dst && (src->buffer != nullptr || dst->buffer != nullptr) &&
         !SamePlacement(src, dst) && ValidRegionsOverlapSlow(src, dst))
       return true;
@@ -130,6 +131,7 @@ constexpr OpDescriptor kOps[kOpCount] = {
 #undef PTO_SOURCE_NAMES_2
 #undef PTO_SOURCE_NAMES_3
 #undef PTO_SOURCE_NAMES_4
+#undef PTO_SOURCE_NAMES_5
 
 // The table is indexed by OpId: row i must describe operation i, under the
 // mnemonic operations.def gives it.
@@ -194,7 +196,7 @@ namespace {
 pto_status RefuseCubeTiles(const OpDescriptor& op, const Operands& o) {
   Validator v(op.c_function);
   v.OnVec("dst", o.dst);
-  const pto_tile* sources[4] = {o.src0, o.src1, o.src2, o.src3};
+  const pto_tile* sources[5] = {o.src0, o.src1, o.src2, o.src3, o.src4};
   for (int i = 0; i < op.source_count; ++i) v.OnVec(op.source_names[i], sources[i]);
   if (op.tmp != TmpRole::kNone) v.OnVec("tmp", o.tmp);
   return v.status();
@@ -325,11 +327,13 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
                                                        size_t index0, size_t index1,
                                                        const pto_tile* src2,
                                                        const pto_tile* src3,
+                                                       const pto_tile* src4,
                                                        pto_profile profile) {
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   Operands o{dst, src0, src1, tmp, attr, scalar, sat, {index0, index1}};
   o.src2 = src2;
   o.src3 = src3;
+  o.src4 = src4;
   if constexpr (kId == OpId::kTMov) {
     // A move into or out of the cube's memories: the cube's rules.
     if (IsCubeMove(o)) {
@@ -358,7 +362,7 @@ PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
   const pto_profile profile = CurrentProfile();
   if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile)))
     return CheckAndRun<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, o.scalar, o.sat, o.index[0],
-                            o.index[1], o.src2, o.src3, profile);
+                            o.index[1], o.src2, o.src3, o.src4, profile);
   return RunAccepted(op, o, profile);
 }
 
@@ -382,7 +386,12 @@ using pto::ops::Operands;
 #define PTO_SOURCE_STORE_1(s0) o.src0 = s0;
 #define PTO_SOURCE_STORE_2(s0, s1) o.src0 = s0, o.src1 = s1;
 #define PTO_SOURCE_STORE_3(s0, s1, s2) o.src0 = s0, o.src1 = s1, o.src2 = s2;
+#define PTO_SOURCE_PARAMS_5(s0, s1, s2, s3, s4)                                         \
+  , const pto_tile *s0, const pto_tile *s1, const pto_tile *s2, const pto_tile *s3, \
+      const pto_tile *s4
 #define PTO_SOURCE_STORE_4(s0, s1, s2, s3) o.src0 = s0, o.src1 = s1, o.src2 = s2, o.src3 = s3;
+#define PTO_SOURCE_STORE_5(s0, s1, s2, s3, s4) \
+  o.src0 = s0, o.src1 = s1, o.src2 = s2, o.src3 = s3, o.src4 = s4;
 #define PTO_TMP_PARAM_None
 #define PTO_TMP_PARAM_Optional , pto_tile* tmp
 #define PTO_TMP_PARAM_Required , pto_tile* tmp

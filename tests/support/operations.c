@@ -65,11 +65,12 @@ enum {
 #define PTO_TEST_OR_(a, b, c, d, e, f, g, h, i, j, k, ...) (a | b | c | d | e | f | g | h | i | j | k)
 #define PTO_TEST_MASK(...) PTO_TEST_OR_(__VA_ARGS__, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
-#define PTO_TEST_SOURCE_NAMES_0() {NULL, NULL, NULL, NULL}
-#define PTO_TEST_SOURCE_NAMES_1(s0) {#s0, NULL, NULL, NULL}
-#define PTO_TEST_SOURCE_NAMES_2(s0, s1) {#s0, #s1, NULL, NULL}
-#define PTO_TEST_SOURCE_NAMES_3(s0, s1, s2) {#s0, #s1, #s2, NULL}
-#define PTO_TEST_SOURCE_NAMES_4(s0, s1, s2, s3) {#s0, #s1, #s2, #s3}
+#define PTO_TEST_SOURCE_NAMES_0() {NULL, NULL, NULL, NULL, NULL}
+#define PTO_TEST_SOURCE_NAMES_1(s0) {#s0, NULL, NULL, NULL, NULL}
+#define PTO_TEST_SOURCE_NAMES_2(s0, s1) {#s0, #s1, NULL, NULL, NULL}
+#define PTO_TEST_SOURCE_NAMES_3(s0, s1, s2) {#s0, #s1, #s2, NULL, NULL}
+#define PTO_TEST_SOURCE_NAMES_4(s0, s1, s2, s3) {#s0, #s1, #s2, #s3, NULL}
+#define PTO_TEST_SOURCE_NAMES_5(s0, s1, s2, s3, s4) {#s0, #s1, #s2, #s3, #s4}
 #define PTO_TEST_FAMILY_Special OP_FAMILY_SPECIAL
 #define PTO_TEST_FAMILY_Binary OP_FAMILY_BINARY
 #define PTO_TEST_FAMILY_Unary OP_FAMILY_UNARY

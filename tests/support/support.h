@@ -73,7 +73,7 @@ typedef enum {
 typedef struct {
     op_family family;
     int source_count;            /* 0 to 3 */
-    const char *source_names[4]; /* NULL past source_count */
+    const char *source_names[5]; /* NULL past source_count */
     op_tmp_role tmp;
     op_attr_kind attr;
     bool attr_leads;             /* the attribute's arguments come before the sources */
@@ -149,10 +149,12 @@ bool op_tested_apart(op_id op);
 #define PTO_TEST_SOURCE_ARGS_0(src0, src1)
 #define PTO_TEST_SOURCE_ARGS_1(src0, src1) , src0
 #define PTO_TEST_SOURCE_ARGS_2(src0, src1) , src0, src1
-/* A third and fourth source (tmatmul_bias's bias, tconcatidx's indices):
- * the shared set has no more tiles, so tmp stands for them. */
+/* A third, fourth and fifth source (tmatmul_bias's bias, tconcatidx's
+ * indices, tmatmul_mx_bias's bias): the shared set has no more tiles, so tmp
+ * stands for them. */
 #define PTO_TEST_SOURCE_ARGS_3(src0, src1) , src0, src1, tmp
 #define PTO_TEST_SOURCE_ARGS_4(src0, src1) , src0, src1, tmp, tmp
+#define PTO_TEST_SOURCE_ARGS_5(src0, src1) , src0, src1, tmp, tmp, tmp
 #define PTO_TEST_TMP_ARG_None(tmp)
 #define PTO_TEST_TMP_ARG_Optional(tmp) , tmp
 #define PTO_TEST_TMP_ARG_Required(tmp) , tmp

@@ -100,13 +100,13 @@ bool CoreReader::ParseAccPhase(const Token& op) {
 // pto.tmatmul.bias ins(%a, %b, %bias : L, R, B) outs(%c : A)
 // and pto.tgemv, pto.tgemv.acc, pto.tgemv.bias alike.
 void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
-  const bool mx = desc.source_count == 4;  // (a, a_scale, b, b_scale)
+  const bool mx = desc.source_count >= 4;  // (a, a_scale, b, b_scale[, bias])
   const bool acc = desc.id == ops::OpId::kTMatmulAcc || desc.id == ops::OpId::kTGemvAcc ||
                    desc.id == ops::OpId::kTMatmulMxAcc || desc.id == ops::OpId::kTGemvMxAcc;
   const bool gemv = desc.id == ops::OpId::kTGemv || desc.id == ops::OpId::kTGemvAcc ||
                     desc.id == ops::OpId::kTGemvBias || desc.id == ops::OpId::kTGemvMx ||
                     desc.id == ops::OpId::kTGemvMxAcc;
-  const bool bias = desc.source_count == 3;
+  const bool bias = desc.source_count == 3 || desc.source_count == 5;
   if (!tok().IsIdent("ins"))
     return (void)parser_.Error(
         op.loc, std::string(op.text) + " is written pto." + desc.mnemonic + " ins(...) outs(...)");
@@ -150,8 +150,9 @@ void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
   }
   const Space plain_roles[] = {Space::kLeft, Space::kRight, Space::kBias};
   const char* plain_names[] = {"a", "b", "bias"};
-  const Space mx_roles[] = {Space::kLeft, Space::kScaling, Space::kRight, Space::kScaling};
-  const char* mx_names[] = {"a", "a_scale", "b", "b_scale"};
+  const Space mx_roles[] = {Space::kLeft, Space::kScaling, Space::kRight, Space::kScaling,
+                            Space::kBias};
+  const char* mx_names[] = {"a", "a_scale", "b", "b_scale", "bias"};
   const Space* roles = mx ? mx_roles : plain_roles;
   const char* const* role_names = mx ? mx_names : plain_names;
   std::string why;
@@ -168,7 +169,8 @@ void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
                                            "matrix multiply",
                                PTO_ERR_UNSUPPORTED_DTYPE);
   if (mx) {
-    // Operands (a, a_scale, b, b_scale): the scales ride in slot[0], slot[1].
+    // Operands (a, a_scale, b, b_scale[, bias]): the scales ride in
+    // slot[0], slot[1], the bias in d as the plain bias form's.
     Instr in;
     in.code = Code::kMatmul;
     in.loc = op.loc;
@@ -176,11 +178,12 @@ void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
     in.a = dst;
     in.b = slots[0];
     in.c = slots[2];
-    in.d = kNoSlot;
+    in.d = bias ? slots[4] : kNoSlot;
     in.slot[0] = slots[1];
     in.slot[1] = slots[3];
-    for (uint32_t s : {slots[0], slots[1], slots[2], slots[3], dst})
+    for (uint32_t s : slots)
       in.check_at_run = in.check_at_run || p_->tiles[s].type.HasDynamicValid();
+    in.check_at_run = in.check_at_run || p_->tiles[dst].type.HasDynamicValid();
     p_->code.push_back(in);
     return;
   }

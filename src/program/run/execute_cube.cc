@@ -21,10 +21,11 @@ namespace program {
 ops::Operands MatmulOperands(const Instr& in, pto_tile* tiles) {
   ops::Operands o{&tiles[in.a], &tiles[in.b], &tiles[in.c], nullptr, 0};
   o.src2 = in.d != kNoSlot ? &tiles[in.d] : nullptr;
-  if (in.op->source_count == 4) {  // MX: (a, a_scale, b, b_scale)
+  if (in.op->source_count >= 4) {  // MX: (a, a_scale, b, b_scale[, bias])
     o.src1 = &tiles[in.slot[0]];
     o.src2 = &tiles[in.c];
     o.src3 = &tiles[in.slot[1]];
+    o.src4 = in.d != kNoSlot ? &tiles[in.d] : nullptr;
   }
   o.cube_placements_checked = true;
   return o;

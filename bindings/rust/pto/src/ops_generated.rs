@@ -2164,6 +2164,56 @@ pub fn tgemv_mx_acc(
     })
 }
 
+/// TMATMUL_MX_BIAS (`pto_tmatmul_mx_bias`): dst = bias + (a scaled) (b
+/// scaled): tmatmul_mx's chains seeded by bias's row 0.
+///
+/// dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+pub fn tmatmul_mx_bias(
+    dst: &mut impl Operand,
+    a: impl Source,
+    a_scale: impl Source,
+    b: impl Source,
+    b_scale: impl Source,
+    bias: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tmatmul_mx_bias(
+            d,
+            a.source_ptr(d),
+            a_scale.source_ptr(d),
+            b.source_ptr(d),
+            b_scale.source_ptr(d),
+            bias.source_ptr(d),
+        )
+    })
+}
+
+/// TGEMV_MX_BIAS (`pto_tgemv_mx_bias`): dst = bias + (a scaled) (b scaled)
+/// with a one row: tmatmul_mx_bias's chains.
+///
+/// dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+pub fn tgemv_mx_bias(
+    dst: &mut impl Operand,
+    a: impl Source,
+    a_scale: impl Source,
+    b: impl Source,
+    b_scale: impl Source,
+    bias: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tgemv_mx_bias(
+            d,
+            a.source_ptr(d),
+            a_scale.source_ptr(d),
+            b.source_ptr(d),
+            b_scale.source_ptr(d),
+            bias.source_ptr(d),
+        )
+    })
+}
+
 /// TQUANT (`pto_tquant`): dst = src \* scale (+ offset) per row, rounded to
 /// nearest even, saturated to dst's range.
 ///

@@ -2485,6 +2485,52 @@ public final class Pto {
     }
 
     /**
+     * TMATMUL_MX_BIAS ({@code pto_tmatmul_mx_bias}): dst = bias + (a scaled) (b scaled):
+     * tmatmul_mx's chains seeded by bias's row 0.
+     * <p>dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+     */
+    public static void tmatmulMxBias(Tile dst, Tile a, Tile a_scale, Tile b, Tile b_scale, Tile bias) {
+        try {
+            PtoNative.pto_tmatmul_mx_bias(Tile.handleOf(dst, "Pto.tmatmulMxBias", "dst"),
+                    Tile.handleOf(a, "Pto.tmatmulMxBias", "a"),
+                    Tile.handleOf(a_scale, "Pto.tmatmulMxBias", "a_scale"),
+                    Tile.handleOf(b, "Pto.tmatmulMxBias", "b"),
+                    Tile.handleOf(b_scale, "Pto.tmatmulMxBias", "b_scale"),
+                    Tile.handleOf(bias, "Pto.tmatmulMxBias", "bias"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(a_scale);
+            Reference.reachabilityFence(b);
+            Reference.reachabilityFence(b_scale);
+            Reference.reachabilityFence(bias);
+        }
+    }
+
+    /**
+     * TGEMV_MX_BIAS ({@code pto_tgemv_mx_bias}): dst = bias + (a scaled) (b scaled) with a
+     * one row: tmatmul_mx_bias's chains.
+     * <p>dst's dtypes: HOST FLOAT32; A2A3 none; A5 FLOAT32.
+     */
+    public static void tgemvMxBias(Tile dst, Tile a, Tile a_scale, Tile b, Tile b_scale, Tile bias) {
+        try {
+            PtoNative.pto_tgemv_mx_bias(Tile.handleOf(dst, "Pto.tgemvMxBias", "dst"),
+                    Tile.handleOf(a, "Pto.tgemvMxBias", "a"),
+                    Tile.handleOf(a_scale, "Pto.tgemvMxBias", "a_scale"),
+                    Tile.handleOf(b, "Pto.tgemvMxBias", "b"),
+                    Tile.handleOf(b_scale, "Pto.tgemvMxBias", "b_scale"),
+                    Tile.handleOf(bias, "Pto.tgemvMxBias", "bias"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(a_scale);
+            Reference.reachabilityFence(b);
+            Reference.reachabilityFence(b_scale);
+            Reference.reachabilityFence(bias);
+        }
+    }
+
+    /**
      * TQUANT ({@code pto_tquant}): dst = src * scale (+ offset) per row, rounded to nearest
      * even, saturated to dst's range.
      * <p>dst's dtypes: HOST INT8, UINT8; A2A3 INT8, UINT8; A5 INT8, UINT8.
