@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 133 operations of libpto's table (src/operations.def), by group, in
+ * The 135 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -28,13 +28,13 @@
  *     trowexpandexpdif, tcolexpand, tcolexpandadd, tcolexpandsub,
  *     tcolexpandmul, tcolexpandmax, tcolexpandmin, tcolexpandexpdif,
  *     tcolexpanddiv
- *   conversion (1): tcvt
+ *   conversion (2): tcvt, tpack
  *   compare and select (3): tcmp, tcmps, tsels
  *   element access (7): textract, tinsert, tgather, tgather_mask,
  *     tgatherb, tscatter, tsetval
- *   data movement (10): tfillpad, treshape, ttrans, tconcat, tconcatidx,
- *     tinterleave, tdeinterleave, tdeinterleave_single, tfillpad_inplace,
- *     tfillpad_expand
+ *   data movement (11): tfillpad, treshape, talias, ttrans, tconcat,
+ *     tconcatidx, tinterleave, tdeinterleave, tdeinterleave_single,
+ *     tfillpad_inplace, tfillpad_expand
  *   sorting (2): tsort32, tmrgsort
  *   fused arithmetic (11): taxpy, taddc, tsubc, taddsc, tsubsc,
  *     tfusedmuladd, tfusedmuladdrelu, tmuladddst, taddreluconv,
@@ -1729,6 +1729,36 @@ PTO_API pto_status pto_tcolexpanddiv(pto_tile *dst, const pto_tile *src0, const 
 PTO_API pto_status pto_tcvt(pto_tile *dst, const pto_tile *src, pto_tile *tmp, pto_round_mode mode,
                             pto_saturation sat);
 
+/* TPACK: dst(i, j) = src(i, j) over the valid region, an integer in another
+ * integer dtype: narrower, its low bytes (the value modulo 2^bits of dst,
+ * read in dst's signedness); wider, the value itself (sign-extended from a
+ * signed src, zero-extended from an unsigned one); the same size, the bits.
+ * Exact, the same bits on every SIMD target and profile. pto-isa's A5
+ * implementation stores each source element's low bytes (its packing
+ * stores), its CPU model converts each element as C++'s static_cast, and on
+ * integers the two agree; PTOAS verifies it for A5 only. Elements outside
+ * dst's valid region are not written. Rules, checked in this order:
+ * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - Not under PTO_PROFILE_A2A3 (pto-isa has no A2A3 implementation; PTOAS
+ *   refuses it for A2A3 targets): PTO_ERR_UNSUPPORTED_DTYPE.
+ * - No float dtype on either side (PTO_ERR_UNSUPPORTED_DTYPE): A5 keeps the
+ *   low bytes of a float's bit pattern, the CPU model converts its value;
+ *   the definitions differ, so neither is chosen.
+ * - dst's and src's dtypes: under PTO_PROFILE_HOST any pair of INT8, UINT8,
+ *   INT16, UINT16, INT32, UINT32, INT64, UINT64 (narrowing, widening or the
+ *   same size, as the CPU model); under PTO_PROFILE_A5 element sizes 4 -> 2,
+ *   4 -> 1 or 2 -> 1 bytes (dst INT16, UINT16, INT8 or UINT8; src INT32,
+ *   UINT32, INT16 or UINT16; signedness free on both sides):
+ *   PTO_ERR_UNSUPPORTED_DTYPE.
+ * - Placement as pto_tcvt's: in place at the same start address when dst's
+ *   elements are no wider than src's and dst's rows no longer in bytes (the
+ *   result is the one on separate storage), else src may share bytes with
+ *   dst only in row order; widening in place and every other sharing of a
+ *   byte are PTO_ERR_ALIASING.
+ * - src's valid region equals dst's (PTO_ERR_SHAPE_MISMATCH).
+ * In programs: `pto.tpack ins(%src : S) outs(%dst : D)` (PTOAS's form). */
+PTO_API pto_status pto_tpack(pto_tile *dst, const pto_tile *src);
+
 /* ------------------------------------------------------------------------ */
 /* Compare and select                                                        */
 /* ------------------------------------------------------------------------ */
@@ -2098,6 +2128,24 @@ PTO_API pto_status pto_tfillpad_expand(pto_tile *dst, const pto_tile *src, pto_p
  * In programs the SSA forms give a new tile holding the bytes (PTOAS's
  * `%d = pto.treshape %s : S -> T`; `%d = treshape %s : T`). */
 PTO_API pto_status pto_treshape(pto_tile *dst, const pto_tile *src);
+
+/* TALIAS: dst is the original tile, alias another tile type (shape and/or
+ * dtype) of its storage. pto-isa defines TALIAS for its automatic mode only:
+ * it asserts TRESHAPE's rules and moves nothing, the compiler giving alias
+ * the original's storage. libpto's tiles own their storage, so dst takes
+ * alias's rows x cols bytes as pto_treshape(dst, alias) does (bit for bit,
+ * valid regions neither read nor changed); with dst placed at alias's
+ * address (pto_tile_create_at) the two share their storage and nothing is
+ * written. Rules, checked in this order (pto_treshape's):
+ * - dst, alias not NULL (PTO_ERR_NULL_ARGUMENT); any dtype on every profile,
+ *   the 8-byte integers and the low-precision types included.
+ * - dst and alias start at the same address, or their rows x cols storages
+ *   share no byte (PTO_ERR_ALIASING).
+ * - rows x cols x element size equal for dst and alias (pto-isa's "total
+ *   byte size must match"; PTO_ERR_SHAPE_MISMATCH).
+ * In programs: `pto.talias ins(%alias : S) outs(%original : D)` (the page's
+ * DPS form; PTOAS has no talias). */
+PTO_API pto_status pto_talias(pto_tile *dst, const pto_tile *alias);
 
 /* TTRANS: dst[j,i] = src[i,j] for (i, j) in src's valid region (the page:
  * "The transpose size is taken from `src.GetValidRow()` /

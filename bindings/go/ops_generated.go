@@ -216,6 +216,24 @@ func TCvt(dst *Tile, src *Tile, tmp *Tile, mode RoundMode, sat Saturation) error
 	return err
 }
 
+var tpackOperands = []string{"dst", "src"}
+
+// TPack is TPACK (pto_tpack): src's integers in dst's integer dtype: the low
+// bytes when narrower, extended when wider.
+//
+// dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64,
+// UINT64; A2A3 none; A5 INT16, UINT16, INT8, UINT8.
+func TPack(dst *Tile, src *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TPack", tpackOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tpack(hs[0], hs[1]))
+	keepAlive(tiles)
+	return err
+}
+
 var tfillpadOperands = []string{"dst", "src"}
 
 // TFillPad is TFILLPAD (pto_tfillpad): src's valid region copied, the rest
@@ -288,6 +306,27 @@ func TReshape(dst *Tile, src *Tile) error {
 		return err
 	}
 	err := check(ptoc.Pto_treshape(hs[0], hs[1]))
+	keepAlive(tiles)
+	return err
+}
+
+var taliasOperands = []string{"dst", "alias"}
+
+// TAlias is TALIAS (pto_talias): dst (the original) takes alias's bytes as
+// treshape does; nothing moves when they share storage.
+//
+// dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8,
+// FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2; A2A3 all, INT64,
+// UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2,
+// FLOAT4_E1M2X2, INT4X2; A5 all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2,
+// HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2.
+func TAlias(dst *Tile, alias *Tile) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, alias}
+	if err := resolve("pto.TAlias", taliasOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_talias(hs[0], hs[1]))
 	keepAlive(tiles)
 	return err
 }

@@ -1,6 +1,6 @@
 // The Special rows of the data-movement group, which move elements rather
 // than compute on them: tfillpad (and its modes tfillpad_inplace,
-// tfillpad_expand), treshape, ttrans, tconcat, tconcatidx, tinterleave,
+// tfillpad_expand), treshape, talias, ttrans, tconcat, tconcatidx, tinterleave,
 // tdeinterleave. Each
 // has a check (every rule of its C function, in order, under a profile) and a
 // run (the copies and loops of kernels/).
@@ -168,15 +168,18 @@ void RunTFillPadExpand(const Operands& o, pto_profile profile) { RunTFillPad(o, 
 
 namespace {
 size_t TileBytes(const pto_tile* t) { return ElementCount(t) * ElementBytes(t->dtype); }
-}  // namespace
 
-pto_status CheckTReshape(const Operands& o, pto_profile profile) {
+// treshape's rules, which talias shares: dst's dtype, the storages at one
+// address or apart, the same total size (`source` names src, `why` the size
+// rule's reason).
+pto_status CheckSameBytes(const Operands& o, pto_profile profile, const char* function,
+                          OpDtypes rule, const char* source, const char* why) {
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
-  Validator v("pto_treshape");
-  v.NotNull("dst", dst).NotNull("src", src);
+  Validator v(function);
+  v.NotNull("dst", dst).NotNull(source, src);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTReshape, profile, "dst", dst);
+  v.DtypeAccepted(rule, profile, "dst", dst);
   if (!v.ok()) return v.status();
   // Whole storages: [data, data + bytes) of each.
   pto_tile whole_dst = *dst, whole_src = *src;
@@ -184,18 +187,36 @@ pto_status CheckTReshape(const Operands& o, pto_profile profile) {
   whole_src.valid_rows = src->rows, whole_src.valid_cols = src->cols;
   v.Require(src->data == dst->data || !ValidRegionsOverlapSlow(&whole_src, &whole_dst),
             PTO_ERR_ALIASING,
-            "src's storage shares bytes with dst's without starting at the same address");
+            "%s's storage shares bytes with dst's without starting at the same address", source);
   v.Require(TileBytes(src) == TileBytes(dst), PTO_ERR_SHAPE_MISMATCH,
-            "src %ux%u %s is %zu bytes, dst %ux%u %s %zu (a reshape keeps the size)", src->rows,
-            src->cols, DtypeName(src->dtype), TileBytes(src), dst->rows, dst->cols,
-            DtypeName(dst->dtype), TileBytes(dst));
+            "%s %ux%u %s is %zu bytes, dst %ux%u %s %zu (%s)", source, src->rows, src->cols,
+            DtypeName(src->dtype), TileBytes(src), dst->rows, dst->cols, DtypeName(dst->dtype),
+            TileBytes(dst), why);
   return v.status();
+}
+}  // namespace
+
+pto_status CheckTReshape(const Operands& o, pto_profile profile) {
+  return CheckSameBytes(o, profile, "pto_treshape", OpDtypes::kTReshape, "src",
+                        "a reshape keeps the size");
 }
 
 // The bytes, unless they are already there (dst at src's address).
 void RunTReshape(const Operands& o, pto_profile) {
   if (o.src0->data != o.dst->data) memcpy(o.dst->data, o.src0->data, TileBytes(o.dst));
 }
+
+// ---- talias ---------------------------------------------------------------
+
+// pto-isa's TALIAS asserts TRESHAPE's rules and moves nothing, its compiler
+// giving alias the original's storage: here the original (dst) takes alias's
+// bytes under treshape's rules, which writes nothing when they share storage.
+pto_status CheckTAlias(const Operands& o, pto_profile profile) {
+  return CheckSameBytes(o, profile, "pto_talias", OpDtypes::kTAlias, "alias",
+                        "an alias has the original's size");
+}
+
+void RunTAlias(const Operands& o, pto_profile profile) { RunTReshape(o, profile); }
 
 // ---- ttrans ---------------------------------------------------------------
 

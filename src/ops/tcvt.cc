@@ -1,5 +1,7 @@
 // tcvt's check (the profile's conversion pairs, the rounding mode, the
-// placement rules) and run (the converter of kernels/tcvt.cc).
+// placement rules) and run (the converter of kernels/tcvt.cc); tpack's, an
+// integer conversion keeping the low bits, on the same converter and rules of
+// placement.
 #include "ops/common.h"
 
 #include <stddef.h>
@@ -203,6 +205,20 @@ void ConvertInPlaceByChunks(const kernels::ConvertSpec& spec, pto_tile* dst, con
   }
 }
 
+// dst's valid region converted from src's by the spec (no packed side): in
+// place by chunks, whole contiguous regions as one row, or row by row.
+void ConvertRegion(const kernels::ConvertSpec& spec, pto_tile* dst, const pto_tile* src) {
+  const bool element_under_element = ElementBytes(src->dtype) == ElementBytes(dst->dtype) &&
+                                     src->cols == dst->cols;
+  if (src->data == dst->data && !element_under_element)
+    return ConvertInPlaceByChunks(spec, dst, src);
+  if (dst->cols == dst->valid_cols && src->cols == dst->valid_cols) {
+    const size_t n = RegionElements(dst);
+    return kernels::Convert(spec, 1, n, {dst->data, n}, {src->data, n});
+  }
+  kernels::Convert(spec, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(src));
+}
+
 }  // namespace
 
 void RunTCvt(const Operands& o, pto_profile profile) {
@@ -212,15 +228,81 @@ void RunTCvt(const Operands& o, pto_profile profile) {
     const uint32_t values = IsPackedDtype(dst->dtype) ? o.src0->valid_cols : dst->valid_cols;
     return kernels::Convert(spec, dst->valid_rows, values, PlaneOf(dst), ConstPlaneOf(o.src0));
   }
-  const bool element_under_element = ElementBytes(o.src0->dtype) == ElementBytes(dst->dtype) &&
-                                     o.src0->cols == dst->cols;
-  if (o.src0->data == dst->data && !element_under_element)
-    return ConvertInPlaceByChunks(spec, dst, o.src0);
-  if (dst->cols == dst->valid_cols && o.src0->cols == dst->valid_cols) {
-    const size_t n = RegionElements(dst);
-    return kernels::Convert(spec, 1, n, {dst->data, n}, {o.src0->data, n});
+  ConvertRegion(spec, dst, o.src0);
+}
+
+// ---- tpack ---------------------------------------------------------------
+
+namespace {
+
+// TPACK's integer dtypes, as sources and destinations (the 4-bit pairs have
+// no element of their own to pack).
+bool IsPackInteger(pto_dtype d) {
+  switch (d) {
+    case PTO_INT8: case PTO_UINT8: case PTO_INT16: case PTO_UINT16:
+    case PTO_INT32: case PTO_UINT32: case PTO_INT64: case PTO_UINT64: return true;
+    default: return false;
   }
-  kernels::Convert(spec, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0));
+}
+
+// A5's size pairs (its TPack.hpp's static_asserts and PTOAS's verifier):
+// 4 -> 2, 4 -> 1 and 2 -> 1 bytes.
+bool A5PackSizes(size_t from, size_t to) {
+  return (from == 4 && (to == 2 || to == 1)) || (from == 2 && to == 1);
+}
+
+// The dtype rules of pto_tpack in order: the profile, float dtypes, the
+// pair's integer dtypes and (A5) their sizes.
+void CheckPackDtypes(Validator& v, const pto_tile* src, const pto_tile* dst, pto_profile profile) {
+  v.Require(profile != PTO_PROFILE_A2A3, PTO_ERR_UNSUPPORTED_DTYPE,
+            "tpack is not supported on A2A3 (pto-isa implements it for A5 and its CPU model "
+            "only; PTOAS accepts it on A5 targets only)");
+  const bool has_float = IsFloatFormat(src->dtype) || IsFloatFormat(dst->dtype);
+  v.Require(!has_float, PTO_ERR_UNSUPPORTED_DTYPE,
+            "packing %s into %s is refused: tpack is defined on integer dtypes only (A5 keeps "
+            "the low bytes of each element's bit pattern, the CPU model converts the value, "
+            "and for floats the two differ)",
+            DtypeName(src->dtype), DtypeName(dst->dtype));
+  v.DtypeAccepted(OpDtypes::kTPack, profile, "dst", dst);
+  v.Require(IsPackInteger(src->dtype), PTO_ERR_UNSUPPORTED_DTYPE,
+            "src dtype %s is not an integer dtype tpack packs (INT8, UINT8, INT16, UINT16, "
+            "INT32, UINT32, INT64, UINT64)",
+            DtypeName(src->dtype));
+  if (profile == PTO_PROFILE_A5) {
+    v.Require(A5PackSizes(ElementBytes(src->dtype), ElementBytes(dst->dtype)),
+              PTO_ERR_UNSUPPORTED_DTYPE,
+              "packing %s into %s is not supported on A5 (element sizes 4 -> 2, 4 -> 1 and "
+              "2 -> 1 bytes only)",
+              DtypeName(src->dtype), DtypeName(dst->dtype));
+  }
+}
+
+}  // namespace
+
+pto_status CheckTPack(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  Validator v("pto_tpack");
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  CheckPackDtypes(v, src, dst, profile);
+  // Placement as tcvt's: in place at src's start when narrowing (or keeping
+  // the size) with rows no longer in bytes, rows in order, or apart.
+  const bool in_place = ConvertsInPlaceInOrder(src, dst);
+  if (v.ok() && !in_place && src->data == dst->data && ValidRegionsOverlap(src, dst))
+    RefuseOverlap(v, src, dst);
+  if (v.ok() && !in_place && src != static_cast<const pto_tile*>(dst))
+    v.InRowOrderOrApart("src", src, dst, profile);
+  v.SameValidRegion("src", src, "dst", dst);
+  return v.status();
+}
+
+// Integer to integer with the low bits kept: the low bytes of a narrower
+// dst, the value (sign- or zero-extended by src's signedness) in a wider one.
+void RunTPack(const Operands& o, pto_profile) {
+  const kernels::ConvertSpec spec{o.dst->dtype, o.src0->dtype, PTO_ROUND_TRUNC, false,
+                                  kernels::IntOverflow::kWrap};
+  ConvertRegion(spec, o.dst, o.src0);
 }
 
 void RoundFromF32(pto_dtype dtype, size_t n, void* dst, const float* src) {

@@ -140,9 +140,11 @@ static void op_instruction(reader *r, state *st, op_id op) {
     case OP_TCOLEXPANDDIV:
     case OP_TPARTADD: fuzz_binary(r, st, op); break;
     case OP_TCVT: fuzz_convert(r, st); break;
+    case OP_TPACK: fuzz_pack(r, st); break;
     case OP_TFILLPAD: fuzz_fillpad(r, st); break;
     case OP_TCI: fuzz_sequence(r, st); break;
     case OP_TRESHAPE: fuzz_reshape(r, st); break;
+    case OP_TALIAS: fuzz_alias(r, st); break;
     case OP_TTRANS: fuzz_transpose(r, st); break;
     case OP_TCONCAT: fuzz_concat(r, st); break;
     case OP_TEXTRACT: fuzz_extract(r, st); break;

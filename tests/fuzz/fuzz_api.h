@@ -230,12 +230,14 @@ void fuzz_broadcast(reader *r, state *st, op_id op);
 
 /* fuzz_api_convert_compare.c */
 void fuzz_convert(reader *r, state *st);
+void fuzz_pack(reader *r, state *st);
 void fuzz_compare_select(reader *r, state *st, op_id op);
 
 /* fuzz_api_datamove.c */
 void fuzz_fillpad(reader *r, state *st);
 void fuzz_sequence(reader *r, state *st);
 void fuzz_reshape(reader *r, state *st);
+void fuzz_alias(reader *r, state *st);
 void fuzz_transpose(reader *r, state *st);
 void fuzz_concat(reader *r, state *st);
 void fuzz_extract(reader *r, state *st);

@@ -1,4 +1,5 @@
-/* tcvt (its rules: the profiles' pair tables, modes, aliasing, regions) and
+/* tcvt (its rules: the profiles' pair tables, modes, aliasing, regions),
+ * tpack (the integer pairs per profile, tcvt's placement, regions) and
  * tcmp, tcmps, tsels (any operands: their rules and values are
  * test_compare's). */
 #include <math.h>
@@ -83,6 +84,37 @@ void fuzz_convert(reader *r, state *st) {
     checked_call c;
     call_begin(&c, "pto_tcvt", want, (const pto_tile *const[]){dst, src, tmp}, tmp != NULL ? 3 : 2);
     call_check(&c, pto_tcvt(dst, src, tmp, (pto_round_mode)mode, (pto_saturation)sat), kWritesValidRegion);
+    call_end(&c);
+}
+
+/* tpack: NULLs, A2A3 (no tpack), float dtypes, the integer dtypes (A5: 4 -> 2,
+ * 4 -> 1, 2 -> 1 bytes), tcvt's placement, one valid region; nothing written on
+ * a refusal, nothing outside dst's valid region. Its values are test_tpack's. */
+void fuzz_pack(reader *r, state *st) {
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *src = take_tile(r, st);
+    pto_status want = PTO_OK;
+    if (dst == NULL || src == NULL) {
+        want = PTO_ERR_NULL_ARGUMENT;
+    } else {
+        const pto_dtype s = pto_tile_dtype(src), d = pto_tile_dtype(dst);
+        const size_t ss = pto_dtype_size(s), ds = pto_dtype_size(d);
+        const int same_start = pto_tile_data((pto_tile *)src) == pto_tile_data(dst);
+        const int in_place = same_start && ds <= ss && pto_tile_cols(dst) * ds <= pto_tile_cols(src) * ss;
+        const int src_integer = s <= PTO_UINT32 || s == PTO_INT64 || s == PTO_UINT64;
+        const int a5_sizes = (ss == 4 && (ds == 2 || ds == 1)) || (ss == 2 && ds == 1);
+        if (g_profile == PTO_PROFILE_A2A3 || !op_accepts(OP_TPACK, g_profile, d) || !src_integer ||
+            (g_profile == PTO_PROFILE_A5 && !a5_sizes))
+            want = PTO_ERR_UNSUPPORTED_DTYPE;
+        else if (!in_place && (src == dst || (same_start && regions_overlap(src, dst)) ||
+                               row_order_clash(src, dst)))
+            want = PTO_ERR_ALIASING;
+        else if (!same_region(src, dst))
+            want = PTO_ERR_SHAPE_MISMATCH;
+    }
+    checked_call c;
+    call_begin(&c, "pto_tpack", want, (const pto_tile *const[]){dst, src}, 2);
+    call_check(&c, pto_tpack(dst, src), kWritesValidRegion);
     call_end(&c);
 }
 

@@ -1,4 +1,4 @@
-/* The data-movement instructions (tfillpad, tci, treshape, ttrans, tconcat,
+/* The data-movement instructions (tfillpad, tci, treshape, talias, ttrans, tconcat,
  * textract, tgather, tsetval and tgetval, trandom and tquant_mx beside tci, timg2col
  * beside treshape): each one's rules in the contract's order under the profile, nothing written on a refusal; the
  * window, the gathered elements and the set element checked on success. */
@@ -190,28 +190,39 @@ static void fuzz_img2col(pto_tile *dst, const pto_tile *src, unsigned choice) {
     call_end(&k);
 }
 
-/* treshape: NULLs, storages that share a byte without one start, sizes;
- * nothing written on a refusal. Its values are test_reshape_transpose_concat's. */
+/* treshape's rules, which talias shares: NULLs, storages that share a byte
+ * without one start, sizes. */
+static pto_status reshape_want(const pto_tile *dst, const pto_tile *src) {
+    if (dst == NULL || src == NULL) return PTO_ERR_NULL_ARGUMENT;
+    const uintptr_t d = (uintptr_t)pto_tile_data((pto_tile *)dst), s = (uintptr_t)pto_tile_data((pto_tile *)src);
+    const size_t db = (size_t)pto_tile_rows(dst) * pto_tile_cols(dst) * pto_dtype_size(pto_tile_dtype(dst));
+    const size_t sb = (size_t)pto_tile_rows(src) * pto_tile_cols(src) * pto_dtype_size(pto_tile_dtype(src));
+    if (d != s && d < s + sb && s < d + db) return PTO_ERR_ALIASING;
+    if (db != sb) return PTO_ERR_SHAPE_MISMATCH;
+    return PTO_OK;
+}
+
+/* treshape: its rules; nothing written on a refusal. Its values are
+ * test_reshape_transpose_concat's. */
 void fuzz_reshape(reader *r, state *st) {
     pto_tile *dst = take_tile(r, st);
     const pto_tile *src = take_tile(r, st);
-    pto_status want = PTO_OK;
-    if (dst == NULL || src == NULL) {
-        want = PTO_ERR_NULL_ARGUMENT;
-    } else {
-        const uintptr_t d = (uintptr_t)pto_tile_data(dst), s = (uintptr_t)pto_tile_data((pto_tile *)src);
-        const size_t db = (size_t)pto_tile_rows(dst) * pto_tile_cols(dst) * pto_dtype_size(pto_tile_dtype(dst));
-        const size_t sb = (size_t)pto_tile_rows(src) * pto_tile_cols(src) * pto_dtype_size(pto_tile_dtype(src));
-        if (d != s && d < s + sb && s < d + db)
-            want = PTO_ERR_ALIASING;
-        else if (db != sb)
-            want = PTO_ERR_SHAPE_MISMATCH;
-    }
     checked_call c;
-    call_begin(&c, "pto_treshape", want, (const pto_tile *const[]){dst, src}, 2);
+    call_begin(&c, "pto_treshape", reshape_want(dst, src), (const pto_tile *const[]){dst, src}, 2);
     call_check(&c, pto_treshape(dst, src), kWritesAnywhereInDst);
     call_end(&c);
     fuzz_img2col(dst, src, dst == NULL ? 0 : pto_tile_valid_rows(dst) + pto_tile_cols(dst));
+}
+
+/* talias: treshape's rules (dst the original, then alias); nothing written
+ * on a refusal. Its values are test_tpack's. */
+void fuzz_alias(reader *r, state *st) {
+    pto_tile *dst = take_tile(r, st);
+    const pto_tile *alias = take_tile(r, st);
+    checked_call c;
+    call_begin(&c, "pto_talias", reshape_want(dst, alias), (const pto_tile *const[]){dst, alias}, 2);
+    call_check(&c, pto_talias(dst, alias), kWritesAnywhereInDst);
+    call_end(&c);
 }
 
 /* ttrans: NULLs, dtype sizes, tmp's handle, overlap, the transposed region,

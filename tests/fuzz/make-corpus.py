@@ -585,6 +585,27 @@ def main():
         p.raw(READ, 0, 0, 0, 1).raw(READ, 0, 6, 0, 1)
         write(out, f"quant-{prof}", p)
 
+    # tpack on each profile (A2A3 refuses every call): INT32 -> INT16, INT32
+    # and INT16 -> UINT8, widening INT16 -> INT32 (HOST only), a float on
+    # either side (refused), the same tile, a NULL dst, valid regions that
+    # differ; placed at one address: narrowing in place, widening in place
+    # and another start (refused). talias: the same tile, another dtype and
+    # shape of the same size, another size (refused), at the alias's address.
+    PACK, ALIAS = opcode("TPack"), opcode("TAlias")
+    for prof in (HOST, A2A3, A5):
+        p = Program().profile(prof).create(0, 4, 5, 40).create(1, 2, 5, 40).create(2, 1, 5, 40)
+        p.create(3, 8, 5, 40).fill(0).fill(1).fill(2).fill(3, specials=True)
+        p.op(PACK, 1, 0).op(PACK, 2, 0).op(PACK, 2, 1).op(PACK, 0, 1).op(PACK, 3, 0).op(PACK, 1, 3)
+        p.op(PACK, 0, 0).op(PACK, NULL, 0).valid(0, 4, 33).op(PACK, 1, 0).raw(READ, 1, 0, 0, 1)
+        p.op(ALIAS, 0, 0).op(ALIAS, 1, 2).create(3, 1, 10, 40).fill(3).op(ALIAS, 1, 3).op(ALIAS, 3, NULL)
+        p.raw(READ, 1, 0, 0, 1)
+        write(out, f"pack-{prof}", p)
+        p = Program().profile(prof).buffer(0, BUF_CREATE, 1024)
+        p.place(0, 0, 4, 4, 32, 0).place(1, 0, 2, 4, 32, 0).place(2, 0, 2, 4, 32, 64).fill(0)
+        p.op(PACK, 1, 0).op(PACK, 0, 1).op(PACK, 2, 0).place(3, 0, 1, 16, 32, 0)
+        p.op(ALIAS, 0, 3).op(ALIAS, 3, 2).op(ALIAS, 1, 2).raw(READ, 1, 0, 0, 1)
+        write(out, f"pack-placed-{prof}", p)
+
 
 if __name__ == "__main__":
     main()

@@ -222,6 +222,19 @@ pub fn tcvt(
     })
 }
 
+/// TPACK (`pto_tpack`): src's integers in dst's integer dtype: the low
+/// bytes when narrower, extended when wider.
+///
+/// dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64,
+/// UINT64; A2A3 none; A5 INT16, UINT16, INT8, UINT8.
+pub fn tpack(
+    dst: &mut impl Operand,
+    src: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tpack(d, src.source_ptr(d)) })
+}
+
 /// TFILLPAD (`pto_tfillpad`): src's valid region copied, the rest of dst's
 /// rows x cols set to the pad value.
 ///
@@ -280,6 +293,23 @@ pub fn treshape(
 ) -> Result<()> {
     let d = dst.as_ptr();
     check(unsafe { sys::pto_treshape(d, src.source_ptr(d)) })
+}
+
+/// TALIAS (`pto_talias`): dst (the original) takes alias's bytes as
+/// treshape does; nothing moves when they share storage.
+///
+/// dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2,
+/// HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2; A2A3 all,
+/// INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0,
+/// FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2; A5 all, INT64, UINT64,
+/// FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2,
+/// FLOAT4_E1M2X2, INT4X2.
+pub fn talias(
+    dst: &mut impl Operand,
+    alias: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_talias(d, alias.source_ptr(d)) })
 }
 
 /// TTRANS (`pto_ttrans`): dst\[j,i\] = src\[i,j\] over src's valid region

@@ -282,6 +282,22 @@ public final class Pto {
     }
 
     /**
+     * TPACK ({@code pto_tpack}): src's integers in dst's integer dtype: the low bytes when
+     * narrower, extended when wider.
+     * <p>dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64; A2A3
+     * none; A5 INT16, UINT16, INT8, UINT8.
+     */
+    public static void tpack(Tile dst, Tile src) {
+        try {
+            PtoNative.pto_tpack(Tile.handleOf(dst, "Pto.tpack", "dst"),
+                    Tile.handleOf(src, "Pto.tpack", "src"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
      * TFILLPAD ({@code pto_tfillpad}): src's valid region copied, the rest of dst's rows x
      * cols set to the pad value.
      * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
@@ -350,6 +366,25 @@ public final class Pto {
         } finally {
             Reference.reachabilityFence(dst);
             Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
+     * TALIAS ({@code pto_talias}): dst (the original) takes alias's bytes as treshape does;
+     * nothing moves when they share storage.
+     * <p>dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8,
+     * FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2; A2A3 all, INT64, UINT64,
+     * FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2;
+     * A5 all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2,
+     * FLOAT4_E1M2X2, INT4X2.
+     */
+    public static void talias(Tile dst, Tile alias) {
+        try {
+            PtoNative.pto_talias(Tile.handleOf(dst, "Pto.talias", "dst"),
+                    Tile.handleOf(alias, "Pto.talias", "alias"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(alias);
         }
     }
 
