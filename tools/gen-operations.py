@@ -155,7 +155,8 @@ def argument_attr(role, ctype, c_name, binding_name, default, leads, second, hea
 PY_KINDS = {("Enum",): "ATTR_ENUM", ("Bool",): "ATTR_ENUM", ("Double",): "ATTR_DOUBLE",
             ("Enum", "Enum"): "ATTR_ENUM_PAIR", ("Double", "Enum"): "ATTR_DOUBLE_ENUM",
             ("Double", "Bool"): "ATTR_DOUBLE_ENUM", ("Index", "Index"): "ATTR_INDEX_PAIR",
-            ("Index", "Double"): "ATTR_INDEX_DOUBLE", ("Index",): "ATTR_INDEX"}
+            ("Index", "Double"): "ATTR_INDEX_DOUBLE", ("Index",): "ATTR_INDEX",
+            ("Enum", "Index"): "ATTR_ENUM_INDEX"}
 PY_FIELDS = {"Double": ("d", "d"), "Index": ("n", "m"), "Bool": ("i", "j"), "Enum": ("i", "j")}
 
 
@@ -362,10 +363,13 @@ class Operation:
 
     @property
     def tmp_name(self):
-        """The Tmp column's tile: tmp, or dst_idx where it is a second
-        destination (SecondDst: tpartargmax's indices)."""
+        """The Tmp column's tile: tmp, or dst_idx, dst1 or cdst where it is a
+        second destination (SecondDst: tpartargmax's indices, tinterleave's
+        second half, tgather_cmp's counts)."""
         if "SecondDst" not in self.traits:
             return "tmp"
+        if "k_value" in self.sources:
+            return "cdst"  # tgather_cmp's count per row
         return "dst_idx" if "src0_idx" in self.sources else "dst1"
 
     def c_arguments(self):
