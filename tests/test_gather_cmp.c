@@ -9,7 +9,8 @@
  * Every (src, k, dst) dtype combination of each profile in both modes,
  * partial valid regions, ties, NaN and -0, rows without a match, the rest of
  * dst unchanged; the rules in order, each refusal writing nothing; A2A3's
- * tmp size at the page's bound; pto-isa's ST shapes with their golden rule. */
+ * tmp size at the page's bound; pto-isa's ST shapes with their golden rule;
+ * the text form (PTOAS's scalar threshold) against the call. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -407,6 +408,90 @@ static void test_st_cases(void **state) {
     }
 }
 
+/* The text form (PTOAS's: one scalar threshold of src's type, cmpMode and
+ * offset after outs) equals the C call with that threshold in every row of
+ * k_value, under each profile; its own refusals. */
+static void test_programs(void **state) {
+    (void)state;
+    static const char *const kForms[] = {
+        "%k = arith.constant 3.0 : f32\n"
+        "pto.tgather ins(%s, %k, %t : !pto.tile_buf<vec, 8x32xf32>, f32, !pto.tile_buf<vec, 1x32xui8>) "
+        "outs(%d, %c : !pto.tile_buf<vec, 8x32xi32>, !pto.tile_buf<vec, 8x1xi32>) "
+        "{cmpMode = #pto<cmp gt>, offset = 5 : i32}\n",
+        "%k = arith.constant 4 : i32\n"
+        "pto.tgather ins(%s, %k, %t : !pto.tile_buf<vec, 8x32xi32>, i32, !pto.tile_buf<vec, 1x32xui8>) "
+        "outs(%d, %c : !pto.tile_buf<vec, 8x32xi32>, !pto.tile_buf<vec, 8x1xi32>)\n",
+    };
+    static const pto_dtype kSrc[] = {PTO_FLOAT32, PTO_INT32};
+    static const int kGt[] = {1, 0};
+    static const double kThreshold[] = {3, 4};
+    static const size_t kOffset[] = {5, 0};
+    static const char *const kNames[] = {"s", "t", "d", "c"};
+    rng r = {0x7c9};
+    size_t runs = 0;
+    for (size_t pr = 0; pr < COUNT(kProfiles); ++pr)
+        for (size_t f = 0; f < COUNT(kForms); ++f) {
+            pto_tile *src = tile_new(kSrc[f], 8, 32, 8, 32), *tmp = tile_new(PTO_UINT8, 1, 32, 1, 32);
+            pto_tile *k = tile_new(PTO_UINT32, 8, 1, 8, 1);
+            const uint32_t need = (uint32_t)scratch_bytes(kSrc[f], 8, 32);
+            pto_tile *big_tmp = tile_new(PTO_UINT8, 1, need, 1, need);
+            pto_tile *want = tile_new(PTO_INT32, 8, 32, 8, 32), *got = tile_new(PTO_INT32, 8, 32, 8, 32);
+            pto_tile *want_c = tile_new(PTO_INT32, 8, 1, 8, 1), *got_c = tile_new(PTO_INT32, 8, 1, 8, 1);
+            for (uint32_t i = 0; i < 8; ++i) {
+                tile_put(k, i, 0, (uint64_t)kThreshold[f]);
+                tile_put(want_c, i, 0, 77);
+                tile_put(got_c, i, 0, 77);
+                for (uint32_t j = 0; j < 32; ++j) {
+                    tile_put(src, i, j, pick_value(kSrc[f], &r));
+                    tile_put(want, i, j, 0x5555);
+                    tile_put(got, i, j, 0x5555);
+                }
+            }
+            assert_int_equal(pto_set_profile(kProfiles[pr]), PTO_OK);
+            const pto_status call = pto_tgather_cmp(want, src, k, big_tmp, want_c,
+                                                    kGt[f] ? PTO_CMP_GT : PTO_CMP_EQ, kOffset[f]);
+            pto_tile *bound[] = {src, tmp, got, got_c};
+            const pto_status run = run_program_bound(kForms[f], kNames, bound, 4, NULL, NULL, 0);
+            assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+            if (call != PTO_OK || run != PTO_OK)
+                fail_msg("form %zu under %s: call %s, run %s (%s)", f, pto_profile_string(kProfiles[pr]),
+                         pto_status_string(call), pto_status_string(run), pto_last_error());
+            if (memcmp(pto_tile_data(want), pto_tile_data(got), 8 * 32 * 4) != 0 ||
+                memcmp(pto_tile_data(want_c), pto_tile_data(got_c), 8 * 4) != 0)
+            {
+                for (uint32_t i = 0; i < 8; ++i)
+                    for (uint32_t j = 0; j < 32; ++j)
+                        if (tile_get(want, i, j) != tile_get(got, i, j))
+                            print_message("(%u,%u) want %llu got %llu\n", i, j,
+                                          (unsigned long long)tile_get(want, i, j),
+                                          (unsigned long long)tile_get(got, i, j));
+                for (uint32_t i = 0; i < 8; ++i)
+                    print_message("c %u want %llu got %llu\n", i, (unsigned long long)tile_get(want_c, i, 0),
+                                  (unsigned long long)tile_get(got_c, i, 0));
+                fail_msg("form %zu under %s differs from the call", f, pto_profile_string(kProfiles[pr]));
+            }
+            runs++;
+            TILES_DESTROY(src, tmp, k, big_tmp, want, got, want_c, got_c);
+        }
+    assert_int_equal(runs, 6);
+    /* PTOAS's rules of the text: kValue of src's element type, tmp given */
+    expect_program_refused_with(
+        "%k = arith.constant 3.0 : f16\n"
+        "pto.tgather ins(%s, %k, %t : !pto.tile_buf<vec, 8x32xf32>, f16, !pto.tile_buf<vec, 1x32xui8>) "
+        "outs(%d, %c : !pto.tile_buf<vec, 8x32xi32>, !pto.tile_buf<vec, 8x1xi32>)\n",
+        NULL, "src's element type");
+    expect_program_refused_with(
+        "%k = arith.constant 3.0 : f32\n"
+        "pto.tgather ins(%s, %k : !pto.tile_buf<vec, 8x32xf32>, f32) "
+        "outs(%d, %c : !pto.tile_buf<vec, 8x32xi32>, !pto.tile_buf<vec, 8x1xi32>)\n",
+        NULL, "its tmp required");
+    expect_program_refused_with(
+        "%k = arith.constant 3.0 : f32\n"
+        "pto.tgather ins(%s, %k, %t : !pto.tile_buf<vec, 8x32xf32>, f32, !pto.tile_buf<vec, 1x32xui8>) "
+        "outs(%d, %c : !pto.tile_buf<vec, 8x32xi32>, !pto.tile_buf<vec, 8x1xi32>) {cmpMode = #pto<cmp ne>}\n",
+        NULL, "PTO_CMP_EQ or PTO_CMP_GT");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_combination),
@@ -414,6 +499,7 @@ int main(void) {
         cmocka_unit_test(test_thresholds),
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_st_cases),
+        cmocka_unit_test(test_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
