@@ -398,7 +398,10 @@ class Operation:
         # an IndexDst row's its source's (dst holds indices into it).
         subject = self.sources[0] if "MaskDst" in self.traits or "IndexDst" in self.traits else "dst"
         lines.append(f"{subject}'s dtypes: " + "; ".join(f"{p} {dtypes(self.dtypes[p])}" for p in PROFILES) + ".")
-        if "SecondDst" in self.traits:
+        if "SecondDst" in self.traits and self.tmp_name == "cdst":
+            lines.append(f"{code('cdst')} is the second destination, each row's count in its first "
+                         "column.")
+        elif "SecondDst" in self.traits:
             lines.append(f"{code(self.tmp_name)} is the second destination, written over dst's valid "
                          "region as dst is.")
         elif self.tmp == "Required":

@@ -490,7 +490,7 @@ var tgather_cmpOperands = []string{"dst", "src", "k_value", "tmp", "cdst"}
 // FLOAT32, FLOAT16, INT32; A5 INT16, UINT16, INT32, UINT32, FLOAT16,
 // FLOAT32.
 //
-// cdst is the second destination, written over dst's valid region as dst is.
+// cdst is the second destination, each row's count in its first column.
 func TGatherCmp(dst *Tile, src *Tile, k_value *Tile, tmp *Tile, cdst *Tile, mode CmpMode, offset int) error {
 	var hs [5]uintptr
 	tiles := []*Tile{dst, src, k_value, tmp, cdst}

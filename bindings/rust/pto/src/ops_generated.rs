@@ -485,8 +485,7 @@ pub fn tgather_mask(
 /// FLOAT32, FLOAT16, INT32; A5 INT16, UINT16, INT32, UINT32, FLOAT16,
 /// FLOAT32.
 ///
-/// `cdst` is the second destination, written over dst's valid region as dst
-/// is.
+/// `cdst` is the second destination, each row's count in its first column.
 pub fn tgather_cmp(
     dst: &mut impl Operand,
     src: impl Source,

@@ -562,7 +562,7 @@ public final class Pto {
      * src row i's elements &gt; or == k_value[i,0]; cdst[i,0] their count.
      * <p>src's dtypes: HOST INT16, UINT16, INT32, UINT32, FLOAT16, FLOAT32; A2A3 FLOAT32,
      * FLOAT16, INT32; A5 INT16, UINT16, INT32, UINT32, FLOAT16, FLOAT32.
-     * <p>{@code cdst} is the second destination, written over dst's valid region as dst is.
+     * <p>{@code cdst} is the second destination, each row's count in its first column.
      */
     public static void tgatherCmp(Tile dst, Tile src, Tile k_value, Tile tmp, Tile cdst, CmpMode mode, long offset) {
         if (mode == null) {
