@@ -1909,7 +1909,7 @@ PTO_API pto_status pto_tinsert(pto_tile *dst, const pto_tile *src, size_t index_
  *   naming the first (i, j) in row order that does not). The indices are
  *   read once to check them all before anything is written, so a refused
  *   call writes nothing. The mask-pattern form is pto_tgather_mask; the
- *   compare form is not provided. */
+ *   compare form pto_tgather_cmp. */
 PTO_API pto_status pto_tgather(pto_tile *dst, const pto_tile *src, const pto_tile *indices,
                                pto_tile *tmp);
 
@@ -1939,6 +1939,49 @@ PTO_API pto_status pto_tgather(pto_tile *dst, const pto_tile *src, const pto_til
  *   group (2 or 4) (PTO_ERR_SHAPE_MISMATCH). */
 PTO_API pto_status pto_tgather_mask(pto_tile *dst, const pto_tile *src, pto_mask_pattern pattern,
                                     pto_gather_axis axis);
+
+/* TGATHER, its compare form (the page's TGather_cmp, TGATHER<Dst, Src, K,
+ * CDst, Tmp, CmpMode>(dst, src, k_value, cdst, tmp, offset)): for each valid
+ * row i of src, the positions j < src valid cols whose element compares true
+ * with row i's threshold (mode PTO_CMP_GT: src[i,j] > threshold; PTO_CMP_EQ:
+ * src[i,j] == threshold; a NaN compares false, -0 equals +0), in increasing
+ * j, written as indices to dst[i,0], dst[i,1], ...; their count to
+ * cdst[i,0]. The rest of dst is left as it was. Index of (i, j), modulo
+ * 2^32: HOST and A2A3 offset + i x src cols + j (src's flat element offset,
+ * as A2A3's index table and pto-isa's goldens count); A5 offset + i x 64 x
+ * ceil(src valid cols / 64) + j (A5's index vector runs on by 64 per
+ * 64-lane repeat, across rows). Row i's threshold is k_value[i,0]: HOST and
+ * A5 its exact value (signed or unsigned by its dtype), compared exactly
+ * with src's values; A2A3 its bits read as a signed integer of its width
+ * and converted to src's dtype (to nearest even), as A2A3's vconv does,
+ * then compared in src's dtype. tmp: the page's scratch, never read or
+ * written. Rules, checked in this order:
+ * - dst, src, k_value, cdst not NULL; A2A3: tmp not NULL
+ *   (PTO_ERR_NULL_ARGUMENT).
+ * - src's dtype: HOST and A5 INT16, UINT16, INT32, UINT32, FLOAT16, FLOAT32;
+ *   A2A3 FLOAT32, FLOAT16, INT32 (PTO_ERR_UNSUPPORTED_DTYPE); dst INT32 or
+ *   UINT32 (PTO_ERR_UNSUPPORTED_DTYPE), cdst's dtype dst's
+ *   (PTO_ERR_DTYPE_MISMATCH); k_value HOST INT16, UINT16, INT32, UINT32, A5
+ *   UINT16, UINT32, A2A3 INT32, UINT32 under a 4-byte src and INT16, UINT16
+ *   under FLOAT16 (the 16-bit k A2A3's vconv_s162f16 reads)
+ *   (PTO_ERR_UNSUPPORTED_DTYPE).
+ * - mode PTO_CMP_EQ or PTO_CMP_GT; A2A3: INT32 src with PTO_CMP_EQ only;
+ *   offset at most UINT32_MAX (PTO_ERR_INVALID_ARGUMENT).
+ * - dst, cdst and tmp (when given) each distinct from every other handle;
+ *   src and k_value share no byte of their valid elements with dst's or
+ *   cdst's, nor dst with cdst (PTO_ERR_ALIASING).
+ * - k_value's and cdst's valid regions cover src valid rows x 1, dst's src
+ *   valid rows x at least one column; A2A3: tmp's bytes (rows x cols x
+ *   element size) at least the page's scratch, R x (ceil(C / 8) rounded up
+ *   to 32) + R x C x 4 + R x size of src's element for src's R rows and C
+ *   cols (the compare bitmap, the index table, the converted thresholds)
+ *   (PTO_ERR_SHAPE_MISMATCH).
+ * - every row's count fits dst's valid cols (PTO_ERR_OUT_OF_RANGE, naming
+ *   the first row that does not): src is compared once to check them all
+ *   before anything is written, so a refused call writes nothing. */
+PTO_API pto_status pto_tgather_cmp(pto_tile *dst, const pto_tile *src, const pto_tile *k_value,
+                                   const pto_tile *tmp, pto_tile *cdst, pto_cmp_mode mode,
+                                   size_t offset);
 
 /* TGATHERB: dst's valid rows gathered in 32-byte blocks by byte offsets:
  * block k of dst row i (its bytes [32k, 32k + 32) from the row's start) is

@@ -155,7 +155,8 @@ def argument_attr(role, ctype, c_name, binding_name, default, leads, second, hea
 PY_KINDS = {("Enum",): "ATTR_ENUM", ("Bool",): "ATTR_ENUM", ("Double",): "ATTR_DOUBLE",
             ("Enum", "Enum"): "ATTR_ENUM_PAIR", ("Double", "Enum"): "ATTR_DOUBLE_ENUM",
             ("Double", "Bool"): "ATTR_DOUBLE_ENUM", ("Index", "Index"): "ATTR_INDEX_PAIR",
-            ("Index", "Double"): "ATTR_INDEX_DOUBLE", ("Index",): "ATTR_INDEX"}
+            ("Index", "Double"): "ATTR_INDEX_DOUBLE", ("Index",): "ATTR_INDEX",
+            ("Enum", "Index"): "ATTR_ENUM_INDEX"}
 PY_FIELDS = {"Double": ("d", "d"), "Index": ("n", "m"), "Bool": ("i", "j"), "Enum": ("i", "j")}
 
 
@@ -362,10 +363,13 @@ class Operation:
 
     @property
     def tmp_name(self):
-        """The Tmp column's tile: tmp, or dst_idx where it is a second
-        destination (SecondDst: tpartargmax's indices)."""
+        """The Tmp column's tile: tmp, or dst_idx, dst1 or cdst where it is a
+        second destination (SecondDst: tpartargmax's indices, tinterleave's
+        second half, tgather_cmp's counts)."""
         if "SecondDst" not in self.traits:
             return "tmp"
+        if "k_value" in self.sources:
+            return "cdst"  # tgather_cmp's count per row
         return "dst_idx" if "src0_idx" in self.sources else "dst1"
 
     def c_arguments(self):
@@ -394,7 +398,10 @@ class Operation:
         # an IndexDst row's its source's (dst holds indices into it).
         subject = self.sources[0] if "MaskDst" in self.traits or "IndexDst" in self.traits else "dst"
         lines.append(f"{subject}'s dtypes: " + "; ".join(f"{p} {dtypes(self.dtypes[p])}" for p in PROFILES) + ".")
-        if "SecondDst" in self.traits:
+        if "SecondDst" in self.traits and self.tmp_name == "cdst":
+            lines.append(f"{code('cdst')} is the second destination, each row's count in its first "
+                         "column.")
+        elif "SecondDst" in self.traits:
             lines.append(f"{code(self.tmp_name)} is the second destination, written over dst's valid "
                          "region as dst is.")
         elif self.tmp == "Required":

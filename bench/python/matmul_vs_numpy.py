@@ -4,6 +4,11 @@ and on larger squares; each result also checked against float64 within the
 order's bound gamma_K * sum_k |a||b|.
 
     OPENBLAS_NUM_THREADS=1 python bench/python/matmul_vs_numpy.py [--rounds 5] [--squares 512,1024]
+        [--gemv 1024,4095]
+
+--gemv K,... adds pto.tgemv (one row of a, M = 1) on K x K against numpy's
+vector-matrix product (a 1-D vector @ b: BLAS sgemv), checked the same way;
+a GEMV reads b once, so its bound is memory bandwidth (4 K^2 bytes).
 
 Say which BLAS numpy uses (numpy.show_config()): Debian's python3-numpy
 links the reference BLAS; a PyPI wheel bundles OpenBLAS. Each figure is the
@@ -35,6 +40,8 @@ def best_of(rounds, reps, fn):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--gemv", default="",
+                        help="comma-separated K: 1 x K x K GEMVs against numpy's sgemv")
     parser.add_argument("--squares", default="",
                         help="comma-separated N: N x N x N products after the tile shapes "
                              "(e.g. 512,1024,2048,4095)")
@@ -44,7 +51,9 @@ def main():
     print(f"libpto {pto.__version__}, target {pto.simd_target()}; numpy {np.__version__}")
     print(f"{'M x K x N':>16} {'libpto us':>10} {'GFLOP/s':>8} {'numpy us':>10} {'GFLOP/s':>8} "
           f"{'ratio':>6}  bound")
-    for m, k, n in shapes:
+    cases = [(m, k, n, False) for m, k, n in shapes]
+    cases += [(1, int(k), int(k), True) for k in args.gemv.split(",") if k]
+    for m, k, n, gemv in cases:
         a = rng.standard_normal((m, k)).astype(np.float32)
         b = rng.standard_normal((k, n)).astype(np.float32)
         ta, tb = pto.Tile.from_numpy(a), pto.Tile.from_numpy(b)
@@ -52,14 +61,18 @@ def main():
         flops = 2.0 * m * k * n
         reps = max(3, int(2e8 // flops))
         ours = theirs = float("inf")
+        ours_call = (lambda: pto.tgemv(dst, ta, tb)) if gemv else (lambda: pto.tmatmul(dst, ta, tb))
+        a1 = a[0]
+        theirs_call = (lambda: np.dot(a1, b)) if gemv else (lambda: np.matmul(a, b))
         for _ in range(args.rounds):  # interleaved: both see the same load
-            ours = min(ours, best_of(1, reps, lambda: pto.tmatmul(dst, ta, tb)))
-            theirs = min(theirs, best_of(1, reps, lambda: np.matmul(a, b)))
+            ours = min(ours, best_of(1, reps, ours_call))
+            theirs = min(theirs, best_of(1, reps, theirs_call))
         exact = a.astype(np.float64) @ b.astype(np.float64)
         u = 2.0 ** -24
         bound = k * u / (1 - k * u) * (np.abs(a).astype(np.float64) @ np.abs(b).astype(np.float64))
         within = bool((np.abs(dst.numpy() - exact) <= bound).all())
-        print(f"{m:>4} x {k:>4} x {n:>4} {ours * 1e6:>10.1f} {flops / ours / 1e9:>8.1f} "
+        label = "gemv " if gemv else ""
+        print(f"{label}{m:>4} x {k:>4} x {n:>4} {ours * 1e6:>10.1f} {flops / ours / 1e9:>8.1f} "
               f"{theirs * 1e6:>10.1f} {flops / theirs / 1e9:>8.1f} {ours / theirs:>6.2f}  "
               f"{'within' if within else 'OUTSIDE'}")
 

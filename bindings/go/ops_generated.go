@@ -519,6 +519,28 @@ func TGatherMask(dst *Tile, src *Tile, pattern MaskPattern, axis GatherAxis) err
 	return err
 }
 
+var tgather_cmpOperands = []string{"dst", "src", "k_value", "tmp", "cdst"}
+
+// TGatherCmp is TGATHER_CMP (pto_tgather_cmp): dst row i: the indices
+// (offset + position) of src row i's elements > or == k_value[i,0];
+// cdst[i,0] their count.
+//
+// src's dtypes: HOST INT16, UINT16, INT32, UINT32, FLOAT16, FLOAT32; A2A3
+// FLOAT32, FLOAT16, INT32; A5 INT16, UINT16, INT32, UINT32, FLOAT16,
+// FLOAT32.
+//
+// cdst is the second destination, each row's count in its first column.
+func TGatherCmp(dst *Tile, src *Tile, k_value *Tile, tmp *Tile, cdst *Tile, mode CmpMode, offset int) error {
+	var hs [5]uintptr
+	tiles := []*Tile{dst, src, k_value, tmp, cdst}
+	if err := resolve("pto.TGatherCmp", tgather_cmpOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tgather_cmp(hs[0], hs[1], hs[2], hs[3], hs[4], ptoc.Enum_SS_pto_cmp_mode(mode), int64(offset)))
+	keepAlive(tiles)
+	return err
+}
+
 var tgatherbOperands = []string{"dst", "src", "offsets"}
 
 // TGatherB is TGATHERB (pto_tgatherb): dst row i's 32-byte blocks: block k

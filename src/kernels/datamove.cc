@@ -126,6 +126,55 @@ void GatherColumns(size_t element_bytes, size_t rows, size_t cols, size_t period
   }
 }
 
+namespace {
+// GatherCompareRow over values already as doubles (every value of the
+// accepted dtypes is one exactly): the compares, then the indices.
+size_t CompareValues(bool greater, size_t n, const double* value, double threshold, uint32_t base,
+                     uint32_t* out, size_t count) {
+  for (size_t j = 0; j < n; ++j) {
+    if (!(greater ? value[j] > threshold : value[j] == threshold)) continue;
+    if (out != nullptr) out[count] = base + static_cast<uint32_t>(j);
+    ++count;
+  }
+  return count;
+}
+
+template <typename T>
+void RowValues(const void* row, size_t from, size_t n, double* value) {
+  for (size_t j = 0; j < n; ++j) {
+    T e;
+    memcpy(&e, static_cast<const char*>(row) + (from + j) * sizeof(T), sizeof e);
+    value[j] = static_cast<double>(e);
+  }
+}
+}  // namespace
+
+size_t GatherCompareRow(pto_dtype src_dtype, bool greater, size_t cols, const void* row,
+                        double threshold, uint32_t base, uint32_t* out) {
+  // In chunks of 64 elements, each decoded to doubles first.
+  constexpr size_t kChunk = 64;
+  double value[kChunk];
+  float narrow[kChunk];
+  size_t count = 0;
+  for (size_t from = 0; from < cols; from += kChunk) {
+    const size_t n = std::min(kChunk, cols - from);
+    switch (src_dtype) {
+      case PTO_INT16: RowValues<int16_t>(row, from, n, value); break;
+      case PTO_UINT16: RowValues<uint16_t>(row, from, n, value); break;
+      case PTO_INT32: RowValues<int32_t>(row, from, n, value); break;
+      case PTO_UINT32: RowValues<uint32_t>(row, from, n, value); break;
+      default:  // FLOAT16, FLOAT32: through float32, which holds them exactly
+        ToF32(src_dtype, n, narrow,
+              static_cast<const char*>(row) + from * ElementBytes(src_dtype));
+        for (size_t j = 0; j < n; ++j) value[j] = narrow[j];
+        break;
+    }
+    count = CompareValues(greater, n, value, threshold, base + static_cast<uint32_t>(from), out,
+                          count);
+  }
+  return count;
+}
+
 void Scatter(size_t element_bytes, size_t index_bytes, size_t dst_elements, size_t rows,
              size_t cols, void* dst, const ConstPlane& src, const ConstPlane& indices) {
   switch (element_bytes) {

@@ -400,6 +400,13 @@ void Interleave(bool interleave, size_t element_bytes, size_t rows, size_t cols,
 // element, row after row; element_bytes 1, 2, 4 or 8.
 void GatherColumns(size_t element_bytes, size_t rows, size_t cols, size_t period, size_t phase,
                    void* dst, const ConstPlane& src);
+// TGATHER's compare form, one row: the positions j < cols of `row` (cols
+// elements of src_dtype) whose value is greater than `threshold` (`greater`)
+// or equal to it (a NaN compares false, -0 equals +0), in increasing j; each
+// written as the uint32 base + j (modulo 2^32) to out[0], out[1], ... where
+// out is not null. Returns their count.
+size_t GatherCompareRow(pto_dtype src_dtype, bool greater, size_t cols, const void* row,
+                        double threshold, uint32_t base, uint32_t* out);
 // dst's first dst_elements zeroed, then src[i][j] to dst's element at flat
 // offset indices[i][j] over rows x cols, in row order; index_bytes 2 or 4,
 // every index (read unsigned) below dst_elements.

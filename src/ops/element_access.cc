@@ -346,6 +346,172 @@ void RunTGatherMask(const Operands& o, pto_profile) {
                          o.dst->data, ConstPlaneOf(o.src0));
 }
 
+// ---- tgather's compare form ------------------------------------------------
+
+namespace {
+// Row i's threshold as src's values are compared with it: HOST and A5
+// k_value[i,0]'s value; A2A3 its bits as a signed integer of its width (the
+// implementation's vconv_s322f32 / vconv_s162f16, or the INT32 copy)
+// converted to src's dtype, to nearest even.
+double CompareThreshold(const pto_tile* k, const pto_tile* src, uint32_t i, pto_profile profile) {
+  const size_t at = static_cast<size_t>(i) * k->cols;
+  if (profile != PTO_PROFILE_A2A3) return ElementValue(k, at);
+  const char* p = static_cast<const char*>(k->data) + at * ElementBytes(k->dtype);
+  double bits_signed;
+  if (ElementBytes(k->dtype) == 2) {
+    int16_t e;
+    memcpy(&e, p, sizeof e);
+    bits_signed = e;
+  } else {
+    int32_t e;
+    memcpy(&e, p, sizeof e);
+    bits_signed = e;
+  }
+  return kernels::ValueInDtype(src->dtype, bits_signed);
+}
+
+// The index of row i's first position, modulo 2^32: offset + i x src cols
+// (HOST, A2A3: src's flat offset); A5 offset + i x 64 x the row's 64-lane
+// repeats (its index vector runs on across rows).
+uint32_t CompareRowBase(const pto_tile* src, uint32_t i, size_t offset, pto_profile profile) {
+  const uint64_t stride = profile == PTO_PROFILE_A5 ? (src->valid_cols + 63u) / 64u * 64u
+                                                    : static_cast<uint64_t>(src->cols);
+  return static_cast<uint32_t>(offset + i * stride);
+}
+
+const void* SrcRow(const pto_tile* src, uint32_t i) {
+  return static_cast<const char*>(src->data) +
+         static_cast<size_t>(i) * src->cols * ElementBytes(src->dtype);
+}
+
+// The dtype rules of pto_tgather_cmp past src's (the row's lists).
+void CheckGatherCmpDtypes(Validator& v, const pto_tile* dst, const pto_tile* src,
+                          const pto_tile* k, const pto_tile* cdst, pto_profile profile) {
+  v.DtypeAccepted(OpDtypes::kTGatherCmp, profile, "src", src);
+  v.Require(dst->dtype == PTO_INT32 || dst->dtype == PTO_UINT32, PTO_ERR_UNSUPPORTED_DTYPE,
+            "dst dtype %s is not INT32 or UINT32", DtypeName(dst->dtype));
+  v.SameDtype("cdst", cdst, "dst", dst);
+  if (!v.ok() || k == nullptr) return;
+  const pto_dtype kd = k->dtype;
+  const bool k16 = kd == PTO_INT16 || kd == PTO_UINT16, k32 = kd == PTO_INT32 || kd == PTO_UINT32;
+  if (profile == PTO_PROFILE_A2A3 && src->dtype == PTO_FLOAT16)
+    v.Require(k16, PTO_ERR_UNSUPPORTED_DTYPE,
+              "k_value dtype %s is not INT16 or UINT16, the 16-bit thresholds A2A3 reads for "
+              "FLOAT16 src",
+              DtypeName(kd));
+  else if (profile == PTO_PROFILE_A2A3)
+    v.Require(k32, PTO_ERR_UNSUPPORTED_DTYPE, "k_value dtype %s is not INT32 or UINT32 (A2A3)",
+              DtypeName(kd));
+  else if (profile == PTO_PROFILE_A5)
+    v.Require(kd == PTO_UINT16 || kd == PTO_UINT32, PTO_ERR_UNSUPPORTED_DTYPE,
+              "k_value dtype %s is not UINT16 or UINT32 (A5)", DtypeName(kd));
+  else
+    v.Require(k16 || k32, PTO_ERR_UNSUPPORTED_DTYPE,
+              "k_value dtype %s is not INT16, UINT16, INT32 or UINT32", DtypeName(kd));
+}
+
+// dst, cdst and tmp apart from every other operand (k null: the text form's
+// scalar threshold).
+void CheckGatherCmpApart(Validator& v, const pto_tile* dst, const pto_tile* src,
+                         const pto_tile* k, const pto_tile* tmp, const pto_tile* cdst) {
+  v.Distinct("cdst", cdst, "dst", dst).Distinct("dst", dst, "src", src)
+      .Distinct("cdst", cdst, "src", src);
+  if (k != nullptr) v.Distinct("dst", dst, "k_value", k).Distinct("cdst", cdst, "k_value", k);
+  if (tmp != nullptr)
+    v.Distinct("tmp", tmp, "dst", dst).Distinct("tmp", tmp, "cdst", cdst)
+        .Distinct("tmp", tmp, "src", src).Distinct("tmp", tmp, "k_value", k);
+  v.Require(!SharesStorage(src, dst) && !SharesStorage(src, cdst), PTO_ERR_ALIASING,
+            "src's valid elements share storage with dst's or cdst's");
+  if (k != nullptr)
+    v.Require(!SharesStorage(k, dst) && !SharesStorage(k, cdst), PTO_ERR_ALIASING,
+              "k_value's valid elements share storage with dst's or cdst's");
+  v.Require(!SharesStorage(dst, cdst), PTO_ERR_ALIASING,
+            "dst's valid elements share storage with cdst's");
+}
+
+// A2A3's scratch in bytes (the page's tmpSize): the compare bitmap (a row of
+// ceil(cols / 8) bytes rounded up to 32), the index table (dst's 4-byte
+// elements, one per src element), the converted thresholds (one per row).
+size_t GatherCmpScratchBytes(const pto_tile* src) {
+  const size_t rows = src->rows, cols = src->cols;
+  return rows * (((cols + 7) / 8 + 31) / 32 * 32) + rows * cols * 4 +
+         rows * ElementBytes(src->dtype);
+}
+}  // namespace
+
+// Operands: src0 src, src1 k_value, src2 tmp (the page's scratch), tmp cdst
+// (the row's second destination). A program's text form (PTOAS's) gives one
+// scalar threshold for every row instead of k_value: Operands::sat 1, the
+// threshold in Operands::scalar, a value of src's dtype; PTOAS's verifier
+// asks nothing of tmp's size there.
+pto_status CheckTGatherCmp(const Operands& o, pto_profile profile) {
+  pto_tile *dst = o.dst, *cdst = o.tmp;
+  const pto_tile *src = o.src0, *k = o.src1, *tmp = o.src2;
+  const bool a2a3 = profile == PTO_PROFILE_A2A3, one_threshold = o.sat == 1;
+  Validator v("pto_tgather_cmp");
+  v.NotNull("dst", dst).NotNull("src", src).NotNull("cdst", cdst);
+  if (!one_threshold) v.NotNull("k_value", k);
+  if (a2a3)
+    v.Require(tmp != nullptr, PTO_ERR_NULL_ARGUMENT,
+              "tmp is NULL, but on A2A3 tgather's compare form needs a tmp");
+  if (!v.ok()) return v.status();
+  CheckGatherCmpDtypes(v, dst, src, one_threshold ? nullptr : k, cdst, profile);
+  const int mode = o.attr;
+  v.Require(mode == PTO_CMP_EQ || mode == PTO_CMP_GT, PTO_ERR_INVALID_ARGUMENT,
+            "mode %d is not PTO_CMP_EQ or PTO_CMP_GT", mode);
+  if (a2a3 && src->dtype == PTO_INT32)
+    v.Require(mode == PTO_CMP_EQ, PTO_ERR_INVALID_ARGUMENT,
+              "A2A3 compares INT32 src with PTO_CMP_EQ only, not mode %d", mode);
+  v.Require(o.index[0] <= UINT32_MAX, PTO_ERR_INVALID_ARGUMENT,
+            "offset %zu is above UINT32_MAX (the page's offset is a uint32_t)", o.index[0]);
+  CheckGatherCmpApart(v, dst, src, one_threshold ? nullptr : k, tmp, cdst);
+  const uint32_t rows = src->valid_rows;
+  if (!one_threshold)
+    v.Require(k->valid_rows >= rows && k->valid_cols >= 1, PTO_ERR_SHAPE_MISMATCH,
+              "k_value's valid region %ux%u does not cover src valid rows %u x 1 column",
+              k->valid_rows, k->valid_cols, rows);
+  v.Require(cdst->valid_rows >= rows && cdst->valid_cols >= 1, PTO_ERR_SHAPE_MISMATCH,
+            "cdst's valid region %ux%u does not cover src valid rows %u x 1 column",
+            cdst->valid_rows, cdst->valid_cols, rows);
+  v.Require(dst->valid_rows >= rows && (rows == 0 || dst->valid_cols >= 1),
+            PTO_ERR_SHAPE_MISMATCH,
+            "dst's valid region %ux%u does not cover src valid rows %u x at least 1 column",
+            dst->valid_rows, dst->valid_cols, rows);
+  if (a2a3 && !one_threshold && v.ok()) {
+    const size_t have = ElementCount(tmp) * ElementBytes(tmp->dtype);
+    const size_t need = GatherCmpScratchBytes(src);
+    v.Require(have >= need, PTO_ERR_SHAPE_MISMATCH,
+              "tmp holds %zu bytes, fewer than the %zu A2A3's compare form needs for src %ux%u",
+              have, need, src->rows, src->cols);
+  }
+  if (!v.ok() || !o.contents_known) return v.status();
+  // Every row's matches must fit dst's valid cols: counted before anything
+  // is written.
+  for (uint32_t i = 0; i < rows; ++i) {
+    const size_t count = kernels::GatherCompareRow(
+        src->dtype, mode == PTO_CMP_GT, src->valid_cols, SrcRow(src, i),
+        one_threshold ? o.scalar : CompareThreshold(k, src, i, profile), 0, nullptr);
+    v.Require(count <= dst->valid_cols, PTO_ERR_OUT_OF_RANGE,
+              "row %u of src has %zu elements that compare true, more than dst's %u valid cols",
+              i, count, dst->valid_cols);
+    if (!v.ok()) break;
+  }
+  return v.status();
+}
+
+void RunTGatherCmp(const Operands& o, pto_profile profile) {
+  pto_tile *dst = o.dst, *cdst = o.tmp;
+  const pto_tile *src = o.src0, *k = o.src1;
+  for (uint32_t i = 0; i < src->valid_rows; ++i) {
+    uint32_t* out = static_cast<uint32_t*>(dst->data) + static_cast<size_t>(i) * dst->cols;
+    const uint32_t count = static_cast<uint32_t>(kernels::GatherCompareRow(
+        src->dtype, o.attr == PTO_CMP_GT, src->valid_cols, SrcRow(src, i),
+        o.sat == 1 ? o.scalar : CompareThreshold(k, src, i, profile),
+        CompareRowBase(src, i, o.index[0], profile), out));
+    memcpy(static_cast<char*>(cdst->data) + static_cast<size_t>(i) * cdst->cols * 4, &count, 4);
+  }
+}
+
 // ---- tinsert ------------------------------------------------------------------
 
 pto_status CheckTInsert(const Operands& o, pto_profile profile) {

@@ -208,12 +208,22 @@ extern const OpDescriptor kOps[kOpCount];
 inline const OpDescriptor& Descriptor(OpId id) { return kOps[static_cast<size_t>(id)]; }
 
 // A program instruction keeps its attribute in one int; a two-enum one
-// (tcvt's) packs the first in the low byte and the second in the next.
+// (tcvt's) packs the first in the low byte and the second in the next, as
+// tgather_cmp's text form packs its mode and 1 (one scalar threshold for
+// every row, Operands::sat 1, where the C function takes a k_value tile).
+inline bool PacksSecondByte(AttrKind kind) {
+  return TwoEnums(kind) || kind == AttrKind::kCmpOffset;
+}
 inline int AttrOf(const OpDescriptor& op, int packed) {
-  return TwoEnums(op.attr) ? packed & 0xFF : packed;
+  return PacksSecondByte(op.attr) ? packed & 0xFF : packed;
 }
 inline int SaturationOf(const OpDescriptor& op, int packed) {
-  return TwoEnums(op.attr) ? packed >> 8 : 0;
+  return PacksSecondByte(op.attr) ? packed >> 8 : 0;
+}
+// Whether a program's instruction takes a scalar: its row's attribute does,
+// or it is tgather_cmp's text form (its threshold).
+inline bool TakesScalarAtRun(const OpDescriptor& op, int packed) {
+  return TakesScalar(op.attr) || (op.attr == AttrKind::kCmpOffset && SaturationOf(op, packed) != 0);
 }
 
 // Whether run writes dst's whole rows x cols rather than its valid region

@@ -393,11 +393,12 @@ using pto::ops::Operands;
 #define PTO_SOURCE_STORE_5(s0, s1, s2, s3, s4) \
   o.src0 = s0, o.src1 = s1, o.src2 = s2, o.src3 = s3, o.src4 = s4;
 #define PTO_TMP_PARAM_None
-#define PTO_TMP_PARAM_Optional , pto_tile* tmp
-#define PTO_TMP_PARAM_Required , pto_tile* tmp
+// (named apart from the sources: tgather_cmp has a source called tmp)
+#define PTO_TMP_PARAM_Optional , pto_tile* tmp_tile
+#define PTO_TMP_PARAM_Required , pto_tile* tmp_tile
 #define PTO_TMP_ARG_None nullptr
-#define PTO_TMP_ARG_Optional tmp
-#define PTO_TMP_ARG_Required tmp
+#define PTO_TMP_ARG_Optional tmp_tile
+#define PTO_TMP_ARG_Required tmp_tile
 // One attribute argument: its parameter, and its place in the Operands `o`
 // (`second`: true where it follows an argument of the same role).
 #define PTO_ARG_PARAM_None(type, name)

@@ -75,17 +75,18 @@ static int worth_releasing_gil(pto_tile *dst) {
 
 /* The attribute arguments after the tiles, as the generated call takes them. */
 typedef struct {
-    int i;    /* ATTR_ENUM, ATTR_ENUM_PAIR: an enum value; ATTR_DOUBLE_ENUM: the second */
+    int i;    /* ATTR_ENUM, ATTR_ENUM_PAIR, ATTR_ENUM_INDEX: an enum value; ATTR_DOUBLE_ENUM: the second */
     double d; /* ATTR_DOUBLE, ATTR_DOUBLE_ENUM, ATTR_INDEX_DOUBLE */
     int j;    /* ATTR_ENUM_PAIR: the second enum value */
-    size_t n; /* ATTR_INDEX, ATTR_INDEX_PAIR, ATTR_INDEX_DOUBLE: an offset */
+    size_t n; /* ATTR_INDEX, ATTR_INDEX_PAIR, ATTR_INDEX_DOUBLE, ATTR_ENUM_INDEX: an offset */
     size_t m; /* ATTR_INDEX_PAIR: the second offset */
 } attr_value;
 
 /* ATTR_ENUM_PAIR: two enum arguments (tcvt's mode and sat); ATTR_DOUBLE_ENUM:
  * a double and an enum (tci's start and descending); ATTR_INDEX_PAIR: two
  * offsets (textract's); ATTR_INDEX_DOUBLE: an offset and a double (tsetval's
- * index and value); ATTR_INDEX: one (tmrgsort's block length). */
+ * index and value); ATTR_INDEX: one (tmrgsort's block length); ATTR_ENUM_INDEX:
+ * an enum and an offset (tgather_cmp's mode and offset). */
 typedef enum {
     ATTR_NONE,
     ATTR_ENUM,
@@ -94,7 +95,8 @@ typedef enum {
     ATTR_DOUBLE_ENUM,
     ATTR_INDEX_PAIR,
     ATTR_INDEX_DOUBLE,
-    ATTR_INDEX
+    ATTR_INDEX,
+    ATTR_ENUM_INDEX
 } attr_kind;
 
 static Py_ssize_t attr_count(attr_kind kind) {
@@ -133,6 +135,7 @@ static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
         out->d = PyFloat_AsDouble(o);
         return out->d == -1.0 && PyErr_Occurred() ? -1 : 0;
     case ATTR_ENUM_PAIR:
+    case ATTR_ENUM_INDEX:
         return as_enum_value(o, name, &out->i);
     case ATTR_INDEX:
     case ATTR_INDEX_PAIR:
@@ -159,6 +162,9 @@ static PyObject *run_operation(const operation_def *op, PyObject *const *args, P
         return NULL;
     if (op->attr == ATTR_INDEX_PAIR && a[op->attr_at + 1] != NULL &&
         as_size(a[op->attr_at + 1], op->names[op->attr_at + 1], &attr.m) < 0)
+        return NULL;
+    if (op->attr == ATTR_ENUM_INDEX && a[op->attr_at + 1] != NULL &&
+        as_size(a[op->attr_at + 1], op->names[op->attr_at + 1], &attr.n) < 0)
         return NULL;
     if (op->attr == ATTR_INDEX_DOUBLE && a[op->attr_at + 1] != NULL) {
         attr.d = PyFloat_AsDouble(a[op->attr_at + 1]);

@@ -245,6 +245,12 @@ class TileReader : public Reader {
   // (tile_quant_mx.cc)
   void ParseMxZzMove(const Token& op, const std::vector<Token>& names,
                      const std::vector<Type>& types, const std::vector<SourceLoc>& locs);
+  // pto.tgather ins(%src, %kValue, %tmp : T, S, U) outs(%dst, %cdst : D, C)
+  // [{cmpMode = ..., offset = N : i32}]: its compare form, ins( ) read
+  // (tile_special_forms.cc), and its attributes (tile_attributes.cc).
+  void ParseGatherCompare(const Token& op, const std::vector<Token>& names,
+                          const std::vector<Type>& types, const std::vector<SourceLoc>& locs);
+  bool ParseGatherCompareAttrs(int* mode, int64_t* offset);
   void ParsePrint(const Token& op);
   bool DefineResultTile(const Token& op, const Token& result, const Type& type, SourceLoc type_loc,
                         uint32_t* slot);

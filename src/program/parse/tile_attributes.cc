@@ -1,6 +1,8 @@
 // PTO assembly: the table's operations' attributes (`{rmode = ...}`,
 // `{cmpMode = ...}`, `{precisionType = ...}`, `isBinary`, `descending`), as
 // PTOAS and the pages spell them.
+#include <stdlib.h>
+
 #include <string>
 #include <vector>
 
@@ -196,6 +198,30 @@ bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high
       return parser_.Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) + " is " +
                                             want_default + " or " + want_high);
     }
+  }
+  return true;
+}
+
+// TGATHER's compare form: {cmpMode = #pto<cmp gt>, offset = 7 : i32}
+// (PTOAS's defaults EQ and 0).
+bool TileReader::ParseGatherCompareAttrs(int* mode, int64_t* offset) {
+  std::vector<AttrEntry> attrs;
+  if (!parser_.ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs) {
+    if (e.key == "cmpMode") {
+      *mode = ConversionAttrValue(e.value.text, "cmp", kCmpModeNames);
+      if (*mode < 0)
+        return parser_.Error(e.value.loc, "cmpMode of tgather is #pto<cmp NAME> or #pto.cmp<NAME>");
+      continue;
+    }
+    if (e.key == "offset" && e.value.kind == Tok::kInt) {
+      *offset = strtoll(std::string(e.value.text).c_str(), nullptr, 0);
+      continue;
+    }
+    return parser_.Error(e.loc, e.key == "offset"
+                                    ? std::string("offset of tgather is an integer")
+                                    : "unknown attribute '" + std::string(e.key) +
+                                          "' for tgather's compare form");
   }
   return true;
 }

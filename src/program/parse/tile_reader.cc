@@ -102,7 +102,7 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   const auto boxed = [](const Type& t) { return t.IsCube() || t.IsBoxedVec(); };
   const bool cube = boxed(p_->tiles[dst].type) ||
                     (!ins.empty() && boxed(p_->tiles[ins[0]].type)) ||
-                    (ins.size() > 1 && boxed(p_->tiles[ins[1]].type));
+                    (ins.size() > 1 && ins[1] != kNoSlot && boxed(p_->tiles[ins[1]].type));
   const bool fixpipe = op.id == ops::OpId::kTMovFp || op.id == ops::OpId::kTExtractFp ||
                        op.id == ops::OpId::kTInsertFp;
   if (fixpipe && ins.size() == 2)
@@ -301,6 +301,9 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   std::vector<Type> types;
   std::vector<SourceLoc> type_locs;
   if (!parser_.Expect(':') || !parser_.ParseTypes(names.size(), &types, &type_locs)) return;
+  // tgather with a scalar second operand: its compare form.
+  if (named.id == ops::OpId::kTGather && types.size() >= 2 && types[1].kind != TypeKind::kTile)
+    return ParseGatherCompare(op, names, types, type_locs);
   // tmov with a tmp: MX exponents into the ZZ order (tile_quant_mx.cc),
   // PTOAS printing each operand with its type: ins(%exp : Te, %tmp : Tt).
   if (named.id == ops::OpId::kTMov && names.size() == 1 && tok().Is(',')) {

@@ -164,12 +164,13 @@ inline uint32_t Block::FastRun(const Instr* code, uint32_t n, uint32_t pc) {
 pto_status Block::TileOp(const Instr& in) {
   pto_tile* dst = &tiles_[in.slot[Role::kDst]];
   pto_tile* tmp = TileAt(tiles_, in.slot[Role::kTmp]);
-  double scalar = !ops::TakesScalar(in.op->attr) ? 0.0
-                  : in.scalar_is_float                 ? floats_[in.scalar_reg]
-                                                       : static_cast<double>(ints_[in.scalar_reg]);
+  const bool takes_scalar = ops::TakesScalarAtRun(*in.op, in.attr);
+  double scalar = !takes_scalar          ? 0.0
+                  : in.scalar_is_float ? floats_[in.scalar_reg]
+                                       : static_cast<double>(ints_[in.scalar_reg]);
   // An integer register reaches the C function as a double: one beyond 2^53
   // that no double holds (a 64-bit element's scalar) is refused, not rounded.
-  if (ops::TakesScalar(in.op->attr) && !in.scalar_is_float) {
+  if (takes_scalar && !in.scalar_is_float) {
     const int64_t value = ints_[in.scalar_reg];
     if (scalar >= 0x1p63 || static_cast<int64_t>(scalar) != value)
       return Error(in, PTO_ERR_INVALID_ARGUMENT,

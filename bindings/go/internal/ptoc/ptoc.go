@@ -58,7 +58,7 @@ typedef long long swig_type_25;
 typedef long long swig_type_26;
 typedef long long swig_type_27;
 typedef long long swig_type_28;
-typedef _gostring_ swig_type_29;
+typedef long long swig_type_29;
 typedef _gostring_ swig_type_30;
 typedef _gostring_ swig_type_31;
 typedef _gostring_ swig_type_32;
@@ -67,9 +67,9 @@ typedef _gostring_ swig_type_34;
 typedef _gostring_ swig_type_35;
 typedef _gostring_ swig_type_36;
 typedef _gostring_ swig_type_37;
-typedef long long swig_type_38;
-typedef _gostring_ swig_type_39;
-typedef long long swig_type_40;
+typedef _gostring_ swig_type_38;
+typedef long long swig_type_39;
+typedef _gostring_ swig_type_40;
 typedef long long swig_type_41;
 typedef long long swig_type_42;
 typedef long long swig_type_43;
@@ -79,13 +79,14 @@ typedef long long swig_type_46;
 typedef long long swig_type_47;
 typedef long long swig_type_48;
 typedef long long swig_type_49;
-typedef _gostring_ swig_type_50;
-typedef long long swig_type_51;
+typedef long long swig_type_50;
+typedef _gostring_ swig_type_51;
 typedef long long swig_type_52;
 typedef long long swig_type_53;
 typedef long long swig_type_54;
 typedef long long swig_type_55;
 typedef long long swig_type_56;
+typedef long long swig_type_57;
 extern void _wrap_Swig_free_ptoc_78ab131c9f0d3334(uintptr_t arg1);
 extern uintptr_t _wrap_Swig_malloc_ptoc_78ab131c9f0d3334(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_INT8_ptoc_78ab131c9f0d3334(void);
@@ -297,12 +298,13 @@ extern uintptr_t _wrap_pto_textract_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintpt
 extern uintptr_t _wrap_pto_tinsert_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_type_18 arg3, swig_type_19 arg4);
 extern uintptr_t _wrap_pto_tgather_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tgather_mask_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3, swig_intgo arg4);
+extern uintptr_t _wrap_pto_tgather_cmp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, swig_intgo arg6, swig_type_20 arg7);
 extern uintptr_t _wrap_pto_tgatherb_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tscatter_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_tsetval_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_20 arg2, double arg3);
-extern uintptr_t _wrap_pto_tgetval_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_21 arg2, swig_voidp arg3);
-extern uintptr_t _wrap_pto_mgather_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_voidp arg2, swig_type_22 arg3, swig_intgo arg4, uintptr_t arg5, swig_intgo arg6);
-extern uintptr_t _wrap_pto_mscatter_ptoc_78ab131c9f0d3334(swig_voidp arg1, swig_type_23 arg2, swig_intgo arg3, uintptr_t arg4, uintptr_t arg5, swig_intgo arg6);
+extern uintptr_t _wrap_pto_tsetval_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_21 arg2, double arg3);
+extern uintptr_t _wrap_pto_tgetval_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_22 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_mgather_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_voidp arg2, swig_type_23 arg3, swig_intgo arg4, uintptr_t arg5, swig_intgo arg6);
+extern uintptr_t _wrap_pto_mscatter_ptoc_78ab131c9f0d3334(swig_voidp arg1, swig_type_24 arg2, swig_intgo arg3, uintptr_t arg4, uintptr_t arg5, swig_intgo arg6);
 extern uintptr_t _wrap_pto_tfillpad_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
 extern uintptr_t _wrap_pto_tfillpad_inplace_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
 extern uintptr_t _wrap_pto_tfillpad_expand_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
@@ -315,7 +317,7 @@ extern uintptr_t _wrap_pto_tinterleave_ptoc_78ab131c9f0d3334(uintptr_t arg1, uin
 extern uintptr_t _wrap_pto_tdeinterleave_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tdeinterleave_single_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tsort32_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tmrgsort_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_type_24 arg3);
+extern uintptr_t _wrap_pto_tmrgsort_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_type_25 arg3);
 extern uintptr_t _wrap_pto_tmrgsort_lists_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6, swig_intgo arg7, swig_voidp arg8);
 extern uintptr_t _wrap_pto_taxpy_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_taddc_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
@@ -388,37 +390,37 @@ extern swig_intgo _wrap_PTO_MX_NV_FP4_E2M1_ptoc_78ab131c9f0d3334(void);
 extern uintptr_t _wrap_pto_tquant_mx_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, swig_intgo arg6, swig_intgo arg7);
 extern uintptr_t _wrap_pto_tdequant_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tmov_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_textract_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_type_25 arg4, swig_type_26 arg5);
-extern uintptr_t _wrap_pto_tinsert_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_type_27 arg4, swig_type_28 arg5);
+extern uintptr_t _wrap_pto_textract_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_type_26 arg4, swig_type_27 arg5);
+extern uintptr_t _wrap_pto_tinsert_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_type_28 arg4, swig_type_29 arg5);
 extern uintptr_t _wrap_pto_set_quant_scalar_ptoc_78ab131c9f0d3334(float arg1, swig_intgo arg2);
 extern uintptr_t _wrap_pto_set_quant_vector_ptoc_78ab131c9f0d3334(uintptr_t arg1);
-extern swig_type_29 _wrap_pto_dtype_string_ptoc_78ab131c9f0d3334(swig_intgo arg1);
+extern swig_type_30 _wrap_pto_dtype_string_ptoc_78ab131c9f0d3334(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_78ab131c9f0d3334(void);
 extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_78ab131c9f0d3334(void);
 extern swig_intgo _wrap_PTO_PARAM_FLOAT_ptoc_78ab131c9f0d3334(void);
 extern swig_intgo _wrap_PTO_PARAM_TILE_ptoc_78ab131c9f0d3334(void);
-extern uintptr_t _wrap_pto_program_create_ptoc_78ab131c9f0d3334(swig_type_30 arg1, swig_type_31 arg2, swig_voidp arg3);
-extern uintptr_t _wrap_pto_program_create_entry_ptoc_78ab131c9f0d3334(swig_type_32 arg1, swig_type_33 arg2, swig_type_34 arg3, swig_voidp arg4);
-extern uintptr_t _wrap_pto_program_check_ptoc_78ab131c9f0d3334(swig_type_35 arg1, swig_type_36 arg2, swig_voidp arg3);
-extern swig_type_37 _wrap_pto_program_describe_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern uintptr_t _wrap_pto_program_create_ptoc_78ab131c9f0d3334(swig_type_31 arg1, swig_type_32 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_program_create_entry_ptoc_78ab131c9f0d3334(swig_type_33 arg1, swig_type_34 arg2, swig_type_35 arg3, swig_voidp arg4);
+extern uintptr_t _wrap_pto_program_check_ptoc_78ab131c9f0d3334(swig_type_36 arg1, swig_type_37 arg2, swig_voidp arg3);
+extern swig_type_38 _wrap_pto_program_describe_ptoc_78ab131c9f0d3334(uintptr_t arg1);
 extern void _wrap_pto_program_destroy_ptoc_78ab131c9f0d3334(uintptr_t arg1);
 extern swig_intgo _wrap_pto_program_profile_ptoc_78ab131c9f0d3334(uintptr_t arg1);
-extern swig_type_38 _wrap_pto_program_param_count_ptoc_78ab131c9f0d3334(uintptr_t arg1);
-extern swig_type_39 _wrap_pto_program_param_name_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_40 arg2);
-extern swig_intgo _wrap_pto_program_param_kind_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_41 arg2);
-extern swig_intgo _wrap_pto_program_param_dtype_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_42 arg2);
-extern swig_intgo _wrap_pto_program_param_rows_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_43 arg2);
-extern swig_intgo _wrap_pto_program_param_cols_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_44 arg2);
-extern swig_type_45 _wrap_pto_program_param_valid_rows_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_46 arg2);
-extern swig_type_47 _wrap_pto_program_param_valid_cols_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_48 arg2);
-extern swig_intgo _wrap_pto_program_param_access_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_49 arg2);
-extern uintptr_t _wrap_pto_program_param_find_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_50 arg2, swig_voidp arg3);
+extern swig_type_39 _wrap_pto_program_param_count_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern swig_type_40 _wrap_pto_program_param_name_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_41 arg2);
+extern swig_intgo _wrap_pto_program_param_kind_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_42 arg2);
+extern swig_intgo _wrap_pto_program_param_dtype_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_43 arg2);
+extern swig_intgo _wrap_pto_program_param_rows_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_44 arg2);
+extern swig_intgo _wrap_pto_program_param_cols_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_45 arg2);
+extern swig_type_46 _wrap_pto_program_param_valid_rows_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_47 arg2);
+extern swig_type_48 _wrap_pto_program_param_valid_cols_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_49 arg2);
+extern swig_intgo _wrap_pto_program_param_access_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_50 arg2);
+extern uintptr_t _wrap_pto_program_param_find_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_51 arg2, swig_voidp arg3);
 extern uintptr_t _wrap_pto_args_create_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_voidp arg2);
 extern void _wrap_pto_args_destroy_ptoc_78ab131c9f0d3334(uintptr_t arg1);
-extern uintptr_t _wrap_pto_args_set_pointer_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_51 arg2, swig_voidp arg3, swig_type_52 arg4);
-extern uintptr_t _wrap_pto_args_set_int_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_53 arg2, swig_type_54 arg3);
-extern uintptr_t _wrap_pto_args_set_float_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_55 arg2, double arg3);
-extern uintptr_t _wrap_pto_args_set_tile_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_56 arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_args_set_pointer_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_52 arg2, swig_voidp arg3, swig_type_53 arg4);
+extern uintptr_t _wrap_pto_args_set_int_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_54 arg2, swig_type_55 arg3);
+extern uintptr_t _wrap_pto_args_set_float_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_56 arg2, double arg3);
+extern uintptr_t _wrap_pto_args_set_tile_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_57 arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_program_run_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_program_launch_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_intgo arg2, uintptr_t arg3);
 #undef intgo
@@ -2417,6 +2419,21 @@ func Pto_tgather_mask(arg1 uintptr, arg2 uintptr, arg3 Enum_SS_pto_mask_pattern,
 	return swig_r_1
 }
 
+func Pto_tgather_cmp(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr, arg6 Enum_SS_pto_cmp_mode, arg7 int64) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	_swig_i_5 := arg6
+	_swig_i_6 := arg7
+	swig_r = (uintptr)(C._wrap_pto_tgather_cmp_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.swig_intgo(_swig_i_5), C.swig_type_20(_swig_i_6)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
 func Pto_tgatherb(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
@@ -2444,7 +2461,7 @@ func Pto_tsetval(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tsetval_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_20(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tsetval_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_21(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2455,7 +2472,7 @@ func Pto_tgetval(arg1 uintptr, arg2 int64, arg3 *float64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tgetval_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_21(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tgetval_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_22(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2469,7 +2486,7 @@ func Pto_mgather(arg1 uintptr, arg2 unsafe.Pointer, arg3 int64, arg4 Enum_SS_pto
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (uintptr)(C._wrap_pto_mgather_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_type_22(_swig_i_2), C.swig_intgo(_swig_i_3), C.uintptr_t(_swig_i_4), C.swig_intgo(_swig_i_5)))
+	swig_r = (uintptr)(C._wrap_pto_mgather_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_type_23(_swig_i_2), C.swig_intgo(_swig_i_3), C.uintptr_t(_swig_i_4), C.swig_intgo(_swig_i_5)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2483,7 +2500,7 @@ func Pto_mscatter(arg1 unsafe.Pointer, arg2 int64, arg3 Enum_SS_pto_dtype, arg4 
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (uintptr)(C._wrap_pto_mscatter_ptoc_78ab131c9f0d3334(C.swig_voidp(_swig_i_0), C.swig_type_23(_swig_i_1), C.swig_intgo(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.swig_intgo(_swig_i_5)))
+	swig_r = (uintptr)(C._wrap_pto_mscatter_ptoc_78ab131c9f0d3334(C.swig_voidp(_swig_i_0), C.swig_type_24(_swig_i_1), C.swig_intgo(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.swig_intgo(_swig_i_5)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -2629,7 +2646,7 @@ func Pto_tmrgsort(arg1 uintptr, arg2 uintptr, arg3 int64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmrgsort_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_24(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmrgsort_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_25(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3333,7 +3350,7 @@ func Pto_textract_fp(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 int64, arg5 
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_textract_fp_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_type_25(_swig_i_3), C.swig_type_26(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_textract_fp_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_type_26(_swig_i_3), C.swig_type_27(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3346,7 +3363,7 @@ func Pto_tinsert_fp(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 int64, arg5 i
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tinsert_fp_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_type_27(_swig_i_3), C.swig_type_28(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tinsert_fp_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_type_28(_swig_i_3), C.swig_type_29(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3417,7 +3434,7 @@ func Pto_program_create(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fai
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_78ab131c9f0d3334(*(*C.swig_type_30)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_31)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_78ab131c9f0d3334(*(*C.swig_type_31)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_32)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -3435,7 +3452,7 @@ func Pto_program_create_entry(arg1 string, arg2 string, arg3 string, arg4 *uintp
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_78ab131c9f0d3334(*(*C.swig_type_32)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_33)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_34)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_78ab131c9f0d3334(*(*C.swig_type_33)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_34)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_35)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -3455,7 +3472,7 @@ func Pto_program_check(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_check_ptoc_78ab131c9f0d3334(*(*C.swig_type_35)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_36)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_check_ptoc_78ab131c9f0d3334(*(*C.swig_type_36)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_37)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -3500,7 +3517,7 @@ func Pto_program_param_name(arg1 uintptr, arg2 int64) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_pto_program_param_name_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_40(_swig_i_1))
+	swig_r_p := C._wrap_pto_program_param_name_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_41(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -3511,7 +3528,7 @@ func Pto_program_param_kind(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_par
 	var swig_r Enum_SS_pto_param_kind
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_41(_swig_i_1)))
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_42(_swig_i_1)))
 	return swig_r
 }
 
@@ -3519,7 +3536,7 @@ func Pto_program_param_dtype(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_dt
 	var swig_r Enum_SS_pto_dtype
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_42(_swig_i_1)))
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_43(_swig_i_1)))
 	return swig_r
 }
 
@@ -3527,7 +3544,7 @@ func Pto_program_param_rows(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_43(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_44(_swig_i_1)))
 	return swig_r
 }
 
@@ -3535,7 +3552,7 @@ func Pto_program_param_cols(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_44(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_45(_swig_i_1)))
 	return swig_r
 }
 
@@ -3543,7 +3560,7 @@ func Pto_program_param_valid_rows(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_46(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_47(_swig_i_1)))
 	return swig_r
 }
 
@@ -3551,7 +3568,7 @@ func Pto_program_param_valid_cols(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_48(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_49(_swig_i_1)))
 	return swig_r
 }
 
@@ -3559,7 +3576,7 @@ func Pto_program_param_access(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_49(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_50(_swig_i_1)))
 	return swig_r
 }
 
@@ -3568,7 +3585,7 @@ func Pto_program_param_find(arg1 uintptr, arg2 string, arg3 *uint64) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), *(*C.swig_type_50)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), *(*C.swig_type_51)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -3598,7 +3615,7 @@ func Pto_args_set_pointer(arg1 uintptr, arg2 int64, arg3 unsafe.Pointer, arg4 in
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_51(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_52(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_52(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_53(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3609,7 +3626,7 @@ func Pto_args_set_int(arg1 uintptr, arg2 int64, arg3 int64) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_53(_swig_i_1), C.swig_type_54(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_54(_swig_i_1), C.swig_type_55(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3620,7 +3637,7 @@ func Pto_args_set_float(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_55(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_56(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3631,7 +3648,7 @@ func Pto_args_set_tile(arg1 uintptr, arg2 int64, arg3 uintptr) (_swig_ret *Failu
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_56(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_57(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -3330,6 +3330,31 @@ intgo _wrap_pto_tgather_mask_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_til
 }
 
 
+intgo _wrap_pto_tgather_cmp_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4, intgo _swig_go_5, long long _swig_go_6) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  pto_tile *arg4 = (pto_tile *) 0 ;
+  pto_tile *arg5 = (pto_tile *) 0 ;
+  pto_cmp_mode arg6 ;
+  size_t arg7 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (pto_tile *)_swig_go_3; 
+  arg5 = (pto_tile *)_swig_go_4; 
+  arg6 = (pto_cmp_mode)_swig_go_5; 
+  arg7 = (size_t)_swig_go_6; 
+  
+  result = (pto_status)pto_tgather_cmp(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,(struct pto_tile const *)arg4,arg5,arg6,arg7);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_pto_tgatherb_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   pto_tile *arg2 = (pto_tile *) 0 ;

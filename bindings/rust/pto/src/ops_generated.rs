@@ -507,6 +507,38 @@ pub fn tgather_mask(
     check(unsafe { sys::pto_tgather_mask(d, src.source_ptr(d), pattern.raw(), axis.raw()) })
 }
 
+/// TGATHER_CMP (`pto_tgather_cmp`): dst row i: the indices (offset +
+/// position) of src row i's elements \> or == k_value\[i,0\]; cdst\[i,0\]
+/// their count.
+///
+/// src's dtypes: HOST INT16, UINT16, INT32, UINT32, FLOAT16, FLOAT32; A2A3
+/// FLOAT32, FLOAT16, INT32; A5 INT16, UINT16, INT32, UINT32, FLOAT16,
+/// FLOAT32.
+///
+/// `cdst` is the second destination, each row's count in its first column.
+pub fn tgather_cmp(
+    dst: &mut impl Operand,
+    src: impl Source,
+    k_value: impl Source,
+    tmp: impl Source,
+    cdst: &impl Operand,
+    mode: CmpMode,
+    offset: usize,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tgather_cmp(
+            d,
+            src.source_ptr(d),
+            k_value.source_ptr(d),
+            tmp.source_ptr(d),
+            cdst.as_ptr(),
+            mode.raw(),
+            offset as sys::size_t,
+        )
+    })
+}
+
 /// TGATHERB (`pto_tgatherb`): dst row i's 32-byte blocks: block k the 32
 /// bytes of src from byte offset offsets\[i,k\].
 ///

@@ -593,6 +593,34 @@ public final class Pto {
     }
 
     /**
+     * TGATHER_CMP ({@code pto_tgather_cmp}): dst row i: the indices (offset + position) of
+     * src row i's elements &gt; or == k_value[i,0]; cdst[i,0] their count.
+     * <p>src's dtypes: HOST INT16, UINT16, INT32, UINT32, FLOAT16, FLOAT32; A2A3 FLOAT32,
+     * FLOAT16, INT32; A5 INT16, UINT16, INT32, UINT32, FLOAT16, FLOAT32.
+     * <p>{@code cdst} is the second destination, each row's count in its first column.
+     */
+    public static void tgatherCmp(Tile dst, Tile src, Tile k_value, Tile tmp, Tile cdst, CmpMode mode, long offset) {
+        if (mode == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tgatherCmp: mode is null");
+        }
+        try {
+            PtoNative.pto_tgather_cmp(Tile.handleOf(dst, "Pto.tgatherCmp", "dst"),
+                    Tile.handleOf(src, "Pto.tgatherCmp", "src"),
+                    Tile.handleOf(k_value, "Pto.tgatherCmp", "k_value"),
+                    Tile.handleOf(tmp, "Pto.tgatherCmp", "tmp"),
+                    Tile.handleOf(cdst, "Pto.tgatherCmp", "cdst"),
+                    mode.code(),
+                    offset);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(k_value);
+            Reference.reachabilityFence(tmp);
+            Reference.reachabilityFence(cdst);
+        }
+    }
+
+    /**
      * TGATHERB ({@code pto_tgatherb}): dst row i's 32-byte blocks: block k the 32 bytes of
      * src from byte offset offsets[i,k].
      * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 all.
