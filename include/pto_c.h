@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 135 operations of libpto's table (src/operations.def), by group, in
+ * The 136 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -30,8 +30,8 @@
  *     tcolexpanddiv
  *   conversion (2): tcvt, tpack
  *   compare and select (3): tcmp, tcmps, tsels
- *   element access (7): textract, tinsert, tgather, tgather_mask,
- *     tgatherb, tscatter, tsetval
+ *   element access (8): textract, tinsert, tgather, tgather_mask,
+ *     tgather_cmp, tgatherb, tscatter, tsetval
  *   data movement (11): tfillpad, treshape, talias, ttrans, tconcat,
  *     tconcatidx, tinterleave, tdeinterleave, tdeinterleave_single,
  *     tfillpad_inplace, tfillpad_expand
