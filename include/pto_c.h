@@ -51,8 +51,9 @@
  * pto_set_img2col_padding (a configuration struct), pto_set_img2col_rpt (a
  * configuration struct), pto_timg2col (a configuration struct and per-thread
  * registers), pto_tquant_mx (exp, max and scaling besides dst),
- * pto_set_quant_scalar (no tile operand) and pto_set_quant_vector (a scaling
- * tile alone).
+ * pto_tquant_hif4 (exp, max and scaling besides dst), pto_tmatmul_mx_hif4
+ * (HiFloat4 metadata words as scales), pto_set_quant_scalar (no tile
+ * operand) and pto_set_quant_vector (a scaling tile alone).
  * ops-families:end
  *
  * Conventions shared by every function below:
