@@ -301,6 +301,52 @@ static unsigned nibble(const pto_tile *t, uint32_t i, uint32_t j) {
     return (unsigned)(tile_get(t, i, j / 2) >> (4 * (j % 2))) & 15;
 }
 
+static uint32_t round_up(uint32_t x, uint32_t to) { return (x + to - 1) / to * to; }
+
+/* A cube tile (HOST takes any location and layout) holding t's valid region
+ * (row-major, pto_tile_write), the rest zeros. */
+static pto_tile *cube_copy(const pto_tile *t, uint32_t rows, uint32_t cols, pto_location loc, pto_layout layout) {
+    pto_tile *c = NULL;
+    const size_t size = pto_dtype_size(pto_tile_dtype(t));
+    assert_int_equal(pto_tile_create_cube(pto_tile_dtype(t), rows, cols, loc, layout, &c), PTO_OK);
+    unsigned char *all = calloc((size_t)rows * cols, size);
+    for (uint32_t i = 0; i < pto_tile_valid_rows(t); ++i)
+        for (uint32_t j = 0; j < pto_tile_valid_cols(t); ++j) {
+            const uint64_t v = tile_get(t, i, j);
+            memcpy(all + ((size_t)i * cols + j) * size, &v, size); /* little-endian */
+        }
+    assert_int_equal(pto_tile_write(c, all, (size_t)rows * cols * size), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(c, pto_tile_valid_rows(t), pto_tile_valid_cols(t)), PTO_OK);
+    free(all);
+    return c;
+}
+
+/* The same product on cube tiles (a LEFT NZ, b RIGHT ZN, dst ACC NZ): the
+ * operands staged row-major give the row-major tiles' bits. */
+static void check_matmul_cube(const pto_tile *a, const pto_tile *aw, const pto_tile *b, const pto_tile *bw,
+                              const pto_tile *want) {
+    const uint32_t m = pto_tile_valid_rows(a), k = pto_tile_valid_rows(b), n = pto_tile_valid_cols(want);
+    pto_tile *ca = cube_copy(a, round_up(m, 16), round_up(k, 64) / 2, PTO_LOC_LEFT, PTO_LAYOUT_NZ);
+    pto_tile *cb = cube_copy(b, round_up(k, 64), round_up(n, 64) / 2, PTO_LOC_RIGHT, PTO_LAYOUT_ZN);
+    pto_tile *cd = NULL;
+    assert_int_equal(pto_tile_create_cube(PTO_FLOAT32, round_up(m, 16), round_up(n, 16), PTO_LOC_ACC, PTO_LAYOUT_NZ,
+                                          &cd),
+                     PTO_OK);
+    assert_int_equal(pto_tile_set_valid(cd, m, n), PTO_OK);
+    expect_status(pto_tmatmul_mx_hif4(cd, ca, aw, cb, bw), PTO_OK, "cube tiles");
+    const uint32_t rows = pto_tile_rows(cd), cols = pto_tile_cols(cd);
+    float *got = calloc((size_t)rows * cols, sizeof(float));
+    assert_int_equal(pto_tile_read(cd, got, (size_t)rows * cols * sizeof(float)), PTO_OK);
+    for (uint32_t i = 0; i < m; ++i)
+        for (uint32_t j = 0; j < n; ++j) {
+            uint32_t g;
+            memcpy(&g, &got[(size_t)i * cols + j], sizeof g);
+            assert_int_equal(g, tile_get(want, i, j));
+        }
+    free(got);
+    TILES_DESTROY(ca, cb, cd);
+}
+
 /* a (m x k) and bt (n x k, b's transpose) quantised by pto_tquant_hif4;
  * b and b_scale their transposes; dst against fmaf chains in k order. */
 static void check_matmul(uint32_t m, uint32_t k, uint32_t n, uint64_t seed, uint32_t poison) {
@@ -332,6 +378,7 @@ static void check_matmul(uint32_t m, uint32_t k, uint32_t n, uint64_t seed, uint
             if (got != want && !(isnan(acc) && (got & 0x7FFFFFFFu) > 0x7F800000u))
                 fail_msg("%ux%ux%u (%u,%u): 0x%08x, want 0x%08x (%g)", m, k, n, i, j, got, want, acc);
         }
+    if (m > 1) check_matmul_cube(a, aw, b, bw, dst);
     TILES_DESTROY(as, bts, a, aw, bt, btw, b, bw, dst);
 }
 
