@@ -115,8 +115,8 @@ static ref_group quantise_ref(const uint16_t *x, size_t n) {
     return g;
 }
 
-/* A bfloat16 input of kind `kind` with magnitude about 2^scale. */
-static uint16_t hif4_input(rng *r, int kind, int scale) {
+/* A bfloat16 input of kind `kind`: about factor * 2^scale (kind 3). */
+static uint16_t hif4_input(rng *r, int kind, int scale, double factor) {
     const uint64_t u = rng_next(r);
     const uint16_t sign = (u & 1) ? 0x8000 : 0;
     switch (kind) {
@@ -124,7 +124,7 @@ static uint16_t hif4_input(rng *r, int kind, int scale) {
         case 1: return (uint16_t)(sign | ((u >> 8) % 0x7F)); /* subnormals */
         case 2: return (uint16_t)(sign | (0x7F00 + (u >> 8) % 0x7F)); /* near bfloat16's largest */
         default: {
-            const double v = ldexp(0.5 + (double)((u >> 11) % 1000000) / 1000000.0, scale);
+            const double v = factor * ldexp(0.5 + (double)((u >> 11) % 1000000) / 1000000.0, scale);
             return (uint16_t)(sign | bf16_bits(round_bf16(v)));
         }
     }
@@ -139,11 +139,13 @@ static pto_tile *hif4_src(uint32_t rows, uint32_t cols, uint64_t seed, bool spec
              * groups wholly subnormal, huge, zero). */
             const int scale = (int)(rng_next(&r) % 60) - 40 + (specials ? (int)(rng_next(&r) % 3) * 60 - 60 : 0);
             const int group_kind = specials ? (int)(rng_next(&r) % 8) : 3;
+            /* Each group's largest mantissa anywhere in [1, 2): Ea's every rounding. */
+            const double factor = 1.0 + (double)(rng_next(&r) % 1024) / 1024.0;
             for (uint32_t j = 64 * g; j < cols && j < 64 * g + 64; ++j) {
                 int kind = group_kind < 3 ? group_kind : 3;
                 if (specials && rng_next(&r) % 10 == 0) kind = (int)(rng_next(&r) % 3);
                 const int spread = (int)(rng_next(&r) % 8);
-                tile_put(src, i, j, hif4_input(&r, kind, scale - spread));
+                tile_put(src, i, j, hif4_input(&r, kind, scale - spread, factor));
             }
         }
     return src;
@@ -152,10 +154,22 @@ static pto_tile *hif4_src(uint32_t rows, uint32_t cols, uint64_t seed, bool spec
 static void check_against_ref(pto_tile *src, const char *what) {
     const uint32_t rows = pto_tile_valid_rows(src), cols = pto_tile_valid_cols(src);
     const uint32_t groups = (cols + 63) / 64, quads = (cols + 3) / 4;
-    pto_tile *dst = tile_new(PTO_FLOAT4_E1M2X2, rows, cols / 2, rows, cols / 2);
-    pto_tile *exp = tile_new(PTO_UINT32, rows, groups, rows, groups);
+    /* Padded outputs: nothing past their valid regions is written. */
+    pto_tile *dst = tile_new(PTO_FLOAT4_E1M2X2, rows + 1, cols / 2 + 3, rows, cols / 2);
+    pto_tile *exp = tile_new(PTO_UINT32, rows + 1, groups + 1, rows, groups);
     pto_tile *mx = tile_new(PTO_BFLOAT16, rows, quads, rows, quads), *sc = tile_new(PTO_BFLOAT16, rows, quads, rows, quads);
+    tile_fill(dst, &(rng){rows * 7 + cols}, GEN_ANY);
+    tile_fill(exp, &(rng){rows * 5 + cols}, GEN_ANY);
+    uint64_t *dst_before = tile_snapshot(dst), *exp_before = tile_snapshot(exp);
     expect_status(pto_tquant_hif4(dst, src, exp, mx, sc), PTO_OK, what);
+    for (uint32_t i = 0; i < rows + 1; ++i) {
+        for (uint32_t j = 0; j < cols / 2 + 3; ++j)
+            if (i >= rows || j >= cols / 2) assert_int_equal(tile_get(dst, i, j), dst_before[i * (cols / 2 + 3) + j]);
+        for (uint32_t j = 0; j < groups + 1; ++j)
+            if (i >= rows || j >= groups) assert_int_equal(tile_get(exp, i, j), exp_before[i * (groups + 1) + j]);
+    }
+    free(dst_before);
+    free(exp_before);
     for (uint32_t i = 0; i < rows; ++i)
         for (uint32_t g = 0; g < groups; ++g) {
             uint16_t x[64];
@@ -352,20 +366,26 @@ static void check_matmul_cube(const pto_tile *a, const pto_tile *aw, const pto_t
 static void check_matmul(uint32_t m, uint32_t k, uint32_t n, uint64_t seed, uint32_t poison) {
     const uint32_t g = (k + 63) / 64;
     pto_tile *as = hif4_src(m, k, seed, false), *bts = hif4_src(n, k, seed + 1, false);
-    pto_tile *a = tile_new(PTO_FLOAT4_E1M2X2, m, k / 2, m, k / 2), *aw = tile_new(PTO_UINT32, m, g, m, g);
+    pto_tile *a = tile_new(PTO_FLOAT4_E1M2X2, m + 1, k / 2 + 3, m, k / 2), *aw = tile_new(PTO_UINT32, m + 1, g + 2, m, g);
     pto_tile *bt = tile_new(PTO_FLOAT4_E1M2X2, n, k / 2, n, k / 2), *btw = tile_new(PTO_UINT32, n, g, n, g);
     expect_status(pto_tquant_hif4(a, as, aw, NULL, NULL), PTO_OK, "quantise a");
     expect_status(pto_tquant_hif4(bt, bts, btw, NULL, NULL), PTO_OK, "quantise b's transpose");
     if (poison != 0) tile_put(aw, 0, 0, poison); /* a zero (0) or NaN (0xFF) group */
-    pto_tile *b = tile_new(PTO_FLOAT4_E1M2X2, k, n / 2, k, n / 2), *bw = tile_new(PTO_UINT32, g, n, g, n);
+    pto_tile *b = tile_new(PTO_FLOAT4_E1M2X2, k + 1, n / 2 + 1, k, n / 2), *bw = tile_new(PTO_UINT32, g + 1, n + 3, g, n);
     for (uint32_t kk = 0; kk < k; ++kk)
         for (uint32_t j = 0; j < n; j += 2)
             tile_put(b, kk, j / 2, nibble(bt, j, kk) | nibble(bt, j + 1, kk) << 4);
     for (uint32_t q = 0; q < g; ++q)
         for (uint32_t j = 0; j < n; ++j) tile_put(bw, q, j, tile_get(btw, j, q));
-    pto_tile *dst = tile_new(PTO_FLOAT32, m, n, m, n);
+    /* Padded tiles: rows and strides past the valid regions. */
+    pto_tile *dst = tile_new(PTO_FLOAT32, m + 2, n + 5, m, n);
     tile_fill(dst, &(rng){seed}, GEN_ANY); /* overwritten: the seed is 0 */
+    uint64_t *before = tile_snapshot(dst);
     expect_status(pto_tmatmul_mx_hif4(dst, a, aw, b, bw), PTO_OK, "pto_tmatmul_mx_hif4");
+    for (uint32_t i = 0; i < m + 2; ++i)
+        for (uint32_t j = 0; j < n + 5; ++j)
+            if (i >= m || j >= n) assert_int_equal(tile_get(dst, i, j), before[(size_t)i * (n + 5) + j]);
+    free(before);
     for (uint32_t i = 0; i < m; ++i)
         for (uint32_t j = 0; j < n; ++j) {
             float acc = 0.0f;
