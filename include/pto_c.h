@@ -51,8 +51,9 @@
  * pto_set_img2col_padding (a configuration struct), pto_set_img2col_rpt (a
  * configuration struct), pto_timg2col (a configuration struct and per-thread
  * registers), pto_tquant_mx (exp, max and scaling besides dst),
- * pto_set_quant_scalar (no tile operand) and pto_set_quant_vector (a scaling
- * tile alone).
+ * pto_tquant_hif4 (exp, max and scaling besides dst), pto_tmatmul_mx_hif4
+ * (HiFloat4 metadata words as scales), pto_set_quant_scalar (no tile
+ * operand) and pto_set_quant_vector (a scaling tile alone).
  * ops-families:end
  *
  * Conventions shared by every function below:
@@ -2747,11 +2748,10 @@ PTO_API pto_status pto_timg2col(pto_tile *dst, const pto_tile *src,
  *   row 0 is read. Under A5 it is a PTO_LOC_BIAS tile (pto-isa's
  *   "TileBias::Loc == TileType::Bias", one row as every bias tile is;
  *   PTO_ERR_INVALID_ARGUMENT for another location).
- * - TMATMUL_MX_HIF4 (HiFloat4, not an element type of libpto) is not
- *   provided. Programs run pto.tmatmul.mx, pto.tmatmul.mx.acc,
- *   pto.tmatmul.mx.bias, pto.tgemv.mx, pto.tgemv.mx.acc and
- *   pto.tgemv.mx.bias with the same results, and pto.tget_scale_addr
- *   (docs/pto-assembly.md). */
+ * - TMATMUL_MX_HIF4 is pto_tmatmul_mx_hif4 below. Programs run
+ *   pto.tmatmul.mx, pto.tmatmul.mx.acc, pto.tmatmul.mx.bias, pto.tgemv.mx,
+ *   pto.tgemv.mx.acc and pto.tgemv.mx.bias with the same results, and
+ *   pto.tget_scale_addr (docs/pto-assembly.md). */
 
 /* dst = (a scaled) (b scaled): the seed is 0. */
 PTO_API pto_status pto_tmatmul_mx(pto_tile *dst, const pto_tile *a, const pto_tile *a_scale,
@@ -2778,6 +2778,46 @@ PTO_API pto_status pto_tmatmul_mx_bias(pto_tile *dst, const pto_tile *a, const p
 PTO_API pto_status pto_tgemv_mx_bias(pto_tile *dst, const pto_tile *a, const pto_tile *a_scale,
                                      const pto_tile *b, const pto_tile *b_scale,
                                      const pto_tile *bias);
+
+/* HiFloat4 matrix multiply (TMATMUL_MX_HIF4; pto-isa
+ * docs/isa/TMATMUL_MX_HIF4.md, an A6 instruction; the values as its ST
+ * golden, tests/npu/a6/src/st/testcase/tmatmul_mx/gen_data.py, dequantises
+ * them): dst = a b with a (M x K) and b (K x N) in HiFloat4, the format of
+ * pto_tquant_hif4: FLOAT4_E1M2X2 codes (two a byte, value c of a row in
+ * byte c/2's low nibble for even c, the high one for odd c) and one UINT32
+ * metadata word per 64 values of K: a_scale(i, g) for a's row i, values
+ * 64g to 64g + 63; b_scale(g, j) for b's column j, rows 64g to 64g + 63.
+ * - Value of a code x at place p (0..63) of its group, word w: E1M2(x) *
+ *   e6m2(w & 0xFF) * 2^(Eb + Ec), Eb = bit 8 + p/8 of w, Ec = bit 16 + p/4;
+ *   e6m2(e:m) = (1 + m/4) 2^(e - 48) for 6 exponent bits e and 2 mantissa
+ *   bits m, code 0 is 0 (a zero group) and 0xFF NaN (pto_tquant_hif4's NaN
+ *   group). Every such value is exact in float32.
+ * - Result, for each (i, j) of dst's valid region: acc = 0, then for k = 0,
+ *   1, ..., K-1 in that order acc = fma(a(i,k), b(k,j), acc) rounded once to
+ *   float32; dst(i, j) = acc: pto_tmatmul_mx's fixed order, the same bits on
+ *   every SIMD target (the golden multiplies in numpy's float32 order and
+ *   rounds to bfloat16, the fixpipe's store; the cube's order is not
+ *   documented).
+ * Rules, checked in this order:
+ * - dst, a, a_scale, b, b_scale not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - under PTO_PROFILE_A2A3 and PTO_PROFILE_A5 every call is
+ *   PTO_ERR_UNSUPPORTED_DTYPE (neither NPU has HiFloat4; PTO_PROFILE_HOST
+ *   computes the A6 instruction); dst FLOAT32, a and b FLOAT4_E1M2X2,
+ *   a_scale and b_scale UINT32 (PTO_ERR_UNSUPPORTED_DTYPE).
+ * - dst shares storage with no source (PTO_ERR_ALIASING).
+ * - Shapes (PTO_ERR_SHAPE_MISMATCH): M = a's valid rows = dst's; K = a's
+ *   valid cols times 2 = b's valid rows; N = b's valid cols times 2 = dst's
+ *   valid cols; a_scale's valid region M x ceil(K/64), b_scale's
+ *   ceil(K/64) x N.
+ * - PTO_ERR_OUT_OF_MEMORY if fractal operands cannot be staged.
+ * Tiles of any location and layout (row-major ones the plain case). B as
+ * pto_tquant_hif4 writes it is b's transpose (its groups run along rows):
+ * quantise b's transpose and transpose the codes and words back. The
+ * golden's mixed forms (a FLOAT8, FLOAT16 or BFLOAT16 against a HiFloat4 b)
+ * and an accumulating form are not provided. No text form (PTOAS has no op
+ * for it): a program naming pto.tmatmul_mx_hif4 is told to call this. */
+PTO_API pto_status pto_tmatmul_mx_hif4(pto_tile *dst, const pto_tile *a, const pto_tile *a_scale,
+                                       const pto_tile *b, const pto_tile *b_scale);
 
 /* ------------------------------------------------------------------------ */
 /* Quantisation                                                              */
@@ -2889,6 +2929,59 @@ typedef enum pto_mx_alg {
 PTO_API pto_status pto_tquant_mx(pto_tile *dst, const pto_tile *src, pto_tile *exp,
                                  pto_tile *max, pto_tile *scaling, pto_mx_alg alg,
                                  int group_axis);
+
+/* TQUANT_HIF4 (pto-isa docs/isa/TQUANT_HIF4.md, an A6 instruction; where
+ * the page's summary and its ST golden differ, e.g. Ea, the golden decides:
+ * tests/npu/a6/src/st/testcase/tquant/gen_data.py, as include/pto/npu/a6/
+ * TQuant.hpp computes): BFLOAT16 src to HiFloat4 (arXiv:2602.11287), in
+ * groups of 64 along each row (group g of row i: columns 64g to 64g + 63; a
+ * last group short of 64 as if padded with zeros, as A6 pads). Every step
+ * below marked "b" is a float32 product of two bfloat16 values rounded to
+ * bfloat16 (nearest even), as the golden rounds after every operation. Per
+ * group, exactly:
+ * - Mc, Mb, Ma: the largest magnitude of each 4, each 8, the 64.
+ * - Ea, an e6m2 code (6 exponent bits e, bias 48, over 2 mantissa bits m):
+ *   d = b(Ma * bfloat16(1/7) = 0x3E12) rounded to e6m2, nearest even on the
+ *   mantissa; d at or above 2^16 (an infinity too) saturates to 0xFE
+ *   (1.5 * 2^15); below 2^-48 it is code 0, whose value is 0 (the
+ *   golden's decoding), so a group with Ma below about 7.9 * 2^-48 (all
+ *   zeros too) quantises to zeros. r = 1/e6m2(Ea) (a float64 quotient
+ *   rounded to float32, then bfloat16; 0 for code 0).
+ * - Eb of each 8: b(Mb * r) >= 4. Ec of each 4: b(b(Mc * r) * 2^-Eb) >= 2.
+ * - s, each 4's scale: b(r * 2^-(Eb + Ec)).
+ * - dst: each element x as the E1M2 code of y = b(x * s): the nearest of 0,
+ *   0.25, ..., 1.75 to |y| (ties to the even code, saturating at 1.75; an
+ *   infinity gives 1.75), its sign bit set where y < 0 (a negative zero x
+ *   gives +0). FLOAT4_E1M2X2's encoding is HiFloat4's e1m2 table exactly.
+ * - a group holding a NaN: Ea 0xFF (no number gives it;
+ *   pto_tmatmul_mx_hif4 reads it as NaN), Eb and Ec 0, every element's code
+ *   0x7 (+1.75), its scales NaN (0x7FC0). The golden defines no NaN.
+ * exp(i, g): the group's 32-bit metadata word: bits 0-7 Ea, bit 8 + j Eb of
+ * its 8-group j (0..7), bit 16 + q Ec of its 4-group q (0..15) (bits of
+ * padding groups 0); in memory on a little-endian host the golden's bytes
+ * Ea, Eb, Ec's low and high byte. max(i, q) = Mc and scaling(i, q) = s of
+ * row i's 4-group q, bfloat16 (the golden's max4 and scale; NaN for Mc
+ * over a NaN). dst has src's valid rows and half its valid cols (two codes
+ * a byte, column 2k in the low nibble). Rules, checked in this order:
+ * - dst, src and exp not NULL (PTO_ERR_NULL_ARGUMENT); max and scaling
+ *   may be NULL (not written).
+ * - vec tiles, as pto_tquant_mx (PTO_ERR_INVALID_ARGUMENT).
+ * - under PTO_PROFILE_A2A3 and PTO_PROFILE_A5 every call is
+ *   PTO_ERR_UNSUPPORTED_DTYPE (neither NPU has HiFloat4; PTO_PROFILE_HOST
+ *   computes the A6 instruction); src BFLOAT16 (the implementation's only
+ *   source), dst FLOAT4_E1M2X2, exp UINT32 (PTO_ERR_UNSUPPORTED_DTYPE).
+ * - max and scaling, where given, BFLOAT16 (PTO_ERR_DTYPE_MISMATCH).
+ * - src's valid cols even; dst's valid region src's rows x half its cols;
+ *   exp's rows x ceil(cols / 64); max's and scaling's rows x ceil(cols /
+ *   4) (PTO_ERR_SHAPE_MISMATCH).
+ * - dst, exp, max and scaling share no storage with src or with each
+ *   other (PTO_ERR_ALIASING).
+ * The bits are the same on every SIMD target. The golden's exponents in
+ * the cube's interleaved layout (ExpLayoutForCube) are not written: exp's
+ * words are what pto_tmatmul_mx_hif4 reads. No text form (PTOAS has no op
+ * for it): a program naming pto.tquant_hif4 is told to call this. */
+PTO_API pto_status pto_tquant_hif4(pto_tile *dst, const pto_tile *src, pto_tile *exp,
+                                   pto_tile *max, pto_tile *scaling);
 
 /* TDEQUANT: dst(i, j) = (src(i, j) - offset(i)) * scale(i): src's integer
  * exactly as a float32, the difference and the product each a float32

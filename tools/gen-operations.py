@@ -313,6 +313,14 @@ HAND_BOUND = [
               "as A5 computes them, bit for bit",
               "int8, uint8, float8_e4m3, float4_e2m1x2", "exp, max and scaling besides dst",
               "4 / 0 / 4", isa="TQUANT_DN", text="pto.tquant.mx"),
+    HandBound("tquant_hif4", "quantisation", "dst, src, exp, max, scaling",
+              "HiFloat4: E1M2 codes with a 32-bit three-level metadata word per group of 64 of a "
+              "BFLOAT16 row, as pto-isa's A6 golden computes them, bit for bit (HOST)",
+              "float4_e1m2x2", "exp, max and scaling besides dst", "1 / 0 / 0", text="-"),
+    HandBound("tmatmul_mx_hif4", "matrix_multiply", "dst, a, a_scale, b, b_scale",
+              "dst = a b on HiFloat4 operands (E1M2 codes, a metadata word per 64 values of K), "
+              "tmatmul's float32 chains (HOST)", "float32", "HiFloat4 metadata words as scales",
+              "1 / 0 / 0", text="-"),
     HandBound("set_quant_scalar", "fixpipe", "scale, dtype",
               "the thread's scalar quantisation parameter of the fixpipe's conversions (fp NULL)",
               "float32 scale", "no tile operand", "0 / 0 / 0"),

@@ -81,12 +81,7 @@ FORMATS = "needs the low-precision formats (FP8, HiFloat8, FP4, MX scales): not 
 PENDING = "not implemented yet: programs are told the instruction is not implemented"
 
 # The names without an implementation, each with the reason (the text a user reads here).
-REFUSED = {
-    "TQUANT_HIF4": "HiFloat4, its element type, is not one of libpto's low-precision dtypes: "
-                   "not implemented (TQUANT's MX forms and TQUANT_DN are pto_tquant_mx)",
-    "TMATMUL_MX_HIF4": "HiFloat4 (hifloat4x2_t, TQUANT_HIF4's format) is not an element type of "
-                       "libpto: refused",
-}
+REFUSED = {}
 
 
 def read_names():

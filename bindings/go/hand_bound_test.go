@@ -230,3 +230,33 @@ func TestMGatherMScatter(t *testing.T) {
 		t.Errorf("bfloat16 gathered %v", b)
 	}
 }
+
+func TestHif4(t *testing.T) {
+	// One group: 7 gives Ea 0xC0 (7/7 = 1) with Eb and Ec set in the first
+	// 8 and 4 (7 -> 1.75, 1 -> 0.25); -0.5 and 0.30078125 keep scale 1.
+	values := make([]float32, 64)
+	values[0], values[1], values[8], values[9] = 7, 1, -0.5, 0.30078125
+	src := f32Tile(t, pto.BFloat16, 1, 64, values...)
+	dst, exp := newTile(t, pto.Float4E1M2X2, 1, 32), newTile(t, pto.Uint32, 1, 1)
+	must(t, pto.TQuantHif4(dst, src, exp, nil, nil))
+	if w, _ := exp.ReadUint32(); w[0] != 0x101C0 {
+		t.Errorf("metadata word %#x, want 0x101c0", w[0])
+	}
+	// b: 64 x 2 codes, all 1.0 (code 4) in column 0, 0 in column 1; its
+	// words Ea 0xC0 (e6m2 1.0), no Eb, Ec. dst = sum over k of a(0,k).
+	bv := make([]float32, 128)
+	for k := 0; k < 64; k++ {
+		bv[2*k] = 1
+	}
+	b, bs := newTile(t, pto.Float4E1M2X2, 64, 1), newTile(t, pto.Uint32, 1, 2)
+	must(t, pto.TCvt(b, f32Tile(t, pto.BFloat16, 64, 2, bv...), nil, pto.RoundRint, pto.SatOff))
+	must(t, bs.WriteUint32([]uint32{0xC0, 0xC0}))
+	out := newTile(t, pto.Float32, 1, 2)
+	must(t, pto.TMatmulMXHif4(out, dst, exp, b, bs))
+	if got := readF32(t, out); got[0] != 7+1-0.5+0.25 || got[1] != 0 {
+		t.Errorf("a b = %v, want [7.75 0]", got)
+	}
+	err := pto.WithProfile(pto.ProfileA5, func() error { return pto.TQuantHif4(dst, src, exp, nil, nil) })
+	expectStatus(t, err, pto.ErrUnsupportedDType, "pto_tquant_hif4")
+	expectStatus(t, pto.TMatmulMXHif4(out, dst, nil, b, bs), pto.ErrNullArgument, "pto_tmatmul_mx_hif4")
+}

@@ -275,6 +275,20 @@ struct MxQuantSpec {
 };
 void QuantizeMx(const MxQuantSpec& spec);
 
+// TQUANT_HIF4 (quant_hif4.cc): BFLOAT16 src in groups of 64 along its rows
+// (a last group short of 64 padded with zeros), each group's metadata word
+// into exp (UINT32: bits 0-7 Ea, the e6m2 code; bit 8 + j Eb of its 8-group
+// j; bit 16 + q Ec of its 4-group q), each element's E1M2 code into dst (two
+// a byte, the even column in the low nibble), each 4-group's abs maximum and
+// scale (bfloat16 bits) into max and scaling (data NULL: not written).
+struct Hif4QuantSpec {
+  size_t rows, cols;  // src's valid region
+  Plane dst;          // stride in bytes
+  ConstPlane src;
+  Plane exp, max, scaling;
+};
+void QuantizeHif4(const Hif4QuantSpec& spec);
+
 // Matrix multiply (matmul.cc): dst (m x n, FLOAT32 for FLOAT16, BFLOAT16
 // and FLOAT32 sources, INT32 for INT8 ones), holding each chain's seed
 // (with zero_seed, every seed is zero bits, +0.0f or 0, and dst's values are
@@ -311,6 +325,13 @@ bool Int8DotEnabled();
 void MatmulMx(pto_dtype a_dtype, pto_dtype b_dtype, size_t m, size_t k, size_t n,
               const Plane& dst, const ConstPlane& a, const ConstPlane& a_scale,
               const ConstPlane& b, const ConstPlane& b_scale);
+// TMATMUL_MX_HIF4 (matmul.cc): MatmulMx's chains on HiFloat4 operands,
+// FLOAT4_E1M2X2 codes a (m x k) and b (k x n) with UINT32 metadata words
+// (QuantizeHif4's) per 64 values of K: a_scale m x ceil(k/64), b_scale
+// ceil(k/64) x n. A value is its code's E1M2 value times Ea's e6m2 value
+// (code 0: 0; 0xFF: NaN) times 2^(Eb + Ec), exact in float32.
+void MatmulMxHif4(size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
+                  const ConstPlane& a_scale, const ConstPlane& b, const ConstPlane& b_scale);
 // A cube mode's input format (matmul.cc): each of n float32 values rounded
 // in place to `fraction_bits` explicit fraction bits (below 23), to nearest
 // with ties to even or away from zero, a carry into the exponent kept (to

@@ -18,6 +18,7 @@
 // four k, which integer addition does not tell apart).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/kernels/matmul.cc"
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -279,6 +280,39 @@ void WidenMx(pto_dtype dtype, const MxValues& values, const MxValues& scales, co
   }
 }
 
+// A HiFloat4 value: code c's E1M2 value times 2^(Eb + Ec) times Ea's e6m2
+// value, (1 + m/4) 2^(e - 48) for code e:m (code 0 is 0, 0xFF NaN), of the
+// metadata word w; `pos` is the value's place in its group of 64. Exact in
+// float32 (at most 6 significant bits, 2^-50 to 1.75^2 2^17).
+inline float Hif4Value(const MxValues& e1m2, uint32_t c, uint32_t w, size_t pos) {
+  const uint32_t ea = w & 0xFFu;
+  if (ea == 0xFFu) return NAN;
+  if (ea == 0) return 0.0f * e1m2.of[c];
+  const int shift = static_cast<int>((w >> (8 + pos / 8)) & 1u) +
+                    static_cast<int>((w >> (16 + pos / 4)) & 1u);
+  const float ea_value = ldexpf(1.0f + 0.25f * static_cast<float>(ea & 3u),
+                                static_cast<int>(ea >> 2) - 48);
+  return ldexpf(e1m2.of[c] * ea_value, shift);
+}
+
+// WidenMx for HiFloat4 operands: rows x cols values of p from (row, col),
+// each with the metadata word of its group (a: word(i, j / 64); b:
+// word(i / 64, j)), packed with stride cols into out.
+void WidenHif4(const MxValues& e1m2, const ConstPlane& p, const ConstPlane& words, bool per_row,
+               size_t row, size_t col, size_t rows, size_t cols, float* out) {
+  const uint8_t* bytes = static_cast<const uint8_t*>(p.data);
+  const uint32_t* w = static_cast<const uint32_t*>(words.data);
+  for (size_t r = 0; r < rows; ++r) {
+    const uint8_t* in = bytes + (row + r) * p.stride;
+    for (size_t c = 0; c < cols; ++c) {
+      const size_t i = row + r, j = col + c;
+      const uint32_t word = per_row ? w[i * words.stride + j / 64] : w[(i / 64) * words.stride + j];
+      out[r * cols + c] =
+          Hif4Value(e1m2, MxCode(PTO_FLOAT4_E1M2X2, in, j), word, per_row ? j % 64 : i % 64);
+    }
+  }
+}
+
 }  // namespace
 
 void MatmulMx(pto_dtype a_dtype, pto_dtype b_dtype, size_t m, size_t k, size_t n,
@@ -298,6 +332,28 @@ void MatmulMx(pto_dtype a_dtype, pto_dtype b_dtype, size_t m, size_t k, size_t n
       for (size_t i = 0; i < m; i += kBlockM) {
         const size_t mc = m - i < kBlockM ? m - i : kBlockM;
         WidenMx(a_dtype, av, sv, a, a_scale, true, i, kk, mc, kc, wa);
+        impl(mc, kc, nc, out + i * dst.stride + j, dst.stride, wa, kc, wb, nc);
+      }
+    }
+  }
+}
+
+void MatmulMxHif4(size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
+                  const ConstPlane& a_scale, const ConstPlane& b, const ConstPlane& b_scale) {
+  const MxValues e1m2(PTO_FLOAT4_E1M2X2);
+  const auto impl = PTO_DYNAMIC_DISPATCH(MatmulF32Impl);
+  float* out = static_cast<float*>(dst.data);
+  float wa[kBlockM * kBlockK];
+  float wb[kBlockK * kBlockN];
+  // As MatmulMx: each chain takes k in order, a block of k at a time.
+  for (size_t j = 0; j < n; j += kBlockN) {
+    const size_t nc = n - j < kBlockN ? n - j : kBlockN;
+    for (size_t kk = 0; kk < k; kk += kBlockK) {
+      const size_t kc = k - kk < kBlockK ? k - kk : kBlockK;
+      WidenHif4(e1m2, b, b_scale, false, kk, j, kc, nc, wb);
+      for (size_t i = 0; i < m; i += kBlockM) {
+        const size_t mc = m - i < kBlockM ? m - i : kBlockM;
+        WidenHif4(e1m2, a, a_scale, true, i, kk, mc, kc, wa);
         impl(mc, kc, nc, out + i * dst.stride + j, dst.stride, wa, kc, wb, nc);
       }
     }

@@ -1,6 +1,7 @@
 // TMATMUL, TMATMUL_ACC, TMATMUL_BIAS and TGEMV, TGEMV_ACC, TGEMV_BIAS (the
 // same rows with one row of a: M = 1), and the MX rows TMATMUL_MX,
-// TMATMUL_MX_ACC, TGEMV_MX, TGEMV_MX_ACC: their rules and runs (the kernel is
+// TMATMUL_MX_ACC, TGEMV_MX, TGEMV_MX_ACC, and TMATMUL_MX_HIF4 (HiFloat4,
+// pto_tmatmul_mx_hif4, not a row): their rules and runs (the kernel is
 // kernels/matmul.cc). Under HOST the operands are tiles of any location and
 // layout (row-major vec tiles the plain case); under A2A3 and A5 they are
 // the cube tiles that profile's NPU takes (pto_c.h, "Cube tiles"). Operands
@@ -14,8 +15,10 @@
 #include "alloc.h"
 #include "cube_mode.h"
 #include "error.h"
+#include "float_env.h"
 #include "ops/common.h"
 #include "overlap.h"
+#include "profile.h"
 #include "validate.h"
 
 namespace pto {
@@ -454,7 +457,7 @@ pto_status CheckMatmulMx(const Operands& o, pto_profile profile, const char* fun
 }
 
 // The MX kernel on row-major operands (dst seeded unless kDst).
-void RunRowMajorMx(const Operands& o, Seed seed) {
+void RunRowMajorMx(const Operands& o, Seed seed, bool hif4) {
   pto_tile* dst = o.dst;
   const size_t m = dst->valid_rows, n = dst->valid_cols;
   const size_t k = o.src0->valid_cols * PerByte(o.src0->dtype);
@@ -464,12 +467,17 @@ void RunRowMajorMx(const Operands& o, Seed seed) {
   if (seed == Seed::kBias)
     for (size_t i = 0; i < m; ++i)
       memcpy(Offset(dst, static_cast<uint32_t>(i), 0).data, o.src4->data, n * sizeof(float));
+  if (hif4)
+    return kernels::MatmulMxHif4(m, k, n, Offset(dst, 0, 0), Offset(o.src0, 0, 0),
+                                 Offset(o.src1, 0, 0), Offset(o.src2, 0, 0), Offset(o.src3, 0, 0));
   kernels::MatmulMx(o.src0->dtype, o.src2->dtype, m, k, n, Offset(dst, 0, 0), Offset(o.src0, 0, 0),
                     Offset(o.src1, 0, 0), Offset(o.src2, 0, 0), Offset(o.src3, 0, 0));
 }
 
-void RunMatmulMx(const Operands& o, Seed seed) {
-  if (RowMajorMx(o)) return RunRowMajorMx(o, seed);
+// The MX kernel (HiFloat4's with hif4) on any layouts: fractal operands
+// staged row-major first.
+void RunMatmulMx(const Operands& o, Seed seed, bool hif4 = false) {
+  if (RowMajorMx(o)) return RunRowMajorMx(o, seed, hif4);
   pto_tile* dst = o.dst;
   char* next = staging.data;
   const pto_tile* in[4] = {o.src0, o.src1, o.src2, o.src3};
@@ -483,7 +491,7 @@ void RunMatmulMx(const Operands& o, Seed seed) {
   s.src2 = &staged[2];
   s.src3 = &staged[3];
   s.src4 = seed == Seed::kBias ? &sbias : nullptr;
-  RunRowMajorMx(s, seed);
+  RunRowMajorMx(s, seed, hif4);
   CopyRegion(TileLayout(dst), static_cast<char*>(dst->data), dst->origin_row, dst->origin_col,
              RowMajorLayout(m, n), static_cast<const char*>(sd.data), 0, 0, m, n,
              pto_dtype_size(dst->dtype));
@@ -520,6 +528,80 @@ pto_status CheckTGemvMxBias(const Operands& o, pto_profile profile) {
   return CheckMatmulMx(o, profile, "pto_tgemv_mx_bias", Shape::kGemv, Seed::kBias);
 }
 void RunTGemvMxBias(const Operands& o, pto_profile) { RunMatmulMx(o, Seed::kBias); }
+// ---- TMATMUL_MX_HIF4 (pto_tmatmul_mx_hif4, not a row) ----------------------
+
+namespace {
+
+// dst FLOAT32, a and b FLOAT4_E1M2X2 codes, the scales UINT32 metadata words;
+// A2A3 and A5 have no HiFloat4 (pto-isa's A6 instruction).
+void CheckHif4DtypesApart(Validator& v, const Operands& o, pto_profile profile) {
+  const pto_tile *a = o.src0, *as = o.src1, *b = o.src2, *bs = o.src3;
+  v.Require(profile == PTO_PROFILE_HOST, PTO_ERR_UNSUPPORTED_DTYPE,
+            "%s has no HiFloat4 matrix multiply (TMATMUL_MX_HIF4 is pto-isa's A6 instruction; "
+            "PTO_PROFILE_HOST computes it)",
+            pto_profile_string(profile))
+      .Require(o.dst->dtype == PTO_FLOAT32, PTO_ERR_UNSUPPORTED_DTYPE,
+               "dst dtype %s is not FLOAT32 (the cube accumulates HiFloat4 products in float32)",
+               DtypeName(o.dst->dtype));
+  const char* names[4] = {"a", "a_scale", "b", "b_scale"};
+  const pto_tile* sources[4] = {a, as, b, bs};
+  for (int i = 0; i < 4; ++i) {
+    const bool scale = i % 2 == 1;
+    v.Require(sources[i]->dtype == (scale ? PTO_UINT32 : PTO_FLOAT4_E1M2X2),
+              PTO_ERR_UNSUPPORTED_DTYPE, "%s dtype %s is not %s", names[i],
+              DtypeName(sources[i]->dtype),
+              scale ? "UINT32 (one HiFloat4 metadata word per 64 values of K)"
+                    : "FLOAT4_E1M2X2 (HiFloat4's element codes)");
+  }
+  for (int i = 0; i < 4; ++i) v.Distinct(names[i], sources[i], "dst", o.dst);
+  for (int i = 0; i < 4; ++i)
+    v.Require(!ValidRegionsOverlap(sources[i], o.dst), PTO_ERR_ALIASING,
+              "%s overlaps the storage of dst, which a matrix multiply writes while it reads %s",
+              names[i], names[i]);
+}
+
+// M = a's valid rows, K = a's values per row (2 a byte) = b's valid rows,
+// N = b's values per row = dst's valid cols; a_scale M x ceil(K/64),
+// b_scale ceil(K/64) x N.
+void CheckHif4Shapes(Validator& v, const Operands& o) {
+  const pto_tile *a = o.src0, *as = o.src1, *b = o.src2, *bs = o.src3, *dst = o.dst;
+  const uint32_t m = a->valid_rows, k = a->valid_cols * 2, n = b->valid_cols * 2;
+  const uint32_t groups = (k + 63) / 64;
+  v.Require(dst->valid_rows == m, PTO_ERR_SHAPE_MISMATCH,
+            "a valid rows %u differ from dst valid rows %u (M)", m, dst->valid_rows)
+      .Require(b->valid_rows == k, PTO_ERR_SHAPE_MISMATCH,
+               "a holds K = %u values per valid row (2 per byte), b %u valid rows", k,
+               b->valid_rows)
+      .Require(dst->valid_cols == n, PTO_ERR_SHAPE_MISMATCH,
+               "b holds N = %u values per valid row (2 per byte), dst %u valid cols", n,
+               dst->valid_cols)
+      .Require(as->valid_rows == m && as->valid_cols == groups, PTO_ERR_SHAPE_MISMATCH,
+               "a_scale valid region %ux%u is not M x ceil(K/64) = %ux%u (one metadata word "
+               "per 64 values of a row of a)",
+               as->valid_rows, as->valid_cols, m, groups)
+      .Require(bs->valid_rows == groups && bs->valid_cols == n, PTO_ERR_SHAPE_MISMATCH,
+               "b_scale valid region %ux%u is not ceil(K/64) x N = %ux%u (one metadata word "
+               "per 64 values of a column of b)",
+               bs->valid_rows, bs->valid_cols, groups, n);
+}
+
+}  // namespace
+
+pto_status CheckTMatmulMxHif4(const Operands& o, pto_profile profile) {
+  static const char* const kFunction = "pto_tmatmul_mx_hif4";
+  Validator v(kFunction);
+  v.NotNull("dst", o.dst).NotNull("a", o.src0).NotNull("a_scale", o.src1).NotNull("b", o.src2)
+      .NotNull("b_scale", o.src3);
+  if (!v.ok()) return v.status();
+  CheckHif4DtypesApart(v, o, profile);
+  if (v.ok()) CheckHif4Shapes(v, o);
+  if (v.ok() && !RowMajorMx(o) && !ReserveStaging(StagingBytesMx(o)))
+    return Fail(PTO_ERR_OUT_OF_MEMORY, kFunction,
+                "cannot allocate %zu bytes to stage the operands' fractal layouts row-major",
+                StagingBytesMx(o));
+  return v.status();
+}
+void RunTMatmulMxHif4(const Operands& o) { RunMatmulMx(o, Seed::kZero, true); }
 
 pto_status CheckTMatmul(const Operands& o, pto_profile profile) {
   return CheckMatmul(o, profile, "pto_tmatmul", Seed::kZero, Shape::kMatmul);
@@ -567,3 +649,20 @@ void RunTGemvBias(const Operands& o, pto_profile profile) {
 
 }  // namespace ops
 }  // namespace pto
+
+extern "C" {
+
+pto_status pto_tmatmul_mx_hif4(pto_tile* dst, const pto_tile* a, const pto_tile* a_scale,
+                               const pto_tile* b, const pto_tile* b_scale) {
+  pto::ops::Operands o{dst, a, a_scale, nullptr, 0};
+  o.src2 = b;
+  o.src3 = b_scale;
+  const pto_status status = pto::ops::CheckTMatmulMxHif4(o, pto::CurrentProfile());
+  if (status != PTO_OK) return status;
+  // tmatmul's float32 chains: each step a fused multiply-add rounded once.
+  const pto::FloatEnvironmentGuard float_env(true);
+  pto::ops::RunTMatmulMxHif4(o);
+  return PTO_OK;
+}
+
+}  // extern "C"

@@ -325,6 +325,21 @@ struct MxQuant {
 };
 pto_status CheckTQuantMx(const MxQuant& q, pto_profile profile);
 void RunTQuantMx(const MxQuant& q);
+// pto_tquant_hif4 (TQUANT_HIF4, not a row: exp, max and scaling besides
+// dst): its operands, rules and run (quant.cc).
+struct Hif4Quant {
+  pto_tile* dst;
+  const pto_tile* src;
+  pto_tile* exp;
+  pto_tile* max;      // NULL: not written
+  pto_tile* scaling;  // NULL: not written
+};
+pto_status CheckTQuantHif4(const Hif4Quant& q, pto_profile profile);
+void RunTQuantHif4(const Hif4Quant& q);
+// pto_tmatmul_mx_hif4 (TMATMUL_MX_HIF4, not a row: no text form): Operands
+// src0 a, src1 a_scale, src2 b, src3 b_scale (matmul.cc).
+pto_status CheckTMatmulMxHif4(const Operands& o, pto_profile profile);
+void RunTMatmulMxHif4(const Operands& o);
 // pto_mgather and pto_mscatter (MGATHER, MSCATTER; not rows: a table in
 // memory): every rule, the indices' values included, then the copy
 // (global_gather.cc). Programs call them with a view's global memory.

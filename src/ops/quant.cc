@@ -297,3 +297,96 @@ pto_status pto_tquant_mx(pto_tile* dst, const pto_tile* src, pto_tile* exp, pto_
 }
 
 }  // extern "C"
+
+// ---- tquant, HiFloat4 (pto_tquant_hif4, not a row) ------------------------
+
+namespace pto {
+namespace ops {
+
+namespace {
+
+// Groups of g along src's valid cols: ceil(cols / g).
+uint32_t Hif4Groups(const Hif4Quant& q, uint32_t g) { return (q.src->valid_cols + g - 1) / g; }
+
+void CheckHif4Region(Validator& v, const char* name, const pto_tile* t, uint32_t rows,
+                     uint32_t cols, const char* what) {
+  if (t == nullptr) return;
+  v.Require(t->valid_rows == rows && t->valid_cols == cols, PTO_ERR_SHAPE_MISMATCH,
+            "%s valid region is %ux%u, not %ux%u (%s)", name, t->valid_rows, t->valid_cols, rows,
+            cols, what);
+}
+
+void CheckHif4Dtypes(Validator& v, const Hif4Quant& q, pto_profile profile) {
+  v.Require(profile == PTO_PROFILE_HOST, PTO_ERR_UNSUPPORTED_DTYPE,
+            "%s has no HiFloat4 quantisation (TQUANT_HIF4 is pto-isa's A6 instruction; "
+            "PTO_PROFILE_HOST computes it)",
+            pto_profile_string(profile))
+      .Require(q.src->dtype == PTO_BFLOAT16, PTO_ERR_UNSUPPORTED_DTYPE,
+               "src is %s, but HiFloat4 quantises BFLOAT16", pto_dtype_string(q.src->dtype))
+      .Require(q.dst->dtype == PTO_FLOAT4_E1M2X2, PTO_ERR_UNSUPPORTED_DTYPE,
+               "dst is %s, but HiFloat4's elements are FLOAT4_E1M2X2 codes",
+               pto_dtype_string(q.dst->dtype))
+      .Require(q.exp->dtype == PTO_UINT32, PTO_ERR_UNSUPPORTED_DTYPE,
+               "exp is %s, but it holds one 32-bit metadata word per group of 64: UINT32",
+               pto_dtype_string(q.exp->dtype));
+  if (q.max != nullptr) v.SameDtype("max", q.max, "src", q.src);
+  if (q.scaling != nullptr) v.SameDtype("scaling", q.scaling, "src", q.src);
+}
+
+}  // namespace
+
+pto_status CheckTQuantHif4(const Hif4Quant& q, pto_profile profile) {
+  Validator v("pto_tquant_hif4");
+  v.NotNull("dst", q.dst).NotNull("src", q.src).NotNull("exp", q.exp);
+  if (!v.ok()) return v.status();
+  v.OnVec("dst", q.dst).OnVec("src", q.src).OnVec("exp", q.exp).OnVec("max", q.max)
+      .OnVec("scaling", q.scaling);
+  if (!v.ok()) return v.status();
+  CheckHif4Dtypes(v, q, profile);
+  if (!v.ok()) return v.status();
+  const uint32_t rows = q.src->valid_rows, cols = q.src->valid_cols;
+  v.Require(cols % 2 == 0, PTO_ERR_SHAPE_MISMATCH,
+            "src valid cols %u are odd, but dst packs two E1M2 codes a byte", cols)
+      .Require(q.dst->valid_rows == rows && q.dst->valid_cols == cols / 2, PTO_ERR_SHAPE_MISMATCH,
+               "dst valid region is %ux%u, not %ux%u (src's, two E1M2 codes a byte)",
+               q.dst->valid_rows, q.dst->valid_cols, rows, cols / 2);
+  CheckHif4Region(v, "exp", q.exp, rows, Hif4Groups(q, 64),
+                  "one metadata word per group of 64 along src's rows");
+  CheckHif4Region(v, "max", q.max, rows, Hif4Groups(q, 4), "one per group of 4 along src's rows");
+  CheckHif4Region(v, "scaling", q.scaling, rows, Hif4Groups(q, 4),
+                  "one per group of 4 along src's rows");
+  const MxQuant apart{q.dst, q.src, q.exp, q.max, q.scaling, 0, 1};
+  CheckMxApart(v, apart);
+  return v.status();
+}
+
+void RunTQuantHif4(const Hif4Quant& q) {
+  kernels::Hif4QuantSpec s;
+  s.rows = q.src->valid_rows;
+  s.cols = q.src->valid_cols;
+  s.dst = PlaneOf(q.dst);
+  s.src = ConstPlaneOf(q.src);
+  s.exp = PlaneOf(q.exp);
+  s.max = q.max != nullptr ? PlaneOf(q.max) : kernels::Plane{nullptr, 0};
+  s.scaling = q.scaling != nullptr ? PlaneOf(q.scaling) : kernels::Plane{nullptr, 0};
+  if (s.rows == 0 || s.cols == 0) return;
+  kernels::QuantizeHif4(s);
+}
+
+}  // namespace ops
+}  // namespace pto
+
+extern "C" {
+
+pto_status pto_tquant_hif4(pto_tile* dst, const pto_tile* src, pto_tile* exp, pto_tile* max,
+                           pto_tile* scaling) {
+  const pto::ops::Hif4Quant q{dst, src, exp, max, scaling};
+  const pto_status status = pto::ops::CheckTQuantHif4(q, pto::CurrentProfile());
+  if (status != PTO_OK) return status;
+  // Every step is a float32 product rounded to bfloat16, nearest even.
+  const pto::FloatEnvironmentGuard float_env(true);
+  pto::ops::RunTQuantHif4(q);
+  return PTO_OK;
+}
+
+}  // extern "C"

@@ -1,6 +1,6 @@
 /* The data-movement instructions (tfillpad, tci, treshape, talias, ttrans, tconcat,
- * textract, tgather, tsetval and tgetval, trandom and tquant_mx beside tci, timg2col
- * beside treshape): each one's rules in the contract's order under the profile, nothing written on a refusal; the
+ * textract, tgather, tsetval and tgetval, trandom, tquant_mx, tquant_hif4 and
+ * tmatmul_mx_hif4 beside tci, timg2col beside treshape): each one's rules in the contract's order under the profile, nothing written on a refusal; the
  * window, the gathered elements and the set element checked on success. */
 #include <math.h>
 #include <string.h>
@@ -110,6 +110,40 @@ static void fuzz_quant_mx(const pto_tile *src, int choice, double start) {
     pto_tile_destroy(mx);
 }
 
+/* tquant_hif4 and tmatmul_mx_hif4 (bound by hand) from tci's tile as src:
+ * dst, exp and max made for it, or one dimension off (choice); then dst and
+ * exp as both operands of a matrix multiply (K x K codes when src is square
+ * in values, else a shape refusal); any status (test_quant_hif4 checks the
+ * rules and values), no crash, nothing of an output outside its valid
+ * region and nothing of a source written. */
+static void fuzz_quant_hif4(const pto_tile *src, int choice) {
+    if (src == NULL) return;
+    const uint32_t off = (uint32_t)choice & 1;
+    const uint32_t r = pto_tile_valid_rows(src), c = pto_tile_valid_cols(src);
+    pto_tile *dst = NULL, *exp = NULL, *mx = NULL, *out = NULL;
+    pto_tile_create(PTO_FLOAT4_E1M2X2, r ? r : 1, c / 2 + 1, &dst);
+    pto_tile_create(PTO_UINT32, r ? r : 1, (c + 63) / 64 + 1, &exp);
+    pto_tile_create(PTO_BFLOAT16, r ? r : 1, (c + 3) / 4 + 1, &mx);
+    pto_tile_create(PTO_FLOAT32, r ? r : 1, c + 1, &out);
+    if (dst != NULL && exp != NULL && mx != NULL && out != NULL) {
+        pto_tile_set_valid(dst, r, c / 2 + off);
+        pto_tile_set_valid(exp, r, (c + 63) / 64);
+        pto_tile_set_valid(mx, r, (c + 3) / 4);
+        pto_tile_set_valid(out, r, c);
+        checked_call k;
+        call_begin(&k, "pto_tquant_hif4", kStatusNotModelled, (const pto_tile *const[]){dst, src}, 2);
+        call_check(&k, pto_tquant_hif4(dst, src, exp, mx, NULL), kWritesValidRegion);
+        call_end(&k);
+        call_begin(&k, "pto_tmatmul_mx_hif4", kStatusNotModelled, (const pto_tile *const[]){out, dst, exp}, 3);
+        call_check(&k, pto_tmatmul_mx_hif4(out, dst, exp, dst, exp), kWritesValidRegion);
+        call_end(&k);
+    }
+    pto_tile_destroy(dst);
+    pto_tile_destroy(exp);
+    pto_tile_destroy(mx);
+    pto_tile_destroy(out);
+}
+
 void fuzz_sequence(reader *r, state *st) {
     pto_tile *dst = take_tile(r, st);
     const int descending = (int)(take(r) % 4) - 1;
@@ -131,6 +165,7 @@ void fuzz_sequence(reader *r, state *st) {
     call_end(&c);
     fuzz_random(dst, descending, start);
     fuzz_quant_mx(dst, descending, start);
+    fuzz_quant_hif4(dst, descending);
 }
 
 /* timg2col (bound by hand, so no opcode of its own) on treshape's operands:

@@ -20,7 +20,8 @@
  * manager) is the pure-Python package in ../pto/__init__.py. The files here:
  * registry.c (enum members, exceptions), args.c, buffer.c, tile.c,
  * operations.c (the operations, from a table tools/gen-operations.py writes
- * from src/operations.def), hand_ops.c (mgather, mscatter, tquant_mx),
+ * from src/operations.def), hand_ops.c (mgather, mscatter, tquant_mx,
+ * tquant_hif4, tmatmul_mx_hif4),
  * thread_settings.c (the cube modes, the fixpipe's configuration),
  * program.c (pto.Program's core) and this one (queries, profiles, the
  * module).

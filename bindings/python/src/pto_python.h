@@ -82,7 +82,7 @@ extern PyMethodDef select_methods[]; /* tsel's, written by hand (operations.c) *
 /* thread_settings.c: the cube modes and the fixpipe's configuration, per OS thread */
 extern PyMethodDef thread_settings_methods[];
 
-/* hand_ops.c: mgather, mscatter (a table in memory), tquant_mx */
+/* hand_ops.c: mgather, mscatter (a table in memory), tquant_mx, tquant_hif4, tmatmul_mx_hif4 */
 extern PyMethodDef hand_op_methods[];
 
 /* program.c */

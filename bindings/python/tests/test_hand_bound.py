@@ -136,6 +136,31 @@ def test_tquant_mx_hand_values():
     assert np.array_equal(dst.numpy(), kept)
 
 
+def test_hif4_hand_values():
+    # One group: 7 gives Ea 0xC0 (7/7 = 1) with Eb and Ec set in the first 8
+    # and 4 (7 -> 1.75, 1 -> 0.25); -0.5 and 0.30078125 keep scale 1. b's
+    # column 0 is 1.0 (Ea 0xC0, no Eb, Ec), column 1 zero: a b = 7.75.
+    values = np.zeros((1, 64), dtype=np.float32)
+    values[0, [0, 1, 8, 9]] = [7, 1, -0.5, 0.30078125]
+    src = pto.Tile.from_numpy((values.view(np.uint32) >> 16).astype(np.uint16), dtype=D.BFLOAT16)
+    dst, exp = pto.Tile(D.FLOAT4_E1M2X2, 1, 32), pto.Tile(D.UINT32, 1, 1)
+    assert pto.tquant_hif4(dst, src, exp) is dst
+    assert exp.numpy()[0, 0] == 0x101C0
+    bv = np.zeros((64, 2), dtype=np.float32)
+    bv[:, 0] = 1
+    bsrc = pto.Tile.from_numpy((bv.view(np.uint32) >> 16).astype(np.uint16), dtype=D.BFLOAT16)
+    b, bs = pto.Tile(D.FLOAT4_E1M2X2, 64, 1), pto.Tile(D.UINT32, 1, 2)
+    pto.tcvt(b, bsrc, None, pto.RoundMode.RINT, pto.Saturation.OFF)
+    bs.numpy()[0, :] = [0xC0, 0xC0]
+    out = pto.Tile(D.FLOAT32, 1, 2)
+    assert pto.tmatmul_mx_hif4(out, dst, exp, b, bs) is out
+    assert out.numpy()[0].tolist() == [7.75, 0.0]
+    with pto.profile(pto.Profile.A5), pytest.raises(pto.UnsupportedDTypeError, match="pto_tquant_hif4"):
+        pto.tquant_hif4(dst, src, exp)
+    with pytest.raises(pto.NullArgumentError, match="pto_tmatmul_mx_hif4"):
+        pto.tmatmul_mx_hif4(out, dst, None, b, bs)
+
+
 def test_mgather_and_mscatter():
     table = np.arange(16, dtype=np.int32) * 10
     dst = pto.Tile(D.INT32, 1, 4)

@@ -120,6 +120,15 @@ void RefuseCubeModeText(Parser& p, const Token& op, const Results&) {
                       (hf32 ? "pto_set_hf32_mode" : "pto_set_tf32_mode") +
                       " on the launching thread before pto_program_launch");
 }
+// TQUANT_HIF4 and TMATMUL_MX_HIF4 have no op in PTOAS (HiFloat4 is no dtype
+// of its): the C functions compute them.
+void RefuseHif4Text(Parser& p, const Token& op, const Results&) {
+  const bool quant = op.text.find("quant") != std::string_view::npos;
+  p.Error(op.loc, std::string(op.text) +
+                      " has no text form (PTOAS defines no op for it): call " +
+                      (quant ? "pto_tquant_hif4" : "pto_tmatmul_mx_hif4") +
+                      " (HiFloat4 under PTO_PROFILE_HOST)");
+}
 void ReadComm(Parser& p, const Token& op, const Results& r) { p.cores().ParseComm(op, r); }
 void ReadCommAsync(Parser& p, const Token& op, const Results& r) {
   p.cores().ParseCommAsync(op, r);
@@ -190,6 +199,10 @@ constexpr OperationRow kOperations[] = {
     {"pto.tget_scale_addr", false, 0, ReadGetScaleAddr},
     {"pto.sethf32mode", false, kAnyResults, RefuseCubeModeText},
     {"pto.settf32mode", false, kAnyResults, RefuseCubeModeText},
+    {"pto.tquant_hif4", false, kAnyResults, RefuseHif4Text},
+    {"pto.tquant.hif4", false, kAnyResults, RefuseHif4Text},
+    {"pto.tmatmul_mx_hif4", false, kAnyResults, RefuseHif4Text},
+    {"pto.tmatmul.mx.hif4", false, kAnyResults, RefuseHif4Text},
     // The waits and tests of an async event (a prefetch's, a tput_async's:
     // complete when made).
     {"pto.make_prefetch_async_context", false, 1, ReadPrefetch},

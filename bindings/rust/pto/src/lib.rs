@@ -37,7 +37,8 @@
 //! [`set_hf32_mode`]) and fixpipe configuration ([`set_quant_scalar`],
 //! [`set_quant_vector`]), which libpto keeps per OS thread (a setting
 //! applies to the calls of the thread that made it), [`mgather`] and
-//! [`mscatter`] over slices, and [`tquant_mx`].
+//! [`mscatter`] over slices, [`tquant_mx`], and HiFloat4's [`tquant_hif4`] and
+//! [`tmatmul_mx_hif4`].
 //!
 //! Building needs an installed libpto found by `pkg-config pto` (set
 //! `PKG_CONFIG_PATH` for a prefix that is not a system one, and

@@ -248,6 +248,57 @@ pub fn mscatter<T: Storage>(
     })
 }
 
+/// TQUANT_HIF4 (`pto_tquant_hif4`): a `BFloat16` src quantised to HiFloat4 in
+/// groups of 64 along each row: dst the E1M2 codes (`Float4E1M2X2`, two a
+/// byte), `exp` one `Uint32` metadata word per group (bits 0-7 Ea, an e6m2
+/// code; bit 8+j Eb of 8-group j; bit 16+q Ec of 4-group q); `max` and
+/// `scaling`, when given, each 4-group's largest magnitude and scale
+/// (`BFloat16`). Bit for bit as pto-isa's A6 golden; under `Profile::Host`
+/// only. Written here, not generated: exp, max and scaling besides dst fit
+/// no row.
+pub fn tquant_hif4(
+    dst: &mut impl Operand,
+    src: &impl Operand,
+    exp: &mut impl Operand,
+    max: Option<&mut dyn Operand>,
+    scaling: Option<&mut dyn Operand>,
+) -> Result<()> {
+    let scratch = |t: Option<&mut dyn Operand>| t.map_or(std::ptr::null_mut(), |t| t.as_ptr());
+    check(unsafe {
+        sys::pto_tquant_hif4(
+            dst.as_ptr(),
+            src.as_ptr(),
+            exp.as_ptr(),
+            scratch(max),
+            scratch(scaling),
+        )
+    })
+}
+
+/// TMATMUL_MX_HIF4 (`pto_tmatmul_mx_hif4`): dst (`Float32`) = a b on HiFloat4
+/// operands, a (M x K) and b (K x N) `Float4E1M2X2` codes with `Uint32`
+/// metadata words per 64 values of K (`a_scale` M x ceil(K/64), `b_scale`
+/// ceil(K/64) x N, as [`tquant_hif4`] writes them), in tmatmul's float32
+/// chains. Under `Profile::Host` only. Written here, not generated: no text
+/// form.
+pub fn tmatmul_mx_hif4(
+    dst: &mut impl Operand,
+    a: &impl Operand,
+    a_scale: &impl Operand,
+    b: &impl Operand,
+    b_scale: &impl Operand,
+) -> Result<()> {
+    check(unsafe {
+        sys::pto_tmatmul_mx_hif4(
+            dst.as_ptr(),
+            a.as_ptr(),
+            a_scale.as_ptr(),
+            b.as_ptr(),
+            b_scale.as_ptr(),
+        )
+    })
+}
+
 /// TQUANT's MX forms (`pto_tquant_mx`): src in blocks of 32 (`group_axis` 1:
 /// along a row; 0: down a column) quantised to E4M3 codes (dst `Int8`,
 /// `Uint8` or `Float8E4M3`) or E2M1 ones (`Float4E2M1X2`, two codes a byte),

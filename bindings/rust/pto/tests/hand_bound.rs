@@ -4,7 +4,7 @@
 //! worked by hand, mgather and mscatter over slices; each refusal with
 //! libpto's sentence and nothing written; the settings per thread.
 
-use pto::{Coalesce, DType, ErrorKind, Layout, Location, MxAlg, NoTile, Profile, RoundMode, Tile};
+use pto::{Coalesce, DType, ErrorKind, Layout, Location, MxAlg, NoTile, Profile, RoundMode, Saturation, Tile};
 
 /// 1 + 2^-20: 1.0 in TF32 (e8m10) and HF32 (e8m11).
 const ONE_PLUS: f32 = 1.0 + 1.0 / 1048576.0;
@@ -165,6 +165,41 @@ fn tquant_mx_hand_values() {
         "pto_tquant_mx",
     );
     assert_eq!(dst.as_slice::<u8>().unwrap()[0], 0x7C);
+}
+
+#[test]
+fn hif4_hand_values() {
+    // One group: 7 gives Ea 0xC0 (7/7 = 1) with Eb and Ec set in the first 8
+    // and 4 (7 -> 1.75, 1 -> 0.25); -0.5 and 0.30078125 keep scale 1. b's
+    // column 0 is 1.0 (Ea 0xC0, no Eb, Ec), column 1 zero: a b = 7.75.
+    let mut values = [0.0f32; 64];
+    values[0] = 7.0;
+    values[1] = 1.0;
+    values[8] = -0.5;
+    values[9] = 0.30078125;
+    let src = Tile::from_slice(DType::BFloat16, 1, 64, &values).unwrap();
+    let mut dst = Tile::new(DType::Float4E1M2X2, 1, 32).unwrap();
+    let mut exp = Tile::new(DType::Uint32, 1, 1).unwrap();
+    pto::tquant_hif4(&mut dst, &src, &mut exp, None, None).unwrap();
+    assert_eq!(exp.as_slice::<u32>().unwrap()[0], 0x101C0);
+    let mut bv = [0.0f32; 128];
+    for k in 0..64 {
+        bv[2 * k] = 1.0;
+    }
+    let bsrc = Tile::from_slice(DType::BFloat16, 64, 2, &bv).unwrap();
+    let mut b = Tile::new(DType::Float4E1M2X2, 64, 1).unwrap();
+    pto::tcvt(&mut b, &bsrc, None, RoundMode::Rint, Saturation::Off).unwrap();
+    let bs = Tile::from_slice(DType::Uint32, 1, 2, &[0xC0u32, 0xC0]).unwrap();
+    let mut out = Tile::new(DType::Float32, 1, 2).unwrap();
+    pto::tmatmul_mx_hif4(&mut out, &dst, &exp, &b, &bs).unwrap();
+    assert_eq!(out.as_slice::<f32>().unwrap(), &[7.75, 0.0]);
+    assert_err(
+        pto::with_profile(Profile::A5, || {
+            pto::tquant_hif4(&mut dst, &src, &mut exp, None, None)
+        }),
+        ErrorKind::UnsupportedDType,
+        "pto_tquant_hif4",
+    );
 }
 
 #[test]

@@ -3010,6 +3010,52 @@ public final class Pto {
     }
 
     /**
+     * TQUANT_HIF4 ({@code pto_tquant_hif4}): a BFLOAT16 src quantised to HiFloat4 in groups of 64
+     * along each row: dst the E1M2 codes (FLOAT4_E1M2X2, two a byte), {@code exp} one UINT32
+     * metadata word per group (bits 0-7 Ea, an e6m2 code; bit 8+j Eb of 8-group j; bit 16+q Ec of
+     * 4-group q); {@code max} and {@code scaling}, when not null, each 4-group's largest magnitude
+     * and scale (BFLOAT16). Bit for bit as pto-isa's A6 golden; under HOST only. Written by hand:
+     * exp, max and scaling besides dst fit no row.
+     */
+    public static void tquantHif4(Tile dst, Tile src, Tile exp, Tile max, Tile scaling) {
+        try {
+            PtoNative.pto_tquant_hif4(Tile.handleOf(dst, "Pto.tquantHif4", "dst"),
+                    Tile.handleOf(src, "Pto.tquantHif4", "src"),
+                    Tile.handleOf(exp, "Pto.tquantHif4", "exp"),
+                    Tile.handleOf(max, "Pto.tquantHif4", "max"),
+                    Tile.handleOf(scaling, "Pto.tquantHif4", "scaling"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(exp);
+            Reference.reachabilityFence(max);
+            Reference.reachabilityFence(scaling);
+        }
+    }
+
+    /**
+     * TMATMUL_MX_HIF4 ({@code pto_tmatmul_mx_hif4}): dst (FLOAT32) = a b on HiFloat4 operands, a
+     * (M x K) and b (K x N) FLOAT4_E1M2X2 codes with UINT32 metadata words per 64 values of K
+     * ({@code aScale} M x ceil(K/64), {@code bScale} ceil(K/64) x N, as {@link #tquantHif4} writes
+     * them), in tmatmul's float32 chains. Under HOST only. Written by hand: no text form.
+     */
+    public static void tmatmulMxHif4(Tile dst, Tile a, Tile aScale, Tile b, Tile bScale) {
+        try {
+            PtoNative.pto_tmatmul_mx_hif4(Tile.handleOf(dst, "Pto.tmatmulMxHif4", "dst"),
+                    Tile.handleOf(a, "Pto.tmatmulMxHif4", "a"),
+                    Tile.handleOf(aScale, "Pto.tmatmulMxHif4", "a_scale"),
+                    Tile.handleOf(b, "Pto.tmatmulMxHif4", "b"),
+                    Tile.handleOf(bScale, "Pto.tmatmulMxHif4", "b_scale"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(aScale);
+            Reference.reachabilityFence(b);
+            Reference.reachabilityFence(bScale);
+        }
+    }
+
+    /**
      * TQUANT's MX forms ({@code pto_tquant_mx}): src in blocks of 32 ({@code groupAxis} 1: along a
      * row; 0: down a column) quantised to E4M3 codes (dst INT8, UINT8 or FLOAT8_E4M3) or E2M1 ones
      * (FLOAT4_E2M1X2, two codes a byte), with one E8M0 exponent per block in {@code exp} (UINT8,

@@ -156,6 +156,40 @@ class HandBoundTest {
         }
     }
 
+    @Test
+    void hif4HandValues() {
+        // One group: 7 gives Ea 0xC0 (7/7 = 1) with Eb and Ec set in the first 8 and 4
+        // (7 -> 1.75, 1 -> 0.25); -0.5 and 0.30078125 keep scale 1. b's column 0 is 1.0 (Ea
+        // 0xC0, no Eb, Ec), column 1 zero: a b = 7 + 1 - 0.5 + 0.25.
+        float[] values = new float[64];
+        values[0] = 7;
+        values[1] = 1;
+        values[8] = -0.5f;
+        values[9] = 0.30078125f;
+        float[] bv = new float[128];
+        for (int k = 0; k < 64; ++k) {
+            bv[2 * k] = 1;
+        }
+        try (Tile src = new Tile(DType.BFLOAT16, 1, 64); Tile dst = new Tile(DType.FLOAT4_E1M2X2, 1, 32);
+                Tile exp = new Tile(DType.UINT32, 1, 1); Tile bsrc = new Tile(DType.BFLOAT16, 64, 2);
+                Tile b = new Tile(DType.FLOAT4_E1M2X2, 64, 1); Tile bs = new Tile(DType.UINT32, 1, 2);
+                Tile out = new Tile(DType.FLOAT32, 1, 2)) {
+            src.write(values);
+            Pto.tquantHif4(dst, src, exp, null, null);
+            assertEquals(0x101C0, exp.readInts()[0]);
+            bsrc.write(bv);
+            Pto.tcvt(b, bsrc, null, RoundMode.RINT, Saturation.OFF);
+            bs.write(new int[] {0xC0, 0xC0});
+            Pto.tmatmulMxHif4(out, dst, exp, b, bs);
+            assertArrayEquals(new float[] {7.75f, 0f}, out.readFloats());
+            try (Profile.Scope s = Profile.A5.activate()) {
+                expect(Status.UNSUPPORTED_DTYPE, "pto_tquant_hif4",
+                        () -> Pto.tquantHif4(dst, src, exp, null, null));
+            }
+            expect(Status.NULL_ARGUMENT, "pto_tmatmul_mx_hif4", () -> Pto.tmatmulMxHif4(out, dst, null, b, bs));
+        }
+    }
+
     static ByteBuffer intTable(int... values) {
         ByteBuffer b = ByteBuffer.allocateDirect(4 * values.length).order(ByteOrder.nativeOrder());
         b.asIntBuffer().put(values);
