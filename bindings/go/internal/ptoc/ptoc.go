@@ -382,12 +382,14 @@ extern uintptr_t _wrap_pto_tgemv_mx_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintpt
 extern uintptr_t _wrap_pto_tgemv_mx_acc_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
 extern uintptr_t _wrap_pto_tmatmul_mx_bias_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6);
 extern uintptr_t _wrap_pto_tgemv_mx_bias_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6);
+extern uintptr_t _wrap_pto_tmatmul_mx_hif4_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
 extern uintptr_t _wrap_pto_tquant_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
 extern swig_intgo _wrap_PTO_MX_OCP_FP8_E4M3_ptoc_78ab131c9f0d3334(void);
 extern swig_intgo _wrap_PTO_MX_NV_FP8_E4M3_ptoc_78ab131c9f0d3334(void);
 extern swig_intgo _wrap_PTO_MX_OCP_FP4_E2M1_ptoc_78ab131c9f0d3334(void);
 extern swig_intgo _wrap_PTO_MX_NV_FP4_E2M1_ptoc_78ab131c9f0d3334(void);
 extern uintptr_t _wrap_pto_tquant_mx_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, swig_intgo arg6, swig_intgo arg7);
+extern uintptr_t _wrap_pto_tquant_hif4_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
 extern uintptr_t _wrap_pto_tdequant_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tmov_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_textract_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_type_26 arg4, swig_type_27 arg5);
@@ -3263,6 +3265,19 @@ func Pto_tgemv_mx_bias(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, a
 	return swig_r_1
 }
 
+func Pto_tmatmul_mx_hif4(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tmatmul_mx_hif4_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
 func Pto_tquant(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
@@ -3315,6 +3330,19 @@ func Pto_tquant_mx(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
 	swig_r = (uintptr)(C._wrap_pto_tquant_mx_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.swig_intgo(_swig_i_5), C.swig_intgo(_swig_i_6)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tquant_hif4(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uintptr, arg5 uintptr) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (uintptr)(C._wrap_pto_tquant_hif4_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
