@@ -1,0 +1,457 @@
+#!/usr/bin/env python3
+"""Runs pto-isa's ST cases of the instructions libpto added in 0.6 through libpto
+(ctypes on libpto.so) and compares dst with each case's golden.
+
+    python3 -m venv /tmp/st-venv && /tmp/st-venv/bin/pip install numpy ml_dtypes
+    /tmp/st-venv/bin/python tools/pto-isa-st.py build/src/libpto.so \\
+        [--mirror /work/.mirror/hw-native-sys+pto-isa/repo] [--work /tmp/pto-isa-st] \\
+        [--suite cpu,a5,a2a3] [--op tand,tshl,...] [-v]
+
+For every (suite, op) of the table ADAPTERS it copies the op's gen_data.py from
+the pto-isa mirror (tests/cpu/st/testcase/<op>, tests/npu/{a5,a2a3}/src/st/
+testcase/<op>) into a scratch directory and runs it there, with
+PTO_CPU_SIM_ENABLE_BF16=1 so the CPU suite's bfloat16 cases are generated too.
+The generator's golden function is wrapped to record each case's parameter
+object (dtype, tile shapes, valid region), so the adapter makes its tiles from
+the same numbers main.cpp instantiates. The NPU suites run under their profile
+(pto_set_profile A5 or A2A3), the CPU suite under HOST.
+
+Comparison: the golden's region (dst's valid region; zeros the golden writes
+outside it are the ST's output buffer, not the instruction's) bit for bit. A
+case that differs is printed with its first differing elements and whether it
+lies within the ST's own tolerance (ResultCmp's 0.001 relative-or-absolute, or
+what the case's main.cpp uses); it counts as differing either way. A case an
+adapter cannot express (a layout libpto has no form for) is skipped with the
+reason. Summary: one line per (suite, op) and a closing line
+'N passed, N failed, N skipped'. Exit status 1 on a difference.
+
+Not run by CI: it needs the pto-isa mirror and numpy/ml_dtypes. Instructions
+with ST checks inside tests/ (tmuladd's, timg2col, ttri, tgemv, tquant's MX
+forms in tools/st-tquant-mx.py) are not repeated here.
+"""
+import argparse, ctypes, os, re, shutil, subprocess, sys, traceback
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HEADER = os.path.join(HERE, '..', 'include', 'pto_c.h')
+SUITE_DIR = {'cpu': 'tests/cpu/st/testcase', 'a5': 'tests/npu/a5/src/st/testcase',
+             'a2a3': 'tests/npu/a2a3/src/st/testcase'}
+PROFILE = {'cpu': 0, 'a2a3': 1, 'a5': 2}
+
+
+class Skip(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------
+# libpto through ctypes: argtypes from pto_c.h's prototypes
+
+def load_lib(path):
+    lib = ctypes.CDLL(path)
+    hdr = open(HEADER).read()
+    enum = {m.group(1): int(m.group(2)) for m in re.finditer(r'\bPTO_([A-Z0-9_]+) = (\d+)', hdr)}
+    for m in re.finditer(r'PTO_API\s+([\w\s\*]+?)\s*\b(pto_\w+)\s*\(([^)]*)\)\s*;', hdr):
+        ret, name, params = m.group(1), m.group(2), m.group(3)
+        fn = getattr(lib, name, None)
+        if fn is None:
+            continue
+        types = []
+        for p in params.split(','):
+            p = p.strip()
+            if p in ('void', ''):
+                continue
+            if '*' in p:
+                types.append(ctypes.c_void_p)
+            elif p.startswith('double'):
+                types.append(ctypes.c_double)
+            elif p.startswith('float'):
+                types.append(ctypes.c_float)
+            elif p.startswith('size_t'):
+                types.append(ctypes.c_size_t)
+            elif p.startswith(('uint32_t', 'unsigned')):
+                types.append(ctypes.c_uint32)
+            elif p.startswith('int32_t'):
+                types.append(ctypes.c_int32)
+            elif p.startswith('uint64_t'):
+                types.append(ctypes.c_uint64)
+            elif p.startswith('int64_t'):
+                types.append(ctypes.c_int64)
+            elif p.startswith(('uint16_t',)):
+                types.append(ctypes.c_uint16)
+            elif p.startswith(('uint8_t',)):
+                types.append(ctypes.c_uint8)
+            else:  # int and the enums
+                types.append(ctypes.c_int)
+        fn.argtypes = types
+        if '*' in ret:
+            fn.restype = ctypes.c_void_p
+        elif 'size_t' in ret:
+            fn.restype = ctypes.c_size_t
+        elif 'char' in ret:
+            fn.restype = ctypes.c_char_p
+        else:
+            fn.restype = ctypes.c_int
+    lib.pto_last_error.restype = ctypes.c_char_p
+    return lib, enum
+
+
+LIB = ENUM = None
+NP = {}  # pto dtype -> numpy dtype of its bits
+
+
+def pto_dtype(dt):
+    """pto enum value and numpy dtype for a generator's dtype."""
+    s = getattr(dt, '__name__', None) or str(dt)
+    s = {'float32': 'FLOAT32', 'float16': 'FLOAT16', 'bfloat16': 'BFLOAT16', 'int8': 'INT8',
+         'uint8': 'UINT8', 'int16': 'INT16', 'uint16': 'UINT16', 'int32': 'INT32',
+         'uint32': 'UINT32', 'int64': 'INT64', 'uint64': 'UINT64'}.get(s, s)
+    try:
+        s = {np.dtype(np.float32): 'FLOAT32', np.dtype(np.float16): 'FLOAT16'}.get(np.dtype(dt), s)
+        s = {np.dtype(np.int8): 'INT8', np.dtype(np.uint8): 'UINT8', np.dtype(np.int16): 'INT16',
+             np.dtype(np.uint16): 'UINT16', np.dtype(np.int32): 'INT32',
+             np.dtype(np.uint32): 'UINT32', np.dtype(np.int64): 'INT64',
+             np.dtype(np.uint64): 'UINT64'}.get(np.dtype(dt), s)
+    except TypeError:
+        pass
+    bits = {'FLOAT32': np.uint32, 'FLOAT16': np.uint16, 'BFLOAT16': np.uint16, 'INT8': np.uint8,
+            'UINT8': np.uint8, 'INT16': np.uint16, 'UINT16': np.uint16, 'INT32': np.uint32,
+            'UINT32': np.uint32, 'INT64': np.uint64, 'UINT64': np.uint64}
+    if s not in bits:
+        raise Skip('dtype %s' % s)
+    return ENUM[s], np.dtype(bits[s])
+
+
+class Tile:
+    """A libpto tile with its numpy view of bits."""
+
+    def __init__(self, dt, rows, cols, vr=None, vc=None):
+        self.pto, self.bits = pto_dtype(dt)
+        self.h = ctypes.c_void_p()
+        check(LIB.pto_tile_create(self.pto, rows, cols, ctypes.byref(self.h)), 'tile_create')
+        self.rows, self.cols = rows, cols
+        if vr is not None:
+            check(LIB.pto_tile_set_valid(self.h, vr, vc), 'set_valid')
+        self.vr = rows if vr is None else vr
+        self.vc = cols if vc is None else vc
+
+    def array(self):
+        n = self.rows * self.cols * self.bits.itemsize
+        buf = (ctypes.c_uint8 * n).from_address(LIB.pto_tile_data(self.h))
+        return np.frombuffer(buf, np.uint8).view(self.bits).reshape(self.rows, self.cols)
+
+    def put(self, data):
+        """data's bits into the tile's top-left corner."""
+        a = np.asarray(data).view(self.bits)
+        if a.ndim == 1:
+            a = a.reshape(1, -1)
+        self.array()[:a.shape[0], :a.shape[1]] = a
+
+    def valid(self):
+        return self.array()[:self.vr, :self.vc].copy()
+
+    def __del__(self):
+        if LIB is not None and self.h:
+            LIB.pto_tile_destroy(self.h)
+
+
+def check(st, what):
+    if st != 0:
+        raise RuntimeError('%s refused: %s' % (what, LIB.pto_last_error().decode()))
+
+
+# ---------------------------------------------------------------------------
+# case parameters
+
+def attr(p, *names, default=None):
+    for n in names:
+        if hasattr(p, n):
+            return getattr(p, n)
+    return default
+
+
+def valid_of(p):
+    vr = attr(p, 'valid_row', 'valid_rows', 'vrow', 'row_valid', 'kVRows')
+    vc = attr(p, 'valid_col', 'valid_cols', 'vcol', 'col_valid', 'kVCols')
+    if vr is None:
+        r, c = shape_of(p, 'dst')
+        return r, c
+    return vr, vc
+
+
+def shape_of(p, role):
+    cands = {'dst': [('dst_tile_row', 'dst_tile_col'), ('dst_row', 'dst_col'),
+                     ('dst_rows', 'dst_cols'), ('tile_row', 'tile_col'), ('row', 'col'),
+                     ('rows', 'cols')],
+             'src': [('src_tile_row', 'src_tile_col'), ('src_row', 'src_col'),
+                     ('src_rows', 'src_cols'), ('tile_row', 'tile_col'), ('row', 'col'),
+                     ('rows', 'cols')]}[role]
+    for r, c in cands:
+        if hasattr(p, r) and hasattr(p, c):
+            return getattr(p, r), getattr(p, c)
+    vr = attr(p, 'valid_row', 'valid_rows', 'row_valid')
+    vc = attr(p, 'valid_col', 'valid_cols', 'col_valid')
+    if vr is None:
+        raise Skip('no tile shape in the parameters')
+    return vr, vc
+
+
+def read_matrix(path, bits, shapes):
+    """A file of elements as the first matrix shape whose size matches."""
+    a = np.fromfile(path, np.uint8).view(bits)
+    for r, c in shapes:
+        if r * c == a.size:
+            return a.reshape(r, c)
+    raise Skip('%s: %d elements fit none of %s' % (os.path.basename(path), a.size, shapes))
+
+
+def golden_region(path, bits, p, vr, vc, extra=()):
+    shapes = [(vr, vc), shape_of(p, 'dst')] + list(extra)
+    g = attr(p, 'global_row'), attr(p, 'global_col')
+    if g[0] is not None:
+        shapes.append(g)
+    return read_matrix(path, bits, shapes)[:vr, :vc]
+
+
+# ---------------------------------------------------------------------------
+# comparison
+
+def st_tolerant(got, want, dt, eps=1e-3):
+    """ResultCmp: |a - b| <= eps * max(|a|, |b|) or <= eps, as floats (NaN == NaN)."""
+    name = getattr(dt, '__name__', None) or str(dt)
+    if name in ('bfloat16',):
+        g = (got.astype(np.uint32) << 16).view(np.float32)
+        w = (want.astype(np.uint32) << 16).view(np.float32)
+    elif np.dtype(got.dtype).itemsize and name in ('float16', 'float32'):
+        fl = np.float16 if name == 'float16' else np.float32
+        g, w = got.view(fl).astype(np.float64), want.view(fl).astype(np.float64)
+    else:
+        return False
+    g, w = g.astype(np.float64), w.astype(np.float64)
+    both_nan = np.isnan(g) & np.isnan(w)
+    d = np.abs(g - w)
+    ok = (d <= eps) | (d <= eps * np.maximum(np.abs(g), np.abs(w))) | both_nan
+    return bool(ok.all())
+
+
+def compare(got, want, dt=None):
+    """None when equal bit for bit, else a sentence on the first differences."""
+    if got.shape != want.shape:
+        return 'shape %s, golden %s' % (got.shape, want.shape)
+    if np.array_equal(got, want):
+        return None
+    idx = np.argwhere(got != want)
+    first = ', '.join('(%d,%d) %s != %s' % (i, j, hex(int(got[i, j])), hex(int(want[i, j])))
+                      for i, j in idx[:3])
+    tol = ' (within the ST tolerance)' if dt is not None and st_tolerant(got, want, dt) else ''
+    return '%d of %d elements differ%s: %s' % (len(idx), got.size, tol, first)
+
+
+# ---------------------------------------------------------------------------
+# generators
+
+def run_generator(mirror, suite, op, work):
+    """Runs op's gen_data.py in work/suite/op; returns [(case dir, args)]."""
+    d = os.path.join(work, suite, op)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    base = SUITE_DIR[suite] + '/' + op
+    names = subprocess.run(['git', '--git-dir', mirror, 'ls-tree', '--name-only', 'HEAD', base + '/'],
+                           capture_output=True, text=True, check=True).stdout.split()
+    for n in names:
+        if n.endswith('.py'):
+            txt = subprocess.run(['git', '--git-dir', mirror, 'show', 'HEAD:' + n],
+                                 capture_output=True, check=True).stdout
+            open(os.path.join(d, os.path.basename(n)), 'wb').write(txt)
+    utils = SUITE_DIR[suite].rsplit('/', 1)[0] + '/utils.py'
+    r = subprocess.run(['git', '--git-dir', mirror, 'show', 'HEAD:' + utils], capture_output=True)
+    if r.returncode == 0 and not os.path.exists(os.path.join(d, 'utils.py')):
+        open(os.path.join(d, 'utils.py'), 'wb').write(r.stdout)
+    src = open(os.path.join(d, 'gen_data.py')).read()
+    cut = re.search(r'^if __name__ == .__main__.:', src, re.M)
+    if cut is None:
+        raise Skip('gen_data.py has no main block')
+    cases = []
+    old = os.getcwd()
+    os.chdir(d)
+    sys.path.insert(0, d)
+    os.environ['PTO_CPU_SIM_ENABLE_BF16'] = '1'
+    try:
+        g = {'__name__': '__main__', '__file__': os.path.join(d, 'gen_data.py')}
+        exec(compile(src[:cut.start()], 'gen_data.py', 'exec'), g)
+        for k, v in list(g.items()):
+            if k.startswith('gen_golden') and callable(v):
+                g[k] = recorder(v, cases)
+        exec(compile(src[cut.start():], 'gen_data.py', 'exec'), g)
+    finally:
+        os.chdir(old)
+        sys.path.remove(d)
+        sys.modules.pop('utils', None)
+    return cases
+
+
+def recorder(fn, cases):
+    def wrapped(*a, **k):
+        cases.append((os.getcwd(), a, k))
+        return fn(*a, **k)
+    return wrapped
+
+
+def param_of(args):
+    for a in args:
+        if hasattr(a, '__dict__') and not isinstance(a, type):
+            return a
+    raise Skip('no parameter object')
+
+
+# ---------------------------------------------------------------------------
+# adapters: each takes (case dir, parameter object, generator args) and
+# returns None (equal) or a sentence
+
+def find(case, names):
+    for n in names.split('|'):
+        if os.path.exists(os.path.join(case, n)):
+            return os.path.join(case, n)
+    raise Skip('none of %s in the case' % names)
+
+
+def src_shape(p, k):
+    for r, c in [('src%d_tile_row' % k, 'src%d_tile_col' % k), ('src%d_row' % k, 'src%d_col' % k),
+                 ('src%d_rows' % k, 'src%d_cols' % k)]:
+        if hasattr(p, r) and hasattr(p, c):
+            return getattr(p, r), getattr(p, c)
+    return shape_of(p, 'src')
+
+
+def scalar_of(case, dt, name='scalar.bin'):
+    _, bits = pto_dtype(dt)
+    v = np.fromfile(os.path.join(case, name), bits)[:1]
+    s = getattr(dt, '__name__', None) or str(dt)
+    if s == 'bfloat16':
+        return float((v.astype(np.uint32) << 16).view(np.float32)[0])
+    return float(v.view(np.dtype(dt))[0].item())
+
+
+def numbered(case, k):
+    """The k-th (0-based) input file: input0.bin, input1.bin... when the case
+    has an input0.bin, else input1.bin, input2.bin... (input.bin alone as the
+    first)."""
+    if os.path.exists(os.path.join(case, 'input0.bin')):
+        return 'input%d.bin' % k
+    if k == 0 and not os.path.exists(os.path.join(case, 'input1.bin')):
+        return 'input.bin|src0.bin'
+    return 'input%d.bin' % (k + 1)
+
+
+def input_tile(case, names, p, k, dt, vr, vc):
+    if names is None:
+        names = numbered(case, k)
+    sr, sc = src_shape(p, k)
+    t = Tile(dt, sr, sc, vr, vc)
+    dr, dc = shape_of(p, 'dst')
+    t.put(read_matrix(find(case, names), t.bits, [(sr, sc), (vr, vc), (dr, dc)]))
+    return t
+
+
+def ew(fname, files, scalar=False, dst_file=None):
+    """dst = f(inputs[, scalar]) over the valid region; dst_file: dst's
+    initial contents (an input of the instruction)."""
+    def run(case, p, args):
+        fn = getattr(LIB, fname)
+        dt = p.dtype
+        vr, vc = valid_of(p)
+        dr, dc = shape_of(p, 'dst')
+        dst = Tile(dt, dr, dc, vr, vc)
+        if dst_file:
+            dst.put(read_matrix(find(case, dst_file), dst.bits, [(dr, dc), (vr, vc)]))
+        srcs = [input_tile(case, f, p, k, dt, vr, vc) for k, f in enumerate(files)]
+        extra = [scalar_of(case, dt)] if scalar else []
+        check(fn(dst.h, *[s.h for s in srcs], *extra), fname)
+        want = golden_region(find(case, 'golden.bin|golden_output.bin'), dst.bits, p, vr, vc)
+        return compare(dst.valid(), want, dt)
+    return run
+
+
+IN1 = None  # resolved per case by numbered()
+
+
+def bin2(fname):
+    return ew(fname, [None, None])
+
+
+ADAPTERS = {}
+for _op in ['tand', 'tor', 'txor', 'tshl', 'tshr', 'tfmod', 'taddrelu', 'tsubrelu']:
+    ADAPTERS[_op] = bin2('pto_' + _op)
+for _op in ['tands', 'tors', 'txors', 'tshls', 'tshrs', 'tfmods']:
+    ADAPTERS[_op] = ew('pto_' + _op, [IN1], scalar=True)
+ADAPTERS['tnot'] = ew('pto_tnot', [IN1])
+ADAPTERS['taddc'] = ew('pto_taddc', [None, None, None])
+ADAPTERS['tsubc'] = ew('pto_tsubc', [None, None, None])
+ADAPTERS['taddsc'] = ew('pto_taddsc', [None, None], scalar=True)
+ADAPTERS['tsubsc'] = ew('pto_tsubsc', [None, None], scalar=True)
+for _op, _fn in [('tfusemuladd', 'pto_tfusedmuladd'), ('tfusedmuladd', 'pto_tfusedmuladd'),
+                 ('tfusemuladdrelu', 'pto_tfusedmuladdrelu'),
+                 ('tfusedmuladdrelu', 'pto_tfusedmuladdrelu'), ('tmuladddst', 'pto_tmuladddst')]:
+    ADAPTERS[_op] = ew(_fn, [None, None], dst_file='input_dst.bin|dst.bin|input_dst_init.bin')
+
+
+# ---------------------------------------------------------------------------
+
+def main():
+    global LIB, ENUM
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('lib')
+    ap.add_argument('--mirror', default='/work/.mirror/hw-native-sys+pto-isa/repo')
+    ap.add_argument('--work', default='/tmp/pto-isa-st')
+    ap.add_argument('--suite', default='cpu,a5,a2a3')
+    ap.add_argument('--op', default='')
+    ap.add_argument('-v', action='store_true')
+    a = ap.parse_args()
+    LIB, ENUM = load_lib(a.lib)
+    only = set(a.op.split(',')) - {''}
+    total = {'pass': 0, 'fail': 0, 'skip': 0}
+    for suite in a.suite.split(','):
+        LIB.pto_set_profile(PROFILE[suite])
+        for op in sorted(ADAPTERS):
+            if only and op not in only:
+                continue
+            r = subprocess.run(['git', '--git-dir', a.mirror, 'cat-file', '-e',
+                                'HEAD:%s/%s/gen_data.py' % (SUITE_DIR[suite], op)],
+                               stderr=subprocess.DEVNULL)
+            if r.returncode != 0:
+                continue
+            counts = {'pass': 0, 'fail': 0, 'skip': 0}
+            notes = []
+            try:
+                cases = run_generator(a.mirror, suite, op, a.work)
+            except Skip as e:
+                print('%-5s %-18s skipped: %s' % (suite, op, e))
+                continue
+            for case, args, kw in cases:
+                name = os.path.basename(case)
+                try:
+                    res = ADAPTERS[op](case, param_of(args), args)
+                except Skip as e:
+                    counts['skip'] += 1
+                    notes.append('  skip %s: %s' % (name, e))
+                    continue
+                except Exception as e:
+                    res = 'error: %s' % (e if a.v is False else traceback.format_exc())
+                if res is None:
+                    counts['pass'] += 1
+                    if a.v:
+                        notes.append('  pass %s' % name)
+                else:
+                    counts['fail'] += 1
+                    notes.append('  DIFF %s: %s' % (name, res))
+            for k in total:
+                total[k] += counts[k]
+            print('%-5s %-18s %3d cases: %d pass, %d differ, %d skipped' % (
+                suite, op, len(cases), counts['pass'], counts['fail'], counts['skip']))
+            for n in notes:
+                print(n)
+    print('%d passed, %d failed, %d skipped' % (total['pass'], total['fail'], total['skip']))
+    return 1 if total['fail'] else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
