@@ -497,6 +497,155 @@ for _op, _fn, _o in [('tfusemuladd', 'pto_tfusedmuladd', ''),
     ADAPTERS[_op] = ew(_fn, [None, None], model=fused(_o), dst_file='input_dst.bin|dst.bin|input_dst_init.bin')
 
 
+def tile_for(dt, r, c, base=(1, 1)):
+    """A tile of r x c valid (a zero extent takes base's as the tile's)."""
+    return Tile(dt, r or base[0], c or base[1], r, c)
+
+
+def part(fname):
+    """TPARTMAX/TPARTMIN/TPARTMUL: each tile its own valid region
+    (dst_vr x dst_vc, src0_vr..., src1_vr...); inputs are the sources'
+    valid regions, the golden dst's."""
+    def run(case, p, args):
+        fn = getattr(LIB, fname)
+        dt = dtype_of(p)
+        if hasattr(p, 'dst_vr'):
+            d = (p.dst_vr, p.dst_vc)
+            s0, s1 = (p.src0_vr, p.src0_vc), (p.src1_vr, p.src1_vc)
+        else:
+            d, s0, s1 = (p.drows, p.dcols), (p.s0rows, p.s0cols), (p.s1rows, p.s1cols)
+            if (p.d_row_stride, p.s0_row_stride, p.s1_row_stride) != (d[1], s0[1], s1[1]):
+                raise Skip('row strides other than the valid columns')
+        dst = tile_for(dt, *d)
+        srcs = []
+        for k, sh in enumerate((s0, s1)):
+            t = tile_for(dt, *sh, base=d)
+            if sh[0] and sh[1]:
+                t.put(read_matrix(find(case, numbered(case, k)), t.bits, [sh]))
+            srcs.append(t)
+        check(fn(dst.h, srcs[0].h, srcs[1].h), fname)
+        want = read_matrix(find(case, 'golden.bin'), dst.bits, [d])
+        return compare(dst.valid(), want, dt)
+    return run
+
+
+for _op in ['tpartmax', 'tpartmin', 'tpartmul']:
+    ADAPTERS[_op] = part('pto_' + _op)
+
+
+def pairsum(dt, srcs, scalar, old):
+    """The page's TPAIRREDUCESUM (pto_c.h, [F-TPAIRREDUCESUM]): ceil(C/2)
+    pair sums, an odd row's last element plus 0, the rest of the row +0."""
+    x = srcs[0].astype(np.float32)
+    R, C = x.shape
+    if C % 2:
+        x = np.concatenate([x, np.zeros((R, 1), np.float32)], axis=1)
+    r = np.zeros((R, C), np.float32)
+    h = (C + 1) // 2
+    r[:, :h] = x[:, 0::2][:, :h] + x[:, 1::2][:, :h]
+    return r.astype(np.dtype(dt)), 'the page\'s ceil(C/2) pair sums'
+
+
+ADAPTERS['tpairreducesum'] = ew('pto_tpairreducesum', [None], model=pairsum)
+
+
+def rowprod(case, p, args):
+    dt = dtype_of(p)
+    if hasattr(p, 'src_valid_col'):  # A2A3's: dst_row, src_row, valid_row, src_col, src_valid_col
+        R, C, vr, vc = p.src_row, p.src_col, p.valid_row, p.src_valid_col
+        gshape = [(p.dst_row, 1)]
+    elif hasattr(p, 'tile_row'):
+        R, C = p.tile_row, p.tile_col
+        vr, vc = valid_of(p)
+        gshape = [(R, C)]
+    else:
+        R, C, vr, vc = p.row, p.col, p.valid_row, p.valid_col
+        gshape = [(R, 1)]
+    src = Tile(dt, R, C, vr, vc)
+    src.put(read_matrix(find(case, 'input.bin'), src.bits, [(R, C)]))
+    blk = 32 // src.bits.itemsize
+    dst = Tile(dt, R, blk, vr, 1)
+    tmp = Tile(dt, R, blk)
+    check(LIB.pto_trowprod(dst.h, src.h, tmp.h), 'pto_trowprod')
+    want = read_matrix(find(case, 'golden.bin'), dst.bits, gshape)[:vr, :1]
+    res = compare(dst.valid(), want, dt)
+    if res is not None:
+        exp, rule = prod_model(typed(src.valid(), dt), dt, 1)
+        if np.array_equal(dst.valid(), np.asarray(exp).astype(np.dtype(dt)).view(dst.bits).reshape(vr, 1)):
+            raise Documented('%s; libpto = %s bit for bit' % (res, rule))
+    return res
+
+
+def colprod(case, p, args):
+    dt = dtype_of(p)
+    if hasattr(p, 'src_valid_row'):  # A2A3's: the input is the valid rows
+        R, C, vr, vc = p.src_row, p.col, p.src_valid_row, p.col
+    else:
+        R, C, vr, vc = p.row, p.col, p.valid_row, p.valid_col
+    src = Tile(dt, R, C, vr, vc)
+    src.put(read_matrix(find(case, 'input.bin'), src.bits, [(R, C), (vr, C)]))
+    dst = Tile(dt, 1, C, 1, vc)
+    check(LIB.pto_tcolprod(dst.h, src.h), 'pto_tcolprod')
+    want = read_matrix(find(case, 'golden.bin'), dst.bits, [(1, C)])[:1, :vc]
+    res = compare(dst.valid(), want, dt)
+    if res is not None:
+        exp, rule = prod_model(typed(src.valid(), dt), dt, 0)
+        if np.array_equal(dst.valid(), np.asarray(exp).astype(np.dtype(dt)).view(dst.bits).reshape(1, vc)):
+            raise Documented('%s; libpto = %s bit for bit' % (res, rule))
+    return res
+
+
+def prod_model(x, dt, axis):
+    """pto_c.h's TROWPROD / TCOLPROD orders, each product rounded to the
+    element type (integers wrap)."""
+    t = np.dtype(dt)
+    with np.errstate(all='ignore'):
+        if axis == 0:
+            if SUITE == 'a2a3':
+                r = x[0].copy()
+                for i in range(1, x.shape[0]):
+                    r = (r * x[i]).astype(t)
+                return r, 'A2A3 row after row'
+            r = x[0].copy()
+            i = 1
+            while i + 1 < x.shape[0]:
+                r = (r * (x[i] * x[i + 1]).astype(t)).astype(t)
+                i += 2
+            if i < x.shape[0]:
+                r = (r * x[i]).astype(t)
+            return r, 'row 0 times the row pairs\' products in turn'
+        out = []
+        for row in x:
+            if SUITE == 'a2a3':
+                E = 32 // t.itemsize
+                lanes = np.ones(E, t)
+                for k in range(0, len(row), E):
+                    seg = row[k:k + E]
+                    lanes[:len(seg)] = (lanes[:len(seg)] * seg).astype(t)
+                acc = np.float32(1)
+                for v in lanes:
+                    acc = np.float32(acc * np.float32(v)) if t.kind == 'f' else (acc * v)
+                out.append(np.array(acc).astype(t) if t.kind == 'f' else lanes.prod(dtype=t))
+            else:
+                E = 64 if t == np.float32 or t.itemsize == 4 else 128
+                lanes = np.ones(E, t)
+                for k in range(0, len(row), E):
+                    seg = row[k:k + E]
+                    lanes[:len(seg)] = (lanes[:len(seg)] * seg).astype(t)
+                n = E
+                while n > 1:
+                    n //= 2
+                    lanes[:n] = (lanes[:n] * lanes[n:2 * n]).astype(t)
+                out.append(lanes[0])
+        rule = 'A2A3 32-byte lanes then float32 left to right' if SUITE == 'a2a3' else \
+            'E lane products halved down to lane 0'
+        return np.array(out, t), rule
+
+
+ADAPTERS['trowprod'] = rowprod
+ADAPTERS['tcolprod'] = colprod
+
+
 # ---------------------------------------------------------------------------
 
 def main():
