@@ -646,6 +646,47 @@ ADAPTERS['trowprod'] = rowprod
 ADAPTERS['tcolprod'] = colprod
 
 
+CONV_TYPES = {'f322f16': (np.float32, np.float16), 'f162s8': (np.float16, np.int8),
+              's162s8': (np.int16, np.int8)}
+
+
+def reluconv(fname, sub):
+    """TADDRELUCONV / TSUBRELUCONV: type_path names (src, dst) dtypes; inputs
+    and golden are row x col, the golden zero outside the valid region."""
+    def run(case, p, args):
+        st, dt = CONV_TYPES[p.type_path]
+        R, C = p.row, p.col
+        vr, vc = attr(p, 'valid_row', default=R), attr(p, 'valid_col', default=C)
+        srcs = []
+        for k in range(2):
+            t = Tile(st, R, C, vr, vc)
+            t.put(read_matrix(find(case, 'input%d.bin' % k), t.bits, [(R, C)]))
+            srcs.append(t)
+        dst = Tile(dt, R, C, vr, vc)
+        check(getattr(LIB, fname)(dst.h, srcs[0].h, srcs[1].h), fname)
+        want = read_matrix(find(case, 'golden.bin'), dst.bits, [(R, C)])[:vr, :vc]
+        res = compare(dst.valid(), want, dt)
+        if res is not None:
+            a, b = (typed(x.valid(), st) for x in srcs)
+            with np.errstate(all='ignore'):
+                v = (a - b if sub else a + b).astype(st)  # the sources' dtype, wrapping
+            v = np.where(v > 0, v, 0).astype(st)
+            if dt == np.float16:
+                f = v.astype(np.float16)
+                f[np.isinf(f) & np.isfinite(v)] = np.float16(65504)
+            else:
+                f = np.clip(np.round(v.astype(np.float64)), 0, 127).astype(np.int8)
+            if np.array_equal(dst.valid(), f.view(dst.bits)):
+                raise Documented('%s; libpto = the %s in the sources\' dtype, then relu and a '
+                                 'saturating conversion (pto_c.h) bit for bit' % (res, 'difference' if sub else 'sum'))
+        return res
+    return run
+
+
+ADAPTERS['taddreluconv'] = reluconv('pto_taddreluconv', False)
+ADAPTERS['tsubreluconv'] = reluconv('pto_tsubreluconv', True)
+
+
 # ---------------------------------------------------------------------------
 
 def main():
