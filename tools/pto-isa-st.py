@@ -29,7 +29,7 @@ Not run by CI: it needs the pto-isa mirror and numpy/ml_dtypes. Instructions
 with ST checks inside tests/ (tmuladd's, timg2col, ttri, tgemv, tquant's MX
 forms in tools/st-tquant-mx.py) are not repeated here.
 """
-import argparse, contextlib, ctypes, io, os, re, shutil, subprocess, sys, traceback
+import argparse, contextlib, ctypes, io, os, re, shutil, subprocess, sys, traceback, types
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -96,6 +96,7 @@ def load_lib(path):
 
 
 LIB = ENUM = None
+GEN = {}  # the last generator's globals
 SUITE = 'cpu'
 NP = {}  # pto dtype -> numpy dtype of its bits
 
@@ -295,8 +296,10 @@ def run_generator(mirror, suite, op, work):
         g = {'__name__': '__main__', '__file__': os.path.join(d, 'gen_data.py')}
         exec(compile(src[:cut.start()], 'gen_data.py', 'exec'), g)
         for k, v in list(g.items()):
-            if k.startswith('gen_golden') and callable(v):
+            if k.startswith(('gen_golden', 'gen_case')) and callable(v):
                 g[k] = recorder(v, cases)
+        global GEN
+        GEN = g
         exec(compile(src[cut.start():], 'gen_data.py', 'exec'), g)
     finally:
         quiet.__exit__(None, None, None)
@@ -314,10 +317,12 @@ def recorder(fn, cases):
 
 
 def param_of(args):
+    """The case's parameter object, else a namespace of the call's
+    arguments (args) and the generator's globals (g)."""
     for a in args:
-        if hasattr(a, '__dict__') and not isinstance(a, type):
+        if hasattr(a, '__dict__') and not isinstance(a, type) and not callable(a):
             return a
-    raise Skip('no parameter object')
+    return types.SimpleNamespace(args=args, g=GEN)
 
 
 # ---------------------------------------------------------------------------
@@ -508,20 +513,29 @@ def part(fname):
     valid regions, the golden dst's."""
     def run(case, p, args):
         fn = getattr(LIB, fname)
+        if hasattr(p, 'g'):  # the CPU suite's: src0 and dst H x W, src1 VALID_H x VALID_W
+            p = types.SimpleNamespace(dtype=p.args[0], dst_vr=p.g['H'], dst_vc=p.g['W'],
+                                      src0_vr=p.g['H'], src0_vc=p.g['W'],
+                                      src1_vr=p.g['VALID_H'], src1_vc=p.g['VALID_W'])
         dt = dtype_of(p)
         if hasattr(p, 'dst_vr'):
             d = (p.dst_vr, p.dst_vc)
             s0, s1 = (p.src0_vr, p.src0_vc), (p.src1_vr, p.src1_vc)
         else:
             d, s0, s1 = (p.drows, p.dcols), (p.s0rows, p.s0cols), (p.s1rows, p.s1cols)
-            if (p.d_row_stride, p.s0_row_stride, p.s1_row_stride) != (d[1], s0[1], s1[1]):
+            if any(st != sh[1] and sh[0] * sh[1] for st, sh in
+                   ((p.d_row_stride, d), (p.s0_row_stride, s0), (p.s1_row_stride, s1))):
                 raise Skip('row strides other than the valid columns')
         dst = tile_for(dt, *d)
         srcs = []
         for k, sh in enumerate((s0, s1)):
-            t = tile_for(dt, *sh, base=d)
             if sh[0] and sh[1]:
-                t.put(read_matrix(find(case, numbered(case, k)), t.bits, [sh]))
+                _, bits = pto_dtype(dt)
+                m = read_matrix(find(case, numbered(case, k)), bits, [sh, d])
+                t = Tile(dt, m.shape[0], m.shape[1], *sh)
+                t.put(m)
+            else:
+                t = tile_for(dt, *sh, base=d)
             srcs.append(t)
         check(fn(dst.h, srcs[0].h, srcs[1].h), fname)
         want = read_matrix(find(case, 'golden.bin'), dst.bits, [d])
@@ -692,6 +706,13 @@ def partarg(fname):
     valid region (A5's dst_tr/dst_vr..., A2A3's *_size and valid_size0/1,
     dst's valid region the larger)."""
     def run(case, p, args):
+        if hasattr(p, 'g'):  # the CPU suite's: H x W tiles, src1's valid VALID_H x VALID_W
+            g = p.g
+            p = types.SimpleNamespace(dtype=np.float32, idx_type=np.uint32,
+                                      dst_tr=g['H'], dst_tc=g['W'], dst_vr=g['H'], dst_vc=g['W'],
+                                      src0_tr=g['H'], src0_tc=g['W'], src0_vr=g['H'], src0_vc=g['W'],
+                                      src1_tr=g['H'], src1_tc=g['W'], src1_vr=g['VALID_H'],
+                                      src1_vc=g['VALID_W'])
         if hasattr(p, 'dst_tr'):
             vt, it = p.dtype, p.idx_type
             tiles = {'d': ((p.dst_tr, p.dst_tc), (p.dst_vr, p.dst_vc)),
