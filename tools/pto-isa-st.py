@@ -758,6 +758,35 @@ ADAPTERS['tpartargmax'] = partarg('pto_tpartargmax')
 ADAPTERS['tpartargmin'] = partarg('pto_tpartargmin')
 
 
+def adddeqrelu(case, p, args):
+    """TADDDEQRELU: INT32 sources row x col, dst FLOAT16, deq_scale; tmp an
+    INT32 tile of dst's shape."""
+    R, C, vr, vc = p.row, p.col, p.valid_row, p.valid_col
+    srcs = []
+    for k in range(2):
+        t = Tile(np.int32, R, C, vr, vc)
+        t.put(read_matrix(find(case, 'input%d.bin' % k), t.bits, [(R, C), (vr, vc)]))
+        srcs.append(t)
+    dst, tmp = Tile(np.float16, R, C, vr, vc), Tile(np.int32, R, C, vr, vc)
+    check(LIB.pto_tadddeqrelu(dst.h, srcs[0].h, srcs[1].h, tmp.h, float(p.deq_scale)),
+          'pto_tadddeqrelu')
+    want = read_matrix(find(case, 'golden.bin'), dst.bits, [(R, C), (vr, vc)])[:vr, :vc]
+    res = compare(dst.valid(), want, np.float16)
+    if res is not None:
+        with np.errstate(all='ignore'):
+            a = (srcs[0].valid().view(np.int32) + srcs[1].valid().view(np.int32)).astype(np.float32)
+            v = a * np.float32(2.0 ** -17) * np.float32(p.deq_scale) * np.float32(2.0 ** 17)
+            v = np.where(v > 0, v, np.float32(0)) if not np.isnan(v).any() else v
+            h = v.astype(np.float16)
+            h[np.isinf(h) | (v > 65504)] = np.float16(65504)
+        if np.array_equal(dst.valid(), h.view(np.uint16)):
+            raise Documented('%s; libpto = the float32 sequence of pto_c.h bit for bit' % res)
+    return res
+
+
+ADAPTERS['tadddeqrelu'] = adddeqrelu
+
+
 # ---------------------------------------------------------------------------
 
 def main():
