@@ -29,7 +29,7 @@ Not run by CI: it needs the pto-isa mirror and numpy/ml_dtypes. Instructions
 with ST checks inside tests/ (tmuladd's, timg2col, ttri, tgemv, tquant's MX
 forms in tools/st-tquant-mx.py) are not repeated here.
 """
-import argparse, contextlib, ctypes, io, os, re, shutil, subprocess, sys, traceback, types
+import argparse, contextlib, ctypes, inspect, io, os, re, shutil, subprocess, sys, traceback, types
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -296,7 +296,7 @@ def run_generator(mirror, suite, op, work):
         g = {'__name__': '__main__', '__file__': os.path.join(d, 'gen_data.py')}
         exec(compile(src[:cut.start()], 'gen_data.py', 'exec'), g)
         for k, v in list(g.items()):
-            if k.startswith(('gen_golden', 'gen_case')) and callable(v):
+            if k.startswith(('gen_golden', 'gen_case', 'case_', 'gen_data')) and callable(v):
                 g[k] = recorder(v, cases)
         global GEN
         GEN = g
@@ -310,8 +310,16 @@ def run_generator(mirror, suite, op, work):
 
 
 def recorder(fn, cases):
+    """fn, recording its case: the directory (the working one, or the
+    directory named by a first argument that is the case's name), the
+    arguments, and the bound arguments with defaults and fn's name in kw."""
     def wrapped(*a, **k):
-        cases.append((os.getcwd(), a, k))
+        b = inspect.signature(fn).bind(*a, **k)
+        b.apply_defaults()
+        d = os.getcwd()
+        if a and isinstance(a[0], str) and os.path.basename(d) != a[0]:
+            d = os.path.join(d, a[0])
+        cases.append((d, a, dict(b.arguments, __fn__=fn.__name__)))
         return fn(*a, **k)
     return wrapped
 
@@ -787,6 +795,76 @@ def adddeqrelu(case, p, args):
 ADAPTERS['tadddeqrelu'] = adddeqrelu
 
 
+def mgs_shapes(kw):
+    """(tile shape, index shape, table elements, coalesce) of an MGATHER /
+    MSCATTER case from its generator function and arguments."""
+    fn = kw['__fn__']
+    if fn.endswith('_nz'):
+        raise Skip('an NZ global table: libpto\'s table is row-major (pto_c.h)')
+    if fn == 'case_row':
+        r = kw.get('dst_rows', kw.get('r'))
+        c = kw.get('dst_cols', kw.get('c'))
+        tr = kw.get('table_rows', kw.get('tr'))
+        return (r, c), (r, 1), tr * c, ENUM['COALESCE_ROW']
+    if fn == 'case_elem':
+        return (1, kw['n']), (1, kw['n']), kw['ts'], ENUM['COALESCE_ELEM']
+    if fn in ('case_elem2d', 'case_elem2d_dyn'):
+        r, c = kw.get('r', kw.get('valid_r')), kw.get('c', kw.get('valid_c'))
+        return (r, c), (r, c), kw.get('ts', kw.get('table_total')), ENUM['COALESCE_ELEM']
+    raise Skip('generator %s not mapped' % fn)
+
+
+def oob_modes(kw, idx, bound, name):
+    """An OOB mode (clamp, wrap, zero, skip) changes nothing while every
+    index is in range; libpto has none and refuses an index past the table.
+    Without atomics, every conflict mode of the generators writes in order
+    (the last write wins), as libpto does."""
+    mode = kw.get('oob', 'undefined')
+    if mode == 'undefined':
+        return
+    v = idx.valid().view(np.int32)
+    if (v < 0).any() or (v >= bound).any():
+        raise Refused('indices out of range with oob=%s: libpto has no OOB modes and refuses '
+                      'them (pto_c.h %s)' % (mode, name))
+
+
+def mgather(case, p, args):
+    kw = p.kw
+    (R, C), ish, n, co = mgs_shapes(kw)
+    dt = kw['dtype']
+    dst = Tile(dt, R, C)
+    idx = Tile(np.int32, *ish)
+    idx.put(read_matrix(find(case, 'indices.bin'), idx.bits, [ish]))
+    table = np.fromfile(find(case, 'table.bin'), dst.bits)
+    if table.size != n:
+        raise Skip('table of %d elements, expected %d' % (table.size, n))
+    oob_modes(kw, idx, n if co == ENUM['COALESCE_ELEM'] else n // C, 'MGATHER')
+    check(LIB.pto_mgather(dst.h, table.ctypes.data, n, dst.pto, idx.h, co), 'pto_mgather')
+    want = read_matrix(find(case, 'golden.bin'), dst.bits, [(R, C)])
+    return compare(dst.valid(), want, dt)
+
+
+def mscatter(case, p, args):
+    kw = p.kw
+    (R, C), ish, n, co = mgs_shapes(kw)
+    if kw.get('atomic', 'none') != 'none':
+        raise Refused('atomic=%s: not provided (pto_c.h MSCATTER)' % kw['atomic'])
+    dt = kw['dtype']
+    src = Tile(dt, R, C)
+    src.put(read_matrix(find(case, 'src.bin'), src.bits, [(R, C)]))
+    idx = Tile(np.int32, *ish)
+    idx.put(read_matrix(find(case, 'indices.bin'), idx.bits, [ish]))
+    oob_modes(kw, idx, n if co == ENUM['COALESCE_ELEM'] else n // C, 'MSCATTER')
+    table = np.zeros(n, src.bits)
+    check(LIB.pto_mscatter(table.ctypes.data, n, src.pto, src.h, idx.h, co), 'pto_mscatter')
+    want = np.fromfile(find(case, 'golden.bin'), src.bits)
+    return compare(table.reshape(1, -1), want.reshape(1, -1), dt)
+
+
+ADAPTERS['mgather'] = mgather
+ADAPTERS['mscatter'] = mscatter
+
+
 # ---------------------------------------------------------------------------
 
 def main():
@@ -823,7 +901,10 @@ def main():
             for case, args, kw in cases:
                 name = os.path.basename(case)
                 try:
-                    res = ADAPTERS[op](case, param_of(args), args)
+                    p = param_of(args)
+                    if isinstance(p, types.SimpleNamespace):
+                        p.kw = kw
+                    res = ADAPTERS[op](case, p, args)
                 except Skip as e:
                     counts['skip'] += 1
                     notes.append('  skip %s: %s' % (name, e))
