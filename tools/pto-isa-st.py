@@ -865,6 +865,54 @@ ADAPTERS['mgather'] = mgather
 ADAPTERS['mscatter'] = mscatter
 
 
+def gatherb(case, p, args):
+    """TGATHERB: src src_s1 x src_s0, dst dst_s1 x dst_s0, UINT32 byte
+    offsets one per 32-byte block of dst (dst_s1 x dst_s0 / block)."""
+    dt = p.dtype
+    src = Tile(dt, p.src_s1, p.src_s0)
+    src.put(read_matrix(find(case, 'x.bin'), src.bits, [(p.src_s1, p.src_s0)]))
+    dst = Tile(dt, p.dst_s1, p.dst_s0)
+    oc = p.dst_s0 // (32 // dst.bits.itemsize)
+    off = Tile(np.uint32, p.dst_s1, oc)
+    off.put(read_matrix(find(case, 'offset.bin'), off.bits, [(p.dst_s1, oc)]))
+    check(LIB.pto_tgatherb(dst.h, src.h, off.h), 'pto_tgatherb')
+    want = read_matrix(find(case, 'golden.bin'), dst.bits, [(p.dst_s1, p.dst_s0)])
+    return compare(dst.valid(), want, dt)
+
+
+ADAPTERS['tgatherb'] = gatherb
+
+
+def dequant(case, p, args):
+    """TDEQUANT: the CPU/A5 generators' row x col tiles with (row, 1) scale
+    and offset; A2A3's own dst, src and parameter tile shapes."""
+    if hasattr(p, 'dst_valid_rows'):
+        st, dt = p.src_dtype, p.dst_dtype
+        vr, vc = p.dst_valid_rows, p.dst_valid_cols
+        ds, ss, ps = (p.dst_rows, p.dst_cols), (p.src_rows, p.src_cols), (p.para_rows, p.para_cols)
+        names = ('srcInput.bin', 'scaleInput.bin', 'offsetInput.bin')
+    else:
+        st, dt = p.src_type, p.dst_type
+        vr, vc = p.valid_row, p.valid_col
+        ds = ss = (p.row, p.col)
+        ps = (p.row, 1)
+        names = ('input.bin', 'scale.bin', 'offset.bin')
+    src = Tile(st, *ss, vr, vc)
+    src.put(read_matrix(find(case, names[0]), src.bits, [ss]))
+    par = []
+    for n in names[1:]:
+        t = Tile(dt, *ps, vr, 1)
+        t.put(read_matrix(find(case, n), t.bits, [ps]))
+        par.append(t)
+    dst = Tile(dt, *ds, vr, vc)
+    check(LIB.pto_tdequant(dst.h, src.h, par[0].h, par[1].h), 'pto_tdequant')
+    want = read_matrix(find(case, 'golden.bin'), dst.bits, [ds])[:vr, :vc]
+    return compare(dst.valid(), want, dt)
+
+
+ADAPTERS['tdequant'] = dequant
+
+
 # ---------------------------------------------------------------------------
 
 def main():
