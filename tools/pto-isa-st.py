@@ -913,6 +913,54 @@ def dequant(case, p, args):
 ADAPTERS['tdequant'] = dequant
 
 
+def interleave(fname):
+    """TINTERLEAVE / TDEINTERLEAVE: the CPU suite's row x col tiles (mode 1:
+    TDEINTERLEAVE's single source, row x 2col), A5's tile_h x tile_w tiles
+    with a valid region (gen_golden_data_single_src: one source of the
+    valid region, destinations of half its columns)."""
+    def run(case, p, args):
+        dt = p.dtype
+        single = getattr(p, 'mode', 0) == 1 or p.kw_fn == 'gen_golden_data_single_src'
+        if hasattr(p, 'tile_h'):
+            R, C, vr, vc = p.tile_h, p.tile_w, p.valid_row, p.valid_col
+            ins, outs = ('input1.bin', 'input2.bin'), ('golden0.bin', 'golden1.bin')
+            if single:
+                ins = ('input_interleaved.bin',)
+        else:
+            R, C = p.row, p.col
+            vr, vc = R, C
+            ins, outs = ('input0.bin', 'input1.bin'), ('dst0.bin', 'dst1.bin')
+            if single:
+                ins = ('src.bin',)
+        if single:
+            sw = 2 * C if not hasattr(p, 'tile_h') else C
+            src = Tile(dt, R, sw, vr, 2 * vc if not hasattr(p, 'tile_h') else vc)
+            src.put(read_matrix(find(case, ins[0]), src.bits, [(R, sw)]))
+            dvc = vc if not hasattr(p, 'tile_h') else vc // 2
+            d0, d1 = Tile(dt, R, C, vr, dvc), Tile(dt, R, C, vr, dvc)
+            check(LIB.pto_tdeinterleave_single(d0.h, src.h, d1.h), 'pto_tdeinterleave_single')
+        else:
+            srcs = []
+            for n in ins:
+                t = Tile(dt, R, C, vr, vc)
+                t.put(read_matrix(find(case, n), t.bits, [(R, C)]))
+                srcs.append(t)
+            d0, d1 = Tile(dt, R, C, vr, vc), Tile(dt, R, C, vr, vc)
+            check(getattr(LIB, fname)(d0.h, srcs[0].h, srcs[1].h, d1.h), fname)
+        res = []
+        for d, n in zip((d0, d1), outs):
+            want = read_matrix(find(case, n), d.bits, [(R, C)])[:d.vr, :d.vc]
+            r = compare(d.valid(), want, dt)
+            if r:
+                res.append('%s: %s' % (n, r))
+        return '; '.join(res) or None
+    return run
+
+
+ADAPTERS['tinterleave'] = interleave('pto_tinterleave')
+ADAPTERS['tdeinterleave'] = interleave('pto_tdeinterleave')
+
+
 # ---------------------------------------------------------------------------
 
 def main():
@@ -952,6 +1000,10 @@ def main():
                     p = param_of(args)
                     if isinstance(p, types.SimpleNamespace):
                         p.kw = kw
+                    else:
+                        p = types.SimpleNamespace(**{k: getattr(p, k) for k in dir(p)
+                                                     if not k.startswith('__')})
+                    p.kw_fn = kw.get('__fn__')
                     res = ADAPTERS[op](case, p, args)
                 except Skip as e:
                     counts['skip'] += 1
