@@ -296,7 +296,7 @@ def run_generator(mirror, suite, op, work):
         g = {'__name__': '__main__', '__file__': os.path.join(d, 'gen_data.py')}
         exec(compile(src[:cut.start()], 'gen_data.py', 'exec'), g)
         for k, v in list(g.items()):
-            if (k.startswith(('gen_golden', 'gen_case', 'case_', 'gen_data')) and 'name' not in k
+            if (k.startswith(('gen_golden', 'gen_case', 'case_', 'gen_data', 'gen_nd')) and 'name' not in k
                     and callable(v)):
                 g[k] = recorder(v, cases)
         global GEN
@@ -985,7 +985,37 @@ def histogram(case, p, args):
 ADAPTERS['thistogram'] = histogram
 
 
+def insert_nd(p):
+    """The NPU suites' row-major Vec -> Vec TINSERT generators (A5's
+    gen_nd_vec*, A2A3's gen_nd_case / gen_nd_scalar_case): (dtype, src
+    shape, src valid, dst shape, index)."""
+    kw, fn = p.kw, p.kw['__fn__']
+    if fn in ('gen_nd_vec', 'gen_nd_vec_valid'):
+        q = kw['p']
+        ss = (q.src_rows, getattr(q, 'padded_cols', getattr(q, 'src_cols', None)))
+        sv = (q.src_rows, getattr(q, 'valid_cols', ss[1]))
+        return q.dtype, ss, sv, (q.dst_rows, q.dst_cols), (q.idx_row, q.idx_col)
+    if fn in ('gen_nd_vec_scalar', 'gen_nd_scalar_case'):
+        dt = kw['dtype']
+        ds = (kw.get('dst_rows', kw.get('dst_static_rows')), kw.get('dst_cols', kw.get('dst_static_cols')))
+        return dt, (1, 32 // np.dtype(dt).itemsize), (1, 1), ds, (kw['idx_row'], kw['idx_col'])
+    if fn == 'gen_nd_case':
+        return (kw['dtype'], (kw['src_static_rows'], kw['src_static_cols']),
+                (kw['src_valid_rows'], kw['src_valid_cols']),
+                (kw['dst_static_rows'], kw['dst_static_cols']), (kw['idx_row'], kw['idx_col']))
+    raise Skip('generator %s not mapped' % fn)
+
+
 def insert(case, p, args):
+    if p.kw_fn != 'gen_golden_data':  # the NPU suites': dst starts as dst_init, the golden is all of dst
+        dt, ss, sv, ds, (ir, ic) = insert_nd(p)
+        src = Tile(dt, *ss, *sv)
+        src.put(read_matrix(find(case, 'src_input.bin'), src.bits, [ss]))
+        dst = Tile(dt, *ds)
+        dst.put(read_matrix(find(case, 'dst_init.bin'), dst.bits, [ds]))
+        check(LIB.pto_tinsert(dst.h, src.h, ir, ic), 'pto_tinsert')
+        want = read_matrix(find(case, 'golden_output.bin'), dst.bits, [ds])
+        return compare(dst.valid(), want, dt)
     """TINSERT, the CPU suite's: src's valid region into dst's bottom-right
     corner (main.cpp: index dst valid - src valid); row-major Vec -> Vec
     only."""
@@ -1004,6 +1034,7 @@ def insert(case, p, args):
 
 
 ADAPTERS['tinsert'] = insert
+ADAPTERS['tinsert_vec'] = insert
 
 
 def no_golden(reason):
@@ -1014,8 +1045,38 @@ def no_golden(reason):
 
 ADAPTERS['trandom'] = no_golden('gen_data.py writes only the key and counter; main.cpp computes '
                                 'the golden (tests/test_random.c checks TRANDOM against A5\'s Philox)')
+ADAPTERS['ttri'] = no_golden('checked against pto-isa\'s ST shapes in tests/test_ttri.c')
+ADAPTERS['timg2col'] = no_golden('checked against pto-isa\'s ST cases in tests/test_img2col.c')
 ADAPTERS['tprefetch'] = no_golden('no C function: TPREFETCH is a hint in programs only '
                                   '(docs/isa-status.md)')
+
+
+def quant(case, p, args):
+    """TQUANT's INT8 forms (A2A3's suite): FLOAT32 src of the valid region,
+    one inverse scale (and offset, asymmetric) per row; its MX forms (A5's
+    suite) are tools/st-tquant-mx.py's."""
+    if p.out_dtype_str not in ('int8_sym', 'int8_asym'):
+        raise Skip('%s: the MX forms, checked by tools/st-tquant-mx.py' % p.out_dtype_str)
+    if p.mode != 'nd':
+        raise Skip('mode %s' % p.mode)
+    sym = p.out_dtype_str == 'int8_sym'
+    R, C = p.valid_rows, p.valid_cols
+    src = Tile(np.float32, R, C)
+    src.put(read_matrix(find(case, 'input.bin'), src.bits, [(R, C)]))
+    scale = Tile(np.float32, R, 1)
+    scale.put(read_matrix(find(case, 'inv_scale_fp32.bin'), scale.bits, [(R, 1)]))
+    off = None
+    if not sym:
+        off = Tile(np.float32, R, 1)
+        off.put(read_matrix(find(case, 'offset_fp32.bin'), off.bits, [(R, 1)]))
+    dt = np.int8 if sym else np.uint8
+    dst, tmp = Tile(dt, R, C), Tile(np.float32, R, C)
+    check(LIB.pto_tquant(dst.h, src.h, scale.h, off.h if off else None, tmp.h), 'pto_tquant')
+    want = read_matrix(find(case, 'golden_s8.bin' if sym else 'golden_u8.bin'), dst.bits, [(R, C)])
+    return compare(dst.valid(), want)
+
+
+ADAPTERS['tquant'] = quant
 
 
 # ---------------------------------------------------------------------------
@@ -1061,11 +1122,10 @@ def main():
                 seen.add(case)
                 try:
                     p = param_of(args)
-                    if isinstance(p, types.SimpleNamespace):
-                        p.kw = kw
-                    else:
+                    if not isinstance(p, types.SimpleNamespace):
                         p = types.SimpleNamespace(**{k: getattr(p, k) for k in dir(p)
                                                      if not k.startswith('__')})
+                    p.kw = kw
                     p.kw_fn = kw.get('__fn__')
                     res = ADAPTERS[op](case, p, args)
                 except Skip as e:
@@ -1089,10 +1149,19 @@ def main():
                 else:
                     counts['fail'] += 1
                     notes.append('  DIFF %s: %s' % (name, res))
+            base = os.path.join(a.work, suite, op)
+            for d in sorted(os.listdir(base)):
+                full = os.path.join(base, d)
+                if (full not in seen and os.path.isdir(full)
+                        and any(f.endswith('.bin') for f in os.listdir(full))):
+                    counts['skip'] += 1
+                    notes.append('  skip %s: its generator function is not mapped (%s)' % (
+                        d, 'a cube or NZ form' if op.startswith('tinsert') else 'no adapter'))
             for k in total:
                 total[k] += counts[k]
+            ncase = sum(counts.values())
             print('%-5s %-18s %3d cases: %d pass, %d differ (documented), %d differ, %d refused, '
-                  '%d skipped' % (suite, op, len(cases), counts['pass'], counts['doc'], counts['fail'],
+                  '%d skipped' % (suite, op, ncase, counts['pass'], counts['doc'], counts['fail'],
                                   counts['refused'], counts['skip']))
             for n in notes:
                 print(n)
