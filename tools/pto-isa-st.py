@@ -25,7 +25,8 @@ adapter cannot express (a layout libpto has no form for) is skipped with the
 reason. Summary: one line per (suite, op) and a closing line
 'N passed, N failed, N skipped'. Exit status 1 on a difference.
 
-Not run by CI: it needs the pto-isa mirror and numpy/ml_dtypes. Instructions
+Not run by CI: it needs the pto-isa mirror and numpy/ml_dtypes. The result
+and the reasons for every differing case: docs/pto-isa-st.md. Instructions
 with ST checks inside tests/ (tmuladd's, timg2col, ttri, tgemv, tquant's MX
 forms in tools/st-tquant-mx.py) are not repeated here.
 """
