@@ -463,7 +463,8 @@ def fused(order):
 
 def shift64(left):
     """Shifts: a count of the lane's width or more gives 0 (pto_c.h pto_tshl,
-    HOST's rule on every profile)."""
+    HOST's rule on every profile; A5's 64-bit lanes take it mod 64, which is
+    what A5's goldens expect: docs/pto-isa-st.md)."""
     def m(dt, srcs, scalar, old):
         if np.dtype(dt).itemsize != 8:
             return None
