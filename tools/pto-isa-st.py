@@ -18,12 +18,15 @@ the same numbers main.cpp instantiates. The NPU suites run under their profile
 
 Comparison: the golden's region (dst's valid region; zeros the golden writes
 outside it are the ST's output buffer, not the instruction's) bit for bit. A
-case that differs is printed with its first differing elements and whether it
-lies within the ST's own tolerance (ResultCmp's 0.001 relative-or-absolute, or
-what the case's main.cpp uses); it counts as differing either way. A case an
-adapter cannot express (a layout libpto has no form for) is skipped with the
-reason. Summary: one line per (suite, op) and a closing line
-'N passed, N failed, N skipped'. Exit status 1 on a difference.
+case that differs is printed with its first differing elements and, for
+information, whether it lies within ResultCmp's 0.001; it counts as differing
+either way. Where an adapter has a model of libpto's documented rule (pto_c.h,
+docs/profiles.md) and libpto equals it bit for bit, the line is DOC (the
+golden disagrees with a documented decision) instead of DIFF. A case libpto
+refuses is REFUSED with its sentence; one an adapter cannot express is skipped
+with the reason. Summary: one line per (suite, op) and the closing line
+'N passed, N failed, N skipped' (failed: DIFF and DOC; skipped: REFUSED too).
+Exit status 1 when any case differs.
 
 Not run by CI: it needs the pto-isa mirror and numpy/ml_dtypes. The result
 and the reasons for every differing case: docs/pto-isa-st.md. Instructions
