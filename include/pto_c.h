@@ -850,7 +850,9 @@ PTO_API pto_status pto_txor(pto_tile *dst, const pto_tile *src0, const pto_tile 
  * of a signed dtype is a large one): bits shifted out are lost, zeros come
  * in, and a count of the width or more gives 0. HOST and A5: UINT8, INT8,
  * UINT16, INT16, UINT32, INT32, INT64, UINT64 (the pages leave counts of the
- * width or more to the target; these are HOST's, on every profile).
+ * width or more to the target; these are HOST's, on every profile but one:
+ * under A5 an INT64 or UINT64 count is taken mod 64, as A5's implementation
+ * masks it with 63, a5/Int64Binary.hpp, and its ST goldens expect).
  * - PTO_PROFILE_A2A3: UINT8, INT8, UINT16, INT16, UINT32, INT32. */
 PTO_API pto_status pto_tshl(pto_tile *dst, const pto_tile *src0, const pto_tile *src1);
 
@@ -1191,7 +1193,8 @@ PTO_API pto_status pto_tors(pto_tile *dst, const pto_tile *src, double scalar);
 PTO_API pto_status pto_txors(pto_tile *dst, const pto_tile *src, double scalar);
 
 /* dst = src << scalar (TSHLS), the scalar the count of every element, as
- * pto_tshl (a count of the width or more gives 0; under HOST a negative
+ * pto_tshl (a count of the width or more gives 0, A5's 64-bit lanes taking
+ * it mod 64; under HOST a negative
  * count of a signed dtype is a large one). HOST and A5: INT32, INT16, INT8,
  * UINT32, INT64, UINT64, UINT16, UINT8.
  * - PTO_PROFILE_A2A3, PTO_PROFILE_A5: "Scalar only supports zero and

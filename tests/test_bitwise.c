@@ -396,12 +396,59 @@ static void test_program_forms(void **state) {
     print_message("[bitwise] %zu text forms equal to the C call\n", COUNT(forms));
 }
 
+/* A5's 64-bit shifts take the count mod 64 (a5/Int64Binary.hpp
+ * Int64ShiftRegs masks it with 63; pto-isa's A5 ST goldens expect that):
+ * counts 64, 65, 127 and 0x10000 are 0, 1, 63 and 0 there, both forms, both
+ * dtypes, in place too; HOST keeps shifting every bit out. */
+static void test_a5_wide_shift_counts(void **state) {
+    (void)state;
+    const uint64_t counts[] = {64, 65, 127, 0x10000, 3};
+    const uint64_t values[] = {1, UINT64_C(0x8000000000000001), UINT64_C(0xFFFFFFFFFFFFFFF8), 5, 7};
+    const pto_dtype dts[] = {PTO_INT64, PTO_UINT64};
+    size_t checked = 0;
+    for (int a5 = 0; a5 < 2; ++a5) {
+        assert_int_equal(pto_set_profile(a5 ? PTO_PROFILE_A5 : PTO_PROFILE_HOST), PTO_OK);
+        for (size_t d = 0; d < COUNT(dts); ++d) {
+            pto_tile *v = tile_new(dts[d], 1, 8, 1, 5), *c = tile_new(dts[d], 1, 8, 1, 5);
+            pto_tile *l = tile_new(dts[d], 1, 8, 1, 5), *r = tile_new(dts[d], 1, 8, 1, 5);
+            for (uint32_t j = 0; j < 5; ++j) tile_put(v, 0, j, values[j]), tile_put(c, 0, j, counts[j]);
+            assert_int_equal(pto_tshl(l, v, c), PTO_OK);
+            assert_int_equal(pto_tshr(r, v, c), PTO_OK);
+            for (uint32_t j = 0; j < 5; ++j) {
+                const uint64_t x = values[j], n = a5 ? counts[j] & 63 : counts[j];
+                const bool neg = dts[d] == PTO_INT64 && (x >> 63) != 0;
+                const uint64_t want_l = n >= 64 ? 0 : x << n;
+                uint64_t want_r = n >= 64 ? 0 : x >> n;
+                if (neg) want_r = n >= 64 ? ~UINT64_C(0) : want_r | (n ? ~(~UINT64_C(0) >> n) : 0);
+                if (tile_get(l, 0, j) != want_l || tile_get(r, 0, j) != want_r)
+                    fail_msg("%s %s 0x%llx by %llu: << 0x%llx >> 0x%llx, want 0x%llx 0x%llx", a5 ? "A5" : "HOST",
+                             pto_dtype_string(dts[d]), (unsigned long long)x, (unsigned long long)counts[j],
+                             (unsigned long long)tile_get(l, 0, j), (unsigned long long)tile_get(r, 0, j),
+                             (unsigned long long)want_l, (unsigned long long)want_r);
+                checked += 2;
+            }
+            /* the scalar forms, and a count tile that is dst itself */
+            assert_int_equal(pto_tshls(l, v, 65), PTO_OK);
+            assert_int_equal(tile_get(l, 0, 0), a5 ? 2 : 0);
+            assert_int_equal(pto_tshrs(r, v, 64), PTO_OK);
+            assert_int_equal(tile_get(r, 0, 4), a5 ? 7 : 0);
+            assert_int_equal(pto_tshl(c, v, c), PTO_OK);
+            assert_int_equal(tile_get(c, 0, 1), a5 ? UINT64_C(0x8000000000000001) << 1 : 0);
+            checked += 3;
+            pto_tile_destroy(v), pto_tile_destroy(c), pto_tile_destroy(l), pto_tile_destroy(r);
+        }
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    print_message("[bitwise] %zu 64-bit shift counts past the width, A5 mod 64\n", checked);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edge_values),
         cmocka_unit_test(test_shift_tails),
         cmocka_unit_test(test_profile_rules),
         cmocka_unit_test(test_program_forms),
+        cmocka_unit_test(test_a5_wide_shift_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

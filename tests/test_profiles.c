@@ -152,6 +152,11 @@ static operands make_operands(op_id op, pto_dtype dt, uint64_t seed) {
     tile_put(o.src1, 0, 0, exact_scalar(dt, tile_get(o.src1, 0, 0))); /* a Scalar row's scalar */
     /* tshls and tshrs: a count of zero or more, which A2A3 and A5 ask */
     if (op == OP_TSHLS || op == OP_TSHRS) tile_put(o.src1, 0, 0, tile_get(o.src1, 0, 0) & 7u);
+    /* tshl and tshr on 64-bit lanes: counts below 64, where HOST and A5 agree
+     * (A5 takes larger ones mod 64: test_bitwise.c's test_a5_wide_shift_counts) */
+    if ((op == OP_TSHL || op == OP_TSHR) && (dt == PTO_INT64 || dt == PTO_UINT64))
+        for (uint32_t i = 0; i < kRows; ++i)
+            for (uint32_t j = 0; j < kCols; ++j) tile_put(o.src1, i, j, tile_get(o.src1, i, j) & 63u);
     if (o.tmp != NULL) tile_fill(o.tmp, &r, GEN_ANY);
     return o;
 }

@@ -238,9 +238,40 @@ void RunNpuFmods(const Operands& o) {
                     ConstPlaneOf(o.src0), kernels::ValueInDtype(dst->dtype, o.scalar));
 }
 
+// A5's 64-bit shifts (a5/Int64Binary.hpp Int64ShiftRegs) take the count
+// mod 64, `vand` with 63, before shifting the two 32-bit halves, and A5's ST
+// goldens expect that; every other lane and profile shifts every bit out for
+// a count of the width or more (pto_c.h).
+bool A5WideShift(const Operands& o, pto_profile profile) {
+  return profile == PTO_PROFILE_A5 && (o.dst->dtype == PTO_INT64 || o.dst->dtype == PTO_UINT64);
+}
+uint64_t Lane64(const pto_tile* t, uint32_t row, uint32_t col) {
+  uint64_t v;
+  memcpy(&v, static_cast<const unsigned char*>(t->data) + (static_cast<size_t>(row) * t->cols + col) * 8,
+         8);
+  return v;
+}
+// Each element's value and count are read before its result is written, so
+// a source that is dst itself is read as it was.
+void RunA5Shift64(const Operands& o, bool left) {
+  pto_tile* dst = o.dst;
+  const bool arithmetic = dst->dtype == PTO_INT64;
+  for (uint32_t i = 0; i < dst->valid_rows; ++i) {
+    for (uint32_t j = 0; j < dst->valid_cols; ++j) {
+      const uint64_t a = Lane64(o.src0, i, j), n = Lane64(o.src1, i, j) & 63;
+      uint64_t r = left ? a << n : a >> n;
+      if (!left && arithmetic && (a >> 63) != 0 && n != 0) r |= ~(~UINT64_C(0) >> n);
+      memcpy(static_cast<unsigned char*>(dst->data) + (static_cast<size_t>(i) * dst->cols + j) * 8, &r, 8);
+    }
+  }
+}
+
 template <OpId kId>
 void RunBinaryRow(const Operands& o, pto_profile profile, BinaryKernel kernel,
                   BinaryContiguousKernel contiguous) {
+  if constexpr (kId == OpId::kTShl || kId == OpId::kTShr) {
+    if (A5WideShift(o, profile)) return RunA5Shift64(o, kId == OpId::kTShl);
+  }
   if constexpr (kId == OpId::kTRem) {
     if (FloatOnNpu(o, profile)) return RunNpuRem(o);
   }
@@ -258,6 +289,13 @@ void RunScalarRow(const Operands& o, pto_profile profile, ScalarKernel kernel,
   }
   if constexpr (kId == OpId::kTFmods) {
     if (FloatOnNpu(o, profile)) return RunNpuFmods(o);
+  }
+  if constexpr (kId == OpId::kTShls || kId == OpId::kTShrs) {
+    if (A5WideShift(o, profile)) {  // the count is zero or positive under A5
+      Operands wrapped = o;
+      wrapped.scalar = std::fmod(o.scalar, 64.0);
+      return RunScalar(wrapped, kernel, contiguous);
+    }
   }
   if constexpr (kId == OpId::kTDivs) {
     if (DividesByReciprocal(o, profile)) return RunTimesReciprocal(o);

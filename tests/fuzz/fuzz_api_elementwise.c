@@ -207,6 +207,10 @@ void fuzz_tpows(reader *r, state *st) {
 static uint64_t npu_rem_corrected(pto_dtype d, uint64_t a, uint64_t b) { return ref_npu_rem(d, a, b, true); }
 static uint64_t npu_rem_plain(pto_dtype d, uint64_t a, uint64_t b) { return ref_npu_rem(d, a, b, false); }
 
+/* A5's 64-bit shifts take the count mod 64 (pto_c.h pto_tshl). */
+static uint64_t a5_shl64(pto_dtype d, uint64_t a, uint64_t b) { return op_binary_reference(OP_TSHL)(d, a, b & 63); }
+static uint64_t a5_shr64(pto_dtype d, uint64_t a, uint64_t b) { return op_binary_reference(OP_TSHR)(d, a, b & 63); }
+
 /* The element rule of a family row under the profile: the contract's single
  * rounding, or, under A2A3 and A5, the NPU sequence of the rows that have
  * one (docs/profiles.md, "Compound instructions under A2A3 and A5"). */
@@ -216,6 +220,10 @@ static element_rule elementwise_rule(op_id op, pto_dtype d, bool in_place) {
     if (npu_float && op == OP_TREMS) return g_profile == PTO_PROFILE_A2A3 ? npu_rem_corrected : npu_rem_plain;
     if (npu_float && (op == OP_TFMOD || op == OP_TFMODS)) return ref_npu_fmod;
     if (npu_float && op == OP_TDIVS && in_place && g_profile == PTO_PROFILE_A2A3) return ref_npu_divs_in_place;
+    if (g_profile == PTO_PROFILE_A5 && (d == PTO_INT64 || d == PTO_UINT64)) {
+        if (op == OP_TSHL || op == OP_TSHLS) return a5_shl64;
+        if (op == OP_TSHR || op == OP_TSHRS) return a5_shr64;
+    }
     return op_binary_reference(op);
 }
 

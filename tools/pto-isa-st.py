@@ -1,0 +1,1181 @@
+#!/usr/bin/env python3
+"""Runs pto-isa's ST cases of the instructions libpto added in 0.6 through libpto
+(ctypes on libpto.so) and compares dst with each case's golden.
+
+    python3 -m venv /tmp/st-venv && /tmp/st-venv/bin/pip install numpy ml_dtypes
+    /tmp/st-venv/bin/python tools/pto-isa-st.py build/src/libpto.so \\
+        [--mirror /work/.mirror/hw-native-sys+pto-isa/repo] [--work /tmp/pto-isa-st] \\
+        [--suite cpu,a5,a2a3] [--op tand,tshl,...] [-v]
+
+For every (suite, op) of the table ADAPTERS it copies the op's gen_data.py from
+the pto-isa mirror (tests/cpu/st/testcase/<op>, tests/npu/{a5,a2a3}/src/st/
+testcase/<op>) into a scratch directory and runs it there, with
+PTO_CPU_SIM_ENABLE_BF16=1 so the CPU suite's bfloat16 cases are generated too.
+The generator's golden function is wrapped to record each case's parameter
+object (dtype, tile shapes, valid region), so the adapter makes its tiles from
+the same numbers main.cpp instantiates. The NPU suites run under their profile
+(pto_set_profile A5 or A2A3), the CPU suite under HOST.
+
+Comparison: the golden's region (dst's valid region; zeros the golden writes
+outside it are the ST's output buffer, not the instruction's) bit for bit. A
+case that differs is printed with its first differing elements and, for
+information, whether it lies within ResultCmp's 0.001; it counts as differing
+either way. Where an adapter has a model of libpto's documented rule (pto_c.h,
+docs/profiles.md) and libpto equals it bit for bit, the line is DOC (the
+golden disagrees with a documented decision) instead of DIFF. A case libpto
+refuses is REFUSED with its sentence; one an adapter cannot express is skipped
+with the reason. Summary: one line per (suite, op) and the closing line
+'N passed, N failed, N skipped' (failed: DIFF and DOC; skipped: REFUSED too).
+Exit status 1 when any case differs.
+
+Not run by CI: it needs the pto-isa mirror and numpy/ml_dtypes. The result
+and the reasons for every differing case: docs/pto-isa-st.md. Instructions
+with ST checks inside tests/ (tmuladd's, timg2col, ttri, tgemv, tquant's MX
+forms in tools/st-tquant-mx.py) are not repeated here.
+"""
+import argparse, contextlib, ctypes, inspect, io, os, re, shutil, subprocess, sys, traceback, types
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HEADER = os.path.join(HERE, '..', 'include', 'pto_c.h')
+SUITE_DIR = {'cpu': 'tests/cpu/st/testcase', 'a5': 'tests/npu/a5/src/st/testcase',
+             'a2a3': 'tests/npu/a2a3/src/st/testcase'}
+PROFILE = {'cpu': 0, 'a2a3': 1, 'a5': 2}
+
+
+class Skip(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------
+# libpto through ctypes: argtypes from pto_c.h's prototypes
+
+def load_lib(path):
+    lib = ctypes.CDLL(path)
+    hdr = open(HEADER).read()
+    enum = {m.group(1): int(m.group(2)) for m in re.finditer(r'\bPTO_([A-Z0-9_]+) = (\d+)', hdr)}
+    for m in re.finditer(r'PTO_API\s+([\w\s\*]+?)\s*\b(pto_\w+)\s*\(([^)]*)\)\s*;', hdr):
+        ret, name, params = m.group(1), m.group(2), m.group(3)
+        fn = getattr(lib, name, None)
+        if fn is None:
+            continue
+        types = []
+        for p in params.split(','):
+            p = p.strip()
+            if p in ('void', ''):
+                continue
+            if '*' in p:
+                types.append(ctypes.c_void_p)
+            elif p.startswith('double'):
+                types.append(ctypes.c_double)
+            elif p.startswith('float'):
+                types.append(ctypes.c_float)
+            elif p.startswith('size_t'):
+                types.append(ctypes.c_size_t)
+            elif p.startswith(('uint32_t', 'unsigned')):
+                types.append(ctypes.c_uint32)
+            elif p.startswith('int32_t'):
+                types.append(ctypes.c_int32)
+            elif p.startswith('uint64_t'):
+                types.append(ctypes.c_uint64)
+            elif p.startswith('int64_t'):
+                types.append(ctypes.c_int64)
+            elif p.startswith(('uint16_t',)):
+                types.append(ctypes.c_uint16)
+            elif p.startswith(('uint8_t',)):
+                types.append(ctypes.c_uint8)
+            else:  # int and the enums
+                types.append(ctypes.c_int)
+        fn.argtypes = types
+        if '*' in ret:
+            fn.restype = ctypes.c_void_p
+        elif 'size_t' in ret:
+            fn.restype = ctypes.c_size_t
+        elif 'char' in ret:
+            fn.restype = ctypes.c_char_p
+        else:
+            fn.restype = ctypes.c_int
+    lib.pto_last_error.restype = ctypes.c_char_p
+    return lib, enum
+
+
+LIB = ENUM = None
+GEN = {}  # the last generator's globals
+SUITE = 'cpu'
+NP = {}  # pto dtype -> numpy dtype of its bits
+
+
+def pto_dtype(dt):
+    """pto enum value and numpy dtype for a generator's dtype."""
+    s = getattr(dt, '__name__', None) or str(dt)
+    s = {'float32': 'FLOAT32', 'float16': 'FLOAT16', 'bfloat16': 'BFLOAT16', 'int8': 'INT8',
+         'uint8': 'UINT8', 'int16': 'INT16', 'uint16': 'UINT16', 'int32': 'INT32',
+         'uint32': 'UINT32', 'int64': 'INT64', 'uint64': 'UINT64'}.get(s, s)
+    try:
+        s = {np.dtype(np.float32): 'FLOAT32', np.dtype(np.float16): 'FLOAT16'}.get(np.dtype(dt), s)
+        s = {np.dtype(np.int8): 'INT8', np.dtype(np.uint8): 'UINT8', np.dtype(np.int16): 'INT16',
+             np.dtype(np.uint16): 'UINT16', np.dtype(np.int32): 'INT32',
+             np.dtype(np.uint32): 'UINT32', np.dtype(np.int64): 'INT64',
+             np.dtype(np.uint64): 'UINT64'}.get(np.dtype(dt), s)
+    except TypeError:
+        pass
+    bits = {'FLOAT32': np.uint32, 'FLOAT16': np.uint16, 'BFLOAT16': np.uint16, 'INT8': np.uint8,
+            'UINT8': np.uint8, 'INT16': np.uint16, 'UINT16': np.uint16, 'INT32': np.uint32,
+            'UINT32': np.uint32, 'INT64': np.uint64, 'UINT64': np.uint64}
+    if s not in bits:
+        raise Skip('dtype %s' % s)
+    return ENUM[s], np.dtype(bits[s])
+
+
+class Tile:
+    """A libpto tile with its numpy view of bits."""
+
+    def __init__(self, dt, rows, cols, vr=None, vc=None):
+        self.pto, self.bits = pto_dtype(dt)
+        self.h = ctypes.c_void_p()
+        check(LIB.pto_tile_create(self.pto, rows, cols, ctypes.byref(self.h)), 'tile_create')
+        self.rows, self.cols = rows, cols
+        if vr is not None:
+            check(LIB.pto_tile_set_valid(self.h, vr, vc), 'set_valid')
+        self.vr = rows if vr is None else vr
+        self.vc = cols if vc is None else vc
+
+    def array(self):
+        n = self.rows * self.cols * self.bits.itemsize
+        buf = (ctypes.c_uint8 * n).from_address(LIB.pto_tile_data(self.h))
+        return np.frombuffer(buf, np.uint8).view(self.bits).reshape(self.rows, self.cols)
+
+    def put(self, data):
+        """data's bits into the tile's top-left corner."""
+        a = np.asarray(data).view(self.bits)
+        if a.ndim == 1:
+            a = a.reshape(1, -1)
+        self.array()[:a.shape[0], :a.shape[1]] = a
+
+    def valid(self):
+        return self.array()[:self.vr, :self.vc].copy()
+
+    def __del__(self):
+        if LIB is not None and self.h:
+            LIB.pto_tile_destroy(self.h)
+
+
+class Refused(Exception):
+    """libpto refuses the case's call (a dtype or shape outside its rules)."""
+
+
+def check(st, what):
+    if st != 0:
+        raise Refused('%s refused: %s' % (what, LIB.pto_last_error().decode()))
+
+
+# ---------------------------------------------------------------------------
+# case parameters
+
+def attr(p, *names, default=None):
+    for n in names:
+        if hasattr(p, n):
+            return getattr(p, n)
+    return default
+
+
+def dtype_of(p):
+    dt = attr(p, 'dtype', 'data_type', 'src_type', 'type')
+    if dt is None:
+        raise Skip('no dtype in the parameters')
+    return dt
+
+
+def valid_of(p):
+    vr = attr(p, 'valid_row', 'valid_rows', 'vrow', 'row_valid', 'kVRows')
+    vc = attr(p, 'valid_col', 'valid_cols', 'vcol', 'col_valid', 'kVCols')
+    if vr is None and hasattr(p, 'dst_tile_row'):
+        vr, vc = attr(p, 'row'), attr(p, 'col')
+    if vr is None:
+        r, c = shape_of(p, 'dst')
+        return r, c
+    return vr, vc
+
+
+def shape_of(p, role):
+    cands = {'dst': [('dst_tile_row', 'dst_tile_col'), ('dst_row', 'dst_col'),
+                     ('dst_rows', 'dst_cols'), ('tile_row', 'tile_col'), ('row', 'col'),
+                     ('rows', 'cols')],
+             'src': [('src_tile_row', 'src_tile_col'), ('src_row', 'src_col'),
+                     ('src_rows', 'src_cols'), ('tile_row', 'tile_col'), ('row', 'col'),
+                     ('rows', 'cols')]}[role]
+    for r, c in cands:
+        if hasattr(p, r) and hasattr(p, c):
+            return getattr(p, r), getattr(p, c)
+    vr = attr(p, 'valid_row', 'valid_rows', 'row_valid')
+    vc = attr(p, 'valid_col', 'valid_cols', 'col_valid')
+    if vr is None:
+        raise Skip('no tile shape in the parameters')
+    return vr, vc
+
+
+def read_matrix(path, bits, shapes):
+    """A file of elements as the first matrix shape whose size matches."""
+    a = np.fromfile(path, np.uint8).view(bits)
+    for r, c in shapes:
+        if r * c == a.size:
+            return a.reshape(r, c)
+    raise Skip('%s: %d elements fit none of %s' % (os.path.basename(path), a.size, shapes))
+
+
+def golden_region(path, bits, p, vr, vc, extra=()):
+    shapes = [(vr, vc), shape_of(p, 'dst')] + list(extra)
+    g = attr(p, 'global_row'), attr(p, 'global_col')
+    if g[0] is not None:
+        shapes.append(g)
+    return read_matrix(path, bits, shapes)[:vr, :vc]
+
+
+# ---------------------------------------------------------------------------
+# comparison
+
+def st_tolerant(got, want, dt, eps=1e-3):
+    """ResultCmp: |a - b| <= eps * max(|a|, |b|) or <= eps, as floats (NaN == NaN)."""
+    name = getattr(dt, '__name__', None) or str(dt)
+    if name in ('bfloat16',):
+        g = (got.astype(np.uint32) << 16).view(np.float32)
+        w = (want.astype(np.uint32) << 16).view(np.float32)
+    elif np.dtype(got.dtype).itemsize and name in ('float16', 'float32'):
+        fl = np.float16 if name == 'float16' else np.float32
+        g, w = got.view(fl).astype(np.float64), want.view(fl).astype(np.float64)
+    else:
+        return False
+    g, w = g.astype(np.float64), w.astype(np.float64)
+    both_nan = np.isnan(g) & np.isnan(w)
+    d = np.abs(g - w)
+    ok = (d <= eps) | (d <= eps * np.maximum(np.abs(g), np.abs(w))) | both_nan
+    return bool(ok.all())
+
+
+def compare(got, want, dt=None):
+    """None when equal bit for bit, else a sentence on the first differences."""
+    if got.shape != want.shape:
+        return 'shape %s, golden %s' % (got.shape, want.shape)
+    if np.array_equal(got, want):
+        return None
+    idx = np.argwhere(got != want)
+    first = ', '.join('(%d,%d) %s != %s' % (i, j, hex(int(got[i, j])), hex(int(want[i, j])))
+                      for i, j in idx[:3])
+    tol = ' (within the ST tolerance)' if dt is not None and st_tolerant(got, want, dt) else ''
+    return '%d of %d elements differ%s: %s' % (len(idx), got.size, tol, first)
+
+
+# ---------------------------------------------------------------------------
+# generators
+
+def run_generator(mirror, suite, op, work):
+    """Runs op's gen_data.py in work/suite/op; returns [(case dir, args)]."""
+    d = os.path.join(work, suite, op)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    base = SUITE_DIR[suite] + '/' + op
+    names = subprocess.run(['git', '--git-dir', mirror, 'ls-tree', '--name-only', 'HEAD', base + '/'],
+                           capture_output=True, text=True, check=True).stdout.split()
+    for n in names:
+        if n.endswith('.py'):
+            txt = subprocess.run(['git', '--git-dir', mirror, 'show', 'HEAD:' + n],
+                                 capture_output=True, check=True).stdout
+            open(os.path.join(d, os.path.basename(n)), 'wb').write(txt)
+    utils = SUITE_DIR[suite].rsplit('/', 1)[0] + '/utils.py'
+    r = subprocess.run(['git', '--git-dir', mirror, 'show', 'HEAD:' + utils], capture_output=True)
+    if r.returncode == 0 and not os.path.exists(os.path.join(d, 'utils.py')):
+        open(os.path.join(d, 'utils.py'), 'wb').write(r.stdout)
+    src = open(os.path.join(d, 'gen_data.py')).read()
+    cut = re.search(r'^if __name__ == .__main__.:', src, re.M)
+    if cut is None:
+        raise Skip('gen_data.py has no main block')
+    cases = []
+    old = os.getcwd()
+    quiet = contextlib.redirect_stdout(io.StringIO())
+    quiet.__enter__()
+    os.chdir(d)
+    sys.path.insert(0, d)
+    os.environ['PTO_CPU_SIM_ENABLE_BF16'] = '1'
+    try:
+        g = {'__name__': '__main__', '__file__': os.path.join(d, 'gen_data.py')}
+        exec(compile(src[:cut.start()], 'gen_data.py', 'exec'), g)
+        for k, v in list(g.items()):
+            if (k.startswith(('gen_golden', 'gen_case', 'case_', 'gen_data', 'gen_nd')) and 'name' not in k
+                    and callable(v)):
+                g[k] = recorder(v, cases)
+        global GEN
+        GEN = g
+        exec(compile(src[cut.start():], 'gen_data.py', 'exec'), g)
+    finally:
+        quiet.__exit__(None, None, None)
+        os.chdir(old)
+        sys.path.remove(d)
+        sys.modules.pop('utils', None)
+    return cases
+
+
+def recorder(fn, cases):
+    """fn, recording its case: the directory (the working one, or the
+    directory named by a first argument that is the case's name), the
+    arguments, and the bound arguments with defaults and fn's name in kw."""
+    def wrapped(*a, **k):
+        b = inspect.signature(fn).bind(*a, **k)
+        b.apply_defaults()
+        d = os.getcwd()
+        if a and isinstance(a[0], str) and os.path.basename(d) != a[0]:
+            d = (d, os.path.join(d, a[0]))  # which one exists is known once the files are written
+        cases.append((d, a, dict(b.arguments, __fn__=fn.__name__)))
+        return fn(*a, **k)
+    return wrapped
+
+
+def param_of(args):
+    """The case's parameter object, else a namespace of the call's
+    arguments (args) and the generator's globals (g)."""
+    for a in args:
+        if hasattr(a, '__dict__') and not isinstance(a, type) and not callable(a):
+            return a
+    return types.SimpleNamespace(args=args, g=GEN)
+
+
+# ---------------------------------------------------------------------------
+# adapters: each takes (case dir, parameter object, generator args) and
+# returns None (equal) or a sentence
+
+def find(case, names):
+    for n in names.split('|'):
+        if os.path.exists(os.path.join(case, n)):
+            return os.path.join(case, n)
+    raise Skip('none of %s in the case' % names)
+
+
+def src_shape(p, k):
+    for r, c in [('src%d_tile_row' % k, 'src%d_tile_col' % k), ('src%d_row' % k, 'src%d_col' % k),
+                 ('src%d_rows' % k, 'src%d_cols' % k)]:
+        if hasattr(p, r) and hasattr(p, c):
+            return getattr(p, r), getattr(p, c)
+    return shape_of(p, 'src')
+
+
+def scalar_of(case, dt, path):
+    _, bits = pto_dtype(dt)
+    v = np.fromfile(path, bits)[:1]
+    s = getattr(dt, '__name__', None) or str(dt)
+    if s == 'bfloat16':
+        return float((v.astype(np.uint32) << 16).view(np.float32)[0])
+    return float(v.view(np.dtype(dt))[0].item())
+
+
+def numbered(case, k):
+    """The k-th (0-based) input file: input0.bin, input1.bin... when the case
+    has an input0.bin, else input1.bin, input2.bin... (input.bin alone as the
+    first)."""
+    if os.path.exists(os.path.join(case, 'input0.bin')):
+        return 'input%d.bin' % k
+    if k == 0 and not os.path.exists(os.path.join(case, 'input1.bin')):
+        return 'input.bin|src0.bin'
+    return 'input%d.bin' % (k + 1)
+
+
+def input_tile(case, names, p, k, dt, vr, vc):
+    if names is None:
+        names = numbered(case, k)
+    sr, sc = src_shape(p, k)
+    t = Tile(dt, sr, sc, vr, vc)
+    dr, dc = shape_of(p, 'dst')
+    t.put(read_matrix(find(case, names), t.bits, [(sr, sc), (vr, vc), (dr, dc)]))
+    return t
+
+
+class Documented(Exception):
+    """A golden that differs from libpto where libpto computes its documented
+    rule (checked by the adapter's model of that rule, bit for bit)."""
+
+
+def typed(a, dt):
+    name = getattr(dt, '__name__', None) or str(dt)
+    if name == 'bfloat16':
+        return (a.astype(np.uint32) << 16).view(np.float32)
+    return a.view(np.dtype(dt))
+
+
+def ew(fname, files, scalar=False, dst_file=None, model=None):
+    """dst = f(inputs[, scalar]) over the valid region; dst_file: dst's
+    initial contents (an input of the instruction). model(dt, srcs, scalar,
+    dst_old) -> (expected values of dst's valid region, the rule's name), or
+    None where the golden's rule is libpto's."""
+    def run(case, p, args):
+        fn = getattr(LIB, fname)
+        dt = dtype_of(p)
+        vr, vc = valid_of(p)
+        dr, dc = shape_of(p, 'dst')
+        dst = Tile(dt, dr, dc, vr, vc)
+        if dst_file:
+            dst.put(read_matrix(find(case, dst_file), dst.bits, [(dr, dc), (vr, vc)]))
+        old = dst.valid()
+        srcs = [input_tile(case, f, p, k, dt, vr, vc) for k, f in enumerate(files)]
+        extra = [scalar_of(case, dt, find(case, 'scalar.bin|input2.bin|divider.bin|src1.bin'))] if scalar else []
+        check(fn(dst.h, *[s.h for s in srcs], *extra), fname)
+        want = golden_region(find(case, 'golden.bin|golden_output.bin'), dst.bits, p, vr, vc)
+        got = dst.valid()
+        res = compare(got, want, dt)
+        if res is not None and model is not None:
+            m = model(dt, [typed(s.valid(), dt) for s in srcs], extra[0] if extra else None,
+                      typed(old, dt))
+            if m is not None:
+                exp, rule = m
+                exp = np.asarray(exp).astype(np.dtype(dt)).view(got.dtype)
+                if np.array_equal(got, exp):
+                    raise Documented('%s; libpto = %s bit for bit' % (res, rule))
+        return res
+    return run
+
+
+def fmod_npu(dt, srcs, scalar, old):
+    """A2A3/A5 TFMOD (pto_c.h, docs/profiles.md [F-TFMOD]): the quotient, its
+    truncation, the product and the difference each rounded in float32,
+    FLOAT16 narrowed toward zero at the end."""
+    if SUITE == 'cpu' or np.dtype(dt).kind != 'f':
+        return None
+    a = srcs[0].astype(np.float32)
+    b = srcs[1].astype(np.float32) if scalar is None else np.float32(scalar)
+    with np.errstate(all='ignore'):
+        r = a - np.trunc(a / b) * b
+    if np.dtype(dt) == np.float16:
+        h = r.astype(np.float16)
+        over = np.abs(h.astype(np.float32)) > np.abs(r)
+        h[over] = np.nextafter(h[over], np.float16(0))
+        r = h
+    return r, 'the NPU sequence in float32 (pto_c.h pto_tfmod, [F-TFMOD])'
+
+
+def fused(order):
+    """TFUSEDMULADD(RELU) / TMULADDDST rounded once (pto_c.h: one multiply-add,
+    [F-TFUSEDMULADD]): the exact product plus the addend in float64 (exact
+    for float16; for float32 one rounding in float64 first, which the cases'
+    magnitudes keep exact), rounded to the dtype."""
+    def m(dt, srcs, scalar, old):
+        a, b = srcs[0].astype(np.float64), srcs[1].astype(np.float64)
+        o = old.astype(np.float64)
+        r = a * o + b if order != 'dst' else a * b + o
+        if order == 'relu':
+            r = np.where(r > 0, r, 0.0)
+        return r.astype(np.dtype(dt)), 'the multiply-add rounded once'
+    return m
+
+
+def shift64(left):
+    """Shifts: a count of the lane's width or more gives 0 (pto_c.h pto_tshl,
+    HOST's rule; A5's 64-bit lanes take it mod 64, as A5's goldens do, so
+    this model classifies a 64-bit difference only off A5)."""
+    def m(dt, srcs, scalar, old):
+        if np.dtype(dt).itemsize != 8 or SUITE == 'a5':
+            return None
+        a = srcs[0].view(np.uint64)
+        c = srcs[1].view(np.uint64)
+        big = c >= 64
+        with np.errstate(all='ignore'):
+            if left:
+                r = a << np.where(big, 0, c).astype(np.uint64)
+            elif np.dtype(dt).kind == 'i':
+                r = (srcs[0] >> np.where(big, 63, c).astype(np.int64)).view(np.uint64)
+            else:
+                r = a >> np.where(big, 0, c).astype(np.uint64)
+        if left or np.dtype(dt).kind == 'u':
+            r = np.where(big, np.uint64(0), r)
+        return r.view(np.dtype(dt)), 'a count of 64 or more gives 0 (or the sign)'
+    return m
+
+
+IN1 = None  # resolved per case by numbered()
+
+
+def bin2(fname):
+    return ew(fname, [None, None])
+
+
+ADAPTERS = {}
+for _op in ['tand', 'tor', 'txor', 'taddrelu', 'tsubrelu']:
+    ADAPTERS[_op] = bin2('pto_' + _op)
+ADAPTERS['tshl'] = ew('pto_tshl', [None, None], model=shift64(True))
+ADAPTERS['tshr'] = ew('pto_tshr', [None, None], model=shift64(False))
+ADAPTERS['tfmod'] = ew('pto_tfmod', [None, None], model=fmod_npu)
+ADAPTERS['tfmods'] = ew('pto_tfmods', [None], scalar=True, model=fmod_npu)
+for _op in ['tands', 'tors', 'txors', 'tshls', 'tshrs']:
+    ADAPTERS[_op] = ew('pto_' + _op, [None], scalar=True)
+ADAPTERS['tnot'] = ew('pto_tnot', [IN1])
+ADAPTERS['taddc'] = ew('pto_taddc', [None, None, None])
+ADAPTERS['tsubc'] = ew('pto_tsubc', [None, None, None])
+ADAPTERS['taddsc'] = ew('pto_taddsc', [None, None], scalar=True)
+ADAPTERS['tsubsc'] = ew('pto_tsubsc', [None, None], scalar=True)
+for _op, _fn, _o in [('tfusemuladd', 'pto_tfusedmuladd', ''),
+                     ('tfusedmuladd', 'pto_tfusedmuladd', ''),
+                     ('tfusemuladdrelu', 'pto_tfusedmuladdrelu', 'relu'),
+                     ('tfusedmuladdrelu', 'pto_tfusedmuladdrelu', 'relu'),
+                     ('tmuladddst', 'pto_tmuladddst', 'dst')]:
+    ADAPTERS[_op] = ew(_fn, [None, None], model=fused(_o), dst_file='input_dst.bin|dst.bin|input_dst_init.bin')
+
+
+def tile_for(dt, r, c, base=(1, 1)):
+    """A tile of r x c valid (a zero extent takes base's as the tile's)."""
+    return Tile(dt, r or base[0], c or base[1], r, c)
+
+
+def part(fname):
+    """TPARTMAX/TPARTMIN/TPARTMUL: each tile its own valid region
+    (dst_vr x dst_vc, src0_vr..., src1_vr...); inputs are the sources'
+    valid regions, the golden dst's."""
+    def run(case, p, args):
+        fn = getattr(LIB, fname)
+        if hasattr(p, 'g'):  # the CPU suite's: src0 and dst H x W, src1 VALID_H x VALID_W
+            p = types.SimpleNamespace(dtype=p.args[0], dst_vr=p.g['H'], dst_vc=p.g['W'],
+                                      src0_vr=p.g['H'], src0_vc=p.g['W'],
+                                      src1_vr=p.g['VALID_H'], src1_vc=p.g['VALID_W'])
+        dt = dtype_of(p)
+        if hasattr(p, 'dst_vr'):
+            d = (p.dst_vr, p.dst_vc)
+            s0, s1 = (p.src0_vr, p.src0_vc), (p.src1_vr, p.src1_vc)
+        else:
+            d, s0, s1 = (p.drows, p.dcols), (p.s0rows, p.s0cols), (p.s1rows, p.s1cols)
+            if any(st != sh[1] and sh[0] * sh[1] for st, sh in
+                   ((p.d_row_stride, d), (p.s0_row_stride, s0), (p.s1_row_stride, s1))):
+                raise Skip('row strides other than the valid columns')
+        dst = tile_for(dt, *d)
+        srcs = []
+        for k, sh in enumerate((s0, s1)):
+            if sh[0] and sh[1]:
+                _, bits = pto_dtype(dt)
+                m = read_matrix(find(case, numbered(case, k)), bits, [sh, d])
+                t = Tile(dt, m.shape[0], m.shape[1], *sh)
+                t.put(m)
+            else:
+                t = tile_for(dt, *sh, base=d)
+            srcs.append(t)
+        check(fn(dst.h, srcs[0].h, srcs[1].h), fname)
+        want = read_matrix(find(case, 'golden.bin'), dst.bits, [d])
+        return compare(dst.valid(), want, dt)
+    return run
+
+
+for _op in ['tpartmax', 'tpartmin', 'tpartmul']:
+    ADAPTERS[_op] = part('pto_' + _op)
+
+
+def pairsum(dt, srcs, scalar, old):
+    """The page's TPAIRREDUCESUM (pto_c.h, [F-TPAIRREDUCESUM]): ceil(C/2)
+    pair sums, an odd row's last element plus 0, the rest of the row +0."""
+    x = srcs[0].astype(np.float32)
+    R, C = x.shape
+    if C % 2:
+        x = np.concatenate([x, np.zeros((R, 1), np.float32)], axis=1)
+    r = np.zeros((R, C), np.float32)
+    h = (C + 1) // 2
+    r[:, :h] = x[:, 0::2][:, :h] + x[:, 1::2][:, :h]
+    return r.astype(np.dtype(dt)), 'the page\'s ceil(C/2) pair sums'
+
+
+ADAPTERS['tpairreducesum'] = ew('pto_tpairreducesum', [None], model=pairsum)
+
+
+def rowprod(case, p, args):
+    dt = dtype_of(p)
+    if hasattr(p, 'src_valid_col'):  # A2A3's: dst_row, src_row, valid_row, src_col, src_valid_col
+        R, C, vr, vc = p.src_row, p.src_col, p.valid_row, p.src_valid_col
+        gshape = [(p.dst_row, 1)]
+    elif hasattr(p, 'tile_row'):
+        R, C = p.tile_row, p.tile_col
+        vr, vc = valid_of(p)
+        gshape = [(R, C)]
+    else:
+        R, C, vr, vc = p.row, p.col, p.valid_row, p.valid_col
+        gshape = [(R, 1)]
+    src = Tile(dt, R, C, vr, vc)
+    src.put(read_matrix(find(case, 'input.bin'), src.bits, [(R, C)]))
+    blk = 32 // src.bits.itemsize
+    dst = Tile(dt, R, blk, vr, 1)
+    tmp = Tile(dt, R, blk)
+    check(LIB.pto_trowprod(dst.h, src.h, tmp.h), 'pto_trowprod')
+    want = read_matrix(find(case, 'golden.bin'), dst.bits, gshape)[:vr, :1]
+    res = compare(dst.valid(), want, dt)
+    if res is not None:
+        exp, rule = prod_model(typed(src.valid(), dt), dt, 1)
+        if np.array_equal(dst.valid(), np.asarray(exp).astype(np.dtype(dt)).view(dst.bits).reshape(vr, 1)):
+            raise Documented('%s; libpto = %s bit for bit' % (res, rule))
+    return res
+
+
+def colprod(case, p, args):
+    dt = dtype_of(p)
+    if hasattr(p, 'src_valid_row'):  # A2A3's: the input is the valid rows
+        R, C, vr, vc = p.src_row, p.col, p.src_valid_row, p.col
+    else:
+        R, C, vr, vc = p.row, p.col, p.valid_row, p.valid_col
+    src = Tile(dt, R, C, vr, vc)
+    src.put(read_matrix(find(case, 'input.bin'), src.bits, [(R, C), (vr, C)]))
+    dst = Tile(dt, 1, C, 1, vc)
+    check(LIB.pto_tcolprod(dst.h, src.h), 'pto_tcolprod')
+    want = read_matrix(find(case, 'golden.bin'), dst.bits, [(1, C)])[:1, :vc]
+    res = compare(dst.valid(), want, dt)
+    if res is not None:
+        exp, rule = prod_model(typed(src.valid(), dt), dt, 0)
+        if np.array_equal(dst.valid(), np.asarray(exp).astype(np.dtype(dt)).view(dst.bits).reshape(1, vc)):
+            raise Documented('%s; libpto = %s bit for bit' % (res, rule))
+    return res
+
+
+def prod_model(x, dt, axis):
+    """pto_c.h's TROWPROD / TCOLPROD orders, each product rounded to the
+    element type (integers wrap)."""
+    t = np.dtype(dt)
+    with np.errstate(all='ignore'):
+        if axis == 0:
+            if SUITE == 'a2a3':
+                r = x[0].copy()
+                for i in range(1, x.shape[0]):
+                    r = (r * x[i]).astype(t)
+                return r, 'A2A3 row after row'
+            r = x[0].copy()
+            i = 1
+            while i + 1 < x.shape[0]:
+                r = (r * (x[i] * x[i + 1]).astype(t)).astype(t)
+                i += 2
+            if i < x.shape[0]:
+                r = (r * x[i]).astype(t)
+            return r, 'row 0 times the row pairs\' products in turn'
+        out = []
+        for row in x:
+            if SUITE == 'a2a3':
+                E = 32 // t.itemsize
+                lanes = np.ones(E, t)
+                for k in range(0, len(row), E):
+                    seg = row[k:k + E]
+                    lanes[:len(seg)] = (lanes[:len(seg)] * seg).astype(t)
+                acc = np.float32(1)
+                for v in lanes:
+                    acc = np.float32(acc * np.float32(v)) if t.kind == 'f' else (acc * v)
+                out.append(np.array(acc).astype(t) if t.kind == 'f' else lanes.prod(dtype=t))
+            else:
+                E = 64 if t == np.float32 or t.itemsize == 4 else 128
+                lanes = np.ones(E, t)
+                for k in range(0, len(row), E):
+                    seg = row[k:k + E]
+                    lanes[:len(seg)] = (lanes[:len(seg)] * seg).astype(t)
+                n = E
+                while n > 1:
+                    n //= 2
+                    lanes[:n] = (lanes[:n] * lanes[n:2 * n]).astype(t)
+                out.append(lanes[0])
+        rule = 'A2A3 32-byte lanes then float32 left to right' if SUITE == 'a2a3' else \
+            'E lane products halved down to lane 0'
+        return np.array(out, t), rule
+
+
+ADAPTERS['trowprod'] = rowprod
+ADAPTERS['tcolprod'] = colprod
+
+
+CONV_TYPES = {'f322f16': (np.float32, np.float16), 'f162s8': (np.float16, np.int8),
+              's162s8': (np.int16, np.int8)}
+
+
+def reluconv(fname, sub):
+    """TADDRELUCONV / TSUBRELUCONV: type_path names (src, dst) dtypes; inputs
+    and golden are row x col, the golden zero outside the valid region."""
+    def run(case, p, args):
+        st, dt = CONV_TYPES[p.type_path]
+        R, C = p.row, p.col
+        vr, vc = attr(p, 'valid_row', default=R), attr(p, 'valid_col', default=C)
+        srcs = []
+        for k in range(2):
+            t = Tile(st, R, C, vr, vc)
+            t.put(read_matrix(find(case, 'input%d.bin' % k), t.bits, [(R, C)]))
+            srcs.append(t)
+        dst = Tile(dt, R, C, vr, vc)
+        check(getattr(LIB, fname)(dst.h, srcs[0].h, srcs[1].h), fname)
+        want = read_matrix(find(case, 'golden.bin'), dst.bits, [(R, C)])[:vr, :vc]
+        res = compare(dst.valid(), want, dt)
+        if res is not None:
+            a, b = (typed(x.valid(), st) for x in srcs)
+            with np.errstate(all='ignore'):
+                v = (a - b if sub else a + b).astype(st)  # the sources' dtype, wrapping
+            v = np.where(v > 0, v, 0).astype(st)
+            if dt == np.float16:
+                f = v.astype(np.float16)
+                f[np.isinf(f) & np.isfinite(v)] = np.float16(65504)
+            else:
+                f = np.clip(np.round(v.astype(np.float64)), 0, 127).astype(np.int8)
+            if np.array_equal(dst.valid(), f.view(dst.bits)):
+                raise Documented('%s; libpto = the %s in the sources\' dtype, then relu and a '
+                                 'saturating conversion (pto_c.h) bit for bit' % (res, 'difference' if sub else 'sum'))
+        return res
+    return run
+
+
+ADAPTERS['taddreluconv'] = reluconv('pto_taddreluconv', False)
+ADAPTERS['tsubreluconv'] = reluconv('pto_tsubreluconv', True)
+
+
+def partarg(fname):
+    """TPARTARGMAX / TPARTARGMIN: values and indices, each tile its shape and
+    valid region (A5's dst_tr/dst_vr..., A2A3's *_size and valid_size0/1,
+    dst's valid region the larger)."""
+    def run(case, p, args):
+        if hasattr(p, 'g'):  # the CPU suite's: H x W tiles, src1's valid VALID_H x VALID_W
+            g = p.g
+            p = types.SimpleNamespace(dtype=np.float32, idx_type=np.uint32,
+                                      dst_tr=g['H'], dst_tc=g['W'], dst_vr=g['H'], dst_vc=g['W'],
+                                      src0_tr=g['H'], src0_tc=g['W'], src0_vr=g['H'], src0_vc=g['W'],
+                                      src1_tr=g['H'], src1_tc=g['W'], src1_vr=g['VALID_H'],
+                                      src1_vc=g['VALID_W'])
+        if hasattr(p, 'dst_tr'):
+            vt, it = p.dtype, p.idx_type
+            tiles = {'d': ((p.dst_tr, p.dst_tc), (p.dst_vr, p.dst_vc)),
+                     's0': ((p.src0_tr, p.src0_tc), (p.src0_vr, p.src0_vc)),
+                     's1': ((p.src1_tr, p.src1_tc), (p.src1_vr, p.src1_vc))}
+            ishape = {k: v[0] for k, v in tiles.items()}
+            files = {'s0': ('input0_val.bin', 'input0_idx.bin'), 's1': ('input1_val.bin', 'input1_idx.bin'),
+                     'd': ('golden_val.bin', 'golden_idx.bin')}
+        else:
+            vt, it = p.val_dtype, p.idx_dtype
+            v0, v1 = tuple(p.valid_size0), tuple(p.valid_size1)
+            big = (max(v0[0], v1[0]), max(v0[1], v1[1]))
+            tiles = {'d': (tuple(p.dst_val_size), big), 's0': (tuple(p.src_val0_size), v0),
+                     's1': (tuple(p.src_val1_size), v1)}
+            ishape = {'d': tuple(p.dst_idx_size), 's0': tuple(p.src_idx0_size),
+                      's1': tuple(p.src_idx1_size)}
+            files = {'s0': ('src_val0.bin', 'src_idx0.bin'), 's1': ('src_val1.bin', 'src_idx1.bin'),
+                     'd': ('dst_val.bin', 'dst_idx.bin')}
+        made = {}
+        for k, ((R, C), (vr, vc)) in tiles.items():
+            IR, IC = ishape[k]
+            # an empty valid region may have an extent past the tile's
+            v = Tile(vt, max(R, vr), max(C, vc), vr, vc)
+            i = Tile(it, max(IR, vr), max(IC, vc), vr, vc)
+            if k != 'd':
+                v.put(read_matrix(find(case, files[k][0]), v.bits, [(R, C)]))
+                i.put(read_matrix(find(case, files[k][1]), i.bits, [(IR, IC)]))
+            made[k] = (v, i)
+        (d, di), (s0, i0), (s1, i1) = made['d'], made['s0'], made['s1']
+        check(getattr(LIB, fname)(d.h, s0.h, s1.h, i0.h, i1.h, di.h), fname)
+        vr, vc = tiles['d'][1]
+        R, C = tiles['d'][0]
+        want_v = read_matrix(find(case, files['d'][0]), d.bits, [(R, C)])[:vr, :vc]
+        want_i = read_matrix(find(case, files['d'][1]), di.bits, [ishape['d']])[:vr, :vc]
+        r1, r2 = compare(d.valid(), want_v, vt), compare(di.valid(), want_i)
+        if r1 is None and r2 is None:
+            return None
+        return 'values: %s; indices: %s' % (r1 or 'equal', r2 or 'equal')
+    return run
+
+
+ADAPTERS['tpartargmax'] = partarg('pto_tpartargmax')
+ADAPTERS['tpartargmin'] = partarg('pto_tpartargmin')
+
+
+def adddeqrelu(case, p, args):
+    """TADDDEQRELU: INT32 sources row x col, dst FLOAT16, deq_scale; tmp an
+    INT32 tile of dst's shape."""
+    R, C, vr, vc = p.row, p.col, p.valid_row, p.valid_col
+    srcs = []
+    for k in range(2):
+        t = Tile(np.int32, R, C, vr, vc)
+        t.put(read_matrix(find(case, 'input%d.bin' % k), t.bits, [(R, C), (vr, vc)]))
+        srcs.append(t)
+    dst, tmp = Tile(np.float16, R, C, vr, vc), Tile(np.int32, R, C, vr, vc)
+    check(LIB.pto_tadddeqrelu(dst.h, srcs[0].h, srcs[1].h, tmp.h, float(p.deq_scale)),
+          'pto_tadddeqrelu')
+    want = read_matrix(find(case, 'golden.bin'), dst.bits, [(R, C), (vr, vc)])[:vr, :vc]
+    res = compare(dst.valid(), want, np.float16)
+    if res is not None:
+        with np.errstate(all='ignore'):
+            a = (srcs[0].valid().view(np.int32) + srcs[1].valid().view(np.int32)).astype(np.float32)
+            v = a * np.float32(2.0 ** -17) * np.float32(p.deq_scale) * np.float32(2.0 ** 17)
+            v = np.where(v > 0, v, np.float32(0)) if not np.isnan(v).any() else v
+            h = v.astype(np.float16)
+            h[np.isinf(h) | (v > 65504)] = np.float16(65504)
+        if np.array_equal(dst.valid(), h.view(np.uint16)):
+            raise Documented('%s; libpto = the float32 sequence of pto_c.h bit for bit' % res)
+    return res
+
+
+ADAPTERS['tadddeqrelu'] = adddeqrelu
+
+
+def mgs_shapes(kw):
+    """(tile shape, index shape, table elements, coalesce) of an MGATHER /
+    MSCATTER case from its generator function and arguments."""
+    fn = kw['__fn__']
+    if fn.endswith('_nz'):
+        raise Skip('an NZ global table: libpto\'s table is row-major (pto_c.h)')
+    if fn == 'case_row':
+        r = kw.get('dst_rows', kw.get('r'))
+        c = kw.get('dst_cols', kw.get('c'))
+        tr = kw.get('table_rows', kw.get('tr'))
+        return (r, c), (r, 1), tr * c, ENUM['COALESCE_ROW']
+    if fn == 'case_elem':
+        return (1, kw['n']), (1, kw['n']), kw['ts'], ENUM['COALESCE_ELEM']
+    if fn in ('case_elem2d', 'case_elem2d_dyn'):
+        r, c = kw.get('r', kw.get('valid_r')), kw.get('c', kw.get('valid_c'))
+        return (r, c), (r, c), kw.get('ts', kw.get('table_total')), ENUM['COALESCE_ELEM']
+    raise Skip('generator %s not mapped' % fn)
+
+
+def oob_modes(kw, idx, bound, name):
+    """An OOB mode (clamp, wrap, zero, skip) changes nothing while every
+    index is in range; libpto has none and refuses an index past the table.
+    Without atomics, every conflict mode of the generators writes in order
+    (the last write wins), as libpto does."""
+    mode = kw.get('oob', 'undefined')
+    if mode == 'undefined':
+        return
+    v = idx.valid().view(np.int32)
+    if (v < 0).any() or (v >= bound).any():
+        raise Refused('indices out of range with oob=%s: libpto has no OOB modes and refuses '
+                      'them (pto_c.h %s)' % (mode, name))
+
+
+def mgather(case, p, args):
+    kw = p.kw
+    (R, C), ish, n, co = mgs_shapes(kw)
+    dt = kw['dtype']
+    dst = Tile(dt, R, C)
+    idx = Tile(np.int32, *ish)
+    idx.put(read_matrix(find(case, 'indices.bin'), idx.bits, [ish]))
+    table = np.fromfile(find(case, 'table.bin'), dst.bits)
+    if table.size != n:
+        raise Skip('table of %d elements, expected %d' % (table.size, n))
+    oob_modes(kw, idx, n if co == ENUM['COALESCE_ELEM'] else n // C, 'MGATHER')
+    check(LIB.pto_mgather(dst.h, table.ctypes.data, n, dst.pto, idx.h, co), 'pto_mgather')
+    want = read_matrix(find(case, 'golden.bin'), dst.bits, [(R, C)])
+    return compare(dst.valid(), want, dt)
+
+
+def mscatter(case, p, args):
+    kw = p.kw
+    (R, C), ish, n, co = mgs_shapes(kw)
+    if kw.get('atomic', 'none') != 'none':
+        raise Refused('atomic=%s: not provided (pto_c.h MSCATTER)' % kw['atomic'])
+    dt = kw['dtype']
+    src = Tile(dt, R, C)
+    src.put(read_matrix(find(case, 'src.bin'), src.bits, [(R, C)]))
+    idx = Tile(np.int32, *ish)
+    idx.put(read_matrix(find(case, 'indices.bin'), idx.bits, [ish]))
+    oob_modes(kw, idx, n if co == ENUM['COALESCE_ELEM'] else n // C, 'MSCATTER')
+    table = np.zeros(n, src.bits)
+    check(LIB.pto_mscatter(table.ctypes.data, n, src.pto, src.h, idx.h, co), 'pto_mscatter')
+    want = np.fromfile(find(case, 'golden.bin'), src.bits)
+    return compare(table.reshape(1, -1), want.reshape(1, -1), dt)
+
+
+ADAPTERS['mgather'] = mgather
+ADAPTERS['mscatter'] = mscatter
+
+
+def gatherb(case, p, args):
+    """TGATHERB: src src_s1 x src_s0, dst dst_s1 x dst_s0, UINT32 byte
+    offsets one per 32-byte block of dst (dst_s1 x dst_s0 / block)."""
+    dt = p.dtype
+    src = Tile(dt, p.src_s1, p.src_s0)
+    src.put(read_matrix(find(case, 'x.bin'), src.bits, [(p.src_s1, p.src_s0)]))
+    dst = Tile(dt, p.dst_s1, p.dst_s0)
+    oc = p.dst_s0 // (32 // dst.bits.itemsize)
+    off = Tile(np.uint32, p.dst_s1, oc)
+    off.put(read_matrix(find(case, 'offset.bin'), off.bits, [(p.dst_s1, oc)]))
+    check(LIB.pto_tgatherb(dst.h, src.h, off.h), 'pto_tgatherb')
+    want = read_matrix(find(case, 'golden.bin'), dst.bits, [(p.dst_s1, p.dst_s0)])
+    return compare(dst.valid(), want, dt)
+
+
+ADAPTERS['tgatherb'] = gatherb
+
+
+def dequant(case, p, args):
+    """TDEQUANT: the CPU/A5 generators' row x col tiles with (row, 1) scale
+    and offset; A2A3's own dst, src and parameter tile shapes."""
+    if hasattr(p, 'dst_valid_rows'):
+        st, dt = p.src_dtype, p.dst_dtype
+        vr, vc = p.dst_valid_rows, p.dst_valid_cols
+        ds, ss, ps = (p.dst_rows, p.dst_cols), (p.src_rows, p.src_cols), (p.para_rows, p.para_cols)
+        names = ('srcInput.bin', 'scaleInput.bin', 'offsetInput.bin')
+    else:
+        st, dt = p.src_type, p.dst_type
+        vr, vc = p.valid_row, p.valid_col
+        ds = ss = (p.row, p.col)
+        ps = (p.row, 1)
+        names = ('input.bin', 'scale.bin', 'offset.bin')
+    src = Tile(st, *ss, vr, vc)
+    src.put(read_matrix(find(case, names[0]), src.bits, [ss]))
+    par = []
+    for n in names[1:]:
+        t = Tile(dt, *ps, vr, 1)
+        t.put(read_matrix(find(case, n), t.bits, [ps]))
+        par.append(t)
+    dst = Tile(dt, *ds, vr, vc)
+    check(LIB.pto_tdequant(dst.h, src.h, par[0].h, par[1].h), 'pto_tdequant')
+    want = read_matrix(find(case, 'golden.bin'), dst.bits, [ds])[:vr, :vc]
+    return compare(dst.valid(), want, dt)
+
+
+ADAPTERS['tdequant'] = dequant
+
+
+def interleave(fname):
+    """TINTERLEAVE / TDEINTERLEAVE: the CPU suite's row x col tiles (mode 1:
+    TDEINTERLEAVE's single source, row x 2col), A5's tile_h x tile_w tiles
+    with a valid region (gen_golden_data_single_src: one source of the
+    valid region, destinations of half its columns)."""
+    def run(case, p, args):
+        dt = p.dtype
+        single = getattr(p, 'mode', 0) == 1 or p.kw_fn == 'gen_golden_data_single_src'
+        if hasattr(p, 'tile_h'):
+            R, C, vr, vc = p.tile_h, p.tile_w, p.valid_row, p.valid_col
+            ins, outs = ('input1.bin', 'input2.bin'), ('golden0.bin', 'golden1.bin')
+            if single:
+                ins = ('input_interleaved.bin',)
+        else:
+            R, C = p.row, p.col
+            vr, vc = R, C
+            ins, outs = ('input0.bin', 'input1.bin'), ('dst0.bin', 'dst1.bin')
+            if single:
+                ins = ('src.bin',)
+        if single:
+            sw = 2 * C if not hasattr(p, 'tile_h') else C
+            src = Tile(dt, R, sw, vr, 2 * vc if not hasattr(p, 'tile_h') else vc)
+            src.put(read_matrix(find(case, ins[0]), src.bits, [(R, sw)]))
+            dvc = vc if not hasattr(p, 'tile_h') else vc // 2
+            d0, d1 = Tile(dt, R, C, vr, dvc), Tile(dt, R, C, vr, dvc)
+            check(LIB.pto_tdeinterleave_single(d0.h, src.h, d1.h), 'pto_tdeinterleave_single')
+        else:
+            srcs = []
+            for n in ins:
+                t = Tile(dt, R, C, vr, vc)
+                t.put(read_matrix(find(case, n), t.bits, [(R, C)]))
+                srcs.append(t)
+            d0, d1 = Tile(dt, R, C, vr, vc), Tile(dt, R, C, vr, vc)
+            check(getattr(LIB, fname)(d0.h, srcs[0].h, srcs[1].h, d1.h), fname)
+        res = []
+        for d, n in zip((d0, d1), outs):
+            want = read_matrix(find(case, n), d.bits, [(R, C)])[:d.vr, :d.vc]
+            r = compare(d.valid(), want, dt)
+            if r:
+                res.append('%s: %s' % (n, r))
+        return '; '.join(res) or None
+    return run
+
+
+ADAPTERS['tinterleave'] = interleave('pto_tinterleave')
+ADAPTERS['tdeinterleave'] = interleave('pto_tdeinterleave')
+
+
+def histogram(case, p, args):
+    """THISTOGRAM: UINT16 src (msb_or_lsb: byte 1, or byte 0 filtered by
+    idx, one byte per row) or UINT32 src (byte; idx rows of filter bytes)."""
+    R, C = p.rows, p.cols
+    if hasattr(p, 'byte'):
+        st, hb = np.uint32, p.byte
+        ishape = (3 - hb, C) if hb < 3 else (1, 1)
+    else:
+        st, hb = np.uint16, 1 if p.msb_or_lsb == 'MSB' else 0
+        ishape = (R, 1)
+    src = Tile(st, R, C)
+    src.put(read_matrix(find(case, 'input.bin'), src.bits, [(R, C)]))
+    idx = Tile(np.uint8, *ishape)
+    idx.put(read_matrix(find(case, 'idx.bin'), idx.bits, [ishape]))
+    dst = Tile(np.uint32, R, 256)
+    check(LIB.pto_thistogram(dst.h, src.h, idx.h, hb), 'pto_thistogram')
+    want = read_matrix(find(case, 'golden.bin'), dst.bits, [(R, 256)])
+    return compare(dst.valid(), want)
+
+
+ADAPTERS['thistogram'] = histogram
+
+
+def insert_nd(p):
+    """The NPU suites' row-major Vec -> Vec TINSERT generators (A5's
+    gen_nd_vec*, A2A3's gen_nd_case / gen_nd_scalar_case): (dtype, src
+    shape, src valid, dst shape, index)."""
+    kw, fn = p.kw, p.kw['__fn__']
+    if fn in ('gen_nd_vec', 'gen_nd_vec_valid'):
+        q = kw['p']
+        ss = (q.src_rows, getattr(q, 'padded_cols', getattr(q, 'src_cols', None)))
+        sv = (q.src_rows, getattr(q, 'valid_cols', ss[1]))
+        return q.dtype, ss, sv, (q.dst_rows, q.dst_cols), (q.idx_row, q.idx_col)
+    if fn in ('gen_nd_vec_scalar', 'gen_nd_scalar_case'):
+        dt = kw['dtype']
+        ds = (kw.get('dst_rows', kw.get('dst_static_rows')), kw.get('dst_cols', kw.get('dst_static_cols')))
+        return dt, (1, 32 // np.dtype(dt).itemsize), (1, 1), ds, (kw['idx_row'], kw['idx_col'])
+    if fn == 'gen_nd_case':
+        return (kw['dtype'], (kw['src_static_rows'], kw['src_static_cols']),
+                (kw['src_valid_rows'], kw['src_valid_cols']),
+                (kw['dst_static_rows'], kw['dst_static_cols']), (kw['idx_row'], kw['idx_col']))
+    raise Skip('generator %s not mapped' % fn)
+
+
+def insert(case, p, args):
+    if p.kw_fn != 'gen_golden_data':  # the NPU suites': dst starts as dst_init, the golden is all of dst
+        dt, ss, sv, ds, (ir, ic) = insert_nd(p)
+        src = Tile(dt, *ss, *sv)
+        src.put(read_matrix(find(case, 'src_input.bin'), src.bits, [ss]))
+        dst = Tile(dt, *ds)
+        dst.put(read_matrix(find(case, 'dst_init.bin'), dst.bits, [ds]))
+        check(LIB.pto_tinsert(dst.h, src.h, ir, ic), 'pto_tinsert')
+        want = read_matrix(find(case, 'golden_output.bin'), dst.bits, [ds])
+        return compare(dst.valid(), want, dt)
+    """TINSERT, the CPU suite's: src's valid region into dst's bottom-right
+    corner (main.cpp: index dst valid - src valid); row-major Vec -> Vec
+    only."""
+    if (p.src_loc, p.dst_loc) != ('Vec', 'Vec'):
+        raise Skip('%s -> %s: the cube forms of TINSERT are not provided (pto_c.h)'
+                   % (p.src_loc, p.dst_loc))
+    if (p.src_layout, p.dst_layout) != (0, 0):
+        raise Skip('layouts %d, %d (main.cpp\'s non-row-major tiles)' % (p.src_layout, p.dst_layout))
+    svr, svc, dvr, dvc = p.src_valid_rows, p.src_valid_cols, p.dst_valid_rows, p.dst_valid_cols
+    src = Tile(p.src_type, p.rows, p.cols, svr, svc)
+    src.put(read_matrix(find(case, 'input.bin'), src.bits, [(svr, svc)]))
+    dst = Tile(p.dst_type, p.rows, p.cols, dvr, dvc)
+    check(LIB.pto_tinsert(dst.h, src.h, dvr - svr, dvc - svc), 'pto_tinsert')
+    want = read_matrix(find(case, 'golden.bin'), dst.bits, [(dvr, dvc)])
+    return compare(dst.valid(), want, p.dst_type)
+
+
+ADAPTERS['tinsert'] = insert
+ADAPTERS['tinsert_vec'] = insert
+
+
+def no_golden(reason):
+    def run(case, p, args):
+        raise Skip(reason)
+    return run
+
+
+ADAPTERS['trandom'] = no_golden('gen_data.py writes only the key and counter; main.cpp computes '
+                                'the golden (tests/test_random.c checks TRANDOM against A5\'s Philox)')
+ADAPTERS['ttri'] = no_golden('checked against pto-isa\'s ST shapes in tests/test_ttri.c')
+ADAPTERS['timg2col'] = no_golden('checked against pto-isa\'s ST cases in tests/test_img2col.c')
+ADAPTERS['tprefetch'] = no_golden('no C function: TPREFETCH is a hint in programs only '
+                                  '(docs/isa-status.md)')
+
+
+def quant(case, p, args):
+    """TQUANT's INT8 forms (A2A3's suite): FLOAT32 src of the valid region,
+    one inverse scale (and offset, asymmetric) per row; its MX forms (A5's
+    suite) are tools/st-tquant-mx.py's."""
+    if p.out_dtype_str not in ('int8_sym', 'int8_asym'):
+        raise Skip('%s: the MX forms, checked by tools/st-tquant-mx.py' % p.out_dtype_str)
+    if p.mode != 'nd':
+        raise Skip('mode %s' % p.mode)
+    sym = p.out_dtype_str == 'int8_sym'
+    R, C = p.valid_rows, p.valid_cols
+    src = Tile(np.float32, R, C)
+    src.put(read_matrix(find(case, 'input.bin'), src.bits, [(R, C)]))
+    scale = Tile(np.float32, R, 1)
+    scale.put(read_matrix(find(case, 'inv_scale_fp32.bin'), scale.bits, [(R, 1)]))
+    off = None
+    if not sym:
+        off = Tile(np.float32, R, 1)
+        off.put(read_matrix(find(case, 'offset_fp32.bin'), off.bits, [(R, 1)]))
+    dt = np.int8 if sym else np.uint8
+    dst, tmp = Tile(dt, R, C), Tile(np.float32, R, C)
+    check(LIB.pto_tquant(dst.h, src.h, scale.h, off.h if off else None, tmp.h), 'pto_tquant')
+    want = read_matrix(find(case, 'golden_s8.bin' if sym else 'golden_u8.bin'), dst.bits, [(R, C)])
+    return compare(dst.valid(), want)
+
+
+ADAPTERS['tquant'] = quant
+
+
+# ---------------------------------------------------------------------------
+
+def main():
+    global LIB, ENUM, SUITE
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('lib')
+    ap.add_argument('--mirror', default='/work/.mirror/hw-native-sys+pto-isa/repo')
+    ap.add_argument('--work', default='/tmp/pto-isa-st')
+    ap.add_argument('--suite', default='cpu,a5,a2a3')
+    ap.add_argument('--op', default='')
+    ap.add_argument('-v', action='store_true')
+    a = ap.parse_args()
+    LIB, ENUM = load_lib(a.lib)
+    only = set(a.op.split(',')) - {''}
+    total = {'pass': 0, 'doc': 0, 'fail': 0, 'refused': 0, 'skip': 0}
+    for suite in a.suite.split(','):
+        SUITE = suite
+        LIB.pto_set_profile(PROFILE[suite])
+        for op in sorted(ADAPTERS):
+            if only and op not in only:
+                continue
+            r = subprocess.run(['git', '--git-dir', a.mirror, 'cat-file', '-e',
+                                'HEAD:%s/%s/gen_data.py' % (SUITE_DIR[suite], op)],
+                               stderr=subprocess.DEVNULL)
+            if r.returncode != 0:
+                continue
+            counts = {'pass': 0, 'doc': 0, 'fail': 0, 'refused': 0, 'skip': 0}
+            notes = []
+            try:
+                cases = run_generator(a.mirror, suite, op, a.work)
+            except Skip as e:
+                print('%-5s %-18s skipped: %s' % (suite, op, e))
+                continue
+            seen = set()
+            for case, args, kw in cases:
+                if isinstance(case, tuple):
+                    case = case[1] if os.path.isdir(case[1]) else case[0]
+                name = os.path.basename(case)
+                if case in seen or not os.path.isdir(case):
+                    continue
+                seen.add(case)
+                try:
+                    p = param_of(args)
+                    if not isinstance(p, types.SimpleNamespace):
+                        p = types.SimpleNamespace(**{k: getattr(p, k) for k in dir(p)
+                                                     if not k.startswith('__')})
+                    p.kw = kw
+                    p.kw_fn = kw.get('__fn__')
+                    res = ADAPTERS[op](case, p, args)
+                except Skip as e:
+                    counts['skip'] += 1
+                    notes.append('  skip %s: %s' % (name, e))
+                    continue
+                except Refused as e:
+                    counts['refused'] += 1
+                    notes.append('  REFUSED %s: %s' % (name, e))
+                    continue
+                except Documented as e:
+                    counts['doc'] += 1
+                    notes.append('  DOC  %s: %s' % (name, e))
+                    continue
+                except Exception as e:
+                    res = 'error: %s' % (e if a.v is False else traceback.format_exc())
+                if res is None:
+                    counts['pass'] += 1
+                    if a.v:
+                        notes.append('  pass %s' % name)
+                else:
+                    counts['fail'] += 1
+                    notes.append('  DIFF %s: %s' % (name, res))
+            base = os.path.join(a.work, suite, op)
+            for d in sorted(os.listdir(base)):
+                full = os.path.join(base, d)
+                if (full not in seen and os.path.isdir(full)
+                        and any(f.endswith('.bin') for f in os.listdir(full))):
+                    counts['skip'] += 1
+                    notes.append('  skip %s: its generator function is not mapped (%s)' % (
+                        d, 'a cube or NZ form' if op.startswith('tinsert') else 'no adapter'))
+            for k in total:
+                total[k] += counts[k]
+            ncase = sum(counts.values())
+            print('%-5s %-18s %3d cases: %d pass, %d differ (documented), %d differ, %d refused, '
+                  '%d skipped' % (suite, op, ncase, counts['pass'], counts['doc'], counts['fail'],
+                                  counts['refused'], counts['skip']))
+            for n in notes:
+                print(n)
+    print('%d differ from the golden where libpto computes its documented rule (DOC lines)' % total['doc'])
+    print('%d refused by libpto (REFUSED lines), counted as skipped' % total['refused'])
+    print('%d passed, %d failed, %d skipped' % (total['pass'], total['fail'] + total['doc'],
+                                               total['skip'] + total['refused']))
+    return 1 if total['fail'] or total['doc'] else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
