@@ -1415,7 +1415,7 @@ func TXor(dst *Tile, src0 *Tile, src1 *Tile) error {
 var tshlOperands = []string{"dst", "src0", "src1"}
 
 // TShl is TSHL (pto_tshl): src0 << src1 elementwise; a count of the width or
-// more gives 0.
+// more gives 0 (A5 64-bit: mod 64).
 //
 // dst's dtypes: HOST UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64,
 // UINT64; A2A3 UINT8, INT8, UINT16, INT16, UINT32, INT32; A5 UINT8, INT8,
@@ -1543,7 +1543,7 @@ func TXors(dst *Tile, src *Tile, scalar float64) error {
 var tshlsOperands = []string{"dst", "src"}
 
 // TShls is TSHLS (pto_tshls): src << scalar elementwise; a count of the
-// width or more gives 0.
+// width or more gives 0 (A5 64-bit: mod 64).
 //
 // dst's dtypes: HOST INT32, INT16, INT8, UINT32, INT64, UINT64, UINT16,
 // UINT8; A2A3 INT32, INT16, UINT32, UINT16; A5 INT32, INT16, INT8, UINT32,

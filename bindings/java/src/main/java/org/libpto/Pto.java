@@ -1454,7 +1454,7 @@ public final class Pto {
 
     /**
      * TSHL ({@code pto_tshl}): src0 &lt;&lt; src1 elementwise; a count of the width or more
-     * gives 0.
+     * gives 0 (A5 64-bit: mod 64).
      * <p>dst's dtypes: HOST UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64, UINT64; A2A3
      * UINT8, INT8, UINT16, INT16, UINT32, INT32; A5 UINT8, INT8, UINT16, INT16, UINT32,
      * INT32, INT64, UINT64.
@@ -1573,7 +1573,7 @@ public final class Pto {
 
     /**
      * TSHLS ({@code pto_tshls}): src &lt;&lt; scalar elementwise; a count of the width or
-     * more gives 0.
+     * more gives 0 (A5 64-bit: mod 64).
      * <p>dst's dtypes: HOST INT32, INT16, INT8, UINT32, INT64, UINT64, UINT16, UINT8; A2A3
      * INT32, INT16, UINT32, UINT16; A5 INT32, INT16, INT8, UINT32, INT64, UINT64, UINT16,
      * UINT8.
