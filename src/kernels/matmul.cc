@@ -154,9 +154,62 @@ void MatmulPanel(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T
 // chain's order is still the plain loop's.
 constexpr size_t kPanelK = 256, kPanelN = 256;
 
+// kRowsOfB (1 or 4) consecutive k of a one-row product over columns [0,
+// nc): dst(j) = step(a(k+3), b(k+3, j), ... step(a(k), b(k, j), dst(j))),
+// each chain's steps in order; every vector of dst independent of the next.
+template <size_t kRowsOfB, class D, typename T>
+HWY_INLINE void StreamRows(D d, size_t nc, T* dst, const T* a, const T* b, size_t ldb) {
+  const size_t lanes = hn::Lanes(d);
+  const hn::Vec<D> a0 = hn::Set(d, a[0]);
+  const hn::Vec<D> a1 = hn::Set(d, kRowsOfB > 1 ? a[1] : a[0]);
+  const hn::Vec<D> a2 = hn::Set(d, kRowsOfB > 1 ? a[2] : a[0]);
+  const hn::Vec<D> a3 = hn::Set(d, kRowsOfB > 1 ? a[3] : a[0]);
+  size_t j = 0;
+  for (; j + lanes <= nc; j += lanes) {
+    hn::Vec<D> acc = StepOf(d, a0, hn::LoadU(d, b + j), hn::LoadU(d, dst + j));
+    if constexpr (kRowsOfB > 1) {
+      acc = StepOf(d, a1, hn::LoadU(d, b + ldb + j), acc);
+      acc = StepOf(d, a2, hn::LoadU(d, b + 2 * ldb + j), acc);
+      acc = StepOf(d, a3, hn::LoadU(d, b + 3 * ldb + j), acc);
+    }
+    hn::StoreU(acc, d, dst + j);
+  }
+  if (j < nc) {
+    const hn::CappedTag<T, 1> d1;
+    for (; j < nc; ++j) {
+      hn::Vec<decltype(d1)> acc =
+          StepOf(d1, hn::Set(d1, a[0]), hn::LoadU(d1, b + j), hn::LoadU(d1, dst + j));
+      if constexpr (kRowsOfB > 1) {
+        acc = StepOf(d1, hn::Set(d1, a[1]), hn::LoadU(d1, b + ldb + j), acc);
+        acc = StepOf(d1, hn::Set(d1, a[2]), hn::LoadU(d1, b + 2 * ldb + j), acc);
+        acc = StepOf(d1, hn::Set(d1, a[3]), hn::LoadU(d1, b + 3 * ldb + j), acc);
+      }
+      hn::StoreU(acc, d1, dst + j);
+    }
+  }
+}
+
+// One row of a (a GEMV, M = 1): dst's columns in chunks that stay in the
+// first-level cache while b's rows stream past them four at a time, each
+// row read front to back (a column block would read b down its columns,
+// one short run per row). The same chains in the same order as Block's.
+constexpr size_t kStreamChunk = 2048;
+
+template <typename T>
+void GemvStream(size_t k_count, size_t n, T* dst, const T* a, const T* b, size_t ldb) {
+  const hn::ScalableTag<T> d;
+  for (size_t j = 0; j < n; j += kStreamChunk) {
+    const size_t nc = n - j < kStreamChunk ? n - j : kStreamChunk;
+    size_t k = 0;
+    for (; k + 4 <= k_count; k += 4) StreamRows<4>(d, nc, dst + j, a + k, b + k * ldb + j, ldb);
+    for (; k < k_count; ++k) StreamRows<1>(d, nc, dst + j, a + k, b + k * ldb + j, ldb);
+  }
+}
+
 template <typename T>
 void MatmulTyped(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T* a, size_t lda,
                  const T* b, size_t ldb) {
+  if (m == 1) return GemvStream<T>(k_count, n, dst, a, b, ldb);
   for (size_t j = 0; j < n; j += kPanelN) {
     const size_t nc = n - j < kPanelN ? n - j : kPanelN;
     for (size_t k = 0; k < k_count; k += kPanelK) {
