@@ -167,6 +167,14 @@ static void float32_body(fmod_ctx *c, const char *target, rng *r) {
         xs[i] = bits_of(x), ys[i] = bits_of(y);
     }
     tile_rounds(c, target, PTO_FLOAT32, 7, 37, n, xs, ys);
+    /* whole vectors of quotients below 2^25 (up to the float32 step's
+     * bound of 2^24 and past it): no lane there needs double lanes */
+    for (size_t i = 0; i < n / 4; ++i) {
+        const int ex = (int)rng_between(r, -149, 127), gap = (int)rng_between(r, -2, 24);
+        const float x = with_exponent(r, ex), y = with_exponent(r, ex - gap < -149 ? -149 : ex - gap);
+        xs[i] = bits_of(x), ys[i] = bits_of(y);
+    }
+    tile_rounds(c, target, PTO_FLOAT32, 5, 64, n / 4, xs, ys);
     tile_rounds(c, target, PTO_FLOAT32, 4, 64, n / 8, xs, ys);
     tile_rounds(c, target, PTO_FLOAT32, 1, 1, 64, xs, ys);
     /* the scalar form: each pair's y as the scalar of a 3 x 21 tile whose

@@ -346,7 +346,7 @@ HWY_INLINE T TruncatedRemainder(T x, T y) {
 }
 
 #if HWY_HAVE_FLOAT64
-// |x| fmod |y| for float32 values in double lanes (ax >= 0 finite, ay > 0),
+// |x| fmod |y| for float32 values in double lanes (ax >= 0, ay > 0 finite),
 // exact: r = ax, then r -= q Y until r < ay, Y = ay 2^k and q the truncated
 // quotient r / Y, k chosen so that q <= 2^kBits. Each step is exact: q Y has
 // at most kBits + 24 significant bits, 53 with a separate multiply (kBits
@@ -397,18 +397,27 @@ HWY_INLINE hn::Mask<D> FmodIsNaN(D d, hn::Vec<D> x, hn::Vec<D> y) {
   return hn::Or(hn::Or(hn::IsNaN(x), hn::IsNaN(y)), hn::Or(hn::IsInf(x), hn::Eq(y, hn::Zero(d))));
 }
 
-// fmod of float32 lanes (dh: lanes that fit as doubles): FmodMagnitude with
-// x's sign; the lanes FmodIsNaN marks compute 0 fmod 1 here, and an infinite
-// y is 2^128, above every finite x (q = 0 then, never 0 times infinity).
+// FmodMagnitude of float32 lanes (dh: lanes that fit as doubles).
 template <class DH>
-HWY_INLINE hn::Vec<DH> FmodInDoubles(DH dh, hn::Vec<DH> x, hn::Vec<DH> y) {
+HWY_INLINE hn::Vec<DH> FmodInDoubles(DH dh, hn::Vec<DH> ax, hn::Vec<DH> ay) {
   const hn::Rebind<double, DH> dd;
-  const hn::Mask<DH> nan = FmodIsNaN(dh, x, y);
-  const hn::Vec<DH> ax = hn::IfThenZeroElse(nan, hn::Abs(x));
-  const hn::Vec<DH> ay = hn::IfThenElse(nan, hn::Set(dh, 1.0f), hn::Abs(y));
-  const auto ay_finite = hn::Min(hn::PromoteTo(dd, ay), hn::Set(dd, 0x1p128));
-  const auto r = FmodMagnitude(dd, hn::PromoteTo(dd, ax), ay_finite);
-  return hn::CopySignToAbs(hn::DemoteTo(dh, r), x);
+  return hn::DemoteTo(dh, FmodMagnitude(dd, hn::PromoteTo(dd, ax), hn::PromoteTo(dd, ay)));
+}
+
+// |x| fmod |y| of float32 lanes, both halves in double lanes.
+template <class D>
+HWY_INLINE hn::Vec<D> FmodMagnitudeF32(D d, hn::Vec<D> ax, hn::Vec<D> ay) {
+#if HWY_TARGET == HWY_SCALAR
+  return FmodInDoubles(d, ax, ay);
+#else
+  if constexpr (hn::MaxLanes(D()) == 1) {
+    return FmodInDoubles(d, ax, ay);
+  } else {
+    const hn::Half<D> dh;
+    return hn::Combine(d, FmodInDoubles(dh, hn::UpperHalf(dh, ax), hn::UpperHalf(dh, ay)),
+                       FmodInDoubles(dh, hn::LowerHalf(dh, ax), hn::LowerHalf(dh, ay)));
+  }
+#endif
 }
 #endif
 
@@ -416,31 +425,43 @@ struct TFmodOp : InLanes<ComputeTag> {
   // Bit for bit C's fmodf: the remainder is a float32 value, so demoting it
   // from double is exact; a zero has x's sign. NaN lanes as libm computes
   // them, (x y) / (x y): x's NaN quieted, else y's, else the target's
-  // default NaN. Without double lanes, fmodf per lane.
+  // default NaN. With a fused multiply-add, where every quotient |x / y|
+  // rounded to float32 is below 2^24, one step in float32 lanes: q, its
+  // truncation, is floor(|x / y|) or one more (the rounding is monotone and
+  // the integers up to 2^24 are float32 values), and |x| - q |y| exact
+  // (fused, and the true value, a multiple of the smaller quantum of x and y
+  // below |y| <= |x| in magnitude, is a float32 value), then |y| added back
+  // where it is negative. The lanes whose result is NaN or x (an infinite
+  // y) compute 0 fmod 1 and are replaced. Without double lanes, fmodf per
+  // lane.
   template <class D, HWY_IF_FLOAT_D(D)>
   HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
 #if HWY_HAVE_FLOAT64
-    hn::Vec<D> r;
-#if HWY_TARGET == HWY_SCALAR
-    r = FmodInDoubles(d, x, y);
-#else
-    if constexpr (hn::MaxLanes(D()) == 1) {
-      r = FmodInDoubles(d, x, y);
-    } else {
-      const hn::Half<D> dh;
-      r = hn::Combine(d, FmodInDoubles(dh, hn::UpperHalf(dh, x), hn::UpperHalf(dh, y)),
-                      FmodInDoubles(dh, hn::LowerHalf(dh, x), hn::LowerHalf(dh, y)));
-    }
-#endif
     const hn::Mask<D> nan = FmodIsNaN(d, x, y);
-    if (HWY_UNLIKELY(!hn::AllFalse(d, nan))) {
+    const hn::Mask<D> special = hn::Or(nan, hn::IsInf(y));
+    const hn::Vec<D> ax = hn::IfThenZeroElse(special, hn::Abs(x));
+    const hn::Vec<D> ay = hn::IfThenElse(special, hn::Set(d, 1.0f), hn::Abs(y));
+    hn::Vec<D> r;
+#if HWY_NATIVE_FMA
+    const hn::Vec<D> t = hn::Div(ax, ay);
+    if (HWY_LIKELY(hn::AllTrue(d, hn::Lt(t, hn::Set(d, 0x1p24f))))) {
+      const hn::Vec<D> rest = hn::NegMulAdd(hn::Trunc(t), ay, ax);
+      r = hn::IfThenElse(hn::Lt(rest, hn::Zero(d)), hn::Add(rest, ay), rest);
+    } else {
+      r = FmodMagnitudeF32(d, ax, ay);
+    }
+#else
+    r = FmodMagnitudeF32(d, ax, ay);
+#endif
+    r = hn::CopySignToAbs(r, x);
+    if (HWY_UNLIKELY(!hn::AllFalse(d, special))) {
       // x + x and y + y quiet a NaN alone; (x y) / (x y) of two non-NaNs is
       // the default NaN (the compiler may swap x y's operands, so it does
       // not choose between two NaNs).
       const hn::Vec<D> product = hn::Mul(x, y);
       const hn::Vec<D> nan_value = hn::IfThenElse(
           hn::IsNaN(x), hn::Add(x, x), hn::IfThenElse(hn::IsNaN(y), hn::Add(y, y), hn::Div(product, product)));
-      r = hn::IfThenElse(nan, nan_value, r);
+      r = hn::IfThenElse(nan, nan_value, hn::IfThenElse(special, x, r));
     }
     return r;
 #else
