@@ -456,11 +456,21 @@ struct TFmodOp : InLanes<ComputeTag> {
     r = hn::CopySignToAbs(r, x);
     if (HWY_UNLIKELY(!hn::AllFalse(d, special))) {
       // x + x and y + y quiet a NaN alone; (x y) / (x y) of two non-NaNs is
-      // the default NaN (the compiler may swap x y's operands, so it does
-      // not choose between two NaNs).
+      // the default NaN. Of two NaNs, the one x y gives, chosen here (the
+      // compiler may swap x y's operands): x86 takes x's; Arm a signalling
+      // one first (x's, then y's), then x's.
+      hn::Mask<D> x_nan = hn::IsNaN(x);
+#if HWY_ARCH_ARM
+      const hn::RebindToUnsigned<D> du;
+      const auto quiet_bit = hn::Set(du, 0x00400000u);
+      const auto x_quiet = hn::RebindMask(d, hn::TestBit(hn::BitCast(du, x), quiet_bit));
+      const auto y_quiet = hn::RebindMask(d, hn::TestBit(hn::BitCast(du, y), quiet_bit));
+      const hn::Mask<D> y_signalling = hn::AndNot(y_quiet, hn::IsNaN(y));
+      x_nan = hn::AndNot(hn::AndNot(hn::AndNot(x_quiet, x_nan), y_signalling), x_nan);
+#endif
       const hn::Vec<D> product = hn::Mul(x, y);
       const hn::Vec<D> nan_value = hn::IfThenElse(
-          hn::IsNaN(x), hn::Add(x, x), hn::IfThenElse(hn::IsNaN(y), hn::Add(y, y), hn::Div(product, product)));
+          x_nan, hn::Add(x, x), hn::IfThenElse(hn::IsNaN(y), hn::Add(y, y), hn::Div(product, product)));
       r = hn::IfThenElse(nan, nan_value, hn::IfThenElse(special, x, r));
     }
     return r;
