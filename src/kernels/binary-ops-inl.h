@@ -330,10 +330,10 @@ struct TShrOp : InLanes<BitsTag> {
   }
 };
 
-// C's fmod: x - trunc(x / y) * y, zero or of x's sign. Floats: std::fmod,
-// exact (the result is a value of x's format: in float32 lanes for float16
-// too, so rounding it back is exact); y = 0, an infinite x or a NaN give
-// NaN, an infinite y gives x. Integers: the remainder of the truncated
+// C's fmod: x - trunc(x / y) * y, zero or of x's sign. Floats: exact (the
+// result is a value of x's format: in float32 lanes for float16 too, so
+// rounding it back is exact; FmodMagnitude in double lanes); y = 0, an
+// infinite x or a NaN give NaN, an infinite y gives x. Integers: the remainder of the truncated
 // quotient, x fmod 0 = x (TDIV's x / 0 is -1: x - (-1) * 0) and the most
 // negative value fmod -1 = 0.
 template <typename T>
@@ -345,10 +345,138 @@ HWY_INLINE T TruncatedRemainder(T x, T y) {
   return static_cast<T>(x % y);
 }
 
+#if HWY_HAVE_FLOAT64
+// |x| fmod |y| for float32 values in double lanes (ax >= 0, ay > 0 finite),
+// exact: r = ax, then r -= q Y until r < ay, Y = ay 2^k and q the truncated
+// quotient r / Y, k chosen so that q <= 2^kBits. Each step is exact: q Y has
+// at most kBits + 24 significant bits, 53 with a separate multiply (kBits
+// 29; the fused one needs no bound: kBits 52), and the true r - q Y, a
+// multiple of the smaller quantum of r and Y and below Y <= r in magnitude,
+// is a double. q is floor(r / Y) or one more (the rounded quotient is
+// monotone and below floor + 3/2), so r - q Y lies in (-Y, Y) and adding Y
+// back where it is negative gives r's remainder mod Y, a remainder mod ay.
+// A step takes kBits - 1 bits off the quotient: one step where r / ay <
+// 2^kBits, at most 10 (kBits 29) or 6 (52) over float32's 277 binades.
+// Lanes where r < ay get q = 0 and keep r.
+template <class DD>
+HWY_INLINE hn::Vec<DD> FmodMagnitude(DD dd, hn::Vec<DD> ax, hn::Vec<DD> ay) {
+  const hn::RebindToUnsigned<DD> du;
+#if HWY_NATIVE_FMA
+  const double quotient_limit = 0x1p52, scale_down = 0x1p-51;  // kBits 52
+#else
+  const double quotient_limit = 0x1p29, scale_down = 0x1p-28;  // kBits 29
+#endif
+  hn::Vec<DD> r = ax;
+  do {
+    const hn::Vec<DD> t = hn::Div(r, ay);
+    // p = 2^(e - kBits + 1) for t's exponent e where t >= 2^kBits (then
+    // t / p < 2^kBits), else 1; 1 / p from p's exponent field. Y = ay p and
+    // r / Y rounded is t / p, exactly.
+    const auto scaled = hn::BitCast(du, hn::Mul(t, hn::Set(dd, scale_down)));
+    const hn::Vec<DD> p =
+        hn::IfThenElse(hn::Ge(t, hn::Set(dd, quotient_limit)),
+                       hn::BitCast(dd, hn::And(scaled, hn::Set(du, uint64_t{0x7FF0000000000000}))),
+                       hn::Set(dd, 1.0));
+    const hn::Vec<DD> inv_p =
+        hn::BitCast(dd, hn::Sub(hn::Set(du, uint64_t{0x7FE0000000000000}), hn::BitCast(du, p)));
+    const hn::Vec<DD> big_y = hn::Mul(ay, p);
+    const hn::Vec<DD> q = hn::Trunc(hn::Mul(t, inv_p));
+#if HWY_NATIVE_FMA
+    const hn::Vec<DD> rest = hn::NegMulAdd(q, big_y, r);
+#else
+    const hn::Vec<DD> rest = hn::Sub(r, hn::Mul(q, big_y));
+#endif
+    r = hn::IfThenElse(hn::Lt(rest, hn::Zero(dd)), hn::Add(rest, big_y), rest);
+  } while (!hn::AllFalse(dd, hn::Ge(r, ay)));
+  return r;
+}
+
+// The lanes whose fmod is NaN: y = 0, an infinite x or a NaN.
+template <class D>
+HWY_INLINE hn::Mask<D> FmodIsNaN(D d, hn::Vec<D> x, hn::Vec<D> y) {
+  return hn::Or(hn::Or(hn::IsNaN(x), hn::IsNaN(y)), hn::Or(hn::IsInf(x), hn::Eq(y, hn::Zero(d))));
+}
+
+// FmodMagnitude of float32 lanes (dh: lanes that fit as doubles).
+template <class DH>
+HWY_INLINE hn::Vec<DH> FmodInDoubles(DH dh, hn::Vec<DH> ax, hn::Vec<DH> ay) {
+  const hn::Rebind<double, DH> dd;
+  return hn::DemoteTo(dh, FmodMagnitude(dd, hn::PromoteTo(dd, ax), hn::PromoteTo(dd, ay)));
+}
+
+// |x| fmod |y| of float32 lanes, both halves in double lanes.
+template <class D>
+HWY_INLINE hn::Vec<D> FmodMagnitudeF32(D d, hn::Vec<D> ax, hn::Vec<D> ay) {
+#if HWY_TARGET == HWY_SCALAR
+  return FmodInDoubles(d, ax, ay);
+#else
+  if constexpr (hn::MaxLanes(D()) == 1) {
+    return FmodInDoubles(d, ax, ay);
+  } else {
+    const hn::Half<D> dh;
+    return hn::Combine(d, FmodInDoubles(dh, hn::UpperHalf(dh, ax), hn::UpperHalf(dh, ay)),
+                       FmodInDoubles(dh, hn::LowerHalf(dh, ax), hn::LowerHalf(dh, ay)));
+  }
+#endif
+}
+#endif
+
 struct TFmodOp : InLanes<ComputeTag> {
+  // Bit for bit C's fmodf: the remainder is a float32 value, so demoting it
+  // from double is exact; a zero has x's sign. NaN lanes as libm computes
+  // them, (x y) / (x y): x's NaN quieted, else y's, else the target's
+  // default NaN. With a fused multiply-add, where every quotient |x / y|
+  // rounded to float32 is below 2^24, one step in float32 lanes: q, its
+  // truncation, is floor(|x / y|) or one more (the rounding is monotone and
+  // the integers up to 2^24 are float32 values), and |x| - q |y| exact
+  // (fused, and the true value, a multiple of the smaller quantum of x and y
+  // below |y| <= |x| in magnitude, is a float32 value), then |y| added back
+  // where it is negative. The lanes whose result is NaN or x (an infinite
+  // y) compute 0 fmod 1 and are replaced. Without double lanes, fmodf per
+  // lane.
   template <class D, HWY_IF_FLOAT_D(D)>
   HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
+#if HWY_HAVE_FLOAT64
+    const hn::Mask<D> nan = FmodIsNaN(d, x, y);
+    const hn::Mask<D> special = hn::Or(nan, hn::IsInf(y));
+    const hn::Vec<D> ax = hn::IfThenZeroElse(special, hn::Abs(x));
+    const hn::Vec<D> ay = hn::IfThenElse(special, hn::Set(d, 1.0f), hn::Abs(y));
+    hn::Vec<D> r;
+#if HWY_NATIVE_FMA
+    const hn::Vec<D> t = hn::Div(ax, ay);
+    if (HWY_LIKELY(hn::AllTrue(d, hn::Lt(t, hn::Set(d, 0x1p24f))))) {
+      const hn::Vec<D> rest = hn::NegMulAdd(hn::Trunc(t), ay, ax);
+      r = hn::IfThenElse(hn::Lt(rest, hn::Zero(d)), hn::Add(rest, ay), rest);
+    } else {
+      r = FmodMagnitudeF32(d, ax, ay);
+    }
+#else
+    r = FmodMagnitudeF32(d, ax, ay);
+#endif
+    r = hn::CopySignToAbs(r, x);
+    if (HWY_UNLIKELY(!hn::AllFalse(d, special))) {
+      // x + x and y + y quiet a NaN alone; (x y) / (x y) of two non-NaNs is
+      // the default NaN. Of two NaNs, the one x y gives, chosen here (the
+      // compiler may swap x y's operands): x86 takes x's; Arm a signalling
+      // one first (x's, then y's), then x's.
+      hn::Mask<D> x_nan = hn::IsNaN(x);
+#if HWY_ARCH_ARM
+      const hn::RebindToUnsigned<D> du;
+      const auto quiet_bit = hn::Set(du, 0x00400000u);
+      const auto x_quiet = hn::RebindMask(d, hn::TestBit(hn::BitCast(du, x), quiet_bit));
+      const auto y_quiet = hn::RebindMask(d, hn::TestBit(hn::BitCast(du, y), quiet_bit));
+      const hn::Mask<D> y_signalling = hn::AndNot(y_quiet, hn::IsNaN(y));
+      x_nan = hn::AndNot(hn::AndNot(hn::AndNot(x_quiet, x_nan), y_signalling), x_nan);
+#endif
+      const hn::Vec<D> product = hn::Mul(x, y);
+      const hn::Vec<D> nan_value = hn::IfThenElse(
+          x_nan, hn::Add(x, x), hn::IfThenElse(hn::IsNaN(y), hn::Add(y, y), hn::Div(product, product)));
+      r = hn::IfThenElse(nan, nan_value, hn::IfThenElse(special, x, r));
+    }
+    return r;
+#else
     return EachLane(d, x, y, [](auto a, auto b) { return std::fmod(a, b); });
+#endif
   }
   template <class D, HWY_IF_NOT_FLOAT_D(D)>
   HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
