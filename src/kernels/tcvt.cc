@@ -5,7 +5,8 @@
 // definition, and it converts the pairs without a vector path and the tail
 // of each row. The vector paths, over Highway's `D d` in 32-bit lanes,
 // compute the same bits for the pairs kernels use most: FLOAT32 <->
-// FLOAT16/BFLOAT16, INT32 <-> FLOAT32, float -> integer, FLOAT32 -> FLOAT32.
+// FLOAT16/BFLOAT16, FLOAT32 -> FP8 (E4M3FN, E5M2), INT32 <-> FLOAT32, float
+// -> integer, FLOAT32 -> FLOAT32.
 // Rounding to the narrower float is integer arithmetic on the bit pattern
 // (the mode picks the increment), so no target's conversion instruction or
 // rounding-mode register takes part.
@@ -251,6 +252,59 @@ HWY_INLINE hn::Vec<DU> NarrowFloatBits(DU du, hn::Vec<DU> bits, pto_round_mode m
   return hn::Or(result, sign);
 }
 
+// f32 bits (du lanes) -> FP8 E5M2 (kExp 5, kFrac 2) or E4M3FN (kExp 4,
+// kFrac 3) codes in the low 8 bits of each lane, rounded by the mode, with
+// tcvt::EncodeMini's specials and overflow: E5M2 keeps infinity and its
+// quiet NaN 0x7E; E4M3FN's one NaN 0x7F stands for NaN, and for infinity
+// and overflow unless saturated or the mode rounds toward the largest
+// finite (0x7E, 448). The sign bit stays on NaN and zero.
+template <int kExp, int kFrac, class DU>
+HWY_INLINE hn::Vec<DU> NarrowFp8Bits(DU du, hn::Vec<DU> bits, pto_round_mode mode, bool saturate) {
+  constexpr bool kE5M2 = kExp == 5;
+  constexpr uint32_t kBias = (1u << (kExp - 1)) - 1;
+  constexpr uint32_t kInfCode = 0x7Cu, kNaNCode = kE5M2 ? 0x7Eu : 0x7Fu;
+  constexpr uint32_t kMaxCode = kE5M2 ? 0x7Bu : 0x7Eu;
+  const auto magnitude = hn::And(bits, hn::Set(du, 0x7FFFFFFFu));
+  const auto sign = hn::And(hn::ShiftRight<24>(bits), hn::Set(du, 0x80u));
+  const auto negative = hn::Ne(sign, hn::Zero(du));
+  const auto is_nan = hn::Gt(magnitude, hn::Set(du, 0x7F800000u));
+  const auto is_inf = hn::Eq(magnitude, hn::Set(du, 0x7F800000u));
+  // value = mantissa * 2^(e - 150) for e = max(biased exponent, 1); dst's
+  // normal numbers from e = 128 - bias, its subnormals in units of
+  // 2^(1 - bias - frac): the mantissa shifted right by 151 - bias - frac -
+  // e (capped at 31: all of it then lies below half a unit).
+  const auto biased = hn::ShiftRight<23>(magnitude);
+  const auto fraction = hn::And(magnitude, hn::Set(du, 0x7FFFFFu));
+  const auto is_normal_here = hn::Gt(biased, hn::Set(du, 127u - kBias));
+  const auto mantissa = hn::IfThenElse(hn::Eq(biased, hn::Zero(du)), fraction,
+                                       hn::Or(fraction, hn::Set(du, 0x800000u)));
+  const auto low = hn::Max(hn::Min(biased, hn::Set(du, 127u - kBias)), hn::Set(du, 1u));
+  const auto sub_shift = hn::Min(hn::Sub(hn::Set(du, 151u - kBias - kFrac), low), hn::Set(du, 31u));
+  const auto rebased = hn::Sub(magnitude, hn::Set(du, (127u - kBias) << 23));
+  const auto value = hn::IfThenElse(is_normal_here, rebased, mantissa);
+  const auto shift = hn::IfThenElse(is_normal_here, hn::Set(du, 23u - kFrac), sub_shift);
+  const auto kept = hn::Shr(value, shift);
+  const auto rest = hn::Sub(value, hn::Shl(kept, shift));
+  const auto half = hn::Shl(hn::Set(du, 1u), hn::Sub(shift, hn::Set(du, 1u)));
+  auto result = mode == PTO_ROUND_ODD
+                    ? hn::Or(kept, hn::IfThenElseZero(hn::Ne(rest, hn::Zero(du)), hn::Set(du, 1u)))
+                    : hn::Add(kept, RoundIncrement(du, mode, kept, rest, half, negative));
+  // Beyond the largest finite (a huge value's kept is beyond it too).
+  const auto max_code = hn::Set(du, kMaxCode);
+  const auto beyond = hn::Set(du, kE5M2 ? kInfCode : kNaNCode);
+  const auto overflow_value =
+      saturate ? max_code
+      : mode == PTO_ROUND_RINT || mode == PTO_ROUND_ROUND ? beyond
+      : mode == PTO_ROUND_FLOOR ? hn::IfThenElse(negative, beyond, max_code)
+      : mode == PTO_ROUND_CEIL  ? hn::IfThenElse(negative, max_code, beyond)
+                                : max_code;
+  result = hn::IfThenElse(hn::Gt(result, max_code), overflow_value, result);
+  const auto inf_value = hn::Set(du, kE5M2 ? kInfCode : saturate ? kMaxCode : kNaNCode);
+  result = hn::IfThenElse(is_inf, inf_value, result);
+  result = hn::IfThenElse(is_nan, hn::Set(du, kNaNCode), result);
+  return hn::Or(result, sign);
+}
+
 // ---- rounding to an integral value in f32 lanes ---------------------------
 
 template <class DF>
@@ -365,6 +419,7 @@ HWY_INLINE void StoreLowBits(DU /*du*/, hn::Vec<DU> bits, T* p) {
 inline bool HasVectorPath(const ConvertSpec& s) {
   const bool float_src = s.src == PTO_FLOAT32 || s.src == PTO_FLOAT16 || s.src == PTO_BFLOAT16;
   if (float_src && (s.dst == PTO_FLOAT16 || s.dst == PTO_BFLOAT16)) return s.src == PTO_FLOAT32;
+  if (s.dst == PTO_FLOAT8_E4M3 || s.dst == PTO_FLOAT8_E5M2) return s.src == PTO_FLOAT32;
   if (float_src && s.dst == PTO_FLOAT32) return true;
   if (float_src && (s.dst == PTO_INT32 || s.dst == PTO_INT16 || s.dst == PTO_INT8 ||
                     s.dst == PTO_UINT8))
@@ -418,6 +473,14 @@ HWY_INLINE void ConvertVector(DF df, const ConvertSpec& s, void* out, const void
     case PTO_BFLOAT16:
       StoreLowBits(du, NarrowFloatBits<7>(du, hn::BitCast(du, v), s.round, s.saturate_float),
                    static_cast<uint16_t*>(out));
+      return;
+    case PTO_FLOAT8_E4M3:
+      StoreLowBits(du, NarrowFp8Bits<4, 3>(du, hn::BitCast(du, v), s.round, s.saturate_float),
+                   static_cast<uint8_t*>(out));
+      return;
+    case PTO_FLOAT8_E5M2:
+      StoreLowBits(du, NarrowFp8Bits<5, 2>(du, hn::BitCast(du, v), s.round, s.saturate_float),
+                   static_cast<uint8_t*>(out));
       return;
     case PTO_FLOAT32:
       // FLOAT32 -> FLOAT32 rounds to an integral value; the others widen.
