@@ -2172,11 +2172,13 @@ PTO_API pto_status pto_mgather_oob(pto_tile *dst, const void *table, size_t tabl
  *   equal (the element stays). The NPUs' atomic units do not document NaN
  *   or the order of colliding writers; libpto's is the row order.
  * - Dtypes of the atomics, per profile (the page's "Atomic Type Support"):
- *   HOST (its CPU ABI contract): ADD INT32, UINT32, FLOAT32, FLOAT16; MAX
- *   and MIN INT32, FLOAT32. A2A3: ADD INT8, INT16, INT32, FLOAT16,
- *   BFLOAT16, FLOAT32 (no unsigned); MAX and MIN refused (no atomic max/min
- *   unit). A5: ADD INT32, UINT32, FLOAT32, FLOAT16, BFLOAT16; MAX and MIN
- *   INT32, UINT32, FLOAT32. Another dtype: PTO_ERR_UNSUPPORTED_DTYPE.
+ *   A2A3: ADD INT8, INT16, INT32, FLOAT16, BFLOAT16, FLOAT32 (no unsigned);
+ *   MAX and MIN refused (no atomic max/min unit). A5: ADD INT32, UINT32,
+ *   FLOAT32, FLOAT16, BFLOAT16; MAX and MIN INT32, UINT32, FLOAT32. HOST
+ *   their union (which holds the page's CPU contract: ADD INT32, UINT32,
+ *   FLOAT32, FLOAT16; MAX and MIN INT32, FLOAT32): ADD INT8, INT16, INT32,
+ *   UINT32, FLOAT16, BFLOAT16, FLOAT32; MAX and MIN INT32, UINT32, FLOAT32.
+ *   Another dtype: PTO_ERR_UNSUPPORTED_DTYPE. NONE takes every dtype.
  * Rules: pto_mscatter's, in its order, with atomic not a
  * pto_scatter_atomic or oob not a pto_scatter_oob (PTO_ERR_INVALID_ARGUMENT)
  * checked with coalesce, and the atomic's dtype checked after src's. A
