@@ -248,6 +248,32 @@ typedef enum pto_coalesce {
     PTO_COALESCE_ROW = 0, /* one index per tile row: a whole table row of the tile's valid cols */
     PTO_COALESCE_ELEM = 1 /* one index per element: a flat element offset into the table */
 } pto_coalesce;
+/* What pto_mgather_oob does with an index past the table (the page's
+ * GatherOOB, numbered as it numbers them; PTOAS's #pto<gather_oob ...>).
+ * The capacity is the table's rows in Row mode, its elements in Elem mode. */
+typedef enum pto_gather_oob {
+    PTO_GATHER_OOB_UNDEFINED = 0, /* the caller's guarantee: libpto refuses an index past the table */
+    PTO_GATHER_OOB_CLAMP = 1,     /* the index becomes capacity - 1 */
+    PTO_GATHER_OOB_WRAP = 2,      /* the index becomes index % capacity */
+    PTO_GATHER_OOB_ZERO = 3       /* the destination elements get all-zero bits */
+} pto_gather_oob;
+/* What pto_mscatter_ex does with an index past the table (the page's
+ * ScatterOOB, numbered as it numbers them; PTOAS's #pto<scatter_oob ...>). */
+typedef enum pto_scatter_oob {
+    PTO_SCATTER_OOB_UNDEFINED = 0, /* the caller's guarantee: libpto refuses an index past the table */
+    PTO_SCATTER_OOB_SKIP = 1,      /* that row or element is not written */
+    PTO_SCATTER_OOB_CLAMP = 2,     /* the index becomes capacity - 1 */
+    PTO_SCATTER_OOB_WRAP = 3       /* the index becomes index % capacity */
+} pto_scatter_oob;
+/* How pto_mscatter_ex combines a source element with the table's (the
+ * page's ScatterAtomicOp, numbered as it numbers them; PTOAS's
+ * #pto<scatter_atomic_op ...>). */
+typedef enum pto_scatter_atomic {
+    PTO_SCATTER_ATOMIC_NONE = 0, /* a plain store: the last writer in row order wins */
+    PTO_SCATTER_ATOMIC_ADD = 1,  /* table += src */
+    PTO_SCATTER_ATOMIC_MAX = 2,  /* table = max(table, src) */
+    PTO_SCATTER_ATOMIC_MIN = 3   /* table = min(table, src) */
+} pto_scatter_atomic;
 
 /* Target profiles: whose rules the operations enforce (see "Target profiles"
  * below). */
@@ -2076,7 +2102,8 @@ PTO_API pto_status pto_tgetval(const pto_tile *src, size_t index, double *out);
  * an OOB mode (clamp, wrap, zero; skip for MSCATTER) is chosen; libpto
  * refuses it: every index is checked before anything is read or written
  * (PTO_ERR_OUT_OF_RANGE, naming the first (i, j) in row order and its
- * value). The OOB modes and MSCATTER's atomic modes are not provided.
+ * value). The OOB modes and MSCATTER's atomic modes are pto_mgather_oob's
+ * and pto_mscatter_ex's.
  * Dtypes: the nine on every profile (the pages' A2/A3 and A5 lists; A5's
  * FP8 types left out). Bits are copied unchanged.
  * Rules, in order: the tile, the table or indices NULL
@@ -2103,6 +2130,63 @@ PTO_API pto_status pto_mgather(pto_tile *dst, const void *table, size_t table_el
 PTO_API pto_status pto_mscatter(void *table, size_t table_elements, pto_dtype table_dtype,
                                 const pto_tile *src, const pto_tile *indices,
                                 pto_coalesce coalesce);
+
+/* MGATHER with the page's GatherOOB: as pto_mgather, except that an index
+ * past the table (the capacity: the table's whole rows in Row mode, its
+ * elements in Elem mode) is remapped as oob says instead of refused:
+ * PTO_GATHER_OOB_CLAMP reads slot capacity - 1, PTO_GATHER_OOB_WRAP slot
+ * index % capacity, PTO_GATHER_OOB_ZERO writes all-zero bits to the
+ * destination elements (a whole row in Row mode); PTO_GATHER_OOB_UNDEFINED
+ * is pto_mgather itself (the caller's guarantee, refused when broken).
+ * Under CLAMP, WRAP and ZERO an index is read as a uint32 (an INT32 -1 is
+ * 4294967295, past the table), as the NPU implementations read it; with an
+ * empty table (capacity 0) every index is past it: ZERO zeroes, CLAMP and
+ * WRAP refuse (PTO_ERR_OUT_OF_RANGE). Every mode on every profile, every
+ * dtype (the page: "All dtypes are supported under every GatherOOB value").
+ * Rules: pto_mgather's, in its order, with oob not a pto_gather_oob
+ * (PTO_ERR_INVALID_ARGUMENT) checked with coalesce. */
+PTO_API pto_status pto_mgather_oob(pto_tile *dst, const void *table, size_t table_elements,
+                                   pto_dtype table_dtype, const pto_tile *indices,
+                                   pto_coalesce coalesce, pto_gather_oob oob);
+
+/* MSCATTER with the page's ScatterAtomicOp and ScatterOOB: as pto_mscatter,
+ * except:
+ * - oob: an index past the table (capacity as pto_mgather_oob) is remapped
+ *   instead of refused: PTO_SCATTER_OOB_SKIP writes nothing for that row or
+ *   element (the table keeps its value), CLAMP writes slot capacity - 1,
+ *   WRAP slot index % capacity; UNDEFINED refuses it as pto_mscatter does.
+ *   Indices read as pto_mgather_oob reads them; with capacity 0 SKIP writes
+ *   nothing, CLAMP and WRAP refuse (PTO_ERR_OUT_OF_RANGE).
+ * - atomic: PTO_SCATTER_ATOMIC_NONE stores (the last writer in row-major
+ *   order of the indices' valid region wins: A2A3's sequential kernel, A5's
+ *   Conflict::Last; A5's Conflict::Default is not provided). ADD, MAX and
+ *   MIN combine each source element with the table's element it names, one
+ *   at a time in row-major order, so writers of one element accumulate.
+ *   ADD: integers wrap modulo 2^bits; FLOAT32, FLOAT16 and BFLOAT16 add
+ *   rounded once to the dtype, nearest even (table + src exactly, then
+ *   rounded), so the result of several writers is that of adding them in
+ *   row order; a NaN sum is the positive quiet NaN (0x7E00, 0x7FC0,
+ *   0x7FC00000). MAX / MIN: by comparison: the table's element is replaced
+ *   when src's is greater (MAX) or less (MIN); a NaN compares false, so a
+ *   NaN source leaves the element and a NaN element stays; +0 and -0 are
+ *   equal (the element stays). The NPUs' atomic units do not document NaN
+ *   or the order of colliding writers; libpto's is the row order.
+ * - Dtypes of the atomics, per profile (the page's "Atomic Type Support"):
+ *   A2A3: ADD INT8, INT16, INT32, FLOAT16, BFLOAT16, FLOAT32 (no unsigned);
+ *   MAX and MIN refused (no atomic max/min unit). A5: ADD INT32, UINT32,
+ *   FLOAT32, FLOAT16, BFLOAT16; MAX and MIN INT32, UINT32, FLOAT32. HOST
+ *   their union (which holds the page's CPU contract: ADD INT32, UINT32,
+ *   FLOAT32, FLOAT16; MAX and MIN INT32, FLOAT32): ADD INT8, INT16, INT32,
+ *   UINT32, FLOAT16, BFLOAT16, FLOAT32; MAX and MIN INT32, UINT32, FLOAT32.
+ *   Another dtype: PTO_ERR_UNSUPPORTED_DTYPE. NONE takes every dtype.
+ * Rules: pto_mscatter's, in its order, with atomic not a
+ * pto_scatter_atomic or oob not a pto_scatter_oob (PTO_ERR_INVALID_ARGUMENT)
+ * checked with coalesce, and the atomic's dtype checked after src's. A
+ * refused call writes nothing. */
+PTO_API pto_status pto_mscatter_ex(void *table, size_t table_elements, pto_dtype table_dtype,
+                                   const pto_tile *src, const pto_tile *indices,
+                                   pto_coalesce coalesce, pto_scatter_atomic atomic,
+                                   pto_scatter_oob oob);
 
 /* ------------------------------------------------------------------------ */
 /* Data movement                                                             */

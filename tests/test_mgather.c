@@ -300,8 +300,41 @@ static void test_mgather_programs(void **state) {
     /* the refused spellings */
     global_text(text, sizeof text, false, false, "");
     expect_program_refused(text, PTO_ERR_INVALID_ARGUMENT); /* coalesce required */
-    global_text(text, sizeof text, true, false, "{coalesce = #pto<coalesce elem>, scatterAtomicOp = #pto<scatter_atomic_op add>}");
+    global_text(text, sizeof text, true, false, "{coalesce = #pto<coalesce elem>, scatterAtomicOp = #pto<scatter_atomic_op mul>}");
     expect_program_refused(text, PTO_ERR_INVALID_ARGUMENT);
+    /* scatterAtomicOp add, max, min with scatterOob skip: pto_mscatter_ex's
+     * result on the same values (indices repeated and some past the table). */
+    static const char *const kAtomics[] = {"add", "max", "min"};
+    for (int a = 0; a < 3; ++a) {
+        float table[64], arr[64], want_table[64];
+        int32_t idx[64];
+        for (size_t k = 0; k < 64; ++k) {
+            table[k] = (float)(rng_next(&r) % 1000);
+            arr[k] = (float)(rng_next(&r) % 1000) - 500.5f;
+            idx[k] = (int32_t)(rng_next(&r) % 80); /* 64..79 past the table: skipped */
+        }
+        memcpy(want_table, table, sizeof table);
+        pto_tile *tile = tile_new(PTO_FLOAT32, 4, 16, 4, 16), *it = tile_new(PTO_INT32, 4, 16, 4, 16);
+        for (size_t k = 0; k < 64; ++k) tile_put(it, k / 16, k % 16, (uint32_t)idx[k]);
+        assert_int_equal(pto_tile_write_f32(tile, arr, 64), PTO_OK);
+        assert_int_equal(pto_mscatter_ex(want_table, 64, PTO_FLOAT32, tile, it, PTO_COALESCE_ELEM,
+                                         (pto_scatter_atomic)(a + 1), PTO_SCATTER_OOB_SKIP),
+                         PTO_OK);
+        char attrs[160];
+        snprintf(attrs, sizeof attrs,
+                 "{coalesce = #pto<coalesce elem>, scatterAtomicOp = #pto<scatter_atomic_op %s>, "
+                 "scatterOob = #pto<scatter_oob skip>}",
+                 kAtomics[a]);
+        global_text(text, sizeof text, true, false, attrs);
+        assert_int_equal(run_global(text, table, idx, 64, arr), PTO_OK);
+        assert_memory_equal(table, want_table, sizeof table);
+        /* A2A3 has no atomic max / min: refused when the instruction runs */
+        assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+        assert_int_equal(run_global(text, table, idx, 64, arr), a == 0 ? PTO_OK : PTO_ERR_UNSUPPORTED_DTYPE);
+        assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+        runs += 2;
+        TILES_DESTROY(tile, it);
+    }
     global_text(text, sizeof text, true, false, "{coalesce = #pto<coalesce elem>, scatterConflict = #pto<scatter_conflict last>}");
     pto_program_destroy(program_build(text, NULL));
     /* The OOB modes (the pages' GatherOOB, ScatterOOB; indices read unsigned):

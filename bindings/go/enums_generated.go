@@ -213,6 +213,58 @@ const (
 	CoalesceElem Coalesce = 1
 )
 
+// GatherOob mirrors the C enum pto_gather_oob: what pto_mgather_oob does
+// with an index past the table (the page's GatherOOB, numbered as it numbers
+// them; PTOAS's #pto<gather_oob ...>). The capacity is the table's rows in
+// Row mode, its elements in Elem mode.
+type GatherOob int
+
+// The values of pto_gather_oob.
+const (
+	// The caller's guarantee: libpto refuses an index past the table.
+	GatherOobUndefined GatherOob = 0
+	// The index becomes capacity - 1.
+	GatherOobClamp GatherOob = 1
+	// The index becomes index % capacity.
+	GatherOobWrap GatherOob = 2
+	// The destination elements get all-zero bits.
+	GatherOobZero GatherOob = 3
+)
+
+// ScatterOob mirrors the C enum pto_scatter_oob: what pto_mscatter_ex does
+// with an index past the table (the page's ScatterOOB, numbered as it
+// numbers them; PTOAS's #pto<scatter_oob ...>).
+type ScatterOob int
+
+// The values of pto_scatter_oob.
+const (
+	// The caller's guarantee: libpto refuses an index past the table.
+	ScatterOobUndefined ScatterOob = 0
+	// That row or element is not written.
+	ScatterOobSkip ScatterOob = 1
+	// The index becomes capacity - 1.
+	ScatterOobClamp ScatterOob = 2
+	// The index becomes index % capacity.
+	ScatterOobWrap ScatterOob = 3
+)
+
+// ScatterAtomic mirrors the C enum pto_scatter_atomic: how pto_mscatter_ex
+// combines a source element with the table's (the page's ScatterAtomicOp,
+// numbered as it numbers them; PTOAS's #pto<scatter_atomic_op ...>).
+type ScatterAtomic int
+
+// The values of pto_scatter_atomic.
+const (
+	// A plain store: the last writer in row order wins.
+	ScatterAtomicNone ScatterAtomic = 0
+	// Table += src.
+	ScatterAtomicAdd ScatterAtomic = 1
+	// Table = max(table, src).
+	ScatterAtomicMax ScatterAtomic = 2
+	// Table = min(table, src).
+	ScatterAtomicMin ScatterAtomic = 3
+)
+
 // Profile mirrors the C enum pto_profile: target profiles: whose rules the
 // operations enforce (see "Target profiles" below).
 type Profile int

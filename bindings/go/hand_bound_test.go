@@ -260,3 +260,31 @@ func TestHif4(t *testing.T) {
 	expectStatus(t, err, pto.ErrUnsupportedDType, "pto_tquant_hif4")
 	expectStatus(t, pto.TMatmulMXHif4(out, dst, nil, b, bs), pto.ErrNullArgument, "pto_tmatmul_mx_hif4")
 }
+
+func TestMGatherOOBMScatterEx(t *testing.T) {
+	table := []int32{10, 11, 12, 13, 14, 15}
+	dst := newTile(t, pto.Int32, 1, 4)
+	idx := newTile(t, pto.Int32, 1, 4)
+	must(t, idx.WriteInt32([]int32{5, 6, 13, -1}))
+	must(t, pto.MGatherOOB(dst, table, idx, pto.CoalesceElem, pto.GatherOobWrap))
+	got, _ := dst.ReadInt32()
+	for i, want := range []int32{15, 10, 11, 13} { // 4294967295 % 6 = 3
+		if got[i] != want {
+			t.Errorf("wrapped %d is %d, want %d", i, got[i], want)
+		}
+	}
+	must(t, pto.MGatherOOB(dst, table, idx, pto.CoalesceElem, pto.GatherOobZero))
+	if g, _ := dst.ReadInt32(); g[0] != 15 || g[1] != 0 || g[3] != 0 {
+		t.Errorf("zeroed %v", g)
+	}
+	expectStatus(t, pto.MGatherOOB(dst, table, idx, pto.CoalesceElem, pto.GatherOob(4)), pto.ErrInvalidArgument, "pto_mgather_oob: oob")
+	src := newTile(t, pto.Int32, 1, 4)
+	must(t, src.WriteInt32([]int32{1, 2, 3, 4}))
+	must(t, pto.MScatterEx(table, src, idx, pto.CoalesceElem, pto.ScatterAtomicAdd, pto.ScatterOobClamp))
+	if table[5] != 25 || table[0] != 10 {
+		t.Errorf("clamped adds: %v", table)
+	}
+	expectStatus(t, pto.MScatterEx(table, src, idx, pto.CoalesceElem, pto.ScatterAtomic(7), pto.ScatterOobSkip), pto.ErrInvalidArgument, "pto_mscatter_ex: atomic")
+	u := newTile(t, pto.Uint8, 1, 4)
+	expectStatus(t, pto.MScatterEx(make([]uint8, 8), u, idx, pto.CoalesceElem, pto.ScatterAtomicMax, pto.ScatterOobSkip), pto.ErrUnsupportedDType, "pto_mscatter_ex: atomic max")
+}

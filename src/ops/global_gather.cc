@@ -2,15 +2,18 @@
 // from or to a table in memory by row or element index. Not rows of the
 // table: the table is memory, not a tile. Every index is checked before
 // anything is read or written, so a refused call changes nothing.
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
+#include <initializer_list>
 
 #include "dtype_rules.h"
 #include "kernels/kernels.h"
 #include "ops/common.h"
 #include "profile.h"
+#include "program/ir/types.h"
 #include "validate.h"
 #include "pto_c.h"
 #include "tile.h"
@@ -64,6 +67,30 @@ bool SlotOf(const GlobalTable& table, uint64_t capacity, const pto_tile* indices
   return true;
 }
 
+const char* const kAtomicNames[] = {"none", "add", "max", "min"};
+
+bool DtypeIn(pto_dtype d, std::initializer_list<pto_dtype> list) {
+  for (pto_dtype x : list)
+    if (x == d) return true;
+  return false;
+}
+
+// MSCATTER's atomic dtypes per profile (the page's "Atomic Type Support"):
+// A2A3's and A5's lists; HOST takes their union and the CPU contract's.
+bool AtomicAccepts(int atomic, pto_dtype d, pto_profile profile) {
+  if (atomic == PTO_SCATTER_ATOMIC_NONE) return true;
+  if (atomic == PTO_SCATTER_ATOMIC_ADD) {
+    if (profile == PTO_PROFILE_A2A3)
+      return DtypeIn(d, {PTO_INT8, PTO_INT16, PTO_INT32, PTO_FLOAT16, PTO_BFLOAT16, PTO_FLOAT32});
+    if (profile == PTO_PROFILE_A5)
+      return DtypeIn(d, {PTO_INT32, PTO_UINT32, PTO_FLOAT16, PTO_BFLOAT16, PTO_FLOAT32});
+    return DtypeIn(d, {PTO_INT8, PTO_INT16, PTO_INT32, PTO_UINT32, PTO_FLOAT16, PTO_BFLOAT16,
+                       PTO_FLOAT32});
+  }
+  if (profile == PTO_PROFILE_A2A3) return false;  // no atomic max / min unit
+  return DtypeIn(d, {PTO_INT32, PTO_UINT32, PTO_FLOAT32});
+}
+
 // The first index (row-major) out of range under a refusing mode in *bad;
 // false if there is none.
 bool FirstBadIndex(const pto_tile* t, const GlobalTable& table, const pto_tile* indices,
@@ -85,16 +112,22 @@ bool FirstBadIndex(const pto_tile* t, const GlobalTable& table, const pto_tile* 
 // MSCATTER's src, the destination being the tile (gather) or the table.
 pto_status CheckGlobal(const char* function, const char* tile_name, bool gather, const pto_tile* t,
                        const GlobalTable& table, const pto_tile* indices, int coalesce,
-                       pto_profile profile) {
+                       pto_profile profile, const GlobalModes& modes) {
   Validator v(function);
   v.NotNull(tile_name, t).NotNull("table", table.data).NotNull("indices", indices);
   if (!v.ok()) return v.status();
   v.OnVec(tile_name, t).OnVec("indices", indices);
   v.EnumInRange("coalesce", coalesce, 2);
+  if (!gather) v.EnumInRange("atomic", modes.atomic, 4);
+  v.EnumInRange("oob", modes.oob, 4);
   if (!v.ok()) return v.status();
   const size_t element = pto_dtype_size(t->dtype);
-  v.DtypeAccepted(OpDtypes::kGlobalGather, profile, tile_name, t)
-      .DtypeAccepted(OpDtypes::kGlobalIndices, profile, "indices", indices);
+  v.DtypeAccepted(OpDtypes::kGlobalGather, profile, tile_name, t);
+  v.Require(AtomicAccepts(modes.atomic, t->dtype, profile), PTO_ERR_UNSUPPORTED_DTYPE,
+            "atomic %s takes no %s %s under %s (the page's Atomic Type Support)",
+            kAtomicNames[modes.atomic], pto_dtype_string(t->dtype), tile_name,
+            pto_profile_string(profile));
+  v.DtypeAccepted(OpDtypes::kGlobalIndices, profile, "indices", indices);
   if (!v.ok()) return v.status();
   v.Require(table.elements <= SIZE_MAX / element, PTO_ERR_INVALID_ARGUMENT,
             "table_elements %zu of %zu bytes each exceed the address space", table.elements,
@@ -156,22 +189,105 @@ void RunGlobal(bool scatter, pto_tile* t, const GlobalTable& table, const pto_ti
   }
 }
 
+// A float element of dtype d at p as a double, and x (already of d's
+// precision) stored back.
+double LoadFloat(const void* p, pto_dtype d) {
+  if (d == PTO_FLOAT32) {
+    float f;
+    memcpy(&f, p, 4);
+    return f;
+  }
+  uint16_t bits;
+  memcpy(&bits, p, 2);
+  return program::HalfBitsToDouble(bits, d);
+}
+void StoreFloat(void* p, pto_dtype d, double x) {
+  if (d == PTO_FLOAT32) {
+    const float f = static_cast<float>(x);
+    memcpy(p, &f, 4);
+    return;
+  }
+  const uint16_t bits = program::DoubleToHalfBits(x, d);
+  memcpy(p, &bits, 2);
+}
+
+// An integer element of dtype d at p, sign- or zero-extended.
+int64_t LoadInt(const void* p, pto_dtype d, size_t size) {
+  uint64_t bits = 0;
+  memcpy(&bits, p, size);  // little-endian: the low bytes
+  const bool is_signed = d == PTO_INT8 || d == PTO_INT16 || d == PTO_INT32;
+  const unsigned shift = 64 - 8 * static_cast<unsigned>(size);
+  return is_signed ? static_cast<int64_t>(bits << shift) >> shift
+                   : static_cast<int64_t>(bits);
+}
+
+// table element at `to` combined with the source element at `from`: ADD
+// rounds once (a sum of two FLOAT32, FLOAT16 or BFLOAT16 values is exact or
+// rounded once in double, at least 2p + 2 bits, so rounding it again to the
+// dtype is correct rounding) or wraps; MAX / MIN replace by comparison.
+void Combine(int atomic, pto_dtype d, size_t size, void* to, const void* from) {
+  const bool is_float = d == PTO_FLOAT32 || d == PTO_FLOAT16 || d == PTO_BFLOAT16;
+  if (is_float) {
+    const double a = LoadFloat(to, d), b = LoadFloat(from, d);
+    // A NaN sum is the positive quiet NaN whatever its operands' signs and
+    // payloads (the host's NaN sign is not portable).
+    if (atomic == PTO_SCATTER_ATOMIC_ADD)
+      StoreFloat(to, d, isnan(a + b) ? fabs(NAN)
+                                     : program::RoundToFloatType(a + b, d, d == PTO_FLOAT32 ? 32 : 16));
+    else if (atomic == PTO_SCATTER_ATOMIC_MAX ? b > a : b < a)
+      memcpy(to, from, size);
+    return;
+  }
+  const int64_t a = LoadInt(to, d, size), b = LoadInt(from, d, size);
+  if (atomic == PTO_SCATTER_ATOMIC_ADD) {
+    const uint64_t sum = static_cast<uint64_t>(a) + static_cast<uint64_t>(b);
+    memcpy(to, &sum, size);  // modulo 2^bits: the low bytes
+  } else if (atomic == PTO_SCATTER_ATOMIC_MAX ? b > a : b < a) {
+    memcpy(to, from, size);
+  }
+}
+
+// MSCATTER with an atomic: each element of src's valid region combined
+// with the table element it names, one at a time in row-major order (the
+// indices were checked).
+void RunAtomicScatter(int atomic, const pto_tile* src, const GlobalTable& table,
+                      const pto_tile* indices, int coalesce) {
+  const uint64_t capacity = Capacity(src, table, coalesce);
+  const bool per_row = coalesce == PTO_COALESCE_ROW;
+  const size_t size = pto_dtype_size(src->dtype), cols = src->valid_cols;
+  char* base = static_cast<char*>(table.data);
+  for (uint32_t r = 0; r < src->valid_rows; ++r) {
+    uint64_t slot = 0;
+    if (per_row) SlotOf(table, capacity, indices, r, &slot);
+    const char* from = static_cast<const char*>(Offset(src, r, 0).data);
+    for (size_t c = 0; c < cols; ++c) {
+      if (!per_row) SlotOf(table, capacity, indices, r * cols + c, &slot);
+      if (slot == kernels::kNoElement) continue;  // skipped: past the table
+      const size_t at = static_cast<size_t>(per_row ? slot * cols + c : slot);
+      Combine(atomic, src->dtype, size, base + at * size, from + c * size);
+    }
+  }
+}
+
 }  // namespace
 
 pto_status CheckMgather(const pto_tile* dst, const GlobalTable& table, const pto_tile* indices,
-                        int coalesce, pto_profile profile) {
-  return CheckGlobal("pto_mgather", "dst", true, dst, table, indices, coalesce, profile);
+                        int coalesce, pto_profile profile, const GlobalModes& modes) {
+  return CheckGlobal(modes.function != nullptr ? modes.function : "pto_mgather", "dst", true, dst,
+                     table, indices, coalesce, profile, modes);
 }
 void RunMgather(pto_tile* dst, const GlobalTable& table, const pto_tile* indices, int coalesce) {
   RunGlobal(false, dst, table, indices, coalesce);
 }
 
 pto_status CheckMscatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
-                         int coalesce, pto_profile profile) {
-  return CheckGlobal("pto_mscatter", "src", false, src, table, indices, coalesce, profile);
+                         int coalesce, pto_profile profile, const GlobalModes& modes) {
+  return CheckGlobal(modes.function != nullptr ? modes.function : "pto_mscatter", "src", false,
+                     src, table, indices, coalesce, profile, modes);
 }
 void RunMscatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
-                 int coalesce) {
+                 int coalesce, int atomic) {
+  if (atomic != PTO_SCATTER_ATOMIC_NONE) return RunAtomicScatter(atomic, src, table, indices, coalesce);
   // The tile is only read: the copy's plane is src's.
   RunGlobal(true, const_cast<pto_tile*>(src), table, indices, coalesce);
 }
@@ -198,6 +314,41 @@ pto_status pto_mscatter(void* table, size_t table_elements, pto_dtype table_dtyp
       pto::ops::CheckMscatter(t, src, indices, pto::RawEnumValue(coalesce), pto::CurrentProfile());
   if (status != PTO_OK) return status;
   pto::ops::RunMscatter(t, src, indices, pto::RawEnumValue(coalesce));
+  return PTO_OK;
+}
+
+// The pages' GatherOOB and ScatterOOB as GlobalTable's modes (a value out
+// of the enums is refused by the checks before the mode is used).
+pto_status pto_mgather_oob(pto_tile* dst, const void* table, size_t table_elements,
+                           pto_dtype table_dtype, const pto_tile* indices, pto_coalesce coalesce,
+                           pto_gather_oob oob) {
+  pto::ops::GlobalModes modes;
+  modes.function = "pto_mgather_oob";
+  modes.oob = pto::RawEnumValue(oob);
+  pto::ops::GlobalTable t = {const_cast<void*>(table), table_elements, table_dtype};
+  if (modes.oob >= 0 && modes.oob < 4) t.oob = modes.oob;  // numbered as GlobalTable's
+  const int co = pto::RawEnumValue(coalesce);
+  const pto_status status = pto::ops::CheckMgather(dst, t, indices, co, pto::CurrentProfile(), modes);
+  if (status != PTO_OK) return status;
+  pto::ops::RunMgather(dst, t, indices, co);
+  return PTO_OK;
+}
+
+pto_status pto_mscatter_ex(void* table, size_t table_elements, pto_dtype table_dtype,
+                           const pto_tile* src, const pto_tile* indices, pto_coalesce coalesce,
+                           pto_scatter_atomic atomic, pto_scatter_oob oob) {
+  static const int kOob[] = {pto::ops::GlobalTable::kOobRefuse, pto::ops::GlobalTable::kOobZeroOrSkip,
+                             pto::ops::GlobalTable::kOobClamp, pto::ops::GlobalTable::kOobWrap};
+  pto::ops::GlobalModes modes;
+  modes.function = "pto_mscatter_ex";
+  modes.oob = pto::RawEnumValue(oob);
+  modes.atomic = pto::RawEnumValue(atomic);
+  pto::ops::GlobalTable t = {table, table_elements, table_dtype};
+  if (modes.oob >= 0 && modes.oob < 4) t.oob = kOob[modes.oob];
+  const int co = pto::RawEnumValue(coalesce);
+  const pto_status status = pto::ops::CheckMscatter(t, src, indices, co, pto::CurrentProfile(), modes);
+  if (status != PTO_OK) return status;
+  pto::ops::RunMscatter(t, src, indices, co, modes.atomic);
   return PTO_OK;
 }
 

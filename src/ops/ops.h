@@ -354,13 +354,23 @@ struct GlobalTable {
   int oob = kOobRefuse;
   static constexpr int kOobRefuse = 0, kOobClamp = 1, kOobWrap = 2, kOobZeroOrSkip = 3;
 };
+// The C arguments pto_mgather_oob and pto_mscatter_ex add: the oob and
+// atomic enums as passed (checked in range; table.oob holds the oob mode
+// they name), and the function the sentences name (NULL: pto_mgather's or
+// pto_mscatter's).
+struct GlobalModes {
+  const char* function = nullptr;
+  int oob = 0;
+  int atomic = PTO_SCATTER_ATOMIC_NONE;
+};
 pto_status CheckMgather(const pto_tile* dst, const GlobalTable& table, const pto_tile* indices,
-                        int coalesce, pto_profile profile);
+                        int coalesce, pto_profile profile, const GlobalModes& modes = {});
 void RunMgather(pto_tile* dst, const GlobalTable& table, const pto_tile* indices, int coalesce);
 pto_status CheckMscatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
-                         int coalesce, pto_profile profile);
+                         int coalesce, pto_profile profile, const GlobalModes& modes = {});
+// atomic: a pto_scatter_atomic (NONE: a plain store, the last writer wins).
 void RunMscatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
-                 int coalesce);
+                 int coalesce, int atomic = PTO_SCATTER_ATOMIC_NONE);
 
 // pto_tmrgsort_lists (TMRGSORT's multi-list form, not a row: it gives the
 // counts of each list besides dst): its operands, rules and merge (sort.cc).

@@ -18,14 +18,14 @@ from typing import Any, Tuple
 import numpy as np
 
 from . import _pto
-from ._enums import Coalesce, DType, RoundMode
+from ._enums import Coalesce, DType, GatherOob, RoundMode, ScatterAtomic, ScatterOob
 from ._pto import set_quant_scalar, set_quant_vector  # the C functions as they are
 from ._pto import tquant_mx  # exp, max and scaling besides dst (src/hand_ops.c)
 from ._pto import tquant_hif4, tmatmul_mx_hif4  # HiFloat4 (src/hand_ops.c)
 from . import Tile, _NUMPY_TYPES, _RAW_TYPES, _dtype_of_array
 
 __all__ = ["set_hf32_mode", "hf32_mode", "set_tf32_mode", "tf32_mode", "set_quant_scalar",
-           "set_quant_vector", "mgather", "mscatter", "tquant_mx",
+           "set_quant_vector", "mgather", "mscatter", "mgather_oob", "mscatter_ex", "tquant_mx",
            "tquant_hif4", "tmatmul_mx_hif4"]
 
 
@@ -106,3 +106,28 @@ def mscatter(table: np.ndarray, src: Tile, indices: Tile, coalesce: Coalesce = C
     Raises ValueError also for a read-only table; otherwise as mgather.
     """
     _pto._mscatter(table, _table_dtype(table, src, True, "mscatter"), src, indices, coalesce)
+
+
+def mgather_oob(dst: Tile, table: np.ndarray, indices: Tile, coalesce: Coalesce = Coalesce.ELEM,
+                oob: GatherOob = GatherOob.UNDEFINED) -> Tile:
+    """MGATHER with the page's GatherOOB (pto_mgather_oob): as mgather, except
+    that an index past the table (its rows under Coalesce.ROW, its elements
+    under Coalesce.ELEM; an index read as a uint32) is clamped to the last
+    (GatherOob.CLAMP), taken modulo the capacity (GatherOob.WRAP) or gives
+    zero bits (GatherOob.ZERO); GatherOob.UNDEFINED refuses it as mgather
+    does. Returns dst. Raises InvalidArgumentError for an oob out of the enum.
+    """
+    return _pto._mgather_oob(dst, table, _table_dtype(table, dst, False, "mgather_oob"), indices, coalesce, oob)
+
+
+def mscatter_ex(table: np.ndarray, src: Tile, indices: Tile, coalesce: Coalesce = Coalesce.ELEM,
+                atomic: ScatterAtomic = ScatterAtomic.NONE, oob: ScatterOob = ScatterOob.UNDEFINED) -> None:
+    """MSCATTER with the page's ScatterAtomicOp and ScatterOOB
+    (pto_mscatter_ex): as mscatter, except that ScatterAtomic.ADD, MAX and
+    MIN combine each source element with the table's, one at a time in
+    row-major order (dtypes per profile as pto_c.h lists them; another raises
+    UnsupportedDTypeError), and an index past the table is skipped
+    (ScatterOob.SKIP), clamped or wrapped; ScatterOob.UNDEFINED refuses it as
+    mscatter does.
+    """
+    _pto._mscatter_ex(table, _table_dtype(table, src, True, "mscatter_ex"), src, indices, coalesce, atomic, oob)

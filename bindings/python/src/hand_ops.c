@@ -55,6 +55,46 @@ static PyObject *mod_mscatter(PyObject *module, PyObject *const *args, Py_ssize_
     return status_result(s, NULL);
 }
 
+/* _mgather_oob(dst, table, table_dtype, indices, coalesce, oob): returns dst. */
+static PyObject *mod_mgather_oob(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)module;
+    static const char *const names[] = {"dst", "table", "table_dtype", "indices", "coalesce", "oob"};
+    PyObject *a[6];
+    if (parse_fastcall("mgather_oob", names, 6, 6, args, nargs, kwnames, a) < 0) return NULL;
+    pto_tile *dst = NULL, *indices = NULL;
+    int dtype = 0, coalesce = 0, oob = 0;
+    if (tile_arg(a[0], "mgather_oob", "dst", &dst) < 0 || as_enum_value(a[2], "table_dtype", &dtype) < 0 ||
+        tile_arg(a[3], "mgather_oob", "indices", &indices) < 0 || as_enum_value(a[4], "coalesce", &coalesce) < 0 ||
+        as_enum_value(a[5], "oob", &oob) < 0)
+        return NULL;
+    Py_buffer view;
+    if (table_view(a[1], 0, &view) < 0) return NULL;
+    const pto_status s = pto_mgather_oob(dst, view.buf, table_elements(&view, dtype), (pto_dtype)dtype, indices,
+                                         (pto_coalesce)coalesce, (pto_gather_oob)oob);
+    PyBuffer_Release(&view);
+    return status_result(s, a[0]);
+}
+
+/* _mscatter_ex(table, table_dtype, src, indices, coalesce, atomic, oob): returns None. */
+static PyObject *mod_mscatter_ex(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)module;
+    static const char *const names[] = {"table", "table_dtype", "src", "indices", "coalesce", "atomic", "oob"};
+    PyObject *a[7];
+    if (parse_fastcall("mscatter_ex", names, 7, 7, args, nargs, kwnames, a) < 0) return NULL;
+    pto_tile *src = NULL, *indices = NULL;
+    int dtype = 0, coalesce = 0, atomic = 0, oob = 0;
+    if (as_enum_value(a[1], "table_dtype", &dtype) < 0 || tile_arg(a[2], "mscatter_ex", "src", &src) < 0 ||
+        tile_arg(a[3], "mscatter_ex", "indices", &indices) < 0 || as_enum_value(a[4], "coalesce", &coalesce) < 0 ||
+        as_enum_value(a[5], "atomic", &atomic) < 0 || as_enum_value(a[6], "oob", &oob) < 0)
+        return NULL;
+    Py_buffer view;
+    if (table_view(a[0], 1, &view) < 0) return NULL;
+    const pto_status s = pto_mscatter_ex(view.buf, table_elements(&view, dtype), (pto_dtype)dtype, src, indices,
+                                         (pto_coalesce)coalesce, (pto_scatter_atomic)atomic, (pto_scatter_oob)oob);
+    PyBuffer_Release(&view);
+    return status_result(s, NULL);
+}
+
 /* tquant_mx(dst, src, exp, max=None, scaling=None, alg=MxAlg.OCP_FP8_E4M3,
  * group_axis=1): returns dst. */
 static PyObject *mod_tquant_mx(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -112,6 +152,12 @@ PyMethodDef hand_op_methods[] = {
     {"_mscatter", (PyCFunction)(void (*)(void))mod_mscatter, METH_FASTCALL | METH_KEYWORDS,
      "_mscatter(table, table_dtype, src, indices, coalesce)\n--\n\n"
      "MSCATTER (pto_mscatter) into a writable C-contiguous buffer. Use pto.mscatter."},
+    {"_mgather_oob", (PyCFunction)(void (*)(void))mod_mgather_oob, METH_FASTCALL | METH_KEYWORDS,
+     "_mgather_oob(dst, table, table_dtype, indices, coalesce, oob)\n--\n\n"
+     "MGATHER with GatherOOB (pto_mgather_oob). Use pto.mgather_oob."},
+    {"_mscatter_ex", (PyCFunction)(void (*)(void))mod_mscatter_ex, METH_FASTCALL | METH_KEYWORDS,
+     "_mscatter_ex(table, table_dtype, src, indices, coalesce, atomic, oob)\n--\n\n"
+     "MSCATTER with ScatterAtomicOp and ScatterOOB (pto_mscatter_ex). Use pto.mscatter_ex."},
     {"tquant_mx", (PyCFunction)(void (*)(void))mod_tquant_mx, METH_FASTCALL | METH_KEYWORDS,
      "tquant_mx(dst, src, exp, max=None, scaling=None, alg=MxAlg.OCP_FP8_E4M3, group_axis=1)\n--\n\n"
      "TQUANT's MX forms (pto_tquant_mx): src in blocks of 32 (group_axis 1: along a row, 0: down a\n"

@@ -204,3 +204,26 @@ def test_table_checks():
     bf = pto.Tile(D.BFLOAT16, 1, 4)
     pto.mgather(bf, np.array([0x3F80, 0x4000, 0x4040, 0x4080], np.uint16), idx)
     assert np.asarray(bf).tolist() == [[0x3F80, 0x4000, 0x4040, 0x4080]]
+
+
+def test_mgather_oob_and_mscatter_ex():
+    table = np.array([10, 11, 12, 13, 14, 15], np.int32)
+    idx = pto.Tile.from_numpy(np.array([[5, 6, 13, -1]], np.int32))
+    dst = pto.Tile(D.INT32, 1, 4)
+    assert pto.mgather_oob(dst, table, idx, pto.Coalesce.ELEM, pto.GatherOob.WRAP) is dst
+    assert dst.numpy().tolist() == [[15, 10, 11, 13]]  # 4294967295 % 6 = 3
+    pto.mgather_oob(dst, table, idx, pto.Coalesce.ELEM, pto.GatherOob.ZERO)
+    assert dst.numpy().tolist() == [[15, 0, 0, 0]]
+    with pytest.raises(pto.OutOfRangeError, match=r"pto_mgather_oob: indices \(0, 1\) is 6"):
+        pto.mgather_oob(dst, table, idx)
+    with pytest.raises(pto.InvalidArgumentError, match="pto_mgather_oob: oob"):
+        pto.mgather_oob(dst, table, idx, pto.Coalesce.ELEM, 4)
+    src = pto.Tile.from_numpy(np.array([[1, 2, 3, 4]], np.int32))
+    pto.mscatter_ex(table, src, idx, pto.Coalesce.ELEM, pto.ScatterAtomic.ADD, pto.ScatterOob.CLAMP)
+    assert table.tolist() == [10, 11, 12, 13, 14, 25]
+    with pytest.raises(pto.InvalidArgumentError, match="pto_mscatter_ex: atomic"):
+        pto.mscatter_ex(table, src, idx, pto.Coalesce.ELEM, 5, pto.ScatterOob.SKIP)
+    with pytest.raises(pto.UnsupportedDTypeError, match="pto_mscatter_ex: atomic max"):
+        pto.mscatter_ex(np.zeros(8, np.uint8), pto.Tile(D.UINT8, 1, 4), idx, pto.Coalesce.ELEM,
+                        pto.ScatterAtomic.MAX, pto.ScatterOob.SKIP)
+    assert table.tolist() == [10, 11, 12, 13, 14, 25]

@@ -201,7 +201,8 @@ enum class Code : uint8_t {
   kComm,         // a pto.comm.* operation (sub: CommOp; operands under CommOp)
   kGlobalIndex,  // pto.mgather (sub 0): tile a <- views[b] by the indices in tile c;
                  // pto.mscatter (sub 1): views[b] <- tile a by them; imm: pto_coalesce,
-                 // attr: the OOB mode (ops::GlobalTable::oob)
+                 // attr: the OOB mode (ops::GlobalTable::oob) in bits 0-3, the
+                 // scatter's pto_scatter_atomic in bits 4-7
 };
 
 // What a kComm does (Instr::sub), its operands: views by register, the

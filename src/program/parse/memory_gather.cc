@@ -16,15 +16,18 @@ namespace program {
 // {coalesce = #pto<coalesce row|elem>} (mgather's required, as PTOAS
 // requires it), gatherOob / scatterOob (the pages' modes: undefined, which
 // refuses an index past the table when the instruction runs; clamp, wrap;
-// gather's zero, scatter's skip), scatterAtomicOp none and scatterConflict
-// last or default (a scatter's last writer in row order wins); the atomic
-// modes are not provided.
-bool MemoryReader::GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce, int* oob) {
+// gather's zero, scatter's skip), scatterAtomicOp none, add, max, min
+// (pto_scatter_atomic: pto_mscatter_ex's atomics, their dtypes checked when
+// the instruction runs) and scatterConflict last or default (a scatter's
+// last writer in row order wins).
+bool MemoryReader::GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce, int* oob,
+                                    int* atomic) {
   const std::string name = scatter ? "pto.mscatter" : "pto.mgather";
   const std::string oob_key = scatter ? "scatterOob" : "gatherOob";
   const std::string oob_kind = scatter ? "#pto<scatter_oob " : "#pto<gather_oob ";
   *coalesce = -1;
   *oob = ops::GlobalTable::kOobRefuse;
+  *atomic = PTO_SCATTER_ATOMIC_NONE;
   if (tok().Is('{')) {
     std::vector<AttrEntry> attrs;
     if (!parser_.ParseAttrDict(&attrs)) return false;
@@ -47,14 +50,19 @@ bool MemoryReader::GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce
                                                 (scatter ? "skip>" : "zero>"));
         continue;
       }
-      const bool computed = (scatter && e.key == "scatterAtomicOp" && v == "#pto<scatter_atomic_op none>") ||
-                            (scatter && e.key == "scatterConflict" &&
-                             (v == "#pto<scatter_conflict last>" || v == "#pto<scatter_conflict default>"));
+      if (scatter && e.key == "scatterAtomicOp") {
+        static const char* const kAtomics[] = {"none", "add", "max", "min"};
+        bool known = false;
+        for (int a = 0; a < 4; ++a)
+          if (v == std::string("#pto<scatter_atomic_op ") + kAtomics[a] + ">") *atomic = a, known = true;
+        if (!known)
+          return parser_.Error(e.value.loc, name + "'s scatterAtomicOp is "
+                                                   "#pto<scatter_atomic_op none|add|max|min>");
+        continue;
+      }
+      const bool computed = scatter && e.key == "scatterConflict" &&
+                            (v == "#pto<scatter_conflict last>" || v == "#pto<scatter_conflict default>");
       if (computed) continue;
-      if (scatter && e.key == "scatterAtomicOp")
-        return parser_.Error(e.loc, name + "'s scatterAtomicOp " + v +
-                                        " is not implemented: a scatter writes without atomics",
-                             PTO_ERR_INVALID_ARGUMENT);
       return parser_.Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for " + name +
                                       " (coalesce = #pto<coalesce row|elem>)");
     }
@@ -89,8 +97,8 @@ void MemoryReader::ParseGlobalIndex(const Token& op, bool scatter) {
   Type out_type;
   SourceLoc out_loc;
   if (!parser_.ParseOuts(&out_name, &out_type, &out_loc)) return;
-  int coalesce = 0, oob = 0;
-  if (!GlobalIndexAttrs(op, scatter, &coalesce, &oob)) return;
+  int coalesce = 0, oob = 0, atomic = 0;
+  if (!GlobalIndexAttrs(op, scatter, &coalesce, &oob, &atomic)) return;
   const Token& view_name = scatter ? out_name : names[0];
   const Type& view_type = scatter ? out_type : types[0];
   const SourceLoc view_loc = scatter ? out_loc : locs[0];
@@ -166,7 +174,7 @@ void MemoryReader::ParseGlobalIndex(const Token& op, bool scatter) {
   in.b = v.reg;
   in.c = idx;
   in.imm = coalesce;
-  in.attr = oob;
+  in.attr = oob | atomic << 4;
   p_->code.push_back(in);
   MarkPointerAccess(made, scatter ? PTO_PARAM_WRITE : PTO_PARAM_READ);
 }

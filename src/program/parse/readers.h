@@ -200,7 +200,7 @@ class MemoryReader : public Reader {
                         Token* fp_name = nullptr, Type* fp_type = nullptr,
                         SourceLoc* fp_loc = nullptr);
   bool ConstantAddress(const Token& name, uint64_t* addr);
-  bool GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce, int* oob);
+  bool GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce, int* oob, int* atomic);
   void EmitSetValid(SourceLoc loc, uint32_t slot, const Value* rows, const Value* cols);
   bool PlaceSlot(uint32_t slot, uint64_t addr, SourceLoc loc);
   // valid: the two valid-dim operands of a sized subview, or null.

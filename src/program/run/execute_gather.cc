@@ -33,13 +33,15 @@ pto_status Block::GlobalIndex(const Instr& in) {
   const pto_tile* indices = &tiles_[in.c];
   const size_t size = pto_dtype_size(tile->dtype);
   const ops::GlobalTable table = {pointers_[v.pointer].data + static_cast<size_t>(v.offset) * size,
-                                  static_cast<size_t>(elements), tile->dtype, in.attr};
+                                  static_cast<size_t>(elements), tile->dtype, in.attr & 15};
   const int coalesce = static_cast<int>(in.imm);
+  ops::GlobalModes modes;
+  modes.atomic = in.attr >> 4;
   const pto_status status = scatter
-                                ? ops::CheckMscatter(table, tile, indices, coalesce, p_.profile)
+                                ? ops::CheckMscatter(table, tile, indices, coalesce, p_.profile, modes)
                                 : ops::CheckMgather(tile, table, indices, coalesce, p_.profile);
   if (status != PTO_OK) return Error(in, status, LastError());
-  if (scatter) ops::RunMscatter(table, tile, indices, coalesce);
+  if (scatter) ops::RunMscatter(table, tile, indices, coalesce, modes.atomic);
   else ops::RunMgather(tile, table, indices, coalesce);
   return PTO_OK;
 }

@@ -59,8 +59,8 @@ typedef long long swig_type_26;
 typedef long long swig_type_27;
 typedef long long swig_type_28;
 typedef long long swig_type_29;
-typedef _gostring_ swig_type_30;
-typedef _gostring_ swig_type_31;
+typedef long long swig_type_30;
+typedef long long swig_type_31;
 typedef _gostring_ swig_type_32;
 typedef _gostring_ swig_type_33;
 typedef _gostring_ swig_type_34;
@@ -68,10 +68,10 @@ typedef _gostring_ swig_type_35;
 typedef _gostring_ swig_type_36;
 typedef _gostring_ swig_type_37;
 typedef _gostring_ swig_type_38;
-typedef long long swig_type_39;
+typedef _gostring_ swig_type_39;
 typedef _gostring_ swig_type_40;
 typedef long long swig_type_41;
-typedef long long swig_type_42;
+typedef _gostring_ swig_type_42;
 typedef long long swig_type_43;
 typedef long long swig_type_44;
 typedef long long swig_type_45;
@@ -80,13 +80,15 @@ typedef long long swig_type_47;
 typedef long long swig_type_48;
 typedef long long swig_type_49;
 typedef long long swig_type_50;
-typedef _gostring_ swig_type_51;
+typedef long long swig_type_51;
 typedef long long swig_type_52;
-typedef long long swig_type_53;
+typedef _gostring_ swig_type_53;
 typedef long long swig_type_54;
 typedef long long swig_type_55;
 typedef long long swig_type_56;
 typedef long long swig_type_57;
+typedef long long swig_type_58;
+typedef long long swig_type_59;
 extern void _wrap_Swig_free_ptoc_78ab131c9f0d3334(uintptr_t arg1);
 extern uintptr_t _wrap_Swig_malloc_ptoc_78ab131c9f0d3334(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_INT8_ptoc_78ab131c9f0d3334(void);
@@ -152,6 +154,18 @@ extern swig_intgo _wrap_PTO_HIST_BYTE2_ptoc_78ab131c9f0d3334(void);
 extern swig_intgo _wrap_PTO_HIST_BYTE3_ptoc_78ab131c9f0d3334(void);
 extern swig_intgo _wrap_PTO_COALESCE_ROW_ptoc_78ab131c9f0d3334(void);
 extern swig_intgo _wrap_PTO_COALESCE_ELEM_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_GATHER_OOB_UNDEFINED_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_GATHER_OOB_CLAMP_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_GATHER_OOB_WRAP_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_GATHER_OOB_ZERO_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_SCATTER_OOB_UNDEFINED_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_SCATTER_OOB_SKIP_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_SCATTER_OOB_CLAMP_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_SCATTER_OOB_WRAP_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_SCATTER_ATOMIC_NONE_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_SCATTER_ATOMIC_ADD_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_SCATTER_ATOMIC_MAX_ptoc_78ab131c9f0d3334(void);
+extern swig_intgo _wrap_PTO_SCATTER_ATOMIC_MIN_ptoc_78ab131c9f0d3334(void);
 extern swig_intgo _wrap_PTO_PROFILE_HOST_ptoc_78ab131c9f0d3334(void);
 extern swig_intgo _wrap_PTO_PROFILE_A2A3_ptoc_78ab131c9f0d3334(void);
 extern swig_intgo _wrap_PTO_PROFILE_A5_ptoc_78ab131c9f0d3334(void);
@@ -305,6 +319,8 @@ extern uintptr_t _wrap_pto_tsetval_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_ty
 extern uintptr_t _wrap_pto_tgetval_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_22 arg2, swig_voidp arg3);
 extern uintptr_t _wrap_pto_mgather_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_voidp arg2, swig_type_23 arg3, swig_intgo arg4, uintptr_t arg5, swig_intgo arg6);
 extern uintptr_t _wrap_pto_mscatter_ptoc_78ab131c9f0d3334(swig_voidp arg1, swig_type_24 arg2, swig_intgo arg3, uintptr_t arg4, uintptr_t arg5, swig_intgo arg6);
+extern uintptr_t _wrap_pto_mgather_oob_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_voidp arg2, swig_type_25 arg3, swig_intgo arg4, uintptr_t arg5, swig_intgo arg6, swig_intgo arg7);
+extern uintptr_t _wrap_pto_mscatter_ex_ptoc_78ab131c9f0d3334(swig_voidp arg1, swig_type_26 arg2, swig_intgo arg3, uintptr_t arg4, uintptr_t arg5, swig_intgo arg6, swig_intgo arg7, swig_intgo arg8);
 extern uintptr_t _wrap_pto_tfillpad_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
 extern uintptr_t _wrap_pto_tfillpad_inplace_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
 extern uintptr_t _wrap_pto_tfillpad_expand_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3);
@@ -317,7 +333,7 @@ extern uintptr_t _wrap_pto_tinterleave_ptoc_78ab131c9f0d3334(uintptr_t arg1, uin
 extern uintptr_t _wrap_pto_tdeinterleave_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tdeinterleave_single_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tsort32_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
-extern uintptr_t _wrap_pto_tmrgsort_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_type_25 arg3);
+extern uintptr_t _wrap_pto_tmrgsort_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_type_27 arg3);
 extern uintptr_t _wrap_pto_tmrgsort_lists_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, uintptr_t arg6, swig_intgo arg7, swig_voidp arg8);
 extern uintptr_t _wrap_pto_taxpy_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, double arg3);
 extern uintptr_t _wrap_pto_taddc_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
@@ -392,37 +408,37 @@ extern uintptr_t _wrap_pto_tquant_mx_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintp
 extern uintptr_t _wrap_pto_tquant_hif4_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5);
 extern uintptr_t _wrap_pto_tdequant_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4);
 extern uintptr_t _wrap_pto_tmov_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
-extern uintptr_t _wrap_pto_textract_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_type_26 arg4, swig_type_27 arg5);
-extern uintptr_t _wrap_pto_tinsert_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_type_28 arg4, swig_type_29 arg5);
+extern uintptr_t _wrap_pto_textract_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_type_28 arg4, swig_type_29 arg5);
+extern uintptr_t _wrap_pto_tinsert_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_type_30 arg4, swig_type_31 arg5);
 extern uintptr_t _wrap_pto_set_quant_scalar_ptoc_78ab131c9f0d3334(float arg1, swig_intgo arg2);
 extern uintptr_t _wrap_pto_set_quant_vector_ptoc_78ab131c9f0d3334(uintptr_t arg1);
-extern swig_type_30 _wrap_pto_dtype_string_ptoc_78ab131c9f0d3334(swig_intgo arg1);
+extern swig_type_32 _wrap_pto_dtype_string_ptoc_78ab131c9f0d3334(swig_intgo arg1);
 extern swig_intgo _wrap_PTO_PARAM_POINTER_ptoc_78ab131c9f0d3334(void);
 extern swig_intgo _wrap_PTO_PARAM_INT_ptoc_78ab131c9f0d3334(void);
 extern swig_intgo _wrap_PTO_PARAM_FLOAT_ptoc_78ab131c9f0d3334(void);
 extern swig_intgo _wrap_PTO_PARAM_TILE_ptoc_78ab131c9f0d3334(void);
-extern uintptr_t _wrap_pto_program_create_ptoc_78ab131c9f0d3334(swig_type_31 arg1, swig_type_32 arg2, swig_voidp arg3);
-extern uintptr_t _wrap_pto_program_create_entry_ptoc_78ab131c9f0d3334(swig_type_33 arg1, swig_type_34 arg2, swig_type_35 arg3, swig_voidp arg4);
-extern uintptr_t _wrap_pto_program_check_ptoc_78ab131c9f0d3334(swig_type_36 arg1, swig_type_37 arg2, swig_voidp arg3);
-extern swig_type_38 _wrap_pto_program_describe_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern uintptr_t _wrap_pto_program_create_ptoc_78ab131c9f0d3334(swig_type_33 arg1, swig_type_34 arg2, swig_voidp arg3);
+extern uintptr_t _wrap_pto_program_create_entry_ptoc_78ab131c9f0d3334(swig_type_35 arg1, swig_type_36 arg2, swig_type_37 arg3, swig_voidp arg4);
+extern uintptr_t _wrap_pto_program_check_ptoc_78ab131c9f0d3334(swig_type_38 arg1, swig_type_39 arg2, swig_voidp arg3);
+extern swig_type_40 _wrap_pto_program_describe_ptoc_78ab131c9f0d3334(uintptr_t arg1);
 extern void _wrap_pto_program_destroy_ptoc_78ab131c9f0d3334(uintptr_t arg1);
 extern swig_intgo _wrap_pto_program_profile_ptoc_78ab131c9f0d3334(uintptr_t arg1);
-extern swig_type_39 _wrap_pto_program_param_count_ptoc_78ab131c9f0d3334(uintptr_t arg1);
-extern swig_type_40 _wrap_pto_program_param_name_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_41 arg2);
-extern swig_intgo _wrap_pto_program_param_kind_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_42 arg2);
-extern swig_intgo _wrap_pto_program_param_dtype_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_43 arg2);
-extern swig_intgo _wrap_pto_program_param_rows_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_44 arg2);
-extern swig_intgo _wrap_pto_program_param_cols_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_45 arg2);
-extern swig_type_46 _wrap_pto_program_param_valid_rows_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_47 arg2);
-extern swig_type_48 _wrap_pto_program_param_valid_cols_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_49 arg2);
-extern swig_intgo _wrap_pto_program_param_access_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_50 arg2);
-extern uintptr_t _wrap_pto_program_param_find_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_51 arg2, swig_voidp arg3);
+extern swig_type_41 _wrap_pto_program_param_count_ptoc_78ab131c9f0d3334(uintptr_t arg1);
+extern swig_type_42 _wrap_pto_program_param_name_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_43 arg2);
+extern swig_intgo _wrap_pto_program_param_kind_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_44 arg2);
+extern swig_intgo _wrap_pto_program_param_dtype_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_45 arg2);
+extern swig_intgo _wrap_pto_program_param_rows_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_46 arg2);
+extern swig_intgo _wrap_pto_program_param_cols_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_47 arg2);
+extern swig_type_48 _wrap_pto_program_param_valid_rows_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_49 arg2);
+extern swig_type_50 _wrap_pto_program_param_valid_cols_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_51 arg2);
+extern swig_intgo _wrap_pto_program_param_access_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_52 arg2);
+extern uintptr_t _wrap_pto_program_param_find_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_53 arg2, swig_voidp arg3);
 extern uintptr_t _wrap_pto_args_create_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_voidp arg2);
 extern void _wrap_pto_args_destroy_ptoc_78ab131c9f0d3334(uintptr_t arg1);
-extern uintptr_t _wrap_pto_args_set_pointer_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_52 arg2, swig_voidp arg3, swig_type_53 arg4);
-extern uintptr_t _wrap_pto_args_set_int_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_54 arg2, swig_type_55 arg3);
-extern uintptr_t _wrap_pto_args_set_float_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_56 arg2, double arg3);
-extern uintptr_t _wrap_pto_args_set_tile_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_57 arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_args_set_pointer_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_54 arg2, swig_voidp arg3, swig_type_55 arg4);
+extern uintptr_t _wrap_pto_args_set_int_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_56 arg2, swig_type_57 arg3);
+extern uintptr_t _wrap_pto_args_set_float_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_58 arg2, double arg3);
+extern uintptr_t _wrap_pto_args_set_tile_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_59 arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_program_run_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2);
 extern uintptr_t _wrap_pto_program_launch_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_intgo arg2, uintptr_t arg3);
 #undef intgo
@@ -933,6 +949,93 @@ func _swig_getPTO_COALESCE_ELEM() (_swig_ret Enum_SS_pto_coalesce) {
 }
 
 var PTO_COALESCE_ELEM Enum_SS_pto_coalesce = _swig_getPTO_COALESCE_ELEM()
+type Enum_SS_pto_gather_oob int
+func _swig_getPTO_GATHER_OOB_UNDEFINED() (_swig_ret Enum_SS_pto_gather_oob) {
+	var swig_r Enum_SS_pto_gather_oob
+	swig_r = (Enum_SS_pto_gather_oob)(C._wrap_PTO_GATHER_OOB_UNDEFINED_ptoc_78ab131c9f0d3334())
+	return swig_r
+}
+
+var PTO_GATHER_OOB_UNDEFINED Enum_SS_pto_gather_oob = _swig_getPTO_GATHER_OOB_UNDEFINED()
+func _swig_getPTO_GATHER_OOB_CLAMP() (_swig_ret Enum_SS_pto_gather_oob) {
+	var swig_r Enum_SS_pto_gather_oob
+	swig_r = (Enum_SS_pto_gather_oob)(C._wrap_PTO_GATHER_OOB_CLAMP_ptoc_78ab131c9f0d3334())
+	return swig_r
+}
+
+var PTO_GATHER_OOB_CLAMP Enum_SS_pto_gather_oob = _swig_getPTO_GATHER_OOB_CLAMP()
+func _swig_getPTO_GATHER_OOB_WRAP() (_swig_ret Enum_SS_pto_gather_oob) {
+	var swig_r Enum_SS_pto_gather_oob
+	swig_r = (Enum_SS_pto_gather_oob)(C._wrap_PTO_GATHER_OOB_WRAP_ptoc_78ab131c9f0d3334())
+	return swig_r
+}
+
+var PTO_GATHER_OOB_WRAP Enum_SS_pto_gather_oob = _swig_getPTO_GATHER_OOB_WRAP()
+func _swig_getPTO_GATHER_OOB_ZERO() (_swig_ret Enum_SS_pto_gather_oob) {
+	var swig_r Enum_SS_pto_gather_oob
+	swig_r = (Enum_SS_pto_gather_oob)(C._wrap_PTO_GATHER_OOB_ZERO_ptoc_78ab131c9f0d3334())
+	return swig_r
+}
+
+var PTO_GATHER_OOB_ZERO Enum_SS_pto_gather_oob = _swig_getPTO_GATHER_OOB_ZERO()
+type Enum_SS_pto_scatter_oob int
+func _swig_getPTO_SCATTER_OOB_UNDEFINED() (_swig_ret Enum_SS_pto_scatter_oob) {
+	var swig_r Enum_SS_pto_scatter_oob
+	swig_r = (Enum_SS_pto_scatter_oob)(C._wrap_PTO_SCATTER_OOB_UNDEFINED_ptoc_78ab131c9f0d3334())
+	return swig_r
+}
+
+var PTO_SCATTER_OOB_UNDEFINED Enum_SS_pto_scatter_oob = _swig_getPTO_SCATTER_OOB_UNDEFINED()
+func _swig_getPTO_SCATTER_OOB_SKIP() (_swig_ret Enum_SS_pto_scatter_oob) {
+	var swig_r Enum_SS_pto_scatter_oob
+	swig_r = (Enum_SS_pto_scatter_oob)(C._wrap_PTO_SCATTER_OOB_SKIP_ptoc_78ab131c9f0d3334())
+	return swig_r
+}
+
+var PTO_SCATTER_OOB_SKIP Enum_SS_pto_scatter_oob = _swig_getPTO_SCATTER_OOB_SKIP()
+func _swig_getPTO_SCATTER_OOB_CLAMP() (_swig_ret Enum_SS_pto_scatter_oob) {
+	var swig_r Enum_SS_pto_scatter_oob
+	swig_r = (Enum_SS_pto_scatter_oob)(C._wrap_PTO_SCATTER_OOB_CLAMP_ptoc_78ab131c9f0d3334())
+	return swig_r
+}
+
+var PTO_SCATTER_OOB_CLAMP Enum_SS_pto_scatter_oob = _swig_getPTO_SCATTER_OOB_CLAMP()
+func _swig_getPTO_SCATTER_OOB_WRAP() (_swig_ret Enum_SS_pto_scatter_oob) {
+	var swig_r Enum_SS_pto_scatter_oob
+	swig_r = (Enum_SS_pto_scatter_oob)(C._wrap_PTO_SCATTER_OOB_WRAP_ptoc_78ab131c9f0d3334())
+	return swig_r
+}
+
+var PTO_SCATTER_OOB_WRAP Enum_SS_pto_scatter_oob = _swig_getPTO_SCATTER_OOB_WRAP()
+type Enum_SS_pto_scatter_atomic int
+func _swig_getPTO_SCATTER_ATOMIC_NONE() (_swig_ret Enum_SS_pto_scatter_atomic) {
+	var swig_r Enum_SS_pto_scatter_atomic
+	swig_r = (Enum_SS_pto_scatter_atomic)(C._wrap_PTO_SCATTER_ATOMIC_NONE_ptoc_78ab131c9f0d3334())
+	return swig_r
+}
+
+var PTO_SCATTER_ATOMIC_NONE Enum_SS_pto_scatter_atomic = _swig_getPTO_SCATTER_ATOMIC_NONE()
+func _swig_getPTO_SCATTER_ATOMIC_ADD() (_swig_ret Enum_SS_pto_scatter_atomic) {
+	var swig_r Enum_SS_pto_scatter_atomic
+	swig_r = (Enum_SS_pto_scatter_atomic)(C._wrap_PTO_SCATTER_ATOMIC_ADD_ptoc_78ab131c9f0d3334())
+	return swig_r
+}
+
+var PTO_SCATTER_ATOMIC_ADD Enum_SS_pto_scatter_atomic = _swig_getPTO_SCATTER_ATOMIC_ADD()
+func _swig_getPTO_SCATTER_ATOMIC_MAX() (_swig_ret Enum_SS_pto_scatter_atomic) {
+	var swig_r Enum_SS_pto_scatter_atomic
+	swig_r = (Enum_SS_pto_scatter_atomic)(C._wrap_PTO_SCATTER_ATOMIC_MAX_ptoc_78ab131c9f0d3334())
+	return swig_r
+}
+
+var PTO_SCATTER_ATOMIC_MAX Enum_SS_pto_scatter_atomic = _swig_getPTO_SCATTER_ATOMIC_MAX()
+func _swig_getPTO_SCATTER_ATOMIC_MIN() (_swig_ret Enum_SS_pto_scatter_atomic) {
+	var swig_r Enum_SS_pto_scatter_atomic
+	swig_r = (Enum_SS_pto_scatter_atomic)(C._wrap_PTO_SCATTER_ATOMIC_MIN_ptoc_78ab131c9f0d3334())
+	return swig_r
+}
+
+var PTO_SCATTER_ATOMIC_MIN Enum_SS_pto_scatter_atomic = _swig_getPTO_SCATTER_ATOMIC_MIN()
 type Enum_SS_pto_profile int
 func _swig_getPTO_PROFILE_HOST() (_swig_ret Enum_SS_pto_profile) {
 	var swig_r Enum_SS_pto_profile
@@ -2508,6 +2611,37 @@ func Pto_mscatter(arg1 unsafe.Pointer, arg2 int64, arg3 Enum_SS_pto_dtype, arg4 
 	return swig_r_1
 }
 
+func Pto_mgather_oob(arg1 uintptr, arg2 unsafe.Pointer, arg3 int64, arg4 Enum_SS_pto_dtype, arg5 uintptr, arg6 Enum_SS_pto_coalesce, arg7 Enum_SS_pto_gather_oob) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	_swig_i_5 := arg6
+	_swig_i_6 := arg7
+	swig_r = (uintptr)(C._wrap_pto_mgather_oob_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_type_25(_swig_i_2), C.swig_intgo(_swig_i_3), C.uintptr_t(_swig_i_4), C.swig_intgo(_swig_i_5), C.swig_intgo(_swig_i_6)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_mscatter_ex(arg1 unsafe.Pointer, arg2 int64, arg3 Enum_SS_pto_dtype, arg4 uintptr, arg5 uintptr, arg6 Enum_SS_pto_coalesce, arg7 Enum_SS_pto_scatter_atomic, arg8 Enum_SS_pto_scatter_oob) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	_swig_i_5 := arg6
+	_swig_i_6 := arg7
+	_swig_i_7 := arg8
+	swig_r = (uintptr)(C._wrap_pto_mscatter_ex_ptoc_78ab131c9f0d3334(C.swig_voidp(_swig_i_0), C.swig_type_26(_swig_i_1), C.swig_intgo(_swig_i_2), C.uintptr_t(_swig_i_3), C.uintptr_t(_swig_i_4), C.swig_intgo(_swig_i_5), C.swig_intgo(_swig_i_6), C.swig_intgo(_swig_i_7)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
 func Pto_tfillpad(arg1 uintptr, arg2 uintptr, arg3 Enum_SS_pto_pad_value) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
@@ -2648,7 +2782,7 @@ func Pto_tmrgsort(arg1 uintptr, arg2 uintptr, arg3 int64) (_swig_ret *Failure) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_tmrgsort_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_25(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_tmrgsort_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_type_27(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3378,7 +3512,7 @@ func Pto_textract_fp(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 int64, arg5 
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_textract_fp_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_type_26(_swig_i_3), C.swig_type_27(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_textract_fp_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_type_28(_swig_i_3), C.swig_type_29(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3391,7 +3525,7 @@ func Pto_tinsert_fp(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 int64, arg5 i
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (uintptr)(C._wrap_pto_tinsert_fp_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_type_28(_swig_i_3), C.swig_type_29(_swig_i_4)))
+	swig_r = (uintptr)(C._wrap_pto_tinsert_fp_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_type_30(_swig_i_3), C.swig_type_31(_swig_i_4)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3462,7 +3596,7 @@ func Pto_program_create(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fai
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_78ab131c9f0d3334(*(*C.swig_type_31)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_32)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_ptoc_78ab131c9f0d3334(*(*C.swig_type_33)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_34)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -3480,7 +3614,7 @@ func Pto_program_create_entry(arg1 string, arg2 string, arg3 string, arg4 *uintp
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_78ab131c9f0d3334(*(*C.swig_type_33)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_34)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_35)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_program_create_entry_ptoc_78ab131c9f0d3334(*(*C.swig_type_35)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_36)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_37)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -3500,7 +3634,7 @@ func Pto_program_check(arg1 string, arg2 string, arg3 *uintptr) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_check_ptoc_78ab131c9f0d3334(*(*C.swig_type_36)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_37)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_check_ptoc_78ab131c9f0d3334(*(*C.swig_type_38)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_39)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -3545,7 +3679,7 @@ func Pto_program_param_name(arg1 uintptr, arg2 int64) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_pto_program_param_name_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_41(_swig_i_1))
+	swig_r_p := C._wrap_pto_program_param_name_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_43(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -3556,7 +3690,7 @@ func Pto_program_param_kind(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_par
 	var swig_r Enum_SS_pto_param_kind
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_42(_swig_i_1)))
+	swig_r = (Enum_SS_pto_param_kind)(C._wrap_pto_program_param_kind_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_44(_swig_i_1)))
 	return swig_r
 }
 
@@ -3564,7 +3698,7 @@ func Pto_program_param_dtype(arg1 uintptr, arg2 int64) (_swig_ret Enum_SS_pto_dt
 	var swig_r Enum_SS_pto_dtype
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_43(_swig_i_1)))
+	swig_r = (Enum_SS_pto_dtype)(C._wrap_pto_program_param_dtype_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_45(_swig_i_1)))
 	return swig_r
 }
 
@@ -3572,7 +3706,7 @@ func Pto_program_param_rows(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_44(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_rows_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_46(_swig_i_1)))
 	return swig_r
 }
 
@@ -3580,7 +3714,7 @@ func Pto_program_param_cols(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_45(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_cols_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_47(_swig_i_1)))
 	return swig_r
 }
 
@@ -3588,7 +3722,7 @@ func Pto_program_param_valid_rows(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_47(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_rows_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_49(_swig_i_1)))
 	return swig_r
 }
 
@@ -3596,7 +3730,7 @@ func Pto_program_param_valid_cols(arg1 uintptr, arg2 int64) (_swig_ret int64) {
 	var swig_r int64
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_49(_swig_i_1)))
+	swig_r = (int64)(C._wrap_pto_program_param_valid_cols_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_51(_swig_i_1)))
 	return swig_r
 }
 
@@ -3604,7 +3738,7 @@ func Pto_program_param_access(arg1 uintptr, arg2 int64) (_swig_ret uint) {
 	var swig_r uint
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_50(_swig_i_1)))
+	swig_r = (uint)(C._wrap_pto_program_param_access_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_52(_swig_i_1)))
 	return swig_r
 }
 
@@ -3613,7 +3747,7 @@ func Pto_program_param_find(arg1 uintptr, arg2 string, arg3 *uint64) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), *(*C.swig_type_51)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_program_param_find_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), *(*C.swig_type_53)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -3643,7 +3777,7 @@ func Pto_args_set_pointer(arg1 uintptr, arg2 int64, arg3 unsafe.Pointer, arg4 in
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_52(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_53(_swig_i_3)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_pointer_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_54(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_type_55(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3654,7 +3788,7 @@ func Pto_args_set_int(arg1 uintptr, arg2 int64, arg3 int64) (_swig_ret *Failure)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_54(_swig_i_1), C.swig_type_55(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_int_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_56(_swig_i_1), C.swig_type_57(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3665,7 +3799,7 @@ func Pto_args_set_float(arg1 uintptr, arg2 int64, arg3 float64) (_swig_ret *Fail
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_56(_swig_i_1), C.double(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_float_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_58(_swig_i_1), C.double(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1
@@ -3676,7 +3810,7 @@ func Pto_args_set_tile(arg1 uintptr, arg2 int64, arg3 uintptr) (_swig_ret *Failu
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_57(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	swig_r = (uintptr)(C._wrap_pto_args_set_tile_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.swig_type_59(_swig_i_1), C.uintptr_t(_swig_i_2)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

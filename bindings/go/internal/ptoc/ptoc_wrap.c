@@ -992,6 +992,150 @@ intgo _wrap_PTO_COALESCE_ELEM_ptoc_78ab131c9f0d3334() {
 }
 
 
+intgo _wrap_PTO_GATHER_OOB_UNDEFINED_ptoc_78ab131c9f0d3334() {
+  enum pto_gather_oob result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_GATHER_OOB_UNDEFINED;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_GATHER_OOB_CLAMP_ptoc_78ab131c9f0d3334() {
+  enum pto_gather_oob result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_GATHER_OOB_CLAMP;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_GATHER_OOB_WRAP_ptoc_78ab131c9f0d3334() {
+  enum pto_gather_oob result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_GATHER_OOB_WRAP;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_GATHER_OOB_ZERO_ptoc_78ab131c9f0d3334() {
+  enum pto_gather_oob result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_GATHER_OOB_ZERO;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_SCATTER_OOB_UNDEFINED_ptoc_78ab131c9f0d3334() {
+  enum pto_scatter_oob result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_SCATTER_OOB_UNDEFINED;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_SCATTER_OOB_SKIP_ptoc_78ab131c9f0d3334() {
+  enum pto_scatter_oob result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_SCATTER_OOB_SKIP;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_SCATTER_OOB_CLAMP_ptoc_78ab131c9f0d3334() {
+  enum pto_scatter_oob result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_SCATTER_OOB_CLAMP;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_SCATTER_OOB_WRAP_ptoc_78ab131c9f0d3334() {
+  enum pto_scatter_oob result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_SCATTER_OOB_WRAP;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_SCATTER_ATOMIC_NONE_ptoc_78ab131c9f0d3334() {
+  enum pto_scatter_atomic result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_SCATTER_ATOMIC_NONE;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_SCATTER_ATOMIC_ADD_ptoc_78ab131c9f0d3334() {
+  enum pto_scatter_atomic result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_SCATTER_ATOMIC_ADD;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_SCATTER_ATOMIC_MAX_ptoc_78ab131c9f0d3334() {
+  enum pto_scatter_atomic result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_SCATTER_ATOMIC_MAX;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_PTO_SCATTER_ATOMIC_MIN_ptoc_78ab131c9f0d3334() {
+  enum pto_scatter_atomic result;
+  intgo _swig_go_result;
+  
+  
+  result = PTO_SCATTER_ATOMIC_MIN;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_PTO_PROFILE_HOST_ptoc_78ab131c9f0d3334() {
   enum pto_profile result;
   intgo _swig_go_result;
@@ -3464,6 +3608,58 @@ intgo _wrap_pto_mscatter_ptoc_78ab131c9f0d3334(void *_swig_go_0, long long _swig
   arg6 = (pto_coalesce)_swig_go_5; 
   
   result = (pto_status)pto_mscatter(arg1,arg2,arg3,(struct pto_tile const *)arg4,(struct pto_tile const *)arg5,arg6);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_mgather_oob_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, void *_swig_go_1, long long _swig_go_2, intgo _swig_go_3, pto_tile *_swig_go_4, intgo _swig_go_5, intgo _swig_go_6) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  void *arg2 = (void *) 0 ;
+  size_t arg3 ;
+  pto_dtype arg4 ;
+  pto_tile *arg5 = (pto_tile *) 0 ;
+  pto_coalesce arg6 ;
+  pto_gather_oob arg7 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (void *)_swig_go_1; 
+  arg3 = (size_t)_swig_go_2; 
+  arg4 = (pto_dtype)_swig_go_3; 
+  arg5 = (pto_tile *)_swig_go_4; 
+  arg6 = (pto_coalesce)_swig_go_5; 
+  arg7 = (pto_gather_oob)_swig_go_6; 
+  
+  result = (pto_status)pto_mgather_oob(arg1,(void const *)arg2,arg3,arg4,(struct pto_tile const *)arg5,arg6,arg7);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_pto_mscatter_ex_ptoc_78ab131c9f0d3334(void *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, pto_tile *_swig_go_3, pto_tile *_swig_go_4, intgo _swig_go_5, intgo _swig_go_6, intgo _swig_go_7) {
+  void *arg1 = (void *) 0 ;
+  size_t arg2 ;
+  pto_dtype arg3 ;
+  pto_tile *arg4 = (pto_tile *) 0 ;
+  pto_tile *arg5 = (pto_tile *) 0 ;
+  pto_coalesce arg6 ;
+  pto_scatter_atomic arg7 ;
+  pto_scatter_oob arg8 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (void *)_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  arg3 = (pto_dtype)_swig_go_2; 
+  arg4 = (pto_tile *)_swig_go_3; 
+  arg5 = (pto_tile *)_swig_go_4; 
+  arg6 = (pto_coalesce)_swig_go_5; 
+  arg7 = (pto_scatter_atomic)_swig_go_6; 
+  arg8 = (pto_scatter_oob)_swig_go_7; 
+  
+  result = (pto_status)pto_mscatter_ex(arg1,arg2,arg3,(struct pto_tile const *)arg4,(struct pto_tile const *)arg5,arg6,arg7,arg8);
   _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
   return _swig_go_result;
 }

@@ -529,6 +529,127 @@ impl Coalesce {
     }
 }
 
+/// What pto_mgather_oob does with an index past the table (the page's
+/// GatherOOB, numbered as it numbers them; PTOAS's #pto\<gather_oob ...\>).
+/// The capacity is the table's rows in Row mode, its elements in Elem mode
+/// (the C `pto_gather_oob`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GatherOob {
+    /// The caller's guarantee: libpto refuses an index past the table.
+    Undefined,
+    /// The index becomes capacity - 1.
+    Clamp,
+    /// The index becomes index % capacity.
+    Wrap,
+    /// The destination elements get all-zero bits.
+    Zero,
+}
+
+#[allow(dead_code)]
+impl GatherOob {
+    /// Every value, in the header's order.
+    pub(crate) const VALUES: [GatherOob; 4] = [
+        GatherOob::Undefined,
+        GatherOob::Clamp,
+        GatherOob::Wrap,
+        GatherOob::Zero,
+    ];
+
+    /// The C value.
+    pub fn raw(self) -> sys::pto_gather_oob {
+        match self {
+            GatherOob::Undefined => sys::pto_gather_oob::PTO_GATHER_OOB_UNDEFINED,
+            GatherOob::Clamp => sys::pto_gather_oob::PTO_GATHER_OOB_CLAMP,
+            GatherOob::Wrap => sys::pto_gather_oob::PTO_GATHER_OOB_WRAP,
+            GatherOob::Zero => sys::pto_gather_oob::PTO_GATHER_OOB_ZERO,
+        }
+    }
+
+    pub(crate) fn from_raw(raw: sys::pto_gather_oob) -> Option<GatherOob> {
+        GatherOob::VALUES.into_iter().find(|v| v.raw() == raw)
+    }
+}
+
+/// What pto_mscatter_ex does with an index past the table (the page's
+/// ScatterOOB, numbered as it numbers them; PTOAS's #pto\<scatter_oob
+/// ...\>) (the C `pto_scatter_oob`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ScatterOob {
+    /// The caller's guarantee: libpto refuses an index past the table.
+    Undefined,
+    /// That row or element is not written.
+    Skip,
+    /// The index becomes capacity - 1.
+    Clamp,
+    /// The index becomes index % capacity.
+    Wrap,
+}
+
+#[allow(dead_code)]
+impl ScatterOob {
+    /// Every value, in the header's order.
+    pub(crate) const VALUES: [ScatterOob; 4] = [
+        ScatterOob::Undefined,
+        ScatterOob::Skip,
+        ScatterOob::Clamp,
+        ScatterOob::Wrap,
+    ];
+
+    /// The C value.
+    pub fn raw(self) -> sys::pto_scatter_oob {
+        match self {
+            ScatterOob::Undefined => sys::pto_scatter_oob::PTO_SCATTER_OOB_UNDEFINED,
+            ScatterOob::Skip => sys::pto_scatter_oob::PTO_SCATTER_OOB_SKIP,
+            ScatterOob::Clamp => sys::pto_scatter_oob::PTO_SCATTER_OOB_CLAMP,
+            ScatterOob::Wrap => sys::pto_scatter_oob::PTO_SCATTER_OOB_WRAP,
+        }
+    }
+
+    pub(crate) fn from_raw(raw: sys::pto_scatter_oob) -> Option<ScatterOob> {
+        ScatterOob::VALUES.into_iter().find(|v| v.raw() == raw)
+    }
+}
+
+/// How pto_mscatter_ex combines a source element with the table's (the
+/// page's ScatterAtomicOp, numbered as it numbers them; PTOAS's
+/// #pto\<scatter_atomic_op ...\>) (the C `pto_scatter_atomic`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ScatterAtomic {
+    /// A plain store: the last writer in row order wins.
+    None,
+    /// Table += src.
+    Add,
+    /// Table = max(table, src).
+    Max,
+    /// Table = min(table, src).
+    Min,
+}
+
+#[allow(dead_code)]
+impl ScatterAtomic {
+    /// Every value, in the header's order.
+    pub(crate) const VALUES: [ScatterAtomic; 4] = [
+        ScatterAtomic::None,
+        ScatterAtomic::Add,
+        ScatterAtomic::Max,
+        ScatterAtomic::Min,
+    ];
+
+    /// The C value.
+    pub fn raw(self) -> sys::pto_scatter_atomic {
+        match self {
+            ScatterAtomic::None => sys::pto_scatter_atomic::PTO_SCATTER_ATOMIC_NONE,
+            ScatterAtomic::Add => sys::pto_scatter_atomic::PTO_SCATTER_ATOMIC_ADD,
+            ScatterAtomic::Max => sys::pto_scatter_atomic::PTO_SCATTER_ATOMIC_MAX,
+            ScatterAtomic::Min => sys::pto_scatter_atomic::PTO_SCATTER_ATOMIC_MIN,
+        }
+    }
+
+    pub(crate) fn from_raw(raw: sys::pto_scatter_atomic) -> Option<ScatterAtomic> {
+        ScatterAtomic::VALUES.into_iter().find(|v| v.raw() == raw)
+    }
+}
+
 /// Target profiles: whose rules the operations enforce (see "Target
 /// profiles" below) (the C `pto_profile`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

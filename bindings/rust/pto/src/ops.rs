@@ -248,6 +248,62 @@ pub fn mscatter<T: Storage>(
     })
 }
 
+/// MGATHER with the page's GatherOOB (`pto_mgather_oob`): as [`mgather`],
+/// except that an index past the table (its rows under [`Coalesce::Row`], its
+/// elements under [`Coalesce::Elem`]; an index read as a `u32`) is clamped to
+/// the last ([`GatherOob::Clamp`]), taken modulo the capacity
+/// ([`GatherOob::Wrap`]) or gives zero bits ([`GatherOob::Zero`]);
+/// [`GatherOob::Undefined`] refuses it as [`mgather`] does.
+pub fn mgather_oob<T: Storage>(
+    dst: &mut impl Operand,
+    table: &[T],
+    indices: &impl Operand,
+    coalesce: Coalesce,
+    oob: GatherOob,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_mgather_oob(
+            d,
+            table.as_ptr() as *const std::os::raw::c_void,
+            table.len() as sys::size_t,
+            table_dtype::<T>(d),
+            indices.as_ptr(),
+            coalesce.raw(),
+            oob.raw(),
+        )
+    })
+}
+
+/// MSCATTER with the page's ScatterAtomicOp and ScatterOOB
+/// (`pto_mscatter_ex`): as [`mscatter`], except that [`ScatterAtomic::Add`],
+/// `Max` and `Min` combine each source element with the table's, one at a
+/// time in row-major order (the dtypes per profile as `pto_c.h` lists them),
+/// and an index past the table is skipped ([`ScatterOob::Skip`]), clamped or
+/// wrapped; [`ScatterOob::Undefined`] refuses it as [`mscatter`] does.
+pub fn mscatter_ex<T: Storage>(
+    table: &mut [T],
+    src: &impl Operand,
+    indices: &impl Operand,
+    coalesce: Coalesce,
+    atomic: ScatterAtomic,
+    oob: ScatterOob,
+) -> Result<()> {
+    let s = src.as_ptr();
+    check(unsafe {
+        sys::pto_mscatter_ex(
+            table.as_mut_ptr() as *mut std::os::raw::c_void,
+            table.len() as sys::size_t,
+            table_dtype::<T>(s),
+            s,
+            indices.as_ptr(),
+            coalesce.raw(),
+            atomic.raw(),
+            oob.raw(),
+        )
+    })
+}
+
 /// TQUANT_HIF4 (`pto_tquant_hif4`): a `BFloat16` src quantised to HiFloat4 in
 /// groups of 64 along each row: dst the E1M2 codes (`Float4E1M2X2`, two a
 /// byte), `exp` one `Uint32` metadata word per group (bits 0-7 Ea, an e6m2

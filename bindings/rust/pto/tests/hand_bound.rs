@@ -253,3 +253,44 @@ fn mgather_and_mscatter() {
         [0x4000, 0x3F80, 0x4000, 0x3F80]
     );
 }
+
+#[test]
+fn mgather_oob_and_mscatter_ex() {
+    use pto::{GatherOob, ScatterAtomic, ScatterOob};
+    let mut table = [10i32, 11, 12, 13, 14, 15];
+    let mut dst = Tile::new(DType::Int32, 1, 4).unwrap();
+    let idx = Tile::from_slice(DType::Int32, 1, 4, &[5i32, 6, 13, -1]).unwrap();
+    pto::mgather_oob(&mut dst, &table, &idx, Coalesce::Elem, GatherOob::Wrap).unwrap();
+    assert_eq!(dst.as_slice::<i32>().unwrap(), [15, 10, 11, 13]); // 4294967295 % 6 = 3
+    pto::mgather_oob(&mut dst, &table, &idx, Coalesce::Elem, GatherOob::Zero).unwrap();
+    assert_eq!(dst.as_slice::<i32>().unwrap(), [15, 0, 0, 0]);
+    assert_err(
+        pto::mgather_oob(&mut dst, &table, &idx, Coalesce::Elem, GatherOob::Undefined),
+        ErrorKind::OutOfRange,
+        "pto_mgather_oob: indices (0, 1) is 6",
+    );
+    let src = Tile::from_slice(DType::Int32, 1, 4, &[1i32, 2, 3, 4]).unwrap();
+    pto::mscatter_ex(
+        &mut table,
+        &src,
+        &idx,
+        Coalesce::Elem,
+        ScatterAtomic::Add,
+        ScatterOob::Clamp,
+    )
+    .unwrap();
+    assert_eq!(table, [10, 11, 12, 13, 14, 25]);
+    let u = Tile::new(DType::Uint8, 1, 4).unwrap();
+    assert_err(
+        pto::mscatter_ex(
+            &mut [0u8; 8],
+            &u,
+            &idx,
+            Coalesce::Elem,
+            ScatterAtomic::Max,
+            ScatterOob::Skip,
+        ),
+        ErrorKind::UnsupportedDType,
+        "pto_mscatter_ex: atomic max",
+    );
+}

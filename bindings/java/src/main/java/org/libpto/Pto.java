@@ -3005,6 +3005,65 @@ public final class Pto {
         }
     }
 
+    /**
+     * MGATHER with the page's GatherOOB ({@code pto_mgather_oob}): as {@link #mgather}, except
+     * that an index past the table (its rows under {@link Coalesce#ROW}, its elements under
+     * {@link Coalesce#ELEM}; an index read as unsigned 32 bits) is clamped to the last
+     * ({@link GatherOob#CLAMP}), taken modulo the capacity ({@link GatherOob#WRAP}) or gives zero
+     * bits ({@link GatherOob#ZERO}); {@link GatherOob#UNDEFINED} refuses it as mgather does.
+     *
+     * @throws IllegalArgumentException for a ByteBuffer that is not direct
+     */
+    public static void mgatherOob(Tile dst, java.nio.ByteBuffer table, Tile indices, Coalesce coalesce,
+            GatherOob oob) {
+        if (coalesce == null || oob == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT,
+                    "Pto.mgatherOob: " + (coalesce == null ? "coalesce" : "oob") + " is null");
+        }
+        try {
+            long d = Tile.handleOf(dst, "Pto.mgatherOob", "dst");
+            DType dtype = dst == null ? DType.INT8 : dst.dtype();
+            PtoNative.pto_mgather_oob(d, table, tableElements(table, dtype), dtype.code(),
+                    Tile.handleOf(indices, "Pto.mgatherOob", "indices"), coalesce.code(), oob.code());
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(indices);
+            Reference.reachabilityFence(table);
+        }
+    }
+
+    /**
+     * MSCATTER with the page's ScatterAtomicOp and ScatterOOB ({@code pto_mscatter_ex}): as
+     * {@link #mscatter}, except that {@link ScatterAtomic#ADD}, MAX and MIN combine each source
+     * element with the table's, one at a time in row-major order (the dtypes per profile as
+     * pto_c.h lists them), and an index past the table is skipped ({@link ScatterOob#SKIP}),
+     * clamped or wrapped; {@link ScatterOob#UNDEFINED} refuses it as mscatter does.
+     *
+     * @throws java.nio.ReadOnlyBufferException for a read-only table
+     * @throws IllegalArgumentException for a ByteBuffer that is not direct
+     */
+    public static void mscatterEx(java.nio.ByteBuffer table, Tile src, Tile indices, Coalesce coalesce,
+            ScatterAtomic atomic, ScatterOob oob) {
+        if (coalesce == null || atomic == null || oob == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.mscatterEx: "
+                    + (coalesce == null ? "coalesce" : atomic == null ? "atomic" : "oob") + " is null");
+        }
+        if (table != null && table.isReadOnly()) {
+            throw new java.nio.ReadOnlyBufferException();
+        }
+        try {
+            long s = Tile.handleOf(src, "Pto.mscatterEx", "src");
+            DType dtype = src == null ? DType.INT8 : src.dtype();
+            PtoNative.pto_mscatter_ex(table, tableElements(table, dtype), dtype.code(), s,
+                    Tile.handleOf(indices, "Pto.mscatterEx", "indices"), coalesce.code(), atomic.code(),
+                    oob.code());
+        } finally {
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(indices);
+            Reference.reachabilityFence(table);
+        }
+    }
+
     private static long tableElements(java.nio.ByteBuffer table, DType dtype) {
         return table == null ? 0 : table.capacity() / dtype.size();
     }

@@ -234,4 +234,27 @@ class HandBoundTest {
             expect(Status.OUT_OF_RANGE, "pto_mgather", () -> Pto.mgather(f, intTable(0, 0, 0), idx, Coalesce.ELEM));
         }
     }
+
+    @Test
+    void mgatherOobAndMscatterEx() {
+        ByteBuffer table = intTable(10, 11, 12, 13, 14, 15);
+        try (Tile dst = new Tile(DType.INT32, 1, 4); Tile idx = new Tile(DType.INT32, 1, 4);
+                Tile src = new Tile(DType.INT32, 1, 4); Tile u = new Tile(DType.UINT8, 1, 4)) {
+            idx.write(new int[] {5, 6, 13, -1});
+            Pto.mgatherOob(dst, table, idx, Coalesce.ELEM, GatherOob.WRAP);
+            assertArrayEquals(new int[] {15, 10, 11, 13}, dst.readInts()); // 4294967295 % 6 = 3
+            Pto.mgatherOob(dst, table, idx, Coalesce.ELEM, GatherOob.ZERO);
+            assertArrayEquals(new int[] {15, 0, 0, 0}, dst.readInts());
+            expect(Status.OUT_OF_RANGE, "pto_mgather_oob: indices (0, 1) is 6",
+                    () -> Pto.mgatherOob(dst, table, idx, Coalesce.ELEM, GatherOob.UNDEFINED));
+            src.write(new int[] {1, 2, 3, 4});
+            Pto.mscatterEx(table, src, idx, Coalesce.ELEM, ScatterAtomic.ADD, ScatterOob.CLAMP);
+            int[] got = new int[6];
+            table.asIntBuffer().get(got);
+            assertArrayEquals(new int[] {10, 11, 12, 13, 14, 25}, got);
+            expect(Status.UNSUPPORTED_DTYPE, "pto_mscatter_ex: atomic max",
+                    () -> Pto.mscatterEx(ByteBuffer.allocateDirect(8), u, idx, Coalesce.ELEM, ScatterAtomic.MAX,
+                            ScatterOob.SKIP));
+        }
+    }
 }
