@@ -453,7 +453,11 @@ struct TFmodOp : InLanes<ComputeTag> {
 #else
     r = FmodMagnitudeF32(d, ax, ay);
 #endif
-    r = hn::CopySignToAbs(r, x);
+    // CopySign, not CopySignToAbs: a zero remainder may come out of a
+    // negated multiply-add as -0 (the sign of an exact zero sum is the
+    // rounding's choice where an emulator negates the result); x's sign is
+    // the answer either way.
+    r = hn::CopySign(r, x);
     if (HWY_UNLIKELY(!hn::AllFalse(d, special))) {
       // x + x and y + y quiet a NaN alone; (x y) / (x y) of two non-NaNs is
       // the default NaN. Of two NaNs, the one x y gives, chosen here (the
