@@ -245,6 +245,9 @@ struct PipeEpilogue {
   bool quant = false;
   bool vector = false;
   bool relu = false;
+  // The consumer's tile layout: "ND" (nz2nd), "DN" (nz2dn), "NZ" (nz2nz);
+  // elements keep their (row, column) whichever it is.
+  const char* consumer_layout = "ND";
   std::string text;  // as written, for the two ends' comparison
 };
 
