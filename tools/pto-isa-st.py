@@ -1078,6 +1078,101 @@ ADAPTERS['tquant'] = quant
 
 
 # ---------------------------------------------------------------------------
+# the low-precision formats (FP8, HiFloat8, FP4, INT4)
+
+LOWP = {'float8_e4m3fn': 'FLOAT8_E4M3', 'float8_e5m2': 'FLOAT8_E5M2', 'hifloat8': 'HIFLOAT8',
+        'float8_e8m0fnu': 'FLOAT8_E8M0', 'Float4E2M1': 'FLOAT4_E2M1X2',
+        'Float4E1M2': 'FLOAT4_E1M2X2', 'fp4_e2m1x2': 'FLOAT4_E2M1X2',
+        'fp4_e1m2x2': 'FLOAT4_E1M2X2', 'Int4': 'INT4X2', 's4': 'INT4X2'}
+PACKED = ('FLOAT4_E2M1X2', 'FLOAT4_E1M2X2', 'INT4X2')
+
+
+def lowp_name(dt):
+    """The pto dtype name of a generator's low-precision type, else None."""
+    n = dt if isinstance(dt, str) else getattr(dt, '__name__', None) or type(dt).__name__
+    return LOWP.get(n)
+
+
+class RawTile(Tile):
+    """A tile of a dtype by its pto name, its bits as bytes (8-bit and
+    packed types) or the plain dtype's."""
+
+    def __init__(self, name, rows, cols, vr=None, vc=None):
+        bits = {'FLOAT32': np.uint32, 'FLOAT16': np.uint16, 'BFLOAT16': np.uint16}.get(name, np.uint8)
+        self.pto, self.bits = ENUM[name], np.dtype(bits)
+        self.h = ctypes.c_void_p()
+        check(LIB.pto_tile_create(self.pto, rows, cols, ctypes.byref(self.h)), 'tile_create')
+        self.rows, self.cols = rows, cols
+        check(LIB.pto_tile_set_valid(self.h, rows if vr is None else vr,
+                                     cols if vc is None else vc), 'set_valid')
+        self.vr = rows if vr is None else vr
+        self.vc = cols if vc is None else vc
+
+
+def nibbles(packed):
+    """Bytes of two codes each as the codes, low nibble first."""
+    out = np.empty((packed.shape[0], packed.shape[1] * 2), np.uint8)
+    out[:, 0::2] = packed & 0xF
+    out[:, 1::2] = packed >> 4
+    return out
+
+
+ROUND = {'RoundMode::CAST_NONE': 0, 'RoundMode::CAST_RINT': 1, 'RoundMode::CAST_ROUND': 2,
+         'RoundMode::CAST_FLOOR': 3, 'RoundMode::CAST_CEIL': 4, 'RoundMode::CAST_TRUNC': 5,
+         'RoundMode::CAST_ODD': 6}
+
+
+def cvt(case, p, args):
+    """TCVT with a low-precision side: the CPU suite's (m x n, INT4 one code
+    a byte in its files, FP4 packed; its SatMode), A5's (m x n with a valid
+    region; FP8 / HiFloat8 of ml_dtypes / en_dtypes; its 'bfloat16' beside
+    an FP4 type is BFLOAT16 bits, elsewhere numpy's float16; FLOAT16 ->
+    HIFLOAT8 with CAST_ROUND as its kernel calls it) and A2A3's (FLOAT16 <->
+    INT4 packed). The NPUs' TCVT without a SatMode saturates for these pairs
+    (TCvt.hpp's defaults); the CPU suite names its mode."""
+    sname, dname = lowp_name(p.srctype), lowp_name(p.dsttype)
+    if sname is None and dname is None:
+        raise Skip('no low-precision type (0.5\'s TCVT pairs: tests/test_tcvt*.c)')
+    fp4_pair = (sname or dname).startswith('FLOAT4')
+    def plain(dt):
+        if SUITE == 'a5' and fp4_pair:
+            return 'BFLOAT16'  # the generator's bfloat16 alias holds BFLOAT16 bits here
+        return {np.dtype(np.float32): 'FLOAT32', np.dtype(np.float16): 'FLOAT16'}[np.dtype(dt)]
+    sname = sname or plain(p.srctype)
+    dname = dname or plain(p.dsttype)
+    m, n = p.m, p.n
+    vm, vn = getattr(p, 'valid_m', m), getattr(p, 'valid_n', n)
+    def shape(name, cols, vcols):
+        return (cols + 1) // 2 if name in PACKED else cols, (vcols + 1) // 2 if name in PACKED else vcols
+    sc, svc = shape(sname, n, vn)
+    dc, dvc = shape(dname, n, vn)
+    src = RawTile(sname, m, sc, vm, svc)
+    raw = np.fromfile(find(case, 'x1_gm.bin'), np.uint8)
+    if sname == 'INT4X2' and SUITE == 'cpu':  # one code a byte: libpto packs two
+        codes = raw.reshape(m, n)
+        raw = (codes[:, 0::2] & 0xF) | ((codes[:, 1::2] & 0xF) << 4)
+    src.put(raw.view(src.bits).reshape(m, sc))
+    dst = RawTile(dname, m, dc, vm, dvc)
+    mode = ROUND[p.mode]
+    if SUITE == 'a5' and (sname, dname) == ('FLOAT16', 'HIFLOAT8'):
+        mode = ROUND['RoundMode::CAST_ROUND']
+    sat = 1 if getattr(p, 'saturation_mode', 'SatMode::ON') == 'SatMode::ON' else 0
+    check(LIB.pto_tcvt(dst.h, src.h, None, mode, sat), 'pto_tcvt')
+    g = np.fromfile(find(case, 'golden.bin'), np.uint8)
+    got = dst.valid()
+    if dname == 'INT4X2' and SUITE == 'cpu':
+        want = (g.reshape(m, n)[:vm, :vn] & 0xF)
+        got = nibbles(got)[:, :vn]
+    else:
+        want = g.view(dst.bits).reshape(m, dc)[:vm, :dvc]
+    return compare(got, want, {'FLOAT32': np.float32, 'FLOAT16': np.float16,
+                               'BFLOAT16': 'bfloat16'}.get(dname))
+
+
+ADAPTERS['tcvt'] = cvt
+
+
+# ---------------------------------------------------------------------------
 
 def main():
     global LIB, ENUM, SUITE
