@@ -1083,7 +1083,8 @@ ADAPTERS['tquant'] = quant
 LOWP = {'float8_e4m3fn': 'FLOAT8_E4M3', 'float8_e5m2': 'FLOAT8_E5M2', 'hifloat8': 'HIFLOAT8',
         'float8_e8m0fnu': 'FLOAT8_E8M0', 'Float4E2M1': 'FLOAT4_E2M1X2',
         'Float4E1M2': 'FLOAT4_E1M2X2', 'fp4_e2m1x2': 'FLOAT4_E2M1X2',
-        'fp4_e1m2x2': 'FLOAT4_E1M2X2', 'Int4': 'INT4X2', 's4': 'INT4X2'}
+        'fp4_e1m2x2': 'FLOAT4_E1M2X2', 'float4_e2m1': 'FLOAT4_E2M1X2',
+        'float4_e1m2': 'FLOAT4_E1M2X2', 'Int4': 'INT4X2', 's4': 'INT4X2'}
 PACKED = ('FLOAT4_E2M1X2', 'FLOAT4_E1M2X2', 'INT4X2')
 
 
@@ -1107,6 +1108,9 @@ class RawTile(Tile):
                                      cols if vc is None else vc), 'set_valid')
         self.vr = rows if vr is None else vr
         self.vc = cols if vc is None else vc
+
+    def logical(self):
+        return self.array().copy()
 
 
 def nibbles(packed):
@@ -1170,6 +1174,107 @@ def cvt(case, p, args):
 
 
 ADAPTERS['tcvt'] = cvt
+
+
+class CubeTile(RawTile):
+    """A cube tile (pto_tile_create_cube) of data's rows x cols, padded with
+    zeros to whole boxes, valid region `valid`; written and read row-major
+    with pto_tile_write / pto_tile_read."""
+
+    def __init__(self, name, data, box, loc, layout, valid):
+        bits = {'FLOAT32': np.uint32}.get(name, np.uint8)
+        self.pto, self.bits = ENUM[name], np.dtype(bits)
+        r, c = data.shape
+        R = r if r == 1 and box[0] == 1 else (r + box[0] - 1) // box[0] * box[0]
+        C = (c + box[1] - 1) // box[1] * box[1]
+        self.rows, self.cols = R, C
+        self.h = ctypes.c_void_p()
+        check(LIB.pto_tile_create_cube(self.pto, R, C, loc, layout, ctypes.byref(self.h)),
+              'tile_create_cube')
+        full = np.zeros((R, C), self.bits)
+        full[:r, :c] = np.asarray(data).view(self.bits)
+        check(LIB.pto_tile_write(self.h, full.ctypes.data, full.nbytes), 'tile_write')
+        check(LIB.pto_tile_set_valid(self.h, *valid), 'set_valid')
+        self.vr, self.vc = valid
+
+    def logical(self):
+        out = np.zeros((self.rows, self.cols), self.bits)
+        check(LIB.pto_tile_read(self.h, out.ctypes.data, out.nbytes), 'tile_read')
+        return out
+
+
+def mx_scales(path, fmt, rows, cols, side):
+    """The logical scale matrix (a: M x ceil(K/32), b: ceil(K/32) x N) from
+    a case's file in the generator's format (a: zz, dn, nd; b: nn, dn, nd),
+    each read by inverting the generator's own reshape."""
+    f = np.fromfile(path, np.uint8)
+    pad = lambda x, q: (x + q - 1) // q * q
+    if side == 'a':
+        if fmt == 'zz':  # (M/16, Ks/2, 16, 2) boxes, M padded to 16 and Ks to 2
+            mp, kp = pad(rows, 16), pad(cols, 2)
+            return f.reshape(mp // 16, kp // 2, 16, 2).transpose(0, 2, 1, 3).reshape(mp, kp)[:rows, :cols]
+        if fmt == 'dn':
+            return f.reshape(cols // 2, rows, 2).transpose(1, 0, 2).reshape(rows, cols)
+        return f.reshape(rows, cols)
+    if fmt == 'nn':  # (N/16, Ks/2, 16, 2) boxes
+        kp, np_ = pad(rows, 2), pad(cols, 16)
+        return f.reshape(np_ // 16, kp // 2, 16, 2).transpose(1, 3, 0, 2).reshape(kp, np_)[:rows, :cols]
+    if fmt == 'dn':
+        return f.reshape(cols, rows).T
+    if fmt == 'plain':  # tmatmul_mx_nddn's files: the matrices themselves
+        return f.reshape(rows, cols)
+    return f.reshape(rows // 2, cols, 2).transpose(0, 2, 1).reshape(rows, cols)
+
+
+def matmul_mx(case, p, args):
+    """TMATMUL_MX (and its GEMV and bias forms; the bias + acc cases' result
+    is the bias form's, the exact sum): the CPU suite's row-major tiles under
+    HOST, a (M x K) and b (K x N) of the case's FP8 / FP4 types (FP4 two
+    values a byte, column 2k in the low nibble, as the generator packs them),
+    the E8M0 scales as M x ceil(K/32) and ceil(K/32) x N matrices (the
+    generator's zz / nn / dn / nd files read back into them), dst FLOAT32;
+    under A5 the same matrices in A5's cube tiles (left NZ, right ZN, acc
+    NZ, scaling ZZ / NN, bias), written row-major by pto_tile_write."""
+    an, bn = lowp_name(p.atype), lowp_name(p.btype)
+    fp4 = lambda n: n.startswith('FLOAT4')
+    m, k, n = p.m, p.k, p.n
+    ks = (k + 31) // 32
+    a_data = np.fromfile(find(case, 'x1_gm.bin'), np.uint8).reshape(m, k // 2 if fp4(an) else k)
+    b_data = np.fromfile(find(case, 'x2_gm.bin'), np.uint8).reshape(k, n // 2 if fp4(bn) else n)
+    sa_data = mx_scales(find(case, 'x1_mx_gm.bin'), getattr(p, 'scale_a_format', 'plain'), m, ks, 'a')
+    sb_data = mx_scales(find(case, 'x2_mx_gm.bin'), getattr(p, 'scale_b_format', 'plain'), ks, n, 'b')
+    if SUITE == 'cpu':
+        a, b = RawTile(an, *a_data.shape), RawTile(bn, *b_data.shape)
+        sa, sb = RawTile('FLOAT8_E8M0', m, ks), RawTile('FLOAT8_E8M0', ks, n)
+        dst = RawTile('FLOAT32', m, n)
+        for t, d in ((a, a_data), (b, b_data), (sa, sa_data), (sb, sb_data)):
+            t.put(d)
+    else:  # A5's cube tiles (pto_c.h, TMATMUL_MX under A5), zero-padded to whole boxes
+        per = 2 if fp4(an) else 1
+        a = CubeTile(an, a_data, (16, 64 // per), 2, 1, (m, k // per))  # LEFT NZ
+        b = CubeTile(bn, b_data, (64, 32), 3, 2, (k, n // (2 if fp4(bn) else 1)))  # RIGHT ZN
+        sa = CubeTile('FLOAT8_E8M0', sa_data, (16, 2), 6, 3, (m, ks))  # SCALING ZZ
+        sb = CubeTile('FLOAT8_E8M0', sb_data, (2, 16), 6, 4, (ks, n))  # SCALING NN
+        dst = CubeTile('FLOAT32', np.zeros((m, n), np.uint32), (16, 16), 4, 1, (m, n))  # ACC NZ
+    gemv = 'gemv' if m == 1 else 'matmul'
+    if p.is_bias:
+        bias_data = np.fromfile(find(case, 'bias_gm.bin'), np.float32).view(np.uint32).reshape(1, n)
+        if SUITE == 'cpu':
+            bias = RawTile('FLOAT32', 1, n)
+            bias.put(bias_data)
+        else:
+            bias = CubeTile('FLOAT32', bias_data, (1, 16), 5, 0, (1, n))  # BIAS
+        fname = 'pto_t%s_mx_bias' % gemv
+        check(getattr(LIB, fname)(dst.h, a.h, sa.h, b.h, sb.h, bias.h), fname)
+    else:
+        fname = 'pto_t%s_mx' % gemv
+        check(getattr(LIB, fname)(dst.h, a.h, sa.h, b.h, sb.h), fname)
+    want = np.fromfile(find(case, 'golden.bin'), np.uint32).reshape(m, n)
+    return compare(dst.logical()[:m, :n], want, np.float32)
+
+
+ADAPTERS['tmatmul_mx'] = matmul_mx
+ADAPTERS['tmatmul_mx_nddn'] = matmul_mx
 
 
 # ---------------------------------------------------------------------------
