@@ -2283,8 +2283,13 @@ PTO_API pto_status pto_talias(pto_tile *dst, const pto_tile *alias);
  * `src.GetValidCol()`"), bits unchanged. Rules, checked in this order:
  * - dst, src, tmp not NULL (PTO_ERR_NULL_ARGUMENT: the page's C++ API
  *   requires tmp; libpto neither reads nor writes it, any dtype and shape).
- * - dtypes: all nine on every profile; src's dtype may differ from dst's if
- *   its size is the same (the page: sizeof equal), else
+ * - dtypes: all nine on every profile, and under PTO_PROFILE_HOST and
+ *   PTO_PROFILE_A5 the 8-bit low-precision types FLOAT8_E4M3, FLOAT8_E5M2,
+ *   HIFLOAT8 and FLOAT8_E8M0 as bytes (the page lists the nine; A5's
+ *   implementation checks the element size only and its ST transposes
+ *   these types, as does the CPU model): PTO_ERR_UNSUPPORTED_DTYPE for
+ *   dst's or src's dtype outside the profile's list; src's dtype may differ
+ *   from dst's if its size is the same (the page: sizeof equal), else
  *   PTO_ERR_DTYPE_MISMATCH.
  * - tmp a handle distinct from dst and src; src's valid elements share no
  *   byte with dst's (a transpose cannot run in place): PTO_ERR_ALIASING.

@@ -1084,7 +1084,9 @@ LOWP = {'float8_e4m3fn': 'FLOAT8_E4M3', 'float8_e5m2': 'FLOAT8_E5M2', 'hifloat8'
         'float8_e8m0fnu': 'FLOAT8_E8M0', 'Float4E2M1': 'FLOAT4_E2M1X2',
         'Float4E1M2': 'FLOAT4_E1M2X2', 'fp4_e2m1x2': 'FLOAT4_E2M1X2',
         'fp4_e1m2x2': 'FLOAT4_E1M2X2', 'float4_e2m1': 'FLOAT4_E2M1X2',
-        'float4_e1m2': 'FLOAT4_E1M2X2', 'Int4': 'INT4X2', 's4': 'INT4X2'}
+        'float4_e1m2': 'FLOAT4_E1M2X2', 'Int4': 'INT4X2', 's4': 'INT4X2',
+        'hif8': 'HIFLOAT8', 'f8e4m3': 'FLOAT8_E4M3', 'f8e5m2': 'FLOAT8_E5M2',
+        'f8e8m0': 'FLOAT8_E8M0'}
 PACKED = ('FLOAT4_E2M1X2', 'FLOAT4_E1M2X2', 'INT4X2')
 
 
@@ -1275,6 +1277,33 @@ def matmul_mx(case, p, args):
 
 ADAPTERS['tmatmul_mx'] = matmul_mx
 ADAPTERS['tmatmul_mx_nddn'] = matmul_mx
+
+
+def trans(case, p, args):
+    """TTRANS of the 8-bit low-precision types, bits moved: the CPU suite's
+    m x n (its hifloat8 case), A5's src_row x src_col tile with a valid
+    region into dst_row x dst_col (dtype_name: hif8, f8e4m3, f8e5m2,
+    f8e8m0, the data int8 bits)."""
+    m = re.match(r'TTRANSTest\.case_([a-z0-9]+)_', getattr(p, 'name', ''))  # A5: the name's dtype_name
+    name = lowp_name(m.group(1) if m else '') or lowp_name(attr(p, 'srctype', 'dtype'))
+    if name is None:
+        raise Skip('no low-precision type (0.5\'s TTRANS: tests/test_ttrans*.c)')
+    if hasattr(p, 'src_row'):
+        (sr, sc), (dr, dc), (vr, vc) = (p.src_row, p.src_col), (p.dst_row, p.dst_col), (p.valid_row, p.valid_col)
+        ins = 'input.bin'
+    else:
+        (sr, sc), (dr, dc), (vr, vc) = (p.m, p.n), (p.n, p.m), (p.m, p.n)
+        ins = 'x1_gm.bin'
+    src = RawTile(name, sr, sc, vr, vc)
+    src.put(np.fromfile(find(case, ins), np.uint8).reshape(sr, sc))
+    dst = RawTile(name, dr, dc, vc, vr)
+    tmp = RawTile(name, 1, 32)
+    check(LIB.pto_ttrans(dst.h, src.h, tmp.h), 'pto_ttrans')
+    want = np.fromfile(find(case, 'golden.bin'), np.uint8).reshape(dr, dc)[:vc, :vr]
+    return compare(dst.valid(), want)
+
+
+ADAPTERS['ttrans'] = trans
 
 
 # ---------------------------------------------------------------------------

@@ -315,7 +315,8 @@ pub fn talias(
 /// TTRANS (`pto_ttrans`): dst\[j,i\] = src\[i,j\] over src's valid region
 /// (a transpose), bit for bit.
 ///
-/// dst's dtypes: HOST all; A2A3 all; A5 all.
+/// dst's dtypes: HOST all, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0;
+/// A2A3 all; A5 all, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0.
 ///
 /// `tmp` is a required scratch tile of dst's dtype.
 pub fn ttrans(

@@ -391,7 +391,8 @@ public final class Pto {
     /**
      * TTRANS ({@code pto_ttrans}): dst[j,i] = src[i,j] over src's valid region (a
      * transpose), bit for bit.
-     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     * <p>dst's dtypes: HOST all, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0; A2A3 all;
+     * A5 all, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0.
      * <p>{@code tmp} is a required scratch tile of dst's dtype.
      */
     public static void ttrans(Tile dst, Tile src, Tile tmp) {
