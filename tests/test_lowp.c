@@ -627,8 +627,25 @@ static void test_program_packed(void **state) {
             assert_true(bf16_of((uint32_t)tile_get(back, i, j)) == g_e2m1.value[code]);
         }
     tile_put(src, 1, 5, 0x7FC0);
+    uint64_t *before = tile_snapshot(fp4);
     assert_int_equal(run_program_bound(kText, names, tiles, 3, NULL, NULL, 0), PTO_ERR_OUT_OF_RANGE);
     assert_non_null(strstr(pto_last_error(), "src (1, 5) is a NaN"));
+    assert_tile_unchanged(fp4, before, "a NaN into FP4 in a program");
+    free(before);
+    /* an odd count of values for a packed tile: refused with its sentence */
+    static const char kOdd[] =
+        "func.func @k(%s: !pto.tile_buf<vec, 2x64xbf16, valid=2x63>, %d: !pto.tile_buf<vec, 2x32x!pto.f4E2M1x2>) {\n"
+        "  pto.tcvt ins(%s {rmode = #pto<round_mode CAST_RINT>} : !pto.tile_buf<vec, 2x64xbf16, valid=2x63>) "
+        "outs(%d : !pto.tile_buf<vec, 2x32x!pto.f4E2M1x2>)\n"
+        "  return\n}\n";
+    tile_put(src, 1, 5, 0x3F80);
+    assert_int_equal(pto_tile_set_valid(src, 2, 63), PTO_OK);
+    before = tile_snapshot(fp4);
+    const pto_status odd = run_program_bound(kOdd, names, tiles, 2, NULL, NULL, 0);
+    assert_int_not_equal(odd, PTO_OK);
+    if (strstr(pto_last_error(), "twice") == NULL) fail_msg("odd count: %s", pto_last_error());
+    assert_tile_unchanged(fp4, before, "an odd count into FP4 in a program");
+    free(before);
     tiles_destroy(3, tiles);
 }
 
