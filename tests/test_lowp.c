@@ -599,6 +599,38 @@ static void test_tmov_bytes(void **state) {
         }
 }
 
+/* TINSERT (Vec -> Vec) of the low-precision types: their bytes under HOST
+ * and A5 (the page's A5 list), refused under A2A3 with nothing written; a
+ * packed tile's index_col counts bytes. */
+static void test_tinsert_bytes(void **state) {
+    (void)state;
+    static const pto_dtype kLow[] = {PTO_FLOAT8_E4M3, PTO_FLOAT8_E5M2, PTO_HIFLOAT8,
+                                     PTO_FLOAT8_E8M0, PTO_FLOAT4_E2M1X2, PTO_FLOAT4_E1M2X2};
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A5, PTO_PROFILE_A2A3};
+    for (size_t p = 0; p < COUNT(kProfiles); ++p)
+        for (size_t d = 0; d < COUNT(kLow); ++d) {
+            pto_tile *src = tile_new(kLow[d], 4, 32, 3, 18), *dst = tile_new(kLow[d], 8, 64, 8, 64);
+            for (uint32_t i = 0; i < 4; ++i)
+                for (uint32_t j = 0; j < 32; ++j) tile_put(src, i, j, (i * 32 + j) * 7 + 3);
+            for (uint32_t i = 0; i < 8; ++i)
+                for (uint32_t j = 0; j < 64; ++j) tile_put(dst, i, j, 0xA5);
+            assert_int_equal(pto_set_profile(kProfiles[p]), PTO_OK);
+            const pto_status st = pto_tinsert(dst, src, 2, 32);
+            assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+            const bool ok = kProfiles[p] != PTO_PROFILE_A2A3;
+            char what[96];
+            snprintf(what, sizeof what, "tinsert %s on %s", pto_dtype_string(kLow[d]),
+                     pto_profile_string(kProfiles[p]));
+            expect_status(st, ok ? PTO_OK : PTO_ERR_UNSUPPORTED_DTYPE, what);
+            for (uint32_t i = 0; i < 8; ++i)
+                for (uint32_t j = 0; j < 64; ++j) {
+                    const bool in = ok && i >= 2 && i < 5 && j >= 32 && j < 50;
+                    assert_int_equal(tile_get(dst, i, j), in ? tile_get(src, i - 2, j - 32) : 0xA5);
+                }
+            TILES_DESTROY(src, dst);
+        }
+}
+
 /* A program's pto.tcvt through a packed type: a packed tile's cols count
  * its bytes (PTOAS's logical extent twice that), the values as pto_tcvt's,
  * a NaN into FP4 refused when it runs. */
@@ -696,6 +728,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_a5_fixed_rounding),
         cmocka_unit_test(test_packed_rules),
         cmocka_unit_test(test_tmov_bytes),
+        cmocka_unit_test(test_tinsert_bytes),
         cmocka_unit_test(test_program_packed),
         cmocka_unit_test(test_every_f32),
     };

@@ -525,8 +525,10 @@ public final class Pto {
     /**
      * TINSERT ({@code pto_tinsert}): dst[index_row + i, index_col + j] = src[i,j] over src's
      * valid region, bit for bit.
-     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 FLOAT16, BFLOAT16, FLOAT32,
-     * INT32, INT8.
+     * <p>dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8,
+     * FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2; A2A3 all; A5 FLOAT16, BFLOAT16, FLOAT32,
+     * INT32, INT8, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2,
+     * FLOAT4_E1M2X2.
      */
     public static void tinsert(Tile dst, Tile src, long index_row, long index_col) {
         try {
