@@ -1901,11 +1901,14 @@ PTO_API pto_status pto_textract(pto_tile *dst, const pto_tile *src, size_t index
  * not provided: the cube's tiles are refused as by every vec operation, and
  * a program's are refused naming the form. Rules, checked in this order:
  * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT).
- * - dst's dtype: HOST all nine, INT64, UINT64; A2A3 all nine (its Vec ->
- *   Vec path, common/arch/memory/tinsert_common.hpp); A5 FLOAT16, BFLOAT16,
- *   FLOAT32, INT32, INT8 (the page's Vec -> Vec list, less the
- *   low-precision types) (PTO_ERR_UNSUPPORTED_DTYPE); src's equal to dst's
- *   (PTO_ERR_DTYPE_MISMATCH).
+ * - dst's dtype: HOST all nine, INT64, UINT64 and A5's low-precision
+ *   types; A2A3 all nine (its Vec -> Vec path,
+ *   common/arch/memory/tinsert_common.hpp); A5 FLOAT16, BFLOAT16, FLOAT32,
+ *   INT32, INT8, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0,
+ *   FLOAT4_E2M1X2, FLOAT4_E1M2X2 (the page's Vec -> Vec list), the
+ *   low-precision ones moved as bytes: a packed tile's cols, valid cols and
+ *   index_col count bytes of two values (PTO_ERR_UNSUPPORTED_DTYPE); src's
+ *   equal to dst's (PTO_ERR_DTYPE_MISMATCH).
  * - src shares no byte of its valid elements with dst's (PTO_ERR_ALIASING).
  * - A2A3 and A5: src rows and cols at most dst's; a 1-byte src's valid cols
  *   even unless its valid region is 1x1; A2A3: src and dst rows multiples of
@@ -2283,8 +2286,13 @@ PTO_API pto_status pto_talias(pto_tile *dst, const pto_tile *alias);
  * `src.GetValidCol()`"), bits unchanged. Rules, checked in this order:
  * - dst, src, tmp not NULL (PTO_ERR_NULL_ARGUMENT: the page's C++ API
  *   requires tmp; libpto neither reads nor writes it, any dtype and shape).
- * - dtypes: all nine on every profile; src's dtype may differ from dst's if
- *   its size is the same (the page: sizeof equal), else
+ * - dtypes: all nine on every profile, and under PTO_PROFILE_HOST and
+ *   PTO_PROFILE_A5 the 8-bit low-precision types FLOAT8_E4M3, FLOAT8_E5M2,
+ *   HIFLOAT8 and FLOAT8_E8M0 as bytes (the page lists the nine; A5's
+ *   implementation checks the element size only and its ST transposes
+ *   these types, as does the CPU model): PTO_ERR_UNSUPPORTED_DTYPE for
+ *   dst's or src's dtype outside the profile's list; src's dtype may differ
+ *   from dst's if its size is the same (the page: sizeof equal), else
  *   PTO_ERR_DTYPE_MISMATCH.
  * - tmp a handle distinct from dst and src; src's valid elements share no
  *   byte with dst's (a transpose cannot run in place): PTO_ERR_ALIASING.

@@ -51,6 +51,14 @@ void ConvertElement(pto_dtype src, const void* src_element, pto_dtype dst, void*
 // fixpipe's F322F16 / F322BF16 without a quantisation).
 void CastElement(const void* f32_element, pto_dtype dst, void* dst_element);
 
+// An acc element without a quantisation (no_convert, f32_f16, f32_bf16):
+// with relu a negative value becomes +0 first (A5's pre-quant relu stage,
+// which runs with its cast modes too: a5/TExtract.hpp's reluMode); then a
+// FLOAT32 src is cast as CastElement to FLOAT16 or BFLOAT16, or copied when
+// dst is src's dtype (FLOAT32 or INT32).
+void CastElementRelu(pto_dtype src, const void* src_element, pto_dtype dst, void* dst_element,
+                     bool relu);
+
 // The calling thread's configuration (pto_set_quant_scalar /
 // pto_set_quant_vector): none, a scalar word, or a copied vector payload.
 struct ThreadConfig {

@@ -499,7 +499,7 @@ static void test_program_rules(void **state) {
     static const struct {
         const char *epilogue, *set_quant, *want;
     } kCases[] = {
-        {"layout = nz2nz, quant = deqf16_vec, relu = no_relu", SET_BOTH, "layout = nz2nz is not implemented"},
+        {"layout = nz2nz, quant = deqf16_vec, relu = no_relu", SET_BOTH, "gives NZ tiles, not ND ones"},
         {"layout = nz2nd, quant = deqf99, relu = no_relu", SET_BOTH, "quant = deqf99 is not one of PTOAS's"},
         {"layout = nz2nd, quant = qf322b8_pre_vec, relu = no_relu", SET_BOTH, "converts f32 acc tiles, not i32"},
         {EPI_DEQ, "    pto.set_quant_vector(%acc : " T_ACC ") {id = 0}\n", "takes a scaling tile of one row"},
@@ -520,6 +520,118 @@ static void test_program_rules(void **state) {
     program_text(text, sizeof text, EPI_DEQ, "    pto.set_quant_vector(%fp : " T_FP ") {id = 0}\n");
     assert_int_not_equal(pto_program_create(text, strlen(text), "fixpipe.pto", &p), PTO_OK);
     assert_non_null(strstr(pto_last_error(), "expects a preceding pto.set_quant_scalar with id = 1"));
+}
+
+#define T_I32 "!pto.tile_buf<loc=vec, dtype=i32, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+#define T_I32_NZ "!pto.tile_buf<loc=vec, dtype=i32, rows=16, cols=32, v_row=16, v_col=32, blayout=col_major, slayout=row_major, fractal=512, pad=0>"
+#define T_I32_DN "!pto.tile_buf<loc=vec, dtype=i32, rows=16, cols=32, v_row=16, v_col=32, blayout=col_major, slayout=none_box, fractal=512, pad=0>"
+
+/* An INT32 acc pushed through a pipe whose epilogue (epi) does not
+ * quantise, popped as the vec tile type pop and, with store, stored (a
+ * boxed vec tile is taken by the pipes and tmov only: not stored). */
+static void relu_text(char *text, size_t n, const char *epi, const char *pop, bool store) {
+    snprintf(text, n,
+             "module attributes {pto.target_arch = \"a5\"} {\n"
+             "func.func @k(%%a: !pto.ptr<i8>, %%b: !pto.ptr<i8>, %%o: !pto.ptr<i32>) attributes {pto.entry} {\n"
+             "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n"
+             "  %%c16 = arith.constant 16 : index\n  %%c32 = arith.constant 32 : index\n"
+             "  pto.section.cube {\n"
+             "    pto.aic_initialize_pipe {id = 0, dir_mask = 1, slot_size = 2048, slot_num = 2, nosplit = true, acc_push_epilogue = #pto.acc_push_epilogue<%s>}\n"
+             "    %%va = pto.make_tensor_view %%a, shape = [%%c16, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<16x32xi8>\n"
+             "    %%vb = pto.make_tensor_view %%b, shape = [%%c32, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<32x32xi8>\n"
+             "    %%ma = pto.alloc_tile : " T_MAT_L "\n    %%mb = pto.alloc_tile : " T_MAT_R "\n"
+             "    %%l = pto.alloc_tile : " T_LEFT "\n    %%r = pto.alloc_tile : " T_RIGHT "\n"
+             "    %%acc = pto.alloc_tile : " T_ACC "\n"
+             "    pto.tload ins(%%va : !pto.tensor_view<16x32xi8>) outs(%%ma : " T_MAT_L ")\n"
+             "    pto.tload ins(%%vb : !pto.tensor_view<32x32xi8>) outs(%%mb : " T_MAT_R ")\n"
+             "    pto.tmov ins(%%ma : " T_MAT_L ") outs(%%l : " T_LEFT ")\n"
+             "    pto.tmov ins(%%mb : " T_MAT_R ") outs(%%r : " T_RIGHT ")\n"
+             "    pto.tmatmul ins(%%l, %%r : " T_LEFT ", " T_RIGHT ") outs(%%acc : " T_ACC ")\n"
+             "    pto.tpush_to_aiv(%%acc : " T_ACC ") {id = 0, split = 0}\n"
+             "  }\n"
+             "  pto.section.vector {\n"
+             "    pto.aiv_initialize_pipe {id = 0, dir_mask = 1, slot_size = 2048, slot_num = 2, nosplit = true, acc_push_epilogue = #pto.acc_push_epilogue<%s>}\n"
+             "    %%v = pto.make_tensor_view %%o, shape = [%%c16, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<16x32xi32>\n"
+             "    %%h = pto.tpop_from_aic {id = 0, split = 0} -> %s\n"
+             "%s%s%s"
+             "    pto.tfree_from_aic {id = 0, split = 0}\n"
+             "  }\n"
+             "  return\n"
+             "}\n"
+             "}\n",
+             epi, epi, pop, store ? "    pto.tstore ins(%h : " : "", store ? pop : "",
+             store ? ") outs(%v : !pto.tensor_view<16x32xi32>)\n" : "");
+}
+
+/* acc_push_epilogue's relu without a quantisation (no_convert: negatives
+ * become 0, the dtype kept) and its layouts nz2nd, nz2nz (the consumer's
+ * tile layout; the elements the same); a consumer of another layout is
+ * refused with its sentence. */
+static void test_program_relu_layouts(void **state) {
+    (void)state;
+    static char text[16384];
+    int8_t a[16 * 32], b[32 * 32];
+    for (int k = 0; k < 16 * 32; ++k) a[k] = (int8_t)((k * 7) % 9 - 4);
+    for (int k = 0; k < 32 * 32; ++k) b[k] = (int8_t)((k * 5) % 7 - 3);
+    static const struct {
+        const char *epi, *pop;
+        bool relu;
+    } kRuns[] = {
+        {"layout = nz2nd, quant = no_convert, relu = normal_relu", T_I32, true},
+        {"layout = nz2nd, quant = no_convert, relu = no_relu", T_I32, false},
+    };
+    int negatives = 0;
+    for (size_t r = 0; r < sizeof kRuns / sizeof kRuns[0]; ++r) {
+        relu_text(text, sizeof text, kRuns[r].epi, kRuns[r].pop, true);
+        pto_program *p = program_build(text, NULL);
+        int32_t o[16 * 32];
+        memset(o, 0x5a, sizeof o);
+        pto_args *args = NULL;
+        assert_int_equal(pto_args_create(p, &args), PTO_OK);
+        assert_int_equal(pto_args_set_pointer(args, 0, a, sizeof a), PTO_OK);
+        assert_int_equal(pto_args_set_pointer(args, 1, b, sizeof b), PTO_OK);
+        assert_int_equal(pto_args_set_pointer(args, 2, o, sizeof o), PTO_OK);
+        if (pto_program_launch(p, 1, args) != PTO_OK) fail_msg("run %zu: %s", r, pto_last_error());
+        for (int i = 0; i < 16; ++i)
+            for (int j = 0; j < 32; ++j) {
+                int32_t acc = 0;
+                for (int k = 0; k < 32; ++k) acc += a[i * 32 + k] * b[k * 32 + j];
+                negatives += acc < 0;
+                assert_int_equal(o[i * 32 + j], kRuns[r].relu && acc < 0 ? 0 : acc);
+            }
+        pto_args_destroy(args);
+        pto_program_destroy(p);
+    }
+    assert_true(negatives > 0); /* the data reach relu's clamp */
+    /* nz2nz: an NZ consumer tile; the program builds and runs */
+    relu_text(text, sizeof text, "layout = nz2nz, quant = no_convert, relu = normal_relu", T_I32_NZ,
+              false);
+    pto_program *pz = program_build(text, NULL);
+    int32_t unused[16 * 32];
+    pto_args *az = NULL;
+    assert_int_equal(pto_args_create(pz, &az), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(az, 0, a, sizeof a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(az, 1, b, sizeof b), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(az, 2, unused, sizeof unused), PTO_OK);
+    if (pto_program_launch(pz, 1, az) != PTO_OK) fail_msg("nz2nz: %s", pto_last_error());
+    pto_args_destroy(az);
+    pto_program_destroy(pz);
+    static const struct {
+        const char *epi, *pop, *want;
+    } kRefused[] = {
+        {"layout = nz2dn, quant = no_convert, relu = no_relu", T_I32, "gives DN tiles, not ND ones"},
+        {"layout = nz2dn, quant = no_convert, relu = no_relu", T_I32_DN, "blayout=col_major is supported for tiles of one column or one row"},
+        {"layout = nz2nd, quant = no_convert, relu = no_relu", T_I32_NZ, "gives ND tiles, not NZ ones"},
+        {"layout = nd2nz, quant = no_convert, relu = no_relu", T_I32, "is not one of nz2nd, nz2dn, nz2nz"},
+    };
+    for (size_t k = 0; k < sizeof kRefused / sizeof kRefused[0]; ++k) {
+        relu_text(text, sizeof text, kRefused[k].epi, kRefused[k].pop, false);
+        pto_program *p = NULL;
+        assert_int_not_equal(pto_program_create(text, strlen(text), "relu.pto", &p), PTO_OK);
+        assert_null(p);
+        if (strstr(pto_last_error(), kRefused[k].want) == NULL)
+            fail_msg("case %zu: %s\nexpected: %s", k, pto_last_error(), kRefused[k].want);
+    }
 }
 
 /* TSTORE_FP: pto.tstore ins(%acc : T fp %fp : F) outs(%view : V), an INT32
@@ -606,7 +718,7 @@ int main(void) {
         cmocka_unit_test(test_float_payload),  cmocka_unit_test(test_thread_config),
         cmocka_unit_test(test_fixpipe_rules),  cmocka_unit_test(test_config_per_thread),
         cmocka_unit_test(test_program_pipes),  cmocka_unit_test(test_program_rules),
-        cmocka_unit_test(test_program_tstore_fp),
+        cmocka_unit_test(test_program_tstore_fp), cmocka_unit_test(test_program_relu_layouts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

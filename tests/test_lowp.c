@@ -599,6 +599,38 @@ static void test_tmov_bytes(void **state) {
         }
 }
 
+/* TINSERT (Vec -> Vec) of the low-precision types: their bytes under HOST
+ * and A5 (the page's A5 list), refused under A2A3 with nothing written; a
+ * packed tile's index_col counts bytes. */
+static void test_tinsert_bytes(void **state) {
+    (void)state;
+    static const pto_dtype kLow[] = {PTO_FLOAT8_E4M3, PTO_FLOAT8_E5M2, PTO_HIFLOAT8,
+                                     PTO_FLOAT8_E8M0, PTO_FLOAT4_E2M1X2, PTO_FLOAT4_E1M2X2};
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A5, PTO_PROFILE_A2A3};
+    for (size_t p = 0; p < COUNT(kProfiles); ++p)
+        for (size_t d = 0; d < COUNT(kLow); ++d) {
+            pto_tile *src = tile_new(kLow[d], 4, 32, 3, 18), *dst = tile_new(kLow[d], 8, 64, 8, 64);
+            for (uint32_t i = 0; i < 4; ++i)
+                for (uint32_t j = 0; j < 32; ++j) tile_put(src, i, j, (i * 32 + j) * 7 + 3);
+            for (uint32_t i = 0; i < 8; ++i)
+                for (uint32_t j = 0; j < 64; ++j) tile_put(dst, i, j, 0xA5);
+            assert_int_equal(pto_set_profile(kProfiles[p]), PTO_OK);
+            const pto_status st = pto_tinsert(dst, src, 2, 32);
+            assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+            const bool ok = kProfiles[p] != PTO_PROFILE_A2A3;
+            char what[96];
+            snprintf(what, sizeof what, "tinsert %s on %s", pto_dtype_string(kLow[d]),
+                     pto_profile_string(kProfiles[p]));
+            expect_status(st, ok ? PTO_OK : PTO_ERR_UNSUPPORTED_DTYPE, what);
+            for (uint32_t i = 0; i < 8; ++i)
+                for (uint32_t j = 0; j < 64; ++j) {
+                    const bool in = ok && i >= 2 && i < 5 && j >= 32 && j < 50;
+                    assert_int_equal(tile_get(dst, i, j), in ? tile_get(src, i - 2, j - 32) : 0xA5);
+                }
+            TILES_DESTROY(src, dst);
+        }
+}
+
 /* A program's pto.tcvt through a packed type: a packed tile's cols count
  * its bytes (PTOAS's logical extent twice that), the values as pto_tcvt's,
  * a NaN into FP4 refused when it runs. */
@@ -627,8 +659,25 @@ static void test_program_packed(void **state) {
             assert_true(bf16_of((uint32_t)tile_get(back, i, j)) == g_e2m1.value[code]);
         }
     tile_put(src, 1, 5, 0x7FC0);
+    uint64_t *before = tile_snapshot(fp4);
     assert_int_equal(run_program_bound(kText, names, tiles, 3, NULL, NULL, 0), PTO_ERR_OUT_OF_RANGE);
     assert_non_null(strstr(pto_last_error(), "src (1, 5) is a NaN"));
+    assert_tile_unchanged(fp4, before, "a NaN into FP4 in a program");
+    free(before);
+    /* an odd count of values for a packed tile: refused with its sentence */
+    static const char kOdd[] =
+        "func.func @k(%s: !pto.tile_buf<vec, 2x64xbf16, valid=2x63>, %d: !pto.tile_buf<vec, 2x32x!pto.f4E2M1x2>) {\n"
+        "  pto.tcvt ins(%s {rmode = #pto<round_mode CAST_RINT>} : !pto.tile_buf<vec, 2x64xbf16, valid=2x63>) "
+        "outs(%d : !pto.tile_buf<vec, 2x32x!pto.f4E2M1x2>)\n"
+        "  return\n}\n";
+    tile_put(src, 1, 5, 0x3F80);
+    assert_int_equal(pto_tile_set_valid(src, 2, 63), PTO_OK);
+    before = tile_snapshot(fp4);
+    const pto_status odd = run_program_bound(kOdd, names, tiles, 2, NULL, NULL, 0);
+    assert_int_not_equal(odd, PTO_OK);
+    if (strstr(pto_last_error(), "twice") == NULL) fail_msg("odd count: %s", pto_last_error());
+    assert_tile_unchanged(fp4, before, "an odd count into FP4 in a program");
+    free(before);
     tiles_destroy(3, tiles);
 }
 
@@ -679,6 +728,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_a5_fixed_rounding),
         cmocka_unit_test(test_packed_rules),
         cmocka_unit_test(test_tmov_bytes),
+        cmocka_unit_test(test_tinsert_bytes),
         cmocka_unit_test(test_program_packed),
         cmocka_unit_test(test_every_f32),
     };

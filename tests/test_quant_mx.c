@@ -380,7 +380,7 @@ static void test_tquant_mx_programs(void **state) {
         pto_tile_destroy(src);
     }
     /* The rules in text: a wrong exp shape (the verifier), MXFP4 from f32,
-     * and the forms not implemented. */
+     * the interleaved form's rules and values, and a form not implemented. */
     expect_program_refused(
         "pto.tquant.mx ins(%s : " TB("f32", 16, 64) ") outs(%d, %e, %m, %c : " TB("i8", 16, 64) ", " TB(
             "ui8", 16, 3) ", " TB("f32", 16, 2) ", " TB("f32", 16, 2) ") {quant_type = #pto<quant_type MXFP8>}\n",
@@ -389,11 +389,53 @@ static void test_tquant_mx_programs(void **state) {
         "pto.tquant.mx ins(%s : " TB("f32", 16, 64) ") outs(%d, %e, %m, %c : " TB("!pto.f4E2M1x2", 16, 32) ", " TB(
             "ui8", 16, 2) ", " TB("f32", 16, 2) ", " TB("f32", 16, 2) ") {quant_type = #pto<quant_type MXFP4_E2M1>}\n",
         PTO_ERR_UNSUPPORTED_DTYPE);
+    /* interleave = true: DN's exponents in row-block pairs, exp [M/64, 2N] */
     expect_program_refused_with(
         "pto.tquant.mx ins(%s : " TB("bf16", 64, 64) ") outs(%d, %e, %m, %c : " TB("i8", 64, 64) ", " TB(
             "ui8", 2, 64) ", " TB("bf16", 2, 64) ", " TB("bf16", 2, 64) ") {quant_type = #pto<quant_type MXFP8>, "
         "grpAxis = #pto<mx_group_axis axis0>, interleave = true}\n",
-        NULL, "interleave = true");
+        NULL, "exp valid region is 2x64, not 1x128 (interleaved");
+    expect_program_refused_with(
+        "pto.tquant.mx ins(%s : " TB("f32", 64, 64) ") outs(%d, %e, %m, %c : " TB("i8", 64, 64) ", " TB(
+            "ui8", 1, 128) ", " TB("f32", 2, 64) ", " TB("f32", 2, 64) ") {quant_type = #pto<quant_type MXFP8>, "
+        "grpAxis = #pto<mx_group_axis axis0>, interleave = true}\n",
+        NULL, "interleave with a FLOAT32 src");
+    expect_program_refused_with(
+        "pto.tquant.mx ins(%s : " TB("bf16", 32, 64) ") outs(%d, %e, %m, %c : " TB("i8", 32, 64) ", " TB(
+            "ui8", 1, 128) ", " TB("bf16", 1, 64) ", " TB("bf16", 1, 64) ") {quant_type = #pto<quant_type MXFP8>, "
+        "grpAxis = #pto<mx_group_axis axis0>, interleave = true}\n",
+        NULL, "not a multiple of 64");
+    expect_program_refused_with(
+        "pto.tquant.mx ins(%s : " TB("bf16", 64, 64) ") outs(%d, %e, %m, %c : " TB("i8", 64, 64) ", " TB(
+            "ui8", 64, 2) ", " TB("bf16", 64, 2) ", " TB("bf16", 64, 2) ") {quant_type = #pto<quant_type MXFP8>, "
+        "interleave = true}\n",
+        NULL, "interleave is the DN form's");
+    {
+        static const char kIl[] = "pto.tquant.mx ins(%s : " TB("bf16", 128, 32) ") outs(%d, %e, %m, %c : " TB(
+            "i8", 128, 32) ", " TB("ui8", 2, 64) ", " TB("bf16", 4, 32) ", " TB("bf16", 4, 32) ") {quant_type = "
+            "#pto<quant_type MXFP8>, grpAxis = #pto<mx_group_axis axis0>, interleave = true}\n";
+        pto_tile *src = tile_new(PTO_BFLOAT16, 128, 32, 128, 32);
+        for (uint32_t i = 0; i < 128; ++i)
+            for (uint32_t j = 0; j < 32; ++j) tile_put(src, i, j, mx_input(&r, PTO_BFLOAT16, i * 32 + j, (int)((i / 32 + j) % 7)));
+        pto_tile *wd = tile_new(PTO_INT8, 128, 32, 128, 32), *we = tile_new(PTO_UINT8, 4, 32, 4, 32);
+        pto_tile *d = tile_new(PTO_INT8, 128, 32, 128, 32), *e = tile_new(PTO_UINT8, 2, 64, 2, 64);
+        pto_tile *m = tile_new(PTO_BFLOAT16, 4, 32, 4, 32), *c = tile_new(PTO_BFLOAT16, 4, 32, 4, 32);
+        expect_status(pto_tquant_mx(wd, src, we, NULL, NULL, PTO_MX_OCP_FP8_E4M3, 0), PTO_OK, "DN call");
+        pto_tile *tiles[] = {src, d, e, m, c};
+        const pto_status run = run_program_bound(kIl, kNames, tiles, 5, NULL, NULL, 0);
+        if (run != PTO_OK) fail_msg("interleave: %s (%s)", pto_status_string(run), pto_last_error());
+        int distinct = 0;
+        for (uint32_t b = 0; b < 4; ++b)
+            for (uint32_t j = 0; j < 32; ++j) {
+                assert_int_equal(tile_get(e, b / 2, 2 * j + b % 2), tile_get(we, b, j));
+                distinct += tile_get(we, b, j) != tile_get(we, 0, 0);
+            }
+        assert_true(distinct > 0); /* the pairing is visible in the data */
+        for (uint32_t i = 0; i < 128; ++i)
+            for (uint32_t j = 0; j < 32; ++j) assert_int_equal(tile_get(d, i, j), tile_get(wd, i, j));
+        pto_tile_destroy(src);
+        TILES_DESTROY(wd, we, d, e, m, c);
+    }
     expect_program_refused_with(
         "pto.tquant.mx ins(%s : " TB("f32", 16, 64) ") outs(%d, %e, %m, %c : " TB("i8", 16, 64) ", " TB(
             "ui8", 16, 2) ", " TB("f32", 16, 2) ", " TB("f32", 16, 2) ") {quant_type = #pto<quant_type INT8_SYM>}\n",

@@ -213,6 +213,48 @@ static void test_ttrans(void **state) {
     for (size_t k = 0; k < COUNT(all); ++k) pto_tile_destroy(all[k]);
 }
 
+/* TTRANS of the 8-bit low-precision types: their bytes moved under HOST
+ * and A5 (pto-isa's A5 ST and CPU model transpose them), refused under
+ * A2A3 (the page's nine) with nothing written; a mixed pair of one size
+ * follows the same list on both sides. */
+static void test_ttrans_low_precision(void **state) {
+    (void)state;
+    static const pto_dtype kLow[] = {PTO_FLOAT8_E4M3, PTO_FLOAT8_E5M2, PTO_HIFLOAT8, PTO_FLOAT8_E8M0};
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A5, PTO_PROFILE_A2A3};
+    for (size_t p = 0; p < COUNT(kProfiles); ++p)
+        for (size_t d = 0; d < COUNT(kLow); ++d) {
+            assert_int_equal(pto_set_profile(kProfiles[p]), PTO_OK);
+            pto_tile *src = NULL, *dst = NULL, *tmp = NULL, *i8 = NULL;
+            assert_int_equal(pto_tile_create(kLow[d], 22, 64, &src), PTO_OK);
+            assert_int_equal(pto_tile_create(kLow[d], 64, 32, &dst), PTO_OK);
+            assert_int_equal(pto_tile_create(PTO_UINT8, 1, 32, &tmp), PTO_OK);
+            assert_int_equal(pto_tile_create(PTO_INT8, 22, 64, &i8), PTO_OK);
+            assert_int_equal(pto_tile_set_valid(src, 22, 63), PTO_OK);
+            assert_int_equal(pto_tile_set_valid(i8, 22, 63), PTO_OK);
+            assert_int_equal(pto_tile_set_valid(dst, 63, 22), PTO_OK);
+            uint8_t *s = pto_tile_data(src), *o = pto_tile_data(dst);
+            for (uint32_t k = 0; k < 22 * 64; ++k) s[k] = (uint8_t)(k * 37 + 11);
+            memset(o, 0xA5, 64 * 32);
+            memcpy(pto_tile_data(i8), s, 22 * 64);
+            const pto_status st = pto_ttrans(dst, src, tmp);
+            const pto_status mixed = pto_ttrans(dst, i8, tmp);
+            if (kProfiles[p] == PTO_PROFILE_A2A3) {
+                assert_int_equal(st, PTO_ERR_UNSUPPORTED_DTYPE);
+                assert_non_null(strstr(pto_last_error(), "pto_ttrans: dst dtype"));
+                assert_int_equal(mixed, PTO_ERR_UNSUPPORTED_DTYPE);
+                for (uint32_t k = 0; k < 64 * 32; ++k) assert_int_equal(o[k], 0xA5);
+            } else {
+                assert_int_equal(st, PTO_OK);
+                assert_int_equal(mixed, PTO_OK);
+                for (uint32_t i = 0; i < 64; ++i)
+                    for (uint32_t j = 0; j < 32; ++j)
+                        assert_int_equal(o[i * 32 + j], i < 63 && j < 22 ? s[j * 64 + i] : 0xA5);
+            }
+            TILES_DESTROY(src, dst, tmp, i8);
+        }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+}
+
 /* ---- tconcat -------------------------------------------------------------- */
 
 static void test_tconcat(void **state) {
@@ -650,6 +692,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_treshape),
         cmocka_unit_test(test_ttrans),
+        cmocka_unit_test(test_ttrans_low_precision),
         cmocka_unit_test(test_tconcat),
         cmocka_unit_test(test_tconcatidx),
         cmocka_unit_test(test_tconcatidx_npu_byte_counts),

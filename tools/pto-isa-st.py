@@ -1078,6 +1078,235 @@ ADAPTERS['tquant'] = quant
 
 
 # ---------------------------------------------------------------------------
+# the low-precision formats (FP8, HiFloat8, FP4, INT4)
+
+LOWP = {'float8_e4m3fn': 'FLOAT8_E4M3', 'float8_e5m2': 'FLOAT8_E5M2', 'hifloat8': 'HIFLOAT8',
+        'float8_e8m0fnu': 'FLOAT8_E8M0', 'Float4E2M1': 'FLOAT4_E2M1X2',
+        'Float4E1M2': 'FLOAT4_E1M2X2', 'fp4_e2m1x2': 'FLOAT4_E2M1X2',
+        'fp4_e1m2x2': 'FLOAT4_E1M2X2', 'float4_e2m1': 'FLOAT4_E2M1X2',
+        'float4_e1m2': 'FLOAT4_E1M2X2', 'Int4': 'INT4X2', 's4': 'INT4X2',
+        'hif8': 'HIFLOAT8', 'f8e4m3': 'FLOAT8_E4M3', 'f8e5m2': 'FLOAT8_E5M2',
+        'f8e8m0': 'FLOAT8_E8M0'}
+PACKED = ('FLOAT4_E2M1X2', 'FLOAT4_E1M2X2', 'INT4X2')
+
+
+def lowp_name(dt):
+    """The pto dtype name of a generator's low-precision type, else None."""
+    n = dt if isinstance(dt, str) else getattr(dt, '__name__', None) or type(dt).__name__
+    return LOWP.get(n)
+
+
+class RawTile(Tile):
+    """A tile of a dtype by its pto name, its bits as bytes (8-bit and
+    packed types) or the plain dtype's."""
+
+    def __init__(self, name, rows, cols, vr=None, vc=None):
+        bits = {'FLOAT32': np.uint32, 'FLOAT16': np.uint16, 'BFLOAT16': np.uint16}.get(name, np.uint8)
+        self.pto, self.bits = ENUM[name], np.dtype(bits)
+        self.h = ctypes.c_void_p()
+        check(LIB.pto_tile_create(self.pto, rows, cols, ctypes.byref(self.h)), 'tile_create')
+        self.rows, self.cols = rows, cols
+        check(LIB.pto_tile_set_valid(self.h, rows if vr is None else vr,
+                                     cols if vc is None else vc), 'set_valid')
+        self.vr = rows if vr is None else vr
+        self.vc = cols if vc is None else vc
+
+    def logical(self):
+        return self.array().copy()
+
+
+def nibbles(packed):
+    """Bytes of two codes each as the codes, low nibble first."""
+    out = np.empty((packed.shape[0], packed.shape[1] * 2), np.uint8)
+    out[:, 0::2] = packed & 0xF
+    out[:, 1::2] = packed >> 4
+    return out
+
+
+ROUND = {'RoundMode::CAST_NONE': 0, 'RoundMode::CAST_RINT': 1, 'RoundMode::CAST_ROUND': 2,
+         'RoundMode::CAST_FLOOR': 3, 'RoundMode::CAST_CEIL': 4, 'RoundMode::CAST_TRUNC': 5,
+         'RoundMode::CAST_ODD': 6}
+
+
+def cvt(case, p, args):
+    """TCVT with a low-precision side: the CPU suite's (m x n, INT4 one code
+    a byte in its files, FP4 packed; its SatMode), A5's (m x n with a valid
+    region; FP8 / HiFloat8 of ml_dtypes / en_dtypes; its 'bfloat16' beside
+    an FP4 type is BFLOAT16 bits, elsewhere numpy's float16; FLOAT16 ->
+    HIFLOAT8 with CAST_ROUND as its kernel calls it) and A2A3's (FLOAT16 <->
+    INT4 packed). The NPUs' TCVT without a SatMode saturates for these pairs
+    (TCvt.hpp's defaults); the CPU suite names its mode."""
+    sname, dname = lowp_name(p.srctype), lowp_name(p.dsttype)
+    if sname is None and dname is None:
+        raise Skip('no low-precision type (0.5\'s TCVT pairs: tests/test_tcvt*.c)')
+    fp4_pair = (sname or dname).startswith('FLOAT4')
+    def plain(dt):
+        if SUITE == 'a5' and fp4_pair:
+            return 'BFLOAT16'  # the generator's bfloat16 alias holds BFLOAT16 bits here
+        return {np.dtype(np.float32): 'FLOAT32', np.dtype(np.float16): 'FLOAT16'}[np.dtype(dt)]
+    sname = sname or plain(p.srctype)
+    dname = dname or plain(p.dsttype)
+    m, n = p.m, p.n
+    vm, vn = getattr(p, 'valid_m', m), getattr(p, 'valid_n', n)
+    def shape(name, cols, vcols):
+        return (cols + 1) // 2 if name in PACKED else cols, (vcols + 1) // 2 if name in PACKED else vcols
+    sc, svc = shape(sname, n, vn)
+    dc, dvc = shape(dname, n, vn)
+    src = RawTile(sname, m, sc, vm, svc)
+    raw = np.fromfile(find(case, 'x1_gm.bin'), np.uint8)
+    if sname == 'INT4X2' and SUITE == 'cpu':  # one code a byte: libpto packs two
+        codes = raw.reshape(m, n)
+        raw = (codes[:, 0::2] & 0xF) | ((codes[:, 1::2] & 0xF) << 4)
+    src.put(raw.view(src.bits).reshape(m, sc))
+    dst = RawTile(dname, m, dc, vm, dvc)
+    mode = ROUND[p.mode]
+    if SUITE == 'a5' and (sname, dname) == ('FLOAT16', 'HIFLOAT8'):
+        mode = ROUND['RoundMode::CAST_ROUND']
+    sat = 1 if getattr(p, 'saturation_mode', 'SatMode::ON') == 'SatMode::ON' else 0
+    check(LIB.pto_tcvt(dst.h, src.h, None, mode, sat), 'pto_tcvt')
+    g = np.fromfile(find(case, 'golden.bin'), np.uint8)
+    got = dst.valid()
+    if dname == 'INT4X2' and SUITE == 'cpu':
+        want = (g.reshape(m, n)[:vm, :vn] & 0xF)
+        got = nibbles(got)[:, :vn]
+    else:
+        want = g.view(dst.bits).reshape(m, dc)[:vm, :dvc]
+    return compare(got, want, {'FLOAT32': np.float32, 'FLOAT16': np.float16,
+                               'BFLOAT16': 'bfloat16'}.get(dname))
+
+
+ADAPTERS['tcvt'] = cvt
+
+
+class CubeTile(RawTile):
+    """A cube tile (pto_tile_create_cube) of data's rows x cols, padded with
+    zeros to whole boxes, valid region `valid`; written and read row-major
+    with pto_tile_write / pto_tile_read."""
+
+    def __init__(self, name, data, box, loc, layout, valid):
+        bits = {'FLOAT32': np.uint32}.get(name, np.uint8)
+        self.pto, self.bits = ENUM[name], np.dtype(bits)
+        r, c = data.shape
+        R = r if r == 1 and box[0] == 1 else (r + box[0] - 1) // box[0] * box[0]
+        C = (c + box[1] - 1) // box[1] * box[1]
+        self.rows, self.cols = R, C
+        self.h = ctypes.c_void_p()
+        check(LIB.pto_tile_create_cube(self.pto, R, C, loc, layout, ctypes.byref(self.h)),
+              'tile_create_cube')
+        full = np.zeros((R, C), self.bits)
+        full[:r, :c] = np.asarray(data).view(self.bits)
+        check(LIB.pto_tile_write(self.h, full.ctypes.data, full.nbytes), 'tile_write')
+        check(LIB.pto_tile_set_valid(self.h, *valid), 'set_valid')
+        self.vr, self.vc = valid
+
+    def logical(self):
+        out = np.zeros((self.rows, self.cols), self.bits)
+        check(LIB.pto_tile_read(self.h, out.ctypes.data, out.nbytes), 'tile_read')
+        return out
+
+
+def mx_scales(path, fmt, rows, cols, side):
+    """The logical scale matrix (a: M x ceil(K/32), b: ceil(K/32) x N) from
+    a case's file in the generator's format (a: zz, dn, nd; b: nn, dn, nd),
+    each read by inverting the generator's own reshape."""
+    f = np.fromfile(path, np.uint8)
+    pad = lambda x, q: (x + q - 1) // q * q
+    if side == 'a':
+        if fmt == 'zz':  # (M/16, Ks/2, 16, 2) boxes, M padded to 16 and Ks to 2
+            mp, kp = pad(rows, 16), pad(cols, 2)
+            return f.reshape(mp // 16, kp // 2, 16, 2).transpose(0, 2, 1, 3).reshape(mp, kp)[:rows, :cols]
+        if fmt == 'dn':
+            return f.reshape(cols // 2, rows, 2).transpose(1, 0, 2).reshape(rows, cols)
+        return f.reshape(rows, cols)
+    if fmt == 'nn':  # (N/16, Ks/2, 16, 2) boxes
+        kp, np_ = pad(rows, 2), pad(cols, 16)
+        return f.reshape(np_ // 16, kp // 2, 16, 2).transpose(1, 3, 0, 2).reshape(kp, np_)[:rows, :cols]
+    if fmt == 'dn':
+        return f.reshape(cols, rows).T
+    if fmt == 'plain':  # tmatmul_mx_nddn's files: the matrices themselves
+        return f.reshape(rows, cols)
+    return f.reshape(rows // 2, cols, 2).transpose(0, 2, 1).reshape(rows, cols)
+
+
+def matmul_mx(case, p, args):
+    """TMATMUL_MX (and its GEMV and bias forms; the bias + acc cases' result
+    is the bias form's, the exact sum): the CPU suite's row-major tiles under
+    HOST, a (M x K) and b (K x N) of the case's FP8 / FP4 types (FP4 two
+    values a byte, column 2k in the low nibble, as the generator packs them),
+    the E8M0 scales as M x ceil(K/32) and ceil(K/32) x N matrices (the
+    generator's zz / nn / dn / nd files read back into them), dst FLOAT32;
+    under A5 the same matrices in A5's cube tiles (left NZ, right ZN, acc
+    NZ, scaling ZZ / NN, bias), written row-major by pto_tile_write."""
+    an, bn = lowp_name(p.atype), lowp_name(p.btype)
+    fp4 = lambda n: n.startswith('FLOAT4')
+    m, k, n = p.m, p.k, p.n
+    ks = (k + 31) // 32
+    a_data = np.fromfile(find(case, 'x1_gm.bin'), np.uint8).reshape(m, k // 2 if fp4(an) else k)
+    b_data = np.fromfile(find(case, 'x2_gm.bin'), np.uint8).reshape(k, n // 2 if fp4(bn) else n)
+    sa_data = mx_scales(find(case, 'x1_mx_gm.bin'), getattr(p, 'scale_a_format', 'plain'), m, ks, 'a')
+    sb_data = mx_scales(find(case, 'x2_mx_gm.bin'), getattr(p, 'scale_b_format', 'plain'), ks, n, 'b')
+    if SUITE == 'cpu':
+        a, b = RawTile(an, *a_data.shape), RawTile(bn, *b_data.shape)
+        sa, sb = RawTile('FLOAT8_E8M0', m, ks), RawTile('FLOAT8_E8M0', ks, n)
+        dst = RawTile('FLOAT32', m, n)
+        for t, d in ((a, a_data), (b, b_data), (sa, sa_data), (sb, sb_data)):
+            t.put(d)
+    else:  # A5's cube tiles (pto_c.h, TMATMUL_MX under A5), zero-padded to whole boxes
+        per = 2 if fp4(an) else 1
+        a = CubeTile(an, a_data, (16, 64 // per), 2, 1, (m, k // per))  # LEFT NZ
+        b = CubeTile(bn, b_data, (64, 32), 3, 2, (k, n // (2 if fp4(bn) else 1)))  # RIGHT ZN
+        sa = CubeTile('FLOAT8_E8M0', sa_data, (16, 2), 6, 3, (m, ks))  # SCALING ZZ
+        sb = CubeTile('FLOAT8_E8M0', sb_data, (2, 16), 6, 4, (ks, n))  # SCALING NN
+        dst = CubeTile('FLOAT32', np.zeros((m, n), np.uint32), (16, 16), 4, 1, (m, n))  # ACC NZ
+    gemv = 'gemv' if m == 1 else 'matmul'
+    if p.is_bias:
+        bias_data = np.fromfile(find(case, 'bias_gm.bin'), np.float32).view(np.uint32).reshape(1, n)
+        if SUITE == 'cpu':
+            bias = RawTile('FLOAT32', 1, n)
+            bias.put(bias_data)
+        else:
+            bias = CubeTile('FLOAT32', bias_data, (1, 16), 5, 0, (1, n))  # BIAS
+        fname = 'pto_t%s_mx_bias' % gemv
+        check(getattr(LIB, fname)(dst.h, a.h, sa.h, b.h, sb.h, bias.h), fname)
+    else:
+        fname = 'pto_t%s_mx' % gemv
+        check(getattr(LIB, fname)(dst.h, a.h, sa.h, b.h, sb.h), fname)
+    want = np.fromfile(find(case, 'golden.bin'), np.uint32).reshape(m, n)
+    return compare(dst.logical()[:m, :n], want, np.float32)
+
+
+ADAPTERS['tmatmul_mx'] = matmul_mx
+ADAPTERS['tmatmul_mx_nddn'] = matmul_mx
+
+
+def trans(case, p, args):
+    """TTRANS of the 8-bit low-precision types, bits moved: the CPU suite's
+    m x n (its hifloat8 case), A5's src_row x src_col tile with a valid
+    region into dst_row x dst_col (dtype_name: hif8, f8e4m3, f8e5m2,
+    f8e8m0, the data int8 bits)."""
+    m = re.match(r'TTRANSTest\.case_([a-z0-9]+)_', getattr(p, 'name', ''))  # A5: the name's dtype_name
+    name = lowp_name(m.group(1) if m else '') or lowp_name(attr(p, 'srctype', 'dtype'))
+    if name is None:
+        raise Skip('no low-precision type (0.5\'s TTRANS: tests/test_ttrans*.c)')
+    if hasattr(p, 'src_row'):
+        (sr, sc), (dr, dc), (vr, vc) = (p.src_row, p.src_col), (p.dst_row, p.dst_col), (p.valid_row, p.valid_col)
+        ins = 'input.bin'
+    else:
+        (sr, sc), (dr, dc), (vr, vc) = (p.m, p.n), (p.n, p.m), (p.m, p.n)
+        ins = 'x1_gm.bin'
+    src = RawTile(name, sr, sc, vr, vc)
+    src.put(np.fromfile(find(case, ins), np.uint8).reshape(sr, sc))
+    dst = RawTile(name, dr, dc, vc, vr)
+    tmp = RawTile(name, 1, 32)
+    check(LIB.pto_ttrans(dst.h, src.h, tmp.h), 'pto_ttrans')
+    want = np.fromfile(find(case, 'golden.bin'), np.uint8).reshape(dr, dc)[:vc, :vr]
+    return compare(dst.valid(), want)
+
+
+ADAPTERS['ttrans'] = trans
+
+
+# ---------------------------------------------------------------------------
 
 def main():
     global LIB, ENUM, SUITE

@@ -336,7 +336,8 @@ var ttransOperands = []string{"dst", "src", "tmp"}
 // TTrans is TTRANS (pto_ttrans): dst[j,i] = src[i,j] over src's valid region
 // (a transpose), bit for bit.
 //
-// dst's dtypes: HOST all; A2A3 all; A5 all.
+// dst's dtypes: HOST all, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0;
+// A2A3 all; A5 all, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0.
 //
 // tmp is a required scratch tile of dst's dtype.
 func TTrans(dst *Tile, src *Tile, tmp *Tile) error {
@@ -466,8 +467,10 @@ var tinsertOperands = []string{"dst", "src"}
 // TInsert is TINSERT (pto_tinsert): dst[index_row + i, index_col + j] =
 // src[i,j] over src's valid region, bit for bit.
 //
-// dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 FLOAT16, BFLOAT16,
-// FLOAT32, INT32, INT8.
+// dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8,
+// FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2; A2A3 all; A5 FLOAT16, BFLOAT16,
+// FLOAT32, INT32, INT8, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0,
+// FLOAT4_E2M1X2, FLOAT4_E1M2X2.
 func TInsert(dst *Tile, src *Tile, index_row int, index_col int) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}

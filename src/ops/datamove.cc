@@ -228,6 +228,7 @@ pto_status CheckTTrans(const Operands& o, pto_profile profile) {
   v.NotNull("dst", dst).NotNull("src", src).NotNull("tmp", tmp);
   if (!v.ok()) return v.status();
   v.DtypeAccepted(OpDtypes::kTTrans, profile, "dst", dst)
+      .DtypeAccepted(OpDtypes::kTTrans, profile, "src", src)
       .Require(ElementBytes(src->dtype) == ElementBytes(dst->dtype), PTO_ERR_DTYPE_MISMATCH,
                "src dtype %s differs in size from dst dtype %s", DtypeName(src->dtype),
                DtypeName(dst->dtype))

@@ -161,6 +161,22 @@ void CastElement(const void* f32_element, pto_dtype dst, void* dst_element) {
   kernels::FromF32(dst, 1, dst_element, &x);
 }
 
+void CastElementRelu(pto_dtype src, const void* src_element, pto_dtype dst, void* dst_element,
+                     bool relu) {
+  if (src == PTO_INT32) {
+    int32_t i;
+    memcpy(&i, src_element, 4);
+    if (relu && i < 0) i = 0;
+    memcpy(dst_element, &i, 4);
+    return;
+  }
+  float x;
+  memcpy(&x, src_element, 4);
+  if (relu && x < 0) x = 0;  // NaN and -0 are not below 0: kept
+  if (dst == PTO_FLOAT32) return (void)memcpy(dst_element, &x, 4);
+  CastElement(&x, dst, dst_element);
+}
+
 ThreadConfig& CurrentThreadConfig() {
   static thread_local ThreadConfig config;
   return config;

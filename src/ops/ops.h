@@ -322,6 +322,10 @@ struct MxQuant {
   pto_tile* scaling;  // NULL: not written
   int alg;            // a pto_mx_alg
   int group_axis;     // 1 ND (blocks along a row), 0 DN (along a column)
+  // DN's exponents interleaved (PTOAS's interleave = true; programs only):
+  // exp is [M/64, 2N], exp(p, 2c + d) the exponent of block row 2p + d,
+  // column c (pto-isa's tquant_dn ST: [hat_m / 2, n, 2]).
+  bool interleave = false;
 };
 pto_status CheckTQuantMx(const MxQuant& q, pto_profile profile);
 void RunTQuantMx(const MxQuant& q);

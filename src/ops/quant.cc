@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <vector>
+
 #include "dtype_rules.h"
 #include "float_env.h"
 #include "kernels/kernels.h"
@@ -254,7 +256,25 @@ pto_status CheckTQuantMx(const MxQuant& q, pto_profile profile) {
                fp4 ? src_cols / 2 : src_cols, fp4 ? ", two E2M1 codes a byte" : "");
   uint32_t rows = 0, cols = 0;
   MxBlockRegion(q, &rows, &cols);
-  CheckMxBlockTile(v, "exp", q.exp, rows, cols, q.group_axis);
+  if (q.interleave) {
+    // PTOAS's verifier: the DN form only, M a multiple of 64 (row pairs of
+    // blocks), exp [M/64, 2N]; with a FLOAT32 src A5 stages the exponents
+    // in dst, and PTOAS refuses the combination.
+    v.Require(q.group_axis == 0, PTO_ERR_INVALID_ARGUMENT,
+              "interleave is the DN form's (group axis 0), not ND's")
+        .Require(q.src->dtype != PTO_FLOAT32, PTO_ERR_UNSUPPORTED_DTYPE,
+                 "interleave with a FLOAT32 src is refused (A5 stages the exponents in dst)")
+        .Require(q.src->valid_rows % 64 == 0, PTO_ERR_SHAPE_MISMATCH,
+                 "src valid rows %u are not a multiple of 64, as interleaved exponents pair "
+                 "row blocks", q.src->valid_rows);
+    if (!v.ok()) return v.status();
+    v.Require(q.exp->valid_rows == rows / 2 && q.exp->valid_cols == 2 * cols,
+              PTO_ERR_SHAPE_MISMATCH,
+              "exp valid region is %ux%u, not %ux%u (interleaved: block rows in pairs)",
+              q.exp->valid_rows, q.exp->valid_cols, rows / 2, 2 * cols);
+  } else {
+    CheckMxBlockTile(v, "exp", q.exp, rows, cols, q.group_axis);
+  }
   CheckMxBlockTile(v, "max", q.max, rows, cols, q.group_axis);
   CheckMxBlockTile(v, "scaling", q.scaling, rows, cols, q.group_axis);
   CheckMxApart(v, q);
@@ -273,11 +293,23 @@ void RunTQuantMx(const MxQuant& q) {
   s.src_plane = ConstPlaneOf(q.src);
   uint32_t rows = 0, cols = 0;
   MxBlockRegion(q, &rows, &cols);
-  s.exp = MxBlockPlane(q.exp, rows, cols, q.group_axis);
+  std::vector<uint8_t> linear;  // interleave: DN's exponents before their pairing
+  if (q.interleave) {
+    linear.resize(size_t{rows} * cols);
+    s.exp = {linear.data(), cols};
+  } else {
+    s.exp = MxBlockPlane(q.exp, rows, cols, q.group_axis);
+  }
   s.max = MxBlockPlane(q.max, rows, cols, q.group_axis);
   s.scaling = MxBlockPlane(q.scaling, rows, cols, q.group_axis);
   if (s.rows == 0 || s.cols == 0) return;
   kernels::QuantizeMx(s);
+  if (q.interleave) {
+    uint8_t* e = static_cast<uint8_t*>(q.exp->data);
+    for (uint32_t r = 0; r < rows; ++r)
+      for (uint32_t c = 0; c < cols; ++c)
+        e[size_t{r / 2} * q.exp->cols + 2 * size_t{c} + r % 2] = linear[size_t{r} * cols + c];
+  }
 }
 
 }  // namespace ops

@@ -260,7 +260,8 @@ void fuzz_alias(reader *r, state *st) {
     call_end(&c);
 }
 
-/* ttrans: NULLs, dtype sizes, tmp's handle, overlap, the transposed region,
+/* ttrans: NULLs, dtypes (dst's and src's in the profile's list), dtype
+ * sizes, tmp's handle, overlap, the transposed region,
  * A5's 32-byte rows; nothing written on a refusal, nothing outside dst's
  * region. Its values are test_reshape_transpose_concat's. */
 void fuzz_transpose(reader *r, state *st) {
@@ -270,7 +271,8 @@ void fuzz_transpose(reader *r, state *st) {
     pto_status want = PTO_OK;
     if (dst == NULL || src == NULL || tmp == NULL) {
         want = PTO_ERR_NULL_ARGUMENT;
-    } else if (!op_accepts(OP_TTRANS, g_profile, pto_tile_dtype(dst))) {
+    } else if (!op_accepts(OP_TTRANS, g_profile, pto_tile_dtype(dst)) ||
+               !op_accepts(OP_TTRANS, g_profile, pto_tile_dtype(src))) {
         want = PTO_ERR_UNSUPPORTED_DTYPE;
     } else if (pto_dtype_size(pto_tile_dtype(src)) != pto_dtype_size(pto_tile_dtype(dst))) {
         want = PTO_ERR_DTYPE_MISMATCH;

@@ -245,6 +245,9 @@ struct PipeEpilogue {
   bool quant = false;
   bool vector = false;
   bool relu = false;
+  // The consumer's tile layout: "ND" (nz2nd), "DN" (nz2dn), "NZ" (nz2nz);
+  // elements keep their (row, column) whichever it is.
+  const char* consumer_layout = "ND";
   std::string text;  // as written, for the two ends' comparison
 };
 
@@ -379,7 +382,8 @@ template <typename Tiles>
 inline ops::MxQuant MxQuantOf(const Instr& in, Tiles& tiles) {
   return ops::MxQuant{TileAt(tiles, in.slot[Role::kDst]), TileAt(tiles, in.slot[Role::kSrc0]),
                       TileAt(tiles, in.slot[Role::kSrc1]), TileAt(tiles, in.slot[Role::kSrc2]),
-                      TileAt(tiles, in.slot[Role::kSrc3]), static_cast<int>(in.imm), in.sub};
+                      TileAt(tiles, in.slot[Role::kSrc3]), static_cast<int>(in.imm), in.sub,
+                      in.d != 0};  // d: interleave
 }
 
 struct Program {

@@ -78,10 +78,14 @@ bool CoreReader::ParseEpilogue(const AttrEntry& e, PipeEpilogue* out) {
   if (!Field(body, "layout", &layout) || !Field(body, "quant", &quant) ||
       !Field(body, "relu", &relu))
     return parser_.Error(e.loc, "acc_push_epilogue gives layout, quant and relu: " + text);
-  if (layout != "nz2nd")
+  // The layout names the consumer's tile (PTOAS's design: nz2nd a row-major
+  // vec tile, nz2dn a col_major one, nz2nz col_major with row_major boxes);
+  // the popped tile's elements are the pushed tile's at the same (row, col).
+  const char* consumer = layout == "nz2nd" ? "ND" : layout == "nz2dn" ? "DN"
+                                         : layout == "nz2nz" ? "NZ" : nullptr;
+  if (consumer == nullptr)
     return parser_.Error(e.loc, "acc_push_epilogue: layout = " + layout +
-                                    " is not implemented (nz2nd: the slot holds the tile "
-                                    "row-major)");
+                                    " is not one of nz2nd, nz2dn, nz2nz");
   if (relu != "no_relu" && relu != "normal_relu")
     return parser_.Error(e.loc, "acc_push_epilogue: relu = " + relu +
                                     " is not one of no_relu, normal_relu");
@@ -89,15 +93,13 @@ bool CoreReader::ParseEpilogue(const AttrEntry& e, PipeEpilogue* out) {
     if (quant != m.name) continue;
     if (m.a5_only && p_->profile == PTO_PROFILE_A2A3)
       return parser_.Error(e.loc, "acc_push_epilogue: quant = " + quant + " is A5's");
-    if (!m.quant && relu == "normal_relu")
-      return parser_.Error(e.loc, "acc_push_epilogue: relu = normal_relu with quant = " + quant +
-                                      " is not implemented (relu with a quantisation only)");
     out->set = true;
     out->src = m.src;
     out->out = m.out;
     out->quant = m.quant;
     out->vector = m.vector;
     out->relu = relu == "normal_relu";
+    out->consumer_layout = consumer;
     out->text = "layout = " + layout + ", quant = " + quant + ", relu = " + relu;
     return true;
   }

@@ -2,6 +2,7 @@
 // tfree_from_aic and tpush_to_aic / tpop_from_aiv / tfree_from_aiv (PTOAS's
 // manual, 4.18, and its verifier; pto-isa's TPUSH, TPOP and TFREE pages);
 // core_pipes.cc declares the pipes and the cores.
+#include <cstring>
 #include <string>
 
 #include "board.h"
@@ -238,6 +239,14 @@ bool CoreReader::TransferTile(const Token& op, const Transfer& t, const std::vec
                              e.text + "> gives " + DtypeSpelling(e.out) + " tiles, not " +
                              DtypeSpelling(t.type.dtype),
                          PTO_ERR_DTYPE_MISMATCH);
+  if (e.set && t.kind == PipeOp::kPop && strcmp(LayoutName(t.type), e.consumer_layout) != 0 &&
+      !(t.type.box == Box::kNone && (t.type.rows == 1 || t.type.cols == 1) &&
+        strcmp(e.consumer_layout, "NZ") != 0))  // one row or column: ND and DN alike
+    return parser_.Error(t.type_loc,
+                         t.what + ": pipe " + std::to_string(t.id) + "'s acc_push_epilogue <" +
+                             e.text + "> gives " + e.consumer_layout + " tiles, not " +
+                             LayoutName(t.type) + " ones",
+                         PTO_ERR_INVALID_ARGUMENT);
   const uint64_t bytes =
       uint64_t{t.type.rows} * t.type.cols * pto_dtype_size(slot_dtype) * (t.vector_part ? 2 : 1);
   if (bytes > pipe.slot_size)

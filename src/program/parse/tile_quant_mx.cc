@@ -2,11 +2,12 @@
 //   pto.tquant.mx ins(%src : Ts) outs(%dst, %exp, %max, %scaling : Td, Te, Tm, Tc)
 //       {quant_type = #pto<quant_type MXFP8|MXFP4_E2M1>
 //        [, quantScaleAlg = #pto<quant_scale_alg ocp|nv>]
-//        [, grpAxis = #pto<mx_group_axis axis0|axis1>] [, interleave = false]}
+//        [, grpAxis = #pto<mx_group_axis axis0|axis1>] [, interleave = false|true]}
 // The operands' rules are pto_tquant_mx's, checked by the verifier (a
 // kQuantMx instruction: dst, src, exp, max, scaling in the slots of dst and
-// the four sources). The deprecated fused form with exp_zz and storeMode and
-// DN's interleaved exponents are refused with their reason. Also tmov's
+// the four sources). The deprecated fused form with exp_zz and storeMode is
+// refused; DN's interleaved exponents (interleave = true) are ops::MxQuant's
+// (its check and run). Also tmov's
 // move of the exponents into the cube's ZZ order.
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@ struct MxAttrs {
   int format = -1;  // 0 MXFP8, 2 MXFP4_E2M1 (pto_mx_alg's OCP values)
   bool nv = false;
   int axis = 1;
+  bool interleave = false;  // DN's exponents in row-block pairs
 };
 
 // The attribute dictionary's entries; false (the error reported) on an
@@ -45,11 +47,8 @@ bool ReadMxAttrs(Parser& parser, const Token& op, const std::vector<AttrEntry>& 
       else if (v == "#pto<mx_group_axis axis1>") out->axis = 1;
       else known = false;
     } else if (e.key == "interleave") {
-      if (v == "true")
-        return parser.Error(e.loc, std::string(op.text) +
-                                       " with interleave = true (DN's exponents as row-group "
-                                       "pairs) is not implemented");
-      known = v == "false";
+      out->interleave = v == "true";
+      known = v == "true" || v == "false";
     } else if (e.key == "storeMode") {
       return parser.Error(e.loc, std::string(op.text) +
                                      "'s fused exp_zz form with storeMode is deprecated (PTOAS) "
@@ -108,6 +107,7 @@ void TileReader::ParseTQuantMx(const Token& op, const std::vector<Token>& result
   in.loc = op.loc;
   in.imm = a.format + (a.nv ? 1 : 0);  // a pto_mx_alg
   in.sub = static_cast<uint8_t>(a.axis);
+  in.d = a.interleave ? 1 : 0;
   if (!parser_.UseTile(names[0], types[0], locs[0], Use::kRead, &in.slot[Role::kSrc0])) return;
   static const uint8_t kRoles[] = {Role::kDst, Role::kSrc1, Role::kSrc2, Role::kSrc3};
   for (size_t i = 0; i < 4; ++i)

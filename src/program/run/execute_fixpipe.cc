@@ -69,17 +69,19 @@ pto_status Block::FixpipePush(const Instr& in, const PipeDecl& d, char* at, uint
   } else if (e.quant) {
     words.assign(words.size(), fixpipe::ScalarWord(q->scale, e.out));
   }
-  *slot_dtype = e.out == PTO_INT8 && !e.vector && ((words[0] >> 46) & 1) == 0 ? PTO_UINT8 : e.out;
   const pto_tile& t = tiles_[in.a];
+  if (e.out == PTO_INT64) *slot_dtype = t.dtype;  // no_convert: the acc's own dtype
+  else
+    *slot_dtype = e.out == PTO_INT8 && !e.vector && ((words[0] >> 46) & 1) == 0 ? PTO_UINT8 : e.out;
   const TileImage image = Image(in.a);
-  const size_t in_size = pto_dtype_size(t.dtype), out_size = pto_dtype_size(e.out);
+  const size_t in_size = pto_dtype_size(t.dtype), out_size = pto_dtype_size(*slot_dtype);
   for (uint32_t i = 0; i < rows; ++i)
     for (uint32_t j = 0; j < cols; ++j) {
       const char* s =
           image.data + ElementOffset(image.layout, image.row + i, image.col + j) * in_size;
       char* o = at + (uint64_t{i} * cols + j) * out_size;
-      if (!e.quant)  // f32_f16, f32_bf16: the cast alone, rounded to nearest even
-        fixpipe::CastElement(s, e.out, o);
+      if (!e.quant)  // no_convert, f32_f16, f32_bf16: relu (A5's pre-stage), then the cast
+        fixpipe::CastElementRelu(t.dtype, s, e.out == PTO_INT64 ? t.dtype : e.out, o, e.relu);
       else
         fixpipe::ConvertElement(t.dtype, s, e.out, o, words[j], e.vector, e.relu);
     }

@@ -221,8 +221,10 @@ pto_status Block::PipePush(const Instr& in) {
   const uint32_t rows = t.valid_rows * (split == Split::kUpDown ? 2 : 1);
   const uint32_t cols = t.valid_cols * (split == Split::kLeftRight ? 2 : 1);
   // Through an acc_push_epilogue the slot holds the converted tile.
-  const bool fixpipe = cube && d.c2v && d.epilogue.set && d.epilogue.src != PTO_INT64;
-  const pto_dtype slot_dtype = fixpipe ? d.epilogue.out : t.dtype;
+  // no_convert with normal_relu keeps the dtype and clamps negatives to 0.
+  const bool fixpipe =
+      cube && d.c2v && d.epilogue.set && (d.epilogue.src != PTO_INT64 || d.epilogue.relu);
+  const pto_dtype slot_dtype = fixpipe && d.epilogue.out != PTO_INT64 ? d.epilogue.out : t.dtype;
   const size_t size = pto_dtype_size(slot_dtype);
   if (uint64_t{rows} * cols * size > d.slot_size)
     return Error(in, PTO_ERR_SHAPE_MISMATCH,

@@ -315,7 +315,8 @@ pub fn talias(
 /// TTRANS (`pto_ttrans`): dst\[j,i\] = src\[i,j\] over src's valid region
 /// (a transpose), bit for bit.
 ///
-/// dst's dtypes: HOST all; A2A3 all; A5 all.
+/// dst's dtypes: HOST all, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0;
+/// A2A3 all; A5 all, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0.
 ///
 /// `tmp` is a required scratch tile of dst's dtype.
 pub fn ttrans(
@@ -446,8 +447,10 @@ pub fn textract(
 /// TINSERT (`pto_tinsert`): dst\[index_row + i, index_col + j\] =
 /// src\[i,j\] over src's valid region, bit for bit.
 ///
-/// dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 FLOAT16, BFLOAT16,
-/// FLOAT32, INT32, INT8.
+/// dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2,
+/// HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2; A2A3 all; A5
+/// FLOAT16, BFLOAT16, FLOAT32, INT32, INT8, FLOAT8_E4M3, FLOAT8_E5M2,
+/// HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2.
 pub fn tinsert(
     dst: &mut impl Operand,
     src: impl Source,

@@ -391,7 +391,8 @@ public final class Pto {
     /**
      * TTRANS ({@code pto_ttrans}): dst[j,i] = src[i,j] over src's valid region (a
      * transpose), bit for bit.
-     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     * <p>dst's dtypes: HOST all, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0; A2A3 all;
+     * A5 all, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0.
      * <p>{@code tmp} is a required scratch tile of dst's dtype.
      */
     public static void ttrans(Tile dst, Tile src, Tile tmp) {
@@ -524,8 +525,10 @@ public final class Pto {
     /**
      * TINSERT ({@code pto_tinsert}): dst[index_row + i, index_col + j] = src[i,j] over src's
      * valid region, bit for bit.
-     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 all; A5 FLOAT16, BFLOAT16, FLOAT32,
-     * INT32, INT8.
+     * <p>dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8,
+     * FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2; A2A3 all; A5 FLOAT16, BFLOAT16, FLOAT32,
+     * INT32, INT8, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2,
+     * FLOAT4_E1M2X2.
      */
     public static void tinsert(Tile dst, Tile src, long index_row, long index_col) {
         try {
