@@ -1401,7 +1401,13 @@ def run_case_flow(v: Validator, case: Case, text: str, params: List[Param], prof
     plan = plan_ranks(v, case, text, params) if case.multi_card else None
     missing = v.rank_tools.missing() if plan is not None else ""
     if plan is not None and not missing:
-        run_ranks_flow(v, case, text, params, plan, profile, blocks, work, res)
+        try:
+            run_ranks_flow(v, case, text, params, plan, profile, blocks, work, res)
+        except CaseError as e:
+            if f"on {plan.ranks} ranks" in str(e):
+                raise
+            raise CaseError(e.result, f"{e} (on {plan.ranks} ranks, "
+                                      f"{Path(v.rank_tools.mpiexec).name}; {plan.why})")
         return
     try:
         run_board_flow(v, case, params, profile, blocks, work, res)
