@@ -1249,8 +1249,8 @@ def tensor_name(view: str) -> str:
 def find_senders(case: Case, text: str, params: List[Param], ints: Dict[str, int],
                  given: Sequence[Path] = ()) -> List[Tuple[Optional[Path], str, str, int]]:
     """For each counter the kernel waits on and never notifies itself: the
-    kernel that notifies that tensor (one of --sender's files, else a .pto
-    of the sample beside it), the waiting kernel's parameter holding it,
+    kernel that notifies that tensor (a .pto of the sample beside it, else
+    one of --sender's files), the waiting kernel's parameter holding it,
     the tensor's name and the number of launches' blocks the wait awaits
     (the awaited value over the sender's notify value): (sender, param,
     tensor, blocks). A counter without a sender is (None, ...)."""
@@ -1265,7 +1265,7 @@ def find_senders(case: Case, text: str, params: List[Param], ints: Dict[str, int
             continue
         seen.add(param or t)
         sender, blocks = None, env.get(m.group(2), 0)
-        for sib in list(given) + sorted(case.pto.parent.glob("*.pto")):
+        for sib in sorted(case.pto.parent.glob("*.pto")) + list(given):
             if sib == case.pto or not sib.is_file():
                 continue
             stext = sib.read_text(errors="replace")
