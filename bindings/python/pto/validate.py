@@ -1224,20 +1224,19 @@ def run_ranks_kernel(v: Validator, case: Case, params: List[Param], plan: RankPl
     seconds = time.monotonic() - start
     ranks_failure(proc, v.opts.board, what)
     for r in range(plan.ranks):
-        run = rank_dir(work, r) / "run"
         for p in params:
             if p.kind != "ptr" or not p.used or not p.written or p.name in plan.contexts:
                 continue
             base, member = plan.members.get(p.name, (p.name, -1))
             # A member's memory is the group's first buffer on the member's rank.
-            src = rank_dir(work, member if base != p.name else r) / "run" / f"out_{plan_board(params, base)}.npy"
+            src = rank_dir(work, member if base != p.name else r) / "run" / f"out_{board_name_of(params, base)}.npy"
             npy_to_bin(src, rank_dir(work, r) / f"{p.board_name}{tag}.bin")
     for r in range(plan.ranks):
         shutil.rmtree(rank_dir(work, r) / "run")
     return seconds
 
 
-def plan_board(params: List[Param], name: str) -> str:
+def board_name_of(params: List[Param], name: str) -> str:
     return next(p.board_name for p in params if p.name == name)
 
 
