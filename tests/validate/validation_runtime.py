@@ -8,7 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-HOST = {"float": np.float32, "int32_t": np.int32, "bfloat16_t": np.uint16, "aclFloat16": np.float16}
+HOST = {"float": np.float32, "int32_t": np.int32, "int64_t": np.int64, "bfloat16_t": np.uint16,
+        "aclFloat16": np.float16}
 
 
 def case():

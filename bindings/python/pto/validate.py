@@ -731,12 +731,12 @@ def refusal_or_failure(proc: subprocess.CompletedProcess, board: bool = False):
 # Inputs for a case without a golden, errors against a golden, a compare
 # script's absence.
 
-def own_inputs(params: List[Param], work: Path):
+def own_inputs(params: List[Param], work: Path, seed: int = SEED):
     """Seeded inputs for a determinism-only case: floats uniform in [0, 1),
     integers zero, and written buffers zero when the kernel has other buffers
     (the board's conventions)."""
     import numpy as np
-    rng = np.random.default_rng(SEED)
+    rng = np.random.default_rng(seed)
     ptrs = [p for p in params if p.kind == "ptr"]
     for p in ptrs:
         dt = np.dtype(DTYPES[p.dtype][0])
@@ -873,6 +873,549 @@ def run_board_flow(v: Validator, case: Case, params: List[Param], profile: str, 
     res.detail = mismatch[0] if mismatch else last_line(out)
 
 
+# --------------------------------------------------------------------------
+# Multi-card cases on their ranks: `mpiexec -n N pto-run-mpi`, one process a
+# card, each rank with inputs, outputs, golden and compare of its own.
+
+# Parameter names that are the card's rank and the number of ranks (PTOAS's
+# builders name them; PyPTO's exports alias them in SSA names).
+RANK_NAMES = {"me", "rank", "my_rank", "rank_id", "rankid", "my_rank_id"}
+SIZE_NAMES = {"nranks", "n_ranks", "num_ranks", "rank_num", "ranknum", "world_size", "size"}
+# The operations that reach another card (a kernel with none of them, e.g.
+# an async prefetch session, runs on one card).
+PEER_OPS = re.compile(r"pto\.comm\.(tput|tget|tnotify|twait|ttest|tbroadcast|tscatter|tgather|treduce|"
+                      r"tput_async|tget_async)\b|@CommRemoteOffset")
+_GROUP = re.compile(r"pto\.comm\.t(?:broadcast|scatter|gather|reduce)\b.*?\bgroup\(([^:)]*)")
+_FOR = re.compile(r"scf\.for\s+(%[\w.$-]+)\s*=\s*(%[\w.$-]+)\s+to\s+(%[\w.$-]+)")
+_CMPI = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*arith\.cmpi\s+(?:ne|eq)\s*,\s*(%[\w.$-]+)\s*,\s*(%[\w.$-]+)")
+_ALIAS = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*arith\.(?:index_cast|extsi|extui|trunci|remsi|remui)\s+(%[\w.$-]+)")
+# A comm operation on a view: the view's SSA name (PyPTO's name for the
+# tensor comes before "__").
+_WAIT = re.compile(r"pto\.comm\.twait\(\s*(%[\w.$-]+)\s*,\s*(%[\w.$-]+)")
+_NOTIFY = re.compile(r"pto\.comm\.tnotify\(\s*(%[\w.$-]+)\s*,\s*(%[\w.$-]+)")
+_EP = re.compile(r"--ep[ =](\d+)")
+_ADDI = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*arith\.addi\s+(%[\w.$-]+)\s*,\s*(%[\w.$-]+)")
+_REMOTE = re.compile(r"@CommRemoteOffset\w*\(\s*%[\w.$-]+\s*,\s*(%[\w.$-]+)")
+
+
+@dataclasses.dataclass
+class RankPlan:
+    ranks: int
+    why: str                                        # where the rank count comes from
+    rank_params: List[str] = dataclasses.field(default_factory=list)   # bound to {rank}
+    size_params: List[str] = dataclasses.field(default_factory=list)   # bound to {size}
+    contexts: List[str] = dataclasses.field(default_factory=list)      # CommDeviceContext pointers
+    bases: List[str] = dataclasses.field(default_factory=list)         # a rank group's first rank: 0
+    members: Dict[str, Tuple[str, int]] = dataclasses.field(default_factory=dict)  # name -> (base, member)
+
+
+def scalar_values(text: str, ints: Dict[str, int]) -> Dict[str, int]:
+    """Every SSA integer the text's constants and the integer arguments fix."""
+    env = {"%" + k: v for k, v in ints.items()}
+    for line in text.splitlines():
+        m = _CONST.match(line)
+        if m:
+            env[m.group(1)] = int(m.group(2))
+            continue
+        m = _BINOP.match(line)
+        if m and m.group(3) in env and m.group(4) in env:
+            val = _binop(m.group(2), env[m.group(3)], env[m.group(4)])
+            if val is not None:
+                env[m.group(1)] = val
+            continue
+        m = _CAST.match(line)
+        if m and m.group(3) in env:
+            env[m.group(1)] = env[m.group(3)]
+    return env
+
+
+def view_roots(text: str, pointers: Sequence[str]) -> Dict[str, str]:
+    """SSA view (or pointer) name -> the pointer parameter it comes from."""
+    roots = {"%" + p: p for p in pointers}
+    for line in text.splitlines():
+        m = _VIEW_OF.match(line) or _ADDPTR.match(line)
+        if m and m.group(2) in roots:
+            roots[m.group(1)] = roots[m.group(2)]
+    return roots
+
+
+def builder_names(case: Case) -> List[str]:
+    """The entry's parameter names as the sample's Python builder calls them
+    (`a, b, my_rank, nranks = entry.arguments`), else []."""
+    builder = case.builder or (case.pto.with_suffix(".py") if case.pto is not None else None)
+    if builder is None or not builder.is_file():
+        return []
+    m = re.search(r"^\s*([\w\s,]+?)\s*=\s*entry\.arguments\b", builder.read_text(errors="replace"), re.M)
+    return [n.strip() for n in m.group(1).split(",")] if m else []
+
+
+def group_bases(text: str, params: List[Param], ranks: List[str]) -> List[str]:
+    """Integer parameters added to the index of a loop over a group's ranks
+    to name the peer of a CommRemoteOffset (PyPTO's `base + owner_tp`: the
+    group's first rank); on ranks that form one group, 0."""
+    alias = {"%" + p.name: p.name for p in params if p.kind == "int" and p.name not in ranks}
+    loops = {m.group(1) for m in _FOR.finditer(text)}
+    peers = {m.group(1) for m in _REMOTE.finditer(text)}
+    bases = []
+    for line in text.splitlines():
+        m = _ALIAS.match(line)
+        if m and m.group(2) in alias:
+            alias[m.group(1)] = alias[m.group(2)]
+            continue
+        m = _ADDI.match(line)
+        if m and m.group(1) in peers:
+            for iv, other in ((m.group(2), m.group(3)), (m.group(3), m.group(2))):
+                if iv in loops and other in alias and alias[other] not in bases:
+                    bases.append(alias[other])
+    return bases
+
+
+def rank_params(text: str, params: List[Param], case: Case) -> Tuple[List[str], List[str], Optional[int]]:
+    """The integer parameters that are the rank and the rank count, and the
+    bound of a loop over the ranks: by the builder's names, the parameter's
+    own name, a PyPTO alias (`%my_rank__... = arith.index_cast %argK`), or a
+    comparison of the parameter with the index of a loop over the ranks
+    (PyPTO's `for peer in range(N): if peer != me`)."""
+    ints = [p for p in params if p.kind == "int"]
+    names = builder_names(case)
+    by_pos = {p.name: names[i] for i, p in enumerate(params) if i < len(names)}
+    ranks = [p.name for p in ints if (by_pos.get(p.name, p.name)).lower() in RANK_NAMES]
+    sizes = [p.name for p in ints if (by_pos.get(p.name, p.name)).lower() in SIZE_NAMES]
+    alias = {"%" + p.name: p.name for p in ints}
+    loops = {m.group(1): m.group(3) for m in _FOR.finditer(text)}
+    consts = scalar_values(text, {})
+    bound = None
+    for line in text.splitlines():
+        m = _ALIAS.match(line)
+        if m and m.group(2) in alias:
+            alias[m.group(1)] = alias[m.group(2)]
+            if m.group(1).lstrip("%").split("__")[0].lower() in RANK_NAMES and alias[m.group(2)] not in ranks:
+                ranks.append(alias[m.group(2)])
+            continue
+        m = _CMPI.match(line)
+        if m:
+            for iv, other in ((m.group(2), m.group(3)), (m.group(3), m.group(2))):
+                if iv in loops and other in alias and alias[other] not in sizes:
+                    if alias[other] not in ranks:
+                        ranks.append(alias[other])
+                    bound = bound or consts.get(loops[iv])
+    return ranks, sizes, bound
+
+
+def case_rank_count(text: str, case: Case, loop_bound: Optional[int],
+                    groups: List[List[str]]) -> Tuple[int, str]:
+    """The ranks a case runs on: a collective's group (one member a rank),
+    the export's `--ep N` (the sample's README), the bound of the kernel's
+    loop over the ranks, else 2."""
+    if groups:
+        return max(len(g) for g in groups), "its collective's group"
+    d = case.pto.parent if case.pto is not None else case.sample_root
+    while True:
+        readme = d / "README.md"
+        if readme.is_file():
+            m = _EP.search(readme.read_text(errors="replace"))
+            if m:
+                return int(m.group(1)), f"the export's --ep {m.group(1)} ({readme.parent.name}/README.md)"
+        if d == case.sample_root or d == d.parent:
+            break
+        d = d.parent
+    if loop_bound:
+        return loop_bound, "the kernel's loop over the ranks"
+    return 2, "no rank count in the case: 2"
+
+
+class RankTools:
+    """mpiexec and pto-run-mpi, the launcher of the MPI pto-run-mpi is built
+    on (Debian names both: mpiexec.mpich, mpiexec.openmpi)."""
+
+    def __init__(self, opts: argparse.Namespace, pto_run: str):
+        self.pto_run_mpi = self.mpiexec = None
+        given = opts.pto_run_mpi or os.environ.get("PTO_RUN_MPI")
+        for cand in ((given,) if given else (str(Path(pto_run).parent / "pto-run-mpi"),
+                                             shutil.which("pto-run-mpi"))):
+            if cand and Path(cand).is_file() and os.access(cand, os.X_OK):
+                self.pto_run_mpi = os.path.abspath(cand)
+                break
+        launcher = opts.mpiexec or os.environ.get("MPIEXEC")
+        if launcher is None and self.pto_run_mpi is not None:
+            launcher = self.matching_launcher()
+        self.mpiexec = shutil.which(launcher or "mpiexec")
+
+    def matching_launcher(self) -> Optional[str]:
+        try:
+            libs = subprocess.run(["ldd", self.pto_run_mpi], capture_output=True, text=True,
+                                  timeout=30).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        if "libmpich" in libs:
+            return "mpiexec.mpich" if shutil.which("mpiexec.mpich") else None
+        if re.search(r"libmpi\.so", libs):
+            return "mpiexec.openmpi" if shutil.which("mpiexec.openmpi") else None
+        return None
+
+    def missing(self) -> str:
+        """'' when both are there, else the sentence saying what is missing."""
+        if self.pto_run_mpi is None:
+            return ("pto-run-mpi not found (libpto built with -Dmpi=enabled installs it; "
+                    "--pto-run-mpi PATH or $PTO_RUN_MPI)")
+        if self.mpiexec is None:
+            return "mpiexec not found (the MPI pto-run-mpi is built on: --mpiexec PATH or $MPIEXEC)"
+        return ""
+
+    def env(self, comm_timeout: float) -> dict:
+        env = dict(os.environ, PTO_COMM_TIMEOUT=f"{comm_timeout:g}")
+        # Open MPI: more ranks than cores, containers, yielding idle ranks,
+        # and root where the tool runs as root (MPICH ignores these).
+        for k, val in (("OMPI_MCA_rmaps_base_oversubscribe", "1"),
+                       ("OMPI_MCA_btl_vader_single_copy_mechanism", "none"),
+                       ("OMPI_MCA_mpi_yield_when_idle", "1")):
+            env.setdefault(k, val)
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        return env
+
+
+def plan_ranks(v: Validator, case: Case, text: str, params: List[Param]) -> Optional[RankPlan]:
+    """How a multi-card case runs on its ranks, or None for one card (no
+    operation reaching another card, no context or group naming another
+    rank, --ranks 1, or a count of 1)."""
+    if not PEER_OPS.search(text) or v.opts.ranks == 1:
+        return None
+    pointers = [p.name for p in params if p.kind == "ptr"]
+    roots = view_roots(text, pointers)
+    groups = []
+    for m in _GROUP.finditer(text):
+        members = [roots.get(t.strip()) for t in m.group(1).split(",")]
+        if members and all(members):
+            groups.append(members)
+    ranks, sizes, bound = rank_params(text, params, case)
+    n, why = case_rank_count(text, case, bound, groups)
+    if v.opts.ranks:
+        n, why = v.opts.ranks, "--ranks"
+    if n <= 1:
+        return None
+    plan = RankPlan(n, why, ranks, sizes)
+    plan.bases = group_bases(text, params, ranks)
+    viewed = {roots[k] for k in roots if k != "%" + roots[k]}
+    # An i64 pointer the kernel never views as a tensor: PyPTO's
+    # CommDeviceContext (its window bases, read with load_scalar).
+    plan.contexts = [p.name for p in params if p.kind == "ptr" and p.dtype == "i64" and p.name not in viewed]
+    for g in groups:
+        for j, name in enumerate(g):
+            if name not in plan.members:
+                plan.members[name] = (g[0], j % n)
+    # A kernel that names no other rank (no context, no group) gets its
+    # peers' addresses from pointers the case cannot bind to other ranks:
+    # it runs on one card, as the board flow runs it.
+    return plan if plan.contexts or plan.members else None
+
+
+def rank_params_for(params: List[Param], plan: RankPlan, rank: int) -> List[Param]:
+    """The case's parameters as rank `rank` gets them (its rank, the count)."""
+    out = []
+    for p in params:
+        q = dataclasses.replace(p)
+        if p.name in plan.rank_params:
+            q.value = str(rank)
+        elif p.name in plan.bases:
+            q.value = "0"
+        elif p.name in plan.size_params:
+            q.value = str(plan.ranks)
+        out.append(q)
+    return out
+
+
+def rank_dir(work: Path, rank) -> Path:
+    return work / f"rank{rank}"
+
+
+def ranks_inputs(v: Validator, case: Case, params: List[Param], plan: RankPlan, profile: str,
+                 work: Path, seed_base: int = SEED):
+    """Each rank's inputs in its own directory: the golden script run there
+    (PTO_RANK and PTO_RANKS set, the rank's integer arguments in main.cpp),
+    or seeded inputs of the tool's own (a seed per rank)."""
+    for r in range(plan.ranks):
+        d = rank_dir(work, r)
+        d.mkdir(exist_ok=True)
+        ps = rank_params_for(params, plan, r)
+        v.describe(ps, d)
+        if case.golden is None:
+            own_inputs(ps, d, seed_base + r)
+            continue
+        v.copy_scripts(case, d)
+        env = v.script_env(case, profile)
+        env.update(PTO_RANK=str(r), PTO_RANKS=str(plan.ranks))
+        proc = run_step("golden script", [v.python, "golden.py"], d, v.timeout("golden"), env)
+        if proc.returncode != 0:
+            e = script_failure(f"golden script {case.golden.name}", proc)
+            raise CaseError(e.result, f"rank {r}: {e}")
+
+
+def ranks_failure(proc: subprocess.CompletedProcess, board: bool, what: str = ""):
+    """mpiexec's exit: a rank's located error classified as pto-run's (a
+    refusal, the kernel's defect; a wait no rank satisfies is FAIL: its
+    ranks ran), else ERROR with the last line."""
+    if proc.returncode == 0:
+        return
+    lines = proc.stderr.splitlines()
+    err = next((ln for ln in lines if " error: " in ln or ": error:" in ln), "")
+    if not err:
+        tail = last_line(proc.stderr) or last_line(proc.stdout) or "no output"
+        raise CaseError("ERROR", f"{what}mpiexec exited {proc.returncode}: {tail}")
+    m = re.match(r"^(rank \d+: )?(.*?):(\d+):(\d+): error: (.*)$", err.strip())
+    if m:
+        err = f"{m.group(1) or ''}{Path(m.group(2)).name}:{m.group(3)}:{m.group(4)}: {m.group(5)}"
+    if NO_NOTIFY.search(err):
+        raise CaseError("FAIL", f"{what}{err} (on its ranks: no rank's launch sent what it waits for)")
+    why = kernel_defect(err, board)
+    if why:
+        raise CaseError("DEFECT", f"{what}{err} (the kernel's defect: {why})")
+    raise CaseError("REFUSED", f"{what}{err}")
+
+
+def run_ranks_kernel(v: Validator, case: Case, params: List[Param], plan: RankPlan, profile: str,
+                     blocks: int, work: Path, tag: str, what: str = "") -> float:
+    """One job of the case on its ranks: rank r's NAME.bin inputs from
+    rank{r}/, its written buffers back to rank{r}/NAME{tag}.bin. A group
+    member is the group's first buffer on the member's rank; a context
+    pointer PyPTO's CommDeviceContext. Returns the job's wall time."""
+    args, outs = [], []
+    for r in range(plan.ranks):
+        (rank_dir(work, r) / "run").mkdir()
+    for p in params:
+        if not p.used:
+            continue
+        if p.kind != "ptr":
+            val = ("{rank}" if p.name in plan.rank_params else "{size}" if p.name in plan.size_params
+                   else "0" if p.name in plan.bases else p.value)
+            args.append(f"{p.name}={val}")
+            continue
+        if p.name in plan.contexts:
+            args.append(f"{p.name}=context")
+            continue
+        base, member = plan.members.get(p.name, (p.name, -1))
+        if base != p.name:
+            args.append(f"{p.name}={base}@{member}")
+            continue
+        itemsize = int(DTYPES[p.dtype][2][2:])
+        for r in range(plan.ranks):
+            src = rank_dir(work, r) / f"{p.board_name}.bin"
+            if not src.is_file() and not (p.read or p.written):
+                with open(src, "wb") as f:
+                    f.truncate(p.count * itemsize)
+            if not src.is_file():
+                raise CaseError("ERROR", f"rank {r}: missing file: {p.board_name}.bin (the golden script did not write it)")
+            if src.stat().st_size != p.count * itemsize:
+                raise CaseError("ERROR", f"rank {r}: {p.board_name}.bin holds {src.stat().st_size} bytes, "
+                                         f"the case {p.count} x {itemsize}")
+            write_npy(src, rank_dir(work, r) / "run" / f"{p.board_name}.npy", DTYPES[p.dtype][2], p.count)
+        arg = f"{p.name}={work / 'rank{rank}' / 'run' / (p.board_name + '.npy')}"
+        args.append(arg + ("@0" if member == 0 else ""))
+        if p.written or member >= 0:
+            outs += ["--out", f"{p.name}={work / 'rank{rank}' / 'run' / ('out_' + p.board_name + '.npy')}"]
+    tools = v.rank_tools
+    argv = [tools.mpiexec, "-n", str(plan.ranks), tools.pto_run_mpi, str(case.pto), "--profile", profile]
+    if v.opts.board:
+        argv.append("--board")
+    argv += ["--blocks", str(blocks)] + outs + args
+    start = time.monotonic()
+    proc = run_step(f"{what}mpiexec", argv, work, v.timeout("run"), tools.env(v.opts.ranks_comm_timeout))
+    seconds = time.monotonic() - start
+    ranks_failure(proc, v.opts.board, what)
+    for r in range(plan.ranks):
+        for p in params:
+            if p.kind != "ptr" or not p.used or not p.written or p.name in plan.contexts:
+                continue
+            base, member = plan.members.get(p.name, (p.name, -1))
+            # A member's memory is the group's first buffer on the member's rank.
+            src = rank_dir(work, member if base != p.name else r) / "run" / f"out_{board_name_of(params, base)}.npy"
+            npy_to_bin(src, rank_dir(work, r) / f"{p.board_name}{tag}.bin")
+    for r in range(plan.ranks):
+        shutil.rmtree(rank_dir(work, r) / "run")
+    return seconds
+
+
+def board_name_of(params: List[Param], name: str) -> str:
+    return next(p.board_name for p in params if p.name == name)
+
+
+def tensor_name(view: str) -> str:
+    """PyPTO's tensor name in an SSA view name (`%data_arrived__ssa_v0_view`)."""
+    return view.lstrip("%").split("__")[0]
+
+
+def find_senders(case: Case, text: str, params: List[Param], ints: Dict[str, int],
+                 given: Sequence[Path] = ()) -> List[Tuple[Optional[Path], str, str, int]]:
+    """For each counter the kernel waits on and never notifies itself: the
+    kernel that notifies that tensor (a .pto of the sample beside it, else
+    one of --sender's files), the waiting kernel's parameter holding it,
+    the tensor's name and the number of launches' blocks the wait awaits
+    (the awaited value over the sender's notify value): (sender, param,
+    tensor, blocks). A counter without a sender is (None, ...)."""
+    env = scalar_values(text, ints)
+    roots = view_roots(text, [p.name for p in params if p.kind == "ptr"])
+    notified = {roots.get(m.group(1)) for m in _NOTIFY.finditer(text)} - {None}
+    out, seen = [], set()
+    for m in _WAIT.finditer(text):
+        t = tensor_name(m.group(1))
+        param = roots.get(m.group(1)) or next((roots[k] for k in roots if k.startswith(f"%{t}__")), None)
+        if param in notified or (param or t) in seen or not t:
+            continue
+        seen.add(param or t)
+        sender, blocks = None, env.get(m.group(2), 0)
+        for sib in sorted(case.pto.parent.glob("*.pto")) + list(given):
+            if sib == case.pto or not sib.is_file():
+                continue
+            stext = sib.read_text(errors="replace")
+            sent = [n for n in _NOTIFY.finditer(stext) if tensor_name(n.group(1)) == t]
+            if sent:
+                sender = sib.resolve()
+                value = scalar_values(stext, {}).get(sent[0].group(2), 1)
+                if value > 1 and blocks % value == 0:
+                    blocks //= value
+                break
+        out.append((sender, param, t, blocks))
+    return out
+
+
+def run_senders(v: Validator, case: Case, text: str, params: List[Param], plan: RankPlan,
+                profile: str, work: Path) -> List[str]:
+    """The launches that send what the kernel waits for, before it, on the
+    same ranks: each sender with its own inputs (its golden script's, else
+    seeded), as many blocks as the wait awaits notifies (one a block, as the
+    samples' exports launch them); the counters it leaves on each rank
+    become the kernel's inputs. Returns the senders' names."""
+    ints = {p.name: int(p.value) for p in params if p.kind == "int" and p.value}
+    names = []
+    for sender, param, tensor, awaited in find_senders(case, text, params, ints, v.opts.sender or ()):
+        if sender is None or param is None:
+            raise CaseError("NEEDS-RANKS", f"on {plan.ranks} ranks it waits for {tensor}, which no kernel "
+                                           f"of {case.pto.parent.name}/ notifies (the sample does not include "
+                                           "the launch that sends it; --sender FILE.pto names one)")
+        sc = make_case(sender, sample_root_of(sender), sender.name)
+        stext = sender.read_text(errors="replace")
+        # The sender under its own target (another sample's kernel may be).
+        sprofile = v.opts.profile or case_profile(stext, sc.sample_root)
+        sparams = v.setup(sc, stext, sprofile)
+        splan = plan_ranks(v, sc, stext, sparams) or RankPlan(plan.ranks, plan.why)
+        splan.ranks = plan.ranks
+        swork = work / f"sender-{sender.stem}"
+        swork.mkdir()
+        ranks_inputs(v, sc, sparams, splan, sprofile, swork, SEED + 100)
+        blocks = max(1, awaited)
+        what = f"sender {sender.name}: "
+        run_ranks_kernel(v, sc, sparams, splan, sprofile, blocks, swork, "", what)
+        sroots = view_roots(stext, [p.name for p in sparams if p.kind == "ptr"])
+        sparam = next((sroots[k] for k in sroots if k.startswith(f"%{tensor}__")), None)
+        if sparam is None:
+            raise CaseError("ERROR", f"{what}no parameter holds {tensor}")
+        sp = next(p for p in sparams if p.name == sparam)
+        wp = next(p for p in params if p.name == param)
+        for r in range(plan.ranks):
+            data = (rank_dir(swork, r) / f"{sp.board_name}.bin").read_bytes()
+            dst = rank_dir(work, r) / f"{wp.board_name}.bin"
+            if len(data) != dst.stat().st_size:
+                raise CaseError("ERROR", f"{what}{tensor} holds {len(data)} bytes, the case's {dst.stat().st_size}")
+            dst.write_bytes(data)
+        names.append(f"{sender.stem} x {blocks} blocks" + (f" ({sender.parent.parent.parent.name})"
+                                                           if sender.parent != case.pto.parent else ""))
+    return names
+
+
+def ranks_compare(v: Validator, case: Case, params: List[Param], plan: RankPlan, profile: str,
+                  work: Path, res: Result):
+    """The compare per rank (the script, else the generator's default); PASS
+    when every rank passes, else the first rank's FAIL line."""
+    abs_errs, rel_errs = [], []
+    for r in range(plan.ranks):
+        d = rank_dir(work, r)
+        a, rel = errors(params, d)
+        abs_errs += [a] if a is not None else []
+        rel_errs += [rel] if rel is not None else []
+        if case.compare is None:
+            ok, why = default_compare(params, d)
+            if not ok:
+                res.result, res.detail = "FAIL", f"rank {r}: {why}"
+                break
+            continue
+        proc = run_step("compare script", [v.python, "compare.py"], d, v.timeout("compare"),
+                        dict(v.script_env(case, profile), PTO_RANK=str(r), PTO_RANKS=str(plan.ranks)))
+        if proc.returncode != 0:
+            if proc.returncode < 0 or "Traceback (most recent call last)" in proc.stderr:
+                e = script_failure(f"compare script {case.compare.name}", proc)
+                raise CaseError(e.result, f"rank {r}: {e}")
+            out = proc.stdout + "\n" + proc.stderr
+            mismatch = [ln.strip() for ln in out.splitlines() if "[ERROR]" in ln and "compare failed" not in ln]
+            res.result, res.detail = "FAIL", f"rank {r}: " + (mismatch[0] if mismatch else last_line(out))
+            break
+    else:
+        res.result = "PASS"
+    res.max_abs = max(abs_errs) if abs_errs else None
+    res.max_rel = max(rel_errs) if rel_errs else None
+
+
+def run_ranks_flow(v: Validator, case: Case, text: str, params: List[Param], plan: RankPlan,
+                   profile: str, blocks: int, work: Path, res: Result):
+    """The board flow on every rank: per-rank inputs, the senders of what
+    the kernel waits for, the kernel on all ranks at once, and where no rank
+    got a golden, the determinism check (inputs and senders again, a second
+    job, each rank's outputs against its first); then the compare per rank."""
+    ranks_inputs(v, case, params, plan, profile, work)
+    senders = run_senders(v, case, text, params, plan, profile, work)
+    res.seconds = run_ranks_kernel(v, case, params, plan, profile, blocks, work, "")
+    outputs = [p for p in params if p.kind == "ptr" and p.written and p.used]
+    golden = any((rank_dir(work, r) / f"golden_{p.board_name}.bin").is_file()
+                 for r in range(plan.ranks) for p in outputs)
+    if not golden:
+        res.check = "determinism"
+        for r in range(plan.ranks):
+            for p in outputs:
+                d = rank_dir(work, r)
+                shutil.copyfile(d / f"{p.board_name}.bin", d / f"golden_{p.board_name}.bin")
+        for r in range(plan.ranks):
+            for f in rank_dir(work, r).glob("*"):
+                if f.is_file() and not f.name.startswith("golden_"):
+                    f.unlink()
+        for s in work.glob("sender-*"):
+            shutil.rmtree(s)
+        ranks_inputs(v, case, params, plan, profile, work)
+        run_senders(v, case, text, params, plan, profile, work)
+        res.seconds = max(res.seconds, run_ranks_kernel(v, case, params, plan, profile, blocks, work, ""))
+    else:
+        res.check = "golden"
+    ranks_compare(v, case, params, plan, profile, work, res)
+    where = f"on {plan.ranks} ranks ({Path(v.rank_tools.mpiexec).name}; {plan.why})"
+    if senders:
+        where += "; after " + ", ".join(senders)
+    res.detail = f"{res.detail} ({where})".strip() if res.detail else where
+
+
+def run_case_flow(v: Validator, case: Case, text: str, params: List[Param], profile: str, blocks: int,
+                  work: Path, res: Result):
+    """A multi-card case on its ranks where it has more than one and
+    mpiexec and pto-run-mpi are there; otherwise (and every other case) the
+    board flow on one card, where a wait for a peer ends as NEEDS-RANKS,
+    saying what is missing for its ranks."""
+    plan = plan_ranks(v, case, text, params) if case.multi_card else None
+    missing = v.rank_tools.missing() if plan is not None else ""
+    if plan is not None and not missing:
+        try:
+            run_ranks_flow(v, case, text, params, plan, profile, blocks, work, res)
+        except CaseError as e:
+            if f"on {plan.ranks} ranks" in str(e):
+                raise
+            raise CaseError(e.result, f"{e} (on {plan.ranks} ranks, "
+                                      f"{Path(v.rank_tools.mpiexec).name}; {plan.why})")
+        return
+    try:
+        run_board_flow(v, case, params, profile, blocks, work, res)
+    except CaseError as e:
+        if e.result == "NEEDS-RANKS" and missing:
+            raise CaseError(e.result, f"{e}; its {plan.ranks} ranks ({plan.why}) cannot run: {missing}")
+        raise
+
+
 def validate_case(v: Validator, case: Case) -> Result:
     res = Result(case=case.name, check="-")
     if case.pto is None:
@@ -890,7 +1433,7 @@ def validate_case(v: Validator, case: Case) -> Result:
         blocks = v.opts.blocks or case_blocks(text, case.testcase)
         params = v.setup(case, text, profile)
         v.describe(params, work)
-        run_board_flow(v, case, params, profile, blocks, work, res)
+        run_case_flow(v, case, text, params, profile, blocks, work, res)
     except CaseError as e:
         res.result, res.detail = e.result, str(e)
     except OSError as e:
@@ -944,6 +1487,18 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     ap.add_argument("--comm-timeout", type=float, default=5.0,
                     help="seconds a multi-card kernel's pto.comm.twait waits on one card before "
                          "the case is NEEDS-RANKS (PTO_COMM_TIMEOUT of its run; default 5)")
+    ap.add_argument("--ranks", type=int, metavar="N",
+                    help="run multi-card cases on N ranks (mpiexec -n N pto-run-mpi; 1: on one card); "
+                         "default: the case's own count (its collective's group, the export's --ep, "
+                         "its loop over the ranks)")
+    ap.add_argument("--mpiexec", help="the MPI launcher (default: $MPIEXEC, else the one of the MPI "
+                                      "pto-run-mpi is linked with, else mpiexec)")
+    ap.add_argument("--pto-run-mpi", help="the pto-run-mpi to use (default: $PTO_RUN_MPI, beside pto-run, $PATH)")
+    ap.add_argument("--sender", type=Path, action="append", metavar="FILE.pto",
+                    help="on ranks: a kernel that notifies a counter the case waits for, when its sample "
+                         "has none (repeatable; run first, under its own target)")
+    ap.add_argument("--ranks-comm-timeout", type=float, default=30.0,
+                    help="seconds a pto.comm.twait waits on its ranks (PTO_COMM_TIMEOUT; default 30)")
     ap.add_argument("--python", help="the interpreter for the scripts (default: this one)")
     ap.add_argument("--scratch", help="where scratch directories go (default: $TMPDIR)")
     ap.add_argument("--keep", action="store_true", help="keep each case's scratch directory")
@@ -979,6 +1534,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"pto-validate: --scratch {opts.scratch}: no such directory", file=sys.stderr)
         return 2
     v = Validator(opts, pto_run)
+    v.rank_tools = RankTools(opts, pto_run)
     if opts.all is not None:
         if not opts.all.is_dir():
             print(f"pto-validate: {opts.all}: no such directory", file=sys.stderr)

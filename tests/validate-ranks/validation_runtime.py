@@ -1,0 +1,1 @@
+../validate/validation_runtime.py
