@@ -3,6 +3,8 @@
 // one-sided transfers and signals between ranks (pto_comm.h), each read into
 // one kComm instruction. The staging tiles (buf, recv, treduce's acc) are
 // checked for their dtype; the transfers move the views' elements directly.
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include <string>
@@ -134,6 +136,35 @@ void MarkCommAccess(MemoryReader& memory, CommOp kind, const std::vector<CommOpe
   for (size_t i = 0; i < operands.size(); ++i)
     if (operands[i].list == "group")
       memory.MarkViewAccess(values[i].reg, members_written ? PTO_PARAM_WRITE : PTO_PARAM_READ);
+}
+
+bool EndsWith(std::string_view text, std::string_view tail) {
+  return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
+}
+
+// build_async_session's attributes and PTOAS's ranges for them (sync_id
+// 0..7, block_bytes and queue_num > 0, comm_block_offset and
+// channel_group_idx >= 0, the latter within uint32); the transfers take none.
+bool SessionAttributes(Parser& p, const std::string& what, bool session,
+                       const std::vector<AttrEntry>& attrs) {
+  for (const AttrEntry& e : attrs) {
+    long long lo = 0, hi = INT64_MAX;
+    if (e.key == "sync_id") hi = 7;
+    else if (e.key == "block_bytes" || e.key == "queue_num") lo = 1;
+    else if (e.key == "channel_group_idx") hi = UINT32_MAX;
+    else if (e.key != "comm_block_offset") session = false;
+    if (!session)
+      return p.Error(e.loc, what + ": unknown attribute '" + std::string(e.key) + "'");
+    const std::string text(e.value.text);
+    char* end = nullptr;
+    errno = 0;
+    const long long v = strtoll(text.c_str(), &end, 10);
+    if (e.value.kind != Tok::kInt || errno != 0 || *end != '\0' || v < lo || v > hi)
+      return p.Error(e.loc, what + ": " + std::string(e.key) + " = " + text + " is outside " +
+                                (hi == INT64_MAX ? ">= " + std::to_string(lo)
+                                                 : std::to_string(lo) + ".." + std::to_string(hi)));
+  }
+  return true;
 }
 
 }  // namespace
@@ -319,17 +350,15 @@ void CoreReader::ParseComm(const Token& op, const std::vector<Token>& results) {
 // once: wait_async_event and test_async_event give true (core_sync.cc).
 void CoreReader::ParseCommAsync(const Token& op, const std::vector<Token>& results) {
   const std::string what(op.text);
-  const bool session = op.text == "pto.comm.build_async_session";
+  // pto.comm.X and PTOAS's older pto.X name the same operations.
+  const bool session = EndsWith(op.text, "build_async_session");
+  const bool put = EndsWith(op.text, "tput_async");
   if (!parser_.ResultCount(op, results, 1)) return;
   std::vector<CommOperand> operands;
   if (!ReadOperands(parser_, what, &operands)) return;
   std::vector<AttrEntry> attrs;
   if (!ReadAttributes(parser_, &attrs)) return;
-  for (const AttrEntry& e : attrs) {
-    if (!session || (e.key != "sync_id" && e.key != "block_bytes" && e.key != "comm_block_offset" &&
-                     e.key != "queue_num" && e.key != "channel_group_idx"))
-      return (void)parser_.Error(e.loc, what + ": unknown attribute '" + std::string(e.key) + "'");
-  }
+  if (!SessionAttributes(parser_, what, session, attrs)) return;
   if (!parser_.ExpectArrow()) return;
   const SourceLoc result_loc = tok().loc;
   Type result;
@@ -353,10 +382,14 @@ void CoreReader::ParseCommAsync(const Token& op, const std::vector<Token>& resul
     if (!parser_.UseTile(operands[0].name, operands[0].type, operands[0].type_loc, Use::kTmp,
                          &slot))
       return;
-    if (values[1].type.kind != TypeKind::kPtr || pto_dtype_size(values[1].type.dtype) != 1)
+    // PTOAS: a !pto.ptr, or a memref in global memory, of 8-bit integers.
+    const Type& ws = values[1].type;
+    const bool memref = ws.kind == TypeKind::kTensorView && ws.memref;
+    if ((ws.kind != TypeKind::kPtr && !memref) || pto_dtype_size(ws.dtype) != 1 ||
+        IsFloatDtype(ws.dtype))
       return (void)parser_.Error(operands[1].type_loc,
-                                 what + " takes its workspace as a !pto.ptr of 8-bit elements, "
-                                        "not " + TypeString(values[1].type));
+                                 what + " takes its workspace as a !pto.ptr or a memref of 8-bit "
+                                        "integers, not " + TypeString(ws));
   } else {
     if (!IsHandle(values[2].type, Handle::kAsyncSession))
       return (void)parser_.Error(operands[2].type_loc, what + " takes a !pto.async_session, not " +
@@ -373,9 +406,16 @@ void CoreReader::ParseCommAsync(const Token& op, const std::vector<Token>& resul
                                           "last are 1 (a flat 1-D view of the other's dtype), not " +
                                        TypeString(t));
     }
+    const Type& d = values[0].type;
+    const Type& s = values[1].type;
+    if (d.dims[d.rank - 1] != s.dims[s.rank - 1])
+      return (void)parser_.Error(operands[1].type_loc,
+                                 what + ": src holds " + std::to_string(s.dims[s.rank - 1]) +
+                                     " elements, dst " + std::to_string(d.dims[d.rank - 1]) +
+                                     " (PTOAS: the same static shape)");
     Instr in;
     in.code = Code::kComm;
-    in.sub = static_cast<uint8_t>(op.text == "pto.comm.tput_async" ? CommOp::kPut : CommOp::kGet);
+    in.sub = static_cast<uint8_t>(put ? CommOp::kPut : CommOp::kGet);
     in.loc = op.loc;
     in.a = values[0].reg;
     in.b = values[1].reg;
