@@ -145,8 +145,9 @@ bool EndsWith(std::string_view text, std::string_view tail) {
 // build_async_session's attributes and PTOAS's ranges for them (sync_id
 // 0..7, block_bytes and queue_num > 0, comm_block_offset and
 // channel_group_idx >= 0, the latter within uint32); the transfers take none.
+// *block_offset: comm_block_offset's value (0 without it).
 bool SessionAttributes(Parser& p, const std::string& what, bool session,
-                       const std::vector<AttrEntry>& attrs) {
+                       const std::vector<AttrEntry>& attrs, int64_t* block_offset) {
   for (const AttrEntry& e : attrs) {
     long long lo = 0, hi = INT64_MAX;
     if (e.key == "sync_id") hi = 7;
@@ -163,6 +164,7 @@ bool SessionAttributes(Parser& p, const std::string& what, bool session,
       return p.Error(e.loc, what + ": " + std::string(e.key) + " = " + text + " is outside " +
                                 (hi == INT64_MAX ? ">= " + std::to_string(lo)
                                                  : std::to_string(lo) + ".." + std::to_string(hi)));
+    if (e.key == "comm_block_offset") *block_offset = v;
   }
   return true;
 }
@@ -358,7 +360,8 @@ void CoreReader::ParseCommAsync(const Token& op, const std::vector<Token>& resul
   if (!ReadOperands(parser_, what, &operands)) return;
   std::vector<AttrEntry> attrs;
   if (!ReadAttributes(parser_, &attrs)) return;
-  if (!SessionAttributes(parser_, what, session, attrs)) return;
+  int64_t block_offset = 0;
+  if (!SessionAttributes(parser_, what, session, attrs, &block_offset)) return;
   if (!parser_.ExpectArrow()) return;
   const SourceLoc result_loc = tok().loc;
   Type result;
@@ -420,6 +423,9 @@ void CoreReader::ParseCommAsync(const Token& op, const std::vector<Token>& resul
     in.a = values[0].reg;
     in.b = values[1].reg;
     in.d = static_cast<uint32_t>(values[0].type.dtype);
+    // The session's comm_block_offset: pto-isa's SDMA transfers start that
+    // many bytes past both views' first elements (TPUT_ASYNC's baseConfig).
+    in.imm = values[2].const_value;
     p_->code.push_back(in);
     p_->uses_comm = true;
     parser_.memory().MarkViewAccess(values[0].reg, PTO_PARAM_WRITE);
@@ -427,6 +433,9 @@ void CoreReader::ParseCommAsync(const Token& op, const std::vector<Token>& resul
   }
   Value v;
   v.type = want;
+  // A session carries its comm_block_offset (bytes) to its transfers; not a
+  // constant (is_const stays false), only the handle's own datum.
+  if (session) v.const_value = block_offset;
   parser_.Define(results[0], v);
 }
 

@@ -258,6 +258,25 @@ pto_status Block::CommCopy(const Instr& in) {
   Copy c;
   c.dst = SpansOf(dst, pointers_[dst.pointer].data, size, 0, RowsOf(dst));
   c.src = SpansOf(src, pointers_[src.pointer].data, size, 0, RowsOf(src));
+  // tput_async / tget_async of a session with comm_block_offset (imm bytes):
+  // both transfers start that far past their views, within each pointer's
+  // memory (the views are flat and contiguous: one run each).
+  if (in.imm != 0) {
+    const View* views[2] = {&dst, &src};
+    std::vector<Span>* runs[2] = {&c.dst, &c.src};
+    for (int k = 0; k < 2; ++k) {
+      const Binding& b = pointers_[views[k]->pointer];
+      for (Span& r : *runs[k]) {
+        r.address += in.imm;
+        if (r.address + r.bytes > b.data + static_cast<size_t>(b.count) * size)
+          return Error(in, PTO_ERR_OUT_OF_RANGE,
+                       std::string(what) + ": the session's comm_block_offset of " +
+                           std::to_string(in.imm) + " bytes moves " + (k == 0 ? "dst" : "src") +
+                           " past the " + std::to_string(b.count) + " elements of " +
+                           PointerName(views[k]->pointer));
+      }
+    }
+  }
   std::string where;
   const pto_status s = MoveSpans(what, c, d, add, &where);
   if (s != PTO_OK && !where.empty())
