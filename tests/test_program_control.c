@@ -439,6 +439,21 @@ static void test_noop_sync_and_cache(void **state) {
             "  %e = pto.tget_async(%v, %h, %s : !pto.tensor_view<1x16xi32>, "
             "!pto.partition_tensor_view<1x1xi32>, !pto.async_session) -> !pto.async_event\n"),
             NULL, "pto.tget_async: src holds 1 elements, dst 16 (PTOAS: the same static shape)");
+    /* PTOAS: a comm operation's views have positive static dimensions. */
+    expect_program_refused_with(A5_KERNEL("  %b = pto.alloc_tile : !pto.tile_buf<vec, 1x16xi32>\n"
+            "  %z = pto.make_tensor_view %p, shape = [%c0, %c16], strides = [%c16, %c1] : "
+            "!pto.tensor_view<0x16xi32>\n"
+            "  pto.comm.tget(%v, %z, buf(%b) : !pto.tensor_view<1x16xi32>, !pto.tensor_view<0x16xi32>, "
+            "!pto.tile_buf<vec, 1x16xi32>)\n"),
+            NULL, "pto.comm.tget: %z is !pto.tensor_view<0x16xi32>: every static dimension of a view "
+            "must be positive");
+    /* Staging tiles lie in the unified buffer (pto-isa's comm pages). */
+    expect_program_refused_with(A5_KERNEL("  %b = pto.alloc_tile : !pto.tile_buf<loc=mat, dtype=i32, rows=16, "
+            "cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0>\n"
+            "  pto.comm.tput(%v, %v, buf(%b) : !pto.tensor_view<1x16xi32>, !pto.tensor_view<1x16xi32>, "
+            "!pto.tile_buf<loc=mat, dtype=i32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, "
+            "slayout=row_major, fractal=512, pad=0>)\n"),
+            NULL, "pto.comm.tput: the tile %b lies in mat, not in the unified buffer: a staging tile is a vec tile");
     /* Each comm operation's attributes and operand types. */
     expect_program_refused_with(A5_KERNEL("  %x = arith.constant 1 : i32\n"
             "  pto.comm.twait(%v, %x : !pto.tensor_view<1x16xi32>, i32) {cmp = #pto<wait_cmp gx>}\n"),

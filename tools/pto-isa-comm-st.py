@@ -553,7 +553,7 @@ def npu_case(fn, targs, args):
         kind = {'BroadCast': 'broadcast', 'Gather': 'gather', 'Scatter': 'scatter', 'Reduce': 'reduce'}[m.group(1)]
         rest = m.group(2)
         if 'Empty' in rest:
-            raise Skip(f'{fn}: a view of 0 rows (PTOAS refuses a non-positive static dimension)')
+            raise Skip(f'{fn}: a view of 0 rows, which PTOAS cannot express (a static 0 dimension and a dynamic one in a collective are refused)')
         root = args[4] if len(args) > 4 else 0
         if rest.startswith('LargeShape') or rest.startswith('PingPong'):
             dtype, rows, cols, tr, op = named_shape(fn)

@@ -138,6 +138,44 @@ void MarkCommAccess(MemoryReader& memory, CommOp kind, const std::vector<CommOpe
       memory.MarkViewAccess(values[i].reg, members_written ? PTO_PARAM_WRITE : PTO_PARAM_READ);
 }
 
+// A comm operation's view operand: a view in global memory of the
+// operation's dtype whose static dimensions are positive (PTOAS).
+bool CommView(Parser& p, const std::string& what, const CommOperand& o, const Value& v,
+              pto_dtype dtype) {
+  if (!IsView(v.type))
+    return p.Error(o.type_loc, what + ": %" + std::string(o.name.text) + " is " +
+                                   TypeString(v.type) + ", not a view in global memory");
+  if (v.type.dtype != dtype)
+    return p.Error(o.type_loc,
+                   what + ": %" + std::string(o.name.text) + " holds " +
+                       DtypeSpelling(v.type.dtype) + ", not " + DtypeSpelling(dtype),
+                   PTO_ERR_DTYPE_MISMATCH);
+  for (int d = 0; d < v.type.rank; ++d)
+    if (v.type.dims[d] != kDynamic && v.type.dims[d] <= 0)
+      return p.Error(o.type_loc, what + ": %" + std::string(o.name.text) + " is " +
+                                     TypeString(v.type) +
+                                     ": every static dimension of a view must be positive",
+                     PTO_ERR_SHAPE_MISMATCH);
+  return true;
+}
+
+// A comm operation's staging tile (buf, recv, treduce's acc, a session's
+// scratch): in the unified buffer (a vec tile: pto-isa's comm pages and
+// PTOAS) and of the views' dtype.
+bool StagingTile(Parser& p, const std::string& what, const Token& name, const SourceLoc& at,
+                 const Type& tile, pto_dtype dtype) {
+  if (tile.space != Space::kVec)
+    return p.Error(at, what + ": the tile %" + std::string(name.text) + " lies in " +
+                           SpaceSpelling(tile.space) +
+                           ", not in the unified buffer: a staging tile is a vec tile");
+  if (tile.dtype != dtype)
+    return p.Error(at,
+                   what + ": the tile %" + std::string(name.text) + " holds " +
+                       DtypeSpelling(tile.dtype) + ", not the views' " + DtypeSpelling(dtype),
+                   PTO_ERR_DTYPE_MISMATCH);
+  return true;
+}
+
 bool EndsWith(std::string_view text, std::string_view tail) {
   return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
 }
@@ -301,22 +339,10 @@ void CoreReader::ParseComm(const Token& op, const std::vector<Token>& results) {
       uint32_t slot;
       if (!parser_.UseTile(o.name, o.type, o.type_loc, acc ? Use::kWrite : Use::kTmp, &slot))
         return;
-      if (p_->tiles[slot].type.dtype != dtype)
-        return (void)parser_.Error(o.type_loc,
-                                   what + ": the tile %" + std::string(o.name.text) + " holds " +
-                                       DtypeSpelling(p_->tiles[slot].type.dtype) +
-                                       ", not the views' " + DtypeSpelling(dtype),
-                                   PTO_ERR_DTYPE_MISMATCH);
+      if (!StagingTile(parser_, what, o.name, o.type_loc, p_->tiles[slot].type, dtype)) return;
       continue;
     }
-    if (!IsView(v.type))
-      return (void)parser_.Error(o.type_loc, what + ": %" + std::string(o.name.text) + " is " +
-                                                 TypeString(v.type) + ", not a view in global memory");
-    if (v.type.dtype != dtype)
-      return (void)parser_.Error(o.type_loc,
-                                 what + ": %" + std::string(o.name.text) + " holds " +
-                                     DtypeSpelling(v.type.dtype) + ", not " + DtypeSpelling(dtype),
-                                 PTO_ERR_DTYPE_MISMATCH);
+    if (!CommView(parser_, what, o, v, dtype)) return;
   }
   if (signal_op && dtype != PTO_INT32)
     return (void)parser_.Error(operands[0].type_loc,
@@ -383,7 +409,9 @@ void CoreReader::ParseCommAsync(const Token& op, const std::vector<Token>& resul
   if (session) {
     uint32_t slot;
     if (!parser_.UseTile(operands[0].name, operands[0].type, operands[0].type_loc, Use::kTmp,
-                         &slot))
+                         &slot) ||
+        !StagingTile(parser_, what, operands[0].name, operands[0].type_loc, p_->tiles[slot].type,
+                     p_->tiles[slot].type.dtype))
       return;
     // PTOAS: a !pto.ptr, or a memref in global memory, of 8-bit integers.
     const Type& ws = values[1].type;
