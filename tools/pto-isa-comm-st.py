@@ -405,10 +405,11 @@ def two_rank_signal(notify_value, notify_op, cmp, cmp_value, test):
 def signal_case(fn, targs, args):
     """pto-isa's tnotify / twait / ttest cases as programs and wants."""
     n = args[0]
+    if fn == 'RunNotifyRuntimeOp':
+        raise Skip('RunNotifyRuntimeOp: every rank sets rank 0\'s counter at once (which value stays '
+                   'is a race)')
     if fn.startswith('RunNotify'):
         text, peers, size, want = notify_wait_test_cases(fn, targs, args)
-        if fn == 'RunNotifyRuntimeOp':
-            raise Skip('RunNotifyRuntimeOp: racing sets')
     elif fn == 'RunTWaitBasic':
         text, size = sig_case(2, two_rank_signal(42, 'set', 'eq', 42, False), 1, None), 1
         peers, want = [1, 1], [{}, {'res': np.array([1], np.int32), 'sig': np.array([42], np.int32)}]
