@@ -19,13 +19,14 @@ own gen_data.py, run in a scratch directory with the mirror's utils.py, and
 main.cpp's TEST_F lines give the template arguments. `cpu-comm`, `a2a3` and
 `a5` are tests/cpu/comm/st and tests/npu/{a2a3,a5}/comm/st: every TEST's
 call (`RunPutRingLargeShape<float, 128, 64, 16>(2, 2, 0, 0)`, ...) is read
-from main.cpp and mapped by the table SPECS below to a program (a .pto text
+from main.cpp (main.cc for A5's CCU cases) and mapped by npu_case / ccu_case /
+signal_case below to a program (a .pto text
 made here: the case's views, staging tiles and group, the comm operation on
 the rank that calls it) and the values its kernel file writes and checks
 (`i + rank * 10000` and the like: the goldens are computed on the host in
 those files, so they are computed here from the same formulas). A case whose
-transport or mechanism has no counterpart here (URMA, RDMA, A5's CCU, queue
-and post stability of the SDMA engine) is skipped with that reason; a case
+transport or mechanism has no counterpart here (URMA, RDMA, the queue and
+post stability of the SDMA engine) is skipped with that reason; a case
 libpto refuses is REFUSED with its sentence.
 
 Staging tiles are as large as the case's tile (its chunking is invisible in
@@ -172,11 +173,16 @@ def p2p_case(kind, dtype, shape, tile, n, pingpong=False, atomic=False, k=10000)
     return Case(n, p.text(), args, ['recv'], want), {f'send{r}.npy': data[r] for r in range(n)}
 
 
-def collective_case(kind, dtype, rows, cols, tile_rows, n, root=0, pingpong=False, k=100, op='sum'):
+def collective_case(kind, dtype, rows, cols, tile_rows, n, root=0, pingpong=False, k=100, op='sum',
+                    values=None):
     """Root-only tbroadcast / tgather / tscatter / treduce over a group of
-    every rank's buffer; a member is rows x cols."""
+    every rank's buffer; a member is rows x cols. Member q's values: i + q * k,
+    or values(q, count)."""
     dt, npd = dtype
     count = rows * cols
+
+    def value(q):
+        return cast(values(q, count) if values else np.arange(count) + q * k, npd)
     p = Prog([('src', f'!pto.ptr<{dt}>'), ('dst', f'!pto.ptr<{dt}>')] +
              [(f'm{q}', f'!pto.ptr<{dt}>') for q in range(n)] + [('me', 'i32'), ('root', 'i32')])
     whole = [n * rows, cols] if kind in ('gather', 'scatter') else [rows, cols]
@@ -203,28 +209,28 @@ def collective_case(kind, dtype, rows, cols, tile_rows, n, root=0, pingpong=Fals
     for r in range(n):
         a = [f'me={r}', f'root={root}']
         if kind == 'broadcast':
-            files[f'src{r}.npy'] = cast(np.arange(count) + r * k, npd).reshape(rows, cols)
+            files[f'src{r}.npy'] = value(r).reshape(rows, cols)
             a += [f'src=src{r}.npy', f'dst=zeros:{dt}:{rows}x{cols}']
             a += [f'm{q}=dst@{q}' for q in range(n)]
-            want.append({'dst': cast(np.arange(count) + root * k, npd).reshape(rows, cols)})
+            want.append({'dst': value(root).reshape(rows, cols)})
         elif kind == 'gather':
-            files[f'src{r}.npy'] = cast(np.arange(count) + r * k, npd).reshape(rows, cols)
+            files[f'src{r}.npy'] = value(r).reshape(rows, cols)
             files[f'dst{r}.npy'] = cast(np.full(n * count, -1), npd).reshape(n * rows, cols)
             a += [f'src=src{r}.npy', f'dst=dst{r}.npy'] + [f'm{q}=src@{q}' for q in range(n)]
-            full = np.concatenate([cast(np.arange(count) + q * k, npd) for q in range(n)])
+            full = np.concatenate([value(q) for q in range(n)])
             want.append({'dst': full.reshape(n * rows, cols)} if r == root else {})
         elif kind == 'scatter':
-            blocks = np.concatenate([cast(np.arange(count) + q * k, npd) for q in range(n)])
+            blocks = np.concatenate([value(q) for q in range(n)])
             files[f'src{r}.npy'] = blocks.reshape(n * rows, cols)
             a += [f'src=src{r}.npy', f'dst=zeros:{dt}:{rows}x{cols}'] + [f'm{q}=dst@{q}' for q in range(n)]
-            want.append({'dst': cast(np.arange(count) + r * k, npd).reshape(rows, cols)})
+            want.append({'dst': value(r).reshape(rows, cols)})
         else:
-            files[f'src{r}.npy'] = cast(np.arange(count) + r * k, npd).reshape(rows, cols)
+            files[f'src{r}.npy'] = value(r).reshape(rows, cols)
             a += [f'src=src{r}.npy', f'dst=zeros:{dt}:{rows}x{cols}'] + [f'm{q}=src@{q}' for q in range(n)]
-            acc = np.arange(count, dtype=np.int64)
-            exp = cast(acc, npd)
+            # ReduceExpected: member 0 first, then the others in order
+            exp = value(0)
             for q in range(1, n):
-                val = cast(acc + q * k, npd)
+                val = value(q)
                 if op == 'sum':
                     exp = (exp + val).astype(npd) if npd != np.int32 else cast(exp.astype(np.int64) + val, npd)
                 elif op == 'max':
@@ -519,11 +525,29 @@ def named_shape(fn):
     return ctype(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4)), (m.group(5) or 'Sum').lower()
 
 
+def ccu_case(name, fn, args):
+    """A5's CCU collectives (tests/npu/a5/comm/st/testcase/*_ccu): the same
+    root-only operations through the CCU engine; float32 1 x numElements
+    members, ranks from the test's name (2 unless it says N Ranks). Values:
+    tbroadcast's root i + 1, treduce's every element rank + 1 (a sum of
+    n(n+1)/2), tgather's and tscatter's i + rank * 10000 (main.cc)."""
+    m = re.fullmatch(r'Run(Broadcast|Gather|Scatter|Reduce)Ccu', fn or '')
+    if not m:
+        raise Skip(f'{fn}: not mapped')
+    kind = m.group(1).lower()
+    count, root = args[0], args[1]
+    r = re.search(r'(\d+)Ranks', name)
+    n = int(r.group(1)) if r else 2
+    values = {'broadcast': lambda q, c: np.arange(c) + 1,
+              'reduce': lambda q, c: np.full(c, q + 1)}.get(kind)
+    return collective_case(kind, CTYPE['float'], 1, count, 1, n, root, k=10000, values=values)
+
+
 def npu_case(fn, targs, args):
     if fn is None:
         raise Skip('no Run call in the TEST body')
     if re.search(r'Urma|Rdma|Ccu', fn):
-        raise Skip(f'{fn}: a transport (URMA/RDMA/CCU) with no counterpart here')
+        raise Skip(f'{fn}: a transport (URMA/RDMA) with no counterpart here')
     if re.search(r'PostsWait|ImmediatePost|ConcurrentRank', fn):
         raise Skip(f'{fn}: the SDMA engine\'s queue and post behaviour (its results are the plain '
                    'async cases\')')
@@ -761,9 +785,10 @@ def main():
             op = path.split('/')[-2]
             for name, fn, targs, cargs in parse_calls(git_show(a.mirror, path).decode()):
                 todo.append((f'{suite}/{op}/{name}', PROFILE[suite],
-                             lambda fn=fn, targs=targs, cargs=cargs, op=op:
-                             npu_case(fn, targs, cargs) if not re.search(r'urma|rdma|ccu', op)
-                             else (_ for _ in ()).throw(Skip(f'{op}: a transport (URMA/RDMA/CCU) with no '
+                             lambda fn=fn, targs=targs, cargs=cargs, op=op, name=name:
+                             ccu_case(name, fn, cargs) if op.endswith('_ccu') else
+                             npu_case(fn, targs, cargs) if not re.search(r'urma|rdma', op)
+                             else (_ for _ in ()).throw(Skip(f'{op}: a transport (URMA/RDMA) with no '
                                                              'counterpart here'))))
     counts = {'PASS': 0, 'DIFF': 0, 'REFUSED': 0, 'SKIP': 0}
     for name, profile, make in todo:

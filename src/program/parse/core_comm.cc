@@ -454,6 +454,7 @@ void CoreReader::ParseCommAsync(const Token& op, const std::vector<Token>& resul
     // The session's comm_block_offset: pto-isa's SDMA transfers start that
     // many bytes past both views' first elements (TPUT_ASYNC's baseConfig).
     in.imm = values[2].const_value;
+    in.rank = 1;  // the async form: its errors name tput_async / tget_async
     p_->code.push_back(in);
     p_->uses_comm = true;
     parser_.memory().MarkViewAccess(values[0].reg, PTO_PARAM_WRITE);

@@ -264,6 +264,7 @@ static pto_status MoveSpans(const char* what, const Copy& c, pto_dtype d, bool a
 
 pto_status Block::CommCopy(const Instr& in) {
   const char* what = kNames[in.sub];
+  if (in.rank == 1) what = in.sub == 0 ? "pto.comm.tput_async" : "pto.comm.tget_async";
   const pto_dtype d = static_cast<pto_dtype>(in.d);
   const size_t size = pto_dtype_size(d);
   const View& dst = views_[in.a];
