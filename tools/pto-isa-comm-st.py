@@ -408,6 +408,64 @@ def two_rank_signal(notify_value, notify_op, cmp, cmp_value, test):
     return rank_if(0, body0) + rank_if(1, body1)
 
 
+def sub_region_case(test, full_cols, sub_rows, sub_cols):
+    """Rank 0 sets each element of a sub_rows x sub_cols region at (2, 4) of
+    rank 1's 8 x full_cols matrix; rank 1 waits on (or, after a flag, tests)
+    the region as a strided view."""
+    body0 = ''
+    for r in range(sub_rows):
+        for c in range(sub_cols):
+            v, t, mk = sig_view('peer', off=(2 + r) * full_cols + 4 + c)
+            body0 += mk + f'    pto.comm.tnotify({v}, %v1 : {t}, i32) {{notifyOp = #pto<notify_op set>}}\n'
+    region = (f'    %so = arith.constant {2 * full_cols + 4} : index\n'
+              '    %sp = pto.addptr %sig, %so : !pto.ptr<i32> -> !pto.ptr<i32>\n'
+              f'    %sr = arith.constant {sub_rows} : index\n    %sc = arith.constant {sub_cols} : index\n'
+              f'    %sf = arith.constant {full_cols} : index\n'
+              '    %sub = pto.make_tensor_view %sp, shape = [%sr, %sc], strides = [%sf, %c1] : '
+              f'!pto.tensor_view<{sub_rows}x{sub_cols}xi32>\n')
+    st = f'!pto.tensor_view<{sub_rows}x{sub_cols}xi32>'
+    if test:
+        fv, ft, mkf = sig_view('pflag')
+        body0 += mkf + f'    pto.comm.tnotify({fv}, %v1 : {ft}, i32) {{notifyOp = #pto<notify_op atomic_add>}}\n'
+        ff, fft, mkff = sig_view('flag')
+        body1 = mkff + region + (f'    pto.comm.twait({ff}, %v1 : {fft}, i32) {{cmp = #pto<wait_cmp ge>}}\n'
+                                 f'    %t = pto.comm.ttest(%sub, %v1 : {st}, i32) {{cmp = #pto<wait_cmp eq>}} -> i1\n'
+                                 '    %t32 = arith.extui %t : i1 to i32\n'
+                                 '    pto.store_scalar %t32, %res[%c0] : !pto.ptr<i32>, i32\n')
+    else:
+        body1 = region + (f'    pto.comm.twait(%sub, %v1 : {st}, i32) {{cmp = #pto<wait_cmp eq>}}\n'
+                          '    pto.store_scalar %v1, %res[%c0] : !pto.ptr<i32>, i32\n')
+    size = 8 * full_cols
+    mat = np.zeros((8, full_cols), np.int32)
+    mat[2:2 + sub_rows, 4:4 + sub_cols] = 1
+    return (sig_case(2, rank_if(0, body0) + rank_if(1, body1), size, None), size, [1, 1],
+            [{}, {'res': np.array([1], np.int32), 'sig': mat.reshape(-1)}])
+
+
+def multi_phase_case():
+    """Three phases: rank 0 sets rank 1's signal to 1, 3, 5; rank 1 waits for
+    == 1, >= 3, == 5. The ST's host barrier between phases is a flag here:
+    rank 1 adds 1 to rank 0's flag after each wait, rank 0 waits for it
+    before its next set."""
+    v, t, mk = sig_view('peer')
+    f0, ft, mkf = sig_view('flag')
+    body0 = mk + mkf + consts(3, 5, 2)
+    body0 += f'    pto.comm.tnotify({v}, %v1 : {t}, i32) {{notifyOp = #pto<notify_op set>}}\n'
+    body0 += f'    pto.comm.twait({f0}, %v1 : {ft}, i32) {{cmp = #pto<wait_cmp ge>}}\n'
+    body0 += f'    pto.comm.tnotify({v}, %v3 : {t}, i32) {{notifyOp = #pto<notify_op set>}}\n'
+    body0 += f'    pto.comm.twait({f0}, %v2 : {ft}, i32) {{cmp = #pto<wait_cmp ge>}}\n'
+    body0 += f'    pto.comm.tnotify({v}, %v5 : {t}, i32) {{notifyOp = #pto<notify_op set>}}\n'
+    own, ot, mko = sig_view('sig')
+    pf, pft, mkp = sig_view('pflag')
+    body1 = mko + mkp + consts(3, 5)
+    for cmp, x in (('eq', '%v1'), ('ge', '%v3'), ('eq', '%v5')):
+        body1 += f'    pto.comm.twait({own}, {x} : {ot}, i32) {{cmp = #pto<wait_cmp {cmp}>}}\n'
+        body1 += f'    pto.comm.tnotify({pf}, %v1 : {pft}, i32) {{notifyOp = #pto<notify_op atomic_add>}}\n'
+    body1 += '    pto.store_scalar %v1, %res[%c0] : !pto.ptr<i32>, i32\n'
+    return (sig_case(2, rank_if(0, body0) + rank_if(1, body1), 1, None), 1, [1, 0],
+            [{}, {'res': np.array([1], np.int32), 'sig': np.array([5], np.int32)}])
+
+
 def signal_case(fn, targs, args):
     """pto-isa's tnotify / twait / ttest cases as programs and wants."""
     n = args[0]
@@ -442,8 +500,11 @@ def signal_case(fn, targs, args):
                        '    pto.store_scalar %v1, %res[%c0] : !pto.ptr<i32>, i32\n')
         text, size, peers = sig_case(2, rank_if(0, body0) + rank_if(1, body1), rows * cols, None), rows * cols, [1, 1]
         want = [{}, {'res': np.array([1], np.int32), 'sig': np.ones(rows * cols, np.int32)}]
-    elif fn.startswith('RunTTest') and fn not in ('RunTTestPollingTimeout', 'RunTTestPollingTimeoutMiss',
-                                                  'RunTTestSubRegion'):
+    elif fn in ('RunTWaitSubRegion', 'RunTTestSubRegion'):
+        text, size, peers, want = sub_region_case(fn == 'RunTTestSubRegion', *targs)
+    elif fn == 'RunTWaitMultiPhase':
+        text, size, peers, want = multi_phase_case()
+    elif fn.startswith('RunTTest') and fn not in ('RunTTestPollingTimeout', 'RunTTestPollingTimeoutMiss'):
         if fn == 'RunTTestTrue':
             sv, cmp, cv, res = 42, 'eq', 42, 1
         elif fn == 'RunTTestFalse':
@@ -456,8 +517,7 @@ def signal_case(fn, targs, args):
         text, size = sig_case(2, two_rank_signal(sv, 'set', cmp, cv, True), 1, None), 1
         peers, want = [1, 1], [{}, {'res': np.array([res], np.int32), 'sig': np.array([sv], np.int32)}]
     else:
-        raise Skip(f'{fn}: the kernel\'s phases (polling loops, sub-regions, multi-phase resets) are not '
-                   'mapped here')
+        raise Skip(f'{fn}: a bounded polling loop of ttest (its count of polls) is not mapped here')
     args_ = []
     for r in range(n):
         args_.append([f'sig=zeros:i32:{size}', 'flag=zeros:i32:1', 'res=zeros:i32:1', f'me={r}',
