@@ -7,8 +7,9 @@ pong tiles, a 5-D view), collectives (tgather of uint8 whose values wrap,
 tscatter of row blocks, treduce min of int32 and sum of float16 with a root
 other than 0), offset (tput_async / tget_async of a session with
 comm_block_offset: both transfers start that many bytes in; an offset past
-the memory is refused), signals (twait on a 4x8 signal matrix set element by
-element from another rank; ttest's comparisons after a flag).
+the memory is refused), signals (twait on the 4x8 region at (2, 4) of an 8x16
+signal matrix, a strided view, set element by element from another rank;
+ttest's comparisons after a flag).
 Each rank runs its own argument list (mpiexec's `-n 1 ... : -n 1 ...`).
 """
 import os
@@ -222,16 +223,17 @@ def case_offset(launcher, tool, n, tmp):
 
 
 def case_signals(launcher, tool, n, tmp):
-    # Rank 0 sets each element of rank 1's 4x8 signal matrix with its own
-    # tnotify; rank 1 waits until every element equals 1. Then rank 0 sets
+    # Rank 0 sets each element of the 4x8 region at (2, 4) of rank 1's 8x16
+    # signal matrix with its own tnotify; rank 1 waits until every element of
+    # the region (a strided view) equals 1. Then rank 0 sets
     # rank 1's word to 100 and adds 1 to its flag; rank 1 waits for the flag
     # and tests the word: > 100 false, >= 100 true, != 7 true, < 50 false.
-    body = consts(0, 1, 4, 8) + (
+    body = consts(0, 1, 4, 8, 16) + (
         "    %one = arith.constant 1 : i32\n    %hundred = arith.constant 100 : i32\n"
         "    %r0 = arith.constant 0 : i32\n    %r1 = arith.constant 1 : i32\n"
         "    %is0 = arith.cmpi eq, %me, %r0 : i32\n    %is1 = arith.cmpi eq, %me, %r1 : i32\n"
         "    scf.if %is0 {\n")
-    for e in range(32):
+    for e in [(2 + r) * 16 + 4 + c for r in range(4) for c in range(8)]:
         body += (f"      %o{e} = arith.constant {e} : index\n"
                  f"      %p{e} = pto.addptr %pmat, %o{e} : !pto.ptr<i32> -> !pto.ptr<i32>\n"
                  f"      %v{e} = pto.make_tensor_view %p{e}, shape = [%i1, %i1], strides = [%i1, %i1] : "
@@ -244,7 +246,9 @@ def case_signals(launcher, tool, n, tmp):
              f"      %pf = pto.make_tensor_view %pflag, shape = [%i1, %i1], strides = [%i1, %i1] : {word}\n"
              f"      pto.comm.tnotify(%pf, %one : {word}, i32) {{notifyOp = #pto<notify_op atomic_add>}}\n"
              "    }\n    scf.if %is1 {\n"
-             "      %m = pto.make_tensor_view %mat, shape = [%i4, %i8], strides = [%i8, %i1] : "
+             "      %at = arith.constant 36 : index\n"
+             "      %sub = pto.addptr %mat, %at : !pto.ptr<i32> -> !pto.ptr<i32>\n"
+             "      %m = pto.make_tensor_view %sub, shape = [%i4, %i8], strides = [%i16, %i1] : "
              "!pto.tensor_view<4x8xi32>\n"
              "      pto.comm.twait(%m, %one : !pto.tensor_view<4x8xi32>, i32) {cmp = #pto<wait_cmp eq>}\n"
              f"      %f = pto.make_tensor_view %flag, shape = [%i1, %i1], strides = [%i1, %i1] : {word}\n"
@@ -259,10 +263,12 @@ def case_signals(launcher, tool, n, tmp):
     prog = module(["%mat: !pto.ptr<i32>", "%word: !pto.ptr<i32>", "%flag: !pto.ptr<i32>",
                    "%res: !pto.ptr<i32>", "%pmat: !pto.ptr<i32>", "%pword: !pto.ptr<i32>",
                    "%pflag: !pto.ptr<i32>", "%me: i32"], body)
-    per_rank = [["mat=zeros:i32:32", "word=zeros:i32:1", "flag=zeros:i32:1", "res=zeros:i32:4",
+    per_rank = [["mat=zeros:i32:128", "word=zeros:i32:1", "flag=zeros:i32:1", "res=zeros:i32:4",
                  "pmat=mat@1", "pword=word@1", "pflag=flag@1", f"me={r}", "--out", f"res=res{r}.npy",
                  "--out", f"mat=mat{r}.npy"] for r in range(n)]
     ok(run(launcher, tool, tmp, prog, per_rank))
     assert load(tmp, "res1.npy").tolist() == [0, 1, 1, 0], load(tmp, "res1.npy")
-    assert load(tmp, "mat1.npy").tolist() == [1] * 32
+    want = np.zeros((8, 16), np.int32)
+    want[2:6, 4:12] = 1
+    assert load(tmp, "mat1.npy").tolist() == want.reshape(-1).tolist()
 
