@@ -410,6 +410,50 @@ static void test_noop_sync_and_cache(void **state) {
             NULL, "pto.comm.tput_async takes a !pto.async_session, not !pto.tensor_view<1x16xi32>");
     expect_program_refused_with(A5_KERNEL("  %e = pto.comm.tput_bogus(%v : !pto.tensor_view<1x16xi32>)\n"),
             NULL, "7:8: error: operation 'pto.comm.tput_bogus' is not supported");
+#define ASYNC_KERNEL(BODY)                                                                      \
+    "module {\nfunc.func @k(%p: !pto.ptr<i32>, %w: !pto.ptr<i8>) {\n"                             \
+    "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"                      \
+    "  %c16 = arith.constant 16 : index\n"                                                      \
+    "  %v = pto.make_tensor_view %p, shape = [%c1, %c16], strides = [%c16, %c1] : "            \
+    "!pto.tensor_view<1x16xi32>\n" BODY "  return\n}\n}\n"
+    /* PTOAS's older async spellings (pto.X): a session's attributes in
+     * their ranges, both views of one shape, the workspace of 8-bit integers. */
+    expect_program_refused_with(A5_KERNEL("  %t = pto.alloc_tile : !pto.tile_buf<vec, 1x256xi8>\n"
+            "  %s = pto.build_async_session(%t, %p : !pto.tile_buf<vec, 1x256xi8>, !pto.ptr<i32>) "
+            "-> !pto.async_session\n"),
+            NULL, "pto.build_async_session takes its workspace as a !pto.ptr or a memref of 8-bit "
+            "integers, not !pto.ptr<i32>");
+    expect_program_refused_with(ASYNC_KERNEL("  %t = pto.alloc_tile : !pto.tile_buf<vec, 1x256xi8>\n"
+            "  %s = pto.build_async_session(%t, %w : !pto.tile_buf<vec, 1x256xi8>, !pto.ptr<i8>) "
+            "{sync_id = 8} -> !pto.async_session\n"),
+            NULL, "pto.build_async_session: sync_id = 8 is outside 0..7");
+    expect_program_refused_with(ASYNC_KERNEL("  %t = pto.alloc_tile : !pto.tile_buf<vec, 1x256xi8>\n"
+            "  %s = pto.build_async_session(%t, %w : !pto.tile_buf<vec, 1x256xi8>, !pto.ptr<i8>) "
+            "{queue_num = 0} -> !pto.async_session\n"),
+            NULL, "pto.build_async_session: queue_num = 0 is outside >= 1");
+    expect_program_refused_with(ASYNC_KERNEL("  %t = pto.alloc_tile : !pto.tile_buf<vec, 1x256xi8>\n"
+            "  %s = pto.build_async_session(%t, %w : !pto.tile_buf<vec, 1x256xi8>, !pto.ptr<i8>) "
+            "-> !pto.async_session\n"
+            "  %h = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c1, %c1] : "
+            "!pto.tensor_view<1x16xi32> -> !pto.partition_tensor_view<1x1xi32>\n"
+            "  %e = pto.tget_async(%v, %h, %s : !pto.tensor_view<1x16xi32>, "
+            "!pto.partition_tensor_view<1x1xi32>, !pto.async_session) -> !pto.async_event\n"),
+            NULL, "pto.tget_async: src holds 1 elements, dst 16 (PTOAS: the same static shape)");
+    /* PTOAS: a comm operation's views have positive static dimensions. */
+    expect_program_refused_with(A5_KERNEL("  %b = pto.alloc_tile : !pto.tile_buf<vec, 1x16xi32>\n"
+            "  %z = pto.make_tensor_view %p, shape = [%c0, %c16], strides = [%c16, %c1] : "
+            "!pto.tensor_view<0x16xi32>\n"
+            "  pto.comm.tget(%v, %z, buf(%b) : !pto.tensor_view<1x16xi32>, !pto.tensor_view<0x16xi32>, "
+            "!pto.tile_buf<vec, 1x16xi32>)\n"),
+            NULL, "pto.comm.tget: %z is !pto.tensor_view<0x16xi32>: every static dimension of a view "
+            "must be positive");
+    /* Staging tiles lie in the unified buffer (pto-isa's comm pages). */
+    expect_program_refused_with(A5_KERNEL("  %b = pto.alloc_tile : !pto.tile_buf<loc=mat, dtype=i32, rows=16, "
+            "cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0>\n"
+            "  pto.comm.tput(%v, %v, buf(%b) : !pto.tensor_view<1x16xi32>, !pto.tensor_view<1x16xi32>, "
+            "!pto.tile_buf<loc=mat, dtype=i32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, "
+            "slayout=row_major, fractal=512, pad=0>)\n"),
+            NULL, "pto.comm.tput: the tile %b lies in mat, not in the unified buffer: a staging tile is a vec tile");
     /* Each comm operation's attributes and operand types. */
     expect_program_refused_with(A5_KERNEL("  %x = arith.constant 1 : i32\n"
             "  pto.comm.twait(%v, %x : !pto.tensor_view<1x16xi32>, i32) {cmp = #pto<wait_cmp gx>}\n"),

@@ -3,6 +3,8 @@
 // one-sided transfers and signals between ranks (pto_comm.h), each read into
 // one kComm instruction. The staging tiles (buf, recv, treduce's acc) are
 // checked for their dtype; the transfers move the views' elements directly.
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include <string>
@@ -134,6 +136,75 @@ void MarkCommAccess(MemoryReader& memory, CommOp kind, const std::vector<CommOpe
   for (size_t i = 0; i < operands.size(); ++i)
     if (operands[i].list == "group")
       memory.MarkViewAccess(values[i].reg, members_written ? PTO_PARAM_WRITE : PTO_PARAM_READ);
+}
+
+// A comm operation's view operand: a view in global memory of the
+// operation's dtype whose static dimensions are positive (PTOAS).
+bool CommView(Parser& p, const std::string& what, const CommOperand& o, const Value& v,
+              pto_dtype dtype) {
+  if (!IsView(v.type))
+    return p.Error(o.type_loc, what + ": %" + std::string(o.name.text) + " is " +
+                                   TypeString(v.type) + ", not a view in global memory");
+  if (v.type.dtype != dtype)
+    return p.Error(o.type_loc,
+                   what + ": %" + std::string(o.name.text) + " holds " +
+                       DtypeSpelling(v.type.dtype) + ", not " + DtypeSpelling(dtype),
+                   PTO_ERR_DTYPE_MISMATCH);
+  for (int d = 0; d < v.type.rank; ++d)
+    if (v.type.dims[d] != kDynamic && v.type.dims[d] <= 0)
+      return p.Error(o.type_loc, what + ": %" + std::string(o.name.text) + " is " +
+                                     TypeString(v.type) +
+                                     ": every static dimension of a view must be positive",
+                     PTO_ERR_SHAPE_MISMATCH);
+  return true;
+}
+
+// A comm operation's staging tile (buf, recv, treduce's acc, a session's
+// scratch): in the unified buffer (a vec tile: pto-isa's comm pages and
+// PTOAS) and of the views' dtype.
+bool StagingTile(Parser& p, const std::string& what, const Token& name, const SourceLoc& at,
+                 const Type& tile, pto_dtype dtype) {
+  if (tile.space != Space::kVec)
+    return p.Error(at, what + ": the tile %" + std::string(name.text) + " lies in " +
+                           SpaceSpelling(tile.space) +
+                           ", not in the unified buffer: a staging tile is a vec tile");
+  if (tile.dtype != dtype)
+    return p.Error(at,
+                   what + ": the tile %" + std::string(name.text) + " holds " +
+                       DtypeSpelling(tile.dtype) + ", not the views' " + DtypeSpelling(dtype),
+                   PTO_ERR_DTYPE_MISMATCH);
+  return true;
+}
+
+bool EndsWith(std::string_view text, std::string_view tail) {
+  return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
+}
+
+// build_async_session's attributes and PTOAS's ranges for them (sync_id
+// 0..7, block_bytes and queue_num > 0, comm_block_offset and
+// channel_group_idx >= 0, the latter within uint32); the transfers take none.
+// *block_offset: comm_block_offset's value (0 without it).
+bool SessionAttributes(Parser& p, const std::string& what, bool session,
+                       const std::vector<AttrEntry>& attrs, int64_t* block_offset) {
+  for (const AttrEntry& e : attrs) {
+    long long lo = 0, hi = INT64_MAX;
+    if (e.key == "sync_id") hi = 7;
+    else if (e.key == "block_bytes" || e.key == "queue_num") lo = 1;
+    else if (e.key == "channel_group_idx") hi = UINT32_MAX;
+    else if (e.key != "comm_block_offset") session = false;
+    if (!session)
+      return p.Error(e.loc, what + ": unknown attribute '" + std::string(e.key) + "'");
+    const std::string text(e.value.text);
+    char* end = nullptr;
+    errno = 0;
+    const long long v = strtoll(text.c_str(), &end, 10);
+    if (e.value.kind != Tok::kInt || errno != 0 || *end != '\0' || v < lo || v > hi)
+      return p.Error(e.loc, what + ": " + std::string(e.key) + " = " + text + " is outside " +
+                                (hi == INT64_MAX ? ">= " + std::to_string(lo)
+                                                 : std::to_string(lo) + ".." + std::to_string(hi)));
+    if (e.key == "comm_block_offset") *block_offset = v;
+  }
+  return true;
 }
 
 }  // namespace
@@ -268,22 +339,10 @@ void CoreReader::ParseComm(const Token& op, const std::vector<Token>& results) {
       uint32_t slot;
       if (!parser_.UseTile(o.name, o.type, o.type_loc, acc ? Use::kWrite : Use::kTmp, &slot))
         return;
-      if (p_->tiles[slot].type.dtype != dtype)
-        return (void)parser_.Error(o.type_loc,
-                                   what + ": the tile %" + std::string(o.name.text) + " holds " +
-                                       DtypeSpelling(p_->tiles[slot].type.dtype) +
-                                       ", not the views' " + DtypeSpelling(dtype),
-                                   PTO_ERR_DTYPE_MISMATCH);
+      if (!StagingTile(parser_, what, o.name, o.type_loc, p_->tiles[slot].type, dtype)) return;
       continue;
     }
-    if (!IsView(v.type))
-      return (void)parser_.Error(o.type_loc, what + ": %" + std::string(o.name.text) + " is " +
-                                                 TypeString(v.type) + ", not a view in global memory");
-    if (v.type.dtype != dtype)
-      return (void)parser_.Error(o.type_loc,
-                                 what + ": %" + std::string(o.name.text) + " holds " +
-                                     DtypeSpelling(v.type.dtype) + ", not " + DtypeSpelling(dtype),
-                                 PTO_ERR_DTYPE_MISMATCH);
+    if (!CommView(parser_, what, o, v, dtype)) return;
   }
   if (signal_op && dtype != PTO_INT32)
     return (void)parser_.Error(operands[0].type_loc,
@@ -319,17 +378,16 @@ void CoreReader::ParseComm(const Token& op, const std::vector<Token>& results) {
 // once: wait_async_event and test_async_event give true (core_sync.cc).
 void CoreReader::ParseCommAsync(const Token& op, const std::vector<Token>& results) {
   const std::string what(op.text);
-  const bool session = op.text == "pto.comm.build_async_session";
+  // pto.comm.X and PTOAS's older pto.X name the same operations.
+  const bool session = EndsWith(op.text, "build_async_session");
+  const bool put = EndsWith(op.text, "tput_async");
   if (!parser_.ResultCount(op, results, 1)) return;
   std::vector<CommOperand> operands;
   if (!ReadOperands(parser_, what, &operands)) return;
   std::vector<AttrEntry> attrs;
   if (!ReadAttributes(parser_, &attrs)) return;
-  for (const AttrEntry& e : attrs) {
-    if (!session || (e.key != "sync_id" && e.key != "block_bytes" && e.key != "comm_block_offset" &&
-                     e.key != "queue_num" && e.key != "channel_group_idx"))
-      return (void)parser_.Error(e.loc, what + ": unknown attribute '" + std::string(e.key) + "'");
-  }
+  int64_t block_offset = 0;
+  if (!SessionAttributes(parser_, what, session, attrs, &block_offset)) return;
   if (!parser_.ExpectArrow()) return;
   const SourceLoc result_loc = tok().loc;
   Type result;
@@ -351,12 +409,18 @@ void CoreReader::ParseCommAsync(const Token& op, const std::vector<Token>& resul
   if (session) {
     uint32_t slot;
     if (!parser_.UseTile(operands[0].name, operands[0].type, operands[0].type_loc, Use::kTmp,
-                         &slot))
+                         &slot) ||
+        !StagingTile(parser_, what, operands[0].name, operands[0].type_loc, p_->tiles[slot].type,
+                     p_->tiles[slot].type.dtype))
       return;
-    if (values[1].type.kind != TypeKind::kPtr || pto_dtype_size(values[1].type.dtype) != 1)
+    // PTOAS: a !pto.ptr, or a memref in global memory, of 8-bit integers.
+    const Type& ws = values[1].type;
+    const bool memref = ws.kind == TypeKind::kTensorView && ws.memref;
+    if ((ws.kind != TypeKind::kPtr && !memref) || pto_dtype_size(ws.dtype) != 1 ||
+        IsFloatDtype(ws.dtype))
       return (void)parser_.Error(operands[1].type_loc,
-                                 what + " takes its workspace as a !pto.ptr of 8-bit elements, "
-                                        "not " + TypeString(values[1].type));
+                                 what + " takes its workspace as a !pto.ptr or a memref of 8-bit "
+                                        "integers, not " + TypeString(ws));
   } else {
     if (!IsHandle(values[2].type, Handle::kAsyncSession))
       return (void)parser_.Error(operands[2].type_loc, what + " takes a !pto.async_session, not " +
@@ -373,13 +437,24 @@ void CoreReader::ParseCommAsync(const Token& op, const std::vector<Token>& resul
                                           "last are 1 (a flat 1-D view of the other's dtype), not " +
                                        TypeString(t));
     }
+    const Type& d = values[0].type;
+    const Type& s = values[1].type;
+    if (d.dims[d.rank - 1] != s.dims[s.rank - 1])
+      return (void)parser_.Error(operands[1].type_loc,
+                                 what + ": src holds " + std::to_string(s.dims[s.rank - 1]) +
+                                     " elements, dst " + std::to_string(d.dims[d.rank - 1]) +
+                                     " (PTOAS: the same static shape)");
     Instr in;
     in.code = Code::kComm;
-    in.sub = static_cast<uint8_t>(op.text == "pto.comm.tput_async" ? CommOp::kPut : CommOp::kGet);
+    in.sub = static_cast<uint8_t>(put ? CommOp::kPut : CommOp::kGet);
     in.loc = op.loc;
     in.a = values[0].reg;
     in.b = values[1].reg;
     in.d = static_cast<uint32_t>(values[0].type.dtype);
+    // The session's comm_block_offset: pto-isa's SDMA transfers start that
+    // many bytes past both views' first elements (TPUT_ASYNC's baseConfig).
+    in.imm = values[2].const_value;
+    in.rank = 1;  // the async form: its errors name tput_async / tget_async
     p_->code.push_back(in);
     p_->uses_comm = true;
     parser_.memory().MarkViewAccess(values[0].reg, PTO_PARAM_WRITE);
@@ -387,6 +462,9 @@ void CoreReader::ParseCommAsync(const Token& op, const std::vector<Token>& resul
   }
   Value v;
   v.type = want;
+  // A session carries its comm_block_offset (bytes) to its transfers; not a
+  // constant (is_const stays false), only the handle's own datum.
+  if (session) v.const_value = block_offset;
   parser_.Define(results[0], v);
 }
 

@@ -213,6 +213,13 @@ constexpr OperationRow kOperations[] = {
     {"pto.comm.build_async_session", false, kAnyResults, ReadCommAsync},
     {"pto.comm.tput_async", false, kAnyResults, ReadCommAsync},
     {"pto.comm.tget_async", false, kAnyResults, ReadCommAsync},
+    // PTOAS's older spellings of the async forms (without "comm."), with
+    // memref operands; the same operations.
+    {"pto.wait_async_event", false, 1, ReadPrefetch},
+    {"pto.test_async_event", false, 1, ReadPrefetch},
+    {"pto.build_async_session", false, kAnyResults, ReadCommAsync},
+    {"pto.tput_async", false, kAnyResults, ReadCommAsync},
+    {"pto.tget_async", false, kAnyResults, ReadCommAsync},
     {"pto.comm.tput", false, kAnyResults, ReadComm},
     {"pto.comm.tget", false, kAnyResults, ReadComm},
     {"pto.comm.tnotify", false, kAnyResults, ReadComm},

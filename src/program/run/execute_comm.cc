@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <initializer_list>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -150,6 +151,24 @@ bool CombineAs(pto_dtype d, ReduceOp op, char* acc, const char* x, size_t n) {
   }
 }
 
+// A session's comm_block_offset: pto-isa's SDMA transfers start that many
+// bytes past both views (the views are flat and contiguous). Moves every run
+// of runs[k] by offset bytes within bound[k]'s memory; the index of the
+// first side moved past its memory (0 dst, 1 src), else -1, nothing moved.
+int ShiftRuns(int64_t offset, size_t size, const Binding* const bound[2],
+              std::initializer_list<std::vector<Span>*> runs) {
+  int k = 0;
+  for (std::vector<Span>* side : runs) {
+    const char* end = bound[k]->data + static_cast<size_t>(bound[k]->count) * size;
+    for (const Span& r : *side)
+      if (r.address + offset + r.bytes > end) return k;
+    ++k;
+  }
+  for (std::vector<Span>* side : runs)
+    for (Span& r : *side) r.address += offset;
+  return -1;
+}
+
 }  // namespace
 
 pto_status Block::PeerAccessError(const Instr& in, uint32_t pointer, const char* what) {
@@ -245,6 +264,7 @@ static pto_status MoveSpans(const char* what, const Copy& c, pto_dtype d, bool a
 
 pto_status Block::CommCopy(const Instr& in) {
   const char* what = kNames[in.sub];
+  if (in.rank == 1) what = in.sub == 0 ? "pto.comm.tput_async" : "pto.comm.tget_async";
   const pto_dtype d = static_cast<pto_dtype>(in.d);
   const size_t size = pto_dtype_size(d);
   const View& dst = views_[in.a];
@@ -258,6 +278,15 @@ pto_status Block::CommCopy(const Instr& in) {
   Copy c;
   c.dst = SpansOf(dst, pointers_[dst.pointer].data, size, 0, RowsOf(dst));
   c.src = SpansOf(src, pointers_[src.pointer].data, size, 0, RowsOf(src));
+  // tput_async / tget_async of a session with comm_block_offset (imm bytes).
+  const Binding* bound[2] = {&pointers_[dst.pointer], &pointers_[src.pointer]};
+  const int past = in.imm == 0 ? -1 : ShiftRuns(in.imm, size, bound, {&c.dst, &c.src});
+  if (past >= 0)
+    return Error(in, PTO_ERR_OUT_OF_RANGE,
+                 std::string(what) + ": the session's comm_block_offset of " +
+                     std::to_string(in.imm) + " bytes moves " + (past == 0 ? "dst" : "src") +
+                     " past the " + std::to_string(bound[past]->count) + " elements of " +
+                     PointerName(past == 0 ? dst.pointer : src.pointer));
   std::string where;
   const pto_status s = MoveSpans(what, c, d, add, &where);
   if (s != PTO_OK && !where.empty())
