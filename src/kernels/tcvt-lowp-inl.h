@@ -52,6 +52,22 @@ inline const WidenTable& WidenTableOf(pto_dtype src, pto_dtype dst) {
   return tables.of[src - PTO_FLOAT8_E4M3][d];
 }
 
+// HiFloat8's code of 2^e (mantissa 0) at index e + 32 for e in [-15, 15]
+// (the element converter's, RINT, exact), 0 elsewhere.
+inline const uint32_t* HiF8PowerCodes() {
+  static const struct Table {
+    uint32_t of[64];
+    Table() {
+      const ConvertSpec spec{PTO_HIFLOAT8, PTO_FLOAT32, PTO_ROUND_RINT, false, IntOverflow{}};
+      for (int i = 0; i < 64; ++i) {
+        const int e = i - 32;
+        of[i] = e >= -15 && e <= 15 ? static_cast<uint32_t>(Element(spec, static_cast<uint32_t>(e + 127) << 23)) : 0;
+      }
+    }
+  } table;
+  return table.of;
+}
+
 }  // namespace tcvt
 }  // namespace kernels
 }  // namespace pto
@@ -135,6 +151,95 @@ HWY_INLINE void WidenLowpRows(const kernels::ConvertSpec& spec, size_t rows, siz
       WidenLowpRow(table, packed, cols, static_cast<uint32_t*>(dst) + r * dst_stride, in);
     else
       WidenLowpRow(table, packed, cols, static_cast<uint16_t*>(dst) + r * dst_stride, in);
+  }
+}
+
+// ---- FLOAT32 -> HiFloat8 --------------------------------------------------
+
+// Whether NarrowHiF8Rows converts this pair: FLOAT32 sources, RINT and ROUND.
+inline bool IsHiF8Narrowing(const kernels::ConvertSpec& s) {
+  return s.dst == PTO_HIFLOAT8 && s.src == PTO_FLOAT32 &&
+         (s.round == PTO_ROUND_RINT || s.round == PTO_ROUND_ROUND);
+}
+
+// FLOAT32 bits -> HiFloat8 codes (low 8 bits of each lane), rounded as
+// tcvt::EncodeHiF8 does: at the precision of the value's exponent e (3
+// mantissa bits for |e| <= 3, 2 to 7, 1 to 15), ties to even (RINT) or away
+// (ROUND); below 2^-15 to the powers 2^-22..2^-16 (codes 1 to 7), RINT's tie
+// to the even code; overflow to `overflow` (by sign, the converter's code
+// for beyond 2^15); NaN 0x80, infinity 0x6F with its sign, zero 0x00.
+template <class DU>
+HWY_INLINE hn::Vec<DU> HiF8Codes(DU du, hn::Vec<DU> bits, bool ties_even, const uint32_t* powers,
+                                 uint32_t overflow_pos, uint32_t overflow_neg) {
+  const hn::RebindToSigned<DU> di;
+  const auto one = hn::Set(du, 1u);
+  const auto mag = hn::And(bits, hn::Set(du, 0x7FFFFFFFu));
+  const auto negative = hn::Ne(hn::And(bits, hn::Set(du, 0x80000000u)), hn::Zero(du));
+  const auto top = hn::Sub(hn::BitCast(di, hn::ShiftRight<23>(mag)), hn::Set(di, 127));
+  const auto frac = hn::And(mag, hn::Set(du, 0x7FFFFFu));
+  // At or above 2^-15: the mantissa (24 bits) rounded to mb bits below its top.
+  const auto abs_top = hn::BitCast(du, hn::Abs(top));
+  const auto mb = hn::Sub(hn::Sub(hn::Set(du, 3u), hn::IfThenElseZero(hn::Gt(abs_top, hn::Set(du, 3u)), one)),
+                          hn::IfThenElseZero(hn::Gt(abs_top, hn::Set(du, 7u)), one));
+  const auto shift = hn::Sub(hn::Set(du, 23u), mb);
+  const auto mant = hn::Or(frac, hn::Set(du, 0x800000u));
+  const auto kept = hn::Shr(mant, shift);
+  const auto rest = hn::Sub(mant, hn::Shl(kept, shift));
+  const auto half = hn::Shl(one, hn::Sub(shift, one));
+  const auto up = ties_even ? hn::Or(hn::Gt(rest, half),
+                                     hn::And(hn::Eq(rest, half), hn::Eq(hn::And(kept, one), one)))
+                            : hn::Not(hn::Lt(rest, half));
+  const auto r = hn::Add(kept, hn::IfThenElseZero(up, one));
+  const auto carry = hn::Ne(hn::Shr(r, hn::Add(mb, one)), hn::Zero(du));
+  const auto top2 = hn::Add(top, hn::BitCast(di, hn::IfThenElseZero(carry, one)));
+  const auto m = hn::IfThenElseZero(hn::Not(carry), hn::Sub(r, hn::Shl(one, mb)));
+  const auto index = hn::And(hn::Add(top2, hn::Set(di, 32)), hn::Set(di, 63));
+  auto code = hn::Or(hn::GatherIndex(du, powers, index), m);
+  const auto over = hn::Or(hn::RebindMask(du, hn::Gt(top2, hn::Set(di, 15))),
+                           hn::And(hn::RebindMask(du, hn::Eq(top2, hn::Set(di, 15))),
+                                   hn::Ne(m, hn::Zero(du))));
+  // Below 2^-15 (top -16 to -22): 2^top or 2^(top+1) by the first fraction
+  // bit (a tie: RINT to the even code, top + 23 odd goes up; ROUND up);
+  // top -23: 2^-22 above half of it (ROUND: at half too); lower: zero.
+  const auto fhalf = hn::Set(du, 0x400000u);
+  const auto odd_code = hn::RebindMask(du, hn::Eq(hn::And(top, hn::Set(di, 1)), hn::Zero(di)));  // top + 23 odd
+  const auto tiny_up = ties_even ? hn::Or(hn::Gt(frac, fhalf), hn::And(hn::Eq(frac, fhalf), odd_code))
+                                 : hn::Not(hn::Lt(frac, fhalf));
+  const auto tiny_top = hn::Add(top, hn::BitCast(di, hn::IfThenElseZero(tiny_up, one)));
+  auto tiny = hn::BitCast(du, hn::Add(tiny_top, hn::Set(di, 23)));
+  tiny = hn::IfThenElse(hn::RebindMask(du, hn::Eq(tiny_top, hn::Set(di, -15))), hn::Set(du, 0x7Eu), tiny);
+  const auto at_23 = hn::RebindMask(du, hn::Eq(top, hn::Set(di, -23)));
+  const auto half_up = ties_even ? hn::Ne(frac, hn::Zero(du)) : hn::Eq(frac, frac);
+  tiny = hn::IfThenElse(at_23, hn::IfThenElseZero(half_up, one), tiny);
+  tiny = hn::IfThenElseZero(hn::RebindMask(du, hn::Gt(top, hn::Set(di, -24))), tiny);
+  code = hn::IfThenElse(hn::RebindMask(du, hn::Lt(top, hn::Set(di, -15))), tiny, code);
+  code = hn::IfThenElseZero(hn::Ne(code, hn::Zero(du)), hn::Or(code, hn::IfThenElseZero(negative, hn::Set(du, 0x80u))));
+  const auto overflow = hn::IfThenElse(negative, hn::Set(du, overflow_neg), hn::Set(du, overflow_pos));
+  code = hn::IfThenElse(over, overflow, code);
+  code = hn::IfThenElse(hn::Eq(mag, hn::Set(du, 0x7F800000u)),
+                        hn::Or(hn::Set(du, 0x6Fu), hn::IfThenElseZero(negative, hn::Set(du, 0x80u))), code);
+  return hn::IfThenElse(hn::Gt(mag, hn::Set(du, 0x7F800000u)), hn::Set(du, 0x80u), code);
+}
+
+HWY_INLINE void NarrowHiF8Rows(const kernels::ConvertSpec& spec, size_t rows, size_t cols,
+                               void* dst, size_t dst_stride, const void* src, size_t src_stride) {
+  const hn::ScalableTag<uint32_t> du;
+  const hn::Rebind<uint8_t, decltype(du)> d8;
+  const size_t lanes = hn::Lanes(du);
+  const uint32_t* powers = kernels::tcvt::HiF8PowerCodes();
+  // Beyond 2^15 (2^16 of either sign): the converter's overflow codes.
+  const uint32_t over_pos = static_cast<uint32_t>(kernels::tcvt::Element(spec, 0x47800000u));
+  const uint32_t over_neg = static_cast<uint32_t>(kernels::tcvt::Element(spec, 0xC7800000u));
+  const bool ties_even = spec.round == PTO_ROUND_RINT;
+  for (size_t r = 0; r < rows; ++r) {
+    uint8_t* out = static_cast<uint8_t*>(dst) + r * dst_stride;
+    const uint32_t* in = static_cast<const uint32_t*>(src) + r * src_stride;
+    size_t i = 0;
+    for (; i + lanes <= cols; i += lanes) {
+      const auto codes = HiF8Codes(du, hn::LoadU(du, in + i), ties_even, powers, over_pos, over_neg);
+      hn::StoreU(hn::TruncateTo(d8, codes), d8, out + i);
+    }
+    kernels::tcvt::ElementRange(spec, i, cols, out, in);
   }
 }
 

@@ -552,6 +552,8 @@ void ConvertImpl(const ConvertSpec& spec, size_t rows, size_t cols, void* dst, s
                  const void* src, size_t src_stride) {
   if (IsLowpWidening(spec))  // tcvt-lowp-inl.h
     return WidenLowpRows(spec, rows, cols, dst, dst_stride, src, src_stride);
+  if (IsHiF8Narrowing(spec))  // tcvt-lowp-inl.h
+    return NarrowHiF8Rows(spec, rows, cols, dst, dst_stride, src, src_stride);
   if (spec.src == PTO_FLOAT16 && spec.dst == PTO_FLOAT32 && spec.round == PTO_ROUND_RINT)
     return ConvertPair<PTO_FLOAT16, PTO_FLOAT32, PTO_ROUND_RINT, false>(
         spec, rows, cols, dst, dst_stride, src, src_stride);
