@@ -303,7 +303,7 @@ HWY_INLINE void DecodeRow(const int8_t* codes, const float* factors, size_t n, f
 
 // n codes of a row of a from column col (a multiple of 32), each group of
 // 32 with its scale srow[c / 32], as DecodeRow: each group's factor
-// broadcast (vectors of 32 lanes or fewer: a group is whole vectors), else
+// broadcast where a group is whole vectors (lanes dividing 32), else
 // written out.
 template <class F>
 HWY_INLINE void ScaledRowOfA(const int8_t* codes, const uint8_t* srow, size_t col, size_t n,
@@ -316,7 +316,7 @@ HWY_INLINE void ScaledRowOfA(const int8_t* codes, const uint8_t* srow, size_t co
     const uint8_t e = srow[(col + c) / 32];
     const bool two_step = e > F::hi || e < F::lo;
     HWY_ALIGN float factors[32];
-    if (lanes > 32 || count < 32) {
+    if (lanes > 32 || 32 % lanes != 0 || count < 32) {
       uint8_t exps[32];
       memset(exps, e, count);
       Factors<F>(exps, count, two_step, factors);
