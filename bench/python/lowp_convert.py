@@ -29,6 +29,9 @@ CASES = [  # (src, dst, label)
     (D.BFLOAT16, D.FLOAT4_E2M1X2, "bfloat16 -> FP4 E2M1"),
     (D.FLOAT16, D.FLOAT8_E4M3, "float16 -> FP8 E4M3"),
     (D.FLOAT8_E4M3, D.FLOAT32, "FP8 E4M3 -> float32"),
+    (D.FLOAT8_E5M2, D.FLOAT32, "FP8 E5M2 -> float32"),
+    (D.HIFLOAT8, D.FLOAT32, "HiFloat8 -> float32"),
+    (D.FLOAT4_E2M1X2, D.BFLOAT16, "FP4 E2M1 -> bfloat16"),
     (D.FLOAT8_E5M2, D.BFLOAT16, "FP8 E5M2 -> bfloat16"),
 ]
 
@@ -43,12 +46,20 @@ def main():
     values = (rng.standard_normal((n, n)) * 8).astype(np.float32)
     source = pto.Tile.from_numpy(values)
     calls = []
+    packed = (D.FLOAT4_E2M1X2, D.FLOAT4_E1M2X2, D.INT4X2)  # two values a byte
+
+    def tile(dt):
+        return pto.Tile(dt, n, n // 2 if dt in packed else n)
+
     for src_dt, dst_dt, label in CASES:
         src = source
-        if src_dt != D.FLOAT32:
-            src = pto.Tile(src_dt, n, n)
+        if src_dt in packed:  # no FLOAT32 -> FP4 pair: random codes
+            src = tile(src_dt)
+            src.numpy().view(np.uint8)[...] = rng.integers(0, 256, src.numpy().view(np.uint8).shape)
+        elif src_dt != D.FLOAT32:
+            src = tile(src_dt)
             pto.tcvt(src, source, None, pto.RoundMode.RINT, pto.Saturation.ON)
-        dst = pto.Tile(dst_dt, n, n)
+        dst = tile(dst_dt)
         call = (lambda d=dst, s=src: pto.tcvt(d, s, None, pto.RoundMode.RINT, pto.Saturation.ON))
         try:
             call()

@@ -313,7 +313,7 @@ void MatmulInt8Dot(size_t m, size_t k, size_t n, const Plane& dst, const ConstPl
                    const ConstPlane& b, bool zero_seed);
 bool Int8DotSupported();
 bool Int8DotEnabled();
-// MX matrix multiply (matmul.cc): Matmul's float32 chains over a'(i,k)
+// MX matrix multiply (matmul_mx.cc): Matmul's float32 chains over a'(i,k)
 // b'(k,j), where a' = a(i,k) * 2^(a_scale(i, k/32) - 127) and b' = b(k,j) *
 // 2^(b_scale(k/32, j) - 127), each the exact value of its code times its
 // e8m0 scale rounded to float32 (exact, or an infinity past float32's
@@ -325,7 +325,7 @@ bool Int8DotEnabled();
 void MatmulMx(pto_dtype a_dtype, pto_dtype b_dtype, size_t m, size_t k, size_t n,
               const Plane& dst, const ConstPlane& a, const ConstPlane& a_scale,
               const ConstPlane& b, const ConstPlane& b_scale);
-// TMATMUL_MX_HIF4 (matmul.cc): MatmulMx's chains on HiFloat4 operands,
+// TMATMUL_MX_HIF4 (matmul_mx.cc): MatmulMx's chains on HiFloat4 operands,
 // FLOAT4_E1M2X2 codes a (m x k) and b (k x n) with UINT32 metadata words
 // (QuantizeHif4's) per 64 values of K: a_scale m x ceil(k/64), b_scale
 // ceil(k/64) x n. A value is its code's E1M2 value times Ea's e6m2 value

@@ -1,7 +1,7 @@
 // Matrix multiply (TMATMUL, TMATMUL_ACC, TMATMUL_BIAS, and TGEMV, TGEMV_ACC,
-// TGEMV_BIAS with M = 1): dst = seed + a b; the MX rows (MatmulMx) run the
-// same float32 chains on their operands decoded and scaled (exactly, or to
-// an infinity) into float32 blocks.
+// TGEMV_BIAS with M = 1): dst = seed + a b. The MX rows (matmul_mx.cc) run
+// the same float32 chains, MatmulF32Impl, on their operands decoded and
+// scaled into float32 blocks.
 //
 // Every dst(i, j) is one chain over k = 0, 1, ..., K-1 in that order: a float
 // one acc = fma(a(i,k), b(k,j), acc), each step rounded once to float32 (a
@@ -18,7 +18,6 @@
 // four k, which integer addition does not tell apart).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/kernels/matmul.cc"
-#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -29,7 +28,6 @@
 #include "src/kernels/kernels.h"
 #include "src/kernels/fused-inl.h"
 #include "src/kernels/simd-inl.h"
-#include "src/low_precision.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace pto {
@@ -296,122 +294,7 @@ void MatmulWidened(Impl impl, pto_dtype dtype, size_t m, size_t k, size_t n, con
   }
 }
 
-// An MX operand's code table: each code's exact value as a float32 (every
-// FLOAT8 and FLOAT4 value is one), and the e8m0 scales' 2^(e - 127) (0xFF
-// NaN; 2^-127 a subnormal float32, exact).
-struct MxValues {
-  float of[256];
-  explicit MxValues(pto_dtype dtype) {
-    for (uint32_t code = 0; code < 256; ++code)
-      of[code] = static_cast<float>(lowp::ToDouble(dtype, code));
-  }
-};
-
-// Value c of a row of `dtype` (a packed type's nibble).
-inline uint32_t MxCode(pto_dtype dtype, const uint8_t* row, size_t c) {
-  if (dtype == PTO_FLOAT4_E2M1X2 || dtype == PTO_FLOAT4_E1M2X2)
-    return (row[c / 2] >> (4 * (c % 2))) & 0xFu;
-  return row[c];
-}
-
-// rows x cols values of p from (row, col), each times its scale (row i's
-// scale row, column block for a: scale_of_row; b: one scale row per block
-// of 32 rows), rounded to float32, packed with stride cols into out.
-void WidenMx(pto_dtype dtype, const MxValues& values, const MxValues& scales, const ConstPlane& p,
-             const ConstPlane& scale, bool per_row, size_t row, size_t col, size_t rows,
-             size_t cols, float* out) {
-  const uint8_t* bytes = static_cast<const uint8_t*>(p.data);
-  const uint8_t* s = static_cast<const uint8_t*>(scale.data);
-  for (size_t r = 0; r < rows; ++r) {
-    const uint8_t* in = bytes + (row + r) * p.stride;
-    for (size_t c = 0; c < cols; ++c) {
-      const size_t i = row + r, j = col + c;
-      // a: scale(i, j / 32); b: scale(i / 32, j).
-      const uint8_t e = per_row ? s[i * scale.stride + j / 32] : s[(i / 32) * scale.stride + j];
-      out[r * cols + c] = values.of[MxCode(dtype, in, j)] * scales.of[e];
-    }
-  }
-}
-
-// A HiFloat4 value: code c's E1M2 value times 2^(Eb + Ec) times Ea's e6m2
-// value, (1 + m/4) 2^(e - 48) for code e:m (code 0 is 0, 0xFF NaN), of the
-// metadata word w; `pos` is the value's place in its group of 64. Exact in
-// float32 (at most 6 significant bits, 2^-50 to 1.75^2 2^17).
-inline float Hif4Value(const MxValues& e1m2, uint32_t c, uint32_t w, size_t pos) {
-  const uint32_t ea = w & 0xFFu;
-  if (ea == 0xFFu) return NAN;
-  if (ea == 0) return 0.0f * e1m2.of[c];
-  const int shift = static_cast<int>((w >> (8 + pos / 8)) & 1u) +
-                    static_cast<int>((w >> (16 + pos / 4)) & 1u);
-  const float ea_value = ldexpf(1.0f + 0.25f * static_cast<float>(ea & 3u),
-                                static_cast<int>(ea >> 2) - 48);
-  return ldexpf(e1m2.of[c] * ea_value, shift);
-}
-
-// WidenMx for HiFloat4 operands: rows x cols values of p from (row, col),
-// each with the metadata word of its group (a: word(i, j / 64); b:
-// word(i / 64, j)), packed with stride cols into out.
-void WidenHif4(const MxValues& e1m2, const ConstPlane& p, const ConstPlane& words, bool per_row,
-               size_t row, size_t col, size_t rows, size_t cols, float* out) {
-  const uint8_t* bytes = static_cast<const uint8_t*>(p.data);
-  const uint32_t* w = static_cast<const uint32_t*>(words.data);
-  for (size_t r = 0; r < rows; ++r) {
-    const uint8_t* in = bytes + (row + r) * p.stride;
-    for (size_t c = 0; c < cols; ++c) {
-      const size_t i = row + r, j = col + c;
-      const uint32_t word = per_row ? w[i * words.stride + j / 64] : w[(i / 64) * words.stride + j];
-      out[r * cols + c] =
-          Hif4Value(e1m2, MxCode(PTO_FLOAT4_E1M2X2, in, j), word, per_row ? j % 64 : i % 64);
-    }
-  }
-}
-
 }  // namespace
-
-void MatmulMx(pto_dtype a_dtype, pto_dtype b_dtype, size_t m, size_t k, size_t n,
-              const Plane& dst, const ConstPlane& a, const ConstPlane& a_scale,
-              const ConstPlane& b, const ConstPlane& b_scale) {
-  const MxValues av(a_dtype), bv(b_dtype), sv(PTO_FLOAT8_E8M0);
-  const auto impl = PTO_DYNAMIC_DISPATCH(MatmulF32Impl);
-  float* out = static_cast<float*>(dst.data);
-  float wa[kBlockM * kBlockK];
-  float wb[kBlockK * kBlockN];
-  // As MatmulWidened: each chain takes k in order, a block of k at a time.
-  for (size_t j = 0; j < n; j += kBlockN) {
-    const size_t nc = n - j < kBlockN ? n - j : kBlockN;
-    for (size_t kk = 0; kk < k; kk += kBlockK) {
-      const size_t kc = k - kk < kBlockK ? k - kk : kBlockK;
-      WidenMx(b_dtype, bv, sv, b, b_scale, false, kk, j, kc, nc, wb);
-      for (size_t i = 0; i < m; i += kBlockM) {
-        const size_t mc = m - i < kBlockM ? m - i : kBlockM;
-        WidenMx(a_dtype, av, sv, a, a_scale, true, i, kk, mc, kc, wa);
-        impl(mc, kc, nc, out + i * dst.stride + j, dst.stride, wa, kc, wb, nc);
-      }
-    }
-  }
-}
-
-void MatmulMxHif4(size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
-                  const ConstPlane& a_scale, const ConstPlane& b, const ConstPlane& b_scale) {
-  const MxValues e1m2(PTO_FLOAT4_E1M2X2);
-  const auto impl = PTO_DYNAMIC_DISPATCH(MatmulF32Impl);
-  float* out = static_cast<float*>(dst.data);
-  float wa[kBlockM * kBlockK];
-  float wb[kBlockK * kBlockN];
-  // As MatmulMx: each chain takes k in order, a block of k at a time.
-  for (size_t j = 0; j < n; j += kBlockN) {
-    const size_t nc = n - j < kBlockN ? n - j : kBlockN;
-    for (size_t kk = 0; kk < k; kk += kBlockK) {
-      const size_t kc = k - kk < kBlockK ? k - kk : kBlockK;
-      WidenHif4(e1m2, b, b_scale, false, kk, j, kc, nc, wb);
-      for (size_t i = 0; i < m; i += kBlockM) {
-        const size_t mc = m - i < kBlockM ? m - i : kBlockM;
-        WidenHif4(e1m2, a, a_scale, true, i, kk, mc, kc, wa);
-        impl(mc, kc, nc, out + i * dst.stride + j, dst.stride, wa, kc, wb, nc);
-      }
-    }
-  }
-}
 
 // dst's m x n int32 or float32 elements set to zero bits (0, +0.0f): the
 // seeds of a zero-seeded product.

@@ -6,7 +6,8 @@
 // of each row. The vector paths, over Highway's `D d` in 32-bit lanes,
 // compute the same bits for the pairs kernels use most: FLOAT32 <->
 // FLOAT16/BFLOAT16, FLOAT32 -> FP8 (E4M3FN, E5M2), INT32 <-> FLOAT32, float
-// -> integer, FLOAT32 -> FLOAT32.
+// -> integer, FLOAT32 -> FLOAT32, and every low-precision type -> FLOAT32
+// (tcvt-lowp-inl.h: a table of the element converter's answers).
 // Rounding to the narrower float is integer arithmetic on the bit pattern
 // (the mode picks the increment), so no target's conversion instruction or
 // rounding-mode register takes part.
@@ -152,6 +153,8 @@ inline void ElementRange(const ConvertSpec& spec, size_t begin, size_t end, void
 }  // namespace kernels
 }  // namespace pto
 #endif  // PTO_KERNELS_TCVT_SCALAR_
+
+#include "src/kernels/tcvt-lowp-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace pto {
@@ -547,6 +550,10 @@ HWY_NOINLINE void ConvertPair(const ConvertSpec& spec, size_t rows, size_t cols,
 
 void ConvertImpl(const ConvertSpec& spec, size_t rows, size_t cols, void* dst, size_t dst_stride,
                  const void* src, size_t src_stride) {
+  if (IsLowpWidening(spec))  // tcvt-lowp-inl.h
+    return WidenLowpRows(spec, rows, cols, dst, dst_stride, src, src_stride);
+  if (IsHiF8Narrowing(spec))  // tcvt-lowp-inl.h
+    return NarrowHiF8Rows(spec, rows, cols, dst, dst_stride, src, src_stride);
   if (spec.src == PTO_FLOAT16 && spec.dst == PTO_FLOAT32 && spec.round == PTO_ROUND_RINT)
     return ConvertPair<PTO_FLOAT16, PTO_FLOAT32, PTO_ROUND_RINT, false>(
         spec, rows, cols, dst, dst_stride, src, src_stride);

@@ -1,0 +1,434 @@
+// MX matrix multiply (TMATMUL_MX, TGEMV_MX and TMATMUL_MX_HIF4): matmul.cc's
+// float32 chains (MatmulF32Impl) on the operands decoded and scaled
+// (exactly, or to an infinity) into float32 blocks.
+//
+// The blocks: b in kBlockK x kBlockN panels, each decoded once a call; a in
+// kBlockM x kBlockK blocks, decoded once per column panel of b. Each chain
+// takes k in order: a block of k ends with the running sums in dst (float32
+// already: exact) and the next resumes from them, so the blocking does not
+// change a bit. The buffers are on the stack: no allocation, nothing that
+// could fail.
+//
+// The FP8 and FP4 decode is a vector kernel: a code's sign and magnitude
+// bits are moved into a float32's sign, exponent and fraction fields, which
+// gives the code's value times 2^(bias - 127) exactly (a subnormal code a
+// subnormal float32; the guard of every entry keeps subnormals unflushed),
+// and one multiply by 2^(e - bias) (scale e) gives the value times 2^(e -
+// 127) rounded once, as the reference's value * scale does. Where 2^(e -
+// bias) is not a float32 (e > 127 + bias, e = 0xFF NaN) a row takes two
+// multiplies: by 2^(127 - bias) (exact) and by the scale 2^(e - 127). A row
+// holding a NaN or infinity code (E4M3FN's S.1111.111, E5M2's exponent 31)
+// takes the exact table path, ScalarRow, one element at a time. The
+// HiFloat4 operands are decoded element by element (Hif4Value).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "src/kernels/matmul_mx.cc"
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "src/kernels/kernels.h"
+#include "src/kernels/simd-inl.h"
+#include "src/low_precision.h"
+
+#ifndef PTO_KERNELS_MATMUL_MX_SCALAR_
+#define PTO_KERNELS_MATMUL_MX_SCALAR_
+namespace pto {
+namespace kernels {
+namespace mx {
+
+// Block sizes: b's panel (kBlockK x kBlockN float32, 32 KiB) stays in the
+// first-level cache while a's row blocks pass over it.
+constexpr size_t kBlockM = 32, kBlockK = 64, kBlockN = 128;
+
+// A code table: each code's exact value as a float32 (every FLOAT8 and
+// FLOAT4 value is one), and the e8m0 scales' 2^(e - 127) (0xFF NaN; 2^-127
+// a subnormal float32, exact). Built once per dtype.
+struct Table {
+  float of[256];
+  explicit Table(pto_dtype dtype) {
+    for (uint32_t code = 0; code < 256; ++code)
+      of[code] = static_cast<float>(lowp::ToDouble(dtype, code));
+  }
+};
+
+inline const Table& TableOf(pto_dtype dtype) {
+  static const Table e4m3(PTO_FLOAT8_E4M3), e5m2(PTO_FLOAT8_E5M2), e2m1(PTO_FLOAT4_E2M1X2),
+      e1m2(PTO_FLOAT4_E1M2X2), e8m0(PTO_FLOAT8_E8M0);
+  switch (dtype) {
+    case PTO_FLOAT8_E4M3: return e4m3;
+    case PTO_FLOAT8_E5M2: return e5m2;
+    case PTO_FLOAT4_E2M1X2: return e2m1;
+    case PTO_FLOAT4_E1M2X2: return e1m2;
+    default: return e8m0;
+  }
+}
+
+// Value c of a row of `dtype` (a packed type's nibble).
+inline uint32_t Code(pto_dtype dtype, const uint8_t* row, size_t c) {
+  if (dtype == PTO_FLOAT4_E2M1X2 || dtype == PTO_FLOAT4_E1M2X2)
+    return (row[c / 2] >> (4 * (c % 2))) & 0xFu;
+  return row[c];
+}
+
+// An operand: codes and their scale plane (a: scale(i, j / group), per_row;
+// b: scale(i / group, j)), group 32 for MX, 64 for HiFloat4's words.
+struct Operand {
+  pto_dtype dtype;
+  ConstPlane codes, scale;
+  bool per_row;
+  bool hif4;  // FLOAT4_E1M2X2 codes with HiFloat4's metadata words as scale
+};
+
+// The e8m0 scale of value (i, j).
+inline uint8_t ScaleOf(const Operand& op, size_t i, size_t j) {
+  const uint8_t* s = static_cast<const uint8_t*>(op.scale.data);
+  return op.per_row ? s[i * op.scale.stride + j / 32] : s[(i / 32) * op.scale.stride + j];
+}
+
+// Values [col, col + cols) of row i, each its code's value times its scale
+// rounded to float32, by the tables: the definition the vector path keeps.
+inline void ScalarRow(const Operand& op, size_t i, size_t col, size_t cols, float* out) {
+  const Table& values = TableOf(op.dtype);
+  const Table& scales = TableOf(PTO_FLOAT8_E8M0);
+  const uint8_t* in = static_cast<const uint8_t*>(op.codes.data) + i * op.codes.stride;
+  for (size_t c = 0; c < cols; ++c)
+    out[c] = values.of[Code(op.dtype, in, col + c)] * scales.of[ScaleOf(op, i, col + c)];
+}
+
+// A HiFloat4 value: code c's E1M2 value times 2^(Eb + Ec) times Ea's e6m2
+// value, (1 + m/4) 2^(e - 48) for code e:m (code 0 is 0, 0xFF NaN), of the
+// metadata word w; `pos` is the value's place in its group of 64. Exact in
+// float32 (at most 6 significant bits, 2^-50 to 1.75^2 2^17).
+inline float Hif4Value(const Table& e1m2, uint32_t c, uint32_t w, size_t pos) {
+  const uint32_t ea = w & 0xFFu;
+  if (ea == 0xFFu) return NAN;
+  if (ea == 0) return 0.0f * e1m2.of[c];
+  const int shift = static_cast<int>((w >> (8 + pos / 8)) & 1u) +
+                    static_cast<int>((w >> (16 + pos / 4)) & 1u);
+  const float ea_value = ldexpf(1.0f + 0.25f * static_cast<float>(ea & 3u),
+                                static_cast<int>(ea >> 2) - 48);
+  return ldexpf(e1m2.of[c] * ea_value, shift);
+}
+
+// rows x cols HiFloat4 values of op from (row, col), each with the metadata
+// word of its group (a: word(i, j / 64); b: word(i / 64, j)), packed with
+// stride cols into out.
+inline void WidenHif4(const Operand& op, size_t row, size_t col, size_t rows, size_t cols,
+                      float* out) {
+  const Table& e1m2 = TableOf(PTO_FLOAT4_E1M2X2);
+  const uint8_t* bytes = static_cast<const uint8_t*>(op.codes.data);
+  const uint32_t* w = static_cast<const uint32_t*>(op.scale.data);
+  for (size_t r = 0; r < rows; ++r) {
+    const uint8_t* in = bytes + (row + r) * op.codes.stride;
+    for (size_t c = 0; c < cols; ++c) {
+      const size_t i = row + r, j = col + c;
+      const uint32_t word =
+          op.per_row ? w[i * op.scale.stride + j / 64] : w[(i / 64) * op.scale.stride + j];
+      out[r * cols + c] = Hif4Value(e1m2, Code(PTO_FLOAT4_E1M2X2, in, j), word,
+                                    op.per_row ? j % 64 : i % 64);
+    }
+  }
+}
+
+}  // namespace mx
+}  // namespace kernels
+}  // namespace pto
+#endif  // PTO_KERNELS_MATMUL_MX_SCALAR_
+
+HWY_BEFORE_NAMESPACE();
+namespace pto {
+namespace HWY_NAMESPACE {
+
+using kernels::mx::Operand;
+
+// matmul.cc's float32 chains for this target: dst (m x n, stride ldd,
+// holding the seeds) += the chains over k of a (m x k) and b (k x n).
+void MatmulF32Impl(size_t m, size_t k, size_t n, float* dst, size_t ldd, const float* a,
+                   size_t lda, const float* b, size_t ldb);
+
+// Where a code's bits are placed, per target. x86 with F16C: in a
+// float16's sign, exponent and fraction fields, widened to float32 by the
+// CPU's conversion (vcvtph2ps; a subnormal code is a float16 subnormal and
+// comes out a normal float32). Elsewhere, the portable twin: in a float32's
+// fields, a subnormal code a float32 subnormal (exact, but slow to multiply
+// on some CPUs). Either gives the code's value times 2^PlaceExp, exactly.
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2 && !defined(HWY_DISABLE_F16C)
+constexpr bool kPlaceInF16 = true;
+#else
+constexpr bool kPlaceInF16 = false;
+#endif
+
+// A format: kShift32 (kShift16) moves a prepared code's magnitude bits (an
+// 8-bit code; a 4-bit code shifted up by 4) to a float32's (float16's)
+// exponent and fraction fields, kBias is the format's exponent bias,
+// kSpecial the bits that, all set, make a NaN or infinity (0: none).
+template <int kShift32, int kShift16, int kBias, uint8_t kSpecial>
+struct MxFormat {
+  static constexpr int shift32 = kShift32, shift16 = kShift16, bias = kBias;
+  static constexpr uint8_t special = kSpecial;
+  // The placed value is the code's value times 2^place_exp; a scale e then
+  // multiplies it by 2^(e - place_exp), a normal float32 for e in [lo, hi].
+  static constexpr int place_exp = kPlaceInF16 ? kBias - 15 : kBias - 127;
+  static constexpr int lo = 1 + place_exp > 0 ? 1 + place_exp : 0;
+  static constexpr int hi = 254 + place_exp;
+};
+using FormatE4M3 = MxFormat<20, 7, 7, 0x7F>;
+using FormatE5M2 = MxFormat<21, 8, 15, 0x7C>;
+using FormatE2M1 = MxFormat<18, 5, 1, 0>;
+using FormatE1M2 = MxFormat<17, 4, 1, 0>;
+
+// The float32 bits of scale e's 2^(e - 127) (0: 2^-127, subnormal; 0xFF NaN).
+inline uint32_t ScaleBits(uint32_t e) {
+  return e == 0 ? 0x00400000u : e == 0xFFu ? 0x7FC00000u : e << 23;
+}
+
+// Whether any of n 8-bit codes has all of the `special` bits set.
+HWY_INLINE bool AnySpecial(uint8_t special, const uint8_t* codes, size_t n) {
+  const hn::ScalableTag<uint8_t> d8;
+  const size_t lanes = hn::Lanes(d8);
+  const auto bits = hn::Set(d8, special);
+  size_t c = 0;
+  for (; c + lanes <= n; c += lanes) {
+    if (!hn::AllFalse(d8, hn::Eq(hn::And(hn::LoadU(d8, codes + c), bits), bits))) return true;
+  }
+  for (; c < n; ++c) {
+    if ((codes[c] & special) == special) return true;
+  }
+  return false;
+}
+
+// n 4-bit codes (two a byte, the first low) as bytes code << 4, in order
+// (little-endian lanes: a 16-bit lane's low byte is stored first). In
+// stores of 16 bytes at most, each of which DecodeVector's loads of 16
+// codes or fewer can take from the store buffer (a load from part of a
+// wider store may wait for it to reach the cache).
+HWY_INLINE void ExpandNibbles(const uint8_t* packed, size_t n, uint8_t* out) {
+  const hn::CappedTag<uint16_t, 8> d16;
+  const hn::Rebind<uint8_t, decltype(d16)> d8;
+  const size_t lanes = hn::Lanes(d16), bytes = (n + 1) / 2;
+  const auto high = hn::Set(d16, 0xF0u);
+  size_t x = 0;
+  for (; x + lanes <= bytes; x += lanes) {
+    const auto w = hn::PromoteTo(d16, hn::LoadU(d8, packed + x));
+    const auto pair = hn::Or(hn::And(hn::ShiftLeft<4>(w), high), hn::ShiftLeft<8>(hn::And(w, high)));
+    hn::StoreU(pair, d16, reinterpret_cast<uint16_t*>(out + 2 * x));
+  }
+  for (; x < bytes; ++x) {
+    out[2 * x] = static_cast<uint8_t>(packed[x] << 4);
+    out[2 * x + 1] = static_cast<uint8_t>(packed[x] & 0xF0u);
+  }
+}
+
+// n factors from n e8m0 scales: 2^(e - place_exp) (every e in [lo, hi],
+// the caller's check), or with two_step the scale itself, 2^(e - 127).
+template <class F>
+HWY_INLINE void Factors(const uint8_t* e, size_t n, bool two_step, float* out) {
+  const hn::ScalableTag<uint32_t> du;
+  const hn::Rebind<uint8_t, decltype(du)> d8;
+  const size_t lanes = hn::Lanes(du);
+  uint32_t* bits = reinterpret_cast<uint32_t*>(out);
+  constexpr uint32_t kAdd = static_cast<uint32_t>(-F::place_exp);
+  size_t c = 0;
+  if (!two_step) {
+    for (; c + lanes <= n; c += lanes) {
+      const auto v = hn::PromoteTo(du, hn::LoadU(d8, e + c));
+      hn::StoreU(hn::ShiftLeft<23>(hn::Add(v, hn::Set(du, kAdd))), du, bits + c);
+    }
+    for (; c < n; ++c) bits[c] = (e[c] + kAdd) << 23;
+    return;
+  }
+  for (; c + lanes <= n; c += lanes) {
+    const auto v = hn::PromoteTo(du, hn::LoadU(d8, e + c));
+    auto f = hn::IfThenElse(hn::Eq(v, hn::Zero(du)), hn::Set(du, 0x00400000u), hn::ShiftLeft<23>(v));
+    f = hn::IfThenElse(hn::Eq(v, hn::Set(du, 0xFFu)), hn::Set(du, 0x7FC00000u), f);
+    hn::StoreU(f, du, bits + c);
+  }
+  for (; c < n; ++c) bits[c] = ScaleBits(e[c]);
+}
+
+// Whether any of n scales is outside [lo, hi] (2^(e - place_exp) no
+// normal float32).
+template <class F>
+HWY_INLINE bool NeedsTwoSteps(const uint8_t* e, size_t n) {
+  const hn::ScalableTag<uint8_t> d8;
+  const size_t lanes = hn::Lanes(d8);
+  const auto lo = hn::Set(d8, static_cast<uint8_t>(F::lo));
+  const auto hi = hn::Set(d8, static_cast<uint8_t>(F::hi));
+  size_t c = 0;
+  for (; c + lanes <= n; c += lanes) {
+    const auto v = hn::LoadU(d8, e + c);
+    if (!hn::AllFalse(d8, hn::Or(hn::Ne(hn::Max(v, hi), hi), hn::Ne(hn::Min(v, lo), lo))))
+      return true;
+  }
+  for (; c < n; ++c) {
+    if (e[c] > F::hi || e[c] < F::lo) return true;
+  }
+  return false;
+}
+
+// One vector of decoded values: codes (prepared, sign in bit 7) placed in a
+// float32's fields, times the factors (and first 2^(127 - bias) when
+// kTwoStep).
+template <class F, bool kTwoStep, class DF>
+HWY_INLINE void DecodeVector(DF df, const int8_t* codes, hn::Vec<DF> factor, float* out) {
+  const hn::RebindToSigned<DF> di;
+  const hn::Rebind<int8_t, DF> d8;
+  hn::Vec<DF> v;
+  if constexpr (kPlaceInF16) {
+    const hn::Rebind<int16_t, DF> d16;
+    const hn::Rebind<hwy::float16_t, DF> dh;
+    const auto mask = hn::Set(d16, static_cast<int16_t>(0x8000u | (0x7Fu << F::shift16)));
+    const auto h = hn::And(hn::ShiftLeft<F::shift16>(hn::PromoteTo(d16, hn::LoadU(d8, codes))), mask);
+    v = hn::PromoteTo(df, hn::BitCast(dh, h));
+  } else {
+    const auto mask = hn::Set(di, static_cast<int32_t>(0x80000000u | (0x7Fu << F::shift32)));
+    v = hn::BitCast(df, hn::And(hn::ShiftLeft<F::shift32>(hn::PromoteTo(di, hn::LoadU(d8, codes))), mask));
+  }
+  if constexpr (kTwoStep) v = hn::Mul(v, hn::BitCast(df, hn::Set(di, (127 - F::place_exp) << 23)));
+  hn::StoreU(hn::Mul(v, factor), df, out);
+}
+
+template <class F, bool kTwoStep>
+HWY_INLINE void DecodeRow(const int8_t* codes, const float* factors, size_t n, float* out) {
+  const hn::ScalableTag<float> df;
+  const size_t lanes = hn::Lanes(df);
+  size_t c = 0;
+  for (; c + lanes <= n; c += lanes)
+    DecodeVector<F, kTwoStep>(df, codes + c, hn::LoadU(df, factors + c), out + c);
+  const hn::CappedTag<float, 1> d1;
+  for (; c < n; ++c) DecodeVector<F, kTwoStep>(d1, codes + c, hn::LoadU(d1, factors + c), out + c);
+}
+
+// n codes of a row of a from column col (a multiple of 32), each group of
+// 32 with its scale srow[c / 32], as DecodeRow: each group's factor
+// broadcast where a group is whole vectors (lanes dividing 32), else
+// written out.
+template <class F>
+HWY_INLINE void ScaledRowOfA(const int8_t* codes, const uint8_t* srow, size_t col, size_t n,
+                             float* out) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToUnsigned<decltype(df)> du;
+  const size_t lanes = hn::Lanes(df);
+  for (size_t c = 0; c < n; c += 32) {
+    const size_t count = n - c < 32 ? n - c : 32;
+    const uint8_t e = srow[(col + c) / 32];
+    const bool two_step = e > F::hi || e < F::lo;
+    HWY_ALIGN float factors[32];
+    if (lanes > 32 || 32 % lanes != 0 || count < 32) {
+      uint8_t exps[32];
+      memset(exps, e, count);
+      Factors<F>(exps, count, two_step, factors);
+      if (two_step) DecodeRow<F, true>(codes + c, factors, count, out + c);
+      else DecodeRow<F, false>(codes + c, factors, count, out + c);
+      continue;
+    }
+    const uint32_t bits =
+        two_step ? ScaleBits(e) : (e + static_cast<uint32_t>(-F::place_exp)) << 23;
+    const auto factor = hn::BitCast(df, hn::Set(du, bits));
+    for (size_t x = 0; x < 32; x += lanes) {
+      if (two_step) DecodeVector<F, true>(df, codes + c + x, factor, out + c + x);
+      else DecodeVector<F, false>(df, codes + c + x, factor, out + c + x);
+    }
+  }
+}
+
+// rows x cols values of op from (row, col) (col even), decoded and scaled,
+// packed with stride cols into out (cols <= kBlockN).
+template <class F>
+void WidenMx(const Operand& op, size_t row, size_t col, size_t rows, size_t cols, float* out) {
+  using kernels::mx::kBlockN;
+  constexpr bool kPacked = F::special == 0;
+  uint8_t prepared[kBlockN + 2];
+  float factors[kBlockN];
+  bool two_step = false;
+  const uint8_t* s = static_cast<const uint8_t*>(op.scale.data);
+  for (size_t r = 0; r < rows; ++r) {
+    const size_t i = row + r;
+    const uint8_t* in = static_cast<const uint8_t*>(op.codes.data) + i * op.codes.stride;
+    // b's factors, one per column, change every 32 rows; a's, one per 32
+    // columns, are broadcast (ScaledRowOfA).
+    if (!op.per_row && (r == 0 || i % 32 == 0)) {
+      const uint8_t* srow = s + (i / 32) * op.scale.stride + col;
+      two_step = NeedsTwoSteps<F>(srow, cols);
+      Factors<F>(srow, cols, two_step, factors);
+    }
+    const uint8_t* codes = in + col;
+    if constexpr (kPacked) {
+      ExpandNibbles(in + col / 2, cols, prepared);
+      codes = prepared;
+    } else if (AnySpecial(F::special, codes, cols)) {
+      kernels::mx::ScalarRow(op, i, col, cols, out + r * cols);
+      continue;
+    }
+    const int8_t* c8 = reinterpret_cast<const int8_t*>(codes);
+    if (op.per_row) ScaledRowOfA<F>(c8, s + i * op.scale.stride, col, cols, out + r * cols);
+    else if (two_step) DecodeRow<F, true>(c8, factors, cols, out + r * cols);
+    else DecodeRow<F, false>(c8, factors, cols, out + r * cols);
+  }
+}
+
+using WidenFn = void (*)(const Operand&, size_t, size_t, size_t, size_t, float*);
+
+WidenFn WidenerOf(const Operand& op) {
+  if (op.hif4) return kernels::mx::WidenHif4;
+  switch (op.dtype) {
+    case PTO_FLOAT8_E4M3: return WidenMx<FormatE4M3>;
+    case PTO_FLOAT8_E5M2: return WidenMx<FormatE5M2>;
+    case PTO_FLOAT4_E2M1X2: return WidenMx<FormatE2M1>;
+    case PTO_FLOAT4_E1M2X2: return WidenMx<FormatE1M2>;
+    default: return WidenMx<FormatE1M2>;
+  }
+}
+
+// dst (m x n float32, holding the seeds) += the chains of a and b, each
+// decoded a block at a time by its widener.
+void MatmulMxImpl(size_t m, size_t k, size_t n, const kernels::Plane& dst, const Operand& a,
+                  const Operand& b) {
+  using kernels::mx::kBlockK;
+  using kernels::mx::kBlockM;
+  using kernels::mx::kBlockN;
+  const WidenFn widen_a = WidenerOf(a), widen_b = WidenerOf(b);
+  float* out = static_cast<float*>(dst.data);
+  HWY_ALIGN float wa[kBlockM * kBlockK];
+  HWY_ALIGN float wb[kBlockK * kBlockN];
+  for (size_t j = 0; j < n; j += kBlockN) {
+    const size_t nc = n - j < kBlockN ? n - j : kBlockN;
+    for (size_t kk = 0; kk < k; kk += kBlockK) {
+      const size_t kc = k - kk < kBlockK ? k - kk : kBlockK;
+      widen_b(b, kk, j, kc, nc, wb);
+      for (size_t i = 0; i < m; i += kBlockM) {
+        const size_t mc = m - i < kBlockM ? m - i : kBlockM;
+        widen_a(a, i, kk, mc, kc, wa);
+        MatmulF32Impl(mc, kc, nc, out + i * dst.stride + j, dst.stride, wa, kc, wb, nc);
+      }
+    }
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace pto
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace pto::kernels {
+
+HWY_EXPORT(MatmulMxImpl);
+
+void MatmulMx(pto_dtype a_dtype, pto_dtype b_dtype, size_t m, size_t k, size_t n,
+              const Plane& dst, const ConstPlane& a, const ConstPlane& a_scale,
+              const ConstPlane& b, const ConstPlane& b_scale) {
+  PTO_DYNAMIC_DISPATCH(MatmulMxImpl)(m, k, n, dst, mx::Operand{a_dtype, a, a_scale, true, false},
+                                     mx::Operand{b_dtype, b, b_scale, false, false});
+}
+
+void MatmulMxHif4(size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
+                  const ConstPlane& a_scale, const ConstPlane& b, const ConstPlane& b_scale) {
+  PTO_DYNAMIC_DISPATCH(MatmulMxImpl)(m, k, n, dst,
+                                     mx::Operand{PTO_FLOAT4_E1M2X2, a, a_scale, true, true},
+                                     mx::Operand{PTO_FLOAT4_E1M2X2, b, b_scale, false, true});
+}
+
+}  // namespace pto::kernels
+#endif

@@ -1,0 +1,250 @@
+// tcvt from a low-precision type (FP8 E4M3FN/E5M2, HiFloat8, E8M0, FP4
+// E2M1/E1M2, INT4) to FLOAT32, and from the 4-bit ones to BFLOAT16 and
+// FLOAT16, by vector: each code's bits looked up in a table of every code
+// (256, or 16 for the packed types) that tcvt::Element, the exact element
+// converter, filled once per pair. Each of these widenings is exact (every
+// code's value is a value of dst), so the bits depend on the code alone (no
+// mode, no saturation): the table is the converter's own answer for each.
+// Included by tcvt.cc once per target, after tcvt::Element.
+
+#ifndef PTO_KERNELS_TCVT_LOWP_TABLES_
+#define PTO_KERNELS_TCVT_LOWP_TABLES_
+#include <stdint.h>
+
+namespace pto {
+namespace kernels {
+namespace tcvt {
+
+struct WidenTable {
+  uint32_t bits[256];
+};
+
+// Whether src -> dst widens exactly and WidenTableOf has its table: any
+// low-precision type to FLOAT32; the 4-bit ones (at most 3 significant bits,
+// 2^-2 to 6, or integers -8 to 7) to BFLOAT16 and FLOAT16 too.
+inline bool HasWidenTable(pto_dtype src, pto_dtype dst) {
+  if (!IsLowPrecisionDtype(src)) return false;
+  return dst == PTO_FLOAT32 ||
+         (IsPackedDtype(src) && (dst == PTO_BFLOAT16 || dst == PTO_FLOAT16));
+}
+
+// The table of a HasWidenTable pair: code -> dst's bits (zero-extended).
+inline const WidenTable& WidenTableOf(pto_dtype src, pto_dtype dst) {
+  constexpr int kTypes = PTO_INT4X2 - PTO_FLOAT8_E4M3 + 1;
+  static constexpr pto_dtype kDst[3] = {PTO_FLOAT32, PTO_BFLOAT16, PTO_FLOAT16};
+  static const struct Tables {
+    WidenTable of[kTypes][3];
+    Tables() {
+      for (int t = 0; t < kTypes; ++t) {
+        const pto_dtype s = static_cast<pto_dtype>(PTO_FLOAT8_E4M3 + t);
+        const uint32_t codes = IsPackedDtype(s) ? 16 : 256;
+        for (int d = 0; d < 3; ++d) {
+          const ConvertSpec spec{kDst[d], s, PTO_ROUND_RINT, false, IntOverflow{}};
+          for (uint32_t c = 0; c < 256; ++c)
+            of[t][d].bits[c] = HasWidenTable(s, kDst[d])
+                                   ? static_cast<uint32_t>(Element(spec, c % codes))
+                                   : 0;
+        }
+      }
+    }
+  } tables;
+  const int d = dst == PTO_FLOAT32 ? 0 : dst == PTO_BFLOAT16 ? 1 : 2;
+  return tables.of[src - PTO_FLOAT8_E4M3][d];
+}
+
+// HiFloat8's code of 2^e (mantissa 0) at index e + 32 for e in [-15, 15]
+// (the element converter's, RINT, exact), 0 elsewhere.
+inline const uint32_t* HiF8PowerCodes() {
+  static const struct Table {
+    uint32_t of[64];
+    Table() {
+      const ConvertSpec spec{PTO_HIFLOAT8, PTO_FLOAT32, PTO_ROUND_RINT, false, IntOverflow{}};
+      for (int i = 0; i < 64; ++i) {
+        const int e = i - 32;
+        of[i] = e >= -15 && e <= 15 ? static_cast<uint32_t>(Element(spec, static_cast<uint32_t>(e + 127) << 23)) : 0;
+      }
+    }
+  } table;
+  return table.of;
+}
+
+}  // namespace tcvt
+}  // namespace kernels
+}  // namespace pto
+#endif  // PTO_KERNELS_TCVT_LOWP_TABLES_
+
+#if defined(PTO_KERNELS_TCVT_LOWP_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef PTO_KERNELS_TCVT_LOWP_INL_H_
+#undef PTO_KERNELS_TCVT_LOWP_INL_H_
+#else
+#define PTO_KERNELS_TCVT_LOWP_INL_H_
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace pto {
+namespace HWY_NAMESPACE {
+
+// Whether WidenLowpRows converts this pair.
+inline bool IsLowpWidening(const kernels::ConvertSpec& s) {
+  return kernels::tcvt::HasWidenTable(s.src, s.dst);
+}
+
+// n codes (bytes) -> dst's bits by the table (T: uint32_t for FLOAT32,
+// uint16_t for the 16-bit floats).
+template <typename T>
+HWY_INLINE void WidenCodes(const uint32_t* table, const uint8_t* codes, size_t n, T* out) {
+  const hn::ScalableTag<uint32_t> du;
+  const hn::RebindToSigned<decltype(du)> di;
+  const hn::Rebind<uint8_t, decltype(du)> d8;
+  const hn::Rebind<T, decltype(du)> dt;
+  const size_t lanes = hn::Lanes(du);
+  size_t c = 0;
+  for (; c + lanes <= n; c += lanes) {
+    const auto index = hn::BitCast(di, hn::PromoteTo(du, hn::LoadU(d8, codes + c)));
+    const auto bits = hn::GatherIndex(du, table, index);
+    if constexpr (sizeof(T) == 4) hn::StoreU(bits, du, out + c);
+    else hn::StoreU(hn::TruncateTo(dt, bits), dt, out + c);
+  }
+  for (; c < n; ++c) out[c] = static_cast<T>(table[codes[c]]);
+}
+
+// n 4-bit values (two a byte, the first the low nibble) as bytes, in order
+// (little-endian lanes: a 16-bit lane's low byte is stored first).
+HWY_INLINE void SplitNibbles(const uint8_t* packed, size_t n, uint8_t* out) {
+  const hn::CappedTag<uint16_t, 8> d16;
+  const hn::Rebind<uint8_t, decltype(d16)> d8;
+  const size_t lanes = hn::Lanes(d16), bytes = (n + 1) / 2;
+  size_t x = 0;
+  for (; x + lanes <= bytes; x += lanes) {
+    const auto w = hn::PromoteTo(d16, hn::LoadU(d8, packed + x));
+    const auto pair = hn::Or(hn::And(w, hn::Set(d16, 0x0Fu)), hn::ShiftLeft<4>(hn::And(w, hn::Set(d16, 0xF0u))));
+    hn::StoreU(pair, d16, reinterpret_cast<uint16_t*>(out + 2 * x));
+  }
+  for (; x < bytes; ++x) {
+    out[2 * x] = packed[x] & 0xFu;
+    out[2 * x + 1] = static_cast<uint8_t>(packed[x] >> 4);
+  }
+}
+
+// One row of an IsLowpWidening pair; a packed row is split into bytes a
+// chunk at a time.
+template <typename T>
+HWY_INLINE void WidenLowpRow(const uint32_t* table, bool packed, size_t cols, T* out,
+                             const uint8_t* in) {
+  if (!packed) return WidenCodes(table, in, cols, out);
+  constexpr size_t kChunk = 256;
+  HWY_ALIGN uint8_t codes[kChunk + 2];
+  for (size_t c = 0; c < cols; c += kChunk) {
+    const size_t n = cols - c < kChunk ? cols - c : kChunk;
+    SplitNibbles(in + c / 2, n, codes);
+    WidenCodes(table, codes, n, out + c);
+  }
+}
+
+HWY_INLINE void WidenLowpRows(const kernels::ConvertSpec& spec, size_t rows, size_t cols,
+                              void* dst, size_t dst_stride, const void* src, size_t src_stride) {
+  const uint32_t* table = kernels::tcvt::WidenTableOf(spec.src, spec.dst).bits;
+  const bool packed = IsPackedDtype(spec.src);
+  for (size_t r = 0; r < rows; ++r) {
+    const uint8_t* in = static_cast<const uint8_t*>(src) + r * src_stride;
+    if (spec.dst == PTO_FLOAT32)
+      WidenLowpRow(table, packed, cols, static_cast<uint32_t*>(dst) + r * dst_stride, in);
+    else
+      WidenLowpRow(table, packed, cols, static_cast<uint16_t*>(dst) + r * dst_stride, in);
+  }
+}
+
+// ---- FLOAT32 -> HiFloat8 --------------------------------------------------
+
+// Whether NarrowHiF8Rows converts this pair: FLOAT32 sources, RINT and ROUND.
+inline bool IsHiF8Narrowing(const kernels::ConvertSpec& s) {
+  return s.dst == PTO_HIFLOAT8 && s.src == PTO_FLOAT32 &&
+         (s.round == PTO_ROUND_RINT || s.round == PTO_ROUND_ROUND);
+}
+
+// FLOAT32 bits -> HiFloat8 codes (low 8 bits of each lane), rounded as
+// tcvt::EncodeHiF8 does: at the precision of the value's exponent e (3
+// mantissa bits for |e| <= 3, 2 to 7, 1 to 15), ties to even (RINT) or away
+// (ROUND); below 2^-15 to the powers 2^-22..2^-16 (codes 1 to 7), RINT's tie
+// to the even code; overflow to `overflow` (by sign, the converter's code
+// for beyond 2^15); NaN 0x80, infinity 0x6F with its sign, zero 0x00.
+template <class DU>
+HWY_INLINE hn::Vec<DU> HiF8Codes(DU du, hn::Vec<DU> bits, bool ties_even, const uint32_t* powers,
+                                 uint32_t overflow_pos, uint32_t overflow_neg) {
+  const hn::RebindToSigned<DU> di;
+  const auto one = hn::Set(du, 1u);
+  const auto mag = hn::And(bits, hn::Set(du, 0x7FFFFFFFu));
+  const auto negative = hn::Ne(hn::And(bits, hn::Set(du, 0x80000000u)), hn::Zero(du));
+  const auto top = hn::Sub(hn::BitCast(di, hn::ShiftRight<23>(mag)), hn::Set(di, 127));
+  const auto frac = hn::And(mag, hn::Set(du, 0x7FFFFFu));
+  // At or above 2^-15: the mantissa (24 bits) rounded to mb bits below its top.
+  const auto abs_top = hn::BitCast(du, hn::Abs(top));
+  const auto mb = hn::Sub(hn::Sub(hn::Set(du, 3u), hn::IfThenElseZero(hn::Gt(abs_top, hn::Set(du, 3u)), one)),
+                          hn::IfThenElseZero(hn::Gt(abs_top, hn::Set(du, 7u)), one));
+  const auto shift = hn::Sub(hn::Set(du, 23u), mb);
+  const auto mant = hn::Or(frac, hn::Set(du, 0x800000u));
+  const auto kept = hn::Shr(mant, shift);
+  const auto rest = hn::Sub(mant, hn::Shl(kept, shift));
+  const auto half = hn::Shl(one, hn::Sub(shift, one));
+  const auto up = ties_even ? hn::Or(hn::Gt(rest, half),
+                                     hn::And(hn::Eq(rest, half), hn::Eq(hn::And(kept, one), one)))
+                            : hn::Not(hn::Lt(rest, half));
+  const auto r = hn::Add(kept, hn::IfThenElseZero(up, one));
+  const auto carry = hn::Ne(hn::Shr(r, hn::Add(mb, one)), hn::Zero(du));
+  const auto top2 = hn::Add(top, hn::BitCast(di, hn::IfThenElseZero(carry, one)));
+  const auto m = hn::IfThenElseZero(hn::Not(carry), hn::Sub(r, hn::Shl(one, mb)));
+  const auto index = hn::And(hn::Add(top2, hn::Set(di, 32)), hn::Set(di, 63));
+  auto code = hn::Or(hn::GatherIndex(du, powers, index), m);
+  const auto over = hn::Or(hn::RebindMask(du, hn::Gt(top2, hn::Set(di, 15))),
+                           hn::And(hn::RebindMask(du, hn::Eq(top2, hn::Set(di, 15))),
+                                   hn::Ne(m, hn::Zero(du))));
+  // Below 2^-15 (top -16 to -22): 2^top or 2^(top+1) by the first fraction
+  // bit (a tie: RINT to the even code, top + 23 odd goes up; ROUND up);
+  // top -23: 2^-22 above half of it (ROUND: at half too); lower: zero.
+  const auto fhalf = hn::Set(du, 0x400000u);
+  const auto odd_code = hn::RebindMask(du, hn::Eq(hn::And(top, hn::Set(di, 1)), hn::Zero(di)));  // top + 23 odd
+  const auto tiny_up = ties_even ? hn::Or(hn::Gt(frac, fhalf), hn::And(hn::Eq(frac, fhalf), odd_code))
+                                 : hn::Not(hn::Lt(frac, fhalf));
+  const auto tiny_top = hn::Add(top, hn::BitCast(di, hn::IfThenElseZero(tiny_up, one)));
+  auto tiny = hn::BitCast(du, hn::Add(tiny_top, hn::Set(di, 23)));
+  tiny = hn::IfThenElse(hn::RebindMask(du, hn::Eq(tiny_top, hn::Set(di, -15))), hn::Set(du, 0x7Eu), tiny);
+  const auto at_23 = hn::RebindMask(du, hn::Eq(top, hn::Set(di, -23)));
+  const auto half_up = ties_even ? hn::Ne(frac, hn::Zero(du)) : hn::Eq(frac, frac);
+  tiny = hn::IfThenElse(at_23, hn::IfThenElseZero(half_up, one), tiny);
+  tiny = hn::IfThenElseZero(hn::RebindMask(du, hn::Gt(top, hn::Set(di, -24))), tiny);
+  code = hn::IfThenElse(hn::RebindMask(du, hn::Lt(top, hn::Set(di, -15))), tiny, code);
+  code = hn::IfThenElseZero(hn::Ne(code, hn::Zero(du)), hn::Or(code, hn::IfThenElseZero(negative, hn::Set(du, 0x80u))));
+  const auto overflow = hn::IfThenElse(negative, hn::Set(du, overflow_neg), hn::Set(du, overflow_pos));
+  code = hn::IfThenElse(over, overflow, code);
+  code = hn::IfThenElse(hn::Eq(mag, hn::Set(du, 0x7F800000u)),
+                        hn::Or(hn::Set(du, 0x6Fu), hn::IfThenElseZero(negative, hn::Set(du, 0x80u))), code);
+  return hn::IfThenElse(hn::Gt(mag, hn::Set(du, 0x7F800000u)), hn::Set(du, 0x80u), code);
+}
+
+HWY_INLINE void NarrowHiF8Rows(const kernels::ConvertSpec& spec, size_t rows, size_t cols,
+                               void* dst, size_t dst_stride, const void* src, size_t src_stride) {
+  const hn::ScalableTag<uint32_t> du;
+  const hn::Rebind<uint8_t, decltype(du)> d8;
+  const size_t lanes = hn::Lanes(du);
+  const uint32_t* powers = kernels::tcvt::HiF8PowerCodes();
+  // Beyond 2^15 (2^16 of either sign): the converter's overflow codes.
+  const uint32_t over_pos = static_cast<uint32_t>(kernels::tcvt::Element(spec, 0x47800000u));
+  const uint32_t over_neg = static_cast<uint32_t>(kernels::tcvt::Element(spec, 0xC7800000u));
+  const bool ties_even = spec.round == PTO_ROUND_RINT;
+  for (size_t r = 0; r < rows; ++r) {
+    uint8_t* out = static_cast<uint8_t*>(dst) + r * dst_stride;
+    const uint32_t* in = static_cast<const uint32_t*>(src) + r * src_stride;
+    size_t i = 0;
+    for (; i + lanes <= cols; i += lanes) {
+      const auto codes = HiF8Codes(du, hn::LoadU(du, in + i), ties_even, powers, over_pos, over_neg);
+      hn::StoreU(hn::TruncateTo(d8, codes), d8, out + i);
+    }
+    kernels::tcvt::ElementRange(spec, i, cols, out, in);
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace pto
+HWY_AFTER_NAMESPACE();
+
+#endif  // PTO_KERNELS_TCVT_LOWP_INL_H_
