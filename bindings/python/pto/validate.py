@@ -243,10 +243,42 @@ def _binop(op: str, a: int, b: int) -> Optional[int]:
             "maxsi": lambda: max(a, b), "minsi": lambda: min(a, b)}[op]()
 
 
+def unused_views(text: str) -> set:
+    """The tensor and partition views nothing uses (transitively: a view
+    only an unused view reads is unused too). PTOAS declares both ops Pure
+    (include/PTO/IR/PTOOps.td), so its canonicalisation drops them and the
+    board's C++ builds no GlobalTensor for them: generate_testcase.py's
+    footprint scan never sees them, and a pointer only such views describe
+    (one the kernel reads with pto.load_scalar) gets the board's fallback
+    element count."""
+    token = re.compile(r"%[\w.$-]+")
+    uses: Dict[str, int] = {}
+    for tok in token.findall(text):
+        uses[tok] = uses.get(tok, 0) + 1
+    defs = {}
+    for line in text.splitlines():
+        m = _VIEW_OF.match(line)
+        if m:
+            defs[m.group(1)] = token.findall(line)[1:]  # the operands
+    dead: set = set()
+    work = [name for name in defs if uses.get(name, 0) <= 1]  # its definition only
+    while work:
+        name = work.pop()
+        if name in dead:
+            continue
+        dead.add(name)
+        for tok in defs[name]:
+            uses[tok] -= 1
+            if tok in defs and tok not in dead and uses[tok] <= 1:
+                work.append(tok)
+    return dead
+
+
 def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tuple[Dict[str, int], int]:
     """Elements each pointer parameter's tensor views reach (1 + sum of
     (dim - 1) * stride, plus an addptr offset), from the values the text and
-    the integer arguments fix; views with an unknown dimension are left out.
+    the integer arguments fix; views with an unknown dimension are left out,
+    and so are views nothing uses (unused_views: absent from the board's C++).
     Also the board's logical element count: the first fixed 2-D window."""
     env = {"%" + k: v for k, v in ints.items()}
     base: Dict[str, Tuple[str, int]] = {"%" + p: ("%" + p, 0) for p in pointers}
@@ -269,6 +301,8 @@ def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tupl
     # type) is read as one line.
     text = re.sub(r",[ \t]*\n\s*", ", ", text)
     text = re.sub(r"\n\s*(?=[:\]])", " ", text)
+    dead = unused_views(text)
+    floors: Dict[str, int] = {}
     for line in text.splitlines():
         m = _CONST.match(line)
         if m:
@@ -290,6 +324,9 @@ def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tupl
             base[m.group(1)] = (root, off + env[m.group(3)])
             continue
         m = _VIEW_OF.match(line)
+        if m and m.group(1) in dead:
+            _unused_view_floor(line, base, values, floors)
+            continue
         if m:
             src = m.group(2)
             root = base[src][0] if src in base else view_root.get(src)
@@ -319,7 +356,25 @@ def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tupl
             counts[name] = max(counts.get(name, 0), reach + max(off, 0))
             if logical is None and len(shape) >= 2 and shape[-1] > 0 and shape[-2] > 0:
                 logical = shape[-2] * shape[-1]
-    return counts, logical or DEFAULT_ELEMENTS
+    logical = logical or DEFAULT_ELEMENTS
+    # A pointer that only unused views describe gets the board's fallback;
+    # pto-run still verifies those views, so its buffer holds them too.
+    for name, reach in floors.items():
+        counts[name] = max(counts.get(name) or logical, reach)
+    return counts, logical
+
+
+def _unused_view_floor(line: str, base: Dict[str, Tuple[str, int]], values, floors: Dict[str, int]):
+    """The elements an unused make_tensor_view reaches (see unused_views)."""
+    m = _VIEW.search(line)
+    if not m or m.group(1) not in base:
+        return
+    shape, strides = values(m.group(2)), values(m.group(3))
+    if shape is None or strides is None or len(shape) != len(strides) or 0 in shape:
+        return
+    root, off = base[m.group(1)]
+    reach = 1 + sum((d - 1) * s for d, s in zip(shape, strides)) + max(off, 0)
+    floors[root[1:]] = max(floors.get(root[1:], 0), reach)
 
 
 def split_top(blob: str) -> List[str]:
@@ -689,10 +744,37 @@ KERNEL_DEFECTS = [
 BOARD_WINDOW = re.compile(r"pto\.partition_view: .* is outside the view's ")
 
 
+# pto.load_scalar / store_scalar past the buffer the case gives the pointer.
+# PTOAS lowers both to a plain `ptr[offset]` (PTOAS__PTR_LOAD/STORE,
+# tools/ptoas/ptoas.cpp), which nothing on the NPU checks; the buffer is the
+# one generate_testcase.py allocates (footprints: the used views, else its
+# fallback, raised to its per-case minimums), so the access leaves it on the
+# board too, in both modes.
+SCALAR_OUTSIDE = re.compile(r"pto\.(load|store)_scalar: element (-?\d+) of %[\w.$-]+, which holds \d+ elements")
+
+
+def scalar_access_defect(message: str) -> Optional[str]:
+    m = SCALAR_OUTSIDE.search(message)
+    if not m:
+        return None
+    what = "reads" if m.group(1) == "load" else "writes"
+    where = ("before the buffer's first element (an index the kernel computes from its inputs, "
+             "negative for the board's inputs)" if int(m.group(2)) < 0 else "past the buffer's end")
+    return (f"a scalar access outside the memory the case gives the pointer: PTOAS lowers "
+            f"pto.{m.group(1)}_scalar to a plain ptr[offset] (tools/ptoas/ptoas.cpp "
+            f"PTOAS__PTR_{m.group(1).upper()}) that nothing on the NPU checks, and the board's "
+            f"generate_testcase.py allocates the buffer from the kernel's used tensor views (else its "
+            f"fallback, the first tile's elements) and its per-case minimums; the kernel {what} "
+            f"{where}, another allocation's bytes or unmapped memory")
+
+
 def kernel_defect(message: str, board: bool) -> Optional[str]:
     """The kernel-defect explanation of a refusal, or None."""
     if board and BOARD_WINDOW.search(message):
         return KERNEL_DEFECTS[2][1]
+    scalar = scalar_access_defect(message)
+    if scalar:
+        return scalar
     for pattern, why in KERNEL_DEFECTS:
         if pattern.search(message):
             return why
