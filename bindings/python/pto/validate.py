@@ -103,7 +103,7 @@ class Param:
 @dataclasses.dataclass
 class Result:
     case: str
-    result: str = "ERROR"   # PASS FAIL DEFECT REFUSED ERROR TIMEOUT NEEDS-PTOAS-PY NEEDS-RANKS
+    result: str = "ERROR"   # PASS FAIL DEFECT SAMPLE-DEFECT XFAIL REFUSED ERROR TIMEOUT NEEDS-PTOAS-PY NEEDS-RANKS
     check: str = ""         # golden | determinism
     max_abs: Optional[float] = None
     max_rel: Optional[float] = None
@@ -986,6 +986,65 @@ def run_board_flow(v: Validator, case: Case, params: List[Param], profile: str, 
     res.detail = mismatch[0] if mismatch else last_line(out)
 
 
+# --------------------------------------------------------------------------
+# Results decided by the sample rather than the kernel run: a golden the
+# board's own run disagrees with (SAMPLE-DEFECT), a sample PTOAS expects to be
+# rejected (XFAIL).
+
+# (sample directory, testcases, why the board's result differs from the
+# golden). Applied to a FAIL only, and only when every element outside the
+# tolerance is one the golden leaves zero (rows it does not compute): a wrong
+# value anywhere else stays FAIL.
+SAMPLE_DEFECTS = [
+    (re.compile(r"^Qwen3Decode(A3|A5)$"), ("out_proj_residual", "down_proj_residual"),
+     "the golden computes the rows of one vector sub-block and leaves the other's zero "
+     "(qwen3_decode_golden_lib.py _select_aiv_subblock, sub-block 0: main.cpp declares no "
+     "sub-block index, since generate_testcase.py binds the vector function's "
+     "%__pypto_spmd_subblock_idx to get_subblockid()), while the board's mixed launch runs "
+     "both vector sub-blocks of the block (pto-isa a2a3/ and a5/ TPop.hpp hand each its half "
+     "by get_subblockid()) and the second writes rows 8-15, as libpto does"),
+]
+
+
+def only_unset_rows_differ(params: List[Param], work: Path) -> bool:
+    """Whether the outputs differ from their goldens (beyond the generated
+    compare's tolerance) only at elements the golden leaves zero."""
+    import numpy as np
+    differs = False
+    for p in params:
+        if p.kind != "ptr" or not p.written or not (work / f"golden_{p.board_name}.bin").is_file():
+            continue
+        dt = np.dtype(DTYPES[p.dtype][0])
+        g = as_float(np.fromfile(work / f"golden_{p.board_name}.bin", dtype=dt), p.dtype)
+        o = as_float(np.fromfile(work / f"{p.board_name}.bin", dtype=dt), p.dtype)
+        if g.shape != o.shape:
+            return False
+        eps = {"f32": 1e-4, "f16": 1e-2, "bf16": 2.0 ** -7}.get(p.dtype, 0.0)
+        bad = ~np.isclose(o, g, atol=eps, rtol=eps, equal_nan=True)
+        if np.any(bad & (g != 0)):
+            return False
+        differs = differs or bool(bad.any())
+    return differs
+
+
+def sample_defect(case: Case, params: List[Param], work: Path, res: Result):
+    for sample, testcases, why in SAMPLE_DEFECTS:
+        if (sample.match(case.sample_root.name) and case.testcase in testcases
+                and only_unset_rows_differ(params, work)):
+            res.result = "SAMPLE-DEFECT"
+            res.detail = f"{res.detail} (the sample's defect, the board fails too: {why})"
+            return
+
+
+def expected_rejection(case: Case, res: Result):
+    """runop.sh's expect_fail: a `*_invalid` / `*_xfail` sample must fail to
+    compile (XFAIL on the board); libpto refusing it is that outcome."""
+    if re.search(r"_(invalid|xfail)$", case.testcase) and res.result in ("REFUSED", "DEFECT"):
+        res.result = "XFAIL"
+        res.detail = (f"{res.detail} (refused, as PTOAS expects: runop.sh's *_invalid / *_xfail "
+                      "samples must fail to compile)")
+
+
 def validate_case(v: Validator, case: Case) -> Result:
     res = Result(case=case.name, check="-")
     if case.pto is None:
@@ -1004,6 +1063,8 @@ def validate_case(v: Validator, case: Case) -> Result:
         params = v.setup(case, text, profile)
         v.describe(params, work)
         run_board_flow(v, case, params, profile, blocks, work, res)
+        if res.result == "FAIL":
+            sample_defect(case, params, work, res)
     except CaseError as e:
         res.result, res.detail = e.result, str(e)
     except OSError as e:
@@ -1013,13 +1074,14 @@ def validate_case(v: Validator, case: Case) -> Result:
             res.detail = (res.detail + f" (scratch kept: {work})").strip()
         else:
             shutil.rmtree(work, ignore_errors=True)
+    expected_rejection(case, res)
     return res
 
 
 # --------------------------------------------------------------------------
 # The command line.
 
-FAILING = ("FAIL", "DEFECT", "REFUSED", "ERROR", "TIMEOUT")
+FAILING = ("FAIL", "DEFECT", "SAMPLE-DEFECT", "REFUSED", "ERROR", "TIMEOUT")
 
 
 def fmt(x: Optional[float]) -> str:
@@ -1113,7 +1175,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print()
         print_table(results)
     if opts.sample is not None:
-        return 0 if results[0].result == "PASS" else 1
+        return 0 if results[0].result in ("PASS", "XFAIL") else 1
     return 1 if any(r.result in FAILING for r in results) else 0
 
 
