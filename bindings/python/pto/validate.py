@@ -297,6 +297,45 @@ def unused_views(text: str) -> set:
     return dead
 
 
+_FOR = re.compile(r"scf\.for\s+(%[\w.$-]+)\s*=\s*(%[\w.$-]+|-?\d+)\s+to\s+(%[\w.$-]+|-?\d+)\s+"
+                  r"step\s+(%[\w.$-]+|-?\d+)")
+_PARTITION_OF = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*pto\.partition_view\s+(%[\w.$-]+)\s*,\s*offsets\s*=\s*"
+                           r"\[([^\]]*)\]\s*,\s*sizes\s*=\s*\[([^\]]*)\]")
+
+
+def _loop_maximum(line: str, env: Dict[str, int], values) -> bool:
+    """scf.for: its induction variable at its largest value, as
+    generate_testcase.py's _infer_int_var_maxima evaluates a loop's index
+    (start + ((end - start - 1) // step) * step; start for an empty loop)."""
+    m = _FOR.search(line)
+    if not m:
+        return False
+    bounds = values(",".join(m.group(2, 3, 4)))
+    if bounds and bounds[2] > 0:
+        lo, hi, step = bounds
+        env[m.group(1)] = lo if hi <= lo else lo + ((hi - lo - 1) // step) * step
+    return True
+
+
+def _partition_footprint(line: str, views: Dict[str, Tuple[str, int, List[int]]], values,
+                         counts: Dict[str, int]):
+    """A partition's window as a GlobalTensor at a pointer offset, which
+    generate_testcase.py's footprint scan counts like a view: the elements
+    it reaches (negative offsets as 0, as the generator takes them)."""
+    m = _PARTITION_OF.match(line)
+    if not m or m.group(2) not in views:
+        return
+    root, off, strides = views[m.group(2)]
+    offsets, sizes = values(m.group(3)), values(m.group(4))
+    if not offsets or not sizes or len(offsets) != len(strides) or len(sizes) != len(strides):
+        return
+    start = off + sum(max(o, 0) * st for o, st in zip(offsets, strides))
+    views[m.group(1)] = (root, start, strides)
+    if 0 not in sizes and all(z > 0 for z in sizes):
+        reach = start + 1 + sum((z - 1) * st for z, st in zip(sizes, strides))
+        counts[root[1:]] = max(counts.get(root[1:], 0), reach)
+
+
 def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tuple[Dict[str, int], int]:
     """Elements each pointer parameter's tensor views reach (1 + sum of
     (dim - 1) * stride, plus an addptr offset), from the values the text and
@@ -326,7 +365,10 @@ def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tupl
     text = re.sub(r"\n\s*(?=[:\]])", " ", text)
     dead = unused_views(text)
     floors: Dict[str, int] = {}
+    views: Dict[str, Tuple[str, int, List[int]]] = {}  # live views: root, offset, strides
     for line in text.splitlines():
+        if _loop_maximum(line, env, values):
+            continue
         m = _CONST.match(line)
         if m:
             env[m.group(1)] = int(m.group(2))
@@ -363,6 +405,7 @@ def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tupl
             if nn or zz:
                 name = view_root[m.group(1)][1:]
                 counts[name] = max(counts.get(name, 0), rows * cols)
+        _partition_footprint(line, views, values, counts)
         m = _PARTITION.search(line)
         if m and logical is None:
             sizes = values(m.group(1))
@@ -371,6 +414,9 @@ def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tupl
         m = _VIEW.search(line)
         if m and m.group(1) in base:
             shape, strides = values(m.group(2)), values(m.group(3))
+            defined = _VIEW_OF.match(line)
+            if defined and strides is not None:
+                views[defined.group(1)] = (base[m.group(1)][0], max(base[m.group(1)][1], 0), strides)
             if shape is None or strides is None or len(shape) != len(strides):
                 continue
             root, off = base[m.group(1)]
@@ -783,8 +829,9 @@ KERNEL_DEFECTS = [
      "undefined in the AI core's scalar C++, no page says what it gives"),
     (re.compile(r"outside the memory bound|outside its pointer's buffer|outside every allocation"),
      "an access outside the memory the case gives the pointer (the board's "
-     "generate_testcase.py sizes each buffer from the kernel's own views): nothing on the "
-     "NPU checks it, and the kernel reads or writes another buffer's bytes"),
+     "generate_testcase.py sizes each buffer from the kernel's used views and windows at its "
+     "integer values, loop indices at their largest): nothing on the NPU checks it, and the "
+     "kernel reads or writes another buffer's bytes"),
     (re.compile(r"pto\.comm\.tgather: dst is \d+x\d+, not at least|"
                 r"pto\.comm\.tscatter: src is \d+x\d+, not at least"),
      "the root's buffer holds fewer rows than the members' row blocks together: pto-isa "
