@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """pto-validate's board rules on its own cases (tests/validate-board/): the
 generator's buffer sizes (an unused view's pointer gets the fallback, a
-window's footprint counts), a scalar access past the board's buffer (DEFECT),
+window's footprint counts), a scalar access past the board's buffer and a valid region past its tile
+(DEFECT),
 a golden that computes one vector sub-block (SAMPLE-DEFECT; a golden wrong
 elsewhere stays FAIL), an *_invalid sample refused (XFAIL), a hand-written
 npu_validation project's golden not run for one kernel; in the default mode
@@ -39,17 +40,19 @@ common = {
     "Scalar/lookup.pto": ("PASS ", "(determinism,"),
     "Scalar/past_end.pto": ("DEFECT ", "pto.load_scalar: element 200 of %idx, which holds 128 elements (the "
                                        "kernel's defect: a scalar access outside the memory the case gives"),
+    "Tile/wide.pto": ("DEFECT ", "valid region 1x33 of %t is outside its 1x32 (the kernel's defect: a valid "
+                                 "region larger than its tile"),
 }
 modes = {
     "default": ({**common,
                  "Window/rows.pto": ("REFUSED ", "pto.partition_view: [8, 16) of dimension 0 is outside the view's 8"),
                  "Xfail/window_invalid.pto": ("XFAIL ", "outside the view's 8 (refused, as PTOAS expects: "
                                                         "runop.sh's *_invalid / *_xfail samples")},
-                "7 cases: DEFECT 1, FAIL 1, PASS 2, REFUSED 1, SAMPLE-DEFECT 1, XFAIL 1"),
+                "8 cases: DEFECT 2, FAIL 1, PASS 2, REFUSED 1, SAMPLE-DEFECT 1, XFAIL 1"),
     "--board": ({**common,
                  "Window/rows.pto": ("PASS ", "(determinism,"),
                  "Xfail/window_invalid.pto": ("PASS ", "(determinism,")},
-                "7 cases: DEFECT 1, FAIL 1, PASS 4, SAMPLE-DEFECT 1"),
+                "8 cases: DEFECT 2, FAIL 1, PASS 4, SAMPLE-DEFECT 1"),
 }
 for mode, (expected, summary) in modes.items():
     with tempfile.TemporaryDirectory() as scratch:

@@ -873,6 +873,17 @@ def scalar_access_defect(message: str) -> Optional[str]:
             f"{where}, another allocation's bytes or unmapped memory")
 
 
+# A tile whose dynamic valid region is larger than the tile (pto.alloc_tile
+# valid_row / valid_col): its operations read and write past the tile's
+# storage on the NPU too.
+VALID_OUTSIDE_TILE = (
+    re.compile(r"valid region \d+x\d+ of %[\w.$-]+ is outside its \d+x\d+"),
+    "a valid region larger than its tile: pto-isa common/pto_tile.hpp's Tile(VR, VC) "
+    "constructors assign it unchecked and SetValidRow/SetValidCol check it only with "
+    "PTO_ASSERT(rowMask <= Rows) / (colMask <= Cols), which a debug build hits; the tile's "
+    "operations then reach past its storage")
+
+
 def kernel_defect(message: str, board: bool) -> Optional[str]:
     """The kernel-defect explanation of a refusal, or None."""
     if board and BOARD_WINDOW.search(message):
@@ -880,6 +891,8 @@ def kernel_defect(message: str, board: bool) -> Optional[str]:
     scalar = scalar_access_defect(message)
     if scalar:
         return scalar
+    if VALID_OUTSIDE_TILE[0].search(message):
+        return VALID_OUTSIDE_TILE[1]
     for pattern, why in KERNEL_DEFECTS:
         if pattern.search(message):
             return why
