@@ -1123,6 +1123,19 @@ def sample_defect(case: Case, params: List[Param], work: Path, res: Result):
             return
 
 
+def comm_context_read(case: Case, res: Result):
+    """A multi-card kernel's scalar read past a pointer's buffer on one card:
+    PyPTO's CommRemoteOffset helpers read the communication context (rank
+    pair at element 2, window offsets from element 4), which the multi-card
+    launcher supplies; the one-card run can only give that pointer the
+    board's fallback size. The case waits for its ranks, not a defect."""
+    if case.multi_card and res.result == "DEFECT" and SCALAR_OUTSIDE.search(res.detail):
+        res.result = "NEEDS-RANKS"
+        res.detail = (res.detail.split(" (the kernel's defect:")[0] + " (a multi-card kernel reading "
+                      "its communication context, which only its ranks' launcher fills: run its ranks "
+                      "with mpiexec and pto-run-mpi, docs/multi-card.md)")
+
+
 def expected_rejection(case: Case, res: Result):
     """runop.sh's expect_fail: a `*_invalid` / `*_xfail` sample must fail to
     compile (XFAIL on the board); libpto refusing it is that outcome."""
@@ -1161,6 +1174,7 @@ def validate_case(v: Validator, case: Case) -> Result:
             res.detail = (res.detail + f" (scratch kept: {work})").strip()
         else:
             shutil.rmtree(work, ignore_errors=True)
+    comm_context_read(case, res)
     expected_rejection(case, res)
     return res
 
