@@ -337,10 +337,13 @@ def _partition_footprint(line: str, views: Dict[str, Tuple[str, int, List[int]]]
 
 
 def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tuple[Dict[str, int], int]:
-    """Elements each pointer parameter's tensor views reach (1 + sum of
-    (dim - 1) * stride, plus an addptr offset), from the values the text and
-    the integer arguments fix; views with an unknown dimension are left out,
-    and so are views nothing uses (unused_views: absent from the board's C++).
+    """Elements each pointer parameter's tensor views and their
+    partition_view windows reach (1 + sum of (dim - 1) * stride, plus an
+    addptr offset and a window's offsets), from the values the text and the
+    integer arguments fix, an scf.for index at its largest value (the
+    generator's GlobalTensor scan); views with an unknown dimension are left
+    out, and so are views nothing uses (unused_views: absent from the board's
+    C++; a view defined under one name in two functions counts as used).
     Also the board's logical element count: the first fixed 2-D window."""
     env = {"%" + k: v for k, v in ints.items()}
     base: Dict[str, Tuple[str, int]] = {"%" + p: ("%" + p, 0) for p in pointers}
