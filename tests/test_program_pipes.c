@@ -658,6 +658,84 @@ static void test_refusals(void **state) {
     printf("[refusals] %zu programs refused with their sentences\n", COUNT(cases) + 4);
 }
 
+/* Board mode: under A2A3 vector core 0 pushes a 16x16 tile without a split
+ * and vector core 1 an empty (0x0 valid) one, as PyPTO's exports do for the
+ * sub-block that has no rows. Each core stores its tile at the slot's start
+ * (pto-isa a2a3/TPush.hpp TILE_NO_SPLIT), the empty one nothing: the cube
+ * pops core 0's tile, x's window bit for bit, with one warning. The default
+ * mode refuses the second push with its sentence. */
+static int empty_part_warnings;
+static void count_warning(const char *message, void *user_data) {
+    (void)user_data;
+    if (strstr(message, "warning: board mode: pto.tpush_to_aic: vector core 1 pushes a 0x0 f32 tile without a "
+                        "split to pipe 0 (vector to cube), where another vector core pushed a 16x16 f32 one") != NULL)
+        ++empty_part_warnings;
+}
+
+static void test_board_empty_part(void **state) {
+    (void)state;
+    static const char *text =
+        "module attributes {pto.target_arch = \"a2a3\"} {\n"
+        "func.func @k(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>, %gm: !pto.ptr<f32>) attributes {pto.entry} {\n"
+        "  %c0 = arith.constant 0 : index\n"
+        "  %c1 = arith.constant 1 : index\n"
+        "  %c16 = arith.constant 16 : index\n"
+        "  %vx = pto.make_tensor_view %x, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<16x16xf32>\n"
+        "  %vy = pto.make_tensor_view %y, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<16x16xf32>\n"
+        "  pto.section.vector {\n"
+        "    pto.aiv_initialize_pipe {dir_mask = 2, slot_size = 1024} (gm_slot_buffer = %gm : !pto.ptr<f32>)\n"
+        "    %sb = pto.get_subblock_idx\n"
+        "    %si = arith.index_cast %sb : i64 to index\n"
+        "    %keep = arith.subi %c1, %si : index\n"
+        "    %n = arith.muli %keep, %c16 : index\n"
+        "    %px = pto.partition_view %vx, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<16x16xf32> -> !pto.partition_tensor_view<16x16xf32>\n"
+        "    %t = pto.alloc_tile valid_row = %n valid_col = %n : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=?, v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>\n"
+        "    pto.tload ins(%px : !pto.partition_tensor_view<16x16xf32>) outs(%t : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=?, v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>)\n"
+        "    pto.tpush_to_aic(%t : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=?, v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>) {split = 0}\n"
+        "  }\n"
+        "  pto.section.cube {\n"
+        "    pto.aic_initialize_pipe {dir_mask = 2, slot_size = 1024} (gm_slot_buffer = %gm : !pto.ptr<f32>)\n"
+        "    %m = pto.tpop_from_aiv {split = 0} -> " MAT "\n"
+        "    %py = pto.partition_view %vy, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<16x16xf32> -> !pto.partition_tensor_view<16x16xf32>\n"
+        "    pto.tstore ins(%m : " MAT ") outs(%py : !pto.partition_tensor_view<16x16xf32>)\n"
+        "    pto.tfree_from_aiv {split = 0}\n"
+        "  }\n"
+        "  return\n"
+        "}\n"
+        "}\n";
+    pto_program *p = program_build(text, NULL);
+    static float x[16 * 16], y[16 * 16], gm[512];
+    for (size_t i = 0; i < COUNT(x); ++i) x[i] = (float)i * 0.25f - 7.0f;
+    pto_args *a = NULL;
+    assert_int_equal(pto_args_create(p, &a), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 0, x, sizeof x), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 1, y, sizeof y), PTO_OK);
+    assert_int_equal(pto_args_set_pointer(a, 2, gm, sizeof gm), PTO_OK);
+    for (int board = 0; board <= 1; ++board) {
+        memset(y, 0, sizeof y);
+        empty_part_warnings = 0;
+        pto_set_warning_handler(count_warning, NULL);
+        assert_int_equal(pto_set_board_mode(board), PTO_OK);
+        const pto_status s = pto_program_launch(p, 1, a);
+        assert_int_equal(pto_set_board_mode(0), PTO_OK);
+        pto_set_warning_handler(NULL, NULL);
+        if (!board) {
+            const char *want = ":17:5: error: pto.tpush_to_aic: vector core 1 pushes its part of a 0x0 f32 tile to "
+                               "pipe 0 (vector to cube), where another vector core's push (line 17) began a 16x16 "
+                               "f32 one";
+            if (s == PTO_OK || strstr(pto_last_error(), want) == NULL)
+                fail_msg("default mode: %s, expected: %s", s == PTO_OK ? "ran" : pto_last_error(), want);
+            continue;
+        }
+        if (s != PTO_OK) fail_msg("board mode run: %s", pto_last_error());
+        assert_memory_equal(y, x, sizeof x);
+        assert_int_equal(empty_part_warnings, 1);
+    }
+    pto_args_destroy(a);
+    pto_program_destroy(p);
+    printf("[board empty part] an empty no-split push stores nothing: the cube pops core 0's tile, one warning\n");
+}
+
 int main(void) {
     /* qemu-user may hang a thread of a dynamically linked program: every
      * launch on one thread there. */
@@ -670,6 +748,7 @@ int main(void) {
         cmocka_unit_test(test_run_refusals),
         cmocka_unit_test(test_acc_windows_pushed),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_board_empty_part),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

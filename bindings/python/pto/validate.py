@@ -103,7 +103,7 @@ class Param:
 @dataclasses.dataclass
 class Result:
     case: str
-    result: str = "ERROR"   # PASS FAIL DEFECT REFUSED ERROR TIMEOUT NEEDS-PTOAS-PY NEEDS-RANKS
+    result: str = "ERROR"   # PASS FAIL DEFECT SAMPLE-DEFECT XFAIL REFUSED ERROR TIMEOUT NEEDS-PTOAS-PY NEEDS-RANKS
     check: str = ""         # golden | determinism
     max_abs: Optional[float] = None
     max_rel: Optional[float] = None
@@ -196,10 +196,33 @@ class BoardChoices:
                 return int(value)
         return 1
 
+    # generate_testcase.py's inline rule for two Sync repro kernels: their
+    # integer scalar is a row offset, kept at 0, and their bf16 buffers hold
+    # a whole 16 x hidden window (decode_projection_incore_0's f32 gamma
+    # 8192 elements).
+    INLINE_CASES = {"rmsnorm_incore_0": {"bf16": 16 * 5120},
+                    "decode_projection_incore_0": {"bf16": 16 * 8192, "f32": 8192}}
+
+    def inline_integer(self, testcase: str) -> Optional[int]:
+        return 0 if testcase in self.INLINE_CASES else None
+
+    def inline_floor(self, testcase: str, dtype: str) -> int:
+        return self.INLINE_CASES.get(testcase, {}).get(dtype, 0)
+
     def minimums(self, testcase: str, sample: str) -> Dict[str, int]:
         if self.module is not None and hasattr(self.module, "_pointer_count_minimums_for_case"):
             return dict(self.module._pointer_count_minimums_for_case(sample, testcase))
         return {}
+
+
+def default_output(params: List[Param]):
+    """generate_testcase.py's outputs when the kernel stores to no pointer:
+    the last pointer parameter (the only one, if one) is the output, read
+    back and compared as any (the golden expects what the kernel leaves
+    there)."""
+    ptrs = [p for p in params if p.kind == "ptr" and p.used]
+    if ptrs and not any(p.written for p in ptrs):
+        ptrs[-1].written = True
 
 
 def find_generator(start: Path) -> Optional[Path]:
@@ -243,10 +266,84 @@ def _binop(op: str, a: int, b: int) -> Optional[int]:
             "maxsi": lambda: max(a, b), "minsi": lambda: min(a, b)}[op]()
 
 
+def unused_views(text: str) -> set:
+    """The tensor and partition views nothing uses (transitively: a view
+    only an unused view reads is unused too). PTOAS declares both ops Pure
+    (include/PTO/IR/PTOOps.td), so its canonicalisation drops them and the
+    board's C++ builds no GlobalTensor for them: generate_testcase.py's
+    footprint scan never sees them, and a pointer only such views describe
+    (one the kernel reads with pto.load_scalar) gets the board's fallback
+    element count."""
+    token = re.compile(r"%[\w.$-]+")
+    uses: Dict[str, int] = {}
+    for tok in token.findall(text):
+        uses[tok] = uses.get(tok, 0) + 1
+    defs = {}
+    for line in text.splitlines():
+        m = _VIEW_OF.match(line)
+        if m:
+            defs[m.group(1)] = token.findall(line)[1:]  # the operands
+    dead: set = set()
+    work = [name for name in defs if uses.get(name, 0) <= 1]  # its definition only
+    while work:
+        name = work.pop()
+        if name in dead:
+            continue
+        dead.add(name)
+        for tok in defs[name]:
+            uses[tok] -= 1
+            if tok in defs and tok not in dead and uses[tok] <= 1:
+                work.append(tok)
+    return dead
+
+
+_FOR = re.compile(r"scf\.for\s+(%[\w.$-]+)\s*=\s*(%[\w.$-]+|-?\d+)\s+to\s+(%[\w.$-]+|-?\d+)\s+"
+                  r"step\s+(%[\w.$-]+|-?\d+)")
+_PARTITION_OF = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*pto\.partition_view\s+(%[\w.$-]+)\s*,\s*offsets\s*=\s*"
+                           r"\[([^\]]*)\]\s*,\s*sizes\s*=\s*\[([^\]]*)\]")
+
+
+def _loop_maximum(line: str, env: Dict[str, int], values) -> bool:
+    """scf.for: its induction variable at its largest value, as
+    generate_testcase.py's _infer_int_var_maxima evaluates a loop's index
+    (start + ((end - start - 1) // step) * step; start for an empty loop)."""
+    m = _FOR.search(line)
+    if not m:
+        return False
+    bounds = values(",".join(m.group(2, 3, 4)))
+    if bounds and bounds[2] > 0:
+        lo, hi, step = bounds
+        env[m.group(1)] = lo if hi <= lo else lo + ((hi - lo - 1) // step) * step
+    return True
+
+
+def _partition_footprint(line: str, views: Dict[str, Tuple[str, int, List[int]]], values,
+                         counts: Dict[str, int]):
+    """A partition's window as a GlobalTensor at a pointer offset, which
+    generate_testcase.py's footprint scan counts like a view: the elements
+    it reaches (negative offsets as 0, as the generator takes them)."""
+    m = _PARTITION_OF.match(line)
+    if not m or m.group(2) not in views:
+        return
+    root, off, strides = views[m.group(2)]
+    offsets, sizes = values(m.group(3)), values(m.group(4))
+    if not offsets or not sizes or len(offsets) != len(strides) or len(sizes) != len(strides):
+        return
+    start = off + sum(max(o, 0) * st for o, st in zip(offsets, strides))
+    views[m.group(1)] = (root, start, strides)
+    if 0 not in sizes and all(z > 0 for z in sizes):
+        reach = start + 1 + sum((z - 1) * st for z, st in zip(sizes, strides))
+        counts[root[1:]] = max(counts.get(root[1:], 0), reach)
+
+
 def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tuple[Dict[str, int], int]:
-    """Elements each pointer parameter's tensor views reach (1 + sum of
-    (dim - 1) * stride, plus an addptr offset), from the values the text and
-    the integer arguments fix; views with an unknown dimension are left out.
+    """Elements each pointer parameter's tensor views and their
+    partition_view windows reach (1 + sum of (dim - 1) * stride, plus an
+    addptr offset and a window's offsets), from the values the text and the
+    integer arguments fix, an scf.for index at its largest value (the
+    generator's GlobalTensor scan); views with an unknown dimension are left
+    out, and so are views nothing uses (unused_views: absent from the board's
+    C++; a view defined under one name in two functions counts as used).
     Also the board's logical element count: the first fixed 2-D window."""
     env = {"%" + k: v for k, v in ints.items()}
     base: Dict[str, Tuple[str, int]] = {"%" + p: ("%" + p, 0) for p in pointers}
@@ -269,7 +366,12 @@ def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tupl
     # type) is read as one line.
     text = re.sub(r",[ \t]*\n\s*", ", ", text)
     text = re.sub(r"\n\s*(?=[:\]])", " ", text)
+    dead = unused_views(text)
+    floors: Dict[str, int] = {}
+    views: Dict[str, Tuple[str, int, List[int]]] = {}  # live views: root, offset, strides
     for line in text.splitlines():
+        if _loop_maximum(line, env, values):
+            continue
         m = _CONST.match(line)
         if m:
             env[m.group(1)] = int(m.group(2))
@@ -290,6 +392,9 @@ def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tupl
             base[m.group(1)] = (root, off + env[m.group(3)])
             continue
         m = _VIEW_OF.match(line)
+        if m and m.group(1) in dead:
+            _unused_view_floor(line, base, values, floors)
+            continue
         if m:
             src = m.group(2)
             root = base[src][0] if src in base else view_root.get(src)
@@ -303,6 +408,7 @@ def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tupl
             if nn or zz:
                 name = view_root[m.group(1)][1:]
                 counts[name] = max(counts.get(name, 0), rows * cols)
+        _partition_footprint(line, views, values, counts)
         m = _PARTITION.search(line)
         if m and logical is None:
             sizes = values(m.group(1))
@@ -311,6 +417,9 @@ def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tupl
         m = _VIEW.search(line)
         if m and m.group(1) in base:
             shape, strides = values(m.group(2)), values(m.group(3))
+            defined = _VIEW_OF.match(line)
+            if defined and strides is not None:
+                views[defined.group(1)] = (base[m.group(1)][0], max(base[m.group(1)][1], 0), strides)
             if shape is None or strides is None or len(shape) != len(strides):
                 continue
             root, off = base[m.group(1)]
@@ -319,7 +428,25 @@ def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tupl
             counts[name] = max(counts.get(name, 0), reach + max(off, 0))
             if logical is None and len(shape) >= 2 and shape[-1] > 0 and shape[-2] > 0:
                 logical = shape[-2] * shape[-1]
-    return counts, logical or DEFAULT_ELEMENTS
+    logical = logical or DEFAULT_ELEMENTS
+    # A pointer that only unused views describe gets the board's fallback;
+    # pto-run still verifies those views, so its buffer holds them too.
+    for name, reach in floors.items():
+        counts[name] = max(counts.get(name) or logical, reach)
+    return counts, logical
+
+
+def _unused_view_floor(line: str, base: Dict[str, Tuple[str, int]], values, floors: Dict[str, int]):
+    """The elements an unused make_tensor_view reaches (see unused_views)."""
+    m = _VIEW.search(line)
+    if not m or m.group(1) not in base:
+        return
+    shape, strides = values(m.group(2)), values(m.group(3))
+    if shape is None or strides is None or len(shape) != len(strides) or 0 in shape:
+        return
+    root, off = base[m.group(1)]
+    reach = 1 + sum((d - 1) * s for d, s in zip(shape, strides)) + max(off, 0)
+    floors[root[1:]] = max(floors.get(root[1:], 0), reach)
 
 
 def split_top(blob: str) -> List[str]:
@@ -460,7 +587,23 @@ def make_case(path: Path, sample_root: Path, name: str, pto: Optional[Path] = No
         case.pto = pto if pto is not None else (path.with_suffix(".pto") if path.with_suffix(".pto").is_file() else None)
     case.golden = case_asset(sample_root, tc, "golden")
     case.compare = case_asset(sample_root, tc, "compare")
+    if standalone_project(sample_root, case.golden):
+        case.golden = case.compare = None
     return case
+
+
+def standalone_project(sample_root: Path, golden: Optional[Path]) -> bool:
+    """Whether a sample-wide npu_validation/golden.py belongs to a hand-written
+    board project (its own main.cpp and CMakeLists.txt: ControlFlow, FFN,
+    FlashAttention, GQA, MatmulVectorMix), whose one program chains several
+    kernels (FFN's fc1, act and fc2) into the output its golden and compare
+    scripts check. No single .pto of the sample is that program, and runop.sh
+    generates no board case of these samples' .pto files (their directories
+    are not in its PTO_PTO_DIRS and hold no Python builder), so each .pto
+    runs as a case without a golden: twice, for determinism."""
+    proj = sample_root / "npu_validation"
+    return (golden is not None and golden == proj / "golden.py"
+            and (proj / "main.cpp").is_file() and (proj / "CMakeLists.txt").is_file())
 
 
 def sample_root_of(path: Path) -> Path:
@@ -502,10 +645,25 @@ def discover(tree: Path) -> List[Case]:
     return cases
 
 
-def case_profile(text: str, sample_root: Path) -> str:
+# runop.sh's per-case rules: these testcases are generated only with
+# `--pto-arch a5` (every other target skips them "requires --pto-arch=a5").
+A5_CASES = ("test_tmov_col_major_16x1_align_a5", "test_tmov_row_major_1x16_control_a5",
+            "movfp_fixpipe_reuse", "decode_projection_incore_0", "rmsnorm_incore_0")
+# A lit file's own target (`// RUN: ptoas --pto-arch a5 %s`): TPushTPop's
+# kernels, which runop.sh does not run (the directory is not in its
+# PTO_PTO_DIRS), are written for the target their RUN line names.
+_RUN_ARCH = re.compile(r"^//\s*RUN:.*--pto-arch[ =](a5|a3)\b", re.M)
+
+
+def case_profile(text: str, sample_root: Path, testcase: str = "") -> str:
     m = re.search(r'pto\.target_arch\s*=\s*"(\w+)"', text)
     if m:
         return "A5" if m.group(1).lower() == "a5" else "A2A3"
+    if testcase in A5_CASES:
+        return "A5"
+    m = _RUN_ARCH.search(text)
+    if m:
+        return "A5" if m.group(1) == "a5" else "A2A3"
     return "A5" if A5_DIRS.match(sample_root.name) else "A2A3"
 
 
@@ -556,10 +714,13 @@ class Validator:
             if p.kind == "int":
                 p.value = "1" if p.dtype == "i1" else str(
                     choices.integer(case.testcase, p.board_name, host, case.sample_root.name))
+                if p.dtype != "i1" and choices.inline_integer(case.testcase) is not None:
+                    p.value = str(choices.inline_integer(case.testcase))
                 ints[p.name] = int(p.value)
             elif p.kind == "float":
                 p.value = "1.0"
         pointers = [p.name for p in params if p.kind == "ptr"]
+        default_output(params)
         counts, logical = footprints(text, ints, pointers)
         minimums = choices.minimums(case.testcase, case.sample_root.name)
         for p in params:
@@ -567,7 +728,8 @@ class Validator:
                 if p.dtype not in DTYPES:
                     raise CaseError("ERROR", f"parameter %{p.name}: pointer to {p.dtype}, not a dtype pto-run reads")
                 p.reach = max(p.reach, counts.get(p.name, 0))
-                p.count = max(p.reach or logical, int(minimums.get(p.board_name, 0)))
+                p.count = max(p.reach or logical, int(minimums.get(p.board_name, 0)),
+                              choices.inline_floor(case.testcase, p.dtype))
         return params
 
     def describe(self, params: List[Param], work: Path):
@@ -670,14 +832,19 @@ KERNEL_DEFECTS = [
      "undefined in the AI core's scalar C++, no page says what it gives"),
     (re.compile(r"outside the memory bound|outside its pointer's buffer|outside every allocation"),
      "an access outside the memory the case gives the pointer (the board's "
-     "generate_testcase.py sizes each buffer from the kernel's own views): nothing on the "
-     "NPU checks it, and the kernel reads or writes another buffer's bytes"),
+     "generate_testcase.py sizes each buffer from the kernel's used views and windows at its "
+     "integer values, loop indices at their largest): nothing on the NPU checks it, and the "
+     "kernel reads or writes another buffer's bytes"),
     (re.compile(r"pto\.comm\.tgather: dst is \d+x\d+, not at least|"
                 r"pto\.comm\.tscatter: src is \d+x\d+, not at least"),
      "the root's buffer holds fewer rows than the members' row blocks together: pto-isa "
      "docs/isa/comm/TGATHER.md and TSCATTER.md ask GetShape(DIM_3) >= N x H, and their NPU "
      "implementations (include/pto/comm/a2a3/, a5/ TGather.hpp, TScatter.hpp) check nothing "
      "and move member r's rows at row r x H of that buffer, past its view"),
+    (re.compile(r"pto\.tstore: the tile's valid region \d+x\d+ does not fit in the view's"),
+     "a store of a tile wider than its view's rows: pto-isa a5/TStore.hpp (TStoreVecND) "
+     "PTO_ASSERT(validCol == gShape4), the tile's valid cols equal to the view's last "
+     "dimension, which a debug build of the kernel hits"),
     (re.compile(r"pto_tsetval: .*outside|pto_tgetval: .*outside"),
      "an element index outside the tile: pto-isa common/pto_tile.hpp Tile::SetValue/GetValue "
      "write or read past the tile's bytes"),
@@ -689,10 +856,50 @@ KERNEL_DEFECTS = [
 BOARD_WINDOW = re.compile(r"pto\.partition_view: .* is outside the view's ")
 
 
+# pto.load_scalar / store_scalar past the buffer the case gives the pointer.
+# PTOAS lowers both to a plain `ptr[offset]` (PTOAS__PTR_LOAD/STORE,
+# tools/ptoas/ptoas.cpp), which nothing on the NPU checks; the buffer is the
+# one generate_testcase.py allocates (footprints: the used views, else its
+# fallback, raised to its per-case minimums), so the access leaves it on the
+# board too, in both modes.
+SCALAR_OUTSIDE = re.compile(r"pto\.(load|store)_scalar: element (-?\d+) of %[\w.$-]+, which holds \d+ elements")
+
+
+def scalar_access_defect(message: str) -> Optional[str]:
+    m = SCALAR_OUTSIDE.search(message)
+    if not m:
+        return None
+    what = "reads" if m.group(1) == "load" else "writes"
+    where = ("before the buffer's first element (an index the kernel computes from its inputs, "
+             "negative for the board's inputs)" if int(m.group(2)) < 0 else "past the buffer's end")
+    return (f"a scalar access outside the memory the case gives the pointer: PTOAS lowers "
+            f"pto.{m.group(1)}_scalar to a plain ptr[offset] (tools/ptoas/ptoas.cpp "
+            f"PTOAS__PTR_{m.group(1).upper()}) that nothing on the NPU checks, and the board's "
+            f"generate_testcase.py allocates the buffer from the kernel's used tensor views (else its "
+            f"fallback, the first tile's elements) and its per-case minimums; the kernel {what} "
+            f"{where}, another allocation's bytes or unmapped memory")
+
+
+# A tile whose dynamic valid region is larger than the tile (pto.alloc_tile
+# valid_row / valid_col): its operations read and write past the tile's
+# storage on the NPU too.
+VALID_OUTSIDE_TILE = (
+    re.compile(r"valid region \d+x\d+ of %[\w.$-]+ is outside its \d+x\d+"),
+    "a valid region larger than its tile: pto-isa common/pto_tile.hpp's Tile(VR, VC) "
+    "constructors assign it unchecked and SetValidRow/SetValidCol check it only with "
+    "PTO_ASSERT(rowMask <= Rows) / (colMask <= Cols), which a debug build hits; the tile's "
+    "operations then reach past its storage")
+
+
 def kernel_defect(message: str, board: bool) -> Optional[str]:
     """The kernel-defect explanation of a refusal, or None."""
     if board and BOARD_WINDOW.search(message):
         return KERNEL_DEFECTS[2][1]
+    scalar = scalar_access_defect(message)
+    if scalar:
+        return scalar
+    if VALID_OUTSIDE_TILE[0].search(message):
+        return VALID_OUTSIDE_TILE[1]
     for pattern, why in KERNEL_DEFECTS:
         if pattern.search(message):
             return why
@@ -886,7 +1093,7 @@ SIZE_NAMES = {"nranks", "n_ranks", "num_ranks", "rank_num", "ranknum", "world_si
 PEER_OPS = re.compile(r"pto\.comm\.(tput|tget|tnotify|twait|ttest|tbroadcast|tscatter|tgather|treduce|"
                       r"tput_async|tget_async)\b|@CommRemoteOffset")
 _GROUP = re.compile(r"pto\.comm\.t(?:broadcast|scatter|gather|reduce)\b.*?\bgroup\(([^:)]*)")
-_FOR = re.compile(r"scf\.for\s+(%[\w.$-]+)\s*=\s*(%[\w.$-]+)\s+to\s+(%[\w.$-]+)")
+_RANK_LOOP = re.compile(r"scf\.for\s+(%[\w.$-]+)\s*=\s*(%[\w.$-]+)\s+to\s+(%[\w.$-]+)")
 _CMPI = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*arith\.cmpi\s+(?:ne|eq)\s*,\s*(%[\w.$-]+)\s*,\s*(%[\w.$-]+)")
 _ALIAS = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*arith\.(?:index_cast|extsi|extui|trunci|remsi|remui)\s+(%[\w.$-]+)")
 # A comm operation on a view: the view's SSA name (PyPTO's name for the
@@ -954,7 +1161,7 @@ def group_bases(text: str, params: List[Param], ranks: List[str]) -> List[str]:
     to name the peer of a CommRemoteOffset (PyPTO's `base + owner_tp`: the
     group's first rank); on ranks that form one group, 0."""
     alias = {"%" + p.name: p.name for p in params if p.kind == "int" and p.name not in ranks}
-    loops = {m.group(1) for m in _FOR.finditer(text)}
+    loops = {m.group(1) for m in _RANK_LOOP.finditer(text)}
     peers = {m.group(1) for m in _REMOTE.finditer(text)}
     bases = []
     for line in text.splitlines():
@@ -982,7 +1189,7 @@ def rank_params(text: str, params: List[Param], case: Case) -> Tuple[List[str], 
     ranks = [p.name for p in ints if (by_pos.get(p.name, p.name)).lower() in RANK_NAMES]
     sizes = [p.name for p in ints if (by_pos.get(p.name, p.name)).lower() in SIZE_NAMES]
     alias = {"%" + p.name: p.name for p in ints}
-    loops = {m.group(1): m.group(3) for m in _FOR.finditer(text)}
+    loops = {m.group(1): m.group(3) for m in _RANK_LOOP.finditer(text)}
     consts = scalar_values(text, {})
     bound = None
     for line in text.splitlines():
@@ -1416,6 +1623,78 @@ def run_case_flow(v: Validator, case: Case, text: str, params: List[Param], prof
         raise
 
 
+# --------------------------------------------------------------------------
+# Results decided by the sample rather than the kernel run: a golden the
+# board's own run disagrees with (SAMPLE-DEFECT), a sample PTOAS expects to be
+# rejected (XFAIL).
+
+# (sample directory, testcases, why the board's result differs from the
+# golden). Applied to a FAIL only, and only when every element outside the
+# tolerance is one the golden leaves zero (rows it does not compute): a wrong
+# value anywhere else stays FAIL.
+SAMPLE_DEFECTS = [
+    (re.compile(r"^Qwen3Decode(A3|A5)$"), ("out_proj_residual", "down_proj_residual"),
+     "the golden computes the rows of one vector sub-block and leaves the other's zero "
+     "(qwen3_decode_golden_lib.py _select_aiv_subblock, sub-block 0: main.cpp declares no "
+     "sub-block index, since generate_testcase.py binds the vector function's "
+     "%__pypto_spmd_subblock_idx to get_subblockid()), while the board's mixed launch runs "
+     "both vector sub-blocks of the block (pto-isa a2a3/ and a5/ TPop.hpp hand each its half "
+     "by get_subblockid()) and the second writes rows 8-15, as libpto does"),
+]
+
+
+def only_unset_rows_differ(params: List[Param], work: Path) -> bool:
+    """Whether the outputs differ from their goldens (beyond the generated
+    compare's tolerance) only at elements the golden leaves zero."""
+    import numpy as np
+    differs = False
+    for p in params:
+        if p.kind != "ptr" or not p.written or not (work / f"golden_{p.board_name}.bin").is_file():
+            continue
+        dt = np.dtype(DTYPES[p.dtype][0])
+        g = as_float(np.fromfile(work / f"golden_{p.board_name}.bin", dtype=dt), p.dtype)
+        o = as_float(np.fromfile(work / f"{p.board_name}.bin", dtype=dt), p.dtype)
+        if g.shape != o.shape:
+            return False
+        eps = {"f32": 1e-4, "f16": 1e-2, "bf16": 2.0 ** -7}.get(p.dtype, 0.0)
+        bad = ~np.isclose(o, g, atol=eps, rtol=eps, equal_nan=True)
+        if np.any(bad & (g != 0)):
+            return False
+        differs = differs or bool(bad.any())
+    return differs
+
+
+def sample_defect(case: Case, params: List[Param], work: Path, res: Result):
+    for sample, testcases, why in SAMPLE_DEFECTS:
+        if (sample.match(case.sample_root.name) and case.testcase in testcases
+                and only_unset_rows_differ(params, work)):
+            res.result = "SAMPLE-DEFECT"
+            res.detail = f"{res.detail} (the sample's defect, the board fails too: {why})"
+            return
+
+
+def comm_context_read(case: Case, res: Result):
+    """A multi-card kernel's scalar read past a pointer's buffer on one card:
+    PyPTO's CommRemoteOffset helpers read the communication context (rank
+    pair at element 2, window offsets from element 4), which the multi-card
+    launcher supplies; the one-card run can only give that pointer the
+    board's fallback size. The case waits for its ranks, not a defect."""
+    if case.multi_card and res.result == "DEFECT" and SCALAR_OUTSIDE.search(res.detail):
+        res.result = "NEEDS-RANKS"
+        res.detail = (res.detail.split(" (the kernel's defect:")[0] + " (a multi-card kernel reading "
+                      "its communication context, which only its ranks' launcher fills: run its ranks "
+                      "with mpiexec and pto-run-mpi, docs/multi-card.md)")
+
+
+def expected_rejection(case: Case, res: Result):
+    """runop.sh's expect_fail: a `*_invalid` / `*_xfail` sample must fail to
+    compile (XFAIL on the board); libpto refusing it is that outcome."""
+    if re.search(r"_(invalid|xfail)$", case.testcase) and res.result in ("REFUSED", "DEFECT"):
+        res.result = "XFAIL"
+        res.detail = (f"{res.detail} (refused, as PTOAS expects: runop.sh's *_invalid / *_xfail "
+                      "samples must fail to compile)")
+
+
 def validate_case(v: Validator, case: Case) -> Result:
     res = Result(case=case.name, check="-")
     if case.pto is None:
@@ -1429,11 +1708,13 @@ def validate_case(v: Validator, case: Case) -> Result:
         # its peers' pointers are buffers of this card; a wait for a signal
         # only the other ranks send makes it NEEDS-RANKS (refusal_or_failure).
         case.multi_card = "pto.comm." in text
-        profile = v.opts.profile or case_profile(text, case.sample_root)
+        profile = v.opts.profile or case_profile(text, case.sample_root, case.testcase)
         blocks = v.opts.blocks or case_blocks(text, case.testcase)
         params = v.setup(case, text, profile)
         v.describe(params, work)
         run_case_flow(v, case, text, params, profile, blocks, work, res)
+        if res.result == "FAIL":
+            sample_defect(case, params, work, res)
     except CaseError as e:
         res.result, res.detail = e.result, str(e)
     except OSError as e:
@@ -1443,13 +1724,15 @@ def validate_case(v: Validator, case: Case) -> Result:
             res.detail = (res.detail + f" (scratch kept: {work})").strip()
         else:
             shutil.rmtree(work, ignore_errors=True)
+    comm_context_read(case, res)
+    expected_rejection(case, res)
     return res
 
 
 # --------------------------------------------------------------------------
 # The command line.
 
-FAILING = ("FAIL", "DEFECT", "REFUSED", "ERROR", "TIMEOUT")
+FAILING = ("FAIL", "DEFECT", "SAMPLE-DEFECT", "REFUSED", "ERROR", "TIMEOUT")
 
 
 def fmt(x: Optional[float]) -> str:
@@ -1556,7 +1839,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print()
         print_table(results)
     if opts.sample is not None:
-        return 0 if results[0].result == "PASS" else 1
+        return 0 if results[0].result in ("PASS", "XFAIL") else 1
     return 1 if any(r.result in FAILING for r in results) else 0
 
 

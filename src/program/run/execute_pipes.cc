@@ -194,6 +194,25 @@ pto_status Block::PipeAlloc(const Instr& in) {
   return SlotView(in, message % f.slots.size(), true);
 }
 
+// Board mode: vector cores pushing one tile without a split to a vector-to-
+// cube pipe, one of them an empty tile. Under A2A3 and A5 each core stores
+// its own tile at the slot's start (pto-isa a2a3/TPush.hpp pushVec2GMFiFo:
+// TILE_NO_SPLIT, "single writer, no offset"; a5/TPush.hpp the same, or
+// pushVec2MatFiFo's TINSERT at (0, 0)), so an empty tile stores nothing and
+// the slot holds the other core's tile; the NPU checks nothing. Two non-empty tiles of different shapes stay an error.
+// Returns the warning, or "" when the rule does not apply.
+static std::string EmptyPartWarning(const Instr& in, const PipeDecl& d, const Pipes::Slot& s,
+                                    Split split, uint32_t rows, uint32_t cols, pto_dtype dtype,
+                                    const std::string& core) {
+  const bool empty = uint64_t{rows} * cols == 0, slot_empty = uint64_t{s.rows} * s.cols == 0;
+  if (d.c2v || s.in_gm || split != Split::kNone || empty == slot_empty) return "";
+  return std::string(PipeOpName(in, false)) + ": " + core + " pushes a " + Shape(rows, cols) +
+         " " + DtypeSpelling(dtype) + " tile without a split to " + PipeName(d) +
+         ", where another vector core pushed a " + Shape(s.rows, s.cols) + " " +
+         DtypeSpelling(s.dtype) + " one: each core stores its own tile at the slot's start, " +
+         "the empty one nothing";
+}
+
 pto_status Block::PipePush(const Instr& in) {
   const PipeDecl& d = p_.pipes[in.b];
   Pipes::Fifo& f = pipes_->fifo(in.b);
@@ -241,13 +260,24 @@ pto_status Block::PipePush(const Instr& in) {
     s.pushed_at = in.loc;
     s.in_gm = false;
   } else if (s.in_gm || s.rows != rows || s.cols != cols || s.dtype != t.dtype) {
-    return Error(in, PTO_ERR_SHAPE_MISMATCH,
-                 std::string(PipeOpName(in, d.c2v)) + ": " + CoreName(core_, subblock_) +
-                     " pushes its part of a " + Shape(rows, cols) + " " +
-                     DtypeSpelling(t.dtype) + " tile to " + PipeName(d) +
-                     ", where another vector core's push (line " +
-                     std::to_string(s.pushed_at.line) + ") began a " + Shape(s.rows, s.cols) +
-                     " " + DtypeSpelling(s.dtype) + " one");
+    const std::string empty_part =
+        EmptyPartWarning(in, d, s, split, rows, cols, t.dtype, CoreName(core_, subblock_));
+    if (!empty_part.empty() && BoardWarns(in, empty_part)) {
+      if (uint64_t{rows} * cols == 0) {  // stores nothing
+        Written(d, f, s, core, message, subblocks_);
+        return PTO_OK;
+      }
+      if (s.data.size() < uint64_t{rows} * cols * size) s.data.resize(uint64_t{rows} * cols * size);
+      s.rows = rows, s.cols = cols, s.dtype = t.dtype, s.pushed_at = in.loc;
+    } else {
+      return Error(in, PTO_ERR_SHAPE_MISMATCH,
+                   std::string(PipeOpName(in, d.c2v)) + ": " + CoreName(core_, subblock_) +
+                       " pushes its part of a " + Shape(rows, cols) + " " +
+                       DtypeSpelling(t.dtype) + " tile to " + PipeName(d) +
+                       ", where another vector core's push (line " +
+                       std::to_string(s.pushed_at.line) + ") began a " + Shape(s.rows, s.cols) +
+                       " " + DtypeSpelling(s.dtype) + " one");
+    }
   }
   if (fixpipe) {
     pto_dtype out = slot_dtype;

@@ -1,0 +1,1 @@
+// The hand-written project's host program (its presence marks the project).
