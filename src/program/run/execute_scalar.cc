@@ -15,58 +15,72 @@
 namespace pto {
 namespace program {
 
-pto_status Block::IntBinary(const Instr& in) {
-  const int64_t x = ints_[in.b], y = ints_[in.c];
+namespace {
+
+// An integer binary operation on values of `bits` bits, wrapped to them: the
+// result in *r, or the refusal's status and sentence in *why.
+pto_status IntBinaryValue(IntOp op, int64_t x, int64_t y, unsigned bits, int64_t* r,
+                          std::string* why) {
   const uint64_t ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
-  int64_t r = 0;
-  switch (static_cast<IntOp>(in.sub)) {
-    case IntOp::kAdd: r = Wrap(ux + uy, in.bits); break;
-    case IntOp::kSub: r = Wrap(ux - uy, in.bits); break;
-    case IntOp::kMul: r = Wrap(ux * uy, in.bits); break;
-    case IntOp::kMinS: r = x < y ? x : y; break;
-    case IntOp::kMaxS: r = x < y ? y : x; break;
-    case IntOp::kMinU: r = Unsigned(x, in.bits) < Unsigned(y, in.bits) ? x : y; break;
-    case IntOp::kMaxU: r = Unsigned(x, in.bits) < Unsigned(y, in.bits) ? y : x; break;
-    case IntOp::kAnd: r = x & y; break;
-    case IntOp::kOr: r = x | y; break;
-    case IntOp::kXor: r = x ^ y; break;
+  switch (op) {
+    case IntOp::kAdd: *r = Wrap(ux + uy, bits); break;
+    case IntOp::kSub: *r = Wrap(ux - uy, bits); break;
+    case IntOp::kMul: *r = Wrap(ux * uy, bits); break;
+    case IntOp::kMinS: *r = x < y ? x : y; break;
+    case IntOp::kMaxS: *r = x < y ? y : x; break;
+    case IntOp::kMinU: *r = Unsigned(x, bits) < Unsigned(y, bits) ? x : y; break;
+    case IntOp::kMaxU: *r = Unsigned(x, bits) < Unsigned(y, bits) ? y : x; break;
+    case IntOp::kAnd: *r = x & y; break;
+    case IntOp::kOr: *r = x | y; break;
+    case IntOp::kXor: *r = x ^ y; break;
     case IntOp::kShl:
     case IntOp::kShrS:
-    case IntOp::kShrU: {
+    case IntOp::kShrU:
       // A shift by the width or more is poison in MLIR: refused here.
-      if (uy >= in.bits)
-        return Error(in, PTO_ERR_INVALID_ARGUMENT,
-                     "shift by " + std::to_string(y) + " of an i" + std::to_string(in.bits));
-      const IntOp op = static_cast<IntOp>(in.sub);
-      if (op == IntOp::kShl) r = Wrap(ux << uy, in.bits);
-      else if (op == IntOp::kShrS) r = x >> uy;
-      else r = Wrap(Unsigned(x, in.bits) >> uy, in.bits);
+      if (uy >= bits) {
+        *why = "shift by " + std::to_string(y) + " of an i" + std::to_string(bits);
+        return PTO_ERR_INVALID_ARGUMENT;
+      }
+      if (op == IntOp::kShl) *r = Wrap(ux << uy, bits);
+      else if (op == IntOp::kShrS) *r = x >> uy;
+      else *r = Wrap(Unsigned(x, bits) >> uy, bits);
       break;
-    }
     case IntOp::kDivS:
     case IntOp::kRemS:
     case IntOp::kCeilDivS:
     case IntOp::kDivU:
     case IntOp::kRemU: {
-      if (y == 0) return Error(in, PTO_ERR_INVALID_ARGUMENT, "integer division by zero");
-      const IntOp op = static_cast<IntOp>(in.sub);
+      if (y == 0) {
+        *why = "integer division by zero";
+        return PTO_ERR_INVALID_ARGUMENT;
+      }
       if (op == IntOp::kDivU || op == IntOp::kRemU) {
-        const uint64_t a = Unsigned(x, in.bits), b = Unsigned(y, in.bits);
-        r = Wrap(op == IntOp::kDivU ? a / b : a % b, in.bits);
+        const uint64_t a = Unsigned(x, bits), b = Unsigned(y, bits);
+        *r = Wrap(op == IntOp::kDivU ? a / b : a % b, bits);
         break;
       }
-      const int64_t min = in.bits >= 64 ? INT64_MIN : -(int64_t{1} << (in.bits - 1));
-      if (x == min && y == -1) return Error(in, PTO_ERR_OUT_OF_RANGE, "signed division overflows");
-      if (op == IntOp::kRemS) {
-        r = x % y;
-      } else {
-        r = x / y;
-        if (op == IntOp::kCeilDivS && (x % y != 0) && ((x < 0) == (y < 0))) ++r;
+      const int64_t min = bits >= 64 ? INT64_MIN : -(int64_t{1} << (bits - 1));
+      if (x == min && y == -1) {
+        *why = "signed division overflows";
+        return PTO_ERR_OUT_OF_RANGE;
       }
-      r = Wrap(static_cast<uint64_t>(r), in.bits);
+      int64_t q = op == IntOp::kRemS ? x % y : x / y;
+      if (op == IntOp::kCeilDivS && (x % y != 0) && ((x < 0) == (y < 0))) ++q;
+      *r = Wrap(static_cast<uint64_t>(q), bits);
       break;
     }
   }
+  return PTO_OK;
+}
+
+}  // namespace
+
+pto_status Block::IntBinary(const Instr& in) {
+  int64_t r = 0;
+  std::string why;
+  const pto_status s =
+      IntBinaryValue(static_cast<IntOp>(in.sub), ints_[in.b], ints_[in.c], in.bits, &r, &why);
+  if (s != PTO_OK) return Error(in, s, why);
   ints_[in.a] = r;
   return PTO_OK;
 }
