@@ -562,10 +562,16 @@ def parse_args(argv):
 def run_all(k, x, workers):
     """Runs the step once per entry of workers on fresh (zeroed) buffers;
     returns the first run's buffers, every run's phase times, and whether the
-    later runs gave the same bits as the first."""
+    later runs gave the same bits as the first. The buffers' pages are written
+    (with zeros) before the step is timed, as a decode loop's buffers, kept
+    between steps, are: the first writes to fresh pages are the OS's work
+    (zeroing and, for numpy's large arrays, finding huge pages), about 0.1 s
+    of system time in the attention that does not shrink with threads."""
     first, times, same = None, [], True
     for w in workers:
         t = make_buffers()
+        for a in t.values():
+            a.fill(0)
         t0, c0 = time.perf_counter(), time.process_time()
         phases = run_step(k, x, t, w)
         times.append((w, time.perf_counter() - t0, phases, time.process_time() - c0))
