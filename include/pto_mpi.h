@@ -16,8 +16,9 @@
  * every rank's part mapped through MPI_Win_shared_query: puts and gets are
  * memory copies, signals atomic stores and adds (release) and atomic loads
  * (acquire), adds of float32 compare-and-swap loops and of the integers
- * atomic adds, one element at a time (the bytes MPI_SUM gives), and no MPI
- * call is made between barriers. The environment variable PTO_MPI_SHARED=0
+ * atomic adds, one element at a time (the bytes MPI_SUM gives; an element
+ * not aligned to its size goes through MPI's atomic operations on the same
+ * window instead), and no MPI call is made between barriers. The environment variable PTO_MPI_SHARED=0
  * on any rank keeps MPI RMA instead, the path of windows spanning nodes:
  * the window is allocated with MPI_Win_allocate and opened for passive-target
  * access (MPI_Win_lock_all) once; puts are MPI_Put, adds MPI_Accumulate

@@ -256,6 +256,13 @@ static char *s_at(const pto_mpi *m, int32_t rank, uint64_t offset) {
     return m->bases[rank] + offset;
 }
 
+/* Whether (rank, offset) is aligned to `size` bytes, as the CPU's atomic
+ * operations need; elements that are not go through MPI's atomic operations
+ * on the same window (every access to them alike). */
+static int s_aligned(const pto_mpi *m, int32_t rank, uint64_t offset, size_t size) {
+    return (uintptr_t)s_at(m, rank, offset) % size == 0;
+}
+
 static pto_status s_put(void *context, int32_t rank, uint64_t offset, const void *src, size_t bytes) {
     memmove(s_at(context, rank, offset), src, bytes);
     return PTO_OK;
@@ -297,6 +304,11 @@ static void s_add_float32(char *at, const char *src, size_t count) {
 static pto_status s_add(void *context, int32_t rank, uint64_t offset, const void *src, size_t count,
                         pto_dtype dtype) {
     char *at = s_at(context, rank, offset);
+    const size_t size = pto_dtype_size(dtype);
+    if (size != 0 && !s_aligned(context, rank, offset, size)) {
+        pto_status s = t_add(context, rank, offset, src, count, dtype);
+        return s == PTO_OK ? t_flush(context, rank) : s;
+    }
     switch (dtype) {
     case PTO_FLOAT32: s_add_float32(at, src, count); break;
     case PTO_INT32:
@@ -316,6 +328,8 @@ static pto_status s_add(void *context, int32_t rank, uint64_t offset, const void
 }
 
 static pto_status s_signal(void *context, int32_t rank, uint64_t offset, int32_t value, int add) {
+    if (!s_aligned(context, rank, offset, 4))
+        return t_signal(context, rank, offset, value, add);
     int32_t *signal = (int32_t *)(void *)s_at(context, rank, offset);
     if (add)
         __atomic_fetch_add(signal, value, __ATOMIC_SEQ_CST);
@@ -325,12 +339,16 @@ static pto_status s_signal(void *context, int32_t rank, uint64_t offset, int32_t
 }
 
 static pto_status s_read_signal(void *context, int32_t rank, uint64_t offset, int32_t *value) {
+    if (!s_aligned(context, rank, offset, 4))
+        return t_read_signal(context, rank, offset, value);
     *value = __atomic_load_n((int32_t *)(void *)s_at(context, rank, offset), __ATOMIC_SEQ_CST);
     return PTO_OK;
 }
 
 static pto_status s_compare_swap(void *context, int32_t rank, uint64_t offset, uint32_t expected,
                                  uint32_t desired, uint32_t *old) {
+    if (!s_aligned(context, rank, offset, 4))
+        return t_compare_swap(context, rank, offset, expected, desired, old);
     uint32_t *word = (uint32_t *)(void *)s_at(context, rank, offset);
     __atomic_compare_exchange_n(word, &expected, desired, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
     *old = expected;
