@@ -10,7 +10,17 @@
  * launch (it completes every transfer and lines up the ranks); then
  * pto_mpi_window_destroy and pto_mpi_finalize.
  *
- * The window is allocated with MPI_Win_allocate and opened for passive-target
+ * Where every rank of the window's communicator shares one node
+ * (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED gives the whole
+ * communicator), the window is allocated with MPI_Win_allocate_shared and
+ * every rank's part mapped through MPI_Win_shared_query: puts and gets are
+ * memory copies, signals atomic stores and adds (release) and atomic loads
+ * (acquire), adds of float32 compare-and-swap loops and of the integers
+ * atomic adds, one element at a time (the bytes MPI_SUM gives; an element
+ * not aligned to its size goes through MPI's atomic operations on the same
+ * window instead), and no MPI call is made between barriers. The environment variable PTO_MPI_SHARED=0
+ * on any rank keeps MPI RMA instead, the path of windows spanning nodes:
+ * the window is allocated with MPI_Win_allocate and opened for passive-target
  * access (MPI_Win_lock_all) once; puts are MPI_Put, adds MPI_Accumulate
  * (MPI_SUM), signals MPI_Accumulate (MPI_REPLACE / MPI_SUM) on MPI_INT32_T
  * followed by MPI_Win_flush, reads of signals MPI_Fetch_and_op (MPI_NO_OP)
@@ -21,7 +31,7 @@
  * MPI call of the process.
  *
  * Peer addresses are addresses this library reserved (never readable: a
- * PROT_NONE mapping of ranks x window size bytes); libpto's comm operations
+ * PROT_NONE mapping of ranks x window size bytes; on either path); libpto's comm operations
  * turn them into (rank, offset), and plain loads and stores on them are
  * refused. Errors: each function returns a pto_status, its sentence in
  * pto_mpi_last_error(). */

@@ -1,5 +1,7 @@
 /* libpto-mpi (include/pto_mpi.h): pto_comm.h's transport on MPI-3
- * passive-target one-sided windows. */
+ * passive-target one-sided windows, or, where every rank of the window
+ * shares one node, on an MPI shared-memory window reached by plain copies
+ * and atomic operations. */
 #define _GNU_SOURCE
 #include "pto_mpi.h"
 
@@ -24,6 +26,8 @@ struct pto_mpi {
     size_t size;    /* every rank's window size */
     char *reserved; /* ranks x size bytes standing for the peers' windows */
     size_t reserved_bytes;
+    int shared;     /* the window is MPI_Win_allocate_shared's, all on one node */
+    char **bases;   /* shared: every rank's window as this process maps it */
 };
 
 static int g_initialised_here = 0;
@@ -237,6 +241,129 @@ static const char *t_error(void *context) {
     return g_error;
 }
 
+/* ---- the transport on one node's shared memory ------------------------- */
+
+/* Every rank's window is mapped into every process (MPI_Win_allocate_shared
+ * and MPI_Win_shared_query): puts and gets are copies, signals atomic
+ * operations on the memory. Ordering as the NPU's notify gives it: a
+ * signal's write is a release (sequentially consistent) operation, so what
+ * the rank stored before it, in its own window or by put into a peer's, is
+ * visible to whoever reads the signal, and a read of a signal is an acquire
+ * (sequentially consistent) load. No MPI call, so no rank waits for another
+ * rank's turn on a CPU to make progress. */
+
+static char *s_at(const pto_mpi *m, int32_t rank, uint64_t offset) {
+    return m->bases[rank] + offset;
+}
+
+/* Whether (rank, offset) is aligned to `size` bytes, as the CPU's atomic
+ * operations need; elements that are not go through MPI's atomic operations
+ * on the same window (every access to them alike). */
+static int s_aligned(const pto_mpi *m, int32_t rank, uint64_t offset, size_t size) {
+    return (uintptr_t)s_at(m, rank, offset) % size == 0;
+}
+
+static pto_status s_put(void *context, int32_t rank, uint64_t offset, const void *src, size_t bytes) {
+    memmove(s_at(context, rank, offset), src, bytes);
+    return PTO_OK;
+}
+
+static pto_status s_get(void *context, int32_t rank, uint64_t offset, void *dst, size_t bytes) {
+    memmove(dst, s_at(context, rank, offset), bytes);
+    return PTO_OK;
+}
+
+/* float32 elements added one at a time by compare-and-swap of their bits:
+ * target + addend rounded once to float32, as MPI_SUM on MPI_FLOAT does,
+ * and no other add of the element between the read and the write. */
+static void s_add_float32(char *at, const char *src, size_t count) {
+    for (size_t i = 0; i < count; ++i) {
+        uint32_t *word = (uint32_t *)(void *)(at + 4 * i);
+        float addend;
+        memcpy(&addend, src + 4 * i, 4);
+        uint32_t seen = __atomic_load_n(word, __ATOMIC_RELAXED), desired;
+        do {
+            float value;
+            memcpy(&value, &seen, 4);
+            value = value + addend;
+            memcpy(&desired, &value, 4);
+        } while (!__atomic_compare_exchange_n(word, &seen, desired, 0, __ATOMIC_SEQ_CST,
+                                              __ATOMIC_RELAXED));
+    }
+}
+
+/* Integer elements added by atomic fetch-and-add (wrapping, as the
+ * two's-complement sum MPI_SUM gives). */
+#define S_ADD_INTEGERS(type)                                                                       \
+    for (size_t i = 0; i < count; ++i) {                                                           \
+        type addend;                                                                               \
+        memcpy(&addend, (const char *)src + sizeof(type) * i, sizeof(type));                       \
+        __atomic_fetch_add((type *)(void *)(at + sizeof(type) * i), addend, __ATOMIC_SEQ_CST);     \
+    }
+
+static pto_status s_add(void *context, int32_t rank, uint64_t offset, const void *src, size_t count,
+                        pto_dtype dtype) {
+    char *at = s_at(context, rank, offset);
+    const size_t size = pto_dtype_size(dtype);
+    if (size != 0 && !s_aligned(context, rank, offset, size)) {
+        pto_status s = t_add(context, rank, offset, src, count, dtype);
+        return s == PTO_OK ? t_flush(context, rank) : s;
+    }
+    switch (dtype) {
+    case PTO_FLOAT32: s_add_float32(at, src, count); break;
+    case PTO_INT32:
+    case PTO_UINT32: S_ADD_INTEGERS(uint32_t) break;
+    case PTO_INT16:
+    case PTO_UINT16: S_ADD_INTEGERS(uint16_t) break;
+    case PTO_INT8:
+    case PTO_UINT8: S_ADD_INTEGERS(uint8_t) break;
+    case PTO_INT64:
+    case PTO_UINT64: S_ADD_INTEGERS(uint64_t) break;
+    default:
+        return fail(PTO_ERR_UNSUPPORTED_DTYPE,
+                    "an atomic add of this dtype has no MPI type (float32 and the integer dtypes "
+                    "have; libpto adds float16 and bfloat16 itself)");
+    }
+    return PTO_OK;
+}
+
+static pto_status s_signal(void *context, int32_t rank, uint64_t offset, int32_t value, int add) {
+    if (!s_aligned(context, rank, offset, 4))
+        return t_signal(context, rank, offset, value, add);
+    int32_t *signal = (int32_t *)(void *)s_at(context, rank, offset);
+    if (add)
+        __atomic_fetch_add(signal, value, __ATOMIC_SEQ_CST);
+    else
+        __atomic_store_n(signal, value, __ATOMIC_SEQ_CST);
+    return PTO_OK;
+}
+
+static pto_status s_read_signal(void *context, int32_t rank, uint64_t offset, int32_t *value) {
+    if (!s_aligned(context, rank, offset, 4))
+        return t_read_signal(context, rank, offset, value);
+    *value = __atomic_load_n((int32_t *)(void *)s_at(context, rank, offset), __ATOMIC_SEQ_CST);
+    return PTO_OK;
+}
+
+static pto_status s_compare_swap(void *context, int32_t rank, uint64_t offset, uint32_t expected,
+                                 uint32_t desired, uint32_t *old) {
+    if (!s_aligned(context, rank, offset, 4))
+        return t_compare_swap(context, rank, offset, expected, desired, old);
+    uint32_t *word = (uint32_t *)(void *)s_at(context, rank, offset);
+    __atomic_compare_exchange_n(word, &expected, desired, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    *old = expected;
+    return PTO_OK;
+}
+
+/* Copies and adds are complete on return; the fence orders them before
+ * what the thread does next. */
+static pto_status s_flush(void *context, int32_t rank) {
+    (void)context;
+    (void)rank;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return PTO_OK;
+}
+
 /* ---- windows ------------------------------------------------------------ */
 
 /* The window's communicator: a duplicate of `comm` (an intracommunicator),
@@ -260,6 +387,58 @@ static pto_status duplicate(MPI_Comm comm, MPI_Comm *dup, int *rank, int *size) 
         MPI_Comm_size(*dup, size);
     }
     unlock();
+    return s;
+}
+
+/* Whether the window goes on shared memory: every rank of comm on one node
+ * (MPI_COMM_TYPE_SHARED splits off the whole communicator), m->bases
+ * allocated, and the environment variable PTO_MPI_SHARED not 0 on any rank
+ * (PTO_MPI_SHARED=0 keeps MPI RMA, the path of windows spanning nodes).
+ * Collective; called with the MPI lock held. */
+static int one_node(pto_mpi *m) {
+    const char *env = getenv("PTO_MPI_SHARED");
+    int mine = !(env != NULL && strcmp(env, "0") == 0) && m->bases != NULL, all = 0, node_ranks = 0;
+    MPI_Comm node = MPI_COMM_NULL;
+    if (MPI_Comm_split_type(m->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
+        mine = 0;
+    if (node != MPI_COMM_NULL) {
+        MPI_Comm_size(node, &node_ranks);
+        MPI_Comm_free(&node);
+    }
+    if (node_ranks != m->ranks)
+        mine = 0;
+    if (MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, m->comm) != MPI_SUCCESS)
+        return 0;
+    return all;
+}
+
+/* The window of `size` bytes on every rank: MPI_Win_allocate_shared with
+ * every rank's part page-aligned (alloc_shared_noncontig) and the peers'
+ * parts found by MPI_Win_shared_query where m->shared, else
+ * MPI_Win_allocate. Collective; called with the MPI lock held. */
+static pto_status allocate(pto_mpi *m, size_t size) {
+    if (!m->shared)
+        return mpi_check(MPI_Win_allocate((MPI_Aint)size, 1, MPI_INFO_NULL, m->comm, &m->base, &m->win),
+                         "MPI_Win_allocate");
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "alloc_shared_noncontig", "true");
+    pto_status s = mpi_check(
+        MPI_Win_allocate_shared((MPI_Aint)size, 1, info, m->comm, &m->base, &m->win),
+        "MPI_Win_allocate_shared");
+    MPI_Info_free(&info);
+    for (int r = 0; r < m->ranks && s == PTO_OK; ++r) {
+        MPI_Aint bytes = 0;
+        int unit = 0;
+        s = mpi_check(MPI_Win_shared_query(m->win, r, &bytes, &unit, &m->bases[r]),
+                      "MPI_Win_shared_query");
+        if (s == PTO_OK && (size_t)bytes < size)
+            s = fail(PTO_ERR_INVALID_ARGUMENT,
+                     "MPI_Win_shared_query: rank %d's part of the shared window is %zu bytes, not %zu",
+                     r, (size_t)bytes, size);
+    }
+    if (s != PTO_OK && m->win != MPI_WIN_NULL)
+        MPI_Win_free(&m->win);
     return s;
 }
 
@@ -300,9 +479,11 @@ static pto_status window_create(MPI_Comm comm, size_t bytes, pto_mpi **out) {
         free(m);
         return s;
     }
+    m->bases = calloc((size_t)m->ranks, sizeof(*m->bases));
+    m->win = MPI_WIN_NULL;
     lock();
-    s = mpi_check(MPI_Win_allocate((MPI_Aint)size, 1, MPI_INFO_NULL, m->comm, &m->base, &m->win),
-                  "MPI_Win_allocate");
+    m->shared = one_node(m);
+    s = allocate(m, size);
     const int allocated = s == PTO_OK;
     int *model = NULL, flag = 0;
     if (s == PTO_OK) {
@@ -322,9 +503,13 @@ static pto_status window_create(MPI_Comm comm, size_t bytes, pto_mpi **out) {
         MPI_Win_free(&m->win);
     unlock();
     if (s == PTO_OK) {
-        const pto_comm_transport t = {PTO_COMM_TRANSPORT_VERSION, m, m->rank, m->ranks, t_locate,
-                                      t_put, t_get, t_add, t_signal, t_read_signal, t_compare_swap,
-                                      t_flush, t_error};
+        const pto_comm_transport rma = {PTO_COMM_TRANSPORT_VERSION, m, m->rank, m->ranks, t_locate,
+                                        t_put, t_get, t_add, t_signal, t_read_signal, t_compare_swap,
+                                        t_flush, t_error};
+        const pto_comm_transport shm = {PTO_COMM_TRANSPORT_VERSION, m, m->rank, m->ranks, t_locate,
+                                        s_put, s_get, s_add, s_signal, s_read_signal, s_compare_swap,
+                                        s_flush, t_error};
+        const pto_comm_transport t = m->shared ? shm : rma;
         if (pto_comm_set_transport(&t) != PTO_OK) {
             s = fail(PTO_ERR_INVALID_ARGUMENT, "pto_comm_set_transport: %s", pto_last_error());
             lock();
@@ -336,6 +521,7 @@ static pto_status window_create(MPI_Comm comm, size_t bytes, pto_mpi **out) {
     if (s != PTO_OK) {
         munmap(m->reserved, m->reserved_bytes);
         MPI_Comm_free(&m->comm);
+        free(m->bases);
         free(m);
         return s;
     }
@@ -419,6 +605,7 @@ void pto_mpi_window_destroy(pto_mpi *m) {
     MPI_Comm_free(&m->comm);
     unlock();
     munmap(m->reserved, m->reserved_bytes);
+    free(m->bases);
     if (g_open == m)
         g_open = NULL;
     free(m);

@@ -2,7 +2,8 @@
 # The multi-card step: libpto-mpi and the `mpi` suite (2 and 4 ranks,
 # oversubscribed, as root where CI runs as root) built and run once with
 # MPICH and once with Open MPI, each in a build tree of its own, every test
-# under a hard time limit. Needs mpich libmpich-dev openmpi-bin
+# under a hard time limit; the suite twice, on shared-memory windows and on
+# MPI RMA (PTO_MPI_SHARED=0). Needs mpich libmpich-dev openmpi-bin
 # libopenmpi-dev python3-mpi4py (README's package list) and numpy for
 # /usr/bin/python3.
 # Usage: tests/ci/mpi.sh [BUILD_ROOT]   (default: build-mpi)
@@ -27,5 +28,8 @@ for impl in mpich ompi; do
   # (the second tree's libpto objects come from ccache).
   meson compile -C "$dir" "${targets[@]}"
   timeout 600 meson test -C "$dir" --no-rebuild --suite mpi --print-errorlogs
+  # Again on MPI RMA: one machine's windows are shared memory unless
+  # PTO_MPI_SHARED=0, and RMA is the path of windows spanning machines.
+  PTO_MPI_SHARED=0 timeout 600 meson test -C "$dir" --no-rebuild --suite mpi --print-errorlogs
   timeout 120 meson test -C "$dir" --no-rebuild comm-blocks --print-errorlogs
 done

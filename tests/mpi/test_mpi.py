@@ -175,11 +175,22 @@ def case_blocks(launcher, tool, n, tmp):
         assert np.load(os.path.join(tmp, f"c{r}.npy")).tolist() == [8]
 
 
+def add_rows(launcher, tool, n, tmp, t):
+    """atomic_add.pto's add_T on 4 blocks a rank: src{rank}_T.npy into rank
+    0's dst, each rank's dst written to dst{rank}_T.npy."""
+    p, _ = mpiexec(launcher, n, [tool, os.path.join(HERE, "atomic_add.pto"), "--entry",
+                                 f"add_{t}", "--blocks", "4", f"src=src{{rank}}_{t}.npy",
+                                 f"dst=zeros:{t}:64@0", "--out", f"dst=dst{{rank}}_{t}.npy"],
+                   cwd=tmp)
+    check_run(p)
+
+
 def case_atomic(launcher, tool, n, tmp):
-    """tput atomic_add of float32, float16 and bfloat16 rows: every block of
-    every rank adds its rank's row into rank 0's dst (4 blocks a rank); the
-    values are quarters whose sums are exact in each dtype, so the result
-    is the same whatever order the adds land in."""
+    """tput atomic_add of float32, float16, bfloat16 and integer rows: every
+    block of every rank adds its rank's row into rank 0's dst (4 blocks a
+    rank); the float values are quarters whose sums are exact in each dtype,
+    and integer sums wrap, so the result is the same whatever order the adds
+    land in."""
     for t, np_t in (("f32", np.float32), ("f16", np.float16), ("bf16", np.float32)):
         rows = []
         for r in range(n):
@@ -187,16 +198,33 @@ def case_atomic(launcher, tool, n, tmp):
             rows.append(row)
             data = (row.view(np.uint32) >> 16).astype(np.uint16) if t == "bf16" else row.astype(np_t)
             np.save(os.path.join(tmp, f"src{r}_{t}.npy"), data)
-        p, _ = mpiexec(launcher, n, [tool, os.path.join(HERE, "atomic_add.pto"), "--entry",
-                                     f"add_{t}", "--blocks", "4", f"src=src{{rank}}_{t}.npy",
-                                     f"dst=zeros:{t}:64@0", "--out", f"dst=dst{{rank}}_{t}.npy"],
-                       cwd=tmp)
-        check_run(p)
+        add_rows(launcher, tool, n, tmp, t)
         want = 4 * np.sum(rows, axis=0)
         got = np.load(os.path.join(tmp, f"dst0_{t}.npy"))
         if t == "bf16":
             got = (got.astype(np.uint32) << 16).view(np.float32)
         assert got.astype(np.float64).tolist() == want.astype(np.float64).tolist(), f"{t}: {got[:8]} != {want[:8]}"
+    # The integers: int32 and int64 rows near the dtype's top, so that the
+    # sum of 4 blocks x n ranks wraps around (two's complement, as MPI_SUM's
+    # C sum converts); int16 and int8 rows whose sums stay in range (Open MPI
+    # 4.1.4's MPI_Accumulate sum of them saturates where it overflows).
+    for t, np_t in (("i32", np.int32), ("i16", np.int16), ("i8", np.int8), ("i64", np.int64)):
+        top = np.iinfo(np_t).max
+        rows = []
+        for r in range(n):
+            i = np.arange(64, dtype=np.int64)
+            if np.dtype(np_t).itemsize >= 4:
+                row = (top // 3 - i * 5 - r).astype(np_t)
+            else:
+                row = (i % 7 - 3 + r).astype(np_t)
+            rows.append(row)
+            np.save(os.path.join(tmp, f"src{r}_{t}.npy"), row)
+        add_rows(launcher, tool, n, tmp, t)
+        bits = 8 * np.dtype(np_t).itemsize
+        want = [((4 * sum(int(row[i]) for row in rows) + (1 << (bits - 1))) % (1 << bits)) - (1 << (bits - 1))
+                for i in range(64)]
+        got = np.load(os.path.join(tmp, f"dst0_{t}.npy"))
+        assert got.dtype == np_t and got.tolist() == want, f"{t}: {got[:8].tolist()} != {want[:8]}"
 
 
 def case_async(launcher, tool, n, tmp):
