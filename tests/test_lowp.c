@@ -681,7 +681,8 @@ static void test_program_packed(void **state) {
     tiles_destroy(3, tiles);
 }
 
-/* --long: every float32 pattern, on the best target. */
+/* --long: every float32 pattern, every mode and saturation, on the best
+ * target. */
 static void test_every_f32(void **state) {
     (void)state;
     if (!g_long) {
@@ -693,20 +694,19 @@ static void test_every_f32(void **state) {
     assert_non_null(in);
     assert_non_null(out);
     static const pto_dtype kDst[] = {PTO_FLOAT8_E4M3, PTO_FLOAT8_E5M2, PTO_HIFLOAT8};
-    static const pto_round_mode kLongModes[] = {PTO_ROUND_RINT, PTO_ROUND_ROUND};
     for (size_t k = 0; k < COUNT(kDst); ++k) {
         const format_table *t = table_of(kDst[k]);
         for (uint64_t base = 0; base < (uint64_t)1 << 32; base += kN) {
             for (size_t i = 0; i < kN; ++i) in[i] = base + i;
-            for (size_t m = 0; m < 2; ++m)
+            for (size_t m = 0; m < COUNT(kModes); ++m)
                 for (int sat = 0; sat < 2; ++sat) {
-                    assert_int_equal(convert(PTO_FLOAT32, kDst[k], in, kN, kLongModes[m], (pto_saturation)sat, out), PTO_OK);
+                    assert_int_equal(convert(PTO_FLOAT32, kDst[k], in, kN, kModes[m], (pto_saturation)sat, out), PTO_OK);
                     for (size_t i = 0; i < kN; ++i) {
                         const double x = f32_of((uint32_t)in[i]);
-                        const uint32_t want = isnan(x) ? expected_nan(t, signbit(x)) : ref_encode(t, x, kLongModes[m], sat);
+                        const uint32_t want = isnan(x) ? expected_nan(t, signbit(x)) : ref_encode(t, x, kModes[m], sat);
                         if (out[i] != want)
                             fail_msg("FLOAT32 0x%08llx -> %s mode %d sat %d: 0x%02llx, want 0x%02x",
-                                     (unsigned long long)in[i], pto_dtype_string(kDst[k]), (int)kLongModes[m], sat,
+                                     (unsigned long long)in[i], pto_dtype_string(kDst[k]), (int)kModes[m], sat,
                                      (unsigned long long)out[i], want);
                     }
                 }

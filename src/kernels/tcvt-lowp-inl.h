@@ -154,22 +154,63 @@ HWY_INLINE void WidenLowpRows(const kernels::ConvertSpec& spec, size_t rows, siz
   }
 }
 
-// ---- FLOAT32 -> HiFloat8 --------------------------------------------------
+// ---- FLOAT32 and FLOAT16 -> HiFloat8 -------------------------------------
 
-// Whether NarrowHiF8Rows converts this pair: FLOAT32 sources, RINT and ROUND.
+// Whether NarrowHiF8Rows converts this pair: float sources (FLOAT16 and
+// BFLOAT16 widen exactly to FLOAT32 lanes, so the one rounding below is the
+// only one), every mode but ODD (which tcvt's check refuses here).
 inline bool IsHiF8Narrowing(const kernels::ConvertSpec& s) {
-  return s.dst == PTO_HIFLOAT8 && s.src == PTO_FLOAT32 &&
-         (s.round == PTO_ROUND_RINT || s.round == PTO_ROUND_ROUND);
+  const bool float_src = s.src == PTO_FLOAT32 || s.src == PTO_FLOAT16 || s.src == PTO_BFLOAT16;
+  return s.dst == PTO_HIFLOAT8 && float_src &&
+         (s.round == PTO_ROUND_RINT || s.round == PTO_ROUND_ROUND || s.round == PTO_ROUND_FLOOR ||
+          s.round == PTO_ROUND_CEIL || s.round == PTO_ROUND_TRUNC);
+}
+
+// HiFloat8 codes of the values below 2^-15 (top, the exponent, under -15;
+// frac, the fraction bits; `away`: the directed modes' lanes that round away
+// from zero), as tcvt::EncodeHiF8 rounds them to the powers 2^-22..2^-15:
+// top -16 to -22 to 2^top or 2^(top+1) (RINT: above half, or a tie when
+// top + 23 is odd, to the even code; ROUND: from half; directed: any
+// fraction when away); top -23 to 2^-22 (RINT: above half; ROUND always;
+// directed when away); lower to 2^-22 when away, else zero. Zero stays zero.
+template <class DU>
+HWY_INLINE hn::Vec<DU> HiF8TinyCodes(DU du, pto_round_mode mode, hn::Vec<hn::RebindToSigned<DU>> top,
+                                     hn::Vec<DU> frac, hn::Mask<DU> away, hn::Mask<DU> zero) {
+  const hn::RebindToSigned<DU> di;
+  const auto one = hn::Set(du, 1u);
+  const auto fhalf = hn::Set(du, 0x400000u);
+  const auto nonzero_frac = hn::Ne(frac, hn::Zero(du));
+  const auto odd_code = hn::RebindMask(du, hn::Eq(hn::And(top, hn::Set(di, 1)), hn::Zero(di)));
+  hn::Mask<DU> up, at_23_up;
+  if (mode == PTO_ROUND_RINT) {
+    up = hn::Or(hn::Gt(frac, fhalf), hn::And(hn::Eq(frac, fhalf), odd_code));
+    at_23_up = nonzero_frac;
+  } else if (mode == PTO_ROUND_ROUND) {
+    up = hn::Not(hn::Lt(frac, fhalf));
+    at_23_up = hn::Eq(frac, frac);
+  } else {
+    up = hn::And(away, nonzero_frac);
+    at_23_up = away;
+  }
+  const auto tiny_top = hn::Add(top, hn::BitCast(di, hn::IfThenElseZero(up, one)));
+  auto tiny = hn::BitCast(du, hn::Add(tiny_top, hn::Set(di, 23)));
+  tiny = hn::IfThenElse(hn::RebindMask(du, hn::Eq(tiny_top, hn::Set(di, -15))), hn::Set(du, 0x7Eu), tiny);
+  const auto at_23 = hn::RebindMask(du, hn::Eq(top, hn::Set(di, -23)));
+  tiny = hn::IfThenElse(at_23, hn::IfThenElseZero(at_23_up, one), tiny);
+  const auto lower = hn::RebindMask(du, hn::Lt(top, hn::Set(di, -23)));
+  const bool directed = mode != PTO_ROUND_RINT && mode != PTO_ROUND_ROUND;
+  tiny = hn::IfThenElse(lower, directed ? hn::IfThenElseZero(away, one) : hn::Zero(du), tiny);
+  return hn::IfThenElseZero(hn::Not(zero), tiny);
 }
 
 // FLOAT32 bits -> HiFloat8 codes (low 8 bits of each lane), rounded as
 // tcvt::EncodeHiF8 does: at the precision of the value's exponent e (3
-// mantissa bits for |e| <= 3, 2 to 7, 1 to 15), ties to even (RINT) or away
-// (ROUND); below 2^-15 to the powers 2^-22..2^-16 (codes 1 to 7), RINT's tie
-// to the even code; overflow to `overflow` (by sign, the converter's code
-// for beyond 2^15); NaN 0x80, infinity 0x6F with its sign, zero 0x00.
+// mantissa bits for |e| <= 3, 2 to 7, 1 to 15) by the mode; below 2^-15 to
+// the powers 2^-22..2^-16 (codes 1 to 7, HiF8TinyCodes); overflow to
+// `overflow` (by sign, the converter's code for beyond 2^15); NaN 0x80,
+// infinity 0x6F with its sign, zero 0x00.
 template <class DU>
-HWY_INLINE hn::Vec<DU> HiF8Codes(DU du, hn::Vec<DU> bits, bool ties_even, const uint32_t* powers,
+HWY_INLINE hn::Vec<DU> HiF8Codes(DU du, hn::Vec<DU> bits, pto_round_mode mode, const uint32_t* powers,
                                  uint32_t overflow_pos, uint32_t overflow_neg) {
   const hn::RebindToSigned<DU> di;
   const auto one = hn::Set(du, 1u);
@@ -186,10 +227,7 @@ HWY_INLINE hn::Vec<DU> HiF8Codes(DU du, hn::Vec<DU> bits, bool ties_even, const 
   const auto kept = hn::Shr(mant, shift);
   const auto rest = hn::Sub(mant, hn::Shl(kept, shift));
   const auto half = hn::Shl(one, hn::Sub(shift, one));
-  const auto up = ties_even ? hn::Or(hn::Gt(rest, half),
-                                     hn::And(hn::Eq(rest, half), hn::Eq(hn::And(kept, one), one)))
-                            : hn::Not(hn::Lt(rest, half));
-  const auto r = hn::Add(kept, hn::IfThenElseZero(up, one));
+  const auto r = hn::Add(kept, RoundIncrement(du, mode, kept, rest, half, negative));
   const auto carry = hn::Ne(hn::Shr(r, hn::Add(mb, one)), hn::Zero(du));
   const auto top2 = hn::Add(top, hn::BitCast(di, hn::IfThenElseZero(carry, one)));
   const auto m = hn::IfThenElseZero(hn::Not(carry), hn::Sub(r, hn::Shl(one, mb)));
@@ -198,20 +236,10 @@ HWY_INLINE hn::Vec<DU> HiF8Codes(DU du, hn::Vec<DU> bits, bool ties_even, const 
   const auto over = hn::Or(hn::RebindMask(du, hn::Gt(top2, hn::Set(di, 15))),
                            hn::And(hn::RebindMask(du, hn::Eq(top2, hn::Set(di, 15))),
                                    hn::Ne(m, hn::Zero(du))));
-  // Below 2^-15 (top -16 to -22): 2^top or 2^(top+1) by the first fraction
-  // bit (a tie: RINT to the even code, top + 23 odd goes up; ROUND up);
-  // top -23: 2^-22 above half of it (ROUND: at half too); lower: zero.
-  const auto fhalf = hn::Set(du, 0x400000u);
-  const auto odd_code = hn::RebindMask(du, hn::Eq(hn::And(top, hn::Set(di, 1)), hn::Zero(di)));  // top + 23 odd
-  const auto tiny_up = ties_even ? hn::Or(hn::Gt(frac, fhalf), hn::And(hn::Eq(frac, fhalf), odd_code))
-                                 : hn::Not(hn::Lt(frac, fhalf));
-  const auto tiny_top = hn::Add(top, hn::BitCast(di, hn::IfThenElseZero(tiny_up, one)));
-  auto tiny = hn::BitCast(du, hn::Add(tiny_top, hn::Set(di, 23)));
-  tiny = hn::IfThenElse(hn::RebindMask(du, hn::Eq(tiny_top, hn::Set(di, -15))), hn::Set(du, 0x7Eu), tiny);
-  const auto at_23 = hn::RebindMask(du, hn::Eq(top, hn::Set(di, -23)));
-  const auto half_up = ties_even ? hn::Ne(frac, hn::Zero(du)) : hn::Eq(frac, frac);
-  tiny = hn::IfThenElse(at_23, hn::IfThenElseZero(half_up, one), tiny);
-  tiny = hn::IfThenElseZero(hn::RebindMask(du, hn::Gt(top, hn::Set(di, -24))), tiny);
+  const auto away = mode == PTO_ROUND_FLOOR ? negative
+                    : mode == PTO_ROUND_CEIL ? hn::Not(negative)
+                                             : hn::Lt(one, one);
+  const auto tiny = HiF8TinyCodes(du, mode, top, frac, away, hn::Eq(mag, hn::Zero(du)));
   code = hn::IfThenElse(hn::RebindMask(du, hn::Lt(top, hn::Set(di, -15))), tiny, code);
   code = hn::IfThenElseZero(hn::Ne(code, hn::Zero(du)), hn::Or(code, hn::IfThenElseZero(negative, hn::Set(du, 0x80u))));
   const auto overflow = hn::IfThenElse(negative, hn::Set(du, overflow_neg), hn::Set(du, overflow_pos));
@@ -221,25 +249,48 @@ HWY_INLINE hn::Vec<DU> HiF8Codes(DU du, hn::Vec<DU> bits, bool ties_even, const 
   return hn::IfThenElse(hn::Gt(mag, hn::Set(du, 0x7F800000u)), hn::Set(du, 0x80u), code);
 }
 
-HWY_INLINE void NarrowHiF8Rows(const kernels::ConvertSpec& spec, size_t rows, size_t cols,
-                               void* dst, size_t dst_stride, const void* src, size_t src_stride) {
-  const hn::ScalableTag<uint32_t> du;
+// One pair's rows (IsHiF8Narrowing), the mode fixed so that its choices
+// fold away.
+template <pto_round_mode kRound>
+HWY_NOINLINE void NarrowHiF8RowsIn(const kernels::ConvertSpec& spec, size_t rows, size_t cols,
+                                   void* dst, size_t dst_stride, const void* src,
+                                   size_t src_stride) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToUnsigned<decltype(df)> du;
   const hn::Rebind<uint8_t, decltype(du)> d8;
-  const size_t lanes = hn::Lanes(du);
+  const size_t lanes = hn::Lanes(du), in_size = ElementBytes(spec.src);
   const uint32_t* powers = kernels::tcvt::HiF8PowerCodes();
   // Beyond 2^15 (2^16 of either sign): the converter's overflow codes.
-  const uint32_t over_pos = static_cast<uint32_t>(kernels::tcvt::Element(spec, 0x47800000u));
-  const uint32_t over_neg = static_cast<uint32_t>(kernels::tcvt::Element(spec, 0xC7800000u));
-  const bool ties_even = spec.round == PTO_ROUND_RINT;
+  kernels::ConvertSpec wide = spec;
+  wide.src = PTO_FLOAT32;
+  const uint32_t over_pos = static_cast<uint32_t>(kernels::tcvt::Element(wide, 0x47800000u));
+  const uint32_t over_neg = static_cast<uint32_t>(kernels::tcvt::Element(wide, 0xC7800000u));
   for (size_t r = 0; r < rows; ++r) {
     uint8_t* out = static_cast<uint8_t*>(dst) + r * dst_stride;
-    const uint32_t* in = static_cast<const uint32_t*>(src) + r * src_stride;
+    const char* in = static_cast<const char*>(src) + r * src_stride * in_size;
     size_t i = 0;
     for (; i + lanes <= cols; i += lanes) {
-      const auto codes = HiF8Codes(du, hn::LoadU(du, in + i), ties_even, powers, over_pos, over_neg);
+      const auto bits = hn::BitCast(du, LoadFloatLanes(df, spec.src, in + i * in_size));
+      const auto codes = HiF8Codes(du, bits, kRound, powers, over_pos, over_neg);
       hn::StoreU(hn::TruncateTo(d8, codes), d8, out + i);
     }
     kernels::tcvt::ElementRange(spec, i, cols, out, in);
+  }
+}
+
+HWY_INLINE void NarrowHiF8Rows(const kernels::ConvertSpec& spec, size_t rows, size_t cols,
+                               void* dst, size_t dst_stride, const void* src, size_t src_stride) {
+  switch (spec.round) {
+    case PTO_ROUND_RINT:
+      return NarrowHiF8RowsIn<PTO_ROUND_RINT>(spec, rows, cols, dst, dst_stride, src, src_stride);
+    case PTO_ROUND_ROUND:
+      return NarrowHiF8RowsIn<PTO_ROUND_ROUND>(spec, rows, cols, dst, dst_stride, src, src_stride);
+    case PTO_ROUND_FLOOR:
+      return NarrowHiF8RowsIn<PTO_ROUND_FLOOR>(spec, rows, cols, dst, dst_stride, src, src_stride);
+    case PTO_ROUND_CEIL:
+      return NarrowHiF8RowsIn<PTO_ROUND_CEIL>(spec, rows, cols, dst, dst_stride, src, src_stride);
+    default:
+      return NarrowHiF8RowsIn<PTO_ROUND_TRUNC>(spec, rows, cols, dst, dst_stride, src, src_stride);
   }
 }
 

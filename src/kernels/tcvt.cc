@@ -154,8 +154,6 @@ inline void ElementRange(const ConvertSpec& spec, size_t begin, size_t end, void
 }  // namespace pto
 #endif  // PTO_KERNELS_TCVT_SCALAR_
 
-#include "src/kernels/tcvt-lowp-inl.h"
-
 HWY_BEFORE_NAMESPACE();
 namespace pto {
 namespace HWY_NAMESPACE {
@@ -416,6 +414,20 @@ HWY_INLINE void StoreLowBits(DU /*du*/, hn::Vec<DU> bits, T* p) {
   const hn::Rebind<T, DU> dn;
   hn::StoreU(hn::TruncateTo(dn, bits), dn, p);
 }
+
+}  // namespace HWY_NAMESPACE
+}  // namespace pto
+HWY_AFTER_NAMESPACE();
+
+// The low-precision kernels use RoundIncrement and LoadFloatLanes above.
+#include "src/kernels/tcvt-lowp-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace pto {
+namespace HWY_NAMESPACE {
+
+using kernels::ConvertSpec;
+using kernels::IntOverflow;
 
 // Whether a vector path computes this pair (else every element goes through
 // tcvt::Element).
