@@ -454,14 +454,13 @@ static void test_encode(void **state) {
     for_each_target("lowp encode", encode_body, NULL);
 }
 
-/* BFLOAT16 -> FP4 over every BFLOAT16 pattern but the NaNs (refused), and
- * FLOAT16 -> INT4X2 over every FLOAT16 pattern. */
-static void test_encode_packed(void **state) {
-    (void)state;
+/* BFLOAT16 -> FP4 over every BFLOAT16 pattern but the NaNs (refused), on
+ * every target. */
+static void fp4_body(void *ctx, size_t index, const char *target) {
+    (void)ctx, (void)index;
     enum { kN = 8192 };
-    uint64_t *in = malloc(kN * sizeof *in), *out = malloc(kN * sizeof *out);
+    uint64_t *in = malloc(kN * sizeof *in);
     assert_non_null(in);
-    assert_non_null(out);
     static const pto_dtype kFp4[] = {PTO_FLOAT4_E2M1X2, PTO_FLOAT4_E1M2X2};
     for (size_t k = 0; k < 2; ++k)
         for (uint32_t base = 0; base < 65536; base += kN) {
@@ -469,8 +468,20 @@ static void test_encode_packed(void **state) {
             for (uint32_t b = base; b < base + kN; ++b)
                 if ((b & 0x7FFF) <= 0x7F80) in[n++] = b;
             n &= ~(size_t)1;
-            check_encode(PTO_BFLOAT16, kFp4[k], in, n, "best");
+            check_encode(PTO_BFLOAT16, kFp4[k], in, n, target);
         }
+    free(in);
+}
+
+/* BFLOAT16 -> FP4 (fp4_body), and FLOAT16 -> INT4X2 over every FLOAT16
+ * pattern. */
+static void test_encode_packed(void **state) {
+    (void)state;
+    for_each_target("lowp fp4 encode", fp4_body, NULL);
+    enum { kN = 8192 };
+    uint64_t *in = malloc(kN * sizeof *in), *out = malloc(kN * sizeof *out);
+    assert_non_null(in);
+    assert_non_null(out);
     for (uint32_t base = 0; base < 65536; base += kN) {
         for (size_t i = 0; i < kN; ++i) in[i] = base + i;
         for (size_t m = 0; m < COUNT(kModes); ++m) {

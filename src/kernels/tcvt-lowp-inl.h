@@ -294,6 +294,93 @@ HWY_INLINE void NarrowHiF8Rows(const kernels::ConvertSpec& spec, size_t rows, si
   }
 }
 
+// ---- FLOAT32, FLOAT16, BFLOAT16 -> FP4 -----------------------------------
+
+// Whether NarrowFp4Rows converts this pair: float sources (widened exactly
+// to FLOAT32 lanes, one rounding), FP4 E2M1 or E1M2, any mode.
+inline bool IsFp4Narrowing(const kernels::ConvertSpec& s) {
+  const bool float_src = s.src == PTO_FLOAT32 || s.src == PTO_FLOAT16 || s.src == PTO_BFLOAT16;
+  return float_src && (s.dst == PTO_FLOAT4_E2M1X2 || s.dst == PTO_FLOAT4_E1M2X2) &&
+         s.round != PTO_ROUND_NONE;
+}
+
+// n 4-bit values (bytes, low nibbles) packed two a byte, the first the low
+// nibble; an odd n's last value goes into its byte's low nibble, the high
+// one kept.
+HWY_INLINE void JoinNibbles(const uint8_t* codes, size_t n, uint8_t* packed) {
+  const hn::CappedTag<uint16_t, 8> d16;
+  const hn::Rebind<uint8_t, decltype(d16)> d8;
+  const size_t lanes = hn::Lanes(d16), pairs = n / 2;
+  size_t x = 0;
+  for (; x + lanes <= pairs; x += lanes) {
+    const auto w = hn::LoadU(d16, reinterpret_cast<const uint16_t*>(codes + 2 * x));
+    const auto b = hn::Or(hn::And(w, hn::Set(d16, 0x0Fu)), hn::And(hn::ShiftRight<4>(w), hn::Set(d16, 0xF0u)));
+    hn::StoreU(hn::TruncateTo(d8, b), d8, packed + x);
+  }
+  for (; x < pairs; ++x)
+    packed[x] = static_cast<uint8_t>((codes[2 * x] & 0xFu) | (codes[2 * x + 1] << 4));
+  if (n & 1) kernels::tcvt::StoreNibble(packed, n - 1, codes[n - 1]);
+}
+
+template <pto_dtype kDst, pto_round_mode kRound>
+HWY_NOINLINE void NarrowFp4RowsIn(const kernels::ConvertSpec& spec, size_t rows, size_t cols,
+                                  void* dst, size_t dst_stride, const void* src,
+                                  size_t src_stride) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToUnsigned<decltype(df)> du;
+  const hn::Rebind<uint8_t, decltype(du)> d8;
+  const size_t lanes = hn::Lanes(du), in_size = ElementBytes(spec.src);
+  constexpr size_t kChunk = 256;
+  HWY_ALIGN uint8_t codes[kChunk];
+  for (size_t r = 0; r < rows; ++r) {
+    uint8_t* out = static_cast<uint8_t*>(dst) + r * dst_stride;
+    const char* in = static_cast<const char*>(src) + r * src_stride * in_size;
+    // A chunk of values to bytes by vector (the tail by the converter),
+    // then two a byte; chunks start at even values.
+    for (size_t c = 0; c < cols; c += kChunk) {
+      const size_t n = cols - c < kChunk ? cols - c : kChunk;
+      const char* chunk = in + c * in_size;
+      size_t i = 0;
+      for (; i + lanes <= n; i += lanes) {
+        const auto bits = hn::BitCast(du, LoadFloatLanes(df, spec.src, chunk + i * in_size));
+        const auto v = kDst == PTO_FLOAT4_E2M1X2 ? NarrowFp4Bits<2, 1>(du, bits, kRound)
+                                                 : NarrowFp4Bits<1, 2>(du, bits, kRound);
+        hn::StoreU(hn::TruncateTo(d8, v), d8, codes + i);
+      }
+      for (; i < n; ++i)
+        codes[i] = static_cast<uint8_t>(kernels::tcvt::Element(spec, kernels::tcvt::Load(in_size, chunk, i)));
+      JoinNibbles(codes, n, out + c / 2);
+    }
+  }
+}
+
+// The mode fixed per instance, so that its choices fold away.
+template <pto_dtype kDst>
+HWY_INLINE void NarrowFp4RowsTo(const kernels::ConvertSpec& spec, size_t rows, size_t cols,
+                                void* dst, size_t dst_stride, const void* src, size_t src_stride) {
+  switch (spec.round) {
+    case PTO_ROUND_RINT:
+      return NarrowFp4RowsIn<kDst, PTO_ROUND_RINT>(spec, rows, cols, dst, dst_stride, src, src_stride);
+    case PTO_ROUND_ROUND:
+      return NarrowFp4RowsIn<kDst, PTO_ROUND_ROUND>(spec, rows, cols, dst, dst_stride, src, src_stride);
+    case PTO_ROUND_FLOOR:
+      return NarrowFp4RowsIn<kDst, PTO_ROUND_FLOOR>(spec, rows, cols, dst, dst_stride, src, src_stride);
+    case PTO_ROUND_CEIL:
+      return NarrowFp4RowsIn<kDst, PTO_ROUND_CEIL>(spec, rows, cols, dst, dst_stride, src, src_stride);
+    case PTO_ROUND_ODD:
+      return NarrowFp4RowsIn<kDst, PTO_ROUND_ODD>(spec, rows, cols, dst, dst_stride, src, src_stride);
+    default:
+      return NarrowFp4RowsIn<kDst, PTO_ROUND_TRUNC>(spec, rows, cols, dst, dst_stride, src, src_stride);
+  }
+}
+
+HWY_INLINE void NarrowFp4Rows(const kernels::ConvertSpec& spec, size_t rows, size_t cols,
+                              void* dst, size_t dst_stride, const void* src, size_t src_stride) {
+  if (spec.dst == PTO_FLOAT4_E2M1X2)
+    return NarrowFp4RowsTo<PTO_FLOAT4_E2M1X2>(spec, rows, cols, dst, dst_stride, src, src_stride);
+  NarrowFp4RowsTo<PTO_FLOAT4_E1M2X2>(spec, rows, cols, dst, dst_stride, src, src_stride);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace pto
 HWY_AFTER_NAMESPACE();

@@ -253,6 +253,37 @@ HWY_INLINE hn::Vec<DU> NarrowFloatBits(DU du, hn::Vec<DU> bits, pto_round_mode m
   return hn::Or(result, sign);
 }
 
+// The magnitude of f32 bits (du lanes, `magnitude` without the sign) as a
+// code of a small float with kFrac fraction bits and exponent bias kBias
+// (exponent field above the fraction), rounded by the mode (`negative`:
+// the sign, for the directed modes); beyond the largest code the result
+// exceeds every finite code. Infinity and NaN are the caller's.
+template <int kBias, int kFrac, class DU>
+HWY_INLINE hn::Vec<DU> RoundToMiniCode(DU du, hn::Vec<DU> magnitude, pto_round_mode mode,
+                                       hn::Mask<DU> negative) {
+  // value = mantissa * 2^(e - 150) for e = max(biased exponent, 1); dst's
+  // normal numbers from e = 128 - bias, its subnormals in units of
+  // 2^(1 - bias - frac): the mantissa shifted right by 151 - bias - frac -
+  // e (capped at 31: all of it then lies below half a unit).
+  constexpr uint32_t kLowest = 127u - kBias;
+  const auto biased = hn::ShiftRight<23>(magnitude);
+  const auto fraction = hn::And(magnitude, hn::Set(du, 0x7FFFFFu));
+  const auto is_normal_here = hn::Gt(biased, hn::Set(du, kLowest));
+  const auto mantissa = hn::IfThenElse(hn::Eq(biased, hn::Zero(du)), fraction,
+                                       hn::Or(fraction, hn::Set(du, 0x800000u)));
+  const auto low = hn::Max(hn::Min(biased, hn::Set(du, kLowest)), hn::Set(du, 1u));
+  const auto sub_shift = hn::Min(hn::Sub(hn::Set(du, 151u - kBias - kFrac), low), hn::Set(du, 31u));
+  const auto rebased = hn::Sub(magnitude, hn::Set(du, kLowest << 23));
+  const auto value = hn::IfThenElse(is_normal_here, rebased, mantissa);
+  const auto shift = hn::IfThenElse(is_normal_here, hn::Set(du, 23u - kFrac), sub_shift);
+  const auto kept = hn::Shr(value, shift);
+  const auto rest = hn::Sub(value, hn::Shl(kept, shift));
+  const auto half = hn::Shl(hn::Set(du, 1u), hn::Sub(shift, hn::Set(du, 1u)));
+  return mode == PTO_ROUND_ODD
+             ? hn::Or(kept, hn::IfThenElseZero(hn::Ne(rest, hn::Zero(du)), hn::Set(du, 1u)))
+             : hn::Add(kept, RoundIncrement(du, mode, kept, rest, half, negative));
+}
+
 // f32 bits (du lanes) -> FP8 E5M2 (kExp 5, kFrac 2) or E4M3FN (kExp 4,
 // kFrac 3) codes in the low 8 bits of each lane, rounded by the mode, with
 // tcvt::EncodeMini's specials and overflow: E5M2 keeps infinity and its
@@ -262,7 +293,7 @@ HWY_INLINE hn::Vec<DU> NarrowFloatBits(DU du, hn::Vec<DU> bits, pto_round_mode m
 template <int kExp, int kFrac, class DU>
 HWY_INLINE hn::Vec<DU> NarrowFp8Bits(DU du, hn::Vec<DU> bits, pto_round_mode mode, bool saturate) {
   constexpr bool kE5M2 = kExp == 5;
-  constexpr uint32_t kBias = (1u << (kExp - 1)) - 1;
+  constexpr int kBias = (1 << (kExp - 1)) - 1;
   constexpr uint32_t kInfCode = 0x7Cu, kNaNCode = kE5M2 ? 0x7Eu : 0x7Fu;
   constexpr uint32_t kMaxCode = kE5M2 ? 0x7Bu : 0x7Eu;
   const auto magnitude = hn::And(bits, hn::Set(du, 0x7FFFFFFFu));
@@ -270,27 +301,8 @@ HWY_INLINE hn::Vec<DU> NarrowFp8Bits(DU du, hn::Vec<DU> bits, pto_round_mode mod
   const auto negative = hn::Ne(sign, hn::Zero(du));
   const auto is_nan = hn::Gt(magnitude, hn::Set(du, 0x7F800000u));
   const auto is_inf = hn::Eq(magnitude, hn::Set(du, 0x7F800000u));
-  // value = mantissa * 2^(e - 150) for e = max(biased exponent, 1); dst's
-  // normal numbers from e = 128 - bias, its subnormals in units of
-  // 2^(1 - bias - frac): the mantissa shifted right by 151 - bias - frac -
-  // e (capped at 31: all of it then lies below half a unit).
-  const auto biased = hn::ShiftRight<23>(magnitude);
-  const auto fraction = hn::And(magnitude, hn::Set(du, 0x7FFFFFu));
-  const auto is_normal_here = hn::Gt(biased, hn::Set(du, 127u - kBias));
-  const auto mantissa = hn::IfThenElse(hn::Eq(biased, hn::Zero(du)), fraction,
-                                       hn::Or(fraction, hn::Set(du, 0x800000u)));
-  const auto low = hn::Max(hn::Min(biased, hn::Set(du, 127u - kBias)), hn::Set(du, 1u));
-  const auto sub_shift = hn::Min(hn::Sub(hn::Set(du, 151u - kBias - kFrac), low), hn::Set(du, 31u));
-  const auto rebased = hn::Sub(magnitude, hn::Set(du, (127u - kBias) << 23));
-  const auto value = hn::IfThenElse(is_normal_here, rebased, mantissa);
-  const auto shift = hn::IfThenElse(is_normal_here, hn::Set(du, 23u - kFrac), sub_shift);
-  const auto kept = hn::Shr(value, shift);
-  const auto rest = hn::Sub(value, hn::Shl(kept, shift));
-  const auto half = hn::Shl(hn::Set(du, 1u), hn::Sub(shift, hn::Set(du, 1u)));
-  auto result = mode == PTO_ROUND_ODD
-                    ? hn::Or(kept, hn::IfThenElseZero(hn::Ne(rest, hn::Zero(du)), hn::Set(du, 1u)))
-                    : hn::Add(kept, RoundIncrement(du, mode, kept, rest, half, negative));
-  // Beyond the largest finite (a huge value's kept is beyond it too).
+  auto result = RoundToMiniCode<kBias, kFrac>(du, magnitude, mode, negative);
+  // Beyond the largest finite (a huge value's code is beyond it too).
   const auto max_code = hn::Set(du, kMaxCode);
   const auto beyond = hn::Set(du, kE5M2 ? kInfCode : kNaNCode);
   const auto overflow_value =
@@ -303,6 +315,22 @@ HWY_INLINE hn::Vec<DU> NarrowFp8Bits(DU du, hn::Vec<DU> bits, pto_round_mode mod
   const auto inf_value = hn::Set(du, kE5M2 ? kInfCode : saturate ? kMaxCode : kNaNCode);
   result = hn::IfThenElse(is_inf, inf_value, result);
   result = hn::IfThenElse(is_nan, hn::Set(du, kNaNCode), result);
+  return hn::Or(result, sign);
+}
+
+// f32 bits (du lanes) -> FP4 E2M1 (kExp 2, kFrac 1) or E1M2 (kExp 1,
+// kFrac 2; both bias 1) codes in the low 4 bits of each lane, rounded by
+// the mode, as tcvt::EncodeMini: FP4 has neither infinity nor NaN, so
+// overflow and infinity give the largest finite (code 7) whatever the mode
+// and saturation, and NaN (which tcvt's check refuses where it sees the
+// data) gives zero; the sign bit stays, zero's too.
+template <int kExp, int kFrac, class DU>
+HWY_INLINE hn::Vec<DU> NarrowFp4Bits(DU du, hn::Vec<DU> bits, pto_round_mode mode) {
+  const auto magnitude = hn::And(bits, hn::Set(du, 0x7FFFFFFFu));
+  const auto sign = hn::And(hn::ShiftRight<28>(bits), hn::Set(du, 0x8u));
+  const auto negative = hn::Ne(sign, hn::Zero(du));
+  auto result = hn::Min(RoundToMiniCode<1, kFrac>(du, magnitude, mode, negative), hn::Set(du, 7u));
+  result = hn::IfThenElseZero(hn::Not(hn::Gt(magnitude, hn::Set(du, 0x7F800000u))), result);
   return hn::Or(result, sign);
 }
 
@@ -566,6 +594,8 @@ void ConvertImpl(const ConvertSpec& spec, size_t rows, size_t cols, void* dst, s
     return WidenLowpRows(spec, rows, cols, dst, dst_stride, src, src_stride);
   if (IsHiF8Narrowing(spec))  // tcvt-lowp-inl.h
     return NarrowHiF8Rows(spec, rows, cols, dst, dst_stride, src, src_stride);
+  if (IsFp4Narrowing(spec))  // tcvt-lowp-inl.h
+    return NarrowFp4Rows(spec, rows, cols, dst, dst_stride, src, src_stride);
   if (spec.src == PTO_FLOAT16 && spec.dst == PTO_FLOAT32 && spec.round == PTO_ROUND_RINT)
     return ConvertPair<PTO_FLOAT16, PTO_FLOAT32, PTO_ROUND_RINT, false>(
         spec, rows, cols, dst, dst_stride, src, src_stride);
