@@ -588,6 +588,18 @@ HWY_NOINLINE void ConvertPair(const ConvertSpec& spec, size_t rows, size_t cols,
   ConvertRows(fixed, rows, cols, dst, dst_stride, src, src_stride);
 }
 
+// FLOAT32 -> dst under RINT (A5's one mode for FP8; the float16 kernels'
+// conversion out), saturation fixed too.
+template <pto_dtype kDst>
+HWY_INLINE void ConvertRintFrom32(const ConvertSpec& spec, size_t rows, size_t cols, void* dst,
+                                  size_t dst_stride, const void* src, size_t src_stride) {
+  if (spec.saturate_float)
+    return ConvertPair<PTO_FLOAT32, kDst, PTO_ROUND_RINT, true>(spec, rows, cols, dst, dst_stride,
+                                                                 src, src_stride);
+  ConvertPair<PTO_FLOAT32, kDst, PTO_ROUND_RINT, false>(spec, rows, cols, dst, dst_stride, src,
+                                                         src_stride);
+}
+
 void ConvertImpl(const ConvertSpec& spec, size_t rows, size_t cols, void* dst, size_t dst_stride,
                  const void* src, size_t src_stride) {
   if (IsLowpWidening(spec))  // tcvt-lowp-inl.h
@@ -599,12 +611,13 @@ void ConvertImpl(const ConvertSpec& spec, size_t rows, size_t cols, void* dst, s
   if (spec.src == PTO_FLOAT16 && spec.dst == PTO_FLOAT32 && spec.round == PTO_ROUND_RINT)
     return ConvertPair<PTO_FLOAT16, PTO_FLOAT32, PTO_ROUND_RINT, false>(
         spec, rows, cols, dst, dst_stride, src, src_stride);
-  if (spec.src == PTO_FLOAT32 && spec.dst == PTO_FLOAT16 && spec.round == PTO_ROUND_RINT) {
-    if (spec.saturate_float)
-      return ConvertPair<PTO_FLOAT32, PTO_FLOAT16, PTO_ROUND_RINT, true>(
-          spec, rows, cols, dst, dst_stride, src, src_stride);
-    return ConvertPair<PTO_FLOAT32, PTO_FLOAT16, PTO_ROUND_RINT, false>(
-        spec, rows, cols, dst, dst_stride, src, src_stride);
+  if (spec.src == PTO_FLOAT32 && spec.round == PTO_ROUND_RINT) {
+    if (spec.dst == PTO_FLOAT8_E4M3)
+      return ConvertRintFrom32<PTO_FLOAT8_E4M3>(spec, rows, cols, dst, dst_stride, src, src_stride);
+    if (spec.dst == PTO_FLOAT8_E5M2)
+      return ConvertRintFrom32<PTO_FLOAT8_E5M2>(spec, rows, cols, dst, dst_stride, src, src_stride);
+    if (spec.dst == PTO_FLOAT16)
+      return ConvertRintFrom32<PTO_FLOAT16>(spec, rows, cols, dst, dst_stride, src, src_stride);
   }
   ConvertRows(spec, rows, cols, dst, dst_stride, src, src_stride);
 }
