@@ -5,7 +5,11 @@
 // converter, filled once per pair. Each of these widenings is exact (every
 // code's value is a value of dst), so the bits depend on the code alone (no
 // mode, no saturation): the table is the converter's own answer for each.
-// Included by tcvt.cc once per target, after tcvt::Element.
+// And the encodes from FLOAT32 (FLOAT16, BFLOAT16 widened exactly to it)
+// into HiFloat8 and FP4 E2M1/E1M2, every mode, by integer arithmetic on the
+// bit pattern, the element converter's bits.
+// Included by tcvt.cc once per target, after tcvt::Element and its
+// RoundIncrement, NarrowFp4Bits and LoadFloatLanes.
 
 #ifndef PTO_KERNELS_TCVT_LOWP_TABLES_
 #define PTO_KERNELS_TCVT_LOWP_TABLES_

@@ -6,8 +6,9 @@
 // of each row. The vector paths, over Highway's `D d` in 32-bit lanes,
 // compute the same bits for the pairs kernels use most: FLOAT32 <->
 // FLOAT16/BFLOAT16, FLOAT32 -> FP8 (E4M3FN, E5M2), INT32 <-> FLOAT32, float
-// -> integer, FLOAT32 -> FLOAT32, and every low-precision type -> FLOAT32
-// (tcvt-lowp-inl.h: a table of the element converter's answers).
+// -> integer, FLOAT32 -> FLOAT32, every low-precision type -> FLOAT32
+// (tcvt-lowp-inl.h: a table of the element converter's answers), and the
+// float types -> HiFloat8 and FP4 (tcvt-lowp-inl.h), every mode.
 // Rounding to the narrower float is integer arithmetic on the bit pattern
 // (the mode picks the increment), so no target's conversion instruction or
 // rounding-mode register takes part.
