@@ -10,8 +10,9 @@
 // (tcvt-lowp-inl.h: a table of the element converter's answers), and the
 // float types -> HiFloat8 and FP4 (tcvt-lowp-inl.h), every mode.
 // Rounding to the narrower float is integer arithmetic on the bit pattern
-// (the mode picks the increment), so no target's conversion instruction or
-// rounding-mode register takes part.
+// (the mode picks the increment), so no rounding-mode register takes part;
+// only F16C's conversion, its rounding given by its immediate, computes
+// FLOAT32 -> FLOAT16 and (rounded to odd first) FP8 under RINT on x86.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/kernels/tcvt.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -490,6 +491,43 @@ HWY_INLINE void NarrowToHalfRint(DF df, hn::Vec<DF> v, bool saturate, uint16_t* 
   const hn::Rebind<hwy::float16_t, DF> dh;
   hn::StoreU(hn::DemoteTo(dh, v), dh, reinterpret_cast<hwy::float16_t*>(out));
 }
+
+// FLOAT32 lanes to FP8 E4M3FN (kE5M2 false) or E5M2 codes under RINT, the
+// bits of NarrowFp8Bits, through F16C: float16 rounded to odd (vcvtps2ph
+// truncating, its immediate, and the lowest bit set where that was inexact)
+// keeps 7 (E4M3FN) or 8 (E5M2) bits below the FP8 code's last one, so
+// rounding those off to nearest even rounds the value once. E4M3FN's
+// values are first scaled by 2^-8 (exact above 2^-118, and below that the
+// code is zero either way), which puts its bias and subnormal range on
+// float16's: the code is then float16's bits shifted right by 7, as E5M2's
+// are by 8. Codes in the low 8 bits of each lane.
+template <bool kE5M2, class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> Fp8RintByF16C(DF df, hn::Vec<DF> v, bool saturate) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::Rebind<uint16_t, DF> d16;
+  const hn::Rebind<hwy::float16_t, DF> dh;
+  constexpr int kDrop = kE5M2 ? 8 : 7;
+  constexpr uint32_t kMaxCode = kE5M2 ? 0x7Bu : 0x7Eu, kNaNCode = kE5M2 ? 0x7Eu : 0x7Fu;
+  const auto y = kE5M2 ? v : hn::Mul(v, hn::Set(df, 1.0f / 256.0f));
+#if HWY_TARGET <= HWY_AVX3
+  const hn::Vec<decltype(d16)> h{_mm512_cvtps_ph(y.raw, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)};
+#else
+  const hn::Vec<decltype(d16)> h{_mm256_cvtps_ph(y.raw, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)};
+#endif
+  const auto inexact = hn::RebindMask(du, hn::Ne(hn::PromoteTo(df, hn::BitCast(dh, h)), y));
+  const auto odd = hn::Or(hn::PromoteTo(du, h), hn::IfThenElseZero(inexact, hn::Set(du, 1u)));
+  const auto magnitude = hn::And(odd, hn::Set(du, 0x7FFFu));
+  const auto lsb = hn::And(hn::ShiftRight<kDrop>(magnitude), hn::Set(du, 1u));
+  auto code = hn::ShiftRight<kDrop>(hn::Add(hn::Add(magnitude, hn::Set(du, (1u << (kDrop - 1)) - 1)), lsb));
+  const auto max_code = hn::Set(du, kMaxCode);
+  const auto beyond = hn::Set(du, saturate ? kMaxCode : kE5M2 ? 0x7Cu : kNaNCode);
+  code = hn::IfThenElse(hn::Gt(code, max_code), beyond, code);
+  const auto bits = hn::BitCast(du, v);
+  const auto mag32 = hn::And(bits, hn::Set(du, 0x7FFFFFFFu));
+  if (kE5M2) code = hn::IfThenElse(hn::Eq(mag32, hn::Set(du, 0x7F800000u)), hn::Set(du, 0x7Cu), code);
+  code = hn::IfThenElse(hn::Gt(mag32, hn::Set(du, 0x7F800000u)), hn::Set(du, kNaNCode), code);
+  return hn::Or(code, hn::And(hn::ShiftRight<24>(bits), hn::Set(du, 0x80u)));
+}
 #else
 #define PTO_F16C_NARROWING 0
 #endif
@@ -519,10 +557,18 @@ HWY_INLINE void ConvertVector(DF df, const ConvertSpec& s, void* out, const void
                    static_cast<uint16_t*>(out));
       return;
     case PTO_FLOAT8_E4M3:
+#if PTO_F16C_NARROWING
+      if (s.round == PTO_ROUND_RINT)
+        return StoreLowBits(du, Fp8RintByF16C<false>(df, v, s.saturate_float), static_cast<uint8_t*>(out));
+#endif
       StoreLowBits(du, NarrowFp8Bits<4, 3>(du, hn::BitCast(du, v), s.round, s.saturate_float),
                    static_cast<uint8_t*>(out));
       return;
     case PTO_FLOAT8_E5M2:
+#if PTO_F16C_NARROWING
+      if (s.round == PTO_ROUND_RINT)
+        return StoreLowBits(du, Fp8RintByF16C<true>(df, v, s.saturate_float), static_cast<uint8_t*>(out));
+#endif
       StoreLowBits(du, NarrowFp8Bits<5, 2>(du, hn::BitCast(du, v), s.round, s.saturate_float),
                    static_cast<uint8_t*>(out));
       return;
