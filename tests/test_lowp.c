@@ -454,14 +454,13 @@ static void test_encode(void **state) {
     for_each_target("lowp encode", encode_body, NULL);
 }
 
-/* BFLOAT16 -> FP4 over every BFLOAT16 pattern but the NaNs (refused), and
- * FLOAT16 -> INT4X2 over every FLOAT16 pattern. */
-static void test_encode_packed(void **state) {
-    (void)state;
+/* BFLOAT16 -> FP4 over every BFLOAT16 pattern but the NaNs (refused), on
+ * every target. */
+static void fp4_body(void *ctx, size_t index, const char *target) {
+    (void)ctx, (void)index;
     enum { kN = 8192 };
-    uint64_t *in = malloc(kN * sizeof *in), *out = malloc(kN * sizeof *out);
+    uint64_t *in = malloc(kN * sizeof *in);
     assert_non_null(in);
-    assert_non_null(out);
     static const pto_dtype kFp4[] = {PTO_FLOAT4_E2M1X2, PTO_FLOAT4_E1M2X2};
     for (size_t k = 0; k < 2; ++k)
         for (uint32_t base = 0; base < 65536; base += kN) {
@@ -469,8 +468,20 @@ static void test_encode_packed(void **state) {
             for (uint32_t b = base; b < base + kN; ++b)
                 if ((b & 0x7FFF) <= 0x7F80) in[n++] = b;
             n &= ~(size_t)1;
-            check_encode(PTO_BFLOAT16, kFp4[k], in, n, "best");
+            check_encode(PTO_BFLOAT16, kFp4[k], in, n, target);
         }
+    free(in);
+}
+
+/* BFLOAT16 -> FP4 (fp4_body), and FLOAT16 -> INT4X2 over every FLOAT16
+ * pattern. */
+static void test_encode_packed(void **state) {
+    (void)state;
+    for_each_target("lowp fp4 encode", fp4_body, NULL);
+    enum { kN = 8192 };
+    uint64_t *in = malloc(kN * sizeof *in), *out = malloc(kN * sizeof *out);
+    assert_non_null(in);
+    assert_non_null(out);
     for (uint32_t base = 0; base < 65536; base += kN) {
         for (size_t i = 0; i < kN; ++i) in[i] = base + i;
         for (size_t m = 0; m < COUNT(kModes); ++m) {
@@ -681,7 +692,8 @@ static void test_program_packed(void **state) {
     tiles_destroy(3, tiles);
 }
 
-/* --long: every float32 pattern, on the best target. */
+/* --long: every float32 pattern, every mode and saturation, on the best
+ * target. */
 static void test_every_f32(void **state) {
     (void)state;
     if (!g_long) {
@@ -693,20 +705,19 @@ static void test_every_f32(void **state) {
     assert_non_null(in);
     assert_non_null(out);
     static const pto_dtype kDst[] = {PTO_FLOAT8_E4M3, PTO_FLOAT8_E5M2, PTO_HIFLOAT8};
-    static const pto_round_mode kLongModes[] = {PTO_ROUND_RINT, PTO_ROUND_ROUND};
     for (size_t k = 0; k < COUNT(kDst); ++k) {
         const format_table *t = table_of(kDst[k]);
         for (uint64_t base = 0; base < (uint64_t)1 << 32; base += kN) {
             for (size_t i = 0; i < kN; ++i) in[i] = base + i;
-            for (size_t m = 0; m < 2; ++m)
+            for (size_t m = 0; m < COUNT(kModes); ++m)
                 for (int sat = 0; sat < 2; ++sat) {
-                    assert_int_equal(convert(PTO_FLOAT32, kDst[k], in, kN, kLongModes[m], (pto_saturation)sat, out), PTO_OK);
+                    assert_int_equal(convert(PTO_FLOAT32, kDst[k], in, kN, kModes[m], (pto_saturation)sat, out), PTO_OK);
                     for (size_t i = 0; i < kN; ++i) {
                         const double x = f32_of((uint32_t)in[i]);
-                        const uint32_t want = isnan(x) ? expected_nan(t, signbit(x)) : ref_encode(t, x, kLongModes[m], sat);
+                        const uint32_t want = isnan(x) ? expected_nan(t, signbit(x)) : ref_encode(t, x, kModes[m], sat);
                         if (out[i] != want)
                             fail_msg("FLOAT32 0x%08llx -> %s mode %d sat %d: 0x%02llx, want 0x%02x",
-                                     (unsigned long long)in[i], pto_dtype_string(kDst[k]), (int)kLongModes[m], sat,
+                                     (unsigned long long)in[i], pto_dtype_string(kDst[k]), (int)kModes[m], sat,
                                      (unsigned long long)out[i], want);
                     }
                 }

@@ -8,8 +8,8 @@ offer is printed as such.
 
 Each figure is the best of --rounds rounds of enough calls for ~50 ms, the
 conversions taking turns so that all see the same load; ratio = the
-conversion's time / float32 -> float16's. Rounding RINT (nearest even),
-saturation on where the format has no infinity.
+conversion's time / float32 -> float16's. Rounding RINT (nearest even)
+unless the label names a mode, saturation on.
 """
 
 import argparse
@@ -20,13 +20,20 @@ import numpy as np
 import pto
 
 D = pto.DType
-CASES = [  # (src, dst, label)
+R = pto.RoundMode
+CASES = [  # (src, dst, label[, mode]): RINT unless a mode is given
     (D.FLOAT32, D.FLOAT16, "float32 -> float16 (the line)"),
     (D.FLOAT32, D.BFLOAT16, "float32 -> bfloat16"),
     (D.FLOAT32, D.FLOAT8_E4M3, "float32 -> FP8 E4M3"),
     (D.FLOAT32, D.FLOAT8_E5M2, "float32 -> FP8 E5M2"),
+    (D.FLOAT32, D.FLOAT8_E4M3, "float32 -> FP8 E4M3 FLOOR", R.FLOOR),
     (D.FLOAT32, D.HIFLOAT8, "float32 -> HiFloat8"),
+    (D.FLOAT32, D.HIFLOAT8, "float32 -> HiFloat8 ROUND", R.ROUND),
+    (D.FLOAT32, D.HIFLOAT8, "float32 -> HiFloat8 TRUNC", R.TRUNC),
+    (D.FLOAT16, D.HIFLOAT8, "float16 -> HiFloat8 ROUND", R.ROUND),
     (D.BFLOAT16, D.FLOAT4_E2M1X2, "bfloat16 -> FP4 E2M1"),
+    (D.BFLOAT16, D.FLOAT4_E1M2X2, "bfloat16 -> FP4 E1M2 CEIL", R.CEIL),
+    (D.BFLOAT16, D.FLOAT8_E4M3, "bfloat16 -> FP8 E4M3"),
     (D.FLOAT16, D.FLOAT8_E4M3, "float16 -> FP8 E4M3"),
     (D.FLOAT8_E4M3, D.FLOAT32, "FP8 E4M3 -> float32"),
     (D.FLOAT8_E5M2, D.FLOAT32, "FP8 E5M2 -> float32"),
@@ -51,7 +58,8 @@ def main():
     def tile(dt):
         return pto.Tile(dt, n, n // 2 if dt in packed else n)
 
-    for src_dt, dst_dt, label in CASES:
+    for src_dt, dst_dt, label, *mode in CASES:
+        mode = mode[0] if mode else R.RINT
         src = source
         if src_dt in packed:  # no FLOAT32 -> FP4 pair: random codes
             src = tile(src_dt)
@@ -60,7 +68,7 @@ def main():
             src = tile(src_dt)
             pto.tcvt(src, source, None, pto.RoundMode.RINT, pto.Saturation.ON)
         dst = tile(dst_dt)
-        call = (lambda d=dst, s=src: pto.tcvt(d, s, None, pto.RoundMode.RINT, pto.Saturation.ON))
+        call = (lambda d=dst, s=src, m=mode: pto.tcvt(d, s, None, m, pto.Saturation.ON))
         try:
             call()
         except pto.Error as e:

@@ -6,11 +6,13 @@
 // of each row. The vector paths, over Highway's `D d` in 32-bit lanes,
 // compute the same bits for the pairs kernels use most: FLOAT32 <->
 // FLOAT16/BFLOAT16, FLOAT32 -> FP8 (E4M3FN, E5M2), INT32 <-> FLOAT32, float
-// -> integer, FLOAT32 -> FLOAT32, and every low-precision type -> FLOAT32
-// (tcvt-lowp-inl.h: a table of the element converter's answers).
+// -> integer, FLOAT32 -> FLOAT32, every low-precision type -> FLOAT32
+// (tcvt-lowp-inl.h: a table of the element converter's answers), and the
+// float types -> HiFloat8 and FP4 (tcvt-lowp-inl.h), every mode.
 // Rounding to the narrower float is integer arithmetic on the bit pattern
-// (the mode picks the increment), so no target's conversion instruction or
-// rounding-mode register takes part.
+// (the mode picks the increment), so no rounding-mode register takes part;
+// only F16C's conversion, its rounding given by its immediate, computes
+// FLOAT32 -> FLOAT16 and (rounded to odd first) FP8 under RINT on x86.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/kernels/tcvt.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -154,8 +156,6 @@ inline void ElementRange(const ConvertSpec& spec, size_t begin, size_t end, void
 }  // namespace pto
 #endif  // PTO_KERNELS_TCVT_SCALAR_
 
-#include "src/kernels/tcvt-lowp-inl.h"
-
 HWY_BEFORE_NAMESPACE();
 namespace pto {
 namespace HWY_NAMESPACE {
@@ -255,6 +255,37 @@ HWY_INLINE hn::Vec<DU> NarrowFloatBits(DU du, hn::Vec<DU> bits, pto_round_mode m
   return hn::Or(result, sign);
 }
 
+// The magnitude of f32 bits (du lanes, `magnitude` without the sign) as a
+// code of a small float with kFrac fraction bits and exponent bias kBias
+// (exponent field above the fraction), rounded by the mode (`negative`:
+// the sign, for the directed modes); beyond the largest code the result
+// exceeds every finite code. Infinity and NaN are the caller's.
+template <int kBias, int kFrac, class DU>
+HWY_INLINE hn::Vec<DU> RoundToMiniCode(DU du, hn::Vec<DU> magnitude, pto_round_mode mode,
+                                       hn::Mask<DU> negative) {
+  // value = mantissa * 2^(e - 150) for e = max(biased exponent, 1); dst's
+  // normal numbers from e = 128 - bias, its subnormals in units of
+  // 2^(1 - bias - frac): the mantissa shifted right by 151 - bias - frac -
+  // e (capped at 31: all of it then lies below half a unit).
+  constexpr uint32_t kLowest = 127u - kBias;
+  const auto biased = hn::ShiftRight<23>(magnitude);
+  const auto fraction = hn::And(magnitude, hn::Set(du, 0x7FFFFFu));
+  const auto is_normal_here = hn::Gt(biased, hn::Set(du, kLowest));
+  const auto mantissa = hn::IfThenElse(hn::Eq(biased, hn::Zero(du)), fraction,
+                                       hn::Or(fraction, hn::Set(du, 0x800000u)));
+  const auto low = hn::Max(hn::Min(biased, hn::Set(du, kLowest)), hn::Set(du, 1u));
+  const auto sub_shift = hn::Min(hn::Sub(hn::Set(du, 151u - kBias - kFrac), low), hn::Set(du, 31u));
+  const auto rebased = hn::Sub(magnitude, hn::Set(du, kLowest << 23));
+  const auto value = hn::IfThenElse(is_normal_here, rebased, mantissa);
+  const auto shift = hn::IfThenElse(is_normal_here, hn::Set(du, 23u - kFrac), sub_shift);
+  const auto kept = hn::Shr(value, shift);
+  const auto rest = hn::Sub(value, hn::Shl(kept, shift));
+  const auto half = hn::Shl(hn::Set(du, 1u), hn::Sub(shift, hn::Set(du, 1u)));
+  return mode == PTO_ROUND_ODD
+             ? hn::Or(kept, hn::IfThenElseZero(hn::Ne(rest, hn::Zero(du)), hn::Set(du, 1u)))
+             : hn::Add(kept, RoundIncrement(du, mode, kept, rest, half, negative));
+}
+
 // f32 bits (du lanes) -> FP8 E5M2 (kExp 5, kFrac 2) or E4M3FN (kExp 4,
 // kFrac 3) codes in the low 8 bits of each lane, rounded by the mode, with
 // tcvt::EncodeMini's specials and overflow: E5M2 keeps infinity and its
@@ -264,7 +295,7 @@ HWY_INLINE hn::Vec<DU> NarrowFloatBits(DU du, hn::Vec<DU> bits, pto_round_mode m
 template <int kExp, int kFrac, class DU>
 HWY_INLINE hn::Vec<DU> NarrowFp8Bits(DU du, hn::Vec<DU> bits, pto_round_mode mode, bool saturate) {
   constexpr bool kE5M2 = kExp == 5;
-  constexpr uint32_t kBias = (1u << (kExp - 1)) - 1;
+  constexpr int kBias = (1 << (kExp - 1)) - 1;
   constexpr uint32_t kInfCode = 0x7Cu, kNaNCode = kE5M2 ? 0x7Eu : 0x7Fu;
   constexpr uint32_t kMaxCode = kE5M2 ? 0x7Bu : 0x7Eu;
   const auto magnitude = hn::And(bits, hn::Set(du, 0x7FFFFFFFu));
@@ -272,27 +303,8 @@ HWY_INLINE hn::Vec<DU> NarrowFp8Bits(DU du, hn::Vec<DU> bits, pto_round_mode mod
   const auto negative = hn::Ne(sign, hn::Zero(du));
   const auto is_nan = hn::Gt(magnitude, hn::Set(du, 0x7F800000u));
   const auto is_inf = hn::Eq(magnitude, hn::Set(du, 0x7F800000u));
-  // value = mantissa * 2^(e - 150) for e = max(biased exponent, 1); dst's
-  // normal numbers from e = 128 - bias, its subnormals in units of
-  // 2^(1 - bias - frac): the mantissa shifted right by 151 - bias - frac -
-  // e (capped at 31: all of it then lies below half a unit).
-  const auto biased = hn::ShiftRight<23>(magnitude);
-  const auto fraction = hn::And(magnitude, hn::Set(du, 0x7FFFFFu));
-  const auto is_normal_here = hn::Gt(biased, hn::Set(du, 127u - kBias));
-  const auto mantissa = hn::IfThenElse(hn::Eq(biased, hn::Zero(du)), fraction,
-                                       hn::Or(fraction, hn::Set(du, 0x800000u)));
-  const auto low = hn::Max(hn::Min(biased, hn::Set(du, 127u - kBias)), hn::Set(du, 1u));
-  const auto sub_shift = hn::Min(hn::Sub(hn::Set(du, 151u - kBias - kFrac), low), hn::Set(du, 31u));
-  const auto rebased = hn::Sub(magnitude, hn::Set(du, (127u - kBias) << 23));
-  const auto value = hn::IfThenElse(is_normal_here, rebased, mantissa);
-  const auto shift = hn::IfThenElse(is_normal_here, hn::Set(du, 23u - kFrac), sub_shift);
-  const auto kept = hn::Shr(value, shift);
-  const auto rest = hn::Sub(value, hn::Shl(kept, shift));
-  const auto half = hn::Shl(hn::Set(du, 1u), hn::Sub(shift, hn::Set(du, 1u)));
-  auto result = mode == PTO_ROUND_ODD
-                    ? hn::Or(kept, hn::IfThenElseZero(hn::Ne(rest, hn::Zero(du)), hn::Set(du, 1u)))
-                    : hn::Add(kept, RoundIncrement(du, mode, kept, rest, half, negative));
-  // Beyond the largest finite (a huge value's kept is beyond it too).
+  auto result = RoundToMiniCode<kBias, kFrac>(du, magnitude, mode, negative);
+  // Beyond the largest finite (a huge value's code is beyond it too).
   const auto max_code = hn::Set(du, kMaxCode);
   const auto beyond = hn::Set(du, kE5M2 ? kInfCode : kNaNCode);
   const auto overflow_value =
@@ -305,6 +317,22 @@ HWY_INLINE hn::Vec<DU> NarrowFp8Bits(DU du, hn::Vec<DU> bits, pto_round_mode mod
   const auto inf_value = hn::Set(du, kE5M2 ? kInfCode : saturate ? kMaxCode : kNaNCode);
   result = hn::IfThenElse(is_inf, inf_value, result);
   result = hn::IfThenElse(is_nan, hn::Set(du, kNaNCode), result);
+  return hn::Or(result, sign);
+}
+
+// f32 bits (du lanes) -> FP4 E2M1 (kExp 2, kFrac 1) or E1M2 (kExp 1,
+// kFrac 2; both bias 1) codes in the low 4 bits of each lane, rounded by
+// the mode, as tcvt::EncodeMini: FP4 has neither infinity nor NaN, so
+// overflow and infinity give the largest finite (code 7) whatever the mode
+// and saturation, and NaN (which tcvt's check refuses where it sees the
+// data) gives zero; the sign bit stays, zero's too.
+template <int kExp, int kFrac, class DU>
+HWY_INLINE hn::Vec<DU> NarrowFp4Bits(DU du, hn::Vec<DU> bits, pto_round_mode mode) {
+  const auto magnitude = hn::And(bits, hn::Set(du, 0x7FFFFFFFu));
+  const auto sign = hn::And(hn::ShiftRight<28>(bits), hn::Set(du, 0x8u));
+  const auto negative = hn::Ne(sign, hn::Zero(du));
+  auto result = hn::Min(RoundToMiniCode<1, kFrac>(du, magnitude, mode, negative), hn::Set(du, 7u));
+  result = hn::IfThenElseZero(hn::Not(hn::Gt(magnitude, hn::Set(du, 0x7F800000u))), result);
   return hn::Or(result, sign);
 }
 
@@ -417,6 +445,20 @@ HWY_INLINE void StoreLowBits(DU /*du*/, hn::Vec<DU> bits, T* p) {
   hn::StoreU(hn::TruncateTo(dn, bits), dn, p);
 }
 
+}  // namespace HWY_NAMESPACE
+}  // namespace pto
+HWY_AFTER_NAMESPACE();
+
+// The low-precision kernels use RoundIncrement and LoadFloatLanes above.
+#include "src/kernels/tcvt-lowp-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace pto {
+namespace HWY_NAMESPACE {
+
+using kernels::ConvertSpec;
+using kernels::IntOverflow;
+
 // Whether a vector path computes this pair (else every element goes through
 // tcvt::Element).
 inline bool HasVectorPath(const ConvertSpec& s) {
@@ -449,6 +491,43 @@ HWY_INLINE void NarrowToHalfRint(DF df, hn::Vec<DF> v, bool saturate, uint16_t* 
   const hn::Rebind<hwy::float16_t, DF> dh;
   hn::StoreU(hn::DemoteTo(dh, v), dh, reinterpret_cast<hwy::float16_t*>(out));
 }
+
+// FLOAT32 lanes to FP8 E4M3FN (kE5M2 false) or E5M2 codes under RINT, the
+// bits of NarrowFp8Bits, through F16C: float16 rounded to odd (vcvtps2ph
+// truncating, its immediate, and the lowest bit set where that was inexact)
+// keeps 7 (E4M3FN) or 8 (E5M2) bits below the FP8 code's last one, so
+// rounding those off to nearest even rounds the value once. E4M3FN's
+// values are first scaled by 2^-8 (exact above 2^-118, and below that the
+// code is zero either way), which puts its bias and subnormal range on
+// float16's: the code is then float16's bits shifted right by 7, as E5M2's
+// are by 8. Codes in the low 8 bits of each lane.
+template <bool kE5M2, class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> Fp8RintByF16C(DF df, hn::Vec<DF> v, bool saturate) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::Rebind<uint16_t, DF> d16;
+  const hn::Rebind<hwy::float16_t, DF> dh;
+  constexpr int kDrop = kE5M2 ? 8 : 7;
+  constexpr uint32_t kMaxCode = kE5M2 ? 0x7Bu : 0x7Eu, kNaNCode = kE5M2 ? 0x7Eu : 0x7Fu;
+  const auto y = kE5M2 ? v : hn::Mul(v, hn::Set(df, 1.0f / 256.0f));
+#if HWY_TARGET <= HWY_AVX3
+  const hn::Vec<decltype(d16)> h{_mm512_cvtps_ph(y.raw, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)};
+#else
+  const hn::Vec<decltype(d16)> h{_mm256_cvtps_ph(y.raw, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)};
+#endif
+  const auto inexact = hn::RebindMask(du, hn::Ne(hn::PromoteTo(df, hn::BitCast(dh, h)), y));
+  const auto odd = hn::Or(hn::PromoteTo(du, h), hn::IfThenElseZero(inexact, hn::Set(du, 1u)));
+  const auto magnitude = hn::And(odd, hn::Set(du, 0x7FFFu));
+  const auto lsb = hn::And(hn::ShiftRight<kDrop>(magnitude), hn::Set(du, 1u));
+  auto code = hn::ShiftRight<kDrop>(hn::Add(hn::Add(magnitude, hn::Set(du, (1u << (kDrop - 1)) - 1)), lsb));
+  const auto max_code = hn::Set(du, kMaxCode);
+  const auto beyond = hn::Set(du, saturate ? kMaxCode : kE5M2 ? 0x7Cu : kNaNCode);
+  code = hn::IfThenElse(hn::Gt(code, max_code), beyond, code);
+  const auto bits = hn::BitCast(du, v);
+  const auto mag32 = hn::And(bits, hn::Set(du, 0x7FFFFFFFu));
+  if (kE5M2) code = hn::IfThenElse(hn::Eq(mag32, hn::Set(du, 0x7F800000u)), hn::Set(du, 0x7Cu), code);
+  code = hn::IfThenElse(hn::Gt(mag32, hn::Set(du, 0x7F800000u)), hn::Set(du, kNaNCode), code);
+  return hn::Or(code, hn::And(hn::ShiftRight<24>(bits), hn::Set(du, 0x80u)));
+}
 #else
 #define PTO_F16C_NARROWING 0
 #endif
@@ -478,10 +557,18 @@ HWY_INLINE void ConvertVector(DF df, const ConvertSpec& s, void* out, const void
                    static_cast<uint16_t*>(out));
       return;
     case PTO_FLOAT8_E4M3:
+#if PTO_F16C_NARROWING
+      if (s.round == PTO_ROUND_RINT)
+        return StoreLowBits(du, Fp8RintByF16C<false>(df, v, s.saturate_float), static_cast<uint8_t*>(out));
+#endif
       StoreLowBits(du, NarrowFp8Bits<4, 3>(du, hn::BitCast(du, v), s.round, s.saturate_float),
                    static_cast<uint8_t*>(out));
       return;
     case PTO_FLOAT8_E5M2:
+#if PTO_F16C_NARROWING
+      if (s.round == PTO_ROUND_RINT)
+        return StoreLowBits(du, Fp8RintByF16C<true>(df, v, s.saturate_float), static_cast<uint8_t*>(out));
+#endif
       StoreLowBits(du, NarrowFp8Bits<5, 2>(du, hn::BitCast(du, v), s.round, s.saturate_float),
                    static_cast<uint8_t*>(out));
       return;
@@ -548,21 +635,36 @@ HWY_NOINLINE void ConvertPair(const ConvertSpec& spec, size_t rows, size_t cols,
   ConvertRows(fixed, rows, cols, dst, dst_stride, src, src_stride);
 }
 
+// FLOAT32 -> dst under RINT (A5's one mode for FP8; the float16 kernels'
+// conversion out), saturation fixed too.
+template <pto_dtype kDst>
+HWY_INLINE void ConvertRintFrom32(const ConvertSpec& spec, size_t rows, size_t cols, void* dst,
+                                  size_t dst_stride, const void* src, size_t src_stride) {
+  if (spec.saturate_float)
+    return ConvertPair<PTO_FLOAT32, kDst, PTO_ROUND_RINT, true>(spec, rows, cols, dst, dst_stride,
+                                                                 src, src_stride);
+  ConvertPair<PTO_FLOAT32, kDst, PTO_ROUND_RINT, false>(spec, rows, cols, dst, dst_stride, src,
+                                                         src_stride);
+}
+
 void ConvertImpl(const ConvertSpec& spec, size_t rows, size_t cols, void* dst, size_t dst_stride,
                  const void* src, size_t src_stride) {
   if (IsLowpWidening(spec))  // tcvt-lowp-inl.h
     return WidenLowpRows(spec, rows, cols, dst, dst_stride, src, src_stride);
   if (IsHiF8Narrowing(spec))  // tcvt-lowp-inl.h
     return NarrowHiF8Rows(spec, rows, cols, dst, dst_stride, src, src_stride);
+  if (IsFp4Narrowing(spec))  // tcvt-lowp-inl.h
+    return NarrowFp4Rows(spec, rows, cols, dst, dst_stride, src, src_stride);
   if (spec.src == PTO_FLOAT16 && spec.dst == PTO_FLOAT32 && spec.round == PTO_ROUND_RINT)
     return ConvertPair<PTO_FLOAT16, PTO_FLOAT32, PTO_ROUND_RINT, false>(
         spec, rows, cols, dst, dst_stride, src, src_stride);
-  if (spec.src == PTO_FLOAT32 && spec.dst == PTO_FLOAT16 && spec.round == PTO_ROUND_RINT) {
-    if (spec.saturate_float)
-      return ConvertPair<PTO_FLOAT32, PTO_FLOAT16, PTO_ROUND_RINT, true>(
-          spec, rows, cols, dst, dst_stride, src, src_stride);
-    return ConvertPair<PTO_FLOAT32, PTO_FLOAT16, PTO_ROUND_RINT, false>(
-        spec, rows, cols, dst, dst_stride, src, src_stride);
+  if (spec.src == PTO_FLOAT32 && spec.round == PTO_ROUND_RINT) {
+    if (spec.dst == PTO_FLOAT8_E4M3)
+      return ConvertRintFrom32<PTO_FLOAT8_E4M3>(spec, rows, cols, dst, dst_stride, src, src_stride);
+    if (spec.dst == PTO_FLOAT8_E5M2)
+      return ConvertRintFrom32<PTO_FLOAT8_E5M2>(spec, rows, cols, dst, dst_stride, src, src_stride);
+    if (spec.dst == PTO_FLOAT16)
+      return ConvertRintFrom32<PTO_FLOAT16>(spec, rows, cols, dst, dst_stride, src, src_stride);
   }
   ConvertRows(spec, rows, cols, dst, dst_stride, src, src_stride);
 }
