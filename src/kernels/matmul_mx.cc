@@ -257,10 +257,13 @@ HWY_INLINE bool NeedsTwoSteps(const uint8_t* e, size_t n) {
   const auto lo = hn::Set(d8, static_cast<uint8_t>(F::lo));
   const auto hi = hn::Set(d8, static_cast<uint8_t>(F::hi));
   size_t c = 0;
+  // Outside [lo, hi] exactly where v - hi or lo - v, saturated at 0, is
+  // not 0: one mask of one vector (an Or of two compares' masks gave a
+  // wrong answer under SVE_256).
   for (; c + lanes <= n; c += lanes) {
     const auto v = hn::LoadU(d8, e + c);
-    if (!hn::AllFalse(d8, hn::Or(hn::Ne(hn::Max(v, hi), hi), hn::Ne(hn::Min(v, lo), lo))))
-      return true;
+    const auto outside = hn::Or(hn::SaturatedSub(v, hi), hn::SaturatedSub(lo, v));
+    if (!hn::AllFalse(d8, hn::Ne(outside, hn::Zero(d8)))) return true;
   }
   for (; c < n; ++c) {
     if (e[c] > F::hi || e[c] < F::lo) return true;
