@@ -303,6 +303,26 @@ _PARTITION_OF = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*pto\.partition_view\s+(%[\w.$
                            r"\[([^\]]*)\]\s*,\s*sizes\s*=\s*\[([^\]]*)\]")
 
 
+def fold_scalar(line: str, env: Dict[str, int]) -> bool:
+    """An arith constant, binary operation or cast whose operands env fixes:
+    its value into env. Whether the line was such a statement."""
+    m = _CONST.match(line)
+    if m:
+        env[m.group(1)] = int(m.group(2))
+        return True
+    m = _BINOP.match(line)
+    if m and m.group(3) in env and m.group(4) in env:
+        v = _binop(m.group(2), env[m.group(3)], env[m.group(4)])
+        if v is not None:
+            env[m.group(1)] = v
+        return True
+    m = _CAST.match(line)
+    if m and m.group(3) in env:
+        env[m.group(1)] = env[m.group(3)]
+        return True
+    return False
+
+
 def _loop_maximum(line: str, env: Dict[str, int], values) -> bool:
     """scf.for: its induction variable at its largest value, as
     generate_testcase.py's _infer_int_var_maxima evaluates a loop's index
@@ -372,19 +392,7 @@ def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tupl
     for line in text.splitlines():
         if _loop_maximum(line, env, values):
             continue
-        m = _CONST.match(line)
-        if m:
-            env[m.group(1)] = int(m.group(2))
-            continue
-        m = _BINOP.match(line)
-        if m and m.group(3) in env and m.group(4) in env:
-            v = _binop(m.group(2), env[m.group(3)], env[m.group(4)])
-            if v is not None:
-                env[m.group(1)] = v
-            continue
-        m = _CAST.match(line)
-        if m and m.group(3) in env:
-            env[m.group(1)] = env[m.group(3)]
+        if fold_scalar(line, env):
             continue
         m = _ADDPTR.match(line)
         if m and m.group(2) in base and m.group(3) in env:
@@ -1120,19 +1128,7 @@ def scalar_values(text: str, ints: Dict[str, int]) -> Dict[str, int]:
     """Every SSA integer the text's constants and the integer arguments fix."""
     env = {"%" + k: v for k, v in ints.items()}
     for line in text.splitlines():
-        m = _CONST.match(line)
-        if m:
-            env[m.group(1)] = int(m.group(2))
-            continue
-        m = _BINOP.match(line)
-        if m and m.group(3) in env and m.group(4) in env:
-            val = _binop(m.group(2), env[m.group(3)], env[m.group(4)])
-            if val is not None:
-                env[m.group(1)] = val
-            continue
-        m = _CAST.match(line)
-        if m and m.group(3) in env:
-            env[m.group(1)] = env[m.group(3)]
+        fold_scalar(line, env)
     return env
 
 
