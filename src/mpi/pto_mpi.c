@@ -16,19 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "pto_comm.h"
-
-struct pto_mpi {
-    MPI_Comm comm;  /* a duplicate of the window's communicator */
-    int rank, ranks; /* in comm */
-    MPI_Win win;
-    char *base;     /* this rank's window */
-    size_t size;    /* every rank's window size */
-    char *reserved; /* ranks x size bytes standing for the peers' windows */
-    size_t reserved_bytes;
-    int shared;     /* the window is MPI_Win_allocate_shared's, all on one node */
-    char **bases;   /* shared: every rank's window as this process maps it */
-};
+#include "pto_mpi_internal.h"
 
 static int g_initialised_here = 0;
 static int g_rank = -1, g_size = -1;
@@ -38,7 +26,7 @@ static pto_mpi *g_open = NULL;
 static pthread_mutex_t g_mpi_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local char g_error[512];
 
-static pto_status fail(pto_status status, const char *format, ...) {
+pto_status pto_mpi_fail_(pto_status status, const char *format, ...) {
     va_list args;
     va_start(args, format);
     vsnprintf(g_error, sizeof(g_error), format, args);
@@ -46,24 +34,24 @@ static pto_status fail(pto_status status, const char *format, ...) {
     return status;
 }
 
-/* An MPI call's result: PTO_OK, or its error string as the sentence. */
-static pto_status mpi_check(int code, const char *call) {
+pto_status pto_mpi_check_(int code, const char *call) {
     if (code == MPI_SUCCESS)
         return PTO_OK;
     char text[MPI_MAX_ERROR_STRING];
     int len = 0;
     MPI_Error_string(code, text, &len);
-    return fail(PTO_ERR_INVALID_ARGUMENT, "%s failed on rank %d: %.*s", call, g_rank, len, text);
+    return pto_mpi_fail_(PTO_ERR_INVALID_ARGUMENT, "%s failed on rank %d: %.*s", call, g_rank, len, text);
 }
 
-static void lock(void) {
+void pto_mpi_lock_(void) {
     if (!g_multiple)
         pthread_mutex_lock(&g_mpi_lock);
 }
-static void unlock(void) {
+void pto_mpi_unlock_(void) {
     if (!g_multiple)
         pthread_mutex_unlock(&g_mpi_lock);
 }
+
 
 const char *pto_mpi_last_error(void) { return g_error; }
 
@@ -72,13 +60,13 @@ pto_status pto_mpi_init(int *argc, char ***argv) {
     MPI_Initialized(&initialised);
     if (!initialised) {
         if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
-            return fail(PTO_ERR_INVALID_ARGUMENT, "MPI_Init_thread failed");
+            return pto_mpi_fail_(PTO_ERR_INVALID_ARGUMENT, "MPI_Init_thread failed");
         g_initialised_here = 1;
     } else {
         MPI_Query_thread(&provided);
     }
     if (provided < MPI_THREAD_SERIALIZED)
-        return fail(PTO_ERR_INVALID_ARGUMENT,
+        return pto_mpi_fail_(PTO_ERR_INVALID_ARGUMENT,
                     "MPI provides thread level %d, below MPI_THREAD_SERIALIZED: a launch's "
                     "blocks call MPI from several threads (one at a time)",
                     provided);
@@ -95,275 +83,6 @@ int pto_mpi_rank(void) { return g_rank; }
 int pto_mpi_size(void) { return g_size; }
 int pto_mpi_thread_multiple(void) { return g_multiple; }
 
-/* ---- the transport ------------------------------------------------------ */
-
-static int32_t t_locate(void *context, const void *address, size_t bytes, uint64_t *offset) {
-    const pto_mpi *m = context;
-    const char *a = address;
-    if (a >= m->base && (size_t)(a - m->base) <= m->size && bytes <= m->size - (size_t)(a - m->base)) {
-        *offset = (uint64_t)(a - m->base);
-        return m->rank;
-    }
-    if (a >= m->reserved && (size_t)(a - m->reserved) < m->reserved_bytes) {
-        const size_t at = (size_t)(a - m->reserved);
-        const size_t rank = at / m->size, in = at % m->size;
-        if (bytes > m->size - in)
-            return -1;
-        *offset = in;
-        return (int32_t)rank;
-    }
-    return -1;
-}
-
-/* MPI counts are ints: transfers in pieces of at most 1 GiB. */
-#define PIECE ((size_t)1 << 30)
-
-static pto_status t_put(void *context, int32_t rank, uint64_t offset, const void *src, size_t bytes) {
-    pto_mpi *m = context;
-    pto_status s = PTO_OK;
-    lock();
-    for (size_t done = 0; done < bytes && s == PTO_OK; done += PIECE) {
-        const int n = (int)(bytes - done < PIECE ? bytes - done : PIECE);
-        s = mpi_check(MPI_Put((const char *)src + done, n, MPI_BYTE, rank, (MPI_Aint)(offset + done), n,
-                              MPI_BYTE, m->win),
-                      "MPI_Put");
-    }
-    unlock();
-    return s;
-}
-
-static pto_status t_get(void *context, int32_t rank, uint64_t offset, void *dst, size_t bytes) {
-    pto_mpi *m = context;
-    pto_status s = PTO_OK;
-    lock();
-    for (size_t done = 0; done < bytes && s == PTO_OK; done += PIECE) {
-        const int n = (int)(bytes - done < PIECE ? bytes - done : PIECE);
-        s = mpi_check(MPI_Get((char *)dst + done, n, MPI_BYTE, rank, (MPI_Aint)(offset + done), n,
-                              MPI_BYTE, m->win),
-                      "MPI_Get");
-    }
-    if (s == PTO_OK)
-        s = mpi_check(MPI_Win_flush(rank, m->win), "MPI_Win_flush");
-    unlock();
-    return s;
-}
-
-static MPI_Datatype mpi_type(pto_dtype dtype) {
-    switch (dtype) {
-    case PTO_FLOAT32: return MPI_FLOAT;
-    case PTO_INT32: return MPI_INT32_T;
-    case PTO_UINT32: return MPI_UINT32_T;
-    case PTO_INT16: return MPI_INT16_T;
-    case PTO_UINT16: return MPI_UINT16_T;
-    case PTO_INT8: return MPI_INT8_T;
-    case PTO_UINT8: return MPI_UINT8_T;
-    case PTO_INT64: return MPI_INT64_T;
-    case PTO_UINT64: return MPI_UINT64_T;
-    default: return MPI_DATATYPE_NULL;
-    }
-}
-
-static pto_status t_add(void *context, int32_t rank, uint64_t offset, const void *src, size_t count,
-                        pto_dtype dtype) {
-    pto_mpi *m = context;
-    const MPI_Datatype type = mpi_type(dtype);
-    if (type == MPI_DATATYPE_NULL)
-        return fail(PTO_ERR_UNSUPPORTED_DTYPE,
-                    "an atomic add of this dtype has no MPI type (float32 and the integer dtypes "
-                    "have; libpto adds float16 and bfloat16 itself)");
-    const size_t size = pto_dtype_size(dtype), piece = PIECE / size;
-    pto_status s = PTO_OK;
-    lock();
-    for (size_t done = 0; done < count && s == PTO_OK; done += piece) {
-        const int n = (int)(count - done < piece ? count - done : piece);
-        s = mpi_check(MPI_Accumulate((const char *)src + done * size, n, type, rank,
-                                     (MPI_Aint)(offset + done * size), n, type, MPI_SUM, m->win),
-                      "MPI_Accumulate");
-    }
-    unlock();
-    return s;
-}
-
-static pto_status t_signal(void *context, int32_t rank, uint64_t offset, int32_t value, int add) {
-    pto_mpi *m = context;
-    lock();
-    /* What this rank stored into its window before the signal is visible to
-     * the peer that sees the signal (the NPU's barrier before a notify). */
-    pto_status s = mpi_check(MPI_Win_sync(m->win), "MPI_Win_sync");
-    if (s == PTO_OK)
-        s = mpi_check(MPI_Accumulate(&value, 1, MPI_INT32_T, rank, (MPI_Aint)offset, 1, MPI_INT32_T,
-                                     add ? MPI_SUM : MPI_REPLACE, m->win),
-                      "MPI_Accumulate");
-    if (s == PTO_OK)
-        s = mpi_check(MPI_Win_flush(rank, m->win), "MPI_Win_flush");
-    unlock();
-    return s;
-}
-
-static pto_status t_read_signal(void *context, int32_t rank, uint64_t offset, int32_t *value) {
-    pto_mpi *m = context;
-    lock();
-    pto_status s = mpi_check(MPI_Fetch_and_op(NULL, value, MPI_INT32_T, rank, (MPI_Aint)offset,
-                                              MPI_NO_OP, m->win),
-                             "MPI_Fetch_and_op");
-    if (s == PTO_OK)
-        s = mpi_check(MPI_Win_flush(rank, m->win), "MPI_Win_flush");
-    /* What a peer put before its notify is visible to this rank's loads. */
-    if (s == PTO_OK)
-        s = mpi_check(MPI_Win_sync(m->win), "MPI_Win_sync");
-    unlock();
-    return s;
-}
-
-static pto_status t_compare_swap(void *context, int32_t rank, uint64_t offset, uint32_t expected,
-                                 uint32_t desired, uint32_t *old) {
-    pto_mpi *m = context;
-    lock();
-    pto_status s = mpi_check(MPI_Compare_and_swap(&desired, &expected, old, MPI_UINT32_T, rank,
-                                                  (MPI_Aint)offset, m->win),
-                             "MPI_Compare_and_swap");
-    if (s == PTO_OK)
-        s = mpi_check(MPI_Win_flush(rank, m->win), "MPI_Win_flush");
-    unlock();
-    return s;
-}
-
-static pto_status t_flush(void *context, int32_t rank) {
-    pto_mpi *m = context;
-    lock();
-    const pto_status s = mpi_check(MPI_Win_flush(rank, m->win), "MPI_Win_flush");
-    unlock();
-    return s;
-}
-
-static const char *t_error(void *context) {
-    (void)context;
-    return g_error;
-}
-
-/* ---- the transport on one node's shared memory ------------------------- */
-
-/* Every rank's window is mapped into every process (MPI_Win_allocate_shared
- * and MPI_Win_shared_query): puts and gets are copies, signals atomic
- * operations on the memory. Ordering as the NPU's notify gives it: a
- * signal's write is a release (sequentially consistent) operation, so what
- * the rank stored before it, in its own window or by put into a peer's, is
- * visible to whoever reads the signal, and a read of a signal is an acquire
- * (sequentially consistent) load. No MPI call, so no rank waits for another
- * rank's turn on a CPU to make progress. */
-
-static char *s_at(const pto_mpi *m, int32_t rank, uint64_t offset) {
-    return m->bases[rank] + offset;
-}
-
-/* Whether (rank, offset) is aligned to `size` bytes, as the CPU's atomic
- * operations need; elements that are not go through MPI's atomic operations
- * on the same window (every access to them alike). */
-static int s_aligned(const pto_mpi *m, int32_t rank, uint64_t offset, size_t size) {
-    return (uintptr_t)s_at(m, rank, offset) % size == 0;
-}
-
-static pto_status s_put(void *context, int32_t rank, uint64_t offset, const void *src, size_t bytes) {
-    memmove(s_at(context, rank, offset), src, bytes);
-    return PTO_OK;
-}
-
-static pto_status s_get(void *context, int32_t rank, uint64_t offset, void *dst, size_t bytes) {
-    memmove(dst, s_at(context, rank, offset), bytes);
-    return PTO_OK;
-}
-
-/* float32 elements added one at a time by compare-and-swap of their bits:
- * target + addend rounded once to float32, as MPI_SUM on MPI_FLOAT does,
- * and no other add of the element between the read and the write. */
-static void s_add_float32(char *at, const char *src, size_t count) {
-    for (size_t i = 0; i < count; ++i) {
-        uint32_t *word = (uint32_t *)(void *)(at + 4 * i);
-        float addend;
-        memcpy(&addend, src + 4 * i, 4);
-        uint32_t seen = __atomic_load_n(word, __ATOMIC_RELAXED), desired;
-        do {
-            float value;
-            memcpy(&value, &seen, 4);
-            value = value + addend;
-            memcpy(&desired, &value, 4);
-        } while (!__atomic_compare_exchange_n(word, &seen, desired, 0, __ATOMIC_SEQ_CST,
-                                              __ATOMIC_RELAXED));
-    }
-}
-
-/* Integer elements added by atomic fetch-and-add (wrapping, as the
- * two's-complement sum MPI_SUM gives). */
-#define S_ADD_INTEGERS(type)                                                                       \
-    for (size_t i = 0; i < count; ++i) {                                                           \
-        type addend;                                                                               \
-        memcpy(&addend, (const char *)src + sizeof(type) * i, sizeof(type));                       \
-        __atomic_fetch_add((type *)(void *)(at + sizeof(type) * i), addend, __ATOMIC_SEQ_CST);     \
-    }
-
-static pto_status s_add(void *context, int32_t rank, uint64_t offset, const void *src, size_t count,
-                        pto_dtype dtype) {
-    char *at = s_at(context, rank, offset);
-    const size_t size = pto_dtype_size(dtype);
-    if (size != 0 && !s_aligned(context, rank, offset, size)) {
-        pto_status s = t_add(context, rank, offset, src, count, dtype);
-        return s == PTO_OK ? t_flush(context, rank) : s;
-    }
-    switch (dtype) {
-    case PTO_FLOAT32: s_add_float32(at, src, count); break;
-    case PTO_INT32:
-    case PTO_UINT32: S_ADD_INTEGERS(uint32_t) break;
-    case PTO_INT16:
-    case PTO_UINT16: S_ADD_INTEGERS(uint16_t) break;
-    case PTO_INT8:
-    case PTO_UINT8: S_ADD_INTEGERS(uint8_t) break;
-    case PTO_INT64:
-    case PTO_UINT64: S_ADD_INTEGERS(uint64_t) break;
-    default:
-        return fail(PTO_ERR_UNSUPPORTED_DTYPE,
-                    "an atomic add of this dtype has no MPI type (float32 and the integer dtypes "
-                    "have; libpto adds float16 and bfloat16 itself)");
-    }
-    return PTO_OK;
-}
-
-static pto_status s_signal(void *context, int32_t rank, uint64_t offset, int32_t value, int add) {
-    if (!s_aligned(context, rank, offset, 4))
-        return t_signal(context, rank, offset, value, add);
-    int32_t *signal = (int32_t *)(void *)s_at(context, rank, offset);
-    if (add)
-        __atomic_fetch_add(signal, value, __ATOMIC_SEQ_CST);
-    else
-        __atomic_store_n(signal, value, __ATOMIC_SEQ_CST);
-    return PTO_OK;
-}
-
-static pto_status s_read_signal(void *context, int32_t rank, uint64_t offset, int32_t *value) {
-    if (!s_aligned(context, rank, offset, 4))
-        return t_read_signal(context, rank, offset, value);
-    *value = __atomic_load_n((int32_t *)(void *)s_at(context, rank, offset), __ATOMIC_SEQ_CST);
-    return PTO_OK;
-}
-
-static pto_status s_compare_swap(void *context, int32_t rank, uint64_t offset, uint32_t expected,
-                                 uint32_t desired, uint32_t *old) {
-    if (!s_aligned(context, rank, offset, 4))
-        return t_compare_swap(context, rank, offset, expected, desired, old);
-    uint32_t *word = (uint32_t *)(void *)s_at(context, rank, offset);
-    __atomic_compare_exchange_n(word, &expected, desired, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-    *old = expected;
-    return PTO_OK;
-}
-
-/* Copies and adds are complete on return; the fence orders them before
- * what the thread does next. */
-static pto_status s_flush(void *context, int32_t rank) {
-    (void)context;
-    (void)rank;
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    return PTO_OK;
-}
-
 /* ---- windows ------------------------------------------------------------ */
 
 /* The window's communicator: a duplicate of `comm` (an intracommunicator),
@@ -371,22 +90,22 @@ static pto_status s_flush(void *context, int32_t rank) {
 static pto_status duplicate(MPI_Comm comm, MPI_Comm *dup, int *rank, int *size) {
     *dup = MPI_COMM_NULL;
     if (comm == MPI_COMM_NULL)
-        return fail(PTO_ERR_INVALID_ARGUMENT,
+        return pto_mpi_fail_(PTO_ERR_INVALID_ARGUMENT,
                     "pto_mpi_window_create_on: the communicator is MPI_COMM_NULL");
     int inter = 0;
-    lock();
-    pto_status s = mpi_check(MPI_Comm_test_inter(comm, &inter), "MPI_Comm_test_inter");
+    pto_mpi_lock_();
+    pto_status s = pto_mpi_check_(MPI_Comm_test_inter(comm, &inter), "MPI_Comm_test_inter");
     if (s == PTO_OK && inter)
-        s = fail(PTO_ERR_INVALID_ARGUMENT,
+        s = pto_mpi_fail_(PTO_ERR_INVALID_ARGUMENT,
                  "pto_mpi_window_create_on: an intercommunicator has no window of its own "
                  "(give an intracommunicator, e.g. from MPI_Comm_split)");
     if (s == PTO_OK)
-        s = mpi_check(MPI_Comm_dup(comm, dup), "MPI_Comm_dup");
+        s = pto_mpi_check_(MPI_Comm_dup(comm, dup), "MPI_Comm_dup");
     if (s == PTO_OK) {
         MPI_Comm_rank(*dup, rank);
         MPI_Comm_size(*dup, size);
     }
-    unlock();
+    pto_mpi_unlock_();
     return s;
 }
 
@@ -418,22 +137,22 @@ static int one_node(pto_mpi *m) {
  * MPI_Win_allocate. Collective; called with the MPI lock held. */
 static pto_status allocate(pto_mpi *m, size_t size) {
     if (!m->shared)
-        return mpi_check(MPI_Win_allocate((MPI_Aint)size, 1, MPI_INFO_NULL, m->comm, &m->base, &m->win),
+        return pto_mpi_check_(MPI_Win_allocate((MPI_Aint)size, 1, MPI_INFO_NULL, m->comm, &m->base, &m->win),
                          "MPI_Win_allocate");
     MPI_Info info;
     MPI_Info_create(&info);
     MPI_Info_set(info, "alloc_shared_noncontig", "true");
-    pto_status s = mpi_check(
+    pto_status s = pto_mpi_check_(
         MPI_Win_allocate_shared((MPI_Aint)size, 1, info, m->comm, &m->base, &m->win),
         "MPI_Win_allocate_shared");
     MPI_Info_free(&info);
     for (int r = 0; r < m->ranks && s == PTO_OK; ++r) {
         MPI_Aint bytes = 0;
         int unit = 0;
-        s = mpi_check(MPI_Win_shared_query(m->win, r, &bytes, &unit, &m->bases[r]),
+        s = pto_mpi_check_(MPI_Win_shared_query(m->win, r, &bytes, &unit, &m->bases[r]),
                       "MPI_Win_shared_query");
         if (s == PTO_OK && (size_t)bytes < size)
-            s = fail(PTO_ERR_INVALID_ARGUMENT,
+            s = pto_mpi_fail_(PTO_ERR_INVALID_ARGUMENT,
                      "MPI_Win_shared_query: rank %d's part of the shared window is %zu bytes, not %zu",
                      r, (size_t)bytes, size);
     }
@@ -444,15 +163,15 @@ static pto_status allocate(pto_mpi *m, size_t size) {
 
 static pto_status window_create(MPI_Comm comm, size_t bytes, pto_mpi **out) {
     if (out == NULL)
-        return fail(PTO_ERR_NULL_ARGUMENT, "pto_mpi_window_create: out is NULL");
+        return pto_mpi_fail_(PTO_ERR_NULL_ARGUMENT, "pto_mpi_window_create: out is NULL");
     *out = NULL;
     if (g_rank < 0)
-        return fail(PTO_ERR_INVALID_ARGUMENT, "pto_mpi_window_create: call pto_mpi_init first");
+        return pto_mpi_fail_(PTO_ERR_INVALID_ARGUMENT, "pto_mpi_window_create: call pto_mpi_init first");
     if (g_open != NULL)
-        return fail(PTO_ERR_INVALID_ARGUMENT, "pto_mpi_window_create: a window is open already");
+        return pto_mpi_fail_(PTO_ERR_INVALID_ARGUMENT, "pto_mpi_window_create: a window is open already");
     pto_mpi *m = calloc(1, sizeof(*m));
     if (m == NULL)
-        return fail(PTO_ERR_OUT_OF_MEMORY, "pto_mpi_window_create: no memory");
+        return pto_mpi_fail_(PTO_ERR_OUT_OF_MEMORY, "pto_mpi_window_create: no memory");
     pto_status s = duplicate(comm, &m->comm, &m->rank, &m->ranks);
     if (s != PTO_OK) {
         free(m);
@@ -460,9 +179,9 @@ static pto_status window_create(MPI_Comm comm, size_t bytes, pto_mpi **out) {
     }
     /* Every rank's window alike: the largest asked for, rounded to pages. */
     unsigned long long mine = bytes == 0 ? 1 : bytes, most = 0;
-    lock();
+    pto_mpi_lock_();
     MPI_Allreduce(&mine, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, m->comm);
-    unlock();
+    pto_mpi_unlock_();
     const size_t page = (size_t)sysconf(_SC_PAGESIZE);
     const size_t size = ((size_t)most + page - 1) / page * page;
     m->size = size;
@@ -470,18 +189,18 @@ static pto_status window_create(MPI_Comm comm, size_t bytes, pto_mpi **out) {
     m->reserved = mmap(NULL, m->reserved_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                        -1, 0);
     if (m->reserved == MAP_FAILED) {
-        s = fail(PTO_ERR_OUT_OF_MEMORY,
+        s = pto_mpi_fail_(PTO_ERR_OUT_OF_MEMORY,
                  "pto_mpi_window_create: cannot reserve %zu bytes of addresses for the peers",
                  m->reserved_bytes);
-        lock();
+        pto_mpi_lock_();
         MPI_Comm_free(&m->comm);
-        unlock();
+        pto_mpi_unlock_();
         free(m);
         return s;
     }
     m->bases = calloc((size_t)m->ranks, sizeof(*m->bases));
     m->win = MPI_WIN_NULL;
-    lock();
+    pto_mpi_lock_();
     m->shared = one_node(m);
     s = allocate(m, size);
     const int allocated = s == PTO_OK;
@@ -489,33 +208,27 @@ static pto_status window_create(MPI_Comm comm, size_t bytes, pto_mpi **out) {
     if (s == PTO_OK) {
         MPI_Win_get_attr(m->win, MPI_WIN_MODEL, &model, &flag);
         if (!flag || *model != MPI_WIN_UNIFIED)
-            s = fail(PTO_ERR_INVALID_ARGUMENT,
+            s = pto_mpi_fail_(PTO_ERR_INVALID_ARGUMENT,
                      "pto_mpi_window_create: MPI's window model is not MPI_WIN_UNIFIED (the "
                      "window's memory and its public copy would differ)");
     }
     if (s == PTO_OK) {
         memset(m->base, 0, size);
-        s = mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, m->win), "MPI_Win_lock_all");
+        s = pto_mpi_check_(MPI_Win_lock_all(MPI_MODE_NOCHECK, m->win), "MPI_Win_lock_all");
     }
     if (s == PTO_OK)
-        s = mpi_check(MPI_Barrier(m->comm), "MPI_Barrier");
+        s = pto_mpi_check_(MPI_Barrier(m->comm), "MPI_Barrier");
     if (s != PTO_OK && allocated)
         MPI_Win_free(&m->win);
-    unlock();
+    pto_mpi_unlock_();
     if (s == PTO_OK) {
-        const pto_comm_transport rma = {PTO_COMM_TRANSPORT_VERSION, m, m->rank, m->ranks, t_locate,
-                                        t_put, t_get, t_add, t_signal, t_read_signal, t_compare_swap,
-                                        t_flush, t_error};
-        const pto_comm_transport shm = {PTO_COMM_TRANSPORT_VERSION, m, m->rank, m->ranks, t_locate,
-                                        s_put, s_get, s_add, s_signal, s_read_signal, s_compare_swap,
-                                        s_flush, t_error};
-        const pto_comm_transport t = m->shared ? shm : rma;
+        const pto_comm_transport t = pto_mpi_transport_(m);
         if (pto_comm_set_transport(&t) != PTO_OK) {
-            s = fail(PTO_ERR_INVALID_ARGUMENT, "pto_comm_set_transport: %s", pto_last_error());
-            lock();
+            s = pto_mpi_fail_(PTO_ERR_INVALID_ARGUMENT, "pto_comm_set_transport: %s", pto_last_error());
+            pto_mpi_lock_();
             MPI_Win_unlock_all(m->win);
             MPI_Win_free(&m->win);
-            unlock();
+            pto_mpi_unlock_();
         }
     }
     if (s != PTO_OK) {
@@ -538,7 +251,7 @@ pto_status pto_mpi_window_create_on(int comm, size_t bytes, pto_mpi **out) {
     if (out != NULL)
         *out = NULL;
     if (g_rank < 0)
-        return fail(PTO_ERR_INVALID_ARGUMENT, "pto_mpi_window_create_on: call pto_mpi_init first");
+        return pto_mpi_fail_(PTO_ERR_INVALID_ARGUMENT, "pto_mpi_window_create_on: call pto_mpi_init first");
     return window_create(MPI_Comm_f2c((MPI_Fint)comm), bytes, out);
 }
 
@@ -561,9 +274,9 @@ void *pto_mpi_peer_address(const pto_mpi *m, int rank, const void *local) {
 
 pto_status pto_mpi_context(const pto_mpi *m, void *out) {
     if (m == NULL || out == NULL)
-        return fail(PTO_ERR_NULL_ARGUMENT, "pto_mpi_context: m or out is NULL");
+        return pto_mpi_fail_(PTO_ERR_NULL_ARGUMENT, "pto_mpi_context: m or out is NULL");
     if (m->ranks > 64)
-        return fail(PTO_ERR_INVALID_ARGUMENT,
+        return pto_mpi_fail_(PTO_ERR_INVALID_ARGUMENT,
                     "pto_mpi_context: %d ranks, more than the context's 64", m->ranks);
     unsigned char *c = out;
     memset(c, 0, PTO_MPI_CONTEXT_BYTES);
@@ -582,16 +295,16 @@ pto_status pto_mpi_context(const pto_mpi *m, void *out) {
 
 pto_status pto_mpi_barrier(pto_mpi *m) {
     if (m == NULL)
-        return fail(PTO_ERR_NULL_ARGUMENT, "pto_mpi_barrier: m is NULL");
-    lock();
-    pto_status s = mpi_check(MPI_Win_flush_all(m->win), "MPI_Win_flush_all");
+        return pto_mpi_fail_(PTO_ERR_NULL_ARGUMENT, "pto_mpi_barrier: m is NULL");
+    pto_mpi_lock_();
+    pto_status s = pto_mpi_check_(MPI_Win_flush_all(m->win), "MPI_Win_flush_all");
     if (s == PTO_OK)
-        s = mpi_check(MPI_Win_sync(m->win), "MPI_Win_sync");
+        s = pto_mpi_check_(MPI_Win_sync(m->win), "MPI_Win_sync");
     if (s == PTO_OK)
-        s = mpi_check(MPI_Barrier(m->comm), "MPI_Barrier");
+        s = pto_mpi_check_(MPI_Barrier(m->comm), "MPI_Barrier");
     if (s == PTO_OK)
-        s = mpi_check(MPI_Win_sync(m->win), "MPI_Win_sync");
-    unlock();
+        s = pto_mpi_check_(MPI_Win_sync(m->win), "MPI_Win_sync");
+    pto_mpi_unlock_();
     return s;
 }
 
@@ -599,11 +312,11 @@ void pto_mpi_window_destroy(pto_mpi *m) {
     if (m == NULL)
         return;
     pto_comm_set_transport(NULL);
-    lock();
+    pto_mpi_lock_();
     MPI_Win_unlock_all(m->win);
     MPI_Win_free(&m->win);
     MPI_Comm_free(&m->comm);
-    unlock();
+    pto_mpi_unlock_();
     munmap(m->reserved, m->reserved_bytes);
     free(m->bases);
     if (g_open == m)
@@ -615,7 +328,7 @@ pto_status pto_mpi_finalize(void) {
     if (!g_initialised_here)
         return PTO_OK;
     g_initialised_here = 0;
-    return mpi_check(MPI_Finalize(), "MPI_Finalize");
+    return pto_mpi_check_(MPI_Finalize(), "MPI_Finalize");
 }
 
 void pto_mpi_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }

@@ -1,0 +1,287 @@
+/* libpto-mpi's two transports of pto_comm.h: MPI-3 passive-target
+ * one-sided operations on the window, and, where every rank of the window
+ * shares one node, plain copies and atomic operations on its shared
+ * memory. */
+#include <stdint.h>
+#include <string.h>
+
+#include "pto_mpi_internal.h"
+
+/* ---- the transport ------------------------------------------------------ */
+
+static int32_t t_locate(void *context, const void *address, size_t bytes, uint64_t *offset) {
+    const pto_mpi *m = context;
+    const char *a = address;
+    if (a >= m->base && (size_t)(a - m->base) <= m->size && bytes <= m->size - (size_t)(a - m->base)) {
+        *offset = (uint64_t)(a - m->base);
+        return m->rank;
+    }
+    if (a >= m->reserved && (size_t)(a - m->reserved) < m->reserved_bytes) {
+        const size_t at = (size_t)(a - m->reserved);
+        const size_t rank = at / m->size, in = at % m->size;
+        if (bytes > m->size - in)
+            return -1;
+        *offset = in;
+        return (int32_t)rank;
+    }
+    return -1;
+}
+
+/* MPI counts are ints: transfers in pieces of at most 1 GiB. */
+#define PIECE ((size_t)1 << 30)
+
+static pto_status t_put(void *context, int32_t rank, uint64_t offset, const void *src, size_t bytes) {
+    pto_mpi *m = context;
+    pto_status s = PTO_OK;
+    pto_mpi_lock_();
+    for (size_t done = 0; done < bytes && s == PTO_OK; done += PIECE) {
+        const int n = (int)(bytes - done < PIECE ? bytes - done : PIECE);
+        s = pto_mpi_check_(MPI_Put((const char *)src + done, n, MPI_BYTE, rank, (MPI_Aint)(offset + done), n,
+                              MPI_BYTE, m->win),
+                      "MPI_Put");
+    }
+    pto_mpi_unlock_();
+    return s;
+}
+
+static pto_status t_get(void *context, int32_t rank, uint64_t offset, void *dst, size_t bytes) {
+    pto_mpi *m = context;
+    pto_status s = PTO_OK;
+    pto_mpi_lock_();
+    for (size_t done = 0; done < bytes && s == PTO_OK; done += PIECE) {
+        const int n = (int)(bytes - done < PIECE ? bytes - done : PIECE);
+        s = pto_mpi_check_(MPI_Get((char *)dst + done, n, MPI_BYTE, rank, (MPI_Aint)(offset + done), n,
+                              MPI_BYTE, m->win),
+                      "MPI_Get");
+    }
+    if (s == PTO_OK)
+        s = pto_mpi_check_(MPI_Win_flush(rank, m->win), "MPI_Win_flush");
+    pto_mpi_unlock_();
+    return s;
+}
+
+static MPI_Datatype mpi_type(pto_dtype dtype) {
+    switch (dtype) {
+    case PTO_FLOAT32: return MPI_FLOAT;
+    case PTO_INT32: return MPI_INT32_T;
+    case PTO_UINT32: return MPI_UINT32_T;
+    case PTO_INT16: return MPI_INT16_T;
+    case PTO_UINT16: return MPI_UINT16_T;
+    case PTO_INT8: return MPI_INT8_T;
+    case PTO_UINT8: return MPI_UINT8_T;
+    case PTO_INT64: return MPI_INT64_T;
+    case PTO_UINT64: return MPI_UINT64_T;
+    default: return MPI_DATATYPE_NULL;
+    }
+}
+
+static pto_status t_add(void *context, int32_t rank, uint64_t offset, const void *src, size_t count,
+                        pto_dtype dtype) {
+    pto_mpi *m = context;
+    const MPI_Datatype type = mpi_type(dtype);
+    if (type == MPI_DATATYPE_NULL)
+        return pto_mpi_fail_(PTO_ERR_UNSUPPORTED_DTYPE,
+                    "an atomic add of this dtype has no MPI type (float32 and the integer dtypes "
+                    "have; libpto adds float16 and bfloat16 itself)");
+    const size_t size = pto_dtype_size(dtype), piece = PIECE / size;
+    pto_status s = PTO_OK;
+    pto_mpi_lock_();
+    for (size_t done = 0; done < count && s == PTO_OK; done += piece) {
+        const int n = (int)(count - done < piece ? count - done : piece);
+        s = pto_mpi_check_(MPI_Accumulate((const char *)src + done * size, n, type, rank,
+                                     (MPI_Aint)(offset + done * size), n, type, MPI_SUM, m->win),
+                      "MPI_Accumulate");
+    }
+    pto_mpi_unlock_();
+    return s;
+}
+
+static pto_status t_signal(void *context, int32_t rank, uint64_t offset, int32_t value, int add) {
+    pto_mpi *m = context;
+    pto_mpi_lock_();
+    /* What this rank stored into its window before the signal is visible to
+     * the peer that sees the signal (the NPU's barrier before a notify). */
+    pto_status s = pto_mpi_check_(MPI_Win_sync(m->win), "MPI_Win_sync");
+    if (s == PTO_OK)
+        s = pto_mpi_check_(MPI_Accumulate(&value, 1, MPI_INT32_T, rank, (MPI_Aint)offset, 1, MPI_INT32_T,
+                                     add ? MPI_SUM : MPI_REPLACE, m->win),
+                      "MPI_Accumulate");
+    if (s == PTO_OK)
+        s = pto_mpi_check_(MPI_Win_flush(rank, m->win), "MPI_Win_flush");
+    pto_mpi_unlock_();
+    return s;
+}
+
+static pto_status t_read_signal(void *context, int32_t rank, uint64_t offset, int32_t *value) {
+    pto_mpi *m = context;
+    pto_mpi_lock_();
+    pto_status s = pto_mpi_check_(MPI_Fetch_and_op(NULL, value, MPI_INT32_T, rank, (MPI_Aint)offset,
+                                              MPI_NO_OP, m->win),
+                             "MPI_Fetch_and_op");
+    if (s == PTO_OK)
+        s = pto_mpi_check_(MPI_Win_flush(rank, m->win), "MPI_Win_flush");
+    /* What a peer put before its notify is visible to this rank's loads. */
+    if (s == PTO_OK)
+        s = pto_mpi_check_(MPI_Win_sync(m->win), "MPI_Win_sync");
+    pto_mpi_unlock_();
+    return s;
+}
+
+static pto_status t_compare_swap(void *context, int32_t rank, uint64_t offset, uint32_t expected,
+                                 uint32_t desired, uint32_t *old) {
+    pto_mpi *m = context;
+    pto_mpi_lock_();
+    pto_status s = pto_mpi_check_(MPI_Compare_and_swap(&desired, &expected, old, MPI_UINT32_T, rank,
+                                                  (MPI_Aint)offset, m->win),
+                             "MPI_Compare_and_swap");
+    if (s == PTO_OK)
+        s = pto_mpi_check_(MPI_Win_flush(rank, m->win), "MPI_Win_flush");
+    pto_mpi_unlock_();
+    return s;
+}
+
+static pto_status t_flush(void *context, int32_t rank) {
+    pto_mpi *m = context;
+    pto_mpi_lock_();
+    const pto_status s = pto_mpi_check_(MPI_Win_flush(rank, m->win), "MPI_Win_flush");
+    pto_mpi_unlock_();
+    return s;
+}
+
+static const char *t_error(void *context) {
+    (void)context;
+    return pto_mpi_last_error();
+}
+
+/* ---- the transport on one node's shared memory ------------------------- */
+
+/* Every rank's window is mapped into every process (MPI_Win_allocate_shared
+ * and MPI_Win_shared_query): puts and gets are copies, signals atomic
+ * operations on the memory. Ordering as the NPU's notify gives it: a
+ * signal's write is a release (sequentially consistent) operation, so what
+ * the rank stored before it, in its own window or by put into a peer's, is
+ * visible to whoever reads the signal, and a read of a signal is an acquire
+ * (sequentially consistent) load. No MPI call, so no rank waits for another
+ * rank's turn on a CPU to make progress. */
+
+static char *s_at(const pto_mpi *m, int32_t rank, uint64_t offset) {
+    return m->bases[rank] + offset;
+}
+
+/* Whether (rank, offset) is aligned to `size` bytes, as the CPU's atomic
+ * operations need; elements that are not go through MPI's atomic operations
+ * on the same window (every access to them alike). */
+static int s_aligned(const pto_mpi *m, int32_t rank, uint64_t offset, size_t size) {
+    return (uintptr_t)s_at(m, rank, offset) % size == 0;
+}
+
+static pto_status s_put(void *context, int32_t rank, uint64_t offset, const void *src, size_t bytes) {
+    memmove(s_at(context, rank, offset), src, bytes);
+    return PTO_OK;
+}
+
+static pto_status s_get(void *context, int32_t rank, uint64_t offset, void *dst, size_t bytes) {
+    memmove(dst, s_at(context, rank, offset), bytes);
+    return PTO_OK;
+}
+
+/* float32 elements added one at a time by compare-and-swap of their bits:
+ * target + addend rounded once to float32, as MPI_SUM on MPI_FLOAT does,
+ * and no other add of the element between the read and the write. */
+static void s_add_float32(char *at, const char *src, size_t count) {
+    for (size_t i = 0; i < count; ++i) {
+        uint32_t *word = (uint32_t *)(void *)(at + 4 * i);
+        float addend;
+        memcpy(&addend, src + 4 * i, 4);
+        uint32_t seen = __atomic_load_n(word, __ATOMIC_RELAXED), desired;
+        do {
+            float value;
+            memcpy(&value, &seen, 4);
+            value = value + addend;
+            memcpy(&desired, &value, 4);
+        } while (!__atomic_compare_exchange_n(word, &seen, desired, 0, __ATOMIC_SEQ_CST,
+                                              __ATOMIC_RELAXED));
+    }
+}
+
+/* Integer elements added by atomic fetch-and-add (wrapping, as the
+ * two's-complement sum MPI_SUM gives). */
+#define S_ADD_INTEGERS(type)                                                                       \
+    for (size_t i = 0; i < count; ++i) {                                                           \
+        type addend;                                                                               \
+        memcpy(&addend, (const char *)src + sizeof(type) * i, sizeof(type));                       \
+        __atomic_fetch_add((type *)(void *)(at + sizeof(type) * i), addend, __ATOMIC_SEQ_CST);     \
+    }
+
+static pto_status s_add(void *context, int32_t rank, uint64_t offset, const void *src, size_t count,
+                        pto_dtype dtype) {
+    char *at = s_at(context, rank, offset);
+    const size_t size = pto_dtype_size(dtype);
+    if (size != 0 && !s_aligned(context, rank, offset, size)) {
+        pto_status s = t_add(context, rank, offset, src, count, dtype);
+        return s == PTO_OK ? t_flush(context, rank) : s;
+    }
+    switch (dtype) {
+    case PTO_FLOAT32: s_add_float32(at, src, count); break;
+    case PTO_INT32:
+    case PTO_UINT32: S_ADD_INTEGERS(uint32_t) break;
+    case PTO_INT16:
+    case PTO_UINT16: S_ADD_INTEGERS(uint16_t) break;
+    case PTO_INT8:
+    case PTO_UINT8: S_ADD_INTEGERS(uint8_t) break;
+    case PTO_INT64:
+    case PTO_UINT64: S_ADD_INTEGERS(uint64_t) break;
+    default:
+        return pto_mpi_fail_(PTO_ERR_UNSUPPORTED_DTYPE,
+                    "an atomic add of this dtype has no MPI type (float32 and the integer dtypes "
+                    "have; libpto adds float16 and bfloat16 itself)");
+    }
+    return PTO_OK;
+}
+
+static pto_status s_signal(void *context, int32_t rank, uint64_t offset, int32_t value, int add) {
+    if (!s_aligned(context, rank, offset, 4))
+        return t_signal(context, rank, offset, value, add);
+    int32_t *signal = (int32_t *)(void *)s_at(context, rank, offset);
+    if (add)
+        __atomic_fetch_add(signal, value, __ATOMIC_SEQ_CST);
+    else
+        __atomic_store_n(signal, value, __ATOMIC_SEQ_CST);
+    return PTO_OK;
+}
+
+static pto_status s_read_signal(void *context, int32_t rank, uint64_t offset, int32_t *value) {
+    if (!s_aligned(context, rank, offset, 4))
+        return t_read_signal(context, rank, offset, value);
+    *value = __atomic_load_n((int32_t *)(void *)s_at(context, rank, offset), __ATOMIC_SEQ_CST);
+    return PTO_OK;
+}
+
+static pto_status s_compare_swap(void *context, int32_t rank, uint64_t offset, uint32_t expected,
+                                 uint32_t desired, uint32_t *old) {
+    if (!s_aligned(context, rank, offset, 4))
+        return t_compare_swap(context, rank, offset, expected, desired, old);
+    uint32_t *word = (uint32_t *)(void *)s_at(context, rank, offset);
+    __atomic_compare_exchange_n(word, &expected, desired, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    *old = expected;
+    return PTO_OK;
+}
+
+/* Copies and adds are complete on return; the fence orders them before
+ * what the thread does next. */
+static pto_status s_flush(void *context, int32_t rank) {
+    (void)context;
+    (void)rank;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return PTO_OK;
+}
+
+pto_comm_transport pto_mpi_transport_(pto_mpi *m) {
+    const pto_comm_transport rma = {PTO_COMM_TRANSPORT_VERSION, m, m->rank, m->ranks, t_locate,
+                                    t_put, t_get, t_add, t_signal, t_read_signal, t_compare_swap,
+                                    t_flush, t_error};
+    const pto_comm_transport shm = {PTO_COMM_TRANSPORT_VERSION, m, m->rank, m->ranks, t_locate,
+                                    s_put, s_get, s_add, s_signal, s_read_signal, s_compare_swap,
+                                    s_flush, t_error};
+    return m->shared ? shm : rma;
+}
