@@ -169,8 +169,11 @@ static char *s_at(const pto_mpi *m, int32_t rank, uint64_t offset) {
 }
 
 /* Whether (rank, offset) is aligned to `size` bytes, as the CPU's atomic
- * operations need; elements that are not go through MPI's atomic operations
- * on the same window (every access to them alike). */
+ * operations need. libpto only asks for aligned elements (a program's
+ * pointers are refused unless aligned to their dtype, its views step in
+ * elements, and every rank's part of the window starts on a page), so the
+ * branch to MPI's atomic operations on the same window is a guard for
+ * offsets that would break that, not a path programs take. */
 static int s_aligned(const pto_mpi *m, int32_t rank, uint64_t offset, size_t size) {
     return (uintptr_t)s_at(m, rank, offset) % size == 0;
 }

@@ -4,8 +4,9 @@ from Python through pto.Program on a pto.mpi.Window, mpi4py beside it.
 Every rank puts its row into every rank's window, then checks its gathered
 rows against mpi4py's own allgather of the same rows (exact bytes), and the
 signal count: first over MPI_COMM_WORLD, then on a window of a
-sub-communicator (even and odd ranks). Prints one line per rank; exits
-non-zero on a difference."""
+sub-communicator (even and odd ranks). Then a row of rank 0's window that
+is not aligned to its element size, which must be refused. Prints one line per rank; exits non-zero on a
+difference."""
 import os
 import sys
 
@@ -47,6 +48,31 @@ def allgather(prog, comm, window_comm):
     assert total == n * (n + 1) // 2, total
 
 
+def misaligned_row(comm):
+    """A pointer into the window that is not aligned to its element's size is
+    refused when it is bound (pto_args_set_pointer), with a sentence, and
+    nothing is added: libpto's comm operations only ever reach elements at
+    their alignment (views step in elements from aligned pointers), so the
+    shared-memory transport's atomics always apply."""
+    with open(os.path.join(HERE, "atomic_add.pto")) as f:
+        prog = pto.Program(f.read(), entry="add_i32")
+    me = comm.Get_rank()
+    with pto.mpi.Window(1 << 12) as win:
+        raw = win.array(np.uint8, 4 * 64 + 64)
+        dst = raw[2:2 + 4 * 64].view(np.int32)
+        src = np.arange(64, dtype=np.int32) + me
+        win.barrier()
+        try:
+            prog(src=src, dst=win.peer(dst, 0))
+        except ValueError as e:
+            assert "not aligned to 4 bytes" in str(e), e
+        else:
+            sys.exit(f"rank {me}: a misaligned int32 row was bound")
+        win.barrier()
+        if me == 0 and raw.any():
+            sys.exit("rank 0: the refused adds wrote into the window")
+
+
 def main():
     comm = MPI.COMM_WORLD
     with open(os.path.join(HERE, "allgather.pto")) as f:
@@ -64,6 +90,7 @@ def main():
             assert why in str(e), e
         else:
             sys.exit(f"rank {comm.Get_rank()}: a window on {bad!r} was made")
+    misaligned_row(comm)
     me, n = comm.Get_rank(), comm.Get_size()
     print(f"rank {me} of {n}: mpi4py allgather matches (world and a sub-communicator of "
           f"{sub_size(n, me)}); library {pto.mpi.library_path()}")
