@@ -1184,7 +1184,8 @@ class CubeTile(RawTile):
     with pto_tile_write / pto_tile_read."""
 
     def __init__(self, name, data, box, loc, layout, valid):
-        bits = {'FLOAT32': np.uint32}.get(name, np.uint8)
+        bits = {'FLOAT32': np.uint32, 'INT32': np.uint32, 'FLOAT16': np.uint16,
+                'BFLOAT16': np.uint16, 'UINT64': np.uint64, 'INT64': np.uint64}.get(name, np.uint8)
         self.pto, self.bits = ENUM[name], np.dtype(bits)
         r, c = data.shape
         R = r if r == 1 and box[0] == 1 else (r + box[0] - 1) // box[0] * box[0]
@@ -1305,6 +1306,132 @@ def trans(case, p, args):
 
 ADAPTERS['ttrans'] = trans
 
+
+
+# --- tload, tstore, tstore_acc2gm, tload_mx_* ---
+
+def np_name(dt):
+    """The pto dtype name of a generator's numpy / ml_dtypes / en_dtypes type."""
+    n = lowp_name(dt)
+    if n is not None:
+        return n
+    s = getattr(dt, '__name__', None) or str(dt)
+    if s == 'bfloat16':
+        return 'BFLOAT16'
+    return {np.dtype(np.float32): 'FLOAT32', np.dtype(np.float16): 'FLOAT16',
+            np.dtype(np.int8): 'INT8', np.dtype(np.uint8): 'UINT8', np.dtype(np.int16): 'INT16',
+            np.dtype(np.uint16): 'UINT16', np.dtype(np.int32): 'INT32',
+            np.dtype(np.uint32): 'UINT32', np.dtype(np.int64): 'INT64',
+            np.dtype(np.uint64): 'UINT64'}[np.dtype(dt)]
+
+
+BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+SIZE = {'FLOAT32': 4, 'INT32': 4, 'UINT32': 4, 'FLOAT16': 2, 'BFLOAT16': 2, 'INT16': 2,
+        'UINT16': 2, 'INT64': 8, 'UINT64': 8}
+
+
+def bits_of(name):
+    return np.dtype(BITS[SIZE.get(name, 1)])
+
+
+def acc_from_ends(p, sname, acc_name):
+    """The acc tile's values: x1 (m x k) times x2 (k x n) of the case's
+    integer-valued inputs, exact in float64 and in the acc's dtype (every
+    order of the sum gives these bits), as FLOAT32 or INT32 bits."""
+    import ml_dtypes
+    m, k, n = p.m, p.k, p.n
+    def values(f, r, c):
+        raw = np.fromfile(f, bits_of(sname))
+        return raw.view(p.src_data_type).astype(np.float64).reshape(r, c) if sname != 'BFLOAT16' \
+            else raw.view(ml_dtypes.bfloat16).astype(np.float64).reshape(r, c)
+    a = values(find(case_dir[0], 'x1_gm.bin'), m, k)
+    b = values(find(case_dir[0], 'x2_gm.bin'), k, n)
+    c = a @ b
+    if not (np.all(c == np.round(c)) and np.abs(c).max() < 2 ** 24):
+        raise Skip('the product is not exact in float32')
+    return (c.astype(np.int32) if acc_name == 'INT32' else c.astype(np.float32)).view(np.uint32)
+
+
+case_dir = [None]
+
+
+def unarrange(g, p, name):
+    """The golden's m x n matrix from the arrangement the store wrote
+    (dst_format 1 ND, 2 NZ with 32-byte boxes, 3 NZ of 8 columns, 4 NHWC,
+    5 NCHW, 6 NCDHW with D = 0 written): the inverse of the generator's
+    reshape and transpose."""
+    m, n, f = p.m, p.n, p.dst_format
+    if f in (1, 4):
+        return g.reshape(m, n)
+    if f in (2, 3):
+        c0 = 8 if f == 3 else (32 if SIZE.get(name, 1) == 1 else 16)
+        return g.reshape(n // c0, m // 16, 16, c0).transpose(1, 2, 0, 3).reshape(m, n)
+    s = p.shape
+    if f == 6:
+        g = g.reshape(p.ncdhw_shape)[:, :, 0]
+    return g.reshape(s[0], s[3], s[1], s[2]).transpose(0, 2, 3, 1).reshape(m, n)
+
+
+def store_acc2gm(case, p, args):
+    """TSTORE of an acc tile to global memory through the fixpipe (A5):
+    the acc (FLOAT32, INT32 for INT8 inputs; ACC NZ) holds the case's
+    product x1 x2 (pto_tmatmul on left NZ / right ZN tiles where libpto's
+    TMATMUL takes the inputs' dtype, else the exact integer product); the
+    store's conversion by pto_tmov_fp into a vec tile of dst's dtype:
+    quant_mode 1 a scalar word (pto_set_quant_scalar(scalar, dst)), 2 the
+    case's quant_vector_gm.bin words in a SCALING tile, 0 with a dtype
+    change a scalar word of 1.0 (the product by 1.0 is exact, so the word
+    only selects the conversion); the golden's ND / NZ / NHWC / NCHW /
+    NCDHW arrangement read back into its m x n matrix."""
+    case_dir[0] = case
+    sname, dname = np_name(p.src_data_type), np_name(p.dst_data_type)
+    acc_name = 'INT32' if sname == 'INT8' else 'FLOAT32'
+    if p.relu_mode:
+        raise Skip('relu on store (TSTORE\'s reluPreMode): libpto\'s fixpipe conversions take no relu')
+    m, k, n = p.m, p.k, p.n
+    pad = lambda x: (x + 31) // 32 * 32
+    acc = None
+    if sname in ('FLOAT16', 'BFLOAT16', 'FLOAT32', 'INT8'):
+        bits = bits_of(sname)
+        a = CubeTile(sname, np.fromfile(find(case, 'x1_gm.bin'), bits).reshape(m, k), (32, 32), 2, 1, (m, k))
+        b = CubeTile(sname, np.fromfile(find(case, 'x2_gm.bin'), bits).reshape(k, n), (32, 32), 3, 2, (k, n))
+        acc = CubeTile(acc_name, np.zeros((m, n), np.uint32), (32, 32), 4, 1, (m, n))
+        check(LIB.pto_tmatmul(acc.h, a.h, b.h), 'pto_tmatmul')
+    else:
+        acc = CubeTile(acc_name, acc_from_ends(p, sname, acc_name).reshape(m, n), (32, 32), 4, 1, (m, n))
+    if dname == acc_name and p.quant_mode == 0:
+        got = acc.logical()[:m, :n]
+    else:
+        dst = RawTile(dname, m, pad(n), m, n)
+        if p.quant_mode == 2:
+            words = np.fromfile(find(case, 'quant_vector_gm.bin'), np.uint64).reshape(1, n)
+            fp = CubeTile('UINT64', words, (1, 32), 6, 0, (1, n))
+            check(LIB.pto_tmov_fp(dst.h, acc.h, fp.h), 'pto_tmov_fp')
+        else:
+            check(LIB.pto_set_quant_scalar(float(p.scalar) if p.quant_mode == 1 else 1.0,
+                                           ENUM[dname]), 'pto_set_quant_scalar')
+            check(LIB.pto_tmov_fp(dst.h, acc.h, None), 'pto_tmov_fp')
+        got = dst.valid()
+    want = unarrange(np.fromfile(find(case, 'golden.bin'), bits_of(dname)), p, dname)
+    res = compare(got, want, {'FLOAT32': np.float32, 'FLOAT16': np.float16,
+                              'BFLOAT16': 'bfloat16'}.get(dname))
+    if res is not None and p.quant_mode == 2 and dname in ('HIFLOAT8', 'FLOAT8_E4M3', 'FLOAT16'):
+        # [F-FIXPIPE]: the FLOAT32 acc times the word's scale (10 fraction
+        # bits), one FLOAT32 product, rounded once to dst; the generator
+        # rounds the matmul's sum to dst's type first (np.matmul in dst's
+        # type), then multiplies and rounds again.
+        words = np.fromfile(find(case, 'quant_vector_gm.bin'), np.uint64).astype(np.uint32)
+        scale = (words & np.uint32(0xFFFFE000)).view(np.float32)
+        x = acc.logical()[:m, :n].view(np.float32) * scale[None, :]
+        exp = x.astype(p.dst_data_type).view(got.dtype)
+        if np.array_equal(got, exp):
+            raise Documented('%s; libpto = the fixpipe\'s one rounding of acc x scale '
+                             '([F-FIXPIPE]) bit for bit, the golden rounds the sum to %s '
+                             'first' % (res, dname))
+    return res
+
+
+ADAPTERS['tstore_acc2gm'] = store_acc2gm
 
 # ---------------------------------------------------------------------------
 
