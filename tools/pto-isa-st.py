@@ -1433,6 +1433,93 @@ def store_acc2gm(case, p, args):
 
 ADAPTERS['tstore_acc2gm'] = store_acc2gm
 
+
+def run_text(text, buffers):
+    """Builds a program of text and runs it once on the numpy buffers (its
+    pointer parameters, in order); refusals raise Refused."""
+    prog = ctypes.c_void_p()
+    b = text.encode()
+    check(LIB.pto_program_create(b, len(b), b'st.pto', ctypes.byref(prog)), 'pto_program_create')
+    args = ctypes.c_void_p()
+    try:
+        check(LIB.pto_args_create(prog, ctypes.byref(args)), 'pto_args_create')
+        for i, a in enumerate(buffers):
+            check(LIB.pto_args_set_pointer(args, i, a.ctypes.data, a.nbytes), 'pto_args_set_pointer')
+        check(LIB.pto_program_run(prog, args), 'pto_program_run')
+    finally:
+        if args:
+            LIB.pto_args_destroy(args)
+        LIB.pto_program_destroy(prog)
+
+
+def consts(values):
+    return ''.join('  %%k%d = arith.constant %d : index\n' % (v, v) for v in sorted(set(values)))
+
+
+def ks(values):
+    return ', '.join('%%k%d' % v for v in values)
+
+
+def scale_tile_type(nn, rows, cols, vr, vc):
+    lay = 'blayout=col_major, slayout=col_major' if nn else 'blayout=row_major, slayout=row_major'
+    return '!pto.tile_buf<mat, %dx%dx!pto.f8E8M0, valid=%dx%d, %s, fractal=32>' % (rows, cols, vr, vc, lay)
+
+
+def valid_boxes(image, nn, rows, cols, vr, vc):
+    """The valid region's boxes of a ZZ (16 x 2 boxes in row order) or NN
+    (2 x 16 boxes in column order) image, compact, as the ST copies them."""
+    if nn:
+        return image.reshape(cols // 16, rows // 2, 32)[:vc // 16, :vr // 2].reshape(-1)
+    return image.reshape(rows // 16, cols // 2, 32)[:vr // 16, :vc // 2].reshape(-1)
+
+
+def load_mx_nz(case, p, args):
+    """TLOAD of E8M0 scales from pto-isa's 5-D box form (MX_A_ZZ: [N0, N1,
+    N2, 16, 2], a window of a larger tensor by its strides; MX_B_NN the
+    same with the boxes across) into a ZZ / NN mat tile of basem x basek;
+    the tile's valid boxes compared with the golden (the ST copies them out
+    of L1 compactly)."""
+    nn = p.load_type == 8
+    n = (p.shape0, p.shape1, p.shape2, p.m, p.k)
+    ws = (p.ws0, p.ws1, p.ws2, p.ws3, p.ws4)
+    strides = [ws[1] * ws[2] * ws[3] * ws[4], ws[2] * ws[3] * ws[4], ws[3] * ws[4], ws[4], 1]
+    rows, cols = p.basem, p.basek
+    vr, vc = (n[2] * n[4], n[0] * n[1] * n[3]) if nn else (n[0] * n[1] * n[3], n[2] * n[4])
+    gm = np.fromfile(find(case, 'x1_gm.bin'), np.uint8)
+    tile = scale_tile_type(nn, rows, cols, vr, vc)
+    # the partition [N0, N1, N2, 16, 2] of the whole tensor at its origin
+    nb = rows * cols
+    dyn = '?x?x?x?x?'
+    part = 'x'.join(str(d) for d in n)
+    text = ('module {\nfunc.func @k(%x: !pto.ptr<!pto.f8E8M0>, %y: !pto.ptr<i8>) {\n' +
+            consts(list(ws) + strides + list(n) + [0, 1, nb]) +
+            '  %a0 = arith.constant 0 : i64\n' +
+            '  %%v = pto.make_tensor_view %%x, shape = [%s], strides = [%s] : '
+            '!pto.tensor_view<%sx!pto.f8E8M0>\n' % (ks(ws), ks(strides), dyn) +
+            '  %%p = pto.partition_view %%v, offsets = [%s], sizes = [%s] : '
+            '!pto.tensor_view<%sx!pto.f8E8M0> -> !pto.partition_tensor_view<%sx!pto.f8E8M0>\n'
+            % (ks([0] * 5), ks(n), dyn, part) +
+            '  %%w = pto.make_tensor_view %%y, shape = [%%k1, %%k%d], strides = [%%k%d, %%k1] : '
+            '!pto.tensor_view<1x%dxi8>\n' % (nb, nb, nb) +
+            '  %%s = pto.alloc_tile addr = %%a0 : %s\n' % tile +
+            '  %%f = pto.alloc_tile addr = %%a0 : !pto.tile_buf<mat, 1x%dxi8>\n' % nb +
+            '  pto.tload ins(%%p : !pto.partition_tensor_view<%sx!pto.f8E8M0>) outs(%%s : %s)\n'
+            % (part, tile) +
+            '  pto.tstore ins(%%f : !pto.tile_buf<mat, 1x%dxi8>) outs(%%w : !pto.tensor_view<1x%dxi8>)\n'
+            '  return\n}\n}\n' % (nb, nb))
+    out = np.zeros(nb, np.uint8)
+    LIB.pto_set_profile(PROFILE['cpu'])  # HOST stores a mat tile; A5 has no store from L1
+    try:
+        run_text(text, [gm, out])
+    finally:
+        LIB.pto_set_profile(PROFILE[SUITE])
+    got = valid_boxes(out, nn, rows, cols, vr, vc)
+    want = np.fromfile(find(case, 'golden.bin'), np.uint8)
+    return compare(got.reshape(1, -1), want.reshape(1, -1))
+
+
+ADAPTERS['tload_mx_NZ'] = load_mx_nz
+
 # ---------------------------------------------------------------------------
 
 def main():

@@ -7,6 +7,7 @@
 
 #include "board.h"
 #include "dtype_rules.h"
+#include "program/ir/cube.h"
 #include "program/parse/parser.h"
 #include "program/parse/readers.h"
 
@@ -339,7 +340,9 @@ void MemoryReader::ParseLoadStore(const Token& op, bool load) {
   // dst.GetValidRow() / GetValidCol() as the transfer size"), the window at
   // the view's first row and column: it must fit in the view. PTOAS's tstore
   // verifier also requires equal static element counts.
-  bool known = !tile.HasDynamicValid();
+  // (A 5-D view of MX scales into an NN or ZZ mat tile is pto-isa's box
+  // form: its shape is boxes, checked when it runs.)
+  bool known = !tile.HasDynamicValid() && !(load && v.type.rank == 5 && IsPackedScaleTile(tile));
   int64_t outer = 1;
   for (int i = 0; i + 1 < v.type.rank; ++i) {
     if (v.type.dims[i] == kDynamic) known = false;
