@@ -1473,6 +1473,38 @@ def valid_boxes(image, nn, rows, cols, vr, vc):
     return image.reshape(rows // 16, cols // 2, 32)[:vr // 16, :vc // 2].reshape(-1)
 
 
+def mx_box_load(gm, n, strides, rows, cols, vr, vc, nn):
+    """The bytes of a rows x cols E8M0 mat tile (ZZ, or NN when nn) of
+    valid region vr x vc after a program's tload from the 5-D box view
+    n = [N0, N1, N2, 16, 2] with `strides` of gm (at its first byte), read
+    back through a one-row i8 mat tile at the same address under HOST (its
+    mat tiles may be stored; A5 has none from L1, and the load is the same
+    code under every profile)."""
+    tile = scale_tile_type(nn, rows, cols, vr, vc)
+    nb = rows * cols
+    dyn = '?x?x?x?x?'
+    part = 'x'.join(str(d) for d in n)
+    text = ('module {\nfunc.func @k(%x: !pto.ptr<!pto.f8E8M0>, %y: !pto.ptr<i8>) {\n' +
+            consts(list(n) + list(strides) + [0, 1, nb]) +
+            '  %a0 = arith.constant 0 : i64\n' +
+            '  %%v = pto.make_tensor_view %%x, shape = [%s], strides = [%s] : '
+            '!pto.tensor_view<%sx!pto.f8E8M0>\n' % (ks(n), ks(strides), dyn) +
+            '  %%w = pto.make_tensor_view %%y, shape = [%%k1, %%k%d], strides = [%%k%d, %%k1] : '
+            '!pto.tensor_view<1x%dxi8>\n' % (nb, nb, nb) +
+            '  %%s = pto.alloc_tile addr = %%a0 : %s\n' % tile +
+            '  %%f = pto.alloc_tile addr = %%a0 : !pto.tile_buf<mat, 1x%dxi8>\n' % nb +
+            '  pto.tload ins(%%v : !pto.tensor_view<%sx!pto.f8E8M0>) outs(%%s : %s)\n' % (dyn, tile) +
+            '  pto.tstore ins(%%f : !pto.tile_buf<mat, 1x%dxi8>) outs(%%w : !pto.tensor_view<1x%dxi8>)\n'
+            '  return\n}\n}\n' % (nb, nb))
+    out = np.zeros(nb, np.uint8)
+    LIB.pto_set_profile(PROFILE['cpu'])
+    try:
+        run_text(text, [gm, out])
+    finally:
+        LIB.pto_set_profile(PROFILE[SUITE])
+    return out
+
+
 def load_mx_nz(case, p, args):
     """TLOAD of E8M0 scales from pto-isa's 5-D box form (MX_A_ZZ: [N0, N1,
     N2, 16, 2], a window of a larger tensor by its strides; MX_B_NN the
@@ -1485,39 +1517,41 @@ def load_mx_nz(case, p, args):
     strides = [ws[1] * ws[2] * ws[3] * ws[4], ws[2] * ws[3] * ws[4], ws[3] * ws[4], ws[4], 1]
     rows, cols = p.basem, p.basek
     vr, vc = (n[2] * n[4], n[0] * n[1] * n[3]) if nn else (n[0] * n[1] * n[3], n[2] * n[4])
-    gm = np.fromfile(find(case, 'x1_gm.bin'), np.uint8)
-    tile = scale_tile_type(nn, rows, cols, vr, vc)
-    # the partition [N0, N1, N2, 16, 2] of the whole tensor at its origin
-    nb = rows * cols
-    dyn = '?x?x?x?x?'
-    part = 'x'.join(str(d) for d in n)
-    text = ('module {\nfunc.func @k(%x: !pto.ptr<!pto.f8E8M0>, %y: !pto.ptr<i8>) {\n' +
-            consts(list(ws) + strides + list(n) + [0, 1, nb]) +
-            '  %a0 = arith.constant 0 : i64\n' +
-            '  %%v = pto.make_tensor_view %%x, shape = [%s], strides = [%s] : '
-            '!pto.tensor_view<%sx!pto.f8E8M0>\n' % (ks(ws), ks(strides), dyn) +
-            '  %%p = pto.partition_view %%v, offsets = [%s], sizes = [%s] : '
-            '!pto.tensor_view<%sx!pto.f8E8M0> -> !pto.partition_tensor_view<%sx!pto.f8E8M0>\n'
-            % (ks([0] * 5), ks(n), dyn, part) +
-            '  %%w = pto.make_tensor_view %%y, shape = [%%k1, %%k%d], strides = [%%k%d, %%k1] : '
-            '!pto.tensor_view<1x%dxi8>\n' % (nb, nb, nb) +
-            '  %%s = pto.alloc_tile addr = %%a0 : %s\n' % tile +
-            '  %%f = pto.alloc_tile addr = %%a0 : !pto.tile_buf<mat, 1x%dxi8>\n' % nb +
-            '  pto.tload ins(%%p : !pto.partition_tensor_view<%sx!pto.f8E8M0>) outs(%%s : %s)\n'
-            % (part, tile) +
-            '  pto.tstore ins(%%f : !pto.tile_buf<mat, 1x%dxi8>) outs(%%w : !pto.tensor_view<1x%dxi8>)\n'
-            '  return\n}\n}\n' % (nb, nb))
-    out = np.zeros(nb, np.uint8)
-    LIB.pto_set_profile(PROFILE['cpu'])  # HOST stores a mat tile; A5 has no store from L1
-    try:
-        run_text(text, [gm, out])
-    finally:
-        LIB.pto_set_profile(PROFILE[SUITE])
+    out = mx_box_load(np.fromfile(find(case, 'x1_gm.bin'), np.uint8), n, strides, rows, cols, vr, vc, nn)
     got = valid_boxes(out, nn, rows, cols, vr, vc)
     want = np.fromfile(find(case, 'golden.bin'), np.uint8)
     return compare(got.reshape(1, -1), want.reshape(1, -1))
 
 
+MX_FORMS = {1: 'MX_A_ND', 2: 'MX_A_DN', 3: 'MX_A_ZZ', 4: 'MX_B_ND', 5: 'MX_B_DN', 6: 'MX_B_NN'}
+
+
+def load_mx_gm(case, p, args):
+    """TLOAD of E8M0 scales from a 2-D global tensor into a ZZ (a) / NN (b)
+    mat tile of tile_rows x tile_cols, valid valid_row x valid_col: MX_A_ZZ
+    and MX_B_NN (the window of a ws3 x ws4 scale matrix stored in its
+    boxes, TileShape2D / BaseShape2D's 5-D form [1, M/16, K/2, 16, 2] with
+    the whole matrix's strides); the tile's image compared with the golden
+    (the whole tile, zeros outside the valid region)."""
+    form = MX_FORMS[p.load_type]
+    if form not in ('MX_A_ZZ', 'MX_B_NN'):
+        raise Skip('%s: PTOAS\'s text has no such global layout (its Layout: nd, dn, nz, mx_a_zz, '
+                   'mx_b_nn; a tload of f8E8M0 into a ZZ / NN mat tile is lowered as MX_A_ZZ / '
+                   'MX_B_NN) and libpto has no C TLOAD' % form)
+    nn = form == 'MX_B_NN'
+    vr, vc = p.valid_row, p.valid_col
+    if nn:  # boxes of 2 scale rows x 16 columns, strips of 16 columns
+        n, strides = (1, vc // 16, vr // 2, 16, 2), [p.ws3 * p.ws4, p.ws3 * 16, 32, 2, 1]
+    else:
+        n, strides = (1, vr // 16, vc // 2, 16, 2), [p.ws3 * p.ws4, p.ws4 * 16, 32, 2, 1]
+    out = mx_box_load(np.fromfile(find(case, 'x1_gm.bin'), np.uint8), n, strides,
+                      p.tile_rows, p.tile_cols, vr, vc, nn)
+    want = np.fromfile(find(case, 'golden.bin'), np.uint8)
+    return compare(out.reshape(1, -1), want.reshape(1, -1))
+
+
+ADAPTERS['tload_mx_gmtensor'] = load_mx_gm
+ADAPTERS['tload_mx_ND_DN'] = load_mx_gm
 ADAPTERS['tload_mx_NZ'] = load_mx_nz
 
 # ---------------------------------------------------------------------------
