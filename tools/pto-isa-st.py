@@ -1616,6 +1616,88 @@ def store_roundtrip(case, p, args):
 
 ADAPTERS['tstore'] = store_roundtrip
 
+
+MAT_LAYOUT = {'NZ': 'blayout=col_major, slayout=row_major, fractal=512',
+              'ZN': 'blayout=row_major, slayout=col_major, fractal=512',
+              'ND': 'blayout=row_major, slayout=none_box',
+              'DN': 'blayout=col_major, slayout=none_box'}
+
+
+def mat_load_image(gm, name, shape, strides, layout, rows, cols, vr, vc):
+    """The bytes of a rows x cols mat tile of dtype `name` in `layout`
+    (valid vr x vc) after a program's tload from the view of gm's elements
+    (shape, strides), read back through a one-row i8 mat tile at the same
+    address under HOST (A5 has no store from L1; the load is the same code
+    under every profile)."""
+    t = SPELL[name]
+    nb = rows * cols * SIZE.get(name, 1)
+    tile = '!pto.tile_buf<mat, %dx%dx%s, valid=%dx%d, %s>' % (rows, cols, t, vr, vc, MAT_LAYOUT[layout])
+    dyn = 'x'.join(['?'] * len(shape)) + 'x' + t
+    text = ('module {\nfunc.func @k(%%x: !pto.ptr<%s>, %%y: !pto.ptr<i8>) {\n' % t +
+            consts(list(shape) + list(strides) + [1, nb]) +
+            '  %a0 = arith.constant 0 : i64\n' +
+            '  %%v = pto.make_tensor_view %%x, shape = [%s], strides = [%s] : !pto.tensor_view<%s>\n'
+            % (ks(shape), ks(strides), dyn) +
+            '  %%w = pto.make_tensor_view %%y, shape = [%%k1, %%k%d], strides = [%%k%d, %%k1] : '
+            '!pto.tensor_view<1x%dxi8>\n' % (nb, nb, nb) +
+            '  %%s = pto.alloc_tile addr = %%a0 : %s\n' % tile +
+            '  %%f = pto.alloc_tile addr = %%a0 : !pto.tile_buf<mat, 1x%dxi8>\n' % nb +
+            '  pto.tload ins(%%v : !pto.tensor_view<%s>) outs(%%s : %s)\n' % (dyn, tile) +
+            '  pto.tstore ins(%%f : !pto.tile_buf<mat, 1x%dxi8>) outs(%%w : !pto.tensor_view<1x%dxi8>)\n'
+            '  return\n}\n}\n' % (nb, nb))
+    out = np.zeros(nb, np.uint8)
+    LIB.pto_set_profile(PROFILE['cpu'])
+    try:
+        run_text(text, [gm, out])
+    finally:
+        LIB.pto_set_profile(PROFILE[SUITE])
+    return out
+
+
+MIX_FORMS = {1: 'ND2NZ', 2: 'DN2NZ', 3: 'ND2ND', 4: 'NZ2NZ', 5: 'DN2DN', 6: 'DN2ZN'}
+
+
+def load_mix(case, p, args):
+    """TLOAD from global memory into a BASEM x BASEK mat tile (A5, L1):
+    ND2NZ, ND2ND (a 5-D window, its outer dimensions over the rows), DN2NZ,
+    DN2ZN and DN2DN (the column-major M x K window as a view of strides
+    [1, ws3]); the tile's image (its layout's bytes, zeros outside the valid
+    region) compared with the golden. The fp4 cases (uint8 bytes of
+    FLOAT4_E1M2X2 / E2M1X2, by the case's name) move bytes: their shapes
+    count bytes."""
+    form = MIX_FORMS.get(p.load_type)
+    if form is None:
+        raise Skip('%s: a convolution layout (NC1HWC0, FZ, FZ4D, ...) global libpto\'s programs do '
+                   'not read' % p.load_type)
+    if form == 'NZ2NZ':
+        raise Skip('an NZ global tensor: libpto\'s programs read none (docs/pto-assembly.md)')
+    cname = str(p.kw.get('case_name', ''))
+    name = ('FLOAT4_E1M2X2' if 'fp4x2_e1m2' in cname else 'FLOAT4_E2M1X2' if 'fp4x2_e2m1' in cname
+            else np_name(p.atype))
+    g = (p.shape0, p.shape1, p.shape2, p.m, p.k)
+    ws = (p.ws0, p.ws1, p.ws2, p.ws3, p.ws4)
+    m, k, bm, bk = p.m, p.k, p.basem, p.basek
+    if form == 'ND2ND':
+        shape, strides = g, [int(np.prod(ws[i + 1:])) for i in range(5)]
+        vr, vc = g[0] * g[1] * g[2] * m, k
+        layout = 'ND'
+    elif form == 'ND2NZ':
+        shape, strides, vr, vc, layout = (m, k), (ws[4], 1), m, k, 'NZ'
+    else:
+        if g[:3] != (1, 1, 1):
+            raise Skip('a DN window with outer dimensions (%d, %d, %d): they flatten over the '
+                       'tile\'s columns, and a view\'s outer dimensions run over its rows' % g[:3])
+        shape, strides, vr, vc = (m, k), (1, ws[3]), m, k
+        layout = {'DN2NZ': 'NZ', 'DN2ZN': 'ZN', 'DN2DN': 'DN'}[form]
+    size = SIZE.get(name, 1)
+    gm = np.fromfile(find(case, 'x1_gm.bin'), np.dtype(BITS[size]))
+    out = mat_load_image(gm, name, shape, strides, layout, bm, bk, vr, vc)
+    want = np.fromfile(find(case, 'golden.bin'), np.uint8)
+    return compare(out.reshape(1, -1), want.reshape(1, -1))
+
+
+ADAPTERS['tload_mix'] = load_mix
+
 # ---------------------------------------------------------------------------
 
 def main():
