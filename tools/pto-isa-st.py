@@ -1537,7 +1537,9 @@ def load_mx_gm(case, p, args):
     if form not in ('MX_A_ZZ', 'MX_B_NN'):
         raise Skip('%s: PTOAS\'s text has no such global layout (its Layout: nd, dn, nz, mx_a_zz, '
                    'mx_b_nn; a tload of f8E8M0 into a ZZ / NN mat tile is lowered as MX_A_ZZ / '
-                   'MX_B_NN) and libpto has no C TLOAD' % form)
+                   'MX_B_NN), a view cannot name it (a [1, 1, 16, 16, 2] view of strides [.., .., '
+                   '32, 2, 1] is MX_A_ZZ and MX_A_ND of one 16 x 32 shape, in two element orders) '
+                   'and libpto has no C TLOAD' % form)
     nn = form == 'MX_B_NN'
     vr, vc = p.valid_row, p.valid_col
     if nn:  # boxes of 2 scale rows x 16 columns, strips of 16 columns
