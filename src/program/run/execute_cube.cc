@@ -143,17 +143,11 @@ bool PackedScaleLoad(const Type& type, const View& v, const char* memory, int64_
 // a window of a larger scale tensor loads as its boxes. The region, (N0 N1
 // 16) x (N2 2) for a and (N2 2) x (N0 N1 16) for b, lies inside the tile's
 // rows x cols (A5's static check), and every byte inside the pointer.
+// The view's last two dimensions are 16 and 2 (CubeTransfer's test).
 pto_status BoxedScaleLoad(const Type& type, const View& v, const char* memory, int64_t count,
                           const TileImage& image, std::string* why) {
   const bool nn = type.box == Box::kColMajor;
   const int64_t n01 = v.shape[0] * v.shape[1], n2 = v.shape[2];
-  if (v.shape[3] != 16 || v.shape[4] != 2) {
-    *why = "pto.tload: a 5-D view of MX scales into a mat " + std::string(LayoutName(type)) +
-           " tile is [N0, N1, N2, 16, 2] (pto-isa's " + (nn ? "MX_B_NN" : "MX_A_ZZ") +
-           " boxes), not [.., " + std::to_string(v.shape[3]) + ", " + std::to_string(v.shape[4]) +
-           "]";
-    return PTO_ERR_SHAPE_MISMATCH;
-  }
   const int64_t rows = nn ? n2 * 2 : n01 * 16, cols = nn ? n01 * 16 : n2 * 2;
   if (rows > type.rows || cols > type.cols) {
     *why = "pto.tload: the view's boxes cover " + std::to_string(rows) + "x" +
@@ -206,9 +200,12 @@ TileImage Block::Image(uint32_t slot) const {
 // global memory plus block 0's adds, then block 1's, ...).
 pto_status Block::CubeTransfer(const Instr& in, bool load) {
   // MX scales from pto-isa's 5-D box form: the view's shape is boxes, not
-  // the tile's rows and columns (BoxedScaleLoad checks it).
-  const bool boxed =
-      load && views_[in.b].rank == 5 && IsPackedScaleTile(p_.tiles[in.a].type);
+  // the tile's rows and columns (BoxedScaleLoad checks it). Another 5-D
+  // view (PTOAS's padded 2-D one, [1, 1, 1, R, C]) is the tile's rows and
+  // columns as before.
+  const View& bv = views_[in.b];
+  const bool boxed = load && bv.rank == 5 && bv.shape[3] == 16 && bv.shape[4] == 2 &&
+                     IsPackedScaleTile(p_.tiles[in.a].type);
   const pto_status fits = boxed ? PTO_OK : TransferFits(in, load);
   if (fits != PTO_OK) return fits;
   if (!load && in.extra != 0) return FixpipeStore(in);
