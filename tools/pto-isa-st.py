@@ -1334,7 +1334,7 @@ def bits_of(name):
     return np.dtype(BITS[SIZE.get(name, 1)])
 
 
-def acc_from_ends(p, sname, acc_name):
+def acc_from_ends(case, p, sname, acc_name):
     """The acc tile's values: x1 (m x k) times x2 (k x n) of the case's
     integer-valued inputs, exact in float64 and in the acc's dtype (every
     order of the sum gives these bits), as FLOAT32 or INT32 bits."""
@@ -1344,15 +1344,12 @@ def acc_from_ends(p, sname, acc_name):
         raw = np.fromfile(f, bits_of(sname))
         return raw.view(p.src_data_type).astype(np.float64).reshape(r, c) if sname != 'BFLOAT16' \
             else raw.view(ml_dtypes.bfloat16).astype(np.float64).reshape(r, c)
-    a = values(find(case_dir[0], 'x1_gm.bin'), m, k)
-    b = values(find(case_dir[0], 'x2_gm.bin'), k, n)
+    a = values(find(case, 'x1_gm.bin'), m, k)
+    b = values(find(case, 'x2_gm.bin'), k, n)
     c = a @ b
     if not (np.all(c == np.round(c)) and np.abs(c).max() < 2 ** 24):
         raise Skip('the product is not exact in float32')
     return (c.astype(np.int32) if acc_name == 'INT32' else c.astype(np.float32)).view(np.uint32)
-
-
-case_dir = [None]
 
 
 def unarrange(g, p, name):
@@ -1383,7 +1380,6 @@ def store_acc2gm(case, p, args):
     change a scalar word of 1.0 (the product by 1.0 is exact, so the word
     only selects the conversion); the golden's ND / NZ / NHWC / NCHW /
     NCDHW arrangement read back into its m x n matrix."""
-    case_dir[0] = case
     sname, dname = np_name(p.src_data_type), np_name(p.dst_data_type)
     acc_name = 'INT32' if sname == 'INT8' else 'FLOAT32'
     if p.relu_mode:
@@ -1398,7 +1394,7 @@ def store_acc2gm(case, p, args):
         acc = CubeTile(acc_name, np.zeros((m, n), np.uint32), (32, 32), 4, 1, (m, n))
         check(LIB.pto_tmatmul(acc.h, a.h, b.h), 'pto_tmatmul')
     else:
-        acc = CubeTile(acc_name, acc_from_ends(p, sname, acc_name).reshape(m, n), (32, 32), 4, 1, (m, n))
+        acc = CubeTile(acc_name, acc_from_ends(case, p, sname, acc_name).reshape(m, n), (32, 32), 4, 1, (m, n))
     if dname == acc_name and p.quant_mode == 0:
         got = acc.logical()[:m, :n]
     else:
