@@ -897,6 +897,91 @@ static void test_mx_scale_loads(void **state) {
     printf("[mx scale loads] NN and ZZ scale tiles take global memory's boxes as they lie; a short buffer refused\n");
 }
 
+/* tload of MX scales from pto-isa's 5-D box form [N0, N1, N2, 16, 2] (a
+ * window of a larger scale tensor, by its strides; a5/TLoad.hpp
+ * TLoadMxCubeZZ2ZZ / NN2NN): byte (i, k) of box (n0, n1, n2) is scale (row,
+ * col) = ((n0 N1 + n1) 16 + i, n2 2 + k) of a ZZ tile, (n2 2 + k, (n0 N1 +
+ * n1) 16 + i) of an NN one. The tile read back by (row, col) through its
+ * layout's boxes (16 x 2 in row order for ZZ, 2 x 16 column-major in column
+ * order for NN). A tensor past the pointer is refused. */
+static void test_mx_scale_box_loads(void **state) {
+    (void)state;
+    enum { W1 = 3, W2 = 4, R = 64, C = 8 }; /* the whole tensor [2, W1, W2, 16, 2] */
+    static uint8_t x[2 * W1 * W2 * 32], y[R * C];
+    for (size_t i = 0; i < sizeof x; ++i) x[i] = (uint8_t)(i * 29 + 3);
+    for (int nn = 0; nn < 2; ++nn) {
+        /* the window [2, 2, 3, 16, 2] at the origin: a ZZ 64 x 8 tile (valid
+         * 64 x 6) or an NN 8 x 64 one (valid 6 x 64) */
+        const unsigned rows = nn ? C : R, cols = nn ? R : C;
+        char tile[256], text[4096];
+        snprintf(tile, sizeof tile,
+                 "!pto.tile_buf<mat, %ux%ux!pto.f8E8M0, valid=%ux%u, blayout=%s, slayout=%s, fractal=32>",
+                 rows, cols, nn ? 6u : 64u, nn ? 64u : 6u, nn ? "col_major" : "row_major",
+                 nn ? "col_major" : "row_major");
+        snprintf(text, sizeof text,
+                 "module {\n"
+                 "func.func @k(%%x: !pto.ptr<!pto.f8E8M0>, %%y: !pto.ptr<i8>) {\n"
+                 "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n"
+                 "  %%c2 = arith.constant 2 : index\n  %%c3 = arith.constant 3 : index\n"
+                 "  %%c4 = arith.constant 4 : index\n  %%c16 = arith.constant 16 : index\n"
+                 "  %%c32 = arith.constant 32 : index\n  %%c128 = arith.constant 128 : index\n"
+                 "  %%c384 = arith.constant 384 : index\n  %%c512 = arith.constant 512 : index\n"
+                 "  %%a0 = arith.constant 0 : i64\n"
+                 "  %%v = pto.make_tensor_view %%x, shape = [%%c2, %%c3, %%c4, %%c16, %%c2], strides = [%%c384, %%c128, %%c32, %%c2, %%c1] : !pto.tensor_view<?x?x?x?x?x!pto.f8E8M0>\n"
+                 "  %%p = pto.partition_view %%v, offsets = [%%c0, %%c0, %%c0, %%c0, %%c0], sizes = [%%c2, %%c2, %%c3, %%c16, %%c2] : !pto.tensor_view<?x?x?x?x?x!pto.f8E8M0> -> !pto.partition_tensor_view<2x2x3x16x2x!pto.f8E8M0>\n"
+                 "  %%w = pto.make_tensor_view %%y, shape = [%%c1, %%c512], strides = [%%c512, %%c1] : !pto.tensor_view<1x512xi8>\n"
+                 "  %%s = pto.alloc_tile addr = %%a0 : %s\n"
+                 "  %%f = pto.alloc_tile addr = %%a0 : !pto.tile_buf<mat, 1x512xi8>\n"
+                 "  pto.tload ins(%%p : !pto.partition_tensor_view<2x2x3x16x2x!pto.f8E8M0>) outs(%%s : %s)\n"
+                 "  pto.tstore ins(%%f : !pto.tile_buf<mat, 1x512xi8>) outs(%%w : !pto.tensor_view<1x512xi8>)\n"
+                 "  return\n}\n}\n",
+                 tile, tile);
+        pto_program *p = program_build(text, NULL);
+        memset(y, 0xEE, sizeof y);
+        void *data[] = {x, y};
+        size_t nbytes[] = {sizeof x, sizeof y};
+        run_with(p, 1, 2, data, nbytes);
+        for (unsigned n0 = 0; n0 < 2; ++n0)
+            for (unsigned n1 = 0; n1 < 2; ++n1)
+                for (unsigned n2 = 0; n2 < 3; ++n2)
+                    for (unsigned i = 0; i < 16; ++i)
+                        for (unsigned k = 0; k < 2; ++k) {
+                            const uint8_t want = x[n0 * 384 + n1 * 128 + n2 * 32 + i * 2 + k];
+                            const unsigned r = nn ? n2 * 2 + k : (n0 * 2 + n1) * 16 + i;
+                            const unsigned c = nn ? (n0 * 2 + n1) * 16 + i : n2 * 2 + k;
+                            /* ZZ: boxes of 16 x 2 in row order, row-major inside;
+                             * NN: boxes of 2 x 16 in column order, column-major inside */
+                            const unsigned at = nn ? ((c / 16) * (rows / 2) + r / 2) * 32 + (c % 16) * 2 + r % 2
+                                                   : ((r / 16) * (cols / 2) + c / 2) * 32 + (r % 16) * 2 + c % 2;
+                            if (y[at] != want) fail_msg("%s: (%u, %u) %u, want %u", nn ? "NN" : "ZZ", r, c, y[at], want);
+                        }
+        /* the scales past the window (box column 3 of ZZ, box row 3 of NN) are the pad, 0 */
+        assert_int_equal(y[nn ? 3 * 32 : 3 * 32], 0);
+        nbytes[0] = sizeof x - 1; /* the tensor's last byte is past the pointer */
+        memset(y, 0xEE, sizeof y);
+        pto_args *a = pointer_args(p, 2, data, nbytes);
+        assert_int_equal(pto_program_launch(p, 1, a), PTO_ERR_OUT_OF_RANGE);
+        if (strstr(pto_last_error(), "reaches element") == NULL) fail_msg("%s", pto_last_error());
+        assert_int_equal(y[0], 0xEE);
+        pto_args_destroy(a);
+        pto_program_destroy(p);
+        /* [2, 2, 3, 4, 2]: not pto-isa's box form but the tile's rows (48) and
+         * columns (2), which do not hold its 64 x 6 valid region: refused */
+        char bad[4096];
+        snprintf(bad, sizeof bad, "%s", text);
+        for (char *at = strstr(bad, "%c16, %c2]"); at != NULL; at = strstr(at, "%c16, %c2]"))
+            memcpy(at, "%c4 , %c2]", 10);
+        for (char *at = strstr(bad, "2x2x3x16x2x"); at != NULL; at = strstr(at, "2x2x3x16x2x"))
+            memmove(at + 6, at + 7, strlen(at + 7) + 1), at[6] = '4';
+        p = NULL;
+        assert_int_equal(pto_program_create(bad, strlen(bad), "bad.pto", &p), PTO_ERR_SHAPE_MISMATCH);
+        assert_null(p);
+        if (strstr(pto_last_error(), "does not fit in the view's 48x2 elements") == NULL)
+            fail_msg("%s", pto_last_error());
+    }
+    printf("[mx scale box loads] 5-D box views of ZZ and NN scales by their strides; a short buffer and a 4 x 2 view refused\n");
+}
+
 /* tfillpad in place on a mat tile (PTOAS's samples pad a right operand's
  * mat tile after its tload): a 32x32 i8 NZ tile loaded whole, then the same
  * bytes as a tile of valid 32x20 with pad max (2) or min (3) filled in
@@ -1241,7 +1326,7 @@ int main(void) {
         cmocka_unit_test(test_acc_windows),
         cmocka_unit_test(test_mat_row_gather),
         cmocka_unit_test(test_mat_fillpad),
-        cmocka_unit_test(test_mx_scale_loads),
+        cmocka_unit_test(test_mx_scale_loads), cmocka_unit_test(test_mx_scale_box_loads),
         cmocka_unit_test(test_window_outside_at_run_time),
         cmocka_unit_test(test_matmul_run_time_rules),
         cmocka_unit_test(test_cube_refusals),

@@ -1184,7 +1184,8 @@ class CubeTile(RawTile):
     with pto_tile_write / pto_tile_read."""
 
     def __init__(self, name, data, box, loc, layout, valid):
-        bits = {'FLOAT32': np.uint32}.get(name, np.uint8)
+        bits = {'FLOAT32': np.uint32, 'INT32': np.uint32, 'FLOAT16': np.uint16,
+                'BFLOAT16': np.uint16, 'UINT64': np.uint64, 'INT64': np.uint64}.get(name, np.uint8)
         self.pto, self.bits = ENUM[name], np.dtype(bits)
         r, c = data.shape
         R = r if r == 1 and box[0] == 1 else (r + box[0] - 1) // box[0] * box[0]
@@ -1305,6 +1306,395 @@ def trans(case, p, args):
 
 ADAPTERS['ttrans'] = trans
 
+
+
+# --- tload, tstore, tstore_acc2gm, tload_mx_* ---
+
+def np_name(dt):
+    """The pto dtype name of a generator's numpy / ml_dtypes / en_dtypes type."""
+    n = lowp_name(dt)
+    if n is not None:
+        return n
+    s = getattr(dt, '__name__', None) or str(dt)
+    if s == 'bfloat16':
+        return 'BFLOAT16'
+    return {np.dtype(np.float32): 'FLOAT32', np.dtype(np.float16): 'FLOAT16',
+            np.dtype(np.int8): 'INT8', np.dtype(np.uint8): 'UINT8', np.dtype(np.int16): 'INT16',
+            np.dtype(np.uint16): 'UINT16', np.dtype(np.int32): 'INT32',
+            np.dtype(np.uint32): 'UINT32', np.dtype(np.int64): 'INT64',
+            np.dtype(np.uint64): 'UINT64'}[np.dtype(dt)]
+
+
+BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+SIZE = {'FLOAT32': 4, 'INT32': 4, 'UINT32': 4, 'FLOAT16': 2, 'BFLOAT16': 2, 'INT16': 2,
+        'UINT16': 2, 'INT64': 8, 'UINT64': 8}
+
+
+def bits_of(name):
+    return np.dtype(BITS[SIZE.get(name, 1)])
+
+
+def acc_from_ends(case, p, sname, acc_name):
+    """The acc tile's values: x1 (m x k) times x2 (k x n) of the case's
+    integer-valued inputs, exact in float64 and in the acc's dtype (every
+    order of the sum gives these bits), as FLOAT32 or INT32 bits."""
+    import ml_dtypes
+    m, k, n = p.m, p.k, p.n
+    def values(f, r, c):
+        raw = np.fromfile(f, bits_of(sname))
+        return raw.view(p.src_data_type).astype(np.float64).reshape(r, c) if sname != 'BFLOAT16' \
+            else raw.view(ml_dtypes.bfloat16).astype(np.float64).reshape(r, c)
+    a = values(find(case, 'x1_gm.bin'), m, k)
+    b = values(find(case, 'x2_gm.bin'), k, n)
+    c = a @ b
+    if not (np.all(c == np.round(c)) and np.abs(c).max() < 2 ** 24):
+        raise Skip('the product is not exact in float32')
+    return (c.astype(np.int32) if acc_name == 'INT32' else c.astype(np.float32)).view(np.uint32)
+
+
+def unarrange(g, p, name):
+    """The golden's m x n matrix from the arrangement the store wrote
+    (dst_format 1 ND, 2 NZ with 32-byte boxes, 3 NZ of 8 columns, 4 NHWC,
+    5 NCHW, 6 NCDHW with D = 0 written): the inverse of the generator's
+    reshape and transpose."""
+    m, n, f = p.m, p.n, p.dst_format
+    if f in (1, 4):
+        return g.reshape(m, n)
+    if f in (2, 3):
+        c0 = 8 if f == 3 else (32 if SIZE.get(name, 1) == 1 else 16)
+        return g.reshape(n // c0, m // 16, 16, c0).transpose(1, 2, 0, 3).reshape(m, n)
+    s = p.shape
+    if f == 6:
+        g = g.reshape(p.ncdhw_shape)[:, :, 0]
+    return g.reshape(s[0], s[3], s[1], s[2]).transpose(0, 2, 3, 1).reshape(m, n)
+
+
+def store_acc2gm(case, p, args):
+    """TSTORE of an acc tile to global memory through the fixpipe (A5):
+    the acc (FLOAT32, INT32 for INT8 inputs; ACC NZ) holds the case's
+    product x1 x2 (pto_tmatmul on left NZ / right ZN tiles where libpto's
+    TMATMUL takes the inputs' dtype, else the exact integer product); the
+    store's conversion by pto_tmov_fp into a vec tile of dst's dtype:
+    quant_mode 1 a scalar word (pto_set_quant_scalar(scalar, dst)), 2 the
+    case's quant_vector_gm.bin words in a SCALING tile, 0 with a dtype
+    change a scalar word of 1.0 (the product by 1.0 is exact, so the word
+    only selects the conversion); the golden's ND / NZ / NHWC / NCHW /
+    NCDHW arrangement read back into its m x n matrix."""
+    sname, dname = np_name(p.src_data_type), np_name(p.dst_data_type)
+    acc_name = 'INT32' if sname == 'INT8' else 'FLOAT32'
+    if p.relu_mode:
+        raise Skip('relu on store (TSTORE\'s reluPreMode): libpto\'s fixpipe conversions take no relu')
+    m, k, n = p.m, p.k, p.n
+    pad = lambda x: (x + 31) // 32 * 32
+    acc = None
+    if sname in ('FLOAT16', 'BFLOAT16', 'FLOAT32', 'INT8'):
+        bits = bits_of(sname)
+        a = CubeTile(sname, np.fromfile(find(case, 'x1_gm.bin'), bits).reshape(m, k), (32, 32), 2, 1, (m, k))
+        b = CubeTile(sname, np.fromfile(find(case, 'x2_gm.bin'), bits).reshape(k, n), (32, 32), 3, 2, (k, n))
+        acc = CubeTile(acc_name, np.zeros((m, n), np.uint32), (32, 32), 4, 1, (m, n))
+        check(LIB.pto_tmatmul(acc.h, a.h, b.h), 'pto_tmatmul')
+    else:
+        acc = CubeTile(acc_name, acc_from_ends(case, p, sname, acc_name).reshape(m, n), (32, 32), 4, 1, (m, n))
+    if dname == acc_name and p.quant_mode == 0:
+        got = acc.logical()[:m, :n]
+    else:
+        dst = RawTile(dname, m, pad(n), m, n)
+        if p.quant_mode == 2:
+            words = np.fromfile(find(case, 'quant_vector_gm.bin'), np.uint64).reshape(1, n)
+            fp = CubeTile('UINT64', words, (1, 32), 6, 0, (1, n))
+            check(LIB.pto_tmov_fp(dst.h, acc.h, fp.h), 'pto_tmov_fp')
+        else:
+            check(LIB.pto_set_quant_scalar(float(p.scalar) if p.quant_mode == 1 else 1.0,
+                                           ENUM[dname]), 'pto_set_quant_scalar')
+            check(LIB.pto_tmov_fp(dst.h, acc.h, None), 'pto_tmov_fp')
+        got = dst.valid()
+    want = unarrange(np.fromfile(find(case, 'golden.bin'), bits_of(dname)), p, dname)
+    res = compare(got, want, {'FLOAT32': np.float32, 'FLOAT16': np.float16,
+                              'BFLOAT16': 'bfloat16'}.get(dname))
+    if res is not None and p.quant_mode == 2 and dname in ('HIFLOAT8', 'FLOAT8_E4M3', 'FLOAT16'):
+        # [F-FIXPIPE]: the FLOAT32 acc times the word's scale (10 fraction
+        # bits), one FLOAT32 product, rounded once to dst; the generator
+        # rounds the matmul's sum to dst's type first (np.matmul in dst's
+        # type), then multiplies and rounds again.
+        words = np.fromfile(find(case, 'quant_vector_gm.bin'), np.uint64).astype(np.uint32)
+        scale = (words & np.uint32(0xFFFFE000)).view(np.float32)
+        x = acc.logical()[:m, :n].view(np.float32) * scale[None, :]
+        exp = x.astype(p.dst_data_type).view(got.dtype)
+        if np.array_equal(got, exp):
+            raise Documented('%s; libpto = the fixpipe\'s one rounding of acc x scale '
+                             '([F-FIXPIPE]) bit for bit, the golden rounds the sum to %s '
+                             'first' % (res, dname))
+    return res
+
+
+ADAPTERS['tstore_acc2gm'] = store_acc2gm
+
+
+def run_text(text, buffers):
+    """Builds a program of text and runs it once on the numpy buffers (its
+    pointer parameters, in order); refusals raise Refused."""
+    prog = ctypes.c_void_p()
+    b = text.encode()
+    check(LIB.pto_program_create(b, len(b), b'st.pto', ctypes.byref(prog)), 'pto_program_create')
+    args = ctypes.c_void_p()
+    try:
+        check(LIB.pto_args_create(prog, ctypes.byref(args)), 'pto_args_create')
+        for i, a in enumerate(buffers):
+            check(LIB.pto_args_set_pointer(args, i, a.ctypes.data, a.nbytes), 'pto_args_set_pointer')
+        check(LIB.pto_program_run(prog, args), 'pto_program_run')
+    finally:
+        if args:
+            LIB.pto_args_destroy(args)
+        LIB.pto_program_destroy(prog)
+
+
+def consts(values):
+    return ''.join('  %%k%d = arith.constant %d : index\n' % (v, v) for v in sorted(set(values)))
+
+
+def ks(values):
+    return ', '.join('%%k%d' % v for v in values)
+
+
+def scale_tile_type(nn, rows, cols, vr, vc):
+    lay = 'blayout=col_major, slayout=col_major' if nn else 'blayout=row_major, slayout=row_major'
+    return '!pto.tile_buf<mat, %dx%dx!pto.f8E8M0, valid=%dx%d, %s, fractal=32>' % (rows, cols, vr, vc, lay)
+
+
+def valid_boxes(image, nn, rows, cols, vr, vc):
+    """The valid region's boxes of a ZZ (16 x 2 boxes in row order) or NN
+    (2 x 16 boxes in column order) image, compact, as the ST copies them."""
+    if nn:
+        return image.reshape(cols // 16, rows // 2, 32)[:vc // 16, :vr // 2].reshape(-1)
+    return image.reshape(rows // 16, cols // 2, 32)[:vr // 16, :vc // 2].reshape(-1)
+
+
+def mx_box_load(gm, n, strides, rows, cols, vr, vc, nn):
+    """The bytes of a rows x cols E8M0 mat tile (ZZ, or NN when nn) of
+    valid region vr x vc after a program's tload from the 5-D box view
+    n = [N0, N1, N2, 16, 2] with `strides` of gm (at its first byte), read
+    back through a one-row i8 mat tile at the same address under HOST (its
+    mat tiles may be stored; A5 has none from L1, and the load is the same
+    code under every profile)."""
+    tile = scale_tile_type(nn, rows, cols, vr, vc)
+    nb = rows * cols
+    dyn = '?x?x?x?x?'
+    part = 'x'.join(str(d) for d in n)
+    text = ('module {\nfunc.func @k(%x: !pto.ptr<!pto.f8E8M0>, %y: !pto.ptr<i8>) {\n' +
+            consts(list(n) + list(strides) + [0, 1, nb]) +
+            '  %a0 = arith.constant 0 : i64\n' +
+            '  %%v = pto.make_tensor_view %%x, shape = [%s], strides = [%s] : '
+            '!pto.tensor_view<%sx!pto.f8E8M0>\n' % (ks(n), ks(strides), dyn) +
+            '  %%w = pto.make_tensor_view %%y, shape = [%%k1, %%k%d], strides = [%%k%d, %%k1] : '
+            '!pto.tensor_view<1x%dxi8>\n' % (nb, nb, nb) +
+            '  %%s = pto.alloc_tile addr = %%a0 : %s\n' % tile +
+            '  %%f = pto.alloc_tile addr = %%a0 : !pto.tile_buf<mat, 1x%dxi8>\n' % nb +
+            '  pto.tload ins(%%v : !pto.tensor_view<%sx!pto.f8E8M0>) outs(%%s : %s)\n' % (dyn, tile) +
+            '  pto.tstore ins(%%f : !pto.tile_buf<mat, 1x%dxi8>) outs(%%w : !pto.tensor_view<1x%dxi8>)\n'
+            '  return\n}\n}\n' % (nb, nb))
+    out = np.zeros(nb, np.uint8)
+    LIB.pto_set_profile(PROFILE['cpu'])
+    try:
+        run_text(text, [gm, out])
+    finally:
+        LIB.pto_set_profile(PROFILE[SUITE])
+    return out
+
+
+def load_mx_nz(case, p, args):
+    """TLOAD of E8M0 scales from pto-isa's 5-D box form (MX_A_ZZ: [N0, N1,
+    N2, 16, 2], a window of a larger tensor by its strides; MX_B_NN the
+    same with the boxes across) into a ZZ / NN mat tile of basem x basek;
+    the tile's valid boxes compared with the golden (the ST copies them out
+    of L1 compactly)."""
+    nn = p.load_type == 8
+    n = (p.shape0, p.shape1, p.shape2, p.m, p.k)
+    ws = (p.ws0, p.ws1, p.ws2, p.ws3, p.ws4)
+    strides = [ws[1] * ws[2] * ws[3] * ws[4], ws[2] * ws[3] * ws[4], ws[3] * ws[4], ws[4], 1]
+    rows, cols = p.basem, p.basek
+    vr, vc = (n[2] * n[4], n[0] * n[1] * n[3]) if nn else (n[0] * n[1] * n[3], n[2] * n[4])
+    out = mx_box_load(np.fromfile(find(case, 'x1_gm.bin'), np.uint8), n, strides, rows, cols, vr, vc, nn)
+    got = valid_boxes(out, nn, rows, cols, vr, vc)
+    want = np.fromfile(find(case, 'golden.bin'), np.uint8)
+    return compare(got.reshape(1, -1), want.reshape(1, -1))
+
+
+MX_FORMS = {1: 'MX_A_ND', 2: 'MX_A_DN', 3: 'MX_A_ZZ', 4: 'MX_B_ND', 5: 'MX_B_DN', 6: 'MX_B_NN'}
+
+
+def load_mx_gm(case, p, args):
+    """TLOAD of E8M0 scales from a 2-D global tensor into a ZZ (a) / NN (b)
+    mat tile of tile_rows x tile_cols, valid valid_row x valid_col: MX_A_ZZ
+    and MX_B_NN (the window of a ws3 x ws4 scale matrix stored in its
+    boxes, TileShape2D / BaseShape2D's 5-D form [1, M/16, K/2, 16, 2] with
+    the whole matrix's strides); the tile's image compared with the golden
+    (the whole tile, zeros outside the valid region)."""
+    form = MX_FORMS[p.load_type]
+    if form not in ('MX_A_ZZ', 'MX_B_NN'):
+        raise Skip('%s: PTOAS\'s text has no such global layout (its Layout: nd, dn, nz, mx_a_zz, '
+                   'mx_b_nn; a tload of f8E8M0 into a ZZ / NN mat tile is lowered as MX_A_ZZ / '
+                   'MX_B_NN), a view cannot name it (a [1, 1, 16, 16, 2] view of strides [.., .., '
+                   '32, 2, 1] is MX_A_ZZ and MX_A_ND of one 16 x 32 shape, in two element orders) '
+                   'and libpto has no C TLOAD' % form)
+    nn = form == 'MX_B_NN'
+    vr, vc = p.valid_row, p.valid_col
+    if nn:  # boxes of 2 scale rows x 16 columns, strips of 16 columns
+        n, strides = (1, vc // 16, vr // 2, 16, 2), [p.ws3 * p.ws4, p.ws3 * 16, 32, 2, 1]
+    else:
+        n, strides = (1, vr // 16, vc // 2, 16, 2), [p.ws3 * p.ws4, p.ws4 * 16, 32, 2, 1]
+    out = mx_box_load(np.fromfile(find(case, 'x1_gm.bin'), np.uint8), n, strides,
+                      p.tile_rows, p.tile_cols, vr, vc, nn)
+    want = np.fromfile(find(case, 'golden.bin'), np.uint8)
+    return compare(out.reshape(1, -1), want.reshape(1, -1))
+
+
+ADAPTERS['tload_mx_gmtensor'] = load_mx_gm
+ADAPTERS['tload_mx_ND_DN'] = load_mx_gm
+ADAPTERS['tload_mx_NZ'] = load_mx_nz
+
+
+SPELL = {'FLOAT32': 'f32', 'FLOAT16': 'f16', 'BFLOAT16': 'bf16', 'INT8': 'i8', 'UINT8': 'ui8',
+         'INT16': 'i16', 'UINT16': 'ui16', 'INT32': 'i32', 'UINT32': 'ui32', 'INT64': 'i64',
+         'UINT64': 'ui64', 'FLOAT4_E2M1X2': '!pto.f4E2M1x2', 'FLOAT4_E1M2X2': '!pto.f4E1M2x2',
+         'FLOAT8_E4M3': 'f8E4M3FN', 'FLOAT8_E5M2': 'f8E5M2', 'HIFLOAT8': '!pto.hif8',
+         'FLOAT8_E8M0': '!pto.f8E8M0'}
+
+
+def store_roundtrip(case, p, args):
+    """TLOAD then TSTORE of a window [g0..g4] of a 5-D global tensor [W0..W4]
+    (ND: row-major; DN: the last two dimensions column-major) through a vec
+    tile, into a zeroed tensor of the same shape: a program of one
+    pto.tload and one pto.tstore on partition views (the view's last
+    dimension along the tile's rows, the others over its rows). FP4 (the CPU
+    suite's float4 types, A5's fp4 cases of uint8 bytes as FLOAT4_E1M2X2)
+    moves bytes of two values: the contiguous dimension counts bytes."""
+    name = np_name(p.datatype)
+    fp4_a5 = 'fp4' in str(p.kw.get('case_name', ''))
+    if fp4_a5:
+        name = 'FLOAT4_E1M2X2'
+    if p.format == 'NZ':
+        raise Skip('an NZ global tensor: libpto\'s programs read none (docs/pto-assembly.md: '
+                   'layout nz refused); as a 5-D view its round trip would pass without testing it')
+    g = [p.gShape0, p.gShape1, p.gShape2, p.gShape3, p.gShape4]
+    w = [p.gWholeShape0, p.gWholeShape1, p.gWholeShape2, p.gWholeShape3, p.gWholeShape4]
+    dn = p.format == 'DN'
+    if name in PACKED and not fp4_a5:  # the CPU suite's shapes count values
+        k = 3 if dn else 4
+        g[k] //= 2
+        w[k] //= 2
+    mem = [w[0], w[1], w[2], w[4], w[3]] if dn else list(w)  # the bytes' row-major shape
+    ms = [int(np.prod(mem[i + 1:])) for i in range(5)]
+    strides = [ms[0], ms[1], ms[2], ms[4], ms[3]] if dn else ms
+    size = SIZE.get(name, 1)
+    rows, cols = g[0] * g[1] * g[2] * g[3], g[4]
+    pcols = (cols * size + 31) // 32 * 32 // size
+    t = SPELL[name]
+    tile = '!pto.tile_buf<vec, %dx%dx%s, valid=%dx%d>' % (rows, pcols, t, rows, cols)
+    dyn = '?x?x?x?x?x' + t
+    part = 'x'.join(str(d) for d in g) + 'x' + t
+    text = ('module {\nfunc.func @k(%%x: !pto.ptr<%s>, %%y: !pto.ptr<%s>) {\n' % (t, t) +
+            consts(w + strides + g + [0]))
+    for v, ptr in (('vi', 'x'), ('vo', 'y')):
+        text += ('  %%%s = pto.make_tensor_view %%%s, shape = [%s], strides = [%s] : '
+                 '!pto.tensor_view<%s>\n' % (v, ptr, ks(w), ks(strides), dyn) +
+                 '  %%p%s = pto.partition_view %%%s, offsets = [%s], sizes = [%s] : '
+                 '!pto.tensor_view<%s> -> !pto.partition_tensor_view<%s>\n'
+                 % (v, v, ks([0] * 5), ks(g), dyn, part))
+    text += ('  %%t = pto.alloc_tile : %s\n' % tile +
+             '  pto.tload ins(%%pvi : !pto.partition_tensor_view<%s>) outs(%%t : %s)\n' % (part, tile) +
+             '  pto.tstore ins(%%t : %s) outs(%%pvo : !pto.partition_tensor_view<%s>)\n' % (tile, part) +
+             '  return\n}\n}\n')
+    bits = np.dtype(BITS[size])
+    src = np.fromfile(find(case, 'input.bin'), bits)
+    out = np.zeros_like(src)
+    run_text(text, [src, out])
+    want = np.fromfile(find(case, 'golden.bin'), bits)
+    return compare(out.reshape(1, -1), want.reshape(1, -1))
+
+
+ADAPTERS['tstore'] = store_roundtrip
+
+
+MAT_LAYOUT = {'NZ': 'blayout=col_major, slayout=row_major, fractal=512',
+              'ZN': 'blayout=row_major, slayout=col_major, fractal=512',
+              'ND': 'blayout=row_major, slayout=none_box',
+              'DN': 'blayout=col_major, slayout=none_box'}
+
+
+def mat_load_image(gm, name, shape, strides, layout, rows, cols, vr, vc):
+    """The bytes of a rows x cols mat tile of dtype `name` in `layout`
+    (valid vr x vc) after a program's tload from the view of gm's elements
+    (shape, strides), read back through a one-row i8 mat tile at the same
+    address under HOST (A5 has no store from L1; the load is the same code
+    under every profile)."""
+    t = SPELL[name]
+    nb = rows * cols * SIZE.get(name, 1)
+    tile = '!pto.tile_buf<mat, %dx%dx%s, valid=%dx%d, %s>' % (rows, cols, t, vr, vc, MAT_LAYOUT[layout])
+    dyn = 'x'.join(['?'] * len(shape)) + 'x' + t
+    text = ('module {\nfunc.func @k(%%x: !pto.ptr<%s>, %%y: !pto.ptr<i8>) {\n' % t +
+            consts(list(shape) + list(strides) + [1, nb]) +
+            '  %a0 = arith.constant 0 : i64\n' +
+            '  %%v = pto.make_tensor_view %%x, shape = [%s], strides = [%s] : !pto.tensor_view<%s>\n'
+            % (ks(shape), ks(strides), dyn) +
+            '  %%w = pto.make_tensor_view %%y, shape = [%%k1, %%k%d], strides = [%%k%d, %%k1] : '
+            '!pto.tensor_view<1x%dxi8>\n' % (nb, nb, nb) +
+            '  %%s = pto.alloc_tile addr = %%a0 : %s\n' % tile +
+            '  %%f = pto.alloc_tile addr = %%a0 : !pto.tile_buf<mat, 1x%dxi8>\n' % nb +
+            '  pto.tload ins(%%v : !pto.tensor_view<%s>) outs(%%s : %s)\n' % (dyn, tile) +
+            '  pto.tstore ins(%%f : !pto.tile_buf<mat, 1x%dxi8>) outs(%%w : !pto.tensor_view<1x%dxi8>)\n'
+            '  return\n}\n}\n' % (nb, nb))
+    out = np.zeros(nb, np.uint8)
+    LIB.pto_set_profile(PROFILE['cpu'])
+    try:
+        run_text(text, [gm, out])
+    finally:
+        LIB.pto_set_profile(PROFILE[SUITE])
+    return out
+
+
+MIX_FORMS = {1: 'ND2NZ', 2: 'DN2NZ', 3: 'ND2ND', 4: 'NZ2NZ', 5: 'DN2DN', 6: 'DN2ZN'}
+
+
+def load_mix(case, p, args):
+    """TLOAD from global memory into a BASEM x BASEK mat tile (A5, L1):
+    ND2NZ, ND2ND (a 5-D window, its outer dimensions over the rows), DN2NZ,
+    DN2ZN and DN2DN (the column-major M x K window as a view of strides
+    [1, ws3]); the tile's image (its layout's bytes, zeros outside the valid
+    region) compared with the golden. The fp4 cases (uint8 bytes of
+    FLOAT4_E1M2X2 / E2M1X2, by the case's name) move bytes: their shapes
+    count bytes."""
+    form = MIX_FORMS.get(p.load_type)
+    if form is None:
+        raise Skip('%s: a convolution layout (NC1HWC0, FZ, FZ4D, ...) global libpto\'s programs do '
+                   'not read' % p.load_type)
+    if form == 'NZ2NZ':
+        raise Skip('an NZ global tensor: libpto\'s programs read none (docs/pto-assembly.md)')
+    cname = str(p.kw.get('case_name', ''))
+    name = ('FLOAT4_E1M2X2' if 'fp4x2_e1m2' in cname else 'FLOAT4_E2M1X2' if 'fp4x2_e2m1' in cname
+            else np_name(p.atype))
+    g = (p.shape0, p.shape1, p.shape2, p.m, p.k)
+    ws = (p.ws0, p.ws1, p.ws2, p.ws3, p.ws4)
+    m, k, bm, bk = p.m, p.k, p.basem, p.basek
+    if form == 'ND2ND':
+        shape, strides = g, [int(np.prod(ws[i + 1:])) for i in range(5)]
+        vr, vc = g[0] * g[1] * g[2] * m, k
+        layout = 'ND'
+    elif form == 'ND2NZ':
+        shape, strides, vr, vc, layout = (m, k), (ws[4], 1), m, k, 'NZ'
+    else:
+        if g[:3] != (1, 1, 1):
+            raise Skip('a DN window with outer dimensions (%d, %d, %d): they flatten over the '
+                       'tile\'s columns, and a view\'s outer dimensions run over its rows' % g[:3])
+        shape, strides, vr, vc = (m, k), (1, ws[3]), m, k
+        layout = {'DN2NZ': 'NZ', 'DN2ZN': 'ZN', 'DN2DN': 'DN'}[form]
+    size = SIZE.get(name, 1)
+    gm = np.fromfile(find(case, 'x1_gm.bin'), np.dtype(BITS[size]))
+    out = mat_load_image(gm, name, shape, strides, layout, bm, bk, vr, vc)
+    want = np.fromfile(find(case, 'golden.bin'), np.uint8)
+    return compare(out.reshape(1, -1), want.reshape(1, -1))
+
+
+ADAPTERS['tload_mix'] = load_mix
 
 # ---------------------------------------------------------------------------
 

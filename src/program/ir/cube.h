@@ -30,6 +30,13 @@ ops::Operands MatmulOperands(const Instr& in, pto_tile* tiles);
 bool ExtractWindowAligned(const Type& src, Space dst_space, int64_t row, int64_t col,
                           uint32_t* row_step, uint32_t* col_step);
 
+// A mat tile of MX scales (f8E8M0) laid out NN, or ZZ with more than one
+// row: PTOAS lowers its tload to pto-isa's MX_B_NN / MX_A_ZZ global layouts
+// (the bytes already in the tile's boxes); a 5-D view [N0, N1, N2, 16, 2]
+// of such a tile is pto-isa's box form, whose shape is not the tile's rows
+// and columns (execute_cube.cc).
+bool IsPackedScaleTile(const Type& type);
+
 }  // namespace program
 }  // namespace pto
 

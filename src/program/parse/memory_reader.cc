@@ -7,6 +7,7 @@
 
 #include "board.h"
 #include "dtype_rules.h"
+#include "program/ir/cube.h"
 #include "program/parse/parser.h"
 #include "program/parse/readers.h"
 
@@ -339,7 +340,12 @@ void MemoryReader::ParseLoadStore(const Token& op, bool load) {
   // dst.GetValidRow() / GetValidCol() as the transfer size"), the window at
   // the view's first row and column: it must fit in the view. PTOAS's tstore
   // verifier also requires equal static element counts.
-  bool known = !tile.HasDynamicValid();
+  // (A 5-D view [N0, N1, N2, 16, 2] of MX scales into an NN or ZZ mat tile
+  // is pto-isa's box form: its shape is boxes, checked when it runs.)
+  const bool boxes = load && v.type.rank == 5 && IsPackedScaleTile(tile) &&
+                     (v.type.dims[3] == 16 || v.type.dims[3] == kDynamic) &&
+                     (v.type.dims[4] == 2 || v.type.dims[4] == kDynamic);
+  bool known = !tile.HasDynamicValid() && !boxes;
   int64_t outer = 1;
   for (int i = 0; i + 1 < v.type.rank; ++i) {
     if (v.type.dims[i] == kDynamic) known = false;

@@ -51,6 +51,14 @@ bool ExtractWindowAligned(const Type& src, Space dst_space, int64_t row, int64_t
   return row % *row_step == 0 && col % *col_step == 0;
 }
 
+bool IsPackedScaleTile(const Type& type) {
+  if (type.dtype != PTO_FLOAT8_E8M0 || type.space != Space::kMat || type.box == Box::kNone)
+    return false;
+  const bool nn = type.box == Box::kColMajor && type.col_major;
+  const bool zz = type.box == Box::kRowMajor && !type.col_major && type.rows != 1;
+  return nn || zz;
+}
+
 namespace {
 
 // One element of `size` bytes (1, 2, 4 or 8), copied with a fixed-size copy.
@@ -97,13 +105,6 @@ void PlainCubeTransfer(const View& v, char* memory, const TileImage& image, int6
 // rows x 2 scale columns for a), box after box down each strip, strip after
 // strip, and the load copies the bytes from the view's first element on,
 // whole boxes over the valid region (the view's shape gives that region).
-bool IsPackedScaleTile(const Type& type) {
-  if (type.dtype != PTO_FLOAT8_E8M0 || type.space != Space::kMat || type.box == Box::kNone)
-    return false;
-  const bool nn = type.box == Box::kColMajor && type.col_major;
-  const bool zz = type.box == Box::kRowMajor && !type.col_major && type.rows != 1;
-  return nn || zz;
-}
 
 // The load IsPackedScaleTile describes; false (with the sentence) when the
 // boxes reach past the pointer's `count` elements.
@@ -133,6 +134,51 @@ bool PackedScaleLoad(const Type& type, const View& v, const char* memory, int64_
   return true;
 }
 
+// pto-isa's 5-D form of those global layouts (a5/TLoad.hpp TLoadMxCubeZZ2ZZ,
+// TLoadMxCubeNN2NN): a view [N0, N1, N2, 16, 2] whose element (n0, n1, n2,
+// i, k) is byte (i, k) of a box, 16 x 2 for a (rows i, scale columns k) or
+// 2 x 16 for b (scale rows k, columns i). The N0 x N1 boxes run down the
+// tile (a: box row n0 N1 + n1, box column n2) or across it (b: box column
+// n0 N1 + n1, box row n2), each byte read where the view's strides put it:
+// a window of a larger scale tensor loads as its boxes. The region, (N0 N1
+// 16) x (N2 2) for a and (N2 2) x (N0 N1 16) for b, lies inside the tile's
+// rows x cols (A5's static check), and every byte inside the pointer.
+// The view's last two dimensions are 16 and 2 (CubeTransfer's test).
+pto_status BoxedScaleLoad(const Type& type, const View& v, const char* memory, int64_t count,
+                          const TileImage& image, std::string* why) {
+  const bool nn = type.box == Box::kColMajor;
+  const int64_t n01 = v.shape[0] * v.shape[1], n2 = v.shape[2];
+  const int64_t rows = nn ? n2 * 2 : n01 * 16, cols = nn ? n01 * 16 : n2 * 2;
+  if (rows > type.rows || cols > type.cols) {
+    *why = "pto.tload: the view's boxes cover " + std::to_string(rows) + "x" +
+           std::to_string(cols) + " scales, more than the tile's " + std::to_string(type.rows) +
+           "x" + std::to_string(type.cols);
+    return PTO_ERR_SHAPE_MISMATCH;
+  }
+  int64_t last = v.offset;
+  for (int d = 0; d < 5; ++d) last += (v.shape[d] - 1) * v.strides[d];
+  if (n01 * n2 == 0) return PTO_OK;
+  if (last >= count || v.offset < 0) {
+    *why = "pto.tload: the view's boxes reach element " + std::to_string(last) +
+           ", past the pointer's " + std::to_string(count) + " elements";
+    return PTO_ERR_OUT_OF_RANGE;
+  }
+  for (int64_t a = 0; a < v.shape[0]; ++a)
+    for (int64_t b = 0; b < v.shape[1]; ++b)
+      for (int64_t c = 0; c < n2; ++c)
+        for (int64_t i = 0; i < 16; ++i)
+          for (int64_t k = 0; k < 2; ++k) {
+            const int64_t box = a * v.shape[1] + b;
+            const int64_t r = nn ? c * 2 + k : box * 16 + i;
+            const int64_t col = nn ? box * 16 + i : c * 2 + k;
+            const int64_t e = v.offset + a * v.strides[0] + b * v.strides[1] + c * v.strides[2] +
+                              i * v.strides[3] + k * v.strides[4];
+            image.data[ElementOffset(image.layout, image.row + static_cast<uint64_t>(r),
+                                     image.col + static_cast<uint64_t>(col))] = memory[e];
+          }
+  return PTO_OK;
+}
+
 }  // namespace
 
 TileImage Block::Image(uint32_t slot) const {
@@ -153,7 +199,14 @@ TileImage Block::Image(uint32_t slot) const {
 // block has finished (so the sums are the same bits whatever the threads:
 // global memory plus block 0's adds, then block 1's, ...).
 pto_status Block::CubeTransfer(const Instr& in, bool load) {
-  const pto_status fits = TransferFits(in, load);
+  // MX scales from pto-isa's 5-D box form: the view's shape is boxes, not
+  // the tile's rows and columns (BoxedScaleLoad checks it). Another 5-D
+  // view (PTOAS's padded 2-D one, [1, 1, 1, R, C]) is the tile's rows and
+  // columns as before.
+  const View& bv = views_[in.b];
+  const bool boxed = load && bv.rank == 5 && bv.shape[3] == 16 && bv.shape[4] == 2 &&
+                     IsPackedScaleTile(p_.tiles[in.a].type);
+  const pto_status fits = boxed ? PTO_OK : TransferFits(in, load);
   if (fits != PTO_OK) return fits;
   if (!load && in.extra != 0) return FixpipeStore(in);
   const View& v = views_[in.b];
@@ -190,6 +243,11 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
   // Adds land in block order: the same sums whatever the threads.
   if (atomic && !WaitForTurn(*stop_))
     return Error(in, PTO_ERR_INVALID_ARGUMENT, "pto.tstore: the launch stopped (another block failed)");
+  if (boxed) {
+    std::string why;
+    const pto_status st = BoxedScaleLoad(type, v, memory, pointers_[v.pointer].count, image, &why);
+    return st == PTO_OK ? PTO_OK : Error(in, st, why);
+  }
   if (load && IsPackedScaleTile(type)) {
     std::string why;
     if (!PackedScaleLoad(type, v, memory, pointers_[v.pointer].count, image, rows, cols, &why))
