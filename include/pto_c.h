@@ -2600,6 +2600,15 @@ PTO_API pto_status pto_tadddeqrelu(pto_tile *dst, const pto_tile *src0, const pt
  *   FLOAT32), (INT32; INT8). dst of another dtype, or a pair not listed, is
  *   PTO_ERR_UNSUPPORTED_DTYPE; a and b of different dtypes
  *   PTO_ERR_DTYPE_MISMATCH.
+ * - Under PTO_PROFILE_A5 only, 8-bit floating sources too (pto-isa
+ *   TMATMUL.md, a5/TMatmul.hpp): a and b each FLOAT8_E4M3 or FLOAT8_E5M2
+ *   (the four pairs, mixed ones included), or both HIFLOAT8, with dst
+ *   FLOAT32; each code is widened exactly to float32 (NaN and infinities
+ *   kept) and the chains are the float ones below. An 8-bit source under
+ *   HOST or A2A3 is PTO_ERR_UNSUPPORTED_DTYPE ("(a FLOAT8_E4M3; b
+ *   FLOAT8_E4M3): 8-bit floating sources are A5's ..."); under A5 an FP8
+ *   with a HIFLOAT8 or a non-8-bit type is PTO_ERR_DTYPE_MISMATCH, another
+ *   dst PTO_ERR_UNSUPPORTED_DTYPE. The GEMV rows take the same.
  * - Result, for each (i, j): acc starts at the seed; then for k = 0, 1, ...,
  *   K-1 in that order acc = fma(a(i,k), b(k,j), acc), rounded once to
  *   float32 (a and b widened exactly to float32), or for INT32 acc = acc +
