@@ -614,14 +614,17 @@ PTO_API pto_status pto_tile_read_f32(const pto_tile *tile, float *dst, size_t co
 
 /* Creates a cube tile (or, for PTO_LOC_VEC and PTO_LAYOUT_ND, a tile as
  * pto_tile_create makes) and stores its handle in *out. Mat, left, right and
- * acc tiles take any layout, vec and bias tiles ND; a scaling tile is the
+ * acc tiles take any layout, bias tiles ND, vec tiles ND or, as A5's vec
+ * moves lay them out (pto_tmov), NZ or ZN with 512-byte boxes (such a vec
+ * tile is taken by pto_tmov only, as the cube's tiles are); a scaling tile is the
  * fixpipe's quantisation row (ND, one row) or MX scales (ZZ or NN, boxes of
  * 32 bytes). The profile is not looked at: what each profile's matrix
  * multiply and tmov accept are their own rules (HOST takes every layout, to
  * experiment with).
  * Errors, in order: PTO_ERR_NULL_ARGUMENT if out is NULL;
  * PTO_ERR_INVALID_ARGUMENT for a dtype, shape or size pto_tile_create
- * refuses, a location or layout outside its enum, a vec or bias tile not ND,
+ * refuses, a location or layout outside its enum, a bias tile not ND, a vec
+ * tile neither ND, NZ nor ZN,
  * a scaling tile neither ND, ZZ nor NN, a bias or ND scaling tile of more
  * than one row, or a fractal layout whose boxes do not
  * tile rows x cols (rows a multiple of IR unless 1, cols of IC; e.g. a
@@ -1042,17 +1045,24 @@ PTO_API pto_status pto_tpartargmin(pto_tile *dst, const pto_tile *src0, const pt
  * dst's valid region, each element read at its (row, column) of src and
  * written where dst's layout puts it (bits unchanged). Checks, in order:
  * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT);
- * - the move is mat to left, right or bias, or acc to vec or mat
- *   (PTO_ERR_INVALID_ARGUMENT); PTO_PROFILE_A2A3 moves acc to mat only;
+ * - the move is mat to left, right or bias, or acc to vec or mat, or a vec
+ *   ND tile to a vec NZ or ZN tile (A5's vec TMOV ND -> NZ and ND -> ZN:
+ *   each element to where dst's boxes put it, dst of src's shape)
+ *   (PTO_ERR_INVALID_ARGUMENT); PTO_PROFILE_A2A3 moves acc to mat only, and
+ *   no vec tile into NZ or ZN;
  * - under A2A3 and A5 a left dst is laid out as that profile's matrix
  *   multiply takes it (ZZ on A2A3, NZ on A5), a right dst ZN
  *   (PTO_ERR_INVALID_ARGUMENT);
- * - src's dtype is dst's (PTO_ERR_DTYPE_MISMATCH: no fixpipe conversion);
+ * - src's dtype is dst's (PTO_ERR_DTYPE_MISMATCH: no fixpipe conversion),
+ *   but for the bias table's widening (a2a3/ and a5/TMov.hpp TMovToBt): a
+ *   FLOAT16 mat row into a FLOAT32 bias row on every profile, a BFLOAT16
+ *   one under A5 and HOST, each value widened exactly;
  *   of the low-precision types A2A3 moves INT4X2 only, A5 every one but
  *   INT4X2 (FLOAT8_E8M0 for the MX scales), HOST all
  *   (PTO_ERR_UNSUPPORTED_DTYPE);
  * - src and dst are different tiles sharing no byte (PTO_ERR_ALIASING);
- * - a move to left, right or bias, and every move under A2A3, takes a src of
+ * - a move to left, right or bias, a vec move into NZ or ZN, and every move
+ *   under A2A3, takes a src of
  *   dst's rows x cols; dst's valid region lies within src's rows x cols; under
  *   A2A3 and A5 a bias row is a multiple of 64 bytes long, at most 4096 on A5
  *   (PTO_ERR_SHAPE_MISMATCH). */
@@ -2600,6 +2610,15 @@ PTO_API pto_status pto_tadddeqrelu(pto_tile *dst, const pto_tile *src0, const pt
  *   FLOAT32), (INT32; INT8). dst of another dtype, or a pair not listed, is
  *   PTO_ERR_UNSUPPORTED_DTYPE; a and b of different dtypes
  *   PTO_ERR_DTYPE_MISMATCH.
+ * - Under PTO_PROFILE_A5 only, 8-bit floating sources too (pto-isa
+ *   TMATMUL.md, a5/TMatmul.hpp): a and b each FLOAT8_E4M3 or FLOAT8_E5M2
+ *   (the four pairs, mixed ones included), or both HIFLOAT8, with dst
+ *   FLOAT32; each code is widened exactly to float32 (NaN and infinities
+ *   kept) and the chains are the float ones below. An 8-bit source under
+ *   HOST or A2A3 is PTO_ERR_UNSUPPORTED_DTYPE ("(a FLOAT8_E4M3; b
+ *   FLOAT8_E4M3): 8-bit floating sources are A5's ..."); under A5 an FP8
+ *   with a HIFLOAT8 or a non-8-bit type is PTO_ERR_DTYPE_MISMATCH, another
+ *   dst PTO_ERR_UNSUPPORTED_DTYPE. The GEMV rows take the same.
  * - Result, for each (i, j): acc starts at the seed; then for k = 0, 1, ...,
  *   K-1 in that order acc = fma(a(i,k), b(k,j), acc), rounded once to
  *   float32 (a and b widened exactly to float32), or for INT32 acc = acc +

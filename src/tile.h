@@ -41,9 +41,12 @@ inline size_t ElementCount(const pto_tile* t) {
   return static_cast<size_t>(t->rows) * t->cols;
 }
 
-// Whether t lies in one of the cube's memories (pto_tile_create_cube): only
-// the matrix multiplies take such tiles.
-inline bool IsCubeTile(const pto_tile* t) { return t->location != PTO_LOC_VEC; }
+// Whether t is a tile of pto_tile_create_cube other than a row-major vec
+// one: in one of the cube's memories, or a vec tile in a fractal layout.
+// Only pto_tmov and the matrix multiplies take such tiles.
+inline bool IsCubeTile(const pto_tile* t) {
+  return t->location != PTO_LOC_VEC || t->layout != PTO_LAYOUT_ND;
+}
 
 // Where the elements of t's image lie in its storage (t's own element (r, c)
 // is the image's (origin_row + r, origin_col + c)).

@@ -103,13 +103,19 @@ void CheckCubePlacement(pto::Validator& v, const pto_dtype& dtype, uint32_t rows
       .Require(raw_layout >= PTO_LAYOUT_ND && raw_layout <= PTO_LAYOUT_NN,
                PTO_ERR_INVALID_ARGUMENT, "layout %d is not a pto_layout value", raw_layout);
   if (!v.ok()) return;
-  const bool row_major_only = location == PTO_LOC_VEC || location == PTO_LOC_BIAS;
+  const bool row_major_only = location == PTO_LOC_BIAS;
+  // A vec tile is ND, or NZ / ZN as A5's vec moves lay it out (pto_tmov).
+  const bool vec_layout = location != PTO_LOC_VEC || layout == PTO_LAYOUT_ND ||
+                          layout == PTO_LAYOUT_NZ || layout == PTO_LAYOUT_ZN;
   // A scaling tile is the fixpipe's quantisation row (ND, one row) or MX
   // scales (ZZ for a's, NN for b's).
   const bool one_row = location == PTO_LOC_BIAS || (location == PTO_LOC_SCALING && layout == PTO_LAYOUT_ND);
   v.Require(!row_major_only || layout == PTO_LAYOUT_ND, PTO_ERR_INVALID_ARGUMENT,
             "a %s tile is row-major (PTO_LAYOUT_ND), not %s", pto::LocationName(location),
             pto::LayoutName(layout))
+      .Require(vec_layout, PTO_ERR_INVALID_ARGUMENT,
+               "a vec tile is row-major (PTO_LAYOUT_ND) or NZ or ZN, not %s",
+               pto::LayoutName(layout))
       .Require(location != PTO_LOC_SCALING || layout == PTO_LAYOUT_ND ||
                    layout == PTO_LAYOUT_ZZ || layout == PTO_LAYOUT_NN,
                PTO_ERR_INVALID_ARGUMENT,

@@ -98,11 +98,13 @@ class Validator {
     if (ok() && handle == nullptr) status_ = validation::FailNull(function_, operand);
     return *this;
   }
-  // The operand (when given) must be a vec tile: only pto_tmov and the
-  // matrix multiplies take the cube's tiles (pto_tile_create_cube).
+  // The operand (when given) must be a row-major vec tile: only pto_tmov
+  // and the matrix multiplies take the cube's tiles and vec tiles in a
+  // fractal layout (pto_tile_create_cube; PTO_LOC_VEC and PTO_LAYOUT_ND
+  // are both 0).
   PTO_CHECK_INLINE
   Validator& OnVec(const char* operand, const pto_tile* t) {
-    if (ok() && t != nullptr && PTO_UNLIKELY(t->location != PTO_LOC_VEC))
+    if (ok() && t != nullptr && PTO_UNLIKELY((t->location | t->layout) != 0))
       status_ = validation::FailCubeTile(function_, operand, t);
     return *this;
   }

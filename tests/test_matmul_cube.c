@@ -271,8 +271,8 @@ static void test_create_rules(void **state) {
                           "location 7 is not a pto_location value");
     expect_create_refused(PTO_FLOAT32, 16, 8, PTO_LOC_LEFT, -1, &t, PTO_ERR_INVALID_ARGUMENT,
                           "layout -1 is not a pto_layout value");
-    expect_create_refused(PTO_FLOAT32, 16, 16, PTO_LOC_VEC, PTO_LAYOUT_NZ, &t, PTO_ERR_INVALID_ARGUMENT,
-                          "a vec tile is row-major (PTO_LAYOUT_ND), not NZ");
+    expect_create_refused(PTO_FLOAT32, 16, 16, PTO_LOC_VEC, PTO_LAYOUT_ZZ, &t, PTO_ERR_INVALID_ARGUMENT,
+                          "a vec tile is row-major (PTO_LAYOUT_ND) or NZ or ZN, not ZZ");
     expect_create_refused(PTO_FLOAT32, 2, 16, PTO_LOC_BIAS, PTO_LAYOUT_ND, &t, PTO_ERR_INVALID_ARGUMENT,
                           "a bias tile is one row, not 2");
     /* The NPU's boxes: 16 x 8 for FLOAT32 NZ, 32 x 16 for INT8 ZN, 16 x 16 in acc. */

@@ -301,7 +301,8 @@ def run_generator(mirror, suite, op, work):
         g = {'__name__': '__main__', '__file__': os.path.join(d, 'gen_data.py')}
         exec(compile(src[:cut.start()], 'gen_data.py', 'exec'), g)
         for k, v in list(g.items()):
-            if (k.startswith(('gen_golden', 'gen_case', 'case_', 'gen_data', 'gen_nd')) and 'name' not in k
+            if (k.startswith(('gen_golden', 'gen_case', 'case_', 'gen_data', 'gen_nd',
+                               'quant_fp32_to_mxfp8')) and 'name' not in k
                     and callable(v)):
                 g[k] = recorder(v, cases)
         global GEN
@@ -1695,6 +1696,320 @@ def load_mix(case, p, args):
 
 
 ADAPTERS['tload_mix'] = load_mix
+# --- tmatmul (A5's FP8 / HiFloat8 sources), tmov_mx, tmov_nd2nz, tmov_nd2zn, tmov_zz, ttrans_conv ---
+
+ST_PLAIN = {'float32': 'FLOAT32', 'float16': 'FLOAT16', 'bfloat16': 'BFLOAT16', 'int8': 'INT8',
+            'int32': 'INT32', 'uint8': 'HIFLOAT8', 'uint16': 'UINT16'}  # A5 tmatmul: its uint8 is hifloat8's bits
+
+
+def st_dtype_name(dt):
+    n = lowp_name(dt)
+    if n is not None:
+        return n
+    return ST_PLAIN[getattr(dt, '__name__', None) or np.dtype(dt).name]
+
+
+def st_bits(name):
+    return {'FLOAT32': np.uint32, 'INT32': np.uint32, 'UINT32': np.uint32, 'FLOAT16': np.uint16,
+            'BFLOAT16': np.uint16, 'INT16': np.uint16, 'UINT16': np.uint16}.get(name, np.uint8)
+
+
+class StCube(CubeTile):
+    """CubeTile of any dtype (its bits by st_bits) with an explicit tile
+    shape (rows x cols, the kernel's padded one)."""
+
+    def __init__(self, name, data, rows, cols, loc, layout, valid):
+        self.pto, self.bits = ENUM[name], np.dtype(st_bits(name))
+        self.rows, self.cols = rows, cols
+        self.h = ctypes.c_void_p()
+        check(LIB.pto_tile_create_cube(self.pto, rows, cols, loc, layout, ctypes.byref(self.h)),
+              'tile_create_cube')
+        full = np.zeros((rows, cols), self.bits)
+        if data is not None:
+            r, c = data.shape
+            full[:r, :c] = np.asarray(data).view(self.bits)
+        check(LIB.pto_tile_write(self.h, full.ctypes.data, full.nbytes), 'tile_write')
+        check(LIB.pto_tile_set_valid(self.h, *valid), 'set_valid')
+        self.vr, self.vc = valid
+
+
+def ceil_to(x, q):
+    return (x + q - 1) // q * q
+
+
+def st_matmul(case, p, args):
+    """A5 TMATMUL / TMATMUL_BIAS as its ST kernel runs them: a (M x K) and b
+    (K x N) loaded into left NZ / right ZN tiles padded as the kernel pads
+    them (M to 16, K and N to 32 one-byte or 16 wider elements), dst an acc
+    NZ FLOAT32 / INT32 tile; the bias row loaded into a mat tile of its own
+    dtype and moved by pto_tmov to a bias tile of dst's dtype (the kernel's
+    TMOV Mat -> Bias). FP8 pairs and HiFloat8 (the generator's uint8) are
+    A5's 8-bit sources; the FLOAT32 cases with is_tf32 run under
+    pto_set_tf32_mode with the case's rounding."""
+    if SUITE == 'cpu':
+        raise Skip('the CPU suite\'s TMATMUL: 0.5\'s dtypes under HOST, batched (repeats), '
+                   'checked in tests/test_matmul.c')
+    an, bn, cn = st_dtype_name(p.atype), st_dtype_name(p.btype), st_dtype_name(p.ctype)
+    m, k, n = p.m, p.k, p.n
+    align = 32 if st_bits(an) == np.uint8 else 16
+    M, K, N = ceil_to(m, 16), ceil_to(k, align), ceil_to(n, align)
+    a_data = np.fromfile(find(case, 'x1_gm.bin'), st_bits(an)).reshape(m, k)
+    b_data = np.fromfile(find(case, 'x2_gm.bin'), st_bits(bn)).reshape(k, n)
+    a = StCube(an, a_data, M, K, 2, 3 if SUITE == 'a2a3' else 1, (m, k))  # LEFT ZZ (A2A3) / NZ
+    b = StCube(bn, b_data, K, N, 3, 2, (k, n))  # RIGHT ZN
+    dst = StCube(cn, None, M, N, 4, 1, (m, n))  # ACC NZ
+    if getattr(p, 'is_tf32', False):
+        check(LIB.pto_set_tf32_mode(1, ROUND['RoundMode::' + p.tf32_trans]), 'pto_set_tf32_mode')
+    if getattr(p, 'is_hf32', False):  # A2A3's HF32 cases
+        check(LIB.pto_set_hf32_mode(1, ROUND['RoundMode::' + p.hf32_trans]), 'pto_set_hf32_mode')
+    try:
+        if p.is_bias:
+            bname = st_dtype_name(p.bias_type)
+            bias_data = np.fromfile(find(case, 'bias_gm.bin'), st_bits(bname)).reshape(1, n)
+            bmat = StCube(bname, bias_data, 1, N, 1, 0, (1, n))  # MAT ND
+            bias = StCube(cn, None, 1, N, 5, 0, (1, n))  # BIAS
+            check(LIB.pto_tmov(bias.h, bmat.h), 'pto_tmov (mat -> bias)')
+            check(LIB.pto_tmatmul_bias(dst.h, a.h, b.h, bias.h), 'pto_tmatmul_bias')
+        else:
+            check(LIB.pto_tmatmul(dst.h, a.h, b.h), 'pto_tmatmul')
+    finally:
+        LIB.pto_set_tf32_mode(0, 1)
+        LIB.pto_set_hf32_mode(0, 1)
+    want = np.fromfile(find(case, 'golden.bin'), st_bits(cn)).reshape(m, n)
+    got = dst.logical()[:m, :n]
+    res = compare(got, want, np.float32 if cn == 'FLOAT32' else None)
+    if res is not None and cn == 'FLOAT32':
+        mode = ((10, p.tf32_trans) if getattr(p, 'is_tf32', False) else
+                (11, p.hf32_trans) if getattr(p, 'is_hf32', False) else None)
+        exp = chain_model(a.logical()[:m, :k], an, b.logical()[:k, :n], bn,
+                          bias.logical()[0, :n].view(np.float32) if p.is_bias else np.zeros(n),
+                          mode)
+        if np.array_equal(got, exp.view(np.uint32)):
+            raise Documented('%s; libpto = pto_c.h\'s chain (fmaf over k in order, "Matrix '
+                             'multiply") bit for bit, the golden numpy\'s float32 matmul' % res)
+    return res
+
+
+def st_values(codes, name):
+    """The float64 values of a matrix of codes (bits) of dtype name."""
+    if name == 'FLOAT32':
+        return codes.view(np.float32).astype(np.float64)
+    if name == 'FLOAT16':
+        return codes.view(np.float16).astype(np.float64)
+    if name == 'BFLOAT16':
+        return (codes.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    if name == 'HIFLOAT8':
+        table = np.array([hif8_value(c) for c in range(256)])
+    else:
+        import ml_dtypes
+        fp8 = {'FLOAT8_E4M3': ml_dtypes.float8_e4m3fn, 'FLOAT8_E5M2': ml_dtypes.float8_e5m2}[name]
+        table = np.arange(256, dtype=np.uint8).view(fp8).astype(np.float64)
+    return table[codes]
+
+
+def hif8_value(c):
+    """HiFloat8's value of code c (pto_c.h's encoding)."""
+    s = -1.0 if c & 0x80 else 1.0
+    r = c & 0x7F
+    if r < 8:
+        return (np.nan if c & 0x80 else 0.0) if r == 0 else s * 2.0 ** (r - 23)
+    d, plen = (4, 2) if r >= 0x60 else (3, 2) if r >= 0x40 else (2, 2) if r >= 0x20 else \
+        (1, 3) if r >= 0x10 else (0, 4)
+    mb = 7 - plen - d
+    body = r & ((1 << (7 - plen)) - 1)
+    man, eb = body & ((1 << mb) - 1), body >> mb
+    e = 0
+    if d:
+        mag = (1 << (d - 1)) | (eb & ((1 << (d - 1)) - 1))
+        e = -mag if eb >> (d - 1) else mag
+    if e == 15 and man == 1:
+        return s * np.inf
+    return s * (1 + man / 2.0 ** mb) * 2.0 ** e
+
+
+def round_fraction(codes, bits, trans):
+    """FLOAT32 bits rounded to `bits` fraction bits as pto_c.h's cube modes
+    (HF32, TF32) round a and b: to nearest, ties away (CAST_ROUND) or even;
+    zeros and subnormals to zero of their sign; infinities and NaN kept."""
+    u = codes.astype(np.uint64)
+    drop = 23 - bits
+    kept = (u >> drop) & 1
+    add = (1 << (drop - 1)) if trans == 'CAST_ROUND' else (1 << (drop - 1)) - 1 + kept
+    r = ((u + add) & ~np.uint64((1 << drop) - 1)) & 0xFFFFFFFF
+    e = (u >> 23) & 0xFF
+    r = np.where(e == 0, u & 0x80000000, np.where(e == 0xFF, u, r))
+    return r.astype(np.uint32)
+
+
+def chain_model(a, an, b, bn, seed, mode=None):
+    """dst = seed + a b as pto_c.h's chains: for k in order acc = fmaf(a, b,
+    acc), the exact product and sum rounded once to float32 (float64 holds
+    both exactly for these operands); mode (fraction bits, rounding) rounds
+    FLOAT32 a and b first (the cube's HF32 / TF32 modes)."""
+    if mode is not None and an == 'FLOAT32':
+        a, b = round_fraction(a, *mode), round_fraction(b, *mode)
+    av, bv = st_values(a, an), st_values(b, bn)
+    acc = np.broadcast_to(np.asarray(seed, np.float32), (a.shape[0], b.shape[1])).copy()
+    for q in range(a.shape[1]):
+        acc = (acc.astype(np.float64) + np.outer(av[:, q], bv[q, :])).astype(np.float32)
+    return acc
+
+
+ADAPTERS['tmatmul'] = st_matmul
+
+
+def st_tmov_mx(case, p, args):
+    """A5's MX scale moves (TMOV Mat -> ScaleLeft / ScaleRight) feeding
+    TMATMUL_MX: the scales read back from the case's zz / nn, nd or dn
+    files into M x K/32 and K/32 x N matrices, written to mat ND tiles and
+    moved by pto_tmov into scaling ZZ (a) and NN (b) tiles; the FP8 / FP4
+    data in left NZ and right ZN tiles (FP4 two values a byte, zeros from
+    K to K rounded up to 64, as the kernel's aligned tiles hold); dst acc
+    NZ FLOAT32. The cases with a start (the kernel's TEXTRACT at start_m,
+    start_k, start_n instead of TMOV) and padded bases take the window the
+    tool slices from the same matrices."""
+    an, bn = lowp_name(p.atype), lowp_name(p.btype)
+    pa, pb = (2 if n.startswith('FLOAT4') else 1 for n in (an, bn))
+    m, k, n = p.m, p.k, p.n
+    bm, bk, bnn = (p.base_m, p.base_k, p.base_n) if p.base_m else (m, k, n)
+    ka = ceil_to(k, 64)
+    fa, fb = {'zznn': ('zz', 'nn'), 'ndnd': ('nd', 'nd'), 'dndn': ('dn', 'dn')}[p.src_format]
+    ksf = (bk if p.base_m else ka) // 32
+    a_all = np.fromfile(find(case, 'x1_gm.bin'), np.uint8).reshape(bm, bk // pa)
+    b_all = np.fromfile(find(case, 'x2_gm.bin'), np.uint8).reshape(bk, bnn // pb)
+    sa_all = mx_scales(find(case, 'x1_mx_gm.bin'), fa, bm, ksf, 'a')
+    sb_all = mx_scales(find(case, 'x2_mx_gm.bin'), fb, ksf, bnn, 'b')
+    sm, sk, sn = p.start_m, p.start_k, p.start_n
+    M, K, N = m - sm, ka - sk, n - sn
+    a_data = np.zeros((M, K // pa), np.uint8)
+    a_data[:, :(k - sk) // pa] = a_all[sm:m, sk // pa:k // pa]
+    b_data = np.zeros((K, N // pb), np.uint8)
+    b_data[:k - sk, :] = b_all[sk:k, sn // pb:n // pb]
+    ks = K // 32
+    sa_data = np.ascontiguousarray(sa_all[sm:m, sk // 32:sk // 32 + ks])
+    sb_data = np.ascontiguousarray(sb_all[sk // 32:sk // 32 + ks, sn:n])
+    a = CubeTile(an, a_data, (16, 64 // pa), 2, 1, (M, K // pa))  # LEFT NZ
+    b = CubeTile(bn, b_data, (64, 32), 3, 2, (K, N // pb))  # RIGHT ZN
+    sa_mat = CubeTile('FLOAT8_E8M0', sa_data, (16, 2), 1, 0, (M, ks))  # MAT ND
+    sb_mat = CubeTile('FLOAT8_E8M0', sb_data, (2, 16), 1, 0, (ks, N))
+    sa = CubeTile('FLOAT8_E8M0', np.zeros_like(sa_data), (16, 2), 6, 3, (M, ks))  # SCALING ZZ
+    sb = CubeTile('FLOAT8_E8M0', np.zeros_like(sb_data), (2, 16), 6, 4, (ks, N))  # SCALING NN
+    check(LIB.pto_tmov(sa.h, sa_mat.h), 'pto_tmov (mat -> scaling ZZ)')
+    check(LIB.pto_tmov(sb.h, sb_mat.h), 'pto_tmov (mat -> scaling NN)')
+    dst = CubeTile('FLOAT32', np.zeros((M, N), np.uint32), (16, 16), 4, 1, (M, N))  # ACC NZ
+    fname = 'pto_tgemv_mx' if M == 1 else 'pto_tmatmul_mx'
+    check(getattr(LIB, fname)(dst.h, a.h, sa.h, b.h, sb.h), fname)
+    want = np.fromfile(find(case, 'golden.bin'), np.uint32).reshape(M, N)
+    return compare(dst.logical()[:M, :N], want, np.float32)
+
+
+ADAPTERS['tmov_mx'] = st_tmov_mx
+
+
+def st_tmov_vec_fractal(layout):
+    """A5's vec TMOV ND -> NZ (layout 1) or ND -> ZN (layout 2): the case's
+    rows x cols ND tile (HiFloat8 / FLOAT16 / INT32 bits, by the case's
+    name) moved by pto_tmov into a vec tile of that layout (pto_tile_create_cube,
+    512-byte boxes); the golden is the fractal image, compared with
+    pto_tile_data's bytes."""
+    def run(case, p, args):
+        kind = p.kw.get('dtype_name', 'hif8')  # gen_golden(case_name, [dtype_name,] rows, cols)
+        name = {'hif8': 'HIFLOAT8', 'half': 'FLOAT16', 'b32': 'INT32'}[kind]
+        r, c = p.kw['rows'], p.kw['cols']
+        data = np.fromfile(find(case, 'input_arr.bin'), st_bits(name)).reshape(r, c)
+        src = StCube(name, data, r, c, 0, 0, (r, c))
+        dst = StCube(name, None, r, c, 0, layout, (r, c))
+        check(LIB.pto_tmov(dst.h, src.h), 'pto_tmov (vec ND -> vec %s)' % ('NZ', 'ZN')[layout - 1])
+        want = np.fromfile(find(case, 'golden.bin'), st_bits(name)).reshape(r, c)
+        return compare(dst.array().copy(), want)
+    return run
+
+
+ADAPTERS['tmov_nd2nz'] = st_tmov_vec_fractal(1)
+ADAPTERS['tmov_nd2zn'] = st_tmov_vec_fractal(2)
+
+
+def st_tmov_zz(case, p, args):
+    """A5's MXFP8 quantisation into the cube's layouts (its kernel: TQUANT
+    MXFP8 OCP on a rows x cols FLOAT32 vec tile, then TMOV of the E4M3 codes
+    ND -> NZ and of the E8M0 exponents ND -> ZZ): pto_tquant_mx (OCP, groups
+    along rows) into an ND FLOAT8_E4M3 tile of rows rounded up to 16, moved
+    by pto_tmov into a vec NZ tile whose image is compared with
+    golden_fp8_nz.bin; the exponents compared with golden_e8_zz.bin read
+    back from its 16 x 2 boxes (libpto's vec tiles have no 32-byte ZZ
+    boxes: those are its scaling tiles', which A5's vec moves do not
+    reach)."""
+    r, c = p.args[0].shape  # quant_fp32_to_mxfp8_nz(src), called in the case's directory
+    rp, g = ceil_to(r, 16), c // 32
+    x = np.fromfile(find(case, 'input.bin'), np.uint32).reshape(r, c)
+    src = StCube('FLOAT32', x, rp, c, 0, 0, (r, c))
+    nd = StCube('FLOAT8_E4M3', None, rp, c, 0, 0, (r, c))
+    exp = StCube('FLOAT8_E8M0', None, rp, g, 0, 0, (r, g))
+    check(LIB.pto_tquant_mx(nd.h, src.h, exp.h, None, None, 0, 1), 'pto_tquant_mx')
+    nz = StCube('FLOAT8_E4M3', None, rp, c, 0, 1, (r, c))
+    check(LIB.pto_tmov(nz.h, nd.h), 'pto_tmov (vec ND -> vec NZ)')
+    want = np.fromfile(find(case, 'golden_fp8_nz.bin'), np.uint8).reshape(rp, c)
+    res = compare(nz.array().copy(), want)
+    if res is not None:
+        return 'fp8 NZ image: ' + res
+    want_e = mx_scales(find(case, 'golden_e8_zz.bin'), 'zz', r, g, 'a')
+    res = compare(exp.valid(), want_e)
+    return None if res is None else 'e8m0: ' + res
+
+
+ADAPTERS['tmov_zz'] = st_tmov_zz
+
+
+def st_ttrans_conv(case, p, args):
+    """The CPU suite's TTRANS on ConvTile: NCHW -> NC1HWC0 (and GNCHW, its
+    groups as more N) and NC1HWC0 -> NCHW are, for each (n, c1), a 2-D
+    transpose of a C0 x HW plane (C past C rounded to C0 zero), run through
+    pto_ttrans under HOST on a vec tile of the case's dtype (its MX_e8m0
+    case's bytes as FLOAT8_E8M0). The FRACTAL_Z forms move C0-element
+    blocks as units and MXFP4 packs two codes a byte across W: skipped."""
+    if SUITE != 'cpu':
+        raise Skip('no low-precision type in %s\'s TTRANS ConvTile cases, whose generator '
+                   'differs (libpto has no N-D ConvTile; the CPU suite\'s plane forms run)' % SUITE)
+    mode, name = p.shape, p.case_name
+    if mode in (3, 5, 6):
+        raise Skip('FRACTAL_Z (%s): C0-element blocks moved as units, not a 2-D element transpose; '
+                   'libpto has no N-D ConvTile' % name)
+    if 'MXFP4' in name:
+        raise Skip('MXFP4 packs two codes a byte along W and the golden repacks them along C0: '
+                   'a nibble transpose, which pto_ttrans (bytes) does not do')
+    dname = 'FLOAT8_E8M0' if 'e8m0' in name else st_dtype_name(p.data_type) \
+        if np.dtype(p.data_type) != np.uint16 else 'UINT16'
+    bits = st_bits(dname)
+    x = np.fromfile(find(case, 'input.bin'), bits)
+    if mode in (1, 4):
+        c, h, w, c0 = p.src_shape_1, p.src_shape_2, p.src_shape_3, p.dst_shape_4
+        planes = x.reshape(-1, c, h * w)
+        c1 = (c + c0 - 1) // c0
+        out = []
+        for n in range(planes.shape[0]):
+            for k in range(c1):
+                part = planes[n, k * c0:min(c, (k + 1) * c0)]
+                out.append(st_trans_plane(dname, part, c0, h * w))
+    else:
+        c1, h, w, c0 = p.src_shape_1, p.src_shape_2, p.src_shape_3, p.src_shape_4
+        planes = x.reshape(-1, h * w, c0)
+        out = [st_trans_plane(dname, planes[i], h * w, c0) for i in range(planes.shape[0])]
+    got = np.concatenate([o.reshape(-1) for o in out]).reshape(1, -1)
+    want = np.fromfile(find(case, 'golden.bin'), bits).reshape(1, -1)
+    return compare(got, want)
+
+
+def st_trans_plane(dname, part, rows, cols):
+    """pto_ttrans of a rows x cols vec tile holding part (zeros below it)."""
+    src = StCube(dname, part, rows, cols, 0, 0, (rows, cols))
+    dst = StCube(dname, None, cols, rows, 0, 0, (cols, rows))
+    tmp = StCube(dname, None, 1, 32, 0, 0, (1, 32))
+    check(LIB.pto_ttrans(dst.h, src.h, tmp.h), 'pto_ttrans')
+    return dst.array().copy()
+
+
+ADAPTERS['ttrans_conv'] = st_ttrans_conv
+
 
 # ---------------------------------------------------------------------------
 

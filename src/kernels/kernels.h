@@ -298,6 +298,12 @@ void QuantizeHif4(const Hif4QuantSpec& spec);
 // both of `dtype`.
 void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
             const ConstPlane& b, bool zero_seed);
+
+// Matmul's float32 chains on 8-bit floating sources (A5's TMATMUL): a of
+// a_dtype, b of b_dtype, each FLOAT8_E4M3, FLOAT8_E5M2 or HIFLOAT8, every
+// code widened exactly to float32 (NaN and infinities kept).
+void MatmulFloat8(pto_dtype a_dtype, pto_dtype b_dtype, size_t m, size_t k, size_t n,
+                  const Plane& dst, const ConstPlane& a, const ConstPlane& b, bool zero_seed);
 // Matmul's INT8 rows by either of its two paths, for their comparison (the
 // tests): MatmulInt8Widened (matmul.cc), a and b widened to int32 blocks and
 // the int32 chains, on every CPU; MatmulInt8Dot (matmul_int8_vnni.cc), the

@@ -243,6 +243,8 @@ bool Int8DotTargetImpl() {
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "src/low_precision.h"
+
 namespace pto::kernels {
 
 HWY_EXPORT(MatmulF32Impl);
@@ -258,16 +260,31 @@ namespace {
 // resumes from them. No allocation, so nothing that could fail.
 constexpr size_t kBlockM = 32, kBlockK = 64, kBlockN = 128;
 
+// The float32 value of every code of an 8-bit floating type (FLOAT8_E4M3,
+// FLOAT8_E5M2, HIFLOAT8: each exact in float32, NaN and infinities kept).
+struct CodeTable {
+  float value[256];
+  explicit CodeTable(pto_dtype dtype) {
+    for (uint32_t c = 0; c < 256; ++c) value[c] = static_cast<float>(lowp::ToDouble(dtype, c));
+  }
+};
+
 // rows x cols elements of p from (row, col), widened (FLOAT16, BFLOAT16 to
-// float32 exactly; INT8 to int32), packed with stride cols into out.
+// float32 exactly, an 8-bit floating type through its table; INT8 to
+// int32), packed with stride cols into out.
 template <typename T>
-void WidenBlock(pto_dtype dtype, const ConstPlane& p, size_t row, size_t col, size_t rows,
-                size_t cols, T* out) {
+void WidenBlock(pto_dtype dtype, const CodeTable* codes, const ConstPlane& p, size_t row,
+                size_t col, size_t rows, size_t cols, T* out) {
   const size_t bytes = pto_dtype_size(dtype);
   for (size_t r = 0; r < rows; ++r) {
     const char* in = static_cast<const char*>(p.data) + ((row + r) * p.stride + col) * bytes;
     if constexpr (std::is_same_v<T, float>) {
-      ToF32(dtype, cols, out + r * cols, in);
+      if (codes != nullptr) {
+        const uint8_t* u = reinterpret_cast<const uint8_t*>(in);
+        for (size_t c = 0; c < cols; ++c) out[r * cols + c] = codes->value[u[c]];
+      } else {
+        ToF32(dtype, cols, out + r * cols, in);
+      }
     } else {
       for (size_t c = 0; c < cols; ++c) out[r * cols + c] = reinterpret_cast<const int8_t*>(in)[c];
     }
@@ -275,8 +292,9 @@ void WidenBlock(pto_dtype dtype, const ConstPlane& p, size_t row, size_t col, si
 }
 
 template <typename T, class Impl>
-void MatmulWidened(Impl impl, pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst,
-                   const ConstPlane& a, const ConstPlane& b) {
+void MatmulWidened(Impl impl, pto_dtype a_dtype, pto_dtype b_dtype, size_t m, size_t k, size_t n,
+                   const Plane& dst, const ConstPlane& a, const ConstPlane& b,
+                   const CodeTable* a_codes = nullptr, const CodeTable* b_codes = nullptr) {
   T* out = static_cast<T*>(dst.data);
   T wa[kBlockM * kBlockK];
   T wb[kBlockK * kBlockN];
@@ -284,10 +302,10 @@ void MatmulWidened(Impl impl, pto_dtype dtype, size_t m, size_t k, size_t n, con
     const size_t nc = n - j < kBlockN ? n - j : kBlockN;
     for (size_t kk = 0; kk < k; kk += kBlockK) {
       const size_t kc = k - kk < kBlockK ? k - kk : kBlockK;
-      WidenBlock(dtype, b, kk, j, kc, nc, wb);
+      WidenBlock(b_dtype, b_codes, b, kk, j, kc, nc, wb);
       for (size_t i = 0; i < m; i += kBlockM) {
         const size_t mc = m - i < kBlockM ? m - i : kBlockM;
-        WidenBlock(dtype, a, i, kk, mc, kc, wa);
+        WidenBlock(a_dtype, a_codes, a, i, kk, mc, kc, wa);
         impl(mc, kc, nc, out + i * dst.stride + j, dst.stride, wa, kc, wb, nc);
       }
     }
@@ -310,7 +328,8 @@ void ZeroSeeds(size_t m, size_t n, const Plane& dst) {
 void MatmulInt8Widened(size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
                        const ConstPlane& b, bool zero_seed) {
   if (zero_seed) ZeroSeeds(m, n, dst);
-  MatmulWidened<int32_t>(PTO_DYNAMIC_DISPATCH(MatmulI32Impl), PTO_INT8, m, k, n, dst, a, b);
+  MatmulWidened<int32_t>(PTO_DYNAMIC_DISPATCH(MatmulI32Impl), PTO_INT8, PTO_INT8, m, k, n, dst,
+                         a, b);
 }
 
 void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
@@ -328,8 +347,16 @@ void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, con
                                         static_cast<const float*>(a.data), a.stride,
                                         static_cast<const float*>(b.data), b.stride);
   } else {
-    MatmulWidened<float>(PTO_DYNAMIC_DISPATCH(MatmulF32Impl), dtype, m, k, n, dst, a, b);
+    MatmulWidened<float>(PTO_DYNAMIC_DISPATCH(MatmulF32Impl), dtype, dtype, m, k, n, dst, a, b);
   }
+}
+
+void MatmulFloat8(pto_dtype a_dtype, pto_dtype b_dtype, size_t m, size_t k, size_t n,
+                  const Plane& dst, const ConstPlane& a, const ConstPlane& b, bool zero_seed) {
+  if (zero_seed) ZeroSeeds(m, n, dst);
+  const CodeTable a_codes(a_dtype), b_codes(b_dtype);
+  MatmulWidened<float>(PTO_DYNAMIC_DISPATCH(MatmulF32Impl), a_dtype, b_dtype, m, k, n, dst, a, b,
+                       &a_codes, &b_codes);
 }
 
 void RoundFloat32Fraction(size_t n, float* values, int fraction_bits, bool ties_away) {

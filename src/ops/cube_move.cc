@@ -5,6 +5,7 @@
 // implementations. Programs' cube moves (program/parse/core_cube.cc,
 // run/execute_cube.cc) follow the same pages on their own tiles.
 #include "fractal.h"
+#include "kernels/kernels.h"
 #include "ops/common.h"
 #include "validate.h"
 
@@ -25,6 +26,15 @@ bool StorageShared(const pto_tile* a, const pto_tile* b) {
   const size_t na = ElementCount(a) * pto_dtype_size(a->dtype);
   const size_t nb = ElementCount(b) * pto_dtype_size(b->dtype);
   return pa < pb + nb && pb < pa + na;
+}
+
+// The bias table's widening moves (a2a3/ and a5/TMov.hpp TMovToBt): a
+// FLOAT16 mat row into a FLOAT32 bias row on every profile, a BFLOAT16 one
+// under A5 and HOST.
+bool BiasWidening(const pto_tile* src, const pto_tile* dst, pto_profile profile) {
+  return IsMove(src, dst, PTO_LOC_MAT, PTO_LOC_BIAS) && dst->dtype == PTO_FLOAT32 &&
+         (src->dtype == PTO_FLOAT16 ||
+          (src->dtype == PTO_BFLOAT16 && profile != PTO_PROFILE_A2A3));
 }
 
 }  // namespace
@@ -50,14 +60,19 @@ pto_status CheckCubeMove(const Operands& o, pto_profile profile) {
   const bool to_scaling = IsMove(src, dst, PTO_LOC_MAT, PTO_LOC_SCALING);
   const bool from_acc =
       IsMove(src, dst, PTO_LOC_ACC, PTO_LOC_VEC) || IsMove(src, dst, PTO_LOC_ACC, PTO_LOC_MAT);
-  v.Require(to_l0 || to_bias || to_scaling || from_acc, PTO_ERR_INVALID_ARGUMENT,
+  // A vec tile laid out in boxes (a5/TMov.hpp's vec ND -> NZ and ND -> ZN).
+  const bool vec_fractal = IsMove(src, dst, PTO_LOC_VEC, PTO_LOC_VEC) &&
+                           src->layout == PTO_LAYOUT_ND && dst->layout != PTO_LAYOUT_ND;
+  v.Require(to_l0 || to_bias || to_scaling || from_acc || vec_fractal, PTO_ERR_INVALID_ARGUMENT,
             "from %s %s %s tile to %s %s %s tile is not a move the cube has (mat to left, right, "
-            "bias or scaling; acc to vec or mat)",
+            "bias or scaling; acc to vec or mat; vec ND to vec NZ or ZN)",
             LocationArticle(location(src)), LocationName(location(src)), LayoutName(layout(src)),
             LocationArticle(location(dst)), LocationName(location(dst)), LayoutName(layout(dst)))
-      .Require(!(profile == PTO_PROFILE_A2A3 && dst->location == PTO_LOC_VEC),
+      .Require(!(profile == PTO_PROFILE_A2A3 && from_acc && dst->location == PTO_LOC_VEC),
                PTO_ERR_INVALID_ARGUMENT,
-               "A2A3 moves an acc tile to mat only (acc to vec is A5's)");
+               "A2A3 moves an acc tile to mat only (acc to vec is A5's)")
+      .Require(!(profile == PTO_PROFILE_A2A3 && vec_fractal), PTO_ERR_INVALID_ARGUMENT,
+               "the vec moves into NZ and ZN are A5's, not A2A3's");
   if (profile != PTO_PROFILE_HOST && to_l0) {
     const pto_layout want = dst->location == PTO_LOC_RIGHT ? PTO_LAYOUT_ZN
                             : profile == PTO_PROFILE_A2A3  ? PTO_LAYOUT_ZZ
@@ -66,9 +81,10 @@ pto_status CheckCubeMove(const Operands& o, pto_profile profile) {
               "under %s a %s tile is laid out %s, not %s", pto_profile_string(profile),
               LocationName(location(dst)), LayoutName(want), LayoutName(layout(dst)));
   }
-  v.Require(src->dtype == dst->dtype, PTO_ERR_DTYPE_MISMATCH,
-            "src is %s and dst %s; the cube's moves keep the dtype", DtypeName(src->dtype),
-            DtypeName(dst->dtype));
+  v.Require(src->dtype == dst->dtype || BiasWidening(src, dst, profile), PTO_ERR_DTYPE_MISMATCH,
+            "src is %s and dst %s; the cube's moves keep the dtype (but mat FLOAT16, and under "
+            "A5 BFLOAT16, to a FLOAT32 bias row)",
+            DtypeName(src->dtype), DtypeName(dst->dtype));
   // The low-precision types: A2A3's cube knows the 4-bit integers only, A5's
   // TMOV (CommonCheck, CommonCheckMX) the 8-bit and 4-bit floats, not them.
   const pto_dtype d = dst->dtype;
@@ -80,7 +96,8 @@ pto_status CheckCubeMove(const Operands& o, pto_profile profile) {
       .Require(!StorageShared(src, dst), PTO_ERR_ALIASING,
                "src shares storage with dst, which the move writes while it reads src");
   const bool same_shape = src->rows == dst->rows && src->cols == dst->cols;
-  v.Require(!(to_l0 || to_bias || to_scaling || profile == PTO_PROFILE_A2A3) || same_shape,
+  v.Require(!(to_l0 || to_bias || to_scaling || vec_fractal || profile == PTO_PROFILE_A2A3) ||
+                same_shape,
             PTO_ERR_SHAPE_MISMATCH,
             "src %ux%u and dst %ux%u differ; this move takes a whole tile of dst's shape",
             src->rows, src->cols, dst->rows, dst->cols)
@@ -98,10 +115,16 @@ pto_status CheckCubeMove(const Operands& o, pto_profile profile) {
   return v.status();
 }
 
-// dst's valid region, each element read at its (row, column) of src.
+// dst's valid region, each element read at its (row, column) of src (a
+// bias row widened exactly to FLOAT32 where the dtypes differ).
 void RunCubeMove(const Operands& o) {
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
+  if (src->dtype != dst->dtype) {  // BiasWidening: both tiles one ND row
+    if (dst->valid_rows == 0) return;
+    kernels::ToF32(src->dtype, dst->valid_cols, static_cast<float*>(dst->data), src->data);
+    return;
+  }
   CopyRegion(TileLayout(dst), static_cast<char*>(dst->data), TileLayout(src),
              static_cast<const char*>(src->data), 0, 0, dst->valid_rows, dst->valid_cols,
              pto_dtype_size(dst->dtype));

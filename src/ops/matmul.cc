@@ -98,6 +98,17 @@ bool PairAccepted(pto_dtype dst, pto_dtype source) {
 constexpr const char* kTriples =
     "(FLOAT32; BFLOAT16), (FLOAT32; FLOAT16), (FLOAT32; FLOAT32), (INT32; INT8)";
 
+bool IsFp8(pto_dtype t) { return t == PTO_FLOAT8_E4M3 || t == PTO_FLOAT8_E5M2; }
+
+// A5's 8-bit floating sources (a5/TMatmul.hpp): a and b each FLOAT8_E4M3
+// or FLOAT8_E5M2 (any of the four pairs), or both HIFLOAT8; dst FLOAT32.
+bool Float8Sources(const Operands& o) {
+  const pto_dtype a = o.src0->dtype, b = o.src1->dtype;
+  return (IsFp8(a) && IsFp8(b)) || (a == PTO_HIFLOAT8 && b == PTO_HIFLOAT8);
+}
+
+bool Float8Source(pto_dtype t) { return IsFp8(t) || t == PTO_HIFLOAT8; }
+
 // Whether the thread's cube mode rounds this call's inputs under profile
 // (FLOAT32 a and b in HF32 under A2A3, TF32 under A5).
 bool InputsRounded(const Operands& o, pto_profile profile) {
@@ -129,16 +140,30 @@ void CheckPlacements(Validator& v, const Operands& o, pto_profile profile, Seed 
 }
 
 // The (dst; a, b) triple, bias's dtype; then dst apart from every source.
-void CheckDtypesApart(Validator& v, const Operands& o, Seed seed) {
+// Under A5, 8-bit floating sources too (Float8Sources) with dst FLOAT32.
+void CheckDtypesApart(Validator& v, const Operands& o, pto_profile profile, Seed seed) {
   pto_tile* dst = o.dst;
   const pto_tile *a = o.src0, *b = o.src1, *bias = o.src2;
-  v.Require(dst->dtype == PTO_FLOAT32 || dst->dtype == PTO_INT32, PTO_ERR_UNSUPPORTED_DTYPE,
-            "dst dtype %s is not one of a matrix multiply's (dst; a, b) triples %s",
-            DtypeName(dst->dtype), kTriples)
-      .SameDtype("b", b, "a", a)
-      .Require(PairAccepted(dst->dtype, a->dtype), PTO_ERR_UNSUPPORTED_DTYPE,
-               "(dst %s; a, b %s) is not one of a matrix multiply's (dst; a, b) triples %s",
-               DtypeName(dst->dtype), DtypeName(a->dtype), kTriples);
+  if (Float8Source(a->dtype) || Float8Source(b->dtype)) {
+    v.Require(profile == PTO_PROFILE_A5, PTO_ERR_UNSUPPORTED_DTYPE,
+              "(a %s; b %s): 8-bit floating sources are A5's (PTO_PROFILE_A5), not %s's",
+              DtypeName(a->dtype), DtypeName(b->dtype), pto_profile_string(profile))
+        .Require(Float8Sources(o), PTO_ERR_DTYPE_MISMATCH,
+                 "(a %s; b %s) is not one of A5's 8-bit pairs: FLOAT8_E4M3 or FLOAT8_E5M2 "
+                 "each, or both HIFLOAT8",
+                 DtypeName(a->dtype), DtypeName(b->dtype))
+        .Require(dst->dtype == PTO_FLOAT32, PTO_ERR_UNSUPPORTED_DTYPE,
+                 "dst dtype %s: 8-bit floating sources accumulate into FLOAT32",
+                 DtypeName(dst->dtype));
+  } else {
+    v.Require(dst->dtype == PTO_FLOAT32 || dst->dtype == PTO_INT32, PTO_ERR_UNSUPPORTED_DTYPE,
+              "dst dtype %s is not one of a matrix multiply's (dst; a, b) triples %s",
+              DtypeName(dst->dtype), kTriples)
+        .SameDtype("b", b, "a", a)
+        .Require(PairAccepted(dst->dtype, a->dtype), PTO_ERR_UNSUPPORTED_DTYPE,
+                 "(dst %s; a, b %s) is not one of a matrix multiply's (dst; a, b) triples %s",
+                 DtypeName(dst->dtype), DtypeName(a->dtype), kTriples);
+  }
   if (seed == Seed::kBias) v.SameDtype("bias", bias, "dst", dst);
   v.Distinct("a", a, "dst", dst).Distinct("b", b, "dst", dst);
   if (seed == Seed::kBias) v.Distinct("bias", bias, "dst", dst);
@@ -238,7 +263,7 @@ pto_status CheckMatmul(const Operands& o, pto_profile profile, const char* funct
   if (!v.ok()) return v.status();
   if (profile != PTO_PROFILE_HOST && !o.cube_placements_checked)
     CheckPlacements(v, o, profile, seed);
-  CheckDtypesApart(v, o, seed);
+  CheckDtypesApart(v, o, profile, seed);
   if (shape == Shape::kGemv) CheckGemvShapes(v, o, profile, seed);
   else CheckMatmulShapes(v, o, profile, seed);
   if (v.ok() && (!RowMajorOperands(o) || InputsRounded(o, profile)) &&
@@ -263,8 +288,12 @@ void RunRowMajor(const Operands& o, Seed seed) {
     for (size_t i = 0; i < m; ++i)
       memcpy(Offset(dst, static_cast<uint32_t>(i), 0).data, o.src2->data, row_bytes);
   }
-  kernels::Matmul(a->dtype, m, k, n, Offset(dst, 0, 0), Offset(a, 0, 0), Offset(b, 0, 0),
-                  seed == Seed::kZero);
+  if (Float8Source(a->dtype))
+    kernels::MatmulFloat8(a->dtype, o.src1->dtype, m, k, n, Offset(dst, 0, 0), Offset(a, 0, 0),
+                          Offset(o.src1, 0, 0), seed == Seed::kZero);
+  else
+    kernels::Matmul(a->dtype, m, k, n, Offset(dst, 0, 0), Offset(a, 0, 0), Offset(b, 0, 0),
+                    seed == Seed::kZero);
 }
 
 // Operands in a fractal layout (or windows), or inputs a cube mode rounds:

@@ -256,7 +256,9 @@ PTO_CHECK_INLINE inline bool IsCommonBroadcast(const Operands& o, pto_profile pr
     return false;
   const pto_dtype dtype = dst->dtype;
   if ((dtypes & DtypeBit(dtype)) == 0 || src0->dtype != dtype || e->dtype != dtype ||
-      IsEmptyRegion(dst) || (dst->location | src0->location | e->location) != PTO_LOC_VEC ||
+      IsEmptyRegion(dst) ||
+      (dst->location | src0->location | e->location | dst->layout | src0->layout | e->layout) !=
+          0 ||
       (reinterpret_cast<uintptr_t>(dst->buffer) | reinterpret_cast<uintptr_t>(src0->buffer) |
        reinterpret_cast<uintptr_t>(e->buffer)) != 0)
     return false;
@@ -307,7 +309,8 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   const uint64_t region = ValidRegionKey(dst);
   return (dtypes & DtypeBit(dtype)) != 0 && src0->dtype == dtype && src1->dtype == dtype &&
          tmp->dtype == dtype &&
-         (dst->location | src0->location | src1->location | tmp->location) == PTO_LOC_VEC &&
+         (dst->location | src0->location | src1->location | tmp->location | dst->layout |
+          src0->layout | src1->layout | tmp->layout) == 0 &&
          ValidRegionKey(src0) == region &&
          ValidRegionKey(src1) == region && ValidRegionKey(tmp) == region &&
          static_cast<uint32_t>(region) != 0 && (region >> 32) != 0 &&

@@ -27,7 +27,7 @@ def test_cube_tile_attributes_and_values():
 
 def test_cube_tile_refusals():
     with pytest.raises(pto.InvalidArgumentError, match="a vec tile is row-major"):
-        pto.Tile.cube(D.FLOAT32, 16, 16, L.VEC, Y.NZ)
+        pto.Tile.cube(D.FLOAT32, 16, 16, L.VEC, Y.ZZ)
     with pytest.raises(pto.InvalidArgumentError, match="do not tile 16x12"):
         pto.Tile.cube(D.FLOAT32, 16, 12, L.LEFT, Y.NZ)
 
