@@ -450,7 +450,9 @@ var textractOperands = []string{"dst", "src"}
 // TExtract is TEXTRACT (pto_textract): dst[i,j] = src[index_row + i,
 // index_col + j] over dst's valid region, bit for bit.
 //
-// dst's dtypes: HOST all; A2A3 all; A5 all.
+// dst's dtypes: HOST all, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0,
+// FLOAT4_E2M1X2, FLOAT4_E1M2X2; A2A3 all; A5 all, FLOAT8_E4M3, FLOAT8_E5M2,
+// HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2.
 func TExtract(dst *Tile, src *Tile, index_row int, index_col int) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
