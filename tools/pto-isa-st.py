@@ -1362,6 +1362,48 @@ def lowp_name_of(t):
     return {v: k for k, v in ENUM.items()}[t.pto]
 
 
+def pack_cols(codes):
+    """Codes (r x 2c) as bytes of two, column 2j in the low nibble."""
+    return (codes[:, 0::2] & 0xF) | ((codes[:, 1::2] & 0xF) << 4)
+
+
+def mx_extract_matmul(case, p, an, bn):
+    """extract_matmul's FP4 cases: TEXTRACT (TMOV) of FP4 tiles, then
+    TMATMUL_MX with the case's E8M0 scales (one per 32 of the window's K).
+    The generator packs each file's rows (a's transpose when is_atrans, b's
+    unless is_btrans), low nibble first; libpto packs a along K and b along
+    N (pto_c.h, the packed types), so the codes are unpacked and packed again
+    along libpto's cols. Scales: the generator's (rows/16, 16, Ks/2, 2)
+    boxes read back (b's from its transpose)."""
+    m, k, n = p.m, p.k, p.n
+    sm, sk, sn = p.start_m, p.start_k, p.start_n
+    vm, vk, vn = m - sm, k - sk, n - sn
+    ks = vk // 32
+    x1 = np.fromfile(find(case, 'x1_gm.bin'), np.uint8)
+    x2 = np.fromfile(find(case, 'x2_gm.bin'), np.uint8)
+    a_codes = nibbles(x1.reshape(k, m // 2)).T if p.is_atrans else nibbles(x1.reshape(m, k // 2))
+    b_codes = nibbles(x2.reshape(k, n // 2)) if p.is_btrans else nibbles(x2.reshape(n, k // 2)).T
+    a_mat = Cube(an, m, k // 2, LOC_MAT, LAY_ZN if p.is_atrans else LAY_NZ, (m, k // 2), pack_cols(a_codes))
+    b_mat = Cube(bn, k, n // 2, LOC_MAT, LAY_NZ if p.is_btrans else LAY_ZN, (k, n // 2), pack_cols(b_codes))
+    a = Cube(an, vm, vk // 2, LOC_LEFT, LAY_NZ, (vm, vk // 2))
+    b = Cube(bn, vk, vn // 2, LOC_RIGHT, LAY_ZN, (vk, vn // 2))
+    if os.path.basename(case).startswith('TMOVTest'):
+        check(LIB.pto_tmov(a.h, a_mat.h), 'pto_tmov')
+        check(LIB.pto_tmov(b.h, b_mat.h), 'pto_tmov')
+    else:
+        check(LIB.pto_textract(a.h, a_mat.h, sm, sk // 2), 'pto_textract')
+        check(LIB.pto_textract(b.h, b_mat.h, sk, sn // 2), 'pto_textract')
+    boxes = lambda f, r: f.reshape(ks // 2, r // 16, 16, 2).transpose(1, 2, 0, 3).reshape(r, ks)
+    sa_data = boxes(np.fromfile(find(case, 'x1_mx_gm.bin'), np.uint8), vm)
+    sb_data = boxes(np.fromfile(find(case, 'x2_mx_gm.bin'), np.uint8), vn).T
+    sa = CubeTile('FLOAT8_E8M0', sa_data, (16, 2), 6, 3, (vm, ks))  # SCALING ZZ
+    sb = CubeTile('FLOAT8_E8M0', np.ascontiguousarray(sb_data), (2, 16), 6, 4, (ks, vn))  # SCALING NN
+    c = Cube('FLOAT32', vm, vn, LOC_ACC, LAY_NZ, (vm, vn))
+    check(LIB.pto_tmatmul_mx(c.h, a.h, sa.h, b.h, sb.h), 'pto_tmatmul_mx')
+    want = np.fromfile(find(case, 'golden.bin'), np.uint32).reshape(vm, vn)
+    return compare(c.logical()[:vm, :vn], want, np.float32)
+
+
 def extract_matmul(case, p, args):
     """TEXTRACT (and TMOV) from the mat tiles into the left and right tiles,
     then TMATMUL into an acc tile; the golden is the product of the windows.
@@ -1373,11 +1415,11 @@ def extract_matmul(case, p, args):
     whole tiles by pto_tmov. pto_tmatmul under A5 multiplies the extracted
     tiles; FP8 and HiFloat8 tiles are first widened to FLOAT32 (pto_tcvt,
     exact; pto_tmatmul takes no 8-bit floats; the products and sums of the
-    generator's small values are exact in float32 whatever the order)."""
+    generator's small values are exact in float32 whatever the order); the
+    FP4 cases: mx_extract_matmul."""
     an, bn = cube_name(p.atype), cube_name(p.btype)
     if an.startswith('FLOAT4'):
-        raise Skip('FP4: the generator packs a (transposed) and b along K, and scales the '
-                   'product by E8M0 values (TMATMUL_MX); not mapped')
+        return mx_extract_matmul(case, p, an, bn)
     cn = cube_name(p.ctype)
     m, k, n = p.m, p.k, p.n
     tm, tk, tn = (attr(p, 'target_m', 'base_m', default=0), attr(p, 'target_k', 'base_k', default=0),
